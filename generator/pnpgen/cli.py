@@ -1,0 +1,71 @@
+"""Command line: thin wrappers over the pipeline stages. Bad input → one clear line, exit 2."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .errors import InputError
+from .formats import PAPER_SIZES
+from .impose import SheetOptions
+from .units import parse_length
+from .workspace import find_workspace
+
+
+def _length(text: str) -> float:
+    try:
+        return parse_length(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="pnpgen", description="Print-and-play components and rulebooks from YAML.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    b = sub.add_parser("build", help="build print-ready PDFs for a game")
+    which = b.add_mutually_exclusive_group(required=True)
+    which.add_argument("--game", help="game slug (see 'pnpgen list')")
+    which.add_argument("--all", action="store_true", help="every game in data/")
+    b.add_argument("--out", type=Path, help="output folder (default: build/ in the workspace)")
+    b.add_argument("--paper", choices=sorted(PAPER_SIZES), default="a4")
+    b.add_argument("--duplex", choices=["long", "short", "none"], default="long")
+    b.add_argument("--marks", choices=["jp", "western", "none"], default="jp")
+    b.add_argument("--margin", type=_length, default=5.0, help="unprintable margin of the printer (default 5mm)")
+    b.add_argument("--bleed", type=_length, default=3.0, help="bleed around each piece (default 3mm)")
+    b.add_argument("--no-rulebook", action="store_true", help="skip the rulebook booklets")
+    _rulebook_options(b)
+
+    r = sub.add_parser("rulebook", help="build only the rulebook booklets")
+    r.add_argument("--game", required=True)
+    r.add_argument("--out", type=Path)
+    _rulebook_options(r)
+
+    sub.add_parser("list", help="list the games and their decks")
+    c = sub.add_parser("check", help="validate data and list every 未定 placeholder")
+    c.add_argument("--game", help="only this game")
+    return p
+
+
+def _rulebook_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules-only", action="store_true", help="leave the designer notes appendix out")
+    p.add_argument("--creep", type=_length, default=0.0, help="creep compensation per sheet (e.g. 0.1mm)")
+    p.add_argument("--binding", choices=["left", "right"], default="left")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        from . import commands
+
+        return getattr(commands, args.command)(find_workspace(), args)
+    except InputError as e:
+        print(f"pnpgen: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+"""What each CLI command does, in terms of the pipeline stages."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .build import BuildOptions, build_game, write_result
+from .impose import SheetOptions
+from .load import load_game
+from .workspace import Workspace
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
+def _warn(text: str) -> None:
+    print(f"pnpgen: warning: {text}", file=sys.stderr, flush=True)
+
+
+def build(ws: Workspace, args: argparse.Namespace) -> int:
+    sheet = SheetOptions(paper=args.paper, duplex=args.duplex, marks=args.marks, margin_mm=args.margin,
+                         bleed_mm=args.bleed)
+    options = BuildOptions(out=args.out, sheet=sheet, shop_bleed_mm=args.bleed)
+    slugs = ws.slugs() if args.all else [args.game]
+    out_root = args.out or ws.root / "build"
+    results = [build_game(ws, slug, options) for slug in slugs]  # all succeed before anything is written
+    for result in results:
+        out_dir = out_root / result.game.slug
+        written = write_result(result, out_dir)
+        for w in result.warnings:
+            _warn(w)
+        _say(f"{result.game.slug}: {len(written)} files in {out_dir}")
+        for deck in result.manifest["decks"]:
+            _say(f"  {deck['id']:<16} {deck['name']}  ×{deck['count']}  "
+                 f"{deck['pieces_per_sheet']}/sheet, {deck['sheets']} sheet(s)")
+    return 0
+
+
+def list(ws: Workspace, args: argparse.Namespace) -> int:  # noqa: A001 - the command's name
+    for slug in ws.slugs():
+        game = load_game(ws, slug)
+        _say(f"{slug}  {game.title}  草案{game.draft}  {game.players}人")
+        for deck in game.decks:
+            _say(f"    {deck.id:<16} {deck.name}  ×{deck.count}  ({deck.kind}, {deck.shape} "
+                 f"{deck.trim_mm[0]:g}×{deck.trim_mm[1]:g} mm)")
+    return 0
+
+
+def check(ws: Workspace, args: argparse.Namespace) -> int:
+    slugs = [args.game] if args.game else ws.slugs()
+    total = 0
+    for slug in slugs:
+        game = load_game(ws, slug)
+        _say(f"{slug}: ok ({len(game.decks)} decks, {sum(d.count for d in game.decks)} pieces)")
+        for deck in game.decks:
+            seen = set()
+            for where, field, text in deck.placeholders:
+                if (str(where), text) in seen:
+                    continue
+                seen.add((str(where), text))
+                _say(f"  {deck.id}: {where}: {field}: {text}")
+                total += 1
+        for item in game.sourced:
+            if item.note.startswith("未定"):
+                _say(f"  sourced: {item.name} ×{item.count}: {item.note}")
+                total += 1
+    _say(f"{total} placeholder(s) to settle")
+    return 0

@@ -1,0 +1,70 @@
+"""The vendored TrueType fonts: one registry for PDF drawing, SVG conversion and text metrics.
+
+A font is named by its file stem in fonts/ (``BIZUDPGothic-Regular``); the same name is the
+SVG ``font-family``, the ReportLab font name and the key for metrics, so nothing maps names twice.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+from .errors import InputError
+
+DEFAULT_FONTS = {
+    "gothic": "BIZUDPGothic-Regular",
+    "bold": "BIZUDPGothic-Bold",
+    "mincho": "BIZUDPMincho-Regular",
+    "mono": "BIZUDGothic-Regular",
+}
+
+_registered: dict[str, Path] = {}
+
+
+def available(font_dir: Path) -> list[str]:
+    return sorted(p.stem for p in font_dir.glob("*.ttf"))
+
+
+def register(name: str, font_dir: Path, where: Path | str | None = None) -> str:
+    """Register fonts/<name>.ttf with ReportLab and svglib; return the name to draw with."""
+    path = font_dir / f"{name}.ttf"
+    if name in _registered:
+        return name
+    if not path.is_file():
+        raise InputError(
+            f"font {name!r} not found in {font_dir}",
+            path=where,
+            key="fonts",
+            expected="one of " + ", ".join(available(font_dir)) if available(font_dir) else "a .ttf in fonts/",
+        )
+    font = TTFont(name, str(path))
+    pdfmetrics.registerFont(font)
+    from svglib.fonts import register_font
+
+    register_font(name, str(path), rlgFontName=name)
+    _registered[name] = path
+    return name
+
+
+def ttfont(name: str) -> TTFont:
+    """The registered ReportLab font, for widths and the cmap."""
+    if name not in _registered:
+        raise KeyError(f"font {name!r} is not registered")
+    return pdfmetrics.getFont(name)
+
+
+def string_width_mm(text: str, name: str, size_pt: float) -> float:
+    """Advance width of ``text`` in millimetres at ``size_pt``."""
+    return pdfmetrics.stringWidth(text, name, size_pt) * 25.4 / 72.0
+
+
+@lru_cache(maxsize=None)
+def _cmap(name: str) -> frozenset[int]:
+    return frozenset(ttfont(name).face.charToGlyph.keys())
+
+
+def has_glyph(name: str, char: str) -> bool:
+    return ord(char) in _cmap(name)

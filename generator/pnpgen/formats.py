@@ -1,0 +1,26 @@
+"""Named piece sizes in millimetres (../shared/PRINTING.md), and what each shape's size means."""
+
+from __future__ import annotations
+
+CARD_FORMATS: dict[str, tuple[float, float]] = {
+    "poker": (63.0, 88.0),
+    "bridge": (57.0, 89.0),
+    "bridge-jp": (58.0, 89.0),
+    "mini-euro": (44.0, 68.0),
+    "mini-american": (41.0, 63.0),
+    "tarot": (70.0, 120.0),
+    "meishi": (55.0, 91.0),
+    "square": (70.0, 70.0),
+    "poker-double": (126.0, 88.0),
+}
+
+PAPER_SIZES: dict[str, tuple[float, float]] = {
+    "a4": (210.0, 297.0),
+    "letter": (215.9, 279.4),
+    "a3": (297.0, 420.0),
+}
+
+KINDS = ("card", "tile", "token", "board")
+SHAPES = ("rect", "rounded", "circle", "hex", "trihex", "polygon")
+# Shapes whose size is one number (across flats of one hexagon, or a diameter).
+SINGLE_SIZE_SHAPES = ("circle", "hex", "trihex")

@@ -1,0 +1,115 @@
+"""Plain data passed between stages: a Game holds Decks, a Deck holds expanded Pieces."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+PLACEHOLDER_PREFIX = "未定"
+
+
+class FieldText(str):
+    """A text value from YAML that remembers its field, so warnings can name it."""
+
+    field: str = ""
+
+    def __new__(cls, value: str, field_name: str = "") -> "FieldText":
+        obj = super().__new__(cls, value)
+        obj.field = field_name
+        return obj
+
+
+def is_placeholder(value: object) -> bool:
+    """The designer's draft is silent here: the value starts with 未定 and prints visibly."""
+    return isinstance(value, str) and value.strip().startswith(PLACEHOLDER_PREFIX)
+
+
+@dataclass(frozen=True)
+class Where:
+    """A place in a YAML file, for error messages and placeholder reports."""
+
+    path: Path
+    line: int | None = None
+    column: int | None = None
+
+    def __str__(self) -> str:
+        s = str(self.path)
+        if self.line is not None:
+            s += f":{self.line}"
+            if self.column is not None:
+                s += f":{self.column}"
+        return s
+
+
+@dataclass
+class Piece:
+    """One unique entry of a deck, with how many copies to print."""
+
+    index: int  # 1-based among the deck's unique entries
+    values: dict[str, Any]  # fields with defaults applied
+    count: int
+    where: Where
+
+    @property
+    def label(self) -> str:
+        for key in ("name", "title", "id", "number", "value"):
+            if key in self.values and self.values[key] not in (None, ""):
+                return str(self.values[key])
+        return f"#{self.index}"
+
+
+@dataclass
+class Deck:
+    id: str  # file stem of data/<game>/decks/<id>.yaml
+    name: str
+    kind: str  # card | tile | token | board
+    shape: str  # rect | rounded | circle | hex | trihex | polygon
+    trim_mm: tuple[float, float]  # bounding box of the trim shape
+    format: str  # named format or "custom"
+    front: str  # template path under templates/
+    back: str | None
+    pieces: list[Piece]
+    source: Path
+    options: dict[str, Any] = field(default_factory=dict)  # shape options: corner_radius, points, orientation, …
+    placeholders: list[tuple[Where, str, str]] = field(default_factory=list)  # (where, field, text)
+
+    @property
+    def count(self) -> int:
+        return sum(p.count for p in self.pieces)
+
+    def expanded(self) -> list[Piece]:
+        """Every printed copy in order: counts expanded."""
+        return [p for p in self.pieces for _ in range(p.count)]
+
+
+@dataclass
+class Sourced:
+    """A component bought, not printed: dice, cubes, pawns."""
+
+    name: str
+    count: int
+    note: str = ""
+
+
+@dataclass
+class Game:
+    slug: str
+    title: str
+    draft: int | str
+    players: str
+    date: str  # printed on the rulebook cover; from data, never the clock
+    palette: dict[str, str]
+    fonts: dict[str, str]  # role (gothic, bold, mincho, mono) → font name (file stem in fonts/)
+    fallback_fonts: list[str]
+    decks: list[Deck]
+    sourced: list[Sourced]
+    root: Path  # data/<slug>
+    draft_file: Path
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def deck(self, deck_id: str) -> Deck:
+        for d in self.decks:
+            if d.id == deck_id:
+                return d
+        raise KeyError(deck_id)

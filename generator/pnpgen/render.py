@@ -1,0 +1,97 @@
+"""Template stage: one piece face → an SVG document, through autoescaped Jinja templates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from .errors import InputError
+from .icons import IconSet
+from .model import Deck, Game, Piece, is_placeholder
+from .text import TextContext, textbox
+
+SAFE_MM = 3.0
+
+
+@dataclass(frozen=True)
+class Face:
+    """What to draw for one side of one piece."""
+
+    deck: Deck
+    piece: Piece
+    side: str  # "front" | "back"
+    copy: int = 1
+
+
+class Renderer:
+    """Holds the Jinja environment for one game; renders faces to SVG text."""
+
+    def __init__(self, templates: Path, game: Game, bleed_mm: float):
+        self.game = game
+        self.bleed_mm = bleed_mm
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(templates)),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+        )
+        self.icon_dirs = [templates / game.slug / "icons", templates / "common" / "icons"]
+        self.icons = IconSet(self.icon_dirs)
+        self.warnings: list[str] = []
+
+    def colour(self, name: str) -> str:
+        if name in self.game.palette:
+            return self.game.palette[name]
+        if isinstance(name, str) and name.startswith("#"):
+            return name
+        raise InputError(f"unknown colour {name!r} in a template", path=self.game.root / "game.yaml",
+                         key="palette", expected="one of " + ", ".join(self.game.palette))
+
+    def render(self, face: Face) -> str:
+        deck, piece = face.deck, face.piece
+        template_name = deck.front if face.side == "front" else deck.back
+        where = f"deck {deck.id!r} piece {piece.index} ({piece.label}) {face.side}"
+        ctx = TextContext(
+            fonts=self.game.fonts,
+            fallback_fonts=self.game.fallback_fonts,
+            palette=self.game.palette,
+            icon_dirs=self.icon_dirs,
+            where=where,
+        )
+        w, h = deck.trim_mm
+        values: dict[str, Any] = dict(piece.values)
+        values.update(count=piece.count, n=piece.index, copy=face.copy)
+        context = dict(
+            piece=values,
+            deck=dict(id=deck.id, name=deck.name, kind=deck.kind, shape=deck.shape, count=deck.count,
+                      options=deck.options),
+            game=dict(title=self.game.title, draft=self.game.draft, players=self.game.players),
+            w=w, h=h, bleed=self.bleed_mm, safe=SAFE_MM,
+            palette=self.game.palette,
+            colour=self.colour,
+            fonts=self.game.fonts,
+            textbox=partial(textbox, ctx),
+            icon=lambda name, x, y, size: Markup(self.icons.place(name, x, y, size, where)),
+            is_placeholder=is_placeholder,
+        )
+        try:
+            template = self.env.get_template(template_name)
+            svg = template.render(context)
+        except jinja2.TemplateSyntaxError as e:
+            raise InputError(f"template syntax error: {e.message}", path=e.filename or template_name,
+                             line=e.lineno) from None
+        except jinja2.TemplateNotFound as e:
+            raise InputError(f"template {e.name!r} not found", path=deck.source,
+                             expected=f"a file under templates/{self.game.slug}/ or templates/common/") from None
+        except jinja2.UndefinedError as e:
+            raise InputError(f"template {template_name}: {e.message} (rendering {where})", path=deck.source,
+                             expected="a field declared in the deck's 'fields:'") from None
+        self.warnings.extend(ctx.warnings)
+        return svg

@@ -1,0 +1,161 @@
+"""Read a designer's draft: detect its encoding, repair what Shift_JIS lost, recover its lines.
+
+Three things go wrong with real drafts, and each is repaired here and reported, never hidden:
+
+* the encoding: UTF-8, UTF-8 with a BOM, UTF-16 with a BOM, or CP932 (Windows Shift_JIS);
+* circled digits that lost their CP932 lead byte 0x87: ① is 0x87 0x40, so a broken conversion
+  leaves U+FFFD followed by ``@`` (①), ``A`` (②) … ``S`` (⑳);
+* newlines flattened into single ASCII spaces (every line of the draft joined into one).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import InputError
+
+REPLACEMENT = "\ufffd"
+GETA = "〓"  # the Japanese typesetter's mark for a character that cannot be set
+
+# CP932 row 0x87: 0x8740..0x8753 are ①..⑳; the trail byte read alone is '@', 'A', … 'S'.
+_CIRCLED = {chr(0x40 + i): chr(0x2460 + i) for i in range(20)}
+_BROKEN_CIRCLED = re.compile(REPLACEMENT + "([@-S])")
+
+# A line of a flattened draft starts with one of these (after the joining space).
+_LINE_STARTS = "　■◇〇○◎・"
+_STEP_START = re.compile(r"[０-９0-9]+[：）]")
+
+
+@dataclass
+class Draft:
+    """The draft as lines of text, ready for the parser, and what was done to get there."""
+
+    path: Path
+    text: str
+    encoding: str
+    repaired_digits: int = 0
+    unrepaired: int = 0  # U+FFFD left after repair (replaced by 〓)
+    flattened: bool = False
+    report: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def lines(self) -> list[str]:
+        return self.text.split("\n")
+
+
+def decode(data: bytes, path: Path | str | None = None) -> tuple[str, str]:
+    """Bytes → (text, encoding name). Raises InputError when no supported encoding fits."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        try:
+            return data[3:].decode("utf-8"), "UTF-8 (BOM)"
+        except UnicodeDecodeError as e:
+            raise _undecodable(path, "UTF-8 with a BOM", data, e) from None
+    for bom, codec, name in ((b"\xff\xfe", "utf-16-le", "UTF-16LE (BOM)"), (b"\xfe\xff", "utf-16-be", "UTF-16BE (BOM)")):
+        if data.startswith(bom):
+            try:
+                return data[2:].decode(codec), name
+            except UnicodeDecodeError as e:
+                raise _undecodable(path, name, data, e) from None
+    try:
+        return data.decode("utf-8"), "UTF-8"
+    except UnicodeDecodeError as utf8_error:
+        try:
+            return data.decode("cp932"), "CP932 (Shift_JIS)"
+        except UnicodeDecodeError:
+            raise _undecodable(path, "UTF-8 or CP932 (Shift_JIS)", data, utf8_error) from None
+
+
+def _undecodable(path, tried: str, data: bytes, e: UnicodeDecodeError) -> InputError:
+    line = data.count(b"\n", 0, e.start) + 1
+    return InputError(
+        f"draft is not readable text: byte 0x{data[e.start]:02x} at offset {e.start} is invalid as {tried}",
+        path=path,
+        line=line,
+        expected="a text file in UTF-8 (with or without BOM) or CP932/Shift_JIS",
+    )
+
+
+def repair_circled_digits(text: str) -> tuple[str, int]:
+    """U+FFFD + '@'/'A'/… → ①/②/…; returns the text and how many were repaired."""
+    count = 0
+
+    def fix(m: re.Match) -> str:
+        nonlocal count
+        count += 1
+        return _CIRCLED[m.group(1)]
+
+    return _BROKEN_CIRCLED.sub(fix, text), count
+
+
+def is_flattened(text: str) -> bool:
+    """A draft whose newlines became spaces: one long line that still shows line starts."""
+    body = text.strip("\n")
+    return "\n" not in body and (" 　" in body or " ■" in body)
+
+
+def unflatten(text: str) -> str:
+    """Turn the joining spaces of a flattened draft back into newlines.
+
+    A space becomes a newline when the next character starts a line (full-width indent, a
+    heading mark, a numbered step) or when both neighbours are Japanese text, where a
+    real space never stands. A space touching Latin text (``Alicematic 刻印抄``) stays.
+    """
+    out = []
+    n = len(text)
+    for i, ch in enumerate(text):
+        if ch != " ":
+            out.append(ch)
+            continue
+        before = text[i - 1] if i > 0 else "\n"
+        after = text[i + 1] if i + 1 < n else "\n"
+        rest = text[i + 1 : i + 6]
+        starts_line = after in _LINE_STARTS or rest.startswith("（!--") or bool(_STEP_START.match(rest))
+        latin = (before.isascii() and not before.isspace()) or (after.isascii() and not after.isspace())
+        out.append("\n" if starts_line or not latin else " ")
+    return "".join(out)
+
+
+def read_text(data: bytes, path: Path) -> Draft:
+    text, encoding = decode(data, path)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    report = [f"draft {path.name}: encoding {encoding}"]
+    warnings: list[str] = []
+    text, repaired = repair_circled_digits(text)
+    if repaired:
+        report.append(f"draft {path.name}: repaired {repaired} circled digits (U+FFFD + '@'… → ①…)")
+    unrepaired = text.count(REPLACEMENT)
+    if unrepaired:
+        first = text.index(REPLACEMENT)
+        line = text.count("\n", 0, first) + 1
+        warnings.append(
+            f"{path}:{line}: {unrepaired} undecodable character(s) (U+FFFD) that are no broken circled "
+            f"digit; printed as {GETA}"
+        )
+        text = text.replace(REPLACEMENT, GETA)
+    flattened = is_flattened(text)
+    if flattened:
+        text = unflatten(text.strip("\n"))
+        report.append(f"draft {path.name}: newlines were flattened into spaces; recovered {text.count(chr(10)) + 1} lines")
+    return Draft(path, text, encoding, repaired, unrepaired, flattened, report, warnings)
+
+
+def read_draft(path: Path) -> Draft:
+    """Read and repair the draft file; a missing or unreadable file raises InputError."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(
+            "draft file not found" if not path.exists() else "draft path is not a file",
+            path=path,
+            key="draft_file",
+            expected="the designer's draft text (game.yaml draft_file, default draft.txt)",
+        )
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise InputError(f"cannot read the draft: {e.strerror}", path=path) from None
+    if not data.strip():
+        raise InputError("draft file is empty", path=path, expected="the designer's draft text")
+    return read_text(data, path)

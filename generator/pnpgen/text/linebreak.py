@@ -1,0 +1,223 @@
+"""Japanese line breaking: JLREQ kinsoku + BudouX phrases, greedy fill, no hanging.
+
+A paragraph is a sequence of *units*: one character, an icon (``OBJ``) or a ruby base (kept whole).
+``break_classes`` says, for each gap between two units, whether a line may break there:
+
+- ``KINSOKU`` never (a JLREQ rule: a line-start-prohibited character after the gap, a
+  line-end-prohibited one before it, or an inseparable pair such as ``……``);
+- ``CLUSTER`` not unless nothing else fits (inside a Latin word, a number with its unit, ``1〜2``);
+- ``CHAR`` allowed, but inside a BudouX phrase;
+- ``PHRASE`` a phrase boundary (or after a space): the preferred place.
+
+``fill`` then sets lines greedily: each line takes as many units as fit, and ends at the last
+phrase boundary that fits; only a phrase longer than a whole line is broken inside. A
+line-start-prohibited character is never hung past the edge: the break moves earlier, so the
+character before it comes down with it (追い出し).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Callable, Sequence
+
+import budoux
+
+KINSOKU, CLUSTER, CHAR, PHRASE = 0, 1, 2, 3
+
+OBJ = "\ufffc"  # an icon: one unbreakable character
+_BUDOUX_OBJ = "物"  # what BudouX sees for an icon: a one-character noun
+
+# JLREQ: characters not allowed at the start of a line (cl-02 closing brackets, cl-03 hyphens,
+# cl-04 dividing punctuation, cl-05 middle dots, cl-06 full stops, cl-07 commas, cl-09 iteration
+# marks, cl-10 prolonged sound mark, cl-11 small kana) and their Western forms.
+NO_START = frozenset(
+    "）」』】〉》］｝〕〙〗〟｠’”)]}»›"
+    "‐–〜～゠"
+    "？！?!‼⁇⁈⁉"
+    "・：；:;"
+    "。．.｡"
+    "、，,､"
+    "ヽヾゝゞ々〻"
+    "ー―ｰ"
+    "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿｧｨｩｪｫｯｬｭｮ"
+    "゛゜%％‰℃°′″"
+)
+# … and not allowed at the end of a line (cl-01 opening brackets, cl-17 prefixed abbreviations).
+NO_END = frozenset("（「『【〈《［｛〔〘〖〝｟‘“([{«‹¥$£€#＃￥＄№")
+# Inseparable pairs (cl-08): a run of these never splits.
+INSEPARABLE = ("…‥", "—―")
+SPACES = frozenset(" \u00a0\u2002\u2003\u2009")
+_NO_BREAK_SPACE = "\u00a0"
+
+_DIGITS = frozenset("0123456789０１２３４５６７８９")
+_LATIN = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    "ａｂｃｄｅｆｇｈｉｊｋｌｍｎｏｐｑｒｓｔｕｖｗｘｙｚＡＢＣＤＥＦＧＨＩＪＫＬＭＮＯＰＱＲＳＴＵＶＷＸＹＺ"
+)
+_ALNUM = _DIGITS | _LATIN
+_WORD_INNER = frozenset("'’-.,:．，：")  # inside a word or number when alnum on both sides
+_RANGE = frozenset("〜～~-−–‐ー×x")  # between two numbers: 1〜2, 3-5, 2×3
+_PREFIX = frozenset("+-−＋－±×¥$£€#＃￥＄№")  # glued to the number after it
+_POSTFIX = frozenset("%％‰℃°′″")
+# Counters glued to the number before them (１つ, ３枚, ２点, ４人, ２倍 …).
+_COUNTERS = frozenset("つ枚点人個回本円倍番位周歩手度枠段種割分秒年月日時箇ヶケ")
+
+
+def _katakana(c: str) -> bool:
+    return "\u30a1" <= c <= "\u30fa" or c in "ーヽヾ" or "\uff66" <= c <= "\uff9f" or "\u31f0" <= c <= "\u31ff"
+
+
+def _glue(units: Sequence[str]) -> list[bool]:
+    """glue[i]: the gap before unit i is inside a cluster (word, number + unit, range)."""
+    n = len(units)
+    glue = [False] * (n + 1)
+    first = [u[0] if u else "" for u in units]
+    last = [u[-1] if u else "" for u in units]
+    in_unit = False  # inside the katakana unit after a number: ３フェイス
+    for i in range(1, n):
+        a, b = last[i - 1], first[i]
+        prev_digit = a in _DIGITS
+        if in_unit and _katakana(b):
+            glue[i] = True
+            continue
+        in_unit = False
+        if a in _ALNUM and b in _ALNUM:
+            glue[i] = True
+        elif a in _ALNUM and b in _WORD_INNER and i + 1 < n and first[i + 1] in _ALNUM \
+                and not (b in _RANGE and prev_digit):
+            glue[i] = glue[i + 1] = True
+        elif prev_digit and b in _RANGE and i + 1 < n and first[i + 1] in _DIGITS:
+            glue[i] = glue[i + 1] = True
+        elif b in _DIGITS and a in _PREFIX:
+            glue[i] = True
+        elif prev_digit and (b in _POSTFIX or b in _COUNTERS or b == OBJ):
+            glue[i] = True
+        elif prev_digit and _katakana(b):
+            glue[i] = True
+            in_unit = True
+        elif a in _COUNTERS and b == "目" and i >= 2 and last[i - 2] in _DIGITS:
+            glue[i] = True  # ２枚目
+    return glue
+
+
+@lru_cache(maxsize=1)
+def _parser():
+    return budoux.load_default_japanese_parser()
+
+
+@lru_cache(maxsize=8192)
+def phrase_boundaries(plain: str) -> frozenset[int]:
+    """Character offsets in ``plain`` where one BudouX phrase ends and the next begins."""
+    out: set[int] = set()
+    pos = 0
+    for phrase in _parser().parse(plain)[:-1]:
+        pos += len(phrase)
+        out.add(pos)
+    return frozenset(out)
+
+
+def break_classes(units: Sequence[str]) -> list[int]:
+    """For each i in 0..len(units): the class of the gap before unit i (0 and n are unused)."""
+    n = len(units)
+    plain = "".join(_BUDOUX_OBJ if u == OBJ else u for u in units)
+    phrases = phrase_boundaries(plain) if n > 1 else frozenset()
+    glue = _glue(units)
+    classes = [KINSOKU] * (n + 1)
+    offset = 0
+    for i in range(n):
+        if i:
+            a, b = units[i - 1][-1:], units[i][:1]
+            if b in SPACES or a == _NO_BREAK_SPACE or b in NO_START or a in NO_END:
+                cls = KINSOKU
+            elif any(a in s and b in s for s in INSEPARABLE):
+                cls = KINSOKU
+            elif glue[i]:
+                cls = CLUSTER
+            elif a in SPACES or offset in phrases:
+                cls = PHRASE
+            else:
+                cls = CHAR
+            classes[i] = cls
+        offset += len(units[i])
+    return classes
+
+
+def fill(classes: Sequence[int], widths: Sequence[float], spaces: Sequence[bool],
+         max_width: float) -> list[tuple[int, int]]:
+    """Greedy lines as (start, end) unit ranges; trailing spaces count for no width."""
+    n = len(widths)
+    if n == 0:
+        return [(0, 0)]
+    eps = 1e-9
+    lines: list[tuple[int, int]] = []
+    start = 0
+    while start < n:
+        # furthest end whose visible width fits (trailing spaces are free)
+        width = 0.0
+        pending = 0.0  # width of spaces not yet followed by ink
+        end = start
+        while end < n:
+            w = widths[end]
+            if spaces[end]:
+                pending += w
+            else:
+                if width + pending + w > max_width + eps and end > start:
+                    break
+                width += pending + w
+                pending = 0.0
+            end += 1
+        if end >= n:
+            lines.append((start, n))
+            break
+        cut = _best_break(classes, start, end)
+        lines.append((start, cut))
+        start = cut
+    return lines
+
+
+def _best_break(classes: Sequence[int], start: int, end: int) -> int:
+    """The break for a line [start, end) that is full: the last phrase boundary, else the last
+    break inside a phrase, else (a cluster wider than the line) inside the cluster, else at end."""
+    for wanted in (PHRASE, CHAR, CLUSTER):
+        for p in range(end, start, -1):
+            if classes[p] == wanted:
+                return p
+    return max(end, start + 1)
+
+
+def break_units(units: Sequence[str], widths: Sequence[float], max_width: float,
+                classes: Sequence[int] | None = None) -> list[tuple[int, int]]:
+    """Lines of one paragraph as (start, end) ranges of ``units``."""
+    if classes is None:
+        classes = break_classes(units)
+    spaces = [u in SPACES for u in units]
+    return fill(classes, widths, spaces, max_width)
+
+
+def break_lines(text: str, max_width: float, measure: Callable[[str], float]) -> list[str]:
+    """Plain text (no markup) → lines no wider than ``max_width`` as measured by ``measure``.
+
+    Newlines are explicit breaks (an empty paragraph gives an empty line); empty text gives no
+    lines. Widths are taken per character and added up (true of ReportLab, which does not kern).
+    Trailing spaces are dropped from each line.
+    """
+    if not text:
+        return []
+    cache: dict[str, float] = {}
+    out: list[str] = []
+    for para in text.replace("\r\n", "\n").split("\n"):
+        units = list(para)
+        widths = []
+        for c in units:
+            w = cache.get(c)
+            if w is None:
+                w = cache[c] = measure(c)
+            widths.append(w)
+        for s, e in break_units(units, widths, max_width, _classes_cached(para)):
+            out.append(para[s:e].rstrip(" "))
+    return out
+
+
+@lru_cache(maxsize=8192)
+def _classes_cached(para: str) -> tuple[int, ...]:
+    return tuple(break_classes(list(para)))

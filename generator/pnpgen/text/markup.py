@@ -1,0 +1,147 @@
+"""Inline markup in YAML text → paragraphs of styled spans.
+
+Markup (everything else is literal text, never SVG/HTML):
+
+- ``**bold**``
+- ``[red]…[/red]`` — a colour span; the name must be in the game's palette
+- ``{food}`` — an icon token (resolved later, by name)
+- ``{漢字|かんじ}`` — ruby: the reading is set above the base at half size
+- a newline — an explicit line break (a new paragraph for line breaking)
+- ``\\*``, ``\\[``, ``\\]``, ``\\{``, ``\\}``, ``\\\\`` — the character itself, literally
+
+Unmatched ``**`` or ``[name]`` print literally, and so does ``{{ … }}`` (template-looking braces
+in data are data). A ``[name]…[/name]`` pair whose name is not in the palette is an error: the
+designer clearly meant a colour.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Mapping
+
+TEXT, ICON, RUBY = "text", "icon", "ruby"
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A stretch of one kind and one style."""
+
+    kind: str  # TEXT | ICON | RUBY
+    text: str  # the characters; the icon name; the ruby base
+    bold: bool = False
+    colour: str | None = None  # palette name, or None for the box's fill
+    reading: str = ""  # ruby only
+
+
+class MarkupError(ValueError):
+    """Markup that cannot mean anything else: reported by the caller with where it was used."""
+
+
+_TOKEN = re.compile(
+    r"\\(?P<esc>[\\*\[\]{}])"
+    r"|(?P<bold>\*\*)"
+    r"|\[(?P<close>/?)(?P<colour>[A-Za-z][\w-]*)\]"
+    r"|(?<!\{)\{(?P<base>[^{}|\n]+)\|(?P<reading>[^{}|\n]+)\}(?!\})"
+    r"|(?<!\{)\{(?P<icon>[A-Za-z][\w-]*)\}(?!\})"
+    r"|(?P<nl>\n)"
+)
+
+
+def parse(text: str, palette: Mapping[str, str]) -> list[list[Span]]:
+    """Paragraphs (split at newlines) of spans. Bold and colour carry across newlines."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    tokens = list(_TOKEN.finditer(text))
+    literal = _unmatched(tokens, palette)
+
+    paragraphs: list[list[Span]] = [[]]
+    bold = False
+    colours: list[str] = []
+    buf: list[str] = []
+
+    def flush() -> None:
+        if buf:
+            _append(paragraphs[-1], Span(TEXT, "".join(buf), bold, colours[-1] if colours else None))
+            buf.clear()
+
+    pos = 0
+    for i, m in enumerate(tokens):
+        buf.append(text[pos:m.start()])
+        pos = m.end()
+        if i in literal:
+            buf.append(m.group(0))
+        elif m.group("esc"):
+            buf.append(m.group("esc"))
+        elif m.group("bold"):
+            flush()
+            bold = not bold
+        elif m.group("colour"):
+            flush()
+            if m.group("close"):
+                colours.pop()
+            else:
+                colours.append(m.group("colour"))
+        elif m.group("base"):
+            flush()
+            _append(paragraphs[-1], Span(RUBY, m.group("base"), bold, colours[-1] if colours else None,
+                                         m.group("reading")))
+        elif m.group("icon"):
+            flush()
+            _append(paragraphs[-1], Span(ICON, m.group("icon"), bold, colours[-1] if colours else None))
+        else:  # newline
+            flush()
+            paragraphs.append([])
+    buf.append(text[pos:])
+    flush()
+    return paragraphs
+
+
+def plain(text: str, palette: Mapping[str, str] = {}) -> str:
+    """The text with markup removed (icons as ``{name}``, ruby as its base)."""
+    out = []
+    for para in parse(text, palette):
+        out.append("".join(f"{{{s.text}}}" if s.kind == ICON else s.text for s in para))
+    return "\n".join(out)
+
+
+def _append(spans: list[Span], span: Span) -> None:
+    if span.kind == TEXT and not span.text:
+        return
+    if spans and span.kind == TEXT and spans[-1].kind == TEXT and spans[-1].bold == span.bold \
+            and spans[-1].colour == span.colour:
+        spans[-1] = Span(TEXT, spans[-1].text + span.text, span.bold, span.colour)
+    else:
+        spans.append(span)
+
+
+def _unmatched(tokens: list[re.Match], palette: Mapping[str, str]) -> set[int]:
+    """Indexes of bold and colour tokens without a partner: they print literally."""
+    literal: set[int] = set()
+    bolds = [i for i, m in enumerate(tokens) if m.group("bold")]
+    if len(bolds) % 2:
+        literal.add(bolds[-1])
+    stack: list[tuple[int, str]] = []
+    closes = {m.group("colour") for m in tokens if m.group("colour") and m.group("close")}
+    for i, m in enumerate(tokens):
+        name = m.group("colour")
+        if not name:
+            continue
+        if not m.group("close"):
+            if name not in palette:
+                if name in closes:
+                    raise MarkupError(
+                        f"unknown colour [{name}] (palette has: {', '.join(palette) or 'nothing'})")
+                literal.add(i)
+            else:
+                stack.append((i, name))
+            continue
+        # a closing tag: match the nearest open tag of the same name
+        for k in range(len(stack) - 1, -1, -1):
+            if stack[k][1] == name:
+                literal.update(j for j, _ in stack[k + 1:])  # crossed tags inside print literally
+                del stack[k:]
+                break
+        else:
+            literal.add(i)
+    literal.update(j for j, _ in stack)
+    return literal
