@@ -50,7 +50,7 @@ def load_yaml(path: Path) -> Located:
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         raise InputError(
-            f"YAML syntax error: {e.problem}" + (f" ({e.context})" if e.context else ""),
+            f"YAML syntax error: {e.problem}" + _context(e),
             path=path,
             line=mark.line + 1 if mark else None,
             column=mark.column + 1 if mark else None,
@@ -88,3 +88,11 @@ def _build(loader: yaml.SafeLoader, node: yaml.Node, keypath: Path_, doc: Locate
     except yaml.constructor.ConstructorError as e:
         raise InputError(f"cannot read value: {e.problem}", path=doc.path, line=_mark(node)[0],
                          column=_mark(node)[1]) from None
+
+
+def _context(e: yaml.MarkedYAMLError) -> str:
+    """Where the construct that broke began, e.g. '(while parsing a flow sequence started at line 9)'."""
+    if not e.context:
+        return ""
+    start = f" started at line {e.context_mark.line + 1}" if e.context_mark else ""
+    return f" ({e.context}{start})"

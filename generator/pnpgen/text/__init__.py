@@ -1,19 +1,39 @@
-"""Card text: set a string in a box in millimetres, wrapping and shrinking it to fit.
+"""Card text: Japanese typesetting in a box.
 
-(Simple first version; the typography module replaces it.)
+``textbox`` sets a (marked-up) YAML text in a box in millimetres: JLREQ line breaking between
+BudouX phrases, the largest size on a 0.25 pt grid that fits, alignment, inline bold, colours,
+icons and ruby, and a glyph check with fallback fonts. It returns an SVG fragment.
+
+Modules, one job each: ``markup`` (text → spans), ``cells`` (spans → measured cells, glyph
+check), ``linebreak`` (JLREQ + BudouX, pure), ``layout`` (fit and align), ``svg`` (emit),
+``icons`` (load icon files), ``check`` (independent JLREQ/phrase checker).
 """
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
+from typing import Iterator
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from .. import fonts as fontreg
+from ..errors import InputError
 from ..model import is_placeholder
+from . import icons as _icons
+from .cells import GlyphMissing, build
+from .icons import IconError, UnknownIcon
+from .layout import ALIGNS, VALIGNS, Layout, fit, place
+from .linebreak import break_lines
+from .markup import MarkupError, parse
+from .svg import emit
 
-PT_TO_MM = 25.4 / 72.0
+PLACEHOLDER_COLOUR = "#e4007f"  # process magenta: a 未定 value must be seen on the proof
+
+__all__ = ["TextContext", "textbox", "layout_text", "break_lines", "recording", "Record", "icon",
+           "PLACEHOLDER_COLOUR", "Layout"]
 
 
 @dataclass
@@ -22,45 +42,131 @@ class TextContext:
 
     fonts: dict[str, str]  # role → font name
     fallback_fonts: list[str]
-    palette: dict[str, str]
-    icon_dirs: list[Path]
+    palette: dict[str, str]  # colour name → '#rrggbb'
+    icon_dirs: list[Path]  # searched in order
     where: str  # "deck 'epic' piece 3 (祝福)"
     warnings: list[str] = field(default_factory=list)
 
 
-def _wrap(text: str, font: str, size_pt: float, width_mm: float) -> list[str]:
-    lines: list[str] = []
-    for para in text.split("\n"):
-        line = ""
-        for ch in para:
-            if line and fontreg.string_width_mm(line + ch, font, size_pt) > width_mm:
-                lines.append(line)
-                line = ""
-            line += ch
-        lines.append(line)
-    return lines
+@dataclass(frozen=True)
+class Record:
+    """One text box as laid out, for checkers and benchmarks."""
+
+    where: str
+    field: str
+    text: str
+    w: float
+    h: float
+    size: float
+    min_size: float
+    font: str
+    layout: Layout
+
+
+_recorders: list[list[Record]] = []
+
+
+@contextmanager
+def recording() -> Iterator[list[Record]]:
+    """Collect every text box laid out inside the ``with`` block."""
+    records: list[Record] = []
+    _recorders.append(records)
+    try:
+        yield records
+    finally:
+        _recorders.remove(records)
+
+
+def _field_name(text: object) -> str:
+    return getattr(text, "field", "") or ""
+
+
+def _describe(ctx: TextContext, text: object) -> str:
+    name = _field_name(text)
+    return f"{ctx.where}, field {name!r}" if name else ctx.where
+
+
+@lru_cache(maxsize=4096)
+def _layout(text: str, w: float, h: float, size: float, min_size: float, font: str, align: str, valign: str,
+            line_height: float, fill: str, fonts: tuple, fallbacks: tuple, palette: tuple,
+            icon_dirs: tuple) -> Layout:
+    paragraphs = parse(text, dict(palette))
+    override = PLACEHOLDER_COLOUR if is_placeholder(text) else None
+    paras = build(paragraphs, dict(fonts), font, fallbacks, dict(palette), fill, icon_dirs, override)
+    trial = fit(paras, w, h, size, min_size, line_height)
+    return place(paras, trial, w, h, align, valign, line_height)
+
+
+def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic", align="left",
+                valign="top", line_height=1.35, fill="#000") -> Layout:
+    """Lay out ``text`` in a w×h mm box; errors name ctx.where and the field."""
+    text_s = "" if text is None else str(text)
+    al = ALIGNS.get(str(align).lower())
+    va = VALIGNS.get(str(valign).lower())
+    if al is None or va is None:
+        bad = align if al is None else valign
+        raise InputError(f"textbox: unknown alignment {bad!r} ({_describe(ctx, text)})",
+                         expected="align left|center|right|justify, valign top|middle|bottom")
+    font_name = ctx.fonts.get(font, font)
+    for name in (font_name, *ctx.fallback_fonts):
+        try:
+            fontreg.ttfont(name)
+        except KeyError:
+            raise InputError(f"textbox: font {name!r} is not registered ({_describe(ctx, text)})",
+                             expected="a font role (" + ", ".join(ctx.fonts) + ") or a font in fonts/") from None
+    try:
+        return _layout(text_s, float(w), float(h), float(size), float(min_size), font, al, va,
+                       float(line_height), str(fill), tuple(sorted(ctx.fonts.items())),
+                       tuple(ctx.fallback_fonts), tuple(sorted(ctx.palette.items())),
+                       tuple(Path(d) for d in ctx.icon_dirs))
+    except GlyphMissing as e:
+        ch = e.char
+        raise InputError(
+            f"character U+{ord(ch):04X} {ch!r} is in no font ({', '.join(e.fonts)}) in {_describe(ctx, text)}",
+            key=_field_name(text) or None,
+            expected="a character the font has, or a font that has it in game.yaml fallback_fonts",
+        ) from None
+    except UnknownIcon as e:
+        known = _icons.names(ctx.icon_dirs)
+        raise InputError(
+            f"unknown icon {{{e.name}}} in {_describe(ctx, text)}",
+            key=_field_name(text) or None,
+            expected=("one of " + ", ".join("{" + n + "}" for n in known)) if known
+            else "an SVG in templates/<game>/icons/ or templates/common/icons/",
+        ) from None
+    except IconError as e:
+        raise InputError(f"{e} (used in {_describe(ctx, text)})", key=_field_name(text) or None) from None
+    except MarkupError as e:
+        raise InputError(f"{e} in {_describe(ctx, text)}", key=_field_name(text) or None,
+                         expected="a palette name from game.yaml") from None
 
 
 def textbox(ctx: TextContext, text, x, y, w, h, size=9, min_size=6, font="gothic", align="left",
-            valign="top", line_height=1.35, fill="#000", **_):
-    text = "" if text is None else str(text)
-    name = ctx.fonts.get(font, font)
-    s = float(size)
-    while True:
-        lines = _wrap(text, name, s, w)
-        if len(lines) * s * PT_TO_MM * line_height <= h or s <= min_size:
-            break
-        s = max(min_size, s - 0.5)
-    lh = s * PT_TO_MM * line_height
-    total = len(lines) * lh
-    top = y + {"top": 0, "middle": (h - total) / 2, "bottom": h - total}[valign]
-    anchor, ax = {"left": ("start", x), "center": ("middle", x + w / 2), "right": ("end", x + w)}[align]
-    colour = "#c0188c" if is_placeholder(text) else fill
-    out = []
-    for i, line in enumerate(lines):
-        by = top + i * lh + s * PT_TO_MM * 0.88
-        out.append(
-            f'<text x="{ax:.3f}" y="{by:.3f}" font-family="{name}" font-size="{s * PT_TO_MM:.3f}" '
-            f'text-anchor="{anchor}" fill="{escape(colour)}">{escape(line)}</text>'
-        )
-    return Markup("\n".join(out))
+            valign="top", line_height=1.35, fill="#000", **_ignored) -> Markup:
+    """``text`` set in the box (x, y, w, h in mm; sizes in pt) as an SVG fragment."""
+    lay = layout_text(ctx, text, w, h, size, min_size, font, align, valign, line_height, fill)
+    if not lay.fits and lay.lines:
+        need = f"{lay.height:.1f} mm high" if lay.height > lay.h + 1e-6 else "a wider box"
+        msg = (f"{_describe(ctx, text)}: text does not fit its {float(w):.1f}×{float(h):.1f} mm box "
+               f"even at {lay.size:g} pt (needs {need}); set at {lay.size:g} pt, overflowing")
+        if msg not in ctx.warnings:
+            ctx.warnings.append(msg)
+    if _recorders:
+        rec = Record(ctx.where, _field_name(text), "" if text is None else str(text), float(w), float(h),
+                     lay.size, float(min_size), ctx.fonts.get(font, font), lay)
+        for r in _recorders:
+            r.append(rec)
+    return emit(lay, float(x), float(y), tuple(ctx.fallback_fonts))
+
+
+def icon(ctx: TextContext, name: str, x: float, y: float, size: float) -> Markup:
+    """An icon by name placed in a size×size mm square with its top-left at (x, y)."""
+    path = _icons.find(str(name), tuple(Path(d) for d in ctx.icon_dirs))
+    if path is None:
+        known = _icons.names(ctx.icon_dirs)
+        raise InputError(f"unknown icon {{{name}}} in {ctx.where}",
+                         expected="one of " + ", ".join(known) if known else "an SVG in templates/<game>/icons/")
+    try:
+        return Markup(_icons.place(path, float(x), float(y), float(size)))
+    except IconError as e:
+        raise InputError(f"{e} (used in {ctx.where})") from None

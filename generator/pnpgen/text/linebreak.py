@@ -38,7 +38,7 @@ NO_START = frozenset(
     "。．.｡"
     "、，,､"
     "ヽヾゝゞ々〻"
-    "ー―ｰ"
+    "ーｰ"
     "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿｧｨｩｪｫｯｬｭｮ"
     "゛゜%％‰℃°′″"
 )
@@ -56,8 +56,8 @@ _LATIN = frozenset(
 )
 _ALNUM = _DIGITS | _LATIN
 _WORD_INNER = frozenset("'’-.,:．，：")  # inside a word or number when alnum on both sides
-_RANGE = frozenset("〜～~-−–‐ー×x")  # between two numbers: 1〜2, 3-5, 2×3
-_PREFIX = frozenset("+-−＋－±×¥$£€#＃￥＄№")  # glued to the number after it
+_RANGE = frozenset("〜～~-−–‐×")  # between two numbers: 1〜2, 3-5, 2×3
+_PREFIX = frozenset("+-−＋－±¥$£€#＃￥＄№")  # glued to the number after it
 _POSTFIX = frozenset("%％‰℃°′″")
 # Counters glued to the number before them (１つ, ３枚, ２点, ４人, ２倍 …).
 _COUNTERS = frozenset("つ枚点人個回本円倍番位周歩手度枠段種割分秒年月日時箇ヶケ")

@@ -1,0 +1,154 @@
+"""Saddle-stitch imposition: A5 pages onto A4 landscape sheets, in millimetres.
+
+The page-order and geometry functions are pure; ``impose_pdf`` is the only one that touches a PDF.
+
+For ``n`` pages (a multiple of 4) sheet ``k`` (1 = outermost) carries, left binding:
+
+    front  [n − 2k + 2, 2k − 1]      back  [2k, n − 2k + 1]
+
+e.g. 8 pages → [8, 1] [2, 7] / [6, 3] [4, 5]. Right binding (vertical text, read right to left)
+mirrors each side: front [2k − 1, n − 2k + 2], back [n − 2k + 1, 2k]. Print the sheets duplex,
+flipping on the short edge, fold them together and staple on the fold.
+
+Creep: folded sheets nest, and every sheet pushes the ones inside it outward by about the paper's
+thickness, so after trimming the fore-edge their text sits nearer it. Sheet ``k`` therefore
+shifts both its pages toward the fold by ``creep × (k − 1)``.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+PT_PER_MM = 72.0 / 25.4
+A5 = (148.0, 210.0)
+A4_LANDSCAPE = (297.0, 210.0)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One page slot of one sheet side: which A5 page (None = blank), and where, in mm."""
+
+    page: int | None  # 1-based page of the padded booklet sequence's source, None for a blank
+    x_mm: float  # left edge of the page on the sheet
+    y_mm: float  # bottom edge of the page on the sheet
+    half: str  # "left" | "right"
+    shift_mm: float  # creep shift applied, toward the fold (positive = toward the fold)
+
+
+@dataclass(frozen=True)
+class SheetSide:
+    sheet: int  # 1 = outermost sheet
+    side: str  # "front" | "back"
+    left: int | None  # position in the padded sequence (1-based) on the left half
+    right: int | None
+
+
+def padded_count(n: int) -> int:
+    """The page count rounded up to a multiple of four (at least 4)."""
+    if n < 1:
+        raise ValueError("a booklet needs at least one page")
+    return -(-n // 4) * 4
+
+
+def padded_sequence(n: int, keep_last: bool = False) -> list[int | None]:
+    """Source pages in booklet order of length ``padded_count(n)``, blanks as None.
+
+    ``keep_last`` keeps the last page (a back cover) last, putting the blanks before it.
+    """
+    total = padded_count(n)
+    blanks = [None] * (total - n)
+    pages: list[int | None] = list(range(1, n + 1))
+    if keep_last and n > 1:
+        return pages[:-1] + blanks + pages[-1:]
+    return pages + blanks
+
+
+def saddle_stitch(n: int, binding: str = "left") -> list[SheetSide]:
+    """Sheet sides in print order (sheet 1 front, sheet 1 back, sheet 2 front, …)."""
+    if n % 4:
+        raise ValueError(f"saddle stitch needs a multiple of 4 pages, got {n}")
+    if binding not in ("left", "right"):
+        raise ValueError(f"binding must be 'left' or 'right', got {binding!r}")
+    sides = []
+    for k in range(1, n // 4 + 1):
+        front = (n - 2 * k + 2, 2 * k - 1)
+        back = (2 * k, n - 2 * k + 1)
+        if binding == "right":
+            front, back = front[::-1], back[::-1]
+        sides.append(SheetSide(k, "front", *front))
+        sides.append(SheetSide(k, "back", *back))
+    return sides
+
+
+def creep_shift(sheet: int, creep_mm: float) -> float:
+    """How far sheet ``sheet`` (1 = outermost) moves its pages toward the fold."""
+    return creep_mm * (sheet - 1)
+
+
+def layout(
+    n_pages: int,
+    *,
+    binding: str = "left",
+    creep_mm: float = 0.0,
+    page_mm: tuple[float, float] = A5,
+    sheet_mm: tuple[float, float] = A4_LANDSCAPE,
+    keep_last: bool = False,
+) -> list[tuple[SheetSide, list[Placement]]]:
+    """Every sheet side with its two page placements, in mm from the sheet's lower-left corner."""
+    pw, ph = page_mm
+    sw, sh = sheet_mm
+    if 2 * pw > sw + 1e-9 or ph > sh + 1e-9:
+        raise ValueError(f"two {pw}×{ph} mm pages do not fit on a {sw}×{sh} mm sheet")
+    if creep_mm < 0:
+        raise ValueError("creep must not be negative")
+    seq = padded_sequence(n_pages, keep_last)
+    fold = sw / 2
+    y = (sh - ph) / 2
+    out = []
+    for side in saddle_stitch(len(seq), binding):
+        shift = creep_shift(side.sheet, creep_mm)
+        if shift > (sw - 2 * pw) / 2 + pw / 4:
+            raise ValueError(f"creep {creep_mm} mm per sheet moves sheet {side.sheet} by {shift:.1f} mm: too much")
+        left = Placement(seq[side.left - 1], fold - pw + shift, y, "left", shift)
+        right = Placement(seq[side.right - 1], fold - shift, y, "right", shift)
+        out.append((side, [left, right]))
+    return out
+
+
+def impose_pdf(pages_pdf: bytes, sides: list[tuple[SheetSide, list[Placement]]],
+               sheet_mm: tuple[float, float] = A4_LANDSCAPE) -> bytes:
+    """Place the pages of ``pages_pdf`` on sheets as laid out; returns the booklet PDF's bytes.
+
+    Each page is clipped to its own box, so a creep shift never shows across the fold. The
+    writer gets no random /ID and no dates, so equal input gives equal bytes.
+    """
+    from pypdf import PdfReader, PdfWriter, Transformation
+    from pypdf.generic import RectangleObject
+
+    reader = PdfReader(io.BytesIO(pages_pdf))
+    writer = PdfWriter()
+    sw, sh = (v * PT_PER_MM for v in sheet_mm)
+    for _side, placements in sides:
+        sheet = writer.add_blank_page(sw, sh)
+        for pl in placements:
+            if pl.page is None:
+                continue
+            src = reader.pages[pl.page - 1]
+            box = src.mediabox
+            ox, oy, ow, oh = float(box.left), float(box.bottom), float(box.width), float(box.height)
+            # Clip at the fold: a page shifted by creep loses that strip of its (empty) inner margin.
+            cut = pl.shift_mm * PT_PER_MM
+            if pl.half == "left":
+                src.cropbox = RectangleObject((ox, oy, ox + ow - cut, oy + oh))
+            else:
+                src.cropbox = RectangleObject((ox + cut, oy, ox + ow, oy + oh))
+            t = Transformation().translate(pl.x_mm * PT_PER_MM - ox, pl.y_mm * PT_PER_MM - oy)
+            sheet.merge_transformed_page(src, t)
+    info = reader.metadata or {}
+    meta = {k: str(v) for k, v in info.items() if k in ("/Title", "/Author", "/Subject", "/Creator")}
+    meta["/Producer"] = "pnpgen rulebook booklet"
+    writer.add_metadata(meta)
+    buf = io.BytesIO()
+    writer.write(buf)
+    return buf.getvalue()

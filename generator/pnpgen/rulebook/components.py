@@ -1,0 +1,143 @@
+"""The components list: the draft's ◇ entries matched with the data's decks and sourced items.
+
+Counts printed in the rulebook come from the data. Where the draft states another count
+(「エピックカード（８０枚）」 against the epic deck's total) a warning names both numbers.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..model import Game
+from .parse import Block, Component, Document
+
+COMPARABLE_UNITS = {"枚", "個", "本", "台", "体", ""}  # セット, 組, 種 are no piece counts
+
+
+@dataclass
+class DataItem:
+    name: str
+    count: int
+    note: str
+    ref: str  # "deck epic" | "sourced"
+    unit: str
+
+    def describe(self) -> str:
+        return f"{self.ref} {self.name!r} = {self.count}"
+
+
+@dataclass
+class ComponentRow:
+    """One line of the rulebook's components list."""
+
+    name: str
+    parts: list[tuple[str, list[DataItem]]]  # per draft name, the data items that make it
+    description: list[Block] = field(default_factory=list)
+    stated: str | None = None  # the draft's heading, when it states counts
+    unit: str = ""
+
+    @property
+    def items(self) -> list[DataItem]:
+        return [d for _, ds in self.parts for d in ds]
+
+    @property
+    def count(self) -> int | None:
+        items = self.items
+        return sum(d.count for d in items) if items else None
+
+
+def norm(name: str) -> str:
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", name))
+
+
+def base(name: str) -> str:
+    """The name without a trailing parenthesis: 荷物キューブ（梅・Ｌ） → 荷物キューブ."""
+    return re.sub(r"\([^()]*\)$", "", norm(name))
+
+
+def data_items(game: Game) -> list[DataItem]:
+    unit_by_kind = {"card": "枚", "tile": "枚", "board": "枚", "token": "個"}
+    items = [DataItem(d.name, d.count, "", f"deck {d.id}", unit_by_kind.get(d.kind, "")) for d in game.decks]
+    items += [DataItem(s.name, s.count, s.note, "sourced", "個") for s in game.sourced]
+    return items
+
+
+def _match(name: str, items: list[DataItem]) -> list[DataItem]:
+    exact = [d for d in items if norm(d.name) == norm(name)]
+    return exact or [d for d in items if base(d.name) == norm(name)]
+
+
+def _fmt(counts: list[int]) -> str:
+    return "／".join(str(c) for c in counts)
+
+
+def component_rows(doc: Document, game: Game, draft_path: Path | str) -> tuple[list[ComponentRow], list[str], list[str]]:
+    """Rows for the rulebook, warnings (count mismatches, missing data) and report lines."""
+    items = data_items(game)
+    used: set[int] = set()
+    rows: list[ComponentRow] = []
+    warnings: list[str] = []
+    report: list[str] = []
+    have_data = bool(items)
+    if not have_data:
+        warnings.append(f"{game.slug}: the data has no decks and no sourced items; the components list "
+                        "shows the draft's own counts")
+    for comp in doc.components:
+        parts = []
+        for name in comp.names:
+            found = [d for d in _match(name, items) if id(d) not in used]
+            used.update(id(d) for d in found)
+            parts.append((name, found))
+        unit = next((u for u in comp.units if u), "") or next((d.unit for _, ds in parts for d in ds), "")
+        row = ComponentRow(comp.name, parts, comp.children, comp.heading if comp.counts else None, unit)
+        rows.append(row)
+        where = f"{draft_path}:{comp.line}"
+        missing = [name for name, ds in parts if not ds]
+        if missing and have_data:
+            warnings.append(f"{where}: component 「{'、'.join(missing)}」 of the draft has no deck or sourced "
+                            f"item of that name in the data")
+        warnings += _compare(comp, parts, where)
+    rest = [d for d in items if id(d) not in used]
+    for d in rest:
+        rows.append(ComponentRow(d.name, [(d.name, [d])], [], None, d.unit))
+    report.append(f"components: {len(doc.components)} in the draft, {len(items)} data items, "
+                  f"{len(rest)} only in the data")
+    return rows, warnings, report
+
+
+def _compare(comp: Component, parts: list[tuple[str, list[DataItem]]], where: str) -> list[str]:
+    if not comp.counts or not all(u in COMPARABLE_UNITS for u in comp.units):
+        return []
+    counts = comp.counts
+    if comp.each:
+        counts = counts[:1] * len(parts)
+    stated = f"「{comp.memo}」" if comp.memo else f"「{comp.heading}」"
+    out = []
+
+    def differ(label: str, draft_n: str, data: list[DataItem]) -> None:
+        total = sum(d.count for d in data)
+        refs = ", ".join(d.describe() for d in data)
+        out.append(f"{where}: count of {label} differs: the draft states {draft_n} ({stated}), "
+                   f"the data has {total} ({refs})")
+
+    if len(parts) > 1 and len(counts) == len(parts):
+        for (name, data), n in zip(parts, counts):
+            if data and sum(d.count for d in data) != n:
+                differ(name, str(n), data)
+    elif len(parts) == 1 and parts[0][1]:
+        name, data = parts[0]
+        if len(counts) > 1 and len(data) == len(counts):
+            if sorted(d.count for d in data) != sorted(counts):
+                differ(name, _fmt(counts), data)
+                out[-1] = out[-1].replace(f"the data has {sum(d.count for d in data)}",
+                                          f"the data has {_fmt([d.count for d in data])}")
+        elif sum(d.count for d in data) != sum(counts):
+            differ(name, str(sum(counts)) if len(counts) == 1 else f"{sum(counts)} ({_fmt(counts)})", data)
+    elif len(counts) == 1 and any(ds for _, ds in parts):
+        data = [d for _, ds in parts for d in ds]
+        if sum(d.count for d in data) != counts[0]:
+            differ(comp.name, str(counts[0]), data)
+    return out

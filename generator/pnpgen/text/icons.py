@@ -1,0 +1,104 @@
+"""Icon tokens: find ``<name>.svg`` in the icon folders and turn it into inline shapes.
+
+Only plain shapes are kept (``g path circle rect ellipse line polyline polygon``) with their
+geometry and paint attributes, so an icon inlines as a ``<g>`` that svglib draws as vectors.
+``currentColor`` in an icon takes the colour of the text around it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Sequence
+
+from lxml import etree
+from markupsafe import escape
+
+SHAPES = {"g", "path", "circle", "rect", "ellipse", "line", "polyline", "polygon"}
+IGNORED = {"title", "desc", "metadata", "defs"}
+ATTRS = {
+    "d", "cx", "cy", "r", "rx", "ry", "x", "y", "width", "height", "x1", "y1", "x2", "y2", "points",
+    "transform", "fill", "stroke", "stroke-width", "stroke-linecap", "stroke-linejoin",
+    "stroke-miterlimit", "fill-rule", "clip-rule",
+}
+
+
+class IconError(ValueError):
+    """An icon file that cannot be inlined; the caller adds where it was used."""
+
+
+class UnknownIcon(IconError):
+    """No ``<name>.svg`` in any icon folder."""
+
+    def __init__(self, name: str):
+        self.name = name
+        super().__init__(name)
+
+
+@lru_cache(maxsize=512)
+def find(name: str, dirs: tuple[Path, ...]) -> Path | None:
+    for folder in dirs:
+        path = folder / f"{name}.svg"
+        if path.is_file():
+            return path
+    return None
+
+
+def names(dirs: Sequence[Path]) -> list[str]:
+    return sorted({p.stem for d in dirs if d.is_dir() for p in d.glob("*.svg")})
+
+
+@lru_cache(maxsize=512)
+def load(path: Path) -> tuple[str, tuple[float, float, float, float]]:
+    """The icon's shapes as SVG text (no namespace) and its viewBox (x, y, w, h)."""
+    try:
+        root = etree.parse(str(path), etree.XMLParser(resolve_entities=False, no_network=True)).getroot()
+    except etree.XMLSyntaxError as e:
+        raise IconError(f"icon {path} is not valid SVG: {e.msg}") from None
+    box = root.get("viewBox")
+    if box:
+        vb = tuple(float(v) for v in box.replace(",", " ").split())
+    else:
+        vb = (0.0, 0.0, float(root.get("width", 100)), float(root.get("height", 100)))
+    if len(vb) != 4 or vb[2] <= 0 or vb[3] <= 0:
+        raise IconError(f"icon {path} has a bad viewBox {box!r}")
+    parts: list[str] = []
+    for child in root:
+        _shape(child, parts, path)
+    return "".join(parts), vb  # type: ignore[return-value]
+
+
+def _shape(el, out: list[str], path: Path) -> None:
+    if not isinstance(el.tag, str):  # comment or processing instruction
+        return
+    tag = etree.QName(el).localname
+    if tag in IGNORED:
+        return
+    if tag not in SHAPES:
+        raise IconError(f"icon {path} uses <{tag}>; icons may only use {', '.join(sorted(SHAPES))}")
+    attrs = "".join(f' {k}="{escape(v)}"' for k, v in el.attrib.items() if k in ATTRS)
+    style = el.get("style")
+    if style:  # keep only paint properties from an inline style
+        for decl in style.split(";"):
+            if ":" in decl:
+                k, v = (s.strip() for s in decl.split(":", 1))
+                if k in ATTRS and k not in el.attrib:
+                    attrs += f' {k}="{escape(v)}"'
+    if tag == "g":
+        out.append(f"<g{attrs}>")
+        for child in el:
+            _shape(child, out, path)
+        out.append("</g>")
+    else:
+        out.append(f"<{tag}{attrs}/>")
+
+
+def place(path: Path, x: float, y: float, size: float, colour: str = "#000") -> str:
+    """The icon scaled into a size×size square with its top-left at (x, y), as a ``<g>``."""
+    inner, (vx, vy, vw, vh) = load(path)
+    scale = size / max(vw, vh)
+    dx = x + (size - vw * scale) / 2 - vx * scale
+    dy = y + (size - vh * scale) / 2 - vy * scale
+    if "currentColor" in inner:
+        inner = inner.replace("currentColor", str(escape(colour)))
+    return f'<g transform="translate({dx:.3f},{dy:.3f}) scale({scale:.5f})">{inner}</g>'

@@ -1,0 +1,189 @@
+"""Fit to box and alignment: choose the size, break the lines, place every cell in millimetres.
+
+Sizes are searched by bisection on a 0.25 pt grid from the maximum down to the minimum. Line
+breaking is scale-free (every width is linear in the size), so it runs on the cached cells of
+each paragraph with the box width divided by the size.
+
+Vertical metrics: the fonts' em box runs 0.88 em above the baseline and 0.12 em below. The first
+line's em box touches the top of the block and the last one's its bottom; lines are
+``line_height`` em apart. A line with ruby gets room for the reading (half an em) above it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cells import PT, RUBY_SCALE, Cell, Paragraph
+from .linebreak import OBJ, fill
+
+ASCENT = 0.88  # baseline below the em box top, in em
+STEP = 0.25  # pt
+MAX_JUSTIFY_GAP = 0.5  # em: a line that would need more letter spacing stays left-aligned
+EPS = 1e-6
+
+ALIGNS = {"left": "left", "start": "left", "center": "center", "centre": "center", "middle": "center",
+          "right": "right", "end": "right", "justify": "justify"}
+VALIGNS = {"top": "top", "middle": "middle", "center": "middle", "centre": "middle", "bottom": "bottom"}
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    cells: tuple[Cell, ...]
+    xs: tuple[float, ...]  # left edge of each cell from the box's left, mm
+    baseline: float  # from the box's top, mm
+    width: float  # set width without trailing spaces, mm (before justification)
+    last: bool  # last line of its paragraph
+
+    @property
+    def text(self) -> str:
+        """The line's text; an icon is U+FFFC, a ruby group its base."""
+        return "".join(c.unit for c in self.cells).rstrip(" ")
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    size: float  # pt
+    lines: tuple[Line, ...]
+    fits: bool
+    height: float  # block height, mm
+    w: float
+    h: float
+
+    @property
+    def texts(self) -> list[str]:
+        return [ln.text for ln in self.lines]
+
+    @property
+    def em(self) -> float:
+        return self.size * PT
+
+
+@dataclass(frozen=True, slots=True)
+class _Trial:
+    size: float
+    breaks: tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]  # (para, ...) ranges
+    height: float
+    width: float
+    fits: bool
+
+
+def _trial(paras: list[Paragraph], size: float, w: float, h: float, line_height: float) -> _Trial:
+    em = size * PT
+    max_units = w / size  # widths are mm at 1 pt
+    breaks = []
+    height = 0.0
+    widest = 0.0
+    first = True
+    for pi, p in enumerate(paras):
+        ranges = tuple(fill(p.classes, p.widths, p.spaces, max_units))
+        breaks.append((pi, 0, ranges))
+        for s, e in ranges:
+            ruby = any(p.ruby[s:e])
+            if first:
+                height = em + (RUBY_SCALE * em if ruby else 0.0)
+                first = False
+            else:
+                height += line_height * em + (max(0.0, RUBY_SCALE * em - (line_height - 1) * em) if ruby else 0.0)
+            widest = max(widest, _width(p, s, e) * size)
+    fits = height <= h + EPS and widest <= w + EPS
+    return _Trial(size, tuple(breaks), height, widest, fits)
+
+
+def _width(p: Paragraph, s: int, e: int) -> float:
+    while e > s and p.spaces[e - 1]:
+        e -= 1
+    return sum(p.widths[s:e])
+
+
+def candidates(size: float, min_size: float) -> list[float]:
+    """Sizes to try, largest first, 0.25 pt apart, ending at the minimum."""
+    if size <= min_size:
+        return [size]
+    out = []
+    k = 0
+    while size - k * STEP > min_size + EPS:
+        out.append(round(size - k * STEP, 4))
+        k += 1
+    out.append(min_size)
+    return out
+
+
+def fit(paras: list[Paragraph], w: float, h: float, size: float, min_size: float,
+        line_height: float) -> _Trial:
+    """The largest candidate size that fits (bisection); the minimum, marked unfit, if none does."""
+    sizes = candidates(size, min_size)
+    top = _trial(paras, sizes[0], w, h, line_height)
+    if top.fits or len(sizes) == 1:
+        return top
+    bottom = _trial(paras, sizes[-1], w, h, line_height)
+    if not bottom.fits:
+        return bottom
+    lo, hi, best = 0, len(sizes) - 1, bottom  # sizes[lo] does not fit, sizes[hi] does
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        t = _trial(paras, sizes[mid], w, h, line_height)
+        if t.fits:
+            hi, best = mid, t
+        else:
+            lo = mid
+    return best
+
+
+def place(paras: list[Paragraph], trial: _Trial, w: float, h: float, align: str, valign: str,
+          line_height: float) -> Layout:
+    """Positions for every cell of the chosen trial."""
+    size = trial.size
+    em = size * PT
+    lines: list[Line] = []
+    top = 0.0
+    first = True
+    for pi, _, ranges in trial.breaks:
+        p = paras[pi]
+        for li, (s, e) in enumerate(ranges):
+            cells = p.cells[s:e]
+            ruby = any(p.ruby[s:e])
+            if first:
+                top = RUBY_SCALE * em if ruby else 0.0
+                first = False
+            else:
+                top += line_height * em + (max(0.0, RUBY_SCALE * em - (line_height - 1) * em) if ruby else 0.0)
+            width = _width(p, s, e) * size
+            last = li == len(ranges) - 1
+            xs = _xs(cells, size, width, w, align, last, em)
+            lines.append(Line(cells, xs, top + ASCENT * em, width, last))
+    height = trial.height
+    shift = {"top": 0.0, "middle": (h - height) / 2, "bottom": h - height}[valign]
+    if shift:
+        lines = [Line(ln.cells, ln.xs, ln.baseline + shift, ln.width, ln.last) for ln in lines]
+    return Layout(size, tuple(lines), trial.fits, height, w, h)
+
+
+def _xs(cells: tuple[Cell, ...], size: float, width: float, w: float, align: str, last: bool,
+        em: float) -> tuple[float, ...]:
+    ink = len(cells)
+    while ink and cells[ink - 1].space:
+        ink -= 1
+    gap = 0.0
+    start = 0.0
+    if align == "justify" and not last and ink > 1:
+        g = (w - width) / (ink - 1)
+        if 0 < g <= MAX_JUSTIFY_GAP * em:
+            gap = g
+    elif align == "center":
+        start = (w - width) / 2
+    elif align == "right":
+        start = w - width
+    xs = []
+    x = start
+    for c in cells:
+        xs.append(x)
+        x += c.width * size + gap
+    return tuple(xs)
+
+
+def line_units(layout: Layout) -> list[list[str]]:
+    """Each line's units (OBJ for icons), for checkers."""
+    return [[c.unit for c in ln.cells] for ln in layout.lines]
+
+
+__all__ = ["ALIGNS", "VALIGNS", "Layout", "Line", "fit", "place", "candidates", "OBJ"]

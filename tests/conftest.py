@@ -1,0 +1,94 @@
+"""Shared fixtures: a tiny throwaway workspace, and the four real games built once per session."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from pnpgen.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+GAMES = ["alicematic-eiketsuden", "alicematic-medallions", "asian-delivery", "populous"]
+
+GAME_YAML = """\
+title: テストゲーム
+draft: 3
+players: 2-4
+date: 2026-11-30
+palette:
+  red: "#cc3333"
+  ink: "#222222"
+"""
+
+DECK_YAML = """\
+name: テストカード
+format: poker
+front: card-front.svg.j2
+back: card-back.svg.j2
+fields:
+  name: text
+  text: text
+pieces:
+"""
+
+FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="{{ colour('red') }}"/>
+{{ textbox(piece.name, 5, 5, w - 10, 12, size=12, min_size=7, align="center") }}
+{{ textbox(piece.text, 5, 30, w - 10, 40, size=9, min_size=7) }}
+{% endblock %}
+"""
+
+BACK = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#333366"/>
+{{ textbox("B" ~ piece.name, 5, 40, w - 10, 10, size=10, align="center", fill="#ffffff") }}
+{% endblock %}
+"""
+
+
+def make_workspace(root: Path, pieces: list[str] | None = None, deck: str | None = None,
+                   front: str = FRONT, back: str = BACK, game: str = GAME_YAML) -> Path:
+    """A workspace with one game 'test' and one deck 'cards'; fonts and common templates shared."""
+    (root / "data" / "test" / "decks").mkdir(parents=True)
+    (root / "templates" / "test").mkdir(parents=True)
+    shutil.copytree(REPO / "templates" / "common", root / "templates" / "common")
+    (root / "fonts").symlink_to(REPO / "fonts")
+    (root / "data" / "test" / "game.yaml").write_text(game, encoding="utf-8")
+    if deck is None:
+        names = pieces or [f"カード{i}" for i in range(1, 12)]
+        deck = DECK_YAML + "".join(f"  - {{name: {n}, text: 本文{n}}}\n" for n in names)
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(textwrap.dedent(deck), encoding="utf-8")
+    (root / "templates" / "test" / "card-front.svg.j2").write_text(front, encoding="utf-8")
+    (root / "templates" / "test" / "card-back.svg.j2").write_text(back, encoding="utf-8")
+    return root
+
+
+def run(root: Path, *args: str, monkeypatch=None) -> int:
+    """Run the CLI inside ``root`` as a designer would."""
+    import os
+
+    old = Path.cwd()
+    os.chdir(root)
+    try:
+        return main(list(args))
+    finally:
+        os.chdir(old)
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    return make_workspace(tmp_path / "ws")
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory) -> Path:
+    """All four games built once, home sheets and shop files, into a temporary build folder."""
+    out = tmp_path_factory.mktemp("build")
+    assert run(REPO, "build", "--all", "--out", str(out), "--no-rulebook") == 0
+    return out

@@ -1,0 +1,83 @@
+"""Read back what a PDF really holds, in millimetres: page boxes, clip rectangles, text positions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+PT = 25.4 / 72.0
+
+
+def boxes_mm(page) -> dict[str, tuple[float, ...]]:
+    out = {}
+    for name in ("mediabox", "trimbox", "bleedbox"):
+        box = getattr(page, name)
+        out[name] = tuple(round(float(v) * PT, 3) for v in (box.left, box.bottom, box.right, box.top))
+    return out
+
+
+@dataclass(frozen=True)
+class Rect:
+    x0: float
+    y0: float  # from the page top, mm
+    x1: float
+    y1: float
+
+    def inside(self, other: "Rect", tol: float = 0.01) -> bool:
+        return (self.x0 >= other.x0 - tol and self.y0 >= other.y0 - tol
+                and self.x1 <= other.x1 + tol and self.y1 <= other.y1 + tol)
+
+    def overlaps(self, other: "Rect") -> bool:
+        return self.x0 < other.x1 and other.x0 < self.x1 and self.y0 < other.y1 and other.y0 < self.y1
+
+
+def clip_rects(reader: PdfReader, page) -> list[Rect]:
+    """The rectangles used as clip paths at page level (each piece is clipped to trim + bleed)."""
+    h = float(page.mediabox.top)
+    ops = ContentStream(page.get_contents(), reader).operations
+    rects = []
+    for i, (operands, op) in enumerate(ops):
+        if op == b"re" and i + 1 < len(ops) and ops[i + 1][1] in (b"W", b"W*"):
+            x, y, w, hh = (float(v) for v in operands)
+            rects.append(Rect(x * PT, (h - y - hh) * PT, (x + w) * PT, (h - y) * PT))
+    return rects
+
+
+def stroked_lines(reader: PdfReader, page) -> list[tuple[float, float, float, float]]:
+    """Straight 'm … l S' segments drawn at page level (cut marks), as (x1, y1, x2, y2) mm from top."""
+    h = float(page.mediabox.top)
+    ops = ContentStream(page.get_contents(), reader).operations
+    lines = []
+    depth = 0
+    for i, (operands, op) in enumerate(ops):
+        if op == b"q":
+            depth += 1
+        elif op == b"Q":
+            depth -= 1
+        elif op == b"m" and i + 2 < len(ops) and ops[i + 1][1] == b"l" and ops[i + 2][1] == b"S" and depth <= 1:
+            x1, y1 = (float(v) for v in operands)
+            x2, y2 = (float(v) for v in ops[i + 1][0])
+            lines.append((x1 * PT, (h - y1) * PT, x2 * PT, (h - y2) * PT))
+    return lines
+
+
+def text_positions(page) -> list[tuple[str, float, float]]:
+    """(text, x, y) of each text run, y from the page top, mm."""
+    h = float(page.mediabox.top)
+    found = []
+
+    def visit(text, cm, tm, font, size):
+        if text.strip():
+            x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+            y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+            found.append((text.strip(), x * PT, (h - y) * PT))
+
+    page.extract_text(visitor_text=visit)
+    return found
+
+
+def reader(path: Path) -> PdfReader:
+    return PdfReader(str(path))

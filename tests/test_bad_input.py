@@ -1,0 +1,91 @@
+"""Issue 2: bad input gives one clear line (file:line:column, key, what would be valid), exit 2,
+no traceback, and nothing written or destroyed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import DECK_YAML, GAME_YAML, make_workspace, run
+
+GOOD = DECK_YAML + "  - {name: 祝福, text: 本文}\n"
+
+CASES = {
+    "yaml syntax": (DECK_YAML + "  - {name: 祝福, text: [unclosed\n", "cards.yaml:10:1: YAML syntax error", "flow sequence started at line 9"),
+    "unknown key": (GOOD.replace("front:", "colour: red\nfront:"), "cards.yaml:3:1: colour: unknown key in a deck file", "one of name, kind"),
+    "unknown piece key": (DECK_YAML + "  - {name: 祝福, txet: 本文}\n", "cards.yaml:9:16: pieces.0.txet: unknown key", "one of name, text, count"),
+    "wrong type": (GOOD.replace("  - {name: 祝福, text: 本文}", "  - {name: [1, 2]}"), "cards.yaml:9:12: pieces.0.name: [1, 2] is not a valid text", "expected text"),
+    "missing template": (GOOD.replace("card-back.svg.j2", "nope.svg.j2"), "cards.yaml:4:7: back: template 'nope.svg.j2' not found", "templates/test/nope.svg.j2"),
+    "count zero": (DECK_YAML + "  - {name: 祝福, count: 0}\n", "cards.yaml:9:23: pieces.0.count: count 0 is not a whole number from 1 to 10,000", "an integer 1..10000"),
+    "count too big": (DECK_YAML + "  - {name: 祝福, count: 10001}\n", "cards.yaml:9:23: pieces.0.count", "1 to 10,000"),
+    "count text": (DECK_YAML + "  - {name: 祝福, count: many}\n", "pieces.0.count: count 'many'", "count: 3"),
+    "unknown format": (GOOD.replace("format: poker", "format: pokr"), "cards.yaml:2:9: format: unknown format 'pokr'", "poker, bridge"),
+    "unknown field type": (GOOD.replace("  text: text", "  text: txt"), "cards.yaml:7:9: fields.text: unknown field type 'txt'", "text, int"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_bad_deck_input(tmp_path, capsys, case):
+    deck, where, expected = CASES[case]
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "build", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pnpgen: error: ") and err.count("\n") == 1, err
+    assert where in err, err
+    assert expected in err, err
+    assert "Traceback" not in err
+    assert not (ws / "build").exists()
+
+
+def test_missing_font(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + "fonts:\n  gothic: NoSuchFont-Regular\n")
+    assert run(ws, "build", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "game.yaml:9:11" in err and "font 'NoSuchFont-Regular' not found" in err
+    assert "BIZUDPGothic-Regular" in err  # what would be valid
+
+
+def test_bad_palette_colour(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML.replace('"#cc3333"', "reddish"))
+    assert run(ws, "check") == 2
+    assert "game.yaml:6:8: palette.red: colour 'reddish' is not a hex colour" in capsys.readouterr().err
+
+
+def test_unknown_game_lists_known(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "nope") == 2
+    err = capsys.readouterr().err
+    assert "unknown game 'nope'" in err and "one of test" in err
+
+
+def test_template_error_names_template(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", front="{% extends 'common/piece.svg.j2' %}{% block art %}{{ piece.nmae }}{% endblock %}")
+    assert run(ws, "build", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "card-front.svg.j2" in err and "nmae" in err
+
+
+def test_cli_exit_status_and_no_traceback(tmp_path):
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 祝福, count: -1}\n")
+    proc = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "test"], cwd=ws,
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and "count -1" in proc.stderr
+
+
+def test_failed_build_keeps_previous_output(tmp_path):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test") == 0
+    out = ws / "build" / "test"
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    # A template that fails only for the last piece: the build dies half-way through the deck.
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: 壊れ, text: x}\n", encoding="utf-8")
+    bad = "{% extends 'common/piece.svg.j2' %}{% block art %}{% if piece.name == '壊れ' %}{{ colour('nope') }}{% endif %}{% endblock %}"
+    (ws / "templates" / "test" / "card-front.svg.j2").write_text(bad, encoding="utf-8")
+    assert run(ws, "build", "--game", "test") == 2
+    after = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before  # every old file intact, no temp files left behind

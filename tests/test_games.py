@@ -1,0 +1,67 @@
+"""Issue 2/4: the four real games build, and what is printed matches the YAML and the drafts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import GAMES, REPO
+from pdfprobe import boxes_mm, reader
+from pnpgen.load import load_game
+from pnpgen.workspace import Workspace
+
+# Card totals as the drafts state them (../shared/drafts/README.md).
+DRAFT_CARD_COUNTS = {
+    "alicematic-medallions": {"アリスカード": 53, "メダリオンカード": 7},
+    "alicematic-eiketsuden": {"君主カード": 5, "アリスカード": 24, "戦略カード": 48, "塔カード": 68},
+    "populous": {"エピックカード": 80, "創世カード": 6},
+    "asian-delivery": {"依頼カード": 54, "事業カード": 40, "ベースカード": 16, "サマリーカード": 4},
+}
+
+
+@pytest.fixture(scope="module")
+def games():
+    ws = Workspace(REPO)
+    return {slug: load_game(ws, slug) for slug in GAMES}
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_card_counts_match_drafts(games, built, slug):
+    game = games[slug]
+    manifest = json.loads((built / slug / "manifest.json").read_text(encoding="utf-8"))
+    by_name = {d["name"]: d for d in manifest["decks"]}
+    for name, count in DRAFT_CARD_COUNTS[slug].items():
+        assert by_name[name]["count"] == count, name
+    for deck in game.decks:
+        assert by_name[deck.name]["count"] == deck.count == sum(p.count for p in deck.pieces)
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_shop_files_match_counts_and_boxes(games, built, slug):
+    for deck in games[slug].decks:
+        if deck.kind != "card":
+            continue
+        pdf = reader(built / slug / "shop" / f"{deck.id}.pdf")
+        assert len(pdf.pages) == 2 * deck.count, deck.id
+        w, h = deck.trim_mm
+        for page in pdf.pages[:4]:
+            b = boxes_mm(page)
+            assert b["trimbox"] == pytest.approx((3, 3, 3 + w, 3 + h), abs=0.01)
+            assert b["bleedbox"] == pytest.approx((0, 0, w + 6, h + 6), abs=0.01)
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_each_card_shows_its_name_or_number(games, built, slug):
+    for deck in games[slug].decks:
+        if deck.kind != "card":
+            continue
+        pdf = reader(built / slug / "shop" / f"{deck.id}.pdf")
+        page = 0
+        for piece in deck.pieces:
+            text = "".join(pdf.pages[page].extract_text().split())
+            label = "".join(piece.label.split())
+            if not piece.label.startswith("#") and not label.startswith("未定"):
+                assert label in text, (deck.id, piece.index, label)
+            page += 2 * piece.count
