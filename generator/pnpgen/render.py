@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -14,8 +15,32 @@ from .errors import InputError
 from .icons import IconSet
 from .model import Deck, Game, Piece, is_placeholder
 from .text import TextContext, textbox
+from .template_tools import shape_tools
 
 SAFE_MM = 3.0
+
+
+class PieceView(Mapping):
+    """A piece's fields for templates: ``piece.name`` and ``piece["name"]`` both work, and field
+    names such as ``copy`` or ``count`` are not shadowed by dict methods."""
+
+    def __init__(self, values: dict[str, Any]):
+        self._values = values
+
+    def __getitem__(self, key: str) -> Any:
+        return self._values[key]
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return self._values[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
 
 
 @dataclass(frozen=True)
@@ -69,7 +94,7 @@ class Renderer:
         values: dict[str, Any] = dict(piece.values)
         values.update(count=piece.count, n=piece.index, copy=face.copy)
         context = dict(
-            piece=values,
+            piece=PieceView(values),
             deck=dict(id=deck.id, name=deck.name, kind=deck.kind, shape=deck.shape, count=deck.count,
                       options=deck.options),
             game=dict(title=self.game.title, draft=self.game.draft, players=self.game.players),
@@ -81,6 +106,8 @@ class Renderer:
             icon=lambda name, x, y, size: Markup(self.icons.place(name, x, y, size, where)),
             is_placeholder=is_placeholder,
         )
+        # Shape and score-track helpers (template_tools.py): track(), outline(), shape.
+        context.update(shape_tools(deck, face.side, self.game.fonts, self.colour))
         try:
             template = self.env.get_template(template_name)
             svg = template.render(context)
