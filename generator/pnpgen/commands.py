@@ -28,6 +28,12 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
     results = [build_game(ws, slug, options) for slug in slugs]  # all succeed before anything is written
     for result in results:
         out_dir = out_root / result.game.slug
+        if not args.no_rulebook:
+            book = _rulebook(ws, result.game, out_dir, args)
+            result.manifest["rulebook"] = {"files": [str(f.relative_to(out_dir)) for f in book.files],
+                                           "report": book.report}
+            result.manifest["files"] = sorted(set(result.manifest["files"]) | set(result.manifest["rulebook"]["files"]))
+            result.manifest["warnings"].extend(book.warnings)
         written = write_result(result, out_dir)
         for w in result.warnings:
             _warn(w)
@@ -35,6 +41,27 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
         for deck in result.manifest["decks"]:
             _say(f"  {deck['id']:<16} {deck['name']}  ×{deck['count']}  "
                  f"{deck['pieces_per_sheet']}/sheet, {deck['sheets']} sheet(s)")
+    return 0
+
+
+def _rulebook(ws: Workspace, game, out_dir, args: argparse.Namespace):
+    """Typeset the draft as rulebook.pdf (A5) and rulebook-booklet.pdf (A4 saddle stitch)."""
+    from .rulebook import build_rulebook
+
+    book = build_rulebook(game, ws.fonts, out_dir, rules_only=args.rules_only, creep_mm=args.creep,
+                          binding=args.binding)
+    for w in book.warnings:
+        _warn(w)
+    return book
+
+
+def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
+    game = load_game(ws, args.game)
+    out_dir = (args.out or ws.root / "build") / game.slug
+    book = _rulebook(ws, game, out_dir, args)
+    for line in book.report:
+        _say(f"  {line}")
+    _say(f"{game.slug}: " + ", ".join(str(f) for f in book.files))
     return 0
 
 
