@@ -34,6 +34,23 @@ fields:
 pieces:
 """
 
+DRAFT = """■■　テストゲーム　草案３
+
+■　概要
+
+　テスト用の小さなゲームです。２〜４人で遊びます。
+
+■　コンポーネント
+
+◇テストカード（１１枚）
+　名前と本文が書かれたカードです。
+
+■　ゲームの進行
+
+１：カードを１枚引く。
+２：カードを１枚出す。
+"""
+
 FRONT = """\
 {% extends "common/piece.svg.j2" %}
 {% block art %}
@@ -60,6 +77,7 @@ def make_workspace(root: Path, pieces: list[str] | None = None, deck: str | None
     shutil.copytree(REPO / "templates" / "common", root / "templates" / "common")
     (root / "fonts").symlink_to(REPO / "fonts")
     (root / "data" / "test" / "game.yaml").write_text(game, encoding="utf-8")
+    (root / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
     if deck is None:
         names = pieces or [f"カード{i}" for i in range(1, 12)]
         deck = DECK_YAML + "".join(f"  - {{name: {n}, text: 本文{n}}}\n" for n in names)

@@ -5,9 +5,11 @@ Coordinates: origin at the sheet's top-left corner, y downwards, like the templa
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from .formats import PAPER_SIZES
+from .shapes import Affine, Line, ShapeSpec, back_transform, placement
 
 
 @dataclass(frozen=True)
@@ -41,14 +43,6 @@ class Slot:
 
 
 @dataclass(frozen=True)
-class Line:
-    x1: float
-    y1: float
-    x2: float
-    y2: float
-
-
-@dataclass(frozen=True)
 class SheetLayout:
     paper_mm: tuple[float, float]
     piece_mm: tuple[float, float]  # as placed on the sheet (after rotation)
@@ -59,9 +53,28 @@ class SheetLayout:
     sheet_bleed_mm: float  # bleed actually printed around each piece on this sheet
     slots: list[Slot] = field(default_factory=list)
 
+    kind = "grid"
+
     @property
     def per_sheet(self) -> int:
         return self.cols * self.rows
+
+    @property
+    def unturned_mm(self) -> tuple[float, float]:
+        """The piece's trim box as designed."""
+        w, h = self.piece_mm
+        return (h, w) if self.rotated else (w, h)
+
+    def transform(self, index: int) -> Affine:
+        """Piece frame → sheet (mm) for the front in slot ``index``: turned 90° clockwise when rotated."""
+        s = self.slots[index]
+        w, h = self.unturned_mm
+        return placement(90 if self.rotated else 0, s.x, s.y, w, h)
+
+    def back_transform(self, index: int, duplex: str) -> Affine:
+        """Piece frame → backs sheet for the back of slot ``index``: the mirror image of the front
+        (so it lands at ``back_slot``), turned the other way when pieces are rotated."""
+        return back_transform(self.transform(index), self.unturned_mm[0], duplex, self.paper_mm)
 
     def slot(self, col: int, row: int) -> Slot:
         return self.slots[row * self.cols + col]
@@ -166,3 +179,82 @@ def cut_marks(layout: SheetLayout, opts: SheetOptions) -> list[Line]:
                    (x1 + gap + min(pw - m, x1 + gap + opts.mark_len_mm)) / 2):
             lines.append(Line(xx, cy - half, xx, cy + half))
     return [ln for ln in lines if (ln.x1, ln.y1) != (ln.x2, ln.y2)]
+
+
+def used_part(layout: SheetLayout, n: int) -> SheetLayout:
+    """The block of a grid that ``n`` pieces fill (slots in reading order): whole rows, or part of
+    the first row; cut marks for it leave empty slots unmarked."""
+    n = max(1, min(n, layout.per_sheet))
+    if n == layout.per_sheet:
+        return layout
+    rows = -(-n // layout.cols)
+    cols = layout.cols if rows > 1 else n
+    slots = [s for s in layout.slots if s.row < rows and s.col < cols]
+    return SheetLayout(layout.paper_mm, layout.piece_mm, layout.rotated, cols, rows, layout.gutter_mm,
+                       layout.sheet_bleed_mm, slots)
+
+
+def layout_grid_at(piece_w: float, piece_h: float, opts: SheetOptions, bleed: float,
+                   room: float | None = None) -> SheetLayout | None:
+    """A grid keeping exactly ``bleed`` around every piece (gutters 2·bleed), turning pieces 90° if
+    that fits more, ``room`` (default opts.mark_room_mm) kept free for marks. None if none fit."""
+    pw, ph = opts.paper_mm
+    lw, lh = pw - 2 * opts.margin_mm, ph - 2 * opts.margin_mm
+    room = opts.mark_room_mm if room is None else room
+    best = None
+    for rotated, (w, h) in ((False, (piece_w, piece_h)), (True, (piece_h, piece_w))):
+        cols = max(0, int((lw - 2 * room + 1e-9) // (w + 2 * bleed)))
+        rows = max(0, int((lh - 2 * room + 1e-9) // (h + 2 * bleed)))
+        if cols * rows and (best is None or cols * rows > best[0]):
+            best = (cols * rows, rotated, w, h, cols, rows)
+    if best is None:
+        return None
+    _, rotated, w, h, cols, rows = best
+    g = 2 * bleed
+    x0, y0 = _axis_start(lw, w, cols, g), _axis_start(lh, h, rows, g)
+    slots = [
+        Slot(c, r, opts.margin_mm + x0 + c * (w + g), opts.margin_mm + y0 + r * (h + g), w, h)
+        for r in range(rows)
+        for c in range(cols)
+    ]
+    return SheetLayout((pw, ph), (w, h), rotated, cols, rows, (g, g), bleed, slots)
+
+
+def choose_layout(spec: ShapeSpec, count: int, opts: SheetOptions, kind: str = "card"):
+    """How a deck's pieces go on home sheets.
+
+    Rectangular cards: the card grid (``layout_grid``: the most per sheet, cut marks round it).
+    Everything else prints on the fewest sheets the deck needs, and among those layouts the one
+    with the most bleed, then the most pieces per sheet, then a grid before a nest:
+    rectangles and rounded rectangles on a grid with cut marks (``layout_grid_at``); die-cut
+    shapes (circle, hex, tri-hex, polygon) on a bounding-box grid without cut marks, or nested
+    on a lattice (``pack.nest_at``). Returns None when not even one piece fits the sheet."""
+    if spec.kind == "rect" and kind == "card":
+        return layout_grid(spec.w, spec.h, opts)
+    from .pack import bleed_steps, nest_at
+
+    paper = opts.paper_mm
+    straight = spec.kind in ("rect", "rounded")
+
+    def options(bleed: float) -> list:
+        out = []
+        grid = layout_grid_at(spec.w, spec.h, opts, bleed, room=None if straight else 0.0)
+        if grid is not None:
+            out.append(grid)
+        if not straight:
+            nested = nest_at(spec, paper, opts.margin_mm, bleed)
+            if nested is not None:
+                out.append(nested)
+        return out
+
+    steps = bleed_steps(opts.bleed_mm)
+    tightest = options(steps[-1])
+    if not tightest:
+        return None
+    fewest = min(math.ceil(count / lay.per_sheet) for lay in tightest)
+    for bleed in steps:
+        fitting = [lay for lay in (tightest if bleed == steps[-1] else options(bleed))
+                   if math.ceil(count / lay.per_sheet) == fewest]
+        if fitting:
+            return max(fitting, key=lambda lay: (lay.per_sheet, lay.kind == "grid"))
+    raise AssertionError("unreachable: the tightest bleed always fits")

@@ -120,31 +120,71 @@ def impose_pdf(pages_pdf: bytes, sides: list[tuple[SheetSide, list[Placement]]],
                sheet_mm: tuple[float, float] = A4_LANDSCAPE) -> bytes:
     """Place the pages of ``pages_pdf`` on sheets as laid out; returns the booklet PDF's bytes.
 
-    Each page is clipped to its own box, so a creep shift never shows across the fold. The
-    writer gets no random /ID and no dates, so equal input gives equal bytes.
+    Each page's content stream is copied untouched between ``q cm … Q`` with a clip at the fold
+    (a page shifted by creep loses that strip of its empty inner margin, never shows on the
+    facing page). Pages whose resources differ become form XObjects instead. The writer gets no
+    random /ID and no dates: equal input, equal bytes.
     """
-    from pypdf import PdfReader, PdfWriter, Transformation
-    from pypdf.generic import RectangleObject
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
 
     reader = PdfReader(io.BytesIO(pages_pdf))
     writer = PdfWriter()
     sw, sh = (v * PT_PER_MM for v in sheet_mm)
+    cloned: dict[object, object] = {}
+
+    def resources(page):
+        raw = page.get("/Resources")
+        # equal dictionaries (ReportLab gives every page its own, all naming the same font objects)
+        # are one: key them by their entries, indirect objects by number
+        obj = raw.get_object()
+        key = repr(sorted((str(k), repr(v)) for k, v in obj.items())) if hasattr(obj, "items") else repr(raw)
+        if key not in cloned:
+            cloned[key] = raw.clone(writer)
+        return key, cloned[key]
+
+    def form(page, clip):
+        xobj = DecodedStreamObject()
+        xobj.set_data(page.get_contents().get_data())
+        xobj.update({
+            NameObject("/Type"): NameObject("/XObject"),
+            NameObject("/Subtype"): NameObject("/Form"),
+            NameObject("/BBox"): ArrayObject(FloatObject(round(v, 4)) for v in clip),
+            NameObject("/Resources"): resources(page)[1],
+        })
+        return writer._add_object(xobj.flate_encode())
+
     for _side, placements in sides:
         sheet = writer.add_blank_page(sw, sh)
+        placed = []
         for pl in placements:
             if pl.page is None:
                 continue
             src = reader.pages[pl.page - 1]
             box = src.mediabox
             ox, oy, ow, oh = float(box.left), float(box.bottom), float(box.width), float(box.height)
-            # Clip at the fold: a page shifted by creep loses that strip of its (empty) inner margin.
             cut = pl.shift_mm * PT_PER_MM
-            if pl.half == "left":
-                src.cropbox = RectangleObject((ox, oy, ox + ow - cut, oy + oh))
-            else:
-                src.cropbox = RectangleObject((ox + cut, oy, ox + ow, oy + oh))
-            t = Transformation().translate(pl.x_mm * PT_PER_MM - ox, pl.y_mm * PT_PER_MM - oy)
-            sheet.merge_transformed_page(src, t)
+            clip = (ox, oy, ox + ow - cut, oy + oh) if pl.half == "left" else (ox + cut, oy, ox + ow, oy + oh)
+            placed.append((src, clip, pl.x_mm * PT_PER_MM - ox, pl.y_mm * PT_PER_MM - oy))
+        keys = {resources(src)[0] for src, *_ in placed}
+        chunks: list[bytes] = []
+        if len(keys) == 1:  # one shared resource dictionary (ReportLab's way): inline the contents
+            src = placed[0][0]
+            sheet[NameObject("/Resources")] = resources(src)[1]
+            for src, (x0, y0, x1, y1), tx, ty in placed:
+                chunks.append(f"q 1 0 0 1 {tx:.4f} {ty:.4f} cm {x0:.4f} {y0:.4f} {x1 - x0:.4f} {y1 - y0:.4f} "
+                              f"re W n\n".encode("ascii"))
+                chunks.append(src.get_contents().get_data())
+                chunks.append(b"\nQ\n")
+        elif placed:
+            xobjects = DictionaryObject()
+            for i, (src, clip, tx, ty) in enumerate(placed):
+                xobjects[NameObject(f"/Pg{i}")] = form(src, clip)
+                chunks.append(f"q 1 0 0 1 {tx:.4f} {ty:.4f} cm /Pg{i} Do Q\n".encode("ascii"))
+            sheet[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
+        content = DecodedStreamObject()
+        content.set_data(b"".join(chunks))
+        sheet[NameObject("/Contents")] = writer._add_object(content.flate_encode())
     info = reader.metadata or {}
     meta = {k: str(v) for k, v in info.items() if k in ("/Title", "/Author", "/Subject", "/Creator")}
     meta["/Producer"] = "pnpgen rulebook booklet"

@@ -37,7 +37,14 @@ class ComponentRow:
     parts: list[tuple[str, list[DataItem]]]  # per draft name, the data items that make it
     description: list[Block] = field(default_factory=list)
     stated: str | None = None  # the draft's heading, when it states counts
-    unit: str = ""
+    units: list[str] = field(default_factory=list)  # per part: 枚, 個 …
+
+    def count_text(self) -> str | None:
+        """``80枚``; ``1枚／4個`` for an entry of several parts; None without data."""
+        if not self.items:
+            return None
+        texts = [f"{sum(d.count for d in ds)}{u}" for (_, ds), u in zip(self.parts, self.units) if ds]
+        return "／".join(texts)
 
     @property
     def items(self) -> list[DataItem]:
@@ -70,6 +77,20 @@ def _match(name: str, items: list[DataItem]) -> list[DataItem]:
     return exact or [d for d in items if base(d.name) == norm(name)]
 
 
+def _units(comp: Component, parts: list[tuple[str, list[DataItem]]]) -> list[str]:
+    """The unit to print per part: the draft's (枚, 個) when it gives one per part, else the data's."""
+    draft = [u for u in comp.units if u in COMPARABLE_UNITS and u]
+    out = []
+    for i, (_, ds) in enumerate(parts):
+        if len(draft) == len(parts):
+            out.append(draft[i])
+        elif len(parts) == 1 and draft:
+            out.append(draft[0])
+        else:
+            out.append(ds[0].unit if ds else "")
+    return out
+
+
 def _fmt(counts: list[int]) -> str:
     return "／".join(str(c) for c in counts)
 
@@ -91,8 +112,8 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str) -> tuple[l
             found = [d for d in _match(name, items) if id(d) not in used]
             used.update(id(d) for d in found)
             parts.append((name, found))
-        unit = next((u for u in comp.units if u), "") or next((d.unit for _, ds in parts for d in ds), "")
-        row = ComponentRow(comp.name, parts, comp.children, comp.heading if comp.counts else None, unit)
+        row = ComponentRow(comp.name, parts, comp.children, comp.heading if comp.counts else None,
+                           _units(comp, parts))
         rows.append(row)
         where = f"{draft_path}:{comp.line}"
         missing = [name for name, ds in parts if not ds]
@@ -102,7 +123,7 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str) -> tuple[l
         warnings += _compare(comp, parts, where)
     rest = [d for d in items if id(d) not in used]
     for d in rest:
-        rows.append(ComponentRow(d.name, [(d.name, [d])], [], None, d.unit))
+        rows.append(ComponentRow(d.name, [(d.name, [d])], [], None, [d.unit]))
     report.append(f"components: {len(doc.components)} in the draft, {len(items)} data items, "
                   f"{len(rest)} only in the data")
     return rows, warnings, report

@@ -206,7 +206,7 @@ def _is_map_line(s: str) -> bool:
 
 def _is_layout_line(s: str) -> bool:
     """A line whose spaces are layout: a map row, an odd indent, a column gap."""
-    if not s.strip(" 　") or s.lstrip(" ")[:1] in "■◇〇○◎・" or _STEP.match(s):
+    if not s.strip(" 　") or _is_structural(s):
         return False
     if _is_map_line(s):
         return True
@@ -217,6 +217,12 @@ def _is_layout_line(s: str) -> bool:
     # two spaces in a row, or a half-width space beside Japanese text (not "Wrath of God")
     gap = bool(re.search(r"[ 　]{2,}|[^\x00-\x7f] | [^\x00-\x7f]", body))
     return short and (odd_indent or gap)
+
+
+def _is_structural(s: str) -> bool:
+    """A heading, entry, bullet, step or change-log line: never part of a diagram."""
+    t = s.lstrip(" ")
+    return t[:1] in "■◇〇○◎・" or bool(_STEP.match(t)) or t.startswith("（!--")
 
 
 def _has_inner_space(s: str) -> bool:
@@ -233,7 +239,8 @@ def find_preformatted(lines: list[str]) -> list[tuple[int, int]]:
     n = len(lines)
     for _ in range(2):  # grow runs by neighbours
         for i in range(n):
-            if layout[i] or not lines[i].strip() or len(lines[i]) > 16 or not _has_inner_space(lines[i]):
+            if layout[i] or not lines[i].strip() or len(lines[i]) > 16 or not _has_inner_space(lines[i]) \
+                    or _is_structural(lines[i]):
                 continue
             if (i > 0 and layout[i - 1]) or (i + 1 < n and layout[i + 1]):
                 layout[i] = True

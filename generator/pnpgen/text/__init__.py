@@ -6,11 +6,16 @@ icons and ruby, and a glyph check with fallback fonts. It returns an SVG fragmen
 
 Modules, one job each: ``markup`` (text → spans), ``cells`` (spans → measured cells, glyph
 check), ``linebreak`` (JLREQ + BudouX, pure), ``layout`` (fit and align), ``svg`` (emit),
-``icons`` (load icon files), ``check`` (independent JLREQ/phrase checker).
+``icons`` (load icon files), ``check`` (an independent JLREQ/phrase checker of set lines),
+``audit`` (the checker over every game's texts; scripts/check_text.py prints it).
+
+``break_lines(text, max_width, measure)`` is the same line breaking for plain text, for other
+typesetters (the rulebook).
 """
 
 from __future__ import annotations
 
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -33,7 +38,7 @@ from .svg import emit
 PLACEHOLDER_COLOUR = "#e4007f"  # process magenta: a 未定 value must be seen on the proof
 
 __all__ = ["TextContext", "textbox", "layout_text", "break_lines", "recording", "Record", "icon",
-           "PLACEHOLDER_COLOUR", "Layout"]
+           "PLACEHOLDER_COLOUR", "Layout", "STATS", "clear_caches"]
 
 
 @dataclass
@@ -61,9 +66,33 @@ class Record:
     min_size: float
     font: str
     layout: Layout
+    ctx: TextContext | None = None  # as it was at the call (warnings aside)
+    args: tuple = ()  # layout_text's (w, h, size, min_size, font, align, valign, line_height, fill)
+
+    def replay(self) -> Layout:
+        """Lay the same text out again (through the caches, unless cleared)."""
+        return layout_text(self.ctx, self.text, *self.args)
 
 
 _recorders: list[list[Record]] = []
+
+# Time spent in textbox() since the last reset (for bench/text_layout.py).
+STATS = {"calls": 0, "seconds": 0.0}
+
+
+def clear_caches() -> None:
+    """Forget every cached layout, width and phrase (for cold-start measurements)."""
+    from . import cells, icons, linebreak, svg
+
+    _layout.cache_clear()
+    svg._emitted.clear()
+    cells.char_width.cache_clear()
+    cells.font_for.cache_clear()
+    linebreak.phrase_boundaries.cache_clear()
+    linebreak._classes_cached.cache_clear()
+    icons.find.cache_clear()
+    icons.load.cache_clear()
+    STATS.update(calls=0, seconds=0.0)
 
 
 @contextmanager
@@ -107,18 +136,20 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
         bad = align if al is None else valign
         raise InputError(f"textbox: unknown alignment {bad!r} ({_describe(ctx, text)})",
                          expected="align left|center|right|justify, valign top|middle|bottom")
-    font_name = ctx.fonts.get(font, font)
-    for name in (font_name, *ctx.fallback_fonts):
-        try:
-            fontreg.ttfont(name)
-        except KeyError:
-            raise InputError(f"textbox: font {name!r} is not registered ({_describe(ctx, text)})",
-                             expected="a font role (" + ", ".join(ctx.fonts) + ") or a font in fonts/") from None
+    fill = ctx.palette.get(fill, fill) if isinstance(fill, str) else fill  # a palette name or '#rrggbb'
     try:
         return _layout(text_s, float(w), float(h), float(size), float(min_size), font, al, va,
                        float(line_height), str(fill), tuple(sorted(ctx.fonts.items())),
                        tuple(ctx.fallback_fonts), tuple(sorted(ctx.palette.items())),
-                       tuple(Path(d) for d in ctx.icon_dirs))
+                       tuple(d if isinstance(d, Path) else Path(d) for d in ctx.icon_dirs))
+    except KeyError:  # a font that was never registered (checked only when the cache misses)
+        for name in (ctx.fonts.get(font, font), *ctx.fonts.values(), *ctx.fallback_fonts):
+            try:
+                fontreg.ttfont(name)
+            except KeyError:
+                raise InputError(f"textbox: font {name!r} is not registered ({_describe(ctx, text)})",
+                                 expected="a font role (" + ", ".join(ctx.fonts) + ") or a font in fonts/") from None
+        raise
     except GlyphMissing as e:
         ch = e.char
         raise InputError(
@@ -144,6 +175,15 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
 def textbox(ctx: TextContext, text, x, y, w, h, size=9, min_size=6, font="gothic", align="left",
             valign="top", line_height=1.35, fill="#000", **_ignored) -> Markup:
     """``text`` set in the box (x, y, w, h in mm; sizes in pt) as an SVG fragment."""
+    t0 = time.perf_counter()
+    try:
+        return _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_height, fill)
+    finally:
+        STATS["calls"] += 1
+        STATS["seconds"] += time.perf_counter() - t0
+
+
+def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_height, fill) -> Markup:
     lay = layout_text(ctx, text, w, h, size, min_size, font, align, valign, line_height, fill)
     if not lay.fits and lay.lines:
         need = f"{lay.height:.1f} mm high" if lay.height > lay.h + 1e-6 else "a wider box"
@@ -152,8 +192,11 @@ def textbox(ctx: TextContext, text, x, y, w, h, size=9, min_size=6, font="gothic
         if msg not in ctx.warnings:
             ctx.warnings.append(msg)
     if _recorders:
+        frozen = TextContext(dict(ctx.fonts), list(ctx.fallback_fonts), dict(ctx.palette), list(ctx.icon_dirs),
+                             ctx.where)
         rec = Record(ctx.where, _field_name(text), "" if text is None else str(text), float(w), float(h),
-                     lay.size, float(min_size), ctx.fonts.get(font, font), lay)
+                     lay.size, float(min_size), ctx.fonts.get(font, font), lay, frozen,
+                     (w, h, size, min_size, font, align, valign, line_height, fill))
         for r in _recorders:
             r.append(rec)
     return emit(lay, float(x), float(y), tuple(ctx.fallback_fonts))

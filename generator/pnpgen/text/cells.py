@@ -102,11 +102,7 @@ def build(paragraphs: list[list[Span]], fonts: Mapping[str, str], role: str, fal
                 icons.load(path)  # fail now on a bad icon file, not later
                 cells.append(Cell(ICON, span.text, font, colour, 1.0 * PT, path=path))
             elif span.kind == RUBY:
-                base_w = 0.0
-                fnt = font
-                for ch in span.text:
-                    fnt = font_for(ch, font, fallbacks)
-                    base_w += char_width(fnt, ch)
+                base_w = sum(char_width(font_for(ch, font, fallbacks), ch) for ch in span.text)
                 read_w = sum(char_width(font_for(ch, font, fallbacks), ch) for ch in span.reading)
                 cells.append(Cell(RUBY, span.text, font, colour, max(base_w, read_w * RUBY_SCALE),
                                   reading=span.reading))

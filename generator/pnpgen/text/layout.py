@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cells import PT, RUBY_SCALE, Cell, Paragraph
-from .linebreak import OBJ, fill
+from .linebreak import fill
 
 ASCENT = 0.88  # baseline below the em box top, in em
 STEP = 0.25  # pt
-MAX_JUSTIFY_GAP = 0.5  # em: a line that would need more letter spacing stays left-aligned
+MAX_JUSTIFY_GAP = 0.15  # em: a line that would need more letter spacing stays left-aligned (ragged)
 EPS = 1e-6
 
 ALIGNS = {"left": "left", "start": "left", "center": "center", "centre": "center", "middle": "center",
@@ -33,6 +33,7 @@ class Line:
     baseline: float  # from the box's top, mm
     width: float  # set width without trailing spaces, mm (before justification)
     last: bool  # last line of its paragraph
+    spacing: float = 0.0  # mm added after every cell (justification)
 
     @property
     def text(self) -> str:
@@ -61,7 +62,7 @@ class Layout:
 @dataclass(frozen=True, slots=True)
 class _Trial:
     size: float
-    breaks: tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]  # (para, ...) ranges
+    breaks: tuple[tuple[int, tuple[tuple[int, int], ...]], ...]  # (paragraph, line ranges)
     height: float
     width: float
     fits: bool
@@ -76,7 +77,7 @@ def _trial(paras: list[Paragraph], size: float, w: float, h: float, line_height:
     first = True
     for pi, p in enumerate(paras):
         ranges = tuple(fill(p.classes, p.widths, p.spaces, max_units))
-        breaks.append((pi, 0, ranges))
+        breaks.append((pi, ranges))
         for s, e in ranges:
             ruby = any(p.ruby[s:e])
             if first:
@@ -137,7 +138,7 @@ def place(paras: list[Paragraph], trial: _Trial, w: float, h: float, align: str,
     lines: list[Line] = []
     top = 0.0
     first = True
-    for pi, _, ranges in trial.breaks:
+    for pi, ranges in trial.breaks:
         p = paras[pi]
         for li, (s, e) in enumerate(ranges):
             cells = p.cells[s:e]
@@ -149,17 +150,17 @@ def place(paras: list[Paragraph], trial: _Trial, w: float, h: float, align: str,
                 top += line_height * em + (max(0.0, RUBY_SCALE * em - (line_height - 1) * em) if ruby else 0.0)
             width = _width(p, s, e) * size
             last = li == len(ranges) - 1
-            xs = _xs(cells, size, width, w, align, last, em)
-            lines.append(Line(cells, xs, top + ASCENT * em, width, last))
+            xs, gap = _xs(cells, size, width, w, align, last, em)
+            lines.append(Line(cells, xs, top + ASCENT * em, width, last, gap))
     height = trial.height
     shift = {"top": 0.0, "middle": (h - height) / 2, "bottom": h - height}[valign]
     if shift:
-        lines = [Line(ln.cells, ln.xs, ln.baseline + shift, ln.width, ln.last) for ln in lines]
+        lines = [Line(ln.cells, ln.xs, ln.baseline + shift, ln.width, ln.last, ln.spacing) for ln in lines]
     return Layout(size, tuple(lines), trial.fits, height, w, h)
 
 
 def _xs(cells: tuple[Cell, ...], size: float, width: float, w: float, align: str, last: bool,
-        em: float) -> tuple[float, ...]:
+        em: float) -> tuple[tuple[float, ...], float]:
     ink = len(cells)
     while ink and cells[ink - 1].space:
         ink -= 1
@@ -178,12 +179,5 @@ def _xs(cells: tuple[Cell, ...], size: float, width: float, w: float, align: str
     for c in cells:
         xs.append(x)
         x += c.width * size + gap
-    return tuple(xs)
+    return tuple(xs), gap
 
-
-def line_units(layout: Layout) -> list[list[str]]:
-    """Each line's units (OBJ for icons), for checkers."""
-    return [[c.unit for c in ln.cells] for ln in layout.lines]
-
-
-__all__ = ["ALIGNS", "VALIGNS", "Layout", "Line", "fit", "place", "candidates", "OBJ"]

@@ -7,7 +7,7 @@ A paragraph is a sequence of *units*: one character, an icon (``OBJ``) or a ruby
   line-end-prohibited one before it, or an inseparable pair such as ``……``);
 - ``CLUSTER`` not unless nothing else fits (inside a Latin word, a number with its unit, ``1〜2``);
 - ``CHAR`` allowed, but inside a BudouX phrase;
-- ``PHRASE`` a phrase boundary (or after a space): the preferred place.
+- ``PHRASE`` a phrase boundary (or after a space, a comma or a full stop): the preferred place.
 
 ``fill`` then sets lines greedily: each line takes as many units as fit, and ends at the last
 phrase boundary that fits; only a phrase longer than a whole line is broken inside. A
@@ -47,6 +47,8 @@ NO_END = frozenset("（「『【〈《［｛〔〘〖〝｟‘“([{«‹¥$£�
 # Inseparable pairs (cl-08): a run of these never splits.
 INSEPARABLE = ("…‥", "—―")
 SPACES = frozenset(" \u00a0\u2002\u2003\u2009")
+# A phrase always ends after these (BudouX sometimes keeps 「するか、あるいは」 as one phrase).
+PHRASE_END = frozenset("、。，．！？!?：；")
 _NO_BREAK_SPACE = "\u00a0"
 
 _DIGITS = frozenset("0123456789０１２３４５６７８９")
@@ -61,6 +63,26 @@ _PREFIX = frozenset("+-−＋－±¥$£€#＃￥＄№")  # glued to the number
 _POSTFIX = frozenset("%％‰℃°′″")
 # Counters glued to the number before them (１つ, ３枚, ２点, ４人, ２倍 …).
 _COUNTERS = frozenset("つ枚点人個回本円倍番位周歩手度枠段種割分秒年月日時箇ヶケ")
+
+
+# Quotes typed the same at both ends (”…” from a Japanese IME, "…"): paired up in a paragraph,
+# odd ones open and even ones close. ” and ″ are only ambiguous when their partner “/〝 is absent.
+_AMBIGUOUS_QUOTES = {'"': None, "＂": None, "”": "“", "″": "〝"}
+
+
+def quote_roles(units: Sequence[str]) -> dict[int, str]:
+    """Unit index → 'open' | 'close' for quotes that serve as both."""
+    roles: dict[int, str] = {}
+    text = "".join(units)
+    for q, partner in _AMBIGUOUS_QUOTES.items():
+        if q not in text or (partner and partner in text):
+            continue
+        k = 0
+        for i, u in enumerate(units):
+            if u == q:
+                roles[i] = "open" if k % 2 == 0 else "close"
+                k += 1
+    return roles
 
 
 def _katakana(c: str) -> bool:
@@ -116,24 +138,29 @@ def phrase_boundaries(plain: str) -> frozenset[int]:
     return frozenset(out)
 
 
-def break_classes(units: Sequence[str]) -> list[int]:
-    """For each i in 0..len(units): the class of the gap before unit i (0 and n are unused)."""
+def break_classes(units: Sequence[str], phrases: bool = True) -> list[int]:
+    """For each i in 0..len(units): the class of the gap before unit i (0 and n are unused).
+    With ``phrases=False`` BudouX is not asked: every allowed gap is a plain ``CHAR`` break
+    (pure JLREQ character-by-character setting)."""
     n = len(units)
     plain = "".join(_BUDOUX_OBJ if u == OBJ else u for u in units)
-    phrases = phrase_boundaries(plain) if n > 1 else frozenset()
+    bounds = phrase_boundaries(plain) if n > 1 and phrases else frozenset()
     glue = _glue(units)
+    roles = quote_roles(units)
     classes = [KINSOKU] * (n + 1)
     offset = 0
     for i in range(n):
         if i:
             a, b = units[i - 1][-1:], units[i][:1]
-            if b in SPACES or a == _NO_BREAK_SPACE or b in NO_START or a in NO_END:
+            b_start = roles[i] == "close" if i in roles else b in NO_START
+            a_end = roles[i - 1] == "open" if i - 1 in roles else a in NO_END
+            if b in SPACES or a == _NO_BREAK_SPACE or b_start or a_end:
                 cls = KINSOKU
             elif any(a in s and b in s for s in INSEPARABLE):
                 cls = KINSOKU
             elif glue[i]:
                 cls = CLUSTER
-            elif a in SPACES or offset in phrases:
+            elif a in SPACES or a in PHRASE_END or offset in bounds:
                 cls = PHRASE
             else:
                 cls = CHAR
@@ -194,12 +221,13 @@ def break_units(units: Sequence[str], widths: Sequence[float], max_width: float,
     return fill(classes, widths, spaces, max_width)
 
 
-def break_lines(text: str, max_width: float, measure: Callable[[str], float]) -> list[str]:
+def break_lines(text: str, max_width: float, measure: Callable[[str], float], phrases: bool = True) -> list[str]:
     """Plain text (no markup) → lines no wider than ``max_width`` as measured by ``measure``.
 
     Newlines are explicit breaks (an empty paragraph gives an empty line); empty text gives no
     lines. Widths are taken per character and added up (true of ReportLab, which does not kern).
-    Trailing spaces are dropped from each line.
+    Trailing spaces are dropped from each line. ``phrases=False`` sets character by character
+    (JLREQ rules only), as a Japanese book does.
     """
     if not text:
         return []
@@ -213,11 +241,11 @@ def break_lines(text: str, max_width: float, measure: Callable[[str], float]) ->
             if w is None:
                 w = cache[c] = measure(c)
             widths.append(w)
-        for s, e in break_units(units, widths, max_width, _classes_cached(para)):
+        for s, e in break_units(units, widths, max_width, _classes_cached(para, phrases)):
             out.append(para[s:e].rstrip(" "))
     return out
 
 
 @lru_cache(maxsize=8192)
-def _classes_cached(para: str) -> tuple[int, ...]:
-    return tuple(break_classes(list(para)))
+def _classes_cached(para: str, phrases: bool = True) -> tuple[int, ...]:
+    return tuple(break_classes(list(para), phrases))

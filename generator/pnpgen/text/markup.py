@@ -49,7 +49,10 @@ _TOKEN = re.compile(
 
 
 def parse(text: str, palette: Mapping[str, str]) -> list[list[Span]]:
-    """Paragraphs (split at newlines) of spans. Bold and colour carry across newlines."""
+    """Paragraphs (split at newlines) of spans. Bold and colour carry across newlines.
+    Empty text has no paragraphs (and sets no line)."""
+    if not text:
+        return []
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     tokens = list(_TOKEN.finditer(text))
     literal = _unmatched(tokens, palette)

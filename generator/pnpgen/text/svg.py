@@ -2,7 +2,7 @@
 
 A run is consecutive characters of one font and colour on one line, without spaces (a space
 only moves the pen). Positions come from our own metrics, never from text-anchor, so svglib and
-browsers draw the same thing. A justified run carries one x per character.
+browsers draw the same thing. A run on a justified line carries one x per character.
 """
 
 from __future__ import annotations
@@ -10,9 +10,12 @@ from __future__ import annotations
 from markupsafe import Markup, escape
 
 from . import icons
-from .cells import PT, RUBY_SCALE, Cell, font_for
+from .cells import PT, RUBY_SCALE, Cell, char_width, font_for
 from .layout import ASCENT, Layout
 from .markup import ICON, RUBY, TEXT
+
+_emitted: dict[tuple, tuple[Layout, Markup]] = {}  # (id(layout), x, y, fallbacks) → (layout, svg)
+_MAX_EMITTED = 4096
 
 
 def _num(v: float) -> str:
@@ -21,38 +24,38 @@ def _num(v: float) -> str:
 
 
 def _text(chars: str, xs: list[float], y: float, font: str, size_mm: float, colour: str) -> str:
-    # one x when the characters sit at their natural advances, else one per character
-    natural = True
-    if len(xs) > 1:
-        x = xs[0]
-        for ch, cx in zip(chars, xs):
-            if abs(cx - x) > 1e-3:
-                natural = False
-                break
-            x += _adv(font, ch) * size_mm / PT
-    xattr = _num(xs[0]) if natural else " ".join(_num(v) for v in xs)
+    xattr = " ".join(_num(v) for v in xs)
     return (f'<text x="{xattr}" y="{_num(y)}" font-family="{escape(font)}" font-size="{_num(size_mm)}" '
             f'fill="{escape(colour)}">{escape(chars)}</text>')
 
 
-def _adv(font: str, ch: str) -> float:
-    from .cells import char_width
-
-    return char_width(font, ch)
-
-
 def emit(layout: Layout, x: float, y: float, fallbacks: tuple[str, ...] = ()) -> Markup:
+    """The SVG for a layout placed with its box's top-left at (x, y); cached per placement."""
+    key = (id(layout), x, y, fallbacks)
+    hit = _emitted.get(key)
+    if hit is not None and hit[0] is layout:
+        return hit[1]
+    svg = Markup("".join(_emit(layout, x, y, fallbacks)))
+    if len(_emitted) >= _MAX_EMITTED:
+        _emitted.clear()
+    _emitted[key] = (layout, svg)  # keeps the layout alive, so its id is not reused
+    return svg
+
+
+def _emit(layout: Layout, x: float, y: float, fallbacks: tuple[str, ...]) -> list[str]:
     size = layout.size
     em = size * PT
     out: list[str] = []
     for line in layout.lines:
         base = y + line.baseline
+        per_char = line.spacing != 0.0
         run: list[Cell] = []
         run_x: list[float] = []
 
         def flush() -> None:
             if run:
-                out.append(_text("".join(c.text for c in run), run_x[:], base, run[0].font, em, run[0].colour))
+                xs = run_x if per_char else run_x[:1]
+                out.append(_text("".join(c.text for c in run), xs, base, run[0].font, em, run[0].colour))
                 run.clear()
                 run_x.clear()
 
@@ -73,25 +76,37 @@ def emit(layout: Layout, x: float, y: float, fallbacks: tuple[str, ...] = ()) ->
             elif cell.kind == RUBY:
                 out.extend(_ruby(cell, left, base, size, fallbacks))
         flush()
-    return Markup("".join(out))
+    return out
+
+
+def _runs(text: str, font: str, fallbacks: tuple[str, ...]) -> list[tuple[str, str]]:
+    """``text`` cut where the drawing font changes (a fallback for a missing glyph)."""
+    runs: list[tuple[str, str]] = []
+    for ch in text:
+        f = font_for(ch, font, fallbacks)
+        if runs and runs[-1][1] == f:
+            runs[-1] = (runs[-1][0] + ch, f)
+        else:
+            runs.append((ch, f))
+    return runs
 
 
 def _ruby(cell: Cell, left: float, base: float, size: float, fallbacks: tuple[str, ...]) -> list[str]:
     """The base centred in the group's width, the reading centred above it at half size."""
     em = size * PT
     out = []
-    base_fonts = [font_for(ch, cell.font, fallbacks) for ch in cell.text]
-    base_w = sum(_adv(f, ch) for f, ch in zip(base_fonts, cell.text)) * size
-    x = left + (cell.width * size - base_w) / 2
-    for f, ch in zip(base_fonts, cell.text):
-        out.append(_text(ch, [x], base, f, em, cell.colour))
-        x += _adv(f, ch) * size
+    base_runs = _runs(cell.text, cell.font, fallbacks)
+    base_w = sum(char_width(f, ch) for s, f in base_runs for ch in s) * size
+    bx = left + (cell.width * size - base_w) / 2
+    for s, f in base_runs:
+        out.append(_text(s, [bx], base, f, em, cell.colour))
+        bx += sum(char_width(f, ch) for ch in s) * size
     rsize = size * RUBY_SCALE
-    read_fonts = [font_for(ch, cell.font, fallbacks) for ch in cell.reading]
-    read_w = sum(_adv(f, ch) for f, ch in zip(read_fonts, cell.reading)) * rsize
+    read_runs = _runs(cell.reading, cell.font, fallbacks)
+    read_w = sum(char_width(f, ch) for s, f in read_runs for ch in s) * rsize
     rx = left + (cell.width * size - read_w) / 2
-    rbase = base - ASCENT * em - (1 - ASCENT) * rsize * PT  # reading's em box sits on the base's
-    for f, ch in zip(read_fonts, cell.reading):
-        out.append(_text(ch, [rx], rbase, f, rsize * PT, cell.colour))
-        rx += _adv(f, ch) * rsize
+    rbase = base - ASCENT * em - (1 - ASCENT) * rsize * PT  # the reading's em box sits on the base's
+    for s, f in read_runs:
+        out.append(_text(s, [rx], rbase, f, rsize * PT, cell.colour))
+        rx += sum(char_width(f, ch) for ch in s) * rsize
     return out

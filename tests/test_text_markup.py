@@ -1,0 +1,76 @@
+"""Inline markup parsing: bold, colours, icons, ruby, newlines, escapes, literal leftovers."""
+
+from __future__ import annotations
+
+import pytest
+
+from pnpgen.text.markup import ICON, RUBY, TEXT, MarkupError, Span, parse, plain
+
+PALETTE = {"red": "#c0392b", "blue": "#2f6db5"}
+
+
+def test_plain_text_is_one_span():
+    assert parse("ワーカーを配置する。", PALETTE) == [[Span(TEXT, "ワーカーを配置する。")]]
+
+
+def test_bold():
+    assert parse("a**b**c", PALETTE) == [[Span(TEXT, "a"), Span(TEXT, "b", bold=True), Span(TEXT, "c")]]
+
+
+def test_unmatched_bold_is_literal():
+    assert parse("**a**b**", PALETTE) == [[Span(TEXT, "a", bold=True), Span(TEXT, "b**")]]
+
+
+def test_colour_spans_nest():
+    assert parse("[red]a[blue]b[/blue]c[/red]", PALETTE) == [[
+        Span(TEXT, "a", colour="red"), Span(TEXT, "b", colour="blue"), Span(TEXT, "c", colour="red")]]
+
+
+def test_unpaired_or_unknown_brackets_are_literal():
+    assert parse("[red]a", PALETTE) == [[Span(TEXT, "[red]a")]]
+    assert parse("a[/red]", PALETTE) == [[Span(TEXT, "a[/red]")]]
+    assert parse("[注意]a", PALETTE) == [[Span(TEXT, "[注意]a")]]
+
+
+def test_unknown_colour_pair_is_an_error():
+    with pytest.raises(MarkupError, match="pink"):
+        parse("[pink]a[/pink]", PALETTE)
+
+
+def test_icons_and_ruby():
+    assert parse("{food}を{漢字|かんじ}", PALETTE) == [[
+        Span(ICON, "food"), Span(TEXT, "を"), Span(RUBY, "漢字", reading="かんじ")]]
+
+
+def test_style_applies_to_icons_and_ruby():
+    assert parse("**[red]{vp}{字|じ}[/red]**", PALETTE) == [[
+        Span(ICON, "vp", True, "red"), Span(RUBY, "字", True, "red", "じ")]]
+
+
+def test_template_braces_are_literal():
+    assert parse("{{ piece.name }} {{x}} {a b}", PALETTE) == [[Span(TEXT, "{{ piece.name }} {{x}} {a b}")]]
+
+
+def test_newlines_make_paragraphs_and_styles_carry():
+    assert parse("**a\nb**\r\nc", PALETTE) == [
+        [Span(TEXT, "a", bold=True)], [Span(TEXT, "b", bold=True)], [Span(TEXT, "c")]]
+
+
+def test_backslash_escapes():
+    assert parse(r"\*\*a\*\* \[red\] \{vp\} \\", PALETTE) == [[Span(TEXT, r"**a** [red] {vp} \ ".rstrip())]]
+
+
+def test_other_backslashes_stay():
+    assert parse(r"a\nb", PALETTE) == [[Span(TEXT, r"a\nb")]]
+
+
+def test_plain_helper():
+    assert plain("**a**{vp}{字|じ}\nb", PALETTE) == "a{vp}字\nb"
+
+
+def test_markup_characters_from_html_are_text():
+    assert parse("<b>&amp;</b>", PALETTE) == [[Span(TEXT, "<b>&amp;</b>")]]
+
+
+def test_empty_text_has_no_paragraphs():
+    assert parse("", PALETTE) == []
