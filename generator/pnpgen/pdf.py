@@ -22,6 +22,7 @@ DIE_WIDTH_PT = 0.3
 REGISTRATION = (1.0, 1.0, 1.0, 1.0)  # all four inks, for shop marks
 # The die line on print-shop output: a spot colour most RIPs and cutters know by this name.
 CUT_CONTOUR = CMYKColorSep(0, 1, 0, 0, spotName="CutContour", density=1)
+REPLAY = True  # reuse each drawing's operators within a document (False: render every copy)
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ class PdfDocument:
         self.canvas.setProducer("pnpgen")
         self.pages = 0
         self._page_h = 0.0
-        self._forms: dict[int, tuple[str, Drawing]] = {}  # id(drawing) → (form name, drawing kept alive)
+        self._drawn: dict[int, tuple[list[str], Drawing]] = {}  # id(drawing) → (operators, drawing kept alive)
 
     def new_page(self, w_mm: float, h_mm: float, trim: tuple[float, float, float, float] | None = None,
                  bleed: tuple[float, float, float, float] | None = None) -> None:
@@ -142,17 +143,19 @@ class PdfDocument:
 
     # ------------------------------------------------------------------ content
 
-    def _form(self, drawing: Drawing) -> str:
-        """Each distinct drawing is written once per document as a form XObject and reused."""
-        got = self._forms.get(id(drawing))
-        if got is None:
-            name = f"pnp{len(self._forms) + 1}"
-            c = self.canvas
-            c.beginForm(name, 0, 0, drawing.width, drawing.height)
+    def _draw(self, drawing: Drawing) -> None:
+        """Draw at the current transform. A drawing's operators are produced once per document
+        and replayed for every later copy: the same drawing always starts from the same graphics
+        state (inside place()'s saveState on a fresh page state), so the bytes are those a fresh
+        render would write, at a fraction of the cost."""
+        c = self.canvas
+        code = self._drawn.get(id(drawing))
+        if code is None or not REPLAY:
+            start = len(c._code)
             renderPDF.draw(drawing, c, 0, 0, showBoundary=False)
-            c.endForm()
-            got = self._forms[id(drawing)] = (name, drawing)
-        return got[0]
+            self._drawn[id(drawing)] = (c._code[start:], drawing)
+        else:
+            c._code.extend(code[0])
 
     def place(self, item: Placed) -> None:
         """Draw a piece clipped to its bleed outline (or its trim box plus the shown bleed)."""
@@ -178,9 +181,8 @@ class PdfDocument:
         # drawing points (origin at the bleed's bottom-left, y up) → piece mm → sheet mm → page points
         drawing_to_piece = Affine(1 / PT_PER_MM, 0.0, 0.0, -1 / PT_PER_MM, -b, item.trim_h + b)
         m = drawing_to_piece.then(to_sheet).then(self._sheet_to_pt())
-        form = self._form(d)
         c.transform(*m.tuple())
-        c.doForm(form)
+        self._draw(d)
         c.restoreState()
 
     def outline(self, path: Path, width_pt: float = DIE_WIDTH_PT, colour=(0.0, 0.0, 0.0),

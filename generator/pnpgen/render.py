@@ -9,12 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from markupsafe import Markup
 
 from .errors import InputError
-from .icons import IconSet
 from .model import Deck, Game, Piece, is_placeholder
-from .text import TextContext, textbox
+from .text import TextContext, icon, textbox
 from .template_tools import shape_tools
 
 SAFE_MM = 3.0
@@ -68,7 +66,6 @@ class Renderer:
             keep_trailing_newline=True,
         )
         self.icon_dirs = [templates / game.slug / "icons", templates / "common" / "icons"]
-        self.icons = IconSet(self.icon_dirs)
         self.warnings: list[str] = []
 
     def colour(self, name: str) -> str:
@@ -103,7 +100,7 @@ class Renderer:
             colour=self.colour,
             fonts=self.game.fonts,
             textbox=partial(textbox, ctx),
-            icon=lambda name, x, y, size: Markup(self.icons.place(name, x, y, size, where)),
+            icon=partial(icon, ctx),
             is_placeholder=is_placeholder,
         )
         # Shape and score-track helpers (template_tools.py): track(), outline(), shape.
