@@ -177,3 +177,19 @@ def test_yaml_text_is_data_not_markup(tmp_path):
     assert "A<B&C" in text
     assert "{{7*7}}" in text and "49" not in text
     assert "<tspan>x</tspan>{%if1%}" in text
+
+
+def test_deterministic_across_processes(workspace, tmp_path):
+    """Same bytes from two separate runs with different hash seeds (no set or dict order leaks)."""
+    import os
+    import subprocess
+    import sys
+
+    outs = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"out{seed}"
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "test", "--out", str(out)],
+                       cwd=workspace, env=env, check=True, capture_output=True)
+        outs.append({p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()})
+    assert outs[0] == outs[1] and len(outs[0]) >= 6
