@@ -144,7 +144,7 @@ def test_manifest(workspace):
     assert (deck["count"], deck["unique"], deck["pieces_per_sheet"], deck["pages"]) == (11, 11, 9, 4)
     assert deck["files"] == ["cards.pdf", "shop/cards.pdf"]
     assert m["warnings"] == []
-    assert len(reader(out / "test-all.pdf").pages) == 4
+    assert len(reader(out / "test-all.pdf").pages) == 4 + 1  # the sheets, then the bill of materials
 
 
 def test_counts_expand(tmp_path):

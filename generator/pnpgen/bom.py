@@ -63,6 +63,22 @@ def _fit(text: str, font: str, size: float, width: float, measure: Callable[[str
     return text + "…"
 
 
+def _wrap(text: str, font: str, size: float, width: float, measure, max_lines: int) -> list[str]:
+    """Greedy character wrap into at most ``max_lines`` lines (the last one shortened to fit)."""
+    lines: list[str] = []
+    rest = text
+    while rest and len(lines) < max_lines - 1:
+        n = len(rest)
+        while n > 1 and measure(rest[:n], font, size) > width:
+            n -= 1
+        if n == len(rest):
+            break
+        lines.append(rest[:n])
+        rest = rest[n:]
+    lines.append(_fit(rest, font, size, width, measure))
+    return lines
+
+
 def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, fonts: dict[str, str],
               measure: Callable[[str, str, float], float]) -> list[list]:
     """The bill of materials as one or more pages of ops (mm, y down)."""
@@ -101,16 +117,17 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
             cx += width
         y += row_h
         for row in rows:
-            need(row_h)
+            cells = [_wrap(cell, regular, 8, width - 3, measure, 3) for (_, width, _), cell in zip(head, row)]
+            height = row_h + 3.6 * (max(len(c) for c in cells) - 1)
+            need(height)
             cx = x0
-            for (label, width, anchor), cell in zip(head, row):
-                font = regular
-                cell = _fit(cell, font, 8, width - 3, measure)
+            for (label, width, anchor), lines in zip(head, cells):
                 tx = cx + 1.5 if anchor == "start" else cx + width - 1.5
-                colour = (0.78, 0.0, 0.5) if cell.startswith("未定") else (0.0, 0.0, 0.0)
-                ops.append(TextOp(tx, y + 4.2, cell, font, 8, colour, anchor))
+                colour = (0.78, 0.0, 0.5) if lines[0].startswith("未定") else (0.0, 0.0, 0.0)
+                for k, line in enumerate(lines):
+                    ops.append(TextOp(tx, y + 4.2 + 3.6 * k, line, regular, 8, colour, anchor))
                 cx += width
-            y += row_h
+            y += height
             ops.append(LineOp(Line(x0, y, x1, y), RULE, 0.3))
 
     start_page(False)

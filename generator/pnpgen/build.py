@@ -14,7 +14,6 @@ shapes the die line on its own pages (``shop/<deck>-die.pdf``, spot colour CutCo
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,7 +28,7 @@ from .load import load_game
 from .model import Deck, Game
 from .output import atomic_write_bytes, atomic_write_text
 from .pack import NestLayout, density
-from .pdf import LineOp, PdfDocument, Placed, RectOp, TextOp
+from .pdf import PdfDocument, Placed, RectOp, TextOp
 from .render import Face, Renderer
 from .shapes import (
     Affine,
@@ -173,7 +172,7 @@ def draw_board_tiles(pdf: PdfDocument, art: DeckArt, sheet: SheetOptions, bleed_
             pdf.place(Placed(front, 0.0, 0.0, spec.w, spec.h, bleed_mm, plan.bleed_mm, transform=tile.to_page,
                              clip=front_clip.transformed(tile.to_page) if front_clip else None, clip_rect=rect))
             if spec.die_cut:
-                pdf.outline(cut_path(spec).transformed(tile.to_page))
+                pdf.outline(cut_path(spec).transformed(tile.to_page), clip_rect=rect)
             marks = tile_marks(plan, tile, TILE_OPTIONS)
             pdf.lines([m.line for m in marks if m.kind != "guide"], registration=False)
             pdf.lines([m.line for m in marks if m.kind == "guide"], registration=False, width_pt=0.5,
@@ -272,7 +271,7 @@ def draw_shop_die(pdf: PdfDocument, art: DeckArt, bleed_mm: float) -> None:
         pdf.end_page()
 
 
-def _layout_record(art: DeckArt, sheet: SheetOptions, home_pages: int, sheets: int) -> dict:
+def _layout_record(art: DeckArt, sheet: SheetOptions) -> dict:
     """What the manifest says about how a deck was laid out."""
     spec = art.spec
     deck = art.deck
@@ -366,7 +365,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions) -> BuildResult:
             "double_sided": deck.back is not None,
             "paper": options.sheet.paper,
         }
-        record.update(_layout_record(art, options.sheet, home.pages, sheets))
+        record.update(_layout_record(art, options.sheet))
         record.update({
             "sheets": sheets,
             "pages": home.pages,

@@ -14,7 +14,7 @@ from reportlab.lib.colors import CMYKColorSep
 from reportlab.pdfgen import canvas as rl_canvas
 
 from .impose import SheetLayout
-from .shapes import Affine, Arc, Line, Path, placement
+from .shapes import Affine, Line, Path, placement
 from .units import PT_PER_MM, mm_to_pt
 
 MARK_WIDTH_PT = 0.25
@@ -170,7 +170,14 @@ class PdfDocument:
             r.rect(mm_to_pt(x0), mm_to_pt(self._page_h - y1), mm_to_pt(x1 - x0), mm_to_pt(y1 - y0))
             c.clipPath(r, stroke=0, fill=0)
         if item.clip is not None:
-            c.clipPath(self._path(item.clip), stroke=0, fill=0)
+            box = item.clip.as_rect()
+            if box is not None:  # a rectangle: written as one 're', as readers expect of a piece box
+                x0, y0, x1, y1 = box
+                r = c.beginPath()
+                r.rect(mm_to_pt(x0), mm_to_pt(self._page_h - y1), mm_to_pt(x1 - x0), mm_to_pt(y1 - y0))
+                c.clipPath(r, stroke=0, fill=0)
+            else:
+                c.clipPath(self._path(item.clip), stroke=0, fill=0)
         elif item.clip_rect is None:
             sb = item.show_bleed_mm
             (x0, y0), (x1, y1) = to_sheet((-sb, -sb)), to_sheet((item.trim_w + sb, item.trim_h + sb))
@@ -186,10 +193,17 @@ class PdfDocument:
         c.restoreState()
 
     def outline(self, path: Path, width_pt: float = DIE_WIDTH_PT, colour=(0.0, 0.0, 0.0),
-                spot: bool = False, dash: Sequence[float] | None = None) -> None:
-        """Stroke a closed outline (a die line): black on home sheets, CutContour on shop pages."""
+                spot: bool = False, dash: Sequence[float] | None = None,
+                clip_rect: tuple[float, float, float, float] | None = None) -> None:
+        """Stroke a closed outline (a die line): black on home sheets, CutContour on shop pages;
+        only inside ``clip_rect`` (x0, y0, x1, y1) when given."""
         c = self.canvas
         c.saveState()
+        if clip_rect is not None:
+            x0, y0, x1, y1 = clip_rect
+            r = c.beginPath()
+            r.rect(mm_to_pt(x0), mm_to_pt(self._page_h - y1), mm_to_pt(x1 - x0), mm_to_pt(y1 - y0))
+            c.clipPath(r, stroke=0, fill=0)
         if spot:
             c.setStrokeColor(CUT_CONTOUR)
         else:

@@ -226,6 +226,18 @@ class Path:
                 pts.extend(s.at(i / n) for i in range(n))
         return _dedupe(pts)
 
+    def as_rect(self, eps: float = 1e-9) -> tuple[float, float, float, float] | None:
+        """(x0, y0, x1, y1) when the path is an axis-parallel rectangle, else None."""
+        segs = self.segments
+        if len(segs) != 4 or not all(isinstance(s, Line) for s in segs):
+            return None
+        for s in segs:
+            if abs(s.x1 - s.x2) > eps and abs(s.y1 - s.y2) > eps:
+                return None
+        xs = [s.x1 for s in segs]
+        ys = [s.y1 for s in segs]
+        return min(xs), min(ys), max(xs), max(ys)
+
     def bbox(self) -> tuple[float, float, float, float]:
         xs, ys = zip(*self.points(0.001))
         return min(xs), min(ys), max(xs), max(ys)
