@@ -39,9 +39,17 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
             _warn(w)
         _say(f"{result.game.slug}: {len(written)} files in {out_dir}")
         for deck in result.manifest["decks"]:
-            _say(f"  {deck['id']:<16} {deck['name']}  ×{deck['count']}  "
-                 f"{deck['pieces_per_sheet']}/sheet, {deck['sheets']} sheet(s)")
+            _say(f"  {deck['id']:<16} {deck['name']}  ×{deck['count']}  {_fit(deck)}, {deck['sheets']} sheet(s)")
     return 0
+
+
+def _fit(deck: dict) -> str:
+    """How the deck sits on the paper, in a designer's words."""
+    tiles = deck.get("tiles")
+    if tiles:
+        cols, rows = tiles["grid"]
+        return f"{tiles['pages_per_piece']} page tiles each ({cols}×{rows}, {tiles['overlap_mm']:g} mm overlap)"
+    return f"{deck['pieces_per_sheet']}/sheet ({deck['layout']})"
 
 
 def _rulebook(ws: Workspace, game, out_dir, args: argparse.Namespace):
