@@ -8,6 +8,7 @@ import sys
 from .build import BuildOptions, build_game, write_result
 from .impose import SheetOptions
 from .load import load_game
+from .model import is_placeholder
 from .workspace import Workspace
 
 
@@ -76,7 +77,8 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
 def list(ws: Workspace, args: argparse.Namespace) -> int:  # noqa: A001 - the command's name
     for slug in ws.slugs():
         game = load_game(ws, slug)
-        _say(f"{slug}  {game.title}  草案{game.draft}  {game.players}人")
+        players = game.players if is_placeholder(game.players) else f"{game.players}人"
+        _say(f"{slug}  {game.title}  草案{game.draft}  {players}")
         for deck in game.decks:
             _say(f"    {deck.id:<16} {deck.name}  ×{deck.count}  ({deck.kind}, {deck.shape} "
                  f"{deck.trim_mm[0]:g}×{deck.trim_mm[1]:g} mm)")
