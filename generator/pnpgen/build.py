@@ -274,7 +274,6 @@ def draw_shop_die(pdf: PdfDocument, art: DeckArt, bleed_mm: float) -> None:
 def _layout_record(art: DeckArt, sheet: SheetOptions) -> dict:
     """What the manifest says about how a deck was laid out."""
     spec = art.spec
-    deck = art.deck
     paper = sheet.paper_mm
     if art.tiles is not None:
         plan = art.tiles

@@ -8,7 +8,6 @@ from pathlib import Path
 
 from .errors import InputError
 from .formats import PAPER_SIZES
-from .impose import SheetOptions
 from .units import parse_length
 from .workspace import find_workspace
 
