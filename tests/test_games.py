@@ -20,6 +20,17 @@ DRAFT_CARD_COUNTS = {
 }
 
 
+# Printed tiles, tokens and boards the drafts name, by deck id, with the drafts' counts.
+DRAFT_PIECE_COUNTS = {
+    "populous": {"area": 15, "worker": 60, "town": 30, "race": 5},
+    "asian-delivery": {"areas": 10, "cargo": 90, "facilities": 40, "vp-board": 1, "vp-markers": 4,
+                       "start-marker": 1, "workers": 16},
+    "alicematic-medallions": {},
+    "alicematic-eiketsuden": {},
+}
+CARGO_BY_GRADE = {"梅": 60, "竹": 20, "松": 10}
+
+
 @pytest.fixture(scope="module")
 def games():
     ws = Workspace(REPO)
@@ -64,3 +75,23 @@ def test_each_card_shows_its_name_or_number(games, built, slug):
             if not piece.label.startswith("#") and not label.startswith("未定"):
                 assert label in text, (deck.id, piece.index, label)
             page += 2 * piece.count
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_tiles_tokens_and_boards_match_drafts(built, slug):
+    manifest = json.loads((built / slug / "manifest.json").read_text(encoding="utf-8"))
+    by_id = {d["id"]: d for d in manifest["decks"]}
+    for deck_id, count in DRAFT_PIECE_COUNTS[slug].items():
+        assert by_id[deck_id]["count"] == count, deck_id
+    bom = manifest["bill_of_materials"]
+    assert bom["printed"] and all(item["sheets"] >= 1 for item in bom["printed"])
+
+
+def test_cargo_grades(games):
+    cargo = games["asian-delivery"].deck("cargo")
+    by_grade: dict[str, int] = {}
+    for piece in cargo.pieces:
+        name = str(piece.label)
+        grade = next(g for g in CARGO_BY_GRADE if g in name)
+        by_grade[grade] = by_grade.get(grade, 0) + piece.count
+    assert by_grade == CARGO_BY_GRADE
