@@ -111,31 +111,50 @@ def _axis_start(length: float, piece: float, n: int, gutter: float) -> float:
     return (length - (n * piece + (n - 1) * gutter)) / 2
 
 
-def layout_grid(piece_w: float, piece_h: float, opts: SheetOptions) -> SheetLayout | None:
-    """The grid holding the most pieces inside the printable area, turning pieces 90° if that fits more.
-
-    Returns None when one piece does not fit the sheet (a board: split it into tiles instead).
-    """
+def _best_grid(piece_w: float, piece_h: float, opts: SheetOptions, room: float,
+               bleed: float) -> tuple[bool, float, float, int, int] | None:
+    """(rotated, w, h, cols, rows) of the grid with the most pieces, each taking its size plus two
+    bleeds, inside the printable area less ``room`` for marks; pieces turn 90° if that fits more."""
     pw, ph = opts.paper_mm
     lw, lh = pw - 2 * opts.margin_mm, ph - 2 * opts.margin_mm
-    room = opts.mark_room_mm
     best = None
     for rotated, (w, h) in ((False, (piece_w, piece_h)), (True, (piece_h, piece_w))):
-        cols, rows = _fit(lw, w, room), _fit(lh, h, room)
-        if cols * rows and (best is None or cols * rows > best[0]):
-            best = (cols * rows, rotated, w, h, cols, rows)
-    if best is None:
-        return None
-    _, rotated, w, h, cols, rows = best
-    sheet_bleed = min(_axis_bleed(lw, w, cols, room, opts.bleed_mm), _axis_bleed(lh, h, rows, room, opts.bleed_mm))
-    gx = gy = 2 * sheet_bleed
-    x0, y0 = _axis_start(lw, w, cols, gx), _axis_start(lh, h, rows, gy)
+        cols, rows = _fit(lw, w + 2 * bleed, room), _fit(lh, h + 2 * bleed, room)
+        if cols * rows and (best is None or cols * rows > best[3] * best[4]):
+            best = (rotated, w, h, cols, rows)
+    return best
+
+
+def _grid(opts: SheetOptions, rotated: bool, w: float, h: float, cols: int, rows: int,
+          bleed: float) -> SheetLayout:
+    """A centred grid of pieces two bleeds apart."""
+    pw, ph = opts.paper_mm
+    g = 2 * bleed
+    x0 = _axis_start(pw - 2 * opts.margin_mm, w, cols, g)
+    y0 = _axis_start(ph - 2 * opts.margin_mm, h, rows, g)
     slots = [
-        Slot(c, r, opts.margin_mm + x0 + c * (w + gx), opts.margin_mm + y0 + r * (h + gy), w, h)
+        Slot(c, r, opts.margin_mm + x0 + c * (w + g), opts.margin_mm + y0 + r * (h + g), w, h)
         for r in range(rows)
         for c in range(cols)
     ]
-    return SheetLayout((pw, ph), (w, h), rotated, cols, rows, (gx, gy), sheet_bleed, slots)
+    return SheetLayout((pw, ph), (w, h), rotated, cols, rows, (g, g), bleed, slots)
+
+
+def layout_grid(piece_w: float, piece_h: float, opts: SheetOptions) -> SheetLayout | None:
+    """The grid holding the most pieces inside the printable area (abutting at worst), then the
+    largest bleed up to opts.bleed_mm that still leaves room for the marks.
+
+    Returns None when one piece does not fit the sheet (a board: split it into tiles instead).
+    """
+    best = _best_grid(piece_w, piece_h, opts, opts.mark_room_mm, 0.0)
+    if best is None:
+        return None
+    rotated, w, h, cols, rows = best
+    pw, ph = opts.paper_mm
+    lw, lh = pw - 2 * opts.margin_mm, ph - 2 * opts.margin_mm
+    room = opts.mark_room_mm
+    bleed = min(_axis_bleed(lw, w, cols, room, opts.bleed_mm), _axis_bleed(lh, h, rows, room, opts.bleed_mm))
+    return _grid(opts, rotated, w, h, cols, rows, bleed)
 
 
 def cut_marks(layout: SheetLayout, opts: SheetOptions) -> list[Line]:
@@ -198,26 +217,8 @@ def layout_grid_at(piece_w: float, piece_h: float, opts: SheetOptions, bleed: fl
                    room: float | None = None) -> SheetLayout | None:
     """A grid keeping exactly ``bleed`` around every piece (gutters 2·bleed), turning pieces 90° if
     that fits more, ``room`` (default opts.mark_room_mm) kept free for marks. None if none fit."""
-    pw, ph = opts.paper_mm
-    lw, lh = pw - 2 * opts.margin_mm, ph - 2 * opts.margin_mm
-    room = opts.mark_room_mm if room is None else room
-    best = None
-    for rotated, (w, h) in ((False, (piece_w, piece_h)), (True, (piece_h, piece_w))):
-        cols = max(0, int((lw - 2 * room + 1e-9) // (w + 2 * bleed)))
-        rows = max(0, int((lh - 2 * room + 1e-9) // (h + 2 * bleed)))
-        if cols * rows and (best is None or cols * rows > best[0]):
-            best = (cols * rows, rotated, w, h, cols, rows)
-    if best is None:
-        return None
-    _, rotated, w, h, cols, rows = best
-    g = 2 * bleed
-    x0, y0 = _axis_start(lw, w, cols, g), _axis_start(lh, h, rows, g)
-    slots = [
-        Slot(c, r, opts.margin_mm + x0 + c * (w + g), opts.margin_mm + y0 + r * (h + g), w, h)
-        for r in range(rows)
-        for c in range(cols)
-    ]
-    return SheetLayout((pw, ph), (w, h), rotated, cols, rows, (g, g), bleed, slots)
+    best = _best_grid(piece_w, piece_h, opts, opts.mark_room_mm if room is None else room, bleed)
+    return None if best is None else _grid(opts, *best, bleed)
 
 
 def choose_layout(spec: ShapeSpec, count: int, opts: SheetOptions, kind: str = "card"):
