@@ -13,7 +13,6 @@ from reportlab.graphics.shapes import Drawing
 from reportlab.lib.colors import CMYKColorSep
 from reportlab.pdfgen import canvas as rl_canvas
 
-from .impose import SheetLayout
 from .shapes import Affine, Line, Path, placement
 from .units import PT_PER_MM, mm_to_pt
 
@@ -278,12 +277,3 @@ class PdfDocument:
         self.canvas.save()
         return self.buffer.getvalue()
 
-
-def sheet_pieces(layout: SheetLayout, drawings: list[tuple[Drawing, int]], trim: tuple[float, float],
-                 bleed_mm: float) -> list[Placed]:
-    """Place drawings on layout slots: ``drawings`` pairs a drawing with its slot index."""
-    out = []
-    for d, index in drawings:
-        s = layout.slots[index]
-        out.append(Placed(d, s.x, s.y, trim[0], trim[1], bleed_mm, layout.sheet_bleed_mm, layout.rotated))
-    return out
