@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Sequence, Union
+from typing import Sequence, Union
 
 SQRT3 = math.sqrt(3.0)
 TAU = 2 * math.pi
@@ -573,5 +573,3 @@ def polygon_distance(p: Sequence[Point], q: Sequence[Point]) -> float:
     return best
 
 
-def transform_points(pts: Iterable[Point], m: Affine) -> list[Point]:
-    return [m(p) for p in pts]

@@ -35,6 +35,3 @@ def parse_length(value: object) -> float:
 def mm_to_pt(mm: float) -> float:
     return mm * PT_PER_MM
 
-
-def pt_to_mm(pt: float) -> float:
-    return pt / PT_PER_MM

@@ -440,23 +440,6 @@ class JPara(Flowable):
             pos += len(line)
 
 
-class Rule(Flowable):
-    def __init__(self, width_frac: float = 1.0, color=RULE, thickness: float = 0.4, space: float = 3):
-        super().__init__()
-        self.frac, self.color, self.thickness, self.space = width_frac, color, thickness, space
-
-    def wrap(self, aw, ah):
-        self.width = aw
-        return aw, self.space * 2
-
-    def draw(self):
-        self.canv.setStrokeColor(self.color)
-        self.canv.setLineWidth(self.thickness)
-        w = self.width * self.frac
-        x = (self.width - w) / 2
-        self.canv.line(x, self.space, x + w, self.space)
-
-
 # ---------------------------------------------------------------- document template
 
 
