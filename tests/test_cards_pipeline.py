@@ -193,3 +193,16 @@ def test_deterministic_across_processes(workspace, tmp_path):
                        cwd=workspace, env=env, check=True, capture_output=True)
         outs.append({p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()})
     assert outs[0] == outs[1] and len(outs[0]) >= 6
+
+
+def test_rulebook_built_beside_sheets_and_skipped_without_draft(workspace, capsys):
+    out = build(workspace)
+    m = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert sorted(m["rulebook"]["files"]) == ["rulebook-booklet.pdf", "rulebook.pdf"]
+    assert (out / "rulebook.pdf").is_file() and "rulebook.pdf" in m["files"]
+    (workspace / "data" / "test" / "draft.txt").unlink()
+    capsys.readouterr()
+    out = build(workspace)  # cards still build; the missing draft is a warning, not a failure
+    m = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert "rulebook" not in m and any("no draft text" in w for w in m["warnings"])
+    assert "no draft text" in capsys.readouterr().err

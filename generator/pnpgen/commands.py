@@ -30,11 +30,7 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
     for result in results:
         out_dir = out_root / result.game.slug
         if not args.no_rulebook:
-            book = _rulebook(ws, result.game, out_dir, args)
-            result.manifest["rulebook"] = {"files": [str(f.relative_to(out_dir)) for f in book.files],
-                                           "report": book.report}
-            result.manifest["files"] = sorted(set(result.manifest["files"]) | set(result.manifest["rulebook"]["files"]))
-            result.manifest["warnings"].extend(book.warnings)
+            _add_rulebook(ws, result, out_dir, args)
         written = write_result(result, out_dir)
         for w in result.warnings:
             _warn(w)
@@ -42,6 +38,21 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
         for deck in result.manifest["decks"]:
             _say(f"  {deck['id']:<16} {deck['name']}  ×{deck['count']}  {_fit(deck)}, {deck['sheets']} sheet(s)")
     return 0
+
+
+def _add_rulebook(ws: Workspace, result, out_dir, args: argparse.Namespace) -> None:
+    """Build the game's rulebook beside its sheets and record it in the manifest."""
+    game = result.game
+    if not game.draft_file.is_file():
+        result.warnings.append(f"{game.draft_file}: no draft text, so no rulebook was built "
+                               "(add the draft there, or set draft_file in game.yaml)")
+    else:
+        book = _rulebook(ws, game, out_dir, args)
+        files = [str(f.relative_to(out_dir)) for f in book.files]
+        result.manifest["rulebook"] = {"files": files, "report": book.report}
+        result.manifest["files"] = sorted(set(result.manifest["files"]) | set(files))
+        result.warnings.extend(book.warnings)
+    result.manifest["warnings"] = result.warnings
 
 
 def _fit(deck: dict) -> str:
@@ -57,17 +68,16 @@ def _rulebook(ws: Workspace, game, out_dir, args: argparse.Namespace):
     """Typeset the draft as rulebook.pdf (A5) and rulebook-booklet.pdf (A4 saddle stitch)."""
     from .rulebook import build_rulebook
 
-    book = build_rulebook(game, ws.fonts, out_dir, rules_only=args.rules_only, creep_mm=args.creep,
+    return build_rulebook(game, ws.fonts, out_dir, rules_only=args.rules_only, creep_mm=args.creep,
                           binding=args.binding)
-    for w in book.warnings:
-        _warn(w)
-    return book
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
     game = load_game(ws, args.game)
     out_dir = (args.out or ws.root / "build") / game.slug
     book = _rulebook(ws, game, out_dir, args)
+    for w in book.warnings:
+        _warn(w)
     for line in book.report:
         _say(f"  {line}")
     _say(f"{game.slug}: " + ", ".join(str(f) for f in book.files))
