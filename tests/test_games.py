@@ -95,3 +95,14 @@ def test_cargo_grades(games):
         grade = next(g for g in CARGO_BY_GRADE if g in name)
         by_grade[grade] = by_grade.get(grade, 0) + piece.count
     assert by_grade == CARGO_BY_GRADE
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_no_transparency(built, slug):
+    """PDF/X-1a forbids transparency and some RIPs flatten it badly: no alpha, no soft masks."""
+    for page in reader(built / slug / f"{slug}-all.pdf").pages:
+        states = (page.get("/Resources") or {}).get("/ExtGState") or {}
+        for state in states.values():
+            state = state.get_object()
+            assert float(state.get("/CA", 1)) == 1 and float(state.get("/ca", 1)) == 1
+            assert state.get("/SMask", "/None") == "/None"
