@@ -79,7 +79,7 @@ class Renderer:
     def render(self, face: Face) -> str:
         deck, piece = face.deck, face.piece
         template_name = deck.front if face.side == "front" else deck.back
-        where = f"deck {deck.id!r} piece {piece.index} ({piece.label}) {face.side}"
+        where = f"deck {deck.id!r} piece {piece.index} ({piece.label}, {piece.where}) {face.side}"
         ctx = TextContext(
             fonts=self.game.fonts,
             fallback_fonts=self.game.fallback_fonts,
