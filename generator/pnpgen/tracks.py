@@ -2,19 +2,27 @@
 
 ``track_spaces`` is pure geometry in millimetres (testable alone); ``track_svg`` draws the spaces
 with svgwrite as an SVG fragment for a template (``{{ track(50, 5, 5, w - 10, h - 10) }}``).
-Every 5th space is shaded, every 10th shaded darker with a heavier border and a bold number.
+Every 5th space is shaded, every 10th shaded darker with a heavier border and a bold number;
+each of those, the start space and the plain spaces can be restyled (fill, border, inner frame
+line, number colour, font and size). The fragment carries its geometry (``.spaces``, ``.inner``)
+so a template can add art to a space or fit its centre into the ring.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from markupsafe import Markup
 from svgwrite import container, shapes, text
 
 LAYOUTS = ("ring", "snake", "row", "column")
+# what a ring does with its one spare slot when the count is odd (a ring's slots are always even)
+SPARES = ("gap", "start", "uneven")
+# the keys of a space's style (the base style is track_svg's keyword arguments of the same names)
+STYLE_KEYS = ("fill", "stroke", "stroke_width", "ink", "font", "size", "dy", "radius", "frame", "frame_width",
+              "frame_inset", "frame_radius")
 PT_MM = 25.4 / 72.0
 
 
@@ -57,30 +65,74 @@ def ring_grid(count: int, w: float, h: float) -> tuple[int, int]:
     return best[1], best[2]
 
 
+Cell = tuple[float, float, float, float, str]
+
+
+def _ring(count: int, x: float, y: float, w: float, h: float,
+          spare: str) -> tuple[list[Cell], tuple[float, float, float, float]]:
+    """The ring's cells clockwise from the top-left corner, and the hole inside it (x, y, w, h).
+
+    With an odd count the grid has one slot to spare: ``gap`` leaves the last slot (just below
+    the start) empty; ``start`` gives the first space two slots; ``uneven`` puts one space fewer
+    between the top corners (between the right-hand corners on a box taller than wide), those
+    spaces a little longer, the corners and the columns staying aligned."""
+    if spare not in SPARES:
+        raise ValueError(f"unknown spare {spare!r}: one of {', '.join(SPARES)}")
+    cols, nrows = ring_grid(count, w, h)
+    cw, ch = w / cols, h / nrows
+    odd = 2 * cols + 2 * nrows - 4 > count
+    top: list[tuple[float, float]] = [(x + i * cw, cw) for i in range(cols)]  # (x, width)
+    right: list[tuple[float, float]] = [(y + j * ch, ch) for j in range(1, nrows - 1)]  # (y, height)
+    if odd and spare == "uneven":
+        if cols >= 4 and (cols >= nrows or nrows < 4):
+            k = cols - 3
+            top = [top[0]] + [(x + cw + i * (w - 2 * cw) / k, (w - 2 * cw) / k) for i in range(k)] + [top[-1]]
+        elif nrows >= 4:
+            k = nrows - 3
+            right = [(y + ch + j * (h - 2 * ch) / k, (h - 2 * ch) / k) for j in range(k)]
+        else:  # too small a ring to keep the corners: share the top row out evenly
+            top = [(x + i * w / (cols - 1), w / (cols - 1)) for i in range(cols - 1)]
+    cells: list[Cell] = [(tx, y, tw, ch, "top") for tx, tw in top]
+    cells += [(x + w - cw, ry, cw, rh, "right") for ry, rh in right]
+    cells.append((x + w - cw, y + h - ch, cw, ch, "right"))
+    for i in range(cols - 2, -1, -1):
+        cells.append((x + i * cw, y + h - ch, cw, ch, "bottom"))
+    for j in range(nrows - 2, 0, -1):
+        cells.append((x, y + j * ch, cw, ch, "left"))
+    if odd and spare == "start":
+        a = cells[0]
+        cells[:2] = [(a[0], a[1], 2 * a[2], a[3], a[4])]
+    return cells, (x + cw, y + ch, w - 2 * cw, h - 2 * ch)
+
+
 def track_spaces(n: int, x: float, y: float, w: float, h: float, layout: str = "ring", start: int = 0,
-                 rows: int | None = None) -> list[Space]:
+                 rows: int | None = None, spare: str = "gap") -> list[Space]:
     """Spaces for the values start…n inside the box (x, y, w, h), in playing order.
 
-    ring: clockwise from the top-left corner round the box's edge; snake: rows alternating
-    left→right and right→left from the top (``rows`` or as square as fits); row; column."""
+    ring: clockwise from the top-left corner round the box's edge (``spare``: what an odd count's
+    spare slot becomes, see ``_ring``); snake: rows alternating left→right and right→left from the
+    top (``rows`` or as square as fits); row; column."""
+    return _layout(n, x, y, w, h, layout, start, rows, spare)[0]
+
+
+def track_inner(n: int, x: float, y: float, w: float, h: float, layout: str = "ring", start: int = 0,
+                rows: int | None = None, spare: str = "gap") -> tuple[float, float, float, float] | None:
+    """The hole inside a ring track as (x, y, w, h) in mm, for the board's centre; None for the
+    other layouts."""
+    return _layout(n, x, y, w, h, layout, start, rows, spare)[1]
+
+
+def _layout(n, x, y, w, h, layout, start, rows, spare):
     if layout not in LAYOUTS:
         raise ValueError(f"unknown track layout {layout!r}: one of {', '.join(LAYOUTS)}")
     values = list(range(start, n + 1))
     count = len(values)
     if count < 1 or w <= 0 or h <= 0:
         raise ValueError("a track needs at least one space and a box with an area")
-    cells: list[tuple[float, float, float, float, str]] = []
+    cells: list[Cell] = []
+    inner = None
     if layout == "ring":
-        cols, nrows = ring_grid(count, w, h)
-        cw, ch = w / cols, h / nrows
-        for i in range(cols):
-            cells.append((x + i * cw, y, cw, ch, "top"))
-        for j in range(1, nrows):
-            cells.append((x + (cols - 1) * cw, y + j * ch, cw, ch, "right"))
-        for i in range(cols - 2, -1, -1):
-            cells.append((x + i * cw, y + (nrows - 1) * ch, cw, ch, "bottom"))
-        for j in range(nrows - 2, 0, -1):
-            cells.append((x, y + j * ch, cw, ch, "left"))
+        cells, inner = _ring(count, x, y, w, h, spare)
     else:
         if layout == "row":
             nrows, per = 1, count
@@ -96,7 +148,15 @@ def track_spaces(n: int, x: float, y: float, w: float, h: float, layout: str = "
             for k in range(per):
                 i = k if r % 2 == 0 else per - 1 - k
                 cells.append((x + i * cw, y + r * ch, cw, ch, f"row {r + 1}"))
-    return [Space(v, *cells[k][:4], _mark(v), cells[k][4]) for k, v in enumerate(values)]
+    return [Space(v, *cells[k][:4], _mark(v), cells[k][4]) for k, v in enumerate(values)], inner
+
+
+class TrackSvg(Markup):
+    """The drawn track, an SVG ``<g>``, with its geometry: ``spaces`` (the Spaces in playing
+    order) and ``inner`` (the hole inside a ring as x, y, w, h; None for other layouts)."""
+
+    spaces: list[Space]
+    inner: tuple[float, float, float, float] | None
 
 
 def _num(v: float) -> str:
@@ -104,34 +164,79 @@ def _num(v: float) -> str:
     return "0" if s in ("-0", "") else s
 
 
+def _style(value: Any, what: str) -> dict[str, Any]:
+    """A space style given as a fill colour or as a mapping of STYLE_KEYS."""
+    if value is None:
+        return {}
+    if isinstance(value, str):
+        return {"fill": value}
+    if isinstance(value, Mapping):
+        unknown = sorted(set(value) - set(STYLE_KEYS))
+        if unknown:
+            raise ValueError(f"unknown {what} style key(s) {', '.join(map(str, unknown))}: "
+                             f"one of {', '.join(STYLE_KEYS)}")
+        return dict(value)
+    raise ValueError(f"{what} style: a colour or a mapping of {', '.join(STYLE_KEYS)}, not {value!r}")
+
+
 def track_svg(n: int, x: float, y: float, w: float, h: float, layout: str = "ring", start: int = 0,
               rows: int | None = None, *, fonts: Mapping[str, str], width_mm: Callable[[str, str, float], float],
-              resolve: Callable[[str], str] = lambda c: c, fill: str = "#ffffff", stroke: str = "#000000",
-              mark5: str = "#e6e6e6", mark10: str = "#c8c8c8", ink: str = "#000000", stroke_width: float = 0.3,
-              font: str = "gothic", bold: str = "bold", size: float | None = None, gap: float = 0.0,
-              radius: float = 0.0, highlight: Mapping | None = None, labels: Mapping | None = None,
-              numbers: bool = True) -> Markup:
-    """The track as an SVG ``<g>``. Sizes: mm, except ``size`` (the number's size in pt; default
-    fits the space). ``highlight`` maps values to fill colours (palette names allowed), ``labels``
-    maps values to text printed instead of the number."""
-    spaces = track_spaces(n, x, y, w, h, layout, start, rows)
+              resolve: Callable[[str], str] = lambda c: c, fill: Any = "#ffffff", stroke: str = "#000000",
+              mark5: Any = "#e6e6e6", mark10: Any = "#c8c8c8", first: Any = None, ink: str = "#000000",
+              stroke_width: float = 0.3, font: str = "gothic", bold: str = "bold", size: float | None = None,
+              dy: float = 0.0, gap: float = 0.0, radius: float = 0.0, frame: str | None = None,
+              frame_width: float = 0.3, frame_inset: float = 0.8, frame_radius: float | None = None, spare: str = "gap",
+              highlight: Mapping | None = None, labels: Mapping | None = None, numbers: bool = True) -> TrackSvg:
+    """The track as an SVG ``<g>`` (a TrackSvg: also ``.spaces`` and ``.inner``). Sizes: mm, except
+    ``size`` (the number's size in pt; default fits the space). ``spare``: see ``_ring``.
+
+    Styles cascade: the keyword arguments style every space; ``mark5`` (every 5th), ``mark10``
+    (every 10th: by default a doubled border and the ``bold`` font) and then ``first`` (the start
+    space) override them, each given as a fill colour or a mapping of STYLE_KEYS. ``fill`` may be
+    a list, cycled along the track. ``frame`` is the colour of a line ``frame_inset`` inside each
+    space (None: none; ``frame_radius`` defaults to concentric with ``radius``); ``stroke="none"``
+    draws no border; ``dy`` moves the number down (negative: up), e.g. to leave room for art
+    under it. ``highlight`` maps values to fill colours, ``labels`` maps values to text printed
+    instead of the number ("" for none). Colours: palette names or ``#rrggbb``."""
+    spaces, inner = _layout(n, x, y, w, h, layout, start, rows, spare)
     highlight = {int(k): v for k, v in (highlight or {}).items()}
     labels = {int(k): str(v) for k, v in (labels or {}).items()}
+    base = dict(fill=fill, stroke=stroke, stroke_width=stroke_width, ink=ink, font=font, size=size, dy=dy,
+                radius=radius, frame=frame, frame_width=frame_width, frame_inset=frame_inset,
+                frame_radius=frame_radius)
+    by_mark = {0: {}, 5: _style(mark5, "mark5"),
+               10: {"stroke_width": 2 * stroke_width, "font": bold, **_style(mark10, "mark10")}}
+    first_style = _style(first, "first")
+
+    def paint(c: Any, i: int) -> str:
+        if isinstance(c, (list, tuple)):
+            c = c[i % len(c)]
+        return "none" if c is None or c == "none" else resolve(c)
+
     g = container.Group(class_="track", debug=False)
-    for s in spaces:
-        colour = resolve(highlight[s.value]) if s.value in highlight else (
-            resolve(mark10) if s.mark == 10 else resolve(mark5) if s.mark == 5 else resolve(fill))
-        sw = stroke_width * (2 if s.mark == 10 else 1)
-        g.add(shapes.Rect((_num(s.x + gap / 2), _num(s.y + gap / 2)),
-                          (_num(s.w - gap), _num(s.h - gap)), rx=_num(radius), ry=_num(radius),
-                          fill=colour, stroke=resolve(stroke), stroke_width=_num(sw), debug=False))
+    for i, s in enumerate(spaces):
+        st = {**base, **by_mark[s.mark], **(first_style if s.value == start else {})}
+        if s.value in highlight:
+            st["fill"] = highlight[s.value]
+        rx, ry, rw, rh = s.x + gap / 2, s.y + gap / 2, s.w - gap, s.h - gap
+        border = paint(st["stroke"], i)
+        extra = {} if border == "none" else {"stroke_width": _num(float(st["stroke_width"]))}
+        g.add(shapes.Rect((_num(rx), _num(ry)), (_num(rw), _num(rh)), rx=_num(st["radius"]),
+                          ry=_num(st["radius"]), fill=paint(st["fill"], i), stroke=border, debug=False,
+                          **extra))
+        line = paint(st["frame"], i)
+        if line != "none":
+            fi = float(st["frame_inset"])
+            fr = max(float(st["radius"]) - fi, 0.0) if st["frame_radius"] is None else float(st["frame_radius"])
+            g.add(shapes.Rect((_num(rx + fi), _num(ry + fi)), (_num(rw - 2 * fi), _num(rh - 2 * fi)),
+                              rx=_num(fr), ry=_num(fr), fill="none", stroke=line,
+                              stroke_width=_num(float(st["frame_width"])), class_="frame", debug=False))
         label = labels.get(s.value, str(s.value) if numbers else "")
         if not label:
             continue
-        role = bold if s.mark == 10 else font
-        face = fonts.get(role, role)
+        face = fonts.get(st["font"], st["font"])
         room = min(s.w, s.h) - gap
-        pt = size if size is not None else room * 0.5 / PT_MM
+        pt = float(st["size"]) if st["size"] is not None else room * 0.5 / PT_MM
         # shrink a long label to the space's width
         tw = width_mm(label, face, pt)
         if tw > (s.w - gap) * 0.85:
@@ -139,6 +244,9 @@ def track_svg(n: int, x: float, y: float, w: float, h: float, layout: str = "rin
             tw = width_mm(label, face, pt)
         em = pt * PT_MM
         cx, cy = s.centre
+        cy += float(st["dy"])
         g.add(text.Text(label, insert=(_num(cx - tw / 2), _num(cy + em * 0.36)), font_family=face,
-                        font_size=_num(em), fill=resolve(ink), debug=False))
-    return Markup(g.tostring())
+                        font_size=_num(em), fill=paint(st["ink"], i), debug=False))
+    out = TrackSvg(g.tostring())
+    out.spaces, out.inner = spaces, inner
+    return out
