@@ -31,10 +31,10 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
         out_dir = out_root / result.game.slug
         if not args.no_rulebook:
             _add_rulebook(ws, result, out_dir, args)
-        written = write_result(result, out_dir)
+        write_result(result, out_dir)
         for w in result.warnings:
             _warn(w)
-        _say(f"{result.game.slug}: {len(written)} files in {out_dir}")
+        _say(f"{result.game.slug}: {len(result.manifest['files'])} files in {out_dir}")
         for deck in result.manifest["decks"]:
             _say(f"  {deck['id']:<16} {deck['name']}  ×{deck['count']}  {_fit(deck)}, {deck['sheets']} sheet(s)")
     return 0
