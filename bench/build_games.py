@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from pnpgen.build import BuildOptions, build_game
-from pnpgen.workspace import find_workspace
+from pnpgen.build.game import BuildOptions, build_game
+from pnpgen.data.workspace import find_workspace
 
 
 def main() -> None:

@@ -6,7 +6,12 @@ import shutil
 import textwrap
 from pathlib import Path
 
+import sys
+
 import pytest
+
+# Test the package of this checkout (also in a git worktree beside the editable install).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "generator"))
 
 from pnpgen.cli import main
 

@@ -6,10 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from .errors import InputError
-from .formats import PAPER_SIZES
-from .units import parse_length
-from .workspace import find_workspace
+from pnpgen.errors import InputError
+from pnpgen.data.formats import PAPER_SIZES
+from pnpgen.units import parse_length
+from pnpgen.data.workspace import find_workspace
 
 
 def _length(text: str) -> float:
@@ -56,7 +56,7 @@ def _rulebook_options(p: argparse.ArgumentParser) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        from . import commands
+        from pnpgen import commands
 
         return getattr(commands, args.command)(find_workspace(), args)
     except InputError as e:

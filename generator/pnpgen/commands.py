@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .build import BuildOptions, build_game, write_result
-from .impose import SheetOptions
-from .load import load_game
-from .model import is_placeholder
-from .workspace import Workspace
+from pnpgen.build.game import BuildOptions, build_game, write_result
+from pnpgen.impose.grid import SheetOptions
+from pnpgen.data.load import load_game
+from pnpgen.data.model import is_placeholder
+from pnpgen.data.workspace import Workspace
 
 
 def _say(text: str) -> None:
@@ -66,7 +66,7 @@ def _fit(deck: dict) -> str:
 
 def _rulebook(ws: Workspace, game, out_dir, args: argparse.Namespace):
     """Typeset the draft as rulebook.pdf (A5) and rulebook-booklet.pdf (A4 saddle stitch)."""
-    from .rulebook import build_rulebook
+    from pnpgen.rulebook import build_rulebook
 
     return build_rulebook(game, ws.fonts, out_dir, rules_only=args.rules_only, creep_mm=args.creep,
                           binding=args.binding)

@@ -12,7 +12,7 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from .errors import InputError
+from pnpgen.errors import InputError
 
 DEFAULT_FONTS = {
     "gothic": "BIZUDPGothic-Regular",

@@ -12,14 +12,14 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import fonts as fontreg
-from ..errors import InputError
-from ..model import Game, is_placeholder
-from ..output import atomic_write_bytes
-from . import booklet
-from .components import component_rows
-from .parse import Document, parse, to_ascii_digits
-from .reader import Draft, read_draft
+from pnpgen import fonts as fontreg
+from pnpgen.errors import InputError
+from pnpgen.data.model import Game, is_placeholder
+from pnpgen.build.output import atomic_write_bytes
+from pnpgen.impose import booklet
+from pnpgen.rulebook.components import component_rows
+from pnpgen.rulebook.parse import Document, parse, to_ascii_digits
+from pnpgen.rulebook.reader import Draft, read_draft
 
 __all__ = ["RulebookResult", "build_rulebook", "load_document"]
 
@@ -43,7 +43,7 @@ def load_document(game: Game) -> tuple[Draft, Document]:
 
 
 def _fonts(game: Game, font_dir: Path):
-    from .typeset import Fonts
+    from pnpgen.rulebook.typeset import Fonts
 
     roles = dict(fontreg.DEFAULT_FONTS)
     roles.update({k: v for k, v in (game.fonts or {}).items() if v})
@@ -98,7 +98,7 @@ def build_rulebook(game: Game, font_dir: Path, out_dir: Path, *, rules_only: boo
                    creep_mm: float = 0.0, binding: str = "left") -> RulebookResult:
     """Write ``out_dir/rulebook.pdf`` (A5) and ``out_dir/rulebook-booklet.pdf`` (A4 landscape,
     saddle stitch). Raises InputError for a missing or undecodable draft."""
-    from .typeset import Meta, render
+    from pnpgen.rulebook.typeset import Meta, render
 
     if binding not in ("left", "right"):
         raise InputError(f"unknown binding {binding!r}", key="binding", expected="left or right")
@@ -164,6 +164,6 @@ def build_rulebook(game: Game, font_dir: Path, out_dir: Path, *, rules_only: boo
 
 def _line_breaker():
     """JLREQ + BudouX line breaking from pnpgen.text when it is there, else None (ReportLab CJK)."""
-    from .typeset import book_breaker
+    from pnpgen.rulebook.typeset import book_breaker
 
     return book_breaker()

@@ -11,8 +11,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..model import Game
-from .parse import Block, Component, Document
+from pnpgen.data.model import Game
+from pnpgen.rulebook.parse import Block, Component, Document
 
 COMPARABLE_UNITS = {"枚", "個", "本", "台", "体", ""}  # セット, 組, 種 are no piece counts
 

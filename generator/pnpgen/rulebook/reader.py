@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import InputError
+from pnpgen.errors import InputError
 
 REPLACEMENT = "\ufffd"
 GETA = "〓"  # the Japanese typesetter's mark for a character that cannot be set

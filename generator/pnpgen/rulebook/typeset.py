@@ -37,9 +37,9 @@ from reportlab.platypus import (
 from reportlab.platypus.doctemplate import ActionFlowable
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from ..model import Game, is_placeholder
-from .components import ComponentRow
-from .parse import (
+from pnpgen.data.model import Game, is_placeholder
+from pnpgen.rulebook.components import ComponentRow
+from pnpgen.rulebook.parse import (
     Block,
     Bullet,
     Component,
@@ -51,7 +51,7 @@ from .parse import (
     Step,
     Subheading,
 )
-from .parse import Paragraph as DraftParagraph
+from pnpgen.rulebook.parse import Paragraph as DraftParagraph
 
 PAGE_W, PAGE_H = A5  # points
 MARGIN_TOP = 19 * mm
@@ -267,7 +267,7 @@ def book_breaker():
     typography module is not there (ReportLab's CJK wrapping is used then).
     """
     try:
-        from ..text import linebreak as lb
+        from pnpgen.text import linebreak as lb
     except ImportError:
         return None
     need = ("break_classes", "KINSOKU", "CLUSTER", "CHAR", "PHRASE", "SPACES")

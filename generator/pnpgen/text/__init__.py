@@ -24,16 +24,16 @@ from typing import Iterator
 
 from markupsafe import Markup
 
-from .. import fonts as fontreg
-from ..errors import InputError
-from ..model import is_placeholder
-from . import icons as _icons
-from .cells import GlyphMissing, build
-from .icons import IconError, UnknownIcon
-from .layout import ALIGNS, VALIGNS, Layout, fit, place
-from .linebreak import break_lines
-from .markup import MarkupError, parse
-from .svg import emit
+from pnpgen import fonts as fontreg
+from pnpgen.errors import InputError
+from pnpgen.data.model import is_placeholder
+from pnpgen.text import icons as _icons
+from pnpgen.text.cells import GlyphMissing, build
+from pnpgen.text.icons import IconError, UnknownIcon
+from pnpgen.text.layout import ALIGNS, VALIGNS, Layout, fit, place
+from pnpgen.text.linebreak import break_lines
+from pnpgen.text.markup import MarkupError, parse
+from pnpgen.text.svg import emit
 
 PLACEHOLDER_COLOUR = "#e4007f"  # process magenta: a 未定 value must be seen on the proof
 
@@ -82,7 +82,10 @@ STATS = {"calls": 0, "seconds": 0.0}
 
 def clear_caches() -> None:
     """Forget every cached layout, width and phrase (for cold-start measurements)."""
-    from . import cells, icons, linebreak, svg
+    from pnpgen.text import cells
+    from pnpgen.text import icons
+    from pnpgen.text import linebreak
+    from pnpgen.text import svg
 
     _layout.cache_clear()
     svg._emitted.clear()

@@ -7,12 +7,16 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import InputError
-from ..model import FieldText, Game
-from ..workspace import Workspace
-from . import Record, TextContext, break_lines, layout_text, recording
-from .cells import char_width
-from .check import check_layout, check_plain
+from pnpgen.errors import InputError
+from pnpgen.data.model import FieldText, Game
+from pnpgen.data.workspace import Workspace
+from pnpgen.text import Record
+from pnpgen.text import TextContext
+from pnpgen.text import break_lines
+from pnpgen.text import layout_text
+from pnpgen.text import recording
+from pnpgen.text.cells import char_width
+from pnpgen.text.check import check_layout, check_plain
 
 SWEEP_WIDTHS = (18.0, 25.0, 32.0, 40.0, 55.0)  # mm, at 9 pt
 SWEEP_SIZE = 9.0
@@ -47,7 +51,7 @@ def context(game: Game, templates: Path, where: str) -> TextContext:
 
 
 def audit_game(ws: Workspace, slug: str, render: bool = True, sweep: bool = True) -> GameReport:
-    from ..load import load_game
+    from pnpgen.data.load import load_game
 
     report = GameReport(slug)
     try:
@@ -75,7 +79,7 @@ def audit_game(ws: Workspace, slug: str, render: bool = True, sweep: bool = True
 
 def _audit_render(ws: Workspace, game: Game, report: GameReport) -> None:
     try:
-        from ..render import Face, Renderer
+        from pnpgen.render.templates import Face, Renderer
     except ImportError:  # the template stage is not there: sweep only
         return
     renderer = Renderer(ws.templates, game, 3.0)

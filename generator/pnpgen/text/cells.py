@@ -9,10 +9,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from .. import fonts as fontreg
-from . import icons
-from .linebreak import OBJ, SPACES, break_classes
-from .markup import ICON, RUBY, TEXT, Span
+from pnpgen import fonts as fontreg
+from pnpgen.text import icons
+from pnpgen.text.linebreak import OBJ, SPACES, break_classes
+from pnpgen.text.markup import ICON, RUBY, TEXT, Span
 
 PT = 25.4 / 72.0  # mm per point
 RUBY_SCALE = 0.5

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Sequence
 
-from .linebreak import NO_END, NO_START, OBJ, PHRASE_END, phrase_boundaries, quote_roles
+from pnpgen.text.linebreak import NO_END, NO_START, OBJ, PHRASE_END, phrase_boundaries, quote_roles
 
 # PRINTING.md, "Japanese text"
 SPEC_NO_START = frozenset("）」』】〉》］｝。、．，・：；？！ヽヾゝゞ々ーぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ")

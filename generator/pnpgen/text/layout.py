@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cells import PT, RUBY_SCALE, Cell, Paragraph
-from .linebreak import fill
+from pnpgen.text.cells import PT, RUBY_SCALE, Cell, Paragraph
+from pnpgen.text.linebreak import fill
 
 ASCENT = 0.88  # baseline below the em box top, in em
 STEP = 0.25  # pt

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
-from . import icons
-from .cells import PT, RUBY_SCALE, Cell, char_width, font_for
-from .layout import ASCENT, Layout
-from .markup import ICON, RUBY, TEXT
+from pnpgen.text import icons
+from pnpgen.text.cells import PT, RUBY_SCALE, Cell, char_width, font_for
+from pnpgen.text.layout import ASCENT, Layout
+from pnpgen.text.markup import ICON, RUBY, TEXT
 
 _emitted: dict[tuple, tuple[Layout, Markup]] = {}  # (id(layout), x, y, fallbacks) → (layout, svg)
 _MAX_EMITTED = 4096

@@ -1,0 +1,163 @@
+"""Bill of materials: what a game prints (with sheet counts) and what must be sourced.
+
+``bill_of_materials`` builds the manifest entry from the deck records the build made;
+``bom_pages`` lays it out as page furniture in millimetres (pdf.py draws it).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from pnpgen.data.model import Game, is_placeholder
+from pnpgen.pdf.writer import LineOp, RectOp, TextOp
+from pnpgen.shapes import Line
+
+KIND_JA = {"card": "カード", "tile": "タイル", "token": "トークン", "board": "ボード"}
+SHAPE_JA = {"rect": "長方形", "rounded": "角丸", "circle": "円", "hex": "六角", "trihex": "三連六角",
+            "polygon": "多角形"}
+
+
+def bill_of_materials(game: Game, decks: list[dict]) -> dict:
+    """The manifest's ``bill_of_materials``: printed decks (from the build's deck records) and
+    sourced components (from game.yaml ``sourced:``)."""
+    printed = []
+    for d in decks:
+        printed.append({
+            "deck": d["id"],
+            "name": d["name"],
+            "kind": d["kind"],
+            "shape": d["shape"],
+            "trim_mm": d["trim_mm"],
+            "count": d["count"],
+            "double_sided": d["double_sided"],
+            "sheets": d["sheets"],
+            "pages": d["pages"],
+            "paper": d["paper"],
+            "file": d["files"][0],
+        })
+    sourced = [{"name": s.name, "count": s.count, "note": s.note, "placeholder": is_placeholder(s.note)}
+               for s in game.sourced]
+    return {
+        "printed": printed,
+        "sourced": sourced,
+        "totals": {
+            "printed_pieces": sum(p["count"] for p in printed),
+            "sheets": sum(p["sheets"] for p in printed),
+            "pages": sum(p["pages"] for p in printed),
+            "sourced_items": sum(s["count"] for s in sourced),
+        },
+    }
+
+
+GREY = (0.45, 0.45, 0.45)
+RULE = (0.7, 0.7, 0.7)
+HEAD_FILL = (0.92, 0.92, 0.92)
+
+
+def _fit(text: str, font: str, size: float, width: float, measure: Callable[[str, str, float], float]) -> str:
+    """Shorten ``text`` with an ellipsis until it fits ``width`` mm."""
+    if measure(text, font, size) <= width:
+        return text
+    while text and measure(text + "…", font, size) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def _wrap(text: str, font: str, size: float, width: float, measure, max_lines: int) -> list[str]:
+    """Greedy character wrap into at most ``max_lines`` lines (the last one shortened to fit)."""
+    lines: list[str] = []
+    rest = text
+    while rest and len(lines) < max_lines - 1:
+        n = len(rest)
+        while n > 1 and measure(rest[:n], font, size) > width:
+            n -= 1
+        if n == len(rest):
+            break
+        lines.append(rest[:n])
+        rest = rest[n:]
+    lines.append(_fit(rest, font, size, width, measure))
+    return lines
+
+
+def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, fonts: dict[str, str],
+              measure: Callable[[str, str, float], float]) -> list[list]:
+    """The bill of materials as one or more pages of ops (mm, y down)."""
+    pw, ph = paper
+    x0, x1 = margin + 10, pw - margin - 10
+    regular, bold = fonts["gothic"], fonts["bold"]
+    row_h = 6.0
+    pages: list[list] = []
+    ops: list = []
+    y = 0.0
+
+    def start_page(cont: bool) -> None:
+        nonlocal ops, y
+        ops = []
+        pages.append(ops)
+        y = margin + 14
+        title = f"{game.title} — 部品一覧 Bill of materials" + ("（続き）" if cont else "")
+        ops.append(TextOp(x0, y, title, bold, 14))
+        y += 6
+        ops.append(TextOp(x0, y, f"草案{game.draft} · {game.players}人 · 用紙 {bom['printed'][0]['paper'].upper() if bom['printed'] else ''}",
+                          regular, 8, GREY))
+        y += 8
+
+    def need(h: float) -> None:
+        if y + h > ph - margin - 12:
+            start_page(True)
+
+    def table(head: list[tuple[str, float, str]], rows: list[list[str]]) -> None:
+        nonlocal y
+        need(row_h * 2)
+        ops.append(RectOp(x0, y, x1 - x0, row_h, fill=HEAD_FILL, stroke=None))
+        cx = x0
+        for label, width, anchor in head:
+            tx = cx + 1.5 if anchor == "start" else cx + width - 1.5
+            ops.append(TextOp(tx, y + 4.2, label, bold, 8, anchor=anchor))
+            cx += width
+        y += row_h
+        for row in rows:
+            cells = [_wrap(cell, regular, 8, width - 3, measure, 3) for (_, width, _), cell in zip(head, row)]
+            height = row_h + 3.6 * (max(len(c) for c in cells) - 1)
+            need(height)
+            cx = x0
+            for (label, width, anchor), lines in zip(head, cells):
+                tx = cx + 1.5 if anchor == "start" else cx + width - 1.5
+                colour = (0.78, 0.0, 0.5) if lines[0].startswith("未定") else (0.0, 0.0, 0.0)
+                for k, line in enumerate(lines):
+                    ops.append(TextOp(tx, y + 4.2 + 3.6 * k, line, regular, 8, colour, anchor))
+                cx += width
+            y += height
+            ops.append(LineOp(Line(x0, y, x1, y), RULE, 0.3))
+
+    start_page(False)
+    width = x1 - x0
+    ops.append(TextOp(x0, y, "印刷するもの Printed", bold, 10))
+    y += 3
+    head = [("部品", width * 0.34, "start"), ("種類", width * 0.2, "start"), ("寸法 mm", width * 0.16, "start"),
+            ("枚数", width * 0.1, "end"), ("両面", width * 0.08, "start"), ("用紙", width * 0.12, "end")]
+    rows = []
+    for p in bom["printed"]:
+        kind = f"{KIND_JA.get(p['kind'], p['kind'])}・{SHAPE_JA.get(p['shape'], p['shape'])}"
+        size = "×".join(f"{round(v, 1):g}" for v in p["trim_mm"])
+        rows.append([f"{p['name']} ({p['deck']})", kind, size, str(p["count"]), "両面" if p["double_sided"] else "片面",
+                     f"{p['sheets']} 枚 / {p['pages']} p"])
+    table(head, rows)
+    t = bom["totals"]
+    need(row_h)
+    ops.append(TextOp(x1 - 1.5, y + 4.5, f"計 {t['printed_pieces']} 個 · 用紙 {t['sheets']} 枚 · {t['pages']} ページ",
+                      bold, 8, anchor="end"))
+    y += row_h + 6
+    need(row_h * 3)
+    ops.append(TextOp(x0, y, "用意するもの Sourced", bold, 10))
+    y += 3
+    if bom["sourced"]:
+        head = [("部品", width * 0.36, "start"), ("数", width * 0.08, "end"), ("メモ", width * 0.56, "start")]
+        table(head, [[s["name"], str(s["count"]), s["note"]] for s in bom["sourced"]])
+    else:
+        y += 5
+        ops.append(TextOp(x0 + 1.5, y, "なし（草案に購入部品の記載なし）", regular, 8, GREY))
+    for n, page in enumerate(pages, 1):
+        page.append(TextOp(pw - margin - 10, ph - margin - 4, f"pnpgen · {game.slug} · BOM {n}/{len(pages)}",
+                           regular, 6, GREY, "end"))
+    return pages

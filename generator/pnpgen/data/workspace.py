@@ -1,0 +1,45 @@
+"""Find the designer's workspace: the nearest folder, from here upwards, holding data/ and templates/."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pnpgen.errors import InputError
+
+
+@dataclass(frozen=True)
+class Workspace:
+    root: Path
+
+    @property
+    def data(self) -> Path:
+        return self.root / "data"
+
+    @property
+    def templates(self) -> Path:
+        return self.root / "templates"
+
+    @property
+    def fonts(self) -> Path:
+        return self.root / "fonts"
+
+    def game_dir(self, slug: str) -> Path:
+        return self.data / slug
+
+    def slugs(self) -> list[str]:
+        """Every game: a folder under data/ with a game.yaml."""
+        return sorted(p.parent.name for p in self.data.glob("*/game.yaml"))
+
+
+def find_workspace(start: Path | None = None) -> Workspace:
+    """Walk up from ``start`` (default: the current directory) like git finds .git."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / "data").is_dir() and (folder / "templates").is_dir():
+            return Workspace(folder)
+    raise InputError(
+        "no pnpgen workspace here or above",
+        path=here,
+        expected="a folder holding data/<game>/game.yaml and templates/; run pnpgen inside it",
+    )

@@ -1,0 +1,261 @@
+"""Imposition: where pieces, backs and cut marks go on a sheet. Pure geometry in millimetres.
+
+Coordinates: origin at the sheet's top-left corner, y downwards, like the templates.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from pnpgen.data.formats import PAPER_SIZES
+from pnpgen.shapes import Affine, Line, ShapeSpec, back_transform, placement
+
+
+@dataclass(frozen=True)
+class SheetOptions:
+    """Home-sheet settings; every figure can be overridden from the CLI or a deck."""
+
+    paper: str = "a4"
+    margin_mm: float = 5.0  # the printer cannot print closer to the edge than this
+    bleed_mm: float = 3.0  # wanted bleed around each piece (reduced on sheets if space is short)
+    marks: str = "jp"  # jp (double トンボ + centre marks) | western | none
+    duplex: str = "long"  # long | short | none
+    mark_len_mm: float = 5.0
+    mark_gap_mm: float = 1.0  # gap between the bleed edge and the start of a mark
+    mark_room_mm: float = 3.0  # least room kept outside the grid for marks
+
+    @property
+    def paper_mm(self) -> tuple[float, float]:
+        return PAPER_SIZES[self.paper]
+
+
+@dataclass(frozen=True)
+class Slot:
+    """The trim rectangle of one piece on a sheet."""
+
+    col: int
+    row: int
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+@dataclass(frozen=True)
+class SheetLayout:
+    paper_mm: tuple[float, float]
+    piece_mm: tuple[float, float]  # as placed on the sheet (after rotation)
+    rotated: bool  # pieces turned 90° to fit more
+    cols: int
+    rows: int
+    gutter_mm: tuple[float, float]
+    sheet_bleed_mm: float  # bleed actually printed around each piece on this sheet
+    slots: list[Slot] = field(default_factory=list)
+
+    kind = "grid"
+
+    @property
+    def per_sheet(self) -> int:
+        return self.cols * self.rows
+
+    @property
+    def unturned_mm(self) -> tuple[float, float]:
+        """The piece's trim box as designed."""
+        w, h = self.piece_mm
+        return (h, w) if self.rotated else (w, h)
+
+    def transform(self, index: int) -> Affine:
+        """Piece frame → sheet (mm) for the front in slot ``index``: turned 90° clockwise when rotated."""
+        s = self.slots[index]
+        w, h = self.unturned_mm
+        return placement(90 if self.rotated else 0, s.x, s.y, w, h)
+
+    def back_transform(self, index: int, duplex: str) -> Affine:
+        """Piece frame → backs sheet for the back of slot ``index``: the mirror image of the front
+        (so it lands at ``back_slot``), turned the other way when pieces are rotated."""
+        return back_transform(self.transform(index), self.unturned_mm[0], duplex, self.paper_mm)
+
+    def slot(self, col: int, row: int) -> Slot:
+        return self.slots[row * self.cols + col]
+
+    def back_slot(self, slot: Slot, duplex: str) -> Slot:
+        """Where the back of ``slot`` goes so it lands behind its front after the flip."""
+        if duplex == "long":
+            return self.slot(self.cols - 1 - slot.col, slot.row)
+        if duplex == "short":
+            return self.slot(slot.col, self.rows - 1 - slot.row)
+        return slot
+
+    @property
+    def grid_box(self) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) of all pieces with their sheet bleed."""
+        b = self.sheet_bleed_mm
+        first, last = self.slots[0], self.slots[-1]
+        return first.x - b, first.y - b, last.x + last.w + b, last.y + last.h + b
+
+
+def _fit(length: float, piece: float, room: float) -> int:
+    """How many pieces fit side by side (abutting at worst) leaving ``room`` at both ends."""
+    return max(0, int((length - 2 * room + 1e-9) // piece))
+
+
+def _axis_bleed(length: float, piece: float, n: int, room: float, bleed: float) -> float:
+    """The most bleed (up to ``bleed``) each of ``n`` pieces can keep on this axis, when
+    neighbours are two bleeds apart and ``room`` stays free for marks at both ends."""
+    return max(0.0, min(bleed, (length - n * piece - 2 * room) / (2 * n)))
+
+
+def _axis_start(length: float, piece: float, n: int, gutter: float) -> float:
+    """Offset that centres a row of ``n`` pieces ``gutter`` apart."""
+    return (length - (n * piece + (n - 1) * gutter)) / 2
+
+
+def _best_grid(piece_w: float, piece_h: float, opts: SheetOptions, room: float,
+               bleed: float) -> tuple[bool, float, float, int, int] | None:
+    """(rotated, w, h, cols, rows) of the grid with the most pieces, each taking its size plus two
+    bleeds, inside the printable area less ``room`` for marks; pieces turn 90° if that fits more."""
+    pw, ph = opts.paper_mm
+    lw, lh = pw - 2 * opts.margin_mm, ph - 2 * opts.margin_mm
+    best = None
+    for rotated, (w, h) in ((False, (piece_w, piece_h)), (True, (piece_h, piece_w))):
+        cols, rows = _fit(lw, w + 2 * bleed, room), _fit(lh, h + 2 * bleed, room)
+        if cols * rows and (best is None or cols * rows > best[3] * best[4]):
+            best = (rotated, w, h, cols, rows)
+    return best
+
+
+def _grid(opts: SheetOptions, rotated: bool, w: float, h: float, cols: int, rows: int,
+          bleed: float) -> SheetLayout:
+    """A centred grid of pieces two bleeds apart."""
+    pw, ph = opts.paper_mm
+    g = 2 * bleed
+    x0 = _axis_start(pw - 2 * opts.margin_mm, w, cols, g)
+    y0 = _axis_start(ph - 2 * opts.margin_mm, h, rows, g)
+    slots = [
+        Slot(c, r, opts.margin_mm + x0 + c * (w + g), opts.margin_mm + y0 + r * (h + g), w, h)
+        for r in range(rows)
+        for c in range(cols)
+    ]
+    return SheetLayout((pw, ph), (w, h), rotated, cols, rows, (g, g), bleed, slots)
+
+
+def layout_grid(piece_w: float, piece_h: float, opts: SheetOptions) -> SheetLayout | None:
+    """The grid holding the most pieces inside the printable area (abutting at worst), then the
+    largest bleed up to opts.bleed_mm that still leaves room for the marks.
+
+    Returns None when one piece does not fit the sheet (a board: split it into tiles instead).
+    """
+    best = _best_grid(piece_w, piece_h, opts, opts.mark_room_mm, 0.0)
+    if best is None:
+        return None
+    rotated, w, h, cols, rows = best
+    pw, ph = opts.paper_mm
+    lw, lh = pw - 2 * opts.margin_mm, ph - 2 * opts.margin_mm
+    room = opts.mark_room_mm
+    bleed = min(_axis_bleed(lw, w, cols, room, opts.bleed_mm), _axis_bleed(lh, h, rows, room, opts.bleed_mm))
+    return _grid(opts, rotated, w, h, cols, rows, bleed)
+
+
+def cut_marks(layout: SheetLayout, opts: SheetOptions) -> list[Line]:
+    """Cut marks outside the grid: on every trim line, plus (jp) bleed lines and centre marks."""
+    if opts.marks == "none":
+        return []
+    x0, y0, x1, y1 = layout.grid_box
+    pw, ph = layout.paper_mm
+    m, gap, b = opts.margin_mm, opts.mark_gap_mm, layout.sheet_bleed_mm
+
+    def vertical(x: float) -> list[Line]:
+        top = max(m, y0 - gap - opts.mark_len_mm)
+        bottom = min(ph - m, y1 + gap + opts.mark_len_mm)
+        return [Line(x, top, x, y0 - gap), Line(x, y1 + gap, x, bottom)]
+
+    def horizontal(y: float) -> list[Line]:
+        left = max(m, x0 - gap - opts.mark_len_mm)
+        right = min(pw - m, x1 + gap + opts.mark_len_mm)
+        return [Line(left, y, x0 - gap, y), Line(x1 + gap, y, right, y)]
+
+    xs: set[float] = set()
+    ys: set[float] = set()
+    for s in layout.slots:
+        xs.update((round(s.x, 4), round(s.x + s.w, 4)))
+        ys.update((round(s.y, 4), round(s.y + s.h, 4)))
+    if opts.marks == "jp" and b >= 0.5:
+        # The second line of each double トンボ sits on the bleed edge, outside the piece.
+        for s in layout.slots:
+            xs.update((round(s.x - b, 4), round(s.x + s.w + b, 4)))
+            ys.update((round(s.y - b, 4), round(s.y + s.h + b, 4)))
+    lines = [ln for x in sorted(xs) for ln in vertical(x)] + [ln for y in sorted(ys) for ln in horizontal(y)]
+    if opts.marks == "jp":
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        half = opts.mark_len_mm / 2
+        lines += vertical(cx) + horizontal(cy)
+        # Centre トンボ crossbars, each in the middle of its mark.
+        for yy in ((y0 - gap + max(m, y0 - gap - opts.mark_len_mm)) / 2,
+                   (y1 + gap + min(ph - m, y1 + gap + opts.mark_len_mm)) / 2):
+            lines.append(Line(cx - half, yy, cx + half, yy))
+        for xx in ((x0 - gap + max(m, x0 - gap - opts.mark_len_mm)) / 2,
+                   (x1 + gap + min(pw - m, x1 + gap + opts.mark_len_mm)) / 2):
+            lines.append(Line(xx, cy - half, xx, cy + half))
+    return [ln for ln in lines if (ln.x1, ln.y1) != (ln.x2, ln.y2)]
+
+
+def used_part(layout: SheetLayout, n: int) -> SheetLayout:
+    """The block of a grid that ``n`` pieces fill (slots in reading order): whole rows, or part of
+    the first row; cut marks for it leave empty slots unmarked."""
+    n = max(1, min(n, layout.per_sheet))
+    if n == layout.per_sheet:
+        return layout
+    rows = -(-n // layout.cols)
+    cols = layout.cols if rows > 1 else n
+    slots = [s for s in layout.slots if s.row < rows and s.col < cols]
+    return SheetLayout(layout.paper_mm, layout.piece_mm, layout.rotated, cols, rows, layout.gutter_mm,
+                       layout.sheet_bleed_mm, slots)
+
+
+def layout_grid_at(piece_w: float, piece_h: float, opts: SheetOptions, bleed: float,
+                   room: float | None = None) -> SheetLayout | None:
+    """A grid keeping exactly ``bleed`` around every piece (gutters 2·bleed), turning pieces 90° if
+    that fits more, ``room`` (default opts.mark_room_mm) kept free for marks. None if none fit."""
+    best = _best_grid(piece_w, piece_h, opts, opts.mark_room_mm if room is None else room, bleed)
+    return None if best is None else _grid(opts, *best, bleed)
+
+
+def choose_layout(spec: ShapeSpec, count: int, opts: SheetOptions, kind: str = "card"):
+    """How a deck's pieces go on home sheets.
+
+    Rectangular cards: the card grid (``layout_grid``: the most per sheet, cut marks round it).
+    Everything else prints on the fewest sheets the deck needs, and among those layouts the one
+    with the most bleed, then the most pieces per sheet, then a grid before a nest:
+    rectangles and rounded rectangles on a grid with cut marks (``layout_grid_at``); die-cut
+    shapes (circle, hex, tri-hex, polygon) on a bounding-box grid without cut marks, or nested
+    on a lattice (``pack.nest_at``). Returns None when not even one piece fits the sheet."""
+    if spec.kind == "rect" and kind == "card":
+        return layout_grid(spec.w, spec.h, opts)
+    from pnpgen.impose.nest import bleed_steps, nest_at
+
+    paper = opts.paper_mm
+    straight = spec.kind in ("rect", "rounded")
+
+    def options(bleed: float) -> list:
+        out = []
+        grid = layout_grid_at(spec.w, spec.h, opts, bleed, room=None if straight else 0.0)
+        if grid is not None:
+            out.append(grid)
+        if not straight:
+            nested = nest_at(spec, paper, opts.margin_mm, bleed)
+            if nested is not None:
+                out.append(nested)
+        return out
+
+    steps = bleed_steps(opts.bleed_mm)
+    tightest = options(steps[-1])
+    if not tightest:
+        return None
+    fewest = min(math.ceil(count / lay.per_sheet) for lay in tightest)
+    for bleed in steps:
+        fitting = [lay for lay in (tightest if bleed == steps[-1] else options(bleed))
+                   if math.ceil(count / lay.per_sheet) == fewest]
+        if fitting:
+            return max(fitting, key=lambda lay: (lay.per_sheet, lay.kind == "grid"))
+    raise AssertionError("unreachable: the tightest bleed always fits")

@@ -1,0 +1,432 @@
+"""Nesting: lattice packings of die-cut pieces (circles, hexes, tri-hexes, polygons) on a sheet.
+
+Pure geometry in millimetres. A *motif* is one piece, or a piece and a copy turned 180° beside
+it (tri-hexes interlock ▲▼); motifs repeat on a lattice o + i·a + j·b. For each candidate
+direction, a is the shortest vector along it that keeps pieces ``gap`` apart, b the shortest
+along its own direction that clears the whole row of motifs i·a. Hexes, tri-hexes and circles
+pack best along multiples of 30°, so those directions are tried, with the pieces upright or
+turned 90°. The count on a sheet comes from the best offset of the lattice inside the printable
+area; the arrangement is then centred.
+
+``gap`` is twice the bleed printed around each piece: neighbours' bleeds meet but never overlap,
+because every bleed point lies exactly ``bleed`` outside its own trim path.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from pnpgen.shapes import Affine, Point, ShapeSpec, back_transform, outline, placement, polygon_distance
+
+DIRECTIONS = tuple(range(0, 180, 30))  # degrees, y down (30° points down-right)
+PAIR_DIRECTIONS = (0, 90)  # where the turned partner of a motif may sit
+BLEED_STEPS = (3.0, 2.5, 2.0, 1.5, 1.0, 0.5, 0.0)
+ORIGIN_STEPS = 12  # lattice offsets tried per axis of a lattice cell
+FLAT_TOL = 0.03  # mm: arcs flattened for the separation search (outlines pushed out by as much)
+
+
+@dataclass(frozen=True)
+class NestSlot:
+    """One piece on a nested sheet: its bounding box on the sheet and its turn."""
+
+    index: int
+    x: float  # top-left of the turned trim bounding box
+    y: float
+    rot: int  # 0, 90, 180 or 270 (clockwise)
+    lattice: tuple[int, int, int]  # (i, j, k): lattice coordinates and place in the motif
+
+
+@dataclass(frozen=True)
+class NestLayout:
+    """Pieces at lattice points: the same interface the build uses for grids."""
+
+    paper_mm: tuple[float, float]
+    piece_mm: tuple[float, float]  # trim box of the piece as designed (unturned)
+    rot: int  # turn of the first piece of the motif
+    vectors: tuple[Point, Point]  # lattice vectors a, b (mm)
+    motif: tuple[tuple[int, Point], ...]  # (turn, offset) of each piece in the motif
+    sheet_bleed_mm: float
+    slots: list[NestSlot] = field(default_factory=list)
+
+    kind = "nested"
+
+    @property
+    def per_sheet(self) -> int:
+        return len(self.slots)
+
+    @property
+    def rotated(self) -> bool:
+        return self.rot in (90, 270)
+
+    def transform(self, index: int) -> Affine:
+        """Piece frame → sheet for the front in slot ``index``."""
+        s = self.slots[index]
+        w, h = self.piece_mm
+        return placement(s.rot, s.x, s.y, w, h)
+
+    def back_transform(self, index: int, duplex: str) -> Affine:
+        return back_transform(self.transform(index), self.piece_mm[0], duplex, self.paper_mm)
+
+
+# --------------------------------------------------------------------------- separation
+
+class _Piece:
+    """A piece of a motif: its trim polygon and its outline grown by the gap (or its disc)."""
+
+    def __init__(self, spec: ShapeSpec, rot: int, offset: Point, gap: float):
+        turn = placement(rot, offset[0], offset[1], spec.w, spec.h)
+        self.disc = spec.kind == "circle"
+        if self.disc:
+            self.centre = turn(spec.core[0])
+            self.reach = 2 * spec.radius + gap
+            return
+        self.poly = [turn(p) for p in outline(spec, 0.0).points(FLAT_TOL)]
+        if gap > 0:
+            # Chords pushed outside the true arcs, so clearance is never under ``gap``.
+            self.grown = [turn(p) for p in _outset(outline(spec, gap).points(FLAT_TOL), FLAT_TOL)]
+        else:
+            self.grown = list(self.poly)
+        self._turned: dict = {}
+
+    def turned(self, u: Point, which: str):
+        """Corners and non-horizontal edges (y0, y1, x0, dx/dy) in the frame where u is the x axis."""
+        key = (u, which)
+        got = self._turned.get(key)
+        if got is None:
+            ux, uy = u
+            pts = [(x * ux + y * uy, -x * uy + y * ux) for x, y in getattr(self, which)]
+            edges = []
+            n = len(pts)
+            for i in range(n):
+                (x0, y0), (x1, y1) = pts[i], pts[(i + 1) % n]
+                if abs(y1 - y0) > 1e-12:
+                    edges.append((y0, y1, x0, (x1 - x0) / (y1 - y0)))
+            ys = [p[1] for p in pts]
+            got = self._turned[key] = (pts, edges, (min(ys), max(ys)))
+        return got[0], got[1]
+
+    def span(self, u: Point, which: str) -> tuple[float, float]:
+        self.turned(u, which)
+        return self._turned[(u, which)][2]
+
+
+def _pair_t_max(mov: _Piece, fix: _Piece, shift: Point, u: Point) -> float:
+    """The largest t at which ``mov`` moved by t·u still comes closer than the gap to ``fix``
+    moved by ``shift``; −inf when it never does."""
+    if mov.disc:
+        wx = mov.centre[0] - fix.centre[0] - shift[0]
+        wy = mov.centre[1] - fix.centre[1] - shift[1]
+        wu = wx * u[0] + wy * u[1]
+        disc = wu * wu - (wx * wx + wy * wy) + mov.reach ** 2
+        return -math.inf if disc < 0 else -wu + math.sqrt(disc)
+    # Work in a frame where u is the x axis: every ray is a horizontal line.
+    ux, uy = u
+    m_pts, m_edges = mov.turned(u, "poly")
+    f_pts, f_edges = fix.turned(u, "grown")
+    sx = shift[0] * ux + shift[1] * uy
+    sy = -shift[0] * uy + shift[1] * ux
+    m_lo, m_hi = mov.span(u, "poly")
+    f_lo, f_hi = fix.span(u, "grown")
+    if m_hi < f_lo + sy - 1e-9 or f_hi + sy < m_lo - 1e-9:
+        return -math.inf  # the sweep of mov along u never meets fix
+    best = -math.inf
+    for px, py in m_pts:  # corners of the moving piece against the fixed grown outline
+        y = py - sy
+        for y0, y1, x0, k in f_edges:
+            if (y0 <= y <= y1) or (y1 <= y <= y0):
+                t = x0 + (y - y0) * k + sx - px
+                if t > best:
+                    best = t
+    for qx, qy in f_pts:  # corners of the fixed grown outline against the moving piece
+        y = qy + sy
+        for y0, y1, x0, k in m_edges:
+            if (y0 <= y <= y1) or (y1 <= y <= y0):
+                t = qx + sx - (x0 + (y - y0) * k)
+                if t > best:
+                    best = t
+    return best
+
+
+def _outset(pts: list[Point], by: float) -> list[Point]:
+    """Push a flattened outline's points outward by ``by`` along the averaged edge normals."""
+    n = len(pts)
+    area = 0.0
+    for i in range(n):
+        x1, y1 = pts[i]
+        x2, y2 = pts[(i + 1) % n]
+        area += x1 * y2 - x2 * y1
+    orient = 1.0 if area > 0 else -1.0
+    out = []
+    for i in range(n):
+        (x0, y0), (x1, y1), (x2, y2) = pts[i - 1], pts[i], pts[(i + 1) % n]
+        nx = ny = 0.0
+        for (ax, ay), (bx, by_) in (((x0, y0), (x1, y1)), ((x1, y1), (x2, y2))):
+            dx, dy = bx - ax, by_ - ay
+            ln = math.hypot(dx, dy) or 1.0
+            nx += orient * dy / ln
+            ny += -orient * dx / ln
+        ln = math.hypot(nx, ny) or 1.0
+        out.append((x1 + by * nx / ln, y1 + by * ny / ln))
+    return out
+
+
+def _unit(deg: float) -> Point:
+    r = math.radians(deg)
+    c, s = math.cos(r), math.sin(r)
+    return (0.0 if abs(c) < 1e-12 else c), (0.0 if abs(s) < 1e-12 else s)
+
+
+def _motif_t_max(pieces: list[_Piece], shift: Point, u: Point) -> float:
+    return max(_pair_t_max(m, f, shift, u) for m in pieces for f in pieces)
+
+
+def _lattice(pieces: list[_Piece], a_deg: float, b_deg: float) -> tuple[Point, Point] | None:
+    ua, ub = _unit(a_deg), _unit(b_deg)
+    ta = _motif_t_max(pieces, (0.0, 0.0), ua)
+    if not math.isfinite(ta) or ta <= 1e-9:
+        return None
+    a = (ta * ua[0], ta * ua[1])
+    tb = max(_motif_t_max(pieces, (k * a[0], k * a[1]), ub) for k in range(-3, 4))
+    if not math.isfinite(tb) or tb <= 1e-9:
+        return None
+    return a, (tb * ub[0], tb * ub[1])
+
+
+@lru_cache(maxsize=4096)
+def _motif(spec: ShapeSpec, rot: int, pair_deg: int | None, gap: float) -> tuple[tuple[int, Point], ...]:
+    """The pieces of a motif: the piece, and (pair_deg) its 180° turn pushed against it."""
+    if pair_deg is None:
+        return ((rot, (0.0, 0.0)),)
+    first = _piece(spec, rot, (0.0, 0.0), gap)
+    turned = _piece(spec, (rot + 180) % 360, (0.0, 0.0), gap)
+    u = _unit(pair_deg)
+    t = _pair_t_max(turned, first, (0.0, 0.0), u)
+    if not math.isfinite(t):
+        t = 0.0
+    return ((rot, (0.0, 0.0)), ((rot + 180) % 360, (t * u[0], t * u[1])))
+
+
+@lru_cache(maxsize=4096)
+def lattice(spec: ShapeSpec, rot: int, gap: float, a_deg: float, b_deg: float,
+            pair_deg: int | None = None) -> tuple[Point, Point] | None:
+    """The tightest lattice with vectors along ``a_deg`` and ``b_deg`` keeping pieces ``gap`` apart."""
+    motif = _motif(spec, rot, pair_deg, gap)
+    pieces = [_piece(spec, r, off, gap) for r, off in motif]
+    return _lattice(pieces, a_deg, b_deg)
+
+
+@lru_cache(maxsize=4096)
+def _piece(spec: ShapeSpec, rot: int, offset: Point, gap: float) -> _Piece:
+    return _Piece(spec, rot, offset, gap)
+
+
+def _valid(spec: ShapeSpec, motif: tuple[tuple[int, Point], ...], gap: float, a: Point, b: Point) -> bool:
+    """Independent check: no two pieces of nearby motifs come closer than the gap (minus a hair)."""
+    if spec.kind == "circle":
+        need = 2 * spec.radius + gap - 1e-6
+        return all(math.hypot(i * a[0] + j * b[0], i * a[1] + j * b[1]) >= need
+                   for i in range(-3, 4) for j in range(-3, 4) if (i, j) != (0, 0))
+    polys = []
+    for rot, (ox, oy) in motif:
+        turn = placement(rot, ox, oy, spec.w, spec.h)
+        polys.append([turn(p) for p in outline(spec, 0.0).points(0.02)])
+    span = max(spec.w, spec.h) + gap
+    for i in range(-2, 3):
+        for j in range(-2, 3):
+            dx, dy = i * a[0] + j * b[0], i * a[1] + j * b[1]
+            for k, p in enumerate(polys):
+                for m, q in enumerate(polys):
+                    if (i, j) == (0, 0) and m <= k:
+                        continue
+                    moved = [(x + dx, y + dy) for x, y in q]
+                    if abs(moved[0][0] - p[0][0]) > 2 * span or abs(moved[0][1] - p[0][1]) > 2 * span:
+                        continue
+                    if polygon_distance(p, moved) < gap - 0.05:
+                        return False
+    return True
+
+
+# --------------------------------------------------------------------------- sheet count
+
+def _count(a: Point, b: Point, o: Point, box: tuple[float, float, float, float],
+           collect: bool = False) -> tuple[int, list[tuple[int, int]]]:
+    """Lattice points o + i·a + j·b inside box = (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = box
+    if x1 < x0 - 1e-9 or y1 < y0 - 1e-9:
+        return 0, []
+    eps = 1e-7
+    det = a[0] * b[1] - a[1] * b[0]
+    js = []
+    for cx, cy in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
+        px, py = cx - o[0], cy - o[1]
+        js.append((a[0] * py - a[1] * px) / det)
+    jmin, jmax = math.floor(min(js)) - 1, math.ceil(max(js)) + 1
+    total = 0
+    found: list[tuple[int, int]] = []
+    for j in range(jmin, jmax + 1):
+        sx, sy = o[0] + j * b[0], o[1] + j * b[1]
+        lo, hi = -math.inf, math.inf
+        for s, lo_b, hi_b in ((a[0], x0 - sx, x1 - sx), (a[1], y0 - sy, y1 - sy)):
+            if abs(s) < 1e-12:
+                if not (lo_b - eps <= 0 <= hi_b + eps):
+                    lo, hi = 1, 0
+                continue
+            l_, h_ = lo_b / s, hi_b / s
+            if s < 0:
+                l_, h_ = h_, l_
+            lo, hi = max(lo, l_ - eps / abs(s)), min(hi, h_ + eps / abs(s))
+        i0, i1 = math.ceil(lo), math.floor(hi)
+        if i1 >= i0:
+            total += i1 - i0 + 1
+            if collect:
+                found.extend((i, j) for i in range(i0, i1 + 1))
+    return total, found
+
+
+def _motif_boxes(box, motif) -> list[tuple[float, float, float, float]]:
+    x0, y0, x1, y1 = box
+    return [(x0 - ox, y0 - oy, x1 - ox, y1 - oy) for _, (ox, oy) in motif]
+
+
+def _best_on_sheet(a: Point, b: Point, boxes) -> tuple[int, Point]:
+    best = (-1, (0.0, 0.0))
+    x0 = min(bx[0] for bx in boxes)
+    y0 = min(bx[1] for bx in boxes)
+    for si in range(ORIGIN_STEPS):
+        for ti in range(ORIGIN_STEPS):
+            s, t = si / ORIGIN_STEPS, ti / ORIGIN_STEPS
+            o = (x0 + s * a[0] + t * b[0], y0 + s * a[1] + t * b[1])
+            n = sum(_count(a, b, o, bx)[0] for bx in boxes)
+            if n > best[0]:
+                best = (n, o)
+    return best
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    count: int
+    rot: int
+    motif: tuple[tuple[int, Point], ...]
+    a: Point
+    b: Point
+    origin: Point
+    box: tuple[float, float, float, float]
+
+    @property
+    def cell(self) -> float:
+        return abs(self.a[0] * self.b[1] - self.a[1] * self.b[0]) / len(self.motif)
+
+
+def _candidates(spec: ShapeSpec, paper: tuple[float, float], margin: float, bleed: float,
+                rots: tuple[int, ...], pairs: bool) -> list[_Candidate]:
+    out = []
+    gap = 2 * bleed
+    pw, ph = paper
+    for rot in rots:
+        bw, bh = (spec.h, spec.w) if rot in (90, 270) else (spec.w, spec.h)
+        # Reference point: the turned trim box's top-left; piece and bleed stay inside the margin.
+        box = (margin + bleed, margin + bleed, pw - margin - bleed - bw, ph - margin - bleed - bh)
+        if box[2] < box[0] - 1e-9 or box[3] < box[1] - 1e-9:
+            continue
+        seen = set()
+        plans: list[tuple[int | None, float, float]] = [
+            (None, a_deg, b_deg) for i, a_deg in enumerate(DIRECTIONS) for b_deg in DIRECTIONS[i + 1:]]
+        if pairs:
+            plans += [(p, a_deg, b_deg) for p in PAIR_DIRECTIONS for a_deg in (0, 90)
+                      for b_deg in DIRECTIONS if b_deg != a_deg]
+        for pair_deg, a_deg, b_deg in plans:
+            vecs = lattice(spec, rot, gap, a_deg, b_deg, pair_deg)
+            if vecs is None:
+                continue
+            motif = _motif(spec, rot, pair_deg, gap)
+            a, b = vecs
+            key = (pair_deg is None, round(a[0], 3), round(a[1], 3), round(b[0], 3), round(b[1], 3))
+            if key in seen:
+                continue
+            seen.add(key)
+            n, o = _best_on_sheet(a, b, _motif_boxes(box, motif))
+            if n > 0:
+                out.append(_Candidate(n, rot, motif, a, b, o, box))
+    return out
+
+
+@lru_cache(maxsize=1024)
+def nest_at(spec: ShapeSpec, paper: tuple[float, float], margin: float, bleed: float,
+            allow_turn: bool = True) -> NestLayout | None:
+    """The nested layout with the most pieces at exactly ``bleed`` (gap 2·bleed); among equals
+    one piece orientation before interlocked pairs, then the smaller lattice cell. None when not
+    even one piece fits."""
+    symmetric = spec.kind in ("circle", "hex")  # a half turn changes nothing
+    rots = (0,) if spec.kind == "circle" or not allow_turn else (0, 90)
+    cands = sorted(_candidates(spec, paper, margin, bleed, rots, pairs=not symmetric),
+                   key=lambda c: (-c.count, len(c.motif), round(c.cell, 6), c.rot,
+                                  round(c.a[0], 6), round(c.a[1], 6), round(c.b[0], 6), round(c.b[1], 6)))
+    for c in cands:
+        if _valid(spec, c.motif, 2 * bleed, c.a, c.b):
+            return _layout(spec, paper, c, bleed)
+    return None
+
+
+def bleed_steps(max_bleed: float) -> list[float]:
+    """Sheet bleeds tried, largest first: the wanted bleed, then BLEED_STEPS below it."""
+    return [max_bleed] + [b for b in BLEED_STEPS if b < max_bleed - 1e-9]
+
+
+def nest(spec: ShapeSpec, paper: tuple[float, float], margin: float, max_bleed: float,
+         allow_turn: bool = True) -> NestLayout | None:
+    """The most pieces per sheet at any bleed up to ``max_bleed``; among equals, the most bleed."""
+    steps = bleed_steps(max_bleed)
+    most = nest_at(spec, paper, margin, steps[-1], allow_turn)
+    if most is None:
+        return None
+    for bleed in steps[:-1]:
+        c = nest_at(spec, paper, margin, bleed, allow_turn)
+        if c is not None and c.per_sheet >= most.per_sheet:
+            return c
+    return most
+
+
+def _layout(spec: ShapeSpec, paper: tuple[float, float], c: _Candidate, bleed: float) -> NestLayout:
+    pos = []
+    for k, (rot, (ox, oy)) in enumerate(c.motif):
+        bx = _motif_boxes(c.box, c.motif)[k]
+        _, pts = _count(c.a, c.b, c.origin, bx, collect=True)
+        for i, j in pts:
+            pos.append((c.origin[0] + i * c.a[0] + j * c.b[0] + ox, c.origin[1] + i * c.a[1] + j * c.b[1] + oy,
+                        rot, (i, j, k)))
+    bw, bh = (spec.h, spec.w) if c.rot in (90, 270) else (spec.w, spec.h)
+    x0 = min(p[0] for p in pos)
+    y0 = min(p[1] for p in pos)
+    x1 = max(p[0] for p in pos) + bw
+    y1 = max(p[1] for p in pos) + bh
+    dx = (paper[0] - (x1 - x0)) / 2 - x0  # centre the arrangement on the sheet
+    dy = (paper[1] - (y1 - y0)) / 2 - y0
+    # Fill order: lines along the most nearly axis-parallel of the shortest lattice vectors,
+    # rows (top first) or columns (left first), so neighbours in the deck sit side by side.
+    vecs = [c.a, c.b, (c.a[0] + c.b[0], c.a[1] + c.b[1]), (c.a[0] - c.b[0], c.a[1] - c.b[1])]
+    shortest = min(math.hypot(*v) for v in vecs)
+
+    def off_axis(v: Point) -> float:
+        ln = math.hypot(*v)
+        return min(abs(v[0]), abs(v[1])) / ln
+
+    line = min((v for v in vecs if math.hypot(*v) <= shortest + 1e-6), key=lambda v: (off_axis(v), -abs(v[0])))
+    ln = math.hypot(*line)
+    ux, uy = line[0] / ln, line[1] / ln
+    if abs(ux) >= abs(uy):  # rows
+        ux, uy = (ux, uy) if ux > 0 else (-ux, -uy)
+        nx, ny = (-uy, ux)  # points down the page
+    else:  # columns
+        ux, uy = (ux, uy) if uy > 0 else (-ux, -uy)
+        nx, ny = (uy, -ux)  # points right
+    pos.sort(key=lambda p: (round(p[0] * nx + p[1] * ny, 3), round(p[0] * ux + p[1] * uy, 3)))
+    slots = [NestSlot(n, p[0] + dx, p[1] + dy, p[2], p[3]) for n, p in enumerate(pos)]
+    return NestLayout(paper, (spec.w, spec.h), c.rot, (c.a, c.b), c.motif, bleed, slots)
+
+
+def density(spec: ShapeSpec, per_sheet: int, paper: tuple[float, float], margin: float) -> float:
+    """Share of the printable area (paper less the margin) covered by trimmed pieces."""
+    usable = (paper[0] - 2 * margin) * (paper[1] - 2 * margin)
+    return per_sheet * spec.area / usable

@@ -1,0 +1,58 @@
+"""Template helpers about a piece's shape and score tracks, added to every template's context.
+
+- ``track(n, x, y, w, h, layout="ring", start=0, rows=None, **style)``: a score track (tracks.py).
+- ``outline(offset=0)``: SVG path data of this face's outline in mm (its trim path grown by
+  ``offset``; negative insets), e.g. ``<path d="{{ outline(-2) }}" fill="none" .../>``. On a back
+  face it is the front's mirrored left-right, as the back is seen after turning the piece over.
+- ``shape``: ``kind``, ``size`` (across flats / diameter), ``orientation``, ``corners`` (the
+  trim polygon's corners) and ``centres`` (centre of each hexagon of a hex or tri-hex, the
+  centre of a circle or box), all in this face's frame (mm).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from markupsafe import Markup
+
+from pnpgen import fonts as fontreg
+from pnpgen.shapes import back_outline, deck_shape, hex_corners, mirror_x, outline as grow, trihex_centres
+from pnpgen.render.tracks import track_svg
+
+
+def shape_tools(deck, side: str, fonts: dict[str, str], colour: Callable[[str], str]) -> dict[str, Any]:
+    try:
+        spec = deck_shape(deck)
+    except ValueError:
+        spec = None
+
+    def outline(offset: float = 0.0) -> Markup:
+        if spec is None:
+            return Markup("")
+        path = back_outline(spec, float(offset)) if side == "back" else grow(spec, float(offset))
+        return Markup(path.svg())
+
+    def resolve(name: str) -> str:
+        return colour(name) if isinstance(name, str) and not name.startswith("#") else name
+
+    def track(n: int, x: float, y: float, w: float, h: float, layout: str = "ring", start: int = 0,
+              rows: int | None = None, **style: Any) -> Markup:
+        return track_svg(int(n), float(x), float(y), float(w), float(h), layout, int(start), rows,
+                         fonts=fonts, width_mm=fontreg.string_width_mm, resolve=resolve, **style)
+
+    info: dict[str, Any] = {}
+    if spec is not None:
+        if spec.kind == "trihex":
+            centres = trihex_centres(spec.size, spec.orientation)
+        elif spec.kind == "circle":
+            centres = [spec.core[0]]
+        else:
+            centres = [(spec.w / 2, spec.h / 2)]
+        corners = list(spec.core) if spec.kind in ("hex", "trihex", "polygon", "rect") else []
+        if side == "back":
+            flip = mirror_x(spec.w)
+            centres = [flip(p) for p in centres]
+            corners = [flip(p) for p in corners]
+        info = dict(kind=spec.kind, size=spec.size, orientation=spec.orientation, centres=centres,
+                    corners=corners, hex_corners=hex_corners)
+    return {"track": track, "outline": outline, "shape": info}

@@ -1,0 +1,82 @@
+"""Bill of materials: in every manifest and as the last page of <slug>-all.pdf; and the counts
+of issue 4's components as the drafts give them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import GAMES, REPO
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+
+
+def _manifest(built, slug):
+    return json.loads((built / slug / "manifest.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_manifest_has_the_bill_of_materials(built, slug):
+    m = _manifest(built, slug)
+    bom = m["bill_of_materials"]
+    decks = {d["id"]: d for d in m["decks"]}
+    assert [p["deck"] for p in bom["printed"]] == list(decks)
+    for p in bom["printed"]:
+        d = decks[p["deck"]]
+        assert (p["count"], p["sheets"], p["pages"]) == (d["count"], d["sheets"], d["pages"])
+        assert p["sheets"] >= 1
+    game = load_game(Workspace(REPO), slug)
+    assert [(s["name"], s["count"], s["note"]) for s in bom["sourced"]] == \
+        [(s.name, s.count, s.note) for s in game.sourced]
+    assert bom["totals"]["printed_pieces"] == sum(d["count"] for d in decks.values())
+    assert bom["totals"]["sheets"] == sum(d["sheets"] for d in decks.values())
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_bill_of_materials_is_the_last_page_of_all(built, slug):
+    m = _manifest(built, slug)
+    pdf = PdfReader(built / slug / f"{slug}-all.pdf")
+    assert len(pdf.pages) == sum(d["pages"] for d in m["decks"]) + 1
+    text = pdf.pages[-1].extract_text()
+    assert "Bill of materials" in text
+    for d in m["decks"]:
+        assert d["name"] in text and f"({d['id']})" in text
+    for s in m["bill_of_materials"]["sourced"]:
+        assert s["name"] in text
+    assert f"計 {m['bill_of_materials']['totals']['printed_pieces']} 個" in text
+
+
+# Issue 4's components, as the drafts count them.
+COUNTS = {
+    "populous": {"area": 15, "town": 30, "worker": 60, "terrain": None, "race": 5},
+    "asian-delivery": {"areas": 10, "facilities": 40, "vp-markers": 4, "start-marker": 1, "workers": 16,
+                       "cargo": 90},
+}
+
+
+@pytest.mark.parametrize("slug", sorted(COUNTS))
+def test_component_counts_in_the_manifest(built, slug):
+    decks = {d["id"]: d for d in _manifest(built, slug)["decks"]}
+    for deck_id, count in COUNTS[slug].items():
+        assert deck_id in decks
+        if count is not None:
+            assert decks[deck_id]["count"] == count, deck_id
+
+
+def test_cargo_counters_are_60_20_10(built):
+    game = load_game(Workspace(REPO), "asian-delivery")
+    cargo = game.deck("cargo")
+    assert sorted(p.count for p in cargo.pieces) == [10, 20, 60]
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_die_line_is_described_for_every_deck(built, slug):
+    for d in _manifest(built, slug)["decks"]:
+        assert set(d["die_line"]) == {"home", "shop"}
+        if d["shape"] != "rect":
+            assert f"shop/{d['id']}-die.pdf" in d["files"]
+            assert (built / slug / "shop" / f"{d['id']}-die.pdf").is_file()
+        else:
+            assert all(not f.endswith("-die.pdf") for f in d["files"])

@@ -1,0 +1,189 @@
+"""Saddle-stitch imposition: page order, padding, creep, right binding, measured in real PDFs."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from reportlab.pdfgen import canvas
+
+from pnpgen import fonts as fontreg
+from pnpgen.impose import booklet
+from pnpgen.impose.booklet import PT_PER_MM, impose_pdf, layout, padded_count, padded_sequence, saddle_stitch
+
+FONTS = Path(__file__).resolve().parents[2] / "fonts"
+MARK_X = 20.0  # mm from the A5 page's left edge, where each test page prints its number
+
+
+# ---------------------------------------------------------------- page order
+
+
+def test_eight_pages_example_from_the_print_facts():
+    sides = saddle_stitch(8)
+    assert [(s.sheet, s.side, s.left, s.right) for s in sides] == [
+        (1, "front", 8, 1), (1, "back", 2, 7), (2, "front", 6, 3), (2, "back", 4, 5)]
+
+
+@pytest.mark.parametrize("n", [4, 8, 12, 16, 20, 32, 64])
+def test_saddle_stitch_order_for_4k_pages(n):
+    sides = saddle_stitch(n)
+    assert len(sides) == n // 2
+    for k in range(1, n // 4 + 1):
+        front, back = sides[2 * k - 2], sides[2 * k - 1]
+        assert (front.left, front.right) == (n - 2 * k + 2, 2 * k - 1)
+        assert (back.left, back.right) == (2 * k, n - 2 * k + 1)
+    # every page once; facing pages on one side sum to n + 1
+    assert sorted(p for s in sides for p in (s.left, s.right)) == list(range(1, n + 1))
+    assert all(s.left + s.right == n + 1 for s in sides)
+    assert (sides[0].left, sides[0].right) == (n, 1) and (sides[1].left, sides[1].right) == (2, n - 1)
+
+
+@pytest.mark.parametrize("n", [4, 8, 16, 28])
+def test_right_binding_reverses_each_side(n):
+    left, right = saddle_stitch(n, "left"), saddle_stitch(n, "right")
+    for a, b in zip(left, right):
+        assert (a.sheet, a.side) == (b.sheet, b.side)
+        assert (b.left, b.right) == (a.right, a.left)
+    assert (right[0].left, right[0].right) == (1, n)
+
+
+def test_not_a_multiple_of_four_is_refused():
+    with pytest.raises(ValueError):
+        saddle_stitch(6)
+    with pytest.raises(ValueError):
+        saddle_stitch(8, "top")
+
+
+@pytest.mark.parametrize("n,total", [(1, 4), (4, 4), (5, 8), (13, 16), (15, 16), (16, 16)])
+def test_padding_to_a_multiple_of_four(n, total):
+    assert padded_count(n) == total
+    seq = padded_sequence(n)
+    assert len(seq) == total and seq[:n] == list(range(1, n + 1)) and seq[n:] == [None] * (total - n)
+
+
+def test_padding_can_keep_the_back_cover_last():
+    assert padded_sequence(13, keep_last=True) == list(range(1, 13)) + [None, None, None, 13]
+
+
+# ---------------------------------------------------------------- geometry
+
+
+def test_pages_meet_at_the_fold_without_creep():
+    sides = layout(8)
+    for _side, (left, right) in sides:
+        assert left.x_mm + 148 == pytest.approx(148.5) and right.x_mm == pytest.approx(148.5)
+        assert left.y_mm == right.y_mm == 0
+        assert left.shift_mm == right.shift_mm == 0
+
+
+def test_creep_shifts_inner_sheets_toward_the_fold():
+    sides = layout(16, creep_mm=0.2)
+    for side, (left, right) in sides:
+        shift = 0.2 * (side.sheet - 1)
+        assert left.x_mm == pytest.approx(0.5 + shift)
+        assert right.x_mm == pytest.approx(148.5 - shift)
+    assert booklet.creep_shift(4, 0.25) == pytest.approx(0.75)
+
+
+def test_too_much_creep_is_refused():
+    with pytest.raises(ValueError):
+        layout(64, creep_mm=5)
+
+
+# ---------------------------------------------------------------- measured in a PDF
+
+
+def numbered_pages(n: int) -> bytes:
+    """A5 pages each printing its number at MARK_X mm from its left edge."""
+    font = fontreg.register("BIZUDPGothic-Regular", FONTS)
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=(148 * PT_PER_MM, 210 * PT_PER_MM), invariant=1, initialFontName=font)
+    for i in range(1, n + 1):
+        c.setFont(font, 20)
+        c.drawString(MARK_X * PT_PER_MM, 100 * PT_PER_MM, f"P{i}")
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def marks(pdf: bytes) -> list[dict[int, float]]:
+    """Per booklet page: page number → x of its mark in mm from the sheet's left edge."""
+    out = []
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        found: dict[int, float] = {}
+
+        def visit(text, cm, tm, font, size, found=found):
+            text = text.strip()
+            if text.startswith("P") and text[1:].isdigit():
+                x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+                found[int(text[1:])] = x / PT_PER_MM
+
+        page.extract_text(visitor_text=visit)
+        out.append(found)
+    return out
+
+
+def test_imposed_pdf_order_and_size():
+    pdf = impose_pdf(numbered_pages(8), layout(8))
+    reader = PdfReader(io.BytesIO(pdf))
+    assert len(reader.pages) == 4
+    box = reader.pages[0].mediabox
+    assert float(box.width) / PT_PER_MM == pytest.approx(297, abs=0.01)
+    assert float(box.height) / PT_PER_MM == pytest.approx(210, abs=0.01)
+    order = [sorted(m, key=m.get) for m in marks(pdf)]
+    assert order == [[8, 1], [2, 7], [6, 3], [4, 5]]
+
+
+def test_imposed_blank_pages_are_empty():
+    pdf = impose_pdf(numbered_pages(5), layout(5, keep_last=True))
+    order = [sorted(m, key=m.get) for m in marks(pdf)]
+    # 8 slots: pages 1-4, three blanks, then page 5 as the back cover
+    assert order == [[5, 1], [2], [3], [4]]
+
+
+def test_right_binding_in_the_pdf():
+    pdf = impose_pdf(numbered_pages(8), layout(8, binding="right"))
+    assert [sorted(m, key=m.get) for m in marks(pdf)] == [[1, 8], [7, 2], [3, 6], [5, 4]]
+
+
+def test_creep_measured_in_the_pdf():
+    src = numbered_pages(12)
+    plain, crept = marks(impose_pdf(src, layout(12))), marks(impose_pdf(src, layout(12, creep_mm=0.3)))
+    sides = layout(12)
+    for (side, (left, right)), m0, m1 in zip(sides, plain, crept):
+        shift = 0.3 * (side.sheet - 1)
+        assert m1[left.page] - m0[left.page] == pytest.approx(shift, abs=0.01)  # left page moves right
+        assert m1[right.page] - m0[right.page] == pytest.approx(-shift, abs=0.01)  # right page moves left
+        assert m0[left.page] == pytest.approx(0.5 + MARK_X, abs=0.01)
+        assert m0[right.page] == pytest.approx(148.5 + MARK_X, abs=0.01)
+    # sheet 3 of 3, front [8, 5]: both pages 0.6 mm nearer the fold
+    assert crept[4][8] - plain[4][8] == pytest.approx(0.6, abs=0.01)
+    assert crept[4][5] - plain[4][5] == pytest.approx(-0.6, abs=0.01)
+
+
+def test_imposition_is_deterministic():
+    src = numbered_pages(8)
+    a = impose_pdf(src, layout(8, creep_mm=0.1))
+    b = impose_pdf(src, layout(8, creep_mm=0.1))
+    assert a == b
+    assert b"/ID" not in a
+
+
+def test_pages_with_different_resources_become_clipped_forms():
+    from pypdf import PdfWriter
+    from pypdf.generic import DictionaryObject, NameObject
+
+    w = PdfWriter(clone_from=PdfReader(io.BytesIO(numbered_pages(8))))
+    page = w.pages[2]  # page 3
+    res = DictionaryObject(page["/Resources"].get_object())
+    res[NameObject("/ExtGState")] = DictionaryObject()
+    page[NameObject("/Resources")] = res
+    buf = io.BytesIO()
+    w.write(buf)
+    sheets = PdfReader(io.BytesIO(impose_pdf(buf.getvalue(), layout(8, creep_mm=0.5)))).pages
+    assert "/XObject" not in sheets[0]["/Resources"]  # sheet 1 front [8, 1]: alike, inlined
+    forms = sheets[2]["/Resources"]["/XObject"]  # sheet 2 front [6, 3]: page 3 differs → forms
+    widths = sorted(float(f.get_object()["/BBox"][2]) - float(f.get_object()["/BBox"][0]) for f in forms.values())
+    assert widths == pytest.approx([147.5 * PT_PER_MM] * 2, abs=0.01)  # clipped 0.5 mm at the fold

@@ -1,0 +1,125 @@
+"""Nesting die-cut pieces on home sheets: at least as many as a bounding-box grid, inside the
+printable area, never closer than two bleeds, backs the mirror image of the fronts in mm."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from pnpgen.impose.grid import SheetOptions, choose_layout, layout_grid_at
+from pnpgen.impose.nest import BLEED_STEPS, density, nest_at
+from pnpgen.shapes import (
+    back_outline,
+    bleed_path,
+    bounding_size,
+    distance_to_polygon_edges,
+    duplex_mirror,
+    polygon_distance,
+    shape_spec,
+    trim_path,
+)
+
+A4 = (210.0, 297.0)
+MARGIN = 5.0
+
+
+def spec_of(shape, size, **options):
+    return shape_spec(shape, bounding_size(shape, size, options.get("orientation", "pointy")), options)
+
+
+TRIHEX = spec_of("trihex", 40)  # populous エリアタイル
+CASES = [TRIHEX, spec_of("hex", 110), spec_of("hex", 40), spec_of("circle", 16), spec_of("circle", 30),
+         spec_of("trihex", 30, orientation="flat")]
+
+
+def _outlines(spec, layout, offset=0.0):
+    base = (bleed_path(spec, offset) if offset else trim_path(spec)).points(0.01)
+    return [[layout.transform(i)(p) for p in base] for i in range(layout.per_sheet)]
+
+
+@pytest.mark.parametrize("bleed", [b for b in BLEED_STEPS])
+def test_trihex_tiles_per_a4_at_least_a_bounding_box_grid(bleed):
+    opts = SheetOptions()
+    nested = nest_at(TRIHEX, A4, MARGIN, bleed)
+    grid = layout_grid_at(TRIHEX.w, TRIHEX.h, opts, bleed, room=0.0)
+    assert nested.per_sheet >= grid.per_sheet
+
+
+def test_trihex_nesting_beats_the_grid_and_the_deck_needs_fewer_sheets():
+    opts = SheetOptions()
+    grid = layout_grid_at(TRIHEX.w, TRIHEX.h, opts, 3.0, room=0.0)
+    assert grid.per_sheet == 6
+    assert nest_at(TRIHEX, A4, MARGIN, 0.0).per_sheet == 9  # ▲▼ interlocked, abutting
+    chosen = choose_layout(TRIHEX, 15, opts, "tile")
+    # 15 tiles: the grid needs 3 sheets at any bleed, nesting 2, keeping as much bleed as it can
+    assert chosen.kind == "nested" and math.ceil(15 / chosen.per_sheet) == 2
+    assert chosen.per_sheet >= 8 and chosen.sheet_bleed_mm == pytest.approx(2.5)
+
+
+@pytest.mark.parametrize("spec", CASES, ids=lambda s: f"{s.kind}{s.size:g}-{s.orientation}")
+@pytest.mark.parametrize("bleed", [3.0, 1.5, 0.0])
+def test_nested_pieces_stay_inside_the_printable_area_and_two_bleeds_apart(spec, bleed):
+    layout = nest_at(spec, A4, MARGIN, bleed)
+    assert layout is not None and layout.per_sheet >= 1
+    for outline in _outlines(spec, layout, bleed) if bleed else _outlines(spec, layout):
+        for x, y in outline:
+            assert MARGIN - 1e-6 <= x <= A4[0] - MARGIN + 1e-6
+            assert MARGIN - 1e-6 <= y <= A4[1] - MARGIN + 1e-6
+    if spec.kind == "circle":  # centres at least a diameter and two bleeds apart
+        cs = [layout.transform(i)(spec.core[0]) for i in range(layout.per_sheet)]
+        for i, a in enumerate(cs):
+            for b in cs[i + 1:]:
+                assert math.dist(a, b) >= spec.w + 2 * bleed - 1e-6
+        return
+    trims = _outlines(spec, layout)
+    reach = max(spec.w, spec.h) + 2 * bleed + 0.1
+    for i, a in enumerate(trims):
+        for b in trims[i + 1:]:
+            if abs(a[0][0] - b[0][0]) > reach or abs(a[0][1] - b[0][1]) > reach:
+                continue
+            assert polygon_distance(a, b) >= 2 * bleed - 0.05
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+@pytest.mark.parametrize("spec,bleed", [(TRIHEX, 0.0), (TRIHEX, 2.5), (spec_of("trihex", 30, orientation="flat"), 1.0),
+                                        (spec_of("hex", 40), 3.0)])
+def test_nested_backs_are_the_mirror_image_of_the_fronts(duplex, spec, bleed):
+    layout = nest_at(spec, A4, MARGIN, bleed)
+    mirror = duplex_mirror(duplex, A4)
+    for i in range(layout.per_sheet):
+        front = [mirror(layout.transform(i)(p)) for p in trim_path(spec).points(0.01)]
+        back = [layout.back_transform(i, duplex)(p) for p in back_outline(spec).points(0.01)]
+        for p in back:
+            assert distance_to_polygon_edges(p, front) < 0.02
+
+
+def test_circles_pack_hexagonally():
+    spec = spec_of("circle", 16)
+    opts = SheetOptions()
+    for bleed in (3.0, 0.0):
+        assert nest_at(spec, A4, MARGIN, bleed).per_sheet > layout_grid_at(16, 16, opts, bleed, room=0.0).per_sheet
+
+
+def test_small_decks_keep_the_full_bleed():
+    """60 workers fit one sheet at 3 mm bleed: no reason to squeeze them."""
+    chosen = choose_layout(spec_of("circle", 12), 60, SheetOptions(), "token")
+    assert chosen.sheet_bleed_mm == 3.0 and chosen.per_sheet >= 60
+
+
+def test_rect_cards_keep_the_card_grid():
+    chosen = choose_layout(shape_spec("rect", (63, 88)), 80, SheetOptions(), "card")
+    assert chosen.kind == "grid" and (chosen.cols, chosen.rows) == (3, 3)
+
+
+def test_density_is_trim_area_over_printable_area():
+    spec = spec_of("hex", 40)
+    assert density(spec, 10, A4, MARGIN) == pytest.approx(10 * (math.sqrt(3) / 2 * 40 ** 2) / (200 * 287))
+
+
+def test_nesting_is_deterministic():
+    nest_at.cache_clear()
+    a = nest_at(TRIHEX, A4, MARGIN, 2.5)
+    nest_at.cache_clear()
+    b = nest_at(TRIHEX, A4, MARGIN, 2.5)
+    assert a == b

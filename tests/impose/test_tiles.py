@@ -1,0 +1,167 @@
+"""Boards larger than the paper: numbered page tiles whose overlaps line up, mapped back onto the
+board within 0.1 mm, and one full-size page for the shop."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import make_workspace, run
+from pdfprobe import boxes_mm, text_positions
+from pnpgen.impose.grid import SheetOptions, choose_layout
+from pnpgen.shapes import shape_spec
+from pnpgen.impose.tiles import TileOptions, assembly_map, board_point, plan_tiles, tile_at, tile_marks
+
+A4 = (210.0, 297.0)
+LETTER = (215.9, 279.4)
+MARGIN = 5.0
+
+
+def _cover(plan):
+    """Regions in the turned frame must cover the turned board, neighbours overlapping 10 mm."""
+    W, H = plan.turned_mm
+    for t in plan.tiles:
+        x0, y0, x1, y1 = t.region
+        assert -1e-9 <= x0 and x1 <= W + 1e-9 and -1e-9 <= y0 and y1 <= H + 1e-9
+    for r in range(plan.rows):
+        row = [tile_at(plan, c, r) for c in range(plan.cols)]
+        assert row[0].region[0] == pytest.approx(0) and row[-1].region[2] == pytest.approx(W)
+        for a, b in zip(row, row[1:]):
+            assert a.region[2] - b.region[0] == pytest.approx(10.0, abs=0.1)
+    for c in range(plan.cols):
+        col = [tile_at(plan, c, r) for r in range(plan.rows)]
+        assert col[0].region[1] == pytest.approx(0) and col[-1].region[3] == pytest.approx(H)
+        for a, b in zip(col, col[1:]):
+            assert a.region[3] - b.region[1] == pytest.approx(10.0, abs=0.1)
+
+
+@pytest.mark.parametrize("board,paper", [((400, 300), A4), ((270, 180), LETTER), ((600, 420), A4),
+                                         ((300, 200), (297.0, 420.0))])
+def test_tiles_cover_the_board_and_stay_on_the_page(board, paper):
+    plan = plan_tiles(*board, paper, MARGIN, 3.0)
+    _cover(plan)
+    assert plan.pages == plan.cols * plan.rows >= 1
+    for t in plan.tiles:
+        x0, y0, x1, y1 = plan.clip(t)
+        assert x0 >= MARGIN and y0 >= MARGIN and x1 <= paper[0] - MARGIN and y1 <= paper[1] - MARGIN
+        for m in tile_marks(plan, t):
+            for x, y in ((m.line.x1, m.line.y1), (m.line.x2, m.line.y2)):
+                assert MARGIN - 1e-9 <= x <= paper[0] - MARGIN + 1e-9
+                assert MARGIN - 1e-9 <= y <= paper[1] - MARGIN + 1e-9
+        cells = assembly_map(plan, t)
+        assert sum(c.current for c in cells) == 1 and len(cells) == plan.pages
+        for c in cells:
+            assert plan.band[0] <= c.x and c.x + c.w <= plan.band[2] + 1e-9
+
+
+def test_every_tile_maps_back_onto_the_board_within_0_1_mm():
+    plan = plan_tiles(400, 300, A4, MARGIN, 3.0)
+    assert plan.rot == 90 and (plan.cols, plan.rows) == (2, 2)  # turned: 4 pages instead of 6
+    turn = plan.turn
+    for t in plan.tiles:
+        # the printed part of the page is exactly the tile's visible part of the board
+        x0, y0, x1, y1 = plan.clip(t)
+        back = [board_point(plan, t, p) for p in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
+        want = [turn.inverse()(p) for p in ((t.visible[0], t.visible[1]), (t.visible[2], t.visible[1]),
+                                           (t.visible[2], t.visible[3]), (t.visible[0], t.visible[3]))]
+        for got, exp in zip(sorted(back), sorted(want)):
+            assert got == pytest.approx(exp, abs=0.1)
+        # the same board point prints at the same place relative to the board on every tile
+        for u, v in ((0, 0), (123.4, 56.7), (300, 400)):
+            page = t.to_page((u, v))
+            assert board_point(plan, t, page) == pytest.approx((u, v), abs=1e-9)
+
+
+def test_alignment_marks_of_neighbours_mark_the_same_board_line():
+    plan = plan_tiles(400, 300, A4, MARGIN, 3.0)
+    turn = plan.turn
+    for t in plan.tiles:
+        for m in tile_marks(plan, t):
+            if m.kind == "edge":
+                continue
+            # the guide/tick line maps back onto the board line it names
+            for p in ((m.line.x1, m.line.y1), (m.line.x2, m.line.y2)):
+                turned = turn(board_point(plan, t, p))
+                assert turned[0 if m.axis == "x" else 1] == pytest.approx(m.at, abs=0.1)
+            # and the neighbour that goes over it has its cut edge on that very line
+            nb = tile_at(plan, t.col + 1, t.row) if m.axis == "x" else tile_at(plan, t.col, t.row + 1)
+            edges = [e for e in tile_marks(plan, nb) if e.kind == "edge" and e.axis == m.axis]
+            assert any(abs(e.at - m.at) < 1e-9 for e in edges)
+            e = next(e for e in edges if abs(e.at - m.at) < 1e-9)
+            got = turn(board_point(plan, nb, (e.line.x1, e.line.y1)))[0 if m.axis == "x" else 1]
+            assert got == pytest.approx(m.at, abs=0.1)
+
+
+def test_a_board_that_fits_is_not_tiled():
+    spec = shape_spec("rect", (270, 180))
+    assert choose_layout(spec, 1, SheetOptions(), "board") is not None  # A4, turned
+    assert choose_layout(spec, 1, SheetOptions(paper="letter"), "board") is None
+    plan = plan_tiles(270, 180, LETTER, MARGIN, 3.0)
+    assert plan.pages == 2
+
+
+BOARD_DECK = """\
+name: 大ボード
+kind: board
+size: [400, 300]
+front: card-front.svg.j2
+fields:
+  name: text
+pieces:
+  - {name: 盤}
+"""
+
+POINTS = [(u, v) for u in (20, 120, 145, 150, 155, 250, 380) for v in (20, 140, 146, 150, 280)]
+
+BOARD_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#e8f0e0"/>
+{{ track(50, 30, 30, w - 60, h - 60) }}
+{% for u, v in points %}<text x="{{ u }}" y="{{ v }}" font-family="{{ fonts.gothic }}" font-size="2">P{{ u }}_{{ v }}</text>
+{% endfor %}
+{% endblock %}
+""".replace("{% for u, v in points %}", "{% for u, v in " + repr(POINTS).replace("(", "[").replace(")", "]") + " %}")
+
+
+def test_board_tiles_in_the_pdf_line_up_with_the_board(tmp_path):
+    ws = make_workspace(tmp_path / "ws", deck=BOARD_DECK, front=BOARD_FRONT)
+    (ws / "data" / "test" / "draft.txt").write_text("■■テストゲーム\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    out = ws / "build" / "test"
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    deck = manifest["decks"][0]
+    assert deck["layout"] == "tiled" and deck["tiles"]["pages_per_piece"] == 4
+    assert deck["tiles"]["overlap_mm"] == 10 and deck["pages"] == 4
+    plan = plan_tiles(400, 300, A4, MARGIN, 3.0, TileOptions())
+    pdf = PdfReader(out / "cards.pdf")
+    assert len(pdf.pages) == plan.pages
+    seen: dict[tuple[float, float], list[int]] = {}
+    for t, page in zip(plan.tiles, pdf.pages):
+        texts = {s: (x, y) for s, x, y in text_positions(page)}
+        assert any(f"{t.number}/{plan.pages}" in s for s in texts), "tile number printed"
+        clip = plan.clip(t)
+        for u, v in POINTS:
+            key = f"P{u}_{v}"
+            if key not in texts:
+                continue
+            bx, by = board_point(plan, t, texts[key])
+            assert (bx, by) == pytest.approx((u, v), abs=0.1), (t.number, key)
+            x, y = texts[key]
+            if clip[0] <= x <= clip[2] and clip[1] <= y <= clip[3]:
+                seen.setdefault((u, v), []).append(t.number)
+    # every point is printed on some tile; points in an overlap strip on both tiles
+    assert set(seen) == set(POINTS)
+    turned = [plan.turn(p) for p in POINTS]
+    for (u, v), (tx, ty) in zip(POINTS, turned):
+        owners = [t.number for t in plan.tiles
+                  if t.region[0] <= tx <= t.region[2] and t.region[1] <= ty <= t.region[3]]
+        assert sorted(seen[(u, v)]) == sorted(owners)
+    # the shop gets the board in one piece at full size
+    shop = PdfReader(out / "shop" / "cards.pdf")
+    assert len(shop.pages) == 1
+    b = boxes_mm(shop.pages[0])
+    assert b["mediabox"] == pytest.approx((0, 0, 406, 306), abs=0.01)
+    assert b["trimbox"] == pytest.approx((3, 3, 403, 303), abs=0.01)

@@ -1,0 +1,546 @@
+"""The whole rulebook build on the four real drafts: PDFs opened and measured.
+
+Games are built by hand here (names and counts as the drafts and shared/drafts/README.md give
+them) so these tests do not depend on the YAML that other work is still writing. The populous
+game is given 78 epic cards on purpose: the draft says 80, and the build must say so.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import subprocess
+import unicodedata
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from pnpgen.errors import InputError
+from pnpgen.data.model import Deck, Game, Piece, Sourced, Where
+from pnpgen.rulebook import build_rulebook, load_document
+from pnpgen.impose import booklet
+from pnpgen.rulebook.components import component_rows
+from pnpgen.rulebook.parse import Preformatted
+
+ROOT = Path(__file__).resolve().parents[2]
+FONTS = ROOT / "fonts"
+PT = 72 / 25.4
+SLUGS = ["alicematic-eiketsuden", "alicematic-medallions", "populous", "asian-delivery"]
+
+DECKS = {
+    "asian-delivery": [("areas", "エリアボード", 10, "board"), ("requests", "依頼カード", 54, "card"),
+                       ("business", "事業カード", 40, "card"), ("base", "ベースカード", 16, "card"),
+                       ("summary", "サマリーカード", 4, "card"), ("facilities", "施設トークン", 40, "token"),
+                       ("vp-board", "ＶＰボード", 1, "board"), ("vp-markers", "ＶＰマーカー", 4, "token"),
+                       ("start", "スタートプレイヤーマーカー", 1, "token"), ("vehicles", "乗り物コマ", 2, "token"),
+                       ("vehicle-cards", "乗り物カード", 2, "card")],
+    "populous": [("area", "エリアタイル", 15, "tile"), ("genesis", "創世カード", 6, "card"),
+                 ("epic", "エピックカード", 78, "card"), ("town", "タウントークン", 30, "token"),
+                 ("race", "種族ボード", 5, "board"), ("score-track", "スコアトラック", 1, "board"),
+                 ("score-marker", "マーカー", 5, "token"), ("terrain", "地形トークン", 10, "token")],
+    "alicematic-medallions": [("alice", "アリスカード", 53, "card"), ("medallion", "メダリオンカード", 7, "card")],
+    "alicematic-eiketsuden": [("lord", "君主カード", 5, "card"), ("alice", "アリスカード", 24, "card"),
+                              ("strategy", "戦略カード", 48, "card"), ("tower", "塔カード", 68, "card")],
+}
+SOURCED = {
+    "asian-delivery": [("荷物キューブ（梅・Ｌ）", 60, "梅（Low）"), ("荷物キューブ（竹・Ｎ）", 20, "竹（Normal）"),
+                       ("荷物キューブ（松・Ｈ）", 10, "松（High）"), ("ワーカーポーン", 16, "各色４個")],
+    "populous": [("サイコロ", 2, "六面ダイス"), ("ワーカーポーン", 60, "各色１２個×５色"),
+                 ("キューブ（神の怒り）", 30, "未定（草案に個数の記載なし）")],
+    "alicematic-medallions": [],
+    "alicematic-eiketsuden": [(f"ウッドキューブ（{c}）", 5, "") for c in "赤青緑黒"],
+}
+META = {  # title, draft, players
+    "asian-delivery": ("アジアンデリバリー", 6, "3-4"),
+    "populous": ("ポピュラス", 12, "3-5"),
+    "alicematic-medallions": ("Alicematic 刻印抄　アリスと７つのメダリオン", 1, "3-5"),
+    "alicematic-eiketsuden": ("Alicematic英傑伝", 1, "未定（最大5人）"),
+}
+
+
+def make_deck(root: Path, deck_id: str, name: str, count: int, kind: str) -> Deck:
+    src = root / "decks" / f"{deck_id}.yaml"
+    return Deck(deck_id, name, kind, "rect", (63.0, 88.0), "poker", "x.svg.j2", None,
+                [Piece(1, {"name": name}, count, Where(src, 1))], src)
+
+
+def make_game(slug: str, *, draft_file: Path | None = None, decks=None) -> Game:
+    root = ROOT / "data" / slug
+    title, draft, players = META[slug]
+    return Game(
+        slug=slug, title=title, draft=draft, players=players, date="2026-11-30", palette={}, fonts={},
+        fallback_fonts=[],
+        decks=[make_deck(root, *d) for d in (DECKS[slug] if decks is None else decks)],
+        sourced=[Sourced(*s) for s in SOURCED[slug]],
+        root=root, draft_file=draft_file or root / "draft.txt")
+
+
+class Built:
+    def __init__(self, slug: str, out: Path):
+        self.slug = slug
+        self.result = build_rulebook(make_game(slug), FONTS, out)
+        self.a5_path, self.booklet_path = self.result.files
+        self.a5_bytes = self.a5_path.read_bytes()
+        self.a5 = PdfReader(io.BytesIO(self.a5_bytes))
+        self.booklet = PdfReader(io.BytesIO(self.booklet_path.read_bytes()))
+        self.text = [p.extract_text() for p in self.a5.pages]
+
+    @property
+    def all_text(self) -> str:
+        return "\n".join(self.text)
+
+
+@pytest.fixture(scope="module")
+def books(tmp_path_factory) -> dict[str, Built]:
+    base = tmp_path_factory.mktemp("rulebooks")
+    return {slug: Built(slug, base / slug) for slug in SLUGS}
+
+
+def flat_outline(items):
+    for item in items:
+        if isinstance(item, list):
+            yield from flat_outline(item)
+        else:
+            yield item
+
+
+def size_mm(page) -> tuple[float, float]:
+    box = page.mediabox
+    return round(float(box.width) / PT, 1), round(float(box.height) / PT, 1)
+
+
+# ---------------------------------------------------------------- files and pages
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_both_files_written(books, slug):
+    b = books[slug]
+    assert [p.name for p in b.result.files] == ["rulebook.pdf", "rulebook-booklet.pdf"]
+    assert all(p.is_file() for p in b.result.files)
+    assert not list(b.a5_path.parent.glob(".*.tmp"))
+
+
+@pytest.mark.parametrize("slug,pages", [("alicematic-eiketsuden", 14), ("alicematic-medallions", 9),
+                                        ("populous", 14), ("asian-delivery", 15)])
+def test_page_counts_and_sizes(books, slug, pages):
+    b = books[slug]
+    assert len(b.a5.pages) == pages
+    assert {size_mm(p) for p in b.a5.pages} == {(148.0, 210.0)}
+    assert len(b.booklet.pages) == booklet.padded_count(pages) // 2
+    assert {size_mm(p) for p in b.booklet.pages} == {(297.0, 210.0)}
+    assert any(f"{pages} A5 pages" in line for line in b.result.report)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_cover_contents_and_colophon(books, slug):
+    b = books[slug]
+    title, draft, _ = META[slug]
+    cover = b.text[0]
+    assert title.split("　")[0] in cover
+    assert "2026年11月30日" in cover
+    assert "草案" in cover
+    contents = b.text[1]
+    assert "目次" in contents and "コンポーネント" in contents and "ゲームの進行" in contents
+    # each contents entry (extracted as its dot leader and page number, then its title) names the
+    # page its heading is on, and agrees with the PDF outline
+    toc = {title.strip(): int(page) for page, title in re.findall(r"\.\s*(\d+)\n([^\n]+)", contents)}
+    outline = {item.title.replace("　", " "): b.a5.get_destination_page_number(item) + 1
+               for item in flat_outline(b.a5.outline)}
+    assert toc and toc == {k: v for k, v in outline.items() if k in toc}
+    for title, page in toc.items():
+        assert title.split(" ", 1)[-1].replace("　", "") in b.text[page - 1].replace(" ", "").replace("　", "")
+    assert "4 ゲームの進行" in toc and len(toc) == len(outline)
+    assert "組版" in b.text[-1]
+
+
+def test_players_on_the_cover(books):
+    assert "プレイ人数　3〜4人" in books["asian-delivery"].text[0]
+    assert "未定（最大5人）" in books["alicematic-eiketsuden"].text[0]
+
+
+def test_running_header_and_page_numbers(books):
+    b = books["asian-delivery"]
+    for i, text in enumerate(b.text[2:-1], start=3):
+        lines = text.strip().splitlines()
+        assert lines[-1].strip() == str(i)
+        assert "アジアンデリバリー　草案６" in text
+    assert "ゲームの準備" in b.text[4]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_running_header_names_the_section_at_the_top_of_the_page(books, slug):
+    b = books[slug]
+    current = ""
+    for text in b.text[2:-1]:
+        lines = [ln.strip() for ln in text.strip().splitlines()]
+        header, body = lines[-2], lines[:-3]
+        headings = [re.sub(r"^\d+ ", "", ln) if not ln.startswith("付録") else "付録" for ln in body
+                    if re.fullmatch(r"(\d+|付録) \S+", ln)]
+        expected = headings[0] if body and headings and re.fullmatch(r"(\d+|付録) \S+", body[0]) else current
+        assert header == expected, (lines[:2], header, expected)
+        current = headings[-1] if headings else current
+
+
+# ---------------------------------------------------------------- fonts and determinism
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_only_embedded_vendored_fonts(books, slug):
+    b = books[slug]
+    for reader in (b.a5, b.booklet):
+        names = set()
+        for page in reader.pages:
+            for font in page["/Resources"]["/Font"].values():
+                font = font.get_object()
+                names.add(str(font["/BaseFont"]))
+                desc = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
+                assert "/FontFile2" in desc["/FontDescriptor"], font["/BaseFont"]
+        assert all("BIZUD" in n for n in names), names
+
+
+@pytest.mark.skipif(shutil.which("pdffonts") is None, reason="pdffonts not installed")
+def test_pdffonts_shows_no_helvetica(books):
+    b = books["populous"]
+    for path in b.result.files:
+        out = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True).stdout
+        assert not re.search(r"Helvetica|Times|Courier|Symbol|ZapfDingbats", out), out
+        rows = out.strip().splitlines()[2:]
+        assert rows and all(" yes yes " in r for r in rows), out
+
+
+def test_two_builds_give_the_same_bytes(books, tmp_path):
+    again = build_rulebook(make_game("alicematic-medallions"), FONTS, tmp_path)
+    b = books["alicematic-medallions"]
+    assert again.files[0].read_bytes() == b.a5_bytes
+    assert again.files[1].read_bytes() == b.booklet_path.read_bytes()
+    assert again.warnings == b.result.warnings
+
+
+# ---------------------------------------------------------------- text
+
+
+def test_asian_delivery_has_no_replacement_characters_and_circled_digits(books):
+    text = books["asian-delivery"].all_text
+    assert "\ufffd" not in text
+    assert "①のエリアボードを取り出して" in re.sub(r"\s", "", text)
+    assert text.count("①") == 14  # every one of the draft, appendix included
+    assert "②" in text and "③" in text
+    assert any("repaired 18 circled digits" in line for line in books["asian-delivery"].result.report)
+
+
+def test_rules_text_is_there(books):
+    flat = {s: re.sub(r"\s", "", b.all_text) for s, b in books.items()}
+    assert "エリアボードを配置して蓬旦の町を作ります。" in flat["asian-delivery"]
+    assert "世界を創造し、自分の民を繁栄させよう！" in flat["populous"]
+    assert "憤怒のメダリオン（５）：同時にプレイした軍勢の数字を２倍にする" in flat["alicematic-medallions"]
+    assert "いい加減、全国を統一しよう！" in flat["alicematic-eiketsuden"]
+
+
+def test_numbered_headings(books):
+    flat = re.sub(r"\s", "", books["asian-delivery"].all_text)
+    for heading in ("1概要", "2コンポーネント", "3ゲームの準備", "3.1蓬旦の作成", "4.1メインフェイズ", "4.2ラウンド終了"):
+        assert heading in flat
+
+
+def test_appendix_holds_notes_brainstorm_and_change_log(books):
+    flat = re.sub(r"\s", "", books["asian-delivery"].all_text)
+    assert "付録デザイナーノート" in flat
+    assert "A問題点" in flat and "中盤以降、ワーカーが意味ない。" in flat
+    assert "B変更履歴" in flat and "依頼を個人所有制に戻す" in flat
+    # the notes come after the rules
+    assert flat.index("中盤以降、ワーカーが意味ない。") > flat.index("これらのＶＰを合計し")
+    storm = re.sub(r"\s", "", books["alicematic-eiketsuden"].all_text)
+    assert storm.index("Alicematicシリーズ最終章。") > storm.index("その合計値の最も高いプレイヤーがゲームに勝利します。")
+    assert "塔３スート×１６＋モニュメント２０＝６８" in storm  # the count memos, in the appendix
+
+
+def test_rules_only_leaves_the_appendix_out(books, tmp_path):
+    r = build_rulebook(make_game("alicematic-medallions"), FONTS, tmp_path, rules_only=True)
+    reader = PdfReader(r.files[0])
+    text = re.sub(r"\s", "", "".join(p.extract_text() for p in reader.pages))
+    assert "付録" not in text and "カードバランスがまずい。" not in text
+    assert "ホールド後の処理" in text
+    assert len(reader.pages) < len(books["alicematic-medallions"].a5.pages)
+
+
+# ---------------------------------------------------------------- the map diagrams keep their columns
+
+
+def mono_glyphs(reader: PdfReader, chars: str) -> list[tuple[int, float, float, str]]:
+    """(page index, x, y, char) of every diagram glyph set in the monospace font."""
+    found = []
+    for i, page in enumerate(reader.pages):
+        def visit(text, cm, tm, font, size, i=i):
+            t = text.strip()
+            if len(t) == 1 and t in chars and font and "BIZUDGothic" in str(font.get("/BaseFont")):
+                x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+                y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+                found.append((i, x, y, t))
+        page.extract_text(visitor_text=visit)
+    return found
+
+
+def expected_rows(lines: list[str], chars: str) -> list[list[tuple[int, str]]]:
+    """For each line with diagram glyphs: (column in half-width cells, char)."""
+    rows = []
+    for line in lines:
+        col, row = 0, []
+        for ch in line:
+            if ch in chars:
+                row.append((col, ch))
+            col += 2 if unicodedata.east_asian_width(ch) in "WFA" else 1
+        if row:
+            rows.append(row)
+    return rows
+
+
+def test_map_diagram_columns_row_by_row(books):
+    chars = "□◆①②③"
+    b = books["asian-delivery"]
+    _, doc = load_document(make_game("asian-delivery"))
+    diagrams = [d for d in doc.blocks() if isinstance(d, Preformatted) and "□" in "".join(d.lines)]
+    # rules first (3.1 two maps), then the appendix map; the PDF has them in the same order
+    ordered = [diagrams[1], diagrams[2], diagrams[0]]
+    expected = [row for d in ordered for row in expected_rows(d.lines, chars)]
+    glyphs = mono_glyphs(b.a5, chars)
+    # group the glyphs into rows: same page, same baseline; in reading order
+    rows: dict[tuple[int, float], list[tuple[float, str]]] = {}
+    for page, x, y, ch in glyphs:
+        rows.setdefault((page, round(y, 1)), []).append((x, ch))
+    got = [sorted(rows[k]) for k in sorted(rows, key=lambda k: (k[0], -k[1]))]
+    assert ["".join(c for _, c in r) for r in got] == ["".join(c for _, c in r) for r in expected]
+    assert ["".join(c for _, c in r) for r in got][:3] == ["□①□", "□□□□", "□□□"]
+
+    # within each diagram every glyph sits at x0 + column × half-cell
+    start = 0
+    for d in ordered:
+        n = len(expected_rows(d.lines, chars))
+        exp, out = expected[start:start + n], got[start:start + n]
+        start += n
+        pairs = [(col, x) for erow, grow in zip(exp, out) for (col, _), (x, _) in zip(erow, grow)]
+        (c0, x0), (c1, x1) = pairs[0], next(p for p in pairs if p[0] != pairs[0][0])
+        half = (x1 - x0) / (c1 - c0)
+        assert half == pytest.approx(9.5 / 2, abs=0.01)  # the diagram font size is 9.5 pt
+        for col, x in pairs:
+            assert x == pytest.approx(x0 + (col - c0) * half, abs=0.05), (d.lines, col, x)
+    # the hex offset: the first □ of " □①□" stands half a cell right of the first of "□□□□"
+    assert got[0][0][0] - got[1][0][0] == pytest.approx(9.5 / 2, abs=0.05)
+
+
+# ---------------------------------------------------------------- components and warnings
+
+
+def test_components_section_counts_from_the_data(books):
+    flat = re.sub(r"\s", "", books["populous"].all_text)
+    assert "エピックカード78枚" in flat  # the data's count, not the draft's 80
+    assert "サイコロ2個" in flat
+    asian = re.sub(r"\s", "", books["asian-delivery"].all_text)
+    assert "荷物キューブ90個" in asian and "ＶＰボード、ＶＰマーカー1枚／4個" in asian
+
+
+def test_count_mismatch_warning_names_both_numbers(books):
+    warnings = [w for w in books["populous"].result.warnings if "differs" in w]
+    assert len(warnings) == 1
+    w = warnings[0]
+    assert "エピックカード" in w and "80" in w and "78" in w and "deck epic" in w
+    assert "draft.txt:" in w
+
+
+@pytest.mark.parametrize("slug", ["asian-delivery", "alicematic-medallions", "alicematic-eiketsuden"])
+def test_no_count_warnings_when_data_agrees(books, slug):
+    assert not [w for w in books[slug].result.warnings if "differs" in w]
+
+
+def test_mismatch_in_a_multi_count_entry():
+    game = make_game("asian-delivery")
+    game.sourced[1].count = 25  # 竹
+    game.decks[7].pieces[0].count = 5  # ＶＰマーカー
+    _, doc = load_document(game)
+    _, warnings, _ = component_rows(doc, game, "draft.txt")
+    cubes = [w for w in warnings if "荷物キューブ" in w]
+    assert len(cubes) == 1 and "60／20／10" in cubes[0] and "60／25／10" in cubes[0]
+    markers = [w for w in warnings if "ＶＰマーカー" in w and "differs" in w]
+    assert len(markers) == 1 and "states 4" in markers[0] and "has 5" in markers[0]
+
+
+def test_memo_count_mismatch_in_eiketsuden():
+    game = make_game("alicematic-eiketsuden")
+    game.decks[3].pieces[0].count = 64
+    _, doc = load_document(game)
+    _, warnings, _ = component_rows(doc, game, "draft.txt")
+    assert len(warnings) == 1
+    assert "塔カード" in warnings[0] and "68" in warnings[0] and "64" in warnings[0]
+    assert "３スート×１６＋モニュメント２０＝６８" in warnings[0]
+
+
+def test_component_missing_from_the_data_is_warned():
+    game = make_game("alicematic-medallions", decks=DECKS["alicematic-medallions"][:1])
+    _, doc = load_document(game)
+    rows, warnings, _ = component_rows(doc, game, "draft.txt")
+    assert any("メダリオンカード" in w and "no deck" in w for w in warnings)
+    assert rows[1].count is None
+
+
+def test_title_and_player_mismatch_are_warned(tmp_path):
+    game = make_game("populous")
+    game.draft, game.players = 11, "2-5"
+    r = build_rulebook(game, FONTS, tmp_path, rules_only=True)
+    assert any("草案１２" in w and "11" in w for w in r.warnings)
+    assert any("3〜5人用" in w and "2-5" in w for w in r.warnings)
+
+
+# ---------------------------------------------------------------- options and bad input
+
+
+def test_booklet_with_creep_and_right_binding(books, tmp_path):
+    """The real A5 rulebook imposed with creep and right binding: measured page-number positions."""
+    b = books["alicematic-medallions"]
+    n = len(b.a5.pages)
+
+    def page_numbers(pdf: bytes) -> list[dict[str, float]]:
+        out = []
+        for page in PdfReader(io.BytesIO(pdf)).pages:
+            found = {}
+
+            def visit(text, cm, tm, font, size, found=found):
+                t = text.strip()
+                if t.isdigit() and size == 8 and tm[5] < 30:  # the footer page number
+                    found[t] = (tm[4] * cm[0] + cm[4]) / PT
+            page.extract_text(visitor_text=visit)
+            out.append(found)
+        return out
+
+    plain = page_numbers(booklet.impose_pdf(b.a5_bytes, booklet.layout(n, keep_last=True)))
+    right = page_numbers(booklet.impose_pdf(b.a5_bytes, booklet.layout(n, binding="right", creep_mm=0.5,
+                                                                       keep_last=True)))
+    # sheet 2 front, left binding: [10, 3] → page 3 on the right; right binding: page 3 on the left
+    assert plain[2]["3"] > 148.5 and right[2]["3"] < 148.5
+    # moved from the right half (x0 = 148.5) to the left one (x0 = 0.5), plus 0.5 mm toward the fold
+    assert right[2]["3"] - (plain[2]["3"] - 148) == pytest.approx(0.5, abs=0.02)
+    # sheet 1 has no creep: its back [2, n−1] becomes [n−1, 2], page 2 exactly 148 mm further right
+    assert right[1]["2"] == pytest.approx(plain[1]["2"] + 148, abs=0.02)
+
+
+def test_build_options_reach_the_report(tmp_path):
+    r = build_rulebook(make_game("alicematic-medallions"), FONTS, tmp_path, rules_only=True,
+                       creep_mm=0.2, binding="right")
+    assert any("binding right" in line and "creep 0.2 mm" in line for line in r.report)
+    assert len(PdfReader(r.files[1]).pages) * 2 % 4 == 0
+
+
+def test_missing_draft_raises_and_keeps_old_files(tmp_path):
+    out = tmp_path / "build"
+    out.mkdir()
+    (out / "rulebook.pdf").write_bytes(b"old")
+    (out / "rulebook-booklet.pdf").write_bytes(b"old booklet")
+    game = make_game("populous", draft_file=tmp_path / "missing.txt")
+    with pytest.raises(InputError) as e:
+        build_rulebook(game, FONTS, out)
+    assert "missing.txt" in str(e.value) and "not found" in str(e.value)
+    assert (out / "rulebook.pdf").read_bytes() == b"old"
+    assert (out / "rulebook-booklet.pdf").read_bytes() == b"old booklet"
+
+
+def test_undecodable_draft_raises(tmp_path):
+    bad = Path(__file__).parents[1] / "fixtures" / "drafts" / "undecodable.txt"
+    with pytest.raises(InputError, match="not readable text"):
+        build_rulebook(make_game("populous", draft_file=bad), FONTS, tmp_path)
+    assert not (tmp_path / "rulebook.pdf").exists()
+
+
+def test_relative_draft_file_is_resolved_against_the_game_folder(tmp_path):
+    game = make_game("alicematic-medallions", draft_file=Path("draft.txt"))
+    r = build_rulebook(game, FONTS, tmp_path, rules_only=True)
+    assert r.files[0].is_file()
+
+
+def test_bad_binding_is_an_input_error(tmp_path):
+    with pytest.raises(InputError, match="binding"):
+        build_rulebook(make_game("populous"), FONTS, tmp_path, binding="top")
+
+
+def test_reportlab_cjk_wrapping_when_the_line_breaker_is_missing(tmp_path, monkeypatch):
+    import pnpgen.rulebook as rb
+
+    monkeypatch.setattr(rb, "_line_breaker", lambda: None)
+    r = build_rulebook(make_game("alicematic-medallions"), FONTS, tmp_path, rules_only=True)
+    assert any("ReportLab CJK" in line for line in r.report)
+    text = re.sub(r"\s", "", "".join(p.extract_text() for p in PdfReader(r.files[0]).pages))
+    assert "憤怒のメダリオン（５）：同時にプレイした軍勢の数字を２倍にする" in text
+
+
+def test_long_diagram_splits_between_rows():
+    from pnpgen import fonts as fontreg
+    from pnpgen.rulebook.typeset import Diagram
+
+    font = fontreg.register("BIZUDGothic-Regular", FONTS)
+    d = Diagram(["　□□"] * 40 + ["　 □"], font)
+    d.wrap(300, 800)
+    parts = d.split(300, 200)
+    assert len(parts) == 2 and len(parts[0].rows) + len(parts[1].rows) == 41
+    assert parts[0].cols == parts[1].cols == d.cols
+    assert d.split(300, 20) == []  # not even two rows: move it whole
+
+
+@pytest.mark.parametrize("text,pages", [
+    ("■■　ポピュラス　草案１２\n", 3),  # no sections: cover, an empty page, colophon; no contents page
+    ("■■　ポピュラス　草案１２\n■　準備\n" + "　 □□□　　□\n" * 80, 6),  # a diagram over several pages
+])
+def test_degenerate_drafts_still_build(tmp_path, text, pages):
+    f = tmp_path / "draft.txt"
+    f.write_text(text, encoding="utf-8")
+    r = build_rulebook(make_game("populous", draft_file=f), FONTS, tmp_path / "out")
+    reader = PdfReader(r.files[0])
+    assert len(reader.pages) == pages
+    text_out = "".join(p.extract_text() for p in reader.pages)
+    assert "Placeholder" not in text_out
+
+
+@pytest.mark.parametrize("name,encoding", [("cp932.txt", "CP932"), ("utf8-bom.txt", "UTF-8 (BOM)"),
+                                           ("broken-circled.txt", "UTF-8")])
+def test_encoded_drafts_build(tmp_path, name, encoding):
+    f = Path(__file__).parents[1] / "fixtures" / "drafts" / name
+    game = make_game("asian-delivery", draft_file=f, decks=[("areas", "エリアボード", 10, "board")])
+    game.title, game.draft = "テストデリバリー", 3
+    r = build_rulebook(game, FONTS, tmp_path)
+    assert any(f"encoding {encoding}" in line for line in r.report)
+    text = "".join(p.extract_text() for p in PdfReader(r.files[0]).pages)
+    assert "\ufffd" not in text and "①のエリアボード" in re.sub(r"\s", "", text)
+    assert not [w for w in r.warnings if "differs" in w]
+
+
+def test_body_line_breaks_keep_jlreq_on_every_paragraph():
+    """Every paragraph of the four drafts, broken for the A5 text width, passes the typography
+    module's independent checker, except that a line may end inside a BudouX phrase (a justified
+    book page breaks between characters rather than leave a hole)."""
+    check = pytest.importorskip("pnpgen.text.check")
+    from reportlab.pdfbase import pdfmetrics
+
+    from pnpgen import fonts as fontreg
+    from pnpgen.rulebook.parse import Paragraph
+    from pnpgen.rulebook.typeset import BODY_SIZE, MARGIN_INNER, MARGIN_OUTER, PAGE_W, book_breaker
+
+    breaker = book_breaker()
+    assert breaker is not None
+    font = fontreg.register("BIZUDPMincho-Regular", FONTS)
+    width = PAGE_W - MARGIN_INNER - MARGIN_OUTER
+    measure = lambda c: pdfmetrics.stringWidth(c, font, BODY_SIZE)  # noqa: E731
+    paragraphs = inside = breaks = 0
+    for slug in SLUGS:
+        _, doc = load_document(make_game(slug))
+        for b in doc.blocks():
+            if not isinstance(b, Paragraph):
+                continue
+            paragraphs += 1
+            lines = breaker(b.text, width, measure)
+            breaks += len(lines) - 1
+            assert "".join(lines) == b.text
+            assert all(sum(map(measure, ln)) <= width + 1e-6 for ln in lines)
+            problems = check.check_plain(b.text, lines, width, measure, slug)
+            inside += sum("inside phrase" in p for p in problems)
+            assert [p for p in problems if "inside phrase" not in p] == []
+    assert paragraphs > 400
+    # most breaks still fall between phrases
+    assert inside < breaks * 0.4, (inside, breaks)

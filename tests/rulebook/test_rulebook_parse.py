@@ -1,0 +1,264 @@
+"""Draft parser: every construct, on the four real drafts and on excerpts of them."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from pnpgen.rulebook.parse import (
+    Bullet,
+    Component,
+    Item,
+    Note,
+    Paragraph,
+    Preformatted,
+    Step,
+    Subheading,
+    find_preformatted,
+    parse,
+    parse_component_heading,
+)
+from pnpgen.rulebook.reader import read_draft
+
+DATA = Path(__file__).resolve().parents[2] / "data"
+
+
+@lru_cache(maxsize=None)
+def doc(slug: str):
+    return parse(read_draft(DATA / slug / "draft.txt").text)
+
+
+# ---------------------------------------------------------------- pinned counts per draft
+
+PINS = {
+    # slug: (sections by kind in order, rules sections, components, steps, sub-headings, diagrams)
+    "alicematic-eiketsuden": (["brainstorm", "rules", "rules", "rules", "rules", "rules"], 5, 4, 6, 4, 0),
+    "alicematic-medallions": (["notes", "rules", "rules", "rules", "rules"], 4, 2, 0, 2, 0),
+    "populous": (["notes", "changelog", "rules", "rules", "rules", "rules"], 4, 8, 7, 14, 0),
+    "asian-delivery": (["notes", "changelog", "rules", "rules", "rules", "rules"], 4, 11, 6, 12, 4),
+}
+
+
+def subheadings(d):
+    out = []
+    for s in d.rules:
+        for c in s.children:
+            kids = c.children if isinstance(c, (Step, Component)) else [c]
+            out += [k for k in kids if isinstance(k, Subheading)]
+    return out
+
+
+def diagrams(d):
+    return [b for b in d.blocks() if isinstance(b, Preformatted)]
+
+
+@pytest.mark.parametrize("slug", sorted(PINS))
+def test_counts_pinned_per_draft(slug):
+    kinds, rules, comps, steps, subs, pre = PINS[slug]
+    d = doc(slug)
+    assert [s.kind for s in d.sections] == kinds
+    assert len(d.rules) == rules
+    assert len(d.components) == comps
+    assert len(d.steps) == steps
+    assert len(subheadings(d)) == subs
+    assert len(diagrams(d)) == pre
+
+
+def test_step_numbers_and_titles():
+    assert [(s.number, s.marker, s.title) for s in doc("asian-delivery").steps] == [
+        (1, "）", "蓬旦の作成"), (2, "）", "プレイヤー準備"), (3, "）", "各種カードの準備"),
+        (4, "）", "各種交通機関の準備"), (1, "：", "メインフェイズ"), (2, "：", "ラウンド終了")]
+    assert [s.title for s in doc("populous").steps] == [
+        "天地開闢", "プレイヤー準備", "カード準備", "エリア選択", "創世フェイズ", "戦争フェイズ", "終了フェイズ"]
+    assert [s.title for s in doc("alicematic-eiketsuden").steps] == [
+        "ターン開始", "アリスフェイズ", "建築フェイズ", "戦争フェイズ", "生産フェイズ", "ターン終了"]
+
+
+# ---------------------------------------------------------------- title line
+
+
+@pytest.mark.parametrize("slug,title,label,number", [
+    ("alicematic-eiketsuden", "Alicematic英傑伝", "草案１", 1),
+    ("alicematic-medallions", "Alicematic 刻印抄　アリスと７つのメダリオン", "草案１", 1),
+    ("populous", "ポピュラス", "草案１２", 12),
+    ("asian-delivery", "アジアンデリバリー", "草案６", 6),
+])
+def test_title_line(slug, title, label, number):
+    d = doc(slug)
+    assert (d.title, d.draft_label, d.draft_number) == (title, label, number)
+
+
+def test_title_parts_split_at_full_width_space():
+    assert doc("alicematic-medallions").title_parts == ["Alicematic 刻印抄", "アリスと７つのメダリオン"]
+
+
+# ---------------------------------------------------------------- sections
+
+
+@pytest.mark.parametrize("slug,titles", [
+    ("alicematic-eiketsuden", ["概要", "コンポーネント", "ゲームの準備", "ゲームの進行", "得点計算"]),
+    ("alicematic-medallions", ["概要", "コンポーネント", "ゲームの準備", "ゲームの進行"]),
+    ("populous", ["概要", "コンポーネント", "ゲームの準備", "ゲームの進行"]),
+    ("asian-delivery", ["概要", "コンポーネント", "ゲームの準備", "ゲームの進行"]),
+])
+def test_rules_sections(slug, titles):
+    assert [s.title for s in doc(slug).rules] == titles
+
+
+def test_problems_section_is_notes_not_rules():
+    for slug in ("alicematic-medallions", "populous", "asian-delivery"):
+        notes = doc(slug).of_kind("notes")
+        assert [s.title for s in notes] == ["問題点"]
+        assert all(isinstance(b, (Paragraph, Preformatted)) for b in notes[0].children)
+    first = doc("populous").of_kind("notes")[0].children[0]
+    assert first.text == "全体的なバランスの問題。"
+
+
+def test_brainstorm_before_the_second_overview():
+    d = doc("alicematic-eiketsuden")
+    storm = d.of_kind("brainstorm")
+    assert [s.title for s in storm] == ["概要"]
+    assert storm[0].children[0].text == "Alicematicシリーズ最終章。"
+    assert storm[0].children[-1].text.startswith("面倒なんでいらんか。")
+    assert len(storm[0].children) == 72
+    assert d.rules[0].title == "概要" and d.rules[0].children[0].text == "いい加減、全国を統一しよう！"
+
+
+def test_change_log_block():
+    log = doc("asian-delivery").of_kind("changelog")[0]
+    assert log.title == "大まかな変更点"
+    assert [type(b) for b in log.children] == [Bullet] * 7
+    assert log.children[0].text == "依頼を個人所有制に戻す"
+    assert log.children[-1].text == "最終決算の、施設ボーナスを１倍に変更"
+    assert len(doc("populous").of_kind("changelog")[0].children) == 4
+
+
+# ---------------------------------------------------------------- components
+
+
+def test_component_entries_with_counts():
+    comps = {c.name: c for c in doc("asian-delivery").components}
+    assert comps["エリアボード"].counts == [10] and comps["エリアボード"].units == ["枚"]
+    assert comps["荷物キューブ"].counts == [60, 20, 10]
+    vp = comps["ＶＰボード、ＶＰマーカー"]
+    assert vp.names == ["ＶＰボード", "ＶＰマーカー"] and vp.counts == [1, 4] and vp.units == ["枚", "個"]
+    ride = comps["乗り物コマ、乗り物カード"]
+    assert ride.each and ride.units == ["セット"]
+    assert comps["エリアボード"].children[0].text == "蓬旦にある１０の地区（エリア）を表すゲームボードです。"
+
+
+def test_component_with_blank_or_no_count():
+    comps = {c.name: c for c in doc("populous").components}
+    assert comps["エピックカード"].counts == [80]
+    assert comps["種族ボード"].count_text == "" and comps["種族ボード"].counts == []
+    score = comps["スコアトラック、マーカー"]
+    assert score.names == ["スコアトラック", "マーカー"] and score.count_text is None
+
+
+def test_component_counts_from_designer_memos():
+    """000 states its counts in memo lines, not in the ◇ headings; the memos leave the entries."""
+    d = doc("alicematic-eiketsuden")
+    assert {c.name: c.counts for c in d.components} == {
+        "アリスカード": [24], "君主カード": [5], "戦略カード": [48], "塔カード": [68]}
+    assert all(not isinstance(b, Item) for c in d.components for b in c.children)
+    memos = [m.text for s in d.rules for m in s.memos]
+    assert memos[3] == "塔　３スート×１６＋モニュメント２０＝６８"
+    assert len(memos) == 5
+
+
+def test_component_heading_parser():
+    c = parse_component_heading("エピックカード（８０枚）")
+    assert (c.names, c.counts, c.units) == (["エピックカード"], [80], ["枚"])
+    c = parse_component_heading("スコアトラック＆マーカー")
+    assert (c.names, c.counts, c.count_text) == (["スコアトラック", "マーカー"], [], None)
+
+
+def test_medallions_components():
+    assert [(c.name, c.counts) for c in doc("alicematic-medallions").components] == [
+        ("アリスカード", [53]), ("メダリオンカード", [7])]
+
+
+# ---------------------------------------------------------------- blocks
+
+
+def test_sub_headings_and_their_levels():
+    subs = subheadings(doc("populous"))
+    assert [(s.marker, s.text) for s in subs[:5]] == [
+        ("〇", "オールマイティ"), ("◇", "ワーカー配置"), ("◇", "手札配置"), ("◎", "通常配置"), ("〇", "祝福")]
+    assert [s.level for s in subs[:4]] == [3, 1, 1, 2]
+    assert subs[-1].text == "神の怒り（Wrath of God）"
+    # ○ (U+25CB) in 000 is read as 〇
+    assert [s.text for s in subheadings(doc("alicematic-eiketsuden"))] == ["雇用", "報償", "建築", "増設"]
+    assert {s.marker for s in subheadings(doc("alicematic-eiketsuden"))} == {"〇"}
+
+
+def test_bullets_in_rules():
+    main = doc("asian-delivery").steps[4]
+    assert [b.text for b in main.children if isinstance(b, Bullet)] == ["事業所", "広告塔", "市場", "転移門"]
+
+
+def test_paragraphs_lose_their_indent_and_remember_blank_lines():
+    main = doc("asian-delivery").steps[4]
+    p0, p1 = main.children[0], main.children[1]
+    assert isinstance(p0, Paragraph) and p0.text == "スタートプレイヤーから時計回りで順番に手番となります。"
+    assert p0.indent and not p0.gap_before
+    assert p1.gap_before
+
+
+def test_parenthesised_notes():
+    step = doc("alicematic-eiketsuden").steps[0]
+    notes = [b for b in step.children if isinstance(b, Note)]
+    assert [n.text for n in notes] == ["（同じカードを複数枚選んでも問題ありません）"]
+    # a paragraph that only contains parentheses stays a paragraph
+    assert isinstance(doc("asian-delivery").steps[4].children[-1], Paragraph)
+
+
+def test_unindented_items_with_terms():
+    prog = doc("alicematic-medallions").rules[3]
+    items = [b for b in prog.children if isinstance(b, Item)]
+    assert [i.term for i in items] == [
+        "傲慢のメダリオン（３）", "色欲のメダリオン（３）", "嫉妬のメダリオン（３）", "暴食のメダリオン（３）",
+        "強欲のメダリオン（４）", "怠惰のメダリオン（４）", "憤怒のメダリオン（５）"]
+    assert items[-1].body == "同時にプレイした軍勢の数字を２倍にする"
+
+
+def test_map_diagrams_keep_their_spacing():
+    pre = diagrams(doc("asian-delivery"))
+    assert pre[0].lines == ["　　□", "　 □□", "　□□□", "　 □□", "　　□"]
+    assert pre[1].lines == ["　 □①□", "　□□□□", "　 □□□"]
+    assert pre[2].lines == ["　（左内地）　 （右内地）", "", "　 ③□□　　　　□□③", "　②◆□□　　　□□◆②",
+                            "　 ①□□　　　　□□①"]
+    # the aligned recovery table is kept as laid out too
+    assert pre[3].lines == ["　　〜２枚：０", "　　３　枚：１", "　　４　枚：２", "　５〜　枚：３"]
+
+
+def test_headings_are_never_preformatted():
+    lines = ["〇神の怒り（Wrath of God）", "　本文です。", "１：開始"]
+    assert find_preformatted(lines) == []
+    # a short heading right above a diagram stays a heading
+    d = parse("■■　T　草案１\n■　準備\n　 □□□　　□\n　□□□□　□\n")
+    assert [s.title for s in d.rules] == ["準備"]
+    assert d.rules[0].children[0].lines == ["　 □□□　　□", "　□□□□　□"]
+
+
+def test_no_diagrams_in_the_other_drafts():
+    for slug in ("alicematic-eiketsuden", "alicematic-medallions", "populous"):
+        assert diagrams(doc(slug)) == []
+
+
+def test_stated_players():
+    assert doc("populous").stated_players() == (3, 5)
+    assert doc("asian-delivery").stated_players() == (3, 4)
+    assert doc("alicematic-eiketsuden").stated_players() is None
+
+
+def test_excerpt_from_004_parses_on_its_own():
+    text = ("■■　アジアンデリバリー　草案６\n\n■　ゲームの準備\n\n１）蓬旦の作成\n"
+            "　エリアボードを配置して蓬旦の町を作ります。\n\n　 □①□\n　□□□□\n　 □□□\n\n"
+            "〇追加アクション\n　ＭＰ（マンパワー）を支払うことで、追加のアクションを行うことができます。\n")
+    d = parse(text)
+    step = d.steps[0]
+    assert [type(b) for b in step.children] == [Paragraph, Preformatted, Subheading, Paragraph]
+    assert step.children[1].gap_before

@@ -1,0 +1,167 @@
+"""Draft reader: encodings, circled-digit repair, flattened newlines (real drafts and fixtures)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pnpgen.errors import InputError
+from pnpgen.rulebook.parse import parse
+from pnpgen.rulebook.reader import decode, is_flattened, read_draft, read_text, repair_circled_digits, unflatten
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "data"
+FIX = Path(__file__).parents[1] / "fixtures" / "drafts"
+SLUGS = ["alicematic-eiketsuden", "alicematic-medallions", "populous", "asian-delivery"]
+
+
+def draft(slug: str) -> Path:
+    return DATA / slug / "draft.txt"
+
+
+# ---------------------------------------------------------------- encodings
+
+
+def test_utf8_draft_is_reported():
+    d = read_draft(draft("populous"))
+    assert d.encoding == "UTF-8"
+    assert any("encoding UTF-8" in line for line in d.report)
+
+
+def test_cp932_draft_is_detected_and_decoded():
+    d = read_draft(FIX / "cp932.txt")
+    assert d.encoding.startswith("CP932")
+    assert "\r" not in d.text
+    assert "①のエリアボード" in d.text
+    assert d.lines[0] == "■■　テストデリバリー　草案３"
+    assert any("CP932" in line for line in d.report)
+
+
+def test_utf8_bom_is_detected_and_stripped():
+    d = read_draft(FIX / "utf8-bom.txt")
+    assert d.encoding == "UTF-8 (BOM)"
+    assert d.text.startswith("■■")
+    assert parse(d.text).title == "テストデリバリー"
+
+
+def test_cp932_and_bom_parse_alike():
+    cp932 = read_draft(FIX / "cp932.txt").text
+    # CP932 has one code (0x8160) for 〜 WAVE DASH; Python maps it to ～ FULLWIDTH TILDE
+    assert "３～４人用" in cp932
+    a = parse(cp932)
+    b = parse(read_draft(FIX / "utf8-bom.txt").text)
+    assert a.stated_players() == b.stated_players() == (3, 4)
+    assert parse(cp932.replace("～", "〜")) == b
+    assert [c.counts for c in a.components] == [[10]]
+
+
+def test_undecodable_draft_raises_input_error_with_path():
+    with pytest.raises(InputError) as e:
+        read_draft(FIX / "undecodable.txt")
+    msg = str(e.value)
+    assert "undecodable.txt" in msg
+    assert "not readable text" in msg and "CP932" in msg
+    assert e.value.line == 2
+
+
+def test_missing_draft_raises_input_error(tmp_path):
+    with pytest.raises(InputError) as e:
+        read_draft(tmp_path / "nope.txt")
+    assert "not found" in str(e.value) and "nope.txt" in str(e.value)
+
+
+def test_empty_draft_raises_input_error(tmp_path):
+    p = tmp_path / "draft.txt"
+    p.write_bytes(b"\n\n")
+    with pytest.raises(InputError, match="empty"):
+        read_draft(p)
+
+
+def test_decode_utf16_bom():
+    text, enc = decode("■　概要\n".encode("utf-16"))
+    assert text == "■　概要\n" and enc.startswith("UTF-16")
+
+
+# ---------------------------------------------------------------- circled digits
+
+
+def test_repair_maps_lead_byte_losses_to_circled_digits():
+    text, n = repair_circled_digits("\ufffd@ \ufffdA \ufffdB \ufffdI \ufffdS")
+    assert (text, n) == ("① ② ③ ⑩ ⑳", 5)
+
+
+def test_asian_delivery_circled_digits_repaired_and_reported():
+    raw = draft("asian-delivery").read_text(encoding="utf-8")
+    broken = raw.count("\ufffd")
+    assert broken == 18  # the draft as it reached us
+    d = read_draft(draft("asian-delivery"))
+    assert d.repaired_digits == 18 and d.unrepaired == 0
+    assert "\ufffd" not in d.text
+    assert "①のエリアボードを取り出して" in d.text
+    assert "　 ③□□　　　　□□③" in d.lines
+    assert any("repaired 18 circled digits" in line for line in d.report)
+
+
+def test_broken_fixture_repairs_like_the_original():
+    fixed = read_draft(FIX / "broken-circled.txt")
+    assert fixed.repaired_digits == 2
+    assert fixed.text == read_draft(FIX / "utf8-bom.txt").text
+
+
+def test_unrepairable_replacement_character_is_warned_and_marked(tmp_path):
+    p = tmp_path / "draft.txt"
+    p.write_text("■■　テスト　草案１\n■　概要\n　壊れた\ufffd文字\n", encoding="utf-8")
+    d = read_draft(p)
+    assert d.unrepaired == 1 and "\ufffd" not in d.text and "〓" in d.text
+    assert d.warnings and ":3:" in d.warnings[0]
+
+
+# ---------------------------------------------------------------- flattened newlines
+
+
+@pytest.mark.parametrize("slug,flat", [("alicematic-eiketsuden", True), ("alicematic-medallions", True),
+                                       ("populous", False), ("asian-delivery", False)])
+def test_flattened_drafts_are_detected(slug, flat):
+    raw = draft(slug).read_text(encoding="utf-8")
+    assert is_flattened(raw) is flat
+    d = read_draft(draft(slug))
+    assert d.flattened is flat
+    if flat:
+        assert len(d.lines) > 80
+        assert any("flattened" in line for line in d.report)
+
+
+def test_unflatten_keeps_spaces_in_latin_text():
+    d = read_draft(draft("alicematic-medallions"))
+    assert d.lines[0] == "■■　Alicematic 刻印抄　アリスと７つのメダリオン　草案１"
+    # the medallion list had no indent: its lines start after a joining space
+    assert "傲慢のメダリオン（３）：手札を好きなだけ捨て札にできる" in d.lines
+    assert "憤怒のメダリオン（５）：同時にプレイした軍勢の数字を２倍にする" in d.lines
+
+
+def test_unflatten_recovers_unindented_steps():
+    d = read_draft(draft("alicematic-eiketsuden"))
+    for step in ("１：ターン開始", "２：アリスフェイズ", "６：ターン終了"):
+        assert step in d.lines
+    assert "○雇用" in d.lines
+
+
+def test_unflatten_rule():
+    assert unflatten("■　概要 　本文。 ■　準備 １：開始 〇雇用 ・点 終わり 次") == \
+        "■　概要\n　本文。\n■　準備\n１：開始\n〇雇用\n・点\n終わり\n次"
+    # a space touching Latin text is taken for a real space
+    assert unflatten("Alicematic 刻印抄 OK") == "Alicematic 刻印抄 OK"
+
+
+@pytest.mark.parametrize("slug", ["populous", "asian-delivery"])
+def test_flattening_an_ordinary_draft_recovers_the_same_structure(slug):
+    """The structure survives a round trip through newline flattening."""
+    original = read_draft(draft(slug))
+    flat = original.text.replace("\n", " ").encode("utf-8")
+    recovered = read_text(flat, Path("flat.txt"))
+    assert recovered.flattened
+    a, b = parse(original.text), parse(recovered.text)
+    assert [(s.title, s.kind) for s in a.sections] == [(s.title, s.kind) for s in b.sections]
+    assert [(c.names, c.counts) for c in a.components] == [(c.names, c.counts) for c in b.components]
+    assert [(s.number, s.title) for s in a.steps] == [(s.number, s.title) for s in b.steps]

@@ -1,0 +1,37 @@
+"""The checker over real data: every text of every game, and the designers' draft prose."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pnpgen import fonts
+from pnpgen.text.audit import audit_drafts, audit_game
+from pnpgen.data.workspace import Workspace
+
+ROOT = Path(__file__).resolve().parents[2]
+WS = Workspace(ROOT)
+SLUGS = WS.slugs()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def registered():
+    for name in fonts.DEFAULT_FONTS.values():
+        fonts.register(name, WS.fonts)
+
+
+@pytest.mark.skipif(not SLUGS, reason="no game data yet")
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_text_of_the_game_sets_without_violations(slug):
+    report = audit_game(WS, slug)
+    assert report.errors == []
+    assert report.violations == []
+    assert report.texts > 0
+
+
+@pytest.mark.skipif(not list(WS.data.glob("*/draft.txt")), reason="no drafts")
+def test_draft_prose_sets_without_violations():
+    n, violations = audit_drafts(WS)
+    assert n > 1000
+    assert violations == []

@@ -1,0 +1,59 @@
+"""The common icon set: present, simple (shapes only, no text, gradients or opacity), loadable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from pnpgen.text import icons
+
+ROOT = Path(__file__).resolve().parents[2]
+COMMON = ROOT / "templates" / "common" / "icons"
+REQUIRED = ["vp", "food", "faith", "fever", "cargo_l", "cargo_n", "cargo_h", "res_red", "res_blue", "res_green",
+            "res_black", "station", "port", "star", "coin", "card", "worker", "town"]
+ALLOWED = {"svg", "g", "path", "circle", "rect", "ellipse", "polygon", "line", "polyline"}
+
+
+def test_required_icons_exist():
+    missing = [n for n in REQUIRED if not (COMMON / f"{n}.svg").is_file()]
+    assert missing == []
+
+
+@pytest.mark.parametrize("path", sorted(COMMON.glob("*.svg")), ids=lambda p: p.stem)
+def test_icon_is_simple_and_loads(path):
+    root = etree.parse(str(path)).getroot()
+    assert root.get("viewBox") == "0 0 100 100"
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue  # comments
+        assert etree.QName(el).localname in ALLOWED, etree.QName(el).localname
+        for attr in el.attrib:
+            assert "opacity" not in attr and "gradient" not in el.attrib[attr].lower()
+        assert "url(" not in "".join(el.attrib.values())
+    inner, box = icons.load(path)
+    assert box == (0, 0, 100, 100) and inner and "<text" not in inner
+    colours = {v for el in root.iter() if isinstance(el.tag, str) for k, v in el.attrib.items()
+               if k in ("fill", "stroke") and v != "none"}
+    assert 1 <= len(colours) <= 4  # flat: a fill or two and an outline
+
+
+def test_place_scales_into_a_square():
+    g = icons.place(COMMON / "vp.svg", 10, 20, 5)
+    assert g.startswith('<g transform="translate(10.000,20.000) scale(0.05000)">') and g.endswith("</g>")
+
+
+def test_icon_with_foreign_elements_is_rejected(tmp_path):
+    bad = tmp_path / "bad.svg"
+    bad.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><text>x</text></svg>')
+    with pytest.raises(icons.IconError, match="<text>"):
+        icons.load(bad)
+
+
+def test_current_colour_takes_the_text_colour(tmp_path):
+    p = tmp_path / "dot.svg"
+    p.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+                 '<circle cx="5" cy="5" r="4" fill="currentColor" onclick="x()"/></svg>')
+    g = icons.place(p, 0, 0, 1, colour="#123456")
+    assert 'fill="#123456"' in g and "onclick" not in g
