@@ -65,18 +65,44 @@ def stroked_lines(reader: PdfReader, page) -> list[tuple[float, float, float, fl
 
 
 def text_positions(page) -> list[tuple[str, float, float]]:
-    """(text, x, y) of each text run, y from the page top, mm."""
-    h = float(page.mediabox.top)
-    found = []
+    """(text, x, y) of each run of text without spaces — (x, y) the first character's origin on
+    its baseline, y from the page top, mm — as a viewer places them, inside Form XObjects too
+    (pdfium reads the page; ``page`` is a pypdf page, found again by its number)."""
+    import ctypes
+    import io
 
-    def visit(text, cm, tm, font, size):
-        if text.strip():
-            x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
-            y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
-            found.append((text.strip(), x * PT, (h - y) * PT))
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+    from pypdf import PdfWriter
 
-    page.extract_text(visitor_text=visit)
+    one = PdfWriter()
+    one.add_page(page)
+    buf = io.BytesIO()
+    one.write(buf)
+    doc = pdfium.PdfDocument(buf.getvalue())
+    pg = doc[0]
+    h = pg.get_height()
+    tp = pg.get_textpage()
+    found: list[tuple[str, float, float]] = []
+    run, start, owner = "", None, None
+    x, y = ctypes.c_double(), ctypes.c_double()
+    for i in range(tp.count_chars()):
+        ch = tp.get_text_range(i, 1)
+        obj = ctypes.cast(raw.FPDFText_GetTextObject(tp, i), ctypes.c_void_p).value
+        if run and (ch.isspace() or not ch or obj != owner):
+            found.append((run, start[0] * PT, (h - start[1]) * PT))
+            run = ""
+        if ch.isspace() or not ch:
+            continue
+        if not run:
+            raw.FPDFText_GetCharOrigin(tp, i, x, y)
+            start, owner = (x.value, y.value), obj
+        run += ch
+    if run:
+        found.append((run, start[0] * PT, (h - start[1]) * PT))
     return found
+
+
 
 
 def reader(path: Path) -> PdfReader:

@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from pnpgen.build.game import BuildOptions, build_game, write_result
+import json
+
+from pnpgen.build.game import BuildOptions, build_game
+from pnpgen.build.output import build_lock, remove_stray_temps, write_all
 from pnpgen.impose.grid import SheetOptions
 from pnpgen.data.load import load_game
 from pnpgen.data.model import is_placeholder
@@ -23,20 +26,29 @@ def _warn(text: str) -> None:
 def build(ws: Workspace, args: argparse.Namespace) -> int:
     sheet = SheetOptions(paper=args.paper, duplex=args.duplex, marks=args.marks, margin_mm=args.margin,
                          bleed_mm=args.bleed)
-    options = BuildOptions(out=args.out, sheet=sheet, shop_bleed_mm=args.bleed)
+    options = BuildOptions(sheet=sheet, shop_bleed_mm=args.bleed)
     slugs = ws.slugs() if args.all else [args.game]
     out_root = args.out or ws.root / "build"
     results = [build_game(ws, slug, options) for slug in slugs]  # all succeed before anything is written
+    files = {}
     for result in results:
         out_dir = out_root / result.game.slug
         if not args.no_rulebook:
             _add_rulebook(ws, result, out_dir, args)
-        write_result(result, out_dir)
+        for rel, data in result.files.items():
+            files[out_dir / rel] = data
+        # the manifest only ever describes complete output: it is renamed with the rest
+        files[out_dir / "manifest.json"] = (json.dumps(result.manifest, ensure_ascii=False, indent=2) + "\n").encode()
+    with build_lock(out_root):
+        remove_stray_temps(out_root)
+        write_all(files)
+    for result in results:
+        out_dir = out_root / result.game.slug
         for w in result.warnings:
             _warn(w)
         _say(f"{result.game.slug}: {len(result.manifest['files'])} files in {out_dir}")
-        for deck in result.manifest["decks"]:
-            _say(f"  {deck['id']:<16} {deck['name']}  ×{deck['count']}  {_fit(deck)}, {deck['sheets']} sheet(s)")
+        for deck in result.records:
+            _say(f"  {deck.id:<16} {deck.name}  ×{deck.count}  {deck.fit()}, {deck.sheets} sheet(s)")
     return 0
 
 
@@ -53,15 +65,6 @@ def _add_rulebook(ws: Workspace, result, out_dir, args: argparse.Namespace) -> N
         result.manifest["files"] = sorted(set(result.manifest["files"]) | set(files))
         result.warnings.extend(book.warnings)
     result.manifest["warnings"] = result.warnings
-
-
-def _fit(deck: dict) -> str:
-    """How the deck sits on the paper, in a designer's words."""
-    tiles = deck.get("tiles")
-    if tiles:
-        cols, rows = tiles["grid"]
-        return f"{tiles['pages_per_piece']} page tiles each ({cols}×{rows}, {tiles['overlap_mm']:g} mm overlap)"
-    return f"{deck['pieces_per_sheet']}/sheet ({deck['layout']})"
 
 
 def _rulebook(ws: Workspace, game, out_dir, args: argparse.Namespace):

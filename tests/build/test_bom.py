@@ -38,7 +38,9 @@ def test_manifest_has_the_bill_of_materials(built, slug):
 def test_bill_of_materials_is_the_last_page_of_all(built, slug):
     m = _manifest(built, slug)
     pdf = PdfReader(built / slug / f"{slug}-all.pdf")
-    assert len(pdf.pages) == sum(d["pages"] for d in m["decks"]) + 1
+    # a one-sided deck's sheets are each followed by a blank page, so duplex printing stays aligned
+    padded = sum(d["pages"] * (1 if d["double_sided"] or m["duplex"] == "none" else 2) for d in m["decks"])
+    assert len(pdf.pages) == padded + 1
     text = pdf.pages[-1].extract_text()
     assert "Bill of materials" in text
     for d in m["decks"]:
@@ -80,3 +82,25 @@ def test_die_line_is_described_for_every_deck(built, slug):
             assert (built / slug / "shop" / f"{d['id']}-die.pdf").is_file()
         else:
             assert all(not f.endswith("-die.pdf") for f in d["files"])
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_all_in_one_printed_duplex_puts_every_back_behind_its_front(built, slug):
+    """Simulate duplex printing of <game>-all.pdf: pages 2k+1 and 2k+2 share sheet k."""
+    import re
+
+    pdf = PdfReader(built / slug / f"{slug}-all.pdf")
+    notes = []
+    for page in pdf.pages:
+        text = page.extract_text()
+        m = re.search(r"\((\S+)\) (front|back) (\d+)/(\d+)", text)
+        notes.append(m.groups() if m else None)
+    backs = 0
+    for i, note in enumerate(notes):
+        if note and note[1] == "back":
+            backs += 1
+            assert i % 2 == 1, f"page {i + 1}: a backs page on the front of a sheet"
+            assert notes[i - 1] == (note[0], "front", note[2], note[3]), f"page {i + 1} is not behind its front"
+        elif note and note[1] == "front":
+            assert i % 2 == 0, f"page {i + 1}: a fronts page on the back of a sheet"
+    assert backs > 0 or slug == "alicematic-medallions"

@@ -142,7 +142,7 @@ def test_manifest(workspace):
     assert deck["id"] == "cards" and deck["kind"] == "card" and deck["format"] == "poker"
     assert deck["trim_mm"] == [63, 88] and deck["bleed_mm"] == 3
     assert (deck["count"], deck["unique"], deck["pieces_per_sheet"], deck["pages"]) == (11, 11, 9, 4)
-    assert deck["files"] == ["cards.pdf", "shop/cards.pdf"]
+    assert deck["files"] == ["cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf"]
     assert m["warnings"] == []
     assert len(reader(out / "test-all.pdf").pages) == 4 + 1  # the sheets, then the bill of materials
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Callable
 
+from pnpgen.build.manifest import DeckRecord
 from pnpgen.data.model import Game, is_placeholder
-from pnpgen.pdf.writer import LineOp, RectOp, TextOp
+from pnpgen.impose.plan import LineOp, RectOp, TextOp
 from pnpgen.shapes import Line
 
 KIND_JA = {"card": "カード", "tile": "タイル", "token": "トークン", "board": "ボード"}
@@ -17,23 +18,23 @@ SHAPE_JA = {"rect": "長方形", "rounded": "角丸", "circle": "円", "hex": "�
             "polygon": "多角形"}
 
 
-def bill_of_materials(game: Game, decks: list[dict]) -> dict:
+def bill_of_materials(game: Game, decks: list[DeckRecord]) -> dict:
     """The manifest's ``bill_of_materials``: printed decks (from the build's deck records) and
     sourced components (from game.yaml ``sourced:``)."""
     printed = []
     for d in decks:
         printed.append({
-            "deck": d["id"],
-            "name": d["name"],
-            "kind": d["kind"],
-            "shape": d["shape"],
-            "trim_mm": d["trim_mm"],
-            "count": d["count"],
-            "double_sided": d["double_sided"],
-            "sheets": d["sheets"],
-            "pages": d["pages"],
-            "paper": d["paper"],
-            "file": d["files"][0],
+            "deck": d.id,
+            "name": d.name,
+            "kind": d.kind,
+            "shape": d.shape,
+            "trim_mm": d.trim_mm,
+            "count": d.count,
+            "double_sided": d.double_sided,
+            "sheets": d.sheets,
+            "pages": d.pages,
+            "paper": d.paper,
+            "file": d.files[0],
         })
     sourced = [{"name": s.name, "count": s.count, "note": s.note, "placeholder": is_placeholder(s.note)}
                for s in game.sourced]

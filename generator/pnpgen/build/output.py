@@ -1,28 +1,100 @@
-"""Write outputs atomically: a failed build never leaves a half-written file or loses the last good one."""
+"""Write outputs all-or-nothing: a failed or killed build never leaves a half-written file or
+loses the last good one.
+
+Every file of a command (all games) is first written to a temporary file beside its target;
+only when all of them are on disk are they renamed over the targets. A file whose bytes did not
+change is not touched (same mtime), so printers' and viewers' "file changed" stay quiet.
+Temporary files left by a killed build are removed by the next one, and a lock file keeps two
+builds from writing the same folder at once.
+"""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
+
+from pnpgen.errors import InputError
+
+TMP_SUFFIX = ".pnpgen-tmp"
+LOCK_NAME = ".pnpgen.lock"
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write to a temp file beside ``path``, then rename over it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write one file atomically (temp file beside it, then rename)."""
+    write_all({path: data})
 
 
 def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def unchanged(path: Path, data: bytes) -> bool:
+    try:
+        return path.stat().st_size == len(data) and path.read_bytes() == data
+    except OSError:
+        return False
+
+
+def write_all(files: dict[Path, bytes]) -> list[Path]:
+    """Write every file or none; returns the paths whose content changed."""
+    todo = {p: d for p, d in files.items() if not unchanged(p, d)}
+    temps: dict[Path, str] = {}
+    try:
+        for path, data in sorted(todo.items()):
+            _make_dir(path.parent)
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
+            temps[path] = tmp
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.chmod(tmp, 0o666 & ~_umask())
+        for path, tmp in sorted(temps.items()):
+            os.replace(tmp, path)
+    except BaseException:
+        for tmp in temps.values():
+            Path(tmp).unlink(missing_ok=True)
+        raise
+    return sorted(todo)
+
+
+def _make_dir(folder: Path) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise InputError(f"cannot create the output folder {folder}: a file stands in its way",
+                         path=folder, key="--out", expected="a folder path (or remove that file)") from None
+    except PermissionError as e:
+        raise InputError(f"cannot write to {folder}: {e.strerror}", path=folder, key="--out",
+                         expected="a folder you may write to") from None
+
+
+def remove_stray_temps(folder: Path) -> int:
+    """Delete temporary files a killed build left below ``folder``; returns how many."""
+    n = 0
+    if folder.is_dir():
+        for tmp in folder.rglob(f"*{TMP_SUFFIX}"):
+            tmp.unlink(missing_ok=True)
+            n += 1
+    return n
+
+
+@contextmanager
+def build_lock(folder: Path, wait: bool = True):
+    """Hold ``folder``'s build lock: a second build waits for the first (or, with wait=False,
+    stops with a clear message)."""
+    _make_dir(folder)
+    with open(folder / LOCK_NAME, "a+b") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            raise InputError(f"another pnpgen build is writing {folder}", path=folder,
+                             expected="wait for it to finish, or build into another --out") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def _umask() -> int:

@@ -22,19 +22,24 @@ class PieceView(Mapping):
     """A piece's fields for templates: ``piece.name`` and ``piece["name"]`` both work, and field
     names such as ``copy`` or ``count`` are not shadowed by dict methods."""
 
-    def __init__(self, values: dict[str, Any]):
+    def __init__(self, values: dict[str, Any], reads: set[str] | None = None):
         self._values = values
+        self._reads = reads if reads is not None else set()
 
     def __getitem__(self, key: str) -> Any:
+        self._reads.add(key)
         return self._values[key]
 
     def __getattr__(self, key: str) -> Any:
+        if key.startswith("_"):
+            raise AttributeError(key)
         try:
-            return self._values[key]
+            return self[key]
         except KeyError:
             raise AttributeError(key) from None
 
     def __iter__(self):
+        self._reads.update(self._values)  # a template that loops over the fields reads them all
         return iter(self._values)
 
     def __len__(self) -> int:
@@ -76,7 +81,9 @@ class Renderer:
         raise InputError(f"unknown colour {name!r} in a template", path=self.game.root / "game.yaml",
                          key="palette", expected="one of " + ", ".join(self.game.palette))
 
-    def render(self, face: Face) -> str:
+    def render(self, face: Face, reads: set[str] | None = None) -> str:
+        """The face's SVG; the names of the piece fields the template read go into ``reads``
+        (a face that never reads ``copy`` is the same for every copy)."""
         deck, piece = face.deck, face.piece
         template_name = deck.front if face.side == "front" else deck.back
         where = f"deck {deck.id!r} piece {piece.index} ({piece.label}, {piece.where}) {face.side}"
@@ -91,7 +98,7 @@ class Renderer:
         values: dict[str, Any] = dict(piece.values)
         values.update(count=piece.count, n=piece.index, copy=face.copy)
         context = dict(
-            piece=PieceView(values),
+            piece=PieceView(values, reads),
             deck=dict(id=deck.id, name=deck.name, kind=deck.kind, shape=deck.shape, count=deck.count,
                       options=deck.options),
             game=dict(title=self.game.title, draft=self.game.draft, players=self.game.players),

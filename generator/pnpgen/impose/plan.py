@@ -1,0 +1,123 @@
+"""Page plans: what imposition hands the PDF writer. Plain data in millimetres, y down.
+
+A document is a list of pages; a page is a list of items. Faces are referred to by key (the
+hash of their SVG), so a face converted once can be placed on any page of any document, and a
+plan can be compared, cached or concatenated without drawing anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from pnpgen.shapes import Affine, Line, Path
+
+Box = tuple[float, float, float, float]  # (x0, y0, x1, y1) mm from the page's top-left
+RGB = tuple[float, float, float]
+
+MARK_WIDTH_PT = 0.25
+DIE_WIDTH_PT = 0.3
+
+
+@dataclass(frozen=True)
+class PlaceFace:
+    """A face (trim + ``bleed_mm`` drawn on each side) placed by ``to_page`` (piece mm → page mm),
+    its artwork stopping at ``clip`` (page mm) and, when given, inside ``clip_rect`` too."""
+
+    face: str
+    to_page: Affine
+    trim_mm: tuple[float, float]
+    bleed_mm: float
+    clip: Path | None = None
+    clip_rect: Box | None = None
+
+
+@dataclass(frozen=True)
+class Strokes:
+    """Straight lines: cut marks, guides, scale bars."""
+
+    lines: tuple[Line, ...]
+    width_pt: float = MARK_WIDTH_PT
+    colour: RGB = (0.0, 0.0, 0.0)
+    dash: tuple[float, ...] | None = None  # mm
+    registration: bool = False  # all four inks (shop marks)
+
+
+@dataclass(frozen=True)
+class Outline:
+    """A closed path stroked: a die line. ``spot`` strokes it in the CutContour spot colour;
+    ``layer`` puts it in an optional content group of that name."""
+
+    path: Path
+    width_pt: float = DIE_WIDTH_PT
+    colour: RGB = (0.0, 0.0, 0.0)
+    spot: bool = False
+    clip_rect: Box | None = None
+    layer: str | None = None
+
+
+@dataclass(frozen=True)
+class TextOp:
+    """Text at (x, y) mm (baseline), size in pt; anchor start | middle | end."""
+
+    x: float
+    y: float
+    text: str
+    font: str
+    size: float
+    colour: RGB = (0.0, 0.0, 0.0)
+    anchor: str = "start"
+    angle: float = 0.0  # degrees, clockwise on the page
+
+
+@dataclass(frozen=True)
+class RectOp:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: RGB | None = None
+    stroke: RGB | None = (0.0, 0.0, 0.0)
+    width_pt: float = 0.5
+
+
+@dataclass(frozen=True)
+class LineOp:
+    line: Line
+    colour: RGB = (0.0, 0.0, 0.0)
+    width_pt: float = 0.5
+    dash: tuple[float, ...] | None = None  # mm
+
+
+Item = Union[PlaceFace, Strokes, Outline, TextOp, RectOp, LineOp]
+
+
+@dataclass
+class Page:
+    size_mm: tuple[float, float]
+    items: list[Item] = field(default_factory=list)
+    trim: Box | None = None  # TrimBox
+    bleed: Box | None = None  # BleedBox
+    label: str | None = None  # PDF page label (e.g. the quantity of a face on a shop page)
+
+    def faces(self) -> list[str]:
+        return [it.face for it in self.items if isinstance(it, PlaceFace)]
+
+
+@dataclass
+class Document:
+    title: str
+    pages: list[Page] = field(default_factory=list)
+
+    def faces(self) -> list[str]:
+        """Every face key used, in first-use order."""
+        seen: dict[str, None] = {}
+        for p in self.pages:
+            for key in p.faces():
+                seen.setdefault(key, None)
+        return list(seen)
+
+
+def blank_page(size_mm: tuple[float, float], note: list[Item] | None = None) -> Page:
+    """A page left empty on purpose (duplex padding), with an optional note."""
+    return Page(size_mm, list(note or []))

@@ -1,0 +1,201 @@
+"""Home sheets, board tiles and print-shop pages as page plans (pure mm, no drawing).
+
+Home sheets: pieces on a grid or nested, artwork stopping at each piece's bleed outline, cut marks
+round a grid of rectangles, die lines round die-cut shapes; each fronts sheet is followed by its
+backs sheet, the mirror image in millimetres. Boards larger than the paper print as numbered page
+tiles. Shop pages: one piece per page at full size, page = trim + bleed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pnpgen.impose.grid import SheetLayout, SheetOptions, cut_marks, used_part
+from pnpgen.impose.nest import NestLayout
+from pnpgen.impose.plan import Item, Outline, Page, PlaceFace, RectOp, Strokes, TextOp
+from pnpgen.impose.tiles import TileOptions, TilePlan, assembly_map, glue_strips, tile_marks
+from pnpgen.shapes import Affine, Line, ShapeSpec, back_outline, bleed_path, cut_path, duplex_mirror, translate
+
+TILE_OPTIONS = TileOptions()
+GUIDE = (0.85, 0.0, 0.45)
+NOTE_GREY = (0.35, 0.35, 0.35)
+
+
+@dataclass(frozen=True)
+class DeckSheets:
+    """What imposition needs to know of a deck: its shape, and the face keys of every printed
+    copy in print order (``backs`` None for a one-sided deck)."""
+
+    id: str
+    name: str
+    spec: ShapeSpec
+    fronts: tuple[str, ...]
+    backs: tuple[str, ...] | None
+    art_bleed_mm: float  # bleed drawn round every face
+
+
+def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout, sheet: SheetOptions,
+                font: str) -> list[Page]:
+    """Fronts sheets, each followed by its mirrored backs sheet."""
+    spec = deck.spec
+    per = layout.per_sheet
+    sb = layout.sheet_bleed_mm
+    with_marks = layout.kind == "grid" and spec.kind in ("rect", "rounded")
+    mirror = duplex_mirror(sheet.duplex, layout.paper_mm)
+    front_clip = bleed_path(spec, sb)
+    back_clip = back_outline(spec, sb)
+    die = cut_path(spec) if spec.die_cut else None
+    total = len(deck.fronts)
+    how = f"{layout.cols}×{layout.rows}" if layout.kind == "grid" else f"nested {per}/sheet"
+    pages: list[Page] = []
+    for start in range(0, total, per):
+        chunk = range(start, min(start + per, total))
+        marks = cut_marks(used_part(layout, len(chunk)), sheet) if with_marks else []
+        front = Page(layout.paper_mm)
+        for i in chunk:
+            m = layout.transform(i - start)
+            front.items.append(PlaceFace(deck.fronts[i], m, (spec.w, spec.h), deck.art_bleed_mm,
+                                         clip=front_clip.transformed(m)))
+        if die is not None:
+            front.items.extend(Outline(die.transformed(layout.transform(i - start))) for i in chunk)
+        sides = [("front", front, marks)]
+        if deck.backs is not None:
+            back = Page(layout.paper_mm)
+            for i in chunk:
+                m = layout.back_transform(i - start, sheet.duplex)
+                back.items.append(PlaceFace(deck.backs[i], m, (spec.w, spec.h), deck.art_bleed_mm,
+                                            clip=back_clip.transformed(m)))
+            # the marks of the block the backs fill, mirrored like them
+            back_marks = [Line(*mirror((ln.x1, ln.y1)), *mirror((ln.x2, ln.y2))) for ln in marks]
+            sides.append(("back", back, back_marks))
+        for side, page, page_marks in sides:
+            if page_marks:
+                page.items.append(Strokes(tuple(page_marks)))
+            page.items.append(_note(f"{deck.name} ({deck.id}) {side} {start // per + 1}/{-(-total // per)} · "
+                                    f"{how} · bleed {sb:.1f} mm · duplex {sheet.duplex}", sheet, font))
+            pages.append(page)
+    return pages
+
+
+def _note(text: str, sheet: SheetOptions, font: str) -> TextOp:
+    # Informational only: it sits in the unprintable edge and may be cut off, never over a mark.
+    return TextOp(sheet.margin_mm, sheet.margin_mm - 1.2, text, font, 6, NOTE_GREY)
+
+
+def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str, bold: str) -> list[Page]:
+    """Each board copy as numbered page tiles (fronts, then each tile's back for duplex)."""
+    spec = deck.spec
+    front_clip = bleed_path(spec, plan.bleed_mm) if spec.kind != "rect" else None
+    back_clip = back_outline(spec, plan.bleed_mm) if spec.kind != "rect" else None
+    mirror = duplex_mirror(sheet.duplex, plan.paper_mm)
+    size = (spec.w, spec.h)
+    copies = len(deck.fronts)
+    pages: list[Page] = []
+    for copy, front in enumerate(deck.fronts, 1):
+        for tile in plan.tiles:
+            rect = plan.clip(tile)
+            page = Page(plan.paper_mm)
+            page.items.append(PlaceFace(front, tile.to_page, size, deck.art_bleed_mm,
+                                        clip=front_clip.transformed(tile.to_page) if front_clip else None,
+                                        clip_rect=rect))
+            if spec.die_cut:
+                page.items.append(Outline(cut_path(spec).transformed(tile.to_page), clip_rect=rect))
+            marks = tile_marks(plan, tile, TILE_OPTIONS)
+            page.items.append(Strokes(tuple(m.line for m in marks if m.kind != "guide")))
+            page.items.append(Strokes(tuple(m.line for m in marks if m.kind == "guide"), width_pt=0.5,
+                                      colour=GUIDE, dash=(2.0, 1.0)))
+            page.items.extend(_glue_notes(plan, tile, font))
+            page.items.extend(_tile_band(plan, tile, deck, copy, copies, font, bold))
+            pages.append(page)
+            if deck.backs is not None:
+                m = plan.back(tile, sheet.duplex)
+                (x0, y0), (x1, y1) = mirror((rect[0], rect[1])), mirror((rect[2], rect[3]))
+                page = Page(plan.paper_mm)
+                page.items.append(PlaceFace(deck.backs[copy - 1], m, size, deck.art_bleed_mm,
+                                            clip=back_clip.transformed(m) if back_clip else None,
+                                            clip_rect=(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))))
+                page.items.append(_note(f"{deck.name} ({deck.id}) {copy}/{copies} back of tile "
+                                        f"{tile.number}/{plan.pages}", sheet, font))
+                pages.append(page)
+    return pages
+
+
+def _glue_notes(plan: TilePlan, tile, font: str) -> list[Item]:
+    """A note along each strip a neighbour will cover (hidden once the board is assembled)."""
+    ops: list[Item] = []
+    label = "のり代 glue — 次のタイルをここに重ねる · next tile goes over this strip"
+    for x0, y0, x1, y1 in glue_strips(plan, tile):
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        if (y1 - y0) > (x1 - x0):
+            ops.append(TextOp(cx - 0.8, cy, label, font, 5, GUIDE, "middle", angle=90))
+        else:
+            ops.append(TextOp(cx, cy + 0.8, label, font, 5, GUIDE, "middle"))
+    return ops
+
+
+def _tile_band(plan: TilePlan, tile, deck: DeckSheets, copy: int, copies: int, font: str, bold: str) -> list[Item]:
+    """Tile number, assembly instructions and the assembly map in the page foot."""
+    bx0, by0, bx1, by1 = plan.band
+    of = f" · {copy}/{copies}" if copies > 1 else ""
+    ops: list[Item] = [
+        TextOp(bx0, by0 + 5, f"{deck.name}{of} — タイル {tile.number}/{plan.pages}（列{tile.col + 1}・行{tile.row + 1}）",
+               bold, 9),
+        TextOp(bx0, by0 + 9.5, "トンボで切り、右・下のタイルを破線（のり代 10 mm）に重ねて貼る。"
+                               "Cut at the marks; lay each tile over its left/upper neighbour, edge on the dashed line.",
+               font, 5.5, (0.3, 0.3, 0.3)),
+        TextOp(bx0, by0 + 13, f"board {plan.board_mm[0]:g}×{plan.board_mm[1]:g} mm"
+                              f"{' (turned 90°)' if plan.rot else ''} · {plan.cols}×{plan.rows} tiles · "
+                              f"overlap {plan.overlap_mm:g} mm", font, 5.5, (0.45, 0.45, 0.45)),
+    ]
+    for cell in assembly_map(plan, tile):
+        ops.append(RectOp(cell.x, cell.y, cell.w, cell.h, fill=(0.2, 0.2, 0.2) if cell.current else (1, 1, 1),
+                          stroke=(0.3, 0.3, 0.3), width_pt=0.4))
+        ops.append(TextOp(cell.x + cell.w / 2, cell.y + cell.h / 2 + 1.0, str(cell.number),
+                          bold if cell.current else font, 5, (1, 1, 1) if cell.current else (0.3, 0.3, 0.3),
+                          "middle"))
+    return ops
+
+
+def _shop_page(spec: ShapeSpec, bleed_mm: float, label: str | None = None) -> Page:
+    tw, th = spec.w, spec.h
+    pw, ph = tw + 2 * bleed_mm, th + 2 * bleed_mm
+    return Page((pw, ph), trim=(bleed_mm, bleed_mm, bleed_mm + tw, bleed_mm + th), bleed=(0, 0, pw, ph),
+                label=label)
+
+
+def shop_pages(deck: DeckSheets, bleed_mm: float, pairs: list[tuple[str, str | None, int]] | None = None) -> list[Page]:
+    """One piece per page, page = trim + bleed, TrimBox = trim, front then back; artwork clipped
+    to the piece's bleed outline. By default every printed copy; with ``pairs`` (front, back,
+    quantity) each distinct face pair once, its quantity as the page label."""
+    spec = deck.spec
+    at = translate(bleed_mm, bleed_mm)
+    clips = {"front": bleed_path(spec, bleed_mm).transformed(at), "back": back_outline(spec, bleed_mm).transformed(at)}
+    if pairs is None:
+        backs = deck.backs or (None,) * len(deck.fronts)
+        pairs = [(f, b, 0) for f, b in zip(deck.fronts, backs)]
+    pages = []
+    for front, back, qty in pairs:
+        for side, key in (("front", front), ("back", back)):
+            if key is None:
+                continue
+            label = f"{'' if side == 'front' else 'back of '}×{qty} " if qty else None
+            page = _shop_page(spec, bleed_mm, label)
+            page.items.append(PlaceFace(key, at, (spec.w, spec.h), deck.art_bleed_mm, clip=clips[side]))
+            pages.append(page)
+    return pages
+
+
+def shop_die_pages(deck: DeckSheets, bleed_mm: float) -> list[Page]:
+    """The die line alone, spot colour CutContour, on pages sized and boxed like the shop pages:
+    page 1 for every front, page 2 (two-sided decks) for every back."""
+    spec = deck.spec
+    at = translate(bleed_mm, bleed_mm)
+    paths = [cut_path(spec).transformed(at)]
+    if deck.backs is not None:
+        paths.append(cut_path(spec).transformed(Affine(-1, 0, 0, 1, spec.w, 0)).transformed(at))
+    pages = []
+    for path in paths:
+        page = _shop_page(spec, bleed_mm)
+        page.items.append(Outline(path, spot=True))
+        pages.append(page)
+    return pages
