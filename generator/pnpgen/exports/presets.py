@@ -19,7 +19,7 @@ PRESET_KEYS = {
     "name": "the shop's name", "about": "where its figures come from", "dpi": "dots per inch, e.g. 300",
     "colour": "rgb | cmyk", "ink_limit": "total ink in %, e.g. 300", "files": " | ".join(LAYOUTS),
     "quantity": "csv | name", "backs": "each | shared", "page_order": "front-back | back-front",
-    "marks": "none | jp | western", "output_intent": "{condition: FOGRA39, profile: file.icc}",
+    "marks": "none | jp | western",
     "formats": "name: {trim: [w, h], bleed: …, safe: …, pixels: [w, h]}",
 }
 FORMAT_KEYS = ("trim", "bleed", "safe", "pixels")
@@ -60,7 +60,6 @@ class Preset:
     backs: str
     page_order: str
     marks: str
-    output_intent: dict | None
     formats: tuple[Format, ...]
 
 
@@ -131,9 +130,6 @@ def _parse(doc: Located, slug: str) -> Preset:
     ink = data.get("ink_limit", 300)
     if not isinstance(ink, (int, float)) or not 100 <= ink <= 400:
         raise doc.error(("ink_limit",), f"{ink!r} is not an ink limit", "a percentage between 100 and 400")
-    intent = data.get("output_intent")
-    if intent is not None and (not isinstance(intent, dict) or set(intent) != {"condition", "profile"}):
-        raise doc.error(("output_intent",), "an output intent needs condition and profile", PRESET_KEYS["output_intent"])
     raw = data.get("formats")
     if not isinstance(raw, dict) or not raw:
         raise doc.error(("formats",), "a preset needs at least one format", PRESET_KEYS["formats"])
@@ -144,7 +140,7 @@ def _parse(doc: Located, slug: str) -> Preset:
         files=_choice(doc, "files", "png-faces", LAYOUTS), quantity=_choice(doc, "quantity", "csv", ("csv", "name")),
         backs=_choice(doc, "backs", "each", ("each", "shared")),
         page_order=_choice(doc, "page_order", "front-back", ("front-back", "back-front")),
-        marks=_choice(doc, "marks", "none", ("none", "jp", "western")), output_intent=intent, formats=formats,
+        marks=_choice(doc, "marks", "none", ("none", "jp", "western")), formats=formats,
     )
 
 
