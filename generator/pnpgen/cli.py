@@ -41,10 +41,25 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--out", type=Path)
     _rulebook_options(r)
 
+    _export_parser(sub)
+
     sub.add_parser("list", help="list the games and their decks")
     c = sub.add_parser("check", help="validate data and list every 未定 placeholder")
     c.add_argument("--game", help="only this game")
     return p
+
+
+def _export_parser(sub) -> None:
+    e = sub.add_parser("export", help="files for a print shop or Tabletop Simulator (see docs/exports.md)")
+    e.add_argument("--game", required=True)
+    e.add_argument("--preset", required=True, help="thegamecrafter, makeplayingcards, drivethrucards, printerstudio, "
+                                                   "doujin, tabletopsimulator, or one of your presets/")
+    e.add_argument("--deck", action="append", default=[], help="only this deck (repeatable)")
+    e.add_argument("--fit", choices=["scale", "bleed"], help="adapt a deck to the preset's nearest format")
+    e.add_argument("--colour", choices=["rgb", "cmyk"], help="default: the preset's")
+    e.add_argument("--proof", action="store_true", help="overlay trim, bleed and safe zone on every piece")
+    e.add_argument("--base-url", help="where Tabletop Simulator finds the images (default: file:/// paths)")
+    e.add_argument("--out", type=Path, help="output folder (default: build/ in the workspace)")
 
 
 def _rulebook_options(p: argparse.ArgumentParser) -> None:

@@ -87,6 +87,19 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
     return 0
 
 
+def export(ws: Workspace, args: argparse.Namespace) -> int:
+    from pnpgen.exports.export import ExportOptions, export_game, write_export
+
+    options = ExportOptions(preset=args.preset, fit=args.fit, colour=args.colour, proof=args.proof,
+                            base_url=args.base_url, decks=tuple(args.deck), out=args.out)
+    result = export_game(ws, args.game, options)
+    write_export(result)
+    for w in result.warnings:
+        _warn(w)
+    _say(f"{args.game}: {len(result.files)} files in {result.out_dir}")
+    return 0
+
+
 def list(ws: Workspace, args: argparse.Namespace) -> int:  # noqa: A001 - the command's name
     for slug in ws.slugs():
         game = load_game(ws, slug)

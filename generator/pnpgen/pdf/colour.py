@@ -1,13 +1,81 @@
-"""Colour conversion for print: RGB → CMYK, used when a build asks for CMYK output."""
+"""Colour for print: RGB → CMYK for CMYK output, and the total-ink check.
+
+The conversion is the one the PDF reference gives for DeviceRGB → DeviceCMYK (ISO 32000-1,
+10.3.5) with black generation and undercolour removal both the identity, i.e. full grey-component
+replacement:
+
+    c, m, y = 1 − r, 1 − g, 1 − b;  k = min(c, m, y);  c, m, y = (c − k, m − k, y − k) / (1 − k)
+
+(the division scales the remaining chroma so a colour keeps its relative strength). Every neutral
+— black text, hairlines, greys — prints on the K plate alone: pure black is 0/0/0/100, never a
+four-colour black that would blur at 7 pt. It is a device conversion, not colour-managed: no ICC
+profile is applied, so saturated RGB colours print duller or shifted, and a colour-critical design
+should choose its palette in CMYK with the shop's proof. One of c, m, y is always 0, so a converted
+colour carries at most 300 % ink (a dark saturated red: 0/100/100/99); shops asking less (240 %)
+are warned by the check below, which reads the inks a finished PDF really uses.
+"""
 
 from __future__ import annotations
 
+import io
+import re
+
+from pypdf import PdfReader
+
+_CMYK_OP = re.compile(rb"(?<![\w.])(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+([kK])(?![\w])")
+
 
 def to_cmyk(r: float, g: float, b: float) -> tuple[float, float, float, float]:
-    """RGB (0–1) → CMYK (0–1) with full grey-component replacement: neutral greys and black
-    print on the K plate alone (pure black text is 0/0/0/100, never four-colour)."""
+    """RGB (0–1) → CMYK (0–1) by the conversion above."""
     k = 1.0 - max(r, g, b)
     if k >= 1.0 - 1e-9:
         return (0.0, 0.0, 0.0, 1.0)
     d = 1.0 - k
     return ((1.0 - r - k) / d, (1.0 - g - k) / d, (1.0 - b - k) / d, k)
+
+
+def total_ink(cmyk: tuple[float, float, float, float]) -> float:
+    """Total area coverage in percent (100 % solid K = 100)."""
+    return round(100.0 * sum(cmyk), 3)
+
+
+def inks_used(pdf: bytes) -> list[set[tuple[float, float, float, float]]]:
+    """Per page, every CMYK colour set with k/K in its content and the forms it draws."""
+    reader = PdfReader(io.BytesIO(pdf))
+    pages = []
+    for page in reader.pages:
+        found: set[tuple[float, float, float, float]] = set()
+        for data in _streams(page):
+            for m in _CMYK_OP.finditer(data):
+                found.add(tuple(float(v) for v in m.groups()[:4]))
+        pages.append(found)
+    return pages
+
+
+def _streams(page) -> list[bytes]:
+    """A page's content and, recursively, its form XObjects' content."""
+    out = [page.get_contents().get_data()] if page.get_contents() is not None else []
+    todo = [page.get("/Resources")]
+    seen: set[int] = set()
+    while todo:
+        res = todo.pop()
+        if res is None:
+            continue
+        res = res.get_object()
+        xobjects = res.get("/XObject")
+        if xobjects is None:
+            continue
+        for ref in xobjects.get_object().values():
+            obj = ref.get_object()
+            if id(obj) in seen or obj.get("/Subtype") != "/Form":
+                continue
+            seen.add(id(obj))
+            out.append(obj.get_data())
+            todo.append(obj.get("/Resources"))
+    return out
+
+
+def over_limit(pdf: bytes, limit: float) -> list[tuple[int, tuple[float, float, float, float], float]]:
+    """(page index, colour, total ink %) of every colour over ``limit`` percent."""
+    return [(i, c, total_ink(c)) for i, colours in enumerate(inks_used(pdf)) for c in sorted(colours)
+            if total_ink(c) > limit + 1e-6]

@@ -134,7 +134,7 @@ class _Writer:
             return
         art = self.arts[key]
         self.c.beginForm(_form_name(key), 0, 0, art.width_pt, art.height_pt)
-        vector.draw(self.c, art, cmyk=self.cmyk)
+        vector.draw(self.c, art, cmyk=True) if self.cmyk else vector.draw(self.c, art)
         self.c.endForm()
         self.forms.add(key)
 

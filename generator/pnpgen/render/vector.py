@@ -38,9 +38,7 @@ def convert(svg: str, where: str, resolve: Callable[[str], Any] | None = None) -
     return Art(float(d.width), float(d.height), d)
 
 
-def draw(canvas, art: Art, cmyk: bool = False) -> None:
-    if cmyk:
-        raise NotImplementedError("CMYK drawing comes with the direct converter")
+def draw(canvas, art: Art) -> None:
     from reportlab.graphics import renderPDF
 
     renderPDF.draw(art.drawing, canvas, 0, 0, showBoundary=False)

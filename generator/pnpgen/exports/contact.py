@@ -1,0 +1,53 @@
+"""A contact sheet: every distinct face of the export, trimmed, labelled ``id × count``."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from pnpgen.exports.faces import PageStyle, UniqueFace, face_pdf, rasterise
+
+THUMB = (180, 220)  # largest thumbnail, px
+LABEL_PX = 30
+COLS = 8
+PAD = 10
+
+
+def thumbnails(style: PageStyle, faces: list[UniqueFace]) -> list[tuple[Image.Image, str]]:
+    """Each distinct front labelled ``stem × copies``, then each distinct back of the deck once."""
+    plain = replace(style, marks="none", proof=False, cmyk=False)
+    W, H = plain.fitted.trim
+    b = plain.fitted.format.bleed
+    k = min(THUMB[0] / W, THUMB[1] / H)  # px per mm
+    pw, ph = plain.page_mm
+    items = [(f.front, f"{f.stem} × {f.copies}") for f in faces]
+    backs: dict[int, tuple] = {}  # id(art) → (art, stem of the first face with it)
+    for f in faces:
+        if f.back is not None:
+            backs.setdefault(id(f.back), (f.back, f.stem))
+    for art, stem in backs.values():
+        items.append((art, f"{style.deck.id} back" if len(backs) == 1 else f"{stem} back"))
+    images = rasterise(face_pdf([a for a, _ in items], plain, style.deck.name),
+                       lambda i: (max(1, round(pw * k)), max(1, round(ph * k))))
+    box = (round(b * k), round(b * k), round((b + W) * k), round((b + H) * k))
+    return [(image.crop(box), label) for image, (_, label) in zip(images, items)]
+
+
+def contact_sheet(title: str, thumbs: list[tuple[Image.Image, str]], font_file: Path) -> Image.Image:
+    cols = max(1, min(COLS, len(thumbs)))
+    rows = -(-len(thumbs) // cols)
+    cw, ch = THUMB[0] + 2 * PAD, THUMB[1] + LABEL_PX + 2 * PAD
+    head = 44
+    sheet = Image.new("RGB", (cols * cw, head + rows * ch), (255, 255, 255))
+    draw = ImageDraw.Draw(sheet)
+    draw.text((PAD, 10), title, fill=(0, 0, 0), font=ImageFont.truetype(str(font_file), 22))
+    font = ImageFont.truetype(str(font_file), 13)
+    for i, (image, label) in enumerate(thumbs):
+        x, y = (i % cols) * cw, head + (i // cols) * ch
+        sheet.paste(image, (x + (cw - image.width) // 2, y + PAD + (THUMB[1] - image.height)))
+        draw.rectangle((x + (cw - image.width) // 2 - 1, y + PAD + THUMB[1] - image.height - 1,
+                        x + (cw + image.width) // 2, y + PAD + THUMB[1]), outline=(180, 180, 180))
+        draw.text((x + cw // 2, y + PAD + THUMB[1] + 6), label, fill=(0, 0, 0), font=font, anchor="mt")
+    return sheet

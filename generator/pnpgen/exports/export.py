@@ -1,0 +1,122 @@
+"""``pnpgen export``: a game's pieces as one print shop or virtual table takes them.
+
+Everything is made in memory first and written only when the whole export succeeded; files a
+previous export of the same preset wrote and this one does not are removed, so the folder always
+holds exactly one export.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from pnpgen.build.output import atomic_write_bytes
+from pnpgen.data.load import load_game
+from pnpgen.data.model import Game
+from pnpgen.data.workspace import Workspace
+from pnpgen.errors import InputError
+from pnpgen.exports import contact, shop, tts
+from pnpgen.exports.faces import PageStyle, check_cmyk_drawing, png_bytes, render_faces
+from pnpgen.exports.presets import fit_deck, load_preset
+from pnpgen.render.svgdraw import use_default_font
+
+RECORD = "export.json"
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    preset: str
+    fit: str | None = None  # scale | bleed
+    colour: str | None = None  # rgb | cmyk; default: the preset's
+    proof: bool = False
+    base_url: str | None = None
+    decks: tuple[str, ...] = ()  # only these deck ids (default: every deck)
+    out: Path | None = None  # default: <workspace>/build
+
+
+@dataclass
+class ExportResult:
+    game: Game
+    out_dir: Path
+    files: dict[str, bytes] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    order: list[shop.OrderRow] = field(default_factory=list)
+
+
+def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResult:
+    game = load_game(ws, slug)
+    preset = load_preset(ws, slug, options.preset)
+    colour = options.colour or preset.colour
+    if colour == "cmyk":
+        if preset.files in ("png-faces", "tts"):
+            raise InputError(f"{preset.name} takes RGB images, so --colour cmyk does not apply", key="--colour",
+                             expected="--colour rgb, or a PDF preset such as drivethrucards or doujin")
+        check_cmyk_drawing()
+    decks = game.decks
+    if options.decks:
+        known = {d.id: d for d in game.decks}
+        for deck_id in options.decks:
+            if deck_id not in known:
+                raise InputError(f"game {slug!r} has no deck {deck_id!r}", key="--deck", expected="one of " + ", ".join(known))
+        decks = [known[d] for d in options.decks]
+    fitted = {deck.id: fit_deck(preset, deck, options.fit) for deck in decks}  # every deck fits before any renders
+    font = game.fonts["gothic"]
+    use_default_font(font)
+    out_dir = (options.out or ws.root / "build") / slug / preset.slug
+    result = ExportResult(game, out_dir)
+    url = tts.urls(out_dir, options.base_url)
+    thumbs = []
+    for i, deck in enumerate(decks):
+        fit = fitted[deck.id]
+        faces, warnings = render_faces(ws, game, deck, fit.art_bleed)
+        result.warnings.extend(warnings)
+        marks = preset.marks if preset.files.startswith("pdf") else "none"
+        style = PageStyle(deck, fit, font, marks=marks, cmyk=colour == "cmyk", proof=options.proof)
+        if preset.files == "tts":
+            obj = tts.deck_object(style, faces, preset.dpi, url, 3.0 * i, result.files)
+            result.files[f"{deck.id}.json"] = tts.saved_object(f"{game.title} — {deck.name}", obj).encode("utf-8")
+            result.order.extend(shop.OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.label, f.copies)
+                                for f in faces)
+        else:
+            result.order.extend(shop.deck_files(preset, style, faces, result.files, result.warnings))
+        thumbs.extend(contact.thumbnails(style, faces))
+    sheet = contact.contact_sheet(f"{game.title} — {preset.name}", thumbs, ws.fonts / f"{font}.ttf")
+    result.files[f"{slug}-contact.png"] = png_bytes(sheet)
+    result.files["order.csv"] = _order_csv(result.order)
+    return result
+
+
+def _order_csv(rows: list[shop.OrderRow]) -> bytes:
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=shop.ORDER_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow(asdict(row))
+    return buf.getvalue().encode("utf-8")
+
+
+def write_export(result: ExportResult) -> list[Path]:
+    """Write every file atomically, then the record of them; remove what the last export wrote
+    and this one did not."""
+    out = result.out_dir
+    record = out / RECORD
+    before: list[str] = []
+    if record.is_file():
+        try:
+            before = json.loads(record.read_text(encoding="utf-8")).get("files", [])
+        except (ValueError, AttributeError):
+            before = []
+    written = []
+    for rel, data in sorted(result.files.items()):
+        atomic_write_bytes(out / rel, data)
+        written.append(out / rel)
+    stale = [name for name in before if name not in result.files and "/" not in name and name != RECORD]
+    for name in stale:
+        (out / name).unlink(missing_ok=True)
+    text = json.dumps({"game": result.game.slug, "files": sorted(result.files), "warnings": result.warnings},
+                      ensure_ascii=False, indent=2) + "\n"
+    atomic_write_bytes(record, text.encode("utf-8"))
+    return written + [record]

@@ -1,0 +1,210 @@
+"""Print-shop presets: what a shop takes, per format (trim, bleed, safe zone, pixels at its dpi),
+as YAML data. pnpgen ships some in this folder; a game (data/<game>/presets/) or the workspace
+(presets/) may add its own or replace one of the same name."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pnpgen.data.model import Deck
+from pnpgen.data.workspace import Workspace
+from pnpgen.data.yamlsrc import Located, load_yaml
+from pnpgen.errors import InputError
+from pnpgen.units import parse_length
+
+SHIPPED = Path(__file__).parent / "presets"
+LAYOUTS = ("png-faces", "pdf-copies", "pdf-faces", "tts")
+PRESET_KEYS = {
+    "name": "the shop's name", "about": "where its figures come from", "dpi": "dots per inch, e.g. 300",
+    "colour": "rgb | cmyk", "ink_limit": "total ink in %, e.g. 300", "files": " | ".join(LAYOUTS),
+    "quantity": "csv | name", "backs": "each | shared", "page_order": "front-back | back-front",
+    "marks": "none | jp | western",
+    "formats": "name: {trim: [w, h], bleed: …, safe: …, pixels: [w, h]}",
+}
+FORMAT_KEYS = ("trim", "bleed", "safe", "pixels")
+# How far (mm a side) --fit may move a deck's trim to a format's; further is another format.
+FIT_LIMIT_OF_BLEED = 0.5
+SAME_SIZE_MM = 0.05
+
+
+@dataclass(frozen=True)
+class Format:
+    """One size a shop prints: trim, bleed and safe zone in mm; pixels of trim + bleed at the dpi."""
+
+    name: str
+    trim: tuple[float, float] | None  # None: any trim (virtual tables)
+    bleed: float
+    safe: float
+    pixels: tuple[int, int] | None
+
+    def page_mm(self, trim: tuple[float, float]) -> tuple[float, float]:
+        return trim[0] + 2 * self.bleed, trim[1] + 2 * self.bleed
+
+    def describe(self) -> str:
+        if self.trim is None:
+            return f"{self.name} (any size)"
+        return f"{self.name} {self.trim[0]:g}×{self.trim[1]:g} mm"
+
+
+@dataclass(frozen=True)
+class Preset:
+    slug: str
+    name: str
+    source: Path
+    dpi: int
+    colour: str
+    ink_limit: float
+    files: str
+    quantity: str
+    backs: str
+    page_order: str
+    marks: str
+    formats: tuple[Format, ...]
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """A deck matched to a format: the trim it prints at, and how the art is adapted to it."""
+
+    format: Format
+    trim: tuple[float, float]  # the format's trim (the deck's own for an any-size format)
+    scale: float  # art scale (1 unless --fit scale)
+    art_bleed: float  # bleed to render the art with, so it covers the format's bleed
+
+    @property
+    def page_mm(self) -> tuple[float, float]:
+        return self.format.page_mm(self.trim)
+
+    def pixels(self, dpi: int) -> tuple[int, int]:
+        if self.format.pixels is not None:
+            return self.format.pixels
+        w, h = self.page_mm
+        return round(w * dpi / 25.4), round(h * dpi / 25.4)
+
+
+def preset_dirs(ws: Workspace, slug: str) -> list[Path]:
+    """Where presets are looked up, the first found winning: the game's, the workspace's, pnpgen's."""
+    return [ws.game_dir(slug) / "presets", ws.root / "presets", SHIPPED]
+
+
+def available(ws: Workspace, game: str) -> list[str]:
+    return sorted({p.stem for d in preset_dirs(ws, game) for p in d.glob("*.yaml")})
+
+
+def load_preset(ws: Workspace, game: str, name: str) -> Preset:
+    for folder in preset_dirs(ws, game):
+        path = folder / f"{name}.yaml"
+        if path.is_file():
+            return _parse(load_yaml(path), name)
+    raise InputError(f"unknown preset {name!r}", key="--preset", expected="one of " + ", ".join(available(ws, game)))
+
+
+def _choice(doc: Located, key: str, default: str, allowed: tuple[str, ...]) -> str:
+    value = str(doc.data.get(key, default))
+    if value not in allowed:
+        raise doc.error((key,), f"{value!r} is not a choice", " | ".join(allowed))
+    return value
+
+
+def _length(doc: Located, keypath: tuple, value) -> float:
+    try:
+        v = parse_length(value)
+    except ValueError as e:
+        raise doc.error(keypath, str(e), "a length such as 3mm or 0.125in") from None
+    if v < 0:
+        raise doc.error(keypath, "a length cannot be negative", "0 or more")
+    return v
+
+
+def _parse(doc: Located, slug: str) -> Preset:
+    data = doc.data
+    if not isinstance(data, dict):
+        raise doc.error((), "a preset must be a mapping", "key: value pairs")
+    for key in data:
+        if key not in PRESET_KEYS:
+            raise doc.error((key,), "unknown key in a preset", "one of " + ", ".join(PRESET_KEYS), key=True)
+    dpi = data.get("dpi", 300)
+    if not isinstance(dpi, int) or not 36 <= dpi <= 2400:
+        raise doc.error(("dpi",), f"{dpi!r} is not a resolution", "a whole number of dpi, e.g. 300")
+    ink = data.get("ink_limit", 300)
+    if not isinstance(ink, (int, float)) or not 100 <= ink <= 400:
+        raise doc.error(("ink_limit",), f"{ink!r} is not an ink limit", "a percentage between 100 and 400")
+    raw = data.get("formats")
+    if not isinstance(raw, dict) or not raw:
+        raise doc.error(("formats",), "a preset needs at least one format", PRESET_KEYS["formats"])
+    formats = tuple(_format(doc, name, spec, dpi) for name, spec in raw.items())
+    return Preset(
+        slug=slug, name=str(data.get("name", slug)), source=doc.path, dpi=dpi,
+        colour=_choice(doc, "colour", "rgb", ("rgb", "cmyk")), ink_limit=float(ink),
+        files=_choice(doc, "files", "png-faces", LAYOUTS), quantity=_choice(doc, "quantity", "csv", ("csv", "name")),
+        backs=_choice(doc, "backs", "each", ("each", "shared")),
+        page_order=_choice(doc, "page_order", "front-back", ("front-back", "back-front")),
+        marks=_choice(doc, "marks", "none", ("none", "jp", "western")), formats=formats,
+    )
+
+
+def _format(doc: Located, name: str, spec, dpi: int) -> Format:
+    at = ("formats", name)
+    if not isinstance(spec, dict):
+        raise doc.error(at, "a format must be a mapping", PRESET_KEYS["formats"])
+    for key in spec:
+        if key not in FORMAT_KEYS:
+            raise doc.error(at + (key,), "unknown key in a format", "one of " + ", ".join(FORMAT_KEYS), key=True)
+    bleed = _length(doc, at + ("bleed",), spec.get("bleed", 0))
+    safe = _length(doc, at + ("safe",), spec.get("safe", 3))
+    trim = None
+    if spec.get("trim", "any") != "any":
+        raw = spec["trim"]
+        if not isinstance(raw, list) or len(raw) != 2:
+            raise doc.error(at + ("trim",), "a trim is [width, height]", "e.g. [2.5in, 3.5in], or any")
+        trim = (_length(doc, at + ("trim", 0), raw[0]), _length(doc, at + ("trim", 1), raw[1]))
+    pixels = None
+    if "pixels" in spec:
+        raw = spec["pixels"]
+        if trim is None or not isinstance(raw, list) or len(raw) != 2 or not all(isinstance(v, int) for v in raw):
+            raise doc.error(at + ("pixels",), "pixels are [width, height] of trim + bleed, for a fixed trim",
+                            "e.g. [825, 1125]")
+        pixels = (raw[0], raw[1])
+        for i, px in enumerate(pixels):
+            want = (trim[i] + 2 * bleed) * dpi / 25.4
+            if abs(px - want) > 1.0:
+                raise doc.error(at + ("pixels", i), f"{px} px is not trim + 2 × bleed at {dpi} dpi ({want:.1f} px)",
+                                "the pixel size of trim plus bleed")
+    return Format(str(name), trim, bleed, safe, pixels)
+
+
+def fit_deck(preset: Preset, deck: Deck, fit: str | None) -> Fitted:
+    """The format a deck prints at. Same size (either way round is not the same): as it is. Otherwise
+    an InputError naming the nearest format, unless ``fit`` says how to adapt the art to it:
+    ``scale`` scales it to cover the format's trim, ``bleed`` keeps it at size and lets its bleed
+    make up the difference; either only within half the format's bleed a side."""
+    w, h = deck.trim_mm
+    fixed = [f for f in preset.formats if f.trim is not None]
+    for f in preset.formats:
+        if f.trim is None:
+            return Fitted(f, (w, h), 1.0, f.bleed)
+        if abs(f.trim[0] - w) <= SAME_SIZE_MM and abs(f.trim[1] - h) <= SAME_SIZE_MM:
+            return Fitted(f, f.trim, 1.0, f.bleed)
+    nearest = min(fixed, key=lambda f: max(abs(f.trim[0] - w), abs(f.trim[1] - h)))
+    W, H = nearest.trim
+    limit = FIT_LIMIT_OF_BLEED * nearest.bleed
+    if fit is None:
+        raise InputError(
+            f"deck {deck.id!r} is {w:g}×{h:g} mm; {preset.name} has no format of that size, the nearest is "
+            f"{nearest.describe()}", path=deck.source, key="size",
+            expected=f"a size of one of {', '.join(f.describe() for f in fixed)}, or --fit scale|bleed to adapt it")
+    if fit == "scale":
+        s = max(W / w, H / h)
+        lost = max(s * w - W, s * h - H) / 2  # art beyond the format's trim, a side
+        moved, art_bleed = lost, nearest.bleed / s
+    else:
+        s = 1.0
+        moved = max(abs(W - w), abs(H - h)) / 2
+        art_bleed = nearest.bleed + max(0.0, (W - w) / 2, (H - h) / 2)
+    if moved > limit + 1e-9:
+        raise InputError(
+            f"deck {deck.id!r} is {w:g}×{h:g} mm; --fit {fit} to {preset.name}'s nearest format, "
+            f"{nearest.describe()}, would move its edges {moved:.2f} mm (at most {limit:.2f} mm)",
+            path=deck.source, key="size", expected="a deck size close to one of the preset's formats")
+    return Fitted(nearest, (W, H), s, art_bleed)
