@@ -44,6 +44,11 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("list", help="list the games and their decks")
     c = sub.add_parser("check", help="validate data and list every 未定 placeholder")
     c.add_argument("--game", help="only this game")
+    e = sub.add_parser("export-sheet", help="write a deck's pieces to a spreadsheet (CSV or XLSX)")
+    e.add_argument("--game", required=True)
+    e.add_argument("--deck", required=True, help="deck id (see 'pnpgen list')")
+    e.add_argument("--format", choices=["csv", "xlsx"], default="csv")
+    e.add_argument("--out", type=Path, help="file to write (default: data/<game>/decks/<deck>.<format>)")
     return p
 
 
@@ -58,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         from pnpgen import commands
 
-        return getattr(commands, args.command)(find_workspace(), args)
+        return getattr(commands, args.command.replace("-", "_"))(find_workspace(), args)
     except InputError as e:
         print(f"pnpgen: error: {e}", file=sys.stderr)
         return 2

@@ -10,6 +10,7 @@ from pnpgen import fonts as fontreg
 from pnpgen.errors import InputError
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.model import FieldText, Game, Piece, Deck, Sourced, is_placeholder
+from pnpgen.data.sheets import read_pieces
 from pnpgen.shapes import bounding_size
 from pnpgen.units import parse_length
 from pnpgen.data.workspace import Workspace
@@ -199,21 +200,24 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
         options=options,
     )
     pieces = data["pieces"]
+    rows = doc  # where the pieces are written: this YAML file, or a spreadsheet (sheets.py)
+    if isinstance(pieces, dict):
+        rows, pieces = read_pieces(doc, path, game.root, fields)
     if not isinstance(pieces, list) or not pieces:
-        raise doc.error(("pieces",), "pieces must be a non-empty list", "'- name: …' entries")
+        raise doc.error(("pieces",), "pieces must be a non-empty list", "'- name: …' entries or {file: cards.csv}")
     for i, raw in enumerate(pieces):
         keypath = ("pieces", i)
-        _keys(doc, raw, keypath, allowed, f"piece {i + 1}")
+        _keys(rows, raw, keypath, allowed, f"piece {i + 1}")
         values = {name: None for name in fields}
         values.update(defaults)
         for key, value in raw.items():
             if key != "count":
-                values[key] = _value(doc, game, fields[key], value, keypath + (key,), key)
-        piece = Piece(index=i + 1, values=values, count=_count(doc, raw.get("count", 1), keypath + ("count",)),
-                      where=doc.where(keypath))
+                values[key] = _value(rows, game, fields[key], value, keypath + (key,), key)
+        piece = Piece(index=i + 1, values=values, count=_count(rows, raw.get("count", 1), keypath + ("count",)),
+                      where=rows.where(keypath))
         deck.pieces.append(piece)
         for key, value in values.items():
-            where = doc.where(keypath + (key,)) if key in raw else doc.where(("defaults", key))
+            where = rows.where(keypath + (key,)) if key in raw else doc.where(("defaults", key))
             _collect_placeholders(deck, where, key, value, piece)
     return deck
 
