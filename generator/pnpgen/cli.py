@@ -34,6 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--margin", type=_length, default=5.0, help="unprintable margin of the printer (default 5mm)")
     b.add_argument("--bleed", type=_length, default=3.0, help="bleed around each piece (default 3mm)")
     b.add_argument("--no-rulebook", action="store_true", help="skip the rulebook booklets")
+    b.add_argument("--min-dpi", type=float, default=300.0, help="warn about art printed below this resolution (default 300)")
     _rulebook_options(b)
 
     r = sub.add_parser("rulebook", help="build only the rulebook booklets")

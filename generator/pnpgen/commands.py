@@ -23,7 +23,7 @@ def _warn(text: str) -> None:
 def build(ws: Workspace, args: argparse.Namespace) -> int:
     sheet = SheetOptions(paper=args.paper, duplex=args.duplex, marks=args.marks, margin_mm=args.margin,
                          bleed_mm=args.bleed)
-    options = BuildOptions(out=args.out, sheet=sheet, shop_bleed_mm=args.bleed)
+    options = BuildOptions(out=args.out, sheet=sheet, shop_bleed_mm=args.bleed, min_dpi=args.min_dpi)
     slugs = ws.slugs() if args.all else [args.game]
     out_root = args.out or ws.root / "build"
     results = [build_game(ws, slug, options) for slug in slugs]  # all succeed before anything is written

@@ -52,6 +52,7 @@ class BuildOptions:
     out: Path | None = None  # default: <workspace>/build
     sheet: SheetOptions = SheetOptions()
     shop_bleed_mm: float = 3.0
+    min_dpi: float = 300.0  # art printed below this resolution warns
 
 
 @dataclass
@@ -325,7 +326,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions) -> BuildResult:
     result = BuildResult(game)
     default_font = game.fonts["gothic"]
     use_default_font(default_font)
-    renderer = Renderer(ws.templates, game, options.shop_bleed_mm)
+    renderer = Renderer(ws.templates, game, options.shop_bleed_mm, options.min_dpi)
     converter = SvgConverter()
     everything = PdfDocument(default_font, f"{game.title} — all sheets")
     decks = []
