@@ -116,7 +116,9 @@ def _placeholder(x: float, y: float, w: float, h: float, label: str, textbox: Ca
              f'stroke-width="0.4" stroke-dasharray="1.5 1"/>'
              f'<path d="M{_n(x)},{_n(y)} L{_n(x + w)},{_n(y + h)} M{_n(x + w)},{_n(y)} L{_n(x)},{_n(y + h)}" '
              f'stroke="#e4007f" stroke-width="0.2" fill="none"/>')
-    inset = min(w, h) * 0.1
-    text = textbox(f"画像未定\n{label}", x + inset, y + inset, w - 2 * inset, h - 2 * inset, size=9, min_size=5,
-                   align="center", valign="middle", fill="#e4007f")
-    return Markup(frame) + text
+    lw, lh = w * 0.8, min(h * 0.5, 10.0)  # a label on white, so the cross never runs through the name
+    lx, ly = x + (w - lw) / 2, y + (h - lh) / 2
+    label_ground = f'<rect x="{_n(lx)}" y="{_n(ly)}" width="{_n(lw)}" height="{_n(lh)}" fill="#ffffff"/>'
+    text = textbox(f"画像未定\n{label}", lx, ly, lw, lh, size=9, min_size=4, align="center", valign="middle",
+                   fill="#e4007f")
+    return Markup(frame + label_ground) + text
