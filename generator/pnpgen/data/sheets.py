@@ -251,7 +251,6 @@ def export_sheet(deck: Deck, fmt: str) -> bytes:
             cell = ws.cell(row=r, column=c, value=value)
             if isinstance(value, str) and value.startswith("="):
                 cell.data_type = "s"  # text, not a formula
-    book.properties.created = book.properties.modified = dt.datetime(2000, 1, 1)  # same pieces → same bytes
     buf = io.BytesIO()
     book.save(buf)
     return buf.getvalue()
