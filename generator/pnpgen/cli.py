@@ -34,6 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--margin", type=_length, default=5.0, help="unprintable margin of the printer (default 5mm)")
     b.add_argument("--bleed", type=_length, default=3.0, help="bleed around each piece (default 3mm)")
     b.add_argument("--no-rulebook", action="store_true", help="skip the rulebook booklets")
+    b.add_argument("--min-dpi", type=float, default=300.0, help="warn about art printed below this resolution (default 300)")
     _rulebook_options(b)
 
     r = sub.add_parser("rulebook", help="build only the rulebook booklets")
@@ -46,6 +47,11 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("list", help="list the games and their decks")
     c = sub.add_parser("check", help="validate data and list every 未定 placeholder")
     c.add_argument("--game", help="only this game")
+    e = sub.add_parser("export-sheet", help="write a deck's pieces to a spreadsheet (CSV or XLSX)")
+    e.add_argument("--game", required=True)
+    e.add_argument("--deck", required=True, help="deck id (see 'pnpgen list')")
+    e.add_argument("--format", choices=["csv", "xlsx"], default="csv")
+    e.add_argument("--out", type=Path, help="file to write (default: data/<game>/decks/<deck>.<format>)")
     return p
 
 
@@ -73,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         from pnpgen import commands
 
-        return getattr(commands, args.command)(find_workspace(), args)
+        return getattr(commands, args.command.replace("-", "_"))(find_workspace(), args)
     except InputError as e:
         print(f"pnpgen: error: {e}", file=sys.stderr)
         return 2

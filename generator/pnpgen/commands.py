@@ -26,7 +26,7 @@ def _warn(text: str) -> None:
 def build(ws: Workspace, args: argparse.Namespace) -> int:
     sheet = SheetOptions(paper=args.paper, duplex=args.duplex, marks=args.marks, margin_mm=args.margin,
                          bleed_mm=args.bleed)
-    options = BuildOptions(sheet=sheet, shop_bleed_mm=args.bleed)
+    options = BuildOptions(sheet=sheet, shop_bleed_mm=args.bleed, min_dpi=args.min_dpi)
     slugs = ws.slugs() if args.all else [args.game]
     out_root = args.out or ws.root / "build"
     results = [build_game(ws, slug, options) for slug in slugs]  # all succeed before anything is written
@@ -130,4 +130,26 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
                 _say(f"  sourced: {item.name} ×{item.count}: {item.note}")
                 total += 1
     _say(f"{total} placeholder(s) to settle")
+    return 0
+
+
+def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
+    """Write a deck's pieces to a spreadsheet, for designers moving their card list there."""
+    from pnpgen.build.output import atomic_write_bytes
+    from pnpgen.data.sheets import export_sheet as sheet_bytes
+    from pnpgen.errors import InputError
+
+    game = load_game(ws, args.game)
+    try:
+        deck = game.deck(args.deck)
+    except KeyError:
+        raise InputError(f"unknown deck {args.deck!r}", key="--deck",
+                         expected="one of " + ", ".join(d.id for d in game.decks)) from None
+    out = args.out or deck.source.with_suffix("." + args.format)
+    if args.out is None and out.exists():
+        raise InputError("already exists; not overwritten", path=out, expected="--out another file, or remove it")
+    atomic_write_bytes(out, sheet_bytes(deck, args.format))
+    _say(f"{deck.id}: {len(deck.pieces)} rows ({deck.count} pieces) in {out}")
+    if out.resolve().parent == deck.source.resolve().parent:
+        _say(f"  to use it, replace the deck's pieces: list with  pieces: {{file: {out.name}}}")
     return 0

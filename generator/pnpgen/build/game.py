@@ -7,6 +7,7 @@ game of the command succeeded, so a failed build leaves the previous good output
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from pnpgen.build.bom import bill_of_materials, bom_pages
 from pnpgen.build.convert import convert_faces
@@ -37,6 +38,7 @@ class BuildOptions:
     sheet: SheetOptions = SheetOptions()
     shop_bleed_mm: float = 3.0
     jobs: int = 1  # worker processes for converting faces and writing documents
+    min_dpi: float = 300.0  # art printed below this resolution warns
 
 
 @dataclass
@@ -49,6 +51,8 @@ class GamePlan:
     documents: dict[str, Document]
     records: list[DeckRecord]
     bom: dict
+    art_folder: Any  # data/art.py ArtFolder: resolves <image> files
+    images: list[dict]  # every image placement with its resolution, for the manifest
 
 
 @dataclass
@@ -79,7 +83,7 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions) -> tuple[GamePlan
     use_default_font(font)
     sheet = options.sheet
     bleed = options.shop_bleed_mm
-    renderer = Renderer(ws.templates, game, bleed)
+    renderer = Renderer(ws.templates, game, bleed, options.min_dpi)
     faces = FaceSet()
     documents: dict[str, Document] = {}
     records: list[DeckRecord] = []
@@ -134,7 +138,8 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions) -> tuple[GamePlan
     for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm):
         everything.append(Page(sheet.paper_mm, list(ops)))
     documents[f"{slug}-all.pdf"] = Document(f"{game.title} — all sheets", everything)
-    return GamePlan(game, faces, decks, documents, records, bom), list(renderer.warnings)
+    return (GamePlan(game, faces, decks, documents, records, bom, renderer.art.folder, renderer.art.images()),
+            list(renderer.warnings))
 
 
 def _duplex_ready(pages: list[Page], two_sided: bool, sheet: SheetOptions, font: str) -> list[Page]:
@@ -157,7 +162,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions) -> BuildResult:
 
     plan, warnings = plan_game(ws, slug, options)
     game = plan.game
-    arts = convert_faces(plan.faces, jobs=options.jobs)
+    arts = convert_faces(plan.faces, plan.art_folder, jobs=options.jobs)
     font = game.fonts["gothic"]
     result = BuildResult(game, warnings=warnings, records=plan.records, plan=plan)
     for path, doc in plan.documents.items():
@@ -172,6 +177,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions) -> BuildResult:
         "marks": options.sheet.marks,
         "decks": [r.to_json() for r in plan.records],
         "bill_of_materials": plan.bom,
+        "images": plan.images,
         "files": sorted(result.files) + ["manifest.json"],
         "warnings": result.warnings,
     }

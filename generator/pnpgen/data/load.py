@@ -10,6 +10,8 @@ from pnpgen import fonts as fontreg
 from pnpgen.errors import InputError
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.model import FieldText, Game, Piece, Deck, Sourced, is_placeholder
+from pnpgen.data.art import check_art
+from pnpgen.data.sheets import read_pieces
 from pnpgen.shapes import bounding_size
 from pnpgen.units import parse_length
 from pnpgen.data.workspace import Workspace
@@ -25,7 +27,7 @@ DECK_KEYS = (
     "name", "kind", "format", "size", "shape", "corner_radius", "orientation", "points",
     "front", "back", "fields", "defaults", "pieces", "options",
 )
-FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map")
+FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
 HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
@@ -147,6 +149,7 @@ def _value(doc: Located, game: Game, ftype: str, value: Any, keypath: tuple, fie
         "bool": lambda v: isinstance(v, bool),
         "list": lambda v: isinstance(v, list),
         "map": lambda v: isinstance(v, dict),
+        "image": lambda v: isinstance(v, str),
     }[ftype]
     if value is None or (is_placeholder(value) and ftype != "colour"):
         return FieldText(value, field) if isinstance(value, str) else value
@@ -154,9 +157,14 @@ def _value(doc: Located, game: Game, ftype: str, value: Any, keypath: tuple, fie
         expected = {
             "colour": "a palette colour: " + ", ".join(game.palette),
             "text": "text", "int": "a whole number", "number": "a number", "bool": "true or false",
-            "list": "a list [..]", "map": "a mapping {key: value}",
+            "list": "a list [..]", "map": "a mapping {key: value}", "image": "a file name in art/, e.g. dragon.png",
         }[ftype]
         raise doc.error(keypath, f"{value!r} is not a valid {ftype}", expected)
+    if ftype == "image" and value.strip():
+        try:
+            check_art(game.root, value)
+        except InputError as e:  # say it at the piece's file:line (YAML or spreadsheet)
+            raise doc.error(keypath, e.message, e.expected) from None
     return FieldText(str(value), field) if ftype == "text" else value
 
 
@@ -199,22 +207,27 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
         options=options,
     )
     pieces = data["pieces"]
+    rows = doc  # where the pieces are written: this YAML file, or a spreadsheet (sheets.py)
+    if isinstance(pieces, dict):
+        rows, pieces = read_pieces(doc, path, game.root, fields)
     if not isinstance(pieces, list) or not pieces:
-        raise doc.error(("pieces",), "pieces must be a non-empty list", "'- name: …' entries")
+        raise doc.error(("pieces",), "pieces must be a non-empty list", "'- name: …' entries or {file: cards.csv}")
     for i, raw in enumerate(pieces):
         keypath = ("pieces", i)
-        _keys(doc, raw, keypath, allowed, f"piece {i + 1}")
+        _keys(rows, raw, keypath, allowed, f"piece {i + 1}")
         values = {name: None for name in fields}
         values.update(defaults)
         for key, value in raw.items():
             if key != "count":
-                values[key] = _value(doc, game, fields[key], value, keypath + (key,), key)
-        piece = Piece(index=i + 1, values=values, count=_count(doc, raw.get("count", 1), keypath + ("count",)),
-                      where=doc.where(keypath))
+                values[key] = _value(rows, game, fields[key], value, keypath + (key,), key)
+        piece = Piece(index=i + 1, values=values, count=_count(rows, raw.get("count", 1), keypath + ("count",)),
+                      where=rows.where(keypath))
         deck.pieces.append(piece)
         for key, value in values.items():
-            where = doc.where(keypath + (key,)) if key in raw else doc.where(("defaults", key))
+            where = rows.where(keypath + (key,)) if key in raw else doc.where(("defaults", key))
             _collect_placeholders(deck, where, key, value, piece)
+            if fields[key] == "image" and not (value or "").strip():
+                deck.placeholders.append((piece.where, f"{piece.label}.{key}", "no art yet"))
     return deck
 
 

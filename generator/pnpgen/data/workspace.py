@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.errors import InputError
+from pnpgen.data.model import Where
 
 
 @dataclass(frozen=True)
@@ -43,3 +44,22 @@ def find_workspace(start: Path | None = None) -> Workspace:
         path=here,
         expected="a folder holding data/<game>/game.yaml and templates/; run pnpgen inside it",
     )
+
+
+def contained(path: str | Path, folder: Path, key: str, where: Where | Path | str | None = None) -> Path:
+    """``path`` as the data names it (relative to ``folder``), resolved through symlinks; an
+    InputError naming ``key`` unless it stays inside ``folder``. The one gate for every file a
+    workspace's data points at: templates, includes, icons, drafts, fonts, art, spreadsheets."""
+    line = column = None
+    if isinstance(where, Where):
+        where, line, column = where.path, where.line, where.column
+    try:
+        target = (folder / path).resolve()
+        inside = target.is_relative_to(folder.resolve())
+    except (OSError, RuntimeError, ValueError):  # a symlink loop, a NUL byte, a name too long
+        target, inside = None, False
+    if not inside:
+        raise InputError(f"{str(path)!r} is outside {folder.name}/", path=where, line=line, column=column,
+                         key=key, expected=f"a file inside {folder}/, named relative to it, without '..' "
+                         "or links leading out")
+    return target

@@ -14,6 +14,7 @@ from pnpgen.errors import InputError
 from pnpgen.data.model import Deck, Game, Piece, is_placeholder
 from pnpgen.text import TextContext, icon, textbox
 from pnpgen.render.helpers import shape_tools
+from pnpgen.render.art import MIN_DPI, ArtPlacer
 
 SAFE_MM = 3.0
 
@@ -59,7 +60,7 @@ class Face:
 class Renderer:
     """Holds the Jinja environment for one game; renders faces to SVG text."""
 
-    def __init__(self, templates: Path, game: Game, bleed_mm: float):
+    def __init__(self, templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI):
         self.game = game
         self.bleed_mm = bleed_mm
         self.env = jinja2.Environment(
@@ -72,6 +73,7 @@ class Renderer:
         )
         self.icon_dirs = [templates / game.slug / "icons", templates / "common" / "icons"]
         self.warnings: list[str] = []
+        self.art = ArtPlacer(game, templates, min_dpi, self.warnings)  # image(); art.folder.resolver for <image>
 
     def colour(self, name: str) -> str:
         if name in self.game.palette:
@@ -112,6 +114,7 @@ class Renderer:
         )
         # Shape and score-track helpers (template_tools.py): track(), outline(), shape.
         context.update(shape_tools(deck, face.side, self.game.fonts, self.colour))
+        context.update(self.art.tools(deck, piece, template_name, context["textbox"], self.colour))
         try:
             template = self.env.get_template(template_name)
             svg = template.render(context)

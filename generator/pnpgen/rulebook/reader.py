@@ -71,7 +71,7 @@ def decode(data: bytes, path: Path | str | None = None) -> tuple[str, str]:
 def _undecodable(path, tried: str, data: bytes, e: UnicodeDecodeError) -> InputError:
     line = data.count(b"\n", 0, e.start) + 1
     return InputError(
-        f"draft is not readable text: byte 0x{data[e.start]:02x} at offset {e.start} is invalid as {tried}",
+        f"not readable text: byte 0x{data[e.start]:02x} at offset {e.start} is invalid as {tried}",
         path=path,
         line=line,
         expected="a text file in UTF-8 (with or without BOM) or CP932/Shift_JIS",

@@ -1,0 +1,208 @@
+"""A game's artwork files (``data/<slug>/art/``): find them safely, measure them, and turn them
+into the bytes a print file embeds.
+
+``ArtFolder(game_root, templates).resolve(href)`` is what the SVG→PDF converter calls for every
+``<image href>``; it returns
+
+* a JPEG's own bytes, unchanged (no recompression), when it is RGB or grey and upright;
+* otherwise an opaque 8-bit RGB PNG made with Pillow: EXIF rotation applied, 16-bit and palette
+  images converted, CMYK turned into RGB (through its ICC profile when it has one), and any
+  alpha flattened onto the background named in the href's fragment (``dragon.png#bg=f4ead5``,
+  white by default) — so no soft mask ever reaches a print file;
+* for SVG art, the SVG text (drawn as vectors, not rasterised).
+
+Paths are relative to ``art/`` (then ``templates/<slug>/`` for hrefs written in templates);
+``..``, absolute paths and links leading out are refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+from urllib.parse import unquote
+
+from lxml import etree
+from PIL import Image, ImageCms, ImageOps, UnidentifiedImageError
+
+from pnpgen.data.model import Where
+from pnpgen.data.workspace import contained
+from pnpgen.errors import InputError
+
+SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".svg")
+RASTER_FORMATS = ("PNG", "JPEG", "WEBP", "MPO")  # MPO: a phone camera's JPEG with a second image
+ORIENTATION = 0x0112  # EXIF tag
+_BG = re.compile(r"^bg=([0-9a-fA-F]{6})$")
+
+
+@dataclass(frozen=True)
+class ArtInfo:
+    """One art file: where it is, how the designer names it, and its size."""
+
+    path: Path
+    name: str  # as shown to the designer: "art/dragon.png"
+    kind: str  # "raster" | "svg"
+    size: tuple[float, float]  # pixels upright (raster) or the SVG's width and height in its units
+
+
+def _where_parts(where: Where | Path | str | None) -> dict:
+    if isinstance(where, Where):
+        return {"path": where.path, "line": where.line, "column": where.column}
+    return {"path": where}
+
+
+class ArtFolder:
+    """The art of one game, each file measured and converted once (cached by content hash)."""
+
+    def __init__(self, game_root: Path, templates: Path | None = None):
+        self.root = game_root / "art"
+        self.templates = templates  # templates/<slug>/: hrefs written in templates look there second
+        self._info: dict[Path, ArtInfo] = {}
+        self._bytes: dict[tuple[str, str], bytes] = {}
+
+    def find(self, rel: str, where: Where | Path | str | None = None, key: str = "image",
+             in_templates: bool = False) -> Path:
+        """The file ``rel`` names inside art/ (or templates/<slug>/), or an InputError at ``where``."""
+        if not isinstance(rel, str) or not rel.strip():
+            raise InputError("an image needs a file name", key=key, expected="a path relative to art/, e.g. dragon.png",
+                             **_where_parts(where))
+        if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", rel):
+            raise InputError(f"{rel!r}: images are not fetched from the network", key=key,
+                             expected="a file in data/<slug>/art/", **_where_parts(where))
+        if Path(rel).suffix.lower() not in SUFFIXES:
+            raise InputError(f"{rel!r} is not a PNG, JPEG, WebP or SVG file", key=key,
+                             expected="a file ending .png, .jpg, .jpeg, .webp or .svg", **_where_parts(where))
+        folders = [self.root] + ([self.templates] if in_templates and self.templates is not None else [])
+        for folder in folders:
+            path = contained(rel, folder, key, where)
+            if path.is_file():
+                return path
+        looked = " or ".join(f"{f}/" for f in folders)
+        raise InputError(f"art file {rel!r} not found", key=key, expected=f"a file {rel} in {looked}",
+                         **_where_parts(where))
+
+    def info(self, rel: str, where: Where | Path | str | None = None, key: str = "image",
+             in_templates: bool = False) -> ArtInfo:
+        path = self.find(rel, where, key, in_templates)
+        cached = self._info.get(path)
+        if cached is None:
+            in_art = path.is_relative_to(self.root.resolve())
+            name = f"art/{rel}" if in_art else f"templates/{self.templates.name}/{rel}"
+            cached = self._info[path] = _measure(path, name, where, key)
+        return cached
+
+    def resolve(self, href: str, where: Where | Path | str | None = None) -> bytes:
+        """The bytes to embed for an ``<image href>`` (see the module docstring)."""
+        target, _, fragment = href.partition("#")
+        background = _background(fragment, href, where)
+        rel = unquote(target)
+        path = self.find(rel, where, "href", in_templates=True)
+        raw, is_svg = path.read_bytes(), path.suffix.lower() == ".svg"
+        if is_svg:
+            return raw
+        key = (hashlib.sha256(raw).hexdigest(), background)
+        out = self._bytes.get(key)
+        if out is None:
+            out = self._bytes[key] = print_bytes(raw, background, rel, where)
+        return out
+
+    def resolver(self, where: Where | Path | str | None) -> Callable[[str], bytes]:
+        """``resolve`` bound to the template and piece being drawn, for error messages."""
+        return lambda href: self.resolve(href, where)
+
+
+def check_art(game_root: Path, rel: str) -> None:
+    """An ``image`` field's file exists inside art/ and is readable (else InputError)."""
+    ArtFolder(game_root).info(rel)
+
+
+def _measure(path: Path, name: str, where, key: str) -> ArtInfo:
+    if path.suffix.lower() == ".svg":
+        return ArtInfo(path, name, "svg", _svg_size(path, name, where, key))
+    try:
+        with Image.open(path) as im:
+            if im.format not in RASTER_FORMATS:
+                raise InputError(f"{name} is a {im.format} image", key=key, expected="PNG, JPEG, WebP or SVG art",
+                                 **_where_parts(where))
+            w, h = im.size
+            if im.getexif().get(ORIENTATION) in (5, 6, 7, 8):  # turned a quarter: width and height swap
+                w, h = h, w
+    except (UnidentifiedImageError, OSError, SyntaxError) as e:
+        raise InputError(f"cannot read the image {name}: {e}", key=key,
+                         expected="a PNG, JPEG or WebP file that an image viewer opens", **_where_parts(where)) from None
+    return ArtInfo(path, name, "raster", (float(w), float(h)))
+
+
+def _svg_size(path: Path, name: str, where, key: str) -> tuple[float, float]:
+    """The SVG's aspect, from its viewBox or else its width and height."""
+    try:
+        root = etree.fromstring(path.read_bytes(), etree.XMLParser(resolve_entities=False, no_network=True))
+    except etree.XMLSyntaxError as e:
+        raise InputError(f"cannot read the SVG {name}: {e.msg}", key=key, expected="a well-formed SVG file",
+                         **_where_parts(where)) from None
+    box = (root.get("viewBox") or "").replace(",", " ").split()
+    try:
+        if len(box) == 4 and float(box[2]) > 0 and float(box[3]) > 0:
+            return float(box[2]), float(box[3])
+        w, h = (float(re.sub(r"[a-z%]+$", "", root.get(a, ""))) for a in ("width", "height"))
+        if w > 0 and h > 0:
+            return w, h
+    except ValueError:
+        pass
+    raise InputError(f"the SVG {name} gives no size", key=key, expected="a viewBox (or width and height) on its <svg>",
+                     **_where_parts(where))
+
+
+def _background(fragment: str, href: str, where) -> str:
+    if not fragment:
+        return "ffffff"
+    m = _BG.match(fragment)
+    if not m:
+        raise InputError(f"unknown fragment in the image href {href!r}", key="href",
+                         expected="#bg=rrggbb (the colour alpha is flattened onto) or none", **_where_parts(where))
+    return m.group(1).lower()
+
+
+def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", where=None) -> bytes:
+    """A raster image as print-safe bytes: the JPEG itself when PDF can show it as it is, else an
+    opaque RGB PNG (rotation, bit depth, palette, CMYK and alpha all settled here)."""
+    try:
+        im = Image.open(io.BytesIO(raw))
+        upright = im.getexif().get(ORIENTATION) in (None, 1)
+        if im.format == "JPEG" and im.mode in ("RGB", "L") and upright:
+            return raw
+        im = ImageOps.exif_transpose(im)
+        im = _rgb(im, tuple(int(background[i : i + 2], 16) for i in (0, 2, 4)))
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as e:
+        raise InputError(f"cannot read the image {name}: {e}", key="href",
+                         expected="a PNG, JPEG or WebP file that an image viewer opens", **_where_parts(where)) from None
+    buf = io.BytesIO()
+    im.save(buf, "PNG")
+    return buf.getvalue()
+
+
+def _rgb(im: Image.Image, background: tuple[int, int, int]) -> Image.Image:
+    """Any Pillow image → 8-bit RGB with no alpha and no metadata."""
+    icc = im.info.get("icc_profile")
+    if im.mode in ("I;16", "I;16B", "I;16L", "I"):  # 16-bit grey: keep the top 8 bits, not clip
+        im = im.convert("I").point(lambda v: v / 256).convert("L")
+    if im.mode == "P" or "transparency" in im.info:
+        im = im.convert("RGBA")
+    if im.mode in ("RGBA", "LA", "PA", "La", "RGBa"):
+        im = im.convert("RGBA")
+        ground = Image.new("RGBA", im.size, background + (255,))
+        ground.alpha_composite(im)
+        im = ground
+    if icc and im.mode in ("RGB", "RGBA", "CMYK", "L"):
+        try:  # colours as the file's profile means them, in sRGB
+            profile = ImageCms.ImageCmsProfile(io.BytesIO(icc))
+            im = ImageCms.profileToProfile(im.convert("RGB") if im.mode == "RGBA" else im, profile,
+                                           ImageCms.createProfile("sRGB"), outputMode="RGB")
+        except (ImageCms.PyCMSError, OSError):
+            pass  # an unusable profile: the plain conversion below
+    out = im.convert("RGB")
+    out.info = {}
+    return out

@@ -1,0 +1,269 @@
+"""Decks kept in spreadsheets: ``pieces: {file: cards.csv}`` (also .xlsx and .ods).
+
+One row per piece under a header row naming the fields; a ``count`` column; an empty cell takes
+the deck's default. The rows become the same piece mappings a YAML deck holds, so the loader
+checks them with the very same field checks; :class:`SheetDoc` answers its ``where``/``error``
+questions with ``cards.csv:row:column`` and the column's header instead of a YAML position.
+
+Also the reverse: :func:`export_sheet` writes a loaded deck's pieces as CSV or XLSX.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pnpgen.data.model import Deck, Where
+from pnpgen.data.workspace import contained
+from pnpgen.data.yamlsrc import Located
+from pnpgen.errors import InputError
+from pnpgen.rulebook.reader import decode
+
+SUFFIXES = (".csv", ".xlsx", ".ods")
+# Cells of these field types are taken as written; any other cell is read as a YAML value, so
+# `3`, `2.5`, `true`, `[a, b]` and `{k: v}` mean what they mean in a YAML deck.
+VERBATIM = ("text", "colour", "image")
+
+
+def column_letter(n: int) -> str:
+    """1 → A, 27 → AA: how a spreadsheet names its columns."""
+    letters = ""
+    while n:
+        n, r = divmod(n - 1, 26)
+        letters = chr(65 + r) + letters
+    return letters
+
+
+@dataclass
+class SheetDoc:
+    """A spreadsheet of pieces, with the spreadsheet's row and column of every value."""
+
+    path: Path
+    headers: list[str]
+    rows: list[int] = field(default_factory=list)  # the sheet row of each piece
+    header_row: int = 1
+
+    def _place(self, keypath: tuple, key: bool) -> tuple[int | None, int | None, str | None]:
+        if len(keypath) < 2:
+            return None, None, None
+        row = self.header_row if key else self.rows[keypath[1]]
+        if len(keypath) < 3 or keypath[2] not in self.headers:
+            return row, None, None
+        col = self.headers.index(keypath[2]) + 1
+        return row, col, f"{keypath[2]} (column {column_letter(col)})"
+
+    def where(self, keypath: tuple, key: bool = False) -> Where:
+        row, col, _ = self._place(tuple(keypath), key)
+        return Where(self.path, row, col)
+
+    def error(self, keypath: tuple, message: str, expected: str | None = None, key: bool = False) -> InputError:
+        row, col, header = self._place(tuple(keypath), key)
+        return InputError(message, path=self.path, line=row, column=col, key=header, expected=expected)
+
+
+def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str, str]) -> tuple[SheetDoc, list[dict]]:
+    """The deck's ``pieces: {file: …}`` → (where-answering sheet, one mapping per row)."""
+    spec = doc.data["pieces"]
+    for key in spec:
+        if key not in ("file", "sheet"):
+            raise doc.error(("pieces", key), "unknown key in pieces", "file: cards.csv (and sheet: name for .xlsx/.ods)",
+                            key=True)
+    name = spec.get("file")
+    if not isinstance(name, str) or Path(name).suffix.lower() not in SUFFIXES:
+        raise doc.error(("pieces", "file"), f"{name!r} is not a spreadsheet file name",
+                        "a .csv, .xlsx or .ods file beside the deck file, e.g. 'file: cards.csv'")
+    rel = deck_file.parent.resolve().relative_to(game_root.resolve()) / name
+    path = contained(rel, game_root, "pieces.file", doc.where(("pieces", "file")))
+    if not path.is_file():
+        raise doc.error(("pieces", "file"), f"spreadsheet {name!r} not found", f"a file {path}")
+    shown = deck_file.parent / name
+    sheet = spec.get("sheet")
+    if sheet is not None and (not isinstance(sheet, str) or path.suffix.lower() == ".csv"):
+        raise doc.error(("pieces", "sheet"), "sheet names a worksheet of an .xlsx or .ods file",
+                        "the worksheet's name as text (a CSV has only one)")
+    rows = _read_rows(path, shown, sheet)
+    while rows and not any(_filled(v) for v in rows[0][1]):
+        rows.pop(0)
+    if not rows:
+        raise InputError("the spreadsheet is empty", path=shown,
+                         expected="a header row naming the fields (and count), then one row per piece")
+    header_row, header_cells = rows[0]
+    headers = [str(v).strip() if _filled(v) else "" for v in header_cells]
+    sdoc = SheetDoc(shown, headers, header_row=header_row)
+    for col, name_ in enumerate(headers, 1):
+        if name_ and name_ in headers[: col - 1]:
+            raise InputError("the same header twice", path=shown, line=header_row, column=col, key=name_,
+                             expected="each field in one column")
+    pieces = []
+    for row, cells in rows[1:]:
+        raw = {}
+        for col, value in enumerate(cells, 1):
+            if not _filled(value):
+                continue
+            header = headers[col - 1] if col <= len(headers) else ""
+            if not header:
+                raise InputError(f"a value ({value!r}) in a column without a header", path=shown, line=row,
+                                 column=col, expected=f"a field name in row {header_row} of column {column_letter(col)}")
+            raw[header] = _cell(value, fields.get(header))
+        if raw:
+            sdoc.rows.append(row)
+            pieces.append(raw)
+    if not pieces:
+        raise InputError("no pieces below the header row", path=shown, line=header_row,
+                         expected="one row per piece under the header")
+    return sdoc, pieces
+
+
+def _filled(value: Any) -> bool:
+    return value is not None and not (isinstance(value, str) and not value.strip())
+
+
+def _cell(value: Any, ftype: str | None) -> Any:
+    """A cell as the YAML deck would have held it (see VERBATIM)."""
+    if isinstance(value, (dt.datetime, dt.date, dt.time)):
+        return value.isoformat()
+    if not isinstance(value, str):
+        return value
+    if ftype in VERBATIM:
+        return value
+    try:
+        return yaml.safe_load(value)
+    except yaml.YAMLError:
+        return value.strip()  # the field check says what the cell should hold
+
+
+def _read_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, list[Any]]]:
+    """(sheet row number, cell values) for each row; cells are text from a CSV, typed otherwise."""
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".csv":
+            text, _ = decode(path.read_bytes(), shown)
+            return [(i, row) for i, row in enumerate(csv.reader(io.StringIO(text, newline="")), 1)]
+        if suffix == ".xlsx":
+            return _xlsx_rows(path, shown, sheet)
+        return _ods_rows(path, shown, sheet)
+    except InputError:
+        raise
+    except csv.Error as e:
+        raise InputError(f"cannot read the CSV: {e}", path=shown, expected="comma-separated values") from None
+    except (OSError, zipfile.BadZipFile, KeyError, ValueError) as e:
+        raise InputError(f"cannot read the spreadsheet: {e}", path=shown,
+                         expected=f"a {suffix} file saved by a spreadsheet program") from None
+
+
+def _pick(names: list[str], sheet: str | None, shown: Path) -> int:
+    if sheet is None:
+        return 0
+    if sheet not in names:
+        raise InputError(f"no worksheet {sheet!r}", path=shown, key="sheet", expected="one of " + ", ".join(names))
+    return names.index(sheet)
+
+
+def _xlsx_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, list[Any]]]:
+    import openpyxl
+    from openpyxl.utils.exceptions import InvalidFileException
+
+    try:
+        book = openpyxl.load_workbook(path, data_only=True)
+    except InvalidFileException as e:
+        raise InputError(f"cannot read the spreadsheet: {e}", path=shown, expected="an .xlsx workbook") from None
+    ws = book.worksheets[_pick(book.sheetnames, sheet, shown)]
+    return [(i, list(row)) for i, row in enumerate(ws.iter_rows(min_row=1, min_col=1, values_only=True), 1)]
+
+
+def _ods_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, list[Any]]]:
+    from odf.opendocument import load
+    from odf.table import Table, TableRow
+
+    tables = load(str(path)).spreadsheet.getElementsByType(Table)
+    if not tables:
+        raise InputError("the spreadsheet has no worksheet", path=shown)
+    table = tables[_pick([t.getAttribute("name") for t in tables], sheet, shown)]
+    rows: list[tuple[int, list[Any]]] = []
+    number = 0
+    for row in table.getElementsByType(TableRow):
+        repeat = int(row.getAttribute("numberrowsrepeated") or 1)
+        cells: list[Any] = []
+        pending = 0  # empty cells kept only if a filled one follows (rows end in huge repeats)
+        for cell in row.childNodes:
+            if cell.qname[1] not in ("table-cell", "covered-table-cell"):
+                continue
+            n = int(cell.getAttribute("numbercolumnsrepeated") or 1)
+            value = _ods_value(cell) if cell.qname[1] == "table-cell" else None  # covered: merged away
+            if not _filled(value):
+                pending += n
+                continue
+            cells.extend([None] * pending + [value] * n)
+            pending = 0
+        if cells:
+            for _ in range(min(repeat, 10_000)):
+                number += 1
+                rows.append((number, cells))
+        else:
+            number += repeat
+    return rows
+
+
+def _ods_value(cell) -> Any:
+    from odf import teletype
+    from odf.text import P
+
+    kind = cell.getAttribute("valuetype")
+    if kind in ("float", "percentage", "currency"):
+        text = cell.getAttribute("value")
+        number = float(text)
+        return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
+    if kind == "boolean":
+        return cell.getAttribute("booleanvalue") == "true"
+    if kind == "date":
+        return cell.getAttribute("datevalue")
+    paragraphs = cell.getElementsByType(P)
+    return "\n".join(teletype.extractText(p) for p in paragraphs) if paragraphs else None
+
+
+def export_sheet(deck: Deck, fmt: str) -> bytes:
+    """A deck's pieces as a spreadsheet a ``pieces: {file: …}`` deck reads back to the same pieces:
+    one column per field in the deck's order, then ``count``; CSV in UTF-8 with a BOM (so Excel
+    opens Japanese text right), or XLSX."""
+    fields = list(deck.pieces[0].values) if deck.pieces else []
+    header = fields + ["count"]
+    table = [[_out(p.values.get(f), fmt) for f in fields] + [p.count] for p in deck.pieces]
+    if fmt == "csv":
+        buf = io.StringIO(newline="")
+        writer = csv.writer(buf, lineterminator="\r\n")
+        writer.writerow(header)
+        writer.writerows(table)
+        return ("\ufeff" + buf.getvalue()).encode("utf-8")
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.title = deck.id[:31]
+    for r, values in enumerate([header] + table, 1):
+        for c, value in enumerate(values, 1):
+            cell = ws.cell(row=r, column=c, value=value)
+            if isinstance(value, str) and value.startswith("="):
+                cell.data_type = "s"  # text, not a formula
+    buf = io.BytesIO()
+    book.save(buf)
+    return buf.getvalue()
+
+
+def _out(value: Any, fmt: str) -> Any:
+    """A field value as a cell: text as is, lists and mappings in YAML flow style."""
+    if value is None:
+        return None
+    if isinstance(value, (list, dict)):
+        return yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=10**6).strip()
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, bool) and fmt == "csv":
+        return "true" if value else "false"
+    return value

@@ -1,0 +1,124 @@
+"""The ``image()`` template helper: place a piece's artwork in a box, and check its resolution.
+
+``image(path, x, y, w, h, fit="cover", focus=None, clip=None, background="#ffffff")`` emits an
+SVG ``<image>`` in mm. ``fit``: ``cover`` fills the box and crops what overflows (``focus=(fx,
+fy)``, each 0..1, picks the part kept: (0.5, 0.5) the centre, (0.5, 0) the top), ``contain``
+shows all of it inside the box (``focus`` aligns it), ``stretch`` fills the box, distorting.
+``clip`` is SVG path data (e.g. ``outline(-1)``) the art is clipped to; ``background`` (a
+palette name or ``#rrggbb``) is the colour transparent parts are flattened onto.
+
+A value of ``未定``, an empty value or none draws a placeholder frame with the piece's name, so
+prototypes print before the art exists. Every raster placement is measured: below the minimum
+resolution (``--min-dpi``, 300 by default) the build warns, and :meth:`ArtPlacer.images` lists
+every placement with its dpi for the manifest.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from markupsafe import Markup, escape
+
+from pnpgen.data.art import ArtFolder
+from pnpgen.data.model import Deck, Game, Piece, is_placeholder
+from pnpgen.errors import InputError
+
+FITS = ("cover", "contain", "stretch")
+MIN_DPI = 300.0
+
+
+def _n(v: float) -> str:
+    return f"{v:.4f}".rstrip("0").rstrip(".")
+
+
+class ArtPlacer:
+    """One game's art for its templates: the files (``folder``, whose ``resolver`` the SVG→PDF
+    converter uses) and every placement made so far, with its dpi."""
+
+    def __init__(self, game: Game, templates, min_dpi: float, warnings: list[str]):
+        self.folder = ArtFolder(game.root, templates / game.slug)
+        self.min_dpi = float(min_dpi)
+        self.warnings = warnings
+        self._placements: dict[tuple, dict[str, Any]] = {}
+
+    def images(self) -> list[dict[str, Any]]:
+        """Every placement (deck, piece, file, pixels, box in mm, dpi), once each, in build order."""
+        return list(self._placements.values())
+
+    def tools(self, deck: Deck, piece: Piece, template: str, textbox: Callable, colour: Callable) -> dict[str, Any]:
+        """The ``image`` helper for one face's template context."""
+        where = f"{template}, deck {deck.id!r} piece {piece.index} ({piece.label}, {piece.where})"
+        ids = iter(range(1, 1_000_000))
+
+        def image(path: Any, x: float, y: float, w: float, h: float, fit: str = "cover",
+                  focus: tuple[float, float] | None = None, clip: str | None = None,
+                  background: str = "#ffffff") -> Markup:
+            x, y, w, h = float(x), float(y), float(w), float(h)
+            if fit not in FITS:
+                raise InputError(f"image(): unknown fit {fit!r} in {where}", path=template, expected=" | ".join(FITS))
+            if path is None or (isinstance(path, str) and not path.strip()) or is_placeholder(path):
+                return _placeholder(x, y, w, h, piece.label, textbox)
+            fx, fy = _focus(focus, where, template)
+            info = self.folder.info(str(path), where, key="image", in_templates=True)
+            iw, ih = info.size
+            dw, dh = w, h
+            if fit != "stretch":
+                s = (max if fit == "cover" else min)(w / iw, h / ih)
+                dw, dh = iw * s, ih * s
+            dx, dy = x + (w - dw) * fx, y + (h - dh) * fy
+            if info.kind == "raster":
+                self._measure(deck, piece, info.name, (iw, ih), (w, h), (dw, dh))
+            bg = colour(background).lstrip("#").lower()
+            href = str(path) + ("" if bg == "ffffff" else f"#bg={bg}")
+            svg = (f'<image x="{_n(dx)}" y="{_n(dy)}" width="{_n(dw)}" height="{_n(dh)}" '
+                   f'preserveAspectRatio="none" href="{escape(href)}"/>')
+            n = next(ids)
+            if clip:
+                svg = (f'<clipPath id="art{n}c"><path d="{escape(clip)}"/></clipPath>'
+                       f'<g clip-path="url(#art{n}c)">{svg}</g>')
+            if dw > w + 1e-6 or dh > h + 1e-6:  # cover overflows the box: crop to it
+                svg = (f'<clipPath id="art{n}"><rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}"/>'
+                       f'</clipPath><g clip-path="url(#art{n})">{svg}</g>')
+            return Markup(svg)
+
+        return {"image": image}
+
+    def _measure(self, deck: Deck, piece: Piece, name: str, pixels, box, drawn) -> None:
+        dpi = min(pixels[0] / (drawn[0] / 25.4), pixels[1] / (drawn[1] / 25.4))
+        key = (deck.id, piece.index, name, round(box[0], 2), round(box[1], 2), round(dpi, 1))
+        if key in self._placements:
+            return
+        self._placements[key] = {
+            "file": name, "deck": deck.id, "piece": piece.label, "pixels": [int(pixels[0]), int(pixels[1])],
+            "box_mm": [round(box[0], 2), round(box[1], 2)], "dpi": round(dpi), "enough": dpi >= self.min_dpi,
+        }
+        if dpi < self.min_dpi:
+            self.warnings.append(f"{piece.where}: deck {deck.id}, piece {piece.label}: {name}: {dpi:.0f} dpi at "
+                                 f"{box[0]:g}×{box[1]:g} mm, {self.min_dpi:g} wanted")
+
+
+def _focus(focus: Any, where: str, template: str) -> tuple[float, float]:
+    if focus is None:
+        return 0.5, 0.5
+    try:
+        fx, fy = (float(v) for v in focus)
+        if 0 <= fx <= 1 and 0 <= fy <= 1:
+            return fx, fy
+    except (TypeError, ValueError):
+        pass
+    raise InputError(f"image(): focus {focus!r} in {where}", path=template,
+                     expected="(fx, fy), each from 0 (left/top) to 1 (right/bottom)")
+
+
+def _placeholder(x: float, y: float, w: float, h: float, label: str, textbox: Callable) -> Markup:
+    """A visible frame where art will go: light ground, dashed border, a cross, the piece's name."""
+    frame = (f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" fill="#f2f2f2" stroke="#e4007f" '
+             f'stroke-width="0.4" stroke-dasharray="1.5 1"/>'
+             f'<path d="M{_n(x)},{_n(y)} L{_n(x + w)},{_n(y + h)} M{_n(x + w)},{_n(y)} L{_n(x)},{_n(y + h)}" '
+             f'stroke="#e4007f" stroke-width="0.2" fill="none"/>')
+    lw, lh = w * 0.8, min(h * 0.5, 10.0)  # a label on white, so the cross never runs through the name
+    lx, ly = x + (w - lw) / 2, y + (h - lh) / 2
+    label_ground = f'<rect x="{_n(lx)}" y="{_n(ly)}" width="{_n(lw)}" height="{_n(lh)}" fill="#ffffff"/>'
+    text = textbox(f"画像未定\n{label}", lx, ly, lw, lh, size=9, min_size=4, align="center", valign="middle",
+                   fill="#e4007f")
+    return Markup(frame + label_ground) + text

@@ -1,0 +1,199 @@
+"""Issue 9: art files resolve to print-safe bytes (JPEG passthrough, opaque RGB PNG otherwise,
+SVG as text), inside data/<game>/art/ only, and image fields are checked when the deck loads."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from conftest import make_workspace, run
+from pnpgen.data.art import ArtFolder, print_bytes
+from pnpgen.errors import InputError
+
+
+def png(im: Image.Image, **kw) -> bytes:
+    buf = io.BytesIO()
+    im.save(buf, "PNG", **kw)
+    return buf.getvalue()
+
+
+def jpeg(im: Image.Image, **kw) -> bytes:
+    buf = io.BytesIO()
+    im.save(buf, "JPEG", quality=90, **kw)
+    return buf.getvalue()
+
+
+def opened(data: bytes) -> Image.Image:
+    im = Image.open(io.BytesIO(data))
+    im.load()
+    return im
+
+
+@pytest.fixture
+def folder(tmp_path) -> ArtFolder:
+    game = tmp_path / "data" / "g"
+    (game / "art" / "sub").mkdir(parents=True)
+    (tmp_path / "templates" / "g").mkdir(parents=True)
+    return ArtFolder(game, tmp_path / "templates" / "g")
+
+
+def put(folder: ArtFolder, name: str, data: bytes) -> Path:
+    path = folder.root / name
+    path.write_bytes(data)
+    return path
+
+
+def test_jpeg_passes_through_unchanged(folder):
+    data = jpeg(Image.new("RGB", (64, 48), (200, 30, 40)))
+    put(folder, "red.jpg", data)
+    assert folder.resolve("red.jpg") == data
+    grey = jpeg(Image.new("L", (8, 8), 90))
+    put(folder, "sub/grey.jpeg", grey)
+    assert folder.resolve("sub/grey.jpeg") == grey
+    assert folder.info("red.jpg").size == (64, 48) and folder.info("red.jpg").name == "art/red.jpg"
+
+
+def test_alpha_is_flattened_onto_the_background(folder):
+    im = Image.new("RGBA", (10, 10), (0, 0, 255, 255))
+    for x in range(5):
+        for y in range(10):
+            im.putpixel((x, y), (0, 0, 0, 0))
+    put(folder, "half.png", png(im))
+    out = opened(folder.resolve("half.png"))
+    assert out.format == "PNG" and out.mode == "RGB" and "transparency" not in out.info
+    assert out.getpixel((1, 1)) == (255, 255, 255) and out.getpixel((8, 8)) == (0, 0, 255)
+    tinted = opened(folder.resolve("half.png#bg=f4ead5"))
+    assert tinted.getpixel((1, 1)) == (0xF4, 0xEA, 0xD5)
+    with pytest.raises(InputError, match="#bg=rrggbb"):
+        folder.resolve("half.png#background=red")
+
+
+def test_sixteen_bit_palette_and_webp(folder):
+    grey16 = Image.new("I;16", (4, 4), 0x8000)
+    put(folder, "g16.png", png(grey16))
+    assert opened(folder.resolve("g16.png")).getpixel((0, 0)) == (128, 128, 128)  # scaled, not clipped to white
+    pal = Image.new("P", (4, 4), 1)
+    pal.putpalette([255, 0, 0, 0, 128, 0] + [0] * 762)
+    pal.putpixel((0, 0), 0)
+    put(folder, "pal.png", png(pal, transparency=0))
+    out = opened(folder.resolve("pal.png"))
+    assert out.mode == "RGB" and out.getpixel((0, 0)) == (255, 255, 255) and out.getpixel((3, 3)) == (0, 128, 0)
+    put(folder, "w.webp", _webp())
+    out = opened(folder.resolve("w.webp"))
+    assert out.format == "PNG" and out.mode == "RGB" and out.getpixel((0, 0)) == (255, 255, 255)
+
+
+def _webp() -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGBA", (6, 6), (0, 0, 0, 0)).save(buf, "WEBP", lossless=True)
+    return buf.getvalue()
+
+
+def test_cmyk_jpeg_becomes_rgb(folder):
+    put(folder, "cyan.jpg", jpeg(Image.new("CMYK", (16, 16), (255, 0, 0, 0))))
+    out = opened(folder.resolve("cyan.jpg"))
+    assert out.format == "PNG" and out.mode == "RGB"
+    r, g, b = out.getpixel((8, 8))
+    assert r < 40 and g > 215 and b > 215
+
+
+def test_exif_rotated_jpeg_is_turned_upright(folder):
+    im = Image.new("RGB", (40, 20), (255, 255, 255))
+    for x in range(10):
+        for y in range(5):
+            im.putpixel((x, y), (255, 0, 0))  # red in the stored top-left corner
+    exif = Image.Exif()
+    exif[0x0112] = 6  # shown turned 90° clockwise
+    put(folder, "rot.jpg", jpeg(im, exif=exif))
+    assert folder.info("rot.jpg").size == (20, 40)
+    out = opened(folder.resolve("rot.jpg"))
+    assert out.size == (20, 40)
+    assert out.getpixel((17, 2))[1] < 80 and out.getpixel((2, 2)) == pytest.approx((255, 255, 255), abs=30)
+
+
+def test_svg_art_is_returned_as_text(folder):
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 30 20"><rect width="30" height="20"/></svg>'
+    put(folder, "v.svg", svg)
+    assert folder.resolve("v.svg") == svg
+    assert folder.info("v.svg").kind == "svg" and folder.info("v.svg").size == (30, 20)
+
+
+def test_same_content_is_converted_once(folder):
+    data = png(Image.new("RGBA", (5, 5), (1, 2, 3, 100)))
+    put(folder, "a.png", data)
+    put(folder, "b.png", data)
+    assert folder.resolve("a.png") is folder.resolve("b.png")
+
+
+def test_templates_folder_is_second(folder):
+    (folder.templates / "logo.png").write_bytes(png(Image.new("RGB", (3, 3))))
+    assert opened(folder.resolve("logo.png")).size == (3, 3)
+    assert folder.info("logo.png", in_templates=True).name == "templates/g/logo.png"
+    with pytest.raises(InputError, match="not found"):
+        folder.info("logo.png")  # image fields name files in art/ only
+
+
+@pytest.mark.parametrize("href, message", [
+    ("../../../outside.png", "is outside art/"),
+    ("/etc/outside.png", "is outside art/"),
+    ("nothing.png", "art file 'nothing.png' not found"),
+    ("https://example.com/x.png", "not fetched from the network"),
+    ("notes.txt", "not a PNG, JPEG, WebP or SVG"),
+    ("broken.png", "cannot read the image"),
+    ("link.png", "is outside art/"),
+])
+def test_refused_hrefs_name_the_place(folder, tmp_path, href, message):
+    (tmp_path / "outside.png").write_bytes(png(Image.new("RGB", (2, 2))))
+    put(folder, "broken.png", b"this is not an image")
+    (folder.root / "link.png").symlink_to(tmp_path / "outside.png")
+    with pytest.raises(InputError, match=message) as e:
+        folder.resolver("front.svg.j2, deck 'cards' piece 1")(href)
+    assert "front.svg.j2, deck 'cards' piece 1" in str(e.value)
+
+
+def test_grey_with_alpha_is_flattened_too():
+    raw = png(Image.new("LA", (2, 2), (0, 0)))
+    out = opened(print_bytes(raw))
+    assert out.mode == "RGB" and out.getpixel((0, 0)) == (255, 255, 255)
+
+
+ART_DECK = """\
+name: テストカード
+format: poker
+front: card-front.svg.j2
+back: card-back.svg.j2
+fields: {name: text, text: text, art: image}
+pieces:
+"""
+
+
+@pytest.mark.parametrize("value, message", [
+    ("dragon.png", "cards.yaml:7:20: pieces.0.art: art file 'dragon.png' not found"),
+    ("broken.png", "cards.yaml:7:20: pieces.0.art: cannot read the image art/broken.png"),
+    ("../game.yaml.png", "cards.yaml:7:20: pieces.0.art: '../game.yaml.png' is outside art/"),
+    ("/tmp/x.png", "cards.yaml:7:20: pieces.0.art: '/tmp/x.png' is outside art/"),
+    ("[1, 2]", "cards.yaml:7:20: pieces.0.art: [1, 2] is not a valid image"),
+])
+def test_bad_art_field_exits_2_with_file_line(tmp_path, capsys, value, message):
+    ws = make_workspace(tmp_path / "ws", deck=ART_DECK + f"  - {{name: 竜, art: {value}}}\n")
+    (ws / "data" / "test" / "art").mkdir()
+    (ws / "data" / "test" / "art" / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n not really")
+    (ws / "data" / "test" / "game.yaml.png").write_bytes(png(Image.new("RGB", (2, 2))))
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err, err
+
+
+def test_check_lists_pieces_without_art(tmp_path, capsys):
+    deck = ART_DECK + "  - {name: 竜, art: 未定}\n  - {name: 鳥}\n  - {name: 馬, art: ''}\n  - {name: 犬, art: dog.png}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    (ws / "data" / "test" / "art").mkdir()
+    (ws / "data" / "test" / "art" / "dog.png").write_bytes(png(Image.new("RGB", (2, 2))))
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "cards.yaml:7:20: 竜.art: 未定" in out
+    assert "cards.yaml:8:5: 鳥.art: no art yet" in out and "cards.yaml:9:5: 馬.art: no art yet" in out
+    assert "犬" not in out and "3 placeholder(s) to settle" in out

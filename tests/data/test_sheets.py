@@ -1,0 +1,229 @@
+"""Issue 9: decks kept in spreadsheets (CSV, XLSX, ODS) read to the same pieces as YAML decks,
+with the same type checks and errors naming the sheet's row, column and header."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from conftest import DECK_YAML, GAMES, REPO, make_workspace, run
+from pdfprobe import reader
+from pnpgen.data.load import load_game
+from pnpgen.data.sheets import export_sheet
+from pnpgen.data.workspace import Workspace
+from pnpgen.errors import InputError
+
+FIELDS_DECK = """\
+name: テストカード
+format: poker
+front: card-front.svg.j2
+back: card-back.svg.j2
+fields: {name: text, text: text, power: int, tags: list, hot: bool}
+defaults: {text: 既定の本文, power: 1}
+"""
+YAML_PIECES = """\
+pieces:
+  - {name: 祝福, text: 一行目, power: 3, tags: [a, b], hot: true, count: 2}
+  - {name: '10', power: 5, hot: false}
+  - {name: 降臨, text: "改行\\nあり", tags: [], count: 3}
+"""
+CSV_TEXT = 'name,text,power,tags,hot,count\r\n祝福,一行目,3,"[a, b]",true,2\r\n10,,5,,false,\r\n降臨,"改行\nあり",,[],,3\r\n'
+
+
+def _sheet_ws(tmp_path: Path, file_name: str, data: bytes) -> Path:
+    ws = make_workspace(tmp_path / "ws", deck=FIELDS_DECK + f"pieces: {{file: {file_name}}}\n")
+    (ws / "data" / "test" / "decks" / file_name).write_bytes(data)
+    return ws
+
+
+def _pieces(ws: Path):
+    deck = load_game(Workspace(ws), "test").deck("cards")
+    return [(p.values, p.count) for p in deck.pieces]
+
+
+def _xlsx(rows: list[list]) -> bytes:
+    import io
+
+    book = openpyxl.Workbook()
+    for row in rows:
+        book.active.append(row)
+    buf = io.BytesIO()
+    book.save(buf)
+    return buf.getvalue()
+
+
+@pytest.fixture
+def yaml_pieces(tmp_path):
+    return _pieces(make_workspace(tmp_path / "yaml", deck=FIELDS_DECK + YAML_PIECES))
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "cp932"])
+def test_csv_reads_like_yaml_in_every_encoding(tmp_path, yaml_pieces, encoding):
+    ws = _sheet_ws(tmp_path, "cards.csv", CSV_TEXT.encode(encoding))
+    pieces = _pieces(ws)
+    assert pieces == yaml_pieces
+    assert pieces[1][0]["text"] == "既定の本文" and pieces[1][0]["power"] == 5  # empty cell → default
+    assert pieces[2][0]["power"] == 1 and pieces[1][1] == 1  # empty count → 1
+
+
+def test_xlsx_and_ods_read_like_yaml(tmp_path, yaml_pieces):
+    rows = [["name", "text", "power", "tags", "hot", "count"],
+            ["祝福", "一行目", 3, "[a, b]", True, 2],
+            ["10", None, 5, None, False, None],
+            [None] * 6,  # a blank row is skipped
+            ["降臨", "改行\nあり", None, "[]", None, 3]]
+    assert _pieces(_sheet_ws(tmp_path / "x", "cards.xlsx", _xlsx(rows))) == yaml_pieces
+    assert _pieces(_sheet_ws(tmp_path / "o", "cards.ods", _ods(rows))) == yaml_pieces
+
+
+def _ods(rows: list[list]) -> bytes:
+    import io
+
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    doc = OpenDocumentSpreadsheet()
+    table = Table(name="cards")
+    for row in rows:
+        tr = TableRow()
+        for v in row:
+            if v is None:
+                tr.addElement(TableCell())
+            elif isinstance(v, bool):
+                cell = TableCell(valuetype="boolean", booleanvalue="true" if v else "false")
+                cell.addElement(P(text="TRUE" if v else "FALSE"))
+                tr.addElement(cell)
+            elif isinstance(v, int):
+                cell = TableCell(valuetype="float", value=str(v))
+                cell.addElement(P(text=str(v)))
+                tr.addElement(cell)
+            else:
+                cell = TableCell(valuetype="string")
+                for line in v.split("\n"):
+                    cell.addElement(P(text=line))
+                tr.addElement(cell)
+        table.addElement(tr)
+    table.addElement(TableRow(numberrowsrepeated="1048000"))  # what a spreadsheet program leaves
+    doc.spreadsheet.addElement(table)
+    buf = io.BytesIO()
+    doc.write(buf)
+    return buf.getvalue()
+
+
+BAD = {
+    "bad int": ('name,power\r\n祝福,3\r\n降臨,three\r\n', "cards.csv:3:2: power (column B): 'three' is not a valid int",
+                "a whole number"),
+    "bad count": ('name,count\r\n祝福,0\r\n', "cards.csv:2:2: count (column B): count 0 is not a whole number",
+                  "1..10000"),
+    "unknown header": ('name,powr\r\n祝福,3\r\n', "cards.csv:1:2: powr (column B): unknown key", "one of name, text"),
+    "no header": ('name,\r\n祝福,3\r\n', "cards.csv:2:2: a value ('3') in a column without a header", "column B"),
+    "twice": ('name,name\r\n祝福,3\r\n', "cards.csv:1:2: name: the same header twice", "one column"),
+    "bad bool": ('name,hot\r\n祝福,maybe\r\n', "cards.csv:2:2: hot (column B): 'maybe' is not a valid bool",
+                 "true or false"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_bad_cell_names_row_column_and_header(tmp_path, capsys, case):
+    text, where, expected = BAD[case]
+    ws = _sheet_ws(tmp_path, "cards.csv", text.encode("utf-8"))
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert where in err and expected in err, err
+
+
+def test_xlsx_bad_cell_names_row_and_column(tmp_path, capsys):
+    ws = _sheet_ws(tmp_path, "cards.xlsx", _xlsx([["name", "tags", "power"], ["祝福", None, 2], ["降臨", None, 2.5]]))
+    assert run(ws, "check", "--game", "test") == 2
+    assert "cards.xlsx:3:3: power (column C): 2.5 is not a valid int" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name, data, message", [
+    ("../../../outside.csv", None, "is outside test/"),
+    ("/etc/passwd.csv", None, "is outside test/"),
+    ("cards.txt", None, "is not a spreadsheet file name"),
+    ("missing.csv", None, "spreadsheet 'missing.csv' not found"),
+    ("cards.xlsx", b"not a zip", "cannot read the spreadsheet"),
+    ("cards.csv", b"", "the spreadsheet is empty"),
+    ("cards.csv", b"name,power\r\n", "no pieces below the header row"),
+    ("cards.csv", b"name\r\n\x82\xa0\x81\x20\r\n", "not readable text"),
+])
+def test_bad_spreadsheet_file(tmp_path, capsys, name, data, message):
+    ws = make_workspace(tmp_path / "ws", deck=FIELDS_DECK + f"pieces: {{file: {name!r}}}\n")
+    if data is not None:
+        (ws / "data" / "test" / "decks" / name).write_bytes(data)
+    (tmp_path / "ws" / "outside.csv").write_text("name\r\nx\r\n")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1, err
+
+
+def test_symlink_out_of_the_game_is_refused(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck=FIELDS_DECK + "pieces: {file: cards.csv}\n")
+    (tmp_path / "elsewhere.csv").write_text("name\r\nx\r\n")
+    (ws / "data" / "test" / "decks" / "cards.csv").symlink_to(tmp_path / "elsewhere.csv")
+    assert run(ws, "check", "--game", "test") == 2
+    assert "cards.yaml:7:16: pieces.file: 'decks/cards.csv' is outside test/" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_every_real_deck_round_trips_through_a_spreadsheet(tmp_path, fmt):
+    """export-sheet then pieces: {file: …} gives back every piece of the four games unchanged."""
+    copy = tmp_path / "ws"
+    shutil.copytree(REPO / "data", copy / "data")
+    shutil.copytree(REPO / "templates", copy / "templates")
+    (copy / "fonts").symlink_to(REPO / "fonts")
+    for slug in GAMES:
+        before = load_game(Workspace(copy), slug)
+        for deck in before.decks:
+            (deck.source.parent / f"{deck.id}.{fmt}").write_bytes(export_sheet(deck, fmt))
+            text = deck.source.read_text(encoding="utf-8")
+            head = text[: text.index("\npieces:")]
+            deck.source.write_text(head + f"\npieces: {{file: {deck.id}.{fmt}}}\n", encoding="utf-8")
+        after = load_game(Workspace(copy), slug)
+        for a, b in zip(before.decks, after.decks, strict=True):
+            assert [(p.values, p.count) for p in a.pieces] == [(p.values, p.count) for p in b.pieces], a.id
+            assert len(a.placeholders) == len(b.placeholders)
+
+
+def test_export_sheet_command(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck=FIELDS_DECK + YAML_PIECES)
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "cards") == 0
+    out = ws / "data" / "test" / "decks" / "cards.csv"
+    assert out.read_bytes().startswith(b"\xef\xbb\xbfname,text,power,tags,hot,count\r\n")
+    assert "pieces: {file: cards.csv}" in capsys.readouterr().out
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "cards") == 2  # never overwrites
+    assert "already exists" in capsys.readouterr().err
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "nope") == 2
+    assert "unknown deck 'nope'" in capsys.readouterr().err
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "cards", "--format", "xlsx") == 0
+    book = openpyxl.load_workbook(ws / "data" / "test" / "decks" / "cards.xlsx")
+    rows = list(book.active.iter_rows(values_only=True))
+    assert rows[0] == ("name", "text", "power", "tags", "hot", "count")
+    assert rows[1] == ("祝福", "一行目", 3, "[a, b]", True, 2)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_spreadsheet_deck_builds_the_same_as_yaml(tmp_path, fmt):
+    """Same manifest counts and the same text on every page as the YAML deck."""
+    yaml_ws = make_workspace(tmp_path / "yaml")
+    assert run(yaml_ws, "build", "--game", "test", "--no-rulebook") == 0
+    deck = load_game(Workspace(yaml_ws), "test").deck("cards")
+    sheet_ws = make_workspace(tmp_path / "sheet", deck=DECK_YAML.replace("pieces:\n", f"pieces: {{file: cards.{fmt}}}\n"))
+    (sheet_ws / "data" / "test" / "decks" / f"cards.{fmt}").write_bytes(export_sheet(deck, fmt))
+    assert run(sheet_ws, "build", "--game", "test", "--no-rulebook") == 0
+    a, b = (json.loads((w / "build" / "test" / "manifest.json").read_text()) for w in (yaml_ws, sheet_ws))
+    assert [(d["id"], d["count"], d["unique"], d["sheets"], d["pages"]) for d in a["decks"]] == \
+           [(d["id"], d["count"], d["unique"], d["sheets"], d["pages"]) for d in b["decks"]]
+    assert a["decks"][0]["count"] == 11
+    for name in ("cards.pdf", "shop/cards.pdf"):
+        pa, pb = (reader(w / "build" / "test" / name) for w in (yaml_ws, sheet_ws))
+        assert [p.extract_text() for p in pa.pages] == [p.extract_text() for p in pb.pages]
+    shop = reader(sheet_ws / "build" / "test" / "shop" / "cards.pdf")
+    assert "カード7" in shop.pages[12].extract_text() and "Bカード7" in shop.pages[13].extract_text()

@@ -1,0 +1,133 @@
+"""Issue 9: the image() helper places art by fit/focus/clip in mm, draws a placeholder frame for
+art still to come, and measures the resolution of every placement."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from lxml import etree
+from PIL import Image
+
+from conftest import make_workspace
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+from pnpgen.errors import InputError
+from pnpgen.render.templates import Face, Renderer
+
+DECK = """\
+name: テストカード
+format: poker
+front: card-front.svg.j2
+fields: {name: text, art: image}
+pieces:
+  - {name: 竜, art: dragon.png, count: 3}
+  - {name: 鳥, art: 未定}
+  - {name: 馬}
+"""
+
+
+def _front(call: str) -> str:
+    return ('{% extends "common/piece.svg.j2" %}{% block art %}'
+            + "{{ " + call + " }}" + "{% endblock %}")
+
+
+def render(tmp_path, call: str, art_px=(600, 300), min_dpi: float = 300.0, piece: int = 0):
+    ws = make_workspace(tmp_path / "ws", deck=DECK, front=_front(call))
+    (ws / "data" / "test" / "art").mkdir()
+    Image.new("RGB", art_px, (10, 20, 30)).save(ws / "data" / "test" / "art" / "dragon.png")
+    (ws / "data" / "test" / "art" / "v.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 40"/>', encoding="utf-8")
+    game = load_game(Workspace(ws), "test")
+    renderer = Renderer(ws / "templates", game, 3.0, min_dpi=min_dpi)
+    deck = game.decks[0]
+    svgs = [renderer.render(Face(deck, p, "front", c)) for p in deck.pieces for c in range(1, p.count + 1)]
+    return renderer, svgs[piece], svgs
+
+
+def _image(svg: str) -> dict:
+    root = etree.fromstring(svg.encode())
+    (img,) = root.iter("{http://www.w3.org/2000/svg}image")
+    return {k: (float(v) if k in ("x", "y", "width", "height") else v) for k, v in img.attrib.items()}
+
+
+def test_cover_fills_the_box_and_crops_to_it(tmp_path):
+    _, svg, _ = render(tmp_path, 'image(piece.art, 10, 20, 40, 40)')
+    img = _image(svg)  # 2:1 picture in a square: 80×40 mm, centred
+    assert (img["x"], img["y"], img["width"], img["height"]) == pytest.approx((-10, 20, 80, 40))
+    assert img["href"] == "dragon.png" and img["preserveAspectRatio"] == "none"
+    assert re.search(r'<clipPath id="art1"><rect x="10" y="20" width="40" height="40"/></clipPath>'
+                     r'<g clip-path="url\(#art1\)"><image', svg)
+
+
+def test_focus_keeps_the_chosen_part(tmp_path):
+    _, svg, _ = render(tmp_path, 'image(piece.art, 10, 20, 40, 40, focus=(0, 0.5))')
+    assert _image(svg)["x"] == pytest.approx(10)  # the left edge kept
+    _, svg, _ = render(tmp_path / "b", 'image(piece.art, 10, 20, 40, 40, focus=(1, 0.5))')
+    assert _image(svg)["x"] == pytest.approx(-30)  # the right edge kept
+
+
+def test_contain_and_stretch(tmp_path):
+    _, svg, _ = render(tmp_path, 'image(piece.art, 10, 20, 40, 40, fit="contain")')
+    img = _image(svg)
+    assert (img["x"], img["y"], img["width"], img["height"]) == pytest.approx((10, 30, 40, 20))
+    assert "clipPath" not in svg  # nothing overflows
+    _, svg, _ = render(tmp_path / "b", 'image(piece.art, 10, 20, 40, 40, fit="stretch")')
+    img = _image(svg)
+    assert (img["x"], img["y"], img["width"], img["height"]) == pytest.approx((10, 20, 40, 40))
+
+
+def test_clip_to_an_outline_and_background(tmp_path):
+    _, svg, _ = render(tmp_path, 'image(piece.art, 0, 0, w, h, clip=outline(-1), background="red")')
+    assert re.search(r'<clipPath id="art1c"><path d="M', svg) and 'clip-path="url(#art1c)"' in svg
+    assert _image(svg)["href"] == "dragon.png#bg=cc3333"  # alpha goes onto the palette's red
+
+
+def test_svg_art_keeps_its_aspect(tmp_path):
+    _, svg, _ = render(tmp_path, 'image("v.svg", 0, 0, 40, 40, fit="contain")')
+    img = _image(svg)
+    assert (img["x"], img["width"], img["height"]) == pytest.approx((15, 10, 40))
+
+
+def test_placeholder_frame_names_the_piece(tmp_path):
+    _, _, svgs = render(tmp_path, 'image(piece.art, 5, 5, 50, 40)')
+    for svg, name in ((svgs[3], "鳥"), (svgs[4], "馬")):
+        assert "<image" not in svg
+        assert '<rect x="5" y="5" width="50" height="40" fill="#f2f2f2" stroke="#e4007f"' in svg
+        assert '<path d="M5,5 L55,45 M55,5 L5,45"' in svg  # the cross
+        assert [t.text for t in etree.fromstring(svg.encode()).iter("{*}text")] == ["画像未定", name]
+
+
+def test_low_resolution_warns_once_with_the_figure(tmp_path):
+    # 600 px across 80 mm drawn (cover of a 40 mm box) = 190.5 dpi
+    renderer, _, _ = render(tmp_path, 'image(piece.art, 10, 20, 40, 40)')
+    warnings = [w for w in renderer.warnings if "dpi" in w]
+    assert len(warnings) == 1, warnings  # three copies, one warning
+    assert "cards.yaml:6:5: deck cards, piece 竜: art/dragon.png: 190 dpi at 40×40 mm, 300 wanted" in warnings[0]
+    (record,) = renderer.art.images()
+    assert record == {"file": "art/dragon.png", "deck": "cards", "piece": "竜", "pixels": [600, 300],
+                      "box_mm": [40.0, 40.0], "dpi": 190, "enough": False}
+
+
+def test_150_dpi_placement(tmp_path):
+    # 1181 px over 200 mm = 150 dpi
+    renderer, _, _ = render(tmp_path, 'image(piece.art, 0, 0, 200, 100, fit="stretch")', art_px=(1181, 591))
+    assert any("art/dragon.png: 150 dpi at 200×100 mm, 300 wanted" in w for w in renderer.warnings)
+
+
+def test_min_dpi_is_configurable(tmp_path):
+    renderer, _, _ = render(tmp_path, 'image(piece.art, 10, 20, 40, 40)', min_dpi=150)
+    assert not [w for w in renderer.warnings if "dpi" in w]
+    assert renderer.art.images()[0]["enough"] is True
+
+
+@pytest.mark.parametrize("call, message", [
+    ('image(piece.art, 0, 0, 10, 10, fit="fill")', "unknown fit 'fill'"),
+    ('image(piece.art, 0, 0, 10, 10, focus=(2, 0))', "focus (2, 0)"),
+    ('image("missing.png", 0, 0, 10, 10)', "art file 'missing.png' not found"),
+    ('image("../game.yaml", 0, 0, 10, 10)', "not a PNG, JPEG, WebP or SVG"),
+])
+def test_template_mistakes_name_template_and_piece(tmp_path, call, message):
+    with pytest.raises(InputError, match=re.escape(message)) as e:
+        render(tmp_path, call)
+    assert "card-front.svg.j2" in str(e.value)
