@@ -7,8 +7,10 @@ game of the command succeeded, so a failed build leaves the previous good output
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable
 
+from pnpgen.build.cache import Cache, GameState, fingerprint, plan_key, sha
 from pnpgen.build.bom import bill_of_materials, bom_pages
 from pnpgen.build.convert import convert_faces
 from pnpgen.build.faces import DeckFaces, FaceSet, render_deck
@@ -30,7 +32,8 @@ from pnpgen.impose.sheets import (
 from pnpgen.impose.tiles import plan_tiles
 from pnpgen.render.svgdraw import use_default_font
 from pnpgen.render.templates import Renderer
-from pnpgen.shapes import ShapeSpec, deck_shape
+from pnpgen.render import vector
+from pnpgen.shapes import ShapeSpec, deck_shape, trim_path
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,8 @@ class GamePlan:
     bom: dict
     art_folder: Any  # data/art.py ArtFolder: resolves <image> files
     images: list[dict]  # every image placement with its resolution, for the manifest
+    bleed_mm: float  # bleed drawn round every face
+    art_digest: str  # hash of the game's art files: faces that embed images depend on it
 
 
 @dataclass
@@ -63,6 +68,26 @@ class BuildResult:
     records: list[DeckRecord] = field(default_factory=list)
     manifest: dict = field(default_factory=dict)
     plan: GamePlan | None = None
+    arts: dict[str, vector.Art] = field(default_factory=dict)  # every face of the build, converted
+    documents: dict[str, dict[str, str]] = field(default_factory=dict)  # PDF path → plan key and hash
+    cache_files: dict[Path, bytes] = field(default_factory=dict)  # faces newly converted, for the cache
+
+    def pictures(self) -> dict:
+        """Each deck's faces for the rulebook, from the arts the sheets use."""
+        from pnpgen.rulebook.pictures import DeckPicture
+
+        out = {}
+        assert self.plan is not None
+        for df in self.plan.decks:
+            if df.first is None:
+                continue
+            spec = deck_shape(df.deck)
+            front, back = df.first
+            out[df.deck.id] = DeckPicture(
+                self.arts[front], self.arts[back] if back else None, df.deck.trim_mm,
+                self.plan.bleed_mm, outline=trim_path(spec).points(0.05),
+                pieces={n: self.arts[k] for n, k in df.piece_fronts.items()})
+        return out
 
 
 def _spec(deck: Deck) -> ShapeSpec:
@@ -130,7 +155,7 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions) -> tuple[GamePlan
             layout=layout_record(spec, layout, tiles, sheet), sheets=sheets if home else 0, pages=len(home),
             shop_pages=shop_n, die_line=die_line_record(deck.id, spec.die_cut, deck.back is not None),
             files=files, placeholders=len(deck.placeholders),
-            pieces={f"{p.index}:{p.label}": p.count for p in deck.pieces},
+            pieces={f"{p.index}:{p.label}": [p.count, df.digests[p.index]] for p in deck.pieces},
         ))
     bom = bill_of_materials(game, records)
     from pnpgen import fonts as fontreg
@@ -138,8 +163,14 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions) -> tuple[GamePlan
     for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm):
         everything.append(Page(sheet.paper_mm, list(ops)))
     documents[f"{slug}-all.pdf"] = Document(f"{game.title} — all sheets", everything)
-    return (GamePlan(game, faces, decks, documents, records, bom, renderer.art.folder, renderer.art.images()),
+    return (GamePlan(game, faces, decks, documents, records, bom, renderer.art.folder, renderer.art.images(),
+                     bleed, fingerprint([game.root / "art", ws.templates / slug], None)),
             list(renderer.warnings))
+
+
+def _art_digest(plan: GamePlan, key: str) -> str:
+    """What a face depends on beyond its SVG: the art files, when it embeds an image."""
+    return "-" + plan.art_digest[:16] if "<image" in plan.faces.svgs[key] else ""
 
 
 def _duplex_ready(pages: list[Page], two_sided: bool, sheet: SheetOptions, font: str) -> list[Page]:
@@ -156,17 +187,38 @@ def _duplex_ready(pages: list[Page], two_sided: bool, sheet: SheetOptions, font:
     return out
 
 
-def build_game(ws: Workspace, slug: str, options: BuildOptions) -> BuildResult:
-    """The game's files as bytes, its deck records and its manifest (rulebook not included)."""
+def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | None = None,
+               state: GameState | None = None, out_dir: Path | None = None,
+               say: Callable[[str], None] = lambda s: None) -> BuildResult:
+    """The game's files as bytes, its deck records and its manifest (rulebook not included).
+    With a ``cache``, faces converted by earlier builds are reused, and a document whose plan is
+    unchanged since ``state`` keeps the bytes of its file in ``out_dir``."""
     from pnpgen.pdf.writer import write_document
 
     plan, warnings = plan_game(ws, slug, options)
     game = plan.game
-    arts = convert_faces(plan.faces, plan.art_folder, jobs=options.jobs)
+    face_keys = {k: _art_digest(plan, k) for k in plan.faces.svgs}
+    known, cache_files = {}, {}
+    if cache is not None:
+        for k, digest in face_keys.items():
+            art = cache.face(k + digest, vector.Art.from_json)
+            if art is not None:
+                known[k] = art
+    arts = convert_faces(plan.faces, plan.art_folder, jobs=options.jobs, known=known)
+    if cache is not None:
+        for k in arts.keys() - known.keys():
+            cache_files[cache.face_path(k + face_keys[k])] = cache.face_bytes(k + face_keys[k], arts[k].to_json())
     font = game.fonts["gothic"]
-    result = BuildResult(game, warnings=warnings, records=plan.records, plan=plan)
+    result = BuildResult(game, warnings=warnings, records=plan.records, plan=plan, arts=arts,
+                         cache_files=cache_files)
     for path, doc in plan.documents.items():
-        result.files[path] = write_document(doc, arts, font)
+        key = plan_key(doc, face_keys)
+        data = cache.reuse(state, path, key, out_dir) if cache is not None and out_dir is not None else None
+        if data is None:
+            say(f"{slug}: drawing {path}")
+            data = write_document(doc, arts, font)
+        result.files[path] = data
+        result.documents[path] = {"plan": key, "sha": sha(data)}
     result.manifest = {
         "game": slug,
         "title": game.title,
