@@ -206,13 +206,26 @@ def _colour_op(it: tuple, cmyk: bool) -> str:
 
 def _draw_fallback(canvas, art: Art, cmyk: bool) -> None:
     from reportlab.graphics import renderPDF
+    from reportlab.graphics.shapes import STATE_DEFAULTS
+    from reportlab.lib.colors import CMYKColor
 
-    renderPDF.draw(_fallback_drawing(art.svg, cmyk), canvas, 0, 0, showBoundary=False)
+    drawing = _fallback_drawing(art.svg, cmyk)
+    if not cmyk:
+        renderPDF.draw(drawing, canvas, 0, 0, showBoundary=False)
+        return
+    # renderPDF starts from ReportLab's default (RGB) black; a CMYK file must not hold even that
+    saved = {k: STATE_DEFAULTS[k] for k in ("fillColor", "strokeColor")}
+    STATE_DEFAULTS.update(fillColor=CMYKColor(0, 0, 0, 1), strokeColor=CMYKColor(0, 0, 0, 1))
+    try:
+        renderPDF.draw(drawing, canvas, 0, 0, showBoundary=False)
+    finally:
+        STATE_DEFAULTS.update(saved)
 
 
 @lru_cache(maxsize=64)
 def _fallback_drawing(svg: str, cmyk: bool):
-    """svglib's drawing of a face outside the subset; with ``cmyk`` its colours made CMYK."""
+    """svglib's drawing of a face outside the subset; with ``cmyk`` its colours made CMYK
+    (svglib's gradients, PDF shadings, keep the RGB colours ReportLab is given)."""
     from reportlab.lib.colors import CMYKColor, Color
 
     from pnpgen.pdf.colour import to_cmyk
