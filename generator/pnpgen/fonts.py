@@ -49,6 +49,11 @@ def register(name: str, font_dir: Path, where: Path | str | None = None) -> str:
     return name
 
 
+def registered() -> list[str]:
+    """The names registered so far (for messages that list what a template may use)."""
+    return sorted(_registered)
+
+
 def ttfont(name: str) -> TTFont:
     """The registered ReportLab font, for widths and the cmap."""
     if name not in _registered:

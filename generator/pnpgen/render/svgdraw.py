@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import logging
 
-from lxml import etree
 from reportlab.graphics import shapes
 from reportlab.graphics.shapes import Drawing
 from svglib.svglib import SvgRenderer
 
-from pnpgen.errors import InputError
+from pnpgen.render.vector import parse_svg
 
 # svglib logs and skips what it cannot draw; a designer needs that as an error, not a log line.
 logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
@@ -31,11 +30,7 @@ class SvgConverter:
         cached = self._cache.get(svg)
         if cached is not None:
             return cached
-        try:
-            root = etree.fromstring(svg.encode("utf-8"), etree.XMLParser(resolve_entities=False, no_network=True))
-        except etree.XMLSyntaxError as e:
-            raise InputError(f"the template produced invalid SVG: {e.msg} (line {e.lineno} of the SVG, {where})",
-                             expected="well-formed SVG; check unclosed tags in the template") from None
+        root = parse_svg(svg, where)
         drawing = SvgRenderer("").render(root)
         self._cache[svg] = drawing
         return drawing

@@ -1,0 +1,86 @@
+"""Benchmark: SVG face → PDF operators, svglib + renderPDF against pnpgen's own converter
+(render/vector.py), on every distinct face of every game. Run from the repo root:
+
+    python bench/faces.py [--repeat 3]
+
+Prints per game: distinct faces, milliseconds for convert + draw each way (best of the repeats,
+one canvas page per face, nothing saved), and the ratio. Goal: ours ≥ 10× faster.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "generator"))
+
+from pnpgen.data.load import load_game  # noqa: E402
+from pnpgen.data.workspace import Workspace, find_workspace  # noqa: E402
+from pnpgen.render.templates import Face, Renderer  # noqa: E402
+
+
+def distinct_faces(ws: Workspace, slug: str) -> list[tuple[str, str]]:
+    """(where, svg) for each distinct SVG a game's templates produce, in print order."""
+    game = load_game(ws, slug)
+    renderer = Renderer(ws.templates, game, 3.0)
+    seen: dict[str, str] = {}
+    for deck in game.decks:
+        for piece in deck.pieces:
+            for copy in range(1, piece.count + 1):
+                for side in ("front", "back") if deck.back else ("front",):
+                    svg = renderer.render(Face(deck, piece, side, copy))
+                    seen.setdefault(svg, f"{slug} {deck.id} {piece.index} {side}")
+    return [(where, svg) for svg, where in seen.items()]
+
+
+def _svglib(faces: list[tuple[str, str]]) -> float:
+    from reportlab.graphics import renderPDF
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnpgen.render.svgdraw import SvgConverter
+
+    canvas = Canvas(io.BytesIO())
+    converter = SvgConverter()
+    start = time.perf_counter()
+    for where, svg in faces:
+        renderPDF.draw(converter.drawing(svg, where), canvas, 0, 0, showBoundary=False)
+        canvas.showPage()
+    return time.perf_counter() - start
+
+
+def _ours(faces: list[tuple[str, str]]) -> float:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnpgen.render import vector
+
+    canvas = Canvas(io.BytesIO())
+    vector._num.cache_clear()  # a cold start, like svglib's fresh converter
+    start = time.perf_counter()
+    for where, svg in faces:
+        vector.draw(canvas, vector.convert(svg, where))
+        canvas.showPage()
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--repeat", type=int, default=3)
+    args = p.parse_args()
+    ws = find_workspace(Path(__file__).resolve().parents[1])
+    rows = []
+    for slug in ws.slugs():
+        faces = distinct_faces(ws, slug)
+        old = min(_svglib(faces) for _ in range(args.repeat))
+        new = min(_ours(faces) for _ in range(args.repeat))
+        rows.append((slug, len(faces), old, new))
+    rows.append(("all games", sum(r[1] for r in rows), sum(r[2] for r in rows), sum(r[3] for r in rows)))
+    print(f"{'game':<24} {'faces':>5} {'svglib ms':>10} {'ours ms':>9} {'ratio':>7}")
+    for slug, n, old, new in rows:
+        print(f"{slug:<24} {n:>5} {old * 1000:>10.1f} {new * 1000:>9.1f} {old / new:>6.1f}×")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,495 @@
+"""The SVG → PDF face converter (render/vector.py): each element and attribute of the subset is
+drawn where and how the SVG says, checked in the PDF's content stream (points, y up)."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import math
+import pickle
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+from reportlab.pdfgen.canvas import Canvas
+
+from pnpgen import fonts
+from pnpgen.errors import InputError
+from pnpgen.pdf.colour import to_cmyk
+from pnpgen.render import vector
+
+REPO = Path(__file__).resolve().parents[2]
+K = 72 / 25.4  # points per mm
+GOTHIC = "BIZUDPGothic-Regular"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _fonts():
+    fonts.register(GOTHIC, REPO / "fonts")
+
+
+def svg(body: str, w: float = 20, h: float = 10, extra: str = "") -> str:
+    """A face w×h mm whose user units are millimetres, y down from the top-left."""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+            f'width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}"{extra}>{body}</svg>')
+
+
+def pdf_of(*arts: vector.Art, cmyk: bool = False) -> bytes:
+    """One page, each art drawn at the origin (the first one sets the page size)."""
+    out = io.BytesIO()
+    c = Canvas(out, pagesize=(arts[0].width_pt, arts[0].height_pt), pageCompression=0, invariant=1)
+    for art in arts:
+        vector.draw(c, art, cmyk=cmyk)
+    c.showPage()
+    c.save()
+    return out.getvalue()
+
+
+def mul(m, n):
+    """PDF matrix product m × n (m applied first)."""
+    a, b, c, d, e, f = m
+    A, B, C, D, E, F = n
+    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
+
+
+def apply(m, x, y):
+    return (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
+
+
+class Painted:
+    """What a content stream paints: paths with their device points and state, text runs."""
+
+    def __init__(self, data: bytes):
+        reader = PdfReader(io.BytesIO(data))
+        self.page = reader.pages[0]
+        self.ops = ContentStream(self.page.get_contents(), reader).operations
+        self.names = [op.decode() for _, op in self.ops]
+        self.paths: list[dict] = []
+        self.clips: list[list] = []
+        self.texts: list[dict] = []
+        ctm = (1, 0, 0, 1, 0, 0)
+        stack = []
+        state = {"fill": None, "stroke": None, "w": None, "J": None, "j": None, "M": None, "d": None}
+        pts: list = []
+        tm = (1, 0, 0, 1, 0, 0)
+        font = None
+        clip_pending = False
+        for operands, op in self.ops:
+            op = op.decode()
+            vals = [float(v) if not isinstance(v, (list, bytes)) and _isnum(v) else v for v in operands]
+            if op == "q":
+                stack.append((ctm, dict(state)))
+            elif op == "Q":
+                ctm, state = stack.pop()
+            elif op == "cm":
+                ctm = mul(tuple(vals), ctm)
+            elif op in ("rg", "k", "g"):
+                state["fill"] = (op, *vals)
+            elif op in ("RG", "K", "G"):
+                state["stroke"] = (op, *vals)
+            elif op in ("w", "J", "j", "M"):
+                state[op] = vals[0]
+            elif op == "d":
+                state["d"] = ([float(v) for v in vals[0]], vals[1])
+            elif op in ("m", "l"):
+                pts.append(apply(ctm, *vals))
+            elif op == "c":
+                pts.extend(apply(ctm, vals[i], vals[i + 1]) for i in (0, 2, 4))
+            elif op == "re":
+                x, y, w, h = vals
+                pts.extend(apply(ctm, *p) for p in ((x, y), (x + w, y), (x + w, y + h), (x, y + h)))
+            elif op in ("W", "W*"):
+                clip_pending = True
+            elif op in ("f", "f*", "S", "B", "B*", "n"):
+                if clip_pending:
+                    self.clips.append(pts)
+                    clip_pending = False
+                if op != "n":
+                    self.paths.append({"op": op, "pts": pts, "ctm": ctm, **state})
+                pts = []
+            elif op == "Tf":
+                font = (operands[0], vals[1])
+            elif op == "Tm":
+                tm = tuple(vals)
+            elif op == "Tj":
+                m = mul(tm, ctm)
+                self.texts.append({"at": apply(m, 0, 0), "size": font[1] * math.hypot(m[2], m[3]),
+                                   "upright": m[3] > 0, "fill": state["fill"]})
+        self.text = reader.pages[0].extract_text()
+
+
+def _isnum(v) -> bool:
+    try:
+        float(v)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+def painted(body: str, cmyk: bool = False, **kw) -> Painted:
+    return Painted(pdf_of(vector.convert(svg(body, **kw), "test face"), cmyk=cmyk))
+
+
+def near(p, q, tol=0.01):
+    return all(abs(a - b) <= tol for a, b in zip(p, q))
+
+
+def box(pts):
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def mm(x, y, h=10):
+    """SVG user units (mm, y down) → device points (y up) on a face h mm tall."""
+    return (x * K, (h - y) * K)
+
+
+# ------------------------------------------------------------------------------- geometry
+
+
+def test_size_in_points_and_rect_where_the_svg_puts_it():
+    art = vector.convert(svg('<rect x="2" y="3" width="4" height="5" fill="#ff0000"/>'), "f")
+    assert art.fallback is None
+    assert (round(art.width_pt, 3), round(art.height_pt, 3)) == (round(20 * K, 3), round(10 * K, 3))
+    p = Painted(pdf_of(art))
+    (path,) = p.paths
+    assert path["op"] == "f" and path["fill"] == ("rg", 1.0, 0.0, 0.0)
+    assert near(box(path["pts"]), (2 * K, 2 * K, 6 * K, 7 * K))
+
+
+def test_rounded_rect_circle_ellipse_line_polyline_polygon():
+    p = painted('<rect x="1" y="1" width="8" height="4" rx="1"/>'
+                '<circle cx="12" cy="5" r="2"/>'
+                '<ellipse cx="17" cy="5" rx="2" ry="1"/>'
+                '<line x1="0" y1="9" x2="20" y2="9" stroke="#000" stroke-width="0.5"/>'
+                '<polyline points="1,6 3,8 5,6" fill="none" stroke="#000"/>'
+                '<polygon points="6,6 8,8 10,6"/>')
+    rr, circle, ellipse, line, polyline, polygon = p.paths
+    assert near(box(rr["pts"]), (1 * K, 5 * K, 9 * K, 9 * K))
+    assert "c" in p.names  # the corners are curves
+    assert near(box(circle["pts"]), (10 * K, 3 * K, 14 * K, 7 * K))
+    assert near(box(ellipse["pts"]), (15 * K, 4 * K, 19 * K, 6 * K))
+    assert line["op"] == "S" and near(line["pts"][0], mm(0, 9)) and near(line["pts"][1], mm(20, 9))
+    assert polyline["op"] == "S" and [near(a, mm(*b)) for a, b in zip(polyline["pts"], [(1, 6), (3, 8), (5, 6)])] == [True] * 3
+    assert polygon["op"] == "f" and near(polygon["pts"][1], mm(8, 8))
+
+
+def test_path_grammar_relative_implicit_repeats_shorthands_and_arcs():
+    p = painted('<path d="m1,1 4,0 0,4 h-2 v-2 z M10 1 L12 1 14 3 H16 V5"/>'
+                '<path d="M1 8 C1 6 3 6 3 8 S5 10 5 8 Q7 6 9 8 T13 8"/>'
+                '<path d="M14 8 a2 2 0 01 4 0"/>', h=10)
+    first, curves, arc = p.paths
+    pts = first["pts"]
+    assert [tuple(round(v / K, 3) for v in (x, 10 * K - y)) for x, y in pts] == [
+        (1, 1), (5, 1), (5, 5), (3, 5), (3, 3), (10, 1), (12, 1), (14, 3), (16, 3), (16, 5)]
+    # S reflects the previous control point (3,6) about (3,8): (3,10); T reflects Q's (7,6) → (11,10)
+    ctrl = [tuple(round(v / K, 3) for v in (x, 10 * K - y)) for x, y in curves["pts"]]
+    assert ctrl[4] == (3, 10)
+    assert ctrl[-1] == (13, 8)
+    assert ctrl[-3] == (round(9 + 2 / 3 * 2, 3), round(8 + 2 / 3 * 2, 3))  # T's first control point
+    # packed arc flags "01": a half circle of radius 2 from (14,8) over the top to (18,8)
+    a = [(x / K, 10 - y / K) for x, y in arc["pts"]]
+    assert near(a[-1], (18, 8), 1e-3)
+    assert any(near(pt, (16, 6), 1e-3) for pt in a)  # two 90° pieces meeting at the top
+
+
+def test_transforms_compose_like_svg():
+    p = painted('<g transform="translate(10,5)"><rect x="0" y="0" width="2" height="1" '
+                'transform="rotate(90)"/></g>'
+                '<rect x="0" y="0" width="1" height="1" transform="matrix(2 0 0 3 1 1)"/>'
+                '<rect x="0" y="0" width="1" height="1" transform="rotate(180 5 5)"/>'
+                '<rect x="0" y="0" width="1" height="1" transform="scale(2) skewX(45)"/>')
+    rot, mat, centre, skew = p.paths
+    # rotate(90) turns (2,0) into (0,2): the rect spans x 9..10, y 5..7
+    assert near(box(rot["pts"]), (9 * K, 3 * K, 10 * K, 5 * K))
+    assert near(box(mat["pts"]), (1 * K, 6 * K, 3 * K, 9 * K))
+    assert near(box(centre["pts"]), (9 * K, 0, 10 * K, 1 * K))
+    # skewX(45) then scale(2): (1,1) → (2,1) → (4,2)
+    assert any(near(pt, mm(4, 2)) for pt in skew["pts"])
+
+
+def test_viewbox_maps_to_the_size_in_mm_with_aspect_ratio_kept():
+    art = vector.convert('<svg xmlns="http://www.w3.org/2000/svg" width="40mm" height="20mm" '
+                         'viewBox="-5 -5 100 100"><rect x="-5" y="-5" width="100" height="100"/></svg>', "f")
+    p = Painted(pdf_of(art))
+    # meet: 100 units → 20 mm, centred horizontally in 40 mm
+    assert near(box(p.paths[0]["pts"]), (10 * K, 0, 30 * K, 20 * K))
+
+
+def test_units_on_lengths():
+    p = painted('<rect x="2px" y="0" width="1mm" height="50%"/>'
+                '<rect x="0" y="0" width="3pt" height="1"/>')
+    a, b = p.paths
+    # as in CSS, a bare number and px are user units (here mm) and 1mm is 96/25.4 of them
+    assert near(box(a["pts"]), (2 * K, 5 * K, (2 + 96 / 25.4) * K, 10 * K))
+    assert near(box(b["pts"]), (0, 9 * K, 4 * K, 10 * K))
+
+
+def test_nested_svg_viewport_clips_and_maps():
+    p = painted('<svg x="10" y="2" width="4" height="4" viewBox="0 0 2 2"><rect width="3" height="1"/></svg>')
+    (clip,) = p.clips
+    assert near(box(clip), (10 * K, 4 * K, 14 * K, 8 * K))
+    assert near(box(p.paths[0]["pts"]), (10 * K, 6 * K, 16 * K, 8 * K))
+
+
+def test_use_symbol_and_defs():
+    p = painted('<defs><rect id="r" width="2" height="1" fill="#00ff00"/>'
+                '<symbol id="s" viewBox="0 0 1 1"><circle cx=".5" cy=".5" r=".5"/></symbol></defs>'
+                '<use href="#r" x="5" y="5"/><use xlink:href="#s" x="10" y="0" width="4" height="4"/>')
+    rect, circle = p.paths  # nothing drawn from <defs> itself
+    assert rect["fill"] == ("rg", 0.0, 1.0, 0.0)
+    assert near(box(rect["pts"]), (5 * K, 4 * K, 7 * K, 5 * K))
+    assert near(box(circle["pts"]), (10 * K, 6 * K, 14 * K, 10 * K))
+
+
+def test_use_that_loops_is_an_error():
+    with pytest.raises(InputError, match="loop|contains"):
+        vector.convert(svg('<g id="a"><use href="#a"/></g>'), "f")
+
+
+def test_clip_path_clips_in_the_elements_user_space():
+    p = painted('<clipPath id="c"><rect x="0" y="0" width="5" height="5"/>'
+                '<circle cx="10" cy="5" r="1" transform="translate(2,0)"/></clipPath>'
+                '<g transform="translate(1,1)" clip-path="url(#c)"><rect width="20" height="20" fill="blue"/></g>')
+    (clip,) = p.clips
+    assert "W" in p.names and p.names.index("W") < p.names.index("f")
+    bx = box(clip)
+    assert near(bx, (1 * K, (10 - 7) * K, 14 * K, 9 * K))  # the rect and the moved circle, both shifted by (1,1)
+    assert p.paths[0]["fill"] == ("rg", 0.0, 0.0, 1.0)
+
+
+# ------------------------------------------------------------------------------- paint
+
+
+def test_colours_in_every_notation():
+    p = painted('<rect width="1" height="1" fill="#f00"/>'
+                '<rect width="1" height="1" fill="rgb(0, 255, 0)"/>'
+                '<rect width="1" height="1" fill="rgb(0%, 0%, 100%)"/>'
+                '<rect width="1" height="1" fill="orange"/>'
+                '<g color="#336699"><rect width="1" height="1" fill="currentColor"/></g>'
+                '<rect width="1" height="1" fill="#102030FF"/>'
+                '<rect width="1" height="1" fill="none" stroke="#000"/>')
+    fills = [pp["fill"] for pp in p.paths[:6]]
+    assert fills[0] == ("rg", 1.0, 0.0, 0.0)
+    assert fills[1] == ("rg", 0.0, 1.0, 0.0)
+    assert fills[2] == ("rg", 0.0, 0.0, 1.0)
+    assert fills[3] == ("rg", 1.0, 0.6471, 0.0)
+    assert fills[4] == ("rg", 0.2, 0.4, 0.6)
+    assert fills[5] == ("rg", round(0x10 / 255, 4), round(0x20 / 255, 4), round(0x30 / 255, 4))
+    assert p.paths[6]["op"] == "S"
+
+
+def test_stroke_properties_and_style_attribute_override():
+    p = painted('<path d="M1 1 L5 5 L9 1" fill="none" stroke="#000" stroke-width="0.3" stroke-width-ignored="1" '
+                'style="stroke-width: 0.5; stroke-linecap: round; stroke-linejoin: bevel; stroke-miterlimit: 7; '
+                'stroke-dasharray: 1 0.5 0.25; stroke-dashoffset: 0.2"/>'
+                '<rect width="1" height="1" stroke="#000" fill="none"/>')
+    dashed, plain = p.paths
+    assert (dashed["w"], dashed["J"], dashed["j"], dashed["M"]) == (0.5, 1, 2, 7)
+    assert dashed["d"] == ([1, 0.5, 0.25, 1, 0.5, 0.25], 0.2)  # an odd list is repeated
+    assert (plain["w"], plain["J"], plain["j"], plain["M"], plain["d"]) == (1, 0, 0, 4, ([], 0))  # SVG defaults
+
+
+def test_inheritance_through_groups_and_fill_rule():
+    p = painted('<g fill="#0000ff" stroke="#ff0000" stroke-width="0.2" fill-rule="evenodd">'
+                '<g><rect width="2" height="2"/></g><rect width="1" height="1" fill="#00ff00" fill-rule="nonzero"/></g>')
+    a, b = p.paths
+    assert a["op"] == "B*" and a["fill"] == ("rg", 0.0, 0.0, 1.0) and a["stroke"] == ("RG", 1.0, 0.0, 0.0)
+    assert b["op"] == "B" and b["fill"] == ("rg", 0.0, 1.0, 0.0) and b["w"] == 0.2
+
+
+def test_display_and_visibility_none_draw_nothing():
+    p = painted('<g display="none"><rect width="1" height="1"/></g>'
+                '<rect width="1" height="1" style="display:none"/>'
+                '<g visibility="hidden"><rect width="1" height="1"/><rect width="2" height="2" visibility="visible"/></g>')
+    (only,) = p.paths
+    assert near(box(only["pts"]), (0, 8 * K, 2 * K, 10 * K))
+
+
+# ------------------------------------------------------------------------------- text
+
+
+def test_text_position_size_font_and_content():
+    p = painted(f'<text x="2" y="6" font-family="{GOTHIC}" font-size="3" fill="#e4007f">カード abc</text>')
+    (t,) = p.texts
+    assert near(t["at"], mm(2, 6)) and t["upright"]
+    assert t["size"] == pytest.approx(3 * K, abs=0.01)
+    assert t["fill"] == ("rg", 0.8941, 0.0, 0.498)
+    assert "カード abc" in p.text
+    used = [str(f.get_object()["/BaseFont"]) for f in p.page["/Resources"]["/Font"].values()]
+    assert any(name.endswith("+" + GOTHIC) for name in used)  # the embedded subset
+
+
+def test_text_with_an_x_per_character_and_anchors():
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    p = painted(f'<text x="1 3 5" y="5" font-family="{GOTHIC}" font-size="2">ABC</text>'
+                f'<text x="10" y="8" font-family="{GOTHIC}" font-size="2" text-anchor="middle">mid</text>'
+                f'<text x="20" y="9" font-family="{GOTHIC}" font-size="2" text-anchor="end">end</text>')
+    xs = [t["at"][0] / K for t in p.texts]
+    assert xs[:3] == pytest.approx([1, 3, 5], abs=1e-3)
+    assert xs[3] == pytest.approx(10 - stringWidth("mid", GOTHIC, 2) / 2, abs=1e-3)
+    assert xs[4] == pytest.approx(20 - stringWidth("end", GOTHIC, 2), abs=1e-3)
+
+
+def test_text_whose_characters_sit_where_the_pen_is_is_one_run():
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    w = stringWidth("A", GOTHIC, 2)
+    p = painted(f'<text x="1 {1 + w:.3f} {1 + 2 * w:.3f}" y="5" font-family="{GOTHIC}" font-size="2">AAA</text>')
+    assert len(p.texts) == 1
+
+
+def test_unknown_font_is_an_error_naming_the_face():
+    with pytest.raises(InputError, match="deck x piece 3.*NoSuchFont"):
+        vector.convert(svg('<text x="1" y="1" font-family="NoSuchFont">a</text>'), "deck x piece 3")
+
+
+# ------------------------------------------------------------------------------- CMYK
+
+
+def test_cmyk_mode_writes_no_rgb_and_black_text_on_k_only():
+    body = (f'<rect width="5" height="5" fill="#e4007f" stroke="#808080"/>'
+            f'<text x="1" y="8" font-family="{GOTHIC}" font-size="2" fill="#000">黒</text>')
+    p = painted(body, cmyk=True)
+    assert not {"rg", "RG", "g", "G"} & set(p.names)
+    assert p.texts[0]["fill"] == ("k", 0.0, 0.0, 0.0, 1.0)
+    c, m, y, k = to_cmyk(0xe4 / 255, 0, 0x7f / 255)
+    assert p.paths[0]["fill"] == pytest.approx(("k", round(c, 4), round(m, 4), round(y, 4), round(k, 4)))
+    assert p.paths[0]["stroke"] == ("K", 0.0, 0.0, 0.0, pytest.approx(1 - 0x80 / 255, abs=1e-4))
+    assert {"rg", "RG"} <= set(painted(body).names)
+
+
+# ------------------------------------------------------------------------------- cache data
+
+
+def test_json_round_trip_pickle_and_determinism():
+    body = (f'<rect width="5" height="5" fill="#e4007f"/><text x="1" y="8" font-family="{GOTHIC}" '
+            f'font-size="2">字</text>')
+    art = vector.convert(svg(body), "f")
+    obj = json.loads(json.dumps(art.to_json()))
+    assert vector.Art.from_json(obj) == art
+    assert pickle.loads(pickle.dumps(art)) == art
+    assert vector.convert(svg(body), "f") == art
+    assert pdf_of(vector.Art.from_json(obj)) == pdf_of(art)
+
+
+def test_a_tampered_or_foreign_cache_object_is_rejected():
+    obj = vector.convert(svg('<rect width="5" height="5"/>'), "f").to_json()
+    tampered = json.loads(json.dumps(obj))
+    tampered["items"][0][1] += " 1 0 0 1 5 5 cm"
+    with pytest.raises(ValueError, match="digest"):
+        vector.Art.from_json(tampered)
+    for foreign in ({}, [], "x", {**obj, "format": "other"}, {**obj, "version": 99}, {**obj, "extra": 1}):
+        with pytest.raises(ValueError):
+            vector.Art.from_json(foreign)
+
+
+# ------------------------------------------------------------------------------- outside the subset
+
+
+def test_a_gradient_falls_back_to_svglib_and_says_so():
+    face = svg('<defs><linearGradient id="g"><stop offset="0" stop-color="#f00"/>'
+               '<stop offset="1" stop-color="#00f"/></linearGradient></defs>'
+               '<rect width="5" height="5" fill="url(#g)"/>')
+    art = vector.convert(face, "f")
+    assert art.fallback == "linearGradient"
+    assert vector.Art.from_json(art.to_json()) == art
+    assert "sh" in Painted(pdf_of(art)).names  # drawn by svglib, as a shading
+
+
+def test_a_fallback_face_in_cmyk_has_cmyk_colours():
+    art = vector.convert(svg('<rect width="5" height="5" fill="#e4007f" stroke="#000"/><pattern id="p"/>'), "f")
+    assert art.fallback == "pattern"
+    names = Painted(pdf_of(art, cmyk=True)).names
+    assert "k" in names and "K" in names and not {"rg", "RG"} & set(names)
+
+
+@pytest.mark.parametrize("attr", ['opacity="0.5"', 'fill-opacity="0.4"', 'style="stroke-opacity: 50%"',
+                                  'style="fill: rgba(255,0,0,0.5)"'])
+def test_transparency_is_an_error_naming_face_and_element(attr):
+    with pytest.raises(InputError) as e:
+        vector.convert(svg(f'<rect id="box" width="5" height="5" fill="#e4007f" {attr}/>'), "deck epic piece 2 front")
+    msg = str(e.value)
+    assert "deck epic piece 2 front" in msg and "<rect id='box'>" in msg and "transparency" in msg
+    assert "tint" in msg
+
+
+def test_invalid_xml_is_an_input_error_naming_the_face():
+    with pytest.raises(InputError, match="invalid SVG.*deck d piece 1"):
+        vector.convert("<svg><rect></svg>", "deck d piece 1")
+
+
+# ------------------------------------------------------------------------------- images
+
+
+def _png(colour=(255, 0, 0), size=(4, 2), mode="RGB") -> bytes:
+    out = io.BytesIO()
+    Image.new(mode, size, colour).save(out, "PNG")
+    return out.getvalue()
+
+
+def test_data_uri_image_is_one_image_xobject_drawn_twice():
+    uri = "data:image/png;base64," + base64.b64encode(_png()).decode()
+    p = painted(f'<image href="{uri}" x="1" y="1" width="4" height="2"/>'
+                f'<image xlink:href="{uri}" x="10" y="5" width="8" height="4" preserveAspectRatio="none"/>')
+    xobjects = p.page["/Resources"]["/XObject"]
+    images = [k for k in xobjects if xobjects[k].get_object()["/Subtype"] == "/Image"]
+    assert len(images) == 1
+    assert p.names.count("Do") == 2
+
+
+def _image_boxes(p: Painted) -> list[tuple]:
+    """Device boxes of each image drawn (the unit square under the CTM at each Do)."""
+    ctm, stack, out = (1, 0, 0, 1, 0, 0), [], []
+    for operands, op in p.ops:
+        op = op.decode()
+        if op == "q":
+            stack.append(ctm)
+        elif op == "Q":
+            ctm = stack.pop()
+        elif op == "cm":
+            ctm = mul(tuple(float(v) for v in operands), ctm)
+        elif op == "Do":
+            out.append(box([apply(ctm, x, y) for x, y in ((0, 0), (1, 0), (1, 1), (0, 1))]) + ((ctm[3] > 0),))
+    return out
+
+
+def test_image_placement_meet_slice_none_and_upright():
+    uri = "data:image/png;base64," + base64.b64encode(_png(size=(4, 2))).decode()
+    p = painted(f'<image href="{uri}" x="0" y="0" width="4" height="4"/>'
+                f'<image href="{uri}" x="10" y="0" width="4" height="4" preserveAspectRatio="xMinYMin slice"/>'
+                f'<image href="{uri}" x="0" y="6" width="4" height="4" preserveAspectRatio="none"/>')
+    meet, sliced, none = _image_boxes(p)
+    assert near(meet, (0, 7 * K, 4 * K, 9 * K, True))  # 4×2 fitted into 4×4, centred
+    assert near(sliced, (10 * K, 6 * K, 18 * K, 10 * K, True))  # 8×4, clipped to the 4×4 box
+    assert near(box(p.clips[0]), (10 * K, 6 * K, 14 * K, 10 * K))
+    assert near(none, (0, 0, 4 * K, 4 * K, True))
+
+
+def test_resolved_images_png_and_svg_drawn_as_vectors():
+    files = {"icons/a.png": _png(), "icons/b.svg": svg('<rect width="10" height="10" fill="#00ff00"/>', 10, 10).encode()}
+    asked = []
+
+    def resolve(href):
+        asked.append(href)
+        return files[href]
+
+    art = vector.convert(svg('<image href="icons/a.png" width="4" height="2"/>'
+                             '<image href="icons/b.svg" x="10" y="0" width="5" height="5"/>'), "f", resolve)
+    assert asked == ["icons/a.png", "icons/b.svg"]
+    p = Painted(pdf_of(art))
+    assert p.names.count("Do") == 1
+    (rect,) = p.paths
+    assert rect["fill"] == ("rg", 0.0, 1.0, 0.0) and near(box(rect["pts"]), (10 * K, 5 * K, 15 * K, 10 * K))
+    with pytest.raises(InputError, match="icons/a.png"):
+        vector.convert(svg('<image href="icons/a.png" width="4" height="2"/>'), "f")
+
+
+def test_image_with_transparent_pixels_is_an_error():
+    uri = "data:image/png;base64," + base64.b64encode(_png((255, 0, 0, 128), mode="RGBA")).decode()
+    with pytest.raises(InputError, match="transparen"):
+        vector.convert(svg(f'<image href="{uri}" width="4" height="2"/>'), "f")
