@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from pnpgen.build.game import BuildOptions, build_game, write_result
+from pnpgen.build.output import atomic_write_bytes
 from pnpgen.impose.grid import SheetOptions
 from pnpgen.data.load import load_game
 from pnpgen.data.model import is_placeholder
@@ -30,7 +31,7 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
     for result in results:
         out_dir = out_root / result.game.slug
         if not args.no_rulebook:
-            _add_rulebook(ws, result, out_dir, args)
+            _add_rulebook(ws, result, args)
         write_result(result, out_dir)
         for w in result.warnings:
             _warn(w)
@@ -40,15 +41,16 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_rulebook(ws: Workspace, result, out_dir, args: argparse.Namespace) -> None:
+def _add_rulebook(ws: Workspace, result, args: argparse.Namespace) -> None:
     """Build the game's rulebook beside its sheets and record it in the manifest."""
     game = result.game
     if not game.draft_file.is_file():
         result.warnings.append(f"{game.draft_file}: no draft text, so no rulebook was built "
                                "(add the draft there, or set draft_file in game.yaml)")
     else:
-        book = _rulebook(ws, game, out_dir, args)
-        files = [str(f.relative_to(out_dir)) for f in book.files]
+        book = _rulebook(ws, game, args)
+        result.files.update(book.files)
+        files = sorted(book.files)
         result.manifest["rulebook"] = {"files": files, "report": book.report}
         result.manifest["files"] = sorted(set(result.manifest["files"]) | set(files))
         result.warnings.extend(book.warnings)
@@ -64,23 +66,25 @@ def _fit(deck: dict) -> str:
     return f"{deck['pieces_per_sheet']}/sheet ({deck['layout']})"
 
 
-def _rulebook(ws: Workspace, game, out_dir, args: argparse.Namespace):
-    """Typeset the draft as rulebook.pdf (A5) and rulebook-booklet.pdf (A4 saddle stitch)."""
-    from pnpgen.rulebook import build_rulebook
+def _rulebook(ws: Workspace, game, args: argparse.Namespace):
+    """Typeset the draft: rulebook.pdf (A5), rulebook-booklet.pdf (A4 saddle stitch), proof.txt."""
+    from pnpgen.rulebook import build_rulebook, pictures_from_game
 
-    return build_rulebook(game, ws.fonts, out_dir, rules_only=args.rules_only, creep_mm=args.creep,
-                          binding=args.binding)
+    return build_rulebook(game, ws.fonts, pictures=pictures_from_game(game, ws.templates),
+                          rules_only=args.rules_only, creep_mm=args.creep, binding=args.binding)
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
     game = load_game(ws, args.game)
     out_dir = (args.out or ws.root / "build") / game.slug
-    book = _rulebook(ws, game, out_dir, args)
+    book = _rulebook(ws, game, args)
+    for name, data in book.files.items():
+        atomic_write_bytes(out_dir / name, data)
     for w in book.warnings:
         _warn(w)
     for line in book.report:
         _say(f"  {line}")
-    _say(f"{game.slug}: " + ", ".join(str(f) for f in book.files))
+    _say(f"{game.slug}: " + ", ".join(str(out_dir / name) for name in book.files))
     return 0
 
 
