@@ -28,6 +28,7 @@ from pnpgen.rulebook.proof import proof, proof_text
 from pnpgen.rulebook.reader import Draft, read_draft
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import Fonts
+from pnpgen.render.svgdraw import use_default_font
 
 __all__ = ["DeckPicture", "RulebookResult", "build_rulebook", "load_document", "pictures_from_game"]
 
@@ -104,8 +105,13 @@ def _missing_glyphs(doc: Document, fonts) -> list[str]:
 
 
 def _cover(game: Game, pictures: Mapping[str, DeckPicture]) -> list[tuple[str, DeckPicture]]:
-    """Up to three decks' fronts for the cover: cards first, then tiles, then tokens."""
-    decks = sorted((d for d in game.decks if d.id in pictures and d.kind in COVER_KINDS),
+    """Up to three decks' fronts for the cover: cards first, then tiles, then tokens; never a
+    face that shows a placeholder."""
+    def settled(deck) -> bool:
+        first = f"{deck.pieces[0].label}."
+        return not any(fld.startswith(first) for _, fld, _ in deck.placeholders)
+
+    decks = sorted((d for d in game.decks if d.id in pictures and d.kind in COVER_KINDS and settled(d)),
                    key=lambda d: COVER_KINDS.index(d.kind))
     return [(d.id, pictures[d.id]) for d in decks[:3]]
 
@@ -166,6 +172,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     )
     builder = StoryBuilder(doc, fonts, rows, rules_only=rules_only, pictures=pictures, settings=settings,
                            proof=[(f.kind, f.book) for f in findings])
+    use_default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
     a5, n_pages = render(builder.story(), meta, fonts)
     for spec in settings.figures:
         if spec not in builder.figures_placed:

@@ -366,7 +366,7 @@ def parse(text: str) -> Document:
     while i < len(lines):
         raw = lines[i].rstrip()
         lineno = i + 1
-        if raw.strip() and blanks >= 2 and out.open:
+        if raw.strip() and blanks >= 2 and out.open and raw.lstrip(" ")[:1] not in "◇◎〇○":
             out.close(out.open[-1].level)  # a run of blank lines returns one level up
         if i in pre:
             end = pre[i]
