@@ -523,7 +523,8 @@ def section_pages(b: Built, title: str) -> range:
     marks = [(item.title, b.a5.get_destination_page_number(item)) for item in flat_outline(b.a5.outline)]
     top = [(t, p) for t, p in marks if re.fullmatch(r"\d+ \S+|早見表|索引|付録 \S+", t.replace("　", " "))]
     i = next(k for k, (t, _) in enumerate(top) if t.endswith(title))
-    return range(top[i][1], top[i + 1][1] + 1)
+    end = top[i + 1][1] + 1 if i + 1 < len(top) else len(b.a5.pages) - 1
+    return range(top[i][1], end)
 
 
 def page_forms(page) -> set[int]:
@@ -625,7 +626,12 @@ def test_quick_reference_lists_the_steps(books):
 
 
 def test_rule_parentheticals_are_body_text(books):
+    """eiketsuden sets binding rules in parentheses: they stay at body size (no 8.2 pt aside
+    in the rules; asides are for the designer's notes in the appendix)."""
     b = books["alicematic-eiketsuden"]
-    sizes = [size for page in b.a5.pages for t, size in page_level_text(page)
-             if "同じカード" in t]
-    assert sizes and all(s == pytest.approx(9.0) for s in sizes)
+    rules = [n for n in section_pages(b, "ゲームの進行")]
+    sizes = {round(size, 1) for n in rules for _, size in page_level_text(b.a5.pages[n])}
+    assert 9.0 in sizes and 8.2 not in sizes
+    appendix = {round(size, 1) for page in b.a5.pages[section_pages(b, "デザイナーノート").start:]
+                for _, size in page_level_text(page)}
+    assert 8.2 in appendix
