@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -27,15 +28,13 @@ def _parser() -> argparse.ArgumentParser:
     which = b.add_mutually_exclusive_group(required=True)
     which.add_argument("--game", help="game slug (see 'pnpgen list')")
     which.add_argument("--all", action="store_true", help="every game in data/")
-    b.add_argument("--out", type=Path, help="output folder (default: build/ in the workspace)")
-    b.add_argument("--paper", choices=sorted(PAPER_SIZES), default="a4")
-    b.add_argument("--duplex", choices=["long", "short", "none"], default="long")
-    b.add_argument("--marks", choices=["jp", "western", "none"], default="jp")
-    b.add_argument("--margin", type=_length, default=5.0, help="unprintable margin of the printer (default 5mm)")
-    b.add_argument("--bleed", type=_length, default=3.0, help="bleed around each piece (default 3mm)")
-    b.add_argument("--no-rulebook", action="store_true", help="skip the rulebook booklets")
-    b.add_argument("--min-dpi", type=float, default=300.0, help="warn about art printed below this resolution (default 300)")
-    _rulebook_options(b)
+    _build_options(b)
+
+    w = sub.add_parser("watch", help="rebuild a game on every save of its data, templates, icons or fonts")
+    w.add_argument("--game", required=True, help="game slug (see 'pnpgen list')")
+    w.set_defaults(all=False)
+    w.add_argument("--max-builds", type=int, default=0, help=argparse.SUPPRESS)  # for tests and scripts
+    _build_options(w)
 
     r = sub.add_parser("rulebook", help="build only the rulebook booklets")
     r.add_argument("--game", required=True)
@@ -66,6 +65,39 @@ def _export_parser(sub) -> None:
     e.add_argument("--proof", action="store_true", help="overlay trim, bleed and safe zone on every piece")
     e.add_argument("--base-url", help="where Tabletop Simulator finds the images (default: file:/// paths)")
     e.add_argument("--out", type=Path, help="output folder (default: build/ in the workspace)")
+
+
+def _build_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``build`` (and ``watch``, which builds on every save)."""
+    p.add_argument("--out", type=Path, help="output folder (default: build/ in the workspace)")
+    p.add_argument("--paper", choices=sorted(PAPER_SIZES), default="a4")
+    p.add_argument("--duplex", choices=["long", "short", "none"], default="long")
+    p.add_argument("--marks", choices=["jp", "western", "none"], default="jp")
+    p.add_argument("--margin", type=_length, default=5.0, help="unprintable margin of the printer (default 5mm)")
+    p.add_argument("--bleed", type=_length, default=3.0, help="bleed around each piece (default 3mm)")
+    p.add_argument("--no-rulebook", action="store_true", help="skip the rulebook booklets")
+    p.add_argument("--min-dpi", type=float, default=300.0, help="warn about art printed below this resolution (default 300)")
+    _engine_options(p)
+    _rulebook_options(p)
+
+
+
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if not 1 <= n <= 64:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of worker processes from 1 to 64")
+    return n
+
+
+def _engine_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--jobs", type=_jobs, default=min(os.cpu_count() or 1, 8),
+                   help="worker processes (default: the number of cores)")
+    talk = p.add_mutually_exclusive_group()
+    talk.add_argument("--quiet", action="store_true", help="print only warnings and errors")
+    talk.add_argument("--verbose", action="store_true", help="say what is drawn, document by document")
 
 
 def _rulebook_options(p: argparse.ArgumentParser) -> None:

@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
-import json
-
-from pnpgen.build.game import BuildOptions, build_game
-from pnpgen.build.output import build_lock, remove_stray_temps, write_all
-from pnpgen.impose.grid import SheetOptions
 from pnpgen.data.load import load_game
 from pnpgen.data.model import is_placeholder
 from pnpgen.data.workspace import Workspace
@@ -24,66 +20,87 @@ def _warn(text: str) -> None:
 
 
 def build(ws: Workspace, args: argparse.Namespace) -> int:
+    from pnpgen.build.game import BuildOptions
+    from pnpgen.build.run import RulebookOptions, run_build
+    from pnpgen.impose.grid import SheetOptions
+
     sheet = SheetOptions(paper=args.paper, duplex=args.duplex, marks=args.marks, margin_mm=args.margin,
                          bleed_mm=args.bleed)
-    options = BuildOptions(sheet=sheet, shop_bleed_mm=args.bleed, min_dpi=args.min_dpi)
+    options = BuildOptions(sheet=sheet, shop_bleed_mm=args.bleed, min_dpi=args.min_dpi, jobs=args.jobs)
     slugs = ws.slugs() if args.all else [args.game]
     out_root = args.out or ws.root / "build"
-    results = [build_game(ws, slug, options) for slug in slugs]  # all succeed before anything is written
-    files = {}
-    for result in results:
-        out_dir = out_root / result.game.slug
-        if not args.no_rulebook:
-            _add_rulebook(ws, result, out_dir, args)
-        for rel, data in result.files.items():
-            files[out_dir / rel] = data
-        # the manifest only ever describes complete output: it is renamed with the rest
-        files[out_dir / "manifest.json"] = (json.dumps(result.manifest, ensure_ascii=False, indent=2) + "\n").encode()
-    with build_lock(out_root):
-        remove_stray_temps(out_root)
-        write_all(files)
-    for result in results:
-        out_dir = out_root / result.game.slug
+    rulebook = None if args.no_rulebook else RulebookOptions(args.rules_only, args.creep, args.binding)
+    verbose = getattr(args, "verbose", False)
+    quiet = getattr(args, "quiet", False)
+    outcomes = run_build(ws, slugs, options, out_root, rulebook, say=_say if verbose else lambda s: None)
+    for o in outcomes:
+        if o.up_to_date:
+            if not quiet:
+                _say(f"{o.slug}: up to date ({o.out_dir})")
+            continue
+        result = o.result
         for w in result.warnings:
             _warn(w)
-        _say(f"{result.game.slug}: {len(result.manifest['files'])} files in {out_dir}")
+        if quiet:
+            continue
+        _say(f"{o.slug}: {len(result.manifest['files'])} files in {o.out_dir}, {len(o.written)} written")
         for deck in result.records:
             _say(f"  {deck.id:<16} {deck.name}  ×{deck.count}  {deck.fit()}, {deck.sheets} sheet(s)")
+        for line in o.changes:
+            _say(f"  changed: {line}")
     return 0
 
 
-def _add_rulebook(ws: Workspace, result, out_dir, args: argparse.Namespace) -> None:
-    """Build the game's rulebook beside its sheets and record it in the manifest."""
-    game = result.game
-    if not game.draft_file.is_file():
-        result.warnings.append(f"{game.draft_file}: no draft text, so no rulebook was built "
-                               "(add the draft there, or set draft_file in game.yaml)")
-    else:
-        book = _rulebook(ws, game, out_dir, args)
-        files = [str(f.relative_to(out_dir)) for f in book.files]
-        result.manifest["rulebook"] = {"files": files, "report": book.report}
-        result.manifest["files"] = sorted(set(result.manifest["files"]) | set(files))
-        result.warnings.extend(book.warnings)
-    result.manifest["warnings"] = result.warnings
+def watch(ws: Workspace, args: argparse.Namespace) -> int:
+    """Build, then rebuild on every save of the game's data, templates, icons or fonts. A bad
+    save prints its one-line error and the watcher goes on; the last good files stay."""
+    from watchfiles import watch as watch_files
+
+    from pnpgen.build.run import inputs_of
+    from pnpgen.errors import InputError
+
+    def once() -> None:
+        try:
+            build(ws, args)
+        except InputError as e:
+            print(f"pnpgen: error: {e}", file=sys.stderr, flush=True)
+
+    once()
+    builds = 1
+    folders = [f for f in inputs_of(ws, args.game) if f.is_dir()]
+    _say(f"watching {', '.join(str(f.relative_to(ws.root)) for f in folders)} (Ctrl-C to stop)")
+    out = (args.out or ws.root / "build").resolve()
+    for changes in watch_files(*folders, debounce=200, step=50, rust_timeout=0):
+        if all(out in Path(p).resolve().parents for _, p in changes):
+            continue  # our own output (an --out inside a watched folder)
+        once()
+        builds += 1
+        if args.max_builds and builds >= args.max_builds:
+            break
+    return 0
 
 
-def _rulebook(ws: Workspace, game, out_dir, args: argparse.Namespace):
-    """Typeset the draft as rulebook.pdf (A5) and rulebook-booklet.pdf (A4 saddle stitch)."""
-    from pnpgen.rulebook import build_rulebook
+def _rulebook(ws: Workspace, game, args: argparse.Namespace):
+    """Typeset the draft: rulebook.pdf (A5), rulebook-booklet.pdf (A4 saddle stitch), proof.txt."""
+    from pnpgen.rulebook import build_rulebook, pictures_from_game
 
-    return build_rulebook(game, ws.fonts, out_dir, rules_only=args.rules_only, creep_mm=args.creep,
-                          binding=args.binding)
+    return build_rulebook(game, ws.fonts, pictures=pictures_from_game(game, ws.templates),
+                          rules_only=args.rules_only, creep_mm=args.creep, binding=args.binding)
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
+    from pnpgen.build.output import atomic_write_bytes
+
     game = load_game(ws, args.game)
     out_dir = (args.out or ws.root / "build") / game.slug
-    book = _rulebook(ws, game, out_dir, args)
+    book = _rulebook(ws, game, args)
+    for name, data in book.files.items():
+        atomic_write_bytes(out_dir / name, data)
     for w in book.warnings:
         _warn(w)
     for line in book.report:
         _say(f"  {line}")
-    _say(f"{game.slug}: " + ", ".join(str(f) for f in book.files))
+    _say(f"{game.slug}: " + ", ".join(str(out_dir / name) for name in book.files))
     return 0
 
 

@@ -20,6 +20,7 @@ from pnpgen.rulebook.parse import (
     parse,
     parse_component_heading,
 )
+from pnpgen.rulebook.parse import _walk
 from pnpgen.rulebook.reader import read_draft
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -46,7 +47,7 @@ def subheadings(d):
     for s in d.rules:
         for c in s.children:
             kids = c.children if isinstance(c, (Step, Component)) else [c]
-            out += [k for k in kids if isinstance(k, Subheading)]
+            out += [k for k in _walk(kids) if isinstance(k, Subheading)]
     return out
 
 
@@ -196,7 +197,7 @@ def test_sub_headings_and_their_levels():
 
 def test_bullets_in_rules():
     main = doc("asian-delivery").steps[4]
-    assert [b.text for b in main.children if isinstance(b, Bullet)] == ["事業所", "広告塔", "市場", "転移門"]
+    assert [b.text for b in _walk(main.children) if isinstance(b, Bullet)] == ["事業所", "広告塔", "市場", "転移門"]
 
 
 def test_paragraphs_lose_their_indent_and_remember_blank_lines():
@@ -212,12 +213,12 @@ def test_parenthesised_notes():
     notes = [b for b in step.children if isinstance(b, Note)]
     assert [n.text for n in notes] == ["（同じカードを複数枚選んでも問題ありません）"]
     # a paragraph that only contains parentheses stays a paragraph
-    assert isinstance(doc("asian-delivery").steps[4].children[-1], Paragraph)
+    assert isinstance(list(_walk(doc("asian-delivery").steps[4].children))[-1], Paragraph)
 
 
 def test_unindented_items_with_terms():
     prog = doc("alicematic-medallions").rules[3]
-    items = [b for b in prog.children if isinstance(b, Item)]
+    items = [b for b in _walk(prog.children) if isinstance(b, Item)]
     assert [i.term for i in items] == [
         "傲慢のメダリオン（３）", "色欲のメダリオン（３）", "嫉妬のメダリオン（３）", "暴食のメダリオン（３）",
         "強欲のメダリオン（４）", "怠惰のメダリオン（４）", "憤怒のメダリオン（５）"]
@@ -260,5 +261,48 @@ def test_excerpt_from_004_parses_on_its_own():
             "〇追加アクション\n　ＭＰ（マンパワー）を支払うことで、追加のアクションを行うことができます。\n")
     d = parse(text)
     step = d.steps[0]
-    assert [type(b) for b in step.children] == [Paragraph, Preformatted, Subheading, Paragraph]
+    assert [type(b) for b in step.children] == [Paragraph, Preformatted, Subheading]
+    assert [type(b) for b in step.children[2].children] == [Paragraph]
     assert step.children[1].gap_before
+
+
+# ---------------------------------------------------------------- where each sub-heading block ends
+
+# slug: (marker + title, first line, last line inside the block), in draft order. A run of two
+# blank lines returns one level up; a sub-heading of the same or a higher level, the next step
+# or section closes the block. eiketsuden and medallions lost their blank lines (flattened
+# drafts), so their blocks run to the next sub-heading or step.
+BLOCK_ENDS = {
+    "populous": [
+        ("〇オールマイティ", 134, 137), ("◇ワーカー配置", 148, 154), ("◇手札配置", 157, 221),
+        ("◎通常配置", 162, 173), ("〇祝福", 179, 183), ("〇啓示", 185, 187), ("〇秘跡", 189, 191),
+        ("〇労働", 193, 195), ("〇繁栄", 197, 199), ("◎エピック移行", 202, 221), ("〇タウン建設", 206, 211),
+        ("〇決算", 213, 215), ("〇手札配置", 217, 221), ("〇神の怒り（Wrath of God）", 254, 265)],
+    "asian-delivery": [
+        ("〇追加アクション", 170, 172), ("〇荷積み／荷下ろし", 174, 179), ("〇人力輸送", 181, 183),
+        ("◎基本効果", 205, 256), ("〇依頼達成", 208, 215), ("〇輸送", 217, 221), ("〇人力輸送", 223, 225),
+        ("〇建設", 227, 246), ("〇アップグレード", 248, 252), ("〇在庫補充", 254, 256),
+        ("〇決算", 270, 274), ("〇最終決算", 276, 281)],
+    "alicematic-eiketsuden": [("〇雇用", 120, 123), ("〇報償", 124, 126), ("〇建築", 130, 133),
+                              ("〇増設", 134, 140)],
+    "alicematic-medallions": [("〇ホールド後の処理", 61, 75), ("〇リリース後の処理", 76, 82)],
+}
+
+
+@pytest.mark.parametrize("slug", sorted(BLOCK_ENDS))
+def test_where_every_sub_heading_block_ends(slug):
+    got = [(s.marker + s.text, s.line, s.end_line) for s in subheadings(doc(slug))]
+    assert got == BLOCK_ENDS[slug]
+
+
+def test_text_after_two_blank_lines_returns_to_the_step():
+    """populous p6: 「次に、選んだ２枚の数字を…」 is step text again after 「〇オールマイティ」;
+    asian-delivery: the end of turn after 「〇人力輸送」 belongs to the step."""
+    step = doc("populous").steps[3]
+    assert step.title == "エリア選択"
+    assert [type(b) for b in step.children] == [Paragraph, Subheading, Paragraph, Paragraph]
+    assert step.children[2].text.startswith("次に、選んだ２枚の数字を低い順に並べ")
+    main = doc("asian-delivery").steps[4]
+    top = [b for b in main.children if isinstance(b, Paragraph)]
+    assert any(p.text == "アクションを終えたら、自分の手番を終了します。" for p in top)
+    assert isinstance(main.children[-1], Subheading) and main.children[-1].text == "基本効果"

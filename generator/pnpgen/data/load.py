@@ -22,6 +22,7 @@ GAME_KEYS = {
     "title": "text", "draft": "the 草案 number", "players": "e.g. 3-5", "date": "YYYY-MM-DD",
     "draft_file": "file name", "palette": "name: '#rrggbb'", "fonts": "role: font",
     "fallback_fonts": "list of fonts", "sourced": "list of {name, count, note}", "subtitle": "text",
+    "rulebook": "{figures, quick_reference} (read by pnpgen.rulebook.figures)",
 }
 DECK_KEYS = (
     "name", "kind", "format", "size", "shape", "corner_radius", "orientation", "points",

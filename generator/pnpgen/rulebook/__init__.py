@@ -1,9 +1,11 @@
 """Rulebook booklets typeset from the designer's draft text.
 
 ``build_rulebook`` reads the draft (``reader``), parses it into a document tree (``parse``),
-matches its components with the data (``components``), typesets an A5 book (``typeset``) and
-imposes it as a saddle-stitched A4 booklet (``booklet``). Both PDFs are rendered in memory and
-then written atomically, so a failure leaves the previous files untouched.
+matches its components with the data (``components``), collects the proofing report
+(``proof``), builds the story (``story``: flowables from ``flowables``, measures from
+``styles``, pictures of the pieces from ``pictures``, figures from game.yaml via ``figures``),
+typesets an A5 book (``document``) and imposes it as a saddle-stitched A4 booklet
+(``impose.booklet``). It writes nothing: the files come back as bytes for the build to write.
 """
 
 from __future__ import annotations
@@ -11,22 +13,31 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Mapping
 
 from pnpgen import fonts as fontreg
-from pnpgen.errors import InputError
 from pnpgen.data.model import Game, is_placeholder
-from pnpgen.build.output import atomic_write_bytes
+from pnpgen.errors import InputError
 from pnpgen.impose import booklet
 from pnpgen.rulebook.components import component_rows
+from pnpgen.rulebook.document import Meta, render
+from pnpgen.rulebook.figures import load_settings
 from pnpgen.rulebook.parse import Document, parse, to_ascii_digits
+from pnpgen.rulebook.pictures import DeckPicture, pictures_from_game
+from pnpgen.rulebook.proof import proof, proof_text
 from pnpgen.rulebook.reader import Draft, read_draft
+from pnpgen.rulebook.story import StoryBuilder
+from pnpgen.rulebook.styles import Fonts
+from pnpgen.render.svgdraw import use_default_font
 
-__all__ = ["RulebookResult", "build_rulebook", "load_document"]
+__all__ = ["DeckPicture", "RulebookResult", "build_rulebook", "load_document", "pictures_from_game"]
+
+COVER_KINDS = ("card", "tile", "token")  # what the cover shows, in this order (boards are too big)
 
 
 @dataclass
 class RulebookResult:
-    files: list[Path]
+    files: dict[str, bytes]  # rulebook.pdf, rulebook-booklet.pdf, proof.txt
     warnings: list[str]
     report: list[str] = field(default_factory=list)  # info lines: encoding detected, digits repaired, sections found…
 
@@ -42,9 +53,7 @@ def load_document(game: Game) -> tuple[Draft, Document]:
     return draft, parse(draft.text)
 
 
-def _fonts(game: Game, font_dir: Path):
-    from pnpgen.rulebook.typeset import Fonts
-
+def _fonts(game: Game, font_dir: Path) -> Fonts:
     roles = dict(fontreg.DEFAULT_FONTS)
     roles.update({k: v for k, v in (game.fonts or {}).items() if v})
     names = {role: fontreg.register(roles[role], font_dir) for role in ("mincho", "gothic", "bold", "mono")}
@@ -57,9 +66,10 @@ def _date(text: str) -> str:
 
 
 def _players(text: str) -> str:
+    """``3-5`` → ``3〜5人``; an open value gives "" (the cover leaves the line out)."""
     text = str(text).strip()
     if is_placeholder(text) or not text:
-        return text or "未定"
+        return ""
     m = re.fullmatch(r"(\d+)\s*[-–〜~]\s*(\d+)", text)
     if m:
         return f"{m.group(1)}〜{m.group(2)}人"
@@ -94,18 +104,32 @@ def _missing_glyphs(doc: Document, fonts) -> list[str]:
     return [f"body font {fonts.body} lacks {len(missing)} character(s) of the draft: {shown}"]
 
 
-def build_rulebook(game: Game, font_dir: Path, out_dir: Path, *, rules_only: bool = False,
-                   creep_mm: float = 0.0, binding: str = "left") -> RulebookResult:
-    """Write ``out_dir/rulebook.pdf`` (A5) and ``out_dir/rulebook-booklet.pdf`` (A4 landscape,
-    saddle stitch). Raises InputError for a missing or undecodable draft."""
-    from pnpgen.rulebook.typeset import Meta, render
+def _cover(game: Game, pictures: Mapping[str, DeckPicture]) -> list[tuple[str, DeckPicture]]:
+    """Up to three decks' fronts for the cover: cards first, then tiles, then tokens; never a
+    face that shows a placeholder."""
+    def settled(deck) -> bool:
+        first = f"{deck.pieces[0].label}."
+        return not any(fld.startswith(first) for _, fld, _ in deck.placeholders)
 
+    decks = sorted((d for d in game.decks if d.id in pictures and d.kind in COVER_KINDS and settled(d)),
+                   key=lambda d: COVER_KINDS.index(d.kind))
+    return [(d.id, pictures[d.id]) for d in decks[:3]]
+
+
+def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPicture] | None = None,
+                   rules_only: bool = False, creep_mm: float = 0.0, binding: str = "left") -> RulebookResult:
+    """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (A4 landscape, saddle stitch) and
+    ``proof.txt`` as bytes. ``pictures`` are the decks' faces by deck id (the build passes the
+    sheets' own art; ``pictures_from_game`` makes them). Raises InputError for a missing or
+    undecodable draft and for bad ``rulebook:`` settings."""
     if binding not in ("left", "right"):
         raise InputError(f"unknown binding {binding!r}", key="binding", expected="left or right")
     if creep_mm < 0:
         raise InputError(f"creep {creep_mm} mm is negative", key="creep", expected="0 or more mm per sheet")
+    pictures = pictures or {}
     path = draft_path(game)
     draft, doc = load_document(game)
+    settings = load_settings(game)
     report = list(draft.report)
     warnings = list(draft.warnings)
     report.append(
@@ -123,15 +147,16 @@ def build_rulebook(game: Game, font_dir: Path, out_dir: Path, *, rules_only: boo
     rows, comp_warnings, comp_report = component_rows(doc, game, path)
     warnings += comp_warnings
     report += comp_report
+    findings = proof(doc, draft.text, game, rows)
     if is_placeholder(game.players):
-        warnings.append(f"{game.slug}: players is a placeholder ({game.players}); the cover prints it as is")
+        warnings.append(f"{game.slug}: players is a placeholder ({game.players}); the cover leaves it out")
 
     colophon = [
         f"{doc.draft_label or ''}　{_date(game.date)}".strip(),
         f"草案ファイル　{path.name}（{draft.encoding}"
         + (f"、丸数字{draft.repaired_digits}字を修復" if draft.repaired_digits else "")
         + ("、改行を復元" if draft.flattened else "") + "）",
-        "コンポーネントの数　ゲームデータ（YAML）より",
+        "コンポーネントの数　ゲームデータより",
         "組版　pnpgen（草案テキストからの自動組版）",
     ]
     meta = Meta(
@@ -143,27 +168,25 @@ def build_rulebook(game: Game, font_dir: Path, out_dir: Path, *, rules_only: boo
         date=_date(game.date),
         colophon=colophon,
         binding=binding,
+        cover=_cover(game, pictures),
     )
-    break_lines = _line_breaker()
-    report.append("line breaking: " + ("JLREQ kinsoku + BudouX phrases (pnpgen.text.linebreak), justified"
-                                       if break_lines else "ReportLab CJK wrapping (pnpgen.text.linebreak missing)"))
-    a5, n_pages = render(doc, game, fonts, rows, meta, rules_only=rules_only, break_lines=break_lines)
+    builder = StoryBuilder(doc, fonts, rows, rules_only=rules_only, pictures=pictures, settings=settings,
+                           proof=[(f.kind, f.book) for f in findings])
+    use_default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
+    a5, n_pages = render(builder.story(), meta, fonts)
+    for spec in settings.figures:
+        if spec not in builder.figures_placed:
+            warnings.append(f"{game.root / 'game.yaml'}:{spec.line}: figure after 「{spec.after}」: no step, "
+                            "sub-heading or section of that title in the draft (or no pictures), so it is not shown")
     sides = booklet.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True)
     a4 = booklet.impose_pdf(a5, sides)
     total = booklet.padded_count(n_pages)
+    report.append("line breaking: JLREQ kinsoku, character by character (pnpgen.text.linebreak), justified")
     report.append(
         f"rulebook: {n_pages} A5 pages{' (rules only)' if rules_only else ''}; booklet: {total // 4} sheet(s), "
-        f"{total - n_pages} blank page(s) added, binding {binding}, creep {creep_mm:g} mm/sheet"
+        f"{total - n_pages} blank page(s) added, binding {binding}, creep {creep_mm:g} mm/sheet; "
+        f"{len(pictures)} deck picture(s), {len(builder.figures_placed)} figure(s), {len(findings)} proofing note(s)"
     )
-    out_dir = Path(out_dir)
-    files = [out_dir / "rulebook.pdf", out_dir / "rulebook-booklet.pdf"]
-    atomic_write_bytes(files[0], a5)
-    atomic_write_bytes(files[1], a4)
+    files = {"rulebook.pdf": a5, "rulebook-booklet.pdf": a4,
+             "proof.txt": proof_text(game, path, findings).encode("utf-8")}
     return RulebookResult(files, warnings, report)
-
-
-def _line_breaker():
-    """JLREQ + BudouX line breaking from pnpgen.text when it is there, else None (ReportLab CJK)."""
-    from pnpgen.rulebook.typeset import book_breaker
-
-    return book_breaker()

@@ -1,7 +1,10 @@
 """The components list: the draft's ◇ entries matched with the data's decks and sourced items.
 
 Counts printed in the rulebook come from the data. Where the draft states another count
-(「エピックカード（８０枚）」 against the epic deck's total) a warning names both numbers.
+(「エピックカード（８０枚）」 against the epic deck's total) a warning names both numbers and the
+row carries a marker for the book. A deck printed as a stand-in for a sourced part (the
+``ワーカー`` tokens for the ``ワーカーポーン``: its name begins the part's name and its count is the
+part's count) shares the part's row instead of getting a second one.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ class DataItem:
     note: str
     ref: str  # "deck epic" | "sourced"
     unit: str
+    deck_id: str | None = None
 
     def describe(self) -> str:
         return f"{self.ref} {self.name!r} = {self.count}"
@@ -38,6 +42,14 @@ class ComponentRow:
     description: list[Block] = field(default_factory=list)
     stated: str | None = None  # the draft's heading, when it states counts
     units: list[str] = field(default_factory=list)  # per part: 枚, 個 …
+    stand_in: DataItem | None = None  # a printed deck that may replace the sourced part
+    mismatches: list[tuple[str, str]] = field(default_factory=list)  # (part, the draft's count)
+
+    @property
+    def deck_ids(self) -> list[str]:
+        """The decks whose faces picture this row (the stand-in's for a sourced part)."""
+        ids = [d.deck_id for d in self.items if d.deck_id]
+        return ids + ([self.stand_in.deck_id] if self.stand_in and self.stand_in.deck_id else [])
 
     def count_text(self) -> str | None:
         """``80枚``; ``1枚／4個`` for an entry of several parts; None without data."""
@@ -67,7 +79,7 @@ def base(name: str) -> str:
 
 def data_items(game: Game) -> list[DataItem]:
     unit_by_kind = {"card": "枚", "tile": "枚", "board": "枚", "token": "個"}
-    items = [DataItem(d.name, d.count, "", f"deck {d.id}", unit_by_kind.get(d.kind, "")) for d in game.decks]
+    items = [DataItem(d.name, d.count, "", f"deck {d.id}", unit_by_kind.get(d.kind, ""), d.id) for d in game.decks]
     items += [DataItem(s.name, s.count, s.note, "sourced", "個") for s in game.sourced]
     return items
 
@@ -120,7 +132,19 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str) -> tuple[l
         if missing and have_data:
             warnings.append(f"{where}: component 「{'、'.join(missing)}」 of the draft has no deck or sourced "
                             f"item of that name in the data")
-        warnings += _compare(comp, parts, where)
+        for label, draft_n, data in _compare(comp, parts):
+            stated = f"「{comp.memo}」" if comp.memo else f"「{comp.heading}」"
+            warnings.append(f"{where}: count of {label} differs: the draft states {draft_n} ({stated}), "
+                            f"the data has {data}")
+            row.mismatches.append((label, draft_n))
+    for d in items:
+        if id(d) in used or d.deck_id is None:
+            continue
+        row = _stands_in(d, rows)
+        if row:
+            row.stand_in = d
+            used.add(id(d))
+            report.append(f"components: deck {d.deck_id} is a printed stand-in for 「{row.name}」")
     rest = [d for d in items if id(d) not in used]
     for d in rest:
         rows.append(ComponentRow(d.name, [(d.name, [d])], [], None, [d.unit]))
@@ -129,20 +153,27 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str) -> tuple[l
     return rows, warnings, report
 
 
-def _compare(comp: Component, parts: list[tuple[str, list[DataItem]]], where: str) -> list[str]:
+def _stands_in(deck: DataItem, rows: list[ComponentRow]) -> ComponentRow | None:
+    for row in rows:
+        items = row.items
+        if items and row.stand_in is None and all(d.ref == "sourced" for d in items) \
+                and all(base(d.name).startswith(norm(deck.name)) for d in items) and row.count == deck.count:
+            return row
+    return None
+
+
+def _compare(comp: Component, parts: list[tuple[str, list[DataItem]]]) -> list[tuple[str, str, str]]:
+    """(part, the draft's count, the data's count with its sources) for each count that differs."""
     if not comp.counts or not all(u in COMPARABLE_UNITS for u in comp.units):
         return []
     counts = comp.counts
     if comp.each:
         counts = counts[:1] * len(parts)
-    stated = f"「{comp.memo}」" if comp.memo else f"「{comp.heading}」"
     out = []
 
-    def differ(label: str, draft_n: str, data: list[DataItem]) -> None:
-        total = sum(d.count for d in data)
-        refs = ", ".join(d.describe() for d in data)
-        out.append(f"{where}: count of {label} differs: the draft states {draft_n} ({stated}), "
-                   f"the data has {total} ({refs})")
+    def differ(label: str, draft_n: str, data: list[DataItem], data_n: str | None = None) -> None:
+        total = data_n or str(sum(d.count for d in data))
+        out.append((label, draft_n, f"{total} ({', '.join(d.describe() for d in data)})"))
 
     if len(parts) > 1 and len(counts) == len(parts):
         for (name, data), n in zip(parts, counts):
@@ -152,9 +183,7 @@ def _compare(comp: Component, parts: list[tuple[str, list[DataItem]]], where: st
         name, data = parts[0]
         if len(counts) > 1 and len(data) == len(counts):
             if sorted(d.count for d in data) != sorted(counts):
-                differ(name, _fmt(counts), data)
-                out[-1] = out[-1].replace(f"the data has {sum(d.count for d in data)}",
-                                          f"the data has {_fmt([d.count for d in data])}")
+                differ(name, _fmt(counts), data, _fmt([d.count for d in data]))
         elif sum(d.count for d in data) != sum(counts):
             differ(name, str(sum(counts)) if len(counts) == 1 else f"{sum(counts)} ({_fmt(counts)})", data)
     elif len(counts) == 1 and any(ds for _, ds in parts):

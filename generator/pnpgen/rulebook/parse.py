@@ -21,7 +21,6 @@ when the draft has more than one, is brainstorm, not rules.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterator, Union
 
@@ -74,10 +73,16 @@ class Preformatted:
 
 @dataclass
 class Subheading:
+    """A ◇ ◎ 〇 sub-heading and the blocks under it, up to where the draft returns to the level
+    above: a run of two or more blank lines, a sub-heading of the same or a higher level, the next
+    numbered step or a ■ section."""
+
     marker: str  # ◇ ◎ 〇 (○ is read as 〇)
     text: str
     gap_before: bool = False
     line: int = 0
+    children: list["Block"] = field(default_factory=list)
+    end_line: int = 0  # the draft's last line inside the block
 
     @property
     def level(self) -> int:
@@ -156,14 +161,11 @@ class Document:
         return [c for s in self.rules for c in s.children if isinstance(c, Step)]
 
     def blocks(self) -> Iterator[Block]:
-        """Every leaf block, in order, for checks (glyph coverage, text search)."""
-        yield from self.preamble
+        """Every block, sub-headings before their children, in order (glyph coverage, text search)."""
+        yield from _walk(self.preamble)
         for s in self.sections:
             for c in s.children:
-                if isinstance(c, (Component, Step)):
-                    yield from c.children
-                else:
-                    yield c
+                yield from _walk(c.children if isinstance(c, (Component, Step)) else [c])
 
     def stated_players(self) -> tuple[int, int] | None:
         """The ``３〜５人用`` line of ■　コンポーネント, as (min, max)."""
@@ -175,6 +177,13 @@ class Document:
                         lo = int(m.group(1))
                         return lo, int(m.group(2) or lo)
         return None
+
+
+def _walk(blocks: list) -> Iterator[Block]:
+    for b in blocks:
+        yield b
+        if isinstance(b, Subheading):
+            yield from _walk(b.children)
 
 
 # ---------------------------------------------------------------- helpers
@@ -191,10 +200,6 @@ _CHANGELOG = re.compile(r"^（!--(.*?)--）\s*$")
 _DRAFT = re.compile(r"草案\s*([０-９0-9]+)")
 _MAP_GLYPHS = set("□■◆◇○●△▲▽▼☆★") | {chr(c) for c in range(0x2460, 0x2474)}
 _COUNT = re.compile(r"([０-９0-9]+)\s*(枚|個|本|台|体|セット|組|種|人)?")
-
-
-def _width(ch: str) -> int:
-    return 2 if unicodedata.east_asian_width(ch) in "WFA" else 1
 
 
 def _is_map_line(s: str) -> bool:
@@ -318,6 +323,33 @@ def _balanced_outer(s: str) -> bool:
     return False
 
 
+class _Blocks:
+    """Where the next block goes: the section, step or component, or the innermost open
+    sub-heading inside it."""
+
+    def __init__(self, base: list) -> None:
+        self.base = base
+        self.open: list[Subheading] = []
+        self.last_line = 0
+
+    def reset(self, base: list) -> None:
+        self.close(0)
+        self.base = base
+
+    def close(self, level: int) -> None:
+        """Close the open sub-headings of ``level`` and below (0: all of them)."""
+        while self.open and self.open[-1].level >= level:
+            self.open.pop().end_line = self.last_line
+
+    def add(self, block: Block) -> None:
+        (self.open[-1].children if self.open else self.base).append(block)
+        self.last_line = block.line
+        if isinstance(block, Preformatted):
+            self.last_line = block.line + len(block.lines) - 1
+        if isinstance(block, Subheading):
+            self.open.append(block)
+
+
 def parse(text: str) -> Document:
     lines = text.split("\n")
     pre = {start: end for start, end in find_preformatted(lines)}
@@ -326,24 +358,28 @@ def parse(text: str) -> Document:
     sections: list[Section] = []
     preamble: list[Block] = []
     section: Section | None = None
-    container: list = preamble  # where blocks go: preamble, section, step or component
+    out = _Blocks(preamble)
     gap = False
+    blanks = 0  # blank lines in a row before this one
 
     i = 0
     while i < len(lines):
         raw = lines[i].rstrip()
         lineno = i + 1
+        if raw.strip() and blanks >= 2 and out.open and raw.lstrip(" ")[:1] not in "◇◎〇○":
+            out.close(out.open[-1].level)  # a run of blank lines returns one level up
         if i in pre:
             end = pre[i]
-            block = [lines[k].rstrip() for k in range(i, end)]
-            container.append(Preformatted(block, gap, lineno))
-            gap = False
+            out.add(Preformatted([lines[k].rstrip() for k in range(i, end)], gap, lineno))
+            gap, blanks = False, 0
             i = end
             continue
         i += 1
         if not raw.strip():
             gap = True
+            blanks += 1
             continue
+        blanks = 0
         s = raw.lstrip(" ") if not raw.startswith("　") else raw
         if s.startswith("■■"):
             title_line = s[2:].strip(" 　")
@@ -361,25 +397,25 @@ def parse(text: str) -> Document:
             kind = "notes" if name.startswith("問題点") else "rules"
             section = Section(name, kind, [], lineno)
             sections.append(section)
-            container = section.children
+            out.reset(section.children)
             gap = False
             continue
         cm = _CHANGELOG.match(s)
         if cm:
             section = Section(cm.group(1).strip() or "変更点", "changelog", [], lineno)
             sections.append(section)
-            container = section.children
+            out.reset(section.children)
             gap = False
             continue
         if section is None:
-            container.append(_paragraph(s, gap, lineno))
+            out.add(_paragraph(s, gap, lineno))
             gap = False
             continue
         sm = _STEP.match(s)
         if sm and section.kind == "rules" and len(sm.group(3)) <= 30:
             step = Step(int(to_ascii_digits(sm.group(1))), sm.group(2), sm.group(3).strip(), [], lineno)
             section.children.append(step)
-            container = step.children
+            out.reset(step.children)
             gap = False
             continue
         head = s[0]
@@ -387,19 +423,19 @@ def parse(text: str) -> Document:
             comp = parse_component_heading(s[1:].strip(" 　"))
             comp.line = lineno
             section.children.append(comp)
-            container = comp.children
+            out.reset(comp.children)
             gap = False
             continue
         if head in "◇◎〇○":
-            container.append(Subheading("〇" if head == "○" else head, s[1:].strip(" 　"), gap, lineno))
-            gap = False
-            continue
-        if head == "・":
-            container.append(Bullet(s[1:].strip(), gap, lineno))
-            gap = False
-            continue
-        container.append(_paragraph(s, gap, lineno))
+            sub = Subheading("〇" if head == "○" else head, s[1:].strip(" 　"), gap, lineno)
+            out.close(sub.level)
+            out.add(sub)
+        elif head == "・":
+            out.add(Bullet(s[1:].strip(), gap, lineno))
+        else:
+            out.add(_paragraph(s, gap, lineno))
         gap = False
+    out.close(0)
 
     _mark_brainstorm(sections)
     _apply_memo_counts(sections)

@@ -1,0 +1,92 @@
+"""Faces of a game: each distinct face rendered and converted once, known by the hash of its SVG.
+
+A template renders once per unique piece and side; only a template that reads ``piece.copy``
+renders once per copy. Identical SVG text (two pieces that print the same, every card back)
+is one face. Conversion (SVG → vector art) happens once per distinct SVG, in worker processes
+when asked, and its result is kept in the on-disk cache for later builds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from pnpgen.data.model import Deck, Piece
+from pnpgen.render.templates import Face, Renderer
+
+
+def face_key(svg: str) -> str:
+    return hashlib.sha256(svg.encode("utf-8")).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class FacePair:
+    """A distinct front/back pair of a deck and how many printed copies show it."""
+
+    piece: Piece
+    front: str
+    back: str | None
+    count: int
+
+
+@dataclass
+class DeckFaces:
+    deck: Deck
+    fronts: list[str] = field(default_factory=list)  # face key of every printed copy, in print order
+    backs: list[str] | None = None
+    pairs: list[FacePair] = field(default_factory=list)  # distinct pairs in first-print order
+    first: tuple[str, str | None] | None = None  # the first piece's faces, even when it prints 0 copies
+    piece_fronts: dict[int, str] = field(default_factory=dict)  # piece number → its (first) front
+    digests: dict[int, str] = field(default_factory=dict)  # piece number → hash of all its faces
+
+
+@dataclass
+class FaceSet:
+    """Every distinct SVG of a build, by key, with where it came from (for error messages)."""
+
+    svgs: dict[str, str] = field(default_factory=dict)
+    where: dict[str, str] = field(default_factory=dict)
+
+    def add(self, svg: str, where: str) -> str:
+        key = face_key(svg)
+        if key not in self.svgs:
+            self.svgs[key] = svg
+            self.where[key] = where
+        return key
+
+
+def render_deck(deck: Deck, renderer: Renderer, faces: FaceSet) -> DeckFaces:
+    """Render a deck's faces, each distinct template context once."""
+    out = DeckFaces(deck, backs=[] if deck.back else None)
+    counts: dict[tuple[str, str | None], int] = {}
+    firsts: dict[tuple[str, str | None], Piece] = {}
+    for piece in deck.pieces:
+        where = f"{deck.source.name} piece {piece.index} ({piece.label})"
+        sides = [_side(deck, piece, "front", renderer, faces, where)]
+        if deck.back:
+            sides.append(_side(deck, piece, "back", renderer, faces, where))
+        if out.first is None:
+            out.first = (sides[0][0], sides[1][0] if deck.back else None)
+        out.piece_fronts[piece.index] = sides[0][0]
+        out.digests[piece.index] = face_key(" ".join(k for side in sides for k in side))[:12]
+        for copy in range(piece.count):
+            front = sides[0][copy % len(sides[0])]
+            back = sides[1][copy % len(sides[1])] if deck.back else None
+            out.fronts.append(front)
+            if out.backs is not None and back is not None:
+                out.backs.append(back)
+            pair = (front, back)
+            counts[pair] = counts.get(pair, 0) + 1
+            firsts.setdefault(pair, piece)
+    out.pairs = [FacePair(firsts[p], p[0], p[1], n) for p, n in counts.items()]
+    return out
+
+
+def _side(deck: Deck, piece: Piece, side: str, renderer: Renderer, faces: FaceSet, where: str) -> list[str]:
+    """Face keys of one side: one for all copies, or one per copy when the template reads ``copy``."""
+    reads: set[str] = set()
+    first = faces.add(renderer.render(Face(deck, piece, side, 1), reads), where)
+    if "copy" not in reads or piece.count <= 1:
+        return [first]
+    return [first] + [faces.add(renderer.render(Face(deck, piece, side, c)), where)
+                      for c in range(2, piece.count + 1)]

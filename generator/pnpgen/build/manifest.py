@@ -1,0 +1,105 @@
+"""What a build says about itself: one record per deck (read by the bill of materials, the CLI
+and the change report) and the game's manifest.json."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from pnpgen.impose.grid import SheetOptions, layout_grid_at
+from pnpgen.impose.nest import NestLayout, density
+from pnpgen.impose.tiles import TilePlan
+from pnpgen.shapes import ShapeSpec
+
+
+@dataclass
+class DeckRecord:
+    id: str
+    name: str
+    kind: str
+    shape: str
+    format: str
+    trim_mm: list[float]
+    bleed_mm: float
+    count: int
+    unique: int  # unique entries in the data
+    faces: int  # distinct faces drawn (fronts and backs)
+    double_sided: bool
+    paper: str
+    layout: dict[str, Any]
+    sheets: int
+    pages: int
+    shop_pages: int
+    die_line: dict[str, str]
+    files: list[str]
+    placeholders: int
+    pieces: dict[str, int] = field(default_factory=dict)  # piece label → count, for the change report
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d.update(d.pop("layout"))
+        return d
+
+    def fit(self) -> str:
+        """How the deck sits on the paper, in a designer's words."""
+        tiles = self.layout.get("tiles")
+        if tiles:
+            cols, rows = tiles["grid"]
+            return f"{tiles['pages_per_piece']} page tiles each ({cols}×{rows}, {tiles['overlap_mm']:g} mm overlap)"
+        return f"{self.layout['pieces_per_sheet']}/sheet ({self.layout['layout']})"
+
+
+def layout_record(spec: ShapeSpec, layout, tiles: TilePlan | None, sheet: SheetOptions) -> dict[str, Any]:
+    """What the manifest says about how a deck was laid out."""
+    if tiles is not None:
+        return {
+            "layout": "tiled",
+            "pieces_per_sheet": 0,
+            "grid": None,
+            "rotated": tiles.rot == 90,
+            "sheet_bleed_mm": round(tiles.bleed_mm, 3),
+            "gutter_mm": None,
+            "density": None,
+            "grid_pieces_per_sheet": 0,
+            "tiles": {
+                "pages_per_piece": tiles.pages,
+                "grid": [tiles.cols, tiles.rows],
+                "overlap_mm": tiles.overlap_mm,
+                "tile_mm": [round(v, 3) for v in tiles.tile_mm],
+                "turned": tiles.rot == 90,
+                "assembly": "cut at the crop marks; each tile goes over its left and upper neighbour, "
+                            "its edge on the dashed guide line (10 mm glue strip)",
+            },
+        }
+    sb = layout.sheet_bleed_mm
+    if layout.kind == "grid":
+        grid_n = layout.per_sheet
+    else:
+        g = layout_grid_at(spec.w, spec.h, sheet, sb, room=0.0)
+        grid_n = g.per_sheet if g else 0
+    rec: dict[str, Any] = {
+        "layout": layout.kind,
+        "pieces_per_sheet": layout.per_sheet,
+        "grid": [layout.cols, layout.rows] if layout.kind == "grid" else None,
+        "rotated": layout.rotated,
+        "sheet_bleed_mm": round(sb, 3),
+        "gutter_mm": [round(g, 3) for g in layout.gutter_mm] if layout.kind == "grid" else [round(2 * sb, 3)] * 2,
+        "density": round(density(spec, layout.per_sheet, sheet.paper_mm, sheet.margin_mm), 4),
+        "grid_pieces_per_sheet": grid_n,
+    }
+    if isinstance(layout, NestLayout):
+        (ax, ay), (bx, by) = layout.vectors
+        rec["lattice_mm"] = [[round(ax, 3), round(ay, 3)], [round(bx, 3), round(by, 3)]]
+        rec["interlocked"] = len(layout.motif) > 1
+    return rec
+
+
+def die_line_record(deck_id: str, die_cut: bool, double_sided: bool) -> dict[str, str]:
+    if not die_cut:
+        return {"home": "none: cut at the crop marks", "shop": "none: the TrimBox is the cut"}
+    return {
+        "home": "thin black line on the trim path of every front",
+        "shop": f"separate file shop/{deck_id}-die.pdf: spot colour CutContour, same page size and "
+                f"boxes as the shop pages; page 1 for every front"
+                + (", page 2 (mirrored) for every back" if double_sided else ""),
+    }

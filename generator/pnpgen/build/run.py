@@ -1,0 +1,107 @@
+"""One build command: every game asked for, built in memory, then written all-or-nothing.
+
+A game whose inputs did not change since its last good build is ``up to date`` and not even
+loaded; a document whose page plan did not change keeps its file; only changed bytes reach the
+disk. After each game, a change report says what the designer must reprint.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from pnpgen.build.cache import Cache, GameState, fingerprint, sha
+from pnpgen.build.changes import change_report, snapshot
+from pnpgen.build.game import BuildOptions, BuildResult, build_game
+from pnpgen.build.output import build_lock, remove_stray_temps, write_all
+from pnpgen.data.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class RulebookOptions:
+    rules_only: bool = False
+    creep_mm: float = 0.0
+    binding: str = "left"
+
+
+@dataclass
+class GameOutcome:
+    slug: str
+    out_dir: Path
+    up_to_date: bool
+    result: BuildResult | None = None
+    changes: list[str] = field(default_factory=list)
+    written: list[Path] = field(default_factory=list)
+
+
+def inputs_of(ws: Workspace, slug: str) -> list[Path]:
+    """Every folder a game's build reads."""
+    return [ws.data / slug, ws.templates / slug, ws.templates / "common", ws.fonts]
+
+
+def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: Path,
+              rulebook: RulebookOptions | None, say: Callable[[str], None] = lambda s: None) -> list[GameOutcome]:
+    """Build ``slugs`` into ``out_root/<slug>/``; nothing is written unless every game succeeds."""
+    cache = Cache(out_root)
+    outcomes: list[GameOutcome] = []
+    files: dict[Path, bytes] = {}
+    stale: list[Path] = []
+    for slug in slugs:
+        out_dir = out_root / slug
+        inputs = fingerprint(inputs_of(ws, slug), (options, rulebook))
+        if cache.up_to_date(slug, inputs, out_dir) is not None:
+            outcomes.append(GameOutcome(slug, out_dir, True))
+            continue
+        say(f"{slug}: building")
+        before = cache.state(slug)
+        result = build_game(ws, slug, options, cache=cache, state=before, out_dir=out_dir, say=say)
+        if rulebook is not None:
+            _add_rulebook(ws, result, rulebook)
+        changes = change_report(before.report if before else None, result.records)
+        result.manifest["changes"] = changes
+        result.files["manifest.json"] = (json.dumps(result.manifest, ensure_ascii=False, indent=2)
+                                         + "\n").encode()
+        state = GameState(inputs, documents=result.documents,
+                          files={rel: sha(data) for rel, data in result.files.items()},
+                          report=snapshot(result.records))
+        for rel, data in result.files.items():
+            files[out_dir / rel] = data
+        files[cache.state_path(slug)] = state.to_json()
+        files.update(result.cache_files)
+        outcomes.append(GameOutcome(slug, out_dir, False, result, changes))
+        if before is not None:  # files the last build wrote that this one no longer makes
+            stale.extend(out_dir / rel for rel in before.files if rel not in result.files)
+    if not files:
+        return outcomes
+    with build_lock(out_root):  # built in memory first: a failed build leaves no trace
+        remove_stray_temps(out_root)
+        written = set(write_all(files))
+        for path in stale:
+            path.unlink(missing_ok=True)
+    for o in outcomes:
+        o.written = sorted(p for p in written if o.out_dir in p.parents)
+    return outcomes
+
+
+def _add_rulebook(ws: Workspace, result: BuildResult, opts: RulebookOptions) -> None:
+    """Typeset the draft as rulebook.pdf (A5) and rulebook-booklet.pdf (A4 saddle stitch)."""
+    from pnpgen.rulebook import build_rulebook
+
+    game = result.game
+    if not game.draft_file.is_file():
+        result.warnings.append(f"{game.draft_file}: no draft text, so no rulebook was built "
+                               "(add the draft there, or set draft_file in game.yaml)")
+        return
+    book = build_rulebook(game, ws.fonts, rules_only=opts.rules_only, creep_mm=opts.creep_mm,
+                          binding=opts.binding, pictures=result.pictures())
+    result.files.update(book.files)
+    result.manifest["rulebook"] = {"files": sorted(book.files), "report": book.report}
+    result.manifest["files"] = sorted(set(result.manifest["files"]) | set(book.files))
+    result.warnings.extend(book.warnings)
+
+
+def describe(outcome: GameOutcome) -> dict[str, Any]:
+    return {"game": outcome.slug, "up_to_date": outcome.up_to_date,
+            "written": [str(p.relative_to(outcome.out_dir)) for p in outcome.written]}

@@ -1,0 +1,214 @@
+"""The A5 document: page templates (cover, front matter, body, colophon), running header and
+page numbers, and ``render`` that builds the story into PDF bytes.
+
+Everything is drawn with the vendored TrueType fonts (no built-in PDF font is ever referenced)
+and with ``invariant=1``, so equal input gives equal bytes.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from xml.sax.saxutils import escape
+
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Spacer
+from reportlab.platypus.doctemplate import ActionFlowable
+
+from pnpgen.rulebook.flowables import PT, Heading, JPara, place_face
+from pnpgen.rulebook.pictures import DeckPicture
+from pnpgen.rulebook.styles import (
+    ACCENT,
+    INK,
+    MARGIN_BOTTOM,
+    MARGIN_INNER,
+    MARGIN_OUTER,
+    MARGIN_TOP,
+    MIN_SIZE,
+    NOTE_INK,
+    PAGE_H,
+    PAGE_W,
+    RULE,
+    Fonts,
+)
+
+
+@dataclass
+class Meta:
+    """What the page decorations and the colophon need. ``players`` is empty when the data
+    leaves it open (the cover then leaves the line out)."""
+
+    title: str
+    title_parts: list[str]
+    subtitle: str
+    draft_label: str
+    players: str
+    date: str
+    colophon: list[str]
+    binding: str = "left"
+    cover: list[tuple[str, DeckPicture]] = field(default_factory=list)  # faces shown on the cover
+
+
+class RulebookDoc(BaseDocTemplate):
+    def __init__(self, buf, meta: Meta, fonts: Fonts, **kw):
+        super().__init__(
+            buf, pagesize=(PAGE_W, PAGE_H), leftMargin=MARGIN_INNER, rightMargin=MARGIN_OUTER,
+            topMargin=MARGIN_TOP, bottomMargin=MARGIN_BOTTOM, invariant=1,
+            initialFontName=fonts.body, title=meta.title, author="", subject="rulebook",
+            creator="pnpgen", lang="ja-JP", **kw,
+        )
+        self.meta, self.fonts = meta, fonts
+        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
+                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        self.addPageTemplates([
+            PageTemplate("cover", [frame], onPage=self._cover),
+            PageTemplate("front", [frame], onPageEnd=self._footer),
+            PageTemplate("body", [frame], onPage=self._page_start, onPageEnd=self._decorate),
+            PageTemplate("colophon", [frame], onPage=self._colophon),
+        ])
+
+    # running header: the section in force at the top of the page (a page that opens with a
+    # section heading shows that section)
+    def handle_documentBegin(self):
+        self._running = ""
+        self._page_mark: str | None = None
+        self._drawn_on_page = 0
+        super().handle_documentBegin()
+
+    def _page_start(self, canv, doc):
+        self._page_mark = self._running
+        self._drawn_on_page = 0
+
+    def afterFlowable(self, f):
+        visible = not isinstance(f, (Spacer, ActionFlowable))
+        first = visible and self._drawn_on_page == 0
+        self._drawn_on_page += visible
+        if isinstance(f, JPara):
+            for term in f.terms():
+                self.notify("IndexTerm", (term, self.page))
+        if isinstance(f, Heading):
+            if f.mark and (first or not self._page_mark):
+                self._page_mark = f.mark
+            c = self.canv
+            c.bookmarkPage(f.key)
+            c.addOutlineEntry(f.toc_text, f.key, level=f.level, closed=f.level > 0)
+            self.notify("TOCEntry", (f.level, escape(f.toc_text), self.page, f.key))
+            if f.mark:
+                self._running = f.mark
+
+    def _footer(self, canv, doc):
+        canv.saveState()
+        canv.setFont(self.fonts.gothic, 8)
+        canv.setFillColor(INK)
+        canv.drawCentredString(PAGE_W / 2, 9 * mm, str(doc.page))
+        canv.restoreState()
+
+    def _decorate(self, canv, doc):
+        canv.saveState()
+        y = PAGE_H - 12 * mm
+        canv.setFont(self.fonts.gothic, MIN_SIZE)
+        canv.setFillColor(NOTE_INK)
+        canv.drawString(MARGIN_INNER, y, f"{self.meta.title}　{self.meta.draft_label}".strip())
+        if self._page_mark:
+            canv.drawRightString(PAGE_W - MARGIN_OUTER, y, self._page_mark)
+        canv.setStrokeColor(RULE)
+        canv.setLineWidth(0.4)
+        canv.line(MARGIN_INNER, y - 1.8 * mm, PAGE_W - MARGIN_OUTER, y - 1.8 * mm)
+        canv.restoreState()
+        self._footer(canv, doc)
+
+    def _cover(self, canv, doc):
+        m, f = self.meta, self.fonts
+        width = PAGE_W - 34 * mm
+
+        def fitted(text: str, font: str, size: float) -> float:
+            while size > 8 and pdfmetrics.stringWidth(text, font, size) > width:
+                size -= 0.5
+            return size
+
+        canv.saveState()
+        canv.setStrokeColor(ACCENT)
+        canv.setLineWidth(1.2)
+        canv.rect(9 * mm, 9 * mm, PAGE_W - 18 * mm, PAGE_H - 18 * mm)
+        canv.setLineWidth(0.4)
+        canv.rect(11 * mm, 11 * mm, PAGE_W - 22 * mm, PAGE_H - 22 * mm)
+        cx = PAGE_W / 2
+        canv.setFillColor(ACCENT)
+        canv.setFont(f.gothic, 9)
+        canv.drawCentredString(cx, PAGE_H - 28 * mm, "ルールブック")
+        canv.line(cx - 18 * mm, PAGE_H - 31 * mm, cx + 18 * mm, PAGE_H - 31 * mm)
+        y = PAGE_H - 50 * mm
+        canv.setFillColor(INK)
+        for i, part in enumerate(m.title_parts or [m.title]):
+            size = fitted(part, f.bold, 26 if i == 0 else 16)
+            canv.setFont(f.bold, size)
+            canv.drawCentredString(cx, y, part)
+            y -= size * 1.55
+        if m.subtitle:
+            size = fitted(m.subtitle, f.gothic, 11)
+            canv.setFont(f.gothic, size)
+            canv.drawCentredString(cx, y, m.subtitle)
+            y -= size * 1.8
+        if m.draft_label:
+            canv.setFont(f.gothic, 12)
+            canv.setFillColor(ACCENT)
+            canv.drawCentredString(cx, y - 2 * mm, m.draft_label)
+            y -= 12 + 2 * mm
+        self._cover_picture(canv, top=y - 8 * mm, bottom=46 * mm)
+        canv.setFillColor(INK)
+        if m.players:
+            players = f"プレイ人数　{m.players}"
+            canv.setFont(f.gothic, fitted(players, f.gothic, 10))
+            canv.drawCentredString(cx, 34 * mm, players)
+        canv.setFillColor(NOTE_INK)
+        canv.setFont(f.gothic, 8.5)
+        canv.drawCentredString(cx, 24 * mm, m.date)
+        canv.setFont(f.gothic, MIN_SIZE)
+        canv.drawCentredString(cx, 18 * mm, "プレイテスト用　草案テキストから自動組版")
+        canv.restoreState()
+
+    def _cover_picture(self, canv, top: float, bottom: float) -> None:
+        """The game's own pieces fanned in a row between the title and the players line."""
+        faces = self.meta.cover
+        if not faces or top - bottom < 20 * mm:
+            return
+        height = min(top - bottom, 62 * mm)
+        gap = 4 * mm
+        room = PAGE_W - 34 * mm
+        sizes = [(p.trim_mm[0] * PT, p.trim_mm[1] * PT) for _, p in faces]
+        scale = min(height / max(h for _, h in sizes), (room - gap * (len(faces) - 1)) / sum(w for w, _ in sizes))
+        x = (PAGE_W - sum(w for w, _ in sizes) * scale - gap * (len(faces) - 1)) / 2
+        middle = bottom + (top - bottom) / 2
+        tilt = [-6, 3, -3, 6]
+        for i, ((deck_id, picture), (w, h)) in enumerate(zip(faces, sizes)):
+            place_face(canv, f"face-{deck_id}-front", picture.front, picture, x, middle - h * scale / 2, scale,
+                       tilt[i % 4] if len(faces) > 1 else 0)
+            x += w * scale + gap
+
+    def _colophon(self, canv, doc):
+        f = self.fonts
+        canv.saveState()
+        x = MARGIN_INNER
+        lines = self.meta.colophon
+        y = MARGIN_BOTTOM + 6 * mm + len(lines) * 11
+        canv.setStrokeColor(INK)
+        canv.setLineWidth(0.6)
+        canv.line(x, y + 8, PAGE_W - MARGIN_OUTER, y + 8)
+        canv.setFont(f.bold, 10)
+        canv.setFillColor(INK)
+        canv.drawString(x, y + 14, self.meta.title)
+        canv.setFont(f.gothic, 7.5)
+        for i, line in enumerate(lines):
+            canv.drawString(x, y - 4 - i * 11, line)
+        bottom = y - 14 - (len(lines) - 1) * 11
+        canv.line(x, bottom, PAGE_W - MARGIN_OUTER, bottom)
+        canv.restoreState()
+
+
+def render(story: list, meta: Meta, fonts: Fonts) -> tuple[bytes, int]:
+    """The A5 rulebook as PDF bytes, and its page count."""
+    buf = io.BytesIO()
+    pdf = RulebookDoc(buf, meta, fonts)
+    pdf.multiBuild(story)
+    return buf.getvalue(), pdf.page

@@ -1,0 +1,120 @@
+"""The rulebook's own settings in game.yaml (``rulebook:``): setup figures arranged from the
+real pieces, and the quick reference. Read here, with file:line errors, never from Python code.
+
+    rulebook:
+      figures:
+        - after: 天地開闢            # the step, sub-heading or section the figure closes
+          caption: 開始時のエリアの例
+          size: [120, 100]           # the arrangement's box at printed size, mm
+          pieces:                    # each piece's centre in mm from the box's top-left, y down
+            - {deck: area, piece: 2, x: 20, y: 23, rotate: 0}
+      quick_reference:
+        deck: summary                # show this deck's faces on the quick reference page
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pnpgen.data.model import Game
+from pnpgen.data.yamlsrc import Located, load_yaml
+
+KEYS = ("figures", "quick_reference")
+FIGURE_KEYS = ("after", "caption", "size", "pieces")
+PIECE_KEYS = ("deck", "piece", "x", "y", "rotate")
+
+
+@dataclass
+class Placed:
+    deck: str
+    piece: int  # 1-based, in the deck's pieces: order
+    x: float
+    y: float
+    rotate: float = 0.0
+
+
+@dataclass
+class FigureSpec:
+    after: str
+    caption: str
+    size_mm: tuple[float, float]
+    pieces: list[Placed]
+    line: int = 0
+
+
+@dataclass
+class RulebookSettings:
+    figures: list[FigureSpec] = field(default_factory=list)
+    quick_reference_deck: str | None = None
+
+
+def _number(doc: Located, value: Any, keypath: tuple, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise doc.error(keypath, f"{what} {value!r} is not a number", "a number of millimetres")
+    return float(value)
+
+
+def _mapping(doc: Located, value: Any, keypath: tuple, allowed: tuple[str, ...], what: str) -> dict:
+    if not isinstance(value, dict):
+        raise doc.error(keypath, f"{what} must be a mapping", "key: value pairs")
+    for key in value:
+        if key not in allowed:
+            raise doc.error(keypath + (key,), f"unknown key in {what}", "one of " + ", ".join(allowed), key=True)
+    return value
+
+
+def load_settings(game: Game) -> RulebookSettings:
+    """The game's ``rulebook:`` settings (none when game.yaml has no such key or no file)."""
+    path = Path(game.root) / "game.yaml"
+    if not path.is_file():
+        return RulebookSettings()
+    doc = load_yaml(path)
+    raw = doc.data.get("rulebook") if isinstance(doc.data, dict) else None
+    if raw is None:
+        return RulebookSettings()
+    raw = _mapping(doc, raw, ("rulebook",), KEYS, "rulebook")
+    decks = {d.id: d for d in game.decks}
+
+    def deck_id(value: Any, keypath: tuple) -> str:
+        if value not in decks:
+            raise doc.error(keypath, f"no deck {value!r} in this game", "one of " + ", ".join(decks))
+        return str(value)
+
+    out = RulebookSettings()
+    figures = raw.get("figures") or []
+    if not isinstance(figures, list):
+        raise doc.error(("rulebook", "figures"), "figures must be a list", "a list of figures")
+    for i, fig in enumerate(figures):
+        kp = ("rulebook", "figures", i)
+        fig = _mapping(doc, fig, kp, FIGURE_KEYS, "a figure")
+        for key in ("after", "size", "pieces"):
+            if key not in fig:
+                raise doc.error(kp, f"figure without {key!r}", "after, size, pieces (caption optional)")
+        size = fig["size"]
+        if not (isinstance(size, list) and len(size) == 2):
+            raise doc.error(kp + ("size",), "size must be [width, height]", "[width, height] in mm")
+        w, h = (_number(doc, v, kp + ("size", k), "size") for k, v in enumerate(size))
+        if not isinstance(fig["pieces"], list) or not fig["pieces"]:
+            raise doc.error(kp + ("pieces",), "pieces must be a non-empty list", "a list of {deck, piece, x, y}")
+        placed = []
+        for j, p in enumerate(fig["pieces"]):
+            pk = kp + ("pieces", j)
+            p = _mapping(doc, p, pk, PIECE_KEYS, "a placed piece")
+            did = deck_id(p.get("deck"), pk + ("deck",))
+            number = p.get("piece", 1)
+            if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= len(decks[did].pieces):
+                raise doc.error(pk + ("piece",), f"piece {number!r} is not in deck {did!r}",
+                                f"1 to {len(decks[did].pieces)} (the order of its pieces:)")
+            placed.append(Placed(did, number, _number(doc, p.get("x"), pk + ("x",), "x"),
+                                 _number(doc, p.get("y"), pk + ("y",), "y"),
+                                 _number(doc, p.get("rotate", 0), pk + ("rotate",), "rotate")))
+        out.figures.append(FigureSpec(str(fig["after"]), str(fig.get("caption", "") or ""), (w, h), placed,
+                                      doc.where(kp).line or 0))
+    quick = raw.get("quick_reference")
+    if quick is not None:
+        quick = _mapping(doc, quick, ("rulebook", "quick_reference"), ("deck",), "quick_reference")
+        if "deck" in quick:
+            out.quick_reference_deck = deck_id(quick["deck"], ("rulebook", "quick_reference", "deck"))
+    return out

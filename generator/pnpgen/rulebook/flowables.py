@@ -1,0 +1,449 @@
+"""Platypus flowables of the rulebook: justified Japanese paragraphs, headings, diagrams on a
+character grid, pictures of the pieces (Form XObjects) and the index of terms."""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+from typing import Callable, Sequence
+from xml.sax.saxutils import escape
+
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
+from reportlab.platypus.doctemplate import IndexingFlowable
+
+from pnpgen.render import vector
+from pnpgen.rulebook.pictures import DeckPicture
+from pnpgen.rulebook.styles import (
+    ACCENT,
+    INK,
+    MAX_LETTER_SPACING,
+    MIN_LAST_LINE,
+    RULE,
+    SOFT,
+)
+from pnpgen.text import linebreak as lb
+
+PT = 72 / 25.4  # points per millimetre (the PDF layer's unit)
+PREFIX = "〘"  # stands for the first-line indent or term in the line breaker (a no-line-end bracket)
+
+
+# ---------------------------------------------------------------- line setting
+
+
+def _visible(text: str) -> int:
+    """Characters that count for a last line: punctuation and spaces do not."""
+    return sum(1 for ch in text if not ch.isspace() and not unicodedata.category(ch).startswith("P"))
+
+
+def set_lines(text: str, width: float, measure: Callable[[str], float], lead: float = 0.0,
+              em: float = 9.0) -> list[tuple[int, int]]:
+    """Lines of ``text`` as (start, end) offsets, set as a Japanese book is: character by
+    character within the JLREQ rules (``text.linebreak.fill``, no phrase breaks, so lines are
+    full and justified with little spacing); the first line starts ``lead`` points in. A last
+    line shorter than ``MIN_LAST_LINE`` characters takes characters down from the line above
+    (追い出し) when that line can give them without spacing beyond ``MAX_LETTER_SPACING``."""
+    if not text:
+        return []
+    units = [PREFIX, *text]
+    widths = [lead] + [measure(ch) for ch in text]
+    classes = lb.break_classes(units, phrases=False)
+    spaces = [u in lb.SPACES for u in units]
+    ranges = lb.fill(classes, widths, spaces, width)
+    ranges = _keep_last_line(ranges, units, classes, widths, width, em)
+    return [(max(s - 1, 0), e - 1) for s, e in ranges]
+
+
+def _keep_last_line(ranges, units, classes, widths, width, em):
+    if len(ranges) < 2:
+        return ranges
+    (ps, pe), (s, e) = ranges[-2], ranges[-1]
+    if _visible("".join(units[s:e])) >= MIN_LAST_LINE:
+        return ranges
+    for cut in range(pe - 1, ps + 1, -1):
+        if sum(widths[cut:e]) > width + 1e-6:
+            break
+        if (width - sum(widths[ps:cut])) / max(cut - ps - 1, 1) > MAX_LETTER_SPACING * em:
+            break
+        if classes[cut] >= lb.CHAR and _visible("".join(units[cut:e])) >= MIN_LAST_LINE:
+            return ranges[:-2] + [(ps, cut), (cut, e)]
+    return ranges
+
+
+def terms(text: str) -> list[str]:
+    """The 【terms】 of a text, in order."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch == "【":
+            if depth == 0:
+                start = i + 1
+            depth += 1
+        elif ch == "】" and depth:
+            depth -= 1
+            if depth == 0 and i > start:
+                out.append(text[start:i])
+    return out
+
+
+class JPara(Flowable):
+    """A paragraph set by ``set_lines`` and justified.
+
+    The first line starts at ``first_indent``, the others at ``left``. ``prefix`` (a bold term,
+    a bullet) is drawn at the start of the first line, or at ``prefix_x`` when given (a hanging
+    bullet). 【terms】 are set in the accent colour (a colour, not a font, so the measured widths
+    hold). It splits between lines, never leaving a single line behind or ahead.
+    """
+
+    def __init__(self, text: str, font: str, size: float, leading: float, *, color=INK,
+                 first_indent: float = 0.0, left: float = 0.0, prefix: str = "", prefix_font: str | None = None,
+                 prefix_x: float = 0.0, lines: list[tuple[int, int]] | None = None, first: bool = True,
+                 last: bool = True):
+        super().__init__()
+        self.text, self.font, self.size, self.leading = text, font, size, leading
+        self.color, self.first_indent, self.left = color, first_indent, left
+        self.prefix, self.prefix_font, self.prefix_x = prefix, prefix_font or font, prefix_x
+        self.lines, self.first, self.last = lines, first, last
+
+    def _measure(self, ch: str) -> float:
+        return pdfmetrics.stringWidth(ch, self.font, self.size)
+
+    def wrap(self, aw, ah):
+        if self.lines is None:
+            lead = self.first_indent - self.left
+            if self.prefix and not self.prefix_x:
+                lead += pdfmetrics.stringWidth(self.prefix, self.prefix_font, self.size)
+            self.lines = set_lines(self.text, aw - self.left, self._measure, lead, self.size)
+        self.width = aw
+        self.height = len(self.lines) * self.leading
+        return aw, self.height
+
+    def split(self, aw, ah):
+        self.wrap(aw, ah)
+        fit = int((ah + 1e-6) // self.leading)
+        n = len(self.lines)
+        if fit >= n:
+            return [self]
+        fit = min(fit, n - 2)  # no widow or orphan line
+        if fit < 2:
+            return []
+        kw = dict(color=self.color, first_indent=self.first_indent, left=self.left, prefix=self.prefix,
+                  prefix_font=self.prefix_font, prefix_x=self.prefix_x)
+        return [JPara(self.text, self.font, self.size, self.leading, lines=self.lines[:fit], first=self.first,
+                      last=False, **kw),
+                JPara(self.text, self.font, self.size, self.leading, lines=self.lines[fit:], first=False,
+                      last=self.last, **kw)]
+
+    def terms(self) -> list[str]:
+        """The 【terms】 on the lines this part shows (for the index)."""
+        if not self.lines:
+            return []
+        return terms(self.text[self.lines[0][0]:self.lines[-1][1]])
+
+    def _accent_mask(self) -> list[bool]:
+        mask, depth = [], 0
+        for ch in self.text:
+            if ch == "【":
+                depth += 1
+            mask.append(depth > 0)
+            if ch == "】" and depth:
+                depth -= 1
+        return mask
+
+    def draw(self):
+        c = self.canv
+        mask = self._accent_mask()
+        for i, (s, e) in enumerate(self.lines):
+            line = self.text[s:e].rstrip(" ")
+            y = self.height - (i + 1) * self.leading + (self.leading - self.size) / 2 + self.size * 0.12
+            first_line = i == 0 and self.first
+            x = self.first_indent if first_line else self.left
+            avail = self.width - x
+            if first_line and self.prefix:
+                c.setFillColor(self.color)
+                c.setFont(self.prefix_font, self.size)
+                c.drawString(self.prefix_x or x, y, self.prefix)
+                if not self.prefix_x:
+                    pw = pdfmetrics.stringWidth(self.prefix, self.prefix_font, self.size)
+                    x += pw
+                    avail -= pw
+            gaps = len(line) - 1
+            slack = avail - pdfmetrics.stringWidth(line, self.font, self.size)
+            spacing = 0.0
+            is_last = i == len(self.lines) - 1 and self.last
+            if not is_last and gaps > 0 and 0 < slack <= MAX_LETTER_SPACING * self.size * gaps:
+                spacing = slack / gaps
+            t = c.beginText(x, y)
+            t.setFont(self.font, self.size)
+            t.setCharSpace(spacing)
+            run = s
+            for j in range(s + 1, s + len(line) + 1):
+                if j == s + len(line) or mask[j] != mask[run]:
+                    t.setFillColor(ACCENT if mask[run] else self.color)
+                    t.textOut(self.text[run:j])
+                    run = j
+            c.drawText(t)
+
+
+# ---------------------------------------------------------------- headings and diagrams
+
+
+class Heading(Flowable):
+    """A numbered heading that feeds the contents, the PDF outline and the running header."""
+
+    def __init__(self, number: str, text: str, level: int, style, *, mark: str | None = None,
+                 key: str, bar: bool = False, rule: bool = False, space_before: float = 0, space_after: float = 0):
+        super().__init__()
+        self.number, self.text, self.level = number, text, level
+        self.style, self.mark, self.key = style, mark, key
+        self.bar, self.rule = bar, rule
+        self.toc_text = f"{number}　{text}" if number else text
+        self._para = Paragraph(escape(self.toc_text), style)
+        self.spaceBefore, self.spaceAfter = space_before, space_after
+        self.keepWithNext = 1
+
+    def wrap(self, aw, ah):
+        self._indent = 3.2 * mm if self.bar else 0
+        _, h = self._para.wrap(aw - self._indent, ah)
+        self.width, self.height = aw, h + (2.2 * mm if self.rule else 0)
+        return self.width, self.height
+
+    def draw(self):
+        c = self.canv
+        extra = 2.2 * mm if self.rule else 0
+        self._para.drawOn(c, self._indent, extra)
+        if self.bar:
+            c.setFillColor(ACCENT)
+            c.rect(0, extra + 1, 1.3 * mm, self.height - extra - 2, stroke=0, fill=1)
+        if self.rule:
+            c.setStrokeColor(ACCENT)
+            c.setLineWidth(0.8)
+            c.line(0, 0.8 * mm, self.width, 0.8 * mm)
+
+
+class Diagram(Flowable):
+    """Preformatted lines set on a character grid: full-width characters take one cell, half-width
+    ones (the designer's ASCII spaces) half a cell, each glyph drawn at its own cell, so the map
+    diagrams keep their columns whatever the font's advance widths. Never split across pages."""
+
+    def __init__(self, lines: list[str], font: str, size: float = 9.5, leading: float = 14.0, left: float = 0.0):
+        super().__init__()
+        self.font, self.size, self.leading, self.left = font, size, leading, left
+        rows = [self._cells(line) for line in lines]
+        leads = [r[0][0] for r in rows if r]  # first non-space half-cell of each row
+        strip = min(leads) if leads else 0
+        self.rows = [[(col - strip, ch) for col, ch in r] for r in rows]
+        self.cols = max((col + self._span(ch) for r in self.rows for col, ch in r), default=0)
+        self.pad = 2.2 * mm
+
+    @staticmethod
+    def _span(ch: str) -> int:
+        return 2 if unicodedata.east_asian_width(ch) in "WFA" else 1
+
+    def _cells(self, line: str) -> list[tuple[int, str]]:
+        out, col = [], 0
+        for ch in line:
+            if ch not in (" ", "　"):
+                out.append((col, ch))
+            col += self._span(ch)
+        return out
+
+    def wrap(self, aw, ah):
+        self.width = aw
+        self.height = len(self.rows) * self.leading + 2 * self.pad
+        return self.width, self.height
+
+    def draw(self):
+        c = self.canv
+        half = self.size / 2  # points per half cell
+        room = self.width - self.left
+        box_w = min(room, self.cols * half + 2 * self.pad + 4 * mm)
+        x0 = self.left + (room - box_w) / 2
+        c.setFillColor(SOFT)
+        c.setStrokeColor(RULE)
+        c.setLineWidth(0.4)
+        c.roundRect(x0, 0, box_w, self.height, 1.5 * mm, stroke=1, fill=1)
+        left = x0 + (box_w - self.cols * half) / 2
+        c.setFillColor(INK)
+        c.setFont(self.font, self.size)
+        for i, row in enumerate(self.rows):
+            y = self.height - self.pad - (i + 1) * self.leading + (self.leading - self.size) / 2 + 1.5
+            for col, ch in row:
+                # centre the glyph in its cells (a proportional glyph stays on its column)
+                w = pdfmetrics.stringWidth(ch, self.font, self.size)
+                c.drawString(left + col * half + (self._span(ch) * half - w) / 2, y, ch)
+
+
+# ---------------------------------------------------------------- pictures of the pieces
+
+
+def place_face(canv, name: str, art: vector.Art, picture: DeckPicture, x: float, y: float, scale: float,
+               rotate: float = 0.0) -> None:
+    """Draw one face with its trim's bottom-left at (x, y) points, ``scale`` times its printed
+    size: the face is a Form XObject defined the first time the document shows it."""
+    tw, th = (v * PT for v in picture.trim_mm)
+    bleed = picture.bleed_mm * PT
+    if not canv.hasForm(name):
+        canv.beginForm(name, 0, 0, tw, th)
+        path = canv.beginPath()
+        pts = picture.outline or [(0, 0), (picture.trim_mm[0], 0), picture.trim_mm, (0, picture.trim_mm[1])]
+        path.moveTo(pts[0][0] * PT, th - pts[0][1] * PT)
+        for px, py in pts[1:]:
+            path.lineTo(px * PT, th - py * PT)
+        path.close()
+        canv.clipPath(path, stroke=0, fill=0)
+        canv.translate(-bleed, -bleed)
+        vector.draw(canv, art)
+        canv.endForm()
+    canv.saveState()
+    canv.translate(x, y)
+    if rotate:
+        canv.translate(tw * scale / 2, th * scale / 2)
+        canv.rotate(rotate)
+        canv.translate(-tw * scale / 2, -th * scale / 2)
+    canv.scale(scale, scale)
+    canv.doForm(name)
+    canv.restoreState()
+
+
+class Faces(Flowable):
+    """A deck's faces side by side (front, back), ``height`` points tall, each at the same scale,
+    with a hairline where the piece is cut."""
+
+    GAP = 3 * mm
+
+    def __init__(self, deck_id: str, picture: DeckPicture, height: float, max_width: float):
+        super().__init__()
+        self.deck_id, self.picture = deck_id, picture
+        self.faces = [("front", picture.front)] + ([("back", picture.back)] if picture.back else [])
+        tw, th = (v * PT for v in picture.trim_mm)
+        n = len(self.faces)
+        self.scale = min(height / th, (max_width - (n - 1) * self.GAP) / (n * tw))
+        self.width = n * tw * self.scale + (n - 1) * self.GAP
+        self.height = th * self.scale
+
+    def wrap(self, aw, ah):
+        return self.width, self.height
+
+    def draw(self):
+        tw = self.picture.trim_mm[0] * PT * self.scale
+        for i, (side, art) in enumerate(self.faces):
+            place_face(self.canv, f"face-{self.deck_id}-{side}", art, self.picture, i * (tw + self.GAP), 0,
+                       self.scale)
+
+
+class Figure(Flowable):
+    """A setup figure: real pieces placed as the game's YAML arranges them (mm, y down),
+    scaled to fit the column. Never split."""
+
+    def __init__(self, placed: Sequence[tuple[str, DeckPicture, int, float, float, float]],
+                 width_mm: float, height_mm: float, max_height: float = 90 * mm):
+        super().__init__()
+        self.placed = placed  # (deck id, picture, piece number, x, y of the piece's centre, rotation)
+        self.w_mm, self.h_mm = width_mm, height_mm
+        self.max_height = max_height
+
+    def wrap(self, aw, ah):
+        self.scale = min(aw / (self.w_mm * PT), self.max_height / (self.h_mm * PT), 1.0)
+        self.width = aw
+        self.height = self.h_mm * PT * self.scale
+        return self.width, self.height
+
+    def draw(self):
+        x0 = (self.width - self.w_mm * PT * self.scale) / 2
+        for deck_id, picture, number, x, y, rot in self.placed:
+            tw, th = picture.trim_mm
+            left = x0 + (x - tw / 2) * PT * self.scale
+            bottom = self.height - (y + th / 2) * PT * self.scale
+            place_face(self.canv, f"face-{deck_id}-front" if number == 1 else f"face-{deck_id}-{number}",
+                       picture.piece(number), picture, left, bottom, self.scale, rot)
+
+
+# ---------------------------------------------------------------- index of terms
+
+_ROWS = "あかさたなはまやらわ"
+_ROW_STARTS = "あかさたなはまやらわん"
+
+
+@lru_cache(maxsize=1)
+def _kakasi():
+    import pykakasi
+
+    return pykakasi.kakasi()
+
+
+@lru_cache(maxsize=4096)
+def reading(term: str) -> str:
+    """The term's reading in hiragana (for 五十音順)."""
+    text = unicodedata.normalize("NFKC", term)
+    return "".join(part["hira"] for part in _kakasi().convert(text))
+
+
+def kana_row(term: str) -> str:
+    """The 五十音 row heading a term is listed under (あ か さ …), ``英数`` for the rest."""
+    r = reading(term)[:1]
+    plain = unicodedata.normalize("NFD", r)[:1]  # が → か
+    if not ("ぁ" <= plain <= "ん"):
+        return "英数"
+    for i, start in enumerate(_ROW_STARTS[1:]):
+        if plain < start:
+            return _ROWS[i]
+    return "わ"
+
+
+class TermIndex(IndexingFlowable):
+    """The index of 【terms】 in 五十音順 with the pages they appear on. The document notifies
+    ``IndexTerm`` (term, page) for every paragraph drawn; like the contents, it shows the previous
+    pass's entries (``multiBuild`` repeats until they stop changing)."""
+
+    def __init__(self, styles: dict, font: str):
+        super().__init__()
+        self.styles, self.font = styles, font
+        self._entries: dict[str, set[int]] = {}
+        self._last: dict[str, set[int]] = {}
+
+    def isSatisfied(self):
+        return self._entries == self._last
+
+    def beforeBuild(self):
+        self._last = self._entries
+        self._entries = {}
+
+    def notify(self, kind, stuff):
+        if kind == "IndexTerm":
+            term, page = stuff
+            self._entries.setdefault(term, set()).add(page)
+
+    def entries(self) -> list[tuple[str, list[int]]]:
+        return sorted(((t, sorted(p)) for t, p in self._last.items()), key=lambda e: (reading(e[0]), e[0]))
+
+    def _table(self, aw) -> Table:
+        st = self.styles
+        rows, style, row = [], [], None
+        for term, pages in self.entries() or [("", [])]:
+            head = kana_row(term) if term else None
+            if head and head != row:
+                row = head
+                style.append(("LINEBELOW", (0, len(rows)), (-1, len(rows)), 0.4, RULE))
+                style.append(("TOPPADDING", (0, len(rows)), (-1, len(rows)), 5))
+                rows.append([Paragraph(f'<font name="{self.font}" color="#2f4f6f">{escape(head)}</font>',
+                                       st["index"]), ""])
+            rows.append([Paragraph(escape(f"【{term}】") if term else "", st["index"]),
+                         Paragraph("、".join(str(p) for p in pages), st["index_page"])])
+        t = Table(rows, colWidths=[aw * 0.7, aw * 0.3])
+        t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), self.font, 8),  # else Table sets Helvetica
+                               ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                               ("TOPPADDING", (0, 0), (-1, -1), 0.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 0.5),
+                               *style]))
+        return t
+
+    def wrap(self, aw, ah):
+        self._flow = self._table(aw)
+        return self._flow.wrap(aw, ah)
+
+    def split(self, aw, ah):
+        self._flow = self._table(aw)
+        return self._flow.splitOn(self.canv, aw, ah)
+
+    def drawOn(self, canvas, x, y, _sW=0):
+        self._flow.drawOn(canvas, x, y, _sW)

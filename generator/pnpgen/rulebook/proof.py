@@ -1,0 +1,183 @@
+"""The proofing report: what an editor would query before the book goes to playtesters.
+
+- near-duplicate terms: two spellings one character apart (【創生エリア】 once, 【創世エリア】
+  fourteen times; 事務所 / 事業所), with the draft lines of each;
+- numbers that disagree: the same phrase with another number (倉庫 「最大３個まで」 /
+  「最大４個まで」), with the change-log lines that mention both numbers;
+- draft↔data count mismatches (from the components list);
+- placeholders still open (未定 values in the data, the player count).
+
+Each finding is a ``Finding`` with a short kind, a text for the book (no file names) and a text
+for proof.txt (with paths and lines).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+from pnpgen.data.model import Game, is_placeholder
+from pnpgen.rulebook.components import ComponentRow
+from pnpgen.rulebook.flowables import terms
+from pnpgen.rulebook.parse import Document, Section
+
+_KANJI_RUN = re.compile(r"[\u4e00-\u9fff々]{3,}")
+_COUNTERS = set("個枚回人点番本")
+_NUMBER = re.compile(r"([０-９0-9]+)(個|枚|人|点|回|マス|ラウンド|ＶＰ|VP)")
+
+
+@dataclass
+class Finding:
+    kind: str  # 表記ゆれ | 数の不一致 | 個数 | 未定
+    book: str
+    file: str
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    return [(i, line) for i, line in enumerate(text.split("\n"), start=1)]
+
+
+def _one_apart(a: str, b: str) -> bool:
+    return len(a) == len(b) and sum(x != y for x, y in zip(a, b)) == 1
+
+
+def _rules_lines(doc: Document, text: str) -> list[tuple[int, str]]:
+    """The draft lines of the rules sections (not the designer's notes, brainstorm or change log)."""
+    keep = [(s.line, _end(doc.sections, s)) for s in doc.rules]
+    return [(n, line) for n, line in _lines(text) if any(a <= n < b for a, b in keep)]
+
+
+def _end(sections: list[Section], s: Section) -> int:
+    later = [t.line for t in sections if t.line > s.line]
+    return min(later) if later else 10 ** 9
+
+
+def near_duplicates(doc: Document, text: str) -> list[Finding]:
+    """Terms in 【】 and runs of three or more kanji that differ in one character, at least one
+    of them in the rules (the other may be in the designer's notes or change log); never two
+    words set side by side on one line (「左内地」「右内地」 contrast on purpose)."""
+    seen: dict[str, list[int]] = defaultdict(list)
+    kinds: dict[str, str] = {}
+    rules = {n for n, _ in _rules_lines(doc, text)}
+    skip = [(s.line, _end(doc.sections, s)) for s in doc.of_kind("brainstorm")]
+    for n, line in _lines(text):
+        if any(a <= n < b for a, b in skip):
+            continue
+        for t in terms(line):
+            seen[t].append(n)
+            kinds[t] = "【】"
+        for m in _KANJI_RUN.finditer(line):
+            word = m.group(0)
+            if word[0] in _COUNTERS:
+                continue  # ３個配置: a count, not a word
+            seen[word].append(n)
+            kinds.setdefault(word, "")
+    words = sorted(seen, key=lambda w: (-len(seen[w]), w))
+    out = []
+    for i, a in enumerate(words):
+        for b in words[i + 1:]:
+            if not _one_apart(a, b) or (kinds[a] == "【】") != (kinds[b] == "【】"):
+                continue
+            if kinds[a] != "【】" and a[-1] != b[-1] and a[:-1] == b[:-1]:
+                continue  # 一番上 / 一番多(い): a verb stem or another word after a shared prefix
+            if set(seen[a]) & set(seen[b]) or not rules & set(seen[a] + seen[b]):
+                continue
+            book = (f"「{a}」（{len(seen[a])}回、草案{_at(seen[a])}）と「{b}」（{len(seen[b])}回、"
+                    f"草案{_at(seen[b])}）")
+            out.append(Finding("表記ゆれ", book, f"「{a}」 ×{len(seen[a])} (lines {_nums(seen[a])}) vs "
+                                              f"「{b}」 ×{len(seen[b])} (lines {_nums(seen[b])})"))
+    return out
+
+
+def _nums(lines: list[int]) -> str:
+    shown = ", ".join(str(n) for n in sorted(set(lines))[:6])
+    return shown + ("…" if len(set(lines)) > 6 else "")
+
+
+def _at(lines: list[int]) -> str:
+    return "、".join(f"{n}行" for n in sorted(set(lines))[:4]) + ("ほか" if len(set(lines)) > 4 else "")
+
+
+def _sentences(line: str) -> list[str]:
+    return [t for t in re.split(r"(?<=。)", line.strip("　 ")) if t]
+
+
+def disagreeing_numbers(doc: Document, text: str) -> list[Finding]:
+    """The same rule stated twice with another number: two sentences of the rules that read
+    alike once their numbers are masked (examples, 「例えば…」, left out), with the change-log
+    lines that mention both numbers."""
+    found: list[tuple[str, int, str]] = []  # (sentence, line, masked)
+    for n, line in _rules_lines(doc, text):
+        for sentence in _sentences(line):
+            if _NUMBER.search(sentence) and len(sentence) >= 15 and not sentence.startswith("例えば"):
+                found.append((sentence, n, _NUMBER.sub(lambda m: "#" + m.group(2), sentence)))
+    changelog = [(n, line.strip("　・ ")) for s in doc.of_kind("changelog") for n, line in _lines(text)
+                 if s.line < n < _end(doc.sections, s)]
+    out, done = [], set()
+    for i, (a, na, ma) in enumerate(found):
+        for b, nb, mb in found[i + 1:]:
+            if a == b or (a, b) in done or SequenceMatcher(None, ma, mb).ratio() < 0.9:
+                continue
+            nums_a = [m.group(0) for m in _NUMBER.finditer(a)]
+            nums_b = [m.group(0) for m in _NUMBER.finditer(b)]
+            differ = [(x, y) for x, y in zip(nums_a, nums_b) if x != y]
+            if not differ:
+                continue
+            done.add((a, b))
+            digits = {re.sub(r"\D", "", v) for pair in differ for v in pair}
+            related = [(n, line) for n, line in changelog if sum(d in line for d in digits) >= 2]
+            pairs = "、".join(f"{x}／{y}" for x, y in differ)
+            book = f"{pairs}：「{a}」（草案{na}行）と「{b}」（草案{nb}行）"
+            file = f"{pairs}: line {na} 「{a}」 vs line {nb} 「{b}」"
+            if related:
+                book += "。変更履歴：" + "、".join(f"「{line}」（{n}行）" for n, line in related)
+                file += "; change log: " + "; ".join(f"line {n} 「{line}」" for n, line in related)
+            out.append(Finding("数の不一致", book, file))
+    return out
+
+
+def count_mismatches(rows: list[ComponentRow], doc: Document) -> list[Finding]:
+    lines = {c.name: c.line for c in doc.components}
+    out = []
+    for row in rows:
+        data = row.count_text() or ""
+        for label, draft_n in row.mismatches:
+            n = lines.get(row.name, 0)
+            out.append(Finding("個数", f"{label}：草案は{draft_n}、データは{data}（草案{n}行）",
+                               f"line {n}: {label}: the draft says {draft_n}, the data has {data}"))
+    return out
+
+
+def placeholders(game: Game) -> list[Finding]:
+    out = []
+    if is_placeholder(game.players) or not str(game.players).strip():
+        out.append(Finding("未定", f"プレイ人数：{game.players or '（空欄）'}（表紙には載せていません）",
+                           f"{game.root / 'game.yaml'}: players is open ({game.players!r}); left off the cover"))
+    for deck in game.decks:
+        by_field: dict[str, list[tuple]] = defaultdict(list)
+        for where, fld, value in deck.placeholders:
+            by_field[re.sub(r"\[\d+\]$", "", fld.rsplit(".", 1)[-1])].append((where, value))
+        for fld, found in by_field.items():
+            where, value = found[0]
+            more = f"ほか{len(found) - 1}か所" if len(found) > 1 else ""
+            out.append(Finding("未定", f"{deck.name}：{value}{more}",
+                               f"{where}: {deck.name} {fld}: {value}" + (f" (and {len(found) - 1} more)" if more else "")))
+    for s in game.sourced:
+        if is_placeholder(s.note):
+            out.append(Finding("未定", f"{s.name}：{s.note}", f"{game.root / 'game.yaml'}: sourced 「{s.name}」: {s.note}"))
+    return out
+
+
+def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow]) -> list[Finding]:
+    return (near_duplicates(doc, text) + disagreeing_numbers(doc, text) + count_mismatches(rows, doc)
+            + placeholders(game))
+
+
+def proof_text(game: Game, draft_path, findings: list[Finding]) -> str:
+    """proof.txt: one finding a line, kind first, with paths and line numbers."""
+    head = [f"pnpgen proofing report: {game.title} ({draft_path})", ""]
+    if not findings:
+        return "\n".join(head + ["nothing to query"]) + "\n"
+    return "\n".join(head + [f"{f.kind}\t{f.file}" for f in findings]) + "\n"

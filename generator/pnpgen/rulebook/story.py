@@ -1,0 +1,352 @@
+"""The rulebook's story: the document tree, component rows, pictures and proofing notes turned
+into platypus flowables, in book order (cover, contents, rules, quick reference, index,
+appendix, colophon)."""
+
+from __future__ import annotations
+
+from typing import Mapping
+from xml.sax.saxutils import escape
+
+from reportlab.lib.units import mm
+from reportlab.platypus import (
+    CondPageBreak,
+    Flowable,
+    KeepTogether,
+    NextPageTemplate,
+    PageBreak,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from pnpgen.rulebook.components import ComponentRow
+from pnpgen.rulebook.figures import FigureSpec, RulebookSettings
+from pnpgen.rulebook.flowables import Diagram, Faces, Figure, Heading, JPara, TermIndex
+from pnpgen.rulebook.parse import (
+    Block,
+    Bullet,
+    Component,
+    Document,
+    Item,
+    Note,
+    Preformatted,
+    Section,
+    Step,
+    Subheading,
+)
+from pnpgen.rulebook.parse import Paragraph as DraftParagraph
+from pnpgen.rulebook.pictures import DeckPicture
+from pnpgen.rulebook.styles import (
+    ACCENT,
+    BLOCK_INDENT,
+    BODY_LEADING,
+    BODY_SIZE,
+    INK,
+    NOTE_INK,
+    NOTE_LEADING,
+    NOTE_SIZE,
+    RULE,
+    SOFT,
+    Fonts,
+    heading_styles,
+)
+
+SUB_STYLE = {1: ("h3", "◆"), 2: ("h4", "◎"), 3: ("h5", "●")}
+PICTURE_H = 36 * mm  # a deck's faces in the components list
+PICTURE_W = 50 * mm
+
+
+def _cell_table(rows, widths, style) -> Table:
+    t = Table(rows, colWidths=widths)
+    t.setStyle(TableStyle(style))
+    return t
+
+
+class StoryBuilder:
+    def __init__(self, doc: Document, fonts: Fonts, rows: list[ComponentRow], *, rules_only: bool,
+                 pictures: Mapping[str, DeckPicture], settings: RulebookSettings, proof: list[tuple[str, str]]):
+        self.doc, self.fonts, self.rows = doc, fonts, rows
+        self.st = heading_styles(fonts)
+        self.rules_only = rules_only
+        self.pictures, self.settings, self.proof = pictures, settings, proof
+        self._key = 0
+        self.figures_placed: list[FigureSpec] = []
+
+    def key(self) -> str:
+        self._key += 1
+        return f"h{self._key}"
+
+    # -- text blocks
+    def para(self, text: str, *, indent: float = 0.0, first: float | None = None, note: bool = False,
+             colour=INK) -> JPara:
+        size, leading = (NOTE_SIZE, NOTE_LEADING) if note else (BODY_SIZE, BODY_LEADING)
+        return JPara(text, self.fonts.body, size, leading, color=NOTE_INK if note else colour,
+                     first_indent=indent + (size if first is None else first), left=indent)
+
+    def blocks(self, blocks: list[Block], indent: float = 0.0, *, notes_as_rules: bool = True) -> list[Flowable]:
+        out: list[Flowable] = []
+        for b in blocks:
+            start = len(out)
+            if isinstance(b, DraftParagraph):
+                out.append(self.para(b.text, indent=indent, first=BODY_SIZE if b.indent else 0))
+            elif isinstance(b, Note):
+                # a parenthesised rule is body text; only the designer's notes are set as asides
+                out.append(self.para(b.text, indent=indent) if notes_as_rules
+                           else self.para(b.text, indent=indent + BODY_SIZE, first=0, note=True))
+            elif isinstance(b, Bullet):
+                out.append(JPara(b.text, self.fonts.body, BODY_SIZE, BODY_LEADING, first_indent=indent + BODY_SIZE * 1.6,
+                                 left=indent + BODY_SIZE * 1.6, prefix="・", prefix_x=indent + BODY_SIZE * 0.5))
+            elif isinstance(b, Item):
+                left = indent + BODY_SIZE * 1.5
+                if b.term:
+                    out.append(JPara(b.body, self.fonts.body, BODY_SIZE, BODY_LEADING, first_indent=left - BODY_SIZE,
+                                     left=left, prefix=b.term + "：", prefix_font=self.fonts.bold))
+                else:
+                    out.append(self.para(b.text, indent=left, first=-BODY_SIZE))
+            elif isinstance(b, Preformatted):
+                diagram = Diagram(b.lines, self.fonts.mono, left=indent)
+                diagram.spaceBefore, diagram.spaceAfter = 3, 4
+                out.append(diagram)
+            elif isinstance(b, Subheading):
+                style, mark = SUB_STYLE[b.level]
+                head = Paragraph(f'<font color="#2f4f6f">{mark}</font> {escape(b.text)}', self.st[style])
+                head.keepWithNext = 1
+                out.append(_indented(head, indent))
+                out += self.blocks(b.children, indent + BLOCK_INDENT, notes_as_rules=notes_as_rules)
+                out += self.figures_after(b.text)
+            if getattr(b, "gap_before", False) and start and len(out) > start:
+                # a blank line in the draft: space above (a flowable, not a Spacer, so that
+                # a heading's keep-with-next reaches the text)
+                out[start].spaceBefore = max(getattr(out[start], "spaceBefore", 0), 4)
+        return out
+
+    # -- sections
+    def section_heading(self, number: str, title: str, mark: str) -> list[Flowable]:
+        return [CondPageBreak(45 * mm),
+                Heading(number, title, 0, self.st["h1"], mark=mark, key=self.key(), rule=True,
+                        space_before=10, space_after=6)]
+
+    def step_heading(self, number: str, title: str) -> Flowable:
+        return Heading(number, title, 1, self.st["h2"], key=self.key(), bar=True, space_before=8, space_after=4)
+
+    def rules_section(self, n: int, s: Section) -> list[Flowable]:
+        out = self.section_heading(str(n), s.title, s.title)
+        if s.is_components:
+            return out + self.components_section(s)
+        for child in s.children:
+            if isinstance(child, Step):
+                out.append(CondPageBreak(30 * mm))
+                out.append(self.step_heading(f"{n}.{child.number}", child.title))
+                out += self.blocks(child.children)
+                out += self.figures_after(child.title)
+            elif isinstance(child, Component):  # a ◇ entry outside a components section cannot occur
+                out += self.blocks(child.children)
+            else:
+                out += self.blocks([child])
+        return out + self.figures_after(s.title)
+
+    def figures_after(self, title: str) -> list[Flowable]:
+        out: list[Flowable] = []
+        for spec in self.settings.figures:
+            if spec.after != title or spec in self.figures_placed:
+                continue
+            placed = [(p.deck, self.pictures[p.deck], p.piece, p.x, p.y, p.rotate) for p in spec.pieces
+                      if p.deck in self.pictures and self.pictures[p.deck].piece(p.piece)]
+            if not placed:
+                continue
+            self.figures_placed.append(spec)
+            part: list[Flowable] = [Spacer(1, 4), Figure(placed, *spec.size_mm)]
+            if spec.caption:
+                part += [Spacer(1, 2), Paragraph(f"図　{escape(spec.caption)}", self.st["caption"])]
+            out.append(KeepTogether(part + [Spacer(1, 4)]))
+        return out
+
+    def components_section(self, s: Section) -> list[Flowable]:
+        out: list[Flowable] = self.blocks([b for b in s.children if not isinstance(b, Component)])
+        out.append(Spacer(1, 4))
+        extra = [r for r in self.rows if r.stated is None and not r.description and _data_only(r)]
+        for row in self.rows:
+            if row not in extra:
+                out.append(KeepTogether(self.component(row)))
+        if extra:
+            out.append(Spacer(1, 6))
+            head = Paragraph('<font color="#2f4f6f">●</font> その他の内容物', self.st["h5"])
+            out.append(KeepTogether([head] + self.component(extra[0])))
+            for row in extra[1:]:
+                out.append(KeepTogether(self.component(row)))
+        return out
+
+    def component(self, row: ComponentRow) -> list[Flowable]:
+        st = self.st
+        count = row.count_text() or "（データなし）"
+        if row.stand_in:
+            count += "（印刷トークンでも可）"
+        head = _cell_table([[Paragraph(escape(row.name), st["comp_name"]), Paragraph(escape(count), st["comp_count"])]],
+                           ["55%", "45%"], [
+            ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 10),  # else Table sets Helvetica
+            ("LINEBELOW", (0, 0), (-1, -1), 0.5, RULE),
+            ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+            ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+            ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+        ])
+        out: list[Flowable] = [Spacer(1, 6), head, Spacer(1, 3)]
+        text: list[Flowable] = []
+        for label, draft_n in row.mismatches:
+            text.append(JPara(f"※草案では{label}を{draft_n}としています（本書はデータの数）", self.fonts.gothic,
+                              7.5, 11, color=ACCENT))
+        text += self.blocks(row.description)
+        parts = [(name, ds) for name, ds in row.parts if ds and (len(ds) > 1 or len(row.parts) > 1)]
+        if parts:
+            text += [Spacer(1, 2), self.parts_table(parts)]
+        faces = [Faces(d, self.pictures[d], PICTURE_H / min(len(row.deck_ids), 2), PICTURE_W)
+                 for d in row.deck_ids[:2] if d in self.pictures]
+        if faces:
+            pic: list[Flowable] = []
+            for f in faces:
+                pic += [f, Spacer(1, 2)]
+            out.append(_cell_table([[pic, text or ""]], [PICTURE_W + 4 * mm, None], [
+                ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"), ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 8),
+            ]))
+        else:
+            out += text
+        return out
+
+    def parts_table(self, parts) -> Table:
+        st = self.st
+        data = [[Paragraph(escape(d.name), st["part"]), Paragraph(f"{d.count}{d.unit}", st["part_count"])]
+                for _name, ds in parts for d in ds]
+        return _cell_table(data, ["78%", "22%"], [
+            ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 8),  # else Table sets Helvetica
+            ("LEFTPADDING", (0, 0), (-1, -1), 2), ("RIGHTPADDING", (0, 0), (-1, -1), 2),
+            ("TOPPADDING", (0, 0), (-1, -1), 1.2), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.8),
+            ("LINEBELOW", (0, 0), (-1, -1), 0.25, RULE),
+            ("BACKGROUND", (0, 0), (-1, -1), SOFT), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ])
+
+    # -- back matter
+    def quick_reference(self) -> list[Flowable]:
+        """Turn order at a glance: every numbered step of the sections that have steps, with its
+        sub-headings; the game's own summary deck when game.yaml names one."""
+        lines: list[Flowable] = []
+        for n, s in enumerate(self.doc.rules, start=1):
+            steps = [c for c in s.children if isinstance(c, Step)]
+            if not steps:
+                continue
+            lines.append(Paragraph(f'<font color="#2f4f6f">■</font> {escape(s.title)}', self.st["h4"]))
+            for step in steps:
+                subs = [b.text for b in step.children if isinstance(b, Subheading)]
+                body = f"{n}.{step.number}　{step.title}"
+                lines.append(JPara(body, self.fonts.gothic, 9.5, 15, first_indent=BODY_SIZE, left=BODY_SIZE))
+                if subs:
+                    lines.append(JPara("／".join(subs), self.fonts.body, 8.5, 13, first_indent=BODY_SIZE * 3,
+                                       left=BODY_SIZE * 3, color=NOTE_INK))
+        deck = self.settings.quick_reference_deck
+        if deck and deck in self.pictures:
+            lines += [Spacer(1, 6), Faces(deck, self.pictures[deck], 70 * mm, 118 * mm)]
+        if not lines:
+            return []
+        return [PageBreak(), Heading("", "早見表", 0, self.st["h1"], mark="早見表", key=self.key(), rule=True,
+                                     space_after=6)] + lines
+
+    def index(self) -> list[Flowable]:
+        if not any("【" in (getattr(b, "text", "") or "") for b in self.doc.blocks()):
+            return []
+        return [PageBreak(), Heading("", "索引", 0, self.st["h1"], mark="索引", key=self.key(), rule=True,
+                                     space_after=6), TermIndex(self.st, self.fonts.gothic)]
+
+    def proofing(self) -> list[Flowable]:
+        if not self.proof:
+            return []
+        out: list[Flowable] = [CondPageBreak(40 * mm), Heading("", "校正メモ", 1, self.st["h2"], key=self.key(), bar=True,
+                                                               space_before=8, space_after=4),
+                               self.para("組版時に見つかった表記ゆれ・数の食い違い・未定の値です。ルールではありません。",
+                                         note=True, first=0)]
+        for kind, text in self.proof:
+            out.append(JPara(text, self.fonts.body, NOTE_SIZE, NOTE_LEADING, color=INK, first_indent=0,
+                             left=BODY_SIZE * 5.5, prefix=f"{kind}　", prefix_font=self.fonts.gothic))
+        return out
+
+    # -- the whole book
+    def story(self) -> list[Flowable]:
+        st = self.st
+        out: list[Flowable] = [Spacer(1, 1)]
+        if self.doc.rules or (not self.rules_only and self._has_appendix()):
+            toc = TableOfContents(levelStyles=[st["toc0"], st["toc1"]], dotsMinLevel=0, tableStyle=TableStyle([
+                ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 10),  # else its Table sets Helvetica
+                ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+            ]))
+            out += [NextPageTemplate("front"), PageBreak(), Paragraph("目次", st["toc_title"]), toc]
+        out += [NextPageTemplate("body"), PageBreak()]  # no headings at all: no contents page
+        if self.doc.preamble:
+            out += self.blocks(self.doc.preamble)
+        for n, s in enumerate(self.doc.rules, start=1):
+            out += self.rules_section(n, s)
+        out += self.quick_reference()
+        out += self.index()
+        if not self.rules_only:
+            out += self.appendix()
+        out += [NextPageTemplate("colophon"), PageBreak(), Spacer(1, 1)]
+        return out
+
+    def _has_appendix(self) -> bool:
+        d = self.doc
+        return bool(d.of_kind("notes") or d.of_kind("brainstorm") or d.of_kind("changelog")
+                    or any(s.memos for s in d.rules) or self.proof)
+
+    def appendix(self) -> list[Flowable]:
+        parts: list[tuple[str, list[Flowable]]] = []
+        for s in self.doc.of_kind("notes"):
+            parts.append(("問題点（デザイナーの検討課題）", self.blocks(s.children, notes_as_rules=False)))
+        for s in self.doc.of_kind("brainstorm"):
+            parts.append((f"構想メモ（最初の「{s.title}」）", self.blocks(s.children, notes_as_rules=False)))
+        memos = [m for s in self.doc.rules for m in s.memos]
+        if memos:
+            intro = self.para("草案の「コンポーネント」に書かれた枚数の覚え書きです。本書の枚数はデータから取っています。",
+                              note=True, first=0)
+            parts.append(("コンポーネントの覚え書き", [intro, Spacer(1, 3)] + self.blocks(memos)))
+        for s in self.doc.of_kind("changelog"):
+            parts.append((f"変更履歴（{s.title}）", self.blocks(s.children, notes_as_rules=False)))
+        if not parts and not self.proof:
+            return []
+        out: list[Flowable] = [PageBreak(),
+                               Heading("付録", "デザイナーノート", 0, self.st["h1"], mark="付録", key=self.key(),
+                                       rule=True, space_after=6),
+                               self.para("ここから先は草案に含まれる設計メモと変更履歴、組版時の校正メモです。"
+                                         "ルールではありません。", note=True, first=0),
+                               Spacer(1, 4)]
+        for i, (title, flow) in enumerate(parts):
+            out.append(CondPageBreak(30 * mm))
+            out.append(Heading("ABCDEFGH"[i], title, 1, self.st["h2"], key=self.key(), bar=True,
+                               space_before=8, space_after=4))
+            out += flow
+        return out + self.proofing()
+
+
+class _Indent(Flowable):
+    """A heading paragraph moved right by ``indent`` points (a sub-heading inside a block)."""
+
+    def __init__(self, inner: Paragraph, indent: float):
+        super().__init__()
+        self.inner, self.indent = inner, indent
+        self.keepWithNext = inner.keepWithNext
+        self.spaceBefore, self.spaceAfter = inner.getSpaceBefore(), inner.getSpaceAfter()
+
+    def wrap(self, aw, ah):
+        w, h = self.inner.wrap(aw - self.indent, ah)
+        return w + self.indent, h
+
+    def draw(self):
+        self.inner.drawOn(self.canv, self.indent, 0)
+
+
+def _indented(p: Paragraph, indent: float) -> Flowable:
+    return _Indent(p, indent) if indent else p
+
+
+def _data_only(row: ComponentRow) -> bool:
+    return len(row.parts) == 1 and row.parts[0][0] == row.name and bool(row.parts[0][1])
