@@ -254,6 +254,16 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
     return deck
 
 
+def check_bleed(game: Game, bleed_mm: float) -> None:
+    """The build's bleed against every deck's pieces (the bleed is a build option, the size data)."""
+    for deck in game.decks:
+        try:
+            v.bleed_fits(bleed_mm, *deck.trim_mm)
+        except v.Invalid as e:
+            raise InputError(e.message, path=deck.source, key="format" if deck.format != "custom" else "size",
+                             expected=e.expected) from None
+
+
 def _collect_placeholders(deck: Deck, where, key: str, value: Any, piece: Piece) -> None:
     if is_placeholder(value):
         deck.placeholders.append((where, f"{piece.label}.{key}", str(value)))
