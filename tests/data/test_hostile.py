@@ -150,6 +150,8 @@ def test_out_below_a_file(tmp_path, capsys):
     assert "argument --out: notes.txt/sub is below the file notes.txt" in err
     err = bad_option(ws, capsys, "build", "--game", "test", "--out", "notes.txt")
     assert "argument --out: notes.txt is a file" in err
+    err = bad_option(ws, capsys, "build", "--game", "test", "--out", "out/\0")
+    assert "argument --out: 'out/\\x00' is not a usable folder name" in err
     assert (ws / "notes.txt").read_text() == "x"
 
 
@@ -214,6 +216,7 @@ YAML_CASES = {
                              "aliases nest this more than 50 levels deep"),
     "list as a key": ("? [a, b]\n: 1\n", "cards.yaml:1:3: a key must be a plain name"),
     "huge integer": ("options:\n  x: " + "9" * 5000 + "\n", "cards.yaml:2:6: options.x: cannot read value"),
+    "control character": ("options:\n  x: a\x08b\n", "cards.yaml:2:7: character U+0008 is not allowed in YAML"),
     "bad date": ("options:\n  x: 2026-13-45\n", "cards.yaml:2:6: options.x: cannot read value"),
 }
 

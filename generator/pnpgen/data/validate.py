@@ -230,6 +230,8 @@ def game_option(text: str) -> str:
 def out_option(text: str) -> Path:
     """An output folder: a folder or a place one can be made, not a file or below one."""
     try:
+        if "\0" in text or not text.strip():
+            raise ValueError(text)
         path = Path(text)
         probe = path
         while True:

@@ -82,7 +82,13 @@ def load_yaml(path: Path) -> Located:
         raise InputError(f"not UTF-8 text (byte {e.start})", path=path, expected="a UTF-8 YAML file") from None
     except OSError as e:
         raise InputError(f"cannot read: {e.strerror}", path=path, expected="a readable YAML file") from None
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)
+    except yaml.reader.ReaderError as e:  # a control character anywhere in the file
+        line = text.count("\n", 0, e.position) + 1
+        column = e.position - (text.rfind("\n", 0, e.position) + 1) + 1
+        raise InputError(f"character U+{e.character:04X} is not allowed in YAML", path=path, line=line,
+                         column=column, expected="printable text; control characters removed") from None
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as e:
