@@ -324,3 +324,13 @@ def test_template_error(tmp_path, capsys, case):
     assert "deck 'cards' piece 1 (カード1, " in err and "cards.yaml:9:5) front" in err, err
     not_listed(err, "nope")
     assert not (ws / "build").exists()
+
+
+def test_all_parked_deck_builds_no_files(tmp_path, capsys):
+    import pypdf
+
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 保留, text: 本文, count: 0}\n")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    out = ws / "build" / "test"
+    assert not (out / "cards.pdf").exists() and not (out / "shop" / "cards.pdf").exists()
+    assert len(pypdf.PdfReader(out / "test-all.pdf").pages) == 1  # the bill of materials only
