@@ -15,6 +15,7 @@ MM_PER_UNIT = {
 }
 PT_PER_MM = 72.0 / 25.4
 
+
 def mm_to_pt(mm: float) -> float:
     return mm * PT_PER_MM
 
