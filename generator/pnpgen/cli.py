@@ -9,15 +9,8 @@ from pathlib import Path
 
 from pnpgen.errors import InputError
 from pnpgen.data.formats import PAPER_SIZES
-from pnpgen.units import parse_length
+from pnpgen.data import validate
 from pnpgen.data.workspace import find_workspace
-
-
-def _length(text: str) -> float:
-    try:
-        return parse_length(text)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -26,28 +19,28 @@ def _parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("build", help="build print-ready PDFs for a game")
     which = b.add_mutually_exclusive_group(required=True)
-    which.add_argument("--game", help="game slug (see 'pnpgen list')")
+    which.add_argument("--game", type=validate.option(validate.game_option), help="game slug (see 'pnpgen list')")
     which.add_argument("--all", action="store_true", help="every game in data/")
     _build_options(b)
 
     w = sub.add_parser("watch", help="rebuild a game on every save of its data, templates, icons or fonts")
-    w.add_argument("--game", required=True, help="game slug (see 'pnpgen list')")
+    w.add_argument("--game", type=validate.option(validate.game_option), required=True, help="game slug (see 'pnpgen list')")
     w.set_defaults(all=False)
     w.add_argument("--max-builds", type=int, default=0, help=argparse.SUPPRESS)  # for tests and scripts
     _build_options(w)
 
     r = sub.add_parser("rulebook", help="build only the rulebook booklets")
-    r.add_argument("--game", required=True)
-    r.add_argument("--out", type=Path)
+    r.add_argument("--game", type=validate.option(validate.game_option), required=True)
+    r.add_argument("--out", type=validate.option(validate.out_option))
     _rulebook_options(r)
 
     _export_parser(sub)
 
     sub.add_parser("list", help="list the games and their decks")
     c = sub.add_parser("check", help="validate data and list every 未定 placeholder")
-    c.add_argument("--game", help="only this game")
+    c.add_argument("--game", type=validate.option(validate.game_option), help="only this game")
     e = sub.add_parser("export-sheet", help="write a deck's pieces to a spreadsheet (CSV or XLSX)")
-    e.add_argument("--game", required=True)
+    e.add_argument("--game", type=validate.option(validate.game_option), required=True)
     e.add_argument("--deck", required=True, help="deck id (see 'pnpgen list')")
     e.add_argument("--format", choices=["csv", "xlsx"], default="csv")
     e.add_argument("--out", type=Path, help="file to write (default: data/<game>/decks/<deck>.<format>)")
@@ -56,7 +49,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _export_parser(sub) -> None:
     e = sub.add_parser("export", help="files for a print shop or Tabletop Simulator (see docs/exports.md)")
-    e.add_argument("--game", required=True)
+    e.add_argument("--game", type=validate.option(validate.game_option), required=True)
     e.add_argument("--preset", required=True, help="thegamecrafter, makeplayingcards, drivethrucards, printerstudio, "
                                                    "doujin, tabletopsimulator, or one of your presets/")
     e.add_argument("--deck", action="append", default=[], help="only this deck (repeatable)")
@@ -64,22 +57,21 @@ def _export_parser(sub) -> None:
     e.add_argument("--colour", choices=["rgb", "cmyk"], help="default: the preset's")
     e.add_argument("--proof", action="store_true", help="overlay trim, bleed and safe zone on every piece")
     e.add_argument("--base-url", help="where Tabletop Simulator finds the images (default: file:/// paths)")
-    e.add_argument("--out", type=Path, help="output folder (default: build/ in the workspace)")
+    e.add_argument("--out", type=validate.option(validate.out_option), help="output folder (default: build/ in the workspace)")
 
 
 def _build_options(p: argparse.ArgumentParser) -> None:
     """The options of ``build`` (and ``watch``, which builds on every save)."""
-    p.add_argument("--out", type=Path, help="output folder (default: build/ in the workspace)")
+    p.add_argument("--out", type=validate.option(validate.out_option), help="output folder (default: build/ in the workspace)")
     p.add_argument("--paper", choices=sorted(PAPER_SIZES), default="a4")
     p.add_argument("--duplex", choices=["long", "short", "none"], default="long")
     p.add_argument("--marks", choices=["jp", "western", "none"], default="jp")
-    p.add_argument("--margin", type=_length, default=5.0, help="unprintable margin of the printer (default 5mm)")
-    p.add_argument("--bleed", type=_length, default=3.0, help="bleed around each piece (default 3mm)")
+    p.add_argument("--margin", type=validate.option(validate.margin_option), default=5.0, help="unprintable margin of the printer (default 5mm)")
+    p.add_argument("--bleed", type=validate.option(validate.bleed_option), default=3.0, help="bleed around each piece (default 3mm)")
     p.add_argument("--no-rulebook", action="store_true", help="skip the rulebook booklets")
     p.add_argument("--min-dpi", type=float, default=300.0, help="warn about art printed below this resolution (default 300)")
     _engine_options(p)
     _rulebook_options(p)
-
 
 
 def _jobs(text: str) -> int:
@@ -102,7 +94,7 @@ def _engine_options(p: argparse.ArgumentParser) -> None:
 
 def _rulebook_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules-only", action="store_true", help="leave the designer notes appendix out")
-    p.add_argument("--creep", type=_length, default=0.0, help="creep compensation per sheet (e.g. 0.1mm)")
+    p.add_argument("--creep", type=validate.option(validate.creep_option), default=0.0, help="creep compensation per sheet (e.g. 0.1mm)")
     p.add_argument("--binding", choices=["left", "right"], default="left")
 
 

@@ -142,6 +142,9 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
                 seen.add((str(where), text))
                 _say(f"  {deck.id}: {where}: {field}: {text}")
                 total += 1
+            for piece in deck.pieces:
+                if piece.count == 0:
+                    _say(f"  {deck.id}: {piece.where}: {piece.label}: parked (count: 0, prints none)")
         for item in game.sourced:
             if item.note.startswith("未定"):
                 _say(f"  sourced: {item.name} ×{item.count}: {item.note}")

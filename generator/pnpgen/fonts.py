@@ -13,6 +13,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from pnpgen.errors import InputError
+from pnpgen.data.model import Where
+from pnpgen.data.workspace import contained
 
 DEFAULT_FONTS = {
     "gothic": "BIZUDPGothic-Regular",
@@ -25,22 +27,28 @@ _registered: dict[str, Path] = {}
 
 
 def available(font_dir: Path) -> list[str]:
-    return sorted(p.stem for p in font_dir.glob("*.ttf"))
+    return sorted(p.stem for p in font_dir.glob("*.ttf") if p.is_file())
 
 
-def register(name: str, font_dir: Path, where: Path | str | None = None) -> str:
+def register(name: str, font_dir: Path, where: Where | Path | str | None = None, key: str = "fonts") -> str:
     """Register fonts/<name>.ttf with ReportLab and svglib; return the name to draw with."""
-    path = font_dir / f"{name}.ttf"
+    path = contained(f"{name}.ttf", font_dir, key, where)
     if name in _registered:
         return name
+    w = where if isinstance(where, Where) else Where(where)
     if not path.is_file():
+        known = available(font_dir)
         raise InputError(
             f"font {name!r} not found in {font_dir}",
-            path=where,
-            key="fonts",
-            expected="one of " + ", ".join(available(font_dir)) if available(font_dir) else "a .ttf in fonts/",
+            path=w.path, line=w.line, column=w.column,
+            key=key,
+            expected="one of " + ", ".join(known) if known else "a .ttf in fonts/",
         )
-    font = TTFont(name, str(path))
+    try:
+        font = TTFont(name, str(path))
+    except Exception as e:  # ReportLab raises plain exceptions for a file that is no TrueType font
+        raise InputError(f"font file {path.name} cannot be read: {e}", path=w.path, line=w.line, column=w.column,
+                         key=key, expected="a TrueType .ttf file") from None
     pdfmetrics.registerFont(font)
     from svglib.fonts import register_font
 

@@ -3,12 +3,13 @@ no traceback, and nothing written or destroyed."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
 import pytest
 
-from conftest import DECK_YAML, GAME_YAML, make_workspace, run
+from conftest import DECK_YAML, GAME_YAML, REPO, make_workspace, run
 
 GOOD = DECK_YAML + "  - {name: 祝福, text: 本文}\n"
 
@@ -18,8 +19,8 @@ CASES = {
     "unknown piece key": (DECK_YAML + "  - {name: 祝福, txet: 本文}\n", "cards.yaml:9:16: pieces.0.txet: unknown key", "one of name, text, count"),
     "wrong type": (GOOD.replace("  - {name: 祝福, text: 本文}", "  - {name: [1, 2]}"), "cards.yaml:9:12: pieces.0.name: [1, 2] is not a valid text", "expected text"),
     "missing template": (GOOD.replace("card-back.svg.j2", "nope.svg.j2"), "cards.yaml:4:7: back: template 'nope.svg.j2' not found", "templates/test/nope.svg.j2"),
-    "count zero": (DECK_YAML + "  - {name: 祝福, count: 0}\n", "cards.yaml:9:23: pieces.0.count: count 0 is not a whole number from 1 to 10,000", "an integer 1..10000"),
-    "count too big": (DECK_YAML + "  - {name: 祝福, count: 10001}\n", "cards.yaml:9:23: pieces.0.count", "1 to 10,000"),
+    "count negative": (DECK_YAML + "  - {name: 祝福, count: -1}\n", "cards.yaml:9:23: pieces.0.count: count -1 is not a whole number from 0 to 10,000", "an integer 0..10000"),
+    "count too big": (DECK_YAML + "  - {name: 祝福, count: 10001}\n", "cards.yaml:9:23: pieces.0.count", "0 to 10,000"),
     "count text": (DECK_YAML + "  - {name: 祝福, count: many}\n", "pieces.0.count: count 'many'", "count: 3"),
     "unknown format": (GOOD.replace("format: poker", "format: pokr"), "cards.yaml:2:9: format: unknown format 'pokr'", "poker, bridge"),
     "unknown field type": (GOOD.replace("  text: text", "  text: txt"), "cards.yaml:7:9: fields.text: unknown field type 'txt'", "text, int"),
@@ -69,8 +70,9 @@ def test_template_error_names_template(tmp_path, capsys):
 
 def test_cli_exit_status_and_no_traceback(tmp_path):
     ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 祝福, count: -1}\n")
+    env = {**os.environ, "PYTHONPATH": str(REPO / "generator")}  # this checkout's package
     proc = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "test"], cwd=ws,
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, env=env)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "count -1" in proc.stderr
 

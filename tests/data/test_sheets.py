@@ -118,8 +118,8 @@ def _ods(rows: list[list]) -> bytes:
 BAD = {
     "bad int": ('name,power\r\n祝福,3\r\n降臨,three\r\n', "cards.csv:3:2: power (column B): 'three' is not a valid int",
                 "a whole number"),
-    "bad count": ('name,count\r\n祝福,0\r\n', "cards.csv:2:2: count (column B): count 0 is not a whole number",
-                  "1..10000"),
+    "bad count": ('name,count\r\n祝福,-1\r\n', "cards.csv:2:2: count (column B): count -1 is not a whole number",
+                  "0..10000"),  # 0 parks a piece (issue 12)
     "unknown header": ('name,powr\r\n祝福,3\r\n', "cards.csv:1:2: powr (column B): unknown key", "one of name, text"),
     "no header": ('name,\r\n祝福,3\r\n', "cards.csv:2:2: a value ('3') in a column without a header", "column B"),
     "twice": ('name,name\r\n祝福,3\r\n', "cards.csv:1:2: name: the same header twice", "one column"),

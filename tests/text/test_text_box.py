@@ -154,11 +154,11 @@ def test_text_is_escaped_never_markup():
     assert "&lt;script&gt;" in svg and "&amp;" in svg
 
 
-def test_attribute_values_are_escaped():
-    ctx = make_ctx()
-    svg = str(textbox(ctx, "あ", 0, 0, 20, 10, fill='"/><script>'))
-    assert "<script" not in svg
-    assert texts(svg)[0][0]["fill"] == '"/><script>'
+def test_markup_in_a_fill_is_refused():
+    """A fill is a palette name or a hex colour (data/validate.py), so markup never reaches the SVG."""
+    with pytest.raises(InputError) as e:
+        textbox(make_ctx(), "あ", 0, 0, 20, 10, fill='"/><script>')
+    assert e.value.key == "fill" and "unknown colour" in e.value.message
 
 
 def test_placeholder_prints_magenta():

@@ -34,7 +34,7 @@ def bill_of_materials(game: Game, decks: list[DeckRecord]) -> dict:
             "sheets": d.sheets,
             "pages": d.pages,
             "paper": d.paper,
-            "file": d.files[0],
+            "file": d.files[0] if d.files else None,  # none for a deck whose pieces are all parked (count: 0)
         })
     sourced = [{"name": s.name, "count": s.count, "note": s.note, "placeholder": is_placeholder(s.note)}
                for s in game.sourced]

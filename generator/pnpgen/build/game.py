@@ -15,7 +15,7 @@ from pnpgen.build.bom import bill_of_materials, bom_pages
 from pnpgen.build.convert import convert_faces
 from pnpgen.build.faces import DeckFaces, FaceSet, render_deck
 from pnpgen.build.manifest import DeckRecord, die_line_record, layout_record
-from pnpgen.data.load import load_game
+from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
@@ -104,6 +104,7 @@ def _bold_font(game: Game) -> str:
 def plan_game(ws: Workspace, slug: str, options: BuildOptions) -> tuple[GamePlan, list[str]]:
     """Load the game, render each distinct face once and impose every document."""
     game = load_game(ws, slug)
+    check_bleed(game, options.shop_bleed_mm)
     font = game.fonts["gothic"]
     use_default_font(font)
     sheet = options.sheet

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from pnpgen import fonts as fontreg
 from pnpgen.errors import InputError
-from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
-from pnpgen.data.model import FieldText, Game, Piece, Deck, Sourced, is_placeholder
+from pnpgen.data import validate as v
 from pnpgen.data.art import check_art
 from pnpgen.data.sheets import read_pieces
+from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
+from pnpgen.data.model import FieldText, Game, Piece, Deck, Sourced, Where, is_placeholder
 from pnpgen.shapes import bounding_size
-from pnpgen.units import parse_length
-from pnpgen.data.workspace import Workspace
+from pnpgen.data.workspace import Workspace, contained
 from pnpgen.data.yamlsrc import Located, load_yaml
 
-MAX_COUNT = 10_000
 GAME_KEYS = {
     "title": "text", "draft": "the 草案 number", "players": "e.g. 3-5", "date": "YYYY-MM-DD",
     "draft_file": "file name", "palette": "name: '#rrggbb'", "fonts": "role: font",
@@ -29,54 +27,69 @@ DECK_KEYS = (
     "front", "back", "fields", "defaults", "pieces", "options",
 )
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
-HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
+RESERVED_FIELDS = ("count", "n", "copy")  # templates read these as piece.count, piece.n, piece.copy
+SHAPE_KEYS = ("corner_radius", "orientation", "points")
 
 
-def _keys(doc: Located, mapping: Any, keypath: tuple, allowed, what: str) -> None:
-    if not isinstance(mapping, dict):
-        raise doc.error(keypath, f"{what} must be a mapping", "key: value pairs")
+def _parse(doc: Located, keypath: tuple, parse: Callable[..., Any], value: Any, *args: Any) -> Any:
+    """``parse(value, *args)`` from validate.py, its complaint placed at the value's file:line."""
+    try:
+        return parse(value, *args)
+    except v.Invalid as e:
+        raise doc.error(keypath, e.message, e.expected) from None
+
+
+def _keys(doc: Located, mapping: Any, keypath: tuple, allowed, what: str) -> dict:
+    mapping = _parse(doc, keypath, v.mapping, mapping, what)
     for key in mapping:
         if key not in allowed:
-            raise doc.error(keypath + (key,), f"unknown key in {what}", "one of " + ", ".join(allowed), key=True)
+            listed = ", ".join(str(k) for k in allowed)
+            raise doc.error(keypath + (key,), f"unknown key in {what}",
+                            "one of " + listed if listed else "no keys here", key=True)
+    return mapping
 
 
 def _text(doc: Located, value: Any, keypath: tuple) -> str:
-    if isinstance(value, (dict, list)) or value is None:
-        raise doc.error(keypath, f"expected text, got {type(value).__name__}", "a string")
-    return str(value)
+    return _parse(doc, keypath, v.text, value)
 
 
 def load_game(ws: Workspace, slug: str) -> Game:
     folder = ws.game_dir(slug)
-    if not (folder / "game.yaml").is_file():
-        known = ws.slugs()
-        raise InputError(f"unknown game {slug!r}", expected="one of " + ", ".join(known) if known else "a data/<slug>/game.yaml")
-    doc = load_yaml(folder / "game.yaml")
-    data = doc.data
-    _keys(doc, data, (), GAME_KEYS, "game.yaml")
+    game_yaml = folder / "game.yaml"
+    if not game_yaml.is_file():
+        if game_yaml.exists():
+            raise InputError("game.yaml is not a file", path=game_yaml, expected="a YAML file describing the game")
+        known = [s for s in ws.slugs() if s != slug]
+        raise InputError(f"unknown game {v.show(slug)}",
+                         expected="one of " + ", ".join(known) if known else "a data/<slug>/game.yaml")
+    contained(game_yaml, ws.data, "game", game_yaml)
+    doc = load_yaml(game_yaml)
+    data = _keys(doc, doc.data, (), GAME_KEYS, "game.yaml")
     for required in ("title", "palette"):
         if required not in data:
             raise doc.error((), f"missing key {required!r}", GAME_KEYS[required])
-    palette = data["palette"]
-    _keys(doc, palette, ("palette",), palette.keys() if isinstance(palette, dict) else (), "palette")
+    palette = _parse(doc, ("palette",), v.mapping, data["palette"], "palette")
     for name, value in palette.items():
-        if not isinstance(value, str) or not HEX.match(value):
-            raise doc.error(("palette", name), f"colour {value!r} is not a hex colour", "'#rrggbb' in quotes")
+        _parse(doc, ("palette", name), v.name, name, "a colour name")
+        _parse(doc, ("palette", name), v.hex_colour, value)
     font_roles = dict(fontreg.DEFAULT_FONTS)
-    fonts_in = data.get("fonts", {}) or {}
-    _keys(doc, fonts_in, ("fonts",), fonts_in.keys() if isinstance(fonts_in, dict) else (), "fonts")
-    font_roles.update({k: str(v) for k, v in fonts_in.items()})
-    fallback = [str(f) for f in data.get("fallback_fonts", []) or []]
+    fonts_in = _parse(doc, ("fonts",), v.mapping, data.get("fonts"), "fonts")
+    for role, name in fonts_in.items():
+        font_roles[_parse(doc, ("fonts", role), v.name, role, "a font role")] = \
+            _parse(doc, ("fonts", role), v.name, name, "a font")
+    fallback = _parse(doc, ("fallback_fonts",), v.names, data.get("fallback_fonts"), "fallback_fonts")
     for role, name in font_roles.items():
-        fontreg.register(name, ws.fonts, where=doc.where(("fonts", role)) if role in fonts_in else doc.path)
+        where = doc.where(("fonts", role)) if role in fonts_in else Where(doc.path)
+        fontreg.register(name, ws.fonts, where=where, key=f"fonts.{role}" if role in fonts_in else "fonts")
     for i, name in enumerate(fallback):
-        fontreg.register(name, ws.fonts, where=doc.where(("fallback_fonts", i)))
+        fontreg.register(name, ws.fonts, where=doc.where(("fallback_fonts", i)), key=f"fallback_fonts.{i}")
     sourced = []
-    for i, item in enumerate(data.get("sourced", []) or []):
-        _keys(doc, item, ("sourced", i), ("name", "count", "note"), "a sourced component")
+    for i, item in enumerate(_parse(doc, ("sourced",), v.sequence, data.get("sourced"), "sourced")):
+        item = _keys(doc, item, ("sourced", i), ("name", "count", "note"), "a sourced component")
         sourced.append(Sourced(_text(doc, item.get("name"), ("sourced", i, "name")),
-                               _count(doc, item.get("count", 1), ("sourced", i, "count")),
+                               _parse(doc, ("sourced", i, "count"), v.count, item.get("count", 1), v.SOURCED_COUNT),
                                str(item.get("note", "") or "")))
+    draft_name = _parse(doc, ("draft_file",), v.name, data.get("draft_file", "draft.txt"), "draft_file")
     game = Game(
         slug=slug,
         title=_text(doc, data["title"], ("title",)),
@@ -89,7 +102,7 @@ def load_game(ws: Workspace, slug: str) -> Game:
         decks=[],
         sourced=sourced,
         root=folder,
-        draft_file=folder / str(data.get("draft_file", "draft.txt")),
+        draft_file=contained(draft_name, folder, "draft_file", doc.where(("draft_file",))),
         options={"subtitle": str(data.get("subtitle", "") or "")},
     )
     for deck_file in sorted((folder / "decks").glob("*.yaml")):
@@ -97,60 +110,62 @@ def load_game(ws: Workspace, slug: str) -> Game:
     return game
 
 
-def _count(doc: Located, value: Any, keypath: tuple) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_COUNT:
-        raise doc.error(keypath, f"count {value!r} is not a whole number from 1 to {MAX_COUNT:,}",
-                        f"an integer 1..{MAX_COUNT}, e.g. 'count: 3'")
-    return value
-
-
 def _size(doc: Located, data: dict, shape: str) -> tuple[tuple[float, float], str]:
     if "format" in data and "size" in data:
         raise doc.error(("size",), "give either format or size, not both", "one of them", key=True)
     if "format" in data:
-        fmt = data["format"]
-        if fmt not in CARD_FORMATS:
-            raise doc.error(("format",), f"unknown format {fmt!r}", "one of " + ", ".join(CARD_FORMATS))
+        if shape in SINGLE_SIZE_SHAPES:
+            raise doc.error(("format",), f"a {shape} takes a size, not a card format", "'size: 40mm'")
+        fmt = _parse(doc, ("format",), v.choice, data["format"], CARD_FORMATS, "format")
         return CARD_FORMATS[fmt], fmt
     if "size" not in data:
         raise doc.error((), "missing size", "'format: poker' or 'size: [63, 88]'")
-    raw = data["size"]
-    try:
-        if shape in SINGLE_SIZE_SHAPES:
-            if isinstance(raw, list):
-                raise ValueError(f"a {shape} takes one size")
-            return bounding_size(shape, parse_length(raw), data.get("orientation", "pointy")), "custom"
-        if not isinstance(raw, list) or len(raw) != 2:
-            raise ValueError("needs [width, height]")
-        w, h = (parse_length(v) for v in raw)
-        if w <= 0 or h <= 0:
-            raise ValueError("sizes must be positive")
-        return (w, h), "custom"
-    except ValueError as e:
-        expected = "one length, e.g. 'size: 40mm'" if shape in SINGLE_SIZE_SHAPES else "'size: [63, 88]' in mm or with units"
-        raise doc.error(("size",), str(e), expected) from None
+    sizes = _parse(doc, ("size",), v.size, data["size"], shape, shape in SINGLE_SIZE_SHAPES)
+    if shape in SINGLE_SIZE_SHAPES:  # orientation checked by the caller
+        return bounding_size(shape, sizes[0], data.get("orientation", "pointy")), "custom"
+    return sizes, "custom"
+
+
+def _shape_options(doc: Located, data: dict, shape: str, trim: tuple[float, float]) -> dict[str, Any]:
+    """corner_radius, orientation and points, each checked against the shape and its size."""
+    w, h = trim
+    out: dict[str, Any] = {}
+    if "orientation" in data:
+        out["orientation"] = _parse(doc, ("orientation",), v.orientation, data["orientation"], shape)
+    if "corner_radius" in data:
+        out["corner_radius"] = _parse(doc, ("corner_radius",), v.corner_radius, data["corner_radius"], shape, w, h)
+    if "points" in data:
+        out["points"] = _parse(doc, ("points",), v.points, data["points"], shape, w, h)
+    elif shape == "polygon":
+        raise doc.error((), "a polygon needs points", "'points: [[0, 0], [30, 0], [15, 26]]' in mm")
+    return out
 
 
 def _template(ws: Workspace, game: Game, doc: Located, key: str, name: Any) -> str:
-    if not isinstance(name, str):
-        raise doc.error((key,), "template name must be text", "a file name like 'epic-front.svg.j2'")
+    """The template's name under templates/, looked up as Jinja will: first in the game's own
+    folder, then as given (common/…); never outside templates/."""
+    name = _parse(doc, (key,), v.name, name, "a template name")
+    where = doc.where((key,))
+    if Path(name).is_absolute() or ".." in Path(name).parts:
+        raise InputError(f"template {v.show(name)} is outside templates/", path=where.path, line=where.line,
+                         column=where.column, key=key, expected="a name under templates/ without '..'")
     for candidate in (f"{game.slug}/{name}", name):
-        if (ws.templates / candidate).is_file():
+        if contained(candidate, ws.templates, key, where).is_file():
             return candidate
-    raise doc.error((key,), f"template {name!r} not found", f"a file templates/{game.slug}/{name}")
+    raise doc.error((key,), f"template {v.show(name)} not found", f"a file templates/{game.slug}/{name}")
 
 
 def _value(doc: Located, game: Game, ftype: str, value: Any, keypath: tuple, field: str) -> Any:
     """Check one field value against its declared type; text becomes FieldText."""
     ok = {
-        "text": lambda v: isinstance(v, (str, int, float)) and not isinstance(v, bool),
-        "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-        "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-        "colour": lambda v: isinstance(v, str) and (v in game.palette or is_placeholder(v)),
-        "bool": lambda v: isinstance(v, bool),
-        "list": lambda v: isinstance(v, list),
-        "map": lambda v: isinstance(v, dict),
-        "image": lambda v: isinstance(v, str),
+        "text": lambda x: isinstance(x, (str, int, float)) and not isinstance(x, bool),
+        "int": lambda x: isinstance(x, int) and not isinstance(x, bool),
+        "number": lambda x: isinstance(x, (int, float)) and not isinstance(x, bool),
+        "colour": lambda x: isinstance(x, str) and (x in game.palette or is_placeholder(x)),
+        "bool": lambda x: isinstance(x, bool),
+        "list": lambda x: isinstance(x, list),
+        "map": lambda x: isinstance(x, dict),
+        "image": lambda x: isinstance(x, str),
     }[ftype]
     if value is None or (is_placeholder(value) and ftype != "colour"):
         return FieldText(value, field) if isinstance(value, str) else value
@@ -160,7 +175,7 @@ def _value(doc: Located, game: Game, ftype: str, value: Any, keypath: tuple, fie
             "text": "text", "int": "a whole number", "number": "a number", "bool": "true or false",
             "list": "a list [..]", "map": "a mapping {key: value}", "image": "a file name in art/, e.g. dragon.png",
         }[ftype]
-        raise doc.error(keypath, f"{value!r} is not a valid {ftype}", expected)
+        raise doc.error(keypath, f"{v.show(value)} is not a valid {ftype}", expected)
     if ftype == "image" and value.strip():
         try:
             check_art(game.root, value)
@@ -169,31 +184,39 @@ def _value(doc: Located, game: Game, ftype: str, value: Any, keypath: tuple, fie
     return FieldText(str(value), field) if ftype == "text" else value
 
 
+def _fields(doc: Located, data: dict) -> dict[str, str]:
+    fields = _parse(doc, ("fields",), v.mapping, data.get("fields"), "fields")
+    for name, ftype in fields.items():
+        _parse(doc, ("fields", name), v.name, name, "a field name")
+        if name in RESERVED_FIELDS:
+            raise doc.error(("fields", name), f"{name!r} is set by pnpgen for every piece",
+                            "another field name (" + ", ".join(RESERVED_FIELDS) + " are reserved)", key=True)
+        _parse(doc, ("fields", name), v.choice, ftype, FIELD_TYPES, "field type")
+    return fields
+
+
 def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
     doc = load_yaml(path)
-    data = doc.data
-    _keys(doc, data, (), DECK_KEYS, "a deck file")
+    data = _keys(doc, doc.data, (), DECK_KEYS, "a deck file")
     for required in ("name", "front", "pieces"):
         if required not in data:
             raise doc.error((), f"missing key {required!r}", f"'{required}:' in the deck file")
-    kind = data.get("kind", "card")
-    if kind not in KINDS:
-        raise doc.error(("kind",), f"unknown kind {kind!r}", "one of " + ", ".join(KINDS))
-    shape = data.get("shape", "rect")
-    if shape not in SHAPES:
-        raise doc.error(("shape",), f"unknown shape {shape!r}", "one of " + ", ".join(SHAPES))
+    kind = _parse(doc, ("kind",), v.choice, data.get("kind", "card"), KINDS, "kind")
+    shape = _parse(doc, ("shape",), v.choice, data.get("shape", "rect"), SHAPES, "shape")
+    if "orientation" in data:
+        _parse(doc, ("orientation",), v.orientation, data["orientation"], shape)
     trim, fmt = _size(doc, data, shape)
-    fields = data.get("fields", {}) or {}
-    _keys(doc, fields, ("fields",), fields.keys() if isinstance(fields, dict) else (), "fields")
-    for name, ftype in fields.items():
-        if ftype not in FIELD_TYPES:
-            raise doc.error(("fields", name), f"unknown field type {ftype!r}", "one of " + ", ".join(FIELD_TYPES))
+    fields = _fields(doc, data)
     allowed = list(fields) + ["count"]
-    defaults = data.get("defaults", {}) or {}
-    _keys(doc, defaults, ("defaults",), list(fields), "defaults")
-    defaults = {k: _value(doc, game, fields[k], v, ("defaults", k), k) for k, v in defaults.items()}
-    options = {k: data[k] for k in ("corner_radius", "orientation", "points") if k in data}
-    options.update(data.get("options", {}) or {})
+    defaults = _keys(doc, data.get("defaults") or {}, ("defaults",), list(fields), "defaults")
+    defaults = {k: _value(doc, game, fields[k], x, ("defaults", k), k) for k, x in defaults.items()}
+    options = _shape_options(doc, data, shape, trim)
+    template_options = _parse(doc, ("options",), v.mapping, data.get("options"), "options")
+    for key in template_options:
+        if key in SHAPE_KEYS:
+            raise doc.error(("options", key), f"{key} is a shape key", f"'{key}:' at the top of the deck file",
+                            key=True)
+    options.update(template_options)
     deck = Deck(
         id=path.stem,
         name=_text(doc, data["name"], ("name",)),
@@ -215,14 +238,14 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
         raise doc.error(("pieces",), "pieces must be a non-empty list", "'- name: …' entries or {file: cards.csv}")
     for i, raw in enumerate(pieces):
         keypath = ("pieces", i)
-        _keys(rows, raw, keypath, allowed, f"piece {i + 1}")
+        raw = _keys(rows, raw, keypath, allowed, f"piece {i + 1}")
         values = {name: None for name in fields}
         values.update(defaults)
         for key, value in raw.items():
             if key != "count":
                 values[key] = _value(rows, game, fields[key], value, keypath + (key,), key)
-        piece = Piece(index=i + 1, values=values, count=_count(rows, raw.get("count", 1), keypath + ("count",)),
-                      where=rows.where(keypath))
+        piece = Piece(index=i + 1, values=values, where=rows.where(keypath),
+                      count=_parse(rows, keypath + ("count",), v.count, raw.get("count", 1)))
         deck.pieces.append(piece)
         for key, value in values.items():
             where = rows.where(keypath + (key,)) if key in raw else doc.where(("defaults", key))
@@ -230,6 +253,16 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
             if fields[key] == "image" and not (value or "").strip():
                 deck.placeholders.append((piece.where, f"{piece.label}.{key}", "no art yet"))
     return deck
+
+
+def check_bleed(game: Game, bleed_mm: float) -> None:
+    """The build's bleed against every deck's pieces (the bleed is a build option, the size data)."""
+    for deck in game.decks:
+        try:
+            v.bleed_fits(bleed_mm, *deck.trim_mm)
+        except v.Invalid as e:
+            raise InputError(e.message, path=deck.source, key="format" if deck.format != "custom" else "size",
+                             expected=e.expected) from None
 
 
 def _collect_placeholders(deck: Deck, where, key: str, value: Any, piece: Piece) -> None:

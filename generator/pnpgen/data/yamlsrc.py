@@ -37,14 +37,58 @@ class Located:
         return InputError(message, path=w.path, line=w.line, column=w.column, key=name, expected=expected)
 
 
+MAX_BYTES = 4_000_000  # a YAML file; the largest real deck is a few kB
+MAX_VALUES = 200_000  # values in a document with every alias expanded (10,000 pieces × fields)
+MAX_DEPTH = 50  # nesting of mappings and lists; real files nest 6 deep
+_STANDARD = "tag:yaml.org,2002:"
+TAGS = {_STANDARD + t for t in ("str", "int", "float", "bool", "null", "timestamp", "seq", "map")}
+MERGE = _STANDARD + "merge"
+
+
+class _Loader(yaml.SafeLoader):
+    """The safe loader, refusing nesting deeper than MAX_DEPTH while it composes (PyYAML
+    composes recursively, so a 5000-deep file would otherwise end in a RecursionError)."""
+
+    depth = 0
+
+    def compose_node(self, parent, index):
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                mark = self.peek_event().start_mark
+                raise _TooDeep(mark)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+
+class _TooDeep(Exception):
+    def __init__(self, mark):
+        self.mark = mark
+
+
 def load_yaml(path: Path) -> Located:
+    """Read a YAML file with bounds: size, nesting, expanded aliases, and only standard tags."""
     try:
+        if path.is_dir():
+            raise InputError("is a folder", path=path, expected="a YAML file")
+        if path.stat().st_size > MAX_BYTES:
+            raise InputError(f"file is larger than {MAX_BYTES:,} bytes", path=path,
+                             expected="a YAML file of pieces; split a very large deck into several files")
         text = path.read_bytes().decode("utf-8-sig")
     except FileNotFoundError:
         raise InputError("file not found", path=path) from None
     except UnicodeDecodeError as e:
         raise InputError(f"not UTF-8 text (byte {e.start})", path=path, expected="a UTF-8 YAML file") from None
-    loader = yaml.SafeLoader(text)
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror}", path=path, expected="a readable YAML file") from None
+    try:
+        loader = _Loader(text)
+    except yaml.reader.ReaderError as e:  # a control character anywhere in the file
+        line = text.count("\n", 0, e.position) + 1
+        column = e.position - (text.rfind("\n", 0, e.position) + 1) + 1
+        raise InputError(f"character U+{e.character:04X} is not allowed in YAML", path=path, line=line,
+                         column=column, expected="printable text; control characters removed") from None
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as e:
@@ -56,10 +100,17 @@ def load_yaml(path: Path) -> Located:
             column=mark.column + 1 if mark else None,
             expected="valid YAML: 'key: value' pairs, consistent indentation, quoted text containing ': ' or '#'",
         ) from None
+    except _TooDeep as e:
+        raise InputError(f"nested more than {MAX_DEPTH} levels deep", path=path, line=e.mark.line + 1,
+                         column=e.mark.column + 1, expected="pieces with fields, a few levels deep") from None
     finally:
         loader.dispose()
     doc = Located(path, None)
-    doc.data = {} if node is None else _build(loader, node, (), doc)
+    if node is not None:
+        _Expansion(doc).check(node)
+        doc.data = _Builder(loader, doc).build(node, ())
+    else:
+        doc.data = {}
     return doc
 
 
@@ -67,27 +118,109 @@ def _mark(node: yaml.Node) -> tuple[int, int]:
     return node.start_mark.line + 1, node.start_mark.column + 1
 
 
-def _build(loader: yaml.SafeLoader, node: yaml.Node, keypath: Path_, doc: Located) -> Any:
-    doc.value_marks[keypath] = _mark(node)
-    if isinstance(node, yaml.MappingNode):
+def _error(doc: Located, node: yaml.Node, message: str, expected: str | None = None,
+           keypath: Path_ = ()) -> InputError:
+    line, col = _mark(node)
+    return InputError(message, path=doc.path, line=line, column=col,
+                      key=".".join(str(k) for k in keypath) or None, expected=expected)
+
+
+class _Expansion:
+    """Measures a document with every alias expanded (values and depth), once per node, so a
+    'billion laughs' file is refused in microseconds; finds aliases that contain themselves."""
+
+    def __init__(self, doc: Located):
+        self.doc = doc
+        self.known: dict[int, tuple[int, int]] = {}  # node id → (values, depth)
+        self.open: set[int] = set()
+
+    def check(self, node: yaml.Node) -> None:
+        self.measure(node)
+
+    def measure(self, node: yaml.Node) -> tuple[int, int]:
+        known = self.known.get(id(node))
+        if known is not None:
+            return known
+        if id(node) in self.open:
+            raise _error(self.doc, node, "an alias refers to the mapping or list that holds it",
+                         "an alias (*name) only to a value defined before and outside it")
+        self.open.add(id(node))
+        children = [n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode) else \
+            node.value if isinstance(node, yaml.SequenceNode) else []
+        sizes = [self.measure(n) for n in children]
+        self.open.discard(id(node))
+        total = 1 + sum(n for n, _ in sizes)
+        depth = 1 + max((d for _, d in sizes), default=0)
+        if total > MAX_VALUES:
+            raise _error(self.doc, node, f"aliases expand this to more than {MAX_VALUES:,} values",
+                         "aliases (*name) to small shared values, not aliases of aliases")
+        if depth > MAX_DEPTH:
+            raise _error(self.doc, node, f"aliases nest this more than {MAX_DEPTH} levels deep",
+                         "pieces with fields, a few levels deep")
+        self.known[id(node)] = total, depth
+        return total, depth
+
+
+class _Builder:
+    """Nodes → plain Python data, recording each value's and key's position. A node reached
+    through several aliases is built once and shared."""
+
+    def __init__(self, loader: yaml.SafeLoader, doc: Located):
+        self.loader = loader
+        self.doc = doc
+        self.built: dict[int, Any] = {}
+
+    def build(self, node: yaml.Node, keypath: Path_) -> Any:
+        doc = self.doc
+        if id(node) in self.built:
+            return self.built[id(node)]
+        doc.value_marks[keypath] = _mark(node)
+        self.standard(node, keypath)
+        if isinstance(node, yaml.MappingNode):
+            value: Any = self.mapping(node, keypath)
+        elif isinstance(node, yaml.SequenceNode):
+            value = [self.build(item, keypath + (i,)) for i, item in enumerate(node.value)]
+        else:
+            value = self.scalar(node, keypath)
+        self.built[id(node)] = value
+        return value
+
+    def standard(self, node: yaml.Node, keypath: Path_) -> None:
+        if node.tag not in TAGS:
+            raise _error(self.doc, node, f"YAML tag {node.tag.replace(_STANDARD, '!!')!r} is not allowed",
+                         "plain values, lists and mappings, without '!' tags", keypath)
+
+    def scalar(self, node: yaml.Node, keypath: Path_) -> Any:
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except (yaml.constructor.ConstructorError, ValueError, OverflowError) as e:
+            problem = getattr(e, "problem", None) or str(e)
+            raise _error(self.doc, node, f"cannot read value: {problem}", None, keypath) from None
+
+    def mapping(self, node: yaml.MappingNode, keypath: Path_) -> dict:
+        own = sum(1 for k, _ in node.value if k.tag != MERGE)
+        try:
+            self.loader.flatten_mapping(node)  # '<<: *base' merge keys, as YAML 1.1 defines them
+        except yaml.constructor.ConstructorError as e:
+            raise _error(self.doc, node, f"cannot merge: {e.problem}", "'<<: *name' naming a mapping",
+                         keypath) from None
+        pairs = node.value
         out: dict[Any, Any] = {}
-        for key_node, value_node in node.value:
-            key = loader.construct_object(key_node, deep=True)
+        own_keys: set = set()
+        for i, (key_node, value_node) in enumerate(pairs):
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise _error(self.doc, key_node, "a key must be a plain name, not a list or mapping",
+                             "'name: value'", keypath)
+            self.standard(key_node, keypath)
+            key = self.scalar(key_node, keypath)
             sub = keypath + (key,)
-            if key in out:
-                line, col = _mark(key_node)
-                raise InputError("duplicate key", path=doc.path, line=line, column=col,
-                                 key=".".join(str(k) for k in sub), expected="each key once per mapping")
-            doc.key_marks[sub] = _mark(key_node)
-            out[key] = _build(loader, value_node, sub, doc)
+            if i >= len(pairs) - own:  # merged keys come first and may be overridden
+                if key in own_keys:
+                    raise _error(self.doc, key_node, "duplicate key", "each key once per mapping", sub)
+                own_keys.add(key)
+            self.doc.key_marks[sub] = _mark(key_node)
+            out[key] = self.build(value_node, sub)
         return out
-    if isinstance(node, yaml.SequenceNode):
-        return [_build(loader, item, keypath + (i,), doc) for i, item in enumerate(node.value)]
-    try:
-        return loader.construct_object(node, deep=True)
-    except yaml.constructor.ConstructorError as e:
-        raise InputError(f"cannot read value: {e.problem}", path=doc.path, line=_mark(node)[0],
-                         column=_mark(node)[1]) from None
 
 
 def _context(e: yaml.MarkedYAMLError) -> str:

@@ -11,7 +11,7 @@ from pnpgen.data.model import Deck
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError
-from pnpgen.units import parse_length
+from pnpgen.data import validate
 
 SHIPPED = Path(__file__).parent / "presets"
 LAYOUTS = ("png-faces", "pdf-copies", "pdf-faces", "tts")
@@ -109,12 +109,9 @@ def _choice(doc: Located, key: str, default: str, allowed: tuple[str, ...]) -> s
 
 def _length(doc: Located, keypath: tuple, value) -> float:
     try:
-        v = parse_length(value)
-    except ValueError as e:
-        raise doc.error(keypath, str(e), "a length such as 3mm or 0.125in") from None
-    if v < 0:
-        raise doc.error(keypath, "a length cannot be negative", "0 or more")
-    return v
+        return validate.length(value, 0.0, validate.SIZE_MM[1])
+    except validate.Invalid as e:
+        raise doc.error(keypath, e.message, e.expected) from None
 
 
 def _parse(doc: Located, slug: str) -> Preset:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -9,8 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from lxml import etree
 
 from pnpgen.errors import InputError
+from pnpgen.data import validate
 from pnpgen.data.model import Deck, Game, Piece, is_placeholder
 from pnpgen.text import TextContext, icon, textbox
 from pnpgen.render.helpers import shape_tools
@@ -57,6 +60,21 @@ class Face:
     copy: int = 1
 
 
+class WorkspaceLoader(jinja2.FileSystemLoader):
+    """Templates, includes and imports from templates/ only: Jinja refuses '..' in a name, and
+    this refuses a file that a symlink leads out of the folder."""
+
+    def __init__(self, root: Path):
+        super().__init__(str(root))
+        self.root = root.resolve()
+
+    def get_source(self, environment: jinja2.Environment, template: str):
+        source, filename, uptodate = super().get_source(environment, template)
+        if not Path(filename).resolve().is_relative_to(self.root):
+            raise jinja2.TemplateNotFound(template, f"template {template!r} leads outside templates/")
+        return source, filename, uptodate
+
+
 class Renderer:
     """Holds the Jinja environment for one game; renders faces to SVG text."""
 
@@ -64,24 +82,25 @@ class Renderer:
         self.game = game
         self.bleed_mm = bleed_mm
         self.env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(str(templates)),
+            loader=WorkspaceLoader(templates),
             autoescape=True,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
         )
+        self.templates = templates
         self.icon_dirs = [templates / game.slug / "icons", templates / "common" / "icons"]
         self.warnings: list[str] = []
         self.art = ArtPlacer(game, templates, min_dpi, self.warnings)  # image(); art.folder.resolver for <image>
+        self._checked: set[str] = set()  # SVG text already found well-formed
 
     def colour(self, name: str) -> str:
-        if name in self.game.palette:
-            return self.game.palette[name]
-        if isinstance(name, str) and name.startswith("#"):
-            return name
-        raise InputError(f"unknown colour {name!r} in a template", path=self.game.root / "game.yaml",
-                         key="palette", expected="one of " + ", ".join(self.game.palette))
+        """A palette name or '#rrggbb' → '#rrggbb'; the caller's template line is added on failure."""
+        try:
+            return validate.colour(name, self.game.palette)
+        except validate.Invalid as e:
+            raise InputError(e.message, key="colour", expected=e.expected) from None
 
     def render(self, face: Face, reads: set[str] | None = None) -> str:
         """The face's SVG; the names of the piece fields the template read go into ``reads``
@@ -121,11 +140,42 @@ class Renderer:
         except jinja2.TemplateSyntaxError as e:
             raise InputError(f"template syntax error: {e.message}", path=e.filename or template_name,
                              line=e.lineno) from None
-        except jinja2.TemplateNotFound as e:
-            raise InputError(f"template {e.name!r} not found", path=deck.source,
-                             expected=f"a file under templates/{self.game.slug}/ or templates/common/") from None
-        except jinja2.UndefinedError as e:
-            raise InputError(f"template {template_name}: {e.message} (rendering {where})", path=deck.source,
-                             expected="a field declared in the deck's 'fields:'") from None
+        except Exception as e:  # noqa: BLE001 - whatever a template or a helper raises is the template's error
+            raise self._failure(e, face, template_name, where) from None
+        self._well_formed(svg, template_name, where)
         self.warnings.extend(ctx.warnings)
         return svg
+
+    def _failure(self, e: Exception, face: Face, template_name: str, where: str) -> InputError:
+        """One line for an exception raised while rendering: the template file and line (the
+        innermost template frame of the traceback), the deck and piece, and what went wrong."""
+        frames = [f for f in traceback.extract_tb(e.__traceback__)
+                  if f.filename and Path(f.filename).is_relative_to(self.templates)]
+        if isinstance(e, InputError):
+            message, key, expected = e.message, e.key, e.expected
+            if e.path is not None:  # where the helper found the bad value (an icon file …)
+                message += f" ({e.path}{f':{e.line}' if e.line else ''})"
+        elif isinstance(e, jinja2.UndefinedError):
+            message, key, expected = e.message or "undefined", None, "a field declared in the deck's 'fields:'"
+        elif isinstance(e, jinja2.TemplateNotFound):
+            message, key = str(e.message or f"template {e.name!r} not found"), "template"
+            expected = f"a file under templates/{self.game.slug}/ or templates/common/"
+        else:
+            message, key, expected = f"{type(e).__name__}: {e}", None, None
+        if where not in message:
+            message += f" (rendering {where})"
+        if not frames:
+            return InputError(message, path=face.deck.source, key=key or face.side, expected=expected)
+        return InputError(message, path=frames[-1].filename, line=frames[-1].lineno, key=key, expected=expected)
+
+    def _well_formed(self, svg: str, template_name: str, where: str) -> None:
+        """Invalid SVG is the template's mistake: say so here, where the template is known."""
+        if svg in self._checked:
+            return
+        try:
+            etree.fromstring(svg.encode("utf-8"), etree.XMLParser(resolve_entities=False, no_network=True))
+        except etree.XMLSyntaxError as e:
+            raise InputError(f"the template produced invalid SVG: {e.msg} (line {e.lineno} of the SVG, "
+                             f"rendering {where})", path=self.templates / template_name,
+                             expected="well-formed SVG; check unclosed tags in the template") from None
+        self._checked.add(svg)

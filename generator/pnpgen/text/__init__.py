@@ -26,6 +26,7 @@ from markupsafe import Markup
 
 from pnpgen import fonts as fontreg
 from pnpgen.errors import InputError
+from pnpgen.data import validate
 from pnpgen.data.model import is_placeholder
 from pnpgen.text import icons as _icons
 from pnpgen.text.cells import GlyphMissing, build
@@ -139,7 +140,11 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
         bad = align if al is None else valign
         raise InputError(f"textbox: unknown alignment {bad!r} ({_describe(ctx, text)})",
                          expected="align left|center|right|justify, valign top|middle|bottom")
-    fill = ctx.palette.get(fill, fill) if isinstance(fill, str) else fill  # a palette name or '#rrggbb'
+    try:
+        fill = validate.colour(fill, ctx.palette)
+    except validate.Invalid as e:
+        raise InputError(f"textbox fill: {e.message} ({_describe(ctx, text)})", key="fill",
+                         expected=e.expected) from None
     try:
         return _layout(text_s, float(w), float(h), float(size), float(min_size), font, al, va,
                        float(line_height), str(fill), tuple(sorted(ctx.fonts.items())),

@@ -14,6 +14,8 @@ from typing import Sequence
 from lxml import etree
 from markupsafe import escape
 
+from pnpgen.data.workspace import contained
+
 SHAPES = {"g", "path", "circle", "rect", "ellipse", "line", "polyline", "polygon"}
 IGNORED = {"title", "desc", "metadata", "defs"}
 ATTRS = {
@@ -37,15 +39,18 @@ class UnknownIcon(IconError):
 
 @lru_cache(maxsize=512)
 def find(name: str, dirs: tuple[Path, ...]) -> Path | None:
+    """The first ``<name>.svg`` in the icon folders; a name leading out of them is an error."""
     for folder in dirs:
-        path = folder / f"{name}.svg"
+        path = contained(f"{name}.svg", folder, "icon")
         if path.is_file():
             return path
+        if path.exists():
+            raise IconError(f"icon {path} is not a file")
     return None
 
 
 def names(dirs: Sequence[Path]) -> list[str]:
-    return sorted({p.stem for d in dirs if d.is_dir() for p in d.glob("*.svg")})
+    return sorted({p.stem for d in dirs if d.is_dir() for p in d.glob("*.svg") if p.is_file()})
 
 
 @lru_cache(maxsize=512)

@@ -1,0 +1,247 @@
+"""Typed, bounded parsers for every value a designer writes: YAML keys and CLI options.
+
+Each parser takes the raw value and returns it checked and converted (lengths in mm), or raises
+``Invalid`` saying what is wrong and what would be right. Callers add where the value stands:
+``data/load.py`` the YAML file:line:column and key, ``cli.py`` the option (through ``option``).
+So no out-of-range or mistyped value reaches geometry. The bounds are documented in
+docs/data-format.md ("Limits").
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from pnpgen.units import MM_PER_UNIT
+
+SIZE_MM = (1.0, 2000.0)  # a piece's trim size (each side, or the one size of a circle/hex)
+COUNT = (0, 10_000)  # copies of a piece; 0 keeps the piece in the data and prints none
+SOURCED_COUNT = (1, 10_000)
+BLEED_MM = (0.0, 10.0)
+MARGIN_MM = (0.0, 50.0)
+CREEP_MM = (0.0, 2.0)
+ORIENTATIONS = ("pointy", "flat")
+ORIENTED_SHAPES = ("hex", "trihex")
+
+_LENGTH = re.compile(r"^\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*(mm|cm|in|pt|px)?\s*$")
+_HEX6 = re.compile(r"^#[0-9a-fA-F]{6}$")
+_HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")  # SVG also takes #rgb
+_UNITS = "a number in mm or with a unit: 63, '63mm', '2.5in', '10pt'"
+
+
+class Invalid(ValueError):
+    """A value that does not parse; ``expected`` says what would."""
+
+    def __init__(self, message: str, expected: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.expected = expected
+
+
+def show(value: Any) -> str:
+    """The value as the designer wrote it, cut short so a huge value cannot flood the message."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _type_name(value: Any) -> str:
+    return {dict: "a mapping", list: "a list", str: "text", bool: "true/false", type(None): "nothing"}.get(
+        type(value), "a number" if isinstance(value, (int, float)) else type(value).__name__)
+
+
+def length(value: Any, lo: float, hi: float, what: str = "length") -> float:
+    """Millimetres from ``3``, ``"3mm"``, ``"0.125in"``…, finite and within [lo, hi]."""
+    mm: float | None = None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            mm = float(value)
+        except OverflowError:
+            mm = math.inf
+    elif isinstance(value, str):
+        m = _LENGTH.match(value)
+        if m:
+            mm = float(m.group(1)) * MM_PER_UNIT[m.group(2) or "mm"]
+    if mm is None:
+        raise Invalid(f"{what} {show(value)} is not a length", _UNITS)
+    if not math.isfinite(mm) or not lo <= mm <= hi:
+        raise Invalid(f"{what} {show(value)} is out of range", f"{lo:g} to {hi:g} mm")
+    return mm
+
+
+def count(value: Any, bounds: tuple[int, int] = COUNT) -> int:
+    lo, hi = bounds
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise Invalid(f"count {show(value)} is not a whole number from {lo} to {hi:,}",
+                      f"an integer {lo}..{hi}, e.g. 'count: 3'")
+    return value
+
+
+def choice(value: Any, options: Iterable[str], what: str) -> str:
+    """One of ``options``; the message lists them, never the bad value among them."""
+    options = list(options)
+    if not isinstance(value, str) or value not in options:
+        raise Invalid(f"unknown {what} {show(value)}", "one of " + ", ".join(options))
+    return value
+
+
+def text(value: Any, what: str = "text") -> str:
+    if isinstance(value, (dict, list)) or value is None:
+        raise Invalid(f"expected {what}, got {_type_name(value)}", "a string")
+    return str(value)
+
+
+def name(value: Any, what: str) -> str:
+    """A plain name (a font, a file): text, not a number, a list or nothing."""
+    if not isinstance(value, str) or not value.strip():
+        raise Invalid(f"{what} must be a name, got {_type_name(value)}", "a name in quotes or plain text")
+    return value
+
+
+def names(value: Any, what: str) -> list[str]:
+    """A list of names; one name given alone is refused rather than split into letters."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise Invalid(f"{what} must be a list, got {_type_name(value)}", f"a list, e.g. [{show(value)}]"
+                      if isinstance(value, str) else "a list of names [a, b]")
+    return [name(v, what) for v in value]
+
+
+def mapping(value: Any, what: str) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise Invalid(f"{what} must be a mapping, got {_type_name(value)}", "key: value pairs")
+    return value
+
+
+def sequence(value: Any, what: str) -> list:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise Invalid(f"{what} must be a list, got {_type_name(value)}", "'- …' entries")
+    return value
+
+
+def hex_colour(value: Any, short: bool = False) -> str:
+    """'#rrggbb' (palette entries), or also '#rgb' where SVG reads it (``short``)."""
+    if not isinstance(value, str) or not (_HEX if short else _HEX6).match(value):
+        raise Invalid(f"colour {show(value)} is not a hex colour",
+                      "'#rrggbb' or '#rgb'" if short else "'#rrggbb' in quotes")
+    return value
+
+
+def colour(value: Any, palette: dict[str, str]) -> str:
+    """A palette name or a hex colour → the hex colour."""
+    if isinstance(value, str) and value in palette:
+        return palette[value]
+    if isinstance(value, str) and value.startswith("#"):
+        return hex_colour(value, short=True)
+    raise Invalid(f"unknown colour {show(value)}",
+                  "a palette name (" + ", ".join(palette) + ") or '#rrggbb'" if palette else "'#rrggbb'")
+
+
+def size(value: Any, shape: str, single: bool) -> tuple[float, ...]:
+    """The trim size: one length for circle/hex/trihex, else [w, h]; each 1–2000 mm."""
+    if single:
+        if isinstance(value, list):
+            raise Invalid(f"a {shape} takes one size", "one length, e.g. 'size: 40mm'")
+        return (length(value, *SIZE_MM, what="size"),)
+    if not isinstance(value, list) or len(value) != 2:
+        raise Invalid("size needs [width, height]", "'size: [63, 88]' in mm or with units")
+    return tuple(length(v, *SIZE_MM, what="size") for v in value)
+
+
+def orientation(value: Any, shape: str) -> str:
+    if shape not in ORIENTED_SHAPES:
+        raise Invalid(f"a {shape} has no orientation", "orientation only on " + " or ".join(ORIENTED_SHAPES))
+    return choice(value, ORIENTATIONS, "orientation")
+
+
+def corner_radius(value: Any, shape: str, w: float, h: float) -> float:
+    if shape != "rounded":
+        raise Invalid(f"a {shape} has no corner radius", "corner_radius only with 'shape: rounded'")
+    return length(value, 0.0, min(w, h) / 2, what="corner radius")
+
+
+def points(value: Any, shape: str, w: float, h: float) -> list[tuple[float, float]]:
+    """A polygon's corners in mm, each inside the trim box, enclosing an area."""
+    if shape != "polygon":
+        raise Invalid(f"a {shape} has no points", "points only with 'shape: polygon'")
+    if not isinstance(value, list) or len(value) < 3 or len(value) > 1000:
+        raise Invalid("points must be a list of 3 or more [x, y] corners", "e.g. [[0, 0], [30, 0], [15, 26]]")
+    out = []
+    for p in value:
+        if not isinstance(p, list) or len(p) != 2:
+            raise Invalid(f"point {show(p)} is not [x, y]", "[x, y] in mm")
+        x, y = length(p[0], 0.0, w, "x"), length(p[1], 0.0, h, "y")
+        out.append((x, y))
+    area = sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(out, out[1:] + out[:1])) / 2
+    if abs(area) < 1.0:
+        raise Invalid("the points enclose no area", "three or more corners around the piece")
+    return out
+
+
+def bleed_fits(bleed_mm: float, w: float, h: float) -> None:
+    """Bleed grows the artwork around the trim; more than half the piece folds the outline."""
+    if bleed_mm >= min(w, h) / 2:
+        raise Invalid(f"bleed {bleed_mm:g} mm is not less than half this {w:g}×{h:g} mm piece",
+                      f"--bleed below {min(w, h) / 2:g} mm, or a larger piece")
+
+
+# --------------------------------------------------------------------------- CLI options
+
+def option(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """An argparse ``type=`` from a parser: Invalid becomes argparse's own one-line error."""
+
+    def parse_option(text: str) -> Any:
+        try:
+            return parse(text)
+        except Invalid as e:
+            hint = f" (expected {e.expected})" if e.expected else ""
+            raise argparse.ArgumentTypeError(e.message + hint) from None
+
+    parse_option.__name__ = parse.__name__  # argparse names the type in its messages
+    return parse_option
+
+
+def bleed_option(text: str) -> float:
+    return length(text, *BLEED_MM, what="bleed")
+
+
+def margin_option(text: str) -> float:
+    return length(text, *MARGIN_MM, what="margin")
+
+
+def creep_option(text: str) -> float:
+    return length(text, *CREEP_MM, what="creep")
+
+
+def game_option(text: str) -> str:
+    """A game's slug: the name of one folder under data/, nothing that leads elsewhere."""
+    if not re.fullmatch(r"[^/\\\0.][^/\\\0]*", text):
+        raise Invalid(f"{show(text)} is not a game name", "a folder name under data/ (see 'pnpgen list')")
+    return text
+
+
+def out_option(text: str) -> Path:
+    """An output folder: a folder or a place one can be made, not a file or below one."""
+    try:
+        if "\0" in text or not text.strip():
+            raise ValueError(text)
+        path = Path(text)
+        probe = path
+        while True:
+            if probe.exists() and not probe.is_dir():
+                what = "is a file" if probe == path else f"is below the file {probe}"
+                raise Invalid(f"{text} {what}", "a folder to write the build into")
+            if probe.exists() or probe.parent == probe:
+                return path
+            probe = probe.parent
+    except (OSError, ValueError) as e:  # a name the system refuses (NUL byte, too long)
+        if isinstance(e, Invalid):
+            raise
+        raise Invalid(f"{show(text)} is not a usable folder name", "a folder to write the build into") from None

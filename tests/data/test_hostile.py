@@ -1,0 +1,336 @@
+"""Issue 12: hostile and careless input. Every case exits 2 with one line naming the file (and
+line), the key or template, no traceback, and never lists the bad value among the valid ones."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import DECK_YAML, GAME_YAML, REPO, make_workspace, run
+
+GOOD = DECK_YAML + "  - {name: 祝福, text: 本文}\n"
+ROUND = GOOD.replace("format: poker", "shape: rounded\nsize: [63, 88]")  # 'front:' moves to line 4
+CIRCLE = GOOD.replace("format: poker", "shape: circle\nsize: 30")
+HEX = GOOD.replace("format: poker", "shape: hex\nsize: 40")
+
+
+def fails(ws: Path, capsys, *args: str) -> str:
+    """Run the CLI: exit 2, one 'pnpgen: error:' line, no traceback; return that line."""
+    assert run(ws, *args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pnpgen: error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    return err
+
+
+def bad_option(ws: Path, capsys, *args: str) -> str:
+    """An option argparse refuses through its type: usage and one error line, exit 2."""
+    with pytest.raises(SystemExit) as e:
+        run(ws, *args)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "error: argument" in err, err
+    return err
+
+
+def not_listed(err: str, bad: str) -> None:
+    """The bad value is not offered among the valid ones."""
+    m = re.search(r"\(expected (.*)\)$", err.strip())
+    assert m is None or bad not in m.group(1), err
+
+
+# ------------------------------------------------------------------ values: bounds and types
+
+DECK_CASES = {
+    # name: (deck, where, must also contain)
+    "negative size": (GOOD.replace("format: poker", "size: [-63, 88]"), "cards.yaml:2:7: size: size -63 is out of range", "1 to 2000 mm"),
+    "huge board": (GOOD.replace("format: poker", "kind: board\nsize: [100000, 100000]"), "cards.yaml:3:7: size: size 100000", "1 to 2000 mm"),
+    "size in unknown unit": (GOOD.replace("format: poker", "size: [63furlong, 88]"), "cards.yaml:2:7: size: size '63furlong' is not a length", "'63mm'"),
+    "size not finite": (GOOD.replace("format: poker", "size: [.inf, 88]"), "cards.yaml:2:7: size: size inf is out of range", "1 to 2000"),
+    "circle of size 0": (CIRCLE.replace("size: 30", "size: 0"), "cards.yaml:3:7: size: size 0 is out of range", "1 to 2000 mm"),
+    "circle given two sizes": (CIRCLE.replace("size: 30", "size: [30, 30]"), "cards.yaml:3:7: size: a circle takes one size", "one length"),
+    "circle given a format": (GOOD.replace("format: poker", "shape: circle\nformat: poker"), "cards.yaml:3:9: format: a circle takes a size", "size: 40mm"),
+    "corner radius lots": (ROUND.replace("shape: rounded", "shape: rounded\ncorner_radius: lots"), "cards.yaml:3:16: corner_radius: corner radius 'lots' is not a length", "63"),
+    "corner radius too big": (ROUND.replace("shape: rounded", "shape: rounded\ncorner_radius: 40"), "cards.yaml:3:16: corner_radius: corner radius 40 is out of range", "0 to 31.5 mm"),
+    "corner radius on a rect": (GOOD.replace("format: poker", "format: poker\ncorner_radius: 3"), "cards.yaml:3:16: corner_radius: a rect has no corner radius", "shape: rounded"),
+    "unknown orientation": (HEX.replace("shape: hex", "shape: hex\norientation: sideways"), "cards.yaml:3:14: orientation: unknown orientation 'sideways'", "one of pointy, flat"),
+    "orientation on a rect": (GOOD.replace("format: poker", "format: poker\norientation: flat"), "cards.yaml:3:14: orientation: a rect has no orientation", "hex or trihex"),
+    "polygon point outside": (GOOD.replace("format: poker", "shape: polygon\nsize: [30, 30]\npoints: [[0, 0], [40, 0], [15, 26]]"), "cards.yaml:4:9: points: x 40 is out of range", "0 to 30 mm"),
+    "polygon without points": (GOOD.replace("format: poker", "shape: polygon\nsize: [30, 30]"), "cards.yaml:1:1: a polygon needs points", "points:"),
+    "polygon without area": (GOOD.replace("format: poker", "shape: polygon\nsize: [30, 30]\npoints: [[0, 0], [10, 10], [20, 20]]"), "cards.yaml:4:9: points: the points enclose no area", "three or more"),
+    "format as a list": (GOOD.replace("format: poker", "format: [poker]"), "cards.yaml:2:9: format: unknown format ['poker']", "one of poker, bridge"),
+    "unknown kind": (GOOD.replace("format: poker", "format: poker\nkind: 3"), "cards.yaml:3:7: kind: unknown kind 3", "one of card, tile"),
+    "options as a list": (GOOD.replace("format: poker", "format: poker\noptions: [a, b]"), "cards.yaml:3:10: options: options must be a mapping, got a list", "key: value"),
+    "shape key under options": (ROUND.replace("shape: rounded", "shape: rounded\noptions: {corner_radius: 99}"), "cards.yaml:3:11: options.corner_radius: corner_radius is a shape key", "top of the deck file"),
+    "fields as a list": (GOOD.replace("  name: text\n  text: text", "  - name"), "cards.yaml:6:3: fields: fields must be a mapping, got a list", "key: value"),
+    "reserved field": (GOOD.replace("  text: text", "  text: text\n  count: int"), "cards.yaml:8:3: fields.count: 'count' is set by pnpgen", "reserved"),
+    "piece not a mapping": (DECK_YAML + "  - 祝福\n", "cards.yaml:9:5: pieces.0: piece 1 must be a mapping, got text", "key: value"),
+    "count negative": (DECK_YAML + "  - {name: 祝福, count: -5}\n", "cards.yaml:9:23: pieces.0.count: count -5", "0..10000"),
+    "count huge": (DECK_YAML + "  - {name: 祝福, count: 99999999999999999999999}\n", "cards.yaml:9:23: pieces.0.count: count 99999999999999999999999", "0..10000"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DECK_CASES))
+def test_bad_deck_value(tmp_path, capsys, case):
+    deck, where, hint = DECK_CASES[case]
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    for command in (("check",), ("build", "--game", "test", "--no-rulebook")):
+        err = fails(ws, capsys, *command)
+        assert where in err and hint in err, err
+        for bad in re.findall(r"'[^']*'", where):  # a quoted bad value
+            not_listed(err, bad)
+    assert not (ws / "build").exists()
+
+
+GAME_CASES = {
+    "palette #zzz": (GAME_YAML.replace('"#cc3333"', '"#zzz"'), "game.yaml:6:8: palette.red: colour '#zzz' is not a hex colour", "'#rrggbb'"),
+    "palette as a list": (GAME_YAML.replace('palette:\n  red: "#cc3333"\n  ink: "#222222"', "palette: [red]"), "game.yaml:5:10: palette: palette must be a mapping, got a list", "key: value"),
+    "fallback_fonts as one string": (GAME_YAML + "fallback_fonts: BIZUDGothic-Regular\n", "game.yaml:8:17: fallback_fonts: fallback_fonts must be a list, got text", "['BIZUDGothic-Regular']"),
+    "sourced as a number": (GAME_YAML + "sourced: 3\n", "game.yaml:8:10: sourced: sourced must be a list, got a number", "'- …' entries"),
+    "sourced count zero": (GAME_YAML + "sourced:\n  - {name: サイコロ, count: 0}\n", "game.yaml:9:25: sourced.0.count: count 0", "1..10000"),
+    "font role as a list": (GAME_YAML + "fonts:\n  gothic: [a]\n", "game.yaml:9:11: fonts.gothic: a font must be a name, got a list", "a name"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(GAME_CASES))
+def test_bad_game_value(tmp_path, capsys, case):
+    game, where, hint = GAME_CASES[case]
+    ws = make_workspace(tmp_path / "ws", game=game)
+    err = fails(ws, capsys, "build", "--game", "test", "--no-rulebook")
+    assert where in err and hint in err, err
+
+
+def test_count_zero_parks_a_piece(tmp_path, capsys):
+    """count: 0 keeps the piece in the data, prints none, and check lists it."""
+    import pypdf
+
+    deck = DECK_YAML + "  - {name: 祝福, text: 本文, count: 2}\n  - {name: 保留, text: 本文, count: 0}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "check") == 0
+    out = capsys.readouterr().out
+    assert "cards.yaml:10:5: 保留: parked (count: 0, prints none)" in out and "祝福: parked" not in out
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    shop = pypdf.PdfReader(ws / "build" / "test" / "shop" / "cards.pdf")
+    assert len(shop.pages) == 4  # two copies of 祝福, front and back; none of 保留
+    assert "保留" not in "".join(p.extract_text() for p in shop.pages)
+
+
+def test_bleed_not_less_than_half_the_piece(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck=CIRCLE.replace("size: 30", "size: 5"))
+    err = fails(ws, capsys, "build", "--game", "test", "--no-rulebook")
+    assert "cards.yaml: size: bleed 3 mm is not less than half this 5×5 mm piece" in err
+    assert "--bleed below 2.5 mm" in err
+
+
+@pytest.mark.parametrize("args, said", [
+    (("--bleed", "-1"), "argument --bleed: bleed '-1' is out of range (expected 0 to 10 mm)"),
+    (("--bleed", "1km"), "argument --bleed: bleed '1km' is not a length"),
+    (("--bleed", "nan"), "argument --bleed: bleed 'nan' is not a length"),
+    (("--margin", "60"), "argument --margin: margin '60' is out of range (expected 0 to 50 mm)"),
+    (("--creep=-0.1mm",), "argument --creep: creep '-0.1mm' is out of range"),
+    (("--game", "../../etc"), "argument --game: '../../etc' is not a game name"),
+])
+def test_bad_cli_option(tmp_path, capsys, args, said):
+    ws = make_workspace(tmp_path / "ws")
+    if args[0] != "--game":
+        args = ("--game", "test") + args
+    err = bad_option(ws, capsys, "build", *args)
+    assert said in err, err
+
+
+def test_out_below_a_file(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "notes.txt").write_text("x")
+    err = bad_option(ws, capsys, "build", "--game", "test", "--out", "notes.txt/sub")
+    assert "argument --out: notes.txt/sub is below the file notes.txt" in err
+    err = bad_option(ws, capsys, "build", "--game", "test", "--out", "notes.txt")
+    assert "argument --out: notes.txt is a file" in err
+    err = bad_option(ws, capsys, "build", "--game", "test", "--out", "out/\0")
+    assert "argument --out: 'out/\\x00' is not a usable folder name" in err
+    assert (ws / "notes.txt").read_text() == "x"
+
+
+# ------------------------------------------------------------------ files that are folders
+
+def test_game_yaml_is_a_folder(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "data" / "x" / "game.yaml").mkdir(parents=True)
+    err = fails(ws, capsys, "build", "--game", "x")
+    assert "data/x/game.yaml: game.yaml is not a file" in err and "one of x" not in err
+
+
+def test_unknown_game_does_not_list_itself(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    err = fails(ws, capsys, "check", "--game", "nope")
+    assert "unknown game 'nope'" in err and "(expected one of test)" in err
+
+
+def test_deck_file_is_a_folder(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "data" / "test" / "decks" / "more.yaml").mkdir()
+    err = fails(ws, capsys, "check")
+    assert "decks/more.yaml: is a folder (expected a YAML file)" in err
+
+
+def test_icon_is_a_folder(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + '  - {name: 祝福, text: "2{gem}"}\n')
+    (ws / "templates" / "test" / "icons" / "gem.svg").mkdir(parents=True)
+    err = fails(ws, capsys, "build", "--game", "test", "--no-rulebook")
+    assert "icons/gem.svg is not a file" in err and "card-front.svg.j2:5: text: " in err
+    assert "{gem}" not in err.split("expected")[-1]
+
+
+# ------------------------------------------------------------------ the YAML reader
+
+BOMB = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{c}: &{c} [{', '.join(['*' + p] * 10)}]\n" for p, c in zip("abcdefgh", "bcdefghi"))
+
+
+def test_billion_laughs_is_refused(tmp_path):
+    """Aliases are measured once per node: the bomb is refused at once, in a fresh process
+    (the timeout only guards against a hang; speed is measured in bench/)."""
+    ws = make_workspace(tmp_path / "ws", deck=GOOD.replace("fields:", "options:\n  bomb: *i\nfields:").replace(
+        "name: テストカード", BOMB + "name: テストカード"))
+    env = {**os.environ, "PYTHONPATH": str(REPO / "generator")}
+    proc = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "test", "--no-rulebook"], cwd=ws,
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert re.search(r"cards\.yaml:\d+:\d+: aliases expand this to more than 200,000 values", proc.stderr), proc.stderr
+
+
+YAML_CASES = {
+    "python tag on a mapping": ("defaults: !!python/object/new:os.system {}\n", "cards.yaml:1:11: defaults: YAML tag '!!python/object/new:os.system' is not allowed"),
+    "custom tag on a list": ("options:\n  x: !evil [1]\n", "cards.yaml:2:6: options.x: YAML tag '!evil' is not allowed"),
+    "binary tag": ("options:\n  x: !!binary aGk=\n", "cards.yaml:2:6: options.x: YAML tag '!!binary' is not allowed"),
+    "set tag": ("options:\n  x: !!set {a: null}\n", "cards.yaml:2:6: options.x: YAML tag '!!set' is not allowed"),
+    "self reference": ("options: &o\n  me: *o\n", "cards.yaml:1:10: an alias refers to the mapping or list that holds it"),
+    "5000 deep": ("options:\n  x: " + "[" * 5000 + "]" * 5000 + "\n", "cards.yaml:2:"),
+    "aliases nesting deep": ("a: &a [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n"
+                             "b: &b [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[*a]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n",
+                             "aliases nest this more than 50 levels deep"),
+    "list as a key": ("? [a, b]\n: 1\n", "cards.yaml:1:3: a key must be a plain name"),
+    "huge integer": ("options:\n  x: " + "9" * 5000 + "\n", "cards.yaml:2:6: options.x: cannot read value"),
+    "control character": ("options:\n  x: a\x08b\n", "cards.yaml:2:7: character U+0008 is not allowed in YAML"),
+    "bad date": ("options:\n  x: 2026-13-45\n", "cards.yaml:2:6: options.x: cannot read value"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(YAML_CASES))
+def test_hostile_yaml(tmp_path, capsys, case):
+    head, where = YAML_CASES[case]
+    ws = make_workspace(tmp_path / "ws", deck=head + GOOD)
+    err = fails(ws, capsys, "check")
+    assert where in err, err
+    if case == "5000 deep":
+        assert "nested more than 50 levels deep" in err
+
+
+def test_merge_keys_work(tmp_path, capsys):
+    deck = GOOD.replace("pieces:\n  - {name: 祝福, text: 本文}\n",
+                        "pieces:\n  - &base {name: 祝福, text: 本文}\n  - {<<: *base, name: 呪い}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "list") == 0
+    assert "×2" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------ workspace containment
+
+def test_draft_file_outside_the_game(tmp_path, capsys):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("■■　秘密\n", encoding="utf-8")
+    for value, col in ((str(secret), 13), ("../../../secret.txt", 13)):
+        ws = make_workspace(tmp_path / f"ws{col}{len(value)}", game=GAME_YAML + f"draft_file: {value}\n")
+        for command in (("check",), ("rulebook", "--game", "test")):
+            err = fails(ws, capsys, *command)
+            assert f"game.yaml:8:{col}: draft_file: '{value}' is outside test/" in err, err
+        assert not (ws / "build").exists()
+
+
+@pytest.mark.parametrize("name", ["../../../outside.svg.j2", "/etc/passwd", "test/../../../outside.svg.j2"])
+def test_template_outside_templates(tmp_path, capsys, name):
+    (tmp_path / "outside.svg.j2").write_text("<svg/>")
+    ws = make_workspace(tmp_path / "ws", deck=GOOD.replace("card-back.svg.j2", name))
+    for command in (("check",), ("build", "--game", "test")):
+        err = fails(ws, capsys, *command)
+        assert f"cards.yaml:4:7: back: template '{name}' is outside templates/" in err, err
+
+
+def test_template_symlink_leading_out(tmp_path, capsys):
+    (tmp_path / "outside.svg.j2").write_text("<svg/>")
+    ws = make_workspace(tmp_path / "ws", deck=GOOD.replace("card-back.svg.j2", "linked.svg.j2"))
+    (ws / "templates" / "test" / "linked.svg.j2").symlink_to(tmp_path / "outside.svg.j2")
+    for command in (("check",), ("build", "--game", "test")):
+        err = fails(ws, capsys, *command)
+        assert "cards.yaml:4:7: back: 'test/linked.svg.j2' is outside templates/" in err, err
+
+
+def test_include_leading_out(tmp_path, capsys):
+    (tmp_path / "outside.svg.j2").write_text("SECRET")
+    front = "{% extends 'common/piece.svg.j2' %}\n{% block art %}\n{% include 'test/out.svg.j2' %}\n{% endblock %}\n"
+    ws = make_workspace(tmp_path / "ws", front=front)
+    (ws / "templates" / "test" / "out.svg.j2").symlink_to(tmp_path / "outside.svg.j2")
+    err = fails(ws, capsys, "build", "--game", "test", "--no-rulebook")
+    assert "card-front.svg.j2:3: template: template 'test/out.svg.j2' leads outside templates/" in err, err
+    front = front.replace("test/out.svg.j2", "../../outside.svg.j2")
+    (ws / "templates" / "test" / "card-front.svg.j2").write_text(front)
+    err = fails(ws, capsys, "build", "--game", "test", "--no-rulebook")
+    assert "card-front.svg.j2:3: template: " in err and "outside.svg.j2" in err, err
+
+
+def test_icon_name_leading_out(tmp_path, capsys):
+    (tmp_path / "evil.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>')
+    front = "{% extends 'common/piece.svg.j2' %}\n{% block art %}\n{{ icon(piece.name, 0, 0, 5) }}\n{% endblock %}\n"
+    ws = make_workspace(tmp_path / "ws", front=front,
+                        deck=DECK_YAML + "  - {name: ../../../../evil, text: x}\n")
+    err = fails(ws, capsys, "build", "--game", "test", "--no-rulebook")
+    assert "card-front.svg.j2:3: icon: '../../../../evil.svg' is outside icons/" in err, err
+    assert "cards.yaml:9:5" in err  # the piece that named it
+
+
+def test_font_name_leading_out(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + "fonts:\n  gothic: ../../etc/evil\n")
+    err = fails(ws, capsys, "check")
+    assert "game.yaml:9:11: fonts.gothic: '../../etc/evil.ttf' is outside fonts/" in err, err
+
+
+# ------------------------------------------------------------------ template errors
+
+FRONT_WITH = "{{% extends 'common/piece.svg.j2' %}}\n{{% block art %}}\n<g>\n{}\n</g>\n{{% endblock %}}\n"
+TEMPLATE_CASES = {
+    "division by zero": ("{{ w / 0 }}", "card-front.svg.j2:4: ZeroDivisionError: float division by zero"),
+    "helper called wrongly": ("{{ textbox() }}", "card-front.svg.j2:4: TypeError: textbox() missing"),
+    "track called wrongly": ("{{ track('x', 0, 0, 1, 1) }}", "card-front.svg.j2:4: ValueError: invalid literal"),
+    "unknown icon": ("{{ icon('nope', 0, 0, 5) }}", "card-front.svg.j2:4: unknown icon {nope}"),
+    "unknown colour": ("{{ colour('nope') }}", "card-front.svg.j2:4: colour: unknown colour 'nope'"),
+    "bad hex colour": ("{{ colour('#zzz') }}", "card-front.svg.j2:4: colour: colour '#zzz' is not a hex colour"),
+    "bad textbox fill": ("{{ textbox('x', 0, 0, 10, 10, fill='#zzz') }}", "card-front.svg.j2:4: fill: textbox fill: colour '#zzz'"),
+    "undefined field": ("{{ piece.nmae }}", "card-front.svg.j2:4: "),
+    "invalid svg": ("<rect", "card-front.svg.j2: the template produced invalid SVG"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TEMPLATE_CASES))
+def test_template_error(tmp_path, capsys, case):
+    body, where = TEMPLATE_CASES[case]
+    ws = make_workspace(tmp_path / "ws", front=FRONT_WITH.format(body))
+    err = fails(ws, capsys, "build", "--game", "test", "--no-rulebook")
+    assert where in err, err
+    assert "deck 'cards' piece 1 (カード1, " in err and "cards.yaml:9:5) front" in err, err
+    not_listed(err, "nope")
+    assert not (ws / "build").exists()
+
+
+def test_all_parked_deck_builds_no_files(tmp_path, capsys):
+    import pypdf
+
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 保留, text: 本文, count: 0}\n")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    out = ws / "build" / "test"
+    assert not (out / "cards.pdf").exists() and not (out / "shop" / "cards.pdf").exists()
+    assert len(pypdf.PdfReader(out / "test-all.pdf").pages) == 1  # the bill of materials only
