@@ -20,7 +20,7 @@ def _warn(text: str) -> None:
 
 
 def build(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.build.game import BuildOptions
+    from pnpgen.build.options import BuildOptions
     from pnpgen.build.run import RulebookOptions, run_build
     from pnpgen.impose.grid import SheetOptions
 

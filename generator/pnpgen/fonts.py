@@ -9,9 +9,6 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
-
 from pnpgen.errors import InputError
 from pnpgen.data.model import Where
 from pnpgen.data.workspace import contained
@@ -23,18 +20,18 @@ DEFAULT_FONTS = {
     "mono": "BIZUDGothic-Regular",
 }
 
-_registered: dict[str, Path] = {}
+_located: dict[str, tuple[Path, Where]] = {}  # name → (file, where the data named it): found, not parsed yet
+_registered: dict[str, Path] = {}  # parsed and registered with ReportLab
 
 
 def available(font_dir: Path) -> list[str]:
     return sorted(p.stem for p in font_dir.glob("*.ttf") if p.is_file())
 
 
-def register(name: str, font_dir: Path, where: Where | Path | str | None = None, key: str = "fonts") -> str:
-    """Register fonts/<name>.ttf with ReportLab and svglib; return the name to draw with."""
+def locate(name: str, font_dir: Path, where: Where | Path | str | None = None, key: str = "fonts") -> str:
+    """Check that fonts/<name>.ttf exists (inside fonts/); it is parsed only when first drawn or
+    measured, so commands that draw nothing (list, check) never pay for it."""
     path = contained(f"{name}.ttf", font_dir, key, where)
-    if name in _registered:
-        return name
     w = where if isinstance(where, Where) else Where(where)
     if not path.is_file():
         known = available(font_dir)
@@ -44,34 +41,56 @@ def register(name: str, font_dir: Path, where: Where | Path | str | None = None,
             key=key,
             expected="one of " + ", ".join(known) if known else "a .ttf in fonts/",
         )
+    _located.setdefault(name, (path, w))
+    return name
+
+
+def register(name: str, font_dir: Path, where: Where | Path | str | None = None, key: str = "fonts") -> str:
+    """Locate fonts/<name>.ttf and register it with ReportLab now; return the name to draw with."""
+    locate(name, font_dir, where, key)
+    _load(name, key)
+    return name
+
+
+def _load(name: str, key: str = "fonts") -> None:
+    if name in _registered:
+        return
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    path, w = _located[name]
     try:
         font = TTFont(name, str(path))
     except Exception as e:  # ReportLab raises plain exceptions for a file that is no TrueType font
         raise InputError(f"font file {path.name} cannot be read: {e}", path=w.path, line=w.line, column=w.column,
                          key=key, expected="a TrueType .ttf file") from None
     pdfmetrics.registerFont(font)
-    from svglib.fonts import register_font
-
-    register_font(name, str(path), rlgFontName=name)
     _registered[name] = path
-    return name
+
+
+def path_of(name: str) -> Path:
+    """The file of a located font (for converters that register fonts their own way)."""
+    return _located[name][0]
 
 
 def registered() -> list[str]:
-    """The names registered so far (for messages that list what a template may use)."""
-    return sorted(_registered)
+    """The names the data named so far (for messages that list what a template may use)."""
+    return sorted(_located)
 
 
-def ttfont(name: str) -> TTFont:
-    """The registered ReportLab font, for widths and the cmap."""
-    if name not in _registered:
+def ttfont(name: str):
+    """The ReportLab font (registered on first use), for widths and the cmap."""
+    if name not in _located:
         raise KeyError(f"font {name!r} is not registered")
+    _load(name)
+    from reportlab.pdfbase import pdfmetrics
+
     return pdfmetrics.getFont(name)
 
 
 def string_width_mm(text: str, name: str, size_pt: float) -> float:
     """Advance width of ``text`` in millimetres at ``size_pt``."""
-    return pdfmetrics.stringWidth(text, name, size_pt) * 25.4 / 72.0
+    return ttfont(name).stringWidth(text, size_pt) * 25.4 / 72.0
 
 
 @lru_cache(maxsize=None)

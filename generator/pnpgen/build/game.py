@@ -10,10 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from pnpgen import fonts as fontreg
 from pnpgen.build.cache import Cache, GameState, fingerprint, plan_key, sha
 from pnpgen.build.bom import bill_of_materials, bom_pages
 from pnpgen.build.convert import convert_faces
 from pnpgen.build.faces import DeckFaces, FaceSet, render_deck
+from pnpgen.build.options import BuildOptions
 from pnpgen.build.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
@@ -34,14 +36,6 @@ from pnpgen.render.svgdraw import use_default_font
 from pnpgen.render.templates import Renderer
 from pnpgen.render import vector
 from pnpgen.shapes import ShapeSpec, deck_shape, trim_path
-
-
-@dataclass(frozen=True)
-class BuildOptions:
-    sheet: SheetOptions = SheetOptions()
-    shop_bleed_mm: float = 3.0
-    jobs: int = 1  # worker processes for converting faces and writing documents
-    min_dpi: float = 300.0  # art printed below this resolution warns
 
 
 @dataclass
@@ -106,6 +100,8 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions) -> tuple[GamePlan
     game = load_game(ws, slug)
     check_bleed(game, options.shop_bleed_mm)
     font = game.fonts["gothic"]
+    for name in {*game.fonts.values(), *game.fallback_fonts}:
+        fontreg.ttfont(name)  # parse the game's fonts now: a broken file stops the build here
     use_default_font(font)
     sheet = options.sheet
     bleed = options.shop_bleed_mm
@@ -159,8 +155,6 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions) -> tuple[GamePlan
             pieces={f"{p.index}:{p.label}": [p.count, df.digests[p.index]] for p in deck.pieces},
         ))
     bom = bill_of_materials(game, records)
-    from pnpgen import fonts as fontreg
-
     for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm):
         everything.append(Page(sheet.paper_mm, list(ops)))
     documents[f"{slug}-all.pdf"] = Document(f"{game.title} — all sheets", everything)

@@ -8,15 +8,18 @@ disk. After each game, a change report says what the designer must reprint.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from pnpgen.build.cache import Cache, GameState, fingerprint, sha
 from pnpgen.build.changes import change_report, snapshot
-from pnpgen.build.game import BuildOptions, BuildResult, build_game
+from pnpgen.build.options import BuildOptions
 from pnpgen.build.output import build_lock, remove_stray_temps, write_all
 from pnpgen.data.workspace import Workspace
+
+if TYPE_CHECKING:
+    from pnpgen.build.game import BuildResult
 
 
 @dataclass(frozen=True)
@@ -43,38 +46,36 @@ def inputs_of(ws: Workspace, slug: str) -> list[Path]:
 
 def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: Path,
               rulebook: RulebookOptions | None, say: Callable[[str], None] = lambda s: None) -> list[GameOutcome]:
-    """Build ``slugs`` into ``out_root/<slug>/``; nothing is written unless every game succeeds."""
+    """Build ``slugs`` into ``out_root/<slug>/``; nothing is written unless every game succeeds.
+    Games are built side by side in worker processes when there are cores for it."""
     cache = Cache(out_root)
     outcomes: list[GameOutcome] = []
+    todo: list[tuple[str, str]] = []
+    for slug in slugs:
+        inputs = fingerprint(inputs_of(ws, slug), (options, rulebook))
+        if cache.up_to_date(slug, inputs, out_root / slug) is not None:
+            outcomes.append(GameOutcome(slug, out_root / slug, True))
+        else:
+            todo.append((slug, inputs))
+    if not todo:
+        return outcomes
+    jobs = [(ws, slug, inputs, options, rulebook, out_root) for slug, inputs in todo]
+    if options.jobs > 1 and len(todo) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        inner = replace(options, jobs=1)
+        jobs = [(ws, slug, inputs, inner, rulebook, out_root) for slug, inputs in todo]
+        with ProcessPoolExecutor(max_workers=min(options.jobs, len(todo))) as pool:
+            built = list(pool.map(_build_one, jobs))
+    else:
+        built = [_build_one(job, say) for job in jobs]
     files: dict[Path, bytes] = {}
     stale: list[Path] = []
-    for slug in slugs:
-        out_dir = out_root / slug
-        inputs = fingerprint(inputs_of(ws, slug), (options, rulebook))
-        if cache.up_to_date(slug, inputs, out_dir) is not None:
-            outcomes.append(GameOutcome(slug, out_dir, True))
-            continue
-        say(f"{slug}: building")
-        before = cache.state(slug)
-        result = build_game(ws, slug, options, cache=cache, state=before, out_dir=out_dir, say=say)
-        if rulebook is not None:
-            _add_rulebook(ws, result, rulebook)
-        changes = change_report(before.report if before else None, result.records)
-        result.manifest["changes"] = changes
-        result.files["manifest.json"] = (json.dumps(result.manifest, ensure_ascii=False, indent=2)
-                                         + "\n").encode()
-        state = GameState(inputs, documents=result.documents,
-                          files={rel: sha(data) for rel, data in result.files.items()},
-                          report=snapshot(result.records))
-        for rel, data in result.files.items():
-            files[out_dir / rel] = data
-        files[cache.state_path(slug)] = state.to_json()
-        files.update(result.cache_files)
-        outcomes.append(GameOutcome(slug, out_dir, False, result, changes))
-        if before is not None:  # files the last build wrote that this one no longer makes
-            stale.extend(out_dir / rel for rel in before.files if rel not in result.files)
-    if not files:
-        return outcomes
+    for outcome, write, gone in built:
+        outcomes.append(outcome)
+        files.update(write)
+        stale.extend(gone)
+    outcomes.sort(key=lambda o: slugs.index(o.slug))
     with build_lock(out_root):  # built in memory first: a failed build leaves no trace
         remove_stray_temps(out_root)
         written = set(write_all(files))
@@ -83,6 +84,34 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
     for o in outcomes:
         o.written = sorted(p for p in written if o.out_dir in p.parents)
     return outcomes
+
+
+def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOutcome, dict[Path, bytes], list[Path]]:
+    """One game, in memory: its outcome, the files to write (outputs, manifest, cache) and the
+    files of its last build that it no longer makes."""
+    from pnpgen.build.game import build_game
+
+    ws, slug, inputs, options, rulebook, out_root = job
+    out_dir = out_root / slug
+    cache = Cache(out_root)
+    say(f"{slug}: building")
+    before = cache.state(slug)
+    result = build_game(ws, slug, options, cache=cache, state=before, out_dir=out_dir, say=say)
+    if rulebook is not None:
+        _add_rulebook(ws, result, rulebook)
+    changes = change_report(before.report if before else None, result.records)
+    result.manifest["changes"] = changes
+    result.files["manifest.json"] = (json.dumps(result.manifest, ensure_ascii=False, indent=2) + "\n").encode()
+    state = GameState(inputs, documents=result.documents,
+                      files={rel: sha(data) for rel, data in result.files.items()},
+                      report=snapshot(result.records))
+    files = {out_dir / rel: data for rel, data in result.files.items()}
+    files[cache.state_path(slug)] = state.to_json()
+    files.update(result.cache_files)
+    gone = [out_dir / rel for rel in before.files if rel not in result.files] if before else []
+    result.plan = None  # the plan and the art stay in the worker: only bytes and records come back
+    result.arts = {}
+    return GameOutcome(slug, out_dir, False, result, changes), files, gone
 
 
 def _add_rulebook(ws: Workspace, result: BuildResult, opts: RulebookOptions) -> None:

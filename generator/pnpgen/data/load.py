@@ -80,9 +80,9 @@ def load_game(ws: Workspace, slug: str) -> Game:
     fallback = _parse(doc, ("fallback_fonts",), v.names, data.get("fallback_fonts"), "fallback_fonts")
     for role, name in font_roles.items():
         where = doc.where(("fonts", role)) if role in fonts_in else Where(doc.path)
-        fontreg.register(name, ws.fonts, where=where, key=f"fonts.{role}" if role in fonts_in else "fonts")
+        fontreg.locate(name, ws.fonts, where=where, key=f"fonts.{role}" if role in fonts_in else "fonts")
     for i, name in enumerate(fallback):
-        fontreg.register(name, ws.fonts, where=doc.where(("fallback_fonts", i)), key=f"fallback_fonts.{i}")
+        fontreg.locate(name, ws.fonts, where=doc.where(("fallback_fonts", i)), key=f"fallback_fonts.{i}")
     sourced = []
     for i, item in enumerate(_parse(doc, ("sourced",), v.sequence, data.get("sourced"), "sourced")):
         item = _keys(doc, item, ("sourced", i), ("name", "count", "note"), "a sourced component")

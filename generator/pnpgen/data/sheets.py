@@ -24,7 +24,6 @@ from pnpgen.data.model import Deck, Where
 from pnpgen.data.workspace import contained
 from pnpgen.data.yamlsrc import Located
 from pnpgen.errors import InputError
-from pnpgen.rulebook.reader import decode
 
 SUFFIXES = (".csv", ".xlsx", ".ods")
 # Cells of these field types are taken as written; any other cell is read as a YAML value, so
@@ -39,6 +38,13 @@ def column_letter(n: int) -> str:
         n, r = divmod(n - 1, 26)
         letters = chr(65 + r) + letters
     return letters
+
+
+def _decode(*args, **kwargs):
+    """The drafts' decoding (UTF-8, BOM, CP932), imported when a spreadsheet is read."""
+    from pnpgen.rulebook.reader import decode
+
+    return decode(*args, **kwargs)
 
 
 @dataclass
@@ -144,7 +150,7 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
     suffix = path.suffix.lower()
     try:
         if suffix == ".csv":
-            text, _ = decode(path.read_bytes(), shown)
+            text, _ = _decode(path.read_bytes(), shown)
             return [(i, row) for i, row in enumerate(csv.reader(io.StringIO(text, newline="")), 1)]
         if suffix == ".xlsx":
             return _xlsx_rows(path, shown, sheet)

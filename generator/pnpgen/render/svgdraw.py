@@ -20,6 +20,22 @@ def use_default_font(name: str) -> None:
     shapes.STATE_DEFAULTS["fontName"] = name
 
 
+_svglib_fonts: set[str] = set()
+
+
+def _register_fonts() -> None:
+    """Tell svglib about every font the data named (ReportLab registers each on first use)."""
+    from svglib.fonts import register_font
+
+    from pnpgen import fonts
+
+    for name in fonts.registered():
+        if name not in _svglib_fonts:
+            fonts.ttfont(name)
+            register_font(name, str(fonts.path_of(name)), rlgFontName=name)
+            _svglib_fonts.add(name)
+
+
 class SvgConverter:
     """Converts SVG text to drawings, once per distinct SVG (identical copies share one)."""
 
@@ -31,6 +47,7 @@ class SvgConverter:
         if cached is not None:
             return cached
         root = parse_svg(svg, where)
+        _register_fonts()
         drawing = SvgRenderer("").render(root)
         self._cache[svg] = drawing
         return drawing

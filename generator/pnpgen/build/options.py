@@ -1,0 +1,18 @@
+"""What a build is asked for: the sheet settings and how to run. Light to import, so commands
+that find everything up to date start fast."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pnpgen.impose.grid import SheetOptions
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    sheet: SheetOptions = SheetOptions()
+    shop_bleed_mm: float = 3.0
+    min_dpi: float = 300.0  # art printed below this resolution warns
+    # How many worker processes: changes the speed, never the bytes, so it is not part of the
+    # options' repr (the cache's fingerprint of what the output depends on).
+    jobs: int = field(default=1, compare=False, repr=False)
