@@ -1,0 +1,236 @@
+"""The build engine: incremental rebuilds, the cache, worker processes, interrupted builds, watch."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+from conftest import REPO, make_workspace, run
+
+OUT_FILES = {"cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "test-all.pdf", "manifest.json",
+             "rulebook.pdf", "rulebook-booklet.pdf", "proof.txt"}
+
+
+def _snapshot(out: Path) -> dict[str, tuple[bytes, int]]:
+    return {str(p.relative_to(out)): (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in out.rglob("*") if p.is_file() and ".cache" not in p.parts and p.name != ".pnpgen.lock"}
+
+
+def _set_count(ws: Path, name: str, count: int) -> None:
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    text = text.replace(f"{{name: {name}, text: 本文{name}}}", f"{{name: {name}, text: 本文{name}, count: {count}}}")
+    deck.write_text(text, encoding="utf-8")
+
+
+def test_noop_build_rewrites_nothing_and_says_up_to_date(workspace, capsys):
+    assert run(workspace, "build", "--game", "test") == 0
+    out = workspace / "build" / "test"
+    before = _snapshot(out)
+    assert OUT_FILES <= set(before)
+    time.sleep(0.01)
+    capsys.readouterr()
+    assert run(workspace, "build", "--game", "test") == 0
+    assert "test: up to date" in capsys.readouterr().out
+    assert _snapshot(out) == before  # same bytes, same mtimes
+
+
+def test_count_change_rebuilds_exactly_the_deck_the_all_in_one_manifest_and_rulebook(workspace, capsys):
+    deck2 = workspace / "data" / "test" / "decks" / "tokens.yaml"
+    deck2.write_text((workspace / "data" / "test" / "decks" / "cards.yaml").read_text(encoding="utf-8")
+                     .replace("name: テストカード", "name: 別デッキ"), encoding="utf-8")
+    assert run(workspace, "build", "--game", "test") == 0
+    out = workspace / "build" / "test"
+    before = _snapshot(out)
+    _set_count(workspace, "カード3", 4)
+    capsys.readouterr()
+    assert run(workspace, "build", "--game", "test") == 0
+    said = capsys.readouterr().out
+    after = _snapshot(out)
+    changed = {rel for rel in after if after[rel] != before.get(rel)}
+    # proof.txt too: the draft says 11 cards, the data now 14 — the proofing report says so
+    assert changed == {"cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "test-all.pdf", "manifest.json",
+                       "rulebook.pdf", "rulebook-booklet.pdf", "proof.txt"}
+    for rel in ("tokens.pdf", "shop/tokens.pdf", "shop/tokens-unique.pdf"):
+        assert after[rel] == before[rel]  # untouched: same bytes and mtime
+    report = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["changes"]
+    assert report == ["cards: 11 → 14 (+3 カード3), 2 sheet(s) to reprint"]
+    assert "changed: cards: 11 → 14 (+3 カード3)" in said
+
+
+def test_change_report_names_added_removed_and_edited_pieces(workspace):
+    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+    deck = workspace / "data" / "test" / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    text = text.replace("  - {name: カード11, text: 本文カード11}\n", "")
+    text = text.replace("text: 本文カード2}", "text: 書き直した本文}")
+    text += "  - {name: 新カード, text: 新しい, count: 2}\n"
+    deck.write_text(text, encoding="utf-8")
+    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+    report = json.loads((workspace / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["changes"]
+    assert len(report) == 1
+    line = report[0]
+    assert line.startswith("cards: 11 → 12 (")
+    assert "カード2 edited" in line and "-1 カード11 (removed)" in line
+    # the new piece takes number 11, the removed one's place: the report names it as added
+    assert "+2 新カード (new)" in line
+
+
+def _many_games(root: Path) -> Path:
+    ws = make_workspace(root)
+    _set_count(ws, "カード1", 30)
+    for n in (2, 3):
+        shutil.copytree(ws / "data" / "test", ws / "data" / f"test{n}")
+        shutil.copytree(ws / "templates" / "test", ws / "templates" / f"test{n}")
+    # a face per copy: the template reads piece.copy
+    front = ws / "templates" / "test3" / "card-front.svg.j2"
+    front.write_text(front.read_text(encoding="utf-8").replace("piece.name, 5, 5", "piece.name ~ piece.copy, 5, 5"),
+                     encoding="utf-8")
+    return ws
+
+
+def test_jobs_1_and_jobs_2_give_byte_identical_files(tmp_path):
+    ws = _many_games(tmp_path / "ws")
+    outs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out{jobs}"
+        assert run(ws, "build", "--all", "--out", str(out), "--jobs", jobs, "--no-rulebook") == 0
+        outs.append({k: v[0] for k, v in _snapshot(out).items()})
+    assert outs[0] == outs[1]
+    assert len(outs[0]) == 3 * 5
+
+
+def test_a_face_used_60_times_is_one_form_xobject(workspace):
+    _set_count(workspace, "カード1", 60)
+    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+    reader = PdfReader(workspace / "build" / "test" / "shop" / "cards.pdf")
+    uses: dict[int, int] = {}
+    for page in reader.pages:
+        xobjects = page["/Resources"]["/XObject"]
+        for args, op in ContentStream(page.get_contents(), reader).operations:
+            if op == b"Do":
+                ref = xobjects[args[0]].indirect_reference.idnum
+                uses[ref] = uses.get(ref, 0) + 1
+    assert sorted(uses.values()).count(60) == 2  # カード1's front and its back, each one form placed 60 times
+    assert len(uses) == 2 * 11
+
+
+def test_copy_dependent_template_draws_one_face_per_copy(tmp_path):
+    ws = _many_games(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test3", "--no-rulebook") == 0
+    m = json.loads((ws / "build" / "test3" / "manifest.json").read_text(encoding="utf-8"))
+    deck = m["decks"][0]
+    assert deck["count"] == 40 and deck["faces"] == 30 + 10 + 11  # 30 copies of カード1 differ; backs per piece
+    text = "".join(p.extract_text() for p in PdfReader(ws / "build" / "test3" / "cards.pdf").pages)
+    assert "カード130" in text and "カード11" in text
+
+
+def test_failure_mid_write_leaves_previous_files_and_no_temporary_file(workspace, monkeypatch):
+    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+    out = workspace / "build" / "test"
+    before = _snapshot(out)
+    _set_count(workspace, "カード3", 5)
+    import pnpgen.build.output as output
+
+    real = os.replace
+    calls = []
+
+    def flaky(src, dst):
+        calls.append(dst)
+        if len(calls) == 1:
+            raise KeyboardInterrupt  # the designer presses Ctrl-C while files are renamed
+        return real(src, dst)
+
+    monkeypatch.setattr(output.os, "replace", flaky)
+    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 130  # as the CLI exits on Ctrl-C
+    monkeypatch.setattr(output.os, "replace", real)
+    assert _snapshot(out) == before
+    assert not [p for p in (workspace / "build").rglob("*") if p.name.endswith(".pnpgen-tmp")]
+
+
+def test_killed_build_leaves_old_files_and_the_next_build_clears_its_temporaries(workspace):
+    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+    out = workspace / "build" / "test"
+    before = _snapshot(out)
+    stray = out / ".cards.pdf.abc123.pnpgen-tmp"
+    stray.write_bytes(b"half a PDF")  # what a kill -9 between write and rename leaves
+    _set_count(workspace, "カード3", 5)
+    env = dict(os.environ, PYTHONPATH=str(REPO / "generator"))
+    proc = subprocess.Popen([sys.executable, "-m", "pnpgen", "build", "--game", "test", "--no-rulebook", "--jobs", "1"],
+                            cwd=workspace, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert b"Traceback" not in err
+    now = _snapshot(out)
+    for rel, (data, _) in now.items():
+        if rel.endswith(".pnpgen-tmp"):
+            continue
+        assert data == before[rel][0] or proc.returncode == 0, rel  # old bytes unless it finished
+    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+    assert not stray.exists()
+
+
+def test_altered_cache_entries_are_detected_and_rebuilt(workspace, capsys):
+    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+    out = workspace / "build" / "test"
+    good = _snapshot(out)
+    cache = workspace / "build" / ".cache"
+    state = cache / "test.json"
+    state.write_text(state.read_text(encoding="utf-8").replace('"inputs": "', '"inputs": "0'), encoding="utf-8")
+    faces = sorted((cache / "faces").rglob("*.json"))
+    assert faces
+    for f in faces:  # tampered art: valid JSON, wrong content
+        f.write_text(f.read_text(encoding="utf-8").replace('"key"', '"kee"', 1), encoding="utf-8")
+    (out / "cards.pdf").write_bytes(b"not the file we wrote")
+    capsys.readouterr()
+    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+    assert "up to date" not in capsys.readouterr().out
+    assert {k: v[0] for k, v in _snapshot(out).items()} == {k: v[0] for k, v in good.items()}
+    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0  # and the cache is good again
+    assert "test: up to date" in capsys.readouterr().out
+
+
+def test_watch_survives_a_broken_save_and_rebuilds_after_the_fix(workspace):
+    env = dict(os.environ, PYTHONPATH=str(REPO / "generator"))
+    proc = subprocess.Popen([sys.executable, "-m", "pnpgen", "watch", "--game", "test", "--no-rulebook",
+                             "--max-builds", "3", "--jobs", "1"], cwd=workspace, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deck = workspace / "data" / "test" / "decks" / "cards.yaml"
+    good = deck.read_text(encoding="utf-8")
+    lines: list[str] = []
+
+    def wait_for(text: str) -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+            if text in line:
+                return
+        raise AssertionError(f"never saw {text!r}: {''.join(lines)}")
+
+    try:
+        wait_for("watching")
+        deck.write_text(good + "  - {name: [broken\n", encoding="utf-8")
+        wait_for("pnpgen: error: ")
+        assert (workspace / "build" / "test" / "cards.pdf").is_file()  # the last good files stay
+        deck.write_text(good.replace("カード1,", "直したカード,"), encoding="utf-8")
+        wait_for("files in")
+        assert proc.wait(timeout=60) == 0
+    finally:
+        proc.kill()
+    assert not any("Traceback" in ln for ln in lines)
+    text = "".join(p.extract_text() for p in PdfReader(workspace / "build" / "test" / "cards.pdf").pages)
+    assert "直したカード" in text
