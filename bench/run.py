@@ -1,0 +1,165 @@
+"""Speed goals of the build engine, measured as a designer meets them: whole `pnpgen` processes.
+
+    python bench/run.py [--runs 5]
+
+Prints a table (figure, median, min, max, goal, met?). Figures:
+
+- poker deck ÷ floor: a 53-card poker deck with backs (9 unique faces, counts 8,8,6,6,6,5,5,5,4;
+  coloured ground, a big number, a Japanese title, one line of rule text) built by pnpgen from
+  YAML and templates (home sheets and shop files, no rulebook, no cache), divided by the time of
+  `bench/floor_poker.py`, a short hand-written ReportLab script that draws the same cards with
+  crop marks and mirrored backs. Both timed as whole processes, alternately, in the same run.
+- build --all cold: the four games, rulebooks included, into an empty folder.
+- no-op rebuild: the same again with nothing changed.
+- one count changed: one piece's count in one deck edited, then `build --all`.
+- pnpgen list.
+- peak RSS of the cold build (the largest process, workers included).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+ENV = dict(os.environ, PYTHONPATH=str(REPO / "generator"))
+
+POKER_GAME = """\
+title: ベンチマーク
+draft: 1
+players: 2-4
+date: 2026-11-30
+palette:
+  red: "#c8372d"
+  blue: "#2d5fc8"
+  green: "#2d9a4b"
+  ink: "#1a1a1a"
+  paper: "#fbf8f0"
+"""
+POKER_DECK = """\
+name: 数字カード
+format: poker
+front: number-front.svg.j2
+back: number-back.svg.j2
+fields: {number: int, title: text, rule: text, colour: colour}
+pieces:
+"""
+POKER_PIECES = [(1, "はじまり", "red", 8), (2, "ふたつめ", "blue", 8), (3, "みっつめ", "green", 6),
+                (4, "よっつめ", "red", 6), (5, "いつつめ", "blue", 6), (6, "むっつめ", "green", 5),
+                (7, "ななつめ", "red", 5), (8, "やっつめ", "blue", 5), (9, "ここのつめ", "green", 4)]
+POKER_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="{{ colour(piece.colour) }}"/>
+<rect x="4" y="4" width="{{ w - 8 }}" height="{{ h - 8 }}" rx="2" fill="{{ colour('paper') }}"/>
+{{ textbox(piece.number, 4, 18, w - 8, 30, size=60, font="bold", align="center", valign="middle", fill=colour(piece.colour)) }}
+{{ textbox(piece.title, 6, 52, w - 12, 9, size=14, font="bold", align="center", fill=colour('ink')) }}
+{{ textbox(piece.rule, 6, 66, w - 12, 10, size=9, min_size=7, align="center", fill=colour('ink')) }}
+{% endblock %}
+"""
+POKER_BACK = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="{{ colour('ink') }}"/>
+<circle cx="{{ w / 2 }}" cy="{{ h / 2 }}" r="18" fill="none" stroke="{{ colour('paper') }}" stroke-width="1.2"/>
+{% endblock %}
+"""
+
+
+def poker_workspace(root: Path) -> Path:
+    (root / "data" / "bench" / "decks").mkdir(parents=True)
+    (root / "templates" / "bench").mkdir(parents=True)
+    common = REPO / "templates" / "common"
+    if common.is_dir():
+        shutil.copytree(common, root / "templates" / "common")
+    (root / "fonts").symlink_to(REPO / "fonts")
+    (root / "data" / "bench" / "game.yaml").write_text(POKER_GAME, encoding="utf-8")
+    pieces = "".join(f"  - {{number: {n}, title: {t}, rule: カードを{n}枚引く。, colour: {c}, count: {k}}}\n"
+                     for n, t, c, k in POKER_PIECES)
+    (root / "data" / "bench" / "decks" / "numbers.yaml").write_text(POKER_DECK + pieces, encoding="utf-8")
+    (root / "templates" / "bench" / "number-front.svg.j2").write_text(POKER_FRONT, encoding="utf-8")
+    (root / "templates" / "bench" / "number-back.svg.j2").write_text(POKER_BACK, encoding="utf-8")
+    return root
+
+
+def timed(cmd: list[str], cwd: Path) -> tuple[float, int]:
+    """Wall time of one whole process and its peak RSS in MB (children included)."""
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=cwd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    took = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed:\n{proc.stderr.decode()}")
+    return took, 0
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--runs", type=int, default=5)
+    args = p.parse_args()
+    pnpgen = [sys.executable, "-m", "pnpgen"]
+    rows: list[tuple[str, list[float], float, str]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        ws = poker_workspace(tmp / "poker")
+        ratios, ours, floors = [], [], []
+        for i in range(args.runs):
+            out = tmp / f"poker-out-{i}"
+            t_ours, _ = timed(pnpgen + ["build", "--game", "bench", "--no-rulebook", "--out", str(out)], ws)
+            t_floor, _ = timed([sys.executable, str(REPO / "bench" / "floor_poker.py"), str(tmp / f"floor-{i}")], ws)
+            ours.append(t_ours)
+            floors.append(t_floor)
+            ratios.append(t_ours / t_floor)
+        rows.append(("poker deck: pnpgen (s)", ours, 0.0, ""))
+        rows.append(("poker deck: hand-written floor (s)", floors, 0.0, ""))
+        rows.append(("poker deck ÷ floor", ratios, 1.5, "×"))
+
+        cold, noop, count = [], [], []
+        before = peak_rss_mb()
+        for i in range(args.runs):
+            out = tmp / f"all-{i}"
+            cold.append(timed(pnpgen + ["build", "--all", "--out", str(out)], REPO)[0])
+            noop.append(timed(pnpgen + ["build", "--all", "--out", str(out)], REPO)[0])
+            count.append(_count_change(pnpgen, out, tmp / f"ws-{i}"))
+        rss = peak_rss_mb()
+        rows.append(("build --all, cold (s)", cold, 5.0, "s"))
+        rows.append(("build --all, no-op (s)", noop, 0.3, "s"))
+        rows.append(("build --all, one count changed (s)", count, 1.0, "s"))
+        rows.append(("pnpgen list (s)", [timed(pnpgen + ["list"], REPO)[0] for _ in range(args.runs)], 0.3, "s"))
+        rows.append(("peak RSS, largest process (MB)", [max(rss, before)], 400.0, "MB"))
+    print(f"{'figure':<38} {'median':>8} {'min':>8} {'max':>8} {'goal':>8}  met?")
+    for name, values, goal, unit in rows:
+        med = statistics.median(values)
+        goal_s = f"≤ {goal:g}" if goal else ""
+        met = ("yes" if med <= goal else "NO") if goal else ""
+        print(f"{name:<38} {med:8.3f} {min(values):8.3f} {max(values):8.3f} {goal_s:>8}  {met}")
+    print(f"\n{os.cpu_count()} cores, {args.runs} runs each, Python {sys.version.split()[0]}")
+
+
+def _count_change(pnpgen: list[str], out: Path, ws: Path) -> float:
+    """Copy the workspace, build it, change one count in one deck, time the rebuild."""
+    shutil.copytree(REPO / "data", ws / "data")
+    shutil.copytree(REPO / "templates", ws / "templates")
+    (ws / "fonts").symlink_to(REPO / "fonts")
+    shutil.copytree(out, ws / "build")
+    timed(pnpgen + ["build", "--all"], ws)  # the copy's own paths: settle the cache
+    deck = ws / "data" / "populous" / "decks" / "town.yaml"
+    text = deck.read_text(encoding="utf-8")
+    deck.write_text(text.replace("count: 6}", "count: 7}", 1), encoding="utf-8")
+    took, _ = timed(pnpgen + ["build", "--all"], ws)
+    return took
+
+
+if __name__ == "__main__":
+    main()
