@@ -182,6 +182,8 @@ class _Writer:
         else:
             self.stroke(item.colour)
         c.setLineWidth(item.width_pt)
+        if item.dash:
+            c.setDash([mm_to_pt(v) for v in item.dash])
         c.drawPath(self.path(item.path), stroke=1, fill=0)
         c.restoreState()
 
