@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import inspect
 import io
 import json
 import re
@@ -208,8 +207,6 @@ def test_cmyk_for_an_rgb_image_shop_is_an_error(tmp_path, capsys):
     assert "takes RGB images" in capsys.readouterr().err
 
 
-@pytest.mark.skipif("cmyk" not in inspect.signature(vector.draw).parameters,
-                    reason="render/vector.draw has no cmyk flag yet (the converter's work)")
 def test_cmyk_export_has_no_rgb_operators_and_black_text_on_k(tmp_path):
     root = make_workspace(tmp_path / "ws", deck=_deck())
     assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
@@ -221,6 +218,9 @@ def test_cmyk_export_has_no_rgb_operators_and_black_text_on_k(tmp_path):
     for data in streams:
         assert not re.search(rb"(?<![\w.])(rg|RG)(?![\w])", data)
     assert any(re.search(rb"(?<![\d.])0 0 0 1 k", s) for s in streams)
+    assert any(b"1 1 1 1 K" in s for s in streams)  # トンボ in registration colour
+    record = json.loads((root / "build" / "test" / "doujin" / "export.json").read_text(encoding="utf-8"))
+    assert record["warnings"] == []  # marks are not ink on the piece; the red card is 170 %
 
 
 def test_bad_preset_pixels_name_the_file_and_line(tmp_path, capsys):

@@ -22,7 +22,7 @@ from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.exports import contact, shop, tts
-from pnpgen.exports.faces import PageStyle, check_cmyk_drawing, png_bytes, unique_faces
+from pnpgen.exports.faces import PageStyle, png_bytes, unique_faces
 from pnpgen.exports.presets import fit_deck, load_preset
 
 RECORD = "export.json"
@@ -52,11 +52,9 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     game = load_game(ws, slug)
     preset = load_preset(ws, slug, options.preset)
     colour = options.colour or preset.colour
-    if colour == "cmyk":
-        if preset.files in ("png-faces", "tts"):
-            raise InputError(f"{preset.name} takes RGB images, so --colour cmyk does not apply", key="--colour",
-                             expected="--colour rgb, or a PDF preset such as drivethrucards or doujin")
-        check_cmyk_drawing()
+    if colour == "cmyk" and preset.files in ("png-faces", "tts"):
+        raise InputError(f"{preset.name} takes RGB images, so --colour cmyk does not apply", key="--colour",
+                         expected="--colour rgb, or a PDF preset such as drivethrucards or doujin")
     decks = game.decks
     if options.decks:
         known = {d.id: d for d in game.decks}

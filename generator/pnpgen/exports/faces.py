@@ -5,7 +5,6 @@ PDF page. The faces come from the build engine (build/faces.py), rendered and co
 
 from __future__ import annotations
 
-import inspect
 import io
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
@@ -15,7 +14,6 @@ from PIL import Image
 
 from pnpgen.build.faces import DeckFaces
 from pnpgen.data.model import Deck, Piece
-from pnpgen.errors import InputError
 from pnpgen.exports.presets import Fitted
 from pnpgen.impose.grid import SheetLayout, SheetOptions, Slot, cut_marks
 from pnpgen.impose.plan import Document, Item, Outline, Page, PlaceFace, Strokes, TextOp
@@ -66,13 +64,6 @@ def unique_faces(faces: DeckFaces) -> list[UniqueFace]:
                 seen[pair] = len(out)
                 out.append(UniqueFace(faces.deck, piece, copy, 1, *pair))
     return out
-
-
-def check_cmyk_drawing() -> None:
-    """CMYK pages need the converter's CMYK drawing (``vector.draw(..., cmyk=True)``)."""
-    if "cmyk" not in inspect.signature(vector.draw).parameters:
-        raise InputError("--colour cmyk needs the CMYK drawing of render/vector.py, which this version lacks",
-                         key="--colour", expected="--colour rgb")
 
 
 @dataclass(frozen=True)
