@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import inspect
 import io
 import json
 import re
@@ -208,8 +207,6 @@ def test_cmyk_for_an_rgb_image_shop_is_an_error(tmp_path, capsys):
     assert "takes RGB images" in capsys.readouterr().err
 
 
-@pytest.mark.skipif("cmyk" not in inspect.signature(vector.draw).parameters,
-                    reason="render/vector.draw has no cmyk flag yet (the converter's work)")
 def test_cmyk_export_has_no_rgb_operators_and_black_text_on_k(tmp_path):
     root = make_workspace(tmp_path / "ws", deck=_deck())
     assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
@@ -221,6 +218,9 @@ def test_cmyk_export_has_no_rgb_operators_and_black_text_on_k(tmp_path):
     for data in streams:
         assert not re.search(rb"(?<![\w.])(rg|RG)(?![\w])", data)
     assert any(re.search(rb"(?<![\d.])0 0 0 1 k", s) for s in streams)
+    assert any(b"1 1 1 1 K" in s for s in streams)  # トンボ in registration colour
+    record = json.loads((root / "build" / "test" / "doujin" / "export.json").read_text(encoding="utf-8"))
+    assert record["warnings"] == []  # marks are not ink on the piece; the red card is 170 %
 
 
 def test_bad_preset_pixels_name_the_file_and_line(tmp_path, capsys):
@@ -232,3 +232,54 @@ def test_bad_preset_pixels_name_the_file_and_line(tmp_path, capsys):
     assert run(root, "export", "--game", "test", "--preset", "myshop") == 2
     err = capsys.readouterr().err
     assert "myshop.yaml:4" in err and "800 px is not trim + 2 × bleed" in err
+
+
+def test_export_renders_each_face_once_and_draws_it_once(tmp_path, monkeypatch):
+    """The engine renders one template context per piece and side (not per copy), converts each
+    distinct SVG once, and the PDF of every copy draws each face as one Form XObject."""
+    from pnpgen.render.templates import Renderer
+
+    renders, converts = [], []
+    render, convert = Renderer.render, vector.convert
+    monkeypatch.setattr(Renderer, "render", lambda self, face, *a: renders.append(face) or render(self, face, *a))
+    monkeypatch.setattr(vector, "convert", lambda svg, *a, **k: converts.append(svg) or convert(svg, *a, **k))
+    root = make_workspace(tmp_path / "ws", deck=_deck("size: [2.5in, 3.5in]"))
+    assert run(root, "export", "--game", "test", "--preset", "drivethrucards", "--colour", "rgb") == 0
+    assert len(renders) == 2 * len(COUNTS)  # fronts and backs of 3 pieces, 6 printed copies
+    assert len(converts) == len(set(converts)) == 2 * len(COUNTS)
+    reader = PdfReader(root / "build" / "test" / "drivethrucards" / "cards.pdf")
+    forms = {page["/Resources"]["/XObject"][name].indirect_reference.idnum
+             for page in reader.pages for name in page["/Resources"]["/XObject"]}
+    assert len(reader.pages) == 2 * sum(COUNTS) and len(forms) == 2 * len(COUNTS)
+
+
+def test_fit_scale_places_the_art_scaled_and_centred_on_the_format(tmp_path):
+    from pypdf.generic import ContentStream
+
+    root = make_workspace(tmp_path / "ws", deck=_deck())
+    (root / "presets").mkdir()
+    (root / "presets" / "pdfshop.yaml").write_text(
+        "name: PDF shop\ndpi: 300\nfiles: pdf-copies\nformats:\n"
+        "  poker: {trim: [2.5in, 3.5in], bleed: 0.125in, safe: 0.125in}\n", encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "pdfshop", "--fit", "scale") == 0
+    reader = PdfReader(root / "build" / "test" / "pdfshop" / "cards.pdf")
+    page = reader.pages[0]
+    ops = ContentStream(page.get_contents(), reader).operations
+    do = next(i for i, (_, op) in enumerate(ops) if op == b"Do")
+    a, b, c, d, e, f = (float(v) for v in next(args for args, op in reversed(ops[:do]) if op == b"cm"))
+    s = 88.9 / 88  # covers the taller side; 63×88 → 63.5×88.9
+    assert (a, d) == (pytest.approx(s, abs=1e-5), pytest.approx(s, abs=1e-5)) and b == c == 0
+    x0, y0, x1, y1 = (float(v) for v in page["/Resources"]["/XObject"][ops[do][0][0]]["/BBox"])
+    centre = (a * (x0 + x1) / 2 + e, d * (y0 + y1) / 2 + f)  # the art's centre on the page, pt
+    assert centre == (pytest.approx(float(page.mediabox.width) / 2, abs=1e-3),
+                      pytest.approx(float(page.mediabox.height) / 2, abs=1e-3))
+    mm = 25.4 / 72
+    assert (x1 - x0) * a * mm == pytest.approx(s * 63 + 2 * 3.175, abs=0.01)  # the art covers the bleed
+
+
+def test_pdf_faces_pages_carry_their_quantities_as_labels(tmp_path):
+    root = make_workspace(tmp_path / "ws", deck=_deck())
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb") == 0
+    reader = PdfReader(root / "build" / "test" / "doujin" / "cards.pdf")
+    assert list(reader.page_labels) == [label for n in COUNTS for label in (f"×{n} ", f"back of ×{n} ")]
+    assert sum(int(label[1:]) for label in reader.page_labels if label.startswith("×")) == sum(COUNTS)

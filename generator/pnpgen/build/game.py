@@ -95,9 +95,10 @@ def _bold_font(game: Game) -> str:
     return game.fonts.get("bold", game.fonts["gothic"])
 
 
-def plan_game(ws: Workspace, slug: str, options: BuildOptions) -> tuple[GamePlan, list[str]]:
-    """Load the game, render each distinct face once and impose every document."""
-    game = load_game(ws, slug)
+def plan_game(ws: Workspace, slug: str, options: BuildOptions,
+              game: Game | None = None) -> tuple[GamePlan, list[str]]:
+    """Load the game (unless given, loaded), render each distinct face once and impose every document."""
+    game = game or load_game(ws, slug)
     check_bleed(game, options.shop_bleed_mm)
     font = game.fonts["gothic"]
     for name in {*game.fonts.values(), *game.fallback_fonts}:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from pnpgen.exports.faces import PageStyle, UniqueFace, face_pdf, rasterise
+from pnpgen.exports.faces import PageStyle, UniqueFace, face_images
 
 THUMB = (180, 220)  # largest thumbnail, px
 LABEL_PX = 30
@@ -23,14 +23,13 @@ def thumbnails(style: PageStyle, faces: list[UniqueFace]) -> list[tuple[Image.Im
     k = min(THUMB[0] / W, THUMB[1] / H)  # px per mm
     pw, ph = plain.page_mm
     items = [(f.front, f"{f.stem} × {f.copies}") for f in faces]
-    backs: dict[int, tuple] = {}  # id(art) → (art, stem of the first face with it)
+    backs: dict[str, str] = {}  # face key → stem of the first face with it
     for f in faces:
         if f.back is not None:
-            backs.setdefault(id(f.back), (f.back, f.stem))
-    for art, stem in backs.values():
-        items.append((art, f"{style.deck.id} back" if len(backs) == 1 else f"{stem} back"))
-    images = rasterise(face_pdf([a for a, _ in items], plain, style.deck.name),
-                       lambda i: (max(1, round(pw * k)), max(1, round(ph * k))))
+            backs.setdefault(f.back, f.stem)
+    for key, stem in backs.items():
+        items.append((key, f"{style.deck.id} back" if len(backs) == 1 else f"{stem} back"))
+    images = face_images([key for key, _ in items], plain, (max(1, round(pw * k)), max(1, round(ph * k))))
     box = (round(b * k), round(b * k), round((b + W) * k), round((b + H) * k))
     return [(image.crop(box), label) for image, (_, label) in zip(images, items)]
 

@@ -13,15 +13,17 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from pnpgen.build.convert import convert_faces
+from pnpgen.build.faces import FaceSet
+from pnpgen.build.game import BuildOptions, plan_game
 from pnpgen.build.output import atomic_write_bytes
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.exports import contact, shop, tts
-from pnpgen.exports.faces import PageStyle, check_cmyk_drawing, png_bytes, render_faces
+from pnpgen.exports.faces import PageStyle, png_bytes, unique_faces
 from pnpgen.exports.presets import fit_deck, load_preset
-from pnpgen.render.svgdraw import use_default_font
 
 RECORD = "export.json"
 
@@ -50,11 +52,9 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     game = load_game(ws, slug)
     preset = load_preset(ws, slug, options.preset)
     colour = options.colour or preset.colour
-    if colour == "cmyk":
-        if preset.files in ("png-faces", "tts"):
-            raise InputError(f"{preset.name} takes RGB images, so --colour cmyk does not apply", key="--colour",
-                             expected="--colour rgb, or a PDF preset such as drivethrucards or doujin")
-        check_cmyk_drawing()
+    if colour == "cmyk" and preset.files in ("png-faces", "tts"):
+        raise InputError(f"{preset.name} takes RGB images, so --colour cmyk does not apply", key="--colour",
+                         expected="--colour rgb, or a PDF preset such as drivethrucards or doujin")
     decks = game.decks
     if options.decks:
         known = {d.id: d for d in game.decks}
@@ -63,18 +63,23 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
                 raise InputError(f"game {slug!r} has no deck {deck_id!r}", key="--deck", expected="one of " + ", ".join(known))
         decks = [known[d] for d in options.decks]
     fitted = {deck.id: fit_deck(preset, deck, options.fit) for deck in decks}  # every deck fits before any renders
+    # One bleed for the whole game's faces: the widest any exported deck needs (the pages clip the rest).
+    art_bleed = max(f.art_bleed for f in fitted.values())
+    plan, warnings = plan_game(ws, slug, BuildOptions(shop_bleed_mm=art_bleed), game=game)
+    by_deck = {df.deck.id: unique_faces(df) for df in plan.decks}
+    needed = sorted({key for deck in decks for f in by_deck[deck.id] for key in (f.front, f.back) if key})
+    arts = convert_faces(FaceSet({k: plan.faces.svgs[k] for k in needed}, {k: plan.faces.where[k] for k in needed}),
+                         plan.art_folder)
     font = game.fonts["gothic"]
-    use_default_font(font)
     out_dir = (options.out or ws.root / "build") / slug / preset.slug
-    result = ExportResult(game, out_dir)
+    result = ExportResult(game, out_dir, warnings=warnings)
     url = tts.urls(out_dir, options.base_url)
     thumbs = []
+    marks = preset.marks if preset.files.startswith("pdf") else "none"
     for i, deck in enumerate(decks):
-        fit = fitted[deck.id]
-        faces, warnings = render_faces(ws, game, deck, fit.art_bleed)
-        result.warnings.extend(warnings)
-        marks = preset.marks if preset.files.startswith("pdf") else "none"
-        style = PageStyle(deck, fit, font, marks=marks, cmyk=colour == "cmyk", proof=options.proof)
+        faces = by_deck[deck.id]
+        style = PageStyle(deck, fitted[deck.id], font, arts, plan.bleed_mm, marks=marks, cmyk=colour == "cmyk",
+                          proof=options.proof)
         if preset.files == "tts":
             obj = tts.deck_object(style, faces, preset.dpi, url, 3.0 * i, result.files)
             result.files[f"{deck.id}.json"] = tts.saved_object(f"{game.title} — {deck.name}", obj).encode("utf-8")

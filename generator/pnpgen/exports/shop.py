@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnpgen.exports.faces import PageStyle, UniqueFace, face_pdf, png_bytes, rasterise
+from pnpgen.exports.faces import PageStyle, UniqueFace, face_images, face_pdf, png_bytes
 from pnpgen.exports.presets import Preset
 from pnpgen.pdf.colour import over_limit
 
@@ -35,7 +35,8 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
         return _png_faces(preset, style, faces, files)
     deck = style.deck
     name = f"{deck.id}.pdf"
-    pages: list = []
+    pages: list[str] = []
+    labels: list[str | None] = []  # pdf-faces: the quantity of each page's face
     rows = []
     where: list[str] = []  # page → what it shows, for the ink warnings
     for face in faces:
@@ -45,11 +46,13 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
             sides = [("front", face.front)] + ([("back", face.back)] if face.back is not None else [])
             if preset.page_order == "back-front":
                 sides.reverse()
-            for side, art in sides:
-                pages.append(art)
+            for side, key in sides:
+                pages.append(key)
+                labels.append(f"{'' if side == 'front' else 'back of '}×{face.copies} "
+                              if preset.files == "pdf-faces" else None)
                 where.append(f"{face.stem} {side}")
         rows.append(OrderRow(name, "", f"{first}-{len(pages)}", deck.id, face.piece.label, face.copies))
-    pdf = face_pdf(pages, style, f"{deck.name} ({preset.name})")
+    pdf = face_pdf(pages, style, f"{deck.name} ({preset.name})", labels)
     if style.cmyk:
         for page, colour, ink in over_limit(pdf, preset.ink_limit):
             warnings.append(f"{name} page {page + 1} ({where[page]}): CMYK "
@@ -62,7 +65,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
 def _png_faces(preset: Preset, style: PageStyle, faces: list[UniqueFace], files: dict[str, bytes]) -> list[OrderRow]:
     deck = style.deck
     backs = [f.back for f in faces if f.back is not None]
-    shared = preset.backs == "shared" and backs and all(b is backs[0] for b in backs)
+    shared = preset.backs == "shared" and len(set(backs)) == 1
     pages, names, rows = [], [], []
     for face in faces:
         quantity = f"-x{face.copies}" if preset.quantity == "name" else ""
@@ -79,8 +82,6 @@ def _png_faces(preset: Preset, style: PageStyle, faces: list[UniqueFace], files:
     if shared:
         pages.append(backs[0])
         names.append(f"{deck.id}-back.png")
-    px = style.fitted.pixels(preset.dpi)
-    pdf = face_pdf(pages, style, f"{deck.name} ({preset.name})")
-    for name, image in zip(names, rasterise(pdf, lambda i: px)):
+    for name, image in zip(names, face_images(pages, style, style.fitted.pixels(preset.dpi))):
         files[name] = png_bytes(image, preset.dpi)
     return rows

@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 from PIL import Image, ImageDraw
 
-from pnpgen.exports.faces import PageStyle, UniqueFace, face_pdf, png_bytes, rasterise
+from pnpgen.exports.faces import PageStyle, UniqueFace, face_images, png_bytes
 from pnpgen.shapes import outline, shape_spec
 
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
@@ -84,15 +84,11 @@ def deck_object(style: PageStyle, faces: list[UniqueFace], dpi: int, url: Callab
     return _pieces(style, faces, dpi, url, x, files)
 
 
-def _images(style: PageStyle, arts: list, size: tuple[int, int]) -> list[Image.Image]:
-    return rasterise(face_pdf(arts, style, style.deck.name), lambda i: size)
-
-
 def _cards(style: PageStyle, faces: list[UniqueFace], dpi: int, url, x: float, files: dict[str, bytes]) -> dict:
     deck = style.deck
     per_sheet = MAX_COLS * MAX_ROWS - 1
     backs = [f.back for f in faces if f.back is not None]
-    unique_back = len({id(b) for b in backs}) > 1
+    unique_back = len(set(backs)) > 1
     custom: dict[str, dict] = {}
     deck_ids: list[int] = []
     cards: list[dict] = []
@@ -100,8 +96,9 @@ def _cards(style: PageStyle, faces: list[UniqueFace], dpi: int, url, x: float, f
         chunk = faces[start:start + per_sheet]
         number = start // per_sheet + 1
         sheet = sheet_for(len(chunk), style.fitted.trim, dpi)
-        fronts = _images(style, [f.front for f in chunk], sheet.cell)
-        back_images = _images(style, [f.back for f in chunk] if unique_back else backs[:1], sheet.cell) if backs else []
+        fronts = face_images([f.front for f in chunk], style, sheet.cell)
+        back_keys = [f.back for f in chunk] if unique_back else backs[:1]
+        back_images = face_images(back_keys, style, sheet.cell) if backs else []
         hidden = back_images[0] if back_images else Image.new("RGB", sheet.cell, NO_BACK)
         face_name = f"{deck.id}-faces-{number}.png"
         files[face_name] = png_bytes(_grid(sheet, fronts, hidden))
@@ -146,8 +143,8 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], dpi: int, url, x: float, 
     px_per_mm = min(dpi / 25.4, MAX_PX / max(w, h))
     size = (max(1, round(w * px_per_mm)), max(1, round(h * px_per_mm)))
     tile_type = TILE_TYPES.get(deck.shape) if deck.kind != "token" else None
-    fronts = _images(style, [f.front for f in faces], size)
-    backs = _images(style, [f.back for f in faces], size) if deck.back else []
+    fronts = face_images([f.front for f in faces], style, size)
+    backs = face_images([f.back for f in faces], style, size) if deck.back else []
     mask = None if tile_type is not None else _mask(style, size)
     scale = max(w, h) / 25.4 / 2 / INCH_PER_UNIT
     objects = []

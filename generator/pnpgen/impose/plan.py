@@ -54,6 +54,7 @@ class Outline:
     spot: bool = False
     clip_rect: Box | None = None
     layer: str | None = None
+    dash: tuple[float, ...] | None = None  # mm
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ import re
 
 from pypdf import PdfReader
 
+REGISTRATION = (1.0, 1.0, 1.0, 1.0)  # all four inks: cut marks only, never artwork
 _CMYK_OP = re.compile(rb"(?<![\w.])(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+([kK])(?![\w])")
 
 
@@ -76,6 +77,7 @@ def _streams(page) -> list[bytes]:
 
 
 def over_limit(pdf: bytes, limit: float) -> list[tuple[int, tuple[float, float, float, float], float]]:
-    """(page index, colour, total ink %) of every colour over ``limit`` percent."""
+    """(page index, colour, total ink %) of every colour over ``limit`` percent; the registration
+    colour of cut marks (outside the trim, and never a converted colour) is not ink on the piece."""
     return [(i, c, total_ink(c)) for i, colours in enumerate(inks_used(pdf)) for c in sorted(colours)
-            if total_ink(c) > limit + 1e-6]
+            if total_ink(c) > limit + 1e-6 and c != REGISTRATION]

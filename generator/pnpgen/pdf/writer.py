@@ -24,12 +24,11 @@ from pnpgen.impose.plan import (
     Strokes,
     TextOp,
 )
-from pnpgen.pdf.colour import to_cmyk
+from pnpgen.pdf.colour import REGISTRATION, to_cmyk
 from pnpgen.render import vector
 from pnpgen.shapes import Affine, Line, Path
 from pnpgen.units import PT_PER_MM, mm_to_pt
 
-REGISTRATION = (1.0, 1.0, 1.0, 1.0)  # all four inks, for shop marks
 # The die line on print-shop output: a spot colour most RIPs and cutters know by this name.
 CUT_CONTOUR = CMYKColorSep(0, 1, 0, 0, spotName="CutContour", density=1)
 
@@ -182,6 +181,8 @@ class _Writer:
         else:
             self.stroke(item.colour)
         c.setLineWidth(item.width_pt)
+        if item.dash:
+            c.setDash([mm_to_pt(v) for v in item.dash])
         c.drawPath(self.path(item.path), stroke=1, fill=0)
         c.restoreState()
 

@@ -1,0 +1,21 @@
+"""pdf/writer: a dashed Outline (the proof's bleed and safe lines) is stroked with its dash in points."""
+
+from __future__ import annotations
+
+import io
+
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+from pnpgen.impose.plan import Document, Outline, Page
+from pnpgen.pdf.writer import write_document
+from pnpgen.shapes import Line, Path
+
+
+def test_outline_dash_is_written_in_points():
+    square = Path((Line(10, 10, 20, 10), Line(20, 10, 20, 20), Line(20, 20, 10, 20), Line(10, 20, 10, 10)))
+    doc = Document("dash", [Page((30, 30), [Outline(square, dash=(1.0, 0.5)), Outline(square)])])
+    reader = PdfReader(io.BytesIO(write_document(doc, {}, "Helvetica")))
+    ops = ContentStream(reader.pages[0].get_contents(), reader).operations
+    dashes = [[round(float(v), 3) for v in args[0]] for args, op in ops if op == b"d"]
+    assert dashes == [[2.835, 1.417]]  # 1 mm and 0.5 mm; the solid outline sets none
