@@ -133,6 +133,29 @@ class Cache:
             return None
         return data if sha(data) == doc["sha"] else None
 
+    # -------------------------------------------------------------- small records (nesting)
+
+    def records(self, kind: str) -> dict[str, Any]:
+        """Every intact record of ``kind`` (key → value); damaged ones are skipped."""
+        out: dict[str, Any] = {}
+        folder = self.root / kind
+        for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+            try:
+                outer = json.loads(path.read_bytes())
+                body = outer["body"]
+                if outer["check"] == sha(json.dumps(body, sort_keys=True).encode()) \
+                        and body["pnpgen"] == pnpgen.__version__ and path.stem == sha(body["key"].encode())[:32]:
+                    out[body["key"]] = body["value"]
+            except (OSError, ValueError, KeyError, TypeError, AttributeError):
+                continue
+        return out
+
+    def record(self, kind: str, key: str, value: Any) -> tuple[Path, bytes]:
+        """The file that stores one record, and its bytes."""
+        body = {"pnpgen": pnpgen.__version__, "key": key, "value": value}
+        data = json.dumps({"check": sha(json.dumps(body, sort_keys=True).encode()), "body": body}, sort_keys=True)
+        return self.root / kind / f"{sha(key.encode())[:32]}.json", data.encode()
+
     # -------------------------------------------------------------- faces
 
     def face_path(self, key: str) -> Path:

@@ -22,6 +22,7 @@ from pnpgen.data.model import Deck, Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.impose.grid import SheetOptions, choose_layout
+from pnpgen.impose import nest
 from pnpgen.impose.plan import Document, Page, TextOp
 from pnpgen.impose.sheets import (
     TILE_OPTIONS,
@@ -33,7 +34,7 @@ from pnpgen.impose.sheets import (
 )
 from pnpgen.impose.tiles import plan_tiles
 from pnpgen.render.svgdraw import use_default_font
-from pnpgen.render.templates import Renderer
+from pnpgen.render.templates import CompiledTemplates, Renderer
 from pnpgen.render import vector
 from pnpgen.shapes import ShapeSpec, deck_shape, trim_path
 
@@ -95,7 +96,7 @@ def _bold_font(game: Game) -> str:
     return game.fonts.get("bold", game.fonts["gothic"])
 
 
-def plan_game(ws: Workspace, slug: str, options: BuildOptions,
+def plan_game(ws: Workspace, slug: str, options: BuildOptions, compiled: CompiledTemplates | None = None,
               game: Game | None = None) -> tuple[GamePlan, list[str]]:
     """Load the game (unless given, loaded), render each distinct face once and impose every document."""
     game = game or load_game(ws, slug)
@@ -106,7 +107,7 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions,
     use_default_font(font)
     sheet = options.sheet
     bleed = options.shop_bleed_mm
-    renderer = Renderer(ws.templates, game, bleed, options.min_dpi)
+    renderer = Renderer(ws.templates, game, bleed, options.min_dpi, compiled)
     faces = FaceSet()
     documents: dict[str, Document] = {}
     records: list[DeckRecord] = []
@@ -191,7 +192,10 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     unchanged since ``state`` keeps the bytes of its file in ``out_dir``."""
     from pnpgen.pdf.writer import write_document
 
-    plan, warnings = plan_game(ws, slug, options)
+    compiled = CompiledTemplates(cache.root / "jinja") if cache is not None else None
+    if cache is not None:
+        nest.KNOWN.update(cache.records("nest"))
+    plan, warnings = plan_game(ws, slug, options, compiled=compiled)
     game = plan.game
     face_keys = {k: _art_digest(plan, k) for k in plan.faces.svgs}
     known, cache_files = {}, {}
@@ -204,6 +208,10 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     if cache is not None:
         for k in arts.keys() - known.keys():
             cache_files[cache.face_path(k + face_keys[k])] = cache.face_bytes(k + face_keys[k], arts[k].to_json())
+    if cache is not None:
+        cache_files.update(compiled.new)
+        cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest.LEARNED.items()))
+        nest.LEARNED.clear()
     font = game.fonts["gothic"]
     result = BuildResult(game, warnings=warnings, records=plan.records, plan=plan, arts=arts,
                          cache_files=cache_files)

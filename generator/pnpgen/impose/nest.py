@@ -18,6 +18,8 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+import numpy as np
+
 from pnpgen.shapes import Affine, Point, ShapeSpec, back_transform, outline, placement, polygon_distance
 
 DIRECTIONS = tuple(range(0, 180, 30))  # degrees, y down (30° points down-right)
@@ -291,17 +293,46 @@ def _motif_boxes(box, motif) -> list[tuple[float, float, float, float]]:
 
 
 def _best_on_sheet(a: Point, b: Point, boxes) -> tuple[int, Point]:
-    best = (-1, (0.0, 0.0))
+    """The lattice origin (of ORIGIN_STEPS² tried across one cell) that puts the most pieces on
+    the sheet, and how many. ``_count`` for every origin at once (numpy, the same float
+    operations in the same order, so the same answer); the first best origin wins ties."""
     x0 = min(bx[0] for bx in boxes)
     y0 = min(bx[1] for bx in boxes)
-    for si in range(ORIGIN_STEPS):
-        for ti in range(ORIGIN_STEPS):
-            s, t = si / ORIGIN_STEPS, ti / ORIGIN_STEPS
-            o = (x0 + s * a[0] + t * b[0], y0 + s * a[1] + t * b[1])
-            n = sum(_count(a, b, o, bx)[0] for bx in boxes)
-            if n > best[0]:
-                best = (n, o)
-    return best
+    steps = np.arange(ORIGIN_STEPS) / ORIGIN_STEPS
+    s, t = np.repeat(steps, ORIGIN_STEPS), np.tile(steps, ORIGIN_STEPS)  # si outer, ti inner
+    ox, oy = x0 + s * a[0] + t * b[0], y0 + s * a[1] + t * b[1]
+    total = sum(_counts(a, b, ox, oy, bx) for bx in boxes)
+    k = int(np.argmax(total))
+    return int(total[k]), (float(ox[k]), float(oy[k]))
+
+
+def _counts(a: Point, b: Point, ox, oy, box: tuple[float, float, float, float]):
+    """``_count(a, b, o, box)[0]`` for every origin o = (ox[k], oy[k])."""
+    x0, y0, x1, y1 = box
+    if x1 < x0 - 1e-9 or y1 < y0 - 1e-9:
+        return np.zeros(len(ox), dtype=np.int64)
+    eps = 1e-7
+    det = a[0] * b[1] - a[1] * b[0]
+    js = [(a[0] * (cy - oy) - a[1] * (cx - ox)) / det for cx, cy in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
+    lo_j = np.floor(np.minimum.reduce(js)) - 1
+    hi_j = np.ceil(np.maximum.reduce(js)) + 1
+    j = np.arange(int(lo_j.min()), int(hi_j.max()) + 1)[None, :]
+    inside = (j >= lo_j[:, None]) & (j <= hi_j[:, None])
+    sx, sy = ox[:, None] + j * b[0], oy[:, None] + j * b[1]
+    lo = np.full(sx.shape, -np.inf)
+    hi = np.full(sx.shape, np.inf)
+    for sa, lo_b, hi_b in ((a[0], x0 - sx, x1 - sx), (a[1], y0 - sy, y1 - sy)):
+        if abs(sa) < 1e-12:
+            empty = ~((lo_b - eps <= 0) & (0 <= hi_b + eps))
+            lo = np.where(empty, 1, lo)
+            hi = np.where(empty, 0, hi)
+            continue
+        l_, h_ = lo_b / sa, hi_b / sa
+        if sa < 0:
+            l_, h_ = h_, l_
+        lo, hi = np.maximum(lo, l_ - eps / abs(sa)), np.minimum(hi, h_ + eps / abs(sa))
+    n = np.floor(hi) - np.ceil(lo) + 1
+    return np.where(inside & (n > 0), n, 0).sum(axis=1).astype(np.int64)
 
 
 @dataclass(frozen=True)
@@ -352,12 +383,22 @@ def _candidates(spec: ShapeSpec, paper: tuple[float, float], margin: float, blee
     return out
 
 
+# Chosen lattices by search key, shared with later builds through the build cache: the search
+# is the slow part of nesting, and its answer depends only on the key.
+KNOWN: dict[str, list] = {}
+LEARNED: dict[str, list] = {}
+
+
 @lru_cache(maxsize=1024)
 def nest_at(spec: ShapeSpec, paper: tuple[float, float], margin: float, bleed: float,
             allow_turn: bool = True) -> NestLayout | None:
     """The nested layout with the most pieces at exactly ``bleed`` (gap 2·bleed); among equals
     one piece orientation before interlocked pairs, then the smaller lattice cell. None when not
     even one piece fits."""
+    key = repr((spec, paper, margin, bleed, allow_turn))
+    known = _from_json(KNOWN.get(key))
+    if known is not None:
+        return _layout(spec, paper, known, bleed)
     symmetric = spec.kind in ("circle", "hex")  # a half turn changes nothing
     rots = (0,) if spec.kind == "circle" or not allow_turn else (0, 90)
     cands = sorted(_candidates(spec, paper, margin, bleed, rots, pairs=not symmetric),
@@ -365,8 +406,21 @@ def nest_at(spec: ShapeSpec, paper: tuple[float, float], margin: float, bleed: f
                                   round(c.a[0], 6), round(c.a[1], 6), round(c.b[0], 6), round(c.b[1], 6)))
     for c in cands:
         if _valid(spec, c.motif, 2 * bleed, c.a, c.b):
+            LEARNED[key] = [c.count, c.rot, [[r, list(o)] for r, o in c.motif], list(c.a), list(c.b),
+                            list(c.origin), list(c.box)]
             return _layout(spec, paper, c, bleed)
     return None
+
+
+def _from_json(data) -> _Candidate | None:
+    """A remembered choice, or None when absent or not of the expected shape."""
+    try:
+        count, rot, motif, a, b, origin, box = data
+        pt = lambda v: (float(v[0]), float(v[1]))  # noqa: E731
+        return _Candidate(int(count), int(rot), tuple((int(r), pt(o)) for r, o in motif), pt(a), pt(b), pt(origin),
+                          tuple(float(v) for v in box))
+    except (TypeError, ValueError, IndexError):
+        return None
 
 
 def bleed_steps(max_bleed: float) -> list[float]:

@@ -75,14 +75,39 @@ class WorkspaceLoader(jinja2.FileSystemLoader):
         return source, filename, uptodate
 
 
+class CompiledTemplates(jinja2.BytecodeCache):
+    """Compiled templates kept between builds (Jinja's public bytecode-cache interface). New
+    entries are collected in ``new`` and written with the build's other files; an entry that
+    does not load (damaged, other Python) is ignored and compiled again."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.new: dict[Path, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            data = (self.folder / f"{bucket.key}.jbc").read_bytes()
+        except OSError:
+            return
+        try:
+            bucket.bytecode_from_string(data)
+        except Exception:  # a damaged entry: compile again
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.new[self.folder / f"{bucket.key}.jbc"] = bucket.bytecode_to_string()
+
+
 class Renderer:
     """Holds the Jinja environment for one game; renders faces to SVG text."""
 
-    def __init__(self, templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI):
+    def __init__(self, templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI,
+                 compiled: CompiledTemplates | None = None):
         self.game = game
         self.bleed_mm = bleed_mm
         self.env = jinja2.Environment(
             loader=WorkspaceLoader(templates),
+            bytecode_cache=compiled,
             autoescape=True,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
