@@ -261,9 +261,7 @@ class StoryBuilder:
     def proofing(self) -> list[Flowable]:
         if not self.proof:
             return []
-        out: list[Flowable] = [CondPageBreak(40 * mm), Heading("", "校正メモ", 1, self.st["h2"], key=self.key(), bar=True,
-                                                               space_before=8, space_after=4),
-                               self.para("組版時に見つかった表記ゆれ・数の食い違い・未定の値です。ルールではありません。",
+        out: list[Flowable] = [self.para("組版時に見つかった表記ゆれ・数の食い違い・未定の値です。ルールではありません。",
                                          note=True, first=0)]
         for kind, text in self.proof:
             out.append(JPara(text, self.fonts.body, NOTE_SIZE, NOTE_LEADING, color=INK, first_indent=0,
@@ -311,7 +309,9 @@ class StoryBuilder:
             parts.append(("コンポーネントの覚え書き", [intro, Spacer(1, 3)] + self.blocks(memos)))
         for s in self.doc.of_kind("changelog"):
             parts.append((f"変更履歴（{s.title}）", self.blocks(s.children, notes_as_rules=False)))
-        if not parts and not self.proof:
+        if self.proof:
+            parts.append(("校正メモ", self.proofing()))
+        if not parts:
             return []
         out: list[Flowable] = [PageBreak(),
                                Heading("付録", "デザイナーノート", 0, self.st["h1"], mark="付録", key=self.key(),
@@ -324,7 +324,7 @@ class StoryBuilder:
             out.append(Heading("ABCDEFGH"[i], title, 1, self.st["h2"], key=self.key(), bar=True,
                                space_before=8, space_after=4))
             out += flow
-        return out + self.proofing()
+        return out
 
 
 class _Indent(Flowable):
