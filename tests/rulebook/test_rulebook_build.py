@@ -68,15 +68,17 @@ def make_deck(root: Path, deck_id: str, name: str, count: int, kind: str) -> Dec
                 [Piece(1, {"name": name}, count, Where(src, 1))], src)
 
 
-def make_game(slug: str, *, draft_file: Path | None = None, decks=None) -> Game:
-    root = ROOT / "data" / slug
+def make_game(slug: str, *, draft_file: Path | None = None, decks=None, root: Path | None = None) -> Game:
+    """A game built by hand; its folder has no game.yaml (no rulebook settings) unless given."""
+    data = ROOT / "data" / slug
+    root = root or ROOT / "tests" / "no-such-game" / slug
     title, draft, players = META[slug]
     return Game(
         slug=slug, title=title, draft=draft, players=players, date="2026-11-30", palette={}, fonts={},
         fallback_fonts=[],
-        decks=[make_deck(root, *d) for d in (DECKS[slug] if decks is None else decks)],
+        decks=[make_deck(data, *d) for d in (DECKS[slug] if decks is None else decks)],
         sourced=[Sourced(*s) for s in SOURCED[slug]],
-        root=root, draft_file=draft_file or root / "draft.txt")
+        root=root, draft_file=draft_file or data / "draft.txt")
 
 
 def pdf(result, name: str = "rulebook.pdf") -> PdfReader:
@@ -475,7 +477,7 @@ def test_undecodable_draft_raises():
 
 
 def test_relative_draft_file_is_resolved_against_the_game_folder():
-    game = make_game("alicematic-medallions", draft_file=Path("draft.txt"))
+    game = make_game("alicematic-medallions", draft_file=Path("draft.txt"), root=ROOT / "data" / "alicematic-medallions")
     r = build_rulebook(game, FONTS, rules_only=True)
     assert len(pdf(r).pages) > 3
 
@@ -527,9 +529,11 @@ def section_pages(b: Built, title: str) -> range:
     return range(top[i][1], end)
 
 
-def page_forms(page) -> set[int]:
-    xobjs = (page["/Resources"].get("/XObject") or {})
-    return {x.idnum for x in xobjs.values() if x.get_object().get("/Subtype") == "/Form"}
+def page_faces(page) -> set[tuple[str, int]]:
+    """(name, object number) of the deck faces a page shows (Form XObjects named face-<deck>-<side>)."""
+    xobjs = page["/Resources"].get("/XObject") or {}
+    return {(name, x.idnum) for name, x in xobjs.items()
+            if x.get_object().get("/Subtype") == "/Form" and re.fullmatch(r"/FormXob\.face-.+-(front|back)", name)}
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -541,8 +545,9 @@ def test_components_pages_show_one_form_per_deck_face(books, slug):
              for side in (("front", "back") if b.pictures[d].back else ("front",))}
     forms = set()
     for n in section_pages(b, "コンポーネント"):
-        forms |= page_forms(b.a5.pages[n])
-    assert len(forms) == len(faces) > 0
+        forms |= page_faces(b.a5.pages[n])
+    assert {name for name, _ in forms} == {f"/FormXob.face-{d}-{side}" for d, side in faces}
+    assert len({num for _, num in forms}) == len(faces) > 0  # one Form XObject per face
 
 
 def page_level_text(page) -> list[tuple[str, float]]:
