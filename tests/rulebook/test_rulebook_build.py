@@ -15,6 +15,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+from pdfprobe import form_texts
 from pypdf import PdfReader
 
 from pnpgen.data.load import load_game
@@ -434,17 +435,9 @@ def test_booklet_with_creep_and_right_binding(books, tmp_path):
     n = len(b.a5.pages)
 
     def page_numbers(pdf: bytes) -> list[dict[str, float]]:
-        out = []
-        for page in PdfReader(io.BytesIO(pdf)).pages:
-            found = {}
-
-            def visit(text, cm, tm, font, size, found=found):
-                t = text.strip()
-                if t.isdigit() and size == 8 and tm[5] < 30:  # the footer page number
-                    found[t] = (tm[4] * cm[0] + cm[4]) / PT
-            page.extract_text(visitor_text=visit)
-            out.append(found)
-        return out
+        """Per sheet: footer page number (8 pt) → its x in mm on the sheet."""
+        return [{t: x for t, x, size in form_texts(sheet) if t.isdigit() and size == 8}
+                for sheet in PdfReader(io.BytesIO(pdf)).pages]
 
     plain = page_numbers(booklet.impose_pdf(b.a5_bytes, booklet.layout(n, keep_last=True)))
     right = page_numbers(booklet.impose_pdf(b.a5_bytes, booklet.layout(n, binding="right", creep_mm=0.5,
