@@ -177,3 +177,19 @@ def test_every_page_is_a_clipped_form_placed_once():
     assert widths[:4] == pytest.approx([148 * PT_PER_MM] * 4, abs=0.01)
     assert widths[4:] == pytest.approx([147.5 * PT_PER_MM] * 4, abs=0.01)
 
+
+
+def test_a_page_of_several_content_streams_becomes_one_form():
+    from pypdf import PdfWriter
+    from pypdf.generic import ArrayObject, DecodedStreamObject
+
+    w = PdfWriter(clone_from=PdfReader(io.BytesIO(numbered_pages(4))))
+    page = w.pages[0]
+    extra = DecodedStreamObject()
+    extra.set_data(b"% a second content stream\n")
+    page.replace_contents(ArrayObject([page.get_contents(), extra]))
+    assert isinstance(page["/Contents"], ArrayObject)
+    buf = io.BytesIO()
+    w.write(buf)
+    pdf = impose_pdf(buf.getvalue(), layout(4))
+    assert [sorted(m, key=m.get) for m in marks(pdf)] == [[4, 1], [2, 3]]

@@ -138,9 +138,8 @@ def impose_pdf(pages_pdf: bytes, sides: list[tuple[SheetSide, list[Placement]]],
     def form(page, clip):
         """The page's own content stream, made a Form XObject (used once: each page is placed once)."""
         ref = page.raw_get("/Contents")
-        if isinstance(ref.get_object(), ArrayObject):  # several streams: one, through the public API
-            page.replace_contents(DecodedStreamObject.initialize_from_dictionary(
-                {"/Length": 0, "__streamdata__": page.get_contents().get_data()}))
+        if isinstance(ref.get_object(), ArrayObject):  # several streams: joined into one
+            page.replace_contents(page.get_contents())
             ref = page.raw_get("/Contents")
         xobj = ref.get_object()
         xobj.update({
