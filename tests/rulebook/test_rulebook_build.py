@@ -633,3 +633,11 @@ def test_rule_parentheticals_are_body_text(books):
     appendix = {round(size, 1) for page in b.a5.pages[section_pages(b, "デザイナーノート").start:]
                 for _, size in page_level_text(page)}
     assert 8.2 in appendix
+
+
+def test_index_covers_the_rules_only(books):
+    b = books["populous"]
+    index_page = next(i for i, t in enumerate(b.text) if t.lstrip().startswith("索引"))
+    appendix = section_pages(b, "デザイナーノート").start + 1
+    pages = [int(p) for found in re.findall(r"】\s*([\d、]+)", b.text[index_page]) for p in found.split("、")]
+    assert pages and max(pages) < appendix

@@ -99,8 +99,9 @@ class JPara(Flowable):
     def __init__(self, text: str, font: str, size: float, leading: float, *, color=INK,
                  first_indent: float = 0.0, left: float = 0.0, prefix: str = "", prefix_font: str | None = None,
                  prefix_x: float = 0.0, lines: list[tuple[int, int]] | None = None, first: bool = True,
-                 last: bool = True):
+                 last: bool = True, indexed: bool = True):
         super().__init__()
+        self.indexed = indexed  # its 【terms】 go to the index (the rules; not the appendix)
         self.text, self.font, self.size, self.leading = text, font, size, leading
         self.color, self.first_indent, self.left = color, first_indent, left
         self.prefix, self.prefix_font, self.prefix_x = prefix, prefix_font or font, prefix_x
@@ -136,15 +137,15 @@ class JPara(Flowable):
         if fit < 2:
             return []
         kw = dict(color=self.color, first_indent=self.first_indent, left=self.left, prefix=self.prefix,
-                  prefix_font=self.prefix_font, prefix_x=self.prefix_x)
+                  prefix_font=self.prefix_font, prefix_x=self.prefix_x, indexed=self.indexed)
         return [JPara(self.text, self.font, self.size, self.leading, lines=self.lines[:fit], first=self.first,
                       last=False, **kw),
                 JPara(self.text, self.font, self.size, self.leading, lines=self.lines[fit:], first=False,
                       last=self.last, **kw)]
 
     def terms(self) -> list[str]:
-        """The 【terms】 on the lines this part shows (for the index)."""
-        if not self.lines:
+        """The 【terms】 on the lines this part shows, for the index (none outside the rules)."""
+        if not self.lines or not self.indexed:
             return []
         return terms(self.text[self.lines[0][0]:self.lines[-1][1]])
 

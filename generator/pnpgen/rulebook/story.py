@@ -238,7 +238,7 @@ class StoryBuilder:
                 continue
             lines.append(Paragraph(f'<font color="#2f4f6f">■</font> {escape(s.title)}', self.st["h4"]))
             for step in steps:
-                subs = [b.text for b in step.children if isinstance(b, Subheading)]
+                subs = [_outline(b) for b in step.children if isinstance(b, Subheading)]
                 body = f"{n}.{step.number}　{step.title}"
                 lines.append(JPara(body, self.fonts.gothic, 9.5, 15, first_indent=BODY_SIZE, left=BODY_SIZE))
                 if subs:
@@ -319,6 +319,9 @@ class StoryBuilder:
                                self.para("ここから先は草案に含まれる設計メモと変更履歴、組版時の校正メモです。"
                                          "ルールではありません。", note=True, first=0),
                                Spacer(1, 4)]
+        for f in (f for _, flow in parts for f in flow):
+            if isinstance(f, JPara):
+                f.indexed = False  # the index covers the rules
         for i, (title, flow) in enumerate(parts):
             out.append(CondPageBreak(30 * mm))
             out.append(Heading("ABCDEFGH"[i], title, 1, self.st["h2"], key=self.key(), bar=True,
@@ -346,6 +349,12 @@ class _Indent(Flowable):
 
 def _indented(p: Paragraph, indent: float) -> Flowable:
     return _Indent(p, indent) if indent else p
+
+
+def _outline(sub: Subheading) -> str:
+    """A sub-heading with the ◎-level ones under it: 手札配置（通常配置・エピック移行）."""
+    inner = [b.text for b in sub.children if isinstance(b, Subheading) and b.level <= 2]
+    return sub.text + (f"（{'・'.join(inner)}）" if inner else "")
 
 
 def _data_only(row: ComponentRow) -> bool:
