@@ -96,7 +96,14 @@ class Built:
         self.a5_bytes = self.result.files["rulebook.pdf"]
         self.a5 = PdfReader(io.BytesIO(self.a5_bytes))
         self.booklet = pdf(self.result, "rulebook-booklet.pdf")
-        self.text = [p.extract_text() for p in self.a5.pages]
+        # one pass over the pages: their text, and every text run with its matrices and font
+        self.runs: list[list[tuple]] = []
+        self.text = []
+        for page in self.a5.pages:
+            runs: list[tuple] = []
+            self.text.append(page.extract_text(
+                visitor_text=lambda text, cm, tm, font, size, runs=runs: runs.append((text, cm, tm, font, size))))
+            self.runs.append(runs)
         self.proof = self.result.files["proof.txt"].decode("utf-8")
 
     @property
@@ -295,17 +302,16 @@ def test_rules_only_leaves_the_appendix_out(books):
 # ---------------------------------------------------------------- the map diagrams keep their columns
 
 
-def mono_glyphs(reader: PdfReader, chars: str) -> list[tuple[int, float, float, str]]:
+def mono_glyphs(b: "Built", chars: str) -> list[tuple[int, float, float, str]]:
     """(page index, x, y, char) of every diagram glyph set in the monospace font."""
     found = []
-    for i, page in enumerate(reader.pages):
-        def visit(text, cm, tm, font, size, i=i):
+    for i, runs in enumerate(b.runs):
+        for text, cm, tm, font, _size in runs:
             t = text.strip()
             if len(t) == 1 and t in chars and font and "BIZUDGothic" in str(font.get("/BaseFont")):
                 x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
                 y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
                 found.append((i, x, y, t))
-        page.extract_text(visitor_text=visit)
     return found
 
 
@@ -331,7 +337,7 @@ def test_map_diagram_columns_row_by_row(books):
     # rules first (3.1 two maps), then the appendix map; the PDF has them in the same order
     ordered = [diagrams[1], diagrams[2], diagrams[0]]
     expected = [row for d in ordered for row in expected_rows(d.lines, chars)]
-    glyphs = mono_glyphs(b.a5, chars)
+    glyphs = mono_glyphs(b, chars)
     # group the glyphs into rows: same page, same baseline; in reading order
     rows: dict[tuple[int, float], list[tuple[float, str]]] = {}
     for page, x, y, ch in glyphs:
@@ -543,22 +549,17 @@ def test_components_pages_show_one_form_per_deck_face(books, slug):
     assert len({num for _, num in forms}) == len(faces) > 0  # one Form XObject per face
 
 
-def page_level_text(page) -> list[tuple[str, float]]:
-    """(text, size in points) drawn by the page itself, not inside the pictures (which are
+def page_level_text(b: "Built", n: int) -> list[tuple[str, float]]:
+    """(text, size in points) drawn by page ``n`` itself, not inside the pictures (which are
     placed scaled or rotated, so their matrix is not the identity's scale)."""
-    out = []
-
-    def visit(text, cm, tm, font, size):
-        if text.strip() and abs(cm[0] - 1) < 1e-6 and abs(cm[3] - 1) < 1e-6:
-            out.append((text, size * abs(tm[3] or tm[0])))
-    page.extract_text(visitor_text=visit)
-    return out
+    return [(text, size * abs(tm[3] or tm[0])) for text, cm, tm, _font, size in b.runs[n]
+            if text.strip() and abs(cm[0] - 1) < 1e-6 and abs(cm[3] - 1) < 1e-6]
 
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_no_small_text_no_file_names_no_deck_ids(books, slug):
     b = books[slug]
-    texts = [t for page in b.a5.pages for t in page_level_text(page)]
+    texts = [t for n in range(len(b.a5.pages)) for t in page_level_text(b, n)]
     assert min(size for _, size in texts) >= 7 - 1e-6
     flat = "\n".join(t for t, _ in texts)
     assert ".yaml" not in flat and "decks/" not in flat
@@ -567,7 +568,7 @@ def test_no_small_text_no_file_names_no_deck_ids(books, slug):
 
 
 def test_asian_delivery_map_diagrams_each_on_one_page(books):
-    glyphs = mono_glyphs(books["asian-delivery"].a5, "□◆①②③")
+    glyphs = mono_glyphs(books["asian-delivery"], "□◆①②③")
     pages = sorted({p for p, *_ in glyphs})
     _, doc = load_document(books["asian-delivery"].game)
     diagrams = [d for d in doc.blocks() if isinstance(d, Preformatted) and "□" in "".join(d.lines)]
@@ -628,10 +629,10 @@ def test_rule_parentheticals_are_body_text(books):
     in the rules; asides are for the designer's notes in the appendix)."""
     b = books["alicematic-eiketsuden"]
     rules = [n for n in section_pages(b, "ゲームの進行")]
-    sizes = {round(size, 1) for n in rules for _, size in page_level_text(b.a5.pages[n])}
+    sizes = {round(size, 1) for n in rules for _, size in page_level_text(b, n)}
     assert 9.0 in sizes and 8.2 not in sizes
-    appendix = {round(size, 1) for page in b.a5.pages[section_pages(b, "デザイナーノート").start:]
-                for _, size in page_level_text(page)}
+    appendix = {round(size, 1) for n in range(section_pages(b, "デザイナーノート").start, len(b.a5.pages))
+                for _, size in page_level_text(b, n)}
     assert 8.2 in appendix
 
 
