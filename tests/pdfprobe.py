@@ -107,3 +107,34 @@ def text_positions(page) -> list[tuple[str, float, float]]:
 
 def reader(path: Path) -> PdfReader:
     return PdfReader(str(path))
+
+
+def placed_forms(page) -> list[tuple[float, float, object]]:
+    """(x, y offset in points, Form XObject reference) of every form a page places with
+    ``q 1 0 0 1 tx ty cm /Name Do Q`` (the rulebook booklet's A5 pages on a sheet)."""
+    import re
+
+    data = page.get_contents().get_data().decode("latin-1")
+    forms = page["/Resources"].get("/XObject") or {}
+    return [(float(tx), float(ty), forms.raw_get(name))
+            for tx, ty, name in re.findall(r"1 0 0 1 ([-\d.]+) ([-\d.]+) cm (/[\w.]+) Do", data) if name in forms]
+
+
+def form_texts(page) -> list[tuple[str, float, float]]:
+    """(text, x in mm from the page's left edge, font size) of the text inside the forms a page
+    places (pypdf's text visitor reports a form's text in the form's own coordinates)."""
+    from pypdf import PageObject
+    from pypdf.generic import NameObject
+
+    out = []
+    for tx, _ty, form in placed_forms(page):
+        probe = PageObject.create_blank_page(width=1, height=1)
+        probe[NameObject("/Contents")] = form
+        probe[NameObject("/Resources")] = form.get_object()["/Resources"]
+
+        def visit(text, cm, tm, font, size, tx=tx):
+            if text.strip():
+                out.append((text.strip(), (tm[4] * cm[0] + tm[5] * cm[2] + cm[4] + tx) * PT, size))
+
+        probe.extract_text(visitor_text=visit)
+    return out

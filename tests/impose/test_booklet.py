@@ -6,6 +6,7 @@ import io
 from pathlib import Path
 
 import pytest
+from pdfprobe import form_texts, placed_forms
 from pypdf import PdfReader
 from reportlab.pdfgen import canvas
 
@@ -110,19 +111,8 @@ def numbered_pages(n: int) -> bytes:
 
 def marks(pdf: bytes) -> list[dict[int, float]]:
     """Per booklet page: page number → x of its mark in mm from the sheet's left edge."""
-    out = []
-    for page in PdfReader(io.BytesIO(pdf)).pages:
-        found: dict[int, float] = {}
-
-        def visit(text, cm, tm, font, size, found=found):
-            text = text.strip()
-            if text.startswith("P") and text[1:].isdigit():
-                x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
-                found[int(text[1:])] = x / PT_PER_MM
-
-        page.extract_text(visitor_text=visit)
-        out.append(found)
-    return out
+    return [{int(t[1:]): x for t, x, _ in form_texts(sheet) if t.startswith("P") and t[1:].isdigit()}
+            for sheet in PdfReader(io.BytesIO(pdf)).pages]
 
 
 def test_imposed_pdf_order_and_size():
@@ -168,22 +158,38 @@ def test_imposition_is_deterministic():
     a = impose_pdf(src, layout(8, creep_mm=0.1))
     b = impose_pdf(src, layout(8, creep_mm=0.1))
     assert a == b
-    assert b"/ID" not in a
+    # no random /ID: at most the A5 document's own (ReportLab's invariant one, a hash of its content)
+    out_id = PdfReader(io.BytesIO(a)).trailer.get("/ID")
+    assert out_id is None or list(out_id) == list(PdfReader(io.BytesIO(src)).trailer["/ID"])
 
 
-def test_pages_with_different_resources_become_clipped_forms():
+def test_every_page_is_a_clipped_form_placed_once():
+    """Each A5 page becomes one Form XObject (its own content stream) clipped at the fold, and
+    the booklet keeps no A5 page and no bookmark pointing at one."""
+    src = numbered_pages(8)
+    pdf = impose_pdf(src, layout(8, creep_mm=0.5))
+    reader = PdfReader(io.BytesIO(pdf))
+    assert len(reader.pages) == 4 and "/Outlines" not in reader.trailer["/Root"]
+    forms = [form for sheet in reader.pages for _, _, form in placed_forms(sheet)]
+    assert len(forms) == 8 and len({f.idnum for f in forms}) == 8
+    widths = [float(f.get_object()["/BBox"][2]) - float(f.get_object()["/BBox"][0]) for f in forms]
+    # sheet 1 (no creep) whole; sheet 2 clipped 0.5 mm at the fold
+    assert widths[:4] == pytest.approx([148 * PT_PER_MM] * 4, abs=0.01)
+    assert widths[4:] == pytest.approx([147.5 * PT_PER_MM] * 4, abs=0.01)
+
+
+
+def test_a_page_of_several_content_streams_becomes_one_form():
     from pypdf import PdfWriter
-    from pypdf.generic import DictionaryObject, NameObject
+    from pypdf.generic import ArrayObject, DecodedStreamObject
 
-    w = PdfWriter(clone_from=PdfReader(io.BytesIO(numbered_pages(8))))
-    page = w.pages[2]  # page 3
-    res = DictionaryObject(page["/Resources"].get_object())
-    res[NameObject("/ExtGState")] = DictionaryObject()
-    page[NameObject("/Resources")] = res
+    w = PdfWriter(clone_from=PdfReader(io.BytesIO(numbered_pages(4))))
+    page = w.pages[0]
+    extra = DecodedStreamObject()
+    extra.set_data(b"% a second content stream\n")
+    page.replace_contents(ArrayObject([page.get_contents(), extra]))
+    assert isinstance(page["/Contents"], ArrayObject)
     buf = io.BytesIO()
     w.write(buf)
-    sheets = PdfReader(io.BytesIO(impose_pdf(buf.getvalue(), layout(8, creep_mm=0.5)))).pages
-    assert "/XObject" not in sheets[0]["/Resources"]  # sheet 1 front [8, 1]: alike, inlined
-    forms = sheets[2]["/Resources"]["/XObject"]  # sheet 2 front [6, 3]: page 3 differs → forms
-    widths = sorted(float(f.get_object()["/BBox"][2]) - float(f.get_object()["/BBox"][0]) for f in forms.values())
-    assert widths == pytest.approx([147.5 * PT_PER_MM] * 2, abs=0.01)  # clipped 0.5 mm at the fold
+    pdf = impose_pdf(buf.getvalue(), layout(4))
+    assert [sorted(m, key=m.get) for m in marks(pdf)] == [[4, 1], [2, 3]]

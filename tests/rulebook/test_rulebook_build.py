@@ -15,6 +15,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+from pdfprobe import form_texts
 from pypdf import PdfReader
 
 from pnpgen.data.load import load_game
@@ -68,15 +69,17 @@ def make_deck(root: Path, deck_id: str, name: str, count: int, kind: str) -> Dec
                 [Piece(1, {"name": name}, count, Where(src, 1))], src)
 
 
-def make_game(slug: str, *, draft_file: Path | None = None, decks=None) -> Game:
-    root = ROOT / "data" / slug
+def make_game(slug: str, *, draft_file: Path | None = None, decks=None, root: Path | None = None) -> Game:
+    """A game built by hand; its folder has no game.yaml (no rulebook settings) unless given."""
+    data = ROOT / "data" / slug
+    root = root or ROOT / "tests" / "no-such-game" / slug
     title, draft, players = META[slug]
     return Game(
         slug=slug, title=title, draft=draft, players=players, date="2026-11-30", palette={}, fonts={},
         fallback_fonts=[],
-        decks=[make_deck(root, *d) for d in (DECKS[slug] if decks is None else decks)],
+        decks=[make_deck(data, *d) for d in (DECKS[slug] if decks is None else decks)],
         sourced=[Sourced(*s) for s in SOURCED[slug]],
-        root=root, draft_file=draft_file or root / "draft.txt")
+        root=root, draft_file=draft_file or data / "draft.txt")
 
 
 def pdf(result, name: str = "rulebook.pdf") -> PdfReader:
@@ -93,7 +96,14 @@ class Built:
         self.a5_bytes = self.result.files["rulebook.pdf"]
         self.a5 = PdfReader(io.BytesIO(self.a5_bytes))
         self.booklet = pdf(self.result, "rulebook-booklet.pdf")
-        self.text = [p.extract_text() for p in self.a5.pages]
+        # one pass over the pages: their text, and every text run with its matrices and font
+        self.runs: list[list[tuple]] = []
+        self.text = []
+        for page in self.a5.pages:
+            runs: list[tuple] = []
+            self.text.append(page.extract_text(
+                visitor_text=lambda text, cm, tm, font, size, runs=runs: runs.append((text, cm, tm, font, size))))
+            self.runs.append(runs)
         self.proof = self.result.files["proof.txt"].decode("utf-8")
 
     @property
@@ -292,17 +302,16 @@ def test_rules_only_leaves_the_appendix_out(books):
 # ---------------------------------------------------------------- the map diagrams keep their columns
 
 
-def mono_glyphs(reader: PdfReader, chars: str) -> list[tuple[int, float, float, str]]:
+def mono_glyphs(b: "Built", chars: str) -> list[tuple[int, float, float, str]]:
     """(page index, x, y, char) of every diagram glyph set in the monospace font."""
     found = []
-    for i, page in enumerate(reader.pages):
-        def visit(text, cm, tm, font, size, i=i):
+    for i, runs in enumerate(b.runs):
+        for text, cm, tm, font, _size in runs:
             t = text.strip()
             if len(t) == 1 and t in chars and font and "BIZUDGothic" in str(font.get("/BaseFont")):
                 x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
                 y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
                 found.append((i, x, y, t))
-        page.extract_text(visitor_text=visit)
     return found
 
 
@@ -328,7 +337,7 @@ def test_map_diagram_columns_row_by_row(books):
     # rules first (3.1 two maps), then the appendix map; the PDF has them in the same order
     ordered = [diagrams[1], diagrams[2], diagrams[0]]
     expected = [row for d in ordered for row in expected_rows(d.lines, chars)]
-    glyphs = mono_glyphs(b.a5, chars)
+    glyphs = mono_glyphs(b, chars)
     # group the glyphs into rows: same page, same baseline; in reading order
     rows: dict[tuple[int, float], list[tuple[float, str]]] = {}
     for page, x, y, ch in glyphs:
@@ -432,17 +441,9 @@ def test_booklet_with_creep_and_right_binding(books, tmp_path):
     n = len(b.a5.pages)
 
     def page_numbers(pdf: bytes) -> list[dict[str, float]]:
-        out = []
-        for page in PdfReader(io.BytesIO(pdf)).pages:
-            found = {}
-
-            def visit(text, cm, tm, font, size, found=found):
-                t = text.strip()
-                if t.isdigit() and size == 8 and tm[5] < 30:  # the footer page number
-                    found[t] = (tm[4] * cm[0] + cm[4]) / PT
-            page.extract_text(visitor_text=visit)
-            out.append(found)
-        return out
+        """Per sheet: footer page number (8 pt) → its x in mm on the sheet."""
+        return [{t: x for t, x, size in form_texts(sheet) if t.isdigit() and size == 8}
+                for sheet in PdfReader(io.BytesIO(pdf)).pages]
 
     plain = page_numbers(booklet.impose_pdf(b.a5_bytes, booklet.layout(n, keep_last=True)))
     right = page_numbers(booklet.impose_pdf(b.a5_bytes, booklet.layout(n, binding="right", creep_mm=0.5,
@@ -475,7 +476,7 @@ def test_undecodable_draft_raises():
 
 
 def test_relative_draft_file_is_resolved_against_the_game_folder():
-    game = make_game("alicematic-medallions", draft_file=Path("draft.txt"))
+    game = make_game("alicematic-medallions", draft_file=Path("draft.txt"), root=ROOT / "data" / "alicematic-medallions")
     r = build_rulebook(game, FONTS, rules_only=True)
     assert len(pdf(r).pages) > 3
 
@@ -527,9 +528,11 @@ def section_pages(b: Built, title: str) -> range:
     return range(top[i][1], end)
 
 
-def page_forms(page) -> set[int]:
-    xobjs = (page["/Resources"].get("/XObject") or {})
-    return {x.idnum for x in xobjs.values() if x.get_object().get("/Subtype") == "/Form"}
+def page_faces(page) -> set[tuple[str, int]]:
+    """(name, object number) of the deck faces a page shows (Form XObjects named face-<deck>-<side>)."""
+    xobjs = page["/Resources"].get("/XObject") or {}
+    return {(name, x.idnum) for name, x in xobjs.items()
+            if x.get_object().get("/Subtype") == "/Form" and re.fullmatch(r"/FormXob\.face-.+-(front|back)", name)}
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -541,26 +544,22 @@ def test_components_pages_show_one_form_per_deck_face(books, slug):
              for side in (("front", "back") if b.pictures[d].back else ("front",))}
     forms = set()
     for n in section_pages(b, "コンポーネント"):
-        forms |= page_forms(b.a5.pages[n])
-    assert len(forms) == len(faces) > 0
+        forms |= page_faces(b.a5.pages[n])
+    assert {name for name, _ in forms} == {f"/FormXob.face-{d}-{side}" for d, side in faces}
+    assert len({num for _, num in forms}) == len(faces) > 0  # one Form XObject per face
 
 
-def page_level_text(page) -> list[tuple[str, float]]:
-    """(text, size in points) drawn by the page itself, not inside the pictures (which are
+def page_level_text(b: "Built", n: int) -> list[tuple[str, float]]:
+    """(text, size in points) drawn by page ``n`` itself, not inside the pictures (which are
     placed scaled or rotated, so their matrix is not the identity's scale)."""
-    out = []
-
-    def visit(text, cm, tm, font, size):
-        if text.strip() and abs(cm[0] - 1) < 1e-6 and abs(cm[3] - 1) < 1e-6:
-            out.append((text, size * abs(tm[3] or tm[0])))
-    page.extract_text(visitor_text=visit)
-    return out
+    return [(text, size * abs(tm[3] or tm[0])) for text, cm, tm, _font, size in b.runs[n]
+            if text.strip() and abs(cm[0] - 1) < 1e-6 and abs(cm[3] - 1) < 1e-6]
 
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_no_small_text_no_file_names_no_deck_ids(books, slug):
     b = books[slug]
-    texts = [t for page in b.a5.pages for t in page_level_text(page)]
+    texts = [t for n in range(len(b.a5.pages)) for t in page_level_text(b, n)]
     assert min(size for _, size in texts) >= 7 - 1e-6
     flat = "\n".join(t for t, _ in texts)
     assert ".yaml" not in flat and "decks/" not in flat
@@ -569,7 +568,7 @@ def test_no_small_text_no_file_names_no_deck_ids(books, slug):
 
 
 def test_asian_delivery_map_diagrams_each_on_one_page(books):
-    glyphs = mono_glyphs(books["asian-delivery"].a5, "□◆①②③")
+    glyphs = mono_glyphs(books["asian-delivery"], "□◆①②③")
     pages = sorted({p for p, *_ in glyphs})
     _, doc = load_document(books["asian-delivery"].game)
     diagrams = [d for d in doc.blocks() if isinstance(d, Preformatted) and "□" in "".join(d.lines)]
@@ -630,8 +629,16 @@ def test_rule_parentheticals_are_body_text(books):
     in the rules; asides are for the designer's notes in the appendix)."""
     b = books["alicematic-eiketsuden"]
     rules = [n for n in section_pages(b, "ゲームの進行")]
-    sizes = {round(size, 1) for n in rules for _, size in page_level_text(b.a5.pages[n])}
+    sizes = {round(size, 1) for n in rules for _, size in page_level_text(b, n)}
     assert 9.0 in sizes and 8.2 not in sizes
-    appendix = {round(size, 1) for page in b.a5.pages[section_pages(b, "デザイナーノート").start:]
-                for _, size in page_level_text(page)}
+    appendix = {round(size, 1) for n in range(section_pages(b, "デザイナーノート").start, len(b.a5.pages))
+                for _, size in page_level_text(b, n)}
     assert 8.2 in appendix
+
+
+def test_index_covers_the_rules_only(books):
+    b = books["populous"]
+    index_page = next(i for i, t in enumerate(b.text) if t.lstrip().startswith("索引"))
+    appendix = section_pages(b, "デザイナーノート").start + 1
+    pages = [int(p) for found in re.findall(r"】\s*([\d、]+)", b.text[index_page]) for p in found.split("、")]
+    assert pages and max(pages) < appendix

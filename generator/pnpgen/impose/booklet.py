@@ -120,73 +120,59 @@ def impose_pdf(pages_pdf: bytes, sides: list[tuple[SheetSide, list[Placement]]],
                sheet_mm: tuple[float, float] = A4_LANDSCAPE) -> bytes:
     """Place the pages of ``pages_pdf`` on sheets as laid out; returns the booklet PDF's bytes.
 
-    Each page's content stream is copied untouched between ``q cm … Q`` with a clip at the fold
-    (a page shifted by creep loses that strip of its empty inner margin, never shows on the
-    facing page). Pages whose resources differ become form XObjects instead. The writer gets no
-    random /ID and no dates: equal input, equal bytes.
+    The A5 document is cloned into the writer; each page's content stream becomes a Form
+    XObject (the stream untouched, given the page's resources and a bounding box that clips at
+    the fold: a page shifted by creep loses that strip of its empty inner margin, never shows on
+    the facing page) and is placed on its sheet with ``q cm … Do Q``. The A5 pages are then
+    removed and unreferenced objects dropped. Only pypdf's public API, no content stream parsed:
+    as fast as copying bytes. The writer gets no random /ID and no dates: equal input, equal bytes.
     """
-    from pypdf import PdfReader, PdfWriter
+    from pypdf import PdfWriter
     from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
 
-    reader = PdfReader(io.BytesIO(pages_pdf))
-    writer = PdfWriter()
+    writer = PdfWriter(clone_from=io.BytesIO(pages_pdf))
+    pages = list(writer.pages)
+    reader_meta = writer.metadata or {}
     sw, sh = (v * PT_PER_MM for v in sheet_mm)
-    cloned: dict[object, object] = {}
-
-    def resources(page):
-        raw = page.get("/Resources")
-        # equal dictionaries (ReportLab gives every page its own, all naming the same font objects)
-        # are one: key them by their entries, indirect objects by number
-        obj = raw.get_object()
-        key = repr(sorted((str(k), repr(v)) for k, v in obj.items())) if hasattr(obj, "items") else repr(raw)
-        if key not in cloned:
-            cloned[key] = raw.clone(writer)
-        return key, cloned[key]
 
     def form(page, clip):
-        xobj = DecodedStreamObject()
-        xobj.set_data(page.get_contents().get_data())
+        """The page's own content stream, made a Form XObject (used once: each page is placed once)."""
+        ref = page.raw_get("/Contents")
+        if isinstance(ref.get_object(), ArrayObject):  # several streams: joined into one
+            page.replace_contents(page.get_contents())
+            ref = page.raw_get("/Contents")
+        xobj = ref.get_object()
         xobj.update({
             NameObject("/Type"): NameObject("/XObject"),
             NameObject("/Subtype"): NameObject("/Form"),
             NameObject("/BBox"): ArrayObject(FloatObject(round(v, 4)) for v in clip),
-            NameObject("/Resources"): resources(page)[1],
+            NameObject("/Resources"): page.raw_get("/Resources"),
         })
-        return writer._add_object(xobj.flate_encode())
+        return ref
 
     for _side, placements in sides:
         sheet = writer.add_blank_page(sw, sh)
-        placed = []
-        for pl in placements:
-            if pl.page is None:
-                continue
-            src = reader.pages[pl.page - 1]
+        xobjects = DictionaryObject()
+        chunks: list[bytes] = []
+        for i, pl in enumerate(p for p in placements if p.page is not None):
+            src = pages[pl.page - 1]
             box = src.mediabox
             ox, oy, ow, oh = float(box.left), float(box.bottom), float(box.width), float(box.height)
             cut = pl.shift_mm * PT_PER_MM
             clip = (ox, oy, ox + ow - cut, oy + oh) if pl.half == "left" else (ox + cut, oy, ox + ow, oy + oh)
-            placed.append((src, clip, pl.x_mm * PT_PER_MM - ox, pl.y_mm * PT_PER_MM - oy))
-        keys = {resources(src)[0] for src, *_ in placed}
-        chunks: list[bytes] = []
-        if len(keys) == 1:  # one shared resource dictionary (ReportLab's way): inline the contents
-            src = placed[0][0]
-            sheet[NameObject("/Resources")] = resources(src)[1]
-            for src, (x0, y0, x1, y1), tx, ty in placed:
-                chunks.append(f"q 1 0 0 1 {tx:.4f} {ty:.4f} cm {x0:.4f} {y0:.4f} {x1 - x0:.4f} {y1 - y0:.4f} "
-                              f"re W n\n".encode("ascii"))
-                chunks.append(src.get_contents().get_data())
-                chunks.append(b"\nQ\n")
-        elif placed:
-            xobjects = DictionaryObject()
-            for i, (src, clip, tx, ty) in enumerate(placed):
-                xobjects[NameObject(f"/Pg{i}")] = form(src, clip)
-                chunks.append(f"q 1 0 0 1 {tx:.4f} {ty:.4f} cm /Pg{i} Do Q\n".encode("ascii"))
-            sheet[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
+            xobjects[NameObject(f"/Pg{i}")] = form(src, clip)
+            tx, ty = pl.x_mm * PT_PER_MM - ox, pl.y_mm * PT_PER_MM - oy
+            chunks.append(f"q 1 0 0 1 {tx:.4f} {ty:.4f} cm /Pg{i} Do Q\n".encode("ascii"))
+        sheet[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
         content = DecodedStreamObject()
         content.set_data(b"".join(chunks))
-        sheet[NameObject("/Contents")] = writer._add_object(content.flate_encode())
-    info = reader.metadata or {}
-    meta = {k: str(v) for k, v in info.items() if k in ("/Title", "/Author", "/Subject", "/Creator")}
+        sheet.replace_contents(content)
+    for page in pages:
+        writer.remove_page(page)
+    for key in ("/Outlines", "/PageMode"):  # the A5 bookmarks point at pages the booklet does not have
+        writer.root_object.pop(key, None)
+    writer.compress_identical_objects(remove_duplicates=False, remove_unreferenced=True)
+    meta = {k: str(v) for k, v in reader_meta.items() if k in ("/Title", "/Author", "/Subject", "/Creator")}
     meta["/Producer"] = "pnpgen rulebook booklet"
     writer.add_metadata(meta)
     buf = io.BytesIO()

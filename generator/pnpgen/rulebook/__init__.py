@@ -105,15 +105,16 @@ def _missing_glyphs(doc: Document, fonts) -> list[str]:
 
 
 def _cover(game: Game, pictures: Mapping[str, DeckPicture]) -> list[tuple[str, DeckPicture]]:
-    """Up to three decks' fronts for the cover: cards first, then tiles, then tokens; never a
-    face that shows a placeholder."""
+    """Up to three decks' fronts of one kind for the cover (cards, else tiles, else tokens);
+    never a face that shows a placeholder."""
     def settled(deck) -> bool:
         first = f"{deck.pieces[0].label}."
         return not any(fld.startswith(first) for _, fld, _ in deck.placeholders)
 
     decks = sorted((d for d in game.decks if d.id in pictures and d.kind in COVER_KINDS and settled(d)),
                    key=lambda d: COVER_KINDS.index(d.kind))
-    return [(d.id, pictures[d.id]) for d in decks[:3]]
+    same = [d for d in decks if d.kind == decks[0].kind] if decks else []  # one kind: pieces of one size
+    return [(d.id, pictures[d.id]) for d in same[:3]]
 
 
 def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPicture] | None = None,

@@ -48,7 +48,8 @@ def set_lines(text: str, width: float, measure: Callable[[str], float], lead: fl
         return []
     units = [PREFIX, *text]
     widths = [lead] + [measure(ch) for ch in text]
-    classes = lb.break_classes(units, phrases=False)
+    # every allowed gap is as good as another (after 、 too): lines are filled to the edge
+    classes = [lb.CHAR if c == lb.PHRASE else c for c in lb.break_classes(units, phrases=False)]
     spaces = [u in lb.SPACES for u in units]
     ranges = lb.fill(classes, widths, spaces, width)
     ranges = _keep_last_line(ranges, units, classes, widths, width, em)
@@ -98,8 +99,9 @@ class JPara(Flowable):
     def __init__(self, text: str, font: str, size: float, leading: float, *, color=INK,
                  first_indent: float = 0.0, left: float = 0.0, prefix: str = "", prefix_font: str | None = None,
                  prefix_x: float = 0.0, lines: list[tuple[int, int]] | None = None, first: bool = True,
-                 last: bool = True):
+                 last: bool = True, indexed: bool = True):
         super().__init__()
+        self.indexed = indexed  # its 【terms】 go to the index (the rules; not the appendix)
         self.text, self.font, self.size, self.leading = text, font, size, leading
         self.color, self.first_indent, self.left = color, first_indent, left
         self.prefix, self.prefix_font, self.prefix_x = prefix, prefix_font or font, prefix_x
@@ -108,9 +110,16 @@ class JPara(Flowable):
     def _measure(self, ch: str) -> float:
         return pdfmetrics.stringWidth(ch, self.font, self.size)
 
+    def _bracket_pad(self) -> float:
+        """A paragraph that opens with a bracket (【 「 （) keeps the bracket's own half-em of
+        space as a book's full-width bracket does; the proportional fonts set it half width."""
+        if not self.text or self.text[0] not in lb.NO_END or self.prefix:
+            return 0.0
+        return max(self.size - self._measure(self.text[0]), 0.0)
+
     def wrap(self, aw, ah):
         if self.lines is None:
-            lead = self.first_indent - self.left
+            lead = self.first_indent - self.left + self._bracket_pad()
             if self.prefix and not self.prefix_x:
                 lead += pdfmetrics.stringWidth(self.prefix, self.prefix_font, self.size)
             self.lines = set_lines(self.text, aw - self.left, self._measure, lead, self.size)
@@ -128,15 +137,15 @@ class JPara(Flowable):
         if fit < 2:
             return []
         kw = dict(color=self.color, first_indent=self.first_indent, left=self.left, prefix=self.prefix,
-                  prefix_font=self.prefix_font, prefix_x=self.prefix_x)
+                  prefix_font=self.prefix_font, prefix_x=self.prefix_x, indexed=self.indexed)
         return [JPara(self.text, self.font, self.size, self.leading, lines=self.lines[:fit], first=self.first,
                       last=False, **kw),
                 JPara(self.text, self.font, self.size, self.leading, lines=self.lines[fit:], first=False,
                       last=self.last, **kw)]
 
     def terms(self) -> list[str]:
-        """The 【terms】 on the lines this part shows (for the index)."""
-        if not self.lines:
+        """The 【terms】 on the lines this part shows, for the index (none outside the rules)."""
+        if not self.lines or not self.indexed:
             return []
         return terms(self.text[self.lines[0][0]:self.lines[-1][1]])
 
@@ -157,7 +166,7 @@ class JPara(Flowable):
             line = self.text[s:e].rstrip(" ")
             y = self.height - (i + 1) * self.leading + (self.leading - self.size) / 2 + self.size * 0.12
             first_line = i == 0 and self.first
-            x = self.first_indent if first_line else self.left
+            x = self.first_indent + self._bracket_pad() if first_line else self.left
             avail = self.width - x
             if first_line and self.prefix:
                 c.setFillColor(self.color)
@@ -311,6 +320,7 @@ class Faces(Flowable):
     with a hairline where the piece is cut."""
 
     GAP = 3 * mm
+    MAX_SCALE = 2.0  # a small token is shown at most twice its size
 
     def __init__(self, deck_id: str, picture: DeckPicture, height: float, max_width: float):
         super().__init__()
@@ -318,7 +328,7 @@ class Faces(Flowable):
         self.faces = [("front", picture.front)] + ([("back", picture.back)] if picture.back else [])
         tw, th = (v * PT for v in picture.trim_mm)
         n = len(self.faces)
-        self.scale = min(height / th, (max_width - (n - 1) * self.GAP) / (n * tw))
+        self.scale = min(height / th, (max_width - (n - 1) * self.GAP) / (n * tw), self.MAX_SCALE)
         self.width = n * tw * self.scale + (n - 1) * self.GAP
         self.height = th * self.scale
 

@@ -13,6 +13,7 @@ from typing import Mapping
 from pnpgen.data.model import Deck, Game
 from pnpgen.render import vector
 from pnpgen.render.templates import Face, Renderer
+from pnpgen.rulebook.figures import load_settings
 from pnpgen.shapes import circle_path, grow_polygon, shape_spec
 
 Point = tuple[float, float]
@@ -45,12 +46,14 @@ def outline(deck: Deck) -> list[Point]:
     return list(spec.core)
 
 
-def pictures_from_game(game: Game, templates: Path, bleed_mm: float = 3.0,
-                       pieces: Mapping[str, list[int]] | None = None) -> dict[str, DeckPicture]:
-    """Render each deck's first piece (front, and back when the deck has one), plus the piece
-    numbers ``pieces`` asks for per deck id (for the figures)."""
+def pictures_from_game(game: Game, templates: Path, bleed_mm: float = 3.0) -> dict[str, DeckPicture]:
+    """Render each deck's first piece (front, and back when the deck has one), plus the pieces
+    the game's rulebook figures place."""
     renderer = Renderer(Path(templates), game, bleed_mm)
-    pieces = pieces or {}
+    pieces: dict[str, list[int]] = {}
+    for spec in load_settings(game).figures:
+        for p in spec.pieces:
+            pieces.setdefault(p.deck, []).append(p.piece)
 
     def art(deck: Deck, index: int, side: str) -> vector.Art:
         piece = deck.pieces[index - 1]

@@ -238,7 +238,7 @@ class StoryBuilder:
                 continue
             lines.append(Paragraph(f'<font color="#2f4f6f">■</font> {escape(s.title)}', self.st["h4"]))
             for step in steps:
-                subs = [b.text for b in step.children if isinstance(b, Subheading)]
+                subs = [_outline(b) for b in step.children if isinstance(b, Subheading)]
                 body = f"{n}.{step.number}　{step.title}"
                 lines.append(JPara(body, self.fonts.gothic, 9.5, 15, first_indent=BODY_SIZE, left=BODY_SIZE))
                 if subs:
@@ -261,9 +261,7 @@ class StoryBuilder:
     def proofing(self) -> list[Flowable]:
         if not self.proof:
             return []
-        out: list[Flowable] = [CondPageBreak(40 * mm), Heading("", "校正メモ", 1, self.st["h2"], key=self.key(), bar=True,
-                                                               space_before=8, space_after=4),
-                               self.para("組版時に見つかった表記ゆれ・数の食い違い・未定の値です。ルールではありません。",
+        out: list[Flowable] = [self.para("組版時に見つかった表記ゆれ・数の食い違い・未定の値です。ルールではありません。",
                                          note=True, first=0)]
         for kind, text in self.proof:
             out.append(JPara(text, self.fonts.body, NOTE_SIZE, NOTE_LEADING, color=INK, first_indent=0,
@@ -311,7 +309,9 @@ class StoryBuilder:
             parts.append(("コンポーネントの覚え書き", [intro, Spacer(1, 3)] + self.blocks(memos)))
         for s in self.doc.of_kind("changelog"):
             parts.append((f"変更履歴（{s.title}）", self.blocks(s.children, notes_as_rules=False)))
-        if not parts and not self.proof:
+        if self.proof:
+            parts.append(("校正メモ", self.proofing()))
+        if not parts:
             return []
         out: list[Flowable] = [PageBreak(),
                                Heading("付録", "デザイナーノート", 0, self.st["h1"], mark="付録", key=self.key(),
@@ -319,12 +319,15 @@ class StoryBuilder:
                                self.para("ここから先は草案に含まれる設計メモと変更履歴、組版時の校正メモです。"
                                          "ルールではありません。", note=True, first=0),
                                Spacer(1, 4)]
+        for f in (f for _, flow in parts for f in flow):
+            if isinstance(f, JPara):
+                f.indexed = False  # the index covers the rules
         for i, (title, flow) in enumerate(parts):
             out.append(CondPageBreak(30 * mm))
             out.append(Heading("ABCDEFGH"[i], title, 1, self.st["h2"], key=self.key(), bar=True,
                                space_before=8, space_after=4))
             out += flow
-        return out + self.proofing()
+        return out
 
 
 class _Indent(Flowable):
@@ -346,6 +349,12 @@ class _Indent(Flowable):
 
 def _indented(p: Paragraph, indent: float) -> Flowable:
     return _Indent(p, indent) if indent else p
+
+
+def _outline(sub: Subheading) -> str:
+    """A sub-heading with the ◎-level ones under it: 手札配置（通常配置・エピック移行）."""
+    inner = [b.text for b in sub.children if isinstance(b, Subheading) and b.level <= 2]
+    return sub.text + (f"（{'・'.join(inner)}）" if inner else "")
 
 
 def _data_only(row: ComponentRow) -> bool:

@@ -1,0 +1,110 @@
+"""Line setting of the rulebook body (set_lines over text.linebreak.fill), the rulebook settings
+in game.yaml, and the index readings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from reportlab.pdfbase import pdfmetrics
+
+from pnpgen import fonts as fontreg
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+from pnpgen.errors import InputError
+from pnpgen.rulebook.figures import load_settings
+from pnpgen.rulebook.flowables import _visible, kana_row, reading, set_lines
+from pnpgen.rulebook.parse import Paragraph, parse
+from pnpgen.rulebook.reader import read_draft
+from pnpgen.rulebook.styles import BODY_SIZE, MARGIN_INNER, MARGIN_OUTER, MAX_LETTER_SPACING, MIN_LAST_LINE, PAGE_W
+from pnpgen.text import check
+
+ROOT = Path(__file__).resolve().parents[2]
+SLUGS = ["alicematic-eiketsuden", "alicematic-medallions", "populous", "asian-delivery"]
+WIDTH = PAGE_W - MARGIN_INNER - MARGIN_OUTER
+
+
+@pytest.fixture(scope="module")
+def measure():
+    font = fontreg.register("BIZUDPMincho-Regular", ROOT / "fonts")
+    return lambda c: pdfmetrics.stringWidth(c, font, BODY_SIZE)
+
+
+@pytest.fixture(scope="module")
+def paragraphs():
+    out = []
+    for slug in SLUGS:
+        doc = parse(read_draft(ROOT / "data" / slug / "draft.txt").text)
+        out += [b.text for b in doc.blocks() if isinstance(b, Paragraph)]
+    return out
+
+
+def test_every_paragraph_is_set_within_jlreq(paragraphs, measure):
+    """Every paragraph of the four drafts at the A5 text width: all text kept, every line fits,
+    and the typography module's independent checker finds nothing but breaks inside a BudouX
+    phrase (a justified book page breaks between any two characters the rules allow)."""
+    assert len(paragraphs) > 400
+    for text in paragraphs:
+        lines = [text[s:e] for s, e in set_lines(text, WIDTH, measure, BODY_SIZE, BODY_SIZE)]
+        assert "".join(lines) == text
+        widths = [sum(map(measure, ln)) + (BODY_SIZE if i == 0 else 0) for i, ln in enumerate(lines)]
+        assert all(w <= WIDTH + 1e-6 for w in widths)
+        problems = check.check_plain(text, [ln.rstrip(" ") for ln in lines], WIDTH, measure, "rulebook")
+        assert [p for p in problems if "inside phrase" not in p and "first line" not in p] == []
+
+
+def test_lines_are_full_and_spacing_stays_within_the_limit(paragraphs, measure):
+    """A line other than a paragraph's last ends within the letter-spacing limit of the edge
+    (so justifying it never spreads letters further), with rare exceptions (a long Latin word)."""
+    loose = total = 0
+    for text in paragraphs:
+        ranges = set_lines(text, WIDTH, measure, BODY_SIZE, BODY_SIZE)
+        for i, (s, e) in enumerate(ranges[:-1]):
+            line = text[s:e].rstrip(" ")
+            room = WIDTH - (BODY_SIZE if i == 0 else 0)
+            total += 1
+            loose += (room - sum(map(measure, line))) / max(len(line) - 1, 1) > MAX_LETTER_SPACING * BODY_SIZE
+    assert total > 300 and loose <= total * 0.005, (loose, total)
+
+
+def test_no_short_last_line_where_a_re_break_avoids_it(paragraphs, measure):
+    short = 0
+    for text in paragraphs:
+        ranges = set_lines(text, WIDTH, measure, BODY_SIZE, BODY_SIZE)
+        if len(ranges) > 1 and _visible(text[ranges[-1][0]:]) < MIN_LAST_LINE:
+            short += 1
+    assert short == 0
+
+
+def test_a_short_last_line_takes_characters_from_the_line_above(measure):
+    per_line = int(WIDTH // measure("あ"))
+    text = "あ" * (per_line + 1) + "。"
+    ranges = set_lines(text, WIDTH, measure)
+    assert len(ranges) == 2
+    assert _visible(text[ranges[1][0]:]) >= MIN_LAST_LINE
+
+
+def test_index_readings_sort_in_gojuon_order():
+    assert reading("創世エリア") == "そうせいえりあ"
+    assert [kana_row(t) for t in ("依頼置き場", "倉庫", "ストック", "プレイエリア", "VP")] == ["あ", "さ", "さ", "は", "英数"]
+
+
+def test_rulebook_settings_are_read_with_their_lines():
+    ws = Workspace(ROOT)
+    settings = load_settings(load_game(ws, "asian-delivery"))
+    (fig,) = settings.figures
+    assert fig.after == "蓬旦の作成" and len(fig.pieces) == 10 and fig.size_mm == (440, 317.5)
+    assert settings.quick_reference_deck == "summary"
+
+
+def test_bad_figure_is_an_input_error_with_its_line(tmp_path):
+    ws = Workspace(ROOT)
+    game = load_game(ws, "asian-delivery")
+    text = (ROOT / "data" / "asian-delivery" / "game.yaml").read_text("utf-8").replace(
+        "{deck: areas, piece: 10,", "{deck: nothere, piece: 10,")
+    (tmp_path / "game.yaml").write_text(text, "utf-8")
+    game.root = tmp_path
+    with pytest.raises(InputError) as e:
+        load_settings(game)
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if "nothere" in ln)
+    assert f"game.yaml:{line}:" in str(e.value) and "no deck 'nothere'" in str(e.value)
