@@ -98,7 +98,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
     before = cache.state(slug)
     result = build_game(ws, slug, options, cache=cache, state=before, out_dir=out_dir, say=say)
     if rulebook is not None:
-        _add_rulebook(ws, result, rulebook)
+        _add_rulebook(ws, result, rulebook, cache)
     changes = change_report(before.report if before else None, result.records)
     result.manifest["changes"] = changes
     result.files["manifest.json"] = (json.dumps(result.manifest, ensure_ascii=False, indent=2) + "\n").encode()
@@ -114,17 +114,21 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
     return GameOutcome(slug, out_dir, False, result, changes), files, gone
 
 
-def _add_rulebook(ws: Workspace, result: BuildResult, opts: RulebookOptions) -> None:
+def _add_rulebook(ws: Workspace, result: BuildResult, opts: RulebookOptions, cache: Cache) -> None:
     """Typeset the draft as rulebook.pdf (A5) and rulebook-booklet.pdf (A4 saddle stitch)."""
     from pnpgen.rulebook import build_rulebook
+    from pnpgen.rulebook import flowables
 
     game = result.game
     if not game.draft_file.is_file():
         result.warnings.append(f"{game.draft_file}: no draft text, so no rulebook was built "
                                "(add the draft there, or set draft_file in game.yaml)")
         return
+    flowables.KNOWN_READINGS.update({k: v for k, v in cache.records("readings").items() if isinstance(v, str)})
     book = build_rulebook(game, ws.fonts, rules_only=opts.rules_only, creep_mm=opts.creep_mm,
                           binding=opts.binding, pictures=result.pictures())
+    result.cache_files.update(cache.record("readings", k, v) for k, v in sorted(flowables.LEARNED_READINGS.items()))
+    flowables.LEARNED_READINGS.clear()
     result.files.update(book.files)
     result.manifest["rulebook"] = {"files": sorted(book.files), "report": book.report}
     result.manifest["files"] = sorted(set(result.manifest["files"]) | set(book.files))

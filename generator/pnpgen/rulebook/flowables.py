@@ -382,11 +382,20 @@ def _kakasi():
     return pykakasi.kakasi()
 
 
-@lru_cache(maxsize=4096)
+# Readings by term, shared with later builds through the build cache: loading the dictionary
+# costs half a second, and a term's reading never changes.
+KNOWN_READINGS: dict[str, str] = {}
+LEARNED_READINGS: dict[str, str] = {}
+
+
 def reading(term: str) -> str:
     """The term's reading in hiragana (for 五十音順)."""
+    known = KNOWN_READINGS.get(term)
+    if isinstance(known, str):
+        return known
     text = unicodedata.normalize("NFKC", term)
-    return "".join(part["hira"] for part in _kakasi().convert(text))
+    KNOWN_READINGS[term] = LEARNED_READINGS[term] = "".join(part["hira"] for part in _kakasi().convert(text))
+    return KNOWN_READINGS[term]
 
 
 def kana_row(term: str) -> str:
