@@ -234,3 +234,35 @@ def test_watch_survives_a_broken_save_and_rebuilds_after_the_fix(workspace):
     assert not any("Traceback" in ln for ln in lines)
     text = "".join(p.extract_text() for p in PdfReader(workspace / "build" / "test" / "cards.pdf").pages)
     assert "直したカード" in text
+
+
+def test_home_sheets_slug_is_inside_the_printable_area_with_scale_bars_and_stamp(workspace):
+    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+    from pdfprobe import stroked_lines, text_positions
+
+    reader = PdfReader(workspace / "build" / "test" / "cards.pdf")
+    margin = 5.0
+    for page in reader.pages:
+        w = float(page.mediabox.width) * 25.4 / 72
+        h = float(page.mediabox.height) * 25.4 / 72
+        texts = text_positions(page)
+        for text, x, y in texts:
+            assert margin <= x <= w - margin and margin <= y <= h - margin, (text, x, y)
+        joined = " ".join(t for t, _, _ in texts)
+        assert "100" in joined and "duplex: flip on long edge" in joined
+        assert "test 草案3 2026-11-30 #" in joined
+        lengths = sorted(round(abs(x2 - x1), 2) for x1, y1, x2, y2 in stroked_lines(reader, page) if y1 == y2)
+        assert 10.0 in lengths and 25.4 in lengths  # the 10 mm and 1 in scale bars
+
+
+def test_one_sided_sheets_say_so_and_the_stamp_can_be_turned_off(workspace):
+    from pdfprobe import text_positions
+
+    (workspace / "data" / "test" / "game.yaml").write_text(
+        (workspace / "data" / "test" / "game.yaml").read_text(encoding="utf-8") + "stamp: false\n", encoding="utf-8")
+    deck = workspace / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("back: card-back.svg.j2\n", ""), encoding="utf-8")
+    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+    page = PdfReader(workspace / "build" / "test" / "cards.pdf").pages[0]
+    joined = " ".join(t for t, _, _ in text_positions(page))
+    assert "one-sided" in joined and "duplex" not in joined and "#" not in joined

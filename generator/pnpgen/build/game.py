@@ -14,7 +14,7 @@ from pnpgen import fonts as fontreg
 from pnpgen.build.cache import Cache, GameState, fingerprint, plan_key, sha
 from pnpgen.build.bom import bill_of_materials, bom_pages
 from pnpgen.build.convert import convert_faces
-from pnpgen.build.faces import DeckFaces, FaceSet, render_deck
+from pnpgen.build.faces import DeckFaces, FaceSet, face_key, render_deck
 from pnpgen.build.options import BuildOptions
 from pnpgen.build.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.data.load import check_bleed, load_game
@@ -118,7 +118,7 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compile
         decks.append(df)
         spec = _spec(deck)
         ds = DeckSheets(deck.id, deck.name, spec, tuple(df.fronts),
-                        tuple(df.backs) if df.backs is not None else None, bleed)
+                        tuple(df.backs) if df.backs is not None else None, bleed, _stamp(game, df))
         layout = choose_layout(spec, deck.count, sheet, deck.kind)
         tiles = None
         if layout is None and deck.kind in ("board", "tile"):
@@ -128,10 +128,10 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compile
                              f"on {sheet.paper.upper()} inside a {sheet.margin_mm:g} mm margin",
                              path=deck.source, expected="a larger --paper, or kind: board (split into tiles)")
         if tiles is not None:
-            home = board_tiles(ds, tiles, sheet, font, _bold_font(game))
+            home = board_tiles(ds, tiles, sheet, font, _bold_font(game), fontreg.string_width_mm)
             sheets = len(df.fronts) * tiles.pages
         else:
-            home = home_sheets(ds, layout, sheet, font)
+            home = home_sheets(ds, layout, sheet, font, fontreg.string_width_mm)
             sheets = -(-len(df.fronts) // layout.per_sheet)
         files = []
         if home:
@@ -163,6 +163,16 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compile
     return (GamePlan(game, faces, decks, documents, records, bom, renderer.art.folder, renderer.art.images(),
                      bleed, fingerprint([game.root / "art", ws.templates / slug], None)),
             list(renderer.warnings))
+
+
+def _stamp(game: Game, df: DeckFaces) -> str:
+    """Game, draft number, date and a short hash of the deck's faces, so printouts of two drafts
+    (or two edits) can be told apart; empty when game.yaml says ``stamp: false``."""
+    if not game.options.get("stamp", True):
+        return ""
+    digest = face_key(" ".join([*df.fronts, *(df.backs or ())]))[:7]
+    draft = f" 草案{game.draft}" if str(game.draft).strip() else ""
+    return f"{game.slug}{draft} {game.date} #{digest}".replace("  ", " ")
 
 
 def _art_digest(plan: GamePlan, key: str) -> str:

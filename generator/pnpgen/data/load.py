@@ -21,6 +21,7 @@ GAME_KEYS = {
     "draft_file": "file name", "palette": "name: '#rrggbb'", "fonts": "role: font",
     "fallback_fonts": "list of fonts", "sourced": "list of {name, count, note}", "subtitle": "text",
     "rulebook": "{figures, quick_reference} (read by pnpgen.rulebook.figures)",
+    "stamp": "true or false: the version stamp on home sheets",
 }
 DECK_KEYS = (
     "name", "kind", "format", "size", "shape", "corner_radius", "orientation", "points",
@@ -103,7 +104,8 @@ def load_game(ws: Workspace, slug: str) -> Game:
         sourced=sourced,
         root=folder,
         draft_file=contained(draft_name, folder, "draft_file", doc.where(("draft_file",))),
-        options={"subtitle": str(data.get("subtitle", "") or "")},
+        options={"subtitle": str(data.get("subtitle", "") or ""),
+                 "stamp": _parse(doc, ("stamp",), v.flag, data.get("stamp", True))},
     )
     for deck_file in sorted((folder / "decks").glob("*.yaml")):
         game.decks.append(load_deck(ws, game, deck_file))

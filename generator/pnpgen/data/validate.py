@@ -126,6 +126,12 @@ def sequence(value: Any, what: str) -> list:
     return value
 
 
+def flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise Invalid(f"{show(value)} is not true or false", "true or false")
+    return value
+
+
 def hex_colour(value: Any, short: bool = False) -> str:
     """'#rrggbb' (palette entries), or also '#rgb' where SVG reads it (``short``)."""
     if not isinstance(value, str) or not (_HEX if short else _HEX6).match(value):

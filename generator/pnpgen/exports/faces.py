@@ -142,7 +142,7 @@ def _marks(style: PageStyle) -> list:
     x0, y0, x1, y1 = style.trim_box_mm
     slot = Slot(0, 0, x0, y0, x1 - x0, y1 - y0)
     layout = SheetLayout(style.page_mm, (x1 - x0, y1 - y0), False, 1, 1, (0.0, 0.0), style.fitted.format.bleed, [slot])
-    return cut_marks(layout, SheetOptions(marks=style.marks, margin_mm=0.0))
+    return cut_marks(layout, SheetOptions(marks=style.marks, margin_mm=0.0, slug_mm=0.0))
 
 
 def _proof(style: PageStyle) -> list[Item]:

@@ -24,10 +24,23 @@ class SheetOptions:
     mark_len_mm: float = 5.0
     mark_gap_mm: float = 1.0  # gap between the bleed edge and the start of a mark
     mark_room_mm: float = 3.0  # least room kept outside the grid for marks
+    slug_mm: float = 4.0  # band at the top of the printable area: the sheet's note and scale bar
 
     @property
     def paper_mm(self) -> tuple[float, float]:
         return PAPER_SIZES[self.paper]
+
+    @property
+    def area(self) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) where pieces and their marks go: the printable area less the slug."""
+        pw, ph = self.paper_mm
+        m = self.margin_mm
+        return m, m + self.slug_mm, pw - m, ph - m
+
+    @property
+    def area_mm(self) -> tuple[float, float]:
+        x0, y0, x1, y1 = self.area
+        return x1 - x0, y1 - y0
 
 
 @dataclass(frozen=True)
@@ -115,8 +128,7 @@ def _best_grid(piece_w: float, piece_h: float, opts: SheetOptions, room: float,
                bleed: float) -> tuple[bool, float, float, int, int] | None:
     """(rotated, w, h, cols, rows) of the grid with the most pieces, each taking its size plus two
     bleeds, inside the printable area less ``room`` for marks; pieces turn 90° if that fits more."""
-    pw, ph = opts.paper_mm
-    lw, lh = pw - 2 * opts.margin_mm, ph - 2 * opts.margin_mm
+    lw, lh = opts.area_mm
     best = None
     for rotated, (w, h) in ((False, (piece_w, piece_h)), (True, (piece_h, piece_w))):
         cols, rows = _fit(lw, w + 2 * bleed, room), _fit(lh, h + 2 * bleed, room)
@@ -129,11 +141,13 @@ def _grid(opts: SheetOptions, rotated: bool, w: float, h: float, cols: int, rows
           bleed: float) -> SheetLayout:
     """A centred grid of pieces two bleeds apart."""
     pw, ph = opts.paper_mm
+    ax, ay, _, _ = opts.area
+    aw, ah = opts.area_mm
     g = 2 * bleed
-    x0 = _axis_start(pw - 2 * opts.margin_mm, w, cols, g)
-    y0 = _axis_start(ph - 2 * opts.margin_mm, h, rows, g)
+    x0 = _axis_start(aw, w, cols, g)
+    y0 = _axis_start(ah, h, rows, g)
     slots = [
-        Slot(c, r, opts.margin_mm + x0 + c * (w + g), opts.margin_mm + y0 + r * (h + g), w, h)
+        Slot(c, r, ax + x0 + c * (w + g), ay + y0 + r * (h + g), w, h)
         for r in range(rows)
         for c in range(cols)
     ]
@@ -150,8 +164,7 @@ def layout_grid(piece_w: float, piece_h: float, opts: SheetOptions) -> SheetLayo
     if best is None:
         return None
     rotated, w, h, cols, rows = best
-    pw, ph = opts.paper_mm
-    lw, lh = pw - 2 * opts.margin_mm, ph - 2 * opts.margin_mm
+    lw, lh = opts.area_mm
     room = opts.mark_room_mm
     bleed = min(_axis_bleed(lw, w, cols, room, opts.bleed_mm), _axis_bleed(lh, h, rows, room, opts.bleed_mm))
     return _grid(opts, rotated, w, h, cols, rows, bleed)
@@ -162,17 +175,17 @@ def cut_marks(layout: SheetLayout, opts: SheetOptions) -> list[Line]:
     if opts.marks == "none":
         return []
     x0, y0, x1, y1 = layout.grid_box
-    pw, ph = layout.paper_mm
-    m, gap, b = opts.margin_mm, opts.mark_gap_mm, layout.sheet_bleed_mm
+    ax0, ay0, ax1, ay1 = opts.area  # marks stay inside the printable area, below the slug
+    gap, b = opts.mark_gap_mm, layout.sheet_bleed_mm
 
     def vertical(x: float) -> list[Line]:
-        top = max(m, y0 - gap - opts.mark_len_mm)
-        bottom = min(ph - m, y1 + gap + opts.mark_len_mm)
+        top = max(ay0, y0 - gap - opts.mark_len_mm)
+        bottom = min(ay1, y1 + gap + opts.mark_len_mm)
         return [Line(x, top, x, y0 - gap), Line(x, y1 + gap, x, bottom)]
 
     def horizontal(y: float) -> list[Line]:
-        left = max(m, x0 - gap - opts.mark_len_mm)
-        right = min(pw - m, x1 + gap + opts.mark_len_mm)
+        left = max(ax0, x0 - gap - opts.mark_len_mm)
+        right = min(ax1, x1 + gap + opts.mark_len_mm)
         return [Line(left, y, x0 - gap, y), Line(x1 + gap, y, right, y)]
 
     xs: set[float] = set()
@@ -191,11 +204,11 @@ def cut_marks(layout: SheetLayout, opts: SheetOptions) -> list[Line]:
         half = opts.mark_len_mm / 2
         lines += vertical(cx) + horizontal(cy)
         # Centre トンボ crossbars, each in the middle of its mark.
-        for yy in ((y0 - gap + max(m, y0 - gap - opts.mark_len_mm)) / 2,
-                   (y1 + gap + min(ph - m, y1 + gap + opts.mark_len_mm)) / 2):
+        for yy in ((y0 - gap + max(ay0, y0 - gap - opts.mark_len_mm)) / 2,
+                   (y1 + gap + min(ay1, y1 + gap + opts.mark_len_mm)) / 2):
             lines.append(Line(cx - half, yy, cx + half, yy))
-        for xx in ((x0 - gap + max(m, x0 - gap - opts.mark_len_mm)) / 2,
-                   (x1 + gap + min(pw - m, x1 + gap + opts.mark_len_mm)) / 2):
+        for xx in ((x0 - gap + max(ax0, x0 - gap - opts.mark_len_mm)) / 2,
+                   (x1 + gap + min(ax1, x1 + gap + opts.mark_len_mm)) / 2):
             lines.append(Line(xx, cy - half, xx, cy + half))
     return [ln for ln in lines if (ln.x1, ln.y1) != (ln.x2, ln.y2)]
 
@@ -243,7 +256,7 @@ def choose_layout(spec: ShapeSpec, count: int, opts: SheetOptions, kind: str = "
         if grid is not None:
             out.append(grid)
         if not straight:
-            nested = nest_at(spec, paper, opts.margin_mm, bleed)
+            nested = nest_at(spec, paper, opts.margin_mm, bleed, top=opts.slug_mm)
             if nested is not None:
                 out.append(nested)
         return out

@@ -351,14 +351,14 @@ class _Candidate:
 
 
 def _candidates(spec: ShapeSpec, paper: tuple[float, float], margin: float, bleed: float,
-                rots: tuple[int, ...], pairs: bool) -> list[_Candidate]:
+                rots: tuple[int, ...], pairs: bool, top: float = 0.0) -> list[_Candidate]:
     out = []
     gap = 2 * bleed
     pw, ph = paper
     for rot in rots:
         bw, bh = (spec.h, spec.w) if rot in (90, 270) else (spec.w, spec.h)
         # Reference point: the turned trim box's top-left; piece and bleed stay inside the margin.
-        box = (margin + bleed, margin + bleed, pw - margin - bleed - bw, ph - margin - bleed - bh)
+        box = (margin + bleed, margin + top + bleed, pw - margin - bleed - bw, ph - margin - bleed - bh)
         if box[2] < box[0] - 1e-9 or box[3] < box[1] - 1e-9:
             continue
         seen = set()
@@ -391,24 +391,25 @@ LEARNED: dict[str, list] = {}
 
 @lru_cache(maxsize=1024)
 def nest_at(spec: ShapeSpec, paper: tuple[float, float], margin: float, bleed: float,
-            allow_turn: bool = True) -> NestLayout | None:
-    """The nested layout with the most pieces at exactly ``bleed`` (gap 2·bleed); among equals
-    one piece orientation before interlocked pairs, then the smaller lattice cell. None when not
-    even one piece fits."""
-    key = repr((spec, paper, margin, bleed, allow_turn))
+            allow_turn: bool = True, top: float = 0.0) -> NestLayout | None:
+    """The nested layout with the most pieces at exactly ``bleed`` (gap 2·bleed) inside the
+    margin, ``top`` more kept free at the top (the sheet's slug); among equals one piece
+    orientation before interlocked pairs, then the smaller lattice cell. None when not even one
+    piece fits."""
+    key = repr((spec, paper, margin, bleed, allow_turn, top))
     known = _from_json(KNOWN.get(key))
     if known is not None:
-        return _layout(spec, paper, known, bleed)
+        return _layout(spec, paper, known, bleed, top)
     symmetric = spec.kind in ("circle", "hex")  # a half turn changes nothing
     rots = (0,) if spec.kind == "circle" or not allow_turn else (0, 90)
-    cands = sorted(_candidates(spec, paper, margin, bleed, rots, pairs=not symmetric),
+    cands = sorted(_candidates(spec, paper, margin, bleed, rots, pairs=not symmetric, top=top),
                    key=lambda c: (-c.count, len(c.motif), round(c.cell, 6), c.rot,
                                   round(c.a[0], 6), round(c.a[1], 6), round(c.b[0], 6), round(c.b[1], 6)))
     for c in cands:
         if _valid(spec, c.motif, 2 * bleed, c.a, c.b):
             LEARNED[key] = [c.count, c.rot, [[r, list(o)] for r, o in c.motif], list(c.a), list(c.b),
                             list(c.origin), list(c.box)]
-            return _layout(spec, paper, c, bleed)
+            return _layout(spec, paper, c, bleed, top)
     return None
 
 
@@ -442,7 +443,7 @@ def nest(spec: ShapeSpec, paper: tuple[float, float], margin: float, max_bleed: 
     return most
 
 
-def _layout(spec: ShapeSpec, paper: tuple[float, float], c: _Candidate, bleed: float) -> NestLayout:
+def _layout(spec: ShapeSpec, paper: tuple[float, float], c: _Candidate, bleed: float, top: float = 0.0) -> NestLayout:
     pos = []
     for k, (rot, (ox, oy)) in enumerate(c.motif):
         bx = _motif_boxes(c.box, c.motif)[k]
@@ -456,7 +457,7 @@ def _layout(spec: ShapeSpec, paper: tuple[float, float], c: _Candidate, bleed: f
     x1 = max(p[0] for p in pos) + bw
     y1 = max(p[1] for p in pos) + bh
     dx = (paper[0] - (x1 - x0)) / 2 - x0  # centre the arrangement on the sheet
-    dy = (paper[1] - (y1 - y0)) / 2 - y0
+    dy = (paper[1] + top - (y1 - y0)) / 2 - y0
     # Fill order: lines along the most nearly axis-parallel of the shortest lattice vectors,
     # rows (top first) or columns (left first), so neighbours in the deck sit side by side.
     vecs = [c.a, c.b, (c.a[0] + c.b[0], c.a[1] + c.b[1]), (c.a[0] - c.b[0], c.a[1] - c.b[1])]

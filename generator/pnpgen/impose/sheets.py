@@ -9,6 +9,7 @@ tiles. Shop pages: one piece per page at full size, page = trim + bleed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from pnpgen.impose.grid import SheetLayout, SheetOptions, cut_marks, used_part
 from pnpgen.impose.nest import NestLayout
@@ -18,7 +19,7 @@ from pnpgen.shapes import Affine, Line, ShapeSpec, back_outline, bleed_path, cut
 
 TILE_OPTIONS = TileOptions()
 GUIDE = (0.85, 0.0, 0.45)
-NOTE_GREY = (0.35, 0.35, 0.35)
+NOTE_INK = (0.3, 0.3, 0.3)
 
 
 @dataclass(frozen=True)
@@ -32,10 +33,14 @@ class DeckSheets:
     fronts: tuple[str, ...]
     backs: tuple[str, ...] | None
     art_bleed_mm: float  # bleed drawn round every face
+    stamp: str = ""  # version stamp printed in each sheet's slug (game, draft, date, content hash)
+
+
+Measure = Callable[[str, str, float], float]  # (text, font, size pt) → width mm
 
 
 def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout, sheet: SheetOptions,
-                font: str) -> list[Page]:
+                font: str, measure: Measure) -> list[Page]:
     """Fronts sheets, each followed by its mirrored backs sheet."""
     spec = deck.spec
     per = layout.per_sheet
@@ -71,18 +76,53 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout, sheet: Sheet
         for side, page, page_marks in sides:
             if page_marks:
                 page.items.append(Strokes(tuple(page_marks)))
-            page.items.append(_note(f"{deck.name} ({deck.id}) {side} {start // per + 1}/{-(-total // per)} · "
-                                    f"{how} · bleed {sb:.1f} mm · duplex {sheet.duplex}", sheet, font))
+            page.items.extend(slug(f"{deck.name} ({deck.id}) {side} {start // per + 1}/{-(-total // per)} · "
+                                   f"{how} · bleed {sb:.1f} mm · {_duplex_words(sheet, deck.backs is not None)}",
+                                   deck.stamp, layout.paper_mm, sheet, font, measure))
             pages.append(page)
     return pages
 
 
-def _note(text: str, sheet: SheetOptions, font: str) -> TextOp:
-    # Informational only: it sits in the unprintable edge and may be cut off, never over a mark.
-    return TextOp(sheet.margin_mm, sheet.margin_mm - 1.2, text, font, 6, NOTE_GREY)
+def _duplex_words(sheet: SheetOptions, two_sided: bool) -> str:
+    if not two_sided:
+        return "one-sided"
+    return {"long": "duplex: flip on long edge", "short": "duplex: flip on short edge",
+            "none": "backs on own sheets"}[sheet.duplex]
 
 
-def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str, bold: str) -> list[Page]:
+SCALE_TEXT = "print at 100 %"
+
+
+def slug(note: str, stamp: str, paper: tuple[float, float], sheet: SheetOptions, font: str,
+         measure: Measure, y: float | None = None) -> list[Item]:
+    """The sheet's slug, inside the printable area (the band above the pieces, or at ``y``):
+    what is on the sheet and how to print it on the left, the version stamp, then a 10 mm and a
+    1 in scale bar on the right to check the printer kept the size."""
+    size = 6.0
+    x0, x1 = sheet.margin_mm, paper[0] - sheet.margin_mm
+    top = sheet.margin_mm if y is None else y
+    base = top + 2.9
+    bar_y = top + 2.2
+    items: list[Item] = []
+    x = x1
+    for length, label in ((25.4, "1 in"), (10.0, "10 mm")):
+        items.append(Strokes((Line(x - length, bar_y, x, bar_y), Line(x - length, bar_y - 1.2, x - length, bar_y + 1.2),
+                              Line(x, bar_y - 1.2, x, bar_y + 1.2)), width_pt=0.4, colour=NOTE_INK))
+        items.append(TextOp(x - length / 2, bar_y - 0.5, label, font, 4.5, NOTE_INK, "middle"))
+        x -= length + 3
+    right = x - 1
+    if stamp:
+        items.append(TextOp(right, base, stamp, font, size, NOTE_INK, "end"))
+        right -= measure(stamp, font, size) + 3
+    text = f"{SCALE_TEXT} · {note}"
+    while text and measure(text, font, size) > right - x0:  # never over the stamp or the bars
+        text = text[:-2] + "…"
+    items.append(TextOp(x0, base, text, font, size, NOTE_INK))
+    return items
+
+
+def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str, bold: str,
+                measure: Measure) -> list[Page]:
     """Each board copy as numbered page tiles (fronts, then each tile's back for duplex)."""
     spec = deck.spec
     front_clip = bleed_path(spec, plan.bleed_mm) if spec.kind != "rect" else None
@@ -106,6 +146,8 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
                                       colour=GUIDE, dash=(2.0, 1.0)))
             page.items.extend(_glue_notes(plan, tile, font))
             page.items.extend(_tile_band(plan, tile, deck, copy, copies, font, bold))
+            page.items.extend(slug(_duplex_words(sheet, deck.backs is not None), deck.stamp, plan.paper_mm, sheet,
+                                   font, measure, y=plan.band[3] - TILE_OPTIONS.slug_mm))
             pages.append(page)
             if deck.backs is not None:
                 m = plan.back(tile, sheet.duplex)
@@ -114,8 +156,9 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
                 page.items.append(PlaceFace(deck.backs[copy - 1], m, size, deck.art_bleed_mm,
                                             clip=back_clip.transformed(m) if back_clip else None,
                                             clip_rect=(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))))
-                page.items.append(_note(f"{deck.name} ({deck.id}) {copy}/{copies} back of tile "
-                                        f"{tile.number}/{plan.pages}", sheet, font))
+                page.items.extend(slug(f"{deck.name} ({deck.id}) {copy}/{copies} back of tile {tile.number}/"
+                                       f"{plan.pages} · {_duplex_words(sheet, True)}", deck.stamp, plan.paper_mm,
+                                       sheet, font, measure, y=plan.band[3] - TILE_OPTIONS.slug_mm))
                 pages.append(page)
     return pages
 

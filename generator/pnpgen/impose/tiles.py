@@ -25,7 +25,8 @@ Rect = tuple[float, float, float, float]  # x0, y0, x1, y1
 @dataclass(frozen=True)
 class TileOptions:
     overlap_mm: float = 10.0
-    band_mm: float = 15.0  # at the page foot: tile number, assembly map, instructions
+    band_mm: float = 19.0  # at the page foot: tile number, assembly map, instructions, then the slug
+    slug_mm: float = 4.0  # the band's last line: scale bars and version stamp
     mark_room_mm: float = 6.0  # around the printed area, for crop marks and ticks
     mark_len_mm: float = 4.0
     mark_gap_mm: float = 1.0
@@ -219,6 +220,7 @@ def assembly_map(plan: TilePlan, tile: Tile, height_mm: float = 11.0) -> list[Ma
     W, H = plan.turned_mm
     scale = min(height_mm / H, 40.0 / W)
     bx0, by0, bx1, by1 = plan.band
+    by1 -= TileOptions.slug_mm  # the slug line stays free
     mw, mh = W * scale, H * scale
     ox = bx1 - mw
     oy = by0 + (by1 - by0 - mh) / 2
