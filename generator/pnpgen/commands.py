@@ -30,9 +30,11 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
     slugs = ws.slugs() if args.all else [args.game]
     out_root = args.out or ws.root / "build"
     rulebook = None if args.no_rulebook else RulebookOptions(args.rules_only, args.creep, args.binding)
-    verbose = getattr(args, "verbose", False)
+    from pnpgen.progress import progress
+
     quiet = getattr(args, "quiet", False)
-    outcomes = run_build(ws, slugs, options, out_root, rulebook, say=_say if verbose else lambda s: None)
+    with progress(slugs, quiet, getattr(args, "verbose", False)) as say:
+        outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say)
     for o in outcomes:
         if o.up_to_date:
             if not quiet:

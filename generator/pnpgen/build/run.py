@@ -61,12 +61,17 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
         return outcomes
     jobs = [(ws, slug, inputs, options, rulebook, out_root) for slug, inputs in todo]
     if options.jobs > 1 and len(todo) > 1:
-        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures import ProcessPoolExecutor, as_completed
 
         inner = replace(options, jobs=1)
         jobs = [(ws, slug, inputs, inner, rulebook, out_root) for slug, inputs in todo]
         with ProcessPoolExecutor(max_workers=min(options.jobs, len(todo))) as pool:
-            built = list(pool.map(_build_one, jobs))
+            for slug, _ in todo:
+                say(f"{slug}: building")
+            futures = {pool.submit(_build_one, job): job[1] for job in jobs}
+            for future in as_completed(futures):
+                say(f"{futures[future]}: built")
+            built = [f.result() for f in futures]  # in the order asked, whatever finished first
     else:
         built = [_build_one(job, say) for job in jobs]
     files: dict[Path, bytes] = {}
