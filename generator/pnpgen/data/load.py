@@ -15,6 +15,7 @@ from pnpgen.data.model import FieldText, Game, Piece, Deck, Sourced, Where, is_p
 from pnpgen.shapes import bounding_size
 from pnpgen.data.workspace import Workspace, contained
 from pnpgen.data.yamlsrc import Located, load_yaml
+from pnpgen.render import builtin
 
 GAME_KEYS = {
     "title": "text", "draft": "the 草案 number", "players": "e.g. 3-5", "date": "YYYY-MM-DD",
@@ -143,7 +144,7 @@ def _shape_options(doc: Located, data: dict, shape: str, trim: tuple[float, floa
 
 def _template(ws: Workspace, game: Game, doc: Located, key: str, name: Any) -> str:
     """The template's name under templates/, looked up as Jinja will: first in the game's own
-    folder, then as given (common/…); never outside templates/."""
+    folder, then as given, then among the built-in common/ templates; never outside templates/."""
     name = _parse(doc, (key,), v.name, name, "a template name")
     where = doc.where((key,))
     if Path(name).is_absolute() or ".." in Path(name).parts:
@@ -152,6 +153,8 @@ def _template(ws: Workspace, game: Game, doc: Located, key: str, name: Any) -> s
     for candidate in (f"{game.slug}/{name}", name):
         if contained(candidate, ws.templates, key, where).is_file():
             return candidate
+    if (builtin.FOLDER / name).is_file() and name.startswith("common/"):  # shipped inside pnpgen
+        return name
     raise doc.error((key,), f"template {v.show(name)} not found", f"a file templates/{game.slug}/{name}")
 
 
