@@ -30,6 +30,7 @@ DECK_KEYS = (
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
 RESERVED_FIELDS = ("count", "n", "copy")  # templates read these as piece.count, piece.n, piece.copy
 SHAPE_KEYS = ("corner_radius", "orientation", "points")
+SOURCED_KEYS = ("name", "count", "note")
 
 
 def _parse(doc: Located, keypath: tuple, parse: Callable[..., Any], value: Any, *args: Any) -> Any:
@@ -86,7 +87,7 @@ def load_game(ws: Workspace, slug: str) -> Game:
         fontreg.locate(name, ws.fonts, where=doc.where(("fallback_fonts", i)), key=f"fallback_fonts.{i}")
     sourced = []
     for i, item in enumerate(_parse(doc, ("sourced",), v.sequence, data.get("sourced"), "sourced")):
-        item = _keys(doc, item, ("sourced", i), ("name", "count", "note"), "a sourced component")
+        item = _keys(doc, item, ("sourced", i), SOURCED_KEYS, "a sourced component")
         sourced.append(Sourced(_text(doc, item.get("name"), ("sourced", i, "name")),
                                _parse(doc, ("sourced", i, "count"), v.count, item.get("count", 1), v.SOURCED_COUNT),
                                str(item.get("note", "") or "")))
