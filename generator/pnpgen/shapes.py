@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence, Union
 
+from pnpgen.units import num
+
 SQRT3 = math.sqrt(3.0)
 TAU = 2 * math.pi
 
@@ -245,9 +247,7 @@ class Path:
     def svg(self, digits: int = 3) -> str:
         """SVG path data (user units = mm)."""
         def n(v: float) -> str:
-            s = f"{v:.{digits}f}".rstrip("0").rstrip(".")
-            return "0" if s in ("-0", "") else s
-
+            return num(v, digits)
         out: list[str] = []
         for i, s in enumerate(self.segments):
             if i == 0:

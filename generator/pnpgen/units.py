@@ -26,7 +26,7 @@ def pt_to_mm(pt: float) -> float:
     return pt * MM_PER_PT
 
 
-def px(mm: float, dpi: float) -> float:
+def mm_to_px(mm: float, dpi: float) -> float:
     """Pixels covering ``mm`` at ``dpi``."""
     return mm * dpi / MM_PER_INCH
 

@@ -63,7 +63,8 @@ class Face:
 
 class WorkspaceLoader(jinja2.FileSystemLoader):
     """Templates, includes and imports from templates/ only: Jinja refuses '..' in a name, and
-    this refuses a file that a symlink leads out of the folder."""
+    this refuses a file that a symlink leads out of the folder (an error, so the built-in
+    templates tried next never stand in for it)."""
 
     def __init__(self, root: Path):
         super().__init__(str(root))
@@ -71,8 +72,9 @@ class WorkspaceLoader(jinja2.FileSystemLoader):
 
     def get_source(self, environment: jinja2.Environment, template: str):
         source, filename, uptodate = super().get_source(environment, template)
-        if not Path(filename).resolve().is_relative_to(self.root):
-            raise jinja2.TemplateNotFound(template, f"template {template!r} leads outside templates/")
+        if not Path(filename).resolve().is_relative_to(self.root):  # not TemplateNotFound: no fallback
+            raise InputError(f"template {template!r} leads outside templates/", key="template",
+                             expected="a file inside templates/, without links leading out")
         return source, filename, uptodate
 
 
