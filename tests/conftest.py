@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import textwrap
 from pathlib import Path
 
@@ -76,10 +75,10 @@ BACK = """\
 
 def make_workspace(root: Path, pieces: list[str] | None = None, deck: str | None = None,
                    front: str = FRONT, back: str = BACK, game: str = GAME_YAML) -> Path:
-    """A workspace with one game 'test' and one deck 'cards'; fonts and common templates shared."""
+    """A workspace with one game 'test' and one deck 'cards' (fonts shared), as a designer makes
+    one: no templates/common/, the built-in templates serve it."""
     (root / "data" / "test" / "decks").mkdir(parents=True)
     (root / "templates" / "test").mkdir(parents=True)
-    shutil.copytree(REPO / "templates" / "common", root / "templates" / "common")
     (root / "fonts").symlink_to(REPO / "fonts")
     (root / "data" / "test" / "game.yaml").write_text(game, encoding="utf-8")
     (root / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")

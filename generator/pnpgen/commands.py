@@ -148,7 +148,7 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
                 if piece.count == 0:
                     _say(f"  {deck.id}: {piece.where}: {piece.label}: parked (count: 0, prints none)")
         for item in game.sourced:
-            if item.note.startswith("未定"):
+            if is_placeholder(item.note):
                 _say(f"  sourced: {item.name} ×{item.count}: {item.note}")
                 total += 1
     _say(f"{total} placeholder(s) to settle")

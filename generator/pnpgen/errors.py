@@ -6,6 +6,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+def place(path: Path | str, line: int | None = None, column: int | None = None) -> str:
+    """``path:line:column`` as editors and terminals link it; line and column when known."""
+    s = str(path)
+    if line is not None:
+        s += f":{line}"
+        if column is not None:
+            s += f":{column}"
+    return s
+
+
 @dataclass
 class InputError(Exception):
     """Bad designer input: where it is, what is wrong, and what would be right."""
@@ -18,14 +28,7 @@ class InputError(Exception):
     expected: str | None = None
 
     def __str__(self) -> str:
-        where = ""
-        if self.path is not None:
-            where = str(self.path)
-            if self.line is not None:
-                where += f":{self.line}"
-                if self.column is not None:
-                    where += f":{self.column}"
-            where += ": "
+        where = f"{place(self.path, self.line, self.column)}: " if self.path is not None else ""
         key = f"{self.key}: " if self.key else ""
         hint = f" (expected {self.expected})" if self.expected else ""
         return f"{where}{key}{self.message}{hint}"

@@ -12,6 +12,7 @@ from pathlib import Path
 from pnpgen.errors import InputError
 from pnpgen.data.model import Where
 from pnpgen.data.workspace import contained
+from pnpgen.units import pt_to_mm
 
 DEFAULT_FONTS = {
     "gothic": "BIZUDPGothic-Regular",
@@ -90,7 +91,7 @@ def ttfont(name: str):
 
 def string_width_mm(text: str, name: str, size_pt: float) -> float:
     """Advance width of ``text`` in millimetres at ``size_pt``."""
-    return ttfont(name).stringWidth(text, size_pt) * 25.4 / 72.0
+    return pt_to_mm(ttfont(name).stringWidth(text, size_pt))
 
 
 @lru_cache(maxsize=None)

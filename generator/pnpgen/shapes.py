@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence, Union
 
+from pnpgen.units import num
+
 SQRT3 = math.sqrt(3.0)
 TAU = 2 * math.pi
 
@@ -196,12 +198,12 @@ Segment = Union[Line, Arc]
 
 
 @dataclass(frozen=True)
-class Path:
+class Outline:
     """A closed outline: segments joined end to start, the last back to the first."""
 
     segments: tuple[Segment, ...]
 
-    def transformed(self, m: Affine) -> "Path":
+    def transformed(self, m: Affine) -> "Outline":
         """The path under a rigid map (rotation by quarter turns, mirror, translation)."""
         flip = m.det < 0
         out: list[Segment] = []
@@ -213,7 +215,7 @@ class Path:
                 cx, cy = m((s.cx, s.cy))
                 dx, dy = m.a * math.cos(s.a0) + m.c * math.sin(s.a0), m.b * math.cos(s.a0) + m.d * math.sin(s.a0)
                 out.append(Arc(cx, cy, s.r, math.atan2(dy, dx), -s.sweep if flip else s.sweep))
-        return Path(tuple(out))
+        return Outline(tuple(out))
 
     def points(self, tol: float = 0.01) -> list[Point]:
         """The outline as a polygon: arcs flattened with chords at most ``tol`` inside them."""
@@ -245,9 +247,7 @@ class Path:
     def svg(self, digits: int = 3) -> str:
         """SVG path data (user units = mm)."""
         def n(v: float) -> str:
-            s = f"{v:.{digits}f}".rstrip("0").rstrip(".")
-            return "0" if s in ("-0", "") else s
-
+            return num(v, digits)
         out: list[str] = []
         for i, s in enumerate(self.segments):
             if i == 0:
@@ -301,7 +301,7 @@ def polygon_area(pts: Sequence[Point]) -> float:
     return abs(signed_area(pts))
 
 
-def grow_polygon(pts: Sequence[Point], d: float, join: str = "round") -> Path:
+def grow_polygon(pts: Sequence[Point], d: float, join: str = "round") -> Outline:
     """The outline ``d`` mm outside a simple polygon: edges moved out along their normals,
     convex corners joined by arcs about the corner (``round``) or by meeting edges (``miter``),
     reflex corners always where the moved edges meet. ``d`` = 0 gives the polygon itself; a
@@ -314,7 +314,7 @@ def grow_polygon(pts: Sequence[Point], d: float, join: str = "round") -> Path:
     if n < 3:
         raise ValueError("a polygon needs three corners")
     if d == 0:
-        return Path(tuple(Line(*pts[i], *pts[(i + 1) % n]) for i in range(n)))
+        return Outline(tuple(Line(*pts[i], *pts[(i + 1) % n]) for i in range(n)))
     orient = 1.0 if signed_area(pts) > 0 else -1.0
     normals = []
     for i in range(n):
@@ -358,11 +358,11 @@ def grow_polygon(pts: Sequence[Point], d: float, join: str = "round") -> Path:
         if j is not None:
             segs.append(j)
         segs.append(Line(*starts[i], *ends[(i + 1) % n]))
-    return Path(tuple(segs))
+    return Outline(tuple(segs))
 
 
-def circle_path(cx: float, cy: float, r: float) -> Path:
-    return Path((Arc(cx, cy, r, -math.pi / 2, TAU),))
+def circle_path(cx: float, cy: float, r: float) -> Outline:
+    return Outline((Arc(cx, cy, r, -math.pi / 2, TAU),))
 
 
 # --------------------------------------------------------------------------- shapes
@@ -487,7 +487,7 @@ def _freeze(options: dict) -> tuple:
     return tuple(out)
 
 
-def outline(spec: ShapeSpec, offset: float = 0.0) -> Path:
+def outline(spec: ShapeSpec, offset: float = 0.0) -> Outline:
     """The piece's outline grown by ``offset`` mm (0 = the trim path = the cut path)."""
     if spec.kind == "circle":
         cx, cy = spec.core[0]
@@ -497,21 +497,21 @@ def outline(spec: ShapeSpec, offset: float = 0.0) -> Path:
     return grow_polygon(spec.core, spec.radius + offset, join="round")
 
 
-def trim_path(spec: ShapeSpec) -> Path:
+def trim_path(spec: ShapeSpec) -> Outline:
     return outline(spec, 0.0)
 
 
-def cut_path(spec: ShapeSpec) -> Path:
+def cut_path(spec: ShapeSpec) -> Outline:
     """The die line: the trim path."""
     return outline(spec, 0.0)
 
 
-def bleed_path(spec: ShapeSpec, bleed: float) -> Path:
+def bleed_path(spec: ShapeSpec, bleed: float) -> Outline:
     """Where the artwork stops: every point ``bleed`` outside the trim path (rect: the box)."""
     return outline(spec, bleed)
 
 
-def back_outline(spec: ShapeSpec, offset: float = 0.0) -> Path:
+def back_outline(spec: ShapeSpec, offset: float = 0.0) -> Outline:
     """A back face's outline in its own frame: the front's, mirrored left-right."""
     return outline(spec, offset).transformed(mirror_x(spec.w))
 

@@ -1,4 +1,4 @@
-"""pdf/writer: a dashed Outline (the proof's bleed and safe lines) is stroked with its dash in points."""
+"""pdf/writer: a dashed DieLine (the proof's bleed and safe lines) is stroked with its dash in points."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import io
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from pnpgen.impose.plan import Document, Outline, Page
+from pnpgen.impose.plan import DieLine, Document, Page
 from pnpgen.pdf.writer import write_document
-from pnpgen.shapes import Line, Path
+from pnpgen.shapes import Line, Outline
 
 
-def test_outline_dash_is_written_in_points():
-    square = Path((Line(10, 10, 20, 10), Line(20, 10, 20, 20), Line(20, 20, 10, 20), Line(10, 20, 10, 10)))
-    doc = Document("dash", [Page((30, 30), [Outline(square, dash=(1.0, 0.5)), Outline(square)])])
+def test_die_line_dash_is_written_in_points():
+    square = Outline((Line(10, 10, 20, 10), Line(20, 10, 20, 20), Line(20, 20, 10, 20), Line(10, 20, 10, 10)))
+    doc = Document("dash", [Page((30, 30), [DieLine(square, dash=(1.0, 0.5)), DieLine(square)])])
     reader = PdfReader(io.BytesIO(write_document(doc, {}, "Helvetica")))
     ops = ContentStream(reader.pages[0].get_contents(), reader).operations
     dashes = [[round(float(v), 3) for v in args[0]] for args, op in ops if op == b"d"]

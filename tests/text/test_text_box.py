@@ -12,13 +12,14 @@ from lxml import etree
 from pnpgen import fonts
 from pnpgen.errors import InputError
 from pnpgen.data.model import FieldText
+from pnpgen.render import builtin
 from pnpgen.text import PLACEHOLDER_COLOUR, TextContext, layout_text, textbox
 from pnpgen.text import layout as layout_mod
 from pnpgen.text.cells import PT
 from pnpgen.text.check import check_paragraph
 
 ROOT = Path(__file__).resolve().parents[2]
-ICONS = ROOT / "templates" / "common" / "icons"
+ICONS = builtin.FOLDER / "common" / "icons"
 LONG = ("アクション１回につき、【創世エリア】に追加でワーカーを１個配置するか、あるいは【創世エリア】に配置されている"
         "ワーカー１個を隣接するマスへ移動させます。必要があれば{food}を支払ってください。")
 

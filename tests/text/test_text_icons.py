@@ -7,10 +7,11 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from pnpgen.render import builtin
 from pnpgen.text import icons
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMON = ROOT / "templates" / "common" / "icons"
+COMMON = builtin.FOLDER / "common" / "icons"
 REQUIRED = ["vp", "food", "faith", "fever", "cargo_l", "cargo_n", "cargo_h", "res_red", "res_blue", "res_green",
             "res_black", "station", "port", "star", "coin", "card", "worker", "town"]
 ALLOWED = {"svg", "g", "path", "circle", "rect", "ellipse", "polygon", "line", "polyline"}

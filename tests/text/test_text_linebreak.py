@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from pnpgen import fonts
+from pnpgen.render import builtin
 from pnpgen.text import TextContext, break_lines, layout_text
 from pnpgen.text.cells import PT
 from pnpgen.text.check import check_layout, check_plain
@@ -111,7 +112,7 @@ def ctx():
     return TextContext(
         fonts={**fonts.DEFAULT_FONTS, "mono-bold": "BIZUDGothic-Regular"},
         fallback_fonts=[], palette={"red": "#c0392b"},
-        icon_dirs=[ROOT / "templates" / "common" / "icons"], where="test card")
+        icon_dirs=[builtin.FOLDER / "common" / "icons"], where="test card")
 
 
 MARKUP_CASES = [

@@ -9,9 +9,11 @@ from __future__ import annotations
 from typing import Callable
 
 from pnpgen.build.manifest import DeckRecord
-from pnpgen.data.model import Game, is_placeholder
+from pnpgen.data.model import PLACEHOLDER_COLOUR, Game, is_placeholder
 from pnpgen.impose.plan import LineOp, RectOp, TextOp
 from pnpgen.shapes import Line
+
+PLACEHOLDER_RGB = tuple(int(PLACEHOLDER_COLOUR[i:i + 2], 16) / 255 for i in (1, 3, 5))  # 未定 entries
 
 KIND_JA = {"card": "カード", "tile": "タイル", "token": "トークン", "board": "ボード"}
 SHAPE_JA = {"rect": "長方形", "rounded": "角丸", "circle": "円", "hex": "六角", "trihex": "三連六角",
@@ -124,7 +126,7 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
             cx = x0
             for (label, width, anchor), lines in zip(head, cells):
                 tx = cx + 1.5 if anchor == "start" else cx + width - 1.5
-                colour = (0.78, 0.0, 0.5) if lines[0].startswith("未定") else (0.0, 0.0, 0.0)
+                colour = PLACEHOLDER_RGB if is_placeholder(lines[0]) else (0.0, 0.0, 0.0)
                 for k, line in enumerate(lines):
                     ops.append(TextOp(tx, y + 4.2 + 3.6 * k, line, regular, 8, colour, anchor))
                 cx += width

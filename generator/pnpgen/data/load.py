@@ -15,6 +15,7 @@ from pnpgen.data.model import FieldText, Game, Piece, Deck, Sourced, Where, is_p
 from pnpgen.shapes import bounding_size
 from pnpgen.data.workspace import Workspace, contained
 from pnpgen.data.yamlsrc import Located, load_yaml
+from pnpgen.render import builtin
 
 GAME_KEYS = {
     "title": "text", "draft": "the 草案 number", "players": "e.g. 3-5", "date": "YYYY-MM-DD",
@@ -30,6 +31,7 @@ DECK_KEYS = (
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
 RESERVED_FIELDS = ("count", "n", "copy")  # templates read these as piece.count, piece.n, piece.copy
 SHAPE_KEYS = ("corner_radius", "orientation", "points")
+SOURCED_KEYS = ("name", "count", "note")
 
 
 def _parse(doc: Located, keypath: tuple, parse: Callable[..., Any], value: Any, *args: Any) -> Any:
@@ -86,7 +88,7 @@ def load_game(ws: Workspace, slug: str) -> Game:
         fontreg.locate(name, ws.fonts, where=doc.where(("fallback_fonts", i)), key=f"fallback_fonts.{i}")
     sourced = []
     for i, item in enumerate(_parse(doc, ("sourced",), v.sequence, data.get("sourced"), "sourced")):
-        item = _keys(doc, item, ("sourced", i), ("name", "count", "note"), "a sourced component")
+        item = _keys(doc, item, ("sourced", i), SOURCED_KEYS, "a sourced component")
         sourced.append(Sourced(_text(doc, item.get("name"), ("sourced", i, "name")),
                                _parse(doc, ("sourced", i, "count"), v.count, item.get("count", 1), v.SOURCED_COUNT),
                                str(item.get("note", "") or "")))
@@ -145,7 +147,7 @@ def _shape_options(doc: Located, data: dict, shape: str, trim: tuple[float, floa
 
 def _template(ws: Workspace, game: Game, doc: Located, key: str, name: Any) -> str:
     """The template's name under templates/, looked up as Jinja will: first in the game's own
-    folder, then as given (common/…); never outside templates/."""
+    folder, then as given, then among the built-in common/ templates; never outside templates/."""
     name = _parse(doc, (key,), v.name, name, "a template name")
     where = doc.where((key,))
     if Path(name).is_absolute() or ".." in Path(name).parts:
@@ -154,6 +156,8 @@ def _template(ws: Workspace, game: Game, doc: Located, key: str, name: Any) -> s
     for candidate in (f"{game.slug}/{name}", name):
         if contained(candidate, ws.templates, key, where).is_file():
             return candidate
+    if (builtin.FOLDER / name).is_file() and name.startswith("common/"):  # shipped inside pnpgen
+        return name
     raise doc.error((key,), f"template {v.show(name)} not found", f"a file templates/{game.slug}/{name}")
 
 

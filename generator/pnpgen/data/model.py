@@ -6,7 +6,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pnpgen.errors import place
+
 PLACEHOLDER_PREFIX = "未定"
+PLACEHOLDER_COLOUR = "#e4007f"  # process magenta: a 未定 value must be seen on the proof
+OPEN_COLOUR = "#9a9a9a"  # a neutral grey where a colour field is still 未定 (templates' colour())
 
 
 class FieldText(str):
@@ -34,12 +38,7 @@ class Where:
     column: int | None = None
 
     def __str__(self) -> str:
-        s = str(self.path)
-        if self.line is not None:
-            s += f":{self.line}"
-            if self.column is not None:
-                s += f":{self.column}"
-        return s
+        return place(self.path, self.line, self.column)
 
 
 @dataclass

@@ -74,11 +74,14 @@ class SheetDoc:
         return InputError(message, path=self.path, line=row, column=col, key=header, expected=expected)
 
 
+SHEET_KEYS = ("file", "sheet")  # pieces: {file: cards.csv, sheet: name}
+
+
 def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str, str]) -> tuple[SheetDoc, list[dict]]:
     """The deck's ``pieces: {file: …}`` → (where-answering sheet, one mapping per row)."""
     spec = doc.data["pieces"]
     for key in spec:
-        if key not in ("file", "sheet"):
+        if key not in SHEET_KEYS:
             raise doc.error(("pieces", key), "unknown key in pieces", "file: cards.csv (and sheet: name for .xlsx/.ods)",
                             key=True)
     name = spec.get("file")

@@ -16,7 +16,7 @@ from pnpgen.build.faces import DeckFaces
 from pnpgen.data.model import Deck, Piece
 from pnpgen.exports.presets import Fitted
 from pnpgen.impose.grid import SheetLayout, SheetOptions, Slot, cut_marks
-from pnpgen.impose.plan import Document, Item, Outline, Page, PlaceFace, Strokes, TextOp
+from pnpgen.impose.plan import DieLine, Document, Item, Page, PlaceFace, Strokes, TextOp
 from pnpgen.pdf.writer import write_document
 from pnpgen.render import vector
 from pnpgen.shapes import Affine, outline, shape_spec, translate
@@ -152,7 +152,7 @@ def _proof(style: PageStyle) -> list[Item]:
     W, H = style.fitted.trim
     spec = shape_spec(style.deck.shape, (W, H), style.deck.options)
     at = translate(x0, y0)
-    items: list[Item] = [Outline(outline(spec, offset).transformed(at), PROOF_PT, PROOF[kind][0], dash=PROOF[kind][1])
+    items: list[Item] = [DieLine(outline(spec, offset).transformed(at), PROOF_PT, PROOF[kind][0], dash=PROOF[kind][1])
                          for kind, offset in (("trim", 0.0), ("bleed", fmt.bleed), ("safe", -fmt.safe))]
     items.append(TextOp(x0 + 0.8, y0 + H + fmt.bleed - 0.8,
                         f"{fmt.name} trim {W:.2f}×{H:.2f} · bleed {fmt.bleed:.2f} · safe {fmt.safe:.2f} mm",

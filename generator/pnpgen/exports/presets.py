@@ -12,6 +12,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError
 from pnpgen.data import validate
+from pnpgen.units import mm_to_px
 
 SHIPPED = Path(__file__).parent / "presets"
 LAYOUTS = ("png-faces", "pdf-copies", "pdf-faces", "tts")
@@ -80,7 +81,7 @@ class Fitted:
         if self.format.pixels is not None:
             return self.format.pixels
         w, h = self.page_mm
-        return round(w * dpi / 25.4), round(h * dpi / 25.4)
+        return round(mm_to_px(w, dpi)), round(mm_to_px(h, dpi))
 
 
 def preset_dirs(ws: Workspace, slug: str) -> list[Path]:
@@ -164,7 +165,7 @@ def _format(doc: Located, name: str, spec, dpi: int) -> Format:
                             "e.g. [825, 1125]")
         pixels = (raw[0], raw[1])
         for i, px in enumerate(pixels):
-            want = (trim[i] + 2 * bleed) * dpi / 25.4
+            want = mm_to_px(trim[i] + 2 * bleed, dpi)
             if abs(px - want) > 1.0:
                 raise doc.error(at + ("pixels", i), f"{px} px is not trim + 2 × bleed at {dpi} dpi ({want:.1f} px)",
                                 "the pixel size of trim plus bleed")

@@ -22,6 +22,7 @@ from PIL import Image, ImageDraw
 
 from pnpgen.exports.faces import PageStyle, UniqueFace, face_images, png_bytes
 from pnpgen.shapes import outline, shape_spec
+from pnpgen.units import MM_PER_INCH, mm_to_px
 
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
 NO_BACK = (96, 96, 96)  # a single-sided card's back on the table
@@ -54,7 +55,7 @@ def sheet_for(n: int, trim: tuple[float, float], dpi: int) -> Sheet:
     cols = min(MAX_COLS, slots)
     rows = math.ceil(slots / cols)
     w, h = trim
-    cw = min(round(w * dpi / 25.4), MAX_PX // cols, math.floor((MAX_PX // rows) * w / h))
+    cw = min(round(mm_to_px(w, dpi)), MAX_PX // cols, math.floor((MAX_PX // rows) * w / h))
     ch = min(round(cw * h / w), MAX_PX // rows)
     return Sheet(cols, rows, (cw, ch))
 
@@ -140,13 +141,13 @@ def _grid(sheet: Sheet, images: list[Image.Image], hidden: Image.Image) -> Image
 def _pieces(style: PageStyle, faces: list[UniqueFace], dpi: int, url, x: float, files: dict[str, bytes]) -> dict:
     deck = style.deck
     w, h = style.fitted.trim
-    px_per_mm = min(dpi / 25.4, MAX_PX / max(w, h))
+    px_per_mm = min(mm_to_px(1, dpi), MAX_PX / max(w, h))
     size = (max(1, round(w * px_per_mm)), max(1, round(h * px_per_mm)))
     tile_type = TILE_TYPES.get(deck.shape) if deck.kind != "token" else None
     fronts = face_images([f.front for f in faces], style, size)
     backs = face_images([f.back for f in faces], style, size) if deck.back else []
     mask = None if tile_type is not None else _mask(style, size)
-    scale = max(w, h) / 25.4 / 2 / INCH_PER_UNIT
+    scale = max(w, h) / MM_PER_INCH / 2 / INCH_PER_UNIT
     objects = []
     for i, face in enumerate(faces):
         front_name = f"{face.stem}-front.png"

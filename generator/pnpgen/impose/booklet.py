@@ -20,7 +20,8 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-PT_PER_MM = 72.0 / 25.4
+from pnpgen.units import PT_PER_MM
+
 A5 = (148.0, 210.0)
 A4_LANDSCAPE = (297.0, 210.0)
 

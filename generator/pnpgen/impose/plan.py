@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
-from pnpgen.shapes import Affine, Line, Path
+from pnpgen.shapes import Affine, Line, Outline
 
 Box = tuple[float, float, float, float]  # (x0, y0, x1, y1) mm from the page's top-left
 RGB = tuple[float, float, float]
@@ -28,7 +28,7 @@ class PlaceFace:
     to_page: Affine
     trim_mm: tuple[float, float]
     bleed_mm: float
-    clip: Path | None = None
+    clip: Outline | None = None
     clip_rect: Box | None = None
 
 
@@ -44,11 +44,11 @@ class Strokes:
 
 
 @dataclass(frozen=True)
-class Outline:
+class DieLine:
     """A closed path stroked: a die line. ``spot`` strokes it in the CutContour spot colour;
     ``layer`` puts it in an optional content group of that name."""
 
-    path: Path
+    path: Outline
     width_pt: float = DIE_WIDTH_PT
     colour: RGB = (0.0, 0.0, 0.0)
     spot: bool = False
@@ -90,7 +90,7 @@ class LineOp:
     dash: tuple[float, ...] | None = None  # mm
 
 
-Item = Union[PlaceFace, Strokes, Outline, TextOp, RectOp, LineOp]
+Item = Union[PlaceFace, Strokes, DieLine, TextOp, RectOp, LineOp]
 
 
 @dataclass

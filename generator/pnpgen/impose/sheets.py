@@ -13,7 +13,7 @@ from typing import Callable
 
 from pnpgen.impose.grid import SheetLayout, SheetOptions, cut_marks, used_part
 from pnpgen.impose.nest import NestLayout
-from pnpgen.impose.plan import Item, Outline, Page, PlaceFace, RectOp, Strokes, TextOp
+from pnpgen.impose.plan import DieLine, Item, Page, PlaceFace, RectOp, Strokes, TextOp
 from pnpgen.impose.tiles import TileOptions, TilePlan, assembly_map, glue_strips, tile_marks
 from pnpgen.shapes import Affine, Line, ShapeSpec, back_outline, bleed_path, cut_path, duplex_mirror, translate
 
@@ -62,7 +62,7 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout, sheet: Sheet
             front.items.append(PlaceFace(deck.fronts[i], m, (spec.w, spec.h), deck.art_bleed_mm,
                                          clip=front_clip.transformed(m)))
         if die is not None:
-            front.items.extend(Outline(die.transformed(layout.transform(i - start))) for i in chunk)
+            front.items.extend(DieLine(die.transformed(layout.transform(i - start))) for i in chunk)
         sides = [("front", front, marks)]
         if deck.backs is not None:
             back = Page(layout.paper_mm)
@@ -139,7 +139,7 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
                                         clip=front_clip.transformed(tile.to_page) if front_clip else None,
                                         clip_rect=rect))
             if spec.die_cut:
-                page.items.append(Outline(cut_path(spec).transformed(tile.to_page), clip_rect=rect))
+                page.items.append(DieLine(cut_path(spec).transformed(tile.to_page), clip_rect=rect))
             marks = tile_marks(plan, tile, TILE_OPTIONS)
             page.items.append(Strokes(tuple(m.line for m in marks if m.kind != "guide")))
             page.items.append(Strokes(tuple(m.line for m in marks if m.kind == "guide"), width_pt=0.5,
@@ -239,6 +239,6 @@ def shop_die_pages(deck: DeckSheets, bleed_mm: float) -> list[Page]:
     pages = []
     for path in paths:
         page = _shop_page(spec, bleed_mm)
-        page.items.append(Outline(path, spot=True))
+        page.items.append(DieLine(path, spot=True))
         pages.append(page)
     return pages

@@ -15,9 +15,9 @@ from reportlab.lib.colors import CMYKColorSep
 from reportlab.pdfgen import canvas as rl_canvas
 
 from pnpgen.impose.plan import (
+    DieLine,
     Document,
     LineOp,
-    Outline,
     Page,
     PlaceFace,
     RectOp,
@@ -26,7 +26,7 @@ from pnpgen.impose.plan import (
 )
 from pnpgen.pdf.colour import REGISTRATION, to_cmyk
 from pnpgen.render import vector
-from pnpgen.shapes import Affine, Line, Path
+from pnpgen.shapes import Affine, Line, Outline
 from pnpgen.units import PT_PER_MM, mm_to_pt
 
 # The die line on print-shop output: a spot colour most RIPs and cutters know by this name.
@@ -86,7 +86,7 @@ class _Writer:
         r.rect(mm_to_pt(x0), mm_to_pt(self.page_h - y1), mm_to_pt(x1 - x0), mm_to_pt(y1 - y0))
         self.c.clipPath(r, stroke=0, fill=0)
 
-    def path(self, path: Path):
+    def path(self, path: Outline):
         """A ReportLab path object for a closed outline in page mm."""
         p = self.c.beginPath()
         first = True
@@ -122,8 +122,8 @@ class _Writer:
                 self.place(item)
             elif isinstance(item, Strokes):
                 self.strokes(item)
-            elif isinstance(item, Outline):
-                self.outline(item)
+            elif isinstance(item, DieLine):
+                self.die_line(item)
             else:
                 self.furniture(item)
         c.showPage()
@@ -170,7 +170,7 @@ class _Writer:
             c.line(*self.pt(ln.x1, ln.y1), *self.pt(ln.x2, ln.y2))
         c.restoreState()
 
-    def outline(self, item: Outline) -> None:
+    def die_line(self, item: DieLine) -> None:
         """Stroke a closed outline (a die line): black on home sheets, CutContour on shop pages."""
         c = self.c
         c.saveState()

@@ -20,15 +20,16 @@ from typing import Any, Callable
 from markupsafe import Markup, escape
 
 from pnpgen.data.art import ArtFolder
-from pnpgen.data.model import Deck, Game, Piece, is_placeholder
+from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
 from pnpgen.errors import InputError
+from pnpgen.units import MM_PER_INCH, num
 
 FITS = ("cover", "contain", "stretch")
 MIN_DPI = 300.0
 
 
 def _n(v: float) -> str:
-    return f"{v:.4f}".rstrip("0").rstrip(".")
+    return num(v, 4)
 
 
 class ArtPlacer:
@@ -84,7 +85,7 @@ class ArtPlacer:
         return {"image": image}
 
     def _measure(self, deck: Deck, piece: Piece, name: str, pixels, box, drawn) -> None:
-        dpi = min(pixels[0] / (drawn[0] / 25.4), pixels[1] / (drawn[1] / 25.4))
+        dpi = min(pixels[0] / (drawn[0] / MM_PER_INCH), pixels[1] / (drawn[1] / MM_PER_INCH))
         key = (deck.id, piece.index, name, round(box[0], 2), round(box[1], 2), round(dpi, 1))
         if key in self._placements:
             return
@@ -112,13 +113,13 @@ def _focus(focus: Any, where: str, template: str) -> tuple[float, float]:
 
 def _placeholder(x: float, y: float, w: float, h: float, label: str, textbox: Callable) -> Markup:
     """A visible frame where art will go: light ground, dashed border, a cross, the piece's name."""
-    frame = (f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" fill="#f2f2f2" stroke="#e4007f" '
+    frame = (f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" fill="#f2f2f2" stroke="{PLACEHOLDER_COLOUR}" '
              f'stroke-width="0.4" stroke-dasharray="1.5 1"/>'
              f'<path d="M{_n(x)},{_n(y)} L{_n(x + w)},{_n(y + h)} M{_n(x + w)},{_n(y)} L{_n(x)},{_n(y + h)}" '
-             f'stroke="#e4007f" stroke-width="0.2" fill="none"/>')
+             f'stroke="{PLACEHOLDER_COLOUR}" stroke-width="0.2" fill="none"/>')
     lw, lh = w * 0.8, min(h * 0.5, 10.0)  # a label on white, so the cross never runs through the name
     lx, ly = x + (w - lw) / 2, y + (h - lh) / 2
     label_ground = f'<rect x="{_n(lx)}" y="{_n(ly)}" width="{_n(lw)}" height="{_n(lh)}" fill="#ffffff"/>'
     text = textbox(f"画像未定\n{label}", lx, ly, lw, lh, size=9, min_size=4, align="center", valign="middle",
-                   fill="#e4007f")
+                   fill=PLACEHOLDER_COLOUR)
     return Markup(frame + label_ground) + text

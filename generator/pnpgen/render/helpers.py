@@ -1,4 +1,5 @@
-"""Template helpers about a piece's shape and score tracks, added to every template's context.
+"""Template helpers about a piece's shape, score tracks and colours, added to every template's
+context.
 
 - ``track(n, x, y, w, h, layout="ring", start=0, rows=None, **style)``: a score track (tracks.py).
 - ``outline(offset=0)``: SVG path data of this face's outline in mm (its trim path grown by
@@ -7,6 +8,9 @@
 - ``shape``: ``kind``, ``size`` (across flats / diameter), ``orientation``, ``corners`` (the
   trim polygon's corners) and ``centres`` (centre of each hexagon of a hex or tri-hex, the
   centre of a circle or box), all in this face's frame (mm).
+- ``hex_points(cx, cy, size, orientation="pointy")``: a hexagon ``size`` across the flats
+  centred at (cx, cy), as the ``points`` of an SVG ``<polygon>``.
+- ``mix`` is what the ``tint`` and ``shade`` filters compute (templates.py registers them).
 """
 
 from __future__ import annotations
@@ -16,8 +20,27 @@ from typing import Any, Callable
 from markupsafe import Markup
 
 from pnpgen import fonts as fontreg
+from pnpgen.units import num
 from pnpgen.shapes import back_outline, deck_shape, hex_corners, mirror_x, outline as grow, trihex_centres
 from pnpgen.render.tracks import track_svg
+
+
+def mix(a: str, b: str, t: float) -> str:
+    """Hex colour ``a`` moved toward hex colour ``b`` by ``t`` (0 = a, 1 = b): lighter or darker
+    tints as solid colours, since print files carry no transparency."""
+    def channels(c: str) -> list[int]:
+        h = c.lstrip("#")
+        if len(h) == 3:
+            h = "".join(ch * 2 for ch in h)
+        return [int(h[i:i + 2], 16) for i in (0, 2, 4)]
+
+    t = float(t)
+    return "#" + "".join(f"{round(x * (1 - t) + y * t):02x}" for x, y in zip(channels(a), channels(b)))
+
+
+def hex_points(cx: float, cy: float, size: float, orientation: str = "pointy") -> str:
+    """SVG polygon points of a hexagon ``size`` across the flats, clockwise from the top."""
+    return " ".join(f"{num(x)},{num(y)}" for x, y in hex_corners(float(cx), float(cy), float(size), orientation))
 
 
 def shape_tools(deck, side: str, fonts: dict[str, str], colour: Callable[[str], str]) -> dict[str, Any]:
@@ -55,4 +78,4 @@ def shape_tools(deck, side: str, fonts: dict[str, str], colour: Callable[[str], 
             corners = [flip(p) for p in corners]
         info = dict(kind=spec.kind, size=spec.size, orientation=spec.orientation, centres=centres,
                     corners=corners, hex_corners=hex_corners)
-    return {"track": track, "outline": outline, "shape": info}
+    return {"track": track, "outline": outline, "shape": info, "hex_points": hex_points}

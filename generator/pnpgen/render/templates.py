@@ -14,9 +14,10 @@ from lxml import etree
 
 from pnpgen.errors import InputError
 from pnpgen.data import validate
-from pnpgen.data.model import Deck, Game, Piece, is_placeholder
+from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
 from pnpgen.text import TextContext, icon, textbox
-from pnpgen.render.helpers import shape_tools
+from pnpgen.render import builtin
+from pnpgen.render.helpers import mix, shape_tools
 from pnpgen.render.art import MIN_DPI, ArtPlacer
 
 SAFE_MM = 3.0
@@ -62,7 +63,8 @@ class Face:
 
 class WorkspaceLoader(jinja2.FileSystemLoader):
     """Templates, includes and imports from templates/ only: Jinja refuses '..' in a name, and
-    this refuses a file that a symlink leads out of the folder."""
+    this refuses a file that a symlink leads out of the folder (an error, so the built-in
+    templates tried next never stand in for it)."""
 
     def __init__(self, root: Path):
         super().__init__(str(root))
@@ -70,8 +72,9 @@ class WorkspaceLoader(jinja2.FileSystemLoader):
 
     def get_source(self, environment: jinja2.Environment, template: str):
         source, filename, uptodate = super().get_source(environment, template)
-        if not Path(filename).resolve().is_relative_to(self.root):
-            raise jinja2.TemplateNotFound(template, f"template {template!r} leads outside templates/")
+        if not Path(filename).resolve().is_relative_to(self.root):  # not TemplateNotFound: no fallback
+            raise InputError(f"template {template!r} leads outside templates/", key="template",
+                             expected="a file inside templates/, without links leading out")
         return source, filename, uptodate
 
 
@@ -106,7 +109,11 @@ class Renderer:
         self.game = game
         self.bleed_mm = bleed_mm
         self.env = jinja2.Environment(
-            loader=WorkspaceLoader(templates),
+            # The workspace's templates/ first, so its own common/<file> replaces a built-in one.
+            loader=jinja2.ChoiceLoader([
+                WorkspaceLoader(templates),
+                jinja2.PrefixLoader({"common": jinja2.FileSystemLoader(str(builtin.FOLDER / "common"))}),
+            ]),
             bytecode_cache=compiled,
             autoescape=True,
             undefined=jinja2.StrictUndefined,
@@ -114,18 +121,32 @@ class Renderer:
             lstrip_blocks=True,
             keep_trailing_newline=True,
         )
+        self.env.filters.update(tint=self.tint, shade=self.shade)
         self.templates = templates
-        self.icon_dirs = [templates / game.slug / "icons", templates / "common" / "icons"]
+        self.icon_dirs = builtin.icon_dirs(templates, game.slug)
         self.warnings: list[str] = []
         self.art = ArtPlacer(game, templates, min_dpi, self.warnings)  # image(); art.folder.resolver for <image>
         self._checked: set[str] = set()  # SVG text already found well-formed
 
-    def colour(self, name: str) -> str:
-        """A palette name or '#rrggbb' → '#rrggbb'; the caller's template line is added on failure."""
+    def colour(self, name: str | None, default: str | None = None) -> str:
+        """A palette name or '#rrggbb' → '#rrggbb'; a colour the draft leaves open (未定, empty,
+        none) gives ``default`` or a neutral grey. The caller's template line is added on failure."""
+        if name is None or (isinstance(name, str) and not name.strip()) or is_placeholder(name):
+            if default is None:
+                return OPEN_COLOUR
+            name = default
         try:
             return validate.colour(name, self.game.palette)
         except validate.Invalid as e:
             raise InputError(e.message, key="colour", expected=e.expected) from None
+
+    def tint(self, name: str | None, amount: float, toward: str = "#ffffff") -> str:
+        """The ``tint`` filter: the colour moved toward white (or ``toward``) by ``amount`` (0–1)."""
+        return mix(self.colour(name), self.colour(toward), amount)
+
+    def shade(self, name: str | None, amount: float) -> str:
+        """The ``shade`` filter: the colour moved toward black by ``amount`` (0–1)."""
+        return mix(self.colour(name), "#000000", amount)
 
     def render(self, face: Face, reads: set[str] | None = None) -> str:
         """The face's SVG; the names of the piece fields the template read go into ``reads``
@@ -155,8 +176,9 @@ class Renderer:
             textbox=partial(textbox, ctx),
             icon=partial(icon, ctx),
             is_placeholder=is_placeholder,
+            placeholder_colour=PLACEHOLDER_COLOUR,
         )
-        # Shape and score-track helpers (template_tools.py): track(), outline(), shape.
+        # Shape and score-track helpers (helpers.py): track(), outline(), shape, hex_points().
         context.update(shape_tools(deck, face.side, self.game.fonts, self.colour))
         context.update(self.art.tools(deck, piece, template_name, context["textbox"], self.colour))
         try:
@@ -175,7 +197,8 @@ class Renderer:
         """One line for an exception raised while rendering: the template file and line (the
         innermost template frame of the traceback), the deck and piece, and what went wrong."""
         frames = [f for f in traceback.extract_tb(e.__traceback__)
-                  if f.filename and Path(f.filename).is_relative_to(self.templates)]
+                  if f.filename and (Path(f.filename).is_relative_to(self.templates)
+                                     or Path(f.filename).is_relative_to(builtin.FOLDER))]
         if isinstance(e, InputError):
             message, key, expected = e.message, e.key, e.expected
             if e.path is not None:  # where the helper found the bad value (an icon file …)
@@ -184,7 +207,7 @@ class Renderer:
             message, key, expected = e.message or "undefined", None, "a field declared in the deck's 'fields:'"
         elif isinstance(e, jinja2.TemplateNotFound):
             message, key = str(e.message or f"template {e.name!r} not found"), "template"
-            expected = f"a file under templates/{self.game.slug}/ or templates/common/"
+            expected = f"a file under templates/{self.game.slug}/, or a built-in common/ template"
         else:
             message, key, expected = f"{type(e).__name__}: {e}", None, None
         if where not in message:

@@ -17,13 +17,14 @@ from typing import Any, Callable, Mapping
 from markupsafe import Markup
 from svgwrite import container, shapes, text
 
+from pnpgen.units import MM_PER_PT, num
+
 LAYOUTS = ("ring", "snake", "row", "column")
 # what a ring does with its one spare slot when the count is odd (a ring's slots are always even)
 SPARES = ("gap", "start", "uneven")
 # the keys of a space's style (the base style is track_svg's keyword arguments of the same names)
 STYLE_KEYS = ("fill", "stroke", "stroke_width", "ink", "font", "size", "dy", "radius", "frame", "frame_width",
               "frame_inset", "frame_radius")
-PT_MM = 25.4 / 72.0
 
 
 @dataclass(frozen=True)
@@ -159,11 +160,6 @@ class TrackSvg(Markup):
     inner: tuple[float, float, float, float] | None
 
 
-def _num(v: float) -> str:
-    s = f"{v:.3f}".rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s
-
-
 def _style(value: Any, what: str) -> dict[str, Any]:
     """A space style given as a fill colour or as a mapping of STYLE_KEYS."""
     if value is None:
@@ -220,33 +216,33 @@ def track_svg(n: int, x: float, y: float, w: float, h: float, layout: str = "rin
             st["fill"] = highlight[s.value]
         rx, ry, rw, rh = s.x + gap / 2, s.y + gap / 2, s.w - gap, s.h - gap
         border = paint(st["stroke"], i)
-        extra = {} if border == "none" else {"stroke_width": _num(float(st["stroke_width"]))}
-        g.add(shapes.Rect((_num(rx), _num(ry)), (_num(rw), _num(rh)), rx=_num(st["radius"]),
-                          ry=_num(st["radius"]), fill=paint(st["fill"], i), stroke=border, debug=False,
+        extra = {} if border == "none" else {"stroke_width": num(float(st["stroke_width"]))}
+        g.add(shapes.Rect((num(rx), num(ry)), (num(rw), num(rh)), rx=num(st["radius"]),
+                          ry=num(st["radius"]), fill=paint(st["fill"], i), stroke=border, debug=False,
                           **extra))
         line = paint(st["frame"], i)
         if line != "none":
             fi = float(st["frame_inset"])
             fr = max(float(st["radius"]) - fi, 0.0) if st["frame_radius"] is None else float(st["frame_radius"])
-            g.add(shapes.Rect((_num(rx + fi), _num(ry + fi)), (_num(rw - 2 * fi), _num(rh - 2 * fi)),
-                              rx=_num(fr), ry=_num(fr), fill="none", stroke=line,
-                              stroke_width=_num(float(st["frame_width"])), class_="frame", debug=False))
+            g.add(shapes.Rect((num(rx + fi), num(ry + fi)), (num(rw - 2 * fi), num(rh - 2 * fi)),
+                              rx=num(fr), ry=num(fr), fill="none", stroke=line,
+                              stroke_width=num(float(st["frame_width"])), class_="frame", debug=False))
         label = labels.get(s.value, str(s.value) if numbers else "")
         if not label:
             continue
         face = fonts.get(st["font"], st["font"])
         room = min(s.w, s.h) - gap
-        pt = float(st["size"]) if st["size"] is not None else room * 0.5 / PT_MM
+        pt = float(st["size"]) if st["size"] is not None else room * 0.5 / MM_PER_PT
         # shrink a long label to the space's width
         tw = width_mm(label, face, pt)
         if tw > (s.w - gap) * 0.85:
             pt *= (s.w - gap) * 0.85 / tw
             tw = width_mm(label, face, pt)
-        em = pt * PT_MM
+        em = pt * MM_PER_PT
         cx, cy = s.centre
         cy += float(st["dy"])
-        g.add(text.Text(label, insert=(_num(cx - tw / 2), _num(cy + em * 0.36)), font_family=face,
-                        font_size=_num(em), fill=paint(st["ink"], i), debug=False))
+        g.add(text.Text(label, insert=(num(cx - tw / 2), num(cy + em * 0.36)), font_family=face,
+                        font_size=num(em), fill=paint(st["ink"], i), debug=False))
     out = TrackSvg(g.tostring())
     out.spaces, out.inner = spaces, inner
     return out

@@ -42,6 +42,7 @@ from lxml import etree
 
 from pnpgen.errors import InputError
 from pnpgen.units import PT_PER_MM
+from pnpgen.units import MM_PER_INCH, num
 
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
@@ -251,23 +252,12 @@ def _fallback_drawing(svg: str, cmyk: bool):
 def _num(v: float) -> str:
     """A PDF number: at most 4 decimals, no trailing zeros, never ``-0`` (deterministic).
     Memoised: a face repeats its coordinates many times."""
-    s = "%.4f" % v
-    if s[-1] == "0":
-        s = s.rstrip("0")
-        if s[-1] == ".":
-            s = s[:-1]
-        if s == "-0":
-            return "0"
-    return s
+    return num(v, 4)
 
 
 def _mat(m: tuple) -> str:
     """A matrix: 6 decimals, as scales and rotations need more than coordinates."""
-    out = []
-    for v in m:
-        s = ("%.6f" % v).rstrip("0").rstrip(".")
-        out.append("0" if s in ("-0", "") else s)
-    return " ".join(out)
+    return " ".join(num(v, 6) for v in m)
 
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
@@ -304,7 +294,7 @@ HARMLESS = frozenset(("none", "normal", "auto", "0", "baseline", "horizontal-tb"
                       "fill stroke", "inherit"))
 CAPS = {"butt": "0", "round": "1", "square": "2"}
 JOINS = {"miter": "0", "miter-clip": "0", "arcs": "0", "round": "1", "bevel": "2"}
-UNITS_PX = {"px": 1.0, "pt": 4 / 3, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0, "q": 96 / 101.6}
+UNITS_PX = {"px": 1.0, "pt": 4 / 3, "pc": 16.0, "mm": 96 / MM_PER_INCH, "cm": 960 / MM_PER_INCH, "in": 96.0, "q": 96 / (4 * MM_PER_INCH)}
 UNITS_PT = {"px": 0.75, "pt": 1.0, "pc": 12.0, "mm": PT_PER_MM, "cm": 10 * PT_PER_MM, "in": 72.0,
             "q": PT_PER_MM / 4, "": 0.75}
 IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)

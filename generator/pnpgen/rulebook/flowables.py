@@ -24,8 +24,8 @@ from pnpgen.rulebook.styles import (
     SOFT,
 )
 from pnpgen.text import linebreak as lb
+from pnpgen.units import PT_PER_MM as PT  # points per millimetre (the PDF layer's unit)
 
-PT = 72 / 25.4  # points per millimetre (the PDF layer's unit)
 PREFIX = "〘"  # stands for the first-line indent or term in the line breaker (a no-line-end bracket)
 
 

@@ -27,7 +27,7 @@ from markupsafe import Markup
 from pnpgen import fonts as fontreg
 from pnpgen.errors import InputError
 from pnpgen.data import validate
-from pnpgen.data.model import is_placeholder
+from pnpgen.data.model import PLACEHOLDER_COLOUR, is_placeholder
 from pnpgen.text import icons as _icons
 from pnpgen.text.cells import GlyphMissing, build
 from pnpgen.text.icons import IconError, UnknownIcon
@@ -35,8 +35,6 @@ from pnpgen.text.layout import ALIGNS, VALIGNS, Layout, fit, place
 from pnpgen.text.linebreak import break_lines
 from pnpgen.text.markup import MarkupError, parse
 from pnpgen.text.svg import emit
-
-PLACEHOLDER_COLOUR = "#e4007f"  # process magenta: a 未定 value must be seen on the proof
 
 __all__ = ["TextContext", "textbox", "layout_text", "break_lines", "recording", "Record", "icon",
            "PLACEHOLDER_COLOUR", "Layout", "STATS", "clear_caches"]

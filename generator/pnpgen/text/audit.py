@@ -10,6 +10,7 @@ from pathlib import Path
 from pnpgen.errors import InputError
 from pnpgen.data.model import FieldText, Game
 from pnpgen.data.workspace import Workspace
+from pnpgen.render import builtin
 from pnpgen.text import Record
 from pnpgen.text import TextContext
 from pnpgen.text import break_lines
@@ -46,7 +47,7 @@ def text_fields(game: Game):
 def context(game: Game, templates: Path, where: str) -> TextContext:
     return TextContext(fonts=dict(game.fonts), fallback_fonts=list(game.fallback_fonts),
                        palette=dict(game.palette),
-                       icon_dirs=[templates / game.slug / "icons", templates / "common" / "icons"],
+                       icon_dirs=builtin.icon_dirs(templates, game.slug),
                        where=where)
 
 

@@ -13,8 +13,8 @@ from pnpgen import fonts as fontreg
 from pnpgen.text import icons
 from pnpgen.text.linebreak import OBJ, SPACES, break_classes
 from pnpgen.text.markup import ICON, RUBY, TEXT, Span
+from pnpgen.units import MM_PER_PT as PT  # mm per point
 
-PT = 25.4 / 72.0  # mm per point
 RUBY_SCALE = 0.5
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
+from pnpgen.units import num
 from pnpgen.text import icons
 from pnpgen.text.cells import PT, RUBY_SCALE, Cell, char_width, font_for
 from pnpgen.text.layout import ASCENT, Layout
@@ -18,14 +19,9 @@ _emitted: dict[tuple, tuple[Layout, Markup]] = {}  # (id(layout), x, y, fallback
 _MAX_EMITTED = 4096
 
 
-def _num(v: float) -> str:
-    s = f"{v:.3f}".rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s
-
-
 def _text(chars: str, xs: list[float], y: float, font: str, size_mm: float, colour: str) -> str:
-    xattr = " ".join(_num(v) for v in xs)
-    return (f'<text x="{xattr}" y="{_num(y)}" font-family="{escape(font)}" font-size="{_num(size_mm)}" '
+    xattr = " ".join(num(v) for v in xs)
+    return (f'<text x="{xattr}" y="{num(y)}" font-family="{escape(font)}" font-size="{num(size_mm)}" '
             f'fill="{escape(colour)}">{escape(chars)}</text>')
 
 

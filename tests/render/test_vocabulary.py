@@ -1,0 +1,117 @@
+"""Issue 13: the template vocabulary ships inside pnpgen — common/ templates and icons, a
+placeholder-aware colour(), tint/shade filters, hex_points() — and a workspace may replace a
+built-in template with its own file."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from lxml import etree
+
+from conftest import make_workspace, run
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+from pnpgen.errors import InputError
+from pnpgen.render.helpers import mix
+from pnpgen.render.templates import Face, Renderer
+from pnpgen.shapes import hex_corners
+
+SVG = "{http://www.w3.org/2000/svg}"
+DECK = """\
+name: テストチップ
+size: 40
+shape: hex
+front: chip-front.svg.j2
+fields: {name: text, colour: colour}
+pieces:
+  - {name: 赤, colour: red}
+  - {name: 未, colour: 未定（色は草案に記載なし）}
+  - {name: 無}
+"""
+
+
+def _render(tmp_path, art: str, files: dict[str, str] | None = None) -> list[etree._Element]:
+    front = '{% extends "common/piece.svg.j2" %}{% block art %}' + art + "{% endblock %}"
+    ws = make_workspace(tmp_path / "ws", deck=DECK)
+    (ws / "templates" / "test" / "chip-front.svg.j2").write_text(front, encoding="utf-8")
+    for name, text in (files or {}).items():
+        (ws / "templates" / name).parent.mkdir(parents=True, exist_ok=True)
+        (ws / "templates" / name).write_text(text, encoding="utf-8")
+    game = load_game(Workspace(ws), "test")
+    renderer = Renderer(ws / "templates", game, 3.0)
+    deck = game.decks[0]
+    return [etree.fromstring(renderer.render(Face(deck, p, "front")).encode()) for p in deck.pieces]
+
+
+def _fills(root) -> list[str]:
+    return [e.get("fill") for e in root.iter(f"{SVG}rect")]
+
+
+def test_workspace_without_common_uses_the_built_in_templates(tmp_path):
+    assert not (tmp_path / "ws" / "templates" / "common").exists()
+    roots = _render(tmp_path, '{% import "common/macros.svg.j2" as m with context %}{{ m.ground("red") }}')
+    assert roots[0].tag == f"{SVG}svg" and roots[0].get("width") == "46.0mm"  # common/piece.svg.j2: trim + bleed
+    assert _fills(roots[0]) == ["red"]  # m.ground passes the colour through as given
+
+
+def test_colour_of_a_placeholder_or_empty_value_is_the_default_or_neutral_grey(tmp_path):
+    roots = _render(tmp_path, '<rect fill="{{ colour(piece.colour) }}"/><rect fill="{{ colour(piece.colour, \'#123456\') }}"/>')
+    assert [_fills(r) for r in roots] == [["#cc3333", "#cc3333"], ["#9a9a9a", "#123456"], ["#9a9a9a", "#123456"]]
+
+
+def test_colour_still_refuses_an_unknown_name(tmp_path):
+    with pytest.raises(InputError, match="unknown colour 'blue'") as e:
+        _render(tmp_path, '<rect fill="{{ colour("blue") }}"/>')
+    assert str(e.value.path).endswith("chip-front.svg.j2") and e.value.line == 1
+
+
+def test_tint_and_shade_mix_solid_colours(tmp_path):
+    roots = _render(tmp_path, '<rect fill="{{ piece.colour | tint(0.5) }}"/><rect fill="{{ piece.colour | shade(0.25) }}"/>'
+                              '<rect fill="{{ "#000" | tint(0.5, "red") }}"/>')
+    # red #cc3333: halfway to white, a quarter to black; a 未定 colour mixes the neutral grey
+    assert _fills(roots[0]) == ["#e69999", "#992626", "#661a1a"]
+    assert _fills(roots[1])[:2] == [mix("#9a9a9a", "#ffffff", 0.5), mix("#9a9a9a", "#000000", 0.25)] == ["#cccccc", "#747474"]
+
+
+def test_hex_points_is_the_shapes_hexagon(tmp_path):
+    (root, *_) = _render(tmp_path, '<polygon points="{{ hex_points(20, 30, 10) }}"/>'
+                                   '<polygon points="{{ hex_points(20, 30, 10, "flat") }}"/>')
+    for poly, orientation in zip(root.iter(f"{SVG}polygon"), ("pointy", "flat")):
+        got = [float(v) for p in poly.get("points").split() for v in p.split(",")]
+        assert got == pytest.approx([v for p in hex_corners(20, 30, 10, orientation) for v in p], abs=1e-3)
+    assert next(root.iter(f"{SVG}polygon")).get("points") == "20,24.226 25,27.113 25,32.887 20,35.774 15,32.887 15,27.113"
+
+
+def test_outline_and_centres_of_the_hex(tmp_path):
+    (root, *_) = _render(tmp_path, '<path d="{{ outline(-2) }}"/>{% for x, y in shape.centres %}'
+                                   '<circle cx="{{ x }}" cy="{{ y }}" r="1"/>{% endfor %}')
+    circle = next(root.iter(f"{SVG}circle"))
+    assert (float(circle.get("cx")), float(circle.get("cy"))) == pytest.approx((20, 40 / math.sqrt(3)))
+    assert next(root.iter(f"{SVG}path")).get("d").startswith("M20 2.309 L")  # 2 mm inside the top corner
+
+
+def test_a_workspace_file_replaces_the_built_in_one(tmp_path):
+    macros = '{% macro ground(fill) %}<rect fill="#010203"/>{% endmacro %}'
+    roots = _render(tmp_path, '{% import "common/macros.svg.j2" as m with context %}{{ m.ground("red") }}',
+                    files={"common/macros.svg.j2": macros})
+    assert _fills(roots[0]) == ["#010203"]
+
+
+def test_the_built_in_templates_keep_the_containment_guarantee(tmp_path):
+    (tmp_path / "secret.svg.j2").write_text("<svg/>", encoding="utf-8")
+    for name in ("common/../../secret.svg.j2", "common/../__init__.py", "../secret.svg.j2"):
+        with pytest.raises(InputError, match="template: " + name.replace(".", r"\.")):
+            _render(tmp_path / name.replace("/", "_"), '{% include "' + name + '" %}')
+
+
+def test_built_in_icons_are_found_without_a_common_folder(tmp_path):
+    (root, *_) = _render(tmp_path, '{{ icon("coin", 1, 1, 5) }}')
+    assert len(list(root.iter(f"{SVG}g"))) >= 1
+
+
+def test_a_fresh_workspace_builds(tmp_path):
+    ws = make_workspace(tmp_path / "ws")
+    assert sorted(p.name for p in (ws / "templates").iterdir()) == ["test"]
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "out")) == 0
+    assert (tmp_path / "out" / "test" / "cards.pdf").is_file()

@@ -1,0 +1,121 @@
+"""Issue 13: docs/data-format.md is a contract. Every key the loader accepts and every name a
+template sees is documented, and the docs' example files build as written in a fresh workspace."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import jinja2
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+
+from conftest import DRAFT, REPO, make_workspace, run
+from pnpgen.data import load
+from pnpgen.data.load import load_game
+from pnpgen.data.sheets import SHEET_KEYS
+from pnpgen.data.workspace import Workspace
+from pnpgen.render.templates import Face, Renderer
+from pnpgen.rulebook import figures
+
+DOCS = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+TEMPLATES_SECTION = DOCS[DOCS.index("## Templates"):DOCS.index("\n## ", DOCS.index("## Templates") + 5)]
+FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
+HEADER = re.compile(r"^(?:# |\{# )((?:data|templates)/<slug>/\S+?)(?: #\})?$")
+
+
+def _yaml_key_documented(key: str) -> bool:
+    return re.search(rf"(^|[\s{{,]){re.escape(key)}:", DOCS, re.M) is not None
+
+
+@pytest.mark.parametrize("key", [*load.GAME_KEYS, *load.DECK_KEYS, *load.SOURCED_KEYS, *SHEET_KEYS, *figures.KEYS])
+def test_every_key_the_loader_accepts_is_documented(key):
+    assert _yaml_key_documented(key) or f"`{key}:`" in DOCS, f"{key}: not in docs/data-format.md"
+
+
+def test_every_field_type_and_shape_option_is_documented():
+    types_line = next(line for line in DOCS.splitlines() if line.strip().startswith("title: text"))
+    assert all(t in types_line for t in load.FIELD_TYPES), types_line
+    for key in load.SHAPE_KEYS:
+        assert f"`{key}`" in DOCS and _yaml_key_documented(key)
+    for name in load.RESERVED_FIELDS:
+        assert f"`piece.{name}`" in DOCS
+
+
+def _context(tmp_path) -> tuple[dict, set[str]]:
+    """Every name Renderer.render gives a template, and the filters pnpgen adds to Jinja's."""
+    ws = make_workspace(tmp_path / "ws", front='{{ grab() }}<svg xmlns="http://www.w3.org/2000/svg"/>')
+    game = load_game(Workspace(ws), "test")
+    renderer = Renderer(ws / "templates", game, 3.0)
+    seen: dict = {}
+
+    @jinja2.pass_context
+    def grab(ctx):
+        seen.update(ctx.get_all())
+        return ""
+
+    renderer.env.globals["grab"] = grab
+    deck = game.decks[0]
+    renderer.render(Face(deck, deck.pieces[0], "front"))
+    names = {k: v for k, v in seen.items() if k not in renderer.env.globals}
+    return names, set(renderer.env.filters) - set(jinja2.Environment().filters)
+
+
+def test_every_template_name_is_documented(tmp_path):
+    names, filters = _context(tmp_path)
+    assert {"piece", "deck", "game", "w", "h", "colour", "textbox", "outline", "shape"} <= set(names)
+    for name, value in names.items():
+        assert f"`{name}`" in TEMPLATES_SECTION or f"`{name}(" in TEMPLATES_SECTION, name
+        if isinstance(value, dict) and name != "palette" and name != "fonts":
+            for sub in value:
+                assert f"`{name}.{sub}" in TEMPLATES_SECTION, f"{name}.{sub}"
+    for name in filters:
+        assert f"`\\| {name}(" in TEMPLATES_SECTION, f"filter {name}"
+
+
+def _example_files() -> dict[str, str]:
+    """The docs' code blocks that open with a file's path (``# data/<slug>/…``,
+    ``{# templates/<slug>/… #}``), by path, and the CSV block under the deck that names it."""
+    files: dict[str, str] = {}
+    last_yaml = ""
+    for lang, body in FENCE.findall(DOCS):
+        first = body.splitlines()[0] if body.strip() else ""
+        m = HEADER.match(first)
+        if m:
+            files[m.group(1)] = body
+            last_yaml = body if lang == "yaml" else last_yaml
+        elif lang == "csv":
+            (name,) = re.findall(r"pieces: \{file: (\S+?)\}", last_yaml)
+            files[f"data/<slug>/decks/{name}"] = body
+        elif lang == "":
+            for path in re.findall(r"^(data/<slug>/art/\S+)", body, re.M):
+                files[path] = ""  # a picture the listing names: drawn below
+    return files
+
+
+def test_the_docs_examples_build_as_written(tmp_path):
+    files = _example_files()
+    for must in ("data/<slug>/game.yaml", "data/<slug>/decks/epic.yaml", "templates/<slug>/epic-front.svg.j2",
+                 "templates/<slug>/epic-back.svg.j2", "data/<slug>/decks/monsters.yaml",
+                 "templates/<slug>/monster-front.svg.j2", "data/<slug>/decks/blessings.csv"):
+        assert must in files, must
+    ws = tmp_path / "ws"
+    for path, text in files.items():
+        target = ws / path.replace("<slug>", "demo")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if "/art/" in path:
+            Image.new("RGB", (1000, 700), (120, 60, 30)).save(target)
+        else:
+            target.write_text(text, encoding="utf-8")
+    (ws / "data" / "demo" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+    (ws / "fonts").symlink_to(REPO / "fonts")
+    assert sorted(p.name for p in (ws / "templates").iterdir()) == ["demo"]  # no common/ copied
+    out = tmp_path / "out"
+    assert run(ws, "build", "--game", "demo", "--no-rulebook", "--out", str(out)) == 0
+    game = load_game(Workspace(ws), "demo")
+    for deck in game.decks:
+        pdf = out / "demo" / f"{deck.id}.pdf"
+        assert pdf.is_file(), pdf
+        assert len(PdfReader(pdf).pages) >= 1
+    assert {d.id: d.count for d in game.decks} == {"blessings": 20, "epic": 16, "monsters": 5}
