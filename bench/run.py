@@ -139,7 +139,7 @@ def main() -> None:
         rows.append(("pnpgen list (s)", [timed(pnpgen + ["list"], REPO)[0] for _ in range(args.runs)], 0.3, "s"))
         rows.append(("peak RSS, largest process (MB)", [max(rss, before)], 400.0, "MB"))
     print(f"{'figure':<38} {'median':>8} {'min':>8} {'max':>8} {'goal':>8}  met?")
-    for name, values, goal, unit in rows:
+    for name, values, goal, _unit in rows:
         med = statistics.median(values)
         goal_s = f"≤ {goal:g}" if goal else ""
         met = ("yes" if med <= goal else "NO") if goal else ""

@@ -4,7 +4,6 @@ template sees is documented, and the docs' example files build as written in a f
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import jinja2
 import pytest

@@ -24,7 +24,7 @@ def test_shop_pages_boxes_and_text(workspace):
     out = build(workspace)
     pdf = reader(out / "shop" / "cards.pdf")
     assert len(pdf.pages) == 2 * 11  # a front and a back for every card
-    for i, page in enumerate(pdf.pages):
+    for _i, page in enumerate(pdf.pages):
         b = boxes_mm(page)
         assert b["mediabox"] == pytest.approx((0, 0, 69, 94), abs=0.01)
         assert b["bleedbox"] == pytest.approx((0, 0, 69, 94), abs=0.01)

@@ -11,7 +11,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 

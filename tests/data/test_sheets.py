@@ -15,7 +15,6 @@ from pdfprobe import reader
 from pnpgen.data.load import load_game
 from pnpgen.data.sheets import export_sheet
 from pnpgen.data.workspace import Workspace
-from pnpgen.errors import InputError
 
 FIELDS_DECK = """\
 name: テストカード

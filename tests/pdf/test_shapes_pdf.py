@@ -117,7 +117,7 @@ def test_populous_tiles_shop_file_and_die_path_are_the_trihex(built):
 
 
 def test_tiles_per_a4_at_least_the_bounding_box_grid(built):
-    for slug, d in _die_decks(built):
+    for _slug, d in _die_decks(built):
         assert d["pieces_per_sheet"] >= d["grid_pieces_per_sheet"], d["id"]
         assert 0 < d["density"] <= 1
     area = next(d for d in _manifest(built, "populous")["decks"] if d["id"] == "area")

@@ -577,7 +577,7 @@ def test_asian_delivery_map_diagrams_each_on_one_page(books):
     rows_per_page = {p: len({round(y, 1) for q, _, y, _ in glyphs if q == p}) for p in pages}
     sizes = [len([ln for ln in d.lines if any(c in ln for c in "□◆①②③")]) for d in diagrams]
     assert sum(rows_per_page.values()) == sum(sizes)
-    for p, n in rows_per_page.items():
+    for _p, n in rows_per_page.items():
         assert any(n == s or n == s + t for s in sizes for t in [0] + sizes)
 
 
