@@ -65,13 +65,16 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
 
         inner = replace(options, jobs=1)
         jobs = [(ws, slug, inputs, inner, rulebook, out_root) for slug, inputs in todo]
+        # the largest games first, so the workers finish together
+        jobs.sort(key=lambda job: -_size(ws.data / job[1]))
         with ProcessPoolExecutor(max_workers=min(options.jobs, len(todo))) as pool:
             for slug, _ in todo:
                 say(f"{slug}: building")
             futures = {pool.submit(_build_one, job): job[1] for job in jobs}
             for future in as_completed(futures):
                 say(f"{futures[future]}: built")
-            built = [f.result() for f in futures]  # in the order asked, whatever finished first
+            done = {futures[f]: f.result() for f in futures}
+            built = [done[slug] for slug, _ in todo]  # in the order asked, whatever finished first
     else:
         built = [_build_one(job, say) for job in jobs]
     files: dict[Path, bytes] = {}
@@ -89,6 +92,11 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
     for o in outcomes:
         o.written = sorted(p for p in written if o.out_dir in p.parents)
     return outcomes
+
+
+def _size(folder: Path) -> int:
+    """Bytes of a game's data: how long its build takes, roughly."""
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 
 def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOutcome, dict[Path, bytes], list[Path]]:
