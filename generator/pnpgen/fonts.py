@@ -69,6 +69,12 @@ def _load(name: str, key: str = "fonts") -> None:
     _registered[name] = path
 
 
+def ensure(name: str) -> None:
+    """Parse a font the data named, if not yet (ReportLab's own standard fonts need nothing)."""
+    if name in _located:
+        _load(name)
+
+
 def path_of(name: str) -> Path:
     """The file of a located font (for converters that register fonts their own way)."""
     return _located[name][0]

@@ -102,8 +102,6 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compile
     game = game or load_game(ws, slug)
     check_bleed(game, options.shop_bleed_mm)
     font = game.fonts["gothic"]
-    for name in {*game.fonts.values(), *game.fallback_fonts}:
-        fontreg.ttfont(name)  # parse the game's fonts now: a broken file stops the build here
     use_default_font(font)
     sheet = options.sheet
     bleed = options.shop_bleed_mm

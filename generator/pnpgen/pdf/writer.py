@@ -14,6 +14,7 @@ from typing import Mapping
 from reportlab.lib.colors import CMYKColorSep
 from reportlab.pdfgen import canvas as rl_canvas
 
+from pnpgen import fonts
 from pnpgen.impose.plan import (
     DieLine,
     Document,
@@ -192,6 +193,7 @@ class _Writer:
         c.saveState()
         if isinstance(op, TextOp):
             self.fill(op.colour)
+            fonts.ensure(op.font)  # parsed on first use
             c.setFont(op.font, op.size)
             x, y = self.pt(op.x, op.y)
             if op.angle:
