@@ -23,7 +23,7 @@ def convert_faces(faces: FaceSet, art_folder, jobs: int = 1,
     arts = dict(known or {})
     todo = sorted(k for k in faces.svgs if k not in arts)
     jobs_list = [(faces.svgs[k], faces.where[k], art_folder) for k in todo]
-    if jobs > 1 and len(todo) > 8:
+    if jobs > 1 and len(todo) > 64:  # fewer faces convert faster than worker processes start
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             arts.update(zip(todo, pool.map(_convert, jobs_list, chunksize=8)))
     else:

@@ -33,7 +33,6 @@ from pnpgen.impose.sheets import (
     shop_pages,
 )
 from pnpgen.impose.tiles import plan_tiles
-from pnpgen.render.svgdraw import use_default_font
 from pnpgen.render.templates import CompiledTemplates, Renderer
 from pnpgen.render import vector
 from pnpgen.shapes import ShapeSpec, deck_shape, trim_path
@@ -102,7 +101,6 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compile
     game = game or load_game(ws, slug)
     check_bleed(game, options.shop_bleed_mm)
     font = game.fonts["gothic"]
-    use_default_font(font)
     sheet = options.sheet
     bleed = options.shop_bleed_mm
     renderer = Renderer(ws.templates, game, bleed, options.min_dpi, compiled)
@@ -221,6 +219,10 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest.LEARNED.items()))
         nest.LEARNED.clear()
     font = game.fonts["gothic"]
+    if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font
+        from pnpgen.render.svgdraw import use_default_font
+
+        use_default_font(font)
     result = BuildResult(game, warnings=warnings, records=plan.records, plan=plan, arts=arts,
                          cache_files=cache_files)
     for path, doc in plan.documents.items():

@@ -18,7 +18,6 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-import numpy as np
 
 from pnpgen.shapes import Affine, Point, ShapeSpec, back_transform, outline, placement, polygon_distance
 
@@ -296,6 +295,8 @@ def _best_on_sheet(a: Point, b: Point, boxes) -> tuple[int, Point]:
     """The lattice origin (of ORIGIN_STEPS² tried across one cell) that puts the most pieces on
     the sheet, and how many. ``_count`` for every origin at once (numpy, the same float
     operations in the same order, so the same answer); the first best origin wins ties."""
+    import numpy as np  # only nested layouts need it
+
     x0 = min(bx[0] for bx in boxes)
     y0 = min(bx[1] for bx in boxes)
     steps = np.arange(ORIGIN_STEPS) / ORIGIN_STEPS
@@ -308,6 +309,8 @@ def _best_on_sheet(a: Point, b: Point, boxes) -> tuple[int, Point]:
 
 def _counts(a: Point, b: Point, ox, oy, box: tuple[float, float, float, float]):
     """``_count(a, b, o, box)[0]`` for every origin o = (ox[k], oy[k])."""
+    import numpy as np
+
     x0, y0, x1, y1 = box
     if x1 < x0 - 1e-9 or y1 < y0 - 1e-9:
         return np.zeros(len(ox), dtype=np.int64)

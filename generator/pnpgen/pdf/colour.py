@@ -20,7 +20,6 @@ from __future__ import annotations
 import io
 import re
 
-from pypdf import PdfReader
 
 REGISTRATION = (1.0, 1.0, 1.0, 1.0)  # all four inks: cut marks only, never artwork
 _CMYK_OP = re.compile(rb"(?<![\w.])(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+([kK])(?![\w])")
@@ -42,6 +41,8 @@ def total_ink(cmyk: tuple[float, float, float, float]) -> float:
 
 def inks_used(pdf: bytes) -> list[set[tuple[float, float, float, float]]]:
     """Per page, every CMYK colour set with k/K in its content and the forms it draws."""
+    from pypdf import PdfReader  # only the ink check reads PDFs back
+
     reader = PdfReader(io.BytesIO(pdf))
     pages = []
     for page in reader.pages:

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from markupsafe import Markup
-from svgwrite import container, shapes, text
 
 from pnpgen.units import MM_PER_PT, num
 
@@ -208,6 +207,8 @@ def track_svg(n: int, x: float, y: float, w: float, h: float, layout: str = "rin
         if isinstance(c, (list, tuple)):
             c = c[i % len(c)]
         return "none" if c is None or c == "none" else resolve(c)
+
+    from svgwrite import container, shapes, text  # only games with a score track need it
 
     g = container.Group(class_="track", debug=False)
     for i, s in enumerate(spaces):
