@@ -230,8 +230,8 @@ class Outline:
 
     def as_rect(self, eps: float = 1e-9) -> tuple[float, float, float, float] | None:
         """(x0, y0, x1, y1) when the path is an axis-parallel rectangle, else None."""
-        segs = self.segments
-        if len(segs) != 4 or not all(isinstance(s, Line) for s in segs):
+        segs = [s for s in self.segments if isinstance(s, Line)]
+        if len(segs) != 4 or len(self.segments) != 4:
             return None
         for s in segs:
             if abs(s.x1 - s.x2) > eps and abs(s.y1 - s.y2) > eps:

@@ -90,7 +90,7 @@ class ArtFolder:
         cached = self._info.get(path)
         if cached is None:
             in_art = path.is_relative_to(self.root.resolve())
-            name = f"art/{rel}" if in_art else f"templates/{self.templates.name}/{rel}"
+            name = f"art/{rel}" if in_art or self.templates is None else f"templates/{self.templates.name}/{rel}"
             cached = self._info[path] = _measure(path, name, where, key)
         return cached
 
@@ -170,12 +170,13 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
     """A raster image as print-safe bytes: the JPEG itself when PDF can show it as it is, else an
     opaque RGB PNG (rotation, bit depth, palette, CMYK and alpha all settled here)."""
     try:
-        im = Image.open(io.BytesIO(raw))
+        im: Image.Image = Image.open(io.BytesIO(raw))
         upright = im.getexif().get(ORIENTATION) in (None, 1)
         if im.format == "JPEG" and im.mode in ("RGB", "L") and upright:
             return raw
         im = ImageOps.exif_transpose(im)
-        im = _rgb(im, tuple(int(background[i : i + 2], 16) for i in (0, 2, 4)))
+        r, g, b = (int(background[i : i + 2], 16) for i in (0, 2, 4))
+        im = _rgb(im, (r, g, b))
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as e:
         raise InputError(f"cannot read the image {name}: {e}", key="href",
                          expected="a PNG, JPEG or WebP file that an image viewer opens", **_where_parts(where)) from None
@@ -199,8 +200,10 @@ def _rgb(im: Image.Image, background: tuple[int, int, int]) -> Image.Image:
     if icc and im.mode in ("RGB", "RGBA", "CMYK", "L"):
         try:  # colours as the file's profile means them, in sRGB
             profile = ImageCms.ImageCmsProfile(io.BytesIO(icc))
-            im = ImageCms.profileToProfile(im.convert("RGB") if im.mode == "RGBA" else im, profile,
-                                           ImageCms.createProfile("sRGB"), outputMode="RGB")
+            converted = ImageCms.profileToProfile(im.convert("RGB") if im.mode == "RGBA" else im, profile,
+                                                  ImageCms.createProfile("sRGB"), outputMode="RGB")
+            if converted is not None:
+                im = converted
         except (ImageCms.PyCMSError, OSError):
             pass  # an unusable profile: the plain conversion below
     out = im.convert("RGB")

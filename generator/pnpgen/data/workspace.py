@@ -50,15 +50,17 @@ def contained(path: str | Path, folder: Path, key: str, where: Where | Path | st
     """``path`` as the data names it (relative to ``folder``), resolved through symlinks; an
     InputError naming ``key`` unless it stays inside ``folder``. The one gate for every file a
     workspace's data points at: templates, includes, icons, drafts, fonts, art, spreadsheets."""
-    line = column = None
+    line: int | None = None
+    column: int | None = None
     if isinstance(where, Where):
-        where, line, column = where.path, where.line, where.column
+        line, column = where.line, where.column
+        where = where.path
     try:
         target = (folder / path).resolve()
         inside = target.is_relative_to(folder.resolve())
     except (OSError, RuntimeError, ValueError):  # a symlink loop, a NUL byte, a name too long
         target, inside = None, False
-    if not inside:
+    if not inside or target is None:
         raise InputError(f"{str(path)!r} is outside {folder.name}/", path=where, line=line, column=column,
                          key=key, expected=f"a file inside {folder}/, named relative to it, without '..' "
                          "or links leading out")

@@ -111,6 +111,7 @@ def layout(
         shift = creep_shift(side.sheet, creep_mm)
         if shift > (sw - 2 * pw) / 2 + pw / 4:
             raise ValueError(f"creep {creep_mm} mm per sheet moves sheet {side.sheet} by {shift:.1f} mm: too much")
+        assert side.left is not None and side.right is not None  # every slot of a padded sequence
         left = Placement(seq[side.left - 1], fold - pw + shift, y, "left", shift)
         right = Placement(seq[side.right - 1], fold - shift, y, "right", shift)
         out.append((side, [left, right]))
@@ -133,7 +134,7 @@ def impose_pdf(pages_pdf: bytes, sides: list[tuple[SheetSide, list[Placement]]],
 
     writer = PdfWriter(clone_from=io.BytesIO(pages_pdf))
     pages = list(writer.pages)
-    reader_meta = writer.metadata or {}
+    reader_meta: dict = dict(writer.metadata or {})
     sw, sh = (v * PT_PER_MM for v in sheet_mm)
 
     def form(page, clip):
@@ -156,6 +157,7 @@ def impose_pdf(pages_pdf: bytes, sides: list[tuple[SheetSide, list[Placement]]],
         xobjects = DictionaryObject()
         chunks: list[bytes] = []
         for i, pl in enumerate(p for p in placements if p.page is not None):
+            assert pl.page is not None
             src = pages[pl.page - 1]
             box = src.mediabox
             ox, oy, ow, oh = float(box.left), float(box.bottom), float(box.width), float(box.height)
@@ -167,7 +169,7 @@ def impose_pdf(pages_pdf: bytes, sides: list[tuple[SheetSide, list[Placement]]],
         sheet[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
         content = DecodedStreamObject()
         content.set_data(b"".join(chunks))
-        sheet.replace_contents(content)
+        sheet.replace_contents(content)  # type: ignore[arg-type]  # pypdf takes any stream object here
     for page in pages:
         writer.remove_page(page)
     for key in ("/Outlines", "/PageMode"):  # the A5 bookmarks point at pages the booklet does not have

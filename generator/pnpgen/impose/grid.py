@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pnpgen.data.formats import PAPER_SIZES
 from pnpgen.shapes import Affine, Line, ShapeSpec, back_transform, placement
+
+if TYPE_CHECKING:
+    from pnpgen.impose.nest import NestLayout
 
 
 @dataclass(frozen=True)
@@ -251,7 +255,7 @@ def choose_layout(spec: ShapeSpec, count: int, opts: SheetOptions, kind: str = "
     straight = spec.kind in ("rect", "rounded")
 
     def options(bleed: float) -> list:
-        out = []
+        out: list[SheetLayout | "NestLayout"] = []
         grid = layout_grid_at(spec.w, spec.h, opts, bleed, room=None if straight else 0.0)
         if grid is not None:
             out.append(grid)

@@ -421,8 +421,9 @@ def _from_json(data) -> _Candidate | None:
     try:
         count, rot, motif, a, b, origin, box = data
         pt = lambda v: (float(v[0]), float(v[1]))  # noqa: E731
+        x0, y0, x1, y1 = (float(v) for v in box)
         return _Candidate(int(count), int(rot), tuple((int(r), pt(o)) for r, o in motif), pt(a), pt(b), pt(origin),
-                          tuple(float(v) for v in box))
+                          (x0, y0, x1, y1))
     except (TypeError, ValueError, IndexError):
         return None
 

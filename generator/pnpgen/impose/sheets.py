@@ -51,11 +51,11 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout, sheet: Sheet
     back_clip = back_outline(spec, sb)
     die = cut_path(spec) if spec.die_cut else None
     total = len(deck.fronts)
-    how = f"{layout.cols}×{layout.rows}" if layout.kind == "grid" else f"nested {per}/sheet"
+    how = f"{layout.cols}×{layout.rows}" if isinstance(layout, SheetLayout) else f"nested {per}/sheet"
     pages: list[Page] = []
     for start in range(0, total, per):
         chunk = range(start, min(start + per, total))
-        marks = cut_marks(used_part(layout, len(chunk)), sheet) if with_marks else []
+        marks = cut_marks(used_part(layout, len(chunk)), sheet) if with_marks and isinstance(layout, SheetLayout) else []
         front = Page(layout.paper_mm)
         for i in chunk:
             m = layout.transform(i - start)
