@@ -33,7 +33,8 @@ from pnpgen.impose.sheets import (
     shop_pages,
 )
 from pnpgen.impose.tiles import plan_tiles
-from pnpgen.render.templates import CompiledTemplates, Renderer
+from pnpgen.render import builtin
+from pnpgen.render.templates import CompiledTemplates, RenderMemo, Renderer
 from pnpgen.render import vector
 from pnpgen.shapes import ShapeSpec, deck_shape, trim_path
 
@@ -96,14 +97,14 @@ def _bold_font(game: Game) -> str:
 
 
 def plan_game(ws: Workspace, slug: str, options: BuildOptions, compiled: CompiledTemplates | None = None,
-              game: Game | None = None) -> tuple[GamePlan, list[str]]:
+              game: Game | None = None, memo: RenderMemo | None = None) -> tuple[GamePlan, list[str]]:
     """Load the game (unless given, loaded), render each distinct face once and impose every document."""
     game = game or load_game(ws, slug)
     check_bleed(game, options.shop_bleed_mm)
     font = game.fonts["gothic"]
     sheet = options.sheet
     bleed = options.shop_bleed_mm
-    renderer = Renderer(ws.templates, game, bleed, options.min_dpi, compiled)
+    renderer = Renderer(ws.templates, game, bleed, options.min_dpi, compiled, memo)
     faces = FaceSet()
     documents: dict[str, Document] = {}
     records: list[DeckRecord] = []
@@ -161,6 +162,14 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compile
             list(renderer.warnings))
 
 
+def render_inputs(ws: Workspace, slug: str, options: BuildOptions) -> str:
+    """What every face of a game is rendered from besides its own deck and piece: templates,
+    icons, fonts, art, game.yaml, pnpgen itself and the options."""
+    game_yaml = (ws.data / slug / "game.yaml").read_bytes()
+    return fingerprint([ws.templates / slug, ws.templates / "common", builtin.FOLDER, ws.fonts, ws.data / slug / "art"],
+                       (options, game_yaml))
+
+
 def _stamp(game: Game, df: DeckFaces) -> str:
     """Game, draft number, date and a short hash of the deck's faces, so printouts of two drafts
     (or two edits) can be told apart; empty when game.yaml says ``stamp: false``."""
@@ -199,9 +208,11 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     from pnpgen.pdf.writer import write_document
 
     compiled = CompiledTemplates(cache.root / "jinja") if cache is not None else None
+    memo = None
     if cache is not None:
         nest.KNOWN.update(cache.records("nest"))
-    plan, warnings = plan_game(ws, slug, options, compiled=compiled)
+        memo = RenderMemo(render_inputs(ws, slug, options), cache.records(f"renders/{slug}"))
+    plan, warnings = plan_game(ws, slug, options, compiled=compiled, memo=memo)
     game = plan.game
     face_keys = {k: _art_digest(plan, k) for k in plan.faces.svgs}
     known, cache_files = {}, {}
@@ -218,6 +229,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         cache_files.update(compiled.new)
         cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest.LEARNED.items()))
         nest.LEARNED.clear()
+        cache_files.update(cache.record(f"renders/{slug}", k, v) for k, v in sorted(memo.learned.items()))
     font = game.fonts["gothic"]
     if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font
         from pnpgen.render.svgdraw import use_default_font

@@ -46,6 +46,15 @@ class ArtPlacer:
         """Every placement (deck, piece, file, pixels, box in mm, dpi), once each, in build order."""
         return list(self._placements.values())
 
+    def placements_since(self, n: int) -> list[list]:
+        """The placements made after the first ``n`` (for a render remembered between builds)."""
+        return [[list(k), v] for k, v in list(self._placements.items())[n:]]
+
+    def replay(self, placements: list[list]) -> None:
+        """Placements a remembered render made, as if it had just run."""
+        for key, value in placements:
+            self._placements.setdefault(tuple(key), value)
+
     def tools(self, deck: Deck, piece: Piece, template: str, textbox: Callable, colour: Callable) -> dict[str, Any]:
         """The ``image`` helper for one face's template context."""
         where = f"{template}, deck {deck.id!r} piece {piece.index} ({piece.label}, {piece.where})"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -101,12 +102,31 @@ class CompiledTemplates(jinja2.BytecodeCache):
         self.new[self.folder / f"{bucket.key}.jbc"] = bucket.bytecode_to_string()
 
 
+class RenderMemo:
+    """Faces rendered by earlier builds, by a key of everything a render reads: ``inputs`` (the
+    hash of the templates, icons, fonts, art, game.yaml and pnpgen itself, made by the build)
+    and the face's own deck, piece and side."""
+
+    def __init__(self, inputs: str, known: dict[str, Any]):
+        self.inputs = inputs
+        self.known = known
+        self.learned: dict[str, Any] = {}
+
+    def key(self, face: Face, bleed_mm: float) -> str:
+        deck, piece = face.deck, face.piece
+        seen = (self.inputs, face.side, face.copy, bleed_mm, deck.id, deck.name, deck.kind, deck.shape, deck.format,
+                deck.trim_mm, deck.count, deck.options, deck.front, deck.back, piece.index, piece.count,
+                str(piece.where), sorted(piece.values.items(), key=lambda kv: str(kv[0])))
+        return hashlib.sha256(repr(seen).encode()).hexdigest()
+
+
 class Renderer:
     """Holds the Jinja environment for one game; renders faces to SVG text."""
 
     def __init__(self, templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI,
-                 compiled: CompiledTemplates | None = None):
+                 compiled: CompiledTemplates | None = None, memo: RenderMemo | None = None):
         self.game = game
+        self.memo = memo
         self.bleed_mm = bleed_mm
         self.env = jinja2.Environment(
             # The workspace's templates/ first, so its own common/<file> replaces a built-in one.
@@ -150,7 +170,26 @@ class Renderer:
 
     def render(self, face: Face, reads: set[str] | None = None) -> str:
         """The face's SVG; the names of the piece fields the template read go into ``reads``
-        (a face that never reads ``copy`` is the same for every copy)."""
+        (a face that never reads ``copy`` is the same for every copy). With a ``memo``, a face
+        rendered by an earlier build from the same inputs comes back without running Jinja,
+        its warnings and image placements replayed."""
+        reads = reads if reads is not None else set()
+        if self.memo is None:
+            return self._render(face, reads)
+        key = self.memo.key(face, self.bleed_mm)
+        known = self.memo.known.get(key)
+        if isinstance(known, dict) and isinstance(known.get("svg"), str):
+            reads.update(known.get("reads", ()))
+            self.warnings.extend(known.get("warnings", ()))
+            self.art.replay(known.get("images", ()))
+            return known["svg"]
+        n_warnings, n_images = len(self.warnings), len(self.art.images())
+        svg = self._render(face, reads)
+        self.memo.learned[key] = {"svg": svg, "reads": sorted(reads), "warnings": self.warnings[n_warnings:],
+                                  "images": self.art.placements_since(n_images)}
+        return svg
+
+    def _render(self, face: Face, reads: set[str]) -> str:
         deck, piece = face.deck, face.piece
         template_name = deck.front if face.side == "front" else deck.back
         where = f"deck {deck.id!r} piece {piece.index} ({piece.label}, {piece.where}) {face.side}"
