@@ -322,13 +322,21 @@ class _Fallback(Exception):
 
 
 def _local(el) -> str:
+    """An SVG element's name without the namespace ("" for comments and foreign elements)."""
     tag = el.tag
-    if not isinstance(tag, str):
-        return ""
+    return _tag_name(tag) if isinstance(tag, str) else ""
+
+
+@lru_cache(maxsize=512)
+def _tag_name(tag: str) -> str:
     if tag.startswith("{"):
         ns, _, name = tag[1:].partition("}")
         return name if ns == SVG_NS else ""
     return tag
+
+
+_WITH_ID = etree.XPath("//*[@id]")
+_MAY_BE_TRANSLUCENT = etree.XPath("//*[@style or @opacity or @fill-opacity or @stroke-opacity]")
 
 
 def _style(el) -> dict[str, str]:
@@ -433,6 +441,15 @@ def _parse_transform(text: str) -> tuple:
             raise ValueError(text)
         m = _compose(m, step)
     return m
+
+
+def _similarity(m: tuple) -> float:
+    """The scale factor of a matrix that keeps shapes (turns, moves, mirrors, uniform scales);
+    0 for one that distorts them (a stroke would then need the matrix itself)."""
+    a, b, c, d = m[:4]
+    if abs(a - d) < 1e-9 and abs(b + c) < 1e-9 or abs(a + d) < 1e-9 and abs(b - c) < 1e-9:
+        return math.hypot(a, b)
+    return 0.0
 
 
 def _arc(x1, y1, rx, ry, phi, large, sweep, x2, y2) -> list[tuple]:
@@ -611,41 +628,41 @@ def _round_rect(x, y, w, h, rx, ry) -> list[tuple]:
 
 
 def _segs_ops(segs: list[tuple], m: tuple | None = None) -> str:
-    """Segments as PDF path operators, through the matrix ``m`` when given."""
-    out = []
-    n = _num
+    """Segments as PDF path operators, their points through the matrix ``m`` when given."""
+    out: list[str] = []
+    extend, append, n = out.extend, out.append, _num
     if m is None:
         for s in segs:
-            op = s[0]
-            if op == "c":
-                out.append(f"{n(s[1])} {n(s[2])} {n(s[3])} {n(s[4])} {n(s[5])} {n(s[6])} c")
-            elif op == "h":
-                out.append("h")
-            elif op == "re":
-                out.append(f"{n(s[1])} {n(s[2])} {n(s[3])} {n(s[4])} re")
-            else:
-                out.append(f"{n(s[1])} {n(s[2])} {op}")
+            if len(s) > 1:
+                extend(map(n, s[1:]))
+            append(s[0])
         return " ".join(out)
     a, b, c, d, e, f = m
     for s in segs:
         op = s[0]
         if op == "re":
             x, y, w, h = s[1:]
-            s_ = [("m", x, y), ("l", x + w, y), ("l", x + w, y + h), ("l", x, y + h), ("h",)]
-            out.append(_segs_ops(s_, m))
-        elif op == "h":
-            out.append("h")
-        else:
-            pts = s[1:]
-            xs = []
-            for j in range(0, len(pts), 2):
-                x, y = pts[j], pts[j + 1]
-                xs.append(f"{n(a * x + c * y + e)} {n(b * x + d * y + f)}")
-            out.append(" ".join(xs) + " " + op)
+            for px, py, o in ((x, y, "m"), (x + w, y, "l"), (x + w, y + h, "l"), (x, y + h, "l")):
+                extend((n(a * px + c * py + e), n(b * px + d * py + f), o))
+            append("h")
+            continue
+        for j in range(1, len(s), 2):
+            x, y = s[j], s[j + 1]
+            extend((n(a * x + c * y + e), n(b * x + d * y + f)))
+        append(op)
     return " ".join(out)
 
 
 # ---------------------------------------------------------------------------- converter
+
+
+_SHAPE_OPS: dict[tuple, str] = {}
+
+
+def clear_caches() -> None:
+    """Forget the memoised numbers and shapes (for benchmarks that must start cold)."""
+    _num.cache_clear()
+    _SHAPE_OPS.clear()
 
 
 def convert(svg: str, where: str, resolve: Callable[[str], bytes] | None = None) -> Art:
@@ -743,20 +760,13 @@ class _Converter:
 
     def _prescan(self) -> None:
         """Transparency is an error and anything outside the subset a fallback, wherever it is."""
-        for el in self.root.iter():
-            if not isinstance(el.tag, str):
-                continue
+        for el in self.root.iter(etree.Element):
             name = _local(el)
             if name and name not in SHAPES and name not in CONTAINERS and name not in IGNORED:
-                if name == "tspan":
-                    raise _Fallback("tspan")
                 raise _Fallback(name)
-            ident = el.get("id")
-            if ident is not None:
-                self.ids.setdefault(ident, el)
-            attrib = el.attrib
-            if not any(k in attrib for k in ("style", *OPACITY)):
-                continue
+        for el in _WITH_ID(self.root):
+            self.ids.setdefault(el.get("id"), el)
+        for el in _MAY_BE_TRANSLUCENT(self.root):
             props = _style(el)
             for key in OPACITY:
                 v = props.get(key)
@@ -804,6 +814,12 @@ class _Converter:
     def length(self, value: str | None, axis: str = "x", font_size: float = 16.0, default: float = 0.0) -> float:
         if value is None or value == "" or value == "auto":
             return default
+        try:
+            v = float(value)  # the usual case: a bare number of user units
+            if math.isfinite(v):
+                return v
+        except ValueError:
+            pass
         m = _LENGTH.match(value)
         if not m:
             raise ValueError(value)
@@ -898,6 +914,11 @@ class _Converter:
             clip_el = self.ids.get(m.group(1)) if m else None
             if clip_el is None or _local(clip_el) != "clipPath":
                 raise self.error(el, f"has clip-path={clip!r}", "url(#id) of a <clipPath>")
+        if matrix is not None and clip_el is None and name in SHAPES:
+            scale = _similarity(matrix)
+            if scale:  # a turned or moved shape: its points moved instead, no q/cm/Q
+                self.shape(el, name, props, style, matrix, scale)
+                return
         wrap = matrix is not None or clip_el is not None
         if wrap:
             self.push(_mat(matrix) + " cm" if matrix is not None and matrix != IDENTITY else "")
@@ -1057,7 +1078,10 @@ class _Converter:
             raise self._transparency(el, {"fill": value[:7]} if value.startswith("#") else {}, f"{key}={value}", rgb)
         return rgb
 
-    def shape(self, el, name: str, props: dict, style: dict) -> None:
+    def shape(self, el, name: str, props: dict, style: dict, matrix: tuple | None = None,
+              scale: float = 1.0) -> None:
+        """Fill and/or stroke a shape; ``matrix`` (a similarity, ``scale`` its factor) is
+        applied to its points, and the stroke's widths scaled to match."""
         if style["visibility"] in ("hidden", "collapse"):
             return
         fill = None if name == "line" else self.paint(el, style, "fill")
@@ -1072,15 +1096,23 @@ class _Converter:
                 stroke = None
         if fill is None and stroke is None:
             return
-        segs = self.geometry(el, name, props, style)
-        if not segs:
+        # Faces repeat their frames, icons and ornaments: the path text is kept per distinct
+        # element (its attributes, the viewport percentages refer to, the matrix moving it).
+        key = (name, tuple(el.attrib.items()), self.viewport, matrix)
+        ops = _SHAPE_OPS.get(key)
+        if ops is None:
+            segs = self.geometry(el, name, props, style)
+            ops = _segs_ops(segs, matrix) if segs else ""
+            if len(_SHAPE_OPS) >= 50_000:
+                _SHAPE_OPS.clear()
+            _SHAPE_OPS[key] = ops
+        if not ops:
             return
         if fill is not None:
             self.colour("fill", fill)
         if stroke is not None:
             self.colour("stroke", stroke)
-            self.stroke_state(el, style, width)
-        ops = _segs_ops(segs)
+            self.stroke_state(el, style, width, scale)
         even = style["fill-rule"] == "evenodd"
         if fill is not None and stroke is not None:
             self.ops.append(ops + (" B*" if even else " B"))
@@ -1089,7 +1121,8 @@ class _Converter:
         else:
             self.ops.append(ops + " S")
 
-    def stroke_state(self, el, style: dict, width: float) -> None:
+    def stroke_state(self, el, style: dict, width: float, scale: float = 1.0) -> None:
+        width *= scale
         self.set("w", width, f"{_num(width)} w")
         cap = CAPS.get(style["stroke-linecap"], "0")
         self.set("J", cap, f"{cap} J")
@@ -1109,12 +1142,13 @@ class _Converter:
                 raise self.error(el, f"has stroke-dasharray={dash!r}", "lengths separated by spaces or commas") from None
             if len(pattern) % 2:
                 pattern = pattern * 2
+            pattern = tuple(v * scale for v in pattern)
             if any(v < 0 for v in pattern) or sum(pattern) <= 0:
                 pattern = ()
         offset = 0.0
         if pattern:
             try:
-                offset = self.length(style["stroke-dashoffset"], "xy")
+                offset = self.length(style["stroke-dashoffset"], "xy") * scale
             except ValueError:
                 offset = 0.0
         self.set("d", (pattern, offset), f"[{' '.join(_num(v) for v in pattern)}] {_num(offset)} d")
