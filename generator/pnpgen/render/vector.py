@@ -410,6 +410,7 @@ def _compose(o: tuple, i: tuple) -> tuple:
     return (A * a + C * b, B * a + D * b, A * c + C * d, B * c + D * d, A * e + C * f + E, B * e + D * f + F)
 
 
+@lru_cache(maxsize=4096)
 def _parse_transform(text: str) -> tuple:
     m = IDENTITY
     pos = 0
@@ -660,8 +661,9 @@ _SHAPE_OPS: dict[tuple, str] = {}
 
 
 def clear_caches() -> None:
-    """Forget the memoised numbers and shapes (for benchmarks that must start cold)."""
+    """Forget the memoised numbers, transforms and shapes (for benchmarks that start cold)."""
     _num.cache_clear()
+    _parse_transform.cache_clear()
     _SHAPE_OPS.clear()
 
 
