@@ -11,10 +11,7 @@ skews wall-clock time), and the ratio. Goal: ours ≥ 10× faster.
 from __future__ import annotations
 
 import argparse
-import base64
-import html
 import io
-import re
 import sys
 import time
 from pathlib import Path
@@ -43,28 +40,16 @@ def distinct_faces(ws: Workspace, slug: str) -> list[tuple[str, str, Callable[[s
     return [(where, svg, resolve) for svg, where in seen.items()]
 
 
-_HREF = re.compile(r'((?:xlink:)?href)="(?!data:|#)([^"]*)"')
-
-
-def inline_images(svg: str, resolve: Callable[[str], bytes]) -> str:
-    """The SVG with each image file as a data: URI, which is what svglib can read."""
-    def data_uri(m: re.Match) -> str:
-        data = resolve(html.unescape(m.group(2)))
-        kind = "png" if data[:4] == b"\x89PNG" else "jpeg" if data[:2] == b"\xff\xd8" else "svg+xml"
-        return f'{m.group(1)}="data:image/{kind};base64,{base64.b64encode(data).decode()}"'
-
-    return _HREF.sub(data_uri, svg)
-
-
 def _svglib(faces) -> float:
     from reportlab.graphics import renderPDF
     from reportlab.pdfgen.canvas import Canvas
 
+    from pnpgen.render import vector
     from pnpgen.render.svgdraw import SvgConverter
 
     canvas = Canvas(io.BytesIO())
     converter = SvgConverter()
-    inlined = [(where, inline_images(svg, resolve)) for where, svg, resolve in faces]
+    inlined = [(where, vector.inline_images(svg, resolve)) for where, svg, resolve in faces]
     start = time.process_time()
     for where, svg in inlined:
         renderPDF.draw(converter.drawing(svg, where), canvas, 0, 0, showBoundary=False)

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "generator"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from faces import distinct_faces, inline_images  # noqa: E402
+from faces import distinct_faces  # noqa: E402
 from PIL import Image, ImageChops  # noqa: E402
 from reportlab.graphics import renderPDF  # noqa: E402
 from reportlab.pdfgen.canvas import Canvas  # noqa: E402
@@ -44,7 +44,7 @@ def pdfs(faces) -> tuple[bytes, bytes, list[str | None]]:
     conv = SvgConverter()
     fallbacks = []
     for where, svg, resolve in faces:
-        d = conv.drawing(inline_images(svg, resolve), where)
+        d = conv.drawing(vector.inline_images(svg, resolve), where)
         c_old.setPageSize((d.width, d.height))
         renderPDF.draw(d, c_old, 0, 0, showBoundary=False)
         c_old.showPage()

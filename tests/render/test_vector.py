@@ -502,6 +502,12 @@ def test_resolved_images_png_and_svg_drawn_as_vectors():
         vector.convert(svg('<image href="icons/a.png" width="4" height="2"/>'), "f")
 
 
+def test_a_fallback_face_gets_its_image_files_as_data_uris():
+    art = vector.convert(svg('<image href="a.png" width="4" height="2"/><mask id="m"/>'), "f", lambda href: _png())
+    assert art.fallback == "mask" and "a.png" not in art.svg and "data:image/png;base64," in art.svg
+    assert "INLINE IMAGE" in Painted(pdf_of(art)).names  # svglib draws it
+
+
 def test_image_with_transparent_pixels_is_an_error():
     uri = "data:image/png;base64," + base64.b64encode(_png((255, 0, 0, 128), mode="RGBA")).decode()
     with pytest.raises(InputError, match="transparen"):

@@ -674,8 +674,33 @@ def convert(svg: str, where: str, resolve: Callable[[str], bytes] | None = None)
     try:
         items = conv.run()
     except _Fallback as e:
-        return Art(conv.width_pt, conv.height_pt, (), str(e), svg)
+        return Art(conv.width_pt, conv.height_pt, (), str(e), inline_images(svg, resolve) if resolve else svg)
     return Art(conv.width_pt, conv.height_pt, items)
+
+
+def _raster_kind(data: bytes) -> str | None:
+    """"png" or "jpeg" by the file's signature; None for anything else (SVG text)."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return "png"
+    if data[:3] == b"\xff\xd8\xff":
+        return "jpeg"
+    return None
+
+
+def inline_images(svg: str, resolve: Callable[[str], bytes]) -> str:
+    """The SVG with every image file it names as a data: URI: what svglib (the fallback) can
+    draw, as it cannot look files up itself."""
+    root = parse_svg(svg, "")
+    changed = False
+    for el in root.iter(f"{{{SVG_NS}}}image"):
+        for attr in ("href", XLINK_HREF):
+            href = (el.get(attr) or "").strip()
+            if href and not href.startswith(("data:", "#")):
+                data = resolve(href)
+                kind = _raster_kind(data) or "svg+xml"
+                el.set(attr, f"data:image/{kind};base64,{base64.b64encode(data).decode('ascii')}")
+                changed = True
+    return etree.tostring(root, encoding="unicode") if changed else svg
 
 
 class _Converter:
@@ -1241,7 +1266,7 @@ class _Converter:
         data = self._image_bytes(el, href)
         x, y = self._lengths(el, props, (("x", "x"), ("y", "y")))
         par = props.get("preserveAspectRatio", "xMidYMid meet")
-        if data[:8] == b"\x89PNG\r\n\x1a\n" or data[:2] == b"\xff\xd8":
+        if _raster_kind(data):
             iw, ih = self._raster_size(el, data)
             w, h = self._image_box(el, props, iw, ih)
             if w <= 0 or h <= 0:
