@@ -258,6 +258,12 @@ def test_use_symbol_and_defs():
     assert near(box(circle["pts"]), (10 * K, 6 * K, 14 * K, 10 * K))
 
 
+def test_a_link_and_metadata():
+    p = painted('<title>face</title><a href="https://example.org"><rect width="2" height="2"/></a>'
+                f'<text x="1" y="5" font-family="{GOTHIC}" font-size="2"><title>hint</title>字</text>')
+    assert len(p.paths) == 1 and len(p.texts) == 1
+
+
 def test_use_that_loops_is_an_error():
     with pytest.raises(InputError, match="loop|contains"):
         vector.convert(svg('<g id="a"><use href="#a"/></g>'), "f")

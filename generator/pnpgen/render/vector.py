@@ -285,7 +285,8 @@ def parse_svg(svg: str | bytes, where: str):
 # ------------------------------------------------------------------------------ the subset
 
 SHAPES = {"rect", "circle", "ellipse", "line", "polyline", "polygon", "path"}
-CONTAINERS = {"svg", "g", "defs", "symbol", "use", "clipPath", "text", "image"}
+CONTAINERS = {"svg", "g", "a", "defs", "symbol", "use", "clipPath", "text", "image"}
+DRAWN = SHAPES | {"g", "a", "svg", "use", "text", "image"}  # what a container's children may draw
 IGNORED = {"title", "desc", "metadata"}
 INHERITED = {
     "fill": "#000", "fill-rule": "nonzero", "stroke": "none", "stroke-width": "1",
@@ -913,7 +914,7 @@ class _Converter:
     def children(self, el, style: dict) -> None:
         for child in el:
             name = _local(child)
-            if name in SHAPES or name in ("g", "svg", "use", "text", "image"):
+            if name in DRAWN:
                 self.element(child, name, style)
 
     def element(self, el, name: str, parent_style: dict) -> None:
@@ -953,7 +954,7 @@ class _Converter:
                 self._clip(clip_el, style)
         if name in SHAPES:
             self.shape(el, name, props, style)
-        elif name == "g":
+        elif name == "g" or name == "a":  # a link draws as a group
             self.children(el, style)
         elif name == "svg":
             self.nested_svg(el, props, style)
@@ -1040,7 +1041,7 @@ class _Converter:
                 tstyle = self._inherit(style, tprops)
                 tx, ty = (self._lengths(target, tprops, (("x", "x"), ("y", "y"))) if name == "svg" else (0.0, 0.0))
                 self.viewport_box(target, tprops, tstyle, (tx, ty, w, h), self.children)
-        elif name in SHAPES or name in ("g", "use", "text", "image"):
+        elif name in DRAWN:
             self.element(target, name, style)
         self.pop()
         self.using.pop()
@@ -1185,14 +1186,14 @@ class _Converter:
     def text(self, el, props, style) -> None:
         if len(el):
             for child in el:
-                if isinstance(child.tag, str):
+                if isinstance(child.tag, str) and _local(child) not in IGNORED:
                     raise _Fallback(_local(child) or "text child")
         for key in ("dx", "dy", "rotate", "textLength", "lengthAdjust"):
             if props.get(key):
                 raise _Fallback(f"text {key}")
         if style["visibility"] in ("hidden", "collapse"):
             return
-        chars = el.text or ""
+        chars = (el.text or "") + "".join(child.tail or "" for child in el)  # around comments, <title>
         if style["xml:space"] == "preserve":
             chars = chars.replace("\r\n", " ").replace("\n", " ").replace("\t", " ").replace("\r", " ")
         else:
