@@ -774,10 +774,8 @@ class _Converter:
         self._prescan()
         vb = self.root_vb
         par = self.root_props.get("preserveAspectRatio", "xMidYMid meet")
-        # points, y up ← user units, y down
-        to_box = self._fit(vb, (0.0, 0.0, self.width_pt, self.height_pt), par) if vb else IDENTITY
-        if not vb:
-            to_box = (0.75, 0.0, 0.0, 0.75, 0.0, 0.0)  # no viewBox: user units are px
+        # points, y up ← user units, y down (without a viewBox a user unit is a CSS px)
+        to_box = self._fit(vb, (0.0, 0.0, self.width_pt, self.height_pt), par) if vb else (0.75, 0.0, 0.0, 0.75, 0.0, 0.0)
         flip = (1.0, 0.0, 0.0, -1.0, 0.0, self.height_pt)
         self.viewport = (vb[2], vb[3]) if vb else (self.width_pt / 0.75, self.height_pt / 0.75)
         self.push(_mat(_compose(flip, to_box)) + " cm")
