@@ -11,8 +11,8 @@ Interface used by the rest of the pipeline:
   y up — where a ``reportlab.graphics`` Drawing of the same SVG renders at (0, 0). Meant to be
   called inside ``beginForm``/``endForm``, so that each face is drawn once per document and
   placed with ``doForm``. With ``cmyk`` every colour goes through ``pnpgen.pdf.colour.to_cmyk``
-  and is written with k/K. The fonts the text names must be registered (``pnpgen.fonts``) in
-  the drawing process too.
+  and is written with k/K. The fonts the text names must be known to ``pnpgen.fonts`` in the
+  drawing process too (located by loading the game; parsed here on first use if need be).
 - ``Art`` is plain, picklable data (for worker processes) with ``to_json()`` /
   ``Art.from_json()`` for the on-disk cache.
 
@@ -174,6 +174,8 @@ def draw(canvas, art: Art, cmyk: bool = False) -> None:
             if pending:
                 canvas.addLiteral(" ".join(pending))
                 pending = []
+            if it[1] not in _FONTS_READY:
+                _font_ready(it[1])
             t = canvas.beginText()
             t.setFont(it[1], it[2])
             for x, y, chars in it[3]:
@@ -191,6 +193,21 @@ def draw(canvas, art: Art, cmyk: bool = False) -> None:
             pending.append("Q")
     if pending:
         canvas.addLiteral(" ".join(pending))
+
+
+_FONTS_READY: set[str] = set()
+
+
+def _font_ready(name: str) -> None:
+    """Parse a font pnpgen located but has not loaded yet (an art from the cache may be drawn by
+    a process that converted nothing); a font it does not know is left for ReportLab to name."""
+    from pnpgen import fonts
+
+    try:
+        fonts.ttfont(name)
+    except KeyError:
+        return
+    _FONTS_READY.add(name)
 
 
 @lru_cache(maxsize=4096)
