@@ -47,7 +47,7 @@ SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 FORMAT = "pnpgen.vector.Art"
-VERSION = 1
+VERSION = 2  # bumped whenever the operators written change: older cached arts are rebuilt
 MAX_NESTING = 8  # <image> of an SVG that shows an SVG …
 
 # ---------------------------------------------------------------------------------------- Art
