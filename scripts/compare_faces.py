@@ -36,18 +36,19 @@ from pnpgen.render import vector  # noqa: E402
 from pnpgen.render.svgdraw import SvgConverter, use_default_font  # noqa: E402
 
 
-def pdfs(faces: list[tuple[str, str]]) -> tuple[bytes, bytes, list[str | None]]:
-    """Both renderings, one page per face; and what each face fell back for (None: converted)."""
+def pdfs(faces) -> tuple[bytes, bytes, list[str | None]]:
+    """Both renderings, one page per face; and what each face fell back for (None: converted).
+    svglib gets the art files as data: URIs, as it cannot look them up."""
     old, new = io.BytesIO(), io.BytesIO()
     c_old, c_new = Canvas(old, invariant=1), Canvas(new, invariant=1)
     conv = SvgConverter()
     fallbacks = []
-    for where, svg in faces:
-        d = conv.drawing(svg, where)
+    for where, svg, resolve in faces:
+        d = conv.drawing(vector.inline_images(svg, resolve), where)
         c_old.setPageSize((d.width, d.height))
         renderPDF.draw(d, c_old, 0, 0, showBoundary=False)
         c_old.showPage()
-        art = vector.convert(svg, where)
+        art = vector.convert(svg, where, resolve)
         fallbacks.append(art.fallback)
         c_new.setPageSize((art.width_pt, art.height_pt))
         vector.draw(c_new, art)
@@ -97,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
             pages_old = rasterise(old, folder, "svglib", args.dpi)
             pages_new = rasterise(new, folder, "ours", args.dpi)
             shares = []
-            for (where, _), fb, a, b in zip(faces, fallbacks, pages_old, pages_new):
+            for (where, _, _), fb, a, b in zip(faces, fallbacks, pages_old, pages_new):
                 share, ia, ib, mask = difference(a, b, args.threshold)
                 shares.append(share)
                 results.append((share, slug, where, fb, (ia, ib, mask)))

@@ -211,6 +211,19 @@ def test_transforms_compose_like_svg():
     assert any(near(pt, mm(4, 2)) for pt in skew["pts"])
 
 
+def test_stroke_widths_and_dashes_follow_the_transform():
+    p = painted('<rect width="2" height="2" fill="none" stroke="#000" stroke-width="0.5" '
+                'stroke-dasharray="1 0.5" transform="translate(5,5) rotate(30) scale(2)"/>'
+                '<rect width="2" height="2" fill="none" stroke="#000" stroke-width="0.5" transform="scale(2,1)"/>')
+    turned, squashed = p.paths
+    # a turn and a uniform scale move the points: the stroke is as thick as the SVG shows it
+    assert turned["w"] * math.hypot(*turned["ctm"][:2]) == pytest.approx(1.0 * K, abs=1e-3)
+    assert [v * math.hypot(*turned["ctm"][:2]) for v in turned["d"][0]] == pytest.approx([2 * K, 1 * K], abs=1e-3)
+    # a distorting matrix is kept as a matrix, so the stroke is distorted with it
+    assert squashed["w"] == 0.5 and squashed["ctm"][0] == pytest.approx(2 * K, abs=1e-4)
+    assert near(box(squashed["pts"]), (0, 8 * K, 4 * K, 10 * K))
+
+
 def test_viewbox_maps_to_the_size_in_mm_with_aspect_ratio_kept():
     art = vector.convert('<svg xmlns="http://www.w3.org/2000/svg" width="40mm" height="20mm" '
                          'viewBox="-5 -5 100 100"><rect x="-5" y="-5" width="100" height="100"/></svg>', "f")
@@ -243,6 +256,12 @@ def test_use_symbol_and_defs():
     assert rect["fill"] == ("rg", 0.0, 1.0, 0.0)
     assert near(box(rect["pts"]), (5 * K, 4 * K, 7 * K, 5 * K))
     assert near(box(circle["pts"]), (10 * K, 6 * K, 14 * K, 10 * K))
+
+
+def test_a_link_and_metadata():
+    p = painted('<title>face</title><a href="https://example.org"><rect width="2" height="2"/></a>'
+                f'<text x="1" y="5" font-family="{GOTHIC}" font-size="2"><title>hint</title>字</text>')
+    assert len(p.paths) == 1 and len(p.texts) == 1
 
 
 def test_use_that_loops_is_an_error():
@@ -489,7 +508,38 @@ def test_resolved_images_png_and_svg_drawn_as_vectors():
         vector.convert(svg('<image href="icons/a.png" width="4" height="2"/>'), "f")
 
 
+def test_a_fallback_face_gets_its_image_files_as_data_uris():
+    art = vector.convert(svg('<image href="a.png" width="4" height="2"/><mask id="m"/>'), "f", lambda href: _png())
+    assert art.fallback == "mask" and "a.png" not in art.svg and "data:image/png;base64," in art.svg
+    assert "INLINE IMAGE" in Painted(pdf_of(art)).names  # svglib draws it
+
+
 def test_image_with_transparent_pixels_is_an_error():
     uri = "data:image/png;base64," + base64.b64encode(_png((255, 0, 0, 128), mode="RGBA")).decode()
     with pytest.raises(InputError, match="transparen"):
         vector.convert(svg(f'<image href="{uri}" width="4" height="2"/>'), "f")
+
+
+def test_drawn_once_into_a_form_and_placed_twice():
+    uri = "data:image/png;base64," + base64.b64encode(_png()).decode()
+    art = vector.convert(svg(f'<rect width="20" height="10" fill="#fc0"/><image href="{uri}" width="4" height="2"/>'
+                             f'<text x="2" y="8" font-family="{GOTHIC}" font-size="3">札</text>'), "f")
+    out = io.BytesIO()
+    c = Canvas(out, pagesize=(200, 100), invariant=1)
+    c.beginForm("face")
+    vector.draw(c, art)
+    c.endForm()
+    for x in (0, 100):
+        c.saveState()
+        c.translate(x, 0)
+        c.doForm("face")
+        c.restoreState()
+    c.showPage()
+    c.save()
+    reader = PdfReader(io.BytesIO(out.getvalue()))
+    page = reader.pages[0]
+    forms = [v.get_object() for v in page["/Resources"]["/XObject"].values()
+             if v.get_object()["/Subtype"] == "/Form"]
+    assert len(forms) == 1
+    assert [op for _, op in ContentStream(page.get_contents(), reader).operations].count(b"Do") == 2
+    assert page.extract_text().count("札") == 2

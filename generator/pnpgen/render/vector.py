@@ -11,8 +11,8 @@ Interface used by the rest of the pipeline:
   y up — where a ``reportlab.graphics`` Drawing of the same SVG renders at (0, 0). Meant to be
   called inside ``beginForm``/``endForm``, so that each face is drawn once per document and
   placed with ``doForm``. With ``cmyk`` every colour goes through ``pnpgen.pdf.colour.to_cmyk``
-  and is written with k/K. The fonts the text names must be registered (``pnpgen.fonts``) in
-  the drawing process too.
+  and is written with k/K. The fonts the text names must be known to ``pnpgen.fonts`` in the
+  drawing process too (located by loading the game; parsed here on first use if need be).
 - ``Art`` is plain, picklable data (for worker processes) with ``to_json()`` /
   ``Art.from_json()`` for the on-disk cache.
 
@@ -48,7 +48,7 @@ SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 FORMAT = "pnpgen.vector.Art"
-VERSION = 1
+VERSION = 2  # bumped whenever the operators written change: older cached arts are rebuilt
 MAX_NESTING = 8  # <image> of an SVG that shows an SVG …
 
 # ---------------------------------------------------------------------------------------- Art
@@ -175,6 +175,8 @@ def draw(canvas, art: Art, cmyk: bool = False) -> None:
             if pending:
                 canvas.addLiteral(" ".join(pending))
                 pending = []
+            if it[1] not in _FONTS_READY:
+                _font_ready(it[1])
             t = canvas.beginText()
             t.setFont(it[1], it[2])
             for x, y, chars in it[3]:
@@ -192,6 +194,21 @@ def draw(canvas, art: Art, cmyk: bool = False) -> None:
             pending.append("Q")
     if pending:
         canvas.addLiteral(" ".join(pending))
+
+
+_FONTS_READY: set[str] = set()
+
+
+def _font_ready(name: str) -> None:
+    """Parse a font pnpgen located but has not loaded yet (an art from the cache may be drawn by
+    a process that converted nothing); a font it does not know is left for ReportLab to name."""
+    from pnpgen import fonts
+
+    try:
+        fonts.ttfont(name)
+    except KeyError:
+        return
+    _FONTS_READY.add(name)
 
 
 @lru_cache(maxsize=4096)
@@ -275,7 +292,8 @@ def parse_svg(svg: str | bytes, where: str):
 # ------------------------------------------------------------------------------ the subset
 
 SHAPES = {"rect", "circle", "ellipse", "line", "polyline", "polygon", "path"}
-CONTAINERS = {"svg", "g", "defs", "symbol", "use", "clipPath", "text", "image"}
+CONTAINERS = {"svg", "g", "a", "defs", "symbol", "use", "clipPath", "text", "image"}
+DRAWN = SHAPES | {"g", "a", "svg", "use", "text", "image"}  # what a container's children may draw
 IGNORED = {"title", "desc", "metadata"}
 INHERITED = {
     "fill": "#000", "fill-rule": "nonzero", "stroke": "none", "stroke-width": "1",
@@ -312,13 +330,21 @@ class _Fallback(Exception):
 
 
 def _local(el) -> str:
+    """An SVG element's name without the namespace ("" for comments and foreign elements)."""
     tag = el.tag
-    if not isinstance(tag, str):
-        return ""
+    return _tag_name(tag) if isinstance(tag, str) else ""
+
+
+@lru_cache(maxsize=512)
+def _tag_name(tag: str) -> str:
     if tag.startswith("{"):
         ns, _, name = tag[1:].partition("}")
         return name if ns == SVG_NS else ""
     return tag
+
+
+_WITH_ID = etree.XPath("//*[@id]")
+_MAY_BE_TRANSLUCENT = etree.XPath("//*[@style or @opacity or @fill-opacity or @stroke-opacity]")
 
 
 def _style(el) -> dict[str, str]:
@@ -392,6 +418,7 @@ def _compose(o: tuple, i: tuple) -> tuple:
     return (A * a + C * b, B * a + D * b, A * c + C * d, B * c + D * d, A * e + C * f + E, B * e + D * f + F)
 
 
+@lru_cache(maxsize=4096)
 def _parse_transform(text: str) -> tuple:
     m = IDENTITY
     pos = 0
@@ -423,6 +450,15 @@ def _parse_transform(text: str) -> tuple:
             raise ValueError(text)
         m = _compose(m, step)
     return m
+
+
+def _similarity(m: tuple) -> float:
+    """The scale factor of a matrix that keeps shapes (turns, moves, mirrors, uniform scales);
+    0 for one that distorts them (a stroke would then need the matrix itself)."""
+    a, b, c, d = m[:4]
+    if abs(a - d) < 1e-9 and abs(b + c) < 1e-9 or abs(a + d) < 1e-9 and abs(b - c) < 1e-9:
+        return math.hypot(a, b)
+    return 0.0
 
 
 def _arc(x1, y1, rx, ry, phi, large, sweep, x2, y2) -> list[tuple]:
@@ -601,41 +637,42 @@ def _round_rect(x, y, w, h, rx, ry) -> list[tuple]:
 
 
 def _segs_ops(segs: list[tuple], m: tuple | None = None) -> str:
-    """Segments as PDF path operators, through the matrix ``m`` when given."""
-    out = []
-    n = _num
+    """Segments as PDF path operators, their points through the matrix ``m`` when given."""
+    out: list[str] = []
+    extend, append, n = out.extend, out.append, _num
     if m is None:
         for s in segs:
-            op = s[0]
-            if op == "c":
-                out.append(f"{n(s[1])} {n(s[2])} {n(s[3])} {n(s[4])} {n(s[5])} {n(s[6])} c")
-            elif op == "h":
-                out.append("h")
-            elif op == "re":
-                out.append(f"{n(s[1])} {n(s[2])} {n(s[3])} {n(s[4])} re")
-            else:
-                out.append(f"{n(s[1])} {n(s[2])} {op}")
+            if len(s) > 1:
+                extend(map(n, s[1:]))
+            append(s[0])
         return " ".join(out)
     a, b, c, d, e, f = m
     for s in segs:
         op = s[0]
         if op == "re":
             x, y, w, h = s[1:]
-            s_ = [("m", x, y), ("l", x + w, y), ("l", x + w, y + h), ("l", x, y + h), ("h",)]
-            out.append(_segs_ops(s_, m))
-        elif op == "h":
-            out.append("h")
-        else:
-            pts = s[1:]
-            xs = []
-            for j in range(0, len(pts), 2):
-                x, y = pts[j], pts[j + 1]
-                xs.append(f"{n(a * x + c * y + e)} {n(b * x + d * y + f)}")
-            out.append(" ".join(xs) + " " + op)
+            for px, py, o in ((x, y, "m"), (x + w, y, "l"), (x + w, y + h, "l"), (x, y + h, "l")):
+                extend((n(a * px + c * py + e), n(b * px + d * py + f), o))
+            append("h")
+            continue
+        for j in range(1, len(s), 2):
+            x, y = s[j], s[j + 1]
+            extend((n(a * x + c * y + e), n(b * x + d * y + f)))
+        append(op)
     return " ".join(out)
 
 
 # ---------------------------------------------------------------------------- converter
+
+
+_SHAPE_OPS: dict[tuple, str] = {}
+
+
+def clear_caches() -> None:
+    """Forget the memoised numbers, transforms and shapes (for benchmarks that start cold)."""
+    _num.cache_clear()
+    _parse_transform.cache_clear()
+    _SHAPE_OPS.clear()
 
 
 def convert(svg: str, where: str, resolve: Callable[[str], bytes] | None = None) -> Art:
@@ -645,8 +682,33 @@ def convert(svg: str, where: str, resolve: Callable[[str], bytes] | None = None)
     try:
         items = conv.run()
     except _Fallback as e:
-        return Art(conv.width_pt, conv.height_pt, (), str(e), svg)
+        return Art(conv.width_pt, conv.height_pt, (), str(e), inline_images(svg, resolve) if resolve else svg)
     return Art(conv.width_pt, conv.height_pt, items)
+
+
+def _raster_kind(data: bytes) -> str | None:
+    """"png" or "jpeg" by the file's signature; None for anything else (SVG text)."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return "png"
+    if data[:3] == b"\xff\xd8\xff":
+        return "jpeg"
+    return None
+
+
+def inline_images(svg: str, resolve: Callable[[str], bytes]) -> str:
+    """The SVG with every image file it names as a data: URI: what svglib (the fallback) can
+    draw, as it cannot look files up itself."""
+    root = parse_svg(svg, "")
+    changed = False
+    for el in root.iter(f"{{{SVG_NS}}}image"):
+        for attr in ("href", XLINK_HREF):
+            href = (el.get(attr) or "").strip()
+            if href and not href.startswith(("data:", "#")):
+                data = resolve(href)
+                kind = _raster_kind(data) or "svg+xml"
+                el.set(attr, f"data:image/{kind};base64,{base64.b64encode(data).decode('ascii')}")
+                changed = True
+    return etree.tostring(root, encoding="unicode") if changed else svg
 
 
 class _Converter:
@@ -719,10 +781,8 @@ class _Converter:
         self._prescan()
         vb = self.root_vb
         par = self.root_props.get("preserveAspectRatio", "xMidYMid meet")
-        # points, y up ← user units, y down
-        to_box = self._fit(vb, (0.0, 0.0, self.width_pt, self.height_pt), par) if vb else IDENTITY
-        if not vb:
-            to_box = (0.75, 0.0, 0.0, 0.75, 0.0, 0.0)  # no viewBox: user units are px
+        # points, y up ← user units, y down (without a viewBox a user unit is a CSS px)
+        to_box = self._fit(vb, (0.0, 0.0, self.width_pt, self.height_pt), par) if vb else (0.75, 0.0, 0.0, 0.75, 0.0, 0.0)
         flip = (1.0, 0.0, 0.0, -1.0, 0.0, self.height_pt)
         self.viewport = (vb[2], vb[3]) if vb else (self.width_pt / 0.75, self.height_pt / 0.75)
         self.push(_mat(_compose(flip, to_box)) + " cm")
@@ -733,20 +793,13 @@ class _Converter:
 
     def _prescan(self) -> None:
         """Transparency is an error and anything outside the subset a fallback, wherever it is."""
-        for el in self.root.iter():
-            if not isinstance(el.tag, str):
-                continue
+        for el in self.root.iter(etree.Element):
             name = _local(el)
             if name and name not in SHAPES and name not in CONTAINERS and name not in IGNORED:
-                if name == "tspan":
-                    raise _Fallback("tspan")
                 raise _Fallback(name)
-            ident = el.get("id")
-            if ident is not None:
-                self.ids.setdefault(ident, el)
-            attrib = el.attrib
-            if not any(k in attrib for k in ("style", *OPACITY)):
-                continue
+        for el in _WITH_ID(self.root):
+            self.ids.setdefault(el.get("id"), el)
+        for el in _MAY_BE_TRANSLUCENT(self.root):
             props = _style(el)
             for key in OPACITY:
                 v = props.get(key)
@@ -794,6 +847,12 @@ class _Converter:
     def length(self, value: str | None, axis: str = "x", font_size: float = 16.0, default: float = 0.0) -> float:
         if value is None or value == "" or value == "auto":
             return default
+        try:
+            v = float(value)  # the usual case: a bare number of user units
+            if math.isfinite(v):
+                return v
+        except ValueError:
+            pass
         m = _LENGTH.match(value)
         if not m:
             raise ValueError(value)
@@ -860,7 +919,7 @@ class _Converter:
     def children(self, el, style: dict) -> None:
         for child in el:
             name = _local(child)
-            if name in SHAPES or name in ("g", "svg", "use", "text", "image"):
+            if name in DRAWN:
                 self.element(child, name, style)
 
     def element(self, el, name: str, parent_style: dict) -> None:
@@ -888,6 +947,11 @@ class _Converter:
             clip_el = self.ids.get(m.group(1)) if m else None
             if clip_el is None or _local(clip_el) != "clipPath":
                 raise self.error(el, f"has clip-path={clip!r}", "url(#id) of a <clipPath>")
+        if matrix is not None and clip_el is None and name in SHAPES:
+            scale = _similarity(matrix)
+            if scale:  # a turned or moved shape: its points moved instead, no q/cm/Q
+                self.shape(el, name, props, style, matrix, scale)
+                return
         wrap = matrix is not None or clip_el is not None
         if wrap:
             self.push(_mat(matrix) + " cm" if matrix is not None and matrix != IDENTITY else "")
@@ -895,7 +959,7 @@ class _Converter:
                 self._clip(clip_el, style)
         if name in SHAPES:
             self.shape(el, name, props, style)
-        elif name == "g":
+        elif name == "g" or name == "a":  # a link draws as a group
             self.children(el, style)
         elif name == "svg":
             self.nested_svg(el, props, style)
@@ -982,7 +1046,7 @@ class _Converter:
                 tstyle = self._inherit(style, tprops)
                 tx, ty = (self._lengths(target, tprops, (("x", "x"), ("y", "y"))) if name == "svg" else (0.0, 0.0))
                 self.viewport_box(target, tprops, tstyle, (tx, ty, w, h), self.children)
-        elif name in SHAPES or name in ("g", "use", "text", "image"):
+        elif name in DRAWN:
             self.element(target, name, style)
         self.pop()
         self.using.pop()
@@ -1047,7 +1111,10 @@ class _Converter:
             raise self._transparency(el, {"fill": value[:7]} if value.startswith("#") else {}, f"{key}={value}", rgb)
         return rgb
 
-    def shape(self, el, name: str, props: dict, style: dict) -> None:
+    def shape(self, el, name: str, props: dict, style: dict, matrix: tuple | None = None,
+              scale: float = 1.0) -> None:
+        """Fill and/or stroke a shape; ``matrix`` (a similarity, ``scale`` its factor) is
+        applied to its points, and the stroke's widths scaled to match."""
         if style["visibility"] in ("hidden", "collapse"):
             return
         fill = None if name == "line" else self.paint(el, style, "fill")
@@ -1062,15 +1129,23 @@ class _Converter:
                 stroke = None
         if fill is None and stroke is None:
             return
-        segs = self.geometry(el, name, props, style)
-        if not segs:
+        # Faces repeat their frames, icons and ornaments: the path text is kept per distinct
+        # element (its attributes, the viewport percentages refer to, the matrix moving it).
+        key = (name, tuple(el.attrib.items()), self.viewport, matrix)
+        ops = _SHAPE_OPS.get(key)
+        if ops is None:
+            segs = self.geometry(el, name, props, style)
+            ops = _segs_ops(segs, matrix) if segs else ""
+            if len(_SHAPE_OPS) >= 50_000:
+                _SHAPE_OPS.clear()
+            _SHAPE_OPS[key] = ops
+        if not ops:
             return
         if fill is not None:
             self.colour("fill", fill)
         if stroke is not None:
             self.colour("stroke", stroke)
-            self.stroke_state(el, style, width)
-        ops = _segs_ops(segs)
+            self.stroke_state(el, style, width, scale)
         even = style["fill-rule"] == "evenodd"
         if fill is not None and stroke is not None:
             self.ops.append(ops + (" B*" if even else " B"))
@@ -1079,7 +1154,8 @@ class _Converter:
         else:
             self.ops.append(ops + " S")
 
-    def stroke_state(self, el, style: dict, width: float) -> None:
+    def stroke_state(self, el, style: dict, width: float, scale: float = 1.0) -> None:
+        width *= scale
         self.set("w", width, f"{_num(width)} w")
         cap = CAPS.get(style["stroke-linecap"], "0")
         self.set("J", cap, f"{cap} J")
@@ -1099,12 +1175,13 @@ class _Converter:
                 raise self.error(el, f"has stroke-dasharray={dash!r}", "lengths separated by spaces or commas") from None
             if len(pattern) % 2:
                 pattern = pattern * 2
+            pattern = tuple(v * scale for v in pattern)
             if any(v < 0 for v in pattern) or sum(pattern) <= 0:
                 pattern = ()
         offset = 0.0
         if pattern:
             try:
-                offset = self.length(style["stroke-dashoffset"], "xy")
+                offset = self.length(style["stroke-dashoffset"], "xy") * scale
             except ValueError:
                 offset = 0.0
         self.set("d", (pattern, offset), f"[{' '.join(_num(v) for v in pattern)}] {_num(offset)} d")
@@ -1114,14 +1191,14 @@ class _Converter:
     def text(self, el, props, style) -> None:
         if len(el):
             for child in el:
-                if isinstance(child.tag, str):
+                if isinstance(child.tag, str) and _local(child) not in IGNORED:
                     raise _Fallback(_local(child) or "text child")
         for key in ("dx", "dy", "rotate", "textLength", "lengthAdjust"):
             if props.get(key):
                 raise _Fallback(f"text {key}")
         if style["visibility"] in ("hidden", "collapse"):
             return
-        chars = el.text or ""
+        chars = (el.text or "") + "".join(child.tail or "" for child in el)  # around comments, <title>
         if style["xml:space"] == "preserve":
             chars = chars.replace("\r\n", " ").replace("\n", " ").replace("\t", " ").replace("\r", " ")
         else:
@@ -1195,7 +1272,7 @@ class _Converter:
         data = self._image_bytes(el, href)
         x, y = self._lengths(el, props, (("x", "x"), ("y", "y")))
         par = props.get("preserveAspectRatio", "xMidYMid meet")
-        if data[:8] == b"\x89PNG\r\n\x1a\n" or data[:2] == b"\xff\xd8":
+        if _raster_kind(data):
             iw, ih = self._raster_size(el, data)
             w, h = self._image_box(el, props, iw, ih)
             if w <= 0 or h <= 0:
