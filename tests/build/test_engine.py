@@ -265,3 +265,20 @@ def test_one_sided_sheets_say_so_and_the_stamp_can_be_turned_off(workspace):
     page = PdfReader(workspace / "build" / "test" / "cards.pdf").pages[0]
     joined = " ".join(t for t, _, _ in text_positions(page))
     assert "one-sided" in joined and "duplex" not in joined and "#" not in joined
+
+
+def test_a_fresh_process_rebuilds_from_the_cache(workspace):
+    """Faces, renders and nesting come from build/.cache in a new process: text still draws."""
+    env = dict(os.environ, PYTHONPATH=str(REPO / "generator"))
+
+    def build() -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "test", "--jobs", "1"], cwd=workspace,
+                              env=env, capture_output=True, text=True, timeout=120)
+
+    assert build().returncode == 0
+    _set_count(workspace, "カード2", 3)
+    again = build()
+    assert again.returncode == 0, again.stderr
+    assert "changed: cards: 11 → 13 (+2 カード2)" in again.stdout
+    text = "".join(p.extract_text() for p in PdfReader(workspace / "build" / "test" / "cards.pdf").pages)
+    assert text.count("本文カード2") == 3

@@ -26,16 +26,22 @@ def change_report(before: dict[str, Any] | None, records: list[DeckRecord]) -> l
             continue
         details = []
         old_pieces, new_pieces = old.get("pieces", {}), new["pieces"]
+        names = [_name(label) for label in {**old_pieces, **new_pieces}]
+
+        def _name_of(label: str) -> str:  # a name several pieces share gets its piece number
+            name = _name(label)
+            return f"{name} #{label.split(':', 1)[0]}" if names.count(name) > 1 else name
+
         for label, (count, digest) in new_pieces.items():
             if label not in old_pieces:
-                details.append(f"+{count} {_name(label)} (new)")
+                details.append(f"+{count} {_name_of(label)} (new)")
                 continue
             old_count, old_digest = old_pieces[label]
             if count != old_count:
-                details.append(f"{count - old_count:+d} {_name(label)}")
+                details.append(f"{count - old_count:+d} {_name_of(label)}")
             elif digest != old_digest:
-                details.append(f"{_name(label)} edited")
-        details += [f"-{count} {_name(label)} (removed)" for label, (count, _) in old_pieces.items()
+                details.append(f"{_name_of(label)} edited")
+        details += [f"-{count} {_name_of(label)} (removed)" for label, (count, _) in old_pieces.items()
                     if label not in new_pieces]
         if not details:
             continue

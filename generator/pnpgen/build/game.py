@@ -165,7 +165,8 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compile
 def render_inputs(ws: Workspace, slug: str, options: BuildOptions) -> str:
     """What every face of a game is rendered from besides its own deck and piece: templates,
     icons, fonts, art, game.yaml, pnpgen itself and the options."""
-    game_yaml = (ws.data / slug / "game.yaml").read_bytes()
+    path = ws.data / slug / "game.yaml"
+    game_yaml = path.read_bytes() if path.is_file() else b""  # missing: loading the game says so
     return fingerprint([ws.templates / slug, ws.templates / "common", builtin.FOLDER, ws.fonts, ws.data / slug / "art"],
                        (options, game_yaml))
 
