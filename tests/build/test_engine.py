@@ -282,3 +282,25 @@ def test_a_fresh_process_rebuilds_from_the_cache(workspace):
     assert "changed: cards: 11 → 13 (+2 カード2)" in again.stdout
     text = "".join(p.extract_text() for p in PdfReader(workspace / "build" / "test" / "cards.pdf").pages)
     assert text.count("本文カード2") == 3
+
+
+def test_incremental_builds_equal_cold_builds_after_every_kind_of_edit(workspace, tmp_path):
+    """Whatever the designer edits, what the cache reuses never shows: after each edit the
+    incremental build writes the same files as a build from nothing."""
+    game = workspace / "data" / "test" / "game.yaml"
+    front = workspace / "templates" / "test" / "card-front.svg.j2"
+    edits = [
+        lambda: _set_count(workspace, "カード4", 2),
+        lambda: game.write_text(game.read_text(encoding="utf-8").replace("#cc3333", "#3366cc"), encoding="utf-8"),
+        lambda: front.write_text(front.read_text(encoding="utf-8").replace("size=9,", "size=8,"), encoding="utf-8"),
+        lambda: game.write_text(game.read_text(encoding="utf-8").replace("draft: 3", "draft: 4"), encoding="utf-8"),
+    ]
+    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+    for n, edit in enumerate(edits):
+        edit()
+        assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+        cold = tmp_path / f"cold{n}"
+        assert run(workspace, "build", "--game", "test", "--no-rulebook", "--out", str(cold)) == 0
+        warm = {k: v[0] for k, v in _snapshot(workspace / "build" / "test").items() if k != "manifest.json"}
+        fresh = {k: v[0] for k, v in _snapshot(cold / "test").items() if k != "manifest.json"}
+        assert warm == fresh, n
