@@ -198,7 +198,7 @@ def test_deterministic_across_processes(workspace, tmp_path):
 def test_rulebook_built_beside_sheets_and_skipped_without_draft(workspace, capsys):
     out = build(workspace)
     m = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-    assert sorted(m["rulebook"]["files"]) == ["rulebook-booklet.pdf", "rulebook.pdf"]
+    assert sorted(m["rulebook"]["files"]) == ["proof.txt", "rulebook-booklet.pdf", "rulebook.pdf"]
     assert (out / "rulebook.pdf").is_file() and "rulebook.pdf" in m["files"]
     (workspace / "data" / "test" / "draft.txt").unlink()
     capsys.readouterr()
