@@ -70,11 +70,16 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     once()
     builds = 1
     folders = [f for f in inputs_of(ws, args.game) if f.is_dir()]
-    _say(f"watching {', '.join(str(f.relative_to(ws.root)) for f in folders)} (Ctrl-C to stop)")
     out = (args.out or ws.root / "build").resolve()
-    for changes in watch_files(*folders, debounce=200, step=50, rust_timeout=0):
-        if all(out in Path(p).resolve().parents for _, p in changes):
-            continue  # our own output (an --out inside a watched folder)
+    ready = False
+    # yield_on_timeout: an empty set every 200 ms without changes, the first one once the watcher
+    # runs, so "watching" is said only when a save can no longer be missed
+    for changes in watch_files(*folders, debounce=200, step=50, rust_timeout=200, yield_on_timeout=True):
+        if not ready:
+            ready = True
+            _say(f"watching {', '.join(str(f.relative_to(ws.root)) for f in folders)} (Ctrl-C to stop)")
+        if not changes or all(out in Path(p).resolve().parents for _, p in changes):
+            continue  # nothing, or our own output (an --out inside a watched folder)
         once()
         builds += 1
         if args.max_builds and builds >= args.max_builds:

@@ -201,24 +201,30 @@ def test_altered_cache_entries_are_detected_and_rebuilt(workspace, capsys):
 
 
 def test_watch_survives_a_broken_save_and_rebuilds_after_the_fix(workspace):
+    import queue
+    import threading
+
     env = dict(os.environ, PYTHONPATH=str(REPO / "generator"))
     proc = subprocess.Popen([sys.executable, "-m", "pnpgen", "watch", "--game", "test", "--no-rulebook",
                              "--max-builds", "3", "--jobs", "1"], cwd=workspace, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(ln) for ln in proc.stdout], daemon=True).start()
     deck = workspace / "data" / "test" / "decks" / "cards.yaml"
     good = deck.read_text(encoding="utf-8")
-    lines: list[str] = []
+    seen: list[str] = []
 
-    def wait_for(text: str) -> None:
-        deadline = time.monotonic() + 60
+    def wait_for(text: str, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            if not line:
-                break
-            lines.append(line)
+            try:
+                line = lines.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            seen.append(line)
             if text in line:
                 return
-        raise AssertionError(f"never saw {text!r}: {''.join(lines)}")
+        raise AssertionError(f"never saw {text!r}: {''.join(seen)}")
 
     try:
         wait_for("watching")
@@ -230,7 +236,7 @@ def test_watch_survives_a_broken_save_and_rebuilds_after_the_fix(workspace):
         assert proc.wait(timeout=60) == 0
     finally:
         proc.kill()
-    assert not any("Traceback" in ln for ln in lines)
+    assert not any("Traceback" in ln for ln in seen)
     text = "".join(p.extract_text() for p in PdfReader(workspace / "build" / "test" / "cards.pdf").pages)
     assert "直したカード" in text
 
