@@ -98,7 +98,7 @@ def _bold_font(game: Game) -> str:
 def plan_game(ws: Workspace, slug: str, options: BuildOptions,
               game: Game | None = None) -> tuple[GamePlan, list[str]]:
     """Load the game (unless given, loaded), render each distinct face once and impose every document."""
-    game = game or load_game(ws, slug)
+    game = game or load_game(ws, slug, lang=options.lang)
     check_bleed(game, options.shop_bleed_mm)
     font = game.fonts["gothic"]
     for name in {*game.fonts.values(), *game.fallback_fonts}:
@@ -156,12 +156,12 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions,
             pieces={f"{p.index}:{p.label}": [p.count, df.digests[p.index]] for p in deck.pieces},
         ))
     bom = bill_of_materials(game, records)
-    for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm):
+    for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm, game.lang):
         everything.append(Page(sheet.paper_mm, list(ops)))
     documents[f"{slug}-all.pdf"] = Document(f"{game.title} — all sheets", everything)
     return (GamePlan(game, faces, decks, documents, records, bom, renderer.art.folder, renderer.art.images(),
                      bleed, fingerprint([game.root / "art", ws.templates / slug], None)),
-            list(renderer.warnings))
+            game.translations.warnings + list(renderer.warnings))
 
 
 def _art_digest(plan: GamePlan, key: str) -> str:
@@ -218,6 +218,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     result.manifest = {
         "game": slug,
         "title": game.title,
+        "lang": game.lang,
         "draft": game.draft,
         "players": game.players,
         "paper": options.sheet.paper,

@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from pnpgen import fonts as fontreg
 from pnpgen.errors import InputError
+from pnpgen.data import i18n
 from pnpgen.data import validate as v
 from pnpgen.data.art import check_art
 from pnpgen.data.sheets import read_pieces
@@ -21,6 +22,8 @@ GAME_KEYS = {
     "draft_file": "file name", "palette": "name: '#rrggbb'", "fonts": "role: font",
     "fallback_fonts": "list of fonts", "sourced": "list of {name, count, note}", "subtitle": "text",
     "rulebook": "{figures, quick_reference} (read by pnpgen.rulebook.figures)",
+    "languages": "language codes, e.g. [ja, en]", "default_language": "one of languages",
+    "latin_gap": "em between Japanese and Latin, e.g. 0.25",
 }
 DECK_KEYS = (
     "name", "kind", "format", "size", "shape", "corner_radius", "orientation", "points",
@@ -53,7 +56,8 @@ def _text(doc: Located, value: Any, keypath: tuple) -> str:
     return _parse(doc, keypath, v.text, value)
 
 
-def load_game(ws: Workspace, slug: str) -> Game:
+def load_game(ws: Workspace, slug: str, lang: str | None = None) -> Game:
+    """The game with every text in ``lang`` (default: the game's default language)."""
     folder = ws.game_dir(slug)
     game_yaml = folder / "game.yaml"
     if not game_yaml.is_file():
@@ -64,6 +68,7 @@ def load_game(ws: Workspace, slug: str) -> Game:
                          expected="one of " + ", ".join(known) if known else "a data/<slug>/game.yaml")
     contained(game_yaml, ws.data, "game", game_yaml)
     doc = load_yaml(game_yaml)
+    translations = i18n.Translations.from_game(doc, lang)
     data = _keys(doc, doc.data, (), GAME_KEYS, "game.yaml")
     for required in ("title", "palette"):
         if required not in data:
@@ -104,6 +109,10 @@ def load_game(ws: Workspace, slug: str) -> Game:
         root=folder,
         draft_file=contained(draft_name, folder, "draft_file", doc.where(("draft_file",))),
         options={"subtitle": str(data.get("subtitle", "") or "")},
+        lang=translations.lang,
+        languages=translations.languages,
+        latin_gap=translations.latin_gap,
+        translations=translations,
     )
     for deck_file in sorted((folder / "decks").glob("*.yaml")):
         game.decks.append(load_deck(ws, game, deck_file))
@@ -197,6 +206,8 @@ def _fields(doc: Located, data: dict) -> dict[str, str]:
 
 def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
     doc = load_yaml(path)
+    if game.translations is not None:
+        game.translations.resolve(doc)
     data = _keys(doc, doc.data, (), DECK_KEYS, "a deck file")
     for required in ("name", "front", "pieces"):
         if required not in data:

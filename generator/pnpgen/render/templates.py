@@ -114,6 +114,8 @@ class Renderer:
             palette=self.game.palette,
             icon_dirs=self.icon_dirs,
             where=where,
+            lang=self.game.lang,
+            latin_gap=self.game.latin_gap,
         )
         w, h = deck.trim_mm
         values: dict[str, Any] = dict(piece.values)
@@ -122,7 +124,7 @@ class Renderer:
             piece=PieceView(values, reads),
             deck=dict(id=deck.id, name=deck.name, kind=deck.kind, shape=deck.shape, count=deck.count,
                       options=deck.options),
-            game=dict(title=self.game.title, draft=self.game.draft, players=self.game.players),
+            game=dict(title=self.game.title, draft=self.game.draft, players=self.game.players, lang=self.game.lang),
             w=w, h=h, bleed=self.bleed_mm, safe=SAFE_MM,
             palette=self.game.palette,
             colour=self.colour,
