@@ -97,7 +97,7 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
         pages.append(ops)
         y = margin + 14
         title = msg("bom.title", lang, title=game.title) + (msg("bom.continued", lang) if cont else "")
-        ops.append(TextOp(x0, y, title, bold, 14))
+        ops.append(TextOp(x0, y, title, bold, min(14.0, 14.0 * (x1 - x0) / measure(title, bold, 14.0))))  # a long title shrinks
         y += 6
         paper_name = bom["printed"][0]["paper"].upper() if bom["printed"] else ""
         ops.append(TextOp(x0, y, msg("bom.subtitle", lang, draft=game.draft, players=game.players, paper=paper_name),
