@@ -131,14 +131,21 @@ def test_bad_language_keys_are_input_errors(tmp_path, yaml_line, message):
 
 
 def test_fonts_per_language(tmp_path):
-    game = TWO + "fonts:\n  gothic: BIZUDPGothic-Regular\n  en:\n    gothic: BIZUDGothic-Regular\n"
-    ws = make_workspace(tmp_path / "ws", deck=DECK, game=game)
-    assert load_game(Workspace(ws), "test", lang="en").fonts["gothic"] == "BIZUDGothic-Regular"
-    assert load_game(Workspace(ws), "test", lang="ja").fonts["gothic"] == "BIZUDPGothic-Regular"
+    game = TWO + "fonts:\n  gothic: BIZUDPGothic-Regular\n  en:\n    gothic: NotoSans-Regular\n"
+    ws = make_workspace(tmp_path / "ws", deck=DECK + "  - {name: 未訳, text: 日本語のまま}\n", game=game)
+    en = load_game(Workspace(ws), "test", lang="en")
+    assert en.text_fonts["gothic"] == "NotoSans-Regular" and "BIZUDPGothic-Regular" in en.text_fallback_fonts
+    assert en.fonts["gothic"] == "BIZUDPGothic-Regular"  # sheet labels and the rulebook keep Japanese fonts
+    assert load_game(Workspace(ws), "test", lang="ja").text_fonts["gothic"] == "BIZUDPGothic-Regular"
     build(ws, "--lang", "en")
     pdf = PdfReader(ws / "build" / "test" / "en" / "shop" / "cards.pdf")
-    used = {str(f.get_object()["/BaseFont"]).split("+")[-1] for f in pdf.pages[0]["/Resources"]["/Font"].values()}
-    assert "BIZUDGothic-Regular" in used and "BIZUDPGothic-Regular" not in used
+
+    def fonts_used(page):
+        return {str(f.get_object()["/BaseFont"]).split("+")[-1] for f in page["/Resources"]["/Font"].values()}
+
+    assert "NotoSans-Regular" in fonts_used(pdf.pages[0])  # English text in the Latin face
+    assert "BIZUDPGothic-Regular" in fonts_used(pdf.pages[8])  # the untranslated piece falls back to BIZ UD
+    assert "日本語のまま" in pages_text(ws / "build" / "test" / "en" / "shop" / "cards.pdf")[8]
 
 
 def test_font_mapping_for_an_unknown_language_is_an_error(tmp_path):
@@ -157,3 +164,18 @@ def test_message_catalogues_match():
     assert msg("rulebook.cover", "en") == "Rulebook"
     assert msg("bom.total", "en-GB", pieces=3, sheets=1, pages=2) == "Total 3 pieces · sheets 1 · pages 2"
     assert msg("rulebook.cover", "fr") == "Rulebook"  # no French catalogue: English
+
+
+def test_spreadsheet_columns_per_language(tmp_path, capsys):
+    deck = DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO)
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text(
+        "name,name.en,text,text.en\n祝福,Blessing,本文,\"Gain 1: then, draw\"\n降臨,,本文2,Text 2\n", encoding="utf-8")
+    game = load_game(Workspace(ws), "test", lang="en")
+    values = [p.values for p in game.decks[0].pieces]
+    assert values[0]["name"] == "Blessing" and values[0]["text"] == "Gain 1: then, draw"
+    assert values[1]["name"].endswith("〔ja〕[/missing-translation]降臨") and values[1]["text"] == "Text 2"
+    warnings = game.translations.warnings
+    assert len(warnings) == 1 and re.search(r"cards\.csv:3:1: pieces\.1\.name: no en translation", warnings[0])
+    ja = load_game(Workspace(ws), "test")
+    assert [p.values["name"] for p in ja.decks[0].pieces] == ["祝福", "降臨"] and ja.translations.warnings == []

@@ -11,8 +11,12 @@ A mapping without the selected language prints the default language's text after
 inside it) and is recorded with its file:line. A deck file with no translation at all, built in
 another language than the default, is recorded once (its text prints as written, unmarked).
 
+In a spreadsheet deck, a column headed ``<field>.<lang>`` (``name.en``) holds that field's
+translation; the plain ``<field>`` column is the default language (``resolve_rows``).
+
 ``fonts:`` in game.yaml may hold a mapping per language (``fonts: {en: {gothic: …}}``): the
-selected language's roles override the plain ones.
+selected language's roles override the plain ones for the card text (``Game.text_fonts``); sheet
+labels and the rulebook keep the plain roles (``Game.fonts``), which set Japanese.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pnpgen.data.model import Where
+from pnpgen.fonts import locate
 from pnpgen.data.yamlsrc import Located
 
 MISSING_COLOUR = "missing-translation"  # palette name of the marker's colour
@@ -46,6 +51,7 @@ class Translations:
     languages: list[str]
     latin_gap: float = LATIN_GAP
     missing: list[Missing] = field(default_factory=list)
+    fonts: dict[str, str] = field(default_factory=dict)  # role → font for the selected language only
 
     @classmethod
     def from_game(cls, doc: Located, lang: str | None) -> "Translations":
@@ -80,28 +86,62 @@ class Translations:
         return tr
 
     def _fonts(self, doc: Located, fonts: dict) -> dict:
-        """Plain roles, overridden by the selected language's; other languages' dropped."""
-        roles = {k: v for k, v in fonts.items() if not isinstance(v, dict)}
-        mine = fonts.get(self.lang)
-        if isinstance(mine, dict):
-            for role, name in mine.items():
-                roles[role] = name
-                for marks in (doc.value_marks, doc.key_marks):
-                    if ("fonts", self.lang, role) in marks:
-                        marks[("fonts", role)] = marks[("fonts", self.lang, role)]
+        """The plain roles (for everything pnpgen sets itself); the selected language's roles are
+        kept for its card text (``text_fonts``), other languages' dropped."""
         for k, v in fonts.items():
             if isinstance(v, dict) and k not in self.languages:
                 raise doc.error(("fonts", k), f"fonts.{k} is a mapping but {k!r} is not one of the game's languages",
                                 "role: font, or a language from languages: with role: font under it")
-        return roles
+        mine = fonts.get(self.lang)
+        self.fonts = {str(role): str(name) for role, name in mine.items()} if isinstance(mine, dict) else {}
+        return {k: v for k, v in fonts.items() if not isinstance(v, dict)}
+
+    def text_fonts(self, doc: Located, roles: dict[str, str], fallbacks: list[str],
+                   font_dir) -> tuple[dict[str, str], list[str]]:
+        """Font roles and fallbacks for the card text of the selected language: its own roles over
+        the plain ones, and each font it replaces as a fallback, so text left in the default
+        language (and the 〔ja〕 marker) still finds its glyphs."""
+        text_roles = dict(roles)
+        text_fallbacks = list(fallbacks)
+        for role, name in self.fonts.items():
+            locate(name, font_dir, where=doc.where(("fonts", self.lang, role)), key=f"fonts.{self.lang}.{role}")
+            replaced = text_roles.get(role)
+            if replaced and replaced != name and replaced not in text_fallbacks:
+                text_fallbacks.append(replaced)
+            text_roles[role] = name
+        return text_roles, text_fallbacks
 
     def resolve(self, doc: Located) -> None:
         """Replace every translation mapping in ``doc`` by the selected language's text."""
         found = [0]
         doc.data = self._walk(doc, doc.data, (), found)
-        if not found[0] and self.lang != self.default and doc.path.name != "game.yaml":
+        from_sheet = isinstance(doc.data, dict) and isinstance(doc.data.get("pieces"), dict)  # said by resolve_rows
+        if not found[0] and self.lang != self.default and doc.path.name != "game.yaml" and not from_sheet:
             self.missing.append(Missing(Where(doc.path), "", f"nothing in this file is translated into "
                                                             f"{self.lang}; printed in {self.default} as written"))
+
+    def resolve_rows(self, sheet: Any, pieces: list[dict]) -> list[dict]:
+        """Spreadsheet rows with ``<field>.<lang>`` columns folded into the chosen language's text.
+        ``sheet`` answers ``where(keypath)`` (data/sheets.py SheetDoc)."""
+        columns = {h: h.rsplit(".", 1) for h in getattr(sheet, "headers", []) if "." in h}
+        columns = {h: (f, lang) for h, (f, lang) in columns.items() if lang in self.languages}
+        if not columns:
+            if self.lang != self.default:
+                self.missing.append(Missing(Where(sheet.path), "", f"no {self.lang} column in this sheet; "
+                                                                   f"printed in {self.default} as written"))
+            return pieces
+        fields = {f for f, _ in columns.values()}
+        out = []
+        for i, raw in enumerate(pieces):
+            row = {k: v for k, v in raw.items() if k not in columns}
+            for f in sorted(fields):
+                texts = {lang: raw[h] for h, (g, lang) in columns.items() if g == f and h in raw}
+                if f in raw:
+                    texts.setdefault(self.default, raw[f])
+                if texts:
+                    row[f] = self._pick(sheet, texts, ("pieces", i, f))
+            out.append(row)
+        return out
 
     def _is_translation(self, value: Any) -> bool:
         return (isinstance(value, dict) and bool(value) and all(k in self.languages for k in value)

@@ -88,6 +88,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None) -> Game:
         fontreg.locate(name, ws.fonts, where=where, key=f"fonts.{role}" if role in fonts_in else "fonts")
     for i, name in enumerate(fallback):
         fontreg.locate(name, ws.fonts, where=doc.where(("fallback_fonts", i)), key=f"fallback_fonts.{i}")
+    text_fonts, text_fallbacks = translations.text_fonts(doc, font_roles, fallback, ws.fonts)
     sourced = []
     for i, item in enumerate(_parse(doc, ("sourced",), v.sequence, data.get("sourced"), "sourced")):
         item = _keys(doc, item, ("sourced", i), ("name", "count", "note"), "a sourced component")
@@ -113,6 +114,8 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None) -> Game:
         languages=translations.languages,
         latin_gap=translations.latin_gap,
         translations=translations,
+        text_fonts=text_fonts,
+        text_fallback_fonts=text_fallbacks,
     )
     for deck_file in sorted((folder / "decks").glob("*.yaml")):
         game.decks.append(load_deck(ws, game, deck_file))
@@ -245,6 +248,8 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
     rows = doc  # where the pieces are written: this YAML file, or a spreadsheet (sheets.py)
     if isinstance(pieces, dict):
         rows, pieces = read_pieces(doc, path, game.root, fields)
+        if game.translations is not None:
+            pieces = game.translations.resolve_rows(rows, pieces)
     if not isinstance(pieces, list) or not pieces:
         raise doc.error(("pieces",), "pieces must be a non-empty list", "'- name: …' entries or {file: cards.csv}")
     for i, raw in enumerate(pieces):

@@ -109,8 +109,8 @@ class Renderer:
         template_name = deck.front if face.side == "front" else deck.back
         where = f"deck {deck.id!r} piece {piece.index} ({piece.label}, {piece.where}) {face.side}"
         ctx = TextContext(
-            fonts=self.game.fonts,
-            fallback_fonts=self.game.fallback_fonts,
+            fonts=self.game.text_fonts or self.game.fonts,  # the language's card-text fonts (data/i18n.py)
+            fallback_fonts=self.game.text_fallback_fonts or self.game.fallback_fonts,
             palette=self.game.palette,
             icon_dirs=self.icon_dirs,
             where=where,
@@ -128,13 +128,13 @@ class Renderer:
             w=w, h=h, bleed=self.bleed_mm, safe=SAFE_MM,
             palette=self.game.palette,
             colour=self.colour,
-            fonts=self.game.fonts,
+            fonts=self.game.text_fonts or self.game.fonts,
             textbox=partial(textbox, ctx),
             icon=partial(icon, ctx),
             is_placeholder=is_placeholder,
         )
         # Shape and score-track helpers (template_tools.py): track(), outline(), shape.
-        context.update(shape_tools(deck, face.side, self.game.fonts, self.colour))
+        context.update(shape_tools(deck, face.side, self.game.text_fonts or self.game.fonts, self.colour))
         context.update(self.art.tools(deck, piece, template_name, context["textbox"], self.colour))
         try:
             template = self.env.get_template(template_name)
