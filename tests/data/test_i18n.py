@@ -179,3 +179,13 @@ def test_spreadsheet_columns_per_language(tmp_path, capsys):
     assert len(warnings) == 1 and re.search(r"cards\.csv:3:1: pieces\.1\.name: no en translation", warnings[0])
     ja = load_game(Workspace(ws), "test")
     assert [p.values["name"] for p in ja.decks[0].pieces] == ["祝福", "降臨"] and ja.translations.warnings == []
+
+
+def test_rulebook_cover_labels_follow_the_language(tmp_path):
+    ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO)
+    assert run(ws, "build", "--game", "test", "--lang", "en") == 0
+    assert run(ws, "build", "--game", "test", "--lang", "ja") == 0
+    en = pages_text(ws / "build" / "test" / "en" / "rulebook.pdf")[0]
+    ja = pages_text(ws / "build" / "test" / "ja" / "rulebook.pdf")[0]
+    assert "Rulebook" in en and "Players:2–4" in en and "TestGame" in en and "ルールブック" not in en
+    assert "ルールブック" in ja and "プレイ人数2〜4人" in ja and "Rulebook" not in ja
