@@ -76,10 +76,14 @@ BACK = """\
 def make_workspace(root: Path, pieces: list[str] | None = None, deck: str | None = None,
                    front: str = FRONT, back: str = BACK, game: str = GAME_YAML) -> Path:
     """A workspace with one game 'test' and one deck 'cards' (fonts shared), as a designer makes
-    one: no templates/common/, the built-in templates serve it."""
+    one: no templates/common/, the built-in templates serve it. The game sets no 和欧間 gap
+    (unless ``game`` says otherwise), so names such as カード1 stay one text run in the PDF for
+    text extraction; tests/text tests the gap."""
     (root / "data" / "test" / "decks").mkdir(parents=True)
     (root / "templates" / "test").mkdir(parents=True)
     (root / "fonts").symlink_to(REPO / "fonts")
+    if "latin_gap:" not in game:
+        game += "\nlatin_gap: 0\n"
     (root / "data" / "test" / "game.yaml").write_text(game, encoding="utf-8")
     (root / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
     if deck is None:

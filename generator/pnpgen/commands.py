@@ -26,7 +26,8 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
 
     sheet = SheetOptions(paper=args.paper, duplex=args.duplex, marks=args.marks, margin_mm=args.margin,
                          bleed_mm=args.bleed)
-    options = BuildOptions(sheet=sheet, shop_bleed_mm=args.bleed, min_dpi=args.min_dpi, jobs=args.jobs)
+    options = BuildOptions(sheet=sheet, shop_bleed_mm=args.bleed, min_dpi=args.min_dpi, jobs=args.jobs,
+                           lang=args.lang)
     slugs = ws.slugs() if args.all else [args.game]
     out_root = args.out or ws.root / "build"
     rulebook = None if args.no_rulebook else RulebookOptions(args.rules_only, args.creep, args.binding)
@@ -139,8 +140,11 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
     slugs = [args.game] if args.game else ws.slugs()
     total = 0
     for slug in slugs:
-        game = load_game(ws, slug)
+        game = load_game(ws, slug, lang=args.lang)
         _say(f"{slug}: ok ({len(game.decks)} decks, {sum(d.count for d in game.decks)} pieces)")
+        for line in game.translations.warnings:
+            _say(f"  translation: {line}")
+            total += 1
         for deck in game.decks:
             seen = set()
             for where, field, text in deck.placeholders:
@@ -156,7 +160,8 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
             if is_placeholder(item.note):
                 _say(f"  sourced: {item.name} ×{item.count}: {item.note}")
                 total += 1
-    _say(f"{total} placeholder(s) to settle")
+    _say(f"{total} placeholder(s) and missing translation(s) to settle" if args.lang
+         else f"{total} placeholder(s) to settle")
     return 0
 
 

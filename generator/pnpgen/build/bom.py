@@ -11,13 +11,19 @@ from typing import Callable
 from pnpgen.build.manifest import DeckRecord
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Game, is_placeholder
 from pnpgen.impose.plan import LineOp, RectOp, TextOp
+from pnpgen.messages import msg
 from pnpgen.shapes import Line
+from pnpgen.text import break_lines
 
 PLACEHOLDER_RGB = tuple(int(PLACEHOLDER_COLOUR[i:i + 2], 16) / 255 for i in (1, 3, 5))  # 未定 entries
 
-KIND_JA = {"card": "カード", "tile": "タイル", "token": "トークン", "board": "ボード"}
-SHAPE_JA = {"rect": "長方形", "rounded": "角丸", "circle": "円", "hex": "六角", "trihex": "三連六角",
-            "polygon": "多角形"}
+
+def _term(group: str, name: str, lang: str) -> str:
+    """A kind or shape in the reader's words (the YAML name when the catalogue has none)."""
+    try:
+        return msg(f"{group}.{name}", lang)
+    except KeyError:
+        return name
 
 
 def bill_of_materials(game: Game, decks: list[DeckRecord]) -> dict:
@@ -66,25 +72,19 @@ def _fit(text: str, font: str, size: float, width: float, measure: Callable[[str
     return text + "…"
 
 
-def _wrap(text: str, font: str, size: float, width: float, measure, max_lines: int) -> list[str]:
-    """Greedy character wrap into at most ``max_lines`` lines (the last one shortened to fit)."""
-    lines: list[str] = []
-    rest = text
-    while rest and len(lines) < max_lines - 1:
-        n = len(rest)
-        while n > 1 and measure(rest[:n], font, size) > width:
-            n -= 1
-        if n == len(rest):
-            break
-        lines.append(rest[:n])
-        rest = rest[n:]
-    lines.append(_fit(rest, font, size, width, measure))
+def _wrap(text: str, font: str, size: float, width: float, measure, max_lines: int, lang: str) -> list[str]:
+    """Lines by the typesetter's rules (JLREQ, Latin words whole), at most ``max_lines``: the
+    last one holds the rest, shortened to fit."""
+    lines = break_lines(text, width, lambda c: measure(c, font, size), lang=lang) or [""]
+    if len(lines) > max_lines:
+        rest = text[len("".join(ln.rstrip("-") for ln in lines[:max_lines - 1])):].lstrip(" ")
+        lines = lines[:max_lines - 1] + [_fit(rest, font, size, width, measure)]
     return lines
 
 
 def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, fonts: dict[str, str],
-              measure: Callable[[str, str, float], float]) -> list[list]:
-    """The bill of materials as one or more pages of ops (mm, y down)."""
+              measure: Callable[[str, str, float], float], lang: str = "ja") -> list[list]:
+    """The bill of materials as one or more pages of ops (mm, y down), labelled in ``lang``."""
     pw, ph = paper
     x0, x1 = margin + 10, pw - margin - 10
     regular, bold = fonts["gothic"], fonts["bold"]
@@ -98,10 +98,11 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
         ops = []
         pages.append(ops)
         y = margin + 14
-        title = f"{game.title} — 部品一覧 Bill of materials" + ("（続き）" if cont else "")
-        ops.append(TextOp(x0, y, title, bold, 14))
+        title = msg("bom.title", lang, title=game.title) + (msg("bom.continued", lang) if cont else "")
+        ops.append(TextOp(x0, y, title, bold, min(14.0, 14.0 * (x1 - x0) / measure(title, bold, 14.0))))  # a long title shrinks
         y += 6
-        ops.append(TextOp(x0, y, f"草案{game.draft} · {game.players}人 · 用紙 {bom['printed'][0]['paper'].upper() if bom['printed'] else ''}",
+        paper_name = bom["printed"][0]["paper"].upper() if bom["printed"] else ""
+        ops.append(TextOp(x0, y, msg("bom.subtitle", lang, draft=game.draft, players=game.players, paper=paper_name),
                           regular, 8, GREY))
         y += 8
 
@@ -120,7 +121,7 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
             cx += width
         y += row_h
         for row in rows:
-            cells = [_wrap(cell, regular, 8, width - 3, measure, 3) for (_, width, _), cell in zip(head, row)]
+            cells = [_wrap(cell, regular, 8, width - 3, measure, 3, lang) for (_, width, _), cell in zip(head, row)]
             height = row_h + 3.6 * (max(len(c) for c in cells) - 1)
             need(height)
             cx = x0
@@ -135,32 +136,35 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
 
     start_page(False)
     width = x1 - x0
-    ops.append(TextOp(x0, y, "印刷するもの Printed", bold, 10))
+    ops.append(TextOp(x0, y, msg("bom.printed", lang), bold, 10))
     y += 3
-    head = [("部品", width * 0.34, "start"), ("種類", width * 0.2, "start"), ("寸法 mm", width * 0.16, "start"),
-            ("枚数", width * 0.1, "end"), ("両面", width * 0.08, "start"), ("用紙", width * 0.12, "end")]
+    head = [(msg("bom.col.part", lang), width * 0.34, "start"), (msg("bom.col.kind", lang), width * 0.2, "start"),
+            (msg("bom.col.size", lang), width * 0.16, "start"), (msg("bom.col.count", lang), width * 0.1, "end"),
+            (msg("bom.col.sides", lang), width * 0.08, "start"), (msg("bom.col.paper", lang), width * 0.12, "end")]
     rows = []
     for p in bom["printed"]:
-        kind = f"{KIND_JA.get(p['kind'], p['kind'])}・{SHAPE_JA.get(p['shape'], p['shape'])}"
+        kind = msg("bom.kind_shape", lang, kind=_term("kind", p["kind"], lang), shape=_term("shape", p["shape"], lang))
         size = "×".join(f"{round(v, 1):g}" for v in p["trim_mm"])
-        rows.append([f"{p['name']} ({p['deck']})", kind, size, str(p["count"]), "両面" if p["double_sided"] else "片面",
-                     f"{p['sheets']} 枚 / {p['pages']} p"])
+        rows.append([f"{p['name']} ({p['deck']})", kind, size, str(p["count"]),
+                     msg("bom.double" if p["double_sided"] else "bom.single", lang),
+                     msg("bom.sheets_pages", lang, sheets=p["sheets"], pages=p["pages"])])
     table(head, rows)
     t = bom["totals"]
     need(row_h)
-    ops.append(TextOp(x1 - 1.5, y + 4.5, f"計 {t['printed_pieces']} 個 · 用紙 {t['sheets']} 枚 · {t['pages']} ページ",
-                      bold, 8, anchor="end"))
+    ops.append(TextOp(x1 - 1.5, y + 4.5, msg("bom.total", lang, pieces=t["printed_pieces"], sheets=t["sheets"],
+                                             pages=t["pages"]), bold, 8, anchor="end"))
     y += row_h + 6
     need(row_h * 3)
-    ops.append(TextOp(x0, y, "用意するもの Sourced", bold, 10))
+    ops.append(TextOp(x0, y, msg("bom.sourced", lang), bold, 10))
     y += 3
     if bom["sourced"]:
-        head = [("部品", width * 0.36, "start"), ("数", width * 0.08, "end"), ("メモ", width * 0.56, "start")]
+        head = [(msg("bom.col.part", lang), width * 0.36, "start"), (msg("bom.col.qty", lang), width * 0.08, "end"),
+                (msg("bom.col.note", lang), width * 0.56, "start")]
         table(head, [[s["name"], str(s["count"]), s["note"]] for s in bom["sourced"]])
     else:
         y += 5
-        ops.append(TextOp(x0 + 1.5, y, "なし（草案に購入部品の記載なし）", regular, 8, GREY))
+        ops.append(TextOp(x0 + 1.5, y, msg("bom.none", lang), regular, 8, GREY))
     for n, page in enumerate(pages, 1):
-        page.append(TextOp(pw - margin - 10, ph - margin - 4, f"pnpgen · {game.slug} · BOM {n}/{len(pages)}",
-                           regular, 6, GREY, "end"))
+        page.append(TextOp(pw - margin - 10, ph - margin - 4, msg("bom.footer", lang, slug=game.slug, page=n,
+                                                                   pages=len(pages)), regular, 6, GREY, "end"))
     return pages

@@ -99,7 +99,7 @@ def _bold_font(game: Game) -> str:
 def plan_game(ws: Workspace, slug: str, options: BuildOptions, compiled: CompiledTemplates | None = None,
               game: Game | None = None, memo: RenderMemo | None = None) -> tuple[GamePlan, list[str]]:
     """Load the game (unless given, loaded), render each distinct face once and impose every document."""
-    game = game or load_game(ws, slug)
+    game = game or load_game(ws, slug, lang=options.lang)
     check_bleed(game, options.shop_bleed_mm)
     font = game.fonts["gothic"]
     sheet = options.sheet
@@ -154,12 +154,12 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compile
             pieces={f"{p.index}:{p.label}": [p.count, df.digests[p.index]] for p in deck.pieces},
         ))
     bom = bill_of_materials(game, records)
-    for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm):
+    for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm, game.lang):
         everything.append(Page(sheet.paper_mm, list(ops)))
     documents[f"{slug}-all.pdf"] = Document(f"{game.title} — all sheets", everything)
     return (GamePlan(game, faces, decks, documents, records, bom, renderer.art.folder, renderer.art.images(),
                      bleed, fingerprint([game.root / "art", ws.templates / slug], None)),
-            list(renderer.warnings))
+            game.translations.warnings + list(renderer.warnings))
 
 
 def render_inputs(ws: Workspace, slug: str, options: BuildOptions) -> str:
@@ -249,6 +249,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     result.manifest = {
         "game": slug,
         "title": game.title,
+        "lang": game.lang,
         "draft": game.draft,
         "players": game.players,
         "paper": options.sheet.paper,

@@ -13,6 +13,7 @@ class BuildOptions:
     sheet: SheetOptions = SheetOptions()
     shop_bleed_mm: float = 3.0
     min_dpi: float = 300.0  # art printed below this resolution warns
+    lang: str | None = None  # --lang: the game's language to build (None: its default_language)
     # How many worker processes: changes the speed, never the bytes, so it is not part of the
     # options' repr (the cache's fingerprint of what the output depends on).
     jobs: int = field(default=1, compare=False, repr=False)

@@ -53,8 +53,8 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
     todo: list[tuple[str, str]] = []
     for slug in slugs:
         inputs = fingerprint(inputs_of(ws, slug), (options, rulebook))
-        if cache.up_to_date(slug, inputs, out_root / slug) is not None:
-            outcomes.append(GameOutcome(slug, out_root / slug, True))
+        if cache.up_to_date(_edition(slug, options), inputs, _out_dir(out_root, slug, options)) is not None:
+            outcomes.append(GameOutcome(slug, _out_dir(out_root, slug, options), True))
         else:
             todo.append((slug, inputs))
     if not todo:
@@ -99,16 +99,26 @@ def _size(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 
+def _out_dir(out_root: Path, slug: str, options: BuildOptions) -> Path:
+    """build/<game>/, or build/<game>/<lang>/ for a --lang build."""
+    return out_root / slug / (options.lang or "")
+
+
+def _edition(slug: str, options: BuildOptions) -> str:
+    """The cache's name for a build: each language keeps its own state."""
+    return f"{slug}.{options.lang}" if options.lang else slug
+
+
 def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOutcome, dict[Path, bytes], list[Path]]:
     """One game, in memory: its outcome, the files to write (outputs, manifest, cache) and the
     files of its last build that it no longer makes."""
     from pnpgen.build.game import build_game
 
     ws, slug, inputs, options, rulebook, out_root = job
-    out_dir = out_root / slug
+    out_dir = _out_dir(out_root, slug, options)
     cache = Cache(out_root)
     say(f"{slug}: building")
-    before = cache.state(slug)
+    before = cache.state(_edition(slug, options))
     result = build_game(ws, slug, options, cache=cache, state=before, out_dir=out_dir, say=say)
     if rulebook is not None:
         _add_rulebook(ws, result, rulebook, cache)
@@ -119,7 +129,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
                       files={rel: sha(data) for rel, data in result.files.items()},
                       report=snapshot(result.records))
     files = {out_dir / rel: data for rel, data in result.files.items()}
-    files[cache.state_path(slug)] = state.to_json()
+    files[cache.state_path(_edition(slug, options))] = state.to_json()
     files.update(result.cache_files)
     gone = [out_dir / rel for rel in before.files if rel not in result.files] if before else []
     result.plan = None  # the plan and the art stay in the worker: only bytes and records come back

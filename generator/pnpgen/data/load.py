@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from pnpgen import fonts as fontreg
 from pnpgen.errors import InputError
+from pnpgen.data import i18n
 from pnpgen.data import validate as v
 from pnpgen.data.art import check_art
 from pnpgen.data.sheets import read_pieces
@@ -23,6 +24,8 @@ GAME_KEYS = {
     "fallback_fonts": "list of fonts", "sourced": "list of {name, count, note}", "subtitle": "text",
     "rulebook": "{figures, quick_reference} (read by pnpgen.rulebook.figures)",
     "stamp": "true or false: the version stamp on home sheets",
+    "languages": "language codes, e.g. [ja, en]", "default_language": "one of languages",
+    "latin_gap": "em between Japanese and Latin, e.g. 0.25",
 }
 DECK_KEYS = (
     "name", "kind", "format", "size", "shape", "corner_radius", "orientation", "points",
@@ -56,7 +59,8 @@ def _text(doc: Located, value: Any, keypath: tuple) -> str:
     return _parse(doc, keypath, v.text, value)
 
 
-def load_game(ws: Workspace, slug: str) -> Game:
+def load_game(ws: Workspace, slug: str, lang: str | None = None) -> Game:
+    """The game with every text in ``lang`` (default: the game's default language)."""
     folder = ws.game_dir(slug)
     game_yaml = folder / "game.yaml"
     if not game_yaml.is_file():
@@ -67,6 +71,7 @@ def load_game(ws: Workspace, slug: str) -> Game:
                          expected="one of " + ", ".join(known) if known else "a data/<slug>/game.yaml")
     contained(game_yaml, ws.data, "game", game_yaml)
     doc = load_yaml(game_yaml)
+    translations = i18n.Translations.from_game(doc, lang)
     data = _keys(doc, doc.data, (), GAME_KEYS, "game.yaml")
     for required in ("title", "palette"):
         if required not in data:
@@ -86,6 +91,7 @@ def load_game(ws: Workspace, slug: str) -> Game:
         fontreg.locate(name, ws.fonts, where=where, key=f"fonts.{role}" if role in fonts_in else "fonts")
     for i, name in enumerate(fallback):
         fontreg.locate(name, ws.fonts, where=doc.where(("fallback_fonts", i)), key=f"fallback_fonts.{i}")
+    text_fonts, text_fallbacks = translations.text_fonts(doc, font_roles, fallback, ws.fonts)
     sourced = []
     for i, item in enumerate(_parse(doc, ("sourced",), v.sequence, data.get("sourced"), "sourced")):
         item = _keys(doc, item, ("sourced", i), SOURCED_KEYS, "a sourced component")
@@ -108,6 +114,12 @@ def load_game(ws: Workspace, slug: str) -> Game:
         draft_file=contained(draft_name, folder, "draft_file", doc.where(("draft_file",))),
         options={"subtitle": str(data.get("subtitle", "") or ""),
                  "stamp": _parse(doc, ("stamp",), v.flag, data.get("stamp", True))},
+        lang=translations.lang,
+        languages=translations.languages,
+        latin_gap=translations.latin_gap,
+        translations=translations,
+        text_fonts=text_fonts,
+        text_fallback_fonts=text_fallbacks,
     )
     for deck_file in sorted((folder / "decks").glob("*.yaml")):
         game.decks.append(load_deck(ws, game, deck_file))
@@ -203,6 +215,8 @@ def _fields(doc: Located, data: dict) -> dict[str, str]:
 
 def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
     doc = load_yaml(path)
+    if game.translations is not None:
+        game.translations.resolve(doc)
     data = _keys(doc, doc.data, (), DECK_KEYS, "a deck file")
     for required in ("name", "front", "pieces"):
         if required not in data:
@@ -240,6 +254,8 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
     rows = doc  # where the pieces are written: this YAML file, or a spreadsheet (sheets.py)
     if isinstance(pieces, dict):
         rows, pieces = read_pieces(doc, path, game.root, fields)
+        if game.translations is not None:
+            pieces = game.translations.resolve_rows(rows, pieces)
     if not isinstance(pieces, list) or not pieces:
         raise doc.error(("pieces",), "pieces must be a non-empty list", "'- name: …' entries or {file: cards.csv}")
     for i, raw in enumerate(pieces):

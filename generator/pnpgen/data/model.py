@@ -106,6 +106,12 @@ class Game:
     root: Path  # data/<slug>
     draft_file: Path
     options: dict[str, Any] = field(default_factory=dict)
+    lang: str = "ja"  # the language this load was resolved in (data/i18n.py)
+    languages: list[str] = field(default_factory=lambda: ["ja"])
+    latin_gap: float = 0.25  # 和欧間 space between Japanese and Latin, em
+    translations: Any = None  # data.i18n.Translations: what was resolved and what is missing
+    text_fonts: dict[str, str] = field(default_factory=dict)  # roles for card text in ``lang`` (else fonts)
+    text_fallback_fonts: list[str] = field(default_factory=list)  # … and its fallbacks (else fallback_fonts)
 
     def deck(self, deck_id: str) -> Deck:
         for d in self.decks:

@@ -120,7 +120,7 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
             if not header:
                 raise InputError(f"a value ({value!r}) in a column without a header", path=shown, line=row,
                                  column=col, expected=f"a field name in row {header_row} of column {column_letter(col)}")
-            raw[header] = _cell(value, fields.get(header))
+            raw[header] = _cell(value, fields.get(header, fields.get(header.rsplit(".", 1)[0])))  # name.en: as name
         if raw:
             sdoc.rows.append(row)
             pieces.append(raw)

@@ -194,11 +194,13 @@ class Renderer:
         template_name = deck.front if face.side == "front" else deck.back
         where = f"deck {deck.id!r} piece {piece.index} ({piece.label}, {piece.where}) {face.side}"
         ctx = TextContext(
-            fonts=self.game.fonts,
-            fallback_fonts=self.game.fallback_fonts,
+            fonts=self.game.text_fonts or self.game.fonts,  # the language's card-text fonts (data/i18n.py)
+            fallback_fonts=self.game.text_fallback_fonts or self.game.fallback_fonts,
             palette=self.game.palette,
             icon_dirs=self.icon_dirs,
             where=where,
+            lang=self.game.lang,
+            latin_gap=self.game.latin_gap,
         )
         w, h = deck.trim_mm
         values: dict[str, Any] = dict(piece.values)
@@ -207,18 +209,18 @@ class Renderer:
             piece=PieceView(values, reads),
             deck=dict(id=deck.id, name=deck.name, kind=deck.kind, shape=deck.shape, count=deck.count,
                       options=deck.options),
-            game=dict(title=self.game.title, draft=self.game.draft, players=self.game.players),
+            game=dict(title=self.game.title, draft=self.game.draft, players=self.game.players, lang=self.game.lang),
             w=w, h=h, bleed=self.bleed_mm, safe=SAFE_MM,
             palette=self.game.palette,
             colour=self.colour,
-            fonts=self.game.fonts,
+            fonts=self.game.text_fonts or self.game.fonts,
             textbox=partial(textbox, ctx),
             icon=partial(icon, ctx),
             is_placeholder=is_placeholder,
             placeholder_colour=PLACEHOLDER_COLOUR,
         )
         # Shape and score-track helpers (helpers.py): track(), outline(), shape, hex_points().
-        context.update(shape_tools(deck, face.side, self.game.fonts, self.colour))
+        context.update(shape_tools(deck, face.side, self.game.text_fonts or self.game.fonts, self.colour))
         context.update(self.art.tools(deck, piece, template_name, context["textbox"], self.colour))
         try:
             template = self.env.get_template(template_name)

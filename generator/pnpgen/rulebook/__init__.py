@@ -19,6 +19,7 @@ from pnpgen import fonts as fontreg
 from pnpgen.data.model import Game, is_placeholder
 from pnpgen.errors import InputError
 from pnpgen.impose import booklet
+from pnpgen.messages import msg
 from pnpgen.rulebook.components import component_rows
 from pnpgen.rulebook.document import Meta, render
 from pnpgen.rulebook.figures import load_settings
@@ -65,15 +66,15 @@ def _date(text: str) -> str:
     return f"{int(m.group(1))}年{int(m.group(2))}月{int(m.group(3))}日" if m else str(text)
 
 
-def _players(text: str) -> str:
-    """``3-5`` → ``3〜5人``; an open value gives "" (the cover leaves the line out)."""
+def _players(text: str, lang: str = "ja") -> str:
+    """``3-5`` → ``3〜5人`` (``3–5`` in English); an open value gives "" (the cover leaves the line out)."""
     text = str(text).strip()
     if is_placeholder(text) or not text:
         return ""
     m = re.fullmatch(r"(\d+)\s*[-–〜~]\s*(\d+)", text)
     if m:
-        return f"{m.group(1)}〜{m.group(2)}人"
-    return f"{text}人" if text.isdigit() else text
+        return msg("rulebook.players_range", lang, low=m.group(1), high=m.group(2))
+    return msg("rulebook.players_one", lang, players=text) if text.isdigit() else text
 
 
 def _consistency(doc: Document, game: Game, path: Path) -> list[str]:
@@ -165,11 +166,12 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         title_parts=[p for p in str(game.title).split("　") if p] or doc.title_parts,
         subtitle=str((game.options or {}).get("subtitle", "") or ""),
         draft_label=doc.draft_label or (f"草案{game.draft}" if str(game.draft).strip() else ""),
-        players=_players(game.players),
+        players=_players(game.players, game.lang),
         date=_date(game.date),
         colophon=colophon,
         binding=binding,
         cover=_cover(game, pictures),
+        lang=game.lang,
     )
     builder = StoryBuilder(doc, fonts, rows, rules_only=rules_only, pictures=pictures, settings=settings,
                            proof=[(f.kind, f.book) for f in findings])

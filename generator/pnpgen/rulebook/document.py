@@ -16,6 +16,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Spacer
 from reportlab.platypus.doctemplate import ActionFlowable
 
+from pnpgen.messages import msg
 from pnpgen.rulebook.flowables import PT, Heading, JPara, place_face
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.styles import (
@@ -48,6 +49,7 @@ class Meta:
     colophon: list[str]
     binding: str = "left"
     cover: list[tuple[str, DeckPicture]] = field(default_factory=list)  # faces shown on the cover
+    lang: str = "ja"  # the build's language: pnpgen's own cover labels (pnpgen.messages)
 
 
 class RulebookDoc(BaseDocTemplate):
@@ -136,7 +138,7 @@ class RulebookDoc(BaseDocTemplate):
         cx = PAGE_W / 2
         canv.setFillColor(ACCENT)
         canv.setFont(f.gothic, 9)
-        canv.drawCentredString(cx, PAGE_H - 28 * mm, "ルールブック")
+        canv.drawCentredString(cx, PAGE_H - 28 * mm, msg("rulebook.cover", m.lang))
         canv.line(cx - 18 * mm, PAGE_H - 31 * mm, cx + 18 * mm, PAGE_H - 31 * mm)
         y = PAGE_H - 50 * mm
         canv.setFillColor(INK)
@@ -158,14 +160,14 @@ class RulebookDoc(BaseDocTemplate):
         self._cover_picture(canv, top=y - 8 * mm, bottom=46 * mm)
         canv.setFillColor(INK)
         if m.players:
-            players = f"プレイ人数　{m.players}"
+            players = msg("rulebook.players", m.lang, players=m.players)
             canv.setFont(f.gothic, fitted(players, f.gothic, 10))
             canv.drawCentredString(cx, 34 * mm, players)
         canv.setFillColor(NOTE_INK)
         canv.setFont(f.gothic, 8.5)
         canv.drawCentredString(cx, 24 * mm, m.date)
         canv.setFont(f.gothic, MIN_SIZE)
-        canv.drawCentredString(cx, 18 * mm, "プレイテスト用　草案テキストから自動組版")
+        canv.drawCentredString(cx, 18 * mm, msg("rulebook.playtest", m.lang))
         canv.restoreState()
 
     def _cover_picture(self, canv, top: float, bottom: float) -> None:

@@ -1,8 +1,10 @@
-"""Card text: Japanese typesetting in a box.
+"""Card text: Japanese (and Latin) typesetting in a box.
 
 ``textbox`` sets a (marked-up) YAML text in a box in millimetres: JLREQ line breaking between
-BudouX phrases, the largest size on a 0.25 pt grid that fits, alignment, inline bold, colours,
-icons and ruby, and a glyph check with fallback fonts. It returns an SVG fragment.
+BudouX phrases, Latin words broken only at spaces, hyphens and (a word longer than the line)
+hyphenation points with a visible hyphen, the 和欧間 space between Japanese and Latin, the
+largest size on a 0.25 pt grid that fits, alignment, inline bold, colours, icons and ruby, and a
+glyph check with fallback fonts. It returns an SVG fragment.
 
 Modules, one job each: ``markup`` (text → spans), ``cells`` (spans → measured cells, glyph
 check), ``linebreak`` (JLREQ + BudouX, pure), ``layout`` (fit and align), ``svg`` (emit),
@@ -29,7 +31,7 @@ from pnpgen.errors import InputError
 from pnpgen.data import validate
 from pnpgen.data.model import PLACEHOLDER_COLOUR, is_placeholder
 from pnpgen.text import icons as _icons
-from pnpgen.text.cells import GlyphMissing, build
+from pnpgen.text.cells import LATIN_GAP, GlyphMissing, build
 from pnpgen.text.icons import IconError, UnknownIcon
 from pnpgen.text.layout import ALIGNS, VALIGNS, Layout, fit, place
 from pnpgen.text.linebreak import break_lines
@@ -50,6 +52,8 @@ class TextContext:
     icon_dirs: list[Path]  # searched in order
     where: str  # "deck 'epic' piece 3 (祝福)"
     warnings: list[str] = field(default_factory=list)
+    lang: str = "ja"  # the text's language: chooses the hyphenation dictionary
+    latin_gap: float = LATIN_GAP  # 和欧間 space in em between Japanese and Latin (0: none)
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,7 @@ def clear_caches() -> None:
     cells.font_for.cache_clear()
     linebreak.phrase_boundaries.cache_clear()
     linebreak._classes_cached.cache_clear()
+    linebreak.hyphen_positions.cache_clear()
     icons.find.cache_clear()
     icons.load.cache_clear()
     STATS.update(calls=0, seconds=0.0)
@@ -120,10 +125,11 @@ def _describe(ctx: TextContext, text: object) -> str:
 @lru_cache(maxsize=4096)
 def _layout(text: str, w: float, h: float, size: float, min_size: float, font: str, align: str, valign: str,
             line_height: float, fill: str, fonts: tuple, fallbacks: tuple, palette: tuple,
-            icon_dirs: tuple) -> Layout:
+            icon_dirs: tuple, lang: str = "ja", latin_gap: float = LATIN_GAP) -> Layout:
     paragraphs = parse(text, dict(palette))
     override = PLACEHOLDER_COLOUR if is_placeholder(text) else None
-    paras = build(paragraphs, dict(fonts), font, fallbacks, dict(palette), fill, icon_dirs, override)
+    paras = build(paragraphs, dict(fonts), font, fallbacks, dict(palette), fill, icon_dirs, override,
+                  lang, latin_gap)
     trial = fit(paras, w, h, size, min_size, line_height)
     return place(paras, trial, w, h, align, valign, line_height)
 
@@ -147,7 +153,8 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
         return _layout(text_s, float(w), float(h), float(size), float(min_size), font, al, va,
                        float(line_height), str(fill), tuple(sorted(ctx.fonts.items())),
                        tuple(ctx.fallback_fonts), tuple(sorted(ctx.palette.items())),
-                       tuple(d if isinstance(d, Path) else Path(d) for d in ctx.icon_dirs))
+                       tuple(d if isinstance(d, Path) else Path(d) for d in ctx.icon_dirs),
+                       ctx.lang, float(ctx.latin_gap))
     except KeyError:  # a font that was never registered (checked only when the cache misses)
         for name in (ctx.fonts.get(font, font), *ctx.fonts.values(), *ctx.fallback_fonts):
             try:
@@ -199,7 +206,7 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
             ctx.warnings.append(msg)
     if _recorders:
         frozen = TextContext(dict(ctx.fonts), list(ctx.fallback_fonts), dict(ctx.palette), list(ctx.icon_dirs),
-                             ctx.where)
+                             ctx.where, lang=ctx.lang, latin_gap=ctx.latin_gap)
         rec = Record(ctx.where, _field_name(text), "" if text is None else str(text), float(w), float(h),
                      lay.size, float(min_size), ctx.fonts.get(font, font), lay, frozen,
                      (w, h, size, min_size, font, align, valign, line_height, fill))

@@ -1,5 +1,10 @@
 """Spans → cells: one drawable unit each (a character, an icon, a ruby group), with its font,
-colour and width at 1 pt, and the glyph check against the font's cmap (then the fallbacks)."""
+colour and width at 1 pt, and the glyph check against the font's cmap (then the fallbacks).
+
+Between a Japanese character (kana, kanji) and a Latin letter or digit next to it, a ``GAP`` cell
+holds the 和欧間 space JLREQ gives there (a quarter em unless the game says otherwise). It is
+not a character: it never changes where a line may break, and it counts for nothing at a line's
+end, like a space."""
 
 from __future__ import annotations
 
@@ -11,11 +16,13 @@ from typing import Mapping, Sequence
 
 from pnpgen import fonts as fontreg
 from pnpgen.text import icons
-from pnpgen.text.linebreak import OBJ, SPACES, break_classes
+from pnpgen.text.linebreak import HYPHEN_CHAR, KINSOKU, OBJ, SPACES, break_classes, latin_letter
 from pnpgen.text.markup import ICON, RUBY, TEXT, Span
 from pnpgen.units import MM_PER_PT as PT  # mm per point
 
 RUBY_SCALE = 0.5
+GAP = "gap"  # 和欧間 space between Japanese and Latin
+LATIN_GAP = 0.25  # em: JLREQ's space between Japanese and Western characters
 
 
 class GlyphMissing(ValueError):
@@ -27,7 +34,7 @@ class GlyphMissing(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    kind: str  # TEXT (one character) | ICON | RUBY
+    kind: str  # TEXT (one character) | ICON | RUBY | GAP
     text: str  # the character | the icon name | the ruby base
     font: str  # font name the text is drawn with
     colour: str  # '#rrggbb'
@@ -37,12 +44,12 @@ class Cell:
 
     @property
     def unit(self) -> str:
-        """What line breaking sees."""
+        """What line breaking sees (nothing for a 和欧間 gap)."""
         return OBJ if self.kind == ICON else self.text
 
     @property
     def space(self) -> bool:
-        return self.kind == TEXT and self.text in SPACES
+        return (self.kind == TEXT and self.text in SPACES) or self.kind == GAP
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +59,7 @@ class Paragraph:
     widths: tuple[float, ...]
     spaces: tuple[bool, ...]
     ruby: tuple[bool, ...]
+    hyphens: tuple[float, ...]  # width at 1 pt of the hyphen a line ending before cell i would get
 
 
 @lru_cache(maxsize=None)
@@ -75,10 +83,47 @@ def _drawable(char: str) -> bool:
     return unicodedata.category(char) not in ("Cc", "Cf") or char == "\t"
 
 
+def _japanese(c: str) -> bool:
+    return ("\u3041" <= c <= "\u30ff" and c not in "゠・") or "\u3400" <= c <= "\u9fff" \
+        or "\uf900" <= c <= "\ufaff" or c in "々〆〇"
+
+
+def _latin(c: str) -> bool:
+    return "0" <= c <= "9" or (latin_letter(c) and c < "\uff00")
+
+
+def _wakan(a: Cell, b: Cell) -> bool:
+    """Two neighbouring cells need the 和欧間 space between them."""
+    if a.kind != TEXT or b.kind != TEXT:
+        return False
+    return (_japanese(a.text) and _latin(b.text)) or (_latin(a.text) and _japanese(b.text))
+
+
+def with_gaps(cells: list[Cell], classes: list[int], gap_em: float) -> tuple[list[Cell], list[int]]:
+    """``cells`` with a GAP cell between Japanese and Latin neighbours; the break class of each
+    original gap moves to after the GAP cell (so a line broken there ends with the free GAP)."""
+    if gap_em <= 0:
+        return cells, classes
+    out_cells: list[Cell] = []
+    out_classes: list[int] = [KINSOKU]
+    for i, cell in enumerate(cells):
+        if i and _wakan(cells[i - 1], cell):
+            prev = cells[i - 1]
+            out_cells.append(Cell(GAP, "", prev.font, prev.colour, gap_em * PT))
+            out_classes.append(KINSOKU)
+        if i:
+            out_classes.append(classes[i])
+        out_cells.append(cell)
+    out_classes.append(KINSOKU)
+    return out_cells, out_classes
+
+
 def build(paragraphs: list[list[Span]], fonts: Mapping[str, str], role: str, fallbacks: tuple[str, ...],
           palette: Mapping[str, str], fill: str, icon_dirs: tuple[Path, ...],
-          override_colour: str | None = None) -> list[Paragraph]:
-    """Cells for each paragraph, with break classes computed once for every size."""
+          override_colour: str | None = None, lang: str = "ja",
+          latin_gap: float = LATIN_GAP) -> list[Paragraph]:
+    """Cells for each paragraph, with break classes computed once for every size. ``lang`` picks
+    the hyphenation dictionary; ``latin_gap`` is the 和欧間 space in em (0: none)."""
     regular = fonts.get(role, role)
     bold = fonts.get(f"{role}-bold", fonts.get("bold", regular))
     out = []
@@ -106,7 +151,15 @@ def build(paragraphs: list[list[Span]], fonts: Mapping[str, str], role: str, fal
                 read_w = sum(char_width(font_for(ch, font, fallbacks), ch) for ch in span.reading)
                 cells.append(Cell(RUBY, span.text, font, colour, max(base_w, read_w * RUBY_SCALE),
                                   reading=span.reading))
-        classes = break_classes([c.unit for c in cells])
+        classes = break_classes([c.unit for c in cells], lang=lang)
+        cells, classes = with_gaps(cells, classes, latin_gap)
+        hyphens = [0.0] + [char_width(c.font, HYPHEN_CHAR) for c in cells]  # the font before the gap
         out.append(Paragraph(tuple(cells), tuple(classes), tuple(c.width for c in cells),
-                             tuple(c.space for c in cells), tuple(c.kind == RUBY for c in cells)))
+                             tuple(c.space for c in cells), tuple(c.kind == RUBY for c in cells),
+                             tuple(hyphens)))
     return out
+
+
+def hyphen_cell(before: Cell, width: float) -> Cell:
+    """The visible hyphen ending a line broken inside a Latin word."""
+    return Cell(TEXT, HYPHEN_CHAR, before.font, before.colour, width)

@@ -6,8 +6,9 @@ asks the line breaker why it broke where it did:
 - a line starts with a line-start-prohibited character, or ends with a line-end-prohibited one;
 - a break splits ``……``/``——``, a Latin word, a number with its unit (``1VP``, ``３フェイス``),
   or a range (``1〜2``);
+- a Latin word hyphenated although it would have fit on a line of its own;
 - a break falls inside a BudouX phrase although the phrase would have fit on a line of its own.
-  Phrases are split after spaces, commas and full stops, and merged where a JLREQ rule or a
+  Phrases are split after spaces, commas, full stops and a hyphen inside a Latin word, and merged where a JLREQ rule or a
   cluster forbids the break between them (the merged unit is what cannot be separated).
 """
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Sequence
 
-from pnpgen.text.linebreak import NO_END, NO_START, OBJ, PHRASE_END, phrase_boundaries, quote_roles
+from pnpgen.text.linebreak import HYPHEN_CHAR, NO_END, NO_START, OBJ, PHRASE_END, phrase_boundaries, quote_roles
 
 # PRINTING.md, "Japanese text"
 SPEC_NO_START = frozenset("）」』】〉》］｝。、．，・：；？！ヽヾゝゞ々ーぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ")
@@ -104,6 +105,7 @@ def check_paragraph(lines: Sequence[Sequence[str]], widths: Sequence[Sequence[fl
     # a break inside a phrase (BudouX, split after spaces, joined where no break is allowed) that fits
     bounds = set(phrase_boundaries(budoux_text))
     bounds.update(i + 1 for i, c in enumerate(plain) if c == " " or c in PHRASE_END)
+    bounds.update(m.end() for m in re.finditer(r"(?<=[A-Za-z])[-‐](?=[A-Za-z])", plain))  # Counter-|intelligence
     good = [g for g in gaps if g in bounds and not any(s < g < e for s, e in spans)]
     for off, b in break_offsets.items():
         if off in good:
@@ -122,8 +124,17 @@ def check_layout(layout, label: str = "") -> list[str]:
     para_lines: list[list[str]] = []
     para_widths: list[list[float]] = []
     for line in layout.lines:
-        para_lines.append([c.unit for c in line.cells])
-        para_widths.append([c.width * layout.size for c in line.cells])
+        cells = line.cells[:-1] if line.hyphen else line.cells  # the added hyphen is not text
+        units: list[str] = []
+        widths: list[float] = []
+        for c in cells:
+            if c.unit:
+                units.append(c.unit)
+                widths.append(c.width * layout.size)
+            elif widths:  # a 和欧間 gap widens the unit before it
+                widths[-1] += c.width * layout.size
+        para_lines.append(units)
+        para_widths.append(widths)
         if line.last:
             out += check_paragraph(para_lines, para_widths, layout.w, label)
             para_lines, para_widths = [], []
@@ -145,9 +156,11 @@ def check_plain(text: str, lines: Sequence[str], max_width: float, measure: Call
         got: list[str] = []
         rest = para
         while True:
-            if i >= len(lines) or not rest.startswith(lines[i]) or (not lines[i] and rest):
+            line = lines[i] if i < len(lines) else ""
+            if line.endswith(HYPHEN_CHAR) and not rest.startswith(line) and rest.startswith(line[:-1]):
+                line = line[:-1]  # broken at a hyphenation point
+            if i >= len(lines) or not rest.startswith(line) or (not line and rest):
                 return out + [f"{label}: lines do not reproduce the text at {rest[:10]!r}"]
-            line = lines[i]
             i += 1
             got.append(line)
             rest = rest[len(line):]

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnpgen.text.cells import PT, RUBY_SCALE, Cell, Paragraph
-from pnpgen.text.linebreak import fill
+from pnpgen.text.cells import PT, RUBY_SCALE, Cell, Paragraph, hyphen_cell
+from pnpgen.text.linebreak import fill, hyphenated
 
 ASCENT = 0.88  # baseline below the em box top, in em
 STEP = 0.25  # pt
@@ -34,10 +34,11 @@ class Line:
     width: float  # set width without trailing spaces, mm (before justification)
     last: bool  # last line of its paragraph
     spacing: float = 0.0  # mm added after every cell (justification)
+    hyphen: bool = False  # the last cell is the hyphen of a word broken at a hyphenation point
 
     @property
     def text(self) -> str:
-        """The line's text; an icon is U+FFFC, a ruby group its base."""
+        """The line's text; an icon is U+FFFC, a ruby group its base, a hyphenated line ends in '-'."""
         return "".join(c.unit for c in self.cells).rstrip(" ")
 
 
@@ -76,7 +77,7 @@ def _trial(paras: list[Paragraph], size: float, w: float, h: float, line_height:
     widest = 0.0
     first = True
     for pi, p in enumerate(paras):
-        ranges = tuple(fill(p.classes, p.widths, p.spaces, max_units))
+        ranges = tuple(fill(p.classes, p.widths, p.spaces, max_units, p.hyphens))
         breaks.append((pi, ranges))
         for s, e in ranges:
             ruby = any(p.ruby[s:e])
@@ -91,9 +92,11 @@ def _trial(paras: list[Paragraph], size: float, w: float, h: float, line_height:
 
 
 def _width(p: Paragraph, s: int, e: int) -> float:
+    """Set width at 1 pt of cells [s, e), less trailing spaces, plus the hyphen a break there adds."""
+    hyphen = p.hyphens[e] if hyphenated(p.classes, e, len(p.cells)) else 0.0
     while e > s and p.spaces[e - 1]:
         e -= 1
-    return sum(p.widths[s:e])
+    return sum(p.widths[s:e]) + hyphen
 
 
 def candidates(size: float, min_size: float) -> list[float]:
@@ -142,6 +145,9 @@ def place(paras: list[Paragraph], trial: _Trial, w: float, h: float, align: str,
         p = paras[pi]
         for li, (s, e) in enumerate(ranges):
             cells = p.cells[s:e]
+            hyphen = hyphenated(p.classes, e, len(p.cells))
+            if hyphen:
+                cells += (hyphen_cell(cells[-1], p.hyphens[e]),)
             ruby = any(p.ruby[s:e])
             if first:
                 top = RUBY_SCALE * em if ruby else 0.0
@@ -151,11 +157,12 @@ def place(paras: list[Paragraph], trial: _Trial, w: float, h: float, align: str,
             width = _width(p, s, e) * size
             last = li == len(ranges) - 1
             xs, gap = _xs(cells, size, width, w, align, last, em)
-            lines.append(Line(cells, xs, top + ASCENT * em, width, last, gap))
+            lines.append(Line(cells, xs, top + ASCENT * em, width, last, gap, hyphen))
     height = trial.height
     shift = {"top": 0.0, "middle": (h - height) / 2, "bottom": h - height}[valign]
     if shift:
-        lines = [Line(ln.cells, ln.xs, ln.baseline + shift, ln.width, ln.last, ln.spacing) for ln in lines]
+        lines = [Line(ln.cells, ln.xs, ln.baseline + shift, ln.width, ln.last, ln.spacing, ln.hyphen)
+                 for ln in lines]
     return Layout(size, tuple(lines), trial.fits, height, w, h)
 
 

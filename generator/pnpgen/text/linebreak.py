@@ -1,18 +1,25 @@
-"""Japanese line breaking: JLREQ kinsoku + BudouX phrases, greedy fill, no hanging.
+"""Line breaking: JLREQ kinsoku + BudouX phrases for Japanese, words and hyphenation for Latin;
+greedy fill, no hanging.
 
 A paragraph is a sequence of *units*: one character, an icon (``OBJ``) or a ruby base (kept whole).
 ``break_classes`` says, for each gap between two units, whether a line may break there:
 
 - ``KINSOKU`` never (a JLREQ rule: a line-start-prohibited character after the gap, a
   line-end-prohibited one before it, or an inseparable pair such as ``……``);
-- ``CLUSTER`` not unless nothing else fits (inside a Latin word, a number with its unit, ``1〜2``);
+- ``WORD`` never: inside a Latin word (``can't``, ``e.g``, the letters of ``Counter-``);
+- ``HYPHEN`` a hyphenation point inside a Latin word (pyphen, by the text's language): used only
+  when the word is longer than the line, and the line then ends with a visible hyphen;
+- ``CLUSTER`` not unless nothing else fits (a number with its unit ``1VP``, a range ``1〜2``);
 - ``CHAR`` allowed, but inside a BudouX phrase;
-- ``PHRASE`` a phrase boundary (or after a space, a comma or a full stop): the preferred place.
+- ``PHRASE`` a phrase boundary (or after a space, a comma, a full stop or a word's hyphen
+  ``Counter-|intelligence``): the preferred place.
 
 ``fill`` then sets lines greedily: each line takes as many units as fit, and ends at the last
 phrase boundary that fits; only a phrase longer than a whole line is broken inside. A
 line-start-prohibited character is never hung past the edge: the break moves earlier, so the
-character before it comes down with it (追い出し).
+character before it comes down with it (追い出し). A Latin word is never split elsewhere than at
+its hyphenation points, and a JLREQ rule is never broken: a stretch wider than the line with no
+break that fits runs over the edge (the box then sets the text smaller, or warns).
 """
 
 from __future__ import annotations
@@ -21,8 +28,10 @@ from functools import lru_cache
 from typing import Callable, Sequence
 
 import budoux
+import pyphen
 
-KINSOKU, CLUSTER, CHAR, PHRASE = 0, 1, 2, 3
+KINSOKU, CLUSTER, CHAR, PHRASE, WORD, HYPHEN = 0, 1, 2, 3, 4, 5
+HYPHEN_CHAR = "-"  # drawn at the end of a line broken at a hyphenation point (every font has it)
 
 OBJ = "\ufffc"  # an icon: one unbreakable character
 _BUDOUX_OBJ = "物"  # what BudouX sees for an icon: a one-character noun
@@ -57,6 +66,7 @@ _LATIN = frozenset(
     "ａｂｃｄｅｆｇｈｉｊｋｌｍｎｏｐｑｒｓｔｕｖｗｘｙｚＡＢＣＤＥＦＧＨＩＪＫＬＭＮＯＰＱＲＳＴＵＶＷＸＹＺ"
 )
 _ALNUM = _DIGITS | _LATIN
+_WORD_HYPHENS = frozenset("-‐")  # a break may follow one inside a word: Counter-|intelligence
 _WORD_INNER = frozenset("'’-.,:．，：")  # inside a word or number when alnum on both sides
 _RANGE = frozenset("〜～~-−–‐×")  # between two numbers: 1〜2, 3-5, 2×3
 _PREFIX = frozenset("+-−＋－±¥$£€#＃￥＄№")  # glued to the number after it
@@ -89,6 +99,11 @@ def _katakana(c: str) -> bool:
     return "\u30a1" <= c <= "\u30fa" or c in "ーヽヾ" or "\uff66" <= c <= "\uff9f" or "\u31f0" <= c <= "\u31ff"
 
 
+def latin_letter(c: str) -> bool:
+    """A letter of a Latin-script word (ASCII, accented, full-width)."""
+    return c in _LATIN or (c.isalpha() and ("\u00c0" <= c <= "\u024f" or "\u1e00" <= c <= "\u1eff"))
+
+
 def _glue(units: Sequence[str]) -> list[bool]:
     """glue[i]: the gap before unit i is inside a cluster (word, number + unit, range)."""
     n = len(units)
@@ -103,10 +118,10 @@ def _glue(units: Sequence[str]) -> list[bool]:
             glue[i] = True
             continue
         in_unit = False
-        if a in _ALNUM and b in _ALNUM:
+        if (a in _ALNUM or latin_letter(a)) and (b in _ALNUM or latin_letter(b)):
             glue[i] = True
-        elif a in _ALNUM and b in _WORD_INNER and i + 1 < n and first[i + 1] in _ALNUM \
-                and not (b in _RANGE and prev_digit):
+        elif (a in _ALNUM or latin_letter(a)) and b in _WORD_INNER and i + 1 < n \
+                and (first[i + 1] in _ALNUM or latin_letter(first[i + 1])) and not (b in _RANGE and prev_digit):
             glue[i] = glue[i + 1] = True
         elif prev_digit and b in _RANGE and i + 1 < n and first[i + 1] in _DIGITS:
             glue[i] = glue[i + 1] = True
@@ -138,15 +153,16 @@ def phrase_boundaries(plain: str) -> frozenset[int]:
     return frozenset(out)
 
 
-def break_classes(units: Sequence[str], phrases: bool = True) -> list[int]:
+def break_classes(units: Sequence[str], phrases: bool = True, lang: str = "ja") -> list[int]:
     """For each i in 0..len(units): the class of the gap before unit i (0 and n are unused).
     With ``phrases=False`` BudouX is not asked: every allowed gap is a plain ``CHAR`` break
-    (pure JLREQ character-by-character setting)."""
+    (pure JLREQ character-by-character setting). ``lang`` chooses the hyphenation dictionary."""
     n = len(units)
     plain = "".join(_BUDOUX_OBJ if u == OBJ else u for u in units)
     bounds = phrase_boundaries(plain) if n > 1 and phrases else frozenset()
     glue = _glue(units)
     roles = quote_roles(units)
+    letter = [len(u) == 1 and latin_letter(u) for u in units]
     classes = [KINSOKU] * (n + 1)
     offset = 0
     for i in range(n):
@@ -158,6 +174,8 @@ def break_classes(units: Sequence[str], phrases: bool = True) -> list[int]:
                 cls = KINSOKU
             elif any(a in s and b in s for s in INSEPARABLE):
                 cls = KINSOKU
+            elif glue[i] and _in_word(letter, units, i):
+                cls = PHRASE if a in _WORD_HYPHENS else WORD
             elif glue[i]:
                 cls = CLUSTER
             elif a in SPACES or a in PHRASE_END or offset in bounds:
@@ -166,12 +184,57 @@ def break_classes(units: Sequence[str], phrases: bool = True) -> list[int]:
                 cls = CHAR
             classes[i] = cls
         offset += len(units[i])
+    _hyphenation_points(units, letter, classes, lang)
     return classes
 
 
+def _in_word(letter: Sequence[bool], units: Sequence[str], i: int) -> bool:
+    """The glued gap before unit i joins letters of one Latin word (``ab``, ``a|'b``, ``a'|b``)."""
+    n = len(units)
+    if i == 0 or i >= n:
+        return False
+    if letter[i - 1] and letter[i]:
+        return True
+    if letter[i - 1] and units[i] in _WORD_INNER and i + 1 < n and letter[i + 1]:
+        return True
+    return units[i - 1] in _WORD_INNER and i >= 2 and letter[i - 2] and letter[i]
+
+
+def _hyphenation_points(units: Sequence[str], letter: Sequence[bool], classes: list[int], lang: str) -> None:
+    """Mark the dictionary's hyphenation points of every Latin word as ``HYPHEN`` gaps."""
+    n = len(units)
+    i = 0
+    while i < n:
+        if not letter[i]:
+            i += 1
+            continue
+        j = i
+        while j < n and letter[j]:
+            j += 1
+        if j - i >= 5:
+            for p in hyphen_positions("".join(units[i:j]), lang):
+                if classes[i + p] == WORD:
+                    classes[i + p] = HYPHEN
+        i = j
+
+
+@lru_cache(maxsize=None)
+def _dictionary(lang: str) -> pyphen.Pyphen:
+    """pyphen's dictionary for ``lang``; Latin words in Japanese text (or a language pyphen does
+    not know) are taken as English."""
+    return pyphen.Pyphen(lang=pyphen.language_fallback(lang.replace("-", "_")) or "en_US", left=2, right=3)
+
+
+@lru_cache(maxsize=8192)
+def hyphen_positions(word: str, lang: str = "en") -> tuple[int, ...]:
+    """Offsets in ``word`` where it may be hyphenated."""
+    return tuple(_dictionary(lang).positions(word))
+
+
 def fill(classes: Sequence[int], widths: Sequence[float], spaces: Sequence[bool],
-         max_width: float) -> list[tuple[int, int]]:
-    """Greedy lines as (start, end) unit ranges; trailing spaces count for no width."""
+         max_width: float, hyphens: Sequence[float] | None = None) -> list[tuple[int, int]]:
+    """Greedy lines as (start, end) unit ranges; trailing spaces count for no width. ``hyphens[i]``
+    is the width of the hyphen drawn when a line ends before unit i at a ``HYPHEN`` gap."""
     n = len(widths)
     if n == 0:
         return [(0, 0)]
@@ -196,38 +259,57 @@ def fill(classes: Sequence[int], widths: Sequence[float], spaces: Sequence[bool]
         if end >= n:
             lines.append((start, n))
             break
-        cut = _best_break(classes, start, end)
+        cut = _best_break(classes, widths, hyphens, start, end, max_width + eps)
         lines.append((start, cut))
         start = cut
     return lines
 
 
-def _best_break(classes: Sequence[int], start: int, end: int) -> int:
+def _best_break(classes: Sequence[int], widths: Sequence[float], hyphens: Sequence[float] | None,
+                start: int, end: int, max_width: float) -> int:
     """The break for a line [start, end) that is full: the last phrase boundary, else the last
-    break inside a phrase, else (a cluster wider than the line) inside the cluster, else at end."""
-    for wanted in (PHRASE, CHAR, CLUSTER):
+    break inside a phrase, else a hyphenation point where the word and its hyphen fit, else inside
+    a cluster; with none of these, the line runs over to the first break it allows (never inside
+    a Latin word, never against a JLREQ rule)."""
+    for wanted in (PHRASE, CHAR):
         for p in range(end, start, -1):
             if classes[p] == wanted:
                 return p
-    return max(end, start + 1)
+    for p in range(end, start, -1):
+        if classes[p] == HYPHEN and sum(widths[start:p]) + (hyphens[p] if hyphens else 0.0) <= max_width:
+            return p
+    for p in range(end, start, -1):
+        if classes[p] == CLUSTER:
+            return p
+    p = start + 1
+    while p < len(widths) and classes[p] in (WORD, KINSOKU):
+        p += 1
+    return p
+
+
+def hyphenated(classes: Sequence[int], end: int, n: int) -> bool:
+    """A line ending before unit ``end`` (of ``n``) was broken at a hyphenation point."""
+    return end < n and classes[end] == HYPHEN
 
 
 def break_units(units: Sequence[str], widths: Sequence[float], max_width: float,
-                classes: Sequence[int] | None = None) -> list[tuple[int, int]]:
+                classes: Sequence[int] | None = None, hyphen_width: float = 0.0) -> list[tuple[int, int]]:
     """Lines of one paragraph as (start, end) ranges of ``units``."""
     if classes is None:
         classes = break_classes(units)
     spaces = [u in SPACES for u in units]
-    return fill(classes, widths, spaces, max_width)
+    return fill(classes, widths, spaces, max_width, [hyphen_width] * (len(units) + 1))
 
 
-def break_lines(text: str, max_width: float, measure: Callable[[str], float], phrases: bool = True) -> list[str]:
+def break_lines(text: str, max_width: float, measure: Callable[[str], float], phrases: bool = True,
+                lang: str = "ja") -> list[str]:
     """Plain text (no markup) → lines no wider than ``max_width`` as measured by ``measure``.
 
     Newlines are explicit breaks (an empty paragraph gives an empty line); empty text gives no
     lines. Widths are taken per character and added up (true of ReportLab, which does not kern).
     Trailing spaces are dropped from each line. ``phrases=False`` sets character by character
-    (JLREQ rules only), as a Japanese book does.
+    (JLREQ rules only), as a Japanese book does. A line broken at a hyphenation point of a Latin
+    word ends with ``HYPHEN_CHAR``; ``lang`` chooses the dictionary.
     """
     if not text:
         return []
@@ -241,11 +323,13 @@ def break_lines(text: str, max_width: float, measure: Callable[[str], float], ph
             if w is None:
                 w = cache[c] = measure(c)
             widths.append(w)
-        for s, e in break_units(units, widths, max_width, _classes_cached(para, phrases)):
-            out.append(para[s:e].rstrip(" "))
+        classes = _classes_cached(para, phrases, lang)
+        hyphen = measure(HYPHEN_CHAR) if HYPHEN in classes else 0.0
+        for s, e in break_units(units, widths, max_width, classes, hyphen):
+            out.append(para[s:e].rstrip(" ") + (HYPHEN_CHAR if hyphenated(classes, e, len(units)) else ""))
     return out
 
 
 @lru_cache(maxsize=8192)
-def _classes_cached(para: str, phrases: bool = True) -> tuple[int, ...]:
-    return tuple(break_classes(list(para), phrases))
+def _classes_cached(para: str, phrases: bool = True, lang: str = "ja") -> tuple[int, ...]:
+    return tuple(break_classes(list(para), phrases, lang))

@@ -1,0 +1,177 @@
+"""Translations in the data: the one place where a build's language is chosen.
+
+Any text in game.yaml or a deck file may be a mapping by language, ``title: {ja: 祝福, en:
+Blessing}``. game.yaml names the game's ``languages`` (default ``[ja]``) and its
+``default_language`` (default the first). ``Translations.resolve`` replaces every such mapping in
+a loaded YAML document by the selected language's text, before anything else reads it, so the rest
+of loading, the templates and the rulebook only ever see plain text.
+
+A mapping without the selected language prints the default language's text after a magenta
+``〔ja〕`` marker (the marker is markup pnpgen writes, in front of the designer's text, never
+inside it) and is recorded with its file:line. A deck file with no translation at all, built in
+another language than the default, is recorded once (its text prints as written, unmarked).
+
+In a spreadsheet deck, a column headed ``<field>.<lang>`` (``name.en``) holds that field's
+translation; the plain ``<field>`` column is the default language (``resolve_rows``).
+
+``fonts:`` in game.yaml may hold a mapping per language (``fonts: {en: {gothic: …}}``): the
+selected language's roles override the plain ones for the card text (``Game.text_fonts``); sheet
+labels and the rulebook keep the plain roles (``Game.fonts``), which set Japanese.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pnpgen.data.model import Where
+from pnpgen.fonts import locate
+from pnpgen.data.yamlsrc import Located
+
+MISSING_COLOUR = "missing-translation"  # palette name of the marker's colour
+MISSING_RGB = "#e4007f"  # process magenta, like a 未定 placeholder
+LATIN_GAP = 0.25  # em, JLREQ's 和欧間
+_CODE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
+
+
+@dataclass
+class Missing:
+    """A text the selected language has no translation for."""
+
+    where: Where
+    key: str  # "pieces.3.title", or "" for a whole untranslated file
+    shown: str  # the default language's text printed instead
+
+
+@dataclass
+class Translations:
+    lang: str  # the language being built
+    default: str
+    languages: list[str]
+    latin_gap: float = LATIN_GAP
+    missing: list[Missing] = field(default_factory=list)
+    fonts: dict[str, str] = field(default_factory=dict)  # role → font for the selected language only
+
+    @classmethod
+    def from_game(cls, doc: Located, lang: str | None) -> "Translations":
+        """Read game.yaml's language keys, check ``lang`` against them and resolve game.yaml."""
+        data = doc.data if isinstance(doc.data, dict) else {}
+        languages = data.get("languages", None)
+        if languages is None:
+            languages = [str(data.get("default_language", "ja"))]
+        if not isinstance(languages, list) or not languages \
+                or not all(isinstance(code, str) and _CODE.match(code) for code in languages):
+            raise doc.error(("languages",), f"languages must be a list of language codes, got {languages!r}",
+                            "e.g. 'languages: [ja, en]'")
+        default = data.get("default_language", languages[0])
+        if default not in languages:
+            raise doc.error(("default_language",), f"default language {default!r} is not in languages",
+                            "one of " + ", ".join(languages))
+        chosen = default if lang is None else lang
+        if chosen not in languages:
+            raise doc.error(("languages",), f"this game has no language {chosen!r} (--lang)",
+                            "one of " + ", ".join(languages) + " (add it to languages: in game.yaml)")
+        gap = data.get("latin_gap", LATIN_GAP)
+        if isinstance(gap, bool) or not isinstance(gap, (int, float)) or not 0 <= gap <= 1:
+            raise doc.error(("latin_gap",), f"latin_gap {gap!r} is not a number of em from 0 to 1",
+                            "e.g. 'latin_gap: 0.25' (a quarter em), 0 for none")
+        tr = cls(chosen, default, list(languages), float(gap))
+        fonts = data.get("fonts")
+        if isinstance(fonts, dict):
+            data["fonts"] = tr._fonts(doc, fonts)
+        if isinstance(data.get("palette"), dict):
+            data["palette"].setdefault(MISSING_COLOUR, MISSING_RGB)
+        tr.resolve(doc)
+        return tr
+
+    def _fonts(self, doc: Located, fonts: dict) -> dict:
+        """The plain roles (for everything pnpgen sets itself); the selected language's roles are
+        kept for its card text (``text_fonts``), other languages' dropped."""
+        for k, v in fonts.items():
+            if isinstance(v, dict) and k not in self.languages:
+                raise doc.error(("fonts", k), f"fonts.{k} is a mapping but {k!r} is not one of the game's languages",
+                                "role: font, or a language from languages: with role: font under it")
+        mine = fonts.get(self.lang)
+        self.fonts = {str(role): str(name) for role, name in mine.items()} if isinstance(mine, dict) else {}
+        return {k: v for k, v in fonts.items() if not isinstance(v, dict)}
+
+    def text_fonts(self, doc: Located, roles: dict[str, str], fallbacks: list[str],
+                   font_dir) -> tuple[dict[str, str], list[str]]:
+        """Font roles and fallbacks for the card text of the selected language: its own roles over
+        the plain ones, and each font it replaces as a fallback, so text left in the default
+        language (and the 〔ja〕 marker) still finds its glyphs."""
+        text_roles = dict(roles)
+        text_fallbacks = list(fallbacks)
+        for role, name in self.fonts.items():
+            locate(name, font_dir, where=doc.where(("fonts", self.lang, role)), key=f"fonts.{self.lang}.{role}")
+            replaced = text_roles.get(role)
+            if replaced and replaced != name and replaced not in text_fallbacks:
+                text_fallbacks.append(replaced)
+            text_roles[role] = name
+        return text_roles, text_fallbacks
+
+    def resolve(self, doc: Located) -> None:
+        """Replace every translation mapping in ``doc`` by the selected language's text."""
+        found = [0]
+        doc.data = self._walk(doc, doc.data, (), found)
+        from_sheet = isinstance(doc.data, dict) and isinstance(doc.data.get("pieces"), dict)  # said by resolve_rows
+        if not found[0] and self.lang != self.default and doc.path.name != "game.yaml" and not from_sheet:
+            self.missing.append(Missing(Where(doc.path), "", f"nothing in this file is translated into "
+                                                            f"{self.lang}; printed in {self.default} as written"))
+
+    def resolve_rows(self, sheet: Any, pieces: list[dict]) -> list[dict]:
+        """Spreadsheet rows with ``<field>.<lang>`` columns folded into the chosen language's text.
+        ``sheet`` answers ``where(keypath)`` (data/sheets.py SheetDoc)."""
+        columns = {h: h.rsplit(".", 1) for h in getattr(sheet, "headers", []) if "." in h}
+        columns = {h: (f, lang) for h, (f, lang) in columns.items() if lang in self.languages}
+        if not columns:
+            if self.lang != self.default:
+                self.missing.append(Missing(Where(sheet.path), "", f"no {self.lang} column in this sheet; "
+                                                                   f"printed in {self.default} as written"))
+            return pieces
+        fields = {f for f, _ in columns.values()}
+        out = []
+        for i, raw in enumerate(pieces):
+            row = {k: v for k, v in raw.items() if k not in columns}
+            for f in sorted(fields):
+                texts = {lang: raw[h] for h, (g, lang) in columns.items() if g == f and h in raw}
+                if f in raw:
+                    texts.setdefault(self.default, raw[f])
+                if texts:
+                    row[f] = self._pick(sheet, texts, ("pieces", i, f))
+            out.append(row)
+        return out
+
+    def _is_translation(self, value: Any) -> bool:
+        return (isinstance(value, dict) and bool(value) and all(k in self.languages for k in value)
+                and all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in value.values()))
+
+    def _walk(self, doc: Located, value: Any, keypath: tuple, found: list[int]) -> Any:
+        if self._is_translation(value):
+            found[0] += 1
+            return self._pick(doc, value, keypath)
+        if isinstance(value, dict):
+            return {k: self._walk(doc, v, keypath + (k,), found) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self._walk(doc, v, keypath + (i,), found) for i, v in enumerate(value)]
+        return value
+
+    def _pick(self, doc: Located, value: dict, keypath: tuple) -> str:
+        if self.lang in value:
+            return str(value[self.lang])
+        shown_lang = self.default if self.default in value else next(iter(value))
+        shown = str(value[shown_lang])
+        self.missing.append(Missing(doc.where(keypath), ".".join(str(k) for k in keypath), shown))
+        return marker(shown_lang) + shown
+
+    @property
+    def warnings(self) -> list[str]:
+        """One line per missing translation, for the build's warnings."""
+        return [f"{m.where}: {m.key}: no {self.lang} translation; printed in {self.default} marked 〔{self.default}〕"
+                if m.key else f"{m.where}: {m.shown}" for m in self.missing]
+
+
+def marker(lang: str) -> str:
+    """The magenta 〔lang〕 put before a text printed in another language than the build's."""
+    return f"[{MISSING_COLOUR}]〔{lang}〕[/{MISSING_COLOUR}]"

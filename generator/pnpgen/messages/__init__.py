@@ -1,0 +1,46 @@
+"""Labels pnpgen itself prints (sheet headers, bill of materials, tile notes, rulebook cover and
+headings), in each language it ships: ``msg(key, lang, **args)``.
+
+The catalogues are ``<lang>.yaml`` beside this file, one flat ``key: text`` mapping each, with
+``{name}`` slots filled from ``args``. A language pnpgen has no catalogue for gets English (the
+game's own text is still in its language); a regional tag falls back to its language
+(``en-GB`` → ``en``). The Japanese labels keep the English gloss the sheets always had.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+FALLBACK = "en"
+
+
+@lru_cache(maxsize=None)
+def catalogue(lang: str) -> dict[str, str]:
+    """The messages of one shipped language (empty for one pnpgen does not ship)."""
+    path = HERE / f"{lang}.yaml"
+    if not path.is_file():
+        return {}
+    return {str(k): str(v) for k, v in yaml.safe_load(path.read_text("utf-8")).items()}
+
+
+def languages() -> list[str]:
+    """The languages pnpgen's own labels come in."""
+    return sorted(p.stem for p in HERE.glob("*.yaml"))
+
+
+def resolve(lang: str) -> str:
+    """The shipped catalogue that serves ``lang``."""
+    for cand in (lang, lang.replace("_", "-").split("-")[0].lower()):
+        if catalogue(cand):
+            return cand
+    return FALLBACK
+
+
+def msg(key: str, lang: str = "ja", **args: object) -> str:
+    """The label ``key`` in ``lang`` with its ``{slots}`` filled (a KeyError names a missing key)."""
+    text = catalogue(resolve(lang))[key]
+    return text.format(**args) if args else text

@@ -1,0 +1,191 @@
+"""Two languages from one deck: translations in the data, --lang, missing translations, fonts and
+labels per language (issue 14)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import DECK_YAML, GAME_YAML, make_workspace, run
+from pdfprobe import boxes_mm, clip_rects
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+from pnpgen.errors import InputError
+from pnpgen.messages import catalogue, languages, msg
+from pnpgen.text import TextContext, layout_text
+
+TWO = GAME_YAML.replace("title: テストゲーム", "languages: [ja, en]\ndefault_language: ja\n"
+                        "title: {ja: テストゲーム, en: Test Game}")
+NAMES = [("祝福", "Blessing"), ("降臨", "Advent"), ("秘跡", "Sacrament"), ("労働", "Labour")]
+DECK = DECK_YAML.replace("name: テストカード", "name: {ja: テストカード, en: Test cards}") + "".join(f"  - {{name: {{ja: {ja}, en: {en}}}, text: {{ja: 本文{ja}, en: Text {en}}}}}\n"
+                           for ja, en in NAMES)
+LINES = DECK.splitlines()
+
+
+def build(ws, *args):
+    assert run(ws, "build", "--game", "test", "--no-rulebook", *args) == 0
+
+
+def pages_text(path):
+    return [re.sub(r"\s+", "", p.extract_text()) for p in PdfReader(path).pages]
+
+
+def test_both_languages_build_with_the_same_geometry_and_their_own_text(tmp_path):
+    ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO)
+    build(ws, "--lang", "ja")
+    build(ws, "--lang", "en")
+    ja, en = ws / "build" / "test" / "ja", ws / "build" / "test" / "en"
+    for name in ("cards.pdf", "shop/cards.pdf"):
+        a, b = PdfReader(ja / name), PdfReader(en / name)
+        assert len(a.pages) == len(b.pages)
+        for pa, pb in zip(a.pages, b.pages):
+            assert boxes_mm(pa) == boxes_mm(pb)
+            assert [r.__dict__ for r in clip_rects(a, pa)] == [r.__dict__ for r in clip_rects(b, pb)]
+    ja_text, en_text = pages_text(ja / "shop" / "cards.pdf"), pages_text(en / "shop" / "cards.pdf")
+    for k, (j, e) in enumerate(NAMES):  # shop pages: front, back per card
+        assert j in ja_text[2 * k] and f"本文{j}" in ja_text[2 * k] and e not in ja_text[2 * k]
+        assert e in en_text[2 * k] and f"Text{e}" in en_text[2 * k] and j not in en_text[2 * k]
+    m_ja = json.loads((ja / "manifest.json").read_text())
+    m_en = json.loads((en / "manifest.json").read_text())
+    assert (m_ja["lang"], m_en["lang"]) == ("ja", "en") and m_en["title"] == "Test Game"
+    assert [d["count"] for d in m_ja["decks"]] == [d["count"] for d in m_en["decks"]] == [4]
+    assert m_en["warnings"] == []
+
+
+def test_default_build_is_the_default_language_in_the_usual_folder(tmp_path):
+    ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO)
+    build(ws)
+    text = pages_text(ws / "build" / "test" / "shop" / "cards.pdf")
+    assert "祝福" in text[0]
+
+
+def test_bill_of_materials_labels_follow_the_language(tmp_path):
+    ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO)
+    build(ws, "--lang", "en")
+    last = pages_text(ws / "build" / "test" / "en" / "test-all.pdf")[-1]
+    assert "TestGame—Billofmaterials" in last and "部品一覧" not in last
+    assert "Total4pieces" in last and "Testcards(cards)" in last and "テストカード" not in last
+
+
+def test_missing_translation_warns_with_file_and_line_and_prints_the_default_marked(tmp_path, capsys):
+    deck = DECK + "  - {name: {ja: 啓示}, text: {ja: 本文啓示, en: Text Revelation}}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO)
+    build(ws, "--lang", "en")
+    err = capsys.readouterr().err
+    line = len(deck.splitlines())  # the last piece
+    assert re.search(rf"cards\.yaml:{line}:\d+: pieces\.4\.name: no en translation; printed in ja", err), err
+    text = pages_text(ws / "build" / "test" / "en" / "shop" / "cards.pdf")
+    assert "〔ja〕啓示" in text[8] and "TextRevelation" in text[8]
+    manifest = json.loads((ws / "build" / "test" / "en" / "manifest.json").read_text())
+    assert any("pieces.4.name" in w for w in manifest["warnings"])
+    # the marker is magenta, the designer's text keeps its own colour
+    game = load_game(Workspace(ws), "test", lang="en")
+    ctx = TextContext(game.fonts, [], game.palette, [], "test", lang="en")
+    lay = layout_text(ctx, game.decks[0].pieces[4].values["name"], 50, 20, fill="#000000")
+    colours = [(c.text, c.colour) for c in lay.lines[0].cells]
+    assert colours == [("〔", "#e4007f"), ("j", "#e4007f"), ("a", "#e4007f"), ("〕", "#e4007f"),
+                       ("啓", "#000000"), ("示", "#000000")]
+
+
+def test_marker_never_reads_the_designers_text_as_markup(tmp_path):
+    deck = DECK_YAML + "  - {name: {ja: '[/missing-translation]x'}, text: {ja: a, en: b}}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO)
+    game = load_game(Workspace(ws), "test", lang="en")
+    name = game.decks[0].pieces[0].values["name"]
+    assert name == "[missing-translation]〔ja〕[/missing-translation][/missing-translation]x"
+
+
+def test_check_lists_missing_translations(tmp_path, capsys):
+    deck = DECK + "  - {name: {ja: 啓示}, text: 本文}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO)
+    (ws / "data" / "test" / "decks" / "other.yaml").write_text(DECK_YAML + "  - {name: 他, text: 本文}\n",
+                                                               encoding="utf-8")
+    assert run(ws, "check", "--game", "test", "--lang", "en") == 0
+    out = capsys.readouterr().out
+    assert re.search(r"translation: .*cards\.yaml:\d+:\d+: pieces\.4\.name: no en translation", out)
+    assert re.search(r"translation: .*other\.yaml: nothing in this file is translated into en", out)
+    assert run(ws, "check", "--game", "test") == 0
+    assert "translation" not in capsys.readouterr().out
+
+
+def test_unknown_language_is_one_line_and_exit_2(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO)
+    assert run(ws, "build", "--game", "test", "--lang", "fr") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "game.yaml" in err and "no language 'fr'" in err and "ja, en" in err
+
+
+@pytest.mark.parametrize("yaml_line,message", [
+    ("languages: ja", "languages must be a list"),
+    ("languages: [ja, en]\ndefault_language: de", "default language 'de' is not in languages"),
+    ("latin_gap: wide", "latin_gap 'wide' is not a number"),
+])
+def test_bad_language_keys_are_input_errors(tmp_path, yaml_line, message):
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + yaml_line + "\n")
+    with pytest.raises(InputError, match=message) as e:
+        load_game(Workspace(ws), "test")
+    assert e.value.path.name == "game.yaml" and e.value.line
+
+
+def test_fonts_per_language(tmp_path):
+    game = TWO + "fonts:\n  gothic: BIZUDPGothic-Regular\n  en:\n    gothic: NotoSans-Regular\n"
+    ws = make_workspace(tmp_path / "ws", deck=DECK + "  - {name: 未訳, text: 日本語のまま}\n", game=game)
+    en = load_game(Workspace(ws), "test", lang="en")
+    assert en.text_fonts["gothic"] == "NotoSans-Regular" and "BIZUDPGothic-Regular" in en.text_fallback_fonts
+    assert en.fonts["gothic"] == "BIZUDPGothic-Regular"  # sheet labels and the rulebook keep Japanese fonts
+    assert load_game(Workspace(ws), "test", lang="ja").text_fonts["gothic"] == "BIZUDPGothic-Regular"
+    build(ws, "--lang", "en")
+    pdf = PdfReader(ws / "build" / "test" / "en" / "shop" / "cards.pdf")
+
+    def fonts_used(page):
+        return {str(f.get_object()["/BaseFont"]).split("+")[-1] for f in page["/Resources"]["/Font"].values()}
+
+    assert "NotoSans-Regular" in fonts_used(pdf.pages[0])  # English text in the Latin face
+    assert "BIZUDPGothic-Regular" in fonts_used(pdf.pages[8])  # the untranslated piece falls back to BIZ UD
+    assert "日本語のまま" in pages_text(ws / "build" / "test" / "en" / "shop" / "cards.pdf")[8]
+
+
+def test_font_mapping_for_an_unknown_language_is_an_error(tmp_path):
+    game = TWO + "fonts:\n  de:\n    gothic: BIZUDGothic-Regular\n"
+    ws = make_workspace(tmp_path / "ws", game=game)
+    with pytest.raises(InputError, match="'de' is not one of the game's languages"):
+        load_game(Workspace(ws), "test")
+
+
+def test_message_catalogues_match():
+    assert {"ja", "en"} <= set(languages())
+    ja, en = catalogue("ja"), catalogue("en")
+    assert set(ja) == set(en)
+    for key in ja:
+        assert set(re.findall(r"{(\w+)}", ja[key])) == set(re.findall(r"{(\w+)}", en[key])), key
+    assert msg("rulebook.cover", "en") == "Rulebook"
+    assert msg("bom.total", "en-GB", pieces=3, sheets=1, pages=2) == "Total 3 pieces · sheets 1 · pages 2"
+    assert msg("rulebook.cover", "fr") == "Rulebook"  # no French catalogue: English
+
+
+def test_spreadsheet_columns_per_language(tmp_path, capsys):
+    deck = DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO)
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text(
+        "name,name.en,text,text.en\n祝福,Blessing,本文,\"Gain 1: then, draw\"\n降臨,,本文2,Text 2\n", encoding="utf-8")
+    game = load_game(Workspace(ws), "test", lang="en")
+    values = [p.values for p in game.decks[0].pieces]
+    assert values[0]["name"] == "Blessing" and values[0]["text"] == "Gain 1: then, draw"
+    assert values[1]["name"].endswith("〔ja〕[/missing-translation]降臨") and values[1]["text"] == "Text 2"
+    warnings = game.translations.warnings
+    assert len(warnings) == 1 and re.search(r"cards\.csv:3:1: pieces\.1\.name: no en translation", warnings[0])
+    ja = load_game(Workspace(ws), "test")
+    assert [p.values["name"] for p in ja.decks[0].pieces] == ["祝福", "降臨"] and ja.translations.warnings == []
+
+
+def test_rulebook_cover_labels_follow_the_language(tmp_path):
+    ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO)
+    assert run(ws, "build", "--game", "test", "--lang", "en") == 0
+    assert run(ws, "build", "--game", "test", "--lang", "ja") == 0
+    en = pages_text(ws / "build" / "test" / "en" / "rulebook.pdf")[0]
+    ja = pages_text(ws / "build" / "test" / "ja" / "rulebook.pdf")[0]
+    assert "Rulebook" in en and "Players:2–4" in en and "TestGame" in en and "ルールブック" not in en
+    assert "ルールブック" in ja and "プレイ人数2〜4人" in ja and "Rulebook" not in ja

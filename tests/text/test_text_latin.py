@@ -1,0 +1,177 @@
+"""Latin text: words break at spaces and hyphens, a word longer than the line at its hyphenation
+points with a visible hyphen, never elsewhere; mixed Japanese/Latin keeps JLREQ and the 和欧間 space.
+
+Positions are measured in millimetres on the laid-out cells (and on the emitted SVG)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pyphen
+import pytest
+
+from pnpgen import fonts
+from pnpgen.text import TextContext, break_lines, layout_text, textbox
+from pnpgen.text.cells import GAP, PT, char_width
+from pnpgen.text.check import check_layout
+
+ROOT = Path(__file__).resolve().parents[2]
+GOTHIC = fonts.DEFAULT_FONTS["gothic"]
+MONO = fonts.DEFAULT_FONTS["mono"]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def registered():
+    for name in fonts.DEFAULT_FONTS.values():
+        fonts.register(name, ROOT / "fonts")
+
+
+def ctx(lang="en", **kw) -> TextContext:
+    return TextContext(fonts=dict(fonts.DEFAULT_FONTS), fallback_fonts=[], palette={}, icon_dirs=[],
+                       where="test", lang=lang, **kw)
+
+
+def width_mm(text: str, font: str, size: float) -> float:
+    return sum(char_width(font, c) for c in text) * size
+
+
+WORD = "Counterintelligence"
+EN_POINTS = set(pyphen.Pyphen(lang="en_US", left=2, right=3).positions(WORD.lower()))
+
+
+@pytest.mark.parametrize("chars", [7, 9, 11, 14])
+def test_long_word_breaks_only_at_hyphenation_points_with_a_hyphen(chars):
+    size = 10.0
+    w = width_mm("n" * chars, GOTHIC, size)  # narrower than the word
+    assert width_mm(WORD, GOTHIC, size) > w
+    lay = layout_text(ctx(), WORD, w, 100, size=size, min_size=size)
+    lines = lay.lines
+    assert len(lines) >= 2
+    offsets, pos = [], 0
+    for ln in lines[:-1]:
+        assert ln.hyphen and ln.text.endswith("-")  # a visible hyphen, drawn as the last cell
+        pos += len(ln.text) - 1
+        offsets.append(pos)
+    assert not lines[-1].hyphen and "".join(ln.text[:-1] for ln in lines[:-1]) + lines[-1].text == WORD
+    assert set(offsets) <= EN_POINTS, f"broken at {offsets}, dictionary points {sorted(EN_POINTS)}"
+    for ln in lines:  # every line, hyphen included, stays inside the box
+        assert ln.xs[-1] + ln.cells[-1].width * size <= w + 1e-6
+    assert check_layout(lay) == []
+
+
+def test_hyphen_is_drawn_in_the_svg():
+    size = 10.0
+    w = width_mm("n" * 9, GOTHIC, size)
+    svg = str(textbox(ctx(), WORD, 0, 0, w, 100, size=size, min_size=size))
+    drawn = re.findall(r">([^<]+)</text>", svg)
+    assert drawn[0].endswith("-") and "".join(s.rstrip("-") for s in drawn) == WORD
+
+
+def test_words_that_fit_move_down_whole():
+    text = "Place one worker on any unoccupied space of the genesis area"
+    for chars in range(12, 40, 3):
+        w = width_mm("n" * chars, GOTHIC, 9)
+        lay = layout_text(ctx(), text, w, 200, size=9, min_size=9)
+        assert " ".join(ln.text for ln in lay.lines) == text  # every break at a space, no hyphen
+        assert not any(ln.hyphen for ln in lay.lines)
+
+
+def test_compound_breaks_after_its_own_hyphen_without_adding_one():
+    lines = break_lines("Counter-intelligence-operations", 7, lambda c: 0.5, lang="en")
+    assert lines == ["Counter-", "intelligence-", "operations"]
+
+
+def test_no_mid_word_break_without_a_hyphenation_point():
+    # "rhythms" has no hyphenation point: it runs over the line rather than split
+    assert break_lines("a rhythms b", 2, lambda c: 0.5, lang="en") == ["a", "rhythms", "b"]
+
+
+def test_language_chooses_the_dictionary():
+    word = "Unabhängigkeitserklärung"
+    de = break_lines(word, 6, lambda c: 0.5, lang="de")
+    de_points = set(pyphen.Pyphen(lang="de_DE", left=2, right=3).positions(word))
+    pos, offsets = 0, []
+    for ln in de[:-1]:
+        pos += len(ln) - 1
+        offsets.append(pos)
+    assert offsets and set(offsets) <= de_points
+
+
+def test_latin_words_in_japanese_text_never_split():
+    # the README's promise: a Latin word is one unit (the Japanese around it breaks as JLREQ says)
+    text = "このカードはCounterintelligenceを得る。"
+    for chars in range(20, 40):
+        lines = break_lines(text, chars / 2, lambda c: 1.0 if ord(c) > 0x2000 else 0.5)
+        joined = "".join(lines)
+        assert "Counterintelligence" in joined.replace("-", "") and joined.count("-") == 0
+
+
+# --- mixed Japanese/Latin: JLREQ for the Japanese, 和欧間 between the scripts -------------------
+
+def gaps(lay):
+    """For every Latin/Japanese boundary inside a line: the space (mm) between the two glyphs."""
+    out = []
+
+    def ja(c):
+        return "\u3040" <= c.text[:1] <= "\u9fff"
+
+    def la(c):
+        return c.text[:1].isascii() and c.text[:1].isalnum()
+
+    for ln in lay.lines:
+        glyphs = [(c, x) for c, x in zip(ln.cells, ln.xs) if c.kind != GAP]
+        for (a, xa), (b, xb) in zip(glyphs, glyphs[1:]):
+            if (ja(a) and la(b)) or (la(a) and ja(b)):
+                out.append((a.text + b.text, xb - (xa + a.width * lay.size)))
+    return out
+
+
+MIXED = "手番ごとにVPを1点得る。ただし、Counter-intelligenceは「使用済み」にする。"
+
+
+def test_mixed_sentence_has_a_quarter_em_between_scripts():
+    size = 10.0
+    lay = layout_text(ctx("ja"), MIXED, 200, 50, size=size, min_size=size, font="mono")
+    assert len(lay.lines) == 1
+    found = dict(gaps(lay))
+    # kana/kanji against a Latin letter or digit; none after 、 (punctuation has its own space)
+    assert set(found) == {"にV", "Pを", "を1", "1点", "eは"}
+    for pair, g in found.items():
+        assert g == pytest.approx(0.25 * size * PT, abs=1e-6), pair
+    # and nowhere else: the line is exactly its glyphs plus five quarter-em gaps
+    glyphs = sum(c.width for c in lay.lines[0].cells if c.kind != GAP) * size
+    assert lay.lines[0].width == pytest.approx(glyphs + 5 * 0.25 * size * PT)
+
+
+def test_game_can_set_or_drop_the_gap():
+    size = 10.0
+    for em in (0.0, 0.5):
+        lay = layout_text(ctx("ja", latin_gap=em), "手番ごとにVPを得る", 200, 50, size=size, min_size=size)
+        assert {p: round(g, 6) for p, g in gaps(lay)} == {"にV": round(em * size * PT, 6), "Pを": round(em * size * PT, 6)}
+
+
+@pytest.mark.parametrize("chars", range(6, 30))
+def test_mixed_sentence_keeps_jlreq_at_every_width(chars):
+    size = 10.0
+    w = chars * size * PT + 1e-4  # whole ems of the monospaced face
+    lay = layout_text(ctx("ja"), MIXED, w, 200, size=size, min_size=size, font="mono")
+    assert check_layout(lay) == []  # no 。、」 at a line start, no 「 at an end, no split word
+    for ln in lay.lines:
+        assert ln.text[:1] not in "。、」ー" and ln.text[-1:] != "「"
+        ink = [i for i, c in enumerate(ln.cells) if not c.space]
+        last = ink[-1]
+        assert ln.xs[last] + ln.cells[last].width * size <= w + 1e-6  # a gap at the end never overhangs
+        assert ln.cells[0].kind != GAP
+    assert "".join(ln.text for ln in lay.lines) == MIXED
+
+
+def test_gap_at_a_line_end_counts_for_nothing():
+    size = 10.0
+    text = "手番ごとにVPを得る"
+    w = width_mm("手番ごとに", MONO, size) + 1e-4  # the line ends where the gap before V would be
+    lay = layout_text(ctx("ja"), text, w, 50, size=size, min_size=size, font="mono", align="right")
+    first = lay.lines[0]
+    assert first.text == "手番ごとに"
+    ink = [i for i, c in enumerate(first.cells) if not c.space][-1]
+    assert first.xs[ink] + first.cells[ink].width * size == pytest.approx(w, abs=1e-3)  # flush right
