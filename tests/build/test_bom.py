@@ -89,10 +89,12 @@ def test_all_in_one_printed_duplex_puts_every_back_behind_its_front(built, slug)
     """Simulate duplex printing of <game>-all.pdf: pages 2k+1 and 2k+2 share sheet k."""
     import re
 
-    pdf = PdfReader(built / slug / f"{slug}-all.pdf")
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(str(built / slug / f"{slug}-all.pdf"))
     notes = []
-    for page in pdf.pages:
-        text = page.extract_text()
+    for page in pdf:
+        text = page.get_textpage().get_text_range()
         m = re.search(r"\((\S+)\) (front|back) (\d+)/(\d+)", text)
         notes.append(m.groups() if m else None)
     backs = 0
