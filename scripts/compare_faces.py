@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
               f"worst {100 * max(allshares):6.3f} %  over {100 * args.fail:g} %: "
               f"{sum(1 for s in allshares if s > args.fail)}")
         print("worst faces:")
-        for i, (share, slug, where, fb, (ia, ib, mask)) in enumerate(results[:args.worst]):
+        for i, (share, _slug, where, fb, (ia, ib, mask)) in enumerate(results[:args.worst]):
             print(f"  {100 * share:7.3f} %  {where}" + (f"  (fallback: {fb})" if fb else ""))
             if args.out:
                 args.out.mkdir(parents=True, exist_ok=True)

@@ -27,11 +27,11 @@ GAP, BG = 16, (236, 236, 236)
 def page_image(pdf: Path, index: int, height: int, trim: bool = False) -> Image.Image:
     doc = pdfium.PdfDocument(str(pdf))
     page = doc[index]
-    w, h = page.get_size()
+    h = page.get_height()
     if trim:  # the TrimBox of a shop page
         x0, y0, x1, y1 = page.get_trimbox()
         page.set_cropbox(x0, y0, x1, y1)
-        w, h = x1 - x0, y1 - y0
+        h = y1 - y0
     image = page.render(scale=height / h).to_pil().convert("RGB")
     doc.close()
     return image

@@ -125,7 +125,7 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
             height = row_h + 3.6 * (max(len(c) for c in cells) - 1)
             need(height)
             cx = x0
-            for (label, width, anchor), lines in zip(head, cells):
+            for (_label, width, anchor), lines in zip(head, cells):
                 tx = cx + 1.5 if anchor == "start" else cx + width - 1.5
                 colour = PLACEHOLDER_RGB if is_placeholder(lines[0]) else (0.0, 0.0, 0.0)
                 for k, line in enumerate(lines):

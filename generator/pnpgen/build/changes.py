@@ -3,6 +3,7 @@ knows which sheets to reprint (``epic: 80 → 82 (+2 祝福)``)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from pnpgen.build.manifest import DeckRecord
@@ -27,10 +28,7 @@ def change_report(before: dict[str, Any] | None, records: list[DeckRecord]) -> l
         details = []
         old_pieces, new_pieces = old.get("pieces", {}), new["pieces"]
         names = [_name(label) for label in {**old_pieces, **new_pieces}]
-
-        def _name_of(label: str) -> str:  # a name several pieces share gets its piece number
-            name = _name(label)
-            return f"{name} #{label.split(':', 1)[0]}" if names.count(name) > 1 else name
+        _name_of = partial(_numbered, names=names)
 
         for label, (count, digest) in new_pieces.items():
             if label not in old_pieces:
@@ -53,6 +51,12 @@ def change_report(before: dict[str, Any] | None, records: list[DeckRecord]) -> l
         lines.append(line)
     lines += [f"{deck_id}: deck removed" for deck_id in before if deck_id not in now]
     return lines
+
+
+def _numbered(label: str, names: list[str]) -> str:
+    """A name several pieces share gets its piece number: ``タウン #3``."""
+    name = _name(label)
+    return f"{name} #{label.split(':', 1)[0]}" if names.count(name) > 1 else name
 
 
 def _name(label: str) -> str:

@@ -10,13 +10,15 @@ from pnpgen.errors import InputError
 from pnpgen.data import i18n
 from pnpgen.data import validate as v
 from pnpgen.data.art import check_art
-from pnpgen.data.sheets import read_pieces
+from pnpgen.data.sheets import SheetDoc, read_pieces
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.model import FieldText, Game, Piece, Deck, Sourced, Where, is_placeholder
 from pnpgen.shapes import bounding_size
 from pnpgen.data.workspace import Workspace, contained
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.render import builtin
+
+Source = Located | SheetDoc  # where values come from: a YAML file or a spreadsheet
 
 GAME_KEYS = {
     "title": "text", "draft": "the 草案 number", "players": "e.g. 3-5", "date": "YYYY-MM-DD",
@@ -37,7 +39,7 @@ SHAPE_KEYS = ("corner_radius", "orientation", "points")
 SOURCED_KEYS = ("name", "count", "note")
 
 
-def _parse(doc: Located, keypath: tuple, parse: Callable[..., Any], value: Any, *args: Any) -> Any:
+def _parse(doc: Source, keypath: tuple, parse: Callable[..., Any], value: Any, *args: Any) -> Any:
     """``parse(value, *args)`` from validate.py, its complaint placed at the value's file:line."""
     try:
         return parse(value, *args)
@@ -45,7 +47,7 @@ def _parse(doc: Located, keypath: tuple, parse: Callable[..., Any], value: Any, 
         raise doc.error(keypath, e.message, e.expected) from None
 
 
-def _keys(doc: Located, mapping: Any, keypath: tuple, allowed, what: str) -> dict:
+def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str) -> dict:
     mapping = _parse(doc, keypath, v.mapping, mapping, what)
     for key in mapping:
         if key not in allowed:
@@ -55,7 +57,7 @@ def _keys(doc: Located, mapping: Any, keypath: tuple, allowed, what: str) -> dic
     return mapping
 
 
-def _text(doc: Located, value: Any, keypath: tuple) -> str:
+def _text(doc: Source, value: Any, keypath: tuple) -> str:
     return _parse(doc, keypath, v.text, value)
 
 
@@ -173,7 +175,7 @@ def _template(ws: Workspace, game: Game, doc: Located, key: str, name: Any) -> s
     raise doc.error((key,), f"template {v.show(name)} not found", f"a file templates/{game.slug}/{name}")
 
 
-def _value(doc: Located, game: Game, ftype: str, value: Any, keypath: tuple, field: str) -> Any:
+def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, field: str) -> Any:
     """Check one field value against its declared type; text becomes FieldText."""
     ok = {
         "text": lambda x: isinstance(x, (str, int, float)) and not isinstance(x, bool),
@@ -251,7 +253,7 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
         options=options,
     )
     pieces = data["pieces"]
-    rows = doc  # where the pieces are written: this YAML file, or a spreadsheet (sheets.py)
+    rows: Source = doc  # where the pieces are written: this YAML file, or a spreadsheet (sheets.py)
     if isinstance(pieces, dict):
         rows, pieces = read_pieces(doc, path, game.root, fields)
         if game.translations is not None:

@@ -245,11 +245,11 @@ def export_sheet(deck: Deck, fmt: str) -> bytes:
     header = fields + ["count"]
     table = [[_out(p.values.get(f), fmt) for f in fields] + [p.count] for p in deck.pieces]
     if fmt == "csv":
-        buf = io.StringIO(newline="")
-        writer = csv.writer(buf, lineterminator="\r\n")
+        text = io.StringIO(newline="")
+        writer = csv.writer(text, lineterminator="\r\n")
         writer.writerow(header)
         writer.writerows(table)
-        return ("\ufeff" + buf.getvalue()).encode("utf-8")
+        return ("\ufeff" + text.getvalue()).encode("utf-8")
     import openpyxl
 
     book = openpyxl.Workbook()

@@ -74,6 +74,7 @@ class Record:
 
     def replay(self) -> Layout:
         """Lay the same text out again (through the caches, unless cleared)."""
+        assert self.ctx is not None, "a record made without a context cannot be replayed"
         return layout_text(self.ctx, self.text, *self.args)
 
 
@@ -91,12 +92,11 @@ def clear_caches() -> None:
     from pnpgen.text import svg
 
     _layout.cache_clear()
-    svg._emitted.clear()
+    svg.clear_cache()
     cells.char_width.cache_clear()
     cells.font_for.cache_clear()
     linebreak.phrase_boundaries.cache_clear()
-    linebreak._classes_cached.cache_clear()
-    linebreak.hyphen_positions.cache_clear()
+    linebreak.clear_caches()
     icons.find.cache_clear()
     icons.load.cache_clear()
     STATS.update(calls=0, seconds=0.0)

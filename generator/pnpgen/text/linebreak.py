@@ -330,6 +330,12 @@ def break_lines(text: str, max_width: float, measure: Callable[[str], float], ph
     return out
 
 
+def clear_caches() -> None:
+    """Forget cached break classes and hyphenation points (for cold-start measurements)."""
+    _classes_cached.cache_clear()
+    hyphen_positions.cache_clear()
+
+
 @lru_cache(maxsize=8192)
 def _classes_cached(para: str, phrases: bool = True, lang: str = "ja") -> tuple[int, ...]:
     return tuple(break_classes(list(para), phrases, lang))

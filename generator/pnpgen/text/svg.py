@@ -16,6 +16,11 @@ from pnpgen.text.layout import ASCENT, Layout
 from pnpgen.text.markup import ICON, RUBY, TEXT
 
 _emitted: dict[tuple, tuple[Layout, Markup]] = {}  # (id(layout), x, y, fallbacks) → (layout, svg)
+
+
+def clear_cache() -> None:
+    """Forget the SVG emitted so far (for cold-start measurements)."""
+    _emitted.clear()
 _MAX_EMITTED = 4096
 
 
@@ -47,32 +52,34 @@ def _emit(layout: Layout, x: float, y: float, fallbacks: tuple[str, ...]) -> lis
         per_char = line.spacing != 0.0
         run: list[Cell] = []
         run_x: list[float] = []
-
-        def flush() -> None:
-            if run:
-                xs = run_x if per_char else run_x[:1]
-                out.append(_text("".join(c.text for c in run), xs, base, run[0].font, em, run[0].colour))
-                run.clear()
-                run_x.clear()
-
         for cell, cx in zip(line.cells, line.xs):
             left = x + cx
             if cell.kind == TEXT:
                 if cell.space:
-                    flush()
+                    _flush(out, run, run_x, per_char, base, em)
                     continue
                 if run and (run[0].font != cell.font or run[0].colour != cell.colour):
-                    flush()
+                    _flush(out, run, run_x, per_char, base, em)
                 run.append(cell)
                 run_x.append(left)
                 continue
-            flush()
+            _flush(out, run, run_x, per_char, base, em)
             if cell.kind == ICON:
+                assert cell.path is not None  # an icon cell always has its file
                 out.append(icons.place(cell.path, left, base - ASCENT * em, em, cell.colour))
             elif cell.kind == RUBY:
                 out.extend(_ruby(cell, left, base, size, fallbacks))
-        flush()
+        _flush(out, run, run_x, per_char, base, em)
     return out
+
+
+def _flush(out: list[str], run: list[Cell], run_x: list[float], per_char: bool, base: float, em: float) -> None:
+    """The run so far as one ``<text>`` (one x per character on a justified line); then empty."""
+    if run:
+        xs = run_x if per_char else run_x[:1]
+        out.append(_text("".join(c.text for c in run), xs, base, run[0].font, em, run[0].colour))
+        run.clear()
+        run_x.clear()
 
 
 def _runs(text: str, font: str, fallbacks: tuple[str, ...]) -> list[tuple[str, str]]:
