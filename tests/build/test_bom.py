@@ -95,8 +95,8 @@ def test_all_in_one_printed_duplex_puts_every_back_behind_its_front(built, slug)
     notes = []
     for page in pdf:
         text = page.get_textpage().get_text_range()
-        m = re.search(r"\((\S+)\) (front|back) (\d+)/(\d+)", text)
-        notes.append(m.groups() if m else None)
+        m = re.search(r"\((\S+)\) (表|裏) (\d+)/(\d+)", text)
+        notes.append((m[1], {"表": "front", "裏": "back"}[m[2]], m[3], m[4]) if m else None)
     backs = 0
     for i, note in enumerate(notes):
         if note and note[1] == "back":

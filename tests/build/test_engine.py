@@ -254,7 +254,7 @@ def test_home_sheets_slug_is_inside_the_printable_area_with_scale_bars_and_stamp
         for text, x, y in texts:
             assert margin <= x <= w - margin and margin <= y <= h - margin, (text, x, y)
         joined = " ".join(t for t, _, _ in texts)
-        assert "100" in joined and "duplex: flip on long edge" in joined
+        assert "100 %で印刷" in joined and "両面・長辺とじ" in joined
         assert "test 草案3 2026-11-30 #" in joined
         lengths = sorted(round(abs(x2 - x1), 2) for x1, y1, x2, y2 in stroked_lines(reader, page) if y1 == y2)
         assert 10.0 in lengths and 25.4 in lengths  # the 10 mm and 1 in scale bars
@@ -270,7 +270,7 @@ def test_one_sided_sheets_say_so_and_the_stamp_can_be_turned_off(workspace):
     assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
     page = PdfReader(workspace / "build" / "test" / "cards.pdf").pages[0]
     joined = " ".join(t for t, _, _ in text_positions(page))
-    assert "one-sided" in joined and "duplex" not in joined and "#" not in joined
+    assert "片面" in joined and "両面" not in joined and "#" not in joined
 
 
 def test_a_fresh_process_rebuilds_from_the_cache(workspace):

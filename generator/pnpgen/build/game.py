@@ -23,6 +23,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.impose.grid import SheetOptions, choose_layout
 from pnpgen.impose import nest
+from pnpgen.messages import msg
 from pnpgen.impose.plan import Document, Page, TextOp
 from pnpgen.impose.sheets import (
     TILE_OPTIONS,
@@ -115,7 +116,7 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compile
         decks.append(df)
         spec = _spec(deck)
         ds = DeckSheets(deck.id, deck.name, spec, tuple(df.fronts),
-                        tuple(df.backs) if df.backs is not None else None, bleed, _stamp(game, df))
+                        tuple(df.backs) if df.backs is not None else None, bleed, _stamp(game, df), game.lang)
         layout = choose_layout(spec, deck.count, sheet, deck.kind)
         tiles = None
         if layout is None and deck.kind in ("board", "tile"):
@@ -141,7 +142,7 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compile
             if spec.die_cut:
                 files.append(f"shop/{deck.id}-die.pdf")
                 documents[files[-1]] = Document(f"{game.title} — {deck.name} (die line)", shop_die_pages(ds, bleed))
-            everything.extend(_duplex_ready(home, ds.backs is not None, sheet, font))
+            everything.extend(_duplex_ready(home, ds.backs is not None, sheet, font, game.lang))
         shop_n = len(documents[files[1]].pages) if files else 0
         records.append(DeckRecord(
             id=deck.id, name=deck.name, kind=deck.kind, shape=deck.shape, format=deck.format,
@@ -186,7 +187,7 @@ def _art_digest(plan: GamePlan, key: str) -> str:
     return "-" + plan.art_digest[:16] if "<image" in plan.faces.svgs[key] else ""
 
 
-def _duplex_ready(pages: list[Page], two_sided: bool, sheet: SheetOptions, font: str) -> list[Page]:
+def _duplex_ready(pages: list[Page], two_sided: bool, sheet: SheetOptions, font: str, lang: str) -> list[Page]:
     """A deck's home pages for the all-in-one file: printed duplex, a one-sided deck's sheet is
     followed by a blank page, so every backs page of the next deck lands behind its fronts."""
     if two_sided or sheet.duplex == "none":
@@ -194,7 +195,7 @@ def _duplex_ready(pages: list[Page], two_sided: bool, sheet: SheetOptions, font:
     out: list[Page] = []
     for page in pages:
         blank = Page(page.size_mm, [TextOp(sheet.margin_mm + 2, sheet.margin_mm + 4,
-                                           "（白紙：両面印刷のための空きページ · intentionally blank for duplex）",
+                                           msg("sheet.blank", lang),
                                            font, 6, (0.5, 0.5, 0.5))])
         out.extend((page, blank))
     return out

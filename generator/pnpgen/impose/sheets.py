@@ -14,6 +14,7 @@ from typing import Callable
 from pnpgen.impose.grid import SheetLayout, SheetOptions, cut_marks, used_part
 from pnpgen.impose.nest import NestLayout
 from pnpgen.impose.plan import DieLine, Item, Page, PlaceFace, RectOp, Strokes, TextOp
+from pnpgen.messages import msg
 from pnpgen.impose.tiles import TileOptions, TilePlan, assembly_map, glue_strips, tile_marks
 from pnpgen.shapes import Affine, Line, ShapeSpec, back_outline, bleed_path, cut_path, duplex_mirror, translate
 
@@ -34,6 +35,7 @@ class DeckSheets:
     backs: tuple[str, ...] | None
     art_bleed_mm: float  # bleed drawn round every face
     stamp: str = ""  # version stamp printed in each sheet's slug (game, draft, date, content hash)
+    lang: str = "ja"  # the language of the labels pnpgen prints
 
 
 Measure = Callable[[str, str, float], float]  # (text, font, size pt) → width mm
@@ -51,7 +53,8 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout, sheet: Sheet
     back_clip = back_outline(spec, sb)
     die = cut_path(spec) if spec.die_cut else None
     total = len(deck.fronts)
-    how = f"{layout.cols}×{layout.rows}" if isinstance(layout, SheetLayout) else f"nested {per}/sheet"
+    lang = deck.lang
+    how = f"{layout.cols}×{layout.rows}" if isinstance(layout, SheetLayout) else msg("sheet.nested", lang, per=per)
     pages: list[Page] = []
     for start in range(0, total, per):
         chunk = range(start, min(start + per, total))
@@ -76,25 +79,20 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout, sheet: Sheet
         for side, page, page_marks in sides:
             if page_marks:
                 page.items.append(Strokes(tuple(page_marks)))
-            page.items.extend(slug(f"{deck.name} ({deck.id}) {side} {start // per + 1}/{-(-total // per)} · "
-                                   f"{how} · bleed {sb:.1f} mm · {_duplex_words(sheet, deck.backs is not None)}",
-                                   deck.stamp, layout.paper_mm, sheet, font, measure))
+            note = msg("sheet.note", lang, deck=deck.name, id=deck.id, side=msg(f"sheet.{side}", lang),
+                       sheet=start // per + 1, sheets=-(-total // per), how=how, bleed=f"{sb:.1f}",
+                       duplex=_duplex_words(sheet, deck.backs is not None, lang))
+            page.items.extend(slug(note, deck.stamp, layout.paper_mm, sheet, font, measure, lang))
             pages.append(page)
     return pages
 
 
-def _duplex_words(sheet: SheetOptions, two_sided: bool) -> str:
-    if not two_sided:
-        return "one-sided"
-    return {"long": "duplex: flip on long edge", "short": "duplex: flip on short edge",
-            "none": "backs on own sheets"}[sheet.duplex]
-
-
-SCALE_TEXT = "print at 100 %"
+def _duplex_words(sheet: SheetOptions, two_sided: bool, lang: str) -> str:
+    return msg(f"sheet.duplex.{sheet.duplex}", lang) if two_sided else msg("sheet.one_sided", lang)
 
 
 def slug(note: str, stamp: str, paper: tuple[float, float], sheet: SheetOptions, font: str,
-         measure: Measure, y: float | None = None) -> list[Item]:
+         measure: Measure, lang: str, y: float | None = None) -> list[Item]:
     """The sheet's slug, inside the printable area (the band above the pieces, or at ``y``):
     what is on the sheet and how to print it on the left, the version stamp, then a 10 mm and a
     1 in scale bar on the right to check the printer kept the size."""
@@ -114,7 +112,7 @@ def slug(note: str, stamp: str, paper: tuple[float, float], sheet: SheetOptions,
     if stamp:
         items.append(TextOp(right, base, stamp, font, size, NOTE_INK, "end"))
         right -= measure(stamp, font, size) + 3
-    text = f"{SCALE_TEXT} · {note}"
+    text = f"{msg('sheet.scale', lang)} · {note}"
     while text and measure(text, font, size) > right - x0:  # never over the stamp or the bars
         text = text[:-2] + "…"
     items.append(TextOp(x0, base, text, font, size, NOTE_INK))
@@ -144,10 +142,10 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
             page.items.append(Strokes(tuple(m.line for m in marks if m.kind != "guide")))
             page.items.append(Strokes(tuple(m.line for m in marks if m.kind == "guide"), width_pt=0.5,
                                       colour=GUIDE, dash=(2.0, 1.0)))
-            page.items.extend(_glue_notes(plan, tile, font))
+            page.items.extend(_glue_notes(plan, tile, font, deck.lang))
             page.items.extend(_tile_band(plan, tile, deck, copy, copies, font, bold))
-            page.items.extend(slug(_duplex_words(sheet, deck.backs is not None), deck.stamp, plan.paper_mm, sheet,
-                                   font, measure, y=plan.band[3] - TILE_OPTIONS.slug_mm))
+            page.items.extend(slug(_duplex_words(sheet, deck.backs is not None, deck.lang), deck.stamp, plan.paper_mm,
+                                   sheet, font, measure, deck.lang, y=plan.band[3] - TILE_OPTIONS.slug_mm))
             pages.append(page)
             if deck.backs is not None:
                 m = plan.back(tile, sheet.duplex)
@@ -156,17 +154,18 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
                 page.items.append(PlaceFace(deck.backs[copy - 1], m, size, deck.art_bleed_mm,
                                             clip=back_clip.transformed(m) if back_clip else None,
                                             clip_rect=(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))))
-                page.items.extend(slug(f"{deck.name} ({deck.id}) {copy}/{copies} back of tile {tile.number}/"
-                                       f"{plan.pages} · {_duplex_words(sheet, True)}", deck.stamp, plan.paper_mm,
-                                       sheet, font, measure, y=plan.band[3] - TILE_OPTIONS.slug_mm))
+                note = msg("sheet.tile_back", deck.lang, deck=deck.name, id=deck.id, copy=copy, copies=copies,
+                           tile=tile.number, tiles=plan.pages, duplex=_duplex_words(sheet, True, deck.lang))
+                page.items.extend(slug(note, deck.stamp, plan.paper_mm, sheet, font, measure, deck.lang,
+                                       y=plan.band[3] - TILE_OPTIONS.slug_mm))
                 pages.append(page)
     return pages
 
 
-def _glue_notes(plan: TilePlan, tile, font: str) -> list[Item]:
+def _glue_notes(plan: TilePlan, tile, font: str, lang: str) -> list[Item]:
     """A note along each strip a neighbour will cover (hidden once the board is assembled)."""
     ops: list[Item] = []
-    label = "のり代 glue — 次のタイルをここに重ねる · next tile goes over this strip"
+    label = msg("tile.glue", lang)
     for x0, y0, x1, y1 in glue_strips(plan, tile):
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         if (y1 - y0) > (x1 - x0):
@@ -180,15 +179,14 @@ def _tile_band(plan: TilePlan, tile, deck: DeckSheets, copy: int, copies: int, f
     """Tile number, assembly instructions and the assembly map in the page foot."""
     bx0, by0, bx1, by1 = plan.band
     of = f" · {copy}/{copies}" if copies > 1 else ""
+    lang = deck.lang
     ops: list[Item] = [
-        TextOp(bx0, by0 + 5, f"{deck.name}{of} — タイル {tile.number}/{plan.pages}（列{tile.col + 1}・行{tile.row + 1}）",
-               bold, 9),
-        TextOp(bx0, by0 + 9.5, "トンボで切り、右・下のタイルを破線（のり代 10 mm）に重ねて貼る。"
-                               "Cut at the marks; lay each tile over its left/upper neighbour, edge on the dashed line.",
-               font, 5.5, (0.3, 0.3, 0.3)),
-        TextOp(bx0, by0 + 13, f"board {plan.board_mm[0]:g}×{plan.board_mm[1]:g} mm"
-                              f"{' (turned 90°)' if plan.rot else ''} · {plan.cols}×{plan.rows} tiles · "
-                              f"overlap {plan.overlap_mm:g} mm", font, 5.5, (0.45, 0.45, 0.45)),
+        TextOp(bx0, by0 + 5, msg("tile.title", lang, deck=deck.name, copy=of, tile=tile.number, tiles=plan.pages,
+                                 col=tile.col + 1, row=tile.row + 1), bold, 9),
+        TextOp(bx0, by0 + 9.5, msg("tile.howto", lang), font, 5.5, (0.3, 0.3, 0.3)),
+        TextOp(bx0, by0 + 13, msg("tile.board", lang, w=f"{plan.board_mm[0]:g}", h=f"{plan.board_mm[1]:g}",
+                                  turned=msg("tile.turned", lang) if plan.rot else "", cols=plan.cols, rows=plan.rows,
+                                  overlap=f"{plan.overlap_mm:g}"), font, 5.5, (0.45, 0.45, 0.45)),
     ]
     for cell in assembly_map(plan, tile):
         ops.append(RectOp(cell.x, cell.y, cell.w, cell.h, fill=(0.2, 0.2, 0.2) if cell.current else (1, 1, 1),
