@@ -178,7 +178,7 @@ def _stamp(game: Game, df: DeckFaces) -> str:
     if not game.options.get("stamp", True):
         return ""
     digest = face_key(" ".join([*df.fronts, *(df.backs or ())]))[:7]
-    draft = f" 草案{game.draft}" if str(game.draft).strip() else ""
+    draft = " " + msg("rulebook.draft", game.lang, draft=game.draft) if str(game.draft).strip() else ""
     return f"{game.slug}{draft} {game.date} #{digest}".replace("  ", " ")
 
 
