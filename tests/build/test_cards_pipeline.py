@@ -6,8 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
-from conftest import run
+from conftest import REPO, run
 from pdfprobe import Rect, boxes_mm, clip_rects, reader, stroked_lines, text_positions
 from pnpgen.impose.grid import SheetOptions, cut_marks, layout_grid
 
@@ -206,3 +207,28 @@ def test_rulebook_built_beside_sheets_and_skipped_without_draft(workspace, capsy
     m = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert "rulebook" not in m and any("no draft text" in w for w in m["warnings"])
     assert "no draft text" in capsys.readouterr().err
+
+
+def test_unique_faces_file_and_order_csv_add_up_to_the_deck(tmp_path):
+    """asian-delivery's business cards: each distinct face once (then its back), its name and
+    quantity as the page label; shop/order.csv lists the same and sums to the deck's count."""
+    import csv
+    import io
+    import json
+
+    out = tmp_path / "out"
+    assert run(REPO, "build", "--game", "asian-delivery", "--no-rulebook", "--out", str(out)) == 0
+    game = out / "asian-delivery"
+    deck = next(d for d in json.loads((game / "manifest.json").read_text(encoding="utf-8"))["decks"]
+                if d["id"] == "business")
+    reader = PdfReader(game / "shop" / "business-unique.pdf")
+    rows = [r for r in csv.DictReader(io.StringIO((game / "shop" / "order.csv").read_text(encoding="utf-8-sig")))
+            if r["deck"] == "business"]
+    assert len(reader.pages) == 2 * len(rows)  # every face has its back
+    labels = reader.page_labels
+    fronts = [lab for lab in labels if not lab.endswith("(back)")]
+    assert sum(int(lab.rsplit("×", 1)[1]) for lab in fronts) == deck["count"]
+    assert sum(int(r["quantity"]) for r in rows) == deck["count"]
+    for r in rows:
+        assert labels[int(r["page"]) - 1] == f"{r['name']} ×{r['quantity']}"
+        assert labels[int(r["page"])] == f"{r['name']} ×{r['quantity']} (back)"

@@ -54,6 +54,7 @@ class GamePlan:
     images: list[dict]  # every image placement with its resolution, for the manifest
     bleed_mm: float  # bleed drawn round every face
     art_digest: str  # hash of the game's art files: faces that embed images depend on it
+    orders: list[list] = field(default_factory=list)  # rows of shop/order.csv
 
 
 @dataclass
@@ -111,6 +112,7 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compile
     records: list[DeckRecord] = []
     decks: list[DeckFaces] = []
     everything: list[Page] = []
+    orders: list[list] = []  # shop/order.csv: each distinct face of the unique-faces files
     for deck in game.decks:
         df = render_deck(deck, renderer, faces)
         decks.append(df)
@@ -136,7 +138,9 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compile
             files = [f"{deck.id}.pdf", f"shop/{deck.id}.pdf", f"shop/{deck.id}-unique.pdf"]
             documents[files[0]] = Document(f"{game.title} — {deck.name}", home)
             documents[files[1]] = Document(f"{game.title} — {deck.name} (print shop)", shop_pages(ds, bleed))
-            pairs = [(p.front, p.back, p.count) for p in df.pairs]
+            pairs = [(p.front, p.back, p.count, p.piece.label) for p in df.pairs]
+            orders.extend([files[2], n * (2 if p.back else 1) + 1, deck.id, p.piece.index, p.piece.label, p.count]
+                          for n, p in enumerate(df.pairs))
             documents[files[2]] = Document(f"{game.title} — {deck.name} (print shop, each face once)",
                                            shop_pages(ds, bleed, pairs))
             if spec.die_cut:
@@ -159,7 +163,7 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compile
         everything.append(Page(sheet.paper_mm, list(ops)))
     documents[f"{slug}-all.pdf"] = Document(f"{game.title} — all sheets", everything)
     return (GamePlan(game, faces, decks, documents, records, bom, renderer.art.folder, renderer.art.images(),
-                     bleed, fingerprint([game.root / "art", ws.templates / slug], None)),
+                     bleed, fingerprint([game.root / "art", ws.templates / slug], None), orders),
             game.translations.warnings + list(renderer.warnings))
 
 
@@ -170,6 +174,18 @@ def render_inputs(ws: Workspace, slug: str, options: BuildOptions) -> str:
     game_yaml = path.read_bytes() if path.is_file() else b""  # missing: loading the game says so
     return fingerprint([ws.templates / slug, ws.templates / "common", builtin.FOLDER, ws.fonts, ws.data / slug / "art"],
                        (options, game_yaml))
+
+
+def _order_csv(rows: list[list]) -> bytes:
+    """What to order from a shop: each distinct face of the unique-faces files and how many."""
+    import csv
+    import io
+
+    text = io.StringIO(newline="")
+    out = csv.writer(text, lineterminator="\r\n")
+    out.writerow(["file", "page", "deck", "piece", "name", "quantity"])
+    out.writerows(rows)
+    return ("\ufeff" + text.getvalue()).encode("utf-8")  # a BOM: Excel opens the Japanese right
 
 
 def _stamp(game: Game, df: DeckFaces) -> str:
@@ -247,6 +263,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             data = write_document(doc, arts, font)
         result.files[path] = data
         result.documents[path] = {"plan": key, "sha": sha(data)}
+    if plan.orders:
+        result.files["shop/order.csv"] = _order_csv(plan.orders)
     result.manifest = {
         "game": slug,
         "title": game.title,

@@ -204,22 +204,23 @@ def _shop_page(spec: ShapeSpec, bleed_mm: float, label: str | None = None) -> Pa
                 label=label)
 
 
-def shop_pages(deck: DeckSheets, bleed_mm: float, pairs: list[tuple[str, str | None, int]] | None = None) -> list[Page]:
+def shop_pages(deck: DeckSheets, bleed_mm: float,
+               pairs: list[tuple[str, str | None, int, str]] | None = None) -> list[Page]:
     """One piece per page, page = trim + bleed, TrimBox = trim, front then back; artwork clipped
     to the piece's bleed outline. By default every printed copy; with ``pairs`` (front, back,
-    quantity) each distinct face pair once, its quantity as the page label."""
+    quantity, piece name) each distinct face pair once, name and quantity as the page label."""
     spec = deck.spec
     at = translate(bleed_mm, bleed_mm)
     clips = {"front": bleed_path(spec, bleed_mm).transformed(at), "back": back_outline(spec, bleed_mm).transformed(at)}
     if pairs is None:
         backs = deck.backs or (None,) * len(deck.fronts)
-        pairs = [(f, b, 0) for f, b in zip(deck.fronts, backs)]
+        pairs = [(f, b, 0, "") for f, b in zip(deck.fronts, backs)]
     pages = []
-    for front, back, qty in pairs:
+    for front, back, qty, name in pairs:
         for side, key in (("front", front), ("back", back)):
             if key is None:
                 continue
-            label = f"{'' if side == 'front' else 'back of '}×{qty} " if qty else None
+            label = f"{name} ×{qty}{'' if side == 'front' else ' (back)'}" if qty else None
             page = _shop_page(spec, bleed_mm, label)
             page.items.append(PlaceFace(key, at, (spec.w, spec.h), deck.art_bleed_mm, clip=clips[side]))
             pages.append(page)
