@@ -58,8 +58,8 @@ def test_count_change_rebuilds_exactly_the_deck_the_all_in_one_manifest_and_rule
     after = _snapshot(out)
     changed = {rel for rel in after if after[rel] != before.get(rel)}
     # proof.txt too: the draft says 11 cards, the data now 14 — the proofing report says so
-    assert changed == {"cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "test-all.pdf", "manifest.json",
-                       "rulebook.pdf", "rulebook-booklet.pdf", "proof.txt"}
+    assert changed == {"cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "shop/order.csv", "test-all.pdf",
+                       "manifest.json", "rulebook.pdf", "rulebook-booklet.pdf", "proof.txt"}
     for rel in ("tokens.pdf", "shop/tokens.pdf", "shop/tokens-unique.pdf"):
         assert after[rel] == before[rel]  # untouched: same bytes and mtime
     report = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["changes"]
@@ -106,7 +106,7 @@ def test_jobs_1_and_jobs_2_give_byte_identical_files(tmp_path):
         assert run(ws, "build", "--all", "--out", str(out), "--jobs", jobs, "--no-rulebook") == 0
         outs.append({k: v[0] for k, v in _snapshot(out).items()})
     assert outs[0] == outs[1]
-    assert len(outs[0]) == 3 * 5
+    assert len(outs[0]) == 3 * 6
 
 
 def test_a_face_used_60_times_is_one_form_xobject(workspace):
