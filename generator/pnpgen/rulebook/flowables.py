@@ -3,6 +3,7 @@ character grid, pictures of the pieces (Form XObjects) and the index of terms.""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 from typing import Callable, Sequence
@@ -15,10 +16,13 @@ from reportlab.platypus.doctemplate import IndexingFlowable
 
 from pnpgen.render import vector
 from pnpgen.rulebook.pictures import DeckPicture
+from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.styles import (
     ACCENT,
     INK,
     MAX_LETTER_SPACING,
+    LOOSE_WORD_SPACE,
+    MAX_WORD_SPACE,
     MIN_LAST_LINE,
     RULE,
     SOFT,
@@ -38,22 +42,37 @@ def _visible(text: str) -> int:
 
 
 def set_lines(text: str, width: float, measure: Callable[[str], float], lead: float = 0.0,
-              em: float = 9.0) -> list[tuple[int, int]]:
-    """Lines of ``text`` as (start, end) offsets, set as a Japanese book is: character by
-    character within the JLREQ rules (``text.linebreak.fill``, no phrase breaks, so lines are
-    full and justified with little spacing); the first line starts ``lead`` points in. A last
-    line shorter than ``MIN_LAST_LINE`` characters takes characters down from the line above
-    (追い出し) when that line can give them without spacing beyond ``MAX_LETTER_SPACING``."""
+              em: float = 9.0, lang: str = "ja") -> list[tuple[int, int]]:
+    """Lines of ``text`` as (start, end) offsets; the first line starts ``lead`` points in.
+
+    Japanese is set as a book is: character by character within the JLREQ rules
+    (``text.linebreak.fill``, no phrase breaks, so lines are full and justified with little
+    spacing). A last line shorter than ``MIN_LAST_LINE`` characters takes characters down from
+    the line above (追い出し) when that line can give them without spacing beyond
+    ``MAX_LETTER_SPACING``. A Latin-script text (``lang``) is set by ``_latin_lines``. Either way
+    a Latin word breaks only at a hyphenation point, and such a line ends with a hyphen
+    (``hyphenated``)."""
     if not text:
         return []
     units = [PREFIX, *text]
     widths = [lead] + [measure(ch) for ch in text]
-    # every allowed gap is as good as another (after 、 too): lines are filled to the edge
-    classes = [lb.CHAR if c == lb.PHRASE else c for c in lb.break_classes(units, phrases=False)]
+    hyphens = [measure(lb.HYPHEN_CHAR)] * (len(units) + 1)
+    classes = lb.break_classes(units, phrases=False, lang=lang)
     spaces = [u in lb.SPACES for u in units]
-    ranges = lb.fill(classes, widths, spaces, width)
-    ranges = _keep_last_line(ranges, units, classes, widths, width, em)
+    if is_latin(lang):
+        ranges = _latin_lines(classes, widths, spaces, width, hyphens, em)
+    else:
+        # every allowed gap is as good as another (after 、 too): lines are filled to the edge
+        classes = [lb.CHAR if c == lb.PHRASE else c for c in classes]
+        ranges = lb.fill(classes, widths, spaces, width, hyphens)
+        ranges = _keep_last_line(ranges, units, classes, widths, width, em)
     return [(max(s - 1, 0), e - 1) for s, e in ranges]
+
+
+def hyphenated(text: str, end: int) -> bool:
+    """A line of ``text`` ending at ``end`` splits a Latin word: it was broken at a hyphenation
+    point (the only break ``set_lines`` makes between two letters) and is drawn with a hyphen."""
+    return 0 < end < len(text) and lb.latin_letter(text[end - 1]) and lb.latin_letter(text[end])
 
 
 def _keep_last_line(ranges, units, classes, widths, width, em):
@@ -67,9 +86,45 @@ def _keep_last_line(ranges, units, classes, widths, width, em):
             break
         if (width - sum(widths[ps:cut])) / max(cut - ps - 1, 1) > MAX_LETTER_SPACING * em:
             break
-        if classes[cut] >= lb.CHAR and _visible("".join(units[cut:e])) >= MIN_LAST_LINE:
+        if classes[cut] == lb.CHAR and _visible("".join(units[cut:e])) >= MIN_LAST_LINE:
             return ranges[:-2] + [(ps, cut), (cut, e)]
     return ranges
+
+
+def _latin_lines(classes: Sequence[int], widths: Sequence[float], spaces: Sequence[bool], width: float,
+                 hyphens: Sequence[float], em: float) -> list[tuple[int, int]]:
+    """Greedy lines of a Latin-script paragraph, as ``lb.fill`` breaks them (at spaces; a word
+    longer than the line at its hyphenation points), except that a line ending at a space with
+    word spaces looser than ``LOOSE_WORD_SPACE`` takes the next word's first part, up to the
+    last hyphenation point that fits, and a hyphen."""
+    n = len(widths)
+    out: list[tuple[int, int]] = []
+    start = 0
+    while start < n:
+        _, end = lb.fill(classes[start:], widths[start:], spaces[start:], width, hyphens[start:])[0]
+        end += start
+        if end < n and spaces[end - 1]:
+            end = _hyphenate_next(classes, widths, spaces, width, hyphens, em, start, end)
+        out.append((start, end))
+        start = end
+    return out
+
+
+def _hyphenate_next(classes, widths, spaces, width, hyphens, em, start: int, end: int) -> int:
+    inked = [i for i in range(start, end) if not spaces[i]]
+    if not inked:
+        return end
+    used = sum(widths[start:inked[-1] + 1])
+    gaps = sum(1 for i in range(inked[0], inked[-1]) if spaces[i])
+    if (width - used) / max(gaps, 1) <= LOOSE_WORD_SPACE * em:
+        return end
+    stop = end + 1
+    while stop < len(widths) and classes[stop] in (lb.WORD, lb.HYPHEN):
+        stop += 1
+    for p in range(stop - 1, end, -1):
+        if classes[p] == lb.HYPHEN and sum(widths[start:p]) + hyphens[p] <= width + 1e-9:
+            return p
+    return end
 
 
 def terms(text: str) -> list[str]:
@@ -93,14 +148,16 @@ class JPara(Flowable):
     The first line starts at ``first_indent``, the others at ``left``. ``prefix`` (a bold term,
     a bullet) is drawn at the start of the first line, or at ``prefix_x`` when given (a hanging
     bullet). 【terms】 are set in the accent colour (a colour, not a font, so the measured widths
-    hold). It splits between lines, never leaving a single line behind or ahead.
+    hold). It splits between lines, never leaving a single line behind or ahead. A Latin-script
+    paragraph (``lang``) is justified by its word spaces, never by spacing letters.
     """
 
     def __init__(self, text: str, font: str, size: float, leading: float, *, color=INK,
                  first_indent: float = 0.0, left: float = 0.0, prefix: str = "", prefix_font: str | None = None,
                  prefix_x: float = 0.0, lines: list[tuple[int, int]] | None = None, first: bool = True,
-                 last: bool = True, indexed: bool = True):
+                 last: bool = True, indexed: bool = True, lang: str = "ja"):
         super().__init__()
+        self.lang, self.latin = lang, is_latin(lang)
         self.indexed = indexed  # its 【terms】 go to the index (the rules; not the appendix)
         self.text, self.font, self.size, self.leading = text, font, size, leading
         self.color, self.first_indent, self.left = color, first_indent, left
@@ -113,7 +170,7 @@ class JPara(Flowable):
     def _bracket_pad(self) -> float:
         """A paragraph that opens with a bracket (【 「 （) keeps the bracket's own half-em of
         space as a book's full-width bracket does; the proportional fonts set it half width."""
-        if not self.text or self.text[0] not in lb.NO_END or self.prefix:
+        if not self.text or self.text[0] not in lb.NO_END or self.prefix or self.latin:
             return 0.0
         return max(self.size - self._measure(self.text[0]), 0.0)
 
@@ -122,7 +179,7 @@ class JPara(Flowable):
             lead = self.first_indent - self.left + self._bracket_pad()
             if self.prefix and not self.prefix_x:
                 lead += pdfmetrics.stringWidth(self.prefix, self.prefix_font, self.size)
-            self.lines = set_lines(self.text, aw - self.left, self._measure, lead, self.size)
+            self.lines = set_lines(self.text, aw - self.left, self._measure, lead, self.size, self.lang)
         self.width = aw
         self.height = len(self.lines) * self.leading
         return aw, self.height
@@ -137,7 +194,7 @@ class JPara(Flowable):
         if fit < 2:
             return []
         kw = dict(color=self.color, first_indent=self.first_indent, left=self.left, prefix=self.prefix,
-                  prefix_font=self.prefix_font, prefix_x=self.prefix_x, indexed=self.indexed)
+                  prefix_font=self.prefix_font, prefix_x=self.prefix_x, indexed=self.indexed, lang=self.lang)
         return [JPara(self.text, self.font, self.size, self.leading, lines=self.lines[:fit], first=self.first,
                       last=False, **kw),
                 JPara(self.text, self.font, self.size, self.leading, lines=self.lines[fit:], first=False,
@@ -163,7 +220,7 @@ class JPara(Flowable):
         c = self.canv
         mask = self._accent_mask()
         for i, (s, e) in enumerate(self.lines):
-            line = self.text[s:e].rstrip(" ")
+            line = self.text[s:e].rstrip(" ") + (lb.HYPHEN_CHAR if hyphenated(self.text, e) else "")
             y = self.height - (i + 1) * self.leading + (self.leading - self.size) / 2 + self.size * 0.12
             first_line = i == 0 and self.first
             x = self.first_indent + self._bracket_pad() if first_line else self.left
@@ -176,10 +233,13 @@ class JPara(Flowable):
                     pw = pdfmetrics.stringWidth(self.prefix, self.prefix_font, self.size)
                     x += pw
                     avail -= pw
-            gaps = len(line) - 1
             slack = avail - pdfmetrics.stringWidth(line, self.font, self.size)
-            spacing = 0.0
             is_last = i == len(self.lines) - 1 and self.last
+            if self.latin:
+                self._draw_words(line, s, mask, x, y, 0.0 if is_last else slack)
+                continue
+            gaps = len(line) - 1
+            spacing = 0.0
             if not is_last and gaps > 0 and 0 < slack <= MAX_LETTER_SPACING * self.size * gaps:
                 spacing = slack / gaps
             t = c.beginText(x, y)
@@ -189,9 +249,40 @@ class JPara(Flowable):
             for j in range(s + 1, s + len(line) + 1):
                 if j == s + len(line) or mask[j] != mask[run]:
                     t.setFillColor(ACCENT if mask[run] else self.color)
-                    t.textOut(self.text[run:j])
+                    t.textOut(line[run - s:j - s])
                     run = j
             c.drawText(t)
+
+    def _draw_words(self, line: str, start: int, mask: list[bool], x: float, y: float, slack: float) -> None:
+        """One Latin line: word by word, the slack shared by its word spaces (at most
+        ``MAX_WORD_SPACE`` each; a looser line stays ragged), letters never spaced."""
+        gaps = line.count(" ")
+        extra = slack / gaps if gaps and 0 < slack <= MAX_WORD_SPACE * self.size * gaps else 0.0
+        t = self.canv.beginText(x, y)
+        t.setFont(self.font, self.size)
+        pos = 0
+        for token in re.findall(r" +|[^ ]+", line):
+            if token[0] != " ":
+                for piece, accent in _runs(token, [mask[min(start + pos + k, len(mask) - 1)] for k in range(len(token))]):
+                    t.setTextOrigin(x, y)
+                    t.setFillColor(ACCENT if accent else self.color)
+                    t.textOut(piece)
+                    x += pdfmetrics.stringWidth(piece, self.font, self.size)
+            else:
+                x += pdfmetrics.stringWidth(token, self.font, self.size) + extra * len(token)
+            pos += len(token)
+        self.canv.drawText(t)
+
+
+def _runs(text: str, flags: list[bool]) -> list[tuple[str, bool]]:
+    """``text`` cut where ``flags`` change: (piece, flag) pairs."""
+    out: list[tuple[str, bool]] = []
+    for ch, flag in zip(text, flags):
+        if out and out[-1][1] == flag:
+            out[-1] = (out[-1][0] + ch, flag)
+        else:
+            out.append((ch, flag))
+    return out
 
 
 # ---------------------------------------------------------------- headings and diagrams

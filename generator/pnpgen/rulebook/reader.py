@@ -28,6 +28,14 @@ _LINE_STARTS = "　■◇〇○◎・"
 _STEP_START = re.compile(r"[０-９0-9]+[：）]")
 
 
+CJK_LANGUAGES = ("ja", "zh", "ko")  # set by the JLREQ rules; every other language is set as Latin script
+
+
+def is_latin(lang: str) -> bool:
+    """A language whose draft is set with Latin rules (words, hyphenation, word spacing)."""
+    return lang.replace("_", "-").split("-")[0].lower() not in CJK_LANGUAGES
+
+
 @dataclass
 class Draft:
     """The draft as lines of text, ready for the parser, and what was done to get there."""

@@ -30,6 +30,8 @@ NOTE_SIZE = 8.2  # the designer's notes in the appendix
 NOTE_LEADING = 13.2
 BLOCK_INDENT = BODY_SIZE  # the text under a ◆ ◎ ● sub-heading is indented by one em per level
 MAX_LETTER_SPACING = 0.25  # ems between two characters at most when a line is justified (JLREQ 3.8)
+LOOSE_WORD_SPACE = 0.3  # ems added to each word space before a Latin line takes part of the next word
+MAX_WORD_SPACE = 1.0  # ems added to a word space at most when a Latin line is justified
 MIN_LAST_LINE = 3  # characters (punctuation not counted) a paragraph's last line keeps when it can
 
 
