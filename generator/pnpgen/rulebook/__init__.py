@@ -1,6 +1,8 @@
 """Rulebook booklets typeset from the designer's draft text.
 
-``build_rulebook`` reads the draft (``reader``), parses it into a document tree (``parse``),
+``build_rulebook`` reads the draft of the build's language (``draft_for``: ``draft.en.txt``
+beside ``draft.txt`` for ``--lang en``, else the default language's draft) with ``reader``, parses
+it (``parse``; a Latin-script draft with ``latin``) into a document tree (``parse``),
 matches its components with the data (``components``), collects the proofing report
 (``proof``), builds the story (``story``: flowables from ``flowables``, measures from
 ``styles``, pictures of the pieces from ``pictures``, figures from game.yaml via ``figures``),
@@ -16,7 +18,9 @@ from pathlib import Path
 from typing import Mapping
 
 from pnpgen import fonts as fontreg
+from pnpgen.data.load import load_game
 from pnpgen.data.model import Game, is_placeholder
+from pnpgen.data.workspace import Workspace, contained
 from pnpgen.errors import InputError
 from pnpgen.impose import booklet
 from pnpgen.messages import msg
@@ -26,7 +30,7 @@ from pnpgen.rulebook.figures import load_settings
 from pnpgen.rulebook.parse import Document, parse, to_ascii_digits
 from pnpgen.rulebook.pictures import DeckPicture, pictures_from_game
 from pnpgen.rulebook.proof import proof, proof_text
-from pnpgen.rulebook.reader import Draft, read_draft
+from pnpgen.rulebook.reader import Draft, detect_language, is_latin, read_draft
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import Fonts
 from pnpgen.render.svgdraw import use_default_font
@@ -48,22 +52,54 @@ def draft_path(game: Game) -> Path:
     return p if p.is_absolute() else Path(game.root) / p
 
 
+def default_language(game: Game) -> str:
+    return game.translations.default if game.translations is not None else game.lang
+
+
+def draft_for(game: Game) -> tuple[Path, str | None]:
+    """The draft to set for the build's language, and a note when it is another language's.
+
+    A build in a language other than the default reads ``<stem>.<lang><suffix>`` beside
+    ``draft_file`` (``draft.en.txt`` beside ``draft.txt``) when there is one; without it, the
+    default language's draft is set (with English labels for ``--lang en``)."""
+    path = draft_path(game)
+    if game.lang == default_language(game):
+        return path, None
+    own = contained(path.with_name(f"{path.stem}.{game.lang}{path.suffix}"), Path(game.root), "draft_file")
+    if own.is_file():
+        return own, None
+    return path, (f"{own}: no {game.lang} draft, so the rulebook sets the {default_language(game)} draft "
+                  f"{path.name} (add {own.name} beside it for a {game.lang} rulebook)")
+
+
 def load_document(game: Game) -> tuple[Draft, Document]:
-    """Read, repair and parse the game's draft."""
-    draft = read_draft(draft_path(game))
-    return draft, parse(draft.text)
+    """Read, repair and parse the game's draft in the build's language (``draft_for``)."""
+    path, _ = draft_for(game)
+    draft = read_draft(path)
+    declared = game.lang if path != draft_path(game) else default_language(game)
+    draft.lang = detect_language(draft.text, declared)
+    if draft.lang != declared:
+        draft.report.append(f"draft {path.name}: no Japanese text in it, so it is read and set as {draft.lang}")
+    return draft, parse(draft.text, draft.lang)
 
 
-def _fonts(game: Game, font_dir: Path) -> Fonts:
+def _fonts(game: Game, font_dir: Path, lang: str) -> Fonts:
+    """The game's font roles; a draft in the build's language takes that language's own roles
+    (``fonts: {en: …}`` in game.yaml, ``Game.text_fonts``)."""
     roles = dict(fontreg.DEFAULT_FONTS)
-    roles.update({k: v for k, v in (game.fonts or {}).items() if v})
+    own = game.text_fonts if lang == game.lang and game.text_fonts else game.fonts
+    roles.update({k: v for k, v in (own or {}).items() if v})
     names = {role: fontreg.register(roles[role], font_dir) for role in ("mincho", "gothic", "bold", "mono")}
     return Fonts(body=names["mincho"], gothic=names["gothic"], bold=names["bold"], mono=names["mono"])
 
 
-def _date(text: str) -> str:
+def _date(text: str, lang: str = "ja") -> str:
     m = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", str(text).strip())
-    return f"{int(m.group(1))}年{int(m.group(2))}月{int(m.group(3))}日" if m else str(text)
+    if not m:
+        return str(text)
+    year, month, day = (int(g) for g in m.groups())
+    months = msg("rulebook.month_names", lang).split()
+    return msg("rulebook.date", lang, year=year, month=month, day=day, month_name=months[month - 1])
 
 
 def _players(text: str, lang: str = "ja") -> str:
@@ -80,7 +116,7 @@ def _players(text: str, lang: str = "ja") -> str:
 def _consistency(doc: Document, game: Game, path: Path) -> list[str]:
     """Title, draft number and player count: the data against the draft's own statement."""
     out = []
-    norm = lambda s: re.sub(r"[\s　]+", "", to_ascii_digits(str(s)))  # noqa: E731
+    norm = lambda s: re.sub(r"[\W_]+", "", to_ascii_digits(str(s)).casefold())  # noqa: E731
     if doc.title and norm(doc.title) != norm(game.title):
         out.append(f"{path}:1: title differs: the draft says 「{doc.title}」, the data says 「{game.title}」")
     if doc.draft_number is not None and str(game.draft).strip() and norm(game.draft) != str(doc.draft_number):
@@ -96,13 +132,27 @@ def _consistency(doc: Document, game: Game, path: Path) -> list[str]:
     return out
 
 
-def _missing_glyphs(doc: Document, fonts) -> list[str]:
+def _missing_glyphs(doc: Document, fonts, names: list[str]) -> list[str]:
+    """Characters of the draft (and of the components' names from the data) the body font lacks."""
     text = "".join(getattr(b, "text", "") or "\n".join(getattr(b, "lines", [])) for b in doc.blocks())
+    text += "".join(names)
     missing = sorted({ch for ch in text if not ch.isspace() and not fontreg.has_glyph(fonts.body, ch)})
     if not missing:
         return []
     shown = " ".join(f"{ch} (U+{ord(ch):04X})" for ch in missing[:12])
     return [f"body font {fonts.body} lacks {len(missing)} character(s) of the draft: {shown}"]
+
+
+def _names_in(game: Game, lang: str) -> dict[str, str]:
+    """The decks' and sourced items' names in ``lang`` when the build is in another language
+    (a Japanese draft in an ``--lang en`` build names the pieces in Japanese): by deck id, and
+    ``sourced.<n>`` for the n-th sourced item. Empty when nothing needs translating back."""
+    if lang == game.lang or lang not in game.languages:
+        return {}
+    other = load_game(Workspace(Path(game.root).parent.parent), game.slug, lang)
+    names = {d.id: d.name for d in other.decks}
+    names.update({f"sourced.{i}": s.name for i, s in enumerate(other.sourced)})
+    return names
 
 
 def _cover(game: Game, pictures: Mapping[str, DeckPicture]) -> list[tuple[str, DeckPicture]]:
@@ -129,11 +179,12 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     if creep_mm < 0:
         raise InputError(f"creep {creep_mm} mm is negative", key="creep", expected="0 or more mm per sheet")
     pictures = pictures or {}
-    path = draft_path(game)
+    path, other_language = draft_for(game)
     draft, doc = load_document(game)
+    lang = game.lang  # pnpgen's own labels; the draft's text is in draft.lang
     settings = load_settings(game)
     report = list(draft.report)
-    warnings = list(draft.warnings)
+    warnings = list(draft.warnings) + ([other_language] if other_language else [])
     report.append(
         f"parsed: title 「{doc.title}」 {doc.draft_label or '(no draft number)'}; "
         f"{len(doc.rules)} rules sections ({'、'.join(s.title for s in doc.rules)}), "
@@ -142,39 +193,46 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         f"{len(doc.of_kind('changelog'))} change-log section(s)"
     )
     if not doc.rules:
-        warnings.append(f"{path}: no ■ rules section found; the rulebook has no rules")
-    fonts = _fonts(game, Path(font_dir))
-    warnings += _missing_glyphs(doc, fonts)
+        warnings.append(f"{path}: no rules section found (■ in a Japanese draft; #, numbered or ALL CAPS "
+                        "headings in an English one); the rulebook has no rules")
+    fonts = _fonts(game, Path(font_dir), draft.lang)
+    rows, comp_warnings, comp_report = component_rows(doc, game, path, aliases=_names_in(game, draft.lang),
+                                                      latin=is_latin(draft.lang))
+    warnings += _missing_glyphs(doc, fonts, [r.name for r in rows])
     warnings += _consistency(doc, game, path)
-    rows, comp_warnings, comp_report = component_rows(doc, game, path)
     warnings += comp_warnings
     report += comp_report
     findings = proof(doc, draft.text, game, rows)
     if is_placeholder(game.players):
         warnings.append(f"{game.slug}: players is a placeholder ({game.players}); the cover leaves it out")
 
+    if doc.draft_number is not None and is_latin(draft.lang) != is_latin(lang):
+        draft_label = msg("rulebook.draft", lang, draft=doc.draft_number)  # 草案１ on an English cover: Draft 1
+    else:
+        draft_label = doc.draft_label or (msg("rulebook.draft", lang, draft=game.draft) if str(game.draft).strip() else "")
+    repairs = (msg("rulebook.colophon_digits", lang, n=draft.repaired_digits) if draft.repaired_digits else "") \
+        + (msg("rulebook.colophon_lines", lang) if draft.flattened else "")
     colophon = [
-        f"{doc.draft_label or ''}　{_date(game.date)}".strip(),
-        f"草案ファイル　{path.name}（{draft.encoding}"
-        + (f"、丸数字{draft.repaired_digits}字を修復" if draft.repaired_digits else "")
-        + ("、改行を復元" if draft.flattened else "") + "）",
-        "コンポーネントの数　ゲームデータより",
-        "組版　pnpgen（草案テキストからの自動組版）",
+        msg("rulebook.colophon_sep", lang).join(p for p in (doc.draft_label, _date(game.date, lang)) if p),
+        msg("rulebook.colophon_draft", lang, file=path.name, encoding=draft.encoding, repairs=repairs),
+        msg("rulebook.colophon_counts", lang),
+        msg("rulebook.colophon_setting", lang),
     ]
     meta = Meta(
         title=game.title or doc.title,
         title_parts=[p for p in str(game.title).split("　") if p] or doc.title_parts,
         subtitle=str((game.options or {}).get("subtitle", "") or ""),
-        draft_label=doc.draft_label or (f"草案{game.draft}" if str(game.draft).strip() else ""),
-        players=_players(game.players, game.lang),
-        date=_date(game.date),
+        draft_label=draft_label,
+        players=_players(game.players, lang),
+        date=_date(game.date, lang),
         colophon=colophon,
         binding=binding,
         cover=_cover(game, pictures),
-        lang=game.lang,
+        lang=lang,
+        latin=is_latin(draft.lang),
     )
     builder = StoryBuilder(doc, fonts, rows, rules_only=rules_only, pictures=pictures, settings=settings,
-                           proof=[(f.kind, f.book) for f in findings])
+                           proof=[(f.kind, f.book) for f in findings], lang=lang, text_lang=draft.lang)
     use_default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
     a5, n_pages = render(builder.story(), meta, fonts)
     for spec in settings.figures:
@@ -184,7 +242,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     sides = booklet.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True)
     a4 = booklet.impose_pdf(a5, sides)
     total = booklet.padded_count(n_pages)
-    report.append("line breaking: JLREQ kinsoku, character by character (pnpgen.text.linebreak), justified")
+    report.append("line breaking: words and hyphenation (pyphen), justified by word spaces" if is_latin(draft.lang)
+                  else "line breaking: JLREQ kinsoku, character by character (pnpgen.text.linebreak), justified")
     report.append(
         f"rulebook: {n_pages} A5 pages{' (rules only)' if rules_only else ''}; booklet: {total // 4} sheet(s), "
         f"{total - n_pages} blank page(s) added, binding {binding}, creep {creep_mm:g} mm/sheet; "

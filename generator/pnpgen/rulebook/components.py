@@ -28,6 +28,7 @@ class DataItem:
     ref: str  # "deck epic" | "sourced"
     unit: str
     deck_id: str | None = None
+    aliases: tuple[str, ...] = ()  # its names in the draft's language, when the build is in another
 
     def describe(self) -> str:
         return f"{self.ref} {self.name!r} = {self.count}"
@@ -44,6 +45,7 @@ class ComponentRow:
     units: list[str] = field(default_factory=list)  # per part: 枚, 個 …
     stand_in: DataItem | None = None  # a printed deck that may replace the sourced part
     mismatches: list[tuple[str, str]] = field(default_factory=list)  # (part, the draft's count)
+    sep: str = "／"  # between the counts of several parts (" / " in a Latin book)
 
     @property
     def deck_ids(self) -> list[str]:
@@ -56,7 +58,7 @@ class ComponentRow:
         if not self.items:
             return None
         texts = [f"{sum(d.count for d in ds)}{u}" for (_, ds), u in zip(self.parts, self.units) if ds]
-        return "／".join(texts)
+        return self.sep.join(texts)
 
     @property
     def items(self) -> list[DataItem]:
@@ -77,16 +79,32 @@ def base(name: str) -> str:
     return re.sub(r"\([^()]*\)$", "", norm(name))
 
 
-def data_items(game: Game) -> list[DataItem]:
-    unit_by_kind = {"card": "枚", "tile": "枚", "board": "枚", "token": "個"}
-    items = [DataItem(d.name, d.count, "", f"deck {d.id}", unit_by_kind.get(d.kind, ""), d.id) for d in game.decks]
-    items += [DataItem(s.name, s.count, s.note, "sourced", "個") for s in game.sourced]
+def latin_key(name: str) -> str:
+    """An English name for matching: case and plural left out (``Epic cards`` = ``epic card``)."""
+    words = re.findall(r"\w+", unicodedata.normalize("NFKC", name).casefold())
+    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words)
+
+
+def data_items(game: Game, aliases: dict[str, str] | None = None, latin: bool = False) -> list[DataItem]:
+    """The decks and sourced items; ``aliases`` names them in the draft's language (by deck id,
+    ``sourced.<n>``); a Latin book prints no 枚/個 after a count."""
+    aliases = aliases or {}
+    unit_by_kind = {} if latin else {"card": "枚", "tile": "枚", "board": "枚", "token": "個"}
+    also = lambda key: (aliases[key],) if key in aliases else ()  # noqa: E731
+    items = [DataItem(d.name, d.count, "", f"deck {d.id}", unit_by_kind.get(d.kind, ""), d.id, also(d.id))
+             for d in game.decks]
+    items += [DataItem(s.name, s.count, s.note, "sourced", "" if latin else "個", aliases=also(f"sourced.{i}"))
+              for i, s in enumerate(game.sourced)]
     return items
 
 
 def _match(name: str, items: list[DataItem]) -> list[DataItem]:
-    exact = [d for d in items if norm(d.name) == norm(name)]
-    return exact or [d for d in items if base(d.name) == norm(name)]
+    """The data items of a draft's name: by the name as written, then without a trailing
+    parenthesis, then (English) without case and plural."""
+    names = lambda d: (d.name, *d.aliases)  # noqa: E731
+    exact = [d for d in items if any(norm(n) == norm(name) for n in names(d))]
+    return exact or [d for d in items if any(base(n) == norm(name) for n in names(d))] \
+        or [d for d in items if latin_key(name) and any(latin_key(n) == latin_key(name) for n in names(d))]
 
 
 def _units(comp: Component, parts: list[tuple[str, list[DataItem]]]) -> list[str]:
@@ -107,9 +125,12 @@ def _fmt(counts: list[int]) -> str:
     return "／".join(str(c) for c in counts)
 
 
-def component_rows(doc: Document, game: Game, draft_path: Path | str) -> tuple[list[ComponentRow], list[str], list[str]]:
-    """Rows for the rulebook, warnings (count mismatches, missing data) and report lines."""
-    items = data_items(game)
+def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: dict[str, str] | None = None,
+                   latin: bool = False) -> tuple[list[ComponentRow], list[str], list[str]]:
+    """Rows for the rulebook, warnings (count mismatches, missing data) and report lines.
+    ``aliases`` and ``latin`` as for ``data_items``."""
+    items = data_items(game, aliases, latin)
+    sep = " / " if latin else "／"
     used: set[int] = set()
     rows: list[ComponentRow] = []
     warnings: list[str] = []
@@ -125,7 +146,7 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str) -> tuple[l
             used.update(id(d) for d in found)
             parts.append((name, found))
         row = ComponentRow(comp.name, parts, comp.children, comp.heading if comp.counts else None,
-                           _units(comp, parts))
+                           _units(comp, parts), sep=sep)
         rows.append(row)
         where = f"{draft_path}:{comp.line}"
         missing = [name for name, ds in parts if not ds]
@@ -147,7 +168,7 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str) -> tuple[l
             report.append(f"components: deck {d.deck_id} is a printed stand-in for 「{row.name}」")
     rest = [d for d in items if id(d) not in used]
     for d in rest:
-        rows.append(ComponentRow(d.name, [(d.name, [d])], [], None, [d.unit]))
+        rows.append(ComponentRow(d.name, [(d.name, [d])], [], None, [d.unit], sep=sep))
     report.append(f"components: {len(doc.components)} in the draft, {len(items)} data items, "
                   f"{len(rest)} only in the data")
     return rows, warnings, report

@@ -50,6 +50,12 @@ class Meta:
     binding: str = "left"
     cover: list[tuple[str, DeckPicture]] = field(default_factory=list)  # faces shown on the cover
     lang: str = "ja"  # the build's language: pnpgen's own cover labels (pnpgen.messages)
+    latin: bool = False  # the book is set in Latin faces (no full-width space between title and draft)
+
+    @property
+    def one_line_title(self) -> str:
+        """The title on one line (running header, colophon): a Latin face has no full-width space."""
+        return self.title.replace("　", " · ") if self.latin else self.title
 
 
 class RulebookDoc(BaseDocTemplate):
@@ -58,7 +64,7 @@ class RulebookDoc(BaseDocTemplate):
             buf, pagesize=(PAGE_W, PAGE_H), leftMargin=MARGIN_INNER, rightMargin=MARGIN_OUTER,
             topMargin=MARGIN_TOP, bottomMargin=MARGIN_BOTTOM, invariant=1,
             initialFontName=fonts.body, title=meta.title, author="", subject="rulebook",
-            creator="pnpgen", lang="ja-JP", **kw,
+            creator="pnpgen", lang="ja-JP" if meta.lang == "ja" else meta.lang, **kw,
         )
         self.meta, self.fonts = meta, fonts
         frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
@@ -111,7 +117,8 @@ class RulebookDoc(BaseDocTemplate):
         y = PAGE_H - 12 * mm
         canv.setFont(self.fonts.gothic, MIN_SIZE)
         canv.setFillColor(NOTE_INK)
-        canv.drawString(MARGIN_INNER, y, f"{self.meta.title}　{self.meta.draft_label}".strip())
+        gap = "\u2002" if self.meta.latin else "　"
+        canv.drawString(MARGIN_INNER, y, f"{self.meta.one_line_title}{gap}{self.meta.draft_label}".strip())
         if self._page_mark:
             canv.drawRightString(PAGE_W - MARGIN_OUTER, y, self._page_mark)
         canv.setStrokeColor(RULE)
@@ -199,7 +206,7 @@ class RulebookDoc(BaseDocTemplate):
         canv.line(x, y + 8, PAGE_W - MARGIN_OUTER, y + 8)
         canv.setFont(f.bold, 10)
         canv.setFillColor(INK)
-        canv.drawString(x, y + 14, self.meta.title)
+        canv.drawString(x, y + 14, self.meta.one_line_title)
         canv.setFont(f.gothic, 7.5)
         for i, line in enumerate(lines):
             canv.drawString(x, y - 4 - i * 11, line)

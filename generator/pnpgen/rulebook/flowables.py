@@ -292,12 +292,13 @@ class Heading(Flowable):
     """A numbered heading that feeds the contents, the PDF outline and the running header."""
 
     def __init__(self, number: str, text: str, level: int, style, *, mark: str | None = None,
-                 key: str, bar: bool = False, rule: bool = False, space_before: float = 0, space_after: float = 0):
+                 key: str, bar: bool = False, rule: bool = False, space_before: float = 0, space_after: float = 0,
+                 gap: str = "　"):
         super().__init__()
         self.number, self.text, self.level = number, text, level
         self.style, self.mark, self.key = style, mark, key
         self.bar, self.rule = bar, rule
-        self.toc_text = f"{number}　{text}" if number else text
+        self.toc_text = f"{number}{gap}{text}" if number else text  # gap: an en space in Latin faces
         self._para = Paragraph(escape(self.toc_text), style)
         self.spaceBefore, self.spaceAfter = space_before, space_after
         self.keepWithNext = 1
@@ -502,13 +503,15 @@ def kana_row(term: str) -> str:
 
 
 class TermIndex(IndexingFlowable):
-    """The index of 【terms】 in 五十音順 with the pages they appear on. The document notifies
-    ``IndexTerm`` (term, page) for every paragraph drawn; like the contents, it shows the previous
-    pass's entries (``multiBuild`` repeats until they stop changing)."""
+    """The index of 【terms】 in 五十音順 (alphabetically, under their first letter, in a Latin
+    draft) with the pages they appear on. The document notifies ``IndexTerm`` (term, page) for
+    every paragraph drawn; like the contents, it shows the previous pass's entries
+    (``multiBuild`` repeats until they stop changing)."""
 
-    def __init__(self, styles: dict, font: str):
+    def __init__(self, styles: dict, font: str, latin: bool = False, other: str = "英数"):
         super().__init__()
         self.styles, self.font = styles, font
+        self.latin, self.other = latin, other  # other: the heading of terms under no letter or kana row
         self._entries: dict[str, set[int]] = {}
         self._last: dict[str, set[int]] = {}
 
@@ -525,21 +528,29 @@ class TermIndex(IndexingFlowable):
             self._entries.setdefault(term, set()).add(page)
 
     def entries(self) -> list[tuple[str, list[int]]]:
-        return sorted(((t, sorted(p)) for t, p in self._last.items()), key=lambda e: (reading(e[0]), e[0]))
+        key = (lambda t: (t.casefold(), t)) if self.latin else (lambda t: (reading(t), t))
+        return sorted(((t, sorted(p)) for t, p in self._last.items()), key=lambda e: key(e[0]))
+
+    def _row(self, term: str) -> str:
+        if not self.latin:
+            return kana_row(term)
+        first = unicodedata.normalize("NFD", term)[:1].upper()
+        return first if first.isalpha() else self.other
 
     def _table(self, aw) -> Table:
         st = self.styles
         rows, style, row = [], [], None
         for term, pages in self.entries() or [("", [])]:
-            head = kana_row(term) if term else None
+            head = self._row(term) if term else None
             if head and head != row:
                 row = head
                 style.append(("LINEBELOW", (0, len(rows)), (-1, len(rows)), 0.4, RULE))
                 style.append(("TOPPADDING", (0, len(rows)), (-1, len(rows)), 5))
                 rows.append([Paragraph(f'<font name="{self.font}" color="#2f4f6f">{escape(head)}</font>',
                                        st["index"]), ""])
-            rows.append([Paragraph(escape(f"【{term}】") if term else "", st["index"]),
-                         Paragraph("、".join(str(p) for p in pages), st["index_page"])])
+            shown = term if self.latin else f"【{term}】"
+            rows.append([Paragraph(escape(shown) if term else "", st["index"]),
+                         Paragraph((", " if self.latin else "、").join(str(p) for p in pages), st["index_page"])])
         t = Table(rows, colWidths=[aw * 0.7, aw * 0.3])
         t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), self.font, 8),  # else Table sets Helvetica
                                ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),

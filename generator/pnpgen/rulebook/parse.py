@@ -107,11 +107,12 @@ class Component:
 
     @property
     def name(self) -> str:
-        return "、".join(self.names)
+        latin = not any(ord(ch) >= 0x2E80 for n in self.names for ch in n)
+        return (", " if latin else "、").join(self.names)
 
     @property
     def each(self) -> bool:
-        return bool(self.count_text) and self.count_text.startswith("各")
+        return bool(self.count_text) and (self.count_text.startswith("各") or "each" in self.count_text.casefold())
 
 
 @dataclass
@@ -133,7 +134,7 @@ class Section:
 
     @property
     def is_components(self) -> bool:
-        return self.kind == "rules" and "コンポーネント" in self.title
+        return self.kind == "rules" and ("コンポーネント" in self.title or bool(_COMPONENTS_EN.search(self.title)))
 
 
 @dataclass
@@ -168,11 +169,12 @@ class Document:
                 yield from _walk(c.children if isinstance(c, (Component, Step)) else [c])
 
     def stated_players(self) -> tuple[int, int] | None:
-        """The ``３〜５人用`` line of ■　コンポーネント, as (min, max)."""
+        """The ``３〜５人用`` line of ■　コンポーネント (``3–5 players`` in English), as (min, max)."""
         for s in self.rules:
             for b in s.children:
                 if isinstance(b, Paragraph):
-                    m = re.fullmatch(r"(\d+)(?:[〜～~\-－](\d+))?人用", to_ascii_digits(b.text.strip()))
+                    m = re.fullmatch(r"(\d+)(?:[〜～~\-－](\d+))?人用", to_ascii_digits(b.text.strip())) or \
+                        re.fullmatch(r"(?:for\s+)?(\d+)(?:\s*(?:[-–~]|to)\s*(\d+))?\s+players?\.?", b.text.strip(), re.I)
                     if m:
                         lo = int(m.group(1))
                         return lo, int(m.group(2) or lo)
@@ -188,6 +190,7 @@ def _walk(blocks: list) -> Iterator[Block]:
 
 # ---------------------------------------------------------------- helpers
 
+_COMPONENTS_EN = re.compile(r"component|^contents\b|in the box", re.I)
 _FW_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 
 
@@ -323,7 +326,7 @@ def _balanced_outer(s: str) -> bool:
     return False
 
 
-class _Blocks:
+class Blocks:
     """Where the next block goes: the section, step or component, or the innermost open
     sub-heading inside it."""
 
@@ -350,7 +353,14 @@ class _Blocks:
             self.open.append(block)
 
 
-def parse(text: str) -> Document:
+def parse(text: str, lang: str = "ja") -> Document:
+    """The draft's tree; a draft in a Latin-script language is read by ``latin.parse_latin``."""
+    from pnpgen.rulebook.reader import is_latin
+
+    if is_latin(lang):
+        from pnpgen.rulebook.latin import parse_latin
+
+        return parse_latin(text)
     lines = text.split("\n")
     pre = {start: end for start, end in find_preformatted(lines)}
 
@@ -358,7 +368,7 @@ def parse(text: str) -> Document:
     sections: list[Section] = []
     preamble: list[Block] = []
     section: Section | None = None
-    out = _Blocks(preamble)
+    out = Blocks(preamble)
     gap = False
     blanks = 0  # blank lines in a row before this one
 
@@ -437,14 +447,14 @@ def parse(text: str) -> Document:
         gap = False
     out.close(0)
 
-    _mark_brainstorm(sections)
+    mark_brainstorm(sections)
     _apply_memo_counts(sections)
     return Document(title, parts, label, number, sections, preamble)
 
 
-def _mark_brainstorm(sections: list[Section]) -> None:
-    """Everything before the last ■　概要 (when there are several) is brainstorm."""
-    overviews = [k for k, s in enumerate(sections) if s.kind == "rules" and s.title == "概要"]
+def mark_brainstorm(sections: list[Section]) -> None:
+    """Everything before the last ■　概要 or Overview (when there are several) is brainstorm."""
+    overviews = [k for k, s in enumerate(sections) if s.kind == "rules" and s.title in ("概要", "Overview")]
     if len(overviews) < 2:
         return
     for s in sections[: overviews[-1]]:

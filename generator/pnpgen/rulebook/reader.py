@@ -36,6 +36,15 @@ def is_latin(lang: str) -> bool:
     return lang.replace("_", "-").split("-")[0].lower() not in CJK_LANGUAGES
 
 
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff66-\uff9f]")
+
+
+def detect_language(text: str, declared: str) -> str:
+    """The language to set a draft in: ``declared`` (the game's), unless that is Japanese (or
+    another CJK language) and the draft holds no kana, kanji or hangul at all: then English."""
+    return "en" if not is_latin(declared) and not _CJK.search(text) else declared
+
+
 @dataclass
 class Draft:
     """The draft as lines of text, ready for the parser, and what was done to get there."""
@@ -43,6 +52,7 @@ class Draft:
     path: Path
     text: str
     encoding: str
+    lang: str = "ja"  # the language it is written in (``rulebook.draft_for``)
     repaired_digits: int = 0
     unrepaired: int = 0  # U+FFFD left after repair (replaced by 〓)
     flattened: bool = False
@@ -147,7 +157,7 @@ def read_text(data: bytes, path: Path) -> Draft:
     if flattened:
         text = unflatten(text.strip("\n"))
         report.append(f"draft {path.name}: newlines were flattened into spaces; recovered {text.count(chr(10)) + 1} lines")
-    return Draft(path, text, encoding, repaired, unrepaired, flattened, report, warnings)
+    return Draft(path, text, encoding, "ja", repaired, unrepaired, flattened, report, warnings)
 
 
 def read_draft(path: Path) -> Draft:

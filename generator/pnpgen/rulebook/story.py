@@ -37,7 +37,9 @@ from pnpgen.rulebook.parse import (
     Subheading,
 )
 from pnpgen.rulebook.parse import Paragraph as DraftParagraph
+from pnpgen.messages import msg
 from pnpgen.rulebook.pictures import DeckPicture
+from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.styles import (
     ACCENT,
     BLOCK_INDENT,
@@ -54,6 +56,28 @@ from pnpgen.rulebook.styles import (
 )
 
 SUB_STYLE = {1: ("h3", "◆"), 2: ("h4", "◎"), 3: ("h5", "●")}
+SUB_STYLE_LATIN = {1: ("h3", ""), 2: ("h4", ""), 3: ("h5", "•")}  # Latin faces have no ◆ ◎ ●
+
+
+class Marks:
+    """The punctuation pnpgen sets around the draft's text, by the script it is set in."""
+
+    def __init__(self, latin: bool):
+        self.latin = latin
+        self.gap = "\u2002" if latin else "　"  # between a number and its title
+        self.bullet = "•" if latin else "・"
+        self.colon = ": " if latin else "："
+        self.section = "" if latin else "■"  # before a section's name in the quick reference
+        self.other = "•" if latin else "●"
+        self.sub = SUB_STYLE_LATIN if latin else SUB_STYLE
+        self.list_sep = " / " if latin else "／"
+
+    def outline(self, sub: Subheading) -> str:
+        """A sub-heading with the ◎-level ones under it: 手札配置（通常配置・エピック移行）."""
+        inner = [b.text for b in sub.children if isinstance(b, Subheading) and b.level <= 2]
+        if not inner:
+            return sub.text
+        return f"{sub.text} ({', '.join(inner)})" if self.latin else f"{sub.text}（{'・'.join(inner)}）"
 PICTURE_H = 36 * mm  # a deck's faces in the components list
 PICTURE_W = 50 * mm
 
@@ -66,8 +90,11 @@ def _cell_table(rows, widths, style) -> Table:
 
 class StoryBuilder:
     def __init__(self, doc: Document, fonts: Fonts, rows: list[ComponentRow], *, rules_only: bool,
-                 pictures: Mapping[str, DeckPicture], settings: RulebookSettings, proof: list[tuple[str, str]]):
+                 pictures: Mapping[str, DeckPicture], settings: RulebookSettings, proof: list[tuple[str, str]],
+                 lang: str = "ja", text_lang: str = "ja"):
         self.doc, self.fonts, self.rows = doc, fonts, rows
+        self.lang, self.text_lang = lang, text_lang  # pnpgen's labels; the draft's text
+        self.marks = Marks(is_latin(text_lang))
         self.st = heading_styles(fonts)
         self.rules_only = rules_only
         self.pictures, self.settings, self.proof = pictures, settings, proof
@@ -83,7 +110,15 @@ class StoryBuilder:
              colour=INK) -> JPara:
         size, leading = (NOTE_SIZE, NOTE_LEADING) if note else (BODY_SIZE, BODY_LEADING)
         return JPara(text, self.fonts.body, size, leading, color=NOTE_INK if note else colour,
-                     first_indent=indent + (size if first is None else first), left=indent)
+                     first_indent=indent + (size if first is None else first), left=indent, lang=self.text_lang)
+
+    def label(self, key: str, **args: object) -> str:
+        return msg(f"rulebook.{key}", self.lang, **args)
+
+    def label_para(self, key: str) -> JPara:
+        """One of pnpgen's own notes (in the labels' language), set as a designer's note is."""
+        return JPara(self.label(key), self.fonts.body, NOTE_SIZE, NOTE_LEADING, color=NOTE_INK, first_indent=0,
+                     lang=self.lang)
 
     def blocks(self, blocks: list[Block], indent: float = 0.0, *, notes_as_rules: bool = True) -> list[Flowable]:
         out: list[Flowable] = []
@@ -97,12 +132,14 @@ class StoryBuilder:
                            else self.para(b.text, indent=indent + BODY_SIZE, first=0, note=True))
             elif isinstance(b, Bullet):
                 out.append(JPara(b.text, self.fonts.body, BODY_SIZE, BODY_LEADING, first_indent=indent + BODY_SIZE * 1.6,
-                                 left=indent + BODY_SIZE * 1.6, prefix="・", prefix_x=indent + BODY_SIZE * 0.5))
+                                 left=indent + BODY_SIZE * 1.6, prefix=self.marks.bullet,
+                                 prefix_x=indent + BODY_SIZE * 0.5, lang=self.text_lang))
             elif isinstance(b, Item):
                 left = indent + BODY_SIZE * 1.5
                 if b.term:
                     out.append(JPara(b.body, self.fonts.body, BODY_SIZE, BODY_LEADING, first_indent=left - BODY_SIZE,
-                                     left=left, prefix=b.term + "：", prefix_font=self.fonts.bold))
+                                     left=left, prefix=b.term + self.marks.colon, prefix_font=self.fonts.bold,
+                                     lang=self.text_lang))
                 else:
                     out.append(self.para(b.text, indent=left, first=-BODY_SIZE))
             elif isinstance(b, Preformatted):
@@ -110,15 +147,16 @@ class StoryBuilder:
                 diagram.spaceBefore, diagram.spaceAfter = 3, 4
                 out.append(diagram)
             elif isinstance(b, Subheading):
-                style, mark = SUB_STYLE[b.level]
-                head = Paragraph(f'<font color="#2f4f6f">{mark}</font> {escape(b.text)}', self.st[style])
+                style, mark = self.marks.sub[b.level]
+                head = Paragraph(_marked(mark, b.text), self.st[style])
                 head.keepWithNext = 1
                 out.append(_indented(head, indent))
                 out += self.blocks(b.children, indent + BLOCK_INDENT, notes_as_rules=notes_as_rules)
                 out += self.figures_after(b.text)
-            if getattr(b, "gap_before", False) and start and len(out) > start:
+            if getattr(b, "gap_before", False) and (start or self.marks.latin) and len(out) > start:
                 # a blank line in the draft: space above (a flowable, not a Spacer, so that
-                # a heading's keep-with-next reaches the text)
+                # a heading's keep-with-next reaches the text); a Latin draft's paragraphs are
+                # set apart by it wherever they stand (they have no indent)
                 out[start].spaceBefore = max(getattr(out[start], "spaceBefore", 0), 4)
         return out
 
@@ -126,10 +164,11 @@ class StoryBuilder:
     def section_heading(self, number: str, title: str, mark: str) -> list[Flowable]:
         return [CondPageBreak(45 * mm),
                 Heading(number, title, 0, self.st["h1"], mark=mark, key=self.key(), rule=True,
-                        space_before=10, space_after=6)]
+                        space_before=10, space_after=6, gap=self.marks.gap)]
 
     def step_heading(self, number: str, title: str) -> Flowable:
-        return Heading(number, title, 1, self.st["h2"], key=self.key(), bar=True, space_before=8, space_after=4)
+        return Heading(number, title, 1, self.st["h2"], key=self.key(), bar=True, space_before=8, space_after=4,
+                       gap=self.marks.gap)
 
     def rules_section(self, n: int, s: Section) -> list[Flowable]:
         out = self.section_heading(str(n), s.title, s.title)
@@ -159,7 +198,7 @@ class StoryBuilder:
             self.figures_placed.append(spec)
             part: list[Flowable] = [Spacer(1, 4), Figure(placed, *spec.size_mm)]
             if spec.caption:
-                part += [Spacer(1, 2), Paragraph(f"図　{escape(spec.caption)}", self.st["caption"])]
+                part += [Spacer(1, 2), Paragraph(escape(self.label("figure", caption=spec.caption)), self.st["caption"])]
             out.append(KeepTogether(part + [Spacer(1, 4)]))
         return out
 
@@ -172,7 +211,7 @@ class StoryBuilder:
                 out.append(KeepTogether(self.component(row)))
         if extra:
             out.append(Spacer(1, 6))
-            head = Paragraph('<font color="#2f4f6f">●</font> その他の内容物', self.st["h5"])
+            head = Paragraph(_marked(self.marks.other, self.label("other_components")), self.st["h5"])
             out.append(KeepTogether([head] + self.component(extra[0])))
             for row in extra[1:]:
                 out.append(KeepTogether(self.component(row)))
@@ -180,9 +219,9 @@ class StoryBuilder:
 
     def component(self, row: ComponentRow) -> list[Flowable]:
         st = self.st
-        count = row.count_text() or "（データなし）"
+        count = row.count_text() or self.label("no_data")
         if row.stand_in:
-            count += "（印刷トークンでも可）"
+            count += self.label("stand_in")
         head = _cell_table([[Paragraph(escape(row.name), st["comp_name"]), Paragraph(escape(count), st["comp_count"])]],
                            ["55%", "45%"], [
             ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 10),  # else Table sets Helvetica
@@ -194,8 +233,8 @@ class StoryBuilder:
         out: list[Flowable] = [Spacer(1, 6), head, Spacer(1, 3)]
         text: list[Flowable] = []
         for label, draft_n in row.mismatches:
-            text.append(JPara(f"※草案では{label}を{draft_n}としています（本書はデータの数）", self.fonts.gothic,
-                              7.5, 11, color=ACCENT))
+            text.append(JPara(self.label("count_differs", part=label, count=draft_n), self.fonts.gothic,
+                              7.5, 11, color=ACCENT, lang=self.lang))
         text += self.blocks(row.description)
         parts = [(name, ds) for name, ds in row.parts if ds and (len(ds) > 1 or len(row.parts) > 1)]
         if parts:
@@ -236,36 +275,40 @@ class StoryBuilder:
             steps = [c for c in s.children if isinstance(c, Step)]
             if not steps:
                 continue
-            lines.append(Paragraph(f'<font color="#2f4f6f">■</font> {escape(s.title)}', self.st["h4"]))
+            lines.append(Paragraph(_marked(self.marks.section, s.title), self.st["h4"]))
             for step in steps:
-                subs = [_outline(b) for b in step.children if isinstance(b, Subheading)]
-                body = f"{n}.{step.number}　{step.title}"
-                lines.append(JPara(body, self.fonts.gothic, 9.5, 15, first_indent=BODY_SIZE, left=BODY_SIZE))
+                subs = [self.marks.outline(b) for b in step.children if isinstance(b, Subheading)]
+                body = f"{n}.{step.number}{self.marks.gap}{step.title}"
+                lines.append(JPara(body, self.fonts.gothic, 9.5, 15, first_indent=BODY_SIZE, left=BODY_SIZE,
+                                   lang=self.text_lang))
                 if subs:
-                    lines.append(JPara("／".join(subs), self.fonts.body, 8.5, 13, first_indent=BODY_SIZE * 3,
-                                       left=BODY_SIZE * 3, color=NOTE_INK))
+                    lines.append(JPara(self.marks.list_sep.join(subs), self.fonts.body, 8.5, 13,
+                                       first_indent=BODY_SIZE * 3, left=BODY_SIZE * 3, color=NOTE_INK,
+                                       lang=self.text_lang))
         deck = self.settings.quick_reference_deck
         if deck and deck in self.pictures:
             lines += [Spacer(1, 6), Faces(deck, self.pictures[deck], 70 * mm, 118 * mm)]
         if not lines:
             return []
-        return [PageBreak(), Heading("", "早見表", 0, self.st["h1"], mark="早見表", key=self.key(), rule=True,
+        title = self.label("quick_reference")
+        return [PageBreak(), Heading("", title, 0, self.st["h1"], mark=title, key=self.key(), rule=True,
                                      space_after=6)] + lines
 
     def index(self) -> list[Flowable]:
         if not any("【" in (getattr(b, "text", "") or "") for b in self.doc.blocks()):
             return []
-        return [PageBreak(), Heading("", "索引", 0, self.st["h1"], mark="索引", key=self.key(), rule=True,
-                                     space_after=6), TermIndex(self.st, self.fonts.gothic)]
+        title = self.label("index")
+        return [PageBreak(), Heading("", title, 0, self.st["h1"], mark=title, key=self.key(), rule=True,
+                                     space_after=6),
+                TermIndex(self.st, self.fonts.gothic, latin=self.marks.latin, other=self.label("index_other"))]
 
     def proofing(self) -> list[Flowable]:
         if not self.proof:
             return []
-        out: list[Flowable] = [self.para("組版時に見つかった表記ゆれ・数の食い違い・未定の値です。ルールではありません。",
-                                         note=True, first=0)]
+        out: list[Flowable] = [self.label_para("proof_note")]
         for kind, text in self.proof:
             out.append(JPara(text, self.fonts.body, NOTE_SIZE, NOTE_LEADING, color=INK, first_indent=0,
-                             left=BODY_SIZE * 5.5, prefix=f"{kind}　", prefix_font=self.fonts.gothic))
+                             left=BODY_SIZE * 5.5, prefix=f"{kind}{self.marks.gap}", prefix_font=self.fonts.gothic))
         return out
 
     # -- the whole book
@@ -278,7 +321,7 @@ class StoryBuilder:
                 ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                 ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
             ]))
-            out += [NextPageTemplate("front"), PageBreak(), Paragraph("目次", st["toc_title"]), toc]
+            out += [NextPageTemplate("front"), PageBreak(), Paragraph(escape(self.label("contents")), st["toc_title"]), toc]
         out += [NextPageTemplate("body"), PageBreak()]  # no headings at all: no contents page
         if self.doc.preamble:
             out += self.blocks(self.doc.preamble)
@@ -299,25 +342,24 @@ class StoryBuilder:
     def appendix(self) -> list[Flowable]:
         parts: list[tuple[str, list[Flowable]]] = []
         for s in self.doc.of_kind("notes"):
-            parts.append(("問題点（デザイナーの検討課題）", self.blocks(s.children, notes_as_rules=False)))
+            parts.append((self.label("issues"), self.blocks(s.children, notes_as_rules=False)))
         for s in self.doc.of_kind("brainstorm"):
-            parts.append((f"構想メモ（最初の「{s.title}」）", self.blocks(s.children, notes_as_rules=False)))
+            parts.append((self.label("memo", title=s.title), self.blocks(s.children, notes_as_rules=False)))
         memos = [m for s in self.doc.rules for m in s.memos]
         if memos:
-            intro = self.para("草案の「コンポーネント」に書かれた枚数の覚え書きです。本書の枚数はデータから取っています。",
-                              note=True, first=0)
-            parts.append(("コンポーネントの覚え書き", [intro, Spacer(1, 3)] + self.blocks(memos)))
+            intro = self.label_para("component_memo_note")
+            parts.append((self.label("component_memo"), [intro, Spacer(1, 3)] + self.blocks(memos)))
         for s in self.doc.of_kind("changelog"):
-            parts.append((f"変更履歴（{s.title}）", self.blocks(s.children, notes_as_rules=False)))
+            parts.append((self.label("changes", title=s.title), self.blocks(s.children, notes_as_rules=False)))
         if self.proof:
-            parts.append(("校正メモ", self.proofing()))
+            parts.append((self.label("proof"), self.proofing()))
         if not parts:
             return []
+        appendix = self.label("appendix")
         out: list[Flowable] = [PageBreak(),
-                               Heading("付録", "デザイナーノート", 0, self.st["h1"], mark="付録", key=self.key(),
-                                       rule=True, space_after=6),
-                               self.para("ここから先は草案に含まれる設計メモと変更履歴、組版時の校正メモです。"
-                                         "ルールではありません。", note=True, first=0),
+                               Heading(appendix, self.label("designer_notes"), 0, self.st["h1"], mark=appendix,
+                                       key=self.key(), rule=True, space_after=6, gap=self.marks.gap),
+                               self.label_para("appendix_note"),
                                Spacer(1, 4)]
         for f in (f for _, flow in parts for f in flow):
             if isinstance(f, JPara):
@@ -325,7 +367,7 @@ class StoryBuilder:
         for i, (title, flow) in enumerate(parts):
             out.append(CondPageBreak(30 * mm))
             out.append(Heading("ABCDEFGH"[i], title, 1, self.st["h2"], key=self.key(), bar=True,
-                               space_before=8, space_after=4))
+                               space_before=8, space_after=4, gap=self.marks.gap))
             out += flow
         return out
 
@@ -351,10 +393,9 @@ def _indented(p: Paragraph, indent: float) -> Flowable:
     return _Indent(p, indent) if indent else p
 
 
-def _outline(sub: Subheading) -> str:
-    """A sub-heading with the ◎-level ones under it: 手札配置（通常配置・エピック移行）."""
-    inner = [b.text for b in sub.children if isinstance(b, Subheading) and b.level <= 2]
-    return sub.text + (f"（{'・'.join(inner)}）" if inner else "")
+def _marked(mark: str, text: str) -> str:
+    """A heading's markup: its mark in the accent colour (none for a Latin sub-heading), then the text."""
+    return f'<font color="#2f4f6f">{mark}</font> {escape(text)}' if mark else escape(text)
 
 
 def _data_only(row: ComponentRow) -> bool:

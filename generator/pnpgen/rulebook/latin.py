@@ -1,0 +1,310 @@
+"""A plain-text draft in English (or another Latin-script language) read into the same tree as a
+Japanese one (``parse.Document``), so the rest of the rulebook build does not know the difference.
+
+What the draft's marks mean:
+
+* headings: ``#`` marks (when the first, shallowest one stands alone it is the title; the next
+  level gives sections, deeper ones sub-headings), ``Chapter 1``/``Part 1`` lines, numbered
+  lines ``1. Setup`` (sections, when the draft has no other section marks and their numbers
+  never restart), ``1.2 Drawing`` (a sub-heading) and short lines in ALL CAPS (sections); a
+  short first line before the first section is the title; ``Draft 3`` in the title is the draft
+  number;
+* bullets ``-``, ``*``, ``•``; numbered steps ``1)``, ``1.``, ``Step 1:`` in a rules section;
+  ``Term: text`` lines are items, a paragraph wholly in parentheses is a note;
+* the components section (a title with "component", "contents" or "in the box"): each bullet is
+  an entry, ``- 80 Epic cards``, ``- Epic cards (80)``, ``- VP board, VP markers (1 / 4)``,
+  ``- 1 VP board and 4 VP markers``, ``- Cubes (5 each)``; the lines under it describe it;
+* sections called "Open issues" / "Designer notes" are the designer's notes, "Changes" / "Change
+  log" the change log; every section before the last of several "Overview" is brainstorm.
+
+Lines of a paragraph are joined (a blank line, a heading, a bullet, a step or a ``Term:`` line
+ends it) when the draft is wrapped by hand (three or more lines break off mid-sentence);
+otherwise each line is a paragraph, and only an indented line continues the one above.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pnpgen.rulebook.parse import (
+    Block,
+    Blocks,
+    Bullet,
+    Component,
+    Document,
+    Item,
+    Note,
+    Paragraph,
+    Section,
+    Step,
+    Subheading,
+    mark_brainstorm,
+)
+
+_HASH = re.compile(r"^(#{1,6})\s+(\S.*?)\s*#*\s*$")
+_CHAPTER = re.compile(r"^(?:chapter|part)\s+(\d+|[ivxlc]+)\b\s*[.:—–-]?\s*(.*)$", re.I)
+_SUBNUMBER = re.compile(r"^(\d+)\.(\d+)(?:\.(\d+))?\.?\s+(\S.*)$")
+_NUMBERED = re.compile(r"^(\d+)\.\s+(\S.*)$")
+_STEP = re.compile(r"^(?:(\d+)\)|step\s+(\d+)\s*[:.)—–-])\s*(\S.*)$", re.I)
+_BULLET = re.compile(r"^([-*•])\s+(\S.*)$")
+_TERM = re.compile(r"^([A-Z0-9][^:.!?]{0,48}(?<=\S)):\s+(\S.*)$")
+_DRAFT = re.compile(r"[\s,(—–-]*\b(draft)\s*(?:#|no\.?\s*)?(\d+)\b\)?", re.I)
+_SENTENCE_END = (".", "!", "?", ":", ";", ",")
+
+_COUNT_FIRST = re.compile(r"^(\d+)\s*[x×]?\s+(\S.*)$", re.I)
+_COUNT_LAST = re.compile(r"^(.*?\S)\s*(?:\(([^()]*)\)|[x×]\s*(\d+)|:\s*(\d+))\s*$", re.I)
+
+NOTES = ("open issues", "issues", "problems", "designer notes", "designer's notes", "design notes", "to do", "todo")
+CHANGES = ("changes", "change log", "changelog", "version history", "revision history")
+
+
+def _term(text: str) -> re.Match | None:
+    """``Term: text``: a term of at most four words (or one ending in ``(3)``) before a text that
+    starts a sentence, or a term with a number in it."""
+    m = _TERM.match(text)
+    if not m or (len(m.group(1).split()) > 4 and not m.group(1).endswith(")")):
+        return None
+    # "That is: the…" is a sentence; "Pride (3): discard…", "3 players: none", "Setup: Shuffle…" are items
+    return m if re.search(r"\d|\)$", m.group(1)) or m.group(2)[0].isupper() or m.group(2)[0].isdigit() else None
+
+
+def _wrapped(lines: list[str]) -> bool:
+    """Three or more long lines end mid-sentence with more text right under them."""
+    ends = sum(1 for a, b in zip(lines, lines[1:])
+               if len(a.strip()) >= 40 and b.strip() and (a.rstrip()[-1].isalnum() or a.rstrip()[-1] in ",-"))
+    return ends >= 3
+
+
+def _title_like(text: str, limit: int = 60) -> bool:
+    return 0 < len(text) <= limit and not text.endswith(_SENTENCE_END)
+
+
+def _all_caps(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 2 and all(c.isupper() for c in letters) and _title_like(text, 50) \
+        and not _BULLET.match(text)
+
+
+def _kind(title: str) -> str:
+    t = title.casefold().rstrip(": ")
+    if t.startswith(NOTES):
+        return "notes"
+    return "changelog" if t.startswith(CHANGES) else "rules"
+
+
+class _Lines:
+    """The draft's lines classified: ``(kind, level, number, text)`` per line, kind one of
+    blank, title, section, sub, step, bullet, text."""
+
+    def __init__(self, lines: list[str]):
+        self.raw = lines
+        marks = [len(m.group(1)) for m in map(_HASH.match, (s.strip() for s in lines)) if m]
+        levels = sorted(set(marks))
+        self.title_level = levels[0] if len(levels) > 1 and marks.count(levels[0]) == 1 \
+            and marks[0] == levels[0] else None
+        rest = [lv for lv in levels if lv != self.title_level]
+        self.section_level = rest[0] if rest else 1
+        stripped = [s.strip() for s in lines]
+        other_marks = bool(rest) or any(_CHAPTER.match(s) or _all_caps(s) for s in stripped)
+        numbered = [int(m.group(1)) for m in map(_NUMBERED.match, stripped) if m and _title_like(m.group(2), 40)]
+        self.numbered_sections = not other_marks and len(numbered) >= 2 and all(
+            a < b for a, b in zip(numbered, numbered[1:]))
+
+    def classify(self, s: str) -> tuple[str, int, int, str]:
+        if not s:
+            return ("blank", 0, 0, "")
+        m = _HASH.match(s)
+        if m:
+            level = len(m.group(1))
+            if level == self.title_level:
+                return ("title", 0, 0, m.group(2))
+            if level <= self.section_level:
+                return ("section", 0, 0, m.group(2))
+            return ("sub", min(level - self.section_level, 3), 0, m.group(2))
+        m = _CHAPTER.match(s)
+        if m:
+            return ("section", 0, 0, m.group(2).strip() or s)
+        m = _SUBNUMBER.match(s)
+        if m and _title_like(m.group(4)):
+            return ("sub", 2 if m.group(3) else 1, 0, m.group(4))
+        m = _NUMBERED.match(s)
+        if m and self.numbered_sections and _title_like(m.group(2), 40):
+            return ("section", 0, int(m.group(1)), m.group(2))
+        if _all_caps(s):
+            return ("section", 0, 0, s)
+        m = _STEP.match(s) or (None if self.numbered_sections else _NUMBERED.match(s))
+        if m:
+            groups = [g for g in m.groups() if g is not None]
+            return ("step", 0, int(groups[0]), groups[-1])
+        m = _BULLET.match(s)
+        if m:
+            return ("bullet", 0, 0, m.group(2))
+        return ("text", 0, 0, s)
+
+
+def parse_latin(text: str) -> Document:
+    """The draft's tree (see the module's docstring for the marks it reads)."""
+    lines = text.split("\n")
+    cls = _Lines(lines)
+    wrapped = _wrapped(lines)
+    title, label, number = "", "", None
+    sections: list[Section] = []
+    preamble: list[Block] = []
+    section: Section | None = None
+    out = Blocks(preamble)
+    gap = False
+    open_text: list | None = None  # [block, [lines]] a paragraph, bullet, item or step still taking lines
+    seen_content = False
+    under_heading = True
+
+    def close_text() -> None:
+        nonlocal open_text
+        if open_text is not None:
+            _finish(open_text, section, out)
+        open_text = None
+
+    for i, raw in enumerate(lines):
+        lineno = i + 1
+        s = raw.strip()
+        kind, level, num, body = cls.classify(s)
+        if kind == "blank":
+            close_text()
+            gap = not under_heading  # the blank line under a heading adds no space
+            continue
+        indented = raw[:1] in (" ", "\t")
+        if kind == "text" and open_text is not None and (wrapped or indented) and not _term(s):
+            open_text[1].append(s)
+            continue
+        close_text()
+        under_heading = kind in ("title", "section", "sub") or section is not None and (
+            (kind == "step" and section.kind == "rules") or (kind == "bullet" and section.is_components))
+        first_line = not seen_content
+        seen_content = True
+        if kind == "title" or (first_line and kind == "text" and _title_like(s, 80) and section is None
+                               and any(cls.classify(t.strip())[0] == "section" for t in lines[i + 1:])):
+            title, label, number = _title(body)
+            gap = False
+            continue
+        if kind == "section":
+            section = Section(body, _kind(body), [], lineno)
+            sections.append(section)
+            out.reset(section.children)
+        elif kind == "sub" and section is not None and section.is_components:
+            comp = parse_entry(body, lineno)
+            section.children.append(comp)
+            out.reset(comp.children)
+        elif kind == "sub":
+            sub = Subheading("◇◎〇"[level - 1], body, gap, lineno)
+            out.close(sub.level)
+            out.add(sub)
+        elif kind == "bullet" and section is not None and section.is_components:
+            open_text = [parse_entry(body, lineno), [body]]
+        elif kind == "step" and section is not None and section.kind == "rules":
+            open_text = [Step(num, ")", body, [], lineno), [body]]
+        elif kind == "bullet":
+            open_text = [Bullet(body, gap, lineno), [body]]
+        else:
+            open_text = [Paragraph(s, False, gap, lineno), [s]]
+        gap = False
+    close_text()
+    out.close(0)
+    mark_brainstorm(sections)
+    parts = [p.strip() for p in re.split(r"\s+[—–]\s+|:\s+|\u3000", title) if p.strip()]
+    return Document(title, parts, label, number, sections, preamble)
+
+
+def _finish(open_text: list, section: Section | None, out: Blocks) -> None:
+    """Put a block whose lines are all read where it belongs."""
+    block, parts = open_text
+    text = " ".join(parts)
+    if isinstance(block, Component):
+        if len(parts) > 1:  # the lines under the entry describe it
+            block.children.append(Paragraph(" ".join(parts[1:]), False, False, block.line + 1))
+        section.children.append(block)  # type: ignore[union-attr]
+        out.reset(block.children)
+    elif isinstance(block, Step):
+        head, rest = _first_sentence(text)
+        if head is None:
+            out.add(Paragraph(f"{block.number}. {text}", False, False, block.line))
+            return
+        block.title = head
+        section.children.append(block)  # type: ignore[union-attr]
+        out.reset(block.children)
+        if rest:
+            out.add(Paragraph(rest, False, False, block.line))
+    elif isinstance(block, Bullet):
+        block.text = text
+        out.add(block)
+    else:
+        out.add(_paragraph(text, block.gap_before, block.line))
+
+
+def _first_sentence(text: str) -> tuple[str | None, str]:
+    """A step's title (its text, or its first sentence when that is short) and the rest."""
+    if len(text) <= 60:
+        return text.rstrip("."), ""
+    m = re.match(r"^(.{1,60}?[.:])\s+(\S.*)$", text)
+    return (m.group(1).rstrip(".:"), m.group(2)) if m else (None, text)
+
+
+def _paragraph(text: str, gap: bool, line: int) -> Block:
+    if text.startswith("(") and text.endswith(")") and _balanced(text):
+        return Note(text, gap, line)
+    m = _term(text)
+    if m:
+        return Item(text, m.group(1), m.group(2), gap, line)
+    return Paragraph(text, False, gap, line)
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0:
+            return i == len(text) - 1
+    return False
+
+
+def _title(text: str) -> tuple[str, str, int | None]:
+    """The title line → (title, ``Draft 3``, 3)."""
+    m = _DRAFT.search(text)
+    if not m:
+        return text.strip(), "", None
+    rest = (text[: m.start()] + text[m.end():]).strip(" ,—–-()")
+    return rest, f"{m.group(1).capitalize()} {m.group(2)}", int(m.group(2))
+
+
+def parse_entry(text: str, line: int = 0) -> Component:
+    """A components entry: ``80 Epic cards``, ``Epic cards (80)``, ``VP board, VP markers (1 / 4)``,
+    ``1 VP board and 4 VP markers``, ``Cubes (5 each)``; a description after `` — `` or ``: ``
+    that is no count goes under the entry."""
+    head, description = text, ""
+    m = re.match(r"^(.*?)(?:\s+[—–]\s+|:\s+)(.*)$", text)
+    if m and not re.fullmatch(r"\d+(\s*each)?", m.group(2).strip()):
+        head, description = m.group(1), m.group(2)
+    names: list[str] = []
+    counts: list[int] = []
+    count_text: str | None = None
+    last = _COUNT_LAST.match(head)
+    if last and (last.group(3) or last.group(4) or re.search(r"\d", last.group(2) or "")):
+        count_text = last.group(2) or last.group(3) or last.group(4)
+        counts = [int(n) for n in re.findall(r"\d+", count_text)]
+        names = _names(last.group(1))
+    else:
+        for part in _names(head):
+            first = _COUNT_FIRST.match(part)
+            if first:
+                counts.append(int(first.group(1)))
+                names.append(first.group(2))
+            else:
+                names.append(part)
+        count_text = " / ".join(str(n) for n in counts) if counts else None
+    comp = Component(names, count_text, counts, [""] * len(counts), head.strip(), line=line)
+    if description:
+        comp.children.append(Paragraph(description, False, False, line))
+    return comp
+
+
+def _names(text: str) -> list[str]:
+    return [n.strip() for n in re.split(r",|&|\band\b", text) if n.strip()]
