@@ -69,10 +69,11 @@ def _term(text: str) -> re.Match | None:
 
 
 def _wrapped(lines: list[str]) -> bool:
-    """Three or more long lines end mid-sentence with more text right under them."""
+    """Long lines end mid-sentence with more text right under them: two or more, or one in a
+    draft with no line longer than a hand-wrapped one (100 characters)."""
     ends = sum(1 for a, b in zip(lines, lines[1:])
                if len(a.strip()) >= 40 and b.strip() and (a.rstrip()[-1].isalnum() or a.rstrip()[-1] in ",-"))
-    return ends >= 3
+    return ends >= 2 or (ends == 1 and max(len(s) for s in lines) <= 100)
 
 
 def _title_like(text: str, limit: int = 60) -> bool:
@@ -172,15 +173,17 @@ def parse_latin(text: str) -> Document:
             gap = not under_heading  # the blank line under a heading adds no space
             continue
         indented = raw[:1] in (" ", "\t")
-        if kind == "text" and open_text is not None and (wrapped or indented) and not _term(s):
-            open_text[1].append(s)
+        if kind == "text" and open_text is not None and (wrapped or indented) and not _term(s) \
+                and not (isinstance(open_text[0], Step) and not indented and _title_like(" ".join(open_text[1]))):
+            open_text[1].append(s)  # (a step line that reads as a title is a heading: the text under it is not)
             continue
         close_text()
         under_heading = kind in ("title", "section", "sub") or section is not None and (
             (kind == "step" and section.kind == "rules") or (kind == "bullet" and section.is_components))
         first_line = not seen_content
         seen_content = True
-        if kind == "title" or (first_line and kind == "text" and _title_like(s, 80) and section is None
+        if kind == "title" or (first_line and (kind == "text" or kind == "section" and _all_caps(s))
+                               and _title_like(s, 80) and section is None
                                and any(cls.classify(t.strip())[0] == "section" for t in lines[i + 1:])):
             title, label, number = _title(body)
             gap = False

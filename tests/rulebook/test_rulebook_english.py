@@ -1,0 +1,276 @@
+"""Rulebooks from English drafts (issue 14, item 5): the Latin draft reader, Latin line setting
+with hyphenation, the draft per language and pnpgen's own labels in English."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from reportlab.pdfbase import pdfmetrics
+
+from conftest import DECK_YAML, GAME_YAML, make_workspace
+from pnpgen import fonts as fontreg
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+from pnpgen.errors import InputError
+from pnpgen.rulebook import build_rulebook, load_document, pictures_from_game
+from pnpgen.rulebook.flowables import hyphenated, set_lines
+from pnpgen.rulebook.latin import parse_entry
+from pnpgen.rulebook.parse import Bullet, Item, Note, Paragraph, Step, Subheading, parse
+from pnpgen.text.linebreak import hyphen_positions
+
+ROOT = Path(__file__).resolve().parents[2]
+FONTS = ROOT / "fonts"
+TWO = GAME_YAML.replace("title: テストゲーム", "languages: [ja, en]\ndefault_language: ja\n"
+                        "title: {ja: テストゲーム, en: Test Game}")
+DECK = DECK_YAML.replace("name: テストカード", "name: {ja: テストカード, en: Test cards}") + "".join(
+    f"  - {{name: {{ja: 札{i}, en: Card {i}}}, text: {{ja: 本文, en: Text}}}}\n" for i in range(11))
+
+MARKDOWN = """\
+# Test Game — Draft 3
+
+(A test draft.)
+
+## Overview
+
+A small game for testing, played by two to four players. Every line of this paragraph is
+wrapped by hand, as plain-text drafts are, and the reader joins the lines back into one
+paragraph, since three or more of them break off in the middle of a sentence.
+
+## Components
+
+2-4 players
+
+- 11 Test cards
+  Cards with a name and a text.
+- VP board, VP markers (1 / 4)
+- Cubes (5 each)
+
+## Playing the game
+
+1) Draw a card
+Take the top card of the pile.
+
+2) Play a card
+- Put it face up in front of you.
+* Or keep it.
+
+### Scoring
+Score: 1 point per card.
+
+Step 3: End of the turn
+The next player in clockwise order takes a turn.
+
+## Open issues
+
+Is eleven cards enough?
+"""
+
+
+def classes_of(doc):
+    return [(s.title, s.kind) for s in doc.sections]
+
+
+def test_an_english_draft_yields_its_title_sections_steps_and_bullets():
+    doc = parse(MARKDOWN, "en")
+    assert (doc.title, doc.draft_label, doc.draft_number) == ("Test Game", "Draft 3", 3)
+    assert classes_of(doc) == [("Overview", "rules"), ("Components", "rules"), ("Playing the game", "rules"),
+                               ("Open issues", "notes")]
+    assert isinstance(doc.preamble[0], Note)
+    overview = doc.sections[0].children
+    assert len(overview) == 1 and isinstance(overview[0], Paragraph)
+    assert overview[0].text.startswith("A small game") and overview[0].text.endswith("middle of a sentence.")
+    assert "\n" not in overview[0].text and "  " not in overview[0].text
+    steps = doc.steps
+    assert [(s.number, s.title) for s in steps] == [(1, "Draw a card"), (2, "Play a card"), (3, "End of the turn")]
+    assert [type(b) for b in steps[0].children] == [Paragraph]
+    assert [(type(b), b.text) for b in steps[1].children[:2]] == [(Bullet, "Put it face up in front of you."),
+                                                                 (Bullet, "Or keep it.")]
+    sub = steps[1].children[2]
+    assert isinstance(sub, Subheading) and sub.text == "Scoring" and sub.level == 1
+    assert isinstance(sub.children[0], Item) and sub.children[0].term == "Score"
+    assert doc.stated_players() == (2, 4)
+
+
+def test_components_entries_with_counts_before_or_after_the_name():
+    doc = parse(MARKDOWN, "en")
+    assert [(c.names, c.counts) for c in doc.components] == [
+        (["Test cards"], [11]), (["VP board", "VP markers"], [1, 4]), (["Cubes"], [5])]
+    assert doc.components[2].each and not doc.components[0].each
+    assert [b.text for b in doc.components[0].children] == ["Cards with a name and a text."]
+    assert (parse_entry("1 VP board and 4 VP markers").names, parse_entry("1 VP board and 4 VP markers").counts) \
+        == (["VP board", "VP markers"], [1, 4])
+    assert parse_entry("Epic cards ×80").counts == [80]
+
+
+@pytest.mark.parametrize("draft", [
+    "TEST GAME\n\nOVERVIEW\nA game.\n\nSETUP\n1. Shuffle the cards.\n2. Deal five cards each.\n",
+    "Test Game\n\nChapter 1: Overview\nA game.\n\nChapter 2 — Setup\n1. Shuffle the cards.\n2. Deal five cards each.\n",
+    "Test Game\n\n1. Overview\nA game.\n\n2. Setup\n1) Shuffle the cards.\n2) Deal five cards each.\n",
+])
+def test_headings_by_capitals_chapters_and_numbers(draft):
+    """Sections by ALL CAPS lines, by ``Chapter n`` and by numbering (``1.`` is then a section,
+    since the draft has no other section mark and the numbers do not restart)."""
+    doc = parse(draft, "en")
+    assert [s.title.casefold() for s in doc.sections] == ["overview", "setup"]
+    assert [(s.number, s.title) for s in doc.steps] == [(1, "Shuffle the cards"), (2, "Deal five cards each")]
+    assert doc.title.casefold() == "test game"
+
+
+def test_a_draft_with_one_paragraph_per_line_keeps_its_lines_apart():
+    doc = parse("# Rules\n\n## Setup\n" + "Shuffle the cards and deal five of them to every player at the table.\n"
+                "Put the rest face down as a pile in the middle of the table where everyone can reach it.\n", "en")
+    assert [b.text[:7] for b in doc.sections[0].children] == ["Shuffle", "Put the"]
+
+
+# ---------------------------------------------------------------- line setting
+
+
+@pytest.fixture(scope="module")
+def serif():
+    font = fontreg.register("NotoSerif-Regular", FONTS)
+    return font, (lambda c: pdfmetrics.stringWidth(c, font, 9))
+
+
+def breaks_inside_words(text: str, ranges) -> list[tuple[str, int]]:
+    """(word, offset) for every line end that splits a word."""
+    out = []
+    for _, e in ranges[:-1]:
+        if hyphenated(text, e):
+            start = max(re.sub(r"[^A-Za-z]", " ", text[:e]).rfind(" ") + 1, 0)
+            m = re.match(r"[A-Za-z]+", text[start:])
+            out.append((m.group(0), e - start))
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_long_word_breaks_only_at_a_hyphenation_point(serif, lang):
+    """A word longer than the line (in an English paragraph, or a Latin word in a Japanese one)
+    is split at pyphen's points and nowhere else, each split line ending in a hyphen that fits."""
+    _, measure = serif
+    text = ("The Counterintelligenceoperations track is long. " * 3) if lang == "en" else \
+        "この【Counterintelligenceoperations】は長い単語です。" * 3
+    width = sum(map(measure, "Counterintelligence"))
+    ranges = set_lines(text, width, measure, 0.0, 9, lang)
+    assert "".join(text[s:e] for s, e in ranges) == text
+    splits = breaks_inside_words(text, ranges)
+    assert splits
+    for word, at in splits:
+        assert at in hyphen_positions(word, "en"), (word, at)
+    for s, e in ranges:
+        line = text[s:e].rstrip(" ") + ("-" if hyphenated(text, e) else "")
+        assert sum(map(measure, line)) <= width + 1e-6
+
+
+def test_a_loose_line_takes_part_of_the_next_word(serif):
+    """Justified English: a line that would end with wide word spaces hyphenates the next word."""
+    _, measure = serif
+    text = "A game of extraordinary unpredictability and considerable sophistication for everybody."
+    width = sum(map(measure, "A game of extraordinary unpre"))
+    ranges = set_lines(text, width, measure, 0.0, 9, "en")
+    first = text[ranges[0][0]:ranges[0][1]]
+    assert hyphenated(text, ranges[0][1]) and first.startswith("A game of extraordinary un")
+    assert [text[s:e].count(" ") for s, e in ranges[1:]] and all(not text[s:e].startswith(" ") for s, e in ranges)
+
+
+# ---------------------------------------------------------------- whole books
+
+
+def english_workspace(tmp_path: Path, draft_en: str | None = MARKDOWN) -> Path:
+    game = TWO + "fonts:\n  en:\n    gothic: NotoSans-Regular\n    bold: NotoSans-Bold\n    mincho: NotoSerif-Regular\n"
+    ws = make_workspace(tmp_path / "ws", deck=DECK, game=game)
+    if draft_en is not None:
+        (ws / "data" / "test" / "draft.en.txt").write_text(draft_en, encoding="utf-8")
+    return ws
+
+
+def texts(result, name="rulebook.pdf") -> list[str]:
+    return [p.extract_text() for p in PdfReader(io.BytesIO(result.files[name])).pages]
+
+
+@pytest.fixture(scope="module")
+def english_book(tmp_path_factory):
+    ws = english_workspace(tmp_path_factory.mktemp("en"))
+    game = load_game(Workspace(ws), "test", lang="en")
+    result = build_rulebook(game, ws / "fonts", pictures=pictures_from_game(game, ws / "templates"))
+    return game, result, texts(result)
+
+
+def test_english_book_cover_contents_and_labels(english_book):
+    game, result, pages = english_book
+    assert "Rulebook" in pages[0] and "Test Game" in pages[0] and "Draft 3" in pages[0]
+    assert "Players: 2–4" in pages[0] and "30 November 2026" in pages[0]
+    assert pages[1].split("\n")[0].strip() == "Contents"
+    body = "\n".join(pages)
+    for section in ("1 Overview", "2 Components", "3 Playing the game", "3.1 Draw a card", "Designer notes",
+                    "Open issues (for the designer)"):
+        assert section in body
+    assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", body), "no Japanese label in an English book"
+    assert "words and hyphenation" in "\n".join(result.report)
+    assert [w.split(": ", 1)[1] for w in result.warnings] == [
+        "component 「VP board、VP markers」 of the draft has no deck or sourced item of that name in the data",
+        "component 「Cubes」 of the draft has no deck or sourced item of that name in the data"]
+
+
+def test_english_book_components_counted_from_the_data(english_book):
+    _, result, pages = english_book
+    comp = next(p for p in pages[2:] if "2 Components" in p)
+    assert re.search(r"Test cards\s*11", comp)
+    assert "(no data)" in comp  # the VP board and markers and the cubes are not in the data
+
+
+def test_english_book_is_set_in_the_languages_fonts(english_book):
+    _, result, _ = english_book
+    reader = PdfReader(io.BytesIO(result.files["rulebook.pdf"]))
+    fonts = {str(f["/BaseFont"]).split("+")[-1] for page in reader.pages
+             for f in (page["/Resources"].get("/Font") or {}).values()}
+    assert {"NotoSerif-Regular", "NotoSans-Bold"} <= fonts
+
+
+def test_a_japanese_draft_in_an_english_build_matches_the_japanese_deck_names(tmp_path):
+    ws = english_workspace(tmp_path, draft_en=None)
+    game = load_game(Workspace(ws), "test", lang="en")
+    result = build_rulebook(game, ws / "fonts")
+    assert not [w for w in result.warnings if "no deck" in w]
+    assert any("no en draft" in w and "draft.en.txt" in w for w in result.warnings)
+    pages = texts(result)
+    assert "Rulebook" in pages[0] and "Contents" in pages[1] and "目次" not in "".join(pages)
+    assert "テストカード" in "".join(pages)  # the draft's own text stays as written
+
+
+def test_the_english_draft_stays_inside_the_game_folder(tmp_path):
+    ws = english_workspace(tmp_path, draft_en=None)
+    outside = tmp_path / "elsewhere.txt"
+    outside.write_text(MARKDOWN, encoding="utf-8")
+    (ws / "data" / "test" / "draft.en.txt").symlink_to(outside)
+    with pytest.raises(InputError, match="outside"):
+        load_document(load_game(Workspace(ws), "test", lang="en"))
+
+
+def test_an_english_draft_in_a_japanese_only_game_is_detected(tmp_path):
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "data" / "test" / "draft.txt").write_text(MARKDOWN, encoding="utf-8")
+    draft, doc = load_document(load_game(Workspace(ws), "test"))
+    assert draft.lang == "en" and [s.title for s in doc.rules][:2] == ["Overview", "Components"]
+
+
+def test_the_sample_english_rulebook_of_alicematic_medallions():
+    """The real game's English sample draft (draft.en.txt) in an ``--lang en`` build: its sections,
+    its components counted from the data (English deck names), no warning, English labels."""
+    ws = Workspace(ROOT)
+    game = load_game(ws, "alicematic-medallions", lang="en")
+    result = build_rulebook(game, FONTS, pictures=pictures_from_game(game, ws.templates))
+    _, doc = load_document(game)
+    assert [s.title for s in doc.rules] == ["Overview", "Components", "Game setup", "Playing the game"]
+    assert [s.title for s in doc.of_kind("notes")] == ["Open issues"]
+    assert result.warnings == []
+    pages = texts(result)
+    assert "Rulebook" in pages[0] and "Contents" in pages[1]
+    comp = next(p for p in pages[2:] if "2 Components" in p)
+    assert re.search(r"Alice cards\s*53", comp) and re.search(r"Medallion cards\s*7", comp)
+    body = "".join(pages)  # (the Alice card's own art says アリス: the card, not a label)
+    assert not [label for label in ("目次", "その他", "データなし", "付録", "デザイナーノート", "草案", "組版", "人")
+                if label in body]
