@@ -19,7 +19,7 @@ from pnpgen.errors import InputError
 from pnpgen.rulebook import build_rulebook, load_document, pictures_from_game
 from pnpgen.rulebook.flowables import hyphenated, set_lines
 from pnpgen.rulebook.latin import parse_entry
-from pnpgen.rulebook.parse import Bullet, Item, Note, Paragraph, Step, Subheading, parse
+from pnpgen.rulebook.parse import Bullet, Item, Note, Paragraph, Subheading, parse
 from pnpgen.text.linebreak import hyphen_positions
 
 ROOT = Path(__file__).resolve().parents[2]

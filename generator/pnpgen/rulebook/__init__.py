@@ -99,7 +99,7 @@ def _date(text: str, lang: str = "ja") -> str:
         return str(text)
     year, month, day = (int(g) for g in m.groups())
     months = msg("rulebook.month_names", lang).split()
-    return msg("rulebook.date", lang, year=year, month=month, day=day, month_name=months[month - 1])
+    return msg("rulebook.date", lang, year=year, day=day, month_name=months[month - 1])
 
 
 def _players(text: str, lang: str = "ja") -> str:
