@@ -32,6 +32,7 @@ def _parser() -> argparse.ArgumentParser:
     r = sub.add_parser("rulebook", help="build only the rulebook booklets")
     r.add_argument("--game", type=validate.option(validate.game_option), required=True)
     r.add_argument("--out", type=validate.option(validate.out_option))
+    r.add_argument("--lang", help="typeset this language of the game (its draft.<lang>.txt) into build/<game>/<lang>/")
     _rulebook_options(r)
 
     _export_parser(sub)

@@ -97,13 +97,12 @@ def _rulebook(ws: Workspace, game, args: argparse.Namespace):
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.build.output import atomic_write_bytes
+    from pnpgen.build.output import write_all
 
-    game = load_game(ws, args.game)
-    out_dir = (args.out or ws.root / "build") / game.slug
+    game = load_game(ws, args.game, lang=args.lang)
+    out_dir = (args.out or ws.root / "build") / game.slug / (args.lang or "")
     book = _rulebook(ws, game, args)
-    for name, data in book.files.items():
-        atomic_write_bytes(out_dir / name, data)
+    write_all({out_dir / name: data for name, data in book.files.items()})  # all three or none
     for w in book.warnings:
         _warn(w)
     for line in book.report:
