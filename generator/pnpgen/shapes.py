@@ -153,7 +153,7 @@ def back_transform(front: Affine, piece_w: float, duplex: str, paper: tuple[floa
 # --------------------------------------------------------------------------- paths
 
 @dataclass(frozen=True)
-class Line:
+class Straight:
     """A straight segment from p0 to p1 (also used for cut marks)."""
 
     x1: float
@@ -194,7 +194,7 @@ class Arc:
         return self.at(1.0)
 
 
-Segment = Union[Line, Arc]
+Segment = Union[Straight, Arc]
 
 
 @dataclass(frozen=True)
@@ -208,9 +208,9 @@ class Outline:
         flip = m.det < 0
         out: list[Segment] = []
         for s in self.segments:
-            if isinstance(s, Line):
+            if isinstance(s, Straight):
                 (x1, y1), (x2, y2) = m(s.p0), m(s.p1)
-                out.append(Line(x1, y1, x2, y2))
+                out.append(Straight(x1, y1, x2, y2))
             else:
                 cx, cy = m((s.cx, s.cy))
                 dx, dy = m.a * math.cos(s.a0) + m.c * math.sin(s.a0), m.b * math.cos(s.a0) + m.d * math.sin(s.a0)
@@ -221,7 +221,7 @@ class Outline:
         """The outline as a polygon: arcs flattened with chords at most ``tol`` inside them."""
         pts: list[Point] = []
         for s in self.segments:
-            if isinstance(s, Line):
+            if isinstance(s, Straight):
                 pts.append(s.p0)
             else:
                 n = arc_steps(s.r, s.sweep, tol)
@@ -230,7 +230,7 @@ class Outline:
 
     def as_rect(self, eps: float = 1e-9) -> tuple[float, float, float, float] | None:
         """(x0, y0, x1, y1) when the path is an axis-parallel rectangle, else None."""
-        segs = [s for s in self.segments if isinstance(s, Line)]
+        segs = [s for s in self.segments if isinstance(s, Straight)]
         if len(segs) != 4 or len(self.segments) != 4:
             return None
         for s in segs:
@@ -253,7 +253,7 @@ class Outline:
             if i == 0:
                 x, y = s.p0
                 out.append(f"M{n(x)} {n(y)}")
-            if isinstance(s, Line):
+            if isinstance(s, Straight):
                 x, y = s.p1
                 out.append(f"L{n(x)} {n(y)}")
             else:
@@ -314,7 +314,7 @@ def grow_polygon(pts: Sequence[Point], d: float, join: str = "round") -> Outline
     if n < 3:
         raise ValueError("a polygon needs three corners")
     if d == 0:
-        return Outline(tuple(Line(*pts[i], *pts[(i + 1) % n]) for i in range(n)))
+        return Outline(tuple(Straight(*pts[i], *pts[(i + 1) % n]) for i in range(n)))
     orient = 1.0 if signed_area(pts) > 0 else -1.0
     normals = []
     for i in range(n):
@@ -357,7 +357,7 @@ def grow_polygon(pts: Sequence[Point], d: float, join: str = "round") -> Outline
         j = joins[i]
         if j is not None:
             segs.append(j)
-        segs.append(Line(*starts[i], *ends[(i + 1) % n]))
+        segs.append(Straight(*starts[i], *ends[(i + 1) % n]))
     return Outline(tuple(segs))
 
 

@@ -12,7 +12,7 @@ from pnpgen.build.manifest import DeckRecord
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Game, is_placeholder
 from pnpgen.impose.plan import LineOp, RectOp, TextOp
 from pnpgen.messages import msg
-from pnpgen.shapes import Line
+from pnpgen.shapes import Straight
 from pnpgen.text import break_lines
 
 PLACEHOLDER_RGB = tuple(int(PLACEHOLDER_COLOUR[i:i + 2], 16) / 255 for i in (1, 3, 5))  # 未定 entries
@@ -132,7 +132,7 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
                     ops.append(TextOp(tx, y + 4.2 + 3.6 * k, line, regular, 8, colour, anchor))
                 cx += width
             y += height
-            ops.append(LineOp(Line(x0, y, x1, y), RULE, 0.3))
+            ops.append(LineOp(Straight(x0, y, x1, y), RULE, 0.3))
 
     start_page(False)
     width = x1 - x0

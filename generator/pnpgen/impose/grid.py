@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pnpgen.data.formats import PAPER_SIZES
-from pnpgen.shapes import Affine, Line, ShapeSpec, back_transform, placement
+from pnpgen.shapes import Affine, ShapeSpec, Straight, back_transform, placement
 
 if TYPE_CHECKING:
     from pnpgen.impose.nest import NestLayout
@@ -174,7 +174,7 @@ def layout_grid(piece_w: float, piece_h: float, opts: SheetOptions) -> SheetLayo
     return _grid(opts, rotated, w, h, cols, rows, bleed)
 
 
-def cut_marks(layout: SheetLayout, opts: SheetOptions) -> list[Line]:
+def cut_marks(layout: SheetLayout, opts: SheetOptions) -> list[Straight]:
     """Cut marks outside the grid: on every trim line, plus (jp) bleed lines and centre marks."""
     if opts.marks == "none":
         return []
@@ -182,15 +182,15 @@ def cut_marks(layout: SheetLayout, opts: SheetOptions) -> list[Line]:
     ax0, ay0, ax1, ay1 = opts.area  # marks stay inside the printable area, below the slug
     gap, b = opts.mark_gap_mm, layout.sheet_bleed_mm
 
-    def vertical(x: float) -> list[Line]:
+    def vertical(x: float) -> list[Straight]:
         top = max(ay0, y0 - gap - opts.mark_len_mm)
         bottom = min(ay1, y1 + gap + opts.mark_len_mm)
-        return [Line(x, top, x, y0 - gap), Line(x, y1 + gap, x, bottom)]
+        return [Straight(x, top, x, y0 - gap), Straight(x, y1 + gap, x, bottom)]
 
-    def horizontal(y: float) -> list[Line]:
+    def horizontal(y: float) -> list[Straight]:
         left = max(ax0, x0 - gap - opts.mark_len_mm)
         right = min(ax1, x1 + gap + opts.mark_len_mm)
-        return [Line(left, y, x0 - gap, y), Line(x1 + gap, y, right, y)]
+        return [Straight(left, y, x0 - gap, y), Straight(x1 + gap, y, right, y)]
 
     xs: set[float] = set()
     ys: set[float] = set()
@@ -210,10 +210,10 @@ def cut_marks(layout: SheetLayout, opts: SheetOptions) -> list[Line]:
         # Centre トンボ crossbars, each in the middle of its mark.
         for yy in ((y0 - gap + max(ay0, y0 - gap - opts.mark_len_mm)) / 2,
                    (y1 + gap + min(ay1, y1 + gap + opts.mark_len_mm)) / 2):
-            lines.append(Line(cx - half, yy, cx + half, yy))
+            lines.append(Straight(cx - half, yy, cx + half, yy))
         for xx in ((x0 - gap + max(ax0, x0 - gap - opts.mark_len_mm)) / 2,
                    (x1 + gap + min(ax1, x1 + gap + opts.mark_len_mm)) / 2):
-            lines.append(Line(xx, cy - half, xx, cy + half))
+            lines.append(Straight(xx, cy - half, xx, cy + half))
     return [ln for ln in lines if (ln.x1, ln.y1) != (ln.x2, ln.y2)]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
-from pnpgen.shapes import Affine, Line, Outline
+from pnpgen.shapes import Affine, Outline, Straight
 
 Box = tuple[float, float, float, float]  # (x0, y0, x1, y1) mm from the page's top-left
 RGB = tuple[float, float, float]
@@ -36,7 +36,7 @@ class PlaceFace:
 class Strokes:
     """Straight lines: cut marks, guides, scale bars."""
 
-    lines: tuple[Line, ...]
+    lines: tuple[Straight, ...]
     width_pt: float = MARK_WIDTH_PT
     colour: RGB = (0.0, 0.0, 0.0)
     dash: tuple[float, ...] | None = None  # mm
@@ -84,7 +84,7 @@ class RectOp:
 
 @dataclass(frozen=True)
 class LineOp:
-    line: Line
+    line: Straight
     colour: RGB = (0.0, 0.0, 0.0)
     width_pt: float = 0.5
     dash: tuple[float, ...] | None = None  # mm

@@ -16,7 +16,7 @@ from pnpgen.impose.nest import NestLayout
 from pnpgen.impose.plan import DieLine, Item, Page, PlaceFace, RectOp, Strokes, TextOp
 from pnpgen.messages import msg
 from pnpgen.impose.tiles import TileOptions, TilePlan, assembly_map, glue_strips, tile_marks
-from pnpgen.shapes import Affine, Line, ShapeSpec, back_outline, bleed_path, cut_path, duplex_mirror, translate
+from pnpgen.shapes import Affine, ShapeSpec, Straight, back_outline, bleed_path, cut_path, duplex_mirror, translate
 
 TILE_OPTIONS = TileOptions()
 GUIDE = (0.85, 0.0, 0.45)
@@ -74,7 +74,7 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout, sheet: Sheet
                 back.items.append(PlaceFace(deck.backs[i], m, (spec.w, spec.h), deck.art_bleed_mm,
                                             clip=back_clip.transformed(m)))
             # the marks of the block the backs fill, mirrored like them
-            back_marks = [Line(*mirror((ln.x1, ln.y1)), *mirror((ln.x2, ln.y2))) for ln in marks]
+            back_marks = [Straight(*mirror((ln.x1, ln.y1)), *mirror((ln.x2, ln.y2))) for ln in marks]
             sides.append(("back", back, back_marks))
         for side, page, page_marks in sides:
             if page_marks:
@@ -104,8 +104,8 @@ def slug(note: str, stamp: str, paper: tuple[float, float], sheet: SheetOptions,
     items: list[Item] = []
     x = x1
     for length, label in ((25.4, "1 in"), (10.0, "10 mm")):
-        items.append(Strokes((Line(x - length, bar_y, x, bar_y), Line(x - length, bar_y - 1.2, x - length, bar_y + 1.2),
-                              Line(x, bar_y - 1.2, x, bar_y + 1.2)), width_pt=0.4, colour=NOTE_INK))
+        items.append(Strokes((Straight(x - length, bar_y, x, bar_y), Straight(x - length, bar_y - 1.2, x - length, bar_y + 1.2),
+                              Straight(x, bar_y - 1.2, x, bar_y + 1.2)), width_pt=0.4, colour=NOTE_INK))
         items.append(TextOp(x - length / 2, bar_y - 0.5, label, font, 4.5, NOTE_INK, "middle"))
         x -= length + 3
     right = x - 1

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from pnpgen.shapes import Affine, Line, Point, back_transform, placement, translate
+from pnpgen.shapes import Affine, Point, Straight, back_transform, placement, translate
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1
 
@@ -55,7 +55,7 @@ class TileMark:
     tile: int  # tile number
     axis: str  # "x": a vertical line at turned-frame x = at; "y": horizontal
     at: float  # turned-frame coordinate of the boundary it marks
-    line: Line  # on the page
+    line: Straight  # on the page
     kind: str  # "guide" (dashed, across the glue strip) | "tick" (in the margin) | "edge" (crop mark)
 
 
@@ -166,13 +166,13 @@ def tile_marks(plan: TilePlan, tile: Tile, opts: TileOptions = TileOptions()) ->
 
     def vertical(at: float, kind: str) -> None:
         x, _ = to_page((at, 0.0))
-        marks.append(TileMark(tile.number, "x", at, Line(x, vy0 - gap - ln, x, vy0 - gap), kind))
-        marks.append(TileMark(tile.number, "x", at, Line(x, vy1 + gap, x, vy1 + gap + ln), kind))
+        marks.append(TileMark(tile.number, "x", at, Straight(x, vy0 - gap - ln, x, vy0 - gap), kind))
+        marks.append(TileMark(tile.number, "x", at, Straight(x, vy1 + gap, x, vy1 + gap + ln), kind))
 
     def horizontal(at: float, kind: str) -> None:
         _, y = to_page((0.0, at))
-        marks.append(TileMark(tile.number, "y", at, Line(vx0 - gap - ln, y, vx0 - gap, y), kind))
-        marks.append(TileMark(tile.number, "y", at, Line(vx1 + gap, y, vx1 + gap + ln, y), kind))
+        marks.append(TileMark(tile.number, "y", at, Straight(vx0 - gap - ln, y, vx0 - gap, y), kind))
+        marks.append(TileMark(tile.number, "y", at, Straight(vx1 + gap, y, vx1 + gap + ln, y), kind))
 
     x0, y0, x1, y1 = tile.region
     for at in (x0, x1):
@@ -184,12 +184,12 @@ def tile_marks(plan: TilePlan, tile: Tile, opts: TileOptions = TileOptions()) ->
         at = x1 - plan.overlap_mm
         vertical(at, "tick")
         (gx, gy0), (_, gy1) = to_page((at, y0)), to_page((at, y1))
-        marks.append(TileMark(tile.number, "x", at, Line(gx, min(gy0, gy1), gx, max(gy0, gy1)), "guide"))
+        marks.append(TileMark(tile.number, "x", at, Straight(gx, min(gy0, gy1), gx, max(gy0, gy1)), "guide"))
     if tile.row < plan.rows - 1:  # the lower neighbour's top edge lands here
         at = y1 - plan.overlap_mm
         horizontal(at, "tick")
         (gx0, gy), (gx1, _) = to_page((x0, at)), to_page((x1, at))
-        marks.append(TileMark(tile.number, "y", at, Line(min(gx0, gx1), gy, max(gx0, gx1), gy), "guide"))
+        marks.append(TileMark(tile.number, "y", at, Straight(min(gx0, gx1), gy, max(gx0, gx1), gy), "guide"))
     return marks
 
 

@@ -27,7 +27,7 @@ from pnpgen.impose.plan import (
 )
 from pnpgen.pdf.colour import REGISTRATION, to_cmyk
 from pnpgen.render import vector
-from pnpgen.shapes import Affine, Line, Outline
+from pnpgen.shapes import Affine, Outline, Straight
 from pnpgen.units import PT_PER_MM, mm_to_pt
 
 # The die line on print-shop output: a spot colour most RIPs and cutters know by this name.
@@ -95,7 +95,7 @@ class _Writer:
             if first:
                 p.moveTo(*self.pt(*seg.p0))
                 first = False
-            if isinstance(seg, Line):
+            if isinstance(seg, Straight):
                 p.lineTo(*self.pt(*seg.p1))
             else:
                 x0, y0 = self.pt(seg.cx - seg.r, seg.cy + seg.r)
