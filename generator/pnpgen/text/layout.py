@@ -27,7 +27,9 @@ VALIGNS = {"top": "top", "middle": "middle", "center": "middle", "centre": "midd
 
 
 @dataclass(frozen=True, slots=True)
-class Line:
+class SetLine:
+    """One line of a laid-out block: its cells, where each sits, and its baseline."""
+
     cells: tuple[Cell, ...]
     xs: tuple[float, ...]  # left edge of each cell from the box's left, mm
     baseline: float  # from the box's top, mm
@@ -45,7 +47,7 @@ class Line:
 @dataclass(frozen=True, slots=True)
 class Layout:
     size: float  # pt
-    lines: tuple[Line, ...]
+    lines: tuple[SetLine, ...]
     fits: bool
     height: float  # block height, mm
     w: float
@@ -138,7 +140,7 @@ def place(paras: list[Paragraph], trial: _Trial, w: float, h: float, align: str,
     """Positions for every cell of the chosen trial."""
     size = trial.size
     em = size * PT
-    lines: list[Line] = []
+    lines: list[SetLine] = []
     top = 0.0
     first = True
     for pi, ranges in trial.breaks:
@@ -157,11 +159,11 @@ def place(paras: list[Paragraph], trial: _Trial, w: float, h: float, align: str,
             width = _width(p, s, e) * size
             last = li == len(ranges) - 1
             xs, gap = _xs(cells, size, width, w, align, last, em)
-            lines.append(Line(cells, xs, top + ASCENT * em, width, last, gap, hyphen))
+            lines.append(SetLine(cells, xs, top + ASCENT * em, width, last, gap, hyphen))
     height = trial.height
     shift = {"top": 0.0, "middle": (h - height) / 2, "bottom": h - height}[valign]
     if shift:
-        lines = [Line(ln.cells, ln.xs, ln.baseline + shift, ln.width, ln.last, ln.spacing, ln.hyphen)
+        lines = [SetLine(ln.cells, ln.xs, ln.baseline + shift, ln.width, ln.last, ln.spacing, ln.hyphen)
                  for ln in lines]
     return Layout(size, tuple(lines), trial.fits, height, w, h)
 
