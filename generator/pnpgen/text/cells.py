@@ -53,7 +53,9 @@ class Cell:
 
 
 @dataclass(frozen=True, slots=True)
-class Paragraph:
+class CellParagraph:
+    """A paragraph as cells, with what line breaking needs of each: break class, width, space."""
+
     cells: tuple[Cell, ...]
     classes: tuple[int, ...]  # break class of the gap before each cell (linebreak)
     widths: tuple[float, ...]
@@ -121,7 +123,7 @@ def with_gaps(cells: list[Cell], classes: list[int], gap_em: float) -> tuple[lis
 def build(paragraphs: list[list[Span]], fonts: Mapping[str, str], role: str, fallbacks: tuple[str, ...],
           palette: Mapping[str, str], fill: str, icon_dirs: tuple[Path, ...],
           override_colour: str | None = None, lang: str = "ja",
-          latin_gap: float = LATIN_GAP) -> list[Paragraph]:
+          latin_gap: float = LATIN_GAP) -> list[CellParagraph]:
     """Cells for each paragraph, with break classes computed once for every size. ``lang`` picks
     the hyphenation dictionary; ``latin_gap`` is the 和欧間 space in em (0: none)."""
     regular = fonts.get(role, role)
@@ -154,7 +156,7 @@ def build(paragraphs: list[list[Span]], fonts: Mapping[str, str], role: str, fal
         classes = break_classes([c.unit for c in cells], lang=lang)
         cells, classes = with_gaps(cells, classes, latin_gap)
         hyphens = [0.0] + [char_width(c.font, HYPHEN_CHAR) for c in cells]  # the font before the gap
-        out.append(Paragraph(tuple(cells), tuple(classes), tuple(c.width for c in cells),
+        out.append(CellParagraph(tuple(cells), tuple(classes), tuple(c.width for c in cells),
                              tuple(c.space for c in cells), tuple(c.kind == RUBY for c in cells),
                              tuple(hyphens)))
     return out

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnpgen.text.cells import PT, RUBY_SCALE, Cell, Paragraph, hyphen_cell
+from pnpgen.text.cells import PT, RUBY_SCALE, Cell, CellParagraph, hyphen_cell
 from pnpgen.text.linebreak import fill, hyphenated
 
 ASCENT = 0.88  # baseline below the em box top, in em
@@ -71,7 +71,7 @@ class _Trial:
     fits: bool
 
 
-def _trial(paras: list[Paragraph], size: float, w: float, h: float, line_height: float) -> _Trial:
+def _trial(paras: list[CellParagraph], size: float, w: float, h: float, line_height: float) -> _Trial:
     em = size * PT
     max_units = w / size  # widths are mm at 1 pt
     breaks = []
@@ -93,7 +93,7 @@ def _trial(paras: list[Paragraph], size: float, w: float, h: float, line_height:
     return _Trial(size, tuple(breaks), height, widest, fits)
 
 
-def _width(p: Paragraph, s: int, e: int) -> float:
+def _width(p: CellParagraph, s: int, e: int) -> float:
     """Set width at 1 pt of cells [s, e), less trailing spaces, plus the hyphen a break there adds."""
     hyphen = p.hyphens[e] if hyphenated(p.classes, e, len(p.cells)) else 0.0
     while e > s and p.spaces[e - 1]:
@@ -114,7 +114,7 @@ def candidates(size: float, min_size: float) -> list[float]:
     return out
 
 
-def fit(paras: list[Paragraph], w: float, h: float, size: float, min_size: float,
+def fit(paras: list[CellParagraph], w: float, h: float, size: float, min_size: float,
         line_height: float) -> _Trial:
     """The largest candidate size that fits (bisection); the minimum, marked unfit, if none does."""
     sizes = candidates(size, min_size)
@@ -135,7 +135,7 @@ def fit(paras: list[Paragraph], w: float, h: float, size: float, min_size: float
     return best
 
 
-def place(paras: list[Paragraph], trial: _Trial, w: float, h: float, align: str, valign: str,
+def place(paras: list[CellParagraph], trial: _Trial, w: float, h: float, align: str, valign: str,
           line_height: float) -> Layout:
     """Positions for every cell of the chosen trial."""
     size = trial.size
