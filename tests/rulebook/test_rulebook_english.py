@@ -19,7 +19,7 @@ from pnpgen.errors import InputError
 from pnpgen.rulebook import build_rulebook, load_document, pictures_from_game
 from pnpgen.rulebook.flowables import hyphenated, set_lines
 from pnpgen.rulebook.latin import parse_entry
-from pnpgen.rulebook.parse import Bullet, Item, Note, Paragraph, Subheading, parse
+from pnpgen.rulebook.parse import Bullet, DraftParagraph, Item, Note, Subheading, parse
 from pnpgen.text.linebreak import hyphen_positions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,12 +81,12 @@ def test_an_english_draft_yields_its_title_sections_steps_and_bullets():
                                ("Open issues", "notes")]
     assert isinstance(doc.preamble[0], Note)
     overview = doc.sections[0].children
-    assert len(overview) == 1 and isinstance(overview[0], Paragraph)
+    assert len(overview) == 1 and isinstance(overview[0], DraftParagraph)
     assert overview[0].text.startswith("A small game") and overview[0].text.endswith("middle of a sentence.")
     assert "\n" not in overview[0].text and "  " not in overview[0].text
     steps = doc.steps
     assert [(s.number, s.title) for s in steps] == [(1, "Draw a card"), (2, "Play a card"), (3, "End of the turn")]
-    assert [type(b) for b in steps[0].children] == [Paragraph]
+    assert [type(b) for b in steps[0].children] == [DraftParagraph]
     assert [(type(b), b.text) for b in steps[1].children[:2]] == [(Bullet, "Put it face up in front of you."),
                                                                  (Bullet, "Or keep it.")]
     sub = steps[1].children[2]

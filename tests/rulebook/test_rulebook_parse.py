@@ -10,9 +10,9 @@ import pytest
 from pnpgen.rulebook.parse import (
     Bullet,
     Component,
+    DraftParagraph,
     Item,
     Note,
-    Paragraph,
     Preformatted,
     Step,
     Subheading,
@@ -112,7 +112,7 @@ def test_problems_section_is_notes_not_rules():
     for slug in ("alicematic-medallions", "populous", "asian-delivery"):
         notes = doc(slug).of_kind("notes")
         assert [s.title for s in notes] == ["問題点"]
-        assert all(isinstance(b, (Paragraph, Preformatted)) for b in notes[0].children)
+        assert all(isinstance(b, (DraftParagraph, Preformatted)) for b in notes[0].children)
     first = doc("populous").of_kind("notes")[0].children[0]
     assert first.text == "全体的なバランスの問題。"
 
@@ -203,7 +203,7 @@ def test_bullets_in_rules():
 def test_paragraphs_lose_their_indent_and_remember_blank_lines():
     main = doc("asian-delivery").steps[4]
     p0, p1 = main.children[0], main.children[1]
-    assert isinstance(p0, Paragraph) and p0.text == "スタートプレイヤーから時計回りで順番に手番となります。"
+    assert isinstance(p0, DraftParagraph) and p0.text == "スタートプレイヤーから時計回りで順番に手番となります。"
     assert p0.indent and not p0.gap_before
     assert p1.gap_before
 
@@ -213,7 +213,7 @@ def test_parenthesised_notes():
     notes = [b for b in step.children if isinstance(b, Note)]
     assert [n.text for n in notes] == ["（同じカードを複数枚選んでも問題ありません）"]
     # a paragraph that only contains parentheses stays a paragraph
-    assert isinstance(list(_walk(doc("asian-delivery").steps[4].children))[-1], Paragraph)
+    assert isinstance(list(_walk(doc("asian-delivery").steps[4].children))[-1], DraftParagraph)
 
 
 def test_unindented_items_with_terms():
@@ -261,8 +261,8 @@ def test_excerpt_from_004_parses_on_its_own():
             "〇追加アクション\n　ＭＰ（マンパワー）を支払うことで、追加のアクションを行うことができます。\n")
     d = parse(text)
     step = d.steps[0]
-    assert [type(b) for b in step.children] == [Paragraph, Preformatted, Subheading]
-    assert [type(b) for b in step.children[2].children] == [Paragraph]
+    assert [type(b) for b in step.children] == [DraftParagraph, Preformatted, Subheading]
+    assert [type(b) for b in step.children[2].children] == [DraftParagraph]
     assert step.children[1].gap_before
 
 
@@ -300,9 +300,9 @@ def test_text_after_two_blank_lines_returns_to_the_step():
     asian-delivery: the end of turn after 「〇人力輸送」 belongs to the step."""
     step = doc("populous").steps[3]
     assert step.title == "エリア選択"
-    assert [type(b) for b in step.children] == [Paragraph, Subheading, Paragraph, Paragraph]
+    assert [type(b) for b in step.children] == [DraftParagraph, Subheading, DraftParagraph, DraftParagraph]
     assert step.children[2].text.startswith("次に、選んだ２枚の数字を低い順に並べ")
     main = doc("asian-delivery").steps[4]
-    top = [b for b in main.children if isinstance(b, Paragraph)]
+    top = [b for b in main.children if isinstance(b, DraftParagraph)]
     assert any(p.text == "アクションを終えたら、自分の手番を終了します。" for p in top)
     assert isinstance(main.children[-1], Subheading) and main.children[-1].text == "基本効果"

@@ -14,7 +14,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.rulebook.figures import load_settings
 from pnpgen.rulebook.flowables import _visible, kana_row, reading, set_lines
-from pnpgen.rulebook.parse import Paragraph, parse
+from pnpgen.rulebook.parse import DraftParagraph, parse
 from pnpgen.rulebook.reader import read_draft
 from pnpgen.rulebook.styles import BODY_SIZE, MARGIN_INNER, MARGIN_OUTER, MAX_LETTER_SPACING, MIN_LAST_LINE, PAGE_W
 from pnpgen.text import check
@@ -35,7 +35,7 @@ def paragraphs():
     out = []
     for slug in SLUGS:
         doc = parse(read_draft(ROOT / "data" / slug / "draft.txt").text)
-        out += [b.text for b in doc.blocks() if isinstance(b, Paragraph)]
+        out += [b.text for b in doc.blocks() if isinstance(b, DraftParagraph)]
     return out
 
 

@@ -32,9 +32,9 @@ from pnpgen.rulebook.parse import (
     Bullet,
     Component,
     Document,
+    DraftParagraph,
     Item,
     Note,
-    Paragraph,
     Section,
     Step,
     Subheading,
@@ -207,7 +207,7 @@ def parse_latin(text: str) -> Document:
         elif kind == "bullet":
             open_text = [Bullet(body, gap, lineno), [body]]
         else:
-            open_text = [Paragraph(s, False, gap, lineno), [s]]
+            open_text = [DraftParagraph(s, False, gap, lineno), [s]]
         gap = False
     close_text()
     out.close(0)
@@ -222,19 +222,19 @@ def _finish(open_text: list, section: Section | None, out: Blocks) -> None:
     text = " ".join(parts)
     if isinstance(block, Component):
         if len(parts) > 1:  # the lines under the entry describe it
-            block.children.append(Paragraph(" ".join(parts[1:]), False, False, block.line + 1))
+            block.children.append(DraftParagraph(" ".join(parts[1:]), False, False, block.line + 1))
         section.children.append(block)  # type: ignore[union-attr]
         out.reset(block.children)
     elif isinstance(block, Step):
         head, rest = _first_sentence(text)
         if head is None:
-            out.add(Paragraph(f"{block.number}. {text}", False, False, block.line))
+            out.add(DraftParagraph(f"{block.number}. {text}", False, False, block.line))
             return
         block.title = head
         section.children.append(block)  # type: ignore[union-attr]
         out.reset(block.children)
         if rest:
-            out.add(Paragraph(rest, False, False, block.line))
+            out.add(DraftParagraph(rest, False, False, block.line))
     elif isinstance(block, Bullet):
         block.text = text
         out.add(block)
@@ -256,7 +256,7 @@ def _paragraph(text: str, gap: bool, line: int) -> Block:
     m = _term(text)
     if m:
         return Item(text, m.group(1), m.group(2), gap, line)
-    return Paragraph(text, False, gap, line)
+    return DraftParagraph(text, False, gap, line)
 
 
 def _balanced(text: str) -> bool:
@@ -305,7 +305,7 @@ def parse_entry(text: str, line: int = 0) -> Component:
         count_text = " / ".join(str(n) for n in counts) if counts else None
     comp = Component(names, count_text, counts, [""] * len(counts), head.strip(), line=line)
     if description:
-        comp.children.append(Paragraph(description, False, False, line))
+        comp.children.append(DraftParagraph(description, False, False, line))
     return comp
 
 

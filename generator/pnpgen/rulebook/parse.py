@@ -28,7 +28,9 @@ from typing import Iterator, Union
 
 
 @dataclass
-class Paragraph:
+class DraftParagraph:
+    """A paragraph of the designer's draft, as written (ReportLab's Paragraph sets it later)."""
+
     text: str
     indent: bool = True  # the draft indented it with a full-width space
     gap_before: bool = False  # a blank line preceded it in the draft
@@ -89,7 +91,7 @@ class Subheading:
         return {"◇": 1, "◎": 2, "〇": 3}[self.marker]
 
 
-Block = Union[Paragraph, Note, Bullet, Item, Preformatted, Subheading]
+Block = Union[DraftParagraph, Note, Bullet, Item, Preformatted, Subheading]
 
 
 @dataclass
@@ -172,7 +174,7 @@ class Document:
         """The ``３〜５人用`` line of ■　コンポーネント (``3–5 players`` in English), as (min, max)."""
         for s in self.rules:
             for b in s.children:
-                if isinstance(b, Paragraph):
+                if isinstance(b, DraftParagraph):
                     m = re.fullmatch(r"(\d+)(?:[〜～~\-－](\d+))?人用", to_ascii_digits(b.text.strip())) or \
                         re.fullmatch(r"(?:for\s+)?(\d+)(?:\s*(?:[-–~]|to)\s*(\d+))?\s+players?\.?", b.text.strip(), re.I)
                     if m:
@@ -308,7 +310,7 @@ def _paragraph(s: str, gap: bool, line: int) -> Block:
     if stripped.startswith("（") and stripped.endswith("）") and _balanced_outer(stripped):
         return Note(stripped, gap, line)
     if s.startswith("　"):
-        return Paragraph(body.rstrip(), True, gap, line)
+        return DraftParagraph(body.rstrip(), True, gap, line)
     tm = re.match(r"^([^：]{1,24})：(.+)$", stripped)
     if tm and tm.group(1).count("（") == tm.group(1).count("）"):
         return Item(stripped, tm.group(1), tm.group(2), gap, line)

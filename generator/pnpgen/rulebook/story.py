@@ -29,6 +29,7 @@ from pnpgen.rulebook.parse import (
     Bullet,
     Component,
     Document,
+    DraftParagraph,
     Item,
     Note,
     Preformatted,
@@ -36,7 +37,6 @@ from pnpgen.rulebook.parse import (
     Step,
     Subheading,
 )
-from pnpgen.rulebook.parse import Paragraph as DraftParagraph
 from pnpgen.messages import msg
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.reader import is_latin
