@@ -112,7 +112,7 @@ class SheetLayout:
         return first.x - b, first.y - b, last.x + last.w + b, last.y + last.h + b
 
 
-def _fit(length: float, piece: float, room: float) -> int:
+def _pieces_along(length: float, piece: float, room: float) -> int:
     """How many pieces fit side by side (abutting at worst) leaving ``room`` at both ends."""
     return max(0, int((length - 2 * room + 1e-9) // piece))
 
@@ -135,7 +135,7 @@ def _best_grid(piece_w: float, piece_h: float, opts: SheetOptions, room: float,
     lw, lh = opts.area_mm
     best = None
     for rotated, (w, h) in ((False, (piece_w, piece_h)), (True, (piece_h, piece_w))):
-        cols, rows = _fit(lw, w + 2 * bleed, room), _fit(lh, h + 2 * bleed, room)
+        cols, rows = _pieces_along(lw, w + 2 * bleed, room), _pieces_along(lh, h + 2 * bleed, room)
         if cols * rows and (best is None or cols * rows > best[3] * best[4]):
             best = (rotated, w, h, cols, rows)
     return best
