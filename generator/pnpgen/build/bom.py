@@ -63,7 +63,7 @@ RULE = (0.7, 0.7, 0.7)
 HEAD_FILL = (0.92, 0.92, 0.92)
 
 
-def _fit(text: str, font: str, size: float, width: float, measure: Callable[[str, str, float], float]) -> str:
+def _ellipsize(text: str, font: str, size: float, width: float, measure: Callable[[str, str, float], float]) -> str:
     """Shorten ``text`` with an ellipsis until it fits ``width`` mm."""
     if measure(text, font, size) <= width:
         return text
@@ -78,7 +78,7 @@ def _wrap(text: str, font: str, size: float, width: float, measure, max_lines: i
     lines = break_lines(text, width, lambda c: measure(c, font, size), lang=lang) or [""]
     if len(lines) > max_lines:
         rest = text[len("".join(ln.rstrip("-") for ln in lines[:max_lines - 1])):].lstrip(" ")
-        lines = lines[:max_lines - 1] + [_fit(rest, font, size, width, measure)]
+        lines = lines[:max_lines - 1] + [_ellipsize(rest, font, size, width, measure)]
     return lines
 
 
