@@ -33,7 +33,7 @@ from pnpgen.data.model import PLACEHOLDER_COLOUR, is_placeholder
 from pnpgen.text import icons as _icons
 from pnpgen.text.cells import LATIN_GAP, GlyphMissing, build
 from pnpgen.text.icons import IconError, UnknownIcon
-from pnpgen.text.layout import ALIGNS, VALIGNS, Layout, fit, place
+from pnpgen.text.layout import ALIGNS, VALIGNS, Layout, choose_size, place
 from pnpgen.text.linebreak import break_lines
 from pnpgen.text.markup import MarkupError, parse
 from pnpgen.text.svg import emit
@@ -130,7 +130,7 @@ def _layout(text: str, w: float, h: float, size: float, min_size: float, font: s
     override = PLACEHOLDER_COLOUR if is_placeholder(text) else None
     paras = build(paragraphs, dict(fonts), font, fallbacks, dict(palette), fill, icon_dirs, override,
                   lang, latin_gap)
-    trial = fit(paras, w, h, size, min_size, line_height)
+    trial = choose_size(paras, w, h, size, min_size, line_height)
     return place(paras, trial, w, h, align, valign, line_height)
 
 

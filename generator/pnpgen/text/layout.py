@@ -114,8 +114,8 @@ def candidates(size: float, min_size: float) -> list[float]:
     return out
 
 
-def fit(paras: list[CellParagraph], w: float, h: float, size: float, min_size: float,
-        line_height: float) -> _Trial:
+def choose_size(paras: list[CellParagraph], w: float, h: float, size: float, min_size: float,
+                line_height: float) -> _Trial:
     """The largest candidate size that fits (bisection); the minimum, marked unfit, if none does."""
     sizes = candidates(size, min_size)
     top = _trial(paras, sizes[0], w, h, line_height)
