@@ -782,7 +782,7 @@ class _Converter:
         vb = self.root_vb
         par = self.root_props.get("preserveAspectRatio", "xMidYMid meet")
         # points, y up ← user units, y down (without a viewBox a user unit is a CSS px)
-        to_box = self._fit(vb, (0.0, 0.0, self.width_pt, self.height_pt), par) if vb else (0.75, 0.0, 0.0, 0.75, 0.0, 0.0)
+        to_box = self._viewbox_matrix(vb, (0.0, 0.0, self.width_pt, self.height_pt), par) if vb else (0.75, 0.0, 0.0, 0.75, 0.0, 0.0)
         flip = (1.0, 0.0, 0.0, -1.0, 0.0, self.height_pt)
         self.viewport = (vb[2], vb[3]) if vb else (self.width_pt / 0.75, self.height_pt / 0.75)
         self.push(_mat(_compose(flip, to_box)) + " cm")
@@ -896,7 +896,7 @@ class _Converter:
         return tuple(nums)
 
     @staticmethod
-    def _fit(vb: tuple, box: tuple, par: str) -> tuple:
+    def _viewbox_matrix(vb: tuple, box: tuple, par: str) -> tuple:
         """viewBox → viewport box (x, y, w, h) as preserveAspectRatio says."""
         vx, vy, vw, vh = vb
         x, y, w, h = box
@@ -1017,7 +1017,7 @@ class _Converter:
         if w <= 0 or h <= 0:
             return
         vb = self._viewbox(props)
-        m = self._fit(vb, box, props.get("preserveAspectRatio", "xMidYMid meet")) if vb else (1.0, 0.0, 0.0, 1.0, x, y)
+        m = self._viewbox_matrix(vb, box, props.get("preserveAspectRatio", "xMidYMid meet")) if vb else (1.0, 0.0, 0.0, 1.0, x, y)
         self.push(f"{_num(x)} {_num(y)} {_num(w)} {_num(h)} re W n {_mat(m)} cm")
         saved = self.viewport
         self.viewport = (vb[2], vb[3]) if vb else (w, h)
@@ -1277,7 +1277,7 @@ class _Converter:
             w, h = self._image_box(el, props, iw, ih)
             if w <= 0 or h <= 0:
                 return
-            sx, _, _, sy, tx, ty = self._fit((0.0, 0.0, iw, ih), (x, y, w, h), par)
+            sx, _, _, sy, tx, ty = self._viewbox_matrix((0.0, 0.0, iw, ih), (x, y, w, h), par)
             slice_ = par.split()[-1] == "slice" and par.split()[0] != "none"
             if slice_:
                 self.push(f"{_num(x)} {_num(y)} {_num(w)} {_num(h)} re W n")
@@ -1295,7 +1295,7 @@ class _Converter:
         w, h = self._image_box(el, props, sub.width_pt / 0.75, sub.height_pt / 0.75)
         if w <= 0 or h <= 0:
             return
-        m = self._fit(svb, (x, y, w, h), par)
+        m = self._viewbox_matrix(svb, (x, y, w, h), par)
         self.push(f"{_num(x)} {_num(y)} {_num(w)} {_num(h)} re W n {_mat(m)} cm")
         sub.state = {}  # what the sub-document writes must not rely on this one's state
         sub.viewport = (svb[2], svb[3])
