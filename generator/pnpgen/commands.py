@@ -48,7 +48,7 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
             continue
         _say(f"{o.slug}: {len(result.manifest['files'])} files in {o.out_dir}, {len(o.written)} written")
         for deck in result.records:
-            _say(f"  {deck.id:<16} {deck.name}  ×{deck.count}  {deck.fit()}, {deck.sheets} sheet(s)")
+            _say(f"  {deck.id:<16} {deck.name}  ×{deck.count}  {deck.on_paper()}, {deck.sheets} sheet(s)")
         for line in o.changes:
             _say(f"  changed: {line}")
     return 0

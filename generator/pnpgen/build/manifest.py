@@ -40,7 +40,7 @@ class DeckRecord:
         d.update(d.pop("layout"))
         return d
 
-    def fit(self) -> str:
+    def on_paper(self) -> str:
         """How the deck sits on the paper, in a designer's words."""
         tiles = self.layout.get("tiles")
         if tiles:
