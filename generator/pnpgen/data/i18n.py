@@ -25,12 +25,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnpgen.data.model import Where
+from pnpgen.data.model import PLACEHOLDER_COLOUR, Where
 from pnpgen.fonts import locate
 from pnpgen.data.yamlsrc import Located
 
 MISSING_COLOUR = "missing-translation"  # palette name of the marker's colour
-MISSING_RGB = "#e4007f"  # process magenta, like a 未定 placeholder
 LATIN_GAP = 0.25  # em, JLREQ's 和欧間
 _CODE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
 
@@ -81,7 +80,7 @@ class Translations:
         if isinstance(fonts, dict):
             data["fonts"] = tr._fonts(doc, fonts)
         if isinstance(data.get("palette"), dict):
-            data["palette"].setdefault(MISSING_COLOUR, MISSING_RGB)
+            data["palette"].setdefault(MISSING_COLOUR, PLACEHOLDER_COLOUR)  # magenta, like a 未定 value
         tr.resolve(doc)
         return tr
 
