@@ -25,12 +25,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnpgen.data.model import PLACEHOLDER_COLOUR, Where
+from pnpgen.data.model import LATIN_GAP, PLACEHOLDER_COLOUR, Where
 from pnpgen.fonts import locate
 from pnpgen.data.yamlsrc import Located
 
 MISSING_COLOUR = "missing-translation"  # palette name of the marker's colour
-LATIN_GAP = 0.25  # em, JLREQ's 和欧間
 _CODE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
 
 

@@ -11,6 +11,7 @@ from pnpgen.errors import place
 PLACEHOLDER_PREFIX = "未定"
 PLACEHOLDER_COLOUR = "#e4007f"  # process magenta: a 未定 value must be seen on the proof
 OPEN_COLOUR = "#9a9a9a"  # a neutral grey where a colour field is still 未定 (templates' colour())
+LATIN_GAP = 0.25  # em: JLREQ's 和欧間 between Japanese and Western characters, unless the game says
 
 
 class FieldText(str):
@@ -108,7 +109,7 @@ class Game:
     options: dict[str, Any] = field(default_factory=dict)
     lang: str = "ja"  # the language this load was resolved in (data/i18n.py)
     languages: list[str] = field(default_factory=lambda: ["ja"])
-    latin_gap: float = 0.25  # 和欧間 space between Japanese and Latin, em
+    latin_gap: float = LATIN_GAP  # 和欧間 space between Japanese and Latin, em
     translations: Any = None  # data.i18n.Translations: what was resolved and what is missing
     text_fonts: dict[str, str] = field(default_factory=dict)  # roles for card text in ``lang`` (else fonts)
     text_fallback_fonts: list[str] = field(default_factory=list)  # … and its fallbacks (else fallback_fonts)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from pnpgen import fonts as fontreg
+from pnpgen.data.model import LATIN_GAP
 from pnpgen.text import icons
 from pnpgen.text.linebreak import HYPHEN_CHAR, KINSOKU, OBJ, SPACES, break_classes, latin_letter
 from pnpgen.text.markup import ICON, RUBY, TEXT, Span
@@ -22,7 +23,6 @@ from pnpgen.units import MM_PER_PT as PT  # mm per point
 
 RUBY_SCALE = 0.5
 GAP = "gap"  # 和欧間 space between Japanese and Latin
-LATIN_GAP = 0.25  # em: JLREQ's space between Japanese and Western characters
 
 
 class GlyphMissing(ValueError):
