@@ -313,8 +313,9 @@ HARMLESS = frozenset(("none", "normal", "auto", "0", "baseline", "horizontal-tb"
 CAPS = {"butt": "0", "round": "1", "square": "2"}
 JOINS = {"miter": "0", "miter-clip": "0", "arcs": "0", "round": "1", "bevel": "2"}
 UNITS_PX = {"px": 1.0, "pt": 4 / 3, "pc": 16.0, "mm": 96 / MM_PER_INCH, "cm": 960 / MM_PER_INCH, "in": 96.0, "q": 96 / (4 * MM_PER_INCH)}
-UNITS_PT = {"px": 0.75, "pt": 1.0, "pc": 12.0, "mm": PT_PER_MM, "cm": 10 * PT_PER_MM, "in": 72.0,
-            "q": PT_PER_MM / 4, "": 0.75}
+PT_PER_PX = 0.75  # an SVG (CSS) pixel is 1/96 in, not the 300 dpi print pixel of units.MM_PER_UNIT
+UNITS_PT = {"px": PT_PER_PX, "pt": 1.0, "pc": 12.0, "mm": PT_PER_MM, "cm": 10 * PT_PER_MM, "in": 72.0,
+            "q": PT_PER_MM / 4, "": PT_PER_PX}
 IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -782,9 +783,9 @@ class _Converter:
         vb = self.root_vb
         par = self.root_props.get("preserveAspectRatio", "xMidYMid meet")
         # points, y up ← user units, y down (without a viewBox a user unit is a CSS px)
-        to_box = self._viewbox_matrix(vb, (0.0, 0.0, self.width_pt, self.height_pt), par) if vb else (0.75, 0.0, 0.0, 0.75, 0.0, 0.0)
+        to_box = self._viewbox_matrix(vb, (0.0, 0.0, self.width_pt, self.height_pt), par) if vb else (PT_PER_PX, 0.0, 0.0, PT_PER_PX, 0.0, 0.0)
         flip = (1.0, 0.0, 0.0, -1.0, 0.0, self.height_pt)
-        self.viewport = (vb[2], vb[3]) if vb else (self.width_pt / 0.75, self.height_pt / 0.75)
+        self.viewport = (vb[2], vb[3]) if vb else (self.width_pt / PT_PER_PX, self.height_pt / PT_PER_PX)
         self.push(_mat(_compose(flip, to_box)) + " cm")
         self.children(self.root, self._inherit({}, self.root_props))
         self.pop()
@@ -880,7 +881,7 @@ class _Converter:
 
     def _root_size(self, value: str | None, fallback_px: float) -> float:
         if not value or value.strip().endswith("%"):
-            return fallback_px * 0.75
+            return fallback_px * PT_PER_PX
         m = _LENGTH.match(value)
         if not m or (m.group(2) or "").lower() in ("em", "ex"):
             raise InputError(f"{self.where}: the <svg> root has size {value!r}", expected="a length such as 63mm")
@@ -1291,8 +1292,8 @@ class _Converter:
         sub = _Converter(parse_svg(data, f"{href[:60]} (image in {self.where})"), f"{href[:60]} (image in {self.where})",
                          self.resolve, self.depth + 1)
         sub._prescan()
-        svb = sub.root_vb or (0.0, 0.0, sub.width_pt / 0.75, sub.height_pt / 0.75)
-        w, h = self._image_box(el, props, sub.width_pt / 0.75, sub.height_pt / 0.75)
+        svb = sub.root_vb or (0.0, 0.0, sub.width_pt / PT_PER_PX, sub.height_pt / PT_PER_PX)
+        w, h = self._image_box(el, props, sub.width_pt / PT_PER_PX, sub.height_pt / PT_PER_PX)
         if w <= 0 or h <= 0:
             return
         m = self._viewbox_matrix(svb, (x, y, w, h), par)
