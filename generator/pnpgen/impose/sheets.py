@@ -17,6 +17,7 @@ from pnpgen.impose.plan import DieLine, Item, Page, PlaceFace, RectOp, Strokes, 
 from pnpgen.messages import msg
 from pnpgen.impose.tiles import TileOptions, TilePlan, assembly_map, glue_strips, tile_marks
 from pnpgen.shapes import Affine, ShapeSpec, Straight, back_outline, bleed_path, cut_path, duplex_mirror, translate
+from pnpgen.units import MM_PER_INCH
 
 TILE_OPTIONS = TileOptions()
 GUIDE = (0.85, 0.0, 0.45)
@@ -103,7 +104,7 @@ def slug(note: str, stamp: str, paper: tuple[float, float], sheet: SheetOptions,
     bar_y = top + 2.2
     items: list[Item] = []
     x = x1
-    for length, label in ((25.4, "1 in"), (10.0, "10 mm")):
+    for length, label in ((MM_PER_INCH, "1 in"), (10.0, "10 mm")):
         items.append(Strokes((Straight(x - length, bar_y, x, bar_y), Straight(x - length, bar_y - 1.2, x - length, bar_y + 1.2),
                               Straight(x, bar_y - 1.2, x, bar_y + 1.2)), width_pt=0.4, colour=NOTE_INK))
         items.append(TextOp(x - length / 2, bar_y - 0.5, label, font, 4.5, NOTE_INK, "middle"))
