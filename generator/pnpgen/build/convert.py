@@ -8,12 +8,36 @@ from functools import partial
 from typing import Any
 
 from pnpgen.build.faces import FaceSet
+from pnpgen.errors import InputError, place
 from pnpgen.render import vector
 
 
-def _convert(job: tuple[str, str, Any]) -> vector.Art:
-    svg, where, art_folder = job
-    return vector.convert(svg, where, resolve=partial(art_folder.resolve, where=where))
+def _convert(job: tuple[str, str, str, Any]) -> vector.Art:
+    """One face's art. Whatever goes wrong is the template's error, named by its file and the
+    deck and piece (an InputError pickles whole, so it crosses the worker pool intact); a face
+    svglib draws is drawn once here, so its errors surface now, not while a document is written."""
+    svg, where, template, art_folder = job
+    try:
+        art = vector.convert(svg, where, resolve=partial(art_folder.resolve, where=where))
+        if art.fallback is not None:
+            from pnpgen.render.svgdraw import SvgConverter
+
+            SvgConverter().drawing(svg, where)
+        return art
+    except InputError as e:
+        raise face_error(e.message, where, template, e) from None
+    except Exception as e:  # noqa: BLE001 - anything the SVG makes a library raise
+        raise face_error(f"cannot convert the face ({type(e).__name__}: {e})", where, template) from None
+
+
+def face_error(message: str, where: str, template: str, e: InputError | None = None) -> InputError:
+    """The error of a face as one line: the template file, the deck and piece, and what is wrong;
+    a file the error names besides (an art file) is kept in the message."""
+    if where not in message:
+        message = f"{where}: {message}"
+    if e is not None and e.path is not None and str(e.path) != where:
+        message += f" ({place(e.path, e.line, e.column)})"
+    return InputError(message, path=template or None, key=e.key if e else None, expected=e.expected if e else None)
 
 
 def convert_faces(faces: FaceSet, art_folder, jobs: int = 1,
@@ -22,7 +46,7 @@ def convert_faces(faces: FaceSet, art_folder, jobs: int = 1,
     ``art_folder`` (data/art.py ArtFolder) resolves the ``<image>`` files faces name."""
     arts = dict(known or {})
     todo = sorted(k for k in faces.svgs if k not in arts)
-    jobs_list = [(faces.svgs[k], faces.where[k], art_folder) for k in todo]
+    jobs_list = [(faces.svgs[k], faces.where[k], faces.template.get(k, ""), art_folder) for k in todo]
     if jobs > 1 and len(todo) > 64:  # fewer faces convert faster than worker processes start
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             arts.update(zip(todo, pool.map(_convert, jobs_list, chunksize=8)))

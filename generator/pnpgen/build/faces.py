@@ -42,17 +42,24 @@ class DeckFaces:
 
 @dataclass
 class FaceSet:
-    """Every distinct SVG of a build, by key, with where it came from (for error messages)."""
+    """Every distinct SVG of a build, by key, with where it came from (for error messages): the
+    deck and piece, and the template file that drew it."""
 
     svgs: dict[str, str] = field(default_factory=dict)
     where: dict[str, str] = field(default_factory=dict)
+    template: dict[str, str] = field(default_factory=dict)
 
-    def add(self, svg: str, where: str) -> str:
+    def add(self, svg: str, where: str, template: str = "") -> str:
         key = face_key(svg)
         if key not in self.svgs:
             self.svgs[key] = svg
             self.where[key] = where
+            self.template[key] = template
         return key
+
+    def subset(self, keys) -> "FaceSet":
+        return FaceSet({k: self.svgs[k] for k in keys}, {k: self.where[k] for k in keys},
+                       {k: self.template[k] for k in keys})
 
 
 def render_deck(deck: Deck, renderer: Renderer, faces: FaceSet) -> DeckFaces:
@@ -61,10 +68,9 @@ def render_deck(deck: Deck, renderer: Renderer, faces: FaceSet) -> DeckFaces:
     counts: dict[tuple[str, str | None], int] = {}
     firsts: dict[tuple[str, str | None], Piece] = {}
     for piece in deck.pieces:
-        where = f"{deck.source.name} piece {piece.index} ({piece.label})"
-        sides = [_side(deck, piece, "front", renderer, faces, where)]
+        sides = [_side(deck, piece, "front", renderer, faces)]
         if deck.back:
-            sides.append(_side(deck, piece, "back", renderer, faces, where))
+            sides.append(_side(deck, piece, "back", renderer, faces))
         if out.first is None:
             out.first = (sides[0][0], sides[1][0] if deck.back else None)
         out.piece_fronts[piece.index] = sides[0][0]
@@ -82,11 +88,13 @@ def render_deck(deck: Deck, renderer: Renderer, faces: FaceSet) -> DeckFaces:
     return out
 
 
-def _side(deck: Deck, piece: Piece, side: str, renderer: Renderer, faces: FaceSet, where: str) -> list[str]:
+def _side(deck: Deck, piece: Piece, side: str, renderer: Renderer, faces: FaceSet) -> list[str]:
     """Face keys of one side: one for all copies, or one per copy when the template reads ``copy``."""
     reads: set[str] = set()
-    first = faces.add(renderer.render(Face(deck, piece, side, 1), reads), where)
+    face = Face(deck, piece, side, 1)
+    where, template = renderer.where(face), renderer.template_file(face)
+    first = faces.add(renderer.render(face, reads), where, template)
     if "copy" not in reads or piece.count <= 1:
         return [first]
-    return [first] + [faces.add(renderer.render(Face(deck, piece, side, c)), where)
+    return [first] + [faces.add(renderer.render(Face(deck, piece, side, c)), where, template)
                       for c in range(2, piece.count + 1)]

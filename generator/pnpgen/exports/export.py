@@ -14,7 +14,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from pnpgen.build.convert import convert_faces
-from pnpgen.build.faces import FaceSet
 from pnpgen.build.game import BuildOptions, plan_game
 from pnpgen.build.output import atomic_write_bytes
 from pnpgen.data.load import load_game
@@ -68,8 +67,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     plan, warnings = plan_game(ws, slug, BuildOptions(shop_bleed_mm=art_bleed), game=game)
     by_deck = {df.deck.id: unique_faces(df) for df in plan.decks}
     needed = sorted({key for deck in decks for f in by_deck[deck.id] for key in (f.front, f.back) if key})
-    arts = convert_faces(FaceSet({k: plan.faces.svgs[k] for k in needed}, {k: plan.faces.where[k] for k in needed}),
-                         plan.art_folder)
+    arts = convert_faces(plan.faces.subset(needed), plan.art_folder)
     font = game.fonts["gothic"]
     out_dir = (options.out or ws.root / "build") / slug / preset.slug
     result = ExportResult(game, out_dir, warnings=warnings)

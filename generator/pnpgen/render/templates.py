@@ -168,6 +168,21 @@ class Renderer:
         """The ``shade`` filter: the colour moved toward black by ``amount`` (0–1)."""
         return mix(self.colour(name), "#000000", amount)
 
+    @staticmethod
+    def where(face: Face) -> str:
+        """The deck, piece (with its YAML file:line) and side, for error messages."""
+        piece = face.piece
+        return f"deck {face.deck.id!r} piece {piece.index} ({piece.label}, {piece.where}) {face.side}"
+
+    def template_file(self, face: Face) -> str:
+        """The file of the template a face names (a workspace or a built-in one), for messages
+        about what it produced; the name as written when no file has it."""
+        name = face.deck.front if face.side == "front" else face.deck.back
+        try:
+            return self.env.get_template(name).filename or name
+        except Exception:  # noqa: BLE001 - rendering reports a template that does not load
+            return name
+
     def render(self, face: Face, reads: set[str] | None = None) -> str:
         """The face's SVG; the names of the piece fields the template read go into ``reads``
         (a face that never reads ``copy`` is the same for every copy). With a ``memo``, a face
@@ -192,7 +207,7 @@ class Renderer:
     def _render(self, face: Face, reads: set[str]) -> str:
         deck, piece = face.deck, face.piece
         template_name = deck.front if face.side == "front" else deck.back
-        where = f"deck {deck.id!r} piece {piece.index} ({piece.label}, {piece.where}) {face.side}"
+        where = self.where(face)
         ctx = TextContext(
             fonts=self.game.text_fonts or self.game.fonts,  # the language's card-text fonts (data/i18n.py)
             fallback_fonts=self.game.text_fallback_fonts or self.game.fallback_fonts,

@@ -50,6 +50,8 @@ XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 FORMAT = "pnpgen.vector.Art"
 VERSION = 2  # bumped whenever the operators written change: older cached arts are rebuilt
 MAX_NESTING = 8  # <image> of an SVG that shows an SVG …
+MAX_ELEMENTS = 100_000  # elements one face draws, each <use> expansion counted: a bound on time and size
+MAX_COORDINATE = 1e9  # beyond this a number is a mistake, and more than PDF readers hold
 
 # ---------------------------------------------------------------------------------------- Art
 
@@ -269,12 +271,31 @@ def _fallback_drawing(svg: str, cmyk: bool):
 def _num(v: float) -> str:
     """A PDF number: at most 4 decimals, no trailing zeros, never ``-0`` (deterministic).
     Memoised: a face repeats its coordinates many times."""
-    return num(v, 4)
+    return num(_bounded(v), 4)
 
 
 def _mat(m: tuple) -> str:
     """A matrix: 6 decimals, as scales and rotations need more than coordinates."""
-    return " ".join(num(v, 6) for v in m)
+    return " ".join(num(_bounded(v), 6) for v in m)
+
+
+def _bounded(v: float) -> float:
+    """``v``, unless it is infinite, not a number, or too large for a PDF page (an InputError
+    that the build completes with the template and face)."""
+    if not -MAX_COORDINATE <= v <= MAX_COORDINATE:
+        raise InputError(f"the face has the number {v:g}, beyond what a PDF holds",
+                         expected=f"coordinates and sizes within ±{MAX_COORDINATE:g}")
+    return v
+
+
+def _numbers(text: str) -> list[float]:
+    """The numbers of a ``points`` list; ValueError at anything else (a template's mistake)."""
+    out = []
+    for number, junk in _NUMBER_OR_JUNK.findall(text):
+        if junk:
+            raise ValueError(text[:40])
+        out.append(float(number))
+    return out
 
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
@@ -321,6 +342,7 @@ IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _LENGTH = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(px|pt|pc|mm|cm|in|q|em|ex|%)?\s*$",
                      re.I)
+_NUMBER_OR_JUNK = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|([^\s,])")
 _PATH_TOKEN = re.compile(r"([MmZzLlHhVvCcSsQqTtAa])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|([^\s,])")
 _TRANSFORM = re.compile(r"\s*(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)\s*,?")
 _URL = re.compile(r"^\s*url\(\s*['\"]?#([^'\")]+)['\"]?\s*\)\s*(.*)$")
@@ -522,8 +544,8 @@ _ARGS = {"m": 2, "l": 2, "h": 1, "v": 1, "c": 6, "s": 4, "q": 4, "t": 2, "a": 7,
 
 
 def _path(d: str) -> list[tuple]:
-    """Path data → segments ("m"/"l", x, y), ("c", x1, y1, x2, y2, x, y), ("h",). Stops at the
-    first error, as SVG renders a path up to it."""
+    """Path data → segments ("m"/"l", x, y), ("c", x1, y1, x2, y2, x, y), ("h",). ValueError at
+    the first error: where SVG would draw the path up to it, a template's mistake is reported."""
     tokens = _PATH_TOKEN.findall(d)
     segs: list[tuple] = []
     cx = cy = sx = sy = 0.0
@@ -533,7 +555,7 @@ def _path(d: str) -> list[tuple]:
     while i < n:
         c, num, bad = tokens[i]
         if bad:
-            break
+            raise ValueError(f"path data {d[:40]!r}: {bad!r} is not a command or number")
         if c:
             cmd = c
             i += 1
@@ -544,7 +566,7 @@ def _path(d: str) -> list[tuple]:
                 last_ctrl = None
                 continue
         elif cmd is None or cmd in "zZ":
-            break
+            raise ValueError(f"path data {d[:40]!r}: a number without a command")
         lower = cmd.lower()
         rel = cmd.islower()
         want = _ARGS[lower]
@@ -566,7 +588,7 @@ def _path(d: str) -> list[tuple]:
             args.append(float(tnum))
             i += 1
         if len(args) < want:
-            break
+            raise ValueError(f"path data {d[:40]!r}: {cmd} takes {want} numbers")
         ox, oy = (cx, cy) if rel else (0.0, 0.0)
         if lower == "m":
             cx, cy = args[0] + ox, args[1] + oy
@@ -610,7 +632,7 @@ def _path(d: str) -> list[tuple]:
             cx, cy = x, y
             last_ctrl = None
         if segs and segs[0][0] != "m":
-            return []  # path data must start with a moveto
+            raise ValueError(f"path data {d[:40]!r} does not start with a moveto (M)")
     return segs
 
 
@@ -730,6 +752,7 @@ class _Converter:
         self.state: dict[str, Any] = {}
         self.stack: list[dict[str, Any]] = []
         self.using: list[Any] = []  # <use> targets being expanded, against cycles
+        self.elements = 0  # drawn so far, against <use> of <use> … that multiplies (MAX_ELEMENTS)
         self.viewport = (0.0, 0.0)  # (w, h) in user units, for percentages
         props = _style(root)
         vb = self._viewbox(props)
@@ -924,6 +947,10 @@ class _Converter:
                 self.element(child, name, style)
 
     def element(self, el, name: str, parent_style: dict) -> None:
+        self.elements += 1
+        if self.elements > MAX_ELEMENTS:
+            raise self.error(el, f"makes the face draw more than {MAX_ELEMENTS} elements (each <use> counted)",
+                             "fewer elements, or <use> that does not multiply <use>")
         props = _style(el)
         if props.get("display", "").strip() == "none":
             return
@@ -1059,7 +1086,7 @@ class _Converter:
             if name == "path":
                 return _path(props.get("d", ""))
             if name in ("polygon", "polyline"):
-                nums = [float(v) for v in _NUMBER.findall(props.get("points", ""))]
+                nums = _numbers(props.get("points", ""))
                 if len(nums) < 4:
                     return []
                 segs = [("m", nums[0], nums[1])]
@@ -1287,6 +1314,8 @@ class _Converter:
             if slice_:
                 self.pop()
             return
+        if not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+            raise self.error(el, f"shows {href[:60]!r}, which is not a PNG, JPEG or SVG image", "a PNG, JPEG or SVG file")
         if self.depth >= MAX_NESTING:
             raise self.error(el, f"nests SVG images more than {MAX_NESTING} deep", "an image that does not show itself")
         sub = _Converter(parse_svg(data, f"{href[:60]} (image in {self.where})"), f"{href[:60]} (image in {self.where})",
@@ -1300,7 +1329,9 @@ class _Converter:
         self.push(f"{_num(x)} {_num(y)} {_num(w)} {_num(h)} re W n {_mat(m)} cm")
         sub.state = {}  # what the sub-document writes must not rely on this one's state
         sub.viewport = (svb[2], svb[3])
+        sub.elements = self.elements
         sub.children(sub.root, sub._inherit({}, sub.root_props))
+        self.elements = sub.elements
         sub._flush()
         self._flush()
         self.items.extend(sub.items)
