@@ -3,6 +3,7 @@ machine has cores to spare. Results come back in key order, so output never depe
 
 from __future__ import annotations
 
+import io
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from typing import Any
@@ -20,14 +21,17 @@ def _convert(job: tuple[str, str, str, Any]) -> vector.Art:
     try:
         art = vector.convert(svg, where, resolve=partial(art_folder.resolve, where=where))
         if art.fallback is not None:
-            from pnpgen.render.svgdraw import SvgConverter
+            from reportlab.pdfgen.canvas import Canvas
 
-            SvgConverter().drawing(svg, where)
+            scratch = Canvas(io.BytesIO())
+            vector.draw(scratch, art)
+            scratch.save()  # ReportLab writes some values (shadings) only when the file is saved
         return art
     except InputError as e:
         raise face_error(e.message, where, template, e) from None
     except Exception as e:  # noqa: BLE001 - anything the SVG makes a library raise
-        raise face_error(f"cannot convert the face ({type(e).__name__}: {e})", where, template) from None
+        raise face_error(f"cannot convert the face ({type(e).__name__}: {' '.join(str(e).split())})", where,
+                         template) from None
 
 
 def face_error(message: str, where: str, template: str, e: InputError | None = None) -> InputError:

@@ -1,0 +1,105 @@
+"""Issue 12: whatever goes wrong while a face is converted (SVG → PDF art) or drawn into a
+document is one InputError naming the template file, the deck and the piece (with its YAML
+file:line) — in this process, in face workers (``--jobs``) and in game workers (several games)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import DECK_YAML, FRONT, make_workspace, run
+
+ART = "{% block art %}"
+
+
+def front_with(markup: str) -> str:
+    """The test front template with ``markup`` at the start of its art (line 3 of the file)."""
+    return FRONT.replace(ART, ART + "\n" + markup)
+
+
+CASES = {
+    # name: (markup, what the message says)
+    "length not a number": ('<rect width="abc" height="3" fill="#000"/>', "<rect> (line 2 of the SVG) has width='abc'"),
+    "path data with junk": ('<path d="M 0 0 L x y" fill="#000"/>', "path data 'M 0 0 L x y': L takes 2 numbers"),
+    "path without moveto": ('<path d="L 3 4" fill="#000"/>', "does not start with a moveto"),
+    "points with junk": ('<polygon points="1,2 x,4 5,6" fill="#000"/>', "<polygon> (line 2 of the SVG) has an unreadable value"),
+    "infinite coordinate": ('<path d="M 1e999 0 L 3 4" stroke="#000"/>', "the face has the number inf"),
+    "huge size": ('<rect width="1e308" height="1e308" fill="#000"/>', "the face has the number 1e+308"),
+    "image file missing": ('<image href="nope.png" width="3" height="3"/>', "art file 'nope.png' not found"),
+    "image data not an image": ('<image href="data:image/png;base64,AAAA" width="3" height="3"/>',
+                                "which is not a PNG, JPEG or SVG image"),
+    "unknown font": ('<text font-family="Nope" x="1" y="2">x</text>', "font-family='Nope', which is not one of the game's fonts"),
+    "bad transform": ('<g transform="rotate(abc)"><rect width="3" height="3"/></g>', "has transform='rotate(abc)'"),
+    "colour svglib cannot read": ('<defs><linearGradient id="g"><stop offset="0" stop-color="#zzz"/></linearGradient></defs>'
+                                  '<rect width="3" height="3" fill="url(#g)"/>', "cannot convert the face (ValueError"),
+    "shading svglib writes only on save": ('<defs><linearGradient id="g" x1="1e999"><stop offset="0" stop-color="#f00"/>'
+                                           '</linearGradient></defs><rect width="3" height="3" fill="url(#g)"/>',
+                                           "cannot convert the face (ValueError: "),
+    "use that multiplies": ('<defs><rect id="l0" width="1" height="1"/>'
+                            + "".join(f'<g id="l{i}">' + f'<use href="#l{i - 1}"/>' * 10 + "</g>" for i in range(1, 7))
+                            + '</defs><use href="#l6"/>', "makes the face draw more than 100000 elements"),
+}
+
+
+def check(err: str, ws: Path, what: str) -> None:
+    """One line, exit 2 checked by the caller: the template file first, the deck, the piece and its
+    YAML file:line, what is wrong; no traceback."""
+    assert err.startswith("pnpgen: error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    assert err.startswith(f"pnpgen: error: {ws / 'templates' / 'test' / 'card-front.svg.j2'}: "), err
+    assert "deck 'cards' piece " in err and "cards.yaml:" in err and ") front: " in err, err
+    assert what in err, err
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_face_that_does_not_convert(tmp_path, capsys, case):
+    markup, what = CASES[case]
+    ws = make_workspace(tmp_path / "ws", pieces=["祝福"], front=front_with(markup))
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "out")) == 2
+    check(capsys.readouterr().err, ws, what)
+    assert not (tmp_path / "out" / "test").exists()
+
+
+def test_face_error_keeps_the_last_build(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", pieces=["祝福"])
+    out = tmp_path / "out"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(out)) == 0
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    (ws / "templates" / "test" / "card-front.svg.j2").write_text(front_with('<rect width="abc" height="3"/>'),
+                                                                 encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(out)) == 2
+    check(capsys.readouterr().err, ws, "has width='abc'")
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_face_error_from_face_workers(tmp_path, capsys):
+    """70 pieces: 140 distinct faces, converted in worker processes with --jobs 2."""
+    names = [f"札{i}" for i in range(70)]
+    front = FRONT.replace(ART, ART + "\n{% if piece.name == '札50' %}<rect width=\"abc\" height=\"3\"/>{% endif %}")
+    ws = make_workspace(tmp_path / "ws", pieces=names, front=front)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "2", "--out", str(tmp_path / "out")) == 2
+    err = capsys.readouterr().err
+    check(err, ws, "has width='abc'")
+    assert "piece 51 (札50" in err, err
+
+
+def test_face_error_from_game_workers(tmp_path, capsys):
+    """Two games built side by side: the broken one's error comes back whole, and neither is written."""
+    ws = make_workspace(tmp_path / "ws", pieces=["祝福"])
+    shutil.copytree(ws / "data" / "test", ws / "data" / "good")
+    shutil.copytree(ws / "templates" / "test", ws / "templates" / "good")
+    (ws / "templates" / "test" / "card-front.svg.j2").write_text(front_with('<text font-family="Nope" x="1" y="2">x</text>'),
+                                                                 encoding="utf-8")
+    out = tmp_path / "out"
+    assert run(ws, "build", "--all", "--no-rulebook", "--jobs", "2", "--out", str(out)) == 2
+    check(capsys.readouterr().err, ws, "font-family='Nope'")
+    assert not (out / "good").exists() and not (out / "test").exists()
+
+
+def test_face_error_in_export(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 祝福, text: 本文}\n",
+                        front=front_with('<rect width="abc" height="3"/>'))
+    assert run(ws, "export", "--game", "test", "--preset", "doujin", "--out", str(tmp_path / "out")) == 2
+    check(capsys.readouterr().err, ws, "has width='abc'")
