@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 
 from pnpgen.errors import InputError
 from pnpgen.data.formats import PAPER_SIZES
@@ -26,7 +25,7 @@ def _parser() -> argparse.ArgumentParser:
     w = sub.add_parser("watch", help="rebuild a game on every save of its data, templates, icons or fonts")
     w.add_argument("--game", type=validate.option(validate.game_option), required=True, help="game slug (see 'pnpgen list')")
     w.set_defaults(all=False)
-    w.add_argument("--max-builds", type=int, default=0, help=argparse.SUPPRESS)  # for tests and scripts
+    w.add_argument("--max-builds", type=validate.option(validate.max_builds_option), default=0, help=argparse.SUPPRESS)  # for tests and scripts
     _build_options(w)
 
     r = sub.add_parser("rulebook", help="build only the rulebook booklets")
@@ -43,9 +42,10 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--lang", help="also list every text without a translation into this language")
     e = sub.add_parser("export-sheet", help="write a deck's pieces to a spreadsheet (CSV or XLSX)")
     e.add_argument("--game", type=validate.option(validate.game_option), required=True)
-    e.add_argument("--deck", required=True, help="deck id (see 'pnpgen list')")
+    e.add_argument("--deck", type=validate.option(validate.deck_option), required=True, help="deck id (see 'pnpgen list')")
     e.add_argument("--format", choices=["csv", "xlsx"], default="csv")
-    e.add_argument("--out", type=Path, help="file to write (default: data/<game>/decks/<deck>.<format>)")
+    e.add_argument("--out", type=validate.option(validate.sheet_out_option),
+                   help="a .csv or .xlsx file to write (default: data/<game>/decks/<deck>.<format>)")
     return p
 
 
@@ -54,11 +54,13 @@ def _export_parser(sub) -> None:
     e.add_argument("--game", type=validate.option(validate.game_option), required=True)
     e.add_argument("--preset", required=True, help="thegamecrafter, makeplayingcards, drivethrucards, printerstudio, "
                                                    "doujin, tabletopsimulator, or one of your presets/")
-    e.add_argument("--deck", action="append", default=[], help="only this deck (repeatable)")
+    e.add_argument("--deck", type=validate.option(validate.deck_option), action="append", default=[],
+                   help="only this deck (repeatable)")
     e.add_argument("--fit", choices=["scale", "bleed"], help="adapt a deck to the preset's nearest format")
     e.add_argument("--colour", choices=["rgb", "cmyk"], help="default: the preset's")
     e.add_argument("--proof", action="store_true", help="overlay trim, bleed and safe zone on every piece")
-    e.add_argument("--base-url", help="where Tabletop Simulator finds the images (default: file:/// paths)")
+    e.add_argument("--base-url", type=validate.option(validate.base_url_option),
+                   help="where Tabletop Simulator finds the images: an http(s):// or file:/// URL (default: file:/// paths)")
     e.add_argument("--out", type=validate.option(validate.out_option), help="output folder (default: build/ in the workspace)")
 
 
@@ -72,7 +74,8 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bleed", type=validate.option(validate.bleed_option), default=3.0, help="bleed around each piece (default 3mm)")
     p.add_argument("--no-rulebook", action="store_true", help="skip the rulebook booklets")
     p.add_argument("--lang", help="build this language of the game (game.yaml languages) into build/<game>/<lang>/")
-    p.add_argument("--min-dpi", type=float, default=300.0, help="warn about art printed below this resolution (default 300)")
+    p.add_argument("--min-dpi", type=validate.option(validate.min_dpi_option), default=300.0,
+                   help="warn about art printed below this resolution (default 300)")
     _engine_options(p)
     _rulebook_options(p)
 

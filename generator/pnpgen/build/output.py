@@ -45,7 +45,10 @@ def write_all(files: dict[Path, bytes]) -> list[Path]:
     try:
         for path, data in sorted(todo.items()):
             _make_dir(path.parent)
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
+            try:
+                fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
+            except OSError as e:
+                raise _unwritable(path.parent, e) from None
             temps[path] = tmp
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
@@ -65,9 +68,13 @@ def _make_dir(folder: Path) -> None:
     except (FileExistsError, NotADirectoryError):
         raise InputError(f"cannot create the output folder {folder}: a file stands in its way",
                          path=folder, key="--out", expected="a folder path (or remove that file)") from None
-    except PermissionError as e:
-        raise InputError(f"cannot write to {folder}: {e.strerror}", path=folder, key="--out",
-                         expected="a folder you may write to") from None
+    except OSError as e:
+        raise _unwritable(folder, e) from None
+
+
+def _unwritable(folder: Path, e: OSError) -> InputError:
+    return InputError(f"cannot write to {folder}: {e.strerror}", path=folder, key="--out",
+                      expected="a folder you may write to")
 
 
 def remove_stray_temps(folder: Path) -> int:

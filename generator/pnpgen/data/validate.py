@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
 from pathlib import Path
 from typing import Any, Callable, Iterable
+from urllib.parse import urlsplit
 
 from pnpgen.units import MM_PER_UNIT
 
@@ -23,6 +25,7 @@ SOURCED_COUNT = (1, 10_000)
 BLEED_MM = (0.0, 10.0)
 MARGIN_MM = (0.0, 50.0)
 CREEP_MM = (0.0, 2.0)
+MIN_DPI = (1.0, 2400.0)  # art resolution below which the build warns
 ORIENTATIONS = ("pointy", "flat")
 ORIENTED_SHAPES = ("hex", "trihex")
 
@@ -228,26 +231,101 @@ def creep_option(text: str) -> float:
 
 def game_option(text: str) -> str:
     """A game's slug: the name of one folder under data/, nothing that leads elsewhere."""
+    return _plain_name(text, "a game name", "a folder name under data/ (see 'pnpgen list')")
+
+
+def deck_option(text: str) -> str:
+    """A deck id: the name of one file under decks/, nothing that leads elsewhere (the command
+    then checks that the game has the deck)."""
+    return _plain_name(text, "a deck id", "a deck id such as 'cards' (see 'pnpgen list')")
+
+
+def _plain_name(text: str, what: str, expected: str) -> str:
     if not re.fullmatch(r"[^/\\\0.][^/\\\0]*", text):
-        raise Invalid(f"{show(text)} is not a game name", "a folder name under data/ (see 'pnpgen list')")
+        raise Invalid(f"{show(text)} is not {what}", expected)
+    return text
+
+
+def number(value: Any, lo: float, hi: float, what: str) -> float:
+    """A plain number (no unit), finite and within [lo, hi]."""
+    try:
+        v = float(value) if not isinstance(value, bool) else math.nan
+    except (TypeError, ValueError, OverflowError):
+        raise Invalid(f"{what} {show(value)} is not a number", f"a number from {lo:g} to {hi:g}") from None
+    if not (math.isfinite(v) and lo <= v <= hi):
+        raise Invalid(f"{what} {show(value)} is out of range", f"{lo:g} to {hi:g}")
+    return v
+
+
+def min_dpi_option(text: str) -> float:
+    return number(text, *MIN_DPI, what="min dpi")
+
+
+def max_builds_option(text: str) -> int:
+    """``watch --max-builds``: how many builds before watch stops (0: never)."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if not 0 <= n <= 1_000_000:
+        raise Invalid(f"{show(text)} is not a number of builds", "0 (never stop) to 1000000")
+    return n
+
+
+def base_url_option(text: str) -> str:
+    """Where Tabletop Simulator loads the exported images from: an http(s) or file URL."""
+    expected = "an http://, https:// or file:/// URL, e.g. https://example.com/pnp/"
+    try:
+        url = urlsplit(text)
+    except ValueError:
+        url = None
+    if (url is None or any(c.isspace() or ord(c) < 32 for c in text)
+            or not (url.scheme in ("http", "https") and url.hostname or url.scheme == "file" and url.path)):
+        raise Invalid(f"{show(text)} is not an address Tabletop Simulator can load from", expected)
     return text
 
 
 def out_option(text: str) -> Path:
     """An output folder: a folder or a place one can be made, not a file or below one."""
+    path = _usable_path(text, "folder name", "a folder to write the build into")
+    if path.exists() and not path.is_dir():
+        raise Invalid(f"{text} is a file", "a folder to write the build into")
+    _nearest_folder(path, text, "a folder to write the build into")
+    return path
+
+
+def sheet_out_option(text: str) -> Path:
+    """``export-sheet --out``: a new or existing .csv/.xlsx file in a folder one may write to.
+    The suffix keeps it from overwriting a deck's YAML, a template or any other input."""
+    expected = "a file name ending in .csv or .xlsx, in a folder you may write to"
+    path = _usable_path(text, "file name", expected)
+    if path.suffix.lower() not in (".csv", ".xlsx"):
+        raise Invalid(f"{text} is not a .csv or .xlsx file", expected)
+    if path.is_dir():
+        raise Invalid(f"{text} is a folder", expected)
+    folder = _nearest_folder(path.parent, text, expected)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise Invalid(f"cannot write in {folder}", expected)
+    return path
+
+
+def _usable_path(text: str, what: str, expected: str) -> Path:
+    """``text`` as a path, unless the system would refuse the name (empty, NUL byte, too long)."""
     try:
         if "\0" in text or not text.strip():
             raise ValueError(text)
         path = Path(text)
-        probe = path
-        while True:
-            if probe.exists() and not probe.is_dir():
-                what = "is a file" if probe == path else f"is below the file {probe}"
-                raise Invalid(f"{text} {what}", "a folder to write the build into")
-            if probe.exists() or probe.parent == probe:
-                return path
-            probe = probe.parent
-    except (OSError, ValueError) as e:  # a name the system refuses (NUL byte, too long)
-        if isinstance(e, Invalid):
-            raise
-        raise Invalid(f"{show(text)} is not a usable folder name", "a folder to write the build into") from None
+        path.exists()
+        return path
+    except (OSError, ValueError):
+        raise Invalid(f"{show(text)} is not a usable {what}", expected) from None
+
+
+def _nearest_folder(path: Path, text: str, expected: str) -> Path:
+    """The nearest existing folder at or above ``path``; Invalid when a file stands in the way."""
+    probe = path
+    while not probe.exists() and probe.parent != probe:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise Invalid(f"{text} is below the file {probe}", expected)
+    return probe
