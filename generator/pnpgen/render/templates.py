@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import hashlib
+import math
 import traceback
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from jinja2 import nodes
+from jinja2.compiler import CodeGenerator
+from jinja2.ext import Extension
+from jinja2.sandbox import SandboxedEnvironment
 from lxml import etree
 
 from pnpgen.errors import InputError
@@ -22,6 +27,74 @@ from pnpgen.render.helpers import mix, shape_tools
 from pnpgen.render.art import MIN_DPI, ArtPlacer
 
 SAFE_MM = 3.0
+# What one face may cost: without these a template that loops 10**9 times, or writes "x" * 10**9,
+# runs until killed. Deterministic counts, not a timer, so a build never depends on the machine.
+MAX_LOOP_ITEMS = 1_000_000  # iterations of all the {% for %} loops of one face together
+MAX_FACE_CHARS = 10_000_000  # the face's SVG text, and any text or list a template multiplies
+MAX_POWER_BITS = 4096  # an integer ** that would be larger is refused before it is computed
+
+
+class FaceBudgetError(InputError):
+    """A face went over MAX_LOOP_ITEMS, MAX_FACE_CHARS or MAX_POWER_BITS."""
+
+
+class LoopBudget(Extension):
+    """The loops of the face being rendered, counted item by item against MAX_LOOP_ITEMS
+    (``items`` is reset for each face)."""
+
+    def __init__(self, environment: jinja2.Environment):
+        super().__init__(environment)
+        self.items = 0
+
+    def counted(self, items: Iterable) -> Iterator:
+        for item in items:
+            self.items += 1
+            if self.items > MAX_LOOP_ITEMS:
+                raise FaceBudgetError(f"the face's loops ran more than {MAX_LOOP_ITEMS:,} times",
+                                      expected="loops over the piece's data, not ranges of millions")
+            yield item
+
+
+class _CountedLoops(CodeGenerator):
+    """Compiles every ``{% for %}`` to iterate through ``LoopBudget.counted``, so all the loops
+    of a face share one budget (Jinja has no hook on iteration; ``code_generator_class`` is its
+    documented way to change the generated code, ``ExtensionAttribute`` an extension's own)."""
+
+    def visit_Template(self, node: nodes.Template, frame=None) -> None:
+        for loop in node.find_all(nodes.For):
+            counted = nodes.ExtensionAttribute(LoopBudget.identifier, "counted", lineno=loop.lineno)
+            loop.iter = nodes.Call(counted, [loop.iter], [], None, None, lineno=loop.lineno)
+        super().visit_Template(node, frame)
+
+
+class FaceEnvironment(SandboxedEnvironment):
+    """Jinja's sandbox, so a template from a shared game folder cannot reach Python's internals
+    (``''.__class__…``), with the per-face bounds above on loops, ``*`` and ``**``."""
+
+    code_generator_class = _CountedLoops
+    intercepted_binops = frozenset(("*", "**"))
+
+    def call_binop(self, context, operator: str, left: Any, right: Any) -> Any:
+        if operator == "**" and _too_big_power(left, right):
+            raise FaceBudgetError(f"{left!r:.20} ** {right!r:.20} is too large a number",
+                                  expected=f"results within {MAX_POWER_BITS} bits")
+        if operator == "*" and _too_long_repeat(left, right):
+            raise FaceBudgetError(f"repeating {type(left).__name__ if isinstance(right, int) else type(right).__name__} "
+                                  f"that many times makes more than {MAX_FACE_CHARS:,} items",
+                                  expected="a shorter text or list")
+        return super().call_binop(context, operator, left, right)
+
+
+def _too_big_power(left: Any, right: Any) -> bool:
+    ints = all(isinstance(v, int) and not isinstance(v, bool) for v in (left, right))
+    return ints and abs(left) > 1 and right > 0 and right * math.log2(abs(left)) > MAX_POWER_BITS
+
+
+def _too_long_repeat(left: Any, right: Any) -> bool:
+    for seq, n in ((left, right), (right, left)):
+        if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * n > MAX_FACE_CHARS:
+            return True
+    return False
 
 
 class PieceView(Mapping):
@@ -84,9 +157,14 @@ class CompiledTemplates(jinja2.BytecodeCache):
     entries are collected in ``new`` and written with the build's other files; an entry that
     does not load (damaged, other Python) is ignored and compiled again."""
 
+    GENERATION = "sandbox+budget 1"  # how templates are compiled: a change makes old entries unused
+
     def __init__(self, folder: Path):
         self.folder = folder
         self.new: dict[Path, bytes] = {}
+
+    def get_cache_key(self, name: str, filename: str | None = None) -> str:
+        return super().get_cache_key(f"{self.GENERATION}\0{name}", filename)
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         try:
@@ -120,6 +198,21 @@ class RenderMemo:
         return hashlib.sha256(repr(seen).encode()).hexdigest()
 
 
+class _TooLong(Exception):
+    pass
+
+
+def _bounded_text(chunks: Iterable[str]) -> str:
+    """The rendered text, stopped once it passes MAX_FACE_CHARS."""
+    out, n = [], 0
+    for chunk in chunks:
+        n += len(chunk)
+        if n > MAX_FACE_CHARS:
+            raise _TooLong
+        out.append(chunk)
+    return "".join(out)
+
+
 class Renderer:
     """Holds the Jinja environment for one game; renders faces to SVG text."""
 
@@ -128,13 +221,14 @@ class Renderer:
         self.game = game
         self.memo = memo
         self.bleed_mm = bleed_mm
-        self.env = jinja2.Environment(
+        self.env = FaceEnvironment(
             # The workspace's templates/ first, so its own common/<file> replaces a built-in one.
             loader=jinja2.ChoiceLoader([
                 WorkspaceLoader(templates),
                 jinja2.PrefixLoader({"common": jinja2.FileSystemLoader(str(builtin.FOLDER / "common"))}),
             ]),
             bytecode_cache=compiled,
+            extensions=[LoopBudget],
             autoescape=True,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
@@ -142,6 +236,8 @@ class Renderer:
             keep_trailing_newline=True,
         )
         self.env.filters.update(tint=self.tint, shade=self.shade)
+        del self.env.globals["lipsum"]  # lipsum(10**9) would be a face of a billion words
+        self.loops = self.env.extensions[LoopBudget.identifier]
         self.templates = templates
         self.icon_dirs = builtin.icon_dirs(templates, game.slug)
         self.warnings: list[str] = []
@@ -237,12 +333,16 @@ class Renderer:
         # Shape and score-track helpers (helpers.py): track(), outline(), shape, hex_points().
         context.update(shape_tools(deck, face.side, self.game.text_fonts or self.game.fonts, self.colour))
         context.update(self.art.tools(deck, piece, template_name, context["textbox"], self.colour))
+        self.loops.items = 0
         try:
             template = self.env.get_template(template_name)
-            svg = template.render(context)
+            svg = _bounded_text(template.generate(context))
         except jinja2.TemplateSyntaxError as e:
             raise InputError(f"template syntax error: {e.message}", path=e.filename or template_name,
                              line=e.lineno) from None
+        except _TooLong:
+            raise InputError(f"the face's SVG is longer than {MAX_FACE_CHARS:,} characters (rendering {where})",
+                             path=self.templates / template_name, expected="a smaller face") from None
         except Exception as e:  # noqa: BLE001 - whatever a template or a helper raises is the template's error
             raise self._failure(e, face, template_name, where) from None
         self._well_formed(svg, template_name, where)
