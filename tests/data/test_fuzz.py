@@ -1,6 +1,7 @@
-"""Issue 12: a fuzz test. Hypothesis mutates a valid deck (types, values, deletions, unicode,
-huge and negative numbers, raw text) and the build options; every case must end in exit 0 or 2,
-never a traceback, never a hang, and a failed build leaves the previous outputs as they were.
+"""Issue 12: a fuzz test. Hypothesis mutates a valid deck and a valid game.yaml (types, values,
+deletions, unicode, huge and negative numbers, raw text), inserts Jinja/SVG fragments into a valid
+template, and varies the build options; every case must end in exit 0 or 2, never a traceback,
+never a hang, and a failed build leaves the previous outputs as they were.
 
 CI runs a short deterministic budget; ``scripts/fuzz.py`` runs a long random one
 (PNPGEN_FUZZ_EXAMPLES, PNPGEN_FUZZ_SEED)."""
@@ -17,9 +18,9 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import make_workspace, run
+from conftest import FRONT, make_workspace, run
 
-EXAMPLES = int(os.environ.get("PNPGEN_FUZZ_EXAMPLES", "30"))
+EXAMPLES = int(os.environ.get("PNPGEN_FUZZ_EXAMPLES", "20"))
 SEED = os.environ.get("PNPGEN_FUZZ_SEED")
 CASE_BOUND_S = 60  # a hang guard, not a speed test (speed is measured in bench/)
 FUZZ = settings(max_examples=EXAMPLES, derandomize=SEED is None, database=None, deadline=None,
@@ -43,6 +44,25 @@ scalars = st.one_of(
     st.none(), st.booleans(), st.integers(-10**30, 10**30), st.integers(-3, 3),
     st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=20), st.sampled_from(WORDS),
 )
+GAME = {
+    "title": "テストゲーム",
+    "subtitle": "副題",
+    "draft": 3,
+    "players": "2-4",
+    "date": "2026-11-30",
+    "draft_file": "draft.txt",
+    "palette": {"red": "#cc3333", "ink": "#222222"},
+    "fonts": {"gothic": "BIZUDPGothic-Regular", "bold": "BIZUDPGothic-Bold"},
+    "fallback_fonts": ["BIZUDGothic-Regular"],
+    "sourced": [{"name": "サイコロ", "count": 2, "note": "六面ダイス"}],
+    "stamp": True,
+    "rulebook": {"quick_reference": {"deck": "cards"},
+                 "figures": [{"after": "概要", "caption": "例", "size": [120, 100],
+                              "pieces": [{"deck": "cards", "piece": 1, "x": 30, "y": 44}]}]},
+}
+WORDS += ["BIZUDPGothic-Regular", "BIZUDPGothic-Bold", "NoSuchFont", "gothic", "bold", "mincho", "draft.txt",
+          "../draft.txt", "/etc/hostname", "game.yaml", "decks/cards.yaml", "cards", "nope", "概要", "#cc3333",
+          "ink", "1-99", "２〜４", "2026-02-30", "quick_reference", "figures", "deck", "piece", "caption"]
 values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=4),
                                                        st.dictionaries(st.sampled_from(WORDS), inner, max_size=3)),
                       max_leaves=8)
@@ -75,8 +95,9 @@ def _mutate(draw, data):
 
 
 @st.composite
-def decks(draw) -> str:
-    data = yaml.safe_load(yaml.safe_dump(BASE))  # a fresh deep copy
+def documents(draw, base: dict) -> str:
+    """``base`` as YAML text with one to three mutations, sometimes with raw text spliced in."""
+    data = yaml.safe_load(yaml.safe_dump(base))  # a fresh deep copy
     for _ in range(draw(st.integers(1, 3))):
         if isinstance(data, (dict, list)) and data:
             _mutate(draw, data)
@@ -84,6 +105,38 @@ def decks(draw) -> str:
     if draw(st.booleans()) and text:  # and sometimes raw text, for the YAML reader
         at = draw(st.integers(0, len(text)))
         text = text[:at] + draw(st.one_of(st.text(max_size=6), st.sampled_from(["&a ", "*a", "!!python/object ", ": ", "\t", "[", "{", "- "]))) + text[at:]
+    return text
+
+
+FRAGMENTS = [
+    # SVG the converter must refuse or take
+    '<rect', "<g>", "</g>", "</svg>", '<rect width="abc" height="3"/>', '<rect width="1e999" height="3" fill="#000"/>',
+    '<path d="M x y L"/>', '<path d="L 1 2" fill="#000"/>', '<polygon points="1,2,x"/>', '<circle r="-1"/>',
+    '<image href="../../../etc/passwd" width="3" height="3"/>', '<image href="data:image/png;base64,AAAA"/>',
+    '<image href="nope.png" width="3" height="3"/>', '<text font-family="Nope" x="1" y="2">x</text>',
+    '<text x="1" y="2" font-size="1e999">x</text>', '<rect width="3" height="3" opacity="0.5"/>',
+    '<rect width="3" height="3" fill="#zzz"/>', '<use href="#nope"/>', '<g transform="rotate(x)"/>',
+    '<svg viewBox="0 0 0 0"/>', '<rect width="3" height="3" fill="url(#nope)"/>', "<!ENTITY x 'y'>", "&nbsp;",
+    "<![CDATA[", "<?xml version='1.0'?>", '<rect width="3" height="3" style="fill: red; stroke-width: x"/>',
+    '<defs><linearGradient id="g" x1="1e999"/></defs><rect width="3" height="3" fill="url(#g)"/>',
+    # Jinja the renderer must refuse or take
+    "{{", "{%", "{% endblock %}", "{% for i in range(10**9) %}{% endfor %}", "{{ nope }}", "{{ piece.nope }}",
+    "{{ 1 / 0 }}", "{{ 'x' * 10**9 }}", "{{ 10 ** 10**6 }}", "{% if %}", "{{ textbox() }}", "{{ textbox(1, 2) }}",
+    "{{ icon('nope') }}", "{{ icon('../../etc/passwd') }}", "{{ colour('nope') }}", "{{ colour(5) }}",
+    "{{ image('../x.png', 0, 0, 5, 5) }}", "{{ outline() }}", "{{ ''.__class__ }}", "{{ range(3) | tint(2) }}",
+    "{% include 'nope.svg.j2' %}", "{% include '../../etc/passwd' %}", "{% import 'common/piece.svg.j2' as x %}",
+    "{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "{% for i in range(99999) %}{% for j in range(99) %}{% endfor %}{% endfor %}",
+    "{{ w / 0 }}", "{{ piece.name | int }}", "{% set x = 1 %}{{ x.y.z }}", "{{ lipsum() }}",
+]
+
+
+@st.composite
+def templates(draw) -> str:
+    """The test front template with one to three fragments (or raw text) inserted at random places."""
+    text = FRONT
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(text)))
+        text = text[:at] + draw(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=8))) + text[at:]
     return text
 
 
@@ -95,6 +148,8 @@ options = st.fixed_dictionaries({}, optional={
     "--duplex": st.sampled_from(["long", "short", "none", "both"]),
     "--marks": st.sampled_from(["jp", "western", "none", "x"]),
     "--out": st.sampled_from(["out", "notes.txt", "notes.txt/x", "", "out/\x00"]),
+    "--min-dpi": st.one_of(st.sampled_from(WORDS), st.floats(allow_nan=True, allow_infinity=True).map(str)),
+    "--jobs": st.sampled_from(["1", "2", "0", "-1", "x", "65"]),
 })
 
 
@@ -155,17 +210,47 @@ fuzz_seed = (lambda f: f) if SEED is None else __import__("hypothesis").seed(int
 
 @fuzz_seed
 @FUZZ
-@given(deck=decks())
+@given(deck=documents(BASE))
 def test_fuzz_deck(ws, deck):
-    path = ws / "data" / "test" / "decks" / "cards.yaml"
+    _check_and_build(ws, ws / "data" / "test" / "decks" / "cards.yaml", deck)
+
+
+@fuzz_seed
+@FUZZ
+@given(game=documents(GAME))
+def test_fuzz_game(ws, game):
+    _check_and_build(ws, ws / "data" / "test" / "game.yaml", game, "--rules-only")
+
+
+@fuzz_seed
+@FUZZ
+@given(template=templates())
+def test_fuzz_template(ws, template):
+    path = ws / "templates" / "test" / "card-front.svg.j2"
     good = path.read_text(encoding="utf-8")
-    path.write_text(deck, encoding="utf-8")
+    path.write_text(template, encoding="utf-8")
+    try:
+        before = _snapshot(ws / "build")
+        status, err = _bounded(ws, "build", "--game", "test", "--no-rulebook")
+        _outcome(status, err)
+        if status == 2:
+            assert _snapshot(ws / "build") == before
+            assert ".svg.j2" in err, err  # the error names a template file
+    finally:
+        path.write_text(good, encoding="utf-8")
+
+
+def _check_and_build(ws: Path, path: Path, text: str, *build: str) -> None:
+    """``text`` in place of ``path``: check, then (when it passes and is small) build; the good
+    file is put back whatever happens."""
+    good = path.read_text(encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     try:
         status, err = _bounded(ws, "check")
         _outcome(status, err)
         if status == 0 and _printable(ws):
             before = _snapshot(ws / "build")
-            status, err = _bounded(ws, "build", "--game", "test", "--no-rulebook")
+            status, err = _bounded(ws, "build", "--game", "test", *(build or ("--no-rulebook",)))
             _outcome(status, err)
             if status == 2:
                 assert _snapshot(ws / "build") == before  # a failed build keeps the old files
