@@ -11,6 +11,7 @@ from typing import Any
 from pnpgen.build.faces import FaceSet
 from pnpgen.errors import InputError, place
 from pnpgen.render import vector
+from pnpgen.render.templates import one_line
 
 
 def _convert(job: tuple[str, str, str, Any]) -> vector.Art:
@@ -30,8 +31,7 @@ def _convert(job: tuple[str, str, str, Any]) -> vector.Art:
     except InputError as e:
         raise face_error(e.message, where, template, e) from None
     except Exception as e:  # noqa: BLE001 - anything the SVG makes a library raise
-        raise face_error(f"cannot convert the face ({type(e).__name__}: {' '.join(str(e).split())})", where,
-                         template) from None
+        raise face_error(f"cannot convert the face ({type(e).__name__}: {e})", where, template) from None
 
 
 def face_error(message: str, where: str, template: str, e: InputError | None = None) -> InputError:
@@ -41,7 +41,7 @@ def face_error(message: str, where: str, template: str, e: InputError | None = N
         message = f"{where}: {message}"
     if e is not None and e.path is not None and str(e.path) != where:
         message += f" ({place(e.path, e.line, e.column)})"
-    return InputError(message, path=template or None, key=e.key if e else None, expected=e.expected if e else None)
+    return InputError(one_line(message), path=template or None, key=e.key if e else None, expected=e.expected if e else None)
 
 
 def convert_faces(faces: FaceSet, art_folder, jobs: int = 1,

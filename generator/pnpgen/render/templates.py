@@ -198,6 +198,11 @@ class RenderMemo:
         return hashlib.sha256(repr(seen).encode()).hexdigest()
 
 
+def one_line(text: str) -> str:
+    """A message as one line: text from a template or the data may hold line breaks."""
+    return " ".join(text.split())
+
+
 class _TooLong(Exception):
     pass
 
@@ -338,7 +343,7 @@ class Renderer:
             template = self.env.get_template(template_name)
             svg = _bounded_text(template.generate(context))
         except jinja2.TemplateSyntaxError as e:
-            raise InputError(f"template syntax error: {e.message}", path=e.filename or template_name,
+            raise InputError(one_line(f"template syntax error: {e.message}"), path=e.filename or template_name,
                              line=e.lineno) from None
         except _TooLong:
             raise InputError(f"the face's SVG is longer than {MAX_FACE_CHARS:,} characters (rendering {where})",
@@ -362,12 +367,13 @@ class Renderer:
         elif isinstance(e, jinja2.UndefinedError):
             message, key, expected = e.message or "undefined", None, "a field declared in the deck's 'fields:'"
         elif isinstance(e, jinja2.TemplateNotFound):
-            message, key = str(e.message or f"template {e.name!r} not found"), "template"
+            message, key = f"template {e.name!r} not found", "template"
             expected = f"a file under templates/{self.game.slug}/, or a built-in common/ template"
         else:
             message, key, expected = f"{type(e).__name__}: {e}", None, None
         if where not in message:
             message += f" (rendering {where})"
+        message = one_line(message)
         if not frames:
             return InputError(message, path=face.deck.source, key=key or face.side, expected=expected)
         return InputError(message, path=frames[-1].filename, line=frames[-1].lineno, key=key, expected=expected)

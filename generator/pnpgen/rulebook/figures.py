@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pnpgen.data import validate
 from pnpgen.data.model import Game
 from pnpgen.data.yamlsrc import Located, load_yaml
 
@@ -50,10 +51,16 @@ class RulebookSettings:
     quick_reference_deck: str | None = None
 
 
-def _number(doc: Located, value: Any, keypath: tuple, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise doc.error(keypath, f"{what} {value!r} is not a number", "a number of millimetres")
-    return float(value)
+FIGURE_MM = (-2000.0, 2000.0)  # sizes and positions in a figure (validate.number bounds them)
+
+
+def _number(doc: Located, value: Any, keypath: tuple, what: str, bounds: tuple[float, float] = FIGURE_MM) -> float:
+    if isinstance(value, (str, bool)) or value is None:
+        raise doc.error(keypath, f"{what} {validate.show(value)} is not a number", "a number of millimetres")
+    try:
+        return validate.number(value, *bounds, what=what)
+    except validate.Invalid as e:
+        raise doc.error(keypath, e.message, e.expected) from None
 
 
 def _mapping(doc: Located, value: Any, keypath: tuple, allowed: tuple[str, ...], what: str) -> dict:
@@ -78,9 +85,9 @@ def load_settings(game: Game) -> RulebookSettings:
     decks = {d.id: d for d in game.decks}
 
     def deck_id(value: Any, keypath: tuple) -> str:
-        if value not in decks:
-            raise doc.error(keypath, f"no deck {value!r} in this game", "one of " + ", ".join(decks))
-        return str(value)
+        if not isinstance(value, str) or value not in decks:
+            raise doc.error(keypath, f"no deck {validate.show(value)} in this game", "one of " + ", ".join(decks))
+        return value
 
     out = RulebookSettings()
     figures = raw.get("figures") or []
@@ -95,7 +102,7 @@ def load_settings(game: Game) -> RulebookSettings:
         size = fig["size"]
         if not (isinstance(size, list) and len(size) == 2):
             raise doc.error(kp + ("size",), "size must be [width, height]", "[width, height] in mm")
-        w, h = (_number(doc, v, kp + ("size", k), "size") for k, v in enumerate(size))
+        w, h = (_number(doc, v, kp + ("size", k), "size", validate.SIZE_MM) for k, v in enumerate(size))
         if not isinstance(fig["pieces"], list) or not fig["pieces"]:
             raise doc.error(kp + ("pieces",), "pieces must be a non-empty list", "a list of {deck, piece, x, y}")
         placed = []
@@ -105,11 +112,11 @@ def load_settings(game: Game) -> RulebookSettings:
             did = deck_id(p.get("deck"), pk + ("deck",))
             number = p.get("piece", 1)
             if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= len(decks[did].pieces):
-                raise doc.error(pk + ("piece",), f"piece {number!r} is not in deck {did!r}",
+                raise doc.error(pk + ("piece",), f"piece {validate.show(number)} is not in deck {did!r}",
                                 f"1 to {len(decks[did].pieces)} (the order of its pieces:)")
             placed.append(Placed(did, number, _number(doc, p.get("x"), pk + ("x",), "x"),
                                  _number(doc, p.get("y"), pk + ("y",), "y"),
-                                 _number(doc, p.get("rotate", 0), pk + ("rotate",), "rotate")))
+                                 _number(doc, p.get("rotate", 0), pk + ("rotate",), "rotate", (-360.0, 360.0))))
         out.figures.append(FigureSpec(str(fig["after"]), str(fig.get("caption", "") or ""), (w, h), placed,
                                       doc.where(kp).line or 0))
     quick = raw.get("quick_reference")

@@ -1,0 +1,54 @@
+"""Issue 12: kinds of failure the long fuzz run (scripts/fuzz.py) found, one case each: exit 2,
+one line naming the file (and line) and the key or template, no traceback."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import DECK_YAML, FRONT, GAME_YAML, make_workspace, run
+
+
+def one_line_error(ws, capsys, *args: str) -> str:
+    assert run(ws, *args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pnpgen: error: ") and err.count("\n") == 1 and "Traceback" not in err, err
+    return err
+
+
+@pytest.mark.parametrize("front, what", [
+    ('{% extends "\ncommon/piece.svg.j2" %}', "template '\\ncommon/piece.svg.j2' not found"),  # a line break in a name
+    ('{% extends "common/piece.svg.j2" %}{% block art %}{{ 1 / 0 }}{% endblock %}', "ZeroDivisionError"),
+])
+def test_template_message_is_one_line(tmp_path, capsys, front, what):
+    ws = make_workspace(tmp_path / "ws", pieces=["祝福"], front=front)
+    err = one_line_error(ws, capsys, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "out"))
+    assert f"{ws / 'templates' / 'test' / 'card-front.svg.j2'}:" in err and what in err, err
+
+
+def test_piece_name_with_a_line_break_keeps_the_message_one_line(tmp_path, capsys):
+    deck = DECK_YAML + '  - {name: "上\\n下", text: x}\n'
+    ws = make_workspace(tmp_path / "ws", deck=deck,
+                        front=FRONT.replace("{% block art %}", '{% block art %}\n<rect width="abc" height="3"/>'))
+    err = one_line_error(ws, capsys, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "out"))
+    assert "card-front.svg.j2: deck 'cards' piece 1 (上 下, " in err and "width='abc'" in err, err
+
+
+FIGURE = """rulebook:
+  figures:
+    - {after: 概要, caption: 例, size: SIZE, pieces: [{deck: DECK, piece: 1, x: X, y: 44}]}
+"""
+
+
+@pytest.mark.parametrize("size, deck, x, said", [
+    ("[120, 100]", "[]", "30", "game.yaml:10:65: rulebook.figures.0.pieces.0.deck: no deck [] in this game (expected one of cards)"),
+    ("[120, 100]", "{a: 1}", "30", "game.yaml:10:65: rulebook.figures.0.pieces.0.deck: no deck {'a': 1} in this game"),
+    ("[.nan, 100]", "cards", "30", "game.yaml:10:38: rulebook.figures.0.size.0: size nan is out of range (expected 1 to 2000)"),
+    ("[1.0e+300, 100]", "cards", "30", "game.yaml:10:38: rulebook.figures.0.size.0: size 1e+300 is out of range"),
+    ("[120, 100]", "cards", ".inf", "game.yaml:10:85: rulebook.figures.0.pieces.0.x: x inf is out of range (expected -2000 to 2000)"),
+    ("[120, 100]", "cards", "'30'", "game.yaml:10:85: rulebook.figures.0.pieces.0.x: x '30' is not a number"),
+])
+def test_rulebook_figure_values_are_bounded(tmp_path, capsys, size, deck, x, said):
+    game = GAME_YAML + FIGURE.replace("SIZE", size).replace("DECK", deck).replace("X", x)
+    ws = make_workspace(tmp_path / "ws", pieces=["祝福"], game=game)
+    err = one_line_error(ws, capsys, "build", "--game", "test", "--rules-only", "--out", str(tmp_path / "out"))
+    assert said in err, err
