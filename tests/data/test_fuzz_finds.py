@@ -16,7 +16,7 @@ def one_line_error(ws, capsys, *args: str) -> str:
 
 
 @pytest.mark.parametrize("front, what", [
-    ('{% extends "\ncommon/piece.svg.j2" %}', "template '\\ncommon/piece.svg.j2' not found"),  # a line break in a name
+    ('{% extends "\ncommon/piece.svg.j2" %}', "template: '\\ncommon/piece.svg.j2' (rendering deck"),  # a line break in a name
     ('{% extends "common/piece.svg.j2" %}{% block art %}{{ 1 / 0 }}{% endblock %}', "ZeroDivisionError"),
 ])
 def test_template_message_is_one_line(tmp_path, capsys, front, what):

@@ -367,7 +367,8 @@ class Renderer:
         elif isinstance(e, jinja2.UndefinedError):
             message, key, expected = e.message or "undefined", None, "a field declared in the deck's 'fields:'"
         elif isinstance(e, jinja2.TemplateNotFound):
-            message, key = f"template {e.name!r} not found", "template"
+            name = str(e.message or e.name)  # quoted when it holds a line break or space that hides in print
+            message, key = name if name.isprintable() and name == name.strip() else repr(name), "template"
             expected = f"a file under templates/{self.game.slug}/, or a built-in common/ template"
         else:
             message, key, expected = f"{type(e).__name__}: {e}", None, None
