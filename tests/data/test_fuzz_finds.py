@@ -52,3 +52,27 @@ def test_rulebook_figure_values_are_bounded(tmp_path, capsys, size, deck, x, sai
     ws = make_workspace(tmp_path / "ws", pieces=["祝福"], game=game)
     err = one_line_error(ws, capsys, "build", "--game", "test", "--rules-only", "--out", str(tmp_path / "out"))
     assert said in err, err
+
+
+@pytest.mark.parametrize("key, value, said", [
+    ("date", "[null, 5.3e+16, {points: null}]", "game.yaml:4:7: date: date must be text, got a list"),
+    ("players", "{min: 2}", "game.yaml:3:10: players: players must be text, got a mapping"),
+    ("draft", "true", "game.yaml:2:8: draft: draft must be text, got true/false"),
+    ("title", "'" + "長" * 201 + "'", "game.yaml:1:8: title: title is 201 characters long (expected at most 200)"),
+])
+def test_game_labels_are_short_text(tmp_path, capsys, key, value, said):
+    lines = [f"{key}: {value}" if line.startswith(f"{key}:") else line for line in GAME_YAML.splitlines()]
+    ws = make_workspace(tmp_path / "ws", pieces=["祝福"], game="\n".join(lines) + "\n")
+    err = one_line_error(ws, capsys, "check")
+    assert said in err, err
+
+
+def test_a_stamp_wider_than_the_sheet_edge_still_builds(tmp_path):
+    """A long game folder name makes the version stamp wider than the sheet: the scale note
+    shortens to nothing instead of looping forever."""
+    ws = make_workspace(tmp_path / "ws", pieces=["祝福"])
+    slug = "a-very-long-game-folder-name-" * 5
+    (ws / "data" / "test").rename(ws / "data" / slug)
+    (ws / "templates" / "test").rename(ws / "templates" / slug)
+    assert run(ws, "build", "--game", slug, "--no-rulebook", "--out", str(tmp_path / "out")) == 0
+    assert (tmp_path / "out" / slug / "cards.pdf").is_file()

@@ -25,6 +25,7 @@ SOURCED_COUNT = (1, 10_000)
 BLEED_MM = (0.0, 10.0)
 MARGIN_MM = (0.0, 50.0)
 CREEP_MM = (0.0, 2.0)
+LABEL_CHARS = 200  # a title, draft number, date, players: printed on covers and sheet edges
 MIN_DPI = (1.0, 2400.0)  # art resolution below which the build warns
 ORIENTATIONS = ("pointy", "flat")
 ORIENTED_SHAPES = ("hex", "trihex")
@@ -94,6 +95,18 @@ def text(value: Any, what: str = "text") -> str:
     if isinstance(value, (dict, list)) or value is None:
         raise Invalid(f"expected {what}, got {_type_name(value)}", "a string")
     return str(value)
+
+
+def label(value: Any, what: str, limit: int = LABEL_CHARS) -> Any:
+    """A short printed value (a title, draft number, date): text or a number, as written, at most
+    ``limit`` characters; nothing is empty text."""
+    if value is None:
+        return ""
+    if isinstance(value, (dict, list, bool)):
+        raise Invalid(f"{what} must be text, got {_type_name(value)}", "plain text or a number")
+    if len(str(value)) > limit:
+        raise Invalid(f"{what} is {len(str(value)):,} characters long", f"at most {limit}")
+    return value
 
 
 def name(value: Any, what: str) -> str:

@@ -114,7 +114,7 @@ def slug(note: str, stamp: str, paper: tuple[float, float], sheet: SheetOptions,
         items.append(TextOp(right, base, stamp, font, size, NOTE_INK, "end"))
         right -= measure(stamp, font, size) + 3
     text = f"{msg('sheet.scale', lang)} · {note}"
-    while text and measure(text, font, size) > right - x0:  # never over the stamp or the bars
+    while len(text) > 1 and measure(text, font, size) > right - x0:  # never over the stamp or the bars
         text = text[:-2] + "…"
     items.append(TextOp(x0, base, text, font, size, NOTE_INK))
     return items
