@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import fcntl
 import os
+import signal
 import tempfile
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -53,13 +55,31 @@ def write_all(files: dict[Path, bytes]) -> list[Path]:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
             os.chmod(tmp, 0o666 & ~_umask())
-        for path, tmp in sorted(temps.items()):
-            os.replace(tmp, path)
+        with _ctrl_c_deferred():  # the renames run to the end: never half old, half new files
+            for path, tmp in sorted(temps.items()):
+                os.replace(tmp, path)
     except BaseException:
         for tmp in temps.values():
             Path(tmp).unlink(missing_ok=True)
         raise
     return sorted(todo)
+
+
+@contextmanager
+def _ctrl_c_deferred():
+    """Hold back Ctrl-C (SIGINT) until the block is done, then act on it; only the main thread
+    can, so elsewhere this does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pressed: list[tuple] = []
+    previous = signal.signal(signal.SIGINT, lambda *a: pressed.append(a))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pressed:
+        raise KeyboardInterrupt
 
 
 def _make_dir(folder: Path) -> None:

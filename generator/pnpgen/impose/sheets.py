@@ -111,13 +111,19 @@ def slug(note: str, stamp: str, paper: tuple[float, float], sheet: SheetOptions,
         x -= length + 3
     right = x - 1
     if stamp:
+        stamp = _shortened(stamp, (right - x0) / 2, font, size, measure)  # at most half the line
         items.append(TextOp(right, base, stamp, font, size, NOTE_INK, "end"))
         right -= measure(stamp, font, size) + 3
-    text = f"{msg('sheet.scale', lang)} · {note}"
-    while len(text) > 1 and measure(text, font, size) > right - x0:  # never over the stamp or the bars
-        text = text[:-2] + "…"
+    text = _shortened(f"{msg('sheet.scale', lang)} · {note}", right - x0, font, size, measure)
     items.append(TextOp(x0, base, text, font, size, NOTE_INK))
     return items
+
+
+def _shortened(text: str, width: float, font: str, size: float, measure: Measure) -> str:
+    """``text`` cut with "…" until it fits ``width`` mm (never over the stamp or the bars)."""
+    while len(text) > 1 and measure(text, font, size) > width:
+        text = text[:-2] + "…"
+    return text
 
 
 def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str, bold: str,
