@@ -219,7 +219,8 @@ def _duplex_ready(pages: list[Page], two_sided: bool, sheet: SheetOptions, font:
 
 def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | None = None,
                state: GameState | None = None, out_dir: Path | None = None,
-               say: Callable[[str], None] = lambda s: None) -> BuildResult:
+               say: Callable[[str], None] = lambda s: None,
+               faces_ready: Callable[[BuildResult], None] | None = None) -> BuildResult:
     """The game's files as bytes, its deck records and its manifest (rulebook not included).
     With a ``cache``, faces converted by earlier builds are reused, and a document whose plan is
     unchanged since ``state`` keeps the bytes of its file in ``out_dir``."""
@@ -255,6 +256,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         use_default_font(font)
     result = BuildResult(game, warnings=warnings, records=plan.records, plan=plan, arts=arts,
                          cache_files=cache_files)
+    if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, beside the writing
+        faces_ready(result)
     for path, doc in plan.documents.items():
         key = plan_key(doc, face_keys)
         data = cache.reuse(state, path, key, out_dir) if cache is not None and out_dir is not None else None

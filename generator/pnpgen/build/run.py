@@ -119,9 +119,11 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
     cache = Cache(out_root)
     say(f"{slug}: building")
     before = cache.state(_edition(slug, options))
-    result = build_game(ws, slug, options, cache=cache, state=before, out_dir=out_dir, say=say)
-    if rulebook is not None:
-        _add_rulebook(ws, result, rulebook, cache)
+    book = _Rulebook(ws, rulebook, cache, beside=options.jobs > 1) if rulebook is not None else None
+    result = build_game(ws, slug, options, cache=cache, state=before, out_dir=out_dir, say=say,
+                        faces_ready=book.start if book is not None else None)
+    if book is not None:
+        book.finish(result)
     changes = change_report(before.report if before else None, result.records)
     result.manifest["changes"] = changes
     result.files["manifest.json"] = (json.dumps(result.manifest, ensure_ascii=False, indent=2) + "\n").encode()
@@ -137,25 +139,60 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
     return GameOutcome(slug, out_dir, False, result, changes), files, gone
 
 
-def _add_rulebook(ws: Workspace, result: BuildResult, opts: RulebookOptions, cache: Cache) -> None:
-    """Typeset the draft as rulebook.pdf (A5) and rulebook-booklet.pdf (A4 saddle stitch)."""
-    from pnpgen.rulebook import build_rulebook
-    from pnpgen.rulebook import flowables
+class _Rulebook:
+    """The game's rulebook (rulebook.pdf, the A4 booklet, proof.txt), typeset once the faces it
+    shows are converted: in a second process while the sheets are written when there is a core
+    for it (``beside``), else right away."""
 
-    game = result.game
-    if not game.draft_file.is_file():
-        result.warnings.append(f"{game.draft_file}: no draft text, so no rulebook was built "
-                               "(add the draft there, or set draft_file in game.yaml)")
-        return
-    flowables.KNOWN_READINGS.update({k: v for k, v in cache.records("readings").items() if isinstance(v, str)})
+    def __init__(self, ws: Workspace, opts: RulebookOptions, cache: Cache, beside: bool):
+        self.ws, self.opts, self.cache, self.beside = ws, opts, cache, beside
+        self.pool: Any = None
+        self.future: Any = None
+        self.done: Any = None
+
+    def start(self, result: BuildResult) -> None:
+        game = result.game
+        if not game.draft_file.is_file():
+            return
+        job = (self.ws, game, result.pictures(), self.opts, self.cache.records("readings"))
+        if self.beside:
+            from concurrent.futures import ProcessPoolExecutor
+
+            self.pool = ProcessPoolExecutor(max_workers=1)
+            self.future = self.pool.submit(_typeset, *job)
+        else:
+            self.done = _typeset(*job)
+
+    def finish(self, result: BuildResult) -> None:
+        game = result.game
+        if not game.draft_file.is_file():
+            result.warnings.append(f"{game.draft_file}: no draft text, so no rulebook was built "
+                                   "(add the draft there, or set draft_file in game.yaml)")
+            return
+        if self.future is not None:
+            try:
+                self.done = self.future.result()
+            finally:
+                self.pool.shutdown()
+        book, learned = self.done
+        result.cache_files.update(self.cache.record("readings", k, v) for k, v in sorted(learned.items()))
+        result.files.update(book.files)
+        result.manifest["rulebook"] = {"files": sorted(book.files), "report": book.report}
+        result.manifest["files"] = sorted(set(result.manifest["files"]) | set(book.files))
+        result.warnings.extend(book.warnings)
+
+
+def _typeset(ws: Workspace, game, pictures, opts: RulebookOptions, readings: dict):
+    """Typeset the draft as rulebook.pdf (A5) and rulebook-booklet.pdf (A4 saddle stitch); with
+    the index readings it had to look up."""
+    from pnpgen.rulebook import build_rulebook, flowables
+
+    flowables.KNOWN_READINGS.update({k: v for k, v in readings.items() if isinstance(v, str)})
     book = build_rulebook(game, ws.fonts, rules_only=opts.rules_only, creep_mm=opts.creep_mm,
-                          binding=opts.binding, pictures=result.pictures())
-    result.cache_files.update(cache.record("readings", k, v) for k, v in sorted(flowables.LEARNED_READINGS.items()))
+                          binding=opts.binding, pictures=pictures)
+    learned = dict(flowables.LEARNED_READINGS)
     flowables.LEARNED_READINGS.clear()
-    result.files.update(book.files)
-    result.manifest["rulebook"] = {"files": sorted(book.files), "report": book.report}
-    result.manifest["files"] = sorted(set(result.manifest["files"]) | set(book.files))
-    result.warnings.extend(book.warnings)
+    return book, learned
 
 
 def describe(outcome: GameOutcome) -> dict[str, Any]:
