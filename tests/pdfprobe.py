@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
+from pypdf.generic import ArrayObject, ContentStream, DictionaryObject, IndirectObject
 
 PT = 25.4 / 72.0
 
@@ -138,3 +138,51 @@ def form_texts(page) -> list[tuple[str, float, float]]:
 
         probe.extract_text(visitor_text=visit)
     return out
+
+
+def image_xobjects(reader: PdfReader) -> dict[tuple[int, int], object]:
+    """Every distinct Image XObject the pages draw, also from inside Form XObjects (the faces),
+    by object number: one image drawn on many faces and pages counts once."""
+    images: dict[tuple[int, int], object] = {}
+    forms: set[tuple[int, int]] = set()
+
+    def visit(resources) -> None:
+        xobjects = resources.get_object().get("/XObject") if resources is not None else None
+        for ref in (xobjects.get_object() if xobjects is not None else {}).values():
+            assert isinstance(ref, IndirectObject), "XObjects are indirect objects"
+            key, obj = (ref.idnum, ref.generation), ref.get_object()
+            if obj["/Subtype"] == "/Image":
+                images[key] = obj
+            elif obj["/Subtype"] == "/Form" and key not in forms:
+                forms.add(key)
+                visit(obj.get("/Resources"))
+
+    for page in reader.pages:
+        visit(page.get("/Resources"))
+    return images
+
+
+def soft_masks(reader: PdfReader) -> list[str]:
+    """Every place in the file that carries transparency: a /SMask other than /None, a constant
+    alpha below 1, a transparency group (a description of each; empty for a print-safe file).
+    Every object is read, and the dictionaries written inside it (an inline /ExtGState)."""
+    found: list[str] = []
+
+    def visit(num: int, obj) -> None:
+        if isinstance(obj, ArrayObject):
+            for item in obj:
+                visit(num, item)
+        if not isinstance(obj, DictionaryObject):  # streams are dictionaries too
+            return
+        if obj.get("/SMask", "/None") != "/None":
+            found.append(f"object {num}: /SMask")
+        found.extend(f"object {num}: {k} {obj[k]}" for k in ("/CA", "/ca") if k in obj and float(obj[k]) < 1)
+        if obj.get("/S") == "/Transparency":
+            found.append(f"object {num}: transparency group")
+        for value in obj.values():
+            if not isinstance(value, IndirectObject):
+                visit(num, value)
+
+    for num in range(1, int(reader.trailer["/Size"])):
+        visit(num, reader.get_object(num))
+    return found

@@ -94,11 +94,15 @@ class ArtFolder:
             cached = self._info[path] = _measure(path, name, where, key)
         return cached
 
+    def check(self, href: str, where: Where | Path | str | None = None) -> ArtInfo:
+        """The file an ``<image href>`` names, found and readable (else InputError at ``where``):
+        checked when a template renders, so a bad href is reported before anything is drawn."""
+        rel, _ = _href_parts(href, where)
+        return self.info(rel, where, "href", in_templates=True)
+
     def resolve(self, href: str, where: Where | Path | str | None = None) -> bytes:
         """The bytes to embed for an ``<image href>`` (see the module docstring)."""
-        target, _, fragment = href.partition("#")
-        background = _background(fragment, href, where)
-        rel = unquote(target)
+        rel, background = _href_parts(href, where)
         path = self.find(rel, where, "href", in_templates=True)
         raw, is_svg = path.read_bytes(), path.suffix.lower() == ".svg"
         if is_svg:
@@ -131,7 +135,7 @@ def _measure(path: Path, name: str, where, key: str) -> ArtInfo:
             if im.getexif().get(ORIENTATION) in (5, 6, 7, 8):  # turned a quarter: width and height swap
                 w, h = h, w
     except (UnidentifiedImageError, OSError, SyntaxError) as e:
-        raise InputError(f"cannot read the image {name}: {e}", key=key,
+        raise InputError(f"cannot read the image {name}: {_unreadable(e)}", key=key,
                          expected="a PNG, JPEG or WebP file that an image viewer opens", **_where_parts(where)) from None
     return ArtInfo(path, name, "raster", (float(w), float(h)))
 
@@ -156,14 +160,21 @@ def _svg_size(path: Path, name: str, where, key: str) -> tuple[float, float]:
                      **_where_parts(where))
 
 
-def _background(fragment: str, href: str, where) -> str:
+def _href_parts(href: str, where) -> tuple[str, str]:
+    """``dragon%20red.png#bg=f4ead5`` → the file's path relative to art/ and the background."""
+    target, _, fragment = href.partition("#")
     if not fragment:
-        return "ffffff"
+        return unquote(target), "ffffff"
     m = _BG.match(fragment)
     if not m:
         raise InputError(f"unknown fragment in the image href {href!r}", key="href",
                          expected="#bg=rrggbb (the colour alpha is flattened onto) or none", **_where_parts(where))
-    return m.group(1).lower()
+    return unquote(target), m.group(1).lower()
+
+
+def _unreadable(e: Exception) -> str:
+    """Why Pillow could not read an image, without the file object's repr or a temp path."""
+    return "not a PNG, JPEG or WebP image" if isinstance(e, UnidentifiedImageError) else str(e)
 
 
 def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", where=None) -> bytes:
@@ -178,7 +189,7 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
         r, g, b = (int(background[i : i + 2], 16) for i in (0, 2, 4))
         im = _rgb(im, (r, g, b))
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as e:
-        raise InputError(f"cannot read the image {name}: {e}", key="href",
+        raise InputError(f"cannot read the image {name}: {_unreadable(e)}", key="href",
                          expected="a PNG, JPEG or WebP file that an image viewer opens", **_where_parts(where)) from None
     buf = io.BytesIO()
     im.save(buf, "PNG")

@@ -15,6 +15,7 @@ every placement with its dpi for the manifest.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable
 
 from markupsafe import Markup, escape
@@ -22,6 +23,7 @@ from markupsafe import Markup, escape
 from pnpgen.data.art import ArtFolder
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
 from pnpgen.errors import InputError
+from pnpgen.render.vector import SVG_NS, XLINK_HREF
 from pnpgen.units import MM_PER_INCH, num
 
 FITS = ("cover", "contain", "stretch")
@@ -92,6 +94,31 @@ class ArtPlacer:
             return Markup(svg)
 
         return {"image": image}
+
+    def check_hrefs(self, svg, template: Path, where: str) -> None:
+        """Every file a plain ``<image href>`` of a rendered face names is found and readable;
+        otherwise an error naming the template file and the line the href is written on (svglib
+        or a later stage would only drop or half-report it)."""
+        for el in svg.iter(f"{{{SVG_NS}}}image"):
+            href = (el.get("href") or el.get(XLINK_HREF) or "").strip()
+            if not href or href.startswith(("data:", "#")):
+                continue
+            try:
+                self.folder.check(href)
+            except InputError as e:
+                path, line = self._written_at(href, template)
+                raise InputError(f"{e.message} (rendering {where})", path=path, line=line, key="href",
+                                 expected=e.expected) from None
+
+    def _written_at(self, href: str, template: Path) -> tuple[Path, int | None]:
+        """The template file and line an href is written on: the face's template, else another
+        template of the game (a macro or include); a computed href gives the face's template."""
+        others = sorted(self.folder.templates.rglob("*.j2")) if self.folder.templates else []
+        for path in [template, *(p for p in others if p != template)]:
+            for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if href in text:
+                    return path, n
+        return template, None
 
     def _measure(self, deck: Deck, piece: Piece, name: str, pixels, box, drawn) -> None:
         dpi = min(pixels[0] / (drawn[0] / MM_PER_INCH), pixels[1] / (drawn[1] / MM_PER_INCH))

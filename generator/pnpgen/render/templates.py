@@ -380,13 +380,15 @@ class Renderer:
         return InputError(message, path=frames[-1].filename, line=frames[-1].lineno, key=key, expected=expected)
 
     def _well_formed(self, svg: str, template_name: str, where: str) -> None:
-        """Invalid SVG is the template's mistake: say so here, where the template is known."""
+        """Invalid SVG, and an ``<image href>`` naming no readable file, are the template's
+        mistakes: say so here, where the template is known."""
         if svg in self._checked:
             return
         try:
-            etree.fromstring(svg.encode("utf-8"), etree.XMLParser(resolve_entities=False, no_network=True))
+            root = etree.fromstring(svg.encode("utf-8"), etree.XMLParser(resolve_entities=False, no_network=True))
         except etree.XMLSyntaxError as e:
             raise InputError(f"the template produced invalid SVG: {e.msg} (line {e.lineno} of the SVG, "
                              f"rendering {where})", path=self.templates / template_name,
                              expected="well-formed SVG; check unclosed tags in the template") from None
+        self.art.check_hrefs(root, Path(self.env.get_template(template_name).filename), where)
         self._checked.add(svg)

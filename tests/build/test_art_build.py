@@ -1,0 +1,308 @@
+"""Issue 9, end to end: art placed by real ``pnpgen build`` runs of small workspaces is embedded
+once per PDF, print-safe (no soft masks, JPEGs unchanged), measured, never silently missing, and
+redrawn when the file changes; a designer following README and docs gets cards with art."""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image
+
+from conftest import DRAFT, REPO, make_workspace, run
+from pdfprobe import PT, image_xobjects, reader, soft_masks
+
+DECK = """\
+name: 絵札
+format: poker
+front: card-front.svg.j2
+back: card-back.svg.j2
+fields: {name: text, text: text, art: image}
+pieces:
+"""
+
+# The art box is 53×40 mm at (5, 20) mm from the trim's top-left.
+FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#f4ead5"/>
+{{ image(piece.art, 5, 20, w - 10, 40, background="#f4ead5") }}
+{{ textbox(piece.name, 5, 5, w - 10, 12, size=12, align="center") }}
+{% endblock %}
+"""
+
+ART_BOX = (5.0, 20.0, 53.0, 40.0)
+GROUND = (0xF4, 0xEA, 0xD5)
+PDFS = ("cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "test-all.pdf")
+
+
+def workspace(tmp_path: Path, pieces: str, front: str = FRONT) -> Path:
+    ws = make_workspace(tmp_path / "ws", deck=DECK + pieces, front=front)
+    (ws / "data" / "test" / "art").mkdir()
+    return ws
+
+
+def half_clear(colour: tuple[int, int, int], size=(700, 500)) -> Image.Image:
+    """A picture whose left half is fully transparent and right half opaque ``colour``."""
+    im = Image.new("RGBA", size, colour + (255,))
+    im.paste((0, 0, 0, 0), (0, 0, size[0] // 2, size[1]))
+    return im
+
+
+def build(ws: Path, *args: str) -> int:
+    return run(ws, "build", "--game", "test", "--no-rulebook", *args)
+
+
+def out(ws: Path, name: str = "") -> Path:
+    return ws / "build" / "test" / name
+
+
+def pixel(pdf: Path, page: int, x_mm: float, y_mm: float) -> tuple[int, int, int]:
+    """The colour a viewer shows at (x, y) mm from the page's top-left (pdfium, 4 px per mm)."""
+    doc = pdfium.PdfDocument(str(pdf))
+    im = doc[page].render(scale=4 * PT).to_pil().convert("RGB")  # scale is pixels per point
+    return im.getpixel((round(x_mm * 4), round(y_mm * 4)))
+
+
+def close(a, b, tol: int = 3) -> bool:
+    return all(abs(x - y) <= tol for x, y in zip(a, b, strict=True))
+
+
+def manifest(ws: Path) -> dict:
+    return json.loads(out(ws, "manifest.json").read_text(encoding="utf-8"))
+
+
+# ---- embedded once, print-safe
+
+
+@pytest.fixture(scope="module")
+def thirty(tmp_path_factory) -> Path:
+    """30 cards over 10 PNGs with alpha, built once."""
+    ws = workspace(tmp_path_factory.mktemp("thirty"),
+                   "".join(f"  - {{name: 札{i}, text: 本文, art: p{i % 10}.png}}\n" for i in range(30)))
+    for i in range(10):
+        half_clear((20 * i, 90, 200)).save(ws / "data" / "test" / "art" / f"p{i}.png")
+    assert build(ws) == 0
+    return ws
+
+
+@pytest.mark.parametrize("name", PDFS)
+def test_thirty_cards_over_ten_images_embed_ten_image_xobjects(thirty, name):
+    images = image_xobjects(reader(out(thirty, name)))
+    assert len(images) == 10
+    assert sorted(int(im["/Width"]) for im in images.values()) == [700] * 10
+    assert {im["/ColorSpace"] for im in images.values()} == {"/DeviceRGB"}
+
+
+@pytest.mark.parametrize("name", PDFS)
+def test_alpha_is_flattened_no_soft_mask_anywhere(thirty, name):
+    assert soft_masks(reader(out(thirty, name))) == []
+    for im in image_xobjects(reader(out(thirty, name))).values():
+        assert "/SMask" not in im and "/Mask" not in im
+
+
+def test_flattened_art_shows_the_ground_where_it_was_clear(thirty):
+    """Shop page 1 is card 札0 (trim + 3 mm bleed): the clear half shows the ground colour given
+    to image(), the opaque half the picture's colour."""
+    shop = out(thirty, "shop/cards-unique.pdf")
+    x, y, w, h = ART_BOX
+    assert close(pixel(shop, 0, 3 + x + w * 0.25, 3 + y + h / 2), GROUND)
+    assert close(pixel(shop, 0, 3 + x + w * 0.75, 3 + y + h / 2), (0, 90, 200))
+
+
+def test_manifest_lists_every_placement_with_its_dpi(thirty):
+    images = manifest(thirty)["images"]
+    assert len(images) == 30
+    assert sorted({(im["file"], im["dpi"]) for im in images}) == [(f"art/p{i}.png", 318) for i in range(10)]
+    assert {im["piece"] for im in images} == {f"札{i}" for i in range(30)}
+    assert all(im["enough"] and im["box_mm"] == [53.0, 40.0] for im in images)
+
+
+def test_jpeg_bytes_appear_unchanged_in_the_pdf(tmp_path):
+    ws = workspace(tmp_path, "  - {name: 竜, art: dragon.jpg, count: 3}\n")
+    path = ws / "data" / "test" / "art" / "dragon.jpg"
+    Image.effect_mandelbrot((800, 600), (-2, -1.5, 1, 1.5), 60).convert("RGB").save(path, quality=80)
+    assert build(ws) == 0
+    for name in PDFS:
+        (im,) = image_xobjects(reader(out(ws, name))).values()
+        assert im["/Filter"][-1] == "/DCTDecode"
+        assert im.get_data() == path.read_bytes(), name
+
+
+# ---- resolution
+
+
+def test_150_dpi_placement_warns_with_the_figure(tmp_path, capsys):
+    ws = workspace(tmp_path, "  - {name: 竜, art: low.png}\n  - {name: 鳥, art: high.png}\n")
+    Image.new("RGB", (313, 236), (200, 30, 40)).save(ws / "data" / "test" / "art" / "low.png")
+    Image.new("RGB", (700, 500), (30, 30, 200)).save(ws / "data" / "test" / "art" / "high.png")
+    assert build(ws) == 0
+    err = capsys.readouterr().err
+    assert re.search(r"cards\.yaml:7:5: deck cards, piece 竜: art/low\.png: 150 dpi at 53×40 mm, 300 wanted", err), err
+    assert "high.png" not in err
+    images = {im["file"]: im for im in manifest(ws)["images"]}
+    assert (images["art/low.png"]["dpi"], images["art/low.png"]["enough"]) == (150, False)
+    assert (images["art/high.png"]["dpi"], images["art/high.png"]["enough"]) == (318, True)
+    assert any("150 dpi" in w for w in manifest(ws)["warnings"])
+    assert build(ws, "--min-dpi", "140") == 0
+    assert "dpi" not in capsys.readouterr().err
+
+
+# ---- missing art is never silent
+
+
+def _bad_files(ws: Path) -> None:
+    art = ws / "data" / "test" / "art"
+    (art / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n not really")
+    Image.new("RGB", (30, 30)).save(ws / "data" / "test" / "outside.png")
+    (art / "link.png").symlink_to(ws / "data" / "test" / "outside.png")
+
+
+BAD = [
+    ("missing.png", "art file 'missing.png' not found"),
+    ("broken.png", "cannot read the image art/broken.png: not a PNG, JPEG or WebP image"),
+    ("../outside.png", "'../outside.png' is outside art/"),
+    ("/etc/passwd.png", "'/etc/passwd.png' is outside art/"),
+    ("link.png", "'link.png' is outside art/"),
+]
+
+
+@pytest.mark.parametrize("value, message", BAD)
+def test_bad_art_field_stops_the_build_with_file_line(tmp_path, capsys, value, message):
+    ws = workspace(tmp_path, f"  - {{name: 竜, art: {value}}}\n")
+    _bad_files(ws)
+    assert build(ws) == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:7:20: pieces.0.art: " + message in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert not out(ws).exists()
+
+
+HREF_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<image x="5" y="20" width="30" height="30" href="HREF"/>
+{{ textbox(piece.name, 5, 5, w - 10, 12, size=12) }}
+{% endblock %}
+"""
+
+
+@pytest.mark.parametrize("value, message", BAD)
+def test_bad_image_href_in_a_template_names_template_and_line(tmp_path, capsys, value, message):
+    ws = workspace(tmp_path, "  - {name: 竜}\n", front=HREF_FRONT.replace("HREF", value))
+    _bad_files(ws)
+    assert build(ws) == 2
+    err = capsys.readouterr().err
+    assert f"card-front.svg.j2:3: href: {message}" in err, err
+    assert "deck 'cards' piece 1 (竜" in err and "cards.yaml:7:5" in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_href_written_in_a_macro_names_the_macro_file(tmp_path, capsys):
+    front = ('{% extends "common/piece.svg.j2" %}{% import "test/_lib.svg.j2" as lib %}'
+             "{% block art %}{{ lib.logo() }}{% endblock %}")
+    ws = workspace(tmp_path, "  - {name: 竜}\n", front=front)
+    (ws / "templates" / "test" / "_lib.svg.j2").write_text(
+        '{% macro logo() %}\n<image x="1" y="1" width="5" height="5" href="logo.png"/>\n{% endmacro %}\n',
+        encoding="utf-8")
+    assert build(ws) == 2
+    assert "_lib.svg.j2:2: href: art file 'logo.png' not found" in capsys.readouterr().err
+
+
+def test_image_href_resolves_from_the_templates_folder(tmp_path):
+    ws = workspace(tmp_path, "  - {name: 竜, count: 4}\n  - {name: 鳥, count: 2}\n",
+                   front=HREF_FRONT.replace("HREF", "logo.png"))
+    half_clear((200, 30, 40), (300, 300)).save(ws / "templates" / "test" / "logo.png")
+    assert build(ws) == 0
+    for name in PDFS:
+        pdf = reader(out(ws, name))
+        assert len(image_xobjects(pdf)) == 1 and soft_masks(pdf) == [], name
+    shop = out(ws, "shop/cards-unique.pdf")  # flattened onto white: an href has no background
+    assert close(pixel(shop, 0, 3 + 5 + 30 * 0.75, 3 + 35), (200, 30, 40))
+    assert close(pixel(shop, 0, 3 + 5 + 30 * 0.25, 3 + 35), (255, 255, 255))
+
+
+def test_placeholder_frames_name_the_piece(tmp_path):
+    ws = workspace(tmp_path, "  - {name: 竜, art: 未定}\n  - {name: 鳥, art: ''}\n  - {name: 馬}\n"
+                             "  - {name: 犬, art: dog.png}\n")
+    Image.new("RGB", (700, 500), (30, 30, 200)).save(ws / "data" / "test" / "art" / "dog.png")
+    assert build(ws) == 0
+    pages = [p.extract_text() for p in reader(out(ws, "shop/cards.pdf")).pages[::2]]  # fronts
+    for name, text in zip(["竜", "鳥", "馬"], pages):
+        assert re.search(rf"画像未定\s*{name}", text), text
+    assert "画像未定" not in pages[3] and "犬" in pages[3]
+    assert len(image_xobjects(reader(out(ws, "cards.pdf")))) == 1
+    x, y, w, h = ART_BOX  # the frame is drawn: a magenta cross through the box's corner
+    assert pixel(out(ws, "shop/cards.pdf"), 0, 3 + x + 2, 3 + y + 2) != GROUND
+
+
+# ---- rebuilding
+
+
+def test_changed_art_redraws_the_faces_that_use_it(tmp_path, capsys):
+    ws = workspace(tmp_path, "  - {name: 竜, art: dragon.png, count: 3}\n  - {name: 鳥}\n")
+    path = ws / "data" / "test" / "art" / "dragon.png"
+    Image.new("RGB", (700, 500), (200, 30, 40)).save(path)
+    assert build(ws) == 0
+    x, y, w, h = ART_BOX
+    assert close(pixel(out(ws, "shop/cards.pdf"), 0, 3 + x + w / 2, 3 + y + h / 2), (200, 30, 40))
+    Image.new("RGB", (700, 500), (30, 160, 60)).save(path)  # same size: only the pixels differ
+    capsys.readouterr()
+    assert build(ws) == 0
+    assert "up to date" not in capsys.readouterr().out
+    for name in PDFS:
+        (im,) = image_xobjects(reader(out(ws, name))).values()
+        assert im.get_data()[:3] == bytes((30, 160, 60)), name
+    assert close(pixel(out(ws, "shop/cards.pdf"), 0, 3 + x + w / 2, 3 + y + h / 2), (30, 160, 60))
+    assert build(ws) == 0
+    assert "up to date" in capsys.readouterr().out
+
+
+# ---- a designer's first deck with art, from README and docs/data-format.md only
+
+FENCE = re.compile(r"^ *```(\w*)\n(.*?)^ *```", re.S | re.M)
+
+
+def _blocks(text: str, start: str, end: str) -> list[str]:
+    section = text[text.index(start):text.index(end, text.index(start))]
+    return [textwrap.dedent(body) for _, body in FENCE.findall(section)]
+
+
+def test_readme_deck_with_png_art_builds_and_shares_its_images(tmp_path):
+    """README's "Adding a deck" steps 1 and 2 as written, the game.yaml and card back of
+    docs/data-format.md, and the PNG the deck names (with alpha) in data/<game>/art/."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    docs = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+    deck, front = _blocks(readme, "## Adding a deck", "\n## ")
+    game = next(b for b in _blocks(docs, "## A game", "\n## ") if b.startswith("# data/<slug>/game.yaml"))
+    back = next(b for b in _blocks(docs, "## Templates", "\n### ") if b.startswith("{# templates/<slug>/epic-back"))
+    (art,) = re.findall(r"art: (\w+\.png)", deck)
+    ws = tmp_path / "ws"
+    files = {"data/g/game.yaml": game, "data/g/draft.txt": DRAFT, "data/g/decks/epic.yaml": deck,
+             "templates/g/epic-front.svg.j2": front, "templates/g/epic-back.svg.j2": back}
+    for name, text in files.items():
+        (ws / name).parent.mkdir(parents=True, exist_ok=True)
+        (ws / name).write_text(text, encoding="utf-8")
+    (ws / "fonts").symlink_to(REPO / "fonts")
+    (ws / "data" / "g" / "art").mkdir()
+    Image.new("RGBA", (800, 400), (30, 90, 200, 255)).save(ws / "data" / "g" / "art" / art)
+    assert run(ws, "check", "--game", "g") == 0
+    assert run(ws, "build", "--game", "g", "--no-rulebook") == 0
+    built = ws / "build" / "g"
+    count = json.loads((built / "manifest.json").read_text(encoding="utf-8"))["decks"][0]["count"]
+    assert count == 16
+    for name in ("epic.pdf", "shop/epic.pdf", "shop/epic-unique.pdf", "g-all.pdf"):
+        pdf = reader(built / name)
+        assert len(image_xobjects(pdf)) == 1 and soft_masks(pdf) == [], name
+    shop = reader(built / "shop" / "epic.pdf")
+    assert len(shop.pages) == 2 * count
+    # every front page draws the same face Form XObject, which holds the one image
+    forms = {page["/Resources"]["/XObject"].raw_get(n).idnum for page in shop.pages[::2]
+             for n in page["/Resources"]["/XObject"]}
+    assert len(forms) == 1
+    # the art shows where README's template puts it: image(piece.art, 6, 18, w - 12, 30)
+    assert close(pixel(built / "shop" / "epic.pdf", 0, 3 + 6 + 25, 3 + 18 + 15), (30, 90, 200))
