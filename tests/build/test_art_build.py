@@ -306,3 +306,16 @@ def test_readme_deck_with_png_art_builds_and_shares_its_images(tmp_path):
     assert len(forms) == 1
     # the art shows where README's template puts it: image(piece.art, 6, 18, w - 12, 30)
     assert close(pixel(built / "shop" / "epic.pdf", 0, 3 + 6 + 25, 3 + 18 + 15), (30, 90, 200))
+
+
+def test_populous_terrain_tokens_carry_their_sample_art(built):
+    """The real game's sample art: five pictures shared by fifteen tokens, the JPEG unchanged."""
+    for name in ("terrain.pdf", "shop/terrain.pdf", "shop/terrain-unique.pdf", "populous-all.pdf"):
+        images = image_xobjects(reader(built / "populous" / name))
+        assert len(images) == 5, name
+    sea = (REPO / "data" / "populous" / "art" / "terrain" / "sea.jpg").read_bytes()
+    assert sum(im.get_data() == sea for im in images.values()) == 1
+    placed = json.loads((built / "populous" / "manifest.json").read_text(encoding="utf-8"))["images"]
+    assert sorted(im["file"] for im in placed) == sorted(
+        f"art/terrain/{f}" for f in ("plains.png", "mountains.png", "desert.png", "tundra.png", "sea.jpg"))
+    assert all(im["deck"] == "terrain" and im["dpi"] >= 300 for im in placed)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from conftest import GAMES, REPO
-from pdfprobe import boxes_mm, reader
+from pdfprobe import boxes_mm, reader, soft_masks
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 
@@ -106,3 +106,4 @@ def test_no_transparency(built, slug):
             state = state.get_object()
             assert float(state.get("/CA", 1)) == 1 and float(state.get("/ca", 1)) == 1
             assert state.get("/SMask", "/None") == "/None"
+    assert soft_masks(reader(built / slug / f"{slug}-all.pdf")) == []  # every object, art inside faces too
