@@ -133,6 +133,19 @@ def test_jpeg_bytes_appear_unchanged_in_the_pdf(tmp_path):
         assert im.get_data() == path.read_bytes(), name
 
 
+def test_any_file_name_the_yaml_gives_is_found(tmp_path):
+    """Names with spaces, Japanese, '%', '&' and '#' reach the file (the helper writes the href as
+    a URI reference, which the resolver decodes)."""
+    names = ["竜 の絵.png", "sub/a%20b.png", "100%.png", "a&b #2.png"]
+    ws = workspace(tmp_path, "".join(f'  - {{name: 札{i}, art: "{n}"}}\n' for i, n in enumerate(names)))
+    (ws / "data" / "test" / "art" / "sub").mkdir()
+    for i, name in enumerate(names):
+        Image.new("RGB", (700, 500), (40 * i, 0, 0)).save(ws / "data" / "test" / "art" / name)
+    assert build(ws) == 0
+    assert len(image_xobjects(reader(out(ws, "cards.pdf")))) == 4
+    assert sorted(im["file"] for im in manifest(ws)["images"]) == sorted(f"art/{n}" for n in names)
+
+
 # ---- resolution
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any, Callable
+from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
@@ -81,7 +82,8 @@ class ArtPlacer:
             if info.kind == "raster":
                 self._measure(deck, piece, info.name, (iw, ih), (w, h), (dw, dh))
             bg = colour(background).lstrip("#").lower()
-            href = str(path) + ("" if bg == "ffffff" else f"#bg={bg}")
+            # a URI reference: '%', '#', spaces and non-ASCII in file names survive resolve()'s unquoting
+            href = quote(str(path), safe="/") + ("" if bg == "ffffff" else f"#bg={bg}")
             svg = (f'<image x="{_n(dx)}" y="{_n(dy)}" width="{_n(dw)}" height="{_n(dh)}" '
                    f'preserveAspectRatio="none" href="{escape(href)}"/>')
             n = next(ids)
