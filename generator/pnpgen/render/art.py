@@ -109,7 +109,7 @@ class ArtPlacer:
                 self.folder.check(href)
             except InputError as e:
                 path, line = self._written_at(href, template)
-                raise InputError(f"{e.message} (rendering {where})", path=path, line=line, key="href",
+                raise InputError(" ".join(f"{where}: {e.message}".split()), path=path, line=line, key="href",
                                  expected=e.expected) from None
 
     def _written_at(self, href: str, template: Path) -> tuple[Path, int | None]:
