@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from conftest import REPO, run
+from conftest import run
 from pdfprobe import Rect, boxes_mm, clip_rects, reader, stroked_lines, text_positions
 from pnpgen.impose.grid import SheetOptions, cut_marks, layout_grid
 
@@ -209,16 +209,14 @@ def test_rulebook_built_beside_sheets_and_skipped_without_draft(workspace, capsy
     assert "no draft text" in capsys.readouterr().err
 
 
-def test_unique_faces_file_and_order_csv_add_up_to_the_deck(tmp_path):
+def test_unique_faces_file_and_order_csv_add_up_to_the_deck(built):
     """asian-delivery's business cards: each distinct face once (then its back), its name and
     quantity as the page label; shop/order.csv lists the same and sums to the deck's count."""
     import csv
     import io
     import json
 
-    out = tmp_path / "out"
-    assert run(REPO, "build", "--game", "asian-delivery", "--no-rulebook", "--out", str(out)) == 0
-    game = out / "asian-delivery"
+    game = built / "asian-delivery"
     deck = next(d for d in json.loads((game / "manifest.json").read_text(encoding="utf-8"))["decks"]
                 if d["id"] == "business")
     reader = PdfReader(game / "shop" / "business-unique.pdf")
