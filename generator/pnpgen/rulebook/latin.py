@@ -38,6 +38,7 @@ from pnpgen.rulebook.parse import (
     Section,
     Step,
     Subheading,
+    balanced_outer,
     mark_brainstorm,
 )
 
@@ -251,22 +252,12 @@ def _first_sentence(text: str) -> tuple[str | None, str]:
 
 
 def _paragraph(text: str, gap: bool, line: int) -> Block:
-    if text.startswith("(") and text.endswith(")") and _balanced(text):
+    if text.startswith("(") and text.endswith(")") and balanced_outer(text, "(", ")"):
         return Note(text, gap, line)
     m = _term(text)
     if m:
         return Item(text, m.group(1), m.group(2), gap, line)
     return DraftParagraph(text, False, gap, line)
-
-
-def _balanced(text: str) -> bool:
-    depth = 0
-    for i, ch in enumerate(text):
-        depth += ch == "("
-        depth -= ch == ")"
-        if depth == 0:
-            return i == len(text) - 1
-    return False
 
 
 def _title(text: str) -> tuple[str, str, int | None]:

@@ -307,7 +307,7 @@ def _memo_count(text: str) -> tuple[str, int] | None:
 def _paragraph(s: str, gap: bool, line: int) -> Block:
     body = s[1:] if s.startswith("　") else s
     stripped = body.strip()
-    if stripped.startswith("（") and stripped.endswith("）") and _balanced_outer(stripped):
+    if stripped.startswith("（") and stripped.endswith("）") and balanced_outer(stripped):
         return Note(stripped, gap, line)
     if s.startswith("　"):
         return DraftParagraph(body.rstrip(), True, gap, line)
@@ -317,12 +317,12 @@ def _paragraph(s: str, gap: bool, line: int) -> Block:
     return Item(stripped, None, stripped, gap, line)
 
 
-def _balanced_outer(s: str) -> bool:
-    """True when the first （ closes at the very end (not ``（左）　（右）``)."""
+def balanced_outer(s: str, opening: str = "（", closing: str = "）") -> bool:
+    """True when the first bracket closes at the very end (not ``（左）　（右）``)."""
     depth = 0
     for i, ch in enumerate(s):
-        depth += ch == "（"
-        depth -= ch == "）"
+        depth += ch == opening
+        depth -= ch == closing
         if depth == 0:
             return i == len(s) - 1
     return False
