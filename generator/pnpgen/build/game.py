@@ -37,7 +37,7 @@ from pnpgen.impose.tiles import plan_tiles
 from pnpgen.render import builtin
 from pnpgen.render.templates import CompiledTemplates, RenderMemo, Renderer
 from pnpgen.render import vector
-from pnpgen.shapes import ShapeSpec, deck_shape, trim_path
+from pnpgen.shapes import ShapeSpec, deck_shape
 
 
 @dataclass
@@ -71,18 +71,17 @@ class BuildResult:
 
     def pictures(self) -> dict:
         """Each deck's faces for the rulebook, from the arts the sheets use."""
-        from pnpgen.rulebook.pictures import DeckPicture
+        from pnpgen.rulebook.pictures import DeckPicture, outline
 
         out = {}
         assert self.plan is not None
         for df in self.plan.decks:
             if df.first is None:
                 continue
-            spec = deck_shape(df.deck)
             front, back = df.first
             out[df.deck.id] = DeckPicture(
                 self.arts[front], self.arts[back] if back else None, df.deck.trim_mm,
-                self.plan.bleed_mm, outline=trim_path(spec).points(0.05),
+                self.plan.bleed_mm, outline=outline(df.deck),
                 pieces={n: self.arts[k] for n, k in df.piece_fronts.items()})
         return out
 

@@ -14,9 +14,7 @@ from pnpgen.data.model import Deck, Game
 from pnpgen.render import vector
 from pnpgen.render.templates import Face, Renderer
 from pnpgen.rulebook.figures import load_settings
-from pnpgen.shapes import circle_path, grow_polygon, shape_spec
-
-Point = tuple[float, float]
+from pnpgen.shapes import Point, deck_shape, trim_path
 
 
 @dataclass
@@ -38,12 +36,7 @@ class DeckPicture:
 
 def outline(deck: Deck) -> list[Point]:
     """The deck's cut line as a polygon (circles and rounded corners flattened)."""
-    spec = shape_spec(deck.shape, deck.trim_mm, deck.options)
-    if spec.kind == "circle":
-        return circle_path(spec.w / 2, spec.h / 2, spec.radius).points()
-    if spec.radius > 0:
-        return grow_polygon(spec.core, spec.radius).points()
-    return list(spec.core)
+    return trim_path(deck_shape(deck)).points()
 
 
 def pictures_from_game(game: Game, templates: Path, bleed_mm: float = 3.0) -> dict[str, DeckPicture]:
