@@ -29,10 +29,6 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     write_all({path: data})
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"))
-
-
 def unchanged(path: Path, data: bytes) -> bool:
     try:
         return path.stat().st_size == len(data) and path.read_bytes() == data

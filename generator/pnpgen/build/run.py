@@ -193,8 +193,3 @@ def _typeset(ws: Workspace, game, pictures, opts: RulebookOptions, readings: dic
     learned = dict(flowables.LEARNED_READINGS)
     flowables.LEARNED_READINGS.clear()
     return book, learned
-
-
-def describe(outcome: GameOutcome) -> dict[str, Any]:
-    return {"game": outcome.slug, "up_to_date": outcome.up_to_date,
-            "written": [str(p.relative_to(outcome.out_dir)) for p in outcome.written]}

@@ -1,4 +1,4 @@
-"""Plain data passed between stages: a Game holds Decks, a Deck holds expanded Pieces."""
+"""Plain data passed between stages: a Game holds Decks, a Deck holds its unique Pieces with their counts."""
 
 from __future__ import annotations
 
@@ -77,10 +77,6 @@ class Deck:
     @property
     def count(self) -> int:
         return sum(p.count for p in self.pieces)
-
-    def expanded(self) -> list[Piece]:
-        """Every printed copy in order: counts expanded."""
-        return [p for p in self.pieces for _ in range(p.count)]
 
 
 @dataclass

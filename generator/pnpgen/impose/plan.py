@@ -45,15 +45,13 @@ class Strokes:
 
 @dataclass(frozen=True)
 class DieLine:
-    """A closed path stroked: a die line. ``spot`` strokes it in the CutContour spot colour;
-    ``layer`` puts it in an optional content group of that name."""
+    """A closed path stroked: a die line. ``spot`` strokes it in the CutContour spot colour."""
 
     path: Outline
     width_pt: float = DIE_WIDTH_PT
     colour: RGB = (0.0, 0.0, 0.0)
     spot: bool = False
     clip_rect: Box | None = None
-    layer: str | None = None
     dash: tuple[float, ...] | None = None  # mm
 
 
@@ -117,8 +115,3 @@ class Document:
             for key in p.faces():
                 seen.setdefault(key, None)
         return list(seen)
-
-
-def blank_page(size_mm: tuple[float, float], note: list[Item] | None = None) -> Page:
-    """A page left empty on purpose (duplex padding), with an optional note."""
-    return Page(size_mm, list(note or []))

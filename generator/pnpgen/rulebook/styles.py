@@ -21,7 +21,6 @@ ACCENT = colors.HexColor("#2f4f6f")
 RULE = colors.HexColor("#9aa5b1")
 SOFT = colors.HexColor("#eef1f4")
 NOTE_INK = colors.HexColor("#4a4a4a")
-MARK = colors.HexColor("#b03a2e")  # proofing marks in the book (a count the draft states otherwise)
 
 MIN_SIZE = 7.0  # no text is set smaller (running header, table notes included)
 BODY_SIZE = 9.0
