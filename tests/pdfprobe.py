@@ -109,6 +109,19 @@ def reader(path: Path) -> PdfReader:
     return PdfReader(str(path))
 
 
+def form_uses(reader: PdfReader) -> dict[int, int]:
+    """How often each Form XObject is placed (``Do``) by the pages of a document, by object number."""
+    uses: dict[int, int] = {}
+    for page in reader.pages:
+        xobjects = page["/Resources"].get("/XObject") or {}
+        for args, op in ContentStream(page.get_contents(), reader).operations:
+            if op == b"Do":
+                xo = xobjects[args[0]].get_object()
+                assert xo["/Subtype"] == "/Form"
+                uses[xo.indirect_reference.idnum] = uses.get(xo.indirect_reference.idnum, 0) + 1
+    return uses
+
+
 def placed_forms(page) -> list[tuple[float, float, object]]:
     """(x, y offset in points, Form XObject reference) of every form a page places with
     ``q 1 0 0 1 tx ty cm /Name Do Q`` (the rulebook booklet's A5 pages on a sheet)."""

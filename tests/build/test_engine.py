@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
 from conftest import REPO, make_workspace, run
 
@@ -112,14 +111,9 @@ def test_jobs_1_and_jobs_2_give_byte_identical_files(tmp_path):
 def test_a_face_used_60_times_is_one_form_xobject(workspace):
     _set_count(workspace, "カード1", 60)
     assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
-    reader = PdfReader(workspace / "build" / "test" / "shop" / "cards.pdf")
-    uses: dict[int, int] = {}
-    for page in reader.pages:
-        xobjects = page["/Resources"]["/XObject"]
-        for args, op in ContentStream(page.get_contents(), reader).operations:
-            if op == b"Do":
-                ref = xobjects[args[0]].indirect_reference.idnum
-                uses[ref] = uses.get(ref, 0) + 1
+    from pdfprobe import form_uses
+
+    uses = form_uses(PdfReader(workspace / "build" / "test" / "shop" / "cards.pdf"))
     assert sorted(uses.values()).count(60) == 2  # カード1's front and its back, each one form placed 60 times
     assert len(uses) == 2 * 11
 

@@ -9,10 +9,9 @@ import math
 
 import pytest
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
 from conftest import make_workspace, run
-from pdfprobe import boxes_mm
+from pdfprobe import boxes_mm, form_uses
 from pnpgen.shapes import SQRT3, bounding_size, shape_spec, trim_path
 from test_shapes_probe import dist_point_polyline, page_paths
 
@@ -146,17 +145,8 @@ pieces:
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     out = ws / "build" / "test"
     for name, placed in (("cards.pdf", 24), ("shop/cards.pdf", 24), ("shop/cards-unique.pdf", 4), ("test-all.pdf", 24)):
-        reader = PdfReader(out / name)
-        forms, uses = set(), 0
-        for page in reader.pages:
-            xobjects = page["/Resources"].get("/XObject", {})
-            for op_args, op in ContentStream(page.get_contents(), reader).operations:
-                if op == b"Do":
-                    xo = xobjects[op_args[0]].get_object()
-                    assert xo["/Subtype"] == "/Form"
-                    forms.add(xo.indirect_reference.idnum)
-                    uses += 1
-        assert (len(forms), uses) == (4, placed), name
+        uses = form_uses(PdfReader(out / name))
+        assert (len(uses), sum(uses.values())) == (4, placed), name
 
 
 HELPER_DECK = """\
