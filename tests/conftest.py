@@ -112,9 +112,34 @@ def workspace(tmp_path: Path) -> Path:
     return make_workspace(tmp_path / "ws")
 
 
+def shared_dir(tmp_path_factory, worker_id: str, name: str, make) -> Path:
+    """A folder made once per test run, shared by every pytest-xdist worker: the first worker to
+    need it makes it under a lock, the others wait and read it (``make(path)`` fills it)."""
+    if worker_id == "master":  # not under xdist
+        path = tmp_path_factory.mktemp(name)
+        make(path)
+        return path
+    from filelock import FileLock
+
+    root = tmp_path_factory.getbasetemp().parent  # the run's folder, above each worker's own
+    path, done = root / name, root / f"{name}.done"
+    with FileLock(str(root / f"{name}.lock")):
+        if not done.exists():
+            if path.exists():  # a worker that failed half-way
+                import shutil
+
+                shutil.rmtree(path)
+            path.mkdir()
+            make(path)
+            done.touch()
+    return path
+
+
 @pytest.fixture(scope="session")
-def built(tmp_path_factory) -> Path:
-    """All four games built once, home sheets and shop files, into a temporary build folder."""
-    out = tmp_path_factory.mktemp("build")
-    assert run(REPO, "build", "--all", "--out", str(out), "--no-rulebook") == 0
-    return out
+def built(tmp_path_factory, worker_id) -> Path:
+    """All four games built once per run, home sheets and shop files, into a temporary build
+    folder every worker reads."""
+    def make(out: Path) -> None:
+        assert run(REPO, "build", "--all", "--out", str(out), "--no-rulebook") == 0
+
+    return shared_dir(tmp_path_factory, worker_id, "built", make)
