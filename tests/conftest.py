@@ -137,9 +137,9 @@ def shared_dir(tmp_path_factory, worker_id: str, name: str, make) -> Path:
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory, worker_id) -> Path:
-    """All four games built once per run, home sheets and shop files, into a temporary build
-    folder every worker reads."""
+    """All four games built once per run as a designer builds them (sheets, shop files,
+    rulebooks), into a temporary build folder every worker reads."""
     def make(out: Path) -> None:
-        assert run(REPO, "build", "--all", "--out", str(out), "--no-rulebook") == 0
+        assert run(REPO, "build", "--all", "--out", str(out)) == 0
 
     return shared_dir(tmp_path_factory, worker_id, "built", make)

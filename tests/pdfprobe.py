@@ -67,42 +67,75 @@ def stroked_lines(reader: PdfReader, page) -> list[tuple[float, float, float, fl
 def text_positions(page) -> list[tuple[str, float, float]]:
     """(text, x, y) of each run of text without spaces — (x, y) the first character's origin on
     its baseline, y from the page top, mm — as a viewer places them, inside Form XObjects too
-    (pdfium reads the page; ``page`` is a pypdf page, found again by its number)."""
-    import ctypes
+    (pdfium reads the page; ``page`` is a pypdf page, copied out alone)."""
     import io
 
-    import pypdfium2 as pdfium
-    import pypdfium2.raw as raw
     from pypdf import PdfWriter
 
     one = PdfWriter()
     one.add_page(page)
     buf = io.BytesIO()
     one.write(buf)
-    doc = pdfium.PdfDocument(buf.getvalue())
-    pg = doc[0]
-    h = pg.get_height()
-    tp = pg.get_textpage()
     found: list[tuple[str, float, float]] = []
-    run, start, owner = "", None, None
-    x, y = ctypes.c_double(), ctypes.c_double()
-    for i in range(tp.count_chars()):
-        ch = tp.get_text_range(i, 1)
-        obj = ctypes.cast(raw.FPDFText_GetTextObject(tp, i), ctypes.c_void_p).value
-        if run and (ch.isspace() or not ch or obj != owner):
-            found.append((run, start[0] * PT, (h - start[1]) * PT))
-            run = ""
-        if ch.isspace() or not ch:
-            continue
-        if not run:
-            raw.FPDFText_GetCharOrigin(tp, i, x, y)
-            start, owner = (x.value, y.value), obj
-        run += ch
-    if run:
-        found.append((run, start[0] * PT, (h - start[1]) * PT))
+    run: list[Glyph] = []
+    for g in glyphs(buf.getvalue())[0] + [Glyph(" ", 0, 0, "", 0, False, None)]:
+        if run and (g.char.isspace() or g.obj != run[0].obj):
+            found.append(("".join(c.char for c in run), run[0].x, run[0].y))
+            run = []
+        if not g.char.isspace():
+            run.append(g)
     return found
 
 
+@dataclass(frozen=True)
+class Glyph:
+    """One character as a viewer reads it (pdfium)."""
+    char: str
+    x: float  # its origin, mm from the page's left edge
+    y: float  # its baseline, mm from the page top
+    font: str  # the font's base name, subset prefix removed ("BIZUDGothic-Regular")
+    size: float  # its size on the page in points (font size × text and placing matrices)
+    on_page: bool  # drawn by the page itself, not inside a placed Form XObject (a face picture)
+    obj: object  # the text object it belongs to (a run of text shares one)
+
+
+def _document(pdf):
+    import pypdfium2 as pdfium
+
+    return pdfium.PdfDocument(pdf.read_bytes() if isinstance(pdf, Path) else pdf)
+
+
+def texts(pdf: bytes | Path) -> list[str]:
+    """The text of each page as a viewer copies it (pdfium: fast, and inside forms too)."""
+    return [page.get_textpage().get_text_range() for page in _document(pdf)]
+
+
+def glyphs(pdf: bytes | Path) -> list[list[Glyph]]:
+    """Every character of every page with its position, font and size (see ``Glyph``)."""
+    import ctypes
+
+    import pypdfium2.raw as raw
+
+    out: list[list[Glyph]] = []
+    x, y, name, flags = ctypes.c_double(), ctypes.c_double(), ctypes.create_string_buffer(128), ctypes.c_int()
+    m = raw.FS_MATRIX()
+    for page in _document(pdf):
+        h = page.get_height()
+        top = {ctypes.cast(raw.FPDFPage_GetObject(page, i), ctypes.c_void_p).value
+               for i in range(raw.FPDFPage_CountObjects(page))}
+        tp = page.get_textpage()
+        chars = []
+        for i in range(tp.count_chars()):
+            obj = ctypes.cast(raw.FPDFText_GetTextObject(tp, i), ctypes.c_void_p).value
+            raw.FPDFText_GetCharOrigin(tp, i, x, y)
+            raw.FPDFText_GetFontInfo(tp, i, name, len(name), flags)
+            raw.FPDFText_GetMatrix(tp, i, m)
+            font = name.value.decode("latin-1").split("+")[-1]
+            size = raw.FPDFText_GetFontSize(tp, i) * (abs(m.a * m.d - m.b * m.c) ** 0.5)
+            chars.append(Glyph(tp.get_text_range(i, 1), x.value * PT, (h - y.value) * PT, font, size,
+                               obj in top, obj))
+        out.append(chars)
+    return out
 
 
 def reader(path: Path) -> PdfReader:

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from conftest import GAMES, REPO
-from pdfprobe import boxes_mm, reader, soft_masks
+from pdfprobe import boxes_mm, reader, soft_masks, texts
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 
@@ -67,10 +67,10 @@ def test_each_card_shows_its_name_or_number(games, built, slug):
     for deck in games[slug].decks:
         if deck.kind != "card":
             continue
-        pdf = reader(built / slug / "shop" / f"{deck.id}.pdf")
+        pages = texts(built / slug / "shop" / f"{deck.id}.pdf")
         page = 0
         for piece in deck.pieces:
-            text = "".join(pdf.pages[page].extract_text().split())
+            text = "".join(pages[page].split())
             label = "".join(piece.label.split())
             if not piece.label.startswith("#") and not label.startswith("未定"):
                 assert label in text, (deck.id, piece.index, label)

@@ -10,7 +10,7 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import DECK_YAML, GAME_YAML, make_workspace, run
-from pdfprobe import boxes_mm, clip_rects
+from pdfprobe import boxes_mm, clip_rects, texts
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
@@ -30,7 +30,7 @@ def build(ws, *args):
 
 
 def pages_text(path):
-    return [re.sub(r"\s+", "", p.extract_text()) for p in PdfReader(path).pages]
+    return [re.sub(r"\s+", "", t) for t in texts(path)]
 
 
 def test_both_languages_build_with_the_same_geometry_and_their_own_text(tmp_path):

@@ -8,6 +8,7 @@ game has 78 epic cards on purpose: the draft says 80, and the build must say so.
 from __future__ import annotations
 
 import io
+import json
 import re
 import shutil
 import subprocess
@@ -15,7 +16,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from pdfprobe import form_texts
+from pdfprobe import form_texts, glyphs, texts
 from pypdf import PdfReader
 
 from pnpgen.data.load import load_game
@@ -89,24 +90,23 @@ def pdf(result, name: str = "rulebook.pdf") -> PdfReader:
 
 
 class Built:
-    def __init__(self, slug: str):
-        ws = Workspace(ROOT)
+    """One real game's rulebook as ``pnpgen build --all`` made it (the ``built`` fixture), opened
+    and read: its pages, the text of each, every glyph with its font, size and place."""
+
+    def __init__(self, slug: str, out: Path):
         self.slug = slug
-        self.game = load_game(ws, slug)
-        self.pictures = pictures_from_game(self.game, ws.templates)
-        self.result = build_rulebook(self.game, FONTS, pictures=self.pictures)
-        self.a5_bytes = self.result.files["rulebook.pdf"]
+        self.game = load_game(Workspace(ROOT), slug)
+        self.files = {name: (out / slug / name).read_bytes()
+                      for name in ("rulebook.pdf", "rulebook-booklet.pdf", "proof.txt")}
+        manifest = json.loads((out / slug / "manifest.json").read_text(encoding="utf-8"))
+        self.report = manifest["rulebook"]["report"]
+        self.warnings = manifest["warnings"]
+        self.a5_bytes = self.files["rulebook.pdf"]
         self.a5 = PdfReader(io.BytesIO(self.a5_bytes))
-        self.booklet = pdf(self.result, "rulebook-booklet.pdf")
-        # one pass over the pages: their text, and every text run with its matrices and font
-        self.runs: list[list[tuple]] = []
-        self.text = []
-        for page in self.a5.pages:
-            runs: list[tuple] = []
-            self.text.append(page.extract_text(
-                visitor_text=lambda text, cm, tm, font, size, runs=runs: runs.append((text, cm, tm, font, size))))
-            self.runs.append(runs)
-        self.proof = self.result.files["proof.txt"].decode("utf-8")
+        self.booklet = PdfReader(io.BytesIO(self.files["rulebook-booklet.pdf"]))
+        self.text = texts(self.a5_bytes)
+        self.glyphs = glyphs(self.a5_bytes)
+        self.proof = self.files["proof.txt"].decode("utf-8")
 
     @property
     def all_text(self) -> str:
@@ -114,8 +114,8 @@ class Built:
 
 
 @pytest.fixture(scope="session")
-def books() -> dict[str, Built]:
-    return {slug: Built(slug) for slug in SLUGS}
+def books(built) -> dict[str, Built]:
+    return {slug: Built(slug, built) for slug in SLUGS}
 
 
 def flat_outline(items):
@@ -135,10 +135,12 @@ def size_mm(page) -> tuple[float, float]:
 
 
 @pytest.mark.parametrize("slug", SLUGS)
-def test_files_come_back_as_bytes(books, slug):
+def test_the_build_writes_the_rulebook_files_and_lists_them(books, built, slug):
     b = books[slug]
-    assert sorted(b.result.files) == ["proof.txt", "rulebook-booklet.pdf", "rulebook.pdf"]
-    assert all(isinstance(v, bytes) for v in b.result.files.values())
+    manifest = json.loads((built / slug / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["rulebook"]["files"] == ["proof.txt", "rulebook-booklet.pdf", "rulebook.pdf"]
+    assert set(manifest["rulebook"]["files"]) <= set(manifest["files"])
+    assert all(b.files[name] for name in manifest["rulebook"]["files"])
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -149,7 +151,7 @@ def test_page_counts_and_sizes(books, slug):
     assert {size_mm(p) for p in b.a5.pages} == {(148.0, 210.0)}
     assert len(b.booklet.pages) == booklet.padded_count(pages) // 2
     assert {size_mm(p) for p in b.booklet.pages} == {(297.0, 210.0)}
-    assert any(f"{pages} A5 pages" in line for line in b.result.report)
+    assert any(f"{pages} A5 pages" in line for line in b.report)
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -162,9 +164,9 @@ def test_cover_contents_and_colophon(books, slug):
     assert "草案" in cover
     contents = b.text[1]
     assert "目次" in contents and "コンポーネント" in contents and "ゲームの進行" in contents
-    # each contents entry (extracted as its dot leader and page number, then its title) names the
-    # page its heading is on, and agrees with the PDF outline
-    toc = {title.strip(): int(page) for page, title in re.findall(r"\.\s*(\d+)\n([^\n]+)", contents)}
+    # each contents entry (its title, dot leader and page number on one line) names the page its
+    # heading is on, and agrees with the PDF outline
+    toc = {title.strip(): int(page) for title, page in re.findall(r"^(.+?)(?: \.)+ (\d+)\s*$", contents, re.M)}
     outline = {item.title.replace("　", " "): b.a5.get_destination_page_number(item) + 1
                for item in flat_outline(b.a5.outline)}
     assert toc and toc == {k: v for k, v in outline.items() if k in toc}
@@ -192,16 +194,21 @@ def test_running_header_and_page_numbers(books):
 @pytest.mark.parametrize("slug", SLUGS)
 def test_running_header_names_the_section_at_the_top_of_the_page(books, slug):
     b = books[slug]
+    # the top-level sections (the outline's first level), by page: "1 概要", "付録 …", "早見表"
+    sections: dict[int, list[str]] = {}
+    for item in b.a5.outline:
+        if not isinstance(item, list):
+            sections.setdefault(b.a5.get_destination_page_number(item), []).append(item.title.replace("\u3000", " "))
     current = ""
-    for text in b.text[2:-1]:
+    for n, text in enumerate(b.text[2:-1], start=2):
         lines = [ln.strip() for ln in text.strip().splitlines()]
-        header, body = lines[-2], lines[:-3]
-        heading = r"(\d+|付録) \S+|早見表|索引"
-        headings = [re.sub(r"^\d+ ", "", ln) if not ln.startswith("付録") else "付録" for ln in body
-                    if re.fullmatch(heading, ln)]
-        expected = headings[0] if body and headings and re.fullmatch(heading, body[0]) else current
-        assert header == expected, (lines[:2], header, expected)
-        current = headings[-1] if headings else current
+        # the foot of the page: the running header line (game, draft, section), the page number
+        header, body = re.sub(r"^.*?草案\S*\s*", "", lines[-2]), lines[:-2]
+        names = [re.sub(r"^\d+ ", "", t) if not t.startswith("付録") else "付録" for t in sections.get(n, [])]
+        at_top = bool(names) and body[0] == sections[n][0]
+        expected = names[0] if at_top else current
+        assert header == expected, (n, lines[:2], header, expected)
+        current = names[-1] if names else current
 
 
 # ---------------------------------------------------------------- fonts and determinism
@@ -240,7 +247,7 @@ def test_pdffonts_shows_no_helvetica(books, tmp_path):
     b = books["populous"]
     for name in ("rulebook.pdf", "rulebook-booklet.pdf"):
         path = tmp_path / name
-        path.write_bytes(b.result.files[name])
+        path.write_bytes(b.files[name])
         out = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True).stdout
         assert not re.search(r"Helvetica|Times|Courier|Symbol|ZapfDingbats", out), out
         rows = out.strip().splitlines()[2:]
@@ -248,10 +255,11 @@ def test_pdffonts_shows_no_helvetica(books, tmp_path):
 
 
 def test_two_builds_give_the_same_bytes(books):
-    b = books["alicematic-medallions"]
-    again = build_rulebook(b.game, FONTS, pictures=b.pictures)
-    assert again.files == b.result.files
-    assert again.warnings == b.result.warnings
+    game = books["alicematic-medallions"].game
+    pictures = pictures_from_game(game, ROOT / "templates")
+    first, again = (build_rulebook(game, FONTS, pictures=pictures) for _ in range(2))
+    assert again.files == first.files
+    assert again.warnings == first.warnings
 
 
 # ---------------------------------------------------------------- text
@@ -263,7 +271,7 @@ def test_asian_delivery_has_no_replacement_characters_and_circled_digits(books):
     assert "①のエリアボードを取り出して" in re.sub(r"\s", "", text)
     assert text.count("①") >= 14  # every one of the draft, appendix included (and the boards' own)
     assert "②" in text and "③" in text
-    assert any("repaired 18 circled digits" in line for line in books["asian-delivery"].result.report)
+    assert any("repaired 18 circled digits" in line for line in books["asian-delivery"].report)
 
 
 def test_rules_text_is_there(books):
@@ -305,15 +313,12 @@ def test_rules_only_leaves_the_appendix_out(books):
 
 
 def mono_glyphs(b: "Built", chars: str) -> list[tuple[int, float, float, str]]:
-    """(page index, x, y, char) of every diagram glyph set in the monospace font."""
+    """(page index, x, y from the top, char) in points of every diagram glyph set in the
+    monospace font."""
     found = []
-    for i, runs in enumerate(b.runs):
-        for text, cm, tm, font, _size in runs:
-            t = text.strip()
-            if len(t) == 1 and t in chars and font and "BIZUDGothic" in str(font.get("/BaseFont")):
-                x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
-                y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
-                found.append((i, x, y, t))
+    for i, page in enumerate(b.glyphs):
+        found.extend((i, g.x * PT, g.y * PT, g.char) for g in page
+                     if g.char in chars and g.font.startswith("BIZUDGothic"))
     return found
 
 
@@ -344,7 +349,7 @@ def test_map_diagram_columns_row_by_row(books):
     rows: dict[tuple[int, float], list[tuple[float, str]]] = {}
     for page, x, y, ch in glyphs:
         rows.setdefault((page, round(y, 1)), []).append((x, ch))
-    got = [sorted(rows[k]) for k in sorted(rows, key=lambda k: (k[0], -k[1]))]
+    got = [sorted(rows[k]) for k in sorted(rows)]
     assert ["".join(c for _, c in r) for r in got] == ["".join(c for _, c in r) for r in expected]
     assert ["".join(c for _, c in r) for r in got][:3] == ["□①□", "□□□□", "□□□"]
 
@@ -393,7 +398,7 @@ def test_count_mismatch_warning_names_both_numbers_and_marks_the_book():
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_no_count_warnings_when_data_agrees(books, slug):
-    assert not [w for w in books[slug].result.warnings if "differs" in w]
+    assert not [w for w in books[slug].warnings if "differs" in w]
 
 
 def test_mismatch_in_a_multi_count_entry():
@@ -543,7 +548,7 @@ def test_components_pages_show_one_form_per_deck_face(books, slug):
     _, doc = load_document(b.game)
     rows, _, _ = component_rows(doc, b.game, "draft.txt")
     faces = {(d, side) for r in rows for d in r.deck_ids[:2]
-             for side in (("front", "back") if b.pictures[d].back else ("front",))}
+             for side in (("front", "back") if b.game.deck(d).back else ("front",))}
     forms = set()
     for n in section_pages(b, "コンポーネント"):
         forms |= page_faces(b.a5.pages[n])
@@ -552,18 +557,16 @@ def test_components_pages_show_one_form_per_deck_face(books, slug):
 
 
 def page_level_text(b: "Built", n: int) -> list[tuple[str, float]]:
-    """(text, size in points) drawn by page ``n`` itself, not inside the pictures (which are
-    placed scaled or rotated, so their matrix is not the identity's scale)."""
-    return [(text, size * abs(tm[3] or tm[0])) for text, cm, tm, _font, size in b.runs[n]
-            if text.strip() and abs(cm[0] - 1) < 1e-6 and abs(cm[3] - 1) < 1e-6]
+    """(character, size in points) drawn by page ``n`` itself, not inside the pictures."""
+    return [(g.char, g.size) for g in b.glyphs[n] if g.on_page]
 
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_no_small_text_no_file_names_no_deck_ids(books, slug):
     b = books[slug]
-    texts = [t for n in range(len(b.a5.pages)) for t in page_level_text(b, n)]
-    assert min(size for _, size in texts) >= 7 - 1e-6
-    flat = "\n".join(t for t, _ in texts)
+    drawn = [page_level_text(b, n) for n in range(len(b.a5.pages))]
+    assert min(size for page in drawn for c, size in page if not c.isspace()) >= 7 - 1e-6
+    flat = "\n".join("".join(c for c, _ in page) for page in drawn)
     assert ".yaml" not in flat and "decks/" not in flat
     ids = {d.id for d in b.game.decks if re.search(r"[a-z]", d.id)}
     assert not [i for i in ids if re.search(rf"(?<![A-Za-z]){re.escape(i)}(?![A-Za-z])", flat)]

@@ -12,6 +12,7 @@ from pypdf import PdfReader
 from reportlab.pdfbase import pdfmetrics
 
 from conftest import DECK_YAML, GAME_YAML, make_workspace
+from pdfprobe import texts as pdf_texts
 from pnpgen import fonts as fontreg
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
@@ -188,7 +189,7 @@ def english_workspace(tmp_path: Path, draft_en: str | None = MARKDOWN) -> Path:
 
 
 def texts(result, name="rulebook.pdf") -> list[str]:
-    return [p.extract_text() for p in PdfReader(io.BytesIO(result.files[name])).pages]
+    return pdf_texts(result.files[name])
 
 
 @pytest.fixture(scope="module")
