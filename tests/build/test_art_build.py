@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 from conftest import DRAFT, REPO, make_workspace, run
-from pdfprobe import PT, image_xobjects, reader, soft_masks
+from pdfprobe import PT, image_xobjects, reader, soft_masks, texts
 
 DECK = """\
 name: 絵札
@@ -251,7 +251,7 @@ def test_placeholder_frames_name_the_piece(tmp_path):
                              "  - {name: 犬, art: dog.png}\n")
     Image.new("RGB", (700, 500), (30, 30, 200)).save(ws / "data" / "test" / "art" / "dog.png")
     assert build(ws) == 0
-    pages = [p.extract_text() for p in reader(out(ws, "shop/cards.pdf")).pages[::2]]  # fronts
+    pages = texts(out(ws, "shop/cards.pdf"))[::2]  # fronts
     for name, text in zip(["竜", "鳥", "馬"], pages):
         assert re.search(rf"画像未定\s*{name}", text), text
     assert "画像未定" not in pages[3] and "犬" in pages[3]

@@ -14,6 +14,7 @@ from pathlib import Path
 from pypdf import PdfReader
 
 from conftest import REPO, make_workspace, run
+from pdfprobe import texts
 
 OUT_FILES = {"cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "test-all.pdf", "manifest.json",
              "rulebook.pdf", "rulebook-booklet.pdf", "proof.txt"}
@@ -124,7 +125,7 @@ def test_copy_dependent_template_draws_one_face_per_copy(tmp_path):
     m = json.loads((ws / "build" / "test3" / "manifest.json").read_text(encoding="utf-8"))
     deck = m["decks"][0]
     assert deck["count"] == 40 and deck["faces"] == 30 + 10 + 11  # 30 copies of カード1 differ; backs per piece
-    text = "".join(p.extract_text() for p in PdfReader(ws / "build" / "test3" / "cards.pdf").pages)
+    text = "".join(texts(ws / "build" / "test3" / "cards.pdf"))
     assert "カード130" in text and "カード11" in text
 
 
@@ -231,7 +232,7 @@ def test_watch_survives_a_broken_save_and_rebuilds_after_the_fix(workspace):
     finally:
         proc.kill()
     assert not any("Traceback" in ln for ln in seen)
-    text = "".join(p.extract_text() for p in PdfReader(workspace / "build" / "test" / "cards.pdf").pages)
+    text = "".join(texts(workspace / "build" / "test" / "cards.pdf"))
     assert "直したカード" in text
 
 
@@ -280,7 +281,7 @@ def test_a_fresh_process_rebuilds_from_the_cache(workspace):
     again = build()
     assert again.returncode == 0, again.stderr
     assert "changed: cards: 11 → 13 (+2 カード2)" in again.stdout
-    text = "".join(p.extract_text() for p in PdfReader(workspace / "build" / "test" / "cards.pdf").pages)
+    text = "".join(texts(workspace / "build" / "test" / "cards.pdf"))
     assert text.count("本文カード2") == 3
 
 

@@ -305,7 +305,7 @@ def test_appendix_holds_notes_brainstorm_and_change_log(books):
 def test_rules_only_leaves_the_appendix_out(books):
     r = build_rulebook(make_game("alicematic-medallions"), FONTS, rules_only=True)
     reader = pdf(r)
-    text = re.sub(r"\s", "", "".join(p.extract_text() for p in reader.pages))
+    text = re.sub(r"\s", "", "".join(texts(r.files["rulebook.pdf"])))
     assert "付録" not in text and "カードバランスがまずい。" not in text
     assert "ホールド後の処理" in text
     assert len(reader.pages) < len(books["alicematic-medallions"].a5.pages)
@@ -389,7 +389,7 @@ def test_count_mismatch_warning_names_both_numbers_and_marks_the_book():
     r = build_rulebook(game, FONTS, rules_only=True)
     warnings = [w for w in r.warnings if "differs" in w]
     assert len(warnings) == 1
-    flat = re.sub(r"\s", "", "".join(p.extract_text() for p in pdf(r).pages))
+    flat = re.sub(r"\s", "", "".join(texts(r.files["rulebook.pdf"])))
     assert "エピックカード78枚" in flat and "※草案ではエピックカードを80としています" in flat
     assert "エピックカード：草案は80、データは78枚" in re.sub(r"\s", "", r.files["proof.txt"].decode()) or \
         "the draft says 80, the data has 78枚" in r.files["proof.txt"].decode()
@@ -506,7 +506,7 @@ def test_degenerate_drafts_still_build(tmp_path, text, pages):
     r = build_rulebook(make_game("populous", draft_file=f), FONTS)
     reader = pdf(r)
     assert len(reader.pages) == pages
-    text_out = "".join(p.extract_text() for p in reader.pages)
+    text_out = "".join(texts(r.files["rulebook.pdf"]))
     assert "Placeholder" not in text_out
 
 
@@ -518,7 +518,7 @@ def test_encoded_drafts_build(tmp_path, name, encoding):
     game.title, game.draft = "テストデリバリー", 3
     r = build_rulebook(game, FONTS)
     assert any(f"encoding {encoding}" in line for line in r.report)
-    text = "".join(p.extract_text() for p in pdf(r).pages)
+    text = "".join(texts(r.files["rulebook.pdf"]))
     assert "\ufffd" not in text and "①のエリアボード" in re.sub(r"\s", "", text)
     assert not [w for w in r.warnings if "differs" in w]
 
@@ -596,7 +596,7 @@ def test_a_long_table_is_never_split(tmp_path):
     game = make_game("populous", draft_file=f, decks=[])
     game.sourced = [Sourced(f"キューブ（色{i:02d}）", 10, "") for i in range(24)]
     r = build_rulebook(game, FONTS, rules_only=True)
-    pages = [p.extract_text() for p in pdf(r).pages]
+    pages = texts(r.files["rulebook.pdf"])
     on = {i for i, t in enumerate(pages) for k in range(24) if f"キューブ（色{k:02d}）" in t}
     assert len(on) == 1
 
