@@ -21,6 +21,11 @@ DEFAULT_FONTS = {
     "mono": "BIZUDGothic-Regular",
 }
 
+# The fonts that come with pnpgen (BIZ UD and Noto, SIL OFL: fonts/OFL.txt), beside the package
+# in the checkout it is installed from (`pip install -e .`). A workspace's own fonts/ comes first
+# and may leave any of them out, or be missing altogether.
+BUNDLED = Path(__file__).resolve().parents[2] / "fonts"
+
 _located: dict[str, tuple[Path, Where]] = {}  # name → (file, where the data named it): found, not parsed yet
 _registered: dict[str, Path] = {}  # parsed and registered with ReportLab
 
@@ -30,12 +35,15 @@ def available(font_dir: Path) -> list[str]:
 
 
 def locate(name: str, font_dir: Path, where: Where | Path | str | None = None, key: str = "fonts") -> str:
-    """Check that fonts/<name>.ttf exists (inside fonts/); it is parsed only when first drawn or
-    measured, so commands that draw nothing (list, check) never pay for it."""
+    """Check that fonts/<name>.ttf exists (inside the workspace's fonts/, else among the fonts
+    pnpgen comes with); it is parsed only when first drawn or measured, so commands that draw
+    nothing (list, check) never pay for it."""
     path = contained(f"{name}.ttf", font_dir, key, where)
+    if not path.is_file() and BUNDLED.is_dir() and BUNDLED != font_dir.resolve():
+        path = contained(f"{name}.ttf", BUNDLED, key, where)
     w = where if isinstance(where, Where) else Where(where)
     if not path.is_file():
-        known = available(font_dir)
+        known = sorted(set(available(font_dir)) | set(available(BUNDLED)))
         raise InputError(
             f"font {name!r} not found in {font_dir}",
             path=w.path, line=w.line, column=w.column,

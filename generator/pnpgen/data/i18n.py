@@ -78,6 +78,8 @@ class Translations:
         fonts = data.get("fonts")
         if isinstance(fonts, dict):
             data["fonts"] = tr._fonts(doc, fonts)
+        if data.get("palette") is None:  # a game may name no colours
+            data["palette"] = {}
         if isinstance(data.get("palette"), dict):
             data["palette"].setdefault(MISSING_COLOUR, PLACEHOLDER_COLOUR)  # magenta, like a 未定 value
         tr.resolve(doc)

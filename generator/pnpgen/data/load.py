@@ -75,10 +75,9 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None) -> Game:
     doc = load_yaml(game_yaml)
     translations = i18n.Translations.from_game(doc, lang)
     data = _keys(doc, doc.data, (), GAME_KEYS, "game.yaml")
-    for required in ("title", "palette"):
-        if required not in data:
-            raise doc.error((), f"missing key {required!r}", GAME_KEYS[required])
-    palette = _parse(doc, ("palette",), v.mapping, data["palette"], "palette")
+    if "title" not in data:
+        raise doc.error((), "missing key 'title'", GAME_KEYS["title"])
+    palette = _parse(doc, ("palette",), v.mapping, data.get("palette"), "palette")
     for name, value in palette.items():
         _parse(doc, ("palette", name), v.name, name, "a colour name")
         _parse(doc, ("palette", name), v.hex_colour, value)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pnpgen.build.convert import convert_faces
 from pnpgen.build.game import BuildOptions, plan_game
+from pnpgen import fonts as fontreg
 from pnpgen.build.output import atomic_write_bytes
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Game
@@ -86,7 +87,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
         else:
             result.order.extend(shop.deck_files(preset, style, faces, result.files, result.warnings))
         thumbs.extend(contact.thumbnails(style, faces))
-    sheet = contact.contact_sheet(f"{game.title} — {preset.name}", thumbs, ws.fonts / f"{font}.ttf")
+    sheet = contact.contact_sheet(f"{game.title} — {preset.name}", thumbs, fontreg.path_of(font))
     result.files[f"{slug}-contact.png"] = png_bytes(sheet)
     result.files["order.csv"] = _order_csv(result.order)
     return result

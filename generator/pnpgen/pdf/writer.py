@@ -43,6 +43,7 @@ def write_document(doc: Document, arts: Mapping[str, vector.Art], font: str, cmy
 class _Writer:
     def __init__(self, title: str, arts: Mapping[str, vector.Art], font: str, cmyk: bool):
         self.buffer = io.BytesIO()
+        fonts.ensure(font)  # a document may draw no text of its own (a game without decks yet)
         self.c = rl_canvas.Canvas(self.buffer, invariant=1, initialFontName=font, pageCompression=1)
         self.c.setTitle(title)
         self.c.setCreator("pnpgen")

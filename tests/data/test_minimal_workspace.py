@@ -1,0 +1,58 @@
+"""The least a designer can start from: data/ and templates/<game>/ only — no fonts/ (pnpgen's
+own fonts serve), no palette, even no decks yet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import DECK_YAML, FRONT, run
+from pdfprobe import reader, texts
+from pnpgen import fonts
+
+
+def minimal(root: Path, game: str = "title: 最小のゲーム\n", deck: str | None = None) -> Path:
+    (root / "data" / "mini" / "decks").mkdir(parents=True)
+    (root / "templates" / "mini").mkdir(parents=True)
+    (root / "data" / "mini" / "game.yaml").write_text(game, encoding="utf-8")
+    if deck is not None:
+        (root / "data" / "mini" / "decks" / "cards.yaml").write_text(deck, encoding="utf-8")
+        (root / "templates" / "mini" / "card-front.svg.j2").write_text(
+            FRONT.replace("colour('red')", "'#dddddd'"), encoding="utf-8")
+        (root / "templates" / "mini" / "card-back.svg.j2").write_text(
+            '{% extends "common/piece.svg.j2" %}{% block art %}{% endblock %}', encoding="utf-8")
+    return root
+
+
+def embedded_fonts(pdf: Path) -> set[str]:
+    found = set()
+    for page in reader(pdf).pages:
+        for ref in (page["/Resources"].get("/Font") or {}).values():
+            font = ref.get_object()
+            assert "/FontFile2" in font["/FontDescriptor"].get_object(), font["/BaseFont"]
+            found.add(str(font["/BaseFont"]).split("+")[-1])
+    return found
+
+
+def test_no_fonts_folder_and_no_palette_builds_with_pnpgens_own_fonts(tmp_path):
+    ws = minimal(tmp_path / "ws", deck=DECK_YAML + "  - {name: 最初の札, text: 本文です}\n")
+    assert not (ws / "fonts").exists()
+    assert run(ws, "build", "--game", "mini", "--no-rulebook") == 0
+    shop = ws / "build" / "mini" / "shop" / "cards.pdf"
+    assert "最初の札" in texts(shop)[0] and "本文です" in texts(shop)[0]
+    assert "BIZUDPGothic-Regular" in embedded_fonts(shop)
+    assert fonts.path_of("BIZUDPGothic-Regular").parent == fonts.BUNDLED
+
+
+def test_a_game_without_decks_yet_builds_its_bill_of_materials(tmp_path):
+    ws = minimal(tmp_path / "ws", game="title: 最小のゲーム\nsourced:\n  - {name: サイコロ, count: 2}\n")
+    assert run(ws, "build", "--game", "mini", "--no-rulebook") == 0
+    (only,) = texts(ws / "build" / "mini" / "mini-all.pdf")
+    assert "サイコロ" in only and "部品一覧" in only
+
+
+def test_an_unknown_font_lists_what_there_is(tmp_path, capsys):
+    ws = minimal(tmp_path / "ws", game="title: 最小のゲーム\nfonts: {gothic: NoSuchFont}\n")
+    assert run(ws, "build", "--game", "mini") == 2
+    err = capsys.readouterr().err
+    assert "game.yaml:2" in err and "NoSuchFont" in err and "BIZUDPGothic-Regular" in err
+    assert "Traceback" not in err
