@@ -269,6 +269,13 @@ def test_use_that_loops_is_an_error():
         vector.convert(svg('<g id="a"><use href="#a"/></g>'), "f")
 
 
+def test_paint_naming_no_element_is_an_error_unless_it_gives_a_fallback_colour():
+    with pytest.raises(InputError, match="names no element"):
+        vector.convert(svg('<rect width="5" height="5" fill="url(#nope)"/>'), "f")
+    p = painted('<rect width="5" height="5" fill="url(#nope) #ff0000"/>')
+    assert len(p.paths) == 1
+
+
 def test_clip_path_clips_in_the_elements_user_space():
     p = painted('<clipPath id="c"><rect x="0" y="0" width="5" height="5"/>'
                 '<circle cx="10" cy="5" r="1" transform="translate(2,0)"/></clipPath>'

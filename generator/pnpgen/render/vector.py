@@ -1125,7 +1125,10 @@ class _Converter:
             target = self.ids.get(m.group(1)) if m else None
             if target is not None:
                 raise _Fallback(_local(target) or "paint server")
-            value = m.group(2).strip() if m and m.group(2).strip() else "none"
+            if not (m and m.group(2).strip()):  # a typo would draw nothing, silently
+                raise self.error(el, f"has {key}={value!r}, which names no element of the face",
+                                 "the id of a gradient or pattern in the same SVG, or a colour")
+            value = m.group(2).strip()
         if value == "currentColor":
             value = style["color"]
         try:
