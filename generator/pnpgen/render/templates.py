@@ -162,13 +162,16 @@ class CompiledTemplates(jinja2.BytecodeCache):
     def __init__(self, folder: Path):
         self.folder = folder
         self.new: dict[Path, bytes] = {}
+        self.used: set[Path] = set()  # every entry looked up or written: the cache keeps these
 
     def get_cache_key(self, name: str, filename: str | None = None) -> str:
         return super().get_cache_key(f"{self.GENERATION}\0{name}", filename)
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        path = self.folder / f"{bucket.key}.jbc"
+        self.used.add(path)
         try:
-            data = (self.folder / f"{bucket.key}.jbc").read_bytes()
+            data = path.read_bytes()
         except OSError:
             return
         try:
@@ -189,6 +192,7 @@ class RenderMemo:
         self.inputs = inputs
         self.known = known
         self.learned: dict[str, Any] = {}
+        self.used: set[str] = set()  # every key looked up: the cache keeps these
 
     def key(self, face: Face, bleed_mm: float) -> str:
         deck, piece = face.deck, face.piece
@@ -293,6 +297,7 @@ class Renderer:
         if self.memo is None:
             return self._render(face, reads)
         key = self.memo.key(face, self.bleed_mm)
+        self.memo.used.add(key)
         known = self.memo.known.get(key)
         if isinstance(known, dict) and isinstance(known.get("svg"), str):
             reads.update(known.get("reads", ()))
