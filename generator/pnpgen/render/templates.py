@@ -251,7 +251,7 @@ class Renderer:
         self.icon_dirs = builtin.icon_dirs(templates, game.slug)
         self.warnings: list[str] = []
         self.art = ArtPlacer(game, templates, min_dpi, self.warnings)  # image(); art.folder.resolver for <image>
-        self._checked: set[str] = set()  # SVG text already found well-formed
+        self._checked: dict[str, list] = {}  # SVG text found well-formed → its plain <image> placements
 
     def colour(self, name: str | None, default: str | None = None) -> str:
         """A palette name or '#rrggbb' → '#rrggbb'; a colour the draft leaves open (未定, empty,
@@ -355,7 +355,7 @@ class Renderer:
                              path=self.templates / template_name, expected="a smaller face") from None
         except Exception as e:  # noqa: BLE001 - whatever a template or a helper raises is the template's error
             raise self._failure(e, face, template_name, where) from None
-        self._well_formed(svg, template_name, where)
+        self.art.place(deck, piece, self._well_formed(svg, template_name, where))
         self.warnings.extend(ctx.warnings)
         return svg
 
@@ -384,16 +384,18 @@ class Renderer:
             return InputError(message, path=face.deck.source, key=key or face.side, expected=expected)
         return InputError(message, path=frames[-1].filename, line=frames[-1].lineno, key=key, expected=expected)
 
-    def _well_formed(self, svg: str, template_name: str, where: str) -> None:
+    def _well_formed(self, svg: str, template_name: str, where: str) -> list:
         """Invalid SVG, and an ``<image href>`` naming no readable file, are the template's
-        mistakes: say so here, where the template is known."""
+        mistakes: say so here, where the template is known. Returns the face's plain ``<image>``
+        placements, for the manifest."""
         if svg in self._checked:
-            return
+            return self._checked[svg]
         try:
             root = etree.fromstring(svg.encode("utf-8"), etree.XMLParser(resolve_entities=False, no_network=True))
         except etree.XMLSyntaxError as e:
             raise InputError(f"the template produced invalid SVG: {e.msg} (line {e.lineno} of the SVG, "
                              f"rendering {where})", path=self.templates / template_name,
                              expected="well-formed SVG; check unclosed tags in the template") from None
-        self.art.check_hrefs(root, Path(self.env.get_template(template_name).filename), where)
-        self._checked.add(svg)
+        found = self._checked[svg] = self.art.check_hrefs(root, Path(self.env.get_template(template_name).filename),
+                                                          where)
+        return found

@@ -475,6 +475,47 @@ def _parse_transform(text: str) -> tuple:
     return m
 
 
+def placed_image(el, size: tuple[float, float]) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """Where an ``<image>`` of a face puts a picture of ``size`` (pixels, or an SVG's own width
+    and height): its box and the picture's drawn size, both in the face's user units (mm in piece
+    templates), after ``width``/``height`` (auto: from the picture), ``preserveAspectRatio`` and
+    every ``transform`` from the image up. None when a length is relative (%, em) or unreadable."""
+    iw, ih = size
+    try:
+        w, h = (_absolute_length(el.get(k)) for k in ("width", "height"))
+    except ValueError:
+        return None
+    if iw <= 0 or ih <= 0:
+        return None
+    w = w if w is not None else (h * iw / ih if h is not None else iw)
+    h = h if h is not None else w * ih / iw
+    par = (el.get("preserveAspectRatio") or "xMidYMid meet").split()
+    if par[0] == "none":
+        dw, dh = w, h
+    else:
+        s = (max if par[-1] == "slice" else min)(w / iw, h / ih)
+        dw, dh = iw * s, ih * s
+    m = IDENTITY
+    for node in [el, *el.iterancestors()]:
+        try:
+            m = _compose(_parse_transform(node.get("transform") or ""), m)
+        except ValueError:
+            return None
+    sx, sy = math.hypot(m[0], m[1]), math.hypot(m[2], m[3])
+    return (w * sx, h * sy), (dw * sx, dh * sy)
+
+
+def _absolute_length(value: str | None) -> float | None:
+    """A length in user units; None when absent or auto, ValueError when relative or unreadable."""
+    if value is None or value.strip() in ("", "auto"):
+        return None
+    m = _LENGTH.match(value)
+    if not m or (m.group(2) or "").lower() in ("%", "em", "ex"):
+        raise ValueError(value)
+    unit = (m.group(2) or "px").lower()
+    return float(m.group(1)) * UNITS_PX[unit]
+
+
 def _similarity(m: tuple) -> float:
     """The scale factor of a matrix that keeps shapes (turns, moves, mirrors, uniform scales);
     0 for one that distorts them (a stroke would then need the matrix itself)."""
