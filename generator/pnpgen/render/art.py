@@ -114,7 +114,7 @@ class ArtPlacer:
             try:
                 info = self.folder.check(href)
             except InputError as e:
-                path, line = self._written_at(href, template)
+                path, line = self.written_at(href, template)
                 raise InputError(" ".join(f"{where}: {e.message}".split()), path=path, line=line, key="href",
                                  expected=e.expected) from None
             placed = None if el.get(HELPER_ATTRIBUTE) is not None else placed_image(el, info.size)
@@ -131,13 +131,14 @@ class ArtPlacer:
             else:
                 self._vector(deck, piece, info.name, box)
 
-    def _written_at(self, href: str, template: Path) -> tuple[Path, int | None]:
-        """The template file and line an href is written on: the face's template, else another
-        template of the game (a macro or include); a computed href gives the face's template."""
+    def written_at(self, written: str, template: Path) -> tuple[Path, int | None]:
+        """The template file and line a value (an href, a font name) is written on: the face's
+        template, else another template of the game (a macro or include); a computed value
+        gives the face's template."""
         others = sorted(self.folder.templates.rglob("*.j2")) if self.folder.templates else []
         for path in [template, *(p for p in others if p != template)]:
             for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                if href in text:
+                if written in text:
                     return path, n
         return template, None
 

@@ -24,6 +24,7 @@ from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece
 from pnpgen.text import TextContext, icon, textbox
 from pnpgen.render import builtin
 from pnpgen.render.helpers import mix, shape_tools
+from pnpgen.render import vector
 from pnpgen.render.art import MIN_DPI, ArtPlacer
 
 SAFE_MM = 3.0
@@ -396,6 +397,20 @@ class Renderer:
             raise InputError(f"the template produced invalid SVG: {e.msg} (line {e.lineno} of the SVG, "
                              f"rendering {where})", path=self.templates / template_name,
                              expected="well-formed SVG; check unclosed tags in the template") from None
-        found = self._checked[svg] = self.art.check_hrefs(root, Path(self.env.get_template(template_name).filename),
-                                                          where)
+        template = Path(self.env.get_template(template_name).filename)
+        self._check_fonts(root, template, where)
+        found = self._checked[svg] = self.art.check_hrefs(root, template, where)
         return found
+
+    def _check_fonts(self, root, template: Path, where: str) -> None:
+        """Every text names one of the game's fonts: the own converter requires it, and svglib,
+        drawing a face outside the converter's subset, would set it in a default font instead."""
+        for el, family in vector.text_fonts(root):
+            if vector.known_font(family) is None:
+                what, expected = vector.unknown_font(family)
+                first = family.split(",")[0].strip(" '\"")
+                path, line = self.art.written_at(f'"{first}"' if first else "<text", template)
+                if line is None and first:
+                    path, line = self.art.written_at(first, template)
+                raise InputError(f"{where}: <{etree.QName(el).localname}> {what}", path=path, line=line, key="font-family",
+                                 expected=expected)
