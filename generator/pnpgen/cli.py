@@ -43,7 +43,8 @@ def _parser() -> argparse.ArgumentParser:
     e = sub.add_parser("export-sheet", help="write a deck's pieces to a spreadsheet (CSV or XLSX)")
     e.add_argument("--game", type=validate.option(validate.game_option), required=True)
     e.add_argument("--deck", type=validate.option(validate.deck_option), required=True, help="deck id (see 'pnpgen list')")
-    e.add_argument("--format", choices=["csv", "xlsx"], default="csv")
+    e.add_argument("--format", choices=["csv", "xlsx"],
+                   help="default: the ending of --out, else csv; must agree with --out when both are given")
     e.add_argument("--out", type=validate.option(validate.sheet_out_option),
                    help="a .csv or .xlsx file to write (default: data/<game>/decks/<deck>.<format>)")
     return p

@@ -164,6 +164,18 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
     return 0
 
 
+def _sheet_format(fmt: str | None, out: Path | None) -> str:
+    """The spreadsheet format: ``--format``, else the ending of ``--out`` (so an XLSX never lands
+    in a .csv file), else csv. Both given and disagreeing is a mistake, not a guess."""
+    from pnpgen.errors import InputError
+
+    ending = out.suffix.lower()[1:] if out is not None else None
+    if fmt is not None and out is not None and fmt != ending:
+        raise InputError(f"{fmt}, but --out {out} is a .{ending} file", key="--format",
+                         expected=f"--out {out.with_suffix('.' + fmt)}, or --format {ending} or none")
+    return fmt or ending or "csv"
+
+
 def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     """Write a deck's pieces to a spreadsheet, for designers moving their card list there."""
     from pnpgen.build.output import atomic_write_bytes
@@ -176,10 +188,11 @@ def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     except KeyError:
         raise InputError(f"unknown deck {args.deck!r}", key="--deck",
                          expected="one of " + ", ".join(d.id for d in game.decks)) from None
-    out = args.out or deck.source.with_suffix("." + args.format)
+    fmt = _sheet_format(args.format, args.out)
+    out = args.out or deck.source.with_suffix("." + fmt)
     if args.out is None and out.exists():
         raise InputError("already exists; not overwritten", path=out, expected="--out another file, or remove it")
-    atomic_write_bytes(out, sheet_bytes(deck, args.format))
+    atomic_write_bytes(out, sheet_bytes(deck, fmt))
     _say(f"{deck.id}: {len(deck.pieces)} rows ({deck.count} pieces) in {out}")
     if out.resolve().parent == deck.source.resolve().parent:
         _say(f"  to use it, replace the deck's pieces: list with  pieces: {{file: {out.name}}}")

@@ -225,3 +225,30 @@ def test_spreadsheet_deck_builds_the_same_as_yaml(tmp_path, fmt):
         assert texts(yaml_ws / "build" / "test" / name) == texts(sheet_ws / "build" / "test" / name)
     shop = texts(sheet_ws / "build" / "test" / "shop" / "cards.pdf")
     assert "カード7" in shop[12] and "Bカード7" in shop[13]
+
+
+@pytest.mark.parametrize("name, fmt", [("list.xlsx", "xlsx"), ("list.CSV", "csv")])
+def test_export_sheet_takes_the_format_from_out(tmp_path, name, fmt):
+    """Without --format, the file's ending says what to write: an .xlsx is a workbook."""
+    ws = make_workspace(tmp_path / "ws", deck=FIELDS_DECK + YAML_PIECES)
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "cards", "--out", str(tmp_path / name)) == 0
+    data = (tmp_path / name).read_bytes()
+    if fmt == "xlsx":
+        assert data.startswith(b"PK")  # a zip: the workbook
+        rows = list(openpyxl.load_workbook(tmp_path / name).active.iter_rows(values_only=True))
+        assert rows[1] == ("祝福", "一行目", 3, "[a, b]", True, 2)
+    else:
+        assert data.startswith(b"\xef\xbb\xbfname,text,power,tags,hot,count\r\n")
+
+
+def test_export_sheet_format_and_out_that_disagree_stop_with_both_named(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck=FIELDS_DECK + YAML_PIECES)
+    out = tmp_path / "x.csv"
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "cards", "--format", "xlsx", "--out", str(out)) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert "--format: xlsx" in err and f"--out {out}" in err and str(tmp_path / "x.xlsx") in err
+    assert "--format csv" in err
+    assert not out.exists()
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "cards", "--format", "csv", "--out", str(out)) == 0
+    assert out.read_bytes().startswith(b"\xef\xbb\xbfname,")

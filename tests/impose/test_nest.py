@@ -8,7 +8,7 @@ import math
 import pytest
 
 from pnpgen.impose.grid import SheetOptions, choose_layout, layout_grid_at
-from pnpgen.impose.nest import BLEED_STEPS, density, nest_at
+from pnpgen.impose.nest import BLEED_STEPS, clear_cache, density, nest_at
 from pnpgen.shapes import (
     back_outline,
     bleed_path,
@@ -118,8 +118,8 @@ def test_density_is_trim_area_over_printable_area():
 
 
 def test_nesting_is_deterministic():
-    nest_at.cache_clear()
+    clear_cache()
     a = nest_at(TRIHEX, A4, MARGIN, 2.5)
-    nest_at.cache_clear()
+    clear_cache()
     b = nest_at(TRIHEX, A4, MARGIN, 2.5)
     assert a == b

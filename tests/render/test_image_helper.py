@@ -105,7 +105,7 @@ def test_low_resolution_warns_once_with_the_figure(tmp_path):
     assert len(warnings) == 1, warnings  # three copies, one warning
     assert "cards.yaml:6:5: deck cards, piece 竜: art/dragon.png: 190 dpi at 40×40 mm, 300 wanted" in warnings[0]
     (record,) = renderer.art.images()
-    assert record == {"file": "art/dragon.png", "deck": "cards", "piece": "竜", "pixels": [600, 300],
+    assert record == {"file": "art/dragon.png", "deck": "cards", "piece": "竜", "kind": "raster", "pixels": [600, 300],
                       "box_mm": [40.0, 40.0], "dpi": 190, "enough": False}
 
 

@@ -7,6 +7,10 @@ and converted faces, so a rebuild redoes only what an edit changed.
 - Each output document has a *plan key* (the hash of its page plan and of the faces it places).
   Unchanged → the file on disk is reused as it is (checked against its recorded hash).
 - Converted faces are stored by the hash of their SVG (and of any art they embed).
+- Each game's state lists the cache entries its build used (faces, rendered faces, nest
+  choices, compiled templates, index readings). After a good build, an entry that no game's or
+  language edition's state lists any more is removed, so the cache holds what the current
+  builds use, not every version of every edited face.
 
 Every record is checked (format version, pnpgen version, hashes) before it is trusted; a corrupt
 or foreign cache is ignored and rebuilt.
@@ -22,7 +26,7 @@ from typing import Any, Iterable
 
 import pnpgen
 
-FORMAT = 1
+FORMAT = 2
 BIG_FILE = 1 << 20  # files larger than this (fonts, art) are fingerprinted by size and mtime
 
 
@@ -68,10 +72,11 @@ class GameState:
     documents: dict[str, dict[str, str]] = field(default_factory=dict)  # path → {"plan": key, "sha": hash}
     files: dict[str, str] = field(default_factory=dict)  # every file written (rel path) → sha256
     report: dict[str, Any] = field(default_factory=dict)  # deck records, for the next change report
+    uses: list[str] = field(default_factory=list)  # cache entries the build used (paths in .cache/)
 
     def to_json(self) -> bytes:
         body = {"format": FORMAT, "pnpgen": pnpgen.__version__, "inputs": self.inputs,
-                "documents": self.documents, "files": self.files, "report": self.report}
+                "documents": self.documents, "files": self.files, "report": self.report, "uses": self.uses}
         text = json.dumps(body, ensure_ascii=False, sort_keys=True)
         return json.dumps({"check": sha(text.encode()), "body": body}, ensure_ascii=False,
                           sort_keys=True).encode()
@@ -86,8 +91,10 @@ class GameState:
             if outer["check"] != sha(text.encode()) or body["format"] != FORMAT \
                     or body["pnpgen"] != pnpgen.__version__:
                 return None
-            state = cls(str(body["inputs"]), dict(body["documents"]), dict(body["files"]), dict(body["report"]))
-            if not all(isinstance(v, dict) and {"plan", "sha"} <= v.keys() for v in state.documents.values()):
+            state = cls(str(body["inputs"]), dict(body["documents"]), dict(body["files"]), dict(body["report"]),
+                        list(body["uses"]))
+            if not all(isinstance(v, dict) and {"plan", "sha"} <= v.keys() for v in state.documents.values()) \
+                    or not all(isinstance(u, str) for u in state.uses):
                 return None
             return state
         except (ValueError, KeyError, TypeError, AttributeError):
@@ -150,11 +157,14 @@ class Cache:
                 continue
         return out
 
+    def record_path(self, kind: str, key: str) -> Path:
+        return self.root / kind / f"{sha(key.encode())[:32]}.json"
+
     def record(self, kind: str, key: str, value: Any) -> tuple[Path, bytes]:
         """The file that stores one record, and its bytes."""
         body = {"pnpgen": pnpgen.__version__, "key": key, "value": value}
         data = json.dumps({"check": sha(json.dumps(body, sort_keys=True).encode()), "body": body}, sort_keys=True)
-        return self.root / kind / f"{sha(key.encode())[:32]}.json", data.encode()
+        return self.record_path(kind, key), data.encode()
 
     # -------------------------------------------------------------- faces
 
@@ -177,6 +187,44 @@ class Cache:
         return json.dumps({"key": key, "pnpgen": pnpgen.__version__, "art": art_json,
                            "check": sha(json.dumps(art_json, sort_keys=True).encode())},
                           sort_keys=True).encode()
+
+
+    # -------------------------------------------------------------- pruning
+
+    def entry(self, path: Path) -> str:
+        """An entry's name in a state's ``uses``: its path inside the cache."""
+        return path.relative_to(self.root).as_posix()
+
+    def in_use(self) -> set[str]:
+        """Every entry a readable state lists (every game and language edition built here). A
+        damaged or foreign state lists nothing: its game is rebuilt in full anyway."""
+        used: set[str] = set()
+        for path in sorted(self.root.glob("*.json")) if self.root.is_dir() else []:
+            try:
+                state = GameState.from_json(path.read_bytes())
+            except OSError:
+                continue
+            if state is not None:
+                used.update(state.uses)
+        return used
+
+    def prune(self) -> int:
+        """Remove every entry (a file below a folder of the cache) that no state lists, and the
+        folders left empty; returns how many files went. Run under the build lock, after the
+        build's own states are written, so the states of other games built here are read as
+        they are now."""
+        if not self.root.is_dir():
+            return 0
+        used = self.in_use()
+        n = 0
+        for path in sorted(self.root.glob("*/**/*")):
+            if path.is_file() and self.entry(path) not in used:
+                path.unlink(missing_ok=True)
+                n += 1
+        for folder in sorted((p for p in self.root.glob("*/**") if p.is_dir()), reverse=True):
+            if not any(folder.iterdir()):
+                folder.rmdir()
+        return n
 
 
 def _same(path: Path, digest: str) -> bool:

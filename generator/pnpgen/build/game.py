@@ -68,6 +68,7 @@ class BuildResult:
     arts: dict[str, vector.Art] = field(default_factory=dict)  # every face of the build, converted
     documents: dict[str, dict[str, str]] = field(default_factory=dict)  # PDF path → plan key and hash
     cache_files: dict[Path, bytes] = field(default_factory=dict)  # faces newly converted, for the cache
+    uses: set[Path] = field(default_factory=set)  # every cache entry the build used, kept by pruning
 
     def pictures(self) -> dict:
         """Each deck's faces for the rulebook, from the arts the sheets use."""
@@ -197,6 +198,21 @@ def _stamp(game: Game, df: DeckFaces) -> str:
     return f"{game.slug}{draft} {game.date} #{digest}".replace("  ", " ")
 
 
+def _uses(cache: Cache, slug: str, state: GameState | None, face_keys: dict[str, str],
+          compiled: CompiledTemplates, memo: RenderMemo) -> set[Path]:
+    """The cache entries this build used: its faces, rendered faces, nest choices and compiled
+    templates. A face replayed from the memo loads no template, so while any face is replayed
+    the templates the last build of this edition compiled are kept too (the memo's inputs
+    include the templates: after a template edit nothing is replayed and the list is exact)."""
+    uses = {cache.face_path(k + digest) for k, digest in face_keys.items()}
+    uses |= {cache.record_path(f"renders/{slug}", k) for k in memo.used}
+    uses |= {cache.record_path("nest", k) for k in nest.USED}
+    uses |= compiled.used
+    if state is not None and memo.used & memo.known.keys():
+        uses |= {cache.root / u for u in state.uses if u.startswith("jinja/")}
+    return uses
+
+
 def _art_digest(plan: GamePlan, key: str) -> str:
     """What a face depends on beyond its SVG: the art files, when it embeds an image."""
     return "-" + plan.art_digest[:16] if "<image" in plan.faces.svgs[key] else ""
@@ -229,6 +245,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     memo = None
     if cache is not None:
         nest.KNOWN.update(cache.records("nest"))
+        nest.USED.clear()
         memo = RenderMemo(render_inputs(ws, slug, options), cache.records(f"renders/{slug}"))
     plan, warnings = plan_game(ws, slug, options, compiled=compiled, memo=memo)
     game = plan.game
@@ -243,18 +260,20 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     if cache is not None:
         for k in arts.keys() - known.keys():
             cache_files[cache.face_path(k + face_keys[k])] = cache.face_bytes(k + face_keys[k], arts[k].to_json())
+    uses: set[Path] = set()
     if cache is not None:
         cache_files.update(compiled.new)
         cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest.LEARNED.items()))
         nest.LEARNED.clear()
         cache_files.update(cache.record(f"renders/{slug}", k, v) for k, v in sorted(memo.learned.items()))
+        uses = _uses(cache, slug, state, face_keys, compiled, memo)
     font = game.fonts["gothic"]
     if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font
         from pnpgen.render.svgdraw import use_default_font
 
         use_default_font(font)
     result = BuildResult(game, warnings=warnings, records=plan.records, plan=plan, arts=arts,
-                         cache_files=cache_files)
+                         cache_files=cache_files, uses=uses)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, beside the writing
         faces_ready(result)
     for path, doc in plan.documents.items():

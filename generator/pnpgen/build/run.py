@@ -89,6 +89,7 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
         written = set(write_all(files))
         for path in stale:
             path.unlink(missing_ok=True)
+        cache.prune()  # entries no game's current state uses (this build's states are written)
     for o in outcomes:
         o.written = sorted(p for p in written if o.out_dir in p.parents)
     return outcomes
@@ -129,7 +130,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
     result.files["manifest.json"] = (json.dumps(result.manifest, ensure_ascii=False, indent=2) + "\n").encode()
     state = GameState(inputs, documents=result.documents,
                       files={rel: sha(data) for rel, data in result.files.items()},
-                      report=snapshot(result.records))
+                      report=snapshot(result.records), uses=sorted(cache.entry(p) for p in result.uses))
     files = {out_dir / rel: data for rel, data in result.files.items()}
     files[cache.state_path(_edition(slug, options))] = state.to_json()
     files.update(result.cache_files)
@@ -174,8 +175,9 @@ class _Rulebook:
                 self.done = self.future.result()
             finally:
                 self.pool.shutdown()
-        book, learned = self.done
+        book, learned, used = self.done
         result.cache_files.update(self.cache.record("readings", k, v) for k, v in sorted(learned.items()))
+        result.uses.update(self.cache.record_path("readings", k) for k in used)
         result.files.update(book.files)
         result.manifest["rulebook"] = {"files": sorted(book.files), "report": book.report}
         result.manifest["files"] = sorted(set(result.manifest["files"]) | set(book.files))
@@ -184,12 +186,13 @@ class _Rulebook:
 
 def _typeset(ws: Workspace, game, pictures, opts: RulebookOptions, readings: dict):
     """Typeset the draft as rulebook.pdf (A5) and rulebook-booklet.pdf (A4 saddle stitch); with
-    the index readings it had to look up."""
+    the index readings it had to look up, and every term whose reading it used."""
     from pnpgen.rulebook import build_rulebook, flowables
 
     flowables.KNOWN_READINGS.update({k: v for k, v in readings.items() if isinstance(v, str)})
+    flowables.USED_READINGS.clear()
     book = build_rulebook(game, ws.fonts, rules_only=opts.rules_only, creep_mm=opts.creep_mm,
                           binding=opts.binding, pictures=pictures)
     learned = dict(flowables.LEARNED_READINGS)
     flowables.LEARNED_READINGS.clear()
-    return book, learned
+    return book, learned, set(flowables.USED_READINGS)

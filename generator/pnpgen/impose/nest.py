@@ -390,16 +390,32 @@ def _candidates(spec: ShapeSpec, paper: tuple[float, float], margin: float, blee
 # is the slow part of nesting, and its answer depends only on the key.
 KNOWN: dict[str, list] = {}
 LEARNED: dict[str, list] = {}
+USED: set[str] = set()  # every key asked for, known or learned: the cache keeps these
 
 
-@lru_cache(maxsize=1024)
 def nest_at(spec: ShapeSpec, paper: tuple[float, float], margin: float, bleed: float,
             allow_turn: bool = True, top: float = 0.0) -> NestLayout | None:
     """The nested layout with the most pieces at exactly ``bleed`` (gap 2·bleed) inside the
     margin, ``top`` more kept free at the top (the sheet's slug); among equals one piece
     orientation before interlocked pairs, then the smaller lattice cell. None when not even one
     piece fits."""
-    key = repr((spec, paper, margin, bleed, allow_turn, top))
+    USED.add(_search_key(spec, paper, margin, bleed, allow_turn, top))
+    return _nest_at(spec, paper, margin, bleed, allow_turn, top)
+
+
+def _search_key(*args) -> str:
+    return repr(args)
+
+
+def clear_cache() -> None:
+    """Forget the layouts found in this process (the next ``nest_at`` searches again)."""
+    _nest_at.cache_clear()
+
+
+@lru_cache(maxsize=1024)
+def _nest_at(spec: ShapeSpec, paper: tuple[float, float], margin: float, bleed: float,
+             allow_turn: bool, top: float) -> NestLayout | None:
+    key = _search_key(spec, paper, margin, bleed, allow_turn, top)
     known = _from_json(KNOWN.get(key))
     if known is not None:
         return _layout(spec, paper, known, bleed, top)

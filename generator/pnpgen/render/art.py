@@ -21,14 +21,16 @@ from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
-from pnpgen.data.art import ArtFolder
+from pnpgen.data.art import ArtFolder, ArtInfo
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
 from pnpgen.errors import InputError
-from pnpgen.render.vector import SVG_NS, XLINK_HREF
+from pnpgen.render.vector import SVG_NS, XLINK_HREF, placed_image
 from pnpgen.units import MM_PER_INCH, num
 
 FITS = ("cover", "contain", "stretch")
 MIN_DPI = 300.0
+HELPER_ATTRIBUTE = "data-pnpgen-image"  # marks the <image> image() writes (measured there, not again)
+PLACED_BY_HELPER = f'{HELPER_ATTRIBUTE}=""'
 
 
 def _n(v: float) -> str:
@@ -81,10 +83,12 @@ class ArtPlacer:
             dx, dy = x + (w - dw) * fx, y + (h - dh) * fy
             if info.kind == "raster":
                 self._measure(deck, piece, info.name, (iw, ih), (w, h), (dw, dh))
+            else:
+                self._vector(deck, piece, info.name, (w, h))
             bg = colour(background).lstrip("#").lower()
             # a URI reference: '%', '#', spaces and non-ASCII in file names survive resolve()'s unquoting
             href = quote(str(path), safe="/") + ("" if bg == "ffffff" else f"#bg={bg}")
-            svg = (f'<image x="{_n(dx)}" y="{_n(dy)}" width="{_n(dw)}" height="{_n(dh)}" '
+            svg = (f'<image {PLACED_BY_HELPER} x="{_n(dx)}" y="{_n(dy)}" width="{_n(dw)}" height="{_n(dh)}" '
                    f'preserveAspectRatio="none" href="{escape(href)}"/>')
             n = next(ids)
             if clip:
@@ -97,28 +101,44 @@ class ArtPlacer:
 
         return {"image": image}
 
-    def check_hrefs(self, svg, template: Path, where: str) -> None:
+    def check_hrefs(self, svg, template: Path, where: str) -> list[tuple[ArtInfo, tuple, tuple]]:
         """Every file a plain ``<image href>`` of a rendered face names is found and readable;
         otherwise an error naming the template file and the line the href is written on (svglib
-        or a later stage would only drop or half-report it)."""
+        or a later stage would only drop or half-report it). Returns each placement (the file,
+        its box and drawn size in mm) for :meth:`place`."""
+        found = []
         for el in svg.iter(f"{{{SVG_NS}}}image"):
             href = (el.get("href") or el.get(XLINK_HREF) or "").strip()
             if not href or href.startswith(("data:", "#")):
                 continue
             try:
-                self.folder.check(href)
+                info = self.folder.check(href)
             except InputError as e:
-                path, line = self._written_at(href, template)
+                path, line = self.written_at(href, template)
                 raise InputError(" ".join(f"{where}: {e.message}".split()), path=path, line=line, key="href",
                                  expected=e.expected) from None
+            placed = None if el.get(HELPER_ATTRIBUTE) is not None else placed_image(el, info.size)
+            if placed is not None:  # (image() measured its own)
+                found.append((info, *placed))
+        return found
 
-    def _written_at(self, href: str, template: Path) -> tuple[Path, int | None]:
-        """The template file and line an href is written on: the face's template, else another
-        template of the game (a macro or include); a computed href gives the face's template."""
+    def place(self, deck: Deck, piece: Piece, found: list[tuple[ArtInfo, tuple, tuple]]) -> None:
+        """List a face's plain ``<image>`` placements (from :meth:`check_hrefs`) for ``piece``,
+        measured like image()'s."""
+        for info, box, drawn in found:
+            if info.kind == "raster":
+                self._measure(deck, piece, info.name, info.size, box, drawn)
+            else:
+                self._vector(deck, piece, info.name, box)
+
+    def written_at(self, written: str, template: Path) -> tuple[Path, int | None]:
+        """The template file and line a value (an href, a font name) is written on: the face's
+        template, else another template of the game (a macro or include); a computed value
+        gives the face's template."""
         others = sorted(self.folder.templates.rglob("*.j2")) if self.folder.templates else []
         for path in [template, *(p for p in others if p != template)]:
             for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                if href in text:
+                if written in text:
                     return path, n
         return template, None
 
@@ -128,12 +148,21 @@ class ArtPlacer:
         if key in self._placements:
             return
         self._placements[key] = {
-            "file": name, "deck": deck.id, "piece": piece.label, "pixels": [int(pixels[0]), int(pixels[1])],
+            "file": name, "deck": deck.id, "piece": piece.label, "kind": "raster",
+            "pixels": [int(pixels[0]), int(pixels[1])],
             "box_mm": [round(box[0], 2), round(box[1], 2)], "dpi": round(dpi), "enough": dpi >= self.min_dpi,
         }
         if dpi < self.min_dpi:
             self.warnings.append(f"{piece.where}: deck {deck.id}, piece {piece.label}: {name}: {dpi:.0f} dpi at "
                                  f"{box[0]:g}×{box[1]:g} mm, {self.min_dpi:g} wanted")
+
+    def _vector(self, deck: Deck, piece: Piece, name: str, box) -> None:
+        """An SVG art placement: drawn as vectors, so sharp at any size (no dpi)."""
+        key = (deck.id, piece.index, name, round(box[0], 2), round(box[1], 2), None)
+        self._placements.setdefault(key, {
+            "file": name, "deck": deck.id, "piece": piece.label, "kind": "vector",
+            "box_mm": [round(box[0], 2), round(box[1], 2)], "dpi": None, "enough": True,
+        })
 
 
 def _focus(focus: Any, where: str, template: str) -> tuple[float, float]:

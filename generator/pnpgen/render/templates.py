@@ -24,6 +24,7 @@ from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece
 from pnpgen.text import TextContext, icon, textbox
 from pnpgen.render import builtin
 from pnpgen.render.helpers import mix, shape_tools
+from pnpgen.render import vector
 from pnpgen.render.art import MIN_DPI, ArtPlacer
 
 SAFE_MM = 3.0
@@ -162,13 +163,16 @@ class CompiledTemplates(jinja2.BytecodeCache):
     def __init__(self, folder: Path):
         self.folder = folder
         self.new: dict[Path, bytes] = {}
+        self.used: set[Path] = set()  # every entry looked up or written: the cache keeps these
 
     def get_cache_key(self, name: str, filename: str | None = None) -> str:
         return super().get_cache_key(f"{self.GENERATION}\0{name}", filename)
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        path = self.folder / f"{bucket.key}.jbc"
+        self.used.add(path)
         try:
-            data = (self.folder / f"{bucket.key}.jbc").read_bytes()
+            data = path.read_bytes()
         except OSError:
             return
         try:
@@ -189,6 +193,7 @@ class RenderMemo:
         self.inputs = inputs
         self.known = known
         self.learned: dict[str, Any] = {}
+        self.used: set[str] = set()  # every key looked up: the cache keeps these
 
     def key(self, face: Face, bleed_mm: float) -> str:
         deck, piece = face.deck, face.piece
@@ -247,7 +252,7 @@ class Renderer:
         self.icon_dirs = builtin.icon_dirs(templates, game.slug)
         self.warnings: list[str] = []
         self.art = ArtPlacer(game, templates, min_dpi, self.warnings)  # image(); art.folder.resolver for <image>
-        self._checked: set[str] = set()  # SVG text already found well-formed
+        self._checked: dict[str, list] = {}  # SVG text found well-formed → its plain <image> placements
 
     def colour(self, name: str | None, default: str | None = None) -> str:
         """A palette name or '#rrggbb' → '#rrggbb'; a colour the draft leaves open (未定, empty,
@@ -293,6 +298,7 @@ class Renderer:
         if self.memo is None:
             return self._render(face, reads)
         key = self.memo.key(face, self.bleed_mm)
+        self.memo.used.add(key)
         known = self.memo.known.get(key)
         if isinstance(known, dict) and isinstance(known.get("svg"), str):
             reads.update(known.get("reads", ()))
@@ -350,7 +356,7 @@ class Renderer:
                              path=self.templates / template_name, expected="a smaller face") from None
         except Exception as e:  # noqa: BLE001 - whatever a template or a helper raises is the template's error
             raise self._failure(e, face, template_name, where) from None
-        self._well_formed(svg, template_name, where)
+        self.art.place(deck, piece, self._well_formed(svg, template_name, where))
         self.warnings.extend(ctx.warnings)
         return svg
 
@@ -379,16 +385,32 @@ class Renderer:
             return InputError(message, path=face.deck.source, key=key or face.side, expected=expected)
         return InputError(message, path=frames[-1].filename, line=frames[-1].lineno, key=key, expected=expected)
 
-    def _well_formed(self, svg: str, template_name: str, where: str) -> None:
+    def _well_formed(self, svg: str, template_name: str, where: str) -> list:
         """Invalid SVG, and an ``<image href>`` naming no readable file, are the template's
-        mistakes: say so here, where the template is known."""
+        mistakes: say so here, where the template is known. Returns the face's plain ``<image>``
+        placements, for the manifest."""
         if svg in self._checked:
-            return
+            return self._checked[svg]
         try:
             root = etree.fromstring(svg.encode("utf-8"), etree.XMLParser(resolve_entities=False, no_network=True))
         except etree.XMLSyntaxError as e:
             raise InputError(f"the template produced invalid SVG: {e.msg} (line {e.lineno} of the SVG, "
                              f"rendering {where})", path=self.templates / template_name,
                              expected="well-formed SVG; check unclosed tags in the template") from None
-        self.art.check_hrefs(root, Path(self.env.get_template(template_name).filename), where)
-        self._checked.add(svg)
+        template = Path(self.env.get_template(template_name).filename)
+        self._check_fonts(root, template, where)
+        found = self._checked[svg] = self.art.check_hrefs(root, template, where)
+        return found
+
+    def _check_fonts(self, root, template: Path, where: str) -> None:
+        """Every text names one of the game's fonts: the own converter requires it, and svglib,
+        drawing a face outside the converter's subset, would set it in a default font instead."""
+        for el, family in vector.text_fonts(root):
+            if vector.known_font(family) is None:
+                what, expected = vector.unknown_font(family)
+                first = family.split(",")[0].strip(" '\"")
+                path, line = self.art.written_at(f'"{first}"' if first else "<text", template)
+                if line is None and first:
+                    path, line = self.art.written_at(first, template)
+                raise InputError(f"{where}: <{etree.QName(el).localname}> {what}", path=path, line=line, key="font-family",
+                                 expected=expected)

@@ -475,6 +475,90 @@ def _parse_transform(text: str) -> tuple:
     return m
 
 
+def placed_image(el, size: tuple[float, float]) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """Where an ``<image>`` of a face puts a picture of ``size`` (pixels, or an SVG's own width
+    and height): its box and the picture's drawn size, both in the face's user units (mm in piece
+    templates), after ``width``/``height`` (auto: from the picture), ``preserveAspectRatio`` and
+    every ``transform`` from the image up. None when a length is relative (%, em) or unreadable."""
+    iw, ih = size
+    try:
+        w, h = (_absolute_length(el.get(k)) for k in ("width", "height"))
+    except ValueError:
+        return None
+    if iw <= 0 or ih <= 0:
+        return None
+    w = w if w is not None else (h * iw / ih if h is not None else iw)
+    h = h if h is not None else w * ih / iw
+    par = (el.get("preserveAspectRatio") or "xMidYMid meet").split()
+    if par[0] == "none":
+        dw, dh = w, h
+    else:
+        s = (max if par[-1] == "slice" else min)(w / iw, h / ih)
+        dw, dh = iw * s, ih * s
+    m = IDENTITY
+    for node in [el, *el.iterancestors()]:
+        try:
+            m = _compose(_parse_transform(node.get("transform") or ""), m)
+        except ValueError:
+            return None
+    sx, sy = math.hypot(m[0], m[1]), math.hypot(m[2], m[3])
+    return (w * sx, h * sy), (dw * sx, dh * sy)
+
+
+def _absolute_length(value: str | None) -> float | None:
+    """A length in user units; None when absent or auto, ValueError when relative or unreadable."""
+    if value is None or value.strip() in ("", "auto"):
+        return None
+    m = _LENGTH.match(value)
+    if not m or (m.group(2) or "").lower() in ("%", "em", "ex"):
+        raise ValueError(value)
+    unit = (m.group(2) or "px").lower()
+    return float(m.group(1)) * UNITS_PX[unit]
+
+
+def known_font(family: str) -> str | None:
+    """The first font of a ``font-family`` list that the game uses (a name in fonts/), else None."""
+    from pnpgen import fonts
+
+    for name in (f.strip().strip("'\"") for f in family.split(",") if f.strip()):
+        try:
+            fonts.ttfont(name)
+            return name
+        except KeyError:
+            continue
+    return None
+
+
+def unknown_font(family: str) -> tuple[str, str]:
+    """What is wrong with a ``font-family`` :func:`known_font` finds nothing in, and what would be right."""
+    from pnpgen import fonts
+
+    known = fonts.registered()
+    what = f"font-family={family!r}, which is not one of the game's fonts" if family.strip(" ,'\"") \
+        else "has no font-family"
+    return what, "one of " + ", ".join(known) if known else "a font from fonts/"
+
+
+def text_fonts(root) -> list[tuple[Any, str]]:
+    """Every ``<text>`` (and ``<tspan>``) that shows characters of its own, with its
+    ``font-family`` inherited as the converter inherits it ("" when none); text inside
+    ``<defs>``/``<symbol>`` is left to the ``<use>`` that shows it."""
+    out = []
+    stack = [(root, INHERITED["font-family"])]
+    while stack:
+        el, family = stack.pop()
+        if not isinstance(el.tag, str) or _local(el) in ("defs", "symbol"):
+            continue
+        own = _style(el).get("font-family")
+        if own is not None and own.strip() not in ("inherit", "unset"):
+            family = own.strip()
+        shown = (el.text or "") + "".join(child.tail or "" for child in el)
+        if _local(el) in ("text", "tspan") and shown.strip():
+            out.append((el, family))
+        stack.extend((child, family) for child in reversed(el))
+    return out
+
+
 def _similarity(m: tuple) -> float:
     """The scale factor of a matrix that keeps shapes (turns, moves, mirrors, uniform scales);
     0 for one that distorts them (a stroke would then need the matrix itself)."""
@@ -1281,18 +1365,10 @@ class _Converter:
         self.items.append(("text", font, size, tuple(runs)))
 
     def _font(self, el, family: str) -> str:
-        from pnpgen import fonts
-
-        names = [f.strip().strip("'\"") for f in family.split(",") if f.strip()]
-        for name in names:
-            try:
-                fonts.ttfont(name)
-                return name
-            except KeyError:
-                continue
-        known = fonts.registered()
-        what = f"font-family={family!r}, which is not one of the game's fonts" if names else "has no font-family"
-        raise self.error(el, what if names else what, "one of " + ", ".join(known) if known else "a font from fonts/")
+        font = known_font(family)
+        if font is None:
+            raise self.error(el, *unknown_font(family))
+        return font
 
     # ---- images
 

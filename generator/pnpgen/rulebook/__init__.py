@@ -29,7 +29,7 @@ from pnpgen.rulebook.document import Meta, render
 from pnpgen.rulebook.figures import load_settings
 from pnpgen.rulebook.parse import Document, parse, to_ascii_digits
 from pnpgen.rulebook.pictures import DeckPicture, pictures_from_game
-from pnpgen.rulebook.proof import proof, proof_text
+from pnpgen.rulebook.proof import proof, proof_text, report_lang
 from pnpgen.rulebook.reader import Draft, detect_language, is_latin, read_draft
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import Fonts
@@ -202,7 +202,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     warnings += _consistency(doc, game, path)
     warnings += comp_warnings
     report += comp_report
-    findings = proof(doc, draft.text, game, rows)
+    proof_lang = report_lang(lang, draft.lang)
+    findings = proof(doc, draft.text, game, rows, proof_lang)
     if is_placeholder(game.players):
         warnings.append(f"{game.slug}: players is a placeholder ({game.players}); the cover leaves it out")
 
@@ -250,5 +251,5 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         f"{len(pictures)} deck picture(s), {len(builder.figures_placed)} figure(s), {len(findings)} proofing note(s)"
     )
     files = {"rulebook.pdf": a5, "rulebook-booklet.pdf": a4,
-             "proof.txt": proof_text(game, path, findings).encode("utf-8")}
+             "proof.txt": proof_text(game, path, findings, proof_lang).encode("utf-8")}
     return RulebookResult(files, warnings, report)

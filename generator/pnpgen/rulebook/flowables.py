@@ -478,10 +478,12 @@ def _kakasi():
 # costs half a second, and a term's reading never changes.
 KNOWN_READINGS: dict[str, str] = {}
 LEARNED_READINGS: dict[str, str] = {}
+USED_READINGS: set[str] = set()  # every term looked up: the cache keeps these
 
 
 def reading(term: str) -> str:
     """The term's reading in hiragana (for 五十音順)."""
+    USED_READINGS.add(term)
     known = KNOWN_READINGS.get(term)
     if isinstance(known, str):
         return known

@@ -8,7 +8,8 @@
 - placeholders still open (未定 values in the data, the player count).
 
 Each finding is a ``Finding`` with a short kind, a text for the book (no file names) and a text
-for proof.txt (with paths and lines).
+for proof.txt (with paths and lines), worded from the message catalogue (``proof.*``) in the
+report's language: English when the book's labels or the draft are in a Latin-script language.
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from pnpgen.data.model import Game, is_placeholder
+from pnpgen.messages import msg
 from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.parse import Document, Section
+from pnpgen.rulebook.reader import is_latin
 
 _KANJI_RUN = re.compile(r"[\u4e00-\u9fff々]{3,}")
 _COUNTERS = set("個枚回人点番本")
@@ -30,9 +33,15 @@ _NUMBER = re.compile(r"([０-９0-9]+)(個|枚|人|点|回|マス|ラウンド|�
 
 @dataclass
 class Finding:
-    kind: str  # 表記ゆれ | 数の不一致 | 個数 | 未定
+    kind: str  # proof.kind.*: 表記ゆれ | 数の不一致 | 個数 | 未定 (Spelling | Numbers | Count | Open)
     book: str
     file: str
+
+
+def report_lang(lang: str, draft_lang: str) -> str:
+    """The language the report is worded in: the labels' (``--lang``), unless only the draft is
+    in a Latin-script language (an English draft of a game kept in Japanese)."""
+    return draft_lang if is_latin(draft_lang) and not is_latin(lang) else lang
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -54,7 +63,7 @@ def _end(sections: list[Section], s: Section) -> int:
     return min(later) if later else 10 ** 9
 
 
-def near_duplicates(doc: Document, text: str) -> list[Finding]:
+def near_duplicates(doc: Document, text: str, lang: str) -> list[Finding]:
     """Terms in 【】 and runs of three or more kanji that differ in one character, at least one
     of them in the rules (the other may be in the designer's notes or change log); never two
     words set side by side on one line (「左内地」「右内地」 contrast on purpose)."""
@@ -84,10 +93,11 @@ def near_duplicates(doc: Document, text: str) -> list[Finding]:
                 continue  # 一番上 / 一番多(い): a verb stem or another word after a shared prefix
             if set(seen[a]) & set(seen[b]) or not rules & set(seen[a] + seen[b]):
                 continue
-            book = (f"「{a}」（{len(seen[a])}回、草案{_at(seen[a])}）と「{b}」（{len(seen[b])}回、"
-                    f"草案{_at(seen[b])}）")
-            out.append(Finding("表記ゆれ", book, f"「{a}」 ×{len(seen[a])} (lines {_nums(seen[a])}) vs "
-                                              f"「{b}」 ×{len(seen[b])} (lines {_nums(seen[b])})"))
+            pair = dict(a=a, b=b, count_a=len(seen[a]), count_b=len(seen[b]))
+            out.append(Finding(msg("proof.kind.spelling", lang),
+                               msg("proof.spelling.book", lang, **pair, at_a=_at(seen[a], lang), at_b=_at(seen[b], lang)),
+                               msg("proof.spelling.file", lang, **pair, lines_a=_nums(seen[a]),
+                                   lines_b=_nums(seen[b]))))
     return out
 
 
@@ -96,8 +106,10 @@ def _nums(lines: list[int]) -> str:
     return shown + ("…" if len(set(lines)) > 6 else "")
 
 
-def _at(lines: list[int]) -> str:
-    return "、".join(f"{n}行" for n in sorted(set(lines))[:4]) + ("ほか" if len(set(lines)) > 4 else "")
+def _at(lines: list[int], lang: str) -> str:
+    """The first four draft lines, for the book (「12行、40行ほか」, "12, 40 and more")."""
+    shown = msg("proof.sep", lang).join(msg("proof.at_line", lang, n=n) for n in sorted(set(lines))[:4])
+    return shown + (msg("proof.more", lang) if len(set(lines)) > 4 else "")
 
 
 def _sentences(line: str) -> list[str]:
@@ -110,7 +122,7 @@ def _alike(a: str, b: str) -> bool:
     return m.real_quick_ratio() >= 0.9 and m.quick_ratio() >= 0.9 and m.ratio() >= 0.9
 
 
-def disagreeing_numbers(doc: Document, text: str) -> list[Finding]:
+def disagreeing_numbers(doc: Document, text: str, lang: str) -> list[Finding]:
     """The same rule stated twice with another number: two sentences of the rules that read
     alike once their numbers are masked (examples, 「例えば…」, left out), with the change-log
     lines that mention both numbers."""
@@ -134,56 +146,65 @@ def disagreeing_numbers(doc: Document, text: str) -> list[Finding]:
             done.add((a, b))
             digits = {re.sub(r"\D", "", v) for pair in differ for v in pair}
             related = [(n, line) for n, line in changelog if sum(d in line for d in digits) >= 2]
-            pairs = "、".join(f"{x}／{y}" for x, y in differ)
-            book = f"{pairs}：「{a}」（草案{na}行）と「{b}」（草案{nb}行）"
-            file = f"{pairs}: line {na} 「{a}」 vs line {nb} 「{b}」"
+            pairs = msg("proof.sep", lang).join(msg("proof.numbers.pair", lang, a=x, b=y) for x, y in differ)
+            book = msg("proof.numbers.book", lang, pairs=pairs, a=a, b=b, line_a=na, line_b=nb)
+            file = msg("proof.numbers.file", lang, pairs=pairs, a=a, b=b, line_a=na, line_b=nb)
             if related:
-                book += "。変更履歴：" + "、".join(f"「{line}」（{n}行）" for n, line in related)
-                file += "; change log: " + "; ".join(f"line {n} 「{line}」" for n, line in related)
-            out.append(Finding("数の不一致", book, file))
+                book += msg("proof.numbers.log_book", lang, lines=msg("proof.sep", lang).join(
+                    msg("proof.numbers.log_line_book", lang, n=n, text=line) for n, line in related))
+                file += msg("proof.numbers.log_file", lang, lines="; ".join(
+                    msg("proof.numbers.log_line_file", lang, n=n, text=line) for n, line in related))
+            out.append(Finding(msg("proof.kind.numbers", lang), book, file))
     return out
 
 
-def count_mismatches(rows: list[ComponentRow], doc: Document) -> list[Finding]:
+def count_mismatches(rows: list[ComponentRow], doc: Document, lang: str) -> list[Finding]:
     lines = {c.name: c.line for c in doc.components}
     out = []
     for row in rows:
         data = row.count_text() or ""
         for label, draft_n in row.mismatches:
             n = lines.get(row.name, 0)
-            out.append(Finding("個数", f"{label}：草案は{draft_n}、データは{data}（草案{n}行）",
-                               f"line {n}: {label}: the draft says {draft_n}, the data has {data}"))
+            said = dict(label=label, draft=draft_n, data=data, line=n)
+            out.append(Finding(msg("proof.kind.count", lang), msg("proof.count.book", lang, **said),
+                               msg("proof.count.file", lang, **said)))
     return out
 
 
-def placeholders(game: Game) -> list[Finding]:
+def placeholders(game: Game, lang: str) -> list[Finding]:
+    kind = msg("proof.kind.open", lang)
     out = []
     if is_placeholder(game.players) or not str(game.players).strip():
-        out.append(Finding("未定", f"プレイ人数：{game.players or '（空欄）'}（表紙には載せていません）",
-                           f"{game.root / 'game.yaml'}: players is open ({game.players!r}); left off the cover"))
+        out.append(Finding(kind, msg("proof.players.book", lang, players=game.players or msg("proof.players.empty", lang)),
+                           msg("proof.players.file", lang, path=game.root / "game.yaml", players=repr(game.players))))
     for deck in game.decks:
         by_field: dict[str, list[tuple]] = defaultdict(list)
         for where, fld, value in deck.placeholders:
             by_field[re.sub(r"\[\d+\]$", "", fld.rsplit(".", 1)[-1])].append((where, value))
         for fld, found in by_field.items():
             where, value = found[0]
-            more = f"ほか{len(found) - 1}か所" if len(found) > 1 else ""
-            out.append(Finding("未定", f"{deck.name}：{value}{more}",
-                               f"{where}: {deck.name} {fld}: {value}" + (f" (and {len(found) - 1} more)" if more else "")))
+            more = len(found) - 1
+            out.append(Finding(
+                kind, msg("proof.open.book", lang, deck=deck.name, value=value,
+                          more=msg("proof.open.more_book", lang, n=more) if more else ""),
+                msg("proof.open.file", lang, where=where, deck=deck.name, field=fld, value=value,
+                    more=msg("proof.open.more_file", lang, n=more) if more else "")))
     for s in game.sourced:
         if is_placeholder(s.note):
-            out.append(Finding("未定", f"{s.name}：{s.note}", f"{game.root / 'game.yaml'}: sourced 「{s.name}」: {s.note}"))
+            out.append(Finding(kind, msg("proof.sourced.book", lang, name=s.name, note=s.note),
+                               msg("proof.sourced.file", lang, path=game.root / "game.yaml", name=s.name, note=s.note)))
     return out
 
 
-def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow]) -> list[Finding]:
-    return (near_duplicates(doc, text) + disagreeing_numbers(doc, text) + count_mismatches(rows, doc)
-            + placeholders(game))
+def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], lang: str) -> list[Finding]:
+    """Every finding, worded in ``lang`` (see :func:`report_lang`)."""
+    return (near_duplicates(doc, text, lang) + disagreeing_numbers(doc, text, lang) + count_mismatches(rows, doc, lang)
+            + placeholders(game, lang))
 
 
-def proof_text(game: Game, draft_path, findings: list[Finding]) -> str:
+def proof_text(game: Game, draft_path, findings: list[Finding], lang: str) -> str:
     """proof.txt: one finding a line, kind first, with paths and line numbers."""
-    head = [f"pnpgen proofing report: {game.title} ({draft_path})", ""]
+    head = [msg("proof.head", lang, title=game.title, draft=draft_path), ""]
     if not findings:
-        return "\n".join(head + ["nothing to query"]) + "\n"
+        return "\n".join(head + [msg("proof.none", lang)]) + "\n"
     return "\n".join(head + [f"{f.kind}\t{f.file}" for f in findings]) + "\n"

@@ -1,0 +1,140 @@
+"""The build cache keeps what the current builds use: entries no game's or edition's state lists
+any more are removed after a good build, never after a failed one, and what is left rebuilds the
+same files as a build from nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+from conftest import make_workspace, run
+
+DECK = Path("data/test/decks/cards.yaml")
+
+
+def _entries(out: Path) -> dict[str, bytes]:
+    """Every cache entry (states aside) by its path in the cache, with its bytes."""
+    cache = out / ".cache"
+    return {p.relative_to(cache).as_posix(): p.read_bytes() for p in cache.glob("*/**/*") if p.is_file()}
+
+
+def _outputs(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*")
+            if p.is_file() and p.name != "manifest.json"}
+
+
+def _uses(out: Path, edition: str) -> list[str]:
+    return json.loads((out / ".cache" / f"{edition}.json").read_bytes())["body"]["uses"]
+
+
+def _edit_text(ws: Path, old: str, new: str) -> None:
+    deck = ws / DECK
+    text = deck.read_text(encoding="utf-8")
+    assert old in text
+    deck.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_five_text_edits_leave_the_current_faces_and_equal_a_cold_build(tmp_path):
+    """Each edit of a card's text makes new faces and renders; after five, the cache holds what a
+    build from nothing holds (no old versions), and the incremental files equal the cold ones."""
+    ws = make_workspace(tmp_path / "ws")
+    out = ws / "build"
+    assert run(ws, "build", "--game", "test") == 0
+    first = _entries(out)
+    faces = {k for k in first if k.startswith("faces/")}
+    assert faces and any(k.startswith("renders/test/") for k in first)
+    previous = "本文カード5"
+    for n in range(1, 6):
+        _edit_text(ws, previous, f"改訂{n}")
+        previous = f"改訂{n}"
+        assert run(ws, "build", "--game", "test") == 0
+    warm = _entries(out)
+    cold_out = tmp_path / "cold"
+    assert run(ws, "build", "--game", "test", "--out", str(cold_out)) == 0
+    cold = _entries(cold_out)
+    assert set(warm) == set(cold)
+    assert {k for k in warm if k.startswith("faces/")} != faces  # the edited card's face changed
+    assert len([k for k in warm if k.startswith("faces/")]) == len(faces)  # …and replaced the old one
+    assert set(_uses(out, "test")) == set(warm)
+    assert not [d for d in (out / ".cache").rglob("*") if d.is_dir() and not any(d.iterdir())]
+    assert _outputs(out / "test") == _outputs(cold_out / "test")  # byte-identical PDFs, proof, csv
+
+
+def test_an_incremental_build_from_a_pruned_cache_equals_a_cold_build(tmp_path):
+    """Pruned entries are really gone: a fresh edit back to an old text converts again and still
+    writes the files a cold build writes."""
+    ws = make_workspace(tmp_path / "ws")
+    out = ws / "build"
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    _edit_text(ws, "本文カード2", "別の本文")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    _edit_text(ws, "別の本文", "本文カード2")  # back to the first text, whose faces were pruned
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    cold_out = tmp_path / "cold"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(cold_out)) == 0
+    assert _outputs(out / "test") == _outputs(cold_out / "test")
+    assert set(_entries(out)) == set(_entries(cold_out))
+
+
+def _second_game(ws: Path) -> None:
+    """A game 'other' beside 'test', with texts of its own (so faces of its own)."""
+    shutil.copytree(ws / "data" / "test", ws / "data" / "other")
+    shutil.copytree(ws / "templates" / "test", ws / "templates" / "other")
+    deck = ws / "data" / "other" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文", "他の本文"), encoding="utf-8")
+
+
+def test_another_game_and_another_language_in_the_same_folder_keep_their_entries(tmp_path):
+    game = "title: テストゲーム\ndraft: 3\nplayers: 2-4\ndate: 2026-11-30\nlanguages: [ja, en]\n" \
+           "palette:\n  red: \"#cc3333\"\n  ink: \"#222222\"\n"
+    ws = make_workspace(tmp_path / "ws", game=game)
+    _second_game(ws)
+    out = ws / "build"
+    assert run(ws, "build", "--game", "test", "--game", "other", "--no-rulebook") == 0
+    assert run(ws, "build", "--game", "test", "--lang", "en", "--no-rulebook") == 0
+    other, english = _uses(out, "other"), _uses(out, "test.en")
+    assert any(k.startswith("faces/") for k in other) and any(k.startswith("renders/other/") for k in other)
+    for n in range(1, 3):
+        _edit_text(ws, "本文カード1" if n == 1 else f"改訂{n - 1}", f"改訂{n}")
+        assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    left = _entries(out)
+    assert set(other) <= set(left) and set(english) <= set(left)
+    assert set(_uses(out, "test")) | set(other) | set(english) == set(left)
+    # and the other game's incremental build still equals a cold one
+    deck = ws / "data" / "other" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("他の本文カード3", "他の改訂"), encoding="utf-8")
+    assert run(ws, "build", "--game", "other", "--no-rulebook") == 0
+    cold_out = tmp_path / "cold"
+    assert run(ws, "build", "--game", "other", "--no-rulebook", "--out", str(cold_out)) == 0
+    assert _outputs(out / "other") == _outputs(cold_out / "other")
+
+
+def test_a_failed_build_prunes_nothing(tmp_path, monkeypatch):
+    """A build stopped while its files are renamed (Ctrl-C) leaves the cache as it was, old
+    entries included."""
+    ws = make_workspace(tmp_path / "ws")
+    out = ws / "build"
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    before = _entries(out)
+    _edit_text(ws, "本文カード4", "改訂")
+    import pnpgen.build.output as output
+
+    real = os.replace
+    calls: list = []
+
+    def flaky(src, dst):
+        calls.append(dst)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(src, dst)
+
+    monkeypatch.setattr(output.os, "replace", flaky)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 130
+    monkeypatch.setattr(output.os, "replace", real)
+    after = _entries(out)
+    assert set(before) <= set(after)  # nothing removed (a rename before the stop may have added one)
+    assert all(after[k] == v for k, v in before.items())
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0  # the next good build prunes
+    assert set(_entries(out)) == set(_uses(out, "test")) and len(set(before) - set(_entries(out))) > 0

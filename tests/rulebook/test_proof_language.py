@@ -1,0 +1,94 @@
+"""The proofing report speaks the book's language: for an English draft or an ``--lang en``
+build, its kinds and sentences (proof.txt and the rulebook's appendix) come from the English
+message catalogue; a Japanese book keeps its Japanese report."""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import DRAFT, GAME_YAML, REPO, make_workspace
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+from pnpgen.rulebook import build_rulebook, pictures_from_game
+
+SLUG = "alicematic-medallions"
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def _book(ws: Path, slug: str, lang: str | None):
+    game = load_game(Workspace(ws), slug, lang=lang)
+    return build_rulebook(game, REPO / "fonts", pictures=pictures_from_game(game, ws / "templates"))
+
+
+def _appendix(result) -> str:
+    pages = [p.extract_text() for p in PdfReader(io.BytesIO(result.files["rulebook.pdf"])).pages]
+    return next(p for p in reversed(pages) if "Proofing notes" in p)  # (the contents name it first)
+
+
+@pytest.fixture(scope="module")
+def medallions(tmp_path_factory) -> Path:
+    """The real game, its English sample draft given a miscount, a term spelt two ways and an
+    open player count: one finding of each kind an English draft can have."""
+    ws = tmp_path_factory.mktemp("medallions")
+    shutil.copytree(REPO / "data" / SLUG, ws / "data" / SLUG)
+    shutil.copytree(REPO / "templates" / SLUG, ws / "templates" / SLUG)
+    (ws / "fonts").symlink_to(REPO / "fonts")
+    draft = ws / "data" / SLUG / "draft.en.txt"
+    text = draft.read_text(encoding="utf-8")
+    assert "- Alice cards (53)" in text and "\n## Components\n" in text
+    text = text.replace("- Alice cards (53)", "- Alice cards (50)")
+    text = text.replace("\n## Components\n", "\nThe 【Crest Zone】 lies west; each 【Crest Zone】 counts once.\n"
+                                              "Only the 【Crest Zane】 may hold a medallion.\n\n## Components\n", 1)
+    draft.write_text(text, encoding="utf-8")
+    game = ws / "data" / SLUG / "game.yaml"
+    yaml = game.read_text(encoding="utf-8")
+    assert "\nplayers: 3-5" in yaml
+    game.write_text(yaml.replace("\nplayers: 3-5", "\nplayers: 未定", 1), encoding="utf-8")
+    return ws
+
+
+def test_an_english_build_words_proof_txt_in_english(medallions):
+    result = _book(medallions, SLUG, "en")
+    lines = result.files["proof.txt"].decode("utf-8").splitlines()
+    findings = [line.split("\t", 1) for line in lines[2:]]
+    assert {kind for kind, _ in findings} == {"Spelling", "Count", "Open"}, lines
+    said = dict((kind, text) for kind, text in findings)
+    assert said["Spelling"].startswith("“Crest Zone” ×2 (lines ") and "vs “Crest Zane” ×1 (lines " in said["Spelling"]
+    assert re.fullmatch(r"line \d+: Alice cards: the draft says 50, the data has 53", said["Count"]), said["Count"]
+    assert said["Open"].endswith("game.yaml: players is open ('未定'); left off the cover")
+    # apart from the data's own 未定, not one Japanese word: no 草案, 行, 回, 表紙, 「」
+    assert not JAPANESE.search("\n".join(lines[2:]).replace("未定", "")), lines
+
+
+def test_an_english_build_words_the_appendix_in_english(medallions):
+    appendix = re.sub(r"\s+", " ", _appendix(_book(medallions, SLUG, "en")))
+    assert "Spelling" in appendix and "Count" in appendix and "Open" in appendix
+    assert re.search(r"“Crest Zone” ×2 \(draft l\. \d+\) and “Crest Zane” ×1 \(draft l\. \d+\)",
+                     appendix), appendix
+    assert re.search(r"Alice cards: the draft says 50, the data has 53 \(draft line \d+\)", appendix), appendix
+    # (the English body font has no kana or kanji: the data's own 未定 does not extract)
+    assert re.search(r"Players: .{0,6}\(left off the cover\)", appendix), appendix
+    for japanese in ("表記ゆれ", "個数", "草案", "データは", "表紙", "プレイ人数"):
+        assert japanese not in appendix
+
+
+def test_a_japanese_draft_in_an_english_build_is_reported_in_english(tmp_path):
+    """A game kept in Japanese built with --lang en (no draft.en.txt): its Japanese draft's
+    disagreeing numbers are reported with English sentences around the quoted draft."""
+    draft = DRAFT.replace("２：カードを１枚出す。\n", "２：カードを１枚出す。\n"
+                          "　倉庫には資材を最大３個まで置くことができます。\n"
+                          "　倉庫には資材を最大４個まで置くことができます。\n")
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + "languages: [ja, en]\n")
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    english = _book(ws, "test", "en").files["proof.txt"].decode("utf-8")
+    (numbers,) = [line for line in english.splitlines() if line.startswith("Numbers\t")]
+    assert re.fullmatch(r"Numbers\t３個 / ４個: line \d+ “倉庫には資材を最大３個まで置くことができます。” vs "
+                        r"line \d+ “倉庫には資材を最大４個まで置くことができます。”", numbers), numbers
+    japanese = _book(ws, "test", None).files["proof.txt"].decode("utf-8")
+    assert re.search(r"^数の不一致\t３個／４個: line \d+ 「倉庫", japanese, re.M), japanese
