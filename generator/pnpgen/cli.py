@@ -37,7 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     _export_parser(sub)
 
     sub.add_parser("list", help="list the games and their decks")
-    c = sub.add_parser("check", help="validate data and list every 未定 placeholder")
+    c = sub.add_parser("check", help="render every face as a build would, writing nothing; list problems and 未定 placeholders")
     c.add_argument("--game", type=validate.option(validate.game_option), help="only this game")
     c.add_argument("--lang", help="also list every text without a translation into this language")
     e = sub.add_parser("export-sheet", help="write a deck's pieces to a spreadsheet (CSV or XLSX)")

@@ -136,11 +136,22 @@ def list(ws: Workspace, args: argparse.Namespace) -> int:  # noqa: A001 - the co
 
 
 def check(ws: Workspace, args: argparse.Namespace) -> int:
+    from pnpgen.build.check import check_faces
+    from pnpgen.build.options import BuildOptions
+
     slugs = [args.game] if args.game else ws.slugs()
-    total = 0
+    total = problems = 0
     for slug in slugs:
         game = load_game(ws, slug, lang=args.lang)
-        _say(f"{slug}: ok ({len(game.decks)} decks, {sum(d.count for d in game.decks)} pieces)")
+        faces = check_faces(ws, game, BuildOptions(lang=args.lang))
+        pieces = f"{len(game.decks)} decks, {sum(d.count for d in game.decks)} pieces, {faces.faces} faces"
+        _say(f"{slug}: {'ok' if not faces.problems else 'would not build'} ({pieces})")
+        for p in faces.problems:
+            more = f" — and {p.faces - 1} more face(s) the same way" if p.faces > 1 else ""
+            _say(f"  error: {p.error}{more}")
+        problems += len(faces.problems)
+        for w in faces.warnings:
+            _say(f"  warning: {w}")
         for line in game.translations.warnings:
             _say(f"  translation: {line}")
             total += 1
@@ -161,6 +172,9 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
                 total += 1
     _say(f"{total} placeholder(s) and missing translation(s) to settle" if args.lang
          else f"{total} placeholder(s) to settle")
+    if problems:
+        _say(f"{problems} problem(s) a build would stop at")
+        return 2
     return 0
 
 

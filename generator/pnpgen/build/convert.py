@@ -14,7 +14,7 @@ from pnpgen.render import vector
 from pnpgen.render.templates import one_line
 
 
-def _convert(job: tuple[str, str, str, Any]) -> vector.Art:
+def convert_face(job: tuple[str, str, str, Any]) -> vector.Art:
     """One face's art. Whatever goes wrong is the template's error, named by its file and the
     deck and piece (an InputError pickles whole, so it crosses the worker pool intact); a face
     svglib draws is drawn once here, so its errors surface now, not while a document is written."""
@@ -53,7 +53,7 @@ def convert_faces(faces: FaceSet, art_folder, jobs: int = 1,
     jobs_list = [(faces.svgs[k], faces.where[k], faces.template.get(k, ""), art_folder) for k in todo]
     if jobs > 1 and len(todo) > 64:  # fewer faces convert faster than worker processes start
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            arts.update(zip(todo, pool.map(_convert, jobs_list, chunksize=8)))
+            arts.update(zip(todo, pool.map(convert_face, jobs_list, chunksize=8)))
     else:
-        arts.update(zip(todo, map(_convert, jobs_list)))
+        arts.update(zip(todo, map(convert_face, jobs_list)))
     return arts

@@ -383,7 +383,13 @@ class Renderer:
         message = one_line(message)
         if not frames:
             return InputError(message, path=face.deck.source, key=key or face.side, expected=expected)
-        return InputError(message, path=frames[-1].filename, line=frames[-1].lineno, key=key, expected=expected)
+        # The designer's own line that led there; a built-in macro it called is named beside it.
+        own = [f for f in frames if Path(f.filename).is_relative_to(self.templates)]
+        at = own[-1] if own else frames[-1]
+        if at is not frames[-1] and Path(frames[-1].filename).is_relative_to(builtin.FOLDER):
+            inside = Path(frames[-1].filename).relative_to(builtin.FOLDER).as_posix()
+            message = one_line(f"{message} (in pnpgen's {inside}:{frames[-1].lineno}, called from here)")
+        return InputError(message, path=at.filename, line=at.lineno, key=key, expected=expected)
 
     def _well_formed(self, svg: str, template_name: str, where: str) -> list:
         """Invalid SVG, and an ``<image href>`` naming no readable file, are the template's

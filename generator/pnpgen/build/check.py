@@ -1,0 +1,66 @@
+"""`pnpgen check`: what a build would refuse, found without writing a file. Every face of every
+deck is rendered and converted as the build does it, and each problem is reported once (a
+template line that fails for forty cards is one problem), so one run lists them all."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pnpgen.build.convert import convert_face
+from pnpgen.build.faces import FaceSet
+from pnpgen.build.options import BuildOptions
+from pnpgen.data.load import check_bleed
+from pnpgen.data.model import Game
+from pnpgen.data.workspace import Workspace
+from pnpgen.errors import InputError
+from pnpgen.render.templates import Face, Renderer
+
+
+@dataclass
+class Problem:
+    """One thing the build would stop at, and how many faces it stops."""
+
+    error: InputError
+    faces: int = 1
+
+
+@dataclass
+class FaceCheck:
+    problems: list[Problem] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    faces: int = 0  # distinct faces that render and convert
+
+    def add(self, error: InputError) -> None:
+        key = (str(error.path), error.line, error.key, error.expected)
+        for p in self.problems:
+            if (str(p.error.path), p.error.line, p.error.key, p.error.expected) == key:
+                p.faces += 1
+                return
+        self.problems.append(Problem(error))
+
+
+def check_faces(ws: Workspace, game: Game, options: BuildOptions) -> FaceCheck:
+    """Render every piece's faces (the first copy) and convert each distinct one."""
+    out = FaceCheck()
+    try:
+        check_bleed(game, options.shop_bleed_mm)
+    except InputError as e:
+        out.add(e)
+    renderer = Renderer(ws.templates, game, options.shop_bleed_mm, options.min_dpi)
+    faces = FaceSet()
+    for deck in game.decks:
+        for piece in deck.pieces:
+            for side in ("front", "back") if deck.back else ("front",):
+                face = Face(deck, piece, side, 1)
+                try:
+                    faces.add(renderer.render(face), renderer.where(face), renderer.template_file(face))
+                except InputError as e:
+                    out.add(e)
+    for key in sorted(faces.svgs):
+        try:
+            convert_face((faces.svgs[key], faces.where[key], faces.template[key], renderer.art.folder))
+            out.faces += 1
+        except InputError as e:
+            out.add(e)
+    out.warnings = list(dict.fromkeys(renderer.warnings))
+    return out

@@ -1,0 +1,44 @@
+"""`pnpgen check` finds what `pnpgen build` would stop at — every face rendered and converted —
+without writing a file, and names each problem once, at the designer's own template line."""
+
+from __future__ import annotations
+
+from conftest import make_workspace, run
+
+MACRO_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% import "common/macros.svg.j2" as m with context %}
+{% block art %}
+{{ m.title(piece.nme, 8, size=14) }}
+{% endblock %}
+"""
+
+
+def test_check_renders_every_face_and_writes_nothing(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "test: ok (1 decks, 11 pieces, 22 faces)" in out  # 11 fronts, 11 backs (each names its card)
+    assert not (ws / "build").exists()
+
+
+def test_a_template_mistake_is_one_problem_at_the_designers_line(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", front=MACRO_FRONT)
+    assert run(ws, "check", "--game", "test") == 2
+    out = capsys.readouterr().out
+    errors = [line for line in out.splitlines() if "error:" in line]
+    assert len(errors) == 1, out
+    assert "templates/test/card-front.svg.j2:4:" in errors[0]  # the designer's line, not the macro's
+    assert "'nme'" in errors[0] and "common/macros.svg.j2" in errors[0]
+    assert "and 10 more face(s)" in errors[0]
+    assert "would not build" in out and not (ws / "build").exists()
+    assert run(ws, "build", "--game", "test") == 2  # the build stops at the same line
+    assert "card-front.svg.j2:4:" in capsys.readouterr().err
+
+
+def test_a_face_that_does_not_convert_is_found_too(tmp_path, capsys):
+    back = '<svg xmlns="http://www.w3.org/2000/svg"><rect width="5" height="5" fill="url(#nope)"/></svg>'
+    ws = make_workspace(tmp_path / "ws", back=back)
+    assert run(ws, "check", "--game", "test") == 2
+    out = capsys.readouterr().out
+    assert "card-back.svg.j2" in out and "names no element" in out
