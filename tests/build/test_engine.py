@@ -305,3 +305,23 @@ def test_incremental_builds_equal_cold_builds_after_every_kind_of_edit(workspace
         warm = {k: v[0] for k, v in _snapshot(workspace / "build" / "test").items() if k != "manifest.json"}
         fresh = {k: v[0] for k, v in _snapshot(cold / "test").items() if k != "manifest.json"}
         assert warm == fresh, n
+
+
+def test_cache_records_of_another_pnpgen_are_never_reused(workspace, monkeypatch):
+    """Converted faces are stamped with pnpgen's code: an upgrade (or an edit to pnpgen under the
+    same version number) converts every face again instead of reusing what the old code made."""
+    from pnpgen.build import cache, convert
+
+    converted: list[str] = []
+    real = convert.convert_face
+    monkeypatch.setattr(convert, "convert_face", lambda job: converted.append(job[1]) or real(job))
+    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+    faces = len(converted)
+    assert faces == 22
+    _set_count(workspace, "カード2", 2)
+    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+    assert len(converted) == faces  # same pnpgen: every face from the cache
+    monkeypatch.setattr(cache, "code", lambda: "0.1.0+another")
+    _set_count(workspace, "カード3", 2)
+    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+    assert len(converted) == 2 * faces

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -44,16 +45,27 @@ def _files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
 
 
+@lru_cache(maxsize=1)
+def code() -> str:
+    """pnpgen's version and a hash of its own files (code, built-in templates, messages): every
+    record is stamped with it, so a converted face or a nesting from another pnpgen — an upgrade,
+    or a developer's edit under the same version — is never reused."""
+    folder = Path(pnpgen.__file__).parent
+    parts = [pnpgen.__version__.encode(), str(FORMAT).encode()]
+    for path in _files(folder):
+        parts += [path.relative_to(folder).as_posix().encode(), path.read_bytes()]
+    return f"{pnpgen.__version__}+{_digest(parts)[:16]}"
+
+
 def fingerprint(folders: Iterable[Path], options: Any) -> str:
     """Hash of every file under ``folders`` (name, then content or size+mtime for big files),
-    pnpgen's own code and version, and ``options`` (its repr)."""
-    parts: list[bytes] = [f"pnpgen {pnpgen.__version__} cache {FORMAT}".encode(), repr(options).encode()]
-    code = Path(pnpgen.__file__).parent
-    for folder in [code, *folders]:
+    pnpgen itself (``code()``) and ``options`` (its repr)."""
+    parts: list[bytes] = [f"pnpgen {code()}".encode(), repr(options).encode()]
+    for folder in folders:
         for path in _files(folder):
             st = path.stat()
             parts.append(str(path).encode())
-            if path.suffix == ".py" or st.st_size > BIG_FILE:
+            if st.st_size > BIG_FILE:
                 parts.append(f"{st.st_size}:{st.st_mtime_ns}".encode())
             else:
                 parts.append(path.read_bytes())
@@ -75,7 +87,7 @@ class GameState:
     uses: list[str] = field(default_factory=list)  # cache entries the build used (paths in .cache/)
 
     def to_json(self) -> bytes:
-        body = {"format": FORMAT, "pnpgen": pnpgen.__version__, "inputs": self.inputs,
+        body = {"format": FORMAT, "pnpgen": code(), "inputs": self.inputs,
                 "documents": self.documents, "files": self.files, "report": self.report, "uses": self.uses}
         text = json.dumps(body, ensure_ascii=False, sort_keys=True)
         return json.dumps({"check": sha(text.encode()), "body": body}, ensure_ascii=False,
@@ -89,7 +101,7 @@ class GameState:
             body = outer["body"]
             text = json.dumps(body, ensure_ascii=False, sort_keys=True)
             if outer["check"] != sha(text.encode()) or body["format"] != FORMAT \
-                    or body["pnpgen"] != pnpgen.__version__:
+                    or body["pnpgen"] != code():
                 return None
             state = cls(str(body["inputs"]), dict(body["documents"]), dict(body["files"]), dict(body["report"]),
                         list(body["uses"]))
@@ -151,7 +163,7 @@ class Cache:
                 outer = json.loads(path.read_bytes())
                 body = outer["body"]
                 if outer["check"] == sha(json.dumps(body, sort_keys=True).encode()) \
-                        and body["pnpgen"] == pnpgen.__version__ and path.stem == sha(body["key"].encode())[:32]:
+                        and body["pnpgen"] == code() and path.stem == sha(body["key"].encode())[:32]:
                     out[body["key"]] = body["value"]
             except (OSError, ValueError, KeyError, TypeError, AttributeError):
                 continue
@@ -162,7 +174,7 @@ class Cache:
 
     def record(self, kind: str, key: str, value: Any) -> tuple[Path, bytes]:
         """The file that stores one record, and its bytes."""
-        body = {"pnpgen": pnpgen.__version__, "key": key, "value": value}
+        body = {"pnpgen": code(), "key": key, "value": value}
         data = json.dumps({"check": sha(json.dumps(body, sort_keys=True).encode()), "body": body}, sort_keys=True)
         return self.record_path(kind, key), data.encode()
 
@@ -176,7 +188,7 @@ class Cache:
         try:
             outer = json.loads(self.face_path(key).read_bytes())
             body = outer["art"]
-            if outer.get("key") != key or outer.get("pnpgen") != pnpgen.__version__ \
+            if outer.get("key") != key or outer.get("pnpgen") != code() \
                     or outer.get("check") != sha(json.dumps(body, sort_keys=True).encode()):
                 return None
             return from_json(body)
@@ -184,7 +196,7 @@ class Cache:
             return None
 
     def face_bytes(self, key: str, art_json: Any) -> bytes:
-        return json.dumps({"key": key, "pnpgen": pnpgen.__version__, "art": art_json,
+        return json.dumps({"key": key, "pnpgen": code(), "art": art_json,
                            "check": sha(json.dumps(art_json, sort_keys=True).encode())},
                           sort_keys=True).encode()
 
