@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -44,16 +45,28 @@ def fingerprint(folders: Iterable[Path], options: Any) -> str:
     """Hash of every file under ``folders`` (name, then content or size+mtime for big files),
     pnpgen's own code and version, and ``options`` (its repr)."""
     parts: list[bytes] = [f"pnpgen {pnpgen.__version__} cache {FORMAT}".encode(), repr(options).encode()]
-    code = Path(pnpgen.__file__).parent
-    for folder in [code, *folders]:
-        for path in _files(folder):
-            st = path.stat()
-            parts.append(str(path).encode())
-            if path.suffix == ".py" or st.st_size > BIG_FILE:
-                parts.append(f"{st.st_size}:{st.st_mtime_ns}".encode())
-            else:
-                parts.append(path.read_bytes())
+    parts.extend(_code())
+    for folder in folders:
+        parts.extend(_file_parts(folder))
     return _digest(parts)
+
+
+@lru_cache(maxsize=1)
+def _code() -> tuple[bytes, ...]:
+    """pnpgen's own files, once per process (the code running is the code loaded at its start)."""
+    return tuple(_file_parts(Path(pnpgen.__file__).parent))
+
+
+def _file_parts(folder: Path) -> list[bytes]:
+    parts: list[bytes] = []
+    for path in _files(folder):
+        st = path.stat()
+        parts.append(str(path).encode())
+        if path.suffix == ".py" or st.st_size > BIG_FILE:
+            parts.append(f"{st.st_size}:{st.st_mtime_ns}".encode())
+        else:
+            parts.append(path.read_bytes())
+    return parts
 
 
 def sha(data: bytes) -> str:
