@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import Mapping
 
 from pnpgen.data.model import Deck, Piece
+from pnpgen.render import vector
 from pnpgen.render.templates import Face, Renderer
+from pnpgen.shapes import Point, deck_shape, trim_path
 
 
 def face_key(svg: str) -> str:
@@ -98,3 +101,26 @@ def _side(deck: Deck, piece: Piece, side: str, renderer: Renderer, faces: FaceSe
         return [first]
     return [first] + [faces.add(renderer.render(Face(deck, piece, side, c)), where, template)
                       for c in range(2, piece.count + 1)]
+
+
+@dataclass
+class DeckPicture:
+    """One deck's faces as art. ``outline`` is the trim shape in mm from the trim's top-left
+    corner, y down; ``pieces`` holds the fronts of other pieces by piece number (1-based), for
+    the setup figures (the first piece's front is ``front``). Made here, beside the faces, so
+    the build's own process never imports the rulebook (its libraries load in the rulebook's)."""
+
+    front: vector.Art
+    back: vector.Art | None
+    trim_mm: tuple[float, float]
+    bleed_mm: float
+    outline: list[Point] = field(default_factory=list)
+    pieces: Mapping[int, vector.Art] = field(default_factory=dict)
+
+    def piece(self, number: int) -> vector.Art | None:
+        return self.front if number == 1 else self.pieces.get(number)
+
+
+def outline(deck: Deck) -> list[Point]:
+    """The deck's cut line as a polygon (circles and rounded corners flattened)."""
+    return trim_path(deck_shape(deck)).points()

@@ -14,7 +14,7 @@ from pnpgen import fonts as fontreg
 from pnpgen.build.cache import Cache, GameState, fingerprint, plan_key, sha
 from pnpgen.build.bom import bill_of_materials, bom_pages
 from pnpgen.build.convert import convert_faces
-from pnpgen.build.faces import DeckFaces, FaceSet, face_key, render_deck
+from pnpgen.build.faces import DeckFaces, DeckPicture, FaceSet, face_key, outline, render_deck
 from pnpgen.build.options import BuildOptions
 from pnpgen.build.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.data.load import check_bleed, load_game
@@ -72,8 +72,6 @@ class BuildResult:
 
     def pictures(self) -> dict:
         """Each deck's faces for the rulebook, from the arts the sheets use."""
-        from pnpgen.rulebook.pictures import DeckPicture, outline
-
         out = {}
         assert self.plan is not None
         for df in self.plan.decks:
@@ -235,10 +233,11 @@ def _duplex_ready(pages: list[Page], two_sided: bool, sheet: SheetOptions, font:
 def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | None = None,
                state: GameState | None = None, out_dir: Path | None = None,
                say: Callable[[str], None] = lambda s: None,
-               faces_ready: Callable[[BuildResult], None] | None = None) -> BuildResult:
+               faces_ready: Callable[[BuildResult], None] | None = None, game: Game | None = None) -> BuildResult:
     """The game's files as bytes, its deck records and its manifest (rulebook not included).
     With a ``cache``, faces converted by earlier builds are reused, and a document whose plan is
-    unchanged since ``state`` keeps the bytes of its file in ``out_dir``."""
+    unchanged since ``state`` keeps the bytes of its file in ``out_dir``. ``game``: the game
+    already loaded (else it is loaded here)."""
     from pnpgen.pdf.writer import write_document
 
     compiled = CompiledTemplates(cache.root / "jinja") if cache is not None else None
@@ -247,7 +246,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         nest.KNOWN.update(cache.records("nest"))
         nest.USED.clear()
         memo = RenderMemo(render_inputs(ws, slug, options), cache.records(f"renders/{slug}"))
-    plan, warnings = plan_game(ws, slug, options, compiled=compiled, memo=memo)
+    plan, warnings = plan_game(ws, slug, options, compiled=compiled, game=game, memo=memo)
     game = plan.game
     face_keys = {k: _art_digest(plan, k) for k in plan.faces.svgs}
     known, cache_files = {}, {}

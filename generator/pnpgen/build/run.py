@@ -20,6 +20,7 @@ from pnpgen.data.workspace import Workspace
 
 if TYPE_CHECKING:
     from pnpgen.build.game import BuildResult
+    from pnpgen.data.model import Game
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
     """One game, in memory: its outcome, the files to write (outputs, manifest, cache) and the
     files of its last build that it no longer makes."""
     from pnpgen.build.game import build_game
+    from pnpgen.data.load import load_game
 
     ws, slug, inputs, options, rulebook, out_root = job
     out_dir = _out_dir(out_root, slug, options)
@@ -121,10 +123,17 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
     say(f"{slug}: building")
     before = cache.state(_edition(slug, options))
     book = _Rulebook(ws, rulebook, cache, beside=options.jobs > 1) if rulebook is not None else None
-    result = build_game(ws, slug, options, cache=cache, state=before, out_dir=out_dir, say=say,
-                        faces_ready=book.start if book is not None else None)
-    if book is not None:
-        book.finish(result)
+    game = load_game(ws, slug, lang=options.lang)
+    try:
+        if book is not None:
+            book.prepare(game)
+        result = build_game(ws, slug, options, game=game, cache=cache, state=before, out_dir=out_dir, say=say,
+                            faces_ready=book.start if book is not None else None)
+        if book is not None:
+            book.finish(result)
+    finally:
+        if book is not None:
+            book.close()
     changes = change_report(before.report if before else None, result.records)
     result.manifest["changes"] = changes
     result.files["manifest.json"] = (json.dumps(result.manifest, ensure_ascii=False, indent=2) + "\n").encode()
@@ -143,13 +152,21 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
 class _Rulebook:
     """The game's rulebook (rulebook.pdf, the A4 booklet, proof.txt), typeset once the faces it
     shows are converted: in a second process while the sheets are written when there is a core
-    for it (``beside``), else right away."""
+    for it (``beside``), else right away. The second process starts as soon as the game is
+    loaded, and loads its libraries and fonts while the faces are drawn."""
 
     def __init__(self, ws: Workspace, opts: RulebookOptions, cache: Cache, beside: bool):
         self.ws, self.opts, self.cache, self.beside = ws, opts, cache, beside
         self.pool: Any = None
         self.future: Any = None
         self.done: Any = None
+
+    def prepare(self, game: Game) -> None:
+        if self.beside and game.draft_file.is_file():
+            from concurrent.futures import ProcessPoolExecutor
+
+            self.pool = ProcessPoolExecutor(max_workers=1)
+            self.pool.submit(_prepare, self.ws, game)  # its errors are _typeset's too: they surface there
 
     def start(self, result: BuildResult) -> None:
         game = result.game
@@ -159,10 +176,16 @@ class _Rulebook:
         if self.beside:
             from concurrent.futures import ProcessPoolExecutor
 
-            self.pool = ProcessPoolExecutor(max_workers=1)
+            self.pool = self.pool or ProcessPoolExecutor(max_workers=1)
             self.future = self.pool.submit(_typeset, *job)
         else:
             self.done = _typeset(*job)
+
+    def close(self) -> None:
+        """Let the second process go (at once when the build failed before the rulebook was typeset)."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=self.future is not None, cancel_futures=True)
+            self.pool = None
 
     def finish(self, result: BuildResult) -> None:
         game = result.game
@@ -171,22 +194,28 @@ class _Rulebook:
                                    "(add the draft there, or set draft_file in game.yaml)")
             return
         if self.future is not None:
-            try:
-                self.done = self.future.result()
-            finally:
-                self.pool.shutdown()
-        book, learned, used = self.done
+            self.done = self.future.result()
+        files, warnings, report, learned, used = self.done
         result.cache_files.update(self.cache.record("readings", k, v) for k, v in sorted(learned.items()))
         result.uses.update(self.cache.record_path("readings", k) for k in used)
-        result.files.update(book.files)
-        result.manifest["rulebook"] = {"files": sorted(book.files), "report": book.report}
-        result.manifest["files"] = sorted(set(result.manifest["files"]) | set(book.files))
-        result.warnings.extend(book.warnings)
+        result.files.update(files)
+        result.manifest["rulebook"] = {"files": sorted(files), "report": report}
+        result.manifest["files"] = sorted(set(result.manifest["files"]) | set(files))
+        result.warnings.extend(warnings)
+
+
+def _prepare(ws: Workspace, game: Game) -> None:
+    """In the rulebook's process, before the faces arrive: its libraries and its fonts."""
+    from pnpgen.rulebook import prepare
+
+    prepare(game, ws.fonts)
 
 
 def _typeset(ws: Workspace, game, pictures, opts: RulebookOptions, readings: dict):
-    """Typeset the draft as rulebook.pdf (A5) and rulebook-booklet.pdf (A4 saddle stitch); with
-    the index readings it had to look up, and every term whose reading it used."""
+    """Typeset the draft as rulebook.pdf (A5) and rulebook-booklet.pdf (A4 saddle stitch): its
+    files, warnings and report, with the index readings it had to look up and every term whose
+    reading it used. Plain values, so the build's process takes them back without importing the
+    rulebook."""
     from pnpgen.rulebook import build_rulebook, flowables
 
     flowables.KNOWN_READINGS.update({k: v for k, v in readings.items() if isinstance(v, str)})
@@ -195,4 +224,4 @@ def _typeset(ws: Workspace, game, pictures, opts: RulebookOptions, readings: dic
                           binding=opts.binding, pictures=pictures)
     learned = dict(flowables.LEARNED_READINGS)
     flowables.LEARNED_READINGS.clear()
-    return book, learned, set(flowables.USED_READINGS)
+    return book.files, book.warnings, book.report, learned, set(flowables.USED_READINGS)

@@ -93,6 +93,13 @@ def _fonts(game: Game, font_dir: Path, lang: str) -> Fonts:
     return Fonts(body=names["mincho"], gothic=names["gothic"], bold=names["bold"], mono=names["mono"])
 
 
+def prepare(game: Game, font_dir: Path) -> None:
+    """Parse the fonts ``build_rulebook`` will set the game's draft in: what a build does in the
+    rulebook's process while the faces the rulebook shows are still being drawn."""
+    draft, _ = load_document(game)
+    _fonts(game, Path(font_dir), draft.lang)
+
+
 def _date(text: str, lang: str = "ja") -> str:
     m = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", str(text).strip())
     if not m:

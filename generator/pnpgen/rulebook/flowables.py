@@ -57,14 +57,15 @@ def set_lines(text: str, width: float, measure: Callable[[str], float], lead: fl
     units = [PREFIX, *text]
     widths = [lead] + [measure(ch) for ch in text]
     hyphens = [measure(lb.HYPHEN_CHAR)] * (len(units) + 1)
-    classes = lb.break_classes(units, phrases=False, lang=lang)
     spaces = [u in lb.SPACES for u in units]
     if is_latin(lang):
+        classes = lb.break_classes(units, phrases=False, lang=lang)
         ranges = _latin_lines(classes, widths, spaces, width, hyphens, em)
     else:
         # every allowed gap is as good as another (after 、 too): lines are filled to the edge
-        classes = [lb.CHAR if c == lb.PHRASE else c for c in classes]
-        ranges = lb.fill(classes, widths, spaces, width, hyphens)
+        classes, ranges = lb.fill_hyphenating_late(
+            lambda h: [lb.CHAR if c == lb.PHRASE else c for c in lb.break_classes(units, False, lang, h)],
+            widths, spaces, width, hyphens)
         ranges = _keep_last_line(ranges, units, classes, widths, width, em)
     return [(max(s - 1, 0), e - 1) for s, e in ranges]
 

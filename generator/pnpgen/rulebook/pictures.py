@@ -6,37 +6,15 @@ The build passes a ``DeckPicture`` per deck id, made from the same ``Art`` its s
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
 
+from pnpgen.build.faces import DeckPicture, outline
 from pnpgen.data.model import Deck, Game
 from pnpgen.render import vector
 from pnpgen.render.templates import Face, Renderer
 from pnpgen.rulebook.figures import load_settings
-from pnpgen.shapes import Point, deck_shape, trim_path
 
-
-@dataclass
-class DeckPicture:
-    """One deck's faces as art. ``outline`` is the trim shape in mm from the trim's top-left
-    corner, y down; ``pieces`` holds the fronts of other pieces by piece number (1-based), for
-    the setup figures (the first piece's front is ``front``)."""
-
-    front: vector.Art
-    back: vector.Art | None
-    trim_mm: tuple[float, float]
-    bleed_mm: float
-    outline: list[Point] = field(default_factory=list)
-    pieces: Mapping[int, vector.Art] = field(default_factory=dict)
-
-    def piece(self, number: int) -> vector.Art | None:
-        return self.front if number == 1 else self.pieces.get(number)
-
-
-def outline(deck: Deck) -> list[Point]:
-    """The deck's cut line as a polygon (circles and rounded corners flattened)."""
-    return trim_path(deck_shape(deck)).points()
+__all__ = ["DeckPicture", "outline", "pictures_from_game"]
 
 
 def pictures_from_game(game: Game, templates: Path, bleed_mm: float = 3.0) -> dict[str, DeckPicture]:

@@ -24,7 +24,7 @@ break that fits runs over the edge (the box then sets the text smaller, or warns
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Callable, Sequence
 
 import budoux
@@ -153,10 +153,11 @@ def phrase_boundaries(plain: str) -> frozenset[int]:
     return frozenset(out)
 
 
-def break_classes(units: Sequence[str], phrases: bool = True, lang: str = "ja") -> list[int]:
+def break_classes(units: Sequence[str], phrases: bool = True, lang: str = "ja", hyphenate: bool = True) -> list[int]:
     """For each i in 0..len(units): the class of the gap before unit i (0 and n are unused).
     With ``phrases=False`` BudouX is not asked: every allowed gap is a plain ``CHAR`` break
-    (pure JLREQ character-by-character setting). ``lang`` chooses the hyphenation dictionary."""
+    (pure JLREQ character-by-character setting). ``lang`` chooses the hyphenation dictionary;
+    ``hyphenate=False`` leaves hyphenation points out (in-word gaps stay ``WORD``)."""
     n = len(units)
     plain = "".join(_BUDOUX_OBJ if u == OBJ else u for u in units)
     bounds = phrase_boundaries(plain) if n > 1 and phrases else frozenset()
@@ -184,7 +185,8 @@ def break_classes(units: Sequence[str], phrases: bool = True, lang: str = "ja") 
                 cls = CHAR
             classes[i] = cls
         offset += len(units[i])
-    _hyphenation_points(units, letter, classes, lang)
+    if hyphenate:
+        _hyphenation_points(units, letter, classes, lang)
     return classes
 
 
@@ -235,6 +237,30 @@ def fill(classes: Sequence[int], widths: Sequence[float], spaces: Sequence[bool]
          max_width: float, hyphens: Sequence[float] | None = None) -> list[tuple[int, int]]:
     """Greedy lines as (start, end) unit ranges; trailing spaces count for no width. ``hyphens[i]``
     is the width of the hyphen drawn when a line ends before unit i at a ``HYPHEN`` gap."""
+    lines = _fill(classes, widths, spaces, max_width, hyphens, first_choice_only=False)
+    assert lines is not None
+    return lines
+
+
+def fill_hyphenating_late(classes_of: Callable[[bool], Sequence[int]], widths: Sequence[float],
+                          spaces: Sequence[bool], max_width: float,
+                          hyphens: Sequence[float] | None = None) -> tuple[Sequence[int], list[tuple[int, int]]]:
+    """``fill`` with the classes ``classes_of(hyphenate)`` gives, and those classes. A hyphenation
+    point is tried only when a line has no phrase or character break that fits, so the lines are
+    first set without them (a hyphenation dictionary takes ~50 ms to load); only when a line
+    needs another break are they looked up and the lines set again. Same lines either way."""
+    classes = classes_of(False)
+    lines = _fill(classes, widths, spaces, max_width, hyphens, first_choice_only=True)
+    if lines is None:
+        classes = classes_of(True)
+        lines = fill(classes, widths, spaces, max_width, hyphens)
+    return classes, lines
+
+
+def _fill(classes: Sequence[int], widths: Sequence[float], spaces: Sequence[bool], max_width: float,
+          hyphens: Sequence[float] | None, first_choice_only: bool) -> list[tuple[int, int]] | None:
+    """``fill``; with ``first_choice_only``, None as soon as a line cannot end at a phrase or
+    character break that fits."""
     n = len(widths)
     if n == 0:
         return [(0, 0)]
@@ -260,6 +286,8 @@ def fill(classes: Sequence[int], widths: Sequence[float], spaces: Sequence[bool]
             lines.append((start, n))
             break
         cut = _best_break(classes, widths, hyphens, start, end, max_width + eps)
+        if first_choice_only and (cut > end or classes[cut] not in (PHRASE, CHAR)):
+            return None
         lines.append((start, cut))
         start = cut
     return lines
@@ -292,15 +320,6 @@ def hyphenated(classes: Sequence[int], end: int, n: int) -> bool:
     return end < n and classes[end] == HYPHEN
 
 
-def break_units(units: Sequence[str], widths: Sequence[float], max_width: float,
-                classes: Sequence[int] | None = None, hyphen_width: float = 0.0) -> list[tuple[int, int]]:
-    """Lines of one paragraph as (start, end) ranges of ``units``."""
-    if classes is None:
-        classes = break_classes(units)
-    spaces = [u in SPACES for u in units]
-    return fill(classes, widths, spaces, max_width, [hyphen_width] * (len(units) + 1))
-
-
 def break_lines(text: str, max_width: float, measure: Callable[[str], float], phrases: bool = True,
                 lang: str = "ja") -> list[str]:
     """Plain text (no markup) → lines no wider than ``max_width`` as measured by ``measure``.
@@ -323,9 +342,11 @@ def break_lines(text: str, max_width: float, measure: Callable[[str], float], ph
             if w is None:
                 w = cache[c] = measure(c)
             widths.append(w)
-        classes = _classes_cached(para, phrases, lang)
-        hyphen = measure(HYPHEN_CHAR) if HYPHEN in classes else 0.0
-        for s, e in break_units(units, widths, max_width, classes, hyphen):
+        spaces = [u in SPACES for u in units]
+        hyphens = [measure(HYPHEN_CHAR)] * (len(units) + 1)
+        classes, lines = fill_hyphenating_late(partial(_classes_cached, para, phrases, lang), widths, spaces,
+                                               max_width, hyphens)
+        for s, e in lines:
             out.append(para[s:e].rstrip(" ") + (HYPHEN_CHAR if hyphenated(classes, e, len(units)) else ""))
     return out
 
@@ -337,5 +358,5 @@ def clear_caches() -> None:
 
 
 @lru_cache(maxsize=8192)
-def _classes_cached(para: str, phrases: bool = True, lang: str = "ja") -> tuple[int, ...]:
-    return tuple(break_classes(list(para), phrases, lang))
+def _classes_cached(para: str, phrases: bool = True, lang: str = "ja", hyphenate: bool = True) -> tuple[int, ...]:
+    return tuple(break_classes(list(para), phrases, lang, hyphenate))

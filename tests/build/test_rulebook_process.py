@@ -1,0 +1,49 @@
+"""The rulebook's second process: started once the game is loaded, it parses the rulebook's fonts
+while the build draws the faces; the build's own process never imports the rulebook."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from conftest import REPO, make_workspace, run
+
+from pnpgen import fonts
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+
+CHECK = """\
+import sys
+from pnpgen.cli import main
+code = main(["build", "--game", "test", "--jobs", "2", "--out", sys.argv[1]])
+print(code, "pnpgen.rulebook" in sys.modules, "reportlab.platypus" in sys.modules)
+"""
+
+
+def test_the_build_process_never_imports_the_rulebook_and_the_rulebook_is_the_same(tmp_path):
+    ws = make_workspace(tmp_path / "ws")
+    env = {"PYTHONPATH": str(REPO / "generator"), "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run([sys.executable, "-c", CHECK, str(tmp_path / "beside")], cwd=ws, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.stdout.splitlines()[-1].split() == ["0", "False", "False"], proc.stderr
+    assert run(ws, "build", "--game", "test", "--jobs", "1", "--out", str(tmp_path / "alone")) == 0
+    for name in ("rulebook.pdf", "rulebook-booklet.pdf", "proof.txt", "manifest.json"):
+        assert (tmp_path / "beside" / "test" / name).read_bytes() == (tmp_path / "alone" / "test" / name).read_bytes()
+
+
+def test_prepare_parses_the_fonts_the_draft_is_set_in(tmp_path):
+    from pnpgen.rulebook import prepare
+
+    ws = Workspace(make_workspace(tmp_path / "ws"))
+    game = load_game(ws, "test")
+    prepare(game, ws.fonts)
+    assert {"BIZUDPMincho-Regular", "BIZUDPGothic-Regular", "BIZUDPGothic-Bold", "BIZUDGothic-Regular"} \
+        <= set(fonts._registered)
+
+
+def test_a_face_error_after_the_rulebook_process_started_is_one_line(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", front='<svg xmlns="http://www.w3.org/2000/svg">{{ piece.nothing.here }}</svg>')
+    assert run(ws, "build", "--game", "test", "--jobs", "2") == 2
+    err = capsys.readouterr().err
+    assert "nothing" in err and "Traceback" not in err
+    assert not (ws / "build" / "test" / "rulebook.pdf").exists()
