@@ -203,7 +203,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     warnings += comp_warnings
     report += comp_report
     proof_lang = report_lang(lang, draft.lang)
-    findings = proof(doc, draft.text, game, rows, proof_lang)
+    findings = proof(doc, draft.text, game, rows, path, proof_lang)
     if is_placeholder(game.players):
         warnings.append(f"{game.slug}: players is a placeholder ({game.players}); the cover leaves it out")
 
@@ -233,7 +233,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         latin=is_latin(draft.lang),
     )
     builder = StoryBuilder(doc, fonts, rows, rules_only=rules_only, pictures=pictures, settings=settings,
-                           proof=[(f.kind, f.book) for f in findings], lang=lang, text_lang=draft.lang)
+                           proof=[(f.kind, f.book) for f in findings], lang=lang, text_lang=draft.lang,
+                           boards=[d.id for d in game.decks if d.kind == "board"])
     use_default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
     a5, n_pages = render(builder.story(), meta, fonts)
     for spec in settings.figures:

@@ -17,7 +17,7 @@ from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Spacer
 from reportlab.platypus.doctemplate import ActionFlowable
 
 from pnpgen.messages import msg
-from pnpgen.rulebook.flowables import PT, Heading, JPara, place_face
+from pnpgen.rulebook.flowables import PT, Heading, index_terms, place_face
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.styles import (
     ACCENT,
@@ -92,9 +92,8 @@ class RulebookDoc(BaseDocTemplate):
         visible = not isinstance(f, (Spacer, ActionFlowable))
         first = visible and self._drawn_on_page == 0
         self._drawn_on_page += visible
-        if isinstance(f, JPara):
-            for term in f.terms():
-                self.notify("IndexTerm", (term, self.page))
+        for term in index_terms(f):
+            self.notify("IndexTerm", (term, self.page))
         if isinstance(f, Heading):
             if f.mark and (first or not self._page_mark):
                 self._page_mark = f.mark

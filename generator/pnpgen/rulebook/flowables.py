@@ -142,6 +142,22 @@ def terms(text: str) -> list[str]:
     return out
 
 
+def mark_indexed(f: Flowable, text: str = "", parts: Sequence[Flowable] = ()) -> Flowable:
+    """Let the index see what ``f`` shows besides a JPara's own lines: ``text`` (a heading, a
+    sub-heading, a caption, a diagram) and ``parts`` (the flowables a table draws in its cells,
+    which the document never meets one by one). Returns ``f``."""
+    f.index_text, f.index_parts = text, list(parts)
+    return f
+
+
+def index_terms(f: Flowable) -> list[str]:
+    """The 【terms】 a drawn flowable shows, for the index: a JPara's (when ``indexed``), and
+    whatever ``mark_indexed`` gave it."""
+    if isinstance(f, JPara):
+        return f.terms()
+    return terms(getattr(f, "index_text", "")) + [t for p in getattr(f, "index_parts", ()) for t in index_terms(p)]
+
+
 class JPara(Flowable):
     """A paragraph set by ``set_lines`` and justified.
 
@@ -155,10 +171,10 @@ class JPara(Flowable):
     def __init__(self, text: str, font: str, size: float, leading: float, *, color=INK,
                  first_indent: float = 0.0, left: float = 0.0, prefix: str = "", prefix_font: str | None = None,
                  prefix_x: float = 0.0, lines: list[tuple[int, int]] | None = None, first: bool = True,
-                 last: bool = True, indexed: bool = True, lang: str = "ja"):
+                 last: bool = True, indexed: bool = False, lang: str = "ja"):
         super().__init__()
         self.lang, self.latin = lang, is_latin(lang)
-        self.indexed = indexed  # its 【terms】 go to the index (the rules; not the appendix)
+        self.indexed = indexed  # its 【terms】 go to the index (the rules' text; not the appendix)
         self.text, self.font, self.size, self.leading = text, font, size, leading
         self.color, self.first_indent, self.left = color, first_indent, left
         self.prefix, self.prefix_font, self.prefix_x = prefix, prefix_font or font, prefix_x
@@ -201,10 +217,11 @@ class JPara(Flowable):
                       last=self.last, **kw)]
 
     def terms(self) -> list[str]:
-        """The 【terms】 on the lines this part shows, for the index (none outside the rules)."""
+        """The 【terms】 on the lines this part shows (with its prefix, an item's term, on the
+        first), for the index; none unless ``indexed``."""
         if not self.lines or not self.indexed:
             return []
-        return terms(self.text[self.lines[0][0]:self.lines[-1][1]])
+        return terms(self.prefix if self.first else "") + terms(self.text[self.lines[0][0]:self.lines[-1][1]])
 
     def _accent_mask(self) -> list[bool]:
         mask, depth = [], 0
@@ -408,21 +425,26 @@ def place_face(canv, name: str, art: vector.Art, picture: DeckPicture, x: float,
 
 
 class Faces(Flowable):
-    """A deck's faces side by side (front, back), ``height`` points tall, each at the same scale,
-    with a hairline where the piece is cut."""
+    """A deck's faces side by side (front, back), each ``scale`` times its printed size, with a
+    hairline where the piece is cut."""
 
     GAP = 3 * mm
-    MAX_SCALE = 2.0  # a small token is shown at most twice its size
 
-    def __init__(self, deck_id: str, picture: DeckPicture, height: float, max_width: float):
+    def __init__(self, deck_id: str, picture: DeckPicture, scale: float):
         super().__init__()
-        self.deck_id, self.picture = deck_id, picture
+        self.deck_id, self.picture, self.scale = deck_id, picture, scale
         self.faces = [("front", picture.front)] + ([("back", picture.back)] if picture.back else [])
         tw, th = (v * PT for v in picture.trim_mm)
         n = len(self.faces)
-        self.scale = min(height / th, (max_width - (n - 1) * self.GAP) / (n * tw), self.MAX_SCALE)
         self.width = n * tw * self.scale + (n - 1) * self.GAP
         self.height = th * self.scale
+
+    @staticmethod
+    def fit(picture: DeckPicture, height: float, max_width: float) -> float:
+        """The largest scale at which the deck's faces fit ``height`` × ``max_width`` points."""
+        tw, th = (v * PT for v in picture.trim_mm)
+        n = 1 + (picture.back is not None)
+        return min(height / th, (max_width - (n - 1) * Faces.GAP) / (n * tw))
 
     def wrap(self, aw, ah):
         return self.width, self.height
