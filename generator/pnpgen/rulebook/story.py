@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 from typing import Collection, Mapping
-from xml.sax.saxutils import escape
 
 from reportlab.lib.units import mm
 from reportlab.platypus import (
@@ -22,6 +21,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
+from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings
 from pnpgen.rulebook.flowables import Diagram, Faces, Figure, Heading, JPara, TermIndex, mark_indexed, terms
@@ -138,6 +138,10 @@ class StoryBuilder:
         return self.jpara(text, self.fonts.body, size, leading, color=NOTE_INK if note else colour,
                           first_indent=indent + (size if first is None else first), left=indent)
 
+    def p(self, text: str, style: str) -> Paragraph:
+        """A Paragraph of plain ``text`` in one of the heading styles (with glyph fallback)."""
+        return Paragraph(glyphs.markup(text, self.st[style].fontName), self.st[style])
+
     def label(self, key: str, **args: object) -> str:
         return msg(f"rulebook.{key}", self.lang, **args)
 
@@ -174,7 +178,7 @@ class StoryBuilder:
                 out.append(self.indexed(diagram, "\n".join(b.lines)))
             elif isinstance(b, Subheading):
                 style, mark = self.marks.sub[b.level]
-                head = Paragraph(_marked(mark, b.text), self.st[style])
+                head = Paragraph(_marked(mark, b.text, self.st[style].fontName), self.st[style])
                 head.keepWithNext = 1
                 out.append(self.indexed(_indented(head, indent), b.text))
                 out += self.blocks(b.children, indent + BLOCK_INDENT, notes_as_rules=notes_as_rules)
@@ -224,7 +228,7 @@ class StoryBuilder:
             self.figures_placed.append(spec)
             part: list[Flowable] = [Spacer(1, 4), Figure(placed, *spec.size_mm)]
             if spec.caption:
-                caption = Paragraph(escape(self.label("figure", caption=spec.caption)), self.st["caption"])
+                caption = self.p(self.label("figure", caption=spec.caption), "caption")
                 part += [Spacer(1, 2), self.indexed(caption, spec.caption)]
             out.append(KeepTogether(part + [Spacer(1, 4)]))
         return out
@@ -258,18 +262,18 @@ class StoryBuilder:
                 out.append(KeepTogether(self.component(row)))
         if extra:
             out.append(Spacer(1, 6))
-            head = Paragraph(_marked(self.marks.other, self.label("other_components")), self.st["h5"])
+            head = Paragraph(_marked(self.marks.other, self.label("other_components"), self.st["h5"].fontName),
+                             self.st["h5"])
             out.append(KeepTogether([head] + self.component(extra[0])))
             for row in extra[1:]:
                 out.append(KeepTogether(self.component(row)))
         return out
 
     def component(self, row: ComponentRow) -> list[Flowable]:
-        st = self.st
         count = row.count_text() or self.label("no_data")
         if row.stand_in:
             count += self.label("stand_in")
-        head = _cell_table([[Paragraph(escape(row.name), st["comp_name"]), Paragraph(escape(count), st["comp_count"])]],
+        head = _cell_table([[self.p(row.name, "comp_name"), self.p(count, "comp_count")]],
                            ["55%", "45%"], [
             ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 10),  # else Table sets Helvetica
             ("LINEBELOW", (0, 0), (-1, -1), 0.5, RULE),
@@ -291,7 +295,7 @@ class StoryBuilder:
             n = self.reductions[d]
             pic += [Faces(d, self.pictures[d], 1 / n), Spacer(1, 2)]
             if n != self.common:
-                pic += [Paragraph(escape(self.label("picture_own_scale", n=n)), self.st["caption"]), Spacer(1, 2)]
+                pic += [self.p(self.label("picture_own_scale", n=n), "caption"), Spacer(1, 2)]
         if pic and max(f.width for f in pic if isinstance(f, Faces)) <= PICTURE_W:
             out.append(self.indexed(_cell_table([[pic, text or ""]], [PICTURE_W + 4 * mm, None], [
                 ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
@@ -303,8 +307,7 @@ class StoryBuilder:
         return out
 
     def parts_table(self, parts) -> Table:
-        st = self.st
-        data = [[Paragraph(escape(d.name), st["part"]), Paragraph(f"{d.count}{d.unit}", st["part_count"])]
+        data = [[self.p(d.name, "part"), self.p(f"{d.count}{d.unit}", "part_count")]
                 for _name, ds in parts for d in ds]
         return _cell_table(data, ["78%", "22%"], [
             ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 8),  # else Table sets Helvetica
@@ -323,7 +326,7 @@ class StoryBuilder:
             steps = [c for c in s.children if isinstance(c, Step)]
             if not steps:
                 continue
-            lines.append(Paragraph(_marked(self.marks.section, s.title), self.st["h4"]))
+            lines.append(Paragraph(_marked(self.marks.section, s.title, self.st["h4"].fontName), self.st["h4"]))
             for step in steps:
                 subs = [self.marks.outline(b) for b in step.children if isinstance(b, Subheading)]
                 body = f"{n}.{step.number}{self.marks.gap}{step.title}"
@@ -370,7 +373,7 @@ class StoryBuilder:
                 ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                 ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
             ]))
-            out += [NextPageTemplate("front"), PageBreak(), Paragraph(escape(self.label("contents")), st["toc_title"]), toc]
+            out += [NextPageTemplate("front"), PageBreak(), self.p(self.label("contents"), "toc_title"), toc]
         out += [NextPageTemplate("body"), PageBreak()]  # no headings at all: no contents page
         if self.doc.preamble:
             out += self.blocks(self.doc.preamble)
@@ -440,9 +443,9 @@ def _indented(p: Paragraph, indent: float) -> Flowable:
     return _Indent(p, indent) if indent else p
 
 
-def _marked(mark: str, text: str) -> str:
+def _marked(mark: str, text: str, font: str) -> str:
     """A heading's markup: its mark in the accent colour (none for a Latin sub-heading), then the text."""
-    return f'<font color="#2f4f6f">{mark}</font> {escape(text)}' if mark else escape(text)
+    return f'<font color="#2f4f6f">{mark}</font> {glyphs.markup(text, font)}' if mark else glyphs.markup(text, font)
 
 
 def _data_only(row: ComponentRow) -> bool:
