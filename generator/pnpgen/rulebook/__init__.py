@@ -24,6 +24,7 @@ from pnpgen.data.workspace import Workspace, contained
 from pnpgen.errors import InputError
 from pnpgen.impose import booklet
 from pnpgen.messages import msg
+from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.components import component_rows
 from pnpgen.rulebook.document import Meta, render
 from pnpgen.rulebook.figures import load_settings
@@ -90,7 +91,11 @@ def _fonts(game: Game, font_dir: Path, lang: str) -> Fonts:
     own = game.text_fonts if lang == game.lang and game.text_fonts else game.fonts
     roles.update({k: v for k, v in (own or {}).items() if v})
     names = {role: fontreg.register(roles[role], font_dir) for role in ("mincho", "gothic", "bold", "mono")}
-    return Fonts(body=names["mincho"], gothic=names["gothic"], bold=names["bold"], mono=names["mono"])
+    fonts = Fonts(body=names["mincho"], gothic=names["gothic"], bold=names["bold"], mono=names["mono"])
+    plain = dict(fontreg.DEFAULT_FONTS)
+    plain.update({k: v for k, v in (game.fonts or {}).items() if v})
+    glyphs.use(fonts, game.fallback_fonts, plain, font_dir)  # what a font lacks: see glyphs
+    return fonts
 
 
 def prepare(game: Game, font_dir: Path) -> None:
@@ -140,14 +145,15 @@ def _consistency(doc: Document, game: Game, path: Path) -> list[str]:
 
 
 def _missing_glyphs(doc: Document, fonts, names: list[str]) -> list[str]:
-    """Characters of the draft (and of the components' names from the data) the body font lacks."""
+    """Characters of the draft (and of the components' names from the data) neither the body
+    font nor its fallbacks have."""
     text = "".join(getattr(b, "text", "") or "\n".join(getattr(b, "lines", [])) for b in doc.blocks())
     text += "".join(names)
-    missing = sorted({ch for ch in text if not ch.isspace() and not fontreg.has_glyph(fonts.body, ch)})
+    missing = sorted({ch for ch in text if glyphs.lacks(ch, fonts.body)})
     if not missing:
         return []
     shown = " ".join(f"{ch} (U+{ord(ch):04X})" for ch in missing[:12])
-    return [f"body font {fonts.body} lacks {len(missing)} character(s) of the draft: {shown}"]
+    return [f"body font {fonts.body} and its fallbacks lack {len(missing)} character(s) of the draft: {shown}"]
 
 
 def _names_in(game: Game, lang: str) -> dict[str, str]:
@@ -210,7 +216,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     warnings += comp_warnings
     report += comp_report
     proof_lang = report_lang(lang, draft.lang)
-    findings = proof(doc, draft.text, game, rows, proof_lang)
+    findings = proof(doc, draft.text, game, rows, path, proof_lang)
     if is_placeholder(game.players):
         warnings.append(f"{game.slug}: players is a placeholder ({game.players}); the cover leaves it out")
 
@@ -240,7 +246,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         latin=is_latin(draft.lang),
     )
     builder = StoryBuilder(doc, fonts, rows, rules_only=rules_only, pictures=pictures, settings=settings,
-                           proof=[(f.kind, f.book) for f in findings], lang=lang, text_lang=draft.lang)
+                           proof=[(f.kind, f.book) for f in findings], lang=lang, text_lang=draft.lang,
+                           boards=[d.id for d in game.decks if d.kind == "board"])
     use_default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
     a5, n_pages = render(builder.story(), meta, fonts)
     for spec in settings.figures:

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
-from xml.sax.saxutils import escape
 
 from reportlab.lib.units import mm
-from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Spacer
 from reportlab.platypus.doctemplate import ActionFlowable
 
 from pnpgen.messages import msg
-from pnpgen.rulebook.flowables import PT, Heading, JPara, place_face
+from pnpgen.rulebook import glyphs
+from pnpgen.rulebook.flowables import PT, Heading, index_terms, place_face
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.styles import (
     ACCENT,
@@ -92,35 +91,34 @@ class RulebookDoc(BaseDocTemplate):
         visible = not isinstance(f, (Spacer, ActionFlowable))
         first = visible and self._drawn_on_page == 0
         self._drawn_on_page += visible
-        if isinstance(f, JPara):
-            for term in f.terms():
-                self.notify("IndexTerm", (term, self.page))
+        for term in index_terms(f):
+            self.notify("IndexTerm", (term, self.page))
         if isinstance(f, Heading):
             if f.mark and (first or not self._page_mark):
                 self._page_mark = f.mark
             c = self.canv
             c.bookmarkPage(f.key)
             c.addOutlineEntry(f.toc_text, f.key, level=f.level, closed=f.level > 0)
-            self.notify("TOCEntry", (f.level, escape(f.toc_text), self.page, f.key))
+            toc_font = self.fonts.gothic if f.level == 0 else self.fonts.body  # styles toc0, toc1
+            self.notify("TOCEntry", (f.level, glyphs.markup(f.toc_text, toc_font), self.page, f.key))
             if f.mark:
                 self._running = f.mark
 
     def _footer(self, canv, doc):
         canv.saveState()
-        canv.setFont(self.fonts.gothic, 8)
         canv.setFillColor(INK)
-        canv.drawCentredString(PAGE_W / 2, 9 * mm, str(doc.page))
+        glyphs.draw(canv, PAGE_W / 2, 9 * mm, str(doc.page), self.fonts.gothic, 8, "centre")
         canv.restoreState()
 
     def _decorate(self, canv, doc):
         canv.saveState()
         y = PAGE_H - 12 * mm
-        canv.setFont(self.fonts.gothic, MIN_SIZE)
         canv.setFillColor(NOTE_INK)
         gap = "\u2002" if self.meta.latin else "　"
-        canv.drawString(MARGIN_INNER, y, f"{self.meta.one_line_title}{gap}{self.meta.draft_label}".strip())
+        head = f"{self.meta.one_line_title}{gap}{self.meta.draft_label}".strip()
+        glyphs.draw(canv, MARGIN_INNER, y, head, self.fonts.gothic, MIN_SIZE)
         if self._page_mark:
-            canv.drawRightString(PAGE_W - MARGIN_OUTER, y, self._page_mark)
+            glyphs.draw(canv, PAGE_W - MARGIN_OUTER, y, self._page_mark, self.fonts.gothic, MIN_SIZE, "right")
         canv.setStrokeColor(RULE)
         canv.setLineWidth(0.4)
         canv.line(MARGIN_INNER, y - 1.8 * mm, PAGE_W - MARGIN_OUTER, y - 1.8 * mm)
@@ -132,7 +130,7 @@ class RulebookDoc(BaseDocTemplate):
         width = PAGE_W - 34 * mm
 
         def fitted(text: str, font: str, size: float) -> float:
-            while size > 8 and pdfmetrics.stringWidth(text, font, size) > width:
+            while size > 8 and glyphs.width(text, font, size) > width:
                 size -= 0.5
             return size
 
@@ -144,37 +142,30 @@ class RulebookDoc(BaseDocTemplate):
         canv.rect(11 * mm, 11 * mm, PAGE_W - 22 * mm, PAGE_H - 22 * mm)
         cx = PAGE_W / 2
         canv.setFillColor(ACCENT)
-        canv.setFont(f.gothic, 9)
-        canv.drawCentredString(cx, PAGE_H - 28 * mm, msg("rulebook.cover", m.lang))
+        glyphs.draw(canv, cx, PAGE_H - 28 * mm, msg("rulebook.cover", m.lang), f.gothic, 9, "centre")
         canv.line(cx - 18 * mm, PAGE_H - 31 * mm, cx + 18 * mm, PAGE_H - 31 * mm)
         y = PAGE_H - 50 * mm
         canv.setFillColor(INK)
         for i, part in enumerate(m.title_parts or [m.title]):
             size = fitted(part, f.bold, 26 if i == 0 else 16)
-            canv.setFont(f.bold, size)
-            canv.drawCentredString(cx, y, part)
+            glyphs.draw(canv, cx, y, part, f.bold, size, "centre")
             y -= size * 1.55
         if m.subtitle:
             size = fitted(m.subtitle, f.gothic, 11)
-            canv.setFont(f.gothic, size)
-            canv.drawCentredString(cx, y, m.subtitle)
+            glyphs.draw(canv, cx, y, m.subtitle, f.gothic, size, "centre")
             y -= size * 1.8
         if m.draft_label:
-            canv.setFont(f.gothic, 12)
             canv.setFillColor(ACCENT)
-            canv.drawCentredString(cx, y - 2 * mm, m.draft_label)
+            glyphs.draw(canv, cx, y - 2 * mm, m.draft_label, f.gothic, 12, "centre")
             y -= 12 + 2 * mm
         self._cover_picture(canv, top=y - 8 * mm, bottom=46 * mm)
         canv.setFillColor(INK)
         if m.players:
             players = msg("rulebook.players", m.lang, players=m.players)
-            canv.setFont(f.gothic, fitted(players, f.gothic, 10))
-            canv.drawCentredString(cx, 34 * mm, players)
+            glyphs.draw(canv, cx, 34 * mm, players, f.gothic, fitted(players, f.gothic, 10), "centre")
         canv.setFillColor(NOTE_INK)
-        canv.setFont(f.gothic, 8.5)
-        canv.drawCentredString(cx, 24 * mm, m.date)
-        canv.setFont(f.gothic, MIN_SIZE)
-        canv.drawCentredString(cx, 18 * mm, msg("rulebook.playtest", m.lang))
+        glyphs.draw(canv, cx, 24 * mm, m.date, f.gothic, 8.5, "centre")
+        glyphs.draw(canv, cx, 18 * mm, msg("rulebook.playtest", m.lang), f.gothic, MIN_SIZE, "centre")
         canv.restoreState()
 
     def _cover_picture(self, canv, top: float, bottom: float) -> None:
@@ -204,12 +195,10 @@ class RulebookDoc(BaseDocTemplate):
         canv.setStrokeColor(INK)
         canv.setLineWidth(0.6)
         canv.line(x, y + 8, PAGE_W - MARGIN_OUTER, y + 8)
-        canv.setFont(f.bold, 10)
         canv.setFillColor(INK)
-        canv.drawString(x, y + 14, self.meta.one_line_title)
-        canv.setFont(f.gothic, 7.5)
+        glyphs.draw(canv, x, y + 14, self.meta.one_line_title, f.bold, 10)
         for i, line in enumerate(lines):
-            canv.drawString(x, y - 4 - i * 11, line)
+            glyphs.draw(canv, x, y - 4 - i * 11, line, f.gothic, 7.5)
         bottom = y - 14 - (len(lines) - 1) * 11
         canv.line(x, bottom, PAGE_W - MARGIN_OUTER, bottom)
         canv.restoreState()

@@ -7,7 +7,6 @@ import re
 import unicodedata
 from functools import lru_cache
 from typing import Callable, Sequence
-from xml.sax.saxutils import escape
 
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
@@ -15,6 +14,7 @@ from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 from reportlab.platypus.doctemplate import IndexingFlowable
 
 from pnpgen.render import vector
+from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.styles import (
@@ -143,6 +143,22 @@ def terms(text: str) -> list[str]:
     return out
 
 
+def mark_indexed(f: Flowable, text: str = "", parts: Sequence[Flowable] = ()) -> Flowable:
+    """Let the index see what ``f`` shows besides a JPara's own lines: ``text`` (a heading, a
+    sub-heading, a caption, a diagram) and ``parts`` (the flowables a table draws in its cells,
+    which the document never meets one by one). Returns ``f``."""
+    f.index_text, f.index_parts = text, list(parts)
+    return f
+
+
+def index_terms(f: Flowable) -> list[str]:
+    """The 【terms】 a drawn flowable shows, for the index: a JPara's (when ``indexed``), and
+    whatever ``mark_indexed`` gave it."""
+    if isinstance(f, JPara):
+        return f.terms()
+    return terms(getattr(f, "index_text", "")) + [t for p in getattr(f, "index_parts", ()) for t in index_terms(p)]
+
+
 class JPara(Flowable):
     """A paragraph set by ``set_lines`` and justified.
 
@@ -156,17 +172,17 @@ class JPara(Flowable):
     def __init__(self, text: str, font: str, size: float, leading: float, *, color=INK,
                  first_indent: float = 0.0, left: float = 0.0, prefix: str = "", prefix_font: str | None = None,
                  prefix_x: float = 0.0, lines: list[tuple[int, int]] | None = None, first: bool = True,
-                 last: bool = True, indexed: bool = True, lang: str = "ja"):
+                 last: bool = True, indexed: bool = False, lang: str = "ja"):
         super().__init__()
         self.lang, self.latin = lang, is_latin(lang)
-        self.indexed = indexed  # its 【terms】 go to the index (the rules; not the appendix)
+        self.indexed = indexed  # its 【terms】 go to the index (the rules' text; not the appendix)
         self.text, self.font, self.size, self.leading = text, font, size, leading
         self.color, self.first_indent, self.left = color, first_indent, left
         self.prefix, self.prefix_font, self.prefix_x = prefix, prefix_font or font, prefix_x
         self.lines, self.first, self.last = lines, first, last
 
     def _measure(self, ch: str) -> float:
-        return pdfmetrics.stringWidth(ch, self.font, self.size)
+        return pdfmetrics.stringWidth(ch, glyphs.font_for(ch, self.font), self.size)
 
     def _bracket_pad(self) -> float:
         """A paragraph that opens with a bracket (【 「 （) keeps the bracket's own half-em of
@@ -179,7 +195,7 @@ class JPara(Flowable):
         if self.lines is None:
             lead = self.first_indent - self.left + self._bracket_pad()
             if self.prefix and not self.prefix_x:
-                lead += pdfmetrics.stringWidth(self.prefix, self.prefix_font, self.size)
+                lead += glyphs.width(self.prefix, self.prefix_font, self.size)
             self.lines = set_lines(self.text, aw - self.left, self._measure, lead, self.size, self.lang)
         self.width = aw
         self.height = len(self.lines) * self.leading
@@ -202,10 +218,11 @@ class JPara(Flowable):
                       last=self.last, **kw)]
 
     def terms(self) -> list[str]:
-        """The 【terms】 on the lines this part shows, for the index (none outside the rules)."""
+        """The 【terms】 on the lines this part shows (with its prefix, an item's term, on the
+        first), for the index; none unless ``indexed``."""
         if not self.lines or not self.indexed:
             return []
-        return terms(self.text[self.lines[0][0]:self.lines[-1][1]])
+        return terms(self.prefix if self.first else "") + terms(self.text[self.lines[0][0]:self.lines[-1][1]])
 
     def _accent_mask(self) -> list[bool]:
         mask, depth = [], 0
@@ -228,13 +245,12 @@ class JPara(Flowable):
             avail = self.width - x
             if first_line and self.prefix:
                 c.setFillColor(self.color)
-                c.setFont(self.prefix_font, self.size)
-                c.drawString(self.prefix_x or x, y, self.prefix)
+                glyphs.draw(c, self.prefix_x or x, y, self.prefix, self.prefix_font, self.size)
                 if not self.prefix_x:
-                    pw = pdfmetrics.stringWidth(self.prefix, self.prefix_font, self.size)
+                    pw = glyphs.width(self.prefix, self.prefix_font, self.size)
                     x += pw
                     avail -= pw
-            slack = avail - pdfmetrics.stringWidth(line, self.font, self.size)
+            slack = avail - glyphs.width(line, self.font, self.size)
             is_last = i == len(self.lines) - 1 and self.last
             if self.latin:
                 self._draw_words(line, s, mask, x, y, 0.0 if is_last else slack)
@@ -244,14 +260,12 @@ class JPara(Flowable):
             if not is_last and gaps > 0 and 0 < slack <= MAX_LETTER_SPACING * self.size * gaps:
                 spacing = slack / gaps
             t = c.beginText(x, y)
-            t.setFont(self.font, self.size)
-            t.setCharSpace(spacing)
-            run = s
-            for j in range(s + 1, s + len(line) + 1):
-                if j == s + len(line) or mask[j] != mask[run]:
-                    t.setFillColor(ACCENT if mask[run] else self.color)
-                    t.textOut(line[run - s:j - s])
-                    run = j
+            for piece, accent in _runs(line, [mask[min(k, len(mask) - 1)] for k in range(s, s + len(line))]):
+                t.setFillColor(ACCENT if accent else self.color)
+                for part, font in glyphs.runs(piece, self.font):
+                    t.setFont(font, self.size)
+                    t.setCharSpace(spacing)
+                    t.textOut(part)
             c.drawText(t)
 
     def _draw_words(self, line: str, start: int, mask: list[bool], x: float, y: float, slack: float) -> None:
@@ -265,10 +279,12 @@ class JPara(Flowable):
         for token in re.findall(r" +|[^ ]+", line):
             if token[0] != " ":
                 for piece, accent in _runs(token, [mask[min(start + pos + k, len(mask) - 1)] for k in range(len(token))]):
-                    t.setTextOrigin(x, y)
                     t.setFillColor(ACCENT if accent else self.color)
-                    t.textOut(piece)
-                    x += pdfmetrics.stringWidth(piece, self.font, self.size)
+                    for part, font in glyphs.runs(piece, self.font):
+                        t.setTextOrigin(x, y)
+                        t.setFont(font, self.size)
+                        t.textOut(part)
+                        x += pdfmetrics.stringWidth(part, font, self.size)
             else:
                 x += pdfmetrics.stringWidth(token, self.font, self.size) + extra * len(token)
             pos += len(token)
@@ -300,7 +316,7 @@ class Heading(Flowable):
         self.style, self.mark, self.key = style, mark, key
         self.bar, self.rule = bar, rule
         self.toc_text = f"{number}{gap}{text}" if number else text  # gap: an en space in Latin faces
-        self._para = Paragraph(escape(self.toc_text), style)
+        self._para = Paragraph(glyphs.markup(self.toc_text, style.fontName), style)
         self.spaceBefore, self.spaceAfter = space_before, space_after
         self.keepWithNext = 1
 
@@ -367,12 +383,13 @@ class Diagram(Flowable):
         c.roundRect(x0, 0, box_w, self.height, 1.5 * mm, stroke=1, fill=1)
         left = x0 + (box_w - self.cols * half) / 2
         c.setFillColor(INK)
-        c.setFont(self.font, self.size)
         for i, row in enumerate(self.rows):
             y = self.height - self.pad - (i + 1) * self.leading + (self.leading - self.size) / 2 + 1.5
             for col, ch in row:
                 # centre the glyph in its cells (a proportional glyph stays on its column)
-                w = pdfmetrics.stringWidth(ch, self.font, self.size)
+                font = glyphs.font_for(ch, self.font)
+                w = pdfmetrics.stringWidth(ch, font, self.size)
+                c.setFont(font, self.size)
                 c.drawString(left + col * half + (self._span(ch) * half - w) / 2, y, ch)
 
 
@@ -409,21 +426,26 @@ def place_face(canv, name: str, art: vector.Art, picture: DeckPicture, x: float,
 
 
 class Faces(Flowable):
-    """A deck's faces side by side (front, back), ``height`` points tall, each at the same scale,
-    with a hairline where the piece is cut."""
+    """A deck's faces side by side (front, back), each ``scale`` times its printed size, with a
+    hairline where the piece is cut."""
 
     GAP = 3 * mm
-    MAX_SCALE = 2.0  # a small token is shown at most twice its size
 
-    def __init__(self, deck_id: str, picture: DeckPicture, height: float, max_width: float):
+    def __init__(self, deck_id: str, picture: DeckPicture, scale: float):
         super().__init__()
-        self.deck_id, self.picture = deck_id, picture
+        self.deck_id, self.picture, self.scale = deck_id, picture, scale
         self.faces = [("front", picture.front)] + ([("back", picture.back)] if picture.back else [])
         tw, th = (v * PT for v in picture.trim_mm)
         n = len(self.faces)
-        self.scale = min(height / th, (max_width - (n - 1) * self.GAP) / (n * tw), self.MAX_SCALE)
         self.width = n * tw * self.scale + (n - 1) * self.GAP
         self.height = th * self.scale
+
+    @staticmethod
+    def fit(picture: DeckPicture, height: float, max_width: float) -> float:
+        """The largest scale at which the deck's faces fit ``height`` × ``max_width`` points."""
+        tw, th = (v * PT for v in picture.trim_mm)
+        n = 1 + (picture.back is not None)
+        return min(height / th, (max_width - (n - 1) * Faces.GAP) / (n * tw))
 
     def wrap(self, aw, ah):
         return self.width, self.height
@@ -549,10 +571,10 @@ class TermIndex(IndexingFlowable):
                 row = head
                 style.append(("LINEBELOW", (0, len(rows)), (-1, len(rows)), 0.4, RULE))
                 style.append(("TOPPADDING", (0, len(rows)), (-1, len(rows)), 5))
-                rows.append([Paragraph(f'<font name="{self.font}" color="#2f4f6f">{escape(head)}</font>',
+                rows.append([Paragraph(f'<font name="{self.font}" color="#2f4f6f">{glyphs.markup(head, self.font)}</font>',
                                        st["index"]), ""])
             shown = term if self.latin else f"【{term}】"
-            rows.append([Paragraph(escape(shown) if term else "", st["index"]),
+            rows.append([Paragraph(glyphs.markup(shown, st["index"].fontName) if term else "", st["index"]),
                          Paragraph((", " if self.latin else "、").join(str(p) for p in pages), st["index_page"])])
         t = Table(rows, colWidths=[aw * 0.7, aw * 0.3])
         t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), self.font, 8),  # else Table sets Helvetica

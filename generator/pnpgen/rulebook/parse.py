@@ -204,7 +204,38 @@ _STEP = re.compile(r"^([０-９0-9]{1,2})([：）:)])\s*(\S.*)$")
 _CHANGELOG = re.compile(r"^（!--(.*?)--）\s*$")
 _DRAFT = re.compile(r"草案\s*([０-９0-9]+)")
 _MAP_GLYPHS = set("□■◆◇○●△▲▽▼☆★") | {chr(c) for c in range(0x2460, 0x2474)}
-_COUNT = re.compile(r"([０-９0-9]+)\s*(枚|個|本|台|体|セット|組|種|人)?")
+_UNITS = "枚|個|本|台|体|セット|組|種|人"
+_COUNT = re.compile(rf"([０-９0-9]+)\s*({_UNITS})?")
+_KANJI_DIGITS = {ch: n for n, chars in enumerate(("〇零", "一", "二", "三", "四", "五", "六", "七", "八", "九"))
+                 for ch in chars}
+_KANJI_UNITS = {"十": 10, "百": 100, "千": 1000}
+_KANJI = "[" + "".join(_KANJI_DIGITS) + "".join(_KANJI_UNITS) + "]+"
+# a kanji numeral is a count only before a counter word, or standing alone (三 in 「三つ巴」 is none)
+_KANJI_COUNT = re.compile(rf"({_KANJI})\s*({_UNITS})|^\s*({_KANJI})\s*$")
+
+
+def kanji_number(text: str) -> int:
+    """``三`` → 3, ``十二`` → 12, ``二十四`` → 24, ``百五`` → 105, ``二〇`` → 20 (digit by digit)."""
+    total = current = 0
+    for ch in text:
+        if ch in _KANJI_UNITS:
+            total += (current or 1) * _KANJI_UNITS[ch]
+            current = 0
+        else:
+            current = current * 10 + _KANJI_DIGITS[ch]
+    return total + current
+
+
+def count_in(text: str) -> tuple[int, str] | None:
+    """The first count of ``text`` and its counter word (枚, 個 … or ""): digits, full-width
+    digits or a kanji numeral (``三枚``, ``二十四個``), all read alike."""
+    m = _COUNT.search(text)
+    if m:
+        return int(to_ascii_digits(m.group(1))), m.group(2) or ""
+    k = _KANJI_COUNT.search(text)
+    if k:
+        return kanji_number(k.group(1) or k.group(3)), k.group(2) or ""
+    return None
 
 
 def _is_map_line(s: str) -> bool:
@@ -282,10 +313,10 @@ def parse_component_heading(text: str) -> Component:
     units: list[str] = []
     if inside:
         for part in re.split(r"[／/・、]", inside):
-            cm = _COUNT.search(part)
-            if cm:
-                counts.append(int(to_ascii_digits(cm.group(1))))
-                units.append(cm.group(2) or "")
+            found = count_in(part)
+            if found:
+                counts.append(found[0])
+                units.append(found[1])
     return Component(names, inside, counts, units, text.strip())
 
 
@@ -297,8 +328,8 @@ def _memo_count(text: str) -> tuple[str, int] | None:
     head, rest = m.group(1), re.sub(r"（[^（）]*）", "", m.group(2))
     if "＝" in rest:
         rest = rest.rsplit("＝", 1)[1]
-    n = re.search(r"[０-９0-9]+", rest)
-    return (head, int(to_ascii_digits(n.group(0)))) if n else None
+    n = count_in(rest)
+    return (head, n[0]) if n else None
 
 
 # ---------------------------------------------------------------- parser

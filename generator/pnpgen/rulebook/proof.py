@@ -18,6 +18,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from pathlib import Path
 
 from pnpgen.data.model import Game, is_placeholder
 from pnpgen.messages import msg
@@ -158,14 +159,15 @@ def disagreeing_numbers(doc: Document, text: str, lang: str) -> list[Finding]:
     return out
 
 
-def count_mismatches(rows: list[ComponentRow], doc: Document, lang: str) -> list[Finding]:
+def count_mismatches(rows: list[ComponentRow], doc: Document, draft_path: Path | str, lang: str) -> list[Finding]:
+    """The components whose draft count differs from the data's, at ``draft_path:line``."""
     lines = {c.name: c.line for c in doc.components}
     out = []
     for row in rows:
         data = row.count_text() or ""
         for label, draft_n in row.mismatches:
             n = lines.get(row.name, 0)
-            said = dict(label=label, draft=draft_n, data=data, line=n)
+            said = dict(label=label, draft=draft_n, data=data, line=n, path=draft_path)
             out.append(Finding(msg("proof.kind.count", lang), msg("proof.count.book", lang, **said),
                                msg("proof.count.file", lang, **said)))
     return out
@@ -196,9 +198,11 @@ def placeholders(game: Game, lang: str) -> list[Finding]:
     return out
 
 
-def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], lang: str) -> list[Finding]:
+def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_path: Path | str,
+          lang: str) -> list[Finding]:
     """Every finding, worded in ``lang`` (see :func:`report_lang`)."""
-    return (near_duplicates(doc, text, lang) + disagreeing_numbers(doc, text, lang) + count_mismatches(rows, doc, lang)
+    return (near_duplicates(doc, text, lang) + disagreeing_numbers(doc, text, lang)
+            + count_mismatches(rows, doc, draft_path, lang)
             + placeholders(game, lang))
 
 

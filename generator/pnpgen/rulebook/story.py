@@ -4,8 +4,8 @@ appendix, colophon)."""
 
 from __future__ import annotations
 
-from typing import Mapping
-from xml.sax.saxutils import escape
+import math
+from typing import Collection, Mapping
 
 from reportlab.lib.units import mm
 from reportlab.platypus import (
@@ -21,9 +21,10 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
+from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings
-from pnpgen.rulebook.flowables import Diagram, Faces, Figure, Heading, JPara, TermIndex
+from pnpgen.rulebook.flowables import Diagram, Faces, Figure, Heading, JPara, TermIndex, mark_indexed, terms
 from pnpgen.rulebook.parse import (
     Block,
     Bullet,
@@ -51,6 +52,9 @@ from pnpgen.rulebook.styles import (
     NOTE_SIZE,
     RULE,
     SOFT,
+    MARGIN_INNER,
+    MARGIN_OUTER,
+    PAGE_W,
     Fonts,
     heading_styles,
 )
@@ -78,8 +82,14 @@ class Marks:
         if not inner:
             return sub.text
         return f"{sub.text} ({', '.join(inner)})" if self.latin else f"{sub.text}（{'・'.join(inner)}）"
-PICTURE_H = 36 * mm  # a deck's faces in the components list
-PICTURE_W = 50 * mm
+PICTURE_H = 44 * mm  # the tallest a deck's faces are drawn in the components list
+PICTURE_W = 50 * mm  # pictures at most this wide stand beside the description, wider ones above it
+TEXT_W = PAGE_W - MARGIN_INNER - MARGIN_OUTER
+
+
+def reduction(scale: float) -> int:
+    """The n of the 1/n scale that fits where ``scale`` does (never more than actual size)."""
+    return max(1, math.ceil(1 / scale - 1e-6))
 
 
 def _cell_table(rows, widths, style) -> Table:
@@ -91,15 +101,31 @@ def _cell_table(rows, widths, style) -> Table:
 class StoryBuilder:
     def __init__(self, doc: Document, fonts: Fonts, rows: list[ComponentRow], *, rules_only: bool,
                  pictures: Mapping[str, DeckPicture], settings: RulebookSettings, proof: list[tuple[str, str]],
-                 lang: str = "ja", text_lang: str = "ja"):
+                 lang: str = "ja", text_lang: str = "ja", boards: Collection[str] = ()):
         self.doc, self.fonts, self.rows = doc, fonts, rows
         self.lang, self.text_lang = lang, text_lang  # pnpgen's labels; the draft's text
         self.marks = Marks(is_latin(text_lang))
         self.st = heading_styles(fonts)
         self.rules_only = rules_only
         self.pictures, self.settings, self.proof = pictures, settings, proof
+        self.boards = set(boards)  # deck ids of the boards (their pictures may be smaller still)
+        self.common, self.reductions = self.picture_scales()
         self._key = 0
         self.figures_placed: list[FigureSpec] = []
+        self.indexing = True  # what is set now is the rules' text: its 【terms】 go to the index
+        self.has_terms = False  # the index has an entry
+
+    def indexed(self, f: Flowable, text: str = "", parts: list[Flowable] = ()) -> Flowable:
+        """``f`` seen by the index, while the rules are set (``flowables.mark_indexed``)."""
+        if not self.indexing:
+            return f
+        self.has_terms = self.has_terms or bool(terms(text))
+        return mark_indexed(f, text, parts)
+
+    def jpara(self, text: str, font: str, size: float, leading: float, **kw) -> JPara:
+        """A paragraph of the draft: indexed while the rules are set."""
+        self.has_terms = self.has_terms or (self.indexing and bool(terms(kw.get("prefix", "") + text)))
+        return JPara(text, font, size, leading, indexed=self.indexing, lang=self.text_lang, **kw)
 
     def key(self) -> str:
         self._key += 1
@@ -109,8 +135,12 @@ class StoryBuilder:
     def para(self, text: str, *, indent: float = 0.0, first: float | None = None, note: bool = False,
              colour=INK) -> JPara:
         size, leading = (NOTE_SIZE, NOTE_LEADING) if note else (BODY_SIZE, BODY_LEADING)
-        return JPara(text, self.fonts.body, size, leading, color=NOTE_INK if note else colour,
-                     first_indent=indent + (size if first is None else first), left=indent, lang=self.text_lang)
+        return self.jpara(text, self.fonts.body, size, leading, color=NOTE_INK if note else colour,
+                          first_indent=indent + (size if first is None else first), left=indent)
+
+    def p(self, text: str, style: str) -> Paragraph:
+        """A Paragraph of plain ``text`` in one of the heading styles (with glyph fallback)."""
+        return Paragraph(glyphs.markup(text, self.st[style].fontName), self.st[style])
 
     def label(self, key: str, **args: object) -> str:
         return msg(f"rulebook.{key}", self.lang, **args)
@@ -131,26 +161,26 @@ class StoryBuilder:
                 out.append(self.para(b.text, indent=indent) if notes_as_rules
                            else self.para(b.text, indent=indent + BODY_SIZE, first=0, note=True))
             elif isinstance(b, Bullet):
-                out.append(JPara(b.text, self.fonts.body, BODY_SIZE, BODY_LEADING, first_indent=indent + BODY_SIZE * 1.6,
-                                 left=indent + BODY_SIZE * 1.6, prefix=self.marks.bullet,
-                                 prefix_x=indent + BODY_SIZE * 0.5, lang=self.text_lang))
+                out.append(self.jpara(b.text, self.fonts.body, BODY_SIZE, BODY_LEADING,
+                                      first_indent=indent + BODY_SIZE * 1.6, left=indent + BODY_SIZE * 1.6,
+                                      prefix=self.marks.bullet, prefix_x=indent + BODY_SIZE * 0.5))
             elif isinstance(b, Item):
                 left = indent + BODY_SIZE * 1.5
                 if b.term:
-                    out.append(JPara(b.body, self.fonts.body, BODY_SIZE, BODY_LEADING, first_indent=left - BODY_SIZE,
-                                     left=left, prefix=b.term + self.marks.colon, prefix_font=self.fonts.bold,
-                                     lang=self.text_lang))
+                    out.append(self.jpara(b.body, self.fonts.body, BODY_SIZE, BODY_LEADING,
+                                          first_indent=left - BODY_SIZE, left=left, prefix=b.term + self.marks.colon,
+                                          prefix_font=self.fonts.bold))
                 else:
                     out.append(self.para(b.text, indent=left, first=-BODY_SIZE))
             elif isinstance(b, Preformatted):
                 diagram = Diagram(b.lines, self.fonts.mono, left=indent)
                 diagram.spaceBefore, diagram.spaceAfter = 3, 4
-                out.append(diagram)
+                out.append(self.indexed(diagram, "\n".join(b.lines)))
             elif isinstance(b, Subheading):
                 style, mark = self.marks.sub[b.level]
-                head = Paragraph(_marked(mark, b.text), self.st[style])
+                head = Paragraph(_marked(mark, b.text, self.st[style].fontName), self.st[style])
                 head.keepWithNext = 1
-                out.append(_indented(head, indent))
+                out.append(self.indexed(_indented(head, indent), b.text))
                 out += self.blocks(b.children, indent + BLOCK_INDENT, notes_as_rules=notes_as_rules)
                 out += self.figures_after(b.text)
             if getattr(b, "gap_before", False) and (start or self.marks.latin) and len(out) > start:
@@ -163,12 +193,12 @@ class StoryBuilder:
     # -- sections
     def section_heading(self, number: str, title: str, mark: str) -> list[Flowable]:
         return [CondPageBreak(45 * mm),
-                Heading(number, title, 0, self.st["h1"], mark=mark, key=self.key(), rule=True,
-                        space_before=10, space_after=6, gap=self.marks.gap)]
+                self.indexed(Heading(number, title, 0, self.st["h1"], mark=mark, key=self.key(), rule=True,
+                                     space_before=10, space_after=6, gap=self.marks.gap), title)]
 
     def step_heading(self, number: str, title: str) -> Flowable:
-        return Heading(number, title, 1, self.st["h2"], key=self.key(), bar=True, space_before=8, space_after=4,
-                       gap=self.marks.gap)
+        return self.indexed(Heading(number, title, 1, self.st["h2"], key=self.key(), bar=True, space_before=8,
+                                    space_after=4, gap=self.marks.gap), title)
 
     def rules_section(self, n: int, s: Section) -> list[Flowable]:
         out = self.section_heading(str(n), s.title, s.title)
@@ -198,12 +228,33 @@ class StoryBuilder:
             self.figures_placed.append(spec)
             part: list[Flowable] = [Spacer(1, 4), Figure(placed, *spec.size_mm)]
             if spec.caption:
-                part += [Spacer(1, 2), Paragraph(escape(self.label("figure", caption=spec.caption)), self.st["caption"])]
+                caption = self.p(self.label("figure", caption=spec.caption), "caption")
+                part += [Spacer(1, 2), self.indexed(caption, spec.caption)]
             out.append(KeepTogether(part + [Spacer(1, 4)]))
         return out
 
+    def pictured(self, row: ComponentRow) -> list[str]:
+        """The decks a row pictures (two at most, one above the other)."""
+        return [d for d in row.deck_ids[:2] if d in self.pictures]
+
+    def picture_scales(self) -> tuple[int | None, dict[str, int]]:
+        """One scale 1/n for every picture of the components list: the largest at which each
+        piece but the boards fits its slot, never above actual size; a board too big for it is
+        drawn at its own smaller 1/n. Returns the common n (None when only boards are shown)
+        and the n per deck id."""
+        need = {d: reduction(Faces.fit(self.pictures[d], PICTURE_H, TEXT_W))
+                for row in self.rows for d in self.pictured(row)}
+        pieces = [n for d, n in need.items() if d not in self.boards]
+        common = max(pieces) if pieces else None
+        return common, {d: max(n, common or 1) for d, n in need.items()}
+
     def components_section(self, s: Section) -> list[Flowable]:
         out: list[Flowable] = self.blocks([b for b in s.children if not isinstance(b, Component)])
+        if self.common is not None:
+            key = "picture_scale" if self.common > 1 else "picture_actual"
+            others = self.label("picture_others") if set(self.reductions.values()) != {self.common} else ""
+            out.append(JPara(self.label(key, n=self.common, others=others), self.fonts.body, NOTE_SIZE, NOTE_LEADING,
+                             color=NOTE_INK, lang=self.lang))
         out.append(Spacer(1, 4))
         extra = [r for r in self.rows if r.stated is None and not r.description and _data_only(r)]
         for row in self.rows:
@@ -211,18 +262,18 @@ class StoryBuilder:
                 out.append(KeepTogether(self.component(row)))
         if extra:
             out.append(Spacer(1, 6))
-            head = Paragraph(_marked(self.marks.other, self.label("other_components")), self.st["h5"])
+            head = Paragraph(_marked(self.marks.other, self.label("other_components"), self.st["h5"].fontName),
+                             self.st["h5"])
             out.append(KeepTogether([head] + self.component(extra[0])))
             for row in extra[1:]:
                 out.append(KeepTogether(self.component(row)))
         return out
 
     def component(self, row: ComponentRow) -> list[Flowable]:
-        st = self.st
         count = row.count_text() or self.label("no_data")
         if row.stand_in:
             count += self.label("stand_in")
-        head = _cell_table([[Paragraph(escape(row.name), st["comp_name"]), Paragraph(escape(count), st["comp_count"])]],
+        head = _cell_table([[self.p(row.name, "comp_name"), self.p(count, "comp_count")]],
                            ["55%", "45%"], [
             ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 10),  # else Table sets Helvetica
             ("LINEBELOW", (0, 0), (-1, -1), 0.5, RULE),
@@ -239,24 +290,24 @@ class StoryBuilder:
         parts = [(name, ds) for name, ds in row.parts if ds and (len(ds) > 1 or len(row.parts) > 1)]
         if parts:
             text += [Spacer(1, 2), self.parts_table(parts)]
-        faces = [Faces(d, self.pictures[d], PICTURE_H / min(len(row.deck_ids), 2), PICTURE_W)
-                 for d in row.deck_ids[:2] if d in self.pictures]
-        if faces:
-            pic: list[Flowable] = []
-            for f in faces:
-                pic += [f, Spacer(1, 2)]
-            out.append(_cell_table([[pic, text or ""]], [PICTURE_W + 4 * mm, None], [
+        pic: list[Flowable] = []
+        for d in self.pictured(row):
+            n = self.reductions[d]
+            pic += [Faces(d, self.pictures[d], 1 / n), Spacer(1, 2)]
+            if n != self.common:
+                pic += [self.p(self.label("picture_own_scale", n=n), "caption"), Spacer(1, 2)]
+        if pic and max(f.width for f in pic if isinstance(f, Faces)) <= PICTURE_W:
+            out.append(self.indexed(_cell_table([[pic, text or ""]], [PICTURE_W + 4 * mm, None], [
                 ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                 ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"), ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 8),
-            ]))
+            ]), parts=text))  # the description is drawn by the table: the index sees it so
         else:
-            out += text
+            out += pic + text  # a wide picture stands above its description
         return out
 
     def parts_table(self, parts) -> Table:
-        st = self.st
-        data = [[Paragraph(escape(d.name), st["part"]), Paragraph(f"{d.count}{d.unit}", st["part_count"])]
+        data = [[self.p(d.name, "part"), self.p(f"{d.count}{d.unit}", "part_count")]
                 for _name, ds in parts for d in ds]
         return _cell_table(data, ["78%", "22%"], [
             ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 8),  # else Table sets Helvetica
@@ -275,7 +326,7 @@ class StoryBuilder:
             steps = [c for c in s.children if isinstance(c, Step)]
             if not steps:
                 continue
-            lines.append(Paragraph(_marked(self.marks.section, s.title), self.st["h4"]))
+            lines.append(Paragraph(_marked(self.marks.section, s.title, self.st["h4"].fontName), self.st["h4"]))
             for step in steps:
                 subs = [self.marks.outline(b) for b in step.children if isinstance(b, Subheading)]
                 body = f"{n}.{step.number}{self.marks.gap}{step.title}"
@@ -287,7 +338,8 @@ class StoryBuilder:
                                        lang=self.text_lang))
         deck = self.settings.quick_reference_deck
         if deck and deck in self.pictures:
-            lines += [Spacer(1, 6), Faces(deck, self.pictures[deck], 70 * mm, 118 * mm)]
+            picture = self.pictures[deck]
+            lines += [Spacer(1, 6), Faces(deck, picture, min(Faces.fit(picture, 70 * mm, 118 * mm), 1.0))]
         if not lines:
             return []
         title = self.label("quick_reference")
@@ -295,7 +347,7 @@ class StoryBuilder:
                                      space_after=6)] + lines
 
     def index(self) -> list[Flowable]:
-        if not any("【" in (getattr(b, "text", "") or "") for b in self.doc.blocks()):
+        if not self.has_terms:
             return []
         title = self.label("index")
         return [PageBreak(), Heading("", title, 0, self.st["h1"], mark=title, key=self.key(), rule=True,
@@ -321,12 +373,13 @@ class StoryBuilder:
                 ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                 ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
             ]))
-            out += [NextPageTemplate("front"), PageBreak(), Paragraph(escape(self.label("contents")), st["toc_title"]), toc]
+            out += [NextPageTemplate("front"), PageBreak(), self.p(self.label("contents"), "toc_title"), toc]
         out += [NextPageTemplate("body"), PageBreak()]  # no headings at all: no contents page
         if self.doc.preamble:
             out += self.blocks(self.doc.preamble)
         for n, s in enumerate(self.doc.rules, start=1):
             out += self.rules_section(n, s)
+        self.indexing = False  # the index covers the rules, not their summary nor the appendix
         out += self.quick_reference()
         out += self.index()
         if not self.rules_only:
@@ -361,9 +414,6 @@ class StoryBuilder:
                                        key=self.key(), rule=True, space_after=6, gap=self.marks.gap),
                                self.label_para("appendix_note"),
                                Spacer(1, 4)]
-        for f in (f for _, flow in parts for f in flow):
-            if isinstance(f, JPara):
-                f.indexed = False  # the index covers the rules
         for i, (title, flow) in enumerate(parts):
             out.append(CondPageBreak(30 * mm))
             out.append(Heading("ABCDEFGH"[i], title, 1, self.st["h2"], key=self.key(), bar=True,
@@ -393,9 +443,9 @@ def _indented(p: Paragraph, indent: float) -> Flowable:
     return _Indent(p, indent) if indent else p
 
 
-def _marked(mark: str, text: str) -> str:
+def _marked(mark: str, text: str, font: str) -> str:
     """A heading's markup: its mark in the accent colour (none for a Latin sub-heading), then the text."""
-    return f'<font color="#2f4f6f">{mark}</font> {escape(text)}' if mark else escape(text)
+    return f'<font color="#2f4f6f">{mark}</font> {glyphs.markup(text, font)}' if mark else glyphs.markup(text, font)
 
 
 def _data_only(row: ComponentRow) -> bool:

@@ -1,0 +1,83 @@
+"""Per-character font fallback for the rulebook, as card text has (``text.cells.font_for``).
+
+A character the font of its text lacks (未定 from the data in an English book set in Noto) is
+drawn by the first of the game's ``fallback_fonts`` that has it, else by the game's plain font of
+the same role (mincho, gothic, bold, mono) that the language's fonts replaced, else by BIZ UD of
+that role, the last resort for Japanese. ``use`` sets the chains
+for a book; ``runs``, ``width``, ``markup`` and ``draw`` are how every piece of the book's text
+is measured and drawn.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Mapping, Sequence
+from xml.sax.saxutils import escape
+
+from reportlab.pdfbase import pdfmetrics
+
+from pnpgen import fonts as fontreg
+from pnpgen.rulebook.styles import Fonts
+
+_chains: dict[str, tuple[str, ...]] = {}  # a font → the fonts that draw what it lacks, in order
+
+
+def use(fonts: Fonts, fallbacks: Sequence[str], plain: Mapping[str, str], font_dir: Path) -> None:
+    """The fallback chains of this book's fonts: the game's ``fallback_fonts``, then the font of
+    the same role the book's language replaced (``plain``: game.yaml's plain ``fonts``, a Japanese
+    face under English ones), then BIZ UD of that role."""
+    roles = {fonts.body: "mincho", fonts.gothic: "gothic", fonts.bold: "bold", fonts.mono: "mono"}
+    _chains.clear()
+    for font, role in roles.items():
+        chain = [*fallbacks, plain.get(role, ""), fontreg.DEFAULT_FONTS[role]]
+        _chains[font] = tuple(fontreg.register(f, font_dir) for f in dict.fromkeys(chain) if f and f != font)
+
+
+def chain(font: str) -> tuple[str, ...]:
+    return _chains.get(font, ())
+
+
+def font_for(ch: str, font: str) -> str:
+    """The font that draws ``ch``: ``font`` when it has the glyph (or none of its chain has)."""
+    if ch.isspace() or fontreg.has_glyph(font, ch):
+        return font
+    return next((f for f in chain(font) if fontreg.has_glyph(f, ch)), font)
+
+
+def lacks(ch: str, font: str) -> bool:
+    """Neither ``font`` nor its fallbacks have ``ch``."""
+    return not ch.isspace() and not fontreg.has_glyph(font_for(ch, font), ch)
+
+
+def runs(text: str, font: str) -> list[tuple[str, str]]:
+    """``text`` cut where the drawing font changes: (piece, font) pairs."""
+    out: list[tuple[str, str]] = []
+    for ch in text:
+        f = font_for(ch, font)
+        if out and out[-1][1] == f:
+            out[-1] = (out[-1][0] + ch, f)
+        else:
+            out.append((ch, f))
+    return out
+
+
+def width(text: str, font: str, size: float) -> float:
+    """Advance width of ``text`` in points, each character in the font that draws it."""
+    return sum(pdfmetrics.stringWidth(piece, f, size) for piece, f in runs(text, font))
+
+
+def markup(text: str, font: str) -> str:
+    """``text`` escaped for a ReportLab Paragraph set in ``font``, the characters it lacks in
+    ``<font>`` tags of their fallback."""
+    return "".join(escape(piece) if f == font else f'<font name="{f}">{escape(piece)}</font>'
+                   for piece, f in runs(text, font))
+
+
+def draw(canv, x: float, y: float, text: str, font: str, size: float, align: str = "left") -> None:
+    """``canvas.drawString`` with fallback: ``align`` left, centre or right of ``x``."""
+    w = width(text, font, size)
+    x -= {"left": 0.0, "centre": w / 2, "right": w}[align]
+    for piece, f in runs(text, font):
+        canv.setFont(f, size)
+        canv.drawString(x, y, piece)
+        x += pdfmetrics.stringWidth(piece, f, size)
