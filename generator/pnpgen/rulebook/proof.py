@@ -64,7 +64,7 @@ def _end(sections: list[Section], s: Section) -> int:
     return min(later) if later else 10 ** 9
 
 
-def near_duplicates(doc: Document, text: str, lang: str) -> list[Finding]:
+def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
     """Terms in 【】 and runs of three or more kanji that differ in one character, at least one
     of them in the rules (the other may be in the designer's notes or change log); never two
     words set side by side on one line (「左内地」「右内地」 contrast on purpose)."""
@@ -98,7 +98,7 @@ def near_duplicates(doc: Document, text: str, lang: str) -> list[Finding]:
             out.append(Finding(msg("proof.kind.spelling", lang),
                                msg("proof.spelling.book", lang, **pair, at_a=_at(seen[a], lang), at_b=_at(seen[b], lang)),
                                msg("proof.spelling.file", lang, **pair, lines_a=_nums(seen[a]),
-                                   lines_b=_nums(seen[b]))))
+                                   lines_b=_nums(seen[b]), path=draft_path, line=min(seen[a] + seen[b]))))
     return out
 
 
@@ -123,7 +123,7 @@ def _alike(a: str, b: str) -> bool:
     return m.real_quick_ratio() >= 0.9 and m.quick_ratio() >= 0.9 and m.ratio() >= 0.9
 
 
-def disagreeing_numbers(doc: Document, text: str, lang: str) -> list[Finding]:
+def disagreeing_numbers(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
     """The same rule stated twice with another number: two sentences of the rules that read
     alike once their numbers are masked (examples, 「例えば…」, left out), with the change-log
     lines that mention both numbers."""
@@ -149,7 +149,7 @@ def disagreeing_numbers(doc: Document, text: str, lang: str) -> list[Finding]:
             related = [(n, line) for n, line in changelog if sum(d in line for d in digits) >= 2]
             pairs = msg("proof.sep", lang).join(msg("proof.numbers.pair", lang, a=x, b=y) for x, y in differ)
             book = msg("proof.numbers.book", lang, pairs=pairs, a=a, b=b, line_a=na, line_b=nb)
-            file = msg("proof.numbers.file", lang, pairs=pairs, a=a, b=b, line_a=na, line_b=nb)
+            file = msg("proof.numbers.file", lang, pairs=pairs, a=a, b=b, line_a=na, line_b=nb, path=draft_path)
             if related:
                 book += msg("proof.numbers.log_book", lang, lines=msg("proof.sep", lang).join(
                     msg("proof.numbers.log_line_book", lang, n=n, text=line) for n, line in related))
@@ -201,7 +201,7 @@ def placeholders(game: Game, lang: str) -> list[Finding]:
 def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_path: Path | str,
           lang: str) -> list[Finding]:
     """Every finding, worded in ``lang`` (see :func:`report_lang`)."""
-    return (near_duplicates(doc, text, lang) + disagreeing_numbers(doc, text, lang)
+    return (near_duplicates(doc, text, draft_path, lang) + disagreeing_numbers(doc, text, draft_path, lang)
             + count_mismatches(rows, doc, draft_path, lang)
             + placeholders(game, lang))
 
