@@ -188,17 +188,18 @@ def fit_deck(preset: Preset, deck: Deck, fit: str | None) -> Fitted:
     ``--fit`` only when it would succeed."""
     w, h = deck.trim_mm
     fixed = [f for f in preset.formats if f.trim is not None]
+    sizes = ", ".join(f.describe() for f in fixed)
     for f in preset.formats:
         if f.trim is None:
             return Fitted(f, (w, h), 1.0, f.bleed)
-        if abs(f.trim[0] - w) <= SAME_SIZE_MM and abs(f.trim[1] - h) <= SAME_SIZE_MM:
-            return Fitted(f, f.trim, 1.0, f.bleed)
-    sizes = ", ".join(f.describe() for f in fixed)
-    if deck.shape not in CARD_SHAPES:
+    if deck.shape not in CARD_SHAPES:  # a 70 mm circle is no 70×70 card, though its box is
         raise NotTaken(
             f"deck {deck.id!r} is a {deck.shape} {deck.kind} ({w:g}×{h:g} mm); {preset.name} prints "
             f"rectangular cards of its sizes only, and --fit does not make a {deck.shape} piece a card",
             path=deck.source, key="shape", expected=f"a rect or rounded deck of one of {sizes}")
+    for f in fixed:
+        if abs(f.trim[0] - w) <= SAME_SIZE_MM and abs(f.trim[1] - h) <= SAME_SIZE_MM:
+            return Fitted(f, f.trim, 1.0, f.bleed)
     nearest = min(fixed, key=lambda f: max(abs(f.trim[0] - w), abs(f.trim[1] - h)))
     limit = FIT_LIMIT_OF_BLEED * nearest.bleed
     adapted = {mode: _adapt(nearest, (w, h), mode) for mode in FITS}
