@@ -16,7 +16,6 @@ from conftest import DECK_YAML, make_workspace, run
 from pnpgen.data.formats import CARD_FORMATS
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
-from pnpgen.errors import InputError
 from pnpgen.exports.presets import FIT_LIMIT_OF_BLEED, NotTaken, available, fit_deck, load_preset
 
 CARDS = DECK_YAML + "  - {name: 魚, text: 売る, count: 4}\n  - {name: 塩, text: 未定, count: 2}\n"
@@ -171,7 +170,3 @@ def test_order_csv_has_a_bom_and_each_back_where_it_is(tmp_path):
     assert [r["back"] for r in rows] == ["cards-001-back.png", "cards-002-back.png"]  # each back its own (B + name)
     assert all((folder / r["back"]).is_file() and r["pages"] == "" for r in rows)
 
-
-def test_an_input_error_is_what_not_taken_is():
-    """A deck named with --deck stops the CLI like any bad input (exit 2, one line)."""
-    assert issubclass(NotTaken, InputError)
