@@ -27,7 +27,7 @@ def _deck(size: str = "format: poker", counts=COUNTS) -> str:
 
 
 def _order(folder: Path) -> list[dict]:
-    return list(csv.DictReader((folder / "order.csv").open(encoding="utf-8")))
+    return list(csv.DictReader((folder / "order.csv").open(encoding="utf-8-sig", newline="")))
 
 
 def test_every_shipped_preset_loads_with_consistent_pixels(tmp_path):
@@ -278,8 +278,13 @@ def test_fit_scale_places_the_art_scaled_and_centred_on_the_format(tmp_path):
 
 
 def test_pdf_faces_pages_carry_their_quantities_as_labels(tmp_path):
+    """The build's unique-faces labels (``カード1 ×3``, ``カード1 ×3 (back)``): the piece's name, no stray space."""
     root = make_workspace(tmp_path / "ws", deck=_deck())
     assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb") == 0
     reader = PdfReader(root / "build" / "test" / "doujin" / "cards.pdf")
-    assert list(reader.page_labels) == [label for n in COUNTS for label in (f"×{n} ", f"back of ×{n} ")]
-    assert sum(int(label[1:]) for label in reader.page_labels if label.startswith("×")) == sum(COUNTS)
+    assert list(reader.page_labels) == [label for i, n in enumerate(COUNTS, 1)
+                                        for label in (f"カード{i} ×{n}", f"カード{i} ×{n} (back)")]
+    assert sum(int(label.split("×")[1]) for label in reader.page_labels if "(back)" not in label) == sum(COUNTS)
+    assert run(root, "build", "--game", "test", "--no-rulebook") == 0
+    shop = PdfReader(root / "build" / "test" / "shop" / "cards-unique.pdf")
+    assert list(shop.page_labels) == list(reader.page_labels)

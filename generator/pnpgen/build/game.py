@@ -16,6 +16,7 @@ from pnpgen.build.bom import bill_of_materials, bom_pages
 from pnpgen.build.convert import convert_faces
 from pnpgen.build.faces import DeckFaces, DeckPicture, FaceSet, face_key, outline, render_deck
 from pnpgen.build.options import BuildOptions
+from pnpgen.build.output import order_csv
 from pnpgen.build.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
@@ -38,6 +39,8 @@ from pnpgen.render import builtin
 from pnpgen.render.templates import CompiledTemplates, RenderMemo, Renderer
 from pnpgen.render import vector
 from pnpgen.shapes import ShapeSpec, deck_shape
+
+ORDER_COLUMNS = ("file", "page", "deck", "piece", "name", "quantity")  # shop/order.csv
 
 
 @dataclass
@@ -174,18 +177,6 @@ def render_inputs(ws: Workspace, slug: str, options: BuildOptions) -> str:
                        (options, game_yaml))
 
 
-def _order_csv(rows: list[list]) -> bytes:
-    """What to order from a shop: each distinct face of the unique-faces files and how many."""
-    import csv
-    import io
-
-    text = io.StringIO(newline="")
-    out = csv.writer(text, lineterminator="\r\n")
-    out.writerow(["file", "page", "deck", "piece", "name", "quantity"])
-    out.writerows(rows)
-    return ("\ufeff" + text.getvalue()).encode("utf-8")  # a BOM: Excel opens the Japanese right
-
-
 def _stamp(game: Game, df: DeckFaces) -> str:
     """Game, draft number, date and a short hash of the deck's faces, so printouts of two drafts
     (or two edits) can be told apart; empty when game.yaml says ``stamp: false``."""
@@ -284,7 +275,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         result.files[path] = data
         result.documents[path] = {"plan": key, "sha": sha(data)}
     if plan.orders:
-        result.files["shop/order.csv"] = _order_csv(plan.orders)
+        result.files["shop/order.csv"] = order_csv(ORDER_COLUMNS, plan.orders)
     result.manifest = {
         "game": slug,
         "title": game.title,

@@ -7,23 +7,21 @@ holds exactly one export.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import astuple, dataclass, field, replace
 from pathlib import Path
 
 from pnpgen.build.convert import convert_faces
 from pnpgen.build.game import BuildOptions, plan_game
 from pnpgen import fonts as fontreg
-from pnpgen.build.output import atomic_write_bytes
+from pnpgen.build.output import atomic_write_bytes, order_csv
 from pnpgen.data.load import load_game
-from pnpgen.data.model import Game
+from pnpgen.data.model import Deck, Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.exports import contact, shop, tts
 from pnpgen.exports.faces import PageStyle, png_bytes, unique_faces
-from pnpgen.exports.presets import fit_deck, load_preset
+from pnpgen.exports.presets import FITS, Fitted, NotTaken, Preset, available, fit_deck, load_preset
 
 RECORD = "export.json"
 
@@ -39,6 +37,27 @@ class ExportOptions:
     out: Path | None = None  # default: <workspace>/build
 
 
+@dataclass(frozen=True)
+class LeftOut:
+    """A deck the preset cannot take, why, and what would take it."""
+
+    deck: Deck
+    error: NotTaken
+    takers: tuple[str, ...]  # other presets (with --fit when needed), the build's shop file
+
+    @property
+    def why(self) -> str:
+        return self.error.message
+
+    @property
+    def takes_it(self) -> str:
+        return "takes it: " + ", ".join(self.takers)
+
+    @property
+    def warning(self) -> str:
+        return f"left out: {self.why}; {self.takes_it}"
+
+
 @dataclass
 class ExportResult:
     game: Game
@@ -46,6 +65,7 @@ class ExportResult:
     files: dict[str, bytes] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     order: list[shop.OrderRow] = field(default_factory=list)
+    left_out: list[LeftOut] = field(default_factory=list)
 
 
 def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResult:
@@ -55,14 +75,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     if colour == "cmyk" and preset.files in ("png-faces", "tts"):
         raise InputError(f"{preset.name} takes RGB images, so --colour cmyk does not apply", key="--colour",
                          expected="--colour rgb, or a PDF preset such as drivethrucards or doujin")
-    decks = game.decks
-    if options.decks:
-        known = {d.id: d for d in game.decks}
-        for deck_id in options.decks:
-            if deck_id not in known:
-                raise InputError(f"game {slug!r} has no deck {deck_id!r}", key="--deck", expected="one of " + ", ".join(known))
-        decks = [known[d] for d in options.decks]
-    fitted = {deck.id: fit_deck(preset, deck, options.fit) for deck in decks}  # every deck fits before any renders
+    decks, fitted, left_out = _fit_decks(ws, game, preset, options)
     # One bleed for the whole game's faces: the widest any exported deck needs (the pages clip the rest).
     art_bleed = max(f.art_bleed for f in fitted.values())
     plan, warnings = plan_game(ws, slug, BuildOptions(shop_bleed_mm=art_bleed), game=game)
@@ -71,7 +84,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     arts = convert_faces(plan.faces.subset(needed), plan.art_folder)
     font = game.fonts["gothic"]
     out_dir = (options.out or ws.root / "build") / slug / preset.slug
-    result = ExportResult(game, out_dir, warnings=warnings)
+    result = ExportResult(game, out_dir, warnings=warnings + [o.warning for o in left_out], left_out=left_out)
     url = tts.urls(out_dir, options.base_url)
     thumbs = []
     marks = preset.marks if preset.files.startswith("pdf") else "none"
@@ -82,24 +95,67 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
         if preset.files == "tts":
             obj = tts.deck_object(style, faces, preset.dpi, url, 3.0 * i, result.files)
             result.files[f"{deck.id}.json"] = tts.saved_object(f"{game.title} — {deck.name}", obj).encode("utf-8")
-            result.order.extend(shop.OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.label, f.copies)
-                                for f in faces)
+            result.order.extend(shop.OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.index, f.piece.label,
+                                              f.copies) for f in faces)
         else:
             result.order.extend(shop.deck_files(preset, style, faces, result.files, result.warnings))
         thumbs.extend(contact.thumbnails(style, faces))
-    sheet = contact.contact_sheet(f"{game.title} — {preset.name}", thumbs, fontreg.path_of(font))
+    result.order.extend(shop.OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
+                        for o in left_out)
+    notes = [f"left out: {o.deck.name}: {o.why}" for o in left_out]
+    sheet = contact.contact_sheet(f"{game.title} — {preset.name}", thumbs, fontreg.path_of(font), notes)
     result.files[f"{slug}-contact.png"] = png_bytes(sheet)
-    result.files["order.csv"] = _order_csv(result.order)
+    result.files["order.csv"] = order_csv(shop.ORDER_COLUMNS, [astuple(row) for row in result.order])
     return result
 
 
-def _order_csv(rows: list[shop.OrderRow]) -> bytes:
-    buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=shop.ORDER_COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow(asdict(row))
-    return buf.getvalue().encode("utf-8")
+def _fit_decks(ws: Workspace, game: Game, preset: Preset,
+               options: ExportOptions) -> tuple[list[Deck], dict[str, Fitted], list[LeftOut]]:
+    """Every deck fitted before any renders. A deck named with --deck must fit (else exit 2); any
+    other the preset cannot take is left out, with why and what would take it."""
+    known = {d.id: d for d in game.decks}
+    for deck_id in options.decks:
+        if deck_id not in known:
+            raise InputError(f"game {game.slug!r} has no deck {deck_id!r}", key="--deck",
+                             expected="one of " + ", ".join(known))
+    decks = [known[d] for d in options.decks] or list(game.decks)
+    fitted: dict[str, Fitted] = {}
+    left_out: list[LeftOut] = []
+    for deck in decks:
+        try:
+            fitted[deck.id] = fit_deck(preset, deck, options.fit)
+        except NotTaken as e:
+            if options.decks:
+                raise
+            left_out.append(LeftOut(deck, e, _takes_it(ws, game.slug, preset, deck, options.fit)))
+    if len(left_out) == 1 and not fitted:
+        o = left_out[0]
+        raise replace(o.error, expected=f"{o.error.expected}; {o.takes_it}")
+    if not fitted:
+        raise InputError(f"{preset.name} takes none of the decks of {game.slug!r}: "
+                         + "; ".join(o.why for o in left_out), key="--preset",
+                         expected="; ".join(f"{o.deck.id}: {o.takes_it}" for o in left_out))
+    return [d for d in decks if d.id in fitted], fitted, left_out
+
+
+def _takes_it(ws: Workspace, slug: str, preset: Preset, deck: Deck, fit: str | None) -> tuple[str, ...]:
+    """What would take a deck ``preset`` cannot: this preset with another --fit, other presets as
+    they are or with --fit, and always the build's shop file, which prints any piece at its own size."""
+    takers = []
+    for name in [preset.slug] + [n for n in available(ws, slug) if n != preset.slug]:
+        try:
+            other = preset if name == preset.slug else load_preset(ws, slug, name)
+        except InputError:
+            continue  # a broken preset of the designer's is reported when it is used
+        tries = [f for f in FITS if f != fit] if other is preset else [None, *FITS]
+        for mode in tries:
+            try:
+                fit_deck(other, deck, mode)
+            except NotTaken:
+                continue
+            takers.append(f"--preset {name}" + (f" --fit {mode}" if mode else ""))
+            break
+    return (*takers, f"pnpgen build's shop/{deck.id}.pdf (any size)")
 
 
 def write_export(result: ExportResult) -> list[Path]:
@@ -120,7 +176,9 @@ def write_export(result: ExportResult) -> list[Path]:
     stale = [name for name in before if name not in result.files and "/" not in name and name != RECORD]
     for name in stale:
         (out / name).unlink(missing_ok=True)
-    text = json.dumps({"game": result.game.slug, "files": sorted(result.files), "warnings": result.warnings},
-                      ensure_ascii=False, indent=2) + "\n"
+    left_out = [{"deck": o.deck.id, "name": o.deck.name, "why": o.why, "taken_by": list(o.takers)}
+                for o in result.left_out]
+    text = json.dumps({"game": result.game.slug, "files": sorted(result.files), "warnings": result.warnings,
+                       "left_out": left_out}, ensure_ascii=False, indent=2) + "\n"
     atomic_write_bytes(record, text.encode("utf-8"))
     return written + [record]

@@ -27,6 +27,9 @@ FORMAT_KEYS = ("trim", "bleed", "safe", "pixels")
 # How far (mm a side) --fit may move a deck's trim to a format's; further is another format.
 FIT_LIMIT_OF_BLEED = 0.5
 SAME_SIZE_MM = 0.05
+FITS = ("scale", "bleed")  # the ways --fit adapts a deck's art to a format
+# Shapes a card format takes; a hex, circle, trihex or polygon piece is no card, whatever its box.
+CARD_SHAPES = ("rect", "rounded")
 
 
 @dataclass(frozen=True)
@@ -172,37 +175,64 @@ def _format(doc: Located, name: str, spec, dpi: int) -> Format:
     return Format(str(name), trim, bleed, safe, pixels)
 
 
+class NotTaken(InputError):
+    """A deck the preset has no format for (and ``--fit`` cannot adapt): the export leaves it out
+    unless the designer named it with ``--deck``."""
+
+
 def fit_deck(preset: Preset, deck: Deck, fit: str | None) -> Fitted:
-    """The format a deck prints at. Same size (either way round is not the same): as it is. Otherwise
-    an InputError naming the nearest format, unless ``fit`` says how to adapt the art to it:
-    ``scale`` scales it to cover the format's trim, ``bleed`` keeps it at size and lets its bleed
-    make up the difference; either only within half the format's bleed a side."""
+    """The format a deck prints at. Same size (either way round is not the same): as it is. A
+    rectangle near a format: ``fit`` adapts the art to it (``scale`` scales it to cover the
+    format's trim, ``bleed`` keeps it at size and lets its bleed make up the difference), either
+    only within half the format's bleed a side. Anything else raises NotTaken, which suggests
+    ``--fit`` only when it would succeed."""
     w, h = deck.trim_mm
     fixed = [f for f in preset.formats if f.trim is not None]
+    sizes = ", ".join(f.describe() for f in fixed)
     for f in preset.formats:
         if f.trim is None:
             return Fitted(f, (w, h), 1.0, f.bleed)
+    if deck.shape not in CARD_SHAPES:  # a 70 mm circle is no 70×70 card, though its box is
+        raise NotTaken(
+            f"deck {deck.id!r} is a {deck.shape} {deck.kind} ({w:g}×{h:g} mm); {preset.name} prints "
+            f"rectangular cards of its sizes only, and --fit does not make a {deck.shape} piece a card",
+            path=deck.source, key="shape", expected=f"a rect or rounded deck of one of {sizes}")
+    for f in fixed:
         if abs(f.trim[0] - w) <= SAME_SIZE_MM and abs(f.trim[1] - h) <= SAME_SIZE_MM:
             return Fitted(f, f.trim, 1.0, f.bleed)
     nearest = min(fixed, key=lambda f: max(abs(f.trim[0] - w), abs(f.trim[1] - h)))
-    W, H = nearest.trim
     limit = FIT_LIMIT_OF_BLEED * nearest.bleed
+    adapted = {mode: _adapt(nearest, (w, h), mode) for mode in FITS}
+    works = [mode for mode in FITS if adapted[mode][1] <= limit + 1e-9]
     if fit is None:
-        raise InputError(
-            f"deck {deck.id!r} is {w:g}×{h:g} mm; {preset.name} has no format of that size, the nearest is "
-            f"{nearest.describe()}", path=deck.source, key="size",
-            expected=f"a size of one of {', '.join(f.describe() for f in fixed)}, or --fit scale|bleed to adapt it")
+        if works:
+            raise NotTaken(
+                f"deck {deck.id!r} is {w:g}×{h:g} mm; {preset.name} has no format of that size, the nearest is "
+                f"{nearest.describe()}", path=deck.source, key="size",
+                expected=f"a size of one of {sizes}, or --fit {'|'.join(works)} to adapt it")
+        raise NotTaken(
+            f"deck {deck.id!r} is {w:g}×{h:g} mm, not a card {preset.name} prints: its nearest format, "
+            f"{nearest.describe()}, is {min(m for _, m in adapted.values()):.2f} mm off a side, more than "
+            f"--fit adapts ({limit:.2f} mm)", path=deck.source, key="size", expected=f"a size of one of {sizes}")
+    fitted, moved = adapted[fit]
+    if moved > limit + 1e-9:
+        raise NotTaken(
+            f"deck {deck.id!r} is {w:g}×{h:g} mm; --fit {fit} to {preset.name}'s nearest format, "
+            f"{nearest.describe()}, would move its edges {moved:.2f} mm (at most {limit:.2f} mm)",
+            path=deck.source, key="size",
+            expected=f"--fit {works[0]}" if works else "a deck size close to one of the preset's formats")
+    return fitted
+
+
+def _adapt(nearest: Format, size: tuple[float, float], fit: str) -> tuple[Fitted, float]:
+    """The deck fitted to ``nearest`` by ``fit``, and how far that moves its edges (mm a side):
+    the trim's move to the format's, and with ``scale`` also the art pushed past the format's trim
+    (scaling a board down to a card moves its edges by the whole difference, never by nothing)."""
+    w, h = size
+    W, H = nearest.trim or size
+    moved = max(abs(W - w), abs(H - h)) / 2
     if fit == "scale":
         s = max(W / w, H / h)
         lost = max(s * w - W, s * h - H) / 2  # art beyond the format's trim, a side
-        moved, art_bleed = lost, nearest.bleed / s
-    else:
-        s = 1.0
-        moved = max(abs(W - w), abs(H - h)) / 2
-        art_bleed = nearest.bleed + max(0.0, (W - w) / 2, (H - h) / 2)
-    if moved > limit + 1e-9:
-        raise InputError(
-            f"deck {deck.id!r} is {w:g}×{h:g} mm; --fit {fit} to {preset.name}'s nearest format, "
-            f"{nearest.describe()}, would move its edges {moved:.2f} mm (at most {limit:.2f} mm)",
-            path=deck.source, key="size", expected="a deck size close to one of the preset's formats")
-    return Fitted(nearest, (W, H), s, art_bleed)
+        return Fitted(nearest, (W, H), s, nearest.bleed / s), max(moved, lost)
+    return Fitted(nearest, (W, H), 1.0, nearest.bleed + max(0.0, (W - w) / 2, (H - h) / 2)), moved

@@ -12,20 +12,38 @@ from dataclasses import dataclass
 
 from pnpgen.exports.faces import PageStyle, UniqueFace, face_images, face_pdf, png_bytes
 from pnpgen.exports.presets import Preset
+from pnpgen.impose.sheets import face_label
 from pnpgen.pdf.colour import over_limit
 
 
 @dataclass(frozen=True)
 class OrderRow:
+    """One line of an export's order.csv (docs/exports.md says what each column holds)."""
+
     file: str
-    back: str
     pages: str
+    back: str
     deck: str
-    piece: str
+    piece: int | str  # the piece's number in its deck; empty on a left-out deck's row
+    name: str
     quantity: int
+    note: str = ""
 
 
-ORDER_COLUMNS = ("file", "back", "pages", "deck", "piece", "quantity")
+ORDER_COLUMNS = ("file", "pages", "back", "deck", "piece", "name", "quantity", "note")
+
+
+def page_numbers(numbers: list[int]) -> str:
+    """``2``, ``1-6``, or every other page as ``1-5 odd`` (the backs of a deck of copies)."""
+    first, last = numbers[0], numbers[-1]
+    if len(numbers) == 1:
+        return str(first)
+    steps = {b - a for a, b in zip(numbers, numbers[1:])}
+    if steps == {1}:
+        return f"{first}-{last}"
+    if steps == {2}:
+        return f"{first}-{last} {'odd' if first % 2 else 'even'}"
+    return ",".join(map(str, numbers))
 
 
 def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
@@ -36,11 +54,12 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     deck = style.deck
     name = f"{deck.id}.pdf"
     pages: list[str] = []
-    labels: list[str | None] = []  # pdf-faces: the quantity of each page's face
+    labels: list[str | None] = []  # pdf-faces: the piece's name and quantity on each page
     rows = []
     where: list[str] = []  # page → what it shows, for the ink warnings
     for face in faces:
         first = len(pages) + 1
+        backs: list[int] = []
         copies = face.copies if preset.files == "pdf-copies" else 1
         for _ in range(copies):
             sides = [("front", face.front)] + ([("back", face.back)] if face.back is not None else [])
@@ -48,10 +67,13 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
                 sides.reverse()
             for side, key in sides:
                 pages.append(key)
-                labels.append(f"{'' if side == 'front' else 'back of '}×{face.copies} "
-                              if preset.files == "pdf-faces" else None)
+                labels.append(face_label(face.piece.label, face.copies, side) if preset.files == "pdf-faces" else None)
                 where.append(f"{face.stem} {side}")
-        rows.append(OrderRow(name, "", f"{first}-{len(pages)}", deck.id, face.piece.label, face.copies))
+                if side == "back":
+                    backs.append(len(pages))
+        rows.append(OrderRow(name, page_numbers(list(range(first, len(pages) + 1))),
+                             page_numbers(backs) if backs else "", deck.id, face.piece.index, face.piece.label,
+                             face.copies))
     pdf = face_pdf(pages, style, f"{deck.name} ({preset.name})", labels)
     if style.cmyk:
         for page, colour, ink in over_limit(pdf, preset.ink_limit):
@@ -78,7 +100,7 @@ def _png_faces(preset: Preset, style: PageStyle, faces: list[UniqueFace], files:
             if not shared:
                 pages.append(face.back)
                 names.append(back)
-        rows.append(OrderRow(front, back, "", deck.id, face.piece.label, face.copies))
+        rows.append(OrderRow(front, "", back, deck.id, face.piece.index, face.piece.label, face.copies))
     if shared:
         pages.append(backs[0])
         names.append(f"{deck.id}-back.png")

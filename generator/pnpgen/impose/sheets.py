@@ -204,6 +204,12 @@ def _tile_band(plan: TilePlan, tile, deck: DeckSheets, copy: int, copies: int, f
     return ops
 
 
+def face_label(name: str, quantity: int, side: str) -> str:
+    """The page label of a face printed ``quantity`` times (``魚 ×4``, ``魚 ×4 (back)``): the build's
+    unique-faces shop files and the exports' face PDFs both use it, so the two never differ."""
+    return f"{name} ×{quantity}{'' if side == 'front' else ' (back)'}"
+
+
 def _shop_page(spec: ShapeSpec, bleed_mm: float, label: str | None = None) -> Page:
     tw, th = spec.w, spec.h
     pw, ph = tw + 2 * bleed_mm, th + 2 * bleed_mm
@@ -227,7 +233,7 @@ def shop_pages(deck: DeckSheets, bleed_mm: float,
         for side, key in (("front", front), ("back", back)):
             if key is None:
                 continue
-            label = f"{name} ×{qty}{'' if side == 'front' else ' (back)'}" if qty else None
+            label = face_label(name, qty, side) if qty else None
             page = _shop_page(spec, bleed_mm, label)
             page.items.append(PlaceFace(key, at, (spec.w, spec.h), deck.art_bleed_mm, clip=clips[side]))
             pages.append(page)

@@ -1,0 +1,172 @@
+"""pnpgen export with decks a preset cannot take: tokens, tiles and boards left out (named, with
+what would take them), --fit suggested only where it works, one format vocabulary, order.csv."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+
+from conftest import DECK_YAML, make_workspace, run
+from pnpgen.data.formats import CARD_FORMATS
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+from pnpgen.exports.presets import FIT_LIMIT_OF_BLEED, NotTaken, available, fit_deck, load_preset
+
+CARDS = DECK_YAML + "  - {name: 魚, text: 売る, count: 4}\n  - {name: 塩, text: 未定, count: 2}\n"
+SEAS = "name: 海域タイル\nkind: tile\nshape: hex\nsize: 50\nfront: card-front.svg.j2\nfields: {name: text, text: text}\n" \
+       "pieces:\n  - {name: 港}\n  - {name: 外洋, count: 3}\n"
+BOARD = "name: 得点ボード\nkind: board\nsize: [280, 200]\nfront: card-front.svg.j2\nfields: {name: text, text: text}\n" \
+        "pieces:\n  - {name: 盤}\n"
+COIN = "name: コイン\nkind: token\nshape: circle\nsize: 70\nfront: card-front.svg.j2\nfields: {name: text, text: text}\n" \
+       "pieces:\n  - {name: 金, count: 5}\n"
+
+
+def _harbor(tmp_path: Path, **decks: str) -> Path:
+    """A game like the designer's harbor: poker cards, plus the given tile, board or token decks."""
+    root = make_workspace(tmp_path / "ws", deck=CARDS)
+    for name, text in decks.items():
+        (root / "data" / "test" / "decks" / f"{name}.yaml").write_text(text, encoding="utf-8")
+    return root
+
+
+def _rows(path: Path) -> list[dict]:
+    return list(csv.DictReader(path.open(encoding="utf-8-sig", newline="")))
+
+
+def test_doujin_exports_the_cards_and_leaves_out_tile_board_and_token_saying_why(tmp_path, capsys):
+    root = _harbor(tmp_path, seas=SEAS, board=BOARD, coins=COIN)
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb") == 0
+    err = capsys.readouterr().err
+    out = root / "build" / "test" / "doujin"
+    assert len(PdfReader(out / "cards.pdf").pages) == 4  # 2 distinct faces, each with its back
+    assert not any((out / f"{d}.pdf").exists() for d in ("seas", "board", "coins"))
+    record = json.loads((out / "export.json").read_text(encoding="utf-8"))
+    left = {o["deck"]: o for o in record["left_out"]}
+    assert set(left) == {"board", "coins", "seas"}
+    assert "hex tile" in left["seas"]["why"] and "circle token" in left["coins"]["why"]
+    assert "not a card" in left["board"]["why"] and "--fit" not in left["board"]["why"].replace("--fit adapts", "")
+    for o in left.values():
+        assert "--preset tabletopsimulator" in o["taken_by"] and f"shop/{o['deck']}.pdf" in o["taken_by"][-1]
+        assert f"left out: deck '{o['deck']}'" in err
+    assert len(record["warnings"]) == 3
+    rows = _rows(out / "order.csv")
+    assert [(r["deck"], r["name"], r["quantity"]) for r in rows if r["note"]] == [
+        ("board", "得点ボード", "0"), ("coins", "コイン", "0"), ("seas", "海域タイル", "0")]
+    assert sum(int(r["quantity"]) for r in rows if r["deck"] == "cards") == 6
+    # The contact sheet names them in lines of red text under the thumbnails.
+    with Image.open(out / "test-contact.png") as full:
+        sheet = full.convert("RGB")
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb", "--deck", "cards") == 0
+    with Image.open(out / "test-contact.png") as only_cards:
+        assert sheet.height > only_cards.height
+        notes = sheet.crop((0, only_cards.height, sheet.width, sheet.height))
+    px = np.asarray(notes).astype(int)
+    assert ((px[..., 0] > 120) & (px[..., 1] < 60) & (px[..., 2] < 60)).sum() > 100  # the notes' red text
+    assert json.loads((out / "export.json").read_text(encoding="utf-8"))["left_out"] == []
+
+
+def test_a_deck_named_with_deck_that_the_preset_cannot_take_exits_2(tmp_path, capsys):
+    root = _harbor(tmp_path, seas=SEAS)
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--deck", "seas") == 2
+    err = capsys.readouterr().err
+    assert "seas.yaml" in err and "hex tile" in err and "Traceback" not in err
+    assert not (root / "build" / "test" / "doujin").exists()
+
+
+def test_a_game_of_only_decks_the_preset_cannot_take_exits_2(tmp_path, capsys):
+    root = make_workspace(tmp_path / "ws", deck=BOARD)
+    assert run(root, "export", "--game", "test", "--preset", "doujin") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml" in err and "not a card" in err and "--preset tabletopsimulator" in err
+
+
+def _fit(tmp_path: Path, deck_yaml: str, preset: str, fit: str | None):
+    root = make_workspace(tmp_path / "ws", deck=deck_yaml)
+    ws = Workspace(root)
+    return fit_deck(load_preset(ws, "test", preset), load_game(ws, "test").decks[0], fit)
+
+
+@pytest.mark.parametrize("fit", ["scale", "bleed"])
+def test_fit_never_shrinks_a_board_to_a_card(tmp_path, fit):
+    """280×200 scaled by 0.45 is 126×90: only 1 mm past poker-double's 126×88, yet no card."""
+    with pytest.raises(NotTaken, match="would move its edges 77.00 mm"):
+        _fit(tmp_path, BOARD, "doujin", fit)
+
+
+def test_no_fit_suggested_for_a_board(tmp_path):
+    with pytest.raises(NotTaken) as e:
+        _fit(tmp_path, BOARD, "doujin", None)
+    assert "not a card" in str(e.value) and "--fit scale" not in str(e.value) and "--fit bleed" not in str(e.value)
+
+
+def test_fit_suggested_where_it_works(tmp_path):
+    with pytest.raises(NotTaken) as e:
+        _fit(tmp_path, CARDS, "thegamecrafter", None)
+    assert "or --fit scale|bleed to adapt it" in str(e.value)
+    assert _fit(tmp_path / "2", CARDS, "thegamecrafter", "scale").format.name == "poker"
+
+
+@pytest.mark.parametrize("fit", [None, "scale", "bleed"])
+def test_round_and_hex_pieces_are_never_cards(tmp_path, fit):
+    """A 70 mm coin's box is exactly doujin's 70×70 square card, and still it is no card."""
+    with pytest.raises(NotTaken, match="circle token .*--fit does not make a circle piece a card"):
+        _fit(tmp_path, COIN, "doujin", fit)
+    with pytest.raises(NotTaken, match="hex tile"):
+        _fit(tmp_path / "2", SEAS, "doujin", fit)
+    assert _fit(tmp_path / "3", COIN, "tabletopsimulator", fit).trim == (70, 70)  # any size: taken as it is
+
+
+def test_shipped_presets_name_formats_as_decks_do(tmp_path):
+    """One vocabulary: a format of a named deck size carries the deck's name (doujin's 58×89 is
+    bridge-jp, its 57×89 bridge), and a format with a deck format's name is that card, within
+    what --fit adapts."""
+    ws = Workspace(make_workspace(tmp_path / "ws"))
+    for slug in available(ws, "test"):
+        preset = load_preset(ws, "test", slug)
+        for f in preset.formats:
+            if f.trim is None:
+                continue
+            for name, size in CARD_FORMATS.items():
+                if max(abs(a - b) for a, b in zip(f.trim, size)) <= 0.05:
+                    assert f.name == name, (slug, f.name, size)
+            if f.name in CARD_FORMATS:
+                off = max(abs(a - b) for a, b in zip(f.trim, CARD_FORMATS[f.name])) / 2
+                assert off <= FIT_LIMIT_OF_BLEED * f.bleed, (slug, f.name, f.trim)
+
+
+def test_doujin_takes_a_bridge_jp_deck_under_its_own_name(tmp_path):
+    assert _fit(tmp_path, CARDS.replace("format: poker", "format: bridge-jp"), "doujin", None).format.name == "bridge-jp"
+    assert _fit(tmp_path / "2", CARDS.replace("format: poker", "format: bridge"), "doujin", None).format.name == "bridge"
+
+
+def test_order_csv_has_a_bom_and_each_back_where_it_is(tmp_path):
+    """The export's order.csv is written as the build's shop/order.csv (BOM, CRLF), and its back
+    column says where each row's back is: the page of the PDF, or the back's PNG."""
+    root = make_workspace(tmp_path / "ws", deck=CARDS)
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb") == 0
+    assert run(root, "build", "--game", "test", "--no-rulebook") == 0
+    export_csv = (root / "build" / "test" / "doujin" / "order.csv").read_bytes()
+    build_csv = (root / "build" / "test" / "shop" / "order.csv").read_bytes()
+    for data in (export_csv, build_csv):
+        assert data.startswith("\ufeff".encode()) and b"\r\n" in data and b"\n" not in data.replace(b"\r\n", b"")
+    rows = _rows(root / "build" / "test" / "doujin" / "order.csv")
+    assert [(r["pages"], r["back"], r["piece"], r["name"]) for r in rows] == [("1-2", "2", "1", "魚"), ("3-4", "4", "2", "塩")]
+    reader = PdfReader(root / "build" / "test" / "doujin" / "cards.pdf")
+    assert "B魚" in reader.pages[int(rows[0]["back"]) - 1].extract_text()
+
+    root = make_workspace(tmp_path / "ws2", deck=CARDS.replace("format: poker", "size: [2.5in, 3.5in]"))
+    assert run(root, "export", "--game", "test", "--preset", "drivethrucards", "--colour", "rgb") == 0
+    rows = _rows(root / "build" / "test" / "drivethrucards" / "order.csv")
+    assert [(r["pages"], r["back"]) for r in rows] == [("1-8", "1-7 odd"), ("9-12", "9-11 odd")]
+    assert run(root, "export", "--game", "test", "--preset", "thegamecrafter") == 0
+    folder = root / "build" / "test" / "thegamecrafter"
+    rows = _rows(folder / "order.csv")
+    assert [r["back"] for r in rows] == ["cards-001-back.png", "cards-002-back.png"]  # each back its own (B + name)
+    assert all((folder / r["back"]).is_file() and r["pages"] == "" for r in rows)
+
