@@ -160,9 +160,11 @@ def test_killed_build_leaves_old_files_and_the_next_build_clears_its_temporaries
     stray.write_bytes(b"half a PDF")  # what a kill -9 between write and rename leaves
     _set_count(workspace, "カード3", 5)
     env = dict(os.environ, PYTHONPATH=str(REPO / "generator"))
-    proc = subprocess.Popen([sys.executable, "-m", "pnpgen", "build", "--game", "test", "--no-rulebook", "--jobs", "1"],
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "pnpgen", "build", "--game", "test", "--no-rulebook",
+                             "--jobs", "1", "--verbose"],
                             cwd=workspace, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(0.3)
+    assert proc.stdout is not None and b"building" in proc.stdout.readline()  # started, however loaded the machine
+    time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert b"Traceback" not in err
