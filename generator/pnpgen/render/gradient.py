@@ -15,7 +15,7 @@ opaque, deterministic, and its colours are CMYK in a CMYK document. ``spreadMeth
 and repeat are written as the stops repeated (mirrored) over as many periods as the shape
 needs, up to ``MAX_PERIODS``.
 
-``ShadingCanvas`` routes svglib's gradients (a face outside the subset) the same way.
+``FallbackCanvas`` routes svglib's gradients (a face outside the subset) the same way.
 """
 
 from __future__ import annotations
@@ -129,11 +129,6 @@ def _stops(el, error) -> Stops:
         except ValueError:
             raise error(stop, f"has offset={props.get('offset')!r}", "a number from 0 to 1 or a percentage") from None
         last = offset
-        opacity = props.get("stop-opacity", "1").strip()
-        try:
-            alpha = _fraction(opacity)
-        except ValueError:
-            raise error(stop, f"has stop-opacity={opacity!r}", "a number from 0 to 1") from None
         value = props.get("stop-color", "black").strip()
         if value == "currentColor":
             value = props.get("color", "black").strip()
@@ -142,12 +137,9 @@ def _stops(el, error) -> Stops:
         except ValueError:
             raise error(stop, f"has stop-color={value!r}, which is not a colour",
                         "#rrggbb, #rgb, rgb(r, g, b) or a CSS colour name") from None
-        if isinstance(rgb, float):
-            alpha = min(alpha, rgb)
-        if alpha < 1 or rgb is None:
-            raise error(stop, f"has {'stop-opacity ' + opacity if alpha < 1 else 'stop-color ' + value}: "
-                              "print files cannot contain transparency", "an opaque stop-color (stop-opacity 1)")
-        assert isinstance(rgb, tuple)
+        if not isinstance(rgb, tuple):  # stop-opacity below 1 is the converter's prescan's error
+            raise error(stop, f"has stop-color {value}: print files cannot contain transparency",
+                        "an opaque stop-color")
         out.append((offset, *rgb))
     return tuple(out)
 
@@ -297,7 +289,9 @@ def draw_paint(canvas, item: tuple, cmyk: bool) -> None:
         if stroke is not None:
             patterns["GradStroke"] = _pattern(stroke, cmyk)
             head.append("/Pattern CS /GradStroke SCN")
-        _form(canvas, name, area, " ".join([*head, ops, op]), patterns)
+        # fill, then stroke, as B means: pdfium paints a pattern stroke of B under the fill
+        paint = f"{ops} {op[1:] and 'f*' or 'f'} {ops} S" if op.startswith("B") else f"{ops} {op}"
+        _form(canvas, name, area, " ".join([*head, paint]), patterns)
     canvas.doForm(name)
 
 
@@ -400,3 +394,59 @@ def to_json(spec: tuple | None) -> list | None:
         return None
     kind, coords, domain, matrix, stops, spread = spec
     return [kind, list(coords), list(domain), list(matrix), [list(s) for s in stops], spread]
+
+
+# ----------------------------------------------------------------------- svglib's gradients
+
+FALLBACK_AREA = (-14400.0, -14400.0, 14400.0, 14400.0)  # points: beyond any page; svglib clips first
+
+
+class FallbackCanvas:
+    """The canvas svglib's drawing of a face (outside the subset) is drawn on: its gradients —
+    ReportLab's ``linearGradient``/``radialGradient``, which in a form XObject name a /Shading
+    the form does not carry — are drawn as the converter's are (a shading pattern in a form of
+    its own, CMYK in a CMYK document); transparency (an ExtGState, which the form would not carry
+    either) is an error; everything else goes to the canvas unchanged."""
+
+    def __init__(self, canvas, cmyk: bool):
+        object.__setattr__(self, "canvas", canvas)
+        object.__setattr__(self, "cmyk", cmyk)
+
+    def __getattr__(self, name: str):
+        return getattr(self.canvas, name)
+
+    def __setattr__(self, name: str, value) -> None:  # the renderer sets state on its canvas
+        setattr(self.canvas, name, value)
+
+    def setFillAlpha(self, alpha: float) -> None:  # noqa: N802 - ReportLab's name
+        _opaque(alpha, "fill")
+
+    def setStrokeAlpha(self, alpha: float) -> None:  # noqa: N802 - ReportLab's name
+        _opaque(alpha, "stroke")
+
+    def linearGradient(self, x0, y0, x1, y1, colors, positions=None, extend=True) -> None:  # noqa: N802 - ReportLab's name
+        self._gradient("axial", (x0, y0, x1, y1), colors, positions)
+
+    def radialGradient(self, x, y, radius, colors, positions=None, extend=True) -> None:  # noqa: N802 - ReportLab's name
+        self._gradient("radial", (x, y, 0.0, x, y, radius), colors, positions)
+
+    def _gradient(self, kind: str, coords: tuple, colors, positions) -> None:
+        """Fill the current clip (svglib sets it to the shape) with the gradient."""
+        n = len(colors)
+        offsets = list(positions) if positions else [i / max(1, n - 1) for i in range(n)]
+        stops: list[tuple[float, float, float, float]] = []
+        for o, c in zip(offsets, colors):
+            stops.append((min(1.0, max(stops[-1][0] if stops else 0.0, float(o))), *c.rgb()))
+        spec = (kind, tuple(float(v) for v in coords), (0.0, 1.0), IDENTITY, tuple(stops), "pad")
+        x0, y0, x1, y1 = FALLBACK_AREA
+        draw_paint(self.canvas, paint_item(f"{x0:g} {y0:g} {x1 - x0:g} {y1 - y0:g} re", "f", FALLBACK_AREA,
+                                           spec, None), self.cmyk)
+
+
+def _opaque(alpha: float, what: str) -> None:
+    """Opaque is the state a face starts in: nothing to write; anything less is an error."""
+    if alpha < 1:
+        from pnpgen.errors import InputError
+
+        raise InputError(f"the face has a {what} of opacity {alpha:g}: print files cannot contain transparency",
+                         expected="an opaque tint colour instead of opacity or rgba()")

@@ -253,7 +253,10 @@ def _draw_fallback(canvas, art: Art, cmyk: bool) -> None:
     from reportlab.graphics.shapes import STATE_DEFAULTS
     from reportlab.lib.colors import CMYKColor
 
+    from pnpgen.render.gradient import FallbackCanvas
+
     drawing = _fallback_drawing(art.svg, cmyk)
+    canvas = FallbackCanvas(canvas, cmyk)  # its gradients carry their resources; no alpha
     if not cmyk:
         renderPDF.draw(drawing, canvas, 0, 0, showBoundary=False)
         return
@@ -269,7 +272,7 @@ def _draw_fallback(canvas, art: Art, cmyk: bool) -> None:
 @lru_cache(maxsize=64)
 def _fallback_drawing(svg: str, cmyk: bool):
     """svglib's drawing of a face outside the subset; with ``cmyk`` its colours made CMYK
-    (svglib's gradients, PDF shadings, keep the RGB colours ReportLab is given)."""
+    (its gradients are made CMYK as they are drawn, by gradient.FallbackCanvas)."""
     from reportlab.lib.colors import CMYKColor, Color
 
     from pnpgen.pdf.colour import to_cmyk
@@ -348,7 +351,7 @@ INHERITED = {
     "text-anchor": "start", "visibility": "visible", "color": "#000", "clip-rule": "nonzero",
     "xml:space": "default",
 }
-OPACITY = ("opacity", "fill-opacity", "stroke-opacity")
+OPACITY = ("opacity", "fill-opacity", "stroke-opacity", "stop-opacity")
 # Properties that change how something is painted and that this converter does not draw.
 UNSUPPORTED_PROPS = frozenset(("mask", "filter", "marker", "marker-start", "marker-mid", "marker-end",
                      "mix-blend-mode", "paint-order", "text-decoration", "writing-mode",
@@ -392,7 +395,7 @@ def _tag_name(tag: str) -> str:
 
 
 _WITH_ID = etree.XPath("//*[@id]")
-_MAY_BE_TRANSLUCENT = etree.XPath("//*[@style or @opacity or @fill-opacity or @stroke-opacity]")
+_MAY_BE_TRANSLUCENT = etree.XPath("//*[@style or @opacity or @fill-opacity or @stroke-opacity or @stop-opacity]")
 
 
 def _style(el) -> dict[str, str]:
@@ -932,14 +935,9 @@ class _Converter:
         return tuple(self.items)
 
     def _prescan(self) -> None:
-        """Transparency is an error and anything outside the subset a fallback, wherever it is."""
-        for el in self.root.iter(etree.Element):
-            name = _local(el)
-            if name and name not in SHAPES and name not in CONTAINERS and name not in IGNORED \
-                    and name not in PAINT_SERVERS:
-                raise _Fallback(name)
-        for el in _WITH_ID(self.root):
-            self.ids.setdefault(el.get("id"), el)
+        """Transparency is an error and anything outside the subset a fallback, wherever it is
+        (transparency first: svglib would draw it, with an alpha ExtGState). A stop-opacity of 0
+        is one too: unlike an invisible element, it fades a gradient out."""
         for el in _MAY_BE_TRANSLUCENT(self.root):
             props = _style(el)
             for key in OPACITY:
@@ -950,8 +948,15 @@ class _Converter:
                     a = float(v[:-1]) / 100 if v.strip().endswith("%") else float(v)
                 except ValueError:
                     raise self.error(el, f"has {key}={v!r}", "a number from 0 to 1") from None
-                if 0 < a < 1:
+                if 0 < a < 1 or (a < 1 and key == "stop-opacity"):
                     raise self._transparency(el, props, f"{key} {v}", a)
+        for el in self.root.iter(etree.Element):
+            name = _local(el)
+            if name and name not in SHAPES and name not in CONTAINERS and name not in IGNORED \
+                    and name not in PAINT_SERVERS:
+                raise _Fallback(name)
+        for el in _WITH_ID(self.root):
+            self.ids.setdefault(el.get("id"), el)
 
     def _transparency(self, el, props, what: str, alpha: float) -> InputError:
         example = ""
