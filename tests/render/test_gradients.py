@@ -16,7 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 from conftest import make_workspace, run
 from pnpgen import fonts
 from pnpgen.errors import InputError
-from pnpgen.pdf.colour import to_cmyk
+from pnpgen.pdf.colour import over_limit, to_cmyk, total_ink
 from pnpgen.render import vector
 
 REPO = Path(__file__).resolve().parents[2]
@@ -423,3 +423,12 @@ def test_the_four_games_have_no_dangling_resources(built):
     assert len(pdfs) >= 8
     for pdf in pdfs:
         assert dangling(pdf.read_bytes()) == [], pdf.relative_to(built)
+
+
+def test_the_ink_check_reads_gradient_stops():
+    art = vector.convert(svg('<defs><linearGradient id="g"><stop stop-color="#fff"/><stop offset="1" stop-color="#400000"/>'
+                             '</linearGradient></defs><rect width="40" height="20" fill="url(#g)"/>'), "f")
+    pdf = pdf_of(art, cmyk=True)
+    dark = to_cmyk(0x40 / 255, 0, 0)
+    assert [(page, ink) for page, _, ink in over_limit(pdf, 240)] == [(0, total_ink(tuple(round(v, 6) for v in dark)))]
+    assert over_limit(pdf, 300) == []
