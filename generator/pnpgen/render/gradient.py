@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from pnpgen.render.vector import IDENTITY, _colour, _compose, _local, _parse_transform, _style
+from pnpgen.render.vector import IDENTITY, MAX_COORDINATE, _colour, _compose, _local, _parse_transform, _style
 
 MAX_PERIODS = 256  # reflect/repeat periods a shape may span; beyond, the last is padded
 FOCAL_INSIDE = 0.99  # a focal point outside the circle moves onto it (SVG 1.1), just inside
@@ -78,12 +78,6 @@ def parse(el, ids: dict, error: Callable[..., Exception],
                 return v.strip()
         return None
 
-    stops_el = next((g for g in chain if any(_local(c) == "stop" for c in g)), None)
-    stops = _stops(stops_el, error) if stops_el is not None else ()
-    if not stops:
-        return None
-    if len(stops) == 1 or all(s[1:] == stops[0][1:] for s in stops):
-        return stops[0][1:]
     units = attr("gradientUnits") or "objectBoundingBox"
     if units not in ("objectBoundingBox", "userSpaceOnUse"):
         raise error(el, f"has gradientUnits={units!r}", "objectBoundingBox or userSpaceOnUse")
@@ -108,7 +102,18 @@ def parse(el, ids: dict, error: Callable[..., Exception],
             values[key] = _fraction(v) if bbox_units else length(v, axis)
         except ValueError:
             raise error(el, f"has {key}={v!r}", "a number or a percentage") from None
+        if not -MAX_COORDINATE <= values[key] <= MAX_COORDINATE:
+            raise error(el, f"has {key}={v!r}, beyond what a PDF holds", f"a number within ±{MAX_COORDINATE:g}")
+    if not all(-MAX_COORDINATE <= v <= MAX_COORDINATE for v in transform):
+        raise error(el, f"has gradientTransform={attr('gradientTransform')!r}, beyond what a PDF holds",
+                    f"numbers within ±{MAX_COORDINATE:g}")
     coords = tuple(values[k] for k, _, _ in _GEOMETRY[name])
+    stops_el = next((g for g in chain if any(_local(c) == "stop" for c in g)), None)
+    stops = _stops(stops_el, error) if stops_el is not None else ()
+    if not stops:
+        return None
+    if len(stops) == 1 or all(s[1:] == stops[0][1:] for s in stops):
+        return stops[0][1:]
     return Gradient("linear" if name == "linearGradient" else "radial", bbox_units, transform, coords, spread, stops)
 
 
