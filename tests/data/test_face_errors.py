@@ -33,11 +33,19 @@ CASES = {
                                 "which is not a PNG, JPEG or SVG image"),
     "unknown font": ('<text font-family="Nope" x="1" y="2">x</text>', "font-family='Nope', which is not one of the game's fonts"),
     "bad transform": ('<g transform="rotate(abc)"><rect width="3" height="3"/></g>', "has transform='rotate(abc)'"),
-    "colour svglib cannot read": ('<defs><linearGradient id="g"><stop offset="0" stop-color="#zzz"/></linearGradient></defs>'
-                                  '<rect width="3" height="3" fill="url(#g)"/>', "cannot convert the face (ValueError"),
+    # a <pattern> sends the face to svglib
+    "colour svglib cannot read": ('<defs><linearGradient id="g"><stop offset="0" stop-color="#zzz"/></linearGradient>'
+                                  '<pattern id="p"/></defs><rect width="3" height="3" fill="url(#g)"/>',
+                                  "cannot convert the face (ValueError"),
     "shading svglib writes only on save": ('<defs><linearGradient id="g" x1="1e999"><stop offset="0" stop-color="#f00"/>'
-                                           '</linearGradient></defs><rect width="3" height="3" fill="url(#g)"/>',
+                                           '<stop offset="1" stop-color="#00f"/></linearGradient><pattern id="p"/></defs>'
+                                           '<rect width="3" height="3" fill="url(#g)"/>',
                                            "cannot convert the face (ValueError: "),
+    "bad gradient stop colour": ('<defs><linearGradient id="g"><stop offset="0" stop-color="#zzz"/></linearGradient></defs>'
+                                 '<rect width="3" height="3" fill="url(#g)"/>', "<stop> (line 2 of the SVG) has stop-color='#zzz'"),
+    "gradient beyond a PDF": ('<defs><linearGradient id="g" x1="1e999"><stop offset="0" stop-color="#f00"/>'
+                              '</linearGradient></defs><rect width="3" height="3" fill="url(#g)"/>',
+                              "has x1='1e999', beyond what a PDF holds"),
     "use that multiplies": ('<defs><rect id="l0" width="1" height="1"/>'
                             + "".join(f'<g id="l{i}">' + f'<use href="#l{i - 1}"/>' * 10 + "</g>" for i in range(1, 7))
                             + '</defs><use href="#l6"/>', "makes the face draw more than 100000 elements"),

@@ -13,11 +13,12 @@ from conftest import make_workspace, run
 from pnpgen.render import vector
 
 GRADIENT = ('<defs><linearGradient id="g"><stop offset="0" stop-color="#ff0000"/>'
-            '<stop offset="1" stop-color="#0000ff"/></linearGradient></defs>\n')
+            '<stop offset="1" stop-color="#0000ff"/></linearGradient><filter id="f"/></defs>\n')  # the filter: svglib
 
 
 def _front(text: str, gradient: bool) -> str:
-    """A card front: a gradient (which only svglib draws) or a flat fill, then ``text`` on line 5."""
+    """A card front: a gradient beside a filter (which only svglib draws) or a flat fill, then ``text``
+    on line 5."""
     return ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'
             + (GRADIENT if gradient else "<!-- flat -->\n")
             + f'<rect x="0" y="0" width="20" height="20" fill="{"url(#g)" if gradient else "#cc3333"}"/>\n'

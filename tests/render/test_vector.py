@@ -417,16 +417,6 @@ def test_a_tampered_or_foreign_cache_object_is_rejected():
 # ------------------------------------------------------------------------------- outside the subset
 
 
-def test_a_gradient_falls_back_to_svglib_and_says_so():
-    face = svg('<defs><linearGradient id="g"><stop offset="0" stop-color="#f00"/>'
-               '<stop offset="1" stop-color="#00f"/></linearGradient></defs>'
-               '<rect width="5" height="5" fill="url(#g)"/>')
-    art = vector.convert(face, "f")
-    assert art.fallback == "linearGradient"
-    assert vector.Art.from_json(art.to_json()) == art
-    assert "sh" in Painted(pdf_of(art)).names  # drawn by svglib, as a shading
-
-
 def test_a_fallback_face_in_cmyk_has_cmyk_colours():
     art = vector.convert(svg('<rect width="5" height="5" fill="#e4007f" stroke="#000"/><pattern id="p"/>'), "f")
     assert art.fallback == "pattern"

@@ -40,22 +40,47 @@ def total_ink(cmyk: tuple[float, float, float, float]) -> float:
 
 
 def inks_used(pdf: bytes) -> list[set[tuple[float, float, float, float]]]:
-    """Per page, every CMYK colour set with k/K in its content and the forms it draws."""
+    """Per page, every CMYK colour set with k/K in its content and the forms it draws, and every
+    stop colour of the gradients (shading patterns) they paint: a gradient blends its stops
+    linearly, so its most ink is at one of them."""
     from pypdf import PdfReader  # only the ink check reads PDFs back
 
     reader = PdfReader(io.BytesIO(pdf))
     pages = []
     for page in reader.pages:
         found: set[tuple[float, float, float, float]] = set()
-        for data in _streams(page):
+        resources: list = []
+        for data in _streams(page, resources):
             for m in _CMYK_OP.finditer(data):
                 found.add(tuple(float(v) for v in m.groups()[:4]))
+        found.update(_gradient_inks(resources))
         pages.append(found)
     return pages
 
 
-def _streams(page) -> list[bytes]:
-    """A page's content and, recursively, its form XObjects' content."""
+def _gradient_inks(resources: list) -> set[tuple[float, float, float, float]]:
+    """The CMYK stop colours (C0, C1 of each piece of the function) of every DeviceCMYK shading
+    pattern in ``resources``."""
+    found: set[tuple[float, float, float, float]] = set()
+    for res in resources:
+        patterns = res.get("/Pattern")
+        for ref in (patterns.get_object().values() if patterns is not None else ()):
+            shading = ref.get_object().get("/Shading")
+            if shading is None or shading.get_object().get("/ColorSpace") != "/DeviceCMYK":
+                continue
+            todo = [shading.get_object()["/Function"]]
+            while todo:
+                fn = todo.pop().get_object()
+                todo.extend(fn.get("/Functions", ()))
+                for key in ("/C0", "/C1"):
+                    if len(fn.get(key, ())) == 4:
+                        found.add(tuple(float(v) for v in fn[key]))  # type: ignore[arg-type]
+    return found
+
+
+def _streams(page, resources: list | None = None) -> list[bytes]:
+    """A page's content and, recursively, its form XObjects' content; each /Resources met is
+    added to ``resources``."""
     out = [page.get_contents().get_data()] if page.get_contents() is not None else []
     todo = [page.get("/Resources")]
     seen: set[int] = set()
@@ -64,6 +89,8 @@ def _streams(page) -> list[bytes]:
         if res is None:
             continue
         res = res.get_object()
+        if resources is not None:
+            resources.append(res)
         xobjects = res.get("/XObject")
         if xobjects is None:
             continue

@@ -18,9 +18,9 @@ Interface used by the rest of the pipeline:
 
 The converter is our own for the SVG subset templates produce: the graphics become PDF
 operator text once, at convert time; only text (whose glyph encoding ReportLab chooses per
-document, as it subsets fonts) and images are left for draw time. SVG outside the subset
-(gradients, patterns, masks, filters, CSS style sheets, …) falls back to svglib for that whole
-face; ``Art.fallback`` names what caused it. Transparency is an error: print files must not
+document, as it subsets fonts) and images are left for draw time. Gradients become PDF shadings
+(``render/gradient.py``). SVG outside the subset (patterns, masks, filters, CSS style sheets, …)
+falls back to svglib for that whole face; ``Art.fallback`` names what caused it. Transparency is an error: print files must not
 contain it.
 """
 
@@ -48,7 +48,7 @@ SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 FORMAT = "pnpgen.vector.Art"
-VERSION = 2  # bumped whenever the operators written change: older cached arts are rebuilt
+VERSION = 3  # bumped whenever the operators written change: older cached arts are rebuilt
 MAX_NESTING = 8  # <image> of an SVG that shows an SVG …
 MAX_ELEMENTS = 100_000  # elements one face draws, each <use> expansion counted: a bound on time and size
 MAX_COORDINATE = 1e9  # beyond this a number is a mistake, and more than PDF readers hold
@@ -64,7 +64,9 @@ class Art:
     - ``("fill", r, g, b)`` / ``("stroke", r, g, b)``: the colour (0–1) for what follows;
     - ``("text", font, size, ((x, y, chars), …))``: glyph runs in user units, drawn with the
       current fill colour through ReportLab's text API;
-    - ``("image", data, x, y, w, h)``: JPEG/PNG bytes placed in the user-space box.
+    - ``("image", data, x, y, w, h)``: JPEG/PNG bytes placed in the user-space box;
+    - ``("paint", ops, op, area, fill, stroke)``: a shape painted with gradients, drawn as a form
+      of its own (``render/gradient.py``).
 
     A face outside the subset has no items: ``fallback`` names the feature and ``svg`` keeps
     the source, drawn through svglib."""
@@ -122,7 +124,14 @@ def _item_to_json(it: tuple) -> list:
         return ["image", base64.b64encode(it[1]).decode("ascii"), *it[2:]]
     if it[0] == "text":
         return ["text", it[1], it[2], [list(r) for r in it[3]]]
+    if it[0] == "paint":
+        from pnpgen.render import gradient
+
+        return ["paint", it[1], it[2], list(it[3]), gradient.to_json(it[4]), gradient.to_json(it[5])]
     return list(it)
+
+
+_PAINT_OPS = ("f", "f*", "S", "B", "B*")
 
 
 def _number(v: Any) -> float:
@@ -155,6 +164,14 @@ def _item_from_json(it: Any) -> tuple:
         except (binascii.Error, ValueError):
             raise ValueError("vector art object: image data is not base64") from None
         return ("image", data, *(_number(v) for v in it[2:]))
+    if kind == "paint" and len(it) == 6 and isinstance(it[1], str) and it[2] in _PAINT_OPS \
+            and isinstance(it[3], list) and len(it[3]) == 4:
+        from pnpgen.render import gradient
+
+        fill, stroke = (gradient.spec_from_json(v, _number) for v in it[4:])
+        if fill is None and stroke is None:
+            raise ValueError("vector art object: a gradient paint without a gradient")
+        return gradient.paint_item(it[1], it[2], tuple(_number(v) for v in it[3]), fill, stroke)
     raise ValueError(f"vector art object: unknown item {str(kind)[:20]!r}")
 
 
@@ -185,6 +202,13 @@ def draw(canvas, art: Art, cmyk: bool = False) -> None:
                 t.setTextTransform(1, 0, 0, -1, x, y)  # user space is y-down: set glyphs upright
                 t.textOut(chars)
             canvas.drawText(t)
+        elif kind == "paint":
+            from pnpgen.render import gradient
+
+            if pending:
+                canvas.addLiteral(" ".join(pending))
+                pending = []
+            gradient.draw_paint(canvas, it, cmyk)
         else:  # image
             from reportlab.lib.utils import ImageReader
 
@@ -229,7 +253,10 @@ def _draw_fallback(canvas, art: Art, cmyk: bool) -> None:
     from reportlab.graphics.shapes import STATE_DEFAULTS
     from reportlab.lib.colors import CMYKColor
 
+    from pnpgen.render.gradient import FallbackCanvas
+
     drawing = _fallback_drawing(art.svg, cmyk)
+    canvas = FallbackCanvas(canvas, cmyk)  # its gradients carry their resources; no alpha
     if not cmyk:
         renderPDF.draw(drawing, canvas, 0, 0, showBoundary=False)
         return
@@ -245,7 +272,7 @@ def _draw_fallback(canvas, art: Art, cmyk: bool) -> None:
 @lru_cache(maxsize=64)
 def _fallback_drawing(svg: str, cmyk: bool):
     """svglib's drawing of a face outside the subset; with ``cmyk`` its colours made CMYK
-    (svglib's gradients, PDF shadings, keep the RGB colours ReportLab is given)."""
+    (its gradients are made CMYK as they are drawn, by gradient.FallbackCanvas)."""
     from reportlab.lib.colors import CMYKColor, Color
 
     from pnpgen.pdf.colour import to_cmyk
@@ -316,6 +343,7 @@ SHAPES = {"rect", "circle", "ellipse", "line", "polyline", "polygon", "path"}
 CONTAINERS = {"svg", "g", "a", "defs", "symbol", "use", "clipPath", "text", "image"}
 DRAWN = SHAPES | {"g", "a", "svg", "use", "text", "image"}  # what a container's children may draw
 IGNORED = {"title", "desc", "metadata"}
+PAINT_SERVERS = {"linearGradient", "radialGradient", "stop"}  # drawn where a fill or stroke names them
 INHERITED = {
     "fill": "#000", "fill-rule": "nonzero", "stroke": "none", "stroke-width": "1",
     "stroke-linecap": "butt", "stroke-linejoin": "miter", "stroke-miterlimit": "4",
@@ -323,7 +351,7 @@ INHERITED = {
     "text-anchor": "start", "visibility": "visible", "color": "#000", "clip-rule": "nonzero",
     "xml:space": "default",
 }
-OPACITY = ("opacity", "fill-opacity", "stroke-opacity")
+OPACITY = ("opacity", "fill-opacity", "stroke-opacity", "stop-opacity")
 # Properties that change how something is painted and that this converter does not draw.
 UNSUPPORTED_PROPS = frozenset(("mask", "filter", "marker", "marker-start", "marker-mid", "marker-end",
                      "mix-blend-mode", "paint-order", "text-decoration", "writing-mode",
@@ -367,7 +395,7 @@ def _tag_name(tag: str) -> str:
 
 
 _WITH_ID = etree.XPath("//*[@id]")
-_MAY_BE_TRANSLUCENT = etree.XPath("//*[@style or @opacity or @fill-opacity or @stroke-opacity]")
+_MAY_BE_TRANSLUCENT = etree.XPath("//*[@style or @opacity or @fill-opacity or @stroke-opacity or @stop-opacity]")
 
 
 def _style(el) -> dict[str, str]:
@@ -775,6 +803,13 @@ def _segs_ops(segs: list[tuple], m: tuple | None = None) -> str:
 _SHAPE_OPS: dict[tuple, str] = {}
 
 
+def _paint_op(fill: bool, stroke: bool, style: dict) -> str:
+    even = style["fill-rule"] == "evenodd"
+    if fill and stroke:
+        return "B*" if even else "B"
+    return ("f*" if even else "f") if fill else "S"
+
+
 def clear_caches() -> None:
     """Forget the memoised numbers, transforms and shapes (for benchmarks that start cold)."""
     _num.cache_clear()
@@ -900,13 +935,9 @@ class _Converter:
         return tuple(self.items)
 
     def _prescan(self) -> None:
-        """Transparency is an error and anything outside the subset a fallback, wherever it is."""
-        for el in self.root.iter(etree.Element):
-            name = _local(el)
-            if name and name not in SHAPES and name not in CONTAINERS and name not in IGNORED:
-                raise _Fallback(name)
-        for el in _WITH_ID(self.root):
-            self.ids.setdefault(el.get("id"), el)
+        """Transparency is an error and anything outside the subset a fallback, wherever it is
+        (transparency first: svglib would draw it, with an alpha ExtGState). A stop-opacity of 0
+        is one too: unlike an invisible element, it fades a gradient out."""
         for el in _MAY_BE_TRANSLUCENT(self.root):
             props = _style(el)
             for key in OPACITY:
@@ -917,8 +948,15 @@ class _Converter:
                     a = float(v[:-1]) / 100 if v.strip().endswith("%") else float(v)
                 except ValueError:
                     raise self.error(el, f"has {key}={v!r}", "a number from 0 to 1") from None
-                if 0 < a < 1:
+                if 0 < a < 1 or (a < 1 and key == "stop-opacity"):
                     raise self._transparency(el, props, f"{key} {v}", a)
+        for el in self.root.iter(etree.Element):
+            name = _local(el)
+            if name and name not in SHAPES and name not in CONTAINERS and name not in IGNORED \
+                    and name not in PAINT_SERVERS:
+                raise _Fallback(name)
+        for el in _WITH_ID(self.root):
+            self.ids.setdefault(el.get("id"), el)
 
     def _transparency(self, el, props, what: str, alpha: float) -> InputError:
         example = ""
@@ -1202,13 +1240,14 @@ class _Converter:
         except ValueError as e:
             raise self.error(el, f"has an unreadable value {str(e)!r}", "numbers, optionally with units") from None
 
-    def paint(self, el, style: dict, key: str) -> tuple | None:
+    def paint(self, el, style: dict, key: str) -> Any:
+        """The fill or stroke: an (r, g, b) colour, None (no paint), or a gradient.Gradient."""
         value = style[key]
         if value.startswith("url("):
             m = _URL.match(value)
             target = self.ids.get(m.group(1)) if m else None
             if target is not None:
-                raise _Fallback(_local(target) or "paint server")
+                return self.gradient(el, target, key)
             if not (m and m.group(2).strip()):  # a typo would draw nothing, silently
                 raise self.error(el, f"has {key}={value!r}, which names no element of the face",
                                  "the id of a gradient or pattern in the same SVG, or a colour")
@@ -1256,18 +1295,62 @@ class _Converter:
             _SHAPE_OPS[key] = ops
         if not ops:
             return
+        if not isinstance(fill, (tuple, type(None))) or not isinstance(stroke, (tuple, type(None))):
+            fill, stroke = self.gradient_paint(el, name, props, style, matrix, ops, fill, stroke, width, scale)
+            if fill is None and stroke is None:
+                return
         if fill is not None:
             self.colour("fill", fill)
         if stroke is not None:
             self.colour("stroke", stroke)
             self.stroke_state(el, style, width, scale)
-        even = style["fill-rule"] == "evenodd"
-        if fill is not None and stroke is not None:
-            self.ops.append(ops + (" B*" if even else " B"))
-        elif fill is not None:
-            self.ops.append(ops + (" f*" if even else " f"))
-        else:
-            self.ops.append(ops + " S")
+        self.ops.append(ops + " " + _paint_op(fill is not None, stroke is not None, style))
+
+    # ---- gradients (render/gradient.py)
+
+    def gradient(self, el, target, key: str) -> Any:
+        """The paint a ``url(#id)`` names: a gradient (or its one colour, or None); anything
+        else (a pattern) is outside the subset."""
+        from pnpgen.render import gradient
+
+        if _local(target) not in gradient.GRADIENTS:
+            raise _Fallback(_local(target) or "paint server")
+        return gradient.parse(target, self.ids, self.error, self.length)
+
+    def gradient_paint(self, el, name: str, props: dict, style: dict, matrix: tuple | None, ops: str,
+                       fill: Any, stroke: Any, width: float, scale: float) -> tuple:
+        """A shape with a gradient fill or stroke: written as a paint item when a gradient is
+        drawn as a shading. Returns the plain colours (or None) still to be painted the usual way
+        — (None, None) when the item paints the shape."""
+        from pnpgen.render import gradient
+
+        segs = self.geometry(el, name, props, style)
+        area = gradient.bbox(segs, matrix)
+        if area is None:
+            return None, None
+        own = gradient.bbox(segs) if matrix is not None else area
+        if stroke is not None:  # the stroke's reach beyond the path: half its width, miters further
+            try:
+                limit = max(1.5, float(style["stroke-miterlimit"]))
+            except ValueError:
+                limit = 4.0
+            pad = width * scale / 2 * limit
+            area = (area[0] - pad, area[1] - pad, area[2] + pad, area[3] + pad)
+        fill, stroke = (gradient.shading(p, own, matrix, area) if isinstance(p, gradient.Gradient) else p
+                        for p in (fill, stroke))
+        fill_sh, stroke_sh = (p if p is not None and isinstance(p[0], str) else None for p in (fill, stroke))
+        if fill_sh is None and stroke_sh is None:
+            return fill, stroke
+        if fill is not None and fill_sh is None:
+            self.colour("fill", fill)
+        if stroke is not None:
+            if stroke_sh is None:
+                self.colour("stroke", stroke)
+            self.stroke_state(el, style, width, scale)
+        self._flush()
+        self.items.append(gradient.paint_item(ops, _paint_op(fill is not None, stroke is not None, style),
+                                              area, fill_sh, stroke_sh))
+        return None, None
 
     def stroke_state(self, el, style: dict, width: float, scale: float = 1.0) -> None:
         width *= scale
@@ -1323,6 +1406,8 @@ class _Converter:
         fill = self.paint(el, style, "fill")
         if style["stroke"] != "none" and self.paint(el, style, "stroke") is not None:
             raise _Fallback("stroked text")
+        if fill is not None and not isinstance(fill, tuple):
+            raise _Fallback("text with a gradient")
         if fill is None:
             return
         font = self._font(el, style["font-family"])
