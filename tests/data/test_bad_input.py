@@ -14,7 +14,7 @@ from conftest import DECK_YAML, GAME_YAML, REPO, make_workspace, run
 GOOD = DECK_YAML + "  - {name: 祝福, text: 本文}\n"
 
 CASES = {
-    "yaml syntax": (DECK_YAML + "  - {name: 祝福, text: [unclosed\n", "cards.yaml:10:1: YAML syntax error", "flow sequence started at line 9"),
+    "yaml syntax": (DECK_YAML + "  - {name: 祝福, text: [unclosed\n", "cards.yaml:9:22: YAML syntax error", "the […] opened here is not closed"),
     "unknown key": (GOOD.replace("front:", "colour: red\nfront:"), "cards.yaml:3:1: colour: unknown key in a deck file", "one of name, kind"),
     "unknown piece key": (DECK_YAML + "  - {name: 祝福, txet: 本文}\n", "cards.yaml:9:16: pieces.0.txet: unknown key", "one of name, text, count"),
     "wrong type": (GOOD.replace("  - {name: 祝福, text: 本文}", "  - {name: [1, 2]}"), "cards.yaml:9:12: pieces.0.name: [1, 2] is not a valid text", "expected text"),

@@ -15,6 +15,7 @@ from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.model import FieldText, Game, Piece, Deck, Sourced, Where, is_placeholder
 from pnpgen.shapes import bounding_size
 from pnpgen.data.workspace import Workspace, contained
+from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.render import builtin
 
@@ -51,10 +52,35 @@ def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str) -> dict
     mapping = _parse(doc, keypath, v.mapping, mapping, what)
     for key in mapping:
         if key not in allowed:
+            cut = _cut_text(doc, mapping, keypath, key)
+            if cut is not None:
+                raise doc.error(keypath + (key,), f"unknown key in {what}: the ', ' before it ended the text of "
+                                f"{cut[0]!r}", f"the text in quotes: {cut[0]}: {quoted(cut[1])}", key=True)
             listed = ", ".join(str(k) for k in allowed)
             raise doc.error(keypath + (key,), f"unknown key in {what}",
                             "one of " + listed if listed else "no keys here", key=True)
     return mapping
+
+
+def _cut_text(doc: Source, mapping: dict, keypath: tuple, key: Any) -> tuple[str, str] | None:
+    """In ``{title: 港, effect: 売る, 買う}`` YAML ends the text at ', ' and reads 買う as a key
+    without a value: the text and key before it on the same line, and the text as meant."""
+    if not isinstance(doc, Located) or mapping[key] is not None:
+        return None
+    keys = list(mapping)
+    at = keys.index(key)
+    line = doc.key_marks.get(keypath + (key,), (None,))[0]
+    first = at
+    while first > 0 and mapping[keys[first - 1]] is None:
+        first -= 1
+    if first == 0 or doc.key_marks.get(keypath + (keys[first - 1],), (None,))[0] != line:
+        return None
+    text = mapping[keys[first - 1]]
+    if not isinstance(text, (str, int, float)) or isinstance(text, bool):
+        return None
+    tail = [str(k) for k in keys[first:] if mapping[k] is None
+            and doc.key_marks.get(keypath + (k,), (None,))[0] == line]
+    return str(keys[first - 1]), ", ".join([str(text), *tail])
 
 
 def _text(doc: Source, value: Any, keypath: tuple) -> str:

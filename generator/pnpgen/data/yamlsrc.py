@@ -10,6 +10,7 @@ import yaml
 
 from pnpgen.errors import InputError
 from pnpgen.data.model import Where
+from pnpgen.data.yamlhint import explain, quoted
 
 Path_ = tuple  # a key path into the document: ("pieces", 3, "count")
 
@@ -92,14 +93,9 @@ def load_yaml(path: Path) -> Located:
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        raise InputError(
-            f"YAML syntax error: {e.problem}" + _context(e),
-            path=path,
-            line=mark.line + 1 if mark else None,
-            column=mark.column + 1 if mark else None,
-            expected="valid YAML: 'key: value' pairs, consistent indentation, quoted text containing ': ' or '#'",
-        ) from None
+        hint = explain(text, e)
+        raise InputError(hint.message, path=path, line=hint.line, column=hint.column, key=hint.key,
+                         expected=hint.expected) from None
     except _TooDeep as e:
         raise InputError(f"nested more than {MAX_DEPTH} levels deep", path=path, line=e.mark.line + 1,
                          column=e.mark.column + 1, expected="pieces with fields, a few levels deep") from None
@@ -187,8 +183,12 @@ class _Builder:
 
     def standard(self, node: yaml.Node, keypath: Path_) -> None:
         if node.tag not in TAGS:
+            expected = "plain values, lists and mappings, without '!' tags"
+            if isinstance(node, yaml.ScalarNode) and node.tag.startswith("!") and keypath:
+                written = " ".join(t for t in (node.tag, node.value) if t)
+                expected += f"; text starting with '!' in quotes: {keypath[-1]}: {quoted(written)}"
             raise _error(self.doc, node, f"YAML tag {node.tag.replace(_STANDARD, '!!')!r} is not allowed",
-                         "plain values, lists and mappings, without '!' tags", keypath)
+                         expected, keypath)
 
     def scalar(self, node: yaml.Node, keypath: Path_) -> Any:
         try:
@@ -221,11 +221,3 @@ class _Builder:
             self.doc.key_marks[sub] = _mark(key_node)
             out[key] = self.build(value_node, sub)
         return out
-
-
-def _context(e: yaml.MarkedYAMLError) -> str:
-    """Where the construct that broke began, e.g. '(while parsing a flow sequence started at line 9)'."""
-    if not e.context:
-        return ""
-    start = f" started at line {e.context_mark.line + 1}" if e.context_mark else ""
-    return f" ({e.context}{start})"

@@ -1,0 +1,176 @@
+"""A YAML syntax error in the designer's words: what is wrong on the line and what to write.
+
+PyYAML says "mapping values are not allowed here" or "expected <block end>, but found
+'<scalar>'"; a designer needs "put the text in quotes: effect: "…"" or "this line is indented
+differently from the one above". ``explain`` reads the line PyYAML stopped on, finds the
+``key: value`` the error falls in, and says what went wrong there. The line it names is the one
+holding the mistake where that can be told (an unclosed ``{`` or quote: where it opened; a line
+without its ':'), else PyYAML's, with "on this line or the one above" where an indentation
+mistake may be either.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import yaml
+
+# A character YAML reads as syntax at the start of a value, and what it reads it as.
+STARTERS = {
+    "*": "a reference to an anchor (*name)",
+    "&": "an anchor (&name)",
+    "[": "the start of a list",
+    "{": "the start of a mapping",
+    "!": "a tag (!name)",
+    "|": "the start of a block of lines",
+    ">": "the start of a block of lines",
+    "%": "a directive",
+    "@": "a reserved character",
+    "`": "a reserved character",
+}
+FLOW = "{}[]"  # inside a {…} piece these are structure, as is ', '
+GENERIC = ("valid YAML: 'key: value' pairs indented with spaces, the keys of one mapping in one column, "
+           "and in quotes any text holding ': ', ' #' or markup such as **bold**, [red]…[/red], {vp}")
+SHOWN = 80  # characters of a value repeated in the hint
+
+
+@dataclass
+class Hint:
+    message: str
+    line: int | None  # 1-based
+    column: int | None
+    key: str | None
+    expected: str
+
+
+@dataclass
+class _Pair:
+    key: str
+    key_col: int  # 0-based
+    value_col: int
+    value: str
+    in_flow: bool  # inside a {…} written on this line
+
+
+_KEY = re.compile(r"(?:^[ ]*(?:-[ ]+)*|(?<=[{,])[ ]*)(?P<key>[^\s,:{}\[\]#\"'][^,:{}\[\]#]*?)[ ]*:(?=[ ]|$)")
+
+
+def _pairs(line: str) -> list[_Pair]:
+    """The ``key: value`` pairs written on one line, block or flow style (``{a: 1, b: 2}``)."""
+    found = list(_KEY.finditer(line))
+    pairs = []
+    for i, m in enumerate(found):
+        start = m.end()
+        end = found[i + 1].start() - 1 if i + 1 < len(found) else len(line)  # before the ',' or '{'
+        before = line[:m.start("key")]
+        opened = before.count("{") - before.count("}")
+        value = line[start:end].strip()
+        if opened > 0 and i + 1 == len(found):  # the closing '}' of the piece is no part of the text
+            for _ in range(opened):
+                value = value[:-1].rstrip() if value.endswith("}") else value
+        pairs.append(_Pair(m.group("key"), m.start("key"), start + len(line[start:]) - len(line[start:].lstrip()),
+                           value, opened > 0))
+    return pairs
+
+
+def quoted(text: str) -> str:
+    """``text`` as a YAML quoted value: double quotes, or single ones when it holds a backslash
+    (pnpgen's ``\\*`` would be a YAML escape) or a double quote."""
+    if len(text) > SHOWN:
+        text = text[:SHOWN - 1] + "…"
+    if "\\" in text or '"' in text:
+        return "'" + text.replace("'", "''") + "'"
+    return f'"{text}"'
+
+
+def _quote_hint(pair: _Pair, line: int, why: str) -> Hint:
+    return Hint(f"YAML syntax error: this text needs quotes, as {why}", line, pair.value_col + 1, pair.key,
+                f"the text in quotes: {pair.key}: {quoted(pair.value)}")
+
+
+def _text_hint(pair: _Pair, line: int) -> Hint | None:
+    """Text that YAML reads as syntax: a value starting with * & [ { ! | > % @, a ': ' inside
+    it, or {…}, [ ] or ', ' inside a {…} piece written on one line."""
+    value = pair.value
+    if not value:
+        return None
+    if value[0] in STARTERS:
+        return _quote_hint(pair, line, f"YAML reads a '{value[0]}' at its start as {STARTERS[value[0]]}")
+    if value[0] in "\"'" and not value.endswith(value[0]):
+        return Hint("YAML syntax error: text goes on after its closing quote", line, pair.value_col + 1, pair.key,
+                    f"the whole text in quotes: {pair.key}: {quoted(value)}")
+    if pair.in_flow:
+        inside = [c for c in FLOW if c in value] + ([", "] if ", " in value else [])
+        if inside:
+            marks = " and ".join(f"'{c}'" for c in inside)
+            return _quote_hint(pair, line, f"inside a {{…}} piece YAML reads {marks} in it as the piece's own "
+                                           f"structure")
+    if ": " in value:
+        return _quote_hint(pair, line, "YAML reads the ': ' in it as the start of another key")
+    return None
+
+
+def _first_token(text: str, column: int) -> bool:
+    """Whether ``column`` (0-based) is the first thing written on its line (after '- ' marks)."""
+    return re.fullmatch(r"[ ]*(?:-[ ]+)*", text[:column]) is not None
+
+
+def _indentation(lines: list[str], line: int, column: int, problem: str) -> Hint:
+    """Keys that do not line up; or a '-' without its space on this line or the one above."""
+    for row in (line - 1, line - 2):
+        if 0 <= row < len(lines) and re.match(r"[ ]*-[^\s-]", lines[row]):
+            dash = lines[row].index("-")
+            return Hint("YAML syntax error: a '-' starting a list entry needs a space after it", row + 1, dash + 1,
+                        None, f"a space after the '-': - {lines[row][dash + 1:].strip()}")
+    return Hint(f"YAML syntax error: this line does not line up with the lines above it ({problem}); "
+                "the mistake is on this line or the one above", line, column, None,
+                "the keys of one mapping, and the '- ' entries of one list, starting in the same column, "
+                "indented with spaces")
+
+
+def explain(text: str, e: yaml.MarkedYAMLError) -> Hint:
+    """What is wrong, where, and what to write instead, for a YAML syntax error in ``text``."""
+    lines = text.split("\n")
+    mark = e.problem_mark or e.context_mark
+    problem = e.problem or ""
+    if mark is None:
+        return Hint(f"YAML syntax error: {problem}", None, None, None, GENERIC)
+    row, col = mark.line, mark.column
+    line_text = lines[row] if row < len(lines) else ""
+    ctx = e.context_mark
+    if "'\\t'" in problem:
+        return Hint("YAML syntax error: a tab character; YAML indents with spaces only", row + 1, col + 1, None,
+                    "spaces instead of the tab")
+    if "could not find expected ':'" in problem and ctx is not None:
+        return Hint("YAML syntax error: this line has no ':' after its key", ctx.line + 1, ctx.column + 1, None,
+                    "'key: value'; a text running over several lines goes in quotes")
+    if "end of stream" in problem and e.context and "quoted scalar" in e.context and ctx is not None:
+        return Hint("YAML syntax error: the quote opened here is never closed", ctx.line + 1, ctx.column + 1, None,
+                    "the same quote mark at the end of the text")
+    if ctx is not None and ctx.line != row and re.match(r"expected ',' or '[}\]]'", problem):
+        opened = "{…}" if "mapping" in (e.context or "") else "[…]"
+        return Hint(f"YAML syntax error: the {opened} opened here is not closed on its line", ctx.line + 1,
+                    ctx.column + 1, None, f"a '{opened[-1]}' at the end of line {ctx.line + 1}, and text holding "
+                                          "{, }, [, ] or ', ' in quotes")
+    pairs = [p for p in _pairs(line_text) if p.key_col <= col]
+    pair = pairs[-1] if pairs else None
+    if problem.startswith("mapping values are not allowed"):
+        if pair is not None and col >= pair.value_col:
+            return _quote_hint(pair, row + 1, "YAML reads the ': ' in it as the start of another key")
+        return _indentation(lines, row + 1, len(line_text) - len(line_text.lstrip()) + 1,
+                            "YAML reads it as more of the text above")
+    if pair is not None and not _first_token(line_text, col):
+        hint = _text_hint(pair, row + 1)
+        if hint is not None:
+            return hint
+    if problem.startswith("expected <block end>") and _first_token(line_text, col):
+        return _indentation(lines, row + 1, col + 1, "its indentation fits no key above")
+    if pair is None and ctx is not None and ctx.line != row:  # e.g. a value starting with '*' on the line above
+        pairs = _pairs(lines[ctx.line])
+        hint = _text_hint(pairs[-1], ctx.line + 1) if pairs else None
+        if hint is not None:
+            return hint
+    context = f" ({e.context} started at line {ctx.line + 1})" if e.context and ctx is not None else \
+        f" ({e.context})" if e.context else ""
+    return Hint(f"YAML syntax error: {problem}{context}", row + 1, col + 1, None, GENERIC)

@@ -1,0 +1,84 @@
+"""A YAML syntax error says, in the designer's words, what is wrong and what to write, on the
+line holding the mistake: markup written without quotes (found by a designer building a game
+from the docs alone), a ': ' inside text, tabs, indentation, unclosed brackets and quotes."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import DECK_YAML, make_workspace, run
+
+FIELDS = DECK_YAML.replace("  text: text\n", "  text: text\n  effect: text\n")
+
+CASES = {
+    # markup in a {…} piece: PyYAML said "expected alphabetic or numeric character, but found '*'"
+    "bold and icon in flow": ("  - {name: 魚, effect: 港で売ると**2{vp}**を得る。}\n",
+                              "cards.yaml:10:23: effect: ", "inside a {…} piece",
+                              'effect: "港で売ると**2{vp}**を得る。"'),
+    "colour at start in flow": ("  - {name: 香辛料, effect: [coral]高値[/coral]で売れる。, count: 3}\n",
+                                "cards.yaml:10:25: effect: ", "'[' at its start as the start of a list",
+                                'effect: "[coral]高値[/coral]で売れる。"'),
+    # block style: PyYAML said "expected <block end>, but found '<scalar>'"
+    "colour at start": ("  - name: 香辛料\n    effect: [red]高値[/red]で売れる。\n",
+                        "cards.yaml:11:13: effect: ", "'[' at its start", 'effect: "[red]高値[/red]で売れる。"'),
+    "icon at start": ("  - name: 魚\n    effect: {vp}を得る\n",
+                      "cards.yaml:11:13: effect: ", "'{' at its start as the start of a mapping",
+                      'effect: "{vp}を得る"'),
+    "bold at start": ("  - name: 魚\n    effect: **2{vp}**を得る。\n",
+                      "cards.yaml:11:13: effect: ", "'*' at its start", 'effect: "**2{vp}**を得る。"'),
+    "escape keeps its backslash": ("  - name: 魚\n    effect: [\\*]は星\n",
+                                   "cards.yaml:11:13: effect: ", "'[' at its start", "effect: '[\\*]は星'"),
+    "colon in text": ("  - name: 魚\n    effect: 注意: 高い\n",
+                      "cards.yaml:11:13: effect: ", "the ': ' in it", 'effect: "注意: 高い"'),
+    "comma in a flow piece": ("  - {name: 魚, effect: 港, 海}\n",
+                              "cards.yaml:10:26: pieces.0.海: ", "ended the text of 'effect'",
+                              'effect: "港, 海"'),
+    "tag-like text": ("  - name: 魚\n    effect: !important 高い\n",
+                      "cards.yaml:11:13: pieces.0.effect: ", "'!important' is not allowed",
+                      'effect: "!important 高い"'),
+    "tag-like Japanese text": ("  - name: 魚\n    effect: !注意 高い\n",
+                               "cards.yaml:11:13: effect: ", "'!' at its start as a tag", 'effect: "!注意 高い"'),
+    "tab": ("  - name: 魚\n\teffect: x\n", "cards.yaml:11:1: ", "a tab character", "spaces instead of the tab"),
+    "under-indented key": ("  - name: 魚\n  effect: x\n", "cards.yaml:11:3: ",
+                           "does not line up with the lines above it", "on this line or the one above"),
+    # PyYAML names line 12; the key that lost its indentation is on line 11
+    "under-indented key read as text": ("  - name: 魚\neffect: x\n  - name: 鳥\n", "cards.yaml:12:3: ",
+                                        "more of the text above", "on this line or the one above"),
+    "over-indented key": ("  - name: 魚\n      effect: x\n", "cards.yaml:11:7: ",
+                          "more of the text above", "the keys of one mapping"),
+    # PyYAML names the line after the one missing its ':'
+    "missing colon": ("  - name: 魚\n    effect x\n    count: 2\n", "cards.yaml:11:5: ",
+                      "no ':' after its key", "'key: value'"),
+    "unclosed piece": ("  - {name: 魚, effect: x\n  - {name: 鳥}\n", "cards.yaml:10:5: ",
+                       "the {…} opened here is not closed", "a '}' at the end of line 10"),
+    "unclosed quote": ('  - name: "魚\n  - name: 鳥\n', "cards.yaml:10:11: ",
+                       "the quote opened here is never closed", "quote mark"),
+    "dash without space": ("  -name: 魚\n  - name: 鳥\n", "cards.yaml:10:3: ",
+                           "needs a space after it", "- name: 魚"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_yaml_mistake_says_what_to_write(tmp_path, capsys, case):
+    pieces, where, what, expected = CASES[case]
+    ws = make_workspace(tmp_path / "ws", deck=FIELDS + pieces)
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert where in err and what in err and expected in err, err
+    for jargon in ("<block end>", "<scalar>", "mapping values are not allowed", "alphabetic or numeric",
+                   "cannot start any token"):
+        assert jargon not in err, err
+
+
+def test_the_quoted_text_the_hint_gives_loads_as_written(tmp_path, capsys):
+    """Writing what the hint says makes the deck load with the text intact."""
+    ws = make_workspace(tmp_path / "ws", deck=FIELDS + "  - {name: 魚, effect: 港で売ると**2{vp}**を得る。}\n")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    fixed = err[err.index("effect: \"", err.index("expected")):].rstrip(")\n")
+    ws2 = make_workspace(tmp_path / "ws2", deck=FIELDS + "  - {name: 魚, " + fixed + "}\n")
+    from pnpgen.data.load import load_game
+    from pnpgen.data.workspace import Workspace
+
+    assert load_game(Workspace(ws2), "test").decks[0].pieces[0].values["effect"] == "港で売ると**2{vp}**を得る。"
