@@ -214,6 +214,9 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
     }[ftype]
     if value is None or (is_placeholder(value) and ftype != "colour"):
         return FieldText(value, field) if isinstance(value, str) else value
+    if ftype in ("int", "number"):  # "3" and ３ are numbers as typed (quoted, Japanese input)
+        read = v.whole(value) if ftype == "int" else v.decimal(value)
+        value = value if read is None else read
     if not ok(value):
         expected = {
             "colour": "a palette colour: " + ", ".join(game.palette),

@@ -13,6 +13,7 @@ import argparse
 import math
 import os
 import re
+import unicodedata
 from pathlib import Path
 from typing import Any, Callable, Iterable
 from urllib.parse import urlsplit
@@ -30,7 +31,9 @@ MIN_DPI = (1.0, 2400.0)  # art resolution below which the build warns
 ORIENTATIONS = ("pointy", "flat")
 ORIENTED_SHAPES = ("hex", "trihex")
 
-_LENGTH = re.compile(r"^\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*(mm|cm|in|pt|px)?\s*$")
+_LENGTH = re.compile(r"^\s*([-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))\s*(mm|cm|in|pt|px)?\s*$")
+_WHOLE = re.compile(r"^[-+]?[0-9]{1,100}$")  # a longer one is no count or field value
+_NUMBER = re.compile(r"^[-+]?(?=[0-9.]{1,100}$)(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$")
 _HEX6 = re.compile(r"^#[0-9a-fA-F]{6}$")
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")  # SVG also takes #rgb
 _UNITS = "a number in mm or with a unit: 63, '63mm', '2.5in', '10pt'"
@@ -65,7 +68,7 @@ def length(value: Any, lo: float, hi: float, what: str = "length") -> float:
         except OverflowError:
             mm = math.inf
     elif isinstance(value, str):
-        m = _LENGTH.match(value)
+        m = _LENGTH.match(typed(value))
         if m:
             mm = float(m.group(1)) * MM_PER_UNIT[m.group(2) or "mm"]
     if mm is None:
@@ -75,12 +78,38 @@ def length(value: Any, lo: float, hi: float, what: str = "length") -> float:
     return mm
 
 
+def typed(value: Any) -> str:
+    """Text as a designer may type a number: full-width digits and signs (Japanese input) turned
+    into ASCII (NFKC), spaces around it dropped."""
+    return unicodedata.normalize("NFKC", value).strip()
+
+
+def whole(value: Any) -> int | None:
+    """A whole number written as one: ``3``, ``"3"`` or ``３``; None for anything else."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and _WHOLE.match(typed(value)):
+        return int(typed(value))
+    return None
+
+
+def decimal(value: Any) -> int | float | None:
+    """A number written as one: ``2.5``, ``"2.5"`` or ``２.５``; None for anything else."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and _NUMBER.match(typed(value)):
+        text = typed(value)
+        return int(text) if _WHOLE.match(text) else float(text)
+    return None
+
+
 def count(value: Any, bounds: tuple[int, int] = COUNT) -> int:
     lo, hi = bounds
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+    n = whole(value)
+    if n is None or not lo <= n <= hi:
         raise Invalid(f"count {show(value)} is not a whole number from {lo} to {hi:,}",
                       f"an integer {lo}..{hi}, e.g. 'count: 3'")
-    return value
+    return n
 
 
 def choice(value: Any, options: Iterable[str], what: str) -> str:

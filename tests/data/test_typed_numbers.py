@@ -1,0 +1,62 @@
+"""A whole number is read as the designer types it: quoted ("3") or in full-width digits (３,
+as Japanese input gives them), for counts, int and number fields, and sizes; before, "3" was
+refused with the self-contradictory "count '3' is not a whole number"."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import DECK_YAML, GAME_YAML, make_workspace, run
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+from pnpgen.render.templates import Face, Renderer
+
+NUMBERED = DECK_YAML.replace("  text: text\n", "  text: text\n  reward: int\n  weight: number\n")
+
+
+@pytest.mark.parametrize("written, copies", [('"3"', 3), ("３", 3), ("'１２'", 12), ("0", 0), (" ２ ", 2)])
+def test_count_as_typed(tmp_path, written, copies):
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + f"  - {{name: 祝福, count: {written}}}\n  - {{name: 降臨}}\n")
+    deck = load_game(Workspace(ws), "test").decks[0]
+    assert [p.count for p in deck.pieces] == [copies, 1]
+    assert deck.count == copies + 1
+
+
+def test_sourced_count_and_size_as_typed(tmp_path):
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + "sourced:\n  - {name: サイコロ, count: ２}\n",
+                        deck=DECK_YAML.replace("format: poker", "size: [６３, \"８８mm\"]") + "  - {name: 祝福}\n")
+    game = load_game(Workspace(ws), "test")
+    assert game.sourced[0].count == 2
+    assert game.decks[0].trim_mm == (63.0, 88.0)
+
+
+def test_int_and_number_fields_as_typed_reach_the_template(tmp_path):
+    front = ('{% extends "common/piece.svg.j2" %}{% block art %}'
+             '<rect width="{{ piece.reward + 1 }}" height="{{ piece.weight * 2 }}" fill="#000000"/>{% endblock %}')
+    ws = make_workspace(tmp_path / "ws", front=front,
+                        deck=NUMBERED + '  - {name: 祝福, reward: "３", weight: ２.５}\n')
+    game = load_game(Workspace(ws), "test")
+    piece = game.decks[0].pieces[0]
+    assert piece.values["reward"] == 3 and piece.values["weight"] == 2.5
+    svg = Renderer(ws / "templates", game, 3.0).render(Face(game.decks[0], piece, "front"))
+    assert 'width="4"' in svg and 'height="5.0"' in svg
+
+
+def test_spreadsheet_cells_in_full_width_digits(tmp_path):
+    ws = make_workspace(tmp_path / "ws", deck=NUMBERED + "  {file: cards.csv}\n")
+    (ws / "data/test/decks/cards.yaml").write_text(NUMBERED.replace("pieces:\n", "pieces: {file: cards.csv}\n"),
+                                                   encoding="utf-8")
+    (ws / "data/test/decks/cards.csv").write_text("name,reward,count\n祝福,７,４\n", encoding="utf-8")
+    piece = load_game(Workspace(ws), "test").decks[0].pieces[0]
+    assert piece.values["reward"] == 7 and piece.count == 4
+
+
+@pytest.mark.parametrize("written, message", [
+    ("三", "count '三' is not a whole number from 0 to 10,000"),
+    ('"3.5"', "count '3.5' is not a whole number"),
+    ("'１０００１'", "count '１０００１' is not a whole number from 0 to 10,000"),
+])
+def test_what_is_still_refused(tmp_path, capsys, written, message):
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + f"  - {{name: 祝福, count: {written}}}\n")
+    assert run(ws, "check") == 2
+    assert message in capsys.readouterr().err
