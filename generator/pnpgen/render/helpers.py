@@ -7,7 +7,8 @@ context.
   face it is the front's mirrored left-right, as the back is seen after turning the piece over.
 - ``shape``: ``kind``, ``size`` (across flats / diameter), ``orientation``, ``corners`` (the
   trim polygon's corners) and ``centres`` (centre of each hexagon of a hex or tri-hex, the
-  centre of a circle or box), all in this face's frame (mm).
+  centre of a circle or box), all in this face's frame (mm), each point an ``XY`` (``.x``,
+  ``.y``, and it unpacks as a pair).
 - ``hex_points(cx, cy, size, orientation="pointy")``: a hexagon ``size`` across the flats
   centred at (cx, cy), as the ``points`` of an SVG ``<polygon>``.
 - ``mix`` is what the ``tint`` and ``shade`` filters compute (templates.py registers them).
@@ -22,7 +23,7 @@ from markupsafe import Markup
 from pnpgen import fonts as fontreg
 from pnpgen.units import num
 from pnpgen.shapes import back_outline, deck_shape, hex_corners, mirror_x, outline as grow, trihex_centres
-from pnpgen.render.tracks import track_svg
+from pnpgen.render.tracks import XY, track_svg
 
 
 def mix(a: str, b: str, t: float) -> str:
@@ -41,6 +42,12 @@ def mix(a: str, b: str, t: float) -> str:
 def hex_points(cx: float, cy: float, size: float, orientation: str = "pointy") -> str:
     """SVG polygon points of a hexagon ``size`` across the flats, clockwise from the top."""
     return " ".join(f"{num(x)},{num(y)}" for x, y in hex_corners(float(cx), float(cy), float(size), orientation))
+
+
+def corners_xy(cx: float, cy: float, size: float, orientation: str = "pointy") -> list[XY]:
+    """``shape.hex_corners``: the six corners of a hexagon ``size`` across the flats, clockwise
+    from the top, each a point with ``.x`` and ``.y``."""
+    return [XY(*p) for p in hex_corners(float(cx), float(cy), float(size), orientation)]
 
 
 def shape_tools(deck, side: str, fonts: dict[str, str], colour: Callable[[str], str]) -> dict[str, Any]:
@@ -76,6 +83,6 @@ def shape_tools(deck, side: str, fonts: dict[str, str], colour: Callable[[str], 
             flip = mirror_x(spec.w)
             centres = [flip(p) for p in centres]
             corners = [flip(p) for p in corners]
-        info = dict(kind=spec.kind, size=spec.size, orientation=spec.orientation, centres=centres,
-                    corners=corners, hex_corners=hex_corners)
+        info = dict(kind=spec.kind, size=spec.size, orientation=spec.orientation,
+                    centres=[XY(*p) for p in centres], corners=[XY(*p) for p in corners], hex_corners=corners_xy)
     return {"track": track, "outline": outline, "shape": info, "hex_points": hex_points}

@@ -24,6 +24,7 @@ from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece
 from pnpgen.text import TextContext, icon, textbox
 from pnpgen.render import builtin
 from pnpgen.render.helpers import mix, shape_tools
+from pnpgen.render.tracks import XY, Box, Space, TrackSvg
 from pnpgen.render import vector
 from pnpgen.render.art import MIN_DPI, ArtPlacer
 
@@ -124,6 +125,55 @@ class PieceView(Mapping):
 
     def __len__(self) -> int:
         return len(self._values)
+
+
+class MissingField(jinja2.UndefinedError):
+    """A template read a field the piece does not have (``piece.titel``)."""
+
+
+_NOTHING = object()  # Jinja passes no ``obj`` for an undefined variable
+
+
+class FaceUndefined(jinja2.StrictUndefined):
+    """Jinja's StrictUndefined, its error saying in the designer's words what was not there: a
+    field of the piece (``MissingField``), or what the object read from is (a box, a point, a
+    track, a mapping with its keys), never a Python class name such as ``PieceView object``."""
+
+    __slots__ = ()
+
+    def __init__(self, hint: str | None = None, obj: Any = _NOTHING, name: Any = None,
+                 exc: type[jinja2.TemplateRuntimeError] = jinja2.UndefinedError) -> None:
+        if obj is _NOTHING:
+            super().__init__(hint, name=name, exc=exc)
+            return
+        if hint is None:
+            hint, exc = missing(obj, name), MissingField if isinstance(obj, PieceView) else exc
+        super().__init__(hint, obj, name, exc)
+
+
+def missing(obj: Any, name: Any) -> str:
+    """What a template tried to read and from what, in designer words: ``obj.name`` or ``obj[name]``."""
+    what = f"{name!r}"
+    if isinstance(obj, PieceView):
+        return f"the piece has no field {what}"
+    if isinstance(obj, TrackSvg):
+        return f"a track has no {what} (it gives spaces and inner)"
+    if isinstance(obj, Space):
+        return f"a track space has no {what} (it has value, x, y, w, h, mark, side, centre)"
+    if isinstance(obj, (Box, XY)):
+        return f"{'a box' if isinstance(obj, Box) else 'a point'} has no {what} (it has {', '.join(obj._fields)})"
+    if isinstance(obj, Mapping):
+        keys = [str(k) for k in obj][:12]
+        return f"no key {what} (its keys: {', '.join(keys)})" if keys else f"no key {what} in an empty mapping"
+    if isinstance(obj, str):
+        return f"a text has no {what}"
+    if obj is None:
+        return f"an empty value has no {what}"
+    if isinstance(obj, (int, float)):
+        return f"a number has no {what}"
+    if isinstance(obj, (list, tuple)):
+        return f"a list has no {what} (take an item by its place, from 0: [0])"
+    return f"{what} is not there"
 
 
 @dataclass(frozen=True)
@@ -240,7 +290,7 @@ class Renderer:
             bytecode_cache=compiled,
             extensions=[LoopBudget],
             autoescape=True,
-            undefined=jinja2.StrictUndefined,
+            undefined=FaceUndefined,
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
@@ -370,8 +420,13 @@ class Renderer:
             message, key, expected = e.message, e.key, e.expected
             if e.path is not None:  # where the helper found the bad value (an icon file …)
                 message += f" ({e.path}{f':{e.line}' if e.line else ''})"
+        elif isinstance(e, MissingField):
+            fields = [k for k in face.piece.values]
+            message, key = e.message or "undefined", None
+            expected = "a field declared in the deck's 'fields:' " + (f"({', '.join(fields)})" if fields else
+                                                                         "(it declares none)")
         elif isinstance(e, jinja2.UndefinedError):
-            message, key, expected = e.message or "undefined", None, "a field declared in the deck's 'fields:'"
+            message, key, expected = e.message or "undefined", None, None
         elif isinstance(e, jinja2.TemplateNotFound):
             name = str(e.message or e.name)  # quoted when it holds a line break or space that hides in print
             message, key = name if name.isprintable() and name == name.strip() else repr(name), "template"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, NamedTuple
 
 from markupsafe import Markup
 
@@ -26,6 +26,23 @@ STYLE_KEYS = ("fill", "stroke", "stroke_width", "ink", "font", "size", "dy", "ra
               "frame_inset", "frame_radius")
 
 
+class XY(NamedTuple):
+    """A point in mm, for templates: ``p.x``, ``p.y``, and it unpacks: ``{% set x, y = p %}``."""
+
+    x: float
+    y: float
+
+
+class Box(NamedTuple):
+    """A box in mm, for templates: ``b.x``, ``b.y``, ``b.w``, ``b.h``, and it unpacks:
+    ``{% set x, y, w, h = t.inner %}``."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+
 @dataclass(frozen=True)
 class Space:
     value: int  # the number printed (start … n)
@@ -37,8 +54,8 @@ class Space:
     side: str  # ring: top | right | bottom | left; snake: "row <k>"
 
     @property
-    def centre(self) -> tuple[float, float]:
-        return self.x + self.w / 2, self.y + self.h / 2
+    def centre(self) -> XY:
+        return XY(self.x + self.w / 2, self.y + self.h / 2)
 
 
 def _mark(v: int) -> int:
@@ -68,8 +85,7 @@ def ring_grid(count: int, w: float, h: float) -> tuple[int, int]:
 Cell = tuple[float, float, float, float, str]
 
 
-def _ring(count: int, x: float, y: float, w: float, h: float,
-          spare: str) -> tuple[list[Cell], tuple[float, float, float, float]]:
+def _ring(count: int, x: float, y: float, w: float, h: float, spare: str) -> tuple[list[Cell], Box]:
     """The ring's cells clockwise from the top-left corner, and the hole inside it (x, y, w, h).
 
     With an odd count the grid has one slot to spare: ``gap`` leaves the last slot (just below
@@ -102,7 +118,7 @@ def _ring(count: int, x: float, y: float, w: float, h: float,
     if odd and spare == "start":
         a = cells[0]
         cells[:2] = [(a[0], a[1], 2 * a[2], a[3], a[4])]
-    return cells, (x + cw, y + ch, w - 2 * cw, h - 2 * ch)
+    return cells, Box(x + cw, y + ch, w - 2 * cw, h - 2 * ch)
 
 
 def track_spaces(n: int, x: float, y: float, w: float, h: float, layout: str = "ring", start: int = 0,
@@ -116,7 +132,7 @@ def track_spaces(n: int, x: float, y: float, w: float, h: float, layout: str = "
 
 
 def track_inner(n: int, x: float, y: float, w: float, h: float, layout: str = "ring", start: int = 0,
-                rows: int | None = None, spare: str = "gap") -> tuple[float, float, float, float] | None:
+                rows: int | None = None, spare: str = "gap") -> Box | None:
     """The hole inside a ring track as (x, y, w, h) in mm, for the board's centre; None for the
     other layouts."""
     return _layout(n, x, y, w, h, layout, start, rows, spare)[1]
@@ -156,7 +172,7 @@ class TrackSvg(Markup):
     order) and ``inner`` (the hole inside a ring as x, y, w, h; None for other layouts)."""
 
     spaces: list[Space]
-    inner: tuple[float, float, float, float] | None
+    inner: Box | None
 
 
 def _style(value: Any, what: str) -> dict[str, Any]:
