@@ -127,8 +127,9 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
 def list(ws: Workspace, args: argparse.Namespace) -> int:  # noqa: A001 - the command's name
     for slug in ws.slugs():
         game = load_game(ws, slug)
-        players = game.players if is_placeholder(game.players) else f"{game.players}人"
-        _say(f"{slug}  {game.title}  草案{game.draft}  {players}")
+        given = [slug, game.title, f"草案{game.draft}" if str(game.draft).strip() else "",
+                 game.players if is_placeholder(game.players) or not game.players.strip() else f"{game.players}人"]
+        _say("  ".join(part for part in given if part))
         for deck in game.decks:
             _say(f"    {deck.id:<16} {deck.name}  ×{deck.count}  ({deck.kind}, {deck.shape} "
                  f"{deck.trim_mm[0]:g}×{deck.trim_mm[1]:g} mm)")

@@ -197,7 +197,7 @@ def test_bad_art_field_stops_the_build_with_file_line(tmp_path, capsys, value, m
     _bad_files(ws)
     assert build(ws) == 2
     err = capsys.readouterr().err
-    assert "cards.yaml:7:20: pieces.0.art: " + message in err, err
+    assert "cards.yaml:7:20: pieces.1.art: " + message in err, err
     assert err.count("\n") == 1 and "Traceback" not in err
     assert not out(ws).exists()
 

@@ -171,11 +171,11 @@ pieces:
 
 
 @pytest.mark.parametrize("value, message", [
-    ("dragon.png", "cards.yaml:7:20: pieces.0.art: art file 'dragon.png' not found"),
-    ("broken.png", "cards.yaml:7:20: pieces.0.art: cannot read the image art/broken.png"),
-    ("../game.yaml.png", "cards.yaml:7:20: pieces.0.art: '../game.yaml.png' is outside art/"),
-    ("/tmp/x.png", "cards.yaml:7:20: pieces.0.art: '/tmp/x.png' is outside art/"),
-    ("[1, 2]", "cards.yaml:7:20: pieces.0.art: [1, 2] is not a valid image"),
+    ("dragon.png", "cards.yaml:7:20: pieces.1.art: art file 'dragon.png' not found"),
+    ("broken.png", "cards.yaml:7:20: pieces.1.art: cannot read the image art/broken.png"),
+    ("../game.yaml.png", "cards.yaml:7:20: pieces.1.art: '../game.yaml.png' is outside art/"),
+    ("/tmp/x.png", "cards.yaml:7:20: pieces.1.art: '/tmp/x.png' is outside art/"),
+    ("[1, 2]", "cards.yaml:7:20: pieces.1.art: [1, 2] is not a valid image"),
 ])
 def test_bad_art_field_exits_2_with_file_line(tmp_path, capsys, value, message):
     ws = make_workspace(tmp_path / "ws", deck=ART_DECK + f"  - {{name: 竜, art: {value}}}\n")

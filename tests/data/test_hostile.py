@@ -69,9 +69,9 @@ DECK_CASES = {
     "shape key under options": (ROUND.replace("shape: rounded", "shape: rounded\noptions: {corner_radius: 99}"), "cards.yaml:3:11: options.corner_radius: corner_radius is a shape key", "top of the deck file"),
     "fields as a list": (GOOD.replace("  name: text\n  text: text", "  - name"), "cards.yaml:6:3: fields: fields must be a mapping, got a list", "key: value"),
     "reserved field": (GOOD.replace("  text: text", "  text: text\n  count: int"), "cards.yaml:8:3: fields.count: 'count' is set by pnpgen", "reserved"),
-    "piece not a mapping": (DECK_YAML + "  - 祝福\n", "cards.yaml:9:5: pieces.0: piece 1 must be a mapping, got text", "key: value"),
-    "count negative": (DECK_YAML + "  - {name: 祝福, count: -5}\n", "cards.yaml:9:23: pieces.0.count: count -5", "0..10000"),
-    "count huge": (DECK_YAML + "  - {name: 祝福, count: 99999999999999999999999}\n", "cards.yaml:9:23: pieces.0.count: count 99999999999999999999999", "0..10000"),
+    "piece not a mapping": (DECK_YAML + "  - 祝福\n", "cards.yaml:9:5: pieces.1: piece 1 must be a mapping, got text", "key: value"),
+    "count negative": (DECK_YAML + "  - {name: 祝福, count: -5}\n", "cards.yaml:9:23: pieces.1.count: count -5", "0..10000"),
+    "count huge": (DECK_YAML + "  - {name: 祝福, count: 99999999999999999999999}\n", "cards.yaml:9:23: pieces.1.count: count 99999999999999999999999", "0..10000"),
 }
 
 
@@ -92,7 +92,7 @@ GAME_CASES = {
     "palette as a list": (GAME_YAML.replace('palette:\n  red: "#cc3333"\n  ink: "#222222"', "palette: [red]"), "game.yaml:5:10: palette: palette must be a mapping, got a list", "key: value"),
     "fallback_fonts as one string": (GAME_YAML + "fallback_fonts: BIZUDGothic-Regular\n", "game.yaml:8:17: fallback_fonts: fallback_fonts must be a list, got text", "['BIZUDGothic-Regular']"),
     "sourced as a number": (GAME_YAML + "sourced: 3\n", "game.yaml:8:10: sourced: sourced must be a list, got a number", "'- …' entries"),
-    "sourced count zero": (GAME_YAML + "sourced:\n  - {name: サイコロ, count: 0}\n", "game.yaml:9:25: sourced.0.count: count 0", "1..10000"),
+    "sourced count zero": (GAME_YAML + "sourced:\n  - {name: サイコロ, count: 0}\n", "game.yaml:9:25: sourced.1.count: count 0", "1..10000"),
     "font role as a list": (GAME_YAML + "fonts:\n  gothic: [a]\n", "game.yaml:9:11: fonts.gothic: a font must be a name, got a list", "a name"),
 }
 

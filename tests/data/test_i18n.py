@@ -76,11 +76,11 @@ def test_missing_translation_warns_with_file_and_line_and_prints_the_default_mar
     build(ws, "--lang", "en")
     err = capsys.readouterr().err
     line = len(deck.splitlines())  # the last piece
-    assert re.search(rf"cards\.yaml:{line}:\d+: pieces\.4\.name: no en translation; printed in ja", err), err
+    assert re.search(rf"cards\.yaml:{line}:\d+: pieces\.5\.name: no en translation; printed in ja", err), err
     text = pages_text(ws / "build" / "test" / "en" / "shop" / "cards.pdf")
     assert "〔ja〕啓示" in text[8] and "TextRevelation" in text[8]
     manifest = json.loads((ws / "build" / "test" / "en" / "manifest.json").read_text())
-    assert any("pieces.4.name" in w for w in manifest["warnings"])
+    assert any("pieces.5.name" in w for w in manifest["warnings"])
     # the marker is magenta, the designer's text keeps its own colour
     game = load_game(Workspace(ws), "test", lang="en")
     ctx = TextContext(game.fonts, [], game.palette, [], "test", lang="en")
@@ -105,7 +105,7 @@ def test_check_lists_missing_translations(tmp_path, capsys):
                                                                encoding="utf-8")
     assert run(ws, "check", "--game", "test", "--lang", "en") == 0
     out = capsys.readouterr().out
-    assert re.search(r"translation: .*cards\.yaml:\d+:\d+: pieces\.4\.name: no en translation", out)
+    assert re.search(r"translation: .*cards\.yaml:\d+:\d+: pieces\.5\.name: no en translation", out)
     assert re.search(r"translation: .*other\.yaml: nothing in this file is translated into en", out)
     assert run(ws, "check", "--game", "test") == 0
     assert "translation" not in capsys.readouterr().out
@@ -176,7 +176,7 @@ def test_spreadsheet_columns_per_language(tmp_path, capsys):
     assert values[0]["name"] == "Blessing" and values[0]["text"] == "Gain 1: then, draw"
     assert values[1]["name"].endswith("〔ja〕[/missing-translation]降臨") and values[1]["text"] == "Text 2"
     warnings = game.translations.warnings
-    assert len(warnings) == 1 and re.search(r"cards\.csv:3:1: pieces\.1\.name: no en translation", warnings[0])
+    assert len(warnings) == 1 and re.search(r"cards\.csv:3:1: pieces\.2\.name: no en translation", warnings[0])
     ja = load_game(Workspace(ws), "test")
     assert [p.values["name"] for p in ja.decks[0].pieces] == ["祝福", "降臨"] and ja.translations.warnings == []
 

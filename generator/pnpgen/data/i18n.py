@@ -25,11 +25,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnpgen.data.model import LATIN_GAP, PLACEHOLDER_COLOUR, Where
+from pnpgen.data.model import LATIN_GAP, MISSING_COLOUR, PLACEHOLDER_COLOUR, Where
 from pnpgen.fonts import locate
-from pnpgen.data.yamlsrc import Located
+from pnpgen.data.yamlsrc import Located, keyname
 
-MISSING_COLOUR = "missing-translation"  # palette name of the marker's colour
 _CODE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
 
 
@@ -38,7 +37,7 @@ class Missing:
     """A text the selected language has no translation for."""
 
     where: Where
-    key: str  # "pieces.3.title", or "" for a whole untranslated file
+    key: str  # "pieces.3.title" (the third piece's), or "" for a whole untranslated file
     shown: str  # the default language's text printed instead
 
 
@@ -139,7 +138,7 @@ class Translations:
                 if f in raw:
                     texts.setdefault(self.default, raw[f])
                 if texts:
-                    row[f] = self._pick(sheet, texts, ("pieces", i, f))
+                    row[f] = self._pick(sheet, texts, ("pieces", i, f), {("pieces",)})
             out.append(row)
         return out
 
@@ -150,19 +149,19 @@ class Translations:
     def _walk(self, doc: Located, value: Any, keypath: tuple, found: list[int]) -> Any:
         if self._is_translation(value):
             found[0] += 1
-            return self._pick(doc, value, keypath)
+            return self._pick(doc, value, keypath, doc.lists)
         if isinstance(value, dict):
             return {k: self._walk(doc, v, keypath + (k,), found) for k, v in value.items()}
         if isinstance(value, list):
             return [self._walk(doc, v, keypath + (i,), found) for i, v in enumerate(value)]
         return value
 
-    def _pick(self, doc: Located, value: dict, keypath: tuple) -> str:
+    def _pick(self, doc: Located, value: dict, keypath: tuple, lists: set[tuple]) -> str:
         if self.lang in value:
             return str(value[self.lang])
         shown_lang = self.default if self.default in value else next(iter(value))
         shown = str(value[shown_lang])
-        self.missing.append(Missing(doc.where(keypath), ".".join(str(k) for k in keypath), shown))
+        self.missing.append(Missing(doc.where(keypath), keyname(keypath, lists) or "", shown))
         return marker(shown_lang) + shown
 
     @property

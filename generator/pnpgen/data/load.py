@@ -12,7 +12,7 @@ from pnpgen.data import validate as v
 from pnpgen.data.art import check_art
 from pnpgen.data.sheets import SheetDoc, read_pieces
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
-from pnpgen.data.model import FieldText, Game, Piece, Deck, Sourced, Where, is_placeholder
+from pnpgen.data.model import FieldText, Game, Piece, Deck, Sourced, Where, colour_names, is_placeholder
 from pnpgen.shapes import bounding_size
 from pnpgen.data.workspace import Workspace, contained
 from pnpgen.data.yamlhint import quoted
@@ -117,7 +117,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None) -> Game:
         where = doc.where(("fonts", role)) if role in fonts_in else Where(doc.path)
         fontreg.locate(name, ws.fonts, where=where, key=f"fonts.{role}" if role in fonts_in else "fonts")
     for i, name in enumerate(fallback):
-        fontreg.locate(name, ws.fonts, where=doc.where(("fallback_fonts", i)), key=f"fallback_fonts.{i}")
+        fontreg.locate(name, ws.fonts, where=doc.where(("fallback_fonts", i)), key=f"fallback_fonts.{i + 1}")
     text_fonts, text_fallbacks = translations.text_fonts(doc, font_roles, fallback, ws.fonts)
     sourced = []
     for i, item in enumerate(_parse(doc, ("sourced",), v.sequence, data.get("sourced"), "sourced")):
@@ -219,7 +219,7 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
         value = value if read is None else read
     if not ok(value):
         expected = {
-            "colour": "a palette colour: " + ", ".join(game.palette),
+            "colour": "a palette colour: " + (", ".join(colour_names(game.palette)) or "none yet, add palette: to game.yaml"),
             "text": "text", "int": "a whole number", "number": "a number", "bool": "true or false",
             "list": "a list [..]", "map": "a mapping {key: value}", "image": "a file name in art/, e.g. dragon.png",
         }[ftype]
@@ -325,4 +325,4 @@ def _collect_placeholders(deck: Deck, where, key: str, value: Any, piece: Piece)
             _collect_placeholders(deck, where, f"{key}.{k}", v, piece)
     elif isinstance(value, list):
         for k, v in enumerate(value):
-            _collect_placeholders(deck, where, f"{key}[{k}]", v, piece)
+            _collect_placeholders(deck, where, f"{key}.{k + 1}", v, piece)

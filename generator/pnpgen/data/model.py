@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from pnpgen.errors import place
 
 PLACEHOLDER_PREFIX = "未定"
 PLACEHOLDER_COLOUR = "#e4007f"  # process magenta: a 未定 value must be seen on the proof
 OPEN_COLOUR = "#9a9a9a"  # a neutral grey where a colour field is still 未定 (templates' colour())
+MISSING_COLOUR = "missing-translation"  # palette name pnpgen adds for its 〔ja〕 marker (data/i18n.py)
 LATIN_GAP = 0.25  # em: JLREQ's 和欧間 between Japanese and Western characters, unless the game says
 
 
@@ -23,6 +24,12 @@ class FieldText(str):
         obj = super().__new__(cls, value)
         obj.field = field_name
         return obj
+
+
+def colour_names(palette: Mapping[str, str]) -> list[str]:
+    """The palette's names as the designer wrote them, for messages: without the marker colour
+    pnpgen adds itself."""
+    return [name for name in palette if name != MISSING_COLOUR]
 
 
 def is_placeholder(value: object) -> bool:

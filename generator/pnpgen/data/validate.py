@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 from urllib.parse import urlsplit
 
+from pnpgen.data.model import colour_names
 from pnpgen.units import MM_PER_UNIT
 
 SIZE_MM = (1.0, 2000.0)  # a piece's trim size (each side, or the one size of a circle/hex)
@@ -191,8 +192,9 @@ def colour(value: Any, palette: dict[str, str]) -> str:
         return palette[value]
     if isinstance(value, str) and value.startswith("#"):
         return hex_colour(value, short=True)
+    names = colour_names(palette)
     raise Invalid(f"unknown colour {show(value)}",
-                  "a palette name (" + ", ".join(palette) + ") or '#rrggbb'" if palette else "'#rrggbb'")
+                  "a palette name (" + ", ".join(names) + ") or '#rrggbb'" if names else "'#rrggbb'")
 
 
 def size(value: Any, shape: str, single: bool) -> tuple[float, ...]:

@@ -23,6 +23,7 @@ class Located:
     data: Any
     value_marks: dict[Path_, tuple[int, int]] = field(default_factory=dict)
     key_marks: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+    lists: set[Path_] = field(default_factory=set)  # the key paths that hold a list
 
     def where(self, keypath: Path_, key: bool = False) -> Where:
         marks = self.key_marks if key else self.value_marks
@@ -34,8 +35,15 @@ class Located:
 
     def error(self, keypath: Path_, message: str, expected: str | None = None, key: bool = False) -> InputError:
         w = self.where(keypath, key=key)
-        name = ".".join(str(k) for k in keypath) or None
-        return InputError(message, path=w.path, line=w.line, column=w.column, key=name, expected=expected)
+        return InputError(message, path=w.path, line=w.line, column=w.column, key=keyname(keypath, self.lists),
+                          expected=expected)
+
+
+def keyname(keypath: Path_, lists: set[Path_]) -> str | None:
+    """A key path as the designer counts: ``pieces.2.title`` is the title of the second piece
+    (list entries from 1, as "piece 2" says), mapping keys by name."""
+    parts = [str(k + 1) if keypath[:i] in lists and isinstance(k, int) else str(k) for i, k in enumerate(keypath)]
+    return ".".join(parts) or None
 
 
 MAX_BYTES = 4_000_000  # a YAML file; the largest real deck is a few kB
@@ -117,8 +125,8 @@ def _mark(node: yaml.Node) -> tuple[int, int]:
 def _error(doc: Located, node: yaml.Node, message: str, expected: str | None = None,
            keypath: Path_ = ()) -> InputError:
     line, col = _mark(node)
-    return InputError(message, path=doc.path, line=line, column=col,
-                      key=".".join(str(k) for k in keypath) or None, expected=expected)
+    return InputError(message, path=doc.path, line=line, column=col, key=keyname(keypath, doc.lists),
+                      expected=expected)
 
 
 class _Expansion:
@@ -175,6 +183,7 @@ class _Builder:
         if isinstance(node, yaml.MappingNode):
             value: Any = self.mapping(node, keypath)
         elif isinstance(node, yaml.SequenceNode):
+            doc.lists.add(keypath)
             value = [self.build(item, keypath + (i,)) for i, item in enumerate(node.value)]
         else:
             value = self.scalar(node, keypath)

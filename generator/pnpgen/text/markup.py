@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass
 from typing import Mapping
 
+from pnpgen.data.model import colour_names
+
 TEXT, ICON, RUBY = "text", "icon", "ruby"
 
 
@@ -133,7 +135,7 @@ def _unmatched(tokens: list[re.Match], palette: Mapping[str, str]) -> set[int]:
             if name not in palette:
                 if name in closes:
                     raise MarkupError(
-                        f"unknown colour [{name}] (palette has: {', '.join(palette) or 'nothing'})")
+                        f"unknown colour [{name}] (palette has: {', '.join(colour_names(palette)) or 'nothing'})")
                 literal.add(i)
             else:
                 stack.append((i, name))

@@ -1,0 +1,72 @@
+"""Messages speak the designer's data only: no palette entry pnpgen adds itself, no empty
+草案/人 in `pnpgen list`, and key paths counted as the designer counts ("piece 2" is pieces.2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import DECK_YAML, GAME_YAML, make_workspace, run
+
+COLOURED = DECK_YAML.replace("  text: text\n", "  text: text\n  colour: colour\n")
+FRONT_TEXT = ('{% extends "common/piece.svg.j2" %}{% block art %}'
+              '{{ textbox(piece.text, 5, 5, 50, 20) }}<rect width="5" height="5" fill="{{ colour(piece.colour) }}"/>'
+              '{% endblock %}')
+
+
+@pytest.mark.parametrize("pieces, said", [
+    ("  - {name: 祝福, text: 本文, colour: blue}\n", "'blue' is not a valid colour"),  # a field value
+    ("  - {name: 祝福, text: 本文, colour: '#blue'}\n", "'#blue' is not a valid colour"),
+    ("  - {name: 祝福, text: '[blue]青[/blue]', colour: red}\n", "unknown colour [blue]"),  # markup
+])
+def test_unknown_colour_lists_only_the_designers_palette(tmp_path, capsys, pieces, said):
+    ws = make_workspace(tmp_path / "ws", deck=COLOURED + pieces, front=FRONT_TEXT,
+                        game=GAME_YAML + "languages: [ja, en]\n")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert said in err and "red" in err and "ink" in err, err
+    assert "missing-translation" not in err, err
+
+
+def test_template_colour_lists_only_the_designers_palette(tmp_path, capsys):
+    front = '{% extends "common/piece.svg.j2" %}{% block art %}<rect fill="{{ colour("blue") }}"/>{% endblock %}'
+    ws = make_workspace(tmp_path / "ws", front=front)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "unknown colour 'blue'" in err and "(red, ink)" in err and "missing-translation" not in err, err
+
+
+def test_list_prints_only_what_the_game_gives(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", game="title: テスト\n")
+    assert run(ws, "list") == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == "test  テスト", first
+    ws2 = make_workspace(tmp_path / "ws2")
+    assert run(ws2, "list") == 0
+    assert capsys.readouterr().out.splitlines()[0] == "test  テストゲーム  草案3  2-4人"
+
+
+@pytest.mark.parametrize("pieces, said", [
+    ("  - {name: 祝福}\n  - {name: 降臨, titel: x}\n", "cards.yaml:10:16: pieces.2.titel: unknown key in piece 2"),
+    ("  - {name: 祝福}\n  - {name: 降臨, count: -1}\n", "pieces.2.count: count -1"),
+    ("  - {name: 祝福}\n  - {name: 降臨, text: !x y}\n", "pieces.2.text: YAML tag"),
+])
+def test_key_paths_count_pieces_from_one(tmp_path, capsys, pieces, said):
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + pieces)
+    assert run(ws, "check") == 2
+    err = capsys.readouterr().err
+    assert said in err, err
+
+
+def test_key_paths_of_lists_in_game_yaml_count_from_one(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + "sourced:\n  - {name: サイコロ}\n  - {name: コマ, count: 0}\n")
+    assert run(ws, "check") == 2
+    assert "sourced.2.count: count 0" in capsys.readouterr().err
+
+
+def test_mapping_keys_that_are_numbers_stay_as_written(tmp_path, capsys):
+    deck = DECK_YAML.replace("  text: text\n", "  text: text\n  track: map\n") + \
+        "  - {name: 祝福, track: {0: a, 1: {b: c}}}\n  - {name: 降臨, track: {5: 未定}}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "check") == 0
+    out = capsys.readouterr().out
+    assert "降臨.track.5: 未定" in out, out
