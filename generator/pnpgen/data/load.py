@@ -32,7 +32,7 @@ GAME_KEYS = {
 }
 DECK_KEYS = (
     "name", "kind", "format", "size", "shape", "corner_radius", "orientation", "points",
-    "front", "back", "fields", "defaults", "pieces", "options",
+    "front", "back", "fields", "defaults", "pieces", "options", "label",
 )
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
 RESERVED_FIELDS = ("count", "n", "copy")  # templates read these as piece.count, piece.n, piece.copy
@@ -257,6 +257,8 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
         _parse(doc, ("orientation",), v.orientation, data["orientation"], shape)
     trim, fmt = _size(doc, data, shape)
     fields = _fields(doc, data)
+    label_field = _parse(doc, ("label",), v.choice, data["label"], list(fields), "label field") \
+        if "label" in data else None
     allowed = list(fields) + ["count"]
     defaults = _keys(doc, data.get("defaults") or {}, ("defaults",), list(fields), "defaults")
     defaults = {k: _value(doc, game, fields[k], x, ("defaults", k), k) for k, x in defaults.items()}
@@ -297,7 +299,7 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
             if key != "count":
                 values[key] = _value(rows, game, fields[key], value, keypath + (key,), key)
         piece = Piece(index=i + 1, values=values, where=rows.where(keypath),
-                      count=_parse(rows, keypath + ("count",), v.count, raw.get("count", 1)))
+                      count=_parse(rows, keypath + ("count",), v.count, raw.get("count", 1)), label_field=label_field)
         deck.pieces.append(piece)
         for key, value in values.items():
             where = rows.where(keypath + (key,)) if key in raw else doc.where(("defaults", key))

@@ -12,6 +12,7 @@ PLACEHOLDER_PREFIX = "未定"
 PLACEHOLDER_COLOUR = "#e4007f"  # process magenta: a 未定 value must be seen on the proof
 OPEN_COLOUR = "#9a9a9a"  # a neutral grey where a colour field is still 未定 (templates' colour())
 MISSING_COLOUR = "missing-translation"  # palette name pnpgen adds for its 〔ja〕 marker (data/i18n.py)
+NAMING_FIELDS = ("name", "title", "id", "number", "value", "label")  # a piece's name, unless its deck says
 LATIN_GAP = 0.25  # em: JLREQ's 和欧間 between Japanese and Western characters, unless the game says
 
 
@@ -57,10 +58,13 @@ class Piece:
     values: dict[str, Any]  # fields with defaults applied
     count: int
     where: Where
+    label_field: str | None = None  # the deck's ``label:``: the field that names its pieces
 
     @property
     def label(self) -> str:
-        for key in ("name", "title", "id", "number", "value"):
+        """The piece's name in order.csv, page labels, change reports and messages: the deck's
+        ``label:`` field, else the first of NAMING_FIELDS it has, else ``#<index>``."""
+        for key in (self.label_field,) if self.label_field else NAMING_FIELDS:
             if key in self.values and self.values[key] not in (None, ""):
                 return str(self.values[key])
         return f"#{self.index}"
