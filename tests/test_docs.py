@@ -97,7 +97,8 @@ def test_the_docs_examples_build_as_written(tmp_path):
     files = _example_files()
     for must in ("data/<slug>/game.yaml", "data/<slug>/decks/epic.yaml", "templates/<slug>/epic-front.svg.j2",
                  "templates/<slug>/epic-back.svg.j2", "data/<slug>/decks/monsters.yaml",
-                 "templates/<slug>/monster-front.svg.j2", "data/<slug>/decks/blessings.csv"):
+                 "templates/<slug>/monster-front.svg.j2", "data/<slug>/decks/blessings.csv",
+                 "data/<slug>/decks/board.yaml", "templates/<slug>/board-front.svg.j2"):
         assert must in files, must
     ws = tmp_path / "ws"
     for path, text in files.items():
@@ -117,4 +118,4 @@ def test_the_docs_examples_build_as_written(tmp_path):
         pdf = out / "demo" / f"{deck.id}.pdf"
         assert pdf.is_file(), pdf
         assert len(PdfReader(pdf).pages) >= 1
-    assert {d.id: d.count for d in game.decks} == {"blessings": 20, "epic": 20, "monsters": 5}
+    assert {d.id: d.count for d in game.decks} == {"blessings": 20, "board": 1, "epic": 20, "monsters": 5}

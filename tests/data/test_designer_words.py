@@ -70,3 +70,14 @@ def test_mapping_keys_that_are_numbers_stay_as_written(tmp_path, capsys):
     assert run(ws, "check") == 0
     out = capsys.readouterr().out
     assert "降臨.track.5: 未定" in out, out
+
+
+def test_a_board_without_pieces_is_told_how_to_write_its_one_piece(tmp_path, capsys):
+    board = "name: 得点ボード\nkind: board\nsize: [200, 150]\nfront: card-front.svg.j2\n"
+    ws = make_workspace(tmp_path / "ws", deck=board)
+    assert run(ws, "check") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:1:1: missing key 'pieces'" in err and "'pieces: [{}]'" in err, err
+    (ws / "data/test/decks/cards.yaml").write_text(board + "pieces: [{}]\n", encoding="utf-8")
+    assert run(ws, "check") == 0
+    assert "1 decks, 1 pieces" in capsys.readouterr().out

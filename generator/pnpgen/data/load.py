@@ -38,6 +38,7 @@ FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image"
 RESERVED_FIELDS = ("count", "n", "copy")  # templates read these as piece.count, piece.n, piece.copy
 SHAPE_KEYS = ("corner_radius", "orientation", "points")
 SOURCED_KEYS = ("name", "count", "note")
+PIECES_HINT = "; one piece with no fields of its own (a board) is 'pieces: [{}]'"
 
 
 def _parse(doc: Source, keypath: tuple, parse: Callable[..., Any], value: Any, *args: Any) -> Any:
@@ -250,7 +251,8 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
     data = _keys(doc, doc.data, (), DECK_KEYS, "a deck file")
     for required in ("name", "front", "pieces"):
         if required not in data:
-            raise doc.error((), f"missing key {required!r}", f"'{required}:' in the deck file")
+            raise doc.error((), f"missing key {required!r}", f"'{required}:' in the deck file" + (
+                PIECES_HINT if required == "pieces" else ""))
     kind = _parse(doc, ("kind",), v.choice, data.get("kind", "card"), KINDS, "kind")
     shape = _parse(doc, ("shape",), v.choice, data.get("shape", "rect"), SHAPES, "shape")
     if "orientation" in data:
@@ -289,7 +291,8 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
         if game.translations is not None:
             pieces = game.translations.resolve_rows(rows, pieces)
     if not isinstance(pieces, list) or not pieces:
-        raise doc.error(("pieces",), "pieces must be a non-empty list", "'- name: …' entries or {file: cards.csv}")
+        raise doc.error(("pieces",), "pieces must be a non-empty list",
+                        "'- name: …' entries or {file: cards.csv}" + PIECES_HINT)
     for i, raw in enumerate(pieces):
         keypath = ("pieces", i)
         raw = _keys(rows, raw, keypath, allowed, f"piece {i + 1}")
