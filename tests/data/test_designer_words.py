@@ -74,7 +74,8 @@ def test_mapping_keys_that_are_numbers_stay_as_written(tmp_path, capsys):
 
 def test_a_board_without_pieces_is_told_how_to_write_its_one_piece(tmp_path, capsys):
     board = "name: 得点ボード\nkind: board\nsize: [200, 150]\nfront: card-front.svg.j2\n"
-    ws = make_workspace(tmp_path / "ws", deck=board)
+    front = '{% extends "common/piece.svg.j2" %}{% block art %}{{ track(30, 5, 5, w - 10, h - 10) }}{% endblock %}'
+    ws = make_workspace(tmp_path / "ws", deck=board, front=front)
     assert run(ws, "check") == 2
     err = capsys.readouterr().err
     assert "cards.yaml:1:1: missing key 'pieces'" in err and "'pieces: [{}]'" in err, err
