@@ -5,12 +5,13 @@ pnpgen writes names a resource its page or form does not carry."""
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
-from pypdf.generic import ContentStream, DictionaryObject, IndirectObject, NameObject
+from pypdf.generic import ContentStream, DictionaryObject, IndirectObject
 from reportlab.pdfgen.canvas import Canvas
 
 from conftest import make_workspace, run
@@ -32,23 +33,20 @@ def _fonts():
 
 # ------------------------------------------------------------------------ the resource probe
 
-# operator → (resource category, which operand names it); cs/CS may name a device space instead
-_USES = {b"Do": ("/XObject", 0), b"Tf": ("/Font", 0), b"sh": ("/Shading", 0), b"gs": ("/ExtGState", 0),
-         b"cs": ("/ColorSpace", 0), b"CS": ("/ColorSpace", 0), b"scn": ("/Pattern", -1),
-         b"SCN": ("/Pattern", -1), b"BDC": ("/Properties", 1), b"DP": ("/Properties", 1)}
-_DEVICE_SPACES = {"/DeviceGray", "/DeviceRGB", "/DeviceCMYK", "/Pattern"}
-
-
-def streams(pdf: bytes):
+def streams(pdf: bytes, parse: bool = True):
     """(where, operations, resources) of every page and, recursively, every Form XObject they
-    place, each form once, with its own /Resources (a form that has none holds nothing)."""
+    place, each form once, with its own /Resources (a form that has none holds nothing). With
+    ``parse=False`` the operations are the stream's bytes, undecoded (fast, for the probe)."""
     reader = PdfReader(io.BytesIO(pdf))
     seen: set[int] = set()
     todo = [(f"page {n}", page.get_contents(), page.get("/Resources")) for n, page in enumerate(reader.pages, 1)]
     while todo:
         where, content, resources = todo.pop(0)
         resources = resources.get_object() if resources is not None else DictionaryObject()
-        ops = ContentStream(content, reader).operations if content is not None else []
+        if parse:
+            ops = ContentStream(content, reader).operations if content is not None else []
+        else:
+            ops = content.get_object().get_data() if content is not None else b""
         yield where, ops, resources
         xobjects = resources.get("/XObject")
         for key, ref in (xobjects.get_object().items() if xobjects is not None else ()):
@@ -59,23 +57,38 @@ def streams(pdf: bytes):
                 todo.append((f"{where} form {key}", obj, obj.get("/Resources")))
 
 
+# How a content stream names a resource, read from its bytes once its strings are taken out:
+# ``/X Do``, ``/F 9 Tf``, ``/Sh sh``, ``/GS gs``, ``/CS cs``, ``/P scn`` (the last operand),
+# ``/Tag /Props BDC``. A regex scan is ten times faster than parsing every operation.
+_STRING = re.compile(rb"\((?:\\.|[^\\()])*\)", re.S)
+_NAME = rb"/([^\s/\[\]()<>{}%]+)"
+_END = rb"(?=[\s\[/<(]|$)"
+_USES = [
+    (re.compile(_NAME + rb"\s+(Do|sh|gs|cs|CS)" + _END), None),
+    (re.compile(_NAME + rb"\s+[-+.\d]+\s+Tf" + _END), "/Font"),
+    (re.compile(_NAME + rb"\s+(?:scn|SCN)" + _END), "/Pattern"),
+    (re.compile(rb"/[^\s/\[\]()<>{}%]+\s*" + _NAME + rb"\s+(?:BDC|DP)" + _END), "/Properties"),
+]
+_CATEGORY = {b"Do": "/XObject", b"sh": "/Shading", b"gs": "/ExtGState", b"cs": "/ColorSpace", b"CS": "/ColorSpace"}
+_DEVICE_SPACES = {"/DeviceGray", "/DeviceRGB", "/DeviceCMYK", "/Pattern"}
+
+
 def dangling(pdf: bytes) -> list[str]:
     """Every resource name a content stream uses (``/X Do``, ``/F Tf``, ``/Sh sh``, ``/GS gs``,
     ``/CS cs``/``CS``, ``/P scn``/``SCN``, marked-content properties) that the /Resources of its
     own page or Form XObject does not hold, as "where: /Category/Name"."""
     out = []
-    for where, ops, resources in streams(pdf):
-        for operands, op in ops:
-            use = _USES.get(op)
-            if use is None or not operands:
-                continue
-            category, i = use
-            name = operands[i]
-            if not isinstance(name, NameObject) or (category == "/ColorSpace" and name in _DEVICE_SPACES):
-                continue
-            held = resources.get(category)
-            if held is None or name not in held.get_object():
-                out.append(f"{where}: {category}{name}")
+    for where, data, resources in streams(pdf, parse=False):
+        data = _STRING.sub(b"()", data)
+        for pattern, category in _USES:
+            for m in pattern.finditer(data):
+                cat = category or _CATEGORY[m.group(2)]
+                name = "/" + m.group(1).decode("latin-1")
+                if cat == "/ColorSpace" and name in _DEVICE_SPACES:
+                    continue
+                held = resources.get(cat)
+                if held is None or name not in held.get_object():
+                    out.append(f"{where}: {cat}{name}")
     return out
 
 
