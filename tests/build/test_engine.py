@@ -327,3 +327,23 @@ def test_cache_records_of_another_pnpgen_are_never_reused(workspace, monkeypatch
     _set_count(workspace, "カード3", 2)
     assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
     assert len(converted) == 2 * faces
+
+
+def test_templates_compile_once_per_process_and_again_when_edited(workspace, tmp_path, monkeypatch):
+    """`pnpgen watch` and every later build in one process reuse compiled templates from memory,
+    also into another build folder; an edited template is compiled again (Jinja's checksum)."""
+    from pnpgen.render import templates
+
+    compiled: list[str] = []
+    real = templates.FaceEnvironment.compile
+    monkeypatch.setattr(templates.FaceEnvironment, "compile",
+                        lambda self, source, name=None, *a, **k: compiled.append(name) or real(self, source, name, *a, **k))
+    assert run(workspace, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "a")) == 0
+    assert run(workspace, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "b")) == 0
+    assert len(compiled) == len(set(compiled)) > 0  # each template once, in the first build only
+    assert list((tmp_path / "b" / ".cache" / "jinja").glob("*.jbc"))  # the second folder keeps them too
+    front = workspace / "templates" / "test" / "card-front.svg.j2"
+    front.write_text(front.read_text(encoding="utf-8").replace("size=9,", "size=8,"), encoding="utf-8")
+    compiled.clear()
+    assert run(workspace, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "b")) == 0
+    assert compiled == ["test/card-front.svg.j2"]

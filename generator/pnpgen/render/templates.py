@@ -204,13 +204,16 @@ class WorkspaceLoader(jinja2.FileSystemLoader):
 
 
 class CompiledTemplates(jinja2.BytecodeCache):
-    """Compiled templates kept between builds (Jinja's public bytecode-cache interface). New
-    entries are collected in ``new`` and written with the build's other files; an entry that
-    does not load (damaged, other Python) is ignored and compiled again."""
+    """Compiled templates kept between builds (Jinja's public bytecode-cache interface): in this
+    process's memory (``pnpgen watch`` and every later build of the same process reuse them)
+    and, with a ``folder``, on disk, where new entries are collected in ``new`` and written with
+    the build's other files. Jinja checks each entry's source checksum, so an edited template is
+    compiled again; an entry that does not load (damaged, other Python) is too."""
 
     GENERATION = "sandbox+budget 1"  # how templates are compiled: a change makes old entries unused
+    _MEMORY: dict[str, bytes] = {}  # bucket key → compiled template, for the life of the process
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path | None = None):
         self.folder = folder
         self.new: dict[Path, bytes] = {}
         self.used: set[Path] = set()  # every entry looked up or written: the cache keeps these
@@ -219,19 +222,28 @@ class CompiledTemplates(jinja2.BytecodeCache):
         return super().get_cache_key(f"{self.GENERATION}\0{name}", filename)
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        path = self.folder / f"{bucket.key}.jbc"
-        self.used.add(path)
-        try:
-            data = path.read_bytes()
-        except OSError:
-            return
-        try:
-            bucket.bytecode_from_string(data)
-        except Exception:  # a damaged entry: compile again
-            bucket.reset()
+        path = self.folder / f"{bucket.key}.jbc" if self.folder is not None else None
+        if path is not None:
+            self.used.add(path)
+        for data in (self._MEMORY.get(bucket.key), path):
+            if data is None:
+                continue
+            try:
+                bucket.bytecode_from_string(data if isinstance(data, bytes) else data.read_bytes())
+            except OSError:
+                continue
+            except Exception:  # a damaged entry: compile again
+                bucket.reset()
+            if bucket.code is not None:  # loaded, and compiled from this very source
+                if path is not None and isinstance(data, bytes) and not path.is_file():
+                    self.new[path] = data  # this build's cache folder keeps it too
+                return
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self.new[self.folder / f"{bucket.key}.jbc"] = bucket.bytecode_to_string()
+        data = bucket.bytecode_to_string()
+        self._MEMORY[bucket.key] = data
+        if self.folder is not None:
+            self.new[self.folder / f"{bucket.key}.jbc"] = data
 
 
 class RenderMemo:
@@ -287,7 +299,7 @@ class Renderer:
                 WorkspaceLoader(templates),
                 jinja2.PrefixLoader({"common": jinja2.FileSystemLoader(str(builtin.FOLDER / "common"))}),
             ]),
-            bytecode_cache=compiled,
+            bytecode_cache=compiled if compiled is not None else CompiledTemplates(),
             extensions=[LoopBudget],
             autoescape=True,
             undefined=FaceUndefined,
