@@ -282,6 +282,32 @@ def test_changed_art_redraws_the_faces_that_use_it(tmp_path, capsys):
     assert "up to date" in capsys.readouterr().out
 
 
+def test_an_incremental_build_with_art_writes_what_a_cold_build_writes(tmp_path):
+    """Placements replayed from the cache (a face not drawn again) go into the manifest exactly
+    as freshly made ones: same entries, same order, same keys."""
+    ws = workspace(tmp_path, "  - {name: 竜, art: dragon.png, count: 3}\n  - {name: 鳥, art: bird.svg}\n")
+    Image.new("RGB", (700, 500), (200, 30, 40)).save(ws / "data" / "test" / "art" / "dragon.png")
+    (ws / "data" / "test" / "art" / "bird.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4"/></svg>')
+    other = ws / "data" / "test" / "decks" / "other.yaml"
+    other.write_text(DECK + "  - {name: 他, count: 3}\n", encoding="utf-8")
+    assert build(ws) == 0
+    other.write_text(DECK + "  - {name: 他, count: 4}\n", encoding="utf-8")
+    assert build(ws) == 0  # the art deck's faces and their placements come from the cache
+    assert build(ws, "--out", str(tmp_path / "cold")) == 0
+    files = sorted(p.relative_to(out(ws)) for p in out(ws).rglob("*") if p.is_file())
+    assert files and files == sorted(p.relative_to(tmp_path / "cold" / "test")
+                                     for p in (tmp_path / "cold" / "test").rglob("*") if p.is_file())
+    for rel in files:
+        if rel.name != "manifest.json":
+            assert (out(ws) / rel).read_bytes() == (tmp_path / "cold" / "test" / rel).read_bytes(), rel
+    incremental = (out(ws) / "manifest.json").read_text(encoding="utf-8")
+    cold = (tmp_path / "cold" / "test" / "manifest.json").read_text(encoding="utf-8")
+    assert json.loads(incremental)["changes"] == ["other: 3 → 4 (+1 他), 1 sheet(s) to reprint"]
+    assert incremental.split('"changes"')[0] == cold.split('"changes"')[0]  # the same text up to the change report
+    assert [i["kind"] for i in manifest(ws)["images"]] == ["raster", "vector"]
+
+
 # ---- a designer's first deck with art, from README and docs/data-format.md only
 
 FENCE = re.compile(r"^ *```(\w*)\n(.*?)^ *```", re.S | re.M)

@@ -48,8 +48,12 @@ class ArtPlacer:
         self._placements: dict[tuple, dict[str, Any]] = {}
 
     def images(self) -> list[dict[str, Any]]:
-        """Every placement (deck, piece, file, pixels, box in mm, dpi), once each, in build order."""
-        return list(self._placements.values())
+        """Every placement (deck, piece, file, pixels, box in mm, dpi), once each, in build order,
+        its keys in one order whether it was just made or replayed from the cache (whose JSON
+        sorts them), so an incremental build writes the manifest a cold one writes."""
+        order = ("file", "deck", "piece", "kind", "pixels", "box_mm", "dpi", "enough")
+        return [{**{k: p[k] for k in order if k in p}, **{k: p[k] for k in sorted(p) if k not in order}}
+                for p in self._placements.values()]
 
     def placements_since(self, n: int) -> list[list]:
         """The placements made after the first ``n`` (for a render remembered between builds)."""
