@@ -165,3 +165,28 @@ def test_board_tiles_in_the_pdf_line_up_with_the_board(tmp_path):
     b = boxes_mm(shop.pages[0])
     assert b["mediabox"] == pytest.approx((0, 0, 406, 306), abs=0.01)
     assert b["trimbox"] == pytest.approx((3, 3, 403, 303), abs=0.01)
+
+
+def test_the_glue_note_reads_on_a_white_band_inside_its_strip():
+    """Each strip a neighbour covers carries its note on an opaque white band (the art there is
+    hidden once the board is assembled), and the band leaves the strip's dashed edge showing."""
+    from pnpgen.impose.plan import RectOp, TextOp
+    from pnpgen.impose.sheets import DeckSheets, board_tiles
+    from pnpgen.impose.tiles import glue_strips
+
+    spec = shape_spec("rect", (400, 300))
+    sheet = SheetOptions()
+    plan = plan_tiles(400, 300, A4, MARGIN, sheet.bleed_mm, TileOptions())
+    deck = DeckSheets("board", "盤面", spec, ("f",), None, 3.0)
+    pages = board_tiles(deck, plan, sheet, "F", "B", lambda text, font, size: len(text) * size * 0.35 / 2)
+    assert sum(len(glue_strips(plan, t)) for t in plan.tiles) >= 2
+    for tile, page in zip(plan.tiles, pages):
+        strips = glue_strips(plan, tile)
+        bands = [i for i in page.items if isinstance(i, RectOp) and i.fill == (1, 1, 1) and i.stroke is None]
+        notes = [i for i in page.items if isinstance(i, TextOp) and "glue" in i.text]
+        assert len(bands) == len(notes) == len(strips)
+        for (x0, y0, x1, y1), band, note in zip(strips, bands, notes):
+            assert x0 < band.x and band.x + band.w < x1 or y0 < band.y and band.y + band.h < y1  # edge shows
+            assert x0 <= band.x and band.x + band.w <= x1 + 1e-9 and y0 <= band.y and band.y + band.h <= y1 + 1e-9
+            assert band.x <= note.x <= band.x + band.w and band.y <= note.y <= band.y + band.h
+            assert page.items.index(band) < page.items.index(note)

@@ -149,7 +149,7 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
             page.items.append(Strokes(tuple(m.line for m in marks if m.kind != "guide")))
             page.items.append(Strokes(tuple(m.line for m in marks if m.kind == "guide"), width_pt=0.5,
                                       colour=GUIDE, dash=(2.0, 1.0)))
-            page.items.extend(_glue_notes(plan, tile, font, deck.lang))
+            page.items.extend(_glue_notes(plan, tile, font, deck.lang, measure))
             page.items.extend(_tile_band(plan, tile, deck, copy, copies, font, bold))
             page.items.extend(slug(_duplex_words(sheet, deck.backs is not None, deck.lang), deck.stamp, plan.paper_mm,
                                    sheet, font, measure, deck.lang, y=plan.band[3] - TILE_OPTIONS.slug_mm))
@@ -169,15 +169,22 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
     return pages
 
 
-def _glue_notes(plan: TilePlan, tile, font: str, lang: str) -> list[Item]:
-    """A note along each strip a neighbour will cover (hidden once the board is assembled)."""
+def _glue_notes(plan: TilePlan, tile, font: str, lang: str, measure: Measure) -> list[Item]:
+    """A note along each strip a neighbour will cover (hidden once the board is assembled), on a
+    white band so it reads over the art (which the neighbour covers anyway)."""
     ops: list[Item] = []
     label = msg("tile.glue", lang)
+    half = measure(label, font, 5) / 2 + 1.5  # half the band's length, mm
+    inset = 0.6  # the band leaves the dashed edge of the strip visible
     for x0, y0, x1, y1 in glue_strips(plan, tile):
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         if (y1 - y0) > (x1 - x0):
+            h = min(2 * half, y1 - y0)
+            ops.append(RectOp(x0 + inset, cy - h / 2, x1 - x0 - 2 * inset, h, fill=(1, 1, 1), stroke=None))
             ops.append(TextOp(cx - 0.8, cy, label, font, 5, GUIDE, "middle", angle=90))
         else:
+            w = min(2 * half, x1 - x0)
+            ops.append(RectOp(cx - w / 2, y0 + inset, w, y1 - y0 - 2 * inset, fill=(1, 1, 1), stroke=None))
             ops.append(TextOp(cx, cy + 0.8, label, font, 5, GUIDE, "middle"))
     return ops
 
