@@ -957,6 +957,38 @@ class _Converter:
                 raise _Fallback(name)
         for el in _WITH_ID(self.root):
             self.ids.setdefault(el.get("id"), el)
+        self._count_elements()
+
+    def _count_elements(self) -> None:
+        """Refuse, before drawing anything, a face that would draw more than MAX_ELEMENTS
+        elements with every <use> expanded: each element's count is worked out once, so a <use>
+        of <use> … that multiplies is refused in microseconds, not after 100,000 drawn."""
+        known: dict[Any, int] = {}
+        open_: set[Any] = set()
+
+        def count(el) -> int:
+            if el in known:
+                return known[el]
+            if el in open_:
+                return 0  # a <use> that loops: drawing names it
+            open_.add(el)
+            n = 1 + sum(count(child) for child in el if _local(child) in DRAWN)
+            if _local(el) == "use":
+                href = el.get("href") or el.get(XLINK_HREF) or ""
+                target = self.ids.get(href[1:]) if href.startswith("#") else None
+                if target is not None:
+                    n += count(target)
+            open_.discard(el)
+            if n > MAX_ELEMENTS:
+                raise self.error(el, f"makes the face draw more than {MAX_ELEMENTS} elements (each <use> counted)",
+                                 "fewer elements, or <use> that does not multiply <use>")
+            known[el] = n
+            return n
+
+        try:
+            count(self.root)
+        except RecursionError:
+            raise self.error(self.root, "nests <use> and groups too deeply", "a few levels of <use>") from None
 
     def _transparency(self, el, props, what: str, alpha: float) -> InputError:
         example = ""
