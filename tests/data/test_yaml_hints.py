@@ -55,6 +55,11 @@ CASES = {
                        "the quote opened here is never closed", "quote mark"),
     "dash without space": ("  -name: 魚\n  - name: 鳥\n", "cards.yaml:10:3: ",
                            "needs a space after it", "- name: 魚"),
+    # valid YAML that drops text: '&x' is read as an anchor nothing uses
+    "ampersand at start": ("  - name: 魚\n    effect: &x 港で売る\n", "cards.yaml:11:13: ",
+                           "reads '&x' as an anchor name", 'effect: "&x 港で売る"'),
+    "ampersand in a flow piece": ("  - {name: &A 鮫, effect: x}\n", "cards.yaml:10:12: ",
+                                  "reads '&A' as an anchor name", 'name: "&A 鮫"'),
 }
 
 

@@ -106,6 +106,13 @@ def load_yaml(path: Path) -> Located:
         hint = explain(text, e)
         raise InputError(hint.message, path=path, line=hint.line, column=hint.column, key=hint.key,
                          expected=hint.expected) from None
+    except _LostAnchor as e:
+        line = text.splitlines()[e.mark.line]
+        written = line[e.mark.column:e.end.column if e.end.line == e.mark.line else None].strip()
+        key = line[:e.mark.column].rstrip().removesuffix(":").split(",")[-1].lstrip("-{ ").strip()
+        raise InputError(f"YAML reads '&{e.name}' as an anchor name and leaves it out of the text",
+                         path=path, line=e.mark.line + 1, column=e.mark.column + 1,
+                         expected=f"the text in quotes: {key + ': ' if key else ''}{quoted(written)}") from None
     except _TooDeep as e:
         raise InputError(f"nested more than {MAX_DEPTH} levels deep", path=path, line=e.mark.line + 1,
                          column=e.mark.column + 1, expected="pieces with fields, a few levels deep") from None
@@ -132,6 +139,8 @@ def _fast_node(text: str) -> tuple[yaml.Node | None, yaml.SafeLoader | None]:
     try:
         events = c_loader(text)
         depth = 0
+        anchored: dict[str, Any] = {}  # anchor name → the mark of the text it is on
+        aliased: set[str] = set()
         try:
             while events.check_event():
                 event = events.get_event()
@@ -141,12 +150,28 @@ def _fast_node(text: str) -> tuple[yaml.Node | None, yaml.SafeLoader | None]:
                         return None, None
                 elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                     depth -= 1
+                elif isinstance(event, yaml.ScalarEvent) and event.anchor:
+                    anchored.setdefault(event.anchor, (event.start_mark, event.end_mark))
+                elif isinstance(event, yaml.AliasEvent):
+                    aliased.add(event.anchor)
         finally:
             events.dispose()
         composer = c_loader(text)
-        return composer.get_single_node(), composer
+        node = composer.get_single_node()
     except yaml.YAMLError:
         return None, None
+    for name, (start, end) in anchored.items():
+        if name not in aliased:
+            raise _LostAnchor(start, end, name)
+    return node, composer
+
+
+class _LostAnchor(Exception):
+    """Text written as ``key: &word …``: YAML reads ``&word`` as an anchor that nothing uses
+    and drops it from the text, silently."""
+
+    def __init__(self, mark, end, name: str):
+        self.mark, self.end, self.name = mark, end, name
 
 
 def _mark(node: yaml.Node) -> tuple[int, int]:
