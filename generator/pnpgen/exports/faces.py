@@ -50,7 +50,7 @@ class UniqueFace:
 def unique_faces(faces: DeckFaces) -> list[UniqueFace]:
     """Each piece's distinct (front, back) in print order: a file per piece, even when two pieces
     print the same, so every file and order row names its piece."""
-    backs = faces.backs or [None] * len(faces.fronts)
+    backs: list[str | None] = list(faces.backs) if faces.backs else [None] * len(faces.fronts)
     copies = iter(zip(faces.fronts, backs))
     out: list[UniqueFace] = []
     for piece in faces.deck.pieces:
@@ -174,7 +174,7 @@ def rasterise(pdf: bytes, size: Callable[[int], tuple[int, int]]) -> list[Image.
             image = page.render(scale=scale).to_pil().convert("RGB")
             page.close()
             if image.size != px:
-                image = image.resize(px, Image.LANCZOS)
+                image = image.resize(px, Image.Resampling.LANCZOS)
             images.append(image)
         return images
     finally:

@@ -197,10 +197,12 @@ def fit_deck(preset: Preset, deck: Deck, fit: str | None) -> Fitted:
             f"deck {deck.id!r} is a {deck.shape} {deck.kind} ({w:g}×{h:g} mm); {preset.name} prints "
             f"rectangular cards of its sizes only, and --fit does not make a {deck.shape} piece a card",
             path=deck.source, key="shape", expected=f"a rect or rounded deck of one of {sizes}")
+    trims = {f.name: f.trim for f in fixed if f.trim is not None}
     for f in fixed:
-        if abs(f.trim[0] - w) <= SAME_SIZE_MM and abs(f.trim[1] - h) <= SAME_SIZE_MM:
-            return Fitted(f, f.trim, 1.0, f.bleed)
-    nearest = min(fixed, key=lambda f: max(abs(f.trim[0] - w), abs(f.trim[1] - h)))
+        fw, fh = trims[f.name]
+        if abs(fw - w) <= SAME_SIZE_MM and abs(fh - h) <= SAME_SIZE_MM:
+            return Fitted(f, (fw, fh), 1.0, f.bleed)
+    nearest = min(fixed, key=lambda f: max(abs(trims[f.name][0] - w), abs(trims[f.name][1] - h)))
     limit = FIT_LIMIT_OF_BLEED * nearest.bleed
     adapted = {mode: _adapt(nearest, (w, h), mode) for mode in FITS}
     works = [mode for mode in FITS if adapted[mode][1] <= limit + 1e-9]

@@ -98,7 +98,7 @@ def _cards(style: PageStyle, faces: list[UniqueFace], dpi: int, url, x: float, f
         number = start // per_sheet + 1
         sheet = sheet_for(len(chunk), style.fitted.trim, dpi)
         fronts = face_images([f.front for f in chunk], style, sheet.cell)
-        back_keys = [f.back for f in chunk] if unique_back else backs[:1]
+        back_keys = [f.back for f in chunk if f.back is not None] if unique_back else backs[:1]
         back_images = face_images(back_keys, style, sheet.cell) if backs else []
         hidden = back_images[0] if back_images else Image.new("RGB", sheet.cell, NO_BACK)
         face_name = f"{deck.id}-faces-{number}.png"
@@ -145,7 +145,7 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], dpi: int, url, x: float, 
     size = (max(1, round(w * px_per_mm)), max(1, round(h * px_per_mm)))
     tile_type = TILE_TYPES.get(deck.shape) if deck.kind != "token" else None
     fronts = face_images([f.front for f in faces], style, size)
-    backs = face_images([f.back for f in faces], style, size) if deck.back else []
+    backs = face_images([f.back for f in faces if f.back is not None], style, size) if deck.back else []
     mask = None if tile_type is not None else _mask(style, size)
     scale = max(w, h) / MM_PER_INCH / 2 / INCH_PER_UNIT
     objects = []
