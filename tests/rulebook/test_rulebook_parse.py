@@ -249,6 +249,13 @@ def test_no_diagrams_in_the_other_drafts():
         assert diagrams(doc(slug)) == []
 
 
+@pytest.mark.parametrize("line,players", [("三〜五人用", (3, 5)), ("２～４人用", (2, 4)), ("四人用", (4, 4)),
+                                          ("二〜十人用", (2, 10))])
+def test_stated_players_in_kanji_and_full_width_digits(line, players):
+    draft = f"■■　テスト　草案１\n■　コンポーネント\n　{line}\n◇カード（１０枚）\n■　ゲームの準備\n　並べる。\n"
+    assert parse(draft).stated_players() == players
+
+
 def test_stated_players():
     assert doc("populous").stated_players() == (3, 5)
     assert doc("asian-delivery").stated_players() == (3, 4)

@@ -171,15 +171,17 @@ class Document:
                 yield from _walk(c.children if isinstance(c, (Component, Step)) else [c])
 
     def stated_players(self) -> tuple[int, int] | None:
-        """The ``３〜５人用`` line of ■　コンポーネント (``3–5 players`` in English), as (min, max)."""
+        """The ``３〜５人用`` line of ■　コンポーネント (also ``三〜五人用``, ``3–5 players`` in
+        English), as (min, max)."""
+        number = rf"(\d+|{_KANJI})"
         for s in self.rules:
             for b in s.children:
                 if isinstance(b, DraftParagraph):
-                    m = re.fullmatch(r"(\d+)(?:[〜～~\-－](\d+))?人用", to_ascii_digits(b.text.strip())) or \
+                    m = re.fullmatch(rf"{number}(?:[〜～~\-－]{number})?人用", to_ascii_digits(b.text.strip())) or \
                         re.fullmatch(r"(?:for\s+)?(\d+)(?:\s*(?:[-–~]|to)\s*(\d+))?\s+players?\.?", b.text.strip(), re.I)
                     if m:
-                        lo = int(m.group(1))
-                        return lo, int(m.group(2) or lo)
+                        lo = _number(m.group(1))
+                        return lo, _number(m.group(2)) if m.group(2) else lo
         return None
 
 
@@ -224,6 +226,11 @@ def kanji_number(text: str) -> int:
         else:
             current = current * 10 + _KANJI_DIGITS[ch]
     return total + current
+
+
+def _number(text: str) -> int:
+    """ASCII digits or a kanji numeral."""
+    return int(text) if text.isdigit() else kanji_number(text)
 
 
 def count_in(text: str) -> tuple[int, str] | None:
