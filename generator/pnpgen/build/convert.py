@@ -4,7 +4,6 @@ machine has cores to spare. Results come back in key order, so output never depe
 from __future__ import annotations
 
 import io
-from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from typing import Any
 
@@ -52,6 +51,8 @@ def convert_faces(faces: FaceSet, art_folder, jobs: int = 1,
     todo = sorted(k for k in faces.svgs if k not in arts)
     jobs_list = [(faces.svgs[k], faces.where[k], faces.template.get(k, ""), art_folder) for k in todo]
     if jobs > 1 and len(todo) > 64:  # fewer faces convert faster than worker processes start
+        from concurrent.futures import ProcessPoolExecutor  # 16 ms to import: only when used
+
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             arts.update(zip(todo, pool.map(convert_face, jobs_list, chunksize=8)))
     else:
