@@ -103,6 +103,7 @@ def prepare(game: Game, font_dir: Path) -> None:
     rulebook's process while the faces the rulebook shows are still being drawn."""
     draft, _ = load_document(game)
     _fonts(game, Path(font_dir), draft.lang)
+    import pypdf  # noqa: F401 - the booklet's imposition needs it once the book is set (80 ms)
 
 
 def _date(text: str, lang: str = "ja") -> str:
