@@ -137,6 +137,7 @@ def list(ws: Workspace, args: argparse.Namespace) -> int:  # noqa: A001 - the co
 
 
 def check(ws: Workspace, args: argparse.Namespace) -> int:
+    from pnpgen.build.cache import Cache
     from pnpgen.build.check import check_faces
     from pnpgen.build.options import BuildOptions
 
@@ -144,7 +145,7 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
     total = problems = 0
     for slug in slugs:
         game = load_game(ws, slug, lang=args.lang)
-        faces = check_faces(ws, game, BuildOptions(lang=args.lang))
+        faces = check_faces(ws, game, BuildOptions(lang=args.lang), Cache(ws.root / "build"))
         pieces = f"{len(game.decks)} decks, {sum(d.count for d in game.decks)} pieces, {faces.faces} faces"
         _say(f"{slug}: {'ok' if not faces.problems else 'would not build'} ({pieces})")
         for p in faces.problems:

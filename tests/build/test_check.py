@@ -42,3 +42,23 @@ def test_a_face_that_does_not_convert_is_found_too(tmp_path, capsys):
     assert run(ws, "check", "--game", "test") == 2
     out = capsys.readouterr().out
     assert "card-back.svg.j2" in out and "names no element" in out
+
+
+def test_check_after_a_build_reuses_its_cache_and_still_finds_a_new_mistake(tmp_path, capsys, monkeypatch):
+    """On a built workspace, faces rendered and converted by the last build (same inputs, same
+    pnpgen) are not done again; an edited template is, and its mistake is found."""
+    from pnpgen.build import check
+
+    converted: list[str] = []
+    real = check.convert_face
+    monkeypatch.setattr(check, "convert_face", lambda job: converted.append(job[1]) or real(job))
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    before = {p: p.stat().st_mtime_ns for p in (ws / "build").rglob("*") if p.is_file()}
+    assert run(ws, "check", "--game", "test") == 0
+    assert converted == []  # all 22 faces known from the build
+    assert "22 faces" in capsys.readouterr().out
+    assert {p: p.stat().st_mtime_ns for p in (ws / "build").rglob("*") if p.is_file()} == before  # read only
+    (ws / "templates" / "test" / "card-front.svg.j2").write_text(MACRO_FRONT, encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    assert "card-front.svg.j2:4:" in capsys.readouterr().out

@@ -6,14 +6,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pnpgen.build.cache import Cache, fingerprint
 from pnpgen.build.convert import convert_face
 from pnpgen.build.faces import FaceSet
+from pnpgen.build.game import render_inputs
 from pnpgen.build.options import BuildOptions
 from pnpgen.data.load import check_bleed
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
-from pnpgen.render.templates import Face, Renderer
+from pnpgen.render import vector
+from pnpgen.render.templates import CompiledTemplates, Face, Renderer, RenderMemo
 
 
 @dataclass
@@ -39,14 +42,20 @@ class FaceCheck:
         self.problems.append(Problem(error))
 
 
-def check_faces(ws: Workspace, game: Game, options: BuildOptions) -> FaceCheck:
-    """Render every piece's faces (the first copy) and convert each distinct one."""
+def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache | None = None) -> FaceCheck:
+    """Render every piece's faces (the first copy) and convert each distinct one. With the last
+    build's ``cache`` (read only), a face rendered from the same inputs is replayed and one
+    converted from the same SVG, art and pnpgen is known to convert: neither is done again."""
     out = FaceCheck()
     try:
         check_bleed(game, options.shop_bleed_mm)
     except InputError as e:
         out.add(e)
-    renderer = Renderer(ws.templates, game, options.shop_bleed_mm, options.min_dpi)
+    memo = compiled = None
+    if cache is not None:
+        memo = RenderMemo(render_inputs(ws, game.slug, options), cache.records(f"renders/{game.slug}"))
+        compiled = CompiledTemplates(cache.root / "jinja")  # read only: check writes nothing
+    renderer = Renderer(ws.templates, game, options.shop_bleed_mm, options.min_dpi, compiled, memo)
     faces = FaceSet()
     for deck in game.decks:
         for piece in deck.pieces:
@@ -56,7 +65,12 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions) -> FaceCheck:
                     faces.add(renderer.render(face), renderer.where(face), renderer.template_file(face))
                 except InputError as e:
                     out.add(e)
+    art = fingerprint([game.root / "art", ws.templates / game.slug], None)[:16]
     for key in sorted(faces.svgs):
+        digest = "-" + art if "<image" in faces.svgs[key] else ""
+        if cache is not None and cache.face(key + digest, vector.Art.from_json) is not None:
+            out.faces += 1
+            continue
         try:
             convert_face((faces.svgs[key], faces.where[key], faces.template[key], renderer.art.folder))
             out.faces += 1
