@@ -163,6 +163,8 @@ def test_a_game_of_small_pieces_is_pictured_at_actual_size(tmp_path):
     assert set(faces) == {"face-ships-front"}
     assert math.isclose(faces["face-ships-front"][1], 25, abs_tol=0.01)
     assert "図は実物大です。" in "".join(texts(result.files["rulebook.pdf"]))
+    cover = [(w, h) for page, name, w, h in drawn_faces(result.files["rulebook.pdf"]) if page == 0]
+    assert cover and all(w <= 25 + 0.01 and h <= 25 + 0.01 for w, h in cover)  # the cover does not enlarge them
 
 
 # ---------------------------------------------------------------- 2. the index sees every term

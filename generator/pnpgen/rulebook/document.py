@@ -177,7 +177,8 @@ class RulebookDoc(BaseDocTemplate):
         gap = 4 * mm
         room = PAGE_W - 34 * mm
         sizes = [(p.trim_mm[0] * PT, p.trim_mm[1] * PT) for _, p in faces]
-        scale = min(height / max(h for _, h in sizes), (room - gap * (len(faces) - 1)) / sum(w for w, _ in sizes))
+        scale = min(1.0, height / max(h for _, h in sizes),  # never larger than the piece itself
+                    (room - gap * (len(faces) - 1)) / sum(w for w, _ in sizes))
         x = (PAGE_W - sum(w for w, _ in sizes) * scale - gap * (len(faces) - 1)) / 2
         middle = bottom + (top - bottom) / 2
         tilt = [-6, 3, -3, 6]
