@@ -170,3 +170,18 @@ def test_order_csv_has_a_bom_and_each_back_where_it_is(tmp_path):
     assert [r["back"] for r in rows] == ["cards-001-back.png", "cards-002-back.png"]  # each back its own (B + name)
     assert all((folder / r["back"]).is_file() and r["pages"] == "" for r in rows)
 
+
+
+def test_when_no_deck_fits_one_way_that_takes_them_all_is_said_once(tmp_path, capsys):
+    """Two 63×88 mm decks for The Game Crafter (poker 63.5×88.9): --fit scale takes both; the
+    error says so once, with the presets that take every deck, not a list per deck."""
+    root = make_workspace(tmp_path / "ws")
+    decks = root / "data" / "test" / "decks"
+    (decks / "more.yaml").write_text((decks / "cards.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "thegamecrafter") == 2
+    err = capsys.readouterr().err
+    expected = err[err.index("(expected "):]
+    assert expected.startswith("(expected for every deck: --preset thegamecrafter --fit scale, ")
+    assert expected.count("--preset thegamecrafter") == 1 and "--preset tabletopsimulator" in expected
+    assert "cards:" not in expected and "more:" not in expected
+    assert run(root, "export", "--game", "test", "--preset", "thegamecrafter", "--fit", "scale") == 0

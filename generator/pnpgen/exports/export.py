@@ -133,9 +133,17 @@ def _fit_decks(ws: Workspace, game: Game, preset: Preset,
         raise replace(o.error, expected=f"{o.error.expected}; {o.takes_it}")
     if not fitted:
         raise InputError(f"{preset.name} takes none of the decks of {game.slug!r}: "
-                         + "; ".join(o.why for o in left_out), key="--preset",
-                         expected="; ".join(f"{o.deck.id}: {o.takes_it}" for o in left_out))
+                         + "; ".join(o.why for o in left_out), key="--preset", expected=_takes_all(left_out))
     return [d for d in decks if d.id in fitted], fitted, left_out
+
+
+def _takes_all(left_out: list[LeftOut]) -> str:
+    """What would take every deck at once, said once (the same --fit, the presets that take them
+    all); per deck only when no one way takes them all."""
+    common = [t for t in left_out[0].takers if t.startswith("--") and all(t in o.takers for o in left_out[1:])]
+    if common:
+        return "for every deck: " + ", ".join(common) + ", or pnpgen build's shop/ files (any size)"
+    return "; ".join(f"{o.deck.id}: {o.takes_it}" for o in left_out)
 
 
 def _takes_it(ws: Workspace, slug: str, preset: Preset, deck: Deck, fit: str | None) -> tuple[str, ...]:
