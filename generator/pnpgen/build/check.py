@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pnpgen.build.cache import Cache, fingerprint
+from pnpgen.build.cache import Cache
 from pnpgen.build.convert import convert_face
 from pnpgen.build.faces import FaceSet
-from pnpgen.build.game import render_inputs
+from pnpgen.build.game import art_fingerprint, cached_rendering, face_suffix
 from pnpgen.build.options import BuildOptions
 from pnpgen.data.load import check_bleed
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.render import vector
-from pnpgen.render.templates import CompiledTemplates, Face, Renderer, RenderMemo
+from pnpgen.render.templates import Face, Renderer
 
 
 @dataclass
@@ -51,10 +51,7 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
         check_bleed(game, options.shop_bleed_mm)
     except InputError as e:
         out.add(e)
-    memo = compiled = None
-    if cache is not None:
-        memo = RenderMemo(render_inputs(ws, game.slug, options), cache.records(f"renders/{game.slug}"))
-        compiled = CompiledTemplates(cache.root / "jinja")  # read only: check writes nothing
+    compiled, memo = cached_rendering(cache, ws, game.slug, options) if cache is not None else (None, None)
     renderer = Renderer(ws.templates, game, options.shop_bleed_mm, options.min_dpi, compiled, memo)
     faces = FaceSet()
     for deck in game.decks:
@@ -65,10 +62,9 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
                     faces.add(renderer.render(face), renderer.where(face), renderer.template_file(face))
                 except InputError as e:
                     out.add(e)
-    art = fingerprint([game.root / "art", ws.templates / game.slug], None)[:16]
+    art = art_fingerprint(ws, game)
     for key in sorted(faces.svgs):
-        digest = "-" + art if "<image" in faces.svgs[key] else ""
-        if cache is not None and cache.face(key + digest, vector.Art.from_json) is not None:
+        if cache is not None and cache.face(key + face_suffix(faces.svgs[key], art), vector.Art.from_json) is not None:
             out.faces += 1
             continue
         try:

@@ -164,7 +164,7 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compile
         everything.append(Page(sheet.paper_mm, list(ops)))
     documents[f"{slug}-all.pdf"] = Document(f"{game.title} — all sheets", everything)
     return (GamePlan(game, faces, decks, documents, records, bom, renderer.art.folder, renderer.art.images(),
-                     bleed, fingerprint([game.root / "art", ws.templates / slug], None), orders),
+                     bleed, art_fingerprint(ws, game), orders),
             game.translations.warnings + list(renderer.warnings))
 
 
@@ -202,9 +202,23 @@ def _uses(cache: Cache, slug: str, state: GameState | None, face_keys: dict[str,
     return uses
 
 
-def _art_digest(plan: GamePlan, key: str) -> str:
-    """What a face depends on beyond its SVG: the art files, when it embeds an image."""
-    return "-" + plan.art_digest[:16] if "<image" in plan.faces.svgs[key] else ""
+def art_fingerprint(ws: Workspace, game: Game) -> str:
+    """Hash of the game's art files (and its templates, which may name art): what a face that
+    embeds an image depends on beyond its SVG."""
+    return fingerprint([game.root / "art", ws.templates / game.slug], None)
+
+
+def face_suffix(svg: str, art: str) -> str:
+    """What a converted face is cached under beyond its SVG's hash: ``art_fingerprint`` when it
+    embeds an image."""
+    return "-" + art[:16] if "<image" in svg else ""
+
+
+def cached_rendering(cache: Cache, ws: Workspace, slug: str,
+                     options: BuildOptions) -> tuple[CompiledTemplates, RenderMemo]:
+    """The templates compiled and the faces rendered by earlier builds, from ``cache``."""
+    return (CompiledTemplates(cache.root / "jinja"),
+            RenderMemo(render_inputs(ws, slug, options), cache.records(f"renders/{slug}")))
 
 
 def _duplex_ready(pages: list[Page], two_sided: bool, sheet: SheetOptions, font: str, lang: str) -> list[Page]:
@@ -231,15 +245,14 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     already loaded (else it is loaded here)."""
     from pnpgen.pdf.writer import write_document
 
-    compiled = CompiledTemplates(cache.root / "jinja") if cache is not None else None
-    memo = None
+    compiled = memo = None
     if cache is not None:
         nest.KNOWN.update(cache.records("nest"))
         nest.USED.clear()
-        memo = RenderMemo(render_inputs(ws, slug, options), cache.records(f"renders/{slug}"))
+        compiled, memo = cached_rendering(cache, ws, slug, options)
     plan, warnings = plan_game(ws, slug, options, compiled=compiled, game=game, memo=memo)
     game = plan.game
-    face_keys = {k: _art_digest(plan, k) for k in plan.faces.svgs}
+    face_keys = {k: face_suffix(svg, plan.art_digest) for k, svg in plan.faces.svgs.items()}
     known, cache_files = {}, {}
     if cache is not None:
         for k, digest in face_keys.items():
