@@ -38,6 +38,17 @@ fields:
 pieces:
 """
 
+# The same deck with a picture field (data/<game>/art/ files), for the art tests: fields on one
+# line, so the first piece is line 7.
+ART_DECK_YAML = """\
+name: テストカード
+format: poker
+front: card-front.svg.j2
+back: card-back.svg.j2
+fields: {name: text, text: text, art: image}
+pieces:
+"""
+
 DRAFT = """■■　テストゲーム　草案３
 
 ■　概要

@@ -9,15 +9,9 @@ from pathlib import Path
 
 from PIL import Image
 
-from conftest import make_workspace, run
+from conftest import ART_DECK_YAML, make_workspace, run
 
-DECK = """\
-name: テストカード
-format: poker
-front: card-front.svg.j2
-back: card-back.svg.j2
-fields: {name: text, text: text, art: image}
-pieces:
+DECK = ART_DECK_YAML + """\
   - {name: 竜, art: mark.svg, count: 2}
   - {name: 鳥, art: mark.svg}
 """

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from conftest import make_workspace, run
+from conftest import ART_DECK_YAML, make_workspace, run
 from pnpgen.data.art import ArtFolder, print_bytes
 from pnpgen.errors import InputError
 
@@ -160,14 +160,7 @@ def test_grey_with_alpha_is_flattened_too():
     assert out.mode == "RGB" and out.getpixel((0, 0)) == (255, 255, 255)
 
 
-ART_DECK = """\
-name: テストカード
-format: poker
-front: card-front.svg.j2
-back: card-back.svg.j2
-fields: {name: text, text: text, art: image}
-pieces:
-"""
+
 
 
 @pytest.mark.parametrize("value, message", [
@@ -178,7 +171,7 @@ pieces:
     ("[1, 2]", "cards.yaml:7:20: pieces.1.art: [1, 2] is not a valid image"),
 ])
 def test_bad_art_field_exits_2_with_file_line(tmp_path, capsys, value, message):
-    ws = make_workspace(tmp_path / "ws", deck=ART_DECK + f"  - {{name: 竜, art: {value}}}\n")
+    ws = make_workspace(tmp_path / "ws", deck=ART_DECK_YAML + f"  - {{name: 竜, art: {value}}}\n")
     (ws / "data" / "test" / "art").mkdir()
     (ws / "data" / "test" / "art" / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n not really")
     (ws / "data" / "test" / "game.yaml.png").write_bytes(png(Image.new("RGB", (2, 2))))
@@ -188,7 +181,7 @@ def test_bad_art_field_exits_2_with_file_line(tmp_path, capsys, value, message):
 
 
 def test_check_lists_pieces_without_art(tmp_path, capsys):
-    deck = ART_DECK + "  - {name: 竜, art: 未定}\n  - {name: 鳥}\n  - {name: 馬, art: ''}\n  - {name: 犬, art: dog.png}\n"
+    deck = ART_DECK_YAML + "  - {name: 竜, art: 未定}\n  - {name: 鳥}\n  - {name: 馬, art: ''}\n  - {name: 犬, art: dog.png}\n"
     ws = make_workspace(tmp_path / "ws", deck=deck)
     (ws / "data" / "test" / "art").mkdir()
     (ws / "data" / "test" / "art" / "dog.png").write_bytes(png(Image.new("RGB", (2, 2))))
