@@ -85,7 +85,7 @@ BACK = """\
 
 
 def make_workspace(root: Path, pieces: list[str] | None = None, deck: str | None = None,
-                   front: str = FRONT, back: str = BACK, game: str = GAME_YAML) -> Path:
+                   front: str = FRONT, back: str = BACK, game: str = GAME_YAML, draft: bool = False) -> Path:
     """A workspace with one game 'test' and one deck 'cards' (fonts shared), as a designer makes
     one: no templates/common/, the built-in templates serve it. The game sets no 和欧間 gap
     (unless ``game`` says otherwise), so names such as カード1 stay one text run in the PDF for
@@ -96,7 +96,8 @@ def make_workspace(root: Path, pieces: list[str] | None = None, deck: str | None
     if "latin_gap:" not in game:
         game += "\nlatin_gap: 0\n"
     (root / "data" / "test" / "game.yaml").write_text(game, encoding="utf-8")
-    (root / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+    if draft:
+        (root / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
     if deck is None:
         names = pieces or [f"カード{i}" for i in range(1, 12)]
         deck = DECK_YAML + "".join(f"  - {{name: {n}, text: 本文{n}}}\n" for n in names)
@@ -120,7 +121,14 @@ def run(root: Path, *args: str, monkeypatch=None) -> int:
 
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
+    """The test workspace without a draft: its builds make no rulebook."""
     return make_workspace(tmp_path / "ws")
+
+
+@pytest.fixture
+def drafted(tmp_path: Path) -> Path:
+    """The test workspace with its draft, for the tests of the rulebook beside the sheets."""
+    return make_workspace(tmp_path / "ws", draft=True)
 
 
 def shared_dir(tmp_path_factory, worker_id: str, name: str, make) -> Path:

@@ -28,7 +28,7 @@ DEFAULT = pytest.mark.xdist_group("cards-default")  # one worker builds it, once
 def default(tmp_path_factory) -> Path:
     """The tiny workspace built once with every option at its default, for the tests that only
     read what it made."""
-    return build(make_workspace(tmp_path_factory.mktemp("default") / "ws"))
+    return build(make_workspace(tmp_path_factory.mktemp("default") / "ws", draft=True))
 
 
 @DEFAULT
@@ -216,7 +216,8 @@ def test_deterministic_across_processes(workspace, tmp_path):
     assert outs[0] == outs[1] and len(outs[0]) >= 6
 
 
-def test_rulebook_built_beside_sheets_and_skipped_without_draft(workspace, capsys):
+def test_rulebook_built_beside_sheets_and_skipped_without_draft(drafted, capsys):
+    workspace = drafted
     out = build(workspace)
     m = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert sorted(m["rulebook"]["files"]) == ["proof.txt", "rulebook-booklet.pdf", "rulebook.pdf"]

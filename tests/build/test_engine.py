@@ -32,7 +32,8 @@ def _set_count(ws: Path, name: str, count: int) -> None:
     deck.write_text(text, encoding="utf-8")
 
 
-def test_noop_build_rewrites_nothing_and_says_up_to_date(workspace, capsys):
+def test_noop_build_rewrites_nothing_and_says_up_to_date(drafted, capsys):
+    workspace = drafted
     assert run(workspace, "build", "--game", "test") == 0
     out = workspace / "build" / "test"
     before = _snapshot(out)
@@ -44,7 +45,8 @@ def test_noop_build_rewrites_nothing_and_says_up_to_date(workspace, capsys):
     assert _snapshot(out) == before  # same bytes, same mtimes
 
 
-def test_count_change_rebuilds_exactly_the_deck_the_all_in_one_manifest_and_rulebook(workspace, capsys):
+def test_count_change_rebuilds_exactly_the_deck_the_all_in_one_manifest_and_rulebook(drafted, capsys):
+    workspace = drafted
     deck2 = workspace / "data" / "test" / "decks" / "tokens.yaml"
     deck2.write_text((workspace / "data" / "test" / "decks" / "cards.yaml").read_text(encoding="utf-8")
                      .replace("name: テストカード", "name: 別デッキ"), encoding="utf-8")

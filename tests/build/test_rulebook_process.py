@@ -21,7 +21,7 @@ print(code, "pnpgen.rulebook" in sys.modules, "reportlab.platypus" in sys.module
 
 
 def test_the_build_process_never_imports_the_rulebook_and_the_rulebook_is_the_same(tmp_path):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", draft=True)
     env = {"PYTHONPATH": str(REPO / "generator"), "PATH": "/usr/bin:/bin"}
     proc = subprocess.run([sys.executable, "-c", CHECK, str(tmp_path / "beside")], cwd=ws, env=env,
                           capture_output=True, text=True, timeout=120)
@@ -34,7 +34,7 @@ def test_the_build_process_never_imports_the_rulebook_and_the_rulebook_is_the_sa
 def test_prepare_parses_the_fonts_the_draft_is_set_in(tmp_path):
     from pnpgen.rulebook import prepare
 
-    ws = Workspace(make_workspace(tmp_path / "ws"))
+    ws = Workspace(make_workspace(tmp_path / "ws", draft=True))
     game = load_game(ws, "test")
     prepare(game, ws.fonts)
     assert {"BIZUDPMincho-Regular", "BIZUDPGothic-Regular", "BIZUDPGothic-Bold", "BIZUDGothic-Regular"} \
@@ -42,7 +42,7 @@ def test_prepare_parses_the_fonts_the_draft_is_set_in(tmp_path):
 
 
 def test_a_face_error_after_the_rulebook_process_started_is_one_line(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws", front='<svg xmlns="http://www.w3.org/2000/svg">{{ piece.nothing.here }}</svg>')
+    ws = make_workspace(tmp_path / "ws", draft=True, front='<svg xmlns="http://www.w3.org/2000/svg">{{ piece.nothing.here }}</svg>')
     assert run(ws, "build", "--game", "test", "--jobs", "2") == 2
     err = capsys.readouterr().err
     assert "nothing" in err and "Traceback" not in err

@@ -182,7 +182,7 @@ def test_spreadsheet_columns_per_language(tmp_path, capsys):
 
 
 def test_rulebook_cover_labels_follow_the_language(tmp_path):
-    ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO)
+    ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO, draft=True)
     assert run(ws, "build", "--game", "test", "--lang", "en") == 0
     assert run(ws, "build", "--game", "test", "--lang", "ja") == 0
     en = pages_text(ws / "build" / "test" / "en" / "rulebook.pdf")[0]

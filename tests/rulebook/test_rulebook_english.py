@@ -182,7 +182,7 @@ def test_a_loose_line_takes_part_of_the_next_word(serif):
 
 def english_workspace(tmp_path: Path, draft_en: str | None = MARKDOWN) -> Path:
     game = TWO + "fonts:\n  en:\n    gothic: NotoSans-Regular\n    bold: NotoSans-Bold\n    mincho: NotoSerif-Regular\n"
-    ws = make_workspace(tmp_path / "ws", deck=DECK, game=game)
+    ws = make_workspace(tmp_path / "ws", deck=DECK, game=game, draft=True)
     if draft_en is not None:
         (ws / "data" / "test" / "draft.en.txt").write_text(draft_en, encoding="utf-8")
     return ws

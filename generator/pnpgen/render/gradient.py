@@ -426,6 +426,18 @@ class FallbackCanvas:
     def setFillAlpha(self, alpha: float) -> None:  # noqa: N802 - ReportLab's name
         _opaque(alpha, "fill")
 
+    def drawInlineImage(self, *args, **kwargs):  # noqa: N802 - ReportLab's name
+        """svglib draws its images inline. ReportLab writes inline image data as text only in
+        ASCII85; with Flate-only streams (pnpgen.pdf) it would put bytes among the page's text
+        and fail, so an inline image alone is written in ASCII85."""
+        from reportlab import rl_config
+
+        before, rl_config.useA85 = rl_config.useA85, 1
+        try:
+            return self.canvas.drawInlineImage(*args, **kwargs)
+        finally:
+            rl_config.useA85 = before
+
     def setStrokeAlpha(self, alpha: float) -> None:  # noqa: N802 - ReportLab's name
         _opaque(alpha, "stroke")
 

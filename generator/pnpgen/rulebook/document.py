@@ -14,6 +14,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Spacer
 from reportlab.platypus.doctemplate import ActionFlowable
 
+import pnpgen.pdf  # noqa: F401  (how ReportLab writes streams)
 from pnpgen.messages import msg
 from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.flowables import PT, Heading, index_terms, place_face
