@@ -45,12 +45,10 @@ def book(ws: Path) -> bytes:
 
 def drawn(pdf: bytes) -> list:
     """The book's own text (not the cards' art), each character with the font that draws it."""
-    out = []
-    for page in glyphs(pdf):
-        for g in page:
-            if g.on_page and not g.char.isspace() and g.char != LINE_END_HYPHEN:
-                fontreg.locate(g.font, REPO / "fonts")
-                out.append(g)
+    out = [g for page in glyphs(pdf) for g in page
+           if g.on_page and not g.char.isspace() and g.char != LINE_END_HYPHEN]
+    for font in {g.font for g in out}:
+        fontreg.locate(font, REPO / "fonts")  # a font pnpgen knows, so has_glyph can read it
     return out
 
 

@@ -53,9 +53,12 @@ def write_all(files: dict[Path, bytes]) -> list[Path]:
     """Write every file or none; returns the paths whose content changed."""
     todo = {p: d for p, d in files.items() if not unchanged(p, d)}
     temps: dict[Path, str] = {}
+    made: set[Path] = set()
     try:
         for path, data in sorted(todo.items()):
-            _make_dir(path.parent)
+            if path.parent not in made:
+                _make_dir(path.parent)
+                made.add(path.parent)
             try:
                 fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
             except OSError as e:
