@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -15,6 +17,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "generator"))
 from pnpgen.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
+# Where pnpgen processes the tests start keep their bytecode: as on a designer's machine, a
+# process reuses what the one before it compiled (even where PYTHONDONTWRITEBYTECODE is set for
+# the test run), and nothing is written into the checkout.
+PYCACHE = Path(tempfile.gettempdir()) / "pnpgen-tests-pycache"
+
+
+def child_env(base: dict[str, str] | None = None, **extra: str) -> dict[str, str]:
+    """The environment of a ``python -m pnpgen`` the tests start: this checkout's package, its
+    bytecode in PYCACHE; ``base`` (default: this process's environment) and ``extra`` added."""
+    env = {k: v for k, v in (os.environ if base is None else base).items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return env | {"PYTHONPATH": str(REPO / "generator"), "PYTHONPYCACHEPREFIX": str(PYCACHE)} | extra
 GAMES = ["alicematic-eiketsuden", "alicematic-medallions", "asian-delivery", "populous"]
 
 GAME_YAML = """\

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from conftest import REPO, make_workspace, run
+from conftest import child_env, make_workspace, run
 from pdfprobe import Rect, boxes_mm, clip_rects, reader, stroked_lines, text_positions, texts
 from pnpgen.impose.grid import SheetOptions, cut_marks, layout_grid
 
@@ -210,7 +210,7 @@ def test_deterministic_across_processes(workspace, tmp_path):
         else:
             seed = "2" if os.environ.get("PYTHONHASHSEED") == "1" else "1"
             subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "test", "--out", str(out)],
-                           cwd=workspace, env=dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(REPO / "generator")),
+                           cwd=workspace, env=child_env(PYTHONHASHSEED=seed),
                            check=True, capture_output=True)
         outs.append({p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()})
     assert outs[0] == outs[1] and len(outs[0]) >= 6

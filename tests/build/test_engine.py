@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-from conftest import REPO, make_workspace, run
+from conftest import child_env, make_workspace, run
 from pdfprobe import texts
 
 OUT_FILES = {"cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "test-all.pdf", "manifest.json",
@@ -161,7 +161,7 @@ def test_killed_build_leaves_old_files_and_the_next_build_clears_its_temporaries
     stray = out / ".cards.pdf.abc123.pnpgen-tmp"
     stray.write_bytes(b"half a PDF")  # what a kill -9 between write and rename leaves
     _set_count(workspace, "カード3", 5)
-    env = dict(os.environ, PYTHONPATH=str(REPO / "generator"))
+    env = child_env()
     proc = subprocess.Popen([sys.executable, "-u", "-m", "pnpgen", "build", "--game", "test", "--no-rulebook",
                              "--jobs", "1", "--verbose"],
                             cwd=workspace, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -203,7 +203,7 @@ def test_watch_survives_a_broken_save_and_rebuilds_after_the_fix(workspace):
     import queue
     import threading
 
-    env = dict(os.environ, PYTHONPATH=str(REPO / "generator"))
+    env = child_env()
     proc = subprocess.Popen([sys.executable, "-m", "pnpgen", "watch", "--game", "test", "--no-rulebook",
                              "--max-builds", "3", "--jobs", "1"], cwd=workspace, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -274,7 +274,7 @@ def test_one_sided_sheets_say_so_and_the_stamp_can_be_turned_off(workspace):
 
 def test_a_fresh_process_rebuilds_from_the_cache(workspace):
     """Faces, renders and nesting come from build/.cache in a new process: text still draws."""
-    env = dict(os.environ, PYTHONPATH=str(REPO / "generator"))
+    env = child_env()
 
     def build() -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "test", "--jobs", "1"], cwd=workspace,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from conftest import REPO, make_workspace, run
+from conftest import child_env, make_workspace, run
 
 from pnpgen import fonts
 from pnpgen.data.load import load_game
@@ -22,7 +22,7 @@ print(code, "pnpgen.rulebook" in sys.modules, "reportlab.platypus" in sys.module
 
 def test_the_build_process_never_imports_the_rulebook_and_the_rulebook_is_the_same(tmp_path):
     ws = make_workspace(tmp_path / "ws", draft=True)
-    env = {"PYTHONPATH": str(REPO / "generator"), "PATH": "/usr/bin:/bin"}
+    env = child_env({"PATH": "/usr/bin:/bin"})
     proc = subprocess.run([sys.executable, "-c", CHECK, str(tmp_path / "beside")], cwd=ws, env=env,
                           capture_output=True, text=True, timeout=120)
     assert proc.stdout.splitlines()[-1].split() == ["0", "False", "False"], proc.stderr

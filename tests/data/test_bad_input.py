@@ -3,13 +3,12 @@ no traceback, and nothing written or destroyed."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
 import pytest
 
-from conftest import DECK_YAML, GAME_YAML, REPO, make_workspace, run
+from conftest import DECK_YAML, GAME_YAML, child_env, make_workspace, run
 
 GOOD = DECK_YAML + "  - {name: 祝福, text: 本文}\n"
 
@@ -70,7 +69,7 @@ def test_template_error_names_template(tmp_path, capsys):
 
 def test_cli_exit_status_and_no_traceback(tmp_path):
     ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 祝福, count: -1}\n")
-    env = {**os.environ, "PYTHONPATH": str(REPO / "generator")}  # this checkout's package
+    env = child_env()
     proc = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "test"], cwd=ws,
                           capture_output=True, text=True, env=env)
     assert proc.returncode == 2

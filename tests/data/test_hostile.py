@@ -3,7 +3,6 @@ line), the key or template, no traceback, and never lists the bad value among th
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -11,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DECK_YAML, GAME_YAML, REPO, make_workspace, run
+from conftest import DECK_YAML, GAME_YAML, child_env, make_workspace, run
 
 GOOD = DECK_YAML + "  - {name: 祝福, text: 本文}\n"
 ROUND = GOOD.replace("format: poker", "shape: rounded\nsize: [63, 88]")  # 'front:' moves to line 4
@@ -196,7 +195,7 @@ def test_billion_laughs_is_refused(tmp_path):
     (the timeout only guards against a hang; speed is measured in bench/)."""
     ws = make_workspace(tmp_path / "ws", deck=GOOD.replace("fields:", "options:\n  bomb: *i\nfields:").replace(
         "name: テストカード", BOMB + "name: テストカード"))
-    env = {**os.environ, "PYTHONPATH": str(REPO / "generator")}
+    env = child_env()
     proc = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "test", "--no-rulebook"], cwd=ws,
                           capture_output=True, text=True, env=env, timeout=60)
     assert proc.returncode == 2, proc.stderr
