@@ -210,16 +210,24 @@ def draw(canvas, art: Art, cmyk: bool = False) -> None:
                 pending = []
             gradient.draw_paint(canvas, it, cmyk)
         else:  # image
-            from reportlab.lib.utils import ImageReader
-
             _, data, x, y, w, h = it
             pending.append(f"q 1 0 0 -1 0 {_num(2 * y + h)} cm")
             canvas.addLiteral(" ".join(pending))
             pending = []
-            canvas.drawImage(ImageReader(io.BytesIO(data)), x, y, w, h)
+            canvas.drawImage(_image_reader(data), x, y, w, h)
             pending.append("Q")
     if pending:
         canvas.addLiteral(" ".join(pending))
+
+
+@lru_cache(maxsize=32)
+def _image_reader(data: bytes):
+    """One reader per picture for the process: ReportLab names an image by the md5 of its
+    decoded pixels, so a new reader would decode the file again at every placement (each face
+    that shows it, in each document)."""
+    from reportlab.lib.utils import ImageReader
+
+    return ImageReader(io.BytesIO(data))
 
 
 _FONTS_READY: set[str] = set()
