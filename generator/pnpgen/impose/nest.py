@@ -26,6 +26,7 @@ PAIR_DIRECTIONS = (0, 90)  # where the turned partner of a motif may sit
 BLEED_STEPS = (3.0, 2.5, 2.0, 1.5, 1.0, 0.5, 0.0)
 ORIGIN_STEPS = 12  # lattice offsets tried per axis of a lattice cell
 FLAT_TOL = 0.03  # mm: arcs flattened for the separation search (outlines pushed out by as much)
+BANDS = 16  # bands of y per turned outline: a ray is tested against its band's edges only
 
 
 @dataclass(frozen=True)
@@ -92,25 +93,44 @@ class _Piece:
         self._turned: dict = {}
 
     def turned(self, u: Point, which: str):
-        """Corners and non-horizontal edges (y0, y1, x0, dx/dy) in the frame where u is the x axis."""
+        """In the frame where u is the x axis: the corners, the span in y, and the non-horizontal
+        edges (y0, y1, x0, dx/dy) filed by the bands of y they cross, so a ray meets only the
+        edges of its band."""
         key = (u, which)
         got = self._turned.get(key)
         if got is None:
             ux, uy = u
             pts = [(x * ux + y * uy, -x * uy + y * ux) for x, y in getattr(self, which)]
-            edges = []
+            ys = [p[1] for p in pts]
+            lo, hi = min(ys), max(ys)
+            step = (hi - lo) / BANDS or 1.0
+            bands: list[list[tuple[float, float, float, float]]] = [[] for _ in range(BANDS)]
             n = len(pts)
             for i in range(n):
                 (x0, y0), (x1, y1) = pts[i], pts[(i + 1) % n]
                 if abs(y1 - y0) > 1e-12:
-                    edges.append((y0, y1, x0, (x1 - x0) / (y1 - y0)))
-            ys = [p[1] for p in pts]
-            got = self._turned[key] = (pts, edges, (min(ys), max(ys)))
-        return got[0], got[1]
+                    edge = (y0, y1, x0, (x1 - x0) / (y1 - y0))
+                    for b in range(_band(min(y0, y1), lo, step), _band(max(y0, y1), lo, step) + 1):
+                        bands[b].append(edge)
+            got = self._turned[key] = _Turned(pts, lo, hi, step, bands)
+        return got
 
-    def span(self, u: Point, which: str) -> tuple[float, float]:
-        self.turned(u, which)
-        return self._turned[(u, which)][2]
+
+@dataclass(frozen=True)
+class _Turned:
+    """An outline in the frame of a direction u (see _Piece.turned)."""
+
+    pts: list[Point]
+    lo: float
+    hi: float
+    step: float
+    bands: list[list[tuple[float, float, float, float]]]
+
+
+def _band(y: float, lo: float, step: float) -> int:
+    """The band of ``y``. Floor is monotonic, so an edge spanning [a, b] ∋ y is filed in y's
+    band (_pair_t_max computes the same inline)."""
+    return min(BANDS - 1, max(0, int((y - lo) / step)))
 
 
 def _pair_t_max(mov: _Piece, fix: _Piece, shift: Point, u: Point) -> float:
@@ -124,25 +144,29 @@ def _pair_t_max(mov: _Piece, fix: _Piece, shift: Point, u: Point) -> float:
         return -math.inf if disc < 0 else -wu + math.sqrt(disc)
     # Work in a frame where u is the x axis: every ray is a horizontal line.
     ux, uy = u
-    m_pts, m_edges = mov.turned(u, "poly")
-    f_pts, f_edges = fix.turned(u, "grown")
+    m = mov.turned(u, "poly")
+    f = fix.turned(u, "grown")
     sx = shift[0] * ux + shift[1] * uy
     sy = -shift[0] * uy + shift[1] * ux
-    m_lo, m_hi = mov.span(u, "poly")
-    f_lo, f_hi = fix.span(u, "grown")
-    if m_hi < f_lo + sy - 1e-9 or f_hi + sy < m_lo - 1e-9:
+    if m.hi < f.lo + sy - 1e-9 or f.hi + sy < m.lo - 1e-9:
         return -math.inf  # the sweep of mov along u never meets fix
     best = -math.inf
-    for px, py in m_pts:  # corners of the moving piece against the fixed grown outline
+    bands, lo, hi, step = f.bands, f.lo, f.hi, f.step
+    for px, py in m.pts:  # corners of the moving piece against the fixed grown outline
         y = py - sy
-        for y0, y1, x0, k in f_edges:
+        if not lo <= y <= hi:
+            continue
+        for y0, y1, x0, k in bands[min(BANDS - 1, int((y - lo) / step))]:
             if (y0 <= y <= y1) or (y1 <= y <= y0):
                 t = x0 + (y - y0) * k + sx - px
                 if t > best:
                     best = t
-    for qx, qy in f_pts:  # corners of the fixed grown outline against the moving piece
+    bands, lo, hi, step = m.bands, m.lo, m.hi, m.step
+    for qx, qy in f.pts:  # corners of the fixed grown outline against the moving piece
         y = qy + sy
-        for y0, y1, x0, k in m_edges:
+        if not lo <= y <= hi:
+            continue
+        for y0, y1, x0, k in bands[min(BANDS - 1, int((y - lo) / step))]:
             if (y0 <= y <= y1) or (y1 <= y <= y0):
                 t = qx + sx - (x0 + (y - y0) * k)
                 if t > best:
