@@ -175,7 +175,7 @@ def test_order_csv_has_a_bom_and_each_back_where_it_is(tmp_path):
 def test_when_no_deck_fits_one_way_that_takes_them_all_is_said_once(tmp_path, capsys):
     """Two 63×88 mm decks for The Game Crafter (poker 63.5×88.9): --fit scale takes both; the
     error says so once, with the presets that take every deck, not a list per deck."""
-    root = make_workspace(tmp_path / "ws")
+    root = make_workspace(tmp_path / "ws", pieces=["カード1", "カード2"])  # a card or two is enough to export
     decks = root / "data" / "test" / "decks"
     (decks / "more.yaml").write_text((decks / "cards.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     assert run(root, "export", "--game", "test", "--preset", "thegamecrafter") == 2
