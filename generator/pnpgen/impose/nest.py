@@ -257,7 +257,7 @@ def _valid(spec: ShapeSpec, motif: tuple[tuple[int, Point], ...], gap: float, a:
     for rot, (ox, oy) in motif:
         turn = placement(rot, ox, oy, spec.w, spec.h)
         polys.append([turn(p) for p in outline(spec, 0.0).points(0.02)])
-    span = max(spec.w, spec.h) + gap
+    boxes = [(min(x for x, _ in p), min(y for _, y in p), max(x for x, _ in p), max(y for _, y in p)) for p in polys]
     for i in range(-2, 3):
         for j in range(-2, 3):
             dx, dy = i * a[0] + j * b[0], i * a[1] + j * b[1]
@@ -265,10 +265,13 @@ def _valid(spec: ShapeSpec, motif: tuple[tuple[int, Point], ...], gap: float, a:
                 for m, q in enumerate(polys):
                     if (i, j) == (0, 0) and m <= k:
                         continue
-                    moved = [(x + dx, y + dy) for x, y in q]
-                    if abs(moved[0][0] - p[0][0]) > 2 * span or abs(moved[0][1] - p[0][1]) > 2 * span:
+                    (px0, py0, px1, py1), (qx0, qy0, qx1, qy1) = boxes[k], boxes[m]
+                    # pieces never closer than their bounding boxes: only near ones are measured
+                    apart_x = max(qx0 + dx - px1, px0 - (qx1 + dx), 0.0)
+                    apart_y = max(qy0 + dy - py1, py0 - (qy1 + dy), 0.0)
+                    if math.hypot(apart_x, apart_y) >= gap:
                         continue
-                    if polygon_distance(p, moved) < gap - 0.05:
+                    if polygon_distance(p, [(x + dx, y + dy) for x, y in q]) < gap - 0.05:
                         return False
     return True
 
