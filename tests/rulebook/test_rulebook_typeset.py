@@ -89,6 +89,14 @@ def test_index_readings_sort_in_gojuon_order():
     assert [kana_row(t) for t in ("依頼置き場", "倉庫", "ストック", "プレイエリア", "VP")] == ["あ", "さ", "さ", "は", "英数"]
 
 
+def test_a_term_in_kana_is_read_without_loading_the_dictionary(monkeypatch):
+    from pnpgen.rulebook import flowables
+
+    monkeypatch.setattr(flowables, "_kakasi", lambda: pytest.fail("the reading dictionary was loaded"))
+    assert reading("ターミナルアイコン") == "たーみなるあいこん"
+    assert reading("ヴァイオリン") == "ゔぁいおりん" and reading("ぱーてぃー") == "ぱーてぃー"
+
+
 def test_rulebook_settings_are_read_with_their_lines():
     ws = Workspace(ROOT)
     settings = load_settings(load_game(ws, "asian-delivery"))

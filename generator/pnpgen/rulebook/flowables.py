@@ -505,12 +505,15 @@ USED_READINGS: set[str] = set()  # every term looked up: the cache keeps these
 
 
 def reading(term: str) -> str:
-    """The term's reading in hiragana (for 五十音順)."""
+    """The term's reading in hiragana (for 五十音順). A term in kana alone is read without the
+    dictionary (katakana is hiragana shifted), as the dictionary reads it."""
+    text = unicodedata.normalize("NFKC", term)
+    if all("ぁ" <= c <= "ゖ" or "ァ" <= c <= "ヶ" or c == "ー" for c in text):
+        return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in text)
     USED_READINGS.add(term)
     known = KNOWN_READINGS.get(term)
     if isinstance(known, str):
         return known
-    text = unicodedata.normalize("NFKC", term)
     KNOWN_READINGS[term] = LEARNED_READINGS[term] = "".join(part["hira"] for part in _kakasi().convert(text))
     return KNOWN_READINGS[term]
 
