@@ -44,19 +44,27 @@ ORDER_COLUMNS = ("file", "page", "deck", "piece", "name", "quantity")  # shop/or
 
 
 @dataclass
-class GamePlan:
-    """A game imposed but not yet drawn: documents by output path, and the faces they name."""
+class RenderedGame:
+    """A game's distinct faces rendered, deck by deck, before any sheet is planned: what the
+    sheets are imposed from and what the rulebook pictures."""
 
     game: Game
     faces: FaceSet
     decks: list[DeckFaces]
-    documents: dict[str, Document]
-    records: list[DeckRecord]
-    bom: dict
     art_folder: Any  # data/art.py ArtFolder: resolves <image> files
     images: list[dict]  # every image placement with its resolution, for the manifest
     bleed_mm: float  # bleed drawn round every face
     art_digest: str  # hash of the game's art files: faces that embed images depend on it
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class GamePlan:
+    """A game imposed but not yet drawn: documents by output path (naming the faces by key)."""
+
+    documents: dict[str, Document]
+    records: list[DeckRecord]
+    bom: dict
     orders: list[list] = field(default_factory=list)  # rows of shop/order.csv
 
 
@@ -67,7 +75,7 @@ class BuildResult:
     warnings: list[str] = field(default_factory=list)
     records: list[DeckRecord] = field(default_factory=list)
     manifest: dict = field(default_factory=dict)
-    plan: GamePlan | None = None
+    rendered: RenderedGame | None = None
     arts: dict[str, vector.Art] = field(default_factory=dict)  # every face of the build, converted
     documents: dict[str, dict[str, str]] = field(default_factory=dict)  # PDF path → plan key and hash
     cache_files: dict[Path, bytes] = field(default_factory=dict)  # faces newly converted, for the cache
@@ -76,14 +84,14 @@ class BuildResult:
     def pictures(self) -> dict:
         """Each deck's faces for the rulebook, from the arts the sheets use."""
         out = {}
-        assert self.plan is not None
-        for df in self.plan.decks:
+        assert self.rendered is not None
+        for df in self.rendered.decks:
             if df.first is None:
                 continue
             front, back = df.first
             out[df.deck.id] = DeckPicture(
                 self.arts[front], self.arts[back] if back else None, df.deck.trim_mm,
-                self.plan.bleed_mm, outline=outline(df.deck),
+                self.rendered.bleed_mm, outline=outline(df.deck),
                 pieces={n: self.arts[k] for n, k in df.piece_fronts.items()})
         return out
 
@@ -99,24 +107,32 @@ def _bold_font(game: Game) -> str:
     return game.fonts.get("bold", game.fonts["gothic"])
 
 
-def plan_game(ws: Workspace, slug: str, options: BuildOptions, compiled: CompiledTemplates | None = None,
-              game: Game | None = None, memo: RenderMemo | None = None) -> tuple[GamePlan, list[str]]:
-    """Load the game (unless given, loaded), render each distinct face once and impose every document."""
+def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: CompiledTemplates | None = None,
+                game: Game | None = None, memo: RenderMemo | None = None) -> RenderedGame:
+    """Load the game (unless given, loaded) and render each distinct face once."""
     game = game or load_game(ws, slug, lang=options.lang)
     check_bleed(game, options.shop_bleed_mm)
-    font = game.fonts["gothic"]
-    sheet = options.sheet
     bleed = options.shop_bleed_mm
     renderer = Renderer(ws.templates, game, bleed, options.min_dpi, compiled, memo)
     faces = FaceSet()
+    decks = [render_deck(deck, renderer, faces) for deck in game.decks]
+    return RenderedGame(game, faces, decks, renderer.art.folder, renderer.art.images(), bleed,
+                        art_fingerprint(ws, game), game.translations.warnings + list(renderer.warnings))
+
+
+def impose_game(rendered: RenderedGame, options: BuildOptions) -> GamePlan:
+    """Every document of the game: each deck's home sheets, shop files and die line, and the
+    all-in-one file with the bill of materials."""
+    game = rendered.game
+    font = game.fonts["gothic"]
+    sheet = options.sheet
+    bleed = rendered.bleed_mm
     documents: dict[str, Document] = {}
     records: list[DeckRecord] = []
-    decks: list[DeckFaces] = []
     everything: list[Page] = []
     orders: list[list] = []  # shop/order.csv: each distinct face of the unique-faces files
-    for deck in game.decks:
-        df = render_deck(deck, renderer, faces)
-        decks.append(df)
+    for df in rendered.decks:
+        deck = df.deck
         spec = _spec(deck)
         ds = DeckSheets(deck.id, deck.name, spec, tuple(df.fronts),
                         tuple(df.backs) if df.backs is not None else None, bleed, _stamp(game, df), game.lang)
@@ -162,10 +178,8 @@ def plan_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compile
     bom = bill_of_materials(game, records)
     for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm, game.lang):
         everything.append(Page(sheet.paper_mm, list(ops)))
-    documents[f"{slug}-all.pdf"] = Document(f"{game.title} — all sheets", everything)
-    return (GamePlan(game, faces, decks, documents, records, bom, renderer.art.folder, renderer.art.images(),
-                     bleed, art_fingerprint(ws, game), orders),
-            game.translations.warnings + list(renderer.warnings))
+    documents[f"{game.slug}-all.pdf"] = Document(f"{game.title} — all sheets", everything)
+    return GamePlan(documents, records, bom, orders)
 
 
 def render_inputs(ws: Workspace, slug: str, options: BuildOptions) -> str:
@@ -250,35 +264,36 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         nest.KNOWN.update(cache.records("nest"))
         nest.USED.clear()
         compiled, memo = cached_rendering(cache, ws, slug, options)
-    plan, warnings = plan_game(ws, slug, options, compiled=compiled, game=game, memo=memo)
-    game = plan.game
-    face_keys = {k: face_suffix(svg, plan.art_digest) for k, svg in plan.faces.svgs.items()}
+    rendered = render_game(ws, slug, options, compiled=compiled, game=game, memo=memo)
+    game = rendered.game
+    face_keys = {k: face_suffix(svg, rendered.art_digest) for k, svg in rendered.faces.svgs.items()}
     known, cache_files = {}, {}
     if cache is not None:
         for k, digest in face_keys.items():
             art = cache.face(k + digest, vector.Art.from_json)
             if art is not None:
                 known[k] = art
-    arts = convert_faces(plan.faces, plan.art_folder, jobs=options.jobs, known=known)
+    arts = convert_faces(rendered.faces, rendered.art_folder, jobs=options.jobs, known=known)
     if cache is not None:
         for k in arts.keys() - known.keys():
             cache_files[cache.face_path(k + face_keys[k])] = cache.face_bytes(k + face_keys[k], arts[k].to_json())
-    uses: set[Path] = set()
-    if cache is not None:
-        cache_files.update(compiled.new)
-        cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest.LEARNED.items()))
-        nest.LEARNED.clear()
-        cache_files.update(cache.record(f"renders/{slug}", k, v) for k, v in sorted(memo.learned.items()))
-        uses = _uses(cache, slug, state, face_keys, compiled, memo)
     font = game.fonts["gothic"]
     if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font
         from pnpgen.render.svgdraw import use_default_font
 
         use_default_font(font)
-    result = BuildResult(game, warnings=warnings, records=plan.records, plan=plan, arts=arts,
-                         cache_files=cache_files, uses=uses)
-    if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, beside the writing
-        faces_ready(result)
+    result = BuildResult(game, warnings=list(rendered.warnings), rendered=rendered, arts=arts,
+                         cache_files=cache_files)
+    if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
+        faces_ready(result)      # are planned and drawn
+    plan = impose_game(rendered, options)
+    result.records = plan.records
+    if cache is not None:
+        cache_files.update(compiled.new)
+        cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest.LEARNED.items()))
+        nest.LEARNED.clear()
+        cache_files.update(cache.record(f"renders/{slug}", k, v) for k, v in sorted(memo.learned.items()))
+        result.uses = _uses(cache, slug, state, face_keys, compiled, memo)
     for path, doc in plan.documents.items():
         key = plan_key(doc, face_keys)
         data = cache.reuse(state, path, key, out_dir) if cache is not None and out_dir is not None else None
@@ -300,7 +315,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         "marks": options.sheet.marks,
         "decks": [r.to_json() for r in plan.records],
         "bill_of_materials": plan.bom,
-        "images": plan.images,
+        "images": rendered.images,
         "files": sorted(result.files) + ["manifest.json"],
         "warnings": result.warnings,
     }

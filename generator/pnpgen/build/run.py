@@ -144,7 +144,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
     files[cache.state_path(_edition(slug, options))] = state.to_json()
     files.update(result.cache_files)
     gone = [out_dir / rel for rel in before.files if rel not in result.files] if before else []
-    result.plan = None  # the plan and the art stay in the worker: only bytes and records come back
+    result.rendered = None  # the faces and the art stay in the worker: only bytes and records come back
     result.arts = {}
     return GameOutcome(slug, out_dir, False, result, changes), files, gone
 

@@ -12,7 +12,7 @@ from dataclasses import astuple, dataclass, field, replace
 from pathlib import Path
 
 from pnpgen.build.convert import convert_faces
-from pnpgen.build.game import BuildOptions, plan_game
+from pnpgen.build.game import BuildOptions, render_game
 from pnpgen import fonts as fontreg
 from pnpgen.build.output import atomic_write_bytes, order_csv
 from pnpgen.data.load import load_game
@@ -78,10 +78,11 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     decks, fitted, left_out = _fit_decks(ws, game, preset, options)
     # One bleed for the whole game's faces: the widest any exported deck needs (the pages clip the rest).
     art_bleed = max(f.art_bleed for f in fitted.values())
-    plan, warnings = plan_game(ws, slug, BuildOptions(shop_bleed_mm=art_bleed), game=game)
-    by_deck = {df.deck.id: unique_faces(df) for df in plan.decks}
+    rendered = render_game(ws, slug, BuildOptions(shop_bleed_mm=art_bleed), game=game)
+    warnings = rendered.warnings
+    by_deck = {df.deck.id: unique_faces(df) for df in rendered.decks}
     needed = sorted({key for deck in decks for f in by_deck[deck.id] for key in (f.front, f.back) if key})
-    arts = convert_faces(plan.faces.subset(needed), plan.art_folder)
+    arts = convert_faces(rendered.faces.subset(needed), rendered.art_folder)
     font = game.fonts["gothic"]
     out_dir = (options.out or ws.root / "build") / slug / preset.slug
     result = ExportResult(game, out_dir, warnings=warnings + [o.warning for o in left_out], left_out=left_out)
@@ -90,7 +91,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     marks = preset.marks if preset.files.startswith("pdf") else "none"
     for i, deck in enumerate(decks):
         faces = by_deck[deck.id]
-        style = PageStyle(deck, fitted[deck.id], font, arts, plan.bleed_mm, marks=marks, cmyk=colour == "cmyk",
+        style = PageStyle(deck, fitted[deck.id], font, arts, rendered.bleed_mm, marks=marks, cmyk=colour == "cmyk",
                           proof=options.proof)
         if preset.files == "tts":
             obj = tts.deck_object(style, faces, preset.dpi, url, 3.0 * i, result.files)
