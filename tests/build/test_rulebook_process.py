@@ -6,7 +6,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from conftest import child_env, make_workspace, run
+import pytest
+
+from conftest import DECK_YAML, child_env, make_workspace, run
 
 from pnpgen import fonts
 from pnpgen.data.load import load_game
@@ -47,3 +49,15 @@ def test_a_face_error_after_the_rulebook_process_started_is_one_line(tmp_path, c
     err = capsys.readouterr().err
     assert "nothing" in err and "Traceback" not in err
     assert not (ws / "build" / "test" / "rulebook.pdf").exists()
+
+
+def test_a_piece_too_large_for_the_paper_stops_the_build_before_the_rulebook(tmp_path, capsys, monkeypatch):
+    """The rulebook starts once the faces are converted; whether every deck fits the paper is
+    known before that, so such an error never waits for a rulebook to be typeset."""
+    from pnpgen.build import run as build_run
+
+    monkeypatch.setattr(build_run, "_typeset", lambda *a: pytest.fail("the rulebook was typeset"))
+    deck = DECK_YAML.replace("format: poker", "size: [400, 500]") + "  - {name: 巨大}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck, draft=True)
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 2
+    assert "a 400×500 mm piece does not fit on A4" in capsys.readouterr().err

@@ -34,7 +34,7 @@ from pnpgen.impose.sheets import (
     shop_die_pages,
     shop_pages,
 )
-from pnpgen.impose.tiles import plan_tiles
+from pnpgen.impose.tiles import TilePlan, plan_tiles
 from pnpgen.render import builtin
 from pnpgen.render.templates import CompiledTemplates, RenderMemo, Renderer
 from pnpgen.render import vector
@@ -120,7 +120,34 @@ def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compi
                         art_fingerprint(ws, game), game.translations.warnings + list(renderer.warnings))
 
 
-def impose_game(rendered: RenderedGame, options: BuildOptions) -> GamePlan:
+@dataclass(frozen=True)
+class DeckOnPaper:
+    """How a deck goes on the paper: its outline, and a sheet layout or (a board) its tiles."""
+
+    spec: ShapeSpec
+    layout: Any  # impose/grid.py or impose/nest.py layout; None for tiles
+    tiles: TilePlan | None
+
+
+def paper_layouts(game: Game, sheet: SheetOptions) -> list[DeckOnPaper]:
+    """Each deck's layout on the paper, or the error of a deck that fits nowhere: known before
+    anything is drawn, so a piece too large stops the build at once."""
+    out = []
+    for deck in game.decks:
+        spec = _spec(deck)
+        layout = choose_layout(spec, deck.count, sheet, deck.kind)
+        tiles = None
+        if layout is None and deck.kind in ("board", "tile"):
+            tiles = plan_tiles(spec.w, spec.h, sheet.paper_mm, sheet.margin_mm, sheet.bleed_mm, TILE_OPTIONS)
+        if layout is None and tiles is None:
+            raise InputError(f"deck {deck.id!r}: a {deck.trim_mm[0]:g}×{deck.trim_mm[1]:g} mm piece does not fit "
+                             f"on {sheet.paper.upper()} inside a {sheet.margin_mm:g} mm margin",
+                             path=deck.source, expected="a larger --paper, or kind: board (split into tiles)")
+        out.append(DeckOnPaper(spec, layout, tiles))
+    return out
+
+
+def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[DeckOnPaper]) -> GamePlan:
     """Every document of the game: each deck's home sheets, shop files and die line, and the
     all-in-one file with the bill of materials."""
     game = rendered.game
@@ -131,19 +158,10 @@ def impose_game(rendered: RenderedGame, options: BuildOptions) -> GamePlan:
     records: list[DeckRecord] = []
     everything: list[Page] = []
     orders: list[list] = []  # shop/order.csv: each distinct face of the unique-faces files
-    for df in rendered.decks:
-        deck = df.deck
-        spec = _spec(deck)
+    for df, placed in zip(rendered.decks, on_paper, strict=True):
+        deck, spec, layout, tiles = df.deck, placed.spec, placed.layout, placed.tiles
         ds = DeckSheets(deck.id, deck.name, spec, tuple(df.fronts),
                         tuple(df.backs) if df.backs is not None else None, bleed, _stamp(game, df), game.lang)
-        layout = choose_layout(spec, deck.count, sheet, deck.kind)
-        tiles = None
-        if layout is None and deck.kind in ("board", "tile"):
-            tiles = plan_tiles(spec.w, spec.h, sheet.paper_mm, sheet.margin_mm, sheet.bleed_mm, TILE_OPTIONS)
-        if layout is None and tiles is None:
-            raise InputError(f"deck {deck.id!r}: a {deck.trim_mm[0]:g}×{deck.trim_mm[1]:g} mm piece does not fit "
-                             f"on {sheet.paper.upper()} inside a {sheet.margin_mm:g} mm margin",
-                             path=deck.source, expected="a larger --paper, or kind: board (split into tiles)")
         if tiles is not None:
             home = board_tiles(ds, tiles, sheet, font, _bold_font(game), fontreg.string_width_mm)
             sheets = len(df.fronts) * tiles.pages
@@ -282,11 +300,12 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         from pnpgen.render.svgdraw import use_default_font
 
         use_default_font(font)
+    on_paper = paper_layouts(game, options.sheet)
     result = BuildResult(game, warnings=list(rendered.warnings), rendered=rendered, arts=arts,
                          cache_files=cache_files)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
-        faces_ready(result)      # are planned and drawn
-    plan = impose_game(rendered, options)
+        faces_ready(result)      # are imposed and drawn
+    plan = impose_game(rendered, options, on_paper)
     result.records = plan.records
     if cache is not None:
         cache_files.update(compiled.new)
