@@ -118,7 +118,11 @@ class Painted:
                 m = mul(tm, ctm)
                 self.texts.append({"at": apply(m, 0, 0), "size": font[1] * math.hypot(m[2], m[3]),
                                    "upright": m[3] > 0, "fill": state["fill"]})
-        self.text = reader.pages[0].extract_text()
+
+    @property
+    def text(self) -> str:
+        """The page's text as pypdf extracts it (only the tests that read it pay for it)."""
+        return self.page.extract_text()
 
 
 def _isnum(v) -> bool:

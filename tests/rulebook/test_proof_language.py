@@ -4,15 +4,14 @@ message catalogue; a Japanese book keeps its Japanese report."""
 
 from __future__ import annotations
 
-import io
 import re
 import shutil
 from pathlib import Path
 
 import pytest
-from pypdf import PdfReader
 
 from conftest import DRAFT, GAME_YAML, REPO, make_workspace
+from pdfprobe import texts
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.rulebook import build_rulebook, pictures_from_game
@@ -27,7 +26,7 @@ def _book(ws: Path, slug: str, lang: str | None):
 
 
 def _appendix(result) -> str:
-    pages = [p.extract_text() for p in PdfReader(io.BytesIO(result.files["rulebook.pdf"])).pages]
+    pages = texts(result.files["rulebook.pdf"])
     return next(p for p in reversed(pages) if "Proofing notes" in p)  # (the contents name it first)
 
 
@@ -53,9 +52,14 @@ def medallions(tmp_path_factory) -> Path:
     return ws
 
 
-def test_an_english_build_words_proof_txt_in_english(medallions):
-    result = _book(medallions, SLUG, "en")
-    lines = result.files["proof.txt"].decode("utf-8").splitlines()
+@pytest.fixture(scope="module")
+def english(medallions):
+    """That game's English rulebook, typeset once for the tests of its proof.txt and appendix."""
+    return _book(medallions, SLUG, "en")
+
+
+def test_an_english_build_words_proof_txt_in_english(english):
+    lines = english.files["proof.txt"].decode("utf-8").splitlines()
     findings = [line.split("\t", 1) for line in lines[2:]]
     assert {kind for kind, _ in findings} == {"Spelling", "Count", "Open"}, lines
     said = dict((kind, text) for kind, text in findings)
@@ -67,8 +71,8 @@ def test_an_english_build_words_proof_txt_in_english(medallions):
     assert not JAPANESE.search("\n".join(lines[2:]).replace("未定", "")), lines
 
 
-def test_an_english_build_words_the_appendix_in_english(medallions):
-    appendix = re.sub(r"\s+", " ", _appendix(_book(medallions, SLUG, "en")))
+def test_an_english_build_words_the_appendix_in_english(english):
+    appendix = re.sub(r"\s+", " ", _appendix(english))
     assert "Spelling" in appendix and "Count" in appendix and "Open" in appendix
     assert re.search(r"“Crest Zone” ×2 \(draft l\. \d+\) and “Crest Zane” ×1 \(draft l\. \d+\)",
                      appendix), appendix
