@@ -166,23 +166,22 @@ def placed_forms(page) -> list[tuple[float, float, object]]:
             for tx, ty, name in re.findall(r"1 0 0 1 ([-\d.]+) ([-\d.]+) cm (/[\w.]+) Do", data) if name in forms]
 
 
-def form_texts(page) -> list[tuple[str, float, float]]:
-    """(text, x in mm from the page's left edge, font size) of the text inside the forms a page
-    places (pypdf's text visitor reports a form's text in the form's own coordinates)."""
-    from pypdf import PageObject
-    from pypdf.generic import NameObject
-
+def form_texts(pdf: bytes | Path) -> list[list[tuple[str, float, float]]]:
+    """Per page: (text, x in mm from the page's left edge, size in points) of each text run drawn
+    inside the forms the page places, such as the A5 pages a booklet sheet shows (pdfium)."""
     out = []
-    for tx, _ty, form in placed_forms(page):
-        probe = PageObject.create_blank_page(width=1, height=1)
-        probe[NameObject("/Contents")] = form
-        probe[NameObject("/Resources")] = form.get_object()["/Resources"]
-
-        def visit(text, cm, tm, font, size, tx=tx):
-            if text.strip():
-                out.append((text.strip(), (tm[4] * cm[0] + tm[5] * cm[2] + cm[4] + tx) * PT, size))
-
-        probe.extract_text(visitor_text=visit)
+    for page in glyphs(pdf):
+        runs: list[list] = []
+        run_of = None
+        for g in page:
+            if g.on_page:
+                continue
+            if runs and g.obj == run_of:
+                runs[-1][0] += g.char
+            else:
+                runs.append([g.char, g.x, g.size])
+                run_of = g.obj
+        out.append([(text.strip(), x, size) for text, x, size in runs if text.strip()])
     return out
 
 

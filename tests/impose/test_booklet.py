@@ -111,8 +111,7 @@ def numbered_pages(n: int) -> bytes:
 
 def marks(pdf: bytes) -> list[dict[int, float]]:
     """Per booklet page: page number → x of its mark in mm from the sheet's left edge."""
-    return [{int(t[1:]): x for t, x, _ in form_texts(sheet) if t.startswith("P") and t[1:].isdigit()}
-            for sheet in PdfReader(io.BytesIO(pdf)).pages]
+    return [{int(t[1:]): x for t, x, _ in sheet if t.startswith("P") and t[1:].isdigit()} for sheet in form_texts(pdf)]
 
 
 def test_imposed_pdf_order_and_size():

@@ -451,8 +451,7 @@ def test_booklet_with_creep_and_right_binding(books, tmp_path):
 
     def page_numbers(pdf: bytes) -> list[dict[str, float]]:
         """Per sheet: footer page number (8 pt) → its x in mm on the sheet."""
-        return [{t: x for t, x, size in form_texts(sheet) if t.isdigit() and size == 8}
-                for sheet in PdfReader(io.BytesIO(pdf)).pages]
+        return [{t: x for t, x, size in sheet if t.isdigit() and size == 8} for sheet in form_texts(pdf)]
 
     plain = page_numbers(booklet.impose_pdf(b.a5_bytes, booklet.layout(n, keep_last=True)))
     right = page_numbers(booklet.impose_pdf(b.a5_bytes, booklet.layout(n, binding="right", creep_mm=0.5,
