@@ -544,3 +544,22 @@ def test_drawn_once_into_a_form_and_placed_twice():
     assert len(forms) == 1
     assert [op for _, op in ContentStream(page.get_contents(), reader).operations].count(b"Do") == 2
     assert page.extract_text().count("札") == 2
+
+
+def test_a_picture_is_decoded_once_and_the_kept_ones_stay_within_their_budget(monkeypatch):
+    from PIL import Image
+
+    def png(colour: str) -> bytes:
+        buf = io.BytesIO()
+        Image.new("RGB", (100, 100), colour).save(buf, "PNG")
+        return buf.getvalue()
+
+    a, b, c = png("red"), png("green"), png("blue")
+    monkeypatch.setattr(vector, "_READERS", {})
+    monkeypatch.setattr(vector, "READERS_BUDGET", 2 * 100 * 100 * 4)  # room for two of them
+    first = vector._image_reader(a)
+    assert vector._image_reader(a) is first  # placed again: the same reader, not decoded again
+    vector._image_reader(b)
+    vector._image_reader(a)
+    vector._image_reader(c)  # over the budget: b, the least recently placed, goes
+    assert list(vector._READERS) == [a, c]

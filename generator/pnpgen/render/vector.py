@@ -220,14 +220,28 @@ def draw(canvas, art: Art, cmyk: bool = False) -> None:
         canvas.addLiteral(" ".join(pending))
 
 
-@lru_cache(maxsize=32)
+READERS_BUDGET = 64 * 2**20  # decoded bytes of pictures kept between placements
+_READERS: dict[bytes, tuple[Any, int]] = {}  # picture file bytes → (reader, decoded size), oldest first
+
+
 def _image_reader(data: bytes):
-    """One reader per picture for the process: ReportLab names an image by the md5 of its
-    decoded pixels, so a new reader would decode the file again at every placement (each face
-    that shows it, in each document)."""
+    """The picture's reader, kept while it fits READERS_BUDGET (the least recently placed go
+    first): ReportLab names an image by the md5 of its decoded pixels, so a new reader decodes
+    the file again at every placement (each face that shows it, in each document)."""
     from reportlab.lib.utils import ImageReader
 
-    return ImageReader(io.BytesIO(data))
+    kept = _READERS.pop(data, None)
+    if kept is None:
+        reader = ImageReader(io.BytesIO(data))
+        w, h = reader.getSize()
+        kept = (reader, w * h * 4)
+    _READERS[data] = kept
+    total = sum(size for _, size in _READERS.values())
+    for old in list(_READERS):
+        if total <= READERS_BUDGET or old is data:
+            break
+        total -= _READERS.pop(old)[1]
+    return kept[0]
 
 
 _FONTS_READY: set[str] = set()
