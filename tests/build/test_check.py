@@ -3,7 +3,7 @@ without writing a file, and names each problem once, at the designer's own templ
 
 from __future__ import annotations
 
-from conftest import make_workspace, run
+from conftest import DECK_YAML, make_workspace, run
 
 MACRO_FRONT = """\
 {% extends "common/piece.svg.j2" %}
@@ -62,3 +62,14 @@ def test_check_after_a_build_reuses_its_cache_and_still_finds_a_new_mistake(tmp_
     (ws / "templates" / "test" / "card-front.svg.j2").write_text(MACRO_FRONT, encoding="utf-8")
     assert run(ws, "check", "--game", "test") == 2
     assert "card-front.svg.j2:4:" in capsys.readouterr().out
+
+
+def test_a_piece_too_large_for_the_paper_is_found_as_the_build_finds_it(tmp_path, capsys):
+    deck = DECK_YAML.replace("format: poker", "size: [400, 500]") + "  - {name: 巨大}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "check", "--game", "test") == 2
+    out = capsys.readouterr().out
+    (error,) = [line for line in out.splitlines() if "error:" in line]
+    assert "cards.yaml: deck 'cards': a 400×500 mm piece does not fit on A4 inside a 5 mm margin" in error
+    assert run(ws, "build", "--game", "test") == 2
+    assert "a 400×500 mm piece does not fit on A4" in capsys.readouterr().err

@@ -1,6 +1,7 @@
 """`pnpgen check`: what a build would refuse, found without writing a file. Every face of every
-deck is rendered and converted as the build does it, and each problem is reported once (a
-template line that fails for forty cards is one problem), so one run lists them all."""
+deck is rendered and converted as the build does it, and every deck is placed on the paper, and
+each problem is reported once (a template line that fails for forty cards is one problem), so
+one run lists them all."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ from dataclasses import dataclass, field
 from pnpgen.build.cache import Cache
 from pnpgen.build.convert import convert_face
 from pnpgen.build.faces import FaceSet
-from pnpgen.build.game import art_fingerprint, cached_rendering, face_suffix
+from pnpgen.build.game import art_fingerprint, cached_rendering, deck_on_paper, face_suffix
 from pnpgen.build.options import BuildOptions
 from pnpgen.data.load import check_bleed
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
+from pnpgen.impose import nest
 from pnpgen.render import vector
 from pnpgen.render.templates import Face, Renderer
 
@@ -70,6 +72,13 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
         try:
             convert_face((faces.svgs[key], faces.where[key], faces.template[key], renderer.art.folder))
             out.faces += 1
+        except InputError as e:
+            out.add(e)
+    if cache is not None:
+        nest.KNOWN.update(cache.records("nest"))  # the layouts the last build searched for
+    for deck in game.decks:
+        try:
+            deck_on_paper(deck, options.sheet)
         except InputError as e:
             out.add(e)
     out.warnings = list(dict.fromkeys(renderer.warnings))

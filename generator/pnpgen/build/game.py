@@ -132,19 +132,21 @@ class DeckOnPaper:
 def paper_layouts(game: Game, sheet: SheetOptions) -> list[DeckOnPaper]:
     """Each deck's layout on the paper, or the error of a deck that fits nowhere: known before
     anything is drawn, so a piece too large stops the build at once."""
-    out = []
-    for deck in game.decks:
-        spec = _spec(deck)
-        layout = choose_layout(spec, deck.count, sheet, deck.kind)
-        tiles = None
-        if layout is None and deck.kind in ("board", "tile"):
-            tiles = plan_tiles(spec.w, spec.h, sheet.paper_mm, sheet.margin_mm, sheet.bleed_mm, TILE_OPTIONS)
-        if layout is None and tiles is None:
-            raise InputError(f"deck {deck.id!r}: a {deck.trim_mm[0]:g}×{deck.trim_mm[1]:g} mm piece does not fit "
-                             f"on {sheet.paper.upper()} inside a {sheet.margin_mm:g} mm margin",
-                             path=deck.source, expected="a larger --paper, or kind: board (split into tiles)")
-        out.append(DeckOnPaper(spec, layout, tiles))
-    return out
+    return [deck_on_paper(deck, sheet) for deck in game.decks]
+
+
+def deck_on_paper(deck: Deck, sheet: SheetOptions) -> DeckOnPaper:
+    """The deck's layout on the paper; an InputError when its pieces fit nowhere."""
+    spec = _spec(deck)
+    layout = choose_layout(spec, deck.count, sheet, deck.kind)
+    tiles = None
+    if layout is None and deck.kind in ("board", "tile"):
+        tiles = plan_tiles(spec.w, spec.h, sheet.paper_mm, sheet.margin_mm, sheet.bleed_mm, TILE_OPTIONS)
+    if layout is None and tiles is None:
+        raise InputError(f"deck {deck.id!r}: a {deck.trim_mm[0]:g}×{deck.trim_mm[1]:g} mm piece does not fit "
+                         f"on {sheet.paper.upper()} inside a {sheet.margin_mm:g} mm margin",
+                         path=deck.source, expected="a larger --paper, or kind: board (split into tiles)")
+    return DeckOnPaper(spec, layout, tiles)
 
 
 def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[DeckOnPaper]) -> GamePlan:
