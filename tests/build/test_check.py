@@ -3,7 +3,7 @@ without writing a file, and names each problem once, at the designer's own templ
 
 from __future__ import annotations
 
-from conftest import DECK_YAML, make_workspace, run
+from conftest import DECK_YAML, GAME_YAML, make_workspace, run
 
 MACRO_FRONT = """\
 {% extends "common/piece.svg.j2" %}
@@ -73,3 +73,14 @@ def test_a_piece_too_large_for_the_paper_is_found_as_the_build_finds_it(tmp_path
     assert "cards.yaml: deck 'cards': a 400×500 mm piece does not fit on A4 inside a 5 mm margin" in error
     assert run(ws, "build", "--game", "test") == 2
     assert "a 400×500 mm piece does not fit on A4" in capsys.readouterr().err
+
+
+def test_the_rulebooks_settings_in_game_yaml_are_checked_when_there_is_a_draft(tmp_path, capsys):
+    figure = ("rulebook:\n  figures:\n    - {after: 概要, caption: 例, size: [.nan, 100], "
+              "pieces: [{deck: cards, piece: 1, x: 30, y: 44}]}\n")
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + figure, draft=True)
+    assert run(ws, "check", "--game", "test") == 2
+    out = capsys.readouterr().out
+    assert "game.yaml:10:38: rulebook.figures.1.size.1: size nan is out of range" in out, out
+    (ws / "data" / "test" / "draft.txt").unlink()  # no draft, no rulebook: the build leaves them unread
+    assert run(ws, "check", "--game", "test") == 0
