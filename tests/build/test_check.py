@@ -84,3 +84,13 @@ def test_the_rulebooks_settings_in_game_yaml_are_checked_when_there_is_a_draft(t
     assert "game.yaml:10:38: rulebook.figures.1.size.1: size nan is out of range" in out, out
     (ws / "data" / "test" / "draft.txt").unlink()  # no draft, no rulebook: the build leaves them unread
     assert run(ws, "check", "--game", "test") == 0
+
+
+def test_an_unreadable_draft_is_found_as_the_build_finds_it(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_bytes(b"\xff\xfe\x00bad \x81\x00")  # a UTF-16 mark, then not UTF-16
+    assert run(ws, "check", "--game", "test") == 2
+    (error,) = [line for line in capsys.readouterr().out.splitlines() if "error:" in line]
+    assert "draft.txt:1: not readable text" in error
+    assert run(ws, "build", "--game", "test") == 2
+    assert "draft.txt:1: not readable text" in capsys.readouterr().err

@@ -1,7 +1,7 @@
 """`pnpgen check`: what a build would refuse, found without writing a file. Every face of every
 deck is rendered and converted as the build does it, every deck is placed on the paper, the
-rulebook's settings are read when there is a draft, and each problem is reported once (a
-template line that fails for forty cards is one problem), so one run lists them all."""
+draft and the rulebook's settings are read when there is a draft, and each problem is reported
+once (a template line that fails for forty cards is one problem), so one run lists them all."""
 
 from __future__ import annotations
 
@@ -81,12 +81,14 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
             deck_on_paper(deck, options.sheet)
         except InputError as e:
             out.add(e)
-    if game.draft_file.is_file():  # the build typesets the rulebook: it reads game.yaml's rulebook: settings
+    if game.draft_file.is_file():  # the build typesets the rulebook: the draft, game.yaml's rulebook: settings
+        from pnpgen.rulebook import load_document
         from pnpgen.rulebook.figures import load_settings
 
-        try:
-            load_settings(game)
-        except InputError as e:
-            out.add(e)
+        for read in (load_document, load_settings):
+            try:
+                read(game)
+            except InputError as e:
+                out.add(e)
     out.warnings = list(dict.fromkeys(renderer.warnings))
     return out
