@@ -29,6 +29,8 @@ def child_env(base: dict[str, str] | None = None, **extra: str) -> dict[str, str
     bytecode in PYCACHE; ``base`` (default: this process's environment) and ``extra`` added."""
     env = {k: v for k, v in (os.environ if base is None else base).items() if k != "PYTHONDONTWRITEBYTECODE"}
     return env | {"PYTHONPATH": str(REPO / "generator"), "PYTHONPYCACHEPREFIX": str(PYCACHE)} | extra
+
+
 GAMES = ["alicematic-eiketsuden", "alicematic-medallions", "asian-delivery", "populous"]
 
 GAME_YAML = """\

@@ -151,8 +151,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
 
 class _Rulebook:
     """The game's rulebook (rulebook.pdf, the A4 booklet, proof.txt), typeset once the faces it
-    shows are converted: in a second process while the sheets are written when there is a core
-    for it (``beside``), else right away. The second process starts as soon as the game is
+    shows are converted: in a second process while the sheets are imposed and written when there
+    is a core for it (``beside``), else right away. The second process starts as soon as the game is
     loaded, and loads its libraries and fonts while the faces are drawn."""
 
     def __init__(self, ws: Workspace, opts: RulebookOptions, cache: Cache, beside: bool):
