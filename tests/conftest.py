@@ -15,7 +15,7 @@ import pytest
 # Test the package of this checkout (also in a git worktree beside the editable install).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "generator"))
 
-from pnpgen.cli import main
+from pnpgen.cli import COLLECTOR_THRESHOLDS, main
 
 REPO = Path(__file__).resolve().parents[1]
 # Where pnpgen processes the tests start keep their bytecode: as on a designer's machine, a
@@ -178,6 +178,19 @@ def built(tmp_path_factory, worker_id) -> Path:
         assert run(REPO, "build", "--all", "--out", str(out)) == 0
 
     return shared_dir(tmp_path_factory, worker_id, "built", make)
+
+
+def pytest_configure(config) -> None:
+    """A test worker runs hundreds of builds in one process: the collector works as in the
+    ``pnpgen`` command."""
+    gc.set_threshold(*COLLECTOR_THRESHOLDS)
+
+
+def pytest_collection_finish(session) -> None:
+    """What collection imported (pnpgen, its libraries, the test modules) stays to the end, so
+    the collector stops walking it once it is collected."""
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_unconfigure(config) -> None:

@@ -1,7 +1,5 @@
 """``python -m pnpgen`` runs the command line."""
 
-import sys
+from pnpgen.cli import console
 
-from pnpgen.cli import main
-
-sys.exit(main())
+console()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 
@@ -105,6 +106,19 @@ def _rulebook_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--binding", choices=["left", "right"], default="left")
 
 
+# A build is one short process that makes millions of objects and frees nearly all of them as it
+# goes. At the collector's default thresholds a cold build of the four games walked its whole heap
+# nine times (0.66 s of its 6 s of CPU); fewer, larger young collections cost a third of that, at
+# the same peak memory.
+COLLECTOR_THRESHOLDS = (50_000, 20, 10)
+
+
+def console() -> None:
+    """The ``pnpgen`` command (and ``python -m pnpgen``): one command per process."""
+    gc.set_threshold(*COLLECTOR_THRESHOLDS)
+    sys.exit(main())
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -122,4 +136,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    console()
