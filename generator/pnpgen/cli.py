@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import os
 import sys
@@ -13,7 +14,10 @@ from pnpgen.data import validate
 from pnpgen.data.workspace import find_workspace
 
 
+@functools.cache
 def _parser() -> argparse.ArgumentParser:
+    """Made once per process: the tests run hundreds of commands in one, and parsing leaves the
+    parser as it was."""
     p = argparse.ArgumentParser(prog="pnpgen", description="Print-and-play components and rulebooks from YAML.")
     sub = p.add_subparsers(dest="command", required=True)
 
