@@ -22,15 +22,17 @@ import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 from urllib.parse import unquote
 
 from lxml import etree
-from PIL import Image, ImageCms, ImageOps, UnidentifiedImageError
 
 from pnpgen.data.model import Where
 from pnpgen.data.workspace import contained
 from pnpgen.errors import InputError
+
+if TYPE_CHECKING:  # Pillow is imported where a picture is read: a game without art never loads it
+    from PIL import Image
 
 SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".svg")
 RASTER_FORMATS = ("PNG", "JPEG", "WEBP", "MPO")  # MPO: a phone camera's JPEG with a second image
@@ -126,6 +128,8 @@ def check_art(game_root: Path, rel: str) -> None:
 def _measure(path: Path, name: str, where, key: str) -> ArtInfo:
     if path.suffix.lower() == ".svg":
         return ArtInfo(path, name, "svg", _svg_size(path, name, where, key))
+    from PIL import Image, UnidentifiedImageError
+
     try:
         with Image.open(path) as im:
             if im.format not in RASTER_FORMATS:
@@ -174,12 +178,16 @@ def _href_parts(href: str, where) -> tuple[str, str]:
 
 def _unreadable(e: Exception) -> str:
     """Why Pillow could not read an image, without the file object's repr or a temp path."""
+    from PIL import UnidentifiedImageError
+
     return "not a PNG, JPEG or WebP image" if isinstance(e, UnidentifiedImageError) else str(e)
 
 
 def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", where=None) -> bytes:
     """A raster image as print-safe bytes: the JPEG itself when PDF can show it as it is, else an
     opaque RGB PNG (rotation, bit depth, palette, CMYK and alpha all settled here)."""
+    from PIL import Image, ImageOps, UnidentifiedImageError
+
     try:
         im: Image.Image = Image.open(io.BytesIO(raw))
         upright = im.getexif().get(ORIENTATION) in (None, 1)
@@ -198,6 +206,8 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
 
 def _rgb(im: Image.Image, background: tuple[int, int, int]) -> Image.Image:
     """Any Pillow image → 8-bit RGB with no alpha and no metadata."""
+    from PIL import Image, ImageCms
+
     icc = im.info.get("icc_profile")
     if im.mode in ("I;16", "I;16B", "I;16L", "I"):  # 16-bit grey: keep the top 8 bits, not clip
         im = im.convert("I").point(lambda v: v / 256).convert("L")
