@@ -11,6 +11,7 @@ from lxml import etree
 
 from conftest import make_workspace, run
 from pnpgen.data.load import load_game
+from pnpgen.data.model import PLACEHOLDER_COLOUR
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.render.helpers import mix
@@ -53,6 +54,17 @@ def test_workspace_without_common_uses_the_built_in_templates(tmp_path):
     roots = _render(tmp_path, '{% import "common/macros.svg.j2" as m with context %}{{ m.ground("red") }}')
     assert roots[0].tag == f"{SVG}svg" and roots[0].get("width") == "46.0mm"  # common/piece.svg.j2: trim + bleed
     assert _fills(roots[0]) == ["red"]  # m.ground passes the colour through as given
+
+
+def test_the_placeholder_stamp_sets_its_text_on_a_ground_that_differs_from_its_ink(tmp_path):
+    """未定 is a placeholder, so the stamp's text takes the placeholder colour: the pill under it
+    must be another colour, or the word cannot be read."""
+    root = _render(tmp_path, '{% import "common/macros.svg.j2" as m with context %}{{ m.placeholder_stamp(5, 5) }}')[0]
+    pill = next(e for e in root.iter(f"{SVG}rect") if e.get("width") == "10")
+    text = next(root.iter(f"{SVG}text"))
+    assert text.text == "未定"
+    assert pill.get("fill").lower() == "#ffffff" and text.get("fill").lower() == PLACEHOLDER_COLOUR.lower()
+    assert pill.get("stroke").lower() == PLACEHOLDER_COLOUR.lower()
 
 
 def test_colour_of_a_placeholder_or_empty_value_is_the_default_or_neutral_grey(tmp_path):
