@@ -55,3 +55,13 @@ def test_label_must_be_a_field(tmp_path, capsys):
     assert run(ws, "check") == 2
     err = capsys.readouterr().err
     assert "cards.yaml:7:8: label: unknown label field 'terrain'" in err and "one of name" in err, err
+
+
+def test_a_name_written_with_markup_is_named_as_it_reads(tmp_path):
+    """Ruby, bold and colour marks are how the card sets the name, not part of it."""
+    names, labels = _names(tmp_path, TILES.format(fields="name: text", extra="",
+                                                  first="name: '{南瓜|かぼちゃ}'", second="name: '**大**[red]麦[/red]'"))
+    assert names[:2] == ["南瓜", "大麦"], names
+    assert labels[0].startswith("南瓜") and any(lab.startswith("大麦") for lab in labels), labels
+    manifest = (tmp_path / "ws" / "build" / "test" / "manifest.json").read_text(encoding="utf-8")
+    assert "かぼちゃ" not in manifest and "**" not in manifest and "[red]" not in manifest

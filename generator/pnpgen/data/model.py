@@ -63,10 +63,13 @@ class Piece:
     @property
     def label(self) -> str:
         """The piece's name in order.csv, page labels, change reports and messages: the deck's
-        ``label:`` field, else the first of NAMING_FIELDS it has, else ``#<index>``."""
+        ``label:`` field, else the first of NAMING_FIELDS it has, else ``#<index>``; as it reads,
+        without its markup (``{南瓜|かぼちゃ}`` → 南瓜, ``**強**`` → 強)."""
+        from pnpgen.text.markup import plain  # text.markup reads this module's palette names
+
         for key in (self.label_field,) if self.label_field else NAMING_FIELDS:
             if key in self.values and self.values[key] not in (None, ""):
-                return str(self.values[key])
+                return plain(str(self.values[key])).replace("\n", " ") or f"#{self.index}"
         return f"#{self.index}"
 
 

@@ -101,10 +101,19 @@ def parse(text: str, palette: Mapping[str, str]) -> list[list[Span]]:
     return paragraphs
 
 
-def plain(text: str, palette: Mapping[str, str] = {}) -> str:
-    """The text with markup removed (icons as ``{name}``, ruby as its base)."""
+class _EveryColour(dict):
+    """A palette that holds every name: ``plain`` reads ``[name]…[/name]`` as colour markup
+    without knowing the game's palette."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+
+def plain(text: str, palette: Mapping[str, str] | None = None) -> str:
+    """The text with markup removed (icons as ``{name}``, ruby as its base); without a palette
+    every ``[name]…[/name]`` pair counts as a colour."""
     out = []
-    for para in parse(text, palette):
+    for para in parse(text, _EveryColour() if palette is None else palette):
         out.append("".join(f"{{{s.text}}}" if s.kind == ICON else s.text for s in para))
     return "\n".join(out)
 
