@@ -303,7 +303,9 @@ def test_font_name_leading_out(tmp_path, capsys):
 FRONT_WITH = "{{% extends 'common/piece.svg.j2' %}}\n{{% block art %}}\n<g>\n{}\n</g>\n{{% endblock %}}\n"
 TEMPLATE_CASES = {
     "division by zero": ("{{ w / 0 }}", "card-front.svg.j2:4: ZeroDivisionError: float division by zero"),
-    "helper called wrongly": ("{{ textbox() }}", "card-front.svg.j2:4: TypeError: textbox() missing"),
+    "helper called wrongly": ("{{ textbox() }}", "card-front.svg.j2:4: textbox() missing"),
+    "misspelt helper argument": ("{{ textbox('x', 0, 0, 10, 10, colour='red') }}",
+                                 "card-front.svg.j2:4: textbox() got an unexpected keyword argument 'colour'"),
     "track called wrongly": ("{{ track('x', 0, 0, 1, 1) }}", "card-front.svg.j2:4: ValueError: invalid literal"),
     "unknown icon": ("{{ icon('nope', 0, 0, 5) }}", "card-front.svg.j2:4: unknown icon {nope}"),
     "unknown colour": ("{{ colour('nope') }}", "card-front.svg.j2:4: colour: unknown colour 'nope'"),
@@ -321,6 +323,8 @@ def test_template_error(tmp_path, capsys, case):
     err = fails(ws, capsys, "build", "--game", "test", "--no-rulebook")
     assert where in err, err
     assert "deck 'cards' piece 1 (カード1, " in err and "cards.yaml:9:5) front" in err, err
+    if "textbox()" in where:  # what it takes, in the words the docs use
+        assert "(expected textbox(text, x, y, w, h, size=9, " in err and "fill='#000')" in err, err
     not_listed(err, "nope")
     assert not (ws / "build").exists()
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import inspect
 import math
+import re
 import traceback
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -201,6 +203,22 @@ class WorkspaceLoader(jinja2.FileSystemLoader):
             raise InputError(f"template {template!r} leads outside templates/", key="template",
                              expected="a file inside templates/, without links leading out")
         return source, filename, uptodate
+
+
+_CALLED = re.compile(r"^(\w+)\(\) ")  # "textbox() got an unexpected keyword argument 'colour'"
+
+
+def _helper_called(e: TypeError, context: Mapping[str, Any]) -> tuple[str, list[str]] | None:
+    """(name, arguments) of the template helper a TypeError says was called wrongly, if it names one."""
+    m = _CALLED.match(str(e))
+    helper = context.get(m.group(1)) if m else None
+    if m is None or not callable(helper):
+        return None
+    try:
+        params = inspect.signature(helper).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    return m.group(1), [p.name if p.default is p.empty else f"{p.name}={p.default!r}" for p in params]
 
 
 class CompiledTemplates(jinja2.BytecodeCache):
@@ -417,14 +435,16 @@ class Renderer:
             raise InputError(f"the face's SVG is longer than {MAX_FACE_CHARS:,} characters (rendering {where})",
                              path=self.templates / template_name, expected="a smaller face") from None
         except Exception as e:  # noqa: BLE001 - whatever a template or a helper raises is the template's error
-            raise self._failure(e, face, template_name, where) from None
+            raise self._failure(e, face, template_name, where, context) from None
         self.art.place(deck, piece, self._well_formed(svg, template_name, where))
         self.warnings.extend(ctx.warnings)
         return svg
 
-    def _failure(self, e: Exception, face: Face, template_name: str, where: str) -> InputError:
+    def _failure(self, e: Exception, face: Face, template_name: str, where: str,
+                 context: Mapping[str, Any]) -> InputError:
         """One line for an exception raised while rendering: the template file and line (the
-        innermost template frame of the traceback), the deck and piece, and what went wrong."""
+        innermost template frame of the traceback), the deck and piece, and what went wrong; a
+        helper called with an argument it does not take is answered with its arguments."""
         frames = [f for f in traceback.extract_tb(e.__traceback__)
                   if f.filename and (Path(f.filename).is_relative_to(self.templates)
                                      or Path(f.filename).is_relative_to(builtin.FOLDER))]
@@ -439,6 +459,9 @@ class Renderer:
                                                                          "(it declares none)")
         elif isinstance(e, jinja2.UndefinedError):
             message, key, expected = e.message or "undefined", None, None
+        elif isinstance(e, TypeError) and (helper := _helper_called(e, context)) is not None:
+            name, signature = helper
+            message, key, expected = str(e), None, f"{name}({', '.join(signature)}), as docs/data-format.md gives it"
         elif isinstance(e, jinja2.TemplateNotFound):
             name = str(e.message or e.name)  # quoted when it holds a line break or space that hides in print
             message, key = name if name.isprintable() and name == name.strip() else repr(name), "template"

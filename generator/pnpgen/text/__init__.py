@@ -186,7 +186,7 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
 
 
 def textbox(ctx: TextContext, text, x, y, w, h, size=9, min_size=6, font="gothic", align="left",
-            valign="top", line_height=1.35, fill="#000", **_ignored) -> Markup:
+            valign="top", line_height=1.35, fill="#000") -> Markup:
     """``text`` set in the box (x, y, w, h in mm; sizes in pt) as an SVG fragment."""
     t0 = time.perf_counter()
     try:
