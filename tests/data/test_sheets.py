@@ -119,7 +119,8 @@ BAD = {
                 "a whole number"),
     "bad count": ('name,count\r\n祝福,-1\r\n', "cards.csv:2:2: count (column B): count -1 is not a whole number",
                   "0..10000"),  # 0 parks a piece (issue 12)
-    "unknown header": ('name,powr\r\n祝福,3\r\n', "cards.csv:1:2: powr (column B): unknown key", "one of name, text"),
+    "unknown header": ('name,powr\r\n祝福,3\r\n', "cards.csv:1:2: powr (column B): unknown key in the header row",
+                       "one of name, text"),
     "no header": ('name,\r\n祝福,3\r\n', "cards.csv:2:2: a value ('3') in a column without a header", "column B"),
     "twice": ('name,name\r\n祝福,3\r\n', "cards.csv:1:2: name: the same header twice", "one column"),
     "bad bool": ('name,hot\r\n祝福,maybe\r\n', "cards.csv:2:2: hot (column B): 'maybe' is not a valid bool",

@@ -295,7 +295,7 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
                         "'- name: …' entries or {file: cards.csv}" + PIECES_HINT)
     for i, raw in enumerate(pieces):
         keypath = ("pieces", i)
-        raw = _keys(rows, raw, keypath, allowed, f"piece {i + 1}")
+        raw = _keys(rows, raw, keypath, allowed, "the header row" if rows is not doc else f"piece {i + 1}")
         values = {name: None for name in fields}
         values.update(defaults)
         for key, value in raw.items():
