@@ -94,3 +94,24 @@ def test_an_unreadable_draft_is_found_as_the_build_finds_it(tmp_path, capsys):
     assert "draft.txt:1: not readable text" in error
     assert run(ws, "build", "--game", "test") == 2
     assert "draft.txt:1: not readable text" in capsys.readouterr().err
+
+
+def test_check_says_what_the_rulebook_would_warn_about(tmp_path, capsys):
+    """The draft read against the data as the build reads it: a count the draft states otherwise,
+    a component with no deck, a figure after a heading the draft does not have; and nothing
+    written, no page set."""
+    ws = make_workspace(tmp_path / "ws", draft=True, game=GAME_YAML + (
+        "rulebook:\n  figures:\n    - {after: 準備する, size: [40, 30], pieces: [{deck: cards, piece: 1, x: 0, y: 0}]}\n"))
+    draft = ws / "data" / "test" / "draft.txt"
+    draft.write_text(draft.read_text(encoding="utf-8").replace("◇テストカード（１１枚）", "◇テストカード（１２枚）\n◇木製コマ（５個）"),
+                     encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0  # warnings, not problems: the build goes on
+    warnings = [line for line in capsys.readouterr().out.splitlines() if "warning:" in line]
+    assert any("draft.txt:9: count of テストカード differs: the draft states 12" in w and "the data has 11" in w
+               for w in warnings), warnings
+    assert any("draft.txt:10: component 「木製コマ」 of the draft has no deck" in w for w in warnings), warnings
+    assert any("game.yaml:" in w and "figure after 「準備する」" in w for w in warnings), warnings
+    assert not (ws / "build").exists()
+    assert run(ws, "build", "--game", "test") == 0  # the build says the same
+    err = capsys.readouterr().err
+    assert "count of テストカード differs" in err and "木製コマ" in err and "figure after 「準備する」" in err

@@ -1,6 +1,7 @@
 """`pnpgen check`: what a build would refuse, found without writing a file. Every face of every
 deck is rendered and converted as the build does it, every deck is placed on the paper, the
-draft and the rulebook's settings are read when there is a draft, and each problem is reported
+draft and the rulebook's settings are read and checked against the data when there is a draft
+(the rulebook's warnings, without setting a page), and each problem is reported
 once (a template line that fails for forty cards is one problem), so one run lists them all."""
 
 from __future__ import annotations
@@ -81,14 +82,13 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
             deck_on_paper(deck, options.sheet)
         except InputError as e:
             out.add(e)
-    if game.draft_file.is_file():  # the build typesets the rulebook: the draft, game.yaml's rulebook: settings
-        from pnpgen.rulebook import load_document
-        from pnpgen.rulebook.figures import load_settings
+    book: list[str] = []
+    if game.draft_file.is_file():  # the build typesets the rulebook: its draft, settings and warnings
+        from pnpgen.rulebook import rulebook_warnings
 
-        for read in (load_document, load_settings):
-            try:
-                read(game)
-            except InputError as e:
-                out.add(e)
-    out.warnings = list(dict.fromkeys(renderer.warnings))
+        try:
+            book = rulebook_warnings(game, ws.fonts)
+        except InputError as e:
+            out.add(e)
+    out.warnings = list(dict.fromkeys(renderer.warnings + book))
     return out

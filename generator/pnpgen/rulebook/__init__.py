@@ -25,12 +25,12 @@ from pnpgen.errors import InputError
 from pnpgen.impose import booklet
 from pnpgen.messages import msg
 from pnpgen.rulebook import glyphs
-from pnpgen.rulebook.components import component_rows
+from pnpgen.rulebook.components import ComponentRow, component_rows
 from pnpgen.rulebook.document import Meta, render
-from pnpgen.rulebook.figures import load_settings
+from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, load_settings
 from pnpgen.rulebook.parse import Document, parse, to_ascii_digits
 from pnpgen.rulebook.pictures import DeckPicture, pictures_from_game
-from pnpgen.rulebook.proof import proof, proof_text, report_lang
+from pnpgen.rulebook.proof import Finding, proof, proof_text, report_lang
 from pnpgen.rulebook.reader import Draft, detect_language, is_latin, read_draft
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import Fonts
@@ -182,20 +182,28 @@ def _cover(game: Game, pictures: Mapping[str, DeckPicture]) -> list[tuple[str, D
     return [(d.id, pictures[d.id]) for d in same[:3]]
 
 
-def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPicture] | None = None,
-                   rules_only: bool = False, creep_mm: float = 0.0, binding: str = "left") -> RulebookResult:
-    """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (A4 landscape, saddle stitch) and
-    ``proof.txt`` as bytes. ``pictures`` are the decks' faces by deck id (the build passes the
-    sheets' own art; ``pictures_from_game`` makes them). Raises InputError for a missing or
-    undecodable draft and for bad ``rulebook:`` settings."""
-    if binding not in ("left", "right"):
-        raise InputError(f"unknown binding {binding!r}", key="binding", expected="left or right")
-    if creep_mm < 0:
-        raise InputError(f"creep {creep_mm} mm is negative", key="creep", expected="0 or more mm per sheet")
-    pictures = pictures or {}
+@dataclass
+class DraftReading:
+    """The draft read against the data before a page is set: what it says, the fonts it is set
+    in, the components list, the proofing findings, and the warnings and report lines so far."""
+
+    path: Path
+    draft: Draft
+    doc: Document
+    settings: RulebookSettings
+    fonts: Fonts
+    rows: list[ComponentRow]
+    findings: list[Finding]
+    proof_lang: str
+    warnings: list[str]
+    report: list[str]
+
+
+def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
+    """Read, parse and check the game's draft with its ``rulebook:`` settings. Raises InputError
+    for a missing or undecodable draft and for bad settings."""
     path, other_language = draft_for(game)
     draft, doc = load_document(game)
-    lang = game.lang  # pnpgen's own labels; the draft's text is in draft.lang
     settings = load_settings(game)
     report = list(draft.report)
     warnings = list(draft.warnings) + ([other_language] if other_language else [])
@@ -216,11 +224,42 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     warnings += _consistency(doc, game, path)
     warnings += comp_warnings
     report += comp_report
-    proof_lang = report_lang(lang, draft.lang)
+    proof_lang = report_lang(game.lang, draft.lang)
     findings = proof(doc, draft.text, game, rows, path, proof_lang)
     if is_placeholder(game.players):
         warnings.append(f"{game.slug}: players is a placeholder ({game.players}); the cover leaves it out")
+    return DraftReading(path, draft, doc, settings, fonts, rows, findings, proof_lang, warnings, report)
 
+
+def rulebook_warnings(game: Game, font_dir: Path) -> list[str]:
+    """What ``build_rulebook`` warns about, found without setting a page (``pnpgen check``): the
+    reading's warnings, and each figure whose ``after:`` names no heading of the draft."""
+    r = read_rulebook(game, font_dir)
+    builder = _story_builder(game, r, rules_only=False, pictures={})
+    builder.story()
+    return r.warnings + [_unplaced(game, spec) for spec in r.settings.figures if spec.after not in builder.anchors]
+
+
+def _unplaced(game: Game, spec: FigureSpec) -> str:
+    return (f"{game.root / 'game.yaml'}:{spec.line}: figure after 「{spec.after}」: no step, sub-heading or "
+            "section of that title in the draft (or no pictures), so it is not shown")
+
+
+def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPicture] | None = None,
+                   rules_only: bool = False, creep_mm: float = 0.0, binding: str = "left") -> RulebookResult:
+    """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (A4 landscape, saddle stitch) and
+    ``proof.txt`` as bytes. ``pictures`` are the decks' faces by deck id (the build passes the
+    sheets' own art; ``pictures_from_game`` makes them). Raises InputError for a missing or
+    undecodable draft and for bad ``rulebook:`` settings."""
+    if binding not in ("left", "right"):
+        raise InputError(f"unknown binding {binding!r}", key="binding", expected="left or right")
+    if creep_mm < 0:
+        raise InputError(f"creep {creep_mm} mm is negative", key="creep", expected="0 or more mm per sheet")
+    pictures = pictures or {}
+    r = read_rulebook(game, font_dir)
+    path, draft, doc, settings, fonts = r.path, r.draft, r.doc, r.settings, r.fonts
+    warnings, report, findings = r.warnings, r.report, r.findings
+    lang = game.lang  # pnpgen's own labels; the draft's text is in draft.lang
     if doc.draft_number is not None and is_latin(draft.lang) != is_latin(lang):
         draft_label = msg("rulebook.draft", lang, draft=doc.draft_number)  # 草案１ on an English cover: Draft 1
     else:
@@ -246,15 +285,10 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         lang=lang,
         latin=is_latin(draft.lang),
     )
-    builder = StoryBuilder(doc, fonts, rows, rules_only=rules_only, pictures=pictures, settings=settings,
-                           proof=[(f.kind, f.book) for f in findings], lang=lang, text_lang=draft.lang,
-                           boards=[d.id for d in game.decks if d.kind == "board"])
+    builder = _story_builder(game, r, rules_only, pictures)
     use_default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
     a5, n_pages = render(builder.story(), meta, fonts)
-    for spec in settings.figures:
-        if spec not in builder.figures_placed:
-            warnings.append(f"{game.root / 'game.yaml'}:{spec.line}: figure after 「{spec.after}」: no step, "
-                            "sub-heading or section of that title in the draft (or no pictures), so it is not shown")
+    warnings += [_unplaced(game, spec) for spec in settings.figures if spec not in builder.figures_placed]
     sides = booklet.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True)
     a4 = booklet.impose_pdf(a5, sides)
     total = booklet.padded_count(n_pages)
@@ -266,5 +300,11 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         f"{len(pictures)} deck picture(s), {len(builder.figures_placed)} figure(s), {len(findings)} proofing note(s)"
     )
     files = {"rulebook.pdf": a5, "rulebook-booklet.pdf": a4,
-             "proof.txt": proof_text(game, path, findings, proof_lang).encode("utf-8")}
+             "proof.txt": proof_text(game, path, findings, r.proof_lang).encode("utf-8")}
     return RulebookResult(files, warnings, report)
+
+
+def _story_builder(game: Game, r: DraftReading, rules_only: bool, pictures: Mapping[str, DeckPicture]) -> StoryBuilder:
+    return StoryBuilder(r.doc, r.fonts, r.rows, rules_only=rules_only, pictures=pictures, settings=r.settings,
+                        proof=[(f.kind, f.book) for f in r.findings], lang=game.lang, text_lang=r.draft.lang,
+                        boards=[d.id for d in game.decks if d.kind == "board"])

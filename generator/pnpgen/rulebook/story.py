@@ -112,6 +112,7 @@ class StoryBuilder:
         self.common, self.reductions = self.picture_scales()
         self._key = 0
         self.figures_placed: list[FigureSpec] = []
+        self.anchors: set[str] = set()  # every title a figure may follow (``after:``)
         self.indexing = True  # what is set now is the rules' text: its 【terms】 go to the index
         self.has_terms = False  # the index has an entry
 
@@ -217,6 +218,7 @@ class StoryBuilder:
         return out + self.figures_after(s.title)
 
     def figures_after(self, title: str) -> list[Flowable]:
+        self.anchors.add(title)
         out: list[Flowable] = []
         for spec in self.settings.figures:
             if spec.after != title or spec in self.figures_placed:
