@@ -67,6 +67,16 @@ def test_the_placeholder_stamp_sets_its_text_on_a_ground_that_differs_from_its_i
     assert pill.get("stroke").lower() == PLACEHOLDER_COLOUR.lower()
 
 
+def test_macros_imported_without_context_say_how_to_import_them(tmp_path, capsys):
+    front = ('{% extends "common/piece.svg.j2" %}{% import "common/macros.svg.j2" as m %}'
+             '{% block art %}{{ m.ground("#ffffff") }}{% endblock %}')
+    ws = make_workspace(tmp_path / "ws", front=front)
+    assert run(ws, "build", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "card-front.svg.j2:1: 'bleed' is undefined" in err and "(in pnpgen's common/macros.svg.j2:" in err, err
+    assert '(expected {% import "common/macros.svg.j2" as m with context %}' in err, err
+
+
 def test_colour_of_a_placeholder_or_empty_value_is_the_default_or_neutral_grey(tmp_path):
     roots = _render(tmp_path, '<rect fill="{{ colour(piece.colour) }}"/><rect fill="{{ colour(piece.colour, \'#123456\') }}"/>')
     assert [_fills(r) for r in roots] == [["#cc3333", "#cc3333"], ["#9a9a9a", "#123456"], ["#9a9a9a", "#123456"]]

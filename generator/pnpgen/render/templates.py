@@ -205,6 +205,7 @@ class WorkspaceLoader(jinja2.FileSystemLoader):
         return source, filename, uptodate
 
 
+_UNDEFINED = re.compile(r"^'(\w+)' is undefined")
 _CALLED = re.compile(r"^(\w+)\(\) ")  # "textbox() got an unexpected keyword argument 'colour'"
 
 
@@ -479,6 +480,9 @@ class Renderer:
         if at is not frames[-1] and Path(frames[-1].filename).is_relative_to(builtin.FOLDER):
             inside = Path(frames[-1].filename).relative_to(builtin.FOLDER).as_posix()
             message = one_line(f"{message} (in pnpgen's {inside}:{frames[-1].lineno}, called from here)")
+            undefined = _UNDEFINED.match(message) if isinstance(e, jinja2.UndefinedError) else None
+            if undefined and undefined.group(1) in context:  # the template has it; the macro was not given it
+                expected = f'{{% import "{inside}" as m with context %}}: its macros read w, h, bleed and the helpers'
         return InputError(message, path=at.filename, line=at.lineno, key=key, expected=expected)
 
     def _well_formed(self, svg: str, template_name: str, where: str) -> list:
