@@ -158,12 +158,12 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
             _say(f"  translation: {line}")
             total += 1
         for deck in game.decks:
-            seen = set()
+            same: dict[tuple[str, str], list[str]] = {}  # a default's placeholder: one line, every piece it reaches
             for where, field, text in deck.placeholders:
-                if (str(where), text) in seen:
-                    continue
-                seen.add((str(where), text))
-                _say(f"  {deck.id}: {where}: {field}: {text}")
+                same.setdefault((str(where), text), []).append(field)
+            for (where, text), fields in same.items():
+                more = f" — and {len(fields) - 1} more piece(s) from the same line" if len(fields) > 1 else ""
+                _say(f"  {deck.id}: {where}: {fields[0]}: {text}{more}")
                 total += 1
             for piece in deck.pieces:
                 if piece.count == 0:

@@ -115,3 +115,14 @@ def test_check_says_what_the_rulebook_would_warn_about(tmp_path, capsys):
     assert run(ws, "build", "--game", "test") == 0  # the build says the same
     err = capsys.readouterr().err
     assert "count of テストカード differs" in err and "木製コマ" in err and "figure after 「準備する」" in err
+
+
+def test_a_default_placeholder_is_one_line_that_counts_the_pieces_it_reaches(tmp_path, capsys):
+    deck = DECK_YAML.replace("pieces:\n", "defaults: {text: 未定（本文）}\npieces:\n") + "".join(
+        f"  - {{name: カード{i}}}\n" for i in range(1, 8)) + "  - {name: 別, text: 未定（別の本文）}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "check", "--game", "test") == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if "未定" in line]
+    assert len(lines) == 2, lines
+    assert "カード1.text: 未定（本文） — and 6 more piece(s) from the same line" in lines[0], lines
+    assert "別.text: 未定（別の本文）" in lines[1] and "more" not in lines[1], lines
