@@ -185,3 +185,19 @@ def test_when_no_deck_fits_one_way_that_takes_them_all_is_said_once(tmp_path, ca
     assert expected.count("--preset thegamecrafter") == 1 and "--preset tabletopsimulator" in expected
     assert "cards:" not in expected and "more:" not in expected
     assert run(root, "export", "--game", "test", "--preset", "thegamecrafter", "--fit", "scale") == 0
+
+
+def test_the_decks_this_preset_takes_with_fit_are_named_when_others_it_never_takes(tmp_path, capsys):
+    """A 63×88 mm deck The Game Crafter takes with --fit scale, beside round tokens it never
+    takes: the error names the way for the cards before what takes every deck."""
+    root = make_workspace(tmp_path / "ws", pieces=["カード1"])
+    decks = root / "data" / "test" / "decks"
+    (decks / "chips.yaml").write_text((decks / "cards.yaml").read_text(encoding="utf-8").replace(
+        "format: poker", "kind: token\nshape: circle\nsize: 20"), encoding="utf-8")
+    (decks / "cards.yaml").write_text((decks / "cards.yaml").read_text(encoding="utf-8").replace(
+        "format: poker", "size: [63, 88]"), encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "thegamecrafter") == 2
+    err = capsys.readouterr().err
+    expected = err[err.index("(expected "):]
+    assert expected.startswith("(expected --preset thegamecrafter --fit scale --deck cards (takes 'cards'); "
+                               "for every deck: --preset tabletopsimulator"), expected

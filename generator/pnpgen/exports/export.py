@@ -134,17 +134,24 @@ def _fit_decks(ws: Workspace, game: Game, preset: Preset,
         raise replace(o.error, expected=f"{o.error.expected}; {o.takes_it}")
     if not fitted:
         raise InputError(f"{preset.name} takes none of the decks of {game.slug!r}: "
-                         + "; ".join(o.why for o in left_out), key="--preset", expected=_takes_all(left_out))
+                         + "; ".join(o.why for o in left_out), key="--preset", expected=_takes_all(preset, left_out))
     return [d for d in decks if d.id in fitted], fitted, left_out
 
 
-def _takes_all(left_out: list[LeftOut]) -> str:
+def _takes_all(preset: Preset, left_out: list[LeftOut]) -> str:
     """What would take every deck at once, said once (the same --fit, the presets that take them
-    all); per deck only when no one way takes them all."""
+    all), after the decks this very preset takes with --fit; per deck only when no one way takes
+    them all."""
     common = [t for t in left_out[0].takers if t.startswith("--") and all(t in o.takers for o in left_out[1:])]
-    if common:
-        return "for every deck: " + ", ".join(common) + ", or pnpgen build's shop/ files (any size)"
-    return "; ".join(f"{o.deck.id}: {o.takes_it}" for o in left_out)
+    if not common:
+        return "; ".join(f"{o.deck.id}: {o.takes_it}" for o in left_out)
+    refits: dict[str, list[str]] = {}  # "--preset thegamecrafter --fit scale" → the decks it takes
+    for o in left_out:
+        if o.takers[0].startswith(f"--preset {preset.slug} --fit") and o.takers[0] not in common:
+            refits.setdefault(o.takers[0], []).append(o.deck.id)
+    own = "".join(f"{way} {' '.join('--deck ' + d for d in ids)} (takes {', '.join(map(repr, ids))}); "
+                  for way, ids in refits.items())
+    return own + "for every deck: " + ", ".join(common) + ", or pnpgen build's shop/ files (any size)"
 
 
 def _takes_it(ws: Workspace, slug: str, preset: Preset, deck: Deck, fit: str | None) -> tuple[str, ...]:
