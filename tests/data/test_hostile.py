@@ -3,6 +3,7 @@ line), the key or template, no traceback, and never lists the bad value among th
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -176,6 +177,16 @@ def test_deck_file_is_a_folder(tmp_path, capsys):
     assert "decks/more.yaml: is a folder (expected a YAML file)" in err
 
 
+@pytest.mark.parametrize("make", ["pipe", "device"])
+def test_deck_file_that_would_never_end_is_refused_at_once(tmp_path, capsys, make):
+    """A named pipe, or a link to /dev/zero, reads forever: it is named, not read."""
+    ws = make_workspace(tmp_path / "ws")
+    deck = ws / "data" / "test" / "decks" / "more.yaml"
+    os.mkfifo(deck) if make == "pipe" else deck.symlink_to("/dev/zero")
+    err = fails(ws, capsys, "check")
+    assert "decks/more.yaml: is not a regular file" in err
+
+
 def test_icon_is_a_folder(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + '  - {name: 祝福, text: "2{gem}"}\n')
     (ws / "templates" / "test" / "icons" / "gem.svg").mkdir(parents=True)
@@ -304,6 +315,15 @@ FRONT_WITH = "{{% extends 'common/piece.svg.j2' %}}\n{{% block art %}}\n<g>\n{}\
 TEMPLATE_CASES = {
     "division by zero": ("{{ w / 0 }}", "card-front.svg.j2:4: ZeroDivisionError: float division by zero"),
     "helper called wrongly": ("{{ textbox() }}", "card-front.svg.j2:4: textbox() missing"),
+    "text replaced into itself": ("{% set s = 'x' * 100000 %}{{ s.replace('x', s) }}",
+                                  "card-front.svg.j2:4: replace() would make a text of more than 10,000,000"),
+    "text padded to a billion": ("{{ 'x'.center(10**9) }}", "card-front.svg.j2:4: center() would make a text"),
+    "textbox size": ("{{ textbox('x', 0, 0, 10, 10, size=1e308) }}", "card-front.svg.j2:4: size: textbox size=1e+308"),
+    "textbox line height": ("{{ textbox('x', 0, 0, 10, 10, line_height=-1e300) }}",
+                            "card-front.svg.j2:4: line_height: textbox line_height=-1e+300"),
+    "textbox of two million characters": ("{{ textbox('あ' * 2000000, 0, 0, 50, 80, min_size=0.5) }}",
+                                           "card-front.svg.j2:4: textbox: a text of 2,000,000 characters"),
+    "track of a billion spaces": ("{{ track(10**9, 0, 0, 50, 80) }}", "card-front.svg.j2:4: ValueError: a track of 1,000,000,001"),
     "misspelt helper argument": ("{{ textbox('x', 0, 0, 10, 10, colour='red') }}",
                                  "card-front.svg.j2:4: textbox() got an unexpected keyword argument 'colour'"),
     "track called wrongly": ("{{ track('x', 0, 0, 1, 1) }}", "card-front.svg.j2:4: ValueError: invalid literal"),

@@ -81,6 +81,9 @@ def load_yaml(path: Path) -> Located:
     try:
         if path.is_dir():
             raise InputError("is a folder", path=path, expected="a YAML file")
+        if path.exists() and not path.is_file():  # a pipe or a device: reading it would never end
+            raise InputError("is not a regular file (a pipe, a device or a link to one)", path=path,
+                             expected="a YAML file")
         if path.stat().st_size > MAX_BYTES:
             raise InputError(f"file is larger than {MAX_BYTES:,} bytes", path=path,
                              expected="a YAML file of pieces; split a very large deck into several files")

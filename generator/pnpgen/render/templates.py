@@ -88,10 +88,33 @@ class FaceEnvironment(SandboxedEnvironment):
                                   expected="a shorter text or list")
         return super().call_binop(context, operator, left, right)
 
+    def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
+        if _too_long_str_call(__obj, args):
+            raise FaceBudgetError(f"{__obj.__name__}() would make a text of more than {MAX_FACE_CHARS:,} characters",
+                                  expected="a shorter text")
+        return super().call(__context, __obj, *args, **kwargs)
+
 
 def _too_big_power(left: Any, right: Any) -> bool:
     ints = all(isinstance(v, int) and not isinstance(v, bool) for v in (left, right))
     return ints and abs(left) > 1 and right > 0 and right * math.log2(abs(left)) > MAX_POWER_BITS
+
+
+def _too_long_str_call(method: Any, args: tuple) -> bool:
+    """A text method whose result would pass MAX_FACE_CHARS, found before it is built:
+    ``s.replace('x', s)`` of a long ``s``, ``s.center(10**9)``."""
+    text = getattr(method, "__self__", None)
+    if not isinstance(text, str):
+        return False
+    name = getattr(method, "__name__", "")
+    if name == "replace" and len(args) >= 2 and isinstance(args[0], str) and isinstance(args[1], str):
+        times = text.count(args[0]) if args[0] else len(text) + 1
+        return len(text) + times * (len(args[1]) - len(args[0])) > MAX_FACE_CHARS
+    if name in ("center", "ljust", "rjust", "zfill") and args and isinstance(args[0], int):
+        return args[0] > MAX_FACE_CHARS
+    if name == "expandtabs" and args and isinstance(args[0], int):
+        return len(text) + text.count("\t") * args[0] > MAX_FACE_CHARS
+    return False
 
 
 def _too_long_repeat(left: Any, right: Any) -> bool:

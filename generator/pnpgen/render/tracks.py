@@ -138,9 +138,14 @@ def track_inner(n: int, x: float, y: float, w: float, h: float, layout: str = "r
     return _layout(n, x, y, w, h, layout, start, rows, spare)[1]
 
 
+MAX_SPACES = 1_000
+
+
 def _layout(n, x, y, w, h, layout, start, rows, spare):
     if layout not in LAYOUTS:
         raise ValueError(f"unknown track layout {layout!r}: one of {', '.join(LAYOUTS)}")
+    if n - start + 1 > MAX_SPACES:
+        raise ValueError(f"a track of {n - start + 1:,} spaces: at most {MAX_SPACES:,} (a score track runs to 50 or 100)")
     values = list(range(start, n + 1))
     count = len(values)
     if count < 1 or w <= 0 or h <= 0:

@@ -17,6 +17,7 @@ typesetters (the rulebook).
 
 from __future__ import annotations
 
+import math
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -134,6 +135,26 @@ def _layout(text: str, w: float, h: float, size: float, min_size: float, font: s
     return place(paras, trial, w, h, align, valign, line_height)
 
 
+MAX_TEXT_CHARS = 20_000  # one text box; a card's rules run to a few hundred
+BOUNDS = {  # textbox's numbers: what a card can hold
+    "w": (0.0, 10_000.0, "mm"), "h": (0.0, 10_000.0, "mm"), "size": (0.5, 500.0, "pt"),
+    "min_size": (0.5, 500.0, "pt"), "line_height": (0.5, 5.0, "× the size"),
+}
+
+
+def _check_numbers(ctx: TextContext, text, **values) -> None:
+    """Each of textbox's numbers a finite number within BOUNDS (a size of 1e308 would never fit)."""
+    for name, value in values.items():
+        low, high, unit = BOUNDS[name]
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            number = math.nan
+        if not low <= number <= high:  # NaN fails both
+            raise InputError(f"textbox {name}={value!r:.30} ({_describe(ctx, text)})", key=name,
+                             expected=f"a number from {low:g} to {high:g} {unit}")
+
+
 def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic", align="left",
                 valign="top", line_height=1.35, fill="#000") -> Layout:
     """Lay out ``text`` in a w×h mm box; errors name ctx.where and the field."""
@@ -149,6 +170,10 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
     except validate.Invalid as e:
         raise InputError(f"textbox fill: {e.message} ({_describe(ctx, text)})", key="fill",
                          expected=e.expected) from None
+    _check_numbers(ctx, text, w=w, h=h, size=size, min_size=min_size, line_height=line_height)
+    if len(text_s) > MAX_TEXT_CHARS:
+        raise InputError(f"textbox: a text of {len(text_s):,} characters ({_describe(ctx, text)})",
+                         key=_field_name(text) or None, expected=f"at most {MAX_TEXT_CHARS:,} characters in one box")
     try:
         return _layout(text_s, float(w), float(h), float(size), float(min_size), font, al, va,
                        float(line_height), str(fill), tuple(sorted(ctx.fonts.items())),
