@@ -4,6 +4,8 @@ SVG as text), inside data/<game>/art/ only, and image fields are checked when th
 from __future__ import annotations
 
 import io
+import struct
+import zlib
 from pathlib import Path
 
 import pytest
@@ -154,6 +156,13 @@ def test_refused_hrefs_name_the_place(folder, tmp_path, href, message):
     assert "front.svg.j2, deck 'cards' piece 1" in str(e.value)
 
 
+def _png_header(w: int, h: int) -> bytes:
+    """A PNG that claims w×h pixels and holds none: Pillow refuses it as a decompression bomb."""
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0)) + chunk(b"IEND", b"")
+
+
 def test_grey_with_alpha_is_flattened_too():
     raw = png(Image.new("LA", (2, 2), (0, 0)))
     out = opened(print_bytes(raw))
@@ -169,11 +178,13 @@ def test_grey_with_alpha_is_flattened_too():
     ("../game.yaml.png", "cards.yaml:7:20: pieces.1.art: '../game.yaml.png' is outside art/"),
     ("/tmp/x.png", "cards.yaml:7:20: pieces.1.art: '/tmp/x.png' is outside art/"),
     ("[1, 2]", "cards.yaml:7:20: pieces.1.art: [1, 2] is not a valid image"),
+    ("bomb.png", "cards.yaml:7:20: pieces.1.art: cannot read the image art/bomb.png: image size (1600000000 pixels)"),
 ])
 def test_bad_art_field_exits_2_with_file_line(tmp_path, capsys, value, message):
     ws = make_workspace(tmp_path / "ws", deck=ART_DECK_YAML + f"  - {{name: 竜, art: {value}}}\n")
     (ws / "data" / "test" / "art").mkdir()
     (ws / "data" / "test" / "art" / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n not really")
+    (ws / "data" / "test" / "art" / "bomb.png").write_bytes(_png_header(40_000, 40_000))
     (ws / "data" / "test" / "game.yaml.png").write_bytes(png(Image.new("RGB", (2, 2))))
     assert run(ws, "check", "--game", "test") == 2
     err = capsys.readouterr().err

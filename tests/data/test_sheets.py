@@ -125,6 +125,12 @@ BAD = {
     "twice": ('name,name\r\n祝福,3\r\n', "cards.csv:1:2: name: the same header twice", "one column"),
     "bad bool": ('name,hot\r\n祝福,maybe\r\n', "cards.csv:2:2: hot (column B): 'maybe' is not a valid bool",
                  "true or false"),
+    "a number of 5,000 digits": ('name,power\r\n祝福,' + "9" * 5000 + '\r\n', "cards.csv:2:2: power (column B): '999",
+                                 "a whole number"),
+    "a list nested 3,000 deep": ('name,tags\r\n祝福,"' + "[" * 3000 + "]" * 3000 + '"\r\n',
+                                 "cards.csv:2:2: tags (column B): '[[[", "a list"),
+    "a list that holds itself": ('name,tags\r\n祝福,"&a [*a]"\r\n', "cards.csv:2:2: tags (column B): '&a [*a]'",
+                                 "a list"),
 }
 
 

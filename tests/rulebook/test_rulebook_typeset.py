@@ -116,3 +116,23 @@ def test_bad_figure_is_an_input_error_with_its_line(tmp_path):
         load_settings(game)
     line = next(i for i, ln in enumerate(text.splitlines(), 1) if "nothere" in ln)
     assert f"game.yaml:{line}:" in str(e.value) and "no deck 'nothere'" in str(e.value)
+
+
+@pytest.mark.parametrize("tail, block", [
+    ("□□□\n" * 60, "(a diagram)"),
+    ("◇" + "x" * 3000 + "（１個）\n", "beginning 「xxx"),
+])
+def test_a_block_taller_than_a_page_is_named_not_a_traceback(tmp_path, capsys, tail, block):
+    """A diagram of sixty lines, or a component name of 3,000 letters in the components table:
+    ReportLab cannot split them over pages; the build says which block and exits 2."""
+    from conftest import make_workspace, run
+
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    draft = ws / "data" / "test" / "draft.txt"
+    draft.write_text(draft.read_text(encoding="utf-8").replace("１：カードを１枚引く。", tail + "１：カードを１枚引く。")
+                     if tail.startswith("□") else draft.read_text(encoding="utf-8").replace(
+                         "◇テストカード（１１枚）", "◇テストカード（１１枚）\n" + tail.strip()), encoding="utf-8")
+    assert run(ws, "build", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "draft.txt: the rulebook has a block taller than an A5 page (" in err and block in err, err
+    assert "Traceback" not in err and not (ws / "build" / "test").exists()

@@ -124,7 +124,11 @@ def build_lock(folder: Path, wait: bool = True):
     """Hold ``folder``'s build lock: a second build waits for the first (or, with wait=False,
     stops with a clear message)."""
     _make_dir(folder)
-    with open(folder / LOCK_NAME, "a+b") as f:
+    try:
+        lock = open(folder / LOCK_NAME, "a+b")
+    except OSError as e:  # a folder that is no place for files (/proc/self) or not ours to write
+        raise _unwritable(folder, e) from None
+    with lock as f:
         try:
             fcntl.flock(f, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
         except BlockingIOError:

@@ -138,7 +138,7 @@ def _measure(path: Path, name: str, where, key: str) -> ArtInfo:
             w, h = im.size
             if im.getexif().get(ORIENTATION) in (5, 6, 7, 8):  # turned a quarter: width and height swap
                 w, h = h, w
-    except (UnidentifiedImageError, OSError, SyntaxError) as e:
+    except (UnidentifiedImageError, OSError, SyntaxError, Image.DecompressionBombError) as e:
         raise InputError(f"cannot read the image {name}: {_unreadable(e)}", key=key,
                          expected="a PNG, JPEG or WebP file that an image viewer opens", **_where_parts(where)) from None
     return ArtInfo(path, name, "raster", (float(w), float(h)))
@@ -178,8 +178,10 @@ def _href_parts(href: str, where) -> tuple[str, str]:
 
 def _unreadable(e: Exception) -> str:
     """Why Pillow could not read an image, without the file object's repr or a temp path."""
-    from PIL import UnidentifiedImageError
+    from PIL import Image, UnidentifiedImageError
 
+    if isinstance(e, Image.DecompressionBombError):  # a header claiming billions of pixels
+        return f"{e.args[0].split(' exceeds')[0].lower()}, more than a picture for print needs"
     return "not a PNG, JPEG or WebP image" if isinstance(e, UnidentifiedImageError) else str(e)
 
 
@@ -196,7 +198,7 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
         im = ImageOps.exif_transpose(im)
         r, g, b = (int(background[i : i + 2], 16) for i in (0, 2, 4))
         im = _rgb(im, (r, g, b))
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as e:
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
         raise InputError(f"cannot read the image {name}: {_unreadable(e)}", key="href",
                          expected="a PNG, JPEG or WebP file that an image viewer opens", **_where_parts(where)) from None
     buf = io.BytesIO()

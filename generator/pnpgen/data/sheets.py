@@ -22,7 +22,7 @@ import yaml
 
 from pnpgen.data.model import Deck, Where
 from pnpgen.data.workspace import contained
-from pnpgen.data.yamlsrc import Located
+from pnpgen.data.yamlsrc import Located, load_value
 from pnpgen.errors import InputError
 
 SUFFIXES = (".csv", ".xlsx", ".ods")
@@ -143,8 +143,8 @@ def _cell(value: Any, ftype: str | None) -> Any:
     if ftype in VERBATIM:
         return value
     try:
-        return yaml.safe_load(value)
-    except yaml.YAMLError:
+        return load_value(value)
+    except ValueError:
         return value.strip()  # the field check says what the cell should hold
 
 

@@ -285,8 +285,8 @@ def deck_option(text: str) -> str:
 
 
 def _plain_name(text: str, what: str, expected: str) -> str:
-    if not re.fullmatch(r"[^/\\\0.][^/\\\0]*", text):
-        raise Invalid(f"{show(text)} is not {what}", expected)
+    if not re.fullmatch(r"[^/\\\0.][^/\\\0]*", text) or len(text.encode("utf-8", "replace")) > 255:
+        raise Invalid(f"{show(text)} is not {what}", expected)  # 255 bytes: the longest file name
     return text
 
 

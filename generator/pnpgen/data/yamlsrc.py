@@ -76,6 +76,27 @@ class _TooDeep(Exception):
         self.mark = mark
 
 
+class _ValueLoader(_Loader):
+    """One value, as a spreadsheet cell holds it: no aliases (``&a [*a]`` would hold itself)."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            raise yaml.YAMLError("an alias in a single value")
+        return super().compose_node(parent, index)
+
+
+def load_value(text: str) -> Any:
+    """A value written in YAML inside a spreadsheet cell (``[a, b]``, ``3``, ``yes``), with the
+    bounds of a YAML file; ValueError when it is none (the caller keeps the cell's text)."""
+    loader = _ValueLoader(text)
+    try:
+        return loader.get_single_data()
+    except (yaml.YAMLError, _TooDeep, ValueError) as e:  # ValueError: an integer of 5,000 digits
+        raise ValueError(str(e)) from None
+    finally:
+        loader.dispose()
+
+
 def load_yaml(path: Path) -> Located:
     """Read a YAML file with bounds: size, nesting, expanded aliases, and only standard tags."""
     try:

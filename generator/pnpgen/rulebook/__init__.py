@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
+from reportlab.platypus.doctemplate import LayoutError
+
 from pnpgen import fonts as fontreg
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Game, is_placeholder
@@ -287,7 +289,11 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     )
     builder = _story_builder(game, r, rules_only, pictures)
     use_default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
-    a5, n_pages = render(builder.story(), meta, fonts)
+    try:
+        a5, n_pages = render(builder.story(), meta, fonts)
+    except LayoutError as e:  # one block no page holds: platypus cannot split it
+        raise InputError(f"the rulebook has a block taller than an A5 page ({_block(e)})", path=path,
+                         expected="diagrams of at most 30 lines; names and words short enough to wrap") from None
     warnings += [_unplaced(game, spec) for spec in settings.figures if spec not in builder.figures_placed]
     sides = booklet.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True)
     a4 = booklet.impose_pdf(a5, sides)
@@ -302,6 +308,16 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     files = {"rulebook.pdf": a5, "rulebook-booklet.pdf": a4,
              "proof.txt": proof_text(game, path, findings, r.proof_lang).encode("utf-8")}
     return RulebookResult(files, warnings, report)
+
+
+def _block(e: LayoutError) -> str:
+    """Which block ReportLab could not place, in the designer's words: its kind and first words."""
+    m = re.search(r"<(\w+) at 0x[0-9a-f]+[^>]*>(.{0,30})", str(e), re.S)
+    if not m:
+        return "a block"
+    kind = {"Diagram": "a diagram", "Paragraph": "a paragraph", "Table": "a table"}.get(m.group(1), m.group(1))
+    start = m.group(2).split("'")[0].strip() if m.group(1) == "Paragraph" else ""  # only text shows its words
+    return f"{kind} beginning 「{start}…」" if start else kind
 
 
 def _story_builder(game: Game, r: DraftReading, rules_only: bool, pictures: Mapping[str, DeckPicture]) -> StoryBuilder:

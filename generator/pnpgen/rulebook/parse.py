@@ -173,12 +173,12 @@ class Document:
     def stated_players(self) -> tuple[int, int] | None:
         """The ``３〜５人用`` line of ■　コンポーネント (also ``三〜五人用``, ``3–5 players`` in
         English), as (min, max)."""
-        number = rf"(\d+|{_KANJI})"
+        number = rf"(\d{{1,6}}|{_KANJI})"
         for s in self.rules:
             for b in s.children:
                 if isinstance(b, DraftParagraph):
                     m = re.fullmatch(rf"{number}(?:[〜～~\-－]{number})?人用", to_ascii_digits(b.text.strip())) or \
-                        re.fullmatch(r"(?:for\s+)?(\d+)(?:\s*(?:[-–~]|to)\s*(\d+))?\s+players?\.?", b.text.strip(), re.I)
+                        re.fullmatch(r"(?:for\s+)?(\d{1,6})(?:\s*(?:[-–~]|to)\s*(\d{1,6}))?\s+players?\.?", b.text.strip(), re.I)
                     if m:
                         lo = _number(m.group(1))
                         return lo, _number(m.group(2)) if m.group(2) else lo
@@ -204,10 +204,11 @@ def to_ascii_digits(text: str) -> str:
 
 _STEP = re.compile(r"^([０-９0-9]{1,2})([：）:)])\s*(\S.*)$")
 _CHANGELOG = re.compile(r"^（!--(.*?)--）\s*$")
-_DRAFT = re.compile(r"草案\s*([０-９0-9]+)")
+_NUMBER = r"(?<![０-９0-9])([０-９0-9]{1,6})(?![０-９0-9])"  # a longer run of digits is no count
+_DRAFT = re.compile(rf"草案\s*{_NUMBER}")
 _MAP_GLYPHS = set("□■◆◇○●△▲▽▼☆★") | {chr(c) for c in range(0x2460, 0x2474)}
 _UNITS = "枚|個|本|台|体|セット|組|種|人"
-_COUNT = re.compile(rf"([０-９0-9]+)\s*({_UNITS})?")
+_COUNT = re.compile(rf"{_NUMBER}\s*({_UNITS})?")
 _KANJI_DIGITS = {ch: n for n, chars in enumerate(("〇零", "一", "二", "三", "四", "五", "六", "七", "八", "九"))
                  for ch in chars}
 _KANJI_UNITS = {"十": 10, "百": 100, "千": 1000}
