@@ -175,8 +175,11 @@ def test_killed_build_leaves_old_files_and_the_next_build_clears_its_temporaries
         if rel.endswith(".pnpgen-tmp"):
             continue
         assert data == before[rel][0] or proc.returncode == 0, rel  # old bytes unless it finished
+    theirs = workspace / "build" / "notes" / ".draft.pnpgen-tmp"  # not pnpgen's folder: --out may be any folder
+    theirs.parent.mkdir()
+    theirs.write_bytes(b"someone else's")
     assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
-    assert not stray.exists()
+    assert not stray.exists() and theirs.exists()
 
 
 def test_altered_cache_entries_are_detected_and_rebuilt(workspace, capsys):

@@ -109,13 +109,15 @@ def _unwritable(folder: Path, e: OSError) -> InputError:
                       expected="a folder you may write to")
 
 
-def remove_stray_temps(folder: Path) -> int:
-    """Delete temporary files a killed build left below ``folder``; returns how many."""
+def remove_stray_temps(folders: list[Path]) -> int:
+    """Delete temporary files a killed build left below ``folders`` (the ones pnpgen writes in:
+    never the whole --out, which may be a folder as large as ``/``); returns how many."""
     n = 0
-    if folder.is_dir():
-        for tmp in folder.rglob(f"*{TMP_SUFFIX}"):
-            tmp.unlink(missing_ok=True)
-            n += 1
+    for folder in folders:
+        if folder.is_dir():
+            for tmp in folder.rglob(f"*{TMP_SUFFIX}"):
+                tmp.unlink(missing_ok=True)
+                n += 1
     return n
 
 

@@ -86,7 +86,7 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
         stale.extend(gone)
     outcomes.sort(key=lambda o: slugs.index(o.slug))
     with build_lock(out_root):  # built in memory first: a failed build leaves no trace
-        remove_stray_temps(out_root)
+        remove_stray_temps([cache.root, *(out_root / slug for slug in slugs)])
         written = set(write_all(files))
         for path in stale:
             path.unlink(missing_ok=True)
