@@ -45,11 +45,15 @@ def _pieces(ws: Path):
 
 
 def _xlsx(rows: list[list]) -> bytes:
-    import io
-
     book = openpyxl.Workbook()
     for row in rows:
         book.active.append(row)
+    return _save(book)
+
+
+def _save(book) -> bytes:
+    import io
+
     buf = io.BytesIO()
     book.save(buf)
     return buf.getvalue()
@@ -259,3 +263,23 @@ def test_export_sheet_format_and_out_that_disagree_stop_with_both_named(tmp_path
     assert not out.exists()
     assert run(ws, "export-sheet", "--game", "test", "--deck", "cards", "--format", "csv", "--out", str(out)) == 0
     assert out.read_bytes().startswith(b"\xef\xbb\xbfname,")
+
+
+@pytest.mark.parametrize("name, data, what", [
+    ("cards.csv", b"name\r\n" + "祝福\r\n".encode() * 10_001, "rows"),
+    ("cards.csv", ("name," + ",".join(f"c{i}" for i in range(300)) + "\r\n祝福\r\n").encode(), "columns"),
+    ("cards.xlsx", None, "rows"),
+])
+def test_a_spreadsheet_beyond_a_deck_is_refused_before_its_cells_are_read(tmp_path, capsys, name, data, what):
+    """A cell at the far corner of a worksheet (XFD1048576) would have the reader walk a billion
+    empty cells; ten thousand pieces is the most a deck holds."""
+    if data is None:
+        book = openpyxl.Workbook()
+        book.active.append(["name"])
+        book.active.append(["祝福"])
+        book.active.cell(row=1_048_576, column=3, value="x")
+        data = _save(book)
+    ws = _sheet_ws(tmp_path, name, data)
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert f"{name}: the spreadsheet has more than" in err and what in err and "delete the rows" in err, err

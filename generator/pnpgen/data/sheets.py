@@ -148,13 +148,32 @@ def _cell(value: Any, ftype: str | None) -> Any:
         return value.strip()  # the field check says what the cell should hold
 
 
+MAX_FILE_BYTES = 20_000_000
+MAX_ROWS = 10_001  # the header and 10,000 pieces
+MAX_COLUMNS = 200
+
+
+def _too_large(shown: Path, what: str, limit: int) -> InputError:
+    return InputError(f"the spreadsheet has more than {limit:,} {what}", path=shown,
+                      expected=f"a deck of at most {MAX_ROWS - 1:,} pieces and {MAX_COLUMNS} fields; delete the "
+                      "rows and columns beyond the last piece and field (a cell far down or right, even if only formatted, counts)")
+
+
 def _read_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, list[Any]]]:
-    """(sheet row number, cell values) for each row; cells are text from a CSV, typed otherwise."""
+    """(sheet row number, cell values) for each row; cells are text from a CSV, typed otherwise.
+    Bounded by MAX_FILE_BYTES, MAX_ROWS and MAX_COLUMNS before the cells are read."""
     suffix = path.suffix.lower()
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise _too_large(shown, "bytes", MAX_FILE_BYTES)
     try:
         if suffix == ".csv":
             text, _ = _decode(path.read_bytes(), shown)
-            return [(i, row) for i, row in enumerate(csv.reader(io.StringIO(text, newline="")), 1)]
+            rows = [(i, row) for i, row in enumerate(csv.reader(io.StringIO(text, newline="")), 1)]
+            if len(rows) > MAX_ROWS:
+                raise _too_large(shown, "rows", MAX_ROWS)
+            if any(len(row) > MAX_COLUMNS for _, row in rows):
+                raise _too_large(shown, "columns", MAX_COLUMNS)
+            return rows
         if suffix == ".xlsx":
             return _xlsx_rows(path, shown, sheet)
         return _ods_rows(path, shown, sheet)
@@ -184,6 +203,10 @@ def _xlsx_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
     except InvalidFileException as e:
         raise InputError(f"cannot read the spreadsheet: {e}", path=shown, expected="an .xlsx workbook") from None
     ws = book.worksheets[_pick(book.sheetnames, sheet, shown)]
+    if ws.max_row > MAX_ROWS:
+        raise _too_large(shown, "rows", MAX_ROWS)
+    if ws.max_column > MAX_COLUMNS:
+        raise _too_large(shown, "columns", MAX_COLUMNS)
     return [(i, list(row)) for i, row in enumerate(ws.iter_rows(min_row=1, min_col=1, values_only=True), 1)]
 
 
@@ -209,10 +232,14 @@ def _ods_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, lis
             if not _filled(value):
                 pending += n
                 continue
+            if len(cells) + pending + n > MAX_COLUMNS:
+                raise _too_large(shown, "columns", MAX_COLUMNS)
             cells.extend([None] * pending + [value] * n)
             pending = 0
         if cells:
-            for _ in range(min(repeat, 10_000)):
+            if len(rows) + repeat > MAX_ROWS:
+                raise _too_large(shown, "rows", MAX_ROWS)
+            for _ in range(repeat):
                 number += 1
                 rows.append((number, cells))
         else:
