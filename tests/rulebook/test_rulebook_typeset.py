@@ -136,3 +136,28 @@ def test_a_block_taller_than_a_page_is_named_not_a_traceback(tmp_path, capsys, t
     err = capsys.readouterr().err
     assert "draft.txt: the rulebook has a block taller than an A5 page (" in err and block in err, err
     assert "Traceback" not in err and not (ws / "build" / "test").exists()
+
+
+@pytest.mark.parametrize("tail, message", [
+    ("".join(f"■　節{i}\n　本文。\n" for i in range(400)), "the draft has 403 sections"),
+    ("".join(f"　【用語{i}】を使う。\n" for i in range(1200)), "the draft marks 1,200 different 【terms】"),
+    ("　" + "あ" * 120_000 + "\n", "the draft is larger than 300,000 bytes"),
+])
+def test_a_draft_beyond_a_rulebook_stops_check_and_build_at_once(tmp_path, capsys, tail, message):
+    """Twenty thousand sections or index terms took minutes to set: a draft past the bounds of a
+    rulebook is named, with its file, before a page is set."""
+    from conftest import make_workspace, run
+
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    draft = ws / "data" / "test" / "draft.txt"
+    draft.write_text(draft.read_text(encoding="utf-8") + tail, encoding="utf-8")
+    for command in ("check", "build"):
+        assert run(ws, command, "--game", "test") == 2
+        out = capsys.readouterr()
+        assert "draft.txt" in out.out + out.err and message in out.out + out.err, out
+
+
+def test_appendix_parts_beyond_z_are_lettered_on():
+    from pnpgen.rulebook.story import _appendix_letter
+
+    assert [_appendix_letter(i) for i in (0, 7, 25, 26, 27, 52)] == ["A", "H", "Z", "AA", "AB", "BA"]

@@ -35,6 +35,7 @@ from pnpgen.rulebook.pictures import DeckPicture, pictures_from_game
 from pnpgen.rulebook.proof import Finding, proof, proof_text, report_lang
 from pnpgen.rulebook.reader import Draft, detect_language, is_latin, read_draft
 from pnpgen.rulebook.story import StoryBuilder
+from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.styles import Fonts
 from pnpgen.render.svgdraw import use_default_font
 
@@ -83,7 +84,20 @@ def load_document(game: Game) -> tuple[Draft, Document]:
     draft.lang = detect_language(draft.text, declared)
     if draft.lang != declared:
         draft.report.append(f"draft {path.name}: no Japanese text in it, so it is read and set as {draft.lang}")
-    return draft, parse(draft.text, draft.lang)
+    doc = parse(draft.text, draft.lang)
+    if len(doc.sections) > MAX_SECTIONS:
+        raise InputError(f"the draft has {len(doc.sections):,} sections", path=path, line=doc.sections[MAX_SECTIONS].line,
+                         expected=f"a rulebook of at most {MAX_SECTIONS} ■ sections")
+    if len(index := set(terms(draft.text))) > MAX_TERMS:
+        raise InputError(f"the draft marks {len(index):,} different 【terms】 for the index", path=path,
+                         expected=f"at most {MAX_TERMS:,} terms in 【】 (each is looked up on every page)")
+    return draft, doc
+
+
+# Bounds of a draft beside its size (reader.MAX_DRAFT_BYTES): the book's time grows with each
+# (20,000 sections took minutes to set); real drafts have a dozen sections and some fifty terms.
+MAX_SECTIONS = 300
+MAX_TERMS = 1_000
 
 
 def _fonts(game: Game, font_dir: Path, lang: str) -> Fonts:

@@ -160,6 +160,9 @@ def read_text(data: bytes, path: Path) -> Draft:
     return Draft(path, text, encoding, "ja", repaired, unrepaired, flattened, report, warnings)
 
 
+MAX_DRAFT_BYTES = 300_000  # some 100,000 characters of Japanese: a book of 150 A5 pages
+
+
 def read_draft(path: Path) -> Draft:
     """Read and repair the draft file; a missing or unreadable file raises InputError."""
     path = Path(path)
@@ -170,6 +173,9 @@ def read_draft(path: Path) -> Draft:
             key="draft_file",
             expected="the designer's draft text (game.yaml draft_file, default draft.txt)",
         )
+    if path.stat().st_size > MAX_DRAFT_BYTES:
+        raise InputError(f"the draft is larger than {MAX_DRAFT_BYTES:,} bytes", path=path,
+                         expected=f"a rule draft (the longest here is 23 kB); at most {MAX_DRAFT_BYTES:,} bytes")
     try:
         data = path.read_bytes()
     except OSError as e:
