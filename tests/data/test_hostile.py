@@ -357,3 +357,11 @@ def test_all_parked_deck_builds_no_files(tmp_path, capsys):
     out = ws / "build" / "test"
     assert not (out / "cards.pdf").exists() and not (out / "shop" / "cards.pdf").exists()
     assert len(pypdf.PdfReader(out / "test-all.pdf").pages) == 1  # the bill of materials only
+
+
+def test_a_deck_of_more_than_ten_thousand_copies_is_refused_before_it_is_drawn(tmp_path, capsys):
+    """Ten pieces of 10,000 copies each built for minutes (every copy is a shop-file page)."""
+    deck = DECK_YAML + "".join(f"  - {{name: 札{i}, count: 10000}}\n" for i in range(10))
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    err = fails(ws, capsys, "build", "--game", "test", "--no-rulebook")
+    assert "cards.yaml:9:3: pieces: the deck prints 100,000 copies" in err and "at most 10,000" in err, err

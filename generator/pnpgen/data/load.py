@@ -309,6 +309,10 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
             _collect_placeholders(deck, where, key, value, piece)
             if fields[key] == "image" and not (value or "").strip():
                 deck.placeholders.append((piece.where, f"{piece.label}.{key}", "no art yet"))
+    copies = sum(p.count for p in deck.pieces)
+    if copies > v.COUNT[1]:  # each copy is a page of the shop file: a hundred thousand took minutes
+        raise doc.error(("pieces",), f"the deck prints {copies:,} copies",
+                        f"at most {v.COUNT[1]:,} copies in one deck (split it into several decks)")
     return deck
 
 
