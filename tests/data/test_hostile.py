@@ -365,3 +365,18 @@ def test_a_deck_of_more_than_ten_thousand_copies_is_refused_before_it_is_drawn(t
     ws = make_workspace(tmp_path / "ws", deck=deck)
     err = fails(ws, capsys, "build", "--game", "test", "--no-rulebook")
     assert "cards.yaml:9:3: pieces: the deck prints 100,000 copies" in err and "at most 10,000" in err, err
+
+
+def test_a_long_broken_yaml_file_is_not_read_again_by_the_slow_loader(tmp_path, capsys, monkeypatch):
+    """PyYAML's pure-Python reader took 20 s over 3 MB to word an error libyaml had found: past
+    SLOW_ERRORS characters libyaml's own words are given."""
+    from pnpgen.data import yamlsrc
+
+    def slow(self):
+        raise AssertionError("the pure-Python loader read a long file")
+
+    monkeypatch.setattr(yamlsrc._Loader, "get_single_node", slow)
+    deck = DECK_YAML + "  [" + "{name: a}, " * 30_000 + "\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    err = fails(ws, capsys, "check")
+    assert "cards.yaml:" in err and "YAML syntax error" in err, err

@@ -49,6 +49,7 @@ def keyname(keypath: Path_, lists: set[Path_]) -> str | None:
 MAX_BYTES = 4_000_000  # a YAML file; the largest real deck is a few kB
 MAX_VALUES = 200_000  # values in a document with every alias expanded (10,000 pieces × fields)
 MAX_DEPTH = 50  # nesting of mappings and lists; real files nest 6 deep
+SLOW_ERRORS = 200_000  # characters up to which a broken file is read again by PyYAML for its clearer error
 _STANDARD = "tag:yaml.org,2002:"
 TAGS = {_STANDARD + t for t in ("str", "int", "float", "bool", "null", "timestamp", "seq", "map")}
 MERGE = _STANDARD + "merge"
@@ -156,7 +157,7 @@ def _fast_node(text: str) -> tuple[yaml.Node | None, yaml.SafeLoader | None]:
     composer, the same nodes and marks), when PyYAML has it; its nesting is measured from the
     parser's events first, since libyaml composes recursively in C. (None, None) when libyaml
     is missing or refuses the text, or the nesting is too deep: the pure-Python loader then
-    reads it and reports the error."""
+    reads it and reports the error (libyaml's own error, for a text longer than SLOW_ERRORS)."""
     c_loader = getattr(yaml, "CSafeLoader", None)
     if c_loader is None:
         return None, None
@@ -183,6 +184,8 @@ def _fast_node(text: str) -> tuple[yaml.Node | None, yaml.SafeLoader | None]:
         composer = c_loader(text)
         node = composer.get_single_node()
     except yaml.YAMLError:
+        if len(text) > SLOW_ERRORS:  # PyYAML's own reading of 3 MB takes 20 s: libyaml's words, then
+            raise
         return None, None
     for name, (start, end) in anchored.items():
         if name not in aliased:
