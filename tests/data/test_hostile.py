@@ -324,6 +324,7 @@ TEMPLATE_CASES = {
     "textbox of two million characters": ("{{ textbox('あ' * 2000000, 0, 0, 50, 80, min_size=0.5) }}",
                                            "card-front.svg.j2:4: textbox: a text of 2,000,000 characters"),
     "track of a billion spaces": ("{{ track(10**9, 0, 0, 50, 80) }}", "card-front.svg.j2:4: ValueError: a track of 1,000,000,001"),
+    "a helper's bound context": ("{{ textbox.args }}", "card-front.svg.j2:4: 'args' is not there"),
     "misspelt helper argument": ("{{ textbox('x', 0, 0, 10, 10, colour='red') }}",
                                  "card-front.svg.j2:4: textbox() got an unexpected keyword argument 'colour'"),
     "track called wrongly": ("{{ track('x', 0, 0, 1, 1) }}", "card-front.svg.j2:4: ValueError: invalid literal"),

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import jinja2
 from jinja2 import nodes
@@ -228,6 +228,19 @@ class WorkspaceLoader(jinja2.FileSystemLoader):
         return source, filename, uptodate
 
 
+def _bound(helper: Callable[..., Any], ctx: TextContext) -> Callable[..., Any]:
+    """``helper`` with this face's text context bound, as a plain function: a template sees its
+    arguments, not the context (a partial's ``.args`` would show fonts and folders)."""
+    bound = partial(helper, ctx)
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return bound(*args, **kwargs)
+
+    call.__name__ = helper.__name__
+    call.__signature__ = inspect.signature(bound)  # type: ignore[attr-defined]
+    return call
+
+
 _UNDEFINED = re.compile(r"^'(\w+)' is undefined")
 _CALLED = re.compile(r"^(\w+)\(\) ")  # "textbox() got an unexpected keyword argument 'colour'"
 
@@ -440,8 +453,8 @@ class Renderer:
             palette=self.game.palette,
             colour=self.colour,
             fonts=self.game.text_fonts or self.game.fonts,
-            textbox=partial(textbox, ctx),
-            icon=partial(icon, ctx),
+            textbox=_bound(textbox, ctx),
+            icon=_bound(icon, ctx),
             is_placeholder=is_placeholder,
             placeholder_colour=PLACEHOLDER_COLOUR,
         )
