@@ -76,6 +76,12 @@ def draft_for(game: Game) -> tuple[Path, str | None]:
                   f"{path.name} (add {own.name} beside it for a {game.lang} rulebook)")
 
 
+# Bounds of a draft beside its size (reader.MAX_DRAFT_BYTES): the book's time grows with each
+# (20,000 sections took minutes to set); real drafts have a dozen sections and some fifty terms.
+MAX_SECTIONS = 300
+MAX_TERMS = 1_000
+
+
 def load_document(game: Game) -> tuple[Draft, Document]:
     """Read, repair and parse the game's draft in the build's language (``draft_for``)."""
     path, _ = draft_for(game)
@@ -93,11 +99,6 @@ def load_document(game: Game) -> tuple[Draft, Document]:
                          expected=f"at most {MAX_TERMS:,} terms in 【】 (each is looked up on every page)")
     return draft, doc
 
-
-# Bounds of a draft beside its size (reader.MAX_DRAFT_BYTES): the book's time grows with each
-# (20,000 sections took minutes to set); real drafts have a dozen sections and some fifty terms.
-MAX_SECTIONS = 300
-MAX_TERMS = 1_000
 
 
 def _fonts(game: Game, font_dir: Path, lang: str) -> Fonts:

@@ -38,6 +38,7 @@ from pnpgen.rulebook.parse import (
     Step,
     Subheading,
 )
+from pnpgen.data.sheets import column_letter  # appendix parts: A … Z, AA …, as spreadsheet columns
 from pnpgen.messages import msg
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.reader import is_latin
@@ -418,7 +419,7 @@ class StoryBuilder:
                                Spacer(1, 4)]
         for i, (title, flow) in enumerate(parts):
             out.append(CondPageBreak(30 * mm))
-            out.append(Heading(_appendix_letter(i), title, 1, self.st["h2"], key=self.key(), bar=True,
+            out.append(Heading(column_letter(i + 1), title, 1, self.st["h2"], key=self.key(), bar=True,
                                space_before=8, space_after=4, gap=self.marks.gap))
             out += flow
         return out
@@ -453,12 +454,3 @@ def _marked(mark: str, text: str, font: str) -> str:
 def _data_only(row: ComponentRow) -> bool:
     return len(row.parts) == 1 and row.parts[0][0] == row.name and bool(row.parts[0][1])
 
-
-def _appendix_letter(i: int) -> str:
-    """A, B … Z, then AA, AB …: the appendix parts' marks, as many as the draft has."""
-    letters = ""
-    i += 1
-    while i:
-        i, r = divmod(i - 1, 26)
-        letters = chr(65 + r) + letters
-    return letters
