@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from pnpgen.build.game import build_game
-from pnpgen.build.options import BuildOptions
+from pnpgen.engine.game import build_game
+from pnpgen.engine.options import BuildOptions
 from pnpgen.data.workspace import find_workspace
 
 

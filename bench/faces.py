@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "generator"))
 
 from pnpgen.data.load import load_game  # noqa: E402
 from pnpgen.data.workspace import Workspace, find_workspace  # noqa: E402
-from pnpgen.render.templates import Face, Renderer  # noqa: E402
+from pnpgen.faces.templates import Face, Renderer  # noqa: E402
 
 
 def distinct_faces(ws: Workspace, slug: str) -> list[tuple[str, str, Callable[[str], bytes]]]:
@@ -44,8 +44,8 @@ def _svglib(faces) -> float:
     from reportlab.graphics import renderPDF
     from reportlab.pdfgen.canvas import Canvas
 
-    from pnpgen.render import vector
-    from pnpgen.render.svgdraw import SvgConverter
+    from pnpgen.svg import vector
+    from pnpgen.pdf.svglib_fallback import SvgConverter
 
     canvas = Canvas(io.BytesIO())
     converter = SvgConverter()
@@ -60,7 +60,7 @@ def _svglib(faces) -> float:
 def _ours(faces) -> float:
     from reportlab.pdfgen.canvas import Canvas
 
-    from pnpgen.render import vector
+    from pnpgen.svg import vector
 
     canvas = Canvas(io.BytesIO())
     vector.clear_caches()  # a cold start, like svglib's fresh converter

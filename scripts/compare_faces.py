@@ -32,8 +32,8 @@ from reportlab.pdfgen.canvas import Canvas  # noqa: E402
 
 from pnpgen import fonts  # noqa: E402
 from pnpgen.data.workspace import find_workspace  # noqa: E402
-from pnpgen.render import vector  # noqa: E402
-from pnpgen.render.svgdraw import SvgConverter, use_default_font  # noqa: E402
+from pnpgen.svg import vector  # noqa: E402
+from pnpgen.pdf.svglib_fallback import SvgConverter, use_default_font  # noqa: E402
 
 
 def pdfs(faces) -> tuple[bytes, bytes, list[str | None]]:

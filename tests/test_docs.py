@@ -15,7 +15,7 @@ from pnpgen.data import load
 from pnpgen.data.load import load_game
 from pnpgen.data.sheets import SHEET_KEYS
 from pnpgen.data.workspace import Workspace
-from pnpgen.render.templates import Face, Renderer
+from pnpgen.faces.templates import Face, Renderer
 from pnpgen.rulebook import figures
 
 DOCS = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")

@@ -20,8 +20,8 @@ def _warn(text: str) -> None:
 
 
 def build(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.build.options import BuildOptions
-    from pnpgen.build.run import RulebookOptions, run_build
+    from pnpgen.engine.options import BuildOptions
+    from pnpgen.engine.run import RulebookOptions, run_build
     from pnpgen.impose.grid import SheetOptions
 
     sheet = SheetOptions(paper=args.paper, duplex=args.duplex, marks=args.marks, margin_mm=args.margin,
@@ -59,7 +59,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     save prints its one-line error and the watcher goes on; the last good files stay."""
     from watchfiles import watch as watch_files
 
-    from pnpgen.build.run import inputs_of
+    from pnpgen.engine.run import inputs_of
     from pnpgen.errors import InputError
 
     def once() -> None:
@@ -97,7 +97,7 @@ def _rulebook(ws: Workspace, game, args: argparse.Namespace):
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.build.output import write_all
+    from pnpgen.engine.output import write_all
 
     game = load_game(ws, args.game, lang=args.lang)
     out_dir = (args.out or ws.root / "build") / game.slug / (args.lang or "")
@@ -137,9 +137,9 @@ def list(ws: Workspace, args: argparse.Namespace) -> int:  # noqa: A001 - the co
 
 
 def check(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.build.cache import Cache
-    from pnpgen.build.check import check_faces
-    from pnpgen.build.options import BuildOptions
+    from pnpgen.engine.cache import Cache
+    from pnpgen.engine.check import check_faces
+    from pnpgen.engine.options import BuildOptions
 
     slugs = [args.game] if args.game else ws.slugs()
     total = problems = 0
@@ -194,7 +194,7 @@ def _sheet_format(fmt: str | None, out: Path | None) -> str:
 
 def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     """Write a deck's pieces to a spreadsheet, for designers moving their card list there."""
-    from pnpgen.build.output import atomic_write_bytes
+    from pnpgen.engine.output import atomic_write_bytes
     from pnpgen.data.sheets import export_sheet as sheet_bytes
     from pnpgen.errors import InputError
 

@@ -8,7 +8,7 @@ import pytest
 
 from conftest import FRONT, make_workspace, run
 
-from pnpgen.render import templates
+from pnpgen.faces import templates
 
 ART = "{% block art %}"
 

@@ -16,7 +16,7 @@ from pypdf import PdfReader
 from conftest import DECK_YAML, make_workspace, run
 from pnpgen.data.workspace import Workspace
 from pnpgen.exports.presets import available, load_preset
-from pnpgen.render import vector
+from pnpgen.svg import vector
 
 COUNTS = [3, 1, 2]
 
@@ -237,7 +237,7 @@ def test_bad_preset_pixels_name_the_file_and_line(tmp_path, capsys):
 def test_export_renders_each_face_once_and_draws_it_once(tmp_path, monkeypatch):
     """The engine renders one template context per piece and side (not per copy), converts each
     distinct SVG once, and the PDF of every copy draws each face as one Form XObject."""
-    from pnpgen.render.templates import Renderer
+    from pnpgen.faces.templates import Renderer
 
     renders, converts = [], []
     render, convert = Renderer.render, vector.convert

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pnpgen import fonts
-from pnpgen.text.audit import audit_drafts, audit_game
+from pnpgen.engine.audit import audit_drafts, audit_game
 from pnpgen.data.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parents[2]

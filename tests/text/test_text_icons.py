@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from pnpgen.render import builtin
+from pnpgen.faces import builtin
 from pnpgen.text import icons
 
 ROOT = Path(__file__).resolve().parents[2]

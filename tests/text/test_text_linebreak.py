@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pnpgen import fonts
-from pnpgen.render import builtin
+from pnpgen.faces import builtin
 from pnpgen.text import TextContext, break_lines, layout_text
 from pnpgen.text.cells import PT
 from pnpgen.text.check import check_layout, check_plain

@@ -17,7 +17,7 @@ from pnpgen.shapes import bounding_size
 from pnpgen.data.workspace import Workspace, contained
 from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located, load_yaml
-from pnpgen.render import builtin
+from pnpgen.faces import builtin
 
 Source = Located | SheetDoc  # where values come from: a YAML file or a spreadsheet
 

@@ -11,10 +11,10 @@ import json
 from dataclasses import astuple, dataclass, field, replace
 from pathlib import Path
 
-from pnpgen.build.convert import convert_faces
-from pnpgen.build.game import BuildOptions, render_game
+from pnpgen.faces.convert import convert_faces
+from pnpgen.engine.game import BuildOptions, render_game
 from pnpgen import fonts as fontreg
-from pnpgen.build.output import atomic_write_bytes, order_csv
+from pnpgen.engine.output import atomic_write_bytes, order_csv
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Deck, Game
 from pnpgen.data.workspace import Workspace

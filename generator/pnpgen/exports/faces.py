@@ -12,13 +12,13 @@ from typing import Callable, Mapping, Sequence
 import pypdfium2
 from PIL import Image
 
-from pnpgen.build.faces import DeckFaces
+from pnpgen.faces.faceset import DeckFaces
 from pnpgen.data.model import Deck, Piece
 from pnpgen.exports.presets import Fitted
 from pnpgen.impose.grid import SheetLayout, SheetOptions, Slot, cut_marks
 from pnpgen.impose.plan import DieLine, Document, Item, Page, PlaceFace, Strokes, TextOp
 from pnpgen.pdf.writer import write_document
-from pnpgen.render import vector
+from pnpgen.svg import vector
 from pnpgen.shapes import Affine, outline, shape_spec, translate
 
 MARK_ROOM_MM = 8.0  # paper kept outside the bleed for トンボ

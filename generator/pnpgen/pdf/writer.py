@@ -26,7 +26,7 @@ from pnpgen.impose.plan import (
     TextOp,
 )
 from pnpgen.pdf.colour import REGISTRATION, to_cmyk
-from pnpgen.render import vector
+from pnpgen.svg import vector
 from pnpgen.shapes import Affine, Outline, Straight
 from pnpgen.units import PT_PER_MM, mm_to_pt
 

@@ -37,7 +37,7 @@ from pnpgen.rulebook.reader import Draft, detect_language, is_latin, read_draft
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.styles import Fonts
-from pnpgen.render.svgdraw import use_default_font
+from pnpgen.pdf.svglib_fallback import use_default_font
 
 __all__ = ["DeckPicture", "RulebookResult", "build_rulebook", "load_document", "pictures_from_game"]
 

@@ -13,7 +13,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 from reportlab.platypus.doctemplate import IndexingFlowable
 
-from pnpgen.render import vector
+from pnpgen.svg import vector
 from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.reader import is_latin

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pnpgen.build.faces import DeckPicture, outline
+from pnpgen.faces.faceset import DeckPicture, outline
 from pnpgen.data.model import Deck, Game
-from pnpgen.render import vector
-from pnpgen.render.templates import Face, Renderer
+from pnpgen.svg import vector
+from pnpgen.faces.templates import Face, Renderer
 from pnpgen.rulebook.figures import load_settings
 
 __all__ = ["DeckPicture", "outline", "pictures_from_game"]

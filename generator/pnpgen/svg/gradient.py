@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from pnpgen.render.vector import IDENTITY, MAX_COORDINATE, _colour, _compose, _local, _parse_transform, _style
+from pnpgen.svg.vector import IDENTITY, MAX_COORDINATE, _colour, _compose, _local, _parse_transform, _style
 
 MAX_PERIODS = 256  # reflect/repeat periods a shape may span; beyond, the last is padded
 FOCAL_INSIDE = 0.99  # a focal point outside the circle moves onto it (SVG 1.1), just inside

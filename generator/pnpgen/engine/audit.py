@@ -10,7 +10,7 @@ from pathlib import Path
 from pnpgen.errors import InputError
 from pnpgen.data.model import FieldText, Game
 from pnpgen.data.workspace import Workspace
-from pnpgen.render import builtin
+from pnpgen.faces import builtin
 from pnpgen.text import Record
 from pnpgen.text import TextContext
 from pnpgen.text import break_lines
@@ -80,7 +80,7 @@ def audit_game(ws: Workspace, slug: str, render: bool = True, sweep: bool = True
 
 def _audit_render(ws: Workspace, game: Game, report: GameReport) -> None:
     try:
-        from pnpgen.render.templates import Face, Renderer
+        from pnpgen.faces.templates import Face, Renderer
     except ImportError:  # the template stage is not there: sweep only
         return
     renderer = Renderer(ws.templates, game, 3.0)

@@ -10,7 +10,7 @@ from pathlib import Path
 from pypdf import PdfReader
 
 from conftest import make_workspace, run
-from pnpgen.render import vector
+from pnpgen.svg import vector
 
 GRADIENT = ('<defs><linearGradient id="g"><stop offset="0" stop-color="#ff0000"/>'
             '<stop offset="1" stop-color="#0000ff"/></linearGradient><filter id="f"/></defs>\n')  # the filter: svglib

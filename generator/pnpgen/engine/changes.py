@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from pnpgen.build.manifest import DeckRecord
+from pnpgen.engine.manifest import DeckRecord
 
 
 def snapshot(records: list[DeckRecord]) -> dict[str, Any]:

@@ -24,11 +24,11 @@ from pnpgen.errors import InputError
 from pnpgen.data import validate
 from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
 from pnpgen.text import TextContext, icon, textbox
-from pnpgen.render import builtin
-from pnpgen.render.helpers import mix, shape_tools
-from pnpgen.render.tracks import XY, Box, Space, TrackSvg
-from pnpgen.render import vector
-from pnpgen.render.art import MIN_DPI, ArtPlacer
+from pnpgen.faces import builtin
+from pnpgen.faces.helpers import mix, shape_tools
+from pnpgen.faces.tracks import XY, Box, Space, TrackSvg
+from pnpgen.svg import vector
+from pnpgen.faces.images import MIN_DPI, ArtPlacer
 
 SAFE_MM = 3.0
 # What one face may cost: without these a template that loops 10**9 times, or writes "x" * 10**9,

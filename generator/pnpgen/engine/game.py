@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pnpgen import fonts as fontreg
-from pnpgen.build.cache import Cache, GameState, fingerprint, plan_key, sha
-from pnpgen.build.bom import bill_of_materials, bom_pages
-from pnpgen.build.convert import convert_faces
-from pnpgen.build.faces import DeckFaces, DeckPicture, FaceSet, face_key, outline, render_deck
-from pnpgen.build.options import BuildOptions
-from pnpgen.build.output import order_csv
-from pnpgen.build.manifest import DeckRecord, die_line_record, layout_record
+from pnpgen.engine.cache import Cache, GameState, fingerprint, plan_key, sha
+from pnpgen.engine.bom import bill_of_materials, bom_pages
+from pnpgen.faces.convert import convert_faces
+from pnpgen.faces.faceset import DeckFaces, DeckPicture, FaceSet, face_key, outline, render_deck
+from pnpgen.engine.options import BuildOptions
+from pnpgen.engine.output import order_csv
+from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
 from pnpgen.data.workspace import Workspace
@@ -35,9 +35,9 @@ from pnpgen.impose.sheets import (
     shop_pages,
 )
 from pnpgen.impose.tiles import TilePlan, plan_tiles
-from pnpgen.render import builtin
-from pnpgen.render.templates import CompiledTemplates, RenderMemo, Renderer
-from pnpgen.render import vector
+from pnpgen.faces import builtin
+from pnpgen.faces.templates import CompiledTemplates, RenderMemo, Renderer
+from pnpgen.svg import vector
 from pnpgen.shapes import ShapeSpec, deck_shape
 
 ORDER_COLUMNS = ("file", "page", "deck", "piece", "name", "quantity")  # shop/order.csv
@@ -299,7 +299,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             cache_files[cache.face_path(k + face_keys[k])] = cache.face_bytes(k + face_keys[k], arts[k].to_json())
     font = game.fonts["gothic"]
     if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font
-        from pnpgen.render.svgdraw import use_default_font
+        from pnpgen.pdf.svglib_fallback import use_default_font
 
         use_default_font(font)
     on_paper = paper_layouts(game, options.sheet)

@@ -125,7 +125,7 @@ def _item_to_json(it: tuple) -> list:
     if it[0] == "text":
         return ["text", it[1], it[2], [list(r) for r in it[3]]]
     if it[0] == "paint":
-        from pnpgen.render import gradient
+        from pnpgen.svg import gradient
 
         return ["paint", it[1], it[2], list(it[3]), gradient.to_json(it[4]), gradient.to_json(it[5])]
     return list(it)
@@ -166,7 +166,7 @@ def _item_from_json(it: Any) -> tuple:
         return ("image", data, *(_number(v) for v in it[2:]))
     if kind == "paint" and len(it) == 6 and isinstance(it[1], str) and it[2] in _PAINT_OPS \
             and isinstance(it[3], list) and len(it[3]) == 4:
-        from pnpgen.render import gradient
+        from pnpgen.svg import gradient
 
         fill, stroke = (gradient.spec_from_json(v, _number) for v in it[4:])
         if fill is None and stroke is None:
@@ -203,7 +203,7 @@ def draw(canvas, art: Art, cmyk: bool = False) -> None:
                 t.textOut(chars)
             canvas.drawText(t)
         elif kind == "paint":
-            from pnpgen.render import gradient
+            from pnpgen.svg import gradient
 
             if pending:
                 canvas.addLiteral(" ".join(pending))
@@ -275,7 +275,7 @@ def _draw_fallback(canvas, art: Art, cmyk: bool) -> None:
     from reportlab.graphics.shapes import STATE_DEFAULTS
     from reportlab.lib.colors import CMYKColor
 
-    from pnpgen.render.gradient import FallbackCanvas
+    from pnpgen.svg.gradient import FallbackCanvas
 
     drawing = _fallback_drawing(art.svg, cmyk)
     canvas = FallbackCanvas(canvas, cmyk)  # its gradients carry their resources; no alpha
@@ -298,7 +298,7 @@ def _fallback_drawing(svg: str, cmyk: bool):
     from reportlab.lib.colors import CMYKColor, Color
 
     from pnpgen.pdf.colour import to_cmyk
-    from pnpgen.render.svgdraw import SvgConverter
+    from pnpgen.pdf.svglib_fallback import SvgConverter
 
     drawing = SvgConverter().drawing(svg, "")
     if cmyk:
@@ -1365,7 +1365,7 @@ class _Converter:
     def gradient(self, el, target, key: str) -> Any:
         """The paint a ``url(#id)`` names: a gradient (or its one colour, or None); anything
         else (a pattern) is outside the subset."""
-        from pnpgen.render import gradient
+        from pnpgen.svg import gradient
 
         if _local(target) not in gradient.GRADIENTS:
             raise _Fallback(_local(target) or "paint server")
@@ -1376,7 +1376,7 @@ class _Converter:
         """A shape with a gradient fill or stroke: written as a paint item when a gradient is
         drawn as a shading. Returns the plain colours (or None) still to be painted the usual way
         — (None, None) when the item paints the shape."""
-        from pnpgen.render import gradient
+        from pnpgen.svg import gradient
 
         segs = self.geometry(el, name, props, style)
         area = gradient.bbox(segs, matrix)

@@ -14,8 +14,8 @@ from pnpgen.data.load import load_game
 from pnpgen.data.model import PLACEHOLDER_COLOUR
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
-from pnpgen.render.helpers import mix
-from pnpgen.render.templates import Face, Renderer
+from pnpgen.faces.helpers import mix
+from pnpgen.faces.templates import Face, Renderer
 from pnpgen.shapes import hex_corners
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -47,7 +47,7 @@ def test_a_face_that_does_not_convert_is_found_too(tmp_path, capsys):
 def test_check_after_a_build_reuses_its_cache_and_still_finds_a_new_mistake(tmp_path, capsys, monkeypatch):
     """On a built workspace, faces rendered and converted by the last build (same inputs, same
     pnpgen) are not done again; an edited template is, and its mistake is found."""
-    from pnpgen.build import check
+    from pnpgen.engine import check
 
     converted: list[str] = []
     real = check.convert_face

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from pnpgen.data.model import Deck, Piece
-from pnpgen.render import vector
-from pnpgen.render.templates import Face, Renderer
+from pnpgen.svg import vector
+from pnpgen.faces.templates import Face, Renderer
 from pnpgen.shapes import Point, deck_shape, trim_path
 
 

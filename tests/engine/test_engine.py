@@ -136,7 +136,7 @@ def test_failure_mid_write_leaves_previous_files_and_no_temporary_file(workspace
     out = workspace / "build" / "test"
     before = _snapshot(out)
     _set_count(workspace, "カード3", 5)
-    import pnpgen.build.output as output
+    import pnpgen.engine.output as output
 
     real = os.replace
     calls = []
@@ -317,7 +317,8 @@ def test_incremental_builds_equal_cold_builds_after_every_kind_of_edit(workspace
 def test_cache_records_of_another_pnpgen_are_never_reused(workspace, monkeypatch):
     """Converted faces are stamped with pnpgen's code: an upgrade (or an edit to pnpgen under the
     same version number) converts every face again instead of reusing what the old code made."""
-    from pnpgen.build import cache, convert
+    from pnpgen.engine import cache
+    from pnpgen.faces import convert
 
     converted: list[str] = []
     real = convert.convert_face
@@ -337,7 +338,7 @@ def test_cache_records_of_another_pnpgen_are_never_reused(workspace, monkeypatch
 def test_templates_compile_once_per_process_and_again_when_edited(workspace, tmp_path, monkeypatch):
     """`pnpgen watch` and every later build in one process reuse compiled templates from memory,
     also into another build folder; an edited template is compiled again (Jinja's checksum)."""
-    from pnpgen.render import templates
+    from pnpgen.faces import templates
 
     compiled: list[str] = []
     real = templates.FaceEnvironment.compile

@@ -19,7 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnpgen import fonts
 from pnpgen.errors import InputError
 from pnpgen.pdf.colour import to_cmyk
-from pnpgen.render import vector
+from pnpgen.svg import vector
 
 REPO = Path(__file__).resolve().parents[2]
 K = 72 / 25.4  # points per mm

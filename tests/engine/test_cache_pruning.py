@@ -119,7 +119,7 @@ def test_a_failed_build_prunes_nothing(tmp_path, monkeypatch):
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     before = _entries(out)
     _edit_text(ws, "本文カード4", "改訂")
-    import pnpgen.build.output as output
+    import pnpgen.engine.output as output
 
     real = os.replace
     calls: list = []

@@ -13,7 +13,7 @@ from conftest import make_workspace
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
-from pnpgen.render.templates import Face, Renderer
+from pnpgen.faces.templates import Face, Renderer
 
 DECK = """\
 name: テストカード

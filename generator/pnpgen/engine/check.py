@@ -8,18 +8,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pnpgen.build.cache import Cache
-from pnpgen.build.convert import convert_face
-from pnpgen.build.faces import FaceSet
-from pnpgen.build.game import art_fingerprint, cached_rendering, deck_on_paper, face_suffix
-from pnpgen.build.options import BuildOptions
+from pnpgen.engine.cache import Cache
+from pnpgen.faces.convert import convert_face
+from pnpgen.faces.faceset import FaceSet
+from pnpgen.engine.game import art_fingerprint, cached_rendering, deck_on_paper, face_suffix
+from pnpgen.engine.options import BuildOptions
 from pnpgen.data.load import check_bleed
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.impose import nest
-from pnpgen.render import vector
-from pnpgen.render.templates import Face, Renderer
+from pnpgen.svg import vector
+from pnpgen.faces.templates import Face, Renderer
 
 
 @dataclass

@@ -23,7 +23,7 @@ from markupsafe import Markup
 from pnpgen import fonts as fontreg
 from pnpgen.units import num
 from pnpgen.shapes import back_outline, deck_shape, hex_corners, mirror_x, outline as grow, trihex_centres
-from pnpgen.render.tracks import XY, track_svg
+from pnpgen.faces.tracks import XY, track_svg
 
 
 def mix(a: str, b: str, t: float) -> str:

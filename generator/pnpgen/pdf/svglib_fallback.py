@@ -8,7 +8,7 @@ from reportlab.graphics import shapes
 from reportlab.graphics.shapes import Drawing
 from svglib.svglib import SvgRenderer
 
-from pnpgen.render.vector import parse_svg
+from pnpgen.svg.vector import parse_svg
 
 # svglib logs and skips what it cannot draw; a designer needs that as an error, not a log line.
 logging.getLogger("svglib.svglib").setLevel(logging.ERROR)

@@ -18,7 +18,7 @@ from conftest import make_workspace, run
 from pnpgen import fonts
 from pnpgen.errors import InputError
 from pnpgen.pdf.colour import over_limit, to_cmyk, total_ink
-from pnpgen.render import vector
+from pnpgen.svg import vector
 
 REPO = Path(__file__).resolve().parents[2]
 GOTHIC = "BIZUDPGothic-Regular"

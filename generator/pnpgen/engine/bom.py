@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from pnpgen.build.manifest import DeckRecord
+from pnpgen.engine.manifest import DeckRecord
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Game, is_placeholder
 from pnpgen.impose.plan import LineOp, RectOp, TextOp
 from pnpgen.messages import msg

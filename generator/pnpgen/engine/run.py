@@ -12,14 +12,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from pnpgen.build.cache import Cache, GameState, fingerprint, sha
-from pnpgen.build.changes import change_report, snapshot
-from pnpgen.build.options import BuildOptions
-from pnpgen.build.output import build_lock, remove_stray_temps, write_all
+from pnpgen.engine.cache import Cache, GameState, fingerprint, sha
+from pnpgen.engine.changes import change_report, snapshot
+from pnpgen.engine.options import BuildOptions
+from pnpgen.engine.output import build_lock, remove_stray_temps, write_all
 from pnpgen.data.workspace import Workspace
 
 if TYPE_CHECKING:
-    from pnpgen.build.game import BuildResult
+    from pnpgen.engine.game import BuildResult
     from pnpgen.data.model import Game
 
 
@@ -114,7 +114,7 @@ def _edition(slug: str, options: BuildOptions) -> str:
 def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOutcome, dict[Path, bytes], list[Path]]:
     """One game, in memory: its outcome, the files to write (outputs, manifest, cache) and the
     files of its last build that it no longer makes."""
-    from pnpgen.build.game import build_game
+    from pnpgen.engine.game import build_game
     from pnpgen.data.load import load_game
 
     ws, slug, inputs, options, rulebook, out_root = job

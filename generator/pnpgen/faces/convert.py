@@ -7,10 +7,10 @@ import io
 from functools import partial
 from typing import Any
 
-from pnpgen.build.faces import FaceSet
+from pnpgen.faces.faceset import FaceSet
 from pnpgen.errors import InputError, place
-from pnpgen.render import vector
-from pnpgen.render.templates import one_line
+from pnpgen.svg import vector
+from pnpgen.faces.templates import one_line
 
 
 def convert_face(job: tuple[str, str, str, Any]) -> vector.Art:

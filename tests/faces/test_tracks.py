@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from lxml import etree
 
-from pnpgen.render.tracks import ring_grid, track_inner, track_spaces, track_svg
+from pnpgen.faces.tracks import ring_grid, track_inner, track_spaces, track_svg
 
 
 def _adjacent(a, b) -> bool:

@@ -12,8 +12,8 @@ import pytest
 from conftest import make_workspace, run
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
-from pnpgen.render.templates import Face, Renderer
-from pnpgen.render.tracks import track_inner
+from pnpgen.faces.templates import Face, Renderer
+from pnpgen.faces.tracks import track_inner
 
 BOARD = """\
 name: 得点ボード
