@@ -315,6 +315,7 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
         raise doc.error(("pieces",), "pieces must be a non-empty list",
                         "'- name: …' entries or {file: cards.csv}" + PIECES_HINT)
     shown = _shown_fields(deck)
+    optional = _optional_fields(deck, data)
     for i, raw in enumerate(pieces):
         keypath = ("pieces", i)
         raw = _keys(rows, raw, keypath, allowed, "the header row" if rows is not doc else f"piece {i + 1}")
@@ -329,7 +330,7 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
         for key, value in values.items():
             where = rows.where(keypath + (key,)) if key in raw else doc.where(("defaults", key))
             _collect_placeholders(deck, where, key, value, piece)
-            if fields[key] == "image" and not (value or "").strip():
+            if fields[key] == "image" and not (value or "").strip() and key not in optional:
                 deck.placeholders.append((piece.where, f"{piece.label}.{key}", "no art yet"))
             elif key in shown and (value is None or str(value).strip() == ""):
                 deck.placeholders.append((piece.where, f"{piece.label}.{key}", "未定 (empty: the layout prints 未定)"))
@@ -347,6 +348,18 @@ def _shown_fields(deck: Deck) -> set[str]:
     sides = [deck.layout.front] + ([deck.layout.back] if deck.layout.back is not None else [])
     return {box.get("field") for side in sides for box in side.boxes
             if box.type in ("text", "icons") and box.get("placeholder") and box.get("field")}
+
+
+def _optional_fields(deck: Deck, data: dict) -> set[str]:
+    """Fields only a layout's ``placeholder: false`` boxes read (art a token may do without):
+    empty, they are no placeholder."""
+    if deck.layout is None:
+        return set()
+    sides = [deck.layout.front] + ([deck.layout.back] if deck.layout.back is not None else [])
+    boxes = [box for side in sides for box in side.boxes if box.type in ("text", "image", "icons")]
+    own = data.get("fields") if isinstance(data.get("fields"), dict) else {}
+    return {box.get("field") for box in boxes if not box.get("placeholder")} - {
+        box.get("field") for box in boxes if box.get("placeholder")} - set(own)
 
 
 def layout_template(deck_id: str, side: str) -> str:
