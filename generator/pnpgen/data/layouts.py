@@ -447,7 +447,7 @@ def fields(raw: RawLayout) -> dict[str, str]:
     return out
 
 
-def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin, str | None], None],
+def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | None, str | None], None],
           font_roles: list[str] | None) -> LayoutSide:
     background = raw.background.parse(colour_spec(True), trim) if raw.background is not None else None
     if raw.background is not None:
@@ -469,6 +469,8 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin, st
                 if opt.default is None and key in ("w", "h"):
                     raise InputError(f"box {name} has no {key}", path=_where(given), expected=f"'{key}:' in mm")
                 options[key] = opt.default
+                if key in ("colour", "fill", "stroke"):
+                    colours(None, opt.default)  # a default is one of BASE_PALETTE's
                 continue
             options[key] = given[key].parse(opt.parse, trim)
             if key in ("colour", "fill", "stroke"):
@@ -504,12 +506,12 @@ def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[
         own[name] = origin.parse(v.hex_colour)
     used: dict[str, str] = {}
 
-    def colours(origin: Origin, value: str | None) -> None:
+    def colours(origin: Origin | None, value: str | None) -> None:
         if value is None or value.startswith("#") or value.startswith("piece."):
             return
         if value in own:
             used[value] = own[value]
-        elif palette is not None and value not in palette:
+        elif palette is not None and value not in palette and origin is not None:
             names = sorted(set(palette) | set(own))
             raise origin.error(f"unknown colour {value!r}", "a palette name (" + ", ".join(names) + ") or '#rrggbb'")
 
