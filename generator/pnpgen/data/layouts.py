@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from pnpgen.data import validate as v
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
-from pnpgen.data.model import Layout, LayoutBox, LayoutSide
+from pnpgen.data.model import Layout, LayoutBox, LayoutSide, colour_names
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError
 
@@ -316,12 +316,16 @@ def _layers(root: Path | None, spec: Any, doc: Located, keypath: tuple) -> tuple
         name, at, skip = layer["extends"], (doc, keypath + ("extends",)), None
     shown = name if isinstance(spec, str) else f"{doc.path.stem} (inline)"
     seen: list[Path] = []
-    while name is not None:
+    name_: Any = name
+    while name_ is not None:
+        name = name_
         where_doc, where_key = at
         if not isinstance(name, str) or not _NAME.match(name):
             raise where_doc.error(where_key, f"{v.show(name)} is not a layout name",
                                   "a name such as card-poker (lower case, digits, - and _)")
         path = _find(root, name, skip)
+        if path is None and skip is not None and skip.stem == name:
+            raise where_doc.error(where_key, f"layout {name!r} extends itself", "the name of another layout")
         if path is None:
             known = sorted(set(builtin_names()) | ({p.stem for p in (root / "layouts").glob("*.yaml")}
                                                    if root is not None and (root / "layouts").is_dir() else set()))
@@ -336,7 +340,7 @@ def _layers(root: Path | None, spec: Any, doc: Located, keypath: tuple) -> tuple
         chain.append((layer_doc, (), layer))
         skip = path
         at = (layer_doc, ("extends",))
-        name = layer.get("extends")
+        name_ = layer.get("extends")
     chain.reverse()
     return shown, chain
 
@@ -356,6 +360,9 @@ def _merge_side(side: RawSide, doc: Located, keypath: tuple, data: dict) -> None
                 raise doc.error(at, f"{v.show(name)} is not a box name", "a name such as title, art, text", key=True)
             _mapping(doc, at, options, tuple(BOX_OPTIONS), f"box {name}")
             merged = side.boxes.setdefault(name, {})
+            if "type" in options and options["type"] in BOX_TYPES:  # a box turned into another kind keeps
+                for key in [k for k in merged if options["type"] not in BOX_OPTIONS[k].types]:  # what it still takes
+                    del merged[key]
             for key, value in options.items():
                 merged[key] = Origin(value, doc, at + (key,))
 
@@ -460,7 +467,7 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
             if key == "type":
                 continue
             if key in given and btype not in opt.types:
-                raise given[key].error(f"a {btype} box does not take {key}",
+                raise given[key].error(f"{'an' if btype[0] in 'aeiou' else 'a'} {btype} box does not take {key}",
                                        "one of " + ", ".join(k for k, o in BOX_OPTIONS.items() if btype in o.types),
                                        key=True)
             if btype not in opt.types:
@@ -512,7 +519,7 @@ def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[
         if value in own:
             used[value] = own[value]
         elif palette is not None and value not in palette and origin is not None:
-            names = sorted(set(palette) | set(own))
+            names = sorted(set(colour_names(palette)) | set(own))
             raise origin.error(f"unknown colour {value!r}", "a palette name (" + ", ".join(names) + ") or '#rrggbb'")
 
     front = _side(raw.front, trim, colours, font_roles)

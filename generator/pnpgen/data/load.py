@@ -250,17 +250,17 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
     if game.translations is not None:
         game.translations.resolve(doc)
     data = _keys(doc, doc.data, (), DECK_KEYS, "a deck file")
-    raw = geo = None
+    layout_raw = geo = None
     if "layout" in data:
         for key in ("front", "back"):
             if key in data:
                 raise doc.error((key,), f"a deck with a layout takes no {key} template", "either 'layout:' or "
                                 "'front:'/'back:' templates (pnpgen layout export writes a layout as templates)",
                                 key=True)
-        raw = layouts.resolve(ws.root, data["layout"], doc)
-        geo = layouts.geometry(raw)
+        layout_raw = layouts.resolve(ws.root, data["layout"], doc)
+        geo = layouts.geometry(layout_raw)
     for required in ("name", "front", "pieces"):
-        if required not in data and not (required == "front" and raw is not None):
+        if required not in data and not (required == "front" and layout_raw is not None):
             raise doc.error((), f"missing key {required!r}", f"'{required}:' in the deck file" + (
                 PIECES_HINT if required == "pieces" else "") + (" or 'layout: card-poker'" if required == "front"
                                                                  else ""))
@@ -273,7 +273,7 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
         trim, fmt = _layout_size(geo, shape, data)
     else:
         trim, fmt = _size(doc, data, shape)
-    fields = (raw and layouts.fields(raw) or {}) | _fields(doc, data)
+    fields = (layout_raw and layouts.fields(layout_raw) or {}) | _fields(doc, data)
     label_field = _parse(doc, ("label",), v.choice, data["label"], list(fields), "label field") \
         if "label" in data else None
     allowed = list(fields) + ["count"]
@@ -295,14 +295,14 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
         shape=shape,
         trim_mm=trim,
         format=fmt,
-        front=_template(ws, game, doc, "front", data["front"]) if raw is None else "",
+        front=_template(ws, game, doc, "front", data["front"]) if layout_raw is None else "",
         back=_template(ws, game, doc, "back", data["back"]) if data.get("back") else None,
         pieces=[],
         source=path,
         options=options,
     )
-    if raw is not None:
-        deck.layout = layouts.finish(raw, trim, shape, game.palette, sorted(game.text_fonts or game.fonts))
+    if layout_raw is not None:
+        deck.layout = layouts.finish(layout_raw, trim, shape, game.palette, sorted(game.text_fonts or game.fonts))
         deck.front = layout_template(deck.id, "front")
         deck.back = layout_template(deck.id, "back") if deck.layout.back is not None else None
     pieces = data["pieces"]
@@ -357,7 +357,7 @@ def _optional_fields(deck: Deck, data: dict) -> set[str]:
         return set()
     sides = [deck.layout.front] + ([deck.layout.back] if deck.layout.back is not None else [])
     boxes = [box for side in sides for box in side.boxes if box.type in ("text", "image", "icons")]
-    own = data.get("fields") if isinstance(data.get("fields"), dict) else {}
+    own: dict = data["fields"] if isinstance(data.get("fields"), dict) else {}
     return {box.get("field") for box in boxes if not box.get("placeholder")} - {
         box.get("field") for box in boxes if box.get("placeholder")} - set(own)
 
