@@ -224,3 +224,12 @@ def test_layout_list_names_every_builtin_layout(tmp_path, capsys):
     for name in layouts.builtin_names():
         assert f"\n{name} " in "\n" + out
     assert textwrap.dedent(out).count("built-in") == len(layouts.builtin_names())
+
+
+def test_every_layout_key_and_box_option_is_documented():
+    docs = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+    section = docs[docs.index("## Layouts"):docs.index("## Artwork")]
+    for key in (*layouts.LAYOUT_KEYS, *layouts.BOX_OPTIONS, *layouts.BOX_TYPES, *layouts.SOURCES):
+        assert f"`{key}`" in section or f"`{key}:" in section, key
+    for name in layouts.builtin_names():
+        assert f"| `{name}` |" in section, name

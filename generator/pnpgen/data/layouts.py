@@ -205,7 +205,6 @@ class Opt:
     types: tuple[str, ...] = BOX_TYPES  # the box types that read it
 
 
-_TEXTS = ("text", "icons")
 # Every option a box takes: parser, default (None: required for those types), what it does.
 BOX_OPTIONS: dict[str, Opt] = {
     "type": Opt(one_of(*BOX_TYPES), "text", "what the box draws: text, image (art), icons (a list of icon names), "
@@ -217,13 +216,13 @@ BOX_OPTIONS: dict[str, Opt] = {
     "y": Opt(length(-100, 2000), 0.0, "top edge, mm from the trim's top", ("text", "image", "icons", "panel")),
     "w": Opt(length(0, 2000), None, "width, mm", ("text", "image", "icons", "panel")),
     "h": Opt(length(0, 2000), None, "height, mm", ("text", "image", "icons", "panel")),
-    "font": Opt(role, "gothic", "font role: gothic, bold, mincho, mono or one of game.yaml's fonts:", ("text", "icons")),
-    "size": Opt(points(0.5, 500), 9.0, "text size, pt (the largest tried)", ("text", "icons")),
-    "min_size": Opt(points(0.5, 500), 6.0, "smallest text size, pt (below it the build warns)", ("text", "icons")),
+    "font": Opt(role, "gothic", "font role: gothic, bold, mincho, mono or one of game.yaml's fonts:", ("text",)),
+    "size": Opt(points(0.5, 500), 9.0, "text size, pt (the largest tried)", ("text",)),
+    "min_size": Opt(points(0.5, 500), 6.0, "smallest text size, pt (below it the build warns)", ("text",)),
     "line_height": Opt(number(0.5, 5), 1.35, "line height, times the size", ("text",)),
     "align": Opt(one_of("left", "center", "right", "justify"), "left", "horizontal alignment", ("text", "icons")),
     "valign": Opt(one_of("top", "middle", "bottom"), "top", "vertical alignment", ("text",)),
-    "colour": Opt(colour_spec(False), "ink", "text colour", ("text", "icons")),
+    "colour": Opt(colour_spec(False), "ink", "text colour", ("text",)),
     "fill": Opt(colour_spec(True), None, "panel colour behind the box (none: no panel)"),
     "stroke": Opt(colour_spec(True), None, "panel border colour (none: no border)"),
     "stroke_width": Opt(length(0, 20), 0.35, "panel border width, mm"),
