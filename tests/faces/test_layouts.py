@@ -17,7 +17,7 @@ from pdfprobe import glyphs
 
 from pnpgen.data import layouts
 from pnpgen.data.yamlsrc import Located
-from pnpgen.engine.scaffold import _trim
+from pnpgen.engine.scaffold import trim_of
 
 BLEED = 3.0
 ART = REPO / "data" / "populous" / "art" / "terrain" / "plains.png"
@@ -58,7 +58,7 @@ def gallery(tmp_path_factory) -> Path:
 def _boxes(name: str) -> tuple[layouts.Geometry, dict[str, dict], dict[str, dict]]:
     raw = layouts.resolve(None, name, Located(Path("test"), None), ())
     g = layouts.geometry(raw)
-    built = layouts.finish(raw, _trim(g), g.shape, None, None)
+    built = layouts.finish(raw, trim_of(g), g.shape, None, None)
     front = {b.name: dict(b.options) | {"type": b.type} for b in built.front.boxes}
     back = {b.name: dict(b.options) | {"type": b.type} for b in built.back.boxes} if built.back else {}
     return g, front, back
@@ -76,7 +76,7 @@ def test_every_builtin_layout_prints_each_value_in_its_box(gallery, name):
     pdf = gallery / "build" / "test" / "shop" / f"{name}-unique.pdf"
     pages = glyphs(pdf)
     assert len(pages) == (2 if back else 1)  # a front, and its back when the layout has one
-    w, h = _trim(g)
+    w, h = trim_of(g)
     shown = 0
     for field_, (_value, char) in VALUES.items():
         box = next((b for b in front.values() if b.get("field") == field_), None)

@@ -25,6 +25,7 @@ from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError
 
 MAX_DEPTH = 20  # layouts extending layouts
+TEMPLATE_PREFIX = "@layout"  # a deck's layout sides are rendered as templates @layout/<deck>/front, …/back
 BOX_TYPES = ("text", "image", "icons", "panel", "frame")
 SOURCES = ("game.title", "game.players", "game.draft", "deck.name")  # what a box may show besides piece fields
 FIELD_OF = {"text": "text", "image": "image", "icons": "list"}  # a box's type → the field type it reads

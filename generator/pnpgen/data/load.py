@@ -364,7 +364,7 @@ def _optional_fields(deck: Deck, data: dict) -> set[str]:
 
 def layout_template(deck_id: str, side: str) -> str:
     """The template name a deck's layout side is rendered under (faces/layouts.py compiles it)."""
-    return f"@layout/{deck_id}/{side}"
+    return f"{layouts.TEMPLATE_PREFIX}/{deck_id}/{side}"
 
 
 def _layout_size(geo: layouts.Geometry, shape: str, data: dict) -> tuple[tuple[float, float], str]:

@@ -175,7 +175,7 @@ def new(args: argparse.Namespace) -> int:
     return 0
 
 
-def _trim(g: layouts.Geometry) -> tuple[float, float]:
+def trim_of(g: layouts.Geometry) -> tuple[float, float]:
     if g.format is not None:
         return CARD_FORMATS[g.format]
     assert g.size is not None
@@ -194,7 +194,7 @@ def layout(args: argparse.Namespace) -> int:
         for name in dict.fromkeys(own + layouts.builtin_names()):
             raw = layouts.resolve(root, name, Located(Path("pnpgen layout"), None), ())
             g = layouts.geometry(raw)
-            w, h = _trim(g)
+            w, h = trim_of(g)
             where = "layouts/" if name in own else "built-in"
             desc = raw.top["description"].value if "description" in raw.top else ""
             print(f"{name:<24} {g.kind:<6} {g.shape:<8} {w:g}×{h:g} mm  {where:<9} {desc}")
@@ -205,7 +205,7 @@ def layout(args: argparse.Namespace) -> int:
                          "(pnpgen layout list names them)")
     raw = layouts.resolve(root, name, Located(Path("pnpgen layout export"), None), ())
     g = layouts.geometry(raw)
-    trim = _trim(g)
+    trim = trim_of(g)
     built = layouts.finish(raw, trim, g.shape, None, None)
     front = Path(args.out) if args.out else Path(f"{name}-front.svg.j2")
     base = front.name[:-len(".svg.j2")] if front.name.endswith(".svg.j2") else front.stem

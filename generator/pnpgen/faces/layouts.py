@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import json
 
+from pnpgen.data.layouts import TEMPLATE_PREFIX
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide
 from pnpgen.units import num
 
-PREFIX = "@layout"  # template names of compiled layouts: @layout/<deck>/front
+PREFIX = TEMPLATE_PREFIX  # template names of compiled layouts: @layout/<deck>/front (data/load.py names them)
 PLACEHOLDER = "未定"
 _ALIGN = {"left": 0.0, "center": 0.5, "justify": 0.0, "right": 1.0}
-
-
-def template_name(deck_id: str, side: str) -> str:
-    return f"{PREFIX}/{deck_id}/{side}"
 
 
 def _s(text: str) -> str:
