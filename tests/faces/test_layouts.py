@@ -233,3 +233,16 @@ def test_every_layout_key_and_box_option_is_documented():
         assert f"`{key}`" in section or f"`{key}:" in section, key
     for name in layouts.builtin_names():
         assert f"| `{name}` |" in section, name
+
+
+def test_text_from_a_layout_or_the_data_prints_as_written(tmp_path):
+    """Data is data: braces, quotes and angle brackets in a layout's fixed text or a piece's
+    value print literally, never as Jinja or SVG."""
+    deck = ('name: カード\nlayout: {extends: card-poker, boxes: {note: {text: "a }} b {% raw %} \\" <x> & {{ 1 }}", '
+            'x: 5, y: 60, w: 53, h: 6}}}\npieces:\n  - {title: "<b>&{{x}}"}\n')
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    from pdfprobe import texts
+
+    page = texts(root / "build" / "test" / "shop" / "cards-unique.pdf")[0]
+    assert "<b>&{{x}}" in page and 'a }} b {% raw %} " <x> & {{ 1 }}' in page
