@@ -89,6 +89,17 @@ def test_every_builtin_layout_prints_each_value_in_its_box(gallery, name):
         assert 3 - 0.01 <= found[0].x - BLEED <= w - 3 and 3 <= found[0].y - BLEED <= h - 3, (field_, found[0])
         shown += 1
     assert shown >= 1
+    if g.shape in ("circle", "hex"):  # the safe zone follows the round or slanted edge
+        import math
+
+        cx, cy = w / 2, h / 2
+        for c in (c for c in pages[0] if c.char.strip()):
+            dx, dy = c.x - BLEED - cx, c.y - BLEED - cy
+            if g.shape == "circle":
+                assert math.hypot(dx, dy) <= w / 2 - 3, c
+            else:  # pointy hex: its six edges 'w / 2' from the centre, normals every 60° from 0°
+                assert all(dx * math.cos(math.radians(a)) + dy * math.sin(math.radians(a)) <= w / 2 - 3
+                           for a in range(0, 360, 60)), c
     if back:
         title = [c for c in pages[1] if c.char == BACK_TITLE[0]]
         assert len(title) == 1 and _inside(title[0], back["title"])

@@ -486,8 +486,9 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
                 raise given[key].error(f"unknown font role {options[key]!r}", "one of " + ", ".join(font_roles))
         if btype == "text" and options.get("field") is None and options.get("text") is None:
             raise InputError(f"box {name} shows nothing", path=_where(given), expected="'field: title' or 'text: …'")
-        if btype in ("image", "icons") and options.get("field") is None:
-            raise InputError(f"box {name} reads no field", path=_where(given), expected="'field: art'")
+        if btype in ("image", "icons") and (options.get("field") is None or options["field"] in SOURCES):
+            raise InputError(f"box {name} reads no piece field", path=_where(given),
+                             expected="'field: art' (a field of the pieces)")
         if options.get("min_size", 0) > options.get("size", 1e9):
             raise given.get("min_size", given.get("size", next(iter(given.values())))).error(
                 "min_size is larger than size", "a min_size at most the size")
