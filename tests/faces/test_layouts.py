@@ -257,3 +257,25 @@ def test_text_from_a_layout_or_the_data_prints_as_written(tmp_path):
 
     page = texts(root / "build" / "test" / "shop" / "cards-unique.pdf")[0]
     assert "<b>&{{x}}" in page and 'a }} b {% raw %} " <x> & {{ 1 }}' in page
+
+
+def test_a_decks_own_layout_exports_with_its_overrides_and_size(tmp_path, capsys):
+    deck = ("name: カード\nformat: bridge\n"
+            "layout: {extends: card-poker, boxes: {title: {size: 20, min_size: 20, align: left}, flavour: null}}\n"
+            "pieces:\n  - {title: 題名, cost: 2, text: 本文}\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "a")) == 0
+    capsys.readouterr()
+    assert run(root / "templates" / "test", "layout", "export", "--game", "test", "--deck", "cards") == 0
+    told = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    assert "format: bridge" in told and "front: cards-front.svg.j2" in told
+    fields = next(line for line in told if line.startswith("fields:")).split("   #")[0]
+    assert "flavour" not in fields
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(
+        "name: カード\nformat: bridge\nfront: cards-front.svg.j2\nback: cards-back.svg.j2\n"
+        f"{fields}\npieces:\n  - {{title: 題名, cost: 2, text: 本文}}\n", encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "b")) == 0
+    assert filecmp.cmp(tmp_path / "a" / "test" / "shop" / "cards-unique.pdf",
+                       tmp_path / "b" / "test" / "shop" / "cards-unique.pdf", shallow=False)
+    # a deck drawn by templates has no layout to export
+    assert run(root, "layout", "export", "--game", "test", "--deck", "cards") == 2
