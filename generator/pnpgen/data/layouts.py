@@ -23,6 +23,7 @@ from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide, colour_names
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError
+from pnpgen.units import MM_PER_UNIT
 
 MAX_DEPTH = 20  # layouts extending layouts
 TEMPLATE_PREFIX = "@layout"  # a deck's layout sides are rendered as templates @layout/<deck>/front, …/back
@@ -52,8 +53,6 @@ _LENGTH_HINT = "mm, a unit ('2.5in'), or arithmetic on w, h and safe: 'w - 8', '
 
 def _expression(text: str, trim: tuple[float, float]) -> float:
     """``'w - 2 * safe'`` → mm: + - * / and brackets over numbers (with units), w, h, safe."""
-    from pnpgen.units import MM_PER_UNIT
-
     names = {"w": trim[0], "h": trim[1], "safe": 3.0}
     tokens: list[Any] = []
     pos = 0
@@ -526,9 +525,3 @@ def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[
     front = _side(raw.front, trim, colours, font_roles)
     back = _side(raw.back, trim, colours, font_roles) if raw.back is not None else None
     return Layout(raw.name, trim, shape, tuple(sorted(used.items())), tuple(fields(raw).items()), front, back)
-
-
-def describe() -> list[tuple[str, str, str]]:
-    """(option, default, what) of every box option, for docs and ``pnpgen layout``."""
-    return [(k, "required" if o.default is None and k in ("w", "h") else repr(o.default), o.doc)
-            for k, o in BOX_OPTIONS.items()]
