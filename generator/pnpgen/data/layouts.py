@@ -47,7 +47,6 @@ def builtin_names() -> list[str]:
 # ---- value parsers: (value, trim) → parsed, or validate.Invalid ----------------------------
 
 _TOKEN = re.compile(r"\s*(?:([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*(mm|cm|in|pt|px)?|([a-z_]+)|(\S))")
-NAMES_IN_LENGTHS = ("w", "h", "safe")
 _LENGTH_HINT = "mm, a unit ('2.5in'), or arithmetic on w, h and safe: 'w - 8', 'h / 2 - 6'"
 
 
@@ -274,6 +273,7 @@ class RawLayout:
     """Every layer merged, values not yet parsed (lengths need the deck's trim)."""
 
     name: str
+    source: Path | None = None  # the most derived layout file
     top: dict[str, Origin] = field(default_factory=dict)
     palette: dict[str, Origin] = field(default_factory=dict)
     fields: dict[str, Origin] = field(default_factory=dict)
@@ -371,6 +371,7 @@ def resolve(root: Path | None, spec: Any, doc: Located, keypath: tuple = ("layou
     name, chain = _layers(root, spec, doc, keypath)
     raw = RawLayout(name)
     for layer_doc, at, layer in chain:
+        raw.source = layer_doc.path
         for key in GEOMETRY_KEYS + ("description",):
             if key in layer:
                 if key == "format":
@@ -404,11 +405,19 @@ class Geometry:
     size: tuple[float, ...] | None = None
     options: dict[str, Any] = field(default_factory=dict)  # orientation, corner_radius
     where: dict[str, Origin] = field(default_factory=dict)
+    name: str = ""
+    source: Path | None = None
+
+    def no_size(self) -> InputError:
+        """A layout without a size, used where nothing else gives one."""
+        return InputError(f"layout {self.name} gives no size", path=self.source,
+                          expected="'format: poker' or 'size: [63, 88]' in the layout or the deck, or 'extends:' "
+                          "a layout that has one")
 
 
 def geometry(raw: RawLayout) -> Geometry:
     top = raw.top
-    g = Geometry(where=dict(top))
+    g = Geometry(where=dict(top), name=raw.name, source=raw.source)
     if "kind" in top:
         g.kind = top["kind"].parse(v.choice, KINDS, "kind")
     if "shape" in top:
@@ -421,8 +430,6 @@ def geometry(raw: RawLayout) -> Geometry:
         g.format = top["format"].parse(v.choice, CARD_FORMATS, "format")
     elif "size" in top:
         g.size = top["size"].parse(v.size, g.shape, g.shape in SINGLE_SIZE_SHAPES)
-    else:
-        raise InputError(f"layout {raw.name} gives no size", expected="'format: poker' or 'size: [63, 88]' in the layout")
     if "orientation" in top:
         g.options["orientation"] = top["orientation"].parse(v.orientation, g.shape)
     if "corner_radius" in top:

@@ -373,7 +373,8 @@ def _layout_size(geo: layouts.Geometry, shape: str, data: dict) -> tuple[tuple[f
         if shape in SINGLE_SIZE_SHAPES:
             raise geo.where["format"].error(f"a {shape} takes a size, not a card format", "'size: 40mm'")
         return CARD_FORMATS[geo.format], geo.format
-    assert geo.size is not None
+    if geo.size is None:
+        raise geo.no_size()
     sizes = geo.size
     if shape != geo.shape:
         sizes = geo.where["size"].parse(v.size, shape, shape in SINGLE_SIZE_SHAPES)

@@ -179,7 +179,8 @@ def new(args: argparse.Namespace) -> int:
 def trim_of(g: layouts.Geometry) -> tuple[float, float]:
     if g.format is not None:
         return CARD_FORMATS[g.format]
-    assert g.size is not None
+    if g.size is None:
+        raise g.no_size()
     if g.shape in SINGLE_SIZE_SHAPES:
         return bounding_size(g.shape, g.size[0], g.options.get("orientation", "pointy"))
     return g.size[0], g.size[1]
@@ -195,10 +196,10 @@ def layout(args: argparse.Namespace) -> int:
         for name in dict.fromkeys(own + layouts.builtin_names()):
             raw = layouts.resolve(root, name, Located(Path("pnpgen layout"), None), ())
             g = layouts.geometry(raw)
-            w, h = trim_of(g)
+            size = "the deck's size" if g.format is None and g.size is None else "{:g}×{:g} mm".format(*trim_of(g))
             where = "layouts/" if name in own else "built-in"
             desc = raw.top["description"].value if "description" in raw.top else ""
-            print(f"{name:<24} {g.kind:<6} {g.shape:<8} {w:g}×{h:g} mm  {where:<9} {desc}")
+            print(f"{name:<24} {g.kind:<6} {g.shape:<8} {size}  {where:<9} {desc}")
         return 0
     name = args.name
     if args.deck is not None or args.game is not None:
