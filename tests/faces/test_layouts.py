@@ -97,9 +97,10 @@ def test_every_builtin_layout_prints_each_value_in_its_box(gallery, name):
             dx, dy = c.x - BLEED - cx, c.y - BLEED - cy
             if g.shape == "circle":
                 assert math.hypot(dx, dy) <= w / 2 - 3, c
-            else:  # pointy hex: its six edges 'w / 2' from the centre, normals every 60° from 0°
-                assert all(dx * math.cos(math.radians(a)) + dy * math.sin(math.radians(a)) <= w / 2 - 3
-                           for a in range(0, 360, 60)), c
+            else:  # a hex's six edges, half its size across the flats from the centre
+                flat = g.options.get("orientation") == "flat"  # normals every 60° from 30° (flat) or 0°
+                assert all(dx * math.cos(math.radians(a)) + dy * math.sin(math.radians(a)) <= min(w, h) / 2 - 3
+                           for a in range(30 if flat else 0, 360, 60)), c
     if back:
         title = [c for c in pages[1] if c.char == BACK_TITLE[0]]
         assert len(title) == 1 and _inside(title[0], back["title"])
