@@ -52,7 +52,8 @@ def inks_used(pdf: bytes) -> list[set[tuple[float, float, float, float]]]:
         resources: list = []
         for data in _streams(page, resources):
             for m in _CMYK_OP.finditer(data):
-                found.add(tuple(float(v) for v in m.groups()[:4]))
+                c, m_, y, k = (float(v) for v in m.groups()[:4])
+                found.add((c, m_, y, k))
         found.update(_gradient_inks(resources))
         pages.append(found)
     return pages
