@@ -90,7 +90,9 @@ def clear_caches() -> None:
 
 class Converter:
     """One SVG document → items. Tracks the graphics state it has written, so each operator
-    is written only when it changes (the state at q is restored at Q)."""
+    is written only when it changes (the state at q is restored at Q). The element handlers of
+    ``TAGS`` write through it: ``ops`` (operators), ``colour``/``set`` (state), ``flush`` then
+    ``items`` (anything that is not operator text), ``push``/``pop`` (q … Q)."""
 
     def __init__(self, root, where: str, resolve: Callable[[str], bytes] | None, depth: int):
         self.root = root
@@ -119,24 +121,29 @@ class Converter:
     # ---- items and state
 
     def flush(self) -> None:
+        """End the operator text written so far as one ``ops`` item (before any other item)."""
         if self.ops:
             self.items.append(("ops", " ".join(self.ops)))
             self.ops = []
 
     def push(self, op: str = "") -> None:
+        """Save the graphics state (q), then write ``op``."""
         self.ops.append("q " + op if op else "q")
         self.stack.append(dict(self.state))
 
     def pop(self) -> None:
+        """Restore the graphics state saved by the last :meth:`push` (Q)."""
         self.ops.append("Q")
         self.state = self.stack.pop()
 
     def set(self, key: str, value, op: str) -> None:
+        """Write ``op`` unless the state ``key`` already has ``value``."""
         if self.state.get(key) != value:
             self.state[key] = value
             self.ops.append(op)
 
     def colour(self, kind: str, rgb: tuple) -> None:
+        """Make ``rgb`` the fill or stroke colour (``kind``) unless it already is."""
         if self.state.get(kind) != rgb:
             self.state[kind] = rgb
             self.flush()
