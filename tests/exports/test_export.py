@@ -211,10 +211,10 @@ def test_cmyk_export_has_no_rgb_operators_and_black_text_on_k(tmp_path):
     root = make_workspace(tmp_path / "ws", deck=_deck())
     assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
     pdf = (root / "build" / "test" / "doujin" / "cards.pdf").read_bytes()
-    from pnpgen.pdf.colour import _streams
+    from pnpgen.pdf.colour import content_streams
 
     reader = PdfReader(io.BytesIO(pdf))
-    streams = [s for page in reader.pages for s in _streams(page)]
+    streams = [s for page in reader.pages for s in content_streams(page)]
     for data in streams:
         assert not re.search(rb"(?<![\w.])(rg|RG)(?![\w])", data)
     assert any(re.search(rb"(?<![\d.])0 0 0 1 k", s) for s in streams)
