@@ -27,7 +27,7 @@ from pnpgen.text import TextContext, icon, textbox
 from pnpgen.faces import builtin, layouts
 from pnpgen.faces.helpers import mix, shape_tools
 from pnpgen.faces.tracks import XY, Box, Space, TrackSvg
-from pnpgen.svg import vector
+from pnpgen.svg.text import known_font, text_fonts, unknown_font
 from pnpgen.faces.images import MIN_DPI, ArtPlacer
 
 SAFE_MM = 3.0
@@ -552,9 +552,9 @@ class Renderer:
     def _check_fonts(self, root, template: Path, where: str) -> None:
         """Every text names one of the game's fonts: the own converter requires it, and svglib,
         drawing a face outside the converter's subset, would set it in a default font instead."""
-        for el, family in vector.text_fonts(root):
-            if vector.known_font(family) is None:
-                what, expected = vector.unknown_font(family)
+        for el, family in text_fonts(root):
+            if known_font(family) is None:
+                what, expected = unknown_font(family)
                 first = family.split(",")[0].strip(" '\"")
                 path, line = self.art.written_at(f'"{first}"' if first else "<text", template)
                 if line is None and first:
