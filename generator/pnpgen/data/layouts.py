@@ -36,8 +36,9 @@ _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
 
 def builtin_folder() -> Path:
-    """The layouts pnpgen ships (package data, read through importlib.resources)."""
-    return Path(str(importlib.resources.files("pnpgen.faces.builtin") / "layouts"))
+    """The layouts pnpgen ships (package data beside the built-in templates, read through
+    importlib.resources without importing the faces stage)."""
+    return Path(str(importlib.resources.files("pnpgen").joinpath("faces", "builtin", "layouts")))
 
 
 def builtin_names() -> list[str]:
