@@ -67,6 +67,9 @@ def _export_parser(sub) -> None:
     e.add_argument("--proof", action="store_true", help="overlay trim, bleed and safe zone on every piece")
     e.add_argument("--base-url", type=validate.option(validate.base_url_option),
                    help="where Tabletop Simulator finds the images: an http(s):// or file:/// URL (default: file:/// paths)")
+    e.add_argument("--deck-id-base", type=validate.option(validate.deck_id_base_option),
+                   help="Tabletop Simulator: the first CustomDeck id pnpgen may use (default 1000), "
+                        "to keep clear of the ids of an existing mod")
     e.add_argument("--out", type=validate.option(validate.out_option), help="output folder (default: build/ in the workspace)")
 
 

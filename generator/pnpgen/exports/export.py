@@ -33,6 +33,7 @@ class ExportOptions:
     colour: str | None = None  # rgb | cmyk; default: the preset's
     proof: bool = False
     base_url: str | None = None
+    deck_id_base: int | None = None  # Tabletop Simulator: the first CustomDeck id (default tts.DECK_ID_BASE)
     decks: tuple[str, ...] = ()  # only these deck ids (default: every deck)
     out: Path | None = None  # default: <workspace>/build
 
@@ -86,7 +87,8 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     font = game.fonts["gothic"]
     out_dir = (options.out or ws.root / "build") / slug / preset.slug
     result = ExportResult(game, out_dir, warnings=warnings + [o.warning for o in left_out], left_out=left_out)
-    url = tts.urls(out_dir, options.base_url)
+    table = tts.Table(slug, _tts_deck_ids(ws, slug, game, options.deck_id_base), tts.urls(out_dir, options.base_url),
+                      preset.dpi)
     thumbs = []
     marks = preset.marks if preset.files.startswith("pdf") else "none"
     for i, deck in enumerate(decks):
@@ -94,7 +96,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
         style = PageStyle(deck, fitted[deck.id], font, arts, rendered.bleed_mm, marks=marks, cmyk=colour == "cmyk",
                           proof=options.proof)
         if preset.files == "tts":
-            obj = tts.deck_object(style, faces, preset.dpi, url, 3.0 * i, result.files)
+            obj = tts.deck_object(style, faces, table, 3.0 * i, result.files)
             result.files[f"{deck.id}.json"] = tts.saved_object(f"{game.title} — {deck.name}", obj).encode("utf-8")
             result.order.extend(shop.OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.index, f.piece.label,
                                               f.copies) for f in faces)
@@ -108,6 +110,14 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     result.files[f"{slug}-contact.png"] = png_bytes(sheet)
     result.files["order.csv"] = order_csv(shop.ORDER_COLUMNS, [astuple(row) for row in result.order])
     return result
+
+
+def _tts_deck_ids(ws: Workspace, slug: str, game: Game, base: int | None) -> dict[str, int]:
+    """This game's decks' first CustomDeck ids, unique among every deck of the workspace."""
+    everyone = {(g, p.stem) for g in ws.slugs() for p in (ws.game_dir(g) / "decks").glob("*.yaml")}
+    everyone |= {(slug, d.id) for d in game.decks}
+    ids = tts.deck_ids(sorted(everyone), tts.DECK_ID_BASE if base is None else base)
+    return {d.id: ids[(slug, d.id)] for d in game.decks}
 
 
 def _fit_decks(ws: Workspace, game: Game, preset: Preset,
