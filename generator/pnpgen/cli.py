@@ -64,6 +64,8 @@ def _export_parser(sub) -> None:
                    help="only this deck (repeatable)")
     e.add_argument("--fit", choices=["scale", "bleed"], help="adapt a deck to the preset's nearest format")
     e.add_argument("--colour", choices=["rgb", "cmyk"], help="default: the preset's")
+    e.add_argument("--pdfx", choices=["x1a", "none"],
+                   help="PDF/X-1a:2003 for the preset's printing condition, or a plain PDF (default: the preset's)")
     e.add_argument("--proof", action="store_true", help="overlay trim, bleed and safe zone on every piece")
     e.add_argument("--base-url", type=validate.option(validate.base_url_option),
                    help="where Tabletop Simulator finds the images: an http(s):// or file:/// URL (default: file:/// paths)")

@@ -21,6 +21,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.exports import contact, shop, tts
 from pnpgen.exports.faces import PageStyle, png_bytes, unique_faces
+from pnpgen.pdf.pdfx import OutputCondition
 from pnpgen.exports.presets import FITS, Fitted, NotTaken, Preset, available, fit_deck, load_preset
 
 RECORD = "export.json"
@@ -31,6 +32,7 @@ class ExportOptions:
     preset: str
     fit: str | None = None  # scale | bleed
     colour: str | None = None  # rgb | cmyk; default: the preset's
+    pdfx: str | None = None  # x1a | none; default: the preset's
     proof: bool = False
     base_url: str | None = None
     deck_id_base: int | None = None  # Tabletop Simulator: the first CustomDeck id (default tts.DECK_ID_BASE)
@@ -76,6 +78,8 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     if colour == "cmyk" and preset.files in ("png-faces", "tts"):
         raise InputError(f"{preset.name} takes RGB images, so --colour cmyk does not apply", key="--colour",
                          expected="--colour rgb, or a PDF preset such as drivethrucards or doujin")
+    # The preset's PDF/X is for its colour: --colour rgb alone asks for a plain RGB PDF.
+    pdfx = _pdfx(preset, options.pdfx or (preset.pdfx if colour == "cmyk" else "none"), colour)
     decks, fitted, left_out = _fit_decks(ws, game, preset, options)
     # One bleed for the whole game's faces: the widest any exported deck needs (the pages clip the rest).
     art_bleed = max(f.art_bleed for f in fitted.values())
@@ -101,7 +105,8 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
             result.order.extend(shop.OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.index, f.piece.label,
                                               f.copies) for f in faces)
         else:
-            result.order.extend(shop.deck_files(preset, style, faces, result.files, result.warnings))
+            result.order.extend(shop.deck_files(preset, style, faces, result.files, result.warnings,
+                                                shop.Finish(pdfx, str(game.date))))
         thumbs.extend(contact.thumbnails(style, faces))
     result.order.extend(shop.OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
                         for o in left_out)
@@ -110,6 +115,23 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     result.files[f"{slug}-contact.png"] = png_bytes(sheet)
     result.files["order.csv"] = order_csv(shop.ORDER_COLUMNS, [astuple(row) for row in result.order])
     return result
+
+
+def _pdfx(preset: Preset, pdfx: str, colour: str) -> OutputCondition | None:
+    """The printing condition of a PDF/X export (None: plain PDF); a preset or colour that cannot
+    make one stops the export."""
+    if pdfx == "none":
+        return None
+    if not preset.files.startswith("pdf"):
+        raise InputError(f"{preset.name} takes images, not PDF, so --pdfx {pdfx} does not apply", key="--pdfx",
+                         expected="--pdfx none, or a PDF preset such as drivethrucards or doujin")
+    if colour != "cmyk":
+        raise InputError(f"PDF/X-1a holds CMYK colour only, and this export is --colour {colour}", key="--pdfx",
+                         expected="--colour cmyk, or --pdfx none for an RGB PDF")
+    if preset.output_condition is None:
+        raise InputError(f"{preset.name} names no printing condition for PDF/X", path=preset.source, key="output_condition",
+                         expected="output_condition: {identifier: CGATS TR 001, …} in the preset, or --pdfx none")
+    return preset.output_condition
 
 
 def _tts_deck_ids(ws: Workspace, slug: str, game: Game, base: int | None) -> dict[str, int]:

@@ -14,6 +14,7 @@ from pnpgen.exports.faces import PageStyle, UniqueFace, face_images, face_pdf, p
 from pnpgen.exports.presets import Preset
 from pnpgen.impose.sheets import face_label
 from pnpgen.pdf.colour import over_limit
+from pnpgen.pdf.pdfx import OutputCondition, make_x1a
 
 
 @dataclass(frozen=True)
@@ -46,8 +47,16 @@ def page_numbers(numbers: list[int]) -> str:
     return ",".join(map(str, numbers))
 
 
+@dataclass(frozen=True)
+class Finish:
+    """What is done to a shop PDF once drawn: PDF/X-1a for a printing condition (None: plain)."""
+
+    pdfx: OutputCondition | None = None
+    date: str = ""  # the game's date: the PDF/X creation date
+
+
 def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
-               files: dict[str, bytes], warnings: list[str]) -> list[OrderRow]:
+               files: dict[str, bytes], warnings: list[str], finish: Finish = Finish()) -> list[OrderRow]:
     """Add the deck's upload files to ``files``; return its order rows."""
     if preset.files == "png-faces":
         return _png_faces(preset, style, faces, files)
@@ -74,7 +83,10 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
         rows.append(OrderRow(name, page_numbers(list(range(first, len(pages) + 1))),
                              page_numbers(backs) if backs else "", deck.id, face.piece.index, face.piece.label,
                              face.copies))
-    pdf = face_pdf(pages, style, f"{deck.name} ({preset.name})", labels)
+    title = f"{deck.name} ({preset.name})"
+    pdf = face_pdf(pages, style, title, labels)
+    if finish.pdfx is not None:
+        pdf = make_x1a(pdf, finish.pdfx, title, finish.date)
     if style.cmyk:
         for page, colour, ink in over_limit(pdf, preset.ink_limit):
             warnings.append(f"{name} page {page + 1} ({where[page]}): CMYK "
