@@ -120,6 +120,8 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
     write_export(result)
     for w in result.warnings:
         _warn(w)
+    for line in result.black:
+        _say(f"  {line}")
     _say(f"{args.game}: {len(result.files)} files in {result.out_dir}")
     return 0
 

@@ -69,6 +69,7 @@ class ExportResult:
     warnings: list[str] = field(default_factory=list)
     order: list[shop.OrderRow] = field(default_factory=list)
     left_out: list[LeftOut] = field(default_factory=list)
+    black: list[str] = field(default_factory=list)  # CMYK: what was made 100 % K with overprint
 
 
 def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResult:
@@ -106,7 +107,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
                                               f.copies) for f in faces)
         else:
             result.order.extend(shop.deck_files(preset, style, faces, result.files, result.warnings,
-                                                shop.Finish(pdfx, str(game.date))))
+                                                shop.Finish(pdfx, str(game.date)), result.black))
         thumbs.extend(contact.thumbnails(style, faces))
     result.order.extend(shop.OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
                         for o in left_out)
@@ -227,6 +228,6 @@ def write_export(result: ExportResult) -> list[Path]:
     left_out = [{"deck": o.deck.id, "name": o.deck.name, "why": o.why, "taken_by": list(o.takers)}
                 for o in result.left_out]
     text = json.dumps({"game": result.game.slug, "files": sorted(result.files), "warnings": result.warnings,
-                       "left_out": left_out}, ensure_ascii=False, indent=2) + "\n"
+                       "left_out": left_out, "black": result.black}, ensure_ascii=False, indent=2) + "\n"
     atomic_write_bytes(record, text.encode("utf-8"))
     return written + [record]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pnpgen.exports.faces import PageStyle, UniqueFace, face_images, face_pdf, png_bytes
 from pnpgen.exports.presets import Preset
 from pnpgen.impose.sheets import face_label
+from pnpgen.pdf.black import k_only
 from pnpgen.pdf.colour import over_limit
 from pnpgen.pdf.pdfx import OutputCondition, make_x1a
 
@@ -56,8 +57,11 @@ class Finish:
 
 
 def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
-               files: dict[str, bytes], warnings: list[str], finish: Finish = Finish()) -> list[OrderRow]:
-    """Add the deck's upload files to ``files``; return its order rows."""
+               files: dict[str, bytes], warnings: list[str], finish: Finish = Finish(),
+               notes: list[str] | None = None) -> list[OrderRow]:
+    """Add the deck's upload files to ``files``; return its order rows. What was made K-only
+    black goes to ``notes``."""
+    notes = [] if notes is None else notes
     if preset.files == "png-faces":
         return _png_faces(preset, style, faces, files)
     deck = style.deck
@@ -85,6 +89,9 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
                              face.copies))
     title = f"{deck.name} ({preset.name})"
     pdf = face_pdf(pages, style, title, labels)
+    if style.cmyk:
+        pdf, mapped = k_only(pdf)
+        notes.extend(mapped.lines(name))
     if finish.pdfx is not None:
         pdf = make_x1a(pdf, finish.pdfx, title, finish.date)
     if style.cmyk:
