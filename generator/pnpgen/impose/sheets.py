@@ -235,6 +235,7 @@ def shop_pages(deck: DeckSheets, bleed_mm: float,
     if pairs is None:
         backs = deck.backs or (None,) * len(deck.fronts)
         pairs = [(f, b, 0, "") for f, b in zip(deck.fronts, backs)]
+    dies = dict(zip(("front", "back"), _die_paths(deck, bleed_mm))) if spec.die_cut else {}
     pages = []
     for front, back, qty, name in pairs:
         for side, key in (("front", front), ("back", back)):
@@ -243,20 +244,31 @@ def shop_pages(deck: DeckSheets, bleed_mm: float,
             label = face_label(name, qty, side) if qty else None
             page = _shop_page(spec, bleed_mm, label)
             page.items.append(PlaceFace(key, at, (spec.w, spec.h), deck.art_bleed_mm, clip=clips[side]))
+            if side in dies:  # the die line as a layer: shown on screen, not printed
+                page.items.append(DieLine(dies[side], spot=True, layer=CUT_LAYER))
             pages.append(page)
     return pages
+
+
+CUT_LAYER = "CutContour"  # the optional content group of the die line in the shop files
+
+
+def _die_paths(deck: DeckSheets, bleed_mm: float) -> list:
+    """The cut path on a shop page: the front's, and mirrored for the back of a two-sided deck."""
+    spec = deck.spec
+    at = translate(bleed_mm, bleed_mm)
+    paths = [cut_path(spec).transformed(at)]
+    if deck.backs is not None:
+        paths.append(cut_path(spec).transformed(Affine(-1, 0, 0, 1, spec.w, 0)).transformed(at))
+    return paths
 
 
 def shop_die_pages(deck: DeckSheets, bleed_mm: float) -> list[Page]:
     """The die line alone, spot colour CutContour, on pages sized and boxed like the shop pages:
     page 1 for every front, page 2 (two-sided decks) for every back."""
     spec = deck.spec
-    at = translate(bleed_mm, bleed_mm)
-    paths = [cut_path(spec).transformed(at)]
-    if deck.backs is not None:
-        paths.append(cut_path(spec).transformed(Affine(-1, 0, 0, 1, spec.w, 0)).transformed(at))
     pages = []
-    for path in paths:
+    for path in _die_paths(deck, bleed_mm):
         page = _shop_page(spec, bleed_mm)
         page.items.append(DieLine(path, spot=True))
         pages.append(page)
