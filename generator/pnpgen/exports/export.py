@@ -91,7 +91,9 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     arts = convert_faces(rendered.faces.subset(needed), rendered.art_folder)
     font = game.fonts["gothic"]
     out_dir = (options.out or ws.root / "build") / slug / preset.slug
-    result = ExportResult(game, out_dir, warnings=warnings + [o.warning for o in left_out], left_out=left_out)
+    unverified = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
+    result = ExportResult(game, out_dir, warnings=warnings + unverified + [o.warning for o in left_out],
+                          left_out=left_out)
     table = tts.Table(slug, _tts_deck_ids(ws, slug, game, options.deck_id_base), tts.urls(out_dir, options.base_url),
                       preset.dpi)
     thumbs = []

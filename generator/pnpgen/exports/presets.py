@@ -23,6 +23,7 @@ PRESET_KEYS = {
     "quantity": "csv | name", "backs": "each | shared", "page_order": "front-back | back-front",
     "marks": "none | jp | western",
     "pdfx": "x1a | none (default of --pdfx)",
+    "unverified": "what of the preset is not checked against the shop's own template (warned on every export)",
     "output_condition": "{identifier: CGATS TR 001, condition: …, info: …} (the PDF/X printing condition)",
     "formats": "name: {trim: [w, h], bleed: …, safe: …, pixels: [w, h]}",
 }
@@ -71,6 +72,7 @@ class Preset:
     formats: tuple[Format, ...]
     pdfx: str = "none"  # x1a | none: the default of --pdfx
     output_condition: OutputCondition | None = None  # the PDF/X output intent's printing condition
+    unverified: str = ""  # figures not checked against the shop's own template: warned on every export
 
 
 @dataclass(frozen=True)
@@ -152,7 +154,7 @@ def _parse(doc: Located, slug: str) -> Preset:
         backs=_choice(doc, "backs", "each", ("each", "shared")),
         page_order=_choice(doc, "page_order", "front-back", ("front-back", "back-front")),
         marks=_choice(doc, "marks", "none", ("none", "jp", "western")), formats=formats,
-        pdfx=pdfx, output_condition=condition,
+        pdfx=pdfx, output_condition=condition, unverified=str(data.get("unverified") or ""),
     )
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from pnpgen.exports.faces import PageStyle, UniqueFace, face_images, face_pdf, png_bytes
 from pnpgen.exports.presets import Preset
-from pnpgen.impose.sheets import face_label
+from pnpgen.impose.sheets import face_label, face_labels
 from pnpgen.pdf.black import k_only
 from pnpgen.pdf.colour import over_limit
 from pnpgen.pdf.pdfx import OutputCondition, make_x1a
@@ -70,7 +70,8 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     labels: list[str | None] = []  # pdf-faces: the piece's name and quantity on each page
     rows = []
     where: list[str] = []  # page → what it shows, for the ink warnings
-    for face in faces:
+    bases = face_labels([(face.piece.label, face.copies) for face in faces])
+    for face, base in zip(faces, bases):
         first = len(pages) + 1
         backs: list[int] = []
         copies = face.copies if preset.files == "pdf-copies" else 1
@@ -80,7 +81,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
                 sides.reverse()
             for side, key in sides:
                 pages.append(key)
-                labels.append(face_label(face.piece.label, face.copies, side) if preset.files == "pdf-faces" else None)
+                labels.append(face_label(base, side) if preset.files == "pdf-faces" else None)
                 where.append(f"{face.stem} {side}")
                 if side == "back":
                     backs.append(len(pages))
