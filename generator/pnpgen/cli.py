@@ -66,6 +66,9 @@ def _export_parser(sub) -> None:
     e.add_argument("--colour", choices=["rgb", "cmyk"], help="default: the preset's")
     e.add_argument("--pdfx", choices=["x1a", "none"],
                    help="PDF/X-1a:2003 for the preset's printing condition, or a plain PDF (default: the preset's)")
+    e.add_argument("--outline-text", action=argparse.BooleanOptionalAction, default=None,
+                   help="PDF presets: draw every glyph as a path from the embedded font, for printers that ask "
+                        "(default: the preset's)")
     e.add_argument("--proof", action="store_true", help="overlay trim, bleed and safe zone on every piece")
     e.add_argument("--base-url", type=validate.option(validate.base_url_option),
                    help="where Tabletop Simulator finds the images: an http(s):// or file:/// URL (default: file:/// paths)")

@@ -114,7 +114,7 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
 def export(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.exports.export import ExportOptions, export_game, write_export
 
-    options = ExportOptions(preset=args.preset, fit=args.fit, colour=args.colour, pdfx=args.pdfx, proof=args.proof,
+    options = ExportOptions(preset=args.preset, fit=args.fit, colour=args.colour, pdfx=args.pdfx, outline_text=args.outline_text, proof=args.proof,
                             base_url=args.base_url, deck_id_base=args.deck_id_base, decks=tuple(args.deck), out=args.out)
     result = export_game(ws, args.game, options)
     write_export(result)

@@ -113,3 +113,40 @@ def test_separations_show_text_on_k_alone_overprinting(tmp_path):
     assert k.getextrema()[0] < 64  # letters on the K plate
     assert c.getextrema() == (255, 255)  # no cyan anywhere near the text
     assert m.getextrema()[1] - m.getextrema()[0] <= 2 and y.getextrema()[1] - y.getextrema()[0] <= 2  # no knock-out
+
+
+def test_outline_text_draws_every_glyph_as_a_path(tmp_path):
+    """--outline-text: no text object and no font left, the same page drawn (glyphs as filled
+    paths in place: the rendered pages agree), the K-only black kept; PDF/X-1a still passes."""
+    import pypdfium2
+    from preflight import problems
+
+    root = make_workspace(tmp_path / "ws", front=INK_FRONT, pieces=["カード1"])
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--out", str(tmp_path / "text")) == 0
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--outline-text",
+               "--out", str(tmp_path / "outlined")) == 0
+    text_pdf = tmp_path / "text" / "test" / "doujin" / "cards.pdf"
+    outlined = tmp_path / "outlined" / "test" / "doujin" / "cards.pdf"
+    assert text_objects(text_pdf) and not text_objects(outlined)
+    assert problems(outlined.read_bytes()) == []
+    with pikepdf.open(outlined) as doc:
+        for obj in doc.objects:
+            assert not (isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/Font")
+        form = next(x for x in doc.pages[0].Resources.XObject.values() if x.get("/Subtype") == "/Form")
+        ops = [str(op) for _, op in pikepdf.parse_content_stream(form)]
+        assert "/PnpOverprint" in str(form.Resources.ExtGState.keys()) and ops.count("f") >= 2
+    pages = []
+    for pdf in (text_pdf, outlined):
+        doc = pypdfium2.PdfDocument(str(pdf))
+        pages.append(doc[0].render(scale=150 / 72).to_pil().convert("L"))
+        doc.close()
+    from PIL import ImageChops
+
+    px = 150 / 25.4
+    box = tuple(round(v * px) for v in (11, 11 + 4, 11 + 63, 11 + 52))  # the name and the text, in the trim
+    a, b = (p.crop(box) for p in pages)
+    diff = ImageChops.difference(a, b).point(lambda v: 255 if v > 40 else 0)
+    letters = a.point(lambda v: 255 if v < 75 else 0).histogram()[255]
+    assert letters > 500  # the text is there (dark on the red ground)
+    # Only antialiased edges differ (4 % here); glyphs half a point off differ by 160 %.
+    assert diff.histogram()[255] < 0.15 * letters

@@ -33,6 +33,7 @@ class ExportOptions:
     fit: str | None = None  # scale | bleed
     colour: str | None = None  # rgb | cmyk; default: the preset's
     pdfx: str | None = None  # x1a | none; default: the preset's
+    outline_text: bool | None = None  # glyphs as paths; default: the preset's
     proof: bool = False
     base_url: str | None = None
     deck_id_base: int | None = None  # Tabletop Simulator: the first CustomDeck id (default tts.DECK_ID_BASE)
@@ -81,6 +82,10 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
                          expected="--colour rgb, or a PDF preset such as drivethrucards or doujin")
     # The preset's PDF/X is for its colour: --colour rgb alone asks for a plain RGB PDF.
     pdfx = _pdfx(preset, options.pdfx or (preset.pdfx if colour == "cmyk" else "none"), colour)
+    outline = preset.outline_text if options.outline_text is None else options.outline_text
+    if outline and not preset.files.startswith("pdf"):
+        raise InputError(f"{preset.name} takes images, so --outline-text does not apply", key="--outline-text",
+                         expected="a PDF preset such as doujin or drivethrucards")
     decks, fitted, left_out = _fit_decks(ws, game, preset, options)
     # One bleed for the whole game's faces: the widest any exported deck needs (the pages clip the rest).
     art_bleed = max(f.art_bleed for f in fitted.values())
@@ -109,7 +114,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
                                               f.copies) for f in faces)
         else:
             result.order.extend(shop.deck_files(preset, style, faces, result.files, result.warnings,
-                                                shop.Finish(pdfx, str(game.date)), result.black))
+                                                shop.Finish(pdfx, str(game.date), outline), result.black))
         thumbs.extend(contact.thumbnails(style, faces))
     result.order.extend(shop.OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
                         for o in left_out)

@@ -23,6 +23,7 @@ PRESET_KEYS = {
     "quantity": "csv | name", "backs": "each | shared", "page_order": "front-back | back-front",
     "marks": "none | jp | western",
     "pdfx": "x1a | none (default of --pdfx)",
+    "outline_text": "true | false: every glyph drawn as a path (default of --outline-text)",
     "unverified": "what of the preset is not checked against the shop's own template (warned on every export)",
     "output_condition": "{identifier: CGATS TR 001, condition: …, info: …} (the PDF/X printing condition)",
     "formats": "name: {trim: [w, h], bleed: …, safe: …, pixels: [w, h]}",
@@ -72,6 +73,7 @@ class Preset:
     formats: tuple[Format, ...]
     pdfx: str = "none"  # x1a | none: the default of --pdfx
     output_condition: OutputCondition | None = None  # the PDF/X output intent's printing condition
+    outline_text: bool = False  # PDF layouts: glyphs as paths (アウトライン化)
     unverified: str = ""  # figures not checked against the shop's own template: warned on every export
 
 
@@ -155,7 +157,15 @@ def _parse(doc: Located, slug: str) -> Preset:
         page_order=_choice(doc, "page_order", "front-back", ("front-back", "back-front")),
         marks=_choice(doc, "marks", "none", ("none", "jp", "western")), formats=formats,
         pdfx=pdfx, output_condition=condition, unverified=str(data.get("unverified") or ""),
+        outline_text=_flag(doc, "outline_text"),
     )
+
+
+def _flag(doc: Located, key: str) -> bool:
+    value = doc.data.get(key, False)
+    if not isinstance(value, bool):
+        raise doc.error((key,), f"{value!r} is not true or false", "true | false")
+    return value
 
 
 def _condition(doc: Located) -> OutputCondition | None:

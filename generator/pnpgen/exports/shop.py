@@ -15,6 +15,7 @@ from pnpgen.exports.presets import Preset
 from pnpgen.impose.sheets import face_label, face_labels
 from pnpgen.pdf.black import k_only
 from pnpgen.pdf.colour import over_limit
+from pnpgen.pdf.outline import outline_text
 from pnpgen.pdf.pdfx import OutputCondition, make_x1a
 
 
@@ -54,6 +55,7 @@ class Finish:
 
     pdfx: OutputCondition | None = None
     date: str = ""  # the game's date: the PDF/X creation date
+    outline_text: bool = False  # every glyph drawn as a path (アウトライン化)
 
 
 def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
@@ -93,6 +95,9 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     if style.cmyk:
         pdf, mapped = k_only(pdf)
         notes.extend(mapped.lines(name))
+    if finish.outline_text:
+        pdf, left = outline_text(pdf)
+        warnings.extend(f"{name}: {what}" for what in left)
     if finish.pdfx is not None:
         pdf = make_x1a(pdf, finish.pdfx, title, finish.date)
     if style.cmyk:
