@@ -24,6 +24,7 @@ from __future__ import annotations
 import io
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 BLACK_K = 0.70  # K after conversion at or above which a colour counts as black
 THIN_PT = 1.0  # strokes up to this width (points, as drawn in the face) are lines, not areas
@@ -74,7 +75,7 @@ def k_only(pdf: bytes) -> tuple[bytes, Mapped]:
         seen: set[tuple[int, int]] = set()
         for page in doc.pages:
             _rewrite(doc, page.obj, mapped, states)
-            todo = [page.obj]
+            todo: list[Any] = [page.obj]
             while todo:
                 obj = todo.pop()
                 res = obj.get("/Resources")
@@ -113,7 +114,8 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
     def restore(colour, colour_op: str) -> list:
         return [(list(colour), Operator(colour_op)), ([Name(KNOCKOUT)], Operator("gs"))]
 
-    for operands, op in ops:
+    for instruction in ops:
+        operands, op = instruction.operands, instruction.operator
         name = str(op)
         if name == "k":
             fill = tuple(float(v) for v in operands)

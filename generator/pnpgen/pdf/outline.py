@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 from functools import lru_cache
+from typing import Any
 
 from fontTools.pens.basePen import BasePen
 from fontTools.ttLib import TTFont
@@ -47,7 +48,7 @@ class _PathPen(BasePen):
 @lru_cache(maxsize=64)
 def _font(data: bytes):
     font = TTFont(io.BytesIO(data))
-    cmap = {}
+    cmap: dict[int, str] = {}
     for table in font["cmap"].tables:
         for code, name in table.cmap.items():
             cmap.setdefault(code, name)
@@ -67,7 +68,7 @@ def outline_text(pdf: bytes) -> tuple[bytes, list[str]]:
     left: list[str] = []
     with pikepdf.open(io.BytesIO(pdf)) as doc:
         seen: set = set()
-        todo = [page.obj for page in doc.pages]
+        todo: list[Any] = [page.obj for page in doc.pages]
         while todo:
             obj = todo.pop()
             res = obj.get("/Resources")
@@ -103,7 +104,8 @@ def _outline(doc, obj, left: list[str]) -> None:
     ok = True
     tm = tlm = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
     state = {"Tc": 0.0, "Tw": 0.0, "Tz": 100.0, "TL": 0.0, "Tr": 0, "Ts": 0.0}
-    font = size = None
+    font: Any = None
+    size = 0.0
     kept_fonts: set[str] = set()  # fonts of text left as text
 
     def show(string: bytes, adjust: float = 0.0) -> None:
@@ -128,7 +130,8 @@ def _outline(doc, obj, left: list[str]) -> None:
             tx = (w * size + state["Tc"] + (state["Tw"] if code == 32 else 0.0)) * h
             tm = _mul((1, 0, 0, 1, tx, 0), tm)
 
-    for operands, op in ops:
+    for instruction in ops:
+        operands, op = instruction.operands, instruction.operator
         name = str(op)
         if name == "BT":
             text, paths, ok = [(operands, op)], [], True
