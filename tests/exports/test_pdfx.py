@@ -82,6 +82,7 @@ def test_real_games_pass(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["--preset", "doujin", "--colour", "rgb", "--pdfx", "x1a"], "PDF/X-1a holds CMYK colour only"),
     (["--preset", "thegamecrafter", "--pdfx", "x1a"], "takes images, not PDF"),
+    (["--preset", "thegamecrafter", "--outline-text"], "so --outline-text does not apply"),
 ])
 def test_pdfx_that_cannot_be_made_is_one_line(tmp_path, capsys, args, message):
     """--pdfx x1a asked for where it cannot be made; --colour rgb alone is a plain RGB PDF."""
