@@ -86,7 +86,7 @@ def _boxes(page) -> list[str]:
     trim, bleed, art = _box(page, "/TrimBox"), _box(page, "/BleedBox"), _box(page, "/ArtBox")
     if trim is None:
         return ["no TrimBox"]
-    out = []
+    out = [] if bleed is not None else ["no BleedBox (pnpgen claims one on every page)"]
     if art is not None:
         out.append("both TrimBox and ArtBox")
     outer = bleed if bleed is not None else media
