@@ -69,6 +69,7 @@ def test_deck_ids_never_collide_even_when_names_hash_alike():
     assert len(set(firsts)) == len(decks)
     assert all(b - a >= tts.SHEETS_PER_DECK for a, b in zip(firsts, firsts[1:]))  # room for every sheet
     assert tts.deck_ids(list(reversed(decks))) == ids  # the order given does not matter
+    assert DECK_ID_BASE_MAX == tts.MAX_CARD_ID // 100 - tts.DECK_ID_SLOTS * tts.SHEETS_PER_DECK
     top = max(tts.deck_ids(decks, DECK_ID_BASE_MAX).values()) + tts.SHEETS_PER_DECK - 1
     assert top * 100 + 69 <= 2**31 - 1  # the highest CardID fits TTS's 32-bit int
 

@@ -24,7 +24,6 @@ from urllib.parse import quote
 
 from PIL import Image, ImageDraw
 
-from pnpgen.data.validate import DECK_ID_BASE_MAX
 from pnpgen.errors import InputError
 from pnpgen.exports.faces import PageStyle, UniqueFace, face_images, png_bytes
 from pnpgen.shapes import outline, shape_spec
@@ -39,8 +38,8 @@ CARD_TYPES = {"rounded": 0, "rect": 1, "hex": 3, "circle": 4}  # CustomDeck.Type
 DECK_ID_BASE = 1000
 DECK_ID_SLOTS = 10_000
 SHEETS_PER_DECK = 100
-MAX_CARD_ID = 2**31 - 1  # CardID = id × 100 + slot is a 32-bit int in TTS saves
-assert DECK_ID_BASE_MAX == MAX_CARD_ID // 100 - DECK_ID_SLOTS * SHEETS_PER_DECK  # --deck-id-base's bound
+MAX_CARD_ID = 2**31 - 1  # CardID = id × 100 + slot is a 32-bit int in TTS saves (data/validate.py's
+# DECK_ID_BASE_MAX, the bound of --deck-id-base, keeps the highest one under it; tests/exports/test_tts.py)
 TOKEN_BORDER = 0.03  # transparent border round a token image, of its longer side (at least 4 px)
 INCH_PER_UNIT = 1.0  # a TTS unit is about an inch; a custom tile at scale 1 is about 2 units wide
 
@@ -90,9 +89,12 @@ def deck_ids(decks: list[tuple[str, str]], base: int = DECK_ID_BASE) -> dict[tup
     """(game, deck) → the deck's first CustomDeck id; its sheets take the next ids, up to
     SHEETS_PER_DECK. Derived from the names, so stable from export to export; ``decks`` is every
     deck of the workspace (in any order), so no two of them share an id."""
+    if len(set(decks)) > DECK_ID_SLOTS:
+        raise InputError(f"the workspace has {len(set(decks)):,} decks; Tabletop Simulator exports give distinct "
+                         f"CustomDeck ids to at most {DECK_ID_SLOTS:,}", expected="fewer decks in data/")
     taken: set[int] = set()
     out = {}
-    for game, deck in sorted(decks):
+    for game, deck in sorted(set(decks)):
         slot = int(hashlib.sha1(f"{game}/{deck}".encode()).hexdigest(), 16) % DECK_ID_SLOTS
         while slot in taken:
             slot = (slot + 1) % DECK_ID_SLOTS
