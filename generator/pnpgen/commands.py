@@ -97,12 +97,14 @@ def _rulebook(ws: Workspace, game, args: argparse.Namespace):
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.engine.output import write_all
+    from pnpgen.engine.output import claim, mark, write_all
 
+    out_root = args.out or ws.root / "build"
+    claim(out_root)
     game = load_game(ws, args.game, lang=args.lang)
-    out_dir = (args.out or ws.root / "build") / game.slug / (args.lang or "")
+    out_dir = out_root / game.slug / (args.lang or "")
     book = _rulebook(ws, game, args)
-    write_all({out_dir / name: data for name, data in book.files.items()})  # all three or none
+    write_all({out_dir / name: data for name, data in book.files.items()} | mark(out_root))  # all or none
     for w in book.warnings:
         _warn(w)
     for line in book.report:

@@ -25,6 +25,9 @@ from pnpgen.errors import InputError
 
 TMP_SUFFIX = ".pnpgen-tmp"
 LOCK_NAME = ".pnpgen.lock"
+MARKER_NAME = ".pnpgen-output"  # in every output folder pnpgen writes: its files are pnpgen's to replace
+MARKER_TEXT = (b"This folder is written by pnpgen (build and export output). pnpgen replaces and removes\n"
+               b"the files it wrote here; anything else in it is left alone.\n")
 
 
 def order_csv(columns: Sequence[str], rows: Iterable[Sequence]) -> bytes:
@@ -107,6 +110,54 @@ def _make_dir(folder: Path) -> None:
 def _unwritable(folder: Path, e: OSError) -> InputError:
     return InputError(f"cannot write to {folder}: {e.strerror}", path=folder, key="--out",
                       expected="a folder you may write to")
+
+
+def claim(folder: Path) -> None:
+    """Refuse an output folder that is not pnpgen's to write: ``/``, the home folder itself, or a
+    folder holding files unless it is already a pnpgen output folder (its marker file, or the
+    lock file every earlier build left). An empty or missing folder is claimed by the first
+    build or export, which writes the marker."""
+    try:
+        where = folder.resolve()
+        home = Path.home().resolve()
+    except (OSError, RuntimeError):
+        return  # an unusable path: the write says so in its own words
+    if where == Path(where.anchor) or where == home:
+        raise InputError(f"{folder} is {'the home folder' if where == home else 'the root of the disk'}, "
+                         "not an output folder", key="--out",
+                         expected="a folder of its own, e.g. --out build or --out ~/pnp/build")
+    if not where.is_dir() or (where / MARKER_NAME).is_file() or (where / LOCK_NAME).is_file():
+        return
+    try:
+        foreign = next(iter(sorted(where.iterdir())), None)
+    except OSError:
+        return
+    if foreign is not None:
+        raise InputError(f"{folder} holds files pnpgen did not write ({foreign.name}…), so it is not an "
+                         "output folder", key="--out",
+                         expected="an empty or new folder, or one pnpgen built into before")
+
+
+def mark(folder: Path) -> dict[Path, bytes]:
+    """The marker file that makes ``folder`` a pnpgen output folder, to write with the outputs."""
+    return {folder / MARKER_NAME: MARKER_TEXT}
+
+
+def inside(root: Path, rel: str) -> Path | None:
+    """``root/rel`` when ``rel`` is a plain relative path (no '..', not absolute, no empty or '.'
+    part, no NUL) whose folders below ``root`` are real folders, not links; else None. The only
+    way a path read from a record (a cache state, export.json) becomes a file pnpgen may delete."""
+    if not isinstance(rel, str) or not rel or "\0" in rel or "\\" in rel or rel.startswith("/"):
+        return None
+    parts = rel.split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        return None
+    folder = root
+    for part in parts[:-1]:
+        folder = folder / part
+        if folder.is_symlink():
+            return None
+    return root.joinpath(*parts)
 
 
 def remove_stray_temps(folders: list[Path]) -> int:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from pnpgen.engine.cache import Cache, GameState, fingerprint, sha
 from pnpgen.engine.changes import change_report, snapshot
 from pnpgen.engine.options import BuildOptions
-from pnpgen.engine.output import build_lock, remove_stray_temps, write_all
+from pnpgen.engine.output import build_lock, claim, inside, mark, remove_stray_temps, write_all
 from pnpgen.data.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -49,7 +49,9 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
               rulebook: RulebookOptions | None, say: Callable[[str], None] = lambda s: None) -> list[GameOutcome]:
     """Build ``slugs`` into ``out_root/<slug>/``; nothing is written unless every game succeeds.
     Games are built side by side in worker processes when there are cores for it."""
+    claim(out_root)
     cache = Cache(out_root)
+    cache.refuse_links()
     outcomes: list[GameOutcome] = []
     todo: list[tuple[str, str]] = []
     for slug in slugs:
@@ -78,7 +80,7 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
             built = [done[slug] for slug, _ in todo]  # in the order asked, whatever finished first
     else:
         built = [_build_one(job, say) for job in jobs]
-    files: dict[Path, bytes] = {}
+    files: dict[Path, bytes] = mark(out_root)
     stale: list[Path] = []
     for outcome, write, gone in built:
         outcomes.append(outcome)
@@ -143,7 +145,9 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
     files = {out_dir / rel: data for rel, data in result.files.items()}
     files[cache.state_path(_edition(slug, options))] = state.to_json()
     files.update(result.cache_files)
-    gone = [out_dir / rel for rel in before.files if rel not in result.files] if before else []
+    below = out_dir.relative_to(out_root).as_posix()
+    gone = [path for rel in (before.files if before else []) if rel not in result.files
+            and (path := inside(out_root, f"{below}/{rel}")) is not None]
     result.rendered = None  # the faces and the art stay in the worker: only bytes and records come back
     result.arts = {}
     return GameOutcome(slug, out_dir, False, result, changes), files, gone

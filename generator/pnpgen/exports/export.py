@@ -14,7 +14,7 @@ from pathlib import Path
 from pnpgen.faces.convert import convert_faces
 from pnpgen.engine.game import BuildOptions, render_game
 from pnpgen import fonts as fontreg
-from pnpgen.engine.output import atomic_write_bytes, order_csv
+from pnpgen.engine.output import atomic_write_bytes, claim, inside, mark, order_csv, write_all
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Deck, Game
 from pnpgen.data.workspace import Workspace
@@ -69,6 +69,7 @@ class ExportResult:
 
 
 def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResult:
+    claim(options.out or ws.root / "build")
     game = load_game(ws, slug)
     preset = load_preset(ws, slug, options.preset)
     colour = options.colour or preset.colour
@@ -186,12 +187,14 @@ def write_export(result: ExportResult) -> list[Path]:
         except (ValueError, AttributeError):
             before = []
     written = []
+    write_all(mark(out.parent.parent))
     for rel, data in sorted(result.files.items()):
         atomic_write_bytes(out / rel, data)
         written.append(out / rel)
-    stale = [name for name in before if name not in result.files and "/" not in name and name != RECORD]
-    for name in stale:
-        (out / name).unlink(missing_ok=True)
+    stale = [path for name in before if name not in result.files and "/" not in name and name != RECORD
+             and (path := inside(out, name)) is not None]
+    for path in stale:
+        path.unlink(missing_ok=True)
     left_out = [{"deck": o.deck.id, "name": o.deck.name, "why": o.why, "taken_by": list(o.takers)}
                 for o in result.left_out]
     text = json.dumps({"game": result.game.slug, "files": sorted(result.files), "warnings": result.warnings,
