@@ -150,6 +150,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None) -> Game:
         text_fallback_fonts=text_fallbacks,
     )
     for deck_file in sorted((folder / "decks").glob("*.yaml")):
+        contained(deck_file.relative_to(folder), folder, "decks", deck_file)  # a link out is never read
         game.decks.append(load_deck(ws, game, deck_file))
     return game
 
