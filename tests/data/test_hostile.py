@@ -184,7 +184,8 @@ def test_deck_file_that_would_never_end_is_refused_at_once(tmp_path, capsys, mak
     deck = ws / "data" / "test" / "decks" / "more.yaml"
     os.mkfifo(deck) if make == "pipe" else deck.symlink_to("/dev/zero")
     err = fails(ws, capsys, "check")
-    assert "decks/more.yaml: is not a regular file" in err
+    # a link to a device leads out of the workspace: refused before it is even opened
+    assert "decks/more.yaml: is not a regular file" in err if make == "pipe" else "decks/more.yaml: decks: " in err
 
 
 def test_icon_is_a_folder(tmp_path, capsys):

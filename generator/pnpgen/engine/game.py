@@ -117,7 +117,7 @@ def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compi
     faces = FaceSet()
     decks = [render_deck(deck, renderer, faces) for deck in game.decks]
     return RenderedGame(game, faces, decks, renderer.art.folder, renderer.art.images(), bleed,
-                        art_fingerprint(ws, game), game.translations.warnings + list(renderer.warnings))
+                        art_fingerprint(ws, game), game.notes + game.translations.warnings + list(renderer.warnings))
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from pnpgen.engine.changes import change_report, snapshot
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.output import build_lock, claim, inside, mark, remove_stray_temps, write_all
 from pnpgen.data.workspace import Workspace
+from pnpgen.errors import InputError
 
 if TYPE_CHECKING:
     from pnpgen.engine.game import BuildResult
@@ -126,6 +127,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
     before = cache.state(_edition(slug, options))
     book = _Rulebook(ws, rulebook, cache, beside=options.jobs > 1) if rulebook is not None else None
     game = load_game(ws, slug, lang=options.lang)
+    _nothing_went_missing(game, before, rulebook is not None)
     try:
         if book is not None:
             book.prepare(game)
@@ -151,6 +153,22 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
     result.rendered = None  # the faces and the art stay in the worker: only bytes and records come back
     result.arts = {}
     return GameOutcome(slug, out_dir, False, result, changes), files, gone
+
+
+def _nothing_went_missing(game: Game, before: GameState | None, rulebook: bool) -> None:
+    """Input the last good build had and this one lacks is a mistake, not a reason to delete its
+    outputs: the draft that made rulebook.pdf, every deck file at once."""
+    if before is None:
+        return
+    shown = f"data/{game.slug}/{game.draft_file.relative_to(game.root).as_posix()}"
+    if rulebook and not game.draft_file.exists() and "rulebook.pdf" in before.files:
+        raise InputError("the draft is missing, and the last build made rulebook.pdf from it", path=shown,
+                         expected="the draft back in its place (its outputs are kept), or --no-rulebook")
+    if not game.decks and before.report:
+        raise InputError(f"the game has no deck files, and the last build had {len(before.report)}",
+                         path=f"data/{game.slug}/decks",
+                         expected="the deck files back in decks/ (their outputs are kept), or delete the "
+                         "game's output folder to start over")
 
 
 class _Rulebook:
@@ -194,7 +212,8 @@ class _Rulebook:
     def finish(self, result: BuildResult) -> None:
         game = result.game
         if not game.draft_file.is_file():
-            result.warnings.append(f"{game.draft_file}: no draft text, so no rulebook was built "
+            shown = f"data/{game.slug}/{game.draft_file.relative_to(game.root).as_posix()}"
+            result.warnings.append(f"{shown}: no draft text, so no rulebook was built "
                                    "(add the draft there, or set draft_file in game.yaml)")
             return
         if self.future is not None:
