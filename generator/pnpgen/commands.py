@@ -97,14 +97,16 @@ def _rulebook(ws: Workspace, game, args: argparse.Namespace):
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.engine.output import claim, mark, write_all
+    from pnpgen.engine.output import build_lock, claim, mark
+    from pnpgen.engine.transaction import commit
 
     out_root = args.out or ws.root / "build"
     claim(out_root)
     game = load_game(ws, args.game, lang=args.lang)
     out_dir = out_root / game.slug / (args.lang or "")
     book = _rulebook(ws, game, args)
-    write_all({out_dir / name: data for name, data in book.files.items()} | mark(out_root))  # all or none
+    with build_lock(out_root):  # all three or none
+        commit(out_root, {out_dir / name: data for name, data in book.files.items()} | mark(out_root))
     for w in book.warnings:
         _warn(w)
     for line in book.report:

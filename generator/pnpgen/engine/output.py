@@ -60,16 +60,16 @@ def write_all(files: dict[Path, bytes]) -> list[Path]:
     try:
         for path, data in sorted(todo.items()):
             if path.parent not in made:
-                _make_dir(path.parent)
+                make_folder(path.parent)
                 made.add(path.parent)
             try:
                 fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
             except OSError as e:
-                raise _unwritable(path.parent, e) from None
+                raise unwritable(path.parent, e) from None
             temps[path] = tmp
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
-            os.chmod(tmp, 0o666 & ~_umask())
+            os.chmod(tmp, 0o666 & ~current_umask())
         with _ctrl_c_deferred():  # the renames run to the end: never half old, half new files
             for path, tmp in sorted(temps.items()):
                 os.replace(tmp, path)
@@ -97,17 +97,17 @@ def _ctrl_c_deferred():
         raise KeyboardInterrupt
 
 
-def _make_dir(folder: Path) -> None:
+def make_folder(folder: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
         raise InputError(f"cannot create the output folder {folder}: a file stands in its way",
                          path=folder, key="--out", expected="a folder path (or remove that file)") from None
     except OSError as e:
-        raise _unwritable(folder, e) from None
+        raise unwritable(folder, e) from None
 
 
-def _unwritable(folder: Path, e: OSError) -> InputError:
+def unwritable(folder: Path, e: OSError) -> InputError:
     return InputError(f"cannot write to {folder}: {e.strerror}", path=folder, key="--out",
                       expected="a folder you may write to")
 
@@ -176,11 +176,11 @@ def remove_stray_temps(folders: list[Path]) -> int:
 def build_lock(folder: Path, wait: bool = True):
     """Hold ``folder``'s build lock: a second build waits for the first (or, with wait=False,
     stops with a clear message)."""
-    _make_dir(folder)
+    make_folder(folder)
     try:
         lock = open(folder / LOCK_NAME, "a+b")
     except OSError as e:  # a folder that is no place for files (/proc/self) or not ours to write
-        raise _unwritable(folder, e) from None
+        raise unwritable(folder, e) from None
     with lock as f:
         try:
             fcntl.flock(f, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
@@ -193,7 +193,7 @@ def build_lock(folder: Path, wait: bool = True):
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
-def _umask() -> int:
+def current_umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, Callable
 from pnpgen.engine.cache import Cache, GameState, fingerprint, sha
 from pnpgen.engine.changes import change_report, snapshot
 from pnpgen.engine.options import BuildOptions
-from pnpgen.engine.output import build_lock, claim, inside, mark, remove_stray_temps, write_all
+from pnpgen.engine.output import build_lock, claim, inside, mark, remove_stray_temps
+from pnpgen.engine.transaction import commit, recover
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 
@@ -52,6 +53,11 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
     Games are built side by side in worker processes when there are cores for it."""
     claim(out_root)
     cache = Cache(out_root)
+    if out_root.is_dir():
+        with build_lock(out_root):  # a commit a killed run left half done: finished before anything is read
+            if recover(out_root) == "forward":
+                cache.refuse_links()
+                cache.prune()  # what the interrupted build would have pruned after its commit
     cache.refuse_links()
     outcomes: list[GameOutcome] = []
     todo: list[tuple[str, str]] = []
@@ -89,10 +95,8 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
         stale.extend(gone)
     outcomes.sort(key=lambda o: slugs.index(o.slug))
     with build_lock(out_root):  # built in memory first: a failed build leaves no trace
-        remove_stray_temps([cache.root, *(out_root / slug for slug in slugs)])
-        written = set(write_all(files))
-        for path in stale:
-            path.unlink(missing_ok=True)
+        remove_stray_temps([cache.root, *(out_root / slug for slug in slugs)])  # an older pnpgen's
+        written = set(commit(out_root, files, stale))  # one transaction: the old set or the new one
         cache.prune()  # entries no game's current state uses (this build's states are written)
     for o in outcomes:
         o.written = sorted(p for p in written if o.out_dir in p.parents)
