@@ -13,6 +13,7 @@ from pnpgen.data import validate as v
 from pnpgen.data.art import check_art
 from pnpgen.data.sheets import SheetDoc, read_pieces
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
+from pnpgen.data.names import check_deck_ids
 from pnpgen.data.model import FieldText, Game, Piece, Deck, Sourced, Where, colour_names, is_placeholder
 from pnpgen.shapes import bounding_size
 from pnpgen.data.workspace import Workspace, contained
@@ -160,6 +161,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None) -> Game:
     for deck_file in deck_files(game):
         contained(deck_file.relative_to(folder), folder, "decks", deck_file)  # a link out is never read
         game.decks.append(load_deck(ws, game, deck_file))
+    check_deck_ids(game)
     return game
 
 

@@ -18,6 +18,7 @@ from pnpgen.engine.output import build_lock, claim, inside, mark, order_csv
 from pnpgen.engine.transaction import commit, recover
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Deck, Game
+from pnpgen.data.names import check_preset_folder
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.exports import contact, shop, tts
@@ -73,6 +74,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     claim(options.out or ws.root / "build")
     game = load_game(ws, slug)
     preset = load_preset(ws, slug, options.preset)
+    check_preset_folder(game, preset.slug)
     colour = options.colour or preset.colour
     if colour == "cmyk" and preset.files in ("png-faces", "tts"):
         raise InputError(f"{preset.name} takes RGB images, so --colour cmyk does not apply", key="--colour",

@@ -97,6 +97,9 @@ def available(ws: Workspace, game: str) -> list[str]:
 
 
 def load_preset(ws: Workspace, game: str, name: str) -> Preset:
+    if not name or "/" in name or "\\" in name or name.startswith(".") or "\0" in name:
+        raise InputError(f"{name!r} is not a preset name", key="--preset",
+                         expected="one of " + ", ".join(available(ws, game)))
     for folder in preset_dirs(ws, game):
         path = folder / f"{name}.yaml"
         if path.is_file():
