@@ -9,14 +9,15 @@ from pathlib import Path
 from pnpgen.data.load import load_game
 from pnpgen.data.model import is_placeholder
 from pnpgen.data.workspace import Workspace
+from pnpgen.safetext import shown
 
 
 def _say(text: str) -> None:
-    print(text, flush=True)
+    print(shown(text), flush=True)  # data's text, escaped: no terminal control sequence gets through
 
 
 def _warn(text: str) -> None:
-    print(f"pnpgen: warning: {text}", file=sys.stderr, flush=True)
+    print(f"pnpgen: warning: {shown(text)}", file=sys.stderr, flush=True)
 
 
 def build(ws: Workspace, args: argparse.Namespace) -> int:
@@ -66,7 +67,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
         try:
             build(ws, args)
         except InputError as e:
-            print(f"pnpgen: error: {e}", file=sys.stderr, flush=True)
+            print(f"pnpgen: error: {shown(str(e))}", file=sys.stderr, flush=True)
 
     once()
     builds = 1

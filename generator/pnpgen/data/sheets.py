@@ -22,6 +22,7 @@ import yaml
 
 from pnpgen.data.model import Deck, Where
 from pnpgen.data.workspace import contained
+from pnpgen.safetext import control_char, csv_cell, csv_text
 from pnpgen.data.yamlsrc import Located, load_value
 from pnpgen.errors import InputError
 
@@ -117,6 +118,12 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
             if not _filled(value):
                 continue
             header = headers[col - 1] if col <= len(headers) else ""
+            if isinstance(value, str):
+                value = value.replace("\r\n", "\n")
+                bad = control_char(value)
+                if bad is not None:
+                    raise InputError(f"control character {bad} in the text", path=shown, line=row, column=col,
+                                     key=header or None, expected="printable text; control characters removed")
             if not header:
                 raise InputError(f"a value ({value!r}) in a column without a header", path=shown, line=row,
                                  column=col, expected=f"a field name in row {header_row} of column {column_letter(col)}")
@@ -168,7 +175,9 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
     try:
         if suffix == ".csv":
             text, _ = _decode(path.read_bytes(), shown)
-            rows = [(i, row) for i, row in enumerate(csv.reader(io.StringIO(text, newline="")), 1)]
+            # strict: an unterminated quote is an error, not every later row swallowed into one cell
+            rows = [(i, [csv_text(c) for c in row])
+                    for i, row in enumerate(csv.reader(io.StringIO(text, newline=""), strict=True), 1)]
             if len(rows) > MAX_ROWS:
                 raise _too_large(shown, "rows", MAX_ROWS)
             if any(len(row) > MAX_COLUMNS for _, row in rows):
@@ -275,7 +284,7 @@ def export_sheet(deck: Deck, fmt: str) -> bytes:
         text = io.StringIO(newline="")
         writer = csv.writer(text, lineterminator="\r\n")
         writer.writerow(header)
-        writer.writerows(table)
+        writer.writerows([csv_cell(v) for v in row] for row in table)  # read back by csv_text
         return ("\ufeff" + text.getvalue()).encode("utf-8")
     import openpyxl
 
@@ -285,8 +294,8 @@ def export_sheet(deck: Deck, fmt: str) -> bytes:
     for r, values in enumerate([header] + table, 1):
         for c, value in enumerate(values, 1):
             cell = ws.cell(row=r, column=c, value=value)
-            if isinstance(value, str) and value.startswith("="):
-                cell.data_type = "s"  # text, not a formula
+            if isinstance(value, str):
+                cell.data_type = "s"  # always text, never a formula (=, +, -, @ …)
     buf = io.BytesIO()
     book.save(buf)
     return buf.getvalue()

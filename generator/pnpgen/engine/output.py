@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from pnpgen.errors import InputError
+from pnpgen.safetext import csv_cell
 
 TMP_SUFFIX = ".pnpgen-tmp"
 LOCK_NAME = ".pnpgen.lock"
@@ -36,7 +37,7 @@ def order_csv(columns: Sequence[str], rows: Iterable[Sequence]) -> bytes:
     text = io.StringIO(newline="")
     out = csv.writer(text, lineterminator="\r\n")
     out.writerow(columns)
-    out.writerows(rows)
+    out.writerows([csv_cell(v) for v in row] for row in rows)  # a name like =HYPERLINK(…) stays text
     return ("\ufeff" + text.getvalue()).encode("utf-8")
 
 
