@@ -107,7 +107,7 @@ def yaml12(node: yaml.Node, value: Any) -> Any:
     """A plain number as YAML 1.2 reads it, not 1.1 (PyYAML's): ``1:30`` is text, not 90; ``012``
     is twelve, not ten. Hexadecimal, octal, binary and ``1_000`` are text too, so a count
     written ``0x10`` is an error naming it, not sixteen."""
-    if not isinstance(node, yaml.ScalarNode) or node.style is not None or node.tag not in (INT_TAG, FLOAT_TAG):
+    if not isinstance(node, yaml.ScalarNode) or node.style or node.tag not in (INT_TAG, FLOAT_TAG):  # plain: None or ""
         return value
     text = node.value
     if node.tag == INT_TAG:
