@@ -162,6 +162,10 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None) -> Game:
         contained(deck_file.relative_to(folder), folder, "decks", deck_file)  # a link out is never read
         game.decks.append(load_deck(ws, game, deck_file))
     check_deck_ids(game)
+    copies = sum(d.count for d in game.decks)
+    if copies > v.GAME_COPIES:  # before anything is drawn: ten decks of 10,000 ran for minutes
+        raise InputError(f"the game's decks print {copies:,} copies together", path=f"data/{slug}/decks",
+                         expected=f"at most {v.GAME_COPIES:,} copies in one game (the limit for copies per game)")
     return game
 
 

@@ -183,16 +183,42 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
             if any(len(row) > MAX_COLUMNS for _, row in rows):
                 raise _too_large(shown, "columns", MAX_COLUMNS)
             return rows
+        _check_unzipped(path, shown)  # .xlsx and .ods are zip files: a 640 kB bomb expands to gigabytes
         if suffix == ".xlsx":
             return _xlsx_rows(path, shown, sheet)
         return _ods_rows(path, shown, sheet)
     except InputError:
         raise
     except csv.Error as e:
-        raise InputError(f"cannot read the CSV: {e}", path=shown, expected="comma-separated values") from None
-    except (OSError, zipfile.BadZipFile, KeyError, ValueError) as e:
-        raise InputError(f"cannot read the spreadsheet: {e}", path=shown,
+        raise InputError(f"cannot read the CSV: {_one_line(e)}", path=shown, expected="comma-separated values") from None
+    except (OSError, zipfile.BadZipFile, KeyError, ValueError, SyntaxError) as e:  # SyntaxError: XML's ParseError
+        raise InputError(f"cannot read the spreadsheet: {_one_line(e)}", path=shown,
                          expected=f"a {suffix} file saved by a spreadsheet program") from None
+
+
+def _one_line(e: Exception) -> str:
+    """An exception's words on one line and short, without its class name."""
+    text = " ".join(str(e).split())
+    return text[:200] + ("…" if len(text) > 200 else "")
+
+
+MAX_UNZIPPED = 100_000_000  # an .xlsx or .ods, every part of it unpacked; real ones hold a few MB
+MAX_PARTS = 10_000
+
+
+def _check_unzipped(path: Path, shown: Path) -> None:
+    """The sizes a zipped spreadsheet declares for its parts, before any is unpacked (Python's
+    zipfile never unpacks more than a part declares)."""
+    with zipfile.ZipFile(path) as z:
+        parts = z.infolist()
+        if len(parts) > MAX_PARTS:
+            raise InputError(f"the spreadsheet holds {len(parts):,} parts", path=shown,
+                             expected=f"at most {MAX_PARTS:,} (the limit for spreadsheets)")
+        total = sum(p.file_size for p in parts)
+        if total > MAX_UNZIPPED:
+            raise InputError(f"the spreadsheet unpacks to {total:,} bytes", path=shown,
+                             expected=f"at most {MAX_UNZIPPED:,} bytes unpacked (the limit for spreadsheets); "
+                             "save it again without the extra rows, pictures or sheets")
 
 
 def _pick(names: list[str], sheet: str | None, shown: Path) -> int:
