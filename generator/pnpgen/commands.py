@@ -98,7 +98,7 @@ def _rulebook(ws: Workspace, game, args: argparse.Namespace):
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.engine.output import build_lock, claim, mark
+    from pnpgen.engine.output import build_lock, claim, mark, relative_proof
     from pnpgen.engine.transaction import commit
 
     out_root = args.out or ws.root / "build"
@@ -107,7 +107,8 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
     out_dir = out_root / game.slug / (args.lang or "")
     book = _rulebook(ws, game, args)
     with build_lock(out_root):  # all three or none
-        commit(out_root, {out_dir / name: data for name, data in book.files.items()} | mark(out_root))
+        commit(out_root, {out_dir / name: relative_proof(name, data, ws.root)
+                          for name, data in book.files.items()} | mark(out_root))
     for w in book.warnings:
         _warn(w)
     for line in book.report:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pnpgen.data.model import Game
 from pnpgen.errors import InputError
 
+NAME_MAX = 255  # bytes in a file name, on every common file system
 DECK_SUFFIXES = {"-unique": "shop/{id}-unique.pdf (its faces, each once)", "-die": "shop/{id}-die.pdf (its die line)"}
 
 
@@ -28,6 +29,11 @@ def check_deck_ids(game: Game) -> None:
     reserved = game_level(game.slug)
     ids = {deck.id: deck for deck in game.decks}
     for deck in game.decks:
+        longest = f"{deck.id}-unique.pdf".encode()
+        if len(longest) > NAME_MAX:  # its shop file's name would be too long for the file system
+            raise InputError(f"deck id of {len(deck.id.encode())} bytes is too long for its files' names",
+                             path=_shown(game, deck)[:80] + "…", expected=f"a deck file name of at most "
+                             f"{NAME_MAX - len(b'-unique.pdf')} bytes (UTF-8; a Japanese character takes 3)")
         if deck.id in reserved:
             raise InputError(f"deck id {deck.id!r} is the name of the game's {reserved[deck.id]}", path=_shown(game, deck),
                              expected="another file name for the deck")

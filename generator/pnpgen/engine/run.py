@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from pnpgen.engine.cache import Cache, GameState, fingerprint, sha
 from pnpgen.engine.changes import change_report, snapshot
 from pnpgen.engine.options import BuildOptions
-from pnpgen.engine.output import build_lock, claim, inside, mark, remove_stray_temps
+from pnpgen.engine.output import build_lock, claim, inside, mark, remove_stray_temps, relative_proof, workspace_relative
 from pnpgen.engine.transaction import commit, recover
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
@@ -144,7 +144,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
             book.close()
     changes = change_report(before.report if before else None, result.records)
     result.manifest["changes"] = changes
-    result.files["manifest.json"] = (json.dumps(result.manifest, ensure_ascii=False, indent=2) + "\n").encode()
+    manifest = workspace_relative(result.manifest, ws.root)  # the same bytes in any folder
+    result.files["manifest.json"] = (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode()
     state = GameState(inputs, documents=result.documents,
                       files={rel: sha(data) for rel, data in result.files.items()},
                       report=snapshot(result.records), uses=sorted(cache.entry(p) for p in result.uses))
@@ -225,6 +226,7 @@ class _Rulebook:
         files, warnings, report, learned, used = self.done
         result.cache_files.update(self.cache.record("readings", k, v) for k, v in sorted(learned.items()))
         result.uses.update(self.cache.record_path("readings", k) for k in used)
+        files = {name: relative_proof(name, data, self.ws.root) for name, data in files.items()}
         result.files.update(files)
         result.manifest["rulebook"] = {"files": sorted(files), "report": report}
         result.manifest["files"] = sorted(set(result.manifest["files"]) | set(files))

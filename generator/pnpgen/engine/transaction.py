@@ -74,7 +74,11 @@ def commit(root: Path, files: dict[Path, bytes], remove: Iterable[Path] = ()) ->
     if not todo and not gone:
         return []
     for path in [*todo, *gone]:
-        _check_way(root, path)
+        try:
+            _check_way(root, path)
+        except OSError as e:  # a name too long, a folder we may not read
+            raise InputError(f"cannot write {path.name[:60]}: {e.strerror}", path=root, key="--out",
+                             expected="a folder you may write to; nothing was replaced") from None
     staging = root / STAGING
     make_folder(root)
     try:

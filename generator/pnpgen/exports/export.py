@@ -14,7 +14,7 @@ from pathlib import Path
 from pnpgen.faces.convert import convert_faces
 from pnpgen.engine.game import BuildOptions, render_game
 from pnpgen import fonts as fontreg
-from pnpgen.engine.output import build_lock, claim, inside, mark, order_csv
+from pnpgen.engine.output import build_lock, claim, inside, mark, order_csv, workspace_relative
 from pnpgen.engine.transaction import commit, recover
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Deck, Game
@@ -112,6 +112,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     sheet = contact.contact_sheet(f"{game.title} — {preset.name}", thumbs, fontreg.path_of(font), notes)
     result.files[f"{slug}-contact.png"] = png_bytes(sheet)
     result.files["order.csv"] = order_csv(shop.ORDER_COLUMNS, [astuple(row) for row in result.order])
+    result.warnings = workspace_relative(result.warnings, ws.root)  # export.json: the same bytes in any folder
     return result
 
 
