@@ -211,6 +211,14 @@ class Face:
     copy: int = 1
 
 
+def _words(e: BaseException) -> str:
+    """What went wrong in the words of the error, without Python's name for its kind."""
+    said = " ".join(str(e).split())
+    if isinstance(e, ZeroDivisionError):
+        return f"a division by zero ({said})" if said else "a division by zero"
+    return said or "the template stopped here"
+
+
 class WorkspaceLoader(jinja2.FileSystemLoader):
     """Templates, includes and imports from templates/ only: Jinja refuses '..' in a name, and
     this refuses a file that a symlink leads out of the folder (an error, so the built-in
@@ -512,7 +520,7 @@ class Renderer:
             message, key = name if name.isprintable() and name == name.strip() else repr(name), "template"
             expected = f"a file under templates/{self.game.slug}/, or a built-in common/ template"
         else:
-            message, key, expected = f"{type(e).__name__}: {e}", None, None
+            message, key, expected = _words(e), None, None
         if where not in message:
             message += f" (rendering {where})"
         message = one_line(message)
