@@ -69,3 +69,17 @@ def test_a_link_inside_the_workspace_is_fine(tmp_path):
     (ws / "data/test/decks/cards.yaml").unlink()
     (ws / "data/test/decks/cards.yaml").symlink_to(ws / "data/test/shared.yaml")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+
+
+def test_a_symlinked_layout_is_refused_unread(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    private = tmp_path / "private" / "mine.yaml"
+    private.parent.mkdir()
+    private.write_text(f"extends: card-poker\n# {SECRET}\n", encoding="utf-8")
+    (ws / "layouts").mkdir()
+    (ws / "layouts" / "mine.yaml").symlink_to(private)
+    (ws / "data/test/decks/cards.yaml").write_text("name: 呪文\nlayout: mine\npieces:\n  - {title: 火球}\n",
+                                                   encoding="utf-8")
+    assert run(ws, "check") == 2
+    said = capsys.readouterr()
+    assert "mine.yaml" in said.err and "outside" in said.err and SECRET not in said.out + said.err
