@@ -47,7 +47,7 @@ def test_a_journal_says_what_it_likes_and_nothing_outside_the_folder_changes(jou
         shutil.rmtree(root)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(PATHS)
 def test_a_record_path_is_plain_and_relative_or_refused(rel):
     if safe_rel(rel):

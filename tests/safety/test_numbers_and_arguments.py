@@ -41,7 +41,7 @@ def test_spreadsheet_cells_read_as_yaml_1_2():
     assert load_value("1_000.5") == "1_000.5" and load_value("") is None
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.text(alphabet="0123456789:_xobXOB+-.eE", max_size=12))
 def test_a_number_cell_is_decimal_or_text(text):
     try:

@@ -101,13 +101,13 @@ def test_terminal_output_escapes_what_it_echoes(tmp_path, capsys):
     assert "\x1b" not in err and "\x07" not in err
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.text())
 def test_shown_leaves_no_control_character(text):
     assert CONTROL.search(shown(text)) is None
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.text())
 def test_csv_cells_round_trip_and_are_never_live(text):
     cell = csv_cell(text)
