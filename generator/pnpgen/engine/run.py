@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from pnpgen.data.model import Game
 
 
+TEXT_FILES = (".txt", ".csv", ".json")  # the outputs that may say where a problem is (proof.txt)
+
+
 @dataclass(frozen=True)
 class RulebookOptions:
     rules_only: bool = False
@@ -136,7 +139,13 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
             book.close()
     changes = change_report(before.report if before else None, result.records)
     result.manifest["changes"] = changes
-    result.files["manifest.json"] = (json.dumps(result.manifest, ensure_ascii=False, indent=2) + "\n").encode()
+    # paths said relative to the workspace in every message and text file (proof.txt, manifest)
+    result.warnings[:] = [ws.shown(w) for w in result.warnings]
+    for rel, data in result.files.items():
+        if rel.endswith(TEXT_FILES):
+            result.files[rel] = ws.shown(data.decode("utf-8")).encode("utf-8")
+    manifest = ws.shown(json.dumps(result.manifest, ensure_ascii=False, indent=2))
+    result.files["manifest.json"] = (manifest + "\n").encode()
     state = GameState(inputs, documents=result.documents,
                       files={rel: sha(data) for rel, data in result.files.items()},
                       report=snapshot(result.records), uses=sorted(cache.entry(p) for p in result.uses))
