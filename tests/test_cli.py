@@ -187,3 +187,7 @@ def test_two_copies_of_a_workspace_build_the_same_bytes(tmp_path, capsys):
         assert str(tmp_path).encode() not in files[0][name], name
     assert b"data/test/decks/cards.yaml:" in files[0][Path("test/proof.txt")]
     assert os.fsencode(str(tmp_path)) not in files[0][Path("test/manifest.json")]
+    capsys.readouterr()
+    assert run(copies[0], "-q", "check", "--game", "test") == 0
+    quiet = capsys.readouterr().out.splitlines()  # -q: the game's warning, not its 未定 placeholder
+    assert len(quiet) == 2 and quiet[0].startswith("test: ok") and "warning: data/test/draft.txt:9: count" in quiet[1]

@@ -197,9 +197,10 @@ def _jobs(text: str) -> int:
 def _talk_options(p: argparse.ArgumentParser) -> None:
     """-q and -v, before the command (``pnpgen -q build``) or after it. SUPPRESS: a command's
     parser leaves what was said before the command as it was."""
-    p.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS, help="print only warnings and errors")
+    p.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
+                   help="print only warnings and errors (check: only problems and warnings)")
     p.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
-                   help="say more: what is drawn, document by document")
+                   help="build, watch: say each step, document by document")
 
 
 def _rulebook_options(p: argparse.ArgumentParser) -> None:

@@ -149,12 +149,14 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.options import BuildOptions
 
     slugs = [args.game] if args.game else ws.slugs()
+    note = (lambda text: None) if args.quiet else _say  # -q: only the problems and warnings
     total = problems = 0
     for slug in slugs:
         game = load_game(ws, slug, lang=args.lang)
         faces = check_faces(ws, game, BuildOptions(lang=args.lang), Cache(ws.root / "build"))
         pieces = f"{len(game.decks)} decks, {sum(d.count for d in game.decks)} pieces, {faces.faces} faces"
-        _say(ws.shown(f"{slug}: {'ok' if not faces.problems else 'would not build'} ({pieces})"))
+        if faces.problems or faces.warnings or not args.quiet:
+            _say(ws.shown(f"{slug}: {'ok' if not faces.problems else 'would not build'} ({pieces})"))
         for p in faces.problems:
             more = f" — and {p.faces - 1} more face(s) the same way" if p.faces > 1 else ""
             _say(ws.shown(f"  error: {p.error}{more}"))
@@ -162,7 +164,7 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
         for w in faces.warnings:
             _say(ws.shown(f"  warning: {w}"))
         for line in game.translations.warnings:
-            _say(ws.shown(f"  translation: {line}"))
+            note(ws.shown(f"  translation: {line}"))
             total += 1
         for deck in game.decks:
             same: dict[tuple[str, str], list[str]] = {}  # a default's placeholder: one line, every piece it reaches
@@ -170,16 +172,16 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
                 same.setdefault((str(where), text), []).append(field)
             for (where, text), fields in same.items():
                 more = f" — and {len(fields) - 1} more piece(s) from the same line" if len(fields) > 1 else ""
-                _say(ws.shown(f"  {deck.id}: {where}: {fields[0]}: {text}{more}"))
+                note(ws.shown(f"  {deck.id}: {where}: {fields[0]}: {text}{more}"))
                 total += 1
             for piece in deck.pieces:
                 if piece.count == 0:
-                    _say(ws.shown(f"  {deck.id}: {piece.where}: {piece.label}: parked (count: 0, prints none)"))
+                    note(ws.shown(f"  {deck.id}: {piece.where}: {piece.label}: parked (count: 0, prints none)"))
         for item in game.sourced:
             if is_placeholder(item.note):
-                _say(ws.shown(f"  sourced: {item.name} ×{item.count}: {item.note}"))
+                note(ws.shown(f"  sourced: {item.name} ×{item.count}: {item.note}"))
                 total += 1
-    _say(f"{total} placeholder(s) and missing translation(s) to settle" if args.lang
+    note(f"{total} placeholder(s) and missing translation(s) to settle" if args.lang
          else f"{total} placeholder(s) to settle")
     if problems:
         _say(ws.shown(f"{problems} problem(s) a build would stop at"))
