@@ -68,6 +68,8 @@ def test_every_option_says_what_it_does():
     (("biuld",), "unknown command 'biuld'; did you mean build? (expected one of build, watch,"),
     (("Bulid", "--game", "x"), "did you mean build?"),
     (("help", "exprot"), "unknown command 'exprot'; did you mean export?"),
+    (("nwe", "demo"), "unknown command 'nwe'; did you mean new?"),
+    (("new", "demo", "--kind", "tokns"), "argument --kind: 'tokns' is not a choice; did you mean tokens?"),
     (("build", "--game", "test", "--papr", "a4"), "unknown argument '--papr'; did you mean --paper?"),
     (("build", "--game", "test", "--paper", "Leter"), "argument --paper: 'leter' is not a choice; did you mean letter? (expected one of a3, a4, letter)"),
     (("build", "--game", "test", "--paper", "A5"), "argument --paper: 'a5' is not a choice (expected one of a3, a4, letter)"),

@@ -60,10 +60,16 @@ def _commands_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser]
         "list": ("list the games and their decks", lambda p: None),
         "check": ("render every face as a build would, writing nothing; list problems and 未定 placeholders",
                   _check_command),
+        "new": ("write a new game (decks drawn by built-in layouts) into this workspace, or make one here",
+                _new_command),
+        "layout": ("the built-in and workspace layouts: list them, or export one as templates", _layout_command),
         "clean": ("remove what pnpgen wrote: the files its builds and exports recorded, and the cache",
                   _clean_command),
         "help": ("show the help of pnpgen or of one command", _help_command),
     }
+
+
+NO_WORKSPACE = ("new", "layout")  # commands of engine/scaffold.py, run with or without a workspace
 
 
 @functools.cache
@@ -147,6 +153,24 @@ def _clean_command(c: argparse.ArgumentParser) -> None:
 
 def _help_command(h: argparse.ArgumentParser) -> None:
     h.add_argument("topic", nargs="?", metavar="COMMAND", help="the command to explain (default: all of them)")
+
+
+def _new_command(n: argparse.ArgumentParser) -> None:
+    """``new`` (engine/scaffold.py): runs with or without a workspace."""
+    from pnpgen.engine.scaffold import KINDS, slug_option
+
+    n.add_argument("slug", type=validate.option(slug_option), help="the game's folder name under data/, e.g. my-game")
+    n.add_argument("--title", help="the game's title (default: the slug)")
+    n.add_argument("--kind", type=_choice, choices=KINDS, action="append",
+                   help="a deck to start with (repeatable; default: cards)")
+
+
+def _layout_command(la: argparse.ArgumentParser) -> None:
+    """``layout`` (engine/scaffold.py): runs with or without a workspace."""
+    la.add_argument("action", type=_choice, choices=["list", "export"], help="list the layouts, or export one")
+    la.add_argument("name", nargs="?", help="the layout to export (see 'pnpgen layout list')")
+    la.add_argument("--out", help="the front template's file (default: <name>-front.svg.j2 here); the back "
+                                  "is written beside it as <name>-back.svg.j2")
 
 
 def _export_command(e: argparse.ArgumentParser) -> None:
@@ -239,6 +263,10 @@ def main(argv: list[str] | None = None) -> int:
             return _help(args.topic)
         from pnpgen import commands
 
+        if args.command in NO_WORKSPACE:  # new makes one
+            from pnpgen.engine import scaffold
+
+            return getattr(scaffold, args.command)(args)
         ws = None
         try:
             ws = find_workspace()
