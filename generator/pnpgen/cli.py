@@ -47,9 +47,9 @@ def _explain(message: str) -> str:
     return message
 
 
-# The commands: name → (what it does, its options). The name is also the function of
-# pnpgen.commands that runs it (``export-sheet`` → ``export_sheet``); a new command is a line here
-# and a function there.
+# The commands: name → (what it does, its options). The name is also the function that runs it:
+# in pnpgen.commands (``export-sheet`` → ``export_sheet``), or in engine/scaffold.py for the
+# commands that need no workspace (NO_WORKSPACE). A new command is a line here and a function there.
 def _commands_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]]:
     return {
         "build": ("build print-ready PDFs for a game", _build_command),
