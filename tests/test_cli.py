@@ -153,7 +153,7 @@ def test_clean_removes_only_what_pnpgen_wrote(tmp_path, capsys):
 
     assert run(ws, "clean") == 0
     assert sorted(p.relative_to(build).as_posix() for p in build.rglob("*")) == [
-        ".pnpgen.lock", "mine.txt", "test", "test/notes.txt", "test/shop", "test/shop/order.csv",
+        ".pnpgen-output", ".pnpgen.lock", "mine.txt", "test", "test/notes.txt", "test/shop", "test/shop/order.csv",
         "test/tabletopsimulator", "test/tabletopsimulator/keep.png"]
     assert sorted(p for p in ws.rglob("*") if build not in p.parents) == inputs  # data, templates untouched
     assert run(ws, "clean") == 0 and "nothing pnpgen wrote in build/" in capsys.readouterr().out

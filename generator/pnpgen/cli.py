@@ -12,6 +12,7 @@ from typing import Callable, NoReturn
 
 import pnpgen
 from pnpgen.errors import InputError, suggest
+from pnpgen.safetext import shown
 from pnpgen.data.formats import PAPER_SIZES
 from pnpgen.data import validate
 from pnpgen.data.workspace import find_workspace
@@ -281,10 +282,10 @@ def main(argv: list[str] | None = None) -> int:
             return getattr(commands, args.command.replace("-", "_"))(ws, args)
         except InputError as e:
             text = str(e)
-            print(f"pnpgen: error: {ws.shown(text) if ws is not None else text}", file=sys.stderr)
+            print(f"pnpgen: error: {shown(ws.shown(text) if ws is not None else text)}", file=sys.stderr)
             return 2
     except InputError as e:  # -C: no such folder
-        print(f"pnpgen: error: {e}", file=sys.stderr)
+        print(f"pnpgen: error: {shown(str(e))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

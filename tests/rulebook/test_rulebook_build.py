@@ -602,7 +602,7 @@ def test_a_long_table_is_never_split(tmp_path):
 
 def test_proofing_report_finds_the_real_queries(books):
     populous = books["populous"]
-    draft = re.escape("data/populous/draft.txt")  # relative to the workspace: no machine's folders
+    draft = re.escape("data/populous/draft.txt")  # named from the workspace: the same bytes in any folder
     assert re.search(rf"表記ゆれ\t{draft}:140: 「創世エリア」 ×14 .*「創生エリア」 ×1 \(lines 264\)", populous.proof)
     asian = books["asian-delivery"]
     line = next(ln for ln in asian.proof.splitlines() if ln.startswith("数の不一致\t"))

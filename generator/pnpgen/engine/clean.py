@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnpgen.engine.cache import Cache, sha
-from pnpgen.engine.output import LOCK_NAME, build_lock, remove_stray_temps
+from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, build_lock, inside, remove_stray_temps
+from pnpgen.engine.transaction import recover
 
 EXPORT_RECORD = "export.json"  # exports/export.py RECORD: the files of one export folder
 
@@ -35,6 +36,7 @@ def clean(out_root: Path, game: str | None = None) -> Cleaned:
     cache = Cache(out_root)
     touched: set[Path] = set()
     with build_lock(out_root):  # not while a build writes here
+        recover(out_root)  # a commit a killed build left half done is finished first: its records hold
         for state in sorted(cache.root.glob("*.json")) if cache.root.is_dir() else []:
             editions = _editions(state.stem)
             if game is not None and game not in (slug for slug, _ in editions):
@@ -60,8 +62,10 @@ def clean(out_root: Path, game: str | None = None) -> Cleaned:
         remove_stray_temps([cache.root, *touched])
         for folder in sorted(touched | {cache.root}):
             _remove_empty(folder)
-    if game is None and [p.name for p in out_root.iterdir()] == [LOCK_NAME]:
-        (out_root / LOCK_NAME).unlink()
+    own = {LOCK_NAME, MARKER_NAME}  # the lock and the marker that says the folder is pnpgen's
+    if game is None and {p.name for p in out_root.iterdir()} <= own:
+        for name in own:
+            (out_root / name).unlink(missing_ok=True)
         out_root.rmdir()
     return done
 
@@ -96,9 +100,9 @@ def _exported(record: Path) -> list[str]:
 
 def _remove(folder: Path, rel: str, digest: str | None, done: Cleaned) -> None:
     """``folder/rel`` if it is a file inside ``folder`` (and still holds ``digest``'s bytes)."""
-    path = folder / rel
+    path = inside(folder, rel)  # a plain relative path, no link on the way
     try:
-        if not path.resolve().is_relative_to(folder.resolve()) or path.is_symlink() or not path.is_file():
+        if path is None or path.is_symlink() or not path.is_file():
             return
         if digest is not None and sha(path.read_bytes()) != digest:
             done.kept.append(path)
