@@ -65,7 +65,7 @@ def test_count_change_rebuilds_exactly_the_deck_the_all_in_one_manifest_and_rule
     for rel in ("tokens.pdf", "shop/tokens.pdf", "shop/tokens-unique.pdf"):
         assert after[rel] == before[rel]  # untouched: same bytes and mtime
     report = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["changes"]
-    assert report == ["cards: 11 → 14 (+3 カード3), 2 sheet(s) to reprint"]
+    assert report == ["cards: 11 → 14 (+3 カード3); reprint cards.pdf: sheets 1–2 (pages 1–4)"]
     assert "changed: cards: 11 → 14 (+3 カード3)" in said
 
 
@@ -82,7 +82,7 @@ def test_change_report_names_added_removed_and_edited_pieces(workspace):
     assert len(report) == 1
     line = report[0]
     assert line.startswith("cards: 11 → 12 (")
-    assert "カード2 edited" in line and "-1 カード11 (removed)" in line
+    assert "カード2: text" in line and "-1 カード11 (removed)" in line
     # the new piece takes number 11, the removed one's place: the report names it as added
     assert "+2 新カード (new)" in line
 

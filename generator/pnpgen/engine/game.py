@@ -14,7 +14,7 @@ from pnpgen import fonts as fontreg
 from pnpgen.engine.cache import Cache, GameState, fingerprint, plan_key, sha
 from pnpgen.engine.bom import bill_of_materials, bom_pages
 from pnpgen.faces.convert import convert_faces
-from pnpgen.faces.faceset import DeckFaces, DeckPicture, FaceSet, face_key, outline, render_deck
+from pnpgen.faces.faceset import DeckFaces, DeckPicture, FaceSet, outline, render_deck
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.output import order_csv
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
@@ -25,7 +25,7 @@ from pnpgen.errors import InputError
 from pnpgen.impose.grid import SheetOptions, choose_layout
 from pnpgen.impose import nest
 from pnpgen.messages import msg
-from pnpgen.impose.plan import Document, Page, TextOp
+from pnpgen.impose.plan import Document, Page, TextOp, page_signature
 from pnpgen.impose.sheets import (
     TILE_OPTIONS,
     DeckSheets,
@@ -66,6 +66,7 @@ class GamePlan:
     records: list[DeckRecord]
     bom: dict
     orders: list[list] = field(default_factory=list)  # rows of shop/order.csv
+    home_pages: dict[str, list[str]] = field(default_factory=dict)  # deck → signature of each home page
 
 
 @dataclass
@@ -80,6 +81,7 @@ class BuildResult:
     documents: dict[str, dict[str, str]] = field(default_factory=dict)  # PDF path → plan key and hash
     cache_files: dict[Path, bytes] = field(default_factory=dict)  # faces newly converted, for the cache
     uses: set[Path] = field(default_factory=set)  # every cache entry the build used, kept by pruning
+    home_pages: dict[str, list[str]] = field(default_factory=dict)  # deck → signature of each home page
 
     def pictures(self) -> dict:
         """Each deck's faces for the rulebook, from the arts the sheets use."""
@@ -160,6 +162,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     records: list[DeckRecord] = []
     everything: list[Page] = []
     orders: list[list] = []  # shop/order.csv: each distinct face of the unique-faces files
+    home_pages: dict[str, list[str]] = {}
     for df, placed in zip(rendered.decks, on_paper, strict=True):
         deck, spec, layout, tiles = df.deck, placed.spec, placed.layout, placed.tiles
         ds = DeckSheets(deck.id, deck.name, spec, tuple(df.fronts),
@@ -170,6 +173,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         else:
             home = home_sheets(ds, layout, sheet, font, fontreg.string_width_mm)
             sheets = -(-len(df.fronts) // layout.per_sheet)
+        home_pages[deck.id] = [page_signature(p) for p in home]
         files = []
         if home:
             files = [f"{deck.id}.pdf", f"shop/{deck.id}.pdf", f"shop/{deck.id}-unique.pdf"]
@@ -199,7 +203,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm, game.lang):
         everything.append(Page(sheet.paper_mm, list(ops)))
     documents[f"{game.slug}-all.pdf"] = Document(f"{game.title} — all sheets", everything)
-    return GamePlan(documents, records, bom, orders)
+    return GamePlan(documents, records, bom, orders, home_pages)
 
 
 def render_inputs(ws: Workspace, slug: str, options: BuildOptions) -> str:
@@ -212,13 +216,13 @@ def render_inputs(ws: Workspace, slug: str, options: BuildOptions) -> str:
 
 
 def _stamp(game: Game, df: DeckFaces) -> str:
-    """Game, draft number, date and a short hash of the deck's faces, so printouts of two drafts
-    (or two edits) can be told apart; empty when game.yaml says ``stamp: false``."""
+    """Game, draft number and date: the start of each sheet's version stamp (impose/sheets.py
+    adds the hash of the faces on that sheet, so printouts of two drafts or two edits can be told
+    apart sheet by sheet); empty when game.yaml says ``stamp: false``."""
     if not game.options.get("stamp", True):
         return ""
-    digest = face_key(" ".join([*df.fronts, *(df.backs or ())]))[:7]
     draft = " " + msg("rulebook.draft", game.lang, draft=game.draft) if str(game.draft).strip() else ""
-    return f"{game.slug}{draft} {game.date} #{digest}".replace("  ", " ")
+    return f"{game.slug}{draft} {game.date}".replace("  ", " ").strip()
 
 
 def _uses(cache: Cache, slug: str, state: GameState | None, face_keys: dict[str, str],
@@ -309,6 +313,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         faces_ready(result)      # are imposed and drawn
     plan = impose_game(rendered, options, on_paper)
     result.records = plan.records
+    result.home_pages = plan.home_pages
     if cache is not None:
         cache_files.update(compiled.new)
         cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest.LEARNED.items()))

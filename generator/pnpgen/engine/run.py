@@ -134,12 +134,14 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
     finally:
         if book is not None:
             book.close()
-    changes = change_report(before.report if before else None, result.records)
+    now = snapshot(result)
+    changes, reprint = change_report(before.report if before else None, now)
     result.manifest["changes"] = changes
+    result.manifest["reprint"] = reprint
     result.files["manifest.json"] = (json.dumps(result.manifest, ensure_ascii=False, indent=2) + "\n").encode()
     state = GameState(inputs, documents=result.documents,
                       files={rel: sha(data) for rel, data in result.files.items()},
-                      report=snapshot(result.records), uses=sorted(cache.entry(p) for p in result.uses))
+                      report=now, uses=sorted(cache.entry(p) for p in result.uses))
     files = {out_dir / rel: data for rel, data in result.files.items()}
     files[cache.state_path(_edition(slug, options))] = state.to_json()
     files.update(result.cache_files)
