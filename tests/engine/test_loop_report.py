@@ -68,3 +68,28 @@ def test_an_edited_text_names_the_field_and_only_its_sheet(tmp_path):
     # a sheet is one piece of paper: its stamp names the faces of both sides, so both pages differ
     assert [n for n, page in enumerate(after, 1) if before[n - 1] != page] == [3, 4]
     assert manifest["changes"] == ["cards: 12 → 12 (カード11: text); reprint cards.pdf: sheets 2 (pages 3–4)"]
+
+
+def test_the_reprint_file_holds_exactly_the_new_copies_with_backs_and_says_what_to_pull(tmp_path):
+    ws = make_workspace(tmp_path / "ws", NAMES[:12])
+    _build(ws)
+    out = ws / "build" / "test"
+    assert not (out / "reprint.pdf").exists()  # the first build: nothing to reprint
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8").replace("text: 本文カード5}", "text: 本文カード5, count: 3}")
+    deck.write_text(text.replace("text: 本文カード7}", "text: 書き直した}"), encoding="utf-8")
+    manifest = _build(ws)
+    assert {"reprint.pdf", "reprint.txt"} <= set(manifest["files"])
+    reader = PdfReader(out / "reprint.pdf")
+    assert len(reader.pages) == 2  # one sheet: 3 fronts, then their backs
+    assert [p.get_contents().get_data().count(b" Do") for p in reader.pages] == [3, 3]
+    words = " ".join(p.extract_text() for p in reader.pages)
+    assert words.count("カード5") >= 2 and "カード7" in words and "カード1 " not in words
+    assert "Bカード5" in words  # the backs
+    said = (out / "reprint.txt").read_text(encoding="utf-8")
+    assert "2 × カード5" in said and "1 × カード7" in said
+    assert "pull out and throw away (1 copy):\n    1 × カード7 (old version)" in said
+    # a rebuild that changes no piece leaves no reprint file behind
+    deck.write_text(deck.read_text(encoding="utf-8") + "# a note\n", encoding="utf-8")
+    _build(ws)
+    assert not (out / "reprint.pdf").exists() and not (out / "reprint.txt").exists()

@@ -166,7 +166,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     for df, placed in zip(rendered.decks, on_paper, strict=True):
         deck, spec, layout, tiles = df.deck, placed.spec, placed.layout, placed.tiles
         ds = DeckSheets(deck.id, deck.name, spec, tuple(df.fronts),
-                        tuple(df.backs) if df.backs is not None else None, bleed, _stamp(game, df), game.lang)
+                        tuple(df.backs) if df.backs is not None else None, bleed, version_stamp(game), game.lang)
         if tiles is not None:
             home = board_tiles(ds, tiles, sheet, font, _bold_font(game), fontreg.string_width_mm)
             sheets = len(df.fronts) * tiles.pages
@@ -215,7 +215,7 @@ def render_inputs(ws: Workspace, slug: str, options: BuildOptions) -> str:
                        (options, game_yaml))
 
 
-def _stamp(game: Game, df: DeckFaces) -> str:
+def version_stamp(game: Game) -> str:
     """Game, draft number and date: the start of each sheet's version stamp (impose/sheets.py
     adds the hash of the faces on that sheet, so printouts of two drafts or two edits can be told
     apart sheet by sheet); empty when game.yaml says ``stamp: false``."""

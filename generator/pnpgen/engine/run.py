@@ -138,6 +138,12 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
     changes, reprint = change_report(before.report if before else None, now)
     result.manifest["changes"] = changes
     result.manifest["reprint"] = reprint
+    if before is not None:  # the copies new or changed since the last good build (none: no file)
+        from pnpgen.engine.reprint import reprint_files
+
+        reprint_out = reprint_files(result, options, before.report)
+        result.files.update(reprint_out)
+        result.manifest["files"] += sorted(reprint_out)
     result.files["manifest.json"] = (json.dumps(result.manifest, ensure_ascii=False, indent=2) + "\n").encode()
     state = GameState(inputs, documents=result.documents,
                       files={rel: sha(data) for rel, data in result.files.items()},
