@@ -41,6 +41,9 @@ def _parser() -> argparse.ArgumentParser:
 
     _export_parser(sub)
     _scaffold_parsers(sub)
+    from pnpgen import playtest
+
+    playtest.parsers(sub)  # log, diff, tag, reprint, serve
 
     sub.add_parser("list", help="list the games and their decks")
     c = sub.add_parser("check", help="render every face as a build would, writing nothing; list problems and 未定 placeholders")
@@ -149,6 +152,10 @@ def main(argv: list[str] | None = None) -> int:
             from pnpgen.engine import scaffold
 
             return getattr(scaffold, args.command)(args)
+        from pnpgen import playtest
+
+        if args.command in playtest.COMMANDS:
+            return getattr(playtest, args.command)(find_workspace(), args)
         return getattr(commands, args.command.replace("-", "_"))(find_workspace(), args)
     except InputError as e:
         print(f"pnpgen: error: {e}", file=sys.stderr)

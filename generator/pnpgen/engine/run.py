@@ -152,6 +152,11 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
     files[cache.state_path(_edition(slug, options))] = state.to_json()
     files.update(result.cache_files)
     gone = [out_dir / rel for rel in before.files if rel not in result.files] if before else []
+    from pnpgen.engine import history
+
+    version, pruned = history.record(out_root, _edition(slug, options), game, now)  # a version, if content changed
+    files.update(version)
+    gone += pruned
     result.rendered = None  # the faces and the art stay in the worker: only bytes and records come back
     result.arts = {}
     return GameOutcome(slug, out_dir, False, result, changes), files, gone

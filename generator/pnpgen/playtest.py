@@ -1,0 +1,108 @@
+"""The playtest loop's commands: ``log``, ``diff``, ``tag``, ``reprint --since`` (engine/history.py,
+engine/reprint.py) and ``serve`` (serve/)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from pnpgen.data import validate
+from pnpgen.data.workspace import Workspace
+from pnpgen.engine import history
+
+COMMANDS = ("log", "diff", "tag", "reprint", "serve")
+
+
+def parsers(sub) -> None:
+    """The commands' options (cli.py adds them to its sub-commands)."""
+    game = {"type": validate.option(validate.game_option), "required": True, "help": "game slug (see 'pnpgen list')"}
+    out = {"type": validate.option(validate.out_option), "help": "the build folder (default: build/ in the workspace)"}
+    lo = sub.add_parser("log", help="the recorded versions of a game, newest first")
+    d = sub.add_parser("diff", help="what changed between two versions, as a Markdown changelog for playtesters")
+    d.add_argument("a", nargs="?", help="the older version (default: the one before B)")
+    d.add_argument("b", nargs="?", help="the newer version (default: the latest)")
+    d.add_argument("--format", choices=["markdown", "json"], default="markdown")
+    t = sub.add_parser("tag", help="give a version a name (e.g. playtest-3)")
+    t.add_argument("name", type=validate.option(validate.game_option))
+    t.add_argument("version", nargs="?", default="latest", help="default: the latest version")
+    r = sub.add_parser("reprint", help="reprint-since-<V>.pdf/.txt: the copies new or changed since version V")
+    r.add_argument("--since", required=True, help="a version (see 'pnpgen log'): v12, a tag, or a hash")
+    s = sub.add_parser("serve", help="a live preview of every face on http://127.0.0.1:8765, rebuilt on every save")
+    s.add_argument("--port", type=int, default=8765)
+    for p in (lo, d, t, r, s):
+        p.add_argument("--game", **game)
+        p.add_argument("--out", **out)
+
+
+def _root(ws: Workspace, args: argparse.Namespace) -> Path:
+    return args.out or ws.root / "build"
+
+
+def log(ws: Workspace, args: argparse.Namespace) -> int:
+    root = _root(ws, args)
+    named: dict[int, list[str]] = {}
+    for name, n in history.tags(root, args.game).items():
+        named.setdefault(n, []).append(name)
+    known = history.versions(root, args.game)
+    if not known:
+        print(f"{args.game}: no recorded version yet (each good build that changes the game records one)")
+    for v in reversed(known):
+        counts = ", ".join(f"{d} {n}" for d, n in v.body["counts"].items())
+        tag = f"  [{', '.join(sorted(named[v.number]))}]" if v.number in named else ""
+        draft = f"  draft {v.body['draft']}" if v.body["draft"] else ""
+        print(f"{v.name:<6} {v.body['time']}{draft}  #{v.hash[:7]}  {counts}{tag}")
+    return 0
+
+
+def diff(ws: Workspace, args: argparse.Namespace) -> int:
+    root = _root(ws, args)
+    b = history.resolve(root, args.game, args.b or "latest")
+    if args.a:
+        a = history.resolve(root, args.game, args.a)
+    else:
+        older = [v for v in history.versions(root, args.game) if v.number < b.number]
+        a = older[-1] if older else b
+    d = history.diff(a, b)
+    sys.stdout.write(json.dumps(d, ensure_ascii=False, indent=2) + "\n" if args.format == "json" else history.markdown(d))
+    return 0
+
+
+def tag(ws: Workspace, args: argparse.Namespace) -> int:
+    from pnpgen.engine.output import atomic_write_bytes
+
+    root = _root(ws, args)
+    v = history.resolve(root, args.game, args.version)
+    atomic_write_bytes(history.folder(root, args.game) / "tags.json", history.set_tag(root, args.game, args.name, v))
+    print(f"{args.game}: {args.name} = {v.name} ({v.body['time']}, #{v.hash[:7]})")
+    return 0
+
+
+def reprint(ws: Workspace, args: argparse.Namespace) -> int:
+    """The copies new or changed since an earlier version, against the game as it is now."""
+    from pnpgen.engine.cache import Cache
+    from pnpgen.engine.game import build_game
+    from pnpgen.engine.options import BuildOptions
+    from pnpgen.engine.output import write_all
+    from pnpgen.engine.reprint import reprint_files
+
+    root = _root(ws, args)
+    since = history.resolve(root, args.game, args.since)
+    options = BuildOptions(jobs=1)
+    result = build_game(ws, args.game, options, cache=Cache(root))
+    files = reprint_files(result, options, since.body["decks"], name=f"reprint-since-{since.name}",
+                          since=f"{since.name} ({since.body['time']})")
+    out_dir = root / args.game
+    if not files:
+        print(f"{args.game}: no copy changed since {since.name}")
+        return 0
+    write_all({out_dir / rel: data for rel, data in files.items()})
+    print(f"{args.game}: " + ", ".join(str(out_dir / rel) for rel in sorted(files)))
+    return 0
+
+
+def serve(ws: Workspace, args: argparse.Namespace) -> int:
+    from pnpgen.serve.app import serve as run_server
+
+    return run_server(ws, args)
