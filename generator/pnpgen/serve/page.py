@@ -63,7 +63,7 @@ function show(pane) { document.querySelectorAll('.pane').forEach(p => p.classLis
   document.querySelectorAll('.tab').forEach(t => t.classList.toggle('on', t.dataset.pane === pane)); }
 function details(d, n) { const f = state.decks[d].faces[n]; const box = document.getElementById('details');
   box.replaceChildren(el('b', '', f.name + ' × ' + f.count), el('div', 'where', f.where));
-  const dl = el('dl'); for (const [k, v] of Object.entries(f.fields)) { dl.append(el('dt', '', k), el('dd', '', String(v))); }
+  const dl = el('dl'); for (const [k, v] of Object.entries(f.fields)) { dl.append(el('dt', '', k), el('dd', '', typeof v === 'string' ? v : JSON.stringify(v))); }
   box.append(dl); document.querySelectorAll('.face').forEach(x => x.classList.remove('picked'));
   const picked = document.querySelector(`.face[data-deck="${d}"][data-face="${n}"]`); if (picked) picked.classList.add('picked'); }
 function draw(s) {

@@ -17,6 +17,7 @@ from typing import Any
 
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
+from pnpgen.engine.changes import plain_values
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.run import RulebookOptions, inputs_of, run_build
 from pnpgen.errors import InputError
@@ -102,8 +103,7 @@ class Preview:
                     "front": picture(unique, page, FACE_PX),
                     "back": picture(unique, page + 1, FACE_PX) if record["double_sided"] else None,
                     "where": str(piece.where).removeprefix(f"{self.ws.root}/"),  # workspace-relative
-                    "fields": {k: v if isinstance(v, (str, int, float, bool)) or v is None else str(v)
-                               for k, v in piece.values.items()},
+                    "fields": plain_values(piece.values),
                 })
             decks.append({"id": deck.id, "name": deck.name, "count": deck.count, "faces": faces})
         sheets = []
