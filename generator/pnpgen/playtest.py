@@ -25,15 +25,37 @@ def parsers(sub) -> None:
     d.add_argument("b", nargs="?", help="the newer version (default: the latest)")
     d.add_argument("--format", choices=["markdown", "json"], default="markdown")
     t = sub.add_parser("tag", help="give a version a name (e.g. playtest-3)")
-    t.add_argument("name", type=validate.option(validate.game_option))
+    t.add_argument("name", type=_tag_name, help="letters, digits, - _ . (not v<number>, not latest or previous)")
     t.add_argument("version", nargs="?", default="latest", help="default: the latest version")
     r = sub.add_parser("reprint", help="reprint-since-<V>.pdf/.txt: the copies new or changed since version V")
     r.add_argument("--since", required=True, help="a version (see 'pnpgen log'): v12, a tag, or a hash")
     s = sub.add_parser("serve", help="a live preview of every face on http://127.0.0.1:8765, rebuilt on every save")
-    s.add_argument("--port", type=int, default=8765)
+    s.add_argument("--port", type=_port, default=8765, help="default 8765; the page is on 127.0.0.1 only")
     for p in (lo, d, t, r, s):
         p.add_argument("--game", **game)
         p.add_argument("--out", **out)
+    for p in (lo, d, t, r):
+        p.add_argument("--lang", help="the history of this language's edition (build --lang)")
+
+
+def _tag_name(text: str) -> str:
+    import re
+
+    if not re.fullmatch(r"[\w.-]{1,64}", text) or re.fullmatch(r"v?\d+|latest|previous", text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a tag name (letters, digits, - _ . up to 64; "
+                                         "not v<number>, latest or previous, which name versions)")
+    return text
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 1024 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port from 1024 to 65535")
+    return int(text)
+
+
+def _edition(args: argparse.Namespace) -> str:
+    """The history's folder name: the game, or game.lang for a --lang edition (as the cache names it)."""
+    return f"{args.game}.{args.lang}" if getattr(args, "lang", None) else args.game
 
 
 def _root(ws: Workspace, args: argparse.Namespace) -> Path:
@@ -43,9 +65,10 @@ def _root(ws: Workspace, args: argparse.Namespace) -> Path:
 def log(ws: Workspace, args: argparse.Namespace) -> int:
     root = _root(ws, args)
     named: dict[int, list[str]] = {}
-    for name, n in history.tags(root, args.game).items():
+    edition = _edition(args)
+    for name, n in history.tags(root, edition).items():
         named.setdefault(n, []).append(name)
-    known = history.versions(root, args.game)
+    known = history.versions(root, edition)
     if not known:
         print(f"{args.game}: no recorded version yet (each good build that changes the game records one)")
     for v in reversed(known):
@@ -58,11 +81,12 @@ def log(ws: Workspace, args: argparse.Namespace) -> int:
 
 def diff(ws: Workspace, args: argparse.Namespace) -> int:
     root = _root(ws, args)
-    b = history.resolve(root, args.game, args.b or "latest")
+    edition = _edition(args)
+    b = history.resolve(root, edition, args.b or "latest")
     if args.a:
-        a = history.resolve(root, args.game, args.a)
+        a = history.resolve(root, edition, args.a)
     else:
-        older = [v for v in history.versions(root, args.game) if v.number < b.number]
+        older = [v for v in history.versions(root, edition) if v.number < b.number]
         a = older[-1] if older else b
     d = history.diff(a, b)
     sys.stdout.write(json.dumps(d, ensure_ascii=False, indent=2) + "\n" if args.format == "json" else history.markdown(d))
@@ -73,8 +97,9 @@ def tag(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.output import atomic_write_bytes
 
     root = _root(ws, args)
-    v = history.resolve(root, args.game, args.version)
-    atomic_write_bytes(history.folder(root, args.game) / "tags.json", history.set_tag(root, args.game, args.name, v))
+    edition = _edition(args)
+    v = history.resolve(root, edition, args.version)
+    atomic_write_bytes(history.folder(root, edition) / "tags.json", history.set_tag(root, edition, args.name, v))
     print(f"{args.game}: {args.name} = {v.name} ({v.body['time']}, #{v.hash[:7]})")
     return 0
 
@@ -88,12 +113,12 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.reprint import reprint_files
 
     root = _root(ws, args)
-    since = history.resolve(root, args.game, args.since)
-    options = BuildOptions(jobs=1)
+    since = history.resolve(root, _edition(args), args.since)
+    options = BuildOptions(jobs=1, lang=args.lang)
     result = build_game(ws, args.game, options, cache=Cache(root))
     files = reprint_files(result, options, since.body["decks"], name=f"reprint-since-{since.name}",
                           since=f"{since.name} ({since.body['time']})")
-    out_dir = root / args.game
+    out_dir = root / args.game / (args.lang or "")
     if not files:
         print(f"{args.game}: no copy changed since {since.name}")
         return 0

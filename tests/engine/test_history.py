@@ -96,3 +96,20 @@ def test_reprint_since_a_version_holds_every_copy_changed_since(tmp_path, capsys
     said = (out / "reprint-since-v1.txt").read_text(encoding="utf-8")
     assert "1 × カード2" in said and "1 × カード4" in said and "1 × カード4 (old version)" in said
     assert "v1 (" in said.splitlines()[0]
+
+
+def test_bad_version_and_tag_names_are_one_line(tmp_path, capsys):
+    import pytest
+
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    assert run(ws, "log", "--game", "test") == 0
+    assert "no recorded version yet" in capsys.readouterr().out
+    assert run(ws, "diff", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no recorded version" in err and "Traceback" not in err
+    _build(ws)
+    with pytest.raises(SystemExit) as e:
+        run(ws, "tag", "--game", "test", "v7")
+    assert e.value.code == 2 and "not a tag name" in capsys.readouterr().err
+    assert run(ws, "reprint", "--game", "test", "--since", "v9") == 2
+    assert "no version 'v9'" in capsys.readouterr().err

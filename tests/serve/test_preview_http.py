@@ -64,3 +64,18 @@ def test_an_edit_is_pushed_and_a_broken_save_shows_its_error_and_keeps_the_faces
         assert [f["name"] for f in state["decks"][0]["faces"]][2] == "新しい名前"  # the last good faces stay
         page = client.get("/").text
         assert '<div id="error" class="shown">pnpgen: error: ' in page and page.count('class="face"') == 3
+
+
+def test_a_port_in_use_is_one_line(tmp_path, capsys):
+    import socket
+
+    from conftest import run
+
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert run(ws, "serve", "--game", "test", "--port", str(port)) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"pnpgen: error: --port: port {port} on 127.0.0.1: ") and err.count("\n") == 1

@@ -81,11 +81,19 @@ async def _watch(preview: Preview) -> None:
 
 
 def serve(ws: Workspace, args: argparse.Namespace) -> int:
+    import socket
+
     import uvicorn
 
     from pnpgen.data.load import load_game
     from pnpgen.errors import InputError
 
+    with socket.socket() as probe:  # a port in use is one line, not uvicorn's exit
+        try:
+            probe.bind((HOST, args.port))
+        except OSError as e:
+            raise InputError(f"port {args.port} on {HOST}: {e.strerror}", key="--port",
+                             expected="another port (--port 8766), or stop what uses this one") from None
     preview = Preview(ws, args.game, args.out or ws.root / "build")
     try:
         title = load_game(ws, args.game).title
