@@ -43,7 +43,7 @@ def test_diff_lists_exactly_the_edits_made_and_log_and_tag_name_the_versions(tmp
     assert cards["counts"] == [{"piece": "カード2", "old": 1, "new": 3}]
     assert cards["fields"] == [{"piece": "カード4", "field": "text", "old": "本文カード4", "new": "書き直した"}]
     assert cards["added"] == [{"piece": "新札", "count": 1}] and cards["removed"] == [{"piece": "カード5", "count": 1}]
-    assert list(d["decks"]) == ["cards"]
+    assert list(d["decks"]) == ["cards"] and cards["faces"] == [] and cards["back_changed"] is False
     assert run(ws, "diff", "--game", "test", "v1", "v2") == 0
     md = capsys.readouterr().out
     assert md.startswith("# test: v1 → v2\n")
@@ -113,3 +113,15 @@ def test_bad_version_and_tag_names_are_one_line(tmp_path, capsys):
     assert e.value.code == 2 and "not a tag name" in capsys.readouterr().err
     assert run(ws, "reprint", "--game", "test", "--since", "v9") == 2
     assert "no version 'v9'" in capsys.readouterr().err
+
+
+def test_diff_says_back_changed_for_a_new_back_design(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    _build(ws)
+    back = ws / "templates" / "test" / "card-back.svg.j2"
+    back.write_text(back.read_text(encoding="utf-8").replace("#333366", "#663333"), encoding="utf-8")
+    _build(ws)
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test") == 0
+    md = capsys.readouterr().out
+    assert "- back changed (a new back design)" in md and "face changed" not in md and "カード1" not in md

@@ -195,7 +195,15 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
                     entry["fields"].append({"piece": _name(label), "field": f, "old": ov.get(f), "new": nv.get(f)})
         entry["removed"] = [{"piece": _name(label), "count": c} for label, (c, *_) in old["pieces"].items()
                             if label not in new["pieces"]]
-        if any(entry[k] for k in ("added", "removed", "counts", "fields")) or old["count"] != new["count"]:
+        both = [label for label in new["pieces"] if label in old["pieces"]]
+        sides = {label: (old["pieces"][label][2:4], new["pieces"][label][2:4]) for label in both}
+        backs = [label for label, (o, n) in sides.items() if len(n) > 1 and n[1] and o[1:] != n[1:]]
+        entry["back_changed"] = bool(backs) and len(backs) == len([b for b in both if new["pieces"][b][3:4] != [""]])
+        edited = {f["piece"] for f in entry["fields"]}
+        entry["faces"] = [_name(label) for label, (o, n) in sides.items()
+                          if _name(label) not in edited and (o[:1] != n[:1] or (label in backs and not entry["back_changed"]))]
+        if any(entry[k] for k in ("added", "removed", "counts", "fields", "faces", "back_changed")) \
+                or old["count"] != new["count"]:
             decks[deck_id] = entry
     ra, rb = a.body.get("rulebook", {}), b.body.get("rulebook", {})
     return {"game": b.body["game"], "from": _about(a), "to": _about(b), "decks": decks,
@@ -222,6 +230,8 @@ def markdown(d: dict[str, Any]) -> str:
         out += [f"## {_md(e['name'])} ({deck_id}): {e['count'][0]} → {e['count'][1]}", ""]
         out += [f"- {_md(c['piece'])}: ×{c['old']} → ×{c['new']}" for c in e["counts"]]
         out += [f"- {_md(f['piece'])}: {f['field']}: {_md(_show(f['old']))} → {_md(_show(f['new']))}" for f in e["fields"]]
+        out += ["- back changed (a new back design)"] if e["back_changed"] else []
+        out += [f"- {_md(name)}: face changed (its template or art)" for name in e["faces"]]
         out += [f"- added: {_md(p['piece'])} ×{p['count']}" for p in e["added"]]
         out += [f"- removed: {_md(p['piece'])} ×{p['count']}" for p in e["removed"]]
         out.append("")
