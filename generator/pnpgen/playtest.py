@@ -7,35 +7,55 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Callable
 
 from pnpgen.data import validate
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import history
 
-COMMANDS = ("log", "diff", "tag", "reprint", "serve")
+
+def command_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]]:
+    """The commands for cli.py's table: name → (what it does, its options)."""
+    return {
+        "serve": ("a live preview of every face on http://127.0.0.1:8765, rebuilt on every save", _serve_options),
+        "log": ("the recorded versions of a game, newest first", _common),
+        "diff": ("what changed between two versions, as a Markdown changelog for playtesters", _diff_options),
+        "tag": ("give a version a name (e.g. playtest-3)", _tag_options),
+        "reprint": ("reprint-since-<V>.pdf/.txt: the copies new or changed since version V", _reprint_options),
+    }
 
 
-def parsers(sub) -> None:
-    """The commands' options (cli.py adds them to its sub-commands)."""
-    game = {"type": validate.option(validate.game_option), "required": True, "help": "game slug (see 'pnpgen list')"}
-    out = {"type": validate.option(validate.out_option), "help": "the build folder (default: build/ in the workspace)"}
-    lo = sub.add_parser("log", help="the recorded versions of a game, newest first")
-    d = sub.add_parser("diff", help="what changed between two versions, as a Markdown changelog for playtesters")
+def _common(p: argparse.ArgumentParser, lang: bool = True) -> None:
+    p.add_argument("--game", type=validate.option(validate.game_option), required=True,
+                   help="game slug (see 'pnpgen list')")
+    p.add_argument("--out", type=validate.option(validate.out_option),
+                   help="the build folder (default: build/ in the workspace)")
+    if lang:
+        p.add_argument("--lang", help="the history of this language's edition (build --lang)")
+
+
+def _diff_options(d: argparse.ArgumentParser) -> None:
     d.add_argument("a", nargs="?", help="the older version (default: the one before B)")
     d.add_argument("b", nargs="?", help="the newer version (default: the latest)")
-    d.add_argument("--format", choices=["markdown", "json"], default="markdown")
-    t = sub.add_parser("tag", help="give a version a name (e.g. playtest-3)")
+    d.add_argument("--format", type=str.lower, choices=["markdown", "json"], default="markdown",
+                   help="markdown (default): a changelog for playtesters; json: the same for tools")
+    _common(d)
+
+
+def _tag_options(t: argparse.ArgumentParser) -> None:
     t.add_argument("name", type=_tag_name, help="letters, digits, - _ . (not v<number>, not latest or previous)")
     t.add_argument("version", nargs="?", default="latest", help="default: the latest version")
-    r = sub.add_parser("reprint", help="reprint-since-<V>.pdf/.txt: the copies new or changed since version V")
+    _common(t)
+
+
+def _reprint_options(r: argparse.ArgumentParser) -> None:
     r.add_argument("--since", required=True, help="a version (see 'pnpgen log'): v12, a tag, or a hash")
-    s = sub.add_parser("serve", help="a live preview of every face on http://127.0.0.1:8765, rebuilt on every save")
+    _common(r)
+
+
+def _serve_options(s: argparse.ArgumentParser) -> None:
     s.add_argument("--port", type=_port, default=8765, help="default 8765; the page is on 127.0.0.1 only")
-    for p in (lo, d, t, r, s):
-        p.add_argument("--game", **game)
-        p.add_argument("--out", **out)
-    for p in (lo, d, t, r):
-        p.add_argument("--lang", help="the history of this language's edition (build --lang)")
+    _common(s, lang=False)
 
 
 def _tag_name(text: str) -> str:
@@ -126,8 +146,3 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
     print(f"{args.game}: " + ", ".join(str(out_dir / rel) for rel in sorted(files)))
     return 0
 
-
-def serve(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.serve.app import serve as run_server
-
-    return run_server(ws, args)

@@ -252,3 +252,24 @@ def _show(value: Any) -> str:
 def _md(text: Any) -> str:
     """Text from the data as Markdown text, never markup."""
     return re.sub(r"([\\`*_{}\[\]<>#|])", r"\\\1", str(text)).replace("\n", " ")
+
+
+def clean(out_root: Path, game: str | None = None) -> list[Path]:
+    """Remove the history (``pnpgen clean``): in ``.history/<game>/`` and ``<game>.<lang>/`` only
+    the files named as this module names them (v<number>.json, tags.json); anything else stays."""
+    root = out_root / ".history"
+    removed: list[Path] = []
+    if not root.is_dir() or root.is_symlink():
+        return removed
+    for edition in sorted(p for p in root.iterdir() if p.is_dir() and not p.is_symlink()):
+        if game is not None and edition.name != game and not edition.name.startswith(game + "."):
+            continue
+        for f in sorted(edition.iterdir()):
+            if f.is_file() and not f.is_symlink() and re.fullmatch(r"v\d+\.json|tags\.json", f.name):
+                f.unlink()
+                removed.append(f)
+        if not any(edition.iterdir()):
+            edition.rmdir()
+    if not any(root.iterdir()):
+        root.rmdir()
+    return removed
