@@ -26,7 +26,7 @@ from pnpgen.impose.plan import (
     TextOp,
 )
 from pnpgen.pdf.colour import REGISTRATION, to_cmyk
-from pnpgen.svg import vector
+from pnpgen.svg import raster, vector
 from pnpgen.shapes import Affine, Outline, Straight
 from pnpgen.units import PT_PER_MM, mm_to_pt
 
@@ -34,14 +34,17 @@ from pnpgen.units import PT_PER_MM, mm_to_pt
 CUT_CONTOUR = CMYKColorSep(0, 1, 0, 0, spotName="CutContour", density=1)
 
 
-def write_document(doc: Document, arts: Mapping[str, vector.Art], font: str, cmyk: bool = False) -> bytes:
+def write_document(doc: Document, arts: Mapping[str, vector.Art], font: str, cmyk: bool = False,
+                   images: raster.ImageStreams | None = None) -> bytes:
     """The document's PDF bytes; ``arts`` holds every face the plan names, ``font`` is the
-    embedded font every page starts from (so no page references an unembedded one)."""
-    return _Writer(doc.title, arts, font, cmyk).write(doc)
+    embedded font every page starts from (so no page references an unembedded one); pictures
+    are placed from their streams in ``images`` (made once per picture, svg/raster.py)."""
+    return _Writer(doc.title, arts, font, cmyk, images).write(doc)
 
 
 class _Writer:
-    def __init__(self, title: str, arts: Mapping[str, vector.Art], font: str, cmyk: bool):
+    def __init__(self, title: str, arts: Mapping[str, vector.Art], font: str, cmyk: bool,
+                 images: raster.ImageStreams | None = None):
         self.buffer = io.BytesIO()
         fonts.ensure(font)  # a document may draw no text of its own (a game without decks yet)
         self.c = rl_canvas.Canvas(self.buffer, invariant=1, initialFontName=font, pageCompression=1)
@@ -50,6 +53,7 @@ class _Writer:
         self.c.setProducer("pnpgen")
         self.arts = arts
         self.cmyk = cmyk
+        self.images = images
         self.forms: set[str] = set()
         self.page_h = 0.0
 
@@ -135,7 +139,7 @@ class _Writer:
             return
         art = self.arts[key]
         self.c.beginForm(_form_name(key), 0, 0, art.width_pt, art.height_pt)
-        vector.draw(self.c, art, cmyk=True) if self.cmyk else vector.draw(self.c, art)
+        vector.draw(self.c, art, cmyk=self.cmyk, images=self.images)
         self.c.endForm()
         self.forms.add(key)
 

@@ -41,6 +41,7 @@ from urllib.parse import unquote_to_bytes
 from lxml import etree
 
 from pnpgen.errors import InputError
+from pnpgen.svg import raster
 from pnpgen.units import PT_PER_MM
 from pnpgen.units import MM_PER_INCH, num
 
@@ -178,8 +179,9 @@ def _item_from_json(it: Any) -> tuple:
 # ------------------------------------------------------------------------------------- draw
 
 
-def draw(canvas, art: Art, cmyk: bool = False) -> None:
-    """Paint ``art`` at the canvas's current transform (points, y up) using public API only."""
+def draw(canvas, art: Art, cmyk: bool = False, images: raster.ImageStreams | None = None) -> None:
+    """Paint ``art`` at the canvas's current transform (points, y up); pictures are placed from
+    their streams in ``images`` (raster.py), made once per picture."""
     if art.fallback is not None:
         _draw_fallback(canvas, art, cmyk)
         return
@@ -214,34 +216,10 @@ def draw(canvas, art: Art, cmyk: bool = False) -> None:
             pending.append(f"q 1 0 0 -1 0 {_num(2 * y + h)} cm")
             canvas.addLiteral(" ".join(pending))
             pending = []
-            canvas.drawImage(_image_reader(data), x, y, w, h)
+            raster.place(canvas, data, x, y, w, h, images)
             pending.append("Q")
     if pending:
         canvas.addLiteral(" ".join(pending))
-
-
-READERS_BUDGET = 64 * 2**20  # decoded bytes of pictures kept between placements
-_READERS: dict[bytes, tuple[Any, int]] = {}  # picture file bytes → (reader, decoded size), oldest first
-
-
-def _image_reader(data: bytes):
-    """The picture's reader, kept while it fits READERS_BUDGET (the least recently placed go
-    first): ReportLab names an image by the md5 of its decoded pixels, so a new reader decodes
-    the file again at every placement (each face that shows it, in each document)."""
-    from reportlab.lib.utils import ImageReader
-
-    kept = _READERS.pop(data, None)
-    if kept is None:
-        reader = ImageReader(io.BytesIO(data))
-        w, h = reader.getSize()
-        kept = (reader, w * h * 4)
-    _READERS[data] = kept
-    total = sum(size for _, size in _READERS.values())
-    for old in list(_READERS):
-        if total <= READERS_BUDGET or old is data:
-            break
-        total -= _READERS.pop(old)[1]
-    return kept[0]
 
 
 _FONTS_READY: set[str] = set()
