@@ -106,30 +106,57 @@ def test_a_damaged_stream_in_the_cache_is_made_again_not_trusted(tmp_path, made)
     assert entry.read_bytes() != bytes(data)  # rewritten whole
 
 
-def test_the_stream_is_what_reportlab_draw_image_writes(tmp_path):
-    """Same name, size, filters and bytes as canvas.drawImage of the same picture."""
+def _picture(mode: str, fmt: str, **save) -> bytes:
+    im = Image.new("RGB", (64, 48), (10, 120, 230))
+    im.paste((250, 250, 0), (0, 0, 32, 24))
+    im.paste((200, 30, 90), (40, 30, 64, 48))
+    buf = io.BytesIO()
+    im.convert(mode).save(buf, fmt, **save)
+    return buf.getvalue()
+
+
+PICTURES = {  # how the stream is made: the PNG's own pixel data, the JPEG's own, or by ReportLab
+    "RGB PNG": (lambda: _picture("RGB", "PNG"), "own PNG"),
+    "grey PNG": (lambda: _picture("L", "PNG"), "own PNG"),
+    "palette PNG": (lambda: _picture("P", "PNG"), "ReportLab"),  # decoded and compressed
+    "RGB JPEG": (lambda: _picture("RGB", "JPEG", quality=95), "own JPEG"),
+    "grey JPEG": (lambda: _picture("L", "JPEG", quality=95), "own JPEG"),
+}
+
+
+@pytest.mark.parametrize("kind", PICTURES)
+def test_a_placed_stream_shows_the_pixels_draw_image_shows(kind):
+    """The picture placed from its stream renders pixel for pixel as canvas.drawImage draws it."""
+    import pypdfium2 as pdfium
+    from pypdf import PdfReader
     from reportlab.lib.utils import ImageReader
     from reportlab.pdfgen.canvas import Canvas
 
-    buf = io.BytesIO()
-    im = Image.new("RGB", (64, 48), (10, 120, 230))
-    im.paste((250, 250, 0), (0, 0, 32, 24))
-    im.save(buf, "PNG")
-    outs = []
+    make, how = PICTURES[kind]
+    data = make()
+    pixels, pdfs = [], []
     for ours in (False, True):
         out = io.BytesIO()
-        c = Canvas(out, invariant=1)
+        c = Canvas(out, pagesize=(200, 150), invariant=1)
         if ours:
-            raster.place(c, buf.getvalue(), 10, 20, 64, 48, raster.ImageStreams())
+            raster.place(c, data, 10, 20, 128, 96, raster.ImageStreams())
         else:
-            c.drawImage(ImageReader(io.BytesIO(buf.getvalue())), 10, 20, 64, 48)
+            c.drawImage(ImageReader(io.BytesIO(data)), 10, 20, 128, 96)
         c.showPage()
         c.save()
-        outs.append(out.getvalue())
-    assert outs[0] == outs[1]
-    from pypdf import PdfReader
-
-    assert len(image_xobjects(PdfReader(io.BytesIO(outs[1])))) == 1
+        pdfs.append(out.getvalue())
+        page = pdfium.PdfDocument(out.getvalue())[0]
+        pixels.append(page.render(scale=1).to_pil().convert("RGB").tobytes())
+    assert pixels[0] == pixels[1]
+    (image,) = image_xobjects(PdfReader(io.BytesIO(pdfs[1]))).values()
+    filters = image["/Filter"]
+    if how == "own PNG":  # the PNG's own compressed pixels, not compressed again
+        assert filters == ["/FlateDecode"] and image["/DecodeParms"][0]["/Predictor"] == 15
+        assert image.get_data() == Image.open(io.BytesIO(data)).tobytes()
+    elif how == "own JPEG":
+        assert filters == ["/DCTDecode"] and image._data == data
+    else:
+        assert "/DecodeParms" not in image
 
 
 def _png_with_late_exif(orientation: int) -> bytes:

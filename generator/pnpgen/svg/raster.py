@@ -2,11 +2,12 @@
 
 ReportLab's ``drawImage`` decodes a picture at every placement (it names the image by the MD5
 of its decoded pixels) and compresses it again for every document. Here the stream is made
-once per picture content (``make_stream``: ReportLab's own ``PDFImageXObject``, so the bytes are
-exactly what ``drawImage`` writes: Flate-compressed RGB or grey pixels, or the JPEG's own
-DCT data, ASCII85-encoded as ReportLab does by default), kept by the hash of the picture's
-bytes (``ImageStreams``: in memory for the process, and in a cache folder between builds), and
-placed in a document by registering that stream as its XObject (``place``), with the same
+once per picture content (``make_stream``): a JPEG is embedded as its own DCT data and an 8-bit
+RGB or grey PNG as its own compressed pixels (its IDAT chunks, with the PNG predictors named in
+DecodeParms, PDF 1.7 §7.4.4.4), so neither is decoded or compressed at all; any other picture
+goes through ReportLab's own ``PDFImageXObject``. The stream is kept by the hash of the
+picture's bytes (``ImageStreams``: in memory for the process, and in a cache folder between
+builds) and placed in a document by registering it as an XObject (``place``), with the
 operators ``drawImage`` writes. A document therefore embeds each picture once, whatever the
 number of faces and pages showing it, and a picture costs its decoding and compression once,
 ever (as long as the cache keeps it).
@@ -17,7 +18,9 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import struct
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 STREAM_FORMAT = 1  # how an entry of the cache folder is laid out; a change makes old entries unused
@@ -37,15 +40,89 @@ class ImageStream:
     filters: tuple[str, ...]  # e.g. ("ASCII85Decode", "FlateDecode")
     decode: tuple[int, ...] | None  # a Decode array (Adobe's inverted CMYK JPEGs), else None
     content: bytes
+    parms: dict[str, int] | None = None  # DecodeParms of a PNG's own pixel data (its predictors)
 
     def header(self) -> dict:
         return {"name": self.name, "width": self.width, "height": self.height, "bits": self.bits,
                 "colour_space": self.colour_space, "filters": list(self.filters),
-                "decode": list(self.decode) if self.decode is not None else None}
+                "decode": list(self.decode) if self.decode is not None else None, "parms": self.parms}
 
 
 def make_stream(data: bytes) -> ImageStream:
-    """The stream ``canvas.drawImage`` would embed for the picture ``data`` (PNG or JPEG bytes)."""
+    """The picture ``data`` (PNG or JPEG bytes) as an image stream. A JPEG is its own DCT data;
+    a non-interlaced 8-bit RGB or grey PNG is its own compressed pixel data (the IDAT chunks,
+    read with the PNG predictors): neither is decoded nor compressed again. Any other picture
+    is decoded and compressed as ``canvas.drawImage`` does (ReportLab's own PDFImageXObject)."""
+    if data.startswith(b"\xff\xd8"):
+        info = _jpeg_info(data)
+        if info is not None:
+            width, height, components = info
+            return ImageStream(_name(data), width, height, 8, COMPONENTS[components], ("DCTDecode",),
+                               (1, 0) * 4 if components == 4 else None, data)
+    png = _png_pixels(data) if data.startswith(PNG_SIGNATURE) else None
+    if png is not None:
+        width, height, colours, pixels = png
+        return ImageStream(_name(data), width, height, 8, COMPONENTS[colours], ("FlateDecode",), None, pixels,
+                           {"Predictor": 15, "Colors": colours, "BitsPerComponent": 8, "Columns": width})
+    return _drawn_by_reportlab(data)
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+COMPONENTS = {1: "DeviceGray", 3: "DeviceRGB", 4: "DeviceCMYK"}
+
+
+def _name(data: bytes) -> str:
+    return hashlib.md5(data, usedforsecurity=False).hexdigest()
+
+
+def _png_pixels(data: bytes) -> tuple[int, int, int, bytes] | None:
+    """(width, height, colours, the zlib stream of its IDAT chunks) of a PNG a PDF can show as
+    it is — 8 bits, RGB (colours 3) or grey (1), not interlaced, no transparency chunk —, else None."""
+    at, idat = 8, []
+    width = height = colours = 0
+    while at + 8 <= len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        body = data[at + 8:at + 8 + length]
+        if len(body) < length:
+            return None
+        if kind == b"IHDR":
+            width, height, depth, colour_type, _, _, interlace = struct.unpack(">IIBBBBB", body[:13])
+            if depth != 8 or interlace or colour_type not in (0, 2):
+                return None
+            colours = 3 if colour_type == 2 else 1
+        elif kind == b"tRNS":
+            return None
+        elif kind == b"IDAT":
+            idat.append(body)
+        elif kind == b"IEND":
+            break
+        at += length + 12
+    return (width, height, colours, b"".join(idat)) if idat and width and height and colours else None
+
+
+def _jpeg_info(data: bytes) -> tuple[int, int, int] | None:
+    """(width, height, components) from a JPEG's frame header, else None."""
+    at = 2
+    while at + 4 <= len(data):
+        if data[at] != 0xFF:
+            return None
+        marker = data[at + 1]
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            at += 2
+            continue
+        (length,) = struct.unpack(">H", data[at + 2:at + 4])
+        if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+            if at + 10 > len(data):
+                return None
+            height, width = struct.unpack(">HH", data[at + 5:at + 9])
+            components = data[at + 9]
+            return (width, height, components) if components in COMPONENTS and width and height else None
+        at += 2 + length
+    return None
+
+
+def _drawn_by_reportlab(data: bytes) -> ImageStream:
+    """The stream ``canvas.drawImage`` embeds for ``data``: decoded, then compressed."""
     from reportlab.lib.utils import ImageReader, _digester
     from reportlab.pdfbase.pdfdoc import PDFImageXObject
 
@@ -114,12 +191,46 @@ class ImageStreams:
             if head.get("format") != STREAM_FORMAT or head.get("pnpgen") != self.stamp or head.get("key") != key \
                     or head.get("check") != hashlib.sha256(content).hexdigest():
                 return None
-            decode = head["decode"]
+            decode, parms = head["decode"], head["parms"]
             return ImageStream(str(head["name"]), int(head["width"]), int(head["height"]), int(head["bits"]),
                                str(head["colour_space"]), tuple(str(f) for f in head["filters"]),
-                               tuple(decode) if decode is not None else None, content)
+                               tuple(int(v) for v in decode) if decode is not None else None, content,
+                               {str(k): int(v) for k, v in parms.items()} if parms is not None else None)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
+
+
+@lru_cache(maxsize=1)
+def _image_class():
+    """The XObject class (made on first use: ReportLab loads only in a process that writes PDF)."""
+    from reportlab.pdfbase import pdfdoc
+
+    class Image(pdfdoc.PDFImageXObject):
+        """ReportLab's image XObject, written from a made stream, with DecodeParms when it has them."""
+
+        def __init__(self, stream: ImageStream):
+            super().__init__(stream.name)
+            self.width, self.height = stream.width, stream.height
+            self.bitsPerComponent, self.colorSpace = stream.bits, stream.colour_space
+            self._filters, self.streamContent, self.mask = stream.filters, stream.content, None
+            if stream.decode is not None:
+                self._decode = list(stream.decode)
+            self.parms = stream.parms
+
+        def format(self, document):
+            if self.parms is None:
+                return super().format(document)
+            s = pdfdoc.PDFStream(content=self.streamContent)
+            d = s.dictionary
+            d["Type"], d["Subtype"] = pdfdoc.PDFName("XObject"), pdfdoc.PDFName("Image")
+            d["Width"], d["Height"], d["BitsPerComponent"] = self.width, self.height, self.bitsPerComponent
+            d["ColorSpace"] = pdfdoc.PDFName(self.colorSpace)
+            d["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName(f) for f in self._filters])
+            d["DecodeParms"] = pdfdoc.PDFArray([pdfdoc.PDFDictionary(dict(self.parms))])  # one per filter
+            d["Length"] = len(self.streamContent)
+            return s.format(document)
+
+    return Image
 
 
 _PROCESS = ImageStreams()  # streams for draws given no store (a rulebook's pictures, svglib checks)
@@ -129,18 +240,12 @@ def place(canvas, data: bytes, x: float, y: float, w: float, h: float, streams: 
     """Draw the picture ``data`` in the box (x, y, w, h) of the canvas's user space, as
     ``canvas.drawImage(ImageReader(data), x, y, w, h)`` does, from its stream in ``streams``."""
     from reportlab.lib.boxstuff import aspectRatioFix
-    from reportlab.pdfbase import pdfdoc
 
     stream = (streams or _PROCESS).get(data)
     doc = canvas._doc
     reg = doc.getXObjectName(stream.name)
     if doc.idToObject.get(reg) is None:
-        obj = pdfdoc.PDFImageXObject(stream.name)
-        obj.width, obj.height = stream.width, stream.height
-        obj.bitsPerComponent, obj.colorSpace = stream.bits, stream.colour_space
-        obj._filters, obj.streamContent, obj.mask = stream.filters, stream.content, None
-        if stream.decode is not None:
-            obj._decode = list(stream.decode)
+        obj = _image_class()(stream)
         canvas._setXObjects(obj)
         doc.Reference(obj, reg)
         doc.addForm(stream.name, obj)
