@@ -115,6 +115,10 @@ def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compi
     check_bleed(game, options.shop_bleed_mm)
     bleed = options.shop_bleed_mm
     renderer = Renderer(ws.templates, game, bleed, options.min_dpi, compiled, memo)
+    if memo is not None and options.jobs > 1:  # the faces over the workers, replayed below in order
+        from pnpgen.engine.prerender import prerender
+
+        prerender(ws, game, options, renderer, memo, bleed)
     faces = FaceSet()
     decks = [render_deck(deck, renderer, faces) for deck in game.decks]
     return RenderedGame(game, faces, decks, renderer.art.folder, renderer.art.images(), bleed,
