@@ -111,15 +111,17 @@ def make_art(n: int, folder: Path) -> None:
             tmp.rename(path)
 
 
-def workspace(n: int, root: Path, art_cache: Path | None = None) -> Path:
+def workspace(n: int, root: Path, art_cache: Path | None = None, pictures: bool = True) -> Path:
     """A workspace in ``root`` with the game ``big`` of ``n`` distinct cards; the art is made in
-    (or hard-linked from) ``art_cache`` when given."""
+    (or hard-linked from) ``art_cache`` when given. ``pictures=False`` leaves art/ empty (for
+    ``pnpgen list``, which never opens the art)."""
     art_cache = art_cache or root / "art-cache"
-    make_art(n, art_cache)
+    if pictures:
+        make_art(n, art_cache)
     game = root / "data" / SLUG
     (game / "decks").mkdir(parents=True)
     (game / "art").mkdir()
-    for i in range(1, n + 1):
+    for i in range(1, n + 1 if pictures else 1):
         name = f"card-{i:05d}.png"
         try:  # a hard link: pnpgen refuses links leading out of art/, and copies cost time
             os.link(art_cache / name, game / "art" / name)
