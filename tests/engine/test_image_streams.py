@@ -16,7 +16,7 @@ from conftest import make_workspace, run
 from pdfprobe import image_xobjects, reader
 
 from pnpgen.data import art as art_files
-from pnpgen.svg import raster
+from pnpgen.pdf import raster
 
 DECK = """\
 name: 絵札
@@ -139,7 +139,7 @@ def test_a_placed_stream_shows_the_pixels_draw_image_shows(kind):
         out = io.BytesIO()
         c = Canvas(out, pagesize=(200, 150), invariant=1)
         if ours:
-            raster.place(c, data, 10, 20, 128, 96, raster.ImageStreams())
+            raster.place_image(c, data, 10, 20, 128, 96, raster.ImageStreams())
         else:
             c.drawImage(ImageReader(io.BytesIO(data)), 10, 20, 128, 96)
         c.showPage()

@@ -236,7 +236,7 @@ def _image_class():
 _PROCESS = ImageStreams()  # streams for draws given no store (a rulebook's pictures, svglib checks)
 
 
-def place(canvas, data: bytes, x: float, y: float, w: float, h: float, streams: ImageStreams | None = None) -> None:
+def place_image(canvas, data: bytes, x: float, y: float, w: float, h: float, streams: ImageStreams | None = None) -> None:
     """Draw the picture ``data`` in the box (x, y, w, h) of the canvas's user space, as
     ``canvas.drawImage(ImageReader(data), x, y, w, h)`` does, from its stream in ``streams``."""
     from reportlab.lib.boxstuff import aspectRatioFix
