@@ -20,7 +20,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 SLUG = "big"
-ART_SIZE = (600, 840)  # 300 dpi over a 50.8×71.1 mm picture box (a poker card's art window)
+ART_SIZE = (600, 840)  # 300 dpi over 50.8×71.1 mm: the 50×60 mm art box, covered, prints at 304 dpi
 
 GAME = """\
 title: 大きなデッキ
@@ -43,7 +43,7 @@ FRONT = """\
 {% extends "common/piece.svg.j2" %}
 {% block art %}
 <rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="{{ colour('paper') }}"/>
-{{ image(piece.art, 4, 4, w - 8, 60, fit="cover") }}
+{{ image(piece.art, (w - 50) / 2, 4, 50, 60, fit="cover") }}
 {{ textbox(piece.title, 4, 66, w - 8, 8, size=12, font="bold", align="center", fill=colour('ink')) }}
 {{ textbox(piece.rule, 5, 75, w - 10, 9, size=8, min_size=6, align="center", fill=colour('ink')) }}
 {% endblock %}
