@@ -22,6 +22,9 @@ Prints a table (figure, median, min, max, goal, met?). Figures:
   left empty, as list never opens a picture). The pictures are made once into ``--art`` (a
   minute or two for 1,000) and hard-linked into each run's workspace.
 
+Each big-deck figure is also given in CPU seconds (user + system, workers included): on a shared
+machine wall times swell with its load, CPU times much less.
+
 ``--only big`` (or ``--only games``) measures one group of figures.
 
 Every process runs as on a designer's machine: Python writes its bytecode (.pyc) on the first run
@@ -109,6 +112,13 @@ def poker_workspace(root: Path) -> Path:
 def timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
     """Wall time of one whole process and its peak RSS in MB: the largest of the process and
     every worker it waited for (Linux's wait4 reports the maximum over the process's tree)."""
+    took, rss, _ = timed_cpu(cmd, cwd)
+    return took, rss
+
+
+def timed_cpu(cmd: list[str], cwd: Path) -> tuple[float, float, float]:
+    """``timed``, and the CPU seconds (user + system) of the process and its waited-for workers:
+    the figure to compare when the machine is shared and wall times swell with its load."""
     start = time.perf_counter()
     with tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(cmd, cwd=cwd, env=ENV, stdout=subprocess.DEVNULL, stderr=err)
@@ -118,7 +128,7 @@ def timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
         if proc.returncode != 0:
             err.seek(0)
             sys.exit(f"{' '.join(cmd)} failed:\n{err.read().decode()}")
-    return took, usage.ru_maxrss / 1024
+    return took, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 def peak_rss_mb() -> float:
@@ -189,28 +199,42 @@ def _big(pnpgen: list[str], tmp: Path, args: argparse.Namespace) -> list[tuple[s
     n = args.big
     build = pnpgen + ["build", "--game", big_deck.SLUG]
     cold, text, count, rss, ratio = [], [], [], [], []
+    cpu: dict[str, list[float]] = {"cold": [], "text": [], "count": []}
     for i in range(args.big_runs):
         ws = big_deck.workspace(n, tmp / f"big-{i}", args.art)
         one, _ = timed(build + ["--jobs", "1", "--out", str(tmp / f"big-one-{i}")], ws)  # paired with the next
         shutil.rmtree(tmp / f"big-one-{i}")
-        took, peak = timed(build + ["--jobs", "2"], ws)
+        took, peak, used = timed_cpu(build + ["--jobs", "2"], ws)
         cold.append(took)
         rss.append(peak)
         ratio.append(one / took)
+        cpu["cold"].append(used)
         big_deck.edit(ws, n, edited=n // 2)
-        text.append(timed(build, ws)[0])
+        took, _, used = timed_cpu(build, ws)
+        text.append(took)
+        cpu["text"].append(used)
         big_deck.edit(ws, n, edited=n // 2, counted=n // 3)
-        count.append(timed(build, ws)[0])
+        took, _, used = timed_cpu(build, ws)
+        count.append(took)
+        cpu["count"].append(used)
         shutil.rmtree(ws)
     ws = big_deck.workspace(args.list_n, tmp / "big-list", args.art, pictures=False)  # list never opens them
     timed(pnpgen + ["list"], ws)  # untimed: the first look at a new folder
-    listed = [timed(pnpgen + ["list"], ws)[0] for _ in range(args.runs)]
+    listed, listed_cpu = [], []
+    for _ in range(args.runs):
+        took, _, used = timed_cpu(pnpgen + ["list"], ws)
+        listed.append(took)
+        listed_cpu.append(used)
     return [(f"{n:,} illustrated cards, cold build (s)", cold, 10.0, "s"),
             (f"{n:,} cards, cold --jobs 1 ÷ --jobs 2", ratio, -1.7, "×"),
             (f"{n:,} cards, one card's text edited (s)", text, 1.0, "s"),
             (f"{n:,} cards, one count changed (s)", count, 1.0, "s"),
             (f"{n:,} cards, cold build peak RSS (MB)", rss, 400.0, "MB"),
-            (f"pnpgen list, {args.list_n:,} cards (s)", listed, 0.3, "s")]
+            (f"pnpgen list, {args.list_n:,} cards (s)", listed, 0.3, "s"),
+            (f"{n:,} cards, cold build, CPU (s)", cpu["cold"], 0.0, "s"),
+            (f"{n:,} cards, text edited, CPU (s)", cpu["text"], 0.0, "s"),
+            (f"{n:,} cards, count changed, CPU (s)", cpu["count"], 0.0, "s"),
+            (f"pnpgen list, {args.list_n:,} cards, CPU (s)", listed_cpu, 0.0, "s")]
 
 
 def _table(rows: list[tuple[str, list[float], float, str]]) -> None:
