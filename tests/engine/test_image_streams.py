@@ -76,7 +76,7 @@ def test_each_picture_is_made_once_for_four_documents_and_never_again(tmp_path, 
     assert len(made) == 3 and len(set(made)) == 3  # three pictures, four PDFs each showing all three
     for name in PDFS:
         assert len(image_xobjects(reader(tmp_path / "b" / "test" / name))) == 3
-    assert len(list((tmp_path / "b" / ".cache" / "images").rglob("*.img"))) == 3
+    assert len(list((tmp_path / "b" / ".cache" / "images").rglob("*.bin"))) == 3
 
     (ws / "data" / "test" / "decks" / "cards.yaml").write_text(DECK + pieces("改"), encoding="utf-8")
     made.clear()
@@ -92,7 +92,7 @@ def test_a_damaged_stream_in_the_cache_is_made_again_not_trusted(tmp_path, made)
     ws = workspace(tmp_path / "ws")
     build(ws, tmp_path / "b")
     good = {name: (tmp_path / "b" / "test" / name).read_bytes() for name in PDFS}
-    entry = sorted((tmp_path / "b" / ".cache" / "images").rglob("*.img"))[0]
+    entry = sorted((tmp_path / "b" / ".cache" / "images").rglob("*.bin"))[0]
     data = bytearray(entry.read_bytes())
     data[-10] ^= 0xFF  # one byte of the stream changed
     entry.write_bytes(bytes(data))

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-STREAM_FORMAT = 1  # how an entry of the cache folder is laid out; a change makes old entries unused
+STREAM_FORMAT = 2  # how an entry of the cache folder is laid out; a change makes old entries unused
 MEMO_BUDGET = 256 * 2**20  # stream bytes an ImageStreams keeps in memory (the least recently used go first)
 
 
@@ -154,9 +154,11 @@ class ImageStreams:
         self.new: dict[Path, bytes] = {}
         self.used: set[Path] = set()
 
-    def path(self, key: str) -> Path:
+    def path(self, key: str, part: str = "bin") -> Path:
+        """An entry's files: ``bin`` the stream itself, ``json`` its header (name, size, colour
+        space, filters, the stream's hash), apart so the stream is written as it is, not copied."""
         assert self.folder is not None
-        return self.folder / key[:2] / f"{key}.img"
+        return self.folder / key[:2] / f"{key}.{part}"
 
     def get(self, data: bytes) -> ImageStream:
         key = hashlib.sha256(data).hexdigest()
@@ -167,27 +169,27 @@ class ImageStreams:
                 stream = make_stream(data)
                 self.made += 1
                 if self.folder is not None:
-                    self.new[self.path(key)] = self._entry(key, stream)
+                    self.new[self.path(key, "json")] = self._header(key, stream)
+                    self.new[self.path(key)] = stream.content
             self._held += len(stream.content)
         self._memo[key] = stream  # the most recently used last
         while self._held > self.budget and len(self._memo) > 1:
             self._held -= len(self._memo.pop(next(iter(self._memo))).content)
         if self.folder is not None:
-            self.used.add(self.path(key))
+            self.used.update((self.path(key), self.path(key, "json")))
         return stream
 
-    def _entry(self, key: str, stream: ImageStream) -> bytes:
+    def _header(self, key: str, stream: ImageStream) -> bytes:
         head = {"format": STREAM_FORMAT, "pnpgen": self.stamp, "key": key, **stream.header(),
                 "check": hashlib.sha256(stream.content).hexdigest()}
-        return json.dumps(head, sort_keys=True).encode() + b"\n" + stream.content
+        return json.dumps(head, sort_keys=True).encode()
 
     def _load(self, key: str) -> ImageStream | None:
         if self.folder is None:
             return None
         try:
-            raw = self.path(key).read_bytes()
-            line, _, content = raw.partition(b"\n")
-            head = json.loads(line)
+            head = json.loads(self.path(key, "json").read_bytes())
+            content = self.path(key).read_bytes()
             if head.get("format") != STREAM_FORMAT or head.get("pnpgen") != self.stamp or head.get("key") != key \
                     or head.get("check") != hashlib.sha256(content).hexdigest():
                 return None
