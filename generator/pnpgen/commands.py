@@ -139,7 +139,7 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
 
 def list(ws: Workspace, args: argparse.Namespace) -> int:  # noqa: A001 - the command's name
     for slug in ws.slugs():
-        game = load_game(ws, slug)
+        game = load_game(ws, slug, art=False)  # counts and sizes: the pictures are not opened
         given = [slug, game.title, f"草案{game.draft}" if str(game.draft).strip() else "",
                  game.players if is_placeholder(game.players) or not game.players.strip() else f"{game.players}人"]
         _say("  ".join(part for part in given if part))

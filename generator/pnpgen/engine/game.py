@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from pnpgen import fonts as fontreg
 from pnpgen.engine.cache import Cache, GameState, fingerprint, plan_key, sha
+from pnpgen.engine.cache import code as cache_code
 from pnpgen.engine.bom import bill_of_materials, bom_pages
 from pnpgen.faces.convert import convert_faces
 from pnpgen.faces.faceset import DeckFaces, DeckPicture, FaceSet, outline, render_deck
@@ -116,6 +117,10 @@ def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compi
     check_bleed(game, options.shop_bleed_mm)
     bleed = options.shop_bleed_mm
     renderer = Renderer(ws.templates, game, bleed, options.min_dpi, compiled, memo)
+    if memo is not None and options.jobs > 1:  # the faces over the workers, replayed below in order
+        from pnpgen.engine.prerender import prerender
+
+        prerender(ws, game, options, renderer, memo, bleed)
     faces = FaceSet()
     decks = [render_deck(deck, renderer, faces) for deck in game.decks]
     return RenderedGame(game, faces, decks, renderer.art.folder, renderer.art.images(), bleed,
@@ -306,6 +311,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     unchanged since ``state`` keeps the bytes of its file in ``out_dir``. ``game``: the game
     already loaded (else it is loaded here)."""
     from pnpgen.pdf.writer import write_document
+    from pnpgen.pdf.raster import ImageStreams
 
     compiled = memo = None
     if cache is not None:
@@ -346,14 +352,17 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         nest.LEARNED.clear()
         cache_files.update(cache.record(f"renders/{slug}", k, v) for k, v in sorted(memo.learned.items()))
         result.uses = _uses(cache, slug, state, face_keys, compiled, memo)
+    images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code())
     for path, doc in plan.documents.items():
         key = plan_key(doc, face_keys)
         data = cache.reuse(state, path, key, out_dir) if cache is not None and out_dir is not None else None
         if data is None:
             say(f"{slug}: drawing {path}")
-            data = write_document(doc, arts, font)
+            data = write_document(doc, arts, font, images=images)
         result.files[path] = data
         result.documents[path] = {"plan": key, "sha": sha(data)}
+    cache_files.update(images.new)  # each picture's stream, made once, for every later build
+    result.uses |= images.used
     if plan.orders:
         result.files["shop/order.csv"] = order_csv(ORDER_COLUMNS, plan.orders)
     result.manifest = {
