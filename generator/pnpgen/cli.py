@@ -16,6 +16,7 @@ from pnpgen.safetext import shown
 from pnpgen.data.formats import PAPER_SIZES
 from pnpgen.data import validate
 from pnpgen.data.workspace import find_workspace
+from pnpgen import playtest
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,6 +68,7 @@ def _commands_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser]
         "clean": ("remove what pnpgen wrote: the files its builds and exports recorded, and the cache",
                   _clean_command),
         "help": ("show the help of pnpgen or of one command", _help_command),
+        **playtest.command_table(),  # serve, log, diff, tag, reprint: the playtest loop (pnpgen/playtest.py)
     }
 
 
