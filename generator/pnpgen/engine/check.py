@@ -11,13 +11,12 @@ from dataclasses import dataclass, field
 from pnpgen.engine.cache import Cache
 from pnpgen.faces.convert import convert_face
 from pnpgen.faces.faceset import FaceSet
-from pnpgen.engine.game import art_fingerprint, cached_rendering, deck_on_paper, face_suffix
+from pnpgen.engine.game import art_fingerprint, cached_nesting, cached_rendering, deck_on_paper, face_suffix
 from pnpgen.engine.options import BuildOptions
 from pnpgen.data.load import check_bleed
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
-from pnpgen.impose import nest
 from pnpgen.svg import vector
 from pnpgen.faces.templates import Face, Renderer
 
@@ -75,11 +74,10 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
             out.faces += 1
         except InputError as e:
             out.add(e)
-    if cache is not None:
-        nest.KNOWN.update(cache.records("nest"))  # the layouts the last build searched for
+    nest_memo = cached_nesting(cache)  # the layouts the last build searched for
     for deck in game.decks:
         try:
-            deck_on_paper(deck, options.sheet)
+            deck_on_paper(deck, options.sheet, nest_memo)
         except InputError as e:
             out.add(e)
     book: list[str] = []

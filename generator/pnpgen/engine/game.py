@@ -23,7 +23,7 @@ from pnpgen.data.model import Deck, Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.impose.grid import SheetOptions, choose_layout
-from pnpgen.impose import nest
+from pnpgen.memo import Memo
 from pnpgen.messages import msg
 from pnpgen.impose.plan import Document, Page, TextOp
 from pnpgen.impose.sheets import (
@@ -129,16 +129,17 @@ class DeckOnPaper:
     tiles: TilePlan | None
 
 
-def paper_layouts(game: Game, sheet: SheetOptions) -> list[DeckOnPaper]:
+def paper_layouts(game: Game, sheet: SheetOptions, nest_memo: Memo[list] | None = None) -> list[DeckOnPaper]:
     """Each deck's layout on the paper, or the error of a deck that fits nowhere: known before
     anything is drawn, so a piece too large stops the build at once."""
-    return [deck_on_paper(deck, sheet) for deck in game.decks]
+    return [deck_on_paper(deck, sheet, nest_memo) for deck in game.decks]
 
 
-def deck_on_paper(deck: Deck, sheet: SheetOptions) -> DeckOnPaper:
-    """The deck's layout on the paper; an InputError when its pieces fit nowhere."""
+def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None = None) -> DeckOnPaper:
+    """The deck's layout on the paper; an InputError when its pieces fit nowhere. ``nest_memo``:
+    the nesting searches of earlier builds (``cached_nesting``)."""
     spec = _spec(deck)
-    layout = choose_layout(spec, deck.count, sheet, deck.kind)
+    layout = choose_layout(spec, deck.count, sheet, deck.kind, nest_memo)
     tiles = None
     if layout is None and deck.kind in ("board", "tile"):
         tiles = plan_tiles(spec.w, spec.h, sheet.paper_mm, sheet.margin_mm, sheet.bleed_mm, TILE_OPTIONS)
@@ -222,16 +223,16 @@ def _stamp(game: Game, df: DeckFaces) -> str:
 
 
 def _uses(cache: Cache, slug: str, state: GameState | None, face_keys: dict[str, str],
-          compiled: CompiledTemplates, memo: RenderMemo) -> set[Path]:
+          compiled: CompiledTemplates, memo: RenderMemo, nest_memo: Memo[list]) -> set[Path]:
     """The cache entries this build used: its faces, rendered faces, nest choices and compiled
     templates. A face replayed from the memo loads no template, so while any face is replayed
     the templates the last build of this edition compiled are kept too (the memo's inputs
     include the templates: after a template edit nothing is replayed and the list is exact)."""
     uses = {cache.face_path(k + digest) for k, digest in face_keys.items()}
     uses |= {cache.record_path(f"renders/{slug}", k) for k in memo.used}
-    uses |= {cache.record_path("nest", k) for k in nest.USED}
+    uses |= {cache.record_path("nest", k) for k in nest_memo.used}
     uses |= compiled.used
-    if state is not None and memo.used & memo.known.keys():
+    if state is not None and memo.replayed():
         uses |= {cache.root / u for u in state.uses if u.startswith("jinja/")}
     return uses
 
@@ -252,7 +253,12 @@ def cached_rendering(cache: Cache, ws: Workspace, slug: str,
                      options: BuildOptions) -> tuple[CompiledTemplates, RenderMemo]:
     """The templates compiled and the faces rendered by earlier builds, from ``cache``."""
     return (CompiledTemplates(cache.root / "jinja"),
-            RenderMemo(render_inputs(ws, slug, options), cache.records(f"renders/{slug}")))
+            RenderMemo(known=cache.records(f"renders/{slug}"), inputs=render_inputs(ws, slug, options)))
+
+
+def cached_nesting(cache: Cache | None) -> Memo[list]:
+    """The nesting searches of earlier builds, from ``cache`` (none without one)."""
+    return Memo(known=cache.records("nest") if cache is not None else {})
 
 
 def _duplex_ready(pages: list[Page], two_sided: bool, sheet: SheetOptions, font: str, lang: str) -> list[Page]:
@@ -280,9 +286,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     from pnpgen.pdf.writer import write_document
 
     compiled = memo = None
+    nest_memo = cached_nesting(cache)
     if cache is not None:
-        nest.KNOWN.update(cache.records("nest"))
-        nest.USED.clear()
         compiled, memo = cached_rendering(cache, ws, slug, options)
     rendered = render_game(ws, slug, options, compiled=compiled, game=game, memo=memo)
     game = rendered.game
@@ -302,7 +307,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         from pnpgen.pdf.svglib_fallback import use_default_font
 
         use_default_font(font)
-    on_paper = paper_layouts(game, options.sheet)
+    on_paper = paper_layouts(game, options.sheet, nest_memo)
     result = BuildResult(game, warnings=list(rendered.warnings), rendered=rendered, arts=arts,
                          cache_files=cache_files)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
@@ -311,10 +316,9 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     result.records = plan.records
     if cache is not None:
         cache_files.update(compiled.new)
-        cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest.LEARNED.items()))
-        nest.LEARNED.clear()
+        cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest_memo.learned.items()))
         cache_files.update(cache.record(f"renders/{slug}", k, v) for k, v in sorted(memo.learned.items()))
-        result.uses = _uses(cache, slug, state, face_keys, compiled, memo)
+        result.uses = _uses(cache, slug, state, face_keys, compiled, memo, nest_memo)
     for path, doc in plan.documents.items():
         key = plan_key(doc, face_keys)
         data = cache.reuse(state, path, key, out_dir) if cache is not None and out_dir is not None else None

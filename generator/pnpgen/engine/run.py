@@ -17,6 +17,7 @@ from pnpgen.engine.changes import change_report, snapshot
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.output import build_lock, remove_stray_temps, write_all
 from pnpgen.data.workspace import Workspace
+from pnpgen.memo import Memo
 
 if TYPE_CHECKING:
     from pnpgen.engine.game import BuildResult
@@ -216,12 +217,9 @@ def _typeset(ws: Workspace, game, pictures, opts: RulebookOptions, readings: dic
     files, warnings and report, with the index readings it had to look up and every term whose
     reading it used. Plain values, so the build's process takes them back without importing the
     rulebook."""
-    from pnpgen.rulebook import build_rulebook, flowables
+    from pnpgen.rulebook import build_rulebook
 
-    flowables.KNOWN_READINGS.update({k: v for k, v in readings.items() if isinstance(v, str)})
-    flowables.USED_READINGS.clear()
+    memo: Memo[str] = Memo(known={k: v for k, v in readings.items() if isinstance(v, str)})
     book = build_rulebook(game, ws.fonts, rules_only=opts.rules_only, creep_mm=opts.creep_mm,
-                          binding=opts.binding, pictures=pictures)
-    learned = dict(flowables.LEARNED_READINGS)
-    flowables.LEARNED_READINGS.clear()
-    return book.files, book.warnings, book.report, learned, set(flowables.USED_READINGS)
+                          binding=opts.binding, pictures=pictures, readings=memo)
+    return book.files, book.warnings, book.report, memo.learned, memo.used

@@ -21,6 +21,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from lxml import etree
 
 from pnpgen.errors import InputError
+from pnpgen.memo import Memo
 from pnpgen.data import validate
 from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
 from pnpgen.text import TextContext, icon, textbox
@@ -258,29 +259,46 @@ def _helper_called(e: TypeError, context: Mapping[str, Any]) -> tuple[str, list[
     return m.group(1), [p.name if p.default is p.empty else f"{p.name}={p.default!r}" for p in params]
 
 
+# Templates compiled in this process, by bucket key: the default ``memory`` of every
+# ``CompiledTemplates`` (``pnpgen watch`` and every later build of the same process reuse them).
+# Jinja checks each entry's source checksum, so sharing it can never serve a stale template.
+PROCESS_COMPILED: dict[str, bytes] = {}
+
+
 class CompiledTemplates(jinja2.BytecodeCache):
-    """Compiled templates kept between builds (Jinja's public bytecode-cache interface): in this
-    process's memory (``pnpgen watch`` and every later build of the same process reuse them)
-    and, with a ``folder``, on disk, where new entries are collected in ``new`` and written with
-    the build's other files. Jinja checks each entry's source checksum, so an edited template is
-    compiled again; an entry that does not load (damaged, other Python) is too."""
+    """Compiled templates kept between builds (Jinja's public bytecode-cache interface): in
+    ``memory`` (by default the process's own) and, with a ``folder``, on disk. Entries are
+    looked up and learned through a ``Memo`` of bucket keys: ``new_files`` are the ones this
+    build's cache folder lacks, ``used_files`` every entry looked up or written. Jinja checks
+    each entry's source checksum, so an edited template is compiled again; an entry that does
+    not load (damaged, other Python) is too."""
 
     GENERATION = "sandbox+budget 1"  # how templates are compiled: a change makes old entries unused
-    _MEMORY: dict[str, bytes] = {}  # bucket key → compiled template, for the life of the process
 
-    def __init__(self, folder: Path | None = None):
+    def __init__(self, folder: Path | None = None, memory: dict[str, bytes] | None = None):
         self.folder = folder
-        self.new: dict[Path, bytes] = {}
-        self.used: set[Path] = set()  # every entry looked up or written: the cache keeps these
+        self.memory = PROCESS_COMPILED if memory is None else memory
+        self.memo: Memo[bytes] = Memo(known=self.memory)
+
+    def _path(self, key: str) -> Path | None:
+        return self.folder / f"{key}.jbc" if self.folder is not None else None
+
+    @property
+    def new(self) -> dict[Path, bytes]:
+        """Entries to write into the cache folder: compiled here, or found in memory only."""
+        return {self.folder / f"{k}.jbc": v for k, v in self.memo.learned.items()} if self.folder is not None else {}
+
+    @property
+    def used(self) -> set[Path]:
+        """Every entry of the cache folder looked up or written: the cache keeps these."""
+        return {self.folder / f"{k}.jbc" for k in self.memo.used} if self.folder is not None else set()
 
     def get_cache_key(self, name: str, filename: str | None = None) -> str:
         return super().get_cache_key(f"{self.GENERATION}\0{name}", filename)
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        path = self.folder / f"{bucket.key}.jbc" if self.folder is not None else None
-        if path is not None:
-            self.used.add(path)
-        for data in (self._MEMORY.get(bucket.key), path):
+        path = self._path(bucket.key)
+        for data in (self.memo.get(bucket.key), path):
             if data is None:
                 continue
             try:
@@ -291,26 +309,22 @@ class CompiledTemplates(jinja2.BytecodeCache):
                 bucket.reset()
             if bucket.code is not None:  # loaded, and compiled from this very source
                 if path is not None and isinstance(data, bytes) and not path.is_file():
-                    self.new[path] = data  # this build's cache folder keeps it too
+                    self.memo.learn(bucket.key, data)  # this build's cache folder keeps it too
                 return
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         data = bucket.bytecode_to_string()
-        self._MEMORY[bucket.key] = data
-        if self.folder is not None:
-            self.new[self.folder / f"{bucket.key}.jbc"] = data
+        self.memory[bucket.key] = data
+        self.memo.learn(bucket.key, data)
 
 
-class RenderMemo:
+@dataclass(eq=False)
+class RenderMemo(Memo[dict]):
     """Faces rendered by earlier builds, by a key of everything a render reads: ``inputs`` (the
     hash of the templates, icons, fonts, art, game.yaml and pnpgen itself, made by the build)
     and the face's own deck, piece and side."""
 
-    def __init__(self, inputs: str, known: dict[str, Any]):
-        self.inputs = inputs
-        self.known = known
-        self.learned: dict[str, Any] = {}
-        self.used: set[str] = set()  # every key looked up: the cache keeps these
+    inputs: str = ""
 
     def key(self, face: Face, bleed_mm: float) -> str:
         deck, piece = face.deck, face.piece
@@ -415,8 +429,7 @@ class Renderer:
         if self.memo is None:
             return self._render(face, reads)
         key = self.memo.key(face, self.bleed_mm)
-        self.memo.used.add(key)
-        known = self.memo.known.get(key)
+        known = self.memo.get(key)
         if isinstance(known, dict) and isinstance(known.get("svg"), str):
             reads.update(known.get("reads", ()))
             self.warnings.extend(known.get("warnings", ()))
@@ -424,8 +437,8 @@ class Renderer:
             return known["svg"]
         n_warnings, n_images = len(self.warnings), len(self.art.images())
         svg = self._render(face, reads)
-        self.memo.learned[key] = {"svg": svg, "reads": sorted(reads), "warnings": self.warnings[n_warnings:],
-                                  "images": self.art.placements_since(n_images)}
+        self.memo.learn(key, {"svg": svg, "reads": sorted(reads), "warnings": self.warnings[n_warnings:],
+                              "images": self.art.placements_since(n_images)})
         return svg
 
     def _render(self, face: Face, reads: set[str]) -> str:

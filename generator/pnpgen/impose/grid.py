@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pnpgen.data.formats import PAPER_SIZES
+from pnpgen.memo import Memo
 from pnpgen.shapes import Affine, ShapeSpec, Straight, back_transform, placement
 
 if TYPE_CHECKING:
@@ -238,7 +239,8 @@ def layout_grid_at(piece_w: float, piece_h: float, opts: SheetOptions, bleed: fl
     return None if best is None else _grid(opts, *best, bleed)
 
 
-def choose_layout(spec: ShapeSpec, count: int, opts: SheetOptions, kind: str = "card"):
+def choose_layout(spec: ShapeSpec, count: int, opts: SheetOptions, kind: str = "card",
+                  nest_memo: Memo[list] | None = None):
     """How a deck's pieces go on home sheets.
 
     Rectangular cards: the card grid (``layout_grid``: the most per sheet, cut marks round it).
@@ -246,7 +248,8 @@ def choose_layout(spec: ShapeSpec, count: int, opts: SheetOptions, kind: str = "
     with the most bleed, then the most pieces per sheet, then a grid before a nest:
     rectangles and rounded rectangles on a grid with cut marks (``layout_grid_at``); die-cut
     shapes (circle, hex, tri-hex, polygon) on a bounding-box grid without cut marks, or nested
-    on a lattice (``pack.nest_at``). Returns None when not even one piece fits the sheet."""
+    on a lattice (``nest.nest_at``, remembering its searches in ``nest_memo``). Returns None when
+    not even one piece fits the sheet."""
     if spec.kind == "rect" and kind == "card":
         return layout_grid(spec.w, spec.h, opts)
     from pnpgen.impose.nest import bleed_steps, nest_at
@@ -260,7 +263,7 @@ def choose_layout(spec: ShapeSpec, count: int, opts: SheetOptions, kind: str = "
         if grid is not None:
             out.append(grid)
         if not straight:
-            nested = nest_at(spec, paper, opts.margin_mm, bleed, top=opts.slug_mm)
+            nested = nest_at(spec, paper, opts.margin_mm, bleed, top=opts.slug_mm, memo=nest_memo)
             if nested is not None:
                 out.append(nested)
         return out
