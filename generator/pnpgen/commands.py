@@ -112,7 +112,8 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
 
 
 def export(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.exports.export import ExportOptions, export_game, write_export
+    from pnpgen.engine.export import write_export
+    from pnpgen.exports.export import ExportOptions, export_game
 
     options = ExportOptions(preset=args.preset, fit=args.fit, colour=args.colour, proof=args.proof,
                             base_url=args.base_url, decks=tuple(args.deck), out=args.out)

@@ -25,7 +25,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnpgen.data.model import LATIN_GAP, MISSING_COLOUR, PLACEHOLDER_COLOUR, Where
+from pnpgen.data.markup import MISSING_COLOUR
+from pnpgen.data.model import LATIN_GAP, PLACEHOLDER_COLOUR
+from pnpgen.errors import Where
 from pnpgen.fonts import locate
 from pnpgen.data.yamlsrc import Located, keyname
 

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.errors import InputError
-from pnpgen.data.model import Where
 
 
 @dataclass(frozen=True)
@@ -44,24 +43,3 @@ def find_workspace(start: Path | None = None) -> Workspace:
         path=here,
         expected="a folder holding data/<game>/game.yaml and templates/; run pnpgen inside it",
     )
-
-
-def contained(path: str | Path, folder: Path, key: str, where: Where | Path | str | None = None) -> Path:
-    """``path`` as the data names it (relative to ``folder``), resolved through symlinks; an
-    InputError naming ``key`` unless it stays inside ``folder``. The one gate for every file a
-    workspace's data points at: templates, includes, icons, drafts, fonts, art, spreadsheets."""
-    line: int | None = None
-    column: int | None = None
-    if isinstance(where, Where):
-        line, column = where.line, where.column
-        where = where.path
-    try:
-        target = (folder / path).resolve()
-        inside = target.is_relative_to(folder.resolve())
-    except (OSError, RuntimeError, ValueError):  # a symlink loop, a NUL byte, a name too long
-        target, inside = None, False
-    if not inside or target is None:
-        raise InputError(f"{str(path)!r} is outside {folder.name}/", path=where, line=line, column=column,
-                         key=key, expected=f"a file inside {folder}/, named relative to it, without '..' "
-                         "or links leading out")
-    return target

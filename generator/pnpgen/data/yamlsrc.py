@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 
 from pnpgen.errors import InputError
-from pnpgen.data.model import Where
+from pnpgen.errors import Where
 from pnpgen.data.yamlhint import explain, quoted
 
 Path_ = tuple  # a key path into the document: ("pieces", 3, "count")

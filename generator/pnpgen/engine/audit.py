@@ -11,6 +11,8 @@ from pnpgen.errors import InputError
 from pnpgen.data.model import FieldText, Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.faces import builtin
+from pnpgen.faces.faceset import face_renderer
+from pnpgen.faces.templates import Face
 from pnpgen.text import Record
 from pnpgen.text import TextContext
 from pnpgen.text import break_lines
@@ -79,11 +81,7 @@ def audit_game(ws: Workspace, slug: str, render: bool = True, sweep: bool = True
 
 
 def _audit_render(ws: Workspace, game: Game, report: GameReport) -> None:
-    try:
-        from pnpgen.faces.templates import Face, Renderer
-    except ImportError:  # the template stage is not there: sweep only
-        return
-    renderer = Renderer(ws.templates, game, 3.0)
+    renderer = face_renderer(ws.templates, game, 3.0)
     with recording() as records:
         for deck in game.decks:
             for piece in deck.pieces:

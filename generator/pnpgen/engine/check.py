@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from pnpgen.engine.cache import Cache
 from pnpgen.faces.convert import convert_face
-from pnpgen.faces.faceset import FaceSet
+from pnpgen.faces.faceset import FaceSet, face_renderer
 from pnpgen.engine.game import art_fingerprint, cached_nesting, cached_rendering, deck_on_paper, face_suffix
 from pnpgen.engine.options import BuildOptions
 from pnpgen.data.load import check_bleed
@@ -18,7 +18,7 @@ from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.svg import vector
-from pnpgen.faces.templates import Face, Renderer
+from pnpgen.faces.templates import Face
 
 
 @dataclass
@@ -54,7 +54,7 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
     except InputError as e:
         out.add(e)
     compiled, memo = cached_rendering(cache, ws, game.slug, options) if cache is not None else (None, None)
-    renderer = Renderer(ws.templates, game, options.shop_bleed_mm, options.min_dpi, compiled, memo)
+    renderer = face_renderer(ws.templates, game, options.shop_bleed_mm, options.min_dpi, compiled, memo)
     faces = FaceSet()
     for deck in game.decks:
         for piece in deck.pieces:

@@ -14,9 +14,10 @@ from pnpgen import fonts as fontreg
 from pnpgen.engine.cache import Cache, GameState, fingerprint, plan_key, sha
 from pnpgen.engine.bom import bill_of_materials, bom_pages
 from pnpgen.faces.convert import convert_faces
-from pnpgen.faces.faceset import DeckFaces, DeckPicture, FaceSet, face_key, outline, render_deck
+from pnpgen.faces.faceset import DeckFaces, DeckPicture, RenderedGame, face_key, outline
+from pnpgen.faces.faceset import render_game as faces_of_game
 from pnpgen.engine.options import BuildOptions
-from pnpgen.engine.output import order_csv
+from pnpgen.exports.order import BUILD_ORDER_COLUMNS, order_csv
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
@@ -36,26 +37,10 @@ from pnpgen.impose.sheets import (
 )
 from pnpgen.impose.tiles import TilePlan, plan_tiles
 from pnpgen.faces import builtin
-from pnpgen.faces.templates import CompiledTemplates, RenderMemo, Renderer
+from pnpgen.faces.templates import CompiledTemplates, RenderMemo
 from pnpgen.svg import vector
 from pnpgen.shapes import ShapeSpec, deck_shape
 
-ORDER_COLUMNS = ("file", "page", "deck", "piece", "name", "quantity")  # shop/order.csv
-
-
-@dataclass
-class RenderedGame:
-    """A game's distinct faces rendered, deck by deck, before any sheet is planned: what the
-    sheets are imposed from and what the rulebook pictures."""
-
-    game: Game
-    faces: FaceSet
-    decks: list[DeckFaces]
-    art_folder: Any  # data/art.py ArtFolder: resolves <image> files
-    images: list[dict]  # every image placement with its resolution, for the manifest
-    bleed_mm: float  # bleed drawn round every face
-    art_digest: str  # hash of the game's art files: faces that embed images depend on it
-    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -112,12 +97,8 @@ def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compi
     """Load the game (unless given, loaded) and render each distinct face once."""
     game = game or load_game(ws, slug, lang=options.lang)
     check_bleed(game, options.shop_bleed_mm)
-    bleed = options.shop_bleed_mm
-    renderer = Renderer(ws.templates, game, bleed, options.min_dpi, compiled, memo)
-    faces = FaceSet()
-    decks = [render_deck(deck, renderer, faces) for deck in game.decks]
-    return RenderedGame(game, faces, decks, renderer.art.folder, renderer.art.images(), bleed,
-                        art_fingerprint(ws, game), game.translations.warnings + list(renderer.warnings))
+    return faces_of_game(ws.templates, game, options.shop_bleed_mm, options.min_dpi, compiled, memo,
+                         art_fingerprint(ws, game))
 
 
 @dataclass(frozen=True)
@@ -328,7 +309,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         result.files[path] = data
         result.documents[path] = {"plan": key, "sha": sha(data)}
     if plan.orders:
-        result.files["shop/order.csv"] = order_csv(ORDER_COLUMNS, plan.orders)
+        result.files["shop/order.csv"] = order_csv(BUILD_ORDER_COLUMNS, plan.orders)
     result.manifest = {
         "game": slug,
         "title": game.title,

@@ -10,31 +10,18 @@ builds from writing the same folder at once.
 
 from __future__ import annotations
 
-import csv
 import fcntl
-import io
 import os
 import signal
 import tempfile
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from pnpgen.errors import InputError
 
 TMP_SUFFIX = ".pnpgen-tmp"
 LOCK_NAME = ".pnpgen.lock"
-
-
-def order_csv(columns: Sequence[str], rows: Iterable[Sequence]) -> bytes:
-    """An order.csv as a designer opens it in Excel: UTF-8 with a BOM (without one Excel garbles
-    the Japanese), CRLF line ends. The build's shop/order.csv and every export's order.csv."""
-    text = io.StringIO(newline="")
-    out = csv.writer(text, lineterminator="\r\n")
-    out.writerow(columns)
-    out.writerows(rows)
-    return ("\ufeff" + text.getvalue()).encode("utf-8")
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:

@@ -1,25 +1,24 @@
 """``pnpgen export``: a game's pieces as one print shop or virtual table takes them.
 
-Everything is made in memory first and written only when the whole export succeeded; files a
-previous export of the same preset wrote and this one does not are removed, so the folder always
-holds exactly one export.
+Everything is made in memory; ``engine/export.py`` writes it only when the whole export
+succeeded, and removes files a previous export of the same preset wrote and this one does not,
+so the folder always holds exactly one export.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import astuple, dataclass, field, replace
 from pathlib import Path
 
 from pnpgen.faces.convert import convert_faces
-from pnpgen.engine.game import BuildOptions, render_game
+from pnpgen.faces.faceset import render_game
 from pnpgen import fonts as fontreg
-from pnpgen.engine.output import atomic_write_bytes, order_csv
-from pnpgen.data.load import load_game
+from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.exports import contact, shop, tts
+from pnpgen.exports.order import EXPORT_ORDER_COLUMNS, OrderRow, order_csv
 from pnpgen.exports.faces import PageStyle, png_bytes, unique_faces
 from pnpgen.exports.presets import FITS, Fitted, NotTaken, Preset, available, fit_deck, load_preset
 
@@ -64,7 +63,7 @@ class ExportResult:
     out_dir: Path
     files: dict[str, bytes] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
-    order: list[shop.OrderRow] = field(default_factory=list)
+    order: list[OrderRow] = field(default_factory=list)
     left_out: list[LeftOut] = field(default_factory=list)
 
 
@@ -78,7 +77,8 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     decks, fitted, left_out = _fit_decks(ws, game, preset, options)
     # One bleed for the whole game's faces: the widest any exported deck needs (the pages clip the rest).
     art_bleed = max(f.art_bleed for f in fitted.values())
-    rendered = render_game(ws, slug, BuildOptions(shop_bleed_mm=art_bleed), game=game)
+    check_bleed(game, art_bleed)
+    rendered = render_game(ws.templates, game, art_bleed)
     warnings = rendered.warnings
     by_deck = {df.deck.id: unique_faces(df) for df in rendered.decks}
     needed = sorted({key for deck in decks for f in by_deck[deck.id] for key in (f.front, f.back) if key})
@@ -96,17 +96,17 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
         if preset.files == "tts":
             obj = tts.deck_object(style, faces, preset.dpi, url, 3.0 * i, result.files)
             result.files[f"{deck.id}.json"] = tts.saved_object(f"{game.title} — {deck.name}", obj).encode("utf-8")
-            result.order.extend(shop.OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.index, f.piece.label,
+            result.order.extend(OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.index, f.piece.label,
                                               f.copies) for f in faces)
         else:
             result.order.extend(shop.deck_files(preset, style, faces, result.files, result.warnings))
         thumbs.extend(contact.thumbnails(style, faces))
-    result.order.extend(shop.OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
+    result.order.extend(OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
                         for o in left_out)
     notes = [f"left out: {o.deck.name}: {o.why}" for o in left_out]
     sheet = contact.contact_sheet(f"{game.title} — {preset.name}", thumbs, fontreg.path_of(font), notes)
     result.files[f"{slug}-contact.png"] = png_bytes(sheet)
-    result.files["order.csv"] = order_csv(shop.ORDER_COLUMNS, [astuple(row) for row in result.order])
+    result.files["order.csv"] = order_csv(EXPORT_ORDER_COLUMNS, [astuple(row) for row in result.order])
     return result
 
 
@@ -172,29 +172,3 @@ def _takes_it(ws: Workspace, slug: str, preset: Preset, deck: Deck, fit: str | N
             takers.append(f"--preset {name}" + (f" --fit {mode}" if mode else ""))
             break
     return (*takers, f"pnpgen build's shop/{deck.id}.pdf (any size)")
-
-
-def write_export(result: ExportResult) -> list[Path]:
-    """Write every file atomically, then the record of them; remove what the last export wrote
-    and this one did not."""
-    out = result.out_dir
-    record = out / RECORD
-    before: list[str] = []
-    if record.is_file():
-        try:
-            before = json.loads(record.read_text(encoding="utf-8")).get("files", [])
-        except (ValueError, AttributeError):
-            before = []
-    written = []
-    for rel, data in sorted(result.files.items()):
-        atomic_write_bytes(out / rel, data)
-        written.append(out / rel)
-    stale = [name for name in before if name not in result.files and "/" not in name and name != RECORD]
-    for name in stale:
-        (out / name).unlink(missing_ok=True)
-    left_out = [{"deck": o.deck.id, "name": o.deck.name, "why": o.why, "taken_by": list(o.takers)}
-                for o in result.left_out]
-    text = json.dumps({"game": result.game.slug, "files": sorted(result.files), "warnings": result.warnings,
-                       "left_out": left_out}, ensure_ascii=False, indent=2) + "\n"
-    atomic_write_bytes(record, text.encode("utf-8"))
-    return written + [record]

@@ -20,7 +20,7 @@ from jinja2.ext import Extension
 from jinja2.sandbox import SandboxedEnvironment
 from lxml import etree
 
-from pnpgen.errors import InputError
+from pnpgen.errors import InputError, Where, contained
 from pnpgen.memo import Memo
 from pnpgen.data import validate
 from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
@@ -212,6 +212,22 @@ class Face:
     copy: int = 1
 
 
+def find_template(templates: Path, slug: str, deck: Deck, side: str) -> str:
+    """The name Jinja loads a deck's ``front:`` or ``back:`` template by: the game's own folder
+    first, then the name as given under templates/, then the built-in common/ templates; never
+    outside templates/. An InputError at the deck's line when none has it."""
+    name = deck.front if side == "front" else deck.back
+    assert name is not None
+    where = deck.template_where.get(side, Where(deck.source))
+    for candidate in (f"{slug}/{name}", name):
+        if contained(candidate, templates, side, where).is_file():
+            return candidate
+    if (builtin.FOLDER / name).is_file() and name.startswith("common/"):  # shipped inside pnpgen
+        return name
+    raise InputError(f"template {validate.show(name)} not found", path=where.path, line=where.line,
+                     column=where.column, key=side, expected=f"a file templates/{slug}/{name}")
+
+
 class WorkspaceLoader(jinja2.FileSystemLoader):
     """Templates, includes and imports from templates/ only: Jinja refuses '..' in a name, and
     this refuses a file that a symlink leads out of the folder (an error, so the built-in
@@ -384,6 +400,10 @@ class Renderer:
         self.warnings: list[str] = []
         self.art = ArtPlacer(game, templates, min_dpi, self.warnings)  # image(); art.folder.resolver for <image>
         self._checked: dict[str, list] = {}  # SVG text found well-formed → its plain <image> placements
+        self._names: dict[tuple[str, str], str] = {}  # (deck id, side) → the template's name for Jinja
+        for deck in game.decks:  # a template that is not there stops the game before any face renders
+            for side in ("front", "back") if deck.back else ("front",):
+                self.template_name(deck, side)
 
     def colour(self, name: str | None, default: str | None = None) -> str:
         """A palette name or '#rrggbb' → '#rrggbb'; a colour the draft leaves open (未定, empty,
@@ -411,10 +431,17 @@ class Renderer:
         piece = face.piece
         return f"deck {face.deck.id!r} piece {piece.index} ({piece.label}, {piece.where}) {face.side}"
 
+    def template_name(self, deck: Deck, side: str) -> str:
+        """The name Jinja loads the deck's ``side`` template by (``find_template``)."""
+        key = (deck.id, side)
+        if key not in self._names:
+            self._names[key] = find_template(self.templates, self.game.slug, deck, side)
+        return self._names[key]
+
     def template_file(self, face: Face) -> str:
         """The file of the template a face names (a workspace or a built-in one), for messages
         about what it produced; the name as written when no file has it."""
-        name = face.deck.front if face.side == "front" else face.deck.back
+        name = self.template_name(face.deck, face.side)
         try:
             return self.env.get_template(name).filename or name
         except Exception:  # noqa: BLE001 - rendering reports a template that does not load
@@ -443,7 +470,7 @@ class Renderer:
 
     def _render(self, face: Face, reads: set[str]) -> str:
         deck, piece = face.deck, face.piece
-        template_name = deck.front if face.side == "front" else deck.back
+        template_name = self.template_name(deck, face.side)
         where = self.where(face)
         ctx = TextContext(
             fonts=self.game.text_fonts or self.game.fonts,  # the language's card-text fonts (data/i18n.py)

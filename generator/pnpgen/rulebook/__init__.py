@@ -22,8 +22,8 @@ from reportlab.platypus.doctemplate import LayoutError
 from pnpgen import fonts as fontreg
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Game, is_placeholder
-from pnpgen.data.workspace import Workspace, contained
-from pnpgen.errors import InputError
+from pnpgen.data.workspace import Workspace
+from pnpgen.errors import InputError, contained
 from pnpgen.impose import booklet
 from pnpgen.memo import Memo
 from pnpgen.messages import msg

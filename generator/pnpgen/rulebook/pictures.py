@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pnpgen.faces.faceset import DeckPicture, outline
+from pnpgen.faces.faceset import DeckPicture, face_renderer, outline
 from pnpgen.data.model import Deck, Game
 from pnpgen.svg import vector
-from pnpgen.faces.templates import Face, Renderer
+from pnpgen.faces.templates import Face
 from pnpgen.rulebook.figures import load_settings
 
 __all__ = ["DeckPicture", "outline", "pictures_from_game"]
@@ -20,7 +20,7 @@ __all__ = ["DeckPicture", "outline", "pictures_from_game"]
 def pictures_from_game(game: Game, templates: Path, bleed_mm: float = 3.0) -> dict[str, DeckPicture]:
     """Render each deck's first piece (front, and back when the deck has one), plus the pieces
     the game's rulebook figures place."""
-    renderer = Renderer(Path(templates), game, bleed_mm)
+    renderer = face_renderer(Path(templates), game, bleed_mm)
     pieces: dict[str, list[int]] = {}
     for spec in load_settings(game).figures:
         for p in spec.pieces:

@@ -36,7 +36,7 @@ from pnpgen.text.cells import LATIN_GAP, GlyphMissing, build
 from pnpgen.text.icons import IconError, UnknownIcon
 from pnpgen.text.layout import ALIGNS, VALIGNS, Layout, choose_size, place
 from pnpgen.text.linebreak import break_lines
-from pnpgen.text.markup import MarkupError, parse
+from pnpgen.data.markup import MarkupError, parse
 from pnpgen.text.svg import emit
 
 __all__ = ["TextContext", "textbox", "layout_text", "break_lines", "recording", "Record", "icon",
