@@ -9,7 +9,7 @@ import os
 import sys
 
 from pnpgen.errors import InputError
-from pnpgen.data.formats import PAPER_SIZES
+from pnpgen.data.formats import BLEED_MM, PAPER_SIZES
 from pnpgen.data import validate
 from pnpgen.data.workspace import find_workspace
 
@@ -77,7 +77,8 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--duplex", choices=["long", "short", "none"], default="long")
     p.add_argument("--marks", choices=["jp", "western", "none"], default="jp")
     p.add_argument("--margin", type=validate.option(validate.margin_option), default=5.0, help="unprintable margin of the printer (default 5mm)")
-    p.add_argument("--bleed", type=validate.option(validate.bleed_option), default=3.0, help="bleed around each piece (default 3mm)")
+    p.add_argument("--bleed", type=validate.option(validate.bleed_option), default=None,
+                   help=f"bleed around each piece (default {BLEED_MM:g}mm)")
     p.add_argument("--no-rulebook", action="store_true", help="skip the rulebook booklets")
     p.add_argument("--lang", help="build this language of the game (game.yaml languages) into build/<game>/<lang>/")
     p.add_argument("--min-dpi", type=validate.option(validate.min_dpi_option), default=300.0,

@@ -24,9 +24,9 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.run import RulebookOptions, run_build
     from pnpgen.impose.grid import SheetOptions
 
-    sheet = SheetOptions(paper=args.paper, duplex=args.duplex, marks=args.marks, margin_mm=args.margin,
-                         bleed_mm=args.bleed)
-    options = BuildOptions(sheet=sheet, shop_bleed_mm=args.bleed, min_dpi=args.min_dpi, jobs=args.jobs,
+    given = {"bleed_mm": args.bleed} if args.bleed is not None else {}  # None: --bleed not given
+    sheet = SheetOptions(paper=args.paper, duplex=args.duplex, marks=args.marks, margin_mm=args.margin, **given)
+    options = BuildOptions(sheet=sheet, min_dpi=args.min_dpi, jobs=args.jobs,
                            lang=args.lang)
     slugs = ws.slugs() if args.all else [args.game]
     out_root = args.out or ws.root / "build"

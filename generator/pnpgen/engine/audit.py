@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnpgen.errors import InputError
+from pnpgen.data.formats import BLEED_MM
 from pnpgen.data.model import FieldText, Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.faces import builtin
@@ -81,7 +82,7 @@ def audit_game(ws: Workspace, slug: str, render: bool = True, sweep: bool = True
 
 
 def _audit_render(ws: Workspace, game: Game, report: GameReport) -> None:
-    renderer = face_renderer(ws.templates, game, 3.0)
+    renderer = face_renderer(ws.templates, game, BLEED_MM)
     with recording() as records:
         for deck in game.decks:
             for piece in deck.pieces:

@@ -50,11 +50,11 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
     converted from the same SVG, art and pnpgen is known to convert: neither is done again."""
     out = FaceCheck()
     try:
-        check_bleed(game, options.shop_bleed_mm)
+        check_bleed(game, options.bleed_mm)
     except InputError as e:
         out.add(e)
     compiled, memo = cached_rendering(cache, ws, game.slug, options) if cache is not None else (None, None)
-    renderer = face_renderer(ws.templates, game, options.shop_bleed_mm, options.min_dpi, compiled, memo)
+    renderer = face_renderer(ws.templates, game, options.bleed_mm, options.min_dpi, compiled, memo)
     faces = FaceSet()
     for deck in game.decks:
         for piece in deck.pieces:

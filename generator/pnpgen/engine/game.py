@@ -96,8 +96,8 @@ def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compi
                 game: Game | None = None, memo: RenderMemo | None = None) -> RenderedGame:
     """Load the game (unless given, loaded) and render each distinct face once."""
     game = game or load_game(ws, slug, lang=options.lang)
-    check_bleed(game, options.shop_bleed_mm)
-    return faces_of_game(ws.templates, game, options.shop_bleed_mm, options.min_dpi, compiled, memo,
+    check_bleed(game, options.bleed_mm)
+    return faces_of_game(ws.templates, game, options.bleed_mm, options.min_dpi, compiled, memo,
                          art_fingerprint(ws, game))
 
 

@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from pnpgen.data.formats import PAPER_SIZES
+from pnpgen.data.formats import BLEED_MM, PAPER_SIZES
 from pnpgen.memo import Memo
 from pnpgen.shapes import Affine, ShapeSpec, Straight, back_transform, placement
 
@@ -23,7 +23,9 @@ class SheetOptions:
 
     paper: str = "a4"
     margin_mm: float = 5.0  # the printer cannot print closer to the edge than this
-    bleed_mm: float = 3.0  # wanted bleed around each piece (reduced on sheets if space is short)
+    # The build's one bleed (--bleed): drawn round every face, and wanted round each piece on the
+    # sheets (reduced there if space is short).
+    bleed_mm: float = BLEED_MM
     marks: str = "jp"  # jp (double トンボ + centre marks) | western | none
     duplex: str = "long"  # long | short | none
     mark_len_mm: float = 5.0

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pnpgen.faces.faceset import DeckPicture, face_renderer, outline
+from pnpgen.data.formats import BLEED_MM
 from pnpgen.data.model import Deck, Game
 from pnpgen.svg import vector
 from pnpgen.faces.templates import Face
@@ -17,7 +18,7 @@ from pnpgen.rulebook.figures import load_settings
 __all__ = ["DeckPicture", "outline", "pictures_from_game"]
 
 
-def pictures_from_game(game: Game, templates: Path, bleed_mm: float = 3.0) -> dict[str, DeckPicture]:
+def pictures_from_game(game: Game, templates: Path, bleed_mm: float = BLEED_MM) -> dict[str, DeckPicture]:
     """Render each deck's first piece (front, and back when the deck has one), plus the pieces
     the game's rulebook figures place."""
     renderer = face_renderer(Path(templates), game, bleed_mm)
