@@ -11,7 +11,7 @@ from pnpgen.errors import InputError, Where, contained
 from pnpgen.data import i18n
 from pnpgen.data import validate as v
 from pnpgen.data.art import check_art
-from pnpgen.data.sheets import SheetDoc, read_pieces
+from pnpgen.data.spreadsheets import SheetDoc, read_pieces
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.model import FieldText, Game, Piece, Deck, Sourced, is_placeholder
 from pnpgen.shapes import bounding_size

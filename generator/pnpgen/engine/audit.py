@@ -20,7 +20,7 @@ from pnpgen.text import break_lines
 from pnpgen.text import layout_text
 from pnpgen.text import recording
 from pnpgen.text.cells import char_width
-from pnpgen.text.check import check_layout, check_plain
+from pnpgen.text.linecheck import check_layout, check_plain
 
 SWEEP_WIDTHS = (18.0, 25.0, 32.0, 40.0, 55.0)  # mm, at 9 pt
 SWEEP_SIZE = 9.0

@@ -26,7 +26,7 @@ from pnpgen.errors import InputError
 from pnpgen.impose.grid import SheetOptions, choose_layout
 from pnpgen.memo import Memo
 from pnpgen.messages import msg
-from pnpgen.impose.plan import Document, Page, TextOp
+from pnpgen.impose.plan import PagePlan, Page, TextOp
 from pnpgen.impose.sheets import (
     TILE_OPTIONS,
     DeckSheets,
@@ -47,7 +47,7 @@ from pnpgen.shapes import ShapeSpec, deck_shape
 class GamePlan:
     """A game imposed but not yet drawn: documents by output path (naming the faces by key)."""
 
-    documents: dict[str, Document]
+    documents: dict[str, PagePlan]
     records: list[DeckRecord]
     bom: dict
     orders: list[list] = field(default_factory=list)  # rows of shop/order.csv
@@ -138,7 +138,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     font = game.fonts["gothic"]
     sheet = options.sheet
     bleed = rendered.bleed_mm
-    documents: dict[str, Document] = {}
+    documents: dict[str, PagePlan] = {}
     records: list[DeckRecord] = []
     everything: list[Page] = []
     orders: list[list] = []  # shop/order.csv: each distinct face of the unique-faces files
@@ -155,16 +155,16 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         files = []
         if home:
             files = [f"{deck.id}.pdf", f"shop/{deck.id}.pdf", f"shop/{deck.id}-unique.pdf"]
-            documents[files[0]] = Document(f"{game.title} — {deck.name}", home)
-            documents[files[1]] = Document(f"{game.title} — {deck.name} (print shop)", shop_pages(ds, bleed))
+            documents[files[0]] = PagePlan(f"{game.title} — {deck.name}", home)
+            documents[files[1]] = PagePlan(f"{game.title} — {deck.name} (print shop)", shop_pages(ds, bleed))
             pairs = [(p.front, p.back, p.count, p.piece.label) for p in df.pairs]
             orders.extend([files[2], n * (2 if p.back else 1) + 1, deck.id, p.piece.index, p.piece.label, p.count]
                           for n, p in enumerate(df.pairs))
-            documents[files[2]] = Document(f"{game.title} — {deck.name} (print shop, each face once)",
+            documents[files[2]] = PagePlan(f"{game.title} — {deck.name} (print shop, each face once)",
                                            shop_pages(ds, bleed, pairs))
             if spec.die_cut:
                 files.append(f"shop/{deck.id}-die.pdf")
-                documents[files[-1]] = Document(f"{game.title} — {deck.name} (die line)", shop_die_pages(ds, bleed))
+                documents[files[-1]] = PagePlan(f"{game.title} — {deck.name} (die line)", shop_die_pages(ds, bleed))
             everything.extend(_duplex_ready(home, ds.backs is not None, sheet, font, game.lang))
         shop_n = len(documents[files[1]].pages) if files else 0
         records.append(DeckRecord(
@@ -180,7 +180,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     bom = bill_of_materials(game, records)
     for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm, game.lang):
         everything.append(Page(sheet.paper_mm, list(ops)))
-    documents[f"{game.slug}-all.pdf"] = Document(f"{game.title} — all sheets", everything)
+    documents[f"{game.slug}-all.pdf"] = PagePlan(f"{game.title} — all sheets", everything)
     return GamePlan(documents, records, bom, orders)
 
 

@@ -38,7 +38,7 @@ from pnpgen.rulebook.parse import (
     Step,
     Subheading,
 )
-from pnpgen.data.sheets import column_letter  # appendix parts: A … Z, AA …, as spreadsheet columns
+from pnpgen.data.spreadsheets import column_letter  # appendix parts: A … Z, AA …, as spreadsheet columns
 from pnpgen.memo import Memo
 from pnpgen.messages import msg
 from pnpgen.rulebook.pictures import DeckPicture
