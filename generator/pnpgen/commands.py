@@ -20,8 +20,8 @@ def _warn(text: str) -> None:
 
 
 def build(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.engine.options import BuildOptions
-    from pnpgen.engine.run import RulebookOptions, run_build
+    from pnpgen.engine.fresh import sort_games
+    from pnpgen.engine.options import BuildOptions, RulebookOptions
     from pnpgen.impose.grid import SheetOptions
 
     given = {"bleed_mm": args.bleed} if args.bleed is not None else {}  # None: --bleed not given
@@ -35,7 +35,11 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
 
     quiet = getattr(args, "quiet", False)
     with progress(slugs, quiet, getattr(args, "verbose", False)) as say:
-        outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say)
+        outcomes, todo = sort_games(ws, slugs, options, out_root, rulebook)
+        if todo:  # the stages load only when a game is to be built
+            from pnpgen.engine.run import run_build
+
+            outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say, sorted_games=(outcomes, todo))
     for o in outcomes:
         if o.up_to_date:
             if not quiet:
@@ -59,7 +63,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     save prints its one-line error and the watcher goes on; the last good files stay."""
     from watchfiles import watch as watch_files
 
-    from pnpgen.engine.run import inputs_of
+    from pnpgen.engine.fresh import inputs_of
     from pnpgen.errors import InputError
 
     def once() -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from pnpgen.errors import InputError
 from pnpgen.data.formats import BLEED_MM
+from pnpgen.data.load import load_game
 from pnpgen.data.model import FieldText, Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.faces import builtin
@@ -55,8 +56,6 @@ def context(game: Game, templates: Path, where: str) -> TextContext:
 
 
 def audit_game(ws: Workspace, slug: str, render: bool = True, sweep: bool = True) -> GameReport:
-    from pnpgen.data.load import load_game
-
     report = GameReport(slug)
     try:
         game = load_game(ws, slug)

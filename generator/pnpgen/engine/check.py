@@ -19,6 +19,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.svg import vector
 from pnpgen.faces.templates import Face
+from pnpgen.rulebook import rulebook_warnings
 
 
 @dataclass
@@ -82,8 +83,6 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
             out.add(e)
     book: list[str] = []
     if game.draft_file.is_file():  # the build typesets the rulebook: its draft, settings and warnings
-        from pnpgen.rulebook import rulebook_warnings
-
         try:
             book = rulebook_warnings(game, ws.fonts)
         except InputError as e:

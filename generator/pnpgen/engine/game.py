@@ -38,6 +38,8 @@ from pnpgen.impose.sheets import (
 from pnpgen.impose.tiles import TilePlan, plan_tiles
 from pnpgen.faces import builtin
 from pnpgen.faces.templates import CompiledTemplates, RenderMemo
+from pnpgen.pdf.settings import use_default_font
+from pnpgen.pdf.writer import write_document
 from pnpgen.svg import vector
 from pnpgen.shapes import ShapeSpec, deck_shape
 
@@ -264,8 +266,6 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     With a ``cache``, faces converted by earlier builds are reused, and a document whose plan is
     unchanged since ``state`` keeps the bytes of its file in ``out_dir``. ``game``: the game
     already loaded (else it is loaded here)."""
-    from pnpgen.pdf.writer import write_document
-
     compiled = memo = None
     nest_memo = cached_nesting(cache)
     if cache is not None:
@@ -285,8 +285,6 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             cache_files[cache.face_path(k + face_keys[k])] = cache.face_bytes(k + face_keys[k], arts[k].to_json())
     font = game.fonts["gothic"]
     if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font
-        from pnpgen.pdf.svglib_fallback import use_default_font
-
         use_default_font(font)
     on_paper = paper_layouts(game, options.sheet, nest_memo)
     result = BuildResult(game, warnings=list(rendered.warnings), rendered=rendered, arts=arts,

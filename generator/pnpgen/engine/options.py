@@ -22,3 +22,10 @@ class BuildOptions:
         """The one bleed of the build (``--bleed``, ``SheetOptions.bleed_mm``): drawn round every
         face, in the shop files' BleedBox, and wanted round each piece on the home sheets."""
         return self.sheet.bleed_mm
+
+
+@dataclass(frozen=True)
+class RulebookOptions:
+    rules_only: bool = False
+    creep_mm: float = 0.0
+    binding: str = "left"

@@ -7,14 +7,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from pnpgen.data.formats import BLEED_MM, PAPER_SIZES
+from pnpgen.impose.nest import NestLayout, bleed_steps, nest_at
 from pnpgen.memo import Memo
 from pnpgen.shapes import Affine, ShapeSpec, Straight, back_transform, placement
-
-if TYPE_CHECKING:
-    from pnpgen.impose.nest import NestLayout
 
 
 @dataclass(frozen=True)
@@ -254,13 +251,11 @@ def choose_layout(spec: ShapeSpec, count: int, opts: SheetOptions, kind: str = "
     not even one piece fits the sheet."""
     if spec.kind == "rect" and kind == "card":
         return layout_grid(spec.w, spec.h, opts)
-    from pnpgen.impose.nest import bleed_steps, nest_at
-
     paper = opts.paper_mm
     straight = spec.kind in ("rect", "rounded")
 
     def options(bleed: float) -> list:
-        out: list[SheetLayout | "NestLayout"] = []
+        out: list[SheetLayout | NestLayout] = []
         grid = layout_grid_at(spec.w, spec.h, opts, bleed, room=None if straight else 0.0)
         if grid is not None:
             out.append(grid)

@@ -4,20 +4,14 @@ from __future__ import annotations
 
 import logging
 
-from reportlab.graphics import shapes
 from reportlab.graphics.shapes import Drawing
 from svglib.svglib import SvgRenderer
 
+from pnpgen.pdf.settings import use_default_font  # noqa: F401 - the rulebook imports it from here
 from pnpgen.svg.vector import parse_svg
 
 # svglib logs and skips what it cannot draw; a designer needs that as an error, not a log line.
 logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
-
-
-def use_default_font(name: str) -> None:
-    """Make ReportLab's graphics state start from an embedded font instead of Helvetica,
-    so no page references a font that is not embedded."""
-    shapes.STATE_DEFAULTS["fontName"] = name
 
 
 _svglib_fonts: set[str] = set()
