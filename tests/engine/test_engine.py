@@ -16,6 +16,8 @@ from pypdf import PdfReader
 from conftest import child_env, make_workspace, run
 from pdfprobe import texts
 
+from pnpgen.engine import output
+
 OUT_FILES = {"cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "test-all.pdf", "manifest.json",
              "rulebook.pdf", "rulebook-booklet.pdf", "proof.txt"}
 
@@ -154,32 +156,52 @@ def test_failure_mid_write_leaves_previous_files_and_no_temporary_file(workspace
     assert not [p for p in (workspace / "build").rglob("*") if p.name.endswith(".pnpgen-tmp")]
 
 
+def _paused_build(workspace: Path) -> subprocess.Popen:
+    """A build of a changed count, stopped in its write phase by the output stage's test hook:
+    every temporary file is on disk, nothing is renamed yet (no guessing how long a build takes)."""
+    env = child_env(**{output.PAUSE_ENV: "120"})
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "pnpgen", "build", "--game", "test", "--no-rulebook",
+                             "--jobs", "1"], cwd=workspace, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stderr is not None
+    line = proc.stderr.readline()
+    assert output.PAUSE_ENV.encode() in line, line + proc.stderr.read()
+    return proc
+
+
+def _temporaries(out: Path) -> list[Path]:
+    return sorted(p for p in out.rglob("*") if p.name.endswith(output.TMP_SUFFIX))
+
+
+def test_ctrl_c_in_the_write_phase_leaves_the_old_files_and_no_temporaries(workspace):
+    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+    out = workspace / "build" / "test"
+    before = _snapshot(out)
+    _set_count(workspace, "カード3", 5)
+    proc = _paused_build(workspace)
+    assert _temporaries(out)  # the new bytes are written beside the old files
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and b"Traceback" not in err, err
+    assert _snapshot(out) == before  # every old file, same bytes, same mtime
+    assert _temporaries(out) == []
+
+
 def test_killed_build_leaves_old_files_and_the_next_build_clears_its_temporaries(workspace):
     assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
     out = workspace / "build" / "test"
     before = _snapshot(out)
-    stray = out / ".cards.pdf.abc123.pnpgen-tmp"
-    stray.write_bytes(b"half a PDF")  # what a kill -9 between write and rename leaves
     _set_count(workspace, "カード3", 5)
-    env = child_env()
-    proc = subprocess.Popen([sys.executable, "-u", "-m", "pnpgen", "build", "--game", "test", "--no-rulebook",
-                             "--jobs", "1", "--verbose"],
-                            cwd=workspace, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert proc.stdout is not None and b"building" in proc.stdout.readline()  # started, however loaded the machine
-    time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    assert b"Traceback" not in err
-    now = _snapshot(out)
-    for rel, (data, _) in now.items():
-        if rel.endswith(".pnpgen-tmp"):
-            continue
-        assert data == before[rel][0] or proc.returncode == 0, rel  # old bytes unless it finished
+    proc = _paused_build(workspace)
+    proc.kill()  # kill -9: no handler runs, the temporary files stay
+    proc.communicate(timeout=60)
+    left = _temporaries(out)
+    assert left and {k: v for k, v in _snapshot(out).items() if not k.endswith(output.TMP_SUFFIX)} == before
     theirs = workspace / "build" / "notes" / ".draft.pnpgen-tmp"  # not pnpgen's folder: --out may be any folder
     theirs.parent.mkdir()
     theirs.write_bytes(b"someone else's")
     assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
-    assert not stray.exists() and theirs.exists()
+    assert _temporaries(out) == [] and theirs.exists()
+    assert _snapshot(out)["cards.pdf"][0] != before["cards.pdf"][0]  # and this build wrote the new count
 
 
 def test_altered_cache_entries_are_detected_and_rebuilt(workspace, capsys):

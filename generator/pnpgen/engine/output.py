@@ -13,14 +13,19 @@ from __future__ import annotations
 import fcntl
 import os
 import signal
+import sys
 import tempfile
 import threading
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
 from pnpgen.errors import InputError
 
 TMP_SUFFIX = ".pnpgen-tmp"
+# Tests of interrupted builds only: seconds to wait once every temporary file is written and
+# before any is renamed, having said so on stderr, so a signal lands in the write phase.
+PAUSE_ENV = "PNPGEN_TEST_PAUSE_BEFORE_RENAME"
 LOCK_NAME = ".pnpgen.lock"
 
 
@@ -54,6 +59,7 @@ def write_all(files: dict[Path, bytes]) -> list[Path]:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
             os.chmod(tmp, 0o666 & ~_umask())
+        _pause_for_tests()
         with _ctrl_c_deferred():  # the renames run to the end: never half old, half new files
             for path, tmp in sorted(temps.items()):
                 os.replace(tmp, path)
@@ -62,6 +68,13 @@ def write_all(files: dict[Path, bytes]) -> list[Path]:
             Path(tmp).unlink(missing_ok=True)
         raise
     return sorted(todo)
+
+
+def _pause_for_tests() -> None:
+    seconds = os.environ.get(PAUSE_ENV)
+    if seconds:
+        print(f"pnpgen: {PAUSE_ENV}: every temporary file written, none renamed", file=sys.stderr, flush=True)
+        time.sleep(float(seconds))
 
 
 @contextmanager
