@@ -130,8 +130,11 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
 
 
 def list(ws: Workspace, args: argparse.Namespace) -> int:  # noqa: A001 - the command's name
+    from pnpgen.faces.lookup import check_templates
+
     for slug in ws.slugs():
         game = load_game(ws, slug)
+        check_templates(ws.templates, game)  # as a build would: a deck's template not there is an error
         given = [slug, game.title, f"草案{game.draft}" if str(game.draft).strip() else "",
                  game.players if is_placeholder(game.players) or not game.players.strip() else f"{game.players}人"]
         _say("  ".join(part for part in given if part))
@@ -203,7 +206,10 @@ def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.data.spreadsheets import export_sheet as sheet_bytes
     from pnpgen.errors import InputError
 
+    from pnpgen.faces.lookup import check_templates
+
     game = load_game(ws, args.game)
+    check_templates(ws.templates, game)
     try:
         deck = game.deck(args.deck)
     except KeyError:

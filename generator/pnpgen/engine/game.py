@@ -294,6 +294,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     plan = impose_game(rendered, options, on_paper)
     result.records = plan.records
     if cache is not None:
+        assert compiled is not None and memo is not None  # made from the cache above
         cache_files.update(compiled.new)
         cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest_memo.learned.items()))
         cache_files.update(cache.record(f"renders/{slug}", k, v) for k, v in sorted(memo.learned.items()))

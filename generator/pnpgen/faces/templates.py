@@ -20,12 +20,13 @@ from jinja2.ext import Extension
 from jinja2.sandbox import SandboxedEnvironment
 from lxml import etree
 
-from pnpgen.errors import InputError, Where, contained
+from pnpgen.errors import InputError
 from pnpgen.memo import Memo
 from pnpgen.data import validate
 from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
 from pnpgen.text import TextContext, icon, textbox
 from pnpgen.faces import builtin
+from pnpgen.faces.lookup import check_templates, find_template
 from pnpgen.faces.helpers import mix, shape_tools
 from pnpgen.faces.tracks import XY, Box, Space, TrackSvg
 from pnpgen.svg import vector
@@ -212,22 +213,6 @@ class Face:
     copy: int = 1
 
 
-def find_template(templates: Path, slug: str, deck: Deck, side: str) -> str:
-    """The name Jinja loads a deck's ``front:`` or ``back:`` template by: the game's own folder
-    first, then the name as given under templates/, then the built-in common/ templates; never
-    outside templates/. An InputError at the deck's line when none has it."""
-    name = deck.front if side == "front" else deck.back
-    assert name is not None
-    where = deck.template_where.get(side, Where(deck.source))
-    for candidate in (f"{slug}/{name}", name):
-        if contained(candidate, templates, side, where).is_file():
-            return candidate
-    if (builtin.FOLDER / name).is_file() and name.startswith("common/"):  # shipped inside pnpgen
-        return name
-    raise InputError(f"template {validate.show(name)} not found", path=where.path, line=where.line,
-                     column=where.column, key=side, expected=f"a file templates/{slug}/{name}")
-
-
 class WorkspaceLoader(jinja2.FileSystemLoader):
     """Templates, includes and imports from templates/ only: Jinja refuses '..' in a name, and
     this refuses a file that a symlink leads out of the folder (an error, so the built-in
@@ -401,9 +386,7 @@ class Renderer:
         self.art = ArtPlacer(game, templates, min_dpi, self.warnings)  # image(); art.folder.resolver for <image>
         self._checked: dict[str, list] = {}  # SVG text found well-formed → its plain <image> placements
         self._names: dict[tuple[str, str], str] = {}  # (deck id, side) → the template's name for Jinja
-        for deck in game.decks:  # a template that is not there stops the game before any face renders
-            for side in ("front", "back") if deck.back else ("front",):
-                self.template_name(deck, side)
+        self._names.update(check_templates(templates, game))  # a template not there: no face renders
 
     def colour(self, name: str | None, default: str | None = None) -> str:
         """A palette name or '#rrggbb' → '#rrggbb'; a colour the draft leaves open (未定, empty,
