@@ -7,10 +7,13 @@ above; README "How it is built" draws the same order):
    ``memo`` (the known/learned/used memo passed down), ``messages``, ``fonts``, ``shapes``
 1. ``data/``: workspace, YAML and spreadsheets, validation, the data format's markup → model
 2. ``text/``: the card typesetter (reads the model's markup spans)
-3. ``svg/``: SVG → vector art (the face stage converts with it, so it sits below ``faces/``)
-4. ``faces/``: templates → SVG, each distinct face once, and their conversion
-5. ``impose/``: page plans in mm (pure data)
-6. ``pdf/``: the only code that knows points
+3. ``svg/``: SVG → vector art
+4. ``impose/``: page plans in mm (pure data)
+5. ``pdf/``: the only code that knows points
+6. ``faces/``: templates → SVG, each distinct face once, and their conversion. It renders before
+   anything is imposed, but sits above ``svg/`` and ``pdf/`` because converting a face uses
+   them (a face svglib draws is drawn once on a scratch canvas, so its errors surface at once);
+   nothing below imports it.
 7. ``rulebook/``, ``exports/``: the draft typeset, the print-shop and table-top files
 8. ``engine/``: orchestration, cache, writes
 9. ``cli``, ``commands``, ``__main__``: the command layer (may load stages lazily, inside functions)
@@ -34,7 +37,7 @@ MAX_LINES = 800
 
 RANKS = {
     **dict.fromkeys(("errors", "units", "progress", "memo", "messages", "fonts", "shapes", ""), 0),
-    "data": 1, "text": 2, "svg": 3, "faces": 4, "impose": 5, "pdf": 6, "rulebook": 7, "exports": 7,
+    "data": 1, "text": 2, "svg": 3, "impose": 4, "pdf": 5, "faces": 6, "rulebook": 7, "exports": 7,
     "engine": 8, "cli": 9, "commands": 9, "__main__": 9,
 }
 COMMAND_LAYER = {"pnpgen.cli", "pnpgen.commands", "pnpgen.__main__"}
@@ -43,36 +46,12 @@ COMMAND_LAYER = {"pnpgen.cli", "pnpgen.commands", "pnpgen.__main__"}
 # parallel (issue 20): the lead empties this list when their work merges. Nothing of data/,
 # text/, faces/, impose/, engine/, exports/ or the bottom modules may be listed here.
 EXCEPTIONS = {
-    # svg/ reaches up into pdf/ for CMYK conversion and the svglib fallback
-    ("upward", "pnpgen.svg.gradient", "pnpgen.pdf.colour"),
-    ("upward", "pnpgen.svg.vector", "pnpgen.pdf.colour"),
-    ("upward", "pnpgen.svg.vector", "pnpgen.pdf.svglib_fallback"),
-    # circles of the SVG converter: vector ↔ gradient ↔ the svglib fallback
-    ("circle", "pnpgen.pdf.svglib_fallback", "pnpgen.svg.vector"),
-    ("circle", "pnpgen.svg.gradient", "pnpgen.svg.vector"),
-    ("circle", "pnpgen.svg.vector", "pnpgen.svg.gradient"),
-    ("circle", "pnpgen.svg.vector", "pnpgen.pdf.svglib_fallback"),
-    # the rulebook's draft parsers import each other
+    # the rulebook's draft parsers import each other (latin → parse at the top, parse → latin
+    # and reader inside a function): the draft tree in a module of its own ends the circle
     ("circle", "pnpgen.rulebook.latin", "pnpgen.rulebook.parse"),
     ("circle", "pnpgen.rulebook.parse", "pnpgen.rulebook.latin"),
-    # private helpers shared inside svg/ and the rulebook
-    ("private", "pnpgen.svg.gradient", "pnpgen.svg.vector._colour"),
-    ("private", "pnpgen.svg.gradient", "pnpgen.svg.vector._compose"),
-    ("private", "pnpgen.svg.gradient", "pnpgen.svg.vector._local"),
-    ("private", "pnpgen.svg.gradient", "pnpgen.svg.vector._parse_transform"),
-    ("private", "pnpgen.svg.gradient", "pnpgen.svg.vector._style"),
-    # function-level imports that hide those circles, or put off loading fonts
-    ("lazy", "pnpgen.svg.vector", "pnpgen.pdf.colour"),
-    ("lazy", "pnpgen.svg.vector", "pnpgen.pdf.svglib_fallback"),
-    ("lazy", "pnpgen.svg.vector", "pnpgen.svg.gradient"),
-    ("lazy", "pnpgen.svg.vector", "pnpgen.fonts"),
-    ("lazy", "pnpgen.svg.gradient", "pnpgen.pdf.colour"),
-    ("lazy", "pnpgen.svg.gradient", "pnpgen.errors"),
-    ("lazy", "pnpgen.pdf.svglib_fallback", "pnpgen.fonts"),
     ("lazy", "pnpgen.rulebook.parse", "pnpgen.rulebook.latin"),
     ("lazy", "pnpgen.rulebook.parse", "pnpgen.rulebook.reader"),
-    # the SVG converter is one module of 1,600 lines until it is split by element
-    ("long", "pnpgen.svg.vector", ""),
 }
 
 

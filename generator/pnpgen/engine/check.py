@@ -17,7 +17,7 @@ from pnpgen.data.load import check_bleed
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
-from pnpgen.svg import vector
+from pnpgen.svg.artwork import Art
 from pnpgen.faces.templates import Face
 from pnpgen.rulebook import rulebook_warnings
 
@@ -67,7 +67,7 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
                     out.add(e)
     art = art_fingerprint(ws, game)
     for key in sorted(faces.svgs):
-        if cache is not None and cache.face(key + face_suffix(faces.svgs[key], art), vector.Art.from_json) is not None:
+        if cache is not None and cache.face(key + face_suffix(faces.svgs[key], art), Art.from_json) is not None:
             out.faces += 1
             continue
         try:

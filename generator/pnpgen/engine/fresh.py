@@ -26,7 +26,7 @@ class GameOutcome:
 
 def inputs_of(ws: Workspace, slug: str) -> list[Path]:
     """Every folder a game's build reads."""
-    return [ws.data / slug, ws.templates / slug, ws.templates / "common", ws.fonts]
+    return [ws.data / slug, ws.templates / slug, ws.templates / "common", ws.fonts, ws.root / "layouts"]
 
 
 def out_dir(out_root: Path, slug: str, options: BuildOptions) -> Path:

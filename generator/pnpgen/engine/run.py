@@ -1,8 +1,8 @@
 """One build command: every game asked for, built in memory, then written all-or-nothing.
 
 A game whose inputs did not change since its last good build is ``up to date`` and not even
-loaded (``engine/fresh.py``, which the command layer asks first); a document whose page plan did not change keeps its file; only changed bytes reach the
-disk. After each game, a change report says what the designer must reprint.
+loaded (``engine/fresh.py``, which the command layer asks first); a document whose page plan
+did not change keeps its file; only changed bytes reach the disk. After each game, a change report says what the designer must reprint.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from pnpgen.engine.fresh import out_dir as game_out_dir
 from pnpgen.engine.game import BuildResult, build_game
 from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.output import build_lock, remove_stray_temps, write_all
+
 
 def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: Path,
               rulebook: RulebookOptions | None, say: Callable[[str], None] = lambda s: None,

@@ -17,6 +17,8 @@ def find_template(templates: Path, slug: str, deck: Deck, side: str) -> str:
     outside templates/. An InputError at the deck's line when none has it."""
     name = deck.front if side == "front" else deck.back
     assert name is not None
+    if deck.layout is not None:  # compiled from the deck's layout (faces/layouts.py), not a file
+        return name
     where = deck.template_where.get(side, Where(deck.source))
     for candidate in (f"{slug}/{name}", name):
         if contained(candidate, templates, side, where).is_file():

@@ -38,7 +38,7 @@ from pnpgen.rulebook.reader import Draft, detect_language, is_latin, read_draft
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.styles import Fonts
-from pnpgen.pdf.svglib_fallback import use_default_font
+from pnpgen.pdf.settings import default_font
 
 __all__ = ["DeckPicture", "RulebookResult", "build_rulebook", "load_document", "pictures_from_game"]
 
@@ -306,7 +306,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         latin=is_latin(draft.lang),
     )
     builder = _story_builder(game, r, rules_only, pictures, readings)
-    use_default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
+    default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
     try:
         a5, n_pages = render(builder.story(), meta, fonts)
     except LayoutError as e:  # one block no page holds: platypus cannot split it

@@ -11,7 +11,8 @@ from pathlib import Path
 from pnpgen.faces.faceset import DeckPicture, face_renderer, outline
 from pnpgen.data.formats import BLEED_MM
 from pnpgen.data.model import Deck, Game
-from pnpgen.svg import vector
+from pnpgen.svg import convert
+from pnpgen.svg.artwork import Art
 from pnpgen.faces.templates import Face
 from pnpgen.rulebook.figures import load_settings
 
@@ -27,11 +28,11 @@ def pictures_from_game(game: Game, templates: Path, bleed_mm: float = BLEED_MM) 
         for p in spec.pieces:
             pieces.setdefault(p.deck, []).append(p.piece)
 
-    def art(deck: Deck, index: int, side: str) -> vector.Art:
+    def art(deck: Deck, index: int, side: str) -> Art:
         piece = deck.pieces[index - 1]
         where = f"deck {deck.id!r} piece {piece.index} {side}"
-        return vector.convert(renderer.render(Face(deck, piece, side, 1)), where,
-                              resolve=renderer.art.folder.resolver(where))
+        return convert(renderer.render(Face(deck, piece, side, 1)), where,
+                       resolve=renderer.art.folder.resolver(where))
 
     out = {}
     for deck in game.decks:
