@@ -9,7 +9,7 @@ import os
 import sys
 
 from pnpgen.errors import InputError
-from pnpgen.data.formats import BLEED_MM, PAPER_SIZES
+from pnpgen.data.formats import BLEED_MM, MIN_DPI, PAPER_SIZES
 from pnpgen.data import validate
 from pnpgen.data.workspace import find_workspace
 
@@ -98,8 +98,8 @@ def _build_options(p: argparse.ArgumentParser) -> None:
                    help=f"bleed around each piece (default {BLEED_MM:g}mm)")
     p.add_argument("--no-rulebook", action="store_true", help="skip the rulebook booklets")
     p.add_argument("--lang", help="build this language of the game (game.yaml languages) into build/<game>/<lang>/")
-    p.add_argument("--min-dpi", type=validate.option(validate.min_dpi_option), default=300.0,
-                   help="warn about art printed below this resolution (default 300)")
+    p.add_argument("--min-dpi", type=validate.option(validate.min_dpi_option), default=None,
+                   help=f"warn about art printed below this resolution (default {MIN_DPI:g})")
     _engine_options(p)
     _rulebook_options(p)
 

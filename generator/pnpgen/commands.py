@@ -26,7 +26,8 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
 
     given = {"bleed_mm": args.bleed} if args.bleed is not None else {}  # None: --bleed not given
     sheet = SheetOptions(paper=args.paper, duplex=args.duplex, marks=args.marks, margin_mm=args.margin, **given)
-    options = BuildOptions(sheet=sheet, min_dpi=args.min_dpi, jobs=args.jobs,
+    dpi = {"min_dpi": args.min_dpi} if args.min_dpi is not None else {}  # None: --min-dpi not given
+    options = BuildOptions(sheet=sheet, jobs=args.jobs, **dpi,
                            lang=args.lang)
     slugs = ws.slugs() if args.all else [args.game]
     out_root = args.out or ws.root / "build"

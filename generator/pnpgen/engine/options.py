@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pnpgen.data.formats import MIN_DPI
 from pnpgen.impose.grid import SheetOptions
 
 
 @dataclass(frozen=True)
 class BuildOptions:
     sheet: SheetOptions = SheetOptions()
-    min_dpi: float = 300.0  # art printed below this resolution warns
+    min_dpi: float = MIN_DPI  # art printed below this resolution warns (--min-dpi)
     lang: str | None = None  # --lang: the game's language to build (None: its default_language)
     # How many worker processes: changes the speed, never the bytes, so it is not part of the
     # options' repr (the cache's fingerprint of what the output depends on).

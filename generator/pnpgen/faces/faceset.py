@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from pnpgen.data.model import Deck, Game, Piece
-from pnpgen.faces.images import MIN_DPI
+from pnpgen.data.formats import MIN_DPI
 from pnpgen.faces.templates import CompiledTemplates, Face, RenderMemo, Renderer
 from pnpgen.svg.artwork import Art
 from pnpgen.shapes import Point, deck_shape, trim_path

@@ -30,7 +30,8 @@ from pnpgen.faces.lookup import check_templates, find_template
 from pnpgen.faces.helpers import mix, shape_tools
 from pnpgen.faces.tracks import XY, Box, Space, TrackSvg
 from pnpgen.svg.text import known_font, text_fonts, unknown_font
-from pnpgen.faces.images import MIN_DPI, ArtPlacer
+from pnpgen.data.formats import MIN_DPI
+from pnpgen.faces.images import ArtPlacer
 
 SAFE_MM = 3.0
 # What one face may cost: without these a template that loops 10**9 times, or writes "x" * 10**9,
