@@ -31,6 +31,6 @@ def write_export(result: ExportResult) -> list[Path]:
     left_out = [{"deck": o.deck.id, "name": o.deck.name, "why": o.why, "taken_by": list(o.takers)}
                 for o in result.left_out]
     text = json.dumps({"game": result.game.slug, "files": sorted(result.files), "warnings": result.warnings,
-                       "left_out": left_out}, ensure_ascii=False, indent=2) + "\n"
+                       "left_out": left_out, "black": result.black}, ensure_ascii=False, indent=2) + "\n"
     atomic_write_bytes(record, text.encode("utf-8"))
     return written + [record]
