@@ -9,14 +9,15 @@ from pathlib import Path
 from pnpgen.data.load import load_game
 from pnpgen.data.model import is_placeholder
 from pnpgen.data.workspace import Workspace
+from pnpgen.safetext import shown
 
 
 def _say(text: str) -> None:
-    print(text, flush=True)
+    print(shown(text), flush=True)  # data's text, escaped: no terminal control sequence gets through
 
 
 def _warn(text: str) -> None:
-    print(f"pnpgen: warning: {text}", file=sys.stderr, flush=True)
+    print(f"pnpgen: warning: {shown(text)}", file=sys.stderr, flush=True)
 
 
 def build(ws: Workspace, args: argparse.Namespace) -> int:
@@ -71,7 +72,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
         try:
             build(ws, args)
         except InputError as e:
-            print(f"pnpgen: error: {e}", file=sys.stderr, flush=True)
+            print(f"pnpgen: error: {shown(str(e))}", file=sys.stderr, flush=True)
 
     once()
     builds = 1
@@ -102,12 +103,18 @@ def _rulebook(ws: Workspace, game, args: argparse.Namespace):
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.engine.output import write_all
+    from pnpgen.data.workspace import relative_proof
+    from pnpgen.engine.output import build_lock, claim, mark
+    from pnpgen.engine.transaction import commit
 
+    out_root = args.out or ws.root / "build"
+    claim(out_root)
     game = load_game(ws, args.game, lang=args.lang)
-    out_dir = (args.out or ws.root / "build") / game.slug / (args.lang or "")
+    out_dir = out_root / game.slug / (args.lang or "")
     book = _rulebook(ws, game, args)
-    write_all({out_dir / name: data for name, data in book.files.items()})  # all three or none
+    with build_lock(out_root):  # all three or none
+        commit(out_root, {out_dir / name: relative_proof(name, data, ws.root)
+                          for name, data in book.files.items()} | mark(out_root))
     for w in book.warnings:
         _warn(w)
     for line in book.report:
@@ -118,10 +125,12 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
 
 def export(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.export import write_export
+    from pnpgen.engine.output import claim
     from pnpgen.exports.export import ExportOptions, export_game
 
     options = ExportOptions(preset=args.preset, fit=args.fit, colour=args.colour, pdfx=args.pdfx, outline_text=args.outline_text, proof=args.proof,
                             base_url=args.base_url, deck_id_base=args.deck_id_base, decks=tuple(args.deck), out=args.out)
+    claim(args.out or ws.root / "build")  # not pnpgen's folder to write: stop before anything is made
     result = export_game(ws, args.game, options)
     write_export(result)
     for w in result.warnings:

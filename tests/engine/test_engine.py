@@ -16,7 +16,7 @@ from pypdf import PdfReader
 from conftest import child_env, make_workspace, run
 from pdfprobe import texts
 
-from pnpgen.engine import output
+from pnpgen.engine import transaction
 
 OUT_FILES = {"cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "test-all.pdf", "manifest.json",
              "rulebook.pdf", "rulebook-booklet.pdf", "proof.txt"}
@@ -24,7 +24,7 @@ OUT_FILES = {"cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "test-all.p
 
 def _snapshot(out: Path) -> dict[str, tuple[bytes, int]]:
     return {str(p.relative_to(out)): (p.read_bytes(), p.stat().st_mtime_ns)
-            for p in out.rglob("*") if p.is_file() and ".cache" not in p.parts and p.name != ".pnpgen.lock"}
+            for p in out.rglob("*") if p.is_file() and ".cache" not in p.parts and p.name not in (".pnpgen.lock", ".pnpgen-output")}
 
 
 def _set_count(ws: Path, name: str, count: int) -> None:
@@ -157,50 +157,55 @@ def test_failure_mid_write_leaves_previous_files_and_no_temporary_file(workspace
 
 
 def _paused_build(workspace: Path) -> subprocess.Popen:
-    """A build of a changed count, stopped in its write phase by the output stage's test hook:
-    every temporary file is on disk, nothing is renamed yet (no guessing how long a build takes)."""
-    env = child_env(**{output.PAUSE_ENV: "120"})
+    """A build of a changed count, stopped by the transaction's test hook once every new file is
+    staged and before the commit (no guessing how long a build takes)."""
+    env = child_env(**{transaction.PAUSE_ENV: "120"})
     proc = subprocess.Popen([sys.executable, "-u", "-m", "pnpgen", "build", "--game", "test", "--no-rulebook",
                              "--jobs", "1"], cwd=workspace, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stderr is not None
     line = proc.stderr.readline()
-    assert output.PAUSE_ENV.encode() in line, line + proc.stderr.read()
+    assert transaction.PAUSE_ENV.encode() in line, line + proc.stderr.read()
     return proc
 
 
-def _temporaries(out: Path) -> list[Path]:
-    return sorted(p for p in out.rglob("*") if p.name.endswith(output.TMP_SUFFIX))
+def _staged(root: Path) -> list[Path]:
+    staging = root / transaction.STAGING
+    return sorted(staging.iterdir()) if staging.is_dir() else []
 
 
-def test_ctrl_c_in_the_write_phase_leaves_the_old_files_and_no_temporaries(workspace):
+def test_ctrl_c_before_the_commit_leaves_the_old_files_and_nothing_staged(workspace):
     assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
-    out = workspace / "build" / "test"
+    root = workspace / "build"
+    out = root / "test"
     before = _snapshot(out)
     _set_count(workspace, "カード3", 5)
     proc = _paused_build(workspace)
-    assert _temporaries(out)  # the new bytes are written beside the old files
+    assert _staged(root)  # the new bytes are on disk beside the old files
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and b"Traceback" not in err, err
     assert _snapshot(out) == before  # every old file, same bytes, same mtime
-    assert _temporaries(out) == []
+    assert _staged(root) == [] and not (root / transaction.JOURNAL).exists()
 
 
-def test_killed_build_leaves_old_files_and_the_next_build_clears_its_temporaries(workspace):
+def test_killed_build_leaves_old_files_and_the_next_build_clears_what_it_staged(workspace):
     assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
-    out = workspace / "build" / "test"
+    root = workspace / "build"
+    out = root / "test"
     before = _snapshot(out)
+    stray = out / ".cards.pdf.abc123.pnpgen-tmp"
+    stray.write_bytes(b"half a PDF")  # what an older pnpgen killed between write and rename left
     _set_count(workspace, "カード3", 5)
     proc = _paused_build(workspace)
-    proc.kill()  # kill -9: no handler runs, the temporary files stay
+    proc.kill()  # kill -9: no handler runs, the staged files stay
     proc.communicate(timeout=60)
-    left = _temporaries(out)
-    assert left and {k: v for k, v in _snapshot(out).items() if not k.endswith(output.TMP_SUFFIX)} == before
-    theirs = workspace / "build" / "notes" / ".draft.pnpgen-tmp"  # not pnpgen's folder: --out may be any folder
+    assert _staged(root) and not (root / transaction.JOURNAL).exists()
+    assert {k: v for k, v in _snapshot(out).items() if k != stray.name} == before
+    theirs = root / "notes" / ".draft.pnpgen-tmp"  # not pnpgen's folder: --out may be any folder
     theirs.parent.mkdir()
     theirs.write_bytes(b"someone else's")
     assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
-    assert _temporaries(out) == [] and theirs.exists()
+    assert _staged(root) == [] and not stray.exists() and theirs.exists()
     assert _snapshot(out)["cards.pdf"][0] != before["cards.pdf"][0]  # and this build wrote the new count
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pnpgen.errors import InputError
 
@@ -43,3 +44,22 @@ def find_workspace(start: Path | None = None) -> Workspace:
         path=here,
         expected="a folder holding data/<game>/game.yaml and templates/; run pnpgen inside it",
     )
+
+
+def workspace_relative(value: Any, root: Path) -> Any:
+    """``value`` (text, or lists and mappings of it) with every file named by its absolute path
+    inside the workspace ``root`` named from the workspace instead (``data/<game>/decks/x.yaml:10:5``):
+    what pnpgen writes is the same bytes whatever folder the workspace is in."""
+    if isinstance(value, str):
+        return value.replace(f"{root}/", "")
+    if isinstance(value, list):
+        return [workspace_relative(v, root) for v in value]
+    if isinstance(value, dict):
+        return {k: workspace_relative(v, root) for k, v in value.items()}
+    return value
+
+
+def relative_proof(name: str, data: bytes, root: Path) -> bytes:
+    """A rulebook output with the workspace's absolute paths made relative (proof.txt, the only
+    text one); the PDFs as they are."""
+    return workspace_relative(data.decode("utf-8"), root).encode("utf-8") if name.endswith(".txt") else data

@@ -12,6 +12,8 @@ from typing import Any
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.cache import Cache, fingerprint
 from pnpgen.engine.options import BuildOptions, RulebookOptions
+from pnpgen.engine.output import build_lock, claim
+from pnpgen.engine.transaction import recover
 
 
 @dataclass
@@ -42,8 +44,16 @@ def edition(slug: str, options: BuildOptions) -> str:
 def sort_games(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: Path,
                rulebook: RulebookOptions | None) -> tuple[list[GameOutcome], list[tuple[str, str]]]:
     """The outcomes of the games that are up to date, and (slug, fingerprint of its inputs) of
-    each game to build."""
+    each game to build. The output folder is claimed (``output.claim``) and a commit a killed
+    run left is finished first."""
+    claim(out_root)
     cache = Cache(out_root)
+    if out_root.is_dir():
+        with build_lock(out_root):  # a commit a killed run left half done: finished before anything is read
+            if recover(out_root) == "forward":
+                cache.refuse_links()
+                cache.prune()  # what the interrupted build would have pruned after its commit
+    cache.refuse_links()
     fresh: list[GameOutcome] = []
     todo: list[tuple[str, str]] = []
     for slug in slugs:

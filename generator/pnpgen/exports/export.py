@@ -15,7 +15,8 @@ from pnpgen.faces.faceset import render_game
 from pnpgen import fonts as fontreg
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
-from pnpgen.data.workspace import Workspace
+from pnpgen.data.names import check_preset_folder
+from pnpgen.data.workspace import Workspace, workspace_relative
 from pnpgen.errors import InputError
 from pnpgen.exports import contact, shop, tts
 from pnpgen.exports.order import EXPORT_ORDER_COLUMNS, OrderRow, order_csv
@@ -75,6 +76,7 @@ class ExportResult:
 def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResult:
     game = load_game(ws, slug)
     preset = load_preset(ws, slug, options.preset)
+    check_preset_folder(game, preset.slug)
     colour = options.colour or preset.colour
     if colour == "cmyk" and preset.files in ("png-faces", "tts"):
         raise InputError(f"{preset.name} takes RGB images, so --colour cmyk does not apply", key="--colour",
@@ -86,6 +88,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
         raise InputError(f"{preset.name} takes images, so --outline-text does not apply", key="--outline-text",
                          expected="a PDF preset such as doujin or drivethrucards")
     decks, fitted, left_out = _fit_decks(ws, game, preset, options)
+    _check_pixels(preset, decks, fitted)
     # One bleed for the whole game's faces: the widest any exported deck needs (the pages clip the rest).
     art_bleed = max(f.art_bleed for f in fitted.values())
     check_bleed(game, art_bleed)
@@ -122,7 +125,33 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     sheet = contact.contact_sheet(f"{game.title} — {preset.name}", thumbs, fontreg.path_of(font), notes)
     result.files[f"{slug}-contact.png"] = png_bytes(sheet)
     result.files["order.csv"] = order_csv(EXPORT_ORDER_COLUMNS, [astuple(row) for row in result.order])
+    result.warnings = workspace_relative(result.warnings, ws.root)  # export.json: the same bytes in any folder
     return result
+
+
+MAX_IMAGE_PIXELS = 60_000_000  # one face's image (a 300 mm piece at 600 dpi: 50 million)
+MAX_EXPORT_PIXELS = 1_500_000_000  # every face image of an export together
+
+
+def _check_pixels(preset: Preset, decks: list[Deck], fitted: dict[str, Fitted]) -> None:
+    """A preset of face images (dpi × size × faces) against the raster limits, before any face
+    is drawn: one image at 2,400 dpi of a 300 mm piece took 6.6 GB."""
+    if preset.files != "png-faces":
+        return  # PDFs are vector; Tabletop Simulator's sheets are capped at its own size
+    total = 0
+    for deck in decks:
+        w, h = fitted[deck.id].pixels(preset.dpi)
+        if w * h > MAX_IMAGE_PIXELS:
+            raise InputError(f"{preset.name} at {preset.dpi} dpi makes each face of deck {deck.id!r} {w:,}×{h:,} "
+                             "pixels", path=preset.source, key="dpi",
+                             expected=f"at most {MAX_IMAGE_PIXELS:,} pixels an image (the limit for one "
+                             "exported image): a lower dpi")
+        total += w * h * len(deck.pieces) * (2 if deck.back else 1)
+    if total > MAX_EXPORT_PIXELS:
+        raise InputError(f"{preset.name} at {preset.dpi} dpi makes {total:,} pixels of face images",
+                         path=preset.source, key="dpi",
+                         expected=f"at most {MAX_EXPORT_PIXELS:,} (the limit for an export's images): a lower "
+                         "dpi, or --deck for some decks at a time")
 
 
 def _pdfx(preset: Preset, pdfx: str, colour: str) -> OutputCondition | None:

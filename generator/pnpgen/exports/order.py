@@ -14,6 +14,8 @@ import io
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from pnpgen.safetext import csv_cell
+
 BUILD_ORDER_COLUMNS = ("file", "page", "deck", "piece", "name", "quantity")  # pnpgen build: shop/order.csv
 EXPORT_ORDER_COLUMNS = ("file", "pages", "back", "deck", "piece", "name", "quantity", "note")  # pnpgen export
 
@@ -38,5 +40,5 @@ def order_csv(columns: Sequence[str], rows: Iterable[Sequence]) -> bytes:
     text = io.StringIO(newline="")
     out = csv.writer(text, lineterminator="\r\n")
     out.writerow(columns)
-    out.writerows(rows)
+    out.writerows([csv_cell(v) for v in row] for row in rows)  # a name like =HYPERLINK(…) stays text
     return ("\ufeff" + text.getvalue()).encode("utf-8")

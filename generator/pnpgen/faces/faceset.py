@@ -98,7 +98,7 @@ def render_game(templates: Path, game: Game, bleed_mm: float, min_dpi: float = M
     faces = FaceSet()
     decks = [render_deck(deck, renderer, faces) for deck in game.decks]
     return RenderedGame(game, faces, decks, renderer.art.folder, renderer.art.images(), bleed_mm,
-                        art_digest, game.translations.warnings + list(renderer.warnings))
+                        art_digest, game.notes + game.translations.warnings + list(renderer.warnings))
 
 
 def render_deck(deck: Deck, renderer: Renderer, faces: FaceSet) -> DeckFaces:
