@@ -4,8 +4,8 @@ The stages, lowest first (a module may import its own stage and any stage below 
 above; README "How it is built" draws the same order):
 
 0. shared bottom modules: ``errors`` (InputError, Where, contained), ``units``, ``progress``,
-   ``memo`` (the known/learned/used memo passed down), ``safetext``, ``messages``, ``fonts``,
-   ``shapes``
+   ``memo`` (the known/learned/used memo passed down), ``safetext``, ``resources`` (files
+   shipped inside pnpgen), ``messages``, ``fonts``, ``shapes``
 1. ``data/``: workspace, YAML and spreadsheets, validation, the data format's markup → model
 2. ``text/``: the card typesetter (reads the model's markup spans)
 3. ``svg/``: SVG → vector art
@@ -37,7 +37,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "generator" / "pnpgen"
 MAX_LINES = 800
 
 RANKS = {
-    **dict.fromkeys(("errors", "units", "progress", "memo", "safetext", "messages", "fonts", "shapes", ""), 0),
+    **dict.fromkeys(("errors", "units", "progress", "memo", "safetext", "resources", "messages", "fonts", "shapes",
+                     ""), 0),
     "data": 1, "text": 2, "svg": 3, "impose": 4, "pdf": 5, "faces": 6, "rulebook": 7, "exports": 7,
     "engine": 8, "cli": 9, "commands": 9, "__main__": 9,
 }

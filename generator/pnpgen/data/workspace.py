@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,14 @@ class Workspace:
     def game_dir(self, slug: str) -> Path:
         return self.data / slug
 
+    def shown(self, text: str) -> str:
+        """``text`` (a message, a warning, a report) with every path inside the workspace said
+        relative to it: ``data/populous/draft.txt:140``, not where this machine keeps it. So a
+        file sent to a co-designer names no folder of the sender's, and two copies of a workspace
+        write the same bytes."""
+        root = str(self.root)
+        return text.replace(root + os.sep, "") if root != os.sep else text
+
     def slugs(self) -> list[str]:
         """Every game: a folder under data/ with a game.yaml."""
         return sorted(p.parent.name for p in self.data.glob("*/game.yaml"))
@@ -51,7 +60,7 @@ def workspace_relative(value: Any, root: Path) -> Any:
     inside the workspace ``root`` named from the workspace instead (``data/<game>/decks/x.yaml:10:5``):
     what pnpgen writes is the same bytes whatever folder the workspace is in."""
     if isinstance(value, str):
-        return value.replace(f"{root}/", "")
+        return Workspace(root).shown(value)  # the one place that says a path from the workspace
     if isinstance(value, list):
         return [workspace_relative(v, root) for v in value]
     if isinstance(value, dict):
