@@ -22,13 +22,14 @@ def _warn(text: str) -> None:
 
 
 def build(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.engine.options import BuildOptions
-    from pnpgen.engine.run import RulebookOptions, run_build
+    from pnpgen.engine.fresh import sort_games
+    from pnpgen.engine.options import BuildOptions, RulebookOptions
     from pnpgen.impose.grid import SheetOptions
 
-    sheet = SheetOptions(paper=args.paper, duplex=args.duplex, marks=args.marks, margin_mm=args.margin,
-                         bleed_mm=args.bleed)
-    options = BuildOptions(sheet=sheet, shop_bleed_mm=args.bleed, min_dpi=args.min_dpi, jobs=args.jobs,
+    given = {"bleed_mm": args.bleed} if args.bleed is not None else {}  # None: --bleed not given
+    sheet = SheetOptions(paper=args.paper, duplex=args.duplex, marks=args.marks, margin_mm=args.margin, **given)
+    dpi = {"min_dpi": args.min_dpi} if args.min_dpi is not None else {}  # None: --min-dpi not given
+    options = BuildOptions(sheet=sheet, jobs=args.jobs, **dpi,
                            lang=args.lang)
     slugs = ws.slugs() if args.all else [args.game]
     out_root = args.out or ws.root / "build"
@@ -37,7 +38,11 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
 
     quiet = args.quiet
     with progress(slugs, quiet, args.verbose) as say:
-        outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say)
+        outcomes, todo = sort_games(ws, slugs, options, out_root, rulebook)
+        if todo:  # the stages load only when a game is to be built
+            from pnpgen.engine.run import run_build
+
+            outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say, sorted_games=(outcomes, todo))
     for o in outcomes:
         if o.up_to_date:
             if not quiet:
@@ -61,7 +66,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     save prints its one-line error and the watcher goes on; the last good files stay."""
     from watchfiles import watch as watch_files
 
-    from pnpgen.engine.run import inputs_of
+    from pnpgen.engine.fresh import inputs_of
     from pnpgen.errors import InputError
 
     def once() -> None:
@@ -99,7 +104,8 @@ def _rulebook(ws: Workspace, game, args: argparse.Namespace):
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.engine.output import build_lock, claim, mark, relative_proof
+    from pnpgen.data.workspace import relative_proof
+    from pnpgen.engine.output import build_lock, claim, mark
     from pnpgen.engine.transaction import commit
 
     out_root = args.out or ws.root / "build"
@@ -121,10 +127,13 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
 
 
 def export(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.exports.export import ExportOptions, export_game, write_export
+    from pnpgen.engine.export import write_export
+    from pnpgen.engine.output import claim
+    from pnpgen.exports.export import ExportOptions, export_game
 
     options = ExportOptions(preset=args.preset, fit=args.fit, colour=args.colour, pdfx=args.pdfx, outline_text=args.outline_text, proof=args.proof,
                             base_url=args.base_url, deck_id_base=args.deck_id_base, decks=tuple(args.deck), out=args.out)
+    claim(args.out or ws.root / "build")  # not pnpgen's folder to write: stop before anything is made
     result = export_game(ws, args.game, options)
     result.warnings[:] = [ws.shown(w) for w in result.warnings]  # export.json names no folder of this machine
     write_export(result)
@@ -138,8 +147,11 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
 
 
 def list(ws: Workspace, args: argparse.Namespace) -> int:  # noqa: A001 - the command's name
+    from pnpgen.faces.lookup import check_templates
+
     for slug in ws.slugs():
         game = load_game(ws, slug, art=False)  # counts and sizes: the pictures are not opened
+        check_templates(ws.templates, game)  # as a build would: a deck's template not there is an error
         given = [slug, game.title, f"草案{game.draft}" if str(game.draft).strip() else "",
                  game.players if is_placeholder(game.players) or not game.players.strip() else f"{game.players}人"]
         _say("  ".join(part for part in given if part))
@@ -210,10 +222,13 @@ def _sheet_format(fmt: str | None, out: Path | None) -> str:
 def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     """Write a deck's pieces to a spreadsheet, for designers moving their card list there."""
     from pnpgen.engine.output import atomic_write_bytes
-    from pnpgen.data.sheets import export_sheet as sheet_bytes
+    from pnpgen.data.spreadsheets import export_sheet as sheet_bytes
     from pnpgen.errors import InputError, suggest
 
+    from pnpgen.faces.lookup import check_templates
+
     game = load_game(ws, args.game)
+    check_templates(ws.templates, game)
     try:
         deck = game.deck(args.deck)
     except KeyError:

@@ -20,8 +20,9 @@ from typing import Any, Callable
 
 from pnpgen.data import validate as v
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
-from pnpgen.data.model import Layout, LayoutBox, LayoutSide, colour_names
-from pnpgen.data.workspace import contained
+from pnpgen.data.markup import colour_names
+from pnpgen.data.model import Layout, LayoutBox, LayoutSide
+from pnpgen.errors import contained
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError
 from pnpgen.units import MM_PER_UNIT

@@ -19,6 +19,7 @@ from pnpgen.data.yamlsrc import Located
 from pnpgen.errors import InputError
 from pnpgen.faces.layouts import compile_side
 from pnpgen.shapes import bounding_size
+from pnpgen.data.load import load_game
 
 KINDS = ("cards", "tokens", "tiles", "board")
 _SLUG = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
@@ -245,8 +246,6 @@ def layout(args: argparse.Namespace) -> int:
 
 def _deck_layout(args: argparse.Namespace) -> tuple[Layout, list[str], str]:
     """A deck's layout as it builds (its overrides and size applied), for ``--game G --deck D``."""
-    from pnpgen.data.load import load_game
-
     if args.game is None or args.deck is None:
         raise InputError("--game and --deck go together", expected="--game G --deck D (see 'pnpgen list')")
     game = load_game(find_workspace(), args.game)
