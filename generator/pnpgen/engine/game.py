@@ -72,6 +72,7 @@ class BuildResult:
     cache_files: dict[Path, bytes] = field(default_factory=dict)  # faces newly converted, for the cache
     uses: set[Path] = field(default_factory=set)  # every cache entry the build used, kept by pruning
     home_pages: dict[str, list[str]] = field(default_factory=dict)  # deck → signature of each home page
+    images: ImageStreams | None = None  # the pictures' PDF streams, made once (a reprint file places them too)
 
     def pictures(self) -> dict:
         """Each deck's faces for the rulebook, from the arts the sheets use."""
@@ -338,7 +339,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest_memo.learned.items()))
         cache_files.update(cache.record(f"renders/{slug}", k, v) for k, v in sorted(memo.learned.items()))
         result.uses = _uses(cache, slug, state, face_keys, compiled, memo, nest_memo)
-    images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code())
+    images = result.images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code())
     for path, doc in plan.documents.items():
         key = plan_key(doc, face_keys)
         data = cache.reuse(state, path, key, out_dir) if cache is not None and out_dir is not None else None

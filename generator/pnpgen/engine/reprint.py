@@ -100,7 +100,8 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
         lines.append("")
     files = {f"{name}.txt": "\n".join(lines).encode()}
     if pages:
-        files[f"{name}.pdf"] = write_document(PagePlan(f"{game.title} — reprint", pages), result.arts, font)
+        files[f"{name}.pdf"] = write_document(PagePlan(f"{game.title} — reprint", pages), result.arts, font,
+                                                  images=result.images)
     return files
 
 
