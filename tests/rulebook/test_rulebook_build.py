@@ -27,7 +27,7 @@ from pnpgen.errors import InputError
 from pnpgen.rulebook import build_rulebook, load_document
 from pnpgen.impose import booklet
 from pnpgen.rulebook.components import component_rows
-from pnpgen.rulebook.parse import Preformatted
+from pnpgen.rulebook.tree import Preformatted
 
 ROOT = Path(__file__).resolve().parents[2]
 FONTS = ROOT / "fonts"

@@ -20,7 +20,8 @@ from pnpgen.errors import InputError
 from pnpgen.rulebook import build_rulebook, load_document, pictures_from_game
 from pnpgen.rulebook.flowables import hyphenated, set_lines
 from pnpgen.rulebook.latin import parse_entry
-from pnpgen.rulebook.parse import Bullet, DraftParagraph, Item, Note, Subheading, parse
+from pnpgen.rulebook.parse import parse
+from pnpgen.rulebook.tree import Bullet, DraftParagraph, Item, Note, Subheading
 from pnpgen.text.linebreak import hyphen_positions
 
 ROOT = Path(__file__).resolve().parents[2]

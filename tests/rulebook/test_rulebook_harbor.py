@@ -18,7 +18,8 @@ from conftest import GAME_YAML, make_workspace
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.rulebook import build_rulebook, pictures_from_game
-from pnpgen.rulebook.parse import kanji_number, parse_component_heading
+from pnpgen.rulebook.parse import parse_component_heading
+from pnpgen.rulebook.tree import kanji_number
 
 REPO = Path(__file__).resolve().parents[2]
 PT = 72 / 25.4

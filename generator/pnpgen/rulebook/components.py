@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnpgen.data.model import Game
-from pnpgen.rulebook.parse import Block, Component, Document
+from pnpgen.rulebook.tree import Block, Component, Document
 
 COMPARABLE_UNITS = {"枚", "個", "本", "台", "体", ""}  # セット, 組, 種 are no piece counts
 

@@ -1,5 +1,5 @@
 """A plain-text draft in English (or another Latin-script language) read into the same tree as a
-Japanese one (``parse.Document``), so the rest of the rulebook build does not know the difference.
+Japanese one (``tree.Document``), so the rest of the rulebook build does not know the difference.
 
 What the draft's marks mean:
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from pnpgen.rulebook.parse import (
+from pnpgen.rulebook.tree import (
     Block,
     Blocks,
     Bullet,

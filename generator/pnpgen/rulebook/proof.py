@@ -24,7 +24,7 @@ from pnpgen.data.model import Game, is_placeholder
 from pnpgen.messages import msg
 from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.flowables import terms
-from pnpgen.rulebook.parse import Document, Section
+from pnpgen.rulebook.tree import Document, Section
 from pnpgen.rulebook.reader import is_latin
 
 _KANJI_RUN = re.compile(r"[\u4e00-\u9fff々]{3,}")

@@ -25,7 +25,7 @@ from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings
 from pnpgen.rulebook.flowables import Diagram, Faces, Figure, Heading, JPara, TermIndex, mark_indexed, terms
-from pnpgen.rulebook.parse import (
+from pnpgen.rulebook.tree import (
     Block,
     Bullet,
     Component,
