@@ -239,7 +239,8 @@ def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
     warnings += comp_warnings
     report += comp_report
     proof_lang = report_lang(game.lang, draft.lang)
-    findings = proof(doc, draft.text, game, rows, path, proof_lang)
+    findings = proof(doc, draft.text, game, rows, path, proof_lang, draft_lang=draft.lang,
+                     ignore=settings.proof_ignore)
     if is_placeholder(game.players):
         warnings.append(f"{game.slug}: players is a placeholder ({game.players}); the cover leaves it out")
     return DraftReading(path, draft, doc, settings, fonts, rows, findings, proof_lang, warnings, report)

@@ -10,6 +10,8 @@ real pieces, and the quick reference. Read here, with file:line errors, never fr
             - {deck: area, piece: 2, x: 20, y: 23, rotate: 0}
       quick_reference:
         deck: summary                # show this deck's faces on the quick reference page
+      proof:
+        ignore: [始めて, 創生エリア]  # findings of proof.txt that quote these words are meant
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pnpgen.data import validate
 from pnpgen.data.model import Game
 from pnpgen.data.yamlsrc import Located, load_yaml
 
-KEYS = ("figures", "quick_reference")
+KEYS = ("figures", "quick_reference", "proof")
 FIGURE_KEYS = ("after", "caption", "size", "pieces")
 PIECE_KEYS = ("deck", "piece", "x", "y", "rotate")
 
@@ -49,6 +51,7 @@ class FigureSpec:
 class RulebookSettings:
     figures: list[FigureSpec] = field(default_factory=list)
     quick_reference_deck: str | None = None
+    proof_ignore: list[str] = field(default_factory=list)
 
 
 FIGURE_MM = (-2000.0, 2000.0)  # sizes and positions in a figure (validate.number bounds them)
@@ -124,4 +127,12 @@ def load_settings(game: Game) -> RulebookSettings:
         quick = _mapping(doc, quick, ("rulebook", "quick_reference"), ("deck",), "quick_reference")
         if "deck" in quick:
             out.quick_reference_deck = deck_id(quick["deck"], ("rulebook", "quick_reference", "deck"))
+    proof = raw.get("proof")
+    if proof is not None:
+        proof = _mapping(doc, proof, ("rulebook", "proof"), ("ignore",), "proof")
+        ignore = proof.get("ignore") or []
+        if not isinstance(ignore, list) or not all(isinstance(w, str) and w.strip() for w in ignore):
+            raise doc.error(("rulebook", "proof", "ignore"), "ignore must be a list of words",
+                            "the words a finding of proof.txt quotes, e.g. [始めて, 創生エリア]")
+        out.proof_ignore = [w.strip() for w in ignore]
     return out

@@ -5,7 +5,12 @@
 - numbers that disagree: the same phrase with another number (倉庫 「最大３個まで」 /
   「最大４個まで」), with the change-log lines that mention both numbers;
 - draft↔data count mismatches (from the components list);
-- placeholders still open (未定 values in the data, the player count).
+- placeholders still open (未定 values in the data, the player count);
+- slips of the pen in a Japanese draft, found with a morphological analyser (``grammar``):
+  配置しいる, ら抜き, をを, 1方, ”…”, です／である mixed, one word spelt two ways.
+
+A finding the designer means (an intended spelling) is dropped by ``rulebook.proof.ignore`` in
+game.yaml: a list of the words the finding quotes.
 
 Each finding is a ``Finding`` with a short kind, a text for the book (no file names) and a text
 for proof.txt (with paths and lines), worded from the message catalogue (``proof.*``) in the
@@ -17,15 +22,17 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Collection
 from difflib import SequenceMatcher
 from pathlib import Path
 
 from pnpgen.data.model import Game, is_placeholder
 from pnpgen.messages import msg
+from pnpgen.rulebook import grammar
 from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.flowables import terms
-from pnpgen.rulebook.tree import Document, Section
 from pnpgen.rulebook.reader import is_latin
+from pnpgen.rulebook.tree import Document, Section
 
 _KANJI_RUN = re.compile(r"[\u4e00-\u9fff々]{3,}")
 _COUNTERS = set("個枚回人点番本")
@@ -34,9 +41,10 @@ _NUMBER = re.compile(r"([０-９0-9]+)(個|枚|人|点|回|マス|ラウンド|�
 
 @dataclass
 class Finding:
-    kind: str  # proof.kind.*: 表記ゆれ | 数の不一致 | 個数 | 未定 (Spelling | Numbers | Count | Open)
+    kind: str  # proof.kind.*: 表記ゆれ | 数の不一致 | 個数 | 未定 | 誤記 | 文体 (Spelling | Numbers | Count | Open | Typo | Style)
     book: str
     file: str
+    subject: tuple[str, ...] = ()  # the words it quotes: an entry of rulebook.proof.ignore naming one drops it
 
 
 def report_lang(lang: str, draft_lang: str) -> str:
@@ -98,7 +106,7 @@ def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str)
             out.append(Finding(msg("proof.kind.spelling", lang),
                                msg("proof.spelling.book", lang, **pair, at_a=_at(seen[a], lang), at_b=_at(seen[b], lang)),
                                msg("proof.spelling.file", lang, **pair, lines_a=_nums(seen[a]),
-                                   lines_b=_nums(seen[b]), path=draft_path, line=min(seen[a] + seen[b]))))
+                                   lines_b=_nums(seen[b]), path=draft_path, line=min(seen[a] + seen[b])), (a, b)))
     return out
 
 
@@ -198,12 +206,32 @@ def placeholders(game: Game, lang: str) -> list[Finding]:
     return out
 
 
+_SLIP_KIND = {"style": "proof.kind.style", "variant": "proof.kind.spelling"}
+
+
+def slips(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
+    """The analyser's findings (``grammar``) in every line but the brainstorm's; the style and
+    spelling rules read the rules sections only."""
+    skip = [(s.line, _end(doc.sections, s)) for s in doc.of_kind("brainstorm")]
+    lines = [(n, line) for n, line in _lines(text) if not any(a <= n < b for a, b in skip)]
+    out = []
+    for s in grammar.slips(lines, {n for n, _ in _rules_lines(doc, text)}):
+        said = dict(found=s.found, suggest=s.suggest, why=msg(f"proof.slip.{s.rule}", lang), line=s.line,
+                    context=s.context, path=draft_path)
+        out.append(Finding(msg(_SLIP_KIND.get(s.rule, "proof.kind.typo"), lang), msg("proof.slip.book", lang, **said),
+                           msg("proof.slip.file", lang, **said), (s.found,)))
+    return out
+
+
 def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_path: Path | str,
-          lang: str) -> list[Finding]:
-    """Every finding, worded in ``lang`` (see :func:`report_lang`)."""
-    return (near_duplicates(doc, text, draft_path, lang) + disagreeing_numbers(doc, text, draft_path, lang)
-            + count_mismatches(rows, doc, draft_path, lang)
-            + placeholders(game, lang))
+          lang: str, *, draft_lang: str = "ja", ignore: Collection[str] = ()) -> list[Finding]:
+    """Every finding, worded in ``lang`` (see :func:`report_lang`), but those whose words
+    ``ignore`` names; a Japanese draft is also read by the analyser (``slips``)."""
+    found = (near_duplicates(doc, text, draft_path, lang) + disagreeing_numbers(doc, text, draft_path, lang)
+             + count_mismatches(rows, doc, draft_path, lang)
+             + placeholders(game, lang)
+             + ([] if is_latin(draft_lang) else slips(doc, text, draft_path, lang)))
+    return [f for f in found if not set(f.subject) & set(ignore)]
 
 
 def proof_text(game: Game, draft_path, findings: list[Finding], lang: str) -> str:
