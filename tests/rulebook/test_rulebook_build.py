@@ -625,11 +625,43 @@ def test_index_lists_terms_with_their_pages(books):
         assert "【倉庫】" in b.text[page - 1].replace("\n", "")
 
 
-def test_quick_reference_lists_the_steps(books):
-    b = books["populous"]
-    page = next(t for t in b.text if t.lstrip().startswith("早見表"))
+@pytest.mark.parametrize("slug", SLUGS)
+def test_quick_reference_is_one_page_of_steps_with_their_pages_end_and_scoring(books, slug):
+    """Every book's 早見表: one page; each numbered step (medallions: its phases) on one line with
+    the page its heading is on in the outline; the end trigger and the victory sentence as the
+    draft words them; the setup's counts; stand-in counts marked （仮）."""
+    b = books[slug]
+    at = next(i for i, t in enumerate(b.text) if t.lstrip().startswith("早見表"))
+    page = b.text[at]
+    assert not b.text[at + 1].lstrip().startswith(("早見表", "● ")), "the quick reference runs over a page"
+    steps = {item.title.replace("\u3000", " "): b.a5.get_destination_page_number(item) + 1
+             for item in flat_outline(b.a5.outline) if re.fullmatch(r"\d+\.\d+\s\S.*", item.title.replace("\u3000", " "))}
+    lines = {re.sub(r"\s+", " ", line).strip() for line in page.splitlines()}
+    for title, number in steps.items():
+        assert f"{title} P.{number}" in lines, (title, number)
     flat = re.sub(r"\s", "", page)
-    assert "4.1エリア選択" in flat and "4.4終了フェイズ" in flat and "オールマイティ" in flat
+    assert {"● ゲームの流れ", "● ゲームの終了", "● 得点と勝利", "● 準備（人数と枚数）", "● 内容物"} <= lines
+    assert "草案に記載なし" not in flat  # each shipped draft gives all four parts
+    expected = {"populous": ["１２ラウンドが終わればゲーム終了", "ＶＰの最も高いプレイヤーがゲームに勝利", "５枚ずつ引いて手札",
+                             "種族ボード5枚（仮）", "地形トークン15個（仮）", "キューブ（神の怒り）30個（仮）"],
+                "alicematic-medallions": ["ホールド後の処理P.5", "３人：２４枚", "１０ラウンドが終わるとゲームが終了",
+                                          "最もＶＰの多いプレイヤーがゲームに勝利"],
+                "alicematic-eiketsuden": ["ゲームの勝敗を決定", "その合計値の最も高いプレイヤーがゲームに勝利",
+                                          "ウッドキューブ（黒）5個（仮）"],
+                "asian-delivery": ["８ラウンドが終わるとゲームが終了", "同値なら達成した依頼数の多い方が勝利"]}[slug]
+    for words in expected:
+        assert words in flat, words
+    assert ("（仮）" in flat) == (slug in ("populous", "alicematic-eiketsuden"))
+
+
+def test_stand_in_counts_are_marked_on_the_components_pages_and_listed(books):
+    b = books["populous"]
+    pages = section_pages(b, "コンポーネント")
+    flat = re.sub(r"\s", "", "".join(b.text[n] for n in pages))
+    assert "5枚（仮）" in flat and "15個（仮）" in flat and "100個（仮）" in flat and "80枚（仮）" not in flat
+    assert "種族ボード: 5枚 is a stand-in" in b.proof and "エピックカード: 80枚" not in b.proof
+    memo = books["alicematic-eiketsuden"].proof
+    assert "ウッドキューブ（３色×４＝１２？）」 says 12, the data has 20" in memo
 
 
 def test_rule_parentheticals_are_body_text(books):

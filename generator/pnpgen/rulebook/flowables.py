@@ -310,8 +310,9 @@ class Heading(Flowable):
 
     def __init__(self, number: str, text: str, level: int, style, *, mark: str | None = None,
                  key: str, bar: bool = False, rule: bool = False, space_before: float = 0, space_after: float = 0,
-                 gap: str = "　"):
+                 gap: str = "　", pages: dict[str, int] | None = None):
         super().__init__()
+        self.pages = pages  # where the heading was drawn, by key: the quick reference's page numbers
         self.number, self.text, self.level = number, text, level
         self.style, self.mark, self.key = style, mark, key
         self.bar, self.rule = bar, rule
@@ -328,6 +329,8 @@ class Heading(Flowable):
 
     def draw(self):
         c = self.canv
+        if self.pages is not None:
+            self.pages[self.key] = c.getPageNumber()
         extra = 2.2 * mm if self.rule else 0
         self._para.drawOn(c, self._indent, extra)
         if self.bar:
@@ -337,6 +340,24 @@ class Heading(Flowable):
             c.setStrokeColor(ACCENT)
             c.setLineWidth(0.8)
             c.line(0, 0.8 * mm, self.width, 0.8 * mm)
+
+
+class PageNumber(Flowable):
+    """The page a heading was drawn on (``Heading.pages``), right-aligned in its cell: read when
+    drawn, so it is the page of this pass (the headings it names come earlier in the book)."""
+
+    def __init__(self, key: str, pages: dict[str, int], text: Callable[[int], str], font: str, size: float):
+        super().__init__()
+        self.key, self.pages, self.text, self.font, self.size = key, pages, text, font, size
+
+    def wrap(self, aw, ah):
+        self.width, self.height = aw, self.size * 1.4
+        return self.width, self.height
+
+    def draw(self):
+        page = self.pages.get(self.key)
+        if page is not None:
+            glyphs.draw(self.canv, self.width, self.size * 0.35, self.text(page), self.font, self.size, "right")
 
 
 class Diagram(Flowable):
@@ -455,6 +476,22 @@ class Faces(Flowable):
         for i, (side, art) in enumerate(self.faces):
             place_face(self.canv, f"face-{self.deck_id}-{side}", art, self.picture, i * (tw + self.GAP), 0,
                        self.scale)
+
+
+class FittedFaces(Faces):
+    """Faces drawn at ``scale``, or smaller (not below ``least``) to fit the rest of the page:
+    the quick reference's summary card stays on its one page."""
+
+    def __init__(self, deck_id: str, picture: DeckPicture, scale: float, least: float):
+        super().__init__(deck_id, picture, scale)
+        self.base, self.least = scale, least
+
+    def wrap(self, aw, ah):
+        self.scale = max(min(self.base, Faces.fit(self.picture, ah - 1, aw)), self.least)
+        tw, th = (v * PT for v in self.picture.trim_mm)
+        n = len(self.faces)
+        self.width, self.height = n * tw * self.scale + (n - 1) * self.GAP, th * self.scale
+        return self.width, self.height
 
 
 class Figure(Flowable):

@@ -4,7 +4,8 @@
   fourteen times; 事務所 / 事業所), with the draft lines of each;
 - numbers that disagree: the same phrase with another number (倉庫 「最大３個まで」 /
   「最大４個まで」), with the change-log lines that mention both numbers;
-- draft↔data count mismatches (from the components list);
+- draft↔data count mismatches (from the components list, and a count memo that disagrees);
+- the counts printed 「（仮）」: stand-ins of the data the draft gives no count for;
 - placeholders still open (未定 values in the data, the player count);
 - slips of the pen in a Japanese draft, found with a morphological analyser (``grammar``):
   配置しいる, ら抜き, をを, 1方, ”…”, です／である mixed, one word spelt two ways.
@@ -181,6 +182,37 @@ def count_mismatches(rows: list[ComponentRow], doc: Document, draft_path: Path |
     return out
 
 
+def provisional_counts(rows: list[ComponentRow], lang: str) -> list[Finding]:
+    """The counts the book prints marked 「（仮）」: the draft gives none, the data's is a stand-in."""
+    kind = msg("proof.kind.open", lang)
+    return [Finding(kind, msg("proof.provisional.book", lang, name=r.name, count=r.count_text()),
+                    msg("proof.provisional.file", lang, name=r.name, count=r.count_text()), (r.name,))
+            for r in rows if r.provisional and r.count_text()]
+
+
+_MEMO_COUNT = re.compile(r"([^＋+（）()、\s]+)[（(]([^（）()]*?[＝=]\s*([０-９0-9]+)\s*[？?]?)[）)]")
+
+
+def memo_counts(doc: Document, game: Game, draft_path: Path | str, lang: str) -> list[Finding]:
+    """A count memo of the components section that disagrees with the data:
+    「ウッドキューブ（３色×４＝１２？）」 against the four colours of five cubes in ``sourced:``."""
+    names = [(s.name, s.count) for s in game.sourced] + [(d.name, d.count) for d in game.decks]
+    out = []
+    for s in doc.rules:
+        for memo in s.memos:
+            for m in _MEMO_COUNT.finditer(memo.text):
+                head = m.group(1)
+                data = [(name, n) for name, n in names if name.startswith(head)]
+                total = sum(n for _, n in data)
+                said = int(m.group(3).translate(str.maketrans("０１２３４５６７８９", "0123456789")))
+                if data and total != said:
+                    parts = dict(name=head, memo=m.group(0), draft=said, data=total, kinds=len(data), line=memo.line,
+                                 path=draft_path)
+                    out.append(Finding(msg("proof.kind.count", lang), msg("proof.memo.book", lang, **parts),
+                                       msg("proof.memo.file", lang, **parts), (head,)))
+    return out
+
+
 def placeholders(game: Game, lang: str) -> list[Finding]:
     kind = msg("proof.kind.open", lang)
     out = []
@@ -228,8 +260,8 @@ def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_
     """Every finding, worded in ``lang`` (see :func:`report_lang`), but those whose words
     ``ignore`` names; a Japanese draft is also read by the analyser (``slips``)."""
     found = (near_duplicates(doc, text, draft_path, lang) + disagreeing_numbers(doc, text, draft_path, lang)
-             + count_mismatches(rows, doc, draft_path, lang)
-             + placeholders(game, lang)
+             + count_mismatches(rows, doc, draft_path, lang) + memo_counts(doc, game, draft_path, lang)
+             + placeholders(game, lang) + provisional_counts(rows, lang)
              + ([] if is_latin(draft_lang) else slips(doc, text, draft_path, lang)))
     return [f for f in found if not set(f.subject) & set(ignore)]
 
