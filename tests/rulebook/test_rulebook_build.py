@@ -16,7 +16,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from pdfprobe import form_texts, glyphs, texts
+from pdfprobe import form_texts, glyphs, stroked_lines, texts
 from pypdf import PdfReader
 
 from conftest import run
@@ -203,8 +203,11 @@ def test_running_header_names_the_section_at_the_top_of_the_page(books, slug):
     current = ""
     for n, text in enumerate(b.text[2:-1], start=2):
         lines = [ln.strip() for ln in text.strip().splitlines()]
-        # the foot of the page: the running header line (game, draft, section), the page number
-        header, body = re.sub(r"^.*?草案\S*\s*", "", lines[-2]), lines[:-2]
+        # the foot of the page: the running header line (game, draft, section; mirrored on a
+        # left-hand page: section, game, draft), the page number
+        start = lines[-2].find(re.split(r"\s", str(b.game.title))[0][:4])
+        header = (lines[-2][:start] if start > 0 else re.sub(r"^.*?草案\S*\s*", "", lines[-2])).strip()
+        body = lines[:-2]
         names = [re.sub(r"^\d+ ", "", t) if not t.startswith("付録") else "付録" for t in sections.get(n, [])]
         at_top = bool(names) and body[0] == sections[n][0]
         expected = names[0] if at_top else current
@@ -682,3 +685,29 @@ def test_index_covers_the_rules_only(books):
     appendix = section_pages(b, "デザイナーノート").start + 1
     pages = [int(p) for found in re.findall(r"】\s*([\d、]+)", b.text[index_page]) for p in found.split("、")]
     assert pages and max(pages) < appendix
+
+
+def test_running_heads_are_mirrored_on_facing_pages(books):
+    """The title stands at the inner edge and the section at the outer one: left on a right-hand
+    (odd) page of the left-bound book, right on a left-hand (even) page."""
+    b = books["populous"]
+    for n, page in enumerate(b.glyphs[2:-1], start=3):
+        head = [g for g in page if g.on_page and g.y < 14]  # the running head's line, 12 mm from the top
+        title = next(g for g, h in zip(head, head[1:]) if g.char + h.char == "ポピ")
+        mark_edge = min(g.x for g in head) if n % 2 == 0 else max(g.x for g in head)
+        if n % 2:
+            assert abs(title.x - 15) < 0.5 and mark_edge > 120, n
+        else:
+            assert title.x > 60 and abs(mark_edge - 15) < 0.5, n
+
+
+@pytest.mark.parametrize("slug", ["populous", "alicematic-medallions"])
+def test_each_booklet_sheet_has_fold_marks_and_its_printing_note(books, slug):
+    b = books[slug]
+    pages = texts(b.files["rulebook-booklet.pdf"])
+    sheets = len(pages) // 2
+    for i, page in enumerate(b.booklet.pages):
+        sheet, side = i // 2 + 1, "表" if i % 2 == 0 else "裏"
+        assert f"{sheet}/{sheets}枚目 {side}" in re.sub(r"\s+", " ", pages[i]) and "短辺とじ" in pages[i]
+        folds = [ln for ln in stroked_lines(b.booklet, page) if abs(ln[0] - 148.5) < 0.01 and abs(ln[2] - 148.5) < 0.01]
+        assert sorted(round(min(ln[1], ln[3]), 1) for ln in folds) == [0.0, 205.0], folds  # 5 mm ticks at both ends

@@ -24,12 +24,12 @@ from pnpgen.data.workspace import Workspace, contained
 from pnpgen.errors import InputError
 from pnpgen.impose import booklet
 from pnpgen.messages import msg
-from pnpgen.rulebook import glyphs
+from pnpgen.rulebook import glyphs, slug
 from pnpgen.rulebook.components import ComponentRow, component_rows
 from pnpgen.rulebook.document import Meta, render
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, load_settings
 from pnpgen.rulebook.parse import parse
-from pnpgen.rulebook.tree import Document, to_ascii_digits
+from pnpgen.rulebook.tree import Document, Step, to_ascii_digits
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.proof import Finding, proof, proof_text, report_lang
 from pnpgen.rulebook.reader import Draft, detect_language, is_latin, read_draft
@@ -98,12 +98,20 @@ def load_document(game: Game) -> tuple[Draft, Document]:
 
 
 
-def _fonts(game: Game, font_dir: Path, lang: str) -> Fonts:
+# The body of a Japanese book in the default style (``rulebook.style: jlreq``): fixed-width, its
+# 約物 full-width, so that JLREQ's punctuation widths and a character grid can be set
+JLREQ_MINCHO = "BIZUDMincho-Regular"
+
+
+def _fonts(game: Game, font_dir: Path, lang: str, style: str = "jlreq") -> Fonts:
     """The game's font roles; a draft in the build's language takes that language's own roles
-    (``fonts: {en: …}`` in game.yaml, ``Game.text_fonts``)."""
+    (``fonts: {en: …}`` in game.yaml, ``Game.text_fonts``). A Japanese book in the ``jlreq``
+    style sets its body in BIZ UD明朝 (fixed width) where it would be the default BIZ UDP明朝."""
     roles = dict(fontreg.DEFAULT_FONTS)
     own = game.text_fonts if lang == game.lang and game.text_fonts else game.fonts
     roles.update({k: v for k, v in (own or {}).items() if v})
+    if style == "jlreq" and not is_latin(lang) and roles["mincho"] == fontreg.DEFAULT_FONTS["mincho"]:
+        roles["mincho"] = JLREQ_MINCHO  # the proportional default's fixed-width twin
     names = {role: fontreg.register(roles[role], font_dir) for role in ("mincho", "gothic", "bold", "mono")}
     fonts = Fonts(body=names["mincho"], gothic=names["gothic"], bold=names["bold"], mono=names["mono"])
     plain = dict(fontreg.DEFAULT_FONTS)
@@ -116,7 +124,7 @@ def prepare(game: Game, font_dir: Path) -> None:
     """Parse the fonts ``build_rulebook`` will set the game's draft in: what a build does in the
     rulebook's process while the faces the rulebook shows are still being drawn."""
     draft, _ = load_document(game)
-    _fonts(game, Path(font_dir), draft.lang)
+    _fonts(game, Path(font_dir), draft.lang, load_settings(game).style)
     import pypdf  # noqa: F401 - the booklet's imposition needs it once the book is set (80 ms)
 
 
@@ -156,6 +164,20 @@ def _consistency(doc: Document, game: Game, path: Path) -> list[str]:
         if data != stated:
             out.append(f"{path}: player count differs: the draft says {stated[0]}〜{stated[1]}人用, "
                        f"the data says {game.players!r}")
+    return out
+
+
+def _step_numbering(doc: Document, path: Path) -> list[str]:
+    """A rules section whose numbered steps do not run 1, 2, 3…: a step skipped, repeated, or
+    read as a paragraph (a line the parser could not take for a step)."""
+    out = []
+    for s in doc.rules:
+        steps = [c for c in s.children if isinstance(c, Step)]
+        numbers = [c.number for c in steps]
+        if numbers and numbers != list(range(1, len(numbers) + 1)):
+            out.append(f"{path}:{steps[0].line}: the steps of 「{s.title}」 are numbered "
+                       f"{', '.join(map(str, numbers))}; expected 1 to {len(numbers)} (a step line that is "
+                       "not read as a step becomes a paragraph: one step a line, `1.`, `1)` or `Step 1:`)")
     return out
 
 
@@ -228,10 +250,11 @@ def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
         f"{len(doc.of_kind('notes'))} notes, {len(doc.of_kind('brainstorm'))} brainstorm, "
         f"{len(doc.of_kind('changelog'))} change-log section(s)"
     )
+    warnings += _step_numbering(doc, path)
     if not doc.rules:
         warnings.append(f"{path}: no rules section found (■ in a Japanese draft; #, numbered or ALL CAPS "
                         "headings in an English one); the rulebook has no rules")
-    fonts = _fonts(game, Path(font_dir), draft.lang)
+    fonts = _fonts(game, Path(font_dir), draft.lang, settings.style)
     rows, comp_warnings, comp_report = component_rows(doc, game, path, aliases=_names_in(game, draft.lang),
                                                       latin=is_latin(draft.lang))
     warnings += _missing_glyphs(doc, fonts, [r.name for r in rows])
@@ -309,7 +332,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
                          expected="diagrams of at most 30 lines; names and words short enough to wrap") from None
     warnings += [_unplaced(game, spec) for spec in settings.figures if spec not in builder.figures_placed]
     sides = booklet.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True)
-    a4 = booklet.impose_pdf(a5, sides)
+    a4 = slug.mark_sheets(booklet.impose_pdf(a5, sides), sides, fonts.gothic, lang, binding)
     total = booklet.padded_count(n_pages)
     report.append("line breaking: words and hyphenation (pyphen), justified by word spaces" if is_latin(draft.lang)
                   else "line breaking: JLREQ kinsoku, character by character (pnpgen.text.linebreak), justified")

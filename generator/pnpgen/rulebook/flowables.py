@@ -18,6 +18,7 @@ from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.styles import (
+    LATIN_GAP,
     ACCENT,
     INK,
     MAX_LETTER_SPACING,
@@ -42,7 +43,7 @@ def _visible(text: str) -> int:
 
 
 def set_lines(text: str, width: float, measure: Callable[[str], float], lead: float = 0.0,
-              em: float = 9.0, lang: str = "ja") -> list[tuple[int, int]]:
+              em: float = 9.0, lang: str = "ja", advances: Sequence[float] | None = None) -> list[tuple[int, int]]:
     """Lines of ``text`` as (start, end) offsets; the first line starts ``lead`` points in.
 
     Japanese is set as a book is: character by character within the JLREQ rules
@@ -51,11 +52,12 @@ def set_lines(text: str, width: float, measure: Callable[[str], float], lead: fl
     the line above (追い出し) when that line can give them without spacing beyond
     ``MAX_LETTER_SPACING``. A Latin-script text (``lang``) is set by ``_latin_lines``. Either way
     a Latin word breaks only at a hyphenation point, and such a line ends with a hyphen
-    (``hyphenated``)."""
+    (``hyphenated``). ``advances`` are the characters' widths when their neighbours set them
+    (``jlreq_advances``); without them each character is measured alone."""
     if not text:
         return []
     units = [PREFIX, *text]
-    widths = [lead] + [measure(ch) for ch in text]
+    widths = [lead] + (list(advances) if advances is not None else [measure(ch) for ch in text])
     hyphens = [measure(lb.HYPHEN_CHAR)] * (len(units) + 1)
     spaces = [u in lb.SPACES for u in units]
     if is_latin(lang):
@@ -68,6 +70,76 @@ def set_lines(text: str, width: float, measure: Callable[[str], float], lead: fl
             widths, spaces, width, hyphens)
         ranges = _keep_last_line(ranges, units, classes, widths, width, em)
     return [(max(s - 1, 0), e - 1) for s, e in ranges]
+
+
+# ---------------------------------------------------------------- JLREQ 約物 and 和欧間
+
+OPENING = frozenset("「『（【〔［｛〈《〘〖〝“‘")  # 始め括弧類: ink in the right half of the em
+CLOSING = frozenset("」』）】〕］｝〉》〙〗〟”’")  # 終わり括弧類: ink in the left half
+STOPS = frozenset("、。，．")  # 読点類・句点類: ink in the left half
+MIDDLE = frozenset("・：；")  # 中点類: ink in the middle
+_PUNCT = OPENING | CLOSING | STOPS | MIDDLE
+_AFTER_NONE = CLOSING | STOPS  # after these, a mark keeps no space of its own before it
+
+
+@lru_cache(maxsize=32)
+def full_width_marks(font: str) -> bool:
+    """The font sets 、 on a full em (a fixed-width face): JLREQ's widths can be set with it."""
+    return pdfmetrics.stringWidth("、", font, 1000) >= 900
+
+
+def _japanese(ch: str) -> bool:
+    o = ord(ch)
+    return ch not in _PUNCT and (0x3040 <= o <= 0x30FF or 0x3400 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF
+                                 or ch.isalnum() and 0xFF10 <= o <= 0xFF5A or ch in "々〆〇")
+
+
+def _latin(ch: str) -> bool:
+    return ch.isascii() and ch.isalnum()
+
+
+def jlreq_advances(text: str, measure: Callable[[str], float], em: float, *, opens: bool = True,
+                   closes: bool = True, latin_gap: float = LATIN_GAP) -> list[tuple[float, float]]:
+    """(advance, offset) in points of each character of ``text``, set by JLREQ (3.1 and 3.2.1,
+    Requirements for Japanese Text Layout): 約物 take half an em of ink and keep the half-em
+    space of their em box (a full em for 、。 and brackets, 1.5 em for 」「 and 、「), except where
+    another mark's space already stands (連続約物: 」。 and 「（ close up) and at a line's end
+    (``closes``: the space after the last mark is dropped, 行末二分); 中点類 keep a quarter em on
+    each side; a Japanese character next to a Latin letter or digit is ``latin_gap`` em apart
+    (和欧間). ``opens``: the text starts a paragraph, whose opening bracket keeps its space
+    (a wrapped line's starts flush, 天付き). The offset moves the glyph from the advance's
+    start to its em box (an opening bracket whose space is dropped). For a font whose marks are
+    full-width (``full_width_marks``)."""
+    out: list[tuple[float, float]] = []
+    n = len(text)
+    half, quarter = em / 2, em / 4
+    plain = {i for i, role in lb.quote_roles(text).items() if role == "open"}  # ”…” used both ways: a full em
+    for i, ch in enumerate(text):
+        before = text[i - 1] if i and i - 1 not in plain else ("あ" if i else None)
+        after = text[i + 1] if i + 1 < n and i + 1 not in plain else ("あ" if i + 1 < n else None)
+        if i in plain:
+            out.append((measure(ch), 0.0))
+            continue
+        if ch in OPENING:
+            keep = half if (before is None and opens) or (before is not None and before not in _PUNCT) else 0.0
+            out.append((half + keep, keep - half))
+            continue
+        if ch in CLOSING or ch in STOPS:
+            keep = half if after is not None and after not in _AFTER_NONE else 0.0
+            if after is None and not closes:
+                keep = half
+            out.append((half + keep, 0.0))
+            continue
+        if ch in MIDDLE:
+            lead = quarter if before is not None and before not in _PUNCT else 0.0
+            tail = quarter if (after is not None and after not in _AFTER_NONE) or (after is None and not closes) else 0.0
+            out.append((half + lead + tail, lead - quarter))
+            continue
+        width = measure(ch)
+        if after is not None and ((_japanese(ch) and _latin(after)) or (_latin(ch) and _japanese(after))):
+            width += latin_gap * em
+        out.append((width, 0.0))
+    return out
 
 
 def hyphenated(text: str, end: int) -> bool:
@@ -180,6 +252,9 @@ class JPara(Flowable):
         self.color, self.first_indent, self.left = color, first_indent, left
         self.prefix, self.prefix_font, self.prefix_x = prefix, prefix_font or font, prefix_x
         self.lines, self.first, self.last = lines, first, last
+        # JLREQ's 約物 widths and 和欧間 when the font's marks are full-width (the jlreq style's
+        # BIZ UD明朝); a proportional face (BIZ UDP明朝) sets the marks at its own widths
+        self.jlreq = not self.latin and full_width_marks(font)
 
     def _measure(self, ch: str) -> float:
         return pdfmetrics.stringWidth(ch, glyphs.font_for(ch, self.font), self.size)
@@ -196,7 +271,11 @@ class JPara(Flowable):
             lead = self.first_indent - self.left + self._bracket_pad()
             if self.prefix and not self.prefix_x:
                 lead += glyphs.width(self.prefix, self.prefix_font, self.size)
-            self.lines = set_lines(self.text, aw - self.left, self._measure, lead, self.size, self.lang)
+            advances = None
+            if self.jlreq:
+                opens = not self.prefix or bool(self.prefix_x)
+                advances = [a for a, _ in jlreq_advances(self.text, self._measure, self.size, opens=opens)]
+            self.lines = set_lines(self.text, aw - self.left, self._measure, lead, self.size, self.lang, advances)
         self.width = aw
         self.height = len(self.lines) * self.leading
         return aw, self.height
@@ -255,6 +334,10 @@ class JPara(Flowable):
             if self.latin:
                 self._draw_words(line, s, mask, x, y, 0.0 if is_last else slack)
                 continue
+            if self.jlreq:
+                opens = first_line and (not self.prefix or bool(self.prefix_x))
+                self._draw_jlreq(line, s, mask, x, y, avail, is_last, opens)
+                continue
             gaps = len(line) - 1
             spacing = 0.0
             if not is_last and gaps > 0 and 0 < slack <= MAX_LETTER_SPACING * self.size * gaps:
@@ -267,6 +350,43 @@ class JPara(Flowable):
                     t.setCharSpace(spacing)
                     t.textOut(part)
             c.drawText(t)
+
+    def _draw_jlreq(self, line: str, start: int, mask: list[bool], x: float, y: float, avail: float,
+                    is_last: bool, opens: bool) -> None:
+        """One Japanese line at JLREQ's widths (``jlreq_advances``), justified by spacing every
+        character alike (at most ``MAX_LETTER_SPACING``); runs whose glyphs fall where the text
+        cursor is are drawn in one go."""
+        cells = jlreq_advances(line, self._measure, self.size, opens=opens)
+        gaps = len(line) - 1
+        slack = avail - sum(a for a, _ in cells)
+        spacing = slack / gaps if not is_last and gaps > 0 and 0 < slack <= MAX_LETTER_SPACING * self.size * gaps else 0.0
+        t = self.canv.beginText(x, y)
+        t.setCharSpace(spacing)
+        cursor, font, colour, run = -1e9, "", None, ""  # where the text cursor is; nothing set yet
+        pos = x
+        for k, ch in enumerate(line):
+            advance, offset = cells[k]
+            want_font = glyphs.font_for(ch, self.font)
+            want_colour = ACCENT if mask[min(start + k, len(mask) - 1)] else self.color
+            origin = pos + offset
+            if run and (want_font != font or want_colour != colour or abs(origin - cursor) > 1e-6):
+                t.textOut(run)
+                run = ""
+            if not run:
+                if want_font != font:
+                    t.setFont(want_font, self.size)
+                    font = want_font
+                if want_colour != colour:
+                    t.setFillColor(want_colour)
+                    colour = want_colour
+                if abs(origin - cursor) > 1e-6:
+                    t.setTextOrigin(origin, y)
+            run += ch
+            cursor = origin + pdfmetrics.stringWidth(ch, want_font, self.size) + spacing
+            pos += advance + spacing
+        if run:
+            t.textOut(run)
+        self.canv.drawText(t)
 
     def _draw_words(self, line: str, start: int, mask: list[bool], x: float, y: float, slack: float) -> None:
         """One Latin line: word by word, the slack shared by its word spaces (at most

@@ -142,7 +142,13 @@ class StoryBuilder:
     def jpara(self, text: str, font: str, size: float, leading: float, **kw) -> JPara:
         """A paragraph of the draft: indexed while the rules are set."""
         self.has_terms = self.has_terms or (self.indexing and bool(terms(kw.get("prefix", "") + text)))
-        return JPara(text, font, size, leading, indexed=self.indexing, lang=self.text_lang, **kw)
+        if "prefix" in kw:
+            kw["prefix"] = self.typo(kw["prefix"])
+        return JPara(self.typo(text), font, size, leading, indexed=self.indexing, lang=self.text_lang, **kw)
+
+    def typo(self, text: str) -> str:
+        """The draft's words as a Latin book prints them: typewriter quotes curled (“…”, ’)."""
+        return curly_quotes(text) if self.marks.latin else text
 
     def key(self) -> str:
         self._key += 1
@@ -195,7 +201,7 @@ class StoryBuilder:
                 out.append(self.indexed(diagram, "\n".join(b.lines)))
             elif isinstance(b, Subheading):
                 style, mark = self.marks.sub[b.level]
-                head = Paragraph(_marked(mark, b.text, self.st[style].fontName), self.st[style])
+                head = Paragraph(_marked(mark, self.typo(b.text), self.st[style].fontName), self.st[style])
                 head.keepWithNext = 1
                 key = self.node_keys[id(b)] = self.key()
                 out.append(self.indexed(_Indent(head, indent, key, self.pages), b.text))
@@ -217,12 +223,12 @@ class StoryBuilder:
     def section_heading(self, number: str, title: str, mark: str, node: object = None) -> list[Flowable]:
         key = self.node_key(node) if node is not None else self.key()
         return [CondPageBreak(45 * mm),
-                self.indexed(Heading(number, title, 0, self.st["h1"], mark=mark, key=key, rule=True,
+                self.indexed(Heading(number, self.typo(title), 0, self.st["h1"], mark=mark, key=key, rule=True,
                                      space_before=10, space_after=6, gap=self.marks.gap, pages=self.pages), title)]
 
     def step_heading(self, number: str, title: str, node: object = None) -> Flowable:
         key = self.node_key(node) if node is not None else self.key()
-        return self.indexed(Heading(number, title, 1, self.st["h2"], key=key, bar=True, space_before=8,
+        return self.indexed(Heading(number, self.typo(title), 1, self.st["h2"], key=key, bar=True, space_before=8,
                                     space_after=4, gap=self.marks.gap, pages=self.pages), title)
 
     def rules_section(self, n: int, s: Section) -> list[Flowable]:
@@ -254,7 +260,7 @@ class StoryBuilder:
             self.figures_placed.append(spec)
             part: list[Flowable] = [Spacer(1, 4), Figure(placed, *spec.size_mm)]
             if spec.caption:
-                caption = self.p(self.label("figure", caption=spec.caption), "caption")
+                caption = self.p(self.label("figure", caption=self.typo(spec.caption)), "caption")
                 part += [Spacer(1, 2), self.indexed(caption, spec.caption)]
             out.append(KeepTogether(part + [Spacer(1, 4)]))
         return out
@@ -496,6 +502,18 @@ class _Indent(Flowable):
         if self.pages is not None:
             self.pages[self.key] = self.canv.getPageNumber()
         self.inner.drawOn(self.canv, self.indent, 0)
+
+
+def curly_quotes(text: str) -> str:
+    """``"Hold"`` → “Hold”, ``player's`` → player’s, ``'a'`` → ‘a’: a quote after a space, an
+    opening bracket or a dash (or at the start) opens, any other closes (an apostrophe)."""
+    out = []
+    for i, ch in enumerate(text):
+        if ch in "\"'":
+            opens = i == 0 or text[i - 1].isspace() or text[i - 1] in "([{“‘—–-/"
+            ch = ("“" if opens else "”") if ch == '"' else ("‘" if opens else "’")
+        out.append(ch)
+    return "".join(out)
 
 
 def _marked(mark: str, text: str, font: str) -> str:
