@@ -1,5 +1,5 @@
 """Benchmark: SVG face → PDF operators, svglib + renderPDF against pnpgen's own converter
-(render/vector.py), on every distinct face of every game. Run from the repo root:
+(pnpgen.svg, drawn by pnpgen.pdf.draw), on every distinct face of every game. Run from the repo root:
 
     python bench/faces.py [--repeat 3]
 
@@ -44,12 +44,14 @@ def _svglib(faces) -> float:
     from reportlab.graphics import renderPDF
     from reportlab.pdfgen.canvas import Canvas
 
-    from pnpgen.svg import vector
+    from pnpgen.pdf import settings
     from pnpgen.pdf.svglib_fallback import SvgConverter
+    from pnpgen.svg.image import inline_images
 
+    settings.flate_only()
     canvas = Canvas(io.BytesIO())
     converter = SvgConverter()
-    inlined = [(where, vector.inline_images(svg, resolve)) for where, svg, resolve in faces]
+    inlined = [(where, inline_images(svg, resolve)) for where, svg, resolve in faces]
     start = time.process_time()
     for where, svg in inlined:
         renderPDF.draw(converter.drawing(svg, where), canvas, 0, 0, showBoundary=False)
@@ -60,13 +62,16 @@ def _svglib(faces) -> float:
 def _ours(faces) -> float:
     from reportlab.pdfgen.canvas import Canvas
 
-    from pnpgen.svg import vector
+    from pnpgen.pdf import settings
+    from pnpgen.pdf.draw import draw_art
+    from pnpgen.svg import clear_caches, convert
 
+    settings.flate_only()
     canvas = Canvas(io.BytesIO())
-    vector.clear_caches()  # a cold start, like svglib's fresh converter
+    clear_caches()  # a cold start, like svglib's fresh converter
     start = time.process_time()
     for where, svg, resolve in faces:
-        vector.draw(canvas, vector.convert(svg, where, resolve))
+        draw_art(canvas, convert(svg, where, resolve))
         canvas.showPage()
     return time.process_time() - start
 

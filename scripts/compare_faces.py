@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fidelity check of pnpgen's SVG converter (render/vector.py) against svglib: every distinct
+"""Fidelity check of pnpgen's SVG converter (pnpgen.svg) against svglib: every distinct
 face of every game is drawn both ways, one page per face, rasterised with pdftoppm, and compared
 pixel by pixel.
 
@@ -32,26 +32,30 @@ from reportlab.pdfgen.canvas import Canvas  # noqa: E402
 
 from pnpgen import fonts  # noqa: E402
 from pnpgen.data.workspace import find_workspace  # noqa: E402
-from pnpgen.svg import vector  # noqa: E402
-from pnpgen.pdf.svglib_fallback import SvgConverter, use_default_font  # noqa: E402
+from pnpgen.pdf import settings  # noqa: E402
+from pnpgen.pdf.draw import draw_art  # noqa: E402
+from pnpgen.pdf.svglib_fallback import SvgConverter  # noqa: E402
+from pnpgen.svg import convert  # noqa: E402
+from pnpgen.svg.image import inline_images  # noqa: E402
 
 
 def pdfs(faces) -> tuple[bytes, bytes, list[str | None]]:
     """Both renderings, one page per face; and what each face fell back for (None: converted).
     svglib gets the art files as data: URIs, as it cannot look them up."""
+    settings.flate_only()
     old, new = io.BytesIO(), io.BytesIO()
     c_old, c_new = Canvas(old, invariant=1), Canvas(new, invariant=1)
     conv = SvgConverter()
     fallbacks = []
     for where, svg, resolve in faces:
-        d = conv.drawing(vector.inline_images(svg, resolve), where)
+        d = conv.drawing(inline_images(svg, resolve), where)
         c_old.setPageSize((d.width, d.height))
         renderPDF.draw(d, c_old, 0, 0, showBoundary=False)
         c_old.showPage()
-        art = vector.convert(svg, where, resolve)
+        art = convert(svg, where, resolve)
         fallbacks.append(art.fallback)
         c_new.setPageSize((art.width_pt, art.height_pt))
-        vector.draw(c_new, art)
+        draw_art(c_new, art)
         c_new.showPage()
     c_old.save()
     c_new.save()
@@ -91,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for slug in args.game or ws.slugs():
             faces = distinct_faces(ws, slug)  # loads the game: registers its fonts
-            use_default_font(fonts.DEFAULT_FONTS["gothic"])
+            settings.default_font(fonts.DEFAULT_FONTS["gothic"])
             old, new, fallbacks = pdfs(faces)
             folder = Path(tmp) / slug
             folder.mkdir()

@@ -40,6 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     _rulebook_options(r)
 
     _export_parser(sub)
+    _scaffold_parsers(sub)
 
     sub.add_parser("list", help="list the games and their decks")
     c = sub.add_parser("check", help="render every face as a build would, writing nothing; list problems and 未定 placeholders")
@@ -53,6 +54,22 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("--out", type=validate.option(validate.sheet_out_option),
                    help="a .csv or .xlsx file to write (default: data/<game>/decks/<deck>.<format>)")
     return p
+
+
+def _scaffold_parsers(sub) -> None:
+    """``new`` and ``layout`` (engine/scaffold.py): they run with or without a workspace."""
+    from pnpgen.engine.scaffold import KINDS, slug_option
+
+    n = sub.add_parser("new", help="write a new game (decks drawn by built-in layouts) into this workspace, or make one here")
+    n.add_argument("slug", type=validate.option(slug_option), help="the game's folder name under data/, e.g. my-game")
+    n.add_argument("--title", help="the game's title (default: the slug)")
+    n.add_argument("--kind", choices=KINDS, action="append",
+                   help="a deck to start with (repeatable; default: cards)")
+    la = sub.add_parser("layout", help="the built-in and workspace layouts: list them, or export one as templates")
+    la.add_argument("action", choices=["list", "export"])
+    la.add_argument("name", nargs="?", help="the layout to export (see 'pnpgen layout list')")
+    la.add_argument("--out", help="the front template's file (default: <name>-front.svg.j2 here); the back "
+                                  "is written beside it as <name>-back.svg.j2")
 
 
 def _export_parser(sub) -> None:
@@ -128,6 +145,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         from pnpgen import commands
 
+        if args.command in ("new", "layout"):  # they need no workspace: new makes one
+            from pnpgen.engine import scaffold
+
+            return getattr(scaffold, args.command)(args)
         return getattr(commands, args.command.replace("-", "_"))(find_workspace(), args)
     except InputError as e:
         print(f"pnpgen: error: {e}", file=sys.stderr)

@@ -16,7 +16,7 @@ from pypdf import PdfReader
 from conftest import DECK_YAML, make_workspace, run
 from pnpgen.data.workspace import Workspace
 from pnpgen.exports.presets import available, load_preset
-from pnpgen.svg import vector
+from pnpgen.faces import convert as face_conversion
 
 COUNTS = [3, 1, 2]
 
@@ -211,10 +211,10 @@ def test_cmyk_export_has_no_rgb_operators_and_black_text_on_k(tmp_path):
     root = make_workspace(tmp_path / "ws", deck=_deck())
     assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
     pdf = (root / "build" / "test" / "doujin" / "cards.pdf").read_bytes()
-    from pnpgen.pdf.colour import _streams
+    from pnpgen.pdf.colour import content_streams
 
     reader = PdfReader(io.BytesIO(pdf))
-    streams = [s for page in reader.pages for s in _streams(page)]
+    streams = [s for page in reader.pages for s in content_streams(page)]
     for data in streams:
         assert not re.search(rb"(?<![\w.])(rg|RG)(?![\w])", data)
     assert any(re.search(rb"(?<![\d.])0 0 0 1 k", s) for s in streams)
@@ -240,9 +240,9 @@ def test_export_renders_each_face_once_and_draws_it_once(tmp_path, monkeypatch):
     from pnpgen.faces.templates import Renderer
 
     renders, converts = [], []
-    render, convert = Renderer.render, vector.convert
+    render, convert = Renderer.render, face_conversion.convert
     monkeypatch.setattr(Renderer, "render", lambda self, face, *a: renders.append(face) or render(self, face, *a))
-    monkeypatch.setattr(vector, "convert", lambda svg, *a, **k: converts.append(svg) or convert(svg, *a, **k))
+    monkeypatch.setattr(face_conversion, "convert", lambda svg, *a, **k: converts.append(svg) or convert(svg, *a, **k))
     root = make_workspace(tmp_path / "ws", deck=_deck("size: [2.5in, 3.5in]"))
     assert run(root, "export", "--game", "test", "--preset", "drivethrucards", "--colour", "rgb") == 0
     assert len(renders) == 2 * len(COUNTS)  # fronts and backs of 3 pieces, 6 printed copies

@@ -10,7 +10,7 @@ from pathlib import Path
 from pypdf import PdfReader
 
 from conftest import make_workspace, run
-from pnpgen.svg import vector
+from pnpgen.svg import convert
 
 GRADIENT = ('<defs><linearGradient id="g"><stop offset="0" stop-color="#ff0000"/>'
             '<stop offset="1" stop-color="#0000ff"/></linearGradient><filter id="f"/></defs>\n')  # the filter: svglib
@@ -38,7 +38,7 @@ def _error(tmp_path: Path, name: str, text: str, gradient: bool, capsys) -> str:
 def test_the_gradient_face_is_one_svglib_draws():
     svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="20mm" viewBox="0 0 20 20">'
            + GRADIENT + '<rect width="20" height="20" fill="url(#g)"/></svg>')
-    assert vector.convert(svg, "test").fallback is not None
+    assert convert(svg, "test").fallback is not None
 
 
 def test_unknown_font_in_a_fallback_face_is_the_same_error_as_in_an_own_face(tmp_path, capsys):

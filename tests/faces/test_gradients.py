@@ -1,5 +1,5 @@
-"""Gradients drawn by pnpgen's own converter (render/gradient.py): the colours a viewer shows
-(pdfium), print safety (opaque, CMYK, deterministic), and that no content stream of any PDF
+"""Gradients drawn by pnpgen's own converter (svg/gradient.py, drawn by pdf/shading.py): the
+colours a viewer shows (pdfium), print safety (opaque, CMYK, deterministic), and that no content stream of any PDF
 pnpgen writes names a resource its page or form does not carry."""
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ from conftest import make_workspace, run
 from pnpgen import fonts
 from pnpgen.errors import InputError
 from pnpgen.pdf.colour import over_limit, to_cmyk, total_ink
-from pnpgen.svg import vector
+from pnpgen.pdf.draw import draw_art
+from pnpgen.svg import clear_caches, convert
+from pnpgen.svg.artwork import Art, digest
 
 REPO = Path(__file__).resolve().parents[2]
 GOTHIC = "BIZUDPGothic-Regular"
@@ -132,12 +134,12 @@ def svg(body: str, w: float = 40, h: float = 20) -> str:
             f'width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}">{body}</svg>')
 
 
-def pdf_of(art: vector.Art, cmyk: bool = False) -> bytes:
+def pdf_of(art: Art, cmyk: bool = False) -> bytes:
     """The art drawn as the writer draws a face: one form, placed on a page of its size."""
     out = io.BytesIO()
     c = Canvas(out, pagesize=(art.width_pt, art.height_pt), invariant=1, pageCompression=1)
     c.beginForm("Face", 0, 0, art.width_pt, art.height_pt)
-    vector.draw(c, art, cmyk=cmyk)
+    draw_art(c, art, cmyk=cmyk)
     c.endForm()
     c.doForm("Face")
     c.showPage()
@@ -168,8 +170,8 @@ def mix(a, b, t: float) -> tuple[int, ...]:
 STOPS = '<stop offset="0" stop-color="#ff0000"/><stop offset="1" stop-color="#0000ff"/>'
 
 
-def drawn(body: str, w: float = 40, h: float = 20, cmyk: bool = False) -> tuple[vector.Art, bytes, Pixels]:
-    art = vector.convert(svg(body, w, h), "face")
+def drawn(body: str, w: float = 40, h: float = 20, cmyk: bool = False) -> tuple[Art, bytes, Pixels]:
+    art = convert(svg(body, w, h), "face")
     assert art.fallback is None
     pdf = pdf_of(art, cmyk)
     assert dangling(pdf) == []
@@ -297,23 +299,23 @@ def assert_cmyk(pdf: bytes) -> None:
 def test_the_same_face_makes_the_same_bytes():
     face = svg(f'<defs><radialGradient id="g" spreadMethod="reflect" r="0.2">{STOPS}</radialGradient></defs>'
                '<rect width="40" height="20" fill="url(#g)" stroke="url(#g)"/>')
-    first = pdf_of(vector.convert(face, "f"))
-    vector.clear_caches()
-    assert pdf_of(vector.convert(face, "f")) == first
+    first = pdf_of(convert(face, "f"))
+    clear_caches()
+    assert pdf_of(convert(face, "f")) == first
 
 
 def test_a_gradient_survives_the_art_cache():
-    art = vector.convert(svg(f'<defs><linearGradient id="g" spreadMethod="repeat" x2="0.3">{STOPS}'
+    art = convert(svg(f'<defs><linearGradient id="g" spreadMethod="repeat" x2="0.3">{STOPS}'
                              '</linearGradient></defs><rect width="40" height="20" fill="url(#g)" stroke="red"/>'), "f")
     assert any(it[0] == "paint" for it in art.items)
-    assert vector.Art.from_json(art.to_json()) == art
+    assert Art.from_json(art.to_json()) == art
     body = art.to_json()
     paint = next(it for it in body["items"] if it[0] == "paint")
     paint[4][4][0][0] = 2.0  # a stop offset beyond 1, sealed again
     body.pop("digest")
-    body["digest"] = vector._digest(body)
+    body["digest"] = digest(body)
     with pytest.raises(ValueError):
-        vector.Art.from_json(body)
+        Art.from_json(body)
 
 
 @pytest.mark.parametrize("stop, what", [
@@ -325,7 +327,7 @@ def test_a_gradient_survives_the_art_cache():
 ])
 def test_bad_stops_are_errors_naming_the_stop(stop, what):
     with pytest.raises(InputError) as e:
-        vector.convert(svg(f'<defs><linearGradient id="g"><stop stop-color="red"/>{stop}</linearGradient></defs>'
+        convert(svg(f'<defs><linearGradient id="g"><stop stop-color="red"/>{stop}</linearGradient></defs>'
                            '<rect width="4" height="4" fill="url(#g)"/>'), "deck cards, piece 1")
     assert what in e.value.message and "<stop>" in e.value.message and "deck cards, piece 1" in e.value.message
 
@@ -336,14 +338,14 @@ def test_bad_stops_are_errors_naming_the_stop(stop, what):
 def test_transparency_is_an_error_in_faces_svglib_draws_too(body):
     """svglib would write it as an alpha ExtGState (which the face's form would not carry)."""
     with pytest.raises(InputError) as e:
-        art = vector.convert(svg(body), "f")
+        art = convert(svg(body), "f")
         assert art.fallback is not None
         pdf_of(art)
     assert "transparency" in e.value.message
 
 
 def test_a_face_svglib_draws_keeps_every_resource():
-    art = vector.convert(svg('<rect width="9" height="9" fill="#e4007f" stroke="#000"/><pattern id="p"/>'
+    art = convert(svg('<rect width="9" height="9" fill="#e4007f" stroke="#000"/><pattern id="p"/>'
                              f'<text x="2" y="10" font-family="{GOTHIC}" font-size="5"><tspan>A</tspan></text>'
                              '<image width="4" height="4" href="data:image/png;base64,' + PNG + '"/>'), "f")
     assert art.fallback == "pattern"
@@ -369,7 +371,7 @@ PNG = _png()
 
 
 def test_a_gradient_text_or_pattern_still_falls_back_to_svglib():
-    art = vector.convert(svg(f'<defs><linearGradient id="g">{STOPS}</linearGradient></defs>'
+    art = convert(svg(f'<defs><linearGradient id="g">{STOPS}</linearGradient></defs>'
                              f'<text x="2" y="10" font-family="{GOTHIC}" font-size="5" fill="url(#g)">A</text>'), "f")
     assert art.fallback == "text with a gradient"
 
@@ -379,7 +381,7 @@ def test_a_gradient_text_or_pattern_still_falls_back_to_svglib():
 
 def test_a_gradient_in_a_face_svglib_draws_keeps_its_resources_and_colours():
     """A <tspan> sends the face to svglib; its gradient is drawn as pnpgen's are."""
-    art = vector.convert(svg(f'<defs><linearGradient id="g">{STOPS}</linearGradient></defs>'
+    art = convert(svg(f'<defs><linearGradient id="g">{STOPS}</linearGradient></defs>'
                              '<rect width="40" height="20" fill="url(#g)"/>'
                              f'<text x="2" y="10" font-family="{GOTHIC}" font-size="5"><tspan>A</tspan></text>'), "f")
     assert art.fallback == "tspan"
@@ -439,7 +441,7 @@ def test_the_four_games_have_no_dangling_resources(built):
 
 
 def test_the_ink_check_reads_gradient_stops():
-    art = vector.convert(svg('<defs><linearGradient id="g"><stop stop-color="#fff"/><stop offset="1" stop-color="#400000"/>'
+    art = convert(svg('<defs><linearGradient id="g"><stop stop-color="#fff"/><stop offset="1" stop-color="#400000"/>'
                              '</linearGradient></defs><rect width="40" height="20" fill="url(#g)"/>'), "f")
     pdf = pdf_of(art, cmyk=True)
     dark = to_cmyk(0x40 / 255, 0, 0)

@@ -1,5 +1,6 @@
-"""The SVG → PDF face converter (render/vector.py): each element and attribute of the subset is
-drawn where and how the SVG says, checked in the PDF's content stream (points, y up)."""
+"""The SVG → PDF face converter (pnpgen.svg, drawn by pnpgen.pdf.draw): each element and
+attribute of the subset is drawn where and how the SVG says, checked in the PDF's content stream
+(points, y up)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,10 @@ from reportlab.pdfgen.canvas import Canvas
 from pnpgen import fonts
 from pnpgen.errors import InputError
 from pnpgen.pdf.colour import to_cmyk
-from pnpgen.svg import vector
+from pnpgen.pdf import draw
+from pnpgen.pdf.draw import draw_art
+from pnpgen.svg import convert
+from pnpgen.svg.artwork import Art
 
 REPO = Path(__file__).resolve().parents[2]
 K = 72 / 25.4  # points per mm
@@ -37,12 +41,12 @@ def svg(body: str, w: float = 20, h: float = 10, extra: str = "") -> str:
             f'width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}"{extra}>{body}</svg>')
 
 
-def pdf_of(*arts: vector.Art, cmyk: bool = False) -> bytes:
+def pdf_of(*arts: Art, cmyk: bool = False) -> bytes:
     """One page, each art drawn at the origin (the first one sets the page size)."""
     out = io.BytesIO()
     c = Canvas(out, pagesize=(arts[0].width_pt, arts[0].height_pt), pageCompression=0, invariant=1)
     for art in arts:
-        vector.draw(c, art, cmyk=cmyk)
+        draw_art(c, art, cmyk=cmyk)
     c.showPage()
     c.save()
     return out.getvalue()
@@ -134,7 +138,7 @@ def _isnum(v) -> bool:
 
 
 def painted(body: str, cmyk: bool = False, **kw) -> Painted:
-    return Painted(pdf_of(vector.convert(svg(body, **kw), "test face"), cmyk=cmyk))
+    return Painted(pdf_of(convert(svg(body, **kw), "test face"), cmyk=cmyk))
 
 
 def near(p, q, tol=0.01):
@@ -155,7 +159,7 @@ def mm(x, y, h=10):
 
 
 def test_size_in_points_and_rect_where_the_svg_puts_it():
-    art = vector.convert(svg('<rect x="2" y="3" width="4" height="5" fill="#ff0000"/>'), "f")
+    art = convert(svg('<rect x="2" y="3" width="4" height="5" fill="#ff0000"/>'), "f")
     assert art.fallback is None
     assert (round(art.width_pt, 3), round(art.height_pt, 3)) == (round(20 * K, 3), round(10 * K, 3))
     p = Painted(pdf_of(art))
@@ -229,7 +233,7 @@ def test_stroke_widths_and_dashes_follow_the_transform():
 
 
 def test_viewbox_maps_to_the_size_in_mm_with_aspect_ratio_kept():
-    art = vector.convert('<svg xmlns="http://www.w3.org/2000/svg" width="40mm" height="20mm" '
+    art = convert('<svg xmlns="http://www.w3.org/2000/svg" width="40mm" height="20mm" '
                          'viewBox="-5 -5 100 100"><rect x="-5" y="-5" width="100" height="100"/></svg>', "f")
     p = Painted(pdf_of(art))
     # meet: 100 units → 20 mm, centred horizontally in 40 mm
@@ -270,12 +274,12 @@ def test_a_link_and_metadata():
 
 def test_use_that_loops_is_an_error():
     with pytest.raises(InputError, match="loop|contains"):
-        vector.convert(svg('<g id="a"><use href="#a"/></g>'), "f")
+        convert(svg('<g id="a"><use href="#a"/></g>'), "f")
 
 
 def test_paint_naming_no_element_is_an_error_unless_it_gives_a_fallback_colour():
     with pytest.raises(InputError, match="names no element"):
-        vector.convert(svg('<rect width="5" height="5" fill="url(#nope)"/>'), "f")
+        convert(svg('<rect width="5" height="5" fill="url(#nope)"/>'), "f")
     p = painted('<rect width="5" height="5" fill="url(#nope) #ff0000"/>')
     assert len(p.paths) == 1
 
@@ -375,7 +379,7 @@ def test_text_whose_characters_sit_where_the_pen_is_is_one_run():
 
 def test_unknown_font_is_an_error_naming_the_face():
     with pytest.raises(InputError, match="deck x piece 3.*NoSuchFont"):
-        vector.convert(svg('<text x="1" y="1" font-family="NoSuchFont">a</text>'), "deck x piece 3")
+        convert(svg('<text x="1" y="1" font-family="NoSuchFont">a</text>'), "deck x piece 3")
 
 
 # ------------------------------------------------------------------------------- CMYK
@@ -399,30 +403,30 @@ def test_cmyk_mode_writes_no_rgb_and_black_text_on_k_only():
 def test_json_round_trip_pickle_and_determinism():
     body = (f'<rect width="5" height="5" fill="#e4007f"/><text x="1" y="8" font-family="{GOTHIC}" '
             f'font-size="2">字</text>')
-    art = vector.convert(svg(body), "f")
+    art = convert(svg(body), "f")
     obj = json.loads(json.dumps(art.to_json()))
-    assert vector.Art.from_json(obj) == art
+    assert Art.from_json(obj) == art
     assert pickle.loads(pickle.dumps(art)) == art
-    assert vector.convert(svg(body), "f") == art
-    assert pdf_of(vector.Art.from_json(obj)) == pdf_of(art)
+    assert convert(svg(body), "f") == art
+    assert pdf_of(Art.from_json(obj)) == pdf_of(art)
 
 
 def test_a_tampered_or_foreign_cache_object_is_rejected():
-    obj = vector.convert(svg('<rect width="5" height="5"/>'), "f").to_json()
+    obj = convert(svg('<rect width="5" height="5"/>'), "f").to_json()
     tampered = json.loads(json.dumps(obj))
     tampered["items"][0][1] += " 1 0 0 1 5 5 cm"
     with pytest.raises(ValueError, match="digest"):
-        vector.Art.from_json(tampered)
+        Art.from_json(tampered)
     for foreign in ({}, [], "x", {**obj, "format": "other"}, {**obj, "version": 99}, {**obj, "extra": 1}):
         with pytest.raises(ValueError):
-            vector.Art.from_json(foreign)
+            Art.from_json(foreign)
 
 
 # ------------------------------------------------------------------------------- outside the subset
 
 
 def test_a_fallback_face_in_cmyk_has_cmyk_colours():
-    art = vector.convert(svg('<rect width="5" height="5" fill="#e4007f" stroke="#000"/><pattern id="p"/>'), "f")
+    art = convert(svg('<rect width="5" height="5" fill="#e4007f" stroke="#000"/><pattern id="p"/>'), "f")
     assert art.fallback == "pattern"
     names = Painted(pdf_of(art, cmyk=True)).names
     assert "k" in names and "K" in names and not {"rg", "RG"} & set(names)
@@ -432,7 +436,7 @@ def test_a_fallback_face_in_cmyk_has_cmyk_colours():
                                   'style="fill: rgba(255,0,0,0.5)"'])
 def test_transparency_is_an_error_naming_face_and_element(attr):
     with pytest.raises(InputError) as e:
-        vector.convert(svg(f'<rect id="box" width="5" height="5" fill="#e4007f" {attr}/>'), "deck epic piece 2 front")
+        convert(svg(f'<rect id="box" width="5" height="5" fill="#e4007f" {attr}/>'), "deck epic piece 2 front")
     msg = str(e.value)
     assert "deck epic piece 2 front" in msg and "<rect id='box'>" in msg and "transparency" in msg
     assert "tint" in msg
@@ -440,7 +444,7 @@ def test_transparency_is_an_error_naming_face_and_element(attr):
 
 def test_invalid_xml_is_an_input_error_naming_the_face():
     with pytest.raises(InputError, match="invalid SVG.*deck d piece 1"):
-        vector.convert("<svg><rect></svg>", "deck d piece 1")
+        convert("<svg><rect></svg>", "deck d piece 1")
 
 
 # ------------------------------------------------------------------------------- images
@@ -498,7 +502,7 @@ def test_resolved_images_png_and_svg_drawn_as_vectors():
         asked.append(href)
         return files[href]
 
-    art = vector.convert(svg('<image href="icons/a.png" width="4" height="2"/>'
+    art = convert(svg('<image href="icons/a.png" width="4" height="2"/>'
                              '<image href="icons/b.svg" x="10" y="0" width="5" height="5"/>'), "f", resolve)
     assert asked == ["icons/a.png", "icons/b.svg"]
     p = Painted(pdf_of(art))
@@ -506,11 +510,11 @@ def test_resolved_images_png_and_svg_drawn_as_vectors():
     (rect,) = p.paths
     assert rect["fill"] == ("rg", 0.0, 1.0, 0.0) and near(box(rect["pts"]), (10 * K, 5 * K, 15 * K, 10 * K))
     with pytest.raises(InputError, match="icons/a.png"):
-        vector.convert(svg('<image href="icons/a.png" width="4" height="2"/>'), "f")
+        convert(svg('<image href="icons/a.png" width="4" height="2"/>'), "f")
 
 
 def test_a_fallback_face_gets_its_image_files_as_data_uris():
-    art = vector.convert(svg('<image href="a.png" width="4" height="2"/><mask id="m"/>'), "f", lambda href: _png())
+    art = convert(svg('<image href="a.png" width="4" height="2"/><mask id="m"/>'), "f", lambda href: _png())
     assert art.fallback == "mask" and "a.png" not in art.svg and "data:image/png;base64," in art.svg
     assert "INLINE IMAGE" in Painted(pdf_of(art)).names  # svglib draws it
 
@@ -518,17 +522,17 @@ def test_a_fallback_face_gets_its_image_files_as_data_uris():
 def test_image_with_transparent_pixels_is_an_error():
     uri = "data:image/png;base64," + base64.b64encode(_png((255, 0, 0, 128), mode="RGBA")).decode()
     with pytest.raises(InputError, match="transparen"):
-        vector.convert(svg(f'<image href="{uri}" width="4" height="2"/>'), "f")
+        convert(svg(f'<image href="{uri}" width="4" height="2"/>'), "f")
 
 
 def test_drawn_once_into_a_form_and_placed_twice():
     uri = "data:image/png;base64," + base64.b64encode(_png()).decode()
-    art = vector.convert(svg(f'<rect width="20" height="10" fill="#fc0"/><image href="{uri}" width="4" height="2"/>'
+    art = convert(svg(f'<rect width="20" height="10" fill="#fc0"/><image href="{uri}" width="4" height="2"/>'
                              f'<text x="2" y="8" font-family="{GOTHIC}" font-size="3">札</text>'), "f")
     out = io.BytesIO()
     c = Canvas(out, pagesize=(200, 100), invariant=1)
     c.beginForm("face")
-    vector.draw(c, art)
+    draw_art(c, art)
     c.endForm()
     for x in (0, 100):
         c.saveState()
@@ -555,11 +559,11 @@ def test_a_picture_is_decoded_once_and_the_kept_ones_stay_within_their_budget(mo
         return buf.getvalue()
 
     a, b, c = png("red"), png("green"), png("blue")
-    monkeypatch.setattr(vector, "_READERS", {})
-    monkeypatch.setattr(vector, "READERS_BUDGET", 2 * 100 * 100 * 4)  # room for two of them
-    first = vector._image_reader(a)
-    assert vector._image_reader(a) is first  # placed again: the same reader, not decoded again
-    vector._image_reader(b)
-    vector._image_reader(a)
-    vector._image_reader(c)  # over the budget: b, the least recently placed, goes
-    assert list(vector._READERS) == [a, c]
+    monkeypatch.setattr(draw, "_READERS", {})
+    monkeypatch.setattr(draw, "READERS_BUDGET", 2 * 100 * 100 * 4)  # room for two of them
+    first = draw._image_reader(a)
+    assert draw._image_reader(a) is first  # placed again: the same reader, not decoded again
+    draw._image_reader(b)
+    draw._image_reader(a)
+    draw._image_reader(c)  # over the budget: b, the least recently placed, goes
+    assert list(draw._READERS) == [a, c]

@@ -8,6 +8,7 @@ from typing import Any, Callable
 from pnpgen import fonts as fontreg
 from pnpgen.errors import InputError
 from pnpgen.data import i18n
+from pnpgen.data import layouts
 from pnpgen.data import validate as v
 from pnpgen.data.art import check_art
 from pnpgen.data.sheets import SheetDoc, read_pieces
@@ -32,7 +33,7 @@ GAME_KEYS = {
 }
 DECK_KEYS = (
     "name", "kind", "format", "size", "shape", "corner_radius", "orientation", "points",
-    "front", "back", "fields", "defaults", "pieces", "options", "label",
+    "front", "back", "fields", "defaults", "pieces", "options", "label", "layout",
 )
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
 RESERVED_FIELDS = ("count", "n", "copy")  # templates read these as piece.count, piece.n, piece.copy
@@ -249,22 +250,38 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
     if game.translations is not None:
         game.translations.resolve(doc)
     data = _keys(doc, doc.data, (), DECK_KEYS, "a deck file")
+    layout_raw = geo = None
+    if "layout" in data:
+        for key in ("front", "back"):
+            if key in data:
+                raise doc.error((key,), f"a deck with a layout takes no {key} template", "either 'layout:' or "
+                                "'front:'/'back:' templates (pnpgen layout export writes a layout as templates)",
+                                key=True)
+        layout_raw = layouts.resolve(ws.root, data["layout"], doc)
+        geo = layouts.geometry(layout_raw)
     for required in ("name", "front", "pieces"):
-        if required not in data:
+        if required not in data and not (required == "front" and layout_raw is not None):
             raise doc.error((), f"missing key {required!r}", f"'{required}:' in the deck file" + (
-                PIECES_HINT if required == "pieces" else ""))
-    kind = _parse(doc, ("kind",), v.choice, data.get("kind", "card"), KINDS, "kind")
-    shape = _parse(doc, ("shape",), v.choice, data.get("shape", "rect"), SHAPES, "shape")
+                PIECES_HINT if required == "pieces" else "") + (" or 'layout: card-poker'" if required == "front"
+                                                                 else ""))
+    kind = _parse(doc, ("kind",), v.choice, data.get("kind", geo.kind if geo else "card"), KINDS, "kind")
+    shape = _parse(doc, ("shape",), v.choice, data["shape"], SHAPES, "shape") if "shape" in data else \
+        geo.shape if geo else "rect"
     if "orientation" in data:
         _parse(doc, ("orientation",), v.orientation, data["orientation"], shape)
-    trim, fmt = _size(doc, data, shape)
-    fields = _fields(doc, data)
+    if geo is not None and not ("format" in data or "size" in data):
+        trim, fmt = _layout_size(geo, shape, data)
+    else:
+        trim, fmt = _size(doc, data, shape)
+    fields = (layout_raw and layouts.fields(layout_raw) or {}) | _fields(doc, data)
     label_field = _parse(doc, ("label",), v.choice, data["label"], list(fields), "label field") \
         if "label" in data else None
     allowed = list(fields) + ["count"]
     defaults = _keys(doc, data.get("defaults") or {}, ("defaults",), list(fields), "defaults")
     defaults = {k: _value(doc, game, fields[k], x, ("defaults", k), k) for k, x in defaults.items()}
     options = _shape_options(doc, data, shape, trim)
+    if geo is not None:
+        _layout_shape_options(geo, shape, trim, options)
     template_options = _parse(doc, ("options",), v.mapping, data.get("options"), "options")
     for key in template_options:
         if key in SHAPE_KEYS:
@@ -278,12 +295,16 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
         shape=shape,
         trim_mm=trim,
         format=fmt,
-        front=_template(ws, game, doc, "front", data["front"]),
+        front=_template(ws, game, doc, "front", data["front"]) if layout_raw is None else "",
         back=_template(ws, game, doc, "back", data["back"]) if data.get("back") else None,
         pieces=[],
         source=path,
         options=options,
     )
+    if layout_raw is not None:
+        deck.layout = layouts.finish(layout_raw, trim, shape, game.palette, sorted(game.text_fonts or game.fonts))
+        deck.front = layout_template(deck.id, "front")
+        deck.back = layout_template(deck.id, "back") if deck.layout.back is not None else None
     pieces = data["pieces"]
     rows: Source = doc  # where the pieces are written: this YAML file, or a spreadsheet (sheets.py)
     if isinstance(pieces, dict):
@@ -293,6 +314,8 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
     if not isinstance(pieces, list) or not pieces:
         raise doc.error(("pieces",), "pieces must be a non-empty list",
                         "'- name: …' entries or {file: cards.csv}" + PIECES_HINT)
+    shown = _shown_fields(deck)
+    optional = _optional_fields(deck, data)
     for i, raw in enumerate(pieces):
         keypath = ("pieces", i)
         raw = _keys(rows, raw, keypath, allowed, "the header row" if rows is not doc else f"piece {i + 1}")
@@ -307,13 +330,65 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
         for key, value in values.items():
             where = rows.where(keypath + (key,)) if key in raw else doc.where(("defaults", key))
             _collect_placeholders(deck, where, key, value, piece)
-            if fields[key] == "image" and not (value or "").strip():
+            if fields[key] == "image" and not (value or "").strip() and key not in optional:
                 deck.placeholders.append((piece.where, f"{piece.label}.{key}", "no art yet"))
+            elif key in shown and (value is None or str(value).strip() == ""):
+                deck.placeholders.append((piece.where, f"{piece.label}.{key}", "未定 (empty: the layout prints 未定)"))
     copies = sum(p.count for p in deck.pieces)
     if copies > v.COUNT[1]:  # each copy is a page of the shop file: a hundred thousand took minutes
         raise doc.error(("pieces",), f"the deck prints {copies:,} copies",
                         f"at most {v.COUNT[1]:,} copies in one deck (split it into several decks)")
     return deck
+
+
+def _shown_fields(deck: Deck) -> set[str]:
+    """The piece fields a deck's layout prints 未定 for when they are empty."""
+    if deck.layout is None:
+        return set()
+    sides = [deck.layout.front] + ([deck.layout.back] if deck.layout.back is not None else [])
+    return {box.get("field") for side in sides for box in side.boxes
+            if box.type in ("text", "icons") and box.get("placeholder") and box.get("field")}
+
+
+def _optional_fields(deck: Deck, data: dict) -> set[str]:
+    """Fields only a layout's ``placeholder: false`` boxes read (art a token may do without):
+    empty, they are no placeholder."""
+    if deck.layout is None:
+        return set()
+    sides = [deck.layout.front] + ([deck.layout.back] if deck.layout.back is not None else [])
+    boxes = [box for side in sides for box in side.boxes if box.type in ("text", "image", "icons")]
+    own: dict = data["fields"] if isinstance(data.get("fields"), dict) else {}
+    return {box.get("field") for box in boxes if not box.get("placeholder")} - {
+        box.get("field") for box in boxes if box.get("placeholder")} - set(own)
+
+
+def layout_template(deck_id: str, side: str) -> str:
+    """The template name a deck's layout side is rendered under (faces/layouts.py compiles it)."""
+    return f"{layouts.TEMPLATE_PREFIX}/{deck_id}/{side}"
+
+
+def _layout_size(geo: layouts.Geometry, shape: str, data: dict) -> tuple[tuple[float, float], str]:
+    """The trim a layout gives a deck that names no size of its own."""
+    if geo.format is not None:
+        if shape in SINGLE_SIZE_SHAPES:
+            raise geo.where["format"].error(f"a {shape} takes a size, not a card format", "'size: 40mm'")
+        return CARD_FORMATS[geo.format], geo.format
+    assert geo.size is not None
+    sizes = geo.size
+    if shape != geo.shape:
+        sizes = geo.where["size"].parse(v.size, shape, shape in SINGLE_SIZE_SHAPES)
+    if shape in SINGLE_SIZE_SHAPES:
+        orientation = data.get("orientation", geo.options.get("orientation", "pointy"))
+        return bounding_size(shape, sizes[0], orientation), "custom"
+    return (sizes[0], sizes[1]), "custom"
+
+
+def _layout_shape_options(geo: layouts.Geometry, shape: str, trim: tuple[float, float], options: dict) -> None:
+    """orientation and corner_radius from the layout, where the deck gives none of its own."""
+    if "orientation" in geo.options and "orientation" not in options and shape in v.ORIENTED_SHAPES:
+        options["orientation"] = geo.options["orientation"]
+    if "corner_radius" in geo.options and "corner_radius" not in options and shape == "rounded":
+        options["corner_radius"] = geo.where["corner_radius"].parse(v.corner_radius, shape, *trim)
 
 
 def check_bleed(game: Game, bleed_mm: float) -> None:

@@ -73,6 +73,38 @@ class Piece:
         return f"#{self.index}"
 
 
+@dataclass(frozen=True)
+class LayoutBox:
+    """One box of a layout (data/layouts.py), its lengths resolved to mm for the deck's trim."""
+
+    name: str
+    type: str  # text | image | icons | panel | frame
+    options: tuple[tuple[str, Any], ...]  # every box option (BOX_OPTIONS), given or default
+
+    def get(self, key: str) -> Any:
+        return dict(self.options)[key]
+
+
+@dataclass(frozen=True)
+class LayoutSide:
+    background: str | None  # colour spec: '#rrggbb', a palette name, 'piece.<field>'
+    boxes: tuple[LayoutBox, ...]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A built-in or workspace layout (``layout:`` in a deck) resolved for one deck: what
+    faces/layouts.py compiles into the deck's front and back templates."""
+
+    name: str  # as the deck names it; ``<deck>`` for an inline override
+    trim_mm: tuple[float, float]
+    shape: str
+    palette: tuple[tuple[str, str], ...]  # colour names the layout uses, with the colour used when the game has none
+    fields: tuple[tuple[str, str], ...]  # piece fields the boxes read, with their types
+    front: LayoutSide
+    back: LayoutSide | None
+
+
 @dataclass
 class Deck:
     id: str  # file stem of data/<game>/decks/<id>.yaml
@@ -87,6 +119,7 @@ class Deck:
     source: Path
     options: dict[str, Any] = field(default_factory=dict)  # shape options: corner_radius, points, orientation, …
     placeholders: list[tuple[Where, str, str]] = field(default_factory=list)  # (where, field, text)
+    layout: Layout | None = None  # the deck's ``layout:``; front and back then name its compiled templates
 
     @property
     def count(self) -> int:

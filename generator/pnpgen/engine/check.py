@@ -18,7 +18,7 @@ from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.impose import nest
-from pnpgen.svg import vector
+from pnpgen.svg.artwork import Art
 from pnpgen.faces.templates import Face, Renderer
 
 
@@ -67,7 +67,7 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
                     out.add(e)
     art = art_fingerprint(ws, game)
     for key in sorted(faces.svgs):
-        if cache is not None and cache.face(key + face_suffix(faces.svgs[key], art), vector.Art.from_json) is not None:
+        if cache is not None and cache.face(key + face_suffix(faces.svgs[key], art), Art.from_json) is not None:
             out.faces += 1
             continue
         try:

@@ -37,7 +37,7 @@ from pnpgen.impose.sheets import (
 from pnpgen.impose.tiles import TilePlan, plan_tiles
 from pnpgen.faces import builtin
 from pnpgen.faces.templates import CompiledTemplates, RenderMemo, Renderer
-from pnpgen.svg import vector
+from pnpgen.svg.artwork import Art
 from pnpgen.shapes import ShapeSpec, deck_shape
 
 ORDER_COLUMNS = ("file", "page", "deck", "piece", "name", "quantity")  # shop/order.csv
@@ -76,7 +76,7 @@ class BuildResult:
     records: list[DeckRecord] = field(default_factory=list)
     manifest: dict = field(default_factory=dict)
     rendered: RenderedGame | None = None
-    arts: dict[str, vector.Art] = field(default_factory=dict)  # every face of the build, converted
+    arts: dict[str, Art] = field(default_factory=dict)  # every face of the build, converted
     documents: dict[str, dict[str, str]] = field(default_factory=dict)  # PDF path → plan key and hash
     cache_files: dict[Path, bytes] = field(default_factory=dict)  # faces newly converted, for the cache
     uses: set[Path] = field(default_factory=set)  # every cache entry the build used, kept by pruning
@@ -290,7 +290,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     known, cache_files = {}, {}
     if cache is not None:
         for k, digest in face_keys.items():
-            art = cache.face(k + digest, vector.Art.from_json)
+            art = cache.face(k + digest, Art.from_json)
             if art is not None:
                 known[k] = art
     arts = convert_faces(rendered.faces, rendered.art_folder, jobs=options.jobs, known=known)
@@ -299,9 +299,9 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             cache_files[cache.face_path(k + face_keys[k])] = cache.face_bytes(k + face_keys[k], arts[k].to_json())
     font = game.fonts["gothic"]
     if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font
-        from pnpgen.pdf.svglib_fallback import use_default_font
+        from pnpgen.pdf.settings import default_font
 
-        use_default_font(font)
+        default_font(font)
     on_paper = paper_layouts(game, options.sheet)
     result = BuildResult(game, warnings=list(rendered.warnings), rendered=rendered, arts=arts,
                          cache_files=cache_files)

@@ -42,7 +42,7 @@ class GameOutcome:
 
 def inputs_of(ws: Workspace, slug: str) -> list[Path]:
     """Every folder a game's build reads."""
-    return [ws.data / slug, ws.templates / slug, ws.templates / "common", ws.fonts]
+    return [ws.data / slug, ws.templates / slug, ws.templates / "common", ws.fonts, ws.root / "layouts"]
 
 
 def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: Path,

@@ -18,7 +18,7 @@ from pnpgen.exports.presets import Fitted
 from pnpgen.impose.grid import SheetLayout, SheetOptions, Slot, cut_marks
 from pnpgen.impose.plan import DieLine, Document, Item, Page, PlaceFace, Strokes, TextOp
 from pnpgen.pdf.writer import write_document
-from pnpgen.svg import vector
+from pnpgen.svg.artwork import Art
 from pnpgen.shapes import Affine, outline, shape_spec, translate
 
 MARK_ROOM_MM = 8.0  # paper kept outside the bleed for トンボ
@@ -74,7 +74,7 @@ class PageStyle:
     deck: Deck
     fitted: Fitted
     font: str
-    arts: Mapping[str, vector.Art]
+    arts: Mapping[str, Art]
     art_bleed: float
     marks: str = "none"  # none | jp | western
     cmyk: bool = False

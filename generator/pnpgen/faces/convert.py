@@ -9,22 +9,24 @@ from typing import Any
 
 from pnpgen.faces.faceset import FaceSet
 from pnpgen.errors import InputError, place
-from pnpgen.svg import vector
+from pnpgen.pdf.draw import draw_art
+from pnpgen.svg import convert
+from pnpgen.svg.artwork import Art
 from pnpgen.faces.templates import one_line
 
 
-def convert_face(job: tuple[str, str, str, Any]) -> vector.Art:
+def convert_face(job: tuple[str, str, str, Any]) -> Art:
     """One face's art. Whatever goes wrong is the template's error, named by its file and the
     deck and piece (an InputError pickles whole, so it crosses the worker pool intact); a face
     svglib draws is drawn once here, so its errors surface now, not while a document is written."""
     svg, where, template, art_folder = job
     try:
-        art = vector.convert(svg, where, resolve=partial(art_folder.resolve, where=where))
+        art = convert(svg, where, resolve=partial(art_folder.resolve, where=where))
         if art.fallback is not None:
             from reportlab.pdfgen.canvas import Canvas
 
             scratch = Canvas(io.BytesIO())
-            vector.draw(scratch, art)
+            draw_art(scratch, art)
             scratch.save()  # ReportLab writes some values (shadings) only when the file is saved
         return art
     except InputError as e:
@@ -44,7 +46,7 @@ def face_error(message: str, where: str, template: str, e: InputError | None = N
 
 
 def convert_faces(faces: FaceSet, art_folder, jobs: int = 1,
-                  known: dict[str, vector.Art] | None = None) -> dict[str, vector.Art]:
+                  known: dict[str, Art] | None = None) -> dict[str, Art]:
     """Art for every face of ``faces``; ``known`` (e.g. from the cache) is reused, not converted.
     ``art_folder`` (data/art.py ArtFolder) resolves the ``<image>`` files faces name."""
     arts = dict(known or {})

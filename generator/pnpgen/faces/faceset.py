@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from pnpgen.data.model import Deck, Piece
-from pnpgen.svg import vector
+from pnpgen.svg.artwork import Art
 from pnpgen.faces.templates import Face, Renderer
 from pnpgen.shapes import Point, deck_shape, trim_path
 
@@ -110,14 +110,14 @@ class DeckPicture:
     the setup figures (the first piece's front is ``front``). Made here, beside the faces, so
     the build's own process never imports the rulebook (its libraries load in the rulebook's)."""
 
-    front: vector.Art
-    back: vector.Art | None
+    front: Art
+    back: Art | None
     trim_mm: tuple[float, float]
     bleed_mm: float
     outline: list[Point] = field(default_factory=list)
-    pieces: Mapping[int, vector.Art] = field(default_factory=dict)
+    pieces: Mapping[int, Art] = field(default_factory=dict)
 
-    def piece(self, number: int) -> vector.Art | None:
+    def piece(self, number: int) -> Art | None:
         return self.front if number == 1 else self.pieces.get(number)
 
 

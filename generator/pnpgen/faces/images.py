@@ -24,7 +24,8 @@ from markupsafe import Markup, escape
 from pnpgen.data.art import ArtFolder, ArtInfo
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
 from pnpgen.errors import InputError
-from pnpgen.svg.vector import SVG_NS, XLINK_HREF, placed_image
+from pnpgen.svg.image import placed_image
+from pnpgen.svg.style import SVG_NS, XLINK_HREF
 from pnpgen.units import MM_PER_INCH, num
 
 FITS = ("cover", "contain", "stretch")

@@ -24,10 +24,10 @@ from pnpgen.errors import InputError
 from pnpgen.data import validate
 from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
 from pnpgen.text import TextContext, icon, textbox
-from pnpgen.faces import builtin
+from pnpgen.faces import builtin, layouts
 from pnpgen.faces.helpers import mix, shape_tools
 from pnpgen.faces.tracks import XY, Box, Space, TrackSvg
-from pnpgen.svg import vector
+from pnpgen.svg.text import known_font, text_fonts, unknown_font
 from pnpgen.faces.images import MIN_DPI, ArtPlacer
 
 SAFE_MM = 3.0
@@ -315,7 +315,7 @@ class RenderMemo:
     def key(self, face: Face, bleed_mm: float) -> str:
         deck, piece = face.deck, face.piece
         seen = (self.inputs, face.side, face.copy, bleed_mm, deck.id, deck.name, deck.kind, deck.shape, deck.format,
-                deck.trim_mm, deck.count, deck.options, deck.front, deck.back, piece.index, piece.count,
+                deck.trim_mm, deck.count, deck.options, deck.front, deck.back, deck.layout, piece.index, piece.count,
                 str(piece.where), sorted(piece.values.items(), key=lambda kv: str(kv[0])))
         return hashlib.sha256(repr(seen).encode()).hexdigest()
 
@@ -351,6 +351,7 @@ class Renderer:
         self.env = FaceEnvironment(
             # The workspace's templates/ first, so its own common/<file> replaces a built-in one.
             loader=jinja2.ChoiceLoader([
+                jinja2.PrefixLoader({layouts.PREFIX: jinja2.FunctionLoader(self._layout_source)}),
                 WorkspaceLoader(templates),
                 jinja2.PrefixLoader({"common": jinja2.FileSystemLoader(str(builtin.FOLDER / "common"))}),
             ]),
@@ -370,6 +371,15 @@ class Renderer:
         self.warnings: list[str] = []
         self.art = ArtPlacer(game, templates, min_dpi, self.warnings)  # image(); art.folder.resolver for <image>
         self._checked: dict[str, list] = {}  # SVG text found well-formed → its plain <image> placements
+
+    def _layout_source(self, name: str) -> tuple[str, None, Callable[[], bool]] | None:
+        """The template text of a deck's layout side (``@layout/<deck>/<side>``), compiled from
+        the layout the deck was loaded with."""
+        deck_id, _, side = name.rpartition("/")
+        for deck in self.game.decks:
+            if deck.id == deck_id and deck.layout is not None and (side == "front" or deck.layout.back is not None):
+                return layouts.compile_side(deck.layout, side), None, lambda: True
+        return None
 
     def colour(self, name: str | None, default: str | None = None) -> str:
         """A palette name or '#rrggbb' → '#rrggbb'; a colour the draft leaves open (未定, empty,
@@ -533,7 +543,8 @@ class Renderer:
             raise InputError(f"the template produced invalid SVG: {e.msg} (line {e.lineno} of the SVG, "
                              f"rendering {where})", path=self.templates / template_name,
                              expected="well-formed SVG; check unclosed tags in the template") from None
-        template = Path(self.env.get_template(template_name).filename)
+        filename = self.env.get_template(template_name).filename  # none for a layout (faces/layouts.py)
+        template = Path(filename) if filename else self.templates / template_name
         self._check_fonts(root, template, where)
         found = self._checked[svg] = self.art.check_hrefs(root, template, where)
         return found
@@ -541,9 +552,9 @@ class Renderer:
     def _check_fonts(self, root, template: Path, where: str) -> None:
         """Every text names one of the game's fonts: the own converter requires it, and svglib,
         drawing a face outside the converter's subset, would set it in a default font instead."""
-        for el, family in vector.text_fonts(root):
-            if vector.known_font(family) is None:
-                what, expected = vector.unknown_font(family)
+        for el, family in text_fonts(root):
+            if known_font(family) is None:
+                what, expected = unknown_font(family)
                 first = family.split(",")[0].strip(" '\"")
                 path, line = self.art.written_at(f'"{first}"' if first else "<text", template)
                 if line is None and first:

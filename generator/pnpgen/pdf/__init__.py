@@ -1,11 +1,7 @@
-"""The PDF writer: the one stage that knows points.
+"""The PDF stage: the only code that knows points and PDF objects.
 
-Importing it sets how ReportLab writes streams, for every PDF pnpgen makes (sheets, shop files,
-rulebooks): Flate only. ReportLab's default adds ASCII85 on top, which makes each stream it
-encodes a quarter larger (the four games' files, 5% larger in all) and slower to write and to
-read, for 7-bit mail transports no print shop uses.
+``writer`` turns page plans into PDF bytes; ``draw`` paints a face's art on a canvas, with
+``shading`` (gradients) and ``svglib_fallback`` (faces outside the converter's subset);
+``colour`` converts to CMYK and checks ink; ``settings`` is the one place ReportLab's
+process-wide settings are set.
 """
-
-from reportlab import rl_config
-
-rl_config.useA85 = 0

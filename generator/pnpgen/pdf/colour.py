@@ -50,9 +50,10 @@ def inks_used(pdf: bytes) -> list[set[tuple[float, float, float, float]]]:
     for page in reader.pages:
         found: set[tuple[float, float, float, float]] = set()
         resources: list = []
-        for data in _streams(page, resources):
+        for data in content_streams(page, resources):
             for m in _CMYK_OP.finditer(data):
-                found.add(tuple(float(v) for v in m.groups()[:4]))
+                c, m_, y, k = (float(v) for v in m.groups()[:4])
+                found.add((c, m_, y, k))
         found.update(_gradient_inks(resources))
         pages.append(found)
     return pages
@@ -78,7 +79,7 @@ def _gradient_inks(resources: list) -> set[tuple[float, float, float, float]]:
     return found
 
 
-def _streams(page, resources: list | None = None) -> list[bytes]:
+def content_streams(page, resources: list | None = None) -> list[bytes]:
     """A page's content and, recursively, its form XObjects' content; each /Resources met is
     added to ``resources``."""
     out = [page.get_contents().get_data()] if page.get_contents() is not None else []

@@ -1,24 +1,26 @@
-"""Drawing stage: SVG text → a ReportLab vector drawing (svglib); no rasterising."""
+"""Faces outside the converter's subset (``Art.fallback``): their SVG drawn by svglib as a
+ReportLab vector drawing (no rasterising), on a canvas that keeps pnpgen's rules — gradients as
+the converter's shading forms, no transparency, CMYK colours in a CMYK document."""
 
 from __future__ import annotations
 
 import logging
+from functools import lru_cache
+from typing import Any
 
-from reportlab.graphics import shapes
-from reportlab.graphics.shapes import Drawing
-from svglib.svglib import SvgRenderer
+from pnpgen import fonts
+from pnpgen.errors import InputError
+from pnpgen.pdf import settings
+from pnpgen.pdf.colour import to_cmyk
+from pnpgen.pdf.shading import draw_paint
+from pnpgen.svg.artwork import Art, paint_item
+from pnpgen.svg.style import IDENTITY, parse_svg
 
-from pnpgen.svg.vector import parse_svg
+# svglib and reportlab.graphics take half a second to import: they are imported where a face
+# outside the subset is drawn, not by every build.
 
 # svglib logs and skips what it cannot draw; a designer needs that as an error, not a log line.
 logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
-
-
-def use_default_font(name: str) -> None:
-    """Make ReportLab's graphics state start from an embedded font instead of Helvetica,
-    so no page references a font that is not embedded."""
-    shapes.STATE_DEFAULTS["fontName"] = name
-
 
 _svglib_fonts: set[str] = set()
 
@@ -26,8 +28,6 @@ _svglib_fonts: set[str] = set()
 def _register_fonts() -> None:
     """Tell svglib about every font the data named (ReportLab registers each on first use)."""
     from svglib.fonts import register_font
-
-    from pnpgen import fonts
 
     for name in fonts.registered():
         if name not in _svglib_fonts:
@@ -40,9 +40,12 @@ class SvgConverter:
     """Converts SVG text to drawings, once per distinct SVG (identical copies share one)."""
 
     def __init__(self) -> None:
-        self._cache: dict[str, Drawing] = {}
+        self._cache: dict[str, Any] = {}
 
-    def drawing(self, svg: str, where: str) -> Drawing:
+    def drawing(self, svg: str, where: str) -> Any:
+        """svglib's ``reportlab.graphics.shapes.Drawing`` of the SVG."""
+        from svglib.svglib import SvgRenderer
+
         cached = self._cache.get(svg)
         if cached is not None:
             return cached
@@ -51,3 +54,95 @@ class SvgConverter:
         drawing = SvgRenderer("").render(root)
         self._cache[svg] = drawing
         return drawing
+
+
+def draw_fallback(canvas, art: Art, cmyk: bool) -> None:
+    """Paint a face outside the subset (``art.svg``) at the canvas's current transform."""
+    from reportlab.graphics import renderPDF
+
+    drawing = _fallback_drawing(art.svg, cmyk)
+    canvas = FallbackCanvas(canvas, cmyk)  # its gradients carry their resources; no alpha
+    if not cmyk:
+        renderPDF.draw(drawing, canvas, 0, 0, showBoundary=False)
+        return
+    # renderPDF starts from ReportLab's default (RGB) black; a CMYK file must not hold even that
+    with settings.cmyk_black_defaults():
+        renderPDF.draw(drawing, canvas, 0, 0, showBoundary=False)
+
+
+@lru_cache(maxsize=64)
+def _fallback_drawing(svg: str, cmyk: bool):
+    """svglib's drawing of a face outside the subset; with ``cmyk`` its colours made CMYK
+    (its gradients are made CMYK as they are drawn, by FallbackCanvas)."""
+    from reportlab.lib.colors import CMYKColor, Color
+
+    drawing = SvgConverter().drawing(svg, "")
+    if cmyk:
+        stack = [drawing]
+        while stack:
+            node = stack.pop()
+            for attr in ("fillColor", "strokeColor"):
+                c = getattr(node, attr, None)
+                if isinstance(c, Color) and not isinstance(c, CMYKColor):
+                    setattr(node, attr, CMYKColor(*to_cmyk(c.red, c.green, c.blue)))
+            stack.extend(getattr(node, "contents", ()))
+    return drawing
+
+
+FALLBACK_AREA = (-14400.0, -14400.0, 14400.0, 14400.0)  # points: beyond any page; svglib clips first
+
+
+class FallbackCanvas:
+    """The canvas svglib's drawing of a face (outside the subset) is drawn on: its gradients —
+    ReportLab's ``linearGradient``/``radialGradient``, which in a form XObject name a /Shading
+    the form does not carry — are drawn as the converter's are (a shading pattern in a form of
+    its own, CMYK in a CMYK document); transparency (an ExtGState, which the form would not carry
+    either) is an error; everything else goes to the canvas unchanged."""
+
+    def __init__(self, canvas, cmyk: bool):
+        object.__setattr__(self, "canvas", canvas)
+        object.__setattr__(self, "cmyk", cmyk)
+
+    def __getattr__(self, name: str):
+        return getattr(self.canvas, name)
+
+    def __setattr__(self, name: str, value) -> None:  # the renderer sets state on its canvas
+        setattr(self.canvas, name, value)
+
+    def setFillAlpha(self, alpha: float) -> None:  # noqa: N802 - ReportLab's name
+        _opaque(alpha, "fill")
+
+    def drawInlineImage(self, *args, **kwargs):  # noqa: N802 - ReportLab's name
+        """svglib draws its images inline. ReportLab writes inline image data as text only in
+        ASCII85; with Flate-only streams (pnpgen.pdf.settings) it would put bytes among the
+        page's text and fail, so an inline image alone is written in ASCII85."""
+        with settings.ascii85_streams():
+            return self.canvas.drawInlineImage(*args, **kwargs)
+
+    def setStrokeAlpha(self, alpha: float) -> None:  # noqa: N802 - ReportLab's name
+        _opaque(alpha, "stroke")
+
+    def linearGradient(self, x0, y0, x1, y1, colors, positions=None, extend=True) -> None:  # noqa: N802 - ReportLab's name
+        self._gradient("axial", (x0, y0, x1, y1), colors, positions)
+
+    def radialGradient(self, x, y, radius, colors, positions=None, extend=True) -> None:  # noqa: N802 - ReportLab's name
+        self._gradient("radial", (x, y, 0.0, x, y, radius), colors, positions)
+
+    def _gradient(self, kind: str, coords: tuple, colors, positions) -> None:
+        """Fill the current clip (svglib sets it to the shape) with the gradient."""
+        n = len(colors)
+        offsets = list(positions) if positions else [i / max(1, n - 1) for i in range(n)]
+        stops: list[tuple[float, float, float, float]] = []
+        for o, c in zip(offsets, colors):
+            stops.append((min(1.0, max(stops[-1][0] if stops else 0.0, float(o))), *c.rgb()))
+        spec = (kind, tuple(float(v) for v in coords), (0.0, 1.0), IDENTITY, tuple(stops), "pad")
+        x0, y0, x1, y1 = FALLBACK_AREA
+        draw_paint(self.canvas, paint_item(f"{x0:g} {y0:g} {x1 - x0:g} {y1 - y0:g} re", "f", FALLBACK_AREA,
+                                           spec, None), self.cmyk)
+
+
+def _opaque(alpha: float, what: str) -> None:
+    """Opaque is the state a face starts in: nothing to write; anything less is an error."""
+    if alpha < 1:
+        raise InputError(f"the face has a {what} of opacity {alpha:g}: print files cannot contain transparency",
+                         expected="an opaque tint colour instead of opacity or rgba()")

@@ -25,8 +25,10 @@ from pnpgen.impose.plan import (
     Strokes,
     TextOp,
 )
+from pnpgen.pdf import settings
 from pnpgen.pdf.colour import REGISTRATION, to_cmyk
-from pnpgen.svg import vector
+from pnpgen.pdf.draw import draw_art
+from pnpgen.svg.artwork import Art
 from pnpgen.shapes import Affine, Outline, Straight
 from pnpgen.units import PT_PER_MM, mm_to_pt
 
@@ -34,14 +36,15 @@ from pnpgen.units import PT_PER_MM, mm_to_pt
 CUT_CONTOUR = CMYKColorSep(0, 1, 0, 0, spotName="CutContour", density=1)
 
 
-def write_document(doc: Document, arts: Mapping[str, vector.Art], font: str, cmyk: bool = False) -> bytes:
+def write_document(doc: Document, arts: Mapping[str, Art], font: str, cmyk: bool = False) -> bytes:
     """The document's PDF bytes; ``arts`` holds every face the plan names, ``font`` is the
     embedded font every page starts from (so no page references an unembedded one)."""
     return _Writer(doc.title, arts, font, cmyk).write(doc)
 
 
 class _Writer:
-    def __init__(self, title: str, arts: Mapping[str, vector.Art], font: str, cmyk: bool):
+    def __init__(self, title: str, arts: Mapping[str, Art], font: str, cmyk: bool):
+        settings.flate_only()
         self.buffer = io.BytesIO()
         fonts.ensure(font)  # a document may draw no text of its own (a game without decks yet)
         self.c = rl_canvas.Canvas(self.buffer, invariant=1, initialFontName=font, pageCompression=1)
@@ -135,7 +138,7 @@ class _Writer:
             return
         art = self.arts[key]
         self.c.beginForm(_form_name(key), 0, 0, art.width_pt, art.height_pt)
-        vector.draw(self.c, art, cmyk=True) if self.cmyk else vector.draw(self.c, art)
+        draw_art(self.c, art, cmyk=True) if self.cmyk else draw_art(self.c, art)
         self.c.endForm()
         self.forms.add(key)
 

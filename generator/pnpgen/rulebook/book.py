@@ -36,7 +36,7 @@ from pnpgen.rulebook.reader import Draft, detect_language, is_latin, read_draft
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.styles import Fonts
-from pnpgen.pdf.svglib_fallback import use_default_font
+from pnpgen.pdf.settings import default_font
 
 COVER_KINDS = ("card", "tile", "token")  # what the cover shows, in this order (boards are too big)
 
@@ -324,7 +324,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         latin=is_latin(draft.lang),
     )
     builder = _story_builder(game, r, rules_only, pictures)
-    use_default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
+    default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
     try:
         a5, n_pages = render(builder.story(), meta, fonts)
     except LayoutError as e:  # one block no page holds: platypus cannot split it

@@ -14,7 +14,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Spacer
 from reportlab.platypus.doctemplate import ActionFlowable
 
-import pnpgen.pdf  # noqa: F401  (how ReportLab writes streams)
+from pnpgen.pdf import settings
 from pnpgen.messages import msg
 from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.flowables import PT, Heading, index_terms, place_face
@@ -66,6 +66,7 @@ class RulebookDoc(BaseDocTemplate):
             initialFontName=fonts.body, title=meta.title, author="", subject="rulebook",
             creator="pnpgen", lang="ja-JP" if meta.lang == "ja" else meta.lang, **kw,
         )
+        settings.flate_only()  # how ReportLab writes the book's streams
         self.meta, self.fonts = meta, fonts
         frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)

@@ -13,7 +13,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 from reportlab.platypus.doctemplate import IndexingFlowable
 
-from pnpgen.svg import vector
+from pnpgen.pdf.draw import draw_art
+from pnpgen.svg.artwork import Art
 from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.reader import is_latin
@@ -537,7 +538,7 @@ class Diagram(Flowable):
 # ---------------------------------------------------------------- pictures of the pieces
 
 
-def place_face(canv, name: str, art: vector.Art, picture: DeckPicture, x: float, y: float, scale: float,
+def place_face(canv, name: str, art: Art, picture: DeckPicture, x: float, y: float, scale: float,
                rotate: float = 0.0) -> None:
     """Draw one face with its trim's bottom-left at (x, y) points, ``scale`` times its printed
     size: the face is a Form XObject defined the first time the document shows it."""
@@ -553,7 +554,7 @@ def place_face(canv, name: str, art: vector.Art, picture: DeckPicture, x: float,
         path.close()
         canv.clipPath(path, stroke=0, fill=0)
         canv.translate(-bleed, -bleed)
-        vector.draw(canv, art)
+        draw_art(canv, art)
         canv.endForm()
     canv.saveState()
     canv.translate(x, y)

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from pnpgen.faces.faceset import DeckPicture, outline
 from pnpgen.data.model import Deck, Game
-from pnpgen.svg import vector
+from pnpgen.svg import convert
+from pnpgen.svg.artwork import Art
 from pnpgen.faces.templates import Face, Renderer
 from pnpgen.rulebook.figures import load_settings
 
@@ -26,10 +27,10 @@ def pictures_from_game(game: Game, templates: Path, bleed_mm: float = 3.0) -> di
         for p in spec.pieces:
             pieces.setdefault(p.deck, []).append(p.piece)
 
-    def art(deck: Deck, index: int, side: str) -> vector.Art:
+    def art(deck: Deck, index: int, side: str) -> Art:
         piece = deck.pieces[index - 1]
         where = f"deck {deck.id!r} piece {piece.index} {side}"
-        return vector.convert(renderer.render(Face(deck, piece, side, 1)), where,
+        return convert(renderer.render(Face(deck, piece, side, 1)), where,
                               resolve=renderer.art.folder.resolver(where))
 
     out = {}

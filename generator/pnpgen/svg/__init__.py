@@ -1,0 +1,491 @@
+"""SVG face → vector art, converted once per distinct SVG (drawn by ``pnpgen.pdf.draw``).
+
+Interface used by the rest of the pipeline:
+
+- ``convert(svg, where, resolve=None) -> Art``: parse the SVG a template produced. ``where``
+  names the template/deck/piece for error messages; ``resolve(href)`` returns the bytes of the
+  file an ``<image href>`` names (JPEG or PNG, embedded as is, or SVG text, drawn as vectors),
+  or raises InputError. ``data:`` URIs are decoded here.
+- ``Art`` (``pnpgen.svg.artwork``) is plain, picklable data (for worker processes) with
+  ``to_json()`` / ``Art.from_json()`` for the on-disk cache.
+
+The converter is our own for the SVG subset templates produce: the graphics become PDF
+operator text once, at convert time; only text (whose glyph encoding ReportLab chooses per
+document, as it subsets fonts) and images are left for draw time. SVG outside the subset
+(patterns, masks, filters, CSS style sheets, …) falls back to svglib for that whole face;
+``Art.fallback`` names what caused it. Transparency is an error: print files must not contain it.
+
+The ``Converter`` here walks the tree (containers, ``<use>``, clip paths, viewports, the graphics
+state) and hands each element it draws to the module of its kind through ``TAGS``, as
+WeasyPrint's ``svg/__init__.py`` does: ``shapes`` (the basic shapes; their geometry from
+``path``), ``text``, ``image``; ``gradient`` resolves the paint servers a fill or stroke names;
+``style`` holds what they share (parsing of styles, colours, transforms, numbers).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+from lxml import etree
+
+from pnpgen.errors import InputError
+from pnpgen.svg import image, shapes, text
+from pnpgen.svg.artwork import Art
+from pnpgen.svg.image import inline_images
+from pnpgen.svg.path import segments_ops
+from pnpgen.svg.style import (
+    HARMLESS,
+    IDENTITY,
+    IGNORED,
+    INHERITED,
+    LENGTH,
+    NUMBER,
+    OPACITY,
+    PT_PER_PX,
+    UNITS_PT,
+    UNITS_PX,
+    UNSUPPORTED_PROPS,
+    URL,
+    XLINK_HREF,
+    XML_SPACE,
+    Fallback,
+    compose,
+    local_name,
+    parse_colour,
+    parse_svg,
+    parse_transform,
+    pdf_matrix,
+    pdf_num,
+    props_of,
+    similarity,
+)
+
+MAX_ELEMENTS = 100_000  # elements one face draws, each <use> expansion counted: a bound on time and size
+SHAPES = frozenset(shapes.NAMES)
+CONTAINERS = {"svg", "g", "a", "defs", "symbol", "use", "clipPath", "text", "image"}
+PAINT_SERVERS = {"linearGradient", "radialGradient", "stop"}  # drawn where a fill or stroke names them
+
+_WITH_ID = etree.XPath("//*[@id]")
+_MAY_BE_TRANSLUCENT = etree.XPath("//*[@style or @opacity or @fill-opacity or @stroke-opacity or @stop-opacity]")
+
+
+def convert(svg: str, where: str, resolve: Callable[[str], bytes] | None = None) -> Art:
+    """Convert one face's SVG (see the module docstring)."""
+    root = parse_svg(svg, where)
+    conv = Converter(root, where, resolve, 0)
+    try:
+        items = conv.run()
+    except Fallback as e:
+        return Art(conv.width_pt, conv.height_pt, (), str(e), inline_images(svg, resolve) if resolve else svg)
+    return Art(conv.width_pt, conv.height_pt, items)
+
+
+def clear_caches() -> None:
+    """Forget the memoised numbers, transforms and shapes (for benchmarks that start cold)."""
+    pdf_num.cache_clear()
+    parse_transform.cache_clear()
+    shapes.clear_cache()
+
+
+class Converter:
+    """One SVG document → items. Tracks the graphics state it has written, so each operator
+    is written only when it changes (the state at q is restored at Q). The element handlers of
+    ``TAGS`` write through it: ``ops`` (operators), ``colour``/``set`` (state), ``flush`` then
+    ``items`` (anything that is not operator text), ``push``/``pop`` (q … Q)."""
+
+    def __init__(self, root, where: str, resolve: Callable[[str], bytes] | None, depth: int):
+        self.root = root
+        self.where = where
+        self.resolve = resolve
+        self.depth = depth
+        if local_name(root) != "svg":
+            raise InputError(f"the template produced {local_name(root) or root.tag!r} where an <svg> root belongs ({where})",
+                             expected="an <svg> root element in the SVG namespace")
+        self.ids: dict[str, Any] = {}
+        self.items: list[tuple] = []
+        self.ops: list[str] = []
+        self.state: dict[str, Any] = {}
+        self.stack: list[dict[str, Any]] = []
+        self.using: list[Any] = []  # <use> targets being expanded, against cycles
+        self.elements = 0  # drawn so far, against <use> of <use> … that multiplies (MAX_ELEMENTS)
+        self.viewport = (0.0, 0.0)  # (w, h) in user units, for percentages
+        props = props_of(root)
+        vb = self._viewbox(props)
+        w = self._root_size(props.get("width"), vb[2] if vb else 300.0)
+        h = self._root_size(props.get("height"), vb[3] if vb else 150.0)
+        self.width_pt, self.height_pt = w, h
+        self.root_vb = vb
+        self.root_props = props
+
+    # ---- items and state
+
+    def flush(self) -> None:
+        """End the operator text written so far as one ``ops`` item (before any other item)."""
+        if self.ops:
+            self.items.append(("ops", " ".join(self.ops)))
+            self.ops = []
+
+    def push(self, op: str = "") -> None:
+        """Save the graphics state (q), then write ``op``."""
+        self.ops.append("q " + op if op else "q")
+        self.stack.append(dict(self.state))
+
+    def pop(self) -> None:
+        """Restore the graphics state saved by the last :meth:`push` (Q)."""
+        self.ops.append("Q")
+        self.state = self.stack.pop()
+
+    def set(self, key: str, value, op: str) -> None:
+        """Write ``op`` unless the state ``key`` already has ``value``."""
+        if self.state.get(key) != value:
+            self.state[key] = value
+            self.ops.append(op)
+
+    def colour(self, kind: str, rgb: tuple) -> None:
+        """Make ``rgb`` the fill or stroke colour (``kind``) unless it already is."""
+        if self.state.get(kind) != rgb:
+            self.state[kind] = rgb
+            self.flush()
+            self.items.append((kind, *rgb))
+
+    def nested(self, root, where: str) -> Converter:
+        """A converter for an SVG this one shows as an ``<image>`` (one level deeper)."""
+        return Converter(root, where, self.resolve, self.depth + 1)
+
+    # ---- errors
+
+    def _name(self, el) -> str:
+        ident = el.get("id")
+        line = getattr(el, "sourceline", None)
+        where = f" (line {line} of the SVG)" if line else ""
+        return f"<{local_name(el)}{f' id={ident!r}' if ident else ''}>{where}"
+
+    def error(self, el, what: str, expected: str | None = None) -> InputError:
+        return InputError(f"{self.where}: {self._name(el)} {what}", expected=expected)
+
+    # ---- run
+
+    def run(self) -> tuple:
+        self.prescan()
+        vb = self.root_vb
+        par = self.root_props.get("preserveAspectRatio", "xMidYMid meet")
+        # points, y up ← user units, y down (without a viewBox a user unit is a CSS px)
+        to_box = self.viewbox_matrix(vb, (0.0, 0.0, self.width_pt, self.height_pt), par) if vb else (PT_PER_PX, 0.0, 0.0, PT_PER_PX, 0.0, 0.0)
+        flip = (1.0, 0.0, 0.0, -1.0, 0.0, self.height_pt)
+        self.viewport = (vb[2], vb[3]) if vb else (self.width_pt / PT_PER_PX, self.height_pt / PT_PER_PX)
+        self.push(pdf_matrix(compose(flip, to_box)) + " cm")
+        self.children(self.root, self.inherit({}, self.root_props))
+        self.pop()
+        self.flush()
+        return tuple(self.items)
+
+    def prescan(self) -> None:
+        """Transparency is an error and anything outside the subset a fallback, wherever it is
+        (transparency first: svglib would draw it, with an alpha ExtGState). A stop-opacity of 0
+        is one too: unlike an invisible element, it fades a gradient out."""
+        for el in _MAY_BE_TRANSLUCENT(self.root):
+            props = props_of(el)
+            for key in OPACITY:
+                v = props.get(key)
+                if v is None or v in ("inherit", "initial", "unset"):
+                    continue
+                try:
+                    a = float(v[:-1]) / 100 if v.strip().endswith("%") else float(v)
+                except ValueError:
+                    raise self.error(el, f"has {key}={v!r}", "a number from 0 to 1") from None
+                if 0 < a < 1 or (a < 1 and key == "stop-opacity"):
+                    raise self.transparency(el, props, f"{key} {v}", a)
+        for el in self.root.iter(etree.Element):
+            name = local_name(el)
+            if name and name not in SHAPES and name not in CONTAINERS and name not in IGNORED \
+                    and name not in PAINT_SERVERS:
+                raise Fallback(name)
+        for el in _WITH_ID(self.root):
+            self.ids.setdefault(el.get("id"), el)
+        self._count_elements()
+
+    def _count_elements(self) -> None:
+        """Refuse, before drawing anything, a face that would draw more than MAX_ELEMENTS
+        elements with every <use> expanded: each element's count is worked out once, so a <use>
+        of <use> … that multiplies is refused in microseconds, not after 100,000 drawn."""
+        known: dict[Any, int] = {}
+        open_: set[Any] = set()
+
+        def count(el) -> int:
+            if el in known:
+                return known[el]
+            if el in open_:
+                return 0  # a <use> that loops: drawing names it
+            open_.add(el)
+            n = 1 + sum(count(child) for child in el if local_name(child) in DRAWN)
+            if local_name(el) == "use":
+                href = el.get("href") or el.get(XLINK_HREF) or ""
+                target = self.ids.get(href[1:]) if href.startswith("#") else None
+                if target is not None:
+                    n += count(target)
+            open_.discard(el)
+            if n > MAX_ELEMENTS:
+                raise self.error(el, f"makes the face draw more than {MAX_ELEMENTS} elements (each <use> counted)",
+                                 "fewer elements, or <use> that does not multiply <use>")
+            known[el] = n
+            return n
+
+        try:
+            count(self.root)
+        except RecursionError:
+            raise self.error(self.root, "nests <use> and groups too deeply", "a few levels of <use>") from None
+
+    def transparency(self, el, props, what: str, alpha: float) -> InputError:
+        example = ""
+        try:
+            rgb = parse_colour(props.get("fill", ""))
+        except ValueError:
+            rgb = None
+        if isinstance(rgb, tuple):
+            tint = "#" + "".join(f"{round(255 * (c * alpha + (1 - alpha))):02x}" for c in rgb)
+            example = f" (on white, {props['fill']} at {alpha:g} looks like {tint})"
+        return self.error(el, f"has {what}: print files cannot contain transparency",
+                          f"an opaque tint colour instead of opacity{example}")
+
+    # ---- styles and lengths
+
+    def inherit(self, parent: dict, props: dict) -> dict:
+        """The inherited properties of an element: its parent's, updated by its own. The
+        parent's dict is shared when nothing changes (styles are never modified in place)."""
+        style = parent or INHERITED
+        copied = False
+        for key, v in props.items():
+            if key in INHERITED or key == XML_SPACE:
+                if v in ("inherit", "unset"):
+                    continue
+                if not copied:
+                    style = dict(style)
+                    copied = True
+                if key == XML_SPACE:
+                    style["xml:space"] = v
+                else:
+                    style[key] = v.strip()
+        return style
+
+    def length(self, value: str | None, axis: str = "x", font_size: float = 16.0, default: float = 0.0) -> float:
+        if value is None or value == "" or value == "auto":
+            return default
+        try:
+            v = float(value)  # the usual case: a bare number of user units
+            if math.isfinite(v):
+                return v
+        except ValueError:
+            pass
+        m = LENGTH.match(value)
+        if not m:
+            raise ValueError(value)
+        v, unit = float(m.group(1)), (m.group(2) or "").lower()
+        if not unit:
+            return v
+        if unit == "%":
+            w, h = self.viewport
+            ref = w if axis == "x" else h if axis == "y" else math.hypot(w, h) / math.sqrt(2)
+            return v * ref / 100
+        if unit == "em":
+            return v * font_size
+        if unit == "ex":
+            return v * font_size / 2
+        return v * UNITS_PX[unit]
+
+    def lengths(self, el, props, names: tuple[tuple[str, str], ...], font_size=16.0) -> list[float]:
+        out = []
+        for name, axis in names:
+            try:
+                out.append(self.length(props.get(name), axis, font_size))
+            except ValueError:
+                raise self.error(el, f"has {name}={props.get(name)!r}", "a number, optionally with a unit") from None
+        return out
+
+    def _root_size(self, value: str | None, fallback_px: float) -> float:
+        if not value or value.strip().endswith("%"):
+            return fallback_px * PT_PER_PX
+        m = LENGTH.match(value)
+        if not m or (m.group(2) or "").lower() in ("em", "ex"):
+            raise InputError(f"{self.where}: the <svg> root has size {value!r}", expected="a length such as 63mm")
+        return float(m.group(1)) * UNITS_PT[(m.group(2) or "").lower()]
+
+    def _viewbox(self, props) -> tuple | None:
+        vb = props.get("viewBox")
+        if vb is None:
+            return None
+        nums = [float(v) for v in NUMBER.findall(vb)]
+        if len(nums) != 4 or nums[2] <= 0 or nums[3] <= 0:
+            raise InputError(f"{self.where}: viewBox={vb!r}", expected="four numbers: x y width height, sizes > 0")
+        return tuple(nums)
+
+    @staticmethod
+    def viewbox_matrix(vb: tuple, box: tuple, par: str) -> tuple:
+        """viewBox → viewport box (x, y, w, h) as preserveAspectRatio says."""
+        vx, vy, vw, vh = vb
+        x, y, w, h = box
+        sx, sy = w / vw, h / vh
+        words = par.split()
+        if words and words[0] == "defer":
+            words = words[1:]
+        align = words[0] if words else "xMidYMid"
+        if align != "none":
+            s = max(sx, sy) if len(words) > 1 and words[1] == "slice" else min(sx, sy)
+            sx = sy = s
+            fx = {"xMin": 0.0, "xMid": 0.5, "xMax": 1.0}.get(align[:4], 0.5)
+            fy = {"YMin": 0.0, "YMid": 0.5, "YMax": 1.0}.get(align[4:], 0.5)
+            x += (w - vw * s) * fx
+            y += (h - vh * s) * fy
+        return (sx, 0.0, 0.0, sy, x - vx * sx, y - vy * sy)
+
+    # ---- the tree
+
+    def children(self, el, style: dict) -> None:
+        for child in el:
+            name = local_name(child)
+            if name in DRAWN:
+                self.element(child, name, style)
+
+    def element(self, el, name: str, parent_style: dict) -> None:
+        self.elements += 1
+        if self.elements > MAX_ELEMENTS:
+            raise self.error(el, f"makes the face draw more than {MAX_ELEMENTS} elements (each <use> counted)",
+                             "fewer elements, or <use> that does not multiply <use>")
+        props = props_of(el)
+        if props.get("display", "").strip() == "none":
+            return
+        if not UNSUPPORTED_PROPS.isdisjoint(props):
+            for key in UNSUPPORTED_PROPS.intersection(props):
+                if props[key].strip() not in HARMLESS:
+                    raise Fallback(key)
+        if props.get("opacity", "").strip() in ("0", "0.0", "0%"):
+            return
+        style = self.inherit(parent_style, props)
+        matrix = None
+        t = props.get("transform")
+        if t:
+            try:
+                matrix = parse_transform(t)
+            except ValueError:
+                raise self.error(el, f"has transform={t!r}", "matrix(), translate(), scale(), rotate(), skewX(), skewY()") from None
+        clip = props.get("clip-path")
+        clip_el = None
+        if clip and clip.strip() != "none":
+            m = URL.match(clip)
+            clip_el = self.ids.get(m.group(1)) if m else None
+            if clip_el is None or local_name(clip_el) != "clipPath":
+                raise self.error(el, f"has clip-path={clip!r}", "url(#id) of a <clipPath>")
+        if matrix is not None and clip_el is None and name in SHAPES:
+            scale = similarity(matrix)
+            if scale:  # a turned or moved shape: its points moved instead, no q/cm/Q
+                shapes.shape(self, el, name, props, style, matrix, scale)
+                return
+        wrap = matrix is not None or clip_el is not None
+        if wrap:
+            self.push(pdf_matrix(matrix) + " cm" if matrix is not None and matrix != IDENTITY else "")
+            if clip_el is not None:
+                self._clip(clip_el, style)
+        TAGS[name](self, el, name, props, style)
+        if wrap:
+            self.pop()
+
+    def _clip(self, cp, style: dict) -> None:
+        props = props_of(cp)
+        if props.get("clipPathUnits", "userSpaceOnUse") != "userSpaceOnUse":
+            raise Fallback("clipPath objectBoundingBox")
+        if props.get("clip-path"):
+            raise Fallback("clipPath clip-path")
+        base = parse_transform(props["transform"]) if props.get("transform") else IDENTITY
+        parts = []
+        rule = None
+        cp_style = self.inherit(style, props)
+        for child in cp:
+            name = local_name(child)
+            if name not in SHAPES:
+                if name in ("", "title", "desc"):
+                    continue
+                raise Fallback(f"{name} in clipPath")
+            cprops = props_of(child)
+            if cprops.get("display", "").strip() == "none" or cprops.get("clip-path"):
+                if cprops.get("clip-path"):
+                    raise Fallback("clipPath clip-path")
+                continue
+            cstyle = self.inherit(cp_style, cprops)
+            m = base
+            if cprops.get("transform"):
+                m = compose(base, parse_transform(cprops["transform"]))
+            segs = shapes.geometry(self, child, name, cprops, cstyle)
+            if segs:
+                parts.append(segments_ops(segs, m if m != IDENTITY else None))
+                rule = rule or cstyle["clip-rule"]
+        if parts:
+            self.ops.append(" ".join(parts) + (" W* n" if rule == "evenodd" else " W n"))
+        else:
+            self.ops.append("0 0 m h W n")  # an empty clip path hides everything
+
+    def group(self, el, name: str, props: dict, style: dict) -> None:
+        """``<g>``, and ``<a>``: a link draws as a group."""
+        self.children(el, style)
+
+    def nested_svg(self, el, name: str, props: dict, style: dict) -> None:
+        """A nested ``<svg>``: a new viewport."""
+        x, y, w, h = self.lengths(el, {"width": "100%", "height": "100%", **props},
+                                   (("x", "x"), ("y", "y"), ("width", "x"), ("height", "y")))
+        self.viewport_box(el, props, style, (x, y, w, h), self.children)
+
+    def viewport_box(self, el, props, style, box, body) -> None:
+        """A new viewport (nested svg, symbol): clipped to its box, viewBox mapped into it."""
+        x, y, w, h = box
+        if w <= 0 or h <= 0:
+            return
+        vb = self._viewbox(props)
+        m = self.viewbox_matrix(vb, box, props.get("preserveAspectRatio", "xMidYMid meet")) if vb else (1.0, 0.0, 0.0, 1.0, x, y)
+        self.push(f"{pdf_num(x)} {pdf_num(y)} {pdf_num(w)} {pdf_num(h)} re W n {pdf_matrix(m)} cm")
+        saved = self.viewport
+        self.viewport = (vb[2], vb[3]) if vb else (w, h)
+        body(el, style)
+        self.viewport = saved
+        self.pop()
+
+    def use(self, el, name: str, props: dict, style: dict) -> None:
+        """``<use href="#id">``: the element it names drawn here (a symbol or svg as a viewport)."""
+        href = el.get("href") or el.get(XLINK_HREF) or ""
+        target = self.ids.get(href[1:]) if href.startswith("#") else None
+        if target is None:
+            raise self.error(el, f"refers to {href!r}, which is not an element of this SVG", "href=\"#id\" of an element here")
+        if target in self.using or any(a is target for a in el.iterancestors()):
+            raise self.error(el, f"refers to {href!r}, which contains it", "a reference that does not loop")
+        x, y = self.lengths(el, props, (("x", "x"), ("y", "y")))
+        name = local_name(target)
+        self.using.append(target)
+        self.push(f"1 0 0 1 {pdf_num(x)} {pdf_num(y)} cm" if x or y else "")
+        if name in ("symbol", "svg"):
+            tprops = props_of(target)
+            if tprops.get("display", "").strip() != "none":
+                size = {"width": "100%", "height": "100%"}
+                size.update({k: v for k, v in tprops.items() if k in ("width", "height")})
+                size.update({k: v for k, v in props.items() if k in ("width", "height")})
+                w, h = self.lengths(el, size, (("width", "x"), ("height", "y")))
+                tstyle = self.inherit(style, tprops)
+                tx, ty = (self.lengths(target, tprops, (("x", "x"), ("y", "y"))) if name == "svg" else (0.0, 0.0))
+                self.viewport_box(target, tprops, tstyle, (tx, ty, w, h), self.children)
+        elif name in DRAWN:
+            self.element(target, name, style)
+        self.pop()
+        self.using.pop()
+
+    # ---- shapes
+
+
+
+# What each element the converter draws is drawn by: (converter, element, name, props, style).
+TAGS: dict[str, Callable[[Converter, Any, str, dict, dict], None]] = {
+    **dict.fromkeys(SHAPES, shapes.shape),
+    "g": Converter.group,
+    "a": Converter.group,
+    "svg": Converter.nested_svg,
+    "use": Converter.use,
+    "text": text.text,
+    "image": image.image,
+}
+DRAWN = frozenset(TAGS)  # what a container's children may draw

@@ -1,33 +1,33 @@
-"""SVG gradients (``linearGradient``, ``radialGradient``) as PDF shadings, for the converter in
-``render/vector.py``.
+"""SVG gradients (``linearGradient``, ``radialGradient``) resolved into shading specs, for the
+converter (``pnpgen.svg``).
 
-A gradient-painted shape becomes one ``("paint", …)`` item of the face's art: the shape's path
-and a shading pattern per gradient paint (fill, stroke). At draw time it is written as a small
-Form XObject of its own — the path painted with ``/Pattern cs /GradFill scn`` — whose
-/Resources name the shading patterns it uses, through ReportLab's public form API
-(``beginForm``/``endForm(Resources=…)``/``doForm``). So the face's form, whatever it holds, keeps
-the resources ReportLab gives it, and every name a content stream uses is in its own /Resources:
-no dangling ``/Sh0`` (ReportLab's own ``linearGradient`` in a form leaves it dangling, as its
-form XObjects carry no /Shading).
+A gradient-painted shape becomes one ``("paint", …)`` item of the face's art
+(``pnpgen.svg.artwork.paint_item``): the shape's path and a shading spec per gradient paint (fill,
+stroke). ``pnpgen.pdf.shading`` writes it as a PDF shading pattern in a form of its own.
 
 The shading is smooth (ShadingType 2 axial, 3 radial, a stitching function of the stops),
-opaque, deterministic, and its colours are CMYK in a CMYK document. ``spreadMethod`` reflect
-and repeat are written as the stops repeated (mirrored) over as many periods as the shape
-needs, up to ``MAX_PERIODS``.
-
-``FallbackCanvas`` routes svglib's gradients (a face outside the subset) the same way.
+opaque and deterministic. ``spreadMethod`` reflect and repeat are written as the stops repeated
+(mirrored) over as many periods as the shape needs, up to ``MAX_PERIODS``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from pnpgen.svg.vector import IDENTITY, MAX_COORDINATE, _colour, _compose, _local, _parse_transform, _style
+from pnpgen.svg.artwork import MAX_PERIODS
+from pnpgen.svg.style import (
+    IDENTITY,
+    MAX_COORDINATE,
+    Fallback,
+    compose,
+    local_name,
+    parse_colour,
+    parse_transform,
+    props_of,
+)
 
-MAX_PERIODS = 256  # reflect/repeat periods a shape may span; beyond, the last is padded
 FOCAL_INSIDE = 0.99  # a focal point outside the circle moves onto it (SVG 1.1), just inside
 GRADIENTS = ("linearGradient", "radialGradient")
 _GEOMETRY = {"linearGradient": (("x1", "x", "0%"), ("y1", "y", "0%"), ("x2", "x", "100%"), ("y2", "y", "0%")),
@@ -62,18 +62,18 @@ def parse(el, ids: dict, error: Callable[..., Exception],
         if not href.startswith("#"):
             break
         target = ids.get(href[1:])
-        if target is None or _local(target) not in GRADIENTS:
+        if target is None or local_name(target) not in GRADIENTS:
             raise error(chain[-1], f"has href={href!r}, which names no gradient of the face", "the id of a gradient")
         if target in chain:
             raise error(chain[-1], f"has href={href!r}, which refers back to it", "a reference that does not loop")
         chain.append(target)
-    name = _local(el)
+    name = local_name(el)
 
     def attr(key: str, same_kind: bool = False) -> str | None:
         for g in chain:
-            if same_kind and _local(g) != name:
+            if same_kind and local_name(g) != name:
                 continue
-            v = _style(g).get(key)
+            v = props_of(g).get(key)
             if v is not None:
                 return v.strip()
         return None
@@ -83,7 +83,7 @@ def parse(el, ids: dict, error: Callable[..., Exception],
         raise error(el, f"has gradientUnits={units!r}", "objectBoundingBox or userSpaceOnUse")
     bbox_units = units == "objectBoundingBox"
     try:
-        transform = _parse_transform(attr("gradientTransform") or "")
+        transform = parse_transform(attr("gradientTransform") or "")
     except ValueError:
         raise error(el, f"has gradientTransform={attr('gradientTransform')!r}",
                     "matrix(), translate(), scale(), rotate(), skewX(), skewY()") from None
@@ -108,7 +108,7 @@ def parse(el, ids: dict, error: Callable[..., Exception],
         raise error(el, f"has gradientTransform={attr('gradientTransform')!r}, beyond what a PDF holds",
                     f"numbers within ±{MAX_COORDINATE:g}")
     coords = tuple(values[k] for k, _, _ in _GEOMETRY[name])
-    stops_el = next((g for g in chain if any(_local(c) == "stop" for c in g)), None)
+    stops_el = next((g for g in chain if any(local_name(c) == "stop" for c in g)), None)
     stops = _stops(stops_el, error) if stops_el is not None else ()
     if not stops:
         return None
@@ -126,9 +126,9 @@ def _stops(el, error) -> Stops:
     out: list[tuple[float, float, float, float]] = []
     last = 0.0
     for stop in el:
-        if _local(stop) != "stop":
+        if local_name(stop) != "stop":
             continue
-        props = _style(stop)
+        props = props_of(stop)
         try:
             offset = min(1.0, max(last, _fraction(props.get("offset", "0"))))
         except ValueError:
@@ -138,7 +138,7 @@ def _stops(el, error) -> Stops:
         if value == "currentColor":
             value = props.get("color", "black").strip()
         try:
-            rgb = _colour(value)
+            rgb = parse_colour(value)
         except ValueError:
             raise error(stop, f"has stop-color={value!r}, which is not a colour",
                         "#rrggbb, #rgb, rgb(r, g, b) or a CSS colour name") from None
@@ -153,7 +153,7 @@ def _stops(el, error) -> Stops:
 
 
 def bbox(segs: list[tuple], m: tuple | None = None) -> tuple[float, float, float, float] | None:
-    """The exact bounding box (x0, y0, x1, y1) of path segments (vector.py's), their points
+    """The exact bounding box (x0, y0, x1, y1) of path segments (``pnpgen.svg.path``'s), their points
     through the matrix ``m`` when given; None for no points."""
     xs: list[float] = []
     ys: list[float] = []
@@ -221,7 +221,7 @@ def shading(g: Gradient, shape_box: tuple | None, matrix: tuple | None, area: tu
         if x1 - x0 <= 0 or y1 - y0 <= 0:
             return None
         units = (x1 - x0, 0.0, 0.0, y1 - y0, x0, y0)
-    pm = _compose(matrix or IDENTITY, _compose(units, g.transform))
+    pm = compose(matrix or IDENTITY, compose(units, g.transform))
     det = pm[0] * pm[3] - pm[1] * pm[2]
     if abs(det) < 1e-12:
         return None
@@ -270,200 +270,9 @@ def _periods(spread: str, t0: float, t1: float) -> tuple[int, int]:
     return k0, k1
 
 
-# --------------------------------------------------------------------------------- draw time
-
-
-def paint_item(ops: str, op: str, area: tuple, fill: tuple | None, stroke: tuple | None) -> tuple:
-    """The art item of a gradient-painted shape: path ``ops`` painted by ``op`` (f, f*, S, B,
-    B*) within ``area`` (its box in the current space), ``fill``/``stroke`` shading specs (None:
-    the current colour)."""
-    return ("paint", ops, op, tuple(area), fill, stroke)
-
-
-def draw_paint(canvas, item: tuple, cmyk: bool) -> None:
-    """Place the gradient-painted shape as a form of its own, defined once per document."""
-    _, ops, op, area, fill, stroke = item
-    key = repr((ops, op, area, fill, stroke, cmyk)).encode()
-    name = "Grad" + hashlib.sha256(key).hexdigest()[:24]
-    if not canvas.hasForm(name):
-        patterns = {}
-        head = []
-        if fill is not None:
-            patterns["GradFill"] = _pattern(fill, cmyk)
-            head.append("/Pattern cs /GradFill scn")
-        if stroke is not None:
-            patterns["GradStroke"] = _pattern(stroke, cmyk)
-            head.append("/Pattern CS /GradStroke SCN")
-        # fill, then stroke, as B means: pdfium paints a pattern stroke of B under the fill
-        paint = f"{ops} {op[1:] and 'f*' or 'f'} {ops} S" if op.startswith("B") else f"{ops} {op}"
-        _form(canvas, name, area, " ".join([*head, paint]), patterns)
-    canvas.doForm(name)
-
-
-def _form(canvas, name: str, area: tuple, content: str, patterns: dict) -> None:
-    """A form XObject over ``area`` whose /Resources hold ``patterns`` (and the document's
-    fonts, which ReportLab's form preamble names)."""
-    from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
-
-    x0, y0, x1, y1 = area
-    canvas.beginForm(name, x0, y0, x1, y1)
-    canvas.addLiteral(content)
-    resources = PDFResourceDictionary(Pattern=patterns)
-    resources.basicFonts()
-    canvas.endForm(Resources=resources)
-
-
-def _pattern(spec: tuple, cmyk: bool):
-    """A shading pattern (PatternType 2) for a spec from :func:`shading`."""
-    from reportlab.pdfbase.pdfdoc import PDFArrayCompact, PDFAxialShading, PDFDictionary, PDFName, PDFRadialShading
-
-    kind, coords, domain, matrix, stops, spread = spec
-    fn = _function(stops, domain, spread, cmyk)
-    space = "DeviceCMYK" if cmyk else "DeviceRGB"
-    extra = {"Extend": "[true true]", "Domain": PDFArrayCompact(domain)}
-    sh = PDFAxialShading(*coords, Function=fn, ColorSpace=space, **extra) if kind == "axial" \
-        else PDFRadialShading(*coords, Function=fn, ColorSpace=space, **extra)
-    return PDFDictionary({"Type": PDFName("Pattern"), "PatternType": 2, "Shading": sh,
-                          "Matrix": PDFArrayCompact([_round(v) for v in matrix])})
-
-
-def _round(v: float) -> float:
-    return round(v, 6) + 0.0
-
-
-def _function(stops: Stops, domain: tuple, spread: str, cmyk: bool):
-    """The stops as one function over 0 … 1 (a stitching of linear pieces; a stop pair at one
-    offset is a hard edge), repeated or mirrored per period of ``domain`` for reflect/repeat."""
-    from reportlab.pdfbase.pdfdoc import PDFArrayCompact, PDFExponentialFunction, PDFStitchingFunction
-
-    from pnpgen.pdf.colour import to_cmyk
-
-    def colour(s) -> list[float]:
-        return [_round(v) for v in (to_cmyk(*s[1:]) if cmyk else s[1:])]
-
-    pts = list(stops)
-    if pts[0][0] > 0:
-        pts.insert(0, (0.0, *pts[0][1:]))
-    if pts[-1][0] < 1:
-        pts.append((1.0, *pts[-1][1:]))
-    pieces = [(a[0], b[0], PDFExponentialFunction(colour(a), colour(b), 1))
-              for a, b in zip(pts, pts[1:]) if b[0] > a[0]]
-    if len(pieces) == 1:
-        base = pieces[0][2]
-    else:
-        base = PDFStitchingFunction([p[2] for p in pieces], [_round(p[0]) for p in pieces[1:]],
-                                    [0, 1] * len(pieces), Domain=PDFArrayCompact([0, 1]))
-    k0, k1 = int(domain[0]), int(domain[1])
-    if k1 - k0 == 1 and k0 == 0:
-        return base
-    encode: list[int] = []
-    for k in range(k0, k1):
-        encode.extend((1, 0) if spread == "reflect" and k % 2 else (0, 1))
-    return PDFStitchingFunction([base] * (k1 - k0), list(range(k0 + 1, k1)), encode,
-                                Domain=PDFArrayCompact([k0, k1]))
-
-
-# ------------------------------------------------------------------------------- JSON, checks
-
-
-def spec_from_json(v: Any, number: Callable[[Any], float]) -> tuple | None:
-    """A shading spec read back from the art cache (ValueError for anything malformed)."""
-    if v is None:
-        return None
-    if not (isinstance(v, list) and len(v) == 6 and v[0] in ("axial", "radial") and v[5] in ("pad", "reflect", "repeat")):
-        raise ValueError("vector art object: a malformed shading")
-    kind, coords, domain, matrix, stops, spread = v
-    n = 4 if kind == "axial" else 6
-    if not (isinstance(coords, list) and len(coords) == n and isinstance(domain, list) and len(domain) == 2
-            and isinstance(matrix, list) and len(matrix) == 6 and isinstance(stops, list) and len(stops) >= 2):
-        raise ValueError("vector art object: a malformed shading")
-    k0, k1 = (number(x) for x in domain)
-    if not (k0 == int(k0) and k1 == int(k1) and k0 < k1 and k1 - k0 <= MAX_PERIODS):
-        raise ValueError("vector art object: a malformed shading domain")
-    out_stops = []
-    last = 0.0
-    for s in stops:
-        if not (isinstance(s, list) and len(s) == 4):
-            raise ValueError("vector art object: a malformed gradient stop")
-        vals = tuple(number(x) for x in s)
-        if not all(0.0 <= x <= 1.0 for x in vals) or vals[0] < last:
-            raise ValueError("vector art object: a gradient stop outside 0–1")
-        last = vals[0]
-        out_stops.append(vals)
-    return (kind, tuple(number(x) for x in coords), (k0, k1), tuple(number(x) for x in matrix),
-            tuple(out_stops), spread)
-
-
-def to_json(spec: tuple | None) -> list | None:
-    if spec is None:
-        return None
-    kind, coords, domain, matrix, stops, spread = spec
-    return [kind, list(coords), list(domain), list(matrix), [list(s) for s in stops], spread]
-
-
-# ----------------------------------------------------------------------- svglib's gradients
-
-FALLBACK_AREA = (-14400.0, -14400.0, 14400.0, 14400.0)  # points: beyond any page; svglib clips first
-
-
-class FallbackCanvas:
-    """The canvas svglib's drawing of a face (outside the subset) is drawn on: its gradients —
-    ReportLab's ``linearGradient``/``radialGradient``, which in a form XObject name a /Shading
-    the form does not carry — are drawn as the converter's are (a shading pattern in a form of
-    its own, CMYK in a CMYK document); transparency (an ExtGState, which the form would not carry
-    either) is an error; everything else goes to the canvas unchanged."""
-
-    def __init__(self, canvas, cmyk: bool):
-        object.__setattr__(self, "canvas", canvas)
-        object.__setattr__(self, "cmyk", cmyk)
-
-    def __getattr__(self, name: str):
-        return getattr(self.canvas, name)
-
-    def __setattr__(self, name: str, value) -> None:  # the renderer sets state on its canvas
-        setattr(self.canvas, name, value)
-
-    def setFillAlpha(self, alpha: float) -> None:  # noqa: N802 - ReportLab's name
-        _opaque(alpha, "fill")
-
-    def drawInlineImage(self, *args, **kwargs):  # noqa: N802 - ReportLab's name
-        """svglib draws its images inline. ReportLab writes inline image data as text only in
-        ASCII85; with Flate-only streams (pnpgen.pdf) it would put bytes among the page's text
-        and fail, so an inline image alone is written in ASCII85."""
-        from reportlab import rl_config
-
-        before, rl_config.useA85 = rl_config.useA85, 1
-        try:
-            return self.canvas.drawInlineImage(*args, **kwargs)
-        finally:
-            rl_config.useA85 = before
-
-    def setStrokeAlpha(self, alpha: float) -> None:  # noqa: N802 - ReportLab's name
-        _opaque(alpha, "stroke")
-
-    def linearGradient(self, x0, y0, x1, y1, colors, positions=None, extend=True) -> None:  # noqa: N802 - ReportLab's name
-        self._gradient("axial", (x0, y0, x1, y1), colors, positions)
-
-    def radialGradient(self, x, y, radius, colors, positions=None, extend=True) -> None:  # noqa: N802 - ReportLab's name
-        self._gradient("radial", (x, y, 0.0, x, y, radius), colors, positions)
-
-    def _gradient(self, kind: str, coords: tuple, colors, positions) -> None:
-        """Fill the current clip (svglib sets it to the shape) with the gradient."""
-        n = len(colors)
-        offsets = list(positions) if positions else [i / max(1, n - 1) for i in range(n)]
-        stops: list[tuple[float, float, float, float]] = []
-        for o, c in zip(offsets, colors):
-            stops.append((min(1.0, max(stops[-1][0] if stops else 0.0, float(o))), *c.rgb()))
-        spec = (kind, tuple(float(v) for v in coords), (0.0, 1.0), IDENTITY, tuple(stops), "pad")
-        x0, y0, x1, y1 = FALLBACK_AREA
-        draw_paint(self.canvas, paint_item(f"{x0:g} {y0:g} {x1 - x0:g} {y1 - y0:g} re", "f", FALLBACK_AREA,
-                                           spec, None), self.cmyk)
-
-
-def _opaque(alpha: float, what: str) -> None:
-    """Opaque is the state a face starts in: nothing to write; anything less is an error."""
-    if alpha < 1:
-        from pnpgen.errors import InputError
-
-        raise InputError(f"the face has a {what} of opacity {alpha:g}: print files cannot contain transparency",
-                         expected="an opaque tint colour instead of opacity or rgba()")
+def paint_server(conv, target) -> Any:
+    """The paint a ``url(#id)`` names for the converter ``conv``: a gradient (or its one colour,
+    or None); anything else (a pattern) is outside the subset."""
+    if local_name(target) not in GRADIENTS:
+        raise Fallback(local_name(target) or "paint server")
+    return parse(target, conv.ids, conv.error, conv.length)

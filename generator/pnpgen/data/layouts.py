@@ -1,0 +1,533 @@
+"""Layouts as data: a deck may say ``layout: NAME`` (or ``layout: {extends: NAME, …}``) instead
+of ``front:``/``back:`` templates. A layout is a YAML file naming boxes in mm, each bound to a
+piece field and styled; ``extends:`` derives one layout from another. Built-in layouts ship in
+``pnpgen/faces/builtin/layouts/``, a workspace's own live in ``layouts/`` (found first).
+
+Every option is declared once below (LAYOUT_KEYS, SIDE_KEYS, BOX_OPTIONS) with its parser and
+default. Layers are merged option by option, each value remembering the file and line it was
+written on, so a bad value is reported there. The result is the plain ``model.Layout`` that
+``faces/layouts.py`` compiles into template text.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from pnpgen.data import validate as v
+from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
+from pnpgen.data.model import Layout, LayoutBox, LayoutSide, colour_names
+from pnpgen.data.yamlsrc import Located, load_yaml
+from pnpgen.errors import InputError
+
+MAX_DEPTH = 20  # layouts extending layouts
+TEMPLATE_PREFIX = "@layout"  # a deck's layout sides are rendered as templates @layout/<deck>/front, …/back
+BOX_TYPES = ("text", "image", "icons", "panel", "frame")
+SOURCES = ("game.title", "game.players", "game.draft", "deck.name")  # what a box may show besides piece fields
+FIELD_OF = {"text": "text", "image": "image", "icons": "list"}  # a box's type → the field type it reads
+# Colours every layout knows, whatever its palette says; a game's palette of the same name wins.
+BASE_PALETTE = {"ink": "#23262e", "paper": "#fbf8f1", "accent": "#3b4a8c", "panel": "#efe9dc", "white": "#ffffff"}
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+
+
+def builtin_folder() -> Path:
+    """The layouts pnpgen ships (package data, read through importlib.resources)."""
+    return Path(str(importlib.resources.files("pnpgen.faces.builtin") / "layouts"))
+
+
+def builtin_names() -> list[str]:
+    return sorted(p.stem for p in builtin_folder().glob("*.yaml"))
+
+
+# ---- value parsers: (value, trim) → parsed, or validate.Invalid ----------------------------
+
+_TOKEN = re.compile(r"\s*(?:([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*(mm|cm|in|pt|px)?|([a-z_]+)|(\S))")
+NAMES_IN_LENGTHS = ("w", "h", "safe")
+_LENGTH_HINT = "mm, a unit ('2.5in'), or arithmetic on w, h and safe: 'w - 8', 'h / 2 - 6'"
+
+
+def _expression(text: str, trim: tuple[float, float]) -> float:
+    """``'w - 2 * safe'`` → mm: + - * / and brackets over numbers (with units), w, h, safe."""
+    from pnpgen.units import MM_PER_UNIT
+
+    names = {"w": trim[0], "h": trim[1], "safe": 3.0}
+    tokens: list[Any] = []
+    pos = 0
+    text = v.typed(text)
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            break
+        pos = m.end()
+        if m.group(1):
+            tokens.append(float(m.group(1)) * MM_PER_UNIT[m.group(2) or "mm"])
+        elif m.group(3):
+            if m.group(3) not in names:
+                raise v.Invalid(f"unknown name {m.group(3)!r} in {v.show(text)}", _LENGTH_HINT)
+            tokens.append(names[m.group(3)])
+        elif m.group(4) in "+-*/()":
+            tokens.append(m.group(4))
+        else:
+            raise v.Invalid(f"{v.show(text)} is not a length", _LENGTH_HINT)
+    at = 0
+
+    def peek() -> Any:
+        return tokens[at] if at < len(tokens) else None
+
+    def take() -> Any:
+        nonlocal at
+        at += 1
+        return tokens[at - 1]
+
+    def factor() -> float:
+        t = take() if peek() is not None else None
+        if t == "-":
+            return -factor()
+        if t == "+":
+            return factor()
+        if t == "(":
+            value = expr()
+            if take() != ")" if peek() is not None else True:
+                raise v.Invalid(f"{v.show(text)}: a bracket is not closed", _LENGTH_HINT)
+            return value
+        if isinstance(t, float):
+            return t
+        raise v.Invalid(f"{v.show(text)} is not a length", _LENGTH_HINT)
+
+    def term() -> float:
+        value = factor()
+        while peek() in ("*", "/"):
+            op, right = take(), factor()
+            if op == "/" and right == 0:
+                raise v.Invalid(f"{v.show(text)} divides by zero", _LENGTH_HINT)
+            value = value * right if op == "*" else value / right
+        return value
+
+    def expr() -> float:
+        value = term()
+        while peek() in ("+", "-"):
+            value = value + term() if take() == "+" else value - term()
+        return value
+
+    value = expr()
+    if at != len(tokens):
+        raise v.Invalid(f"{v.show(text)} is not a length", _LENGTH_HINT)
+    return value
+
+
+def length(lo: float, hi: float) -> Callable[[Any, tuple[float, float]], float]:
+    def parse(value: Any, trim: tuple[float, float]) -> float:
+        if isinstance(value, str) and not re.fullmatch(r"\s*[-+]?[0-9.]+\s*(mm|cm|in|pt|px)?\s*", v.typed(value)):
+            if len(value) > 200:
+                raise v.Invalid(f"{v.show(value)} is too long for a length", _LENGTH_HINT)
+            mm = _expression(value, trim)
+            if not (math.isfinite(mm) and lo <= mm <= hi):
+                raise v.Invalid(f"{v.show(value)} is {mm:g} mm, out of range", f"{lo:g} to {hi:g} mm")
+            return round(mm, 3)
+        return round(v.length(value, lo, hi), 3)
+    parse.__doc__ = f"a length, {lo:g} to {hi:g} mm"
+    return parse
+
+
+def points(lo: float, hi: float) -> Callable[[Any, tuple[float, float]], float]:
+    def parse(value: Any, trim: tuple[float, float]) -> float:
+        if isinstance(value, str) and v.typed(value).endswith("pt"):
+            value = v.typed(value)[:-2]
+        return v.number(value, lo, hi, "font size")
+    parse.__doc__ = f"points, {lo:g} to {hi:g}"
+    return parse
+
+
+def number(lo: float, hi: float) -> Callable[[Any, tuple[float, float]], float]:
+    def parse(value: Any, trim: tuple[float, float]) -> float:
+        return v.number(value, lo, hi, "value")
+    parse.__doc__ = f"a number, {lo:g} to {hi:g}"
+    return parse
+
+
+def one_of(*options: str) -> Callable[[Any, tuple[float, float]], str]:
+    def parse(value: Any, trim: tuple[float, float]) -> str:
+        return v.choice(value, options, "value")
+    parse.__doc__ = " | ".join(options)
+    return parse
+
+
+def colour_spec(none: bool) -> Callable[[Any, tuple[float, float]], str | None]:
+    """'#rrggbb' or '#rgb', a palette name, ``piece.<field>`` (a colour field of the piece), or
+    (``none``) ``none``. Palette names are checked against the game when the deck is loaded."""
+    def parse(value: Any, trim: tuple[float, float]) -> str | None:
+        if none and (value is None or value == "none"):
+            return None
+        if isinstance(value, str) and value.startswith("#"):
+            return v.hex_colour(value, short=True)
+        if isinstance(value, str) and value.startswith("piece."):
+            v.name(value[6:], "a field name")
+            return value
+        return v.name(value, "a colour")
+    parse.__doc__ = "a palette name, '#rrggbb' or piece.<field>" + (", or none" if none else "")
+    return parse
+
+
+def source(value: Any, trim: tuple[float, float]) -> str:
+    """A piece field's name, or one of SOURCES."""
+    if isinstance(value, str) and value in SOURCES:
+        return value
+    name = v.name(value, "a field name")
+    if not re.fullmatch(r"[^\W\d][\w-]*", name) or name in ("count", "n", "copy"):
+        raise v.Invalid(f"{v.show(value)} is not a field name", "a piece field such as title, or " + ", ".join(SOURCES))
+    return name
+
+
+def text(value: Any, trim: tuple[float, float]) -> str:
+    return v.text(value)
+
+
+def flag(value: Any, trim: tuple[float, float]) -> bool:
+    return v.flag(value)
+
+
+def role(value: Any, trim: tuple[float, float]) -> str:
+    return v.name(value, "a font role")
+
+
+def clip(value: Any, trim: tuple[float, float]) -> float | None:
+    return None if value is None or value == "none" else length(-50, 50)(value, trim)
+
+
+@dataclass(frozen=True)
+class Opt:
+    parse: Callable[[Any, tuple[float, float]], Any]
+    default: Any
+    doc: str
+    types: tuple[str, ...] = BOX_TYPES  # the box types that read it
+
+
+# Every option a box takes: parser, default (None: required for those types), what it does.
+BOX_OPTIONS: dict[str, Opt] = {
+    "type": Opt(one_of(*BOX_TYPES), "text", "what the box draws: text, image (art), icons (a list of icon names), "
+                "panel (only its fill and stroke), frame (the piece's outline, inset)"),
+    "field": Opt(source, None, "the piece field shown, or game.title, game.players, game.draft, deck.name",
+                 ("text", "image", "icons")),
+    "text": Opt(text, None, "a fixed text instead of a field (markup allowed)", ("text",)),
+    "x": Opt(length(-100, 2000), 0.0, "left edge, mm from the trim's left", ("text", "image", "icons", "panel")),
+    "y": Opt(length(-100, 2000), 0.0, "top edge, mm from the trim's top", ("text", "image", "icons", "panel")),
+    "w": Opt(length(0, 2000), None, "width, mm", ("text", "image", "icons", "panel")),
+    "h": Opt(length(0, 2000), None, "height, mm", ("text", "image", "icons", "panel")),
+    "font": Opt(role, "gothic", "font role: gothic, bold, mincho, mono or one of game.yaml's fonts:", ("text",)),
+    "size": Opt(points(0.5, 500), 9.0, "text size, pt (the largest tried)", ("text",)),
+    "min_size": Opt(points(0.5, 500), 6.0, "smallest text size, pt (below it the build warns)", ("text",)),
+    "line_height": Opt(number(0.5, 5), 1.35, "line height, times the size", ("text",)),
+    "align": Opt(one_of("left", "center", "right", "justify"), "left", "horizontal alignment", ("text", "icons")),
+    "valign": Opt(one_of("top", "middle", "bottom"), "top", "vertical alignment", ("text",)),
+    "colour": Opt(colour_spec(False), "ink", "text colour", ("text",)),
+    "fill": Opt(colour_spec(True), None, "panel colour behind the box (none: no panel)"),
+    "stroke": Opt(colour_spec(True), None, "panel border colour (none: no border)"),
+    "stroke_width": Opt(length(0, 20), 0.35, "panel border width, mm"),
+    "radius": Opt(length(0, 100), 0.0, "panel corner radius, mm", ("text", "image", "icons", "panel", "frame")),
+    "shape": Opt(one_of("rect", "circle"), "rect", "panel shape: rect, or circle (an ellipse in the box)",
+                 ("text", "image", "icons", "panel")),
+    "pad": Opt(length(0, 100), 0.0, "space between the panel's edge and the text, icons or art, mm",
+               ("text", "image", "icons")),
+    "fit": Opt(one_of("cover", "contain", "stretch"), "cover", "how art fills the box", ("image",)),
+    "clip": Opt(clip, None, "clip the art to the piece's outline grown by this many mm (-2: 2 mm inside)", ("image",)),
+    "gap": Opt(length(0, 100), 1.0, "space between icons, mm", ("icons",)),
+    "inset": Opt(length(-20, 100), 0.0, "frame: distance inside the trim, mm", ("frame",)),
+    "placeholder": Opt(flag, True, "an empty value prints 未定 (true) or leaves the box out (false)",
+                       ("text", "image", "icons")),
+}
+SIDE_KEYS = ("background", "boxes")
+LAYOUT_KEYS = ("description", "extends", "kind", "shape", "format", "size", "orientation", "corner_radius",
+               "palette", "fields", "background", "boxes", "back")
+GEOMETRY_KEYS = ("kind", "shape", "format", "size", "orientation", "corner_radius")
+FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
+
+
+@dataclass
+class Origin:
+    """A value and where it was written."""
+
+    value: Any
+    doc: Located
+    keypath: tuple
+
+    def parse(self, parse: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return parse(self.value, *args)
+        except v.Invalid as e:
+            raise self.doc.error(self.keypath, e.message, e.expected) from None
+
+    def error(self, message: str, expected: str | None = None, key: bool = False) -> InputError:
+        return self.doc.error(self.keypath, message, expected, key=key)
+
+
+@dataclass
+class RawSide:
+    background: Origin | None = None
+    boxes: dict[str, dict[str, Origin]] = field(default_factory=dict)  # in drawing order
+
+
+@dataclass
+class RawLayout:
+    """Every layer merged, values not yet parsed (lengths need the deck's trim)."""
+
+    name: str
+    top: dict[str, Origin] = field(default_factory=dict)
+    palette: dict[str, Origin] = field(default_factory=dict)
+    fields: dict[str, Origin] = field(default_factory=dict)
+    front: RawSide = field(default_factory=RawSide)
+    back: RawSide | None = None
+
+
+def _mapping(doc: Located, keypath: tuple, value: Any, allowed: tuple[str, ...] | None, what: str) -> dict:
+    if not isinstance(value, dict):
+        raise doc.error(keypath, f"{what} must be a mapping", "key: value lines")
+    for key in value:
+        if allowed is not None and key not in allowed:
+            raise doc.error(keypath + (key,), f"unknown key in {what}", "one of " + ", ".join(allowed), key=True)
+    return value
+
+
+def _find(root: Path | None, name: str, skip: Path | None) -> Path | None:
+    """The layout file for ``name``: the workspace's layouts/ first, then pnpgen's; ``skip`` (the
+    file extending it) is passed over, so layouts/card-poker.yaml may extend the built-in card-poker."""
+    folders = ([root / "layouts"] if root is not None else []) + [builtin_folder()]
+    for folder in folders:
+        path = folder / f"{name}.yaml"
+        if path.is_file() and (skip is None or path.resolve() != skip.resolve()):
+            return path
+    return None
+
+
+def _layers(root: Path | None, spec: Any, doc: Located, keypath: tuple) -> tuple[str, list[tuple[Located, tuple, dict]]]:
+    """The chain of layers, base first: (document, key path of the layer in it, its mapping)."""
+    chain: list[tuple[Located, tuple, dict]] = []
+    if isinstance(spec, str):
+        name, at, skip = spec, (doc, keypath), None
+    else:
+        layer = _mapping(doc, keypath, spec, LAYOUT_KEYS, "a layout")
+        if "extends" not in layer:
+            raise doc.error(keypath, "an inline layout needs 'extends:'",
+                            "'layout: {extends: card-poker, boxes: {title: {size: 12}}}'")
+        chain.append((doc, keypath, layer))
+        name, at, skip = layer["extends"], (doc, keypath + ("extends",)), None
+    shown = name if isinstance(spec, str) else f"{doc.path.stem} (inline)"
+    seen: list[Path] = []
+    name_: Any = name
+    while name_ is not None:
+        name = name_
+        where_doc, where_key = at
+        if not isinstance(name, str) or not _NAME.match(name):
+            raise where_doc.error(where_key, f"{v.show(name)} is not a layout name",
+                                  "a name such as card-poker (lower case, digits, - and _)")
+        path = _find(root, name, skip)
+        if path is None and skip is not None and skip.stem == name:
+            raise where_doc.error(where_key, f"layout {name!r} extends itself", "the name of another layout")
+        if path is None:
+            known = sorted(set(builtin_names()) | ({p.stem for p in (root / "layouts").glob("*.yaml")}
+                                                   if root is not None and (root / "layouts").is_dir() else set()))
+            raise where_doc.error(where_key, f"unknown layout {name!r}", "one of " + ", ".join(known))
+        if path.resolve() in seen or len(seen) >= MAX_DEPTH:
+            raise where_doc.error(where_key, f"layout {name!r} extends itself (through {', '.join(p.stem for p in seen)})",
+                                  "a chain of extends: that ends in a layout without one")
+        seen.append(path.resolve())
+        layer_doc = load_yaml(path)
+        layer = _mapping(layer_doc, (), layer_doc.data if layer_doc.data != {} else {}, LAYOUT_KEYS,
+                         f"layout {name}")
+        chain.append((layer_doc, (), layer))
+        skip = path
+        at = (layer_doc, ("extends",))
+        name_ = layer.get("extends")
+    chain.reverse()
+    return shown, chain
+
+
+def _merge_side(side: RawSide, doc: Located, keypath: tuple, data: dict) -> None:
+    if "background" in data:
+        side.background = Origin(data["background"], doc, keypath + ("background",))
+    if "boxes" in data:
+        boxes = data["boxes"] if data["boxes"] is not None else {}
+        _mapping(doc, keypath + ("boxes",), boxes, None, "boxes")
+        for name, options in boxes.items():
+            at = keypath + ("boxes", name)
+            if options is None:  # a derived layout leaves a box out
+                side.boxes.pop(name, None)
+                continue
+            if not isinstance(name, str) or not _NAME.match(name):
+                raise doc.error(at, f"{v.show(name)} is not a box name", "a name such as title, art, text", key=True)
+            _mapping(doc, at, options, tuple(BOX_OPTIONS), f"box {name}")
+            merged = side.boxes.setdefault(name, {})
+            if "type" in options and options["type"] in BOX_TYPES:  # a box turned into another kind keeps
+                for key in [k for k in merged if options["type"] not in BOX_OPTIONS[k].types]:  # what it still takes
+                    del merged[key]
+            for key, value in options.items():
+                merged[key] = Origin(value, doc, at + (key,))
+
+
+def resolve(root: Path | None, spec: Any, doc: Located, keypath: tuple = ("layout",)) -> RawLayout:
+    """``layout:`` as a deck writes it (a name, or a mapping with ``extends:``), every layer merged."""
+    name, chain = _layers(root, spec, doc, keypath)
+    raw = RawLayout(name)
+    for layer_doc, at, layer in chain:
+        for key in GEOMETRY_KEYS + ("description",):
+            if key in layer:
+                if key == "format":
+                    raw.top.pop("size", None)
+                if key == "size":
+                    raw.top.pop("format", None)
+                raw.top[key] = Origin(layer[key], layer_doc, at + (key,))
+        for key, target in (("palette", raw.palette), ("fields", raw.fields)):
+            if key in layer:
+                values = _mapping(layer_doc, at + (key,), layer[key] or {}, None, key)
+                for name_, value in values.items():
+                    target[name_] = Origin(value, layer_doc, at + (key, name_))
+        _merge_side(raw.front, layer_doc, at, layer)
+        if "back" in layer:
+            if layer["back"] is None:
+                raw.back = None
+            else:
+                back = _mapping(layer_doc, at + ("back",), layer["back"], SIDE_KEYS, "back")
+                raw.back = raw.back or RawSide()
+                _merge_side(raw.back, layer_doc, at + ("back",), back)
+    return raw
+
+
+@dataclass
+class Geometry:
+    """The piece a layout is drawn for; a deck's own keys win over these."""
+
+    kind: str = "card"
+    shape: str = "rect"
+    format: str | None = None
+    size: tuple[float, ...] | None = None
+    options: dict[str, Any] = field(default_factory=dict)  # orientation, corner_radius
+    where: dict[str, Origin] = field(default_factory=dict)
+
+
+def geometry(raw: RawLayout) -> Geometry:
+    top = raw.top
+    g = Geometry(where=dict(top))
+    if "kind" in top:
+        g.kind = top["kind"].parse(v.choice, KINDS, "kind")
+    if "shape" in top:
+        g.shape = top["shape"].parse(v.choice, SHAPES, "shape")
+    if g.shape == "polygon":
+        raise top["shape"].error("a layout cannot be a polygon", "rect, rounded, circle, hex or trihex")
+    if "format" in top:
+        if g.shape in SINGLE_SIZE_SHAPES:
+            raise top["format"].error(f"a {g.shape} takes a size, not a card format", "'size: 40mm'")
+        g.format = top["format"].parse(v.choice, CARD_FORMATS, "format")
+    elif "size" in top:
+        g.size = top["size"].parse(v.size, g.shape, g.shape in SINGLE_SIZE_SHAPES)
+    else:
+        raise InputError(f"layout {raw.name} gives no size", expected="'format: poker' or 'size: [63, 88]' in the layout")
+    if "orientation" in top:
+        g.options["orientation"] = top["orientation"].parse(v.orientation, g.shape)
+    if "corner_radius" in top:
+        g.options["corner_radius"] = top["corner_radius"]
+    return g
+
+
+def fields(raw: RawLayout) -> dict[str, str]:
+    """The piece fields the layout's boxes read, with their types (the layout's ``fields:`` win)."""
+    out: dict[str, str] = {}
+    for side in (raw.front, raw.back):
+        if side is None:
+            continue
+        for options in side.boxes.values():
+            btype = options["type"].parse(BOX_OPTIONS["type"].parse, (1, 1)) if "type" in options else "text"
+            for key, origin in options.items():
+                value = origin.value
+                if key == "field" and btype in FIELD_OF and isinstance(value, str) and value not in SOURCES:
+                    out.setdefault(origin.parse(source, (1, 1)), FIELD_OF[btype])
+                if isinstance(value, str) and value.startswith("piece.") and key in ("colour", "fill", "stroke"):
+                    out.setdefault(value[6:], "colour")
+        if side.background is not None and isinstance(side.background.value, str) \
+                and side.background.value.startswith("piece."):
+            out.setdefault(side.background.value[6:], "colour")
+    for name, origin in raw.fields.items():
+        origin.parse(v.name, "a field name")
+        out[name] = origin.parse(v.choice, FIELD_TYPES, "field type")
+    return out
+
+
+def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | None, str | None], None],
+          font_roles: list[str] | None) -> LayoutSide:
+    background = raw.background.parse(colour_spec(True), trim) if raw.background is not None else None
+    if raw.background is not None:
+        colours(raw.background, background)
+    boxes = []
+    for name, given in raw.boxes.items():
+        btype = given["type"].parse(BOX_OPTIONS["type"].parse, trim) if "type" in given else "text"
+        options: dict[str, Any] = {}
+        for key, opt in BOX_OPTIONS.items():
+            if key == "type":
+                continue
+            if key in given and btype not in opt.types:
+                raise given[key].error(f"{'an' if btype[0] in 'aeiou' else 'a'} {btype} box does not take {key}",
+                                       "one of " + ", ".join(k for k, o in BOX_OPTIONS.items() if btype in o.types),
+                                       key=True)
+            if btype not in opt.types:
+                continue
+            if key not in given:
+                if opt.default is None and key in ("w", "h"):
+                    raise InputError(f"box {name} has no {key}", path=_where(given), expected=f"'{key}:' in mm")
+                options[key] = opt.default
+                if key in ("colour", "fill", "stroke"):
+                    colours(None, opt.default)  # a default is one of BASE_PALETTE's
+                continue
+            options[key] = given[key].parse(opt.parse, trim)
+            if key in ("colour", "fill", "stroke"):
+                colours(given[key], options[key])
+            if key == "font" and font_roles is not None and options[key] not in font_roles:
+                raise given[key].error(f"unknown font role {options[key]!r}", "one of " + ", ".join(font_roles))
+        if btype == "text" and options.get("field") is None and options.get("text") is None:
+            raise InputError(f"box {name} shows nothing", path=_where(given), expected="'field: title' or 'text: …'")
+        if btype in ("image", "icons") and options.get("field") is None:
+            raise InputError(f"box {name} reads no field", path=_where(given), expected="'field: art'")
+        if options.get("min_size", 0) > options.get("size", 1e9):
+            raise given.get("min_size", given.get("size", next(iter(given.values())))).error(
+                "min_size is larger than size", "a min_size at most the size")
+        boxes.append(LayoutBox(name, btype, tuple(options.items())))
+    return LayoutSide(background, tuple(boxes))
+
+
+def _where(given: dict[str, Origin]) -> str:
+    first = next(iter(given.values()), None)
+    if first is None:
+        return "layout"
+    w = first.doc.where(first.keypath[:-1], key=True)
+    return str(w)
+
+
+def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[str, str] | None,
+           font_roles: list[str] | None) -> Layout:
+    """The layout for one deck: lengths resolved for its ``trim``, colours and fonts checked
+    against the game's palette and font roles (None: not checked, for ``layout export``)."""
+    own = dict(BASE_PALETTE)
+    for name, origin in raw.palette.items():
+        origin.parse(v.name, "a colour name")
+        own[name] = origin.parse(v.hex_colour)
+    used: dict[str, str] = {}
+
+    def colours(origin: Origin | None, value: str | None) -> None:
+        if value is None or value.startswith("#") or value.startswith("piece."):
+            return
+        if value in own:
+            used[value] = own[value]
+        elif palette is not None and value not in palette and origin is not None:
+            names = sorted(set(colour_names(palette)) | set(own))
+            raise origin.error(f"unknown colour {value!r}", "a palette name (" + ", ".join(names) + ") or '#rrggbb'")
+
+    front = _side(raw.front, trim, colours, font_roles)
+    back = _side(raw.back, trim, colours, font_roles) if raw.back is not None else None
+    return Layout(raw.name, trim, shape, tuple(sorted(used.items())), tuple(fields(raw).items()), front, back)
+
+
+def describe() -> list[tuple[str, str, str]]:
+    """(option, default, what) of every box option, for docs and ``pnpgen layout``."""
+    return [(k, "required" if o.default is None and k in ("w", "h") else repr(o.default), o.doc)
+            for k, o in BOX_OPTIONS.items()]

@@ -1,0 +1,239 @@
+"""``pnpgen new``: a new game written into the workspace (made here when there is none), its decks
+drawn by built-in layouts, so the first build needs no template; and ``pnpgen layout``: the
+layouts there are, and one written out as templates to customise."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from pnpgen.data import layouts
+from pnpgen.data import validate as v
+from pnpgen.data.formats import CARD_FORMATS, SINGLE_SIZE_SHAPES
+from pnpgen.data.workspace import Workspace, find_workspace
+from pnpgen.data.yamlsrc import Located
+from pnpgen.errors import InputError
+from pnpgen.faces.layouts import compile_side
+from pnpgen.shapes import bounding_size
+
+KINDS = ("cards", "tokens", "tiles", "board")
+_SLUG = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+
+
+def slug_option(text: str) -> str:
+    """The new game's folder name under data/."""
+    if not _SLUG.fullmatch(text):
+        raise v.Invalid(f"{v.show(text)} is not a game slug", "lower-case letters, digits, - and _, e.g. my-game")
+    return text
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One deck ``pnpgen new`` writes: its file, name, layout, counter word and pieces."""
+
+    deck: str
+    name: str
+    layout: str
+    counter: str  # 枚 個 …, as the draft counts it
+    what: str  # the draft's description line
+    pieces: str  # the pieces: block, YAML
+
+
+DECKS = {
+    "cards": Kind("cards", "カード", "card-poker", "枚", "（カードの説明を書いてください。）", """\
+pieces:
+  - title: カード１
+    count: 2
+    cost: 1
+    icons: [vp]
+    text: 未定（効果を書いてください）
+    flavour: 未定（一言を書いてください）
+    art: 未定                   # a picture in data/{slug}/art/, e.g. card1.png
+  - title: カード２
+    count: 2
+    cost: 2
+    text: 未定（効果を書いてください）
+    art: 未定
+"""),
+    "tokens": Kind("tokens", "トークン", "token-round", "個", "（トークンの説明を書いてください。）", """\
+pieces:
+  - {title: トークン, value: 1, count: 10}
+  - {title: トークン, value: 5, count: 5}
+"""),
+    "tiles": Kind("tiles", "タイル", "tile-hex", "枚", "（タイルの説明を書いてください。）", """\
+pieces:
+  - title: タイル１
+    count: 3
+    text: 未定（効果を書いてください）
+    art: 未定
+  - title: タイル２
+    count: 3
+    text: 未定（効果を書いてください）
+    art: 未定
+"""),
+    "board": Kind("board", "ボード", "board", "枚", "（ボードの説明を書いてください。）", """\
+pieces:
+  - title: {title}
+    text: 未定（ボードの説明を書いてください）
+    art: 未定                   # the board's picture in data/{slug}/art/
+"""),
+}
+
+GAME_YAML = """\
+# {title} — written by `pnpgen new`; see docs/data-format.md.
+title: {title_yaml}
+draft: 1                      # the 草案 number of draft.txt
+players: 未定                 # e.g. 2-4
+date: {date}
+draft_file: draft.txt
+palette:                      # the built-in layouts draw with these names (docs/data-format.md, Layouts)
+  ink: "#23262e"              # text
+  paper: "#fbf8f1"            # ground of cards, tokens and tiles
+  accent: "#3b4a8c"           # title bands, frames, card backs
+  panel: "#efe9dc"            # behind rules text
+"""
+
+DECK_YAML = """\
+# {name}: drawn by the built-in layout {layout} (docs/data-format.md, Layouts).
+# Change a box for this deck only:   layout: {{extends: {layout}, boxes: {{title: {{size: 12}}}}}}
+# Or write the layout out as templates to edit: pnpgen layout export {layout}
+name: {name}
+layout: {layout}
+{pieces}"""
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _count(kind: Kind) -> int:
+    """Copies the deck's pieces print, as the draft's component list must say."""
+    import yaml
+
+    pieces = yaml.safe_load(kind.pieces.replace("{title}", "x").replace("{slug}", "x"))["pieces"]
+    return sum(int(p.get("count", 1)) for p in pieces)
+
+
+def _draft(title: str, kinds: list[Kind]) -> str:
+    wide = str.maketrans("0123456789", "０１２３４５６７８９")
+    parts = [f"■■　{title}　草案１", "", "■　概要", "", "　（ゲームの概要を書いてください。）", "",
+             "■　コンポーネント", ""]
+    for kind in kinds:
+        parts += [f"◇{kind.name}（{str(_count(kind)).translate(wide)}{kind.counter}）", f"　{kind.what}", ""]
+    parts += ["■　ゲームの準備", "", "　（準備の手順を書いてください。）", "",
+              "■　ゲームの進行", "", "　（手番の流れを書いてください。）", "",
+              "■　ゲームの終了", "", "　（終了条件と勝利条件を書いてください。）", ""]
+    return "\n".join(parts)
+
+
+def new(args: argparse.Namespace) -> int:
+    try:
+        ws = find_workspace()
+        made = []
+    except InputError:
+        ws = Workspace(Path.cwd().resolve())
+        made = [ws.data, ws.templates]
+    slug, title = args.slug, args.title or args.slug
+    folder = ws.game_dir(slug)
+    if folder.exists():
+        raise InputError(f"data/{slug} already exists; pnpgen new never overwrites", path=folder,
+                         expected="a new slug, or remove the folder first")
+    if title.strip() == "" or len(title) > v.LABEL_CHARS or any(c in title for c in "\n\r\t"):
+        raise InputError(f"--title {v.show(title)} is not a title", expected="one line of at most 200 characters")
+    kinds = [DECKS[k] for k in dict.fromkeys(args.kind or ["cards"])]
+    files = {
+        folder / "game.yaml": GAME_YAML.format(title=title, title_yaml=_quoted(title),
+                                               date=datetime.date.today().isoformat()),
+        folder / "draft.txt": _draft(title, kinds),
+    }
+    for kind in kinds:
+        pieces = kind.pieces.replace("{title}", _quoted(title)).replace("{slug}", slug)
+        files[folder / "decks" / f"{kind.deck}.yaml"] = DECK_YAML.format(name=kind.name, layout=kind.layout,
+                                                                          pieces=pieces)
+    for path in made:
+        path.mkdir(exist_ok=True)
+    for path, text in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "x", encoding="utf-8", newline="\n") as f:  # "x": never overwrite
+            f.write(text)
+    (folder / "art").mkdir()
+    rel = folder.relative_to(ws.root).as_posix()
+    print(f"{slug}: a new game in {rel}/" + (f" (a new workspace in {ws.root})" if made else ""))
+    for path in files:
+        print(f"  {path.relative_to(ws.root).as_posix()}")
+    print("未定 (open) values it wrote, printed in magenta and listed by pnpgen check: the player count, "
+          "the pieces' texts and art")
+    print("Next:")
+    print(f"  1. pnpgen build --game {slug}   # PDFs in build/{slug}/; 未定 values print in magenta")
+    print(f"  2. edit {rel}/decks/*.yaml: titles, counts, texts; pictures go in {rel}/art/")
+    print(f"  3. write the rules in {rel}/draft.txt (its ◇ components match the decks' names)")
+    print(f"  4. pnpgen check --game {slug}   # lists every 未定 still open")
+    print("  5. change a layout's box per deck, or 'pnpgen layout export NAME' for templates to edit")
+    return 0
+
+
+def trim_of(g: layouts.Geometry) -> tuple[float, float]:
+    if g.format is not None:
+        return CARD_FORMATS[g.format]
+    assert g.size is not None
+    if g.shape in SINGLE_SIZE_SHAPES:
+        return bounding_size(g.shape, g.size[0], g.options.get("orientation", "pointy"))
+    return g.size[0], g.size[1]
+
+
+def layout(args: argparse.Namespace) -> int:
+    try:
+        root: Path | None = find_workspace().root
+    except InputError:
+        root = None
+    if args.action == "list":
+        own = sorted(p.stem for p in (root / "layouts").glob("*.yaml")) if root and (root / "layouts").is_dir() else []
+        for name in dict.fromkeys(own + layouts.builtin_names()):
+            raw = layouts.resolve(root, name, Located(Path("pnpgen layout"), None), ())
+            g = layouts.geometry(raw)
+            w, h = trim_of(g)
+            where = "layouts/" if name in own else "built-in"
+            desc = raw.top["description"].value if "description" in raw.top else ""
+            print(f"{name:<24} {g.kind:<6} {g.shape:<8} {w:g}×{h:g} mm  {where:<9} {desc}")
+        return 0
+    name = args.name
+    if name is None:
+        raise InputError("layout export needs a layout name", expected="pnpgen layout export card-poker "
+                         "(pnpgen layout list names them)")
+    raw = layouts.resolve(root, name, Located(Path("pnpgen layout export"), None), ())
+    g = layouts.geometry(raw)
+    trim = trim_of(g)
+    built = layouts.finish(raw, trim, g.shape, None, None)
+    front = Path(args.out) if args.out else Path(f"{name}-front.svg.j2")
+    base = front.name[:-len(".svg.j2")] if front.name.endswith(".svg.j2") else front.stem
+    back = front.with_name(base.removesuffix("-front") + "-back.svg.j2")
+    if back == front:
+        back = front.with_name(base + "-back.svg.j2")
+    outputs = {front: compile_side(built, "front")}
+    if built.back is not None:
+        outputs[back] = compile_side(built, "back")
+    for path in outputs:
+        if path.exists():
+            raise InputError(f"{path} already exists; pnpgen layout export never overwrites", expected="another --out")
+        if not path.parent.is_dir():
+            raise InputError(f"--out: folder {path.parent} does not exist", expected="a file in an existing folder")
+    for path, text in outputs.items():
+        with open(path, "x", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        print(f"wrote {path}")
+    size = f"format: {g.format}" if g.format else (
+        f"size: {g.size[0]:g}" if g.shape in SINGLE_SIZE_SHAPES else f"size: [{g.size[0]:g}, {g.size[1]:g}]")  # type: ignore[index]
+    print("Put them in templates/<game>/ and write in the deck, instead of 'layout:':")
+    print(f"  kind: {g.kind}")
+    print(f"  shape: {g.shape}" + "".join(f"\n  {k}: {raw.top[k].value}" for k in ("orientation", "corner_radius")
+                                          if k in raw.top))
+    print(f"  {size}")
+    print(f"  front: {front.name}")
+    if built.back is not None:
+        print(f"  back: {back.name}")
+    fields = ", ".join(f"{k}: {t}" for k, t in built.fields)
+    print(f"  fields: {{{fields}}}")
+    return 0

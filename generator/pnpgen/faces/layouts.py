@@ -1,0 +1,164 @@
+"""A layout (data/layouts.py → model.Layout) compiled to Jinja/SVG template text, rendered by
+the same Renderer as a designer's templates: the same textbox, image, icon and outline helpers,
+so text setting, art, icons, ruby and placeholders are those of every other face.
+
+``pnpgen layout export`` writes this very text, so a deck using the exported file as its
+``front:``/``back:`` builds byte-identical faces.
+"""
+
+from __future__ import annotations
+
+import json
+
+from pnpgen.data.layouts import TEMPLATE_PREFIX
+from pnpgen.data.model import Layout, LayoutBox, LayoutSide
+from pnpgen.units import num
+
+PREFIX = TEMPLATE_PREFIX  # template names of compiled layouts: @layout/<deck>/front (data/load.py names them)
+PLACEHOLDER = "未定"
+_ALIGN = {"left": 0.0, "center": 0.5, "justify": 0.0, "right": 1.0}
+
+
+def _s(text: str) -> str:
+    """A Jinja string literal."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _colour(spec: str | None, layout: Layout) -> str:
+    """A Jinja expression for a colour spec: a hex colour as written, a palette name (the game's
+    colour, else the layout's), a piece's colour field."""
+    assert spec is not None
+    if spec.startswith("#"):
+        return _s(spec)
+    if spec.startswith("piece."):
+        return f"colour(piece.get({_s(spec[6:])}))"
+    own = dict(layout.palette)
+    if spec in own:
+        return f"palette.get({_s(spec)}, {_s(own[spec])})"
+    return f"colour({_s(spec)})"
+
+
+def _value(source: str) -> str:
+    if source.startswith(("game.", "deck.")):
+        return source
+    return f"piece.get({_s(source)})"
+
+
+def _panel(box: LayoutBox, layout: Layout, x: float, y: float, w: float, h: float) -> list[str]:
+    fill, stroke = box.get("fill"), box.get("stroke")
+    if fill is None and stroke is None:
+        return []
+    paint = f'fill="{{{{ {_colour(fill, layout)} }}}}"' if fill is not None else 'fill="none"'
+    if stroke is not None:
+        paint += f' stroke="{{{{ {_colour(stroke, layout)} }}}}" stroke-width="{num(box.get("stroke_width"))}"'
+    if box.get("shape") == "circle":
+        return [f'<ellipse cx="{num(x + w / 2)}" cy="{num(y + h / 2)}" rx="{num(w / 2)}" ry="{num(h / 2)}" {paint}/>']
+    r = box.get("radius")
+    rounded = f' rx="{num(r)}" ry="{num(r)}"' if r else ""
+    return [f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}"{rounded} {paint}/>']
+
+
+def _frame(box: LayoutBox, layout: Layout) -> list[str]:
+    inset, r = box.get("inset"), box.get("radius")
+    fill, stroke = box.get("fill"), box.get("stroke")
+    paint = f'fill="{{{{ {_colour(fill, layout)} }}}}"' if fill is not None else 'fill="none"'
+    if stroke is not None:
+        paint += f' stroke="{{{{ {_colour(stroke, layout)} }}}}" stroke-width="{num(box.get("stroke_width"))}"'
+    if layout.shape == "rect" and r:
+        w, h = layout.trim_mm
+        return [f'<rect x="{num(inset)}" y="{num(inset)}" width="{num(w - 2 * inset)}" height="{num(h - 2 * inset)}" '
+                f'rx="{num(r)}" ry="{num(r)}" {paint}/>']
+    return [f'<path d="{{{{ outline({num(-inset)}) }}}}" {paint}/>']
+
+
+def _box(box: LayoutBox, layout: Layout) -> list[str]:
+    out = [f"{{# {box.name} #}}"]
+    if box.type == "frame":
+        return out + _frame(box, layout)
+    x, y, w, h = (box.get(k) for k in ("x", "y", "w", "h"))
+    if box.type == "panel":
+        return out + _panel(box, layout, x, y, w, h)
+    pad = box.get("pad")
+    ix, iy, iw, ih = x + pad, y + pad, max(w - 2 * pad, 0.0), max(h - 2 * pad, 0.0)
+    placeholder = box.get("placeholder")
+    field = box.get("field")
+    out.append(f"{{% set v = {_value(field) if field else _s(box.get('text'))} %}}")
+    if box.type == "icons":
+        out.append("{% set v = [] if v is none else (v if v is sequence and v is not string else [v]) %}")
+        empty = "v | length == 0"
+    else:
+        empty = "v is none or v | string | trim == \"\""
+    if placeholder and box.type == "text":
+        out.append(f"{{% if {empty} %}}{{% set v = {_s(PLACEHOLDER)} %}}{{% endif %}}")
+        out += _panel(box, layout, x, y, w, h)
+        out += _content(box, layout, ix, iy, iw, ih)
+        return out
+    if placeholder and box.type == "image":  # image() draws its own placeholder frame
+        return out + _panel(box, layout, x, y, w, h) + _content(box, layout, ix, iy, iw, ih)
+    out.append(f"{{% if not ({empty}) %}}")
+    out += _panel(box, layout, x, y, w, h)
+    out += _content(box, layout, ix, iy, iw, ih)
+    if placeholder:  # icons
+        out.append("{% else %}")
+        out.append(f"{{{{ textbox({_s(PLACEHOLDER)}, {num(ix)}, {num(iy)}, {num(iw)}, {num(ih)}, size=7, min_size=5, "
+                   f"align={_s(box.get('align'))}, valign=\"middle\") }}}}")
+    out.append("{% endif %}")
+    return out
+
+
+def _content(box: LayoutBox, layout: Layout, x: float, y: float, w: float, h: float) -> list[str]:
+    if box.type == "text":
+        pad = box.get("pad")
+        px, py, pw, ph = x - pad, y - pad, w + 2 * pad, h + 2 * pad
+        # an open value stands out on any ground: a white pill ringed in the placeholder colour
+        return [f"{{% if is_placeholder(v) %}}<rect x=\"{num(px)}\" y=\"{num(py)}\" width=\"{num(pw)}\" "
+                f"height=\"{num(ph)}\" rx=\"{num(min(1.0, ph / 2))}\" fill=\"#ffffff\" "
+                "stroke=\"{{ placeholder_colour }}\" stroke-width=\"0.3\"/>{% endif %}",
+                f"{{{{ textbox(v, {num(x)}, {num(y)}, {num(w)}, {num(h)}, size={num(box.get('size'))}, "
+                f"min_size={num(box.get('min_size'))}, font={_s(box.get('font'))}, align={_s(box.get('align'))}, "
+                f"valign={_s(box.get('valign'))}, line_height={num(box.get('line_height'))}, "
+                f"fill={_colour(box.get('colour'), layout)}) }}}}"]
+    if box.type == "image":
+        clip = box.get("clip")
+        extra = f", clip=outline({num(clip)})" if clip is not None else ""
+        background = box.get("fill")
+        bg = f", background={_colour(background, layout)}" if background is not None else ""
+        return [f"{{{{ image(v, {num(x)}, {num(y)}, {num(w)}, {num(h)}, fit={_s(box.get('fit'))}{extra}{bg}) }}}}"]
+    # icons: a row of squares as tall as the box, aligned in it
+    gap, a = box.get("gap"), _ALIGN[box.get("align")]
+    return [
+        f"{{% set x0 = {num(x)} + ({num(w)} - (v | length) * {num(h)} - ((v | length) - 1) * {num(gap)}) * {num(a)} %}}",
+        "{% for name in v %}",
+        f"{{% set ix = x0 + loop.index0 * {num(h + gap)} %}}",
+        "{% if is_placeholder(name) %}"
+        f"{{{{ textbox(name, ix, {num(y)}, {num(h)}, {num(h)}, size=6, min_size=4, align=\"center\", valign=\"middle\") }}}}"
+        f"{{% else %}}{{{{ icon(name, ix, {num(y)}, {num(h)}) }}}}{{% endif %}}",
+        "{% endfor %}",
+    ]
+
+
+def _background(side: LayoutSide, layout: Layout) -> list[str]:
+    if side.background is None:
+        return []
+    return ['<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" '
+            f'fill="{{{{ {_colour(side.background, layout)} }}}}"/>']
+
+
+def compile_side(layout: Layout, side: str) -> str:
+    """The template text of one side of ``layout``."""
+    face = layout.front if side == "front" else layout.back
+    assert face is not None
+    w, h = layout.trim_mm
+    fields = ", ".join(f"{name} ({kind})" for name, kind in layout.fields) or "none"
+    lines = [
+        f"{{#- pnpgen layout {layout.name}, {side}: {num(w)} × {num(h)} mm, {layout.shape}.",
+        f"    Piece fields it reads: {fields}.",
+        "    Lengths are mm from the trim's top-left corner, text sizes pt (docs/data-format.md, Layouts). -#}",
+        '{% extends "common/piece.svg.j2" %}',
+        "{% block art %}",
+        *_background(face, layout),
+    ]
+    for box in face.boxes:
+        lines += _box(box, layout)
+    lines.append("{% endblock %}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,110 @@
+"""Drawing a face's art (``pnpgen.svg.artwork.Art``) on a ReportLab canvas.
+
+``draw_art(canvas, art, cmyk=False)`` paints the art at the canvas's current transform, in points,
+origin at the bottom-left of the SVG viewport (the bleed's corner), y up — where a
+``reportlab.graphics`` Drawing of the same SVG renders at (0, 0). Meant to be called inside
+``beginForm``/``endForm``, so that each face is drawn once per document and placed with
+``doForm``. With ``cmyk`` every colour goes through ``pnpgen.pdf.colour.to_cmyk`` and is written
+with k/K. The fonts the text names must be known to ``pnpgen.fonts`` in the drawing process too
+(located by loading the game; parsed here on first use if need be). Gradient-painted shapes are
+drawn by ``pnpgen.pdf.shading``, faces outside the subset by ``pnpgen.pdf.svglib_fallback``.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from typing import Any
+
+from pnpgen import fonts
+from pnpgen.pdf.colour import to_cmyk
+from pnpgen.pdf.shading import draw_paint
+from pnpgen.pdf.svglib_fallback import draw_fallback
+from pnpgen.svg.artwork import Art
+from pnpgen.svg.style import pdf_num
+
+
+def draw_art(canvas, art: Art, cmyk: bool = False) -> None:
+    """Paint ``art`` at the canvas's current transform (points, y up) using public API only."""
+    if art.fallback is not None:
+        draw_fallback(canvas, art, cmyk)
+        return
+    pending: list[str] = []
+    for it in art.items:
+        kind = it[0]
+        if kind == "ops":
+            pending.append(it[1])
+        elif kind == "fill" or kind == "stroke":
+            pending.append(_colour_op(it, cmyk))
+        elif kind == "text":
+            if pending:
+                canvas.addLiteral(" ".join(pending))
+                pending = []
+            if it[1] not in _FONTS_READY:
+                _font_ready(it[1])
+            t = canvas.beginText()
+            t.setFont(it[1], it[2])
+            for x, y, chars in it[3]:
+                t.setTextTransform(1, 0, 0, -1, x, y)  # user space is y-down: set glyphs upright
+                t.textOut(chars)
+            canvas.drawText(t)
+        elif kind == "paint":
+            if pending:
+                canvas.addLiteral(" ".join(pending))
+                pending = []
+            draw_paint(canvas, it, cmyk)
+        else:  # image
+            _, data, x, y, w, h = it
+            pending.append(f"q 1 0 0 -1 0 {pdf_num(2 * y + h)} cm")
+            canvas.addLiteral(" ".join(pending))
+            pending = []
+            canvas.drawImage(_image_reader(data), x, y, w, h)
+            pending.append("Q")
+    if pending:
+        canvas.addLiteral(" ".join(pending))
+
+
+READERS_BUDGET = 64 * 2**20  # decoded bytes of pictures kept between placements
+_READERS: dict[bytes, tuple[Any, int]] = {}  # picture file bytes → (reader, decoded size), oldest first
+
+
+def _image_reader(data: bytes):
+    """The picture's reader, kept while it fits READERS_BUDGET (the least recently placed go
+    first): ReportLab names an image by the md5 of its decoded pixels, so a new reader decodes
+    the file again at every placement (each face that shows it, in each document)."""
+    from reportlab.lib.utils import ImageReader
+
+    kept = _READERS.pop(data, None)
+    if kept is None:
+        reader = ImageReader(io.BytesIO(data))
+        w, h = reader.getSize()
+        kept = (reader, w * h * 4)
+    _READERS[data] = kept
+    total = sum(size for _, size in _READERS.values())
+    for old in list(_READERS):
+        if total <= READERS_BUDGET or old is data:
+            break
+        total -= _READERS.pop(old)[1]
+    return kept[0]
+
+
+_FONTS_READY: set[str] = set()
+
+
+def _font_ready(name: str) -> None:
+    """Parse a font pnpgen located but has not loaded yet (an art from the cache may be drawn by
+    a process that converted nothing); a font it does not know is left for ReportLab to name."""
+    try:
+        fonts.ttfont(name)
+    except KeyError:
+        return
+    _FONTS_READY.add(name)
+
+
+@lru_cache(maxsize=4096)
+def _colour_op(it: tuple, cmyk: bool) -> str:
+    kind, r, g, b = it
+    if cmyk:
+        c, m, y, k = to_cmyk(r, g, b)
+        return f"{pdf_num(c)} {pdf_num(m)} {pdf_num(y)} {pdf_num(k)} {'k' if kind == 'fill' else 'K'}"
+    return f"{pdf_num(r)} {pdf_num(g)} {pdf_num(b)} {'rg' if kind == 'fill' else 'RG'}"

@@ -1,0 +1,64 @@
+"""ReportLab's process-wide settings, set here and nowhere else.
+
+ReportLab keeps how it writes and what a drawing starts from in module globals of its own
+(``rl_config``, ``reportlab.graphics.shapes.STATE_DEFAULTS``). pnpgen changes them only through
+these functions, which the code that writes PDFs calls:
+
+- :func:`flate_only`: streams are compressed with Flate only, for every PDF pnpgen makes (sheets,
+  shop files, rulebooks). ReportLab's default adds ASCII85 on top, which makes each stream it
+  encodes a quarter larger (the four games' files, 5 % larger in all) and slower to write and to
+  read, for 7-bit mail transports no print shop uses.
+- :func:`default_font`: ReportLab's graphics (svglib's drawings of faces outside the converter's
+  subset) start from an embedded font instead of Helvetica, so no page references a font that
+  is not embedded.
+- :func:`ascii85_streams` (while an inline image is written) and :func:`cmyk_black_defaults`
+  (while svglib's drawing is drawn in a CMYK document): changed for one call, then restored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from reportlab import rl_config
+
+# reportlab.graphics.shapes (STATE_DEFAULTS) loads platypus, a third of a second: it is imported
+# by the functions that change its settings, which only run where ReportLab's graphics are drawn.
+
+
+def flate_only() -> None:
+    """Write every stream with Flate alone (no ASCII85): call before a document is saved."""
+    rl_config.useA85 = 0
+
+
+def default_font(name: str) -> None:
+    """Make ReportLab's graphics state start from the embedded font ``name``, not Helvetica."""
+    from reportlab.graphics.shapes import STATE_DEFAULTS
+
+    STATE_DEFAULTS["fontName"] = name
+
+
+@contextmanager
+def ascii85_streams() -> Iterator[None]:
+    """ASCII85 on while the block runs: ReportLab writes inline image data as text only in
+    ASCII85; with Flate-only streams it would put bytes among the page's text and fail."""
+    before, rl_config.useA85 = rl_config.useA85, 1
+    try:
+        yield
+    finally:
+        rl_config.useA85 = before
+
+
+@contextmanager
+def cmyk_black_defaults() -> Iterator[None]:
+    """ReportLab's drawings start from CMYK black while the block runs (renderPDF starts from its
+    default RGB black, which a CMYK file must not hold)."""
+    from reportlab.graphics.shapes import STATE_DEFAULTS
+    from reportlab.lib.colors import CMYKColor
+
+    saved = {k: STATE_DEFAULTS[k] for k in ("fillColor", "strokeColor")}
+    STATE_DEFAULTS.update(fillColor=CMYKColor(0, 0, 0, 1), strokeColor=CMYKColor(0, 0, 0, 1))
+    try:
+        yield
+    finally:
+        STATE_DEFAULTS.update(saved)

@@ -1,0 +1,174 @@
+"""The ``Art`` format: one converted face as plain, picklable data (for worker processes), with
+``to_json()`` / ``Art.from_json()`` for the on-disk cache. The converter (``pnpgen.svg``) makes
+it; ``pnpgen.pdf.draw`` paints it on a canvas."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+FORMAT = "pnpgen.vector.Art"
+VERSION = 3  # bumped whenever the operators written change: older cached arts are rebuilt
+MAX_PERIODS = 256  # reflect/repeat periods a gradient-painted shape may span; beyond, the last is padded
+PAINT_OPS = ("f", "f*", "S", "B", "B*")
+
+
+@dataclass(frozen=True)
+class Art:
+    """One converted face. ``items`` is a tuple of:
+
+    - ``("ops", text)``: PDF graphics operators (no colour operators);
+    - ``("fill", r, g, b)`` / ``("stroke", r, g, b)``: the colour (0–1) for what follows;
+    - ``("text", font, size, ((x, y, chars), …))``: glyph runs in user units, drawn with the
+      current fill colour through ReportLab's text API;
+    - ``("image", data, x, y, w, h)``: JPEG/PNG bytes placed in the user-space box;
+    - ``("paint", ops, op, area, fill, stroke)``: a shape painted with gradients (:func:`paint_item`),
+      drawn as a form of its own (``pnpgen.pdf.shading``).
+
+    A face outside the subset has no items: ``fallback`` names the feature and ``svg`` keeps
+    the source, drawn through svglib."""
+
+    width_pt: float
+    height_pt: float
+    items: tuple = ()
+    fallback: str | None = None
+    svg: str | None = None
+
+    def to_json(self) -> dict:
+        """A JSON-ready dict, sealed with a digest of its content."""
+        body = {
+            "format": FORMAT,
+            "version": VERSION,
+            "width_pt": self.width_pt,
+            "height_pt": self.height_pt,
+            "fallback": self.fallback,
+            "svg": self.svg,
+            "items": [_item_to_json(it) for it in self.items],
+        }
+        body["digest"] = digest(body)
+        return body
+
+    @classmethod
+    def from_json(cls, obj: Any) -> "Art":
+        """The Art ``to_json`` made; ValueError for anything else (foreign, altered, malformed)."""
+        if not isinstance(obj, dict) or obj.get("format") != FORMAT or obj.get("version") != VERSION:
+            raise ValueError("not a pnpgen vector art object (or another version)")
+        body = {k: v for k, v in obj.items() if k != "digest"}
+        if set(obj) != {"format", "version", "width_pt", "height_pt", "fallback", "svg", "items", "digest"}:
+            raise ValueError("vector art object: unexpected or missing keys")
+        try:
+            sealed = obj["digest"] == digest(body)
+        except (TypeError, ValueError):
+            sealed = False
+        if not sealed:
+            raise ValueError("vector art object: digest does not match its content")
+        w, h = _number(obj["width_pt"]), _number(obj["height_pt"])
+        fallback, svg = obj["fallback"], obj["svg"]
+        if not (fallback is None and svg is None) and not (isinstance(fallback, str) and isinstance(svg, str)):
+            raise ValueError("vector art object: fallback and svg go together")
+        if not isinstance(obj["items"], list):
+            raise ValueError("vector art object: items is not a list")
+        return cls(w, h, tuple(_item_from_json(it) for it in obj["items"]), fallback, svg)
+
+
+def paint_item(ops: str, op: str, area: tuple, fill: tuple | None, stroke: tuple | None) -> tuple:
+    """The art item of a gradient-painted shape: path ``ops`` painted by ``op`` (f, f*, S, B,
+    B*) within ``area`` (its box in the current space), ``fill``/``stroke`` shading specs (None:
+    the current colour). A shading spec is (kind, coords, domain, pattern matrix, stops, spread):
+    ``pnpgen.svg.gradient.shading`` makes it."""
+    return ("paint", ops, op, tuple(area), fill, stroke)
+
+
+def digest(body: dict) -> str:
+    """The seal of an art object's JSON body (every key but ``digest``)."""
+    return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False,
+                                     separators=(",", ":"), allow_nan=False).encode()).hexdigest()
+
+
+def _item_to_json(it: tuple) -> list:
+    if it[0] == "image":
+        return ["image", base64.b64encode(it[1]).decode("ascii"), *it[2:]]
+    if it[0] == "text":
+        return ["text", it[1], it[2], [list(r) for r in it[3]]]
+    if it[0] == "paint":
+        return ["paint", it[1], it[2], list(it[3]), _spec_to_json(it[4]), _spec_to_json(it[5])]
+    return list(it)
+
+
+def _number(v: Any) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        raise ValueError(f"vector art object: {v!r} is not a number")
+    return float(v)
+
+
+def _item_from_json(it: Any) -> tuple:
+    if not isinstance(it, list) or not it:
+        raise ValueError("vector art object: an item is not a list")
+    kind = it[0]
+    if kind == "ops" and len(it) == 2 and isinstance(it[1], str):
+        return ("ops", it[1])
+    if kind in ("fill", "stroke") and len(it) == 4:
+        rgb = tuple(_number(v) for v in it[1:])
+        if not all(0.0 <= v <= 1.0 for v in rgb):
+            raise ValueError("vector art object: a colour channel outside 0–1")
+        return (kind, *rgb)
+    if kind == "text" and len(it) == 4 and isinstance(it[1], str) and isinstance(it[3], list):
+        runs = []
+        for r in it[3]:
+            if not (isinstance(r, list) and len(r) == 3 and isinstance(r[2], str)):
+                raise ValueError("vector art object: a malformed text run")
+            runs.append((_number(r[0]), _number(r[1]), r[2]))
+        return ("text", it[1], _number(it[2]), tuple(runs))
+    if kind == "image" and len(it) == 6 and isinstance(it[1], str):
+        try:
+            data = base64.b64decode(it[1], validate=True)
+        except (binascii.Error, ValueError):
+            raise ValueError("vector art object: image data is not base64") from None
+        return ("image", data, *(_number(v) for v in it[2:]))
+    if kind == "paint" and len(it) == 6 and isinstance(it[1], str) and it[2] in PAINT_OPS \
+            and isinstance(it[3], list) and len(it[3]) == 4:
+        fill, stroke = (_spec_from_json(v) for v in it[4:])
+        if fill is None and stroke is None:
+            raise ValueError("vector art object: a gradient paint without a gradient")
+        return paint_item(it[1], it[2], tuple(_number(v) for v in it[3]), fill, stroke)
+    raise ValueError(f"vector art object: unknown item {str(kind)[:20]!r}")
+
+
+def _spec_from_json(v: Any) -> tuple | None:
+    """A shading spec read back from the art cache (ValueError for anything malformed)."""
+    if v is None:
+        return None
+    if not (isinstance(v, list) and len(v) == 6 and v[0] in ("axial", "radial") and v[5] in ("pad", "reflect", "repeat")):
+        raise ValueError("vector art object: a malformed shading")
+    kind, coords, domain, matrix, stops, spread = v
+    n = 4 if kind == "axial" else 6
+    if not (isinstance(coords, list) and len(coords) == n and isinstance(domain, list) and len(domain) == 2
+            and isinstance(matrix, list) and len(matrix) == 6 and isinstance(stops, list) and len(stops) >= 2):
+        raise ValueError("vector art object: a malformed shading")
+    k0, k1 = (_number(x) for x in domain)
+    if not (k0 == int(k0) and k1 == int(k1) and k0 < k1 and k1 - k0 <= MAX_PERIODS):
+        raise ValueError("vector art object: a malformed shading domain")
+    out_stops = []
+    last = 0.0
+    for s in stops:
+        if not (isinstance(s, list) and len(s) == 4):
+            raise ValueError("vector art object: a malformed gradient stop")
+        vals = tuple(_number(x) for x in s)
+        if not all(0.0 <= x <= 1.0 for x in vals) or vals[0] < last:
+            raise ValueError("vector art object: a gradient stop outside 0–1")
+        last = vals[0]
+        out_stops.append(vals)
+    return (kind, tuple(_number(x) for x in coords), (k0, k1), tuple(_number(x) for x in matrix),
+            tuple(out_stops), spread)
+
+
+def _spec_to_json(spec: tuple | None) -> list | None:
+    if spec is None:
+        return None
+    kind, coords, domain, matrix, stops, spread = spec
+    return [kind, list(coords), list(domain), list(matrix), [list(s) for s in stops], spread]

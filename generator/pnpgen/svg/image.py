@@ -1,0 +1,196 @@
+"""``<image>``: a PNG or JPEG embedded as is (opaque only), or an SVG drawn as vectors by a
+converter of its own; and where an image puts its picture, for the build's resolution check."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import io
+import math
+from typing import Callable
+from urllib.parse import unquote_to_bytes
+
+from lxml import etree
+
+from pnpgen.svg.style import (
+    IDENTITY,
+    LENGTH,
+    PT_PER_PX,
+    SVG_NS,
+    UNITS_PX,
+    XLINK_HREF,
+    compose,
+    parse_svg,
+    parse_transform,
+    pdf_matrix,
+    pdf_num,
+)
+
+MAX_NESTING = 8  # <image> of an SVG that shows an SVG …
+
+
+def image(conv, el, name: str, props: dict, style: dict) -> None:
+    """Place the picture ``href`` names (a file the converter's ``resolve`` reads, or a data: URI)."""
+    if style["visibility"] in ("hidden", "collapse"):
+        return
+    href = (el.get("href") or el.get(XLINK_HREF) or "").strip()
+    data = _image_bytes(conv, el, href)
+    x, y = conv.lengths(el, props, (("x", "x"), ("y", "y")))
+    par = props.get("preserveAspectRatio", "xMidYMid meet")
+    if raster_kind(data):
+        iw, ih = _raster_size(conv, el, data)
+        w, h = _image_box(conv, el, props, iw, ih)
+        if w <= 0 or h <= 0:
+            return
+        sx, _, _, sy, tx, ty = conv.viewbox_matrix((0.0, 0.0, iw, ih), (x, y, w, h), par)
+        slice_ = par.split()[-1] == "slice" and par.split()[0] != "none"
+        if slice_:
+            conv.push(f"{pdf_num(x)} {pdf_num(y)} {pdf_num(w)} {pdf_num(h)} re W n")
+        conv.flush()
+        conv.items.append(("image", data, tx, ty, iw * sx, ih * sy))
+        if slice_:
+            conv.pop()
+        return
+    if not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+        raise conv.error(el, f"shows {href[:60]!r}, which is not a PNG, JPEG or SVG image", "a PNG, JPEG or SVG file")
+    if conv.depth >= MAX_NESTING:
+        raise conv.error(el, f"nests SVG images more than {MAX_NESTING} deep", "an image that does not show itself")
+    where = f"{href[:60]} (image in {conv.where})"
+    sub = conv.nested(parse_svg(data, where), where)
+    sub.prescan()
+    svb = sub.root_vb or (0.0, 0.0, sub.width_pt / PT_PER_PX, sub.height_pt / PT_PER_PX)
+    w, h = _image_box(conv, el, props, sub.width_pt / PT_PER_PX, sub.height_pt / PT_PER_PX)
+    if w <= 0 or h <= 0:
+        return
+    m = conv.viewbox_matrix(svb, (x, y, w, h), par)
+    conv.push(f"{pdf_num(x)} {pdf_num(y)} {pdf_num(w)} {pdf_num(h)} re W n {pdf_matrix(m)} cm")
+    sub.state = {}  # what the sub-document writes must not rely on this one's state
+    sub.viewport = (svb[2], svb[3])
+    sub.elements = conv.elements
+    sub.children(sub.root, sub.inherit({}, sub.root_props))
+    conv.elements = sub.elements
+    sub.flush()
+    conv.flush()
+    conv.items.extend(sub.items)
+    conv.state = {}  # and this one can no longer trust its own until the Q
+    conv.pop()
+
+
+def _image_box(conv, el, props, iw: float, ih: float) -> tuple[float, float]:
+    """The image's width and height: as given, or from the picture's own (keeping its ratio)."""
+    w, h = props.get("width"), props.get("height")
+    if w in (None, "auto"):
+        if h in (None, "auto"):
+            return iw, ih
+        hv = conv.length(h, "y")
+        return hv * iw / ih, hv
+    wv = conv.length(w, "x")
+    if h in (None, "auto"):
+        return wv, wv * ih / iw
+    return wv, conv.length(h, "y")
+
+
+def _image_bytes(conv, el, href: str) -> bytes:
+    """The bytes of the file or data: URI ``href`` names."""
+    if href.startswith("data:"):
+        head, sep, payload = href[5:].partition(",")
+        if not sep:
+            raise conv.error(el, "has a data: URI without a comma", "data:image/png;base64,…")
+        try:
+            if head.endswith(";base64"):
+                return base64.b64decode("".join(payload.split()), validate=True)
+            return unquote_to_bytes(payload)
+        except (binascii.Error, ValueError):
+            raise conv.error(el, "has a data: URI that is not valid base64", "data:image/png;base64,…") from None
+    if not href:
+        raise conv.error(el, "has no href", "href=\"icons/x.png\" or a data: URI")
+    if conv.resolve is None:
+        raise conv.error(el, f"refers to {href!r}, but images cannot be looked up here",
+                         "a data: URI, or a build that resolves image files")
+    data = conv.resolve(href)
+    if not isinstance(data, (bytes, bytearray)):
+        raise TypeError(f"resolve({href!r}) must return bytes")
+    return bytes(data)
+
+
+def _raster_size(conv, el, data: bytes) -> tuple[int, int]:
+    """The picture's size in pixels; an error for one with transparent pixels or none readable."""
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as im:
+            size = im.size
+            if im.mode in ("RGBA", "LA", "PA") or "transparency" in im.info:
+                alpha = im.convert("RGBA").getchannel("A")
+                if alpha.getextrema()[0] < 255:  # type: ignore[operator]  # one channel: (min, max) of ints
+                    raise conv.error(el, "is an image with transparent pixels: print files cannot contain "
+                                         "transparency", "an image flattened onto its background (no alpha)")
+    except OSError as e:
+        raise conv.error(el, f"is not a readable PNG or JPEG ({e})", "a PNG or JPEG file") from None
+    return size
+
+
+def raster_kind(data: bytes) -> str | None:
+    """"png" or "jpeg" by the file's signature; None for anything else (SVG text)."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return "png"
+    if data[:3] == b"\xff\xd8\xff":
+        return "jpeg"
+    return None
+
+
+def inline_images(svg: str, resolve: Callable[[str], bytes]) -> str:
+    """The SVG with every image file it names as a data: URI: what svglib (the fallback) can
+    draw, as it cannot look files up itself."""
+    root = parse_svg(svg, "")
+    changed = False
+    for el in root.iter(f"{{{SVG_NS}}}image"):
+        for attr in ("href", XLINK_HREF):
+            href = (el.get(attr) or "").strip()
+            if href and not href.startswith(("data:", "#")):
+                data = resolve(href)
+                kind = raster_kind(data) or "svg+xml"
+                el.set(attr, f"data:image/{kind};base64,{base64.b64encode(data).decode('ascii')}")
+                changed = True
+    return etree.tostring(root, encoding="unicode") if changed else svg
+
+
+def placed_image(el, size: tuple[float, float]) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """Where an ``<image>`` of a face puts a picture of ``size`` (pixels, or an SVG's own width
+    and height): its box and the picture's drawn size, both in the face's user units (mm in piece
+    templates), after ``width``/``height`` (auto: from the picture), ``preserveAspectRatio`` and
+    every ``transform`` from the image up. None when a length is relative (%, em) or unreadable."""
+    iw, ih = size
+    try:
+        w, h = (absolute_length(el.get(k)) for k in ("width", "height"))
+    except ValueError:
+        return None
+    if iw <= 0 or ih <= 0:
+        return None
+    w = w if w is not None else (h * iw / ih if h is not None else iw)
+    h = h if h is not None else w * ih / iw
+    par = (el.get("preserveAspectRatio") or "xMidYMid meet").split()
+    if par[0] == "none":
+        dw, dh = w, h
+    else:
+        s = (max if par[-1] == "slice" else min)(w / iw, h / ih)
+        dw, dh = iw * s, ih * s
+    m = IDENTITY
+    for node in [el, *el.iterancestors()]:
+        try:
+            m = compose(parse_transform(node.get("transform") or ""), m)
+        except ValueError:
+            return None
+    sx, sy = math.hypot(m[0], m[1]), math.hypot(m[2], m[3])
+    return (w * sx, h * sy), (dw * sx, dh * sy)
+
+
+def absolute_length(value: str | None) -> float | None:
+    """A length in user units; None when absent or auto, ValueError when relative or unreadable."""
+    if value is None or value.strip() in ("", "auto"):
+        return None
+    m = LENGTH.match(value)
+    if not m or (m.group(2) or "").lower() in ("%", "em", "ex"):
+        raise ValueError(value)
+    unit = (m.group(2) or "px").lower()
+    return float(m.group(1)) * UNITS_PX[unit]

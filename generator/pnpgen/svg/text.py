@@ -1,0 +1,123 @@
+"""``<text>``: glyph runs in one of the game's fonts (``pnpgen.fonts``), one run per SVG text
+chunk, set through ReportLab's text API at draw time; and the fonts a face's text names."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pnpgen import fonts
+from pnpgen.svg.shapes import paint
+from pnpgen.svg.style import IGNORED, INHERITED, Fallback, local_name, props_of
+
+
+def text(conv, el, name: str, props: dict, style: dict) -> None:
+    """A ``<text>`` of plain characters (tspans, dx/dy, rotate, stroked or gradient text: fallback)."""
+    if len(el):
+        for child in el:
+            if isinstance(child.tag, str) and local_name(child) not in IGNORED:
+                raise Fallback(local_name(child) or "text child")
+    for key in ("dx", "dy", "rotate", "textLength", "lengthAdjust"):
+        if props.get(key):
+            raise Fallback(f"text {key}")
+    if style["visibility"] in ("hidden", "collapse"):
+        return
+    chars = (el.text or "") + "".join(child.tail or "" for child in el)  # around comments, <title>
+    if style["xml:space"] == "preserve":
+        chars = chars.replace("\r\n", " ").replace("\n", " ").replace("\t", " ").replace("\r", " ")
+    else:
+        chars = re.sub(r" +", " ", chars.replace("\n", "").replace("\r", "").replace("\t", " ")).strip()
+    if not chars:
+        return
+    fill = paint(conv, el, style, "fill")
+    if style["stroke"] != "none" and paint(conv, el, style, "stroke") is not None:
+        raise Fallback("stroked text")
+    if fill is not None and not isinstance(fill, tuple):
+        raise Fallback("text with a gradient")
+    if fill is None:
+        return
+    font = _font(conv, el, style["font-family"])
+    try:
+        size = conv.length(style["font-size"], "xy")
+        xs = [conv.length(v, "x", size) for v in re.split(r"[\s,]+", props.get("x", "0").strip()) if v]
+        ys = [conv.length(v, "y", size) for v in re.split(r"[\s,]+", props.get("y", "0").strip()) if v]
+    except ValueError:
+        raise conv.error(el, "has an unreadable x, y or font-size", "numbers, optionally with units") from None
+    if size <= 0:
+        return
+    from reportlab.pdfbase.pdfmetrics import stringWidth  # loaded where text is set, not by every import
+
+    # Chunks: each character with its own x or y starts one (SVG text chunks); the text
+    # anchor applies per chunk. Characters whose given x is where the pen already is join
+    # the previous run, so a justified line is not one Tj per character.
+    chunks: list[list] = [[xs[0] if xs else 0.0, ys[0] if ys else 0.0, chars]]
+    if len(xs) > 1 or len(ys) > 1:
+        chunks = []
+        pen_x, pen_y = xs[0], ys[0]
+        for i, ch in enumerate(chars):
+            x = xs[i] if i < len(xs) else None
+            y = ys[i] if i < len(ys) else None
+            if (i == 0 or (x is not None and abs(x - pen_x) > 0.0005 * size)
+                    or (y is not None and abs(y - pen_y) > 1e-6)):
+                chunks.append([x if x is not None else pen_x, y if y is not None else pen_y, ch])
+                pen_x, pen_y = chunks[-1][0], chunks[-1][1]
+            else:
+                chunks[-1][2] += ch
+            pen_x += stringWidth(ch, font, size)
+    anchor = style["text-anchor"]
+    runs = []
+    for x, y, s in chunks:
+        if anchor in ("middle", "end"):
+            w = stringWidth(s, font, size)
+            x -= w / 2 if anchor == "middle" else w
+        runs.append((x, y, s))
+    conv.colour("fill", fill)
+    conv.flush()
+    conv.items.append(("text", font, size, tuple(runs)))
+
+
+def _font(conv, el, family: str) -> str:
+    font = known_font(family)
+    if font is None:
+        raise conv.error(el, *unknown_font(family))
+    return font
+
+
+def known_font(family: str) -> str | None:
+    """The first font of a ``font-family`` list that the game uses (a name in fonts/), else None."""
+    for name in (f.strip().strip("'\"") for f in family.split(",") if f.strip()):
+        try:
+            fonts.ttfont(name)
+            return name
+        except KeyError:
+            continue
+    return None
+
+
+def unknown_font(family: str) -> tuple[str, str]:
+    """What is wrong with a ``font-family`` :func:`known_font` finds nothing in, and what would be right."""
+    known = fonts.registered()
+    what = f"font-family={family!r}, which is not one of the game's fonts" if family.strip(" ,'\"") \
+        else "has no font-family"
+    return what, "one of " + ", ".join(known) if known else "a font from fonts/"
+
+
+def text_fonts(root) -> list[tuple[Any, str]]:
+    """Every ``<text>`` (and ``<tspan>``) that shows characters of its own, with its
+    ``font-family`` inherited as the converter inherits it ("" when none); text inside
+    ``<defs>``/``<symbol>`` is left to the ``<use>`` that shows it."""
+    out = []
+    stack = [(root, INHERITED["font-family"])]
+    while stack:
+        el, family = stack.pop()
+        if not isinstance(el.tag, str) or local_name(el) in ("defs", "symbol"):
+            continue
+        own = props_of(el).get("font-family")
+        if own is not None and own.strip() not in ("inherit", "unset"):
+            family = own.strip()
+        shown = (el.text or "") + "".join(child.tail or "" for child in el)
+        if local_name(el) in ("text", "tspan") and shown.strip():
+            out.append((el, family))
+        stack.extend((child, family) for child in reversed(el))
+    return out
+

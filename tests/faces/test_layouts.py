@@ -1,0 +1,235 @@
+"""Built-in layouts as data (data/layouts.py → faces/layouts.py): every built-in layout builds
+with its text where its boxes say, extends: and per-deck overrides change what they name, bad
+layout YAML is one line with file:line, `pnpgen layout export` round-trips byte for byte, and
+`pnpgen new` makes a game that builds at once."""
+
+from __future__ import annotations
+
+import filecmp
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, make_workspace, run
+from pdfprobe import glyphs
+
+from pnpgen.data import layouts
+from pnpgen.data.yamlsrc import Located
+from pnpgen.engine.scaffold import trim_of
+
+BLEED = 3.0
+ART = REPO / "data" / "populous" / "art" / "terrain" / "plains.png"
+# One character of each value, found nowhere else on the face (the art is a picture, so its
+# placeholder text — which repeats the title — does not print).
+VALUES = {"title": ("題名", "題"), "text": ("本文の文章", "章"), "flavour": ("香る一言", "香"), "footer": ("脚注", "脚"),
+          "cost": ("7", "7"), "value": ("8", "8")}
+BACK_TITLE = "遊戯"  # game.yaml's title, on every card back
+
+
+def _deck(name: str) -> str:
+    raw = layouts.resolve(None, name, Located(Path("test"), None), ())
+    known = layouts.fields(raw)
+    piece = {k: VALUES[k][0] for k in VALUES if k in known}
+    if "art" in known:
+        piece["art"] = "plains.png"
+    if "icons" in known:
+        piece["icons"] = "[vp, food]"
+    body = ", ".join(f"{k}: {v!s}" if k == "icons" else f'{k}: "{v}"' for k, v in piece.items())
+    return f"name: {name}\nlayout: {name}\npieces:\n  - {{{body}}}\n"
+
+
+@pytest.fixture(scope="module")
+def gallery(tmp_path_factory) -> Path:
+    """One workspace with a deck for every built-in layout, built once (no rulebook)."""
+    root = make_workspace(tmp_path_factory.mktemp("layouts") / "ws",
+                          game="title: 遊戯\ndraft: 1\nplayers: 2-4\ndate: 2026-12-01\n")
+    decks = root / "data" / "test" / "decks"
+    (decks / "cards.yaml").unlink()
+    (root / "data" / "test" / "art").mkdir()
+    shutil.copy(ART, root / "data" / "test" / "art" / "plains.png")
+    for name in layouts.builtin_names():
+        (decks / f"{name}.yaml").write_text(_deck(name), encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--min-dpi", "10", "--jobs", "1") == 0
+    return root
+
+
+def _boxes(name: str) -> tuple[layouts.Geometry, dict[str, dict], dict[str, dict]]:
+    raw = layouts.resolve(None, name, Located(Path("test"), None), ())
+    g = layouts.geometry(raw)
+    built = layouts.finish(raw, trim_of(g), g.shape, None, None)
+    front = {b.name: dict(b.options) | {"type": b.type} for b in built.front.boxes}
+    back = {b.name: dict(b.options) | {"type": b.type} for b in built.back.boxes} if built.back else {}
+    return g, front, back
+
+
+def _inside(glyph, box: dict) -> bool:
+    """The glyph's origin (on its baseline) within the box, the trim's top-left at (bleed, bleed)."""
+    x, y = glyph.x - BLEED, glyph.y - BLEED
+    return box["x"] - 0.01 <= x <= box["x"] + box["w"] and box["y"] <= y <= box["y"] + box["h"] + 0.01
+
+
+@pytest.mark.parametrize("name", layouts.builtin_names())
+def test_every_builtin_layout_prints_each_value_in_its_box(gallery, name):
+    g, front, back = _boxes(name)
+    pdf = gallery / "build" / "test" / "shop" / f"{name}-unique.pdf"
+    pages = glyphs(pdf)
+    assert len(pages) == (2 if back else 1)  # a front, and its back when the layout has one
+    w, h = trim_of(g)
+    shown = 0
+    for field_, (_value, char) in VALUES.items():
+        box = next((b for b in front.values() if b.get("field") == field_), None)
+        if box is None:
+            continue
+        found = [c for c in pages[0] if c.char == char]
+        assert len(found) == 1, (field_, [c.char for c in pages[0]])
+        assert _inside(found[0], box), (field_, found[0], box)
+        # the safe zone: every value's text starts 3 mm or more inside the trim
+        assert 3 - 0.01 <= found[0].x - BLEED <= w - 3 and 3 <= found[0].y - BLEED <= h - 3, (field_, found[0])
+        shown += 1
+    assert shown >= 1
+    if back:
+        title = [c for c in pages[1] if c.char == BACK_TITLE[0]]
+        assert len(title) == 1 and _inside(title[0], back["title"])
+
+
+def test_icons_and_art_of_a_card_are_drawn(gallery):
+    """The icons row and the art: the card's face holds the picture and two icons' drawings."""
+    from pypdf import PdfReader
+
+    from pdfprobe import image_xobjects
+
+    reader = PdfReader(gallery / "build" / "test" / "shop" / "card-poker-unique.pdf")
+    assert len(image_xobjects(reader)) == 1  # plains.png, once
+    assert not (gallery / "build" / "test" / "shop" / "token-round-die.pdf").stat().st_size == 0
+
+
+OVERRIDE = """\
+name: カード
+layout: {extends: card-poker, boxes: {title: {size: 20, min_size: 20, x: 20, w: 30, align: left}, flavour: null}}
+pieces:
+  - {title: 題名, text: 本文}
+"""
+
+
+def test_a_deck_overrides_one_box_and_removes_another(tmp_path):
+    root = make_workspace(tmp_path / "ws", deck=OVERRIDE)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    page = glyphs(root / "build" / "test" / "shop" / "cards-unique.pdf")[0]
+    title = next(c for c in page if c.char == "題")
+    assert title.x - BLEED == pytest.approx(20, abs=0.05)  # left-aligned at the new x
+    assert title.size == pytest.approx(20, abs=0.1)
+    # the flavour box is gone, and with it the field: a piece that sets it is told so
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(OVERRIDE.replace("text: 本文}", "text: 本文, flavour: 香}"), encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+
+
+def test_a_workspace_layout_extends_a_builtin_one_of_the_same_name(tmp_path):
+    root = make_workspace(tmp_path / "ws", deck=OVERRIDE.replace(
+        "{extends: card-poker, boxes: {title: {size: 20, min_size: 20, x: 20, w: 30, align: left}, flavour: null}}",
+        "card-poker"))
+    (root / "layouts").mkdir()
+    (root / "layouts" / "card-poker.yaml").write_text(
+        "extends: card-poker\nboxes:\n  title: {x: 'w - 30', w: 25, align: right, size: 9, min_size: 9}\n",
+        encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    page = glyphs(root / "build" / "test" / "shop" / "cards-unique.pdf")[0]
+    title = [c for c in page if c.char in "題名"]
+    assert title[-1].x - BLEED < 63 - 5 and title[0].x - BLEED > 63 - 30  # right-aligned in its box
+    assert title[0].size == pytest.approx(9, abs=0.1)
+
+
+@pytest.mark.parametrize("layout, line, says", [
+    ("extends: card-poker\nboxes:\n  title: {size: huge}\n", 3, "boxes.title.size: font size 'huge' is not a number"),
+    ("extends: card-poker\nboxes:\n  title: {x: 'w - q'}\n", 3, "unknown name 'q'"),
+    ("extends: card-poker\nboxes:\n  title: {colour: nosuch}\n", 3, "unknown colour 'nosuch'"),
+    ("extends: card-poker\nboxes:\n  title: {sise: 3}\n", 3, "unknown key in box title"),
+    ("extends: card-poker\nboxes:\n  new: {x: 3, y: 4, w: 10}\n", 3, "box new has no h"),
+    ("extends: nosuch\n", 1, "unknown layout 'nosuch'"),
+    ("extends: mine\n", 1, "extends itself"),
+])
+def test_bad_layout_yaml_is_one_line_with_its_file_and_line(tmp_path, capsys, layout, line, says):
+    root = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: mine\npieces:\n  - {title: 題}\n")
+    (root / "layouts").mkdir()
+    (root / "layouts" / "mine.yaml").write_text(layout, encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert f"layouts/mine.yaml:{line}:" in err and says in err, err
+
+
+def test_layout_export_builds_byte_identical_faces(tmp_path, capsys):
+    deck = ("name: カード\nlayout: card-poker\npieces:\n"
+            "  - {title: 題名, cost: 2, text: \"本文**2{vp}**\", icons: [vp, food], flavour: 香, footer: 脚}\n"
+            "  - {title: 未定}\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "a")) == 0
+    capsys.readouterr()
+    assert run(root / "templates" / "test", "layout", "export", "card-poker") == 0
+    told = capsys.readouterr().out
+    fields = next(line for line in told.splitlines() if "fields:" in line).strip()
+    assert fields.startswith("fields: {title: text")
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(deck.replace(
+        "layout: card-poker\n", f"format: poker\nfront: card-poker-front.svg.j2\nback: card-poker-back.svg.j2\n{fields}\n"),
+        encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "b")) == 0
+    for name in ("cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf"):
+        assert filecmp.cmp(tmp_path / "a" / "test" / name, tmp_path / "b" / "test" / name, shallow=False), name
+    # it never overwrites
+    before = (root / "templates" / "test" / "card-poker-front.svg.j2").read_bytes()
+    assert run(root / "templates" / "test", "layout", "export", "card-poker") == 2
+    assert (root / "templates" / "test" / "card-poker-front.svg.j2").read_bytes() == before
+
+
+def test_new_game_builds_at_once_with_no_warning_but_its_placeholders(tmp_path, capsys):
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    assert run(folder, "new", "more", "--title", "もっと", "--kind", "cards", "--kind", "tokens", "--kind", "tiles") == 0
+    said = capsys.readouterr().out
+    assert "pnpgen build --game more" in said
+    game = folder / "data" / "more"
+    assert sorted(p.name for p in (game / "decks").iterdir()) == ["cards.yaml", "tiles.yaml", "tokens.yaml"]
+    assert [p for p in (folder / "templates").rglob("*") if p.is_file()] == []
+    assert run(folder, "build", "--game", "more", "--jobs", "1") == 0
+    out = capsys.readouterr()
+    warnings = [line for line in out.err.splitlines() if line.strip()]
+    assert all("未定" in line for line in warnings), warnings  # the player count it left open
+    assert "warning" not in (folder / "build" / "more" / "proof.txt").read_text(encoding="utf-8").lower()
+    for deck in ("cards", "tokens", "tiles"):
+        assert (folder / "build" / "more" / f"{deck}.pdf").stat().st_size > 0
+    # the draft's components are the decks, with their counts
+    draft = (game / "draft.txt").read_text(encoding="utf-8")
+    assert "◇カード（４枚）" in draft and "◇トークン（１５個）" in draft and "◇タイル（６枚）" in draft
+    # and it never overwrites
+    before = (game / "game.yaml").read_bytes()
+    assert run(folder, "new", "more") == 2
+    assert (game / "game.yaml").read_bytes() == before
+    assert "already exists" in capsys.readouterr().err
+
+
+def test_new_game_by_default_is_one_card_deck_in_this_workspace(tmp_path, capsys):
+    root = make_workspace(tmp_path / "ws")
+    assert run(root / "data", "new", "demo") == 0  # from a folder inside the workspace
+    assert sorted(p.name for p in (root / "data" / "demo" / "decks").iterdir()) == ["cards.yaml"]
+    assert run(root, "check", "--game", "demo") == 0  # its placeholders are listed
+    assert "未定" in capsys.readouterr().out
+
+
+def test_layout_list_names_every_builtin_layout(tmp_path, capsys):
+    assert run(tmp_path, "layout", "list") == 0
+    out = capsys.readouterr().out
+    for name in layouts.builtin_names():
+        assert f"\n{name} " in "\n" + out
+    assert textwrap.dedent(out).count("built-in") == len(layouts.builtin_names())
+
+
+def test_every_layout_key_and_box_option_is_documented():
+    docs = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+    section = docs[docs.index("## Layouts"):docs.index("## Artwork")]
+    for key in (*layouts.LAYOUT_KEYS, *layouts.BOX_OPTIONS, *layouts.BOX_TYPES, *layouts.SOURCES):
+        assert f"`{key}`" in section or f"`{key}:" in section, key
+    for name in layouts.builtin_names():
+        assert f"| `{name}` |" in section, name
