@@ -711,3 +711,13 @@ def test_each_booklet_sheet_has_fold_marks_and_its_printing_note(books, slug):
         assert f"{sheet}/{sheets}枚目 {side}" in re.sub(r"\s+", " ", pages[i]) and "短辺とじ" in pages[i]
         folds = [ln for ln in stroked_lines(b.booklet, page) if abs(ln[0] - 148.5) < 0.01 and abs(ln[2] - 148.5) < 0.01]
         assert sorted(round(min(ln[1], ln[3]), 1) for ln in folds) == [0.0, 205.0], folds  # 5 mm ticks at both ends
+
+
+def test_index_lists_a_rare_variant_under_the_books_spelling(books):
+    """【創生エリア】 (once, a typo the proofing report lists) is indexed under 【創世エリア】."""
+    b = books["populous"]
+    page = next(t for t in b.text if t.lstrip().startswith("索引"))
+    assert "【創生エリア】" not in page
+    typo_page = next(i + 1 for i, t in enumerate(b.text) if "【創生エリア】" in t and not t.lstrip().startswith("付録"))
+    listed = re.search(r"【創世エリア】\s*([\d、]+)", page).group(1).split("、")
+    assert str(typo_page) in listed

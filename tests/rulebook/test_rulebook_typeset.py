@@ -162,3 +162,13 @@ def test_appendix_parts_beyond_z_are_lettered_on():
     from pnpgen.data.sheets import column_letter  # what the story letters its appendix parts with
 
     assert [column_letter(i + 1) for i in (0, 7, 25, 26, 27, 52)] == ["A", "H", "Z", "AA", "AB", "BA"]
+
+
+def test_index_sorts_the_long_vowel_mark_as_its_vowel():
+    """JIS X 4061: ー reads as the vowel before it, voiced and small kana as plain ones first."""
+    from pnpgen.rulebook.flowables import sort_reading
+
+    assert sort_reading("かーど") == "かあと" and sort_reading("すきっぷ") == "すきつふ"
+    terms = ["カウンター", "カード", "カート", "カエル"]
+    ordered = sorted(terms, key=lambda t: (sort_reading(reading(t)), reading(t)))
+    assert ordered == ["カート", "カード", "カウンター", "カエル"]  # かあと, かあど < かうんたあ < かえる

@@ -676,6 +676,27 @@ def reading(term: str) -> str:
     return KNOWN_READINGS[term]
 
 
+_VOWELS = {ch: "あいうえお"[i % 5] for row in ("あいうえお", "かきくけこ", "さしすせそ", "たちつてと", "なにぬねの",
+                                               "はひふへほ", "まみむめも", "らりるれろ", "ぁぃぅぇぉ")
+           for i, ch in enumerate(row)}
+_VOWELS.update({"や": "あ", "ゆ": "う", "よ": "お", "ゃ": "あ", "ゅ": "う", "ょ": "お", "わ": "あ", "を": "お", "ん": "ん",
+                "っ": "う", "ゐ": "い", "ゑ": "え"})
+
+
+def sort_reading(text: str) -> str:
+    """A reading as JIS X 4061 sorts it at its first level: the long-vowel mark ー as the vowel
+    of the kana before it (カード = かあど), voiced and small kana as their plain ones."""
+    out: list[str] = []
+    for ch in unicodedata.normalize("NFD", text):
+        if unicodedata.combining(ch):
+            continue  # が → か
+        if ch == "ー" and out:
+            ch = _VOWELS.get(out[-1], "ー")
+        out.append({"ぁ": "あ", "ぃ": "い", "ぅ": "う", "ぇ": "え", "ぉ": "お", "ゃ": "や", "ゅ": "ゆ", "ょ": "よ",
+                    "っ": "つ", "ゎ": "わ"}.get(ch, ch))
+    return "".join(out)
+
+
 def kana_row(term: str) -> str:
     """The 五十音 row heading a term is listed under (あ か さ …), ``英数`` for the rest."""
     r = reading(term)[:1]
@@ -686,6 +707,10 @@ def kana_row(term: str) -> str:
         if plain < start:
             return _ROWS[i]
     return "わ"
+
+
+def _one_apart(a: str, b: str) -> bool:
+    return len(a) == len(b) > 2 and sum(x != y for x, y in zip(a, b)) == 1
 
 
 class TermIndex(IndexingFlowable):
@@ -700,22 +725,34 @@ class TermIndex(IndexingFlowable):
         self.latin, self.other = latin, other  # other: the heading of terms under no letter or kana row
         self._entries: dict[str, set[int]] = {}
         self._last: dict[str, set[int]] = {}
+        self._uses: dict[str, int] = {}  # how often each term is printed: a variant merges into the commoner
+        self._uses_last: dict[str, int] = {}
 
     def isSatisfied(self):
-        return self._entries == self._last
+        return self._entries == self._last and self._uses == self._uses_last
 
     def beforeBuild(self):
-        self._last = self._entries
-        self._entries = {}
+        self._last, self._uses_last = self._entries, self._uses
+        self._entries, self._uses = {}, {}
 
     def notify(self, kind, stuff):
         if kind == "IndexTerm":
             term, page = stuff
             self._entries.setdefault(term, set()).add(page)
+            self._uses[term] = self._uses.get(term, 0) + 1
 
     def entries(self) -> list[tuple[str, list[int]]]:
-        key = (lambda t: (t.casefold(), t)) if self.latin else (lambda t: (reading(t), t))
-        return sorted(((t, sorted(p)) for t, p in self._last.items()), key=lambda e: key(e[0]))
+        """The terms with their pages; a term one character apart from a commoner one
+        (【創生エリア】 once beside 【創世エリア】 fourteen times: the proofing report lists it) is
+        listed under the commoner spelling; kana in 五十音順, ー read as its vowel (JIS X 4061)."""
+        key = (lambda t: (t.casefold(), t)) if self.latin else (lambda t: (sort_reading(reading(t)), reading(t), t))
+        merged = {t: set(p) for t, p in self._last.items()}
+        uses = self._uses_last
+        for rare in sorted(merged, key=lambda t: (uses.get(t, 0), t)):
+            common = [t for t in merged if t != rare and _one_apart(t, rare) and uses.get(t, 0) > 2 * uses.get(rare, 0)]
+            if common and rare in merged:
+                merged[max(common, key=lambda t: (uses.get(t, 0), t))] |= merged.pop(rare)
+        return sorted(((t, sorted(p)) for t, p in merged.items()), key=lambda e: key(e[0]))
 
     def _row(self, term: str) -> str:
         if not self.latin:
