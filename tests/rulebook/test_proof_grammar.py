@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DRAFT, GAME_YAML, REPO, make_workspace
+from conftest import DECK_YAML, DRAFT, GAME_YAML, REPO, make_workspace
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
@@ -93,3 +93,19 @@ def test_an_ignored_word_drops_its_finding_and_a_bad_list_is_one_line(tmp_path):
     with pytest.raises(InputError) as e:
         read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts")
     assert "game.yaml" in str(e.value) and "list of words" in str(e.value)
+
+
+def test_card_terms_spelt_otherwise_or_missing_from_the_book_are_findings(tmp_path):
+    """A card's 【term】 one character off the book's (【創生エリア】 against 【創世エリア】) and one
+    the book never uses are findings at the card's file:line; the book's own spelling is none."""
+    draft = DRAFT.replace("\n■　ゲームの進行\n", "\n■　ゲームの進行\n　【創世エリア】にカードを置きます。\n", 1)
+    deck = DECK_YAML + "".join(f"  - {{name: {n}, text: {t}}}\n" for n, t in
+                               [("札1", "【創世エリア】に置く"), ("札2", "【創生エリア】に置く"), ("札3", "【謎の場】を見る")])
+    ws = make_workspace(tmp_path / "ws", draft=True, deck=deck)
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    findings = read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings
+    cards = {f.subject[0]: f for f in findings if "cards.yaml" in f.file}
+    assert set(cards) == {"創生エリア", "謎の場"}
+    assert cards["創生エリア"].kind == "表記ゆれ" and "the rulebook spells it 【創世エリア】" in cards["創生エリア"].file
+    assert cards["謎の場"].kind == "用語" and "never uses" in cards["謎の場"].file
+    assert "cards.yaml:" in cards["謎の場"].file and "札3" in cards["謎の場"].book

@@ -8,7 +8,8 @@
 - the counts printed 「（仮）」: stand-ins of the data the draft gives no count for;
 - placeholders still open (未定 values in the data, the player count);
 - slips of the pen in a Japanese draft, found with a morphological analyser (``grammar``):
-  配置しいる, ら抜き, をを, 1方, ”…”, です／である mixed, one word spelt two ways.
+  配置しいる, ら抜き, をを, 1方, ”…”, です／である mixed, one word spelt two ways;
+- the 【terms】 on the cards spelt otherwise in the book, or never used in it.
 
 A finding the designer means (an intended spelling) is dropped by ``rulebook.proof.ignore`` in
 game.yaml: a list of the words the finding quotes.
@@ -255,13 +256,38 @@ def slips(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[F
     return out
 
 
+def card_terms(game: Game, text: str, lang: str) -> list[Finding]:
+    """The 【terms】 printed on the pieces (any text of a deck's pieces) against the draft's: one
+    spelt differently from a term of the book (a character apart), or one the book never uses.
+    Each term once, at the first piece that prints it."""
+    book = set(terms(text))
+    seen: set[str] = set()
+    out = []
+    for deck in game.decks:
+        for piece in deck.pieces:
+            for value in piece.values.values():
+                for item in value if isinstance(value, list) else [value]:
+                    for term in terms(item) if isinstance(item, str) else []:
+                        if term in book or term in seen:
+                            continue
+                        seen.add(term)
+                        near = sorted(b for b in book if _one_apart(b, term))
+                        said = dict(deck=deck.name, piece=piece.label, term=term, where=piece.where,
+                                    book_term=near[0] if near else "")
+                        key = "proof.card_term.spelt" if near else "proof.card_term.missing"
+                        out.append(Finding(msg("proof.kind.spelling" if near else "proof.kind.term", lang),
+                                           msg(f"{key}_book", lang, **said), msg(f"{key}_file", lang, **said),
+                                           (term,)))
+    return out
+
+
 def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_path: Path | str,
           lang: str, *, draft_lang: str = "ja", ignore: Collection[str] = ()) -> list[Finding]:
     """Every finding, worded in ``lang`` (see :func:`report_lang`), but those whose words
     ``ignore`` names; a Japanese draft is also read by the analyser (``slips``)."""
     found = (near_duplicates(doc, text, draft_path, lang) + disagreeing_numbers(doc, text, draft_path, lang)
              + count_mismatches(rows, doc, draft_path, lang) + memo_counts(doc, game, draft_path, lang)
-             + placeholders(game, lang) + provisional_counts(rows, lang)
+             + placeholders(game, lang) + provisional_counts(rows, lang) + card_terms(game, text, lang)
              + ([] if is_latin(draft_lang) else slips(doc, text, draft_path, lang)))
     return [f for f in found if not set(f.subject) & set(ignore)]
 
