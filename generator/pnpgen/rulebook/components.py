@@ -30,6 +30,7 @@ class DataItem:
     deck_id: str | None = None
     aliases: tuple[str, ...] = ()  # its names in the draft's language, when the build is in another
     stand_in_count: bool = False  # the data's count may be a stand-in: a 未定 count note, or a bought part
+    where: str = ""  # the data's file (and line) that holds the count or its note
 
     def describe(self) -> str:
         return f"{self.ref} {self.name!r} = {self.count}"
@@ -93,11 +94,14 @@ def data_items(game: Game, aliases: dict[str, str] | None = None, latin: bool = 
     aliases = aliases or {}
     unit_by_kind = {} if latin else {"card": "枚", "tile": "枚", "board": "枚", "token": "個"}
     also = lambda key: (aliases[key],) if key in aliases else ()  # noqa: E731
+    def count_note(d) -> str:
+        return next((str(w) for w, fld, _ in d.placeholders if "count" in fld.rsplit(".", 1)[-1]), "")
+
     items = [DataItem(d.name, d.count, "", f"deck {d.id}", unit_by_kind.get(d.kind, ""), d.id, also(d.id),
-                      any("count" in fld.rsplit(".", 1)[-1] for _, fld, _ in d.placeholders))
+                      bool(count_note(d)), count_note(d) or str(d.source))
              for d in game.decks]
     items += [DataItem(s.name, s.count, s.note, "sourced", "" if latin else "個", aliases=also(f"sourced.{i}"),
-                       stand_in_count=True)
+                       stand_in_count=True, where=str(Path(game.root) / "game.yaml"))
               for i, s in enumerate(game.sourced)]
     return items
 

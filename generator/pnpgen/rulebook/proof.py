@@ -187,7 +187,8 @@ def provisional_counts(rows: list[ComponentRow], lang: str) -> list[Finding]:
     """The counts the book prints marked 「（仮）」: the draft gives none, the data's is a stand-in."""
     kind = msg("proof.kind.open", lang)
     return [Finding(kind, msg("proof.provisional.book", lang, name=r.name, count=r.count_text()),
-                    msg("proof.provisional.file", lang, name=r.name, count=r.count_text()), (r.name,))
+                    msg("proof.provisional.file", lang, name=r.name, count=r.count_text(),
+                        where=next((d.where for d in r.items if d.stand_in_count), "")), (r.name,))
             for r in rows if r.provisional and r.count_text()]
 
 
