@@ -172,3 +172,22 @@ def test_index_sorts_the_long_vowel_mark_as_its_vowel():
     terms = ["カウンター", "カード", "カート", "カエル"]
     ordered = sorted(terms, key=lambda t: (sort_reading(reading(t)), reading(t)))
     assert ordered == ["カート", "カード", "カウンター", "カエル"]  # かあと, かあど < かうんたあ < かえる
+
+
+def test_a_one_line_paragraph_under_a_heading_keeps_with_the_next():
+    """So that a heading never stands at a page's foot with one line of its text."""
+    from reportlab.platypus import Paragraph
+
+    from pnpgen.rulebook.flowables import JPara
+    from pnpgen.rulebook.story import _two_lines_under_headings
+
+    font = fontreg.register("BIZUDMincho-Regular", ROOT / "fonts")
+    head = Paragraph("見出し")
+    head.keepWithNext = 1
+    short, long_, after = (JPara(t, font, 9, 15) for t in ("短い。", "長い文。" * 40, "次。"))
+    story = [head, short, after]
+    _two_lines_under_headings(story)
+    assert short.keepWithNext == 1 and not getattr(after, "keepWithNext", 0)
+    story = [head, long_, after]
+    _two_lines_under_headings(story)
+    assert not getattr(long_, "keepWithNext", 0)

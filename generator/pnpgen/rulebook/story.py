@@ -447,6 +447,7 @@ class StoryBuilder:
         if not self.rules_only:
             out += self.appendix()
         out += [NextPageTemplate("colophon"), PageBreak(), Spacer(1, 1)]
+        _two_lines_under_headings(out)
         return out
 
     def _has_appendix(self) -> bool:
@@ -502,6 +503,17 @@ class _Indent(Flowable):
         if self.pages is not None:
             self.pages[self.key] = self.canv.getPageNumber()
         self.inner.drawOn(self.canv, self.indent, 0)
+
+
+def _two_lines_under_headings(story: list[Flowable]) -> None:
+    """A heading keeps at least two lines of its text with it: a one-line paragraph right under
+    a heading (which keeps with what follows) keeps with the paragraph after it too (a paragraph
+    splits leaving two lines at least, ``JPara.split``)."""
+    for above, below in zip(story, story[1:]):
+        if getattr(above, "keepWithNext", 0) and not isinstance(above, JPara) and isinstance(below, JPara) \
+                and not getattr(below, "keepWithNext", 0) \
+                and (len(below.prefix) + len(below.text)) * below.size <= TEXT_W - below.first_indent:
+            below.keepWithNext = 1
 
 
 def curly_quotes(text: str) -> str:
