@@ -81,9 +81,17 @@ def _export_parser(sub) -> None:
                    help="only this deck (repeatable)")
     e.add_argument("--fit", choices=["scale", "bleed"], help="adapt a deck to the preset's nearest format")
     e.add_argument("--colour", choices=["rgb", "cmyk"], help="default: the preset's")
+    e.add_argument("--pdfx", choices=["x1a", "none"],
+                   help="PDF/X-1a:2003 for the preset's printing condition, or a plain PDF (default: the preset's)")
+    e.add_argument("--outline-text", action=argparse.BooleanOptionalAction, default=None,
+                   help="PDF presets: draw every glyph as a path from the embedded font, for printers that ask "
+                        "(default: the preset's)")
     e.add_argument("--proof", action="store_true", help="overlay trim, bleed and safe zone on every piece")
     e.add_argument("--base-url", type=validate.option(validate.base_url_option),
                    help="where Tabletop Simulator finds the images: an http(s):// or file:/// URL (default: file:/// paths)")
+    e.add_argument("--deck-id-base", type=validate.option(validate.deck_id_base_option),
+                   help="Tabletop Simulator: the first CustomDeck id pnpgen may use (default 1000), "
+                        "to keep clear of the ids of an existing mod")
     e.add_argument("--out", type=validate.option(validate.out_option), help="output folder (default: build/ in the workspace)")
 
 

@@ -114,12 +114,14 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
 def export(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.exports.export import ExportOptions, export_game, write_export
 
-    options = ExportOptions(preset=args.preset, fit=args.fit, colour=args.colour, proof=args.proof,
-                            base_url=args.base_url, decks=tuple(args.deck), out=args.out)
+    options = ExportOptions(preset=args.preset, fit=args.fit, colour=args.colour, pdfx=args.pdfx, outline_text=args.outline_text, proof=args.proof,
+                            base_url=args.base_url, deck_id_base=args.deck_id_base, decks=tuple(args.deck), out=args.out)
     result = export_game(ws, args.game, options)
     write_export(result)
     for w in result.warnings:
         _warn(w)
+    for line in result.black:
+        _say(f"  {line}")
     _say(f"{args.game}: {len(result.files)} files in {result.out_dir}")
     return 0
 

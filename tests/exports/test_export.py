@@ -157,15 +157,17 @@ def test_tts_deck_json_sheets_and_hidden_card(tmp_path):
     assert len(deck["DeckIDs"]) == sum(counts) == len(deck["ContainedObjects"])
     per_card = Counter(deck["DeckIDs"])
     assert sorted(per_card.values(), reverse=True) == sorted(counts, reverse=True)
-    assert per_card[100] == 2
+    first = min(int(k) for k in deck["CustomDeck"])
+    assert per_card[first * 100] == 2
     assert [c["Nickname"] for c in deck["ContainedObjects"][:3]] == ["カード1", "カード1", "カード2"]
-    assert set(deck["CustomDeck"]) == {"1", "2"}
+    assert set(deck["CustomDeck"]) == {str(first), str(first + 1)}
     for number, entry in deck["CustomDeck"].items():
         assert entry["FaceURL"].startswith("https://example.org/tts/cards-faces-")
         assert entry["BackIsHidden"] is True
         cols, rows = entry["NumWidth"], entry["NumHeight"]
         assert cols <= 10 and rows <= 7
         ids = [i for i in per_card if i // 100 == int(number)]
+        assert ids
         assert max(i % 100 for i in ids) < cols * rows - 1  # the last slot stays for the hidden card
         with Image.open(out / entry["FaceURL"].rsplit("/", 1)[1]) as sheet:
             assert sheet.width <= 4096 and sheet.height <= 4096
@@ -175,16 +177,18 @@ def test_tts_deck_json_sheets_and_hidden_card(tmp_path):
     tokens = json.loads((out / "tokens.json").read_text(encoding="utf-8"))["ObjectStates"][0]
     assert tokens["Name"] == "Bag"
     inside = tokens["ContainedObjects"]
-    assert len(inside) == 6 and {o["Name"] for o in inside} == {"Custom_Token"}
-    with Image.open(out / "tokens-001-front.png") as im:
-        assert im.mode == "RGBA" and im.getpixel((0, 0))[3] == 0 and im.getpixel((im.width // 2, im.height // 2))[3] == 255
+    # Double-sided round tokens: circle tiles, which have a back (a Custom_Token has one image).
+    assert len(inside) == 6 and {o["Name"] for o in inside} == {"Custom_Tile"}
+    assert {o["CustomImage"]["CustomTile"]["Type"] for o in inside} == {2}
+    assert inside[0]["CustomImage"]["ImageSecondaryURL"].endswith("/tokens-001-back.png")
 
 
 def test_tts_default_urls_are_file_paths(tmp_path):
     root = make_workspace(tmp_path / "ws", deck=_deck())
     assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
     out = root / "build" / "test" / "tabletopsimulator"
-    entry = json.loads((out / "cards.json").read_text(encoding="utf-8"))["ObjectStates"][0]["CustomDeck"]["1"]
+    entry = json.loads((out / "cards.json").read_text(encoding="utf-8"))["ObjectStates"][0]["CustomDeck"]
+    entry = next(iter(entry.values()))
     assert entry["FaceURL"] == (out / "cards-faces-1.png").resolve().as_uri()
     assert entry["BackURL"].startswith("file:///")
 

@@ -185,7 +185,8 @@ def test_template_helpers_and_other_shapes_build(tmp_path, shape, size):
     out = ws / "build" / "test"
     m = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     d = m["decks"][0]
-    assert d["shop_pages"] == 10 and d["die_line"]["shop"].startswith("separate file shop/cards-die.pdf")
+    assert d["shop_pages"] == 10 and d["die_line"]["shop"].startswith("layer CutContour")
+    assert "separate file shop/cards-die.pdf" in d["die_line"]["shop"]
     die = PdfReader(out / "shop" / "cards-die.pdf")
     assert len(die.pages) == 2  # fronts, and the mirrored backs
     pdf = PdfReader(out / "cards.pdf")

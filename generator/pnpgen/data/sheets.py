@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import re
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,10 @@ SUFFIXES = (".csv", ".xlsx", ".ods")
 # Cells of these field types are taken as written; any other cell is read as a YAML value, so
 # `3`, `2.5`, `true`, `[a, b]` and `{k: v}` mean what they mean in a YAML deck.
 VERBATIM = ("text", "colour", "image")
+# Text an office program saved in a legacy encoding lost its Japanese: each character became "?"
+# (LibreOffice's and Excel's CSV without UTF-8) or U+FFFD (a decoder's replacement).
+_QUESTION_RUN = re.compile(r"\?{2,}")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff01-\uff9f]")
 
 
 def column_letter(n: int) -> str:
@@ -110,6 +115,7 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
         if name_ and name_ in headers[: col - 1]:
             raise InputError("the same header twice", path=shown, line=header_row, column=col, key=name_,
                              expected="each field in one column")
+    _check_encoding(rows[1:], headers, shown, path.suffix.lower() == ".csv")
     pieces = []
     for row, cells in rows[1:]:
         raw = {}
@@ -130,14 +136,42 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
     return sdoc, pieces
 
 
+def _check_encoding(rows: list[tuple[int, list[Any]]], headers: list[str], shown: Path, csv_file: bool) -> None:
+    """A cell holding U+FFFD, or a run of "?" where its column holds Japanese elsewhere (or the
+    cell is mostly "?") and none itself, is text that lost its characters: an error naming it."""
+    cjk_columns = {col for _, cells in rows for col, v in enumerate(cells) if isinstance(v, str) and _CJK.search(v)}
+    for row, cells in rows:
+        for col, value in enumerate(cells):
+            if not isinstance(value, str):
+                continue
+            lost = "\ufffd" in value
+            if not lost and _QUESTION_RUN.search(value) and not _CJK.search(value):
+                others = sum(1 for c in value if not c.isspace())
+                lost = col in cjk_columns or value.count("?") * 2 >= others
+            if lost:
+                saved = ("saved without UTF-8: save it again as CSV with the character set "
+                         "Unicode (UTF-8)") if csv_file else "its text was converted from a file saved without UTF-8"
+                header = headers[col] if col < len(headers) else ""
+                raise InputError(f"cell {column_letter(col + 1)}{row} holds {value!r}: its characters were lost, "
+                                 f"probably because the file was {saved}", path=shown, line=row, column=col + 1,
+                                 key=f"{header} (column {column_letter(col + 1)})" if header else None,
+                                 expected="the text as written, e.g. 祝福")
+
+
 def _filled(value: Any) -> bool:
     return value is not None and not (isinstance(value, str) and not value.strip())
 
 
 def _cell(value: Any, ftype: str | None) -> Any:
-    """A cell as the YAML deck would have held it (see VERBATIM)."""
+    """A cell as the YAML deck would have held it (see VERBATIM). A bool field takes 1 and 0 (how
+    office programs keep TRUE() and FALSE() results); a date reads the same from every format:
+    ``2026-01-02`` (a time only when it has one)."""
+    if ftype == "bool" and not isinstance(value, bool) and isinstance(value, (int, float)) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, dt.datetime) and value.time() == dt.time(0):
+        value = value.date()
     if isinstance(value, (dt.datetime, dt.date, dt.time)):
-        return value.isoformat()
+        value = value.isoformat()
     if not isinstance(value, str):
         return value
     if ftype in VERBATIM:
@@ -202,15 +236,43 @@ def _xlsx_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
         book = openpyxl.load_workbook(path, data_only=True)
     except InvalidFileException as e:
         raise InputError(f"cannot read the spreadsheet: {e}", path=shown, expected="an .xlsx workbook") from None
-    ws = book.worksheets[_pick(book.sheetnames, sheet, shown)]
+    index = _pick(book.sheetnames, sheet, shown)
+    ws = book.worksheets[index]
     if ws.max_row > MAX_ROWS:
         raise _too_large(shown, "rows", MAX_ROWS)
     if ws.max_column > MAX_COLUMNS:
         raise _too_large(shown, "columns", MAX_COLUMNS)
-    return [(i, list(row)) for i, row in enumerate(ws.iter_rows(min_row=1, min_col=1, values_only=True), 1)]
+    rows = [list(row) for row in ws.iter_rows(min_row=1, min_col=1, values_only=True)]
+    # A formula keeps its result only once an office program has calculated and saved it.
+    formulas = openpyxl.load_workbook(path).worksheets[index]
+    for r, row in enumerate(rows, 1):
+        for c, value in enumerate(row, 1):
+            if value is None and formulas.cell(r, c).data_type == "f":
+                raise _unsaved_formula(shown, r, c)
+    for merged in ws.merged_cells.ranges:
+        _fill(rows, merged.min_row, merged.min_col, merged.max_row, merged.max_col)
+    return list(enumerate(rows, 1))
+
+
+def _unsaved_formula(shown: Path, row: int, col: int) -> InputError:
+    return InputError(f"cell {column_letter(col)}{row} is a formula with no saved value", path=shown, line=row,
+                      column=col, expected="its result: open the file in the office program and save it, which saves every formula's result")
+
+
+def _fill(rows: list[list[Any]], top: int, left: int, bottom: int, right: int) -> None:
+    """A merged range (1-based, inclusive): every cell it covers holds its top-left cell's value."""
+    value = rows[top - 1][left - 1] if top <= len(rows) and left <= len(rows[top - 1]) else None
+    for r in range(top, min(bottom, MAX_ROWS) + 1):
+        while len(rows) < r:
+            rows.append([])
+        row = rows[r - 1]
+        row.extend([None] * (min(right, MAX_COLUMNS) - len(row)))
+        for c in range(left, min(right, MAX_COLUMNS) + 1):
+            row[c - 1] = value
 
 
 def _ods_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, list[Any]]]:
+    from odf.namespaces import TABLENS
     from odf.opendocument import load
     from odf.table import Table, TableRow
 
@@ -219,6 +281,7 @@ def _ods_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, lis
         raise InputError("the spreadsheet has no worksheet", path=shown)
     table = tables[_pick([t.getAttribute("name") for t in tables], sheet, shown)]
     rows: list[tuple[int, list[Any]]] = []
+    merges: list[tuple[int, int, int, int]] = []  # (top, left, bottom, right), 1-based
     number = 0
     for row in table.getElementsByType(TableRow):
         repeat = int(row.getAttribute("numberrowsrepeated") or 1)
@@ -229,6 +292,13 @@ def _ods_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, lis
                 continue
             n = int(cell.getAttribute("numbercolumnsrepeated") or 1)
             value = _ods_value(cell) if cell.qname[1] == "table-cell" else None  # covered: merged away
+            col = len(cells) + pending + 1
+            if cell.qname[1] == "table-cell" and not cell.getAttribute("valuetype") and cell.getAttribute("formula"):
+                raise _unsaved_formula(shown, number + 1, col)
+            spans = (int(cell.attributes.get((TABLENS, "number-rows-spanned")) or 1),
+                     int(cell.attributes.get((TABLENS, "number-columns-spanned")) or 1))
+            if spans != (1, 1) and _filled(value):
+                merges.append((number + 1, col, number + spans[0], col + spans[1] - 1))
             if not _filled(value):
                 pending += n
                 continue
@@ -244,6 +314,13 @@ def _ods_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, lis
                 rows.append((number, cells))
         else:
             number += repeat
+    if merges:
+        table_rows: list[list[Any]] = [[] for _ in range(rows[-1][0] if rows else 0)]
+        for n_, cells in rows:
+            table_rows[n_ - 1] = list(cells)
+        for merge in merges:
+            _fill(table_rows, *merge)
+        rows = [(i, cells) for i, cells in enumerate(table_rows, 1) if cells]
     return rows
 
 
@@ -259,7 +336,11 @@ def _ods_value(cell) -> Any:
     if kind == "boolean":
         return cell.getAttribute("booleanvalue") == "true"
     if kind == "date":
-        return cell.getAttribute("datevalue")
+        text = cell.getAttribute("datevalue")
+        try:  # as a date, like an .xlsx date cell (2026-01-02, or with its time)
+            return dt.datetime.fromisoformat(text) if "T" in text else dt.date.fromisoformat(text)
+        except ValueError:
+            return text
     paragraphs = cell.getElementsByType(P)
     return "\n".join(teletype.extractText(p) for p in paragraphs) if paragraphs else None
 

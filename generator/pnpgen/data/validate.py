@@ -273,6 +273,23 @@ def creep_option(text: str) -> float:
     return length(text, *CREEP_MM, what="creep")
 
 
+# Tabletop Simulator CustomDeck ids: a deck's block of 100 sheet ids in 10,000 slots above the base,
+# and each card's id × 100 + slot a 32-bit int (exports/tts.py): 2**31 // 100 − 1,000,000.
+DECK_ID_BASE_MAX = 20_474_836
+
+
+def deck_id_base_option(text: str) -> int:
+    """The first CustomDeck id a Tabletop Simulator export may use."""
+    expected = f"a whole number from 1 to {DECK_ID_BASE_MAX:,}, e.g. 5000"
+    try:
+        n = int(text)
+    except ValueError:
+        raise Invalid(f"{show(text)} is not a whole number", expected) from None
+    if not 1 <= n <= DECK_ID_BASE_MAX:
+        raise Invalid(f"{n} is not a CustomDeck id pnpgen can start from", expected)
+    return n
+
+
 def game_option(text: str) -> str:
     """A game's slug: the name of one folder under data/, nothing that leads elsewhere."""
     return _plain_name(text, "a game name", "a folder name under data/ (see 'pnpgen list')")

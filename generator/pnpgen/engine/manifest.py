@@ -99,7 +99,8 @@ def die_line_record(deck_id: str, die_cut: bool, double_sided: bool) -> dict[str
         return {"home": "none: cut at the crop marks", "shop": "none: the TrimBox is the cut"}
     return {
         "home": "thin black line on the trim path of every front",
-        "shop": f"separate file shop/{deck_id}-die.pdf: spot colour CutContour, same page size and "
-                f"boxes as the shop pages; page 1 for every front"
+        "shop": f"layer CutContour (spot colour CutContour, shown on screen, not printed) on every page of "
+                f"shop/{deck_id}.pdf and shop/{deck_id}-unique.pdf; also a separate file shop/{deck_id}-die.pdf, "
+                f"same page size and boxes as the shop pages; page 1 for every front"
                 + (", page 2 (mirrored) for every back" if double_sided else ""),
     }

@@ -21,6 +21,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.exports import contact, shop, tts
 from pnpgen.exports.faces import PageStyle, png_bytes, unique_faces
+from pnpgen.pdf.pdfx import OutputCondition
 from pnpgen.exports.presets import FITS, Fitted, NotTaken, Preset, available, fit_deck, load_preset
 
 RECORD = "export.json"
@@ -31,8 +32,11 @@ class ExportOptions:
     preset: str
     fit: str | None = None  # scale | bleed
     colour: str | None = None  # rgb | cmyk; default: the preset's
+    pdfx: str | None = None  # x1a | none; default: the preset's
+    outline_text: bool | None = None  # glyphs as paths; default: the preset's
     proof: bool = False
     base_url: str | None = None
+    deck_id_base: int | None = None  # Tabletop Simulator: the first CustomDeck id (default tts.DECK_ID_BASE)
     decks: tuple[str, ...] = ()  # only these deck ids (default: every deck)
     out: Path | None = None  # default: <workspace>/build
 
@@ -66,6 +70,7 @@ class ExportResult:
     warnings: list[str] = field(default_factory=list)
     order: list[shop.OrderRow] = field(default_factory=list)
     left_out: list[LeftOut] = field(default_factory=list)
+    black: list[str] = field(default_factory=list)  # CMYK: what was made 100 % K with overprint
 
 
 def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResult:
@@ -75,6 +80,12 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     if colour == "cmyk" and preset.files in ("png-faces", "tts"):
         raise InputError(f"{preset.name} takes RGB images, so --colour cmyk does not apply", key="--colour",
                          expected="--colour rgb, or a PDF preset such as drivethrucards or doujin")
+    # The preset's PDF/X is for its colour: --colour rgb alone asks for a plain RGB PDF.
+    pdfx = _pdfx(preset, options.pdfx or (preset.pdfx if colour == "cmyk" else "none"), colour)
+    outline = preset.outline_text if options.outline_text is None else options.outline_text
+    if outline and not preset.files.startswith("pdf"):
+        raise InputError(f"{preset.name} takes images, so --outline-text does not apply", key="--outline-text",
+                         expected="a PDF preset such as doujin or drivethrucards")
     decks, fitted, left_out = _fit_decks(ws, game, preset, options)
     # One bleed for the whole game's faces: the widest any exported deck needs (the pages clip the rest).
     art_bleed = max(f.art_bleed for f in fitted.values())
@@ -85,8 +96,11 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     arts = convert_faces(rendered.faces.subset(needed), rendered.art_folder)
     font = game.fonts["gothic"]
     out_dir = (options.out or ws.root / "build") / slug / preset.slug
-    result = ExportResult(game, out_dir, warnings=warnings + [o.warning for o in left_out], left_out=left_out)
-    url = tts.urls(out_dir, options.base_url)
+    unverified = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
+    result = ExportResult(game, out_dir, warnings=warnings + unverified + [o.warning for o in left_out],
+                          left_out=left_out)
+    table = tts.Table(slug, _tts_deck_ids(ws, slug, game, options.deck_id_base), tts.urls(out_dir, options.base_url),
+                      preset.dpi)
     thumbs = []
     marks = preset.marks if preset.files.startswith("pdf") else "none"
     for i, deck in enumerate(decks):
@@ -94,12 +108,13 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
         style = PageStyle(deck, fitted[deck.id], font, arts, rendered.bleed_mm, marks=marks, cmyk=colour == "cmyk",
                           proof=options.proof)
         if preset.files == "tts":
-            obj = tts.deck_object(style, faces, preset.dpi, url, 3.0 * i, result.files)
+            obj = tts.deck_object(style, faces, table, 3.0 * i, result.files)
             result.files[f"{deck.id}.json"] = tts.saved_object(f"{game.title} — {deck.name}", obj).encode("utf-8")
             result.order.extend(shop.OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.index, f.piece.label,
                                               f.copies) for f in faces)
         else:
-            result.order.extend(shop.deck_files(preset, style, faces, result.files, result.warnings))
+            result.order.extend(shop.deck_files(preset, style, faces, result.files, result.warnings,
+                                                shop.Finish(pdfx, str(game.date), outline), result.black))
         thumbs.extend(contact.thumbnails(style, faces))
     result.order.extend(shop.OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
                         for o in left_out)
@@ -108,6 +123,31 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     result.files[f"{slug}-contact.png"] = png_bytes(sheet)
     result.files["order.csv"] = order_csv(shop.ORDER_COLUMNS, [astuple(row) for row in result.order])
     return result
+
+
+def _pdfx(preset: Preset, pdfx: str, colour: str) -> OutputCondition | None:
+    """The printing condition of a PDF/X export (None: plain PDF); a preset or colour that cannot
+    make one stops the export."""
+    if pdfx == "none":
+        return None
+    if not preset.files.startswith("pdf"):
+        raise InputError(f"{preset.name} takes images, not PDF, so --pdfx {pdfx} does not apply", key="--pdfx",
+                         expected="--pdfx none, or a PDF preset such as drivethrucards or doujin")
+    if colour != "cmyk":
+        raise InputError(f"PDF/X-1a holds CMYK colour only, and this export is --colour {colour}", key="--pdfx",
+                         expected="--colour cmyk, or --pdfx none for an RGB PDF")
+    if preset.output_condition is None:
+        raise InputError(f"{preset.name} names no printing condition for PDF/X", path=preset.source, key="output_condition",
+                         expected="output_condition: {identifier: CGATS TR 001, …} in the preset, or --pdfx none")
+    return preset.output_condition
+
+
+def _tts_deck_ids(ws: Workspace, slug: str, game: Game, base: int | None) -> dict[str, int]:
+    """This game's decks' first CustomDeck ids, unique among every deck of the workspace."""
+    everyone = {(g, p.stem) for g in ws.slugs() for p in (ws.game_dir(g) / "decks").glob("*.yaml")}
+    everyone |= {(slug, d.id) for d in game.decks}
+    ids = tts.deck_ids(sorted(everyone), tts.DECK_ID_BASE if base is None else base)
+    return {d.id: ids[(slug, d.id)] for d in game.decks}
 
 
 def _fit_decks(ws: Workspace, game: Game, preset: Preset,
@@ -195,6 +235,6 @@ def write_export(result: ExportResult) -> list[Path]:
     left_out = [{"deck": o.deck.id, "name": o.deck.name, "why": o.why, "taken_by": list(o.takers)}
                 for o in result.left_out]
     text = json.dumps({"game": result.game.slug, "files": sorted(result.files), "warnings": result.warnings,
-                       "left_out": left_out}, ensure_ascii=False, indent=2) + "\n"
+                       "left_out": left_out, "black": result.black}, ensure_ascii=False, indent=2) + "\n"
     atomic_write_bytes(record, text.encode("utf-8"))
     return written + [record]

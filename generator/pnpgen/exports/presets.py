@@ -12,6 +12,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError
 from pnpgen.data import validate
+from pnpgen.pdf.pdfx import OutputCondition
 from pnpgen.units import mm_to_px
 
 SHIPPED = Path(__file__).parent / "presets"
@@ -21,12 +22,17 @@ PRESET_KEYS = {
     "colour": "rgb | cmyk", "ink_limit": "total ink in %, e.g. 300", "files": " | ".join(LAYOUTS),
     "quantity": "csv | name", "backs": "each | shared", "page_order": "front-back | back-front",
     "marks": "none | jp | western",
+    "pdfx": "x1a | none (default of --pdfx)",
+    "outline_text": "true | false: every glyph drawn as a path (default of --outline-text)",
+    "unverified": "what of the preset is not checked against the shop's own template (warned on every export)",
+    "output_condition": "{identifier: CGATS TR 001, condition: …, info: …} (the PDF/X printing condition)",
     "formats": "name: {trim: [w, h], bleed: …, safe: …, pixels: [w, h]}",
 }
 FORMAT_KEYS = ("trim", "bleed", "safe", "pixels")
 # How far (mm a side) --fit may move a deck's trim to a format's; further is another format.
 FIT_LIMIT_OF_BLEED = 0.5
 SAME_SIZE_MM = 0.05
+PDFX = ("x1a", "none")  # PDF/X-1a:2003, or plain PDF
 FITS = ("scale", "bleed")  # the ways --fit adapts a deck's art to a format
 # Shapes a card format takes; a hex, circle, trihex or polygon piece is no card, whatever its box.
 CARD_SHAPES = ("rect", "rounded")
@@ -65,6 +71,10 @@ class Preset:
     page_order: str
     marks: str
     formats: tuple[Format, ...]
+    pdfx: str = "none"  # x1a | none: the default of --pdfx
+    output_condition: OutputCondition | None = None  # the PDF/X output intent's printing condition
+    outline_text: bool = False  # PDF layouts: glyphs as paths (アウトライン化)
+    unverified: str = ""  # figures not checked against the shop's own template: warned on every export
 
 
 @dataclass(frozen=True)
@@ -135,6 +145,10 @@ def _parse(doc: Located, slug: str) -> Preset:
     if not isinstance(raw, dict) or not raw:
         raise doc.error(("formats",), "a preset needs at least one format", PRESET_KEYS["formats"])
     formats = tuple(_format(doc, name, spec, dpi) for name, spec in raw.items())
+    pdfx = _choice(doc, "pdfx", "none", PDFX)
+    condition = _condition(doc)
+    if pdfx != "none" and condition is None:
+        raise doc.error(("pdfx",), f"pdfx: {pdfx} needs the printing condition", PRESET_KEYS["output_condition"])
     return Preset(
         slug=slug, name=str(data.get("name", slug)), source=doc.path, dpi=dpi,
         colour=_choice(doc, "colour", "rgb", ("rgb", "cmyk")), ink_limit=float(ink),
@@ -142,7 +156,31 @@ def _parse(doc: Located, slug: str) -> Preset:
         backs=_choice(doc, "backs", "each", ("each", "shared")),
         page_order=_choice(doc, "page_order", "front-back", ("front-back", "back-front")),
         marks=_choice(doc, "marks", "none", ("none", "jp", "western")), formats=formats,
+        pdfx=pdfx, output_condition=condition, unverified=str(data.get("unverified") or ""),
+        outline_text=_flag(doc, "outline_text"),
     )
+
+
+def _flag(doc: Located, key: str) -> bool:
+    value = doc.data.get(key, False)
+    if not isinstance(value, bool):
+        raise doc.error((key,), f"{value!r} is not true or false", "true | false")
+    return value
+
+
+def _condition(doc: Located) -> OutputCondition | None:
+    raw = doc.data.get("output_condition")
+    if raw is None:
+        return None
+    keys = ("identifier", "condition", "info")
+    if not isinstance(raw, dict) or not all(isinstance(raw.get(k, ""), str) for k in keys) or not raw.get("identifier"):
+        raise doc.error(("output_condition",), "an output condition is a mapping of text with an identifier",
+                        PRESET_KEYS["output_condition"])
+    for key in raw:
+        if key not in keys:
+            raise doc.error(("output_condition", key), "unknown key in output_condition", "one of " + ", ".join(keys),
+                            key=True)
+    return OutputCondition(raw["identifier"], raw.get("condition") or raw["identifier"], raw.get("info", ""))
 
 
 def _format(doc: Located, name: str, spec, dpi: int) -> Format:

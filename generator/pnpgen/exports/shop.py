@@ -12,8 +12,11 @@ from dataclasses import dataclass
 
 from pnpgen.exports.faces import PageStyle, UniqueFace, face_images, face_pdf, png_bytes
 from pnpgen.exports.presets import Preset
-from pnpgen.impose.sheets import face_label
+from pnpgen.impose.sheets import face_label, face_labels
+from pnpgen.pdf.black import k_only
 from pnpgen.pdf.colour import over_limit
+from pnpgen.pdf.outline import outline_text
+from pnpgen.pdf.pdfx import OutputCondition, make_x1a
 
 
 @dataclass(frozen=True)
@@ -46,9 +49,21 @@ def page_numbers(numbers: list[int]) -> str:
     return ",".join(map(str, numbers))
 
 
+@dataclass(frozen=True)
+class Finish:
+    """What is done to a shop PDF once drawn: PDF/X-1a for a printing condition (None: plain)."""
+
+    pdfx: OutputCondition | None = None
+    date: str = ""  # the game's date: the PDF/X creation date
+    outline_text: bool = False  # every glyph drawn as a path (アウトライン化)
+
+
 def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
-               files: dict[str, bytes], warnings: list[str]) -> list[OrderRow]:
-    """Add the deck's upload files to ``files``; return its order rows."""
+               files: dict[str, bytes], warnings: list[str], finish: Finish = Finish(),
+               notes: list[str] | None = None) -> list[OrderRow]:
+    """Add the deck's upload files to ``files``; return its order rows. What was made K-only
+    black goes to ``notes``."""
+    notes = [] if notes is None else notes
     if preset.files == "png-faces":
         return _png_faces(preset, style, faces, files)
     deck = style.deck
@@ -57,7 +72,8 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     labels: list[str | None] = []  # pdf-faces: the piece's name and quantity on each page
     rows = []
     where: list[str] = []  # page → what it shows, for the ink warnings
-    for face in faces:
+    bases = face_labels([(face.piece.label, face.copies) for face in faces])
+    for face, base in zip(faces, bases):
         first = len(pages) + 1
         backs: list[int] = []
         copies = face.copies if preset.files == "pdf-copies" else 1
@@ -67,14 +83,23 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
                 sides.reverse()
             for side, key in sides:
                 pages.append(key)
-                labels.append(face_label(face.piece.label, face.copies, side) if preset.files == "pdf-faces" else None)
+                labels.append(face_label(base, side) if preset.files == "pdf-faces" else None)
                 where.append(f"{face.stem} {side}")
                 if side == "back":
                     backs.append(len(pages))
         rows.append(OrderRow(name, page_numbers(list(range(first, len(pages) + 1))),
                              page_numbers(backs) if backs else "", deck.id, face.piece.index, face.piece.label,
                              face.copies))
-    pdf = face_pdf(pages, style, f"{deck.name} ({preset.name})", labels)
+    title = f"{deck.name} ({preset.name})"
+    pdf = face_pdf(pages, style, title, labels)
+    if style.cmyk:
+        pdf, mapped = k_only(pdf)
+        notes.extend(mapped.lines(name))
+    if finish.outline_text:
+        pdf, left = outline_text(pdf)
+        warnings.extend(f"{name}: {what}" for what in left)
+    if finish.pdfx is not None:
+        pdf = make_x1a(pdf, finish.pdfx, title, finish.date)
     if style.cmyk:
         for page, colour, ink in over_limit(pdf, preset.ink_limit):
             warnings.append(f"{name} page {page + 1} ({where[page]}): CMYK "

@@ -2,10 +2,14 @@
 
 Cards become a ``DeckCustom``: face sheets of at most 10×7 cards and 4096 px a side whose last
 slot is the hidden card (the back), one back image (or a back sheet when backs differ), and one
-``DeckIDs`` entry per printed copy. Tokens become ``Custom_Token`` (the image cut out along the
-piece's outline), tiles and boards ``Custom_Tile`` (rect, hex, circle or rounded) — one object per
-copy, in a ``Bag`` when there are several. Images are named by ``file:///`` paths to the output
-folder, or under ``--base-url`` when they are hosted.
+``DeckIDs`` entry per printed copy. Each deck's CustomDeck ids are its own in the whole workspace
+(``deck_ids``), so decks of different games on one table never show each other's cards. Tokens
+become ``Custom_Token`` (the image cut out along the piece's outline, a transparent border round
+it; a back as the token's second state), double-sided tokens of a tile's shape and every tile and
+board ``Custom_Tile`` (rect, hex, circle or rounded, never stretched out of their aspect) — one
+object per copy, in a ``Bag`` when there are several. Images are named by ``file:///`` paths to the
+output folder, or under ``--base-url`` when they are hosted. Field meanings: the Tabletop Simulator
+API's custom game objects and the knowledge base's save file format (docs/exports.md).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from urllib.parse import quote
 
 from PIL import Image, ImageDraw
 
+from pnpgen.errors import InputError
 from pnpgen.exports.faces import PageStyle, UniqueFace, face_images, png_bytes
 from pnpgen.shapes import outline, shape_spec
 from pnpgen.units import MM_PER_INCH, mm_to_px
@@ -27,6 +32,15 @@ from pnpgen.units import MM_PER_INCH, mm_to_px
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
 NO_BACK = (96, 96, 96)  # a single-sided card's back on the table
 TILE_TYPES = {"rect": 0, "hex": 1, "circle": 2, "rounded": 3}  # CustomTile.Type
+CARD_TYPES = {"rounded": 0, "rect": 1, "hex": 3, "circle": 4}  # CustomDeck.Type (other shapes: rect)
+# CustomDeck ids: DECK_ID_BASE + SHEETS_PER_DECK × slot + sheet − 1, the slot one of DECK_ID_SLOTS
+# taken from a hash of game/deck (the next free one when two decks of the workspace hash alike).
+DECK_ID_BASE = 1000
+DECK_ID_SLOTS = 10_000
+SHEETS_PER_DECK = 100
+MAX_CARD_ID = 2**31 - 1  # CardID = id × 100 + slot is a 32-bit int in TTS saves (data/validate.py's
+# DECK_ID_BASE_MAX, the bound of --deck-id-base, keeps the highest one under it; tests/exports/test_tts.py)
+TOKEN_BORDER = 0.03  # transparent border round a token image, of its longer side (at least 4 px)
 INCH_PER_UNIT = 1.0  # a TTS unit is about an inch; a custom tile at scale 1 is about 2 units wide
 
 
@@ -60,6 +74,35 @@ def sheet_for(n: int, trim: tuple[float, float], dpi: int) -> Sheet:
     return Sheet(cols, rows, (cw, ch))
 
 
+@dataclass(frozen=True)
+class Table:
+    """Where one game's objects go: its slug (in every GUID), the first CustomDeck id of each of
+    its decks, how its images are named and at what resolution."""
+
+    game: str
+    first_ids: dict[str, int]
+    url: Callable[[str], str]
+    dpi: int
+
+
+def deck_ids(decks: list[tuple[str, str]], base: int = DECK_ID_BASE) -> dict[tuple[str, str], int]:
+    """(game, deck) → the deck's first CustomDeck id; its sheets take the next ids, up to
+    SHEETS_PER_DECK. Derived from the names, so stable from export to export; ``decks`` is every
+    deck of the workspace (in any order), so no two of them share an id."""
+    if len(set(decks)) > DECK_ID_SLOTS:
+        raise InputError(f"the workspace has {len(set(decks)):,} decks; Tabletop Simulator exports give distinct "
+                         f"CustomDeck ids to at most {DECK_ID_SLOTS:,}", expected="fewer decks in data/")
+    taken: set[int] = set()
+    out = {}
+    for game, deck in sorted(set(decks)):
+        slot = int(hashlib.sha1(f"{game}/{deck}".encode()).hexdigest(), 16) % DECK_ID_SLOTS
+        while slot in taken:
+            slot = (slot + 1) % DECK_ID_SLOTS
+        taken.add(slot)
+        out[(game, deck)] = base + SHEETS_PER_DECK * slot
+    return out
+
+
 def _guid(*parts) -> str:
     return hashlib.sha1("/".join(str(p) for p in parts).encode()).hexdigest()[:6]
 
@@ -77,17 +120,33 @@ def saved_object(name: str, obj: dict) -> str:
     return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
 
 
-def deck_object(style: PageStyle, faces: list[UniqueFace], dpi: int, url: Callable[[str], str], x: float,
-                files: dict[str, bytes]) -> dict:
+def deck_object(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes]) -> dict:
     """Add the deck's images to ``files`` and return its TTS object."""
     if style.deck.kind == "card":
-        return _cards(style, faces, dpi, url, x, files)
-    return _pieces(style, faces, dpi, url, x, files)
+        return _cards(style, faces, table, x, files)
+    return _pieces(style, faces, table, x, files)
 
 
-def _cards(style: PageStyle, faces: list[UniqueFace], dpi: int, url, x: float, files: dict[str, bytes]) -> dict:
+def card_name(face: UniqueFace) -> str:
+    """A card's or piece's name on the table: the piece's name, or for a piece with no naming
+    field the deck's name and the piece's number (``依頼カード 1``, never ``#1``)."""
+    piece = face.piece
+    label = piece.label
+    return f"{face.deck.name} {piece.index}" if label == f"#{piece.index}" else label
+
+
+def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes]) -> dict:
     deck = style.deck
+    dpi, url = table.dpi, table.url
     per_sheet = MAX_COLS * MAX_ROWS - 1
+    first_id = table.first_ids[deck.id]
+    if len(faces) > per_sheet * SHEETS_PER_DECK:
+        raise InputError(f"deck {deck.id!r} has {len(faces)} distinct faces; a Tabletop Simulator export takes at "
+                         f"most {per_sheet * SHEETS_PER_DECK} a deck ({SHEETS_PER_DECK} sheets of {per_sheet})",
+                         key="--preset", expected="a deck with fewer distinct faces, split in two decks")
+    w, h = style.fitted.trim
+    sideways = w > h
+    card_type = CARD_TYPES.get(deck.shape, 1)
     backs = [f.back for f in faces if f.back is not None]
     unique_back = len(set(backs)) > 1
     custom: dict[str, dict] = {}
@@ -110,21 +169,23 @@ def _cards(style: PageStyle, faces: list[UniqueFace], dpi: int, url, x: float, f
             back_name = f"{deck.id}-back.png"
             files[back_name] = png_bytes(hidden)
         entry = {"FaceURL": url(face_name), "BackURL": url(back_name), "NumWidth": sheet.cols,
-                 "NumHeight": sheet.rows, "BackIsHidden": True, "UniqueBack": unique_back, "Type": 0}
-        custom[str(number)] = entry
+                 "NumHeight": sheet.rows, "BackIsHidden": True, "UniqueBack": unique_back, "Type": card_type}
+        key = first_id + number - 1
+        custom[str(key)] = entry
         for slot, face in enumerate(chunk):
-            card_id = number * 100 + slot
+            card_id = key * 100 + slot
             for copy in range(face.copies):
                 deck_ids.append(card_id)
-                cards.append({"Name": "Card", "GUID": _guid(deck.id, face.stem, copy), "Nickname": face.piece.label,
-                              "Description": "", "CardID": card_id, "CustomDeck": {str(number): entry},
+                cards.append({"Name": "Card", "GUID": _guid(table.game, deck.id, face.stem, copy),
+                              "Nickname": card_name(face), "Description": "", "CardID": card_id,
+                              "SidewaysCard": sideways, "CustomDeck": {str(key): entry},
                               "Transform": _transform(face_down=True)})
-    scale = style.fitted.trim[0] / 63.5
+    scale = w / 63.5
     if len(cards) == 1:
         return dict(cards[0], Transform=_transform(x, 0.0, scale, face_down=True))
-    return {"Name": "DeckCustom", "GUID": _guid(deck.id), "Nickname": deck.name, "Description": "",
-            "Transform": _transform(x, 0.0, scale, face_down=True), "DeckIDs": deck_ids, "CustomDeck": custom,
-            "ContainedObjects": cards}
+    return {"Name": "DeckCustom", "GUID": _guid(table.game, deck.id), "Nickname": deck.name, "Description": "",
+            "Transform": _transform(x, 0.0, scale, face_down=True), "SidewaysCard": sideways, "DeckIDs": deck_ids,
+            "CustomDeck": custom, "ContainedObjects": cards}
 
 
 def _grid(sheet: Sheet, images: list[Image.Image], hidden: Image.Image) -> Image.Image:
@@ -138,39 +199,64 @@ def _grid(sheet: Sheet, images: list[Image.Image], hidden: Image.Image) -> Image
     return out
 
 
-def _pieces(style: PageStyle, faces: list[UniqueFace], dpi: int, url, x: float, files: dict[str, bytes]) -> dict:
+def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes]) -> dict:
+    """Tokens cut out along their outline (``Custom_Token``, a back as the second state);
+    tiles, boards and double-sided tokens of a tile's shape as ``Custom_Tile`` with both sides."""
     deck = style.deck
+    url = table.url
     w, h = style.fitted.trim
-    px_per_mm = min(mm_to_px(1, dpi), MAX_PX / max(w, h))
+    px_per_mm = min(mm_to_px(1, table.dpi), MAX_PX / max(w, h))
     size = (max(1, round(w * px_per_mm)), max(1, round(h * px_per_mm)))
-    tile_type = TILE_TYPES.get(deck.shape) if deck.kind != "token" else None
+    two_sided = bool(deck.back)
+    tile_type = TILE_TYPES.get(deck.shape) if deck.kind != "token" or two_sided else None
     fronts = face_images([f.front for f in faces], style, size)
-    backs = face_images([f.back for f in faces if f.back is not None], style, size) if deck.back else []
-    mask = None if tile_type is not None else _mask(style, size)
-    scale = max(w, h) / MM_PER_INCH / 2 / INCH_PER_UNIT
+    backs = face_images([f.back for f in faces if f.back is not None], style, size) if two_sided else []
+    if tile_type is None:
+        # A token: cut out, with a transparent border all round (the knowledge base's advice for
+        # a clean cut); the border widens the image, so the scale grows to keep the piece's size.
+        pad = max(4, round(TOKEN_BORDER * max(size)))
+        mask = _mask(style, size)
+        scale = max(w, h) / MM_PER_INCH / 2 / INCH_PER_UNIT * (max(size) + 2 * pad) / max(size)
+    else:
+        pad, mask = 0, None
+        scale = max(w, h) / MM_PER_INCH / 2 / INCH_PER_UNIT
     objects = []
     for i, face in enumerate(faces):
         front_name = f"{face.stem}-front.png"
-        files[front_name] = png_bytes(_cut(fronts[i], mask))
+        files[front_name] = png_bytes(_cut(fronts[i], mask, pad))
         back_url = ""
         if backs:
-            files[f"{face.stem}-back.png"] = png_bytes(_cut(backs[i], mask))
+            files[f"{face.stem}-back.png"] = png_bytes(_cut(backs[i], mask, pad))
             back_url = url(f"{face.stem}-back.png")
-        image = {"ImageURL": url(front_name), "ImageSecondaryURL": back_url, "ImageScalar": 1.0, "WidthScale": 0.0}
-        if tile_type is None:
-            name = "Custom_Token"
-            image["CustomToken"] = {"Thickness": 0.2, "MergeDistancePixels": 15.0, "StandUp": False,
-                                    "Stackable": True}
-        else:
-            name = "Custom_Tile"
-            image["CustomTile"] = {"Type": tile_type, "Thickness": 0.2, "Stackable": True, "Stretch": True}
+        name = card_name(face)
         for copy in range(face.copies):
-            objects.append({"Name": name, "GUID": _guid(deck.id, face.stem, copy), "Nickname": face.piece.label,
-                            "Description": "", "Transform": _transform(x, 0.0, scale), "CustomImage": image})
+            guid = _guid(table.game, deck.id, face.stem, copy)
+            if tile_type is None:
+                obj = _token(guid, name, url(front_name), x, scale)
+                if back_url:
+                    obj["States"] = {"2": _token(_guid(table.game, deck.id, face.stem, copy, "back"), name, back_url,
+                                                 x, scale)}
+            else:
+                # Stretch false: the tile takes the image's proportions (true stretches it to a
+                # symmetrical tile, a 3:2 board to a square).
+                image = {"ImageURL": url(front_name), "ImageSecondaryURL": back_url, "ImageScalar": 1.0,
+                         "WidthScale": 0.0, "CustomTile": {"Type": tile_type, "Thickness": 0.2, "Stackable": True,
+                                                           "Stretch": False}}
+                obj = {"Name": "Custom_Tile", "GUID": guid, "Nickname": name, "Description": "",
+                       "Transform": _transform(x, 0.0, scale), "CustomImage": image}
+            objects.append(obj)
     if len(objects) == 1:
         return objects[0]
-    return {"Name": "Bag", "GUID": _guid(deck.id), "Nickname": deck.name, "Description": "",
+    return {"Name": "Bag", "GUID": _guid(table.game, deck.id), "Nickname": deck.name, "Description": "",
             "Transform": _transform(x, 0.0), "ContainedObjects": objects}
+
+
+def _token(guid: str, name: str, image_url: str, x: float, scale: float) -> dict:
+    """A Custom_Token: one image, cut out along its transparency (it has no back image)."""
+    image = {"ImageURL": image_url, "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0,
+             "CustomToken": {"Thickness": 0.2, "MergeDistancePixels": 15.0, "StandUp": False, "Stackable": True}}
+    return {"Name": "Custom_Token", "GUID": guid, "Nickname": name, "Description": "",
+            "Transform": _transform(x, 0.0, scale), "CustomImage": image}
 
 
 def _mask(style: PageStyle, size: tuple[int, int]) -> Image.Image:
@@ -183,9 +269,12 @@ def _mask(style: PageStyle, size: tuple[int, int]) -> Image.Image:
     return mask
 
 
-def _cut(image: Image.Image, mask: Image.Image | None) -> Image.Image:
+def _cut(image: Image.Image, mask: Image.Image | None, pad: int = 0) -> Image.Image:
+    """The image cut out along ``mask``, inside a transparent border ``pad`` pixels wide."""
     if mask is None:
         return image
-    out = image.convert("RGBA")
-    out.putalpha(mask)
+    cut = image.convert("RGBA")
+    cut.putalpha(mask)
+    out = Image.new("RGBA", (cut.width + 2 * pad, cut.height + 2 * pad), (0, 0, 0, 0))
+    out.paste(cut, (pad, pad))
     return out

@@ -45,7 +45,8 @@ class Strokes:
 
 @dataclass(frozen=True)
 class DieLine:
-    """A closed path stroked: a die line. ``spot`` strokes it in the CutContour spot colour."""
+    """A closed path stroked: a die line. ``spot`` strokes it in the CutContour spot colour;
+    ``layer`` puts it in that optional content group (a layer viewers show and printers skip)."""
 
     path: Outline
     width_pt: float = DIE_WIDTH_PT
@@ -53,6 +54,7 @@ class DieLine:
     spot: bool = False
     clip_rect: Box | None = None
     dash: tuple[float, ...] | None = None  # mm
+    layer: str | None = None
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,9 @@ tiles. Shop pages: one piece per page at full size, page = trim + bleed.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 from pnpgen.impose.grid import SheetLayout, SheetOptions, cut_marks, used_part
 from pnpgen.impose.nest import NestLayout
@@ -211,10 +212,23 @@ def _tile_band(plan: TilePlan, tile, deck: DeckSheets, copy: int, copies: int, f
     return ops
 
 
-def face_label(name: str, quantity: int, side: str) -> str:
-    """The page label of a face printed ``quantity`` times (``魚 ×4``, ``魚 ×4 (back)``): the build's
-    unique-faces shop files and the exports' face PDFs both use it, so the two never differ."""
-    return f"{name} ×{quantity}{'' if side == 'front' else ' (back)'}"
+def face_labels(faces: Sequence[tuple[str, int]]) -> list[str]:
+    """The page label of each distinct face, (name, quantity) → ``魚 ×4``; where two faces would
+    read the same, each is numbered among them (``ワーカー ×12 (2/5)``), so every label is unique.
+    The build's unique-faces shop files and the exports' face PDFs both use it."""
+    base = [f"{name} ×{quantity}" for name, quantity in faces]
+    total = Counter(base)
+    seen: Counter = Counter()
+    out = []
+    for label in base:
+        seen[label] += 1
+        out.append(f"{label} ({seen[label]}/{total[label]})" if total[label] > 1 else label)
+    return out
+
+
+def face_label(label: str, side: str) -> str:
+    """A face's page label (from face_labels) on its front or back page (``魚 ×4 (back)``)."""
+    return label if side == "front" else f"{label} (back)"
 
 
 def _shop_page(spec: ShapeSpec, bleed_mm: float, label: str | None = None) -> Page:
@@ -235,28 +249,41 @@ def shop_pages(deck: DeckSheets, bleed_mm: float,
     if pairs is None:
         backs = deck.backs or (None,) * len(deck.fronts)
         pairs = [(f, b, 0, "") for f, b in zip(deck.fronts, backs)]
+    dies = dict(zip(("front", "back"), _die_paths(deck, bleed_mm))) if spec.die_cut else {}
     pages = []
-    for front, back, qty, name in pairs:
+    labels = face_labels([(name, qty) for _, _, qty, name in pairs])
+    for (front, back, qty, _name), base in zip(pairs, labels):
         for side, key in (("front", front), ("back", back)):
             if key is None:
                 continue
-            label = face_label(name, qty, side) if qty else None
+            label = face_label(base, side) if qty else None
             page = _shop_page(spec, bleed_mm, label)
             page.items.append(PlaceFace(key, at, (spec.w, spec.h), deck.art_bleed_mm, clip=clips[side]))
+            if side in dies:  # the die line as a layer: shown on screen, not printed
+                page.items.append(DieLine(dies[side], spot=True, layer=CUT_LAYER))
             pages.append(page)
     return pages
+
+
+CUT_LAYER = "CutContour"  # the optional content group of the die line in the shop files
+
+
+def _die_paths(deck: DeckSheets, bleed_mm: float) -> list:
+    """The cut path on a shop page: the front's, and mirrored for the back of a two-sided deck."""
+    spec = deck.spec
+    at = translate(bleed_mm, bleed_mm)
+    paths = [cut_path(spec).transformed(at)]
+    if deck.backs is not None:
+        paths.append(cut_path(spec).transformed(Affine(-1, 0, 0, 1, spec.w, 0)).transformed(at))
+    return paths
 
 
 def shop_die_pages(deck: DeckSheets, bleed_mm: float) -> list[Page]:
     """The die line alone, spot colour CutContour, on pages sized and boxed like the shop pages:
     page 1 for every front, page 2 (two-sided decks) for every back."""
     spec = deck.spec
-    at = translate(bleed_mm, bleed_mm)
-    paths = [cut_path(spec).transformed(at)]
-    if deck.backs is not None:
-        paths.append(cut_path(spec).transformed(Affine(-1, 0, 0, 1, spec.w, 0)).transformed(at))
     pages = []
-    for path in paths:
+    for path in _die_paths(deck, bleed_mm):
         page = _shop_page(spec, bleed_mm)
         page.items.append(DieLine(path, spot=True))
         pages.append(page)

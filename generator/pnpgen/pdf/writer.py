@@ -28,6 +28,7 @@ from pnpgen.impose.plan import (
 from pnpgen.pdf import settings
 from pnpgen.pdf.colour import REGISTRATION, to_cmyk
 from pnpgen.pdf.draw import draw_art
+from pnpgen.pdf.layers import add_layers, marked_content
 from pnpgen.svg.artwork import Art
 from pnpgen.shapes import Affine, Outline, Straight
 from pnpgen.units import PT_PER_MM, mm_to_pt
@@ -54,6 +55,7 @@ class _Writer:
         self.arts = arts
         self.cmyk = cmyk
         self.forms: set[str] = set()
+        self.layers: set[str] = set()  # optional content groups drawn into
         self.page_h = 0.0
 
     def write(self, doc: Document) -> bytes:
@@ -62,6 +64,8 @@ class _Writer:
             if page.label is not None:
                 self.c.addPageLabel(n, prefix=page.label)
         self.c.save()
+        if self.layers:
+            return add_layers(self.buffer.getvalue(), sorted(self.layers))
         return self.buffer.getvalue()
 
     # ------------------------------------------------------------------ colours and coordinates
@@ -178,6 +182,9 @@ class _Writer:
     def die_line(self, item: DieLine) -> None:
         """Stroke a closed outline (a die line): black on home sheets, CutContour on shop pages."""
         c = self.c
+        if item.layer is not None:
+            self.layers.add(item.layer)
+            c.addLiteral(marked_content(item.layer))
         c.saveState()
         if item.clip_rect is not None:
             self.rect_clip(item.clip_rect)
@@ -190,6 +197,8 @@ class _Writer:
             c.setDash([mm_to_pt(v) for v in item.dash])
         c.drawPath(self.path(item.path), stroke=1, fill=0)
         c.restoreState()
+        if item.layer is not None:
+            c.addLiteral("EMC")
 
     def furniture(self, op: TextOp | RectOp | LineOp) -> None:
         """Page furniture laid out in mm elsewhere: notes, tables, maps."""

@@ -1,0 +1,202 @@
+"""Text outlined (アウトライン化): every glyph of every text object drawn as a filled path from the
+embedded font, for printers that ask for no live text. A pass over a finished PDF through pikepdf:
+each ``BT … ET`` whose fonts are embedded TrueType subsets (how the writer embeds every font)
+becomes the glyphs' outlines, placed by the text matrix, font size, character and word spacing,
+horizontal scale and rise of the text state, filled (non-zero winding, as TrueType outlines are
+drawn) in the colour in effect; the fonts then leave the resources. Text in another font type or
+render mode is left as it is and reported.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from typing import Any
+
+from fontTools.pens.basePen import BasePen
+from fontTools.ttLib import TTFont
+
+_TEXT_STATE = {"Tc", "Tw", "Tz", "TL", "Tf", "Tr", "Ts"}
+
+
+class _PathPen(BasePen):
+    """Glyph outlines → PDF path operators, through an affine map (a, b, c, d, e, f)."""
+
+    def __init__(self, glyphset, matrix):
+        super().__init__(glyphset)
+        self.m = matrix
+        self.ops: list = []
+
+    def _pt(self, p):
+        a, b, c, d, e, f = self.m
+        x, y = p
+        return [round(a * x + c * y + e, 4), round(b * x + d * y + f, 4)]
+
+    def _moveTo(self, p):
+        self.ops.append((self._pt(p), "m"))
+
+    def _lineTo(self, p):
+        self.ops.append((self._pt(p), "l"))
+
+    def _curveToOne(self, p1, p2, p3):
+        self.ops.append((self._pt(p1) + self._pt(p2) + self._pt(p3), "c"))
+
+    def _closePath(self):
+        self.ops.append(([], "h"))
+
+
+@lru_cache(maxsize=64)
+def _font(data: bytes):
+    font = TTFont(io.BytesIO(data))
+    cmap: dict[int, str] = {}
+    for table in font["cmap"].tables:
+        for code, name in table.cmap.items():
+            cmap.setdefault(code, name)
+    return font.getGlyphSet(), cmap, font["head"].unitsPerEm
+
+
+def _mul(m, n):
+    a, b, c, d, e, f = m
+    A, B, C, D, E, F = n
+    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
+
+
+def outline_text(pdf: bytes) -> tuple[bytes, list[str]]:
+    """The PDF with its text drawn as paths; and what could not be outlined."""
+    import pikepdf
+
+    left: list[str] = []
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        seen: set = set()
+        todo: list[Any] = [page.obj for page in doc.pages]
+        while todo:
+            obj = todo.pop()
+            res = obj.get("/Resources")
+            for xobj in (res.get("/XObject") or {}).values() if res is not None else ():
+                if xobj.get("/Subtype") == "/Form" and xobj.objgen not in seen:
+                    seen.add(xobj.objgen)
+                    todo.append(xobj)
+            _outline(doc, obj, left)
+        if "kept fonts" not in left:  # no text left: no font is named any more
+            for obj in [page.obj for page in doc.pages] + [doc.get_object(og) for og in seen]:
+                res = obj.get("/Resources")
+                if res is not None and "/Font" in res:
+                    del res["/Font"]
+        left = [w for w in left if w != "kept fonts"]
+        out = io.BytesIO()
+        doc.save(out, deterministic_id=True, compress_streams=True,
+                 object_stream_mode=pikepdf.ObjectStreamMode.disable)
+        return out.getvalue(), sorted(set(left))
+
+
+def _outline(doc, obj, left: list[str]) -> None:
+    import pikepdf
+    from pikepdf import Operator
+
+    res = obj.get("/Resources")
+    fonts = res.get("/Font") if res is not None else None
+    if not fonts:
+        return
+    ops = pikepdf.parse_content_stream(obj)
+    out: list = []
+    text: list | None = None  # a text object's operators, kept in case it cannot be outlined
+    paths: list = []
+    ok = True
+    tm = tlm = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+    state = {"Tc": 0.0, "Tw": 0.0, "Tz": 100.0, "TL": 0.0, "Tr": 0, "Ts": 0.0}
+    font: Any = None
+    size = 0.0
+    kept_fonts: set[str] = set()  # fonts of text left as text
+
+    def show(string: bytes, adjust: float = 0.0) -> None:
+        nonlocal tm, ok
+        if adjust:
+            tm = _mul((1, 0, 0, 1, -adjust / 1000 * size * state["Tz"] / 100, 0), tm)
+        if font is None or font.get("/Subtype") != "/TrueType" or "/FontFile2" not in font.get("/FontDescriptor", {}):
+            ok = False
+            return
+        glyphset, cmap, upm = _font(bytes(font.FontDescriptor.FontFile2.read_bytes()))
+        first, widths = int(font.get("/FirstChar", 0)), font.get("/Widths", [])
+        h = state["Tz"] / 100
+        for code in string:
+            name = cmap.get(code)
+            if name is not None and name in glyphset:
+                s = size / upm
+                trm = _mul((s * h, 0, 0, s, 0, state["Ts"]), tm)
+                pen = _PathPen(glyphset, trm)
+                glyphset[name].draw(pen)
+                paths.extend(pen.ops)
+            w = float(widths[code - first]) / 1000 if 0 <= code - first < len(widths) else 0.0
+            tx = (w * size + state["Tc"] + (state["Tw"] if code == 32 else 0.0)) * h
+            tm = _mul((1, 0, 0, 1, tx, 0), tm)
+
+    for instruction in ops:
+        operands, op = instruction.operands, instruction.operator
+        name = str(op)
+        if name == "BT":
+            text, paths, ok = [(operands, op)], [], True
+            tm = tlm = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+            continue
+        if text is None:
+            if name in _TEXT_STATE:  # text state set outside a text object persists into the next
+                _set_state(state, name, operands)
+                if name == "Tf":
+                    font, size = fonts.get(operands[0]), float(operands[1])
+            out.append((operands, op))
+            continue
+        text.append((operands, op))
+        if name == "ET":
+            if ok and state["Tr"] == 0:
+                if paths:
+                    out.extend(paths)
+                    out.append(([], Operator("f")))
+            else:
+                out.extend(text)
+                kept_fonts.update(str(a[0]) for a, o in text if str(o) == "Tf")
+                left.append("text in a font or render mode that cannot be outlined: left as text")
+            text = None
+        elif name in _TEXT_STATE:
+            _set_state(state, name, operands)
+            if name == "Tf":
+                font, size = fonts.get(operands[0]), float(operands[1])
+        elif name == "Tm":
+            tm = tlm = tuple(float(v) for v in operands)  # type: ignore[assignment]
+        elif name in ("Td", "TD"):
+            tx, ty = float(operands[0]), float(operands[1])
+            if name == "TD":
+                state["TL"] = -ty
+            tm = tlm = _mul((1, 0, 0, 1, tx, ty), tlm)
+        elif name == "T*":
+            tm = tlm = _mul((1, 0, 0, 1, 0, -state["TL"]), tlm)
+        elif name in ("Tj", "'", '"'):
+            if name != "Tj":
+                if name == '"':
+                    state["Tw"], state["Tc"] = float(operands[0]), float(operands[1])
+                tm = tlm = _mul((1, 0, 0, 1, 0, -state["TL"]), tlm)
+            show(bytes(operands[-1]))
+        elif name == "TJ":
+            adjust = 0.0
+            for item in operands[0]:
+                if isinstance(item, pikepdf.String):
+                    show(bytes(item), adjust)
+                    adjust = 0.0
+                else:
+                    adjust += float(item)
+            if adjust:
+                show(b"", adjust)
+        elif name not in ("Tj",):
+            pass  # colour and graphics state inside the text object apply to its paths as well
+    obj_data = pikepdf.unparse_content_stream(out)
+    if isinstance(obj, pikepdf.Stream):
+        obj.write(obj_data)
+    else:
+        obj.Contents = doc.make_stream(obj_data)
+    if kept_fonts:
+        left.append("kept fonts")
+
+
+def _set_state(state: dict, name: str, operands) -> None:
+    if name in ("Tc", "Tw", "Tz", "TL", "Ts"):
+        state[name] = float(operands[0])
+    elif name == "Tr":
+        state["Tr"] = int(operands[0])

@@ -1,0 +1,120 @@
+"""PDF/X-1a:2003 (ISO 15930-4) from a CMYK PDF of the writer, through pikepdf's public API.
+
+What the standard asks of the file, and how it is met here:
+
+- PDF 1.4 at most, no object or cross-reference streams (a 1.5 feature): saved as 1.4 with object
+  streams off.
+- Colour: DeviceCMYK, DeviceGray and Separation (spot) only. The writer draws CMYK already
+  (``--colour cmyk``); a raster image still in DeviceRGB is converted here pixel by pixel with the
+  same conversion as the vector colours (pdf/colour.py ``to_cmyk``), so the whole page is one
+  conversion.
+- No transparency: the face converter refuses SVG opacity and pictures with alpha, so no soft
+  mask, constant alpha or blend mode reaches a page (tests/exports/preflight.py checks).
+- Fonts embedded: the writer embeds subsets of every font it uses.
+- Every page has a TrimBox (and a BleedBox inside the MediaBox): the page plans set both.
+- The document information: Title, CreationDate and ModDate (the game's date, so the same input
+  gives the same bytes), ``GTS_PDFXVersion (PDF/X-1a:2003)``, ``Trapped /False``; an ``ID``.
+- One output intent ``/S /GTS_PDFX`` naming the printing condition by its identifier in the ICC
+  characterization data registry (``RegistryName http://www.color.org``). The PDF Reference (1.7,
+  §10.10.4, Table 10.51) makes ``DestOutputProfile`` required only when the identifier is not a
+  standard production condition; a PDF/X-1a file whose condition is registered (CGATS TR 001,
+  JC200103) may name it without embedding a profile — docs/exports.md has the sources.
+"""
+
+from __future__ import annotations
+
+import io
+import zlib
+from dataclasses import dataclass
+
+
+X1A_VERSION = "PDF/X-1a:2003"
+ICC_REGISTRY = "http://www.color.org"
+
+
+@dataclass(frozen=True)
+class OutputCondition:
+    """A printing condition as a PDF/X output intent names it."""
+
+    identifier: str  # OutputConditionIdentifier: the registry's name, e.g. CGATS TR 001
+    condition: str  # OutputCondition: the same in words
+    info: str = ""  # Info: further words (the registry's profile name)
+    registry: str = ICC_REGISTRY
+
+
+def pdf_date(iso_date: str) -> str:
+    """``2026-11-30`` → ``D:20261130000000Z`` (a PDF date, UTC midnight); anything else → 2000-01-01."""
+    digits = iso_date.replace("-", "")
+    if len(digits) != 8 or not digits.isdigit():
+        digits = "20000101"
+    return f"D:{digits}000000Z"
+
+
+def make_x1a(pdf: bytes, condition: OutputCondition, title: str, date: str) -> bytes:
+    """The PDF as PDF/X-1a:2003 for ``condition``; ``date`` (YYYY-MM-DD) is its creation date."""
+    import pikepdf
+    from pikepdf import Array, Dictionary, Name, String
+
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        for image in _images(doc):
+            if image.get("/ColorSpace") == Name.DeviceRGB:
+                _image_to_cmyk(image)
+        when = pdf_date(date)
+        info = doc.trailer.get("/Info")
+        if info is None:
+            info = doc.make_indirect(Dictionary())
+            doc.trailer.Info = info
+        info.Title = String(title)
+        info.Creator = String("pnpgen")
+        info.Producer = String("pnpgen")
+        info.CreationDate = String(when)
+        info.ModDate = String(when)
+        info.GTS_PDFXVersion = String(X1A_VERSION)
+        info.Trapped = Name("/False")
+        intent = Dictionary(Type=Name.OutputIntent, S=Name.GTS_PDFX,
+                            OutputConditionIdentifier=String(condition.identifier),
+                            OutputCondition=String(condition.condition), RegistryName=String(condition.registry),
+                            Info=String(condition.info or condition.condition))
+        doc.Root.OutputIntents = Array([doc.make_indirect(intent)])
+        out = io.BytesIO()
+        doc.save(out, force_version="1.4", object_stream_mode=pikepdf.ObjectStreamMode.disable,
+                 deterministic_id=True, compress_streams=True)
+        return out.getvalue()
+
+
+def _images(doc) -> list:
+    """Every image XObject of the document (pages and forms, each once)."""
+    from pikepdf import Name
+
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for obj in doc.objects:
+        if not hasattr(obj, "get") or obj.get("/Subtype") != Name.Image or not obj.is_indirect:
+            continue
+        if obj.objgen in seen:
+            continue
+        seen.add(obj.objgen)
+        out.append(obj)
+    return out
+
+
+def _image_to_cmyk(image) -> None:
+    """An 8-bit DeviceRGB image redrawn in DeviceCMYK by pdf/colour.py's conversion."""
+    import numpy as np
+    import pikepdf
+    from pikepdf import Name
+
+    pil = pikepdf.PdfImage(image).as_pil_image().convert("RGB")
+    rgb = np.asarray(pil, dtype=np.float64) / 255.0
+    k = 1.0 - rgb.max(axis=2)
+    d = np.where(k < 1.0 - 1e-9, 1.0 - k, 1.0)
+    cmy = (1.0 - rgb - k[..., None]) / d[..., None]
+    cmy[k >= 1.0 - 1e-9] = 0.0
+    cmyk = np.concatenate([cmy, k[..., None]], axis=2)
+    data = np.rint(cmyk * 255.0).clip(0, 255).astype(np.uint8).tobytes()
+    image.write(zlib.compress(data, 6), filter=Name.FlateDecode)
+    image.ColorSpace = Name.DeviceCMYK
+    image.BitsPerComponent = 8
+    for key in ("/DecodeParms", "/Decode"):
+        if key in image:
+            del image[key]

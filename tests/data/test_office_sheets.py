@@ -1,0 +1,181 @@
+"""Issue 26: spreadsheets as office programs write them. Booleans kept as =TRUE() formulas (their
+saved results 1 and 0), dates, merged cells, text that lost its Japanese in a legacy encoding, and
+formulas never calculated; an .ods saved by LibreOffice builds byte-identical to its YAML source."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import shutil
+import subprocess
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from conftest import make_workspace, run
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "sheets" / "libreoffice.ods"
+
+DECK = """\
+name: テストカード
+format: poker
+front: card-front.svg.j2
+back: card-back.svg.j2
+fields: {name: text, text: text, power: int, hot: bool, released: text}
+"""
+# The YAML source of the LibreOffice file: 同じ本文 is one cell merged over the first two rows.
+YAML_PIECES = """\
+pieces:
+  - {name: 祝福, text: 同じ本文, power: 3, hot: true, released: "2026-01-02", count: 2}
+  - {name: 降臨, text: 同じ本文, power: 5, hot: false, released: "2026-03-04"}
+  - {name: 天罰, text: 別の本文, power: 1, hot: true, count: 3}
+"""
+FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#cc3333"/>
+{{ textbox(piece.name ~ " " ~ piece.power ~ (" 熱" if piece.hot else " 冷"), 5, 5, w - 10, 12, size=10) }}
+{{ textbox(piece.text ~ " " ~ (piece.released or "未発売"), 5, 30, w - 10, 20, size=9) }}
+{% endblock %}
+"""
+
+
+def _xlsx() -> bytes:
+    """The deck as an office user keeps it: booleans as =TRUE()/=FALSE() formulas (openpyxl saves
+    no result: LibreOffice calculates them), a date cell, a text cell merged over two rows."""
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.append(["name", "text", "power", "hot", "released", "count"])
+    ws.append(["祝福", "同じ本文", 3, "=TRUE()", dt.datetime(2026, 1, 2), 2])
+    ws.append(["降臨", None, 5, "=FALSE()", dt.date(2026, 3, 4), None])
+    ws.append(["天罰", "別の本文", 1, "=TRUE()", None, 3])
+    ws.merge_cells("B2:B3")
+    buf = io.BytesIO()
+    book.save(buf)
+    return buf.getvalue()
+
+
+def _libreoffice_ods(tmp_path: Path) -> bytes:
+    """The .ods LibreOffice writes from _xlsx(), made here where LibreOffice is installed (the
+    committed fixture is this very conversion, by LibreOffice 7.4)."""
+    soffice = shutil.which("soffice")
+    if soffice is None:
+        return FIXTURE.read_bytes()
+    folder = tmp_path / "lo"
+    folder.mkdir()
+    (folder / "libreoffice.xlsx").write_bytes(_xlsx())
+    subprocess.run([soffice, f"-env:UserInstallation={(folder / 'profile').as_uri()}", "--headless",
+                    "--convert-to", "ods", "--outdir", str(folder), str(folder / "libreoffice.xlsx")],
+                   check=True, capture_output=True, timeout=120)
+    return (folder / "libreoffice.ods").read_bytes()
+
+
+def _ws(root: Path, pieces: str) -> Path:
+    return make_workspace(root, deck=DECK + pieces, front=FRONT)
+
+
+def _pieces(ws: Path):
+    return [(p.values, p.count) for p in load_game(Workspace(ws), "test").deck("cards").pieces]
+
+
+def test_libreoffice_ods_builds_byte_identical_to_its_yaml(tmp_path):
+    data = _libreoffice_ods(tmp_path)
+    assert b"of:=TRUE()" in _content(data)  # booleans as LibreOffice keeps them: formulas, value 1
+    yaml_ws = _ws(tmp_path / "yaml", YAML_PIECES)
+    sheet_ws = _ws(tmp_path / "sheet", "pieces: {file: cards.ods}\n")
+    (sheet_ws / "data" / "test" / "decks" / "cards.ods").write_bytes(data)
+    assert _pieces(sheet_ws) == _pieces(yaml_ws)
+    for ws in (yaml_ws, sheet_ws):
+        assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    for name in ("cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf"):
+        a, b = ((w / "build" / "test" / name).read_bytes() for w in (yaml_ws, sheet_ws))
+        assert a == b, name
+
+
+def _content(ods: bytes) -> bytes:
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(ods)) as z:
+        return z.read("content.xml")
+
+
+def test_xlsx_booleans_dates_and_merged_cells_read_like_yaml(tmp_path):
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.append(["name", "text", "power", "hot", "released", "count"])
+    ws.append(["祝福", "同じ本文", 3, 1, dt.datetime(2026, 1, 2), 2])  # Excel's TRUE() result kept as 1
+    ws.append(["降臨", None, 5, 0, dt.datetime(2026, 3, 4, 0, 0), None])
+    ws.append(["天罰", "別の本文", 1, True, None, 3])
+    ws.merge_cells("B2:B3")
+    sheet_ws = _ws(tmp_path / "sheet", "pieces: {file: cards.xlsx}\n")
+    book.save(sheet_ws / "data" / "test" / "decks" / "cards.xlsx")
+    assert _pieces(sheet_ws) == _pieces(_ws(tmp_path / "yaml", YAML_PIECES))
+
+
+def test_csv_dates_read_like_xlsx(tmp_path):
+    csv_ws = _ws(tmp_path / "csv", "pieces: {file: cards.csv}\n")
+    (csv_ws / "data" / "test" / "decks" / "cards.csv").write_text(
+        "name,text,power,hot,released,count\n祝福,同じ本文,3,TRUE,2026-01-02,2\n降臨,同じ本文,5,FALSE,2026-03-04,\n"
+        "天罰,別の本文,1,true,,3\n", encoding="utf-8")
+    assert _pieces(csv_ws) == _pieces(_ws(tmp_path / "yaml", YAML_PIECES))
+
+
+@pytest.mark.parametrize("cell, why", [
+    ("??", "B3 holds '??'"),  # the column has 同じ本文 elsewhere
+    ("????", "B3 holds '????'"),
+    ("\ufffd\ufffd本文", "B3 holds"),
+])
+def test_text_that_lost_its_characters_names_the_cell(tmp_path, capsys, cell, why):
+    ws = _ws(tmp_path / "ws", "pieces: {file: cards.csv}\n")
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text(
+        f"name,text,power,hot,count\n祝福,同じ本文,3,true,2\n降臨,{cell},5,false,\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert "cards.csv:3:2:" in err and why in err and "UTF-8" in err
+
+
+def test_a_question_mark_in_latin_text_is_text(tmp_path):
+    ws = _ws(tmp_path / "ws", "pieces: {file: cards.csv}\n")
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text(
+        "name,text,power,hot,count\nWhy??,Really?? Yes.,3,true,2\n", encoding="utf-8")
+    assert _pieces(ws)[0][0]["text"] == "Really?? Yes."
+
+
+def test_formula_without_a_saved_value_names_the_cell(tmp_path, capsys):
+    book = openpyxl.Workbook()
+    book.active.append(["name", "text", "power", "hot", "count"])
+    book.active.append(["祝福", "本文", "=1+2", True, 2])  # openpyxl saves the formula, no result
+    ws = _ws(tmp_path / "x", "pieces: {file: cards.xlsx}\n")
+    book.save(ws / "data" / "test" / "decks" / "cards.xlsx")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err.strip()
+    assert "cards.xlsx:2:3:" in err and "C2 is a formula with no saved value" in err and "save it" in err
+
+
+def test_ods_formula_without_a_saved_value_names_the_cell(tmp_path, capsys):
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    doc = OpenDocumentSpreadsheet()
+    table = Table(name="cards")
+    for row in (["name", "count"], ["祝福", None]):
+        tr = TableRow()
+        for v in row:
+            if v is None:
+                tr.addElement(TableCell(formula="of:=1+1"))
+            else:
+                cell = TableCell(valuetype="string")
+                cell.addElement(P(text=v))
+                tr.addElement(cell)
+        table.addElement(tr)
+    doc.spreadsheet.addElement(table)
+    ws = _ws(tmp_path / "o", "pieces: {file: cards.ods}\n")
+    doc.write(str(ws / "data" / "test" / "decks" / "cards.ods"))
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err.strip()
+    assert "cards.ods:2:2:" in err and "B2 is a formula with no saved value" in err

@@ -1,0 +1,180 @@
+"""A PDF/X-1a:2003 preflight of our own (veraPDF is not installable here), over pikepdf: every
+rule pnpgen claims for its PDF/X-1a files (ISO 15930-4 as Acrobat's and PitStop's preflights
+describe it; docs/exports.md). ``problems(pdf)`` lists each broken rule; an empty list passes."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pikepdf
+from pikepdf import Name
+
+# Characterization data in the ICC registry (color.org): a PDF/X-1a output intent naming one of
+# these may leave out DestOutputProfile.
+REGISTERED = {"CGATS TR 001", "CGATS TR 003", "CGATS TR 005", "CGATS TR 006", "FOGRA27", "FOGRA39", "FOGRA51",
+              "FOGRA52", "JC200103", "JCW2003", "JCN2002", "JC2011", "IFRA26", "IFRA30"}
+COLOUR_SPACES = {"/DeviceCMYK", "/DeviceGray", "/Pattern"}
+_RGB_OPS = {"rg", "RG"}
+
+
+def problems(pdf: bytes) -> list[str]:
+    out: list[str] = []
+    head = pdf[:16]
+    version = re.match(rb"%PDF-(\d\.\d)", head)
+    if version is None or float(version.group(1)) > 1.4:
+        out.append(f"header {head[:8]!r}: PDF/X-1a:2003 is PDF 1.4 at most")
+    if b"/ObjStm" in pdf or re.search(rb"/Type\s*/XRef", pdf):
+        out.append("object or cross-reference streams (PDF 1.5)")
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        if doc.is_encrypted:
+            out.append("encrypted")
+        if "/ID" not in doc.trailer or len(doc.trailer.ID) != 2:
+            out.append("no trailer ID")
+        out += _info(doc)
+        out += _intent(doc)
+        for n, page in enumerate(doc.pages, 1):
+            out += [f"page {n}: {p}" for p in _boxes(page)]
+            if "/Annots" in page.obj:
+                out.append(f"page {n}: annotations")
+            if "/Group" in page.obj and page.obj.Group.get("/S") == Name.Transparency:
+                out.append(f"page {n}: a transparency group")
+            seen: set = set()
+            out += [f"page {n}: {p}" for p in _content(page.obj, seen)]
+        if "/Names" in doc.Root and "/JavaScript" in doc.Root.Names:
+            out.append("JavaScript")
+    return sorted(set(out))
+
+
+def _info(doc) -> list[str]:
+    info = doc.trailer.get("/Info")
+    if info is None:
+        return ["no document information dictionary"]
+    out = []
+    for key in ("/Title", "/CreationDate", "/ModDate"):
+        if not str(info.get(key, "")):
+            out.append(f"Info {key} missing")
+    if str(info.get("/GTS_PDFXVersion", "")) != "PDF/X-1a:2003":
+        out.append(f"Info /GTS_PDFXVersion is {info.get('/GTS_PDFXVersion')!r}, not PDF/X-1a:2003")
+    if info.get("/Trapped") not in (Name("/True"), Name("/False")):
+        out.append(f"Info /Trapped is {info.get('/Trapped')!r}, not /True or /False")
+    return out
+
+
+def _intent(doc) -> list[str]:
+    intents = [i for i in doc.Root.get("/OutputIntents", []) if i.get("/S") == Name.GTS_PDFX]
+    if len(intents) != 1:
+        return [f"{len(intents)} GTS_PDFX output intents, not one"]
+    intent = intents[0]
+    ident = str(intent.get("/OutputConditionIdentifier", ""))
+    if not ident:
+        return ["output intent without OutputConditionIdentifier"]
+    if "/DestOutputProfile" in intent:
+        profile = intent.DestOutputProfile
+        return [] if int(profile.get("/N", 0)) == 4 else ["DestOutputProfile is not a CMYK profile"]
+    if ident not in REGISTERED or not str(intent.get("/RegistryName", "")):
+        return [f"output intent {ident!r} names no registered condition and embeds no profile"]
+    return []
+
+
+def _box(page, key):
+    return [float(v) for v in page.obj[key]] if key in page.obj else None
+
+
+def _boxes(page) -> list[str]:
+    media = _box(page, "/MediaBox")
+    trim, bleed, art = _box(page, "/TrimBox"), _box(page, "/BleedBox"), _box(page, "/ArtBox")
+    if trim is None:
+        return ["no TrimBox"]
+    out = [] if bleed is not None else ["no BleedBox (pnpgen claims one on every page)"]
+    if art is not None:
+        out.append("both TrimBox and ArtBox")
+    outer = bleed if bleed is not None else media
+    if not _inside(trim, outer):
+        out.append("TrimBox outside the BleedBox")
+    if bleed is not None and not _inside(bleed, media):
+        out.append("BleedBox outside the MediaBox")
+    return out
+
+
+def _inside(a, b, eps=1e-3) -> bool:
+    return a[0] >= b[0] - eps and a[1] >= b[1] - eps and a[2] <= b[2] + eps and a[3] <= b[3] + eps
+
+
+def _content(obj, seen: set) -> list[str]:
+    """RGB operators, colour spaces other than CMYK, grey and CMYK spot colours, transparency,
+    images that are not CMYK or grey, fonts not embedded: in a page or form and every form it draws."""
+    out: list[str] = []
+    try:
+        ops = pikepdf.parse_content_stream(obj)
+    except pikepdf.PdfError as e:
+        return [f"content not readable: {e}"]
+    for _operands, op in ops:
+        if str(op) in _RGB_OPS:
+            out.append(f"RGB colour operator {op}")
+    res = obj.get("/Resources")
+    if res is None:
+        return out
+    for name, cs in (res.get("/ColorSpace") or {}).items():
+        out += [f"colour space {name}: {p}" for p in _colour_space(cs)]
+    for name, gs in (res.get("/ExtGState") or {}).items():
+        if gs.get("/SMask", Name("/None")) != Name("/None"):
+            out.append(f"ExtGState {name}: soft mask")
+        for key in ("/CA", "/ca"):
+            if key in gs and float(gs[key]) != 1.0:
+                out.append(f"ExtGState {name}: {key} {float(gs[key])}")
+        if gs.get("/BM", Name.Normal) not in (Name.Normal, Name.Compatible):
+            out.append(f"ExtGState {name}: blend mode {gs.BM}")
+        if "/TR" in gs and gs.TR != Name.Identity:
+            out.append(f"ExtGState {name}: transfer function")
+    for name, pattern in (res.get("/Pattern") or {}).items():
+        shading = pattern.get("/Shading")
+        if shading is not None and str(shading.get("/ColorSpace")) not in ("/DeviceCMYK", "/DeviceGray"):
+            out.append(f"pattern {name}: shading in {shading.get('/ColorSpace')}")
+    for name, shading in (res.get("/Shading") or {}).items():
+        if str(shading.get("/ColorSpace")) not in ("/DeviceCMYK", "/DeviceGray"):
+            out.append(f"shading {name} in {shading.get('/ColorSpace')}")
+    for name, font in (res.get("/Font") or {}).items():
+        if not _embedded(font):
+            out.append(f"font {name} ({font.get('/BaseFont')}) not embedded")
+    for name, xobj in (res.get("/XObject") or {}).items():
+        if xobj.objgen in seen:
+            continue
+        seen.add(xobj.objgen)
+        if xobj.get("/Subtype") == Name.Image:
+            if xobj.get("/ImageMask"):
+                continue
+            if "/SMask" in xobj or "/SMaskInData" in xobj:
+                out.append(f"image {name}: soft mask")
+            out += [f"image {name}: {p}" for p in _colour_space(xobj.get("/ColorSpace"))]
+        elif xobj.get("/Subtype") == Name.Form:
+            if "/Group" in xobj and xobj.Group.get("/S") == Name.Transparency:
+                out.append(f"form {name}: a transparency group")
+            out += _content(xobj, seen)
+        else:
+            out.append(f"XObject {name}: {xobj.get('/Subtype')}")
+    return out
+
+
+def _colour_space(cs) -> list[str]:
+    if cs is None:
+        return ["no colour space"]
+    if isinstance(cs, Name):
+        return [] if str(cs) in COLOUR_SPACES else [f"{cs}"]
+    family = str(cs[0])
+    if family in ("/Separation", "/DeviceN"):
+        return [] if str(cs[2]) in ("/DeviceCMYK", "/DeviceGray") else [f"{family} with alternate {cs[2]}"]
+    if family == "/Indexed":
+        return _colour_space(cs[1])
+    if family == "/Pattern":
+        return [] if len(cs) == 1 else _colour_space(cs[1])
+    return [family]
+
+
+def _embedded(font) -> bool:
+    if font.get("/Subtype") == Name.Type3:
+        return True
+    if font.get("/Subtype") == Name.Type0:
+        return all(_embedded(d) for d in font.DescendantFonts)
+    desc = font.get("/FontDescriptor")
+    return desc is not None and any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3"))

@@ -1,0 +1,152 @@
+"""Black that prints black: in a CMYK export, text and thin strokes in a near-black colour are
+100 % K and overprint (/OP /op /OPM 1); the report lists what was mapped; the separations (where
+Ghostscript is installed) show no text on the C, M or Y plates and no knock-out under it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pikepdf
+import pytest
+from PIL import Image
+
+from conftest import REPO, make_workspace, run
+from pnpgen.pdf.black import BLACK_K, is_black
+
+INK_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#cc3333"/>
+<rect x="5" y="60" width="{{ w - 10 }}" height="20" fill="#2b2233"/>
+<line x1="5" y1="55" x2="{{ w - 5 }}" y2="55" stroke="#2b2233" stroke-width="0.2"/>
+<line x1="5" y1="57" x2="{{ w - 5 }}" y2="57" stroke="#2b2233" stroke-width="3"/>
+{{ textbox(piece.name, 5, 5, w - 10, 12, size=12, fill="#2b2233") }}
+{{ textbox(piece.text, 5, 30, w - 10, 20, size=9, fill="#2b2233") }}
+{% endblock %}
+"""
+
+
+def text_objects(pdf: Path) -> list[tuple[tuple[float, ...] | None, dict]]:
+    """(fill colour, ExtGState entries in effect) of every text object on every page and form."""
+    out: list = []
+    with pikepdf.open(pdf) as doc:
+        seen: set = set()
+        for page in doc.pages:
+            _walk(page.obj, out, seen)
+    return out
+
+
+def _walk(obj, out: list, seen: set) -> None:
+    res = obj.get("/Resources")
+    states = res.get("/ExtGState") if res is not None else None
+    fill, gs, stack = None, {}, []
+    for operands, op in pikepdf.parse_content_stream(obj):
+        name = str(op)
+        if name == "k":
+            fill = tuple(float(v) for v in operands)
+        elif name == "gs":
+            gs = dict(gs, **{str(k): v for k, v in states[operands[0]].items()})
+        elif name == "q":
+            stack.append((fill, gs))
+        elif name == "Q":
+            fill, gs = stack.pop()
+        elif name == "BT":
+            out.append((fill, gs))
+        elif name == "Do":
+            xobj = res.XObject[operands[0]]
+            if xobj.get("/Subtype") == "/Form" and xobj.objgen not in seen:
+                seen.add(xobj.objgen)
+                _walk(xobj, out, seen)
+
+
+def _overprints(gs: dict) -> bool:
+    return gs.get("/OP") is True and gs.get("/op") is True and int(gs.get("/OPM", 0)) == 1
+
+
+def test_medallions_card_text_is_k_only_and_overprints(tmp_path):
+    assert run(REPO, "export", "--game", "alicematic-medallions", "--preset", "doujin", "--deck", "medallion",
+               "--out", str(tmp_path)) == 0
+    out = tmp_path / "alicematic-medallions" / "doujin"
+    texts = text_objects(out / "medallion.pdf")
+    black = [(fill, gs) for fill, gs in texts if fill == (0.0, 0.0, 0.0, 1.0)]
+    assert len(black) >= 14  # a name and a rule text on each of the 7 medallions at least
+    assert all(_overprints(gs) for _, gs in black)
+    # No text is left in a near-black mix of inks: every dark text is K only.
+    assert not [fill for fill, _ in texts if fill is not None and fill[3] >= BLACK_K and max(fill[:3]) > 0]
+    report = json.loads((out / "export.json").read_text(encoding="utf-8"))["black"]
+    assert report == [f"medallion.pdf: text printed 100 % K with overprint (was 15.7/33.3/0/80 ×{len(black)})"]
+
+
+def test_thin_strokes_map_and_areas_keep_their_rich_black(tmp_path):
+    root = make_workspace(tmp_path / "ws", front=INK_FRONT, pieces=["カード1"])
+    assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
+    pdf = root / "build" / "test" / "doujin" / "cards.pdf"
+    with pikepdf.open(pdf) as doc:
+        form = next(x for x in doc.pages[0].Resources.XObject.values() if x.get("/Subtype") == "/Form")
+        ops = [(str(op), [float(v) for v in operands]) for operands, op in pikepdf.parse_content_stream(form)
+               if str(op) in ("k", "K")]
+    strokes_k = [args for name, args in ops if name == "K"]
+    fills_k = [args for name, args in ops if name == "k"]
+    assert [0.0, 0.0, 0.0, 1.0] in strokes_k  # the 0.2 mm line
+    assert [0.1569, 0.3333, 0.0, 0.8] in [[round(v, 4) for v in a] for a in strokes_k]  # the 3 mm one stays
+    assert [0.1569, 0.3333, 0.0, 0.8] in [[round(v, 4) for v in a] for a in fills_k]  # the dark box stays
+    assert is_black((0.157, 0.333, 0.0, 0.8)) and not is_black((0.0, 0.0, 0.0, 0.6))
+    assert not is_black((0.0, 0.0, 0.0, 0.75)) and not is_black((1.0, 1.0, 1.0, 1.0))  # a grey; registration
+
+
+@pytest.mark.skipif(shutil.which("gs") is None, reason="Ghostscript (tiffsep) not installed")
+def test_separations_show_text_on_k_alone_overprinting(tmp_path):
+    root = make_workspace(tmp_path / "ws", front=INK_FRONT, pieces=["カード1"])
+    assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
+    pdf = root / "build" / "test" / "doujin" / "cards.pdf"
+    subprocess.run(["gs", "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-sDEVICE=tiffsep", "-r100", "-dFirstPage=1",
+                    "-dLastPage=1", f"-sOutputFile={tmp_path / 'sep.tif'}", str(pdf)], check=True, timeout=120)
+    plates = {c: Image.open(tmp_path / f"sep({c}).tif").convert("L") for c in ("Cyan", "Magenta", "Yellow", "Black")}
+    # tiffsep plates: 255 = no ink. The card's text region (the name and the rule text, above the
+    # dark box): K shows the letters, C none at all, M and Y the red ground unbroken under them.
+    px = 100 / 25.4
+    box = tuple(round(v * px) for v in (8 + 6, 8 + 3 + 5, 8 + 3 + 58, 8 + 3 + 50))  # in the page, mm → px
+    k, c, m, y = (plates[n].crop(box) for n in ("Black", "Cyan", "Magenta", "Yellow"))
+    assert k.getextrema()[0] < 64  # letters on the K plate
+    assert c.getextrema() == (255, 255)  # no cyan anywhere near the text
+    assert m.getextrema()[1] - m.getextrema()[0] <= 2 and y.getextrema()[1] - y.getextrema()[0] <= 2  # no knock-out
+
+
+def test_outline_text_draws_every_glyph_as_a_path(tmp_path):
+    """--outline-text: no text object and no font left, the same page drawn (glyphs as filled
+    paths in place: the rendered pages agree), the K-only black kept; PDF/X-1a still passes."""
+    import pypdfium2
+    from preflight import problems
+
+    root = make_workspace(tmp_path / "ws", front=INK_FRONT, pieces=["カード1"])
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--out", str(tmp_path / "text")) == 0
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--outline-text",
+               "--out", str(tmp_path / "outlined")) == 0
+    text_pdf = tmp_path / "text" / "test" / "doujin" / "cards.pdf"
+    outlined = tmp_path / "outlined" / "test" / "doujin" / "cards.pdf"
+    assert text_objects(text_pdf) and not text_objects(outlined)
+    assert problems(outlined.read_bytes()) == []
+    with pikepdf.open(outlined) as doc:
+        for obj in doc.objects:
+            assert not (isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/Font")
+        form = next(x for x in doc.pages[0].Resources.XObject.values() if x.get("/Subtype") == "/Form")
+        ops = [str(op) for _, op in pikepdf.parse_content_stream(form)]
+        assert "/PnpOverprint" in str(form.Resources.ExtGState.keys()) and ops.count("f") >= 2
+    pages = []
+    for pdf in (text_pdf, outlined):
+        doc = pypdfium2.PdfDocument(str(pdf))
+        pages.append(doc[0].render(scale=150 / 72).to_pil().convert("L"))
+        doc.close()
+    from PIL import ImageChops
+
+    px = 150 / 25.4
+    box = tuple(round(v * px) for v in (11, 11 + 4, 11 + 63, 11 + 52))  # the name and the text, in the trim
+    a, b = (p.crop(box) for p in pages)
+    diff = ImageChops.difference(a, b).point(lambda v: 255 if v > 40 else 0)
+    letters = a.point(lambda v: 255 if v < 75 else 0).histogram()[255]
+    assert letters > 500  # the text is there (dark on the red ground)
+    # Only antialiased edges differ (4 % here); glyphs half a point off differ by 160 %.
+    assert diff.histogram()[255] < 0.15 * letters

@@ -1,0 +1,56 @@
+"""The die line as a layer in the build's shop files: an optional content group CutContour, shown
+in viewers and off in print, holding exactly the die paths of shop/<deck>-die.pdf (which stays)."""
+
+from __future__ import annotations
+
+import pikepdf
+from pikepdf import Name
+
+PATH_OPS = {"m", "l", "c", "v", "y", "h", "re"}
+
+
+def _layer_ops(page) -> list[list]:
+    """Each CutContour marked-content sequence of the page: its operators and operands."""
+    out, current = [], None
+    for operands, op in pikepdf.parse_content_stream(page):
+        name = str(op)
+        if name == "BDC" and operands[0] == Name.OC and operands[1] == Name.CutContour:
+            current = []
+        elif name == "EMC" and current is not None:
+            out.append(current)
+            current = None
+        elif current is not None:
+            current.append((name, [round(float(v), 3) if not isinstance(v, Name) else str(v) for v in operands]))
+    return out
+
+
+def _paths(ops) -> list:
+    return [(name, args) for name, args in ops if name in PATH_OPS]
+
+
+def test_shop_files_hold_the_die_line_as_a_layer(built):
+    shop = built / "populous" / "shop"
+    with pikepdf.open(shop / "town-die.pdf") as die:
+        die_paths = [[(str(o), [round(float(v), 3) for v in a]) for a, o in pikepdf.parse_content_stream(p)
+                      if str(o) in PATH_OPS] for p in die.pages]
+    assert len(die_paths) == 2 and all(die_paths)  # fronts, then the mirrored backs
+    for name in ("town.pdf", "town-unique.pdf"):
+        with pikepdf.open(shop / name) as doc:
+            [group] = doc.Root.OCProperties.OCGs
+            assert str(group.Name) == "CutContour"
+            assert group.Usage.Print.PrintState == Name.OFF and group.Usage.View.ViewState == Name.ON
+            assert list(doc.Root.OCProperties.D.ON) == [group]
+            assert any(a.Event == Name.Print for a in doc.Root.OCProperties.D.AS)
+            for n, page in enumerate(doc.pages):
+                assert page.Resources.Properties.CutContour == group
+                [layer] = _layer_ops(page)
+                assert _paths(layer) == die_paths[n % 2], (name, n)  # front and back alternate
+                strokes = [op for op, _ in layer if op in ("S", "s", "f", "B", "b")]
+                assert strokes == ["S"]  # the path stroked, nothing filled
+                spaces = [args[0] for op, args in layer if op == "CS"]
+                assert spaces and all(page.Resources.ColorSpace[s][1] == Name.CutContour for s in spaces)
+
+
+def test_pieces_without_a_die_line_have_no_layer(built):
+    with pikepdf.open(built / "populous" / "shop" / "epic.pdf") as doc:  # rectangular cards: cut at the trim
+        assert "/OCProperties" not in doc.Root

@@ -1,0 +1,51 @@
+"""Small truths: page labels of the unique-faces files are unique; presets whose figures are not
+checked against the shop's own template say so on every export."""
+
+from __future__ import annotations
+
+import json
+
+from pypdf import PdfReader
+
+from conftest import DECK_YAML, GAMES, make_workspace, run
+
+COPY_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#cc3333"/>
+{{ textbox(piece.name ~ piece.copy, 5, 5, w - 10, 12, size=12) }}
+{% endblock %}
+"""
+
+
+def test_every_unique_faces_file_has_unique_page_labels(built):
+    checked = 0
+    for game in GAMES:
+        for pdf in sorted((built / game / "shop").glob("*-unique.pdf")):
+            labels = list(PdfReader(pdf).page_labels)
+            assert len(set(labels)) == len(labels), (pdf.name, labels)
+            checked += 1
+    worker = list(PdfReader(built / "populous" / "shop" / "worker-unique.pdf").page_labels)
+    assert worker == [f"ワーカー ×12 ({i}/5)" for i in range(1, 6)]
+    assert checked > 10
+
+
+def test_face_pdf_labels_are_unique_where_names_repeat(tmp_path):
+    deck = DECK_YAML + "  - {name: 同名, text: 一, count: 2}\n  - {name: 同名, text: 二, count: 2}\n  - {name: 別, text: 三}\n"
+    root = make_workspace(tmp_path / "ws", deck=deck, front=COPY_FRONT)
+    assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
+    labels = list(PdfReader(root / "build" / "test" / "doujin" / "cards.pdf").page_labels)
+    # piece.copy makes each copy its own face: 同名 ×1 four times, numbered.
+    assert labels[:2] == ["同名 ×1 (1/4)", "同名 ×1 (1/4) (back)"]
+    assert len(set(labels)) == len(labels) == 10
+
+
+def test_unverified_presets_say_so(tmp_path, capsys):
+    root = make_workspace(tmp_path / "ws")
+    assert run(root, "export", "--game", "test", "--preset", "printerstudio") == 0
+    err = capsys.readouterr().err
+    assert "PrinterStudio: unverified: no published figure" in err
+    record = json.loads((root / "build" / "test" / "printerstudio" / "export.json").read_text(encoding="utf-8"))
+    assert any("unverified" in w for w in record["warnings"])
+    assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
+    assert "unverified" not in capsys.readouterr().err

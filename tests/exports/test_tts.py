@@ -1,0 +1,133 @@
+"""Tabletop Simulator exports as TTS loads them: CustomDeck ids and GUIDs unique across decks and
+games, card and tile types from the shape, sideways cards, tokens with a back, boards in their
+aspect, token images with a transparent border, every card named from its piece."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from PIL import Image
+
+from conftest import DECK_YAML, make_workspace, run
+from pnpgen.data.validate import DECK_ID_BASE_MAX
+from pnpgen.exports import tts
+
+SQUARE_TOKEN_SVG = """{% extends "common/piece.svg.j2" %}
+{% block art %}<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#3366cc"/>{% endblock %}
+"""
+
+
+def _objects(out: Path, deck: str) -> list[dict]:
+    obj = json.loads((out / f"{deck}.json").read_text(encoding="utf-8"))["ObjectStates"][0]
+    return obj.get("ContainedObjects") or [obj]
+
+
+def _export(root: Path, game: str = "test", *extra: str) -> Path:
+    assert run(root, "export", "--game", game, "--preset", "tabletopsimulator", *extra) == 0
+    return root / "build" / game / "tabletopsimulator"
+
+
+def _two_games(tmp_path: Path) -> Path:
+    """Games 'test' and 'test2', each with the same deck 'cards' and a second deck 'more'."""
+    root = make_workspace(tmp_path / "ws")
+    decks = root / "data" / "test" / "decks"
+    shutil.copy(decks / "cards.yaml", decks / "more.yaml")
+    shutil.copytree(root / "data" / "test", root / "data" / "test2")
+    shutil.copytree(root / "templates" / "test", root / "templates" / "test2")
+    return root
+
+
+def test_deck_ids_and_guids_differ_across_decks_and_games(tmp_path):
+    root = _two_games(tmp_path)
+    a, b = _export(root, "test"), _export(root, "test2")
+    ids, guids = [], []
+    for out in (a, b):
+        for deck in ("cards", "more"):
+            obj = json.loads((out / f"{deck}.json").read_text(encoding="utf-8"))["ObjectStates"][0]
+            ids.append(set(obj["CustomDeck"]))
+            guids.append({obj["GUID"], *(c["GUID"] for c in obj["ContainedObjects"])})
+            assert {c["CardID"] // 100 for c in obj["ContainedObjects"]} == {int(k) for k in obj["CustomDeck"]}
+            assert all(int(k) >= tts.DECK_ID_BASE for k in obj["CustomDeck"])
+    for i in range(4):
+        for j in range(i + 1, 4):
+            assert not ids[i] & ids[j], (i, j)
+            assert not guids[i] & guids[j], (i, j)
+    # Stable: the same ids on the next export; --deck-id-base moves them all by the same amount.
+    again = json.loads((a / "cards.json").read_text(encoding="utf-8"))["ObjectStates"][0]["CustomDeck"]
+    assert set(again) == ids[0]
+    moved = _export(root, "test", "--deck-id-base", "5000")
+    shifted = json.loads((moved / "cards.json").read_text(encoding="utf-8"))["ObjectStates"][0]["CustomDeck"]
+    assert {int(k) - 4000 for k in shifted} == {int(k) for k in ids[0]}
+
+
+def test_deck_ids_never_collide_even_when_names_hash_alike():
+    decks = [(f"game{g}", f"deck{d}") for g in range(40) for d in range(40)]  # 1,600 decks in 10,000 slots
+    ids = tts.deck_ids(decks)
+    firsts = sorted(ids.values())
+    assert len(set(firsts)) == len(decks)
+    assert all(b - a >= tts.SHEETS_PER_DECK for a, b in zip(firsts, firsts[1:]))  # room for every sheet
+    assert tts.deck_ids(list(reversed(decks))) == ids  # the order given does not matter
+    assert DECK_ID_BASE_MAX == tts.MAX_CARD_ID // 100 - tts.DECK_ID_SLOTS * tts.SHEETS_PER_DECK
+    top = max(tts.deck_ids(decks, DECK_ID_BASE_MAX).values()) + tts.SHEETS_PER_DECK - 1
+    assert top * 100 + 69 <= 2**31 - 1  # the highest CardID fits TTS's 32-bit int
+
+
+def test_bad_deck_id_base_is_one_line(tmp_path, capsys):
+    root = make_workspace(tmp_path / "ws")
+    for bad in ("0", "abc", str(DECK_ID_BASE_MAX + 1)):
+        try:
+            code = run(root, "export", "--game", "test", "--preset", "tabletopsimulator", "--deck-id-base", bad)
+        except SystemExit as e:
+            code = e.code
+        assert code == 2
+        err = capsys.readouterr().err.strip()
+        assert "--deck-id-base" in err and "20,474,836" in err and "Traceback" not in err
+
+
+LANDSCAPE = DECK_YAML.replace("format: poker", "size: [126mm, 88mm]\nshape: rect") + "  - {name: 横, text: 本文}\n  - {text: 名無し}\n"
+
+
+def test_cards_type_sideways_and_names(tmp_path):
+    root = make_workspace(tmp_path / "ws", deck=LANDSCAPE)
+    out = _export(root)
+    deck = json.loads((out / "cards.json").read_text(encoding="utf-8"))["ObjectStates"][0]
+    assert deck["SidewaysCard"] is True and {c["SidewaysCard"] for c in deck["ContainedObjects"]} == {True}
+    assert {e["Type"] for e in deck["CustomDeck"].values()} == {1}  # square corners: Rectangle
+    assert [c["Nickname"] for c in deck["ContainedObjects"]] == ["横", "テストカード 2"]
+    rounded = make_workspace(tmp_path / "ws2", deck=DECK_YAML.replace("format: poker", "format: poker\nshape: rounded")
+                             + "  - {name: 丸, text: 本文}\n  - {name: 角, text: 本文}\n")
+    deck = json.loads((_export(rounded) / "cards.json").read_text(encoding="utf-8"))["ObjectStates"][0]
+    assert deck["SidewaysCard"] is False and {e["Type"] for e in deck["CustomDeck"].values()} == {0}
+
+
+PIECES = {
+    "board": "name: ボード\nkind: board\nsize: [300mm, 200mm]\nfront: sq.svg.j2\nfields: {name: text}\npieces:\n  - {name: 盤}\n",
+    "hexes": "name: 六角\nkind: token\nshape: trihex\nsize: 30\nfront: sq.svg.j2\nback: sq.svg.j2\nfields: {name: text}\npieces:\n  - {name: 三}\n",
+    "chits": "name: チット\nkind: token\nshape: rect\nsize: [20mm, 20mm]\nfront: sq.svg.j2\nfields: {name: text}\npieces:\n  - {name: 片}\n",
+}
+
+
+def test_boards_keep_their_aspect_and_tokens_keep_a_back_and_a_border(tmp_path):
+    root = make_workspace(tmp_path / "ws")
+    for deck, text in PIECES.items():
+        (root / "data" / "test" / "decks" / f"{deck}.yaml").write_text(text, encoding="utf-8")
+    (root / "templates" / "test" / "sq.svg.j2").write_text(SQUARE_TOKEN_SVG, encoding="utf-8")
+    out = _export(root)
+    [board] = _objects(out, "board")
+    assert board["Name"] == "Custom_Tile" and board["CustomImage"]["CustomTile"]["Stretch"] is False
+    with Image.open(out / "board-001-front.png") as im:
+        assert abs(im.width / im.height - 1.5) < 0.01  # the image, and so the tile, 3:2
+    [tri] = _objects(out, "hexes")  # no tile has this shape: a cut-out token, its back the second state
+    assert tri["Name"] == "Custom_Token" and tri["CustomImage"]["ImageSecondaryURL"] == ""
+    assert tri["States"]["2"]["Name"] == "Custom_Token"
+    assert tri["States"]["2"]["CustomImage"]["ImageURL"].endswith("/hexes-001-back.png")
+    assert tri["States"]["2"]["GUID"] != tri["GUID"]
+    [chit] = _objects(out, "chits")
+    assert chit["Name"] == "Custom_Token"
+    with Image.open(out / "chits-001-front.png") as im:
+        alpha = im.getchannel("A")
+        border = max(4, round(tts.TOKEN_BORDER * 20 / 25.4 * 200))
+        assert im.width == im.height and alpha.getbbox() == (border, border, im.width - border, im.height - border)
+        assert alpha.getpixel((im.width // 2, im.height // 2)) == 255
