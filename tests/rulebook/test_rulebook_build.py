@@ -16,7 +16,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from pdfprobe import form_texts, glyphs, texts
+from pdfprobe import form_texts, glyphs, stroked_lines, texts
 from pypdf import PdfReader
 
 from conftest import run
@@ -28,7 +28,7 @@ from pnpgen.errors import InputError
 from pnpgen.rulebook import build_rulebook, load_document
 from pnpgen.impose import booklet
 from pnpgen.rulebook.components import component_rows
-from pnpgen.rulebook.parse import Preformatted
+from pnpgen.rulebook.tree import Preformatted
 
 ROOT = Path(__file__).resolve().parents[2]
 FONTS = ROOT / "fonts"
@@ -204,8 +204,11 @@ def test_running_header_names_the_section_at_the_top_of_the_page(books, slug):
     current = ""
     for n, text in enumerate(b.text[2:-1], start=2):
         lines = [ln.strip() for ln in text.strip().splitlines()]
-        # the foot of the page: the running header line (game, draft, section), the page number
-        header, body = re.sub(r"^.*?草案\S*\s*", "", lines[-2]), lines[:-2]
+        # the foot of the page: the running header line (game, draft, section; mirrored on a
+        # left-hand page: section, game, draft), the page number
+        start = lines[-2].find(re.split(r"\s", str(b.game.title))[0][:4])
+        header = (lines[-2][:start] if start > 0 else re.sub(r"^.*?草案\S*\s*", "", lines[-2])).strip()
+        body = lines[:-2]
         names = [re.sub(r"^\d+ ", "", t) if not t.startswith("付録") else "付録" for t in sections.get(n, [])]
         at_top = bool(names) and body[0] == sections[n][0]
         expected = names[0] if at_top else current
@@ -626,11 +629,43 @@ def test_index_lists_terms_with_their_pages(books):
         assert "【倉庫】" in b.text[page - 1].replace("\n", "")
 
 
-def test_quick_reference_lists_the_steps(books):
-    b = books["populous"]
-    page = next(t for t in b.text if t.lstrip().startswith("早見表"))
+@pytest.mark.parametrize("slug", SLUGS)
+def test_quick_reference_is_one_page_of_steps_with_their_pages_end_and_scoring(books, slug):
+    """Every book's 早見表: one page; each numbered step (medallions: its phases) on one line with
+    the page its heading is on in the outline; the end trigger and the victory sentence as the
+    draft words them; the setup's counts; stand-in counts marked （仮）."""
+    b = books[slug]
+    at = next(i for i, t in enumerate(b.text) if t.lstrip().startswith("早見表"))
+    page = b.text[at]
+    assert not b.text[at + 1].lstrip().startswith(("早見表", "● ")), "the quick reference runs over a page"
+    steps = {item.title.replace("\u3000", " "): b.a5.get_destination_page_number(item) + 1
+             for item in flat_outline(b.a5.outline) if re.fullmatch(r"\d+\.\d+\s\S.*", item.title.replace("\u3000", " "))}
+    lines = {re.sub(r"\s+", " ", line).strip() for line in page.splitlines()}
+    for title, number in steps.items():
+        assert f"{title} P.{number}" in lines, (title, number)
     flat = re.sub(r"\s", "", page)
-    assert "4.1エリア選択" in flat and "4.4終了フェイズ" in flat and "オールマイティ" in flat
+    assert {"● ゲームの流れ", "● ゲームの終了", "● 得点と勝利", "● 準備（人数と枚数）", "● 内容物"} <= lines
+    assert "草案に記載なし" not in flat  # each shipped draft gives all four parts
+    expected = {"populous": ["１２ラウンドが終わればゲーム終了", "ＶＰの最も高いプレイヤーがゲームに勝利", "５枚ずつ引いて手札",
+                             "種族ボード5枚（仮）", "地形トークン15個（仮）", "キューブ（神の怒り）30個（仮）"],
+                "alicematic-medallions": ["ホールド後の処理P.5", "３人：２４枚", "１０ラウンドが終わるとゲームが終了",
+                                          "最もＶＰの多いプレイヤーがゲームに勝利"],
+                "alicematic-eiketsuden": ["ゲームの勝敗を決定", "その合計値の最も高いプレイヤーがゲームに勝利",
+                                          "ウッドキューブ（黒）5個（仮）"],
+                "asian-delivery": ["８ラウンドが終わるとゲームが終了", "同値なら達成した依頼数の多い方が勝利"]}[slug]
+    for words in expected:
+        assert words in flat, words
+    assert ("（仮）" in flat) == (slug in ("populous", "alicematic-eiketsuden"))
+
+
+def test_stand_in_counts_are_marked_on_the_components_pages_and_listed(books):
+    b = books["populous"]
+    pages = section_pages(b, "コンポーネント")
+    flat = re.sub(r"\s", "", "".join(b.text[n] for n in pages))
+    assert "5枚（仮）" in flat and "15個（仮）" in flat and "100個（仮）" in flat and "80枚（仮）" not in flat
+    assert "種族ボード: 5枚 is a stand-in" in b.proof and "エピックカード: 80枚" not in b.proof
+    memo = books["alicematic-eiketsuden"].proof
+    assert "ウッドキューブ（３色×４＝１２？）」 says 12, the data has 20" in memo
 
 
 def test_rule_parentheticals_are_body_text(books):
@@ -651,3 +686,39 @@ def test_index_covers_the_rules_only(books):
     appendix = section_pages(b, "デザイナーノート").start + 1
     pages = [int(p) for found in re.findall(r"】\s*([\d、]+)", b.text[index_page]) for p in found.split("、")]
     assert pages and max(pages) < appendix
+
+
+def test_running_heads_are_mirrored_on_facing_pages(books):
+    """The title stands at the inner edge and the section at the outer one: left on a right-hand
+    (odd) page of the left-bound book, right on a left-hand (even) page."""
+    b = books["populous"]
+    for n, page in enumerate(b.glyphs[2:-1], start=3):
+        head = [g for g in page if g.on_page and g.y < 14]  # the running head's line, 12 mm from the top
+        title = next(g for g, h in zip(head, head[1:]) if g.char + h.char == "ポピ")
+        mark_edge = min(g.x for g in head) if n % 2 == 0 else max(g.x for g in head)
+        if n % 2:
+            assert abs(title.x - 15) < 0.5 and mark_edge > 120, n
+        else:
+            assert title.x > 60 and abs(mark_edge - 15) < 0.5, n
+
+
+@pytest.mark.parametrize("slug", ["populous", "alicematic-medallions"])
+def test_each_booklet_sheet_has_fold_marks_and_its_printing_note(books, slug):
+    b = books[slug]
+    pages = texts(b.files["rulebook-booklet.pdf"])
+    sheets = len(pages) // 2
+    for i, page in enumerate(b.booklet.pages):
+        sheet, side = i // 2 + 1, "表" if i % 2 == 0 else "裏"
+        assert f"{sheet}/{sheets}枚目 {side}" in re.sub(r"\s+", " ", pages[i]) and "短辺とじ" in pages[i]
+        folds = [ln for ln in stroked_lines(b.booklet, page) if abs(ln[0] - 148.5) < 0.01 and abs(ln[2] - 148.5) < 0.01]
+        assert sorted(round(min(ln[1], ln[3]), 1) for ln in folds) == [0.0, 205.0], folds  # 5 mm ticks at both ends
+
+
+def test_index_lists_a_rare_variant_under_the_books_spelling(books):
+    """【創生エリア】 (once, a typo the proofing report lists) is indexed under 【創世エリア】."""
+    b = books["populous"]
+    page = next(t for t in b.text if t.lstrip().startswith("索引"))
+    assert "【創生エリア】" not in page
+    typo_page = next(i + 1 for i, t in enumerate(b.text) if "【創生エリア】" in t and not t.lstrip().startswith("付録"))
+    listed = re.search(r"【創世エリア】\s*([\d、]+)", page).group(1).split("、")
+    assert str(typo_page) in listed

@@ -11,16 +11,17 @@ import pytest
 from pypdf import PdfReader
 from reportlab.pdfbase import pdfmetrics
 
-from conftest import DECK_YAML, GAME_YAML, make_workspace
+from conftest import DECK_YAML, DRAFT, GAME_YAML, make_workspace
 from pdfprobe import texts as pdf_texts
 from pnpgen import fonts as fontreg
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
-from pnpgen.rulebook import build_rulebook, load_document, pictures_from_game
+from pnpgen.rulebook import build_rulebook, load_document, pictures_from_game, rulebook_warnings
 from pnpgen.rulebook.flowables import hyphenated, set_lines
 from pnpgen.rulebook.latin import parse_entry
-from pnpgen.rulebook.parse import Bullet, DraftParagraph, Item, Note, Subheading, parse
+from pnpgen.rulebook.parse import parse
+from pnpgen.rulebook.tree import Bullet, DraftParagraph, Item, Note, Subheading
 from pnpgen.text.linebreak import hyphen_positions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -277,3 +278,61 @@ def test_the_sample_english_rulebook_of_alicematic_medallions():
     body = "".join(pages)  # (the Alice card's own art says アリス: the card, not a label)
     assert not [label for label in ("目次", "その他", "データなし", "付録", "デザイナーノート", "草案", "組版", "人")
                 if label in body]
+
+
+STEPS_DRAFT = """Test Game
+
+OVERVIEW
+
+A game.
+
+PLAYING THE GAME
+
+On your turn, do these in order:
+{steps}
+
+END OF THE GAME
+
+The game ends after ten rounds.
+"""
+STEP_TEXTS = ["Draw a card from the pile.",
+              "Play one card from your hand to the table in front of you and resolve its effect.",
+              "Discard down to five cards. Then the player on your left takes a turn."]
+
+
+@pytest.mark.parametrize("style", ["{n}. {t}", "{n}) {t}", "Step {n}: {t}"])
+@pytest.mark.parametrize("between", ["\n", "\n\n"])
+def test_one_sentence_steps_parse_as_steps_in_three_numbering_styles(style, between):
+    steps = between.join(style.format(n=n, t=t) for n, t in enumerate(STEP_TEXTS, start=1))
+    doc = parse(STEPS_DRAFT.format(steps=steps), "en")
+    assert [(s.number, s.title) for s in doc.steps] == [
+        (1, "Draw a card from the pile"),
+        (2, "Play one card from your hand to the table in front of you and resolve its effect"),
+        (3, "Discard down to five cards")]
+    assert [c.text for c in doc.steps[2].children] == ["Then the player on your left takes a turn."]
+
+
+def test_steps_numbered_out_of_order_are_a_check_warning(tmp_path):
+    ws = make_workspace(tmp_path / "ws", game=TWO, deck=DECK)
+    steps = "\n".join(f"{n}) {t}" for n, t in zip((1, 2, 4), STEP_TEXTS))
+    (ws / "data" / "test" / "draft.en.txt").write_text(STEPS_DRAFT.format(steps=steps), encoding="utf-8")
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+    game = load_game(Workspace(ws), "test", lang="en")
+    warnings = rulebook_warnings(game, FONTS)
+    assert any("draft.en.txt:" in w and "numbered 1, 2, 4; expected 1 to 3" in w for w in warnings), warnings
+
+
+def test_figure_after_and_caption_per_language_and_curly_quotes(tmp_path):
+    figure = ("rulebook:\n  figures:\n    - after: {ja: ゲームの準備, en: Setup}\n"
+              "      caption: {ja: 準備の例, en: \"A player's start\"}\n      size: [100, 100]\n"
+              "      pieces:\n        - {deck: cards, piece: 1, x: 50, y: 50}\n")
+    ws = make_workspace(tmp_path / "ws", game=TWO + figure, deck=DECK)
+    draft = 'Test Game\n\n# Setup\n\nSay "Go" and take the player\'s cards.\n\n# Playing\n\n1) Draw a card.\n'
+    (ws / "data" / "test" / "draft.en.txt").write_text(draft, encoding="utf-8")
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+    game = load_game(Workspace(ws), "test", lang="en")
+    result = build_rulebook(game, FONTS, pictures=pictures_from_game(game, ws / "templates"))
+    text = "".join(pdf_texts(result.files["rulebook.pdf"]))
+    assert "Figure" in text and "A player’s start" in text and "{" not in text
+    assert "“Go”" in text and "player’s cards" in text and '"' not in text.split("Proofing")[0]
+    assert not [w for w in result.warnings if "figure after" in w]

@@ -7,21 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from pnpgen.rulebook.parse import (
-    Bullet,
-    Component,
-    DraftParagraph,
-    Item,
-    Note,
-    Preformatted,
-    Step,
-    Subheading,
-    find_preformatted,
-    parse,
-    parse_component_heading,
-)
-from pnpgen.rulebook.parse import _walk
+from pnpgen.rulebook.parse import find_preformatted, parse, parse_component_heading
 from pnpgen.rulebook.reader import read_draft
+from pnpgen.rulebook.tree import Bullet, Component, DraftParagraph, Item, Note, Preformatted, Step, Subheading
+from pnpgen.rulebook.tree import walk as _walk
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 

@@ -14,7 +14,8 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.rulebook.figures import load_settings
 from pnpgen.rulebook.flowables import _visible, kana_row, reading, set_lines
-from pnpgen.rulebook.parse import DraftParagraph, parse
+from pnpgen.rulebook.parse import parse
+from pnpgen.rulebook.tree import DraftParagraph
 from pnpgen.rulebook.reader import read_draft
 from pnpgen.rulebook.styles import BODY_SIZE, MARGIN_INNER, MARGIN_OUTER, MAX_LETTER_SPACING, MIN_LAST_LINE, PAGE_W
 from pnpgen.text import linecheck
@@ -161,3 +162,32 @@ def test_appendix_parts_beyond_z_are_lettered_on():
     from pnpgen.data.spreadsheets import column_letter  # what the story letters its appendix parts with
 
     assert [column_letter(i + 1) for i in (0, 7, 25, 26, 27, 52)] == ["A", "H", "Z", "AA", "AB", "BA"]
+
+
+def test_index_sorts_the_long_vowel_mark_as_its_vowel():
+    """JIS X 4061: ー reads as the vowel before it, voiced and small kana as plain ones first."""
+    from pnpgen.rulebook.flowables import sort_reading
+
+    assert sort_reading("かーど") == "かあと" and sort_reading("すきっぷ") == "すきつふ"
+    terms = ["カウンター", "カード", "カート", "カエル"]
+    ordered = sorted(terms, key=lambda t: (sort_reading(reading(t)), reading(t)))
+    assert ordered == ["カート", "カード", "カウンター", "カエル"]  # かあと, かあど < かうんたあ < かえる
+
+
+def test_a_one_line_paragraph_under_a_heading_keeps_with_the_next():
+    """So that a heading never stands at a page's foot with one line of its text."""
+    from reportlab.platypus import Paragraph
+
+    from pnpgen.rulebook.flowables import JPara
+    from pnpgen.rulebook.story import _two_lines_under_headings
+
+    font = fontreg.register("BIZUDMincho-Regular", ROOT / "fonts")
+    head = Paragraph("見出し")
+    head.keepWithNext = 1
+    short, long_, after = (JPara(t, font, 9, 15) for t in ("短い。", "長い文。" * 40, "次。"))
+    story = [head, short, after]
+    _two_lines_under_headings(story)
+    assert short.keepWithNext == 1 and not getattr(after, "keepWithNext", 0)
+    story = [head, long_, after]
+    _two_lines_under_headings(story)
+    assert not getattr(long_, "keepWithNext", 0)

@@ -28,7 +28,7 @@ GAME_KEYS = {
     "title": "text", "draft": "the 草案 number", "players": "e.g. 3-5", "date": "YYYY-MM-DD",
     "draft_file": "file name", "palette": "name: '#rrggbb'", "fonts": "role: font",
     "fallback_fonts": "list of fonts", "sourced": "list of {name, count, note}", "subtitle": "text",
-    "rulebook": "{figures, quick_reference} (read by pnpgen.rulebook.figures)",
+    "rulebook": "{figures, quick_reference, proof} (read by pnpgen.rulebook.figures)",
     "stamp": "true or false: the version stamp on home sheets",
     "languages": "language codes, e.g. [ja, en]", "default_language": "one of languages",
     "latin_gap": "em between Japanese and Latin, e.g. 0.25",

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnpgen.data.model import Game
-from pnpgen.rulebook.parse import Block, Component, Document
+from pnpgen.rulebook.tree import Block, Component, Document
 
 COMPARABLE_UNITS = {"枚", "個", "本", "台", "体", ""}  # セット, 組, 種 are no piece counts
 
@@ -29,6 +29,8 @@ class DataItem:
     unit: str
     deck_id: str | None = None
     aliases: tuple[str, ...] = ()  # its names in the draft's language, when the build is in another
+    stand_in_count: bool = False  # the data's count may be a stand-in: a 未定 count note, or a bought part
+    where: str = ""  # the data's file (and line) that holds the count or its note
 
     def describe(self) -> str:
         return f"{self.ref} {self.name!r} = {self.count}"
@@ -46,6 +48,7 @@ class ComponentRow:
     stand_in: DataItem | None = None  # a printed deck that may replace the sourced part
     mismatches: list[tuple[str, str]] = field(default_factory=list)  # (part, the draft's count)
     sep: str = "／"  # between the counts of several parts (" / " in a Latin book)
+    provisional: bool = False  # the draft gives no count and the data's is a stand-in: printed 「5枚（仮）」
 
     @property
     def deck_ids(self) -> list[str]:
@@ -91,9 +94,14 @@ def data_items(game: Game, aliases: dict[str, str] | None = None, latin: bool = 
     aliases = aliases or {}
     unit_by_kind = {} if latin else {"card": "枚", "tile": "枚", "board": "枚", "token": "個"}
     also = lambda key: (aliases[key],) if key in aliases else ()  # noqa: E731
-    items = [DataItem(d.name, d.count, "", f"deck {d.id}", unit_by_kind.get(d.kind, ""), d.id, also(d.id))
+    def count_note(d) -> str:
+        return next((str(w) for w, fld, _ in d.placeholders if "count" in fld.rsplit(".", 1)[-1]), "")
+
+    items = [DataItem(d.name, d.count, "", f"deck {d.id}", unit_by_kind.get(d.kind, ""), d.id, also(d.id),
+                      bool(count_note(d)), count_note(d) or str(d.source))
              for d in game.decks]
-    items += [DataItem(s.name, s.count, s.note, "sourced", "" if latin else "個", aliases=also(f"sourced.{i}"))
+    items += [DataItem(s.name, s.count, s.note, "sourced", "" if latin else "個", aliases=also(f"sourced.{i}"),
+                       stand_in_count=True, where=str(Path(game.root) / "game.yaml"))
               for i, s in enumerate(game.sourced)]
     return items
 
@@ -147,6 +155,7 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
             parts.append((name, found))
         row = ComponentRow(comp.name, parts, comp.children, comp.heading if comp.counts else None,
                            _units(comp, parts), sep=sep)
+        row.provisional = not comp.counts and any(d.stand_in_count for _, ds in parts for d in ds)
         rows.append(row)
         where = f"{draft_path}:{comp.line}"
         missing = [name for name, ds in parts if not ds]
@@ -167,8 +176,8 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
             used.add(id(d))
             report.append(f"components: deck {d.deck_id} is a printed stand-in for 「{row.name}」")
     rest = [d for d in items if id(d) not in used]
-    for d in rest:
-        rows.append(ComponentRow(d.name, [(d.name, [d])], [], None, [d.unit], sep=sep))
+    for d in rest:  # only in the data: the draft gives no count
+        rows.append(ComponentRow(d.name, [(d.name, [d])], [], None, [d.unit], sep=sep, provisional=d.stand_in_count))
     report.append(f"components: {len(doc.components)} in the draft, {len(items)} data items, "
                   f"{len(rest)} only in the data")
     return rows, warnings, report

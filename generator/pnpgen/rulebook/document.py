@@ -118,9 +118,13 @@ class RulebookDoc(BaseDocTemplate):
         canv.setFillColor(NOTE_INK)
         gap = "\u2002" if self.meta.latin else "　"
         head = f"{self.meta.one_line_title}{gap}{self.meta.draft_label}".strip()
-        glyphs.draw(canv, MARGIN_INNER, y, head, self.fonts.gothic, MIN_SIZE)
+        # mirrored on facing pages: the section at the outer edge, the title at the inner one (a
+        # left-bound book's odd pages are right-hand pages; a right-bound one's are left-hand)
+        right_hand = (doc.page % 2 == 1) == (self.meta.binding != "right")
+        inner, outer = (MARGIN_INNER, PAGE_W - MARGIN_OUTER) if right_hand else (PAGE_W - MARGIN_INNER, MARGIN_OUTER)
+        glyphs.draw(canv, inner, y, head, self.fonts.gothic, MIN_SIZE, "left" if right_hand else "right")
         if self._page_mark:
-            glyphs.draw(canv, PAGE_W - MARGIN_OUTER, y, self._page_mark, self.fonts.gothic, MIN_SIZE, "right")
+            glyphs.draw(canv, outer, y, self._page_mark, self.fonts.gothic, MIN_SIZE, "right" if right_hand else "left")
         canv.setStrokeColor(RULE)
         canv.setLineWidth(0.4)
         canv.line(MARGIN_INNER, y - 1.8 * mm, PAGE_W - MARGIN_OUTER, y - 1.8 * mm)

@@ -4,12 +4,15 @@ real pieces, and the quick reference. Read here, with file:line errors, never fr
     rulebook:
       figures:
         - after: 天地開闢            # the step, sub-heading or section the figure closes
-          caption: 開始時のエリアの例
+          caption: 開始時のエリアの例    # either may be given per language: {ja: 開始時の例, en: A start}
           size: [120, 100]           # the arrangement's box at printed size, mm
           pieces:                    # each piece's centre in mm from the box's top-left, y down
             - {deck: area, piece: 2, x: 20, y: 23, rotate: 0}
       quick_reference:
         deck: summary                # show this deck's faces on the quick reference page
+      proof:
+        ignore: [始めて, 創生エリア]  # findings of proof.txt that quote these words are meant
+      style: jlreq                   # or proportional: the Japanese body text (docs/data-format.md)
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ from pnpgen.data import validate
 from pnpgen.data.model import Game
 from pnpgen.data.yamlsrc import Located, load_yaml
 
-KEYS = ("figures", "quick_reference")
+KEYS = ("figures", "quick_reference", "proof", "style")
+STYLES = ("jlreq", "proportional")  # the Japanese body: fixed-width ベタ組 with JLREQ 約物, or BIZ UDP明朝
 FIGURE_KEYS = ("after", "caption", "size", "pieces")
 PIECE_KEYS = ("deck", "piece", "x", "y", "rotate")
 
@@ -49,6 +53,8 @@ class FigureSpec:
 class RulebookSettings:
     figures: list[FigureSpec] = field(default_factory=list)
     quick_reference_deck: str | None = None
+    proof_ignore: list[str] = field(default_factory=list)
+    style: str = "jlreq"
 
 
 FIGURE_MM = (-2000.0, 2000.0)  # sizes and positions in a figure (validate.number bounds them)
@@ -70,6 +76,20 @@ def _mapping(doc: Located, value: Any, keypath: tuple, allowed: tuple[str, ...],
         if key not in allowed:
             raise doc.error(keypath + (key,), f"unknown key in {what}", "one of " + ", ".join(allowed), key=True)
     return value
+
+
+def _in_language(doc: Located, value: Any, keypath: tuple, game: Game) -> str:
+    """A text of the settings, or its translation in the build's language when it is given per
+    language (``{ja: 天地開闢, en: Creation}``): the build's, else the game's default language's."""
+    if not isinstance(value, dict):
+        return str(value)
+    if not value or not all(isinstance(k, str) and isinstance(v, (str, int, float)) for k, v in value.items()):
+        raise doc.error(keypath, "a text per language must map language codes to texts", "{ja: …, en: …}")
+    default = game.translations.default if game.translations is not None else game.lang
+    for lang in (game.lang, default):
+        if lang in value:
+            return str(value[lang])
+    raise doc.error(keypath, f"no text in {game.lang} or {default}", "{" + ", ".join(f"{k}: …" for k in (game.lang, default)) + "}")
 
 
 def load_settings(game: Game) -> RulebookSettings:
@@ -117,11 +137,24 @@ def load_settings(game: Game) -> RulebookSettings:
             placed.append(Placed(did, number, _number(doc, p.get("x"), pk + ("x",), "x"),
                                  _number(doc, p.get("y"), pk + ("y",), "y"),
                                  _number(doc, p.get("rotate", 0), pk + ("rotate",), "rotate", (-360.0, 360.0))))
-        out.figures.append(FigureSpec(str(fig["after"]), str(fig.get("caption", "") or ""), (w, h), placed,
-                                      doc.where(kp).line or 0))
+        out.figures.append(FigureSpec(_in_language(doc, fig["after"], kp + ("after",), game),
+                                      _in_language(doc, fig.get("caption", "") or "", kp + ("caption",), game),
+                                      (w, h), placed, doc.where(kp).line or 0))
     quick = raw.get("quick_reference")
     if quick is not None:
         quick = _mapping(doc, quick, ("rulebook", "quick_reference"), ("deck",), "quick_reference")
         if "deck" in quick:
             out.quick_reference_deck = deck_id(quick["deck"], ("rulebook", "quick_reference", "deck"))
+    proof = raw.get("proof")
+    if proof is not None:
+        proof = _mapping(doc, proof, ("rulebook", "proof"), ("ignore",), "proof")
+        ignore = proof.get("ignore") or []
+        if not isinstance(ignore, list) or not all(isinstance(w, str) and w.strip() for w in ignore):
+            raise doc.error(("rulebook", "proof", "ignore"), "ignore must be a list of words",
+                            "the words a finding of proof.txt quotes, e.g. [始めて, 創生エリア]")
+        out.proof_ignore = [w.strip() for w in ignore]
+    style = raw.get("style", "jlreq")
+    if style not in STYLES:
+        raise doc.error(("rulebook", "style"), f"unknown style {validate.show(style)}", " or ".join(STYLES))
+    out.style = style
     return out

@@ -20,6 +20,7 @@ from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.styles import (
+    LATIN_GAP,
     ACCENT,
     INK,
     MAX_LETTER_SPACING,
@@ -44,7 +45,7 @@ def _visible(text: str) -> int:
 
 
 def set_lines(text: str, width: float, measure: Callable[[str], float], lead: float = 0.0,
-              em: float = 9.0, lang: str = "ja") -> list[tuple[int, int]]:
+              em: float = 9.0, lang: str = "ja", advances: Sequence[float] | None = None) -> list[tuple[int, int]]:
     """Lines of ``text`` as (start, end) offsets; the first line starts ``lead`` points in.
 
     Japanese is set as a book is: character by character within the JLREQ rules
@@ -53,11 +54,12 @@ def set_lines(text: str, width: float, measure: Callable[[str], float], lead: fl
     the line above (追い出し) when that line can give them without spacing beyond
     ``MAX_LETTER_SPACING``. A Latin-script text (``lang``) is set by ``_latin_lines``. Either way
     a Latin word breaks only at a hyphenation point, and such a line ends with a hyphen
-    (``hyphenated``)."""
+    (``hyphenated``). ``advances`` are the characters' widths when their neighbours set them
+    (``jlreq_advances``); without them each character is measured alone."""
     if not text:
         return []
     units = [PREFIX, *text]
-    widths = [lead] + [measure(ch) for ch in text]
+    widths = [lead] + (list(advances) if advances is not None else [measure(ch) for ch in text])
     hyphens = [measure(lb.HYPHEN_CHAR)] * (len(units) + 1)
     spaces = [u in lb.SPACES for u in units]
     if is_latin(lang):
@@ -70,6 +72,76 @@ def set_lines(text: str, width: float, measure: Callable[[str], float], lead: fl
             widths, spaces, width, hyphens)
         ranges = _keep_last_line(ranges, units, classes, widths, width, em)
     return [(max(s - 1, 0), e - 1) for s, e in ranges]
+
+
+# ---------------------------------------------------------------- JLREQ 約物 and 和欧間
+
+OPENING = frozenset("「『（【〔［｛〈《〘〖〝“‘")  # 始め括弧類: ink in the right half of the em
+CLOSING = frozenset("」』）】〕］｝〉》〙〗〟”’")  # 終わり括弧類: ink in the left half
+STOPS = frozenset("、。，．")  # 読点類・句点類: ink in the left half
+MIDDLE = frozenset("・：；")  # 中点類: ink in the middle
+_PUNCT = OPENING | CLOSING | STOPS | MIDDLE
+_AFTER_NONE = CLOSING | STOPS  # after these, a mark keeps no space of its own before it
+
+
+@lru_cache(maxsize=32)
+def full_width_marks(font: str) -> bool:
+    """The font sets 、 on a full em (a fixed-width face): JLREQ's widths can be set with it."""
+    return pdfmetrics.stringWidth("、", font, 1000) >= 900
+
+
+def _japanese(ch: str) -> bool:
+    o = ord(ch)
+    return ch not in _PUNCT and (0x3040 <= o <= 0x30FF or 0x3400 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF
+                                 or ch.isalnum() and 0xFF10 <= o <= 0xFF5A or ch in "々〆〇")
+
+
+def _latin(ch: str) -> bool:
+    return ch.isascii() and ch.isalnum()
+
+
+def jlreq_advances(text: str, measure: Callable[[str], float], em: float, *, opens: bool = True,
+                   closes: bool = True, latin_gap: float = LATIN_GAP) -> list[tuple[float, float]]:
+    """(advance, offset) in points of each character of ``text``, set by JLREQ (3.1 and 3.2.1,
+    Requirements for Japanese Text Layout): 約物 take half an em of ink and keep the half-em
+    space of their em box (a full em for 、。 and brackets, 1.5 em for 」「 and 、「), except where
+    another mark's space already stands (連続約物: 」。 and 「（ close up) and at a line's end
+    (``closes``: the space after the last mark is dropped, 行末二分); 中点類 keep a quarter em on
+    each side; a Japanese character next to a Latin letter or digit is ``latin_gap`` em apart
+    (和欧間). ``opens``: the text starts a paragraph, whose opening bracket keeps its space
+    (a wrapped line's starts flush, 天付き). The offset moves the glyph from the advance's
+    start to its em box (an opening bracket whose space is dropped). For a font whose marks are
+    full-width (``full_width_marks``)."""
+    out: list[tuple[float, float]] = []
+    n = len(text)
+    half, quarter = em / 2, em / 4
+    plain = {i for i, role in lb.quote_roles(text).items() if role == "open"}  # ”…” used both ways: a full em
+    for i, ch in enumerate(text):
+        before = text[i - 1] if i and i - 1 not in plain else ("あ" if i else None)
+        after = text[i + 1] if i + 1 < n and i + 1 not in plain else ("あ" if i + 1 < n else None)
+        if i in plain:
+            out.append((measure(ch), 0.0))
+            continue
+        if ch in OPENING:
+            keep = half if (before is None and opens) or (before is not None and before not in _PUNCT) else 0.0
+            out.append((half + keep, keep - half))
+            continue
+        if ch in CLOSING or ch in STOPS:
+            keep = half if after is not None and after not in _AFTER_NONE else 0.0
+            if after is None and not closes:
+                keep = half
+            out.append((half + keep, 0.0))
+            continue
+        if ch in MIDDLE:
+            lead = quarter if before is not None and before not in _PUNCT else 0.0
+            tail = quarter if (after is not None and after not in _AFTER_NONE) or (after is None and not closes) else 0.0
+            out.append((half + lead + tail, lead - quarter))
+            continue
+        width = measure(ch)
+        if after is not None and ((_japanese(ch) and _latin(after)) or (_latin(ch) and _japanese(after))):
+            width += latin_gap * em
+        out.append((width, 0.0))
+    return out
 
 
 def hyphenated(text: str, end: int) -> bool:
@@ -182,6 +254,9 @@ class JPara(Flowable):
         self.color, self.first_indent, self.left = color, first_indent, left
         self.prefix, self.prefix_font, self.prefix_x = prefix, prefix_font or font, prefix_x
         self.lines, self.first, self.last = lines, first, last
+        # JLREQ's 約物 widths and 和欧間 when the font's marks are full-width (the jlreq style's
+        # BIZ UD明朝); a proportional face (BIZ UDP明朝) sets the marks at its own widths
+        self.jlreq = not self.latin and full_width_marks(font)
 
     def _measure(self, ch: str) -> float:
         return pdfmetrics.stringWidth(ch, glyphs.font_for(ch, self.font), self.size)
@@ -198,7 +273,11 @@ class JPara(Flowable):
             lead = self.first_indent - self.left + self._bracket_pad()
             if self.prefix and not self.prefix_x:
                 lead += glyphs.width(self.prefix, self.prefix_font, self.size)
-            self.lines = set_lines(self.text, aw - self.left, self._measure, lead, self.size, self.lang)
+            advances = None
+            if self.jlreq:
+                opens = not self.prefix or bool(self.prefix_x)
+                advances = [a for a, _ in jlreq_advances(self.text, self._measure, self.size, opens=opens)]
+            self.lines = set_lines(self.text, aw - self.left, self._measure, lead, self.size, self.lang, advances)
         self.width = aw
         self.height = len(self.lines) * self.leading
         return aw, self.height
@@ -257,6 +336,10 @@ class JPara(Flowable):
             if self.latin:
                 self._draw_words(line, s, mask, x, y, 0.0 if is_last else slack)
                 continue
+            if self.jlreq:
+                opens = first_line and (not self.prefix or bool(self.prefix_x))
+                self._draw_jlreq(line, s, mask, x, y, avail, is_last, opens)
+                continue
             gaps = len(line) - 1
             spacing = 0.0
             if not is_last and gaps > 0 and 0 < slack <= MAX_LETTER_SPACING * self.size * gaps:
@@ -269,6 +352,43 @@ class JPara(Flowable):
                     t.setCharSpace(spacing)
                     t.textOut(part)
             c.drawText(t)
+
+    def _draw_jlreq(self, line: str, start: int, mask: list[bool], x: float, y: float, avail: float,
+                    is_last: bool, opens: bool) -> None:
+        """One Japanese line at JLREQ's widths (``jlreq_advances``), justified by spacing every
+        character alike (at most ``MAX_LETTER_SPACING``); runs whose glyphs fall where the text
+        cursor is are drawn in one go."""
+        cells = jlreq_advances(line, self._measure, self.size, opens=opens)
+        gaps = len(line) - 1
+        slack = avail - sum(a for a, _ in cells)
+        spacing = slack / gaps if not is_last and gaps > 0 and 0 < slack <= MAX_LETTER_SPACING * self.size * gaps else 0.0
+        t = self.canv.beginText(x, y)
+        t.setCharSpace(spacing)
+        cursor, font, colour, run = -1e9, "", None, ""  # where the text cursor is; nothing set yet
+        pos = x
+        for k, ch in enumerate(line):
+            advance, offset = cells[k]
+            want_font = glyphs.font_for(ch, self.font)
+            want_colour = ACCENT if mask[min(start + k, len(mask) - 1)] else self.color
+            origin = pos + offset
+            if run and (want_font != font or want_colour != colour or abs(origin - cursor) > 1e-6):
+                t.textOut(run)
+                run = ""
+            if not run:
+                if want_font != font:
+                    t.setFont(want_font, self.size)
+                    font = want_font
+                if want_colour != colour:
+                    t.setFillColor(want_colour)
+                    colour = want_colour
+                if abs(origin - cursor) > 1e-6:
+                    t.setTextOrigin(origin, y)
+            run += ch
+            cursor = origin + pdfmetrics.stringWidth(ch, want_font, self.size) + spacing
+            pos += advance + spacing
+        if run:
+            t.textOut(run)
+        self.canv.drawText(t)
 
     def _draw_words(self, line: str, start: int, mask: list[bool], x: float, y: float, slack: float) -> None:
         """One Latin line: word by word, the slack shared by its word spaces (at most
@@ -312,8 +432,9 @@ class Heading(Flowable):
 
     def __init__(self, number: str, text: str, level: int, style, *, mark: str | None = None,
                  key: str, bar: bool = False, rule: bool = False, space_before: float = 0, space_after: float = 0,
-                 gap: str = "　"):
+                 gap: str = "　", pages: dict[str, int] | None = None):
         super().__init__()
+        self.pages = pages  # where the heading was drawn, by key: the quick reference's page numbers
         self.number, self.text, self.level = number, text, level
         self.style, self.mark, self.key = style, mark, key
         self.bar, self.rule = bar, rule
@@ -330,6 +451,8 @@ class Heading(Flowable):
 
     def draw(self):
         c = self.canv
+        if self.pages is not None:
+            self.pages[self.key] = c.getPageNumber()
         extra = 2.2 * mm if self.rule else 0
         self._para.drawOn(c, self._indent, extra)
         if self.bar:
@@ -339,6 +462,24 @@ class Heading(Flowable):
             c.setStrokeColor(ACCENT)
             c.setLineWidth(0.8)
             c.line(0, 0.8 * mm, self.width, 0.8 * mm)
+
+
+class PageNumber(Flowable):
+    """The page a heading was drawn on (``Heading.pages``), right-aligned in its cell: read when
+    drawn, so it is the page of this pass (the headings it names come earlier in the book)."""
+
+    def __init__(self, key: str, pages: dict[str, int], text: Callable[[int], str], font: str, size: float):
+        super().__init__()
+        self.key, self.pages, self.text, self.font, self.size = key, pages, text, font, size
+
+    def wrap(self, aw, ah):
+        self.width, self.height = aw, self.size * 1.4
+        return self.width, self.height
+
+    def draw(self):
+        page = self.pages.get(self.key)
+        if page is not None:
+            glyphs.draw(self.canv, self.width, self.size * 0.35, self.text(page), self.font, self.size, "right")
 
 
 class Diagram(Flowable):
@@ -459,6 +600,22 @@ class Faces(Flowable):
                        self.scale)
 
 
+class FittedFaces(Faces):
+    """Faces drawn at ``scale``, or smaller (not below ``least``) to fit the rest of the page:
+    the quick reference's summary card stays on its one page."""
+
+    def __init__(self, deck_id: str, picture: DeckPicture, scale: float, least: float):
+        super().__init__(deck_id, picture, scale)
+        self.base, self.least = scale, least
+
+    def wrap(self, aw, ah):
+        self.scale = max(min(self.base, Faces.fit(self.picture, ah - 1, aw)), self.least)
+        tw, th = (v * PT for v in self.picture.trim_mm)
+        n = len(self.faces)
+        self.width, self.height = n * tw * self.scale + (n - 1) * self.GAP, th * self.scale
+        return self.width, self.height
+
+
 class Figure(Flowable):
     """A setup figure: real pieces placed as the game's YAML arranges them (mm, y down),
     scaled to fit the column. Never split."""
@@ -514,6 +671,27 @@ def reading(term: str, memo: Memo[str] | None = None) -> str:
     return memo.learn(term, found) if memo is not None else found
 
 
+_VOWELS = {ch: "あいうえお"[i % 5] for row in ("あいうえお", "かきくけこ", "さしすせそ", "たちつてと", "なにぬねの",
+                                               "はひふへほ", "まみむめも", "らりるれろ", "ぁぃぅぇぉ")
+           for i, ch in enumerate(row)}
+_VOWELS.update({"や": "あ", "ゆ": "う", "よ": "お", "ゃ": "あ", "ゅ": "う", "ょ": "お", "わ": "あ", "を": "お", "ん": "ん",
+                "っ": "う", "ゐ": "い", "ゑ": "え"})
+
+
+def sort_reading(text: str) -> str:
+    """A reading as JIS X 4061 sorts it at its first level: the long-vowel mark ー as the vowel
+    of the kana before it (カード = かあど), voiced and small kana as their plain ones."""
+    out: list[str] = []
+    for ch in unicodedata.normalize("NFD", text):
+        if unicodedata.combining(ch):
+            continue  # が → か
+        if ch == "ー" and out:
+            ch = _VOWELS.get(out[-1], "ー")
+        out.append({"ぁ": "あ", "ぃ": "い", "ぅ": "う", "ぇ": "え", "ぉ": "お", "ゃ": "や", "ゅ": "ゆ", "ょ": "よ",
+                    "っ": "つ", "ゎ": "わ"}.get(ch, ch))
+    return "".join(out)
+
+
 def kana_row(term: str, memo: Memo[str] | None = None) -> str:
     """The 五十音 row heading a term is listed under (あ か さ …), ``英数`` for the rest."""
     r = reading(term, memo)[:1]
@@ -524,6 +702,10 @@ def kana_row(term: str, memo: Memo[str] | None = None) -> str:
         if plain < start:
             return _ROWS[i]
     return "わ"
+
+
+def _one_apart(a: str, b: str) -> bool:
+    return len(a) == len(b) > 2 and sum(x != y for x, y in zip(a, b)) == 1
 
 
 class TermIndex(IndexingFlowable):
@@ -540,22 +722,34 @@ class TermIndex(IndexingFlowable):
         self.latin, self.other = latin, other  # other: the heading of terms under no letter or kana row
         self._entries: dict[str, set[int]] = {}
         self._last: dict[str, set[int]] = {}
+        self._uses: dict[str, int] = {}  # how often each term is printed: a variant merges into the commoner
+        self._uses_last: dict[str, int] = {}
 
     def isSatisfied(self):
-        return self._entries == self._last
+        return self._entries == self._last and self._uses == self._uses_last
 
     def beforeBuild(self):
-        self._last = self._entries
-        self._entries = {}
+        self._last, self._uses_last = self._entries, self._uses
+        self._entries, self._uses = {}, {}
 
     def notify(self, kind, stuff):
         if kind == "IndexTerm":
             term, page = stuff
             self._entries.setdefault(term, set()).add(page)
+            self._uses[term] = self._uses.get(term, 0) + 1
 
     def entries(self) -> list[tuple[str, list[int]]]:
-        key = (lambda t: (t.casefold(), t)) if self.latin else (lambda t: (reading(t, self.readings), t))
-        return sorted(((t, sorted(p)) for t, p in self._last.items()), key=lambda e: key(e[0]))
+        """The terms with their pages; a term one character apart from a commoner one
+        (【創生エリア】 once beside 【創世エリア】 fourteen times: the proofing report lists it) is
+        listed under the commoner spelling; kana in 五十音順, ー read as its vowel (JIS X 4061)."""
+        key = (lambda t: (t.casefold(), t)) if self.latin else (lambda t: (sort_reading(reading(t, self.readings)), reading(t, self.readings), t))
+        merged = {t: set(p) for t, p in self._last.items()}
+        uses = self._uses_last
+        for rare in sorted(merged, key=lambda t: (uses.get(t, 0), t)):
+            common = [t for t in merged if t != rare and _one_apart(t, rare) and uses.get(t, 0) > 2 * uses.get(rare, 0)]
+            if common and rare in merged:
+                merged[max(common, key=lambda t: (uses.get(t, 0), t))] |= merged.pop(rare)
+        return sorted(((t, sorted(p)) for t, p in merged.items()), key=lambda e: key(e[0]))
 
     def _row(self, term: str) -> str:
         if not self.latin:

@@ -1,5 +1,5 @@
 """A plain-text draft in English (or another Latin-script language) read into the same tree as a
-Japanese one (``parse.Document``), so the rest of the rulebook build does not know the difference.
+Japanese one (``tree.Document``), so the rest of the rulebook build does not know the difference.
 
 What the draft's marks mean:
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from pnpgen.rulebook.parse import (
+from pnpgen.rulebook.tree import (
     Block,
     Blocks,
     Bullet,
@@ -244,11 +244,15 @@ def _finish(open_text: list, section: Section | None, out: Blocks) -> None:
 
 
 def _first_sentence(text: str) -> tuple[str | None, str]:
-    """A step's title (its text, or its first sentence when that is short) and the rest."""
+    """A step's title and the rest: its text when short or one sentence, else its first
+    sentence (a title line ending in ``:`` counts as one); None when the first of several
+    sentences runs on past 200 characters (a paragraph, not a step)."""
     if len(text) <= 60:
         return text.rstrip("."), ""
-    m = re.match(r"^(.{1,60}?[.:])\s+(\S.*)$", text)
-    return (m.group(1).rstrip(".:"), m.group(2)) if m else (None, text)
+    m = re.match(r"^(.{1,200}?[.:!?])\s+([A-Z0-9(“\"'‘].*)$", text)
+    if m:
+        return m.group(1).rstrip(".:"), m.group(2)
+    return (text.rstrip("."), "") if len(text) <= 200 else (None, text)
 
 
 def _paragraph(text: str, gap: bool, line: int) -> Block:

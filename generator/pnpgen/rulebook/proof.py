@@ -4,8 +4,15 @@
   fourteen times; 事務所 / 事業所), with the draft lines of each;
 - numbers that disagree: the same phrase with another number (倉庫 「最大３個まで」 /
   「最大４個まで」), with the change-log lines that mention both numbers;
-- draft↔data count mismatches (from the components list);
-- placeholders still open (未定 values in the data, the player count).
+- draft↔data count mismatches (from the components list, and a count memo that disagrees);
+- the counts printed 「（仮）」: stand-ins of the data the draft gives no count for;
+- placeholders still open (未定 values in the data, the player count);
+- slips of the pen in a Japanese draft, found with a morphological analyser (``grammar``):
+  配置しいる, ら抜き, をを, 1方, ”…”, です／である mixed, one word spelt two ways;
+- the 【terms】 on the cards spelt otherwise in the book, or never used in it.
+
+A finding the designer means (an intended spelling) is dropped by ``rulebook.proof.ignore`` in
+game.yaml: a list of the words the finding quotes.
 
 Each finding is a ``Finding`` with a short kind, a text for the book (no file names) and a text
 for proof.txt (with paths and lines), worded from the message catalogue (``proof.*``) in the
@@ -17,15 +24,17 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Collection
 from difflib import SequenceMatcher
 from pathlib import Path
 
 from pnpgen.data.model import Game, is_placeholder
 from pnpgen.messages import msg
+from pnpgen.rulebook import grammar
 from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.flowables import terms
-from pnpgen.rulebook.parse import Document, Section
 from pnpgen.rulebook.reader import is_latin
+from pnpgen.rulebook.tree import Document, Section
 
 _KANJI_RUN = re.compile(r"[\u4e00-\u9fff々]{3,}")
 _COUNTERS = set("個枚回人点番本")
@@ -34,9 +43,10 @@ _NUMBER = re.compile(r"([０-９0-9]+)(個|枚|人|点|回|マス|ラウンド|�
 
 @dataclass
 class Finding:
-    kind: str  # proof.kind.*: 表記ゆれ | 数の不一致 | 個数 | 未定 (Spelling | Numbers | Count | Open)
+    kind: str  # proof.kind.*: 表記ゆれ | 数の不一致 | 個数 | 未定 | 誤記 | 文体 (Spelling | Numbers | Count | Open | Typo | Style)
     book: str
     file: str
+    subject: tuple[str, ...] = ()  # the words it quotes: an entry of rulebook.proof.ignore naming one drops it
 
 
 def report_lang(lang: str, draft_lang: str) -> str:
@@ -98,7 +108,7 @@ def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str)
             out.append(Finding(msg("proof.kind.spelling", lang),
                                msg("proof.spelling.book", lang, **pair, at_a=_at(seen[a], lang), at_b=_at(seen[b], lang)),
                                msg("proof.spelling.file", lang, **pair, lines_a=_nums(seen[a]),
-                                   lines_b=_nums(seen[b]), path=draft_path, line=min(seen[a] + seen[b]))))
+                                   lines_b=_nums(seen[b]), path=draft_path, line=min(seen[a] + seen[b])), (a, b)))
     return out
 
 
@@ -173,6 +183,38 @@ def count_mismatches(rows: list[ComponentRow], doc: Document, draft_path: Path |
     return out
 
 
+def provisional_counts(rows: list[ComponentRow], lang: str) -> list[Finding]:
+    """The counts the book prints marked 「（仮）」: the draft gives none, the data's is a stand-in."""
+    kind = msg("proof.kind.open", lang)
+    return [Finding(kind, msg("proof.provisional.book", lang, name=r.name, count=r.count_text()),
+                    msg("proof.provisional.file", lang, name=r.name, count=r.count_text(),
+                        where=next((d.where for d in r.items if d.stand_in_count), "")), (r.name,))
+            for r in rows if r.provisional and r.count_text()]
+
+
+_MEMO_COUNT = re.compile(r"([^＋+（）()、\s]+)[（(]([^（）()]*?[＝=]\s*([０-９0-9]+)\s*[？?]?)[）)]")
+
+
+def memo_counts(doc: Document, game: Game, draft_path: Path | str, lang: str) -> list[Finding]:
+    """A count memo of the components section that disagrees with the data:
+    「ウッドキューブ（３色×４＝１２？）」 against the four colours of five cubes in ``sourced:``."""
+    names = [(s.name, s.count) for s in game.sourced] + [(d.name, d.count) for d in game.decks]
+    out = []
+    for s in doc.rules:
+        for memo in s.memos:
+            for m in _MEMO_COUNT.finditer(memo.text):
+                head = m.group(1)
+                data = [(name, n) for name, n in names if name.startswith(head)]
+                total = sum(n for _, n in data)
+                said = int(m.group(3).translate(str.maketrans("０１２３４５６７８９", "0123456789")))
+                if data and total != said:
+                    parts = dict(name=head, memo=m.group(0), draft=said, data=total, kinds=len(data), line=memo.line,
+                                 path=draft_path)
+                    out.append(Finding(msg("proof.kind.count", lang), msg("proof.memo.book", lang, **parts),
+                                       msg("proof.memo.file", lang, **parts), (head,)))
+    return out
+
+
 def placeholders(game: Game, lang: str) -> list[Finding]:
     kind = msg("proof.kind.open", lang)
     out = []
@@ -198,12 +240,57 @@ def placeholders(game: Game, lang: str) -> list[Finding]:
     return out
 
 
+_SLIP_KIND = {"style": "proof.kind.style", "variant": "proof.kind.spelling"}
+
+
+def slips(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
+    """The analyser's findings (``grammar``) in every line but the brainstorm's; the style and
+    spelling rules read the rules sections only."""
+    skip = [(s.line, _end(doc.sections, s)) for s in doc.of_kind("brainstorm")]
+    lines = [(n, line) for n, line in _lines(text) if not any(a <= n < b for a, b in skip)]
+    out = []
+    for s in grammar.slips(lines, {n for n, _ in _rules_lines(doc, text)}):
+        said = dict(found=s.found, suggest=s.suggest, why=msg(f"proof.slip.{s.rule}", lang), line=s.line,
+                    context=s.context, path=draft_path)
+        out.append(Finding(msg(_SLIP_KIND.get(s.rule, "proof.kind.typo"), lang), msg("proof.slip.book", lang, **said),
+                           msg("proof.slip.file", lang, **said), (s.found,)))
+    return out
+
+
+def card_terms(game: Game, text: str, lang: str) -> list[Finding]:
+    """The 【terms】 printed on the pieces (any text of a deck's pieces) against the draft's: one
+    spelt differently from a term of the book (a character apart), or one the book never uses.
+    Each term once, at the first piece that prints it."""
+    book = set(terms(text))
+    seen: set[str] = set()
+    out = []
+    for deck in game.decks:
+        for piece in deck.pieces:
+            for value in piece.values.values():
+                for item in value if isinstance(value, list) else [value]:
+                    for term in terms(item) if isinstance(item, str) else []:
+                        if term in book or term in seen:
+                            continue
+                        seen.add(term)
+                        near = sorted(b for b in book if _one_apart(b, term))
+                        said = dict(deck=deck.name, piece=piece.label, term=term, where=piece.where,
+                                    book_term=near[0] if near else "")
+                        key = "proof.card_term.spelt" if near else "proof.card_term.missing"
+                        out.append(Finding(msg("proof.kind.spelling" if near else "proof.kind.term", lang),
+                                           msg(f"{key}_book", lang, **said), msg(f"{key}_file", lang, **said),
+                                           (term,)))
+    return out
+
+
 def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_path: Path | str,
-          lang: str) -> list[Finding]:
-    """Every finding, worded in ``lang`` (see :func:`report_lang`)."""
-    return (near_duplicates(doc, text, draft_path, lang) + disagreeing_numbers(doc, text, draft_path, lang)
-            + count_mismatches(rows, doc, draft_path, lang)
-            + placeholders(game, lang))
+          lang: str, *, draft_lang: str = "ja", ignore: Collection[str] = ()) -> list[Finding]:
+    """Every finding, worded in ``lang`` (see :func:`report_lang`), but those whose words
+    ``ignore`` names; a Japanese draft is also read by the analyser (``slips``)."""
+    found = (near_duplicates(doc, text, draft_path, lang) + disagreeing_numbers(doc, text, draft_path, lang)
+             + count_mismatches(rows, doc, draft_path, lang) + memo_counts(doc, game, draft_path, lang)
+             + placeholders(game, lang) + provisional_counts(rows, lang) + card_terms(game, text, lang)
+             + ([] if is_latin(draft_lang) else slips(doc, text, draft_path, lang)))
+    return [f for f in found if not set(f.subject) & set(ignore)]
 
 
 def proof_text(game: Game, draft_path, findings: list[Finding], lang: str) -> str:

@@ -24,8 +24,19 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings
-from pnpgen.rulebook.flowables import Diagram, Faces, Figure, Heading, JPara, TermIndex, mark_indexed, terms
-from pnpgen.rulebook.parse import (
+from pnpgen.rulebook.flowables import (
+    Diagram,
+    Faces,
+    Figure,
+    FittedFaces,
+    Heading,
+    JPara,
+    PageNumber,
+    TermIndex,
+    mark_indexed,
+    terms,
+)
+from pnpgen.rulebook.tree import (
     Block,
     Bullet,
     Component,
@@ -42,6 +53,7 @@ from pnpgen.data.spreadsheets import column_letter  # appendix parts: A … Z, A
 from pnpgen.memo import Memo
 from pnpgen.messages import msg
 from pnpgen.rulebook.pictures import DeckPicture
+from pnpgen.rulebook.quickref import Line, quick_reference
 from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.styles import (
     ACCENT,
@@ -87,6 +99,7 @@ class Marks:
 PICTURE_H = 44 * mm  # the tallest a deck's faces are drawn in the components list
 PICTURE_W = 50 * mm  # pictures at most this wide stand beside the description, wider ones above it
 TEXT_W = PAGE_W - MARGIN_INNER - MARGIN_OUTER
+QR_INDENT = 4 * mm  # the quick reference's lines under their part's title
 
 
 def reduction(scale: float) -> int:
@@ -118,6 +131,8 @@ class StoryBuilder:
         self.figures_placed: list[FigureSpec] = []
         self.anchors: set[str] = set()  # every title a figure may follow (``after:``)
         self.indexing = True  # what is set now is the rules' text: its 【terms】 go to the index
+        self.pages: dict[str, int] = {}  # heading key → the page it was drawn on (filled while drawing)
+        self.node_keys: dict[int, str] = {}  # id of a section, step or sub-heading of the draft → its key
         self.has_terms = False  # the index has an entry
 
     def indexed(self, f: Flowable, text: str = "", parts: list[Flowable] = ()) -> Flowable:
@@ -130,7 +145,13 @@ class StoryBuilder:
     def jpara(self, text: str, font: str, size: float, leading: float, **kw) -> JPara:
         """A paragraph of the draft: indexed while the rules are set."""
         self.has_terms = self.has_terms or (self.indexing and bool(terms(kw.get("prefix", "") + text)))
-        return JPara(text, font, size, leading, indexed=self.indexing, lang=self.text_lang, **kw)
+        if "prefix" in kw:
+            kw["prefix"] = self.typo(kw["prefix"])
+        return JPara(self.typo(text), font, size, leading, indexed=self.indexing, lang=self.text_lang, **kw)
+
+    def typo(self, text: str) -> str:
+        """The draft's words as a Latin book prints them: typewriter quotes curled (“…”, ’)."""
+        return curly_quotes(text) if self.marks.latin else text
 
     def key(self) -> str:
         self._key += 1
@@ -183,9 +204,10 @@ class StoryBuilder:
                 out.append(self.indexed(diagram, "\n".join(b.lines)))
             elif isinstance(b, Subheading):
                 style, mark = self.marks.sub[b.level]
-                head = Paragraph(_marked(mark, b.text, self.st[style].fontName), self.st[style])
+                head = Paragraph(_marked(mark, self.typo(b.text), self.st[style].fontName), self.st[style])
                 head.keepWithNext = 1
-                out.append(self.indexed(_indented(head, indent), b.text))
+                key = self.node_keys[id(b)] = self.key()
+                out.append(self.indexed(_Indent(head, indent, key, self.pages), b.text))
                 out += self.blocks(b.children, indent + BLOCK_INDENT, notes_as_rules=notes_as_rules)
                 out += self.figures_after(b.text)
             if getattr(b, "gap_before", False) and (start or self.marks.latin) and len(out) > start:
@@ -196,23 +218,30 @@ class StoryBuilder:
         return out
 
     # -- sections
-    def section_heading(self, number: str, title: str, mark: str) -> list[Flowable]:
-        return [CondPageBreak(45 * mm),
-                self.indexed(Heading(number, title, 0, self.st["h1"], mark=mark, key=self.key(), rule=True,
-                                     space_before=10, space_after=6, gap=self.marks.gap), title)]
+    def node_key(self, node: object) -> str:
+        """A new heading key, remembered for the draft's node (the quick reference prints its page)."""
+        key = self.node_keys[id(node)] = self.key()
+        return key
 
-    def step_heading(self, number: str, title: str) -> Flowable:
-        return self.indexed(Heading(number, title, 1, self.st["h2"], key=self.key(), bar=True, space_before=8,
-                                    space_after=4, gap=self.marks.gap), title)
+    def section_heading(self, number: str, title: str, mark: str, node: object = None) -> list[Flowable]:
+        key = self.node_key(node) if node is not None else self.key()
+        return [CondPageBreak(45 * mm),
+                self.indexed(Heading(number, self.typo(title), 0, self.st["h1"], mark=mark, key=key, rule=True,
+                                     space_before=10, space_after=6, gap=self.marks.gap, pages=self.pages), title)]
+
+    def step_heading(self, number: str, title: str, node: object = None) -> Flowable:
+        key = self.node_key(node) if node is not None else self.key()
+        return self.indexed(Heading(number, self.typo(title), 1, self.st["h2"], key=key, bar=True, space_before=8,
+                                    space_after=4, gap=self.marks.gap, pages=self.pages), title)
 
     def rules_section(self, n: int, s: Section) -> list[Flowable]:
-        out = self.section_heading(str(n), s.title, s.title)
+        out = self.section_heading(str(n), s.title, s.title, s)
         if s.is_components:
             return out + self.components_section(s)
         for child in s.children:
             if isinstance(child, Step):
                 out.append(CondPageBreak(30 * mm))
-                out.append(self.step_heading(f"{n}.{child.number}", child.title))
+                out.append(self.step_heading(f"{n}.{child.number}", child.title, child))
                 out += self.blocks(child.children)
                 out += self.figures_after(child.title)
             elif isinstance(child, Component):  # a ◇ entry outside a components section cannot occur
@@ -234,7 +263,7 @@ class StoryBuilder:
             self.figures_placed.append(spec)
             part: list[Flowable] = [Spacer(1, 4), Figure(placed, *spec.size_mm)]
             if spec.caption:
-                caption = self.p(self.label("figure", caption=spec.caption), "caption")
+                caption = self.p(self.label("figure", caption=self.typo(spec.caption)), "caption")
                 part += [Spacer(1, 2), self.indexed(caption, spec.caption)]
             out.append(KeepTogether(part + [Spacer(1, 4)]))
         return out
@@ -277,6 +306,8 @@ class StoryBuilder:
 
     def component(self, row: ComponentRow) -> list[Flowable]:
         count = row.count_text() or self.label("no_data")
+        if row.provisional and row.count_text():
+            count += self.label("provisional")  # a stand-in of the data: 「5枚（仮）」
         if row.stand_in:
             count += self.label("stand_in")
         head = _cell_table([[self.p(row.name, "comp_name"), self.p(count, "comp_count")]],
@@ -325,32 +356,60 @@ class StoryBuilder:
 
     # -- back matter
     def quick_reference(self) -> list[Flowable]:
-        """Turn order at a glance: every numbered step of the sections that have steps, with its
-        sub-headings; the game's own summary deck when game.yaml names one."""
-        lines: list[Flowable] = []
-        for n, s in enumerate(self.doc.rules, start=1):
-            steps = [c for c in s.children if isinstance(c, Step)]
-            if not steps:
-                continue
-            lines.append(Paragraph(_marked(self.marks.section, s.title, self.st["h4"].fontName), self.st["h4"]))
-            for step in steps:
-                subs = [self.marks.outline(b) for b in step.children if isinstance(b, Subheading)]
-                body = f"{n}.{step.number}{self.marks.gap}{step.title}"
-                lines.append(JPara(body, self.fonts.gothic, 9.5, 15, first_indent=BODY_SIZE, left=BODY_SIZE,
-                                   lang=self.text_lang))
-                if subs:
-                    lines.append(JPara(self.marks.list_sep.join(subs), self.fonts.body, 8.5, 13,
-                                       first_indent=BODY_SIZE * 3, left=BODY_SIZE * 3, color=NOTE_INK,
-                                       lang=self.text_lang))
+        """One page of the rules at a glance, from the parsed draft (``quickref``): the turn
+        sequence with the page of each step, the end trigger, scoring and victory, the setup's
+        counts, the components' counts (stand-ins marked 「（仮）」); a part the draft is silent on
+        says so. The game's own summary deck follows when game.yaml names one."""
+        if not self.doc.rules:
+            return []
+        q = quick_reference(self.doc.rules, self.marks.latin)
+        numbers = {id(s): n for n, s in enumerate(self.doc.rules, start=1)}
+        out: list[Flowable] = []
+        flow: list[tuple[str, Line]] = []
+        for steps in q.steps:
+            n = numbers[id(steps.section)]
+            flow += [(f"{n}.{line.anchor.number}{self.marks.gap}{line.text}" if isinstance(line.anchor, Step)
+                      else f"{self.marks.bullet}{line.text}", line) for line in steps.lines]
+        out += self.qr_part("qr_flow", flow)
+        out += self.qr_part("qr_setup", [(line.text, line) for line in q.setup])
+        out += self.qr_part("qr_end", [(line.text, line) for line in q.end])
+        out += self.qr_part("qr_scoring", [(line.text, line) for line in q.scoring])
+        counted = [r for r in self.rows if r.count_text()]
+        if counted:
+            sep = "; " if self.marks.latin else "、"
+            text = sep.join(f"{r.name}{' ' if self.marks.latin else '　'}{r.count_text()}"
+                            f"{self.label('provisional') if r.provisional else ''}" for r in counted)
+            out += [self.qr_title("qr_components"), JPara(text, self.fonts.body, 8, 12, left=QR_INDENT,
+                                                         first_indent=QR_INDENT, lang=self.text_lang)]
         deck = self.settings.quick_reference_deck
         if deck and deck in self.pictures:
             picture = self.pictures[deck]
-            lines += [Spacer(1, 6), Faces(deck, picture, min(Faces.fit(picture, 70 * mm, 118 * mm), 1.0))]
-        if not lines:
-            return []
+            scale = min(Faces.fit(picture, 70 * mm, TEXT_W), 1.0)
+            out += [Spacer(1, 4), FittedFaces(deck, picture, scale, scale / 3)]  # smaller to stay on the page
         title = self.label("quick_reference")
         return [PageBreak(), Heading("", title, 0, self.st["h1"], mark=title, key=self.key(), rule=True,
-                                     space_after=6)] + lines
+                                     space_after=4)] + out
+
+    def qr_title(self, key: str) -> Paragraph:
+        head = Paragraph(_marked(self.marks.other, self.label(key), self.st["h5"].fontName), self.st["h5"])
+        head.keepWithNext = 1
+        return head
+
+    def qr_part(self, key: str, lines: list[tuple[str, Line]]) -> list[Flowable]:
+        """A titled part of the quick reference: each line with the page that explains it, or
+        「草案に記載なし」."""
+        if not lines:
+            return [self.qr_title(key), JPara(self.label("qr_silent"), self.fonts.body, 8, 12, color=NOTE_INK,
+                                              left=QR_INDENT, first_indent=QR_INDENT, lang=self.lang)]
+        page = lambda n: self.label("qr_page", page=n)  # noqa: E731
+        rows = [[JPara(text, self.fonts.body, 8, 12, left=QR_INDENT + 8, first_indent=QR_INDENT, lang=self.text_lang),
+                 PageNumber(self.node_keys.get(id(line.anchor), ""), self.pages, page, self.fonts.gothic, 7.5)]
+                for text, line in lines]
+        return [self.qr_title(key), _cell_table(rows, [None, 14 * mm], [
+            ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+            ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0.8),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"), ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 8),
+        ])]
 
     def index(self) -> list[Flowable]:
         if not self.has_terms:
@@ -392,6 +451,7 @@ class StoryBuilder:
         if not self.rules_only:
             out += self.appendix()
         out += [NextPageTemplate("colophon"), PageBreak(), Spacer(1, 1)]
+        _two_lines_under_headings(out)
         return out
 
     def _has_appendix(self) -> bool:
@@ -430,11 +490,12 @@ class StoryBuilder:
 
 
 class _Indent(Flowable):
-    """A heading paragraph moved right by ``indent`` points (a sub-heading inside a block)."""
+    """A heading paragraph moved right by ``indent`` points (a sub-heading inside a block); the
+    page it is drawn on goes to ``pages`` under ``key`` (the quick reference's page numbers)."""
 
-    def __init__(self, inner: Paragraph, indent: float):
+    def __init__(self, inner: Paragraph, indent: float, key: str = "", pages: dict[str, int] | None = None):
         super().__init__()
-        self.inner, self.indent = inner, indent
+        self.inner, self.indent, self.key, self.pages = inner, indent, key, pages
         self.keepWithNext = inner.keepWithNext
         self.spaceBefore, self.spaceAfter = inner.getSpaceBefore(), inner.getSpaceAfter()
 
@@ -443,11 +504,32 @@ class _Indent(Flowable):
         return w + self.indent, h
 
     def draw(self):
+        if self.pages is not None:
+            self.pages[self.key] = self.canv.getPageNumber()
         self.inner.drawOn(self.canv, self.indent, 0)
 
 
-def _indented(p: Paragraph, indent: float) -> Flowable:
-    return _Indent(p, indent) if indent else p
+def _two_lines_under_headings(story: list[Flowable]) -> None:
+    """A heading keeps at least two lines of its text with it: a one-line paragraph right under
+    a heading (which keeps with what follows) keeps with the paragraph after it too (a paragraph
+    splits leaving two lines at least, ``JPara.split``)."""
+    for above, below in zip(story, story[1:]):
+        if getattr(above, "keepWithNext", 0) and not isinstance(above, JPara) and isinstance(below, JPara) \
+                and not getattr(below, "keepWithNext", 0) \
+                and (len(below.prefix) + len(below.text)) * below.size <= TEXT_W - below.first_indent:
+            below.keepWithNext = 1
+
+
+def curly_quotes(text: str) -> str:
+    """``"Hold"`` → “Hold”, ``player's`` → player’s, ``'a'`` → ‘a’: a quote after a space, an
+    opening bracket or a dash (or at the start) opens, any other closes (an apostrophe)."""
+    out = []
+    for i, ch in enumerate(text):
+        if ch in "\"'":
+            opens = i == 0 or text[i - 1].isspace() or text[i - 1] in "([{“‘—–-/"
+            ch = ("“" if opens else "”") if ch == '"' else ("‘" if opens else "’")
+        out.append(ch)
+    return "".join(out)
 
 
 def _marked(mark: str, text: str, font: str) -> str:

@@ -1,0 +1,366 @@
+"""The rulebook of one game, from the draft to the files: ``build_rulebook`` reads the draft of the build's language (``draft_for``: ``draft.en.txt``
+beside ``draft.txt`` for ``--lang en``, else the default language's draft) with ``reader``, parses
+it (``parse``; a Latin-script draft with ``latin``) into the draft's tree (``tree``),
+matches its components with the data (``components``), collects the proofing report
+(``proof``), builds the story (``story``: flowables from ``flowables``, measures from
+``styles``, pictures of the pieces from ``pictures``, figures from game.yaml via ``figures``),
+typesets an A5 book (``document``) and imposes it as a saddle-stitched A4 booklet
+(``impose.booklet``). It writes nothing: the files come back as bytes for the build to write.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+from reportlab.platypus.doctemplate import LayoutError
+
+from pnpgen import fonts as fontreg
+from pnpgen.data.load import load_game
+from pnpgen.data.model import Game, is_placeholder
+from pnpgen.data.workspace import Workspace
+from pnpgen.errors import InputError, contained
+from pnpgen.memo import Memo
+from pnpgen.impose import booklet
+from pnpgen.messages import msg
+from pnpgen.rulebook import glyphs, slug
+from pnpgen.rulebook.components import ComponentRow, component_rows
+from pnpgen.rulebook.document import Meta, render
+from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, load_settings
+from pnpgen.rulebook.parse import parse
+from pnpgen.rulebook.tree import Document, Step, to_ascii_digits
+from pnpgen.rulebook.pictures import DeckPicture
+from pnpgen.rulebook.proof import Finding, proof, proof_text, report_lang
+from pnpgen.rulebook.reader import Draft, detect_language, is_latin, read_draft
+from pnpgen.rulebook.story import StoryBuilder
+from pnpgen.rulebook.flowables import terms
+from pnpgen.rulebook.styles import Fonts
+from pnpgen.pdf.settings import default_font
+
+COVER_KINDS = ("card", "tile", "token")  # what the cover shows, in this order (boards are too big)
+
+
+@dataclass
+class RulebookResult:
+    files: dict[str, bytes]  # rulebook.pdf, rulebook-booklet.pdf, proof.txt
+    warnings: list[str]
+    report: list[str] = field(default_factory=list)  # info lines: encoding detected, digits repaired, sections found…
+
+
+def draft_path(game: Game) -> Path:
+    p = Path(game.draft_file)
+    return p if p.is_absolute() else Path(game.root) / p
+
+
+def default_language(game: Game) -> str:
+    return game.translations.default if game.translations is not None else game.lang
+
+
+def draft_for(game: Game) -> tuple[Path, str | None]:
+    """The draft to set for the build's language, and a note when it is another language's.
+
+    A build in a language other than the default reads ``<stem>.<lang><suffix>`` beside
+    ``draft_file`` (``draft.en.txt`` beside ``draft.txt``) when there is one; without it, the
+    default language's draft is set (with English labels for ``--lang en``)."""
+    path = draft_path(game)
+    if game.lang == default_language(game):
+        return path, None
+    own = contained(path.with_name(f"{path.stem}.{game.lang}{path.suffix}"), Path(game.root), "draft_file")
+    if own.is_file():
+        return own, None
+    return path, (f"{own}: no {game.lang} draft, so the rulebook sets the {default_language(game)} draft "
+                  f"{path.name} (add {own.name} beside it for a {game.lang} rulebook)")
+
+
+# Bounds of a draft beside its size (reader.MAX_DRAFT_BYTES): the book's time grows with each
+# (20,000 sections took minutes to set); real drafts have a dozen sections and some fifty terms.
+MAX_SECTIONS = 300
+MAX_TERMS = 1_000
+
+
+def load_document(game: Game) -> tuple[Draft, Document]:
+    """Read, repair and parse the game's draft in the build's language (``draft_for``)."""
+    path, _ = draft_for(game)
+    draft = read_draft(path)
+    declared = game.lang if path != draft_path(game) else default_language(game)
+    draft.lang = detect_language(draft.text, declared)
+    if draft.lang != declared:
+        draft.report.append(f"draft {path.name}: no Japanese text in it, so it is read and set as {draft.lang}")
+    doc = parse(draft.text, draft.lang)
+    if len(doc.sections) > MAX_SECTIONS:
+        raise InputError(f"the draft has {len(doc.sections):,} sections", path=path, line=doc.sections[MAX_SECTIONS].line,
+                         expected=f"a rulebook of at most {MAX_SECTIONS} ■ sections")
+    if len(index := set(terms(draft.text))) > MAX_TERMS:
+        raise InputError(f"the draft marks {len(index):,} different 【terms】 for the index", path=path,
+                         expected=f"at most {MAX_TERMS:,} terms in 【】 (each is looked up on every page)")
+    return draft, doc
+
+
+
+# The body of a Japanese book in the default style (``rulebook.style: jlreq``): fixed-width, its
+# 約物 full-width, so that JLREQ's punctuation widths and a character grid can be set
+JLREQ_MINCHO = "BIZUDMincho-Regular"
+
+
+def _fonts(game: Game, font_dir: Path, lang: str, style: str = "jlreq") -> Fonts:
+    """The game's font roles; a draft in the build's language takes that language's own roles
+    (``fonts: {en: …}`` in game.yaml, ``Game.text_fonts``). A Japanese book in the ``jlreq``
+    style sets its body in BIZ UD明朝 (fixed width) where it would be the default BIZ UDP明朝."""
+    roles = dict(fontreg.DEFAULT_FONTS)
+    own = game.text_fonts if lang == game.lang and game.text_fonts else game.fonts
+    roles.update({k: v for k, v in (own or {}).items() if v})
+    if style == "jlreq" and not is_latin(lang) and roles["mincho"] == fontreg.DEFAULT_FONTS["mincho"]:
+        roles["mincho"] = JLREQ_MINCHO  # the proportional default's fixed-width twin
+    names = {role: fontreg.register(roles[role], font_dir) for role in ("mincho", "gothic", "bold", "mono")}
+    fonts = Fonts(body=names["mincho"], gothic=names["gothic"], bold=names["bold"], mono=names["mono"])
+    plain = dict(fontreg.DEFAULT_FONTS)
+    plain.update({k: v for k, v in (game.fonts or {}).items() if v})
+    glyphs.use(fonts, game.fallback_fonts, plain, font_dir)  # what a font lacks: see glyphs
+    return fonts
+
+
+def prepare(game: Game, font_dir: Path) -> None:
+    """Parse the fonts ``build_rulebook`` will set the game's draft in: what a build does in the
+    rulebook's process while the faces the rulebook shows are still being drawn."""
+    draft, _ = load_document(game)
+    _fonts(game, Path(font_dir), draft.lang, load_settings(game).style)
+    import pypdf  # noqa: F401 - the booklet's imposition needs it once the book is set (80 ms)
+
+
+def _date(text: str, lang: str = "ja") -> str:
+    m = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", str(text).strip())
+    if not m:
+        return str(text)
+    year, month, day = (int(g) for g in m.groups())
+    months = msg("rulebook.month_names", lang).split()
+    return msg("rulebook.date", lang, year=year, day=day, month_name=months[month - 1])
+
+
+def _players(text: str, lang: str = "ja") -> str:
+    """``3-5`` → ``3〜5人`` (``3–5`` in English); an open value gives "" (the cover leaves the line out)."""
+    text = str(text).strip()
+    if is_placeholder(text) or not text:
+        return ""
+    m = re.fullmatch(r"(\d+)\s*[-–〜~]\s*(\d+)", text)
+    if m:
+        return msg("rulebook.players_range", lang, low=m.group(1), high=m.group(2))
+    return msg("rulebook.players_one", lang, players=text) if text.isdigit() else text
+
+
+def _consistency(doc: Document, game: Game, path: Path) -> list[str]:
+    """Title, draft number and player count: the data against the draft's own statement."""
+    out = []
+    norm = lambda s: re.sub(r"[\W_]+", "", to_ascii_digits(str(s)).casefold())  # noqa: E731
+    if doc.title and norm(doc.title) != norm(game.title):
+        out.append(f"{path}:1: title differs: the draft says 「{doc.title}」, the data says 「{game.title}」")
+    if doc.draft_number is not None and str(game.draft).strip() and norm(game.draft) != str(doc.draft_number):
+        out.append(f"{path}:1: draft number differs: the draft says {doc.draft_label} ({doc.draft_number}), "
+                   f"the data says {game.draft}")
+    stated = doc.stated_players()
+    if stated and not is_placeholder(game.players):
+        m = re.fullmatch(r"(\d+)\s*(?:[-–〜~]\s*(\d+))?", str(game.players).strip())
+        data = (int(m.group(1)), int(m.group(2) or m.group(1))) if m else None
+        if data != stated:
+            out.append(f"{path}: player count differs: the draft says {stated[0]}〜{stated[1]}人用, "
+                       f"the data says {game.players!r}")
+    return out
+
+
+def _step_numbering(doc: Document, path: Path) -> list[str]:
+    """A rules section whose numbered steps do not run 1, 2, 3…: a step skipped, repeated, or
+    read as a paragraph (a line the parser could not take for a step)."""
+    out = []
+    for s in doc.rules:
+        steps = [c for c in s.children if isinstance(c, Step)]
+        numbers = [c.number for c in steps]
+        if numbers and numbers != list(range(1, len(numbers) + 1)):
+            out.append(f"{path}:{steps[0].line}: the steps of 「{s.title}」 are numbered "
+                       f"{', '.join(map(str, numbers))}; expected 1 to {len(numbers)} (a step line that is "
+                       "not read as a step becomes a paragraph: one step a line, `1.`, `1)` or `Step 1:`)")
+    return out
+
+
+def _missing_glyphs(doc: Document, fonts, names: list[str]) -> list[str]:
+    """Characters of the draft (and of the components' names from the data) neither the body
+    font nor its fallbacks have."""
+    text = "".join(getattr(b, "text", "") or "\n".join(getattr(b, "lines", [])) for b in doc.blocks())
+    text += "".join(names)
+    missing = sorted({ch for ch in text if glyphs.lacks(ch, fonts.body)})
+    if not missing:
+        return []
+    shown = " ".join(f"{ch} (U+{ord(ch):04X})" for ch in missing[:12])
+    return [f"body font {fonts.body} and its fallbacks lack {len(missing)} character(s) of the draft: {shown}"]
+
+
+def _names_in(game: Game, lang: str) -> dict[str, str]:
+    """The decks' and sourced items' names in ``lang`` when the build is in another language
+    (a Japanese draft in an ``--lang en`` build names the pieces in Japanese): by deck id, and
+    ``sourced.<n>`` for the n-th sourced item. Empty when nothing needs translating back."""
+    if lang == game.lang or lang not in game.languages:
+        return {}
+    other = load_game(Workspace(Path(game.root).parent.parent), game.slug, lang)
+    names = {d.id: d.name for d in other.decks}
+    names.update({f"sourced.{i}": s.name for i, s in enumerate(other.sourced)})
+    return names
+
+
+def _cover(game: Game, pictures: Mapping[str, DeckPicture]) -> list[tuple[str, DeckPicture]]:
+    """Up to three decks' fronts of one kind for the cover (cards, else tiles, else tokens);
+    never a face that shows a placeholder."""
+    def settled(deck) -> bool:
+        first = f"{deck.pieces[0].label}."
+        return not any(fld.startswith(first) for _, fld, _ in deck.placeholders)
+
+    decks = sorted((d for d in game.decks if d.id in pictures and d.kind in COVER_KINDS and settled(d)),
+                   key=lambda d: COVER_KINDS.index(d.kind))
+    same = [d for d in decks if d.kind == decks[0].kind] if decks else []  # one kind: pieces of one size
+    return [(d.id, pictures[d.id]) for d in same[:3]]
+
+
+@dataclass
+class DraftReading:
+    """The draft read against the data before a page is set: what it says, the fonts it is set
+    in, the components list, the proofing findings, and the warnings and report lines so far."""
+
+    path: Path
+    draft: Draft
+    doc: Document
+    settings: RulebookSettings
+    fonts: Fonts
+    rows: list[ComponentRow]
+    findings: list[Finding]
+    proof_lang: str
+    warnings: list[str]
+    report: list[str]
+
+
+def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
+    """Read, parse and check the game's draft with its ``rulebook:`` settings. Raises InputError
+    for a missing or undecodable draft and for bad settings."""
+    path, other_language = draft_for(game)
+    draft, doc = load_document(game)
+    settings = load_settings(game)
+    report = list(draft.report)
+    warnings = list(draft.warnings) + ([other_language] if other_language else [])
+    report.append(
+        f"parsed: title 「{doc.title}」 {doc.draft_label or '(no draft number)'}; "
+        f"{len(doc.rules)} rules sections ({'、'.join(s.title for s in doc.rules)}), "
+        f"{len(doc.components)} components, {len(doc.steps)} steps; "
+        f"{len(doc.of_kind('notes'))} notes, {len(doc.of_kind('brainstorm'))} brainstorm, "
+        f"{len(doc.of_kind('changelog'))} change-log section(s)"
+    )
+    warnings += _step_numbering(doc, path)
+    if not doc.rules:
+        warnings.append(f"{path}: no rules section found (■ in a Japanese draft; #, numbered or ALL CAPS "
+                        "headings in an English one); the rulebook has no rules")
+    fonts = _fonts(game, Path(font_dir), draft.lang, settings.style)
+    rows, comp_warnings, comp_report = component_rows(doc, game, path, aliases=_names_in(game, draft.lang),
+                                                      latin=is_latin(draft.lang))
+    warnings += _missing_glyphs(doc, fonts, [r.name for r in rows])
+    warnings += _consistency(doc, game, path)
+    warnings += comp_warnings
+    report += comp_report
+    proof_lang = report_lang(game.lang, draft.lang)
+    findings = proof(doc, draft.text, game, rows, path, proof_lang, draft_lang=draft.lang,
+                     ignore=settings.proof_ignore)
+    if is_placeholder(game.players):
+        warnings.append(f"{game.slug}: players is a placeholder ({game.players}); the cover leaves it out")
+    return DraftReading(path, draft, doc, settings, fonts, rows, findings, proof_lang, warnings, report)
+
+
+def rulebook_warnings(game: Game, font_dir: Path) -> list[str]:
+    """What ``build_rulebook`` warns about, found without setting a page (``pnpgen check``): the
+    reading's warnings, and each figure whose ``after:`` names no heading of the draft."""
+    r = read_rulebook(game, font_dir)
+    builder = _story_builder(game, r, rules_only=False, pictures={})
+    builder.story()
+    return r.warnings + [_unplaced(game, spec) for spec in r.settings.figures if spec.after not in builder.anchors]
+
+
+def _unplaced(game: Game, spec: FigureSpec) -> str:
+    return (f"{game.root / 'game.yaml'}:{spec.line}: figure after 「{spec.after}」: no step, sub-heading or "
+            "section of that title in the draft (or no pictures), so it is not shown")
+
+
+def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPicture] | None = None,
+                   rules_only: bool = False, creep_mm: float = 0.0, binding: str = "left",
+                   readings: Memo[str] | None = None) -> RulebookResult:
+    """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (A4 landscape, saddle stitch) and
+    ``proof.txt`` as bytes. ``pictures`` are the decks' faces by deck id (the build passes the
+    sheets' own art; ``pictures_from_game`` makes them). Raises InputError for a missing or
+    undecodable draft and for bad ``rulebook:`` settings. ``readings``: the index terms'
+    readings known from earlier builds; the ones looked up here are learned into it."""
+    if binding not in ("left", "right"):
+        raise InputError(f"unknown binding {binding!r}", key="binding", expected="left or right")
+    if creep_mm < 0:
+        raise InputError(f"creep {creep_mm} mm is negative", key="creep", expected="0 or more mm per sheet")
+    pictures = pictures or {}
+    r = read_rulebook(game, font_dir)
+    path, draft, doc, settings, fonts = r.path, r.draft, r.doc, r.settings, r.fonts
+    warnings, report, findings = r.warnings, r.report, r.findings
+    lang = game.lang  # pnpgen's own labels; the draft's text is in draft.lang
+    if doc.draft_number is not None and is_latin(draft.lang) != is_latin(lang):
+        draft_label = msg("rulebook.draft", lang, draft=doc.draft_number)  # 草案１ on an English cover: Draft 1
+    else:
+        draft_label = doc.draft_label or (msg("rulebook.draft", lang, draft=game.draft) if str(game.draft).strip() else "")
+    repairs = (msg("rulebook.colophon_digits", lang, n=draft.repaired_digits) if draft.repaired_digits else "") \
+        + (msg("rulebook.colophon_lines", lang) if draft.flattened else "")
+    colophon = [
+        msg("rulebook.colophon_sep", lang).join(p for p in (doc.draft_label, _date(game.date, lang)) if p),
+        msg("rulebook.colophon_draft", lang, file=path.name, encoding=draft.encoding, repairs=repairs),
+        msg("rulebook.colophon_counts", lang),
+        msg("rulebook.colophon_setting", lang),
+    ]
+    meta = Meta(
+        title=game.title or doc.title,
+        title_parts=[p for p in str(game.title).split("　") if p] or doc.title_parts,
+        subtitle=str((game.options or {}).get("subtitle", "") or ""),
+        draft_label=draft_label,
+        players=_players(game.players, lang),
+        date=_date(game.date, lang),
+        colophon=colophon,
+        binding=binding,
+        cover=_cover(game, pictures),
+        lang=lang,
+        latin=is_latin(draft.lang),
+    )
+    builder = _story_builder(game, r, rules_only, pictures, readings)
+    default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
+    try:
+        a5, n_pages = render(builder.story(), meta, fonts)
+    except LayoutError as e:  # one block no page holds: platypus cannot split it
+        raise InputError(f"the rulebook has a block taller than an A5 page ({_block(e)})", path=path,
+                         expected="diagrams of at most 30 lines; names and words short enough to wrap") from None
+    warnings += [_unplaced(game, spec) for spec in settings.figures if spec not in builder.figures_placed]
+    sides = booklet.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True)
+    a4 = slug.mark_sheets(booklet.impose_pdf(a5, sides), sides, fonts.gothic, lang, binding)
+    total = booklet.padded_count(n_pages)
+    report.append("line breaking: words and hyphenation (pyphen), justified by word spaces" if is_latin(draft.lang)
+                  else "line breaking: JLREQ kinsoku, character by character (pnpgen.text.linebreak), justified")
+    report.append(
+        f"rulebook: {n_pages} A5 pages{' (rules only)' if rules_only else ''}; booklet: {total // 4} sheet(s), "
+        f"{total - n_pages} blank page(s) added, binding {binding}, creep {creep_mm:g} mm/sheet; "
+        f"{len(pictures)} deck picture(s), {len(builder.figures_placed)} figure(s), {len(findings)} proofing note(s)"
+    )
+    files = {"rulebook.pdf": a5, "rulebook-booklet.pdf": a4,
+             "proof.txt": proof_text(game, path, findings, r.proof_lang).encode("utf-8")}
+    return RulebookResult(files, warnings, report)
+
+
+def _block(e: LayoutError) -> str:
+    """Which block ReportLab could not place, in the designer's words: its kind and first words."""
+    m = re.search(r"<(\w+) at 0x[0-9a-f]+[^>]*>(.{0,30})", str(e), re.S)
+    if not m:
+        return "a block"
+    kind = {"Diagram": "a diagram", "Paragraph": "a paragraph", "Table": "a table"}.get(m.group(1), m.group(1))
+    start = m.group(2).split("'")[0].strip() if m.group(1) == "Paragraph" else ""  # only text shows its words
+    return f"{kind} beginning 「{start}…」" if start else kind
+
+
+def _story_builder(game: Game, r: DraftReading, rules_only: bool, pictures: Mapping[str, DeckPicture],
+                   readings: Memo[str] | None = None) -> StoryBuilder:
+    return StoryBuilder(r.doc, r.fonts, r.rows, rules_only=rules_only, pictures=pictures, settings=r.settings,
+                        proof=[(f.kind, f.book) for f in r.findings], lang=game.lang, text_lang=r.draft.lang,
+                        boards=[d.id for d in game.decks if d.kind == "board"], readings=readings)

@@ -1,0 +1,209 @@
+"""Slips of the pen in a Japanese draft, found with a morphological analyser (MeCab through
+fugashi, with the UniDic-lite dictionary): what a publisher's editor marks before anything else.
+
+Each rule reads the analyser's words (surface, part of speech, conjugation type and form, lemma),
+not the raw characters, so 「建築してください」 is never taken for 「建築しください」:
+
+- ``te``: a verb's 連用形 directly followed by いる／いた／ください without て
+  (配置しいる → 配置している, 建築しください → 建築してください), and 〜れたいた (配置されたいた →
+  配置されていた);
+- ``ra``: ら抜き言葉 (見れる → 見られる, 食べれる → 食べられる, 来れる → 来られる);
+- ``particle``: the same particle twice (をを, にに, がが …);
+- ``tsuki``: 「につい」 directly before a number (１個につい１戦力 → １個につき１戦力);
+- ``hajimete``: 「始めて」 as the adverb after a comma or a て-form (→ 初めて);
+- ``go``: a noun + 後 directly followed by する (移動後する → 移動後にする);
+- ``ippo``: the numeral 1 for the 一 of 一方 (1方 → 一方);
+- ``quotes``: ”…” with the closing mark opening the quotation (→ “…” or 〝…〟);
+- ``style``: です／ます and だ／である sentence endings mixed in the rules (the fewer are listed);
+- ``variant``: one noun or adverb spelt two ways in the rules (フェイズ／フェーズ, すべて／全て),
+  by the dictionary's lemma; the rarer spelling is listed.
+
+Every slip keeps its draft line, the words as written, a suggestion and the rule's name; the
+proofing report (``proof``) words them. False positives are kept rare on purpose: each rule
+needs the exact sequence above, and a designer marks an intended one with ``rulebook.proof.ignore``
+in game.yaml.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterable
+
+import fugashi
+
+_PARTICLES = set("をがにはのへでとも")
+_FULLWIDTH_ONE = ("1", "１")
+_WRONG_QUOTES = re.compile(r"”([^“”\n]{1,40})”")
+_POLITE = ("です", "ます")
+_PLAIN = ("だ", "である")
+
+
+@dataclass(frozen=True)
+class Slip:
+    rule: str  # te | ra | particle | tsuki | hajimete | go | ippo | quotes | style | variant
+    line: int  # the draft's line
+    found: str  # the words as written
+    suggest: str  # what would be right
+    context: str  # the draft line around them
+
+
+@dataclass(frozen=True)
+class Word:
+    surface: str
+    pos: str  # 動詞, 助詞, 名詞 …
+    pos2: str  # 非自立可能, 格助詞, 数詞 …
+    ctype: str  # 下一段-ラ行 … or *
+    cform: str  # 連用形-一般 … or *
+    lemma: str
+    base: str  # the dictionary form as written (orthBase)
+    start: int  # offset in the line
+
+
+@lru_cache(maxsize=1)
+def _tagger() -> Any:
+    return fugashi.Tagger()
+
+
+def words(line: str) -> list[Word]:
+    """The analyser's words of one line, with their offsets."""
+    out, pos = [], 0
+    for w in _tagger()(line):
+        f = w.feature
+        start = line.find(w.surface, pos)
+        start = pos if start < 0 else start
+        pos = start + len(w.surface)
+        out.append(Word(w.surface, f.pos1 or "", f.pos2 or "", f.cType or "*", f.cForm or "*",
+                        f.lemma or w.surface, f.orthBase or w.surface, start))
+    return out
+
+
+def _context(line: str, start: int, end: int, width: int = 14) -> str:
+    a, b = max(0, start - width), min(len(line), end + width)
+    return ("…" if a else "") + line[a:b].strip("　 ") + ("…" if b < len(line) else "")
+
+
+def _slip(rule: str, n: int, line: str, start: int, end: int, suggest: str) -> Slip:
+    return Slip(rule, n, line[start:end], suggest, _context(line, start, end))
+
+
+def _verb_forms(n: int, line: str, ws: list[Word]) -> Iterable[Slip]:
+    for i, w in enumerate(ws[:-1]):
+        nxt = ws[i + 1]
+        end = nxt.start + len(nxt.surface)
+        if w.pos == "動詞" and w.cform.startswith("連用形") and nxt.pos == "動詞" and \
+                nxt.lemma in ("居る", "下さる") and nxt.surface[:1] in "いく":
+            yield _slip("te", n, line, w.start, end, w.surface + "て" + nxt.surface)
+        if w.lemma == "たい" and w.surface == "たい" and nxt.lemma == "た" and i and ws[i - 1].lemma in ("れる", "られる"):
+            prev = ws[i - 1]
+            yield _slip("te", n, line, prev.start, end, prev.surface + "ていた")
+        if w.pos == "動詞" and w.ctype.startswith(("上一段", "下一段")) and nxt.pos == "助動詞" and \
+                nxt.lemma == "れる" and not w.ctype.endswith("ラ行"):
+            yield _slip("ra", n, line, w.start, end, w.surface + "ら" + nxt.surface)
+    for w in ws:
+        if w.pos == "動詞" and w.lemma.endswith("る") and w.base.endswith("れる") and \
+                w.base == w.lemma[:-1] + "れる" and w.lemma != w.base:
+            yield _slip("ra", n, line, w.start, w.start + len(w.surface),
+                        w.surface[: len(w.lemma) - 1] + "られ" + w.surface[len(w.lemma):])
+
+
+def _small_slips(n: int, line: str, ws: list[Word]) -> Iterable[Slip]:
+    for i, w in enumerate(ws[:-1]):
+        nxt = ws[i + 1]
+        end = nxt.start + len(nxt.surface)
+        if w.pos == "助詞" and nxt.pos == "助詞" and w.surface == nxt.surface and w.surface in _PARTICLES \
+                and nxt.start == w.start + 1:
+            yield _slip("particle", n, line, w.start, end, w.surface)
+        if w.surface == "つい" and i and ws[i - 1].surface == "に" and nxt.pos2 == "数詞":
+            yield _slip("tsuki", n, line, ws[i - 1].start, w.start + 2, "につき")
+        if w.surface == "始め" and w.lemma == "始める" and nxt.surface == "て" and i and \
+                (ws[i - 1].pos2 == "読点" or ws[i - 1].surface in ("て", "で")) and i + 2 < len(ws) and \
+                ws[i + 2].pos2 != "読点":
+            yield _slip("hajimete", n, line, w.start, end, "初めて")
+        if w.surface == "後" and nxt.lemma == "為る" and nxt.surface == "する" and i and ws[i - 1].pos == "名詞":
+            yield _slip("go", n, line, ws[i - 1].start, end, ws[i - 1].surface + "後にする")
+        if w.surface in _FULLWIDTH_ONE and nxt.surface == "方" and not (i and ws[i - 1].pos2 == "数詞"):
+            yield _slip("ippo", n, line, w.start, end, "一方")
+
+
+def _quotes(n: int, line: str) -> Iterable[Slip]:
+    for m in _WRONG_QUOTES.finditer(line):
+        yield _slip("quotes", n, line, m.start(), m.end(), f"“{m.group(1)}”")
+
+
+def _ending(ws: list[Word]) -> tuple[str, int] | None:
+    """The sentence's last polite or plain copula/auxiliary before 。 (brackets and 終助詞 skipped)."""
+    for k in range(len(ws) - 1, -1, -1):
+        w = ws[k]
+        if w.pos in ("補助記号", "助詞") and w.pos2 != "句点":
+            continue
+        if w.pos == "助動詞" and w.lemma in _POLITE:
+            return "polite", w.start
+        if w.pos == "助動詞" and w.lemma == "だ" and w.surface == "だ":
+            return "plain", w.start
+        if w.lemma == "有る" and k and ws[k - 1].lemma == "だ" and ws[k - 1].surface == "で":
+            return "plain", ws[k - 1].start
+        return None
+    return None
+
+
+def _style(lines: list[tuple[int, str]]) -> list[Slip]:
+    """Sentences in the minority style, when the rules mix です／ます with だ／である."""
+    seen: dict[str, list[tuple[int, str, int, int]]] = defaultdict(list)
+    for n, line in lines:
+        for m in re.finditer(r"[^。]+。", line):
+            sentence = m.group(0)
+            if sentence.lstrip("　 ").startswith("（"):
+                continue  # an aside in parentheses
+            found = _ending(words(sentence[:-1]))
+            if found:
+                seen[found[0]].append((n, line, m.start() + found[1], m.end() - 1))
+    if not seen["polite"] or not seen["plain"]:
+        return []
+    minority = "plain" if len(seen["plain"]) <= len(seen["polite"]) else "polite"
+    suggest = "です／ます" if minority == "plain" else "だ／である"
+    return [_slip("style", n, line, a, b, suggest) for n, line, a, b in seen[minority]]
+
+
+# words, not verbs: a verb's potential form (選べる) shares the lemma of the verb (選ぶ)
+_VARIANT_POS = ("名詞", "副詞", "形状詞")
+
+
+def _variants(lines: list[tuple[int, str, list[Word]]]) -> list[Slip]:
+    """One lemma written two ways (すべて／全て, プレイヤー／プレーヤー): the rarer way, each line."""
+    forms: dict[str, dict[str, list[tuple[int, str, int, int]]]] = defaultdict(lambda: defaultdict(list))
+    for n, line, ws in lines:
+        for w in ws:
+            if w.pos in _VARIANT_POS and w.pos2 not in ("数詞", "固有名詞", "非自立可能") and len(w.base) >= 2:
+                forms[w.lemma][w.base].append((n, line, w.start, w.start + len(w.surface)))
+    out = []
+    for spelt in forms.values():
+        if len(spelt) < 2:
+            continue
+        ranked = sorted(spelt, key=lambda s: (-len(spelt[s]), s))
+        usual = ranked[0]
+        for other in ranked[1:]:
+            for n, line, a, b in spelt[other]:
+                out.append(_slip("variant", n, line, a, b, f"{usual}（{len(spelt[usual])}回）"))
+    return out
+
+
+def slips(lines: list[tuple[int, str]], rules: set[int]) -> list[Slip]:
+    """The slips of the given draft lines (number, text), in line order; the style and variant
+    rules read only the ``rules`` lines (not the designer's notes)."""
+    out: list[Slip] = []
+    analysed = []
+    for n, line in lines:
+        if not line.strip():
+            continue
+        ws = words(line)
+        out += _verb_forms(n, line, ws)
+        out += _small_slips(n, line, ws)
+        out += _quotes(n, line)
+        if n in rules:
+            analysed.append((n, line, ws))
+    out += _style([(n, line) for n, line, _ in analysed])
+    out += _variants(analysed)
+    return sorted(set(out), key=lambda s: (s.line, s.context.find(s.found), s.rule))

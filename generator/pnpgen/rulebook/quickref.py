@@ -1,0 +1,140 @@
+"""What the quick reference (早見表) says, read from the parsed draft and never invented: the turn
+sequence (the numbered steps; without steps, the sub-headings of the sections that have them),
+the end trigger, the scoring and victory sentences, and the setup's counts per player count.
+
+Each line keeps the tree node it came from (a ``Section``, ``Step`` or ``Subheading``), so the
+book prints the page where that node is explained. A part the draft is silent on is an empty list:
+the book says so (「草案に記載なし」) rather than guess.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterator, Union
+
+from pnpgen.rulebook.tree import Block, DraftParagraph, Item, Note, Section, Step, Subheading
+
+Anchor = Union[Section, Step, Subheading]
+
+# Japanese and English, each pattern tried on one sentence
+_END = re.compile(r"ゲーム(?:が|は|を)?終了(?!時|する(?:まで|時))|ゲームの勝敗を決定|ゲームが終わ(?!るまで)"
+                  r"|\bgame ends\b|\bgame is over\b|\bends the game\b", re.I)
+_WIN = re.compile(r"勝利|勝者|\bwins?\b|\bwinner\b", re.I)
+_MOST = re.compile(r"最も|一番|\bmost\b|\bhighest\b", re.I)
+_NOT_SCORING = re.compile(r"戦争|攻撃側|防御側|判定|\bbattle\b|\bfight\b", re.I)
+_TIE = re.compile(r"^(?:複数いれば|複数いる場合|同値|同点|それも同じ|引き分け|タイの場合)|^(?:if|in case of)\b.*\bties?\b|\btied\b",
+                  re.I)
+_SCORING_TITLE = re.compile(r"得点|決算|スコア|勝利|終了|scoring|victory|end of the game|game end", re.I)
+_SETUP_TITLE = re.compile(r"準備|セットアップ|\bsetup\b|\bset-up\b|preparation", re.I)
+_PER_PLAYERS = re.compile(r"^[０-９0-9]{1,2}人(?:プレイ)?$|^\d{1,2} players?$", re.I)
+_PLAYERS_IN = re.compile(r"[０-９0-9]{1,2}人(?:プレイ|の時|の場合|なら)|\b\d{1,2}[- ]player\b|\bwith \d{1,2} players\b", re.I)
+_HAND = re.compile(r"(?:手札|\bhand\b).*?[０-９0-9]|[０-９0-9].*?(?:手札|\bhand\b)", re.I)
+MAX_SETUP = 6
+MAX_SCORING = 4
+
+
+@dataclass
+class Line:
+    text: str
+    anchor: Anchor  # where the book explains it: its page is printed beside the line
+
+
+@dataclass
+class StepList:
+    section: Section
+    lines: list[Line] = field(default_factory=list)
+
+
+@dataclass
+class QuickReference:
+    steps: list[StepList]
+    end: list[Line]
+    scoring: list[Line]
+    setup: list[Line]
+
+
+def _sentences(text: str, latin: bool) -> list[str]:
+    parts = re.split(r"(?<=[.!?])\s+", text) if latin else re.findall(r"[^。]+。?", text)
+    return [p.strip("　 ") for p in parts if p.strip("　 ")]
+
+
+def _texts(blocks: list, anchor: Anchor) -> Iterator[tuple[Block, str, Anchor]]:
+    for b in blocks:
+        if isinstance(b, (DraftParagraph, Note)):
+            yield b, b.text, anchor
+        elif isinstance(b, Item):
+            yield b, b.text, anchor
+        elif isinstance(b, Subheading):
+            yield from _texts(b.children, b)
+
+
+def _section_texts(s: Section) -> Iterator[tuple[Block, str, Anchor]]:
+    for c in s.children:
+        if isinstance(c, Step):
+            yield from _texts(c.children, c)
+        elif isinstance(c, (DraftParagraph, Note, Item, Subheading)):
+            yield from _texts([c], s)
+
+
+def _steps(rules: list[Section]) -> list[StepList]:
+    with_steps = [StepList(s, [Line(c.title, c) for c in s.children if isinstance(c, Step)]) for s in rules]
+    out = [s for s in with_steps if s.lines]
+    if out:
+        return out
+    # no numbered steps: the sub-headings of the sections that have them (the turn's phases)
+    for s in rules:
+        if s.is_components or _SETUP_TITLE.search(s.title):
+            continue
+        subs = [Line(c.text, c) for c in s.children if isinstance(c, Subheading)]
+        if subs:
+            out.append(StepList(s, subs))
+    return out
+
+
+def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
+    """The quick reference of the draft's rules sections (``Document.rules``)."""
+    end: list[Line] = []
+    scoring: list[Line] = []
+    setup: list[Line] = []
+    for s in rules:
+        if s.is_components:
+            continue
+        in_setup = bool(_SETUP_TITLE.search(s.title))
+        previous_scored = False
+        for block, text, anchor in _section_texts(s):
+            head = block.term if isinstance(block, Item) else re.split(r"[：:]", text, maxsplit=1)[0]
+            if in_setup and head and _PER_PLAYERS.match(head.strip()) and head != text:
+                setup.append(Line(text.strip("　 "), anchor))  # 「３人：２４枚」
+                continue
+            for sentence in _sentences(text, latin):
+                if in_setup:
+                    if _PLAYERS_IN.search(sentence) or _HAND.search(sentence):
+                        setup.append(Line(sentence, anchor))
+                    continue
+                if _END.search(sentence) and not _WIN.search(sentence):
+                    end.append(Line(sentence, anchor))
+                won = bool(_WIN.search(sentence) and _MOST.search(sentence) and not _NOT_SCORING.search(sentence))
+                if won or (previous_scored and _TIE.search(sentence)):
+                    scoring.append(Line(sentence, anchor))
+                elif _SCORING_TITLE.search(s.title) and not scoring_from(s, scoring):
+                    scoring.append(Line(sentence, anchor))  # the first sentence of ■　得点計算
+                previous_scored = won or (previous_scored and bool(_TIE.search(sentence)))
+    return QuickReference(_steps(rules), end[:2], scoring[-MAX_SCORING:], setup[:MAX_SETUP])
+
+
+def scoring_from(s: Section, lines: list[Line]) -> bool:
+    """Whether ``lines`` already holds a sentence of ``s`` (a scoring section gives its first)."""
+    nodes = [s] + _nodes(s)
+    return any(any(line.anchor is n for n in nodes) for line in lines)
+
+
+def _nodes(s: Section) -> list:
+    out: list = []
+    stack = list(s.children)
+    while stack:
+        c = stack.pop()
+        out.append(c)
+        if isinstance(c, (Step, Subheading)):
+            stack.extend(c.children)
+    return out

@@ -1,0 +1,53 @@
+"""The booklet's slug: on each A4 sheet side, fold marks at the fold's ends and one line telling
+how to print and fold it (両面・短辺とじ, which sheet and side, nest the sheets and fold them in half).
+
+The marks are drawn by ReportLab on a page of the sheet's size and laid over the imposed sheet
+with pypdf; they sit in the top and bottom margins of the pages, never on the text.
+"""
+
+from __future__ import annotations
+
+import io
+
+from pypdf import PdfReader, PdfWriter
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from pnpgen.impose.booklet import A4_LANDSCAPE, Placement, SheetSide
+from pnpgen.messages import msg
+from pnpgen.rulebook import glyphs
+from pnpgen.rulebook.styles import RULE
+
+FOLD_MARK = 5 * mm  # the tick at each end of the fold line
+NOTE_SIZE = 6.0  # pt: the printing note, 4 mm above the sheet's bottom edge
+NOTE_Y = 4 * mm
+
+
+def _overlay(side: SheetSide, sheets: int, font: str, lang: str, binding: str) -> bytes:
+    w, h = (v * mm for v in A4_LANDSCAPE)
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(w, h), invariant=1, pageCompression=0, initialFontName=font, initialFontSize=NOTE_SIZE)
+    c.setStrokeColor(RULE)
+    c.setLineWidth(0.3)
+    c.setDash(1.5, 1.5)
+    for y0, y1 in ((h, h - FOLD_MARK), (0, FOLD_MARK)):
+        c.line(w / 2, y0, w / 2, y1)
+    c.setFillColor(RULE)
+    note = msg("rulebook.print_note", lang, sheet=side.sheet, sheets=sheets,
+               side=msg(f"rulebook.print_{side.side}", lang), binding=msg(f"rulebook.print_binding_{binding}", lang))
+    glyphs.draw(c, w / 2, NOTE_Y, note, font, NOTE_SIZE, "centre")
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def mark_sheets(booklet_pdf: bytes, sides: list[tuple[SheetSide, list[Placement]]], font: str, lang: str,
+                binding: str) -> bytes:
+    """The booklet with fold marks and its printing note on every sheet side (in print order)."""
+    sheets = max((s.sheet for s, _ in sides), default=0)
+    writer = PdfWriter(clone_from=io.BytesIO(booklet_pdf))
+    for page, (side, _) in zip(writer.pages, sides):
+        page.merge_page(PdfReader(io.BytesIO(_overlay(side, sheets, font, lang, binding))).pages[0])
+    buf = io.BytesIO()
+    writer.write(buf)
+    return buf.getvalue()

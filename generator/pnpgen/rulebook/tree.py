@@ -1,0 +1,283 @@
+"""The draft's tree: what the Japanese parser (``parse``) and the Latin-script one (``latin``)
+both read a draft into, and the small readers both use (counts, kanji numerals, brackets).
+
+A ``Document`` has the title line, the ■ sections in order (rules, notes, brainstorm, change
+log) and their blocks: paragraphs, notes, bullets, items, preformatted diagrams and sub-headings
+holding the blocks under them; a components section holds ``Component`` entries, a rules section
+numbered ``Step`` s.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterator, Union
+
+# ---------------------------------------------------------------- tree
+
+
+@dataclass
+class DraftParagraph:
+    """A paragraph of the designer's draft, as written (ReportLab's Paragraph sets it later)."""
+
+    text: str
+    indent: bool = True  # the draft indented it with a full-width space
+    gap_before: bool = False  # a blank line preceded it in the draft
+    line: int = 0
+
+
+@dataclass
+class Note:
+    """A paragraph wholly in parentheses: an aside to the rule above it."""
+
+    text: str
+    gap_before: bool = False
+    line: int = 0
+
+
+@dataclass
+class Bullet:
+    text: str
+    gap_before: bool = False
+    line: int = 0
+
+
+@dataclass
+class Item:
+    """An unindented line that is no heading: ``傲慢のメダリオン（３）：…``, ``君主　５（…）``."""
+
+    text: str
+    term: str | None = None  # the part before the first ：, when it reads as a term
+    body: str = ""
+    gap_before: bool = False
+    line: int = 0
+
+
+@dataclass
+class Preformatted:
+    """Lines whose spacing carries meaning (map diagrams, aligned tables): monospace, as is."""
+
+    lines: list[str]
+    gap_before: bool = False
+    line: int = 0
+
+
+@dataclass
+class Subheading:
+    """A ◇ ◎ 〇 sub-heading and the blocks under it, up to where the draft returns to the level
+    above: a run of two or more blank lines, a sub-heading of the same or a higher level, the next
+    numbered step or a ■ section."""
+
+    marker: str  # ◇ ◎ 〇 (○ is read as 〇)
+    text: str
+    gap_before: bool = False
+    line: int = 0
+    children: list["Block"] = field(default_factory=list)
+    end_line: int = 0  # the draft's last line inside the block
+
+    @property
+    def level(self) -> int:
+        return {"◇": 1, "◎": 2, "〇": 3}[self.marker]
+
+
+Block = Union[DraftParagraph, Note, Bullet, Item, Preformatted, Subheading]
+
+
+@dataclass
+class Component:
+    """A ◇ entry of ■　コンポーネント: ``◇ＶＰボード、ＶＰマーカー（１枚／４個）``."""
+
+    names: list[str]
+    count_text: str | None  # what the parentheses say, "" for ``（）``, None without
+    counts: list[int]  # the numbers stated, in order
+    units: list[str]
+    heading: str  # the entry as written, without ◇
+    children: list[Block] = field(default_factory=list)
+    memo: str | None = None  # the designer's count memo line, when it supplies the count
+    line: int = 0
+
+    @property
+    def name(self) -> str:
+        latin = not any(ord(ch) >= 0x2E80 for n in self.names for ch in n)
+        return (", " if latin else "、").join(self.names)
+
+    @property
+    def each(self) -> bool:
+        return bool(self.count_text) and (self.count_text.startswith("各") or "each" in self.count_text.casefold())
+
+
+@dataclass
+class Step:
+    number: int
+    marker: str  # ： or ）
+    title: str
+    children: list[Block] = field(default_factory=list)
+    line: int = 0
+
+
+@dataclass
+class Section:
+    title: str
+    kind: str  # rules | notes | brainstorm | changelog
+    children: list[Block | Component | Step] = field(default_factory=list)
+    line: int = 0
+    memos: list[Item] = field(default_factory=list)  # count memos moved out of ■　コンポーネント
+
+    @property
+    def is_components(self) -> bool:
+        return self.kind == "rules" and ("コンポーネント" in self.title or bool(COMPONENTS_EN.search(self.title)))
+
+
+@dataclass
+class Document:
+    title: str  # the ■■ line without the draft number
+    title_parts: list[str]  # title split at full-width spaces
+    draft_label: str  # 草案１２
+    draft_number: int | None
+    sections: list[Section]
+    preamble: list[Block] = field(default_factory=list)  # text before the first ■
+
+    def of_kind(self, kind: str) -> list[Section]:
+        return [s for s in self.sections if s.kind == kind]
+
+    @property
+    def rules(self) -> list[Section]:
+        return self.of_kind("rules")
+
+    @property
+    def components(self) -> list[Component]:
+        return [c for s in self.rules for c in s.children if isinstance(c, Component)]
+
+    @property
+    def steps(self) -> list[Step]:
+        return [c for s in self.rules for c in s.children if isinstance(c, Step)]
+
+    def blocks(self) -> Iterator[Block]:
+        """Every block, sub-headings before their children, in order (glyph coverage, text search)."""
+        yield from walk(self.preamble)
+        for s in self.sections:
+            for c in s.children:
+                yield from walk(c.children if isinstance(c, (Component, Step)) else [c])
+
+    def stated_players(self) -> tuple[int, int] | None:
+        """The ``３〜５人用`` line of ■　コンポーネント (also ``三〜五人用``, ``3–5 players`` in
+        English), as (min, max)."""
+        number = rf"(\d{{1,6}}|{_KANJI})"
+        for s in self.rules:
+            for b in s.children:
+                if isinstance(b, DraftParagraph):
+                    m = re.fullmatch(rf"{number}(?:[〜～~\-－]{number})?人用", to_ascii_digits(b.text.strip())) or \
+                        re.fullmatch(r"(?:for\s+)?(\d{1,6})(?:\s*(?:[-–~]|to)\s*(\d{1,6}))?\s+players?\.?", b.text.strip(), re.I)
+                    if m:
+                        lo = read_number(m.group(1))
+                        return lo, read_number(m.group(2)) if m.group(2) else lo
+        return None
+
+
+def walk(blocks: list) -> Iterator[Block]:
+    for b in blocks:
+        yield b
+        if isinstance(b, Subheading):
+            yield from walk(b.children)
+
+
+# ---------------------------------------------------------------- helpers
+
+COMPONENTS_EN = re.compile(r"component|^contents\b|in the box", re.I)
+_FW_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
+
+
+def to_ascii_digits(text: str) -> str:
+    return text.translate(_FW_DIGITS)
+
+
+# a count: one to six digits (a longer run of digits is no count)
+NUMBER = r"(?<![０-９0-9])([０-９0-9]{1,6})(?![０-９0-9])"
+_UNITS = "枚|個|本|台|体|セット|組|種|人"
+_COUNT = re.compile(rf"{NUMBER}\s*({_UNITS})?")
+_KANJI_DIGITS = {ch: n for n, chars in enumerate(("〇零", "一", "二", "三", "四", "五", "六", "七", "八", "九"))
+                 for ch in chars}
+_KANJI_UNITS = {"十": 10, "百": 100, "千": 1000}
+_KANJI = "[" + "".join(_KANJI_DIGITS) + "".join(_KANJI_UNITS) + "]+"
+# a kanji numeral is a count only before a counter word, or standing alone (三 in 「三つ巴」 is none)
+_KANJI_COUNT = re.compile(rf"({_KANJI})\s*({_UNITS})|^\s*({_KANJI})\s*$")
+
+
+def kanji_number(text: str) -> int:
+    """``三`` → 3, ``十二`` → 12, ``二十四`` → 24, ``百五`` → 105, ``二〇`` → 20 (digit by digit)."""
+    total = current = 0
+    for ch in text:
+        if ch in _KANJI_UNITS:
+            total += (current or 1) * _KANJI_UNITS[ch]
+            current = 0
+        else:
+            current = current * 10 + _KANJI_DIGITS[ch]
+    return total + current
+
+
+def read_number(text: str) -> int:
+    """ASCII digits or a kanji numeral."""
+    return int(text) if text.isdigit() else kanji_number(text)
+
+
+def count_in(text: str) -> tuple[int, str] | None:
+    """The first count of ``text`` and its counter word (枚, 個 … or ""): digits, full-width
+    digits or a kanji numeral (``三枚``, ``二十四個``), all read alike."""
+    m = _COUNT.search(text)
+    if m:
+        return int(to_ascii_digits(m.group(1))), m.group(2) or ""
+    k = _KANJI_COUNT.search(text)
+    if k:
+        return kanji_number(k.group(1) or k.group(3)), k.group(2) or ""
+    return None
+
+
+def balanced_outer(s: str, opening: str = "（", closing: str = "）") -> bool:
+    """True when the first bracket closes at the very end (not ``（左）　（右）``)."""
+    depth = 0
+    for i, ch in enumerate(s):
+        depth += ch == opening
+        depth -= ch == closing
+        if depth == 0:
+            return i == len(s) - 1
+    return False
+
+
+class Blocks:
+    """Where the next block goes: the section, step or component, or the innermost open
+    sub-heading inside it."""
+
+    def __init__(self, base: list) -> None:
+        self.base = base
+        self.open: list[Subheading] = []
+        self.last_line = 0
+
+    def reset(self, base: list) -> None:
+        self.close(0)
+        self.base = base
+
+    def close(self, level: int) -> None:
+        """Close the open sub-headings of ``level`` and below (0: all of them)."""
+        while self.open and self.open[-1].level >= level:
+            self.open.pop().end_line = self.last_line
+
+    def add(self, block: Block) -> None:
+        (self.open[-1].children if self.open else self.base).append(block)
+        self.last_line = block.line
+        if isinstance(block, Preformatted):
+            self.last_line = block.line + len(block.lines) - 1
+        if isinstance(block, Subheading):
+            self.open.append(block)
+
+
+
+def mark_brainstorm(sections: list[Section]) -> None:
+    """Everything before the last ■　概要 or Overview (when there are several) is brainstorm."""
+    overviews = [k for k, s in enumerate(sections) if s.kind == "rules" and s.title in ("概要", "Overview")]
+    if len(overviews) < 2:
+        return
+    for s in sections[: overviews[-1]]:
+        if s.kind == "rules":
+            s.kind = "brainstorm"
+
+

@@ -1,0 +1,65 @@
+"""JLREQ spacing in the Japanese book (rulebook.style: jlreq, the default): 約物 at their widths,
+連続約物 closed up, half-width at a line's end, 和欧間; measured on the shipped books with PDFium
+(scripts/jlreq_measure.py) and on the spacing model itself; the proportional style keeps BIZ UDP明朝."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+
+import pytest
+
+from conftest import GAME_YAML, REPO, make_workspace
+from pdfprobe import glyphs
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+from pnpgen.errors import InputError
+from pnpgen.rulebook import build_rulebook
+from pnpgen.rulebook.flowables import full_width_marks, jlreq_advances
+
+EM = 10.0
+SPEC = importlib.util.spec_from_file_location("jlreq_measure", REPO / "scripts" / "jlreq_measure.py")
+measure_script = sys.modules.setdefault("jlreq_measure", importlib.util.module_from_spec(SPEC))
+SPEC.loader.exec_module(measure_script)
+
+
+def _widths(text: str, **kw) -> list[float]:
+    return [round(a / EM, 3) for a, _ in jlreq_advances(text, lambda ch: EM if ord(ch) > 0x2000 else EM / 2, EM, **kw)]
+
+
+def test_marks_take_their_jlreq_widths():
+    assert _widths("あ、い。う") == [1, 1, 1, 1, 1]
+    assert _widths("あ」「い") == [1, 1, 0.5, 1]  # 」「: 1.5 em from 」 to い
+    assert _widths("あ、「い") == [1, 1, 0.5, 1]
+    assert _widths("い。」う") == [1, 0.5, 1, 1]  # 。」 close up
+    assert _widths("「（あ") == [1, 0.5, 1]  # a paragraph's first bracket keeps its half em
+    assert _widths("「（あ", opens=False) == [0.5, 0.5, 1]  # a wrapped line starts flush
+    assert _widths("あ。") == [1, 0.5]  # a line's last stop: half width
+    assert _widths("あ・い") == [1, 1, 1]
+    assert _widths("第1回") == [1.25, 0.75, 1]  # 和欧間: a quarter em either side of the digit
+    assert _widths("２枚") == [1, 1]  # full-width digits are Japanese
+    offsets = [round(o / EM, 3) for _, o in jlreq_advances("あ、「い", lambda ch: EM, EM)]
+    assert offsets == [0, 0, -0.5, 0]  # the bracket's em box starts half an em left of its ink
+
+
+@pytest.mark.parametrize("slug", ["alicematic-eiketsuden", "alicematic-medallions", "asian-delivery", "populous"])
+def test_the_shipped_books_set_marks_at_jlreq_widths(built, slug):
+    m = measure_script.measure(built / slug / "rulebook.pdf")
+    assert m.stops > 150 and m.stops_narrow == 0 and m.stop_min >= 0.99
+    assert m.pairs and all(1.45 <= w <= 1.75 or 1.95 <= w <= 2.1 for w in m.pairs)  # 」” (” opening): 2 em
+    assert m.joins > 10 and m.joins_spaced == m.joins
+    fonts = {g.font for page in glyphs(built / slug / "rulebook.pdf") for g in page
+             if g.char == "、" and g.on_page and "Mincho" in g.font}  # (not the card faces' own text)
+    assert fonts == {"BIZUDMincho-Regular"}
+
+
+def test_proportional_style_keeps_the_proportional_mincho_and_a_bad_style_is_one_line(tmp_path):
+    ws = make_workspace(tmp_path / "ws", draft=True, game=GAME_YAML + "\nrulebook:\n  style: proportional\n")
+    game = load_game(Workspace(ws), "test")
+    book = build_rulebook(game, REPO / "fonts").files["rulebook.pdf"]
+    fonts = {g.font for page in glyphs(book) for g in page if g.char in "、。" and g.on_page and "Mincho" in g.font}
+    assert fonts == {"BIZUDPMincho-Regular"} and not full_width_marks("BIZUDPMincho-Regular")
+    (ws / "data" / "test" / "game.yaml").write_text(GAME_YAML + "\nrulebook:\n  style: tight\n", encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts")
+    assert "game.yaml" in str(e.value) and "jlreq or proportional" in str(e.value)
