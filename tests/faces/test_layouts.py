@@ -147,6 +147,8 @@ def test_a_workspace_layout_extends_a_builtin_one_of_the_same_name(tmp_path):
     ("extends: card-poker\nboxes:\n  title: {colour: nosuch}\n", 3, "unknown colour 'nosuch'"),
     ("extends: card-poker\nboxes:\n  title: {sise: 3}\n", 3, "unknown key in box title"),
     ("extends: card-poker\nboxes:\n  new: {x: 3, y: 4, w: 10}\n", 3, "box new has no h"),
+    # a typo in a box's name makes a new box: the message names the boxes there are to change
+    ("extends: card-poker\nboxes:\n  titel: {size: 12}\n", 3, "to change a box of the layout, its name: frame, band, title,"),
     ("extends: nosuch\n", 1, "unknown layout 'nosuch'"),
     ("extends: mine\n", 1, "extends itself"),
 ])
