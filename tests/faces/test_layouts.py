@@ -235,3 +235,14 @@ def test_every_layout_key_and_box_option_is_documented():
         assert f"`{key}`" in section or f"`{key}:" in section, key
     for name in layouts.builtin_names():
         assert f"| `{name}` |" in section, name
+
+
+def test_an_unknown_icon_in_a_layout_deck_is_told_at_the_piece_not_in_pnpgens_files(tmp_path, capsys):
+    """A layout deck has no template of the designer's: the error names the piece's line."""
+    root = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: card-poker\npieces:\n"
+                                                "  - {title: 題}\n  - {title: 騎士, icons: [vp, coins]}\n")
+    capsys.readouterr()
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "piece.svg.j2" not in err, err
+    assert "decks/cards.yaml:5:5:" in err and "unknown icon {coins}" in err, err
