@@ -16,6 +16,7 @@ from pnpgen.safetext import shown
 from pnpgen.data.formats import PAPER_SIZES
 from pnpgen.data import validate
 from pnpgen.data.workspace import find_workspace
+from pnpgen import playtest
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,6 +68,7 @@ def _commands_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser]
         "clean": ("remove what pnpgen wrote: the files its builds and exports recorded, and the cache",
                   _clean_command),
         "help": ("show the help of pnpgen or of one command", _help_command),
+        **playtest.command_table(),  # serve, log, diff, tag, reprint: the playtest loop (pnpgen/playtest.py)
     }
 
 
@@ -170,6 +172,8 @@ def _layout_command(la: argparse.ArgumentParser) -> None:
     """``layout`` (engine/scaffold.py): runs with or without a workspace."""
     la.add_argument("action", type=_choice, choices=["list", "export"], help="list the layouts, or export one")
     la.add_argument("name", nargs="?", help="the layout to export (see 'pnpgen layout list')")
+    la.add_argument("--game", type=validate.option(validate.game_option), help="with --deck: export that deck's layout as it builds")
+    la.add_argument("--deck", type=validate.option(validate.deck_option), help="with --game: the deck (its overrides and size applied)")
     la.add_argument("--out", help="the front template's file (default: <name>-front.svg.j2 here); the back "
                                   "is written beside it as <name>-back.svg.j2")
 

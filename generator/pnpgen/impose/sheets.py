@@ -8,9 +8,10 @@ tiles. Shop pages: one piece per page at full size, page = trim + bleed.
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from pnpgen.impose.grid import SheetLayout, SheetOptions, cut_marks, used_part
 from pnpgen.impose.nest import NestLayout
@@ -36,7 +37,7 @@ class DeckSheets:
     fronts: tuple[str, ...]
     backs: tuple[str, ...] | None
     art_bleed_mm: float  # bleed drawn round every face
-    stamp: str = ""  # version stamp printed in each sheet's slug (game, draft, date, content hash)
+    stamp: str = ""  # version stamp's start (game, draft, date); each sheet adds the hash of its faces
     lang: str = "ja"  # the language of the labels pnpgen prints
 
 
@@ -78,15 +79,25 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout, sheet: Sheet
             # the marks of the block the backs fill, mirrored like them
             back_marks = [Straight(*mirror((ln.x1, ln.y1)), *mirror((ln.x2, ln.y2))) for ln in marks]
             sides.append(("back", back, back_marks))
+        stamp = sheet_stamp(deck.stamp, [*(deck.fronts[i] for i in chunk), *(deck.backs[i] for i in chunk if deck.backs)])
         for side, page, page_marks in sides:
             if page_marks:
                 page.items.append(Strokes(tuple(page_marks)))
             note = msg("sheet.note", lang, deck=deck.name, id=deck.id, side=msg(f"sheet.{side}", lang),
                        sheet=start // per + 1, sheets=-(-total // per), how=how, bleed=f"{sb:.1f}",
                        duplex=_duplex_words(sheet, deck.backs is not None, lang))
-            page.items.extend(slug(note, deck.stamp, layout.paper_mm, sheet, font, measure, lang))
+            page.items.extend(slug(note, stamp, layout.paper_mm, sheet, font, measure, lang))
             pages.append(page)
     return pages
+
+
+def sheet_stamp(stamp: str, faces: Iterable[str]) -> str:
+    """The version stamp of one sheet: the deck's (game, draft, date) and a short hash of the faces
+    printed on that sheet, so a sheet whose pieces did not change prints the same stamp and
+    keeps its bytes; empty when the game prints no stamp."""
+    if not stamp:
+        return ""
+    return f"{stamp} #{hashlib.sha256(' '.join(faces).encode()).hexdigest()[:7]}"
 
 
 def _duplex_words(sheet: SheetOptions, two_sided: bool, lang: str) -> str:
@@ -138,6 +149,7 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
     copies = len(deck.fronts)
     pages: list[Page] = []
     for copy, front in enumerate(deck.fronts, 1):
+        stamp = sheet_stamp(deck.stamp, [front, *([deck.backs[copy - 1]] if deck.backs else [])])
         for tile in plan.tiles:
             rect = plan.clip(tile)
             page = Page(plan.paper_mm)
@@ -152,7 +164,7 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
                                       colour=GUIDE, dash=(2.0, 1.0)))
             page.items.extend(_glue_notes(plan, tile, font, deck.lang, measure))
             page.items.extend(_tile_band(plan, tile, deck, copy, copies, font, bold))
-            page.items.extend(slug(_duplex_words(sheet, deck.backs is not None, deck.lang), deck.stamp, plan.paper_mm,
+            page.items.extend(slug(_duplex_words(sheet, deck.backs is not None, deck.lang), stamp, plan.paper_mm,
                                    sheet, font, measure, deck.lang, y=plan.band[3] - TILE_OPTIONS.slug_mm))
             pages.append(page)
             if deck.backs is not None:
@@ -164,7 +176,7 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
                                             clip_rect=(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))))
                 note = msg("sheet.tile_back", deck.lang, deck=deck.name, id=deck.id, copy=copy, copies=copies,
                            tile=tile.number, tiles=plan.pages, duplex=_duplex_words(sheet, True, deck.lang))
-                page.items.extend(slug(note, deck.stamp, plan.paper_mm, sheet, font, measure, deck.lang,
+                page.items.extend(slug(note, stamp, plan.paper_mm, sheet, font, measure, deck.lang,
                                        y=plan.band[3] - TILE_OPTIONS.slug_mm))
                 pages.append(page)
     return pages
