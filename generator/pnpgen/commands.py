@@ -75,17 +75,19 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
         except InputError as e:
             print(f"pnpgen: error: {shown(ws.shown(str(e)))}", file=sys.stderr, flush=True)
 
-    once()
     builds = 1
     folders = [f for f in inputs_of(ws, args.game) if f.is_dir()]
     out = (args.out or ws.root / "build").resolve()
     ready = False
     # yield_on_timeout: an empty set every 200 ms without changes, the first one once the watcher
-    # runs, so "watching" is said only when a save can no longer be missed
+    # runs. The first build starts only then, so a save made while it builds (after it read the
+    # file) is seen by the watcher and built next, and "watching" is said when no save can be missed.
     for changes in watch_files(*folders, debounce=200, step=50, rust_timeout=200, yield_on_timeout=True):
         if not ready:
             ready = True
+            once()  # whatever was saved before this is in this build
             _say(f"watching {', '.join(str(f.relative_to(ws.root)) for f in folders)} (Ctrl-C to stop)")
+            continue
         if not changes or all(out in Path(p).resolve().parents for _, p in changes):
             continue  # nothing, or our own output (an --out inside a watched folder)
         once()

@@ -174,6 +174,11 @@ def test_grey_with_alpha_is_flattened_too():
 
 @pytest.mark.parametrize("value, message", [
     ("dragon.png", "cards.yaml:7:20: pieces.1.art: art file 'dragon.png' not found"),
+    # a name a designer misses: the file that is there is named
+    ("art/broken.png", "art file 'art/broken.png' not found (expected 'broken.png', the name of the file that is "
+                       "there; paths are relative to art/)"),
+    ("Broken.PNG", "art file 'Broken.PNG' not found (expected 'broken.png', the name of the file that is there)"),
+    ("broken.jpg", "art file 'broken.jpg' not found (expected 'broken.png', the name of the file that is there)"),
     ("broken.png", "cards.yaml:7:20: pieces.1.art: cannot read the image art/broken.png"),
     ("../game.yaml.png", "cards.yaml:7:20: pieces.1.art: '../game.yaml.png' is outside art/"),
     ("/tmp/x.png", "cards.yaml:7:20: pieces.1.art: '/tmp/x.png' is outside art/"),

@@ -24,7 +24,22 @@ def test_unknown_colour_lists_only_the_designers_palette(tmp_path, capsys, piece
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     err = capsys.readouterr().err
     assert said in err and "red" in err and "ink" in err, err
+    assert "or '#rrggbb'" in err or "[blue]" in said, err
     assert "missing-translation" not in err, err
+
+
+def test_a_colour_field_takes_a_hex_colour_that_needs_no_palette_entry(tmp_path, capsys):
+    """README: `gold` is a palette colour; a "#rrggbb" value needs none. It prints that colour."""
+    import pypdfium2
+
+    ws = make_workspace(tmp_path / "ws", deck=COLOURED + "  - {name: 祝福, text: 本文, colour: '#aa3366'}\n",
+                        front=FRONT_TEXT)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0, capsys.readouterr().err
+    page = pypdfium2.PdfDocument(str(ws / "build" / "test" / "shop" / "cards-unique.pdf"))[0]
+    dpi = 144
+    image = page.render(scale=dpi / 72).to_pil().convert("RGB")
+    at = round((3 + 2.5) / 25.4 * dpi)  # the 5 mm square at the trim's corner, 3 mm bleed in
+    assert image.getpixel((at, at)) == (0xAA, 0x33, 0x66)
 
 
 def test_template_colour_lists_only_the_designers_palette(tmp_path, capsys):

@@ -382,3 +382,31 @@ def test_templates_compile_once_per_process_and_again_when_edited(workspace, tmp
     compiled.clear()
     assert run(workspace, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "b")) == 0
     assert compiled == ["test/card-front.svg.j2"]
+
+
+def test_watch_builds_a_save_made_while_its_first_build_runs(workspace, monkeypatch):
+    """A save made during the first build, after the build read the file, is built next: the
+    watcher runs before the first build starts."""
+    import threading
+
+    from pnpgen import commands
+
+    deck = workspace / "data" / "test" / "decks" / "cards.yaml"
+    real = commands.build
+    calls: list[int] = []
+
+    def build_then_save(ws, args):
+        code = real(ws, args)
+        if not calls:  # the designer saves as the first build ends
+            deck.write_text(deck.read_text(encoding="utf-8").replace("カード1,", "保存したカード,"), encoding="utf-8")
+        calls.append(code)
+        return code
+
+    monkeypatch.setattr(commands, "build", build_then_save)
+    done: list[int] = []
+    watcher = threading.Thread(target=lambda: done.append(run(
+        workspace, "watch", "--game", "test", "--no-rulebook", "--max-builds", "2", "--jobs", "1")), daemon=True)
+    watcher.start()
+    watcher.join(120)  # a watcher that missed the save would wait for another one for ever
+    assert done == [0] and calls == [0, 0]
+    assert "保存したカード" in "".join(texts(workspace / "build" / "test" / "cards.pdf"))

@@ -159,6 +159,8 @@ def test_a_workspace_layout_extends_a_builtin_one_of_the_same_name(tmp_path):
     ("extends: card-poker\nboxes:\n  title: {colour: nosuch}\n", 3, "unknown colour 'nosuch'"),
     ("extends: card-poker\nboxes:\n  title: {sise: 3}\n", 3, "unknown key in box title"),
     ("extends: card-poker\nboxes:\n  new: {x: 3, y: 4, w: 10}\n", 3, "box new has no h"),
+    # a typo in a box's name makes a new box: the message names the boxes there are to change
+    ("extends: card-poker\nboxes:\n  titel: {size: 12}\n", 3, "to change a box of the layout, its name: frame, band, title,"),
     ("extends: nosuch\n", 1, "unknown layout 'nosuch'"),
     ("extends: mine\n", 1, "extends itself"),
 ])
@@ -245,6 +247,17 @@ def test_every_layout_key_and_box_option_is_documented():
         assert f"`{key}`" in section or f"`{key}:" in section, key
     for name in layouts.builtin_names():
         assert f"| `{name}` |" in section, name
+
+
+def test_an_unknown_icon_in_a_layout_deck_is_told_at_the_piece_not_in_pnpgens_files(tmp_path, capsys):
+    """A layout deck has no template of the designer's: the error names the piece's line."""
+    root = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: card-poker\npieces:\n"
+                                                "  - {title: 題}\n  - {title: 騎士, icons: [vp, coins]}\n")
+    capsys.readouterr()
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "piece.svg.j2" not in err, err
+    assert "decks/cards.yaml:5:5:" in err and "unknown icon {coins}" in err, err
 
 
 def test_text_from_a_layout_or_the_data_prints_as_written(tmp_path):

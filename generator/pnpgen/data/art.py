@@ -83,7 +83,11 @@ class ArtFolder:
             if path.is_file():
                 return path
         looked = " or ".join(f"{f}/" for f in folders)
-        raise InputError(f"art file {rel!r} not found", key=key, expected=f"a file {rel} in {looked}",
+        near = _near_name(rel, folders)
+        raise InputError(f"art file {rel!r} not found", key=key,
+                         expected=(f"{near!r}, the name of the file that is there" if near
+                                   else f"a file {rel} in {looked}")
+                         + ("; paths are relative to art/" if near and rel.startswith("art/") else ""),
                          **_where_parts(where))
 
     def info(self, rel: str, where: Where | Path | str | None = None, key: str = "image",
@@ -118,6 +122,23 @@ class ArtFolder:
     def resolver(self, where: Where | Path | str | None) -> Callable[[str], bytes]:
         """``resolve`` bound to the template and piece being drawn, for error messages."""
         return lambda href: self.resolve(href, where)
+
+
+def _near_name(rel: str, folders: list[Path]) -> str | None:
+    """The name of a file that is there when ``rel`` is not, as designers miss it: ``art/`` written
+    before a path already relative to art/, another case (``Fish.PNG``), another picture ending
+    (``fish.jpg`` for fish.png). None when there is none, or more than one."""
+    wanted = rel[4:] if rel.startswith("art/") else rel
+    parent, stem = Path(wanted).parent, Path(wanted).stem.casefold()
+    found = set()
+    for folder in folders:
+        place = folder / parent
+        if ".." in parent.parts or not place.is_dir() or place.is_symlink():
+            continue
+        for f in sorted(place.iterdir())[:10000]:
+            if f.is_file() and f.suffix.lower() in SUFFIXES and f.stem.casefold() == stem:
+                found.add((parent / f.name).as_posix())
+    return found.pop() if len(found) == 1 else None
 
 
 def check_art(game_root: Path, rel: str) -> None:

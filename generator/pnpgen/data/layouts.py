@@ -485,7 +485,10 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
                 continue
             if key not in given:
                 if opt.default is None and key in ("w", "h"):
-                    raise InputError(f"box {name} has no {key}", path=_where(given), expected=f"'{key}:' in mm")
+                    others = ", ".join(n for n in raw.boxes if n != name) or "none"
+                    raise InputError(f"box {name} has no {key}", path=_where(given),
+                                     expected=f"'{key}:' in mm for a new box; to change a box of the layout, "
+                                              f"its name: {others}")
                 options[key] = opt.default
                 if key in ("colour", "fill", "stroke"):
                     colours(None, opt.default)  # a default is one of BASE_PALETTE's

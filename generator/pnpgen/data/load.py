@@ -248,7 +248,7 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
         "text": lambda x: isinstance(x, (str, int, float)) and not isinstance(x, bool),
         "int": lambda x: isinstance(x, int) and not isinstance(x, bool),
         "number": lambda x: isinstance(x, (int, float)) and not isinstance(x, bool),
-        "colour": lambda x: isinstance(x, str) and (x in game.palette or is_placeholder(x)),
+        "colour": lambda x: isinstance(x, str) and (x in game.palette or is_placeholder(x) or v.is_hex_colour(x)),
         "bool": lambda x: isinstance(x, bool),
         "list": lambda x: isinstance(x, list),
         "map": lambda x: isinstance(x, dict),
@@ -261,7 +261,8 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
         value = value if read is None else read
     if not ok(value):
         expected = {
-            "colour": "a palette colour: " + (", ".join(colour_names(game.palette)) or "none yet, add palette: to game.yaml"),
+            "colour": "a palette colour (" + (", ".join(colour_names(game.palette)) or "none yet: palette: in game.yaml")
+                      + ") or '#rrggbb' in quotes",
             "text": "text", "int": "a whole number", "number": "a number", "bool": "true or false",
             "list": "a list [..]", "map": "a mapping {key: value}", "image": "a file name in art/, e.g. dragon.png",
         }[ftype]

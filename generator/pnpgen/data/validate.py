@@ -187,6 +187,11 @@ def hex_colour(value: Any, short: bool = False) -> str:
     return value
 
 
+def is_hex_colour(value: Any) -> bool:
+    """'#rrggbb' or '#rgb': a colour written out, needing no palette entry."""
+    return isinstance(value, str) and bool(_HEX.match(value))
+
+
 def colour(value: Any, palette: dict[str, str]) -> str:
     """A palette name or a hex colour → the hex colour."""
     if isinstance(value, str) and value in palette:

@@ -608,6 +608,10 @@ class Renderer:
             return InputError(message, path=face.deck.source, key=key or face.side, expected=expected)
         # The designer's own line that led there; a built-in macro it called is named beside it.
         own = [f for f in frames if Path(f.filename).is_relative_to(self.templates)]
+        if not own and face.deck.layout is not None:  # a layout's face: the piece's data, not pnpgen's file
+            at_piece = face.piece.where
+            return InputError(message, path=at_piece.path, line=at_piece.line, column=at_piece.column,
+                              key=key or face.side, expected=expected)
         at = own[-1] if own else frames[-1]
         if at is not frames[-1] and Path(frames[-1].filename).is_relative_to(builtin.FOLDER):
             inside = Path(frames[-1].filename).relative_to(builtin.FOLDER).as_posix()
