@@ -78,7 +78,7 @@ def ops(monkeypatch) -> dict[str, int]:
 def rendered_ops(root: Path, n: int, ops: dict[str, int]) -> dict[str, int]:
     ws = workspace(root, n)
     ops.update(placements=0, summed=0)
-    render_game(ws, "test", BuildOptions(), memo=RenderMemo("inputs", {}))
+    render_game(ws, "test", BuildOptions(), memo=RenderMemo(inputs="inputs"))
     return dict(ops)
 
 
@@ -96,10 +96,10 @@ def test_a_count_edit_renders_again_only_the_faces_that_show_it(tmp_path):
     for front, again in ((FRONT, 2), (COUNTED, 21)):
         root = tmp_path / ("counted" if front is COUNTED else "plain")
         ws = workspace(root, 20, front)
-        memo = RenderMemo("inputs", {})
+        memo = RenderMemo(inputs="inputs")
         first = render_game(ws, "test", BuildOptions(), memo=memo)
         workspace(root, 20, counted=5)
-        memo = RenderMemo("inputs", memo.learned)
+        memo = RenderMemo(inputs="inputs", known=memo.learned)
         second = render_game(ws, "test", BuildOptions(), memo=memo)
         # piece 5's front and back (its own count changed), and every front that shows the total
         assert len(memo.learned) == again

@@ -39,7 +39,7 @@ from pnpgen.impose.sheets import (
 from pnpgen.impose.tiles import TilePlan, plan_tiles
 from pnpgen.faces import builtin
 from pnpgen.faces.templates import CompiledTemplates, RenderMemo, Renderer
-from pnpgen.engine.prerender import prerender
+from pnpgen.engine import prerender as parallel
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.settings import default_font
 from pnpgen.pdf.writer import write_document
@@ -108,7 +108,7 @@ def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compi
 
     def spread(renderer: Renderer) -> None:  # the faces over the workers, replayed in order by the face stage
         if memo is not None and options.jobs > 1:
-            prerender(ws, game, options, renderer, memo, options.bleed_mm)
+            parallel.prerender(ws, game, options, renderer, memo, options.bleed_mm)
 
     return faces_of_game(ws.templates, game, options.bleed_mm, options.min_dpi, compiled, memo,
                          art_fingerprint(ws, game), before=spread)
