@@ -28,7 +28,7 @@ class SheetOptions:
     mark_len_mm: float = 5.0
     mark_gap_mm: float = 1.0  # gap between the bleed edge and the start of a mark
     mark_room_mm: float = 3.0  # least room kept outside the grid for marks
-    slug_mm: float = 4.0  # band at the top of the printable area: the sheet's note and scale bar
+    slug_mm: float = 6.0  # band at the top of the printable area: the two slug lines and scale bars
 
     @property
     def paper_mm(self) -> tuple[float, float]:

@@ -82,9 +82,9 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout, sheet: Sheet
             if page_marks:
                 page.items.append(Strokes(tuple(page_marks)))
             note = msg("sheet.note", lang, deck=deck.name, id=deck.id, side=msg(f"sheet.{side}", lang),
-                       sheet=start // per + 1, sheets=-(-total // per), how=how, bleed=f"{sb:.1f}",
-                       duplex=_duplex_words(sheet, deck.backs is not None, lang))
-            page.items.extend(slug(note, deck.stamp, layout.paper_mm, sheet, font, measure, lang))
+                       sheet=start // per + 1, sheets=-(-total // per), how=how, bleed=f"{sb:.1f}")
+            page.items.extend(slug(_duplex_words(sheet, deck.backs is not None, lang), note, deck.stamp,
+                                   layout.paper_mm, sheet, font, measure, lang))
             pages.append(page)
     return pages
 
@@ -93,38 +93,42 @@ def _duplex_words(sheet: SheetOptions, two_sided: bool, lang: str) -> str:
     return msg(f"sheet.duplex.{sheet.duplex}", lang) if two_sided else msg("sheet.one_sided", lang)
 
 
-def slug(note: str, stamp: str, paper: tuple[float, float], sheet: SheetOptions, font: str,
+SLUG_SIZES = (6.0, 5.0)  # pt: the print instruction line, then the line naming the sheet
+SLUG_LEAST_PT = 3.0  # a long deck name shrinks its line down to this, never cut
+
+
+def slug(instruction: str, note: str, stamp: str, paper: tuple[float, float], sheet: SheetOptions, font: str,
          measure: Measure, lang: str, y: float | None = None) -> list[Item]:
-    """The sheet's slug, inside the printable area (the band above the pieces, or at ``y``):
-    what is on the sheet and how to print it on the left, the version stamp, then a 10 mm and a
-    1 in scale bar on the right to check the printer kept the size."""
-    size = 6.0
+    """The sheet's slug, two lines inside the printable area (the band above the pieces, or from
+    ``y``), never cut off: first how to print it (片面 / 両面・長辺とじ / fold / sleeve, printer
+    profile) and the scale note, with a 10 mm and a 1 in scale bar on the right to check the
+    printer kept the size; then what is on the sheet and the version stamp. A line too long for
+    the paper is set smaller (down to SLUG_LEAST_PT), never shortened."""
     x0, x1 = sheet.margin_mm, paper[0] - sheet.margin_mm
     top = sheet.margin_mm if y is None else y
-    base = top + 2.9
-    bar_y = top + 2.2
+    bar_y = top + 1.6
     items: list[Item] = []
     x = x1
     for length, label in ((MM_PER_INCH, "1 in"), (10.0, "10 mm")):
         items.append(Strokes((Straight(x - length, bar_y, x, bar_y), Straight(x - length, bar_y - 1.2, x - length, bar_y + 1.2),
                               Straight(x, bar_y - 1.2, x, bar_y + 1.2)), width_pt=0.4, colour=NOTE_INK))
-        items.append(TextOp(x - length / 2, bar_y - 0.5, label, font, 4.5, NOTE_INK, "middle"))
+        items.append(TextOp(x - length / 2, bar_y - 0.4, label, font, 4.5, NOTE_INK, "middle"))
         x -= length + 3
-    right = x - 1
-    if stamp:
-        stamp = _shortened(stamp, (right - x0) / 2, font, size, measure)  # at most half the line
-        items.append(TextOp(right, base, stamp, font, size, NOTE_INK, "end"))
-        right -= measure(stamp, font, size) + 3
-    text = _shortened(f"{msg('sheet.scale', lang)} · {note}", right - x0, font, size, measure)
-    items.append(TextOp(x0, base, text, font, size, NOTE_INK))
+    first = f"{instruction} · {msg('sheet.scale', lang)}"
+    size = _fitting(first, x - 1 - x0, SLUG_SIZES[0], font, measure)
+    items.append(TextOp(x0, top + 2.3, first, font, size, (0, 0, 0)))
+    second = f"{note}   {stamp}" if stamp else note
+    size = _fitting(second, x1 - x0, SLUG_SIZES[1], font, measure)
+    items.append(TextOp(x0, top + 4.6, second, font, size, NOTE_INK))
     return items
 
 
-def _shortened(text: str, width: float, font: str, size: float, measure: Measure) -> str:
-    """``text`` cut with "…" until it fits ``width`` mm (never over the stamp or the bars)."""
-    while len(text) > 1 and measure(text, font, size) > width:
-        text = text[:-2] + "…"
-    return text
+def _fitting(text: str, width: float, size: float, font: str, measure: Measure) -> float:
+    """The largest size ≤ ``size`` (in 0.25 pt steps, at least SLUG_LEAST_PT) that sets ``text``
+    within ``width`` mm."""
+    while size > SLUG_LEAST_PT and measure(text, font, size) > width:
+        size -= 0.25
+    return size
 
 
 def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str, bold: str,
@@ -152,8 +156,10 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
                                       colour=GUIDE, dash=(2.0, 1.0)))
             page.items.extend(_glue_notes(plan, tile, font, deck.lang, measure))
             page.items.extend(_tile_band(plan, tile, deck, copy, copies, font, bold))
-            page.items.extend(slug(_duplex_words(sheet, deck.backs is not None, deck.lang), deck.stamp, plan.paper_mm,
-                                   sheet, font, measure, deck.lang, y=plan.band[3] - TILE_OPTIONS.slug_mm))
+            note = msg("sheet.tile_front", deck.lang, deck=deck.name, id=deck.id, copy=copy, copies=copies,
+                       tile=tile.number, tiles=plan.pages)
+            page.items.extend(slug(_duplex_words(sheet, deck.backs is not None, deck.lang), note, deck.stamp,
+                                   plan.paper_mm, sheet, font, measure, deck.lang, y=plan.band[3] - TILE_OPTIONS.slug_mm))
             pages.append(page)
             if deck.backs is not None:
                 m = plan.back(tile, sheet.duplex)
@@ -163,8 +169,8 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
                                             clip=back_clip.transformed(m) if back_clip else None,
                                             clip_rect=(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))))
                 note = msg("sheet.tile_back", deck.lang, deck=deck.name, id=deck.id, copy=copy, copies=copies,
-                           tile=tile.number, tiles=plan.pages, duplex=_duplex_words(sheet, True, deck.lang))
-                page.items.extend(slug(note, deck.stamp, plan.paper_mm, sheet, font, measure, deck.lang,
+                           tile=tile.number, tiles=plan.pages)
+                page.items.extend(slug(_duplex_words(sheet, True, deck.lang), note, deck.stamp, plan.paper_mm, sheet, font, measure, deck.lang,
                                        y=plan.band[3] - TILE_OPTIONS.slug_mm))
                 pages.append(page)
     return pages
