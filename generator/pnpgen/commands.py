@@ -24,10 +24,15 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.run import RulebookOptions, run_build
     from pnpgen.impose.grid import SheetOptions
 
-    sheet = SheetOptions(paper=args.paper, duplex=args.duplex, marks=args.marks, margin_mm=args.margin,
-                         bleed_mm=args.bleed)
+    from pnpgen.printers import load_printer
+
+    printer = load_printer(ws.root, args.printer) if getattr(args, "printer", None) else None
+    paper = printer.paper if printer is not None and printer.paper else args.paper
+    duplex = printer.duplex if printer is not None and printer.duplex else args.duplex
+    sheet = SheetOptions(paper=paper, duplex=duplex, marks=args.marks, margin_mm=args.margin,
+                         bleed_mm=args.bleed, printer=printer.words() if printer is not None else "")
     options = BuildOptions(sheet=sheet, shop_bleed_mm=args.bleed, min_dpi=args.min_dpi, jobs=args.jobs,
-                           lang=args.lang)
+                           lang=args.lang, printer=printer)
     slugs = ws.slugs() if args.all else [args.game]
     out_root = args.out or ws.root / "build"
     rulebook = None if args.no_rulebook else RulebookOptions(args.rules_only, args.creep, args.binding)

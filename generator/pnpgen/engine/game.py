@@ -170,6 +170,9 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         else:
             home = home_sheets(ds, layout, sheet, font, fontreg.string_width_mm)
             sheets = -(-len(df.fronts) // layout.per_sheet)
+        if options.printer is not None:
+            for page in home:
+                page.matrix = options.printer.page_matrix(page.size_mm, page.side == "back")
         files = []
         if home:
             files = [f"{deck.id}.pdf", f"shop/{deck.id}.pdf", f"shop/{deck.id}-unique.pdf"]
@@ -334,6 +337,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         "paper": options.sheet.paper,
         "duplex": options.sheet.duplex,
         "marks": options.sheet.marks,
+        "printer": options.printer.record() if options.printer is not None else None,
         "decks": [r.to_json() for r in plan.records],
         "bill_of_materials": plan.bom,
         "images": rendered.images,

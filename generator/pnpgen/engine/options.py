@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pnpgen.impose.grid import SheetOptions
+from pnpgen.printers import Printer
 
 
 @dataclass(frozen=True)
@@ -13,6 +14,7 @@ class BuildOptions:
     sheet: SheetOptions = SheetOptions()
     shop_bleed_mm: float = 3.0
     min_dpi: float = 300.0  # art printed below this resolution warns
+    printer: Printer | None = None  # --printer: the profile every home page is corrected for
     lang: str | None = None  # --lang: the game's language to build (None: its default_language)
     # How many worker processes: changes the speed, never the bytes, so it is not part of the
     # options' repr (the cache's fingerprint of what the output depends on).

@@ -79,6 +79,7 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout, sheet: Sheet
             back_marks = [Straight(*mirror((ln.x1, ln.y1)), *mirror((ln.x2, ln.y2))) for ln in marks]
             sides.append(("back", back, back_marks))
         for side, page, page_marks in sides:
+            page.side = side
             if page_marks:
                 page.items.append(Strokes(tuple(page_marks)))
             note = msg("sheet.note", lang, deck=deck.name, id=deck.id, side=msg(f"sheet.{side}", lang),
@@ -90,7 +91,9 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout, sheet: Sheet
 
 
 def _duplex_words(sheet: SheetOptions, two_sided: bool, lang: str) -> str:
-    return msg(f"sheet.duplex.{sheet.duplex}", lang) if two_sided else msg("sheet.one_sided", lang)
+    """The print instruction: 片面 or how to flip, and the printer profile the sheet is made for."""
+    words = msg(f"sheet.duplex.{sheet.duplex}", lang) if two_sided else msg("sheet.one_sided", lang)
+    return f"{words} · {msg('sheet.printer', lang, printer=sheet.printer)}" if sheet.printer else words
 
 
 SLUG_SIZES = (6.0, 5.0)  # pt: the print instruction line, then the line naming the sheet
@@ -144,7 +147,7 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
     for copy, front in enumerate(deck.fronts, 1):
         for tile in plan.tiles:
             rect = plan.clip(tile)
-            page = Page(plan.paper_mm)
+            page = Page(plan.paper_mm, side="front")
             page.items.append(PlaceFace(front, tile.to_page, size, deck.art_bleed_mm,
                                         clip=front_clip.transformed(tile.to_page) if front_clip else None,
                                         clip_rect=rect))
@@ -164,7 +167,7 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
             if deck.backs is not None:
                 m = plan.back(tile, sheet.duplex)
                 (x0, y0), (x1, y1) = mirror((rect[0], rect[1])), mirror((rect[2], rect[3]))
-                page = Page(plan.paper_mm)
+                page = Page(plan.paper_mm, side="back")
                 page.items.append(PlaceFace(deck.backs[copy - 1], m, size, deck.art_bleed_mm,
                                             clip=back_clip.transformed(m) if back_clip else None,
                                             clip_rect=(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))))
