@@ -42,6 +42,11 @@ def _parser() -> argparse.ArgumentParser:
     _export_parser(sub)
     _scaffold_parsers(sub)
 
+    k = sub.add_parser("calibrate", help="write a two-sided duplex calibration sheet for a printer profile (printers.yaml)")
+    k.add_argument("--paper", choices=sorted(PAPER_SIZES), default="a4")
+    k.add_argument("--duplex", choices=["long", "short"], default="long")
+    k.add_argument("--lang", choices=["ja", "en"], default="ja", help="the language of the instructions")
+    k.add_argument("--out", help="the PDF to write (default: build/calibration-<paper>-<duplex>.pdf in the workspace)")
     sub.add_parser("list", help="list the games and their decks")
     c = sub.add_parser("check", help="render every face as a build would, writing nothing; list problems and 未定 placeholders")
     c.add_argument("--game", type=validate.option(validate.game_option), help="only this game")
@@ -154,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         from pnpgen import commands
 
+        if args.command == "calibrate":  # no workspace needed
+            return commands.calibrate(args)
         if args.command in ("new", "layout"):  # they need no workspace: new makes one
             from pnpgen.engine import scaffold
 

@@ -220,3 +220,32 @@ def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     if out.resolve().parent == deck.source.resolve().parent:
         _say(f"  to use it, replace the deck's pieces: list with  pieces: {{file: {out.name}}}")
     return 0
+
+
+def calibrate(args: argparse.Namespace) -> int:
+    """The duplex calibration sheet (impose/calibration.py) as a two-page PDF."""
+    from pnpgen.data.workspace import find_workspace
+    from pnpgen.errors import InputError
+    from pnpgen.fonts import BUNDLED, DEFAULT_FONTS, register
+    from pnpgen.impose.calibration import CalibrationOptions, calibration_pages
+    from pnpgen.impose.plan import Document
+    from pnpgen.pdf.writer import write_document
+
+    opts = CalibrationOptions(paper=args.paper, duplex=args.duplex, lang=args.lang)
+    if args.out:
+        out = Path(args.out)
+    else:
+        try:
+            root = find_workspace().root
+        except InputError:
+            root = Path.cwd()
+        out = root / "build" / f"calibration-{opts.paper}-{opts.duplex}.pdf"
+    font = register(DEFAULT_FONTS["gothic"], BUNDLED)
+    data = write_document(Document("pnpgen duplex calibration", calibration_pages(opts, font)), {}, font)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(data)
+    except OSError as e:
+        raise InputError(f"cannot write: {e.strerror}", path=out, expected="a writable file path for --out") from None
+    _say(f"calibration sheet: {out} (print it duplex, then see docs/home-printing.md)")
+    return 0
