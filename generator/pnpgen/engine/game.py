@@ -22,6 +22,7 @@ from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
+from pnpgen.impose.fold import FoldLayout, layout_fold
 from pnpgen.impose.grid import SheetOptions, choose_layout
 from pnpgen.impose import nest
 from pnpgen.messages import msg
@@ -30,6 +31,7 @@ from pnpgen.impose.sheets import (
     TILE_OPTIONS,
     DeckSheets,
     board_tiles,
+    fold_sheets,
     home_sheets,
     shop_die_pages,
     shop_pages,
@@ -164,9 +166,13 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         deck, spec, layout, tiles = df.deck, placed.spec, placed.layout, placed.tiles
         ds = DeckSheets(deck.id, deck.name, spec, tuple(df.fronts),
                         tuple(df.backs) if df.backs is not None else None, bleed, _stamp(game, df), game.lang)
+        fold: FoldLayout | None = None
         if tiles is not None:
             home = board_tiles(ds, tiles, sheet, font, _bold_font(game), fontreg.string_width_mm)
             sheets = len(df.fronts) * tiles.pages
+        elif (fold := _fold_layout(ds, sheet)) is not None:
+            home = fold_sheets(ds, fold, sheet, font, fontreg.string_width_mm)
+            sheets = len(home)
         else:
             home = home_sheets(ds, layout, sheet, font, fontreg.string_width_mm)
             sheets = -(-len(df.fronts) // layout.per_sheet)
@@ -193,7 +199,8 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             trim_mm=[round(v, 3) for v in deck.trim_mm], bleed_mm=bleed, count=deck.count,
             unique=len(deck.pieces), faces=len({*df.fronts, *(df.backs or ())}),
             double_sided=deck.back is not None, paper=sheet.paper,
-            layout=layout_record(spec, layout, tiles, sheet), sheets=sheets if home else 0, pages=len(home),
+            layout=_fold_record(fold) if tiles is None and fold is not None else layout_record(spec, layout, tiles, sheet),
+            sheets=sheets if home else 0, pages=len(home),
             shop_pages=shop_n, die_line=die_line_record(deck.id, spec.die_cut, deck.back is not None),
             files=files, placeholders=len(deck.placeholders),
             pieces={f"{p.index}:{p.label}": [p.count, df.digests[p.index]] for p in deck.pieces},
@@ -203,6 +210,20 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         everything.append(Page(sheet.paper_mm, list(ops)))
     documents[f"{game.slug}-all.pdf"] = Document(f"{game.title} — all sheets", everything)
     return GamePlan(documents, records, bom, orders)
+
+
+def _fold_layout(ds: DeckSheets, sheet: SheetOptions) -> FoldLayout | None:
+    """With ``--layout fold``, a two-sided deck's fold-over layout (None: printed as usual, a
+    one-sided deck or a piece larger than half the sheet)."""
+    if sheet.layout != "fold" or ds.backs is None:
+        return None
+    return layout_fold(ds.spec, sheet)
+
+
+def _fold_record(fold: FoldLayout) -> dict[str, Any]:
+    return {"layout": "fold", "fold": "vertical" if fold.vertical else "horizontal", "rotated": fold.rotated,
+            "pieces_per_sheet": fold.per_sheet, "cols": fold.cols, "rows": fold.rows,
+            "sheet_bleed_mm": round(fold.bleed_mm, 3)}
 
 
 def render_inputs(ws: Workspace, slug: str, options: BuildOptions) -> str:

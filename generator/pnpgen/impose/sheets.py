@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from pnpgen.impose.fold import FoldLayout, fold_pages
 from pnpgen.impose.grid import SheetLayout, SheetOptions, cut_marks, used_part
 from pnpgen.impose.nest import NestLayout
 from pnpgen.impose.plan import DieLine, Item, Page, PlaceFace, RectOp, Strokes, TextOp
@@ -87,6 +88,21 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout, sheet: Sheet
             page.items.extend(slug(_duplex_words(sheet, deck.backs is not None, lang), note, deck.stamp,
                                    layout.paper_mm, sheet, font, measure, lang))
             pages.append(page)
+    return pages
+
+
+def fold_sheets(deck: DeckSheets, lay: FoldLayout, sheet: SheetOptions, font: str, measure: Measure) -> list[Page]:
+    """A two-sided deck as fold-over sheets (impose/fold.py), each with its slug."""
+    assert deck.backs is not None
+    pages = fold_pages(lay, deck.spec, deck.fronts, deck.backs, deck.art_bleed_mm, sheet, font, deck.lang)
+    how = f"{lay.cols}×{lay.rows}"
+    instruction = msg("sheet.fold", deck.lang)
+    if sheet.printer:
+        instruction += f" · {msg('sheet.printer', deck.lang, printer=sheet.printer)}"
+    for n, page in enumerate(pages, 1):
+        note = msg("sheet.note", deck.lang, deck=deck.name, id=deck.id, side=msg("sheet.fold_sides", deck.lang),
+                   sheet=n, sheets=len(pages), how=how, bleed=f"{lay.bleed_mm:.1f}")
+        page.items.extend(slug(instruction, note, deck.stamp, lay.paper_mm, sheet, font, measure, deck.lang))
     return pages
 
 
