@@ -12,6 +12,7 @@ from pnpgen.errors import InputError
 from pnpgen.data.formats import PAPER_SIZES
 from pnpgen.data import validate
 from pnpgen.data.workspace import find_workspace
+from pnpgen.impose.sleeve import sleeve_option
 
 
 @functools.cache
@@ -109,8 +110,10 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--margin", type=validate.option(validate.margin_option), default=5.0, help="unprintable margin of the printer (default 5mm)")
     p.add_argument("--bleed", type=validate.option(validate.bleed_option), default=3.0, help="bleed around each piece (default 3mm)")
     p.add_argument("--no-rulebook", action="store_true", help="skip the rulebook booklets")
-    p.add_argument("--layout", choices=["grid", "fold"], default="grid",
-                   help="fold: each two-sided piece's front and back side by side, fold and glue (no duplex)")
+    p.add_argument("--layout", choices=["grid", "fold", "sleeve"], default="grid",
+                   help="fold: each two-sided piece's front and back side by side, fold and glue (no duplex); "
+                        "sleeve: card fronts only, sized for a sleeve with a backer card")
+    p.add_argument("--sleeve", type=validate.option(sleeve_option), help="the sleeve's inside, e.g. 66x91 (--layout sleeve)")
     p.add_argument("--printer", help="a profile of printers.yaml (see 'pnpgen calibrate'): backs moved, scale corrected; its paper and duplex")
     p.add_argument("--lang", help="build this language of the game (game.yaml languages) into build/<game>/<lang>/")
     p.add_argument("--min-dpi", type=validate.option(validate.min_dpi_option), default=300.0,

@@ -30,7 +30,8 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
     paper = printer.paper if printer is not None and printer.paper else args.paper
     duplex = printer.duplex if printer is not None and printer.duplex else args.duplex
     sheet = SheetOptions(paper=paper, duplex=duplex, marks=args.marks, margin_mm=args.margin,
-                         bleed_mm=args.bleed, layout=getattr(args, "layout", "grid"), printer=printer.words() if printer is not None else "")
+                         bleed_mm=args.bleed, layout=getattr(args, "layout", "grid"),
+                         sleeve_mm=(args.sleeve.w, args.sleeve.h) if getattr(args, "sleeve", None) else None, printer=printer.words() if printer is not None else "")
     options = BuildOptions(sheet=sheet, shop_bleed_mm=args.bleed, min_dpi=args.min_dpi, jobs=args.jobs,
                            lang=args.lang, printer=printer)
     slugs = ws.slugs() if args.all else [args.game]

@@ -32,6 +32,7 @@ from pnpgen.impose.sheets import (
     DeckSheets,
     board_tiles,
     fold_sheets,
+    sleeve_sheets,
     home_sheets,
     shop_die_pages,
     shop_pages,
@@ -167,12 +168,17 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         ds = DeckSheets(deck.id, deck.name, spec, tuple(df.fronts),
                         tuple(df.backs) if df.backs is not None else None, bleed, _stamp(game, df), game.lang)
         fold: FoldLayout | None = None
+        fold_or_sleeve: dict[str, Any] | None = None  # the manifest's layout record of a fold or sleeve deck
         if tiles is not None:
             home = board_tiles(ds, tiles, sheet, font, _bold_font(game), fontreg.string_width_mm)
             sheets = len(df.fronts) * tiles.pages
+        elif sheet.layout == "sleeve" and (sleeved := sleeve_sheets(ds, deck.kind, sheet, font, fontreg.string_width_mm)):
+            home, fold_or_sleeve = sleeved
+            sheets = len(home)
         elif (fold := _fold_layout(ds, sheet)) is not None:
             home = fold_sheets(ds, fold, sheet, font, fontreg.string_width_mm)
             sheets = len(home)
+            fold_or_sleeve = _fold_record(fold)
         else:
             home = home_sheets(ds, layout, sheet, font, fontreg.string_width_mm)
             sheets = -(-len(df.fronts) // layout.per_sheet)
@@ -199,7 +205,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             trim_mm=[round(v, 3) for v in deck.trim_mm], bleed_mm=bleed, count=deck.count,
             unique=len(deck.pieces), faces=len({*df.fronts, *(df.backs or ())}),
             double_sided=deck.back is not None, paper=sheet.paper,
-            layout=_fold_record(fold) if tiles is None and fold is not None else layout_record(spec, layout, tiles, sheet),
+            layout=fold_or_sleeve or layout_record(spec, layout, tiles, sheet),
             sheets=sheets if home else 0, pages=len(home),
             shop_pages=shop_n, die_line=die_line_record(deck.id, spec.die_cut, deck.back is not None),
             files=files, placeholders=len(deck.placeholders),

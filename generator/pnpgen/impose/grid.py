@@ -28,7 +28,8 @@ class SheetOptions:
     mark_len_mm: float = 5.0
     mark_gap_mm: float = 1.0  # gap between the bleed edge and the start of a mark
     mark_room_mm: float = 3.0  # least room kept outside the grid for marks
-    layout: str = "grid"  # grid (fronts and backs on facing pages) | fold (side by side, folded and glued)
+    layout: str = "grid"  # grid (facing pages) | fold (side by side, folded and glued) | sleeve (fronts only)
+    sleeve_mm: tuple[float, float] | None = None  # --sleeve: the sleeve's inside (default: the trim + 3 mm)
     printer: str = ""  # the printer profile the sheets are made for, as the slug names it
     slug_mm: float = 6.0  # band at the top of the printable area: the two slug lines and scale bars
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from pnpgen.impose.fold import FoldLayout, fold_pages
-from pnpgen.impose.grid import SheetLayout, SheetOptions, cut_marks, used_part
+from pnpgen.impose.grid import SheetLayout, SheetOptions, choose_layout, cut_marks, used_part
+from pnpgen.impose.sleeve import Sleeve, scaled, sleeve_pages
 from pnpgen.impose.nest import NestLayout
 from pnpgen.impose.plan import DieLine, Item, Page, PlaceFace, RectOp, Strokes, TextOp
 from pnpgen.messages import msg
@@ -104,6 +105,36 @@ def fold_sheets(deck: DeckSheets, lay: FoldLayout, sheet: SheetOptions, font: st
                    sheet=n, sheets=len(pages), how=how, bleed=f"{lay.bleed_mm:.1f}")
         page.items.extend(slug(instruction, note, deck.stamp, lay.paper_mm, sheet, font, measure, deck.lang))
     return pages
+
+
+def sleeve_sheets(deck: DeckSheets, kind: str, sheet: SheetOptions, font: str, measure: Measure) -> tuple[list[Page], dict] | None:
+    """A deck of cards as sleeve inserts (impose/sleeve.py): fronts only, kept at trim or scaled
+    down to fit the sleeve; with what the manifest records. None for pieces that are not cards."""
+    if kind != "card":
+        return None
+    spec = deck.spec
+    w, h = sheet.sleeve_mm or (spec.w + 3.0, spec.h + 3.0)
+    s = Sleeve(w, h).scale_for(spec)
+    insert = scaled(spec, s)
+    layout = choose_layout(insert, len(deck.fronts), sheet, kind)
+    if layout is None:
+        return None
+    pages = sleeve_pages(deck.fronts, spec, insert, s, layout, deck.art_bleed_mm, sheet)
+    lang = deck.lang
+    size = f"{insert.w:.1f}×{insert.h:.1f} mm"
+    fit = msg("sheet.sleeve_kept", lang) if s == 1.0 else msg("sheet.sleeve_reduced", lang, percent=f"{s * 100:.1f}")
+    instruction = msg("sheet.sleeve", lang, sleeve=f"{w:g}×{h:g}", size=size, fit=fit)
+    if sheet.printer:
+        instruction += f" · {msg('sheet.printer', lang, printer=sheet.printer)}"
+    how = f"{layout.cols}×{layout.rows}" if isinstance(layout, SheetLayout) else msg("sheet.nested", lang, per=layout.per_sheet)
+    for n, page in enumerate(pages, 1):
+        note = msg("sheet.note", lang, deck=deck.name, id=deck.id, side=msg("sheet.front", lang), sheet=n,
+                   sheets=len(pages), how=how, bleed=f"{layout.sheet_bleed_mm:.1f}")
+        page.items.extend(slug(instruction, note, deck.stamp, layout.paper_mm, sheet, font, measure, lang))
+    record = {"layout": "sleeve", "sleeve_mm": [w, h], "insert_mm": [round(insert.w, 3), round(insert.h, 3)],
+              "scale": round(s, 5), "reduced": s < 1.0, "pieces_per_sheet": layout.per_sheet,
+              "sheet_bleed_mm": round(layout.sheet_bleed_mm, 3)}
+    return pages, record
 
 
 def _duplex_words(sheet: SheetOptions, two_sided: bool, lang: str) -> str:
