@@ -9,6 +9,7 @@ import os
 import sys
 
 from pnpgen.errors import InputError
+from pnpgen.safetext import shown
 from pnpgen.data.formats import PAPER_SIZES
 from pnpgen.data import validate
 from pnpgen.data.workspace import find_workspace
@@ -172,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
             return getattr(scaffold, args.command)(args)
         return getattr(commands, args.command.replace("-", "_"))(find_workspace(), args)
     except InputError as e:
-        print(f"pnpgen: error: {e}", file=sys.stderr)
+        print(f"pnpgen: error: {shown(str(e))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -9,21 +9,21 @@ from pathlib import Path
 from pnpgen.data.load import load_game
 from pnpgen.data.model import is_placeholder
 from pnpgen.data.workspace import Workspace
+from pnpgen.safetext import shown
 
 
 def _say(text: str) -> None:
-    print(text, flush=True)
+    print(shown(text), flush=True)  # data's text, escaped: no terminal control sequence gets through
 
 
 def _warn(text: str) -> None:
-    print(f"pnpgen: warning: {text}", file=sys.stderr, flush=True)
+    print(f"pnpgen: warning: {shown(text)}", file=sys.stderr, flush=True)
 
 
 def build(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.options import BuildOptions
     from pnpgen.engine.run import RulebookOptions, run_build
     from pnpgen.impose.grid import SheetOptions
-
     from pnpgen.printers import load_printer
 
     printer = load_printer(ws.root, args.printer) if getattr(args, "printer", None) else None
@@ -31,7 +31,8 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
     duplex = printer.duplex if printer is not None and printer.duplex else args.duplex
     sheet = SheetOptions(paper=paper, duplex=duplex, marks=args.marks, margin_mm=args.margin,
                          bleed_mm=args.bleed, layout=getattr(args, "layout", "grid"),
-                         sleeve_mm=(args.sleeve.w, args.sleeve.h) if getattr(args, "sleeve", None) else None, printer=printer.words() if printer is not None else "")
+                         sleeve_mm=(args.sleeve.w, args.sleeve.h) if getattr(args, "sleeve", None) else None,
+                         printer=printer.words() if printer is not None else "")
     options = BuildOptions(sheet=sheet, shop_bleed_mm=args.bleed, min_dpi=args.min_dpi, jobs=args.jobs,
                            lang=args.lang, printer=printer)
     slugs = ws.slugs() if args.all else [args.game]
@@ -72,7 +73,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
         try:
             build(ws, args)
         except InputError as e:
-            print(f"pnpgen: error: {e}", file=sys.stderr, flush=True)
+            print(f"pnpgen: error: {shown(str(e))}", file=sys.stderr, flush=True)
 
     once()
     builds = 1
@@ -103,12 +104,17 @@ def _rulebook(ws: Workspace, game, args: argparse.Namespace):
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.engine.output import write_all
+    from pnpgen.engine.output import build_lock, claim, mark, relative_proof
+    from pnpgen.engine.transaction import commit
 
+    out_root = args.out or ws.root / "build"
+    claim(out_root)
     game = load_game(ws, args.game, lang=args.lang)
-    out_dir = (args.out or ws.root / "build") / game.slug / (args.lang or "")
+    out_dir = out_root / game.slug / (args.lang or "")
     book = _rulebook(ws, game, args)
-    write_all({out_dir / name: data for name, data in book.files.items()})  # all three or none
+    with build_lock(out_root):  # all three or none
+        commit(out_root, {out_dir / name: relative_proof(name, data, ws.root)
+                          for name, data in book.files.items()} | mark(out_root))
     for w in book.warnings:
         _warn(w)
     for line in book.report:

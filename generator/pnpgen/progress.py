@@ -7,6 +7,8 @@ import sys
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
+from pnpgen.safetext import shown
+
 
 @contextmanager
 def progress(slugs: list[str], quiet: bool, verbose: bool) -> Iterator[Callable[[str], None]]:
@@ -15,8 +17,9 @@ def progress(slugs: list[str], quiet: bool, verbose: bool) -> Iterator[Callable[
         yield lambda text: None
         return
     if not sys.stdout.isatty():
-        yield (lambda text: print(text, flush=True)) if verbose else (lambda text: None)
+        yield (lambda text: print(shown(text), flush=True)) if verbose else (lambda text: None)
         return
+    from rich.markup import escape
     from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn
 
     with Progress(SpinnerColumn(), TextColumn("{task.fields[slug]:<24}"), BarColumn(),
@@ -31,8 +34,8 @@ def progress(slugs: list[str], quiet: bool, verbose: bool) -> Iterator[Callable[
             if what == "built":
                 bar.update(task, description="done", total=1, completed=1)
             else:
-                bar.update(task, description=what)
+                bar.update(task, description=escape(shown(what)))  # a deck's [name] is text, not markup
             if verbose:
-                bar.console.print(text)
+                bar.console.print(shown(text), markup=False, highlight=False)
 
         yield say

@@ -36,11 +36,11 @@ CASES = {
     # a <pattern> sends the face to svglib
     "colour svglib cannot read": ('<defs><linearGradient id="g"><stop offset="0" stop-color="#zzz"/></linearGradient>'
                                   '<pattern id="p"/></defs><rect width="3" height="3" fill="url(#g)"/>',
-                                  "cannot convert the face (ValueError"),
+                                  "cannot convert the face ("),
     "shading svglib writes only on save": ('<defs><linearGradient id="g" x1="1e999"><stop offset="0" stop-color="#f00"/>'
                                            '<stop offset="1" stop-color="#00f"/></linearGradient><pattern id="p"/></defs>'
                                            '<rect width="3" height="3" fill="url(#g)"/>',
-                                           "cannot convert the face (ValueError: "),
+                                           "cannot convert the face ("),
     "bad gradient stop colour": ('<defs><linearGradient id="g"><stop offset="0" stop-color="#zzz"/></linearGradient></defs>'
                                  '<rect width="3" height="3" fill="url(#g)"/>', "<stop> (line 2 of the SVG) has stop-color='#zzz'"),
     "gradient beyond a PDF": ('<defs><linearGradient id="g" x1="1e999"><stop offset="0" stop-color="#f00"/>'

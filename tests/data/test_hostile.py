@@ -184,7 +184,8 @@ def test_deck_file_that_would_never_end_is_refused_at_once(tmp_path, capsys, mak
     deck = ws / "data" / "test" / "decks" / "more.yaml"
     os.mkfifo(deck) if make == "pipe" else deck.symlink_to("/dev/zero")
     err = fails(ws, capsys, "check")
-    assert "decks/more.yaml: is not a regular file" in err
+    # a link to a device leads out of the workspace: refused before it is even opened
+    assert "decks/more.yaml: is not a regular file" in err if make == "pipe" else "decks/more.yaml: decks: " in err
 
 
 def test_icon_is_a_folder(tmp_path, capsys):
@@ -313,7 +314,7 @@ def test_font_name_leading_out(tmp_path, capsys):
 
 FRONT_WITH = "{{% extends 'common/piece.svg.j2' %}}\n{{% block art %}}\n<g>\n{}\n</g>\n{{% endblock %}}\n"
 TEMPLATE_CASES = {
-    "division by zero": ("{{ w / 0 }}", "card-front.svg.j2:4: ZeroDivisionError: float division by zero"),
+    "division by zero": ("{{ w / 0 }}", "card-front.svg.j2:4: a division by zero (float division by zero)"),
     "helper called wrongly": ("{{ textbox() }}", "card-front.svg.j2:4: textbox() missing"),
     "text replaced into itself": ("{% set s = 'x' * 100000 %}{{ s.replace('x', s) }}",
                                   "card-front.svg.j2:4: replace() would make a text of more than 10,000,000"),
@@ -323,11 +324,11 @@ TEMPLATE_CASES = {
                             "card-front.svg.j2:4: line_height: textbox line_height=-1e+300"),
     "textbox of two million characters": ("{{ textbox('あ' * 2000000, 0, 0, 50, 80, min_size=0.5) }}",
                                            "card-front.svg.j2:4: textbox: a text of 2,000,000 characters"),
-    "track of a billion spaces": ("{{ track(10**9, 0, 0, 50, 80) }}", "card-front.svg.j2:4: ValueError: a track of 1,000,000,001"),
+    "track of a billion spaces": ("{{ track(10**9, 0, 0, 50, 80) }}", "card-front.svg.j2:4: a track of 1,000,000,001"),
     "a helper's bound context": ("{{ textbox.args }}", "card-front.svg.j2:4: 'args' is not there"),
     "misspelt helper argument": ("{{ textbox('x', 0, 0, 10, 10, colour='red') }}",
                                  "card-front.svg.j2:4: textbox() got an unexpected keyword argument 'colour'"),
-    "track called wrongly": ("{{ track('x', 0, 0, 1, 1) }}", "card-front.svg.j2:4: ValueError: invalid literal"),
+    "track called wrongly": ("{{ track('x', 0, 0, 1, 1) }}", "card-front.svg.j2:4: invalid literal"),
     "unknown icon": ("{{ icon('nope', 0, 0, 5) }}", "card-front.svg.j2:4: unknown icon {nope}"),
     "unknown colour": ("{{ colour('nope') }}", "card-front.svg.j2:4: colour: unknown colour 'nope'"),
     "bad hex colour": ("{{ colour('#zzz') }}", "card-front.svg.j2:4: colour: colour '#zzz' is not a hex colour"),

@@ -224,7 +224,13 @@ def test_rulebook_built_beside_sheets_and_skipped_without_draft(drafted, capsys)
     assert (out / "rulebook.pdf").is_file() and "rulebook.pdf" in m["files"]
     (workspace / "data" / "test" / "draft.txt").unlink()
     capsys.readouterr()
-    out = build(workspace)  # cards still build; the missing draft is a warning, not a failure
+    # a draft that made rulebook.pdf and went missing is a mistake: the rulebook is kept
+    assert run(workspace, "build", "--game", "test") == 2
+    assert "rulebook.pdf" in capsys.readouterr().err and (out / "rulebook.pdf").is_file()
+    out = build(workspace, "--no-rulebook")  # cards still build when the rulebook is left out on purpose
+    assert "rulebook" not in json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    (out.parent).rename(out.parent.parent / "old-build")  # a game that never had a draft: a warning
+    out = build(workspace)
     m = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert "rulebook" not in m and any("no draft text" in w for w in m["warnings"])
     assert "no draft text" in capsys.readouterr().err

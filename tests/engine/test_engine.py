@@ -22,7 +22,7 @@ OUT_FILES = {"cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "test-all.p
 
 def _snapshot(out: Path) -> dict[str, tuple[bytes, int]]:
     return {str(p.relative_to(out)): (p.read_bytes(), p.stat().st_mtime_ns)
-            for p in out.rglob("*") if p.is_file() and ".cache" not in p.parts and p.name != ".pnpgen.lock"}
+            for p in out.rglob("*") if p.is_file() and ".cache" not in p.parts and p.name not in (".pnpgen.lock", ".pnpgen-output")}
 
 
 def _set_count(ws: Path, name: str, count: int) -> None:

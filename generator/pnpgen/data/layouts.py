@@ -21,6 +21,7 @@ from typing import Any, Callable
 from pnpgen.data import validate as v
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide, colour_names
+from pnpgen.data.workspace import contained
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError
 
@@ -298,6 +299,8 @@ def _find(root: Path | None, name: str, skip: Path | None) -> Path | None:
     for folder in folders:
         path = folder / f"{name}.yaml"
         if path.is_file() and (skip is None or path.resolve() != skip.resolve()):
+            if root is not None and folder == root / "layouts":  # the designer's: a link out is never read
+                contained(path.relative_to(root), root, "layout", path)
             return path
     return None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Callable
 
@@ -13,6 +14,7 @@ from pnpgen.data import validate as v
 from pnpgen.data.art import check_art
 from pnpgen.data.sheets import SheetDoc, read_pieces
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
+from pnpgen.data.names import check_deck_ids
 from pnpgen.data.model import FieldText, Game, Piece, Deck, Sourced, Where, colour_names, is_placeholder
 from pnpgen.shapes import bounding_size
 from pnpgen.data.workspace import Workspace, contained
@@ -150,9 +152,51 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None) -> Game:
         text_fonts=text_fonts,
         text_fallback_fonts=text_fallbacks,
     )
-    for deck_file in sorted((folder / "decks").glob("*.yaml")):
+    if game.draft_file.exists() and not game.draft_file.is_file():
+        raise InputError("the draft is not a file", path=game.draft_file, expected="the draft as a text file")
+    if "draft_file" in data and not game.draft_file.exists():
+        where = doc.where(("draft_file",))
+        raise InputError(f"draft_file: {v.show(draft_name)} not found in {folder.name}/", path=where.path,
+                         line=where.line, column=where.column,
+                         expected="the draft's file name, or no draft_file: for a game without a rulebook")
+    for deck_file in deck_files(game):
+        contained(deck_file.relative_to(folder), folder, "decks", deck_file)  # a link out is never read
         game.decks.append(load_deck(ws, game, deck_file))
+    check_deck_ids(game)
+    copies = sum(d.count for d in game.decks)
+    if copies > v.GAME_COPIES:  # before anything is drawn: ten decks of 10,000 ran for minutes
+        raise InputError(f"the game's decks print {copies:,} copies together", path=f"data/{slug}/decks",
+                         expected=f"at most {v.GAME_COPIES:,} copies in one game (the limit for copies per game)")
     return game
+
+
+# Files in decks/ that are no one's deck: macOS's ._ AppleDouble files (from a zip), editors' backups
+# and locks. Passed over with a note, never read.
+LITTER = re.compile(r"\._.*|\.#.*|\.~.*|~\$.*|#.*#|.*~|.*\.(swp|swo|bak|orig|tmp|rej)")
+DECK_ENDINGS = (".yaml", ".yml")
+
+
+def deck_files(game: Game) -> list[Path]:
+    """The game's deck files, ``decks/*.yaml`` and ``decks/*.yml``; a decks/ that is not a folder
+    is an error (reading it as "no decks" would remove every deck's outputs)."""
+    folder = game.root / "decks"
+    if not folder.exists():
+        return []
+    if not folder.is_dir():
+        raise InputError("decks is not a folder", path=folder, expected="a folder decks/ holding one YAML file per deck")
+    found: dict[str, Path] = {}
+    for path in sorted(folder.iterdir()):
+        if LITTER.fullmatch(path.name):
+            game.notes.append(f"data/{game.slug}/decks/{path.name}: passed over (a backup or a macOS ._ file, "
+                              "not a deck)")
+            continue
+        if path.suffix.lower() not in DECK_ENDINGS or path.name.startswith("."):
+            continue
+        if path.stem in found:
+            raise InputError(f"deck {path.stem!r} is also {found[path.stem].name}", path=path,
+                             expected="one file per deck: remove or rename one of them")
+        found[path.stem] = path
+    return [found[k] for k in sorted(found)]
 
 
 def _size(doc: Located, data: dict, shape: str) -> tuple[tuple[float, float], str]:

@@ -156,6 +156,7 @@ class Game:
     translations: Any = None  # data.i18n.Translations: what was resolved and what is missing
     text_fonts: dict[str, str] = field(default_factory=dict)  # roles for card text in ``lang`` (else fonts)
     text_fallback_fonts: list[str] = field(default_factory=list)  # … and its fallbacks (else fallback_fonts)
+    notes: list[str] = field(default_factory=list)  # what loading passed over (a ._ file, an editor backup)
 
     def deck(self, deck_id: str) -> Deck:
         for d in self.decks:

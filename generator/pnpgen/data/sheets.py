@@ -23,6 +23,7 @@ import yaml
 
 from pnpgen.data.model import Deck, Where
 from pnpgen.data.workspace import contained
+from pnpgen.safetext import control_char, csv_cell, csv_text
 from pnpgen.data.yamlsrc import Located, load_value
 from pnpgen.errors import InputError
 
@@ -123,6 +124,12 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
             if not _filled(value):
                 continue
             header = headers[col - 1] if col <= len(headers) else ""
+            if isinstance(value, str):
+                value = value.replace("\r\n", "\n")
+                bad = control_char(value)
+                if bad is not None:
+                    raise InputError(f"control character {bad} in the text", path=shown, line=row, column=col,
+                                     key=header or None, expected="printable text; control characters removed")
             if not header:
                 raise InputError(f"a value ({value!r}) in a column without a header", path=shown, line=row,
                                  column=col, expected=f"a field name in row {header_row} of column {column_letter(col)}")
@@ -202,22 +209,50 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
     try:
         if suffix == ".csv":
             text, _ = _decode(path.read_bytes(), shown)
-            rows = [(i, row) for i, row in enumerate(csv.reader(io.StringIO(text, newline="")), 1)]
+            # strict: an unterminated quote is an error, not every later row swallowed into one cell
+            rows = [(i, [csv_text(c) for c in row])
+                    for i, row in enumerate(csv.reader(io.StringIO(text, newline=""), strict=True), 1)]
             if len(rows) > MAX_ROWS:
                 raise _too_large(shown, "rows", MAX_ROWS)
             if any(len(row) > MAX_COLUMNS for _, row in rows):
                 raise _too_large(shown, "columns", MAX_COLUMNS)
             return rows
+        _check_unzipped(path, shown)  # .xlsx and .ods are zip files: a 640 kB bomb expands to gigabytes
         if suffix == ".xlsx":
             return _xlsx_rows(path, shown, sheet)
         return _ods_rows(path, shown, sheet)
     except InputError:
         raise
     except csv.Error as e:
-        raise InputError(f"cannot read the CSV: {e}", path=shown, expected="comma-separated values") from None
-    except (OSError, zipfile.BadZipFile, KeyError, ValueError) as e:
-        raise InputError(f"cannot read the spreadsheet: {e}", path=shown,
+        raise InputError(f"cannot read the CSV: {_one_line(e)}", path=shown, expected="comma-separated values") from None
+    except (OSError, zipfile.BadZipFile, KeyError, ValueError, SyntaxError) as e:  # SyntaxError: XML's ParseError
+        raise InputError(f"cannot read the spreadsheet: {_one_line(e)}", path=shown,
                          expected=f"a {suffix} file saved by a spreadsheet program") from None
+
+
+def _one_line(e: Exception) -> str:
+    """An exception's words on one line and short, without its class name."""
+    text = " ".join(str(e).split())
+    return text[:200] + ("…" if len(text) > 200 else "")
+
+
+MAX_UNZIPPED = 100_000_000  # an .xlsx or .ods, every part of it unpacked; real ones hold a few MB
+MAX_PARTS = 10_000
+
+
+def _check_unzipped(path: Path, shown: Path) -> None:
+    """The sizes a zipped spreadsheet declares for its parts, before any is unpacked (Python's
+    zipfile never unpacks more than a part declares)."""
+    with zipfile.ZipFile(path) as z:
+        parts = z.infolist()
+        if len(parts) > MAX_PARTS:
+            raise InputError(f"the spreadsheet holds {len(parts):,} parts", path=shown,
+                             expected=f"at most {MAX_PARTS:,} (the limit for spreadsheets)")
+        total = sum(p.file_size for p in parts)
+        if total > MAX_UNZIPPED:
+            raise InputError(f"the spreadsheet unpacks to {total:,} bytes", path=shown,
+                             expected=f"at most {MAX_UNZIPPED:,} bytes unpacked (the limit for spreadsheets); "
+                             "save it again without the extra rows, pictures or sheets")
 
 
 def _pick(names: list[str], sheet: str | None, shown: Path) -> int:
@@ -356,7 +391,7 @@ def export_sheet(deck: Deck, fmt: str) -> bytes:
         text = io.StringIO(newline="")
         writer = csv.writer(text, lineterminator="\r\n")
         writer.writerow(header)
-        writer.writerows(table)
+        writer.writerows([csv_cell(v) for v in row] for row in table)  # read back by csv_text
         return ("\ufeff" + text.getvalue()).encode("utf-8")
     import openpyxl
 
@@ -366,8 +401,8 @@ def export_sheet(deck: Deck, fmt: str) -> bytes:
     for r, values in enumerate([header] + table, 1):
         for c, value in enumerate(values, 1):
             cell = ws.cell(row=r, column=c, value=value)
-            if isinstance(value, str) and value.startswith("="):
-                cell.data_type = "s"  # text, not a formula
+            if isinstance(value, str):
+                cell.data_type = "s"  # always text, never a formula (=, +, -, @ …)
     buf = io.BytesIO()
     book.save(buf)
     return buf.getvalue()

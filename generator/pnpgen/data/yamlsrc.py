@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 import yaml
 
 from pnpgen.errors import InputError
+from pnpgen.safetext import control_char
 from pnpgen.data.model import Where
 from pnpgen.data.yamlhint import explain, quoted
 
@@ -72,6 +74,17 @@ class _Loader(yaml.SafeLoader):
             self.depth -= 1
 
 
+def _yaml12_tree(node: yaml.Node, value: Any) -> Any:
+    """``yaml12`` applied to every scalar of a list or mapping value (a cell's ``[1:30, 2]``)."""
+    if isinstance(node, yaml.SequenceNode) and isinstance(value, list):
+        return [_yaml12_tree(n, v) for n, v in zip(node.value, value)]
+    if isinstance(node, yaml.MappingNode) and isinstance(value, dict):
+        keys = list(value)
+        return {k: _yaml12_tree(vn, value[k]) for k, (_, vn) in zip(keys, node.value)} if len(keys) == len(node.value) \
+            else value
+    return yaml12(node, value)
+
+
 class _TooDeep(Exception):
     def __init__(self, mark):
         self.mark = mark
@@ -86,12 +99,35 @@ class _ValueLoader(_Loader):
         return super().compose_node(parent, index)
 
 
+DECIMAL = re.compile(r"[-+]?[0-9]+")
+INT_TAG, FLOAT_TAG = _STANDARD + "int", _STANDARD + "float"
+
+
+def yaml12(node: yaml.Node, value: Any) -> Any:
+    """A plain number as YAML 1.2 reads it, not 1.1 (PyYAML's): ``1:30`` is text, not 90; ``012``
+    is twelve, not ten. Hexadecimal, octal, binary and ``1_000`` are text too, so a count
+    written ``0x10`` is an error naming it, not sixteen."""
+    if not isinstance(node, yaml.ScalarNode) or node.style or node.tag not in (INT_TAG, FLOAT_TAG):  # plain: None or ""
+        return value
+    text = node.value
+    if node.tag == INT_TAG:
+        return int(text, 10) if DECIMAL.fullmatch(text) else text
+    if ":" in text or "_" in text:
+        return text
+    return value
+
+
 def load_value(text: str) -> Any:
     """A value written in YAML inside a spreadsheet cell (``[a, b]``, ``3``, ``yes``), with the
     bounds of a YAML file; ValueError when it is none (the caller keeps the cell's text)."""
     loader = _ValueLoader(text)
     try:
-        return loader.get_single_data()
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if isinstance(node, yaml.ScalarNode):
+            return yaml12(node, loader.construct_document(node))
+        return _yaml12_tree(node, loader.construct_document(node))
     except (yaml.YAMLError, _TooDeep, ValueError) as e:  # ValueError: an integer of 5,000 digits
         raise ValueError(str(e)) from None
     finally:
@@ -284,10 +320,16 @@ class _Builder:
 
     def scalar(self, node: yaml.Node, keypath: Path_) -> Any:
         try:
-            return self.loader.construct_object(node, deep=True)
+            value = yaml12(node, self.loader.construct_object(node, deep=True))
         except (yaml.constructor.ConstructorError, ValueError, OverflowError) as e:
             problem = getattr(e, "problem", None) or str(e)
             raise _error(self.doc, node, f"cannot read value: {problem}", None, keypath) from None
+        if isinstance(value, str):
+            bad = control_char(value)
+            if bad is not None:  # written as an escape ("\e", "\x1b", "\u202e") or raw (a bidi override)
+                raise _error(self.doc, node, f"control character {bad} in the text",
+                             "printable text; control characters removed", keypath)
+        return value
 
     def mapping(self, node: yaml.MappingNode, keypath: Path_) -> dict:
         own = sum(1 for k, _ in node.value if k.tag != MERGE)

@@ -20,15 +20,28 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
 import pnpgen
+from pnpgen.errors import InputError
 
 FORMAT = 2
 BIG_FILE = 1 << 20  # files larger than this (fonts, art) are fingerprinted by size and mtime
+# The names of the entries pnpgen writes below .cache/: pruning removes only files named so.
+ENTRY = re.compile(r"faces/[0-9a-f]{2}/[0-9a-f]{32,64}(-[0-9a-f]{16})?\.json|jinja/[0-9a-f]{40,64}\.jbc"
+                   r"|(nest|readings|renders/[^/\x00]{1,255})/[0-9a-f]{32}\.json")
+KINDS = ("faces", "jinja", "nest", "readings", "renders")  # the cache's folders
+
+
+def safe_rel(rel: object) -> bool:
+    """A path read from a record: relative, without '..', '.', empty parts, backslashes or NUL."""
+    return isinstance(rel, str) and bool(rel) and not rel.startswith("/") and "\\" not in rel \
+        and "\0" not in rel and all(part not in ("", ".", "..") for part in rel.split("/"))
 
 
 def _digest(parts: Iterable[bytes]) -> str:
@@ -106,7 +119,8 @@ class GameState:
             state = cls(str(body["inputs"]), dict(body["documents"]), dict(body["files"]), dict(body["report"]),
                         list(body["uses"]))
             if not all(isinstance(v, dict) and {"plan", "sha"} <= v.keys() for v in state.documents.values()) \
-                    or not all(isinstance(u, str) for u in state.uses):
+                    or not all(isinstance(u, str) for u in state.uses) \
+                    or not all(safe_rel(rel) for rel in [*state.files, *state.documents]):
                 return None
             return state
         except (ValueError, KeyError, TypeError, AttributeError):
@@ -220,22 +234,47 @@ class Cache:
                 used.update(state.uses)
         return used
 
+    def refuse_links(self) -> None:
+        """Stop before anything is read or written when the cache holds a symbolic link: pnpgen
+        never writes one, and following it would read, or prune, files elsewhere."""
+        if self.root.is_symlink():
+            raise InputError("the build cache is a link to another folder", path=self.root,
+                             expected="a plain folder: delete it, the next build makes it again")
+        for folder, dirs, files in os.walk(self.root):
+            for name in sorted(dirs + files):
+                if os.path.islink(os.path.join(folder, name)):
+                    link = Path(folder, name).relative_to(self.root.parent)
+                    raise InputError(f"the build cache holds a link ({link.as_posix()}), which pnpgen never "
+                                     "makes", path=self.root, expected="a plain folder: delete it, the next "
+                                     "build makes it again")
+
     def prune(self) -> int:
-        """Remove every entry (a file below a folder of the cache) that no state lists, and the
-        folders left empty; returns how many files went. Run under the build lock, after the
-        build's own states are written, so the states of other games built here are read as
-        they are now."""
-        if not self.root.is_dir():
+        """Remove every entry that no state lists, and the cache's folders left empty; returns
+        how many files went. Only files named as pnpgen names its entries (``ENTRY``), in real
+        folders of the cache (links are never followed), go: anything else found there is
+        not pnpgen's and stays. Run under the build lock, after the build's own states are
+        written, so the states of other games built here are read as they are now."""
+        if not self.root.is_dir() or self.root.is_symlink():
             return 0
         used = self.in_use()
         n = 0
-        for path in sorted(self.root.glob("*/**/*")):
-            if path.is_file() and self.entry(path) not in used:
-                path.unlink(missing_ok=True)
-                n += 1
-        for folder in sorted((p for p in self.root.glob("*/**") if p.is_dir()), reverse=True):
-            if not any(folder.iterdir()):
-                folder.rmdir()
+        folders: list[str] = []
+        for folder, dirs, files in os.walk(self.root):
+            dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(folder, d)))
+            rel_folder = Path(folder).relative_to(self.root).as_posix()
+            if rel_folder != "." and rel_folder.split("/")[0] in KINDS:
+                folders.append(folder)
+            for name in sorted(files):
+                rel = f"{rel_folder}/{name}" if rel_folder != "." else name
+                path = Path(folder, name)
+                if ENTRY.fullmatch(rel) and rel not in used and not path.is_symlink():
+                    path.unlink(missing_ok=True)
+                    n += 1
+        for folder in sorted(folders, reverse=True):
+            try:
+                os.rmdir(folder)  # only when empty
+            except OSError:
+                pass
         return n
 
 

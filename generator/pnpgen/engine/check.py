@@ -90,5 +90,5 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
             book = rulebook_warnings(game, ws.fonts)
         except InputError as e:
             out.add(e)
-    out.warnings = list(dict.fromkeys(renderer.warnings + book))
+    out.warnings = list(dict.fromkeys(game.notes + renderer.warnings + book))
     return out

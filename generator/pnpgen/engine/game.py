@@ -120,7 +120,7 @@ def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compi
     faces = FaceSet()
     decks = [render_deck(deck, renderer, faces) for deck in game.decks]
     return RenderedGame(game, faces, decks, renderer.art.folder, renderer.art.images(), bleed,
-                        art_fingerprint(ws, game), game.translations.warnings + list(renderer.warnings))
+                        art_fingerprint(ws, game), game.notes + game.translations.warnings + list(renderer.warnings))
 
 
 @dataclass(frozen=True)
@@ -232,6 +232,30 @@ def _fold_record(fold: FoldLayout) -> dict[str, Any]:
             "sheet_bleed_mm": round(fold.bleed_mm, 3)}
 
 
+MAX_PAGES = 50_000  # pages of every file of a game together (a 10,000-copy two-sided deck's shop files: 21,000)
+MAX_TILED_PAGES = 2_000  # pages of boards tiled across sheets (each holds the whole board's art, clipped)
+
+
+def check_pages(game: Game, plan: GamePlan) -> None:
+    """The game's page plans against the page limit, before any page is drawn."""
+    _within(game, sum(len(doc.pages) for doc in plan.documents.values()), "pages", MAX_PAGES)
+
+
+def check_tiled(game: Game, on_paper: list[DeckOnPaper]) -> None:
+    """Boards tiled across sheets against their limit, before a page is planned: every copy of a
+    board is its tiles' pages (and their backs)."""
+    tiled = sum(p.tiles.pages * d.count * (2 if d.back else 1)
+                for d, p in zip(game.decks, on_paper) if p.tiles is not None)
+    _within(game, tiled, "pages of tiled boards", MAX_TILED_PAGES)
+
+
+def _within(game: Game, n: int, what: str, limit: int) -> None:
+    if n > limit:
+        raise InputError(f"the build would draw {n:,} {what}", path=f"data/{game.slug}/decks",
+                         expected=f"at most {limit:,} (the limit for {what} per game): fewer copies, or "
+                         "a larger --paper for the boards")
+
+
 def render_inputs(ws: Workspace, slug: str, options: BuildOptions) -> str:
     """What every face of a game is rendered from besides its own deck and piece: templates,
     icons, fonts, art, game.yaml, pnpgen itself and the options."""
@@ -333,11 +357,13 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
 
         default_font(font)
     on_paper = paper_layouts(game, options.sheet)
+    check_tiled(game, on_paper)
     result = BuildResult(game, warnings=list(rendered.warnings), rendered=rendered, arts=arts,
                          cache_files=cache_files)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
         faces_ready(result)      # are imposed and drawn
     plan = impose_game(rendered, options, on_paper)
+    check_pages(game, plan)
     result.records = plan.records
     if cache is not None:
         cache_files.update(compiled.new)

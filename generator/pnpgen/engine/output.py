@@ -19,12 +19,16 @@ import tempfile
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from pnpgen.errors import InputError
+from pnpgen.safetext import csv_cell
 
 TMP_SUFFIX = ".pnpgen-tmp"
 LOCK_NAME = ".pnpgen.lock"
+MARKER_NAME = ".pnpgen-output"  # in every output folder pnpgen writes: its files are pnpgen's to replace
+MARKER_TEXT = (b"This folder is written by pnpgen (build and export output). pnpgen replaces and removes\n"
+               b"the files it wrote here; anything else in it is left alone.\n")
 
 
 def order_csv(columns: Sequence[str], rows: Iterable[Sequence]) -> bytes:
@@ -33,7 +37,7 @@ def order_csv(columns: Sequence[str], rows: Iterable[Sequence]) -> bytes:
     text = io.StringIO(newline="")
     out = csv.writer(text, lineterminator="\r\n")
     out.writerow(columns)
-    out.writerows(rows)
+    out.writerows([csv_cell(v) for v in row] for row in rows)  # a name like =HYPERLINK(…) stays text
     return ("\ufeff" + text.getvalue()).encode("utf-8")
 
 
@@ -57,16 +61,16 @@ def write_all(files: dict[Path, bytes]) -> list[Path]:
     try:
         for path, data in sorted(todo.items()):
             if path.parent not in made:
-                _make_dir(path.parent)
+                make_folder(path.parent)
                 made.add(path.parent)
             try:
                 fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
             except OSError as e:
-                raise _unwritable(path.parent, e) from None
+                raise unwritable(path.parent, e) from None
             temps[path] = tmp
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
-            os.chmod(tmp, 0o666 & ~_umask())
+            os.chmod(tmp, 0o666 & ~current_umask())
         with _ctrl_c_deferred():  # the renames run to the end: never half old, half new files
             for path, tmp in sorted(temps.items()):
                 os.replace(tmp, path)
@@ -94,19 +98,86 @@ def _ctrl_c_deferred():
         raise KeyboardInterrupt
 
 
-def _make_dir(folder: Path) -> None:
+def make_folder(folder: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
         raise InputError(f"cannot create the output folder {folder}: a file stands in its way",
                          path=folder, key="--out", expected="a folder path (or remove that file)") from None
     except OSError as e:
-        raise _unwritable(folder, e) from None
+        raise unwritable(folder, e) from None
 
 
-def _unwritable(folder: Path, e: OSError) -> InputError:
+def unwritable(folder: Path, e: OSError) -> InputError:
     return InputError(f"cannot write to {folder}: {e.strerror}", path=folder, key="--out",
                       expected="a folder you may write to")
+
+
+def workspace_relative(value: Any, root: Path) -> Any:
+    """``value`` (text, or lists and mappings of it) with every file named by its absolute path
+    inside the workspace ``root`` named from the workspace instead (``data/<game>/decks/x.yaml:10:5``):
+    what pnpgen writes is the same bytes whatever folder the workspace is in."""
+    if isinstance(value, str):
+        return value.replace(f"{root}/", "")
+    if isinstance(value, list):
+        return [workspace_relative(v, root) for v in value]
+    if isinstance(value, dict):
+        return {k: workspace_relative(v, root) for k, v in value.items()}
+    return value
+
+
+def relative_proof(name: str, data: bytes, root: Path) -> bytes:
+    """A rulebook output with the workspace's absolute paths made relative (proof.txt, the only
+    text one); the PDFs as they are."""
+    return workspace_relative(data.decode("utf-8"), root).encode("utf-8") if name.endswith(".txt") else data
+
+
+def claim(folder: Path) -> None:
+    """Refuse an output folder that is not pnpgen's to write: ``/``, the home folder itself, or a
+    folder holding files unless it is already a pnpgen output folder (its marker file, or the
+    lock file every earlier build left). An empty or missing folder is claimed by the first
+    build or export, which writes the marker."""
+    try:
+        where = folder.resolve()
+        home = Path.home().resolve()
+    except (OSError, RuntimeError):
+        return  # an unusable path: the write says so in its own words
+    if where == Path(where.anchor) or where == home:
+        raise InputError(f"{folder} is {'the home folder' if where == home else 'the root of the disk'}, "
+                         "not an output folder", key="--out",
+                         expected="a folder of its own, e.g. --out build or --out ~/pnp/build")
+    if not where.is_dir() or (where / MARKER_NAME).is_file() or (where / LOCK_NAME).is_file():
+        return
+    try:
+        foreign = next(iter(sorted(where.iterdir())), None)
+    except OSError:
+        return
+    if foreign is not None:
+        raise InputError(f"{folder} holds files pnpgen did not write ({foreign.name}…), so it is not an "
+                         "output folder", key="--out",
+                         expected="an empty or new folder, or one pnpgen built into before")
+
+
+def mark(folder: Path) -> dict[Path, bytes]:
+    """The marker file that makes ``folder`` a pnpgen output folder, to write with the outputs."""
+    return {folder / MARKER_NAME: MARKER_TEXT}
+
+
+def inside(root: Path, rel: str) -> Path | None:
+    """``root/rel`` when ``rel`` is a plain relative path (no '..', not absolute, no empty or '.'
+    part, no NUL) whose folders below ``root`` are real folders, not links; else None. The only
+    way a path read from a record (a cache state, export.json) becomes a file pnpgen may delete."""
+    if not isinstance(rel, str) or not rel or "\0" in rel or "\\" in rel or rel.startswith("/"):
+        return None
+    parts = rel.split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        return None
+    folder = root
+    for part in parts[:-1]:
+        folder = folder / part
+        if folder.is_symlink():
+            return None
+    return root.joinpath(*parts)
 
 
 def remove_stray_temps(folders: list[Path]) -> int:
@@ -125,11 +196,11 @@ def remove_stray_temps(folders: list[Path]) -> int:
 def build_lock(folder: Path, wait: bool = True):
     """Hold ``folder``'s build lock: a second build waits for the first (or, with wait=False,
     stops with a clear message)."""
-    _make_dir(folder)
+    make_folder(folder)
     try:
         lock = open(folder / LOCK_NAME, "a+b")
     except OSError as e:  # a folder that is no place for files (/proc/self) or not ours to write
-        raise _unwritable(folder, e) from None
+        raise unwritable(folder, e) from None
     with lock as f:
         try:
             fcntl.flock(f, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
@@ -142,7 +213,7 @@ def build_lock(folder: Path, wait: bool = True):
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
-def _umask() -> int:
+def current_umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask

@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Any, Callable
 from pnpgen.engine.cache import Cache, GameState, fingerprint, sha
 from pnpgen.engine.changes import change_report, snapshot
 from pnpgen.engine.options import BuildOptions
-from pnpgen.engine.output import build_lock, remove_stray_temps, write_all
+from pnpgen.engine.output import build_lock, claim, inside, mark, remove_stray_temps, relative_proof, workspace_relative
+from pnpgen.engine.transaction import commit, recover
 from pnpgen.data.workspace import Workspace
+from pnpgen.errors import InputError
 
 if TYPE_CHECKING:
     from pnpgen.engine.game import BuildResult
@@ -49,7 +51,14 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
               rulebook: RulebookOptions | None, say: Callable[[str], None] = lambda s: None) -> list[GameOutcome]:
     """Build ``slugs`` into ``out_root/<slug>/``; nothing is written unless every game succeeds.
     Games are built side by side in worker processes when there are cores for it."""
+    claim(out_root)
     cache = Cache(out_root)
+    if out_root.is_dir():
+        with build_lock(out_root):  # a commit a killed run left half done: finished before anything is read
+            if recover(out_root) == "forward":
+                cache.refuse_links()
+                cache.prune()  # what the interrupted build would have pruned after its commit
+    cache.refuse_links()
     outcomes: list[GameOutcome] = []
     todo: list[tuple[str, str]] = []
     for slug in slugs:
@@ -78,7 +87,7 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
             built = [done[slug] for slug, _ in todo]  # in the order asked, whatever finished first
     else:
         built = [_build_one(job, say) for job in jobs]
-    files: dict[Path, bytes] = {}
+    files: dict[Path, bytes] = mark(out_root)
     stale: list[Path] = []
     for outcome, write, gone in built:
         outcomes.append(outcome)
@@ -86,10 +95,8 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
         stale.extend(gone)
     outcomes.sort(key=lambda o: slugs.index(o.slug))
     with build_lock(out_root):  # built in memory first: a failed build leaves no trace
-        remove_stray_temps([cache.root, *(out_root / slug for slug in slugs)])
-        written = set(write_all(files))
-        for path in stale:
-            path.unlink(missing_ok=True)
+        remove_stray_temps([cache.root, *(out_root / slug for slug in slugs)])  # an older pnpgen's
+        written = set(commit(out_root, files, stale))  # one transaction: the old set or the new one
         cache.prune()  # entries no game's current state uses (this build's states are written)
     for o in outcomes:
         o.written = sorted(p for p in written if o.out_dir in p.parents)
@@ -124,6 +131,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
     before = cache.state(_edition(slug, options))
     book = _Rulebook(ws, rulebook, cache, beside=options.jobs > 1) if rulebook is not None else None
     game = load_game(ws, slug, lang=options.lang)
+    _nothing_went_missing(game, before, rulebook is not None)
     try:
         if book is not None:
             book.prepare(game)
@@ -136,17 +144,36 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
             book.close()
     changes = change_report(before.report if before else None, result.records)
     result.manifest["changes"] = changes
-    result.files["manifest.json"] = (json.dumps(result.manifest, ensure_ascii=False, indent=2) + "\n").encode()
+    manifest = workspace_relative(result.manifest, ws.root)  # the same bytes in any folder
+    result.files["manifest.json"] = (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode()
     state = GameState(inputs, documents=result.documents,
                       files={rel: sha(data) for rel, data in result.files.items()},
                       report=snapshot(result.records), uses=sorted(cache.entry(p) for p in result.uses))
     files = {out_dir / rel: data for rel, data in result.files.items()}
     files[cache.state_path(_edition(slug, options))] = state.to_json()
     files.update(result.cache_files)
-    gone = [out_dir / rel for rel in before.files if rel not in result.files] if before else []
+    below = out_dir.relative_to(out_root).as_posix()
+    gone = [path for rel in (before.files if before else []) if rel not in result.files
+            and (path := inside(out_root, f"{below}/{rel}")) is not None]
     result.rendered = None  # the faces and the art stay in the worker: only bytes and records come back
     result.arts = {}
     return GameOutcome(slug, out_dir, False, result, changes), files, gone
+
+
+def _nothing_went_missing(game: Game, before: GameState | None, rulebook: bool) -> None:
+    """Input the last good build had and this one lacks is a mistake, not a reason to delete its
+    outputs: the draft that made rulebook.pdf, every deck file at once."""
+    if before is None:
+        return
+    shown = f"data/{game.slug}/{game.draft_file.relative_to(game.root).as_posix()}"
+    if rulebook and not game.draft_file.exists() and "rulebook.pdf" in before.files:
+        raise InputError("the draft is missing, and the last build made rulebook.pdf from it", path=shown,
+                         expected="the draft back in its place (its outputs are kept), or --no-rulebook")
+    if not game.decks and before.report:
+        raise InputError(f"the game has no deck files, and the last build had {len(before.report)}",
+                         path=f"data/{game.slug}/decks",
+                         expected="the deck files back in decks/ (their outputs are kept), or delete the "
+                         "game's output folder to start over")
 
 
 class _Rulebook:
@@ -190,7 +217,8 @@ class _Rulebook:
     def finish(self, result: BuildResult) -> None:
         game = result.game
         if not game.draft_file.is_file():
-            result.warnings.append(f"{game.draft_file}: no draft text, so no rulebook was built "
+            shown = f"data/{game.slug}/{game.draft_file.relative_to(game.root).as_posix()}"
+            result.warnings.append(f"{shown}: no draft text, so no rulebook was built "
                                    "(add the draft there, or set draft_file in game.yaml)")
             return
         if self.future is not None:
@@ -198,6 +226,7 @@ class _Rulebook:
         files, warnings, report, learned, used = self.done
         result.cache_files.update(self.cache.record("readings", k, v) for k, v in sorted(learned.items()))
         result.uses.update(self.cache.record_path("readings", k) for k in used)
+        files = {name: relative_proof(name, data, self.ws.root) for name, data in files.items()}
         result.files.update(files)
         result.manifest["rulebook"] = {"files": sorted(files), "report": report}
         result.manifest["files"] = sorted(set(result.manifest["files"]) | set(files))

@@ -14,9 +14,11 @@ from pathlib import Path
 from pnpgen.faces.convert import convert_faces
 from pnpgen.engine.game import BuildOptions, render_game
 from pnpgen import fonts as fontreg
-from pnpgen.engine.output import atomic_write_bytes, order_csv
+from pnpgen.engine.output import build_lock, claim, inside, mark, order_csv, workspace_relative
+from pnpgen.engine.transaction import commit, recover
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Deck, Game
+from pnpgen.data.names import check_preset_folder
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.exports import contact, shop, tts
@@ -74,8 +76,10 @@ class ExportResult:
 
 
 def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResult:
+    claim(options.out or ws.root / "build")
     game = load_game(ws, slug)
     preset = load_preset(ws, slug, options.preset)
+    check_preset_folder(game, preset.slug)
     colour = options.colour or preset.colour
     if colour == "cmyk" and preset.files in ("png-faces", "tts"):
         raise InputError(f"{preset.name} takes RGB images, so --colour cmyk does not apply", key="--colour",
@@ -87,6 +91,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
         raise InputError(f"{preset.name} takes images, so --outline-text does not apply", key="--outline-text",
                          expected="a PDF preset such as doujin or drivethrucards")
     decks, fitted, left_out = _fit_decks(ws, game, preset, options)
+    _check_pixels(preset, decks, fitted)
     # One bleed for the whole game's faces: the widest any exported deck needs (the pages clip the rest).
     art_bleed = max(f.art_bleed for f in fitted.values())
     rendered = render_game(ws, slug, BuildOptions(shop_bleed_mm=art_bleed), game=game)
@@ -122,7 +127,33 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     sheet = contact.contact_sheet(f"{game.title} — {preset.name}", thumbs, fontreg.path_of(font), notes)
     result.files[f"{slug}-contact.png"] = png_bytes(sheet)
     result.files["order.csv"] = order_csv(shop.ORDER_COLUMNS, [astuple(row) for row in result.order])
+    result.warnings = workspace_relative(result.warnings, ws.root)  # export.json: the same bytes in any folder
     return result
+
+
+MAX_IMAGE_PIXELS = 60_000_000  # one face's image (a 300 mm piece at 600 dpi: 50 million)
+MAX_EXPORT_PIXELS = 1_500_000_000  # every face image of an export together
+
+
+def _check_pixels(preset: Preset, decks: list[Deck], fitted: dict[str, Fitted]) -> None:
+    """A preset of face images (dpi × size × faces) against the raster limits, before any face
+    is drawn: one image at 2,400 dpi of a 300 mm piece took 6.6 GB."""
+    if preset.files != "png-faces":
+        return  # PDFs are vector; Tabletop Simulator's sheets are capped at its own size
+    total = 0
+    for deck in decks:
+        w, h = fitted[deck.id].pixels(preset.dpi)
+        if w * h > MAX_IMAGE_PIXELS:
+            raise InputError(f"{preset.name} at {preset.dpi} dpi makes each face of deck {deck.id!r} {w:,}×{h:,} "
+                             "pixels", path=preset.source, key="dpi",
+                             expected=f"at most {MAX_IMAGE_PIXELS:,} pixels an image (the limit for one "
+                             "exported image): a lower dpi")
+        total += w * h * len(deck.pieces) * (2 if deck.back else 1)
+    if total > MAX_EXPORT_PIXELS:
+        raise InputError(f"{preset.name} at {preset.dpi} dpi makes {total:,} pixels of face images",
+                         path=preset.source, key="dpi",
+                         expected=f"at most {MAX_EXPORT_PIXELS:,} (the limit for an export's images): a lower "
+                         "dpi, or --deck for some decks at a time")
 
 
 def _pdfx(preset: Preset, pdfx: str, colour: str) -> OutputCondition | None:
@@ -215,26 +246,26 @@ def _takes_it(ws: Workspace, slug: str, preset: Preset, deck: Deck, fit: str | N
 
 
 def write_export(result: ExportResult) -> list[Path]:
-    """Write every file atomically, then the record of them; remove what the last export wrote
-    and this one did not."""
+    """Write every file and the record of them, and remove what the last export wrote and this
+    one did not, as one transaction over the output folder (engine/transaction.py)."""
     out = result.out_dir
+    root = out.parent.parent
     record = out / RECORD
-    before: list[str] = []
-    if record.is_file():
-        try:
-            before = json.loads(record.read_text(encoding="utf-8")).get("files", [])
-        except (ValueError, AttributeError):
-            before = []
-    written = []
-    for rel, data in sorted(result.files.items()):
-        atomic_write_bytes(out / rel, data)
-        written.append(out / rel)
-    stale = [name for name in before if name not in result.files and "/" not in name and name != RECORD]
-    for name in stale:
-        (out / name).unlink(missing_ok=True)
     left_out = [{"deck": o.deck.id, "name": o.deck.name, "why": o.why, "taken_by": list(o.takers)}
                 for o in result.left_out]
     text = json.dumps({"game": result.game.slug, "files": sorted(result.files), "warnings": result.warnings,
                        "left_out": left_out, "black": result.black}, ensure_ascii=False, indent=2) + "\n"
-    atomic_write_bytes(record, text.encode("utf-8"))
-    return written + [record]
+    files = {out / rel: data for rel, data in sorted(result.files.items())}
+    files[record] = text.encode("utf-8")
+    with build_lock(root):
+        recover(root)
+        before: list[str] = []
+        if record.is_file():
+            try:
+                before = json.loads(record.read_text(encoding="utf-8")).get("files", [])
+            except (ValueError, AttributeError):
+                before = []
+        stale = [path for name in before if isinstance(name, str) and name not in result.files
+                 and "/" not in name and name != RECORD and (path := inside(out, name)) is not None]
+        commit(root, files | mark(root), stale)
+    return sorted(files)

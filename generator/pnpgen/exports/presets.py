@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.data.model import Deck
-from pnpgen.data.workspace import Workspace
+from pnpgen.data.workspace import Workspace, contained
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError
 from pnpgen.data import validate
@@ -107,9 +107,14 @@ def available(ws: Workspace, game: str) -> list[str]:
 
 
 def load_preset(ws: Workspace, game: str, name: str) -> Preset:
+    if not name or "/" in name or "\\" in name or name.startswith(".") or "\0" in name:
+        raise InputError(f"{name!r} is not a preset name", key="--preset",
+                         expected="one of " + ", ".join(available(ws, game)))
     for folder in preset_dirs(ws, game):
         path = folder / f"{name}.yaml"
         if path.is_file():
+            if folder != SHIPPED:  # the designer's: a link out of the workspace is never read
+                contained(path.relative_to(ws.root), ws.root, "--preset", path)
             return _parse(load_yaml(path), name)
     raise InputError(f"unknown preset {name!r}", key="--preset", expected="one of " + ", ".join(available(ws, game)))
 

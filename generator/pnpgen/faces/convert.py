@@ -32,7 +32,8 @@ def convert_face(job: tuple[str, str, str, Any]) -> Art:
     except InputError as e:
         raise face_error(e.message, where, template, e) from None
     except Exception as e:  # noqa: BLE001 - anything the SVG makes a library raise
-        raise face_error(f"cannot convert the face ({type(e).__name__}: {e})", where, template) from None
+        said = " ".join(str(e).split())[:200] or "the converter stopped"
+        raise face_error(f"cannot convert the face ({said})", where, template) from None
 
 
 def face_error(message: str, where: str, template: str, e: InputError | None = None) -> InputError:

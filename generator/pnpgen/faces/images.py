@@ -74,6 +74,14 @@ class ArtPlacer:
                   focus: tuple[float, float] | None = None, clip: str | None = None,
                   background: str = "#ffffff") -> Markup:
             x, y, w, h = float(x), float(y), float(w), float(h)
+            for name, value in (("w", w), ("h", h)):
+                if not 0 < value <= 10_000:  # a negative or zero box has no resolution to speak of; NaN fails too
+                    raise InputError(f"image(): {name}={value:g} in {where}", path=template, key=name,
+                                     expected="a size from above 0 to 10000 mm")
+            for name, value in (("x", x), ("y", y)):
+                if not -10_000 <= value <= 10_000:
+                    raise InputError(f"image(): {name}={value:g} in {where}", path=template, key=name,
+                                     expected="a position from -10000 to 10000 mm")
             if fit not in FITS:
                 raise InputError(f"image(): unknown fit {fit!r} in {where}", path=template, expected=" | ".join(FITS))
             if path is None or (isinstance(path, str) and not path.strip()) or is_placeholder(path):

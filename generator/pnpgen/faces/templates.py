@@ -211,6 +211,14 @@ class Face:
     copy: int = 1
 
 
+def _words(e: BaseException) -> str:
+    """What went wrong in the words of the error, without Python's name for its kind."""
+    said = " ".join(str(e).split())
+    if isinstance(e, ZeroDivisionError):
+        return f"a division by zero ({said})" if said else "a division by zero"
+    return said or "the template stopped here"
+
+
 class WorkspaceLoader(jinja2.FileSystemLoader):
     """Templates, includes and imports from templates/ only: Jinja refuses '..' in a name, and
     this refuses a file that a symlink leads out of the folder (an error, so the built-in
@@ -221,7 +229,12 @@ class WorkspaceLoader(jinja2.FileSystemLoader):
         self.root = root.resolve()
 
     def get_source(self, environment: jinja2.Environment, template: str):
-        source, filename, uptodate = super().get_source(environment, template)
+        try:
+            source, filename, uptodate = super().get_source(environment, template)
+        except UnicodeDecodeError as e:  # Shift-JIS, UTF-16…: the template is wrong, not the deck
+            raise InputError(f"template {template!r} is not UTF-8 text (byte {e.start + 1} is {e.object[e.start]:#04x})",
+                             path=f"templates/{template}", key="template",
+                             expected="the template saved as UTF-8 (in the editor's save-as encoding)") from None
         if not Path(filename).resolve().is_relative_to(self.root):  # not TemplateNotFound: no fallback
             raise InputError(f"template {template!r} leads outside templates/", key="template",
                              expected="a file inside templates/, without links leading out")
@@ -495,6 +508,9 @@ class Renderer:
         frames = [f for f in traceback.extract_tb(e.__traceback__)
                   if f.filename and (Path(f.filename).is_relative_to(self.templates)
                                      or Path(f.filename).is_relative_to(builtin.FOLDER))]
+        if isinstance(e, InputError) and e.key == "template" and str(e.path or "").startswith("templates/"):
+            # the template file itself is wrong (its encoding): it is the one to name, not the deck
+            return InputError(one_line(f"{e.message} (rendering {where})"), path=e.path, expected=e.expected)
         if isinstance(e, InputError):
             message, key, expected = e.message, e.key, e.expected
             if e.path is not None:  # where the helper found the bad value (an icon file …)
@@ -514,7 +530,7 @@ class Renderer:
             message, key = name if name.isprintable() and name == name.strip() else repr(name), "template"
             expected = f"a file under templates/{self.game.slug}/, or a built-in common/ template"
         else:
-            message, key, expected = f"{type(e).__name__}: {e}", None, None
+            message, key, expected = _words(e), None, None
         if where not in message:
             message += f" (rendering {where})"
         message = one_line(message)

@@ -137,7 +137,7 @@ def _layout(text: str, w: float, h: float, size: float, min_size: float, font: s
 
 MAX_TEXT_CHARS = 20_000  # one text box; a card's rules run to a few hundred
 BOUNDS = {  # textbox's numbers: what a card can hold
-    "w": (0.0, 10_000.0, "mm"), "h": (0.0, 10_000.0, "mm"), "size": (0.5, 500.0, "pt"),
+    "w": (0.01, 10_000.0, "mm"), "h": (0.01, 10_000.0, "mm"), "size": (0.5, 500.0, "pt"),
     "min_size": (0.5, 500.0, "pt"), "line_height": (0.5, 5.0, "× the size"),
 }
 
@@ -159,12 +159,14 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
                 valign="top", line_height=1.35, fill="#000") -> Layout:
     """Lay out ``text`` in a w×h mm box; errors name ctx.where and the field."""
     text_s = "" if text is None else str(text)
-    al = ALIGNS.get(str(align).lower())
-    va = VALIGNS.get(str(valign).lower())
-    if al is None or va is None:
-        bad = align if al is None else valign
-        raise InputError(f"textbox: unknown alignment {bad!r} ({_describe(ctx, text)})",
-                         expected="align left|center|right|justify, valign top|middle|bottom")
+    al = align if isinstance(align, str) and align in ALIGNS else None
+    va = valign if isinstance(valign, str) and valign in VALIGNS else None
+    if al is None or va is None:  # exactly the documented words: align="middle" is a mistake, not a centre
+        key, bad, allowed = ("align", align, ALIGNS) if al is None else ("valign", valign, VALIGNS)
+        other = VALIGNS if key == "align" else ALIGNS
+        hint = f"; {bad!r} is {'valign' if key == 'align' else 'align'}'s word" if bad in other else ""
+        raise InputError(f"textbox: unknown {key} {str(bad)[:40]!r} ({_describe(ctx, text)})", key=key,
+                         expected=f"{key} " + "|".join(allowed) + hint)
     try:
         fill = validate.colour(fill, ctx.palette)
     except validate.Invalid as e:

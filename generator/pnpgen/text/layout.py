@@ -21,9 +21,8 @@ STEP = 0.25  # pt
 MAX_JUSTIFY_GAP = 0.15  # em: a line that would need more letter spacing stays left-aligned (ragged)
 EPS = 1e-6
 
-ALIGNS = {"left": "left", "start": "left", "center": "center", "centre": "center", "middle": "center",
-          "right": "right", "end": "right", "justify": "justify"}
-VALIGNS = {"top": "top", "middle": "middle", "center": "middle", "centre": "middle", "bottom": "bottom"}
+ALIGNS = ("left", "center", "right", "justify")  # textbox's align, exactly these words
+VALIGNS = ("top", "middle", "bottom")  # and its valign
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,59 @@
+"""One namespace for a game's outputs: the files each deck makes (``<deck>.pdf``,
+``shop/<deck>.pdf``, ``shop/<deck>-unique.pdf``, ``shop/<deck>-die.pdf``, an export's
+``<deck>.json`` and PNGs) must not be the game-level files (``<game>-all.pdf``, ``rulebook.pdf``,
+``manifest.json``, ``shop/order.csv``, ``proof.txt``, an export's ``export.json``, ``order.csv``
+and ``<game>-contact.png``) or another deck's; an export's preset folder must not be a folder the
+build makes (``shop/``, a language's ``<lang>/``). Checked when the game is loaded, before anything
+is drawn or written; a collision is one line naming both."""
+
+from __future__ import annotations
+
+from pnpgen.data.model import Game
+from pnpgen.errors import InputError
+
+NAME_MAX = 255  # bytes in a file name, on every common file system
+DECK_SUFFIXES = {"-unique": "shop/{id}-unique.pdf (its faces, each once)", "-die": "shop/{id}-die.pdf (its die line)"}
+
+
+def game_level(slug: str) -> dict[str, str]:
+    """Names a deck id must not take, and the file that already has each."""
+    return {
+        f"{slug}-all": f"{slug}-all.pdf (every home sheet of the game)",
+        "rulebook": "rulebook.pdf", "rulebook-booklet": "rulebook-booklet.pdf", "manifest": "manifest.json",
+        "order": "shop/order.csv and an export's order.csv", "proof": "proof.txt", "export": "export.json (an export's record)",
+        f"{slug}-contact": f"{slug}-contact.png (an export's contact sheet)",
+    }
+
+
+def check_deck_ids(game: Game) -> None:
+    reserved = game_level(game.slug)
+    ids = {deck.id: deck for deck in game.decks}
+    for deck in game.decks:
+        longest = f"{deck.id}-unique.pdf".encode()
+        if len(longest) > NAME_MAX:  # its shop file's name would be too long for the file system
+            raise InputError(f"deck id of {len(deck.id.encode())} bytes is too long for its files' names",
+                             path=_shown(game, deck)[:80] + "…", expected=f"a deck file name of at most "
+                             f"{NAME_MAX - len(b'-unique.pdf')} bytes (UTF-8; a Japanese character takes 3)")
+        if deck.id in reserved:
+            raise InputError(f"deck id {deck.id!r} is the name of the game's {reserved[deck.id]}", path=_shown(game, deck),
+                             expected="another file name for the deck")
+        for suffix, made in DECK_SUFFIXES.items():
+            if deck.id.endswith(suffix) and deck.id[:-len(suffix)] in ids:
+                other = ids[deck.id[:-len(suffix)]]
+                raise InputError(f"deck id {deck.id!r} is the name of deck {other.id!r}'s "
+                                 f"{made.format(id=other.id)}", path=_shown(game, deck),
+                                 expected=f"another file name for one of decks/{deck.source.name} and "
+                                 f"decks/{other.source.name}")
+
+
+def check_preset_folder(game: Game, preset: str) -> None:
+    """An export writes into ``<out>/<game>/<preset>/``: not the build's shop/ or a language's folder."""
+    taken = {"shop": "the build's print-shop folder shop/"}
+    taken.update({lang: f"the build's {lang} edition folder {lang}/" for lang in game.languages})
+    if preset in taken:
+        raise InputError(f"preset {preset!r} would export into {taken[preset]}", key="--preset",
+                         expected="rename the preset's file (presets/<name>.yaml) to another name")
+
+
+def _shown(game: Game, deck) -> str:
+    return f"data/{game.slug}/decks/{deck.source.name}"

@@ -1,0 +1,171 @@
+"""One transaction over an output folder: after a build or an export, killed at any instant
+(``kill -9``, SIGTERM, a power cut of the process), the folder holds the complete old set of
+files or, once the next pnpgen run has looked at it, the complete new set — never some of each.
+
+1. Every new or changed file is written into ``<root>/.pnpgen-staging/`` (inside the folder, so
+   the final renames stay on one file system). A folder standing where an output goes, or a file
+   where one of its folders goes, is an error here, before anything is replaced.
+2. The journal ``<root>/.pnpgen-journal`` is written beside it and renamed into place: that rename
+   is the commit. It lists each staged file's target and every file the new set no longer has.
+3. The staged files are renamed over their targets and the stale files removed; then the
+   journal and the staging folder go.
+
+Before anything else, every build and export under the folder's lock runs ``recover``: a journal
+left by a killed commit is carried out to the end (rolled forward; each step can be done again);
+a staging folder without a journal, from a run killed before its commit, is removed (rolled
+back). Nothing in the journal is trusted blindly: only plain relative paths below the folder,
+staged names pnpgen gives, and no folder on the way that is a link.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterable
+
+from pnpgen.engine.output import current_umask, inside, make_folder, unchanged, unwritable
+from pnpgen.errors import InputError
+
+STAGING = ".pnpgen-staging"
+JOURNAL = ".pnpgen-journal"
+VERSION = 1
+
+
+def recover(root: Path) -> str | None:
+    """Finish or undo what a killed run left in ``root``: "forward" when a journal was carried
+    out, "back" when an uncommitted staging folder was removed, None when there was nothing."""
+    journal, staging = root / JOURNAL, root / STAGING
+    if journal.is_file() and not journal.is_symlink():
+        moves, remove = _read_journal(journal)
+        with _signals_deferred():
+            for name, rel in moves:
+                source, target = staging / name, inside(root, rel)
+                if target is None or not source.is_file() or source.is_symlink():
+                    continue  # moved before the kill (or not pnpgen's to move)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(source, target)
+            for rel in remove:
+                path = inside(root, rel)
+                if path is not None and not path.is_dir():
+                    path.unlink(missing_ok=True)
+            journal.unlink()
+        _remove_staging(staging)
+        return "forward"
+    if journal.is_symlink():
+        journal.unlink()
+    (root / (JOURNAL + ".new")).unlink(missing_ok=True)
+    if staging.exists() or staging.is_symlink():
+        _remove_staging(staging)
+        return "back"
+    return None
+
+
+def commit(root: Path, files: dict[Path, bytes], remove: Iterable[Path] = ()) -> list[Path]:
+    """Replace the files of ``root`` by ``files`` and remove ``remove``, all or nothing (see the
+    module's note); returns the paths whose content changed. Run under the folder's lock."""
+    recover(root)
+    todo = {p: d for p, d in sorted(files.items()) if not unchanged(p, d)}
+    gone = sorted(p for p in remove if p not in files and (p.is_file() or p.is_symlink()))
+    if not todo and not gone:
+        return []
+    for path in [*todo, *gone]:
+        try:
+            _check_way(root, path)
+        except OSError as e:  # a name too long, a folder we may not read
+            raise InputError(f"cannot write {path.name[:60]}: {e.strerror}", path=root, key="--out",
+                             expected="a folder you may write to; nothing was replaced") from None
+    staging = root / STAGING
+    make_folder(root)
+    try:
+        staging.mkdir()
+    except OSError as e:
+        raise unwritable(root, e) from None
+    moves: list[tuple[str, str]] = []
+    mode = 0o666 & ~current_umask()
+    try:
+        for i, (path, data) in enumerate(todo.items()):
+            name = f"{i:06d}"
+            with open(staging / name, "wb") as f:
+                f.write(data)
+            os.chmod(staging / name, mode)
+            moves.append((name, path.relative_to(root).as_posix()))
+        body = {"version": VERSION, "moves": moves, "remove": [p.relative_to(root).as_posix() for p in gone]}
+        new = root / (JOURNAL + ".new")
+        new.write_text(json.dumps(body, ensure_ascii=False), encoding="utf-8")
+    except OSError as e:
+        _remove_staging(staging)
+        raise unwritable(root, e) from None
+    except BaseException:
+        _remove_staging(staging)
+        raise
+    with _signals_deferred():
+        os.replace(new, root / JOURNAL)  # the commit: from here on the new set is what the folder holds
+    recover(root)
+    return list(todo)
+
+
+def _check_way(root: Path, path: Path) -> None:
+    """An output's place must be free for a file: no folder where it goes, no file (or link)
+    where one of its folders goes; and it must be below ``root``."""
+    try:
+        rel = path.relative_to(root)
+    except ValueError:
+        raise InputError(f"{path} is outside the output folder {root}") from None
+    folder = root
+    for part in rel.parts[:-1]:
+        folder = folder / part
+        if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+            raise InputError(f"{rel.as_posix()}: {folder.relative_to(root).as_posix()} stands where a folder of "
+                             "the output goes", path=root, key="--out",
+                             expected="remove or rename it; nothing was replaced")
+    if path.is_dir() and not path.is_symlink():
+        raise InputError(f"{rel.as_posix()}: a folder stands where this output file goes", path=root, key="--out",
+                         expected="remove or rename that folder; nothing was replaced")
+
+
+def _read_journal(journal: Path) -> tuple[list[tuple[str, str]], list[str]]:
+    """The journal's moves and removals; unreadable or foreign parts are left out (a damaged
+    journal cannot have been committed: its rename is the commit)."""
+    try:
+        body = json.loads(journal.read_text(encoding="utf-8"))
+        if not isinstance(body, dict) or body.get("version") != VERSION:
+            return [], []
+        moves = [(m[0], m[1]) for m in body.get("moves", [])
+                 if isinstance(m, list) and len(m) == 2 and isinstance(m[0], str) and m[0].isdigit()
+                 and m[0].isascii() and isinstance(m[1], str)]
+        remove = [r for r in body.get("remove", []) if isinstance(r, str)]
+        return moves, remove
+    except (OSError, ValueError, TypeError, AttributeError, IndexError):
+        return [], []
+
+
+def _remove_staging(staging: Path) -> None:
+    if staging.is_symlink() or staging.is_file():
+        staging.unlink(missing_ok=True)
+    elif staging.is_dir():
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+@contextmanager
+def _signals_deferred():
+    """Hold back Ctrl-C and SIGTERM while files are being renamed into place, then act on them
+    (a kill -9 cannot be held back: the journal finishes its work on the next run)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = {s: signal.signal(s, lambda n, f: caught.append(n)) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    if signal.SIGINT in caught:
+        raise KeyboardInterrupt
+    if signal.SIGTERM in caught:
+        os.kill(os.getpid(), signal.SIGTERM)

@@ -1,0 +1,85 @@
+"""Every file a game's data is read from stays inside the workspace, links followed: a deck file
+or a preset that links to a file elsewhere is refused in check, build and export, and what it
+points at appears nowhere (terminal, PDFs, order.csv, export.json)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import DECK_YAML, make_workspace, run
+
+SECRET = "秘密の合言葉XYZZY"
+
+
+def _secret_deck(tmp_path: Path) -> Path:
+    secret = tmp_path / "private" / "diary.yaml"
+    secret.parent.mkdir()
+    secret.write_text(DECK_YAML + f"  - {{name: {SECRET}, text: {SECRET}}}\n", encoding="utf-8")
+    return secret
+
+
+def _everything(folder: Path) -> bytes:
+    return b"".join(p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()) if folder.exists() else b""
+
+
+@pytest.mark.parametrize("command", [["check"], ["build", "--game", "test", "--no-rulebook"],
+                                     ["export", "--game", "test", "--preset", "doujin"]])
+def test_a_symlinked_deck_is_refused_and_its_contents_appear_nowhere(tmp_path, capsys, command):
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "data/test/decks/diary.yaml").symlink_to(_secret_deck(tmp_path))
+    assert run(ws, *command) == 2
+    said = capsys.readouterr()
+    assert "diary.yaml" in said.err and "outside" in said.err and said.err.count("\n") == 1
+    assert SECRET not in said.out + said.err
+    assert SECRET.encode() not in _everything(ws / "build")
+
+
+def test_a_decks_folder_linked_elsewhere_is_refused(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    secret = _secret_deck(tmp_path)
+    (ws / "data/test/decks/cards.yaml").unlink()
+    (ws / "data/test/decks").rmdir()
+    (ws / "data/test/decks").symlink_to(secret.parent)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    said = capsys.readouterr()
+    assert "outside" in said.err and SECRET not in said.out + said.err
+
+
+def test_a_symlinked_preset_is_refused_unread(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    private = tmp_path / "private" / "shop.yaml"
+    private.parent.mkdir()
+    private.write_text(f"name: {SECRET}\nformats: {{poker: {{trim: [63, 88], bleed: 3}}}}\n", encoding="utf-8")
+    (ws / "presets").mkdir()
+    (ws / "presets" / "mine.yaml").symlink_to(private)
+    assert run(ws, "export", "--game", "test", "--preset", "mine") == 2
+    said = capsys.readouterr()
+    assert "mine.yaml" in said.err and "outside" in said.err and SECRET not in said.out + said.err
+    assert SECRET.encode() not in _everything(ws / "build")
+
+
+def test_a_link_inside_the_workspace_is_fine(tmp_path):
+    """Containment is about leaving the workspace, not about links: a deck linked to a file of
+    the same game still builds."""
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "data/test/shared.yaml").write_text((ws / "data/test/decks/cards.yaml").read_text(encoding="utf-8"),
+                                              encoding="utf-8")
+    (ws / "data/test/decks/cards.yaml").unlink()
+    (ws / "data/test/decks/cards.yaml").symlink_to(ws / "data/test/shared.yaml")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+
+
+def test_a_symlinked_layout_is_refused_unread(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    private = tmp_path / "private" / "mine.yaml"
+    private.parent.mkdir()
+    private.write_text(f"extends: card-poker\n# {SECRET}\n", encoding="utf-8")
+    (ws / "layouts").mkdir()
+    (ws / "layouts" / "mine.yaml").symlink_to(private)
+    (ws / "data/test/decks/cards.yaml").write_text("name: 呪文\nlayout: mine\npieces:\n  - {title: 火球}\n",
+                                                   encoding="utf-8")
+    assert run(ws, "check") == 2
+    said = capsys.readouterr()
+    assert "mine.yaml" in said.err and "outside" in said.err and SECRET not in said.out + said.err

@@ -1,0 +1,163 @@
+"""A build and an export are one transaction over their output folder: killed (kill -9 or SIGTERM)
+at any instant, the folder holds the complete old set of files or — once the next run has
+finished the journal the commit left — the complete new one, never a mix. The runs are forked
+from this process (no interpreter start), so twenty kills cost a few seconds."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import make_workspace, main
+
+from pnpgen.engine.transaction import JOURNAL, STAGING, commit, recover
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+KILLS = 20
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _forked(ws: Path, args: list[str]) -> int:
+    """Run ``pnpgen args`` in a forked child inside ``ws``; its pid."""
+    pid = os.fork()
+    if pid == 0:  # the child: never back into pytest
+        code = 1
+        try:
+            os.chdir(ws)
+            code = main(args)
+        finally:
+            os._exit(code)
+    return pid
+
+
+def _finish(pid: int) -> int:
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
+def _edit(ws: Path) -> None:
+    """Version B of the data: one card's text changed, the second deck gone (its files stale)."""
+    deck = ws / "data/test/decks/cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード5", "改訂された本文"), encoding="utf-8")
+    (ws / "data/test/decks/more.yaml").unlink()
+
+
+def _kill_loop(tmp_path: Path, args: list[str], part: str) -> None:
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1", "カード5"])
+    (ws / "data/test/decks/more.yaml").write_text(
+        (ws / "data/test/decks/cards.yaml").read_text(encoding="utf-8").replace("カード", "札"), encoding="utf-8")
+    base, newest = tmp_path / "base", tmp_path / "new"
+    assert main_in(ws, *args, "--out", str(base)) == 0  # in this process: the children start warm
+    old = _tree(base / part)
+    shutil.copytree(base, newest)
+    _edit(ws)
+    start = time.perf_counter()
+    assert _finish(_forked(ws, [*args, "--out", str(newest)])) == 0
+    whole = time.perf_counter() - start
+    print(f"{part}: {whole:.2f} s a run")
+    new = _tree(newest / part)
+    assert old != new and any(k.startswith("more") for k in old) and not any(k.startswith("more") for k in new)
+    rng = random.Random(23)
+    seen = {"old": 0, "new": 0}
+    for i in range(KILLS):
+        trial = tmp_path / f"trial{i}"
+        shutil.copytree(base, trial)
+        pid = _forked(ws, [*args, "--out", str(trial)])
+        time.sleep(rng.uniform(0, whole * 1.1))
+        os.kill(pid, signal.SIGKILL if i % 4 else signal.SIGTERM)
+        _finish(pid)
+        recover(trial)  # what the next run does first
+        got = _tree(trial / part)
+        assert got in (old, new), f"kill {i}: a mixed set"
+        seen["old" if got == old else "new"] += 1
+        assert not (trial / JOURNAL).exists() and not (trial / STAGING).exists()
+        shutil.rmtree(trial)
+    assert seen["old"] > 0  # the instants did reach into the build
+
+
+def test_kill_at_random_instants_of_a_build_leaves_the_old_or_the_new_set(tmp_path):
+    _kill_loop(tmp_path, ["build", "--game", "test", "--no-rulebook", "--jobs", "1", "--quiet"], "test")
+
+
+def test_kill_at_random_instants_of_an_export_leaves_the_old_or_the_new_set(tmp_path):
+    _kill_loop(tmp_path, ["export", "--game", "test", "--preset", "doujin"], "test/doujin")
+
+
+def test_kill_at_random_instants_of_a_commit_and_of_its_recovery(tmp_path):
+    """The commit itself, 100 files replaced and 20 removed, killed at random instants; then the
+    recovery too is killed once before it runs to the end."""
+    root = tmp_path / "out"
+    old = {root / f"d{i % 7}" / f"f{i}.bin": b"old %d" % i for i in range(120)}
+    for path, data in old.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    new = {path: b"new %d" % i for i, path in enumerate(list(old)[:100])}
+    gone = list(old)[100:]
+    want_old, want_new = _tree(root), {p.relative_to(root).as_posix(): d for p, d in new.items()}
+    snapshot = tmp_path / "snapshot"
+    shutil.copytree(root, snapshot)
+    start = time.perf_counter()
+    commit(root, new, gone)
+    whole = time.perf_counter() - start
+    assert _tree(root) == want_new
+    rng = random.Random(5)
+    results = set()
+    for i in range(KILLS):
+        shutil.rmtree(root)
+        shutil.copytree(snapshot, root)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                commit(root, new, gone)
+            finally:
+                os._exit(0)
+        time.sleep(rng.uniform(0, whole * 1.2))
+        os.kill(pid, signal.SIGKILL)
+        _finish(pid)
+        if i % 5 == 0 and (root / JOURNAL).exists():  # the recovery itself killed half-way
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    recover(root)
+                finally:
+                    os._exit(0)
+            time.sleep(rng.uniform(0, whole / 4))
+            os.kill(pid, signal.SIGKILL)
+            _finish(pid)
+        recover(root)
+        got = _tree(root)
+        assert got in (want_old, want_new), f"kill {i}: a mixed set"
+        results.add("old" if got == want_old else "new")
+    assert results == {"old", "new"}
+
+
+def test_a_folder_in_the_way_of_an_output_stops_before_anything_is_replaced(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    assert main_in(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    before = _tree(ws / "build/test")
+    (ws / "build/test/shop/order.csv").unlink()
+    (ws / "build/test/shop/order.csv").mkdir()
+    deck = ws / "data/test/decks/cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード5", "改訂"), encoding="utf-8")
+    assert main_in(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err
+    assert "shop/order.csv" in err and "folder stands" in err and err.count("\n") == 1
+    assert _tree(ws / "build/test") == {k: v for k, v in before.items() if k != "shop/order.csv"}
+    assert not (ws / "build" / STAGING).exists()
+
+
+def main_in(ws: Path, *args: str) -> int:
+    old = Path.cwd()
+    os.chdir(ws)
+    try:
+        return main(list(args))
+    finally:
+        os.chdir(old)

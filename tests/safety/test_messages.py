@@ -1,0 +1,70 @@
+"""Each mistake is one line naming the file that is wrong, without exception class names; what
+pnpgen writes holds no absolute path, so a workspace builds the same bytes in any folder."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from PIL import Image
+
+from conftest import BACK, DECK_YAML, DRAFT, FRONT, make_workspace, run
+
+CLASS_NAME = re.compile(r"\b[A-Z][a-zA-Z]+(Error|Exception)\b")
+
+
+def _one_line(capsys) -> str:
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err and not CLASS_NAME.search(err), err
+    return err
+
+
+def test_a_shift_jis_template_names_the_template(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", back=BACK.replace('"B"', '"裏面"'))
+    back = ws / "templates/test/card-back.svg.j2"
+    back.write_bytes(back.read_text(encoding="utf-8").encode("shift_jis"))
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = _one_line(capsys)
+    assert err.startswith("pnpgen: error: templates/test/card-back.svg.j2: ") and "not UTF-8" in err
+
+
+def test_a_deck_id_too_long_for_a_file_name_names_the_deck(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    decks = ws / "data/test/decks"
+    (decks / "cards.yaml").rename(decks / ("d" * 250 + ".yaml"))
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = _one_line(capsys)
+    assert "data/test/decks/ddd" in err and "too long" in err and "--out" not in err
+
+
+def test_the_same_workspace_in_two_folders_builds_the_same_bytes(tmp_path):
+    """A warning and the proofing report name files from the workspace, not from the disk's root."""
+    deck = DECK_YAML.replace("fields:\n", "fields:\n  art: image\n") + "  - {name: A, text: a, art: low.png}\n"
+    front = FRONT.replace("{% endblock %}", "{{ image(piece.art, 0, 0, 20, 20) }}\n{% endblock %}")
+    one = make_workspace(tmp_path / "one", deck=deck, front=front)
+    (one / "data/test/draft.txt").write_text(DRAFT, encoding="utf-8")
+    (one / "data/test/art").mkdir()
+    Image.new("RGB", (10, 10), "red").save(one / "data/test/art/low.png")
+    two = tmp_path / "somewhere" / "else"
+    shutil.copytree(one, two, symlinks=True)
+    trees = []
+    for ws in (one, two):
+        assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
+        folder = ws / "build/test"
+        trees.append({p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()})
+    assert trees[0] == trees[1]
+    assert b"data/test/decks/cards.yaml:10:5" in trees[0]["manifest.json"]  # the low-dpi warning, relative
+    for data in trees[0].values():
+        assert str(tmp_path).encode() not in data
+
+
+def test_export_json_names_files_from_the_workspace(tmp_path):
+    deck = DECK_YAML.replace("fields:\n", "fields:\n  art: image\n") + "  - {name: A, text: a, art: low.png}\n"
+    front = FRONT.replace("{% endblock %}", "{{ image(piece.art, 0, 0, 20, 20) }}\n{% endblock %}")
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=front)
+    (ws / "data/test/art").mkdir()
+    Image.new("RGB", (10, 10), "red").save(ws / "data/test/art/low.png")
+    assert run(ws, "export", "--game", "test", "--preset", "doujin") == 0
+    record = (ws / "build/test/doujin/export.json").read_text(encoding="utf-8")
+    assert "data/test/decks/cards.yaml" in record and str(Path(tmp_path)) not in record

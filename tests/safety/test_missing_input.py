@@ -1,0 +1,108 @@
+"""Missing input is an error, never a reason to delete the last good outputs: a draft_file typo,
+a deleted draft, a draft that is a folder, a decks that is a file. Deck files ending .yml are
+decks; macOS ._ files and editor backups are passed over with a note."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import make_workspace, run
+
+
+def _outputs(ws: Path) -> dict[str, bytes]:
+    folder = ws / "build" / "test"
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def _fails_keeping(ws: Path, capsys, *args: str) -> str:
+    before = _outputs(ws)
+    assert run(ws, "build", "--game", "test", "--jobs", "1", *args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert _outputs(ws) == before
+    return err
+
+
+@pytest.fixture(scope="module")
+def first_build(tmp_path_factory) -> Path:
+    ws = make_workspace(tmp_path_factory.mktemp("m") / "ws", draft=True)
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
+    assert (ws / "build/test/rulebook.pdf").is_file()
+    return ws
+
+
+@pytest.fixture
+def built_ws(first_build, tmp_path) -> Path:
+    ws = tmp_path / "ws"
+    shutil.copytree(first_build, ws, symlinks=True)
+    return ws
+
+
+def test_a_draft_file_typo_exits_2_and_keeps_the_rulebook(built_ws, capsys):
+    game = built_ws / "data/test/game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "draft_file: drfat.txt\n", encoding="utf-8")
+    err = _fails_keeping(built_ws, capsys)
+    assert "game.yaml:" in err and "drfat.txt" in err and "not found" in err
+    assert (built_ws / "build/test/rulebook.pdf").is_file()
+
+
+def test_a_deleted_draft_exits_2_and_keeps_the_rulebook(built_ws, capsys):
+    (built_ws / "data/test/draft.txt").unlink()
+    err = _fails_keeping(built_ws, capsys)
+    assert "data/test/draft.txt" in err and "rulebook.pdf" in err
+    assert run(built_ws, "build", "--game", "test", "--jobs", "1", "--no-rulebook") == 0  # when meant
+
+
+def test_a_draft_that_is_a_folder_exits_2(built_ws, capsys):
+    draft = built_ws / "data/test/draft.txt"
+    draft.unlink()
+    draft.mkdir()
+    assert "not a file" in _fails_keeping(built_ws, capsys)
+
+
+def test_decks_that_is_a_file_exits_2_and_keeps_every_deck(built_ws, capsys):
+    shutil.rmtree(built_ws / "data/test/decks")
+    (built_ws / "data/test/decks").write_text("oops")
+    err = _fails_keeping(built_ws, capsys)
+    assert "decks is not a folder" in err
+    assert (built_ws / "build/test/cards.pdf").is_file()
+
+
+def test_a_vanished_decks_folder_exits_2(built_ws, capsys):
+    shutil.rmtree(built_ws / "data/test/decks")
+    assert "no deck files" in _fails_keeping(built_ws, capsys)
+
+
+def test_a_game_that_never_had_a_draft_builds_with_a_warning(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
+    err = capsys.readouterr().err
+    assert "data/test/draft.txt: no draft text" in err and str(tmp_path) not in err
+
+
+def test_yml_decks_are_read_and_litter_is_passed_over_with_a_note(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    decks = ws / "data/test/decks"
+    (decks / "more.yml").write_text((decks / "cards.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    (decks / "._cards.yaml").write_bytes(b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        ")
+    (decks / "cards.yaml~").write_text("name: old")
+    (decks / ".#cards.yaml").write_text("emacs lock")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    said = capsys.readouterr()
+    assert (ws / "build/test/more.pdf").is_file() and (ws / "build/test/cards.pdf").is_file()
+    assert "._cards.yaml: passed over" in said.err and "cards.yaml~: passed over" in said.err
+    assert ".#cards.yaml: passed over" in said.err
+    assert run(ws, "check") == 0
+    assert "._cards.yaml: passed over" in capsys.readouterr().out
+
+
+def test_a_deck_both_yaml_and_yml_is_one_line(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    decks = ws / "data/test/decks"
+    (decks / "cards.yml").write_text((decks / "cards.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "cards.yml" in err and "cards.yaml" in err and err.count("\n") == 1

@@ -1,0 +1,48 @@
+"""Deck ids, game-level files, export files and preset folders share one namespace: a collision
+stops the command before anything is written, in one line naming both."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import make_workspace, run
+
+
+def _copy_deck(ws: Path, deck_id: str) -> None:
+    decks = ws / "data/test/decks"
+    (decks / f"{deck_id}.yaml").write_text((decks / "cards.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+
+
+@pytest.mark.parametrize("deck_id, clash", [
+    ("rulebook", "rulebook.pdf"), ("test-all", "test-all.pdf"), ("manifest", "manifest.json"),
+    ("order", "order.csv"), ("proof", "proof.txt"), ("export", "export.json"), ("test-contact", "test-contact.png"),
+    ("cards-unique", "shop/cards-unique.pdf"), ("cards-die", "shop/cards-die.pdf"),
+])
+def test_a_deck_named_like_another_output_stops_before_anything_is_written(tmp_path, capsys, deck_id, clash):
+    ws = make_workspace(tmp_path / "ws")
+    _copy_deck(ws, deck_id)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"decks/{deck_id}.yaml" in err and clash in err
+    assert not (ws / "build" / "test").exists()
+
+
+def test_a_preset_named_like_a_build_folder_is_refused(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "presets").mkdir()
+    (ws / "presets" / "shop.yaml").write_text(
+        (Path(__file__).resolve().parents[2] / "generator/pnpgen/exports/presets/doujin.yaml").read_text(encoding="utf-8"),
+        encoding="utf-8")
+    assert run(ws, "export", "--game", "test", "--preset", "shop") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--preset" in err and "shop/" in err
+    assert not (ws / "build" / "test").exists()
+
+
+@pytest.mark.parametrize("name", ["../../../etc/passwd", ".hidden", "a/b"])
+def test_a_preset_name_is_a_name_not_a_path(tmp_path, capsys, name):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "export", "--game", "test", "--preset", name) == 2
+    assert "is not a preset name" in capsys.readouterr().err

@@ -1,0 +1,76 @@
+"""YAML 1.2 numbers (1:30 is text, 012 is twelve, 0x10 is no count), textbox's enumerated
+arguments exactly as documented, and negative or zero sizes refused at the template line."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from conftest import DECK_YAML, FRONT, make_workspace, run
+
+from pnpgen.data.yamlsrc import load_value
+
+
+def _deck(count: str) -> str:
+    return DECK_YAML + f"  - {{name: A, text: 本文, count: {count}}}\n"
+
+
+@pytest.mark.parametrize("written", ["1:30", "0x10", "0o17", "0b11", "1_000"])
+def test_a_count_written_other_than_in_decimal_is_an_error_naming_it(tmp_path, capsys, written):
+    ws = make_workspace(tmp_path / "ws", deck=_deck(written))
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.yaml:9:" in err and "count" in err and written in err
+
+
+def test_a_leading_zero_count_is_decimal(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck=_deck("012"))
+    assert run(ws, "list") == 0
+    assert "×12" in capsys.readouterr().out  # YAML 1.1 read 012 as octal: ten
+
+
+def test_a_time_like_text_stays_text(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 1:30, text: 本文}\n")
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "cards", "--out", str(tmp_path / "c.csv")) == 0
+    assert "1:30" in (tmp_path / "c.csv").read_text(encoding="utf-8-sig")
+
+
+def test_spreadsheet_cells_read_as_yaml_1_2():
+    assert load_value("1:30") == "1:30" and load_value("012") == 12 and load_value("0x1F") == "0x1F"
+    assert load_value("[1:30, 2]") == ["1:30", 2] and load_value("3") == 3 and load_value("2.5") == 2.5
+    assert load_value("1_000.5") == "1_000.5" and load_value("") is None
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.text(alphabet="0123456789:_xobXOB+-.eE", max_size=12))
+def test_a_number_cell_is_decimal_or_text(text):
+    try:
+        value = load_value(text)
+    except ValueError:
+        return
+    if isinstance(value, int) and not isinstance(value, bool):
+        assert int(text.strip(), 10) == value
+
+
+@pytest.mark.parametrize("call, said", [
+    ('align="middle"', "unknown align 'middle'"), ('valign="center"', "unknown valign 'center'"),
+    ('align="Center"', "unknown align 'Center'"), ('valign="centre"', "unknown valign"),
+])
+def test_textbox_alignment_words_are_exactly_the_documented_ones(tmp_path, capsys, call, said):
+    front = FRONT.replace('size=9, min_size=7)', f'size=9, min_size=7, {call})')
+    ws = make_workspace(tmp_path / "ws", front=front)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "card-front.svg.j2:5:" in err and said in err
+
+
+@pytest.mark.parametrize("call, key", [
+    ('textbox("x", 1, 1, 0, 10)', "textbox w=0"), ('textbox("x", 1, 1, 10, -5)', "textbox h=-5"),
+    ('image("x.png", 0, 0, -20, 10)', "w=-20"), ('image("x.png", 0, 0, 20, 0)', "h=0"),
+])
+def test_negative_or_zero_sizes_are_refused_at_the_template_line(tmp_path, capsys, call, key):
+    front = FRONT.replace("{% endblock %}", "{{ " + call + " }}\n{% endblock %}")
+    ws = make_workspace(tmp_path / "ws", front=front)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "card-front.svg.j2:6:" in err and key in err and "dpi" not in err

