@@ -96,3 +96,29 @@ def test_a_bad_profile_is_one_line(tmp_path, capsys, text, where, says):
     if where:
         assert where in err, err
     assert not (ws / "build" / "test" / "cards.pdf").exists()
+
+
+def test_game_yaml_names_the_printer_and_an_edit_of_the_profile_rebuilds(tmp_path, two_builds):
+    ws, plain = two_builds
+    game = ws / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "printer: home-laser\n", encoding="utf-8")
+    out = tmp_path / "g"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(out)) == 0
+    before, after = placements(plain / "cards.pdf"), placements(out / "test" / "cards.pdf")
+    assert after[1][0] == pytest.approx((before[1][0][0] + 0.8, before[1][0][1] - 1.2,
+                                         before[1][0][2] + 0.8, before[1][0][3] - 1.2), abs=0.002)
+    assert after[0] == pytest.approx(before[0], abs=0.002)
+    (ws / "printers.yaml").write_text(PROFILES.replace("[0.8, -1.2]", "[-2, 0]"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(out)) == 0
+    again = placements(out / "test" / "cards.pdf")
+    assert again[1][0][0] == pytest.approx(before[1][0][0] - 2, abs=0.002)
+
+
+def test_an_unknown_printer_in_game_yaml_names_its_line(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    game = ws / "data" / "test" / "game.yaml"
+    lines = game.read_text(encoding="utf-8").count("\n")
+    game.write_text(game.read_text(encoding="utf-8") + "printer: nowhere\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"game.yaml:{lines + 1}" in err and "nowhere" in err, err

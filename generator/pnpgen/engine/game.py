@@ -6,7 +6,7 @@ game of the command succeeded, so a failed build leaves the previous good output
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -22,6 +22,7 @@ from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
+from pnpgen.printers import load_printer
 from pnpgen.impose.fold import FoldLayout, layout_fold
 from pnpgen.impose.grid import SheetOptions, choose_layout
 from pnpgen.impose import nest
@@ -218,6 +219,25 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     return GamePlan(documents, records, bom, orders)
 
 
+def game_printer(ws: Workspace, game: Game, options: BuildOptions) -> BuildOptions:
+    """The options with game.yaml's ``printer:`` profile applied, unless --printer named one; an
+    unknown or bad profile is an error naming game.yaml's line (or printers.yaml's)."""
+    name = game.options.get("printer")
+    if options.printer is not None or not name:
+        return options
+    try:
+        printer = load_printer(ws.root, name)
+    except InputError as e:
+        if e.key != "--printer":
+            raise
+        at = game.options["printer_at"]
+        raise InputError(e.message, path=at.path, line=at.line, column=at.column, key="printer",
+                         expected=e.expected) from None
+    sheet = replace(options.sheet, paper=printer.paper or options.sheet.paper,
+                    duplex=printer.duplex or options.sheet.duplex, printer=printer.words())
+    return replace(options, sheet=sheet, printer=printer)
+
+
 def _fold_layout(ds: DeckSheets, sheet: SheetOptions) -> FoldLayout | None:
     """With ``--layout fold``, a two-sided deck's fold-over layout (None: printed as usual, a
     one-sided deck or a piece larger than half the sheet)."""
@@ -340,6 +360,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         compiled, memo = cached_rendering(cache, ws, slug, options)
     rendered = render_game(ws, slug, options, compiled=compiled, game=game, memo=memo)
     game = rendered.game
+    options = game_printer(ws, game, options)
     face_keys = {k: face_suffix(svg, rendered.art_digest) for k, svg in rendered.faces.svgs.items()}
     known, cache_files = {}, {}
     if cache is not None:

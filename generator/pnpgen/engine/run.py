@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
+from pnpgen.printers import profile_files
 from pnpgen.engine.cache import Cache, GameState, fingerprint, sha
 from pnpgen.engine.changes import change_report, snapshot
 from pnpgen.engine.options import BuildOptions
@@ -42,6 +43,11 @@ class GameOutcome:
     written: list[Path] = field(default_factory=list)
 
 
+def _profiles(ws: Workspace) -> tuple[bytes, ...]:
+    """The printer profile files (game.yaml's ``printer:`` names one of them): an edit rebuilds."""
+    return tuple(p.read_bytes() for p in profile_files(ws.root) if p.is_file())
+
+
 def inputs_of(ws: Workspace, slug: str) -> list[Path]:
     """Every folder a game's build reads."""
     return [ws.data / slug, ws.templates / slug, ws.templates / "common", ws.fonts, ws.root / "layouts"]
@@ -62,7 +68,7 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
     outcomes: list[GameOutcome] = []
     todo: list[tuple[str, str]] = []
     for slug in slugs:
-        inputs = fingerprint(inputs_of(ws, slug), (options, rulebook))
+        inputs = fingerprint(inputs_of(ws, slug), (options, rulebook, _profiles(ws)))
         if cache.up_to_date(_edition(slug, options), inputs, _out_dir(out_root, slug, options)) is not None:
             outcomes.append(GameOutcome(slug, _out_dir(out_root, slug, options), True))
         else:
