@@ -32,7 +32,8 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
     sheet = SheetOptions(paper=paper, duplex=duplex, marks=args.marks, margin_mm=args.margin,
                          bleed_mm=args.bleed, layout=getattr(args, "layout", "grid"),
                          sleeve_mm=(args.sleeve.w, args.sleeve.h) if getattr(args, "sleeve", None) else None,
-                         printer=printer.words() if printer is not None else "")
+                         printer=printer.words() if printer is not None else "",
+                         least_bleed_mm=printer.least_bleed_mm if printer is not None else 0.0)
     options = BuildOptions(sheet=sheet, shop_bleed_mm=args.bleed, min_dpi=args.min_dpi, jobs=args.jobs,
                            lang=args.lang, printer=printer)
     slugs = ws.slugs() if args.all else [args.game]

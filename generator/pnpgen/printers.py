@@ -46,6 +46,11 @@ class Printer:
         m = Affine(sx, 0.0, 0.0, sy, cx - sx * cx + dx, cy - sy * cy + dy)
         return None if m == Affine(1.0, 0.0, 0.0, 1.0, 0.0, 0.0) else m
 
+    @property
+    def least_bleed_mm(self) -> float:
+        """The back bleed that survives this printer's offset: the larger offset + 0.5 mm."""
+        return max(abs(v) for v in self.back_offset_mm) + 0.5 if any(self.back_offset_mm) else 0.0
+
     def words(self) -> str:
         """How the slug names the profile: ``home-laser (back +0.8/−1.2 mm, 100.0 %/99.5 %)``."""
         dx, dy = self.back_offset_mm

@@ -234,7 +234,8 @@ def game_printer(ws: Workspace, game: Game, options: BuildOptions) -> BuildOptio
         raise InputError(e.message, path=at.path, line=at.line, column=at.column, key="printer",
                          expected=e.expected) from None
     sheet = replace(options.sheet, paper=printer.paper or options.sheet.paper,
-                    duplex=printer.duplex or options.sheet.duplex, printer=printer.words())
+                    duplex=printer.duplex or options.sheet.duplex, printer=printer.words(),
+                    least_bleed_mm=printer.least_bleed_mm)
     return replace(options, sheet=sheet, printer=printer)
 
 

@@ -86,8 +86,10 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout, sheet: Sheet
                 page.items.append(Strokes(tuple(page_marks)))
             note = msg("sheet.note", lang, deck=deck.name, id=deck.id, side=msg(f"sheet.{side}", lang),
                        sheet=start // per + 1, sheets=-(-total // per), how=how, bleed=f"{sb:.1f}")
-            page.items.extend(slug(_duplex_words(sheet, deck.backs is not None, lang), note, deck.stamp,
-                                   layout.paper_mm, sheet, font, measure, lang))
+            words = _duplex_words(sheet, deck.backs is not None, lang)
+            if deck.backs is not None and sb < min(sheet.least_bleed_mm, sheet.bleed_mm) - 1e-9:
+                words += " · " + msg("sheet.bleed_short", lang, need=f"{sheet.least_bleed_mm:.1f}")
+            page.items.extend(slug(words, note, deck.stamp, layout.paper_mm, sheet, font, measure, lang))
             pages.append(page)
     return pages
 
