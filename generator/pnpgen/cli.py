@@ -6,9 +6,12 @@ import argparse
 import functools
 import gc
 import os
+import re
 import sys
+from typing import Callable, NoReturn
 
-from pnpgen.errors import InputError
+import pnpgen
+from pnpgen.errors import InputError, suggest
 from pnpgen.safetext import shown
 from pnpgen.data.formats import PAPER_SIZES
 from pnpgen.data import validate
@@ -16,79 +19,182 @@ from pnpgen.data.workspace import find_workspace
 from pnpgen.impose.sleeve import sleeve_option
 
 
-@functools.cache
-def _parser() -> argparse.ArgumentParser:
-    """Made once per process: the tests run hundreds of commands in one, and parsing leaves the
-    parser as it was."""
-    p = argparse.ArgumentParser(prog="pnpgen", description="Print-and-play components and rulebooks from YAML.")
-    sub = p.add_subparsers(dest="command", required=True)
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its mistakes said in one line (no usage block; ``--help`` shows usage),
+    each with what would be right and, for a near miss, "did you mean …?"."""
 
-    b = sub.add_parser("build", help="build print-ready PDFs for a game")
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {_explain(message)}\n")
+
+
+def _explain(message: str) -> str:
+    """argparse's message, said the way pnpgen says every mistake: what is wrong, then what would
+    be right, in brackets at the end."""
+    m = re.fullmatch(r"argument (\S+): invalid choice: '(.*)' \(choose from (.*)\)", message, re.S)
+    if m:
+        name, word, listed = m.groups()
+        choices = re.findall(r"'([^']*)'", listed) or [c.strip() for c in listed.split(",")]
+        if name in ("command", "COMMAND"):
+            return (f"unknown command {word!r}{suggest(word, choices)} "
+                    f"(expected one of {', '.join(choices)}; 'pnpgen help' says what each does)")
+        return f"argument {name}: {word!r} is not a choice{suggest(word, choices)} (expected one of {', '.join(choices)})"
+    m = re.fullmatch(r"unrecognized arguments: (.*)", message, re.S)
+    if m:
+        first = m.group(1).split()[0] if m.group(1).split() else m.group(1)
+        options = sorted({o for parser in (_parser(), *_commands().values()) for o in parser._option_string_actions})
+        hint = suggest(first, options) if first.startswith("-") else ""
+        return f"unknown argument {first!r}{hint} (expected the options 'pnpgen help COMMAND' lists)"
+    if not message.endswith(")"):
+        return f"{message} (see 'pnpgen help COMMAND')"
+    return message
+
+
+# The commands: name → (what it does, its options). The name is also the function that runs it:
+# in pnpgen.commands (``export-sheet`` → ``export_sheet``), or in engine/scaffold.py for the
+# commands that need no workspace (NO_WORKSPACE). A new command is a line here and a function there.
+def _commands_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]]:
+    return {
+        "build": ("build print-ready PDFs for a game", _build_command),
+        "watch": ("rebuild a game on every save of its data, templates, icons or fonts", _watch_command),
+        "rulebook": ("build only the rulebook booklets", _rulebook_command),
+        "export": ("files for a print shop or Tabletop Simulator (see docs/exports.md)", _export_command),
+        "export-sheet": ("write a deck's pieces to a spreadsheet (CSV or XLSX)", _sheet_command),
+        "list": ("list the games and their decks", lambda p: None),
+        "check": ("render every face as a build would, writing nothing; list problems and 未定 placeholders",
+                  _check_command),
+        "new": ("write a new game (decks drawn by built-in layouts) into this workspace, or make one here",
+                _new_command),
+        "layout": ("the built-in and workspace layouts: list them, or export one as templates", _layout_command),
+        "calibrate": ("write a two-sided duplex calibration sheet for a printer profile (printers.yaml)",
+                      _calibrate_command),
+        "clean": ("remove what pnpgen wrote: the files its builds and exports recorded, and the cache",
+                  _clean_command),
+        "help": ("show the help of pnpgen or of one command", _help_command),
+    }
+
+
+NO_WORKSPACE = ("new", "layout")  # commands of engine/scaffold.py, run with or without a workspace
+
+
+@functools.cache
+def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """Made once per process: the tests run hundreds of commands in one, and parsing leaves the
+    parsers as they were."""
+    p = _Parser(prog="pnpgen", description="Print-and-play components and rulebooks from YAML.",
+                epilog="'pnpgen help COMMAND' (or 'pnpgen COMMAND --help') shows a command's options.")
+    p.add_argument("-V", "--version", action="version", version=f"pnpgen {pnpgen.__version__}",
+                   help="print pnpgen's version and stop")
+    p.add_argument("-C", metavar="DIR", dest="directory",
+                   help="run as if pnpgen was started in DIR (a workspace, or a folder inside one)")
+    _talk_options(p)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    commands = {}
+    for name, (what, add_options) in _commands_table().items():
+        c = sub.add_parser(name, help=what, description=what[0].upper() + what[1:] + ".")
+        add_options(c)
+        _talk_options(c)
+        commands[name] = c
+    return p, commands
+
+
+def _parser() -> argparse.ArgumentParser:
+    return _parsers()[0]
+
+
+def _commands() -> dict[str, argparse.ArgumentParser]:
+    return _parsers()[1]
+
+
+def _choice(text: str) -> str:
+    """Choices are read case-insensitively: --paper A4, --duplex Long."""
+    return text.lower()
+
+
+def _game(p: argparse.ArgumentParser, required: bool = True, what: str = "game slug (see 'pnpgen list')") -> None:
+    p.add_argument("--game", type=validate.option(validate.game_option), required=required, help=what)
+
+
+def _build_command(b: argparse.ArgumentParser) -> None:
     which = b.add_mutually_exclusive_group(required=True)
     which.add_argument("--game", type=validate.option(validate.game_option), help="game slug (see 'pnpgen list')")
     which.add_argument("--all", action="store_true", help="every game in data/")
     _build_options(b)
 
-    w = sub.add_parser("watch", help="rebuild a game on every save of its data, templates, icons or fonts")
-    w.add_argument("--game", type=validate.option(validate.game_option), required=True, help="game slug (see 'pnpgen list')")
+
+def _watch_command(w: argparse.ArgumentParser) -> None:
+    _game(w)
     w.set_defaults(all=False)
     w.add_argument("--max-builds", type=validate.option(validate.max_builds_option), default=0, help=argparse.SUPPRESS)  # for tests and scripts
     _build_options(w)
 
-    r = sub.add_parser("rulebook", help="build only the rulebook booklets")
-    r.add_argument("--game", type=validate.option(validate.game_option), required=True)
-    r.add_argument("--out", type=validate.option(validate.out_option))
+
+def _rulebook_command(r: argparse.ArgumentParser) -> None:
+    _game(r)
+    r.add_argument("--out", type=validate.option(validate.out_option), help="output folder (default: build/ in the workspace)")
     r.add_argument("--lang", help="typeset this language of the game (its draft.<lang>.txt) into build/<game>/<lang>/")
     _rulebook_options(r)
 
-    _export_parser(sub)
-    _scaffold_parsers(sub)
 
-    k = sub.add_parser("calibrate", help="write a two-sided duplex calibration sheet for a printer profile (printers.yaml)")
-    k.add_argument("--paper", choices=sorted(PAPER_SIZES), default="a4")
-    k.add_argument("--duplex", choices=["long", "short"], default="long")
-    k.add_argument("--lang", choices=["ja", "en"], default="ja", help="the language of the instructions")
+def _calibrate_command(k: argparse.ArgumentParser) -> None:
+    """``calibrate``: runs with or without a workspace."""
+    k.add_argument("--paper", type=_choice, choices=sorted(PAPER_SIZES), default="a4", help="paper of the sheet (default a4)")
+    k.add_argument("--duplex", type=_choice, choices=["long", "short"], default="long",
+                   help="the flip edge you will print with (default long)")
+    k.add_argument("--lang", type=_choice, choices=["ja", "en"], default="ja", help="the language of the instructions")
     k.add_argument("--out", help="the PDF to write (default: build/calibration-<paper>-<duplex>.pdf in the workspace)")
-    sub.add_parser("list", help="list the games and their decks")
-    c = sub.add_parser("check", help="render every face as a build would, writing nothing; list problems and 未定 placeholders")
-    c.add_argument("--game", type=validate.option(validate.game_option), help="only this game")
+
+
+def _check_command(c: argparse.ArgumentParser) -> None:
+    _game(c, required=False, what="only this game (default: every game)")
     c.add_argument("--lang", help="also list every text without a translation into this language")
-    e = sub.add_parser("export-sheet", help="write a deck's pieces to a spreadsheet (CSV or XLSX)")
-    e.add_argument("--game", type=validate.option(validate.game_option), required=True)
+
+
+def _sheet_command(e: argparse.ArgumentParser) -> None:
+    _game(e)
     e.add_argument("--deck", type=validate.option(validate.deck_option), required=True, help="deck id (see 'pnpgen list')")
-    e.add_argument("--format", choices=["csv", "xlsx"],
+    e.add_argument("--format", type=_choice, choices=["csv", "xlsx"],
                    help="default: the ending of --out, else csv; must agree with --out when both are given")
     e.add_argument("--out", type=validate.option(validate.sheet_out_option),
                    help="a .csv or .xlsx file to write (default: data/<game>/decks/<deck>.<format>)")
-    return p
 
 
-def _scaffold_parsers(sub) -> None:
-    """``new`` and ``layout`` (engine/scaffold.py): they run with or without a workspace."""
+def _clean_command(c: argparse.ArgumentParser) -> None:
+    _game(c, required=False, what="only this game's files (and the cache entries only it used)")
+    c.add_argument("--out", type=validate.option(validate.out_option),
+                   help="the output folder the builds wrote to (default: build/ in the workspace)")
+
+
+def _help_command(h: argparse.ArgumentParser) -> None:
+    h.add_argument("topic", nargs="?", metavar="COMMAND", help="the command to explain (default: all of them)")
+
+
+def _new_command(n: argparse.ArgumentParser) -> None:
+    """``new`` (engine/scaffold.py): runs with or without a workspace."""
     from pnpgen.engine.scaffold import KINDS, slug_option
 
-    n = sub.add_parser("new", help="write a new game (decks drawn by built-in layouts) into this workspace, or make one here")
     n.add_argument("slug", type=validate.option(slug_option), help="the game's folder name under data/, e.g. my-game")
     n.add_argument("--title", help="the game's title (default: the slug)")
-    n.add_argument("--kind", choices=KINDS, action="append",
+    n.add_argument("--kind", type=_choice, choices=KINDS, action="append",
                    help="a deck to start with (repeatable; default: cards)")
-    la = sub.add_parser("layout", help="the built-in and workspace layouts: list them, or export one as templates")
-    la.add_argument("action", choices=["list", "export"])
+
+
+def _layout_command(la: argparse.ArgumentParser) -> None:
+    """``layout`` (engine/scaffold.py): runs with or without a workspace."""
+    la.add_argument("action", type=_choice, choices=["list", "export"], help="list the layouts, or export one")
     la.add_argument("name", nargs="?", help="the layout to export (see 'pnpgen layout list')")
     la.add_argument("--out", help="the front template's file (default: <name>-front.svg.j2 here); the back "
                                   "is written beside it as <name>-back.svg.j2")
 
 
-def _export_parser(sub) -> None:
-    e = sub.add_parser("export", help="files for a print shop or Tabletop Simulator (see docs/exports.md)")
-    e.add_argument("--game", type=validate.option(validate.game_option), required=True)
+def _export_command(e: argparse.ArgumentParser) -> None:
+    _game(e)
     e.add_argument("--preset", required=True, help="thegamecrafter, makeplayingcards, drivethrucards, printerstudio, "
                                                    "doujin, tabletopsimulator, or one of your presets/")
     e.add_argument("--deck", type=validate.option(validate.deck_option), action="append", default=[],
                    help="only this deck (repeatable)")
-    e.add_argument("--fit", choices=["scale", "bleed"], help="adapt a deck to the preset's nearest format")
-    e.add_argument("--colour", choices=["rgb", "cmyk"], help="default: the preset's")
-    e.add_argument("--pdfx", choices=["x1a", "none"],
+    e.add_argument("--fit", type=_choice, choices=["scale", "bleed"], help="adapt a deck to the preset's nearest format")
+    e.add_argument("--colour", type=_choice, choices=["rgb", "cmyk"], help="default: the preset's")
+    e.add_argument("--pdfx", type=_choice, choices=["x1a", "none"],
                    help="PDF/X-1a:2003 for the preset's printing condition, or a plain PDF (default: the preset's)")
     e.add_argument("--outline-text", action=argparse.BooleanOptionalAction, default=None,
                    help="PDF presets: draw every glyph as a path from the embedded font, for printers that ask "
@@ -105,13 +211,17 @@ def _export_parser(sub) -> None:
 def _build_options(p: argparse.ArgumentParser) -> None:
     """The options of ``build`` (and ``watch``, which builds on every save)."""
     p.add_argument("--out", type=validate.option(validate.out_option), help="output folder (default: build/ in the workspace)")
-    p.add_argument("--paper", choices=sorted(PAPER_SIZES), default="a4")
-    p.add_argument("--duplex", choices=["long", "short", "none"], default="long")
-    p.add_argument("--marks", choices=["jp", "western", "none"], default="jp")
+    p.add_argument("--paper", type=_choice, choices=sorted(PAPER_SIZES), default="a4",
+                   help="paper of the home sheets (default a4)")
+    p.add_argument("--duplex", type=_choice, choices=["long", "short", "none"], default="long",
+                   help="how the printer turns the sheet for the backs: long or short edge, or none for one-sided "
+                        "sheets (default long)")
+    p.add_argument("--marks", type=_choice, choices=["jp", "western", "none"], default="jp",
+                   help="cut marks: Japanese double トンボ, single western crop marks, or none (default jp)")
     p.add_argument("--margin", type=validate.option(validate.margin_option), default=5.0, help="unprintable margin of the printer (default 5mm)")
     p.add_argument("--bleed", type=validate.option(validate.bleed_option), default=3.0, help="bleed around each piece (default 3mm)")
     p.add_argument("--no-rulebook", action="store_true", help="skip the rulebook booklets")
-    p.add_argument("--layout", choices=["grid", "fold", "sleeve"], default="grid",
+    p.add_argument("--layout", type=_choice, choices=["grid", "fold", "sleeve"], default="grid",
                    help="fold: each two-sided piece's front and back side by side, fold and glue (no duplex); "
                         "sleeve: card fronts only, sized for a sleeve with a backer card")
     p.add_argument("--sleeve", type=validate.option(sleeve_option), help="the sleeve's inside, e.g. 66x91 (--layout sleeve)")
@@ -119,7 +229,8 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lang", help="build this language of the game (game.yaml languages) into build/<game>/<lang>/")
     p.add_argument("--min-dpi", type=validate.option(validate.min_dpi_option), default=300.0,
                    help="warn about art printed below this resolution (default 300)")
-    _engine_options(p)
+    p.add_argument("--jobs", type=_jobs, default=min(os.cpu_count() or 1, 8),
+                   help="worker processes (default: the number of cores)")
     _rulebook_options(p)
 
 
@@ -133,18 +244,20 @@ def _jobs(text: str) -> int:
     return n
 
 
-def _engine_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--jobs", type=_jobs, default=min(os.cpu_count() or 1, 8),
-                   help="worker processes (default: the number of cores)")
-    talk = p.add_mutually_exclusive_group()
-    talk.add_argument("--quiet", action="store_true", help="print only warnings and errors")
-    talk.add_argument("--verbose", action="store_true", help="say what is drawn, document by document")
+def _talk_options(p: argparse.ArgumentParser) -> None:
+    """-q and -v, before the command (``pnpgen -q build``) or after it. SUPPRESS: a command's
+    parser leaves what was said before the command as it was."""
+    p.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
+                   help="print only warnings and errors (check: only problems and warnings)")
+    p.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
+                   help="build, watch: say each step, document by document")
 
 
 def _rulebook_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules-only", action="store_true", help="leave the designer notes appendix out")
     p.add_argument("--creep", type=validate.option(validate.creep_option), default=0.0, help="creep compensation per sheet (e.g. 0.1mm)")
-    p.add_argument("--binding", choices=["left", "right"], default="left")
+    p.add_argument("--binding", type=_choice, choices=["left", "right"], default="left",
+                   help="which edge the booklet is bound on: left (horizontal text) or right (縦書き) (default left)")
 
 
 # A build is one short process that makes millions of objects and frees nearly all of them as it
@@ -161,18 +274,36 @@ def console() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    here = os.getcwd()
     try:
+        argv = _enter_directory(argv)
+        args = _parser().parse_args(argv)
+        args.quiet, args.verbose = getattr(args, "quiet", False), getattr(args, "verbose", False)
+        if args.quiet and args.verbose:
+            _parser().error("-q and -v together (say one of them)")
+        if args.command is None:
+            _parser().print_help()
+            return 0
+        if args.command == "help":
+            return _help(args.topic)
         from pnpgen import commands
 
         if args.command == "calibrate":  # no workspace needed
             return commands.calibrate(args)
-        if args.command in ("new", "layout"):  # they need no workspace: new makes one
+        if args.command in NO_WORKSPACE:  # new makes one
             from pnpgen.engine import scaffold
 
             return getattr(scaffold, args.command)(args)
-        return getattr(commands, args.command.replace("-", "_"))(find_workspace(), args)
-    except InputError as e:
+        ws = None
+        try:
+            ws = find_workspace()
+            return getattr(commands, args.command.replace("-", "_"))(ws, args)
+        except InputError as e:
+            text = str(e)
+            print(f"pnpgen: error: {shown(ws.shown(text) if ws is not None else text)}", file=sys.stderr)
+            return 2
+    except InputError as e:  # -C: no such folder
         print(f"pnpgen: error: {shown(str(e))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -180,6 +311,44 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into head or less that closed early
         sys.stderr.close()
         return 0
+    finally:
+        os.chdir(here)
+
+
+def _enter_directory(argv: list[str]) -> list[str]:
+    """-C DIR (before the command, as in git and make): go to DIR, so a workspace and every
+    relative path of the other options are found from there; ``argv`` without it."""
+    rest: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--" or not arg.startswith("-"):
+            return rest + argv[i:]  # the command: its own options follow
+        if arg == "-C" or (arg.startswith("-C") and not arg.startswith("--")):
+            folder = arg[2:] if arg != "-C" else (argv[i + 1] if i + 1 < len(argv) else None)
+            i += 1 if arg != "-C" else 2
+            if not folder:
+                raise InputError("needs a folder", key="-C", expected="-C DIR, a workspace or a folder inside one")
+            if not os.path.isdir(folder):
+                raise InputError(f"{folder!r} is not a folder", key="-C", expected="-C DIR, a workspace or a folder inside one")
+            os.chdir(folder)
+            continue
+        rest.append(arg)
+        i += 1
+    return rest
+
+
+def _help(topic: str | None) -> int:
+    """``pnpgen help [COMMAND]``: the help of pnpgen, or of one command."""
+    if topic is None:
+        _parser().print_help()
+        return 0
+    command = _commands().get(topic.lower())
+    if command is None:
+        _commands()["help"].error(f"argument command: invalid choice: '{topic}' (choose from "
+                                  + ", ".join(f"'{c}'" for c in _commands()) + ")")
+    command.print_help()
+    return 0
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -41,20 +42,20 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
     rulebook = None if args.no_rulebook else RulebookOptions(args.rules_only, args.creep, args.binding)
     from pnpgen.progress import progress
 
-    quiet = getattr(args, "quiet", False)
-    with progress(slugs, quiet, getattr(args, "verbose", False)) as say:
+    quiet = args.quiet
+    with progress(slugs, quiet, args.verbose) as say:
         outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say)
     for o in outcomes:
         if o.up_to_date:
             if not quiet:
-                _say(f"{o.slug}: up to date ({o.out_dir})")
+                _say(ws.shown(f"{o.slug}: up to date ({o.out_dir})"))
             continue
         result = o.result
         for w in result.warnings:
-            _warn(w)
+            _warn(ws.shown(w))
         if quiet:
             continue
-        _say(f"{o.slug}: {len(result.manifest['files'])} files in {o.out_dir}, {len(o.written)} written")
+        _say(ws.shown(f"{o.slug}: {len(result.manifest['files'])} files in {o.out_dir}, {len(o.written)} written"))
         for deck in result.records:
             _say(f"  {deck.id:<16} {deck.name}  ×{deck.count}  {deck.on_paper()}, {deck.sheets} sheet(s)")
         for line in o.changes:
@@ -74,7 +75,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
         try:
             build(ws, args)
         except InputError as e:
-            print(f"pnpgen: error: {shown(str(e))}", file=sys.stderr, flush=True)
+            print(f"pnpgen: error: {shown(ws.shown(str(e)))}", file=sys.stderr, flush=True)
 
     once()
     builds = 1
@@ -117,10 +118,12 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
         commit(out_root, {out_dir / name: relative_proof(name, data, ws.root)
                           for name, data in book.files.items()} | mark(out_root))
     for w in book.warnings:
-        _warn(w)
+        _warn(ws.shown(w))
+    if args.quiet:
+        return 0
     for line in book.report:
-        _say(f"  {line}")
-    _say(f"{game.slug}: " + ", ".join(str(out_dir / name) for name in book.files))
+        _say(ws.shown(f"  {line}"))
+    _say(ws.shown(f"{game.slug}: " + ", ".join(str(out_dir / name) for name in book.files)))
     return 0
 
 
@@ -130,12 +133,14 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
     options = ExportOptions(preset=args.preset, fit=args.fit, colour=args.colour, pdfx=args.pdfx, outline_text=args.outline_text, proof=args.proof,
                             base_url=args.base_url, deck_id_base=args.deck_id_base, decks=tuple(args.deck), out=args.out)
     result = export_game(ws, args.game, options)
+    result.warnings[:] = [ws.shown(w) for w in result.warnings]  # export.json names no folder of this machine
     write_export(result)
     for w in result.warnings:
-        _warn(w)
-    for line in result.black:
-        _say(f"  {line}")
-    _say(f"{args.game}: {len(result.files)} files in {result.out_dir}")
+        _warn(ws.shown(w))
+    if not args.quiet:
+        for line in result.black:
+            _say(ws.shown(f"  {line}"))
+        _say(ws.shown(f"{args.game}: {len(result.files)} files in {result.out_dir}"))
     return 0
 
 
@@ -157,20 +162,22 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.options import BuildOptions
 
     slugs = [args.game] if args.game else ws.slugs()
+    note = (lambda text: None) if args.quiet else _say  # -q: only the problems and warnings
     total = problems = 0
     for slug in slugs:
         game = load_game(ws, slug, lang=args.lang)
         faces = check_faces(ws, game, BuildOptions(lang=args.lang), Cache(ws.root / "build"))
         pieces = f"{len(game.decks)} decks, {sum(d.count for d in game.decks)} pieces, {faces.faces} faces"
-        _say(f"{slug}: {'ok' if not faces.problems else 'would not build'} ({pieces})")
+        if faces.problems or faces.warnings or not args.quiet:
+            _say(ws.shown(f"{slug}: {'ok' if not faces.problems else 'would not build'} ({pieces})"))
         for p in faces.problems:
             more = f" — and {p.faces - 1} more face(s) the same way" if p.faces > 1 else ""
-            _say(f"  error: {p.error}{more}")
+            _say(ws.shown(f"  error: {p.error}{more}"))
         problems += len(faces.problems)
         for w in faces.warnings:
-            _say(f"  warning: {w}")
+            _say(ws.shown(f"  warning: {w}"))
         for line in game.translations.warnings:
-            _say(f"  translation: {line}")
+            note(ws.shown(f"  translation: {line}"))
             total += 1
         for deck in game.decks:
             same: dict[tuple[str, str], list[str]] = {}  # a default's placeholder: one line, every piece it reaches
@@ -178,19 +185,19 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
                 same.setdefault((str(where), text), []).append(field)
             for (where, text), fields in same.items():
                 more = f" — and {len(fields) - 1} more piece(s) from the same line" if len(fields) > 1 else ""
-                _say(f"  {deck.id}: {where}: {fields[0]}: {text}{more}")
+                note(ws.shown(f"  {deck.id}: {where}: {fields[0]}: {text}{more}"))
                 total += 1
             for piece in deck.pieces:
                 if piece.count == 0:
-                    _say(f"  {deck.id}: {piece.where}: {piece.label}: parked (count: 0, prints none)")
+                    note(ws.shown(f"  {deck.id}: {piece.where}: {piece.label}: parked (count: 0, prints none)"))
         for item in game.sourced:
             if is_placeholder(item.note):
-                _say(f"  sourced: {item.name} ×{item.count}: {item.note}")
+                note(ws.shown(f"  sourced: {item.name} ×{item.count}: {item.note}"))
                 total += 1
-    _say(f"{total} placeholder(s) and missing translation(s) to settle" if args.lang
+    note(f"{total} placeholder(s) and missing translation(s) to settle" if args.lang
          else f"{total} placeholder(s) to settle")
     if problems:
-        _say(f"{problems} problem(s) a build would stop at")
+        _say(ws.shown(f"{problems} problem(s) a build would stop at"))
         return 2
     return 0
 
@@ -211,22 +218,39 @@ def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     """Write a deck's pieces to a spreadsheet, for designers moving their card list there."""
     from pnpgen.engine.output import atomic_write_bytes
     from pnpgen.data.sheets import export_sheet as sheet_bytes
-    from pnpgen.errors import InputError
+    from pnpgen.errors import InputError, suggest
 
     game = load_game(ws, args.game)
     try:
         deck = game.deck(args.deck)
     except KeyError:
-        raise InputError(f"unknown deck {args.deck!r}", key="--deck",
+        raise InputError(f"unknown deck {args.deck!r}{suggest(args.deck, [d.id for d in game.decks])}", key="--deck",
                          expected="one of " + ", ".join(d.id for d in game.decks)) from None
     fmt = _sheet_format(args.format, args.out)
     out = args.out or deck.source.with_suffix("." + fmt)
     if args.out is None and out.exists():
         raise InputError("already exists; not overwritten", path=out, expected="--out another file, or remove it")
     atomic_write_bytes(out, sheet_bytes(deck, fmt))
-    _say(f"{deck.id}: {len(deck.pieces)} rows ({deck.count} pieces) in {out}")
+    if args.quiet:
+        return 0
+    _say(ws.shown(f"{deck.id}: {len(deck.pieces)} rows ({deck.count} pieces) in {out.resolve()}"))
     if out.resolve().parent == deck.source.resolve().parent:
         _say(f"  to use it, replace the deck's pieces: list with  pieces: {{file: {out.name}}}")
+    return 0
+
+
+def clean(ws: Workspace, args: argparse.Namespace) -> int:
+    """Remove what pnpgen's builds and exports wrote (as their records say) and the cache."""
+    from pnpgen.engine.clean import clean as clean_outputs
+
+    out_root = args.out or ws.root / "build"
+    done = clean_outputs(out_root, args.game)
+    for path in done.kept:
+        _warn(ws.shown(f"{path.resolve()}: kept: changed since pnpgen wrote it (remove it yourself if it can go)"))
+    if not args.quiet:
+        where = ws.shown(f"{out_root.resolve()}{os.sep}")
+        _say(f"removed {len(done.removed)} file(s) pnpgen wrote in {where}" if done.removed
+             else f"nothing pnpgen wrote in {where}")
     return 0
 
 

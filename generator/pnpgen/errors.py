@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable
 
 
 def place(path: Path | str, line: int | None = None, column: int | None = None) -> str:
@@ -32,3 +33,13 @@ class InputError(Exception):
         key = f"{self.key}: " if self.key else ""
         hint = f" (expected {self.expected})" if self.expected else ""
         return f"{where}{key}{self.message}{hint}"
+
+
+def suggest(word: str, choices: Iterable[str]) -> str:
+    """``; did you mean X?`` for a near miss of one of ``choices`` (difflib, case-insensitive),
+    else nothing: for a mistyped command, option, game or deck."""
+    import difflib
+
+    by_lower = {c.lower(): c for c in choices}
+    close = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=0.6)
+    return f"; did you mean {by_lower[close[0]]}?" if close else ""

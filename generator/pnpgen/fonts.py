@@ -12,6 +12,7 @@ from pathlib import Path
 from pnpgen.errors import InputError
 from pnpgen.data.model import Where
 from pnpgen.data.workspace import contained
+from pnpgen.resources import fonts_folder
 from pnpgen.units import pt_to_mm
 
 DEFAULT_FONTS = {
@@ -21,10 +22,10 @@ DEFAULT_FONTS = {
     "mono": "BIZUDGothic-Regular",
 }
 
-# The fonts that come with pnpgen (BIZ UD and Noto, SIL OFL: fonts/OFL.txt), beside the package
-# in the checkout it is installed from (`pip install -e .`). A workspace's own fonts/ comes first
-# and may leave any of them out, or be missing altogether.
-BUNDLED = Path(__file__).resolve().parents[2] / "fonts"
+# The fonts that come with pnpgen (BIZ UD and Noto, SIL OFL: fonts/OFL.txt), shipped as package
+# data (resources.py). A workspace's own fonts/ comes first and may leave any of them out, or be
+# missing altogether.
+BUNDLED = fonts_folder()
 
 _located: dict[str, tuple[Path, Where]] = {}  # name → (file, where the data named it): found, not parsed yet
 _registered: dict[str, Path] = {}  # parsed and registered with ReportLab

@@ -22,7 +22,7 @@ def one_line_error(ws, capsys, *args: str) -> str:
 def test_template_message_is_one_line(tmp_path, capsys, front, what):
     ws = make_workspace(tmp_path / "ws", pieces=["祝福"], front=front)
     err = one_line_error(ws, capsys, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "out"))
-    assert f"{ws / 'templates' / 'test' / 'card-front.svg.j2'}:" in err and what in err, err
+    assert "error: templates/test/card-front.svg.j2:" in err and what in err, err  # relative to the workspace
 
 
 def test_piece_name_with_a_line_break_keeps_the_message_one_line(tmp_path, capsys):

@@ -323,10 +323,13 @@ def test_readme_deck_with_png_art_builds_and_shares_its_images(tmp_path):
     docs/data-format.md, and the PNG the deck names (with alpha) in data/<game>/art/."""
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     docs = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
-    deck, front = _blocks(readme, "## Adding a deck", "\n## ")
+    deck, front, _ = _blocks(readme, "## Adding a deck", "\n## ")
     game = next(b for b in _blocks(docs, "## A game", "\n## ") if b.startswith("# data/<slug>/game.yaml"))
     back = next(b for b in _blocks(docs, "## Templates", "\n### ") if b.startswith("{# templates/<slug>/epic-back"))
-    (art,) = re.findall(r"art: (\w+\.png)", deck)
+    section = readme[readme.index("## Adding a deck"):]
+    (art,) = set(re.findall(r"`art: (\w+\.png)`", section[:section.index("\n## ")]))
+    deck = deck.replace("art: 未定", f"art: {art}")  # README: once the picture exists, name it
+    assert f"art: {art}" in deck
     ws = tmp_path / "ws"
     files = {"data/g/game.yaml": game, "data/g/draft.txt": DRAFT, "data/g/decks/epic.yaml": deck,
              "templates/g/epic-front.svg.j2": front, "templates/g/epic-back.svg.j2": back}

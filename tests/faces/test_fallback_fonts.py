@@ -45,7 +45,7 @@ def test_unknown_font_in_a_fallback_face_is_the_same_error_as_in_an_own_face(tmp
     text = '<text x="5" y="15" font-family="NoSuchFont" font-size="4">{{ piece.name }}</text>'
     drawn_by_svglib = _error(tmp_path, "fallback", text, True, capsys)
     drawn_by_own = _error(tmp_path, "own", text, False, capsys)
-    assert drawn_by_svglib.startswith("pnpgen: error: WS/templates/test/card-front.svg.j2:5: font-family: ")
+    assert drawn_by_svglib.startswith("pnpgen: error: templates/test/card-front.svg.j2:5: font-family: ")
     assert "<text> font-family='NoSuchFont', which is not one of the game's fonts (expected one of " in drawn_by_svglib
     assert "piece 1 (カード1" in drawn_by_svglib
     assert drawn_by_svglib == drawn_by_own

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pnpgen import fonts as fontreg
-from pnpgen.errors import InputError
+from pnpgen.errors import InputError, suggest
 from pnpgen.data import i18n
 from pnpgen.data import layouts
 from pnpgen.data import validate as v
@@ -100,7 +100,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None) -> Game:
         if game_yaml.exists():
             raise InputError("game.yaml is not a file", path=game_yaml, expected="a YAML file describing the game")
         known = [s for s in ws.slugs() if s != slug]
-        raise InputError(f"unknown game {v.show(slug)}",
+        raise InputError(f"unknown game {v.show(slug)}{suggest(slug, known)}",
                          expected="one of " + ", ".join(known) if known else "a data/<slug>/game.yaml")
     contained(game_yaml, ws.data, "game", game_yaml)
     doc = load_yaml(game_yaml)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +28,14 @@ class Workspace:
 
     def game_dir(self, slug: str) -> Path:
         return self.data / slug
+
+    def shown(self, text: str) -> str:
+        """``text`` (a message, a warning, a report) with every path inside the workspace said
+        relative to it: ``data/populous/draft.txt:140``, not where this machine keeps it. So a
+        file sent to a co-designer names no folder of the sender's, and two copies of a workspace
+        write the same bytes."""
+        root = str(self.root)
+        return text.replace(root + os.sep, "") if root != os.sep else text
 
     def slugs(self) -> list[str]:
         """Every game: a folder under data/ with a game.yaml."""

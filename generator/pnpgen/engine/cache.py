@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 import pnpgen
+from pnpgen import resources
 from pnpgen.errors import InputError
 
 FORMAT = 2
@@ -63,10 +64,12 @@ def code() -> str:
     """pnpgen's version and a hash of its own files (code, built-in templates, messages): every
     record is stamped with it, so a converted face or a nesting from another pnpgen — an upgrade,
     or a developer's edit under the same version — is never reused."""
-    folder = Path(pnpgen.__file__).parent
+    folder = resources.folder("pnpgen")
     parts = [pnpgen.__version__.encode(), str(FORMAT).encode()]
     for path in _files(folder):
-        parts += [path.relative_to(folder).as_posix().encode(), path.read_bytes()]
+        name = path.relative_to(folder).as_posix().encode()
+        size = path.stat().st_size  # the fonts an installed pnpgen ships inside it: by size, not read
+        parts += [name, str(size).encode() if size > BIG_FILE else path.read_bytes()]
     return f"{pnpgen.__version__}+{_digest(parts)[:16]}"
 
 

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.safetext import csv_cell
 
@@ -118,7 +119,7 @@ def workspace_relative(value: Any, root: Path) -> Any:
     inside the workspace ``root`` named from the workspace instead (``data/<game>/decks/x.yaml:10:5``):
     what pnpgen writes is the same bytes whatever folder the workspace is in."""
     if isinstance(value, str):
-        return value.replace(f"{root}/", "")
+        return Workspace(root).shown(value)  # the one place that says a path from the workspace
     if isinstance(value, list):
         return [workspace_relative(v, root) for v in value]
     if isinstance(value, dict):

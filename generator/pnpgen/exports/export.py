@@ -20,7 +20,7 @@ from pnpgen.data.load import load_game
 from pnpgen.data.model import Deck, Game
 from pnpgen.data.names import check_preset_folder
 from pnpgen.data.workspace import Workspace
-from pnpgen.errors import InputError
+from pnpgen.errors import InputError, suggest
 from pnpgen.exports import contact, shop, tts
 from pnpgen.exports.faces import PageStyle, png_bytes, unique_faces
 from pnpgen.pdf.pdfx import OutputCondition
@@ -188,7 +188,7 @@ def _fit_decks(ws: Workspace, game: Game, preset: Preset,
     known = {d.id: d for d in game.decks}
     for deck_id in options.decks:
         if deck_id not in known:
-            raise InputError(f"game {game.slug!r} has no deck {deck_id!r}", key="--deck",
+            raise InputError(f"game {game.slug!r} has no deck {deck_id!r}{suggest(deck_id, known)}", key="--deck",
                              expected="one of " + ", ".join(known))
     decks = [known[d] for d in options.decks] or list(game.decks)
     fitted: dict[str, Fitted] = {}

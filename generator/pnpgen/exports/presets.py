@@ -14,8 +14,9 @@ from pnpgen.errors import InputError
 from pnpgen.data import validate
 from pnpgen.pdf.pdfx import OutputCondition
 from pnpgen.units import mm_to_px
+from pnpgen import resources
 
-SHIPPED = Path(__file__).parent / "presets"
+SHIPPED = resources.folder("pnpgen.exports", "presets")
 LAYOUTS = ("png-faces", "pdf-copies", "pdf-faces", "tts")
 PRESET_KEYS = {
     "name": "the shop's name", "about": "where its figures come from", "dpi": "dots per inch, e.g. 300",

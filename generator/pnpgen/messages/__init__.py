@@ -10,11 +10,12 @@ game's own text is still in its language); a regional tag falls back to its lang
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
 import yaml
 
-HERE = Path(__file__).resolve().parent
+from pnpgen.resources import folder
+
+HERE = folder("pnpgen.messages")
 FALLBACK = "en"
 
 

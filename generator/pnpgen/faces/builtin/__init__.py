@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-FOLDER = Path(__file__).resolve().parent  # holds common/
+from pnpgen.resources import folder
+
+FOLDER = folder("pnpgen.faces.builtin")  # holds common/
 
 
 def icon_dirs(templates: Path, slug: str) -> list[Path]:

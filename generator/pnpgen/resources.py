@@ -1,0 +1,33 @@
+"""The files pnpgen ships beside its code — fonts (with OFL.txt), built-in templates and icons,
+export presets, message catalogues — found through ``importlib.resources``, so an installed
+pnpgen (``pip install .``, a wheel, ``pipx``) finds its own copy wherever it lives, never a
+checkout's.
+
+pnpgen is installed unzipped (a wheel always is), so each folder is a real folder on disk: Jinja,
+ReportLab and the icon lookup read files by path.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import pnpgen
+
+FONTS_PACKAGE = "pnpgen.fontfiles"  # the repository's top-level fonts/, mapped in pyproject.toml
+
+
+def folder(package: str, *inside: str) -> Path:
+    """The folder of ``package`` (a package of pnpgen), or a folder ``inside`` it."""
+    return Path(str(resources.files(package).joinpath(*inside)))
+
+
+def fonts_folder() -> Path:
+    """The fonts pnpgen comes with. In a wheel or ``pip install`` they are the package
+    ``pnpgen.fontfiles``, which pyproject.toml maps to the repository's top-level ``fonts/``; a
+    source checkout run without installing (``PYTHONPATH=generator``) has no such package, and
+    its ``fonts/`` folder is that same folder."""
+    try:
+        return folder(FONTS_PACKAGE)
+    except ModuleNotFoundError:
+        return Path(pnpgen.__file__).resolve().parents[2] / "fonts"

@@ -1,0 +1,195 @@
+"""Issue 21: the command line keeps the habits every CLI user has — --version, -q/-v, help, "did
+you mean", case-insensitive choices, one-line errors, -C DIR, clean — and says paths relative to
+the workspace, so two copies of a workspace in different folders build the same bytes."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+import pnpgen
+from conftest import make_workspace, run
+from pnpgen.cli import _parsers, main
+
+MM = 25.4 / 72
+FAST = ("--no-rulebook", "--jobs", "1")
+
+
+def one_line_error(capsys, *args: str, ws: Path | None = None) -> str:
+    """The command fails with exit status 2 and one line on stderr: no usage block, no traceback."""
+    try:
+        code = run(ws, *args) if ws is not None else main(list(args))
+    except SystemExit as e:
+        code = e.code
+    assert code == 2
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and err.endswith(")\n"), err  # ends with what would be right
+    assert "usage:" not in err and "Traceback" not in err, err
+    return err
+
+
+def test_version(capsys):
+    for flag in ("--version", "-V"):
+        with pytest.raises(SystemExit) as e:
+            main([flag])
+        assert e.value.code == 0
+        assert capsys.readouterr().out == f"pnpgen {pnpgen.__version__}\n"
+
+
+def test_bare_pnpgen_and_help_print_the_help(capsys):
+    assert main([]) == 0
+    bare = capsys.readouterr().out
+    assert bare.startswith("usage: pnpgen") and all(f"    {c}" in bare for c in ("build", "clean", "help", "list"))
+    assert main(["help"]) == 0
+    assert capsys.readouterr().out == bare
+    assert main(["help", "build"]) == 0
+    build_help = capsys.readouterr().out
+    assert build_help.startswith("usage: pnpgen build") and "--paper" in build_help and "--quiet" in build_help
+    with pytest.raises(SystemExit) as e:  # --help still shows the usage
+        main(["build", "--help"])
+    assert e.value.code == 0 and capsys.readouterr().out == build_help
+
+
+def test_every_option_says_what_it_does():
+    top, commands = _parsers()
+    for parser in (top, *commands.values()):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction) or action.dest == "max_builds":
+                continue  # the commands are listed with their help; --max-builds is for tests
+            assert action.help and action.help != argparse.SUPPRESS, f"{parser.prog} {action.option_strings}"
+
+
+@pytest.mark.parametrize("args, said", [
+    (("biuld",), "unknown command 'biuld'; did you mean build? (expected one of build, watch,"),
+    (("Bulid", "--game", "x"), "did you mean build?"),
+    (("help", "exprot"), "unknown command 'exprot'; did you mean export?"),
+    (("nwe", "demo"), "unknown command 'nwe'; did you mean new?"),
+    (("new", "demo", "--kind", "tokns"), "argument --kind: 'tokns' is not a choice; did you mean tokens?"),
+    (("build", "--game", "test", "--papr", "a4"), "unknown argument '--papr'; did you mean --paper?"),
+    (("build", "--game", "test", "--paper", "Leter"), "argument --paper: 'leter' is not a choice; did you mean letter? (expected one of a3, a4, letter)"),
+    (("build", "--game", "test", "--paper", "A5"), "argument --paper: 'a5' is not a choice (expected one of a3, a4, letter)"),
+    (("build", "--game", "test", "--bleed", "20mm"), "argument --bleed: bleed '20mm' is out of range (expected 0 to 10 mm)"),
+    (("build",), "one of the arguments --game --all is required"),
+    (("-q", "-v", "list"), "-q and -v together"),
+    (("-C", "no-such-folder", "list"), "-C: 'no-such-folder' is not a folder"),
+])
+def test_a_bad_command_line_is_one_line(tmp_path, capsys, args, said):
+    ws = make_workspace(tmp_path / "ws")
+    err = one_line_error(capsys, *args, ws=ws)
+    assert said in err, err
+    assert not (ws / "build").exists()
+
+
+def test_a_mistyped_game_or_deck_gets_a_suggestion(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    assert "unknown game 'tset'; did you mean test?" in one_line_error(capsys, "build", "--game", "tset", ws=ws)
+    err = one_line_error(capsys, "export-sheet", "--game", "test", "--deck", "crads", ws=ws)
+    assert "unknown deck 'crads'; did you mean cards?" in err
+    err = one_line_error(capsys, "export", "--game", "test", "--preset", "tabletopsimulator", "--deck", "card", ws=ws)
+    assert "has no deck 'card'; did you mean cards?" in err
+
+
+def _page_mm(pdf: Path) -> tuple[float, float]:
+    box = PdfReader(pdf).pages[0].mediabox
+    return round(float(box.width) * MM, 1), round(float(box.height) * MM, 1)
+
+
+def test_choices_are_case_insensitive_and_q_v_are_short(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "-q", "build", "--game", "test", "--paper", "Letter", "--marks", "Western", *FAST) == 0
+    assert capsys.readouterr().out == ""  # -q before the command: nothing but warnings and errors
+    assert _page_mm(ws / "build" / "test" / "cards.pdf") == (215.9, 279.4)
+    assert run(ws, "build", "--game", "test", "--paper", "A4", "-v", *FAST) == 0
+    said = capsys.readouterr().out
+    assert _page_mm(ws / "build" / "test" / "cards.pdf") == (210.0, 297.0)
+    assert "test: building" in said and "test: 6 files in build/test" in said  # -v says the steps too
+    assert run(ws, "build", "--game", "test", "-q", *FAST) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_C_runs_in_another_workspace(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert run(elsewhere, "-C", "../ws", "build", "--game", "test", "--out", "b", *FAST) == 0
+    assert (ws / "b" / "test" / "cards.pdf").is_file()  # --out read from DIR, as in git -C
+    assert not (elsewhere / "b").exists() and Path.cwd() != ws
+    assert main(["-C", str(ws / "data"), "list"]) == 0  # a folder inside the workspace will do
+    assert "test  テストゲーム" in capsys.readouterr().out
+
+
+def test_clean_removes_only_what_pnpgen_wrote(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    shutil.copytree(ws / "data" / "test", ws / "data" / "other")
+    shutil.copytree(ws / "templates" / "test", ws / "templates" / "other")
+    assert run(ws, "build", "--all", *FAST) == 0
+    assert run(ws, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
+    build = ws / "build"
+    (build / "test" / "notes.txt").write_text("the designer's own notes")  # foreign files beside the outputs
+    (build / "mine.txt").write_text("mine")
+    (build / "test" / "tabletopsimulator" / "keep.png").write_bytes(b"not pnpgen's")
+    with (build / "test" / "shop" / "order.csv").open("a") as f:
+        f.write("edited,by,hand\n")  # an output edited since: kept, and said
+    inputs = sorted(p for p in ws.rglob("*") if build not in p.parents)
+    other = sorted(p.relative_to(build) for p in (build / "other").rglob("*"))
+    capsys.readouterr()
+
+    assert run(ws, "clean", "--game", "test") == 0
+    out, err = capsys.readouterr()
+    assert "removed" in out and "in build/" in out
+    assert err == "pnpgen: warning: build/test/shop/order.csv: kept: changed since pnpgen wrote it (remove it yourself if it can go)\n"
+    left = sorted(p.relative_to(build).as_posix() for p in (build / "test").rglob("*"))
+    assert left == ["test/notes.txt", "test/shop", "test/shop/order.csv", "test/tabletopsimulator",
+                    "test/tabletopsimulator/keep.png"]
+    assert sorted(p.relative_to(build) for p in (build / "other").rglob("*")) == other
+    assert not (build / ".cache" / "test.json").exists() and (build / ".cache" / "other.json").is_file()
+    assert run(ws, "build", "--game", "other", *FAST) == 0
+    assert "other: up to date" in capsys.readouterr().out  # its cache entries stayed
+
+    assert run(ws, "clean") == 0
+    assert sorted(p.relative_to(build).as_posix() for p in build.rglob("*")) == [
+        ".pnpgen-output", ".pnpgen.lock", "mine.txt", "test", "test/notes.txt", "test/shop", "test/shop/order.csv",
+        "test/tabletopsimulator", "test/tabletopsimulator/keep.png"]
+    assert sorted(p for p in ws.rglob("*") if build not in p.parents) == inputs  # data, templates untouched
+    assert run(ws, "clean") == 0 and "nothing pnpgen wrote in build/" in capsys.readouterr().out
+
+
+def test_clean_of_a_folder_holding_only_outputs_leaves_nothing(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    out = tmp_path / "out"
+    assert run(ws, "build", "--game", "test", "--out", str(out), *FAST) == 0
+    assert run(ws, "clean", "--out", str(out)) == 0
+    assert not out.exists()
+
+
+def test_two_copies_of_a_workspace_build_the_same_bytes(tmp_path, capsys):
+    """Paths in messages and files are relative to the workspace: proof.txt, the manifest's
+    warnings, check, the build's own lines."""
+    pieces = [f"カード{i}" for i in range(1, 10)] + ["未定"]  # the draft says 11: a mismatch, and a 未定
+    copies = [make_workspace(tmp_path / "a" / "ws", pieces=pieces, draft=True),
+              make_workspace(tmp_path / "somewhere" / "else" / "ws", pieces=pieces, draft=True)]
+    said = []
+    for ws in copies:
+        assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
+        assert run(ws, "check", "--game", "test") == 0
+        said.append(capsys.readouterr())
+    assert said[0] == said[1]
+    out, err = said[0]
+    assert "data/test/draft.txt" in err + out and "data/test/decks/cards.yaml:" in out
+    files = [{p.relative_to(ws / "build"): p.read_bytes() for p in (ws / "build" / "test").rglob("*") if p.is_file()}
+             for ws in copies]
+    assert files[0].keys() == files[1].keys() and Path("test/proof.txt") in files[0]
+    for name in files[0]:
+        assert files[0][name] == files[1][name], name
+        assert str(tmp_path).encode() not in files[0][name], name
+    assert b"data/test/decks/cards.yaml:" in files[0][Path("test/proof.txt")]
+    assert os.fsencode(str(tmp_path)) not in files[0][Path("test/manifest.json")]
+    capsys.readouterr()
+    assert run(copies[0], "-q", "check", "--game", "test") == 0
+    quiet = capsys.readouterr().out.splitlines()  # -q: the game's warning, not its 未定 placeholder
+    assert len(quiet) == 2 and quiet[0].startswith("test: ok") and "warning: data/test/draft.txt:9: count" in quiet[1]

@@ -1,0 +1,67 @@
+"""Issue 21: README is tested as written. Its set-up commands and its "Adding a deck" files,
+copied into an empty folder outside the checkout (no fonts/, no templates/common/), build."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import textwrap
+
+import pytest
+from pypdf import PdfReader
+
+import pnpgen
+from conftest import REPO, run
+from pnpgen.cli import _parsers
+from pnpgen.data.yamlsrc import load_yaml
+
+README = (REPO / "README.md").read_text(encoding="utf-8")
+FENCE = re.compile(r"^ *```(\w*)\n(.*?)^ *```", re.S | re.M)
+
+
+def _section(title: str) -> str:
+    start = README.index(title)
+    return README[start:README.index("\n## ", start)]
+
+
+def _blocks(title: str, lang: str) -> list[str]:
+    return [textwrap.dedent(body) for kind, body in FENCE.findall(_section(title)) if kind == lang]
+
+
+def test_readme_set_up_and_first_deck_build_as_written(tmp_path, capsys):
+    ws = tmp_path / "mine"
+    ws.mkdir()
+    deck, front, back = _blocks("## Adding a deck", "yaml") + _blocks("## Adding a deck", "jinja")
+    commands = [line.split("  #")[0].strip() for block in _blocks("## Set up and build", "sh")
+                for line in block.splitlines() if line.strip()]
+    assert commands[0].startswith("pip install .") and "pnpgen build --game epic" in commands
+    built = False
+    for line in commands[1:]:  # pip install: the suite runs this checkout's package
+        if not line.startswith("pnpgen "):
+            subprocess.run(["bash", "-euc", line], cwd=ws, check=True)
+            continue
+        if line.startswith("pnpgen build"):  # the deck, added as "Adding a deck" says, then the build
+            game = shlex.split(line)[shlex.split(line).index("--game") + 1]
+            decks = ws / "data" / game / "decks"
+            (decks / "epic.yaml").write_text(deck, encoding="utf-8")
+            sides = load_yaml(decks / "epic.yaml").data
+            (ws / "templates" / game / sides["front"]).write_text(front, encoding="utf-8")
+            (ws / "templates" / game / sides["back"]).write_text(back, encoding="utf-8")
+            built = True
+        try:
+            code = run(ws, *shlex.split(line)[1:], "--jobs", "1") if built else run(ws, *shlex.split(line)[1:])
+        except SystemExit as e:  # --version
+            code = e.code
+        assert code == 0, line
+    out = capsys.readouterr().out
+    assert f"pnpgen {pnpgen.__version__}" in out and "epic: " in out
+    assert sorted(p.name for p in ws.iterdir()) == ["build", "data", "templates"]  # no fonts/, no common/
+    pdf = PdfReader(ws / "build" / "epic" / "shop" / "epic.pdf")
+    assert len(pdf.pages) == 32  # 16 cards, each front followed by its back
+    assert "祝福" in pdf.pages[0].extract_text() and "エピック" in pdf.pages[1].extract_text()
+
+
+@pytest.mark.parametrize("command", sorted(_parsers()[1]))
+def test_readme_command_line_names_every_command(command):
+    assert f"pnpgen {command}" in _section("## Command line")
