@@ -43,7 +43,7 @@ def test_every_data_file_is_shipped():
 
 def test_every_import_is_declared():
     """Each library pnpgen imports is a dependency (by its distribution's name)."""
-    distribution = {"PIL": "pillow", "yaml": "pyyaml", "odf": "odfpy"}
+    distribution = {"PIL": "pillow", "yaml": "pyyaml", "odf": "odfpy", "sse_starlette": "sse-starlette"}
     declared = {d.split(";")[0].split("[")[0].split("<")[0].split(">")[0].split("=")[0].strip().lower()
                 for d in PYPROJECT["project"]["dependencies"]}
     imported: set[str] = set()

@@ -17,6 +17,7 @@ from pnpgen.data.formats import PAPER_SIZES
 from pnpgen.data import validate
 from pnpgen.data.workspace import find_workspace
 from pnpgen.impose.sleeve import sleeve_option
+from pnpgen import playtest
 
 
 class _Parser(argparse.ArgumentParser):
@@ -70,6 +71,7 @@ def _commands_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser]
         "clean": ("remove what pnpgen wrote: the files its builds and exports recorded, and the cache",
                   _clean_command),
         "help": ("show the help of pnpgen or of one command", _help_command),
+        **playtest.command_table(),  # serve, log, diff, tag, reprint: the playtest loop (pnpgen/playtest.py)
     }
 
 

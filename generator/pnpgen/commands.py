@@ -146,7 +146,7 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
 
 def list(ws: Workspace, args: argparse.Namespace) -> int:  # noqa: A001 - the command's name
     for slug in ws.slugs():
-        game = load_game(ws, slug)
+        game = load_game(ws, slug, art=False)  # counts and sizes: the pictures are not opened
         given = [slug, game.title, f"草案{game.draft}" if str(game.draft).strip() else "",
                  game.players if is_placeholder(game.players) or not game.players.strip() else f"{game.players}人"]
         _say("  ".join(part for part in given if part))
@@ -281,3 +281,33 @@ def calibrate(args: argparse.Namespace) -> int:
         raise InputError(f"cannot write: {e.strerror}", path=out, expected="a writable file path for --out") from None
     _say(f"calibration sheet: {out} (print it duplex, then see docs/home-printing.md)")
     return 0
+
+
+def serve(ws: Workspace, args: argparse.Namespace) -> int:
+    from pnpgen.serve.app import serve as run_server
+
+    return run_server(ws, args)
+
+
+def log(ws: Workspace, args: argparse.Namespace) -> int:
+    from pnpgen import playtest
+
+    return playtest.log(ws, args)
+
+
+def diff(ws: Workspace, args: argparse.Namespace) -> int:
+    from pnpgen import playtest
+
+    return playtest.diff(ws, args)
+
+
+def tag(ws: Workspace, args: argparse.Namespace) -> int:
+    from pnpgen import playtest
+
+    return playtest.tag(ws, args)
+
+
+def reprint(ws: Workspace, args: argparse.Namespace) -> int:
+    from pnpgen import playtest
+
+    return playtest.reprint(ws, args)

@@ -21,8 +21,10 @@ def _entries(out: Path) -> dict[str, bytes]:
 
 
 def _outputs(folder: Path) -> dict[str, bytes]:
+    """The build's files but the manifest and the reprint files (what changed since the previous
+    build: a build from nothing has none)."""
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*")
-            if p.is_file() and p.name != "manifest.json"}
+            if p.is_file() and p.name != "manifest.json" and p.stem != "reprint"}
 
 
 def _uses(out: Path, edition: str) -> list[str]:

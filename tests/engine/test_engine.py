@@ -22,7 +22,8 @@ OUT_FILES = {"cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "test-all.p
 
 def _snapshot(out: Path) -> dict[str, tuple[bytes, int]]:
     return {str(p.relative_to(out)): (p.read_bytes(), p.stat().st_mtime_ns)
-            for p in out.rglob("*") if p.is_file() and ".cache" not in p.parts and p.name not in (".pnpgen.lock", ".pnpgen-output")}
+            for p in out.rglob("*") if p.is_file() and ".cache" not in p.parts and ".history" not in p.parts
+            and p.name not in (".pnpgen.lock", ".pnpgen-output")}  # the history records when each version was built
 
 
 def _set_count(ws: Path, name: str, count: int) -> None:
@@ -61,11 +62,11 @@ def test_count_change_rebuilds_exactly_the_deck_the_all_in_one_manifest_and_rule
     changed = {rel for rel in after if after[rel] != before.get(rel)}
     # proof.txt too: the draft says 11 cards, the data now 14 — the proofing report says so
     assert changed == {"cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "shop/order.csv", "test-all.pdf",
-                       "manifest.json", "rulebook.pdf", "rulebook-booklet.pdf", "proof.txt"}
+                       "manifest.json", "rulebook.pdf", "rulebook-booklet.pdf", "proof.txt", "reprint.pdf", "reprint.txt"}
     for rel in ("tokens.pdf", "shop/tokens.pdf", "shop/tokens-unique.pdf"):
         assert after[rel] == before[rel]  # untouched: same bytes and mtime
     report = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["changes"]
-    assert report == ["cards: 11 → 14 (+3 カード3), 2 sheet(s) to reprint"]
+    assert report == ["cards: 11 → 14 (+3 カード3); reprint cards.pdf: sheets 1–2 (pages 1–4)"]
     assert "changed: cards: 11 → 14 (+3 カード3)" in said
 
 
@@ -82,7 +83,7 @@ def test_change_report_names_added_removed_and_edited_pieces(workspace):
     assert len(report) == 1
     line = report[0]
     assert line.startswith("cards: 11 → 12 (")
-    assert "カード2 edited" in line and "-1 カード11 (removed)" in line
+    assert "カード2: text" in line and "-1 カード11 (removed)" in line
     # the new piece takes number 11, the removed one's place: the report names it as added
     assert "+2 新カード (new)" in line
 
@@ -309,7 +310,8 @@ def test_incremental_builds_equal_cold_builds_after_every_kind_of_edit(workspace
         assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
         cold = tmp_path / f"cold{n}"
         assert run(workspace, "build", "--game", "test", "--no-rulebook", "--out", str(cold)) == 0
-        warm = {k: v[0] for k, v in _snapshot(workspace / "build" / "test").items() if k != "manifest.json"}
+        warm = {k: v[0] for k, v in _snapshot(workspace / "build" / "test").items()
+                if k != "manifest.json" and not k.startswith("reprint.")}  # a cold build has nothing to reprint
         fresh = {k: v[0] for k, v in _snapshot(cold / "test").items() if k != "manifest.json"}
         assert warm == fresh, n
 

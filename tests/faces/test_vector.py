@@ -20,7 +20,6 @@ from reportlab.pdfgen.canvas import Canvas
 from pnpgen import fonts
 from pnpgen.errors import InputError
 from pnpgen.pdf.colour import to_cmyk
-from pnpgen.pdf import draw
 from pnpgen.pdf.draw import draw_art
 from pnpgen.svg import convert
 from pnpgen.svg.artwork import Art
@@ -550,8 +549,10 @@ def test_drawn_once_into_a_form_and_placed_twice():
     assert page.extract_text().count("札") == 2
 
 
-def test_a_picture_is_decoded_once_and_the_kept_ones_stay_within_their_budget(monkeypatch):
+def test_a_picture_is_decoded_once_and_the_kept_ones_stay_within_their_budget(tmp_path):
     from PIL import Image
+
+    from pnpgen.pdf import raster
 
     def png(colour: str) -> bytes:
         buf = io.BytesIO()
@@ -559,11 +560,15 @@ def test_a_picture_is_decoded_once_and_the_kept_ones_stay_within_their_budget(mo
         return buf.getvalue()
 
     a, b, c = png("red"), png("green"), png("blue")
-    monkeypatch.setattr(draw, "_READERS", {})
-    monkeypatch.setattr(draw, "READERS_BUDGET", 2 * 100 * 100 * 4)  # room for two of them
-    first = draw._image_reader(a)
-    assert draw._image_reader(a) is first  # placed again: the same reader, not decoded again
-    draw._image_reader(b)
-    draw._image_reader(a)
-    draw._image_reader(c)  # over the budget: b, the least recently placed, goes
-    assert list(draw._READERS) == [a, c]
+    sizes = sorted(len(raster.make_stream(p).content) for p in (a, b, c))
+    streams = raster.ImageStreams(budget=sizes[1] + sizes[2])  # room for two of them
+    first = streams.get(a)
+    assert streams.get(a) is first and streams.made == 1  # placed again: not decoded again
+    streams.get(b)
+    streams.get(a)
+    streams.get(c)  # over the budget: b, the least recently placed, goes
+    assert streams.made == 3
+    streams.get(a)
+    assert streams.made == 3
+    streams.get(b)
+    assert streams.made == 4

@@ -5,6 +5,7 @@ into the bytes a print file embeds.
 ``<image href>``; it returns
 
 * a JPEG's own bytes, unchanged (no recompression), when it is RGB or grey and upright;
+* a PNG's own bytes, unchanged, when it is opaque RGB with no colour profile and upright;
 * otherwise an opaque 8-bit RGB PNG made with Pillow: EXIF rotation applied, 16-bit and palette
   images converted, CMYK turned into RGB (through its ICC profile when it has one), and any
   alpha flattened onto the background named in the href's fragment (``dragon.png#bg=f4ead5``,
@@ -20,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import io
 import re
+import struct
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
@@ -136,12 +138,56 @@ def _measure(path: Path, name: str, where, key: str) -> ArtInfo:
                 raise InputError(f"{name} is a {im.format} image", key=key, expected="PNG, JPEG, WebP or SVG art",
                                  **_where_parts(where))
             w, h = im.size
-            if im.getexif().get(ORIENTATION) in (5, 6, 7, 8):  # turned a quarter: width and height swap
+            if orientation(im) in (5, 6, 7, 8):  # turned a quarter: width and height swap
                 w, h = h, w
     except (UnidentifiedImageError, OSError, SyntaxError, Image.DecompressionBombError) as e:
         raise InputError(f"cannot read the image {name}: {_unreadable(e)}", key=key,
                          expected="a PNG, JPEG or WebP file that an image viewer opens", **_where_parts(where)) from None
     return ArtInfo(path, name, "raster", (float(w), float(h)))
+
+
+def orientation(im: Image.Image) -> int | None:
+    """The EXIF orientation of an opened picture, read from its header: no pixel is decoded
+    (Pillow's ``getexif()`` decodes a whole PNG to look for an eXIf chunk after its pixels;
+    here the chunks are walked instead)."""
+    from PIL import Image
+
+    exif = im.info.get("exif")
+    if exif is None and im.format == "PNG":
+        exif = _png_late_exif(getattr(im, "fp", None))
+    if not exif:
+        return None
+    found = Image.Exif()
+    try:
+        found.load(exif)
+    except (SyntaxError, ValueError, OSError, struct.error):
+        return None  # an unreadable EXIF block: upright, as Pillow's exif_transpose takes it
+    value = found.get(ORIENTATION)
+    return value if isinstance(value, int) else None
+
+
+def _png_late_exif(fp) -> bytes | None:
+    """An eXIf chunk written after the pixels, found by walking the PNG's chunk headers."""
+    if fp is None:
+        return None
+    try:
+        at = fp.tell()
+        fp.seek(8)
+        try:
+            while True:
+                head = fp.read(8)
+                if len(head) < 8:
+                    return None
+                length, kind = struct.unpack(">I4s", head)
+                if kind == b"eXIf":
+                    return fp.read(length)
+                if kind == b"IEND":
+                    return None
+                fp.seek(length + 4, 1)  # the data and its CRC
+        finally:
+            fp.seek(at)
+    except (OSError, ValueError, struct.error):
+        return None
 
 
 def _svg_size(path: Path, name: str, where, key: str) -> tuple[float, float]:
@@ -192,9 +238,12 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
 
     try:
         im: Image.Image = Image.open(io.BytesIO(raw))
-        upright = im.getexif().get(ORIENTATION) in (None, 1)
+        upright = orientation(im) in (None, 1)
         if im.format == "JPEG" and im.mode in ("RGB", "L") and upright:
             return raw
+        if im.format == "PNG" and im.mode == "RGB" and upright and "transparency" not in im.info \
+                and "icc_profile" not in im.info:
+            return raw  # already opaque 8-bit RGB as PDF shows it: the file itself, not decoded here
         im = ImageOps.exif_transpose(im)
         r, g, b = (int(background[i : i + 2], 16) for i in (0, 2, 4))
         im = _rgb(im, (r, g, b))

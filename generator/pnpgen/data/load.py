@@ -92,8 +92,9 @@ def _text(doc: Source, value: Any, keypath: tuple) -> str:
     return _parse(doc, keypath, v.text, value)
 
 
-def load_game(ws: Workspace, slug: str, lang: str | None = None) -> Game:
-    """The game with every text in ``lang`` (default: the game's default language)."""
+def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = True) -> Game:
+    """The game with every text in ``lang`` (default: the game's default language). With
+    ``art=False`` (``pnpgen list``) the art files ``image`` fields name are not opened."""
     folder = ws.game_dir(slug)
     game_yaml = folder / "game.yaml"
     if not game_yaml.is_file():
@@ -164,7 +165,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None) -> Game:
                          expected="the draft's file name, or no draft_file: for a game without a rulebook")
     for deck_file in deck_files(game):
         contained(deck_file.relative_to(folder), folder, "decks", deck_file)  # a link out is never read
-        game.decks.append(load_deck(ws, game, deck_file))
+        game.decks.append(load_deck(ws, game, deck_file, art))
     check_deck_ids(game)
     copies = sum(d.count for d in game.decks)
     if copies > v.GAME_COPIES:  # before anything is drawn: ten decks of 10,000 ran for minutes
@@ -249,7 +250,7 @@ def _template(ws: Workspace, game: Game, doc: Located, key: str, name: Any) -> s
     raise doc.error((key,), f"template {v.show(name)} not found", f"a file templates/{game.slug}/{name}")
 
 
-def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, field: str) -> Any:
+def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, field: str, art: bool = True) -> Any:
     """Check one field value against its declared type; text becomes FieldText."""
     ok = {
         "text": lambda x: isinstance(x, (str, int, float)) and not isinstance(x, bool),
@@ -273,7 +274,7 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
             "list": "a list [..]", "map": "a mapping {key: value}", "image": "a file name in art/, e.g. dragon.png",
         }[ftype]
         raise doc.error(keypath, f"{v.show(value)} is not a valid {ftype}", expected)
-    if ftype == "image" and value.strip():
+    if ftype == "image" and value.strip() and art:
         try:
             check_art(game.root, value)
         except InputError as e:  # say it at the piece's file:line (YAML or spreadsheet)
@@ -292,7 +293,7 @@ def _fields(doc: Located, data: dict) -> dict[str, str]:
     return fields
 
 
-def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
+def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True) -> Deck:
     doc = load_yaml(path)
     if game.translations is not None:
         game.translations.resolve(doc)
@@ -325,7 +326,7 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
         if "label" in data else None
     allowed = list(fields) + ["count"]
     defaults = _keys(doc, data.get("defaults") or {}, ("defaults",), list(fields), "defaults")
-    defaults = {k: _value(doc, game, fields[k], x, ("defaults", k), k) for k, x in defaults.items()}
+    defaults = {k: _value(doc, game, fields[k], x, ("defaults", k), k, art) for k, x in defaults.items()}
     options = _shape_options(doc, data, shape, trim)
     if geo is not None:
         _layout_shape_options(geo, shape, trim, options)
@@ -370,7 +371,7 @@ def load_deck(ws: Workspace, game: Game, path: Path) -> Deck:
         values.update(defaults)
         for key, value in raw.items():
             if key != "count":
-                values[key] = _value(rows, game, fields[key], value, keypath + (key,), key)
+                values[key] = _value(rows, game, fields[key], value, keypath + (key,), key, art)
         piece = Piece(index=i + 1, values=values, where=rows.where(keypath),
                       count=_parse(rows, keypath + ("count",), v.count, raw.get("count", 1)), label_field=label_field)
         deck.pieces.append(piece)

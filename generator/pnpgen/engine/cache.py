@@ -84,8 +84,15 @@ def fingerprint(folders: Iterable[Path], options: Any) -> str:
             if st.st_size > BIG_FILE:
                 parts.append(f"{st.st_size}:{st.st_mtime_ns}".encode())
             else:
-                parts.append(path.read_bytes())
+                parts.append(_content(str(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino).encode())
     return _digest(parts)
+
+
+@lru_cache(maxsize=65536)
+def _content(path: str, size: int, mtime_ns: int, ctime_ns: int, inode: int) -> str:
+    """The hash of a file's content, read once per process for as long as the file is unchanged
+    (a build fingerprints a game's art three times: its inputs, its renders, its faces)."""
+    return sha(Path(path).read_bytes())
 
 
 def sha(data: bytes) -> str:
@@ -201,22 +208,22 @@ class Cache:
         return self.root / "faces" / key[:2] / f"{key}.json"
 
     def face(self, key: str, from_json) -> Any | None:
-        """A converted face, or None when absent, damaged or not what its name says."""
+        """A converted face, or None when absent, damaged or not what its name says. The entry is
+        a header line (key, pnpgen, the hash of the art's text) and the art's JSON text: checked
+        by hashing the bytes as read, not by serialising the art again (a face showing a picture
+        holds the picture, and serialising it was most of the cost of loading it)."""
         try:
-            outer = json.loads(self.face_path(key).read_bytes())
-            body = outer["art"]
-            if outer.get("key") != key or outer.get("pnpgen") != code() \
-                    or outer.get("check") != sha(json.dumps(body, sort_keys=True).encode()):
+            head, _, text = self.face_path(key).read_bytes().partition(b"\n")
+            outer = json.loads(head)
+            if outer.get("key") != key or outer.get("pnpgen") != code() or outer.get("check") != sha(text):
                 return None
-            return from_json(body)
+            return from_json(json.loads(text))
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 
     def face_bytes(self, key: str, art_json: Any) -> bytes:
-        return json.dumps({"key": key, "pnpgen": code(), "art": art_json,
-                           "check": sha(json.dumps(art_json, sort_keys=True).encode())},
-                          sort_keys=True).encode()
-
+        text = json.dumps(art_json, sort_keys=True).encode()
+        return json.dumps({"key": key, "pnpgen": code(), "check": sha(text)}, sort_keys=True).encode() + b"\n" + text
 
     # -------------------------------------------------------------- pruning
 

@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pnpgen.engine import history
 from pnpgen.engine.cache import Cache, sha
 from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, build_lock, inside, remove_stray_temps
 from pnpgen.engine.transaction import recover
@@ -59,6 +60,7 @@ def clean(out_root: Path, game: str | None = None) -> Cleaned:
                 done.removed.append(record)
                 touched.add(folder)
         done.removed.extend(_pruned(cache))
+        done.removed.extend(history.clean(out_root, game))  # the versions recorded (engine/history.py)
         remove_stray_temps([cache.root, *touched])
         for folder in sorted(touched | {cache.root}):
             _remove_empty(folder)

@@ -12,9 +12,10 @@ from typing import Any, Callable
 
 from pnpgen import fonts as fontreg
 from pnpgen.engine.cache import Cache, GameState, fingerprint, plan_key, sha
+from pnpgen.engine.cache import code as cache_code
 from pnpgen.engine.bom import bill_of_materials, bom_pages
 from pnpgen.faces.convert import convert_faces
-from pnpgen.faces.faceset import DeckFaces, DeckPicture, FaceSet, face_key, outline, render_deck
+from pnpgen.faces.faceset import DeckFaces, DeckPicture, FaceSet, outline, render_deck
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.output import order_csv
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
@@ -27,7 +28,7 @@ from pnpgen.impose.fold import FoldLayout, layout_fold
 from pnpgen.impose.grid import SheetOptions, choose_layout
 from pnpgen.impose import nest
 from pnpgen.messages import msg
-from pnpgen.impose.plan import Document, Page, TextOp
+from pnpgen.impose.plan import Document, Page, TextOp, page_signature
 from pnpgen.impose.sheets import (
     TILE_OPTIONS,
     DeckSheets,
@@ -70,6 +71,7 @@ class GamePlan:
     records: list[DeckRecord]
     bom: dict
     orders: list[list] = field(default_factory=list)  # rows of shop/order.csv
+    home_pages: dict[str, list[str]] = field(default_factory=dict)  # deck → signature of each home page
 
 
 @dataclass
@@ -84,6 +86,7 @@ class BuildResult:
     documents: dict[str, dict[str, str]] = field(default_factory=dict)  # PDF path → plan key and hash
     cache_files: dict[Path, bytes] = field(default_factory=dict)  # faces newly converted, for the cache
     uses: set[Path] = field(default_factory=set)  # every cache entry the build used, kept by pruning
+    home_pages: dict[str, list[str]] = field(default_factory=dict)  # deck → signature of each home page
 
     def pictures(self) -> dict:
         """Each deck's faces for the rulebook, from the arts the sheets use."""
@@ -118,6 +121,10 @@ def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compi
     check_bleed(game, options.shop_bleed_mm)
     bleed = options.shop_bleed_mm
     renderer = Renderer(ws.templates, game, bleed, options.min_dpi, compiled, memo)
+    if memo is not None and options.jobs > 1:  # the faces over the workers, replayed below in order
+        from pnpgen.engine.prerender import prerender
+
+        prerender(ws, game, options, renderer, memo, bleed)
     faces = FaceSet()
     decks = [render_deck(deck, renderer, faces) for deck in game.decks]
     return RenderedGame(game, faces, decks, renderer.art.folder, renderer.art.images(), bleed,
@@ -164,10 +171,11 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     records: list[DeckRecord] = []
     everything: list[Page] = []
     orders: list[list] = []  # shop/order.csv: each distinct face of the unique-faces files
+    home_pages: dict[str, list[str]] = {}
     for df, placed in zip(rendered.decks, on_paper, strict=True):
         deck, spec, layout, tiles = df.deck, placed.spec, placed.layout, placed.tiles
         ds = DeckSheets(deck.id, deck.name, spec, tuple(df.fronts),
-                        tuple(df.backs) if df.backs is not None else None, bleed, _stamp(game, df), game.lang)
+                        tuple(df.backs) if df.backs is not None else None, bleed, version_stamp(game), game.lang)
         fold: FoldLayout | None = None
         fold_or_sleeve: dict[str, Any] | None = None  # the manifest's layout record of a fold or sleeve deck
         if tiles is not None:
@@ -186,6 +194,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         if options.printer is not None:
             for page in home:
                 page.matrix = options.printer.page_matrix(page.size_mm, page.side == "back")
+        home_pages[deck.id] = [page_signature(p) for p in home]
         files = []
         if home:
             files = [f"{deck.id}.pdf", f"shop/{deck.id}.pdf", f"shop/{deck.id}-unique.pdf"]
@@ -216,7 +225,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm, game.lang):
         everything.append(Page(sheet.paper_mm, list(ops)))
     documents[f"{game.slug}-all.pdf"] = Document(f"{game.title} — all sheets", everything)
-    return GamePlan(documents, records, bom, orders)
+    return GamePlan(documents, records, bom, orders, home_pages)
 
 
 def game_printer(ws: Workspace, game: Game, options: BuildOptions) -> BuildOptions:
@@ -286,14 +295,14 @@ def render_inputs(ws: Workspace, slug: str, options: BuildOptions) -> str:
                        (options, game_yaml))
 
 
-def _stamp(game: Game, df: DeckFaces) -> str:
-    """Game, draft number, date and a short hash of the deck's faces, so printouts of two drafts
-    (or two edits) can be told apart; empty when game.yaml says ``stamp: false``."""
+def version_stamp(game: Game) -> str:
+    """Game, draft number and date: the start of each sheet's version stamp (impose/sheets.py
+    adds the hash of the faces on that sheet, so printouts of two drafts or two edits can be told
+    apart sheet by sheet); empty when game.yaml says ``stamp: false``."""
     if not game.options.get("stamp", True):
         return ""
-    digest = face_key(" ".join([*df.fronts, *(df.backs or ())]))[:7]
     draft = " " + msg("rulebook.draft", game.lang, draft=game.draft) if str(game.draft).strip() else ""
-    return f"{game.slug}{draft} {game.date} #{digest}".replace("  ", " ")
+    return f"{game.slug}{draft} {game.date}".replace("  ", " ").strip()
 
 
 def _uses(cache: Cache, slug: str, state: GameState | None, face_keys: dict[str, str],
@@ -353,6 +362,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     unchanged since ``state`` keeps the bytes of its file in ``out_dir``. ``game``: the game
     already loaded (else it is loaded here)."""
     from pnpgen.pdf.writer import write_document
+    from pnpgen.pdf.raster import ImageStreams
 
     compiled = memo = None
     if cache is not None:
@@ -387,20 +397,24 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     plan = impose_game(rendered, options, on_paper)
     check_pages(game, plan)
     result.records = plan.records
+    result.home_pages = plan.home_pages
     if cache is not None:
         cache_files.update(compiled.new)
         cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest.LEARNED.items()))
         nest.LEARNED.clear()
         cache_files.update(cache.record(f"renders/{slug}", k, v) for k, v in sorted(memo.learned.items()))
         result.uses = _uses(cache, slug, state, face_keys, compiled, memo)
+    images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code())
     for path, doc in plan.documents.items():
         key = plan_key(doc, face_keys)
         data = cache.reuse(state, path, key, out_dir) if cache is not None and out_dir is not None else None
         if data is None:
             say(f"{slug}: drawing {path}")
-            data = write_document(doc, arts, font)
+            data = write_document(doc, arts, font, images=images)
         result.files[path] = data
         result.documents[path] = {"plan": key, "sha": sha(data)}
+    cache_files.update(images.new)  # each picture's stream, made once, for every later build
+    result.uses |= images.used
     if plan.orders:
         result.files["shop/order.csv"] = order_csv(ORDER_COLUMNS, plan.orders)
     result.manifest = {

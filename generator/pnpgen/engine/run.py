@@ -148,19 +148,32 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
     finally:
         if book is not None:
             book.close()
-    changes = change_report(before.report if before else None, result.records)
+    now = snapshot(result)
+    changes, reprint = change_report(before.report if before else None, now)
     result.manifest["changes"] = changes
+    result.manifest["reprint"] = reprint
+    if before is not None:  # the copies new or changed since the last good build (none: no file)
+        from pnpgen.engine.reprint import reprint_files
+
+        reprint_out = reprint_files(result, options, before.report)
+        result.files.update(reprint_out)
+        result.manifest["files"] += sorted(reprint_out)
     manifest = workspace_relative(result.manifest, ws.root)  # the same bytes in any folder
     result.files["manifest.json"] = (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode()
     state = GameState(inputs, documents=result.documents,
                       files={rel: sha(data) for rel, data in result.files.items()},
-                      report=snapshot(result.records), uses=sorted(cache.entry(p) for p in result.uses))
+                      report=now, uses=sorted(cache.entry(p) for p in result.uses))
     files = {out_dir / rel: data for rel, data in result.files.items()}
     files[cache.state_path(_edition(slug, options))] = state.to_json()
     files.update(result.cache_files)
     below = out_dir.relative_to(out_root).as_posix()
     gone = [path for rel in (before.files if before else []) if rel not in result.files
             and (path := inside(out_root, f"{below}/{rel}")) is not None]
+    from pnpgen.engine import history
+
+    version, pruned = history.record(out_root, _edition(slug, options), game, now)  # a version, if content changed
+    files.update(version)
+    gone += pruned
     result.rendered = None  # the faces and the art stay in the worker: only bytes and records come back
     result.arts = {}
     return GameOutcome(slug, out_dir, False, result, changes), files, gone

@@ -47,6 +47,11 @@ class ArtPlacer:
         self.min_dpi = float(min_dpi)
         self.warnings = warnings
         self._placements: dict[tuple, dict[str, Any]] = {}
+        self._order: list[tuple] = []  # the placements' keys in the order they were made
+
+    def count(self) -> int:
+        """How many placements were made so far (for ``placements_since``)."""
+        return len(self._order)
 
     def images(self) -> list[dict[str, Any]]:
         """Every placement (deck, piece, file, pixels, box in mm, dpi), once each, in build order,
@@ -57,13 +62,19 @@ class ArtPlacer:
                 for p in self._placements.values()]
 
     def placements_since(self, n: int) -> list[list]:
-        """The placements made after the first ``n`` (for a render remembered between builds)."""
-        return [[list(k), v] for k, v in list(self._placements.items())[n:]]
+        """The placements made after the first ``n`` (for a render remembered between builds):
+        only those are visited, so remembering every face of a deck costs its placements once."""
+        return [[list(k), self._placements[k]] for k in self._order[n:]]
 
     def replay(self, placements: list[list]) -> None:
         """Placements a remembered render made, as if it had just run."""
         for key, value in placements:
-            self._placements.setdefault(tuple(key), value)
+            self._add(tuple(key), value)
+
+    def _add(self, key: tuple, value: dict[str, Any]) -> None:
+        if key not in self._placements:
+            self._placements[key] = value
+            self._order.append(key)
 
     def tools(self, deck: Deck, piece: Piece, template: str, textbox: Callable, colour: Callable) -> dict[str, Any]:
         """The ``image`` helper for one face's template context."""
@@ -160,11 +171,11 @@ class ArtPlacer:
         key = (deck.id, piece.index, name, round(box[0], 2), round(box[1], 2), round(dpi, 1))
         if key in self._placements:
             return
-        self._placements[key] = {
+        self._add(key, {
             "file": name, "deck": deck.id, "piece": piece.label, "kind": "raster",
             "pixels": [int(pixels[0]), int(pixels[1])],
             "box_mm": [round(box[0], 2), round(box[1], 2)], "dpi": round(dpi), "enough": dpi >= self.min_dpi,
-        }
+        })
         if dpi < self.min_dpi:
             self.warnings.append(f"{piece.where}: deck {deck.id}, piece {piece.label}: {name}: {dpi:.0f} dpi at "
                                  f"{box[0]:g}×{box[1]:g} mm, {self.min_dpi:g} wanted")
@@ -172,7 +183,7 @@ class ArtPlacer:
     def _vector(self, deck: Deck, piece: Piece, name: str, box) -> None:
         """An SVG art placement: drawn as vectors, so sharp at any size (no dpi)."""
         key = (deck.id, piece.index, name, round(box[0], 2), round(box[1], 2), None)
-        self._placements.setdefault(key, {
+        self._add(key, {
             "file": name, "deck": deck.id, "piece": piece.label, "kind": "vector",
             "box_mm": [round(box[0], 2), round(box[1], 2)], "dpi": None, "enough": True,
         })

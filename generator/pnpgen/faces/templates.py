@@ -152,6 +152,35 @@ class PieceView(Mapping):
         return len(self._values)
 
 
+class DeckView(dict):
+    """The deck's fields for templates, a plain mapping that notes which were read (``count``
+    above all: a face that does not show the deck's total is remembered across count edits)."""
+
+    def __init__(self, values: dict[str, Any], reads: set[str]):
+        super().__init__(values)
+        self._reads = reads
+
+    def __getitem__(self, key: Any) -> Any:
+        self._reads.add(key)
+        return super().__getitem__(key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        self._reads.add(key)
+        return super().get(key, default)
+
+    def __iter__(self):
+        self._reads.update(self.keys())
+        return super().__iter__()
+
+    def items(self):  # type: ignore[override]
+        self._reads.update(self.keys())
+        return super().items()
+
+    def values(self):  # type: ignore[override]
+        self._reads.update(self.keys())
+        return super().values()
+
+
 class MissingField(jinja2.UndefinedError):
     """A template read a field the piece does not have (``piece.titel``)."""
 
@@ -317,7 +346,9 @@ class CompiledTemplates(jinja2.BytecodeCache):
 class RenderMemo:
     """Faces rendered by earlier builds, by a key of everything a render reads: ``inputs`` (the
     hash of the templates, icons, fonts, art, game.yaml and pnpgen itself, made by the build)
-    and the face's own deck, piece and side."""
+    and the face's own deck, piece and side. The deck's total count is not in the key: a face
+    whose template read it remembers the count it was drawn with (``deck_count``), so a count
+    edit renders again only the faces that show the total, and the piece whose count changed."""
 
     def __init__(self, inputs: str, known: dict[str, Any]):
         self.inputs = inputs
@@ -328,7 +359,7 @@ class RenderMemo:
     def key(self, face: Face, bleed_mm: float) -> str:
         deck, piece = face.deck, face.piece
         seen = (self.inputs, face.side, face.copy, bleed_mm, deck.id, deck.name, deck.kind, deck.shape, deck.format,
-                deck.trim_mm, deck.count, deck.options, deck.front, deck.back, deck.layout, piece.index, piece.count,
+                deck.trim_mm, deck.options, deck.front, deck.back, deck.layout, piece.index, piece.count,
                 str(piece.where), sorted(piece.values.items(), key=lambda kv: str(kv[0])))
         return hashlib.sha256(repr(seen).encode()).hexdigest()
 
@@ -384,6 +415,14 @@ class Renderer:
         self.warnings: list[str] = []
         self.art = ArtPlacer(game, templates, min_dpi, self.warnings)  # image(); art.folder.resolver for <image>
         self._checked: dict[str, list] = {}  # SVG text found well-formed → its plain <image> placements
+        self._deck_counts: dict[str, int] = {}  # deck id → its total count, summed once per deck
+
+    def deck_count(self, deck: Deck) -> int:
+        """The deck's total count (summed over its pieces once, not for every face)."""
+        count = self._deck_counts.get(deck.id)
+        if count is None:
+            count = self._deck_counts[deck.id] = deck.count
+        return count
 
     def _layout_source(self, name: str) -> tuple[str, None, Callable[[], bool]] | None:
         """The template text of a deck's layout side (``@layout/<deck>/<side>``), compiled from
@@ -440,18 +479,24 @@ class Renderer:
         key = self.memo.key(face, self.bleed_mm)
         self.memo.used.add(key)
         known = self.memo.known.get(key)
-        if isinstance(known, dict) and isinstance(known.get("svg"), str):
+        deck_count = self.deck_count(face.deck)
+        if isinstance(known, dict) and isinstance(known.get("svg"), str) \
+                and known.get("deck_count", deck_count) == deck_count:
             reads.update(known.get("reads", ()))
             self.warnings.extend(known.get("warnings", ()))
             self.art.replay(known.get("images", ()))
             return known["svg"]
-        n_warnings, n_images = len(self.warnings), len(self.art.images())
-        svg = self._render(face, reads)
-        self.memo.learned[key] = {"svg": svg, "reads": sorted(reads), "warnings": self.warnings[n_warnings:],
-                                  "images": self.art.placements_since(n_images)}
+        n_warnings, n_images = len(self.warnings), self.art.count()
+        deck_reads: set[str] = set()
+        svg = self._render(face, reads, deck_reads)
+        learned = {"svg": svg, "reads": sorted(reads), "warnings": self.warnings[n_warnings:],
+                   "images": self.art.placements_since(n_images)}
+        if "count" in deck_reads:
+            learned["deck_count"] = deck_count
+        self.memo.learned[key] = learned
         return svg
 
-    def _render(self, face: Face, reads: set[str]) -> str:
+    def _render(self, face: Face, reads: set[str], deck_reads: set[str] | None = None) -> str:
         deck, piece = face.deck, face.piece
         template_name = deck.front if face.side == "front" else deck.back
         where = self.where(face)
@@ -469,8 +514,9 @@ class Renderer:
         values.update(count=piece.count, n=piece.index, copy=face.copy)
         context = dict(
             piece=PieceView(values, reads),
-            deck=dict(id=deck.id, name=deck.name, kind=deck.kind, shape=deck.shape, count=deck.count,
-                      options=deck.options),
+            deck=DeckView(dict(id=deck.id, name=deck.name, kind=deck.kind, shape=deck.shape,
+                               count=self.deck_count(deck), options=deck.options),
+                          deck_reads if deck_reads is not None else set()),
             game=dict(title=self.game.title, draft=self.game.draft, players=self.game.players, lang=self.game.lang),
             w=w, h=h, bleed=self.bleed_mm, safe=SAFE_MM,
             palette=self.game.palette,

@@ -119,3 +119,11 @@ class Document:
             for key in p.faces():
                 seen.setdefault(key, None)
         return list(seen)
+
+
+def page_signature(page: Page) -> str:
+    """A hash of everything a page draws (faces by key, positions, marks, text): two pages with
+    the same signature print the same, so the change report names only the pages that differ."""
+    import hashlib
+
+    return hashlib.sha256(repr((page.size_mm, page.items)).encode()).hexdigest()[:16]

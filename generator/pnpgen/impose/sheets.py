@@ -8,9 +8,10 @@ tiles. Shop pages: one piece per page at full size, page = trim + bleed.
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from pnpgen.impose.fold import FoldLayout, fold_pages
 from pnpgen.impose.grid import SheetLayout, SheetOptions, choose_layout, cut_marks, used_part
@@ -38,7 +39,7 @@ class DeckSheets:
     fronts: tuple[str, ...]
     backs: tuple[str, ...] | None
     art_bleed_mm: float  # bleed drawn round every face
-    stamp: str = ""  # version stamp printed in each sheet's slug (game, draft, date, content hash)
+    stamp: str = ""  # version stamp's start (game, draft, date); each sheet adds the hash of its faces
     lang: str = "ja"  # the language of the labels pnpgen prints
 
 
@@ -80,6 +81,7 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout, sheet: Sheet
             # the marks of the block the backs fill, mirrored like them
             back_marks = [Straight(*mirror((ln.x1, ln.y1)), *mirror((ln.x2, ln.y2))) for ln in marks]
             sides.append(("back", back, back_marks))
+        stamp = sheet_stamp(deck.stamp, [*(deck.fronts[i] for i in chunk), *(deck.backs[i] for i in chunk if deck.backs)])
         for side, page, page_marks in sides:
             page.side = side
             if page_marks:
@@ -89,7 +91,7 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout, sheet: Sheet
             words = _duplex_words(sheet, deck.backs is not None, lang)
             if deck.backs is not None and sb < min(sheet.least_bleed_mm, sheet.bleed_mm) - 1e-9:
                 words += " · " + msg("sheet.bleed_short", lang, need=f"{sheet.least_bleed_mm:.1f}")
-            page.items.extend(slug(words, note, deck.stamp, layout.paper_mm, sheet, font, measure, lang))
+            page.items.extend(slug(words, note, stamp, layout.paper_mm, sheet, font, measure, lang))
             pages.append(page)
     return pages
 
@@ -105,7 +107,7 @@ def fold_sheets(deck: DeckSheets, lay: FoldLayout, sheet: SheetOptions, font: st
     for n, page in enumerate(pages, 1):
         note = msg("sheet.note", deck.lang, deck=deck.name, id=deck.id, side=msg("sheet.fold_sides", deck.lang),
                    sheet=n, sheets=len(pages), how=how, bleed=f"{lay.bleed_mm:.1f}")
-        page.items.extend(slug(instruction, note, deck.stamp, lay.paper_mm, sheet, font, measure, deck.lang))
+        page.items.extend(slug(instruction, note, sheet_stamp(deck.stamp, _chunk_faces(deck, lay.per_sheet, n)), lay.paper_mm, sheet, font, measure, deck.lang))
     return pages
 
 
@@ -132,11 +134,27 @@ def sleeve_sheets(deck: DeckSheets, kind: str, sheet: SheetOptions, font: str, m
     for n, page in enumerate(pages, 1):
         note = msg("sheet.note", lang, deck=deck.name, id=deck.id, side=msg("sheet.front", lang), sheet=n,
                    sheets=len(pages), how=how, bleed=f"{layout.sheet_bleed_mm:.1f}")
-        page.items.extend(slug(instruction, note, deck.stamp, layout.paper_mm, sheet, font, measure, lang))
+        page.items.extend(slug(instruction, note, sheet_stamp(deck.stamp, deck.fronts[(n - 1) * layout.per_sheet:n * layout.per_sheet]),
+                               layout.paper_mm, sheet, font, measure, lang))
     record = {"layout": "sleeve", "sleeve_mm": [w, h], "insert_mm": [round(insert.w, 3), round(insert.h, 3)],
               "scale": round(s, 5), "reduced": s < 1.0, "pieces_per_sheet": layout.per_sheet,
               "sheet_bleed_mm": round(layout.sheet_bleed_mm, 3)}
     return pages, record
+
+
+def _chunk_faces(deck: DeckSheets, per: int, n: int) -> list[str]:
+    """The faces printed on sheet ``n`` (from 1) of ``per`` pieces: its fronts and their backs."""
+    part = slice((n - 1) * per, n * per)
+    return [*deck.fronts[part], *(deck.backs[part] if deck.backs else ())]
+
+
+def sheet_stamp(stamp: str, faces: Iterable[str]) -> str:
+    """The version stamp of one sheet: the deck's (game, draft, date) and a short hash of the faces
+    printed on that sheet, so a sheet whose pieces did not change prints the same stamp and
+    keeps its bytes; empty when the game prints no stamp."""
+    if not stamp:
+        return ""
+    return f"{stamp} #{hashlib.sha256(' '.join(faces).encode()).hexdigest()[:7]}"
 
 
 def _duplex_words(sheet: SheetOptions, two_sided: bool, lang: str) -> str:
@@ -194,6 +212,7 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
     copies = len(deck.fronts)
     pages: list[Page] = []
     for copy, front in enumerate(deck.fronts, 1):
+        stamp = sheet_stamp(deck.stamp, [front, *([deck.backs[copy - 1]] if deck.backs else [])])
         for tile in plan.tiles:
             rect = plan.clip(tile)
             page = Page(plan.paper_mm, side="front")
@@ -210,7 +229,7 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
             page.items.extend(_tile_band(plan, tile, deck, copy, copies, font, bold))
             note = msg("sheet.tile_front", deck.lang, deck=deck.name, id=deck.id, copy=copy, copies=copies,
                        tile=tile.number, tiles=plan.pages)
-            page.items.extend(slug(_duplex_words(sheet, deck.backs is not None, deck.lang), note, deck.stamp,
+            page.items.extend(slug(_duplex_words(sheet, deck.backs is not None, deck.lang), note, stamp,
                                    plan.paper_mm, sheet, font, measure, deck.lang, y=plan.band[3] - TILE_OPTIONS.slug_mm))
             pages.append(page)
             if deck.backs is not None:
@@ -222,7 +241,7 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
                                             clip_rect=(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))))
                 note = msg("sheet.tile_back", deck.lang, deck=deck.name, id=deck.id, copy=copy, copies=copies,
                            tile=tile.number, tiles=plan.pages)
-                page.items.extend(slug(_duplex_words(sheet, True, deck.lang), note, deck.stamp, plan.paper_mm, sheet, font, measure, deck.lang,
+                page.items.extend(slug(_duplex_words(sheet, True, deck.lang), note, stamp, plan.paper_mm, sheet, font, measure, deck.lang,
                                        y=plan.band[3] - TILE_OPTIONS.slug_mm))
                 pages.append(page)
     return pages

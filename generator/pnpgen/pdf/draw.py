@@ -4,7 +4,7 @@
 origin at the bottom-left of the SVG viewport (the bleed's corner), y up — where a
 ``reportlab.graphics`` Drawing of the same SVG renders at (0, 0). Meant to be called inside
 ``beginForm``/``endForm``, so that each face is drawn once per document and placed with
-``doForm``. With ``cmyk`` every colour goes through ``pnpgen.pdf.colour.to_cmyk`` and is written
+``doForm``. Pictures are placed by ``pnpgen.pdf.raster`` (each picture's stream made once). With ``cmyk`` every colour goes through ``pnpgen.pdf.colour.to_cmyk`` and is written
 with k/K. The fonts the text names must be known to ``pnpgen.fonts`` in the drawing process too
 (located by loading the game; parsed here on first use if need be). Gradient-painted shapes are
 drawn by ``pnpgen.pdf.shading``, faces outside the subset by ``pnpgen.pdf.svglib_fallback``.
@@ -12,20 +12,20 @@ drawn by ``pnpgen.pdf.shading``, faces outside the subset by ``pnpgen.pdf.svglib
 
 from __future__ import annotations
 
-import io
 from functools import lru_cache
-from typing import Any
 
 from pnpgen import fonts
 from pnpgen.pdf.colour import to_cmyk
+from pnpgen.pdf.raster import ImageStreams, place_image
 from pnpgen.pdf.shading import draw_paint
 from pnpgen.pdf.svglib_fallback import draw_fallback
 from pnpgen.svg.artwork import Art
 from pnpgen.svg.style import pdf_num
 
 
-def draw_art(canvas, art: Art, cmyk: bool = False) -> None:
-    """Paint ``art`` at the canvas's current transform (points, y up) using public API only."""
+def draw_art(canvas, art: Art, cmyk: bool = False, images: ImageStreams | None = None) -> None:
+    """Paint ``art`` at the canvas's current transform (points, y up); pictures are placed from
+    their streams in ``images`` (pnpgen.pdf.raster), each made once per picture."""
     if art.fallback is not None:
         draw_fallback(canvas, art, cmyk)
         return
@@ -58,34 +58,10 @@ def draw_art(canvas, art: Art, cmyk: bool = False) -> None:
             pending.append(f"q 1 0 0 -1 0 {pdf_num(2 * y + h)} cm")
             canvas.addLiteral(" ".join(pending))
             pending = []
-            canvas.drawImage(_image_reader(data), x, y, w, h)
+            place_image(canvas, data, x, y, w, h, images)
             pending.append("Q")
     if pending:
         canvas.addLiteral(" ".join(pending))
-
-
-READERS_BUDGET = 64 * 2**20  # decoded bytes of pictures kept between placements
-_READERS: dict[bytes, tuple[Any, int]] = {}  # picture file bytes → (reader, decoded size), oldest first
-
-
-def _image_reader(data: bytes):
-    """The picture's reader, kept while it fits READERS_BUDGET (the least recently placed go
-    first): ReportLab names an image by the md5 of its decoded pixels, so a new reader decodes
-    the file again at every placement (each face that shows it, in each document)."""
-    from reportlab.lib.utils import ImageReader
-
-    kept = _READERS.pop(data, None)
-    if kept is None:
-        reader = ImageReader(io.BytesIO(data))
-        w, h = reader.getSize()
-        kept = (reader, w * h * 4)
-    _READERS[data] = kept
-    total = sum(size for _, size in _READERS.values())
-    for old in list(_READERS):
-        if total <= READERS_BUDGET or old is data:
-            break
-        total -= _READERS.pop(old)[1]
-    return kept[0]
 
 
 _FONTS_READY: set[str] = set()

@@ -29,6 +29,7 @@ from pnpgen.pdf import settings
 from pnpgen.pdf.colour import REGISTRATION, to_cmyk
 from pnpgen.pdf.draw import draw_art
 from pnpgen.pdf.layers import add_layers, marked_content
+from pnpgen.pdf.raster import ImageStreams
 from pnpgen.svg.artwork import Art
 from pnpgen.shapes import Affine, Outline, Straight
 from pnpgen.units import PT_PER_MM, mm_to_pt
@@ -37,14 +38,17 @@ from pnpgen.units import PT_PER_MM, mm_to_pt
 CUT_CONTOUR = CMYKColorSep(0, 1, 0, 0, spotName="CutContour", density=1)
 
 
-def write_document(doc: Document, arts: Mapping[str, Art], font: str, cmyk: bool = False) -> bytes:
+def write_document(doc: Document, arts: Mapping[str, Art], font: str, cmyk: bool = False,
+                   images: ImageStreams | None = None) -> bytes:
     """The document's PDF bytes; ``arts`` holds every face the plan names, ``font`` is the
-    embedded font every page starts from (so no page references an unembedded one)."""
-    return _Writer(doc.title, arts, font, cmyk).write(doc)
+    embedded font every page starts from (so no page references an unembedded one); pictures
+    are placed from their streams in ``images`` (made once per picture, pdf/raster.py)."""
+    return _Writer(doc.title, arts, font, cmyk, images).write(doc)
 
 
 class _Writer:
-    def __init__(self, title: str, arts: Mapping[str, Art], font: str, cmyk: bool):
+    def __init__(self, title: str, arts: Mapping[str, Art], font: str, cmyk: bool,
+                 images: ImageStreams | None = None):
         settings.flate_only()
         self.buffer = io.BytesIO()
         fonts.ensure(font)  # a document may draw no text of its own (a game without decks yet)
@@ -54,6 +58,7 @@ class _Writer:
         self.c.setProducer("pnpgen")
         self.arts = arts
         self.cmyk = cmyk
+        self.images = images
         self.forms: set[str] = set()
         self.layers: set[str] = set()  # optional content groups drawn into
         self.page_h = 0.0
@@ -144,7 +149,7 @@ class _Writer:
             return
         art = self.arts[key]
         self.c.beginForm(_form_name(key), 0, 0, art.width_pt, art.height_pt)
-        draw_art(self.c, art, cmyk=True) if self.cmyk else draw_art(self.c, art)
+        draw_art(self.c, art, cmyk=self.cmyk, images=self.images)
         self.c.endForm()
         self.forms.add(key)
 

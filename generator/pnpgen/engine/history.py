@@ -1,0 +1,275 @@
+"""The history of a game's builds: each good build that changed what is printed records a version
+under ``build/.history/<game>/`` — time, draft number, content hash, counts, and per piece its
+face hashes and field values — so the designer can say which version is on the table and what
+changed since a playtest (``pnpgen log``, ``diff``, ``tag``, ``reprint --since``).
+
+Bounded: the last ``KEEP`` versions, pruned oldest first (a tagged version is kept). Each entry
+carries the hash of its own text; a damaged one is skipped, never trusted. The history is read
+only by these commands and by nothing a build prints: the PDFs never depend on it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from pnpgen.errors import InputError
+
+KEEP = 50  # versions kept per game (and --lang edition)
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Version:
+    number: int
+    body: dict[str, Any]
+
+    @property
+    def name(self) -> str:
+        return f"v{self.number}"
+
+    @property
+    def hash(self) -> str:
+        return str(self.body["hash"])
+
+
+def folder(out_root: Path, edition: str) -> Path:
+    return out_root / ".history" / edition
+
+
+def _path(out_root: Path, edition: str, number: int) -> Path:
+    return folder(out_root, edition) / f"v{number:05d}.json"
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def encode(body: dict[str, Any]) -> bytes:
+    text = json.dumps(body, ensure_ascii=False, sort_keys=True)
+    return (json.dumps({"check": _sha(text), "body": body}, ensure_ascii=False, sort_keys=True, indent=1) + "\n").encode()
+
+
+def decode(data: bytes) -> dict[str, Any] | None:
+    """An entry's body, or None when it is damaged (its hash does not match) or foreign."""
+    try:
+        outer = json.loads(data)
+        body = outer["body"]
+        if outer["check"] != _sha(json.dumps(body, ensure_ascii=False, sort_keys=True)) or body["format"] != FORMAT:
+            return None
+        if not isinstance(body["decks"], dict) or not isinstance(body["number"], int):
+            return None
+        return body
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def _numbers(out_root: Path, edition: str) -> list[int]:
+    """Every entry's number on disk, damaged or not, oldest first."""
+    found = []
+    for p in folder(out_root, edition).glob("v*.json"):
+        m = re.fullmatch(r"v(\d+)\.json", p.name)
+        if m:
+            found.append(int(m.group(1)))
+    return sorted(found)
+
+
+def versions(out_root: Path, edition: str) -> list[Version]:
+    """The game's recorded versions, oldest first, damaged entries skipped."""
+    out = []
+    for n in _numbers(out_root, edition):
+        try:
+            body = decode(_path(out_root, edition, n).read_bytes())
+        except OSError:
+            body = None
+        if body is not None and body["number"] == n:
+            out.append(Version(n, body))
+    return out
+
+
+def tags(out_root: Path, edition: str) -> dict[str, int]:
+    """Names given to versions (``pnpgen tag``): name → version number; a damaged file is none."""
+    try:
+        data = json.loads((folder(out_root, edition) / "tags.json").read_text(encoding="utf-8"))
+        return {str(k): int(v) for k, v in data.items()}
+    except (OSError, ValueError, TypeError, AttributeError):
+        return {}
+
+
+def sections(draft: str) -> dict[str, str]:
+    """The draft's sections (a line starting with one ■ opens one) → hash of their text."""
+    out: dict[str, str] = {}
+    title, lines = "", []
+    for line in draft.splitlines() + ["■ "]:
+        if line.startswith("■") and not line.startswith("■■"):
+            if title or any(s.strip() for s in lines):
+                out[title or "(before the first section)"] = _sha("\n".join(lines))[:12]
+            title, lines = line.lstrip("■").strip(), []
+        else:
+            lines.append(line)
+    return out
+
+
+def content_hash(decks: dict[str, Any], rulebook: dict[str, str], draft: str) -> str:
+    """What the version's printed pieces and rulebook are made of: the same hash, the same game."""
+    faces = {d: {"pieces": v["pieces"], "values": v["values"]} for d, v in decks.items()}
+    return _sha(json.dumps([faces, rulebook, draft], ensure_ascii=False, sort_keys=True))[:12]
+
+
+def record(out_root: Path, edition: str, game, snapshot: dict[str, Any],
+           now: datetime | None = None) -> tuple[dict[Path, bytes], list[Path]]:
+    """The entry to write for a good build (none when its content is that of the last version),
+    and the entries to remove so that at most ``KEEP`` remain (oldest first, tagged ones kept)."""
+    draft_text = game.draft_file.read_text(encoding="utf-8") if game.draft_file.is_file() else ""
+    rulebook = sections(draft_text)
+    decks = {d: {k: v[k] for k in ("name", "count", "pieces", "values", "pairs")} for d, v in snapshot.items()}
+    digest = content_hash(decks, rulebook, str(game.draft))
+    known = versions(out_root, edition)
+    if known and known[-1].hash == digest:
+        return {}, []
+    number = max(_numbers(out_root, edition), default=0) + 1
+    when = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    body = {"format": FORMAT, "number": number, "time": when, "game": game.slug, "draft": str(game.draft),
+            "hash": digest, "counts": {d: v["count"] for d, v in decks.items()}, "decks": decks, "rulebook": rulebook}
+    kept = set(tags(out_root, edition).values())
+    old = [n for n in _numbers(out_root, edition) if n not in kept]
+    gone = old[:max(0, len(old) + 1 - KEEP)]
+    return {_path(out_root, edition, number): encode(body)}, [_path(out_root, edition, n) for n in gone]
+
+
+def resolve(out_root: Path, edition: str, spec: str) -> Version:
+    """A version by ``v12`` or ``12``, a tag, ``latest``, ``previous`` or a prefix of its hash."""
+    known = versions(out_root, edition)
+    if not known:
+        raise InputError(f"no recorded version of {edition!r} in {folder(out_root, edition)}",
+                         expected="a build first: pnpgen build --game " + edition.split(".")[0])
+    named = tags(out_root, edition)
+    by_number = {v.number: v for v in known}
+    if spec == "latest":
+        return known[-1]
+    if spec == "previous" and len(known) > 1:
+        return known[-2]
+    number = named.get(spec)
+    if number is None and re.fullmatch(r"v?\d+", spec):
+        number = int(spec.lstrip("v"))
+    if number in by_number:
+        return by_number[number]
+    by_hash = [v for v in known if len(spec) >= 4 and v.hash.startswith(spec.lstrip("#"))]
+    if len(by_hash) == 1:
+        return by_hash[0]
+    raise InputError(f"no version {spec!r}", key="version",
+                     expected="one of " + ", ".join([v.name for v in known[-5:]] + sorted(named)[:5])
+                     + " (see 'pnpgen log')")
+
+
+def set_tag(out_root: Path, edition: str, name: str, version: Version) -> bytes:
+    """The tags file with ``name`` given to ``version``."""
+    named = tags(out_root, edition)
+    named[name] = version.number
+    return (json.dumps(named, ensure_ascii=False, sort_keys=True, indent=1) + "\n").encode()
+
+
+def diff(a: Version, b: Version) -> dict[str, Any]:
+    """What changed from ``a`` to ``b``, deck by deck: counts old → new, each changed field old →
+    new, pieces added and removed; and the rulebook sections changed."""
+    decks: dict[str, Any] = {}
+    for deck_id in [*b.body["decks"], *(d for d in a.body["decks"] if d not in b.body["decks"])]:
+        old = a.body["decks"].get(deck_id, {"count": 0, "pieces": {}, "values": {}})
+        new = b.body["decks"].get(deck_id, {"count": 0, "pieces": {}, "values": {}, "name": old.get("name")})
+        entry: dict[str, Any] = {"name": new.get("name") or old.get("name"), "count": [old["count"], new["count"]],
+                                 "added": [], "removed": [], "counts": [], "fields": []}
+        for label, (count, *_) in new["pieces"].items():
+            if label not in old["pieces"]:
+                entry["added"].append({"piece": _name(label), "count": count})
+                continue
+            if old["pieces"][label][0] != count:
+                entry["counts"].append({"piece": _name(label), "old": old["pieces"][label][0], "new": count})
+            ov, nv = old["values"].get(label, {}), new["values"].get(label, {})
+            for f in [*nv, *(k for k in ov if k not in nv)]:
+                if ov.get(f) != nv.get(f):
+                    entry["fields"].append({"piece": _name(label), "field": f, "old": ov.get(f), "new": nv.get(f)})
+        entry["removed"] = [{"piece": _name(label), "count": c} for label, (c, *_) in old["pieces"].items()
+                            if label not in new["pieces"]]
+        both = [label for label in new["pieces"] if label in old["pieces"]]
+        sides = {label: (old["pieces"][label][2:4], new["pieces"][label][2:4]) for label in both}
+        backs = [label for label, (o, n) in sides.items() if len(n) > 1 and n[1] and o[1:] != n[1:]]
+        entry["back_changed"] = bool(backs) and len(backs) == len([b for b in both if new["pieces"][b][3:4] != [""]])
+        edited = {f["piece"] for f in entry["fields"]}
+        entry["faces"] = [_name(label) for label, (o, n) in sides.items()
+                          if _name(label) not in edited and (o[:1] != n[:1] or (label in backs and not entry["back_changed"]))]
+        if any(entry[k] for k in ("added", "removed", "counts", "fields", "faces", "back_changed")) \
+                or old["count"] != new["count"]:
+            decks[deck_id] = entry
+    ra, rb = a.body.get("rulebook", {}), b.body.get("rulebook", {})
+    return {"game": b.body["game"], "from": _about(a), "to": _about(b), "decks": decks,
+            "rulebook": {"changed": [s for s in rb if s in ra and ra[s] != rb[s]],
+                         "added": [s for s in rb if s not in ra], "removed": [s for s in ra if s not in rb]}}
+
+
+def _about(v: Version) -> dict[str, Any]:
+    return {"version": v.name, "time": v.body["time"], "draft": v.body["draft"], "hash": v.hash}
+
+
+def _name(label: str) -> str:
+    return label.split(":", 1)[1] if ":" in label else label
+
+
+def markdown(d: dict[str, Any]) -> str:
+    """The changelog for playtesters, in Markdown."""
+    a, b = d["from"], d["to"]
+    out = [f"# {d['game']}: {a['version']} → {b['version']}", "",
+           f"{a['version']}: {a['time']}, draft {a['draft'] or '-'} · {b['version']}: {b['time']}, draft {b['draft'] or '-'}", ""]
+    if not d["decks"] and not any(d["rulebook"].values()):
+        out.append("No piece and no rulebook section changed.")
+    for deck_id, e in d["decks"].items():
+        out += [f"## {_md(e['name'])} ({deck_id}): {e['count'][0]} → {e['count'][1]}", ""]
+        out += [f"- {_md(c['piece'])}: ×{c['old']} → ×{c['new']}" for c in e["counts"]]
+        out += [f"- {_md(f['piece'])}: {f['field']}: {_md(_show(f['old']))} → {_md(_show(f['new']))}" for f in e["fields"]]
+        out += ["- back changed (a new back design)"] if e["back_changed"] else []
+        out += [f"- {_md(name)}: face changed (its template or art)" for name in e["faces"]]
+        out += [f"- added: {_md(p['piece'])} ×{p['count']}" for p in e["added"]]
+        out += [f"- removed: {_md(p['piece'])} ×{p['count']}" for p in e["removed"]]
+        out.append("")
+    book = d["rulebook"]
+    if any(book.values()):
+        out += ["## Rulebook", ""]
+        out += [f"- changed: {_md(s)}" for s in book["changed"]]
+        out += [f"- added: {_md(s)}" for s in book["added"]]
+        out += [f"- removed: {_md(s)}" for s in book["removed"]]
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _show(value: Any) -> str:
+    return "(none)" if value is None else json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else f"「{value}」"
+
+
+def _md(text: Any) -> str:
+    """Text from the data as Markdown text, never markup."""
+    return re.sub(r"([\\`*_{}\[\]<>#|])", r"\\\1", str(text)).replace("\n", " ")
+
+
+def clean(out_root: Path, game: str | None = None) -> list[Path]:
+    """Remove the history (``pnpgen clean``): in ``.history/<game>/`` and ``<game>.<lang>/`` only
+    the files named as this module names them (v<number>.json, tags.json); anything else stays."""
+    root = out_root / ".history"
+    removed: list[Path] = []
+    if not root.is_dir() or root.is_symlink():
+        return removed
+    for edition in sorted(p for p in root.iterdir() if p.is_dir() and not p.is_symlink()):
+        if game is not None and edition.name != game and not edition.name.startswith(game + "."):
+            continue
+        for f in sorted(edition.iterdir()):
+            if f.is_file() and not f.is_symlink() and re.fullmatch(r"v\d+\.json|tags\.json", f.name):
+                f.unlink()
+                removed.append(f)
+        if not any(edition.iterdir()):
+            edition.rmdir()
+    if not any(root.iterdir()):
+        root.rmdir()
+    return removed

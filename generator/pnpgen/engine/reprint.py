@@ -1,0 +1,109 @@
+"""The reprint file: after a build that changed pieces, ``reprint.pdf`` holds exactly the copies
+whose face is new or changed since an earlier build (with their backs, laid out like the home
+sheets), and ``reprint.txt`` says what to do at the table: which copies to add, which to pull
+out and throw away (removed copies, and the old versions of changed ones), deck by deck."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pnpgen import fonts as fontreg
+from pnpgen.engine.game import paper_layouts, version_stamp
+from pnpgen.engine.options import BuildOptions
+from pnpgen.impose.plan import Document, Page
+from pnpgen.impose.sheets import DeckSheets, board_tiles, home_sheets
+from pnpgen.messages import msg
+
+if TYPE_CHECKING:
+    from pnpgen.engine.game import BuildResult
+
+
+@dataclass
+class DeckReprint:
+    """One deck's part of the reprint: the copies to print (face keys in print order) and the
+    lines of what to add and pull out."""
+
+    id: str
+    name: str
+    fronts: list[str] = field(default_factory=list)
+    backs: list[str] | None = None
+    add: dict[str, int] = field(default_factory=dict)  # piece name → copies to add
+    pull: dict[str, int] = field(default_factory=dict)  # piece name (and why) → copies to throw away
+
+
+def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckReprint]:
+    """Per deck, what changed since ``before`` (a change-report snapshot: per deck its pairs)."""
+    assert result.rendered is not None
+    out = []
+    for df in result.rendered.decks:
+        old = {(f, b): n for f, b, n, _ in before.get(df.deck.id, {}).get("pairs", [])}
+        old_names = {(f, b): label for f, b, _, label in before.get(df.deck.id, {}).get("pairs", [])}
+        new = {(p.front, p.back): p.count for p in df.pairs}
+        names = {(p.front, p.back): p.piece.label for p in df.pairs}
+        labels_now = {f"{p.index}:{p.label}" for p in df.deck.pieces}
+        dr = DeckReprint(df.deck.id, df.deck.name, backs=[] if df.backs is not None else None)
+        extra = {pair: n - old.get(pair, 0) for pair, n in new.items() if n > old.get(pair, 0)}
+        for i, front in enumerate(df.fronts):
+            back = df.backs[i] if df.backs is not None else None
+            if extra.get((front, back), 0) > 0:
+                extra[(front, back)] -= 1
+                dr.fronts.append(front)
+                if dr.backs is not None and back is not None:
+                    dr.backs.append(back)
+                dr.add[names[(front, back)]] = dr.add.get(names[(front, back)], 0) + 1
+        for pair, n in old.items():
+            gone = n - new.get(pair, 0)
+            if gone > 0:
+                label = old_names[pair]
+                why = "old version" if label in labels_now else "removed"
+                name = f"{label.split(':', 1)[-1]} ({why})"
+                dr.pull[name] = dr.pull.get(name, 0) + gone
+        if dr.add or dr.pull:
+            out.append(dr)
+    return out
+
+
+def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, Any], name: str = "reprint",
+                  since: str = "the previous good build") -> dict[str, bytes]:
+    """``<name>.pdf`` (when there are copies to add) and ``<name>.txt``; empty when no copy was
+    added, changed or removed since ``before``."""
+    from pnpgen.pdf.writer import write_document
+
+    decks = deck_reprints(result, before)
+    if not decks:
+        return {}
+    game = result.game
+    font = game.fonts["gothic"]
+    sheet = options.sheet
+    bleed = result.rendered.bleed_mm if result.rendered else options.shop_bleed_mm
+    placed = {deck.id: p for deck, p in zip(game.decks, paper_layouts(game, sheet), strict=True)}
+    pages: list[Page] = []
+    lines = [f"{game.title}: what to change in the printed game since {since}", ""]
+    for dr in decks:
+        first = len(pages) + 1
+        if dr.fronts:
+            on = placed[dr.id]
+            ds = DeckSheets(dr.id, msg("sheet.reprint", game.lang, deck=dr.name), on.spec, tuple(dr.fronts),
+                            tuple(dr.backs) if dr.backs is not None else None, bleed, version_stamp(game), game.lang)
+            if on.tiles is not None:
+                pages += board_tiles(ds, on.tiles, sheet, font, game.fonts.get("bold", font), fontreg.string_width_mm)
+            else:
+                pages += home_sheets(ds, on.layout, sheet, font, fontreg.string_width_mm)
+        lines.append(f"{dr.id} ({dr.name})")
+        if dr.fronts:
+            where = f"{name}.pdf page {first}" + (f"–{len(pages)}" if len(pages) > first else "")
+            lines.append(f"  add ({_copies(len(dr.fronts))}, {where}):")
+            lines += [f"    {n} × {piece}" for piece, n in dr.add.items()]
+        if dr.pull:
+            lines.append(f"  pull out and throw away ({_copies(sum(dr.pull.values()))}):")
+            lines += [f"    {n} × {piece}" for piece, n in dr.pull.items()]
+        lines.append("")
+    files = {f"{name}.txt": "\n".join(lines).encode()}
+    if pages:
+        files[f"{name}.pdf"] = write_document(Document(f"{game.title} — reprint", pages), result.arts, font)
+    return files
+
+
+def _copies(n: int) -> str:
+    return f"{n} copy" if n == 1 else f"{n} copies"

@@ -1,0 +1,261 @@
+"""Pictures in PDF: each picture's image stream made once per content, then placed.
+
+ReportLab's ``drawImage`` decodes a picture at every placement (it names the image by the MD5
+of its decoded pixels) and compresses it again for every document. Here the stream is made
+once per picture content (``make_stream``): a JPEG is embedded as its own DCT data and an 8-bit
+RGB or grey PNG as its own compressed pixels (its IDAT chunks, with the PNG predictors named in
+DecodeParms, PDF 1.7 §7.4.4.4), so neither is decoded or compressed at all; any other picture
+goes through ReportLab's own ``PDFImageXObject``. The stream is kept by the hash of the
+picture's bytes (``ImageStreams``: in memory for the process, and in a cache folder between
+builds) and placed in a document by registering it as an XObject (``place``), with the
+operators ``drawImage`` writes. A document therefore embeds each picture once, whatever the
+number of faces and pages showing it, and a picture costs its decoding and compression once,
+ever (as long as the cache keeps it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import struct
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+STREAM_FORMAT = 2  # how an entry of the cache folder is laid out; a change makes old entries unused
+MEMO_BUDGET = 256 * 2**20  # stream bytes an ImageStreams keeps in memory (the least recently used go first)
+
+
+@dataclass(frozen=True)
+class ImageStream:
+    """One picture as a PDF image XObject: its name (ReportLab's: MD5 of the decoded pixels),
+    size in pixels, bits per component, colour space, filters and the encoded stream."""
+
+    name: str
+    width: int
+    height: int
+    bits: int
+    colour_space: str  # DeviceRGB | DeviceGray | DeviceCMYK
+    filters: tuple[str, ...]  # e.g. ("ASCII85Decode", "FlateDecode")
+    decode: tuple[int, ...] | None  # a Decode array (Adobe's inverted CMYK JPEGs), else None
+    content: bytes
+    parms: dict[str, int] | None = None  # DecodeParms of a PNG's own pixel data (its predictors)
+
+    def header(self) -> dict:
+        return {"name": self.name, "width": self.width, "height": self.height, "bits": self.bits,
+                "colour_space": self.colour_space, "filters": list(self.filters),
+                "decode": list(self.decode) if self.decode is not None else None, "parms": self.parms}
+
+
+def make_stream(data: bytes) -> ImageStream:
+    """The picture ``data`` (PNG or JPEG bytes) as an image stream. A JPEG is its own DCT data;
+    a non-interlaced 8-bit RGB or grey PNG is its own compressed pixel data (the IDAT chunks,
+    read with the PNG predictors): neither is decoded nor compressed again. Any other picture
+    is decoded and compressed as ``canvas.drawImage`` does (ReportLab's own PDFImageXObject)."""
+    if data.startswith(b"\xff\xd8"):
+        info = _jpeg_info(data)
+        if info is not None:
+            width, height, components = info
+            return ImageStream(_name(data), width, height, 8, COMPONENTS[components], ("DCTDecode",),
+                               (1, 0) * 4 if components == 4 else None, data)
+    png = _png_pixels(data) if data.startswith(PNG_SIGNATURE) else None
+    if png is not None:
+        width, height, colours, pixels = png
+        return ImageStream(_name(data), width, height, 8, COMPONENTS[colours], ("FlateDecode",), None, pixels,
+                           {"Predictor": 15, "Colors": colours, "BitsPerComponent": 8, "Columns": width})
+    return _drawn_by_reportlab(data)
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+COMPONENTS = {1: "DeviceGray", 3: "DeviceRGB", 4: "DeviceCMYK"}
+
+
+def _name(data: bytes) -> str:
+    return hashlib.md5(data, usedforsecurity=False).hexdigest()
+
+
+def _png_pixels(data: bytes) -> tuple[int, int, int, bytes] | None:
+    """(width, height, colours, the zlib stream of its IDAT chunks) of a PNG a PDF can show as
+    it is — 8 bits, RGB (colours 3) or grey (1), not interlaced, no transparency chunk —, else None."""
+    at, idat = 8, []
+    width = height = colours = 0
+    while at + 8 <= len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        body = data[at + 8:at + 8 + length]
+        if len(body) < length:
+            return None
+        if kind == b"IHDR":
+            width, height, depth, colour_type, _, _, interlace = struct.unpack(">IIBBBBB", body[:13])
+            if depth != 8 or interlace or colour_type not in (0, 2):
+                return None
+            colours = 3 if colour_type == 2 else 1
+        elif kind == b"tRNS":
+            return None
+        elif kind == b"IDAT":
+            idat.append(body)
+        elif kind == b"IEND":
+            break
+        at += length + 12
+    return (width, height, colours, b"".join(idat)) if idat and width and height and colours else None
+
+
+def _jpeg_info(data: bytes) -> tuple[int, int, int] | None:
+    """(width, height, components) from a JPEG's frame header, else None."""
+    at = 2
+    while at + 4 <= len(data):
+        if data[at] != 0xFF:
+            return None
+        marker = data[at + 1]
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            at += 2
+            continue
+        (length,) = struct.unpack(">H", data[at + 2:at + 4])
+        if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+            if at + 10 > len(data):
+                return None
+            height, width = struct.unpack(">HH", data[at + 5:at + 9])
+            components = data[at + 9]
+            return (width, height, components) if components in COMPONENTS and width and height else None
+        at += 2 + length
+    return None
+
+
+def _drawn_by_reportlab(data: bytes) -> ImageStream:
+    """The stream ``canvas.drawImage`` embeds for ``data``: decoded, then compressed."""
+    from reportlab.lib.utils import ImageReader, _digester
+    from reportlab.pdfbase.pdfdoc import PDFImageXObject
+
+    reader = ImageReader(io.BytesIO(data))
+    name = _digester(reader.getRGBData() + b"None")  # drawImage's name, its mask being None
+    obj = PDFImageXObject(name, reader, mask=None)
+    content = obj.streamContent
+    decode = [1, 0, 1, 0, 1, 0, 1, 0] if obj.colorSpace == "DeviceCMYK" and getattr(obj, "_dotrans", 0) else \
+        getattr(obj, "_decode", None)
+    return ImageStream(name, int(obj.width), int(obj.height), int(obj.bitsPerComponent), obj.colorSpace,
+                       tuple(obj._filters), tuple(decode) if decode else None,
+                       content.encode("latin-1") if isinstance(content, str) else bytes(content))
+
+
+class ImageStreams:
+    """Image streams by the SHA-256 of the picture's bytes: made once each, kept for the life of
+    this object and, with a ``folder`` (``build/.cache/images``), on disk for later builds. New
+    entries are collected in ``new`` (written with the build's other files, all or nothing);
+    ``used`` lists every entry looked up, so the cache keeps them. A damaged entry (its hash does
+    not match its content) is made again, never trusted."""
+
+    def __init__(self, folder: Path | None = None, stamp: str = "", budget: int = MEMO_BUDGET):
+        self.folder = folder
+        self.budget = budget
+        self._held = 0  # bytes of the streams in _memo
+        self.stamp = stamp  # pnpgen's code hash: an entry written by another pnpgen is not used
+        self.made = 0  # streams made (decoded and compressed) by this object, for tests
+        self._memo: dict[str, ImageStream] = {}
+        self.new: dict[Path, bytes] = {}
+        self.used: set[Path] = set()
+
+    def path(self, key: str, part: str = "bin") -> Path:
+        """An entry's files: ``bin`` the stream itself, ``json`` its header (name, size, colour
+        space, filters, the stream's hash), apart so the stream is written as it is, not copied."""
+        assert self.folder is not None
+        return self.folder / key[:2] / f"{key}.{part}"
+
+    def get(self, data: bytes) -> ImageStream:
+        key = hashlib.sha256(data).hexdigest()
+        stream = self._memo.pop(key, None)
+        if stream is None:
+            stream = self._load(key)
+            if stream is None:
+                stream = make_stream(data)
+                self.made += 1
+                if self.folder is not None:
+                    self.new[self.path(key, "json")] = self._header(key, stream)
+                    self.new[self.path(key)] = stream.content
+            self._held += len(stream.content)
+        self._memo[key] = stream  # the most recently used last
+        while self._held > self.budget and len(self._memo) > 1:
+            self._held -= len(self._memo.pop(next(iter(self._memo))).content)
+        if self.folder is not None:
+            self.used.update((self.path(key), self.path(key, "json")))
+        return stream
+
+    def _header(self, key: str, stream: ImageStream) -> bytes:
+        head = {"format": STREAM_FORMAT, "pnpgen": self.stamp, "key": key, **stream.header(),
+                "check": hashlib.sha256(stream.content).hexdigest()}
+        return json.dumps(head, sort_keys=True).encode()
+
+    def _load(self, key: str) -> ImageStream | None:
+        if self.folder is None:
+            return None
+        try:
+            head = json.loads(self.path(key, "json").read_bytes())
+            content = self.path(key).read_bytes()
+            if head.get("format") != STREAM_FORMAT or head.get("pnpgen") != self.stamp or head.get("key") != key \
+                    or head.get("check") != hashlib.sha256(content).hexdigest():
+                return None
+            decode, parms = head["decode"], head["parms"]
+            return ImageStream(str(head["name"]), int(head["width"]), int(head["height"]), int(head["bits"]),
+                               str(head["colour_space"]), tuple(str(f) for f in head["filters"]),
+                               tuple(int(v) for v in decode) if decode is not None else None, content,
+                               {str(k): int(v) for k, v in parms.items()} if parms is not None else None)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None
+
+
+@lru_cache(maxsize=1)
+def _image_class():
+    """The XObject class (made on first use: ReportLab loads only in a process that writes PDF)."""
+    from reportlab.pdfbase import pdfdoc
+
+    class Image(pdfdoc.PDFImageXObject):
+        """ReportLab's image XObject, written from a made stream, with DecodeParms when it has them."""
+
+        def __init__(self, stream: ImageStream):
+            super().__init__(stream.name)
+            self.width, self.height = stream.width, stream.height
+            self.bitsPerComponent, self.colorSpace = stream.bits, stream.colour_space
+            self._filters, self.streamContent, self.mask = stream.filters, stream.content, None
+            if stream.decode is not None:
+                self._decode = list(stream.decode)
+            self.parms = stream.parms
+
+        def format(self, document):
+            if self.parms is None:
+                return super().format(document)
+            s = pdfdoc.PDFStream(content=self.streamContent)
+            d = s.dictionary
+            d["Type"], d["Subtype"] = pdfdoc.PDFName("XObject"), pdfdoc.PDFName("Image")
+            d["Width"], d["Height"], d["BitsPerComponent"] = self.width, self.height, self.bitsPerComponent
+            d["ColorSpace"] = pdfdoc.PDFName(self.colorSpace)
+            d["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName(f) for f in self._filters])
+            d["DecodeParms"] = pdfdoc.PDFArray([pdfdoc.PDFDictionary(dict(self.parms))])  # one per filter
+            d["Length"] = len(self.streamContent)
+            return s.format(document)
+
+    return Image
+
+
+_PROCESS = ImageStreams()  # streams for draws given no store (a rulebook's pictures, svglib checks)
+
+
+def place_image(canvas, data: bytes, x: float, y: float, w: float, h: float, streams: ImageStreams | None = None) -> None:
+    """Draw the picture ``data`` in the box (x, y, w, h) of the canvas's user space, as
+    ``canvas.drawImage(ImageReader(data), x, y, w, h)`` does, from its stream in ``streams``."""
+    from reportlab.lib.boxstuff import aspectRatioFix
+
+    stream = (streams or _PROCESS).get(data)
+    doc = canvas._doc
+    reg = doc.getXObjectName(stream.name)
+    if doc.idToObject.get(reg) is None:
+        obj = _image_class()(stream)
+        canvas._setXObjects(obj)
+        doc.Reference(obj, reg)
+        doc.addForm(stream.name, obj)
+    x, y, w, h, _ = aspectRatioFix(False, "c", x, y, w, h, stream.width, stream.height)  # as drawImage
+    canvas._currentPageHasImages = 1
+    canvas.saveState()
+    canvas.translate(x, y)
+    canvas.scale(w, h)
+    canvas._code.append(f"/{reg} Do")
+    canvas.restoreState()
+    canvas._formsinuse.append(stream.name)

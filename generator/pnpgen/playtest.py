@@ -1,0 +1,148 @@
+"""The playtest loop's commands: ``log``, ``diff``, ``tag``, ``reprint --since`` (engine/history.py,
+engine/reprint.py) and ``serve`` (serve/)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Callable
+
+from pnpgen.data import validate
+from pnpgen.data.workspace import Workspace
+from pnpgen.engine import history
+
+
+def command_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]]:
+    """The commands for cli.py's table: name → (what it does, its options)."""
+    return {
+        "serve": ("a live preview of every face on http://127.0.0.1:8765, rebuilt on every save", _serve_options),
+        "log": ("the recorded versions of a game, newest first", _common),
+        "diff": ("what changed between two versions, as a Markdown changelog for playtesters", _diff_options),
+        "tag": ("give a version a name (e.g. playtest-3)", _tag_options),
+        "reprint": ("reprint-since-<V>.pdf/.txt: the copies new or changed since version V", _reprint_options),
+    }
+
+
+def _common(p: argparse.ArgumentParser, lang: bool = True) -> None:
+    p.add_argument("--game", type=validate.option(validate.game_option), required=True,
+                   help="game slug (see 'pnpgen list')")
+    p.add_argument("--out", type=validate.option(validate.out_option),
+                   help="the build folder (default: build/ in the workspace)")
+    if lang:
+        p.add_argument("--lang", help="the history of this language's edition (build --lang)")
+
+
+def _diff_options(d: argparse.ArgumentParser) -> None:
+    d.add_argument("a", nargs="?", help="the older version (default: the one before B)")
+    d.add_argument("b", nargs="?", help="the newer version (default: the latest)")
+    d.add_argument("--format", type=str.lower, choices=["markdown", "json"], default="markdown",
+                   help="markdown (default): a changelog for playtesters; json: the same for tools")
+    _common(d)
+
+
+def _tag_options(t: argparse.ArgumentParser) -> None:
+    t.add_argument("name", type=_tag_name, help="letters, digits, - _ . (not v<number>, not latest or previous)")
+    t.add_argument("version", nargs="?", default="latest", help="default: the latest version")
+    _common(t)
+
+
+def _reprint_options(r: argparse.ArgumentParser) -> None:
+    r.add_argument("--since", required=True, help="a version (see 'pnpgen log'): v12, a tag, or a hash")
+    _common(r)
+
+
+def _serve_options(s: argparse.ArgumentParser) -> None:
+    s.add_argument("--port", type=_port, default=8765, help="default 8765; the page is on 127.0.0.1 only")
+    _common(s, lang=False)
+
+
+def _tag_name(text: str) -> str:
+    import re
+
+    if not re.fullmatch(r"[\w.-]{1,64}", text) or re.fullmatch(r"v?\d+|latest|previous", text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a tag name (letters, digits, - _ . up to 64; "
+                                         "not v<number>, latest or previous, which name versions)")
+    return text
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 1024 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port from 1024 to 65535")
+    return int(text)
+
+
+def _edition(args: argparse.Namespace) -> str:
+    """The history's folder name: the game, or game.lang for a --lang edition (as the cache names it)."""
+    return f"{args.game}.{args.lang}" if getattr(args, "lang", None) else args.game
+
+
+def _root(ws: Workspace, args: argparse.Namespace) -> Path:
+    return args.out or ws.root / "build"
+
+
+def log(ws: Workspace, args: argparse.Namespace) -> int:
+    root = _root(ws, args)
+    named: dict[int, list[str]] = {}
+    edition = _edition(args)
+    for name, n in history.tags(root, edition).items():
+        named.setdefault(n, []).append(name)
+    known = history.versions(root, edition)
+    if not known:
+        print(f"{args.game}: no recorded version yet (each good build that changes the game records one)")
+    for v in reversed(known):
+        counts = ", ".join(f"{d} {n}" for d, n in v.body["counts"].items())
+        tag = f"  [{', '.join(sorted(named[v.number]))}]" if v.number in named else ""
+        draft = f"  draft {v.body['draft']}" if v.body["draft"] else ""
+        print(f"{v.name:<6} {v.body['time']}{draft}  #{v.hash[:7]}  {counts}{tag}")
+    return 0
+
+
+def diff(ws: Workspace, args: argparse.Namespace) -> int:
+    root = _root(ws, args)
+    edition = _edition(args)
+    b = history.resolve(root, edition, args.b or "latest")
+    if args.a:
+        a = history.resolve(root, edition, args.a)
+    else:
+        older = [v for v in history.versions(root, edition) if v.number < b.number]
+        a = older[-1] if older else b
+    d = history.diff(a, b)
+    sys.stdout.write(json.dumps(d, ensure_ascii=False, indent=2) + "\n" if args.format == "json" else history.markdown(d))
+    return 0
+
+
+def tag(ws: Workspace, args: argparse.Namespace) -> int:
+    from pnpgen.engine.output import atomic_write_bytes
+
+    root = _root(ws, args)
+    edition = _edition(args)
+    v = history.resolve(root, edition, args.version)
+    atomic_write_bytes(history.folder(root, edition) / "tags.json", history.set_tag(root, edition, args.name, v))
+    print(f"{args.game}: {args.name} = {v.name} ({v.body['time']}, #{v.hash[:7]})")
+    return 0
+
+
+def reprint(ws: Workspace, args: argparse.Namespace) -> int:
+    """The copies new or changed since an earlier version, against the game as it is now."""
+    from pnpgen.engine.cache import Cache
+    from pnpgen.engine.game import build_game
+    from pnpgen.engine.options import BuildOptions
+    from pnpgen.engine.output import write_all
+    from pnpgen.engine.reprint import reprint_files
+
+    root = _root(ws, args)
+    since = history.resolve(root, _edition(args), args.since)
+    options = BuildOptions(jobs=1, lang=args.lang)
+    result = build_game(ws, args.game, options, cache=Cache(root))
+    files = reprint_files(result, options, since.body["decks"], name=f"reprint-since-{since.name}",
+                          since=f"{since.name} ({since.body['time']})")
+    out_dir = root / args.game / (args.lang or "")
+    if not files:
+        print(f"{args.game}: no copy changed since {since.name}")
+        return 0
+    write_all({out_dir / rel: data for rel, data in files.items()})
+    print(f"{args.game}: " + ", ".join(str(out_dir / rel) for rel in sorted(files)))
+    return 0
+

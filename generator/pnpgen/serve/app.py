@@ -1,0 +1,107 @@
+"""The preview's HTTP server (starlette on uvicorn, 127.0.0.1 only): the page, /state.json, the
+pictures, and /events, a server-sent event stream that says ``state`` after every rebuild."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+from pathlib import Path
+
+from pnpgen.data.workspace import Workspace
+from pnpgen.serve.page import html
+from pnpgen.serve.preview import Preview
+
+HOST = "127.0.0.1"  # never another interface: nothing of the game leaves the machine
+
+
+def make_app(preview: Preview, title: str, watch: bool = True):
+    from sse_starlette.sse import EventSourceResponse
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.requests import Request
+    from starlette.responses import HTMLResponse, JSONResponse, Response
+    from starlette.routing import Route
+
+    async def page(request: Request) -> HTMLResponse:
+        return HTMLResponse(html(preview.state, title), headers={"Cache-Control": "no-store"})
+
+    async def state(request: Request) -> JSONResponse:
+        return JSONResponse(preview.state.to_json(), headers={"Cache-Control": "no-store"})
+
+    async def picture(request: Request) -> Response:
+        data = await run_in_threadpool(preview.png, request.path_params["pid"])
+        if data is None:
+            return Response("no such picture (the game was rebuilt)", status_code=404)
+        return Response(data, media_type="image/png", headers={"Cache-Control": "max-age=3600"})
+
+    async def events(request: Request):
+        seen = int(request.query_params.get("after", preview.state.generation))
+        limit = int(request.query_params.get("limit", 0))  # close after this many events (tests)
+
+        async def stream():
+            sent = 0
+            nonlocal seen
+            while True:
+                if preview.state.generation > seen:
+                    seen = preview.state.generation
+                    yield {"event": "state", "data": json.dumps({"generation": seen, "error": preview.state.error},
+                                                                ensure_ascii=False)}
+                    sent += 1
+                    if limit and sent >= limit:
+                        return
+                await asyncio.sleep(0.05)
+
+        return EventSourceResponse(stream())
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        task = asyncio.create_task(_watch(preview)) if watch else None
+        yield
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    return Starlette(routes=[Route("/", page), Route("/state.json", state), Route("/events", events),
+                             Route("/picture/{pid}.png", picture)], lifespan=lifespan)
+
+
+async def _watch(preview: Preview) -> None:
+    """Rebuild on every save of what the game's build reads (as ``pnpgen watch`` does)."""
+    from starlette.concurrency import run_in_threadpool
+    from watchfiles import awatch
+
+    out = preview.out_root.resolve()
+    async for changes in awatch(*preview.folders(), debounce=200, step=50):
+        if all(out in Path(p).resolve().parents for _, p in changes):
+            continue  # our own output
+        await run_in_threadpool(preview.rebuild)
+
+
+def serve(ws: Workspace, args: argparse.Namespace) -> int:
+    import socket
+
+    import uvicorn
+
+    from pnpgen.data.load import load_game
+    from pnpgen.errors import InputError
+
+    with socket.socket() as probe:  # a port in use is one line, not uvicorn's exit
+        try:
+            probe.bind((HOST, args.port))
+        except OSError as e:
+            raise InputError(f"port {args.port} on {HOST}: {e.strerror}", key="--port",
+                             expected="another port (--port 8766), or stop what uses this one") from None
+    preview = Preview(ws, args.game, args.out or ws.root / "build")
+    try:
+        title = load_game(ws, args.game).title
+    except InputError:
+        title = args.game  # the page shows the error
+    preview.rebuild()
+    if preview.state.error:
+        print(preview.state.error, flush=True)
+    print(f"{args.game}: preview on http://{HOST}:{args.port}/ — rebuilt on every save (Ctrl-C to stop)", flush=True)
+    uvicorn.run(make_app(preview, title), host=HOST, port=args.port, log_level="warning")
+    return 0

@@ -1,0 +1,99 @@
+"""The preview page as HTML: everything from the data escaped (it is text, never markup); the
+script redraws the same structure from /state.json with textContent on every pushed event."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from pnpgen.serve.preview import State
+
+
+def _face(deck: int, n: int, face: dict[str, Any]) -> str:
+    back = f'<img class="back" alt="back" src="{escape(face["back"])}">' if face["back"] else ""
+    return (f'<figure class="face" data-deck="{deck}" data-face="{n}"><img class="front" alt="front" '
+            f'src="{escape(face["front"])}">{back}<figcaption>{escape(face["name"])} × {face["count"]}</figcaption></figure>')
+
+
+def html(state: State, title: str) -> str:
+    tabs, panes = [], []
+    for i, deck in enumerate(state.decks):
+        tabs.append(f'<button class="tab" data-pane="deck-{i}">{escape(deck["name"])} ({escape(deck["id"])}) ×{deck["count"]}</button>')
+        faces = "".join(_face(i, n, f) for n, f in enumerate(deck["faces"]))
+        panes.append(f'<section class="pane deck" id="deck-{i}" data-id="{escape(deck["id"])}">{faces}</section>')
+    tabs.append('<button class="tab" data-pane="sheets">Sheets &amp; rulebook</button>')
+    sheets = "".join(f'<figure class="sheet"><img alt="" src="{escape(s["src"])}"><figcaption>{escape(s["title"])}</figcaption></figure>'
+                     for s in state.sheets)
+    panes.append(f'<section class="pane" id="sheets">{sheets}</section>')
+    changes = "".join(f"<li>{escape(c)}</li>" for c in state.changes)
+    error = escape(state.error)
+    return f"""<!doctype html>
+<html lang="ja"><head><meta charset="utf-8"><title>{escape(title)} — pnpgen preview</title>
+<style>{CSS}</style></head>
+<body data-generation="{state.generation}">
+<div id="error" class="{'shown' if error else ''}">{error}</div>
+<header><h1>{escape(title)}</h1><nav id="tabs">{''.join(tabs)}</nav></header>
+<main id="panes">{''.join(panes)}</main>
+<aside><h2>Selected face</h2><div id="details">Click a face to see its fields and its YAML line.</div>
+<h2>Last change</h2><ul id="changes">{changes}</ul><pre id="reprint">{escape(state.reprint)}</pre></aside>
+<script>{SCRIPT}</script>
+</body></html>
+"""
+
+
+CSS = """
+body { font-family: sans-serif; margin: 0; display: grid; grid-template-columns: 1fr 22em; }
+header { grid-column: 1 / 3; padding: .5em 1em; background: #223; color: #fff; }
+header h1 { font-size: 1.1em; margin: 0 0 .4em; }
+.tab { margin-right: .3em; } .tab.on { font-weight: bold; }
+main { padding: 1em; } .pane { display: none; flex-wrap: wrap; gap: 1em; } .pane.on { display: flex; }
+.face { margin: 0; cursor: pointer; text-align: center; } .face img { width: 130px; margin: 2px; border: 1px solid #ccc; }
+.face.picked { outline: 3px solid #36c; }
+.sheet { margin: 0; } .sheet img { width: 210px; border: 1px solid #ccc; }
+aside { padding: 1em; border-left: 1px solid #ccc; font-size: .9em; } pre { white-space: pre-wrap; }
+#error { display: none; position: fixed; top: 0; left: 0; right: 0; padding: .8em; background: #b00; color: #fff;
+  font-family: monospace; z-index: 10; } #error.shown { display: block; }
+"""
+
+SCRIPT = """
+let state = null;
+function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text; return e; }
+function show(pane) { document.querySelectorAll('.pane').forEach(p => p.classList.toggle('on', p.id === pane));
+  document.querySelectorAll('.tab').forEach(t => t.classList.toggle('on', t.dataset.pane === pane)); }
+function details(d, n) { const f = state.decks[d].faces[n]; const box = document.getElementById('details');
+  box.replaceChildren(el('b', '', f.name + ' × ' + f.count), el('div', 'where', f.where));
+  const dl = el('dl'); for (const [k, v] of Object.entries(f.fields)) { dl.append(el('dt', '', k), el('dd', '', typeof v === 'string' ? v : JSON.stringify(v))); }
+  box.append(dl); document.querySelectorAll('.face').forEach(x => x.classList.remove('picked'));
+  const picked = document.querySelector(`.face[data-deck="${d}"][data-face="${n}"]`); if (picked) picked.classList.add('picked'); }
+function draw(s) {
+  const err = document.getElementById('error'); err.textContent = s.error; err.classList.toggle('shown', !!s.error);
+  if (state && s.error) return;  // a broken save: the last good faces stay
+  const open = (document.querySelector('.tab.on') || {dataset: {}}).dataset.pane;
+  state = s; document.body.dataset.generation = s.generation;
+  const tabs = document.getElementById('tabs'), panes = document.getElementById('panes');
+  tabs.replaceChildren(); panes.replaceChildren();
+  s.decks.forEach((deck, i) => {
+    const t = el('button', 'tab', deck.name + ' (' + deck.id + ') ×' + deck.count); t.dataset.pane = 'deck-' + i; tabs.append(t);
+    const pane = el('section', 'pane deck'); pane.id = 'deck-' + i; pane.dataset.id = deck.id;
+    deck.faces.forEach((f, n) => { const fig = el('figure', 'face'); fig.dataset.deck = i; fig.dataset.face = n;
+      const front = el('img', 'front'); front.src = f.front; front.alt = 'front'; fig.append(front);
+      if (f.back) { const back = el('img', 'back'); back.src = f.back; back.alt = 'back'; fig.append(back); }
+      fig.append(el('figcaption', '', f.name + ' × ' + f.count)); pane.append(fig); });
+    panes.append(pane); });
+  const t = el('button', 'tab', 'Sheets & rulebook'); t.dataset.pane = 'sheets'; tabs.append(t);
+  const sheets = el('section', 'pane'); sheets.id = 'sheets';
+  s.sheets.forEach(p => { const fig = el('figure', 'sheet'); const img = el('img'); img.src = p.src; img.alt = '';
+    fig.append(img, el('figcaption', '', p.title)); sheets.append(fig); });
+  panes.append(sheets);
+  document.getElementById('changes').replaceChildren(...s.changes.map(c => el('li', '', c)));
+  document.getElementById('reprint').textContent = s.reprint;
+  show(document.getElementById(open) ? open : (s.decks.length ? 'deck-0' : 'sheets'));
+}
+document.addEventListener('click', e => { const t = e.target.closest('.tab'); if (t) show(t.dataset.pane);
+  const f = e.target.closest('.face'); if (f && state) details(+f.dataset.deck, +f.dataset.face); });
+fetch('/state.json').then(r => r.json()).then(s => { draw(s);
+  const events = new EventSource('/events?after=' + s.generation);
+  events.addEventListener('state', () => fetch('/state.json').then(r => r.json()).then(draw)); });
+show(document.querySelector('.pane.deck') ? 'deck-0' : 'sheets');
+"""

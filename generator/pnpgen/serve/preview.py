@@ -1,0 +1,139 @@
+"""What the preview page shows, read from a good build's own files: each deck's distinct faces
+from ``shop/<deck>-unique.pdf`` (each face once, its name and quantity in shop/order.csv), the
+home sheets, the rulebook pages and the last reprint list; pictures are those PDF pages
+rasterised by pypdfium2, so the page never differs from print. Builds with the engine and
+keeps the last good state when a save is broken."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+from pnpgen.engine.changes import plain_values
+from pnpgen.engine.options import BuildOptions
+from pnpgen.engine.run import RulebookOptions, inputs_of, run_build
+from pnpgen.errors import InputError
+
+FACE_PX = 260  # a face's width on screen
+SHEET_PX = 420  # a home sheet's or rulebook page's width
+
+
+@dataclass
+class State:
+    """The last good build as the page shows it; ``error`` is the last save's error (or "")."""
+
+    generation: int = 0
+    error: str = ""
+    decks: list[dict[str, Any]] = field(default_factory=list)
+    sheets: list[dict[str, Any]] = field(default_factory=list)  # home sheets, then rulebook pages
+    changes: list[str] = field(default_factory=list)
+    reprint: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"generation": self.generation, "error": self.error, "decks": self.decks, "sheets": self.sheets,
+                "changes": self.changes, "reprint": self.reprint}
+
+
+class Preview:
+    """Builds the game into ``out_root`` and reads what to show from the files written."""
+
+    def __init__(self, ws: Workspace, slug: str, out_root: Path):
+        self.ws, self.slug, self.out_root = ws, slug, out_root
+        self.state = State()
+        self.lock = threading.Lock()
+        self.pictures: dict[str, tuple[Path, int, int]] = {}  # picture id → (pdf, page index, width px)
+        self.rendered: dict[str, bytes] = {}
+
+    def folders(self) -> list[Path]:
+        """What to watch: the same folders ``pnpgen watch`` watches."""
+        return [f for f in inputs_of(self.ws, self.slug) if f.is_dir()]
+
+    def rebuild(self) -> State:
+        """Build; on success show the new build, on bad input keep the last good one with the error."""
+        with self.lock:
+            try:
+                run_build(self.ws, [self.slug], BuildOptions(jobs=1), self.out_root, RulebookOptions())
+                decks, sheets, pictures = self._read()
+            except InputError as e:
+                self.state.error = f"pnpgen: error: {e}"
+                self.state.generation += 1
+                return self.state
+            out = self.out_root / self.slug
+            manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+            reprint = out / "reprint.txt"
+            self.pictures = pictures
+            self.rendered = {k: v for k, v in self.rendered.items() if k in pictures}
+            self.state = State(self.state.generation + 1, "", decks, sheets, list(manifest.get("changes", [])),
+                               reprint.read_text(encoding="utf-8") if reprint.is_file() else "")
+            return self.state
+
+    def _read(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, tuple[Path, int, int]]]:
+        out = self.out_root / self.slug
+        game = load_game(self.ws, self.slug)
+        manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+        rows = list(csv.DictReader(io.StringIO((out / "shop" / "order.csv").read_text(encoding="utf-8-sig"))))
+        pictures: dict[str, tuple[Path, int, int]] = {}
+
+        def picture(pdf: Path, index: int, width: int) -> str:
+            digest = hashlib.sha256(pdf.read_bytes()).hexdigest()[:12]
+            pid = f"{digest}-{index}-{width}"
+            pictures[pid] = (pdf, index, width)
+            return f"/picture/{pid}.png"
+
+        decks = []
+        for record in manifest["decks"]:
+            deck = game.deck(record["id"])
+            faces = []
+            for row in rows:
+                if row["deck"] != deck.id:
+                    continue
+                unique = out / row["file"]
+                page = int(row["page"]) - 1
+                piece = deck.pieces[int(row["piece"]) - 1]
+                faces.append({
+                    "name": row["name"], "count": int(row["quantity"]),
+                    "front": picture(unique, page, FACE_PX),
+                    "back": picture(unique, page + 1, FACE_PX) if record["double_sided"] else None,
+                    "where": str(piece.where).removeprefix(f"{self.ws.root}/"),  # workspace-relative
+                    "fields": plain_values(piece.values),
+                })
+            decks.append({"id": deck.id, "name": deck.name, "count": deck.count, "faces": faces})
+        sheets = []
+        for record in manifest["decks"]:
+            if record["files"]:
+                home = out / record["files"][0]
+                sheets += [{"title": f"{record['files'][0]} p. {n + 1}", "src": picture(home, n, SHEET_PX)}
+                           for n in range(record["pages"])]
+        book = out / "rulebook.pdf"
+        if book.is_file():
+            import pypdfium2 as pdfium
+
+            pages = len(pdfium.PdfDocument(book))
+            sheets += [{"title": f"rulebook.pdf p. {n + 1}", "src": picture(book, n, SHEET_PX)} for n in range(pages)]
+        return decks, sheets, pictures
+
+    def png(self, pid: str) -> bytes | None:
+        """A picture of the current build as PNG, rasterised once."""
+        if pid in self.rendered:
+            return self.rendered[pid]
+        where = self.pictures.get(pid)
+        if where is None:
+            return None
+        import pypdfium2 as pdfium
+
+        pdf, index, width = where
+        doc = pdfium.PdfDocument(pdf.read_bytes())
+        page = doc[index]
+        image = page.render(scale=width / page.get_width()).to_pil()
+        buf = io.BytesIO()
+        image.save(buf, "PNG")
+        self.rendered[pid] = buf.getvalue()
+        return self.rendered[pid]

@@ -1,0 +1,127 @@
+"""History: each good build that changes the game records a version; log, diff, tag, reprint --since."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import make_workspace, run
+
+NAMES = [f"カード{i}" for i in range(1, 6)]
+
+
+def _build(ws: Path) -> None:
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--quiet") == 0
+
+
+def _edit(ws: Path, old: str, new: str) -> None:
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    assert old in text
+    deck.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def _history(ws: Path) -> Path:
+    return ws / "build" / ".history" / "test"
+
+
+def test_diff_lists_exactly_the_edits_made_and_log_and_tag_name_the_versions(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    _build(ws)
+    _edit(ws, "text: 本文カード2}", "text: 本文カード2, count: 3}")
+    _edit(ws, "text: 本文カード4}", "text: 書き直した}")
+    _edit(ws, "  - {name: カード5, text: 本文カード5}\n", "  - {name: 新札, text: 新しい}\n")
+    _build(ws)
+    _build(ws)  # up to date: no new version
+    assert sorted(p.name for p in _history(ws).iterdir()) == ["v00001.json", "v00002.json"]
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    d = json.loads(capsys.readouterr().out)
+    assert (d["from"]["version"], d["to"]["version"]) == ("v1", "v2")
+    cards = d["decks"]["cards"]
+    assert cards["count"] == [5, 7]
+    assert cards["counts"] == [{"piece": "カード2", "old": 1, "new": 3}]
+    assert cards["fields"] == [{"piece": "カード4", "field": "text", "old": "本文カード4", "new": "書き直した"}]
+    assert cards["added"] == [{"piece": "新札", "count": 1}] and cards["removed"] == [{"piece": "カード5", "count": 1}]
+    assert list(d["decks"]) == ["cards"] and cards["faces"] == [] and cards["back_changed"] is False
+    assert run(ws, "diff", "--game", "test", "v1", "v2") == 0
+    md = capsys.readouterr().out
+    assert md.startswith("# test: v1 → v2\n")
+    assert "- カード2: ×1 → ×3" in md and "- カード4: text: 「本文カード4」 → 「書き直した」" in md
+    assert "- added: 新札 ×1" in md and "- removed: カード5 ×1" in md
+    assert run(ws, "tag", "--game", "test", "playtest-3", "v1") == 0
+    capsys.readouterr()
+    assert run(ws, "log", "--game", "test") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("v2 ") and "cards 7" in lines[0]
+    assert lines[1].startswith("v1 ") and lines[1].endswith("[playtest-3]") and "cards 5" in lines[1]
+    assert run(ws, "diff", "--game", "test", "playtest-3", "latest", "--format", "json") == 0
+    assert json.loads(capsys.readouterr().out)["decks"]["cards"]["count"] == [5, 7]
+
+
+def test_history_skips_a_damaged_entry_and_is_bounded(tmp_path, capsys, monkeypatch):
+    from pnpgen.engine import history
+
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    _build(ws)
+    _edit(ws, "text: 本文カード2}", "text: 本文カード2, count: 2}")
+    _build(ws)
+    v2 = _history(ws) / "v00002.json"
+    v2.write_text(v2.read_text(encoding="utf-8").replace('"count": 6', '"count": 60'), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "log", "--game", "test") == 0
+    assert [ln.split()[0] for ln in capsys.readouterr().out.splitlines()] == ["v1"]  # the damaged v2 is not trusted
+    assert run(ws, "diff", "--game", "test", "v2") == 2
+    assert "no version 'v2'" in capsys.readouterr().err
+    monkeypatch.setattr(history, "KEEP", 2)
+    _edit(ws, "count: 2}", "count: 3}")
+    _build(ws)  # v3; the oldest (v1) pruned, the damaged v2 counted and kept as the newer
+    assert sorted(p.name for p in _history(ws).iterdir()) == ["v00002.json", "v00003.json"]
+    assert [v.name for v in history.versions(ws / "build", "test")] == ["v3"]
+
+
+def test_reprint_since_a_version_holds_every_copy_changed_since(tmp_path, capsys):
+    from pypdf import PdfReader
+
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    _build(ws)
+    _edit(ws, "text: 本文カード2}", "text: 本文カード2, count: 2}")
+    _build(ws)
+    _edit(ws, "text: 本文カード4}", "text: 書き直した}")
+    _build(ws)
+    assert run(ws, "reprint", "--game", "test", "--since", "v1") == 0
+    out = ws / "build" / "test"
+    pages = PdfReader(out / "reprint-since-v1.pdf").pages
+    assert [p.get_contents().get_data().count(b" Do") for p in pages] == [2, 2]  # カード2 once more, カード4 anew
+    said = (out / "reprint-since-v1.txt").read_text(encoding="utf-8")
+    assert "1 × カード2" in said and "1 × カード4" in said and "1 × カード4 (old version)" in said
+    assert "v1 (" in said.splitlines()[0]
+
+
+def test_bad_version_and_tag_names_are_one_line(tmp_path, capsys):
+    import pytest
+
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    assert run(ws, "log", "--game", "test") == 0
+    assert "no recorded version yet" in capsys.readouterr().out
+    assert run(ws, "diff", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no recorded version" in err and "Traceback" not in err
+    _build(ws)
+    with pytest.raises(SystemExit) as e:
+        run(ws, "tag", "--game", "test", "v7")
+    assert e.value.code == 2 and "not a tag name" in capsys.readouterr().err
+    assert run(ws, "reprint", "--game", "test", "--since", "v9") == 2
+    assert "no version 'v9'" in capsys.readouterr().err
+
+
+def test_diff_says_back_changed_for_a_new_back_design(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    _build(ws)
+    back = ws / "templates" / "test" / "card-back.svg.j2"
+    back.write_text(back.read_text(encoding="utf-8").replace("#333366", "#663333"), encoding="utf-8")
+    _build(ws)
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test") == 0
+    md = capsys.readouterr().out
+    assert "- back changed (a new back design)" in md and "face changed" not in md and "カード1" not in md

@@ -1,0 +1,210 @@
+"""Issue 22: a picture is decoded and compressed once per content, ever — its PDF image stream
+kept in build/.cache/images and placed by every document of every later build — its size and
+orientation are read from the header alone, and ``pnpgen list`` never opens the art."""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from conftest import make_workspace, run
+from pdfprobe import image_xobjects, reader
+
+from pnpgen.data import art as art_files
+from pnpgen.pdf import raster
+
+DECK = """\
+name: 絵札
+format: poker
+front: card-front.svg.j2
+back: card-back.svg.j2
+fields: {name: text, art: image}
+pieces:
+"""
+FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+{{ image(piece.art, 5, 20, w - 10, 40) }}
+{{ textbox(piece.name, 5, 5, w - 10, 12, size=12, align="center") }}
+{% endblock %}
+"""
+PDFS = ("cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "test-all.pdf")
+COLOURS = {"a.png": (200, 40, 40), "b.png": (40, 200, 40), "c.png": (40, 40, 200)}
+
+
+def pieces(edited: str = "") -> str:
+    return "".join(f"  - {{name: 札{i}{edited if i == 1 else ''}, art: {name}, count: 2}}\n"
+                   for i, name in enumerate(COLOURS, 1))
+
+
+def workspace(root: Path) -> Path:
+    ws = make_workspace(root, deck=DECK + pieces(), front=FRONT)
+    (ws / "data" / "test" / "art").mkdir()
+    for name, colour in COLOURS.items():
+        im = Image.new("RGB", (500, 360), colour)
+        im.paste((255, 255, 255), (0, 0, 250, 180))
+        im.save(ws / "data" / "test" / "art" / name)
+    return ws
+
+
+@pytest.fixture
+def made(monkeypatch) -> list[bytes]:
+    """Every picture whose stream is made (decoded and compressed) from now on."""
+    calls: list[bytes] = []
+    real = raster.make_stream
+
+    def counted(data: bytes) -> raster.ImageStream:
+        calls.append(data)
+        return real(data)
+
+    monkeypatch.setattr(raster, "make_stream", counted)
+    return calls
+
+
+def build(ws: Path, out: Path) -> None:
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(out)) == 0
+
+
+def test_each_picture_is_made_once_for_four_documents_and_never_again(tmp_path, made):
+    ws = workspace(tmp_path / "ws")
+    build(ws, tmp_path / "b")
+    assert len(made) == 3 and len(set(made)) == 3  # three pictures, four PDFs each showing all three
+    for name in PDFS:
+        assert len(image_xobjects(reader(tmp_path / "b" / "test" / name))) == 3
+    assert len(list((tmp_path / "b" / ".cache" / "images").rglob("*.bin"))) == 3
+
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(DECK + pieces("改"), encoding="utf-8")
+    made.clear()
+    build(ws, tmp_path / "b")
+    assert made == []  # every document rewritten, every picture placed from the cache
+    build(ws, tmp_path / "cold")  # the same edit built into an empty folder: the same bytes
+    assert len(made) == 3
+    for name in PDFS:
+        assert (tmp_path / "b" / "test" / name).read_bytes() == (tmp_path / "cold" / "test" / name).read_bytes()
+
+
+def test_a_damaged_stream_in_the_cache_is_made_again_not_trusted(tmp_path, made):
+    ws = workspace(tmp_path / "ws")
+    build(ws, tmp_path / "b")
+    good = {name: (tmp_path / "b" / "test" / name).read_bytes() for name in PDFS}
+    entry = sorted((tmp_path / "b" / ".cache" / "images").rglob("*.bin"))[0]
+    data = bytearray(entry.read_bytes())
+    data[-10] ^= 0xFF  # one byte of the stream changed
+    entry.write_bytes(bytes(data))
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(DECK + pieces("改"), encoding="utf-8")
+    build(ws, tmp_path / "b")
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(DECK + pieces(), encoding="utf-8")
+    made.clear()
+    build(ws, tmp_path / "b")
+    assert made == []
+    assert {name: (tmp_path / "b" / "test" / name).read_bytes() for name in PDFS} == good
+    assert entry.read_bytes() != bytes(data)  # rewritten whole
+
+
+def _picture(mode: str, fmt: str, **save) -> bytes:
+    im = Image.new("RGB", (64, 48), (10, 120, 230))
+    im.paste((250, 250, 0), (0, 0, 32, 24))
+    im.paste((200, 30, 90), (40, 30, 64, 48))
+    buf = io.BytesIO()
+    im.convert(mode).save(buf, fmt, **save)
+    return buf.getvalue()
+
+
+PICTURES = {  # how the stream is made: the PNG's own pixel data, the JPEG's own, or by ReportLab
+    "RGB PNG": (lambda: _picture("RGB", "PNG"), "own PNG"),
+    "grey PNG": (lambda: _picture("L", "PNG"), "own PNG"),
+    "palette PNG": (lambda: _picture("P", "PNG"), "ReportLab"),  # decoded and compressed
+    "RGB JPEG": (lambda: _picture("RGB", "JPEG", quality=95), "own JPEG"),
+    "grey JPEG": (lambda: _picture("L", "JPEG", quality=95), "own JPEG"),
+}
+
+
+@pytest.mark.parametrize("kind", PICTURES)
+def test_a_placed_stream_shows_the_pixels_draw_image_shows(kind):
+    """The picture placed from its stream renders pixel for pixel as canvas.drawImage draws it."""
+    import pypdfium2 as pdfium
+    from pypdf import PdfReader
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen.canvas import Canvas
+
+    make, how = PICTURES[kind]
+    data = make()
+    pixels, pdfs = [], []
+    for ours in (False, True):
+        out = io.BytesIO()
+        c = Canvas(out, pagesize=(200, 150), invariant=1)
+        if ours:
+            raster.place_image(c, data, 10, 20, 128, 96, raster.ImageStreams())
+        else:
+            c.drawImage(ImageReader(io.BytesIO(data)), 10, 20, 128, 96)
+        c.showPage()
+        c.save()
+        pdfs.append(out.getvalue())
+        page = pdfium.PdfDocument(out.getvalue())[0]
+        pixels.append(page.render(scale=1).to_pil().convert("RGB").tobytes())
+    assert pixels[0] == pixels[1]
+    (image,) = image_xobjects(PdfReader(io.BytesIO(pdfs[1]))).values()
+    filters = image["/Filter"]
+    if how == "own PNG":  # the PNG's own compressed pixels, not compressed again
+        assert filters == ["/FlateDecode"] and image["/DecodeParms"][0]["/Predictor"] == 15
+        assert image.get_data() == Image.open(io.BytesIO(data)).tobytes()
+    elif how == "own JPEG":
+        assert filters == ["/DCTDecode"] and image._data == data
+    else:
+        assert "/DecodeParms" not in image
+
+
+def _png_with_late_exif(orientation: int) -> bytes:
+    """A 30×20 PNG whose eXIf chunk (orientation) comes after its pixels, before IEND."""
+    buf = io.BytesIO()
+    Image.new("RGB", (30, 20), (1, 2, 3)).save(buf, "PNG")
+    png = buf.getvalue()
+    exif = Image.Exif()
+    exif[art_files.ORIENTATION] = orientation
+    body = exif.tobytes()
+    body = body[6:] if body.startswith(b"Exif\x00\x00") else body
+    chunk = struct.pack(">I", len(body)) + b"eXIf" + body + struct.pack(">I", zlib.crc32(b"eXIf" + body))
+    end = png.rindex(b"IEND") - 4
+    return png[:end] + chunk + png[end:]
+
+
+def test_size_and_orientation_come_from_the_header_without_decoding(tmp_path, monkeypatch):
+    from PIL import ImageFile
+
+    folder = tmp_path / "game" / "art"
+    folder.mkdir(parents=True)
+    (folder / "late.png").write_bytes(_png_with_late_exif(6))
+    (folder / "plain.png").write_bytes(_png_with_late_exif(1))
+
+    def no_decoding(self):
+        raise AssertionError("pixels decoded")
+
+    monkeypatch.setattr(ImageFile.ImageFile, "load", no_decoding)
+    files = art_files.ArtFolder(tmp_path / "game")
+    assert files.info("late.png").size == (20.0, 30.0)  # turned a quarter: width and height swap
+    assert files.info("plain.png").size == (30.0, 20.0)
+    # an opaque RGB PNG standing upright is embedded as it is: no decoding, no re-encoding
+    raw = (folder / "plain.png").read_bytes()
+    assert art_files.print_bytes(raw) == raw
+
+
+def test_a_turned_png_is_still_turned_upright_in_print(tmp_path):
+    raw = _png_with_late_exif(6)
+    out = Image.open(io.BytesIO(art_files.print_bytes(raw)))
+    assert out.size == (20, 30)
+
+
+def test_list_never_opens_the_art(tmp_path, monkeypatch, capsys):
+    ws = workspace(tmp_path / "ws")
+
+    def no_pictures(*args, **kwargs):
+        raise AssertionError("a picture was opened")
+
+    monkeypatch.setattr(Image, "open", no_pictures)
+    assert run(ws, "list") == 0
+    assert "cards" in capsys.readouterr().out

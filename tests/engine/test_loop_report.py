@@ -1,0 +1,95 @@
+"""The exact reprint report: the sheets it names are exactly the pages whose bytes differ."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pypdf import PdfReader
+
+from conftest import make_workspace, run
+
+NAMES = [f"カード{i}" for i in range(1, 31)]  # 30 cards: 9 a sheet, sheets 1–3 full, sheet 4 holds 3
+
+
+def _pages(pdf: Path) -> list[bytes]:
+    """Each page as everything it prints: its content stream and the forms (faces) it places."""
+    out = []
+    for page in PdfReader(pdf).pages:
+        data = page.get_contents().get_data()
+        forms = page["/Resources"].get("/XObject", {})
+        for name in sorted(forms):
+            data += name.encode() + forms[name].get_object().get_data()
+        out.append(data)
+    return out
+
+
+def _build(ws: Path) -> dict:
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    return json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
+
+
+def test_a_count_plus_two_names_exactly_the_pages_whose_bytes_differ(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    _build(ws)
+    home = ws / "build" / "test" / "cards.pdf"
+    before = _pages(home)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文カード29}", "text: 本文カード29, count: 3}"),
+                    encoding="utf-8")
+    capsys.readouterr()
+    manifest = _build(ws)
+    after = _pages(home)
+    differ = [n for n, page in enumerate(after, 1) if n > len(before) or before[n - 1] != page]
+    assert len(before) == len(after) == 8 and differ == [7, 8]  # the stamp no longer changes every sheet
+    assert manifest["changes"] == ["cards: 30 → 32 (+2 カード29); reprint cards.pdf: sheets 4 (pages 7–8)"]
+    assert manifest["reprint"]["cards"] == {"file": "cards.pdf", "sheets": [4], "pages": [7, 8], "why": ["+2 カード29"]}
+    assert "changed: cards: 30 → 32 (+2 カード29); reprint cards.pdf: sheets 4 (pages 7–8)" in capsys.readouterr().out
+
+
+def test_a_new_back_design_is_back_changed_not_every_piece_edited(tmp_path):
+    ws = make_workspace(tmp_path / "ws", NAMES[:12])
+    _build(ws)
+    back = ws / "templates" / "test" / "card-back.svg.j2"
+    back.write_text(back.read_text(encoding="utf-8").replace("#333366", "#663333"), encoding="utf-8")
+    manifest = _build(ws)
+    assert manifest["changes"] == ["cards: 12 → 12 (back changed); reprint cards.pdf: sheets 1–2 (pages 1–4)"]
+
+
+def test_an_edited_text_names_the_field_and_only_its_sheet(tmp_path):
+    ws = make_workspace(tmp_path / "ws", NAMES[:12])
+    _build(ws)
+    before = _pages(ws / "build" / "test" / "cards.pdf")
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文カード11}", "text: 書き直した}"),
+                    encoding="utf-8")
+    manifest = _build(ws)
+    after = _pages(ws / "build" / "test" / "cards.pdf")
+    # a sheet is one piece of paper: its stamp names the faces of both sides, so both pages differ
+    assert [n for n, page in enumerate(after, 1) if before[n - 1] != page] == [3, 4]
+    assert manifest["changes"] == ["cards: 12 → 12 (カード11: text); reprint cards.pdf: sheets 2 (pages 3–4)"]
+
+
+def test_the_reprint_file_holds_exactly_the_new_copies_with_backs_and_says_what_to_pull(tmp_path):
+    ws = make_workspace(tmp_path / "ws", NAMES[:12])
+    _build(ws)
+    out = ws / "build" / "test"
+    assert not (out / "reprint.pdf").exists()  # the first build: nothing to reprint
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8").replace("text: 本文カード5}", "text: 本文カード5, count: 3}")
+    deck.write_text(text.replace("text: 本文カード7}", "text: 書き直した}"), encoding="utf-8")
+    manifest = _build(ws)
+    assert {"reprint.pdf", "reprint.txt"} <= set(manifest["files"])
+    reader = PdfReader(out / "reprint.pdf")
+    assert len(reader.pages) == 2  # one sheet: 3 fronts, then their backs
+    assert [p.get_contents().get_data().count(b" Do") for p in reader.pages] == [3, 3]
+    words = " ".join(p.extract_text() for p in reader.pages)
+    assert words.count("カード5") >= 2 and "カード7" in words and "カード1 " not in words
+    assert "Bカード5" in words  # the backs
+    said = (out / "reprint.txt").read_text(encoding="utf-8")
+    assert "2 × カード5" in said and "1 × カード7" in said
+    assert "pull out and throw away (1 copy):\n    1 × カード7 (old version)" in said
+    # a rebuild that changes no piece leaves no reprint file behind
+    deck.write_text(deck.read_text(encoding="utf-8") + "# a note\n", encoding="utf-8")
+    _build(ws)
+    assert not (out / "reprint.pdf").exists() and not (out / "reprint.txt").exists()

@@ -1,0 +1,72 @@
+"""Issue 22: the faces of one game rendered over --jobs workers give the files one worker gives,
+byte for byte, with the same warnings in the same order."""
+
+from __future__ import annotations
+
+
+from PIL import Image
+
+from conftest import make_workspace, run
+
+from pnpgen.engine import prerender
+
+DECK = """\
+name: 絵札
+format: poker
+front: card-front.svg.j2
+back: card-back.svg.j2
+fields: {name: text, art: image}
+pieces:
+"""
+FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+{{ image(piece.art, 5, 20, w - 10, 40) }}
+{{ textbox(piece.name, 5, 5, w - 10, 10, size=10, align="center") }}
+{% endblock %}
+"""
+N = 40  # distinct cards: 80 faces, over prerender.MIN_FACES
+
+
+def test_two_workers_write_what_one_writes(tmp_path, capsys, monkeypatch):
+    pieces = "".join(f"  - {{name: 札{i}, art: a{i % 5}.png, count: {i % 3 + 1}}}\n" for i in range(1, N + 1))
+    ws = make_workspace(tmp_path / "ws", deck=DECK + pieces, front=FRONT)
+    (ws / "data" / "test" / "art").mkdir()
+    for i in range(5):  # 40×30 px over 53×40 mm: every placement warns of its resolution
+        Image.new("RGB", (40, 30), (40 * i, 90, 200)).save(ws / "data" / "test" / "art" / f"a{i}.png")
+    in_workers = []
+    real = prerender.prerender
+
+    def counted(*args):
+        in_workers.append(real(*args))
+        return in_workers[-1]
+
+    monkeypatch.setattr(prerender, "prerender", counted)
+    outs, errs = [], []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"jobs{jobs}"
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", jobs, "--out", str(out)) == 0
+        outs.append(out / "test")
+        errs.append(capsys.readouterr().err)
+    files = sorted(p.relative_to(outs[0]) for p in outs[0].rglob("*") if p.is_file())
+    assert len(files) >= 5
+    assert sorted(p.relative_to(outs[1]) for p in outs[1].rglob("*") if p.is_file()) == files
+    for rel in files:
+        assert (outs[0] / rel).read_bytes() == (outs[1] / rel).read_bytes(), rel
+    assert in_workers == [2 * N]  # --jobs 2: every face rendered in the workers
+    assert errs[0].count("dpi") >= N and errs[0] == errs[1]
+
+
+def test_too_few_faces_stay_in_one_process(tmp_path, monkeypatch):
+    ws = make_workspace(tmp_path / "ws")
+
+    in_workers = []
+    real = prerender.prerender
+
+    def counted(*args):
+        in_workers.append(real(*args))
+        return in_workers[-1]
+
+    monkeypatch.setattr(prerender, "prerender", counted)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "2", "--out", str(tmp_path / "b")) == 0
+    assert in_workers == [0]  # 22 faces: rendered in the build's own process

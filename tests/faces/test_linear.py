@@ -1,0 +1,108 @@
+"""Issue 22: rendering a deck costs in proportion to its size. Operations are counted, nothing is
+timed: the image placements the render memo visits, and the pieces summed for the deck's total,
+for a deck of N illustrated cards and of 2N."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from conftest import make_workspace
+
+from pnpgen.data.model import Deck
+from pnpgen.data.workspace import Workspace
+from pnpgen.engine.game import render_game
+from pnpgen.engine.options import BuildOptions
+from pnpgen.faces.images import ArtPlacer
+from pnpgen.faces.templates import RenderMemo
+
+DECK = """\
+name: 絵札
+format: poker
+front: card-front.svg.j2
+back: card-back.svg.j2
+fields: {name: text, art: image}
+pieces:
+"""
+FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+{{ image(piece.art, 5, 20, w - 10, 40) }}
+{{ textbox(deck.name, 5, 5, w - 10, 8, size=8) }}
+{% endblock %}
+"""
+COUNTED = FRONT.replace("deck.name,", "deck.name ~ ' ×' ~ deck.count,")
+
+
+def workspace(root: Path, n: int, front: str = FRONT, counted: int | None = None) -> Workspace:
+    pieces = "".join(f"  - {{name: 札{i}, art: a{i % 7}.png, count: {2 if i == counted else 1}}}\n"
+                     for i in range(1, n + 1))
+    if (root / "data").exists():
+        (root / "data" / "test" / "decks" / "cards.yaml").write_text(DECK + pieces, encoding="utf-8")
+        return Workspace(root)
+    ws = make_workspace(root, deck=DECK + pieces, front=front)
+    (ws / "data" / "test" / "art").mkdir()
+    for i in range(7):
+        Image.new("RGB", (40, 30), (30 * i, 90, 200)).save(ws / "data" / "test" / "art" / f"a{i}.png")
+    return Workspace(ws)
+
+
+@pytest.fixture
+def ops(monkeypatch) -> dict[str, int]:
+    """Placements visited by ArtPlacer.images / placements_since, and pieces summed by Deck.count."""
+    seen = {"placements": 0, "summed": 0}
+    images, since, count = ArtPlacer.images, ArtPlacer.placements_since, Deck.count
+
+    def counted_images(self):
+        out = images(self)
+        seen["placements"] += len(out)
+        return out
+
+    def counted_since(self, n):
+        out = since(self, n)
+        seen["placements"] += len(out)
+        return out
+
+    def counted_count(self):
+        seen["summed"] += len(self.pieces)
+        return count.fget(self)
+
+    monkeypatch.setattr(ArtPlacer, "images", counted_images)
+    monkeypatch.setattr(ArtPlacer, "placements_since", counted_since)
+    monkeypatch.setattr(Deck, "count", property(counted_count))
+    return seen
+
+
+def rendered_ops(root: Path, n: int, ops: dict[str, int]) -> dict[str, int]:
+    ws = workspace(root, n)
+    ops.update(placements=0, summed=0)
+    render_game(ws, "test", BuildOptions(), memo=RenderMemo("inputs", {}))
+    return dict(ops)
+
+
+def test_rendering_twice_the_cards_costs_twice_the_operations(tmp_path, ops):
+    small = rendered_ops(tmp_path / "n", 60, ops)
+    large = rendered_ops(tmp_path / "2n", 120, ops)
+    assert small["placements"] >= 60 and small["summed"] >= 60  # they are counted at all
+    for what in ("placements", "summed"):
+        assert large[what] <= 2.2 * small[what], (what, small, large)  # quadratic would be 4×
+
+
+def test_a_count_edit_renders_again_only_the_faces_that_show_it(tmp_path):
+    """The deck's total is no part of the memo's key: faces that never read deck.count are
+    remembered across a count edit; a face that reads it is drawn again with the new total."""
+    for front, again in ((FRONT, 2), (COUNTED, 21)):
+        root = tmp_path / ("counted" if front is COUNTED else "plain")
+        ws = workspace(root, 20, front)
+        memo = RenderMemo("inputs", {})
+        first = render_game(ws, "test", BuildOptions(), memo=memo)
+        workspace(root, 20, counted=5)
+        memo = RenderMemo("inputs", memo.learned)
+        second = render_game(ws, "test", BuildOptions(), memo=memo)
+        # piece 5's front and back (its own count changed), and every front that shows the total
+        assert len(memo.learned) == again
+        if front is COUNTED:
+            assert any("×21" in svg for svg in second.faces.svgs.values())
+            assert not any("×21" in svg for svg in first.faces.svgs.values())

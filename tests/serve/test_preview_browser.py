@@ -1,0 +1,113 @@
+"""The live preview in a real browser: headless Chromium (Debian's chromium and chromium-driver)
+driven by Selenium. Skipped, with the reason, where they are not installed."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, child_env, make_workspace
+
+selenium = pytest.importorskip("selenium", reason="selenium not installed (pip install '.[test]')")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER),
+                                reason="headless Chromium not installed (apt-get install chromium chromium-driver)")
+
+NAMES = ["カード1", "<script>alert(1)</script>", "カード3"]
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _serve(ws: Path, game: str, out: Path):
+    port = _port()
+    env = child_env(PYTHONPATH=str(REPO / "generator"))
+    proc = subprocess.Popen([sys.executable, "-m", "pnpgen", "serve", "--game", game, "--port", str(port),
+                             "--out", str(out)], cwd=ws, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    for _ in range(600):  # the first build, then the server: until it answers
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+            return proc, f"http://127.0.0.1:{port}/"
+        except OSError:
+            if proc.poll() is not None:
+                raise AssertionError(proc.stdout.read() if proc.stdout else "pnpgen serve ended") from None
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError("pnpgen serve did not answer")
+
+
+def _browser(width: int = 1280, height: int = 800):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", f"--window-size={width},{height}"):
+        options.add_argument(arg)
+    return webdriver.Chrome(service=Service(DRIVER), options=options)
+
+
+def _wait(driver, condition, seconds: float):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(lambda d: d.execute_script(condition))
+
+
+def test_the_page_shows_every_face_updates_without_reload_and_keeps_faces_on_a_broken_save(tmp_path):
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    proc, url = _serve(ws, "test", tmp_path / "out")
+    driver = _browser()
+    try:
+        driver.get(url)
+        _wait(driver, "return document.querySelectorAll('#deck-0 .face').length === 3", 5)
+        captions = [e.text for e in driver.find_elements("css selector", "#deck-0 .face figcaption")]
+        assert captions == ["カード1 × 1", "<script>alert(1)</script> × 1", "カード3 × 1"]  # text, never run
+        assert driver.execute_script("return document.querySelectorAll('#deck-0 .face img.front').length") == 3
+        assert driver.execute_script("return [...document.images].every(i => i.complete && i.naturalWidth > 0)")
+        driver.execute_script("window.notReloaded = true")
+        time.sleep(0.5)  # the watcher is running
+        deck = ws / "data" / "test" / "decks" / "cards.yaml"
+        deck.write_text(deck.read_text(encoding="utf-8").replace("name: カード3", "name: 新しい名前"), encoding="utf-8")
+        _wait(driver, "return [...document.querySelectorAll('#deck-0 figcaption')].some(c => c.textContent === '新しい名前 × 1')", 2)
+        assert driver.execute_script("return window.notReloaded === true")
+        driver.find_elements("css selector", "#deck-0 .face")[2].click()
+        details = driver.find_element("id", "details").text
+        assert "data/test/decks/cards.yaml:11:5" in details and "本文カード3" in details
+        deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: [broken\n", encoding="utf-8")
+        _wait(driver, "return document.getElementById('error').classList.contains('shown')", 5)
+        assert driver.find_element("id", "error").text.startswith("pnpgen: error: ")
+        assert "cards.yaml:" in driver.find_element("id", "error").text
+        assert driver.execute_script("return document.querySelectorAll('#deck-0 .face').length") == 3
+        assert driver.execute_script("return window.notReloaded === true")
+    finally:
+        driver.quit()
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.mark.skipif(not os.environ.get("PNPGEN_SCREENSHOT"), reason="set PNPGEN_SCREENSHOT=path.png to take README's screenshot")
+def test_screenshot_of_the_preview(tmp_path):
+    proc, url = _serve(REPO, "populous", tmp_path / "out")
+    driver = _browser(1400, 900)
+    try:
+        driver.get(url)
+        _wait(driver, "return document.querySelectorAll('.pane.on .face').length > 0", 30)
+        driver.find_elements("css selector", ".tab")[1].click()  # the epic cards, fronts and backs
+        _wait(driver, "return [...document.querySelectorAll('.pane.on img')].every(i => i.complete && i.naturalWidth > 0)", 60)
+        driver.find_elements("css selector", ".pane.on .face")[0].click()
+        driver.save_screenshot(os.environ["PNPGEN_SCREENSHOT"])
+    finally:
+        driver.quit()
+        proc.terminate()
+        proc.wait(10)

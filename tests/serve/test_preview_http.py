@@ -1,0 +1,81 @@
+"""The live preview over plain HTTP: faces, escaping, pushed rebuilds, broken saves."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import make_workspace
+
+pytest.importorskip("starlette", reason="the preview's HTTP stack (pip install starlette uvicorn sse-starlette httpx)")
+from starlette.testclient import TestClient  # noqa: E402
+
+from pnpgen.data.workspace import Workspace  # noqa: E402
+from pnpgen.serve.app import make_app  # noqa: E402
+from pnpgen.serve.preview import Preview  # noqa: E402
+
+NAMES = ["カード1", "<script>alert(1)</script>", "カード3"]
+
+
+def _preview(tmp_path: Path) -> tuple[Path, Preview]:
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    preview.rebuild()
+    assert preview.state.error == ""
+    return ws, preview
+
+
+def test_the_page_shows_each_distinct_face_as_a_png_and_a_script_name_as_text(tmp_path):
+    ws, preview = _preview(tmp_path)
+    with TestClient(make_app(preview, "テストゲーム", watch=False)) as client:
+        page = client.get("/").text
+        assert page.count('class="face"') == 3  # three distinct faces (front and back each)
+        assert "<script>alert(1)</script>" not in page
+        assert "&lt;script&gt;alert(1)&lt;/script&gt; × 1" in page
+        src = re.findall(r'<img class="front" alt="front" src="([^"]+)"', page)[0]
+        png = client.get(src)
+        assert png.headers["content-type"] == "image/png" and png.content[:4] == b"\x89PNG"
+        state = client.get("/state.json").json()
+        face = state["decks"][0]["faces"][1]
+        assert face["name"] == "<script>alert(1)</script>" and face["fields"]["text"] == "本文<script>alert(1)</script>"
+        assert face["where"] == "data/test/decks/cards.yaml:10:5"
+        assert any(s["title"] == "cards.pdf p. 1" for s in state["sheets"])
+
+
+def test_an_edit_is_pushed_and_a_broken_save_shows_its_error_and_keeps_the_faces(tmp_path):
+    ws, preview = _preview(tmp_path)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    with TestClient(make_app(preview, "テストゲーム", watch=False)) as client:
+        first = preview.state.generation
+        deck.write_text(deck.read_text(encoding="utf-8").replace("name: カード3", "name: 新しい名前"), encoding="utf-8")
+        preview.rebuild()  # what the watcher does on a save
+        with client.stream("GET", f"/events?after={first}&limit=1") as events:
+            lines = [ln for ln in events.iter_lines() if ln.startswith("data:")]
+        assert json.loads(lines[0][5:]) == {"generation": first + 1, "error": ""}
+        assert "新しい名前 × 1" in client.get("/").text
+        deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: [broken\n", encoding="utf-8")
+        preview.rebuild()
+        state = client.get("/state.json").json()
+        assert state["error"].startswith("pnpgen: error: ") and "cards.yaml:" in state["error"]
+        assert "\n" not in state["error"]
+        assert [f["name"] for f in state["decks"][0]["faces"]][2] == "新しい名前"  # the last good faces stay
+        page = client.get("/").text
+        assert '<div id="error" class="shown">pnpgen: error: ' in page and page.count('class="face"') == 3
+
+
+def test_a_port_in_use_is_one_line(tmp_path, capsys):
+    import socket
+
+    from conftest import run
+
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert run(ws, "serve", "--game", "test", "--port", str(port)) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"pnpgen: error: --port: port {port} on 127.0.0.1: ") and err.count("\n") == 1
