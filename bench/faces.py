@@ -21,14 +21,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "generator"))
 
 from pnpgen.data.load import load_game  # noqa: E402
 from pnpgen.data.workspace import Workspace, find_workspace  # noqa: E402
-from pnpgen.faces.templates import Face, Renderer  # noqa: E402
+from pnpgen.data.formats import BLEED_MM  # noqa: E402
+from pnpgen.faces.faceset import face_renderer  # noqa: E402
+from pnpgen.faces.templates import Face  # noqa: E402
 
 
 def distinct_faces(ws: Workspace, slug: str) -> list[tuple[str, str, Callable[[str], bytes]]]:
     """(where, svg, resolve) for each distinct SVG a game's templates produce, in print order;
     ``resolve`` gives the bytes of the art files its ``<image>`` elements name."""
     game = load_game(ws, slug)
-    renderer = Renderer(ws.templates, game, 3.0)
+    renderer = face_renderer(ws.templates, game, BLEED_MM)
     seen: dict[str, str] = {}
     for deck in game.decks:
         for piece in deck.pieces:

@@ -13,7 +13,7 @@ from pypdf import PdfReader
 from conftest import DRAFT, REPO, make_workspace, run
 from pnpgen.data import load
 from pnpgen.data.load import load_game
-from pnpgen.data.sheets import SHEET_KEYS
+from pnpgen.data.spreadsheets import SHEET_KEYS
 from pnpgen.data.workspace import Workspace
 from pnpgen.faces.templates import Face, Renderer
 from pnpgen.rulebook import figures

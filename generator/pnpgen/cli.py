@@ -13,7 +13,7 @@ from typing import Callable, NoReturn
 import pnpgen
 from pnpgen.errors import InputError, suggest
 from pnpgen.safetext import shown
-from pnpgen.data.formats import PAPER_SIZES
+from pnpgen.data.formats import BLEED_MM, MIN_DPI, PAPER_SIZES
 from pnpgen.data import validate
 from pnpgen.data.workspace import find_workspace
 from pnpgen.impose.sleeve import sleeve_option
@@ -184,6 +184,8 @@ def _layout_command(la: argparse.ArgumentParser) -> None:
     """``layout`` (engine/scaffold.py): runs with or without a workspace."""
     la.add_argument("action", type=_choice, choices=["list", "export"], help="list the layouts, or export one")
     la.add_argument("name", nargs="?", help="the layout to export (see 'pnpgen layout list')")
+    la.add_argument("--game", type=validate.option(validate.game_option), help="with --deck: export that deck's layout as it builds")
+    la.add_argument("--deck", type=validate.option(validate.deck_option), help="with --game: the deck (its overrides and size applied)")
     la.add_argument("--out", help="the front template's file (default: <name>-front.svg.j2 here); the back "
                                   "is written beside it as <name>-back.svg.j2")
 
@@ -221,7 +223,8 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--marks", type=_choice, choices=["jp", "western", "none"], default="jp",
                    help="cut marks: Japanese double トンボ, single western crop marks, or none (default jp)")
     p.add_argument("--margin", type=validate.option(validate.margin_option), default=5.0, help="unprintable margin of the printer (default 5mm)")
-    p.add_argument("--bleed", type=validate.option(validate.bleed_option), default=3.0, help="bleed around each piece (default 3mm)")
+    p.add_argument("--bleed", type=validate.option(validate.bleed_option), default=None,
+                   help=f"bleed around each piece (default {BLEED_MM:g}mm)")
     p.add_argument("--no-rulebook", action="store_true", help="skip the rulebook booklets")
     p.add_argument("--layout", type=_choice, choices=["grid", "fold", "sleeve"], default="grid",
                    help="fold: each two-sided piece's front and back side by side, fold and glue (no duplex); "
@@ -229,8 +232,8 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sleeve", type=validate.option(sleeve_option), help="the sleeve's inside, e.g. 66x91 (--layout sleeve)")
     p.add_argument("--printer", help="a profile of printers.yaml (see 'pnpgen calibrate'): backs moved, scale corrected; its paper and duplex")
     p.add_argument("--lang", help="build this language of the game (game.yaml languages) into build/<game>/<lang>/")
-    p.add_argument("--min-dpi", type=validate.option(validate.min_dpi_option), default=300.0,
-                   help="warn about art printed below this resolution (default 300)")
+    p.add_argument("--min-dpi", type=validate.option(validate.min_dpi_option), default=None,
+                   help=f"warn about art printed below this resolution (default {MIN_DPI:g})")
     p.add_argument("--jobs", type=_jobs, default=min(os.cpu_count() or 1, 8),
                    help="worker processes (default: the number of cores)")
     _rulebook_options(p)

@@ -22,21 +22,21 @@ def _warn(text: str) -> None:
 
 
 def build(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.engine.options import BuildOptions
-    from pnpgen.engine.run import RulebookOptions, run_build
+    from pnpgen.engine.fresh import sort_games
+    from pnpgen.engine.options import BuildOptions, RulebookOptions
     from pnpgen.impose.grid import SheetOptions
     from pnpgen.printers import load_printer
 
     printer = load_printer(ws.root, args.printer) if getattr(args, "printer", None) else None
-    paper = printer.paper if printer is not None and printer.paper else args.paper
-    duplex = printer.duplex if printer is not None and printer.duplex else args.duplex
-    sheet = SheetOptions(paper=paper, duplex=duplex, marks=args.marks, margin_mm=args.margin,
-                         bleed_mm=args.bleed, layout=getattr(args, "layout", "grid"),
+    given = {"bleed_mm": args.bleed} if args.bleed is not None else {}  # None: --bleed not given
+    sheet = SheetOptions(paper=printer.paper if printer is not None and printer.paper else args.paper,
+                         duplex=printer.duplex if printer is not None and printer.duplex else args.duplex,
+                         marks=args.marks, margin_mm=args.margin, layout=getattr(args, "layout", "grid"),
                          sleeve_mm=(args.sleeve.w, args.sleeve.h) if getattr(args, "sleeve", None) else None,
                          printer=printer.words() if printer is not None else "",
-                         least_bleed_mm=printer.least_bleed_mm if printer is not None else 0.0)
-    options = BuildOptions(sheet=sheet, shop_bleed_mm=args.bleed, min_dpi=args.min_dpi, jobs=args.jobs,
-                           lang=args.lang, printer=printer)
+                         least_bleed_mm=printer.least_bleed_mm if printer is not None else 0.0, **given)
+    dpi = {"min_dpi": args.min_dpi} if args.min_dpi is not None else {}  # None: --min-dpi not given
+    options = BuildOptions(sheet=sheet, jobs=args.jobs, **dpi, lang=args.lang, printer=printer)
     slugs = ws.slugs() if args.all else [args.game]
     out_root = args.out or ws.root / "build"
     rulebook = None if args.no_rulebook else RulebookOptions(args.rules_only, args.creep, args.binding)
@@ -44,7 +44,11 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
 
     quiet = args.quiet
     with progress(slugs, quiet, args.verbose) as say:
-        outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say)
+        outcomes, todo = sort_games(ws, slugs, options, out_root, rulebook)
+        if todo:  # the stages load only when a game is to be built
+            from pnpgen.engine.run import run_build
+
+            outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say, sorted_games=(outcomes, todo))
     for o in outcomes:
         if o.up_to_date:
             if not quiet:
@@ -68,7 +72,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     save prints its one-line error and the watcher goes on; the last good files stay."""
     from watchfiles import watch as watch_files
 
-    from pnpgen.engine.run import inputs_of
+    from pnpgen.engine.fresh import inputs_of
     from pnpgen.errors import InputError
 
     def once() -> None:
@@ -106,7 +110,8 @@ def _rulebook(ws: Workspace, game, args: argparse.Namespace):
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.engine.output import build_lock, claim, mark, relative_proof
+    from pnpgen.data.workspace import relative_proof
+    from pnpgen.engine.output import build_lock, claim, mark
     from pnpgen.engine.transaction import commit
 
     out_root = args.out or ws.root / "build"
@@ -128,10 +133,13 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
 
 
 def export(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.exports.export import ExportOptions, export_game, write_export
+    from pnpgen.engine.export import write_export
+    from pnpgen.engine.output import claim
+    from pnpgen.exports.export import ExportOptions, export_game
 
     options = ExportOptions(preset=args.preset, fit=args.fit, colour=args.colour, pdfx=args.pdfx, outline_text=args.outline_text, proof=args.proof,
                             base_url=args.base_url, deck_id_base=args.deck_id_base, decks=tuple(args.deck), out=args.out)
+    claim(args.out or ws.root / "build")  # not pnpgen's folder to write: stop before anything is made
     result = export_game(ws, args.game, options)
     result.warnings[:] = [ws.shown(w) for w in result.warnings]  # export.json names no folder of this machine
     write_export(result)
@@ -145,8 +153,11 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
 
 
 def list(ws: Workspace, args: argparse.Namespace) -> int:  # noqa: A001 - the command's name
+    from pnpgen.faces.lookup import check_templates
+
     for slug in ws.slugs():
         game = load_game(ws, slug, art=False)  # counts and sizes: the pictures are not opened
+        check_templates(ws.templates, game)  # as a build would: a deck's template not there is an error
         given = [slug, game.title, f"草案{game.draft}" if str(game.draft).strip() else "",
                  game.players if is_placeholder(game.players) or not game.players.strip() else f"{game.players}人"]
         _say("  ".join(part for part in given if part))
@@ -217,10 +228,13 @@ def _sheet_format(fmt: str | None, out: Path | None) -> str:
 def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     """Write a deck's pieces to a spreadsheet, for designers moving their card list there."""
     from pnpgen.engine.output import atomic_write_bytes
-    from pnpgen.data.sheets import export_sheet as sheet_bytes
+    from pnpgen.data.spreadsheets import export_sheet as sheet_bytes
     from pnpgen.errors import InputError, suggest
 
+    from pnpgen.faces.lookup import check_templates
+
     game = load_game(ws, args.game)
+    check_templates(ws.templates, game)
     try:
         deck = game.deck(args.deck)
     except KeyError:
@@ -260,7 +274,7 @@ def calibrate(args: argparse.Namespace) -> int:
     from pnpgen.errors import InputError
     from pnpgen.fonts import BUNDLED, DEFAULT_FONTS, register
     from pnpgen.impose.calibration import CalibrationOptions, calibration_pages
-    from pnpgen.impose.plan import Document
+    from pnpgen.impose.plan import PagePlan
     from pnpgen.pdf.writer import write_document
 
     opts = CalibrationOptions(paper=args.paper, duplex=args.duplex, lang=args.lang)
@@ -273,7 +287,7 @@ def calibrate(args: argparse.Namespace) -> int:
             root = Path.cwd()
         out = root / "build" / f"calibration-{opts.paper}-{opts.duplex}.pdf"
     font = register(DEFAULT_FONTS["gothic"], BUNDLED)
-    data = write_document(Document("pnpgen duplex calibration", calibration_pages(opts, font)), {}, font)
+    data = write_document(PagePlan("pnpgen duplex calibration", calibration_pages(opts, font)), {}, font)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(data)

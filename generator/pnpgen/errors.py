@@ -35,6 +35,39 @@ class InputError(Exception):
         return f"{where}{key}{self.message}{hint}"
 
 
+@dataclass(frozen=True)
+class Where:
+    """A place in a YAML file, for error messages and placeholder reports."""
+
+    path: Path
+    line: int | None = None
+    column: int | None = None
+
+    def __str__(self) -> str:
+        return place(self.path, self.line, self.column)
+
+
+def contained(path: str | Path, folder: Path, key: str, where: Where | Path | str | None = None) -> Path:
+    """``path`` as the data names it (relative to ``folder``), resolved through symlinks; an
+    InputError naming ``key`` unless it stays inside ``folder``. The one gate for every file a
+    workspace's data points at: templates, includes, icons, drafts, fonts, art, spreadsheets."""
+    line: int | None = None
+    column: int | None = None
+    if isinstance(where, Where):
+        line, column = where.line, where.column
+        where = where.path
+    try:
+        target = (folder / path).resolve()
+        inside = target.is_relative_to(folder.resolve())
+    except (OSError, RuntimeError, ValueError):  # a symlink loop, a NUL byte, a name too long
+        target, inside = None, False
+    if not inside or target is None:
+        raise InputError(f"{str(path)!r} is outside {folder.name}/", path=where, line=line, column=column,
+                         key=key, expected=f"a file inside {folder}/, named relative to it, without '..' "
+                         "or links leading out")
+    return target
+
+
 def suggest(word: str, choices: Iterable[str]) -> str:
     """``; did you mean X?`` for a near miss of one of ``choices`` (difflib, case-insensitive),
     else nothing: for a mistyped command, option, game or deck."""

@@ -10,8 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from pnpgen.errors import InputError
-from pnpgen.data.model import Where
-from pnpgen.data.workspace import contained
+from pnpgen.errors import Where, contained
 from pnpgen.resources import fonts_folder
 from pnpgen.units import pt_to_mm
 

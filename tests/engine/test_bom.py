@@ -1,5 +1,5 @@
-"""Bill of materials: in every manifest and as the last page of <slug>-all.pdf; and the counts
-of issue 4's components as the drafts give them."""
+"""Bill of materials: in every manifest and as the last page of <slug>-all.pdf (the counts of
+the shipped games' components as the drafts give them: tests/content/)."""
 
 from __future__ import annotations
 
@@ -48,29 +48,6 @@ def test_bill_of_materials_is_the_last_page_of_all(built, slug):
     for s in m["bill_of_materials"]["sourced"]:
         assert s["name"] in text
     assert f"計 {m['bill_of_materials']['totals']['printed_pieces']} 個" in text
-
-
-# Issue 4's components, as the drafts count them.
-COUNTS = {
-    "populous": {"area": 15, "town": 30, "worker": 60, "terrain": None, "race": 5},
-    "asian-delivery": {"areas": 10, "facilities": 40, "vp-markers": 4, "start-marker": 1, "workers": 16,
-                       "cargo": 90},
-}
-
-
-@pytest.mark.parametrize("slug", sorted(COUNTS))
-def test_component_counts_in_the_manifest(built, slug):
-    decks = {d["id"]: d for d in _manifest(built, slug)["decks"]}
-    for deck_id, count in COUNTS[slug].items():
-        assert deck_id in decks
-        if count is not None:
-            assert decks[deck_id]["count"] == count, deck_id
-
-
-def test_cargo_counters_are_60_20_10(built):
-    game = load_game(Workspace(REPO), "asian-delivery")
-    cargo = game.deck("cargo")
-    assert sorted(p.count for p in cargo.pieces) == [10, 20, 60]
 
 
 @pytest.mark.parametrize("slug", GAMES)

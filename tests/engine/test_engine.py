@@ -16,6 +16,8 @@ from pypdf import PdfReader
 from conftest import child_env, make_workspace, run
 from pdfprobe import texts
 
+from pnpgen.engine import transaction
+
 OUT_FILES = {"cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "test-all.pdf", "manifest.json",
              "rulebook.pdf", "rulebook-booklet.pdf", "proof.txt"}
 
@@ -155,32 +157,57 @@ def test_failure_mid_write_leaves_previous_files_and_no_temporary_file(workspace
     assert not [p for p in (workspace / "build").rglob("*") if p.name.endswith(".pnpgen-tmp")]
 
 
-def test_killed_build_leaves_old_files_and_the_next_build_clears_its_temporaries(workspace):
-    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
-    out = workspace / "build" / "test"
-    before = _snapshot(out)
-    stray = out / ".cards.pdf.abc123.pnpgen-tmp"
-    stray.write_bytes(b"half a PDF")  # what a kill -9 between write and rename leaves
-    _set_count(workspace, "カード3", 5)
-    env = child_env()
+def _paused_build(workspace: Path) -> subprocess.Popen:
+    """A build of a changed count, stopped by the transaction's test hook once every new file is
+    staged and before the commit (no guessing how long a build takes)."""
+    env = child_env(**{transaction.PAUSE_ENV: "120"})
     proc = subprocess.Popen([sys.executable, "-u", "-m", "pnpgen", "build", "--game", "test", "--no-rulebook",
-                             "--jobs", "1", "--verbose"],
-                            cwd=workspace, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert proc.stdout is not None and b"building" in proc.stdout.readline()  # started, however loaded the machine
-    time.sleep(0.05)
+                             "--jobs", "1"], cwd=workspace, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stderr is not None
+    line = proc.stderr.readline()
+    assert transaction.PAUSE_ENV.encode() in line, line + proc.stderr.read()
+    return proc
+
+
+def _staged(root: Path) -> list[Path]:
+    staging = root / transaction.STAGING
+    return sorted(staging.iterdir()) if staging.is_dir() else []
+
+
+def test_ctrl_c_before_the_commit_leaves_the_old_files_and_nothing_staged(workspace):
+    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+    root = workspace / "build"
+    out = root / "test"
+    before = _snapshot(out)
+    _set_count(workspace, "カード3", 5)
+    proc = _paused_build(workspace)
+    assert _staged(root)  # the new bytes are on disk beside the old files
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
-    assert b"Traceback" not in err
-    now = _snapshot(out)
-    for rel, (data, _) in now.items():
-        if rel.endswith(".pnpgen-tmp"):
-            continue
-        assert data == before[rel][0] or proc.returncode == 0, rel  # old bytes unless it finished
-    theirs = workspace / "build" / "notes" / ".draft.pnpgen-tmp"  # not pnpgen's folder: --out may be any folder
+    assert proc.returncode == 130 and b"Traceback" not in err, err
+    assert _snapshot(out) == before  # every old file, same bytes, same mtime
+    assert _staged(root) == [] and not (root / transaction.JOURNAL).exists()
+
+
+def test_killed_build_leaves_old_files_and_the_next_build_clears_what_it_staged(workspace):
+    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+    root = workspace / "build"
+    out = root / "test"
+    before = _snapshot(out)
+    stray = out / ".cards.pdf.abc123.pnpgen-tmp"
+    stray.write_bytes(b"half a PDF")  # what an older pnpgen killed between write and rename left
+    _set_count(workspace, "カード3", 5)
+    proc = _paused_build(workspace)
+    proc.kill()  # kill -9: no handler runs, the staged files stay
+    proc.communicate(timeout=60)
+    assert _staged(root) and not (root / transaction.JOURNAL).exists()
+    assert {k: v for k, v in _snapshot(out).items() if k != stray.name} == before
+    theirs = root / "notes" / ".draft.pnpgen-tmp"  # not pnpgen's folder: --out may be any folder
     theirs.parent.mkdir()
     theirs.write_bytes(b"someone else's")
     assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
-    assert not stray.exists() and theirs.exists()
+    assert _staged(root) == [] and not stray.exists() and theirs.exists()
+    assert _snapshot(out)["cards.pdf"][0] != before["cards.pdf"][0]  # and this build wrote the new count
 
 
 def test_altered_cache_entries_are_detected_and_rebuilt(workspace, capsys):

@@ -89,6 +89,18 @@ def test_every_builtin_layout_prints_each_value_in_its_box(gallery, name):
         assert 3 - 0.01 <= found[0].x - BLEED <= w - 3 and 3 <= found[0].y - BLEED <= h - 3, (field_, found[0])
         shown += 1
     assert shown >= 1
+    if g.shape in ("circle", "hex"):  # the safe zone follows the round or slanted edge
+        import math
+
+        cx, cy = w / 2, h / 2
+        for c in (c for c in pages[0] if c.char.strip()):
+            dx, dy = c.x - BLEED - cx, c.y - BLEED - cy
+            if g.shape == "circle":
+                assert math.hypot(dx, dy) <= w / 2 - 3, c
+            else:  # a hex's six edges, half its size across the flats from the centre
+                flat = g.options.get("orientation") == "flat"  # normals every 60° from 30° (flat) or 0°
+                assert all(dx * math.cos(math.radians(a)) + dy * math.sin(math.radians(a)) <= min(w, h) / 2 - 3
+                           for a in range(30 if flat else 0, 360, 60)), c
     if back:
         title = [c for c in pages[1] if c.char == BACK_TITLE[0]]
         assert len(title) == 1 and _inside(title[0], back["title"])
@@ -233,3 +245,38 @@ def test_every_layout_key_and_box_option_is_documented():
         assert f"`{key}`" in section or f"`{key}:" in section, key
     for name in layouts.builtin_names():
         assert f"| `{name}` |" in section, name
+
+
+def test_text_from_a_layout_or_the_data_prints_as_written(tmp_path):
+    """Data is data: braces, quotes and angle brackets in a layout's fixed text or a piece's
+    value print literally, never as Jinja or SVG."""
+    deck = ('name: カード\nlayout: {extends: card-poker, boxes: {note: {text: "a }} b {% raw %} \\" <x> & {{ 1 }}", '
+            'x: 5, y: 60, w: 53, h: 6}}}\npieces:\n  - {title: "<b>&{{x}}"}\n')
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    from pdfprobe import texts
+
+    page = texts(root / "build" / "test" / "shop" / "cards-unique.pdf")[0]
+    assert "<b>&{{x}}" in page and 'a }} b {% raw %} " <x> & {{ 1 }}' in page
+
+
+def test_a_decks_own_layout_exports_with_its_overrides_and_size(tmp_path, capsys):
+    deck = ("name: カード\nformat: bridge\n"
+            "layout: {extends: card-poker, boxes: {title: {size: 20, min_size: 20, align: left}, flavour: null}}\n"
+            "pieces:\n  - {title: 題名, cost: 2, text: 本文}\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "a")) == 0
+    capsys.readouterr()
+    assert run(root / "templates" / "test", "layout", "export", "--game", "test", "--deck", "cards") == 0
+    told = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    assert "format: bridge" in told and "front: cards-front.svg.j2" in told
+    fields = next(line for line in told if line.startswith("fields:")).split("   #")[0]
+    assert "flavour" not in fields
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(
+        "name: カード\nformat: bridge\nfront: cards-front.svg.j2\nback: cards-back.svg.j2\n"
+        f"{fields}\npieces:\n  - {{title: 題名, cost: 2, text: 本文}}\n", encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "b")) == 0
+    assert filecmp.cmp(tmp_path / "a" / "test" / "shop" / "cards-unique.pdf",
+                       tmp_path / "b" / "test" / "shop" / "cards-unique.pdf", shallow=False)
+    # a deck drawn by templates has no layout to export
+    assert run(root, "layout", "export", "--game", "test", "--deck", "cards") == 2

@@ -89,14 +89,14 @@ def dist_point_polyline(p, poly, closed: bool = True) -> float:
 
 
 def test_probe_reads_a_circle_and_a_rectangle(tmp_path):
-    from pnpgen.impose.plan import Document, DieLine, Page
+    from pnpgen.impose.plan import PagePlan, DieLine, Page
     from pnpgen.pdf.writer import write_document
     from pnpgen.shapes import circle_path, grow_polygon
 
     page = Page((100, 100), [DieLine(circle_path(50, 40, 10)),
                              DieLine(grow_polygon([(10, 10), (30, 10), (30, 20), (10, 20)], 0))])
     path = tmp_path / "p.pdf"
-    path.write_bytes(write_document(Document("probe", [page]), {}, "Helvetica"))
+    path.write_bytes(write_document(PagePlan("probe", [page]), {}, "Helvetica"))
     r = PdfReader(path)
     paths = page_paths(r, r.pages[0])
     assert [p.kind for p in paths] == ["stroke", "stroke"]

@@ -7,14 +7,14 @@ import io
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from pnpgen.impose.plan import DieLine, Document, Page
+from pnpgen.impose.plan import DieLine, PagePlan, Page
 from pnpgen.pdf.writer import write_document
 from pnpgen.shapes import Outline, Straight
 
 
 def test_die_line_dash_is_written_in_points():
     square = Outline((Straight(10, 10, 20, 10), Straight(20, 10, 20, 20), Straight(20, 20, 10, 20), Straight(10, 20, 10, 10)))
-    doc = Document("dash", [Page((30, 30), [DieLine(square, dash=(1.0, 0.5)), DieLine(square)])])
+    doc = PagePlan("dash", [Page((30, 30), [DieLine(square, dash=(1.0, 0.5)), DieLine(square)])])
     reader = PdfReader(io.BytesIO(write_document(doc, {}, "Helvetica")))
     ops = ContentStream(reader.pages[0].get_contents(), reader).operations
     dashes = [[round(float(v), 3) for v in args[0]] for args, op in ops if op == b"d"]

@@ -21,7 +21,8 @@ from pypdf import PdfReader
 
 from conftest import run
 from pnpgen.data.load import load_game
-from pnpgen.data.model import Deck, Game, Piece, Sourced, Where
+from pnpgen.data.model import Deck, Game, Piece, Sourced
+from pnpgen.errors import Where
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.rulebook import build_rulebook, load_document

@@ -17,7 +17,7 @@ from pnpgen.rulebook.flowables import _visible, kana_row, reading, set_lines
 from pnpgen.rulebook.parse import DraftParagraph, parse
 from pnpgen.rulebook.reader import read_draft
 from pnpgen.rulebook.styles import BODY_SIZE, MARGIN_INNER, MARGIN_OUTER, MAX_LETTER_SPACING, MIN_LAST_LINE, PAGE_W
-from pnpgen.text import check
+from pnpgen.text import linecheck
 
 ROOT = Path(__file__).resolve().parents[2]
 SLUGS = ["alicematic-eiketsuden", "alicematic-medallions", "populous", "asian-delivery"]
@@ -49,7 +49,7 @@ def test_every_paragraph_is_set_within_jlreq(paragraphs, measure):
         assert "".join(lines) == text
         widths = [sum(map(measure, ln)) + (BODY_SIZE if i == 0 else 0) for i, ln in enumerate(lines)]
         assert all(w <= WIDTH + 1e-6 for w in widths)
-        problems = check.check_plain(text, [ln.rstrip(" ") for ln in lines], WIDTH, measure, "rulebook")
+        problems = linecheck.check_plain(text, [ln.rstrip(" ") for ln in lines], WIDTH, measure, "rulebook")
         assert [p for p in problems if "inside phrase" not in p and "first line" not in p] == []
 
 
@@ -158,6 +158,6 @@ def test_a_draft_beyond_a_rulebook_stops_check_and_build_at_once(tmp_path, capsy
 
 
 def test_appendix_parts_beyond_z_are_lettered_on():
-    from pnpgen.data.sheets import column_letter  # what the story letters its appendix parts with
+    from pnpgen.data.spreadsheets import column_letter  # what the story letters its appendix parts with
 
     assert [column_letter(i + 1) for i in (0, 7, 25, 26, 27, 52)] == ["A", "H", "Z", "AA", "AB", "BA"]

@@ -16,7 +16,7 @@ from pnpgen.faces import builtin
 from pnpgen.text import PLACEHOLDER_COLOUR, TextContext, layout_text, textbox
 from pnpgen.text import layout as layout_mod
 from pnpgen.text.cells import PT
-from pnpgen.text.check import check_paragraph
+from pnpgen.text.linecheck import check_paragraph
 
 ROOT = Path(__file__).resolve().parents[2]
 ICONS = builtin.FOLDER / "common" / "icons"

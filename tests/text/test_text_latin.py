@@ -14,7 +14,7 @@ import pytest
 from pnpgen import fonts
 from pnpgen.text import TextContext, break_lines, layout_text, textbox
 from pnpgen.text.cells import GAP, PT, char_width
-from pnpgen.text.check import check_layout
+from pnpgen.text.linecheck import check_layout
 
 ROOT = Path(__file__).resolve().parents[2]
 GOTHIC = fonts.DEFAULT_FONTS["gothic"]

@@ -15,7 +15,7 @@ from pnpgen import fonts
 from pnpgen.faces import builtin
 from pnpgen.text import TextContext, break_lines, layout_text
 from pnpgen.text.cells import PT
-from pnpgen.text.check import check_layout, check_plain
+from pnpgen.text.linecheck import check_layout, check_plain
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -29,9 +29,7 @@ from urllib.parse import unquote
 
 from lxml import etree
 
-from pnpgen.data.model import Where
-from pnpgen.data.workspace import contained
-from pnpgen.errors import InputError
+from pnpgen.errors import InputError, Where, contained
 
 if TYPE_CHECKING:  # Pillow is imported where a picture is read: a game without art never loads it
     from PIL import Image

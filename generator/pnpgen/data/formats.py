@@ -14,6 +14,12 @@ CARD_FORMATS: dict[str, tuple[float, float]] = {
     "poker-double": (126.0, 88.0),
 }
 
+# Bleed (塗り足し) round every piece: artwork runs this far past the trim (../shared/PRINTING.md;
+# the 3 mm Japanese doujin printers and The Game Crafter ask for). The one default of --bleed.
+BLEED_MM = 3.0
+# Art printed below this resolution warns (dots per inch at its printed size); --min-dpi's one default.
+MIN_DPI = 300.0
+
 PAPER_SIZES: dict[str, tuple[float, float]] = {
     "a4": (210.0, 297.0),
     "letter": (215.9, 279.4),

@@ -25,7 +25,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnpgen.data.model import LATIN_GAP, MISSING_COLOUR, PLACEHOLDER_COLOUR, Where
+from pnpgen.data.markup import MISSING_COLOUR
+from pnpgen.data.model import LATIN_GAP, PLACEHOLDER_COLOUR
+from pnpgen.errors import Where
 from pnpgen.fonts import locate
 from pnpgen.data.yamlsrc import Located, keyname
 
@@ -121,7 +123,7 @@ class Translations:
 
     def resolve_rows(self, sheet: Any, pieces: list[dict]) -> list[dict]:
         """Spreadsheet rows with ``<field>.<lang>`` columns folded into the chosen language's text.
-        ``sheet`` answers ``where(keypath)`` (data/sheets.py SheetDoc)."""
+        ``sheet`` answers ``where(keypath)`` (data/spreadsheets.py SheetDoc)."""
         columns = {h: h.rsplit(".", 1) for h in getattr(sheet, "headers", []) if "." in h}
         columns = {h: (f, lang) for h, (f, lang) in columns.items() if lang in self.languages}
         if not columns:

@@ -20,10 +20,12 @@ from typing import Any, Callable
 
 from pnpgen.data import validate as v
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
-from pnpgen.data.model import Layout, LayoutBox, LayoutSide, colour_names
-from pnpgen.data.workspace import contained
+from pnpgen.data.markup import colour_names
+from pnpgen.data.model import Layout, LayoutBox, LayoutSide
+from pnpgen.errors import contained
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError
+from pnpgen.units import MM_PER_UNIT
 
 MAX_DEPTH = 20  # layouts extending layouts
 TEMPLATE_PREFIX = "@layout"  # a deck's layout sides are rendered as templates @layout/<deck>/front, …/back
@@ -36,8 +38,9 @@ _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
 
 def builtin_folder() -> Path:
-    """The layouts pnpgen ships (package data, read through importlib.resources)."""
-    return Path(str(importlib.resources.files("pnpgen.faces.builtin") / "layouts"))
+    """The layouts pnpgen ships (package data beside the built-in templates, read through
+    importlib.resources without importing the faces stage)."""
+    return Path(str(importlib.resources.files("pnpgen").joinpath("faces", "builtin", "layouts")))
 
 
 def builtin_names() -> list[str]:
@@ -47,14 +50,11 @@ def builtin_names() -> list[str]:
 # ---- value parsers: (value, trim) → parsed, or validate.Invalid ----------------------------
 
 _TOKEN = re.compile(r"\s*(?:([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*(mm|cm|in|pt|px)?|([a-z_]+)|(\S))")
-NAMES_IN_LENGTHS = ("w", "h", "safe")
 _LENGTH_HINT = "mm, a unit ('2.5in'), or arithmetic on w, h and safe: 'w - 8', 'h / 2 - 6'"
 
 
 def _expression(text: str, trim: tuple[float, float]) -> float:
     """``'w - 2 * safe'`` → mm: + - * / and brackets over numbers (with units), w, h, safe."""
-    from pnpgen.units import MM_PER_UNIT
-
     names = {"w": trim[0], "h": trim[1], "safe": 3.0}
     tokens: list[Any] = []
     pos = 0
@@ -276,6 +276,7 @@ class RawLayout:
     """Every layer merged, values not yet parsed (lengths need the deck's trim)."""
 
     name: str
+    source: Path | None = None  # the most derived layout file
     top: dict[str, Origin] = field(default_factory=dict)
     palette: dict[str, Origin] = field(default_factory=dict)
     fields: dict[str, Origin] = field(default_factory=dict)
@@ -375,6 +376,7 @@ def resolve(root: Path | None, spec: Any, doc: Located, keypath: tuple = ("layou
     name, chain = _layers(root, spec, doc, keypath)
     raw = RawLayout(name)
     for layer_doc, at, layer in chain:
+        raw.source = layer_doc.path
         for key in GEOMETRY_KEYS + ("description",):
             if key in layer:
                 if key == "format":
@@ -408,11 +410,19 @@ class Geometry:
     size: tuple[float, ...] | None = None
     options: dict[str, Any] = field(default_factory=dict)  # orientation, corner_radius
     where: dict[str, Origin] = field(default_factory=dict)
+    name: str = ""
+    source: Path | None = None
+
+    def no_size(self) -> InputError:
+        """A layout without a size, used where nothing else gives one."""
+        return InputError(f"layout {self.name} gives no size", path=self.source,
+                          expected="'format: poker' or 'size: [63, 88]' in the layout or the deck, or 'extends:' "
+                          "a layout that has one")
 
 
 def geometry(raw: RawLayout) -> Geometry:
     top = raw.top
-    g = Geometry(where=dict(top))
+    g = Geometry(where=dict(top), name=raw.name, source=raw.source)
     if "kind" in top:
         g.kind = top["kind"].parse(v.choice, KINDS, "kind")
     if "shape" in top:
@@ -425,8 +435,6 @@ def geometry(raw: RawLayout) -> Geometry:
         g.format = top["format"].parse(v.choice, CARD_FORMATS, "format")
     elif "size" in top:
         g.size = top["size"].parse(v.size, g.shape, g.shape in SINGLE_SIZE_SHAPES)
-    else:
-        raise InputError(f"layout {raw.name} gives no size", expected="'format: poker' or 'size: [63, 88]' in the layout")
     if "orientation" in top:
         g.options["orientation"] = top["orientation"].parse(v.orientation, g.shape)
     if "corner_radius" in top:
@@ -489,8 +497,9 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
                 raise given[key].error(f"unknown font role {options[key]!r}", "one of " + ", ".join(font_roles))
         if btype == "text" and options.get("field") is None and options.get("text") is None:
             raise InputError(f"box {name} shows nothing", path=_where(given), expected="'field: title' or 'text: …'")
-        if btype in ("image", "icons") and options.get("field") is None:
-            raise InputError(f"box {name} reads no field", path=_where(given), expected="'field: art'")
+        if btype in ("image", "icons") and (options.get("field") is None or options["field"] in SOURCES):
+            raise InputError(f"box {name} reads no piece field", path=_where(given),
+                             expected="'field: art' (a field of the pieces)")
         if options.get("min_size", 0) > options.get("size", 1e9):
             raise given.get("min_size", given.get("size", next(iter(given.values())))).error(
                 "min_size is larger than size", "a min_size at most the size")
@@ -528,9 +537,3 @@ def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[
     front = _side(raw.front, trim, colours, font_roles)
     back = _side(raw.back, trim, colours, font_roles) if raw.back is not None else None
     return Layout(raw.name, trim, shape, tuple(sorted(used.items())), tuple(fields(raw).items()), front, back)
-
-
-def describe() -> list[tuple[str, str, str]]:
-    """(option, default, what) of every box option, for docs and ``pnpgen layout``."""
-    return [(k, "required" if o.default is None and k in ("w", "h") else repr(o.default), o.doc)
-            for k, o in BOX_OPTIONS.items()]

@@ -7,20 +7,20 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pnpgen import fonts as fontreg
-from pnpgen.errors import InputError, suggest
+from pnpgen.data.markup import colour_names
+from pnpgen.errors import InputError, Where, contained, suggest
 from pnpgen.data import i18n
 from pnpgen.data import layouts
 from pnpgen.data import validate as v
 from pnpgen.data.art import check_art
-from pnpgen.data.sheets import SheetDoc, read_pieces
+from pnpgen.data.spreadsheets import SheetDoc, read_pieces
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.names import check_deck_ids
-from pnpgen.data.model import FieldText, Game, Piece, Deck, Sourced, Where, colour_names, is_placeholder
+from pnpgen.data.model import FieldText, Game, Piece, Deck, Sourced, is_placeholder
 from pnpgen.shapes import bounding_size
-from pnpgen.data.workspace import Workspace, contained
+from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located, load_yaml
-from pnpgen.faces import builtin
 
 Source = Located | SheetDoc  # where values come from: a YAML file or a spreadsheet
 
@@ -234,20 +234,15 @@ def _shape_options(doc: Located, data: dict, shape: str, trim: tuple[float, floa
     return out
 
 
-def _template(ws: Workspace, game: Game, doc: Located, key: str, name: Any) -> str:
-    """The template's name under templates/, looked up as Jinja will: first in the game's own
-    folder, then as given, then among the built-in common/ templates; never outside templates/."""
+def _template(doc: Located, key: str, name: Any) -> str:
+    """The template's name as written, checked to stay under templates/ (``faces.templates.
+    find_template`` looks it up when the faces are rendered)."""
     name = _parse(doc, (key,), v.name, name, "a template name")
     where = doc.where((key,))
     if Path(name).is_absolute() or ".." in Path(name).parts:
         raise InputError(f"template {v.show(name)} is outside templates/", path=where.path, line=where.line,
                          column=where.column, key=key, expected="a name under templates/ without '..'")
-    for candidate in (f"{game.slug}/{name}", name):
-        if contained(candidate, ws.templates, key, where).is_file():
-            return candidate
-    if (builtin.FOLDER / name).is_file() and name.startswith("common/"):  # shipped inside pnpgen
-        return name
-    raise doc.error((key,), f"template {v.show(name)} not found", f"a file templates/{game.slug}/{name}")
+    return name
 
 
 def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, field: str, art: bool = True) -> Any:
@@ -343,8 +338,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True) -> Deck:
         shape=shape,
         trim_mm=trim,
         format=fmt,
-        front=_template(ws, game, doc, "front", data["front"]) if layout_raw is None else "",
-        back=_template(ws, game, doc, "back", data["back"]) if data.get("back") else None,
+        front=_template(doc, "front", data["front"]) if layout_raw is None else "",
+        back=_template(doc, "back", data["back"]) if data.get("back") else None,
+        template_where={side: doc.where((side,)) for side in ("front", "back") if data.get(side)},
         pieces=[],
         source=path,
         options=options,
@@ -421,7 +417,8 @@ def _layout_size(geo: layouts.Geometry, shape: str, data: dict) -> tuple[tuple[f
         if shape in SINGLE_SIZE_SHAPES:
             raise geo.where["format"].error(f"a {shape} takes a size, not a card format", "'size: 40mm'")
         return CARD_FORMATS[geo.format], geo.format
-    assert geo.size is not None
+    if geo.size is None:
+        raise geo.no_size()
     sizes = geo.size
     if shape != geo.shape:
         sizes = geo.where["size"].parse(v.size, shape, shape in SINGLE_SIZE_SHAPES)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
-from pnpgen.errors import place
+from pnpgen.data.markup import plain
+from pnpgen.errors import Where
 
 PLACEHOLDER_PREFIX = "未定"
 PLACEHOLDER_COLOUR = "#e4007f"  # process magenta: a 未定 value must be seen on the proof
 OPEN_COLOUR = "#9a9a9a"  # a neutral grey where a colour field is still 未定 (templates' colour())
-MISSING_COLOUR = "missing-translation"  # palette name pnpgen adds for its 〔ja〕 marker (data/i18n.py)
 NAMING_FIELDS = ("name", "title", "id", "number", "value", "label")  # a piece's name, unless its deck says
 LATIN_GAP = 0.25  # em: JLREQ's 和欧間 between Japanese and Western characters, unless the game says
 
@@ -27,27 +27,9 @@ class FieldText(str):
         return obj
 
 
-def colour_names(palette: Mapping[str, str]) -> list[str]:
-    """The palette's names as the designer wrote them, for messages: without the marker colour
-    pnpgen adds itself."""
-    return [name for name in palette if name != MISSING_COLOUR]
-
-
 def is_placeholder(value: object) -> bool:
     """The designer's draft is silent here: the value starts with 未定 and prints visibly."""
     return isinstance(value, str) and value.strip().startswith(PLACEHOLDER_PREFIX)
-
-
-@dataclass(frozen=True)
-class Where:
-    """A place in a YAML file, for error messages and placeholder reports."""
-
-    path: Path
-    line: int | None = None
-    column: int | None = None
-
-    def __str__(self) -> str:
-        return place(self.path, self.line, self.column)
 
 
 @dataclass
@@ -65,8 +47,6 @@ class Piece:
         """The piece's name in order.csv, page labels, change reports and messages: the deck's
         ``label:`` field, else the first of NAMING_FIELDS it has, else ``#<index>``; as it reads,
         without its markup (``{南瓜|かぼちゃ}`` → 南瓜, ``**強**`` → 強)."""
-        from pnpgen.text.markup import plain  # text.markup reads this module's palette names
-
         for key in (self.label_field,) if self.label_field else NAMING_FIELDS:
             if key in self.values and self.values[key] not in (None, ""):
                 return plain(str(self.values[key])).replace("\n", " ") or f"#{self.index}"
@@ -113,12 +93,13 @@ class Deck:
     shape: str  # rect | rounded | circle | hex | trihex | polygon
     trim_mm: tuple[float, float]  # bounding box of the trim shape
     format: str  # named format or "custom"
-    front: str  # template path under templates/
+    front: str  # template name as the deck names it (faces/templates.py finds its file)
     back: str | None
     pieces: list[Piece]
     source: Path
     options: dict[str, Any] = field(default_factory=dict)  # shape options: corner_radius, points, orientation, …
     placeholders: list[tuple[Where, str, str]] = field(default_factory=list)  # (where, field, text)
+    template_where: dict[str, Where] = field(default_factory=dict)  # "front"/"back" → where the deck names it
     layout: Layout | None = None  # the deck's ``layout:``; front and back then name its compiled templates
 
     @property

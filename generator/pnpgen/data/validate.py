@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 from urllib.parse import urlsplit
 
-from pnpgen.data.model import colour_names
+from pnpgen.data.markup import colour_names
 from pnpgen.units import MM_PER_UNIT
 
 SIZE_MM = (1.0, 2000.0)  # a piece's trim size (each side, or the one size of a circle/hex)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pnpgen.errors import InputError
-from pnpgen.data.model import Where
 
 
 @dataclass(frozen=True)
@@ -55,22 +55,20 @@ def find_workspace(start: Path | None = None) -> Workspace:
     )
 
 
-def contained(path: str | Path, folder: Path, key: str, where: Where | Path | str | None = None) -> Path:
-    """``path`` as the data names it (relative to ``folder``), resolved through symlinks; an
-    InputError naming ``key`` unless it stays inside ``folder``. The one gate for every file a
-    workspace's data points at: templates, includes, icons, drafts, fonts, art, spreadsheets."""
-    line: int | None = None
-    column: int | None = None
-    if isinstance(where, Where):
-        line, column = where.line, where.column
-        where = where.path
-    try:
-        target = (folder / path).resolve()
-        inside = target.is_relative_to(folder.resolve())
-    except (OSError, RuntimeError, ValueError):  # a symlink loop, a NUL byte, a name too long
-        target, inside = None, False
-    if not inside or target is None:
-        raise InputError(f"{str(path)!r} is outside {folder.name}/", path=where, line=line, column=column,
-                         key=key, expected=f"a file inside {folder}/, named relative to it, without '..' "
-                         "or links leading out")
-    return target
+def workspace_relative(value: Any, root: Path) -> Any:
+    """``value`` (text, or lists and mappings of it) with every file named by its absolute path
+    inside the workspace ``root`` named from the workspace instead (``data/<game>/decks/x.yaml:10:5``):
+    what pnpgen writes is the same bytes whatever folder the workspace is in."""
+    if isinstance(value, str):
+        return Workspace(root).shown(value)  # the one place that says a path from the workspace
+    if isinstance(value, list):
+        return [workspace_relative(v, root) for v in value]
+    if isinstance(value, dict):
+        return {k: workspace_relative(v, root) for k, v in value.items()}
+    return value
+
+
+def relative_proof(name: str, data: bytes, root: Path) -> bytes:
+    """A rulebook output with the workspace's absolute paths made relative (proof.txt, the only
+    text one); the PDFs as they are."""
+    return workspace_relative(data.decode("utf-8"), root).encode("utf-8") if name.endswith(".txt") else data

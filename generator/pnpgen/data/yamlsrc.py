@@ -10,8 +10,8 @@ from typing import Any
 import yaml
 
 from pnpgen.errors import InputError
+from pnpgen.errors import Where
 from pnpgen.safetext import control_char
-from pnpgen.data.model import Where
 from pnpgen.data.yamlhint import explain, quoted
 
 Path_ = tuple  # a key path into the document: ("pieces", 3, "count")

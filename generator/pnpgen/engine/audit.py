@@ -8,16 +8,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnpgen.errors import InputError
+from pnpgen.data.formats import BLEED_MM
+from pnpgen.data.load import load_game
 from pnpgen.data.model import FieldText, Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.faces import builtin
+from pnpgen.faces.faceset import face_renderer
+from pnpgen.faces.templates import Face
 from pnpgen.text import Record
 from pnpgen.text import TextContext
 from pnpgen.text import break_lines
 from pnpgen.text import layout_text
 from pnpgen.text import recording
 from pnpgen.text.cells import char_width
-from pnpgen.text.check import check_layout, check_plain
+from pnpgen.text.linecheck import check_layout, check_plain
 
 SWEEP_WIDTHS = (18.0, 25.0, 32.0, 40.0, 55.0)  # mm, at 9 pt
 SWEEP_SIZE = 9.0
@@ -52,8 +56,6 @@ def context(game: Game, templates: Path, where: str) -> TextContext:
 
 
 def audit_game(ws: Workspace, slug: str, render: bool = True, sweep: bool = True) -> GameReport:
-    from pnpgen.data.load import load_game
-
     report = GameReport(slug)
     try:
         game = load_game(ws, slug)
@@ -79,11 +81,7 @@ def audit_game(ws: Workspace, slug: str, render: bool = True, sweep: bool = True
 
 
 def _audit_render(ws: Workspace, game: Game, report: GameReport) -> None:
-    try:
-        from pnpgen.faces.templates import Face, Renderer
-    except ImportError:  # the template stage is not there: sweep only
-        return
-    renderer = Renderer(ws.templates, game, 3.0)
+    renderer = face_renderer(ws.templates, game, BLEED_MM)
     with recording() as records:
         for deck in game.decks:
             for piece in deck.pieces:

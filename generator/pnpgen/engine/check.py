@@ -10,16 +10,16 @@ from dataclasses import dataclass, field
 
 from pnpgen.engine.cache import Cache
 from pnpgen.faces.convert import convert_face
-from pnpgen.faces.faceset import FaceSet
-from pnpgen.engine.game import art_fingerprint, cached_rendering, deck_on_paper, face_suffix
+from pnpgen.faces.faceset import FaceSet, face_renderer
+from pnpgen.engine.game import art_fingerprint, cached_nesting, cached_rendering, deck_on_paper, face_suffix
 from pnpgen.engine.options import BuildOptions
 from pnpgen.data.load import check_bleed
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
-from pnpgen.impose import nest
 from pnpgen.svg.artwork import Art
-from pnpgen.faces.templates import Face, Renderer
+from pnpgen.faces.templates import Face
+from pnpgen.rulebook import rulebook_warnings
 
 
 @dataclass
@@ -51,11 +51,11 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
     converted from the same SVG, art and pnpgen is known to convert: neither is done again."""
     out = FaceCheck()
     try:
-        check_bleed(game, options.shop_bleed_mm)
+        check_bleed(game, options.bleed_mm)
     except InputError as e:
         out.add(e)
     compiled, memo = cached_rendering(cache, ws, game.slug, options) if cache is not None else (None, None)
-    renderer = Renderer(ws.templates, game, options.shop_bleed_mm, options.min_dpi, compiled, memo)
+    renderer = face_renderer(ws.templates, game, options.bleed_mm, options.min_dpi, compiled, memo)
     faces = FaceSet()
     for deck in game.decks:
         for piece in deck.pieces:
@@ -75,17 +75,14 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
             out.faces += 1
         except InputError as e:
             out.add(e)
-    if cache is not None:
-        nest.KNOWN.update(cache.records("nest"))  # the layouts the last build searched for
+    nest_memo = cached_nesting(cache)  # the layouts the last build searched for
     for deck in game.decks:
         try:
-            deck_on_paper(deck, options.sheet)
+            deck_on_paper(deck, options.sheet, nest_memo)
         except InputError as e:
             out.add(e)
     book: list[str] = []
     if game.draft_file.is_file():  # the build typesets the rulebook: its draft, settings and warnings
-        from pnpgen.rulebook import rulebook_warnings
-
         try:
             book = rulebook_warnings(game, ws.fonts)
         except InputError as e:

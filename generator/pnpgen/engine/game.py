@@ -15,9 +15,10 @@ from pnpgen.engine.cache import Cache, GameState, fingerprint, plan_key, sha
 from pnpgen.engine.cache import code as cache_code
 from pnpgen.engine.bom import bill_of_materials, bom_pages
 from pnpgen.faces.convert import convert_faces
-from pnpgen.faces.faceset import DeckFaces, DeckPicture, FaceSet, outline, render_deck
+from pnpgen.faces.faceset import DeckPicture, RenderedGame, outline
+from pnpgen.faces.faceset import render_game as faces_of_game
 from pnpgen.engine.options import BuildOptions
-from pnpgen.engine.output import order_csv
+from pnpgen.exports.order import BUILD_ORDER_COLUMNS, order_csv
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
@@ -26,9 +27,9 @@ from pnpgen.errors import InputError
 from pnpgen.printers import load_printer
 from pnpgen.impose.fold import FoldLayout, layout_fold
 from pnpgen.impose.grid import SheetOptions, choose_layout
-from pnpgen.impose import nest
+from pnpgen.memo import Memo
 from pnpgen.messages import msg
-from pnpgen.impose.plan import Document, Page, TextOp, page_signature
+from pnpgen.impose.plan import PagePlan, Page, TextOp, page_signature
 from pnpgen.impose.sheets import (
     TILE_OPTIONS,
     DeckSheets,
@@ -42,32 +43,20 @@ from pnpgen.impose.sheets import (
 from pnpgen.impose.tiles import TilePlan, plan_tiles
 from pnpgen.faces import builtin
 from pnpgen.faces.templates import CompiledTemplates, RenderMemo, Renderer
+from pnpgen.engine.prerender import prerender
+from pnpgen.pdf.raster import ImageStreams
+from pnpgen.pdf.settings import default_font
+from pnpgen.pdf.writer import write_document
 from pnpgen.svg.artwork import Art
 from pnpgen.shapes import ShapeSpec, deck_shape
 
-ORDER_COLUMNS = ("file", "page", "deck", "piece", "name", "quantity")  # shop/order.csv
-
-
-@dataclass
-class RenderedGame:
-    """A game's distinct faces rendered, deck by deck, before any sheet is planned: what the
-    sheets are imposed from and what the rulebook pictures."""
-
-    game: Game
-    faces: FaceSet
-    decks: list[DeckFaces]
-    art_folder: Any  # data/art.py ArtFolder: resolves <image> files
-    images: list[dict]  # every image placement with its resolution, for the manifest
-    bleed_mm: float  # bleed drawn round every face
-    art_digest: str  # hash of the game's art files: faces that embed images depend on it
-    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass
 class GamePlan:
     """A game imposed but not yet drawn: documents by output path (naming the faces by key)."""
 
-    documents: dict[str, Document]
+    documents: dict[str, PagePlan]
     records: list[DeckRecord]
     bom: dict
     orders: list[list] = field(default_factory=list)  # rows of shop/order.csv
@@ -87,6 +76,7 @@ class BuildResult:
     cache_files: dict[Path, bytes] = field(default_factory=dict)  # faces newly converted, for the cache
     uses: set[Path] = field(default_factory=set)  # every cache entry the build used, kept by pruning
     home_pages: dict[str, list[str]] = field(default_factory=dict)  # deck → signature of each home page
+    images: ImageStreams | None = None  # the pictures' PDF streams, made once (a reprint file places them too)
 
     def pictures(self) -> dict:
         """Each deck's faces for the rulebook, from the arts the sheets use."""
@@ -118,17 +108,14 @@ def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compi
                 game: Game | None = None, memo: RenderMemo | None = None) -> RenderedGame:
     """Load the game (unless given, loaded) and render each distinct face once."""
     game = game or load_game(ws, slug, lang=options.lang)
-    check_bleed(game, options.shop_bleed_mm)
-    bleed = options.shop_bleed_mm
-    renderer = Renderer(ws.templates, game, bleed, options.min_dpi, compiled, memo)
-    if memo is not None and options.jobs > 1:  # the faces over the workers, replayed below in order
-        from pnpgen.engine.prerender import prerender
+    check_bleed(game, options.bleed_mm)
 
-        prerender(ws, game, options, renderer, memo, bleed)
-    faces = FaceSet()
-    decks = [render_deck(deck, renderer, faces) for deck in game.decks]
-    return RenderedGame(game, faces, decks, renderer.art.folder, renderer.art.images(), bleed,
-                        art_fingerprint(ws, game), game.notes + game.translations.warnings + list(renderer.warnings))
+    def spread(renderer: Renderer) -> None:  # the faces over the workers, replayed in order by the face stage
+        if memo is not None and options.jobs > 1:
+            prerender(ws, game, options, renderer, memo, options.bleed_mm)
+
+    return faces_of_game(ws.templates, game, options.bleed_mm, options.min_dpi, compiled, memo,
+                         art_fingerprint(ws, game), before=spread)
 
 
 @dataclass(frozen=True)
@@ -140,16 +127,17 @@ class DeckOnPaper:
     tiles: TilePlan | None
 
 
-def paper_layouts(game: Game, sheet: SheetOptions) -> list[DeckOnPaper]:
+def paper_layouts(game: Game, sheet: SheetOptions, nest_memo: Memo[list] | None = None) -> list[DeckOnPaper]:
     """Each deck's layout on the paper, or the error of a deck that fits nowhere: known before
     anything is drawn, so a piece too large stops the build at once."""
-    return [deck_on_paper(deck, sheet) for deck in game.decks]
+    return [deck_on_paper(deck, sheet, nest_memo) for deck in game.decks]
 
 
-def deck_on_paper(deck: Deck, sheet: SheetOptions) -> DeckOnPaper:
-    """The deck's layout on the paper; an InputError when its pieces fit nowhere."""
+def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None = None) -> DeckOnPaper:
+    """The deck's layout on the paper; an InputError when its pieces fit nowhere. ``nest_memo``:
+    the nesting searches of earlier builds (``cached_nesting``)."""
     spec = _spec(deck)
-    layout = choose_layout(spec, deck.count, sheet, deck.kind)
+    layout = choose_layout(spec, deck.count, sheet, deck.kind, nest_memo)
     tiles = None
     if layout is None and deck.kind in ("board", "tile"):
         tiles = plan_tiles(spec.w, spec.h, sheet.paper_mm, sheet.margin_mm, sheet.bleed_mm, TILE_OPTIONS)
@@ -167,7 +155,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     font = game.fonts["gothic"]
     sheet = options.sheet
     bleed = rendered.bleed_mm
-    documents: dict[str, Document] = {}
+    documents: dict[str, PagePlan] = {}
     records: list[DeckRecord] = []
     everything: list[Page] = []
     orders: list[list] = []  # shop/order.csv: each distinct face of the unique-faces files
@@ -198,16 +186,16 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         files = []
         if home:
             files = [f"{deck.id}.pdf", f"shop/{deck.id}.pdf", f"shop/{deck.id}-unique.pdf"]
-            documents[files[0]] = Document(f"{game.title} — {deck.name}", home)
-            documents[files[1]] = Document(f"{game.title} — {deck.name} (print shop)", shop_pages(ds, bleed))
+            documents[files[0]] = PagePlan(f"{game.title} — {deck.name}", home)
+            documents[files[1]] = PagePlan(f"{game.title} — {deck.name} (print shop)", shop_pages(ds, bleed))
             pairs = [(p.front, p.back, p.count, p.piece.label) for p in df.pairs]
             orders.extend([files[2], n * (2 if p.back else 1) + 1, deck.id, p.piece.index, p.piece.label, p.count]
                           for n, p in enumerate(df.pairs))
-            documents[files[2]] = Document(f"{game.title} — {deck.name} (print shop, each face once)",
+            documents[files[2]] = PagePlan(f"{game.title} — {deck.name} (print shop, each face once)",
                                            shop_pages(ds, bleed, pairs))
             if spec.die_cut:
                 files.append(f"shop/{deck.id}-die.pdf")
-                documents[files[-1]] = Document(f"{game.title} — {deck.name} (die line)", shop_die_pages(ds, bleed))
+                documents[files[-1]] = PagePlan(f"{game.title} — {deck.name} (die line)", shop_die_pages(ds, bleed))
             everything.extend(_duplex_ready(home, ds.backs is not None, sheet, font, game.lang))
         shop_n = len(documents[files[1]].pages) if files else 0
         records.append(DeckRecord(
@@ -224,7 +212,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     bom = bill_of_materials(game, records)
     for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm, game.lang):
         everything.append(Page(sheet.paper_mm, list(ops)))
-    documents[f"{game.slug}-all.pdf"] = Document(f"{game.title} — all sheets", everything)
+    documents[f"{game.slug}-all.pdf"] = PagePlan(f"{game.title} — all sheets", everything)
     return GamePlan(documents, records, bom, orders, home_pages)
 
 
@@ -306,16 +294,16 @@ def version_stamp(game: Game) -> str:
 
 
 def _uses(cache: Cache, slug: str, state: GameState | None, face_keys: dict[str, str],
-          compiled: CompiledTemplates, memo: RenderMemo) -> set[Path]:
+          compiled: CompiledTemplates, memo: RenderMemo, nest_memo: Memo[list]) -> set[Path]:
     """The cache entries this build used: its faces, rendered faces, nest choices and compiled
     templates. A face replayed from the memo loads no template, so while any face is replayed
     the templates the last build of this edition compiled are kept too (the memo's inputs
     include the templates: after a template edit nothing is replayed and the list is exact)."""
     uses = {cache.face_path(k + digest) for k, digest in face_keys.items()}
     uses |= {cache.record_path(f"renders/{slug}", k) for k in memo.used}
-    uses |= {cache.record_path("nest", k) for k in nest.USED}
+    uses |= {cache.record_path("nest", k) for k in nest_memo.used}
     uses |= compiled.used
-    if state is not None and memo.used & memo.known.keys():
+    if state is not None and memo.replayed():
         uses |= {cache.root / u for u in state.uses if u.startswith("jinja/")}
     return uses
 
@@ -336,7 +324,12 @@ def cached_rendering(cache: Cache, ws: Workspace, slug: str,
                      options: BuildOptions) -> tuple[CompiledTemplates, RenderMemo]:
     """The templates compiled and the faces rendered by earlier builds, from ``cache``."""
     return (CompiledTemplates(cache.root / "jinja"),
-            RenderMemo(render_inputs(ws, slug, options), cache.records(f"renders/{slug}")))
+            RenderMemo(known=cache.records(f"renders/{slug}"), inputs=render_inputs(ws, slug, options)))
+
+
+def cached_nesting(cache: Cache | None) -> Memo[list]:
+    """The nesting searches of earlier builds, from ``cache`` (none without one)."""
+    return Memo(known=cache.records("nest") if cache is not None else {})
 
 
 def _duplex_ready(pages: list[Page], two_sided: bool, sheet: SheetOptions, font: str, lang: str) -> list[Page]:
@@ -361,13 +354,9 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     With a ``cache``, faces converted by earlier builds are reused, and a document whose plan is
     unchanged since ``state`` keeps the bytes of its file in ``out_dir``. ``game``: the game
     already loaded (else it is loaded here)."""
-    from pnpgen.pdf.writer import write_document
-    from pnpgen.pdf.raster import ImageStreams
-
     compiled = memo = None
+    nest_memo = cached_nesting(cache)
     if cache is not None:
-        nest.KNOWN.update(cache.records("nest"))
-        nest.USED.clear()
         compiled, memo = cached_rendering(cache, ws, slug, options)
     rendered = render_game(ws, slug, options, compiled=compiled, game=game, memo=memo)
     game = rendered.game
@@ -385,10 +374,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             cache_files[cache.face_path(k + face_keys[k])] = cache.face_bytes(k + face_keys[k], arts[k].to_json())
     font = game.fonts["gothic"]
     if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font
-        from pnpgen.pdf.settings import default_font
-
         default_font(font)
-    on_paper = paper_layouts(game, options.sheet)
+    on_paper = paper_layouts(game, options.sheet, nest_memo)
     check_tiled(game, on_paper)
     result = BuildResult(game, warnings=list(rendered.warnings), rendered=rendered, arts=arts,
                          cache_files=cache_files)
@@ -399,12 +386,12 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     result.records = plan.records
     result.home_pages = plan.home_pages
     if cache is not None:
+        assert compiled is not None and memo is not None  # made from the cache above
         cache_files.update(compiled.new)
-        cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest.LEARNED.items()))
-        nest.LEARNED.clear()
+        cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest_memo.learned.items()))
         cache_files.update(cache.record(f"renders/{slug}", k, v) for k, v in sorted(memo.learned.items()))
-        result.uses = _uses(cache, slug, state, face_keys, compiled, memo)
-    images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code())
+        result.uses = _uses(cache, slug, state, face_keys, compiled, memo, nest_memo)
+    images = result.images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code())
     for path, doc in plan.documents.items():
         key = plan_key(doc, face_keys)
         data = cache.reuse(state, path, key, out_dir) if cache is not None and out_dir is not None else None
@@ -416,7 +403,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     cache_files.update(images.new)  # each picture's stream, made once, for every later build
     result.uses |= images.used
     if plan.orders:
-        result.files["shop/order.csv"] = order_csv(ORDER_COLUMNS, plan.orders)
+        result.files["shop/order.csv"] = order_csv(BUILD_ORDER_COLUMNS, plan.orders)
     result.manifest = {
         "game": slug,
         "title": game.title,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pnpgen.data.formats import MIN_DPI
 from pnpgen.impose.grid import SheetOptions
 from pnpgen.printers import Printer
 
@@ -12,10 +13,22 @@ from pnpgen.printers import Printer
 @dataclass(frozen=True)
 class BuildOptions:
     sheet: SheetOptions = SheetOptions()
-    shop_bleed_mm: float = 3.0
-    min_dpi: float = 300.0  # art printed below this resolution warns
+    min_dpi: float = MIN_DPI  # art printed below this resolution warns (--min-dpi)
     printer: Printer | None = None  # --printer: the profile every home page is corrected for
     lang: str | None = None  # --lang: the game's language to build (None: its default_language)
     # How many worker processes: changes the speed, never the bytes, so it is not part of the
     # options' repr (the cache's fingerprint of what the output depends on).
     jobs: int = field(default=1, compare=False, repr=False)
+
+    @property
+    def bleed_mm(self) -> float:
+        """The one bleed of the build (``--bleed``, ``SheetOptions.bleed_mm``): drawn round every
+        face, in the shop files' BleedBox, and wanted round each piece on the home sheets."""
+        return self.sheet.bleed_mm
+
+
+@dataclass(frozen=True)
+class RulebookOptions:
+    rules_only: bool = False
+    creep_mm: float = 0.0
+    binding: str = "left"

@@ -10,36 +10,21 @@ builds from writing the same folder at once.
 
 from __future__ import annotations
 
-import csv
 import fcntl
-import io
 import os
 import signal
 import tempfile
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterable, Sequence
 
-from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
-from pnpgen.safetext import csv_cell
 
 TMP_SUFFIX = ".pnpgen-tmp"
 LOCK_NAME = ".pnpgen.lock"
 MARKER_NAME = ".pnpgen-output"  # in every output folder pnpgen writes: its files are pnpgen's to replace
 MARKER_TEXT = (b"This folder is written by pnpgen (build and export output). pnpgen replaces and removes\n"
                b"the files it wrote here; anything else in it is left alone.\n")
-
-
-def order_csv(columns: Sequence[str], rows: Iterable[Sequence]) -> bytes:
-    """An order.csv as a designer opens it in Excel: UTF-8 with a BOM (without one Excel garbles
-    the Japanese), CRLF line ends. The build's shop/order.csv and every export's order.csv."""
-    text = io.StringIO(newline="")
-    out = csv.writer(text, lineterminator="\r\n")
-    out.writerow(columns)
-    out.writerows([csv_cell(v) for v in row] for row in rows)  # a name like =HYPERLINK(…) stays text
-    return ("\ufeff" + text.getvalue()).encode("utf-8")
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -112,25 +97,6 @@ def make_folder(folder: Path) -> None:
 def unwritable(folder: Path, e: OSError) -> InputError:
     return InputError(f"cannot write to {folder}: {e.strerror}", path=folder, key="--out",
                       expected="a folder you may write to")
-
-
-def workspace_relative(value: Any, root: Path) -> Any:
-    """``value`` (text, or lists and mappings of it) with every file named by its absolute path
-    inside the workspace ``root`` named from the workspace instead (``data/<game>/decks/x.yaml:10:5``):
-    what pnpgen writes is the same bytes whatever folder the workspace is in."""
-    if isinstance(value, str):
-        return Workspace(root).shown(value)  # the one place that says a path from the workspace
-    if isinstance(value, list):
-        return [workspace_relative(v, root) for v in value]
-    if isinstance(value, dict):
-        return {k: workspace_relative(v, root) for k, v in value.items()}
-    return value
-
-
-def relative_proof(name: str, data: bytes, root: Path) -> bytes:
-    """A rulebook output with the workspace's absolute paths made relative (proof.txt, the only
-    text one); the PDFs as they are."""
-    return workspace_relative(data.decode("utf-8"), root).encode("utf-8") if name.endswith(".txt") else data
 
 
 def claim(folder: Path) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.options import BuildOptions
+from pnpgen.faces.faceset import face_renderer
 from pnpgen.faces.templates import Face, RenderMemo, Renderer
 
 MIN_FACES = 64  # fewer faces render faster than worker processes start
@@ -55,8 +56,8 @@ def _known(memo: RenderMemo, renderer: Renderer, face: Face, bleed_mm: float) ->
 def _render_run(job: tuple[Workspace, Game, BuildOptions, str, float, list[tuple[int, int]]]) -> dict[str, Any]:
     """A worker: render the pieces of one run (both sides), return the memo entries."""
     ws, game, options, inputs, bleed_mm, run = job
-    memo = RenderMemo(inputs, {})
-    renderer = Renderer(ws.templates, game, bleed_mm, options.min_dpi, memo=memo)
+    memo = RenderMemo(inputs=inputs)
+    renderer = face_renderer(ws.templates, game, bleed_mm, options.min_dpi, memo=memo)
     for d, p in run:
         deck = game.decks[d]
         for side in (["front", "back"] if deck.back else ["front"]):

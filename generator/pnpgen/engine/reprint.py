@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Any
 from pnpgen import fonts as fontreg
 from pnpgen.engine.game import paper_layouts, version_stamp
 from pnpgen.engine.options import BuildOptions
-from pnpgen.impose.plan import Document, Page
+from pnpgen.impose.plan import PagePlan, Page
 from pnpgen.impose.sheets import DeckSheets, board_tiles, home_sheets
 from pnpgen.messages import msg
+from pnpgen.pdf.writer import write_document
 
 if TYPE_CHECKING:
     from pnpgen.engine.game import BuildResult
@@ -68,15 +69,13 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
                   since: str = "the previous good build") -> dict[str, bytes]:
     """``<name>.pdf`` (when there are copies to add) and ``<name>.txt``; empty when no copy was
     added, changed or removed since ``before``."""
-    from pnpgen.pdf.writer import write_document
-
     decks = deck_reprints(result, before)
     if not decks:
         return {}
     game = result.game
     font = game.fonts["gothic"]
     sheet = options.sheet
-    bleed = result.rendered.bleed_mm if result.rendered else options.shop_bleed_mm
+    bleed = result.rendered.bleed_mm if result.rendered else options.bleed_mm
     placed = {deck.id: p for deck, p in zip(game.decks, paper_layouts(game, sheet), strict=True)}
     pages: list[Page] = []
     lines = [f"{game.title}: what to change in the printed game since {since}", ""]
@@ -101,7 +100,8 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
         lines.append("")
     files = {f"{name}.txt": "\n".join(lines).encode()}
     if pages:
-        files[f"{name}.pdf"] = write_document(Document(f"{game.title} — reprint", pages), result.arts, font)
+        files[f"{name}.pdf"] = write_document(PagePlan(f"{game.title} — reprint", pages), result.arts, font,
+                                                  images=result.images)
     return files
 
 

@@ -1,84 +1,49 @@
 """One build command: every game asked for, built in memory, then written all-or-nothing.
 
 A game whose inputs did not change since its last good build is ``up to date`` and not even
-loaded; a document whose page plan did not change keeps its file; only changed bytes reach the
-disk. After each game, a change report says what the designer must reprint.
+loaded (``engine/fresh.py``, which the command layer asks first); a document whose page plan
+did not change keeps its file; only changed bytes reach the disk. After each game, a change report says what the designer must reprint.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
-from dataclasses import dataclass, field, replace
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
-from pnpgen.printers import profile_files
-from pnpgen.engine.cache import Cache, GameState, fingerprint, sha
+from pnpgen.data.load import load_game
+from pnpgen.data.model import Game
+from pnpgen.data.workspace import Workspace, relative_proof, workspace_relative
+from pnpgen.engine.cache import Cache, GameState, sha
 from pnpgen.engine.changes import change_report, snapshot
-from pnpgen.engine.options import BuildOptions
-from pnpgen.engine.output import build_lock, claim, inside, mark, remove_stray_temps, relative_proof, workspace_relative
-from pnpgen.engine.transaction import commit, recover
-from pnpgen.data.workspace import Workspace
+from pnpgen.engine.fresh import GameOutcome, edition, sort_games
+from pnpgen.engine.fresh import out_dir as game_out_dir
+from pnpgen.engine.game import BuildResult, build_game
+from pnpgen.engine.options import BuildOptions, RulebookOptions
+from pnpgen.engine.output import build_lock, inside, mark, remove_stray_temps
+from pnpgen.engine.transaction import commit
 from pnpgen.errors import InputError
-
-if TYPE_CHECKING:
-    from pnpgen.engine.game import BuildResult
-    from pnpgen.data.model import Game
-
-
-@dataclass(frozen=True)
-class RulebookOptions:
-    rules_only: bool = False
-    creep_mm: float = 0.0
-    binding: str = "left"
-
-
-@dataclass
-class GameOutcome:
-    slug: str
-    out_dir: Path
-    up_to_date: bool
-    result: BuildResult | None = None
-    changes: list[str] = field(default_factory=list)
-    written: list[Path] = field(default_factory=list)
-
-
-def _profiles(ws: Workspace) -> tuple[bytes, ...]:
-    """The printer profile files (game.yaml's ``printer:`` names one of them): an edit rebuilds."""
-    return tuple(p.read_bytes() for p in profile_files(ws.root) if p.is_file())
-
-
-def inputs_of(ws: Workspace, slug: str) -> list[Path]:
-    """Every folder a game's build reads."""
-    return [ws.data / slug, ws.templates / slug, ws.templates / "common", ws.fonts, ws.root / "layouts"]
+from pnpgen.engine.reprint import reprint_files
+from pnpgen.engine import history
 
 
 def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: Path,
-              rulebook: RulebookOptions | None, say: Callable[[str], None] = lambda s: None) -> list[GameOutcome]:
+              rulebook: RulebookOptions | None, say: Callable[[str], None] = lambda s: None,
+              sorted_games: tuple[list[GameOutcome], list[tuple[str, str]]] | None = None) -> list[GameOutcome]:
     """Build ``slugs`` into ``out_root/<slug>/``; nothing is written unless every game succeeds.
-    Games are built side by side in worker processes when there are cores for it."""
-    claim(out_root)
+    Games are built side by side in worker processes when there are cores for it.
+    ``sorted_games``: ``fresh.sort_games`` already asked (else it is asked here: it claims the
+    folder and finishes a commit a killed run left)."""
     cache = Cache(out_root)
-    if out_root.is_dir():
-        with build_lock(out_root):  # a commit a killed run left half done: finished before anything is read
-            if recover(out_root) == "forward":
-                cache.refuse_links()
-                cache.prune()  # what the interrupted build would have pruned after its commit
-    cache.refuse_links()
-    outcomes: list[GameOutcome] = []
-    todo: list[tuple[str, str]] = []
-    for slug in slugs:
-        inputs = fingerprint(inputs_of(ws, slug), (options, rulebook, _profiles(ws)))
-        if cache.up_to_date(_edition(slug, options), inputs, _out_dir(out_root, slug, options)) is not None:
-            outcomes.append(GameOutcome(slug, _out_dir(out_root, slug, options), True))
-        else:
-            todo.append((slug, inputs))
+    fresh, todo = sorted_games or sort_games(ws, slugs, options, out_root, rulebook)
+    outcomes = list(fresh)
     if not todo:
         return outcomes
     jobs = [(ws, slug, inputs, options, rulebook, out_root) for slug, inputs in todo]
     if options.jobs > 1 and len(todo) > 1:
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-
         inner = replace(options, jobs=1)
         jobs = [(ws, slug, inputs, inner, rulebook, out_root) for slug, inputs in todo]
         # the largest games first, so the workers finish together
@@ -114,27 +79,14 @@ def _size(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 
-def _out_dir(out_root: Path, slug: str, options: BuildOptions) -> Path:
-    """build/<game>/, or build/<game>/<lang>/ for a --lang build."""
-    return out_root / slug / (options.lang or "")
-
-
-def _edition(slug: str, options: BuildOptions) -> str:
-    """The cache's name for a build: each language keeps its own state."""
-    return f"{slug}.{options.lang}" if options.lang else slug
-
-
 def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOutcome, dict[Path, bytes], list[Path]]:
     """One game, in memory: its outcome, the files to write (outputs, manifest, cache) and the
     files of its last build that it no longer makes."""
-    from pnpgen.engine.game import build_game
-    from pnpgen.data.load import load_game
-
     ws, slug, inputs, options, rulebook, out_root = job
-    out_dir = _out_dir(out_root, slug, options)
+    out_dir = game_out_dir(out_root, slug, options)
     cache = Cache(out_root)
     say(f"{slug}: building")
-    before = cache.state(_edition(slug, options))
+    before = cache.state(edition(slug, options))
     book = _Rulebook(ws, rulebook, cache, beside=options.jobs > 1) if rulebook is not None else None
     game = load_game(ws, slug, lang=options.lang)
     _nothing_went_missing(game, before, rulebook is not None)
@@ -153,8 +105,6 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
     result.manifest["changes"] = changes
     result.manifest["reprint"] = reprint
     if before is not None:  # the copies new or changed since the last good build (none: no file)
-        from pnpgen.engine.reprint import reprint_files
-
         reprint_out = reprint_files(result, options, before.report)
         result.files.update(reprint_out)
         result.manifest["files"] += sorted(reprint_out)
@@ -164,14 +114,12 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
                       files={rel: sha(data) for rel, data in result.files.items()},
                       report=now, uses=sorted(cache.entry(p) for p in result.uses))
     files = {out_dir / rel: data for rel, data in result.files.items()}
-    files[cache.state_path(_edition(slug, options))] = state.to_json()
+    files[cache.state_path(edition(slug, options))] = state.to_json()
     files.update(result.cache_files)
     below = out_dir.relative_to(out_root).as_posix()
     gone = [path for rel in (before.files if before else []) if rel not in result.files
             and (path := inside(out_root, f"{below}/{rel}")) is not None]
-    from pnpgen.engine import history
-
-    version, pruned = history.record(out_root, _edition(slug, options), game, now)  # a version, if content changed
+    version, pruned = history.record(out_root, edition(slug, options), game, now)  # a version, if content changed
     files.update(version)
     gone += pruned
     result.rendered = None  # the faces and the art stay in the worker: only bytes and records come back
@@ -209,8 +157,6 @@ class _Rulebook:
 
     def prepare(self, game: Game) -> None:
         if self.beside and game.draft_file.is_file():
-            from concurrent.futures import ProcessPoolExecutor
-
             self.pool = ProcessPoolExecutor(max_workers=1)
             self.pool.submit(_prepare, self.ws, game)  # its errors are _typeset's too: they surface there
 
@@ -220,8 +166,6 @@ class _Rulebook:
             return
         job = (self.ws, game, result.pictures(), self.opts, self.cache.records("readings"))
         if self.beside:
-            from concurrent.futures import ProcessPoolExecutor
-
             self.pool = self.pool or ProcessPoolExecutor(max_workers=1)
             self.future = self.pool.submit(_typeset, *job)
         else:
@@ -252,24 +196,19 @@ class _Rulebook:
         result.warnings.extend(warnings)
 
 
+# The rulebook's own process loads the rulebook stage (platypus, its fonts: 0.15 s of imports)
+# by name, in these two functions, so the build's process never imports it. This is the one
+# place below the command layer that loads a stage when called, and it does so across a process
+# boundary: engine/typeset.py imports the rulebook at its top like any module.
+RULEBOOK_JOB = "pnpgen.engine.typeset"
+
+
 def _prepare(ws: Workspace, game: Game) -> None:
     """In the rulebook's process, before the faces arrive: its libraries and its fonts."""
-    from pnpgen.rulebook import prepare
-
-    prepare(game, ws.fonts)
+    importlib.import_module(RULEBOOK_JOB).prepare_rulebook(ws, game)
 
 
-def _typeset(ws: Workspace, game, pictures, opts: RulebookOptions, readings: dict):
-    """Typeset the draft as rulebook.pdf (A5) and rulebook-booklet.pdf (A4 saddle stitch): its
-    files, warnings and report, with the index readings it had to look up and every term whose
-    reading it used. Plain values, so the build's process takes them back without importing the
-    rulebook."""
-    from pnpgen.rulebook import build_rulebook, flowables
-
-    flowables.KNOWN_READINGS.update({k: v for k, v in readings.items() if isinstance(v, str)})
-    flowables.USED_READINGS.clear()
-    book = build_rulebook(game, ws.fonts, rules_only=opts.rules_only, creep_mm=opts.creep_mm,
-                          binding=opts.binding, pictures=pictures)
-    learned = dict(flowables.LEARNED_READINGS)
-    flowables.LEARNED_READINGS.clear()
-    return book.files, book.warnings, book.report, learned, set(flowables.USED_READINGS)
+def _typeset(ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, readings: dict) -> tuple:
+    """``engine/typeset.py`` ``typeset``, in the rulebook's process (or this one, without a core
+    to spare)."""
+    return importlib.import_module(RULEBOOK_JOB).typeset(ws, game, pictures, opts, readings)

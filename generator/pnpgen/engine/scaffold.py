@@ -13,11 +13,13 @@ from pathlib import Path
 from pnpgen.data import layouts
 from pnpgen.data import validate as v
 from pnpgen.data.formats import CARD_FORMATS, SINGLE_SIZE_SHAPES
+from pnpgen.data.model import Layout
 from pnpgen.data.workspace import Workspace, find_workspace
 from pnpgen.data.yamlsrc import Located
 from pnpgen.errors import InputError
 from pnpgen.faces.layouts import compile_side
 from pnpgen.shapes import bounding_size
+from pnpgen.data.load import load_game
 
 KINDS = ("cards", "tokens", "tiles", "board")
 _SLUG = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
@@ -178,7 +180,8 @@ def new(args: argparse.Namespace) -> int:
 def trim_of(g: layouts.Geometry) -> tuple[float, float]:
     if g.format is not None:
         return CARD_FORMATS[g.format]
-    assert g.size is not None
+    if g.size is None:
+        raise g.no_size()
     if g.shape in SINGLE_SIZE_SHAPES:
         return bounding_size(g.shape, g.size[0], g.options.get("orientation", "pointy"))
     return g.size[0], g.size[1]
@@ -194,19 +197,25 @@ def layout(args: argparse.Namespace) -> int:
         for name in dict.fromkeys(own + layouts.builtin_names()):
             raw = layouts.resolve(root, name, Located(Path("pnpgen layout"), None), ())
             g = layouts.geometry(raw)
-            w, h = trim_of(g)
+            size = "the deck's size" if g.format is None and g.size is None else "{:g}×{:g} mm".format(*trim_of(g))
             where = "layouts/" if name in own else "built-in"
             desc = raw.top["description"].value if "description" in raw.top else ""
-            print(f"{name:<24} {g.kind:<6} {g.shape:<8} {w:g}×{h:g} mm  {where:<9} {desc}")
+            print(f"{name:<24} {g.kind:<6} {g.shape:<8} {size}  {where:<9} {desc}")
         return 0
     name = args.name
-    if name is None:
+    if args.deck is not None or args.game is not None:
+        built, deck_lines, name = _deck_layout(args)
+    elif name is None:
         raise InputError("layout export needs a layout name", expected="pnpgen layout export card-poker "
-                         "(pnpgen layout list names them)")
-    raw = layouts.resolve(root, name, Located(Path("pnpgen layout export"), None), ())
-    g = layouts.geometry(raw)
-    trim = trim_of(g)
-    built = layouts.finish(raw, trim, g.shape, None, None)
+                         "(pnpgen layout list names them), or --game G --deck D for a deck's own")
+    else:
+        raw = layouts.resolve(root, name, Located(Path("pnpgen layout export"), None), ())
+        g = layouts.geometry(raw)
+        built = layouts.finish(raw, trim_of(g), g.shape, None, None)
+        size = f"format: {g.format}" if g.format else (
+            f"size: {g.size[0]:g}" if g.shape in SINGLE_SIZE_SHAPES else f"size: [{g.size[0]:g}, {g.size[1]:g}]")  # type: ignore[index]
+        deck_lines = [f"kind: {g.kind}", f"shape: {g.shape}",
+                      *(f"{k}: {raw.top[k].value}" for k in ("orientation", "corner_radius") if k in raw.top), size]
     front = Path(args.out) if args.out else Path(f"{name}-front.svg.j2")
     base = front.name[:-len(".svg.j2")] if front.name.endswith(".svg.j2") else front.stem
     back = front.with_name(base.removesuffix("-front") + "-back.svg.j2")
@@ -224,16 +233,38 @@ def layout(args: argparse.Namespace) -> int:
         with open(path, "x", encoding="utf-8", newline="\n") as f:
             f.write(text)
         print(f"wrote {path}")
-    size = f"format: {g.format}" if g.format else (
-        f"size: {g.size[0]:g}" if g.shape in SINGLE_SIZE_SHAPES else f"size: [{g.size[0]:g}, {g.size[1]:g}]")  # type: ignore[index]
     print("Put them in templates/<game>/ and write in the deck, instead of 'layout:':")
-    print(f"  kind: {g.kind}")
-    print(f"  shape: {g.shape}" + "".join(f"\n  {k}: {raw.top[k].value}" for k in ("orientation", "corner_radius")
-                                          if k in raw.top))
-    print(f"  {size}")
+    for line in deck_lines:
+        print(f"  {line}")
     print(f"  front: {front.name}")
     if built.back is not None:
         print(f"  back: {back.name}")
     fields = ", ".join(f"{k}: {t}" for k, t in built.fields)
-    print(f"  fields: {{{fields}}}")
+    print(f"  fields: {{{fields}}}" + ("   # and the deck's own fields:" if args.deck is not None else ""))
     return 0
+
+
+def _deck_layout(args: argparse.Namespace) -> tuple[Layout, list[str], str]:
+    """A deck's layout as it builds (its overrides and size applied), for ``--game G --deck D``."""
+    if args.game is None or args.deck is None:
+        raise InputError("--game and --deck go together", expected="--game G --deck D (see 'pnpgen list')")
+    game = load_game(find_workspace(), args.game)
+    deck = next((d for d in game.decks if d.id == args.deck), None)
+    if deck is None:
+        raise InputError(f"game {args.game} has no deck {args.deck!r}",
+                         expected="one of " + ", ".join(d.id for d in game.decks))
+    if deck.layout is None:
+        raise InputError(f"deck {args.deck} is drawn by templates ({deck.front}), not by a layout", path=deck.source,
+                         expected="a deck with 'layout:'")
+    w, h = deck.trim_mm
+    if deck.format != "custom":
+        size = f"format: {deck.format}"
+    elif deck.shape in ("circle", "hex", "trihex"):
+        flat = deck.options.get("orientation") == "flat"
+        across = (h if flat else w) / (2 if deck.shape == "trihex" else 1)
+        size = f"size: {across:g}"
+    else:
+        size = f"size: [{w:g}, {h:g}]"
+    lines = [f"kind: {deck.kind}", f"shape: {deck.shape}",
+             *(f"{k}: {deck.options[k]}" for k in ("orientation", "corner_radius") if k in deck.options), size]
+    return deck.layout, lines, deck.id

@@ -23,7 +23,9 @@ import json
 import os
 import shutil
 import signal
+import sys
 import threading
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable
@@ -33,6 +35,7 @@ from pnpgen.errors import InputError
 
 STAGING = ".pnpgen-staging"
 JOURNAL = ".pnpgen-journal"
+PAUSE_ENV = "PNPGEN_TEST_PAUSE_BEFORE_COMMIT"  # tests of interrupted builds: see _pause_for_tests
 VERSION = 1
 
 
@@ -94,6 +97,7 @@ def commit(root: Path, files: dict[Path, bytes], remove: Iterable[Path] = ()) ->
                 f.write(data)
             os.chmod(staging / name, mode)
             moves.append((name, path.relative_to(root).as_posix()))
+        _pause_for_tests()
         body = {"version": VERSION, "moves": moves, "remove": [p.relative_to(root).as_posix() for p in gone]}
         new = root / (JOURNAL + ".new")
         new.write_text(json.dumps(body, ensure_ascii=False), encoding="utf-8")
@@ -107,6 +111,15 @@ def commit(root: Path, files: dict[Path, bytes], remove: Iterable[Path] = ()) ->
         os.replace(new, root / JOURNAL)  # the commit: from here on the new set is what the folder holds
     recover(root)
     return list(todo)
+
+
+def _pause_for_tests() -> None:
+    """Tests of interrupted builds only: with PNPGEN_TEST_PAUSE_BEFORE_COMMIT=<seconds>, say so on
+    stderr and wait once every file is staged and before the commit, so a signal lands there."""
+    seconds = os.environ.get(PAUSE_ENV)
+    if seconds:
+        print(f"pnpgen: {PAUSE_ENV}: every file staged, nothing committed", file=sys.stderr, flush=True)
+        time.sleep(float(seconds))
 
 
 def _check_way(root: Path, path: Path) -> None:

@@ -1,27 +1,25 @@
 """``pnpgen export``: a game's pieces as one print shop or virtual table takes them.
 
-Everything is made in memory first and written only when the whole export succeeded; files a
-previous export of the same preset wrote and this one does not are removed, so the folder always
-holds exactly one export.
+Everything is made in memory; ``engine/export.py`` writes it only when the whole export
+succeeded, and removes files a previous export of the same preset wrote and this one does not,
+so the folder always holds exactly one export.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import astuple, dataclass, field, replace
 from pathlib import Path
 
 from pnpgen.faces.convert import convert_faces
-from pnpgen.engine.game import BuildOptions, render_game
+from pnpgen.faces.faceset import render_game
 from pnpgen import fonts as fontreg
-from pnpgen.engine.output import build_lock, claim, inside, mark, order_csv, workspace_relative
-from pnpgen.engine.transaction import commit, recover
-from pnpgen.data.load import load_game
+from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
 from pnpgen.data.names import check_preset_folder
-from pnpgen.data.workspace import Workspace
+from pnpgen.data.workspace import Workspace, workspace_relative
 from pnpgen.errors import InputError, suggest
 from pnpgen.exports import contact, shop, tts
+from pnpgen.exports.order import EXPORT_ORDER_COLUMNS, OrderRow, order_csv
 from pnpgen.exports.faces import PageStyle, png_bytes, unique_faces
 from pnpgen.pdf.pdfx import OutputCondition
 from pnpgen.exports.presets import FITS, Fitted, NotTaken, Preset, available, fit_deck, load_preset
@@ -70,13 +68,12 @@ class ExportResult:
     out_dir: Path
     files: dict[str, bytes] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
-    order: list[shop.OrderRow] = field(default_factory=list)
+    order: list[OrderRow] = field(default_factory=list)
     left_out: list[LeftOut] = field(default_factory=list)
     black: list[str] = field(default_factory=list)  # CMYK: what was made 100 % K with overprint
 
 
 def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResult:
-    claim(options.out or ws.root / "build")
     game = load_game(ws, slug)
     preset = load_preset(ws, slug, options.preset)
     check_preset_folder(game, preset.slug)
@@ -94,7 +91,8 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     _check_pixels(preset, decks, fitted)
     # One bleed for the whole game's faces: the widest any exported deck needs (the pages clip the rest).
     art_bleed = max(f.art_bleed for f in fitted.values())
-    rendered = render_game(ws, slug, BuildOptions(shop_bleed_mm=art_bleed), game=game)
+    check_bleed(game, art_bleed)
+    rendered = render_game(ws.templates, game, art_bleed)
     warnings = rendered.warnings
     by_deck = {df.deck.id: unique_faces(df) for df in rendered.decks}
     needed = sorted({key for deck in decks for f in by_deck[deck.id] for key in (f.front, f.back) if key})
@@ -115,18 +113,18 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
         if preset.files == "tts":
             obj = tts.deck_object(style, faces, table, 3.0 * i, result.files)
             result.files[f"{deck.id}.json"] = tts.saved_object(f"{game.title} — {deck.name}", obj).encode("utf-8")
-            result.order.extend(shop.OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.index, f.piece.label,
+            result.order.extend(OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.index, f.piece.label,
                                               f.copies) for f in faces)
         else:
             result.order.extend(shop.deck_files(preset, style, faces, result.files, result.warnings,
                                                 shop.Finish(pdfx, str(game.date), outline), result.black))
         thumbs.extend(contact.thumbnails(style, faces))
-    result.order.extend(shop.OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
+    result.order.extend(OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
                         for o in left_out)
     notes = [f"left out: {o.deck.name}: {o.why}" for o in left_out]
     sheet = contact.contact_sheet(f"{game.title} — {preset.name}", thumbs, fontreg.path_of(font), notes)
     result.files[f"{slug}-contact.png"] = png_bytes(sheet)
-    result.files["order.csv"] = order_csv(shop.ORDER_COLUMNS, [astuple(row) for row in result.order])
+    result.files["order.csv"] = order_csv(EXPORT_ORDER_COLUMNS, [astuple(row) for row in result.order])
     result.warnings = workspace_relative(result.warnings, ws.root)  # export.json: the same bytes in any folder
     return result
 
@@ -243,29 +241,3 @@ def _takes_it(ws: Workspace, slug: str, preset: Preset, deck: Deck, fit: str | N
             takers.append(f"--preset {name}" + (f" --fit {mode}" if mode else ""))
             break
     return (*takers, f"pnpgen build's shop/{deck.id}.pdf (any size)")
-
-
-def write_export(result: ExportResult) -> list[Path]:
-    """Write every file and the record of them, and remove what the last export wrote and this
-    one did not, as one transaction over the output folder (engine/transaction.py)."""
-    out = result.out_dir
-    root = out.parent.parent
-    record = out / RECORD
-    left_out = [{"deck": o.deck.id, "name": o.deck.name, "why": o.why, "taken_by": list(o.takers)}
-                for o in result.left_out]
-    text = json.dumps({"game": result.game.slug, "files": sorted(result.files), "warnings": result.warnings,
-                       "left_out": left_out, "black": result.black}, ensure_ascii=False, indent=2) + "\n"
-    files = {out / rel: data for rel, data in sorted(result.files.items())}
-    files[record] = text.encode("utf-8")
-    with build_lock(root):
-        recover(root)
-        before: list[str] = []
-        if record.is_file():
-            try:
-                before = json.loads(record.read_text(encoding="utf-8")).get("files", [])
-            except (ValueError, AttributeError):
-                before = []
-        stale = [path for name in before if isinstance(name, str) and name not in result.files
-                 and "/" not in name and name != RECORD and (path := inside(out, name)) is not None]
-        commit(root, files | mark(root), stale)
-    return sorted(files)

@@ -16,7 +16,7 @@ from pnpgen.faces.faceset import DeckFaces
 from pnpgen.data.model import Deck, Piece
 from pnpgen.exports.presets import Fitted
 from pnpgen.impose.grid import SheetLayout, SheetOptions, Slot, cut_marks
-from pnpgen.impose.plan import DieLine, Document, Item, Page, PlaceFace, Strokes, TextOp
+from pnpgen.impose.plan import DieLine, PagePlan, Item, Page, PlaceFace, Strokes, TextOp
 from pnpgen.pdf.writer import write_document
 from pnpgen.svg.artwork import Art
 from pnpgen.shapes import Affine, outline, shape_spec, translate
@@ -109,7 +109,7 @@ def face_pdf(keys: Sequence[str], style: PageStyle, title: str, labels: Sequence
     page that shows it."""
     labels = labels or [None] * len(keys)
     pages = [_face_page(key, style, label) for key, label in zip(keys, labels)]
-    return write_document(Document(title, pages), style.arts, style.font, cmyk=style.cmyk)
+    return write_document(PagePlan(title, pages), style.arts, style.font, cmyk=style.cmyk)
 
 
 def face_images(keys: Sequence[str], style: PageStyle, size: tuple[int, int]) -> list[Image.Image]:

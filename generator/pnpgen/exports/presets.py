@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.data.model import Deck
-from pnpgen.data.workspace import Workspace, contained
+from pnpgen.data.workspace import Workspace
+from pnpgen.errors import contained
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError
 from pnpgen.data import validate

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pnpgen.exports.order import OrderRow
 from pnpgen.exports.faces import PageStyle, UniqueFace, face_images, face_pdf, png_bytes
 from pnpgen.exports.presets import Preset
 from pnpgen.impose.sheets import face_label, face_labels
@@ -17,23 +18,6 @@ from pnpgen.pdf.black import k_only
 from pnpgen.pdf.colour import over_limit
 from pnpgen.pdf.outline import outline_text
 from pnpgen.pdf.pdfx import OutputCondition, make_x1a
-
-
-@dataclass(frozen=True)
-class OrderRow:
-    """One line of an export's order.csv (docs/exports.md says what each column holds)."""
-
-    file: str
-    pages: str
-    back: str
-    deck: str
-    piece: int | str  # the piece's number in its deck; empty on a left-out deck's row
-    name: str
-    quantity: int
-    note: str = ""
-
-
-ORDER_COLUMNS = ("file", "pages", "back", "deck", "piece", "name", "quantity", "note")
 
 
 def page_numbers(numbers: list[int]) -> str:

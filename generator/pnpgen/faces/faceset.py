@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Mapping
+from pathlib import Path
+from typing import Any, Callable, Mapping
 
-from pnpgen.data.model import Deck, Piece
+from pnpgen.data.model import Deck, Game, Piece
+from pnpgen.data.formats import MIN_DPI
+from pnpgen.faces.templates import CompiledTemplates, Face, RenderMemo, Renderer
 from pnpgen.svg.artwork import Art
-from pnpgen.faces.templates import Face, Renderer
 from pnpgen.shapes import Point, deck_shape, trim_path
 
 
@@ -64,6 +66,43 @@ class FaceSet:
     def subset(self, keys) -> "FaceSet":
         return FaceSet({k: self.svgs[k] for k in keys}, {k: self.where[k] for k in keys},
                        {k: self.template[k] for k in keys})
+
+
+@dataclass
+class RenderedGame:
+    """A game's distinct faces rendered, deck by deck, before any sheet is planned: what the
+    sheets are imposed from, what the rulebook pictures and what the exports place."""
+
+    game: Game
+    faces: FaceSet
+    decks: list[DeckFaces]
+    art_folder: Any  # data/art.py ArtFolder: resolves <image> files
+    images: list[dict]  # every image placement with its resolution, for the manifest
+    bleed_mm: float  # bleed drawn round every face
+    art_digest: str  # hash of the game's art files: faces that embed images depend on it
+    warnings: list[str] = field(default_factory=list)
+
+
+def face_renderer(templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI,
+                  compiled: CompiledTemplates | None = None, memo: RenderMemo | None = None) -> Renderer:
+    """The face stage's renderer for one game (the one place a ``Renderer`` is made): every
+    command that renders faces — build, check, rulebook, export, the text audit — comes here.
+    ``compiled`` and ``memo``: the compiled templates and the faces rendered by earlier builds."""
+    return Renderer(templates, game, bleed_mm, min_dpi, compiled, memo)
+
+
+def render_game(templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI,
+                compiled: CompiledTemplates | None = None, memo: RenderMemo | None = None,
+                art_digest: str = "", before: Callable[[Renderer], None] | None = None) -> RenderedGame:
+    """Each distinct face of the game rendered once, deck by deck. ``before`` sees the renderer
+    first (the build fills its memo over worker processes there)."""
+    renderer = face_renderer(templates, game, bleed_mm, min_dpi, compiled, memo)
+    if before is not None:
+        before(renderer)
+    faces = FaceSet()
+    decks = [render_deck(deck, renderer, faces) for deck in game.decks]
+    return RenderedGame(game, faces, decks, renderer.art.folder, renderer.art.images(), bleed_mm,
+                        art_digest, game.notes + game.translations.warnings + list(renderer.warnings))
 
 
 def render_deck(deck: Deck, renderer: Renderer, faces: FaceSet) -> DeckFaces:

@@ -29,7 +29,6 @@ from pnpgen.svg.style import SVG_NS, XLINK_HREF
 from pnpgen.units import MM_PER_INCH, num
 
 FITS = ("cover", "contain", "stretch")
-MIN_DPI = 300.0
 HELPER_ATTRIBUTE = "data-pnpgen-image"  # marks the <image> image() writes (measured there, not again)
 PLACED_BY_HELPER = f'{HELPER_ATTRIBUTE}=""'
 

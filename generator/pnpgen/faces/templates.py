@@ -21,14 +21,17 @@ from jinja2.sandbox import SandboxedEnvironment
 from lxml import etree
 
 from pnpgen.errors import InputError
+from pnpgen.memo import Memo
 from pnpgen.data import validate
 from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
 from pnpgen.text import TextContext, icon, textbox
 from pnpgen.faces import builtin, layouts
+from pnpgen.faces.lookup import check_templates, find_template
 from pnpgen.faces.helpers import mix, shape_tools
 from pnpgen.faces.tracks import XY, Box, Space, TrackSvg
 from pnpgen.svg.text import known_font, text_fonts, unknown_font
-from pnpgen.faces.images import MIN_DPI, ArtPlacer
+from pnpgen.data.formats import MIN_DPI
+from pnpgen.faces.images import ArtPlacer
 
 SAFE_MM = 3.0
 # What one face may cost: without these a template that loops 10**9 times, or writes "x" * 10**9,
@@ -300,29 +303,46 @@ def _helper_called(e: TypeError, context: Mapping[str, Any]) -> tuple[str, list[
     return m.group(1), [p.name if p.default is p.empty else f"{p.name}={p.default!r}" for p in params]
 
 
+# Templates compiled in this process, by bucket key: the default ``memory`` of every
+# ``CompiledTemplates`` (``pnpgen watch`` and every later build of the same process reuse them).
+# Jinja checks each entry's source checksum, so sharing it can never serve a stale template.
+PROCESS_COMPILED: dict[str, bytes] = {}
+
+
 class CompiledTemplates(jinja2.BytecodeCache):
-    """Compiled templates kept between builds (Jinja's public bytecode-cache interface): in this
-    process's memory (``pnpgen watch`` and every later build of the same process reuse them)
-    and, with a ``folder``, on disk, where new entries are collected in ``new`` and written with
-    the build's other files. Jinja checks each entry's source checksum, so an edited template is
-    compiled again; an entry that does not load (damaged, other Python) is too."""
+    """Compiled templates kept between builds (Jinja's public bytecode-cache interface): in
+    ``memory`` (by default the process's own) and, with a ``folder``, on disk. Entries are
+    looked up and learned through a ``Memo`` of bucket keys: ``new_files`` are the ones this
+    build's cache folder lacks, ``used_files`` every entry looked up or written. Jinja checks
+    each entry's source checksum, so an edited template is compiled again; an entry that does
+    not load (damaged, other Python) is too."""
 
     GENERATION = "sandbox+budget 1"  # how templates are compiled: a change makes old entries unused
-    _MEMORY: dict[str, bytes] = {}  # bucket key → compiled template, for the life of the process
 
-    def __init__(self, folder: Path | None = None):
+    def __init__(self, folder: Path | None = None, memory: dict[str, bytes] | None = None):
         self.folder = folder
-        self.new: dict[Path, bytes] = {}
-        self.used: set[Path] = set()  # every entry looked up or written: the cache keeps these
+        self.memory = PROCESS_COMPILED if memory is None else memory
+        self.memo: Memo[bytes] = Memo(known=self.memory)
+
+    def _path(self, key: str) -> Path | None:
+        return self.folder / f"{key}.jbc" if self.folder is not None else None
+
+    @property
+    def new(self) -> dict[Path, bytes]:
+        """Entries to write into the cache folder: compiled here, or found in memory only."""
+        return {self.folder / f"{k}.jbc": v for k, v in self.memo.learned.items()} if self.folder is not None else {}
+
+    @property
+    def used(self) -> set[Path]:
+        """Every entry of the cache folder looked up or written: the cache keeps these."""
+        return {self.folder / f"{k}.jbc" for k in self.memo.used} if self.folder is not None else set()
 
     def get_cache_key(self, name: str, filename: str | None = None) -> str:
         return super().get_cache_key(f"{self.GENERATION}\0{name}", filename)
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        path = self.folder / f"{bucket.key}.jbc" if self.folder is not None else None
-        if path is not None:
-            self.used.add(path)
-        for data in (self._MEMORY.get(bucket.key), path):
+        path = self._path(bucket.key)
+        for data in (self.memo.get(bucket.key), path):
             if data is None:
                 continue
             try:
@@ -333,28 +353,24 @@ class CompiledTemplates(jinja2.BytecodeCache):
                 bucket.reset()
             if bucket.code is not None:  # loaded, and compiled from this very source
                 if path is not None and isinstance(data, bytes) and not path.is_file():
-                    self.new[path] = data  # this build's cache folder keeps it too
+                    self.memo.learn(bucket.key, data)  # this build's cache folder keeps it too
                 return
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         data = bucket.bytecode_to_string()
-        self._MEMORY[bucket.key] = data
-        if self.folder is not None:
-            self.new[self.folder / f"{bucket.key}.jbc"] = data
+        self.memory[bucket.key] = data
+        self.memo.learn(bucket.key, data)
 
 
-class RenderMemo:
+@dataclass(eq=False)
+class RenderMemo(Memo[dict]):
     """Faces rendered by earlier builds, by a key of everything a render reads: ``inputs`` (the
     hash of the templates, icons, fonts, art, game.yaml and pnpgen itself, made by the build)
     and the face's own deck, piece and side. The deck's total count is not in the key: a face
     whose template read it remembers the count it was drawn with (``deck_count``), so a count
     edit renders again only the faces that show the total, and the piece whose count changed."""
 
-    def __init__(self, inputs: str, known: dict[str, Any]):
-        self.inputs = inputs
-        self.known = known
-        self.learned: dict[str, Any] = {}
-        self.used: set[str] = set()  # every key looked up: the cache keeps these
+    inputs: str = ""
 
     def key(self, face: Face, bleed_mm: float) -> str:
         deck, piece = face.deck, face.piece
@@ -416,6 +432,8 @@ class Renderer:
         self.art = ArtPlacer(game, templates, min_dpi, self.warnings)  # image(); art.folder.resolver for <image>
         self._checked: dict[str, list] = {}  # SVG text found well-formed → its plain <image> placements
         self._deck_counts: dict[str, int] = {}  # deck id → its total count, summed once per deck
+        self._names: dict[tuple[str, str], str] = {}  # (deck id, side) → the template's name for Jinja
+        self._names.update(check_templates(templates, game))  # a template not there: no face renders
 
     def deck_count(self, deck: Deck) -> int:
         """The deck's total count (summed over its pieces once, not for every face)."""
@@ -459,10 +477,17 @@ class Renderer:
         piece = face.piece
         return f"deck {face.deck.id!r} piece {piece.index} ({piece.label}, {piece.where}) {face.side}"
 
+    def template_name(self, deck: Deck, side: str) -> str:
+        """The name Jinja loads the deck's ``side`` template by (``find_template``)."""
+        key = (deck.id, side)
+        if key not in self._names:
+            self._names[key] = find_template(self.templates, self.game.slug, deck, side)
+        return self._names[key]
+
     def template_file(self, face: Face) -> str:
         """The file of the template a face names (a workspace or a built-in one), for messages
         about what it produced; the name as written when no file has it."""
-        name = face.deck.front if face.side == "front" else face.deck.back
+        name = self.template_name(face.deck, face.side)
         try:
             return self.env.get_template(name).filename or name
         except Exception:  # noqa: BLE001 - rendering reports a template that does not load
@@ -477,8 +502,7 @@ class Renderer:
         if self.memo is None:
             return self._render(face, reads)
         key = self.memo.key(face, self.bleed_mm)
-        self.memo.used.add(key)
-        known = self.memo.known.get(key)
+        known = self.memo.get(key)
         deck_count = self.deck_count(face.deck)
         if isinstance(known, dict) and isinstance(known.get("svg"), str) \
                 and known.get("deck_count", deck_count) == deck_count:
@@ -493,12 +517,12 @@ class Renderer:
                    "images": self.art.placements_since(n_images)}
         if "count" in deck_reads:
             learned["deck_count"] = deck_count
-        self.memo.learned[key] = learned
+        self.memo.learn(key, learned)
         return svg
 
     def _render(self, face: Face, reads: set[str], deck_reads: set[str] | None = None) -> str:
         deck, piece = face.deck, face.piece
-        template_name = deck.front if face.side == "front" else deck.back
+        template_name = self.template_name(deck, face.side)
         where = self.where(face)
         ctx = TextContext(
             fonts=self.game.text_fonts or self.game.fonts,  # the language's card-text fonts (data/i18n.py)

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from pnpgen.data.formats import PAPER_SIZES
+from pnpgen.data.formats import BLEED_MM, PAPER_SIZES
+from pnpgen.impose.nest import NestLayout, bleed_steps, nest_at
+from pnpgen.memo import Memo
 from pnpgen.shapes import Affine, ShapeSpec, Straight, back_transform, placement
-
-if TYPE_CHECKING:
-    from pnpgen.impose.nest import NestLayout
 
 
 @dataclass(frozen=True)
@@ -22,7 +20,9 @@ class SheetOptions:
 
     paper: str = "a4"
     margin_mm: float = 5.0  # the printer cannot print closer to the edge than this
-    bleed_mm: float = 3.0  # wanted bleed around each piece (reduced on sheets if space is short)
+    # The build's one bleed (--bleed): drawn round every face, and wanted round each piece on the
+    # sheets (reduced there if space is short).
+    bleed_mm: float = BLEED_MM
     marks: str = "jp"  # jp (double トンボ + centre marks) | western | none
     duplex: str = "long"  # long | short | none
     mark_len_mm: float = 5.0
@@ -247,7 +247,8 @@ def layout_grid_at(piece_w: float, piece_h: float, opts: SheetOptions, bleed: fl
     return None if best is None else _grid(opts, *best, bleed)
 
 
-def choose_layout(spec: ShapeSpec, count: int, opts: SheetOptions, kind: str = "card"):
+def choose_layout(spec: ShapeSpec, count: int, opts: SheetOptions, kind: str = "card",
+                  nest_memo: Memo[list] | None = None):
     """How a deck's pieces go on home sheets.
 
     Rectangular cards: the card grid (``layout_grid``: the most per sheet, cut marks round it).
@@ -255,21 +256,20 @@ def choose_layout(spec: ShapeSpec, count: int, opts: SheetOptions, kind: str = "
     with the most bleed, then the most pieces per sheet, then a grid before a nest:
     rectangles and rounded rectangles on a grid with cut marks (``layout_grid_at``); die-cut
     shapes (circle, hex, tri-hex, polygon) on a bounding-box grid without cut marks, or nested
-    on a lattice (``pack.nest_at``). Returns None when not even one piece fits the sheet."""
+    on a lattice (``nest.nest_at``, remembering its searches in ``nest_memo``). Returns None when
+    not even one piece fits the sheet."""
     if spec.kind == "rect" and kind == "card":
         return layout_grid(spec.w, spec.h, opts)
-    from pnpgen.impose.nest import bleed_steps, nest_at
-
     paper = opts.paper_mm
     straight = spec.kind in ("rect", "rounded")
 
     def options(bleed: float) -> list:
-        out: list[SheetLayout | "NestLayout"] = []
+        out: list[SheetLayout | NestLayout] = []
         grid = layout_grid_at(spec.w, spec.h, opts, bleed, room=None if straight else 0.0)
         if grid is not None:
             out.append(grid)
         if not straight:
-            nested = nest_at(spec, paper, opts.margin_mm, bleed, top=opts.slug_mm)
+            nested = nest_at(spec, paper, opts.margin_mm, bleed, top=opts.slug_mm, memo=nest_memo)
             if nested is not None:
                 out.append(nested)
         return out

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 
+from pnpgen.memo import Memo
 from pnpgen.shapes import Affine, Point, ShapeSpec, back_transform, outline, placement, polygon_distance
 
 DIRECTIONS = tuple(range(0, 180, 30))  # degrees, y down (30° points down-right)
@@ -413,21 +414,25 @@ def _candidates(spec: ShapeSpec, paper: tuple[float, float], margin: float, blee
     return out
 
 
-# Chosen lattices by search key, shared with later builds through the build cache: the search
-# is the slow part of nesting, and its answer depends only on the key.
-KNOWN: dict[str, list] = {}
-LEARNED: dict[str, list] = {}
-USED: set[str] = set()  # every key asked for, known or learned: the cache keeps these
-
-
 def nest_at(spec: ShapeSpec, paper: tuple[float, float], margin: float, bleed: float,
-            allow_turn: bool = True, top: float = 0.0) -> NestLayout | None:
+            allow_turn: bool = True, top: float = 0.0, memo: Memo[list] | None = None) -> NestLayout | None:
     """The nested layout with the most pieces at exactly ``bleed`` (gap 2·bleed) inside the
     margin, ``top`` more kept free at the top (the sheet's slug); among equals one piece
     orientation before interlocked pairs, then the smaller lattice cell. None when not even one
-    piece fits."""
-    USED.add(_search_key(spec, paper, margin, bleed, allow_turn, top))
-    return _nest_at(spec, paper, margin, bleed, allow_turn, top)
+    piece fits. ``memo``: the lattices chosen by earlier builds, by search key (the search is the
+    slow part of nesting, and its answer depends only on the key); what is searched here is
+    learned into it."""
+    key = _search_key(spec, paper, margin, bleed, allow_turn, top)
+    known = _from_json(memo.get(key)) if memo is not None else None
+    if known is not None:
+        return _placed(spec, paper, known, bleed, top)
+    found = _search(spec, paper, margin, bleed, allow_turn, top)
+    if found is None:
+        return None
+    if memo is not None:
+        memo.learn(key, [found.count, found.rot, [[r, list(o)] for r, o in found.motif], list(found.a),
+                         list(found.b), list(found.origin), list(found.box)])
+    return _placed(spec, paper, found, bleed, top)
 
 
 def _search_key(*args) -> str:
@@ -436,16 +441,13 @@ def _search_key(*args) -> str:
 
 def clear_cache() -> None:
     """Forget the layouts found in this process (the next ``nest_at`` searches again)."""
-    _nest_at.cache_clear()
+    _search.cache_clear()
+    _placed.cache_clear()
 
 
 @lru_cache(maxsize=1024)
-def _nest_at(spec: ShapeSpec, paper: tuple[float, float], margin: float, bleed: float,
-             allow_turn: bool, top: float) -> NestLayout | None:
-    key = _search_key(spec, paper, margin, bleed, allow_turn, top)
-    known = _from_json(KNOWN.get(key))
-    if known is not None:
-        return _layout(spec, paper, known, bleed, top)
+def _search(spec: ShapeSpec, paper: tuple[float, float], margin: float, bleed: float,
+            allow_turn: bool, top: float) -> _Candidate | None:
     symmetric = spec.kind in ("circle", "hex")  # a half turn changes nothing
     rots = (0,) if spec.kind == "circle" or not allow_turn else (0, 90)
     cands = sorted(_candidates(spec, paper, margin, bleed, rots, pairs=not symmetric, top=top),
@@ -453,10 +455,13 @@ def _nest_at(spec: ShapeSpec, paper: tuple[float, float], margin: float, bleed: 
                                   round(c.a[0], 6), round(c.a[1], 6), round(c.b[0], 6), round(c.b[1], 6)))
     for c in cands:
         if _valid(spec, c.motif, 2 * bleed, c.a, c.b):
-            LEARNED[key] = [c.count, c.rot, [[r, list(o)] for r, o in c.motif], list(c.a), list(c.b),
-                            list(c.origin), list(c.box)]
-            return _layout(spec, paper, c, bleed, top)
+            return c
     return None
+
+
+@lru_cache(maxsize=1024)
+def _placed(spec: ShapeSpec, paper: tuple[float, float], c: _Candidate, bleed: float, top: float) -> NestLayout:
+    return _layout(spec, paper, c, bleed, top)
 
 
 def _from_json(data) -> _Candidate | None:
@@ -477,14 +482,14 @@ def bleed_steps(max_bleed: float) -> list[float]:
 
 
 def nest(spec: ShapeSpec, paper: tuple[float, float], margin: float, max_bleed: float,
-         allow_turn: bool = True) -> NestLayout | None:
+         allow_turn: bool = True, memo: Memo[list] | None = None) -> NestLayout | None:
     """The most pieces per sheet at any bleed up to ``max_bleed``; among equals, the most bleed."""
     steps = bleed_steps(max_bleed)
-    most = nest_at(spec, paper, margin, steps[-1], allow_turn)
+    most = nest_at(spec, paper, margin, steps[-1], allow_turn, memo=memo)
     if most is None:
         return None
     for bleed in steps[:-1]:
-        c = nest_at(spec, paper, margin, bleed, allow_turn)
+        c = nest_at(spec, paper, margin, bleed, allow_turn, memo=memo)
         if c is not None and c.per_sheet >= most.per_sheet:
             return c
     return most

@@ -108,7 +108,9 @@ class Page:
 
 
 @dataclass
-class Document:
+class PagePlan:
+    """One PDF file's pages as plans in mm (not the rulebook's draft tree, rulebook/parse.py)."""
+
     title: str
     pages: list[Page] = field(default_factory=list)
 

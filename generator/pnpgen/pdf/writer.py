@@ -17,7 +17,7 @@ from reportlab.pdfgen import canvas as rl_canvas
 from pnpgen import fonts
 from pnpgen.impose.plan import (
     DieLine,
-    Document,
+    PagePlan,
     LineOp,
     Page,
     PlaceFace,
@@ -38,7 +38,7 @@ from pnpgen.units import PT_PER_MM, mm_to_pt
 CUT_CONTOUR = CMYKColorSep(0, 1, 0, 0, spotName="CutContour", density=1)
 
 
-def write_document(doc: Document, arts: Mapping[str, Art], font: str, cmyk: bool = False,
+def write_document(doc: PagePlan, arts: Mapping[str, Art], font: str, cmyk: bool = False,
                    images: ImageStreams | None = None) -> bytes:
     """The document's PDF bytes; ``arts`` holds every face the plan names, ``font`` is the
     embedded font every page starts from (so no page references an unembedded one); pictures
@@ -63,7 +63,7 @@ class _Writer:
         self.layers: set[str] = set()  # optional content groups drawn into
         self.page_h = 0.0
 
-    def write(self, doc: Document) -> bytes:
+    def write(self, doc: PagePlan) -> bytes:
         for n, page in enumerate(doc.pages):
             self.page(page)
             if page.label is not None:

@@ -22,9 +22,10 @@ from reportlab.platypus.doctemplate import LayoutError
 from pnpgen import fonts as fontreg
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Game, is_placeholder
-from pnpgen.data.workspace import Workspace, contained
-from pnpgen.errors import InputError
+from pnpgen.data.workspace import Workspace
+from pnpgen.errors import InputError, contained
 from pnpgen.impose import booklet
+from pnpgen.memo import Memo
 from pnpgen.messages import msg
 from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.components import ComponentRow, component_rows
@@ -263,11 +264,13 @@ def _unplaced(game: Game, spec: FigureSpec) -> str:
 
 
 def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPicture] | None = None,
-                   rules_only: bool = False, creep_mm: float = 0.0, binding: str = "left") -> RulebookResult:
+                   rules_only: bool = False, creep_mm: float = 0.0, binding: str = "left",
+                   readings: Memo[str] | None = None) -> RulebookResult:
     """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (A4 landscape, saddle stitch) and
     ``proof.txt`` as bytes. ``pictures`` are the decks' faces by deck id (the build passes the
     sheets' own art; ``pictures_from_game`` makes them). Raises InputError for a missing or
-    undecodable draft and for bad ``rulebook:`` settings."""
+    undecodable draft and for bad ``rulebook:`` settings. ``readings``: the index terms'
+    readings known from earlier builds; the ones looked up here are learned into it."""
     if binding not in ("left", "right"):
         raise InputError(f"unknown binding {binding!r}", key="binding", expected="left or right")
     if creep_mm < 0:
@@ -302,7 +305,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         lang=lang,
         latin=is_latin(draft.lang),
     )
-    builder = _story_builder(game, r, rules_only, pictures)
+    builder = _story_builder(game, r, rules_only, pictures, readings)
     default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
     try:
         a5, n_pages = render(builder.story(), meta, fonts)
@@ -335,7 +338,8 @@ def _block(e: LayoutError) -> str:
     return f"{kind} beginning 「{start}…」" if start else kind
 
 
-def _story_builder(game: Game, r: DraftReading, rules_only: bool, pictures: Mapping[str, DeckPicture]) -> StoryBuilder:
+def _story_builder(game: Game, r: DraftReading, rules_only: bool, pictures: Mapping[str, DeckPicture],
+                   readings: Memo[str] | None = None) -> StoryBuilder:
     return StoryBuilder(r.doc, r.fonts, r.rows, rules_only=rules_only, pictures=pictures, settings=r.settings,
                         proof=[(f.kind, f.book) for f in r.findings], lang=game.lang, text_lang=r.draft.lang,
-                        boards=[d.id for d in game.decks if d.kind == "board"])
+                        boards=[d.id for d in game.decks if d.kind == "board"], readings=readings)

@@ -13,6 +13,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 from reportlab.platypus.doctemplate import IndexingFlowable
 
+from pnpgen.memo import Memo
 from pnpgen.pdf.draw import draw_art
 from pnpgen.svg.artwork import Art
 from pnpgen.rulebook import glyphs
@@ -498,30 +499,24 @@ def _kakasi():
     return pykakasi.kakasi()
 
 
-# Readings by term, shared with later builds through the build cache: loading the dictionary
-# costs half a second, and a term's reading never changes.
-KNOWN_READINGS: dict[str, str] = {}
-LEARNED_READINGS: dict[str, str] = {}
-USED_READINGS: set[str] = set()  # every term looked up: the cache keeps these
-
-
-def reading(term: str) -> str:
+def reading(term: str, memo: Memo[str] | None = None) -> str:
     """The term's reading in hiragana (for 五十音順). A term in kana alone is read without the
-    dictionary (katakana is hiragana shifted), as the dictionary reads it."""
+    dictionary (katakana is hiragana shifted), as the dictionary reads it. ``memo``: readings
+    by term, shared with later builds through the build cache (loading the dictionary costs half
+    a second, and a term's reading never changes); a reading looked up here is learned into it."""
     text = unicodedata.normalize("NFKC", term)
     if all("ぁ" <= c <= "ゖ" or "ァ" <= c <= "ヶ" or c == "ー" for c in text):
         return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in text)
-    USED_READINGS.add(term)
-    known = KNOWN_READINGS.get(term)
+    known = memo.get(term) if memo is not None else None
     if isinstance(known, str):
         return known
-    KNOWN_READINGS[term] = LEARNED_READINGS[term] = "".join(part["hira"] for part in _kakasi().convert(text))
-    return KNOWN_READINGS[term]
+    found = "".join(part["hira"] for part in _kakasi().convert(text))
+    return memo.learn(term, found) if memo is not None else found
 
 
-def kana_row(term: str) -> str:
+def kana_row(term: str, memo: Memo[str] | None = None) -> str:
     """The 五十音 row heading a term is listed under (あ か さ …), ``英数`` for the rest."""
-    r = reading(term)[:1]
+    r = reading(term, memo)[:1]
     plain = unicodedata.normalize("NFD", r)[:1]  # が → か
     if not ("ぁ" <= plain <= "ん"):
         return "英数"
@@ -537,8 +532,10 @@ class TermIndex(IndexingFlowable):
     every paragraph drawn; like the contents, it shows the previous pass's entries
     (``multiBuild`` repeats until they stop changing)."""
 
-    def __init__(self, styles: dict, font: str, latin: bool = False, other: str = "英数"):
+    def __init__(self, styles: dict, font: str, latin: bool = False, other: str = "英数",
+                 readings: Memo[str] | None = None):
         super().__init__()
+        self.readings = readings  # the terms' readings (``reading``)
         self.styles, self.font = styles, font
         self.latin, self.other = latin, other  # other: the heading of terms under no letter or kana row
         self._entries: dict[str, set[int]] = {}
@@ -557,12 +554,12 @@ class TermIndex(IndexingFlowable):
             self._entries.setdefault(term, set()).add(page)
 
     def entries(self) -> list[tuple[str, list[int]]]:
-        key = (lambda t: (t.casefold(), t)) if self.latin else (lambda t: (reading(t), t))
+        key = (lambda t: (t.casefold(), t)) if self.latin else (lambda t: (reading(t, self.readings), t))
         return sorted(((t, sorted(p)) for t, p in self._last.items()), key=lambda e: key(e[0]))
 
     def _row(self, term: str) -> str:
         if not self.latin:
-            return kana_row(term)
+            return kana_row(term, self.readings)
         first = unicodedata.normalize("NFD", term)[:1].upper()
         return first if first.isalpha() else self.other
 

@@ -8,20 +8,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pnpgen.faces.faceset import DeckPicture, outline
+from pnpgen.faces.faceset import DeckPicture, face_renderer, outline
+from pnpgen.data.formats import BLEED_MM
 from pnpgen.data.model import Deck, Game
 from pnpgen.svg import convert
 from pnpgen.svg.artwork import Art
-from pnpgen.faces.templates import Face, Renderer
+from pnpgen.faces.templates import Face
 from pnpgen.rulebook.figures import load_settings
 
 __all__ = ["DeckPicture", "outline", "pictures_from_game"]
 
 
-def pictures_from_game(game: Game, templates: Path, bleed_mm: float = 3.0) -> dict[str, DeckPicture]:
+def pictures_from_game(game: Game, templates: Path, bleed_mm: float = BLEED_MM) -> dict[str, DeckPicture]:
     """Render each deck's first piece (front, and back when the deck has one), plus the pieces
     the game's rulebook figures place."""
-    renderer = Renderer(Path(templates), game, bleed_mm)
+    renderer = face_renderer(Path(templates), game, bleed_mm)
     pieces: dict[str, list[int]] = {}
     for spec in load_settings(game).figures:
         for p in spec.pieces:
@@ -31,7 +32,7 @@ def pictures_from_game(game: Game, templates: Path, bleed_mm: float = 3.0) -> di
         piece = deck.pieces[index - 1]
         where = f"deck {deck.id!r} piece {piece.index} {side}"
         return convert(renderer.render(Face(deck, piece, side, 1)), where,
-                              resolve=renderer.art.folder.resolver(where))
+                       resolve=renderer.art.folder.resolver(where))
 
     out = {}
     for deck in game.decks:

@@ -38,7 +38,8 @@ from pnpgen.rulebook.parse import (
     Step,
     Subheading,
 )
-from pnpgen.data.sheets import column_letter  # appendix parts: A … Z, AA …, as spreadsheet columns
+from pnpgen.data.spreadsheets import column_letter  # appendix parts: A … Z, AA …, as spreadsheet columns
+from pnpgen.memo import Memo
 from pnpgen.messages import msg
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.reader import is_latin
@@ -102,8 +103,10 @@ def _cell_table(rows, widths, style) -> Table:
 class StoryBuilder:
     def __init__(self, doc: Document, fonts: Fonts, rows: list[ComponentRow], *, rules_only: bool,
                  pictures: Mapping[str, DeckPicture], settings: RulebookSettings, proof: list[tuple[str, str]],
-                 lang: str = "ja", text_lang: str = "ja", boards: Collection[str] = ()):
+                 lang: str = "ja", text_lang: str = "ja", boards: Collection[str] = (),
+                 readings: Memo[str] | None = None):
         self.doc, self.fonts, self.rows = doc, fonts, rows
+        self.readings = readings  # the index terms' readings (``flowables.reading``)
         self.lang, self.text_lang = lang, text_lang  # pnpgen's labels; the draft's text
         self.marks = Marks(is_latin(text_lang))
         self.st = heading_styles(fonts)
@@ -355,7 +358,8 @@ class StoryBuilder:
         title = self.label("index")
         return [PageBreak(), Heading("", title, 0, self.st["h1"], mark=title, key=self.key(), rule=True,
                                      space_after=6),
-                TermIndex(self.st, self.fonts.gothic, latin=self.marks.latin, other=self.label("index_other"))]
+                TermIndex(self.st, self.fonts.gothic, latin=self.marks.latin, other=self.label("index_other"),
+                          readings=self.readings)]
 
     def proofing(self) -> list[Flowable]:
         if not self.proof:

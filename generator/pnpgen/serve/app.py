@@ -12,6 +12,8 @@ from pathlib import Path
 from pnpgen.data.workspace import Workspace
 from pnpgen.serve.page import html
 from pnpgen.serve.preview import Preview
+from pnpgen.data.load import load_game
+from pnpgen.errors import InputError
 
 HOST = "127.0.0.1"  # never another interface: nothing of the game leaves the machine
 
@@ -84,9 +86,6 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
     import socket
 
     import uvicorn
-
-    from pnpgen.data.load import load_game
-    from pnpgen.errors import InputError
 
     with socket.socket() as probe:  # a port in use is one line, not uvicorn's exit
         try:

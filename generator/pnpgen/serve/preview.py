@@ -19,7 +19,9 @@ from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.changes import plain_values
 from pnpgen.engine.options import BuildOptions
-from pnpgen.engine.run import RulebookOptions, inputs_of, run_build
+from pnpgen.engine.fresh import inputs_of
+from pnpgen.engine.options import RulebookOptions
+from pnpgen.engine.run import run_build
 from pnpgen.errors import InputError
 
 FACE_PX = 260  # a face's width on screen

@@ -31,12 +31,15 @@ from pnpgen import fonts as fontreg
 from pnpgen.errors import InputError
 from pnpgen.data import validate
 from pnpgen.data.model import PLACEHOLDER_COLOUR, is_placeholder
+from pnpgen.text import cells as _cells
 from pnpgen.text import icons as _icons
+from pnpgen.text import linebreak as _linebreak
+from pnpgen.text import svg as _svg
 from pnpgen.text.cells import LATIN_GAP, GlyphMissing, build
 from pnpgen.text.icons import IconError, UnknownIcon
 from pnpgen.text.layout import ALIGNS, VALIGNS, Layout, choose_size, place
 from pnpgen.text.linebreak import break_lines
-from pnpgen.text.markup import MarkupError, parse
+from pnpgen.data.markup import MarkupError, parse
 from pnpgen.text.svg import emit
 
 __all__ = ["TextContext", "textbox", "layout_text", "break_lines", "recording", "Record", "icon",
@@ -87,19 +90,14 @@ STATS = {"calls": 0, "seconds": 0.0}
 
 def clear_caches() -> None:
     """Forget every cached layout, width and phrase (for cold-start measurements)."""
-    from pnpgen.text import cells
-    from pnpgen.text import icons
-    from pnpgen.text import linebreak
-    from pnpgen.text import svg
-
     _layout.cache_clear()
-    svg.clear_cache()
-    cells.char_width.cache_clear()
-    cells.font_for.cache_clear()
-    linebreak.phrase_boundaries.cache_clear()
-    linebreak.clear_caches()
-    icons.find.cache_clear()
-    icons.load.cache_clear()
+    _svg.clear_cache()
+    _cells.char_width.cache_clear()
+    _cells.font_for.cache_clear()
+    _linebreak.phrase_boundaries.cache_clear()
+    _linebreak.clear_caches()
+    _icons.find.cache_clear()
+    _icons.load.cache_clear()
     STATS.update(calls=0, seconds=0.0)
 
 

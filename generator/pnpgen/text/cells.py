@@ -18,7 +18,7 @@ from pnpgen import fonts as fontreg
 from pnpgen.data.model import LATIN_GAP
 from pnpgen.text import icons
 from pnpgen.text.linebreak import HYPHEN_CHAR, KINSOKU, OBJ, SPACES, break_classes, latin_letter
-from pnpgen.text.markup import ICON, RUBY, TEXT, Span
+from pnpgen.data.markup import ICON, RUBY, TEXT, Span
 from pnpgen.units import MM_PER_PT as PT  # mm per point
 
 RUBY_SCALE = 0.5

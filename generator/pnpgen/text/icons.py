@@ -14,7 +14,7 @@ from typing import Sequence
 from lxml import etree
 from markupsafe import escape
 
-from pnpgen.data.workspace import contained
+from pnpgen.errors import contained
 
 SHAPES = {"g", "path", "circle", "rect", "ellipse", "line", "polyline", "polygon"}
 IGNORED = {"title", "desc", "metadata", "defs"}

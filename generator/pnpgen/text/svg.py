@@ -13,7 +13,7 @@ from pnpgen.units import num
 from pnpgen.text import icons
 from pnpgen.text.cells import PT, RUBY_SCALE, Cell, char_width, font_for
 from pnpgen.text.layout import ASCENT, Layout
-from pnpgen.text.markup import ICON, RUBY, TEXT
+from pnpgen.data.markup import ICON, RUBY, TEXT
 
 _emitted: dict[tuple, tuple[Layout, Markup]] = {}  # (id(layout), x, y, fallbacks) → (layout, svg)
 

@@ -1,4 +1,5 @@
-"""Inline markup in YAML text → paragraphs of styled spans.
+"""The data format's inline markup in YAML text → paragraphs of styled spans (the text
+stage typesets them; ``plain`` gives the words alone for names and messages).
 
 Markup (everything else is literal text, never SVG/HTML):
 
@@ -20,7 +21,14 @@ import re
 from dataclasses import dataclass
 from typing import Mapping
 
-from pnpgen.data.model import colour_names
+MISSING_COLOUR = "missing-translation"  # palette name pnpgen adds for its 〔ja〕 marker (data/i18n.py)
+
+
+def colour_names(palette: Mapping[str, str]) -> list[str]:
+    """The palette's names as the designer wrote them, for messages: without the marker colour
+    pnpgen adds itself."""
+    return [name for name in palette if name != MISSING_COLOUR]
+
 
 TEXT, ICON, RUBY = "text", "icon", "ruby"
 

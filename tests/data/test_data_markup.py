@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pnpgen.text.markup import ICON, RUBY, TEXT, MarkupError, Span, parse, plain
+from pnpgen.data.markup import ICON, RUBY, TEXT, MarkupError, Span, parse, plain
 
 PALETTE = {"red": "#c0392b", "blue": "#2f6db5"}
 

@@ -13,7 +13,7 @@ import pytest
 from conftest import DECK_YAML, GAMES, REPO, make_workspace, run
 from pdfprobe import texts
 from pnpgen.data.load import load_game
-from pnpgen.data.sheets import export_sheet
+from pnpgen.data.spreadsheets import export_sheet
 from pnpgen.data.workspace import Workspace
 
 FIELDS_DECK = """\

@@ -21,11 +21,11 @@ from typing import Any
 
 import yaml
 
-from pnpgen.data.model import Deck, Where
-from pnpgen.data.workspace import contained
+from pnpgen.data.model import Deck
+from pnpgen.data.textfile import decode
+from pnpgen.errors import InputError, Where, contained
 from pnpgen.safetext import control_char, csv_cell, csv_text
 from pnpgen.data.yamlsrc import Located, load_value
-from pnpgen.errors import InputError
 
 SUFFIXES = (".csv", ".xlsx", ".ods")
 # Cells of these field types are taken as written; any other cell is read as a YAML value, so
@@ -44,13 +44,6 @@ def column_letter(n: int) -> str:
         n, r = divmod(n - 1, 26)
         letters = chr(65 + r) + letters
     return letters
-
-
-def _decode(*args, **kwargs):
-    """The drafts' decoding (UTF-8, BOM, CP932), imported when a spreadsheet is read."""
-    from pnpgen.rulebook.reader import decode
-
-    return decode(*args, **kwargs)
 
 
 @dataclass
@@ -208,7 +201,7 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
         raise _too_large(shown, "bytes", MAX_FILE_BYTES)
     try:
         if suffix == ".csv":
-            text, _ = _decode(path.read_bytes(), shown)
+            text, _ = decode(path.read_bytes(), shown)
             # strict: an unterminated quote is an error, not every later row swallowed into one cell
             rows = [(i, [csv_text(c) for c in row])
                     for i, row in enumerate(csv.reader(io.StringIO(text, newline=""), strict=True), 1)]

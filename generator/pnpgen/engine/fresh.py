@@ -1,0 +1,71 @@
+"""Which games of a build command are up to date: a game whose inputs did not change since its
+last good build is not even loaded. Light to import (no stage is loaded), so ``pnpgen build``
+with nothing changed answers at once; the command layer loads ``engine/run.py``, which builds,
+only when a game must be built."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pnpgen.printers import profile_files
+from pnpgen.data.workspace import Workspace
+from pnpgen.engine.cache import Cache, fingerprint
+from pnpgen.engine.options import BuildOptions, RulebookOptions
+from pnpgen.engine.output import build_lock, claim
+from pnpgen.engine.transaction import recover
+
+
+@dataclass
+class GameOutcome:
+    slug: str
+    out_dir: Path
+    up_to_date: bool
+    result: Any = None  # engine/game.py BuildResult of a game built
+    changes: list[str] = field(default_factory=list)
+    written: list[Path] = field(default_factory=list)
+
+
+def _profiles(ws: Workspace) -> tuple[bytes, ...]:
+    """The printer profile files (game.yaml's ``printer:`` names one of them): an edit rebuilds."""
+    return tuple(p.read_bytes() for p in profile_files(ws.root) if p.is_file())
+
+
+def inputs_of(ws: Workspace, slug: str) -> list[Path]:
+    """Every folder a game's build reads."""
+    return [ws.data / slug, ws.templates / slug, ws.templates / "common", ws.fonts, ws.root / "layouts"]
+
+
+def out_dir(out_root: Path, slug: str, options: BuildOptions) -> Path:
+    """build/<game>/, or build/<game>/<lang>/ for a --lang build."""
+    return out_root / slug / (options.lang or "")
+
+
+def edition(slug: str, options: BuildOptions) -> str:
+    """The cache's name for a build: each language keeps its own state."""
+    return f"{slug}.{options.lang}" if options.lang else slug
+
+
+def sort_games(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: Path,
+               rulebook: RulebookOptions | None) -> tuple[list[GameOutcome], list[tuple[str, str]]]:
+    """The outcomes of the games that are up to date, and (slug, fingerprint of its inputs) of
+    each game to build. The output folder is claimed (``output.claim``) and a commit a killed
+    run left is finished first."""
+    claim(out_root)
+    cache = Cache(out_root)
+    if out_root.is_dir():
+        with build_lock(out_root):  # a commit a killed run left half done: finished before anything is read
+            if recover(out_root) == "forward":
+                cache.refuse_links()
+                cache.prune()  # what the interrupted build would have pruned after its commit
+    cache.refuse_links()
+    fresh: list[GameOutcome] = []
+    todo: list[tuple[str, str]] = []
+    for slug in slugs:
+        inputs = fingerprint(inputs_of(ws, slug), (options, rulebook, _profiles(ws)))
+        if cache.up_to_date(edition(slug, options), inputs, out_dir(out_root, slug, options)) is not None:
+            fresh.append(GameOutcome(slug, out_dir(out_root, slug, options), True))
+        else:
+            todo.append((slug, inputs))
+    return fresh, todo

@@ -1,0 +1,36 @@
+"""Where a deck's template is: the one lookup of a template name, for the face stage and for
+the commands that only read the data (``pnpgen list``). Light to import: no Jinja."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pnpgen.data import validate
+from pnpgen.data.model import Deck, Game
+from pnpgen.errors import InputError, Where, contained
+from pnpgen.faces import builtin
+
+
+def find_template(templates: Path, slug: str, deck: Deck, side: str) -> str:
+    """The name Jinja loads a deck's ``front:`` or ``back:`` template by: the game's own folder
+    first, then the name as given under templates/, then the built-in common/ templates; never
+    outside templates/. An InputError at the deck's line when none has it."""
+    name = deck.front if side == "front" else deck.back
+    assert name is not None
+    if deck.layout is not None:  # compiled from the deck's layout (faces/layouts.py), not a file
+        return name
+    where = deck.template_where.get(side, Where(deck.source))
+    for candidate in (f"{slug}/{name}", name):
+        if contained(candidate, templates, side, where).is_file():
+            return candidate
+    if (builtin.FOLDER / name).is_file() and name.startswith("common/"):  # shipped inside pnpgen
+        return name
+    raise InputError(f"template {validate.show(name)} not found", path=where.path, line=where.line,
+                     column=where.column, key=side, expected=f"a file templates/{slug}/{name}")
+
+
+def check_templates(templates: Path, game: Game) -> dict[tuple[str, str], str]:
+    """Every deck's templates found (``find_template``), by (deck id, side); an InputError at the
+    first deck whose template is not there."""
+    return {(deck.id, side): find_template(templates, game.slug, deck, side)
+            for deck in game.decks for side in (("front", "back") if deck.back else ("front",))}
