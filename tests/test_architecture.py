@@ -39,7 +39,7 @@ MAX_LINES = 800
 RANKS = {
     **dict.fromkeys(("errors", "units", "progress", "memo", "safetext", "resources", "messages", "fonts", "shapes",
                      ""), 0),
-    "data": 1, "text": 2, "svg": 3, "impose": 4, "pdf": 5, "faces": 6, "rulebook": 7, "exports": 7,
+    "data": 1, "printers": 2, "text": 2, "svg": 3, "impose": 4, "pdf": 5, "faces": 6, "rulebook": 7, "exports": 7,
     "engine": 8, "serve": 9, "playtest": 9, "cli": 10, "commands": 10, "__main__": 10,
 }
 COMMAND_LAYER = {"pnpgen.cli", "pnpgen.commands", "pnpgen.__main__", "pnpgen.playtest"}

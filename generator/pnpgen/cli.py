@@ -16,6 +16,7 @@ from pnpgen.safetext import shown
 from pnpgen.data.formats import BLEED_MM, MIN_DPI, PAPER_SIZES
 from pnpgen.data import validate
 from pnpgen.data.workspace import find_workspace
+from pnpgen.impose.sleeve import sleeve_option
 from pnpgen import playtest
 
 
@@ -65,6 +66,8 @@ def _commands_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser]
         "new": ("write a new game (decks drawn by built-in layouts) into this workspace, or make one here",
                 _new_command),
         "layout": ("the built-in and workspace layouts: list them, or export one as templates", _layout_command),
+        "calibrate": ("write a two-sided duplex calibration sheet for a printer profile (printers.yaml)",
+                      _calibrate_command),
         "clean": ("remove what pnpgen wrote: the files its builds and exports recorded, and the cache",
                   _clean_command),
         "help": ("show the help of pnpgen or of one command", _help_command),
@@ -132,6 +135,15 @@ def _rulebook_command(r: argparse.ArgumentParser) -> None:
     r.add_argument("--out", type=validate.option(validate.out_option), help="output folder (default: build/ in the workspace)")
     r.add_argument("--lang", help="typeset this language of the game (its draft.<lang>.txt) into build/<game>/<lang>/")
     _rulebook_options(r)
+
+
+def _calibrate_command(k: argparse.ArgumentParser) -> None:
+    """``calibrate``: runs with or without a workspace."""
+    k.add_argument("--paper", type=_choice, choices=sorted(PAPER_SIZES), default="a4", help="paper of the sheet (default a4)")
+    k.add_argument("--duplex", type=_choice, choices=["long", "short"], default="long",
+                   help="the flip edge you will print with (default long)")
+    k.add_argument("--lang", type=_choice, choices=["ja", "en"], default="ja", help="the language of the instructions")
+    k.add_argument("--out", help="the PDF to write (default: build/calibration-<paper>-<duplex>.pdf in the workspace)")
 
 
 def _check_command(c: argparse.ArgumentParser) -> None:
@@ -214,6 +226,11 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bleed", type=validate.option(validate.bleed_option), default=None,
                    help=f"bleed around each piece (default {BLEED_MM:g}mm)")
     p.add_argument("--no-rulebook", action="store_true", help="skip the rulebook booklets")
+    p.add_argument("--layout", type=_choice, choices=["grid", "fold", "sleeve"], default="grid",
+                   help="fold: each two-sided piece's front and back side by side, fold and glue (no duplex); "
+                        "sleeve: card fronts only, sized for a sleeve with a backer card")
+    p.add_argument("--sleeve", type=validate.option(sleeve_option), help="the sleeve's inside, e.g. 66x91 (--layout sleeve)")
+    p.add_argument("--printer", help="a profile of printers.yaml (see 'pnpgen calibrate'): backs moved, scale corrected; its paper and duplex")
     p.add_argument("--lang", help="build this language of the game (game.yaml languages) into build/<game>/<lang>/")
     p.add_argument("--min-dpi", type=validate.option(validate.min_dpi_option), default=None,
                    help=f"warn about art printed below this resolution (default {MIN_DPI:g})")
@@ -277,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
             return _help(args.topic)
         from pnpgen import commands
 
+        if args.command == "calibrate":  # no workspace needed
+            return commands.calibrate(args)
         if args.command in NO_WORKSPACE:  # new makes one
             from pnpgen.engine import scaffold
 

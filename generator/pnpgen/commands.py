@@ -25,12 +25,18 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.fresh import sort_games
     from pnpgen.engine.options import BuildOptions, RulebookOptions
     from pnpgen.impose.grid import SheetOptions
+    from pnpgen.printers import load_printer
 
+    printer = load_printer(ws.root, args.printer) if getattr(args, "printer", None) else None
     given = {"bleed_mm": args.bleed} if args.bleed is not None else {}  # None: --bleed not given
-    sheet = SheetOptions(paper=args.paper, duplex=args.duplex, marks=args.marks, margin_mm=args.margin, **given)
+    sheet = SheetOptions(paper=printer.paper if printer is not None and printer.paper else args.paper,
+                         duplex=printer.duplex if printer is not None and printer.duplex else args.duplex,
+                         marks=args.marks, margin_mm=args.margin, layout=getattr(args, "layout", "grid"),
+                         sleeve_mm=(args.sleeve.w, args.sleeve.h) if getattr(args, "sleeve", None) else None,
+                         printer=printer.words() if printer is not None else "",
+                         least_bleed_mm=printer.least_bleed_mm if printer is not None else 0.0, **given)
     dpi = {"min_dpi": args.min_dpi} if args.min_dpi is not None else {}  # None: --min-dpi not given
-    options = BuildOptions(sheet=sheet, jobs=args.jobs, **dpi,
-                           lang=args.lang)
+    options = BuildOptions(sheet=sheet, jobs=args.jobs, **dpi, lang=args.lang, printer=printer)
     slugs = ws.slugs() if args.all else [args.game]
     out_root = args.out or ws.root / "build"
     rulebook = None if args.no_rulebook else RulebookOptions(args.rules_only, args.creep, args.binding)
@@ -261,6 +267,35 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
         where = ws.shown(f"{out_root.resolve()}{os.sep}")
         _say(f"removed {len(done.removed)} file(s) pnpgen wrote in {where}" if done.removed
              else f"nothing pnpgen wrote in {where}")
+    return 0
+
+
+def calibrate(args: argparse.Namespace) -> int:
+    """The duplex calibration sheet (impose/calibration.py) as a two-page PDF."""
+    from pnpgen.data.workspace import find_workspace
+    from pnpgen.errors import InputError
+    from pnpgen.fonts import BUNDLED, DEFAULT_FONTS, register
+    from pnpgen.impose.calibration import CalibrationOptions, calibration_pages
+    from pnpgen.impose.plan import PagePlan
+    from pnpgen.pdf.writer import write_document
+
+    opts = CalibrationOptions(paper=args.paper, duplex=args.duplex, lang=args.lang)
+    if args.out:
+        out = Path(args.out)
+    else:
+        try:
+            root = find_workspace().root
+        except InputError:
+            root = Path.cwd()
+        out = root / "build" / f"calibration-{opts.paper}-{opts.duplex}.pdf"
+    font = register(DEFAULT_FONTS["gothic"], BUNDLED)
+    data = write_document(PagePlan("pnpgen duplex calibration", calibration_pages(opts, font)), {}, font)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(data)
+    except OSError as e:
+        raise InputError(f"cannot write: {e.strerror}", path=out, expected="a writable file path for --out") from None
+    _say(f"calibration sheet: {out} (print it duplex, then see docs/home-printing.md)")
     return 0
 
 

@@ -30,6 +30,7 @@ GAME_KEYS = {
     "fallback_fonts": "list of fonts", "sourced": "list of {name, count, note}", "subtitle": "text",
     "rulebook": "{figures, quick_reference, proof} (read by pnpgen.rulebook.figures)",
     "stamp": "true or false: the version stamp on home sheets",
+    "printer": "a profile name of printers.yaml (see pnpgen calibrate)",
     "languages": "language codes, e.g. [ja, en]", "default_language": "one of languages",
     "latin_gap": "em between Japanese and Latin, e.g. 0.25",
 }
@@ -145,7 +146,9 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
         root=folder,
         draft_file=contained(draft_name, folder, "draft_file", doc.where(("draft_file",))),
         options={"subtitle": str(_parse(doc, ("subtitle",), v.label, data.get("subtitle", ""), "subtitle")),
-                 "stamp": _parse(doc, ("stamp",), v.flag, data.get("stamp", True))},
+                 "stamp": _parse(doc, ("stamp",), v.flag, data.get("stamp", True)),
+                 "printer": str(_parse(doc, ("printer",), v.label, data["printer"], "printer")) if data.get("printer") else None,
+                 "printer_at": doc.where(("printer",))},
         lang=translations.lang,
         languages=translations.languages,
         latin_gap=translations.latin_gap,

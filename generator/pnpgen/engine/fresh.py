@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pnpgen.printers import profile_files
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.cache import Cache, fingerprint
 from pnpgen.engine.options import BuildOptions, RulebookOptions
@@ -24,6 +25,11 @@ class GameOutcome:
     result: Any = None  # engine/game.py BuildResult of a game built
     changes: list[str] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
+
+
+def _profiles(ws: Workspace) -> tuple[bytes, ...]:
+    """The printer profile files (game.yaml's ``printer:`` names one of them): an edit rebuilds."""
+    return tuple(p.read_bytes() for p in profile_files(ws.root) if p.is_file())
 
 
 def inputs_of(ws: Workspace, slug: str) -> list[Path]:
@@ -57,7 +63,7 @@ def sort_games(ws: Workspace, slugs: list[str], options: BuildOptions, out_root:
     fresh: list[GameOutcome] = []
     todo: list[tuple[str, str]] = []
     for slug in slugs:
-        inputs = fingerprint(inputs_of(ws, slug), (options, rulebook))
+        inputs = fingerprint(inputs_of(ws, slug), (options, rulebook, _profiles(ws)))
         if cache.up_to_date(edition(slug, options), inputs, out_dir(out_root, slug, options)) is not None:
             fresh.append(GameOutcome(slug, out_dir(out_root, slug, options), True))
         else:

@@ -6,7 +6,7 @@ game of the command succeeded, so a failed build leaves the previous good output
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -24,6 +24,8 @@ from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
+from pnpgen.printers import load_printer
+from pnpgen.impose.fold import FoldLayout, layout_fold
 from pnpgen.impose.grid import SheetOptions, choose_layout
 from pnpgen.memo import Memo
 from pnpgen.messages import msg
@@ -32,6 +34,8 @@ from pnpgen.impose.sheets import (
     TILE_OPTIONS,
     DeckSheets,
     board_tiles,
+    fold_sheets,
+    sleeve_sheets,
     home_sheets,
     shop_die_pages,
     shop_pages,
@@ -160,12 +164,24 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         deck, spec, layout, tiles = df.deck, placed.spec, placed.layout, placed.tiles
         ds = DeckSheets(deck.id, deck.name, spec, tuple(df.fronts),
                         tuple(df.backs) if df.backs is not None else None, bleed, version_stamp(game), game.lang)
+        fold: FoldLayout | None = None
+        fold_or_sleeve: dict[str, Any] | None = None  # the manifest's layout record of a fold or sleeve deck
         if tiles is not None:
             home = board_tiles(ds, tiles, sheet, font, _bold_font(game), fontreg.string_width_mm)
             sheets = len(df.fronts) * tiles.pages
+        elif sheet.layout == "sleeve" and (sleeved := sleeve_sheets(ds, deck.kind, sheet, font, fontreg.string_width_mm)):
+            home, fold_or_sleeve = sleeved
+            sheets = len(home)
+        elif (fold := _fold_layout(ds, sheet)) is not None:
+            home = fold_sheets(ds, fold, sheet, font, fontreg.string_width_mm)
+            sheets = len(home)
+            fold_or_sleeve = _fold_record(fold)
         else:
             home = home_sheets(ds, layout, sheet, font, fontreg.string_width_mm)
             sheets = -(-len(df.fronts) // layout.per_sheet)
+        if options.printer is not None:
+            for page in home:
+                page.matrix = options.printer.page_matrix(page.size_mm, page.side == "back")
         home_pages[deck.id] = [page_signature(p) for p in home]
         files = []
         if home:
@@ -187,7 +203,8 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             trim_mm=[round(v, 3) for v in deck.trim_mm], bleed_mm=bleed, count=deck.count,
             unique=len(deck.pieces), faces=len({*df.fronts, *(df.backs or ())}),
             double_sided=deck.back is not None, paper=sheet.paper,
-            layout=layout_record(spec, layout, tiles, sheet), sheets=sheets if home else 0, pages=len(home),
+            layout=fold_or_sleeve or layout_record(spec, layout, tiles, sheet),
+            sheets=sheets if home else 0, pages=len(home),
             shop_pages=shop_n, die_line=die_line_record(deck.id, spec.die_cut, deck.back is not None),
             files=files, placeholders=len(deck.placeholders),
             pieces={f"{p.index}:{p.label}": [p.count, df.digests[p.index]] for p in deck.pieces},
@@ -197,6 +214,40 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         everything.append(Page(sheet.paper_mm, list(ops)))
     documents[f"{game.slug}-all.pdf"] = PagePlan(f"{game.title} — all sheets", everything)
     return GamePlan(documents, records, bom, orders, home_pages)
+
+
+def game_printer(ws: Workspace, game: Game, options: BuildOptions) -> BuildOptions:
+    """The options with game.yaml's ``printer:`` profile applied, unless --printer named one; an
+    unknown or bad profile is an error naming game.yaml's line (or printers.yaml's)."""
+    name = game.options.get("printer")
+    if options.printer is not None or not name:
+        return options
+    try:
+        printer = load_printer(ws.root, name)
+    except InputError as e:
+        if e.key != "--printer":
+            raise
+        at = game.options["printer_at"]
+        raise InputError(e.message, path=at.path, line=at.line, column=at.column, key="printer",
+                         expected=e.expected) from None
+    sheet = replace(options.sheet, paper=printer.paper or options.sheet.paper,
+                    duplex=printer.duplex or options.sheet.duplex, printer=printer.words(),
+                    least_bleed_mm=printer.least_bleed_mm)
+    return replace(options, sheet=sheet, printer=printer)
+
+
+def _fold_layout(ds: DeckSheets, sheet: SheetOptions) -> FoldLayout | None:
+    """With ``--layout fold``, a two-sided deck's fold-over layout (None: printed as usual, a
+    one-sided deck or a piece larger than half the sheet)."""
+    if sheet.layout != "fold" or ds.backs is None:
+        return None
+    return layout_fold(ds.spec, sheet)
+
+
+def _fold_record(fold: FoldLayout) -> dict[str, Any]:
+    return {"layout": "fold", "fold": "vertical" if fold.vertical else "horizontal", "rotated": fold.rotated,
+            "pieces_per_sheet": fold.per_sheet, "cols": fold.cols, "rows": fold.rows,
+            "sheet_bleed_mm": round(fold.bleed_mm, 3)}
 
 
 MAX_PAGES = 50_000  # pages of every file of a game together (a 10,000-copy two-sided deck's shop files: 21,000)
@@ -309,6 +360,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         compiled, memo = cached_rendering(cache, ws, slug, options)
     rendered = render_game(ws, slug, options, compiled=compiled, game=game, memo=memo)
     game = rendered.game
+    options = game_printer(ws, game, options)
     face_keys = {k: face_suffix(svg, rendered.art_digest) for k, svg in rendered.faces.svgs.items()}
     known, cache_files = {}, {}
     if cache is not None:
@@ -361,6 +413,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         "paper": options.sheet.paper,
         "duplex": options.sheet.duplex,
         "marks": options.sheet.marks,
+        "printer": options.printer.record() if options.printer is not None else None,
         "decks": [r.to_json() for r in plan.records],
         "bill_of_materials": plan.bom,
         "images": rendered.images,

@@ -28,7 +28,11 @@ class SheetOptions:
     mark_len_mm: float = 5.0
     mark_gap_mm: float = 1.0  # gap between the bleed edge and the start of a mark
     mark_room_mm: float = 3.0  # least room kept outside the grid for marks
-    slug_mm: float = 4.0  # band at the top of the printable area: the sheet's note and scale bar
+    layout: str = "grid"  # grid (facing pages) | fold (side by side, folded and glued) | sleeve (fronts only)
+    sleeve_mm: tuple[float, float] | None = None  # --sleeve: the sleeve's inside (default: the trim + 3 mm)
+    printer: str = ""  # the printer profile the sheets are made for, as the slug names it
+    least_bleed_mm: float = 0.0  # bleed a card grid keeps even at the cost of more sheets (a profile's offset + 0.5)
+    slug_mm: float = 6.0  # band at the top of the printable area: the two slug lines and scale bars
 
     @property
     def paper_mm(self) -> tuple[float, float]:
@@ -171,6 +175,11 @@ def layout_grid(piece_w: float, piece_h: float, opts: SheetOptions) -> SheetLayo
     lw, lh = opts.area_mm
     room = opts.mark_room_mm
     bleed = min(_axis_bleed(lw, w, cols, room, opts.bleed_mm), _axis_bleed(lh, h, rows, room, opts.bleed_mm))
+    least = min(opts.least_bleed_mm, opts.bleed_mm)
+    if bleed < least - 1e-9:  # backs a printer shifts would show white edges: gutters, if the paper allows
+        wider = layout_grid_at(piece_w, piece_h, opts, least)
+        if wider is not None:
+            return wider
     return _grid(opts, rotated, w, h, cols, rows, bleed)
 
 

@@ -100,6 +100,8 @@ class Page:
     trim: Box | None = None  # TrimBox
     bleed: Box | None = None  # BleedBox
     label: str | None = None  # PDF page label (e.g. the quantity of a face on a shop page)
+    side: str = ""  # "front" or "back" on a home sheet, "" elsewhere
+    matrix: Affine | None = None  # page mm → page mm applied to everything drawn (a printer profile)
 
     def faces(self) -> list[str]:
         return [it.face for it in self.items if isinstance(it, PlaceFace)]

@@ -13,7 +13,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
-from pnpgen.impose.grid import SheetLayout, SheetOptions, cut_marks, used_part
+from pnpgen.impose.fold import FoldLayout, fold_pages
+from pnpgen.impose.grid import SheetLayout, SheetOptions, choose_layout, cut_marks, used_part
+from pnpgen.impose.sleeve import Sleeve, scaled, sleeve_pages
 from pnpgen.impose.nest import NestLayout
 from pnpgen.impose.plan import DieLine, Item, Page, PlaceFace, RectOp, Strokes, TextOp
 from pnpgen.messages import msg
@@ -81,14 +83,69 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout, sheet: Sheet
             sides.append(("back", back, back_marks))
         stamp = sheet_stamp(deck.stamp, [*(deck.fronts[i] for i in chunk), *(deck.backs[i] for i in chunk if deck.backs)])
         for side, page, page_marks in sides:
+            page.side = side
             if page_marks:
                 page.items.append(Strokes(tuple(page_marks)))
             note = msg("sheet.note", lang, deck=deck.name, id=deck.id, side=msg(f"sheet.{side}", lang),
-                       sheet=start // per + 1, sheets=-(-total // per), how=how, bleed=f"{sb:.1f}",
-                       duplex=_duplex_words(sheet, deck.backs is not None, lang))
-            page.items.extend(slug(note, stamp, layout.paper_mm, sheet, font, measure, lang))
+                       sheet=start // per + 1, sheets=-(-total // per), how=how, bleed=f"{sb:.1f}")
+            words = _duplex_words(sheet, deck.backs is not None, lang)
+            if deck.backs is not None and sb < min(sheet.least_bleed_mm, sheet.bleed_mm) - 1e-9:
+                words += " · " + msg("sheet.bleed_short", lang, need=f"{sheet.least_bleed_mm:.1f}")
+            page.items.extend(slug(words, note, stamp, layout.paper_mm, sheet, font, measure, lang))
             pages.append(page)
     return pages
+
+
+def fold_sheets(deck: DeckSheets, lay: FoldLayout, sheet: SheetOptions, font: str, measure: Measure) -> list[Page]:
+    """A two-sided deck as fold-over sheets (impose/fold.py), each with its slug."""
+    assert deck.backs is not None
+    pages = fold_pages(lay, deck.spec, deck.fronts, deck.backs, deck.art_bleed_mm, sheet, font, deck.lang)
+    how = f"{lay.cols}×{lay.rows}"
+    instruction = msg("sheet.fold", deck.lang)
+    if sheet.printer:
+        instruction += f" · {msg('sheet.printer', deck.lang, printer=sheet.printer)}"
+    for n, page in enumerate(pages, 1):
+        note = msg("sheet.note", deck.lang, deck=deck.name, id=deck.id, side=msg("sheet.fold_sides", deck.lang),
+                   sheet=n, sheets=len(pages), how=how, bleed=f"{lay.bleed_mm:.1f}")
+        page.items.extend(slug(instruction, note, sheet_stamp(deck.stamp, _chunk_faces(deck, lay.per_sheet, n)), lay.paper_mm, sheet, font, measure, deck.lang))
+    return pages
+
+
+def sleeve_sheets(deck: DeckSheets, kind: str, sheet: SheetOptions, font: str, measure: Measure) -> tuple[list[Page], dict] | None:
+    """A deck of cards as sleeve inserts (impose/sleeve.py): fronts only, kept at trim or scaled
+    down to fit the sleeve; with what the manifest records. None for pieces that are not cards."""
+    if kind != "card":
+        return None
+    spec = deck.spec
+    w, h = sheet.sleeve_mm or (spec.w + 3.0, spec.h + 3.0)
+    s = Sleeve(w, h).scale_for(spec)
+    insert = scaled(spec, s)
+    layout = choose_layout(insert, len(deck.fronts), sheet, kind)
+    if layout is None:
+        return None
+    pages = sleeve_pages(deck.fronts, spec, insert, s, layout, deck.art_bleed_mm, sheet)
+    lang = deck.lang
+    size = f"{insert.w:.1f}×{insert.h:.1f} mm"
+    fit = msg("sheet.sleeve_kept", lang) if s == 1.0 else msg("sheet.sleeve_reduced", lang, percent=f"{s * 100:.1f}")
+    instruction = msg("sheet.sleeve", lang, sleeve=f"{w:g}×{h:g}", size=size, fit=fit)
+    if sheet.printer:
+        instruction += f" · {msg('sheet.printer', lang, printer=sheet.printer)}"
+    how = f"{layout.cols}×{layout.rows}" if isinstance(layout, SheetLayout) else msg("sheet.nested", lang, per=layout.per_sheet)
+    for n, page in enumerate(pages, 1):
+        note = msg("sheet.note", lang, deck=deck.name, id=deck.id, side=msg("sheet.front", lang), sheet=n,
+                   sheets=len(pages), how=how, bleed=f"{layout.sheet_bleed_mm:.1f}")
+        page.items.extend(slug(instruction, note, sheet_stamp(deck.stamp, deck.fronts[(n - 1) * layout.per_sheet:n * layout.per_sheet]),
+                               layout.paper_mm, sheet, font, measure, lang))
+    record = {"layout": "sleeve", "sleeve_mm": [w, h], "insert_mm": [round(insert.w, 3), round(insert.h, 3)],
+              "scale": round(s, 5), "reduced": s < 1.0, "pieces_per_sheet": layout.per_sheet,
+              "sheet_bleed_mm": round(layout.sheet_bleed_mm, 3)}
+    return pages, record
+
+
+def _chunk_faces(deck: DeckSheets, per: int, n: int) -> list[str]:
+    """The faces printed on sheet ``n`` (from 1) of ``per`` pieces: its fronts and their backs."""
+    part = slice((n - 1) * per, n * per)
+    return [*deck.fronts[part], *(deck.backs[part] if deck.backs else ())]
 
 
 def sheet_stamp(stamp: str, faces: Iterable[str]) -> str:
@@ -101,41 +158,47 @@ def sheet_stamp(stamp: str, faces: Iterable[str]) -> str:
 
 
 def _duplex_words(sheet: SheetOptions, two_sided: bool, lang: str) -> str:
-    return msg(f"sheet.duplex.{sheet.duplex}", lang) if two_sided else msg("sheet.one_sided", lang)
+    """The print instruction: 片面 or how to flip, and the printer profile the sheet is made for."""
+    words = msg(f"sheet.duplex.{sheet.duplex}", lang) if two_sided else msg("sheet.one_sided", lang)
+    return f"{words} · {msg('sheet.printer', lang, printer=sheet.printer)}" if sheet.printer else words
 
 
-def slug(note: str, stamp: str, paper: tuple[float, float], sheet: SheetOptions, font: str,
+SLUG_SIZES = (6.0, 5.0)  # pt: the print instruction line, then the line naming the sheet
+SLUG_LEAST_PT = 3.0  # a long deck name shrinks its line down to this, never cut
+
+
+def slug(instruction: str, note: str, stamp: str, paper: tuple[float, float], sheet: SheetOptions, font: str,
          measure: Measure, lang: str, y: float | None = None) -> list[Item]:
-    """The sheet's slug, inside the printable area (the band above the pieces, or at ``y``):
-    what is on the sheet and how to print it on the left, the version stamp, then a 10 mm and a
-    1 in scale bar on the right to check the printer kept the size."""
-    size = 6.0
+    """The sheet's slug, two lines inside the printable area (the band above the pieces, or from
+    ``y``), never cut off: first how to print it (片面 / 両面・長辺とじ / fold / sleeve, printer
+    profile) and the scale note, with a 10 mm and a 1 in scale bar on the right to check the
+    printer kept the size; then what is on the sheet and the version stamp. A line too long for
+    the paper is set smaller (down to SLUG_LEAST_PT), never shortened."""
     x0, x1 = sheet.margin_mm, paper[0] - sheet.margin_mm
     top = sheet.margin_mm if y is None else y
-    base = top + 2.9
-    bar_y = top + 2.2
+    bar_y = top + 1.6
     items: list[Item] = []
     x = x1
     for length, label in ((MM_PER_INCH, "1 in"), (10.0, "10 mm")):
         items.append(Strokes((Straight(x - length, bar_y, x, bar_y), Straight(x - length, bar_y - 1.2, x - length, bar_y + 1.2),
                               Straight(x, bar_y - 1.2, x, bar_y + 1.2)), width_pt=0.4, colour=NOTE_INK))
-        items.append(TextOp(x - length / 2, bar_y - 0.5, label, font, 4.5, NOTE_INK, "middle"))
+        items.append(TextOp(x - length / 2, bar_y - 0.4, label, font, 4.5, NOTE_INK, "middle"))
         x -= length + 3
-    right = x - 1
-    if stamp:
-        stamp = _shortened(stamp, (right - x0) / 2, font, size, measure)  # at most half the line
-        items.append(TextOp(right, base, stamp, font, size, NOTE_INK, "end"))
-        right -= measure(stamp, font, size) + 3
-    text = _shortened(f"{msg('sheet.scale', lang)} · {note}", right - x0, font, size, measure)
-    items.append(TextOp(x0, base, text, font, size, NOTE_INK))
+    first = f"{instruction} · {msg('sheet.scale', lang)}"
+    size = _fitting(first, x - 1 - x0, SLUG_SIZES[0], font, measure)
+    items.append(TextOp(x0, top + 2.3, first, font, size, (0, 0, 0)))
+    second = f"{note}   {stamp}" if stamp else note
+    size = _fitting(second, x1 - x0, SLUG_SIZES[1], font, measure)
+    items.append(TextOp(x0, top + 4.6, second, font, size, NOTE_INK))
     return items
 
 
-def _shortened(text: str, width: float, font: str, size: float, measure: Measure) -> str:
-    """``text`` cut with "…" until it fits ``width`` mm (never over the stamp or the bars)."""
-    while len(text) > 1 and measure(text, font, size) > width:
-        text = text[:-2] + "…"
-    return text
+def _fitting(text: str, width: float, size: float, font: str, measure: Measure) -> float:
+    """The largest size ≤ ``size`` (in 0.25 pt steps, at least SLUG_LEAST_PT) that sets ``text``
+    within ``width`` mm."""
+    while size > SLUG_LEAST_PT and measure(text, font, size) > width:
+        size -= 0.25
+    return size
 
 
 def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str, bold: str,
@@ -152,7 +215,7 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
         stamp = sheet_stamp(deck.stamp, [front, *([deck.backs[copy - 1]] if deck.backs else [])])
         for tile in plan.tiles:
             rect = plan.clip(tile)
-            page = Page(plan.paper_mm)
+            page = Page(plan.paper_mm, side="front")
             page.items.append(PlaceFace(front, tile.to_page, size, deck.art_bleed_mm,
                                         clip=front_clip.transformed(tile.to_page) if front_clip else None,
                                         clip_rect=rect))
@@ -164,19 +227,21 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
                                       colour=GUIDE, dash=(2.0, 1.0)))
             page.items.extend(_glue_notes(plan, tile, font, deck.lang, measure))
             page.items.extend(_tile_band(plan, tile, deck, copy, copies, font, bold))
-            page.items.extend(slug(_duplex_words(sheet, deck.backs is not None, deck.lang), stamp, plan.paper_mm,
-                                   sheet, font, measure, deck.lang, y=plan.band[3] - TILE_OPTIONS.slug_mm))
+            note = msg("sheet.tile_front", deck.lang, deck=deck.name, id=deck.id, copy=copy, copies=copies,
+                       tile=tile.number, tiles=plan.pages)
+            page.items.extend(slug(_duplex_words(sheet, deck.backs is not None, deck.lang), note, stamp,
+                                   plan.paper_mm, sheet, font, measure, deck.lang, y=plan.band[3] - TILE_OPTIONS.slug_mm))
             pages.append(page)
             if deck.backs is not None:
                 m = plan.back(tile, sheet.duplex)
                 (x0, y0), (x1, y1) = mirror((rect[0], rect[1])), mirror((rect[2], rect[3]))
-                page = Page(plan.paper_mm)
+                page = Page(plan.paper_mm, side="back")
                 page.items.append(PlaceFace(deck.backs[copy - 1], m, size, deck.art_bleed_mm,
                                             clip=back_clip.transformed(m) if back_clip else None,
                                             clip_rect=(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))))
                 note = msg("sheet.tile_back", deck.lang, deck=deck.name, id=deck.id, copy=copy, copies=copies,
-                           tile=tile.number, tiles=plan.pages, duplex=_duplex_words(sheet, True, deck.lang))
-                page.items.extend(slug(note, stamp, plan.paper_mm, sheet, font, measure, deck.lang,
+                           tile=tile.number, tiles=plan.pages)
+                page.items.extend(slug(_duplex_words(sheet, True, deck.lang), note, stamp, plan.paper_mm, sheet, font, measure, deck.lang,
                                        y=plan.band[3] - TILE_OPTIONS.slug_mm))
                 pages.append(page)
     return pages

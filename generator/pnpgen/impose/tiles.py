@@ -25,8 +25,8 @@ Rect = tuple[float, float, float, float]  # x0, y0, x1, y1
 @dataclass(frozen=True)
 class TileOptions:
     overlap_mm: float = 10.0
-    band_mm: float = 19.0  # at the page foot: tile number, assembly map, instructions, then the slug
-    slug_mm: float = 4.0  # the band's last line: scale bars and version stamp
+    band_mm: float = 21.0  # at the page foot: tile number, assembly map, instructions, then the slug
+    slug_mm: float = 6.0  # the band's last two lines: print instruction, scale bars, stamp
     mark_room_mm: float = 6.0  # around the printed area, for crop marks and ticks
     mark_len_mm: float = 4.0
     mark_gap_mm: float = 1.0

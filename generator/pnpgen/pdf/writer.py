@@ -131,6 +131,8 @@ class _Writer:
                 setter((mm_to_pt(x0), mm_to_pt(h - y1), mm_to_pt(x1), mm_to_pt(h - y0)))
         for key in page.faces():  # forms first, so the page's own stream stays flat
             self.define(key)
+        if page.matrix is not None:  # a printer profile's correction: the whole page, exactly
+            c.transform(*self.to_pt().inverse().then(page.matrix).then(self.to_pt()).tuple())
         for item in page.items:
             if isinstance(item, PlaceFace):
                 self.place(item)

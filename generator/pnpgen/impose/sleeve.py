@@ -1,0 +1,80 @@
+"""Sleeve inserts (``--layout sleeve [--sleeve 66x91]``), as page plans in mm: fronts only, printed
+at the size that slips into a card sleeve in front of a backer card (any card of the deck's size,
+or an old card), no backs.
+
+The insert keeps the piece's trim when that is at least ``clearance`` smaller than the sleeve's
+inside on both axes; otherwise the whole face (art, text, bleed) is scaled down uniformly to the
+largest size that leaves that clearance, and the sheets and manifest say so. Cut marks are for
+the insert's size.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from pnpgen.data.validate import Invalid
+from pnpgen.impose.grid import SheetLayout, SheetOptions, cut_marks, used_part
+from pnpgen.impose.nest import NestLayout
+from pnpgen.impose.plan import DieLine, Page, PlaceFace, Strokes
+from pnpgen.shapes import Affine, ShapeSpec, bleed_path, cut_path
+
+CLEARANCE_MM = 1.0  # the insert is at least this much narrower and shorter than the sleeve's inside
+SLEEVE_RANGE_MM = (20.0, 400.0)
+
+
+@dataclass(frozen=True)
+class Sleeve:
+    w: float
+    h: float
+    clearance_mm: float = CLEARANCE_MM
+
+    def scale_for(self, spec: ShapeSpec) -> float:
+        """1.0 when the piece fits as it is; else the factor that makes it fit (either way up)."""
+        w, h = (spec.w, spec.h) if (spec.w <= spec.h) == (self.w <= self.h) else (spec.h, spec.w)
+        room_w, room_h = self.w - self.clearance_mm, self.h - self.clearance_mm
+        return min(1.0, room_w / w, room_h / h)
+
+
+def sleeve_option(text: str) -> Sleeve:
+    """``66x91`` (mm, the sleeve's inside) → Sleeve."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(?:mm)?\s*", text)
+    lo, hi = SLEEVE_RANGE_MM
+    if not m or not all(lo <= float(v) <= hi for v in m.groups()):
+        raise Invalid(f"{text!r} is not a sleeve size", f"WIDTHxHEIGHT in mm from {lo:g} to {hi:g}, e.g. 66x91")
+    return Sleeve(float(m.group(1)), float(m.group(2)))
+
+
+def sleeve_pages(fronts: tuple[str, ...], spec: ShapeSpec, insert: ShapeSpec, scale: float,
+                 layout: SheetLayout | NestLayout, art_bleed_mm: float, sheet: SheetOptions) -> list[Page]:
+    """The fronts at insert size on the layout made for ``insert`` (the piece scaled by
+    ``scale``), marks round grids of rectangles, die lines round other shapes; no slug (the
+    caller adds it)."""
+    per = layout.per_sheet
+    sb = layout.sheet_bleed_mm
+    clip = bleed_path(insert, sb)
+    shrink = Affine(scale, 0.0, 0.0, scale, 0.0, 0.0)
+    pages = []
+    for start in range(0, len(fronts), per):
+        chunk = range(start, min(start + per, len(fronts)))
+        page = Page(layout.paper_mm, side="front")
+        for i in chunk:
+            m = layout.transform(i - start)
+            page.items.append(PlaceFace(fronts[i], shrink.then(m), (spec.w, spec.h), art_bleed_mm,
+                                        clip=clip.transformed(m)))
+        if insert.die_cut:
+            page.items.extend(DieLine(cut_path(insert).transformed(layout.transform(i - start))) for i in chunk)
+        elif isinstance(layout, SheetLayout):
+            marks = cut_marks(used_part(layout, len(chunk)), sheet)
+            if marks:
+                page.items.append(Strokes(tuple(marks)))
+        pages.append(page)
+    return pages
+
+
+def scaled(spec: ShapeSpec, s: float) -> ShapeSpec:
+    """The outline ``s`` times as large (about the trim box's top-left corner)."""
+    if s == 1.0:
+        return spec
+    return replace(spec, w=spec.w * s, h=spec.h * s, core=tuple((x * s, y * s) for x, y in spec.core),
+                   radius=spec.radius * s, size=spec.size * s)

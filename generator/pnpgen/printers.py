@@ -1,0 +1,124 @@
+"""Printer profiles: how one home printer misplaces and rescales what it prints, measured once
+with ``pnpgen calibrate`` and recorded in ``printers.yaml`` (the workspace's, else
+``~/.config/pnpgen/printers.yaml``)::
+
+    home-laser: {paper: a4, duplex: long, back_offset_mm: [0.8, -1.2], scale: [1.0, 0.995]}
+
+``back_offset_mm`` is the correction read off the calibration sheet's back rulers: every back
+page is moved by it (x right, y down, as the back page is printed). ``scale`` is the printed
+length of the sheet's 100 mm bars divided by 100 (x, y); every home page is drawn 1/scale as
+large about the page centre, so the printer's scaling brings it back to size.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from pnpgen.data.formats import PAPER_SIZES
+from pnpgen.data.yamlsrc import Located, load_yaml
+from pnpgen.errors import InputError
+from pnpgen.shapes import Affine
+
+FILE = "printers.yaml"
+KEYS = ("paper", "duplex", "back_offset_mm", "scale")
+MAX_OFFSET_MM = 20.0  # a printer that misses by more than this needs mending, not a profile
+SCALE_RANGE = (0.9, 1.1)
+
+
+@dataclass(frozen=True)
+class Printer:
+    name: str
+    source: str  # file:line of the profile
+    paper: str | None = None
+    duplex: str | None = None
+    back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    scale: tuple[float, float] = (1.0, 1.0)
+
+    def page_matrix(self, size_mm: tuple[float, float], back: bool) -> Affine | None:
+        """Page mm → page mm for a home page: the scale compensation about the page centre, then
+        (backs) the offset; None when it changes nothing."""
+        sx, sy = (1 / s for s in self.scale)
+        cx, cy = size_mm[0] / 2, size_mm[1] / 2
+        dx, dy = self.back_offset_mm if back else (0.0, 0.0)
+        m = Affine(sx, 0.0, 0.0, sy, cx - sx * cx + dx, cy - sy * cy + dy)
+        return None if m == Affine(1.0, 0.0, 0.0, 1.0, 0.0, 0.0) else m
+
+    @property
+    def least_bleed_mm(self) -> float:
+        """The back bleed that survives this printer's offset: the larger offset + 0.5 mm."""
+        return max(abs(v) for v in self.back_offset_mm) + 0.5 if any(self.back_offset_mm) else 0.0
+
+    def words(self) -> str:
+        """How the slug names the profile: ``home-laser (back +0.8/−1.2 mm, 100.0 %/99.5 %)``."""
+        dx, dy = self.back_offset_mm
+        sx, sy = self.scale
+        return f"{self.name} (back {dx:+g}/{dy:+g} mm, {sx * 100:g}/{sy * 100:g} %)"
+
+    def record(self) -> dict:
+        return {"name": self.name, "source": self.source, "paper": self.paper, "duplex": self.duplex,
+                "back_offset_mm": list(self.back_offset_mm), "scale": list(self.scale)}
+
+
+def profile_files(root: Path) -> list[Path]:
+    """Where profiles are looked for, first wins: the workspace, then the user's config folder."""
+    config = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "pnpgen"
+    return [root / FILE, config / FILE]
+
+
+def load_printer(root: Path, name: str) -> Printer:
+    """The profile ``name``; an InputError naming file:line for a bad one, or the files looked in
+    for an unknown one."""
+    known: list[str] = []
+    for path in profile_files(root):
+        if not path.is_file():
+            continue
+        doc = load_yaml(path)
+        if not isinstance(doc.data, dict):
+            raise doc.error((), "printers.yaml must map profile names to profiles",
+                            "home-laser: {paper: a4, duplex: long, back_offset_mm: [0.8, -1.2], scale: [1.0, 0.995]}")
+        if name in doc.data:
+            return _parse(doc, name)
+        known += [str(k) for k in doc.data]
+    where = " or ".join(str(p) for p in profile_files(root))
+    return _unknown(name, where, known)
+
+
+def _unknown(name: str, where: str, known: list[str]) -> Printer:
+    expected = ("one of " + ", ".join(sorted(known))) if known else f"a profile '{name}:' in {where} (see pnpgen calibrate)"
+    raise InputError(f"unknown printer profile {name!r}", key="--printer", expected=expected)
+
+
+def _parse(doc: Located, name: str) -> Printer:
+    data = doc.data[name]
+    line = doc.where((name,), key=True).line
+    if not isinstance(data, dict):
+        raise doc.error((name,), "a printer profile must be a mapping",
+                        "{paper: a4, duplex: long, back_offset_mm: [0.8, -1.2], scale: [1.0, 0.995]}")
+    for key in data:
+        if key not in KEYS:
+            raise doc.error((name, key), f"unknown key {key!r}", " | ".join(KEYS), key=True)
+    paper = data.get("paper")
+    if paper is not None and str(paper).lower() not in PAPER_SIZES:
+        raise doc.error((name, "paper"), f"{paper!r} is not a paper size", " | ".join(sorted(PAPER_SIZES)))
+    duplex = data.get("duplex")
+    if duplex is not None and duplex not in ("long", "short", "none"):
+        raise doc.error((name, "duplex"), f"{duplex!r} is not a flip edge", "long | short | none")
+    offset = _pair(doc, name, "back_offset_mm", data.get("back_offset_mm", [0, 0]), -MAX_OFFSET_MM, MAX_OFFSET_MM,
+                   "two lengths in mm within ±20, [x, y], as read off the calibration sheet's back rulers")
+    scale = _pair(doc, name, "scale", data.get("scale", [1, 1]), *SCALE_RANGE,
+                  "two factors from 0.9 to 1.1, [x, y]: the printed 100 mm bars' lengths / 100")
+    return Printer(name, f"{doc.path}:{line}" if line else str(doc.path), str(paper).lower() if paper else None,
+                   duplex, offset, scale)
+
+
+def _pair(doc: Located, name: str, key: str, value, lo: float, hi: float, expected: str) -> tuple[float, float]:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = [value, value]
+    ok = isinstance(value, list) and len(value) == 2 and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and lo <= v <= hi for v in value)
+    if not ok:
+        raise doc.error((name, key), f"{value!r} is not a valid {key}", expected)
+    return float(value[0]), float(value[1])

@@ -1,0 +1,77 @@
+"""Fold-over sheets (issue 25, item 3): folding a sheet along its fold line puts every back on its
+own front (0.05 mm), read back from the PDF; cut marks only on the outer edges; the slug says
+how to fold."""
+
+from __future__ import annotations
+
+import json
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+import pytest
+
+from conftest import make_workspace, run
+from pdfprobe import texts
+from pnpgen.impose.fold import layout_fold
+from pnpgen.impose.grid import SheetOptions
+from pnpgen.messages import msg
+from pnpgen.shapes import Affine, mirror_x, shape_spec
+from pnpgen.units import MM_PER_PT
+
+W, H = 210.0, 297.0
+
+
+def forms(pdf):
+    """Per page: (box mm from the top-left, determinant of the placing matrix) of each face."""
+    out = []
+    for page in pdfium.PdfDocument(pdf.read_bytes()):
+        h = page.get_height()
+        found = []
+        for obj in page.get_objects(max_depth=1):
+            if obj.type == pdfium_c.FPDF_PAGEOBJ_FORM:
+                x0, b, x1, t = obj.get_bounds()
+                m = obj.get_matrix()
+                found.append(((x0 * MM_PER_PT, (h - t) * MM_PER_PT, x1 * MM_PER_PT, (h - b) * MM_PER_PT), m.a * m.d - m.b * m.c))
+        out.append(found)
+    return out
+
+
+def test_folding_puts_every_back_on_its_front(tmp_path):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "fold") == 0
+    out = ws / "build" / "test"
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    lay = manifest["decks"][0]  # the layout record merged into the deck record
+    assert lay["layout"] == "fold" and lay["fold"] == "vertical"
+    per = lay["pieces_per_sheet"]
+    pages = forms(out / "cards.pdf")
+    assert len(pages) == -(-11 // per)
+    pieces = 0
+    for page in pages:
+        fronts = [f for f in page if f[0][0] + f[0][2] < W]  # centre left of the fold
+        backs = [f for f in page if f[0][0] + f[0][2] > W]
+        assert len(fronts) == len(backs) == len(page) // 2 and fronts
+        for (x0, y0, x1, y1), det in backs:
+            folded = (W - x1, y0, W - x0, y1)  # the right half turned over onto the left
+            match = [f for f in fronts if all(abs(a - b) <= 0.05 for a, b in zip(f[0], folded))]
+            assert len(match) == 1, (folded, fronts)
+            assert match[0][1] * det > 0  # both print readable: no face is mirror-reversed on paper
+        pieces += len(fronts)
+    assert pieces == 11
+    text = texts(out / "cards.pdf")
+    assert all(msg("sheet.fold", "ja").replace(" ", "") in t.replace(" ", "").replace("\n", "") for t in text)
+
+
+@pytest.mark.parametrize("w, h", [(63, 88), (120, 70), (41, 63)])
+def test_the_fold_maps_each_back_onto_its_front_exactly(w, h):
+    lay = layout_fold(shape_spec("rect", (w, h)), SheetOptions())
+    assert lay is not None
+    fold = mirror_x(W) if lay.vertical else Affine(1, 0, 0, -1, 0, H)
+    for i in range(lay.per_sheet):
+        folded = lay.back(i).then(fold)
+        expected = mirror_x(w).then(lay.front(i))  # back(u, v) behind front(w − u, v)
+        for p in ((0, 0), (w, 0), (0, h), (w, h)):
+            assert folded(p) == pytest.approx(expected(p), abs=1e-9)
+        # the fronts stay on their side of the fold line, with their bleed
+        x0, y0, x1, y1 = lay.block()
+        assert (x1 + lay.bleed_mm <= lay.fold_at + 1e-9) if lay.vertical else (y1 + lay.bleed_mm <= lay.fold_at + 1e-9)

@@ -1,0 +1,145 @@
+"""Printer profiles (issue 25, item 1): ``--printer NAME`` moves every back page by the
+profile's offset and compensates its scale, read back from the PDF in mm; fronts stay where they
+were; a bad or unknown profile is one line naming the file:line, exit 2."""
+
+from __future__ import annotations
+
+import json
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+import pytest
+
+from conftest import make_workspace, run
+from pdfprobe import texts
+from pnpgen.units import MM_PER_PT
+
+W = 210.0
+
+PROFILES = """\
+home-laser: {paper: a4, duplex: long, back_offset_mm: [0.8, -1.2], scale: [1.0, 1.0]}
+steady: {back_offset_mm: [0.3, -0.2]}
+shrinks:
+  back_offset_mm: [0, 0]
+  scale: [1.0, 0.995]
+"""
+
+
+def placements(pdf) -> list[list[tuple[float, float, float, float]]]:
+    """Per page: the (left, top, right, bottom) of every placed face (a Form XObject), mm from
+    the page's top-left, as a viewer places it."""
+    doc = pdfium.PdfDocument(pdf.read_bytes())
+    out = []
+    for page in doc:
+        h = page.get_height()
+        boxes = []
+        for obj in page.get_objects(max_depth=1):
+            if obj.type == pdfium_c.FPDF_PAGEOBJ_FORM:
+                x0, b, x1, t = obj.get_bounds()
+                boxes.append((x0 * MM_PER_PT, (h - t) * MM_PER_PT, x1 * MM_PER_PT, (h - b) * MM_PER_PT))
+        out.append(boxes)
+    return out
+
+
+@pytest.fixture
+def two_builds(tmp_path):
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "printers.yaml").write_text(PROFILES, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "plain")) == 0
+    return ws, tmp_path / "plain" / "test"
+
+
+def test_backs_move_by_the_offset_and_fronts_stay(tmp_path, two_builds):
+    """An offset small enough for the grid's 0.83 mm bleed: the same layout, backs moved."""
+    ws, plain = two_builds
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "steady",
+               "--out", str(tmp_path / "laser")) == 0
+    laser = tmp_path / "laser" / "test"
+    before, after = placements(plain / "cards.pdf"), placements(laser / "cards.pdf")
+    assert len(before) == len(after) == 4  # 11 cards: two sheets, fronts then backs
+    for n, (a, b) in enumerate(zip(before, after)):
+        assert len(a) == len(b) > 0
+        dx, dy = (0.3, -0.2) if n % 2 else (0.0, 0.0)  # pages 2 and 4 are the backs
+        for pa, pb in zip(a, b):
+            assert pb == pytest.approx((pa[0] + dx, pa[1] + dy, pa[2] + dx, pa[3] + dy), abs=0.002), (n, pa, pb)
+    manifest = json.loads((laser / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["printer"]["name"] == "steady"
+    assert manifest["printer"]["back_offset_mm"] == [0.3, -0.2]
+    assert manifest["printer"]["source"].endswith("printers.yaml:2")
+    for page in texts(laser / "cards.pdf"):
+        assert "steady" in page and "+0.3/-0.2 mm" in page
+
+
+def test_the_bleed_survives_a_larger_offset(tmp_path, two_builds):
+    """1.2 mm off needs 1.7 mm of bleed: the cards go on a grid with gutters (fewer a sheet), each
+    back is its front's mirror image moved by the offset, exactly."""
+    ws, plain = two_builds
+    out = tmp_path / "laser"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "home-laser", "--out", str(out)) == 0
+    deck = json.loads((out / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+    assert deck["sheet_bleed_mm"] >= 1.7
+    pages = placements(out / "test" / "cards.pdf")
+    for fronts, backs in zip(pages[::2], pages[1::2]):
+        moved = sorted((W - x1 + 0.8, y0 - 1.2, W - x0 + 0.8, y1 - 1.2) for x0, y0, x1, y1 in fronts)
+        assert len(backs) == len(moved) > 0
+        for got, want in zip(sorted(backs), moved):
+            assert got == pytest.approx(want, abs=0.002)
+    for page in texts(out / "test" / "cards.pdf"):
+        assert "home-laser" in page and "+0.8/-1.2 mm" in page and "未満" not in page
+
+
+def test_scale_is_compensated_about_the_page_centre(tmp_path, two_builds):
+    ws, plain = two_builds
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "shrinks",
+               "--out", str(tmp_path / "s")) == 0
+    before, after = placements(plain / "cards.pdf"), placements(tmp_path / "s" / "test" / "cards.pdf")
+    cy = 297 / 2
+    for a, b in zip(before, after):
+        for pa, pb in zip(a, b):
+            assert pb[0] == pytest.approx(pa[0], abs=0.002) and pb[2] == pytest.approx(pa[2], abs=0.002)
+            for ya, yb in ((pa[1], pb[1]), (pa[3], pb[3])):  # printed at 0.995 it lands back on ya
+                assert cy + (yb - cy) * 0.995 == pytest.approx(ya, abs=0.002)
+
+
+@pytest.mark.parametrize("text, where, says", [
+    ("home-laser: {back_offset_mm: [0.8]}\n", "printers.yaml:1", "back_offset_mm"),
+    ("other: {}\nhome-laser:\n  scale: [1.0, 2.0]\n", "printers.yaml:3", "scale"),
+    ("home-laser:\n  paper: b9\n", "printers.yaml:2", "paper"),
+    ("home-laser:\n  colour: red\n", "printers.yaml:2", "colour"),
+    ("other: {}\n", None, "unknown printer profile 'home-laser'"),
+])
+def test_a_bad_profile_is_one_line(tmp_path, capsys, text, where, says):
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "printers.yaml").write_text(text, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "home-laser") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and says in err, err
+    if where:
+        assert where in err, err
+    assert not (ws / "build" / "test" / "cards.pdf").exists()
+
+
+def test_game_yaml_names_the_printer_and_an_edit_of_the_profile_rebuilds(tmp_path, two_builds):
+    ws, plain = two_builds
+    game = ws / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "printer: steady\n", encoding="utf-8")
+    out = tmp_path / "g"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(out)) == 0
+    before, after = placements(plain / "cards.pdf"), placements(out / "test" / "cards.pdf")
+    assert after[1][0] == pytest.approx((before[1][0][0] + 0.3, before[1][0][1] - 0.2,
+                                         before[1][0][2] + 0.3, before[1][0][3] - 0.2), abs=0.002)
+    assert after[0] == pytest.approx(before[0], abs=0.002)
+    (ws / "printers.yaml").write_text(PROFILES.replace("[0.3, -0.2]", "[-0.1, 0]"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(out)) == 0
+    again = placements(out / "test" / "cards.pdf")
+    assert again[1][0][0] == pytest.approx(before[1][0][0] - 0.1, abs=0.002)
+
+
+def test_an_unknown_printer_in_game_yaml_names_its_line(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    game = ws / "data" / "test" / "game.yaml"
+    lines = game.read_text(encoding="utf-8").count("\n")
+    game.write_text(game.read_text(encoding="utf-8") + "printer: nowhere\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"game.yaml:{lines + 1}" in err and "nowhere" in err, err

@@ -1,0 +1,57 @@
+"""Sleeve inserts (issue 25, item 4): fronts only, at the trim when it fits the sleeve, else
+scaled down to fit; cut marks for the insert's size; read back from the PDF in mm."""
+
+from __future__ import annotations
+
+import json
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+import pytest
+from pypdf import PdfReader
+
+from conftest import make_workspace, run
+from pdfprobe import stroked_lines, texts
+
+
+def _faces(pdf):
+    """Per page: the scale of each placed face's matrix (1.0 at full size)."""
+    out = []
+    for page in pdfium.PdfDocument(pdf.read_bytes()):
+        out.append([abs(o.get_matrix().a) or abs(o.get_matrix().b) for o in page.get_objects(max_depth=1)
+                    if o.type == pdfium_c.FPDF_PAGEOBJ_FORM])
+    return out
+
+
+@pytest.mark.parametrize("sleeve, scale, insert", [("66x91", 1.0, (63.0, 88.0)),
+                                                   ("60x85", 59 / 63, (59.0, 88 * 59 / 63))])
+def test_fronts_only_at_the_size_the_sleeve_takes(tmp_path, sleeve, scale, insert):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "sleeve", "--sleeve", sleeve) == 0
+    out = ws / "build" / "test"
+    deck = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+    assert deck["layout"] == "sleeve" and deck["reduced"] == (scale < 1)
+    assert deck["insert_mm"] == pytest.approx(list(insert), abs=0.001)
+    pdf = out / "cards.pdf"
+    faces = _faces(pdf)
+    assert sum(len(p) for p in faces) == 11  # every front once, no backs
+    assert len(faces) == -(-11 // deck["pieces_per_sheet"])
+    assert all(s == pytest.approx(scale, abs=1e-6) for page in faces for s in page)
+    reader = PdfReader(pdf)
+    lines = stroked_lines(reader, reader.pages[0])
+    xs = sorted({round(x1, 3) for x1, y1, x2, y2 in lines if abs(x1 - x2) < 1e-6})
+    ys = sorted({round(y1, 3) for x1, y1, x2, y2 in lines if abs(y1 - y2) < 1e-6})
+    # some pair of vertical marks is one insert wide, some pair of horizontal ones one insert high
+    assert any(abs((b - a) - insert[0]) < 0.01 for a in xs for b in xs), xs
+    assert any(abs((b - a) - insert[1]) < 0.01 for a in ys for b in ys), ys
+    words = "".join(texts(pdf)[0].split())
+    assert "スリーブ用" in words and (f"{scale * 100:.1f}%に縮小" in words if scale < 1 else "原寸" in words)
+
+
+def test_a_bad_sleeve_size_is_one_line(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    with pytest.raises(SystemExit) as e:
+        run(ws, "build", "--game", "test", "--layout", "sleeve", "--sleeve", "66by91")
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "66by91" in err and "66x91" in err
