@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 import time
 
+from pnpgen.data.workspace import find_workspace
 from pnpgen.engine.game import build_game
 from pnpgen.engine.options import BuildOptions
-from pnpgen.data.workspace import find_workspace
 
 
 def main() -> None:

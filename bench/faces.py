@@ -14,16 +14,16 @@ import argparse
 import io
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "generator"))
 
-from pnpgen.data.load import load_game  # noqa: E402
-from pnpgen.data.workspace import Workspace, find_workspace  # noqa: E402
-from pnpgen.data.formats import BLEED_MM  # noqa: E402
-from pnpgen.faces.faceset import face_renderer  # noqa: E402
-from pnpgen.faces.templates import Face  # noqa: E402
+from pnpgen.data.formats import BLEED_MM
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace, find_workspace
+from pnpgen.faces.faceset import face_renderer
+from pnpgen.faces.templates import Face
 
 
 def distinct_faces(ws: Workspace, slug: str) -> list[tuple[str, str, Callable[[str], bytes]]]:

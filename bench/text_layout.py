@@ -18,10 +18,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "generator"))
 
+from pnpgen.data.workspace import find_workspace  # noqa: E402
 from pnpgen.engine.game import build_game  # noqa: E402
 from pnpgen.engine.options import BuildOptions  # noqa: E402
 from pnpgen.text import STATS, clear_caches, recording  # noqa: E402
-from pnpgen.data.workspace import find_workspace  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "generator"))
 
 from pnpgen import fonts  # noqa: E402
-from pnpgen.engine.audit import audit_drafts, audit_game  # noqa: E402
 from pnpgen.data.workspace import find_workspace  # noqa: E402
+from pnpgen.engine.audit import audit_drafts, audit_game  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -25,11 +25,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "generator"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from faces import distinct_faces  # noqa: E402
 from PIL import Image, ImageChops  # noqa: E402
 from reportlab.graphics import renderPDF  # noqa: E402
 from reportlab.pdfgen.canvas import Canvas  # noqa: E402
 
+from faces import distinct_faces  # noqa: E402
 from pnpgen import fonts  # noqa: E402
 from pnpgen.data.workspace import find_workspace  # noqa: E402
 from pnpgen.pdf import settings  # noqa: E402

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from pdfprobe import glyphs  # noqa: E402
+from pdfprobe import glyphs
 
 PT = 72 / 25.4
 OPENING = set("「『（【〔［｛〈《“")

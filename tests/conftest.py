@@ -5,11 +5,10 @@ from __future__ import annotations
 import gc
 import os
 import shutil
+import sys
 import tempfile
 import textwrap
 from pathlib import Path
-
-import sys
 
 import pytest
 

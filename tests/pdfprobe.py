@@ -26,11 +26,11 @@ class Rect:
     x1: float
     y1: float
 
-    def inside(self, other: "Rect", tol: float = 0.01) -> bool:
+    def inside(self, other: Rect, tol: float = 0.01) -> bool:
         return (self.x0 >= other.x0 - tol and self.y0 >= other.y0 - tol
                 and self.x1 <= other.x1 + tol and self.y1 <= other.y1 + tol)
 
-    def overlaps(self, other: "Rect") -> bool:
+    def overlaps(self, other: Rect) -> bool:
         return self.x0 < other.x1 and other.x0 < self.x1 and self.y0 < other.y1 and other.y0 < self.y1
 
 

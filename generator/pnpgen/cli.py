@@ -8,16 +8,17 @@ import gc
 import os
 import re
 import sys
-from typing import Callable, NoReturn
+from collections.abc import Callable
+from typing import NoReturn
 
 import pnpgen
-from pnpgen.errors import InputError, suggest
-from pnpgen.safetext import shown
-from pnpgen.data.formats import BLEED_MM, MIN_DPI, PAPER_SIZES
-from pnpgen.data import validate
-from pnpgen.data.workspace import find_workspace
-from pnpgen.impose.sleeve import sleeve_option
 from pnpgen import playtest
+from pnpgen.data import validate
+from pnpgen.data.formats import BLEED_MM, MIN_DPI, PAPER_SIZES
+from pnpgen.data.workspace import find_workspace
+from pnpgen.errors import InputError, suggest
+from pnpgen.impose.sleeve import sleeve_option
+from pnpgen.safetext import shown
 
 
 class _Parser(argparse.ArgumentParser):

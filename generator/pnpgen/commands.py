@@ -154,7 +154,7 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
     return 0
 
 
-def list(ws: Workspace, args: argparse.Namespace) -> int:  # noqa: A001 - the command's name
+def list(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.faces.lookup import check_templates
 
     for slug in ws.slugs():
@@ -229,10 +229,9 @@ def _sheet_format(fmt: str | None, out: Path | None) -> str:
 
 def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     """Write a deck's pieces to a spreadsheet, for designers moving their card list there."""
-    from pnpgen.engine.output import atomic_write_bytes
     from pnpgen.data.spreadsheets import export_sheet as sheet_bytes
+    from pnpgen.engine.output import atomic_write_bytes
     from pnpgen.errors import InputError, suggest
-
     from pnpgen.faces.lookup import check_templates
 
     game = load_game(ws, args.game)

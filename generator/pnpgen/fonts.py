@@ -6,11 +6,10 @@ SVG ``font-family``, the ReportLab font name and the key for metrics, so nothing
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
-from pnpgen.errors import InputError
-from pnpgen.errors import Where, contained
+from pnpgen.errors import InputError, Where, contained
 from pnpgen.resources import fonts_folder
 from pnpgen.units import pt_to_mm
 
@@ -70,7 +69,7 @@ def _load(name: str, key: str = "fonts") -> None:
     path, w = _located[name]
     try:
         font = TTFont(name, str(path))
-    except Exception as e:  # ReportLab raises plain exceptions for a file that is no TrueType font
+    except Exception as e:  # noqa: BLE001 - ReportLab raises plain exceptions for a file that is no TrueType font
         raise InputError(f"font file {path.name} cannot be read: {e}", path=w.path, line=w.line, column=w.column,
                          key=key, expected="a TrueType .ttf file") from None
     pdfmetrics.registerFont(font)
@@ -108,7 +107,7 @@ def string_width_mm(text: str, name: str, size_pt: float) -> float:
     return pt_to_mm(ttfont(name).stringWidth(text, size_pt))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _cmap(name: str) -> frozenset[int]:
     return frozenset(ttfont(name).face.charToGlyph.keys())
 

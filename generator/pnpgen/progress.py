@@ -4,8 +4,8 @@ output goes to a file or a pipe, nothing with --quiet."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator
 
 from pnpgen.safetext import shown
 

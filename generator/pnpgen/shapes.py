@@ -22,9 +22,9 @@ Shapes (``size`` is one hexagon's width across the flats, or the circle's diamet
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Sequence, Union
+from functools import cache
 
 from pnpgen.units import num
 
@@ -68,7 +68,7 @@ class Affine:
         x, y = p
         return self.a * x + self.c * y + self.e, self.b * x + self.d * y + self.f
 
-    def then(self, other: "Affine") -> "Affine":
+    def then(self, other: Affine) -> Affine:
         """The map ``other ∘ self``: first self, then other."""
         o = other
         return Affine(
@@ -80,7 +80,7 @@ class Affine:
             o.b * self.e + o.d * self.f + o.f,
         )
 
-    def inverse(self) -> "Affine":
+    def inverse(self) -> Affine:
         det = self.a * self.d - self.b * self.c
         a, b, c, d = self.d / det, -self.b / det, -self.c / det, self.a / det
         return Affine(a, b, c, d, -(a * self.e + c * self.f), -(b * self.e + d * self.f))
@@ -194,7 +194,7 @@ class Arc:
         return self.at(1.0)
 
 
-Segment = Union[Straight, Arc]
+Segment = Straight | Arc
 
 
 @dataclass(frozen=True)
@@ -203,7 +203,7 @@ class Outline:
 
     segments: tuple[Segment, ...]
 
-    def transformed(self, m: Affine) -> "Outline":
+    def transformed(self, m: Affine) -> Outline:
         """The path under a rigid map (rotation by quarter turns, mirror, translation)."""
         flip = m.det < 0
         out: list[Segment] = []
@@ -471,7 +471,7 @@ def deck_shape(deck) -> ShapeSpec:
     return _deck_shape(deck.shape, tuple(deck.trim_mm), _freeze(deck.options))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _deck_shape(shape: str, trim: tuple[float, float], options: tuple) -> ShapeSpec:
     return shape_spec(shape, trim, dict(options))
 

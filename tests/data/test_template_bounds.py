@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from conftest import FRONT, make_workspace, run
-
 from pnpgen.faces import templates
 
 ART = "{% block art %}"

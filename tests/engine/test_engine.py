@@ -15,7 +15,6 @@ from pypdf import PdfReader
 
 from conftest import child_env, make_workspace, run
 from pdfprobe import texts
-
 from pnpgen.engine import transaction
 
 OUT_FILES = {"cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "test-all.pdf", "manifest.json",

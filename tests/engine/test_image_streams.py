@@ -14,7 +14,6 @@ from PIL import Image
 
 from conftest import make_workspace, run
 from pdfprobe import image_xobjects, reader
-
 from pnpgen.data import art as art_files
 from pnpgen.pdf import raster
 

@@ -3,11 +3,9 @@ byte for byte, with the same warnings in the same order."""
 
 from __future__ import annotations
 
-
 from PIL import Image
 
 from conftest import make_workspace, run
-
 from pnpgen.engine import prerender
 
 DECK = """\

@@ -9,7 +9,6 @@ import sys
 import pytest
 
 from conftest import DECK_YAML, child_env, make_workspace, run
-
 from pnpgen import fonts
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace

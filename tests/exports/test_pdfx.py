@@ -10,9 +10,9 @@ from pathlib import Path
 import pikepdf
 import pytest
 from PIL import Image
+from preflight import problems
 
 from conftest import REPO, make_workspace, run
-from preflight import problems
 
 PICTURE_FRONT = """\
 {% extends "common/piece.svg.j2" %}

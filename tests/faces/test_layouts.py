@@ -14,7 +14,6 @@ import pytest
 
 from conftest import REPO, make_workspace, run
 from pdfprobe import glyphs
-
 from pnpgen.data import layouts
 from pnpgen.data.yamlsrc import Located
 from pnpgen.engine.scaffold import trim_of

@@ -10,7 +10,6 @@ import pytest
 from PIL import Image
 
 from conftest import make_workspace
-
 from pnpgen.data.model import Deck
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.game import render_game

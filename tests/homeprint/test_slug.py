@@ -11,7 +11,7 @@ import re
 import pytest
 from pypdf import PdfReader
 
-from conftest import GAMES, GAME_YAML, DECK_YAML, make_workspace, run
+from conftest import DECK_YAML, GAME_YAML, GAMES, make_workspace, run
 from pdfprobe import glyphs
 from pnpgen.data.formats import PAPER_SIZES
 from pnpgen.impose.grid import SheetOptions

@@ -6,10 +6,10 @@ import io
 from pathlib import Path
 
 import pytest
-from pdfprobe import form_texts, placed_forms
 from pypdf import PdfReader
 from reportlab.pdfgen import canvas
 
+from pdfprobe import form_texts, placed_forms
 from pnpgen import fonts as fontreg
 from pnpgen.impose import booklet
 from pnpgen.impose.booklet import PT_PER_MM, impose_pdf, layout, padded_count, padded_sequence, saddle_stitch

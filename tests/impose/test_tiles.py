@@ -11,8 +11,8 @@ from pypdf import PdfReader
 from conftest import make_workspace, run
 from pdfprobe import boxes_mm, text_positions
 from pnpgen.impose.grid import SheetOptions, choose_layout
-from pnpgen.shapes import shape_spec
 from pnpgen.impose.tiles import TileOptions, assembly_map, board_point, plan_tiles, tile_at, tile_marks
+from pnpgen.shapes import shape_spec
 
 A4 = (210.0, 297.0)
 LETTER = (215.9, 279.4)

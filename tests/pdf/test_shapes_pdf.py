@@ -9,11 +9,11 @@ import math
 
 import pytest
 from pypdf import PdfReader
+from test_shapes_probe import dist_point_polyline, page_paths
 
 from conftest import make_workspace, run
 from pdfprobe import boxes_mm, form_uses
 from pnpgen.shapes import SQRT3, bounding_size, shape_spec, trim_path
-from test_shapes_probe import dist_point_polyline, page_paths
 
 A4 = (210.0, 297.0)
 MARGIN = 5.0

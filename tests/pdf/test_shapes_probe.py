@@ -89,7 +89,7 @@ def dist_point_polyline(p, poly, closed: bool = True) -> float:
 
 
 def test_probe_reads_a_circle_and_a_rectangle(tmp_path):
-    from pnpgen.impose.plan import PagePlan, DieLine, Page
+    from pnpgen.impose.plan import DieLine, Page, PagePlan
     from pnpgen.pdf.writer import write_document
     from pnpgen.shapes import circle_path, grow_polygon
 

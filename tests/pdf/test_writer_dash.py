@@ -7,7 +7,7 @@ import io
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from pnpgen.impose.plan import DieLine, PagePlan, Page
+from pnpgen.impose.plan import DieLine, Page, PagePlan
 from pnpgen.pdf.writer import write_document
 from pnpgen.shapes import Outline, Straight
 

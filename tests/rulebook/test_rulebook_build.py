@@ -16,17 +16,16 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from pdfprobe import form_texts, glyphs, stroked_lines, texts
 from pypdf import PdfReader
 
 from conftest import run
+from pdfprobe import form_texts, glyphs, stroked_lines, texts
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Deck, Game, Piece, Sourced
-from pnpgen.errors import Where
 from pnpgen.data.workspace import Workspace
-from pnpgen.errors import InputError
-from pnpgen.rulebook import build_rulebook, load_document
+from pnpgen.errors import InputError, Where
 from pnpgen.impose import booklet
+from pnpgen.rulebook import build_rulebook, load_document
 from pnpgen.rulebook.components import component_rows
 from pnpgen.rulebook.tree import Preformatted
 
@@ -318,7 +317,7 @@ def test_rules_only_leaves_the_appendix_out(books):
 # ---------------------------------------------------------------- the map diagrams keep their columns
 
 
-def mono_glyphs(b: "Built", chars: str) -> list[tuple[int, float, float, str]]:
+def mono_glyphs(b: Built, chars: str) -> list[tuple[int, float, float, str]]:
     """(page index, x, y from the top, char) in points of every diagram glyph set in the
     monospace font."""
     found = []
@@ -561,7 +560,7 @@ def test_components_pages_show_one_form_per_deck_face(books, slug):
     assert len({num for _, num in forms}) == len(faces) > 0  # one Form XObject per face
 
 
-def page_level_text(b: "Built", n: int) -> list[tuple[str, float]]:
+def page_level_text(b: Built, n: int) -> list[tuple[str, float]]:
     """(character, size in points) drawn by page ``n`` itself, not inside the pictures."""
     return [(g.char, g.size) for g in b.glyphs[n] if g.on_page]
 

@@ -8,9 +8,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from pdfprobe import glyphs, texts
 
 from conftest import REPO
+from pdfprobe import glyphs, texts
 from pnpgen import fonts as fontreg
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace

@@ -10,11 +10,11 @@ import re
 from pathlib import Path
 
 import pytest
-from pdfprobe import texts
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from conftest import GAME_YAML, make_workspace
+from pdfprobe import texts
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.rulebook import build_rulebook, pictures_from_game

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -15,7 +15,7 @@ from pnpgen.rulebook.tree import walk as _walk
 DATA = Path(__file__).resolve().parents[2] / "data"
 
 
-@lru_cache(maxsize=None)
+@cache
 def doc(slug: str):
     return parse(read_draft(DATA / slug / "draft.txt").text)
 

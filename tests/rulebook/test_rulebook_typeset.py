@@ -15,9 +15,9 @@ from pnpgen.errors import InputError
 from pnpgen.rulebook.figures import load_settings
 from pnpgen.rulebook.flowables import _visible, kana_row, reading, set_lines
 from pnpgen.rulebook.parse import parse
-from pnpgen.rulebook.tree import DraftParagraph
 from pnpgen.rulebook.reader import read_draft
 from pnpgen.rulebook.styles import BODY_SIZE, MARGIN_INNER, MARGIN_OUTER, MAX_LETTER_SPACING, MIN_LAST_LINE, PAGE_W
+from pnpgen.rulebook.tree import DraftParagraph
 from pnpgen.text import linecheck
 
 ROOT = Path(__file__).resolve().parents[2]

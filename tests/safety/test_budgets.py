@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import zipfile
 
-from conftest import DECK_YAML, make_workspace, run
-
 import pnpgen.engine.game as engine_game
+from conftest import DECK_YAML, make_workspace, run
 
 
 def test_copies_of_every_deck_together_are_bounded(tmp_path, capsys):

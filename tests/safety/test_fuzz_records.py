@@ -9,7 +9,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pnpgen.engine.cache import GameState, safe_rel
 from pnpgen.engine.transaction import JOURNAL, STAGING, recover

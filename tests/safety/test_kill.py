@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_workspace, main
-
+from conftest import main, make_workspace
 from pnpgen.engine.transaction import JOURNAL, STAGING, commit, recover
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")

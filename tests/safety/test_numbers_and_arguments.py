@@ -4,10 +4,10 @@ arguments exactly as documented, and negative or zero sizes refused at the templ
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import DECK_YAML, FRONT, make_workspace, run
-
 from pnpgen.data.yamlsrc import load_value
 
 

@@ -11,11 +11,11 @@ import pytest
 from conftest import make_workspace
 
 pytest.importorskip("starlette", reason="the preview's HTTP stack (pip install starlette uvicorn sse-starlette httpx)")
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from pnpgen.data.workspace import Workspace  # noqa: E402
-from pnpgen.serve.app import make_app  # noqa: E402
-from pnpgen.serve.preview import Preview  # noqa: E402
+from pnpgen.data.workspace import Workspace
+from pnpgen.serve.app import make_app
+from pnpgen.serve.preview import Preview
 
 NAMES = ["カード1", "<script>alert(1)</script>", "カード3"]
 

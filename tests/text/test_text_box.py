@@ -10,8 +10,8 @@ import pytest
 from lxml import etree
 
 from pnpgen import fonts
-from pnpgen.errors import InputError
 from pnpgen.data.model import FieldText
+from pnpgen.errors import InputError
 from pnpgen.faces import builtin
 from pnpgen.text import PLACEHOLDER_COLOUR, TextContext, layout_text, textbox
 from pnpgen.text import layout as layout_mod

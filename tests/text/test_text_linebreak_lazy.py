@@ -9,8 +9,7 @@ import unicodedata
 import pytest
 
 from pnpgen.rulebook.flowables import set_lines
-from pnpgen.text import break_lines
-from pnpgen.text import linebreak
+from pnpgen.text import break_lines, linebreak
 
 
 def em(s: str) -> float:

@@ -22,9 +22,10 @@ import hashlib
 import io
 import re
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from lxml import etree

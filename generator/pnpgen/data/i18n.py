@@ -27,9 +27,9 @@ from typing import Any
 
 from pnpgen.data.markup import MISSING_COLOUR
 from pnpgen.data.model import LATIN_GAP, PLACEHOLDER_COLOUR
+from pnpgen.data.yamlsrc import Located, keyname
 from pnpgen.errors import Where
 from pnpgen.fonts import locate
-from pnpgen.data.yamlsrc import Located, keyname
 
 _CODE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
 
@@ -53,7 +53,7 @@ class Translations:
     fonts: dict[str, str] = field(default_factory=dict)  # role → font for the selected language only
 
     @classmethod
-    def from_game(cls, doc: Located, lang: str | None) -> "Translations":
+    def from_game(cls, doc: Located, lang: str | None) -> Translations:
         """Read game.yaml's language keys, check ``lang`` against them and resolve game.yaml."""
         data = doc.data if isinstance(doc.data, dict) else {}
         languages = data.get("languages", None)

@@ -14,17 +14,17 @@ from __future__ import annotations
 import importlib.resources
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pnpgen.data import validate as v
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.markup import colour_names
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide
-from pnpgen.errors import contained
 from pnpgen.data.yamlsrc import Located, load_yaml
-from pnpgen.errors import InputError
+from pnpgen.errors import InputError, contained
 from pnpgen.units import MM_PER_UNIT
 
 MAX_DEPTH = 20  # layouts extending layouts

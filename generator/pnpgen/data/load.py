@@ -3,24 +3,24 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pnpgen import fonts as fontreg
-from pnpgen.data.markup import colour_names
-from pnpgen.errors import InputError, Where, contained, suggest
-from pnpgen.data import i18n
-from pnpgen.data import layouts
+from pnpgen.data import i18n, layouts
 from pnpgen.data import validate as v
 from pnpgen.data.art import check_art
-from pnpgen.data.spreadsheets import SheetDoc, read_pieces
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
+from pnpgen.data.markup import colour_names
+from pnpgen.data.model import Deck, FieldText, Game, Piece, Sourced, is_placeholder
 from pnpgen.data.names import check_deck_ids
-from pnpgen.data.model import FieldText, Game, Piece, Deck, Sourced, is_placeholder
-from pnpgen.shapes import bounding_size
+from pnpgen.data.spreadsheets import SheetDoc, read_pieces
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located, load_yaml
+from pnpgen.errors import InputError, Where, contained, suggest
+from pnpgen.shapes import bounding_size
 
 Source = Located | SheetDoc  # where values come from: a YAML file or a spreadsheet
 

@@ -21,7 +21,7 @@ class FieldText(str):
 
     field: str = ""
 
-    def __new__(cls, value: str, field_name: str = "") -> "FieldText":
+    def __new__(cls, value: str, field_name: str = "") -> FieldText:
         obj = super().__new__(cls, value)
         obj.field = field_name
         return obj

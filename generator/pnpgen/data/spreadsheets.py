@@ -23,9 +23,9 @@ import yaml
 
 from pnpgen.data.model import Deck
 from pnpgen.data.textfile import decode
+from pnpgen.data.yamlsrc import Located, load_value
 from pnpgen.errors import InputError, Where, contained
 from pnpgen.safetext import control_char, csv_cell, csv_text
-from pnpgen.data.yamlsrc import Located, load_value
 
 SUFFIXES = (".csv", ".xlsx", ".ods")
 # Cells of these field types are taken as written; any other cell is read as a YAML value, so

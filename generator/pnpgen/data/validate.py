@@ -14,8 +14,9 @@ import math
 import os
 import re
 import unicodedata
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 from urllib.parse import urlsplit
 
 from pnpgen.data.markup import colour_names

@@ -9,10 +9,9 @@ from typing import Any
 
 import yaml
 
-from pnpgen.errors import InputError
-from pnpgen.errors import Where
-from pnpgen.safetext import control_char
 from pnpgen.data.yamlhint import explain, quoted
+from pnpgen.errors import InputError, Where
+from pnpgen.safetext import control_char
 
 Path_ = tuple  # a key path into the document: ("pieces", 3, "count")
 

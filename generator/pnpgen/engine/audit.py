@@ -7,19 +7,15 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnpgen.errors import InputError
 from pnpgen.data.formats import BLEED_MM
 from pnpgen.data.load import load_game
 from pnpgen.data.model import FieldText, Game
 from pnpgen.data.workspace import Workspace
+from pnpgen.errors import InputError
 from pnpgen.faces import builtin
 from pnpgen.faces.faceset import face_renderer
 from pnpgen.faces.templates import Face
-from pnpgen.text import Record
-from pnpgen.text import TextContext
-from pnpgen.text import break_lines
-from pnpgen.text import layout_text
-from pnpgen.text import recording
+from pnpgen.text import Record, TextContext, break_lines, layout_text, recording
 from pnpgen.text.cells import char_width
 from pnpgen.text.linecheck import check_layout, check_plain
 

@@ -6,10 +6,10 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
-from pnpgen.engine.manifest import DeckRecord
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Game, is_placeholder
+from pnpgen.engine.manifest import DeckRecord
 from pnpgen.impose.plan import LineOp, RectOp, TextOp
 from pnpgen.messages import msg
 from pnpgen.shapes import Straight

@@ -22,10 +22,11 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import pnpgen
 from pnpgen import resources
@@ -117,7 +118,7 @@ class GameState:
                           sort_keys=True).encode()
 
     @classmethod
-    def from_json(cls, data: bytes) -> "GameState | None":
+    def from_json(cls, data: bytes) -> GameState | None:
         """The state, or None when the record is damaged, foreign or from another version."""
         try:
             outer = json.loads(data)

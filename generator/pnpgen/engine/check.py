@@ -8,18 +8,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pnpgen.engine.cache import Cache
-from pnpgen.faces.convert import convert_face
-from pnpgen.faces.faceset import FaceSet, face_renderer
-from pnpgen.engine.game import art_fingerprint, cached_nesting, cached_rendering, deck_on_paper, face_suffix
-from pnpgen.engine.options import BuildOptions
 from pnpgen.data.load import check_bleed
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
+from pnpgen.engine.cache import Cache
+from pnpgen.engine.game import art_fingerprint, cached_nesting, cached_rendering, deck_on_paper, face_suffix
+from pnpgen.engine.options import BuildOptions
 from pnpgen.errors import InputError
-from pnpgen.svg.artwork import Art
+from pnpgen.faces.convert import convert_face
+from pnpgen.faces.faceset import FaceSet, face_renderer
 from pnpgen.faces.templates import Face
 from pnpgen.rulebook import rulebook_warnings
+from pnpgen.svg.artwork import Art
 
 
 @dataclass

@@ -6,50 +6,50 @@ game of the command succeeded, so a failed build leaves the previous good output
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pnpgen import fonts as fontreg
-from pnpgen.engine.cache import Cache, GameState, fingerprint, plan_key, sha
-from pnpgen.engine.cache import code as cache_code
-from pnpgen.engine.bom import bill_of_materials, bom_pages
-from pnpgen.faces.convert import convert_faces
-from pnpgen.faces.faceset import DeckPicture, RenderedGame, outline
-from pnpgen.faces.faceset import render_game as faces_of_game
-from pnpgen.engine.options import BuildOptions
-from pnpgen.exports.order import BUILD_ORDER_COLUMNS, order_csv
-from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
 from pnpgen.data.workspace import Workspace
+from pnpgen.engine import prerender as parallel
+from pnpgen.engine.bom import bill_of_materials, bom_pages
+from pnpgen.engine.cache import Cache, GameState, fingerprint, plan_key, sha
+from pnpgen.engine.cache import code as cache_code
+from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
+from pnpgen.engine.options import BuildOptions
 from pnpgen.errors import InputError
-from pnpgen.printers import load_printer
+from pnpgen.exports.order import BUILD_ORDER_COLUMNS, order_csv
+from pnpgen.faces import builtin
+from pnpgen.faces.convert import convert_faces
+from pnpgen.faces.faceset import DeckPicture, RenderedGame, outline
+from pnpgen.faces.faceset import render_game as faces_of_game
+from pnpgen.faces.templates import CompiledTemplates, Renderer, RenderMemo
 from pnpgen.impose.fold import FoldLayout, layout_fold
 from pnpgen.impose.grid import SheetOptions, choose_layout
-from pnpgen.memo import Memo
-from pnpgen.messages import msg
-from pnpgen.impose.plan import PagePlan, Page, TextOp, page_signature
+from pnpgen.impose.plan import Page, PagePlan, TextOp, page_signature
 from pnpgen.impose.sheets import (
     TILE_OPTIONS,
     DeckSheets,
     board_tiles,
     fold_sheets,
-    sleeve_sheets,
     home_sheets,
     shop_die_pages,
     shop_pages,
+    sleeve_sheets,
 )
 from pnpgen.impose.tiles import TilePlan, plan_tiles
-from pnpgen.faces import builtin
-from pnpgen.faces.templates import CompiledTemplates, RenderMemo, Renderer
-from pnpgen.engine import prerender as parallel
+from pnpgen.memo import Memo
+from pnpgen.messages import msg
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.settings import default_font
 from pnpgen.pdf.writer import write_document
-from pnpgen.svg.artwork import Art
+from pnpgen.printers import load_printer
 from pnpgen.shapes import ShapeSpec, deck_shape
-
+from pnpgen.svg.artwork import Art
 
 
 @dataclass

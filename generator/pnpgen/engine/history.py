@@ -14,7 +14,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -133,7 +133,7 @@ def record(out_root: Path, edition: str, game, snapshot: dict[str, Any],
     if known and known[-1].hash == digest:
         return {}, []
     number = max(_numbers(out_root, edition), default=0) + 1
-    when = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    when = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
     body = {"format": FORMAT, "number": number, "time": when, "game": game.slug, "draft": str(game.draft),
             "hash": digest, "counts": {d: v["count"] for d, v in decks.items()}, "decks": decks, "rulebook": rulebook}
     kept = set(tags(out_root, edition).values())

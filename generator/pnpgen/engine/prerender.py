@@ -15,7 +15,7 @@ from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.options import BuildOptions
 from pnpgen.faces.faceset import face_renderer
-from pnpgen.faces.templates import Face, RenderMemo, Renderer
+from pnpgen.faces.templates import Face, Renderer, RenderMemo
 
 MIN_FACES = 64  # fewer faces render faster than worker processes start
 

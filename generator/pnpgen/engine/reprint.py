@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from pnpgen import fonts as fontreg
 from pnpgen.engine.game import paper_layouts, version_stamp
 from pnpgen.engine.options import BuildOptions
-from pnpgen.impose.plan import PagePlan, Page
+from pnpgen.impose.plan import Page, PagePlan
 from pnpgen.impose.sheets import DeckSheets, board_tiles, home_sheets
 from pnpgen.messages import msg
 from pnpgen.pdf.writer import write_document

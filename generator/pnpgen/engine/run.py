@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import importlib
 import json
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace, relative_proof, workspace_relative
+from pnpgen.engine import history
 from pnpgen.engine.cache import Cache, GameState, sha
 from pnpgen.engine.changes import change_report, snapshot
 from pnpgen.engine.fresh import GameOutcome, edition, sort_games
@@ -24,10 +26,9 @@ from pnpgen.engine.fresh import out_dir as game_out_dir
 from pnpgen.engine.game import BuildResult, build_game
 from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.output import build_lock, inside, mark, remove_stray_temps
+from pnpgen.engine.reprint import reprint_files
 from pnpgen.engine.transaction import commit
 from pnpgen.errors import InputError
-from pnpgen.engine.reprint import reprint_files
-from pnpgen.engine import history
 
 
 def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: Path,

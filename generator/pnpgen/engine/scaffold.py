@@ -13,13 +13,13 @@ from pathlib import Path
 from pnpgen.data import layouts
 from pnpgen.data import validate as v
 from pnpgen.data.formats import CARD_FORMATS, SINGLE_SIZE_SHAPES
+from pnpgen.data.load import load_game
 from pnpgen.data.model import Layout
 from pnpgen.data.workspace import Workspace, find_workspace
 from pnpgen.data.yamlsrc import Located
 from pnpgen.errors import InputError
 from pnpgen.faces.layouts import compile_side
 from pnpgen.shapes import bounding_size
-from pnpgen.data.load import load_game
 
 KINDS = ("cards", "tokens", "tiles", "board")
 _SLUG = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")

@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import astuple, dataclass, field, replace
 from pathlib import Path
 
-from pnpgen.faces.convert import convert_faces
-from pnpgen.faces.faceset import render_game
 from pnpgen import fonts as fontreg
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
@@ -19,10 +17,12 @@ from pnpgen.data.names import check_preset_folder
 from pnpgen.data.workspace import Workspace, workspace_relative
 from pnpgen.errors import InputError, suggest
 from pnpgen.exports import contact, shop, tts
-from pnpgen.exports.order import EXPORT_ORDER_COLUMNS, OrderRow, order_csv
 from pnpgen.exports.faces import PageStyle, png_bytes, unique_faces
-from pnpgen.pdf.pdfx import OutputCondition
+from pnpgen.exports.order import EXPORT_ORDER_COLUMNS, OrderRow, order_csv
 from pnpgen.exports.presets import FITS, Fitted, NotTaken, Preset, available, fit_deck, load_preset
+from pnpgen.faces.convert import convert_faces
+from pnpgen.faces.faceset import render_game
+from pnpgen.pdf.pdfx import OutputCondition
 
 RECORD = "export.json"
 

@@ -6,20 +6,20 @@ PDF page. The faces come from the build engine (build/faces.py), rendered and co
 from __future__ import annotations
 
 import io
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
 
 import pypdfium2
 from PIL import Image
 
-from pnpgen.faces.faceset import DeckFaces
 from pnpgen.data.model import Deck, Piece
 from pnpgen.exports.presets import Fitted
+from pnpgen.faces.faceset import DeckFaces
 from pnpgen.impose.grid import SheetLayout, SheetOptions, Slot, cut_marks
-from pnpgen.impose.plan import DieLine, PagePlan, Item, Page, PlaceFace, Strokes, TextOp
+from pnpgen.impose.plan import DieLine, Item, Page, PagePlan, PlaceFace, Strokes, TextOp
 from pnpgen.pdf.writer import write_document
-from pnpgen.svg.artwork import Art
 from pnpgen.shapes import Affine, outline, shape_spec, translate
+from pnpgen.svg.artwork import Art
 
 MARK_ROOM_MM = 8.0  # paper kept outside the bleed for トンボ
 # Proof overlay: trim solid, bleed edge and safe zone dashed (mm); CMYK pages convert the colours.

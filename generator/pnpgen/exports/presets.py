@@ -7,15 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from pnpgen import resources
+from pnpgen.data import validate
 from pnpgen.data.model import Deck
 from pnpgen.data.workspace import Workspace
-from pnpgen.errors import contained
 from pnpgen.data.yamlsrc import Located, load_yaml
-from pnpgen.errors import InputError
-from pnpgen.data import validate
+from pnpgen.errors import InputError, contained
 from pnpgen.pdf.pdfx import OutputCondition
 from pnpgen.units import mm_to_px
-from pnpgen import resources
 
 SHIPPED = resources.folder("pnpgen.exports", "presets")
 LAYOUTS = ("png-faces", "pdf-copies", "pdf-faces", "tts")

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnpgen.exports.order import OrderRow
 from pnpgen.exports.faces import PageStyle, UniqueFace, face_images, face_pdf, png_bytes
+from pnpgen.exports.order import OrderRow
 from pnpgen.exports.presets import Preset
 from pnpgen.impose.sheets import face_label, face_labels
 from pnpgen.pdf.black import k_only

@@ -7,12 +7,12 @@ import io
 from functools import partial
 from typing import Any
 
-from pnpgen.faces.faceset import FaceSet
 from pnpgen.errors import InputError, place
+from pnpgen.faces.faceset import FaceSet
+from pnpgen.faces.templates import one_line
 from pnpgen.pdf.draw import draw_art
 from pnpgen.svg import convert
 from pnpgen.svg.artwork import Art
-from pnpgen.faces.templates import one_line
 
 
 def convert_face(job: tuple[str, str, str, Any]) -> Art:

@@ -9,15 +9,16 @@ when asked, and its result is kept in the on-disk cache for later builds.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
-from pnpgen.data.model import Deck, Game, Piece
 from pnpgen.data.formats import MIN_DPI
-from pnpgen.faces.templates import CompiledTemplates, Face, RenderMemo, Renderer
-from pnpgen.svg.artwork import Art
+from pnpgen.data.model import Deck, Game, Piece
+from pnpgen.faces.templates import CompiledTemplates, Face, Renderer, RenderMemo
 from pnpgen.shapes import Point, deck_shape, trim_path
+from pnpgen.svg.artwork import Art
 
 
 def face_key(svg: str) -> str:
@@ -63,7 +64,7 @@ class FaceSet:
             self.template[key] = template
         return key
 
-    def subset(self, keys) -> "FaceSet":
+    def subset(self, keys) -> FaceSet:
         return FaceSet({k: self.svgs[k] for k in keys}, {k: self.where[k] for k in keys},
                        {k: self.template[k] for k in keys})
 

@@ -16,14 +16,16 @@ context.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from markupsafe import Markup
 
 from pnpgen import fonts as fontreg
-from pnpgen.units import num
-from pnpgen.shapes import back_outline, deck_shape, hex_corners, mirror_x, outline as grow, trihex_centres
 from pnpgen.faces.tracks import XY, track_svg
+from pnpgen.shapes import back_outline, deck_shape, hex_corners, mirror_x, trihex_centres
+from pnpgen.shapes import outline as grow
+from pnpgen.units import num
 
 
 def mix(a: str, b: str, t: float) -> str:

@@ -15,8 +15,9 @@ every placement with its dpi for the manifest.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import quote
 
 from markupsafe import Markup, escape

@@ -7,11 +7,11 @@ import inspect
 import math
 import re
 import traceback
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import jinja2
 from jinja2 import nodes
@@ -20,18 +20,18 @@ from jinja2.ext import Extension
 from jinja2.sandbox import SandboxedEnvironment
 from lxml import etree
 
-from pnpgen.errors import InputError
-from pnpgen.memo import Memo
 from pnpgen.data import validate
-from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
-from pnpgen.text import TextContext, icon, textbox
-from pnpgen.faces import builtin, layouts
-from pnpgen.faces.lookup import check_templates, find_template
-from pnpgen.faces.helpers import mix, shape_tools
-from pnpgen.faces.tracks import XY, Box, Space, TrackSvg
-from pnpgen.svg.text import known_font, text_fonts, unknown_font
 from pnpgen.data.formats import MIN_DPI
+from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
+from pnpgen.errors import InputError
+from pnpgen.faces import builtin, layouts
+from pnpgen.faces.helpers import mix, shape_tools
 from pnpgen.faces.images import ArtPlacer
+from pnpgen.faces.lookup import check_templates, find_template
+from pnpgen.faces.tracks import XY, Box, Space, TrackSvg
+from pnpgen.memo import Memo
+from pnpgen.svg.text import known_font, text_fonts, unknown_font
+from pnpgen.text import TextContext, icon, textbox
 
 SAFE_MM = 3.0
 # What one face may cost: without these a template that loops 10**9 times, or writes "x" * 10**9,
@@ -91,7 +91,7 @@ class FaceEnvironment(SandboxedEnvironment):
                                   expected="a shorter text or list")
         return super().call_binop(context, operator, left, right)
 
-    def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
+    def call(__self, __context, __obj, *args, **kwargs):
         if _too_long_str_call(__obj, args):
             raise FaceBudgetError(f"{__obj.__name__}() would make a text of more than {MAX_FACE_CHARS:,} characters",
                                   expected="a shorter text")
@@ -349,7 +349,7 @@ class CompiledTemplates(jinja2.BytecodeCache):
                 bucket.bytecode_from_string(data if isinstance(data, bytes) else data.read_bytes())
             except OSError:
                 continue
-            except Exception:  # a damaged entry: compile again
+            except Exception:  # noqa: BLE001 - a damaged entry (any error unpickling it): compile again
                 bucket.reset()
             if bucket.code is not None:  # loaded, and compiled from this very source
                 if path is not None and isinstance(data, bytes) and not path.is_file():

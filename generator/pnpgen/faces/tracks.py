@@ -11,8 +11,9 @@ so a template can add art to a space or fit its centre into the ring.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 from markupsafe import Markup
 

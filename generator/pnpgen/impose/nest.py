@@ -18,7 +18,6 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-
 from pnpgen.memo import Memo
 from pnpgen.shapes import Affine, Point, ShapeSpec, back_transform, outline, placement, polygon_distance
 

@@ -8,7 +8,6 @@ plan can be compared, cached or concatenated without drawing anything.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 from pnpgen.shapes import Affine, Outline, Straight
 
@@ -90,7 +89,7 @@ class LineOp:
     dash: tuple[float, ...] | None = None  # mm
 
 
-Item = Union[PlaceFace, Strokes, DieLine, TextOp, RectOp, LineOp]
+Item = PlaceFace | Strokes | DieLine | TextOp | RectOp | LineOp
 
 
 @dataclass

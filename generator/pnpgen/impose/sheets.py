@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
 
 from pnpgen.impose.fold import FoldLayout, fold_pages
 from pnpgen.impose.grid import SheetLayout, SheetOptions, choose_layout, cut_marks, used_part
-from pnpgen.impose.sleeve import Sleeve, scaled, sleeve_pages
 from pnpgen.impose.nest import NestLayout
 from pnpgen.impose.plan import DieLine, Item, Page, PlaceFace, RectOp, Strokes, TextOp
-from pnpgen.messages import msg
+from pnpgen.impose.sleeve import Sleeve, scaled, sleeve_pages
 from pnpgen.impose.tiles import TileOptions, TilePlan, assembly_map, glue_strips, tile_marks
+from pnpgen.messages import msg
 from pnpgen.shapes import Affine, ShapeSpec, Straight, back_outline, bleed_path, cut_path, duplex_mirror, translate
 from pnpgen.units import MM_PER_INCH
 

@@ -9,7 +9,7 @@ game's own text is still in its language); a regional tag falls back to its lang
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import yaml
 
@@ -19,7 +19,7 @@ HERE = folder("pnpgen.messages")
 FALLBACK = "en"
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalogue(lang: str) -> dict[str, str]:
     """The messages of one shipped language (empty for one pnpgen does not ship)."""
     path = HERE / f"{lang}.yaml"

@@ -27,7 +27,6 @@ import io
 import zlib
 from dataclasses import dataclass
 
-
 X1A_VERSION = "PDF/X-1a:2003"
 ICC_REGISTRY = "http://www.color.org"
 

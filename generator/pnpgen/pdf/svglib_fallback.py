@@ -109,23 +109,23 @@ class FallbackCanvas:
     def __setattr__(self, name: str, value) -> None:  # the renderer sets state on its canvas
         setattr(self.canvas, name, value)
 
-    def setFillAlpha(self, alpha: float) -> None:  # noqa: N802 - ReportLab's name
+    def setFillAlpha(self, alpha: float) -> None:
         _opaque(alpha, "fill")
 
-    def drawInlineImage(self, *args, **kwargs):  # noqa: N802 - ReportLab's name
+    def drawInlineImage(self, *args, **kwargs):
         """svglib draws its images inline. ReportLab writes inline image data as text only in
         ASCII85; with Flate-only streams (pnpgen.pdf.settings) it would put bytes among the
         page's text and fail, so an inline image alone is written in ASCII85."""
         with settings.ascii85_streams():
             return self.canvas.drawInlineImage(*args, **kwargs)
 
-    def setStrokeAlpha(self, alpha: float) -> None:  # noqa: N802 - ReportLab's name
+    def setStrokeAlpha(self, alpha: float) -> None:
         _opaque(alpha, "stroke")
 
-    def linearGradient(self, x0, y0, x1, y1, colors, positions=None, extend=True) -> None:  # noqa: N802 - ReportLab's name
+    def linearGradient(self, x0, y0, x1, y1, colors, positions=None, extend=True) -> None:
         self._gradient("axial", (x0, y0, x1, y1), colors, positions)
 
-    def radialGradient(self, x, y, radius, colors, positions=None, extend=True) -> None:  # noqa: N802 - ReportLab's name
+    def radialGradient(self, x, y, radius, colors, positions=None, extend=True) -> None:
         self._gradient("radial", (x, y, 0.0, x, y, radius), colors, positions)
 
     def _gradient(self, kind: str, coords: tuple, colors, positions) -> None:

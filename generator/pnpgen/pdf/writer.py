@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import math
-from typing import Mapping
+from collections.abc import Mapping
 
 from reportlab.lib.colors import CMYKColorSep
 from reportlab.pdfgen import canvas as rl_canvas
@@ -17,9 +17,9 @@ from reportlab.pdfgen import canvas as rl_canvas
 from pnpgen import fonts
 from pnpgen.impose.plan import (
     DieLine,
-    PagePlan,
     LineOp,
     Page,
+    PagePlan,
     PlaceFace,
     RectOp,
     Strokes,
@@ -30,8 +30,8 @@ from pnpgen.pdf.colour import REGISTRATION, to_cmyk
 from pnpgen.pdf.draw import draw_art
 from pnpgen.pdf.layers import add_layers, marked_content
 from pnpgen.pdf.raster import ImageStreams
-from pnpgen.svg.artwork import Art
 from pnpgen.shapes import Affine, Outline, Straight
+from pnpgen.svg.artwork import Art
 from pnpgen.units import PT_PER_MM, mm_to_pt
 
 # The die line on print-shop output: a spot colour most RIPs and cutters know by this name.

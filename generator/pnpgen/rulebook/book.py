@@ -11,9 +11,9 @@ typesets an A5 book (``document``) and imposes it as a saddle-stitched A4 bookle
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
 
 from reportlab.platypus.doctemplate import LayoutError
 
@@ -22,22 +22,22 @@ from pnpgen.data.load import load_game
 from pnpgen.data.model import Game, is_placeholder
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError, contained
-from pnpgen.memo import Memo
 from pnpgen.impose import booklet
+from pnpgen.memo import Memo
 from pnpgen.messages import msg
+from pnpgen.pdf.settings import default_font
 from pnpgen.rulebook import glyphs, slug
 from pnpgen.rulebook.components import ComponentRow, component_rows
 from pnpgen.rulebook.document import Meta, render
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, load_settings
+from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.parse import parse
-from pnpgen.rulebook.tree import Document, Step, to_ascii_digits
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.proof import Finding, proof, proof_text, report_lang
 from pnpgen.rulebook.reader import Draft, detect_language, is_latin, read_draft
 from pnpgen.rulebook.story import StoryBuilder
-from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.styles import Fonts
-from pnpgen.pdf.settings import default_font
+from pnpgen.rulebook.tree import Document, Step, to_ascii_digits
 
 COVER_KINDS = ("card", "tile", "token")  # what the cover shows, in this order (boards are too big)
 

@@ -14,8 +14,8 @@ from reportlab.lib.units import mm
 from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Spacer
 from reportlab.platypus.doctemplate import ActionFlowable
 
-from pnpgen.pdf import settings
 from pnpgen.messages import msg
+from pnpgen.pdf import settings
 from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.flowables import PT, Heading, index_terms, place_face
 from pnpgen.rulebook.pictures import DeckPicture

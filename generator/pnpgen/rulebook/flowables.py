@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Callable, Sequence
 
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
@@ -15,21 +15,21 @@ from reportlab.platypus.doctemplate import IndexingFlowable
 
 from pnpgen.memo import Memo
 from pnpgen.pdf.draw import draw_art
-from pnpgen.svg.artwork import Art
 from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.styles import (
-    LATIN_GAP,
     ACCENT,
     INK,
-    MAX_LETTER_SPACING,
+    LATIN_GAP,
     LOOSE_WORD_SPACE,
+    MAX_LETTER_SPACING,
     MAX_WORD_SPACE,
     MIN_LAST_LINE,
     RULE,
     SOFT,
 )
+from pnpgen.svg.artwork import Art
 from pnpgen.text import linebreak as lb
 from pnpgen.units import PT_PER_MM as PT  # points per millimetre (the PDF layer's unit)
 

@@ -10,8 +10,8 @@ is measured and drawn.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Mapping, Sequence
 from xml.sax.saxutils import escape
 
 from reportlab.pdfbase import pdfmetrics

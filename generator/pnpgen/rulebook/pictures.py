@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pnpgen.faces.faceset import DeckPicture, face_renderer, outline
 from pnpgen.data.formats import BLEED_MM
 from pnpgen.data.model import Deck, Game
-from pnpgen.svg import convert
-from pnpgen.svg.artwork import Art
+from pnpgen.faces.faceset import DeckPicture, face_renderer, outline
 from pnpgen.faces.templates import Face
 from pnpgen.rulebook.figures import load_settings
+from pnpgen.svg import convert
+from pnpgen.svg.artwork import Art
 
 __all__ = ["DeckPicture", "outline", "pictures_from_game"]
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Collection
 from difflib import SequenceMatcher
 from pathlib import Path
 

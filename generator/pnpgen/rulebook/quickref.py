@@ -10,12 +10,12 @@ the book says so (「草案に記載なし」) rather than guess.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator, Union
 
 from pnpgen.rulebook.tree import Block, DraftParagraph, Item, Note, Section, Step, Subheading
 
-Anchor = Union[Section, Step, Subheading]
+Anchor = Section | Step | Subheading
 
 # Japanese and English, each pattern tried on one sentence
 _END = re.compile(r"ゲーム(?:が|は|を)?終了(?!時|する(?:まで|時))|ゲームの勝敗を決定|ゲームが終わ(?!るまで)"

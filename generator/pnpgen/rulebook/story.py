@@ -5,7 +5,7 @@ appendix, colophon)."""
 from __future__ import annotations
 
 import math
-from typing import Collection, Mapping
+from collections.abc import Collection, Mapping
 
 from reportlab.lib.units import mm
 from reportlab.platypus import (
@@ -21,6 +21,9 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
+from pnpgen.data.spreadsheets import column_letter  # appendix parts: A … Z, AA …, as spreadsheet columns
+from pnpgen.memo import Memo
+from pnpgen.messages import msg
 from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings
@@ -36,6 +39,26 @@ from pnpgen.rulebook.flowables import (
     mark_indexed,
     terms,
 )
+from pnpgen.rulebook.pictures import DeckPicture
+from pnpgen.rulebook.quickref import Line, quick_reference
+from pnpgen.rulebook.reader import is_latin
+from pnpgen.rulebook.styles import (
+    ACCENT,
+    BLOCK_INDENT,
+    BODY_LEADING,
+    BODY_SIZE,
+    INK,
+    MARGIN_INNER,
+    MARGIN_OUTER,
+    NOTE_INK,
+    NOTE_LEADING,
+    NOTE_SIZE,
+    PAGE_W,
+    RULE,
+    SOFT,
+    Fonts,
+    heading_styles,
+)
 from pnpgen.rulebook.tree import (
     Block,
     Bullet,
@@ -48,29 +71,6 @@ from pnpgen.rulebook.tree import (
     Section,
     Step,
     Subheading,
-)
-from pnpgen.data.spreadsheets import column_letter  # appendix parts: A … Z, AA …, as spreadsheet columns
-from pnpgen.memo import Memo
-from pnpgen.messages import msg
-from pnpgen.rulebook.pictures import DeckPicture
-from pnpgen.rulebook.quickref import Line, quick_reference
-from pnpgen.rulebook.reader import is_latin
-from pnpgen.rulebook.styles import (
-    ACCENT,
-    BLOCK_INDENT,
-    BODY_LEADING,
-    BODY_SIZE,
-    INK,
-    NOTE_INK,
-    NOTE_LEADING,
-    NOTE_SIZE,
-    RULE,
-    SOFT,
-    MARGIN_INNER,
-    MARGIN_OUTER,
-    PAGE_W,
-    Fonts,
-    heading_styles,
 )
 
 SUB_STYLE = {1: ("h3", "◆"), 2: ("h4", "◎"), 3: ("h5", "●")}

@@ -10,8 +10,8 @@ numbered ``Step`` s.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator, Union
 
 # ---------------------------------------------------------------- tree
 
@@ -72,7 +72,7 @@ class Subheading:
     text: str
     gap_before: bool = False
     line: int = 0
-    children: list["Block"] = field(default_factory=list)
+    children: list[Block] = field(default_factory=list)
     end_line: int = 0  # the draft's last line inside the block
 
     @property
@@ -80,7 +80,7 @@ class Subheading:
         return {"◇": 1, "◎": 2, "〇": 3}[self.marker]
 
 
-Block = Union[DraftParagraph, Note, Bullet, Item, Preformatted, Subheading]
+Block = DraftParagraph | Note | Bullet | Item | Preformatted | Subheading
 
 
 @dataclass

@@ -9,11 +9,11 @@ import contextlib
 import json
 from pathlib import Path
 
+from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
+from pnpgen.errors import InputError
 from pnpgen.serve.page import html
 from pnpgen.serve.preview import Preview
-from pnpgen.data.load import load_game
-from pnpgen.errors import InputError
 
 HOST = "127.0.0.1"  # never another interface: nothing of the game leaves the machine
 

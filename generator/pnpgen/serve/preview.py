@@ -18,9 +18,8 @@ from typing import Any
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.changes import plain_values
-from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.fresh import inputs_of
-from pnpgen.engine.options import RulebookOptions
+from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.run import run_build
 from pnpgen.errors import InputError
 

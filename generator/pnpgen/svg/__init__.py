@@ -25,7 +25,8 @@ WeasyPrint's ``svg/__init__.py`` does: ``shapes`` (the basic shapes; their geome
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from lxml import etree
 

@@ -54,7 +54,7 @@ class Art:
         return body
 
     @classmethod
-    def from_json(cls, obj: Any) -> "Art":
+    def from_json(cls, obj: Any) -> Art:
         """The Art ``to_json`` made; ValueError for anything else (foreign, altered, malformed)."""
         if not isinstance(obj, dict) or obj.get("format") != FORMAT or obj.get("version") != VERSION:
             raise ValueError("not a pnpgen vector art object (or another version)")

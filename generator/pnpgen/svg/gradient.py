@@ -13,8 +13,9 @@ opaque and deterministic. ``spreadMethod`` reflect and repeat are written as the
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from pnpgen.svg.artwork import MAX_PERIODS
 from pnpgen.svg.style import (

@@ -7,7 +7,7 @@ import base64
 import binascii
 import io
 import math
-from typing import Callable
+from collections.abc import Callable
 from urllib.parse import unquote_to_bytes
 
 from lxml import etree

@@ -19,18 +19,19 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
 
 from markupsafe import Markup
 
 from pnpgen import fonts as fontreg
-from pnpgen.errors import InputError
 from pnpgen.data import validate
+from pnpgen.data.markup import MarkupError, parse
 from pnpgen.data.model import PLACEHOLDER_COLOUR, is_placeholder
+from pnpgen.errors import InputError
 from pnpgen.text import cells as _cells
 from pnpgen.text import icons as _icons
 from pnpgen.text import linebreak as _linebreak
@@ -39,7 +40,6 @@ from pnpgen.text.cells import LATIN_GAP, GlyphMissing, build
 from pnpgen.text.icons import IconError, UnknownIcon
 from pnpgen.text.layout import ALIGNS, VALIGNS, Layout, choose_size, place
 from pnpgen.text.linebreak import break_lines
-from pnpgen.data.markup import MarkupError, parse
 from pnpgen.text.svg import emit
 
 __all__ = ["TextContext", "textbox", "layout_text", "break_lines", "recording", "Record", "icon",

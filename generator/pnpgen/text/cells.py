@@ -9,16 +9,16 @@ end, like a space."""
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Mapping, Sequence
 
 from pnpgen import fonts as fontreg
+from pnpgen.data.markup import ICON, RUBY, TEXT, Span
 from pnpgen.data.model import LATIN_GAP
 from pnpgen.text import icons
 from pnpgen.text.linebreak import HYPHEN_CHAR, KINSOKU, OBJ, SPACES, break_classes, latin_letter
-from pnpgen.data.markup import ICON, RUBY, TEXT, Span
 from pnpgen.units import MM_PER_PT as PT  # mm per point
 
 RUBY_SCALE = 0.5
@@ -64,13 +64,13 @@ class CellParagraph:
     hyphens: tuple[float, ...]  # width at 1 pt of the hyphen a line ending before cell i would get
 
 
-@lru_cache(maxsize=None)
+@cache
 def char_width(font: str, char: str) -> float:
     """Advance of one character in mm at 1 pt."""
     return fontreg.string_width_mm(char, font, 1.0)
 
 
-@lru_cache(maxsize=None)
+@cache
 def font_for(char: str, font: str, fallbacks: tuple[str, ...]) -> str:
     """The font that draws ``char``: ``font`` if it has the glyph, else the first fallback that has."""
     if fontreg.has_glyph(font, char):

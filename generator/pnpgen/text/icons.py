@@ -7,9 +7,9 @@ geometry and paint attributes, so an icon inlines as a ``<g>`` that svglib draws
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
 
 from lxml import etree
 from markupsafe import escape

@@ -24,8 +24,8 @@ break that fits runs over the edge (the box then sets the text smaller, or warns
 
 from __future__ import annotations
 
-from functools import lru_cache, partial
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
+from functools import cache, lru_cache, partial
 
 import budoux
 import pyphen
@@ -220,7 +220,7 @@ def _hyphenation_points(units: Sequence[str], letter: Sequence[bool], classes: l
         i = j
 
 
-@lru_cache(maxsize=None)
+@cache
 def _dictionary(lang: str) -> pyphen.Pyphen:
     """pyphen's dictionary for ``lang``; Latin words in Japanese text (or a language pyphen does
     not know) are taken as English."""

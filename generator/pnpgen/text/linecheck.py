@@ -15,7 +15,7 @@ asks the line breaker why it broke where it did:
 from __future__ import annotations
 
 import re
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from pnpgen.text.linebreak import HYPHEN_CHAR, NO_END, NO_START, OBJ, PHRASE_END, phrase_boundaries, quote_roles
 

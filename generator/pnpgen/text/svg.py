@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
-from pnpgen.units import num
+from pnpgen.data.markup import ICON, RUBY, TEXT
 from pnpgen.text import icons
 from pnpgen.text.cells import PT, RUBY_SCALE, Cell, char_width, font_for
 from pnpgen.text.layout import ASCENT, Layout
-from pnpgen.data.markup import ICON, RUBY, TEXT
+from pnpgen.units import num
 
 _emitted: dict[tuple, tuple[Layout, Markup]] = {}  # (id(layout), x, y, fallbacks) → (layout, svg)
 
