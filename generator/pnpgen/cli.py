@@ -91,7 +91,7 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
                    help="run as if pnpgen was started in DIR (a workspace, or a folder inside one)")
     _talk_options(p)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", title="commands")
-    commands = {}
+    commands: dict[str, argparse.ArgumentParser] = {}
     for name, (what, add_options) in _commands_table().items():
         c = sub.add_parser(name, help=what, description=what[0].upper() + what[1:] + ".")
         add_options(c)

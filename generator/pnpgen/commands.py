@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import builtins
 import os
 import sys
 from pathlib import Path
@@ -193,12 +194,12 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
             note(ws.shown(f"  translation: {line}"))
             total += 1
         for deck in game.decks:
-            same: dict[tuple[str, str], list[str]] = {}  # a default's placeholder: one line, every piece it reaches
+            same: dict[tuple[str, str], builtins.list[str]] = {}  # a default's placeholder: one line, every piece it reaches
             for where, field, text in deck.placeholders:
                 same.setdefault((str(where), text), []).append(field)
-            for (where, text), fields in same.items():
+            for (at, text), fields in same.items():
                 more = f" — and {len(fields) - 1} more piece(s) from the same line" if len(fields) > 1 else ""
-                note(ws.shown(f"  {deck.id}: {where}: {fields[0]}: {text}{more}"))
+                note(ws.shown(f"  {deck.id}: {at}: {fields[0]}: {text}{more}"))
                 total += 1
             for piece in deck.pieces:
                 if piece.count == 0:

@@ -25,7 +25,8 @@ DEFAULT_FONTS = {
 # missing altogether.
 BUNDLED = fonts_folder()
 
-_located: dict[str, tuple[Path, Where]] = {}  # name → (file, where the data named it): found, not parsed yet
+# name → (file, where the data named it: path, line, column): found, not parsed yet
+_located: dict[str, tuple[Path, Path | str | None, int | None, int | None]] = {}
 _registered: dict[str, Path] = {}  # parsed and registered with ReportLab
 
 
@@ -40,16 +41,16 @@ def locate(name: str, font_dir: Path, where: Where | Path | str | None = None, k
     path = contained(f"{name}.ttf", font_dir, key, where)
     if not path.is_file() and BUNDLED.is_dir() and BUNDLED != font_dir.resolve():
         path = contained(f"{name}.ttf", BUNDLED, key, where)
-    w = where if isinstance(where, Where) else Where(where)
+    w_path, line, column = (where.path, where.line, where.column) if isinstance(where, Where) else (where, None, None)
     if not path.is_file():
         known = sorted(set(available(font_dir)) | set(available(BUNDLED)))
         raise InputError(
             f"font {name!r} not found in {font_dir}",
-            path=w.path, line=w.line, column=w.column,
+            path=w_path, line=line, column=column,
             key=key,
             expected="one of " + ", ".join(known) if known else "a .ttf in fonts/",
         )
-    _located.setdefault(name, (path, w))
+    _located.setdefault(name, (path, w_path, line, column))
     return name
 
 
@@ -66,11 +67,11 @@ def _load(name: str, key: str = "fonts") -> None:
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
-    path, w = _located[name]
+    path, w_path, line, column = _located[name]
     try:
         font = TTFont(name, str(path))
     except Exception as e:  # noqa: BLE001 - ReportLab raises plain exceptions for a file that is no TrueType font
-        raise InputError(f"font file {path.name} cannot be read: {e}", path=w.path, line=w.line, column=w.column,
+        raise InputError(f"font file {path.name} cannot be read: {e}", path=w_path, line=line, column=column,
                          key=key, expected="a TrueType .ttf file") from None
     pdfmetrics.registerFont(font)
     _registered[name] = path

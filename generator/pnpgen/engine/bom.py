@@ -10,12 +10,13 @@ from collections.abc import Callable
 
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Game, is_placeholder
 from pnpgen.engine.manifest import DeckRecord
-from pnpgen.impose.plan import LineOp, RectOp, TextOp
+from pnpgen.impose.plan import RGB, LineOp, RectOp, TextOp
 from pnpgen.messages import msg
 from pnpgen.shapes import Straight
 from pnpgen.text import break_lines
 
-PLACEHOLDER_RGB = tuple(int(PLACEHOLDER_COLOUR[i:i + 2], 16) / 255 for i in (1, 3, 5))  # 未定 entries
+_R, _G, _B = (int(PLACEHOLDER_COLOUR[i:i + 2], 16) / 255 for i in (1, 3, 5))
+PLACEHOLDER_RGB: RGB = (_R, _G, _B)  # 未定 entries
 
 
 def _term(group: str, name: str, lang: str) -> str:

@@ -104,7 +104,8 @@ def tags(out_root: Path, edition: str) -> dict[str, int]:
 def sections(draft: str) -> dict[str, str]:
     """The draft's sections (a line starting with one ■ opens one) → hash of their text."""
     out: dict[str, str] = {}
-    title, lines = "", []
+    title = ""
+    lines: list[str] = []
     for line in draft.splitlines() + ["■ "]:
         if line.startswith("■") and not line.startswith("■■"):
             if title or any(s.strip() for s in lines):

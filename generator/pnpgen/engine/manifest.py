@@ -33,7 +33,7 @@ class DeckRecord:
     die_line: dict[str, str]
     files: list[str]
     placeholders: int
-    pieces: dict[str, int] = field(default_factory=dict)  # piece label → count, for the change report
+    pieces: dict[str, list[int | str]] = field(default_factory=dict)  # piece label → [count, face digest]
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)

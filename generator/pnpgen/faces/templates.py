@@ -425,7 +425,9 @@ class Renderer:
         )
         self.env.filters.update(tint=self.tint, shade=self.shade)
         del self.env.globals["lipsum"]  # lipsum(10**9) would be a face of a billion words
-        self.loops = self.env.extensions[LoopBudget.identifier]
+        loops = self.env.extensions[LoopBudget.identifier]
+        assert isinstance(loops, LoopBudget)  # added above, in the Environment's extensions
+        self.loops = loops
         self.templates = templates
         self.icon_dirs = builtin.icon_dirs(templates, game.slug)
         self.warnings: list[str] = []
@@ -513,8 +515,8 @@ class Renderer:
         n_warnings, n_images = len(self.warnings), self.art.count()
         deck_reads: set[str] = set()
         svg = self._render(face, reads, deck_reads)
-        learned = {"svg": svg, "reads": sorted(reads), "warnings": self.warnings[n_warnings:],
-                   "images": self.art.placements_since(n_images)}
+        learned: dict[str, Any] = {"svg": svg, "reads": sorted(reads), "warnings": self.warnings[n_warnings:],
+                                   "images": self.art.placements_since(n_images)}
         if "count" in deck_reads:
             learned["deck_count"] = deck_count
         self.memo.learn(key, learned)
@@ -536,7 +538,7 @@ class Renderer:
         w, h = deck.trim_mm
         values: dict[str, Any] = dict(piece.values)
         values.update(count=piece.count, n=piece.index, copy=face.copy)
-        context = dict(
+        context: dict[str, Any] = dict(
             piece=PieceView(values, reads),
             deck=DeckView(dict(id=deck.id, name=deck.name, kind=deck.kind, shape=deck.shape,
                                count=self.deck_count(deck), options=deck.options),

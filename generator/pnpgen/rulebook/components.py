@@ -170,11 +170,11 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
     for d in items:
         if id(d) in used or d.deck_id is None:
             continue
-        row = _stands_in(d, rows)
-        if row:
-            row.stand_in = d
+        host = _stands_in(d, rows)
+        if host:
+            host.stand_in = d
             used.add(id(d))
-            report.append(f"components: deck {d.deck_id} is a printed stand-in for 「{row.name}」")
+            report.append(f"components: deck {d.deck_id} is a printed stand-in for 「{host.name}」")
     rest = [d for d in items if id(d) not in used]
     for d in rest:  # only in the data: the draft gives no count
         rows.append(ComponentRow(d.name, [(d.name, [d])], [], None, [d.unit], sep=sep, provisional=d.stand_in_count))

@@ -62,6 +62,7 @@ def set_lines(text: str, width: float, measure: Callable[[str], float], lead: fl
     widths = [lead] + (list(advances) if advances is not None else [measure(ch) for ch in text])
     hyphens = [measure(lb.HYPHEN_CHAR)] * (len(units) + 1)
     spaces = [u in lb.SPACES for u in units]
+    classes: Sequence[int]
     if is_latin(lang):
         classes = lb.break_classes(units, phrases=False, lang=lang)
         ranges = _latin_lines(classes, widths, spaces, width, hyphens, em)
@@ -759,7 +760,9 @@ class TermIndex(IndexingFlowable):
 
     def _table(self, aw) -> Table:
         st = self.styles
-        rows, style, row = [], [], None
+        rows: list[list[Flowable | str]] = []
+        style: list[tuple[object, ...]] = []
+        row = None
         for term, pages in self.entries() or [("", [])]:
             head = self._row(term) if term else None
             if head and head != row:

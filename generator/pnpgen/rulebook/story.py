@@ -5,7 +5,7 @@ appendix, colophon)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 
 from reportlab.lib.units import mm
 from reportlab.platypus import (
@@ -135,7 +135,7 @@ class StoryBuilder:
         self.node_keys: dict[int, str] = {}  # id of a section, step or sub-heading of the draft → its key
         self.has_terms = False  # the index has an entry
 
-    def indexed(self, f: Flowable, text: str = "", parts: list[Flowable] = ()) -> Flowable:
+    def indexed(self, f: Flowable, text: str = "", parts: Sequence[Flowable] = ()) -> Flowable:
         """``f`` seen by the index, while the rules are set (``flowables.mark_indexed``)."""
         if not self.indexing:
             return f
@@ -176,7 +176,9 @@ class StoryBuilder:
         return JPara(self.label(key), self.fonts.body, NOTE_SIZE, NOTE_LEADING, color=NOTE_INK, first_indent=0,
                      lang=self.lang)
 
-    def blocks(self, blocks: list[Block], indent: float = 0.0, *, notes_as_rules: bool = True) -> list[Flowable]:
+    def blocks(self, blocks: Sequence[Block | Component | Step], indent: float = 0.0, *,
+               notes_as_rules: bool = True) -> list[Flowable]:
+        """The draft's blocks as flowables; a step or a ◇ component entry among them sets nothing."""
         out: list[Flowable] = []
         for b in blocks:
             start = len(out)

@@ -103,7 +103,8 @@ class Component:
 
     @property
     def each(self) -> bool:
-        return bool(self.count_text) and (self.count_text.startswith("各") or "each" in self.count_text.casefold())
+        text = self.count_text or ""
+        return bool(text) and (text.startswith("各") or "each" in text.casefold())
 
 
 @dataclass
