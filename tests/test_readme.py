@@ -33,8 +33,10 @@ def test_readme_set_up_and_first_deck_build_as_written(tmp_path, capsys):
     ws = tmp_path / "mine"
     ws.mkdir()
     deck, front, back = _blocks("## Adding a deck", "yaml") + _blocks("## Adding a deck", "jinja")
-    commands = [line.split("  #")[0].strip() for block in _blocks("## Set up and build", "sh")
-                for line in block.splitlines() if line.strip()]
+    blocks = [[line.split("  #")[0].strip() for line in block.splitlines() if line.strip()]
+              for block in _blocks("## Set up and build", "sh")]
+    assert blocks[0] == ["pip install -e .", "pnpgen build --game populous"]  # in this checkout
+    commands = [line for block in blocks[1:] for line in block]  # a workspace of one's own
     assert commands[0].startswith("pip install .") and "pnpgen build --game epic" in commands
     built = False
     for line in commands[1:]:  # pip install: the suite runs this checkout's package
