@@ -3,6 +3,7 @@ art still to come, and measures the resolution of every placement."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -131,3 +132,15 @@ def test_template_mistakes_name_template_and_piece(tmp_path, call, message):
     with pytest.raises(InputError, match=re.escape(message)) as e:
         render(tmp_path, call)
     assert "card-front.svg.j2" in str(e.value)
+
+
+def test_placeholder_frame_speaks_the_games_language(tmp_path):
+    """An English edition's frame says "Art to come", not 「画像未定」 (a designer's English game
+    showed Japanese on every card without art)."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK, front=_front('image(piece.art, 5, 5, 50, 40)'))
+    (ws / "data" / "test" / "art").mkdir()
+    Image.new("RGB", (60, 30), (10, 20, 30)).save(ws / "data" / "test" / "art" / "dragon.png")
+    game = dataclasses.replace(load_game(Workspace(ws), "test"), lang="en")
+    deck = game.decks[0]
+    svg = Renderer(ws / "templates", game, 3.0).render(Face(deck, deck.pieces[1], "front", 1))
+    assert [t.text for t in etree.fromstring(svg.encode()).iter("{*}text")] == ["Art", "to", "come", "鳥"]  # a Latin line is set word by word

@@ -25,6 +25,7 @@ from markupsafe import Markup, escape
 from pnpgen.data.art import ArtFolder, ArtInfo
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
 from pnpgen.errors import InputError
+from pnpgen.messages import msg
 from pnpgen.svg.image import placed_image
 from pnpgen.svg.style import SVG_NS, XLINK_HREF
 from pnpgen.units import MM_PER_INCH, num
@@ -45,6 +46,7 @@ class ArtPlacer:
     def __init__(self, game: Game, templates, min_dpi: float, warnings: list[str]):
         self.folder = ArtFolder(game.root, templates / game.slug)
         self.min_dpi = float(min_dpi)
+        self.art_to_come = msg("art.placeholder", game.lang)  # the label of a frame where art will go
         self.warnings = warnings
         self._placements: dict[tuple, dict[str, Any]] = {}
         self._order: list[tuple] = []  # the placements' keys in the order they were made
@@ -96,7 +98,7 @@ class ArtPlacer:
             if fit not in FITS:
                 raise InputError(f"image(): unknown fit {fit!r} in {where}", path=template, expected=" | ".join(FITS))
             if path is None or (isinstance(path, str) and not path.strip()) or is_placeholder(path):
-                return _placeholder(x, y, w, h, piece.label, textbox)
+                return _placeholder(x, y, w, h, f"{self.art_to_come}\n{piece.label}", textbox)
             fx, fy = _focus(focus, where, template)
             info = self.folder.info(str(path), where, key="image", in_templates=True)
             iw, ih = info.size
@@ -203,7 +205,8 @@ def _focus(focus: Any, where: str, template: str) -> tuple[float, float]:
 
 
 def _placeholder(x: float, y: float, w: float, h: float, label: str, textbox: Callable) -> Markup:
-    """A visible frame where art will go: light ground, dashed border, a cross, the piece's name."""
+    """A visible frame where art will go: light ground, dashed border, a cross, and ``label``
+    (「画像未定」 or "Art to come" in the game's language, then the piece's name)."""
     frame = (f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" fill="#f2f2f2" stroke="{PLACEHOLDER_COLOUR}" '
              f'stroke-width="0.4" stroke-dasharray="1.5 1"/>'
              f'<path d="M{_n(x)},{_n(y)} L{_n(x + w)},{_n(y + h)} M{_n(x + w)},{_n(y)} L{_n(x)},{_n(y + h)}" '
@@ -211,6 +214,6 @@ def _placeholder(x: float, y: float, w: float, h: float, label: str, textbox: Ca
     lw, lh = w * 0.8, min(h * 0.5, 10.0)  # a label on white, so the cross never runs through the name
     lx, ly = x + (w - lw) / 2, y + (h - lh) / 2
     label_ground = f'<rect x="{_n(lx)}" y="{_n(ly)}" width="{_n(lw)}" height="{_n(lh)}" fill="#ffffff"/>'
-    text = textbox(f"画像未定\n{label}", lx, ly, lw, lh, size=9, min_size=4, align="center", valign="middle",
+    text = textbox(label, lx, ly, lw, lh, size=9, min_size=4, align="center", valign="middle",
                    fill=PLACEHOLDER_COLOUR)
     return Markup(frame + label_ground) + text
