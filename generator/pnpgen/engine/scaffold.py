@@ -163,7 +163,7 @@ def new(args: argparse.Namespace) -> int:
             f.write(text)
     (folder / "art").mkdir()
     rel = folder.relative_to(ws.root).as_posix()
-    print(f"{slug}: a new game in {rel}/" + (f" (a new workspace in {ws.root})" if made else ""))
+    print(f"{slug}: a new game in {rel}/" + (" (a new workspace in this folder: data/, templates/)" if made else ""))
     for path in files:
         print(f"  {path.relative_to(ws.root).as_posix()}")
     print("未定 (open) values it wrote, printed in magenta and listed by pnpgen check: the player count, "
