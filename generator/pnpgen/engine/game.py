@@ -77,6 +77,7 @@ class BuildResult:
     uses: set[Path] = field(default_factory=set)  # every cache entry the build used, kept by pruning
     home_pages: dict[str, list[str]] = field(default_factory=dict)  # deck → signature of each home page
     images: ImageStreams | None = None  # the pictures' PDF streams, made once (a reprint file places them too)
+    on_paper: list[DeckOnPaper] = field(default_factory=list)  # each deck's layout on the paper (a reprint file reuses it)
 
     def pictures(self) -> dict:
         """Each deck's faces for the rulebook, from the arts the sheets use."""
@@ -378,7 +379,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     on_paper = paper_layouts(game, options.sheet, nest_memo)
     check_tiled(game, on_paper)
     result = BuildResult(game, warnings=list(rendered.warnings), rendered=rendered, arts=arts,
-                         cache_files=cache_files)
+                         cache_files=cache_files, on_paper=on_paper)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
         faces_ready(result)      # are imposed and drawn
     plan = impose_game(rendered, options, on_paper)

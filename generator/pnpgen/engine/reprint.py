@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pnpgen import fonts as fontreg
-from pnpgen.engine.game import paper_layouts, version_stamp
+from pnpgen.engine.game import version_stamp
 from pnpgen.engine.options import BuildOptions
 from pnpgen.impose.plan import Page, PagePlan
 from pnpgen.impose.sheets import DeckSheets, board_tiles, home_sheets
@@ -76,7 +76,7 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
     font = game.fonts["gothic"]
     sheet = options.sheet
     bleed = result.rendered.bleed_mm if result.rendered else options.bleed_mm
-    placed = {deck.id: p for deck, p in zip(game.decks, paper_layouts(game, sheet), strict=True)}
+    placed = {deck.id: p for deck, p in zip(game.decks, result.on_paper, strict=True)}  # as the home sheets
     pages: list[Page] = []
     lines = [f"{game.title}: what to change in the printed game since {since}", ""]
     for dr in decks:
