@@ -64,6 +64,15 @@ back: card-back.svg.j2
 fields: {name: text, text: text, art: image}
 pieces:
 """
+# A deck of illustrated cards, a name and a picture each; tests append their pieces.
+PICTURE_DECK_YAML = """\
+name: 絵札
+format: poker
+front: card-front.svg.j2
+back: card-back.svg.j2
+fields: {name: text, art: image}
+pieces:
+"""
 
 DRAFT = """■■　テストゲーム　草案３
 

@@ -12,19 +12,12 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from conftest import make_workspace, run
+from conftest import PICTURE_DECK_YAML, make_workspace, run
 from pdfprobe import image_xobjects, reader
 from pnpgen.data import art as art_files
 from pnpgen.pdf import raster
 
-DECK = """\
-name: 絵札
-format: poker
-front: card-front.svg.j2
-back: card-back.svg.j2
-fields: {name: text, art: image}
-pieces:
-"""
+DECK = PICTURE_DECK_YAML
 FRONT = """\
 {% extends "common/piece.svg.j2" %}
 {% block art %}

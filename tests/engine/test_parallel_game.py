@@ -5,17 +5,10 @@ from __future__ import annotations
 
 from PIL import Image
 
-from conftest import make_workspace, run
+from conftest import PICTURE_DECK_YAML, make_workspace, run
 from pnpgen.engine import prerender
 
-DECK = """\
-name: 絵札
-format: poker
-front: card-front.svg.j2
-back: card-back.svg.j2
-fields: {name: text, art: image}
-pieces:
-"""
+DECK = PICTURE_DECK_YAML
 FRONT = """\
 {% extends "common/piece.svg.j2" %}
 {% block art %}

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from conftest import make_workspace
+from conftest import PICTURE_DECK_YAML, make_workspace
 from pnpgen.data.model import Deck
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.game import render_game
@@ -17,14 +17,7 @@ from pnpgen.engine.options import BuildOptions
 from pnpgen.faces.images import ArtPlacer
 from pnpgen.faces.templates import RenderMemo
 
-DECK = """\
-name: 絵札
-format: poker
-front: card-front.svg.j2
-back: card-back.svg.j2
-fields: {name: text, art: image}
-pieces:
-"""
+DECK = PICTURE_DECK_YAML
 FRONT = """\
 {% extends "common/piece.svg.j2" %}
 {% block art %}
