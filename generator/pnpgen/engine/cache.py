@@ -31,6 +31,7 @@ from typing import Any
 import pnpgen
 from pnpgen import resources
 from pnpgen.errors import InputError
+from pnpgen.pdf.assemble import PdfFile, Stored
 
 FORMAT = 2
 BIG_FILE = 1 << 20  # files larger than this (fonts, art) are fingerprinted by size and mtime
@@ -96,8 +97,9 @@ def _content(path: str, size: int, mtime_ns: int, ctime_ns: int, inode: int) -> 
     return sha(Path(path).read_bytes())
 
 
-def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+def sha(data: bytes | PdfFile) -> str:
+    """SHA-256 (hex) of a file's bytes, held in memory or as parts (pdf/assemble.py)."""
+    return data.sha() if isinstance(data, PdfFile) else hashlib.sha256(data).hexdigest()
 
 
 @dataclass
@@ -164,18 +166,20 @@ class Cache:
                 return None
         return state
 
-    def reuse(self, state: GameState | None, rel: str, plan_key: str, out_dir: Path) -> bytes | None:
-        """The bytes of an output whose plan did not change since the last good build."""
+    def reuse(self, state: GameState | None, rel: str, plan_key: str, out_dir: Path) -> PdfFile | None:
+        """The file of an output whose plan did not change since the last good build, as it is
+        on disk (checked against its hash, read block by block, never held whole)."""
         if state is None:
             return None
         doc = state.documents.get(rel)
         if doc is None or doc["plan"] != plan_key:
             return None
+        path = out_dir / rel
         try:
-            data = (out_dir / rel).read_bytes()
+            kept = PdfFile((Stored(str(path), path.stat().st_size),))
+            return kept if kept.sha() == doc["sha"] else None
         except OSError:
             return None
-        return data if sha(data) == doc["sha"] else None
 
     # -------------------------------------------------------------- small records (nesting)
 

@@ -44,9 +44,10 @@ from pnpgen.impose.sheets import (
 from pnpgen.impose.tiles import TilePlan, plan_tiles
 from pnpgen.memo import Memo
 from pnpgen.messages import msg
+from pnpgen.pdf.assemble import PdfFile
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.settings import default_font
-from pnpgen.pdf.writer import write_document
+from pnpgen.pdf.writer import write_pdf
 from pnpgen.printers import load_printer
 from pnpgen.shapes import ShapeSpec, deck_shape
 from pnpgen.svg.artwork import Art
@@ -66,7 +67,7 @@ class GamePlan:
 @dataclass
 class BuildResult:
     game: Game
-    files: dict[str, bytes] = field(default_factory=dict)  # path relative to build/<slug>/ → bytes
+    files: dict[str, bytes | PdfFile] = field(default_factory=dict)  # path relative to build/<slug>/ → its bytes
     warnings: list[str] = field(default_factory=list)
     records: list[DeckRecord] = field(default_factory=list)
     manifest: dict = field(default_factory=dict)
@@ -398,7 +399,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         data = cache.reuse(state, path, key, out_dir) if cache is not None and out_dir is not None else None
         if data is None:
             say(f"{slug}: drawing {path}")
-            data = write_document(doc, arts, font, images=images)
+            data = write_pdf(doc, arts, font, images=images)
         result.files[path] = data
         result.documents[path] = {"plan": key, "sha": sha(data)}
     cache_files.update(images.new)  # each picture's stream, made once, for every later build

@@ -29,6 +29,7 @@ from pnpgen.engine.output import build_lock, inside, mark, remove_stray_temps
 from pnpgen.engine.reprint import reprint_files
 from pnpgen.engine.transaction import commit
 from pnpgen.errors import InputError
+from pnpgen.pdf.assemble import PdfFile
 
 
 def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: Path,
@@ -59,7 +60,7 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
             built = [done[slug] for slug, _ in todo]  # in the order asked, whatever finished first
     else:
         built = [_build_one(job, say) for job in jobs]
-    files: dict[Path, bytes] = mark(out_root)
+    files: dict[Path, bytes | PdfFile] = dict(mark(out_root))
     stale: list[Path] = []
     for outcome, write, gone in built:
         outcomes.append(outcome)
@@ -80,7 +81,8 @@ def _size(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 
-def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOutcome, dict[Path, bytes], list[Path]]:
+def _build_one(job, say: Callable[[str], None] = lambda s: None) \
+        -> tuple[GameOutcome, dict[Path, bytes | PdfFile], list[Path]]:
     """One game, in memory: its outcome, the files to write (outputs, manifest, cache) and the
     files of its last build that it no longer makes."""
     ws, slug, inputs, options, rulebook, out_root = job
