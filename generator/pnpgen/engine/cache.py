@@ -30,6 +30,7 @@ from typing import Any
 
 import pnpgen
 from pnpgen import resources
+from pnpgen.engine.output import TMP_SUFFIX
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, Stored
 
@@ -208,6 +209,15 @@ class Cache:
         return self.record_path(kind, key), data.encode()
 
     # -------------------------------------------------------------- faces
+
+    def store(self, path: Path, data: bytes) -> None:
+        """Write an entry named by its content (a converted face) at once, atomically: a build
+        that fails after this leaves an entry no state lists, which the next good build's prune
+        removes; an interrupted write leaves a temporary file the next build removes."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + TMP_SUFFIX)
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
 
     def face_path(self, key: str) -> Path:
         return self.root / "faces" / key[:2] / f"{key}.json"

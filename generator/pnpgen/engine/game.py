@@ -19,6 +19,7 @@ from pnpgen.engine import prerender as parallel
 from pnpgen.engine.bom import bill_of_materials, bom_pages
 from pnpgen.engine.cache import Cache, GameState, fingerprint, plan_key, sha
 from pnpgen.engine.cache import code as cache_code
+from pnpgen.engine.documents import write_documents
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.engine.options import BuildOptions
 from pnpgen.errors import InputError
@@ -47,7 +48,6 @@ from pnpgen.messages import msg
 from pnpgen.pdf.assemble import PdfFile
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.settings import default_font
-from pnpgen.pdf.writer import write_pdf
 from pnpgen.printers import load_printer
 from pnpgen.shapes import ShapeSpec, deck_shape
 from pnpgen.svg.artwork import Art
@@ -364,16 +364,17 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     game = rendered.game
     options = game_printer(ws, game, options)
     face_keys = {k: face_suffix(svg, rendered.art_digest) for k, svg in rendered.faces.svgs.items()}
-    known, cache_files = {}, {}
+    known: dict[str, Art] = {}
+    cache_files: dict[Path, bytes] = {}
     if cache is not None:
         for k, digest in face_keys.items():
             art = cache.face(k + digest, Art.from_json)
             if art is not None:
                 known[k] = art
     arts = convert_faces(rendered.faces, rendered.art_folder, jobs=options.jobs, known=known)
-    if cache is not None:
-        for k in arts.keys() - known.keys():
-            cache_files[cache.face_path(k + face_keys[k])] = cache.face_bytes(k + face_keys[k], arts[k].to_json())
+    if cache is not None:  # entries named by content, written as they are made: never held all at once
+        for k in sorted(arts.keys() - known.keys()):
+            cache.store(cache.face_path(k + face_keys[k]), cache.face_bytes(k + face_keys[k], arts[k].to_json()))
     font = game.fonts["gothic"]
     if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font
         default_font(font)
@@ -394,14 +395,17 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         cache_files.update(cache.record(f"renders/{slug}", k, v) for k, v in sorted(memo.learned.items()))
         result.uses = _uses(cache, slug, state, face_keys, compiled, memo, nest_memo)
     images = result.images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code())
-    for path, doc in plan.documents.items():
-        key = plan_key(doc, face_keys)
-        data = cache.reuse(state, path, key, out_dir) if cache is not None and out_dir is not None else None
-        if data is None:
-            say(f"{slug}: drawing {path}")
-            data = write_pdf(doc, arts, font, images=images)
-        result.files[path] = data
-        result.documents[path] = {"plan": key, "sha": sha(data)}
+    keys = {path: plan_key(doc, face_keys) for path, doc in plan.documents.items()}
+    kept: dict[str, PdfFile] = {}
+    for path in plan.documents:
+        data = cache.reuse(state, path, keys[path], out_dir) if cache is not None and out_dir is not None else None
+        if data is not None:
+            kept[path] = data
+    drawn = write_documents({p: doc for p, doc in plan.documents.items() if p not in kept}, arts, font, images,
+                            options.jobs, say=lambda s: say(f"{slug}: {s}"))
+    for path in plan.documents:
+        result.files[path] = data = kept.get(path) or drawn[path]
+        result.documents[path] = {"plan": keys[path], "sha": sha(data)}
     cache_files.update(images.new)  # each picture's stream, made once, for every later build
     result.uses |= images.used
     if plan.orders:

@@ -21,11 +21,13 @@ import json
 import os
 import re
 import struct
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
 from pnpgen.pdf.assemble import Stored, token
+from pnpgen.svg.artwork import Art
 
 TMP_SUFFIX = ".pnpgen-tmp"  # a file a killed build left half-written (engine/output.py removes them)
 STREAM_FORMAT = 2  # how an entry of the cache folder is laid out; a change makes old entries unused
@@ -161,7 +163,8 @@ class ImageStreams:
     ``used`` lists every entry looked up, so the cache keeps them. A damaged entry (its hash does
     not match its content) is made again, never trusted."""
 
-    def __init__(self, folder: Path | None = None, stamp: str = "", budget: int = MEMO_BUDGET):
+    def __init__(self, folder: Path | None = None, stamp: str = "", budget: int = MEMO_BUDGET,
+                 placed: Mapping[bytes, Placed] | None = None):
         self.folder = folder
         self.budget = budget
         self._held = 0  # bytes of the streams in _memo
@@ -172,6 +175,25 @@ class ImageStreams:
         self.used: set[Path] = set()
         self._keys: dict[int, tuple[bytes, str]] = {}  # id(picture bytes) → (them, their SHA-256)
         self._placed: dict[str, Placed] = {}  # key → the stream's header and where its data is
+        self._stand_ins = dict(placed or {})  # a stand-in's bytes → the picture it stands for (``stand_ins``)
+
+    def stand_ins(self, arts: Mapping[str, Art]) -> tuple[dict[str, Art], dict[bytes, Placed]]:
+        """``arts`` with each picture's bytes replaced by a short stand-in, and what each
+        stand-in places (``locate``): what a worker process needs to write documents showing
+        the pictures without the pictures themselves (``ImageStreams(placed=…)`` there)."""
+        placed: dict[bytes, Placed] = {}
+        out: dict[str, Art] = {}
+        for name, art in arts.items():
+            items = []
+            for it in art.items:
+                if it[0] == "image":
+                    where = self.locate(it[1])
+                    stand_in = b"\x00pnpgen-stand-in:" + where.key.encode("ascii")
+                    placed[stand_in] = where
+                    it = ("image", stand_in, *it[2:])
+                items.append(it)
+            out[name] = replace(art, items=tuple(items)) if art.items else art
+        return out, placed
 
     def key(self, data: bytes) -> str:
         """The SHA-256 of ``data``, hashed once per bytes object (a face's picture is the same
@@ -188,6 +210,9 @@ class ImageStreams:
         folder (a stream made now is written there at once, atomically: entries are named by
         content, so a build that fails leaves at most entries the next prune removes), or the
         data itself without a folder. For documents assembled when written (pdf/assemble.py)."""
+        stood_for = self._stand_ins.get(data)
+        if stood_for is not None:
+            return stood_for
         key = self.key(data)
         placed = self._placed.get(key)
         if placed is None:
