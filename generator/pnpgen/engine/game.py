@@ -384,6 +384,9 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                          cache_files=cache_files, on_paper=on_paper)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
         faces_ready(result)      # are imposed and drawn
+    images = result.images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code())
+    if cache is not None:  # the documents place each picture's stream from the cache: the pictures' bytes can go
+        arts = result.arts = images.stand_ins(arts)[0]
     plan = impose_game(rendered, options, on_paper)
     check_pages(game, plan)
     result.records = plan.records
@@ -394,7 +397,6 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest_memo.learned.items()))
         cache_files.update(cache.record(f"renders/{slug}", k, v) for k, v in sorted(memo.learned.items()))
         result.uses = _uses(cache, slug, state, face_keys, compiled, memo, nest_memo)
-    images = result.images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code())
     keys = {path: plan_key(doc, face_keys) for path, doc in plan.documents.items()}
     kept: dict[str, PdfFile] = {}
     for path in plan.documents:

@@ -180,7 +180,8 @@ class ImageStreams:
     def stand_ins(self, arts: Mapping[str, Art]) -> tuple[dict[str, Art], dict[bytes, Placed]]:
         """``arts`` with each picture's bytes replaced by a short stand-in, and what each
         stand-in places (``locate``): what a worker process needs to write documents showing
-        the pictures without the pictures themselves (``ImageStreams(placed=…)`` there)."""
+        the pictures without the pictures themselves (``ImageStreams(placed=…)`` there). This
+        object places the stand-ins too from now on, and lets go of the pictures' bytes it knew."""
         placed: dict[bytes, Placed] = {}
         out: dict[str, Art] = {}
         for name, art in arts.items():
@@ -193,6 +194,8 @@ class ImageStreams:
                     it = ("image", stand_in, *it[2:])
                 items.append(it)
             out[name] = replace(art, items=tuple(items)) if art.items else art
+        self._stand_ins.update(placed)
+        self._keys.clear()
         return out, placed
 
     def key(self, data: bytes) -> str:
