@@ -210,14 +210,12 @@ class Cache:
 
     # -------------------------------------------------------------- faces
 
-    def store(self, path: Path, data: bytes) -> None:
+    def store(self, path: Path, data: bytes) -> bool:
         """Write an entry named by its content (a converted face) at once, atomically: a build
         that fails after this leaves an entry no state lists, which the next good build's prune
-        removes; an interrupted write leaves a temporary file the next build removes."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + TMP_SUFFIX)
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
+        removes; an interrupted write leaves a temporary file the next build removes. False when
+        it cannot be written here (the build's own write then says why, or writes it)."""
+        return store_now(path, data)
 
     def face_path(self, key: str) -> Path:
         return self.root / "faces" / key[:2] / f"{key}.json"
@@ -301,6 +299,23 @@ class Cache:
             except OSError:
                 pass
         return n
+
+
+def store_now(path: Path, data: bytes) -> bool:
+    """``data`` written to ``path`` atomically (through a temporary file beside it); False when
+    the folder cannot take it."""
+    tmp = path.with_name(path.name + TMP_SUFFIX)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        return False
 
 
 def _same(path: Path, digest: str) -> bool:

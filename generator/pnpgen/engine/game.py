@@ -374,7 +374,9 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     arts = convert_faces(rendered.faces, rendered.art_folder, jobs=options.jobs, known=known)
     if cache is not None:  # entries named by content, written as they are made: never held all at once
         for k in sorted(arts.keys() - known.keys()):
-            cache.store(cache.face_path(k + face_keys[k]), cache.face_bytes(k + face_keys[k], arts[k].to_json()))
+            where, entry = cache.face_path(k + face_keys[k]), cache.face_bytes(k + face_keys[k], arts[k].to_json())
+            if not cache.store(where, entry):
+                cache_files[where] = entry  # written with the build's files (whose write says what is wrong)
     font = game.fonts["gothic"]
     if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font
         default_font(font)

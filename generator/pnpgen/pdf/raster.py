@@ -223,11 +223,12 @@ class ImageStreams:
             if stream is None:
                 stream = make_stream(data)
                 self.made += 1
-                if self.folder is not None:
-                    self._store(self.path(key), stream.content)
-                    self._store(self.path(key, "json"), self._header(key, stream))
+                if self.folder is not None and not (self._store(self.path(key), stream.content)
+                                                    and self._store(self.path(key, "json"), self._header(key, stream))):
+                    self.new[self.path(key, "json")] = self._header(key, stream)  # written with the build's files
+                    self.new[self.path(key)] = stream.content
             part: bytes | Stored = stream.content
-            if self.folder is not None:
+            if self.folder is not None and self.path(key) not in self.new:
                 part = Stored(str(self.path(key)), len(stream.content))
             placed = Placed(key, replace(stream, content=b""), len(stream.content), part)
             self._placed[key] = placed
@@ -236,11 +237,20 @@ class ImageStreams:
         return placed
 
     @staticmethod
-    def _store(path: Path, data: bytes) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+    def _store(path: Path, data: bytes) -> bool:
+        """``data`` written to ``path`` atomically; False when the folder cannot take it."""
         tmp = path.with_name(path.name + TMP_SUFFIX)
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
+            return True
+        except OSError:
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:
+                pass
+            return False
 
     def path(self, key: str, part: str = "bin") -> Path:
         """An entry's files: ``bin`` the stream itself, ``json`` its header (name, size, colour
