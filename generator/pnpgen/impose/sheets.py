@@ -176,6 +176,8 @@ def slug(instruction: str, note: str, stamp: str, paper: tuple[float, float], sh
     the paper is set smaller (down to SLUG_LEAST_PT), never shortened."""
     x0, x1 = sheet.margin_mm, paper[0] - sheet.margin_mm
     top = sheet.margin_mm if y is None else y
+    if sheet.slug_at is not None and y is None:  # a print-and-cut sheet: clear of the registration marks
+        x0, top = sheet.slug_at
     bar_y = top + 1.6
     items: list[Item] = []
     x = x1
