@@ -12,7 +12,6 @@ import io
 import math
 from dataclasses import dataclass
 
-from pnpgen.exports.faces import png_bytes, rasterise
 from pnpgen.impose.cutter import (
     CRICUT_AREA_IN,
     CRICUT_DPI,
@@ -99,11 +98,22 @@ def _dxf(sheet: CutSheet, doc, mm: int) -> bytes:
 def cricut_png(page: Page, arts, font: str, images=None) -> bytes:
     """One Print Then Cut image: the page drawn by the PDF writer, rasterised at CRICUT_DPI (its
     pixels the page's size in inches × dpi), 8-bit RGB PNG with its resolution recorded."""
+    import pypdfium2  # only when a build makes Print Then Cut images
+    from PIL import Image
+
     pdf = write_document(PagePlan("Print Then Cut", [page]), arts, font, images=images)
     w, h = page.size_mm
     px = (round(w / MM_PER_INCH * CRICUT_DPI), round(h / MM_PER_INCH * CRICUT_DPI))
-    image = rasterise(pdf, lambda i: px)[0]
-    return png_bytes(image, CRICUT_DPI)
+    doc = pypdfium2.PdfDocument(pdf)
+    try:
+        image = doc[0].render(scale=CRICUT_DPI / 72).to_pil().convert("RGB")
+    finally:
+        doc.close()
+    if image.size != px:  # a pixel lost to rounding
+        image = image.resize(px, Image.Resampling.LANCZOS)
+    buf = io.BytesIO()
+    image.save(buf, "PNG", dpi=(CRICUT_DPI, CRICUT_DPI))
+    return buf.getvalue()
 
 
 @dataclass(frozen=True)
@@ -127,16 +137,17 @@ class CutFile:
 def cut_files(cutter: str, deck: DeckSheets, layout) -> dict[str, CutFile]:
     """A deck's files in cut/: for Silhouette, each fronts sheet's cut paths as SVG and DXF, in
     the home sheet's coordinates; for Cricut, each Print Then Cut image (PNG) and its cut paths
-    (SVG) at the image's size. None for other sheets, or a layout that is not a grid."""
-    if not cutter or not isinstance(layout, SheetLayout):
-        return {}
+    (SVG) at the image's size, laid out on their own (``layout``: the home sheets', used by
+    Silhouette only, whose cut files follow the printed sheet)."""
     spec = deck.spec
     out: dict[str, CutFile] = {}
-    if cutter == "silhouette":
+    if cutter == "silhouette" and isinstance(layout, SheetLayout):
         sheets = cut_sheets(spec, layout, len(deck.fronts))
         for names, sheet in zip(sheet_names(deck.id, len(sheets), ".svg", ".dxf"), sheets, strict=True):
             out[names[0]] = CutFile("svg", sheet)
             out[names[1]] = CutFile("dxf", sheet)
+        return out
+    if cutter != "cricut":
         return out
     image = cricut_layout(spec, deck.art_bleed_mm, CRICUT_AREA_IN)
     if image is None:

@@ -212,6 +212,9 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
                 documents[files[-1]] = PagePlan(f"{game.title} — {deck.name} (die line)", shop_die_pages(ds, bleed))
             everything.extend(_duplex_ready(home, ds.backs is not None, sheet, font, game.lang))
         shop_n = len(documents[files[1]].pages) if files else 0
+        die_line = die_line_record(deck.id, spec.die_cut, deck.back is not None)
+        if deck_cuts:
+            die_line["home"] = f"the cutting machine: cut/{deck.id}-pNN.{'svg, .dxf' if sheet.silhouette else 'png, .svg'}"
         records.append(DeckRecord(
             id=deck.id, name=deck.name, kind=deck.kind, shape=deck.shape, format=deck.format,
             trim_mm=[round(v, 3) for v in deck.trim_mm], bleed_mm=bleed, count=deck.count,
@@ -219,7 +222,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             double_sided=deck.back is not None, paper=sheet.paper,
             layout=fold_or_sleeve or layout_record(spec, layout, tiles, sheet),
             sheets=sheets if home else 0, pages=len(home),
-            shop_pages=shop_n, die_line=die_line_record(deck.id, spec.die_cut, deck.back is not None),
+            shop_pages=shop_n, die_line=die_line,
             files=files, placeholders=len(deck.placeholders),
             pieces={f"{p.index}:{p.label}": [p.count, df.digests[p.index]] for p in deck.pieces},
         ))
