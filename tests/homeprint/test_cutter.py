@@ -80,12 +80,12 @@ def _die_lines(pdf, index: int = 0) -> list[list[tuple[float, float]]]:
             current = [tuple(float(v) for v in operands)]
         elif op == b"l":
             current.append(tuple(float(v) for v in operands))
-        elif op in (b"S", b"s") and len(current) > 2:
-            out.append([(x * PT, (h - y) * PT) for x, y in current])
+        elif op in (b"S", b"s"):
+            if len(current) > 2:
+                out.append([(x * PT, (h - y) * PT) for x, y in current])
             current = []
-        elif op not in (b"h",):
-            if op != b"l":
-                current = [] if op not in (b"m",) else current
+        elif op != b"h":  # anything else ends the path
+            current = []
     return out
 
 
