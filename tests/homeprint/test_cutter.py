@@ -17,7 +17,7 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from conftest import make_workspace, run
-from pdfprobe import PT, Rect, clip_rects, stroked_lines, text_positions
+from pdfprobe import PT, Rect, clip_rects, stroked_lines, text_positions, texts
 
 INSET, SQUARE, ARM, THICK, KEEPOUT = 10.0, 5.0, 0.33 * 25.4, 0.039 * 25.4, 3.0
 REACH = INSET + ARM + KEEPOUT
@@ -119,6 +119,7 @@ def test_registration_marks_at_silhouette_studios_defaults(silhouette):
         reader = PdfReader(pdf)
         assert stroked_lines(reader, reader.pages[index]) == [] or all(  # no crop marks: only the slug's scale bars
             y > h - 12 for _, y, _, _ in stroked_lines(reader, reader.pages[index]))
+    assert "シルエット用トンボ（内側10mm）・表から裁断" in "".join(texts(pdf)[0].split())  # the slug says so
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["cutter"]["inset_mm"] == INSET and manifest["cutter"]["machine"] == "silhouette"
 
