@@ -239,3 +239,39 @@ def test_a_bad_figure_is_one_line(tmp_path, capsys):
     assert e.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 or "inset" in err[-1]
+
+
+def test_arcs_of_round_and_rounded_pieces_keep_their_shape_in_the_dxf_and_svg(tmp_path):
+    """Bulges and SVG arcs drawn back are the outline itself: every point of the DXF's flattened
+    polylines within 0.01 mm of the piece's cut path (a wrong bulge sign bows the corners out)."""
+    from ezdxf import path as dxfpath
+
+    from pnpgen.engine.cutfiles import cut_dxf, cut_svg
+    from pnpgen.impose.cutter import CutSheet
+    from pnpgen.shapes import cut_path, distance_to_polygon_edges, shape_spec, translate
+
+    outlines = [cut_path(shape_spec("rounded", (63, 88), {"corner_radius": 4})).transformed(translate(20, 30)),
+                cut_path(shape_spec("circle", (30, 30))).transformed(translate(120, 40)),
+                cut_path(shape_spec("trihex", (80, 80))).transformed(translate(40, 150))]
+    sheet = CutSheet((210.0, 297.0), tuple(outlines))
+    (tmp_path / "s.dxf").write_bytes(cut_dxf(sheet))
+    doc = ezdxf.readfile(tmp_path / "s.dxf")
+    polylines = [e for e in doc.modelspace() if e.dxftype() == "LWPOLYLINE"]
+    assert len(polylines) == 3 and any(b for _, _, b in polylines[0].get_points("xyb"))
+    for outline, pl in zip(outlines, polylines):
+        exact = outline.points(0.001)
+        points = [(v.x, 297.0 - v.y) for v in dxfpath.make_path(pl).flattening(0.001)]
+        assert max(distance_to_polygon_edges(p, exact) for p in points) < 0.01
+        assert max(distance_to_polygon_edges(p, [(x, y) for x, y in points]) for p in exact) < 0.01
+    svg = cut_svg(sheet).decode()
+    assert svg.count("<path ") == 3 and "A4 4 0 0 1" in svg and "A15 15 0 0 1" in svg  # arcs, clockwise on the page
+
+
+def test_a_build_without_a_cutter_removes_the_cut_files(tmp_path):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette") == 0
+    assert (ws / "build" / "test" / "cut" / "cards-p01.dxf").is_file()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    assert not list((ws / "build" / "test").glob("cut/*"))
+    manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
+    assert "cutter" not in manifest and not any(f.startswith("cut/") for f in manifest["files"])
