@@ -30,9 +30,10 @@ def cutter_marks(args: argparse.Namespace) -> str:
     if getattr(args, "silhouette_marks", None) is not None and cutter != "silhouette":
         raise InputError("--silhouette-marks without --marks silhouette", key="--silhouette-marks",
                          expected="--marks silhouette, or no --silhouette-marks")
-    if cutter and getattr(args, "layout", "grid") == "fold":
-        raise InputError(f"--marks {cutter} cannot cut fold-over sheets", key="--marks",
-                         expected="--layout grid (print fronts and backs duplex, cut from the front) or sleeve")
+    layout = getattr(args, "layout", "grid")
+    if cutter and layout != "grid":
+        raise InputError(f"--marks {cutter} cuts grid sheets, not --layout {layout}", key="--marks",
+                         expected="--layout grid (print fronts and backs duplex, cut from the front)")
     return cutter
 
 

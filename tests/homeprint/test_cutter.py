@@ -232,15 +232,6 @@ def test_silhouette_figures_are_options(tmp_path):
     assert any(abs(r.x1 - (210 - i)) < 0.01 and abs(r.x1 - r.x0 - 20) < 0.01 for r in got)
 
 
-def test_a_bad_figure_is_one_line(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
-    with pytest.raises(SystemExit) as e:
-        run(ws, "build", "--game", "test", "--marks", "silhouette", "--silhouette-marks", "inset=tenmm")
-    assert e.value.code == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 or "inset" in err[-1]
-
-
 def test_arcs_of_round_and_rounded_pieces_keep_their_shape_in_the_dxf_and_svg(tmp_path):
     """Bulges and SVG arcs drawn back are the outline itself: every point of the DXF's flattened
     polylines within 0.01 mm of the piece's cut path (a wrong bulge sign bows the corners out)."""
@@ -275,3 +266,18 @@ def test_a_build_without_a_cutter_removes_the_cut_files(tmp_path):
     assert not list((ws / "build" / "test").glob("cut/*"))
     manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
     assert "cutter" not in manifest and not any(f.startswith("cut/") for f in manifest["files"])
+
+
+@pytest.mark.parametrize("args", [("--marks", "silhouette", "--silhouette-marks", "inset=tenmm"),
+                                  ("--marks", "cricut", "--silhouette-marks", "inset=12mm"),
+                                  ("--marks", "silhouette", "--layout", "fold")])
+def test_a_bad_cutter_option_is_one_line(tmp_path, capsys, args):
+    ws = make_workspace(tmp_path / "ws")
+    try:
+        code = run(ws, "build", "--game", "test", "--no-rulebook", *args)
+    except SystemExit as e:
+        code = e.code
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err and "Traceback" not in "\n".join(err)
+    assert any(w in err[-1] for w in ("tenmm", "--marks silhouette", "--layout grid")) and not (ws / "build" / "test" / "cards.pdf").exists()

@@ -141,7 +141,7 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
     """The deck's layout on the paper; an InputError when its pieces fit nowhere. ``nest_memo``:
     the nesting searches of earlier builds (``cached_nesting``)."""
     spec = _spec(deck)
-    if sheet.silhouette is not None and not (sheet.layout == "sleeve" and deck.kind == "card"):
+    if sheet.silhouette is not None:
         layout = silhouette_layout(spec, deck.count, sheet, sheet.silhouette, deck.kind)
     else:
         layout = choose_layout(spec, deck.count, sheet, deck.kind, nest_memo)
