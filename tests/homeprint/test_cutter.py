@@ -281,3 +281,15 @@ def test_a_bad_cutter_option_is_one_line(tmp_path, capsys, args):
     err = capsys.readouterr().err.strip().splitlines()
     assert err and "Traceback" not in "\n".join(err)
     assert any(w in err[-1] for w in ("tenmm", "--marks silhouette", "--layout grid")) and not (ws / "build" / "test" / "cards.pdf").exists()
+
+
+def test_the_reprint_of_a_print_and_cut_build_is_cut_by_hand(tmp_path):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette") == 0
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード1}", "本文カード1 改}"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette") == 0
+    pdf = ws / "build" / "test" / "reprint.pdf"
+    reader = PdfReader(pdf)
+    assert len(stroked_lines(reader, reader.pages[0])) > 8  # トンボ round the reprinted card
+    assert not any(abs(r.x0 - INSET) < 0.01 and abs(r.y0 - INSET) < 0.01 for r in _filled(pdf))
