@@ -199,11 +199,11 @@ def test_cut_files_are_byte_identical_in_any_folder(silhouette, tmp_path):
 
 
 def test_cricut_images_fit_print_then_cut_with_their_outlines(tmp_path):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1", "カード2", "カード3", "カード4", "カード5"])
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "cricut") == 0
     out = ws / "build" / "test"
     images = sorted((out / "cut").glob("cards-p*.png"))
-    assert len(images) == 3  # 11 poker cards, 4 to an image
+    assert len(images) == 2  # 5 poker cards, 4 to an image
     for png in images:
         image = Image.open(png)
         assert image.size == (2025, 2775)  # 6.75 × 9.25 in at 300 dpi
@@ -217,7 +217,7 @@ def test_cricut_images_fit_print_then_cut_with_their_outlines(tmp_path):
             # inside each outline the image shows the card's art (red), not the white paper
             cx, cy = (min(xs) + max(xs)) / 2, min(ys) + 20
             assert image.getpixel((round(cx / 25.4 * 300), round(cy / 25.4 * 300)))[0] > 150
-    assert len(_svg_paths((out / "cut/cards-p03.svg").read_bytes())) == 3
+    assert len(_svg_paths((out / "cut/cards-p02.svg").read_bytes())) == 1
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["cutter"] == {"machine": "cricut", "image_in": [6.75, 9.25], "dpi": 300}
 
@@ -258,16 +258,6 @@ def test_arcs_of_round_and_rounded_pieces_keep_their_shape_in_the_dxf_and_svg(tm
     assert svg.count("<path ") == 3 and "A4 4 0 0 1" in svg and "A15 15 0 0 1" in svg  # arcs, clockwise on the page
 
 
-def test_a_build_without_a_cutter_removes_the_cut_files(tmp_path):
-    ws = make_workspace(tmp_path / "ws")
-    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette") == 0
-    assert (ws / "build" / "test" / "cut" / "cards-p01.dxf").is_file()
-    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
-    assert not list((ws / "build" / "test").glob("cut/*"))
-    manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
-    assert "cutter" not in manifest and not any(f.startswith("cut/") for f in manifest["files"])
-
-
 @pytest.mark.parametrize("args", [("--marks", "silhouette", "--silhouette-marks", "inset=tenmm"),
                                   ("--marks", "cricut", "--silhouette-marks", "inset=12mm"),
                                   ("--marks", "silhouette", "--layout", "fold")])
@@ -283,7 +273,7 @@ def test_a_bad_cutter_option_is_one_line(tmp_path, capsys, args):
     assert any(w in err[-1] for w in ("tenmm", "--marks silhouette", "--layout grid")) and not (ws / "build" / "test" / "cards.pdf").exists()
 
 
-def test_the_reprint_of_a_print_and_cut_build_is_cut_by_hand(tmp_path):
+def test_the_reprint_of_a_print_and_cut_build_is_cut_by_hand_and_a_plain_build_removes_the_cut_files(tmp_path):
     ws = make_workspace(tmp_path / "ws")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette") == 0
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
@@ -293,3 +283,9 @@ def test_the_reprint_of_a_print_and_cut_build_is_cut_by_hand(tmp_path):
     reader = PdfReader(pdf)
     assert len(stroked_lines(reader, reader.pages[0])) > 8  # トンボ round the reprinted card
     assert not any(abs(r.x0 - INSET) < 0.01 and abs(r.y0 - INSET) < 0.01 for r in _filled(pdf))
+    # built again without a cutter: the cut files go
+    assert (ws / "build" / "test" / "cut" / "cards-p01.dxf").is_file()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    assert not list((ws / "build" / "test").glob("cut/*"))
+    manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
+    assert "cutter" not in manifest and not any(f.startswith("cut/") for f in manifest["files"])
