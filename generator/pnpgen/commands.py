@@ -27,6 +27,7 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.options import BuildOptions, RulebookOptions
     from pnpgen.impose.grid import SheetOptions
     from pnpgen.printers import load_printer
+    from pnpgen.svg.ink import InkSaver
 
     printer = load_printer(ws.root, args.printer) if getattr(args, "printer", None) else None
     given = {"bleed_mm": args.bleed} if args.bleed is not None else {}  # None: --bleed not given
@@ -37,7 +38,8 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
                          printer=printer.words() if printer is not None else "",
                          least_bleed_mm=printer.least_bleed_mm if printer is not None else 0.0, **given)
     dpi = {"min_dpi": args.min_dpi} if args.min_dpi is not None else {}  # None: --min-dpi not given
-    options = BuildOptions(sheet=sheet, jobs=args.jobs, **dpi, lang=args.lang, printer=printer)
+    ink = InkSaver(args.ink) if getattr(args, "ink", None) else None
+    options = BuildOptions(sheet=sheet, jobs=args.jobs, **dpi, lang=args.lang, printer=printer, ink=ink)
     slugs = ws.slugs() if args.all else [args.game]
     out_root = args.out or ws.root / "build"
     rulebook = None if args.no_rulebook else RulebookOptions(args.rules_only, args.creep, args.binding)
@@ -63,6 +65,9 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
         _say(ws.shown(f"{o.slug}: {len(result.manifest['files'])} files in {o.out_dir}, {len(o.written)} written"))
         for deck in result.records:
             _say(f"  {deck.id:<16} {deck.name}  ×{deck.count}  {deck.on_paper()}, {deck.sheets} sheet(s)")
+        if "ink" in result.manifest:
+            ink = result.manifest["ink"]
+            _say(f"  ink: {ink['ratio'] * 100:.0f} % of full colour ({ink['mode']}, in {ink['folder']}/)")
         for line in o.changes:
             _say(f"  changed: {line}")
     return 0

@@ -15,6 +15,7 @@ from pnpgen import fonts as fontreg
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
 from pnpgen.data.workspace import Workspace
+from pnpgen.engine import inksaver
 from pnpgen.engine import prerender as parallel
 from pnpgen.engine.bom import bill_of_materials, bom_pages
 from pnpgen.engine.cache import Cache, GameState, fingerprint, plan_key, sha
@@ -393,14 +394,24 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         cache_files.update(cache.record(f"renders/{slug}", k, v) for k, v in sorted(memo.learned.items()))
         result.uses = _uses(cache, slug, state, face_keys, compiled, memo, nest_memo)
     images = result.images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code())
-    for path, doc in plan.documents.items():
-        key = plan_key(doc, face_keys)
-        data = cache.reuse(state, path, key, out_dir) if cache is not None and out_dir is not None else None
-        if data is None:
-            say(f"{slug}: drawing {path}")
-            data = write_document(doc, arts, font, images=images)
-        result.files[path] = data
-        result.documents[path] = {"plan": key, "sha": sha(data)}
+    drawn = [(plan.documents, arts, face_keys)]
+    homes = [r.files[0] for r in plan.records if r.files] + [f"{game.slug}-all.pdf"]
+    if options.ink is not None:  # the home sheets again, by the ink saver, into ink-saver/
+        saved, new, used = inksaver.saver_arts(arts, face_keys, options.ink, cache)
+        cache_files.update(new)
+        result.uses |= used
+        saver_plan = impose_game(rendered, inksaver.saver_options(options), on_paper)
+        drawn.append((inksaver.home_documents(saver_plan.documents, homes, options.ink), saved,
+                      {k: v + inksaver.ink_key(options.ink) for k, v in face_keys.items()}))
+    for documents, faces, keys in drawn:
+        for path, doc in documents.items():
+            key = plan_key(doc, keys)
+            data = cache.reuse(state, path, key, out_dir) if cache is not None and out_dir is not None else None
+            if data is None:
+                say(f"{slug}: drawing {path}")
+                data = write_document(doc, faces, font, images=images)
+            result.files[path] = data
+            result.documents[path] = {"plan": key, "sha": sha(data)}
     cache_files.update(images.new)  # each picture's stream, made once, for every later build
     result.uses |= images.used
     if plan.orders:
@@ -421,4 +432,6 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         "files": sorted(result.files) + ["manifest.json"],
         "warnings": result.warnings,
     }
+    if options.ink is not None:
+        result.manifest["ink"] = inksaver.coverage_record(result.files, homes, options.ink)
     return result
