@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.cache import Cache
 from pnpgen.engine.game import art_fingerprint, cached_nesting, cached_rendering, deck_on_paper, face_suffix
 from pnpgen.engine.options import BuildOptions
+from pnpgen.engine.printlint import lint_faces
 from pnpgen.errors import InputError
 from pnpgen.faces.convert import convert_face
 from pnpgen.faces.faceset import FaceSet, face_renderer
@@ -57,24 +59,27 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
     compiled, memo = cached_rendering(cache, ws, game.slug, options) if cache is not None else (None, None)
     renderer = face_renderer(ws.templates, game, options.bleed_mm, options.min_dpi, compiled, memo)
     faces = FaceSet()
+    drawn = []  # (deck, piece, side, face key) for the print lint
     for deck in game.decks:
         for piece in deck.pieces:
             for side in ("front", "back") if deck.back else ("front",):
                 face = Face(deck, piece, side, 1)
                 try:
-                    faces.add(renderer.render(face), renderer.where(face), renderer.template_file(face))
+                    drawn.append((deck, piece, side, faces.add(renderer.render(face), renderer.where(face),
+                                                               renderer.template_file(face))))
                 except InputError as e:
                     out.add(e)
     art = art_fingerprint(ws, game)
+    arts: dict[str, Art] = {}
     for key in sorted(faces.svgs):
-        if cache is not None and cache.face(key + face_suffix(faces.svgs[key], art), Art.from_json) is not None:
-            out.faces += 1
-            continue
+        known = cache.face(key + face_suffix(faces.svgs[key], art), Art.from_json) if cache is not None else None
         try:
-            convert_face((faces.svgs[key], faces.where[key], faces.template[key], renderer.art.folder))
+            arts[key] = known or convert_face((faces.svgs[key], faces.where[key], faces.template[key],
+                                               renderer.art.folder))
             out.faces += 1
         except InputError as e:
             out.add(e)
+    lint = lint_faces(drawn, arts, options.bleed_mm, game.options.get("lint", LintSettings()), ws.templates)
     nest_memo = cached_nesting(cache)  # the layouts the last build searched for
     for deck in game.decks:
         try:
@@ -87,5 +92,5 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
             book = rulebook_warnings(game, ws.fonts)
         except InputError as e:
             out.add(e)
-    out.warnings = list(dict.fromkeys(game.notes + renderer.warnings + book))
+    out.warnings = list(dict.fromkeys(game.notes + renderer.warnings + book + lint))
     return out

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen import fonts as fontreg
+from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
 from pnpgen.data.workspace import Workspace
@@ -22,9 +23,10 @@ from pnpgen.engine.cache import Cache, GameState, fingerprint, plan_key, sha
 from pnpgen.engine.cache import code as cache_code
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.engine.options import BuildOptions
+from pnpgen.engine.printlint import lint_faces
 from pnpgen.errors import InputError
 from pnpgen.exports.order import BUILD_ORDER_COLUMNS, order_csv
-from pnpgen.faces import builtin
+from pnpgen.faces import builtin, sourcelines
 from pnpgen.faces.convert import convert_faces
 from pnpgen.faces.faceset import DeckPicture, RenderedGame, outline
 from pnpgen.faces.faceset import render_game as faces_of_game
@@ -319,7 +321,9 @@ def art_fingerprint(ws: Workspace, game: Game) -> str:
 def face_suffix(svg: str, art: str) -> str:
     """What a converted face is cached under beyond its SVG's hash: ``art_fingerprint`` when it
     embeds an image."""
-    return "-" + art[:16] if "<image" in svg else ""
+    suffix = "-" + art[:16] if "<image" in svg else ""
+    lines = sourcelines.lines_of(svg)  # the template lines the lint names are part of the art
+    return suffix + "-" + sha(lines.encode())[:12] if lines else suffix
 
 
 def cached_rendering(cache: Cache, ws: Workspace, slug: str,
@@ -379,7 +383,10 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         default_font(font)
     on_paper = paper_layouts(game, options.sheet, nest_memo)
     check_tiled(game, on_paper)
-    result = BuildResult(game, warnings=list(rendered.warnings), rendered=rendered, arts=arts,
+    lint = lint_faces(((df.deck, p.piece, side, k) for df in rendered.decks for p in df.pairs
+                       for side, k in (("front", p.front), ("back", p.back)) if k),
+                      arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates)
+    result = BuildResult(game, warnings=list(rendered.warnings) + lint, rendered=rendered, arts=arts,
                          cache_files=cache_files, on_paper=on_paper)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
         faces_ready(result)      # are imposed and drawn
