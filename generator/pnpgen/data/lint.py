@@ -6,7 +6,7 @@ lint:
   min_stroke: 0.25pt   # a stroke thinner than this may not print (or prints broken)
   min_text: 6pt        # text smaller than this is hard to read on a card
   safe: 3mm            # the safe zone, from the trim edge inward: a cut may drift this far
-  thin_stroke: 1pt     # a stroke thinner than this inside the safe zone is named (a thicker one
+  thin_stroke: 0.5pt   # a stroke thinner than this inside the safe zone is named (a thicker one
                        # reads as a border, and a drifted cut shows it uneven, not lost)
 ```
 
@@ -31,7 +31,7 @@ class LintSettings:
     min_stroke_pt: float | None = 0.25
     min_text_pt: float | None = 6.0
     safe_mm: float | None = 3.0
-    thin_stroke_pt: float | None = 1.0
+    thin_stroke_pt: float | None = 0.5
 
 
 # key in game.yaml → (field, unit, lowest, highest, what it is)

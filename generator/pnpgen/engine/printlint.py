@@ -4,7 +4,7 @@ template line that drew it), against game.yaml ``lint:`` (``pnpgen.data.lint``):
 
 - a stroke thinner than ``min_stroke`` (0.25 pt);
 - text smaller than ``min_text`` (6 pt);
-- text, or a stroke thinner than ``thin_stroke`` (1 pt), inside the ``safe`` zone (3 mm from
+- text, or a stroke thinner than ``thin_stroke`` (0.5 pt), inside the ``safe`` zone (3 mm from
   the trim edge inward), measured on the trim's bounding rectangle: text by its box (the glyph
   advance, ascent 0.88 and descent 0.12 of the size), a stroke by its path's box (the line the
   stroke follows); text reaching past the trim counts, a stroke that runs past it (a background
