@@ -150,6 +150,7 @@ def _calibrate_command(k: argparse.ArgumentParser) -> None:
 def _check_command(c: argparse.ArgumentParser) -> None:
     _game(c, required=False, what="only this game (default: every game)")
     c.add_argument("--lang", help="also list every text without a translation into this language")
+    c.add_argument("--printer", help="a profile of printers.yaml: say which decks' home sheets cannot give the bleed its back offset needs")
 
 
 def _sheet_command(e: argparse.ArgumentParser) -> None:

@@ -175,17 +175,32 @@ def list(ws: Workspace, args: argparse.Namespace) -> int:
     return 0
 
 
+def check_options(ws: Workspace, args: argparse.Namespace):
+    """What ``check`` places the decks with: the default sheets, for ``--printer``'s profile."""
+    from dataclasses import replace
+
+    from pnpgen.engine.options import BuildOptions
+    from pnpgen.printers import load_printer
+
+    options = BuildOptions(lang=args.lang)
+    if not getattr(args, "printer", None):
+        return options
+    printer = load_printer(ws.root, args.printer)
+    sheet = replace(options.sheet, paper=printer.paper or options.sheet.paper, duplex=printer.duplex or options.sheet.duplex,
+                    printer=printer.words(), least_bleed_mm=printer.least_bleed_mm)
+    return replace(options, sheet=sheet, printer=printer)
+
+
 def check(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.cache import Cache
     from pnpgen.engine.check import check_faces
-    from pnpgen.engine.options import BuildOptions
 
     slugs = [args.game] if args.game else ws.slugs()
     note = (lambda text: None) if args.quiet else _say  # -q: only the problems and warnings
     total = problems = 0
     for slug in slugs:
         game = load_game(ws, slug, lang=args.lang)
-        faces = check_faces(ws, game, BuildOptions(lang=args.lang), Cache(ws.root / "build"))
+        faces = check_faces(ws, game, check_options(ws, args), Cache(ws.root / "build"))
         pieces = f"{len(game.decks)} decks, {sum(d.count for d in game.decks)} pieces, {faces.faces} faces"
         if faces.problems or faces.warnings or not args.quiet:
             _say(ws.shown(f"{slug}: {'ok' if not faces.problems else 'would not build'} ({pieces})"))

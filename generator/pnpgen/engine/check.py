@@ -13,7 +13,14 @@ from pnpgen.data.load import check_bleed
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.cache import Cache
-from pnpgen.engine.game import art_fingerprint, cached_nesting, cached_rendering, deck_on_paper, face_suffix
+from pnpgen.engine.game import (
+    art_fingerprint,
+    cached_nesting,
+    cached_rendering,
+    deck_on_paper,
+    face_suffix,
+    game_printer,
+)
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.printlint import lint_faces
 from pnpgen.errors import InputError
@@ -81,16 +88,29 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
             out.add(e)
     lint = lint_faces(drawn, arts, options.bleed_mm, game.options.get("lint", LintSettings()), ws.templates)
     nest_memo = cached_nesting(cache)  # the layouts the last build searched for
+    try:
+        options = game_printer(ws, game, options)  # game.yaml's printer: unless --printer named one
+    except InputError as e:
+        out.add(e)
+    short = []
     for deck in game.decks:
         try:
-            deck_on_paper(deck, options.sheet, nest_memo)
+            placed = deck_on_paper(deck, options.sheet, nest_memo)
         except InputError as e:
             out.add(e)
+            continue
+        bleed = getattr(placed.layout, "sheet_bleed_mm", None)
+        need = min(options.sheet.least_bleed_mm, options.sheet.bleed_mm)
+        if deck.back and options.printer is not None and bleed is not None and bleed < need - 1e-9:
+            short.append(f"deck {deck.id!r}: its home sheets give {bleed:.1f} mm of bleed, below the {need:.1f} mm "
+                         f"printer {options.printer.name!r}'s back offset needs (the larger offset + 0.5 mm): the "
+                         f"{options.sheet.paper} paper has no room for gutters, so backs may show white edges "
+                         "(a larger --paper, --layout fold, or a printer that shifts less)")
     book: list[str] = []
     if game.draft_file.is_file():  # the build typesets the rulebook: its draft, settings and warnings
         try:
             book = rulebook_warnings(game, ws.fonts)
         except InputError as e:
             out.add(e)
-    out.warnings = list(dict.fromkeys(game.notes + renderer.warnings + book + lint))
+    out.warnings = list(dict.fromkeys(game.notes + renderer.warnings + book + lint + short))
     return out

@@ -320,10 +320,13 @@ def art_fingerprint(ws: Workspace, game: Game) -> str:
 
 def face_suffix(svg: str, art: str) -> str:
     """What a converted face is cached under beyond its SVG's hash: ``art_fingerprint`` when it
-    embeds an image."""
-    suffix = "-" + art[:16] if "<image" in svg else ""
-    lines = sourcelines.lines_of(svg)  # the template lines the lint names are part of the art
-    return suffix + "-" + sha(lines.encode())[:12] if lines else suffix
+    embeds an image, and the template lines that drew it (the print lint's marks name them),
+    hashed together into one 16-digit suffix."""
+    images = art[:16] if "<image" in svg else ""
+    lines = sourcelines.lines_of(svg)  # the template lines the print lint names are part of the art
+    if not lines:
+        return "-" + images if images else ""
+    return "-" + sha(f"{images} {lines}".encode())[:16]
 
 
 def cached_rendering(cache: Cache, ws: Workspace, slug: str,

@@ -29,7 +29,7 @@ def folder(ink: InkSaver) -> str:
 
 def ink_key(ink: InkSaver) -> str:
     """What a saved face's art is cached under beyond its face's key: the mode and figures."""
-    return "-" + hashlib.sha256(repr(ink).encode()).hexdigest()[:12]
+    return "-" + hashlib.sha256(repr(ink).encode()).hexdigest()[:16]
 
 
 def saver_arts(arts: dict[str, Art], face_keys: dict[str, str], ink: InkSaver,

@@ -1,0 +1,59 @@
+"""The print lint: thin strokes, small text, text and thin strokes in the safe zone, each named
+once per deck and template line, with its figures from game.yaml ``lint:``."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import GAME_YAML, make_workspace, run
+
+FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#ffffff"/>
+<line x1="20" y1="40" x2="40" y2="40" stroke="#000000" stroke-width="0.0353"/>
+{{ textbox(piece.name, 10, 45, w - 20, 5, size=5, min_size=5, align="center") }}
+{{ textbox(piece.text, 1, 60, 30, 8, size=9, min_size=9) }}
+{% endblock %}
+"""
+AT = "templates/test/card-front.svg.j2"
+EXPECTED = [
+    f"{AT}:4: print lint: deck 'cards' piece 1 (カード1) and 10 more: stroke 0.10 pt, thinner than 0.25 pt (a printer may drop it)",
+    f"{AT}:5: print lint: deck 'cards' piece 1 (カード1) and 10 more: text 「カード1」 5.0 pt, smaller than 6 pt",
+    f"{AT}:6: print lint: deck 'cards' piece 1 (カード1) and 10 more: text 「本文カード1」 1.0 mm from the trim, "
+    "inside the 3 mm safe zone (a drifted cut may take it)",
+]
+
+
+def _lint(capsys, ws) -> tuple[int, list[str]]:
+    capsys.readouterr()
+    code = run(ws, "check", "--game", "test")
+    out = capsys.readouterr()
+    return code, [line.strip().removeprefix("warning: ") for line in (out.out + out.err).splitlines() if "print lint" in line]
+
+
+def test_each_problem_one_line_naming_the_template_line(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", front=FRONT)
+    code, lines = _lint(capsys, ws)
+    assert code == 0
+    assert lines == EXPECTED
+    assert run(ws, "build", "--game", "test", "--out", str(tmp_path / "out"), "--jobs", "1") == 0
+    warnings = json.loads((tmp_path / "out" / "test" / "manifest.json").read_text())["warnings"]
+    assert [w for w in warnings if "print lint" in w] == EXPECTED
+
+
+def test_lint_figures_from_game_yaml(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", front=FRONT, game=GAME_YAML + "lint: {min_text: 4pt, safe: 0.5mm}\n")
+    assert _lint(capsys, ws) == (0, EXPECTED[:1])
+    quiet = make_workspace(tmp_path / "quiet", front=FRONT, game=GAME_YAML + "lint: false\n")
+    assert _lint(capsys, quiet) == (0, [])
+    off = make_workspace(tmp_path / "off", front=FRONT, game=GAME_YAML + "lint: {min_stroke: off, min_text: 5}\n")
+    assert _lint(capsys, off) == (0, EXPECTED[2:])
+
+
+def test_bad_lint_figure_is_one_line_naming_game_yaml(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + "lint: {min_text: big}\n")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "data/test/game.yaml:8:18" in err and "min_text" in err and "pt" in err
