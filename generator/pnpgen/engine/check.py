@@ -102,8 +102,8 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
         bleed = getattr(placed.layout, "sheet_bleed_mm", None)
         need = min(options.sheet.least_bleed_mm, options.sheet.bleed_mm)
         if deck.back and options.printer is not None and bleed is not None and bleed < need - 1e-9:
-            short.append(f"deck {deck.id!r}: its home sheets give {bleed:.1f} mm of bleed, below the {need:.1f} mm "
-                         f"printer {options.printer.name!r}'s back offset needs (the larger offset + 0.5 mm): the "
+            short.append(f"deck {deck.id!r}: its home sheets give {bleed:.1f} mm of bleed, below the {need:.1f} mm the "
+                         f"back offset of printer {options.printer.name!r} needs (the larger offset + 0.5 mm): the "
                          f"{options.sheet.paper} paper has no room for gutters, so backs may show white edges "
                          "(a larger --paper, --layout fold, or a printer that shifts less)")
     book: list[str] = []
