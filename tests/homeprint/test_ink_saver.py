@@ -93,3 +93,17 @@ def test_build_ink_saver_beside_full_colour(tmp_path):
     full, saver = form_texts(a / "cards.pdf"), form_texts(a / "ink-saver" / "cards.pdf")
     assert sorted(t for form in saver for t, *_ in form) == sorted(t for form in full for t, *_ in form)
     assert any("Bカード1" in t for form in saver for t, *_ in form)
+
+
+def test_ink_figures_from_game_yaml(tmp_path, capsys):
+    from conftest import GAME_YAML
+
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + "ink: {keep: 50%, large: 0.5}\n")
+    assert run(ws, "-q", "build", "--game", "test", "--out", str(tmp_path / "o"), "--ink", "saver", "--jobs", "1") == 0
+    ink = json.loads((tmp_path / "o" / "test" / "manifest.json").read_text())["ink"]
+    assert (ink["keep"], ink["large_fill"]) == (0.5, 0.5) and 0.3 < ink["ratio"] < 1
+    bad = make_workspace(tmp_path / "bad", game=GAME_YAML + "ink: {keep: 250%}\n")
+    capsys.readouterr()
+    assert run(bad, "build", "--game", "test", "--out", str(tmp_path / "b"), "--ink", "saver") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "data/test/game.yaml:8" in err and "keep" in err

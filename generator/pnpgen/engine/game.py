@@ -370,6 +370,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     rendered = render_game(ws, slug, options, compiled=compiled, game=game, memo=memo)
     game = rendered.game
     options = game_printer(ws, game, options)
+    if options.ink is not None and game.options.get("ink"):  # game.yaml ink: the saver's figures
+        options = replace(options, ink=replace(options.ink, **game.options["ink"]))
     face_keys = {k: face_suffix(svg, rendered.art_digest) for k, svg in rendered.faces.svgs.items()}
     known, cache_files = {}, {}
     if cache is not None:
