@@ -464,5 +464,5 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         "warnings": result.warnings,
     }
     if options.ink is not None:
-        result.manifest["ink"] = inksaver.coverage_record(result.files, homes, options.ink)
+        result.manifest["ink"] = inksaver.coverage_record(result.files, homes[:-1], options.ink)  # not -all: it repeats them
     return result
