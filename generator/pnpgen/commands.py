@@ -22,7 +22,8 @@ def _warn(text: str) -> None:
     print(f"pnpgen: warning: {shown(text)}", file=sys.stderr, flush=True)
 
 
-def build(ws: Workspace, args: argparse.Namespace) -> int:
+def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
+    """``warm``: engine/warm.py's rulebook process kept across builds (watch)."""
     from pnpgen.engine.fresh import sort_games
     from pnpgen.engine.options import BuildOptions, RulebookOptions
     from pnpgen.impose.grid import SheetOptions
@@ -49,7 +50,8 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
         if todo:  # the stages load only when a game is to be built
             from pnpgen.engine.run import run_build
 
-            outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say, sorted_games=(outcomes, todo))
+            outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say, sorted_games=(outcomes, todo),
+                                 warm=warm)
     for o in outcomes:
         if o.up_to_date:
             if not quiet:
@@ -74,11 +76,14 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     from watchfiles import watch as watch_files
 
     from pnpgen.engine.fresh import inputs_of
+    from pnpgen.engine.warm import WarmRulebook
     from pnpgen.errors import InputError
+
+    warm = WarmRulebook()  # one rulebook process for every save: fonts parsed once
 
     def once() -> None:
         try:
-            build(ws, args)
+            build(ws, args, warm)
         except InputError as e:
             print(f"pnpgen: error: {shown(ws.shown(str(e)))}", file=sys.stderr, flush=True)
 
@@ -89,18 +94,19 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     # yield_on_timeout: an empty set every 200 ms without changes, the first one once the watcher
     # runs. The first build starts only then, so a save made while it builds (after it read the
     # file) is seen by the watcher and built next, and "watching" is said when no save can be missed.
-    for changes in watch_files(*folders, debounce=200, step=50, rust_timeout=200, yield_on_timeout=True):
-        if not ready:
-            ready = True
-            once()  # whatever was saved before this is in this build
-            _say(f"watching {', '.join(str(f.relative_to(ws.root)) for f in folders)} (Ctrl-C to stop)")
-            continue
-        if not changes or all(out in Path(p).resolve().parents for _, p in changes):
-            continue  # nothing, or our own output (an --out inside a watched folder)
-        once()
-        builds += 1
-        if args.max_builds and builds >= args.max_builds:
-            break
+    with warm:
+        for changes in watch_files(*folders, debounce=200, step=50, rust_timeout=200, yield_on_timeout=True):
+            if not ready:
+                ready = True
+                once()  # whatever was saved before this is in this build
+                _say(f"watching {', '.join(str(f.relative_to(ws.root)) for f in folders)} (Ctrl-C to stop)")
+                continue
+            if not changes or all(out in Path(p).resolve().parents for _, p in changes):
+                continue  # nothing, or our own output (an --out inside a watched folder)
+            once()
+            builds += 1
+            if args.max_builds and builds >= args.max_builds:
+                break
     return 0
 
 

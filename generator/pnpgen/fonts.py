@@ -77,6 +77,11 @@ def _load(name: str, key: str = "fonts") -> None:
     _registered[name] = path
 
 
+def parsed() -> int:
+    """How many fonts this process has parsed (a warm process parses each once)."""
+    return len(_registered)
+
+
 def ensure(name: str) -> None:
     """Parse a font the data named, if not yet (ReportLab's own standard fonts need nothing)."""
     if name in _located:
