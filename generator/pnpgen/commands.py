@@ -142,16 +142,25 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
 
 
 def export(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.engine.export import write_export
+    from pnpgen.engine.export import export_inputs, up_to_date, write_export
     from pnpgen.engine.output import claim
-    from pnpgen.exports.export import ExportOptions, export_game
+    from pnpgen.exports.options import ExportOptions
 
     options = ExportOptions(preset=args.preset, fit=args.fit, colour=args.colour, pdfx=args.pdfx, outline_text=args.outline_text, proof=args.proof,
                             base_url=args.base_url, deck_id_base=args.deck_id_base, decks=tuple(args.deck), out=args.out)
-    claim(args.out or ws.root / "build")  # not pnpgen's folder to write: stop before anything is made
+    out_root = args.out or ws.root / "build"
+    claim(out_root)  # not pnpgen's folder to write: stop before anything is made
+    inputs = export_inputs(ws, args.game, options)
+    kept = up_to_date(ws, args.game, options, out_root, inputs)
+    if kept is not None:  # nothing it reads changed, every file it wrote is there
+        if not args.quiet:
+            _say(ws.shown(f"{args.game}: up to date ({kept})"))
+        return 0
+    from pnpgen.exports.export import export_game
+
     result = export_game(ws, args.game, options)
     result.warnings[:] = [ws.shown(w) for w in result.warnings]  # export.json names no folder of this machine
-    write_export(result)
+    write_export(result, inputs, args.game, options)
     for w in result.warnings:
         _warn(ws.shown(w))
     if not args.quiet:
