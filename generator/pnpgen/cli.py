@@ -17,7 +17,6 @@ from pnpgen.data import validate
 from pnpgen.data.formats import BLEED_MM, MIN_DPI, PAPER_SIZES
 from pnpgen.data.workspace import find_workspace
 from pnpgen.errors import InputError, suggest
-from pnpgen.impose.sleeve import sleeve_option
 from pnpgen.safetext import shown
 
 
@@ -173,11 +172,9 @@ def _help_command(h: argparse.ArgumentParser) -> None:
 
 def _new_command(n: argparse.ArgumentParser) -> None:
     """``new`` (engine/scaffold.py): runs with or without a workspace."""
-    from pnpgen.engine.scaffold import KINDS, slug_option
-
-    n.add_argument("slug", type=validate.option(slug_option), help="the game's folder name under data/, e.g. my-game")
+    n.add_argument("slug", type=validate.option(validate.new_game_slug), help="the game's folder name under data/, e.g. my-game")
     n.add_argument("--title", help="the game's title (default: the slug)")
-    n.add_argument("--kind", type=_choice, choices=KINDS, action="append",
+    n.add_argument("--kind", type=_choice, choices=validate.NEW_GAME_KINDS, action="append",
                    help="a deck to start with (repeatable; default: cards)")
 
 
@@ -230,7 +227,7 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--layout", type=_choice, choices=["grid", "fold", "sleeve"], default="grid",
                    help="fold: each two-sided piece's front and back side by side, fold and glue (no duplex); "
                         "sleeve: card fronts only, sized for a sleeve with a backer card")
-    p.add_argument("--sleeve", type=validate.option(sleeve_option), help="the sleeve's inside, e.g. 66x91 (--layout sleeve)")
+    p.add_argument("--sleeve", type=validate.option(_sleeve), help="the sleeve's inside, e.g. 66x91 (--layout sleeve)")
     p.add_argument("--printer", help="a profile of printers.yaml (see 'pnpgen calibrate'): backs moved, scale corrected; its paper and duplex")
     p.add_argument("--lang", help="build this language of the game (game.yaml languages) into build/<game>/<lang>/")
     p.add_argument("--min-dpi", type=validate.option(validate.min_dpi_option), default=None,
@@ -238,6 +235,13 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", type=_jobs, default=min(os.cpu_count() or 1, 8),
                    help="worker processes (default: the number of cores)")
     _rulebook_options(p)
+
+
+def _sleeve(text: str):
+    """``--sleeve`` (impose/sleeve.py, loaded only when the option is given)."""
+    from pnpgen.impose.sleeve import sleeve_option
+
+    return sleeve_option(text)
 
 
 def _jobs(text: str) -> int:

@@ -8,8 +8,6 @@ import os
 import sys
 from pathlib import Path
 
-from pnpgen.data.load import load_game
-from pnpgen.data.model import is_placeholder
 from pnpgen.data.workspace import Workspace
 from pnpgen.safetext import shown
 
@@ -119,6 +117,7 @@ def _rulebook(ws: Workspace, game, args: argparse.Namespace):
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
+    from pnpgen.data.load import load_game
     from pnpgen.data.workspace import relative_proof
     from pnpgen.engine.output import build_lock, claim, mark
     from pnpgen.engine.transaction import commit
@@ -171,21 +170,66 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
 
 
 def list(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.faces.lookup import check_templates
+    from pnpgen import usercache
 
     for slug in ws.slugs():
-        game = load_game(ws, slug, art=False)  # counts and sizes: the pictures are not opened
-        check_templates(ws.templates, game)  # as a build would: a deck's template not there is an error
-        given = [slug, game.title, f"草案{game.draft}" if str(game.draft).strip() else "",
-                 game.players if is_placeholder(game.players) or not game.players.strip() else f"{game.players}人"]
-        _say("  ".join(part for part in given if part))
-        for deck in game.decks:
-            _say(f"    {deck.id:<16} {deck.name}  ×{deck.count}  ({deck.kind}, {deck.shape} "
-                 f"{deck.trim_mm[0]:g}×{deck.trim_mm[1]:g} mm)")
+        key = _listing_key(ws, slug)
+        lines = usercache.get("list", key)  # the same files listed before: the same lines
+        if not (isinstance(lines, builtins.list) and all(isinstance(line, str) for line in lines)):
+            lines = _listing(ws, slug)
+            usercache.put("list", key, lines)
+        for line in lines:
+            _say(line)
     return 0
 
 
+def _listing(ws: Workspace, slug: str) -> builtins.list[str]:
+    from pnpgen.data.load import load_game
+    from pnpgen.data.model import is_placeholder
+    from pnpgen.faces.lookup import check_templates
+
+    game = load_game(ws, slug, art=False)  # counts and sizes: the pictures are not opened
+    check_templates(ws.templates, game)  # as a build would: a deck's template not there is an error
+    given = [slug, game.title, f"草案{game.draft}" if str(game.draft).strip() else "",
+             game.players if is_placeholder(game.players) or not game.players.strip() else f"{game.players}人"]
+    lines = ["  ".join(part for part in given if part)]
+    for deck in game.decks:
+        lines.append(f"    {deck.id:<16} {deck.name}  ×{deck.count}  ({deck.kind}, {deck.shape} "
+                     f"{deck.trim_mm[0]:g}×{deck.trim_mm[1]:g} mm)")
+    return lines
+
+
+def _listing_key(ws: Workspace, slug: str) -> str:
+    """What ``list`` shows of a game is made from: every file of data/<game>/ but its art (by
+    content), the names of the templates, fonts and layouts there are, and pnpgen's own source
+    (by size and time): the same key, the same lines. No picture is read."""
+    import hashlib
+
+    import pnpgen
+
+    h = hashlib.sha256(f"{pnpgen.__version__}\0{ws.root}\0{slug}".encode())
+    code = Path(pnpgen.__file__).parent
+    data = ws.data / slug
+    for top, folders, files in sorted(os.walk(code)):
+        folders.sort()
+        for name in sorted(files):
+            st = os.stat(os.path.join(top, name))
+            h.update(f"{top}/{name}:{st.st_size}:{st.st_mtime_ns}\0".encode())
+    for top, folders, files in os.walk(data):
+        folders[:] = sorted(f for f in folders if not (Path(top) == data and f == "art"))
+        for name in sorted(files):
+            path = Path(top) / name
+            h.update(f"{path.relative_to(data)}\0".encode() + path.read_bytes() + b"\0")
+    for folder in (ws.templates, ws.fonts, ws.root / "layouts"):
+        for top, folders, files in os.walk(folder):
+            folders.sort()
+            h.update("\0".join([top, *sorted(files)]).encode() + b"\1")
+    return h.hexdigest()[:40]
+
+
 def check(ws: Workspace, args: argparse.Namespace) -> int:
+    from pnpgen.data.load import load_game
+    from pnpgen.data.model import is_placeholder
     from pnpgen.engine.cache import Cache
     from pnpgen.engine.check import check_faces
     from pnpgen.engine.options import BuildOptions
@@ -245,6 +289,7 @@ def _sheet_format(fmt: str | None, out: Path | None) -> str:
 
 def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     """Write a deck's pieces to a spreadsheet, for designers moving their card list there."""
+    from pnpgen.data.load import load_game
     from pnpgen.data.spreadsheets import export_sheet as sheet_bytes
     from pnpgen.engine.output import atomic_write_bytes
     from pnpgen.errors import InputError, suggest

@@ -1,4 +1,4 @@
-"""A font's parsed tables come back from the cache by the file's content (pnpgen/fonttables.py):
+"""A font's parsed tables come back from the cache by the file's content (pnpgen/fonttables.py, usercache.py):
 the second process reads them instead of parsing the font, and measures and embeds the same."""
 
 from __future__ import annotations
@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 from reportlab.pdfbase import ttfonts
 
-from pnpgen import fonttables
+from pnpgen import fonttables, usercache
 
 FONT = Path(__file__).resolve().parents[2] / "fonts" / "NotoSans-Regular.ttf"
 
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch) -> Path:
-    monkeypatch.setenv("PNPGEN_FONT_CACHE", str(tmp_path / "fonts"))
-    return tmp_path / "fonts"
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache" / "fonts"
 
 
 def test_the_second_parse_reads_the_tables_and_measures_the_same(cache, monkeypatch):
@@ -46,4 +46,4 @@ def test_a_damaged_entry_is_parsed_again_and_rewritten(cache):
     finally:
         ttfonts.TTFont = saved
     assert calls == [1] and font.stringWidth("A", 10) > 0
-    assert fonttables._read(entry) is not None  # rewritten whole
+    assert usercache.get("fonts", entry.name) is not None  # rewritten whole
