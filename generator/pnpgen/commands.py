@@ -206,9 +206,10 @@ def _listing_key(ws: Workspace, slug: str) -> str:
     import hashlib
 
     import pnpgen
+    from pnpgen.resources import folder as package_folder
 
     h = hashlib.sha256(f"{pnpgen.__version__}\0{ws.root}\0{slug}".encode())
-    code = Path(pnpgen.__file__).parent
+    code = package_folder("pnpgen")
     data = ws.data / slug
     for top, folders, files in sorted(os.walk(code)):
         folders.sort()

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from pnpgen import safetext, usercache
+from pnpgen import resources, usercache
 from pnpgen.data.yamlhint import explain, quoted
 from pnpgen.errors import InputError, Where
 from pnpgen.safetext import control_char
@@ -139,8 +138,8 @@ CACHE_KIND = "yaml"
 # What reads a text: a file read again with the same reader gives the same values and positions,
 # so the machine's cache (usercache.py) keeps them by the text's content and this reader's code.
 _READER = b"".join([yaml.__version__.encode(), str(getattr(yaml, "CSafeLoader", None) is not None).encode(),
-                    *(Path(m.__file__).read_bytes() for m in (sys.modules[__name__], safetext)
-                      if m.__file__ is not None)])
+                    *(resources.folder("pnpgen").joinpath(*name).read_bytes()
+                      for name in (("data", "yamlsrc.py"), ("safetext.py",)))])
 
 
 def load_yaml(path: Path) -> Located:

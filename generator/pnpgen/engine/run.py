@@ -10,8 +10,6 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -49,6 +47,8 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
         return outcomes
     jobs = [(ws, slug, inputs, options, rulebook, out_root) for slug, inputs in todo]
     if options.jobs > 1 and len(todo) > 1:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
         inner = replace(options, jobs=1)
         jobs = [(ws, slug, inputs, inner, rulebook, out_root) for slug, inputs in todo]
         # the largest games first, so the workers finish together
@@ -166,12 +166,17 @@ class _Rulebook:
         self.key = ""
 
     def _pool(self) -> Any:
+        from concurrent.futures import ProcessPoolExecutor
+
         if self.pool is None:
             self.pool = self.warm.pool() if self.warm is not None else ProcessPoolExecutor(max_workers=1)
         return self.pool
 
     def prepare(self, game: Game) -> None:
-        if self.beside and game.draft_file.is_file():
+        """Start the rulebook's process ahead of the faces — unless the last build made a rulebook,
+        which this one may keep as it is (engine/bookkey.py): then only once it must be typeset."""
+        if self.beside and game.draft_file.is_file() and (self.warm is not None or self.before is None
+                                                          or "rulebook.pdf" not in self.before.documents):
             self._pool().submit(_prepare, self.ws, game)  # its errors are _typeset's too: they surface there
 
     def start(self, result: BuildResult) -> None:
@@ -204,6 +209,8 @@ class _Rulebook:
                                    "(add the draft there, or set draft_file in game.yaml)")
             return
         if self.future is not None:
+            from concurrent.futures.process import BrokenProcessPool
+
             try:
                 self.done = self.future.result()
             except BrokenProcessPool:
