@@ -32,7 +32,7 @@ machine wall times swell with its load, CPU times much less.
 - a repeated Tabletop Simulator export of populous with nothing changed (``--only export``).
 - the poker deck against its floor alone: ``--only poker``.
 
-``--only big`` (or ``games``, ``watch``, ``export``, ``poker``) measures one group of figures.
+``--only big`` (or ``games``, ``watch``, ``export``, ``poker``, ``list``) measures one group of figures.
 
 Every process runs as on a designer's machine: Python writes its bytecode (.pyc) on the first run
 and reuses it after, so PYTHONDONTWRITEBYTECODE is removed from the children's environment and one
@@ -145,7 +145,8 @@ def peak_rss_mb() -> float:
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--runs", type=int, default=5)
-    p.add_argument("--only", choices=("games", "big", "watch", "export", "poker"), help="measure one group of figures")
+    p.add_argument("--only", choices=("games", "big", "watch", "export", "poker", "list"),
+                   help="measure one group of figures")
     p.add_argument("--big", type=int, default=1000, help="distinct cards of the big deck")
     p.add_argument("--big-runs", type=int, default=3, help="runs of each big-deck figure")
     p.add_argument("--list-n", type=int, default=3000, help="cards of the workspace pnpgen list is timed in")
@@ -164,6 +165,8 @@ def main() -> None:
             rows += _watch(pnpgen, tmp, args.runs)
         if args.only in (None, "export"):
             rows += _export(pnpgen, tmp, args.runs)
+        if args.only == "list":  # (the big group measures it too)
+            rows += _list(pnpgen, tmp, args)
     _table(rows)
     print(f"\n{os.cpu_count()} cores, {args.runs} runs each ({args.big_runs} of the big deck), "
           f"Python {sys.version.split()[0]}")
@@ -178,17 +181,19 @@ def _games(pnpgen: list[str], tmp: Path, runs: int, poker_only: bool = False) ->
         timed(pnpgen + ["build", "--all", "--out", str(tmp / "warm-up")], REPO)
     timed(pnpgen + ["build", "--game", "bench", "--no-rulebook", "--out", str(tmp / "warm-up-poker")], ws)
     timed([sys.executable, str(REPO / "bench" / "floor_poker.py"), str(tmp / "warm-up-floor")], ws)
-    ratios, ours, floors = [], [], []
+    ratios, ours, floors, cpu_ratios = [], [], [], []
     for i in range(runs):
         out = tmp / f"poker-out-{i}"
-        t_ours, _ = timed(pnpgen + ["build", "--game", "bench", "--no-rulebook", "--out", str(out)], ws)
-        t_floor, _ = timed([sys.executable, str(REPO / "bench" / "floor_poker.py"), str(tmp / f"floor-{i}")], ws)
+        t_ours, _, c_ours = timed_cpu(pnpgen + ["build", "--game", "bench", "--no-rulebook", "--out", str(out)], ws)
+        t_floor, _, c_floor = timed_cpu([sys.executable, str(REPO / "bench" / "floor_poker.py"), str(tmp / f"floor-{i}")], ws)
         ours.append(t_ours)
         floors.append(t_floor)
         ratios.append(t_ours / t_floor)
+        cpu_ratios.append(c_ours / c_floor)
     rows.append(("poker deck: pnpgen (s)", ours, 0.0, ""))
     rows.append(("poker deck: hand-written floor (s)", floors, 0.0, ""))
     rows.append(("poker deck ÷ floor", ratios, 1.5, "×"))
+    rows.append(("poker deck ÷ floor, CPU", cpu_ratios, 1.5, "×"))
     if poker_only:
         return rows
 
@@ -232,22 +237,28 @@ def _big(pnpgen: list[str], tmp: Path, args: argparse.Namespace) -> list[tuple[s
         count.append(took)
         cpu["count"].append(used)
         shutil.rmtree(ws)
-    ws = big_deck.workspace(args.list_n, tmp / "big-list", args.art, pictures=False)  # list never opens them
-    timed(pnpgen + ["list"], ws)  # untimed: the first look at a new folder
-    listed, listed_cpu = [], []
-    for _ in range(args.runs):
-        took, _, used = timed_cpu(pnpgen + ["list"], ws)
-        listed.append(took)
-        listed_cpu.append(used)
+    listed = _list(pnpgen, tmp, args)
     return [(f"{n:,} illustrated cards, cold build (s)", cold, 10.0, "s"),
             (f"{n:,} cards, cold --jobs 1 ÷ --jobs 2", ratio, -1.7, "×"),
             (f"{n:,} cards, one card's text edited (s)", text, 1.0, "s"),
             (f"{n:,} cards, one count changed (s)", count, 1.0, "s"),
             (f"{n:,} cards, cold build peak RSS (MB)", rss, 400.0, "MB"),
-            (f"pnpgen list, {args.list_n:,} cards (s)", listed, 0.3, "s"),
             (f"{n:,} cards, cold build, CPU (s)", cpu["cold"], 0.0, "s"),
             (f"{n:,} cards, text edited, CPU (s)", cpu["text"], 0.0, "s"),
-            (f"{n:,} cards, count changed, CPU (s)", cpu["count"], 0.0, "s"),
+            (f"{n:,} cards, count changed, CPU (s)", cpu["count"], 0.0, "s"), *listed]
+
+
+def _list(pnpgen: list[str], tmp: Path, args: argparse.Namespace) -> list[tuple[str, list[float], float, str]]:
+    """``pnpgen list`` in a workspace of ``--list-n`` cards (no pictures: list never opens them);
+    the first run, untimed, is the first look at a new folder."""
+    ws = big_deck.workspace(args.list_n, tmp / "big-list", args.art, pictures=False)
+    timed(pnpgen + ["list"], ws)
+    listed, listed_cpu = [], []
+    for _ in range(args.runs):
+        took, _, used = timed_cpu(pnpgen + ["list"], ws)
+        listed.append(took)
+        listed_cpu.append(used)
+    return [(f"pnpgen list, {args.list_n:,} cards (s)", listed, 0.3, "s"),
             (f"pnpgen list, {args.list_n:,} cards, CPU (s)", listed_cpu, 0.0, "s")]
 
 
