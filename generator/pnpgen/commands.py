@@ -78,6 +78,14 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.errors import InputError
 
     warm = WarmRulebook()  # one rulebook process for every save: fonts parsed once
+    import signal
+    import threading
+
+    def stop(signum, frame):
+        raise SystemExit(128 + signum)  # SIGTERM: end like Ctrl-C, the rulebook's process with it
+
+    if threading.current_thread() is threading.main_thread():  # (a test may watch from a thread)
+        signal.signal(signal.SIGTERM, stop)
 
     def once() -> None:
         try:

@@ -18,7 +18,7 @@ class WarmRulebook:
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=1)
+            self._pool = ProcessPoolExecutor(max_workers=1, initializer=_end_with_parent)
             self.starts += 1
         return self._pool
 
@@ -42,6 +42,20 @@ class WarmRulebook:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _end_with_parent() -> None:
+    """In the worker: end when the process that started it ends, however it ends (Linux's
+    PR_SET_PDEATHSIG; elsewhere the worker ends when its queue closes)."""
+    import ctypes
+    import signal
+    import sys
+
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
 
 
 def _worker_facts() -> tuple[int, int]:
