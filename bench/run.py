@@ -278,21 +278,30 @@ WATCH_EDITS = [("count", "decks/town.yaml", "count: 6}", "count: 7}"),
 
 def _watch(pnpgen: list[str], tmp: Path, runs: int) -> list[tuple[str, list[float], float, str]]:
     """``pnpgen watch --game populous``: save → the build's summary line, for each kind of edit."""
-    import select
+    import queue
+    import threading
 
     ws = _copy_workspace(tmp / "watch-ws")
     proc = subprocess.Popen(pnpgen + ["watch", "--game", "populous"], cwd=ws, env=ENV, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, bufsize=1)
     assert proc.stdout is not None
+    lines: queue.Queue[tuple[float, str]] = queue.Queue()
 
-    def until(word: str, limit: float = 600.0) -> float:
+    def read(stream) -> None:  # each line with the time it arrived
+        for line in stream:
+            lines.put((time.perf_counter(), line))
+
+    threading.Thread(target=read, args=(proc.stdout,), daemon=True).start()
+
+    def until(word: str, limit: float = 900.0) -> float:
         end = time.perf_counter() + limit
         while time.perf_counter() < end:
-            ready, _, _ = select.select([proc.stdout], [], [], 1.0)
-            if ready:
-                line = proc.stdout.readline()
-                if word in line:
-                    return time.perf_counter()
+            try:
+                when, line = lines.get(timeout=1.0)
+            except queue.Empty:
+                continue
+            if word in line:
+                return when
         sys.exit(f"pnpgen watch said no {word!r} within {limit:g} s")
 
     times: dict[str, list[float]] = {kind: [] for kind, *_ in WATCH_EDITS}
