@@ -233,7 +233,8 @@ class _Rulebook:
         files, warnings, report, learned, used = self.done
         result.cache_files.update(self.cache.record("readings", k, v) for k, v in sorted(learned.items()))
         result.uses.update(self.cache.record_path("readings", k) for k in used)
-        files = {name: relative_proof(name, data, self.ws.root) for name, data in files.items()}
+        files = {name: relative_proof(name, data, self.ws.root) if isinstance(data, bytes) else data  # a kept
+                 for name, data in files.items()}  # file (cache.reuse: as on disk) was made relative when written
         bookkey.remember(self.cache, result, self.key, files, list(warnings), list(report), list(used))
         result.files.update(files)
         result.manifest["rulebook"] = {"files": sorted(files), "report": report}
