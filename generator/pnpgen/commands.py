@@ -37,7 +37,8 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
                          printer=printer.words() if printer is not None else "",
                          least_bleed_mm=printer.least_bleed_mm if printer is not None else 0.0, **given)
     dpi = {"min_dpi": args.min_dpi} if args.min_dpi is not None else {}  # None: --min-dpi not given
-    options = BuildOptions(sheet=sheet, jobs=args.jobs, **dpi, lang=args.lang, printer=printer)
+    options = BuildOptions(sheet=sheet, jobs=args.jobs, **dpi, lang=args.lang, printer=printer,
+                           stock=_stock(ws, getattr(args, "sheet", None), sheet.layout))
     slugs = ws.slugs() if args.all else [args.game]
     out_root = args.out or ws.root / "build"
     rulebook = None if args.no_rulebook else RulebookOptions(args.rules_only, args.creep, args.binding)
@@ -66,6 +67,19 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
         for line in o.changes:
             _say(f"  changed: {line}")
     return 0
+
+
+def _stock(ws: Workspace, name: str | None, layout: str):
+    """--sheet's sheet layout (None: not given, or ``grid``); one line for a bad or unknown name."""
+    from pnpgen.data.sheetlayouts import load_sheet
+    from pnpgen.errors import InputError
+
+    if name is None:
+        return None
+    if layout != "grid":
+        raise InputError(f"--sheet puts pieces into a sheet layout's slots, not with --layout {layout}", key="--sheet",
+                         expected="either --sheet NAME or --layout fold/sleeve")
+    return load_sheet(ws.root, name, lambda message, expected: InputError(message, key="--sheet", expected=expected))
 
 
 def watch(ws: Workspace, args: argparse.Namespace) -> int:

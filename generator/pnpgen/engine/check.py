@@ -12,7 +12,15 @@ from pnpgen.data.load import check_bleed
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.cache import Cache
-from pnpgen.engine.game import art_fingerprint, cached_nesting, cached_rendering, deck_on_paper, face_suffix
+from pnpgen.engine.game import (
+    art_fingerprint,
+    cached_nesting,
+    cached_rendering,
+    deck_on_paper,
+    deck_stock,
+    face_suffix,
+    stock_warnings,
+)
 from pnpgen.engine.options import BuildOptions
 from pnpgen.errors import InputError
 from pnpgen.faces.convert import convert_face
@@ -76,9 +84,10 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
         except InputError as e:
             out.add(e)
     nest_memo = cached_nesting(cache)  # the layouts the last build searched for
+    placed = []
     for deck in game.decks:
         try:
-            deck_on_paper(deck, options.sheet, nest_memo)
+            placed.append(deck_on_paper(deck, options.sheet, nest_memo, deck_stock(game, deck, options.stock)))
         except InputError as e:
             out.add(e)
     book: list[str] = []
@@ -87,5 +96,5 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
             book = rulebook_warnings(game, ws.fonts)
         except InputError as e:
             out.add(e)
-    out.warnings = list(dict.fromkeys(game.notes + renderer.warnings + book))
+    out.warnings = list(dict.fromkeys(game.notes + renderer.warnings + book + stock_warnings(placed, options.sheet)))
     return out

@@ -14,6 +14,7 @@ from typing import Any
 from pnpgen import fonts as fontreg
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
+from pnpgen.data.sheetlayouts import SheetStock, margin_warnings
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import prerender as parallel
 from pnpgen.engine.bom import bill_of_materials, bom_pages
@@ -21,7 +22,7 @@ from pnpgen.engine.cache import Cache, GameState, fingerprint, plan_key, sha
 from pnpgen.engine.cache import code as cache_code
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.engine.options import BuildOptions
-from pnpgen.errors import InputError
+from pnpgen.errors import InputError, Where
 from pnpgen.exports.order import BUILD_ORDER_COLUMNS, order_csv
 from pnpgen.faces import builtin
 from pnpgen.faces.convert import convert_faces
@@ -41,6 +42,7 @@ from pnpgen.impose.sheets import (
     shop_pages,
     sleeve_sheets,
 )
+from pnpgen.impose.slots import SlotLayout, slot_layout
 from pnpgen.impose.tiles import TilePlan, plan_tiles
 from pnpgen.memo import Memo
 from pnpgen.messages import msg
@@ -128,16 +130,33 @@ class DeckOnPaper:
     tiles: TilePlan | None
 
 
-def paper_layouts(game: Game, sheet: SheetOptions, nest_memo: Memo[list] | None = None) -> list[DeckOnPaper]:
+def paper_layouts(game: Game, sheet: SheetOptions, nest_memo: Memo[list] | None = None,
+                  stock: SheetStock | None = None) -> list[DeckOnPaper]:
     """Each deck's layout on the paper, or the error of a deck that fits nowhere: known before
-    anything is drawn, so a piece too large stops the build at once."""
-    return [deck_on_paper(deck, sheet, nest_memo) for deck in game.decks]
+    anything is drawn, so a piece too large stops the build at once. ``stock``: --sheet."""
+    return [deck_on_paper(deck, sheet, nest_memo, deck_stock(game, deck, stock)) for deck in game.decks]
 
 
-def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None = None) -> DeckOnPaper:
-    """The deck's layout on the paper; an InputError when its pieces fit nowhere. ``nest_memo``:
-    the nesting searches of earlier builds (``cached_nesting``)."""
+def deck_stock(game: Game, deck: Deck, stock: SheetStock | None) -> tuple[SheetStock, Where, str] | None:
+    """The sheet layout a deck goes on, where it was chosen and by which key: the deck file's
+    ``sheet:`` (``grid``: none), else --sheet, else game.yaml's ``sheet:``; None: the grid."""
+    if deck.sheet_where is not None:
+        return (deck.sheet, deck.sheet_where, "sheet") if deck.sheet is not None else None
+    if stock is not None:
+        return stock, Where(deck.source), "--sheet"
+    if game.options.get("sheet") is not None:
+        return game.options["sheet"], game.options["sheet_at"], "sheet"
+    return None
+
+
+def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None = None,
+                  stock: tuple[SheetStock, Where, str] | None = None) -> DeckOnPaper:
+    """The deck's layout on the paper; an InputError when its pieces fit nowhere, or not the
+    slots of its sheet layout (``stock``, from ``deck_stock``). ``nest_memo``: the nesting
+    searches of earlier builds (``cached_nesting``)."""
     spec = _spec(deck)
+    if stock is not None:
+        return DeckOnPaper(spec, slot_layout(stock[0], spec, sheet, stock[1], stock[2]), None)
     layout = choose_layout(spec, deck.count, sheet, deck.kind, nest_memo)
     tiles = None
     if layout is None and deck.kind in ("board", "tile"):
@@ -147,6 +166,12 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
                          f"on {sheet.paper.upper()} inside a {sheet.margin_mm:g} mm margin",
                          path=deck.source, expected="a larger --paper, or kind: board (split into tiles)")
     return DeckOnPaper(spec, layout, tiles)
+
+
+def stock_warnings(on_paper: list[DeckOnPaper], sheet: SheetOptions) -> list[str]:
+    """Each sheet layout whose slots reach into the printer's margin, once."""
+    stocks = {p.layout.stock.id: p.layout.stock for p in on_paper if isinstance(p.layout, SlotLayout)}
+    return [w for stock in stocks.values() for w in margin_warnings(stock, sheet.margin_mm)]
 
 
 def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[DeckOnPaper]) -> GamePlan:
@@ -167,7 +192,10 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
                         tuple(df.backs) if df.backs is not None else None, bleed, version_stamp(game), game.lang)
         fold: FoldLayout | None = None
         fold_or_sleeve: dict[str, Any] | None = None  # the manifest's layout record of a fold or sleeve deck
-        if tiles is not None:
+        if isinstance(layout, SlotLayout):  # a sheet layout: its slots, whatever --layout says
+            home = home_sheets(ds, layout, sheet, font, fontreg.string_width_mm)
+            sheets = -(-len(df.fronts) // layout.per_sheet)
+        elif tiles is not None:
             home = board_tiles(ds, tiles, sheet, font, _bold_font(game), fontreg.string_width_mm)
             sheets = len(df.fronts) * tiles.pages
         elif sheet.layout == "sleeve" and (sleeved := sleeve_sheets(ds, deck.kind, sheet, font, fontreg.string_width_mm)):
@@ -376,10 +404,10 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     font = game.fonts["gothic"]
     if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font
         default_font(font)
-    on_paper = paper_layouts(game, options.sheet, nest_memo)
+    on_paper = paper_layouts(game, options.sheet, nest_memo, options.stock)
     check_tiled(game, on_paper)
-    result = BuildResult(game, warnings=list(rendered.warnings), rendered=rendered, arts=arts,
-                         cache_files=cache_files, on_paper=on_paper)
+    result = BuildResult(game, warnings=list(rendered.warnings) + stock_warnings(on_paper, options.sheet),
+                         rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
         faces_ready(result)      # are imposed and drawn
     plan = impose_game(rendered, options, on_paper)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pnpgen.data.formats import MIN_DPI
+from pnpgen.data.sheetlayouts import SheetStock
 from pnpgen.impose.grid import SheetOptions
 from pnpgen.printers import Printer
 
@@ -15,6 +16,7 @@ class BuildOptions:
     sheet: SheetOptions = SheetOptions()
     min_dpi: float = MIN_DPI  # art printed below this resolution warns (--min-dpi)
     printer: Printer | None = None  # --printer: the profile every home page is corrected for
+    stock: SheetStock | None = None  # --sheet: the sheet layout every deck goes on (unless its file says sheet:)
     lang: str | None = None  # --lang: the game's language to build (None: its default_language)
     # How many worker processes: changes the speed, never the bytes, so it is not part of the
     # options' repr (the cache's fingerprint of what the output depends on).
