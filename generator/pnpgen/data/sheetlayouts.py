@@ -211,6 +211,8 @@ def load_sheet(root: Path | None, name: Any, where: Callable[[str, str | None], 
         if not isinstance(current, str) or not _NAME.match(current):
             raise blame(f"{v.show(current)} is not a sheet layout name", "a name such as a-one-51002")
         found = _find(root, current, skip)
+        if found is None and skip is not None and skip.stem == current:
+            raise blame(f"sheet layout {current!r} extends itself", "the name of another sheet layout")
         if found is None:
             raise blame(f"unknown sheet layout {current!r}", "one of " + ", ".join([GRID, *known_names(root)]))
         path, shown = found
