@@ -137,11 +137,17 @@ def test_a_bad_layout_is_one_line(tmp_path, capsys, text, where, says):
 
 
 def test_slots_in_the_printer_margin_warn(tmp_path, capsys):
-    """A 3×3 poker stock starting 2 mm from the edge builds, with one warning naming the slots."""
-    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML, 2))
+    """A 3×3 poker stock starting 2 mm from the edge (a deck's ``sheet:``) builds, with one
+    warning naming the slots; ``pnpgen check`` says the same."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML.replace("format: poker", "format: poker\nsheet: edge"), 2))
     (ws / "sheets").mkdir()
     (ws / "sheets" / "edge.yaml").write_text("extends: poker-3x3-a4\ngrid: {left: 2, top: 16.5}\n", encoding="utf-8")
-    assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "edge") == 0
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     err = capsys.readouterr().err
     warnings = [ln for ln in err.splitlines() if "margin" in ln]
     assert len(warnings) == 1 and "sheets/edge.yaml" in warnings[0] and "slot(s) 1, 4, 7" in warnings[0], err
+    pages = placements(ws / "build" / "test" / "cards.pdf")
+    assert _flat(_centres(pages[0])) == pytest.approx(_flat([(2 + 31.5, 16.5 + 44), (2 + 63 + 31.5, 16.5 + 44)]), abs=0.002)
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "warning: sheets/edge.yaml" in out and "slot(s) 1, 4, 7" in out, out
