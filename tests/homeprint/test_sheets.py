@@ -151,3 +151,17 @@ def test_slots_in_the_printer_margin_warn(tmp_path, capsys):
     assert run(ws, "check", "--game", "test") == 0
     out = capsys.readouterr().out
     assert "warning: sheets/edge.yaml" in out and "slot(s) 1, 4, 7" in out, out
+
+
+def test_a_sheet_layout_linked_from_outside_is_refused(tmp_path, capsys):
+    """sheets/x.yaml that is a link to a file outside the workspace is never read (issue 23)."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML, 2))
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("name: SECRET-TEXT\ngrid: {cols: 3, rows: 3, left: 10.5, top: 16.5, width: 63, height: 88}\n",
+                      encoding="utf-8")
+    (ws / "sheets").mkdir()
+    (ws / "sheets" / "x.yaml").symlink_to(secret)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "x") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "outside" in err and "SECRET-TEXT" not in err, err
+    assert not (ws / "build" / "test" / "cards.pdf").exists()
