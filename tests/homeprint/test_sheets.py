@@ -165,3 +165,28 @@ def test_a_sheet_layout_linked_from_outside_is_refused(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "outside" in err and "SECRET-TEXT" not in err, err
     assert not (ws / "build" / "test" / "cards.pdf").exists()
+
+
+def test_the_slug_goes_below_slots_that_take_the_top(tmp_path, capsys):
+    """A stock whose first row starts 6 mm from the top leaves no room for the slug there: it goes
+    in the free band at the bottom, the marks stop above it; with no band free either, a warning."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML, 9))
+    (ws / "sheets").mkdir()  # slots 6 to 282 mm down: the marks below them would run into the bottom band
+    (ws / "sheets" / "high.yaml").write_text("extends: poker-3x3-a4\ngrid: {top: 6, height: 92}\ntolerance: 4\n",
+                                             encoding="utf-8")
+    (ws / "sheets" / "full.yaml").write_text(
+        "extends: poker-3x3-a4\ngrid: {top: 8, height: 93}\ntolerance: 5\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "high") == 0
+    assert "slug" not in capsys.readouterr().err
+    pdf = reader(ws / "build" / "test" / "cards.pdf")
+    from pdfprobe import text_positions
+
+    slug = [(t, y) for t, x, y in text_positions(pdf.pages[0]) if "100" in t or "テストカード" in t]
+    assert slug and all(297 - 5 - 6 - 0.01 <= y <= 297 - 5 for t, y in slug), slug  # the bottom band
+    lines = stroked_lines(pdf, pdf.pages[0])
+    below = [(y1, y2) for x1, y1, x2, y2 in lines if abs(x1 - x2) < 1e-6 and round(x1, 2) in (10.5, 73.5, 136.5, 199.5)
+             and min(y1, y2) > 6 + 3 * 92]  # the marks below the block, on the trim lines
+    assert below and all(max(y1, y2) <= 297 - 5 - 6 + 1e-3 for y1, y2 in below), below  # stop above the band
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "full") == 0
+    err = capsys.readouterr().err
+    assert "sheets/full.yaml" in err and "no 6 mm band" in err, err

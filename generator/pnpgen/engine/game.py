@@ -169,9 +169,13 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
 
 
 def stock_warnings(on_paper: list[DeckOnPaper], sheet: SheetOptions) -> list[str]:
-    """Each sheet layout whose slots reach into the printer's margin, once."""
-    stocks = {p.layout.stock.id: p.layout.stock for p in on_paper if isinstance(p.layout, SlotLayout)}
-    return [w for stock in stocks.values() for w in margin_warnings(stock, sheet.margin_mm)]
+    """Each sheet layout whose slots reach into the printer's margin, or leave no band above or
+    below them for the slug, once."""
+    layouts = {p.layout.stock.id: p.layout for p in on_paper if isinstance(p.layout, SlotLayout)}
+    out = [w for lay in layouts.values() for w in margin_warnings(lay.stock, sheet.margin_mm)]
+    return out + [f"{lay.stock.source}: sheet layout {lay.stock.id}: its slots leave no {sheet.slug_mm:g} mm band "
+                  "above or below them for the slug (how to print, scale bars, version stamp); it prints over the "
+                  "top slots" for lay in layouts.values() if not lay.slug_room(sheet)]
 
 
 def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[DeckOnPaper]) -> GamePlan:

@@ -5,7 +5,7 @@ and cut marks drawn by grid.cut_marks round the slots' trim."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pnpgen.data.sheetlayouts import SheetSlot, SheetStock
 from pnpgen.errors import InputError, Where
@@ -48,14 +48,36 @@ class SlotLayout:
         """The back of slot ``index``: the front's placement mirrored for the flip, as on the grid."""
         return back_transform(self.transform(index), self.piece_mm[0], duplex, self.paper_mm)
 
+    def top_free(self, sheet: SheetOptions) -> bool:
+        """Whether the slots leave the slug's band at the top of the printable area free."""
+        return min(s.y for s in self.stock.slots) >= sheet.margin_mm + sheet.slug_mm - 1e-9
+
+    def slug_y(self, sheet: SheetOptions) -> float | None:
+        """Where the slug's band starts: None for the top of the printable area (as on the grid)
+        when the slots leave it free, else the band at the bottom if the slots leave that free;
+        None again when neither is (``slug_room`` is False: the build warns)."""
+        if self.top_free(sheet):
+            return None
+        band = self.paper_mm[1] - sheet.margin_mm - sheet.slug_mm
+        return band if max(s.y + s.h for s in self.stock.slots) <= band + 1e-9 else None
+
+    def slug_room(self, sheet: SheetOptions) -> bool:
+        return self.top_free(sheet) or self.slug_y(sheet) is not None
+
     def cut_marks(self, n: int, sheet: SheetOptions) -> list[Straight]:
-        """Cut marks round the trim of the first ``n`` slots (none when the layout says marks: false)."""
+        """Cut marks round the trim of the first ``n`` slots (none when the layout says marks:
+        false), kept out of the slug's band wherever it goes."""
         if not self.marks or n <= 0:
             return []
         used = [_as_grid_slot(s, i) for i, s in enumerate(self.stock.slots[:n])]
         block = SheetLayout(self.paper_mm, (used[0].w, used[0].h), False, len(used), 1, (0.0, 0.0),
                             self.sheet_bleed_mm, used)
-        return cut_marks(block, sheet)
+        band = self.slug_y(sheet)
+        if band is None:
+            return cut_marks(block, sheet)
+        lines = cut_marks(block, replace(sheet, slug_mm=0.0))  # the slug is at the bottom: marks stop above it
+        return [Straight(ln.x1, min(ln.y1, band), ln.x2, min(ln.y2, band)) for ln in lines
+                if min(ln.y1, ln.y2) < band and (ln.x1, min(ln.y1, band)) != (ln.x2, min(ln.y2, band))]
 
 
 def _as_grid_slot(s: SheetSlot, i: int) -> Slot:
