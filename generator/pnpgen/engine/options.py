@@ -16,6 +16,7 @@ class BuildOptions:
     sheet: SheetOptions = SheetOptions()
     min_dpi: float = MIN_DPI  # art printed below this resolution warns (--min-dpi)
     printer: Printer | None = None  # --printer: the profile every home page is corrected for
+    cutter: str = ""  # --marks silhouette | cricut: cut files for a hobby cutting machine (impose/cutter.py)
     stock: SheetStock | None = None  # --sheet: the sheet layout every deck goes on (unless its file says sheet:)
     lang: str | None = None  # --lang: the game's language to build (None: its default_language)
     # How many worker processes: changes the speed, never the bytes, so it is not part of the
