@@ -190,3 +190,11 @@ def test_the_slug_goes_below_slots_that_take_the_top(tmp_path, capsys):
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "full") == 0
     err = capsys.readouterr().err
     assert "sheets/full.yaml" in err and "no 6 mm band" in err, err
+
+
+@pytest.mark.parametrize("other", [["--layout", "fold"], ["--marks", "silhouette"]])
+def test_sheet_does_not_combine_with_fold_or_a_cutter(tmp_path, capsys, other):
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML, 2))
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "poker-3x3-a4", *other) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--sheet" in err and other[1] in err, err
