@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen import fonts as fontreg
-from pnpgen.data import i18n, layouts
+from pnpgen.data import i18n, ink, layouts, lint
 from pnpgen.data import validate as v
 from pnpgen.data.art import check_art
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
@@ -33,6 +33,8 @@ GAME_KEYS = {
     "stamp": "true or false: the version stamp on home sheets",
     "printer": "a profile name of printers.yaml (see pnpgen calibrate)",
     "sheet": "a sheet layout (sheets/<name>.yaml or built-in) every deck goes on, or grid",
+    "ink": "the ink saver's figures (--ink): {large, keep, art_keep} (docs/home-printing.md)",
+    "lint": "the print lint's figures: false, or {min_stroke, min_text, safe, thin_stroke} (docs/data-format.md)",
     "languages": "language codes, e.g. [ja, en]", "default_language": "one of languages",
     "latin_gap": "em between Japanese and Latin, e.g. 0.25",
 }
@@ -157,7 +159,9 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
                  "printer": str(_parse(doc, ("printer",), v.label, data["printer"], "printer")) if data.get("printer") else None,
                  "printer_at": doc.where(("printer",)),
                  "sheet": _sheet(ws, doc, data) if "sheet" in data else None,
-                 "sheet_at": doc.where(("sheet",))},
+                 "sheet_at": doc.where(("sheet",)),
+                 "ink": ink.figures(data.get("ink"), lambda keypath, parse, value, key: _parse(doc, keypath, parse, value, key)),
+                 "lint": lint.settings(data.get("lint"), lambda keypath, parse, value, key: _parse(doc, keypath, parse, value, key))},
         lang=translations.lang,
         languages=translations.languages,
         latin_gap=translations.latin_gap,

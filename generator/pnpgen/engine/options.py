@@ -9,6 +9,7 @@ from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.sheetlayouts import SheetStock
 from pnpgen.impose.grid import SheetOptions
 from pnpgen.printers import Printer
+from pnpgen.svg.ink import InkSaver
 
 
 @dataclass(frozen=True)
@@ -17,6 +18,7 @@ class BuildOptions:
     min_dpi: float = MIN_DPI  # art printed below this resolution warns (--min-dpi)
     printer: Printer | None = None  # --printer: the profile every home page is corrected for
     cutter: str = ""  # --marks silhouette | cricut: cut files for a hobby cutting machine (impose/cutter.py)
+    ink: InkSaver | None = None  # --ink: the home sheets also drawn by the ink saver (into ink-saver/)
     stock: SheetStock | None = None  # --sheet: the sheet layout every deck goes on (unless its file says sheet:)
     lang: str | None = None  # --lang: the game's language to build (None: its default_language)
     # How many worker processes: changes the speed, never the bytes, so it is not part of the
