@@ -135,7 +135,8 @@ def test_a_block_taller_than_a_page_is_named_not_a_traceback(tmp_path, capsys, t
                          "◇テストカード（１１枚）", "◇テストカード（１１枚）\n" + tail.strip()), encoding="utf-8")
     assert run(ws, "build", "--game", "test") == 2
     err = capsys.readouterr().err
-    assert "draft.txt: the rulebook has a block taller than an A5 page (" in err and block in err, err
+    where = "draft.txt:14: the rulebook" if tail.startswith("□") else "draft.txt: the rulebook"  # the diagram's line
+    assert f"{where} has a block taller than an A5 page (" in err and block in err, err
     assert "Traceback" not in err and not (ws / "build" / "test").exists()
 
 

@@ -332,6 +332,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         a5, n_pages = render(builder.story(), meta, fonts)
     except LayoutError as e:  # one block no page holds: platypus cannot split it
         raise InputError(f"the rulebook has a block taller than an A5 page ({_block(e)})", path=path,
+                         line=getattr(e, "draft_line", None) or None,
                          expected="diagrams of at most 30 lines; names and words short enough to wrap") from None
     warnings += [_unplaced(game, spec) for spec in settings.figures if spec not in builder.figures_placed]
     sides = booklet.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True)

@@ -3,6 +3,7 @@ character grid, pictures of the pieces (Form XObjects) and the index of terms.""
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -20,6 +21,7 @@ from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.styles import (
     ACCENT,
+    BODY_LEADING,
     INK,
     LATIN_GAP,
     LOOSE_WORD_SPACE,
@@ -37,6 +39,13 @@ PREFIX = "〘"  # stands for the first-line indent or term in the line breaker (
 
 
 # ---------------------------------------------------------------- line setting
+
+
+def sketching(canv) -> bool:
+    """The document is in its first pass (``document.RulebookDoc``): only where things fall
+    counts (the contents' and index's page numbers), the text and pictures need not be drawn."""
+    return bool(getattr(canv, "sketch", False))
+
 
 
 def _visible(text: str) -> int:
@@ -247,8 +256,9 @@ class JPara(Flowable):
     def __init__(self, text: str, font: str, size: float, leading: float, *, color=INK,
                  first_indent: float = 0.0, left: float = 0.0, prefix: str = "", prefix_font: str | None = None,
                  prefix_x: float = 0.0, lines: list[tuple[int, int]] | None = None, first: bool = True,
-                 last: bool = True, indexed: bool = False, lang: str = "ja"):
+                 last: bool = True, indexed: bool = False, lang: str = "ja", page: tuple[str, dict] | None = None):
         super().__init__()
+        self.page = page  # (key, pages): the page its first line is drawn on goes to pages[key]
         self.lang, self.latin = lang, is_latin(lang)
         self.indexed = indexed  # its 【terms】 go to the index (the rules' text; not the appendix)
         self.text, self.font, self.size, self.leading = text, font, size, leading
@@ -258,6 +268,7 @@ class JPara(Flowable):
         # JLREQ's 約物 widths and 和欧間 when the font's marks are full-width (the jlreq style's
         # BIZ UD明朝); a proportional face (BIZ UDP明朝) sets the marks at its own widths
         self.jlreq = not self.latin and full_width_marks(font)
+        self.on_grid = abs(leading - BODY_LEADING) < 1e-6  # set at the body's 行送り: on the line grid
 
     def _measure(self, ch: str) -> float:
         return pdfmetrics.stringWidth(ch, glyphs.font_for(ch, self.font), self.size)
@@ -295,7 +306,7 @@ class JPara(Flowable):
         kw = dict(color=self.color, first_indent=self.first_indent, left=self.left, prefix=self.prefix,
                   prefix_font=self.prefix_font, prefix_x=self.prefix_x, indexed=self.indexed, lang=self.lang)
         return [JPara(self.text, self.font, self.size, self.leading, lines=self.lines[:fit], first=self.first,
-                      last=False, **kw),
+                      last=False, page=self.page, **kw),
                 JPara(self.text, self.font, self.size, self.leading, lines=self.lines[fit:], first=False,
                       last=self.last, **kw)]
 
@@ -318,6 +329,10 @@ class JPara(Flowable):
 
     def draw(self):
         c = self.canv
+        if self.page is not None and self.first:
+            self.page[1][self.page[0]] = c.getPageNumber()
+        if sketching(c):
+            return
         mask = self._accent_mask()
         for i, (s, e) in enumerate(self.lines):
             line = self.text[s:e].rstrip(" ") + (lb.HYPHEN_CHAR if hyphenated(self.text, e) else "")
@@ -428,6 +443,12 @@ def _runs(text: str, flags: list[bool]) -> list[tuple[str, bool]]:
 # ---------------------------------------------------------------- headings and diagrams
 
 
+def grid_lines(height: float, pitch: float = BODY_LEADING) -> float:
+    """``height`` rounded up to whole lines of the body's line grid (a heading, a sub-heading:
+    the body text after it stays on the grid)."""
+    return math.ceil(height / pitch - 0.02) * pitch
+
+
 class Heading(Flowable):
     """A numbered heading that feeds the contents, the PDF outline and the running header."""
 
@@ -441,28 +462,32 @@ class Heading(Flowable):
         self.bar, self.rule = bar, rule
         self.toc_text = f"{number}{gap}{text}" if number else text  # gap: an en space in Latin faces
         self._para = Paragraph(glyphs.markup(self.toc_text, style.fontName), style)
-        self.spaceBefore, self.spaceAfter = space_before, space_after
+        self.spaceBefore, self.gap_after = space_before, space_after
+        self.spaceAfter = 0  # taken into its grid lines (``grid_lines``)
         self.keepWithNext = 1
+        self.on_grid = True
 
     def wrap(self, aw, ah):
         self._indent = 3.2 * mm if self.bar else 0
         _, h = self._para.wrap(aw - self._indent, ah)
-        self.width, self.height = aw, h + (2.2 * mm if self.rule else 0)
+        self._own = h + (2.2 * mm if self.rule else 0)
+        self.width, self.height = aw, grid_lines(self._own + self.gap_after)
         return self.width, self.height
 
     def draw(self):
         c = self.canv
         if self.pages is not None:
             self.pages[self.key] = c.getPageNumber()
+        base = (self.height - self._own - self.gap_after) / 2 + self.gap_after  # centred in its lines
         extra = 2.2 * mm if self.rule else 0
-        self._para.drawOn(c, self._indent, extra)
+        self._para.drawOn(c, self._indent, base + extra)
         if self.bar:
             c.setFillColor(ACCENT)
-            c.rect(0, extra + 1, 1.3 * mm, self.height - extra - 2, stroke=0, fill=1)
+            c.rect(0, base + extra + 1, 1.3 * mm, self._own - extra - 2, stroke=0, fill=1)
         if self.rule:
             c.setStrokeColor(ACCENT)
             c.setLineWidth(0.8)
-            c.line(0, 0.8 * mm, self.width, 0.8 * mm)
+            c.line(0, base + 0.8 * mm, self.width, base + 0.8 * mm)
 
 
 class PageNumber(Flowable):
@@ -497,6 +522,8 @@ class Diagram(Flowable):
         self.rows = [[(col - strip, ch) for col, ch in r] for r in rows]
         self.cols = max((col + self._span(ch) for r in self.rows for col, ch in r), default=0)
         self.pad = 2.2 * mm
+        self.on_grid = True  # starts on a line of the body's grid
+        self.draft_line = 0  # the draft line it was set from, for a message
 
     @staticmethod
     def _span(ch: str) -> int:
@@ -517,6 +544,8 @@ class Diagram(Flowable):
 
     def draw(self):
         c = self.canv
+        if sketching(c):
+            return
         half = self.size / 2  # points per half cell
         room = self.width - self.left
         box_w = min(room, self.cols * half + 2 * self.pad + 4 * mm)
@@ -595,6 +624,8 @@ class Faces(Flowable):
         return self.width, self.height
 
     def draw(self):
+        if sketching(self.canv):
+            return
         tw = self.picture.trim_mm[0] * PT * self.scale
         for i, (side, art) in enumerate(self.faces):
             place_face(self.canv, f"face-{self.deck_id}-{side}", art, self.picture, i * (tw + self.GAP), 0,
@@ -635,6 +666,8 @@ class Figure(Flowable):
         return self.width, self.height
 
     def draw(self):
+        if sketching(self.canv):
+            return
         x0 = (self.width - self.w_mm * PT * self.scale) / 2
         for deck_id, picture, number, x, y, rot in self.placed:
             tw, th = picture.trim_mm
