@@ -441,7 +441,7 @@ def test_title_and_player_mismatch_are_warned():
     game.draft, game.players = 11, "2-5"
     r = build_rulebook(game, FONTS, rules_only=True)
     assert any("草案１２" in w and "11" in w for w in r.warnings)
-    assert any("3〜5人用" in w and "2-5" in w for w in r.warnings)
+    assert any("the draft says 3 to 5 players" in w and "2-5" in w for w in r.warnings)
 
 
 # ---------------------------------------------------------------- options and bad input

@@ -192,3 +192,17 @@ def test_a_one_line_paragraph_under_a_heading_keeps_with_the_next():
     story = [head, long_, after]
     _two_lines_under_headings(story)
     assert not getattr(long_, "keepWithNext", 0)
+
+
+def test_preparing_the_rulebook_process_does_not_read_the_draft(tmp_path, monkeypatch):
+    """The rulebook's process loads its fonts before the faces arrive without reading the draft:
+    the draft is read once, when the book is set."""
+    from conftest import make_workspace
+    from pnpgen.rulebook import book
+
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    game = load_game(Workspace(ws), "test")
+    reads: list[object] = []
+    monkeypatch.setattr(book, "read_draft", lambda *a, **k: reads.append(a))
+    book.prepare(game, ws / "fonts")
+    assert reads == []
