@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 
 from reportlab.lib.units import mm
-from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Spacer
+from reportlab.platypus import BaseDocTemplate, Frame, KeepTogether, PageTemplate, Spacer
 from reportlab.platypus.doctemplate import ActionFlowable, LayoutError
 
 from pnpgen.messages import msg
@@ -81,7 +81,10 @@ class GridFrame(Frame):
         return s
 
     def _snap(self, flowable) -> None:
-        if not getattr(flowable, "on_grid", False) or self._atTop:
+        first = flowable
+        while isinstance(first, KeepTogether) and first._content:  # a heading kept with its text
+            first = first._content[0]
+        if not getattr(first, "on_grid", False) or self._atTop:
             return
         s = self._space_before(flowable)
         top: float = self._y2 - self._topPadding

@@ -808,7 +808,7 @@ class TermIndex(IndexingFlowable):
             rows.append([Paragraph(glyphs.markup(shown, st["index"].fontName) if term else "", st["index"]),
                          Paragraph((", " if self.latin else "、").join(str(p) for p in pages), st["index_page"])])
         t = Table(rows, colWidths=[aw * 0.7, aw * 0.3])
-        t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), self.font, 8),  # else Table sets Helvetica
+        t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), self.font, 8), ("VALIGN", (0, 0), (-1, -1), "TOP"),  # else Helvetica
                                ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                                ("TOPPADDING", (0, 0), (-1, -1), 0.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 0.5),
                                *style]))

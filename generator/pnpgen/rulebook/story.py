@@ -111,6 +111,16 @@ def reduction(scale: float) -> int:
     return max(1, math.ceil(1 / scale - 1e-6))
 
 
+class GridKeep(KeepTogether):
+    """Flowables kept on one page, measured as the line grid will place them: each that starts
+    on a grid line (``on_grid``) may be moved down by up to a line's pitch."""
+
+    def wrap(self, aW, aH):
+        w, h = super().wrap(aW, aH)
+        self._H += BODY_LEADING * sum(1 for f in self._content if getattr(f, "on_grid", False))
+        return w, h
+
+
 def _on_grid(f: Flowable) -> Flowable:
     """``f`` starts on a line of the body pages' grid (``document.GridFrame``)."""
     f.on_grid = True  # type: ignore[attr-defined]
@@ -266,7 +276,7 @@ class StoryBuilder:
         key = self.node_key(node) if node is not None else self.key()
         return [CondPageBreak(45 * mm),
                 self.indexed(Heading(number, self.typo(title), 0, self.st["h1"], mark=mark, key=key, rule=True,
-                                     space_before=10, space_after=6, gap=self.marks.gap, pages=self.pages), title)]
+                                     space_before=10, space_after=4.5, gap=self.marks.gap, pages=self.pages), title)]
 
     def step_heading(self, number: str, title: str, node: object = None) -> Flowable:
         key = self.node_key(node) if node is not None else self.key()
@@ -281,6 +291,8 @@ class StoryBuilder:
             if isinstance(child, Step):
                 out.append(CondPageBreak(30 * mm))
                 out.append(self.step_heading(f"{n}.{child.number}", child.title, child))
+                if len(out) == 4:  # right under the section's heading: no blank grid line between them
+                    out[-1].spaceBefore = 0
                 out += self.blocks(child.children)
                 out += self.figures_after(child.title)
             elif isinstance(child, Component):  # a ◇ entry outside a components section cannot occur
@@ -304,7 +316,7 @@ class StoryBuilder:
             if spec.caption:
                 caption = self.p(self.label("figure", caption=self.typo(spec.caption)), "caption")
                 part += [Spacer(1, 2), self.indexed(caption, spec.caption)]
-            out.append(KeepTogether(part + [Spacer(1, 4)]))
+            out.append(GridKeep(part + [Spacer(1, 4)]))
         return out
 
     def pictured(self, row: ComponentRow) -> list[str]:
@@ -333,14 +345,14 @@ class StoryBuilder:
         extra = [r for r in self.rows if r.stated is None and not r.description and _data_only(r)]
         for row in self.rows:
             if row not in extra:
-                out.append(KeepTogether(self.component(row)))
+                out.append(GridKeep(self.component(row)))
         if extra:
             out.append(Spacer(1, 6))
             head = Paragraph(_marked(self.marks.other, self.label("other_components"), self.st["h3"].fontName),
                              self.st["h3"])
-            out.append(KeepTogether([head] + self.component(extra[0])))
+            out.append(GridKeep([head] + self.component(extra[0])))
             for row in extra[1:]:
-                out.append(KeepTogether(self.component(row)))
+                out.append(GridKeep(self.component(row)))
         return out
 
     def component(self, row: ComponentRow) -> list[Flowable]:
@@ -358,7 +370,8 @@ class StoryBuilder:
             ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
         ])
         head.on_grid = True  # one grid line: the description beside the picture is on the grid
-        out: list[Flowable] = [Spacer(1, 6), head]
+        head.spaceBefore = 6  # (none at a page's top)
+        out: list[Flowable] = [head]
         text: list[Flowable] = []
         for label, draft_n in row.mismatches:
             text.append(JPara(self.label("count_differs", part=label, count=draft_n), self.fonts.gothic,
