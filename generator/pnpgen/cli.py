@@ -17,6 +17,7 @@ from pnpgen.data import validate
 from pnpgen.data.formats import BLEED_MM, MIN_DPI, PAPER_SIZES
 from pnpgen.data.workspace import find_workspace
 from pnpgen.errors import InputError, suggest
+from pnpgen.impose.cutter import silhouette_option
 from pnpgen.impose.sleeve import sleeve_option
 from pnpgen.safetext import shown
 
@@ -221,8 +222,13 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--duplex", type=_choice, choices=["long", "short", "none"], default="long",
                    help="how the printer turns the sheet for the backs: long or short edge, or none for one-sided "
                         "sheets (default long)")
-    p.add_argument("--marks", type=_choice, choices=["jp", "western", "none"], default="jp",
-                   help="cut marks: Japanese double トンボ, single western crop marks, or none (default jp)")
+    p.add_argument("--marks", type=_choice, choices=["jp", "western", "none", "silhouette", "cricut"], default="jp",
+                   help="cut marks: Japanese double トンボ, single western crop marks, or none (default jp); "
+                        "silhouette: Silhouette Print & Cut registration marks and cut files (cut/*.svg, *.dxf); "
+                        "cricut: Print Then Cut images and cut outlines (cut/*.png, *.svg)")
+    p.add_argument("--silhouette-marks", type=validate.option(silhouette_option),
+                   help="registration mark figures for --marks silhouette, e.g. inset=10mm,length=0.33in "
+                        "(inset, square, length, thickness, keepout)")
     p.add_argument("--margin", type=validate.option(validate.margin_option), default=5.0, help="unprintable margin of the printer (default 5mm)")
     p.add_argument("--bleed", type=validate.option(validate.bleed_option), default=None,
                    help=f"bleed around each piece (default {BLEED_MM:g}mm)")

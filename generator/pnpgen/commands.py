@@ -22,22 +22,41 @@ def _warn(text: str) -> None:
     print(f"pnpgen: warning: {shown(text)}", file=sys.stderr, flush=True)
 
 
+def cutter_marks(args: argparse.Namespace) -> str:
+    """``silhouette`` or ``cricut`` for a cutting machine's marks and files (grid sheets only), else ""."""
+    from pnpgen.errors import InputError
+
+    cutter = args.marks if args.marks in ("silhouette", "cricut") else ""
+    if getattr(args, "silhouette_marks", None) is not None and cutter != "silhouette":
+        raise InputError("--silhouette-marks without --marks silhouette", key="--silhouette-marks",
+                         expected="--marks silhouette, or no --silhouette-marks")
+    layout = getattr(args, "layout", "grid")
+    if cutter and layout != "grid":
+        raise InputError(f"--marks {cutter} cuts grid sheets, not --layout {layout}", key="--marks",
+                         expected="--layout grid (print fronts and backs duplex, cut from the front)")
+    return cutter
+
+
 def build(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.fresh import sort_games
     from pnpgen.engine.options import BuildOptions, RulebookOptions
+    from pnpgen.impose.cutter import SILHOUETTE
     from pnpgen.impose.grid import SheetOptions
     from pnpgen.printers import load_printer
 
     printer = load_printer(ws.root, args.printer) if getattr(args, "printer", None) else None
     given = {"bleed_mm": args.bleed} if args.bleed is not None else {}  # None: --bleed not given
+    cutter = cutter_marks(args)
     sheet = SheetOptions(paper=printer.paper if printer is not None and printer.paper else args.paper,
                          duplex=printer.duplex if printer is not None and printer.duplex else args.duplex,
-                         marks=args.marks, margin_mm=args.margin, layout=getattr(args, "layout", "grid"),
+                         marks="jp" if cutter == "cricut" else args.marks, margin_mm=args.margin,
+                         layout=getattr(args, "layout", "grid"),
+                         silhouette=(getattr(args, "silhouette_marks", None) or SILHOUETTE) if cutter == "silhouette" else None,
                          sleeve_mm=(args.sleeve.w, args.sleeve.h) if getattr(args, "sleeve", None) else None,
                          printer=printer.words() if printer is not None else "",
                          least_bleed_mm=printer.least_bleed_mm if printer is not None else 0.0, **given)
     dpi = {"min_dpi": args.min_dpi} if args.min_dpi is not None else {}  # None: --min-dpi not given
-    options = BuildOptions(sheet=sheet, jobs=args.jobs, **dpi, lang=args.lang, printer=printer)
+    options = BuildOptions(sheet=sheet, jobs=args.jobs, **dpi, lang=args.lang, printer=printer, cutter=cutter)
     slugs = ws.slugs() if args.all else [args.game]
     out_root = args.out or ws.root / "build"
     rulebook = None if args.no_rulebook else RulebookOptions(args.rules_only, args.creep, args.binding)

@@ -15,6 +15,7 @@ class BuildOptions:
     sheet: SheetOptions = SheetOptions()
     min_dpi: float = MIN_DPI  # art printed below this resolution warns (--min-dpi)
     printer: Printer | None = None  # --printer: the profile every home page is corrected for
+    cutter: str = ""  # --marks silhouette | cricut: cut files for a hobby cutting machine (impose/cutter.py)
     lang: str | None = None  # --lang: the game's language to build (None: its default_language)
     # How many worker processes: changes the speed, never the bytes, so it is not part of the
     # options' repr (the cache's fingerprint of what the output depends on).
@@ -25,6 +26,11 @@ class BuildOptions:
         """The one bleed of the build (``--bleed``, ``SheetOptions.bleed_mm``): drawn round every
         face, in the shop files' BleedBox, and wanted round each piece on the home sheets."""
         return self.sheet.bleed_mm
+
+
+# The files a game's rulebook step writes (rulebook.book.build_rulebook): a build told to leave
+# the rulebook out (--no-rulebook) keeps the last ones instead of deleting them.
+RULEBOOK_FILES = ("rulebook.pdf", "rulebook-booklet.pdf", "proof.txt")
 
 
 @dataclass(frozen=True)

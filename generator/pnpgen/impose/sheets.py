@@ -160,6 +160,8 @@ def sheet_stamp(stamp: str, faces: Iterable[str]) -> str:
 def _duplex_words(sheet: SheetOptions, two_sided: bool, lang: str) -> str:
     """The print instruction: 片面 or how to flip, and the printer profile the sheet is made for."""
     words = msg(f"sheet.duplex.{sheet.duplex}", lang) if two_sided else msg("sheet.one_sided", lang)
+    if sheet.silhouette is not None:  # a print-and-cut sheet: what the machine scans, and which side it cuts
+        words += " · " + msg("sheet.silhouette", lang, inset=f"{sheet.silhouette.inset_mm:g}")
     return f"{words} · {msg('sheet.printer', lang, printer=sheet.printer)}" if sheet.printer else words
 
 
@@ -176,6 +178,8 @@ def slug(instruction: str, note: str, stamp: str, paper: tuple[float, float], sh
     the paper is set smaller (down to SLUG_LEAST_PT), never shortened."""
     x0, x1 = sheet.margin_mm, paper[0] - sheet.margin_mm
     top = sheet.margin_mm if y is None else y
+    if sheet.slug_at is not None and y is None:  # a print-and-cut sheet: clear of the registration marks
+        x0, top = sheet.slug_at
     bar_y = top + 1.6
     items: list[Item] = []
     x = x1
