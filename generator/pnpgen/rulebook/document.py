@@ -18,8 +18,9 @@ from reportlab.platypus.doctemplate import ActionFlowable, LayoutError
 from pnpgen.messages import msg
 from pnpgen.pdf import settings
 from pnpgen.rulebook import glyphs
-from pnpgen.rulebook.flowables import PT, Heading, index_terms, place_face, sketching
+from pnpgen.rulebook.flowables import Heading, index_terms, sketching
 from pnpgen.rulebook.pictures import DeckPicture
+from pnpgen.rulebook.piecepics import place_face
 from pnpgen.rulebook.styles import (
     ACCENT,
     BODY_LEADING,
@@ -35,6 +36,7 @@ from pnpgen.rulebook.styles import (
     RULE,
     Fonts,
 )
+from pnpgen.units import PT_PER_MM as PT  # points per millimetre
 
 
 @dataclass

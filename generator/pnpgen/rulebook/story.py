@@ -29,9 +29,6 @@ from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings
 from pnpgen.rulebook.flowables import (
     Diagram,
-    Faces,
-    Figure,
-    FittedFaces,
     Heading,
     JPara,
     PageNumber,
@@ -41,6 +38,7 @@ from pnpgen.rulebook.flowables import (
     terms,
 )
 from pnpgen.rulebook.pictures import DeckPicture
+from pnpgen.rulebook.piecepics import Faces, Figure, FittedFaces
 from pnpgen.rulebook.quickref import Line, quick_reference
 from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.styles import (
