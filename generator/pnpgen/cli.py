@@ -151,6 +151,7 @@ def _calibrate_command(k: argparse.ArgumentParser) -> None:
 def _check_command(c: argparse.ArgumentParser) -> None:
     _game(c, required=False, what="only this game (default: every game)")
     c.add_argument("--lang", help="also list every text without a translation into this language")
+    c.add_argument("--printer", help="a profile of printers.yaml: say which decks' home sheets cannot give the bleed its back offset needs")
 
 
 def _sheet_command(e: argparse.ArgumentParser) -> None:
@@ -238,6 +239,9 @@ def _build_options(p: argparse.ArgumentParser) -> None:
                         "sleeve: card fronts only, sized for a sleeve with a backer card")
     p.add_argument("--sleeve", type=validate.option(sleeve_option), help="the sleeve's inside, e.g. 66x91 (--layout sleeve)")
     p.add_argument("--printer", help="a profile of printers.yaml (see 'pnpgen calibrate'): backs moved, scale corrected; its paper and duplex")
+    p.add_argument("--ink", type=_choice, choices=["saver", "saver-grey"],
+                   help="also draw the home sheets with less toner into ink-saver/ (large fills tinted, text and "
+                        "frames kept dark; saver-grey: art in light grey too)")
     p.add_argument("--lang", help="build this language of the game (game.yaml languages) into build/<game>/<lang>/")
     p.add_argument("--min-dpi", type=validate.option(validate.min_dpi_option), default=None,
                    help=f"warn about art printed below this resolution (default {MIN_DPI:g})")

@@ -12,9 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen import fonts as fontreg
+from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
 from pnpgen.data.workspace import Workspace
+from pnpgen.engine import inksaver
 from pnpgen.engine import prerender as parallel
 from pnpgen.engine.bom import bill_of_materials, bom_pages
 from pnpgen.engine.cache import Cache, GameState, fingerprint, plan_key, sha
@@ -22,9 +24,10 @@ from pnpgen.engine.cache import code as cache_code
 from pnpgen.engine.cutfiles import CutFile, cut_files, cutter_record
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.engine.options import BuildOptions
+from pnpgen.engine.printlint import lint_faces
 from pnpgen.errors import InputError
 from pnpgen.exports.order import BUILD_ORDER_COLUMNS, order_csv
-from pnpgen.faces import builtin
+from pnpgen.faces import builtin, sourcelines
 from pnpgen.faces.convert import convert_faces
 from pnpgen.faces.faceset import DeckPicture, RenderedGame, outline
 from pnpgen.faces.faceset import render_game as faces_of_game
@@ -333,8 +336,13 @@ def art_fingerprint(ws: Workspace, game: Game) -> str:
 
 def face_suffix(svg: str, art: str) -> str:
     """What a converted face is cached under beyond its SVG's hash: ``art_fingerprint`` when it
-    embeds an image."""
-    return "-" + art[:16] if "<image" in svg else ""
+    embeds an image, and the template lines that drew it (the print lint's marks name them),
+    hashed together into one 16-digit suffix."""
+    images = art[:16] if "<image" in svg else ""
+    lines = sourcelines.lines_of(svg)  # the template lines the print lint names are part of the art
+    if not lines:
+        return "-" + images if images else ""
+    return "-" + sha(f"{images} {lines}".encode())[:16]
 
 
 def cached_rendering(cache: Cache, ws: Workspace, slug: str,
@@ -378,6 +386,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     rendered = render_game(ws, slug, options, compiled=compiled, game=game, memo=memo)
     game = rendered.game
     options = game_printer(ws, game, options)
+    if options.ink is not None and game.options.get("ink"):  # game.yaml ink: the saver's figures
+        options = replace(options, ink=replace(options.ink, **game.options["ink"]))
     face_keys = {k: face_suffix(svg, rendered.art_digest) for k, svg in rendered.faces.svgs.items()}
     known, cache_files = {}, {}
     if cache is not None:
@@ -394,7 +404,10 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         default_font(font)
     on_paper = paper_layouts(game, options.sheet, nest_memo)
     check_tiled(game, on_paper)
-    result = BuildResult(game, warnings=list(rendered.warnings), rendered=rendered, arts=arts,
+    lint = lint_faces(((df.deck, p.piece, side, k) for df in rendered.decks for p in df.pairs
+                       for side, k in (("front", p.front), ("back", p.back)) if k),
+                      arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates)
+    result = BuildResult(game, warnings=list(rendered.warnings) + lint, rendered=rendered, arts=arts,
                          cache_files=cache_files, on_paper=on_paper)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
         faces_ready(result)      # are imposed and drawn
@@ -409,14 +422,24 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         cache_files.update(cache.record(f"renders/{slug}", k, v) for k, v in sorted(memo.learned.items()))
         result.uses = _uses(cache, slug, state, face_keys, compiled, memo, nest_memo)
     images = result.images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code())
-    for path, doc in plan.documents.items():
-        key = plan_key(doc, face_keys)
-        data = cache.reuse(state, path, key, out_dir) if cache is not None and out_dir is not None else None
-        if data is None:
-            say(f"{slug}: drawing {path}")
-            data = write_document(doc, arts, font, images=images)
-        result.files[path] = data
-        result.documents[path] = {"plan": key, "sha": sha(data)}
+    drawn = [(plan.documents, arts, face_keys)]
+    homes = [r.files[0] for r in plan.records if r.files] + [f"{game.slug}-all.pdf"]
+    if options.ink is not None:  # the home sheets again, by the ink saver, into ink-saver/
+        saved, new, used = inksaver.saver_arts(arts, face_keys, options.ink, cache)
+        cache_files.update(new)
+        result.uses |= used
+        saver_plan = impose_game(rendered, inksaver.saver_options(options), on_paper)
+        drawn.append((inksaver.home_documents(saver_plan.documents, homes, options.ink), saved,
+                      {k: v + inksaver.ink_key(options.ink) for k, v in face_keys.items()}))
+    for documents, faces, keys in drawn:
+        for path, doc in documents.items():
+            key = plan_key(doc, keys)
+            data = cache.reuse(state, path, key, out_dir) if cache is not None and out_dir is not None else None
+            if data is None:
+                say(f"{slug}: drawing {path}")
+                data = write_document(doc, faces, font, images=images)
+            result.files[path] = data
+            result.documents[path] = {"plan": key, "sha": sha(data)}
     cache_files.update(images.new)  # each picture's stream, made once, for every later build
     result.uses |= images.used
     for path, cut in plan.cuts.items():  # the cutting machine's files: SVG, DXF, Print Then Cut images
@@ -440,4 +463,6 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         "files": sorted(result.files) + ["manifest.json"],
         "warnings": result.warnings,
     }
+    if options.ink is not None:
+        result.manifest["ink"] = inksaver.coverage_record(result.files, homes[:-1], options.ink)  # not -all: it repeats them
     return result

@@ -101,9 +101,7 @@ def fold_sheets(deck: DeckSheets, lay: FoldLayout, sheet: SheetOptions, font: st
     assert deck.backs is not None
     pages = fold_pages(lay, deck.spec, deck.fronts, deck.backs, deck.art_bleed_mm, sheet, font, deck.lang)
     how = f"{lay.cols}×{lay.rows}"
-    instruction = msg("sheet.fold", deck.lang)
-    if sheet.printer:
-        instruction += f" · {msg('sheet.printer', deck.lang, printer=sheet.printer)}"
+    instruction = msg("sheet.fold", deck.lang) + made_for(sheet, deck.lang)
     for n, page in enumerate(pages, 1):
         note = msg("sheet.note", deck.lang, deck=deck.name, id=deck.id, side=msg("sheet.fold_sides", deck.lang),
                    sheet=n, sheets=len(pages), how=how, bleed=f"{lay.bleed_mm:.1f}")
@@ -127,9 +125,7 @@ def sleeve_sheets(deck: DeckSheets, kind: str, sheet: SheetOptions, font: str, m
     lang = deck.lang
     size = f"{insert.w:.1f}×{insert.h:.1f} mm"
     fit = msg("sheet.sleeve_kept", lang) if s == 1.0 else msg("sheet.sleeve_reduced", lang, percent=f"{s * 100:.1f}")
-    instruction = msg("sheet.sleeve", lang, sleeve=f"{w:g}×{h:g}", size=size, fit=fit)
-    if sheet.printer:
-        instruction += f" · {msg('sheet.printer', lang, printer=sheet.printer)}"
+    instruction = msg("sheet.sleeve", lang, sleeve=f"{w:g}×{h:g}", size=size, fit=fit) + made_for(sheet, lang)
     how = f"{layout.cols}×{layout.rows}" if isinstance(layout, SheetLayout) else msg("sheet.nested", lang, per=layout.per_sheet)
     for n, page in enumerate(pages, 1):
         note = msg("sheet.note", lang, deck=deck.name, id=deck.id, side=msg("sheet.front", lang), sheet=n,
@@ -162,7 +158,14 @@ def _duplex_words(sheet: SheetOptions, two_sided: bool, lang: str) -> str:
     words = msg(f"sheet.duplex.{sheet.duplex}", lang) if two_sided else msg("sheet.one_sided", lang)
     if sheet.silhouette is not None:  # a print-and-cut sheet: what the machine scans, and which side it cuts
         words += " · " + msg("sheet.silhouette", lang, inset=f"{sheet.silhouette.inset_mm:g}")
-    return f"{words} · {msg('sheet.printer', lang, printer=sheet.printer)}" if sheet.printer else words
+    return words + made_for(sheet, lang)
+
+
+def made_for(sheet: SheetOptions, lang: str) -> str:
+    """What the print instruction adds: the printer profile the sheet is made for, and the ink
+    saver (``--ink``) it was drawn with."""
+    words = f" · {msg('sheet.printer', lang, printer=sheet.printer)}" if sheet.printer else ""
+    return words + (f" · {msg('sheet.' + sheet.ink, lang)}" if sheet.ink else "")
 
 
 SLUG_SIZES = (6.0, 5.0)  # pt: the print instruction line, then the line naming the sheet
