@@ -110,12 +110,18 @@ def reduction(scale: float) -> int:
 
 
 class GridKeep(KeepTogether):
-    """Flowables kept on one page, measured as the line grid will place them: each that starts
-    on a grid line (``on_grid``) may be moved down by up to a line's pitch."""
+    """Flowables kept on one page, measured as the line grid will place them (the first starts
+    on a grid line; each other one marked ``on_grid`` on the next grid line below it)."""
 
     def wrap(self, aW, aH):
         w, h = super().wrap(aW, aH)
-        self._H += BODY_LEADING * sum(1 for f in self._content if getattr(f, "on_grid", False))
+        y = 0.0  # below the first one's grid line, where the frame puts it
+        for i, f in enumerate(self._content):
+            y += f.getSpaceBefore() if i else 0.0
+            if i and getattr(f, "on_grid", False):
+                y = math.ceil(y / BODY_LEADING - 1e-6) * BODY_LEADING
+            y += f.wrap(aW, aH)[1] + f.getSpaceAfter()
+        self._H = max(self._H, y)
         return w, h
 
 
