@@ -220,8 +220,14 @@ def test_rulebook_built_beside_sheets_and_skipped_without_draft(drafted, capsys)
     # a draft that made rulebook.pdf and went missing is a mistake: the rulebook is kept
     assert run(workspace, "build", "--game", "test") == 2
     assert "rulebook.pdf" in capsys.readouterr().err and (out / "rulebook.pdf").is_file()
+    book = (out / "rulebook.pdf").read_bytes()
     out = build(workspace, "--no-rulebook")  # cards still build when the rulebook is left out on purpose
-    assert "rulebook" not in json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    m = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    # ... and the last rulebook stays, named as kept: leaving it out is no reason to delete it
+    assert m["rulebook"] == {"kept": ["proof.txt", "rulebook-booklet.pdf", "rulebook.pdf"]}
+    assert (out / "rulebook.pdf").read_bytes() == book and "rulebook.pdf" in m["files"]
+    out = build(workspace, "--no-rulebook", "--bleed", "2mm")  # kept again by a build that changed the sheets
+    assert (out / "rulebook.pdf").read_bytes() == book
     (out.parent).rename(out.parent.parent / "old-build")  # a game that never had a draft: a warning
     out = build(workspace)
     m = json.loads((out / "manifest.json").read_text(encoding="utf-8"))

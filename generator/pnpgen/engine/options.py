@@ -27,6 +27,11 @@ class BuildOptions:
         return self.sheet.bleed_mm
 
 
+# The files a game's rulebook step writes (rulebook.book.build_rulebook): a build told to leave
+# the rulebook out (--no-rulebook) keeps the last ones instead of deleting them.
+RULEBOOK_FILES = ("rulebook.pdf", "rulebook-booklet.pdf", "proof.txt")
+
+
 @dataclass(frozen=True)
 class RulebookOptions:
     rules_only: bool = False

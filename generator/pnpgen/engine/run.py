@@ -24,7 +24,7 @@ from pnpgen.engine.changes import change_report, snapshot
 from pnpgen.engine.fresh import GameOutcome, edition, sort_games
 from pnpgen.engine.fresh import out_dir as game_out_dir
 from pnpgen.engine.game import BuildResult, build_game
-from pnpgen.engine.options import BuildOptions, RulebookOptions
+from pnpgen.engine.options import RULEBOOK_FILES, BuildOptions, RulebookOptions
 from pnpgen.engine.output import build_lock, inside, mark, remove_stray_temps
 from pnpgen.engine.reprint import reprint_files
 from pnpgen.engine.transaction import commit
@@ -109,16 +109,20 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
         reprint_out = reprint_files(result, options, before.report)
         result.files.update(reprint_out)
         result.manifest["files"] += sorted(reprint_out)
+    kept = _rulebook_kept(before, rulebook is not None)
+    if kept:  # left out on purpose (--no-rulebook): the last rulebook stays, and the manifest says so
+        result.manifest["rulebook"] = {"kept": sorted(kept)}
+        result.manifest["files"] = sorted(set(result.manifest["files"]) | set(kept))
     manifest = workspace_relative(result.manifest, ws.root)  # the same bytes in any folder
     result.files["manifest.json"] = (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode()
     state = GameState(inputs, documents=result.documents,
-                      files={rel: sha(data) for rel, data in result.files.items()},
+                      files={**kept, **{rel: sha(data) for rel, data in result.files.items()}},
                       report=now, uses=sorted(cache.entry(p) for p in result.uses))
     files = {out_dir / rel: data for rel, data in result.files.items()}
     files[cache.state_path(edition(slug, options))] = state.to_json()
     files.update(result.cache_files)
     below = out_dir.relative_to(out_root).as_posix()
-    gone = [path for rel in (before.files if before else []) if rel not in result.files
+    gone = [path for rel in (before.files if before else []) if rel not in result.files and rel not in kept
             and (path := inside(out_root, f"{below}/{rel}")) is not None]
     version, pruned = history.record(out_root, edition(slug, options), game, now)  # a version, if content changed
     files.update(version)
@@ -126,6 +130,14 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
     result.rendered = None  # the faces and the art stay in the worker: only bytes and records come back
     result.arts = {}
     return GameOutcome(slug, out_dir, False, result, changes), files, gone
+
+
+def _rulebook_kept(before: GameState | None, typeset: bool) -> dict[str, str]:
+    """The last build's rulebook files (name → hash) when this build leaves the rulebook out: a
+    build of the sheets alone is no reason to delete the book."""
+    if typeset or before is None:
+        return {}
+    return {rel: digest for rel, digest in before.files.items() if rel in RULEBOOK_FILES}
 
 
 def _nothing_went_missing(game: Game, before: GameState | None, rulebook: bool) -> None:
