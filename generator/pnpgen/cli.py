@@ -17,6 +17,7 @@ from pnpgen.data import validate
 from pnpgen.data.formats import BLEED_MM, MIN_DPI, PAPER_SIZES
 from pnpgen.data.workspace import find_workspace
 from pnpgen.errors import InputError, suggest
+from pnpgen.impose.cutter import silhouette_option
 from pnpgen.impose.sleeve import sleeve_option
 from pnpgen.safetext import shown
 
@@ -150,6 +151,7 @@ def _calibrate_command(k: argparse.ArgumentParser) -> None:
 def _check_command(c: argparse.ArgumentParser) -> None:
     _game(c, required=False, what="only this game (default: every game)")
     c.add_argument("--lang", help="also list every text without a translation into this language")
+    c.add_argument("--printer", help="a profile of printers.yaml: say which decks' home sheets cannot give the bleed its back offset needs")
 
 
 def _sheet_command(e: argparse.ArgumentParser) -> None:
@@ -221,8 +223,13 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--duplex", type=_choice, choices=["long", "short", "none"], default="long",
                    help="how the printer turns the sheet for the backs: long or short edge, or none for one-sided "
                         "sheets (default long)")
-    p.add_argument("--marks", type=_choice, choices=["jp", "western", "none"], default="jp",
-                   help="cut marks: Japanese double トンボ, single western crop marks, or none (default jp)")
+    p.add_argument("--marks", type=_choice, choices=["jp", "western", "none", "silhouette", "cricut"], default="jp",
+                   help="cut marks: Japanese double トンボ, single western crop marks, or none (default jp); "
+                        "silhouette: Silhouette Print & Cut registration marks and cut files (cut/*.svg, *.dxf); "
+                        "cricut: Print Then Cut images and cut outlines (cut/*.png, *.svg)")
+    p.add_argument("--silhouette-marks", type=validate.option(silhouette_option),
+                   help="registration mark figures for --marks silhouette, e.g. inset=10mm,length=0.33in "
+                        "(inset, square, length, thickness, keepout)")
     p.add_argument("--margin", type=validate.option(validate.margin_option), default=5.0, help="unprintable margin of the printer (default 5mm)")
     p.add_argument("--bleed", type=validate.option(validate.bleed_option), default=None,
                    help=f"bleed around each piece (default {BLEED_MM:g}mm)")
@@ -232,6 +239,9 @@ def _build_options(p: argparse.ArgumentParser) -> None:
                         "sleeve: card fronts only, sized for a sleeve with a backer card")
     p.add_argument("--sleeve", type=validate.option(sleeve_option), help="the sleeve's inside, e.g. 66x91 (--layout sleeve)")
     p.add_argument("--printer", help="a profile of printers.yaml (see 'pnpgen calibrate'): backs moved, scale corrected; its paper and duplex")
+    p.add_argument("--ink", type=_choice, choices=["saver", "saver-grey"],
+                   help="also draw the home sheets with less toner into ink-saver/ (large fills tinted, text and "
+                        "frames kept dark; saver-grey: art in light grey too)")
     p.add_argument("--lang", help="build this language of the game (game.yaml languages) into build/<game>/<lang>/")
     p.add_argument("--min-dpi", type=validate.option(validate.min_dpi_option), default=None,
                    help=f"warn about art printed below this resolution (default {MIN_DPI:g})")

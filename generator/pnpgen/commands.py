@@ -22,22 +22,43 @@ def _warn(text: str) -> None:
     print(f"pnpgen: warning: {shown(text)}", file=sys.stderr, flush=True)
 
 
+def cutter_marks(args: argparse.Namespace) -> str:
+    """``silhouette`` or ``cricut`` for a cutting machine's marks and files (grid sheets only), else ""."""
+    from pnpgen.errors import InputError
+
+    cutter = args.marks if args.marks in ("silhouette", "cricut") else ""
+    if getattr(args, "silhouette_marks", None) is not None and cutter != "silhouette":
+        raise InputError("--silhouette-marks without --marks silhouette", key="--silhouette-marks",
+                         expected="--marks silhouette, or no --silhouette-marks")
+    layout = getattr(args, "layout", "grid")
+    if cutter and layout != "grid":
+        raise InputError(f"--marks {cutter} cuts grid sheets, not --layout {layout}", key="--marks",
+                         expected="--layout grid (print fronts and backs duplex, cut from the front)")
+    return cutter
+
+
 def build(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.fresh import sort_games
     from pnpgen.engine.options import BuildOptions, RulebookOptions
+    from pnpgen.impose.cutter import SILHOUETTE
     from pnpgen.impose.grid import SheetOptions
     from pnpgen.printers import load_printer
+    from pnpgen.svg.ink import InkSaver
 
     printer = load_printer(ws.root, args.printer) if getattr(args, "printer", None) else None
     given = {"bleed_mm": args.bleed} if args.bleed is not None else {}  # None: --bleed not given
+    cutter = cutter_marks(args)
     sheet = SheetOptions(paper=printer.paper if printer is not None and printer.paper else args.paper,
                          duplex=printer.duplex if printer is not None and printer.duplex else args.duplex,
-                         marks=args.marks, margin_mm=args.margin, layout=getattr(args, "layout", "grid"),
+                         marks="jp" if cutter == "cricut" else args.marks, margin_mm=args.margin,
+                         layout=getattr(args, "layout", "grid"),
+                         silhouette=(getattr(args, "silhouette_marks", None) or SILHOUETTE) if cutter == "silhouette" else None,
                          sleeve_mm=(args.sleeve.w, args.sleeve.h) if getattr(args, "sleeve", None) else None,
                          printer=printer.words() if printer is not None else "",
                          least_bleed_mm=printer.least_bleed_mm if printer is not None else 0.0, **given)
     dpi = {"min_dpi": args.min_dpi} if args.min_dpi is not None else {}  # None: --min-dpi not given
-    options = BuildOptions(sheet=sheet, jobs=args.jobs, **dpi, lang=args.lang, printer=printer)
+    ink = InkSaver(args.ink) if getattr(args, "ink", None) else None
+    options = BuildOptions(sheet=sheet, jobs=args.jobs, **dpi, lang=args.lang, printer=printer, cutter=cutter, ink=ink)
     slugs = ws.slugs() if args.all else [args.game]
     out_root = args.out or ws.root / "build"
     rulebook = None if args.no_rulebook else RulebookOptions(args.rules_only, args.creep, args.binding)
@@ -63,6 +84,9 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
         _say(ws.shown(f"{o.slug}: {len(result.manifest['files'])} files in {o.out_dir}, {len(o.written)} written"))
         for deck in result.records:
             _say(f"  {deck.id:<16} {deck.name}  ×{deck.count}  {deck.on_paper()}, {deck.sheets} sheet(s)")
+        if "ink" in result.manifest:
+            ink = result.manifest["ink"]
+            _say(f"  ink: {ink['ratio'] * 100:.0f} % of full colour ({ink['mode']}, in {ink['folder']}/)")
         for line in o.changes:
             _say(f"  changed: {line}")
     return 0
@@ -170,17 +194,32 @@ def list(ws: Workspace, args: argparse.Namespace) -> int:
     return 0
 
 
+def check_options(ws: Workspace, args: argparse.Namespace):
+    """What ``check`` places the decks with: the default sheets, for ``--printer``'s profile."""
+    from dataclasses import replace
+
+    from pnpgen.engine.options import BuildOptions
+    from pnpgen.printers import load_printer
+
+    options = BuildOptions(lang=args.lang)
+    if not getattr(args, "printer", None):
+        return options
+    printer = load_printer(ws.root, args.printer)
+    sheet = replace(options.sheet, paper=printer.paper or options.sheet.paper, duplex=printer.duplex or options.sheet.duplex,
+                    printer=printer.words(), least_bleed_mm=printer.least_bleed_mm)
+    return replace(options, sheet=sheet, printer=printer)
+
+
 def check(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.cache import Cache
     from pnpgen.engine.check import check_faces
-    from pnpgen.engine.options import BuildOptions
 
     slugs = [args.game] if args.game else ws.slugs()
     note = (lambda text: None) if args.quiet else _say  # -q: only the problems and warnings
     total = problems = 0
     for slug in slugs:
         game = load_game(ws, slug, lang=args.lang)
-        faces = check_faces(ws, game, BuildOptions(lang=args.lang), Cache(ws.root / "build"))
+        faces = check_faces(ws, game, check_options(ws, args), Cache(ws.root / "build"))
         pieces = f"{len(game.decks)} decks, {sum(d.count for d in game.decks)} pieces, {faces.faces} faces"
         if faces.problems or faces.warnings or not args.quiet:
             _say(ws.shown(f"{slug}: {'ok' if not faces.problems else 'would not build'} ({pieces})"))

@@ -12,6 +12,7 @@ import pytest
 from conftest import make_workspace, run
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
+from pnpgen.faces.sourcelines import strip
 from pnpgen.faces.templates import Face, Renderer
 from pnpgen.faces.tracks import track_inner
 
@@ -33,7 +34,7 @@ def _render(tmp_path, art: str) -> str:
     ws = make_workspace(tmp_path / "ws", deck=BOARD, front=_front(art))
     game = load_game(Workspace(ws), "test")
     deck = game.decks[0]
-    return Renderer(ws / "templates", game, 3.0).render(Face(deck, deck.pieces[0], "front"))
+    return strip(Renderer(ws / "templates", game, 3.0).render(Face(deck, deck.pieces[0], "front")))  # without source lines
 
 
 def test_track_inner_by_name_and_unpacked(tmp_path):

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen import fonts as fontreg
-from pnpgen.data import i18n, layouts
+from pnpgen.data import i18n, ink, layouts, lint
 from pnpgen.data import validate as v
 from pnpgen.data.art import check_art
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
@@ -31,6 +31,8 @@ GAME_KEYS = {
     "rulebook": "{figures, quick_reference, proof} (read by pnpgen.rulebook.figures)",
     "stamp": "true or false: the version stamp on home sheets",
     "printer": "a profile name of printers.yaml (see pnpgen calibrate)",
+    "ink": "the ink saver's figures (--ink): {large, keep, art_keep} (docs/home-printing.md)",
+    "lint": "the print lint's figures: false, or {min_stroke, min_text, safe, thin_stroke} (docs/data-format.md)",
     "languages": "language codes, e.g. [ja, en]", "default_language": "one of languages",
     "latin_gap": "em between Japanese and Latin, e.g. 0.25",
 }
@@ -148,7 +150,9 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
         options={"subtitle": str(_parse(doc, ("subtitle",), v.label, data.get("subtitle", ""), "subtitle")),
                  "stamp": _parse(doc, ("stamp",), v.flag, data.get("stamp", True)),
                  "printer": str(_parse(doc, ("printer",), v.label, data["printer"], "printer")) if data.get("printer") else None,
-                 "printer_at": doc.where(("printer",))},
+                 "printer_at": doc.where(("printer",)),
+                 "ink": ink.figures(data.get("ink"), lambda keypath, parse, value, key: _parse(doc, keypath, parse, value, key)),
+                 "lint": lint.settings(data.get("lint"), lambda keypath, parse, value, key: _parse(doc, keypath, parse, value, key))},
         lang=translations.lang,
         languages=translations.languages,
         latin_gap=translations.latin_gap,

@@ -3,7 +3,7 @@
 ``<deck>.json`` and PNGs) must not be the game-level files (``<game>-all.pdf``, ``rulebook.pdf``,
 ``manifest.json``, ``shop/order.csv``, ``proof.txt``, an export's ``export.json``, ``order.csv``
 and ``<game>-contact.png``) or another deck's; an export's preset folder must not be a folder the
-build makes (``shop/``, a language's ``<lang>/``). Checked when the game is loaded, before anything
+build makes (``shop/``, ``cut/``, a language's ``<lang>/``). Checked when the game is loaded, before anything
 is drawn or written; a collision is one line naming both."""
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def check_deck_ids(game: Game) -> None:
 
 def check_preset_folder(game: Game, preset: str) -> None:
     """An export writes into ``<out>/<game>/<preset>/``: not the build's shop/ or a language's folder."""
-    taken = {"shop": "the build's print-shop folder shop/"}
+    taken = {"shop": "the build's print-shop folder shop/", "cut": "the build's cutting-machine folder cut/"}
     taken.update({lang: f"the build's {lang} edition folder {lang}/" for lang in game.languages})
     if preset in taken:
         raise InputError(f"preset {preset!r} would export into {taken[preset]}", key="--preset",

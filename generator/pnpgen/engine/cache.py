@@ -35,7 +35,7 @@ from pnpgen.errors import InputError
 FORMAT = 2
 BIG_FILE = 1 << 20  # files larger than this (fonts, art) are fingerprinted by size and mtime
 # The names of the entries pnpgen writes below .cache/: pruning removes only files named so.
-ENTRY = re.compile(r"faces/[0-9a-f]{2}/[0-9a-f]{32,64}(-[0-9a-f]{16})?\.json|jinja/[0-9a-f]{40,64}\.jbc"
+ENTRY = re.compile(r"faces/[0-9a-f]{2}/[0-9a-f]{32,64}(-[0-9a-f]{16}){0,2}\.json|jinja/[0-9a-f]{40,64}\.jbc"
                    r"|(nest|readings|renders/[^/\x00]{1,255})/[0-9a-f]{32}\.json")
 KINDS = ("faces", "jinja", "nest", "readings", "renders")  # the cache's folders
 

@@ -8,12 +8,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.cache import Cache
-from pnpgen.engine.game import art_fingerprint, cached_nesting, cached_rendering, deck_on_paper, face_suffix
+from pnpgen.engine.game import (
+    art_fingerprint,
+    cached_nesting,
+    cached_rendering,
+    deck_on_paper,
+    face_suffix,
+    game_printer,
+)
 from pnpgen.engine.options import BuildOptions
+from pnpgen.engine.printlint import lint_faces
 from pnpgen.errors import InputError
 from pnpgen.faces.convert import convert_face
 from pnpgen.faces.faceset import FaceSet, face_renderer
@@ -57,35 +66,51 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
     compiled, memo = cached_rendering(cache, ws, game.slug, options) if cache is not None else (None, None)
     renderer = face_renderer(ws.templates, game, options.bleed_mm, options.min_dpi, compiled, memo)
     faces = FaceSet()
+    drawn = []  # (deck, piece, side, face key) for the print lint
     for deck in game.decks:
         for piece in deck.pieces:
             for side in ("front", "back") if deck.back else ("front",):
                 face = Face(deck, piece, side, 1)
                 try:
-                    faces.add(renderer.render(face), renderer.where(face), renderer.template_file(face))
+                    drawn.append((deck, piece, side, faces.add(renderer.render(face), renderer.where(face),
+                                                               renderer.template_file(face))))
                 except InputError as e:
                     out.add(e)
     art = art_fingerprint(ws, game)
+    arts: dict[str, Art] = {}
     for key in sorted(faces.svgs):
-        if cache is not None and cache.face(key + face_suffix(faces.svgs[key], art), Art.from_json) is not None:
-            out.faces += 1
-            continue
+        known = cache.face(key + face_suffix(faces.svgs[key], art), Art.from_json) if cache is not None else None
         try:
-            convert_face((faces.svgs[key], faces.where[key], faces.template[key], renderer.art.folder))
+            arts[key] = known or convert_face((faces.svgs[key], faces.where[key], faces.template[key],
+                                               renderer.art.folder))
             out.faces += 1
         except InputError as e:
             out.add(e)
+    lint = lint_faces(drawn, arts, options.bleed_mm, game.options.get("lint", LintSettings()), ws.templates)
     nest_memo = cached_nesting(cache)  # the layouts the last build searched for
+    try:
+        options = game_printer(ws, game, options)  # game.yaml's printer: unless --printer named one
+    except InputError as e:
+        out.add(e)
+    short = []
     for deck in game.decks:
         try:
-            deck_on_paper(deck, options.sheet, nest_memo)
+            placed = deck_on_paper(deck, options.sheet, nest_memo)
         except InputError as e:
             out.add(e)
+            continue
+        bleed = getattr(placed.layout, "sheet_bleed_mm", None)
+        need = min(options.sheet.least_bleed_mm, options.sheet.bleed_mm)
+        if deck.back and options.printer is not None and bleed is not None and bleed < need - 1e-9:
+            short.append(f"deck {deck.id!r}: its home sheets give {bleed:.1f} mm of bleed, below the {need:.1f} mm the "
+                         f"back offset of printer {options.printer.name!r} needs (the larger offset + 0.5 mm): the "
+                         f"{options.sheet.paper} paper has no room for gutters, so backs may show white edges "
+                         "(a larger --paper, --layout fold, or a printer that shifts less)")
     book: list[str] = []
     if game.draft_file.is_file():  # the build typesets the rulebook: its draft, settings and warnings
         try:
             book = rulebook_warnings(game, ws.fonts)
         except InputError as e:
             out.add(e)
-    out.warnings = list(dict.fromkeys(game.notes + renderer.warnings + book))
+    out.warnings = list(dict.fromkeys(game.notes + renderer.warnings + book + lint + short))
     return out

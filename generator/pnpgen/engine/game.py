@@ -12,22 +12,27 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen import fonts as fontreg
+from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
 from pnpgen.data.workspace import Workspace
+from pnpgen.engine import inksaver
 from pnpgen.engine import prerender as parallel
 from pnpgen.engine.bom import bill_of_materials, bom_pages
 from pnpgen.engine.cache import Cache, GameState, fingerprint, plan_key, sha
 from pnpgen.engine.cache import code as cache_code
+from pnpgen.engine.cutfiles import CutFile, cut_files, cutter_record
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.engine.options import BuildOptions
+from pnpgen.engine.printlint import lint_faces
 from pnpgen.errors import InputError
 from pnpgen.exports.order import BUILD_ORDER_COLUMNS, order_csv
-from pnpgen.faces import builtin
+from pnpgen.faces import builtin, sourcelines
 from pnpgen.faces.convert import convert_faces
 from pnpgen.faces.faceset import DeckPicture, RenderedGame, outline
 from pnpgen.faces.faceset import render_game as faces_of_game
 from pnpgen.faces.templates import CompiledTemplates, Renderer, RenderMemo
+from pnpgen.impose.cutter import add_registration, silhouette_layout
 from pnpgen.impose.fold import FoldLayout, layout_fold
 from pnpgen.impose.grid import SheetOptions, choose_layout
 from pnpgen.impose.plan import Page, PagePlan, TextOp, page_signature
@@ -61,6 +66,7 @@ class GamePlan:
     bom: dict
     orders: list[list] = field(default_factory=list)  # rows of shop/order.csv
     home_pages: dict[str, list[str]] = field(default_factory=dict)  # deck → signature of each home page
+    cuts: dict[str, CutFile] = field(default_factory=dict)  # cut/…: a cutting machine's files, by path
 
 
 @dataclass
@@ -138,7 +144,10 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
     """The deck's layout on the paper; an InputError when its pieces fit nowhere. ``nest_memo``:
     the nesting searches of earlier builds (``cached_nesting``)."""
     spec = _spec(deck)
-    layout = choose_layout(spec, deck.count, sheet, deck.kind, nest_memo)
+    if sheet.silhouette is not None:
+        layout = silhouette_layout(spec, deck.count, sheet, sheet.silhouette, deck.kind)
+    else:
+        layout = choose_layout(spec, deck.count, sheet, deck.kind, nest_memo)
     tiles = None
     if layout is None and deck.kind in ("board", "tile"):
         tiles = plan_tiles(spec.w, spec.h, sheet.paper_mm, sheet.margin_mm, sheet.bleed_mm, TILE_OPTIONS)
@@ -161,12 +170,14 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     everything: list[Page] = []
     orders: list[list] = []  # shop/order.csv: each distinct face of the unique-faces files
     home_pages: dict[str, list[str]] = {}
+    cuts: dict[str, CutFile] = {}
     for df, placed in zip(rendered.decks, on_paper, strict=True):
         deck, spec, layout, tiles = df.deck, placed.spec, placed.layout, placed.tiles
         ds = DeckSheets(deck.id, deck.name, spec, tuple(df.fronts),
                         tuple(df.backs) if df.backs is not None else None, bleed, version_stamp(game), game.lang)
         fold: FoldLayout | None = None
         fold_or_sleeve: dict[str, Any] | None = None  # the manifest's layout record of a fold or sleeve deck
+        deck_cuts: dict[str, CutFile] = {}  # its cutting machine's files (grid sheets only)
         if tiles is not None:
             home = board_tiles(ds, tiles, sheet, font, _bold_font(game), fontreg.string_width_mm)
             sheets = len(df.fronts) * tiles.pages
@@ -180,6 +191,9 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         else:
             home = home_sheets(ds, layout, sheet, font, fontreg.string_width_mm)
             sheets = -(-len(df.fronts) // layout.per_sheet)
+            if sheet.silhouette is not None:
+                add_registration(home, sheet.silhouette)
+            deck_cuts = cut_files(options.cutter, ds, layout)
         if options.printer is not None:
             for page in home:
                 page.matrix = options.printer.page_matrix(page.size_mm, page.side == "back")
@@ -187,6 +201,8 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         files = []
         if home:
             files = [f"{deck.id}.pdf", f"shop/{deck.id}.pdf", f"shop/{deck.id}-unique.pdf"]
+            files += list(deck_cuts)
+            cuts.update(deck_cuts)
             documents[files[0]] = PagePlan(f"{game.title} — {deck.name}", home)
             documents[files[1]] = PagePlan(f"{game.title} — {deck.name} (print shop)", shop_pages(ds, bleed))
             pairs = [(p.front, p.back, p.count, p.piece.label) for p in df.pairs]
@@ -199,6 +215,9 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
                 documents[files[-1]] = PagePlan(f"{game.title} — {deck.name} (die line)", shop_die_pages(ds, bleed))
             everything.extend(_duplex_ready(home, ds.backs is not None, sheet, font, game.lang))
         shop_n = len(documents[files[1]].pages) if files else 0
+        die_line = die_line_record(deck.id, spec.die_cut, deck.back is not None)
+        if deck_cuts:
+            die_line["home"] = f"the cutting machine: cut/{deck.id}-pNN.{'svg, .dxf' if sheet.silhouette else 'png, .svg'}"
         records.append(DeckRecord(
             id=deck.id, name=deck.name, kind=deck.kind, shape=deck.shape, format=deck.format,
             trim_mm=[round(v, 3) for v in deck.trim_mm], bleed_mm=bleed, count=deck.count,
@@ -206,7 +225,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             double_sided=deck.back is not None, paper=sheet.paper,
             layout=fold_or_sleeve or layout_record(spec, layout, tiles, sheet),
             sheets=sheets if home else 0, pages=len(home),
-            shop_pages=shop_n, die_line=die_line_record(deck.id, spec.die_cut, deck.back is not None),
+            shop_pages=shop_n, die_line=die_line,
             files=files, placeholders=len(deck.placeholders),
             pieces={f"{p.index}:{p.label}": [p.count, df.digests[p.index]] for p in deck.pieces},
         ))
@@ -214,7 +233,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm, game.lang):
         everything.append(Page(sheet.paper_mm, list(ops)))
     documents[f"{game.slug}-all.pdf"] = PagePlan(f"{game.title} — all sheets", everything)
-    return GamePlan(documents, records, bom, orders, home_pages)
+    return GamePlan(documents, records, bom, orders, home_pages, cuts)
 
 
 def game_printer(ws: Workspace, game: Game, options: BuildOptions) -> BuildOptions:
@@ -317,8 +336,13 @@ def art_fingerprint(ws: Workspace, game: Game) -> str:
 
 def face_suffix(svg: str, art: str) -> str:
     """What a converted face is cached under beyond its SVG's hash: ``art_fingerprint`` when it
-    embeds an image."""
-    return "-" + art[:16] if "<image" in svg else ""
+    embeds an image, and the template lines that drew it (the print lint's marks name them),
+    hashed together into one 16-digit suffix."""
+    images = art[:16] if "<image" in svg else ""
+    lines = sourcelines.lines_of(svg)  # the template lines the print lint names are part of the art
+    if not lines:
+        return "-" + images if images else ""
+    return "-" + sha(f"{images} {lines}".encode())[:16]
 
 
 def cached_rendering(cache: Cache, ws: Workspace, slug: str,
@@ -362,6 +386,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     rendered = render_game(ws, slug, options, compiled=compiled, game=game, memo=memo)
     game = rendered.game
     options = game_printer(ws, game, options)
+    if options.ink is not None and game.options.get("ink"):  # game.yaml ink: the saver's figures
+        options = replace(options, ink=replace(options.ink, **game.options["ink"]))
     face_keys = {k: face_suffix(svg, rendered.art_digest) for k, svg in rendered.faces.svgs.items()}
     known, cache_files = {}, {}
     if cache is not None:
@@ -378,7 +404,10 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         default_font(font)
     on_paper = paper_layouts(game, options.sheet, nest_memo)
     check_tiled(game, on_paper)
-    result = BuildResult(game, warnings=list(rendered.warnings), rendered=rendered, arts=arts,
+    lint = lint_faces(((df.deck, p.piece, side, k) for df in rendered.decks for p in df.pairs
+                       for side, k in (("front", p.front), ("back", p.back)) if k),
+                      arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates)
+    result = BuildResult(game, warnings=list(rendered.warnings) + lint, rendered=rendered, arts=arts,
                          cache_files=cache_files, on_paper=on_paper)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
         faces_ready(result)      # are imposed and drawn
@@ -393,16 +422,28 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         cache_files.update(cache.record(f"renders/{slug}", k, v) for k, v in sorted(memo.learned.items()))
         result.uses = _uses(cache, slug, state, face_keys, compiled, memo, nest_memo)
     images = result.images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code())
-    for path, doc in plan.documents.items():
-        key = plan_key(doc, face_keys)
-        data = cache.reuse(state, path, key, out_dir) if cache is not None and out_dir is not None else None
-        if data is None:
-            say(f"{slug}: drawing {path}")
-            data = write_document(doc, arts, font, images=images)
-        result.files[path] = data
-        result.documents[path] = {"plan": key, "sha": sha(data)}
+    drawn = [(plan.documents, arts, face_keys)]
+    homes = [r.files[0] for r in plan.records if r.files] + [f"{game.slug}-all.pdf"]
+    if options.ink is not None:  # the home sheets again, by the ink saver, into ink-saver/
+        saved, new, used = inksaver.saver_arts(arts, face_keys, options.ink, cache)
+        cache_files.update(new)
+        result.uses |= used
+        saver_plan = impose_game(rendered, inksaver.saver_options(options), on_paper)
+        drawn.append((inksaver.home_documents(saver_plan.documents, homes, options.ink), saved,
+                      {k: v + inksaver.ink_key(options.ink) for k, v in face_keys.items()}))
+    for documents, faces, keys in drawn:
+        for path, doc in documents.items():
+            key = plan_key(doc, keys)
+            data = cache.reuse(state, path, key, out_dir) if cache is not None and out_dir is not None else None
+            if data is None:
+                say(f"{slug}: drawing {path}")
+                data = write_document(doc, faces, font, images=images)
+            result.files[path] = data
+            result.documents[path] = {"plan": key, "sha": sha(data)}
     cache_files.update(images.new)  # each picture's stream, made once, for every later build
     result.uses |= images.used
+    for path, cut in plan.cuts.items():  # the cutting machine's files: SVG, DXF, Print Then Cut images
+        result.files[path] = cut.data(arts, font, images)
     if plan.orders:
         result.files["shop/order.csv"] = order_csv(BUILD_ORDER_COLUMNS, plan.orders)
     result.manifest = {
@@ -414,6 +455,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         "paper": options.sheet.paper,
         "duplex": options.sheet.duplex,
         "marks": options.sheet.marks,
+        **({"cutter": cutter_record(options)} if options.cutter else {}),
         "printer": options.printer.record() if options.printer is not None else None,
         "decks": [r.to_json() for r in plan.records],
         "bill_of_materials": plan.bom,
@@ -421,4 +463,6 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         "files": sorted(result.files) + ["manifest.json"],
         "warnings": result.warnings,
     }
+    if options.ink is not None:
+        result.manifest["ink"] = inksaver.coverage_record(result.files, homes[:-1], options.ink)  # not -all: it repeats them
     return result

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.impose.grid import SheetOptions
 from pnpgen.printers import Printer
+from pnpgen.svg.ink import InkSaver
 
 
 @dataclass(frozen=True)
@@ -15,6 +16,8 @@ class BuildOptions:
     sheet: SheetOptions = SheetOptions()
     min_dpi: float = MIN_DPI  # art printed below this resolution warns (--min-dpi)
     printer: Printer | None = None  # --printer: the profile every home page is corrected for
+    cutter: str = ""  # --marks silhouette | cricut: cut files for a hobby cutting machine (impose/cutter.py)
+    ink: InkSaver | None = None  # --ink: the home sheets also drawn by the ink saver (into ink-saver/)
     lang: str | None = None  # --lang: the game's language to build (None: its default_language)
     # How many worker processes: changes the speed, never the bytes, so it is not part of the
     # options' repr (the cache's fingerprint of what the output depends on).

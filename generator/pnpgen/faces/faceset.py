@@ -16,13 +16,16 @@ from typing import Any
 
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.model import Deck, Game, Piece
+from pnpgen.faces.sourcelines import strip
 from pnpgen.faces.templates import CompiledTemplates, Face, Renderer, RenderMemo
 from pnpgen.shapes import Point, deck_shape, trim_path
 from pnpgen.svg.artwork import Art
 
 
 def face_key(svg: str) -> str:
-    return hashlib.sha256(svg.encode("utf-8")).hexdigest()[:32]
+    """A face is known by the hash of its SVG without the template lines that drew it
+    (``pnpgen.faces.sourcelines``), so moving a template's lines makes no face new."""
+    return hashlib.sha256(strip(svg).encode("utf-8")).hexdigest()[:32]
 
 
 @dataclass(frozen=True)

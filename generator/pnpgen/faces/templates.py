@@ -28,6 +28,7 @@ from pnpgen.faces import builtin, layouts
 from pnpgen.faces.helpers import mix, shape_tools
 from pnpgen.faces.images import ArtPlacer
 from pnpgen.faces.lookup import check_templates, find_template
+from pnpgen.faces.sourcelines import SourceLines, traced
 from pnpgen.faces.tracks import XY, Box, Space, TrackSvg
 from pnpgen.memo import Memo
 from pnpgen.svg.text import known_font, text_fonts, unknown_font
@@ -317,7 +318,7 @@ class CompiledTemplates(jinja2.BytecodeCache):
     each entry's source checksum, so an edited template is compiled again; an entry that does
     not load (damaged, other Python) is too."""
 
-    GENERATION = "sandbox+budget 1"  # how templates are compiled: a change makes old entries unused
+    GENERATION = "sandbox+budget+lines 2"  # how templates are compiled: a change makes old entries unused
 
     def __init__(self, folder: Path | None = None, memory: dict[str, bytes] | None = None):
         self.folder = folder
@@ -416,7 +417,7 @@ class Renderer:
                 jinja2.PrefixLoader({"common": jinja2.FileSystemLoader(str(builtin.FOLDER / "common"))}),
             ]),
             bytecode_cache=compiled if compiled is not None else CompiledTemplates(),
-            extensions=[LoopBudget],
+            extensions=[LoopBudget, SourceLines],
             autoescape=True,
             undefined=FaceUndefined,
             trim_blocks=True,
@@ -548,8 +549,8 @@ class Renderer:
             palette=self.game.palette,
             colour=self.colour,
             fonts=self.game.text_fonts or self.game.fonts,
-            textbox=_bound(textbox, ctx),
-            icon=_bound(icon, ctx),
+            textbox=traced(_bound(textbox, ctx)),
+            icon=traced(_bound(icon, ctx)),
             is_placeholder=is_placeholder,
             placeholder_colour=PLACEHOLDER_COLOUR,
         )

@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pnpgen.data.formats import BLEED_MM, PAPER_SIZES
 from pnpgen.impose.nest import NestLayout, bleed_steps, nest_at
 from pnpgen.memo import Memo
 from pnpgen.shapes import Affine, ShapeSpec, Straight, back_transform, placement
+
+if TYPE_CHECKING:
+    from pnpgen.impose.cutter import SilhouetteMarks
 
 
 @dataclass(frozen=True)
@@ -23,7 +27,7 @@ class SheetOptions:
     # The build's one bleed (--bleed): drawn round every face, and wanted round each piece on the
     # sheets (reduced there if space is short).
     bleed_mm: float = BLEED_MM
-    marks: str = "jp"  # jp (double トンボ + centre marks) | western | none
+    marks: str = "jp"  # jp (double トンボ + centre marks) | western | none | silhouette | cricut (impose/cutter.py)
     duplex: str = "long"  # long | short | none
     mark_len_mm: float = 5.0
     mark_gap_mm: float = 1.0  # gap between the bleed edge and the start of a mark
@@ -31,8 +35,11 @@ class SheetOptions:
     layout: str = "grid"  # grid (facing pages) | fold (side by side, folded and glued) | sleeve (fronts only)
     sleeve_mm: tuple[float, float] | None = None  # --sleeve: the sleeve's inside (default: the trim + 3 mm)
     printer: str = ""  # the printer profile the sheets are made for, as the slug names it
+    ink: str = ""  # the ink saver the sheets are drawn with (--ink saver | saver-grey), as the slug names it
     least_bleed_mm: float = 0.0  # bleed a card grid keeps even at the cost of more sheets (a profile's offset + 0.5)
     slug_mm: float = 6.0  # band at the top of the printable area: the two slug lines and scale bars
+    silhouette: SilhouetteMarks | None = None  # --marks silhouette: the registration marks' figures
+    cut_area: tuple[float, float, float, float] | None = None  # where pieces go instead of ``area``
 
     @property
     def paper_mm(self) -> tuple[float, float]:
@@ -40,10 +47,20 @@ class SheetOptions:
 
     @property
     def area(self) -> tuple[float, float, float, float]:
-        """(x0, y0, x1, y1) where pieces and their marks go: the printable area less the slug."""
+        """(x0, y0, x1, y1) where pieces and their marks go: the printable area less the slug (or
+        ``cut_area``, when given)."""
+        if self.cut_area is not None:
+            return self.cut_area
+        if self.silhouette is not None:
+            return self.silhouette.cut_area(self)
         pw, ph = self.paper_mm
         m = self.margin_mm
         return m, m + self.slug_mm, pw - m, ph - m
+
+    @property
+    def slug_at(self) -> tuple[float, float] | None:
+        """(x, y) of the slug when not at the top margin (clear of a cutter's registration marks)."""
+        return self.silhouette.slug_origin(self) if self.silhouette is not None else None
 
     @property
     def area_mm(self) -> tuple[float, float]:
@@ -185,7 +202,7 @@ def layout_grid(piece_w: float, piece_h: float, opts: SheetOptions) -> SheetLayo
 
 def cut_marks(layout: SheetLayout, opts: SheetOptions) -> list[Straight]:
     """Cut marks outside the grid: on every trim line, plus (jp) bleed lines and centre marks."""
-    if opts.marks == "none":
+    if opts.marks not in ("jp", "western"):  # none, or a cutting machine's registration marks
         return []
     x0, y0, x1, y1 = layout.grid_box
     ax0, ay0, ax1, ay1 = opts.area  # marks stay inside the printable area, below the slug

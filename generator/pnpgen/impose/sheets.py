@@ -101,9 +101,7 @@ def fold_sheets(deck: DeckSheets, lay: FoldLayout, sheet: SheetOptions, font: st
     assert deck.backs is not None
     pages = fold_pages(lay, deck.spec, deck.fronts, deck.backs, deck.art_bleed_mm, sheet, font, deck.lang)
     how = f"{lay.cols}×{lay.rows}"
-    instruction = msg("sheet.fold", deck.lang)
-    if sheet.printer:
-        instruction += f" · {msg('sheet.printer', deck.lang, printer=sheet.printer)}"
+    instruction = msg("sheet.fold", deck.lang) + made_for(sheet, deck.lang)
     for n, page in enumerate(pages, 1):
         note = msg("sheet.note", deck.lang, deck=deck.name, id=deck.id, side=msg("sheet.fold_sides", deck.lang),
                    sheet=n, sheets=len(pages), how=how, bleed=f"{lay.bleed_mm:.1f}")
@@ -127,9 +125,7 @@ def sleeve_sheets(deck: DeckSheets, kind: str, sheet: SheetOptions, font: str, m
     lang = deck.lang
     size = f"{insert.w:.1f}×{insert.h:.1f} mm"
     fit = msg("sheet.sleeve_kept", lang) if s == 1.0 else msg("sheet.sleeve_reduced", lang, percent=f"{s * 100:.1f}")
-    instruction = msg("sheet.sleeve", lang, sleeve=f"{w:g}×{h:g}", size=size, fit=fit)
-    if sheet.printer:
-        instruction += f" · {msg('sheet.printer', lang, printer=sheet.printer)}"
+    instruction = msg("sheet.sleeve", lang, sleeve=f"{w:g}×{h:g}", size=size, fit=fit) + made_for(sheet, lang)
     how = f"{layout.cols}×{layout.rows}" if isinstance(layout, SheetLayout) else msg("sheet.nested", lang, per=layout.per_sheet)
     for n, page in enumerate(pages, 1):
         note = msg("sheet.note", lang, deck=deck.name, id=deck.id, side=msg("sheet.front", lang), sheet=n,
@@ -160,7 +156,16 @@ def sheet_stamp(stamp: str, faces: Iterable[str]) -> str:
 def _duplex_words(sheet: SheetOptions, two_sided: bool, lang: str) -> str:
     """The print instruction: 片面 or how to flip, and the printer profile the sheet is made for."""
     words = msg(f"sheet.duplex.{sheet.duplex}", lang) if two_sided else msg("sheet.one_sided", lang)
-    return f"{words} · {msg('sheet.printer', lang, printer=sheet.printer)}" if sheet.printer else words
+    if sheet.silhouette is not None:  # a print-and-cut sheet: what the machine scans, and which side it cuts
+        words += " · " + msg("sheet.silhouette", lang, inset=f"{sheet.silhouette.inset_mm:g}")
+    return words + made_for(sheet, lang)
+
+
+def made_for(sheet: SheetOptions, lang: str) -> str:
+    """What the print instruction adds: the printer profile the sheet is made for, and the ink
+    saver (``--ink``) it was drawn with."""
+    words = f" · {msg('sheet.printer', lang, printer=sheet.printer)}" if sheet.printer else ""
+    return words + (f" · {msg('sheet.' + sheet.ink, lang)}" if sheet.ink else "")
 
 
 SLUG_SIZES = (6.0, 5.0)  # pt: the print instruction line, then the line naming the sheet
@@ -176,6 +181,8 @@ def slug(instruction: str, note: str, stamp: str, paper: tuple[float, float], sh
     the paper is set smaller (down to SLUG_LEAST_PT), never shortened."""
     x0, x1 = sheet.margin_mm, paper[0] - sheet.margin_mm
     top = sheet.margin_mm if y is None else y
+    if sheet.slug_at is not None and y is None:  # a print-and-cut sheet: clear of the registration marks
+        x0, top = sheet.slug_at
     bar_y = top + 1.6
     items: list[Item] = []
     x = x1

@@ -44,6 +44,7 @@ from pnpgen.svg.style import (
     NUMBER,
     OPACITY,
     PT_PER_PX,
+    SOURCE,
     UNITS_PT,
     UNITS_PX,
     UNSUPPORTED_PROPS,
@@ -79,7 +80,7 @@ def convert(svg: str, where: str, resolve: Callable[[str], bytes] | None = None)
         items = conv.run()
     except Fallback as e:
         return Art(conv.width_pt, conv.height_pt, (), str(e), inline_images(svg, resolve) if resolve else svg)
-    return Art(conv.width_pt, conv.height_pt, items)
+    return Art(conv.width_pt, conv.height_pt, items, marks=tuple(conv.marks))
 
 
 def clear_caches() -> None:
@@ -111,6 +112,8 @@ class Converter:
         self.using: list[Any] = []  # <use> targets being expanded, against cycles
         self.elements = 0  # drawn so far, against <use> of <use> … that multiplies (MAX_ELEMENTS)
         self.viewport = (0.0, 0.0)  # (w, h) in user units, for percentages
+        self.marks: list[tuple] = []  # strokes and text measured for the print lint (Art.marks)
+        self.at = ""  # the template line that drew the element being drawn (SOURCE attribute)
         props = props_of(root)
         vb = self._viewbox(props)
         w = self._root_size(props.get("width"), vb[2] if vb else 300.0)
@@ -127,10 +130,30 @@ class Converter:
             self.items.append(("ops", " ".join(self.ops)))
             self.ops = []
 
-    def push(self, op: str = "") -> None:
-        """Save the graphics state (q), then write ``op``."""
+    def push(self, op: str = "", matrix: tuple | None = None) -> None:
+        """Save the graphics state (q), then write ``op``; ``matrix``: the ``cm`` it ends with."""
         self.ops.append("q " + op if op else "q")
         self.stack.append(dict(self.state))
+        if matrix is not None:
+            self.state["ctm"] = compose(self.state.get("ctm", IDENTITY), matrix)
+
+    def mark(self, kind: str, value: float, box: tuple | None, text: str = "",
+             matrix: tuple | None = None) -> None:
+        """Measure a stroke (``value``: its width) or a text (its size) for the print lint: in
+        points, its box (user units, through ``matrix`` first) as points from the face's
+        bottom-left corner, and the template line that drew it."""
+        if box is None:
+            return
+        ctm = self.state.get("ctm", IDENTITY)
+        if matrix is not None:
+            ctm = compose(ctm, matrix)
+        a, b, c, d, e, f = ctm
+        x0, y0, x1, y1 = box
+        pts = [(a * x + c * y + e, b * x + d * y + f) for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        scale = math.sqrt(abs(a * d - b * c))
+        self.marks.append((kind, self.at, round(value * scale, 4), round(min(xs), 3), round(min(ys), 3),
+                           round(max(xs), 3), round(max(ys), 3), text[:40]))
 
     def pop(self) -> None:
         """Restore the graphics state saved by the last :meth:`push` (Q)."""
@@ -175,7 +198,7 @@ class Converter:
         to_box = self.viewbox_matrix(vb, (0.0, 0.0, self.width_pt, self.height_pt), par) if vb else (PT_PER_PX, 0.0, 0.0, PT_PER_PX, 0.0, 0.0)
         flip = (1.0, 0.0, 0.0, -1.0, 0.0, self.height_pt)
         self.viewport = (vb[2], vb[3]) if vb else (self.width_pt / PT_PER_PX, self.height_pt / PT_PER_PX)
-        self.push(pdf_matrix(compose(flip, to_box)) + " cm")
+        self.push(pdf_matrix(compose(flip, to_box)) + " cm", compose(flip, to_box))
         self.children(self.root, self.inherit({}, self.root_props))
         self.pop()
         self.flush()
@@ -362,6 +385,14 @@ class Converter:
         if props.get("opacity", "").strip() in ("0", "0.0", "0%"):
             return
         style = self.inherit(parent_style, props)
+        at = self.at
+        self.at = props.get(SOURCE) or at
+        try:
+            self._element(el, name, props, style)
+        finally:
+            self.at = at
+
+    def _element(self, el, name: str, props: dict, style: dict) -> None:
         matrix = None
         t = props.get("transform")
         if t:
@@ -383,7 +414,7 @@ class Converter:
                 return
         wrap = matrix is not None or clip_el is not None
         if wrap:
-            self.push(pdf_matrix(matrix) + " cm" if matrix is not None and matrix != IDENTITY else "")
+            self.push(pdf_matrix(matrix) + " cm" if matrix is not None and matrix != IDENTITY else "", matrix)
             if clip_el is not None:
                 self._clip(clip_el, style)
         TAGS[name](self, el, name, props, style)
@@ -441,7 +472,7 @@ class Converter:
             return
         vb = self._viewbox(props)
         m = self.viewbox_matrix(vb, box, props.get("preserveAspectRatio", "xMidYMid meet")) if vb else (1.0, 0.0, 0.0, 1.0, x, y)
-        self.push(f"{pdf_num(x)} {pdf_num(y)} {pdf_num(w)} {pdf_num(h)} re W n {pdf_matrix(m)} cm")
+        self.push(f"{pdf_num(x)} {pdf_num(y)} {pdf_num(w)} {pdf_num(h)} re W n {pdf_matrix(m)} cm", m)
         saved = self.viewport
         self.viewport = (vb[2], vb[3]) if vb else (w, h)
         body(el, style)
@@ -459,7 +490,7 @@ class Converter:
         x, y = self.lengths(el, props, (("x", "x"), ("y", "y")))
         name = local_name(target)
         self.using.append(target)
-        self.push(f"1 0 0 1 {pdf_num(x)} {pdf_num(y)} cm" if x or y else "")
+        self.push(f"1 0 0 1 {pdf_num(x)} {pdf_num(y)} cm" if x or y else "", (1.0, 0.0, 0.0, 1.0, x, y))
         if name in ("symbol", "svg"):
             tprops = props_of(target)
             if tprops.get("display", "").strip() != "none":

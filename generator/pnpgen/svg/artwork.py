@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 FORMAT = "pnpgen.vector.Art"
-VERSION = 3  # bumped whenever the operators written change: older cached arts are rebuilt
+VERSION = 4  # bumped whenever the operators written change: older cached arts are rebuilt
 MAX_PERIODS = 256  # reflect/repeat periods a gradient-painted shape may span; beyond, the last is padded
 PAINT_OPS = ("f", "f*", "S", "B", "B*")
 
@@ -31,13 +31,18 @@ class Art:
       drawn as a form of its own (``pnpgen.pdf.shading``).
 
     A face outside the subset has no items: ``fallback`` names the feature and ``svg`` keeps
-    the source, drawn through svglib."""
+    the source, drawn through svglib.
+
+    ``marks`` are what the print lint reads, drawn nothing: ``(kind, at, value, x0, y0, x1, y1,
+    text)`` for each stroke (``value`` its width) and text (its size), in points, its box from
+    the face's bottom-left corner (y up), ``at`` the template line that drew it ("" unknown)."""
 
     width_pt: float
     height_pt: float
     items: tuple = ()
     fallback: str | None = None
     svg: str | None = None
+    marks: tuple = ()
 
     def to_json(self) -> dict:
         """A JSON-ready dict, sealed with a digest of its content."""
@@ -49,6 +54,7 @@ class Art:
             "fallback": self.fallback,
             "svg": self.svg,
             "items": [_item_to_json(it) for it in self.items],
+            "marks": [list(m) for m in self.marks],
         }
         body["digest"] = digest(body)
         return body
@@ -59,7 +65,7 @@ class Art:
         if not isinstance(obj, dict) or obj.get("format") != FORMAT or obj.get("version") != VERSION:
             raise ValueError("not a pnpgen vector art object (or another version)")
         body = {k: v for k, v in obj.items() if k != "digest"}
-        if set(obj) != {"format", "version", "width_pt", "height_pt", "fallback", "svg", "items", "digest"}:
+        if set(obj) != {"format", "version", "width_pt", "height_pt", "fallback", "svg", "items", "marks", "digest"}:
             raise ValueError("vector art object: unexpected or missing keys")
         try:
             sealed = obj["digest"] == digest(body)
@@ -73,7 +79,8 @@ class Art:
             raise ValueError("vector art object: fallback and svg go together")
         if not isinstance(obj["items"], list):
             raise ValueError("vector art object: items is not a list")
-        return cls(w, h, tuple(_item_from_json(it) for it in obj["items"]), fallback, svg)
+        return cls(w, h, tuple(_item_from_json(it) for it in obj["items"]), fallback, svg,
+                   tuple(_mark_from_json(m) for m in _listed(obj["marks"])))
 
 
 def paint_item(ops: str, op: str, area: tuple, fill: tuple | None, stroke: tuple | None) -> tuple:
@@ -98,6 +105,19 @@ def _item_to_json(it: tuple) -> list:
     if it[0] == "paint":
         return ["paint", it[1], it[2], list(it[3]), _spec_to_json(it[4]), _spec_to_json(it[5])]
     return list(it)
+
+
+def _listed(v: Any) -> list:
+    if not isinstance(v, list):
+        raise ValueError("vector art object: marks is not a list")
+    return v
+
+
+def _mark_from_json(m: Any) -> tuple:
+    if not (isinstance(m, list) and len(m) == 8 and m[0] in ("stroke", "text") and isinstance(m[1], str)
+            and isinstance(m[7], str)):
+        raise ValueError("vector art object: a malformed mark")
+    return (m[0], m[1], *(_number(v) for v in m[2:7]), m[7])
 
 
 def _number(v: Any) -> float:

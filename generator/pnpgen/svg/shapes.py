@@ -20,7 +20,7 @@ KAPPA = 4 / 3 * (math.sqrt(2) - 1)
 
 # Faces repeat their frames, icons and ornaments: the path text is kept per distinct element
 # (its attributes, the viewport percentages refer to, the matrix moving it).
-_SHAPE_OPS: dict[tuple, str] = {}
+_SHAPE_OPS: dict[tuple, tuple[str, tuple | None]] = {}  # → path operators, box
 
 
 def clear_cache() -> None:
@@ -47,15 +47,18 @@ def shape(conv, el, name: str, props: dict, style: dict, matrix: tuple | None = 
     if fill is None and stroke is None:
         return
     key = (name, tuple(el.attrib.items()), conv.viewport, matrix)
-    ops = _SHAPE_OPS.get(key)
-    if ops is None:
+    known = _SHAPE_OPS.get(key)
+    if known is None:
         segs = geometry(conv, el, name, props, style)
-        ops = segments_ops(segs, matrix) if segs else ""
+        known = (segments_ops(segs, matrix) if segs else "", gradient.bbox(segs, matrix) if segs else None)
         if len(_SHAPE_OPS) >= 50_000:
             _SHAPE_OPS.clear()
-        _SHAPE_OPS[key] = ops
+        _SHAPE_OPS[key] = known
+    ops, box = known
     if not ops:
         return
+    if stroke is not None:
+        conv.mark("stroke", width * scale, box)
     if not isinstance(fill, (tuple, type(None))) or not isinstance(stroke, (tuple, type(None))):
         fill, stroke = _gradient_paint(conv, el, name, props, style, matrix, ops, fill, stroke, width, scale)
         if fill is None and stroke is None:

@@ -79,6 +79,9 @@ def _tag_name(tag: str) -> str:
     return tag
 
 
+SOURCE = "data-pnpgen-at"  # the template line that wrote an element (pnpgen.faces.sourcelines); not drawn
+
+
 def props_of(el) -> dict[str, str]:
     """Presentation attributes, overridden by ``style="…"`` declarations."""
     props = dict(el.attrib)

@@ -3,12 +3,15 @@ chunk, set through ReportLab's text API at draw time; and the fonts a face's tex
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
 from pnpgen import fonts
 from pnpgen.svg.shapes import paint
 from pnpgen.svg.style import IGNORED, INHERITED, Fallback, local_name, props_of
+
+ASCENT, DESCENT = 0.88, 0.12  # of the font size: the box of a line of text the print lint measures
 
 
 def text(conv, el, name: str, props: dict, style: dict) -> None:
@@ -66,11 +69,15 @@ def text(conv, el, name: str, props: dict, style: dict) -> None:
             pen_x += stringWidth(ch, font, size)
     anchor = style["text-anchor"]
     runs = []
+    x0 = y0 = math.inf
+    x1 = y1 = -math.inf
     for x, y, s in chunks:
+        w = stringWidth(s, font, size)
         if anchor in ("middle", "end"):
-            w = stringWidth(s, font, size)
             x -= w / 2 if anchor == "middle" else w
         runs.append((x, y, s))
+        x0, x1, y0, y1 = min(x0, x), max(x1, x + w), min(y0, y - ASCENT * size), max(y1, y + DESCENT * size)
+    conv.mark("text", size, (x0, y0, x1, y1), chars)
     conv.colour("fill", fill)
     conv.flush()
     conv.items.append(("text", font, size, tuple(runs)))

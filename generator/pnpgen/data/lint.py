@@ -1,0 +1,86 @@
+"""The print lint's figures: game.yaml ``lint:``, each setting declared once here with its unit,
+default and range (docs/data-format.md lists them from this table).
+
+```yaml
+lint:
+  min_stroke: 0.25pt   # a stroke thinner than this may not print (or prints broken)
+  min_text: 6pt        # text smaller than this is hard to read on a card
+  safe: 3mm            # the safe zone, from the trim edge inward: a cut may drift this far
+  thin_stroke: 0.5pt   # a stroke thinner than this inside the safe zone is named (a thicker one
+                       # reads as a border, and a drifted cut shows it uneven, not lost)
+```
+
+``lint: false`` turns the lint off; a setting given as ``off`` turns that one check off. A bare
+number is in the setting's own unit (pt or mm); a unit may be written: ``0.1mm``, ``8px``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pnpgen.data import validate as v
+
+MM_PER_PT = 25.4 / 72
+
+
+@dataclass(frozen=True)
+class LintSettings:
+    on: bool = True
+    min_stroke_pt: float | None = 0.25
+    min_text_pt: float | None = 6.0
+    safe_mm: float | None = 3.0
+    thin_stroke_pt: float | None = 0.5
+
+
+# key in game.yaml → (field, unit, lowest, highest, what it is)
+SETTINGS: dict[str, tuple[str, str, float, float, str]] = {
+    "min_stroke": ("min_stroke_pt", "pt", 0.0, 10.0, "the thinnest stroke named as too thin"),
+    "min_text": ("min_text_pt", "pt", 0.0, 72.0, "the smallest text size not named as too small"),
+    "safe": ("safe_mm", "mm", 0.0, 20.0, "the safe zone, from the trim edge inward"),
+    "thin_stroke": ("thin_stroke_pt", "pt", 0.0, 20.0, "strokes thinner than this are named inside the safe zone"),
+}
+HINT = "false, or {" + ", ".join(f"{k}: …{u}" for k, (_, u, *_r) in SETTINGS.items()) + "}"
+
+
+def setting(value: Any, key: str) -> float | None:
+    """One setting in its unit (None: ``off``); ``v.Invalid`` naming what would be right."""
+    _, unit, lo, hi, what = SETTINGS[key]
+    if value is False or (isinstance(value, str) and value.strip().lower() in ("off", "none", "false")):
+        return None
+    if isinstance(value, str) and v.typed(value) and v.typed(value)[-1].isdigit():
+        value = f"{value}{unit}"  # a bare number in text: the setting's own unit
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = f"{value}{unit}"
+    scale = 1.0 if unit == "mm" else 1 / MM_PER_PT
+    try:
+        return round(v.length(value, lo / scale, hi / scale, f"lint {key}") * scale, 6)
+    except v.Invalid as e:
+        raise v.Invalid(e.message, f"{lo:g} to {hi:g} {unit} ({what}), or off") from None
+
+
+def settings(data: Any, place: Callable[[tuple, Callable[..., Any], Any, str], Any] | None = None) -> LintSettings:
+    """``lint:`` read into settings. ``place(keypath, parse, value, key)`` runs each parse so that
+    its complaint names the file:line (data/load.py); ``v.Invalid`` without it."""
+    place = place or (lambda keypath, parse, value, key: parse(value, key))
+    if data is None or data is True:
+        return LintSettings()
+    if data is False:
+        return LintSettings(on=False)
+    if not isinstance(data, dict):
+        place(("lint",), _not_a_mapping, data, "")
+    out = LintSettings()
+    for key, value in data.items():
+        place(("lint", key), _known, key, "")
+        out = replace(out, **{SETTINGS[key][0]: place(("lint", key), setting, value, key)})
+    return out
+
+
+def _not_a_mapping(value: Any, _key: str) -> None:
+    raise v.Invalid(f"lint {v.show(value)} is not a mapping", HINT)
+
+
+def _known(key: Any, _unused: str) -> None:
+    if key not in SETTINGS:
+        raise v.Invalid(f"lint has an unknown key {v.show(key)}", HINT)

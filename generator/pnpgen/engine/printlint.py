@@ -1,0 +1,108 @@
+"""The print lint: what a printer or a cutter will spoil on the faces, found in the marks the face
+converter measured (``Art.marks``: every stroke's width and every text's size and box, with the
+template line that drew it), against game.yaml ``lint:`` (``pnpgen.data.lint``):
+
+- a stroke thinner than ``min_stroke`` (0.25 pt);
+- text smaller than ``min_text`` (6 pt);
+- text, or a stroke thinner than ``thin_stroke`` (0.5 pt), inside the ``safe`` zone (3 mm from
+  the trim edge inward), measured on the trim's bounding rectangle: text by its box (the glyph
+  advance, ascent 0.88 and descent 0.12 of the size), a stroke by its path's box (the line the
+  stroke follows); text reaching past the trim counts, a stroke that runs past it (a background
+  border in the bleed) does not.
+
+One line per (deck, template line, kind), the pieces it reaches counted: a line that draws the
+same thin rule on forty cards is one finding."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pnpgen.data.lint import MM_PER_PT, LintSettings
+from pnpgen.data.model import Deck, Piece
+from pnpgen.svg.artwork import Art
+
+EPS = 1e-6
+
+
+@dataclass
+class _Finding:
+    deck: Deck
+    at: str
+    kind: str
+    pieces: list[Piece] = field(default_factory=list)
+    worst: float = 0.0
+    text: str = ""
+
+
+def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Art], bleed_mm: float,
+               settings: LintSettings, templates: Path) -> list[str]:
+    """The lint's lines for ``faces`` (deck, piece, side, face key), in the order found."""
+    if not settings.on:
+        return []
+    found: dict[tuple, _Finding] = {}
+    bleed = bleed_mm / MM_PER_PT
+    for deck, piece, side, key in faces:
+        art = arts.get(key)
+        if art is None:
+            continue
+        trim = (bleed, bleed, art.width_pt - bleed, art.height_pt - bleed)
+        for kind, at, value, x0, y0, x1, y1, text in art.marks:
+            for what, measure in _checks(kind, value, (x0, y0, x1, y1), trim, settings):
+                f = found.setdefault((deck.id, at or f"{side} template", what),
+                                     _Finding(deck, at, what, worst=measure, text=text))
+                if piece not in f.pieces:
+                    f.pieces.append(piece)
+                if measure < f.worst:
+                    f.worst, f.text = measure, text
+    return [_line(f, settings, templates) for f in found.values()]
+
+
+def _checks(kind: str, value: float, box: tuple, trim: tuple, s: LintSettings) -> list[tuple[str, float]]:
+    out = []
+    x0, y0, x1, y1 = box
+    inward = min(x0 - trim[0], y0 - trim[1], trim[2] - x1, trim[3] - y1) * MM_PER_PT
+    if kind == "stroke":
+        if s.min_stroke_pt is not None and value < s.min_stroke_pt - EPS:
+            out.append(("thin-stroke", value))
+        if s.safe_mm is not None and s.thin_stroke_pt is not None and value < s.thin_stroke_pt - EPS \
+                and 0 <= inward < s.safe_mm - EPS:
+            out.append(("stroke-in-safe-zone", inward))
+    else:
+        if s.min_text_pt is not None and value < s.min_text_pt - EPS:
+            out.append(("small-text", value))
+        if s.safe_mm is not None and inward < s.safe_mm - EPS:
+            out.append(("text-in-safe-zone", inward))
+    return out
+
+
+def _where(at: str, deck: Deck, templates: Path) -> str:
+    """The template line as a designer finds it: templates/<name>:<line>, pnpgen's own
+    common/ macros, or a built-in layout's generated template."""
+    name, _, line = at.rpartition(":")
+    if not name:
+        return at
+    if name.startswith("@layout/"):
+        return f"the built-in layout of deck {deck.id!r} ({name.rsplit('/', 1)[-1]}), line {line}"
+    if name.startswith("common/") and not (templates / name).is_file():
+        return f"pnpgen's {name}:{line}"
+    return f"templates/{name}:{line}"
+
+
+def _line(f: _Finding, s: LintSettings, templates: Path) -> str:
+    first = f.pieces[0]
+    more = f" and {len(f.pieces) - 1} more" if len(f.pieces) > 1 else ""
+    text = f" 「{f.text}」" if f.text and "text" in f.kind else ""
+    if f.kind == "thin-stroke":
+        what = f"stroke {f.worst:.2f} pt, thinner than {s.min_stroke_pt:g} pt (a printer may drop it)"
+    elif f.kind == "small-text":
+        what = f"text{text} {f.worst:.1f} pt, smaller than {s.min_text_pt:g} pt"
+    elif f.kind == "text-in-safe-zone":
+        where = "past the trim" if f.worst < 0 else f"{f.worst:.1f} mm from the trim"
+        what = f"text{text} {where}, inside the {s.safe_mm:g} mm safe zone (a drifted cut may take it)"
+    else:
+        what = (f"stroke thinner than {s.thin_stroke_pt:g} pt {f.worst:.1f} mm from the trim, inside the "
+                f"{s.safe_mm:g} mm safe zone (a drifted cut shows it uneven)")
+    return (f"{_where(f.at, f.deck, templates)}: print lint: deck {f.deck.id!r} piece {first.index} "
+            f"({first.label}){more}: {what}")

@@ -1,0 +1,233 @@
+"""Print-and-cut for hobby cutting machines, as plain data in millimetres (y down).
+
+``--marks silhouette``: Silhouette Studio's "Print & Cut" registration marks of type 1 (a filled
+square at the top-left, L-shaped corner marks at the top-right and bottom-left), the keep-out
+zone round each (no piece, bleed or slug inside it), and the pieces placed inside the rectangle
+the marks span; the cut file of each fronts sheet holds every piece's cut path in the page's
+coordinates. ``--marks cricut``: Cricut Design Space draws its own marks, so each image of pieces
+is laid out within its Print Then Cut area. The figures and their sources: docs/home-printing.md.
+
+Every cut path is ``shapes.cut_path`` of the deck's outline placed by the sheet layout's own
+transform: the same geometry the die lines of the home sheets and shop files are drawn from.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields, replace
+
+from pnpgen.data.validate import Invalid, length
+from pnpgen.impose.grid import SheetLayout, SheetOptions, Slot, layout_grid, layout_grid_at
+from pnpgen.impose.nest import bleed_steps
+from pnpgen.impose.plan import Box, Page, PlaceFace, RectOp
+from pnpgen.shapes import Outline, ShapeSpec, bleed_path, cut_path
+from pnpgen.units import MM_PER_INCH
+
+BLACK = (0.0, 0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class SilhouetteMarks:
+    """Silhouette Studio's registration marks, type 1, at its defaults (docs/home-printing.md
+    names the sources): every figure in mm, from the paper's edges."""
+
+    inset_mm: float = 10.0  # paper edge → the marks' outer edges (Studio's default and least inset, 0.394 in)
+    square_mm: float = 5.0  # side of the filled square at the top-left
+    length_mm: float = 0.33 * MM_PER_INCH  # arm of each L mark, 8.382 mm
+    thickness_mm: float = 0.039 * MM_PER_INCH  # line width of the L marks, 0.991 mm
+    keepout_mm: float = 3.0  # clear space round each mark's box (Studio's hatched zone)
+
+    @property
+    def reach_mm(self) -> float:
+        """How far the keep-out zone of each mark reaches from the paper's corner, on both axes."""
+        return self.inset_mm + max(self.square_mm, self.length_mm) + self.keepout_mm
+
+    def zones(self, paper: tuple[float, float]) -> list[Box]:
+        """The keep-out zones (top-left, top-right, bottom-left): nothing printed inside."""
+        w, h = paper
+        z = self.reach_mm
+        return [(0.0, 0.0, z, z), (w - z, 0.0, w, z), (0.0, h - z, z, h)]
+
+    def mark_boxes(self, paper: tuple[float, float]) -> list[Box]:
+        """The marks as filled rectangles: the square, then each L as its two bars."""
+        w, h = paper
+        i, s, n, t = self.inset_mm, self.square_mm, self.length_mm, self.thickness_mm
+        return [
+            (i, i, i + s, i + s),
+            (w - i - n, i, w - i, i + t), (w - i - t, i, w - i, i + n),  # top-right L
+            (i, h - i - t, i + n, h - i), (i, h - i - n, i + t, h - i),  # bottom-left L
+        ]
+
+    def cut_area(self, sheet: SheetOptions) -> Box:
+        """Where pieces go on a print-and-cut sheet: inside the rectangle the marks span, below
+        the top marks' zones, above the slug (the bottom-left zone: ``silhouette_layout``)."""
+        w, h = sheet.paper_mm
+        i = self.inset_mm
+        return i, self.reach_mm, w - i, min(h - i, h - sheet.margin_mm - sheet.slug_mm)
+
+    def slug_origin(self, sheet: SheetOptions) -> tuple[float, float]:
+        """The slug in the bottom band, right of the bottom-left mark's zone."""
+        return self.reach_mm, sheet.paper_mm[1] - sheet.margin_mm - sheet.slug_mm
+
+    def items(self, paper: tuple[float, float]) -> list[RectOp]:
+        return [RectOp(x0, y0, x1 - x0, y1 - y0, fill=BLACK, stroke=None) for x0, y0, x1, y1 in self.mark_boxes(paper)]
+
+
+SILHOUETTE = SilhouetteMarks()
+# --silhouette-marks KEY=LENGTH,…: the option's key → field, and the bounds of each (mm)
+SILHOUETTE_KEYS = {"inset": ("inset_mm", 3.0, 40.0), "square": ("square_mm", 2.0, 20.0),
+                   "length": ("length_mm", 3.0, 40.0), "thickness": ("thickness_mm", 0.1, 3.0),
+                   "keepout": ("keepout_mm", 0.0, 20.0)}
+
+
+def silhouette_option(text: str) -> SilhouetteMarks:
+    """``inset=10mm,length=0.33in`` → SilhouetteMarks (the figures not named keep their
+    defaults); each length in mm (bare number), cm, in, pt or px."""
+    values = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or key.strip() not in SILHOUETTE_KEYS:
+            raise Invalid(f"{part!r} is not a registration-mark figure",
+                          "KEY=LENGTH, KEY one of " + ", ".join(SILHOUETTE_KEYS) + ", e.g. inset=10mm,length=0.33in")
+        name, lo, hi = SILHOUETTE_KEYS[key.strip()]
+        values[name] = length(value.strip(), lo, hi, what=f"registration mark {key.strip()}")
+    return replace(SILHOUETTE, **values)
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[2] - 1e-9 and b[0] < a[2] - 1e-9 and a[1] < b[3] - 1e-9 and b[1] < a[3] - 1e-9
+
+
+def printed_boxes(layout: SheetLayout) -> list[Box]:
+    """Each slot's box with the bleed printed round it on the sheet."""
+    b = layout.sheet_bleed_mm
+    return [(s.x - b, s.y - b, s.x + s.w + b, s.y + s.h + b) for s in layout.slots]
+
+
+def clear_of(layout: SheetLayout, zones: list[Box]) -> bool:
+    return not any(_overlaps(box, z) for box in printed_boxes(layout) for z in zones)
+
+
+def silhouette_layout(spec: ShapeSpec, count: int, sheet: SheetOptions, marks: SilhouetteMarks,
+                      kind: str = "card") -> SheetLayout | None:
+    """A grid inside the marks' rectangle with no piece (nor its bleed) in a keep-out zone: the
+    whole area when the grid misses the bottom-left zone, else the area right of it or above it,
+    whichever prints on the fewest sheets with the most bleed. No room for crop marks (the
+    machine cuts). None when not one piece fits (a board: tiled, without marks)."""
+    sheet = replace(sheet, mark_room_mm=0.0)
+    x0, y0, x1, y1 = marks.cut_area(sheet)
+    zones = marks.zones(sheet.paper_mm)
+    z = marks.reach_mm
+    h = sheet.paper_mm[1]
+    areas = [(x0, y0, x1, y1), (z, y0, x1, y1), (x0, y0, x1, min(y1, h - z))]
+    found: list[tuple[tuple, SheetLayout]] = []
+    for n, area in enumerate(areas):
+        opts = replace(sheet, cut_area=area)
+        for lay in _grids(spec, count, opts, kind):
+            if clear_of(lay, zones):
+                found.append(((math.ceil(count / lay.per_sheet), -lay.sheet_bleed_mm, n), lay))
+    return min(found, key=lambda f: f[0])[1] if found else None
+
+
+def _grids(spec: ShapeSpec, count: int, opts: SheetOptions, kind: str) -> list[SheetLayout]:
+    """The candidate grids in an area: the card grid for rectangular cards, else a grid at each
+    bleed step (die-cut shapes on their bounding boxes; no nesting on a print-and-cut sheet)."""
+    if spec.kind == "rect" and kind == "card":
+        lay = layout_grid(spec.w, spec.h, opts)
+        return [lay] if lay is not None else []
+    out = []
+    for bleed in bleed_steps(opts.bleed_mm):
+        lay = layout_grid_at(spec.w, spec.h, opts, bleed, room=0.0)
+        if lay is not None:
+            out.append(lay)
+    return out
+
+
+def cut_paths(spec: ShapeSpec, layout, n: int) -> list[Outline]:
+    """The cut paths of a sheet's ``n`` pieces (slots 0 … n − 1, as home_sheets fills them), in
+    the sheet's millimetres: the deck's one cut path, placed like the faces."""
+    path = cut_path(spec)
+    return [path.transformed(layout.transform(j)) for j in range(n)]
+
+
+@dataclass(frozen=True)
+class CutSheet:
+    """One sheet's cut file: the paper (the file's page) and the cut paths on it, in mm from the
+    paper's top-left corner. The registration marks are not in it: the cutter's software draws
+    or expects them at its own settings."""
+
+    paper_mm: tuple[float, float]
+    paths: tuple[Outline, ...]
+
+
+def cut_sheets(spec: ShapeSpec, layout, count: int) -> list[CutSheet]:
+    """The cut file of every fronts sheet of a deck laid out by ``layout`` (home_sheets' order)."""
+    per = layout.per_sheet
+    return [CutSheet(layout.paper_mm, tuple(cut_paths(spec, layout, min(per, count - start))))
+            for start in range(0, count, per)]
+
+
+def add_registration(pages: list[Page], marks: SilhouetteMarks) -> None:
+    """The registration marks on every fronts page (backs are printed duplex and never scanned)."""
+    for page in pages:
+        if page.side == "front":
+            page.items.extend(marks.items(page.size_mm))
+
+
+# --------------------------------------------------------------------------- Cricut Print Then Cut
+
+CRICUT_AREA_IN = (6.75, 9.25)  # Design Space's Print Then Cut size limit (docs/home-printing.md)
+CRICUT_DPI = 300
+
+
+def cricut_area_mm(area_in: tuple[float, float] = CRICUT_AREA_IN) -> tuple[float, float]:
+    return area_in[0] * MM_PER_INCH, area_in[1] * MM_PER_INCH
+
+
+def cricut_layout(spec: ShapeSpec, bleed: float, area_in: tuple[float, float] = CRICUT_AREA_IN) -> SheetLayout | None:
+    """As many pieces as fit one Print Then Cut image (its whole area, pieces two bleeds apart,
+    turned 90° when that fits more), the grid centred; bleed reduced in steps if not one fits.
+    None when a piece does not fit even without bleed."""
+    w, h = cricut_area_mm(area_in)
+    for b in bleed_steps(bleed):
+        best = None
+        for rotated, (pw, ph) in ((False, (spec.w, spec.h)), (True, (spec.h, spec.w))):
+            cols, rows = int((w + 1e-9) // (pw + 2 * b)), int((h + 1e-9) // (ph + 2 * b))
+            if cols * rows and (best is None or cols * rows > best[3] * best[4]):
+                best = (rotated, pw, ph, cols, rows)
+        if best is None:
+            continue
+        rotated, pw, ph, cols, rows = best
+        g = 2 * b
+        x0 = (w - cols * pw - (cols - 1) * g) / 2
+        y0 = (h - rows * ph - (rows - 1) * g) / 2
+        slots = [Slot(c, r, x0 + c * (pw + g), y0 + r * (ph + g), pw, ph) for r in range(rows) for c in range(cols)]
+        return SheetLayout((w, h), (pw, ph), rotated, cols, rows, (g, g), b, slots)
+    return None
+
+
+def figures(marks: SilhouetteMarks) -> dict[str, float]:
+    """The registration marks' figures for the manifest."""
+    return {f.name: round(getattr(marks, f.name), 3) for f in fields(marks)}
+
+
+def cricut_pages(fronts: tuple[str, ...], spec: ShapeSpec, layout: SheetLayout, art_bleed_mm: float) -> list[Page]:
+    """The Print Then Cut images as pages the size of the image: the fronts on ``layout``
+    (cricut_layout), each face's art stopping at its bleed outline, nothing else (Design Space
+    adds its own marks round the image)."""
+    clip = bleed_path(spec, layout.sheet_bleed_mm)
+    pages = []
+    for start in range(0, len(fronts), layout.per_sheet):
+        page = Page(layout.paper_mm, side="front")
+        for j, key in enumerate(fronts[start:start + layout.per_sheet]):
+            m = layout.transform(j)
+            page.items.append(PlaceFace(key, m, (spec.w, spec.h), art_bleed_mm, clip=clip.transformed(m)))
+        pages.append(page)
+    return pages
+
+
+def sheet_names(deck_id: str, n: int, *suffixes: str) -> list[list[str]]:
+    """``cut/<deck>-p01.svg`` … for each of ``n`` sheets, with each suffix (numbers at least two
+    digits, as many as the last sheet needs)."""
+    digits = max(2, len(str(n)))
+    return [[f"cut/{deck_id}-p{k:0{digits}d}{suffix}" for suffix in suffixes] for k in range(1, n + 1)]

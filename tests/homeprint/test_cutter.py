@@ -1,0 +1,291 @@
+"""Print-and-cut for hobby cutting machines (issue 25, item 5): Silhouette registration marks and
+keep-out zones read back from the PDF in mm; every cut path of the SVG and DXF cut files equal to
+what the PDF places (the pieces' trim boxes, the die lines); Cricut's images within its area."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import ezdxf
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+from conftest import make_workspace, run
+from pdfprobe import PT, Rect, clip_rects, stroked_lines, text_positions, texts
+
+INSET, SQUARE, ARM, THICK, KEEPOUT = 10.0, 5.0, 0.33 * 25.4, 0.039 * 25.4, 3.0
+REACH = INSET + ARM + KEEPOUT
+
+HEX_DECK = """\
+name: 六角タイル
+kind: tile
+shape: hex
+size: 40
+front: card-front.svg.j2
+fields: {name: text, text: text}
+pieces:
+  - {name: 海, text: 本文, count: 7}
+"""
+
+
+def _filled(pdf, index: int = 0) -> list[Rect]:
+    """The filled rectangles drawn at page level (not inside a face), mm from the top-left."""
+    doc = pdfium.PdfDocument(pdf.read_bytes())
+    page = doc[index]
+    h = page.get_size()[1]
+    out = []
+    for obj in page.get_objects(max_depth=1):
+        if obj.type != pdfium_c.FPDF_PAGEOBJ_PATH:
+            continue
+        fill = pdfium_c.c_int()
+        stroke = pdfium_c.FPDF_BOOL()
+        pdfium_c.FPDFPath_GetDrawMode(obj.raw, fill, stroke)
+        if fill.value and not stroke.value:
+            x0, y0, x1, y1 = obj.get_bounds()
+            out.append(Rect(x0 * PT, (h - y1) * PT, x1 * PT, (h - y0) * PT))
+    return out
+
+
+def _svg_paths(data: bytes) -> list[list[tuple[float, float]]]:
+    """Each <path> of a cut SVG as its points (M/L end points; A end points)."""
+    out = []
+    for d in re.findall(r'<path d="([^"]+)"', data.decode()):
+        nums = [tuple(map(float, m)) for m in re.findall(r"(?:[ML]|A[\d.]+ [\d.]+ 0 [01] [01]) ?([-\d.]+) ([-\d.]+)", d)]
+        out.append(nums)
+    return out
+
+
+def _dxf_paths(path, paper_h: float) -> list[list[tuple[float, float, float]]]:
+    """Each LWPOLYLINE of a DXF as (x, y from the page top, bulge)."""
+    doc = ezdxf.readfile(path)
+    assert doc.units == ezdxf.units.MM
+    return [[(x, paper_h - y, b) for x, y, b in e.get_points("xyb")] for e in doc.modelspace() if e.dxftype() == "LWPOLYLINE"]
+
+
+def _die_lines(pdf, index: int = 0) -> list[list[tuple[float, float]]]:
+    """The closed stroked paths (m l … h S) at page level: the die lines, as points mm from top."""
+    reader = PdfReader(pdf)
+    page = reader.pages[index]
+    h = float(page.mediabox.top)
+    ops = ContentStream(page.get_contents(), reader).operations
+    out, current = [], []
+    for operands, op in ops:
+        if op == b"m":
+            current = [tuple(float(v) for v in operands)]
+        elif op == b"l":
+            current.append(tuple(float(v) for v in operands))
+        elif op in (b"S", b"s"):
+            if len(current) > 2:
+                out.append([(x * PT, (h - y) * PT) for x, y in current])
+            current = []
+        elif op != b"h":  # anything else ends the path
+            current = []
+    return out
+
+
+def _corner(box) -> tuple[float, float]:
+    return round(box[0]), round(box[1])
+
+
+@pytest.fixture(scope="module")
+def silhouette(tmp_path_factory):
+    ws = make_workspace(tmp_path_factory.mktemp("cut") / "ws")
+    (ws / "data" / "test" / "decks" / "tiles.yaml").write_text(HEX_DECK, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette") == 0
+    return ws
+
+
+def test_registration_marks_at_silhouette_studios_defaults(silhouette):
+    out = silhouette / "build" / "test"
+    pdf = out / "cards.pdf"
+    w, h = 210.0, 297.0
+    want = [Rect(INSET, INSET, INSET + SQUARE, INSET + SQUARE),
+            Rect(w - INSET - ARM, INSET, w - INSET, INSET + THICK), Rect(w - INSET - THICK, INSET, w - INSET, INSET + ARM),
+            Rect(INSET, h - INSET - THICK, INSET + ARM, h - INSET), Rect(INSET, h - INSET - ARM, INSET + THICK, h - INSET)]
+    for index in range(len(PdfReader(pdf).pages)):
+        got = _filled(pdf, index)
+        if index % 2 == 1:  # the backs page: printed duplex, never scanned, no marks
+            assert not any(r == pytest.approx(want[0]) for r in got)
+            continue
+        for mark in want:
+            assert any(all(abs(a - b) < 0.01 for a, b in zip((r.x0, r.y0, r.x1, r.y1), (mark.x0, mark.y0, mark.x1, mark.y1)))
+                       for r in got), (mark, got)
+        reader = PdfReader(pdf)
+        assert stroked_lines(reader, reader.pages[index]) == [] or all(  # no crop marks: only the slug's scale bars
+            y > h - 12 for _, y, _, _ in stroked_lines(reader, reader.pages[index]))
+    assert "シルエット用トンボ（内側10mm）・表から裁断" in "".join(texts(pdf)[0].split())  # the slug says so
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["cutter"]["inset_mm"] == INSET and manifest["cutter"]["machine"] == "silhouette"
+
+
+def test_no_piece_and_no_slug_inside_the_keep_out_zones(silhouette):
+    pdf = silhouette / "build" / "test" / "cards.pdf"
+    w, h = 210.0, 297.0
+    zones = [Rect(0, 0, REACH, REACH), Rect(w - REACH, 0, w, REACH), Rect(0, h - REACH, REACH, h)]
+    reader = PdfReader(pdf)
+    deck = json.loads((silhouette / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+    pieces = clip_rects(reader, reader.pages[0])  # each piece with the bleed printed round it
+    assert len(pieces) == deck["pieces_per_sheet"] >= 6
+    cut_area = Rect(INSET, INSET, w - INSET, h - INSET)
+    for p in pieces:
+        inner = Rect(p.x0 + 0.001, p.y0 + 0.001, p.x1 - 0.001, p.y1 - 0.001)  # the PDF's rounding
+        assert inner.inside(cut_area) and not any(inner.overlaps(z) for z in zones), p
+    page = reader.pages[0]
+    for text, x, y in text_positions(page):
+        if text and y > 100:  # the slug, at the foot
+            assert not any(Rect(x + 0.01, y - 2, x + 1, y).overlaps(z) for z in zones), (text, x, y)
+
+
+def test_cut_paths_are_the_pieces_trim_boxes(silhouette):
+    out = silhouette / "build" / "test"
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    deck = next(d for d in manifest["decks"] if d["id"] == "cards")
+    bleed = deck["sheet_bleed_mm"]
+    per = deck["pieces_per_sheet"]
+    assert "cut/cards-p01.svg" in deck["files"] and "cut/cards-p02.dxf" in deck["files"]
+    reader = PdfReader(out / "cards.pdf")
+    for sheet in (1, 2):
+        trims = sorted(((r.x0 + bleed, r.y0 + bleed, r.x1 - bleed, r.y1 - bleed)
+                        for r in clip_rects(reader, reader.pages[2 * (sheet - 1)])), key=_corner)
+        svg = _svg_paths((out / f"cut/cards-p{sheet:02d}.svg").read_bytes())
+        dxf = _dxf_paths(out / f"cut/cards-p{sheet:02d}.dxf", 297.0)
+        assert len(svg) == len(dxf) == len(trims) == (per if sheet == 1 else 11 - per)
+        for points in (svg, [[(x, y) for x, y, b in p] for p in dxf]):
+            boxes = sorted(((min(x for x, _ in p), min(y for _, y in p), max(x for x, _ in p), max(y for _, y in p))
+                            for p in points), key=_corner)
+            assert len(boxes) == len(trims)
+            assert all(abs(a - b) <= 0.01 for box, trim in zip(boxes, trims) for a, b in zip(box, trim)), (boxes, trims)
+            assert all(len(p) in (4, 5) for p in points)  # rectangles (the SVG repeats the start)
+        assert all(b == 0 for p in dxf for _, _, b in p)
+    head = (out / "cut/cards-p01.svg").read_text()
+    assert 'viewBox="0 0 210 297"' in head and 'width="210mm"' in head
+
+
+def test_a_hex_deck_cuts_along_its_die_line(silhouette):
+    out = silhouette / "build" / "test"
+    die = _die_lines(out / "tiles.pdf")
+    assert len(die) == 7
+    svg = _svg_paths((out / "cut/tiles-p01.svg").read_bytes())
+    dxf = _dxf_paths(out / "cut/tiles-p01.dxf", 297.0)
+    for paths in (svg, [[(x, y) for x, y, _ in p] for p in dxf]):
+        hexes = sorted(sorted((round(x, 2), round(y, 2)) for x, y in dict.fromkeys(p)) for p in paths)
+        assert all(len(p) == 6 for p in hexes)  # six corners each: a hexagon
+        pdf_hexes = sorted(sorted((round(x, 2), round(y, 2)) for x, y in dict.fromkeys(p)) for p in die)
+        assert len(hexes) == len(pdf_hexes) == 7
+        for a, b in zip(hexes, pdf_hexes):
+            assert all(abs(p[0] - q[0]) <= 0.011 and abs(p[1] - q[1]) <= 0.011 for p, q in zip(a, b)), (a, b)
+        for p in paths:  # a regular hexagon 40 mm across flats: sides of 40/√3 mm
+            side = ((p[0][0] - p[1][0]) ** 2 + (p[0][1] - p[1][1]) ** 2) ** 0.5
+            assert side == pytest.approx(40 / 3 ** 0.5, abs=0.01)
+
+
+def test_cut_files_are_byte_identical_in_any_folder(silhouette, tmp_path):
+    out = silhouette / "build" / "test" / "cut"
+    copy = tmp_path / "elsewhere"
+    shutil.copytree(silhouette, copy, symlinks=True, ignore=shutil.ignore_patterns("build"))
+    assert run(copy, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette") == 0
+    again = copy / "build" / "test" / "cut"
+    names = sorted(p.name for p in out.iterdir())
+    assert names == sorted(p.name for p in again.iterdir()) and len(names) == 6
+    for name in names:
+        assert (out / name).read_bytes() == (again / name).read_bytes(), name
+    assert (silhouette / "build" / "test" / "cards.pdf").read_bytes() == (copy / "build" / "test" / "cards.pdf").read_bytes()
+
+
+def test_cricut_images_fit_print_then_cut_with_their_outlines(tmp_path):
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1", "カード2", "カード3", "カード4", "カード5"])
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "cricut") == 0
+    out = ws / "build" / "test"
+    images = sorted((out / "cut").glob("cards-p*.png"))
+    assert len(images) == 2  # 5 poker cards, 4 to an image
+    for png in images:
+        image = Image.open(png)
+        assert image.size == (2025, 2775)  # 6.75 × 9.25 in at 300 dpi
+        assert image.info["dpi"] == pytest.approx((300, 300), abs=0.01)
+        svg = png.with_suffix(".svg").read_text()
+        assert 'width="6.75in" height="9.25in" viewBox="0 0 171.45 234.95"' in svg
+        for p in _svg_paths(svg.encode()):
+            xs, ys = [x for x, _ in p], [y for _, y in p]
+            assert 0 <= min(xs) and max(xs) <= 171.45 and 0 <= min(ys) and max(ys) <= 234.95
+            assert max(xs) - min(xs) == pytest.approx(63, abs=0.01) and max(ys) - min(ys) == pytest.approx(88, abs=0.01)
+            # inside each outline the image shows the card's art (red), not the white paper
+            cx, cy = (min(xs) + max(xs)) / 2, min(ys) + 20
+            assert image.getpixel((round(cx / 25.4 * 300), round(cy / 25.4 * 300)))[0] > 150
+    assert len(_svg_paths((out / "cut/cards-p02.svg").read_bytes())) == 1
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["cutter"] == {"machine": "cricut", "image_in": [6.75, 9.25], "dpi": 300}
+
+
+def test_silhouette_figures_are_options(tmp_path):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette",
+               "--silhouette-marks", "inset=0.625in,length=20mm") == 0
+    got = _filled(ws / "build" / "test" / "cards.pdf")
+    i = 0.625 * 25.4
+    assert any(abs(r.x0 - i) < 0.01 and abs(r.y0 - i) < 0.01 and abs(r.x1 - r.x0 - SQUARE) < 0.01 for r in got)
+    assert any(abs(r.x1 - (210 - i)) < 0.01 and abs(r.x1 - r.x0 - 20) < 0.01 for r in got)
+
+
+def test_arcs_of_round_and_rounded_pieces_keep_their_shape_in_the_dxf_and_svg(tmp_path):
+    """Bulges and SVG arcs drawn back are the outline itself: every point of the DXF's flattened
+    polylines within 0.01 mm of the piece's cut path (a wrong bulge sign bows the corners out)."""
+    from ezdxf import path as dxfpath
+
+    from pnpgen.engine.cutfiles import cut_dxf, cut_svg
+    from pnpgen.impose.cutter import CutSheet
+    from pnpgen.shapes import cut_path, distance_to_polygon_edges, shape_spec, translate
+
+    outlines = [cut_path(shape_spec("rounded", (63, 88), {"corner_radius": 4})).transformed(translate(20, 30)),
+                cut_path(shape_spec("circle", (30, 30))).transformed(translate(120, 40)),
+                cut_path(shape_spec("trihex", (80, 80))).transformed(translate(40, 150))]
+    sheet = CutSheet((210.0, 297.0), tuple(outlines))
+    (tmp_path / "s.dxf").write_bytes(cut_dxf(sheet))
+    doc = ezdxf.readfile(tmp_path / "s.dxf")
+    polylines = [e for e in doc.modelspace() if e.dxftype() == "LWPOLYLINE"]
+    assert len(polylines) == 3 and any(b for _, _, b in polylines[0].get_points("xyb"))
+    for outline, pl in zip(outlines, polylines):
+        exact = outline.points(0.001)
+        points = [(v.x, 297.0 - v.y) for v in dxfpath.make_path(pl).flattening(0.001)]
+        assert max(distance_to_polygon_edges(p, exact) for p in points) < 0.01
+        assert max(distance_to_polygon_edges(p, [(x, y) for x, y in points]) for p in exact) < 0.01
+    svg = cut_svg(sheet).decode()
+    assert svg.count("<path ") == 3 and "A4 4 0 0 1" in svg and "A15 15 0 0 1" in svg  # arcs, clockwise on the page
+
+
+@pytest.mark.parametrize("args", [("--marks", "silhouette", "--silhouette-marks", "inset=tenmm"),
+                                  ("--marks", "cricut", "--silhouette-marks", "inset=12mm"),
+                                  ("--marks", "silhouette", "--layout", "fold")])
+def test_a_bad_cutter_option_is_one_line(tmp_path, capsys, args):
+    ws = make_workspace(tmp_path / "ws")
+    try:
+        code = run(ws, "build", "--game", "test", "--no-rulebook", *args)
+    except SystemExit as e:
+        code = e.code
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err and "Traceback" not in "\n".join(err)
+    assert any(w in err[-1] for w in ("tenmm", "--marks silhouette", "--layout grid")) and not (ws / "build" / "test" / "cards.pdf").exists()
+
+
+def test_the_reprint_of_a_print_and_cut_build_is_cut_by_hand_and_a_plain_build_removes_the_cut_files(tmp_path):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette") == 0
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード1}", "本文カード1 改}"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette") == 0
+    pdf = ws / "build" / "test" / "reprint.pdf"
+    reader = PdfReader(pdf)
+    assert len(stroked_lines(reader, reader.pages[0])) > 8  # トンボ round the reprinted card
+    assert not any(abs(r.x0 - INSET) < 0.01 and abs(r.y0 - INSET) < 0.01 for r in _filled(pdf))
+    # built again without a cutter: the cut files go
+    assert (ws / "build" / "test" / "cut" / "cards-p01.dxf").is_file()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    assert not list((ws / "build" / "test").glob("cut/*"))
+    manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
+    assert "cutter" not in manifest and not any(f.startswith("cut/") for f in manifest["files"])
