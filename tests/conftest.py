@@ -224,12 +224,15 @@ BUILT_WAIT_S = 600  # only against a hang: the build takes some 15 s on the 2-co
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _build_the_games_beside_the_tests(request, tmp_path_factory, worker_id):
+def _build_the_games_beside_the_tests(request, tmp_path_factory):
     """Start building the four games (``built``) once per run, in the background, when a selected
     test needs them; the worker that started the build waits for its end before it stops."""
     if not any("built" in getattr(item, "fixturenames", ()) for item in request.session.items):
         yield
         return
+    # the worker's name as the worker_id fixture gives it, read here so that every test does not
+    # depend on pytest-xdist's fixture
+    worker_id = getattr(request.config, "workerinput", {}).get("workerid", "master")
     root = _run_folder(tmp_path_factory, worker_id)
     proc = None
     from filelock import FileLock
