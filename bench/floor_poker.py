@@ -1,10 +1,15 @@
-"""The practical floor for bench/run.py: a short hand-written ReportLab script that draws the
-benchmark's 53 poker cards (9 faces) on A4 home sheets with crop marks and mirrored backs, and a
-one-card-per-page shop file — what a designer would write by hand without pnpgen.
+"""The practical floor for bench/run.py: a short hand-written ReportLab script that writes what
+pnpgen writes for the benchmark's 53 poker cards (9 faces) — A4 home sheets with crop marks and
+mirrored backs, a one-card-per-page shop file, the unique faces once each with page labels, the
+order list (order.csv), every home sheet again followed by a bill of materials (-all), and a
+manifest — what a designer would write by hand without pnpgen.
 
     python bench/floor_poker.py OUT_DIR
 """
 
+import csv
+import io
+import json
 import sys
 from pathlib import Path
 
@@ -84,6 +89,38 @@ def main(out: Path) -> None:
         back(shop, B, B)
         shop.showPage()
     shop.save()
+    unique = canvas.Canvas(str(out / "numbers-unique.pdf"), pagesize=(W + 2 * B, H + 2 * B))
+    rows = []
+    for i, (n, t, col, k) in enumerate(CARDS):
+        front(unique, B, B, n, t, col)
+        unique.addPageLabel(2 * i, prefix=f"{t} ×{k} ")
+        unique.showPage()
+        back(unique, B, B)
+        unique.showPage()
+        rows.append(["numbers-unique.pdf", 2 * i + 1, "numbers", i + 1, t, k])
+    unique.save()
+    buf = io.StringIO()
+    csv.writer(buf).writerows([["file", "page", "deck", "piece", "name", "quantity"], *rows])
+    (out / "order.csv").write_text(buf.getvalue(), encoding="utf-8")
+    every = canvas.Canvas(str(out / "bench-all.pdf"), pagesize=(PW, PH))
+    for start in range(0, len(deck), 9):
+        chunk = deck[start:start + 9]
+        for (n, t, col), (x, y) in zip(chunk, slots):
+            front(every, x, y, n, t, col)
+        every.showPage()
+        for i in range(len(chunk)):
+            x, y = slots[i]
+            back(every, PW - x - W, y)
+        every.showPage()
+    every.setFont("Regular", 12)
+    every.drawString(20 * mm, PH - 20 * mm, "部品表")
+    for i, (_, t, _, k) in enumerate(CARDS):
+        every.drawString(20 * mm, PH - (30 + 7 * i) * mm, f"{t}  ×{k}")
+    every.showPage()
+    every.save()
+    manifest = {"decks": [{"id": "numbers", "count": len(deck), "faces": len(CARDS)}],
+                "files": sorted(p.name for p in out.iterdir())}
+    (out / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=2), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -25,7 +25,14 @@ Prints a table (figure, median, min, max, goal, met?). Figures:
 Each big-deck figure is also given in CPU seconds (user + system, workers included): on a shared
 machine wall times swell with its load, CPU times much less.
 
-``--only big`` (or ``--only games``) measures one group of figures.
+- the watch loop (``--only watch``): ``pnpgen watch --game populous`` running in a copy of the
+  workspace; a count, a card's text and a picture are edited in turn (each edit then undone, so
+  every save changes something), and the time from the save to the build's summary line (printed
+  once the last file is renamed into place) is taken; CPU time is not given (one process for all).
+- a repeated Tabletop Simulator export of populous with nothing changed (``--only export``).
+- the poker deck against its floor alone: ``--only poker``.
+
+``--only big`` (or ``games``, ``watch``, ``export``, ``poker``, ``list``) measures one group of figures.
 
 Every process runs as on a designer's machine: Python writes its bytecode (.pyc) on the first run
 and reuses it after, so PYTHONDONTWRITEBYTECODE is removed from the children's environment and one
@@ -138,7 +145,8 @@ def peak_rss_mb() -> float:
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--runs", type=int, default=5)
-    p.add_argument("--only", choices=("games", "big"), help="measure one group of figures")
+    p.add_argument("--only", choices=("games", "big", "watch", "export", "poker", "list"),
+                   help="measure one group of figures")
     p.add_argument("--big", type=int, default=1000, help="distinct cards of the big deck")
     p.add_argument("--big-runs", type=int, default=3, help="runs of each big-deck figure")
     p.add_argument("--list-n", type=int, default=3000, help="cards of the workspace pnpgen list is timed in")
@@ -149,34 +157,45 @@ def main() -> None:
     rows: list[tuple[str, list[float], float, str]] = []
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        if args.only != "big":
-            rows += _games(pnpgen, tmp, args.runs)
-        if args.only != "games":
+        if args.only in (None, "games", "poker"):
+            rows += _games(pnpgen, tmp, args.runs, poker_only=args.only == "poker")
+        if args.only in (None, "big"):
             rows += _big(pnpgen, tmp, args)
+        if args.only in (None, "watch"):
+            rows += _watch(pnpgen, tmp, args.runs)
+        if args.only in (None, "export"):
+            rows += _export(pnpgen, tmp, args.runs)
+        if args.only == "list":  # (the big group measures it too)
+            rows += _list(pnpgen, tmp, args)
     _table(rows)
     print(f"\n{os.cpu_count()} cores, {args.runs} runs each ({args.big_runs} of the big deck), "
           f"Python {sys.version.split()[0]}")
 
 
-def _games(pnpgen: list[str], tmp: Path, runs: int) -> list[tuple[str, list[float], float, str]]:
+def _games(pnpgen: list[str], tmp: Path, runs: int, poker_only: bool = False) -> list[tuple[str, list[float], float, str]]:
     """The poker deck against its floor, and the four shipped games."""
     rows: list[tuple[str, list[float], float, str]] = []
     ws = poker_workspace(tmp / "poker")
     # untimed warm-up: bytecode for every module the figures below load
-    timed(pnpgen + ["build", "--all", "--out", str(tmp / "warm-up")], REPO)
+    if not poker_only:
+        timed(pnpgen + ["build", "--all", "--out", str(tmp / "warm-up")], REPO)
     timed(pnpgen + ["build", "--game", "bench", "--no-rulebook", "--out", str(tmp / "warm-up-poker")], ws)
     timed([sys.executable, str(REPO / "bench" / "floor_poker.py"), str(tmp / "warm-up-floor")], ws)
-    ratios, ours, floors = [], [], []
+    ratios, ours, floors, cpu_ratios = [], [], [], []
     for i in range(runs):
         out = tmp / f"poker-out-{i}"
-        t_ours, _ = timed(pnpgen + ["build", "--game", "bench", "--no-rulebook", "--out", str(out)], ws)
-        t_floor, _ = timed([sys.executable, str(REPO / "bench" / "floor_poker.py"), str(tmp / f"floor-{i}")], ws)
+        t_ours, _, c_ours = timed_cpu(pnpgen + ["build", "--game", "bench", "--no-rulebook", "--out", str(out)], ws)
+        t_floor, _, c_floor = timed_cpu([sys.executable, str(REPO / "bench" / "floor_poker.py"), str(tmp / f"floor-{i}")], ws)
         ours.append(t_ours)
         floors.append(t_floor)
         ratios.append(t_ours / t_floor)
+        cpu_ratios.append(c_ours / c_floor)
     rows.append(("poker deck: pnpgen (s)", ours, 0.0, ""))
     rows.append(("poker deck: hand-written floor (s)", floors, 0.0, ""))
     rows.append(("poker deck ÷ floor", ratios, 1.5, "×"))
+    rows.append(("poker deck ÷ floor, CPU", cpu_ratios, 1.5, "×"))
+    if poker_only:
+        return rows
 
     cold, noop, count = [], [], []
     before = peak_rss_mb()
@@ -218,23 +237,124 @@ def _big(pnpgen: list[str], tmp: Path, args: argparse.Namespace) -> list[tuple[s
         count.append(took)
         cpu["count"].append(used)
         shutil.rmtree(ws)
-    ws = big_deck.workspace(args.list_n, tmp / "big-list", args.art, pictures=False)  # list never opens them
-    timed(pnpgen + ["list"], ws)  # untimed: the first look at a new folder
-    listed, listed_cpu = [], []
-    for _ in range(args.runs):
-        took, _, used = timed_cpu(pnpgen + ["list"], ws)
-        listed.append(took)
-        listed_cpu.append(used)
+    listed = _list(pnpgen, tmp, args)
     return [(f"{n:,} illustrated cards, cold build (s)", cold, 10.0, "s"),
             (f"{n:,} cards, cold --jobs 1 ÷ --jobs 2", ratio, -1.7, "×"),
             (f"{n:,} cards, one card's text edited (s)", text, 1.0, "s"),
             (f"{n:,} cards, one count changed (s)", count, 1.0, "s"),
             (f"{n:,} cards, cold build peak RSS (MB)", rss, 400.0, "MB"),
-            (f"pnpgen list, {args.list_n:,} cards (s)", listed, 0.3, "s"),
             (f"{n:,} cards, cold build, CPU (s)", cpu["cold"], 0.0, "s"),
             (f"{n:,} cards, text edited, CPU (s)", cpu["text"], 0.0, "s"),
-            (f"{n:,} cards, count changed, CPU (s)", cpu["count"], 0.0, "s"),
+            (f"{n:,} cards, count changed, CPU (s)", cpu["count"], 0.0, "s"), *listed]
+
+
+def _list(pnpgen: list[str], tmp: Path, args: argparse.Namespace) -> list[tuple[str, list[float], float, str]]:
+    """``pnpgen list`` in a workspace of ``--list-n`` cards (no pictures: list never opens them);
+    the first run, untimed, is the first look at a new folder."""
+    ws = big_deck.workspace(args.list_n, tmp / "big-list", args.art, pictures=False)
+    timed(pnpgen + ["list"], ws)
+    listed, listed_cpu = [], []
+    for _ in range(args.runs):
+        took, _, used = timed_cpu(pnpgen + ["list"], ws)
+        listed.append(took)
+        listed_cpu.append(used)
+    return [(f"pnpgen list, {args.list_n:,} cards (s)", listed, 0.3, "s"),
             (f"pnpgen list, {args.list_n:,} cards, CPU (s)", listed_cpu, 0.0, "s")]
+
+
+def _copy_workspace(ws: Path) -> Path:
+    shutil.copytree(REPO / "data", ws / "data")
+    shutil.copytree(REPO / "templates", ws / "templates")
+    (ws / "fonts").symlink_to(REPO / "fonts")
+    return ws
+
+
+# (what is edited, file under data/populous/, the text replaced, its replacement); a picture is
+# edited by recolouring one pixel.
+WATCH_EDITS = [("count", "decks/town.yaml", "count: 6}", "count: 7}"),
+               ("text", "decks/epic.yaml", "name: 祝福", "name: 祝福と恵み"),
+               ("art", "art/terrain/plains.png", "", "")]
+
+
+def _watch(pnpgen: list[str], tmp: Path, runs: int) -> list[tuple[str, list[float], float, str]]:
+    """``pnpgen watch --game populous``: save → the build's summary line, for each kind of edit."""
+    import queue
+    import threading
+
+    ws = _copy_workspace(tmp / "watch-ws")
+    proc = subprocess.Popen(pnpgen + ["watch", "--game", "populous"], cwd=ws, env=ENV, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+    assert proc.stdout is not None
+    lines: queue.Queue[tuple[float, str]] = queue.Queue()
+
+    def read(stream) -> None:  # each line with the time it arrived
+        for line in stream:
+            lines.put((time.perf_counter(), line))
+
+    threading.Thread(target=read, args=(proc.stdout,), daemon=True).start()
+
+    def until(word: str, limit: float = 900.0) -> float:
+        end = time.perf_counter() + limit
+        while time.perf_counter() < end:
+            try:
+                when, line = lines.get(timeout=1.0)
+            except queue.Empty:
+                continue
+            if word in line:
+                return when
+        sys.exit(f"pnpgen watch said no {word!r} within {limit:g} s")
+
+    times: dict[str, list[float]] = {kind: [] for kind, *_ in WATCH_EDITS}
+    try:
+        until("watching")
+        for i in range(runs + 1):  # the first round warms the worker's caches up: untimed
+            for kind, rel, old, new in WATCH_EDITS:
+                for back in (False, True):  # the edit, then back: two saves, two builds
+                    time.sleep(1.0)  # the last build's lines are all out
+                    while not lines.empty():  # a line from before the save is not this save's
+                        lines.get()
+                    path = ws / "data" / "populous" / rel
+                    if kind == "art":
+                        _recolour(path)
+                    else:
+                        text = path.read_text(encoding="utf-8")
+                        path.write_text(text.replace(new, old, 1) if back else text.replace(old, new, 1),
+                                        encoding="utf-8")
+                    saved = time.perf_counter()
+                    took = until("populous:") - saved
+                    if i:
+                        times[kind].append(took)
+    finally:
+        proc.terminate()
+        proc.wait()
+    return [(f"watch populous: {kind} edit, save → written (s)", v, 0.25, "s") for kind, v in times.items()]
+
+
+def _recolour(path: Path) -> None:
+    from PIL import Image
+
+    with Image.open(path) as im:
+        im.load()
+        copy = im.copy()
+    if copy.mode not in ("RGB", "RGBA"):
+        copy = copy.convert("RGBA")
+    pixel = copy.getpixel((0, 0))
+    copy.putpixel((0, 0), (pixel[0] ^ 1, *pixel[1:]))  # one bit of one pixel: a new picture
+    copy.save(path)
+
+
+def _export(pnpgen: list[str], tmp: Path, runs: int) -> list[tuple[str, list[float], float, str]]:
+    """A Tabletop Simulator export of populous, then the same again with nothing changed."""
+    ws = _copy_workspace(tmp / "export-ws")
+    cmd = pnpgen + ["export", "--game", "populous", "--preset", "tabletopsimulator"]
+    timed(cmd, ws)
+    again, cpu = [], []
+    for _ in range(runs):
+        took, _, used = timed_cpu(cmd, ws)
+        again.append(took)
+        cpu.append(used)
+    return [("TTS export of populous, repeated (s)", again, 0.5, "s"),
+            ("TTS export, repeated, CPU (s)", cpu, 0.0, "s")]
 
 
 def _table(rows: list[tuple[str, list[float], float, str]]) -> None:

@@ -17,8 +17,6 @@ from pnpgen.data import validate
 from pnpgen.data.formats import BLEED_MM, MIN_DPI, PAPER_SIZES
 from pnpgen.data.workspace import find_workspace
 from pnpgen.errors import InputError, suggest
-from pnpgen.impose.cutter import silhouette_option
-from pnpgen.impose.sleeve import sleeve_option
 from pnpgen.safetext import shown
 
 
@@ -175,11 +173,9 @@ def _help_command(h: argparse.ArgumentParser) -> None:
 
 def _new_command(n: argparse.ArgumentParser) -> None:
     """``new`` (engine/scaffold.py): runs with or without a workspace."""
-    from pnpgen.engine.scaffold import KINDS, slug_option
-
-    n.add_argument("slug", type=validate.option(slug_option), help="the game's folder name under data/, e.g. my-game")
+    n.add_argument("slug", type=validate.option(validate.new_game_slug), help="the game's folder name under data/, e.g. my-game")
     n.add_argument("--title", help="the game's title (default: the slug)")
-    n.add_argument("--kind", type=_choice, choices=KINDS, action="append",
+    n.add_argument("--kind", type=_choice, choices=validate.NEW_GAME_KINDS, action="append",
                    help="a deck to start with (repeatable; default: cards)")
 
 
@@ -227,7 +223,7 @@ def _build_options(p: argparse.ArgumentParser) -> None:
                    help="cut marks: Japanese double トンボ, single western crop marks, or none (default jp); "
                         "silhouette: Silhouette Print & Cut registration marks and cut files (cut/*.svg, *.dxf); "
                         "cricut: Print Then Cut images and cut outlines (cut/*.png, *.svg)")
-    p.add_argument("--silhouette-marks", type=validate.option(silhouette_option),
+    p.add_argument("--silhouette-marks", type=validate.option(_silhouette),
                    help="registration mark figures for --marks silhouette, e.g. inset=10mm,length=0.33in "
                         "(inset, square, length, thickness, keepout)")
     p.add_argument("--margin", type=validate.option(validate.margin_option), default=5.0, help="unprintable margin of the printer (default 5mm)")
@@ -237,7 +233,7 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--layout", type=_choice, choices=["grid", "fold", "sleeve"], default="grid",
                    help="fold: each two-sided piece's front and back side by side, fold and glue (no duplex); "
                         "sleeve: card fronts only, sized for a sleeve with a backer card")
-    p.add_argument("--sleeve", type=validate.option(sleeve_option), help="the sleeve's inside, e.g. 66x91 (--layout sleeve)")
+    p.add_argument("--sleeve", type=validate.option(_sleeve), help="the sleeve's inside, e.g. 66x91 (--layout sleeve)")
     p.add_argument("--printer", help="a profile of printers.yaml (see 'pnpgen calibrate'): backs moved, scale corrected; its paper and duplex")
     p.add_argument("--ink", type=_choice, choices=["saver", "saver-grey"],
                    help="also draw the home sheets with less toner into ink-saver/ (large fills tinted, text and "
@@ -248,6 +244,20 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", type=_jobs, default=min(os.cpu_count() or 1, 8),
                    help="worker processes (default: the number of cores)")
     _rulebook_options(p)
+
+
+def _silhouette(text: str):
+    """``--silhouette-marks`` (impose/cutter.py, loaded only when the option is given)."""
+    from pnpgen.impose.cutter import silhouette_option
+
+    return silhouette_option(text)
+
+
+def _sleeve(text: str):
+    """``--sleeve`` (impose/sleeve.py, loaded only when the option is given)."""
+    from pnpgen.impose.sleeve import sleeve_option
+
+    return sleeve_option(text)
 
 
 def _jobs(text: str) -> int:
@@ -286,7 +296,25 @@ COLLECTOR_THRESHOLDS = (50_000, 20, 10)
 def console() -> None:
     """The ``pnpgen`` command (and ``python -m pnpgen``): one command per process."""
     gc.set_threshold(*COLLECTOR_THRESHOLDS)
-    sys.exit(main())
+    _leave(main())
+
+
+def _leave(code: int) -> None:
+    """End the process once its output is out: without tearing its heap down object by object
+    (``os._exit``, 30–50 ms of a short command) when nothing else runs — no worker process, no
+    thread besides this one; else as Python usually ends. Every file pnpgen writes is closed (and
+    renamed into place) before the command returns, so nothing is left in a buffer."""
+    import threading
+
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed pipe: Python's own ending says nothing more either
+        sys.exit(code)
+    workers = sys.modules.get("multiprocessing")
+    if threading.active_count() == 1 and (workers is None or not workers.active_children()):
+        os._exit(code)
+    sys.exit(code)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,8 +8,6 @@ import os
 import sys
 from pathlib import Path
 
-from pnpgen.data.load import load_game
-from pnpgen.data.model import is_placeholder
 from pnpgen.data.workspace import Workspace
 from pnpgen.safetext import shown
 
@@ -37,7 +35,8 @@ def cutter_marks(args: argparse.Namespace) -> str:
     return cutter
 
 
-def build(ws: Workspace, args: argparse.Namespace) -> int:
+def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
+    """``warm``: engine/warm.py's rulebook process kept across builds (watch)."""
     from pnpgen.engine.fresh import sort_games
     from pnpgen.engine.options import BuildOptions, RulebookOptions
     from pnpgen.impose.cutter import SILHOUETTE
@@ -70,7 +69,8 @@ def build(ws: Workspace, args: argparse.Namespace) -> int:
         if todo:  # the stages load only when a game is to be built
             from pnpgen.engine.run import run_build
 
-            outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say, sorted_games=(outcomes, todo))
+            outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say, sorted_games=(outcomes, todo),
+                                 warm=warm)
     for o in outcomes:
         if o.up_to_date:
             if not quiet:
@@ -98,11 +98,22 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     from watchfiles import watch as watch_files
 
     from pnpgen.engine.fresh import inputs_of
+    from pnpgen.engine.warm import WarmRulebook
     from pnpgen.errors import InputError
+
+    warm = WarmRulebook()  # one rulebook process for every save: fonts parsed once
+    import signal
+    import threading
+
+    def stop(signum, frame):
+        raise SystemExit(128 + signum)  # SIGTERM: end like Ctrl-C, the rulebook's process with it
+
+    if threading.current_thread() is threading.main_thread():  # (a test may watch from a thread)
+        signal.signal(signal.SIGTERM, stop)
 
     def once() -> None:
         try:
-            build(ws, args)
+            build(ws, args, warm)
         except InputError as e:
             print(f"pnpgen: error: {shown(ws.shown(str(e)))}", file=sys.stderr, flush=True)
 
@@ -113,18 +124,19 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     # yield_on_timeout: an empty set every 200 ms without changes, the first one once the watcher
     # runs. The first build starts only then, so a save made while it builds (after it read the
     # file) is seen by the watcher and built next, and "watching" is said when no save can be missed.
-    for changes in watch_files(*folders, debounce=200, step=50, rust_timeout=200, yield_on_timeout=True):
-        if not ready:
-            ready = True
-            once()  # whatever was saved before this is in this build
-            _say(f"watching {', '.join(str(f.relative_to(ws.root)) for f in folders)} (Ctrl-C to stop)")
-            continue
-        if not changes or all(out in Path(p).resolve().parents for _, p in changes):
-            continue  # nothing, or our own output (an --out inside a watched folder)
-        once()
-        builds += 1
-        if args.max_builds and builds >= args.max_builds:
-            break
+    with warm:
+        for changes in watch_files(*folders, debounce=200, step=50, rust_timeout=200, yield_on_timeout=True):
+            if not ready:
+                ready = True
+                once()  # whatever was saved before this is in this build
+                _say(f"watching {', '.join(str(f.relative_to(ws.root)) for f in folders)} (Ctrl-C to stop)")
+                continue
+            if not changes or all(out in Path(p).resolve().parents for _, p in changes):
+                continue  # nothing, or our own output (an --out inside a watched folder)
+            once()
+            builds += 1
+            if args.max_builds and builds >= args.max_builds:
+                break
     return 0
 
 
@@ -137,6 +149,7 @@ def _rulebook(ws: Workspace, game, args: argparse.Namespace):
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
+    from pnpgen.data.load import load_game
     from pnpgen.data.workspace import relative_proof
     from pnpgen.engine.output import build_lock, claim, mark
     from pnpgen.engine.transaction import commit
@@ -160,16 +173,25 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
 
 
 def export(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.engine.export import write_export
+    from pnpgen.engine.export import export_inputs, up_to_date, write_export
     from pnpgen.engine.output import claim
-    from pnpgen.exports.export import ExportOptions, export_game
+    from pnpgen.exports.options import ExportOptions
 
     options = ExportOptions(preset=args.preset, fit=args.fit, colour=args.colour, pdfx=args.pdfx, outline_text=args.outline_text, proof=args.proof,
                             base_url=args.base_url, deck_id_base=args.deck_id_base, decks=tuple(args.deck), out=args.out)
-    claim(args.out or ws.root / "build")  # not pnpgen's folder to write: stop before anything is made
+    out_root = args.out or ws.root / "build"
+    claim(out_root)  # not pnpgen's folder to write: stop before anything is made
+    inputs = export_inputs(ws, args.game, options)
+    kept = up_to_date(ws, args.game, options, out_root, inputs)
+    if kept is not None:  # nothing it reads changed, every file it wrote is there
+        if not args.quiet:
+            _say(ws.shown(f"{args.game}: up to date ({kept})"))
+        return 0
+    from pnpgen.exports.export import export_game
+
     result = export_game(ws, args.game, options)
     result.warnings[:] = [ws.shown(w) for w in result.warnings]  # export.json names no folder of this machine
-    write_export(result)
+    write_export(result, inputs, args.game, options)
     for w in result.warnings:
         _warn(ws.shown(w))
     if not args.quiet:
@@ -180,18 +202,62 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
 
 
 def list(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.faces.lookup import check_templates
+    from pnpgen import usercache
 
     for slug in ws.slugs():
-        game = load_game(ws, slug, art=False)  # counts and sizes: the pictures are not opened
-        check_templates(ws.templates, game)  # as a build would: a deck's template not there is an error
-        given = [slug, game.title, f"草案{game.draft}" if str(game.draft).strip() else "",
-                 game.players if is_placeholder(game.players) or not game.players.strip() else f"{game.players}人"]
-        _say("  ".join(part for part in given if part))
-        for deck in game.decks:
-            _say(f"    {deck.id:<16} {deck.name}  ×{deck.count}  ({deck.kind}, {deck.shape} "
-                 f"{deck.trim_mm[0]:g}×{deck.trim_mm[1]:g} mm)")
+        key = _listing_key(ws, slug)
+        lines = usercache.get("list", key)  # the same files listed before: the same lines
+        if not (isinstance(lines, builtins.list) and all(isinstance(line, str) for line in lines)):
+            lines = _listing(ws, slug)
+            usercache.put("list", key, lines)
+        for line in lines:
+            _say(line)
     return 0
+
+
+def _listing(ws: Workspace, slug: str) -> builtins.list[str]:
+    from pnpgen.data.load import load_game
+    from pnpgen.data.model import is_placeholder
+    from pnpgen.faces.lookup import check_templates
+
+    game = load_game(ws, slug, art=False)  # counts and sizes: the pictures are not opened
+    check_templates(ws.templates, game)  # as a build would: a deck's template not there is an error
+    given = [slug, game.title, f"草案{game.draft}" if str(game.draft).strip() else "",
+             game.players if is_placeholder(game.players) or not game.players.strip() else f"{game.players}人"]
+    lines = ["  ".join(part for part in given if part)]
+    for deck in game.decks:
+        lines.append(f"    {deck.id:<16} {deck.name}  ×{deck.count}  ({deck.kind}, {deck.shape} "
+                     f"{deck.trim_mm[0]:g}×{deck.trim_mm[1]:g} mm)")
+    return lines
+
+
+def _listing_key(ws: Workspace, slug: str) -> str:
+    """What ``list`` shows of a game is made from: every file of data/<game>/ but its art (by
+    content), the names of the templates, fonts and layouts there are, and pnpgen's own source
+    (by size and time): the same key, the same lines. No picture is read."""
+    import hashlib
+
+    import pnpgen
+    from pnpgen.resources import folder as package_folder
+
+    h = hashlib.sha256(f"{pnpgen.__version__}\0{ws.root}\0{slug}".encode())
+    code = package_folder("pnpgen")
+    data = ws.data / slug
+    for top, folders, files in sorted(os.walk(code)):
+        folders.sort()
+        for name in sorted(files):
+            st = os.stat(os.path.join(top, name))
+            h.update(f"{top}/{name}:{st.st_size}:{st.st_mtime_ns}\0".encode())
+    for top, folders, files in os.walk(data):
+        folders[:] = sorted(f for f in folders if not (Path(top) == data and f == "art"))
+        for name in sorted(files):
+            path = Path(top) / name
+            h.update(f"{path.relative_to(data)}\0".encode() + path.read_bytes() + b"\0")
+    for folder in (ws.templates, ws.fonts, ws.root / "layouts"):
+        for top, folders, files in os.walk(folder):
+            folders.sort()
+            h.update("\0".join([top, *sorted(files)]).encode() + b"\1")
+    return h.hexdigest()[:40]
 
 
 def check_options(ws: Workspace, args: argparse.Namespace):
@@ -211,6 +277,8 @@ def check_options(ws: Workspace, args: argparse.Namespace):
 
 
 def check(ws: Workspace, args: argparse.Namespace) -> int:
+    from pnpgen.data.load import load_game
+    from pnpgen.data.model import is_placeholder
     from pnpgen.engine.cache import Cache
     from pnpgen.engine.check import check_faces
 
@@ -269,6 +337,7 @@ def _sheet_format(fmt: str | None, out: Path | None) -> str:
 
 def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     """Write a deck's pieces to a spreadsheet, for designers moving their card list there."""
+    from pnpgen.data.load import load_game
     from pnpgen.data.spreadsheets import export_sheet as sheet_bytes
     from pnpgen.engine.output import atomic_write_bytes
     from pnpgen.errors import InputError, suggest

@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from pnpgen import fonttables
 from pnpgen.errors import InputError, Where, contained
 from pnpgen.resources import fonts_folder
 from pnpgen.units import pt_to_mm
@@ -65,16 +66,20 @@ def _load(name: str, key: str = "fonts") -> None:
     if name in _registered:
         return
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
 
     path, w_path, line, column = _located[name]
     try:
-        font = TTFont(name, str(path))
+        font = fonttables.parse(name, path)
     except Exception as e:  # noqa: BLE001 - ReportLab raises plain exceptions for a file that is no TrueType font
         raise InputError(f"font file {path.name} cannot be read: {e}", path=w_path, line=line, column=column,
                          key=key, expected="a TrueType .ttf file") from None
     pdfmetrics.registerFont(font)
     _registered[name] = path
+
+
+def parsed() -> int:
+    """How many fonts this process has parsed (a warm process parses each once)."""
+    return len(_registered)
 
 
 def ensure(name: str) -> None:

@@ -11,7 +11,6 @@ from pathlib import Path
 
 from pnpgen.data import validate
 from pnpgen.data.workspace import Workspace
-from pnpgen.engine import history
 
 
 def command_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]]:
@@ -83,6 +82,8 @@ def _root(ws: Workspace, args: argparse.Namespace) -> Path:
 
 
 def log(ws: Workspace, args: argparse.Namespace) -> int:
+    from pnpgen.engine import history  # the command table above loads with the CLI: this only when run
+
     root = _root(ws, args)
     named: dict[int, list[str]] = {}
     edition = _edition(args)
@@ -100,6 +101,8 @@ def log(ws: Workspace, args: argparse.Namespace) -> int:
 
 
 def diff(ws: Workspace, args: argparse.Namespace) -> int:
+    from pnpgen.engine import history  # the command table above loads with the CLI: this only when run
+
     root = _root(ws, args)
     edition = _edition(args)
     b = history.resolve(root, edition, args.b or "latest")
@@ -114,6 +117,7 @@ def diff(ws: Workspace, args: argparse.Namespace) -> int:
 
 
 def tag(ws: Workspace, args: argparse.Namespace) -> int:
+    from pnpgen.engine import history  # the command table above loads with the CLI: this only when run
     from pnpgen.engine.output import atomic_write_bytes
 
     root = _root(ws, args)
@@ -126,6 +130,7 @@ def tag(ws: Workspace, args: argparse.Namespace) -> int:
 
 def reprint(ws: Workspace, args: argparse.Namespace) -> int:
     """The copies new or changed since an earlier version, against the game as it is now."""
+    from pnpgen.engine import history  # the command table above loads with the CLI: this only when run
     from pnpgen.engine.cache import Cache
     from pnpgen.engine.game import build_game
     from pnpgen.engine.options import BuildOptions

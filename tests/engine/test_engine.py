@@ -394,8 +394,8 @@ def test_watch_builds_a_save_made_while_its_first_build_runs(workspace, monkeypa
     real = commands.build
     calls: list[int] = []
 
-    def build_then_save(ws, args):
-        code = real(ws, args)
+    def build_then_save(ws, args, warm=None):
+        code = real(ws, args, warm)
         if not calls:  # the designer saves as the first build ends
             deck.write_text(deck.read_text(encoding="utf-8").replace("カード1,", "保存したカード,"), encoding="utf-8")
         calls.append(code)

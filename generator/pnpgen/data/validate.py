@@ -297,6 +297,18 @@ def deck_id_base_option(text: str) -> int:
     return n
 
 
+NEW_GAME_KINDS = ("cards", "tokens", "tiles", "board")  # the decks ``pnpgen new --kind`` writes
+_NEW_SLUG = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+
+
+def new_game_slug(text: str) -> str:
+    """``pnpgen new``'s game folder name under data/ (checked here, so the CLI's parser needs
+    no import of engine/scaffold.py)."""
+    if not _NEW_SLUG.fullmatch(text):
+        raise Invalid(f"{show(text)} is not a game slug", "lower-case letters, digits, - and _, e.g. my-game")
+    return text
+
+
 def game_option(text: str) -> str:
     """A game's slug: the name of one folder under data/, nothing that leads elsewhere."""
     return _plain_name(text, "a game name", "a folder name under data/ (see 'pnpgen list')")

@@ -36,8 +36,8 @@ FORMAT = 2
 BIG_FILE = 1 << 20  # files larger than this (fonts, art) are fingerprinted by size and mtime
 # The names of the entries pnpgen writes below .cache/: pruning removes only files named so.
 ENTRY = re.compile(r"faces/[0-9a-f]{2}/[0-9a-f]{32,64}(-[0-9a-f]{16}){0,2}\.json|jinja/[0-9a-f]{40,64}\.jbc"
-                   r"|(nest|readings|renders/[^/\x00]{1,255})/[0-9a-f]{32}\.json")
-KINDS = ("faces", "jinja", "nest", "readings", "renders")  # the cache's folders
+                   r"|(nest|readings|books|renders/[^/\x00]{1,255})/[0-9a-f]{32}\.json")
+KINDS = ("faces", "jinja", "nest", "readings", "books", "renders")  # the cache's folders
 
 
 def safe_rel(rel: object) -> bool:
@@ -193,6 +193,19 @@ class Cache:
             except (OSError, ValueError, KeyError, TypeError, AttributeError):
                 continue
         return out
+
+    def record_value(self, kind: str, key: str) -> Any:
+        """One record's value by its key, or None when absent or not intact."""
+        path = self.record_path(kind, key)
+        try:
+            outer = json.loads(path.read_bytes())
+            body = outer["body"]
+            if outer["check"] == sha(json.dumps(body, sort_keys=True).encode()) \
+                    and body["pnpgen"] == code() and body["key"] == key:
+                return body["value"]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            pass
+        return None
 
     def record_path(self, kind: str, key: str) -> Path:
         return self.root / kind / f"{sha(key.encode())[:32]}.json"

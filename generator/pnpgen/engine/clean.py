@@ -59,6 +59,9 @@ def clean(out_root: Path, game: str | None = None) -> Cleaned:
                 record.unlink()
                 done.removed.append(record)
                 touched.add(folder)
+            for state in sorted((cache.root / "exports" / folder.name).glob("*.json")):
+                state.unlink()  # what the game's exports read (engine/export.py): nothing left to compare
+                done.removed.append(state)
         done.removed.extend(_pruned(cache))
         done.removed.extend(history.clean(out_root, game))  # the versions recorded (engine/history.py)
         remove_stray_temps([cache.root, *touched])

@@ -1,20 +1,70 @@
 """``pnpgen export``'s files written: the export made in memory (exports/export.py), then written
 with the record of what it wrote as one transaction over the output folder
-(engine/transaction.py), removing what the last export of the preset wrote and this one did not."""
+(engine/transaction.py), removing what the last export of the preset wrote and this one did not.
+
+An export whose inputs did not change since it was last written (the game's data, templates,
+fonts and layouts, the presets, the workspace's deck names that Tabletop Simulator's deck ids
+count, pnpgen itself and the options) and whose files are all there as written is ``up to
+date``: nothing is rendered, rasterised or written. Its state is kept in
+``<out>/.cache/exports/``, beside the build's.
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from pnpgen.data.workspace import Workspace
+from pnpgen.engine.cache import Cache, fingerprint, safe_rel, sha
+from pnpgen.engine.fresh import inputs_of
 from pnpgen.engine.output import build_lock, inside, mark
 from pnpgen.engine.transaction import commit, recover
-from pnpgen.exports.export import RECORD, ExportResult
+from pnpgen.exports.options import RECORD, ExportOptions
+
+if TYPE_CHECKING:
+    from pnpgen.exports.export import ExportResult
+
+STATE_FORMAT = 1
 
 
-def write_export(result: ExportResult) -> list[Path]:
+def export_inputs(ws: Workspace, slug: str, options: ExportOptions) -> str:
+    """The fingerprint of everything an export of ``slug`` reads."""
+    decks = sorted(p.relative_to(ws.data).as_posix() for p in ws.data.glob("*/decks/*") if p.is_file())
+    return fingerprint([*inputs_of(ws, slug), ws.root / "presets"], (options, decks, STATE_FORMAT))
+
+
+def state_path(out_root: Path, slug: str, options: ExportOptions) -> Path:
+    """One state per game and preset: ``.cache/exports/<game>/<hash>.json`` (``pnpgen clean`` removes a game's)."""
+    return Cache(out_root).root / "exports" / slug / f"{sha(options.preset.encode())[:32]}.json"
+
+
+def up_to_date(ws: Workspace, slug: str, options: ExportOptions, out_root: Path, inputs: str) -> Path | None:
+    """The export's folder when its last export was made from ``inputs`` and every file it wrote
+    is there as written; else None."""
+    with build_lock(out_root):
+        recover(out_root)  # a commit a killed run left, finished first
+    try:
+        state = json.loads(state_path(out_root, slug, options).read_bytes())
+        if state.get("format") != STATE_FORMAT or state.get("inputs") != inputs:
+            return None
+        out = inside(out_root, state["folder"]) if safe_rel(state["folder"]) else None
+        files = state["files"]
+        if out is None or not files or not all(safe_rel(rel) for rel in files):
+            return None
+        for rel, digest in files.items():
+            if sha((out / rel).read_bytes()) != digest:
+                return None
+        return out
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def write_export(result: ExportResult, inputs: str | None = None, slug: str = "",
+                 options: ExportOptions | None = None) -> list[Path]:
     """Write every file and the record of them, and remove what the last export wrote and this
-    one did not, as one transaction over the output folder (engine/transaction.py)."""
+    one did not, as one transaction over the output folder (engine/transaction.py). With
+    ``inputs``: the state that lets the next export with the same inputs say ``up to date``."""
     out = result.out_dir
     root = out.parent.parent
     record = out / RECORD
@@ -24,6 +74,10 @@ def write_export(result: ExportResult) -> list[Path]:
                        "left_out": left_out, "black": result.black}, ensure_ascii=False, indent=2) + "\n"
     files = {out / rel: data for rel, data in sorted(result.files.items())}
     files[record] = text.encode("utf-8")
+    if inputs is not None and options is not None:
+        state = {"format": STATE_FORMAT, "inputs": inputs, "folder": out.relative_to(root).as_posix(),
+                 "files": {p.relative_to(out).as_posix(): sha(data) for p, data in files.items()}}
+        files[state_path(root, slug, options)] = json.dumps(state, sort_keys=True).encode()
     with build_lock(root):
         recover(root)
         before: list[str] = []

@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from typing import Any
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace, relative_proof, workspace_relative
-from pnpgen.engine import history
+from pnpgen.engine import bookkey, history
 from pnpgen.engine.cache import Cache, GameState, sha
 from pnpgen.engine.changes import change_report, snapshot
 from pnpgen.engine.fresh import GameOutcome, edition, sort_games
@@ -28,16 +27,19 @@ from pnpgen.engine.options import RULEBOOK_FILES, BuildOptions, RulebookOptions
 from pnpgen.engine.output import build_lock, inside, mark, remove_stray_temps
 from pnpgen.engine.reprint import reprint_files
 from pnpgen.engine.transaction import commit
+from pnpgen.engine.warm import WarmRulebook
 from pnpgen.errors import InputError
 
 
 def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: Path,
               rulebook: RulebookOptions | None, say: Callable[[str], None] = lambda s: None,
-              sorted_games: tuple[list[GameOutcome], list[tuple[str, str]]] | None = None) -> list[GameOutcome]:
+              sorted_games: tuple[list[GameOutcome], list[tuple[str, str]]] | None = None,
+              warm: WarmRulebook | None = None) -> list[GameOutcome]:
     """Build ``slugs`` into ``out_root/<slug>/``; nothing is written unless every game succeeds.
     Games are built side by side in worker processes when there are cores for it.
     ``sorted_games``: ``fresh.sort_games`` already asked (else it is asked here: it claims the
-    folder and finishes a commit a killed run left)."""
+    folder and finishes a commit a killed run left). ``warm``: a rulebook process kept across
+    builds (watch, serve)."""
     cache = Cache(out_root)
     fresh, todo = sorted_games or sort_games(ws, slugs, options, out_root, rulebook)
     outcomes = list(fresh)
@@ -45,6 +47,8 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
         return outcomes
     jobs = [(ws, slug, inputs, options, rulebook, out_root) for slug, inputs in todo]
     if options.jobs > 1 and len(todo) > 1:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
         inner = replace(options, jobs=1)
         jobs = [(ws, slug, inputs, inner, rulebook, out_root) for slug, inputs in todo]
         # the largest games first, so the workers finish together
@@ -58,7 +62,7 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
             done = {futures[f]: f.result() for f in futures}
             built = [done[slug] for slug, _ in todo]  # in the order asked, whatever finished first
     else:
-        built = [_build_one(job, say) for job in jobs]
+        built = [_build_one(job, say, warm) for job in jobs]
     files: dict[Path, bytes] = mark(out_root)
     stale: list[Path] = []
     for outcome, write, gone in built:
@@ -80,7 +84,8 @@ def _size(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 
-def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOutcome, dict[Path, bytes], list[Path]]:
+def _build_one(job, say: Callable[[str], None] = lambda s: None,
+               warm: WarmRulebook | None = None) -> tuple[GameOutcome, dict[Path, bytes], list[Path]]:
     """One game, in memory: its outcome, the files to write (outputs, manifest, cache) and the
     files of its last build that it no longer makes."""
     ws, slug, inputs, options, rulebook, out_root = job
@@ -88,7 +93,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None) -> tuple[GameOu
     cache = Cache(out_root)
     say(f"{slug}: building")
     before = cache.state(edition(slug, options))
-    book = _Rulebook(ws, rulebook, cache, beside=options.jobs > 1) if rulebook is not None else None
+    book = _Rulebook(ws, rulebook, cache, beside=options.jobs > 1, before=before, out_dir=out_dir,
+                     warm=warm) if rulebook is not None else None
     game = load_game(ws, slug, lang=options.lang)
     _nothing_went_missing(game, before, rulebook is not None)
     try:
@@ -162,33 +168,50 @@ class _Rulebook:
     is a core for it (``beside``), else right away. The second process starts as soon as the game is
     loaded, and loads its libraries and fonts while the faces are drawn."""
 
-    def __init__(self, ws: Workspace, opts: RulebookOptions, cache: Cache, beside: bool):
+    def __init__(self, ws: Workspace, opts: RulebookOptions, cache: Cache, beside: bool,
+                 before: GameState | None = None, out_dir: Path | None = None, warm: WarmRulebook | None = None):
         self.ws, self.opts, self.cache, self.beside = ws, opts, cache, beside
+        self.before, self.out_dir, self.warm = before, out_dir, warm if beside else None
         self.pool: Any = None
         self.future: Any = None
         self.done: Any = None
+        self.key = ""
+
+    def _pool(self) -> Any:
+        from concurrent.futures import ProcessPoolExecutor
+
+        if self.pool is None:
+            self.pool = self.warm.pool() if self.warm is not None else ProcessPoolExecutor(max_workers=1)
+        return self.pool
 
     def prepare(self, game: Game) -> None:
-        if self.beside and game.draft_file.is_file():
-            self.pool = ProcessPoolExecutor(max_workers=1)
-            self.pool.submit(_prepare, self.ws, game)  # its errors are _typeset's too: they surface there
+        """Start the rulebook's process ahead of the faces — unless the last build made a rulebook,
+        which this one may keep as it is (engine/bookkey.py): then only once it must be typeset."""
+        if self.beside and game.draft_file.is_file() and (self.warm is not None or self.before is None
+                                                          or "rulebook.pdf" not in self.before.documents):
+            self._pool().submit(_prepare, self.ws, game)  # its errors are _typeset's too: they surface there
 
     def start(self, result: BuildResult) -> None:
         game = result.game
         if not game.draft_file.is_file():
             return
+        self.key = bookkey.rulebook_key(self.ws, game, result, self.opts)
+        if self.out_dir is not None and (kept := bookkey.kept(self.cache, self.before, self.key, self.out_dir)):
+            files, warnings, report, used = kept  # what the book is made from did not change
+            self.done = files, warnings, report, {}, used
+            return
         job = (self.ws, game, result.pictures(), self.opts, self.cache.records("readings"))
         if self.beside:
-            self.pool = self.pool or ProcessPoolExecutor(max_workers=1)
-            self.future = self.pool.submit(_typeset, *job)
+            self.future = self._pool().submit(_typeset, *job)
         else:
             self.done = _typeset(*job)
 
     def close(self) -> None:
-        """Let the second process go (at once when the build failed before the rulebook was typeset)."""
-        if self.pool is not None:
+        """Let the second process go (at once when the build failed before the rulebook was
+        typeset); a warm one stays for the next build."""
+        if self.pool is not None and self.warm is None:
             self.pool.shutdown(wait=self.future is not None, cancel_futures=True)
-            self.pool = None
+        self.pool = None
 
     def finish(self, result: BuildResult) -> None:
         game = result.game
@@ -198,11 +221,19 @@ class _Rulebook:
                                    "(add the draft there, or set draft_file in game.yaml)")
             return
         if self.future is not None:
-            self.done = self.future.result()
+            from concurrent.futures.process import BrokenProcessPool
+
+            try:
+                self.done = self.future.result()
+            except BrokenProcessPool:
+                if self.warm is not None:
+                    self.warm.lost()  # a killed warm worker: the next build starts another
+                raise
         files, warnings, report, learned, used = self.done
         result.cache_files.update(self.cache.record("readings", k, v) for k, v in sorted(learned.items()))
         result.uses.update(self.cache.record_path("readings", k) for k in used)
         files = {name: relative_proof(name, data, self.ws.root) for name, data in files.items()}
+        bookkey.remember(self.cache, result, self.key, files, list(warnings), list(report), list(used))
         result.files.update(files)
         result.manifest["rulebook"] = {"files": sorted(files), "report": report}
         result.manifest["files"] = sorted(set(result.manifest["files"]) | set(files))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,15 +20,8 @@ from pnpgen.errors import InputError
 from pnpgen.faces.layouts import compile_side
 from pnpgen.shapes import bounding_size
 
-KINDS = ("cards", "tokens", "tiles", "board")
-_SLUG = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
-
-
-def slug_option(text: str) -> str:
-    """The new game's folder name under data/."""
-    if not _SLUG.fullmatch(text):
-        raise v.Invalid(f"{v.show(text)} is not a game slug", "lower-case letters, digits, - and _, e.g. my-game")
-    return text
+KINDS = v.NEW_GAME_KINDS
+slug_option = v.new_game_slug  # the new game's folder name under data/
 
 
 @dataclass(frozen=True)

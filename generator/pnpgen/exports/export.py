@@ -18,27 +18,12 @@ from pnpgen.data.workspace import Workspace, workspace_relative
 from pnpgen.errors import InputError, suggest
 from pnpgen.exports import contact, shop, tts
 from pnpgen.exports.faces import PageStyle, png_bytes, unique_faces
+from pnpgen.exports.options import ExportOptions
 from pnpgen.exports.order import EXPORT_ORDER_COLUMNS, OrderRow, order_csv
 from pnpgen.exports.presets import FITS, Fitted, NotTaken, Preset, available, fit_deck, load_preset
 from pnpgen.faces.convert import convert_faces
 from pnpgen.faces.faceset import render_game
 from pnpgen.pdf.pdfx import OutputCondition
-
-RECORD = "export.json"
-
-
-@dataclass(frozen=True)
-class ExportOptions:
-    preset: str
-    fit: str | None = None  # scale | bleed
-    colour: str | None = None  # rgb | cmyk; default: the preset's
-    pdfx: str | None = None  # x1a | none; default: the preset's
-    outline_text: bool | None = None  # glyphs as paths; default: the preset's
-    proof: bool = False
-    base_url: str | None = None
-    deck_id_base: int | None = None  # Tabletop Simulator: the first CustomDeck id (default tts.DECK_ID_BASE)
-    decks: tuple[str, ...] = ()  # only these deck ids (default: every deck)
-    out: Path | None = None  # default: <workspace>/build
 
 
 @dataclass(frozen=True)

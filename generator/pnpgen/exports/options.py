@@ -1,0 +1,23 @@
+"""What ``pnpgen export`` was asked for: plain values, light to import (the up-to-date check of
+engine/export.py reads them before any export library loads)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+RECORD = "export.json"  # the record of what an export wrote, in its folder
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    preset: str
+    fit: str | None = None  # scale | bleed
+    colour: str | None = None  # rgb | cmyk; default: the preset's
+    pdfx: str | None = None  # x1a | none; default: the preset's
+    outline_text: bool | None = None  # glyphs as paths; default: the preset's
+    proof: bool = False
+    base_url: str | None = None
+    deck_id_base: int | None = None  # Tabletop Simulator: the first CustomDeck id (default tts.DECK_ID_BASE)
+    decks: tuple[str, ...] = ()  # only these deck ids (default: every deck)
+    out: Path | None = None  # default: <workspace>/build

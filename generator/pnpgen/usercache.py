@@ -1,0 +1,72 @@
+"""pnpgen's cache on this machine, shared by every workspace: what costs time to work out again
+from a file's content and depends on nothing else — a font's parsed tables (fonttables.py), a
+YAML file read with the position of every value (data/yamlsrc.py).
+
+The folder is ``$PNPGEN_CACHE``, else ``$XDG_CACHE_HOME/pnpgen``, else ``~/.cache/pnpgen``;
+``PNPGEN_CACHE=off`` keeps nothing. One file per content (named by the SHA-256 of the content and
+of what reads it), in Python's ``marshal`` format — plain values only, so reading an entry runs
+no code — behind the SHA-256 of its bytes. A damaged or foreign entry is ignored and made again;
+a folder that cannot be written means every run works it out again. Outputs are the same bytes
+with or without it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+from pathlib import Path
+from typing import Any
+
+
+def folder(kind: str) -> Path | None:
+    """Where entries of ``kind`` live (None: nowhere to keep them)."""
+    given = os.environ.get("PNPGEN_CACHE")
+    if given == "off":
+        return None
+    try:
+        base = Path(given) if given else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pnpgen"
+    except (RuntimeError, KeyError):  # no home folder
+        return None
+    return base / kind
+
+
+def key(*parts: bytes) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(len(p).to_bytes(8, "little"))
+        h.update(p)
+    return h.hexdigest()[:40]
+
+
+def get(kind: str, name: str) -> Any:
+    """The value kept under ``name``, or None."""
+    where = folder(kind)
+    if where is None:
+        return None
+    try:
+        raw = (where / name).read_bytes()
+        check, body = raw[:32], raw[32:]
+        if hashlib.sha256(body).digest() != check:
+            return None
+        return marshal.loads(body)
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+
+
+def put(kind: str, name: str, value: Any) -> None:
+    """Keep ``value`` (plain values only; anything else is not kept)."""
+    where = folder(kind)
+    if where is None:
+        return
+    try:
+        body = marshal.dumps(value)
+    except ValueError:
+        return
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        tmp = where / f".{name}.{os.getpid()}"
+        tmp.write_bytes(hashlib.sha256(body).digest() + body)
+        os.replace(tmp, where / name)
+    except OSError:
+        pass  # a read-only or full disk: the next run works it out again

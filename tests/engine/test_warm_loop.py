@@ -1,0 +1,79 @@
+"""The watch loop's rulebook: typeset only when what it is made from changed (engine/bookkey.py),
+and, across the saves of one session, in one process that parsed its fonts once (engine/warm.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import DECK_YAML, make_workspace, run
+from pdfprobe import texts
+from pnpgen.data.workspace import Workspace
+from pnpgen.engine import run as build_run
+from pnpgen.engine.options import BuildOptions, RulebookOptions
+from pnpgen.engine.warm import WarmRulebook
+
+COUNTED = DECK_YAML + "  - {name: 火, text: 一, count: 6}\n  - {name: 水, text: 二, count: 5}\n"
+
+
+def _typesets(monkeypatch) -> list[int]:
+    calls: list[int] = []
+    real = build_run._typeset
+
+    def counted(*args):
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(build_run, "_typeset", counted)
+    return calls
+
+
+def test_a_count_moved_within_a_deck_keeps_the_rulebook_a_new_total_resets_it(tmp_path, monkeypatch):
+    ws = make_workspace(tmp_path / "ws", deck=COUNTED, draft=True)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    book = ws / "build" / "test" / "rulebook.pdf"
+    calls = _typesets(monkeypatch)
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
+    assert len(calls) == 1
+    first = book.read_bytes()
+    assert any("11枚" in t for t in texts(first))  # the components page prints the deck's total
+    deck.write_text(COUNTED.replace("count: 6", "count: 7").replace("count: 5", "count: 4"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
+    assert len(calls) == 1  # the same total, the same book: not typeset again
+    assert book.read_bytes() == first
+    assert (ws / "build" / "test" / "cards.pdf").exists()
+    deck.write_text(COUNTED.replace("count: 6", "count: 8"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
+    assert len(calls) == 2  # 13 now: the components page changes
+    assert any("13枚" in t for t in texts(book))
+
+
+def test_the_draft_edited_sets_the_book_again(tmp_path, monkeypatch):
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    calls = _typesets(monkeypatch)
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
+    draft = ws / "data" / "test" / "draft.txt"
+    draft.write_text(draft.read_text(encoding="utf-8").replace("カードを１枚出す。", "カードを２枚捨てる。"),
+                     encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
+    assert len(calls) == 2
+    assert any("捨てる" in t for t in texts(ws / "build" / "test" / "rulebook.pdf"))
+
+
+@pytest.mark.parametrize("saves", [2])
+def test_one_rulebook_process_parses_its_fonts_once_for_every_save(tmp_path, saves):
+    root = make_workspace(tmp_path / "ws", draft=True)
+    ws = Workspace(root)
+    draft = root / "data" / "test" / "draft.txt"
+    text = draft.read_text(encoding="utf-8")
+    seen = []
+    with WarmRulebook() as warm:
+        for i in range(saves):
+            draft.write_text(text.replace("カードを１枚出す。", f"カードを{i + 2}枚捨てる。"), encoding="utf-8")
+            build_run.run_build(ws, ["test"], BuildOptions(jobs=2), root / "build", RulebookOptions(), warm=warm)
+            assert any(f"{i + 2}枚捨てる" in t for t in texts(root / "build" / "test" / "rulebook.pdf"))
+            seen.append(warm.worker())
+        assert warm.starts == 1
+    pids = {pid for pid, _ in seen}
+    parsed = {n for _, n in seen}
+    assert len(pids) == 1  # the same process typeset every save
+    assert len(parsed) == 1 and parsed.pop() >= 2  # its fonts parsed at the first save, never again
