@@ -33,8 +33,6 @@ ROOT = Path(__file__).resolve().parents[2]
 FONTS = ROOT / "fonts"
 PT = 72 / 25.4
 SLUGS = ["alicematic-eiketsuden", "alicematic-medallions", "populous", "asian-delivery"]
-# One pytest-xdist worker runs this module, so the four books are set and read once per run.
-pytestmark = pytest.mark.xdist_group("books")
 
 DECKS = {
     "asian-delivery": [("areas", "エリアボード", 10, "board"), ("requests", "依頼カード", 54, "card"),
