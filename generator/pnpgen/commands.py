@@ -57,7 +57,8 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
                          least_bleed_mm=printer.least_bleed_mm if printer is not None else 0.0, **given)
     dpi = {"min_dpi": args.min_dpi} if args.min_dpi is not None else {}  # None: --min-dpi not given
     ink = InkSaver(args.ink) if getattr(args, "ink", None) else None
-    options = BuildOptions(sheet=sheet, jobs=args.jobs, **dpi, lang=args.lang, printer=printer, cutter=cutter, ink=ink)
+    options = BuildOptions(sheet=sheet, jobs=args.jobs, **dpi, lang=args.lang, printer=printer, cutter=cutter, ink=ink,
+                           stock=_stock(ws, getattr(args, "sheet", None), sheet.layout, cutter))
     slugs = ws.slugs() if args.all else [args.game]
     out_root = args.out or ws.root / "build"
     rulebook = None if args.no_rulebook else RulebookOptions(args.rules_only, args.creep, args.binding)
@@ -90,6 +91,22 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
         for line in o.changes:
             _say(f"  changed: {line}")
     return 0
+
+
+def _stock(ws: Workspace, name: str | None, layout: str, cutter: str):
+    """--sheet's sheet layout (None: not given, or ``grid``); one line for a bad or unknown name."""
+    from pnpgen.data.sheetlayouts import load_sheet
+    from pnpgen.errors import InputError
+
+    if name is None:
+        return None
+    if layout != "grid":
+        raise InputError(f"--sheet puts pieces into a sheet layout's slots, not with --layout {layout}", key="--sheet",
+                         expected="either --sheet NAME or --layout fold/sleeve")
+    if cutter:
+        raise InputError(f"--sheet puts pieces into a sheet layout's slots, not with --marks {cutter}", key="--sheet",
+                         expected="either --sheet NAME (a stock cut by its perforation or by hand) or a cutting machine")
+    return load_sheet(ws.root, name, lambda message, expected: InputError(message, key="--sheet", expected=expected))
 
 
 def watch(ws: Workspace, args: argparse.Namespace) -> int:

@@ -15,6 +15,7 @@ from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.markup import colour_names
 from pnpgen.data.model import Deck, FieldText, Game, Piece, Sourced, is_placeholder
 from pnpgen.data.names import check_deck_ids
+from pnpgen.data.sheetlayouts import SheetStock, load_sheet
 from pnpgen.data.spreadsheets import SheetDoc, read_pieces
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlhint import quoted
@@ -31,6 +32,7 @@ GAME_KEYS = {
     "rulebook": "{figures, quick_reference, proof} (read by pnpgen.rulebook.figures)",
     "stamp": "true or false: the version stamp on home sheets",
     "printer": "a profile name of printers.yaml (see pnpgen calibrate)",
+    "sheet": "a sheet layout (sheets/<name>.yaml or built-in) every deck goes on, or grid",
     "ink": "the ink saver's figures (--ink): {large, keep, art_keep} (docs/home-printing.md)",
     "lint": "the print lint's figures: false, or {min_stroke, min_text, safe, thin_stroke} (docs/data-format.md)",
     "languages": "language codes, e.g. [ja, en]", "default_language": "one of languages",
@@ -38,13 +40,18 @@ GAME_KEYS = {
 }
 DECK_KEYS = (
     "name", "kind", "format", "size", "shape", "corner_radius", "orientation", "points",
-    "front", "back", "fields", "defaults", "pieces", "options", "label", "layout",
+    "front", "back", "fields", "defaults", "pieces", "options", "label", "layout", "sheet",
 )
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
 RESERVED_FIELDS = ("count", "n", "copy")  # templates read these as piece.count, piece.n, piece.copy
 SHAPE_KEYS = ("corner_radius", "orientation", "points")
 SOURCED_KEYS = ("name", "count", "note")
 PIECES_HINT = "; one piece with no fields of its own (a board) is 'pieces: [{}]'"
+
+
+def _sheet(ws: Workspace, doc: Located, data: dict) -> SheetStock | None:
+    """The sheet layout ``sheet:`` names (None for ``grid``); a bad name is an error at its line."""
+    return load_sheet(ws.root, data["sheet"], lambda message, expected: doc.error(("sheet",), message, expected))
 
 
 def _parse(doc: Source, keypath: tuple, parse: Callable[..., Any], value: Any, *args: Any) -> Any:
@@ -151,6 +158,8 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
                  "stamp": _parse(doc, ("stamp",), v.flag, data.get("stamp", True)),
                  "printer": str(_parse(doc, ("printer",), v.label, data["printer"], "printer")) if data.get("printer") else None,
                  "printer_at": doc.where(("printer",)),
+                 "sheet": _sheet(ws, doc, data) if "sheet" in data else None,
+                 "sheet_at": doc.where(("sheet",)),
                  "ink": ink.figures(data.get("ink"), lambda keypath, parse, value, key: _parse(doc, keypath, parse, value, key)),
                  "lint": lint.settings(data.get("lint"), lambda keypath, parse, value, key: _parse(doc, keypath, parse, value, key))},
         lang=translations.lang,
@@ -350,6 +359,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True) -> Deck:
         source=path,
         options=options,
     )
+    if "sheet" in data:
+        deck.sheet, deck.sheet_where = _sheet(ws, doc, data), doc.where(("sheet",))
     if layout_raw is not None:
         deck.layout = layouts.finish(layout_raw, trim, shape, game.palette, sorted(game.text_fonts or game.fonts))
         deck.front = layout_template(deck.id, "front")

@@ -101,6 +101,8 @@ class Deck:
     placeholders: list[tuple[Where, str, str]] = field(default_factory=list)  # (where, field, text)
     template_where: dict[str, Where] = field(default_factory=dict)  # "front"/"back" → where the deck names it
     layout: Layout | None = None  # the deck's ``layout:``; front and back then name its compiled templates
+    sheet: Any = None  # the deck's ``sheet:`` (data/sheetlayouts.py SheetStock; None: grid or not said)
+    sheet_where: Where | None = None  # where the deck file says ``sheet:`` (None: it does not)
 
     @property
     def count(self) -> int:

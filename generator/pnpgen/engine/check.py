@@ -18,8 +18,10 @@ from pnpgen.engine.game import (
     cached_nesting,
     cached_rendering,
     deck_on_paper,
+    deck_stock,
     face_suffix,
     game_printer,
+    stock_warnings,
 )
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.printlint import lint_faces
@@ -93,9 +95,11 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
     except InputError as e:
         out.add(e)
     short = []
+    stocks = []
     for deck in game.decks:
         try:
-            placed = deck_on_paper(deck, options.sheet, nest_memo)
+            placed = deck_on_paper(deck, options.sheet, nest_memo, deck_stock(game, deck, options.stock))
+            stocks.append(placed)
         except InputError as e:
             out.add(e)
             continue
@@ -112,5 +116,6 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
             book = rulebook_warnings(game, ws.fonts)
         except InputError as e:
             out.add(e)
-    out.warnings = list(dict.fromkeys(game.notes + renderer.warnings + book + lint + short))
+    out.warnings = list(dict.fromkeys(game.notes + renderer.warnings + book + lint + short
+                                      + stock_warnings(stocks, options.sheet)))
     return out

@@ -34,7 +34,7 @@ def _profiles(ws: Workspace) -> tuple[bytes, ...]:
 
 def inputs_of(ws: Workspace, slug: str) -> list[Path]:
     """Every folder a game's build reads."""
-    return [ws.data / slug, ws.templates / slug, ws.templates / "common", ws.fonts, ws.root / "layouts"]
+    return [ws.data / slug, ws.templates / slug, ws.templates / "common", ws.fonts, ws.root / "layouts", ws.root / "sheets"]
 
 
 def out_dir(out_root: Path, slug: str, options: BuildOptions) -> Path:

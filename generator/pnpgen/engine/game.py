@@ -15,6 +15,7 @@ from pnpgen import fonts as fontreg
 from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
+from pnpgen.data.sheetlayouts import SheetStock, margin_warnings
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import inksaver
 from pnpgen.engine import prerender as parallel
@@ -26,7 +27,7 @@ from pnpgen.engine.documents import write_documents
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.printlint import lint_faces
-from pnpgen.errors import InputError
+from pnpgen.errors import InputError, Where
 from pnpgen.exports.order import BUILD_ORDER_COLUMNS, order_csv
 from pnpgen.faces import builtin, sourcelines
 from pnpgen.faces.convert import convert_faces
@@ -47,6 +48,7 @@ from pnpgen.impose.sheets import (
     shop_pages,
     sleeve_sheets,
 )
+from pnpgen.impose.slots import SlotLayout, slot_layout
 from pnpgen.impose.tiles import TilePlan, plan_tiles
 from pnpgen.memo import Memo
 from pnpgen.messages import msg
@@ -135,16 +137,33 @@ class DeckOnPaper:
     tiles: TilePlan | None
 
 
-def paper_layouts(game: Game, sheet: SheetOptions, nest_memo: Memo[list] | None = None) -> list[DeckOnPaper]:
+def paper_layouts(game: Game, sheet: SheetOptions, nest_memo: Memo[list] | None = None,
+                  stock: SheetStock | None = None) -> list[DeckOnPaper]:
     """Each deck's layout on the paper, or the error of a deck that fits nowhere: known before
-    anything is drawn, so a piece too large stops the build at once."""
-    return [deck_on_paper(deck, sheet, nest_memo) for deck in game.decks]
+    anything is drawn, so a piece too large stops the build at once. ``stock``: --sheet."""
+    return [deck_on_paper(deck, sheet, nest_memo, deck_stock(game, deck, stock)) for deck in game.decks]
 
 
-def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None = None) -> DeckOnPaper:
-    """The deck's layout on the paper; an InputError when its pieces fit nowhere. ``nest_memo``:
-    the nesting searches of earlier builds (``cached_nesting``)."""
+def deck_stock(game: Game, deck: Deck, stock: SheetStock | None) -> tuple[SheetStock, Where, str] | None:
+    """The sheet layout a deck goes on, where it was chosen and by which key: the deck file's
+    ``sheet:`` (``grid``: none), else --sheet, else game.yaml's ``sheet:``; None: the grid."""
+    if deck.sheet_where is not None:
+        return (deck.sheet, deck.sheet_where, "sheet") if deck.sheet is not None else None
+    if stock is not None:
+        return stock, Where(deck.source), "--sheet"
+    if game.options.get("sheet") is not None:
+        return game.options["sheet"], game.options["sheet_at"], "sheet"
+    return None
+
+
+def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None = None,
+                  stock: tuple[SheetStock, Where, str] | None = None) -> DeckOnPaper:
+    """The deck's layout on the paper; an InputError when its pieces fit nowhere, or not the
+    slots of its sheet layout (``stock``, from ``deck_stock``). ``nest_memo``: the nesting
+    searches of earlier builds (``cached_nesting``)."""
     spec = _spec(deck)
+    if stock is not None:
+        return DeckOnPaper(spec, slot_layout(stock[0], spec, sheet, stock[1], stock[2]), None)
     if sheet.silhouette is not None:
         layout = silhouette_layout(spec, deck.count, sheet, sheet.silhouette, deck.kind)
     else:
@@ -157,6 +176,16 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
                          f"on {sheet.paper.upper()} inside a {sheet.margin_mm:g} mm margin",
                          path=deck.source, expected="a larger --paper, or kind: board (split into tiles)")
     return DeckOnPaper(spec, layout, tiles)
+
+
+def stock_warnings(on_paper: list[DeckOnPaper], sheet: SheetOptions) -> list[str]:
+    """Each sheet layout whose slots reach into the printer's margin, or leave no band above or
+    below them for the slug, once."""
+    layouts = {p.layout.stock.id: p.layout for p in on_paper if isinstance(p.layout, SlotLayout)}
+    out = [w for lay in layouts.values() for w in margin_warnings(lay.stock, sheet.margin_mm)]
+    return out + [f"{lay.stock.source}: sheet layout {lay.stock.id}: its slots leave no {sheet.slug_mm:g} mm band "
+                  "above or below them for the slug (how to print, scale bars, version stamp); it prints over the "
+                  "top slots" for lay in layouts.values() if not lay.slug_room(sheet)]
 
 
 def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[DeckOnPaper]) -> GamePlan:
@@ -179,7 +208,10 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         fold: FoldLayout | None = None
         fold_or_sleeve: dict[str, Any] | None = None  # the manifest's layout record of a fold or sleeve deck
         deck_cuts: dict[str, CutFile] = {}  # its cutting machine's files (grid sheets only)
-        if tiles is not None:
+        if isinstance(layout, SlotLayout):  # a sheet layout: its slots, whatever --layout or a cutter says
+            home = home_sheets(ds, layout, sheet, font, fontreg.string_width_mm)
+            sheets = -(-len(df.fronts) // layout.per_sheet)
+        elif tiles is not None:
             home = board_tiles(ds, tiles, sheet, font, _bold_font(game), fontreg.string_width_mm)
             sheets = len(df.fronts) * tiles.pages
         elif sheet.layout == "sleeve" and (sleeved := sleeve_sheets(ds, deck.kind, sheet, font, fontreg.string_width_mm)):
@@ -406,13 +438,13 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     font = game.fonts["gothic"]
     if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font
         default_font(font)
-    on_paper = paper_layouts(game, options.sheet, nest_memo)
+    on_paper = paper_layouts(game, options.sheet, nest_memo, options.stock)
     check_tiled(game, on_paper)
     lint = lint_faces(((df.deck, p.piece, side, k) for df in rendered.decks for p in df.pairs
                        for side, k in (("front", p.front), ("back", p.back)) if k),
                       arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates)
-    result = BuildResult(game, warnings=list(rendered.warnings) + lint, rendered=rendered, arts=arts,
-                         cache_files=cache_files, on_paper=on_paper)
+    result = BuildResult(game, warnings=list(rendered.warnings) + lint + stock_warnings(on_paper, options.sheet),
+                         rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
         faces_ready(result)      # are imposed and drawn
     images = result.images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code())

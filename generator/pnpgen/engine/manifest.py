@@ -8,6 +8,7 @@ from typing import Any
 
 from pnpgen.impose.grid import SheetOptions, layout_grid_at
 from pnpgen.impose.nest import NestLayout, density
+from pnpgen.impose.slots import SlotLayout
 from pnpgen.impose.tiles import TilePlan
 from pnpgen.shapes import ShapeSpec
 
@@ -72,6 +73,13 @@ def layout_record(spec: ShapeSpec, layout, tiles: TilePlan | None, sheet: SheetO
             },
         }
     sb = layout.sheet_bleed_mm
+    if isinstance(layout, SlotLayout):
+        stock = layout.stock
+        return {"layout": f"sheet {stock.id}", "pieces_per_sheet": layout.per_sheet, "grid": None, "rotated": False,
+                "sheet_bleed_mm": round(sb, 3), "gutter_mm": None, "density": None, "grid_pieces_per_sheet": 0,
+                "sheet_layout": {"id": stock.id, "name": stock.title, "source": stock.source, "paper": stock.paper,
+                                 "paper_mm": list(stock.paper_mm), "marks": layout.marks, "reference": stock.reference,
+                                 "slots": [[s.x, s.y, s.w, s.h, s.rotation] for s in stock.slots]}}
     if layout.kind == "grid":
         grid_n = layout.per_sheet
     else:

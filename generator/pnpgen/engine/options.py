@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pnpgen.data.formats import MIN_DPI
+from pnpgen.data.sheetlayouts import SheetStock
 from pnpgen.impose.grid import SheetOptions
 from pnpgen.printers import Printer
 from pnpgen.svg.ink import InkSaver
@@ -18,6 +19,7 @@ class BuildOptions:
     printer: Printer | None = None  # --printer: the profile every home page is corrected for
     cutter: str = ""  # --marks silhouette | cricut: cut files for a hobby cutting machine (impose/cutter.py)
     ink: InkSaver | None = None  # --ink: the home sheets also drawn by the ink saver (into ink-saver/)
+    stock: SheetStock | None = None  # --sheet: the sheet layout every deck goes on (unless its file says sheet:)
     lang: str | None = None  # --lang: the game's language to build (None: its default_language)
     # How many worker processes: changes the speed, never the bytes, so it is not part of the
     # options' repr (the cache's fingerprint of what the output depends on).

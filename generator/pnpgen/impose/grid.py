@@ -129,8 +129,8 @@ class SheetLayout:
     def grid_box(self) -> tuple[float, float, float, float]:
         """(x0, y0, x1, y1) of all pieces with their sheet bleed."""
         b = self.sheet_bleed_mm
-        first, last = self.slots[0], self.slots[-1]
-        return first.x - b, first.y - b, last.x + last.w + b, last.y + last.h + b
+        return (min(s.x for s in self.slots) - b, min(s.y for s in self.slots) - b,
+                max(s.x + s.w for s in self.slots) + b, max(s.y + s.h for s in self.slots) + b)
 
 
 def _pieces_along(length: float, piece: float, room: float) -> int:

@@ -18,6 +18,7 @@ from pnpgen.impose.grid import SheetLayout, SheetOptions, choose_layout, cut_mar
 from pnpgen.impose.nest import NestLayout
 from pnpgen.impose.plan import DieLine, Item, Page, PlaceFace, RectOp, Strokes, TextOp
 from pnpgen.impose.sleeve import Sleeve, scaled, sleeve_pages
+from pnpgen.impose.slots import SlotLayout
 from pnpgen.impose.tiles import TileOptions, TilePlan, assembly_map, glue_strips, tile_marks
 from pnpgen.messages import msg
 from pnpgen.shapes import Affine, ShapeSpec, Straight, back_outline, bleed_path, cut_path, duplex_mirror, translate
@@ -46,24 +47,25 @@ class DeckSheets:
 Measure = Callable[[str, str, float], float]  # (text, font, size pt) → width mm
 
 
-def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout, sheet: SheetOptions,
+def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout | SlotLayout, sheet: SheetOptions,
                 font: str, measure: Measure) -> list[Page]:
     """Fronts sheets, each followed by its mirrored backs sheet."""
     spec = deck.spec
     per = layout.per_sheet
     sb = layout.sheet_bleed_mm
-    with_marks = layout.kind == "grid" and spec.kind in ("rect", "rounded")
+    with_marks = layout.kind in ("grid", "slots") and spec.kind in ("rect", "rounded")
     mirror = duplex_mirror(sheet.duplex, layout.paper_mm)
     front_clip = bleed_path(spec, sb)
     back_clip = back_outline(spec, sb)
     die = cut_path(spec) if spec.die_cut else None
     total = len(deck.fronts)
     lang = deck.lang
-    how = f"{layout.cols}×{layout.rows}" if isinstance(layout, SheetLayout) else msg("sheet.nested", lang, per=per)
+    how = (f"{layout.cols}×{layout.rows}" if isinstance(layout, SheetLayout) else layout.name
+           if isinstance(layout, SlotLayout) else msg("sheet.nested", lang, per=per))
     pages: list[Page] = []
     for start in range(0, total, per):
         chunk = range(start, min(start + per, total))
-        marks = cut_marks(used_part(layout, len(chunk)), sheet) if with_marks and isinstance(layout, SheetLayout) else []
+        marks = _marks(layout, len(chunk), sheet) if with_marks else []
         front = Page(layout.paper_mm)
         for i in chunk:
             m = layout.transform(i - start)
@@ -91,9 +93,17 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout, sheet: Sheet
             words = _duplex_words(sheet, deck.backs is not None, lang)
             if deck.backs is not None and sb < min(sheet.least_bleed_mm, sheet.bleed_mm) - 1e-9:
                 words += " · " + msg("sheet.bleed_short", lang, need=f"{sheet.least_bleed_mm:.1f}")
-            page.items.extend(slug(words, note, stamp, layout.paper_mm, sheet, font, measure, lang))
+            at = layout.slug_y(sheet) if isinstance(layout, SlotLayout) else None  # a stock's slots may take the top
+            page.items.extend(slug(words, note, stamp, layout.paper_mm, sheet, font, measure, lang, y=at))
             pages.append(page)
     return pages
+
+
+def _marks(layout: SheetLayout | NestLayout | SlotLayout, n: int, sheet: SheetOptions) -> list[Straight]:
+    """Cut marks round the block ``n`` pieces fill: a grid's used part, or a sheet layout's first slots."""
+    if isinstance(layout, SlotLayout):
+        return layout.cut_marks(n, sheet)
+    return cut_marks(used_part(layout, n), sheet) if isinstance(layout, SheetLayout) else []
 
 
 def fold_sheets(deck: DeckSheets, lay: FoldLayout, sheet: SheetOptions, font: str, measure: Measure) -> list[Page]:

@@ -1,0 +1,200 @@
+"""Sheet layouts as data (issue 25, item 6): ``--sheet NAME`` (or ``sheet:`` in a deck file or
+game.yaml) puts the pieces into a stock's slots, page after page; read back from the PDF in mm:
+fronts centred in their slots, backs mirrored for the flip and moved by the printer profile, a
+workspace layout extending a built-in one, cut marks on the slots' trim; a piece of another size,
+overlapping slots and slots off the paper are one line naming the file:line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import DECK_YAML, make_workspace, run
+from homeprint.test_printer import placements
+from pdfprobe import reader, stroked_lines, texts
+
+W, H = 210.0, 297.0
+# A-one マルチカード 名刺 10面: 2 × 5 slots of 91 × 55 mm, 14 mm from the sides, 11 mm from top and bottom
+A_ONE = [(14 + 45.5 + c * 91, 11 + 27.5 + r * 55) for r in range(5) for c in range(2)]
+MEISHI = DECK_YAML.replace("format: poker", "format: meishi")
+
+
+def _centres(boxes):
+    return [((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in boxes]
+
+
+def _flat(points) -> list[float]:
+    """Points sorted, as one flat list (pytest.approx compares flat sequences)."""
+    return [v for point in sorted(points) for v in point]
+
+
+def _sizes(boxes):
+    return [(round(x1 - x0, 2), round(y1 - y0, 2)) for x0, y0, x1, y1 in boxes]
+
+
+def _deck(head: str, n: int) -> str:
+    return head + "".join(f"  - {{name: 札{i}, text: 本文{i}}}\n" for i in range(1, n + 1))
+
+
+def test_a_one_front_and_back_land_in_the_slots(tmp_path):
+    """12 portrait meishi cards on the A-one stock: 10 on sheet 1, 2 on sheet 2, each centred in
+    its 91×55 slot (turned a quarter); each back at its front's mirror image, moved by the
+    printer profile's back offset; fronts where the stock has them."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(MEISHI, 12))
+    (ws / "printers.yaml").write_text("steady: {back_offset_mm: [0.3, -0.2]}\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "a-one-51002", "--printer", "steady",
+               "--out", str(out)) == 0
+    pages = placements(out / "test" / "cards.pdf")
+    assert [len(p) for p in pages] == [10, 10, 2, 2]
+    fronts, backs = _centres(pages[0]), _centres(pages[1])
+    assert _flat(fronts) == pytest.approx(_flat(A_ONE), abs=0.002)
+    assert len({w for w, h in _sizes(pages[0])}) == 1 and _sizes(pages[0])[0][0] > _sizes(pages[0])[0][1]  # turned
+    mirrored = sorted((W - x + 0.3, y - 0.2) for x, y in fronts)
+    assert _flat(backs) == pytest.approx(_flat(mirrored), abs=0.002)
+    assert _flat(_centres(pages[2])) == pytest.approx(_flat(A_ONE[:2]), abs=0.002)  # slots in order
+    assert _flat(_centres(pages[3])) == pytest.approx(_flat((W - x + 0.3, y - 0.2) for x, y in A_ONE[:2]), abs=0.002)
+    deck = json.loads((out / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+    assert deck["layout"] == "sheet a-one-51002" and deck["pieces_per_sheet"] == 10 and deck["sheets"] == 2
+    assert deck["sheet_layout"]["source"] == "pnpgen:a-one-51002" and deck["sheet_layout"]["marks"] is False
+    assert deck["sheet_bleed_mm"] == 0.0  # perforated, no gutter: the art stops at the trim
+    page_text = texts(out / "test" / "cards.pdf")
+    assert all("a-one-51002" in t for t in page_text)
+    pdf = reader(out / "test" / "cards.pdf")
+    assert not any(abs(x1 - x2) < 1e-6 and abs(y1 - y2) > 1 and round(x1, 2) in (14.0, 105.0, 196.0)
+                   for x1, y1, x2, y2 in stroked_lines(pdf, pdf.pages[0]))  # marks: false
+
+
+def test_a_workspace_layout_extends_a_built_in_one(tmp_path, capsys):
+    """sheets/landscape.yaml takes the A-one stock, unturned, 1 mm further right, with cut marks:
+    91×55 pieces centred in its slots, marks on every trim line; a deck's ``sheet: grid`` keeps
+    another deck on the grid; game.yaml names the layout."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML.replace("format: poker", "size: [91, 55]"), 4))
+    (ws / "sheets").mkdir()
+    (ws / "sheets" / "landscape.yaml").write_text(
+        "extends: a-one-51002\nname: landscape\nmarks: true\ngrid:\n  left: 15\n  rotation: 0\n", encoding="utf-8")
+    poker = _deck(DECK_YAML, 2).replace("format: poker", "format: poker\nsheet: grid")
+    (ws / "data" / "test" / "decks" / "poker.yaml").write_text(poker, encoding="utf-8")
+    game = ws / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "sheet: landscape\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    built = ws / "build" / "test"
+    pages = placements(built / "cards.pdf")
+    want = [(15 + 45.5 + c * 91, 11 + 27.5 + r * 55) for r in range(2) for c in range(2)]
+    assert _flat(_centres(pages[0])) == pytest.approx(_flat(want), abs=0.002)
+    assert all(w > h for w, h in _sizes(pages[0]))
+    pdf = reader(built / "cards.pdf")
+    lines = stroked_lines(pdf, pdf.pages[0])
+    verticals = {round(x1, 2) for x1, y1, x2, y2 in lines if abs(x1 - x2) < 1e-6}
+    horizontals = {round(y1, 2) for x1, y1, x2, y2 in lines if abs(y1 - y2) < 1e-6}
+    assert {15.0, 106.0, 197.0} <= verticals and {11.0, 66.0, 121.0} <= horizontals  # the used slots' trim
+    assert not any(x1 < 197 and x2 > 15 and y1 > 11 + 1 and y1 < 121 - 1 for x1, y1, x2, y2 in lines
+                   if abs(y1 - y2) < 1e-6)  # no mark across a piece
+    manifest = json.loads((built / "manifest.json").read_text(encoding="utf-8"))
+    decks = {d["id"]: d for d in manifest["decks"]}
+    assert decks["cards"]["sheet_layout"]["source"] == "sheets/landscape.yaml"
+    assert decks["cards"]["sheet_layout"]["name"] == "landscape"
+    assert decks["poker"]["layout"] == "grid"
+
+
+def test_a_piece_of_another_size_is_one_line(tmp_path, capsys):
+    """Poker cards on the 91×55 stock: one line naming the deck file and both sizes; a deck's
+    own ``sheet:`` is blamed at its line."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML, 3))
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "a-one-51002") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    assert "cards.yaml" in err and "63×88 mm piece" in err and "91×55 mm" in err and "Traceback" not in err
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("format: poker", "format: poker\nsheet: a-one-51002"),
+                    encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "cards.yaml:3" in err and "91×55 mm" in err, err
+    assert not (ws / "build" / "test" / "cards.pdf").exists()
+
+
+@pytest.mark.parametrize("text, where, says", [
+    ("grid: {cols: 2, rows: 1, left: 10, top: 20, width: 63, height: 88, gap: -1}\n", "bad.yaml:1", "gap"),
+    ("slots:\n  - {x: 10, y: 20, width: 63, height: 88}\n  - {x: 70, y: 20, width: 63, height: 88}\n",
+     "bad.yaml:3", "slot 2 overlaps slot 1"),
+    ("slots:\n  - {x: 10, y: 20, width: 63, height: 88}\n  - {x: 150, y: 20, width: 63, height: 88}\n",
+     "bad.yaml:3", "off the 210×297 mm paper"),
+    ("extends: bad\n", "bad.yaml:1", "extends itself"),
+    ("extends: nope\n", "bad.yaml:1", "unknown sheet layout 'nope'"),
+    ("paper: b9\nslots: [{x: 0, y: 0, width: 63, height: 88}]\n", "bad.yaml:1", "not a paper"),
+    ("slots: [{x: 10, y: 20, width: 63, height: 88, rotation: 45}]\n", "bad.yaml:1", "quarter turn"),
+    ("colour: red\n", "bad.yaml:1", "unknown key"),
+])
+def test_a_bad_layout_is_one_line(tmp_path, capsys, text, where, says):
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML, 2))
+    (ws / "sheets").mkdir()
+    (ws / "sheets" / "bad.yaml").write_text(text, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "bad") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and says in err and where in err, err
+
+
+def test_slots_in_the_printer_margin_warn(tmp_path, capsys):
+    """A 3×3 poker stock starting 2 mm from the edge (a deck's ``sheet:``) builds, with one
+    warning naming the slots; ``pnpgen check`` says the same."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML.replace("format: poker", "format: poker\nsheet: edge"), 2))
+    (ws / "sheets").mkdir()
+    (ws / "sheets" / "edge.yaml").write_text("extends: poker-3x3-a4\ngrid: {left: 2, top: 16.5}\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    err = capsys.readouterr().err
+    warnings = [ln for ln in err.splitlines() if "margin" in ln]
+    assert len(warnings) == 1 and "sheets/edge.yaml" in warnings[0] and "slot(s) 1, 4, 7" in warnings[0], err
+    pages = placements(ws / "build" / "test" / "cards.pdf")
+    assert _flat(_centres(pages[0])) == pytest.approx(_flat([(2 + 31.5, 16.5 + 44), (2 + 63 + 31.5, 16.5 + 44)]), abs=0.002)
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "warning: sheets/edge.yaml" in out and "slot(s) 1, 4, 7" in out, out
+
+
+def test_a_sheet_layout_linked_from_outside_is_refused(tmp_path, capsys):
+    """sheets/x.yaml that is a link to a file outside the workspace is never read (issue 23)."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML, 2))
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("name: SECRET-TEXT\ngrid: {cols: 3, rows: 3, left: 10.5, top: 16.5, width: 63, height: 88}\n",
+                      encoding="utf-8")
+    (ws / "sheets").mkdir()
+    (ws / "sheets" / "x.yaml").symlink_to(secret)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "x") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "outside" in err and "SECRET-TEXT" not in err, err
+    assert not (ws / "build" / "test" / "cards.pdf").exists()
+
+
+def test_the_slug_goes_below_slots_that_take_the_top(tmp_path, capsys):
+    """A stock whose first row starts 6 mm from the top leaves no room for the slug there: it goes
+    in the free band at the bottom, the marks stop above it; with no band free either, a warning."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML, 9))
+    (ws / "sheets").mkdir()  # slots 6 to 282 mm down: the marks below them would run into the bottom band
+    (ws / "sheets" / "high.yaml").write_text("extends: poker-3x3-a4\ngrid: {top: 6, height: 92}\ntolerance: 4\n",
+                                             encoding="utf-8")
+    (ws / "sheets" / "full.yaml").write_text(
+        "extends: poker-3x3-a4\ngrid: {top: 8, height: 93}\ntolerance: 5\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "high") == 0
+    assert "slug" not in capsys.readouterr().err
+    pdf = reader(ws / "build" / "test" / "cards.pdf")
+    from pdfprobe import text_positions
+
+    slug = [(t, y) for t, x, y in text_positions(pdf.pages[0]) if "100" in t or "テストカード" in t]
+    assert slug and all(297 - 5 - 6 - 0.01 <= y <= 297 - 5 for t, y in slug), slug  # the bottom band
+    lines = stroked_lines(pdf, pdf.pages[0])
+    below = [(y1, y2) for x1, y1, x2, y2 in lines if abs(x1 - x2) < 1e-6 and round(x1, 2) in (10.5, 73.5, 136.5, 199.5)
+             and min(y1, y2) > 6 + 3 * 92]  # the marks below the block, on the trim lines
+    assert below and all(max(y1, y2) <= 297 - 5 - 6 + 1e-3 for y1, y2 in below), below  # stop above the band
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "full") == 0
+    err = capsys.readouterr().err
+    assert "sheets/full.yaml" in err and "no 6 mm band" in err, err
+
+
+@pytest.mark.parametrize("other", [["--layout", "fold"], ["--marks", "silhouette"]])
+def test_sheet_does_not_combine_with_fold_or_a_cutter(tmp_path, capsys, other):
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML, 2))
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "poker-3x3-a4", *other) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--sheet" in err and other[1] in err, err
