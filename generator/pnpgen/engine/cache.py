@@ -30,7 +30,7 @@ from typing import Any
 
 import pnpgen
 from pnpgen import resources
-from pnpgen.engine.output import TMP_SUFFIX
+from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, TMP_SUFFIX
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, Stored
 
@@ -227,8 +227,13 @@ class Cache:
         """Write an entry named by its content (a converted face) at once, atomically: a build
         that fails after this leaves an entry no state lists, which the next good build's prune
         removes; an interrupted write leaves a temporary file the next build removes. False when
-        it cannot be written here (the build's own write then says why, or writes it)."""
-        return store_now(path, data)
+        it cannot be written here (the build's own write then says why, or writes it), or when
+        the output folder is not yet one (its first build writes everything with its marker)."""
+        return self.marked() and store_now(path, data)
+
+    def marked(self) -> bool:
+        """Is the cache's folder already an output folder (its marker or lock written)?"""
+        return (self.root.parent / MARKER_NAME).is_file() or (self.root.parent / LOCK_NAME).is_file()
 
     def face_path(self, key: str) -> Path:
         return self.root / "faces" / key[:2] / f"{key}.json"

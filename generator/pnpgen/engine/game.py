@@ -447,7 +447,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
         faces_ready(result)      # are imposed and drawn
-    images = result.images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code())
+    images = result.images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code(),
+                                          store_now=cache is not None and cache.marked())
     plan = impose_game(rendered, options, on_paper)
     check_pages(game, plan)
     result.records = plan.records

@@ -164,7 +164,7 @@ class ImageStreams:
     not match its content) is made again, never trusted."""
 
     def __init__(self, folder: Path | None = None, stamp: str = "", budget: int = MEMO_BUDGET,
-                 placed: Mapping[bytes, Placed] | None = None):
+                 placed: Mapping[bytes, Placed] | None = None, store_now: bool = True):
         self.folder = folder
         self.budget = budget
         self._held = 0  # bytes of the streams in _memo
@@ -175,6 +175,7 @@ class ImageStreams:
         self.used: set[Path] = set()
         self._keys: dict[int, tuple[bytes, str]] = {}  # id(picture bytes) → (them, their SHA-256)
         self._placed: dict[str, Placed] = {}  # key → the stream's header and where its data is
+        self.store_now = store_now  # write a stream into ``folder`` as it is made (else into ``new``)
         self._stand_ins = dict(placed or {})  # a stand-in's bytes → the picture it stands for (``stand_ins``)
 
     def stand_ins(self, arts: Mapping[str, Art]) -> tuple[dict[str, Art], dict[bytes, Placed]]:
@@ -223,7 +224,7 @@ class ImageStreams:
             if stream is None:
                 stream = make_stream(data)
                 self.made += 1
-                if self.folder is not None and not (self._store(self.path(key), stream.content)
+                if self.folder is not None and not (self.store_now and self._store(self.path(key), stream.content)
                                                     and self._store(self.path(key, "json"), self._header(key, stream))):
                     self.new[self.path(key, "json")] = self._header(key, stream)  # written with the build's files
                     self.new[self.path(key)] = stream.content
