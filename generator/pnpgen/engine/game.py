@@ -26,6 +26,7 @@ from pnpgen.engine.cutfiles import CutFile, cut_files, cutter_record
 from pnpgen.engine.documents import write_documents
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.engine.options import BuildOptions
+from pnpgen.engine.output import mark_now
 from pnpgen.engine.printlint import lint_faces
 from pnpgen.errors import InputError, Where
 from pnpgen.exports.order import BUILD_ORDER_COLUMNS, order_csv
@@ -430,16 +431,20 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             if art is not None:
                 known[k] = art
     arts = convert_faces(rendered.faces, rendered.art_folder, jobs=options.jobs, known=known)
-    if cache is not None:  # entries named by content, written as they are made: never held all at once
-        for k in sorted(arts.keys() - known.keys()):
-            where, entry = cache.face_path(k + face_keys[k]), cache.face_bytes(k + face_keys[k], arts[k].to_json())
-            if not cache.store(where, entry):
-                cache_files[where] = entry  # written with the build's files (whose write says what is wrong)
     font = game.fonts["gothic"]
     if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font
         default_font(font)
     on_paper = paper_layouts(game, options.sheet, nest_memo, options.stock)
     check_tiled(game, on_paper)
+    if cache is not None:
+        # The input is read and every face drawn: from here the folder is pnpgen's (its marker), so
+        # the cache entries made from now on are written as they are made, never held all at once
+        # (an input error before this point leaves no folder behind).
+        mark_now(cache.root.parent)
+        for k in sorted(arts.keys() - known.keys()):
+            where, entry = cache.face_path(k + face_keys[k]), cache.face_bytes(k + face_keys[k], arts[k].to_json())
+            if not cache.store(where, entry):
+                cache_files[where] = entry  # written with the build's files (whose write says what is wrong)
     lint = lint_faces(((df.deck, p.piece, side, k) for df in rendered.decks for p in df.pairs
                        for side, k in (("front", p.front), ("back", p.back)) if k),
                       arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates)
