@@ -1,0 +1,99 @@
+"""A designer's pass over docs/home-printing.md and the new parts of docs/data-format.md: their
+YAML examples (printers.yaml, sheets/my-stock.yaml, the full sheet-layout listing, game.yaml's
+printer:/ink:/lint: lines) copied literally into a fresh workspace build and place the pieces where
+the docs say, read back from the PDF in mm; check --printer's advice for a deck on card stock
+names the stock, not the paper."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from conftest import DECK_YAML, REPO, make_workspace, run
+from homeprint.test_printer import placements
+from pdfprobe import texts
+
+FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
+HOME = (REPO / "docs" / "home-printing.md").read_text(encoding="utf-8")
+FORMAT = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+
+
+def _block(doc: str, first_line_starts: str) -> str:
+    """The one code block of ``doc`` whose first line starts so."""
+    found = [body for _, body in FENCE.findall(doc) if body.startswith(first_line_starts)]
+    assert len(found) == 1, first_line_starts
+    return found[0]
+
+
+def _deck(head: str, n: int) -> str:
+    return head + "".join(f"  - {{name: 札{i}, text: 本文{i}}}\n" for i in range(1, n + 1))
+
+
+def _centres(boxes):
+    return sorted(((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in boxes)
+
+
+def _flat(points) -> list[float]:
+    return [v for point in sorted(points) for v in point]
+
+
+def test_home_printing_own_stock_example_builds_as_written(tmp_path):
+    """home-printing.md's sheets/my-stock.yaml (poker-3x3-a4 moved to 11 mm / 17 mm), then
+    ``pnpgen build --sheet my-stock`` as the page says: the cards' centres in the moved slots."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML, 11))
+    (ws / "sheets").mkdir()
+    (ws / "sheets" / "my-stock.yaml").write_text(_block(HOME, "# sheets/my-stock.yaml"), encoding="utf-8")
+    out = tmp_path / "out"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "my-stock", "--out", str(out)) == 0
+    pages = placements(out / "test" / "cards.pdf")
+    assert [len(p) for p in pages] == [9, 9, 2, 2]
+    want = [(11 + 31.5 + c * 63, 17 + 44 + r * 88) for r in range(3) for c in range(3)]
+    assert _flat(_centres(pages[0])) == pytest.approx(_flat(want), abs=0.002)
+    assert all("my-stock" in t for t in texts(out / "test" / "cards.pdf"))
+
+
+def test_data_format_sheet_listing_builds_as_written(tmp_path):
+    """data-format.md's full sheets/ listing (extends a-one-51002, every key written): portrait
+    meishi cards turned into its ten 91×55 slots; the slug gives the file name, the manifest the
+    layout's name:, as the listing's comment says."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML.replace("format: poker", "format: meishi"), 10))
+    (ws / "sheets").mkdir()
+    listing = _block(FORMAT, "# sheets/my-stock.yaml — every key")
+    (ws / "sheets" / "multi.yaml").write_text(listing, encoding="utf-8")
+    out = tmp_path / "out"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "multi", "--out", str(out)) == 0
+    pages = placements(out / "test" / "cards.pdf")
+    assert [len(p) for p in pages] == [10, 10]
+    want = [(14 + 45.5 + c * 91, 11 + 27.5 + r * 55) for r in range(5) for c in range(2)]
+    assert _flat(_centres(pages[0])) == pytest.approx(_flat(want), abs=0.002)
+    assert all(" multi " in t for t in texts(out / "test" / "cards.pdf")[:1])
+    deck = json.loads((out / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+    assert deck["sheet_layout"]["name"] == "マルチカード 名刺 10面" and deck["layout"] == "sheet multi"
+
+
+def test_game_yaml_printer_ink_lint_lines_work_uncommented(tmp_path, capsys):
+    """The game.yaml listing's optional printer:, ink: and lint: lines, uncommented as written,
+    with home-printing.md's printers.yaml: check passes and names the profile's bleed problem
+    for a deck on the abutting poker-3x3-a4 stock in the stock's words (its slots, not the paper)."""
+    game_lines = [line[2:] for line in _block(FORMAT, "# data/<slug>/game.yaml").splitlines()
+                  if re.match(r"# (printer|ink|lint): ", line)]
+    assert len(game_lines) == 3
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML.replace("format: poker", "format: poker\nsheet: poker-3x3-a4"), 9))
+    game = ws / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "\n".join(game_lines) + "\n", encoding="utf-8")
+    (ws / "printers.yaml").write_text(_block(HOME, "# printers.yaml"), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines() if "bleed" in line]
+    assert lines == ["warning: deck 'cards': its home sheets give 0.0 mm of bleed, below the 1.7 mm the back offset "
+                     "of printer 'home-laser' needs (the larger offset + 0.5 mm): the slots of sheet layout "
+                     "'poker-3x3-a4' leave no room for more, so backs may show white edges (a printer that shifts "
+                     "less, or 'sheet: grid' for this deck)"]
+    out = tmp_path / "out"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--ink", "saver", "--out", str(out)) == 0
+    manifest = json.loads((out / "test" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["printer"]["name"] == "home-laser"
+    assert manifest["ink"]["mode"] == "saver"
+    assert (out / "test" / "ink-saver" / "cards.pdf").is_file()
