@@ -97,3 +97,19 @@ def test_game_yaml_printer_ink_lint_lines_work_uncommented(tmp_path, capsys):
     assert manifest["printer"]["name"] == "home-laser"
     assert manifest["ink"]["mode"] == "saver"
     assert (out / "test" / "ink-saver" / "cards.pdf").is_file()
+
+
+def test_the_dxf_extents_are_the_paper(tmp_path):
+    """home-printing.md: "the DXF's extents are the paper, $EXTMIN/$EXTMAX" (the way to place the
+    paths in Studio when it moves them), and its limits too."""
+    import ezdxf
+
+    from pnpgen.engine.cutfiles import cut_dxf
+    from pnpgen.impose.cutter import CutSheet
+
+    sheet = CutSheet((210.0, 297.0), ())
+    (tmp_path / "s.dxf").write_bytes(cut_dxf(sheet))
+    doc = ezdxf.readfile(tmp_path / "s.dxf")
+    assert tuple(doc.header["$EXTMIN"]) == (0.0, 0.0, 0.0)
+    assert tuple(doc.header["$EXTMAX"]) == (210.0, 297.0, 0.0)
+    assert tuple(doc.header["$LIMMIN"]) == (0.0, 0.0) and tuple(doc.header["$LIMMAX"]) == (210.0, 297.0)
