@@ -113,3 +113,18 @@ def test_the_dxf_extents_are_the_paper(tmp_path):
     assert tuple(doc.header["$EXTMIN"]) == (0.0, 0.0, 0.0)
     assert tuple(doc.header["$EXTMAX"]) == (210.0, 297.0, 0.0)
     assert tuple(doc.header["$LIMMIN"]) == (0.0, 0.0) and tuple(doc.header["$LIMMAX"]) == (210.0, 297.0)
+
+
+def test_a_draft_file_line_naming_a_deleted_draft_stops_no_rulebook_too(tmp_path, capsys):
+    """data-format.md: a ``draft_file:`` naming a file that is not there stops the build even with
+    --no-rulebook (the typo guard), naming the line; without the line, --no-rulebook builds."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML, 2))
+    game = ws / "data" / "test" / "game.yaml"
+    plain = game.read_text(encoding="utf-8")
+    game.write_text(plain + "draft_file: draft.txt\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "out")) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("pnpgen: error: data/test/game.yaml:") and "draft_file: 'draft.txt'" in err[0]
+    game.write_text(plain, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "out")) == 0
