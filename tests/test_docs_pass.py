@@ -128,3 +128,37 @@ def test_a_draft_file_line_naming_a_deleted_draft_stops_no_rulebook_too(tmp_path
     assert len(err) == 1 and err[0].startswith("pnpgen: error: data/test/game.yaml:") and "draft_file: 'draft.txt'" in err[0]
     game.write_text(plain, encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "out")) == 0
+
+
+LINT_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% import "common/macros.svg.j2" as m with context %}
+{% block art %}
+{{ m.frame("#ffffff", "#000000", width=0.05) }}
+{{ textbox(piece.name, 10, 45, w - 20, 5, size=7, min_size=7, align="center") }}
+{% endblock %}
+"""
+
+
+def test_the_lint_names_built_in_macros_and_layouts_as_the_docs_say(tmp_path, capsys):
+    """data-format.md: a tag in a built-in macro is named ``pnpgen's common/macros.svg.j2:N``, a
+    deck drawn by a built-in layout ``the built-in layout of deck '<id>' (front), line N`` (not a
+    templates/ file that is not there); a 7 pt text is not smaller than ``min_text: 7pt``."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML, 2), front=LINT_FRONT)
+    game = ws / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "lint: {min_text: 7pt}\n", encoding="utf-8")
+    (ws / "data" / "test" / "decks" / "spells.yaml").write_text(
+        "name: 呪文\nlayout: card-poker\npieces:\n  - {title: 火球, flavour: 燃えよ。}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    lines = [line.strip().removeprefix("warning: ") for line in capsys.readouterr().out.splitlines() if "print lint" in line]
+    assert lines == ["pnpgen's common/macros.svg.j2:10: print lint: deck 'cards' piece 1 (札1) and 1 more: stroke 0.14 pt, "
+                     "thinner than 0.25 pt (a printer may drop it)"]
+    game.write_text(game.read_text(encoding="utf-8").replace("min_text: 7pt", "min_text: 8pt"), encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0
+    lines = [line.strip().removeprefix("warning: ") for line in capsys.readouterr().out.splitlines() if "print lint" in line]
+    assert "templates/test/card-front.svg.j2:5: print lint: deck 'cards' piece 1 (札1) and 1 more: text 「札1」 7.0 pt, " \
+           "smaller than 8 pt" in lines
+    assert any(line.startswith("the built-in layout of deck 'spells' (front), line ") and "「燃えよ。」 7.5 pt" in line
+               for line in lines), lines
+    assert not any(line.startswith("templates/") and "card-front" not in line for line in lines), lines
