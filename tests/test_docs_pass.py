@@ -162,3 +162,4 @@ def test_the_lint_names_built_in_macros_and_layouts_as_the_docs_say(tmp_path, ca
     assert any(line.startswith("the built-in layout of deck 'spells' (front), line ") and "「燃えよ。」 7.5 pt" in line
                for line in lines), lines
     assert not any(line.startswith("templates/") and "card-front" not in line for line in lines), lines
+
