@@ -163,3 +163,13 @@ def test_the_lint_names_built_in_macros_and_layouts_as_the_docs_say(tmp_path, ca
                for line in lines), lines
     assert not any(line.startswith("templates/") and "card-front" not in line for line in lines), lines
 
+
+
+def test_calibrate_names_its_file_relative_to_the_workspace(tmp_path, capsys):
+    """home-printing.md: ``pnpgen calibrate`` writes build/calibration-<paper>-<duplex>.pdf in the
+    workspace; it says so by the workspace-relative path, as every path pnpgen prints."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML, 1))
+    capsys.readouterr()
+    assert run(ws / "data", "calibrate", "--paper", "letter", "--duplex", "short") == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith("calibration sheet: build/calibration-letter-short.pdf ")
+    assert (ws / "build" / "calibration-letter-short.pdf").is_file()
