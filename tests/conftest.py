@@ -2,26 +2,35 @@
 
 from __future__ import annotations
 
+import ast
+import functools
 import gc
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
 
+# Where the test processes and the pnpgen processes they start keep their bytecode: as on a
+# designer's machine, a process reuses what the one before it compiled (even where
+# PYTHONDONTWRITEBYTECODE is set for the test run), and nothing is written into the checkout.
+# Set before pnpgen and the test modules are imported: each worker compiled pnpgen and
+# assertion-rewrote every test module anew, 6.5 of the 12 CPU-seconds of a worker's collection.
+PYCACHE = Path(tempfile.gettempdir()) / "pnpgen-tests-pycache"
+sys.dont_write_bytecode = False
+sys.pycache_prefix = str(PYCACHE)
+
 # Test the package of this checkout (also in a git worktree beside the editable install).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "generator"))
 
-from pnpgen.cli import COLLECTOR_THRESHOLDS, main
+from pnpgen.cli import COLLECTOR_THRESHOLDS, main  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
-# Where pnpgen processes the tests start keep their bytecode: as on a designer's machine, a
-# process reuses what the one before it compiled (even where PYTHONDONTWRITEBYTECODE is set for
-# the test run), and nothing is written into the checkout.
-PYCACHE = Path(tempfile.gettempdir()) / "pnpgen-tests-pycache"
 
 
 def child_env(base: dict[str, str] | None = None, **extra: str) -> dict[str, str]:
@@ -109,6 +118,18 @@ BACK = """\
 """
 
 
+def source_tree(path: Path) -> ast.Module:
+    """A Python file's syntax tree, parsed once per worker: the tests of the package's shape read
+    its 130 modules, six of them each (1.4 CPU-s a reading). Shared: read it, never change it."""
+    stat = path.stat()
+    return _parsed(str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.cache
+def _parsed(path: str, mtime_ns: int, size: int) -> ast.Module:
+    return ast.parse(Path(path).read_text(encoding="utf-8"), path)
+
+
 def make_workspace(root: Path, pieces: list[str] | None = None, deck: str | None = None,
                    front: str = FRONT, back: str = BACK, game: str = GAME_YAML, draft: bool = False) -> Path:
     """A workspace with one game 'test' and one deck 'cards' (fonts shared), as a designer makes
@@ -156,6 +177,13 @@ def drafted(tmp_path: Path) -> Path:
     return make_workspace(tmp_path / "ws", draft=True)
 
 
+def _run_folder(tmp_path_factory, worker_id: str) -> Path:
+    """The folder of this test run that every pytest-xdist worker sees (each worker's own
+    temporary folder is inside it); without xdist, the run's own temporary folder."""
+    base = tmp_path_factory.getbasetemp()
+    return base if worker_id == "master" else base.parent
+
+
 def shared_dir(tmp_path_factory, worker_id: str, name: str, make) -> Path:
     """A folder made once per test run, shared by every pytest-xdist worker: the first worker to
     need it makes it under a lock, the others wait and read it (``make(path)`` fills it)."""
@@ -165,7 +193,7 @@ def shared_dir(tmp_path_factory, worker_id: str, name: str, make) -> Path:
         return path
     from filelock import FileLock
 
-    root = tmp_path_factory.getbasetemp().parent  # the run's folder, above each worker's own
+    root = _run_folder(tmp_path_factory, worker_id)
     path, done = root / name, root / f"{name}.done"
     with FileLock(str(root / f"{name}.lock")):
         if not done.exists():
@@ -177,14 +205,63 @@ def shared_dir(tmp_path_factory, worker_id: str, name: str, make) -> Path:
     return path
 
 
+# ``pnpgen build --all`` of the four real games in a process of its own, started as soon as a test
+# run that needs them begins: it builds while the workers run the other tests (a worker that
+# built them itself kept the other one waiting 8 s for them, one core idle). It writes its exit
+# status into ``built.status`` when it ends, however it ends.
+BUILD_ALL = """\
+import sys
+from pathlib import Path
+from pnpgen.cli import main
+code = 1
+try:
+    code = main(["build", "--all", "--out", sys.argv[1]])
+finally:
+    Path(sys.argv[2] + ".new").write_text(str(code))
+    Path(sys.argv[2] + ".new").replace(sys.argv[2])
+"""
+BUILT_WAIT_S = 600  # only against a hang: the build takes some 15 s on the 2-core machine
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _build_the_games_beside_the_tests(request, tmp_path_factory):
+    """Start building the four games (``built``) once per run, in the background, when a selected
+    test needs them; the worker that started the build waits for its end before it stops."""
+    if not any("built" in getattr(item, "fixturenames", ()) for item in request.session.items):
+        yield
+        return
+    # the worker's name as the worker_id fixture gives it, read here so that every test does not
+    # depend on pytest-xdist's fixture
+    worker_id = getattr(request.config, "workerinput", {}).get("workerid", "master")
+    root = _run_folder(tmp_path_factory, worker_id)
+    proc = None
+    from filelock import FileLock
+
+    with FileLock(str(root / "built.lock")):
+        if not (root / "built.started").exists():
+            (root / "built.started").touch()
+            with open(root / "built.log", "wb") as log:
+                proc = subprocess.Popen([sys.executable, "-c", BUILD_ALL, str(root / "built"), str(root / "built.status")],
+                                        cwd=REPO, env=child_env(), stdout=log, stderr=subprocess.STDOUT)
+    yield
+    if proc is not None:
+        proc.wait()
+
+
 @pytest.fixture(scope="session")
-def built(tmp_path_factory, worker_id) -> Path:
+def built(_build_the_games_beside_the_tests, tmp_path_factory, worker_id) -> Path:
     """All four games built once per run as a designer builds them (sheets, shop files,
     rulebooks), into a temporary build folder every worker reads."""
-    def make(out: Path) -> None:
-        assert run(REPO, "build", "--all", "--out", str(out)) == 0
-
-    return shared_dir(tmp_path_factory, worker_id, "built", make)
+    root = _run_folder(tmp_path_factory, worker_id)
+    status = root / "built.status"
+    waited = 0.0
+    while not status.exists():
+        assert waited < BUILT_WAIT_S, f"pnpgen build --all has not ended in {BUILT_WAIT_S} s: {root / 'built.log'}"
+        time.sleep(0.05)
+        waited += 0.05
+    log = (root / "built.log").read_text(encoding="utf-8", errors="replace")
+    assert status.read_text() == "0", f"pnpgen build --all of the four games failed:\n{log}"
+    return root / "built"
 
 
 # The suite makes and deletes some ten thousand small files: workspaces, builds, caches. On the

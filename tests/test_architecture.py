@@ -29,10 +29,13 @@ inside a function; no other module's global set or changed (``mod.NAME = …``,
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from conftest import source_tree
 
 PACKAGE = Path(__file__).resolve().parents[1] / "generator" / "pnpgen"
 MAX_LINES = 800
@@ -72,7 +75,13 @@ def _modules() -> dict[str, Path]:
 
 
 MODULES = _modules()
-TREES = {name: ast.parse(path.read_text(encoding="utf-8"), str(path)) for name, path in MODULES.items()}
+
+
+@functools.cache
+def _trees() -> dict[str, ast.Module]:
+    """Every module's syntax tree, parsed when a test first asks (on the worker that runs this
+    module, not at every worker's collection)."""
+    return {name: source_tree(path) for name, path in MODULES.items()}
 
 
 def _is_type_checking(node: ast.If) -> bool:
@@ -113,7 +122,9 @@ def _imports(module: str, tree: ast.Module) -> list[Import]:
     return out
 
 
-IMPORTS = [imp for name, tree in TREES.items() for imp in _imports(name, tree)]
+@functools.cache
+def _all_imports() -> list[Import]:
+    return [imp for name, tree in _trees().items() for imp in _imports(name, tree)]
 
 
 def _stage(module: str) -> str:
@@ -132,7 +143,7 @@ def test_every_module_has_a_stage():
 
 def test_no_import_runs_up_the_pipeline():
     bad = []
-    for imp in IMPORTS:
+    for imp in _all_imports():
         if imp.typing_only:
             continue
         src, dst = RANKS[_stage(imp.source)], RANKS[_stage(imp.target)]
@@ -144,7 +155,7 @@ def test_no_import_runs_up_the_pipeline():
 
 def test_no_import_circle():
     graph: dict[str, set[str]] = {m: set() for m in MODULES}
-    for imp in IMPORTS:
+    for imp in _all_imports():
         if not imp.typing_only and imp.target in MODULES and imp.target != imp.source:
             graph[imp.source].add(imp.target)
     # Tarjan's strongly connected components: every edge inside one is part of a circle.
@@ -182,20 +193,20 @@ def test_no_import_circle():
 
 def test_no_private_name_imported_from_another_module():
     bad = [(("private", imp.source, f"{imp.target}.{imp.name}"), f"{imp.source}:{imp.line} imports {imp.target}.{imp.name}")
-           for imp in IMPORTS if imp.name.startswith("_") and imp.target != imp.source]
+           for imp in _all_imports() if imp.name.startswith("_") and imp.target != imp.source]
     assert _found("private", bad) == []
 
 
 def test_no_function_level_import_below_the_command_layer():
     bad = [(("lazy", imp.source, imp.target), f"{imp.source}:{imp.line} imports {imp.target} inside a function")
-           for imp in IMPORTS if imp.lazy and not imp.typing_only and imp.source not in COMMAND_LAYER]
+           for imp in _all_imports() if imp.lazy and not imp.typing_only and imp.source not in COMMAND_LAYER]
     assert _found("lazy", bad) == []
 
 
 def _module_aliases(module: str) -> set[str]:
     """Names under which ``module`` holds another pnpgen module (``from pnpgen.impose import nest``)."""
     names = set()
-    for node in ast.walk(TREES[module]):
+    for node in ast.walk(_trees()[module]):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("pnpgen"):
             names |= {a.asname or a.name for a in node.names if f"{node.module}.{a.name}" in MODULES}
         elif isinstance(node, ast.Import):
@@ -205,7 +216,7 @@ def _module_aliases(module: str) -> set[str]:
 
 def test_no_module_sets_another_modules_globals():
     bad = []
-    for module, tree in TREES.items():
+    for module, tree in _trees().items():
         aliases = _module_aliases(module)
         for node in ast.walk(tree):
             target = None
@@ -242,13 +253,13 @@ def test_every_exception_is_still_needed(kind, source, target):
     if kind == "long":
         assert len(MODULES[source].read_text(encoding="utf-8").splitlines()) > MAX_LINES
     elif kind == "private":
-        assert any(imp.source == source and f"{imp.target}.{imp.name}" == target for imp in IMPORTS)
+        assert any(imp.source == source and f"{imp.target}.{imp.name}" == target for imp in _all_imports())
     elif kind == "circle":
-        assert any(imp.source == source and imp.target == target and not imp.typing_only for imp in IMPORTS)
+        assert any(imp.source == source and imp.target == target and not imp.typing_only for imp in _all_imports())
     elif kind == "lazy":
-        assert any(imp.source == source and imp.target == target and imp.lazy for imp in IMPORTS)
+        assert any(imp.source == source and imp.target == target and imp.lazy for imp in _all_imports())
     else:
-        assert any(imp.source == source and imp.target == target for imp in IMPORTS)
+        assert any(imp.source == source and imp.target == target for imp in _all_imports())
 
 
 def test_the_checks_catch_what_they_look_for(tmp_path):

@@ -79,9 +79,6 @@ def manifest(ws: Path) -> dict:
 # ---- embedded once, print-safe
 
 
-THIRTY = pytest.mark.xdist_group("thirty")  # one worker builds it, once
-
-
 @pytest.fixture(scope="module")
 def thirty(tmp_path_factory) -> Path:
     """30 cards over 10 PNGs with alpha, built once."""
@@ -93,7 +90,6 @@ def thirty(tmp_path_factory) -> Path:
     return ws
 
 
-@THIRTY
 @pytest.mark.parametrize("name", PDFS)
 def test_thirty_cards_over_ten_images_embed_ten_image_xobjects(thirty, name):
     images = image_xobjects(reader(out(thirty, name)))
@@ -102,7 +98,6 @@ def test_thirty_cards_over_ten_images_embed_ten_image_xobjects(thirty, name):
     assert {im["/ColorSpace"] for im in images.values()} == {"/DeviceRGB"}
 
 
-@THIRTY
 @pytest.mark.parametrize("name", PDFS)
 def test_alpha_is_flattened_no_soft_mask_anywhere(thirty, name):
     assert soft_masks(reader(out(thirty, name))) == []
@@ -110,7 +105,6 @@ def test_alpha_is_flattened_no_soft_mask_anywhere(thirty, name):
         assert "/SMask" not in im and "/Mask" not in im
 
 
-@THIRTY
 def test_flattened_art_shows_the_ground_where_it_was_clear(thirty):
     """Shop page 1 is card 札0 (trim + 3 mm bleed): the clear half shows the ground colour given
     to image(), the opaque half the picture's colour."""
@@ -120,7 +114,6 @@ def test_flattened_art_shows_the_ground_where_it_was_clear(thirty):
     assert close(pixel(shop, 0, 3 + x + w * 0.75, 3 + y + h / 2), (0, 90, 200))
 
 
-@THIRTY
 def test_manifest_lists_every_placement_with_its_dpi(thirty):
     images = manifest(thirty)["images"]
     assert len(images) == 30

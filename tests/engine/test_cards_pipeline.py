@@ -21,9 +21,6 @@ def build(ws: Path, *args: str) -> Path:
     return ws / "build" / "test"
 
 
-DEFAULT = pytest.mark.xdist_group("cards-default")  # one worker builds it, once
-
-
 @pytest.fixture(scope="module")
 def default(tmp_path_factory) -> Path:
     """The tiny workspace built once with every option at its default, for the tests that only
@@ -31,7 +28,6 @@ def default(tmp_path_factory) -> Path:
     return build(make_workspace(tmp_path_factory.mktemp("default") / "ws", draft=True))
 
 
-@DEFAULT
 def test_shop_pages_boxes_and_text(default):
     out = default
     pdf = reader(out / "shop" / "cards.pdf")
@@ -48,7 +44,6 @@ def test_shop_pages_boxes_and_text(default):
         assert f"Bカード{n}" in backs[n - 1]
 
 
-@DEFAULT
 def test_fonts_embedded_and_no_stray_helvetica(default):
     out = default
     for name in ("cards.pdf", "shop/cards.pdf", "test-all.pdf"):
@@ -64,7 +59,6 @@ def test_fonts_embedded_and_no_stray_helvetica(default):
                 assert base.split("+")[0].isupper() and "+" in base, f"{base} not subset"
 
 
-@DEFAULT
 def test_home_sheets_inside_printable_area_and_marks_clear(default):
     out = default
     pdf = reader(out / "cards.pdf")
@@ -88,7 +82,6 @@ def _centres(page, prefix: str) -> dict[str, float]:
     return {t[len(prefix):]: x for t, x, _ in text_positions(page) if t.startswith(prefix)}
 
 
-@DEFAULT
 def test_duplex_long_edge_back_sits_behind_front(default):
     out = default
     pdf = reader(out / "cards.pdf")
@@ -149,7 +142,6 @@ def test_letter_and_a3_paper(workspace):
     assert manifest["decks"][0]["pieces_per_sheet"] > 9
 
 
-@DEFAULT
 def test_manifest(default):
     out = default
     m = json.loads((out / "manifest.json").read_text(encoding="utf-8"))

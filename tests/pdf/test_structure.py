@@ -9,6 +9,7 @@ import ast
 from pathlib import Path
 
 import pnpgen
+from conftest import source_tree
 
 PACKAGE = Path(pnpgen.__file__).parent
 MAX_LINES = 800
@@ -26,7 +27,7 @@ OURS = sorted(m for m in MODULES if m.startswith(("pnpgen.svg", "pnpgen.pdf")))
 def _imports(name: str) -> list[tuple[ast.stmt, str, list[str], bool]]:
     """(statement, module imported, names taken from it, at the module's top level) for each
     import of a pnpgen module."""
-    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    tree = source_tree(MODULES[name])
     top = set(map(id, tree.body))
     out = []
     for node in ast.walk(tree):

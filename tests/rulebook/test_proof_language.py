@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DRAFT, GAME_YAML, REPO, make_workspace
+from conftest import DECK_YAML, DRAFT, GAME_YAML, REPO, make_workspace
 from pdfprobe import texts
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
@@ -97,3 +97,23 @@ def test_a_japanese_draft_in_an_english_build_is_reported_in_english(tmp_path):
                         r"line \d+ “倉庫には資材を最大４個まで置くことができます。”", numbers), numbers
     japanese = _book(ws, "test", None).files["proof.txt"].decode("utf-8")
     assert re.search(r"^数の不一致\t.*draft\.txt:\d+: ３個／４個: line \d+ 「倉庫", japanese, re.M), japanese
+
+
+def test_deck_and_piece_names_in_card_texts_are_checked_against_the_components_list(tmp_path):
+    """A card text naming a deck or piece the components list spells otherwise (テスドカード, a
+    slip of ト) or never mentions (祝福カード) is a finding in proof.txt; a name
+    the list has (テストカード), and 各カード (each card), are none."""
+    from pnpgen.rulebook.book import read_rulebook
+
+    texts_ = ["テストカードを１枚引く。", "「テスドカード」を捨てる。", "祝福カードを２枚引く。", "各カードを表にする。"]
+    pieces = [*texts_, *["本文"] * 7]
+    deck = DECK_YAML + "".join(f"  - {{name: カード{i}, text: {t}}}\n" for i, t in enumerate(pieces, start=1))
+    ws = make_workspace(tmp_path / "ws", draft=True, deck=deck)
+    game = load_game(Workspace(ws), "test")
+    findings = read_rulebook(game, REPO / "fonts").findings
+    named = [f.file for f in findings if "names 「" in f.file]
+    assert len(named) == 2, named
+    assert "「テスドカード」; the components list spells it 「テストカード」" in named[0] and "cards.yaml:" in named[0]
+    assert "「祝福カード」, which the components pages never mention" in named[1]
+    book = {f.book for f in findings}
+    assert "テストカード「カード3」のテキストの「祝福カード」：内容物のページに出てこない名前です" in book

@@ -238,6 +238,7 @@ def test_a_japanese_draft_in_an_english_build_matches_the_japanese_deck_names(tm
     game = load_game(Workspace(ws), "test", lang="en")
     result = build_rulebook(game, ws / "fonts")
     assert not [w for w in result.warnings if "no deck" in w]
+    assert not [w for w in result.warnings if "title differs" in w]  # the Japanese draft against the Japanese title
     assert any("no en draft" in w and "draft.en.txt" in w for w in result.warnings)
     pages = texts(result)
     assert "Rulebook" in pages[0] and "Contents" in pages[1] and "目次" not in "".join(pages)
@@ -262,7 +263,8 @@ def test_an_english_draft_in_a_japanese_only_game_is_detected(tmp_path):
 
 def test_the_sample_english_rulebook_of_alicematic_medallions():
     """The real game's English sample draft (draft.en.txt) in an ``--lang en`` build: its sections,
-    its components counted from the data (English deck names), no warning, English labels."""
+    its components counted from the data (English deck names), no warning, English labels, and
+    pictures of the English faces (no Japanese アリス ribbon on the cards)."""
     ws = Workspace(ROOT)
     game = load_game(ws, "alicematic-medallions", lang="en")
     result = build_rulebook(game, FONTS, pictures=pictures_from_game(game, ws.templates))
@@ -275,7 +277,8 @@ def test_the_sample_english_rulebook_of_alicematic_medallions():
     start = next(i for i, p in enumerate(pages) if i >= 2 and "2 Components" in p)
     comp = "".join(pages[start:start + 2])  # the pictures at 1/2 take the list onto a second page
     assert re.search(r"Alice cards\s*53", comp) and re.search(r"Medallion cards\s*7", comp)
-    body = "".join(pages)  # (the Alice card's own art says アリス: the card, not a label)
+    body = "".join(pages)
+    assert "アリス" not in body and "Alice" in comp  # the pictures are the English faces: their ribbon says Alice
     assert not [label for label in ("目次", "その他", "データなし", "付録", "デザイナーノート", "草案", "組版", "人")
                 if label in body]
 

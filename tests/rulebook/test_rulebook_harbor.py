@@ -93,7 +93,7 @@ def book(ws: Path):
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def harbor_book(tmp_path_factory):
     ws = harbor(tmp_path_factory.mktemp("harbor") / "ws")
     return book(ws)
 
@@ -132,8 +132,8 @@ def components_faces(pdf: bytes) -> dict[str, tuple[int, float, float]]:
 # ---------------------------------------------------------------- 1. one scale for the pictures
 
 
-def test_components_pictures_share_one_scale_never_above_actual_size(built):
-    game, result = built
+def test_components_pictures_share_one_scale_never_above_actual_size(harbor_book):
+    game, result = harbor_book
     faces = components_faces(result.files["rulebook.pdf"])
     trims = {d.id: d.trim_mm for d in game.decks}
     scales = {name: w / trims[name.split("-")[1]][0] for name, (_, w, _) in faces.items()}
@@ -171,8 +171,8 @@ def test_a_game_of_small_pieces_is_pictured_at_actual_size(tmp_path):
 # ---------------------------------------------------------------- 2. the index sees every term
 
 
-def test_the_index_lists_every_page_a_term_of_the_rules_is_on(built):
-    _, result = built
+def test_the_index_lists_every_page_a_term_of_the_rules_is_on(harbor_book):
+    _, result = harbor_book
     pages = [re.sub(r"\s", "", t) for t in texts(result.files["rulebook.pdf"])]
     index = next(i for i, t in enumerate(pages) if t.startswith("索引") or "索引索引" in t[:12])
     quick = next(i for i, t in enumerate(pages) if "早見表早見表" in t[:30] or t.startswith("早見表"))

@@ -9,14 +9,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import child_env
+from conftest import child_env, source_tree
 
 PACKAGE = Path(__file__).resolve().parents[2] / "generator" / "pnpgen" / "rulebook"
 
 
 def _imports(path: Path) -> list[tuple[ast.ImportFrom | ast.Import, bool]]:
     """Each import of the module, and whether it sits inside a function."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = source_tree(path)
     inside: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -36,7 +36,7 @@ def test_the_package_re_exports_what_its_modules_define():
     from pnpgen.rulebook import book, pictures
 
     assert rulebook.build_rulebook is book.build_rulebook and rulebook.DeckPicture is pictures.DeckPicture
-    init = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
+    init = source_tree(PACKAGE / "__init__.py")
     assert [n.name for n in init.body if isinstance(n, ast.FunctionDef)] == ["__getattr__"]
 
 

@@ -135,7 +135,8 @@ def test_a_block_taller_than_a_page_is_named_not_a_traceback(tmp_path, capsys, t
                          "◇テストカード（１１枚）", "◇テストカード（１１枚）\n" + tail.strip()), encoding="utf-8")
     assert run(ws, "build", "--game", "test") == 2
     err = capsys.readouterr().err
-    assert "draft.txt: the rulebook has a block taller than an A5 page (" in err and block in err, err
+    where = "draft.txt:14: the rulebook" if tail.startswith("□") else "draft.txt: the rulebook"  # the diagram's line
+    assert f"{where} has a block taller than an A5 page (" in err and block in err, err
     assert "Traceback" not in err and not (ws / "build" / "test").exists()
 
 
@@ -191,3 +192,17 @@ def test_a_one_line_paragraph_under_a_heading_keeps_with_the_next():
     story = [head, long_, after]
     _two_lines_under_headings(story)
     assert not getattr(long_, "keepWithNext", 0)
+
+
+def test_preparing_the_rulebook_process_does_not_read_the_draft(tmp_path, monkeypatch):
+    """The rulebook's process loads its fonts before the faces arrive without reading the draft:
+    the draft is read once, when the book is set."""
+    from conftest import make_workspace
+    from pnpgen.rulebook import book
+
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    game = load_game(Workspace(ws), "test")
+    reads: list[object] = []
+    monkeypatch.setattr(book, "read_draft", lambda *a, **k: reads.append(a))
+    book.prepare(game, ws / "fonts")
+    assert reads == []

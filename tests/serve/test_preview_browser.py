@@ -31,14 +31,20 @@ def _port() -> int:
 
 
 def _serve(ws: Path, game: str, out: Path):
+    """Start ``pnpgen serve``; (the process, its port): it builds while the browser starts."""
     port = _port()
     env = child_env(PYTHONPATH=str(REPO / "generator"))
     proc = subprocess.Popen([sys.executable, "-m", "pnpgen", "serve", "--game", game, "--port", str(port),
                              "--out", str(out)], cwd=ws, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return proc, port
+
+
+def _answering(proc, port: int) -> str:
+    """The preview's address once ``pnpgen serve`` answers there."""
     for _ in range(600):  # the first build, then the server: until it answers
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-            return proc, f"http://127.0.0.1:{port}/"
+            return f"http://127.0.0.1:{port}/"
         except OSError:
             if proc.poll() is not None:
                 raise AssertionError(proc.stdout.read() if proc.stdout else "pnpgen serve ended") from None
@@ -66,10 +72,10 @@ def _wait(driver, condition, seconds: float):
 
 def test_the_page_shows_every_face_updates_without_reload_and_keeps_faces_on_a_broken_save(tmp_path):
     ws = make_workspace(tmp_path / "ws", NAMES)
-    proc, url = _serve(ws, "test", tmp_path / "out")
+    proc, port = _serve(ws, "test", tmp_path / "out")
     driver = _browser()
     try:
-        driver.get(url)
+        driver.get(_answering(proc, port))
         _wait(driver, "return document.querySelectorAll('#deck-0 .face').length === 3", 5)
         captions = [e.text for e in driver.find_elements("css selector", "#deck-0 .face figcaption")]
         assert captions == ["カード1 × 1", "<script>alert(1)</script> × 1", "カード3 × 1"]  # text, never run
@@ -98,10 +104,10 @@ def test_the_page_shows_every_face_updates_without_reload_and_keeps_faces_on_a_b
 
 @pytest.mark.skipif(not os.environ.get("PNPGEN_SCREENSHOT"), reason="set PNPGEN_SCREENSHOT=path.png to take README's screenshot")
 def test_screenshot_of_the_preview(tmp_path):
-    proc, url = _serve(REPO, "populous", tmp_path / "out")
+    proc, port = _serve(REPO, "populous", tmp_path / "out")
     driver = _browser(1400, 900)
     try:
-        driver.get(url)
+        driver.get(_answering(proc, port))
         _wait(driver, "return document.querySelectorAll('.pane.on .face').length > 0", 30)
         driver.find_elements("css selector", ".tab")[1].click()  # the epic cards, fronts and backs
         _wait(driver, "return [...document.querySelectorAll('.pane.on img')].every(i => i.complete && i.naturalWidth > 0)", 60)

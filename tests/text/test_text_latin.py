@@ -5,6 +5,7 @@ Positions are measured in millimetres on the laid-out cells (and on the emitted 
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -37,7 +38,12 @@ def width_mm(text: str, font: str, size: float) -> float:
 
 
 WORD = "Counterintelligence"
-EN_POINTS = set(pyphen.Pyphen(lang="en_US", left=2, right=3).positions(WORD.lower()))
+
+
+@functools.cache
+def en_points() -> set[int]:
+    """The dictionary's hyphenation points of WORD (loaded when a test asks, not at collection)."""
+    return set(pyphen.Pyphen(lang="en_US", left=2, right=3).positions(WORD.lower()))
 
 
 @pytest.mark.parametrize("chars", [7, 9, 11, 14])
@@ -54,7 +60,7 @@ def test_long_word_breaks_only_at_hyphenation_points_with_a_hyphen(chars):
         pos += len(ln.text) - 1
         offsets.append(pos)
     assert not lines[-1].hyphen and "".join(ln.text[:-1] for ln in lines[:-1]) + lines[-1].text == WORD
-    assert set(offsets) <= EN_POINTS, f"broken at {offsets}, dictionary points {sorted(EN_POINTS)}"
+    assert set(offsets) <= en_points(), f"broken at {offsets}, dictionary points {sorted(en_points())}"
     for ln in lines:  # every line, hyphen included, stays inside the box
         assert ln.xs[-1] + ln.cells[-1].width * size <= w + 1e-6
     assert check_layout(lay) == []

@@ -123,9 +123,11 @@ def _fonts(game: Game, font_dir: Path, lang: str, style: str = "jlreq") -> Fonts
 
 def prepare(game: Game, font_dir: Path) -> None:
     """Parse the fonts ``build_rulebook`` will set the game's draft in: what a build does in the
-    rulebook's process while the faces the rulebook shows are still being drawn."""
-    draft, _ = load_document(game)
-    _fonts(game, Path(font_dir), draft.lang, load_settings(game).style)
+    rulebook's process while the faces the rulebook shows are still being drawn. The draft is
+    read once, by ``build_rulebook``: here its language is the one it is kept in (``draft_for``)."""
+    path, _ = draft_for(game)
+    declared = game.lang if path != draft_path(game) else default_language(game)
+    _fonts(game, Path(font_dir), declared, load_settings(game).style)
     import pypdf  # noqa: F401 - the booklet's imposition needs it once the book is set (80 ms)
 
 
@@ -149,12 +151,14 @@ def _players(text: str, lang: str = "ja") -> str:
     return msg("rulebook.players_one", lang, players=text) if text.isdigit() else text
 
 
-def _consistency(doc: Document, game: Game, path: Path) -> list[str]:
-    """Title, draft number and player count: the data against the draft's own statement."""
+def _consistency(doc: Document, game: Game, path: Path, title: str) -> list[str]:
+    """Title, draft number and player count: the data against the draft's own statement.
+    ``title``: the game's title in the draft's language (the Japanese one for a Japanese draft
+    set in an ``--lang en`` build)."""
     out = []
     norm = lambda s: re.sub(r"[\W_]+", "", to_ascii_digits(str(s)).casefold())  # noqa: E731
-    if doc.title and norm(doc.title) != norm(game.title):
-        out.append(f"{path}:1: title differs: the draft says 「{doc.title}」, the data says 「{game.title}」")
+    if doc.title and norm(doc.title) != norm(title):
+        out.append(f"{path}:1: title differs: the draft says 「{doc.title}」, the data says 「{title}」")
     if doc.draft_number is not None and str(game.draft).strip() and norm(game.draft) != str(doc.draft_number):
         out.append(f"{path}:1: draft number differs: the draft says {doc.draft_label} ({doc.draft_number}), "
                    f"the data says {game.draft}")
@@ -163,7 +167,8 @@ def _consistency(doc: Document, game: Game, path: Path) -> list[str]:
         m = re.fullmatch(r"(\d+)\s*(?:[-–〜~]\s*(\d+))?", str(game.players).strip())
         data = (int(m.group(1)), int(m.group(2) or m.group(1))) if m else None
         if data != stated:
-            out.append(f"{path}: player count differs: the draft says {stated[0]}〜{stated[1]}人用, "
+            said = f"{stated[0]} to {stated[1]}" if stated[0] != stated[1] else str(stated[0])
+            out.append(f"{path}: player count differs: the draft says {said} players, "
                        f"the data says {game.players!r}")
     return out
 
@@ -194,13 +199,20 @@ def _missing_glyphs(doc: Document, fonts, names: list[str]) -> list[str]:
     return [f"body font {fonts.body} and its fallbacks lack {len(missing)} character(s) of the draft: {shown}"]
 
 
-def _names_in(game: Game, lang: str) -> dict[str, str]:
-    """The decks' and sourced items' names in ``lang`` when the build is in another language
-    (a Japanese draft in an ``--lang en`` build names the pieces in Japanese): by deck id, and
-    ``sourced.<n>`` for the n-th sourced item. Empty when nothing needs translating back."""
+def _in_language(game: Game, lang: str) -> Game | None:
+    """The game in the draft's language ``lang`` when the build is in another one (a Japanese
+    draft in an ``--lang en`` build), else None."""
     if lang == game.lang or lang not in game.languages:
+        return None
+    return load_game(Workspace(Path(game.root).parent.parent), game.slug, lang)
+
+
+def _names_in(other: Game | None) -> dict[str, str]:
+    """The decks' and sourced items' names of ``other`` (``_in_language``: a Japanese draft in
+    an ``--lang en`` build names the pieces in Japanese): by deck id, and ``sourced.<n>`` for
+    the n-th sourced item. Empty when nothing needs translating back."""
+    if other is None:
         return {}
-    other = load_game(Workspace(Path(game.root).parent.parent), game.slug, lang)
     names = {d.id: d.name for d in other.decks}
     names.update({f"sourced.{i}": s.name for i, s in enumerate(other.sourced)})
     return names
@@ -256,10 +268,11 @@ def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
         warnings.append(f"{path}: no rules section found (■ in a Japanese draft; #, numbered or ALL CAPS "
                         "headings in an English one); the rulebook has no rules")
     fonts = _fonts(game, Path(font_dir), draft.lang, settings.style)
-    rows, comp_warnings, comp_report = component_rows(doc, game, path, aliases=_names_in(game, draft.lang),
+    other = _in_language(game, draft.lang)
+    rows, comp_warnings, comp_report = component_rows(doc, game, path, aliases=_names_in(other),
                                                       latin=is_latin(draft.lang))
     warnings += _missing_glyphs(doc, fonts, [r.name for r in rows])
-    warnings += _consistency(doc, game, path)
+    warnings += _consistency(doc, game, path, (other or game).title)
     warnings += comp_warnings
     report += comp_report
     proof_lang = report_lang(game.lang, draft.lang)
@@ -332,6 +345,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         a5, n_pages = render(builder.story(), meta, fonts)
     except LayoutError as e:  # one block no page holds: platypus cannot split it
         raise InputError(f"the rulebook has a block taller than an A5 page ({_block(e)})", path=path,
+                         line=getattr(e, "draft_line", None) or None,
                          expected="diagrams of at most 30 lines; names and words short enough to wrap") from None
     warnings += [_unplaced(game, spec) for spec in settings.figures if spec not in builder.figures_placed]
     sides = booklet.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True)

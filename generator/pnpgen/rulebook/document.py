@@ -8,19 +8,22 @@ and with ``invariant=1``, so equal input gives equal bytes.
 from __future__ import annotations
 
 import io
+import math
 from dataclasses import dataclass, field
 
 from reportlab.lib.units import mm
-from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Spacer
-from reportlab.platypus.doctemplate import ActionFlowable
+from reportlab.platypus import BaseDocTemplate, Frame, KeepTogether, PageTemplate, Spacer
+from reportlab.platypus.doctemplate import ActionFlowable, LayoutError
 
 from pnpgen.messages import msg
 from pnpgen.pdf import settings
 from pnpgen.rulebook import glyphs
-from pnpgen.rulebook.flowables import PT, Heading, index_terms, place_face
+from pnpgen.rulebook.flowables import Heading, index_terms, sketching
 from pnpgen.rulebook.pictures import DeckPicture
+from pnpgen.rulebook.piecepics import place_face
 from pnpgen.rulebook.styles import (
     ACCENT,
+    BODY_LEADING,
     INK,
     MARGIN_BOTTOM,
     MARGIN_INNER,
@@ -33,6 +36,7 @@ from pnpgen.rulebook.styles import (
     RULE,
     Fonts,
 )
+from pnpgen.units import PT_PER_MM as PT  # points per millimetre
 
 
 @dataclass
@@ -58,8 +62,51 @@ class Meta:
         return self.title.replace("　", " · ") if self.latin else self.title
 
 
+class GridFrame(Frame):
+    """A frame with a line grid (行送り): a flowable marked ``on_grid`` starts on one of its
+    lines, ``pitch`` points apart from the frame's top (its space before rounded up to the next
+    line), so the body's lines share one grid on every page and across facing pages."""
+
+    def __init__(self, *args, pitch: float, **kw):
+        super().__init__(*args, **kw)
+        self.pitch = pitch
+
+    def _space_before(self, flowable) -> float:
+        """The space ReportLab's ``Frame._add`` leaves above ``flowable`` here."""
+        if self._atTop:
+            return 0.0
+        s = flowable.getSpaceBefore()
+        if self._oASpace:
+            if getattr(flowable, "_SPACETRANSFER", False) or getattr(flowable, "_ZEROSIZE", False):
+                s = self._prevASpace
+            s = max(s - self._prevASpace, 0)
+        return s
+
+    def _snap(self, flowable) -> None:
+        first = flowable
+        while isinstance(first, KeepTogether) and first._content:  # a heading kept with its text
+            first = first._content[0]
+        if not getattr(first, "on_grid", False) or self._atTop:
+            return
+        s = self._space_before(flowable)
+        top: float = self._y2 - self._topPadding
+        y = float(self.__dict__["_y"])  # (ReportLab sets it untyped)
+        lines = math.ceil((top - (y - s)) / self.pitch - 1e-6)
+        self._y = top - lines * self.pitch + s
+
+    def _add(self, flowable, canv, trySplit=0):
+        self._snap(flowable)
+        return super()._add(flowable, canv, trySplit)
+
+    add = _add  # as Frame has it (the document calls ``add``)
+
+    def split(self, flowable, canv):
+        self._snap(flowable)
+        return super().split(flowable, canv)
+
+
 class RulebookDoc(BaseDocTemplate):
-    def __init__(self, buf, meta: Meta, fonts: Fonts, **kw):
+    def __init__(self, buf, meta: Meta, fonts: Fonts, sketch_first: bool = True, **kw):
         super().__init__(
             buf, pagesize=(PAGE_W, PAGE_H), leftMargin=MARGIN_INNER, rightMargin=MARGIN_OUTER,
             topMargin=MARGIN_TOP, bottomMargin=MARGIN_BOTTOM, invariant=1,
@@ -68,22 +115,46 @@ class RulebookDoc(BaseDocTemplate):
         )
         settings.flate_only()  # how ReportLab writes the book's streams
         self.meta, self.fonts = meta, fonts
+        self.sketch_first = sketch_first
         frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        # the body pages' line grid: the body's 行送り from the top margin (JLREQ 4.2.2 版面)
+        grid = GridFrame(self.leftMargin, self.bottomMargin, self.width, self.height, id="grid",
+                         leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, pitch=BODY_LEADING)
         self.addPageTemplates([
             PageTemplate("cover", [frame], onPage=self._cover),
             PageTemplate("front", [frame], onPageEnd=self._footer),
-            PageTemplate("body", [frame], onPage=self._page_start, onPageEnd=self._decorate),
+            PageTemplate("body", [grid], onPage=self._page_start, onPageEnd=self._decorate),
             PageTemplate("colophon", [frame], onPage=self._colophon),
         ])
+
+    def handle_flowable(self, flowables):
+        """Place the next flowable; one that no page holds carries the draft line it was set
+        from (``draft_line``) on the LayoutError, for the designer's message."""
+        f = flowables[0] if flowables else None
+        try:
+            super().handle_flowable(flowables)
+        except LayoutError as e:
+            e.draft_line = getattr(e, "draft_line", None) or getattr(f, "draft_line", None)  # type: ignore[attr-defined]
+            raise
 
     # running header: the section in force at the top of the page (a page that opens with a
     # section heading shows that section)
     def handle_documentBegin(self):
+        # multiBuild sets the story once to learn the pages of headings and terms, then again
+        # with them; the first pass is a sketch: where each flowable falls, its text and
+        # pictures not drawn (a pass saved is never a sketch: see _allSatisfied)
+        self.passes = getattr(self, "passes", 0) + 1
+        self.canv.sketch = self.passes == 1 and self.sketch_first  # type: ignore[attr-defined]
         self._running = ""
         self._page_mark: str | None = None
         self._drawn_on_page = 0
         super().handle_documentBegin()
+
+    def _allSatisfied(self):
+        """The contents and index are settled, and the pass was drawn in full (ReportLab saves
+        the pass after which this is true)."""
+        return not sketching(self.canv) and super()._allSatisfied()
 
     def _page_start(self, canv, doc):
         self._page_mark = self._running
@@ -113,6 +184,8 @@ class RulebookDoc(BaseDocTemplate):
         canv.restoreState()
 
     def _decorate(self, canv, doc):
+        if sketching(canv):
+            return
         canv.saveState()
         y = PAGE_H - 12 * mm
         canv.setFillColor(NOTE_INK)
@@ -132,6 +205,8 @@ class RulebookDoc(BaseDocTemplate):
         self._footer(canv, doc)
 
     def _cover(self, canv, doc):
+        if sketching(canv):
+            return
         m, f = self.meta, self.fonts
         width = PAGE_W - 34 * mm
 
@@ -211,9 +286,10 @@ class RulebookDoc(BaseDocTemplate):
         canv.restoreState()
 
 
-def render(story: list, meta: Meta, fonts: Fonts) -> tuple[bytes, int]:
-    """The A5 rulebook as PDF bytes, and its page count."""
+def render(story: list, meta: Meta, fonts: Fonts, sketch_first: bool = True) -> tuple[bytes, int]:
+    """The A5 rulebook as PDF bytes, and its page count. ``sketch_first``: the first of
+    multiBuild's passes only places the flowables (the same bytes, sooner)."""
     buf = io.BytesIO()
-    pdf = RulebookDoc(buf, meta, fonts)
+    pdf = RulebookDoc(buf, meta, fonts, sketch_first)
     pdf.multiBuild(story)
     return buf.getvalue(), pdf.page

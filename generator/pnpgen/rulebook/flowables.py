@@ -1,8 +1,9 @@
 """Platypus flowables of the rulebook: justified Japanese paragraphs, headings, diagrams on a
-character grid, pictures of the pieces (Form XObjects) and the index of terms."""
+character grid and the index of terms (the pictures of the pieces are in ``piecepics``)."""
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -14,12 +15,11 @@ from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 from reportlab.platypus.doctemplate import IndexingFlowable
 
 from pnpgen.memo import Memo
-from pnpgen.pdf.draw import draw_art
 from pnpgen.rulebook import glyphs
-from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.styles import (
     ACCENT,
+    BODY_LEADING,
     INK,
     LATIN_GAP,
     LOOSE_WORD_SPACE,
@@ -29,14 +29,19 @@ from pnpgen.rulebook.styles import (
     RULE,
     SOFT,
 )
-from pnpgen.svg.artwork import Art
 from pnpgen.text import linebreak as lb
-from pnpgen.units import PT_PER_MM as PT  # points per millimetre (the PDF layer's unit)
 
 PREFIX = "〘"  # stands for the first-line indent or term in the line breaker (a no-line-end bracket)
 
 
 # ---------------------------------------------------------------- line setting
+
+
+def sketching(canv) -> bool:
+    """The document is in its first pass (``document.RulebookDoc``): only where things fall
+    counts (the contents' and index's page numbers), the text and pictures need not be drawn."""
+    return bool(getattr(canv, "sketch", False))
+
 
 
 def _visible(text: str) -> int:
@@ -247,8 +252,9 @@ class JPara(Flowable):
     def __init__(self, text: str, font: str, size: float, leading: float, *, color=INK,
                  first_indent: float = 0.0, left: float = 0.0, prefix: str = "", prefix_font: str | None = None,
                  prefix_x: float = 0.0, lines: list[tuple[int, int]] | None = None, first: bool = True,
-                 last: bool = True, indexed: bool = False, lang: str = "ja"):
+                 last: bool = True, indexed: bool = False, lang: str = "ja", page: tuple[str, dict] | None = None):
         super().__init__()
+        self.page = page  # (key, pages): the page its first line is drawn on goes to pages[key]
         self.lang, self.latin = lang, is_latin(lang)
         self.indexed = indexed  # its 【terms】 go to the index (the rules' text; not the appendix)
         self.text, self.font, self.size, self.leading = text, font, size, leading
@@ -258,6 +264,7 @@ class JPara(Flowable):
         # JLREQ's 約物 widths and 和欧間 when the font's marks are full-width (the jlreq style's
         # BIZ UD明朝); a proportional face (BIZ UDP明朝) sets the marks at its own widths
         self.jlreq = not self.latin and full_width_marks(font)
+        self.on_grid = abs(leading - BODY_LEADING) < 1e-6  # set at the body's 行送り: on the line grid
 
     def _measure(self, ch: str) -> float:
         return pdfmetrics.stringWidth(ch, glyphs.font_for(ch, self.font), self.size)
@@ -295,7 +302,7 @@ class JPara(Flowable):
         kw = dict(color=self.color, first_indent=self.first_indent, left=self.left, prefix=self.prefix,
                   prefix_font=self.prefix_font, prefix_x=self.prefix_x, indexed=self.indexed, lang=self.lang)
         return [JPara(self.text, self.font, self.size, self.leading, lines=self.lines[:fit], first=self.first,
-                      last=False, **kw),
+                      last=False, page=self.page, **kw),
                 JPara(self.text, self.font, self.size, self.leading, lines=self.lines[fit:], first=False,
                       last=self.last, **kw)]
 
@@ -318,6 +325,10 @@ class JPara(Flowable):
 
     def draw(self):
         c = self.canv
+        if self.page is not None and self.first:
+            self.page[1][self.page[0]] = c.getPageNumber()
+        if sketching(c):
+            return
         mask = self._accent_mask()
         for i, (s, e) in enumerate(self.lines):
             line = self.text[s:e].rstrip(" ") + (lb.HYPHEN_CHAR if hyphenated(self.text, e) else "")
@@ -428,6 +439,12 @@ def _runs(text: str, flags: list[bool]) -> list[tuple[str, bool]]:
 # ---------------------------------------------------------------- headings and diagrams
 
 
+def grid_lines(height: float, pitch: float = BODY_LEADING) -> float:
+    """``height`` rounded up to whole lines of the body's line grid (a heading, a sub-heading:
+    the body text after it stays on the grid)."""
+    return math.ceil(height / pitch - 0.02) * pitch
+
+
 class Heading(Flowable):
     """A numbered heading that feeds the contents, the PDF outline and the running header."""
 
@@ -441,28 +458,32 @@ class Heading(Flowable):
         self.bar, self.rule = bar, rule
         self.toc_text = f"{number}{gap}{text}" if number else text  # gap: an en space in Latin faces
         self._para = Paragraph(glyphs.markup(self.toc_text, style.fontName), style)
-        self.spaceBefore, self.spaceAfter = space_before, space_after
+        self.spaceBefore, self.gap_after = space_before, space_after
+        self.spaceAfter = 0  # taken into its grid lines (``grid_lines``)
         self.keepWithNext = 1
+        self.on_grid = True
 
     def wrap(self, aw, ah):
         self._indent = 3.2 * mm if self.bar else 0
         _, h = self._para.wrap(aw - self._indent, ah)
-        self.width, self.height = aw, h + (2.2 * mm if self.rule else 0)
+        self._own = h + (2.2 * mm if self.rule else 0)
+        self.width, self.height = aw, grid_lines(self._own + self.gap_after)
         return self.width, self.height
 
     def draw(self):
         c = self.canv
         if self.pages is not None:
             self.pages[self.key] = c.getPageNumber()
+        base = (self.height - self._own - self.gap_after) / 2 + self.gap_after  # centred in its lines
         extra = 2.2 * mm if self.rule else 0
-        self._para.drawOn(c, self._indent, extra)
+        self._para.drawOn(c, self._indent, base + extra)
         if self.bar:
             c.setFillColor(ACCENT)
-            c.rect(0, extra + 1, 1.3 * mm, self.height - extra - 2, stroke=0, fill=1)
+            c.rect(0, base + extra + 1, 1.3 * mm, self._own - extra - 2, stroke=0, fill=1)
         if self.rule:
             c.setStrokeColor(ACCENT)
             c.setLineWidth(0.8)
-            c.line(0, 0.8 * mm, self.width, 0.8 * mm)
+            c.line(0, base + 0.8 * mm, self.width, base + 0.8 * mm)
 
 
 class PageNumber(Flowable):
@@ -497,6 +518,8 @@ class Diagram(Flowable):
         self.rows = [[(col - strip, ch) for col, ch in r] for r in rows]
         self.cols = max((col + self._span(ch) for r in self.rows for col, ch in r), default=0)
         self.pad = 2.2 * mm
+        self.on_grid = True  # starts on a line of the body's grid
+        self.draft_line = 0  # the draft line it was set from, for a message
 
     @staticmethod
     def _span(ch: str) -> int:
@@ -517,6 +540,8 @@ class Diagram(Flowable):
 
     def draw(self):
         c = self.canv
+        if sketching(c):
+            return
         half = self.size / 2  # points per half cell
         room = self.width - self.left
         box_w = min(room, self.cols * half + 2 * self.pad + 4 * mm)
@@ -535,113 +560,6 @@ class Diagram(Flowable):
                 w = pdfmetrics.stringWidth(ch, font, self.size)
                 c.setFont(font, self.size)
                 c.drawString(left + col * half + (self._span(ch) * half - w) / 2, y, ch)
-
-
-# ---------------------------------------------------------------- pictures of the pieces
-
-
-def place_face(canv, name: str, art: Art, picture: DeckPicture, x: float, y: float, scale: float,
-               rotate: float = 0.0) -> None:
-    """Draw one face with its trim's bottom-left at (x, y) points, ``scale`` times its printed
-    size: the face is a Form XObject defined the first time the document shows it."""
-    tw, th = (v * PT for v in picture.trim_mm)
-    bleed = picture.bleed_mm * PT
-    if not canv.hasForm(name):
-        canv.beginForm(name, 0, 0, tw, th)
-        path = canv.beginPath()
-        pts = picture.outline or [(0, 0), (picture.trim_mm[0], 0), picture.trim_mm, (0, picture.trim_mm[1])]
-        path.moveTo(pts[0][0] * PT, th - pts[0][1] * PT)
-        for px, py in pts[1:]:
-            path.lineTo(px * PT, th - py * PT)
-        path.close()
-        canv.clipPath(path, stroke=0, fill=0)
-        canv.translate(-bleed, -bleed)
-        draw_art(canv, art)
-        canv.endForm()
-    canv.saveState()
-    canv.translate(x, y)
-    if rotate:
-        canv.translate(tw * scale / 2, th * scale / 2)
-        canv.rotate(rotate)
-        canv.translate(-tw * scale / 2, -th * scale / 2)
-    canv.scale(scale, scale)
-    canv.doForm(name)
-    canv.restoreState()
-
-
-class Faces(Flowable):
-    """A deck's faces side by side (front, back), each ``scale`` times its printed size, with a
-    hairline where the piece is cut."""
-
-    GAP = 3 * mm
-
-    def __init__(self, deck_id: str, picture: DeckPicture, scale: float):
-        super().__init__()
-        self.deck_id, self.picture, self.scale = deck_id, picture, scale
-        self.faces = [("front", picture.front)] + ([("back", picture.back)] if picture.back else [])
-        tw, th = (v * PT for v in picture.trim_mm)
-        n = len(self.faces)
-        self.width = n * tw * self.scale + (n - 1) * self.GAP
-        self.height = th * self.scale
-
-    @staticmethod
-    def fit(picture: DeckPicture, height: float, max_width: float) -> float:
-        """The largest scale at which the deck's faces fit ``height`` × ``max_width`` points."""
-        tw, th = (v * PT for v in picture.trim_mm)
-        n = 1 + (picture.back is not None)
-        return min(height / th, (max_width - (n - 1) * Faces.GAP) / (n * tw))
-
-    def wrap(self, aw, ah):
-        return self.width, self.height
-
-    def draw(self):
-        tw = self.picture.trim_mm[0] * PT * self.scale
-        for i, (side, art) in enumerate(self.faces):
-            place_face(self.canv, f"face-{self.deck_id}-{side}", art, self.picture, i * (tw + self.GAP), 0,
-                       self.scale)
-
-
-class FittedFaces(Faces):
-    """Faces drawn at ``scale``, or smaller (not below ``least``) to fit the rest of the page:
-    the quick reference's summary card stays on its one page."""
-
-    def __init__(self, deck_id: str, picture: DeckPicture, scale: float, least: float):
-        super().__init__(deck_id, picture, scale)
-        self.base, self.least = scale, least
-
-    def wrap(self, aw, ah):
-        self.scale = max(min(self.base, Faces.fit(self.picture, ah - 1, aw)), self.least)
-        tw, th = (v * PT for v in self.picture.trim_mm)
-        n = len(self.faces)
-        self.width, self.height = n * tw * self.scale + (n - 1) * self.GAP, th * self.scale
-        return self.width, self.height
-
-
-class Figure(Flowable):
-    """A setup figure: real pieces placed as the game's YAML arranges them (mm, y down),
-    scaled to fit the column. Never split."""
-
-    def __init__(self, placed: Sequence[tuple[str, DeckPicture, int, float, float, float]],
-                 width_mm: float, height_mm: float, max_height: float = 90 * mm):
-        super().__init__()
-        self.placed = placed  # (deck id, picture, piece number, x, y of the piece's centre, rotation)
-        self.w_mm, self.h_mm = width_mm, height_mm
-        self.max_height = max_height
-
-    def wrap(self, aw, ah):
-        self.scale = min(aw / (self.w_mm * PT), self.max_height / (self.h_mm * PT), 1.0)
-        self.width = aw
-        self.height = self.h_mm * PT * self.scale
-        return self.width, self.height
-
-    def draw(self):
-        x0 = (self.width - self.w_mm * PT * self.scale) / 2
-        for deck_id, picture, number, x, y, rot in self.placed:
-            tw, th = picture.trim_mm
-            left = x0 + (x - tw / 2) * PT * self.scale
-            bottom = self.height - (y + th / 2) * PT * self.scale
-            place_face(self.canv, f"face-{deck_id}-front" if number == 1 else f"face-{deck_id}-{number}",
-                       picture.piece(number), picture, left, bottom, self.scale, rot)
 
 
 # ---------------------------------------------------------------- index of terms
@@ -775,7 +693,7 @@ class TermIndex(IndexingFlowable):
             rows.append([Paragraph(glyphs.markup(shown, st["index"].fontName) if term else "", st["index"]),
                          Paragraph((", " if self.latin else "、").join(str(p) for p in pages), st["index_page"])])
         t = Table(rows, colWidths=[aw * 0.7, aw * 0.3])
-        t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), self.font, 8),  # else Table sets Helvetica
+        t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), self.font, 8), ("VALIGN", (0, 0), (-1, -1), "TOP"),  # else Helvetica
                                ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                                ("TOPPADDING", (0, 0), (-1, -1), 0.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 0.5),
                                *style]))

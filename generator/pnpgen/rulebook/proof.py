@@ -9,7 +9,9 @@
 - placeholders still open (未定 values in the data, the player count);
 - slips of the pen in a Japanese draft, found with a morphological analyser (``grammar``):
   配置しいる, ら抜き, をを, 1方, ”…”, です／である mixed, one word spelt two ways;
-- the 【terms】 on the cards spelt otherwise in the book, or never used in it.
+- the 【terms】 on the cards spelt otherwise in the book, or never used in it;
+- the deck and piece names the cards' texts use (祝福カード, エリアボード) spelt otherwise in the
+  components list, or never mentioned on the components pages.
 
 A finding the designer means (an intended spelling) is dropped by ``rulebook.proof.ignore`` in
 game.yaml: a list of the words the finding quotes.
@@ -282,6 +284,59 @@ def card_terms(game: Game, text: str, lang: str) -> list[Finding]:
     return out
 
 
+# A name of a piece in a card's text: a run of katakana and kanji ending in a kind of piece
+_PIECE_NAME = re.compile(r"[\u30a1-\u30ff\u4e00-\u9fff々]*?[\u30a1-\u30ff\u4e00-\u9fff々]"
+                         r"(?:カード|トークン|タイル|ボード|キューブ|マーカー|コマ|駒|チット|ポーン|ダイス|サイコロ|トラック)")
+_NOT_A_NAME = set("各全他同次前新旧元手山")  # 各カード, 全カード: a card, not a card's name
+
+
+def _piece_names(text: str) -> list[str]:
+    """The names of pieces a card's text uses: 「ベースカード」, 種族ボード上 → 種族ボード; 各カード
+    (each card) is none."""
+    out = []
+    for run in re.findall(r"[\u30a1-\u30ff\u4e00-\u9fff々]+", text):
+        for m in re.finditer(r".*(?:カード|トークン|タイル|ボード|キューブ|マーカー|コマ|駒|チット|ポーン|ダイス|サイコロ|トラック)", run):
+            name = m.group(0)
+            while name[0] in _NOT_A_NAME and _PIECE_NAME.fullmatch(name[1:]):
+                name = name[1:]
+            if _PIECE_NAME.fullmatch(name) and name[0] not in _NOT_A_NAME:
+                out.append(name)
+    return out
+
+
+def card_names(game: Game, rows: list[ComponentRow], lang: str) -> list[Finding]:
+    """The deck and piece names the pieces' texts use, against the book's components list: a name
+    one character or so from a component's name (ベースカード / ベ一スカード) is spelt
+    otherwise; a name the components pages never mention (neither a component, a part, nor their
+    descriptions) is a query. Each name once, at the first piece that prints it."""
+    listed: set[str] = set()
+    for r in rows:
+        for name in [r.name] + [n for n, _ in r.parts] + [d.name for _, ds in r.parts for d in ds]:
+            listed.add(name)
+            listed.update(p for p in re.split(r"[（）()、／/・\s]+", name) if p)
+    pages = "\n".join(listed) + "\n".join(getattr(b, "text", "") for r in rows for b in r.description)
+    pages += "\n".join(d.name for d in game.decks)
+    seen: set[str] = set()
+    out = []
+    for deck in game.decks:
+        for piece in deck.pieces:
+            for value in piece.values.values():
+                for item in value if isinstance(value, list) else [value]:
+                    for name in _piece_names(item) if isinstance(item, str) else []:
+                        if name in seen or name in pages:
+                            continue
+                        seen.add(name)
+                        near = sorted(n for n in listed if len(n) > 2 and (_one_apart(n, name) or (
+                            abs(len(n) - len(name)) <= 1 and SequenceMatcher(None, n, name).ratio() >= 0.85)))
+                        said = dict(deck=deck.name, piece=piece.label, name=name, where=piece.where,
+                                    listed=near[0] if near else "")
+                        key = "proof.card_name.spelt" if near else "proof.card_name.missing"
+                        out.append(Finding(msg("proof.kind.spelling" if near else "proof.kind.term", lang),
+                                           msg(f"{key}_book", lang, **said), msg(f"{key}_file", lang, **said),
+                                           (name,)))
+    return out
+
+
 def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_path: Path | str,
           lang: str, *, draft_lang: str = "ja", ignore: Collection[str] = ()) -> list[Finding]:
     """Every finding, worded in ``lang`` (see :func:`report_lang`), but those whose words
@@ -289,6 +344,7 @@ def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_
     found = (near_duplicates(doc, text, draft_path, lang) + disagreeing_numbers(doc, text, draft_path, lang)
              + count_mismatches(rows, doc, draft_path, lang) + memo_counts(doc, game, draft_path, lang)
              + placeholders(game, lang) + provisional_counts(rows, lang) + card_terms(game, text, lang)
+             + card_names(game, rows, lang)
              + ([] if is_latin(draft_lang) else slips(doc, text, draft_path, lang)))
     return [f for f in found if not set(f.subject) & set(ignore)]
 

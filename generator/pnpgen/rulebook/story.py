@@ -29,17 +29,16 @@ from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings
 from pnpgen.rulebook.flowables import (
     Diagram,
-    Faces,
-    Figure,
-    FittedFaces,
     Heading,
     JPara,
     PageNumber,
     TermIndex,
+    grid_lines,
     mark_indexed,
     terms,
 )
 from pnpgen.rulebook.pictures import DeckPicture
+from pnpgen.rulebook.piecepics import Faces, Figure, FittedFaces
 from pnpgen.rulebook.quickref import Line, quick_reference
 from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.styles import (
@@ -75,6 +74,9 @@ from pnpgen.rulebook.tree import (
 
 SUB_STYLE = {1: ("h3", "◆"), 2: ("h4", "◎"), 3: ("h5", "●")}
 SUB_STYLE_LATIN = {1: ("h3", ""), 2: ("h4", ""), 3: ("h5", "•")}  # Latin faces have no ◆ ◎ ●
+# The book has three heading levels (section, step, ◆ sub-heading); a draft's deeper levels (◎, ●)
+# are set as run-in headings, at the start of their first paragraph
+RUN_IN = 2
 
 
 class Marks:
@@ -105,6 +107,28 @@ QR_INDENT = 4 * mm  # the quick reference's lines under their part's title
 def reduction(scale: float) -> int:
     """The n of the 1/n scale that fits where ``scale`` does (never more than actual size)."""
     return max(1, math.ceil(1 / scale - 1e-6))
+
+
+class GridKeep(KeepTogether):
+    """Flowables kept on one page, measured as the line grid will place them (the first starts
+    on a grid line; each other one marked ``on_grid`` on the next grid line below it)."""
+
+    def wrap(self, aW, aH):
+        w, h = super().wrap(aW, aH)
+        y = 0.0  # below the first one's grid line, where the frame puts it
+        for i, f in enumerate(self._content):
+            y += f.getSpaceBefore() if i else 0.0
+            if i and getattr(f, "on_grid", False):
+                y = math.ceil(y / BODY_LEADING - 1e-6) * BODY_LEADING
+            y += f.wrap(aW, aH)[1] + f.getSpaceAfter()
+        self._H = max(self._H, y)
+        return w, h
+
+
+def _on_grid(f: Flowable) -> Flowable:
+    """``f`` starts on a line of the body pages' grid (``document.GridFrame``)."""
+    f.on_grid = True  # type: ignore[attr-defined]
+    return f
 
 
 def _cell_table(rows, widths, style) -> Table:
@@ -203,7 +227,10 @@ class StoryBuilder:
             elif isinstance(b, Preformatted):
                 diagram = Diagram(b.lines, self.fonts.mono, left=indent)
                 diagram.spaceBefore, diagram.spaceAfter = 3, 4
+                diagram.draft_line = b.line  # named when no page holds it
                 out.append(self.indexed(diagram, "\n".join(b.lines)))
+            elif isinstance(b, Subheading) and b.level >= RUN_IN:
+                out += self.run_in(b, indent, notes_as_rules)
             elif isinstance(b, Subheading):
                 style, mark = self.marks.sub[b.level]
                 head = Paragraph(_marked(mark, self.typo(b.text), self.st[style].fontName), self.st[style])
@@ -219,6 +246,30 @@ class StoryBuilder:
                 out[start].spaceBefore = max(getattr(out[start], "spaceBefore", 0), 4)
         return out
 
+    def run_in(self, b: Subheading, indent: float, notes_as_rules: bool) -> list[Flowable]:
+        """A sub-heading below the book's three heading levels (◎, ●) set as a run-in heading: its
+        mark and text in bold at the start of its first paragraph (a line of its own when its text
+        begins with something else), its text indented as a sub-heading's."""
+        _, mark = self.marks.sub[b.level]
+        lead = f"{mark}{self.marks.gap if mark and self.marks.latin else ''}{b.text}{self.marks.gap}"
+        key = self.node_keys[id(b)] = self.key()
+        inner = indent + BLOCK_INDENT
+        children = list(b.children)
+        first = children[0] if children else None
+        if isinstance(first, DraftParagraph):
+            children.pop(0)
+            head = self.jpara(first.text, self.fonts.body, BODY_SIZE, BODY_LEADING, first_indent=indent,
+                              left=inner, prefix=lead, prefix_font=self.fonts.bold, page=(key, self.pages))
+        else:
+            head = self.jpara(lead.rstrip(self.marks.gap), self.fonts.bold, BODY_SIZE, BODY_LEADING,
+                              first_indent=indent, left=inner, page=(key, self.pages))
+            head.keepWithNext = 1
+        if getattr(b, "gap_before", False):
+            head.spaceBefore = 4
+        out: list[Flowable] = [head]
+        out += self.blocks(children, inner, notes_as_rules=notes_as_rules)
+        return out + self.figures_after(b.text)
+
     # -- sections
     def node_key(self, node: object) -> str:
         """A new heading key, remembered for the draft's node (the quick reference prints its page)."""
@@ -229,7 +280,7 @@ class StoryBuilder:
         key = self.node_key(node) if node is not None else self.key()
         return [CondPageBreak(45 * mm),
                 self.indexed(Heading(number, self.typo(title), 0, self.st["h1"], mark=mark, key=key, rule=True,
-                                     space_before=10, space_after=6, gap=self.marks.gap, pages=self.pages), title)]
+                                     space_before=10, space_after=4.5, gap=self.marks.gap, pages=self.pages), title)]
 
     def step_heading(self, number: str, title: str, node: object = None) -> Flowable:
         key = self.node_key(node) if node is not None else self.key()
@@ -244,6 +295,8 @@ class StoryBuilder:
             if isinstance(child, Step):
                 out.append(CondPageBreak(30 * mm))
                 out.append(self.step_heading(f"{n}.{child.number}", child.title, child))
+                if len(out) == 4:  # right under the section's heading: no blank grid line between them
+                    out[-1].spaceBefore = 0
                 out += self.blocks(child.children)
                 out += self.figures_after(child.title)
             elif isinstance(child, Component):  # a ◇ entry outside a components section cannot occur
@@ -263,11 +316,11 @@ class StoryBuilder:
             if not placed:
                 continue
             self.figures_placed.append(spec)
-            part: list[Flowable] = [Spacer(1, 4), Figure(placed, *spec.size_mm)]
+            part: list[Flowable] = [Spacer(1, 4), _on_grid(Figure(placed, *spec.size_mm))]
             if spec.caption:
                 caption = self.p(self.label("figure", caption=self.typo(spec.caption)), "caption")
                 part += [Spacer(1, 2), self.indexed(caption, spec.caption)]
-            out.append(KeepTogether(part + [Spacer(1, 4)]))
+            out.append(GridKeep(part + [Spacer(1, 4)]))
         return out
 
     def pictured(self, row: ComponentRow) -> list[str]:
@@ -296,14 +349,14 @@ class StoryBuilder:
         extra = [r for r in self.rows if r.stated is None and not r.description and _data_only(r)]
         for row in self.rows:
             if row not in extra:
-                out.append(KeepTogether(self.component(row)))
+                out.append(GridKeep(self.component(row)))
         if extra:
             out.append(Spacer(1, 6))
-            head = Paragraph(_marked(self.marks.other, self.label("other_components"), self.st["h5"].fontName),
-                             self.st["h5"])
-            out.append(KeepTogether([head] + self.component(extra[0])))
+            head = Paragraph(_marked(self.marks.other, self.label("other_components"), self.st["h3"].fontName),
+                             self.st["h3"])
+            out.append(GridKeep([head] + self.component(extra[0])))
             for row in extra[1:]:
-                out.append(KeepTogether(self.component(row)))
+                out.append(GridKeep(self.component(row)))
         return out
 
     def component(self, row: ComponentRow) -> list[Flowable]:
@@ -317,10 +370,12 @@ class StoryBuilder:
             ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 10),  # else Table sets Helvetica
             ("LINEBELOW", (0, 0), (-1, -1), 0.5, RULE),
             ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-            ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+            ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
             ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
         ])
-        out: list[Flowable] = [Spacer(1, 6), head, Spacer(1, 3)]
+        head.on_grid = True  # one grid line: the description beside the picture is on the grid
+        head.spaceBefore = 6  # (none at a page's top)
+        out: list[Flowable] = [head]
         text: list[Flowable] = []
         for label, draft_n in row.mismatches:
             text.append(JPara(self.label("count_differs", part=label, count=draft_n), self.fonts.gothic,
@@ -336,11 +391,11 @@ class StoryBuilder:
             if n != self.common:
                 pic += [self.p(self.label("picture_own_scale", n=n), "caption"), Spacer(1, 2)]
         if pic and max(f.width for f in pic if isinstance(f, Faces)) <= PICTURE_W:
-            out.append(self.indexed(_cell_table([[pic, text or ""]], [PICTURE_W + 4 * mm, None], [
+            out.append(self.indexed(_on_grid(_cell_table([[pic, text or ""]], [PICTURE_W + 4 * mm, None], [
                 ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                 ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"), ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 8),
-            ]), parts=text))  # the description is drawn by the table: the index sees it so
+            ])), parts=text))  # the description is drawn by the table: the index sees it so
         else:
             out += pic + text  # a wide picture stands above its description
         return out
@@ -348,13 +403,13 @@ class StoryBuilder:
     def parts_table(self, parts) -> Table:
         data = [[self.p(d.name, "part"), self.p(f"{d.count}{d.unit}", "part_count")]
                 for _name, ds in parts for d in ds]
-        return _cell_table(data, ["78%", "22%"], [
+        return _on_grid(_cell_table(data, ["78%", "22%"], [
             ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 8),  # else Table sets Helvetica
             ("LEFTPADDING", (0, 0), (-1, -1), 2), ("RIGHTPADDING", (0, 0), (-1, -1), 2),
             ("TOPPADDING", (0, 0), (-1, -1), 1.2), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.8),
             ("LINEBELOW", (0, 0), (-1, -1), 0.25, RULE),
             ("BACKGROUND", (0, 0), (-1, -1), SOFT), ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ])
+        ]))
 
     # -- back matter
     def quick_reference(self) -> list[Flowable]:
@@ -499,16 +554,19 @@ class _Indent(Flowable):
         super().__init__()
         self.inner, self.indent, self.key, self.pages = inner, indent, key, pages
         self.keepWithNext = inner.keepWithNext
-        self.spaceBefore, self.spaceAfter = inner.getSpaceBefore(), inner.getSpaceAfter()
+        self.spaceBefore, self.gap_after = inner.getSpaceBefore(), inner.getSpaceAfter()
+        self.spaceAfter = 0  # taken into its grid lines
+        self.on_grid = True
 
     def wrap(self, aw, ah):
-        w, h = self.inner.wrap(aw - self.indent, ah)
-        return w + self.indent, h
+        w, self._own = self.inner.wrap(aw - self.indent, ah)
+        self.height = grid_lines(self._own + self.gap_after)
+        return w + self.indent, self.height
 
     def draw(self):
         if self.pages is not None:
             self.pages[self.key] = self.canv.getPageNumber()
-        self.inner.drawOn(self.canv, self.indent, 0)
+        self.inner.drawOn(self.canv, self.indent, (self.height - self._own - self.gap_after) / 2 + self.gap_after)
 
 
 def _two_lines_under_headings(story: list[Flowable]) -> None:

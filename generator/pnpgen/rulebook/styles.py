@@ -57,7 +57,7 @@ def heading_styles(fonts: Fonts) -> dict[str, ParagraphStyle]:
         "h3": style("h3", f.bold, 10.5, 15, spaceBefore=7, spaceAfter=2),
         "h4": style("h4", f.bold, 10, 14.5, spaceBefore=6, spaceAfter=1.5),
         "h5": style("h5", f.bold, 9.5, 14, spaceBefore=5, spaceAfter=1),
-        "comp_name": style("comp_name", f.bold, 10, 14),
+        "comp_name": style("comp_name", f.bold, 10.5, 14),  # a third-level heading, as ◆
         "comp_count": style("comp_count", f.gothic, 10, 14, alignment=TA_RIGHT),
         "part": style("part", f.gothic, 8, 11.5, NOTE_INK),
         "part_count": style("part_count", f.gothic, 8, 11.5, NOTE_INK, alignment=TA_RIGHT),

@@ -1,0 +1,123 @@
+"""The pictures of the pieces in the rulebook: each face a Form XObject defined once and placed
+wherever the book shows it (the components list, the setup figures, the cover)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable
+
+from pnpgen.pdf.draw import draw_art
+from pnpgen.rulebook.flowables import sketching
+from pnpgen.rulebook.pictures import DeckPicture
+from pnpgen.svg.artwork import Art
+from pnpgen.units import PT_PER_MM as PT  # points per millimetre (the PDF layer's unit)
+
+
+def place_face(canv, name: str, art: Art, picture: DeckPicture, x: float, y: float, scale: float,
+               rotate: float = 0.0) -> None:
+    """Draw one face with its trim's bottom-left at (x, y) points, ``scale`` times its printed
+    size: the face is a Form XObject defined the first time the document shows it."""
+    tw, th = (v * PT for v in picture.trim_mm)
+    bleed = picture.bleed_mm * PT
+    if not canv.hasForm(name):
+        canv.beginForm(name, 0, 0, tw, th)
+        path = canv.beginPath()
+        pts = picture.outline or [(0, 0), (picture.trim_mm[0], 0), picture.trim_mm, (0, picture.trim_mm[1])]
+        path.moveTo(pts[0][0] * PT, th - pts[0][1] * PT)
+        for px, py in pts[1:]:
+            path.lineTo(px * PT, th - py * PT)
+        path.close()
+        canv.clipPath(path, stroke=0, fill=0)
+        canv.translate(-bleed, -bleed)
+        draw_art(canv, art)
+        canv.endForm()
+    canv.saveState()
+    canv.translate(x, y)
+    if rotate:
+        canv.translate(tw * scale / 2, th * scale / 2)
+        canv.rotate(rotate)
+        canv.translate(-tw * scale / 2, -th * scale / 2)
+    canv.scale(scale, scale)
+    canv.doForm(name)
+    canv.restoreState()
+
+
+class Faces(Flowable):
+    """A deck's faces side by side (front, back), each ``scale`` times its printed size, with a
+    hairline where the piece is cut."""
+
+    GAP = 3 * mm
+
+    def __init__(self, deck_id: str, picture: DeckPicture, scale: float):
+        super().__init__()
+        self.deck_id, self.picture, self.scale = deck_id, picture, scale
+        self.faces = [("front", picture.front)] + ([("back", picture.back)] if picture.back else [])
+        tw, th = (v * PT for v in picture.trim_mm)
+        n = len(self.faces)
+        self.width = n * tw * self.scale + (n - 1) * self.GAP
+        self.height = th * self.scale
+
+    @staticmethod
+    def fit(picture: DeckPicture, height: float, max_width: float) -> float:
+        """The largest scale at which the deck's faces fit ``height`` × ``max_width`` points."""
+        tw, th = (v * PT for v in picture.trim_mm)
+        n = 1 + (picture.back is not None)
+        return min(height / th, (max_width - (n - 1) * Faces.GAP) / (n * tw))
+
+    def wrap(self, aw, ah):
+        return self.width, self.height
+
+    def draw(self):
+        if sketching(self.canv):
+            return
+        tw = self.picture.trim_mm[0] * PT * self.scale
+        for i, (side, art) in enumerate(self.faces):
+            place_face(self.canv, f"face-{self.deck_id}-{side}", art, self.picture, i * (tw + self.GAP), 0,
+                       self.scale)
+
+
+class FittedFaces(Faces):
+    """Faces drawn at ``scale``, or smaller (not below ``least``) to fit the rest of the page:
+    the quick reference's summary card stays on its one page."""
+
+    def __init__(self, deck_id: str, picture: DeckPicture, scale: float, least: float):
+        super().__init__(deck_id, picture, scale)
+        self.base, self.least = scale, least
+
+    def wrap(self, aw, ah):
+        self.scale = max(min(self.base, Faces.fit(self.picture, ah - 1, aw)), self.least)
+        tw, th = (v * PT for v in self.picture.trim_mm)
+        n = len(self.faces)
+        self.width, self.height = n * tw * self.scale + (n - 1) * self.GAP, th * self.scale
+        return self.width, self.height
+
+
+class Figure(Flowable):
+    """A setup figure: real pieces placed as the game's YAML arranges them (mm, y down),
+    scaled to fit the column. Never split."""
+
+    def __init__(self, placed: Sequence[tuple[str, DeckPicture, int, float, float, float]],
+                 width_mm: float, height_mm: float, max_height: float = 90 * mm):
+        super().__init__()
+        self.placed = placed  # (deck id, picture, piece number, x, y of the piece's centre, rotation)
+        self.w_mm, self.h_mm = width_mm, height_mm
+        self.max_height = max_height
+
+    def wrap(self, aw, ah):
+        self.scale = min(aw / (self.w_mm * PT), self.max_height / (self.h_mm * PT), 1.0)
+        self.width = aw
+        self.height = self.h_mm * PT * self.scale
+        return self.width, self.height
+
+    def draw(self):
+        if sketching(self.canv):
+            return
+        x0 = (self.width - self.w_mm * PT * self.scale) / 2
+        for deck_id, picture, number, x, y, rot in self.placed:
+            tw, th = picture.trim_mm
+            left = x0 + (x - tw / 2) * PT * self.scale
+            bottom = self.height - (y + th / 2) * PT * self.scale
+            place_face(self.canv, f"face-{deck_id}-front" if number == 1 else f"face-{deck_id}-{number}",
+                       picture.piece(number), picture, left, bottom, self.scale, rot)

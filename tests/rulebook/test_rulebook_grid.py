@@ -1,0 +1,101 @@
+"""The line grid of the book (行送り): body lines on the grid of their page, measured on the shipped
+books with PDFium's character boxes; at most three heading levels; a paragraph taller than a page
+flows on to the next ones."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, make_workspace
+from pdfprobe import Glyph, glyphs, texts
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+from pnpgen.rulebook import build_rulebook
+from pnpgen.rulebook.styles import BODY_LEADING, BODY_SIZE, MARGIN_TOP
+
+GAMES = ["alicematic-eiketsuden", "alicematic-medallions", "asian-delivery", "populous"]
+MM = 72 / 25.4
+PITCH = BODY_LEADING / MM  # mm
+TOP = MARGIN_TOP / MM  # mm from the page top to the frame's top (the grid's line 0)
+# a body line's baseline below the top of its grid line: the leading's half-space above the em,
+# and the baseline 0.88 em down it (JPara.draw)
+BASELINE = (BODY_LEADING - (BODY_LEADING - BODY_SIZE) / 2 - BODY_SIZE * 0.12) / MM
+TOLERANCE = 0.05  # mm (a grid line misses by 5.3 mm, a spaceBefore by 1 mm or more)
+
+
+def body_lines(pdf: Path | bytes) -> list[tuple[int, float, float, str]]:
+    """(page, baseline mm from the page top, distance from the nearest grid line in mm, text) of
+    every body line: two or more body-size mincho characters the page itself draws on one
+    baseline (not the pieces' own text, not notes or the quick reference set smaller)."""
+    out = []
+    for n, page in enumerate(glyphs(pdf), start=1):
+        rows: dict[float, list[Glyph]] = defaultdict(list)
+        for g in page:
+            if g.on_page and abs(g.size - BODY_SIZE) < 0.05 and "Mincho" in g.font and not g.char.isspace():
+                rows[round(g.y, 1)].append(g)
+        for row in (rows[y] for y in sorted(rows)):
+            if len(row) >= 2:
+                y = sum(g.y for g in row) / len(row)
+                k = (y - TOP - BASELINE) / PITCH
+                out.append((n, y, (k - round(k)) * PITCH, "".join(g.char for g in row)))
+    return out
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_body_lines_sit_on_the_line_grid(built, slug):
+    """≥ 95 % of each book's body lines (in practice all) have their baseline on the page's grid:
+    top margin + k × 行送り, on every page, whatever headings, figures and tables stand above."""
+    lines = body_lines(built / slug / "rulebook.pdf")
+    off = [(p, round(y, 2), round(d, 2), t[:12]) for p, y, d, t in lines if abs(d) > TOLERANCE]
+    assert len(lines) > 100
+    assert len(off) <= 0.05 * len(lines), off[:10]
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_at_most_three_heading_levels(built, slug):
+    """The rules (up to the quick reference) are headed at three sizes at most: section, step and
+    ◆ sub-heading (components' names at the third); deeper levels are run-in, at the body's size."""
+    pages = glyphs(built / slug / "rulebook.pdf")
+    quick = next(i for i, text in enumerate(texts(built / slug / "rulebook.pdf")) if i > 2 and "早見表" in text[:40])
+    sizes = {round(g.size, 1) for page in pages[2:quick] for g in page
+             if g.on_page and "Bold" in g.font and g.size > BODY_SIZE + 0.05}
+    assert len(sizes) <= 3, sizes
+
+
+def test_deeper_draft_levels_are_run_in_headings(built):
+    """Populous's ◎ and ● sub-headings open their paragraph in bold, on a body line."""
+    lines = {t for _, _, _, t in body_lines(built / "populous" / "rulebook.pdf")}
+    bold = {"".join(g.char for g in page if g.on_page and "Bold" in g.font and abs(g.size - BODY_SIZE) < 0.05)
+            for page in glyphs(built / "populous" / "rulebook.pdf")}
+    assert any("●祝福" in b for b in bold) and any("◎通常配置" in b for b in bold)
+    assert any(t.startswith("民に祝福を与え") for t in lines)  # the text runs on after the lead-in
+
+
+SENTENCE = "これは長い段落の{}番目の文で、ページをまたいで「流れる」。"
+
+
+@pytest.mark.parametrize("where", ["rules", "components"])
+def test_a_paragraph_taller_than_a_page_flows_on(tmp_path, where):
+    """Issue 23: a paragraph of three pages (inside every documented limit), in the rules or in a
+    component's description, is split at line boundaries and continues on the next pages: every
+    sentence in order, the pages it needs, each line on the grid, none starting with 、 or 」."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    draft = ws / "data" / "test" / "draft.txt"
+    para = "".join(SENTENCE.format(i) for i in range(130))
+    text = draft.read_text(encoding="utf-8")
+    text = (text.replace("１：カードを１枚引く。", f"　{para}\n１：カードを１枚引く。") if where == "rules"
+            else text.replace("　名前と本文が書かれたカードです。", f"　{para}"))
+    draft.write_text(text, encoding="utf-8")
+    pdf = build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").files["rulebook.pdf"]
+    pages = texts(pdf)
+    found = [int(n) for n in re.findall(r"段落の(\d+)番目", re.sub(r"\s+", "", "".join(pages)))]
+    assert found == list(range(130))
+    spread = [i for i, p in enumerate(pages) if "番目" in p]
+    assert len(spread) >= 3 and spread == list(range(spread[0], spread[-1] + 1))
+    lines = [(d, t) for _, _, d, t in body_lines(pdf) if "番目" in t or "流れる" in t]
+    assert len(lines) > 60 and all(abs(d) <= TOLERANCE for d, _ in lines)
+    assert not [t for _, t in lines if t[0] in "、。」）"]  # kinsoku at every line, at the page splits too
