@@ -18,6 +18,8 @@ Prints a table (figure, median, min, max, goal, met?). Figures:
   default, each with its own 600×840 PNG, counts 1–3): its cold build, a rebuild after one card's
   rule text is edited, a rebuild after one card's count is changed, the cold build's peak RSS,
   the cold build's time with ``--jobs 1`` divided by its time with ``--jobs 2`` (paired runs),
+  the share of its files that ``--jobs 1`` and ``--jobs 2`` write byte-identical (1: all), the
+  cold build's peak RSS and one text edit at ``--huge`` cards (3,000 by default),
   and ``pnpgen list`` in a workspace of ``--list-n`` such cards (3,000 by default; its art/ is
   left empty, as list never opens a picture). The pictures are made once into ``--art`` (a
   minute or two for 1,000) and hard-linked into each run's workspace.
@@ -42,6 +44,7 @@ untimed warm-up build (every game, and the poker deck, and the floor) writes tho
 from __future__ import annotations
 
 import argparse
+import filecmp
 import os
 import resource
 import shutil
@@ -149,6 +152,9 @@ def main() -> None:
                    help="measure one group of figures")
     p.add_argument("--big", type=int, default=1000, help="distinct cards of the big deck")
     p.add_argument("--big-runs", type=int, default=3, help="runs of each big-deck figure")
+    p.add_argument("--huge", type=int, default=3000, help="cards of the deck whose memory and edit are measured "
+                   "at a larger size (0: not measured)")
+    p.add_argument("--huge-runs", type=int, default=1, help="runs at --huge cards")
     p.add_argument("--list-n", type=int, default=3000, help="cards of the workspace pnpgen list is timed in")
     p.add_argument("--art", type=Path, default=Path(tempfile.gettempdir()) / "pnpgen-bench-art",
                    help="folder of the big deck's pictures, kept between runs")
@@ -217,13 +223,14 @@ def _big(pnpgen: list[str], tmp: Path, args: argparse.Namespace) -> list[tuple[s
     """The big illustrated deck: cold, one text edited, one count changed, peak RSS; list at --list-n."""
     n = args.big
     build = pnpgen + ["build", "--game", big_deck.SLUG]
-    cold, text, count, rss, ratio = [], [], [], [], []
+    cold, text, count, rss, ratio, same = [], [], [], [], [], []
     cpu: dict[str, list[float]] = {"cold": [], "text": [], "count": []}
     for i in range(args.big_runs):
         ws = big_deck.workspace(n, tmp / f"big-{i}", args.art)
         one, _ = timed(build + ["--jobs", "1", "--out", str(tmp / f"big-one-{i}")], ws)  # paired with the next
-        shutil.rmtree(tmp / f"big-one-{i}")
         took, peak, used = timed_cpu(build + ["--jobs", "2"], ws)
+        same.append(_same_files(tmp / f"big-one-{i}" / big_deck.SLUG, ws / "build" / big_deck.SLUG))
+        shutil.rmtree(tmp / f"big-one-{i}")
         cold.append(took)
         rss.append(peak)
         ratio.append(one / took)
@@ -238,14 +245,42 @@ def _big(pnpgen: list[str], tmp: Path, args: argparse.Namespace) -> list[tuple[s
         cpu["count"].append(used)
         shutil.rmtree(ws)
     listed = _list(pnpgen, tmp, args)
+    huge = _huge(build, tmp, args) if args.huge else []
     return [(f"{n:,} illustrated cards, cold build (s)", cold, 10.0, "s"),
             (f"{n:,} cards, cold --jobs 1 ÷ --jobs 2", ratio, -1.7, "×"),
+            (f"{n:,} cards, files --jobs 1 = --jobs 2 (share)", same, -1.0, ""),
             (f"{n:,} cards, one card's text edited (s)", text, 1.0, "s"),
             (f"{n:,} cards, one count changed (s)", count, 1.0, "s"),
             (f"{n:,} cards, cold build peak RSS (MB)", rss, 400.0, "MB"),
             (f"{n:,} cards, cold build, CPU (s)", cpu["cold"], 0.0, "s"),
             (f"{n:,} cards, text edited, CPU (s)", cpu["text"], 0.0, "s"),
-            (f"{n:,} cards, count changed, CPU (s)", cpu["count"], 0.0, "s"), *listed]
+            (f"{n:,} cards, count changed, CPU (s)", cpu["count"], 0.0, "s"), *listed, *huge]
+
+
+def _huge(build: list[str], tmp: Path, args: argparse.Namespace) -> list[tuple[str, list[float], float, str]]:
+    """The deck at ``--huge`` cards (3,000): the cold build's peak RSS and one text edit."""
+    n = args.huge
+    rss, text, text_cpu = [], [], []
+    for i in range(args.huge_runs):
+        ws = big_deck.workspace(n, tmp / f"huge-{i}", args.art)
+        _, peak, _ = timed_cpu(build + ["--jobs", "2"], ws)
+        rss.append(peak)
+        big_deck.edit(ws, n, edited=n // 2)
+        took, _, used = timed_cpu(build, ws)
+        text.append(took)
+        text_cpu.append(used)
+        shutil.rmtree(ws)
+    return [(f"{n:,} cards, cold build peak RSS (MB)", rss, 400.0, "MB"),
+            (f"{n:,} cards, one card's text edited (s)", text, 1.5, "s"),
+            (f"{n:,} cards, text edited, CPU (s)", text_cpu, 0.0, "s")]
+
+
+def _same_files(a: Path, b: Path) -> float:
+    """The share of the output files of ``a`` that ``b`` holds with the same bytes (1.0: all)."""
+    files = (p.relative_to(a) for p in a.rglob("*") if p.is_file())
+    names = sorted(rel for rel in files if not any(part.startswith(".") for part in rel.parts))
+    same = sum(1 for rel in names if (b / rel).is_file() and filecmp.cmp(a / rel, b / rel, shallow=False))
+    return same / len(names) if names else 0.0
 
 
 def _list(pnpgen: list[str], tmp: Path, args: argparse.Namespace) -> list[tuple[str, list[float], float, str]]:

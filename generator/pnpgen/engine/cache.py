@@ -30,7 +30,9 @@ from typing import Any
 
 import pnpgen
 from pnpgen import resources
+from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, TMP_SUFFIX
 from pnpgen.errors import InputError
+from pnpgen.pdf.assemble import PdfFile, Stored
 
 FORMAT = 2
 BIG_FILE = 1 << 20  # files larger than this (fonts, art) are fingerprinted by size and mtime
@@ -96,8 +98,9 @@ def _content(path: str, size: int, mtime_ns: int, ctime_ns: int, inode: int) -> 
     return sha(Path(path).read_bytes())
 
 
-def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+def sha(data: bytes | PdfFile) -> str:
+    """SHA-256 (hex) of a file's bytes, held in memory or as parts (pdf/assemble.py)."""
+    return data.sha() if isinstance(data, PdfFile) else hashlib.sha256(data).hexdigest()
 
 
 @dataclass
@@ -164,18 +167,20 @@ class Cache:
                 return None
         return state
 
-    def reuse(self, state: GameState | None, rel: str, plan_key: str, out_dir: Path) -> bytes | None:
-        """The bytes of an output whose plan did not change since the last good build."""
+    def reuse(self, state: GameState | None, rel: str, plan_key: str, out_dir: Path) -> PdfFile | None:
+        """The file of an output whose plan did not change since the last good build, as it is
+        on disk (checked against its hash, read block by block, never held whole)."""
         if state is None:
             return None
         doc = state.documents.get(rel)
         if doc is None or doc["plan"] != plan_key:
             return None
+        path = out_dir / rel
         try:
-            data = (out_dir / rel).read_bytes()
+            kept = PdfFile((Stored(str(path), path.stat().st_size),))
+            return kept if kept.sha() == doc["sha"] else None
         except OSError:
             return None
-        return data if sha(data) == doc["sha"] else None
 
     # -------------------------------------------------------------- small records (nesting)
 
@@ -217,6 +222,18 @@ class Cache:
         return self.record_path(kind, key), data.encode()
 
     # -------------------------------------------------------------- faces
+
+    def store(self, path: Path, data: bytes) -> bool:
+        """Write an entry named by its content (a converted face) at once, atomically: a build
+        that fails after this leaves an entry no state lists, which the next good build's prune
+        removes; an interrupted write leaves a temporary file the next build removes. False when
+        it cannot be written here (the build's own write then says why, or writes it), or when
+        the output folder is not yet one (its first build writes everything with its marker)."""
+        return self.marked() and store_now(path, data)
+
+    def marked(self) -> bool:
+        """Is the cache's folder already an output folder (its marker or lock written)?"""
+        return (self.root.parent / MARKER_NAME).is_file() or (self.root.parent / LOCK_NAME).is_file()
 
     def face_path(self, key: str) -> Path:
         return self.root / "faces" / key[:2] / f"{key}.json"
@@ -300,6 +317,23 @@ class Cache:
             except OSError:
                 pass
         return n
+
+
+def store_now(path: Path, data: bytes) -> bool:
+    """``data`` written to ``path`` atomically (through a temporary file beside it); False when
+    the folder cannot take it."""
+    tmp = path.with_name(path.name + TMP_SUFFIX)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        return False
 
 
 def _same(path: Path, digest: str) -> bool:

@@ -23,6 +23,7 @@ from pnpgen.engine.bom import bill_of_materials, bom_pages
 from pnpgen.engine.cache import Cache, GameState, fingerprint, plan_key, sha
 from pnpgen.engine.cache import code as cache_code
 from pnpgen.engine.cutfiles import CutFile, cut_files, cutter_record
+from pnpgen.engine.documents import write_documents
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.printlint import lint_faces
@@ -51,9 +52,9 @@ from pnpgen.impose.slots import SlotLayout, slot_layout
 from pnpgen.impose.tiles import TilePlan, plan_tiles
 from pnpgen.memo import Memo
 from pnpgen.messages import msg
+from pnpgen.pdf.assemble import PdfFile
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.settings import default_font
-from pnpgen.pdf.writer import write_document
 from pnpgen.printers import load_printer
 from pnpgen.shapes import ShapeSpec, deck_shape
 from pnpgen.svg.artwork import Art
@@ -74,7 +75,7 @@ class GamePlan:
 @dataclass
 class BuildResult:
     game: Game
-    files: dict[str, bytes] = field(default_factory=dict)  # path relative to build/<slug>/ → bytes
+    files: dict[str, bytes | PdfFile] = field(default_factory=dict)  # path relative to build/<slug>/ → its bytes
     warnings: list[str] = field(default_factory=list)
     records: list[DeckRecord] = field(default_factory=list)
     manifest: dict = field(default_factory=dict)
@@ -421,16 +422,19 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     if options.ink is not None and game.options.get("ink"):  # game.yaml ink: the saver's figures
         options = replace(options, ink=replace(options.ink, **game.options["ink"]))
     face_keys = {k: face_suffix(svg, rendered.art_digest) for k, svg in rendered.faces.svgs.items()}
-    known, cache_files = {}, {}
+    known: dict[str, Art] = {}
+    cache_files: dict[Path, bytes] = {}
     if cache is not None:
         for k, digest in face_keys.items():
             art = cache.face(k + digest, Art.from_json)
             if art is not None:
                 known[k] = art
     arts = convert_faces(rendered.faces, rendered.art_folder, jobs=options.jobs, known=known)
-    if cache is not None:
-        for k in arts.keys() - known.keys():
-            cache_files[cache.face_path(k + face_keys[k])] = cache.face_bytes(k + face_keys[k], arts[k].to_json())
+    if cache is not None:  # entries named by content, written as they are made: never held all at once
+        for k in sorted(arts.keys() - known.keys()):
+            where, entry = cache.face_path(k + face_keys[k]), cache.face_bytes(k + face_keys[k], arts[k].to_json())
+            if not cache.store(where, entry):
+                cache_files[where] = entry  # written with the build's files (whose write says what is wrong)
     font = game.fonts["gothic"]
     if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font
         default_font(font)
@@ -443,6 +447,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
         faces_ready(result)      # are imposed and drawn
+    images = result.images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code(),
+                                          store_now=cache is not None and cache.marked())
     plan = impose_game(rendered, options, on_paper)
     check_pages(game, plan)
     result.records = plan.records
@@ -453,7 +459,6 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest_memo.learned.items()))
         cache_files.update(cache.record(f"renders/{slug}", k, v) for k, v in sorted(memo.learned.items()))
         result.uses = _uses(cache, slug, state, face_keys, compiled, memo, nest_memo)
-    images = result.images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code())
     drawn = [(plan.documents, arts, face_keys)]
     homes = [r.files[0] for r in plan.records if r.files] + [f"{game.slug}-all.pdf"]
     if options.ink is not None:  # the home sheets again, by the ink saver, into ink-saver/
@@ -463,15 +468,21 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         saver_plan = impose_game(rendered, inksaver.saver_options(options), on_paper)
         drawn.append((inksaver.home_documents(saver_plan.documents, homes, options.ink), saved,
                       {k: v + inksaver.ink_key(options.ink) for k, v in face_keys.items()}))
+    if cache is not None:  # the documents place each picture's stream from the cache: the pictures' bytes can go
+        drawn = [(documents, images.stand_ins(faces)[0], keys) for documents, faces, keys in drawn]
+        arts = result.arts = drawn[0][1]
     for documents, faces, keys in drawn:
-        for path, doc in documents.items():
-            key = plan_key(doc, keys)
-            data = cache.reuse(state, path, key, out_dir) if cache is not None and out_dir is not None else None
-            if data is None:
-                say(f"{slug}: drawing {path}")
-                data = write_document(doc, faces, font, images=images)
-            result.files[path] = data
-            result.documents[path] = {"plan": key, "sha": sha(data)}
+        plan_keys = {path: plan_key(doc, keys) for path, doc in documents.items()}
+        kept: dict[str, PdfFile] = {}
+        for path in documents:
+            data = cache.reuse(state, path, plan_keys[path], out_dir) if cache is not None and out_dir is not None else None
+            if data is not None:
+                kept[path] = data
+        written = write_documents({p: doc for p, doc in documents.items() if p not in kept}, faces, font, images,
+                                  options.jobs, say=lambda s: say(f"{slug}: {s}"))
+        for path in documents:
+            result.files[path] = data = kept.get(path) or written[path]
+            result.documents[path] = {"plan": plan_keys[path], "sha": sha(data)}
     cache_files.update(images.new)  # each picture's stream, made once, for every later build
     result.uses |= images.used
     for path, cut in plan.cuts.items():  # the cutting machine's files: SVG, DXF, Print Then Cut images
@@ -496,5 +507,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         "warnings": result.warnings,
     }
     if options.ink is not None:
-        result.manifest["ink"] = inksaver.coverage_record(result.files, homes[:-1], options.ink)  # not -all: it repeats them
+        wanted = set(homes[:-1]) | {f"{inksaver.folder(options.ink)}/{h}" for h in homes[:-1]}
+        home_files = {p: bytes(data) for p, data in result.files.items() if p in wanted}  # rasterised, so whole
+        result.manifest["ink"] = inksaver.coverage_record(home_files, homes[:-1], options.ink)  # not -all: it repeats them
     return result

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from pnpgen.errors import InputError
+from pnpgen.pdf.assemble import PdfFile
 
 TMP_SUFFIX = ".pnpgen-tmp"
 LOCK_NAME = ".pnpgen.lock"
@@ -32,7 +33,9 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     write_all({path: data})
 
 
-def unchanged(path: Path, data: bytes) -> bool:
+def unchanged(path: Path, data: bytes | PdfFile) -> bool:
+    if isinstance(data, PdfFile):
+        return data.same_as(path)
     try:
         return path.stat().st_size == len(data) and path.read_bytes() == data
     except OSError:

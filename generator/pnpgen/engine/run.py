@@ -29,6 +29,7 @@ from pnpgen.engine.reprint import reprint_files
 from pnpgen.engine.transaction import commit
 from pnpgen.engine.warm import WarmRulebook
 from pnpgen.errors import InputError
+from pnpgen.pdf.assemble import PdfFile
 
 
 def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: Path,
@@ -63,7 +64,7 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
             built = [done[slug] for slug, _ in todo]  # in the order asked, whatever finished first
     else:
         built = [_build_one(job, say, warm) for job in jobs]
-    files: dict[Path, bytes] = mark(out_root)
+    files: dict[Path, bytes | PdfFile] = dict(mark(out_root))
     stale: list[Path] = []
     for outcome, write, gone in built:
         outcomes.append(outcome)
@@ -85,7 +86,7 @@ def _size(folder: Path) -> int:
 
 
 def _build_one(job, say: Callable[[str], None] = lambda s: None,
-               warm: WarmRulebook | None = None) -> tuple[GameOutcome, dict[Path, bytes], list[Path]]:
+               warm: WarmRulebook | None = None) -> tuple[GameOutcome, dict[Path, bytes | PdfFile], list[Path]]:
     """One game, in memory: its outcome, the files to write (outputs, manifest, cache) and the
     files of its last build that it no longer makes."""
     ws, slug, inputs, options, rulebook, out_root = job
@@ -232,7 +233,8 @@ class _Rulebook:
         files, warnings, report, learned, used = self.done
         result.cache_files.update(self.cache.record("readings", k, v) for k, v in sorted(learned.items()))
         result.uses.update(self.cache.record_path("readings", k) for k in used)
-        files = {name: relative_proof(name, data, self.ws.root) for name, data in files.items()}
+        files = {name: relative_proof(name, data, self.ws.root) if isinstance(data, bytes) else data  # a kept
+                 for name, data in files.items()}  # file (cache.reuse: as on disk) was made relative when written
         bookkey.remember(self.cache, result, self.key, files, list(warnings), list(report), list(used))
         result.files.update(files)
         result.manifest["rulebook"] = {"files": sorted(files), "report": report}

@@ -26,12 +26,13 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
 from pnpgen.engine.output import current_umask, inside, make_folder, unchanged, unwritable
 from pnpgen.errors import InputError
+from pnpgen.pdf.assemble import PdfFile
 
 STAGING = ".pnpgen-staging"
 JOURNAL = ".pnpgen-journal"
@@ -68,7 +69,7 @@ def recover(root: Path) -> str | None:
     return None
 
 
-def commit(root: Path, files: dict[Path, bytes], remove: Iterable[Path] = ()) -> list[Path]:
+def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[Path] = ()) -> list[Path]:
     """Replace the files of ``root`` by ``files`` and remove ``remove``, all or nothing (see the
     module's note); returns the paths whose content changed. Run under the folder's lock."""
     recover(root)
@@ -94,7 +95,10 @@ def commit(root: Path, files: dict[Path, bytes], remove: Iterable[Path] = ()) ->
         for i, (path, data) in enumerate(todo.items()):
             name = f"{i:06d}"
             with open(staging / name, "wb") as f:
-                f.write(data)
+                if isinstance(data, PdfFile):
+                    data.write_to(f)  # streamed: its pictures come from the cache as it is written
+                else:
+                    f.write(data)
             os.chmod(staging / name, mode)
             moves.append((name, path.relative_to(root).as_posix()))
         _pause_for_tests()

@@ -18,11 +18,18 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
+import re
 import struct
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
+from pnpgen.pdf.assemble import Stored, token
+from pnpgen.svg.artwork import Art
+
+TMP_SUFFIX = ".pnpgen-tmp"  # a file a killed build left half-written (engine/output.py removes them)
 STREAM_FORMAT = 2  # how an entry of the cache folder is laid out; a change makes old entries unused
 MEMO_BUDGET = 256 * 2**20  # stream bytes an ImageStreams keeps in memory (the least recently used go first)
 
@@ -46,6 +53,18 @@ class ImageStream:
         return {"name": self.name, "width": self.width, "height": self.height, "bits": self.bits,
                 "colour_space": self.colour_space, "filters": list(self.filters),
                 "decode": list(self.decode) if self.decode is not None else None, "parms": self.parms}
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A picture to place in a document assembled when written: its key (SHA-256 of the
+    picture's bytes), its stream's header (``content`` empty), the stream's length, and the
+    stream itself or the cache file holding it."""
+
+    key: str
+    stream: ImageStream
+    size: int
+    part: bytes | Stored
 
 
 def make_stream(data: bytes) -> ImageStream:
@@ -144,7 +163,8 @@ class ImageStreams:
     ``used`` lists every entry looked up, so the cache keeps them. A damaged entry (its hash does
     not match its content) is made again, never trusted."""
 
-    def __init__(self, folder: Path | None = None, stamp: str = "", budget: int = MEMO_BUDGET):
+    def __init__(self, folder: Path | None = None, stamp: str = "", budget: int = MEMO_BUDGET,
+                 placed: Mapping[bytes, Placed] | None = None, store_now: bool = True):
         self.folder = folder
         self.budget = budget
         self._held = 0  # bytes of the streams in _memo
@@ -153,6 +173,85 @@ class ImageStreams:
         self._memo: dict[str, ImageStream] = {}
         self.new: dict[Path, bytes] = {}
         self.used: set[Path] = set()
+        self._keys: dict[int, tuple[bytes, str]] = {}  # id(picture bytes) → (them, their SHA-256)
+        self._placed: dict[str, Placed] = {}  # key → the stream's header and where its data is
+        self.store_now = store_now  # write a stream into ``folder`` as it is made (else into ``new``)
+        self._stand_ins = dict(placed or {})  # a stand-in's bytes → the picture it stands for (``stand_ins``)
+
+    def stand_ins(self, arts: Mapping[str, Art]) -> tuple[dict[str, Art], dict[bytes, Placed]]:
+        """``arts`` with each picture's bytes replaced by a short stand-in, and what each
+        stand-in places (``locate``): what a worker process needs to write documents showing
+        the pictures without the pictures themselves (``ImageStreams(placed=…)`` there). This
+        object places the stand-ins too from now on, and lets go of the pictures' bytes it knew."""
+        placed: dict[bytes, Placed] = {}
+        out: dict[str, Art] = {}
+        for name, art in arts.items():
+            items = []
+            for it in art.items:
+                if it[0] == "image":
+                    where = self.locate(it[1])
+                    stand_in = b"\x00pnpgen-stand-in:" + where.key.encode("ascii")
+                    placed[stand_in] = where
+                    it = ("image", stand_in, *it[2:])
+                items.append(it)
+            out[name] = replace(art, items=tuple(items)) if art.items else art
+        self._stand_ins.update(placed)
+        self._keys.clear()
+        return out, placed
+
+    def key(self, data: bytes) -> str:
+        """The SHA-256 of ``data``, hashed once per bytes object (a face's picture is the same
+        object in every document that places it)."""
+        known = self._keys.get(id(data))
+        if known is not None and known[0] is data:
+            return known[1]
+        key = hashlib.sha256(data).hexdigest()
+        self._keys[id(data)] = (data, key)
+        return key
+
+    def locate(self, data: bytes) -> Placed:
+        """The picture's stream, its data left where it is: a ``Stored`` file of the cache
+        folder (a stream made now is written there at once, atomically: entries are named by
+        content, so a build that fails leaves at most entries the next prune removes), or the
+        data itself without a folder. For documents assembled when written (pdf/assemble.py)."""
+        stood_for = self._stand_ins.get(data)
+        if stood_for is not None:
+            return stood_for
+        key = self.key(data)
+        placed = self._placed.get(key)
+        if placed is None:
+            stream = self._load(key)
+            if stream is None:
+                stream = make_stream(data)
+                self.made += 1
+                if self.folder is not None and not (self.store_now and self._store(self.path(key), stream.content)
+                                                    and self._store(self.path(key, "json"), self._header(key, stream))):
+                    self.new[self.path(key, "json")] = self._header(key, stream)  # written with the build's files
+                    self.new[self.path(key)] = stream.content
+            part: bytes | Stored = stream.content
+            if self.folder is not None and self.path(key) not in self.new:
+                part = Stored(str(self.path(key)), len(stream.content))
+            placed = Placed(key, replace(stream, content=b""), len(stream.content), part)
+            self._placed[key] = placed
+        if self.folder is not None:
+            self.used.update((self.path(key), self.path(key, "json")))
+        return placed
+
+    @staticmethod
+    def _store(path: Path, data: bytes) -> bool:
+        """``data`` written to ``path`` atomically; False when the folder cannot take it."""
+        tmp = path.with_name(path.name + TMP_SUFFIX)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
+            return True
+        except OSError:
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:
+                pass
+            return False
 
     def path(self, key: str, part: str = "bin") -> Path:
         """An entry's files: ``bin`` the stream itself, ``json`` its header (name, size, colour
@@ -232,7 +331,22 @@ def _image_class():
             d["Length"] = len(self.streamContent)
             return s.format(document)
 
-    return Image
+    class Deferred(Image):
+        """The same XObject with a placeholder for its data (pdf/assemble.py puts the stream in
+        when the file is written); its dictionary says the stream's real length."""
+
+        def __init__(self, placed: Placed):
+            super().__init__(replace(placed.stream, content=token(placed.key)))
+            self.size = placed.size
+
+        def format(self, document):
+            drawn = super().format(document)
+            head, sep, rest = drawn.partition(b"\nstream\n")
+            head, n = re.subn(rb"/Length %d(?=\D)" % len(self.streamContent), b"/Length %d" % self.size, head, count=1)
+            assert n == 1 and sep, "a deferred image's dictionary names its Length"
+            return head + sep + rest
+
+    return Image, Deferred
 
 
 _PROCESS = ImageStreams()  # streams for draws given no store (a rulebook's pictures, svglib checks)
@@ -243,11 +357,20 @@ def place_image(canvas, data: bytes, x: float, y: float, w: float, h: float, str
     ``canvas.drawImage(ImageReader(data), x, y, w, h)`` does, from its stream in ``streams``."""
     from reportlab.lib.boxstuff import aspectRatioFix
 
-    stream = (streams or _PROCESS).get(data)
+    deferred = getattr(canvas, "deferred_images", None)  # a writer's canvas assembled when written
+    if deferred is not None:
+        placed = (streams or _PROCESS).locate(data)
+        stream = placed.stream
+    else:
+        stream = (streams or _PROCESS).get(data)
     doc = canvas._doc
     reg = doc.getXObjectName(stream.name)
     if doc.idToObject.get(reg) is None:
-        obj = _image_class()(stream)
+        if deferred is not None:
+            deferred[placed.key] = placed.part
+            obj = _image_class()[1](placed)
+        else:
+            obj = _image_class()[0](stream)
         canvas._setXObjects(obj)
         doc.Reference(obj, reg)
         doc.addForm(stream.name, obj)

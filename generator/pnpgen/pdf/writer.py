@@ -26,6 +26,7 @@ from pnpgen.impose.plan import (
     TextOp,
 )
 from pnpgen.pdf import settings
+from pnpgen.pdf.assemble import Part, PdfFile, assemble
 from pnpgen.pdf.colour import REGISTRATION, to_cmyk
 from pnpgen.pdf.draw import draw_art
 from pnpgen.pdf.layers import add_layers, marked_content
@@ -43,7 +44,14 @@ def write_document(doc: PagePlan, arts: Mapping[str, Art], font: str, cmyk: bool
     """The document's PDF bytes; ``arts`` holds every face the plan names, ``font`` is the
     embedded font every page starts from (so no page references an unembedded one); pictures
     are placed from their streams in ``images`` (made once per picture, pdf/raster.py)."""
-    return _Writer(doc.title, arts, font, cmyk, images).write(doc)
+    return bytes(write_pdf(doc, arts, font, cmyk, images))
+
+
+def write_pdf(doc: PagePlan, arts: Mapping[str, Art], font: str, cmyk: bool = False,
+              images: ImageStreams | None = None) -> PdfFile:
+    """The same file as ``write_document``, as parts (pdf/assemble.py): the pictures' streams
+    stay in the cache folder of ``images`` until the file is written."""
+    return _Writer(doc.title, arts, font, cmyk, images or ImageStreams()).write(doc)
 
 
 class _Writer:
@@ -59,19 +67,22 @@ class _Writer:
         self.arts = arts
         self.cmyk = cmyk
         self.images = images
+        self.deferred: dict[str, Part] = {}  # the pictures' streams, by key, put in when written
+        self.c.deferred_images = self.deferred  # type: ignore[attr-defined]  # read by raster.place_image
         self.forms: set[str] = set()
         self.layers: set[str] = set()  # optional content groups drawn into
         self.page_h = 0.0
 
-    def write(self, doc: PagePlan) -> bytes:
+    def write(self, doc: PagePlan) -> PdfFile:
         for n, page in enumerate(doc.pages):
             self.page(page)
             if page.label is not None:
                 self.c.addPageLabel(n, prefix=page.label)
         self.c.save()
-        if self.layers:
-            return add_layers(self.buffer.getvalue(), sorted(self.layers))
-        return self.buffer.getvalue()
+        drawn = assemble(self.buffer.getvalue(), self.deferred)
+        if self.layers:  # pikepdf rewrites the file: it reads the pictures' streams too
+            return PdfFile((add_layers(bytes(drawn), sorted(self.layers)),))
+        return drawn
 
     # ------------------------------------------------------------------ colours and coordinates
 

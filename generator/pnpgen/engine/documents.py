@@ -1,0 +1,56 @@
+"""A game's documents written over ``--jobs`` worker processes.
+
+Each document is written whole by one process, so its bytes are those one process writes,
+whatever the number of workers. The pictures never travel: the build's process locates each
+picture's stream in the cache first (``ImageStreams.stand_ins``), and the workers get the faces
+with a short stand-in for each picture; what comes back is each document as parts
+(pdf/assemble.py), its pictures still in the cache until the file is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from pnpgen.impose.plan import PagePlan
+from pnpgen.pdf.assemble import PdfFile
+from pnpgen.pdf.raster import ImageStreams, Placed
+from pnpgen.pdf.writer import write_pdf
+from pnpgen.svg.artwork import Art
+
+MIN_PAGES = 200  # fewer pages are written faster than worker processes start
+
+
+def write_documents(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font: str, images: ImageStreams,
+                    jobs: int, say: Callable[[str], None] = lambda s: None) -> dict[str, PdfFile]:
+    """Each document of ``todo`` (by output path) as parts; over ``jobs`` workers when there is
+    more than one document and enough pages for it."""
+    pages = sum(len(doc.pages) for doc in todo.values())
+    if jobs <= 1 or len(todo) < 2 or pages < MIN_PAGES:
+        out = {}
+        for path, doc in todo.items():
+            say(f"drawing {path}")
+            out[path] = write_pdf(doc, arts, font, images=images)
+        return out
+    slim, placed = images.stand_ins(arts)
+    folder, stamp = images.folder, images.stamp
+    order = sorted(todo, key=lambda p: -len(todo[p].pages))  # the longest first: the workers end together
+    with ProcessPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
+        futures = {}
+        for path in order:
+            doc = todo[path]
+            faces = {k: slim[k] for k in doc.faces() if k in slim}
+            used = {it[1]: placed[it[1]] for art in faces.values() for it in art.items if it[0] == "image"}
+            futures[path] = pool.submit(_write_one, (doc, faces, font, used, folder, stamp))
+        out = {}
+        for path in todo:  # in the plan's order
+            say(f"drawing {path}")
+            out[path] = futures[path].result()
+    return out
+
+
+def _write_one(job: tuple[PagePlan, dict[str, Art], str, dict[bytes, Placed], Path | None, str]) -> PdfFile:
+    """A worker: one document, its pictures placed from the stand-ins."""
+    doc, arts, font, placed, folder, stamp = job
+    return write_pdf(doc, arts, font, images=ImageStreams(folder, stamp, placed=placed))

@@ -1,0 +1,112 @@
+"""Issue 22 item 2: a document is assembled when written — its pictures' streams come from the
+cache as the file is written (pdf/assemble.py), never held in memory — and its bytes are those
+ReportLab writes with the pictures inline; item 4: a game's documents over --jobs workers are
+byte-identical to one process's."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+import pikepdf
+from PIL import Image
+from pypdf import PdfReader
+from reportlab.pdfgen.canvas import Canvas
+
+from conftest import PICTURE_DECK_YAML, make_workspace, run
+from pdfprobe import image_xobjects
+from pnpgen.engine import documents
+from pnpgen.pdf import raster
+from pnpgen.pdf.assemble import PdfFile, Stored, assemble
+
+FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+{{ image(piece.art, 5, 20, w - 10, 40) }}
+{{ textbox(piece.name, 5, 5, w - 10, 12, size=12, align="center") }}
+{% endblock %}
+"""
+PDFS = ("cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "test-all.pdf")
+
+
+def _png(colour: tuple[int, int, int], size=(300, 200)) -> bytes:
+    """A picture of grain over ``colour``: its stream weighs what painted art weighs."""
+    out = io.BytesIO()
+    grain = Image.frombytes("RGB", size, random.Random(sum(colour)).randbytes(size[0] * size[1] * 3))
+    im = Image.blend(Image.new("RGB", size, colour), grain, 0.3)
+    im.paste((255, 255, 255), (0, 0, size[0] // 2, size[1] // 2))
+    im.save(out, "PNG")
+    return out.getvalue()
+
+
+def _canvas_pdf(pictures: list[bytes], streams: raster.ImageStreams, deferred: dict | None) -> bytes:
+    out = io.BytesIO()
+    c = Canvas(out, pagesize=(300, 200), invariant=1)
+    if deferred is not None:
+        c.deferred_images = deferred  # type: ignore[attr-defined]
+    for i, data in enumerate(pictures):
+        raster.place_image(c, data, 10, 10 + i, 200, 120, streams)
+        c.drawString(20, 180, f"page {i}")
+        c.showPage()
+    c.save()
+    return out.getvalue()
+
+
+def test_an_assembled_file_is_byte_for_byte_the_file_drawn_with_its_pictures_inline(tmp_path):
+    pictures = [_png((200, 30, 30)), _png((30, 200, 30), (120, 90)), _png((200, 30, 30))]  # one twice
+    inline = _canvas_pdf(pictures, raster.ImageStreams(), None)
+    streams = raster.ImageStreams(tmp_path / "images")
+    deferred: dict = {}
+    drawn = _canvas_pdf(pictures, streams, deferred)
+    assert len(deferred) == 2 and len(drawn) < len(inline) - 100_000  # the drawn file holds no picture
+    assembled = assemble(drawn, deferred)
+    stored = [p for p in assembled.parts if isinstance(p, Stored)]
+    assert len(stored) == 2 and all(Path(p.path).parent.parent == tmp_path / "images" for p in stored)
+    assert assembled.size == len(inline) and bytes(assembled) == inline and assembled.sha() == PdfFile((inline,)).sha()
+    out = tmp_path / "a.pdf"
+    with open(out, "wb") as f:
+        assembled.write_to(f)
+    assert out.read_bytes() == inline and assembled.same_as(out)
+    with pikepdf.open(out) as pdf:
+        assert pdf.check_pdf_syntax() == []  # xref offsets, lengths, objects: qpdf --check finds nothing
+
+
+def test_every_document_of_a_build_checks_clean_and_carries_each_picture_once_from_the_cache(tmp_path):
+    ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + "".join(
+        f"  - {{name: 札{i}, art: p{i}.png, count: 2}}\n" for i in range(3)), front=FRONT)
+    (ws / "data" / "test" / "art").mkdir()
+    for i, colour in enumerate([(200, 40, 40), (40, 200, 40), (40, 40, 200)]):
+        (ws / "data" / "test" / "art" / f"p{i}.png").write_bytes(_png(colour))
+    out = tmp_path / "out"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(out)) == 0
+    cached = sorted(p.read_bytes() for p in (out / ".cache" / "images").rglob("*.bin"))
+    assert len(cached) == 3
+    for name in PDFS:
+        path = out / "test" / name
+        with pikepdf.open(path) as pdf:
+            assert pdf.check_pdf_syntax() == []
+        images = image_xobjects(PdfReader(path, strict=True)).values()
+        assert sorted(im._data for im in images) == cached  # each picture once, its stream as cached
+
+
+def test_documents_written_over_two_workers_are_the_bytes_one_process_writes(tmp_path, monkeypatch):
+    ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + "".join(
+        f"  - {{name: 札{i}, art: p{i % 2}.png, count: {i % 3 + 1}}}\n" for i in range(12)), front=FRONT)
+    (ws / "data" / "test" / "art").mkdir()
+    for i, colour in enumerate([(200, 40, 40), (40, 40, 200)]):
+        (ws / "data" / "test" / "art" / f"p{i}.png").write_bytes(_png(colour))
+    submitted: list[str] = []
+
+    class Counted(documents.ProcessPoolExecutor):
+        def submit(self, fn, *args, **kwargs):
+            submitted.append(args[0][0].title)
+            return super().submit(fn, *args, **kwargs)
+
+    monkeypatch.setattr(documents, "MIN_PAGES", 0)
+    monkeypatch.setattr(documents, "ProcessPoolExecutor", Counted)
+    for jobs in ("1", "2"):
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", jobs, "--out", str(tmp_path / jobs)) == 0
+    assert len(submitted) == 4  # the four documents, each in a worker, only with --jobs 2
+    for name in [*PDFS, "manifest.json"]:
+        assert (tmp_path / "1" / "test" / name).read_bytes() == (tmp_path / "2" / "test" / name).read_bytes(), name
