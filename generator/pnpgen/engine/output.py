@@ -128,6 +128,23 @@ def claim(folder: Path) -> None:
                          expected="an empty or new folder, or one pnpgen built into before")
 
 
+def mark_now(folder: Path) -> None:
+    """Make ``folder`` (already ``claim``ed) an output folder before a build starts: the cache
+    entries a build writes as it makes them (pictures' streams, converted faces) then go to disk
+    at once instead of being held to the end, and a first build that fails leaves an output
+    folder the next build takes. A folder that cannot take it is the one-line --out error."""
+    marker = folder / MARKER_NAME
+    if marker.is_file():
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = marker.with_name(marker.name + TMP_SUFFIX)
+        tmp.write_bytes(MARKER_TEXT)
+        os.replace(tmp, marker)
+    except OSError as e:
+        raise unwritable(folder, e) from None
+
+
 def mark(folder: Path) -> dict[Path, bytes]:
     """The marker file that makes ``folder`` a pnpgen output folder, to write with the outputs."""
     return {folder / MARKER_NAME: MARKER_TEXT}

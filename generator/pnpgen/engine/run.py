@@ -24,7 +24,7 @@ from pnpgen.engine.fresh import GameOutcome, edition, sort_games
 from pnpgen.engine.fresh import out_dir as game_out_dir
 from pnpgen.engine.game import BuildResult, build_game
 from pnpgen.engine.options import RULEBOOK_FILES, BuildOptions, RulebookOptions
-from pnpgen.engine.output import build_lock, inside, mark, remove_stray_temps
+from pnpgen.engine.output import build_lock, inside, mark, mark_now, remove_stray_temps
 from pnpgen.engine.reprint import reprint_files
 from pnpgen.engine.transaction import commit
 from pnpgen.engine.warm import WarmRulebook
@@ -46,6 +46,7 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
     outcomes = list(fresh)
     if not todo:
         return outcomes
+    mark_now(out_root)  # before anything is built: what the build caches as it goes is then written at once
     jobs = [(ws, slug, inputs, options, rulebook, out_root) for slug, inputs in todo]
     if options.jobs > 1 and len(todo) > 1:
         from concurrent.futures import ProcessPoolExecutor, as_completed
