@@ -71,6 +71,8 @@ def test_every_option_says_what_it_does():
     (("nwe", "demo"), "unknown command 'nwe'; did you mean new?"),
     (("new", "demo", "--kind", "tokns"), "argument --kind: 'tokns' is not a choice; did you mean tokens?"),
     (("build", "--game", "test", "--papr", "a4"), "unknown argument '--papr'; did you mean --paper?"),
+    (("check", "--game", "test", "--sheet", "a-one-51002"),
+     "unknown argument '--sheet': an option of build, watch, not of this command"),  # not "did you mean --sheet?"
     (("build", "--game", "test", "--paper", "Leter"), "argument --paper: 'leter' is not a choice; did you mean letter? (expected one of a3, a4, letter)"),
     (("build", "--game", "test", "--paper", "A5"), "argument --paper: 'a5' is not a choice (expected one of a3, a4, letter)"),
     (("build", "--game", "test", "--bleed", "20mm"), "argument --bleed: bleed '20mm' is out of range (expected 0 to 10 mm)"),

@@ -42,6 +42,11 @@ def _explain(message: str) -> str:
     m = re.fullmatch(r"unrecognized arguments: (.*)", message, re.S)
     if m:
         first = m.group(1).split()[0] if m.group(1).split() else m.group(1)
+        option = first.split("=", 1)[0]
+        owners = [name for name, parser in _commands().items() if option in parser._option_string_actions]
+        if owners:  # a real option, of other commands: no "did you mean" the same name
+            return (f"unknown argument {option!r}: an option of {', '.join(owners)}, not of this command "
+                    "(expected the options 'pnpgen help COMMAND' lists)")
         options = sorted({o for parser in (_parser(), *_commands().values()) for o in parser._option_string_actions})
         hint = suggest(first, options) if first.startswith("-") else ""
         return f"unknown argument {first!r}{hint} (expected the options 'pnpgen help COMMAND' lists)"

@@ -420,7 +420,8 @@ def calibrate(args: argparse.Namespace) -> int:
         out.write_bytes(data)
     except OSError as e:
         raise InputError(f"cannot write: {e.strerror}", path=out, expected="a writable file path for --out") from None
-    _say(f"calibration sheet: {out} (print it duplex, then see docs/home-printing.md)")
+    shown = out.relative_to(root) if not args.out and out.is_relative_to(root) else out  # relative, as every path pnpgen prints
+    _say(f"calibration sheet: {shown} (print it duplex, then see docs/home-printing.md)")
     return 0
 
 

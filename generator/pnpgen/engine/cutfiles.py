@@ -84,10 +84,14 @@ def _dxf(sheet: CutSheet, doc, mm: int) -> bytes:
     doc.header["$INSUNITS"] = mm
     doc.header["$MEASUREMENT"] = 1  # metric
     w, h = sheet.paper_mm
+    msp = doc.modelspace()
+    # The paper as the drawing's extents and limits. ezdxf writes the header's from the
+    # modelspace's on saving, except an extent at (0, 0, 0), which it keeps from the header.
     doc.header["$EXTMIN"] = (0.0, 0.0, 0.0)
     doc.header["$EXTMAX"] = (w, h, 0.0)
+    msp.dxf.extmin, msp.dxf.extmax = (0.0, 0.0, 0.0), (w, h, 0.0)
+    msp.dxf.limmin, msp.dxf.limmax = (0.0, 0.0), (w, h)
     doc.layers.add("CUT", color=1)
-    msp = doc.modelspace()
     for path in sheet.paths:
         msp.add_lwpolyline(_vertices(path, h), format="xyb", close=True, dxfattribs={"layer": "CUT"})
     buf = io.StringIO()

@@ -60,19 +60,21 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
 
 
 def _checks(kind: str, value: float, box: tuple, trim: tuple, s: LintSettings) -> list[tuple[str, float]]:
+    """Each figure is compared as the line shows it (sizes to 0.1 pt, strokes to 0.01 pt, distances
+    to 0.1 mm): a 7 pt text converted to mm and back is not "7.0 pt, smaller than 7 pt"."""
     out = []
     x0, y0, x1, y1 = box
     inward = min(x0 - trim[0], y0 - trim[1], trim[2] - x1, trim[3] - y1) * MM_PER_PT
     if kind == "stroke":
-        if s.min_stroke_pt is not None and value < s.min_stroke_pt - EPS:
+        if s.min_stroke_pt is not None and round(value, 2) < s.min_stroke_pt - EPS:
             out.append(("thin-stroke", value))
-        if s.safe_mm is not None and s.thin_stroke_pt is not None and value < s.thin_stroke_pt - EPS \
-                and 0 <= inward < s.safe_mm - EPS:
+        if s.safe_mm is not None and s.thin_stroke_pt is not None and round(value, 2) < s.thin_stroke_pt - EPS \
+                and 0 <= round(inward, 1) < s.safe_mm - EPS:
             out.append(("stroke-in-safe-zone", inward))
     else:
-        if s.min_text_pt is not None and value < s.min_text_pt - EPS:
+        if s.min_text_pt is not None and round(value, 1) < s.min_text_pt - EPS:
             out.append(("small-text", value))
-        if s.safe_mm is not None and inward < s.safe_mm - EPS:
+        if s.safe_mm is not None and round(inward, 1) < s.safe_mm - EPS:
             out.append(("text-in-safe-zone", inward))
     return out
 

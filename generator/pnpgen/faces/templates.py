@@ -252,6 +252,14 @@ def _words(e: BaseException) -> str:
     return said or "the template stopped here"
 
 
+class NamedPrefixLoader(jinja2.PrefixLoader):
+    """Jinja's PrefixLoader, but its templates keep their whole name (``common/macros.svg.j2``,
+    ``@layout/<deck>/front``): Jinja's own names them by what follows the prefix, so their lines
+    were named ``templates/macros.svg.j2:N`` in the print lint, a file that is not there."""
+
+    load = jinja2.BaseLoader.load  # the source through get_source (prefix resolved), the name whole
+
+
 class WorkspaceLoader(jinja2.FileSystemLoader):
     """Templates, includes and imports from templates/ only: Jinja refuses '..' in a name, and
     this refuses a file that a symlink leads out of the folder (an error, so the built-in
@@ -412,9 +420,9 @@ class Renderer:
         self.env = FaceEnvironment(
             # The workspace's templates/ first, so its own common/<file> replaces a built-in one.
             loader=jinja2.ChoiceLoader([
-                jinja2.PrefixLoader({layouts.PREFIX: jinja2.FunctionLoader(self._layout_source)}),
+                NamedPrefixLoader({layouts.PREFIX: jinja2.FunctionLoader(self._layout_source)}),
                 WorkspaceLoader(templates),
-                jinja2.PrefixLoader({"common": jinja2.FileSystemLoader(str(builtin.FOLDER / "common"))}),
+                NamedPrefixLoader({"common": jinja2.FileSystemLoader(str(builtin.FOLDER / "common"))}),
             ]),
             bytecode_cache=compiled if compiled is not None else CompiledTemplates(),
             extensions=[LoopBudget, SourceLines],

@@ -1,0 +1,175 @@
+"""A designer's pass over docs/home-printing.md and the new parts of docs/data-format.md: their
+YAML examples (printers.yaml, sheets/my-stock.yaml, the full sheet-layout listing, game.yaml's
+printer:/ink:/lint: lines) copied literally into a fresh workspace build and place the pieces where
+the docs say, read back from the PDF in mm; check --printer's advice for a deck on card stock
+names the stock, not the paper."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from conftest import DECK_YAML, REPO, make_workspace, run
+from homeprint.test_printer import placements
+from pdfprobe import texts
+
+FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
+HOME = (REPO / "docs" / "home-printing.md").read_text(encoding="utf-8")
+FORMAT = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+
+
+def _block(doc: str, first_line_starts: str) -> str:
+    """The one code block of ``doc`` whose first line starts so."""
+    found = [body for _, body in FENCE.findall(doc) if body.startswith(first_line_starts)]
+    assert len(found) == 1, first_line_starts
+    return found[0]
+
+
+def _deck(head: str, n: int) -> str:
+    return head + "".join(f"  - {{name: 札{i}, text: 本文{i}}}\n" for i in range(1, n + 1))
+
+
+def _centres(boxes):
+    return sorted(((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in boxes)
+
+
+def _flat(points) -> list[float]:
+    return [v for point in sorted(points) for v in point]
+
+
+def test_home_printing_own_stock_example_builds_as_written(tmp_path):
+    """home-printing.md's sheets/my-stock.yaml (poker-3x3-a4 moved to 11 mm / 17 mm), then
+    ``pnpgen build --sheet my-stock`` as the page says: the cards' centres in the moved slots."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML, 11))
+    (ws / "sheets").mkdir()
+    (ws / "sheets" / "my-stock.yaml").write_text(_block(HOME, "# sheets/my-stock.yaml"), encoding="utf-8")
+    out = tmp_path / "out"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "my-stock", "--out", str(out)) == 0
+    pages = placements(out / "test" / "cards.pdf")
+    assert [len(p) for p in pages] == [9, 9, 2, 2]
+    want = [(11 + 31.5 + c * 63, 17 + 44 + r * 88) for r in range(3) for c in range(3)]
+    assert _flat(_centres(pages[0])) == pytest.approx(_flat(want), abs=0.002)
+    assert all("my-stock" in t for t in texts(out / "test" / "cards.pdf"))
+
+
+def test_data_format_sheet_listing_builds_as_written(tmp_path):
+    """data-format.md's full sheets/ listing (extends a-one-51002, every key written): portrait
+    meishi cards turned into its ten 91×55 slots; the slug gives the file name, the manifest the
+    layout's name:, as the listing's comment says."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML.replace("format: poker", "format: meishi"), 10))
+    (ws / "sheets").mkdir()
+    listing = _block(FORMAT, "# sheets/my-stock.yaml — every key")
+    (ws / "sheets" / "multi.yaml").write_text(listing, encoding="utf-8")
+    out = tmp_path / "out"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "multi", "--out", str(out)) == 0
+    pages = placements(out / "test" / "cards.pdf")
+    assert [len(p) for p in pages] == [10, 10]
+    want = [(14 + 45.5 + c * 91, 11 + 27.5 + r * 55) for r in range(5) for c in range(2)]
+    assert _flat(_centres(pages[0])) == pytest.approx(_flat(want), abs=0.002)
+    assert all(" multi " in t for t in texts(out / "test" / "cards.pdf")[:1])
+    deck = json.loads((out / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+    assert deck["sheet_layout"]["name"] == "マルチカード 名刺 10面" and deck["layout"] == "sheet multi"
+
+
+def test_game_yaml_printer_ink_lint_lines_work_uncommented(tmp_path, capsys):
+    """The game.yaml listing's optional printer:, ink: and lint: lines, uncommented as written,
+    with home-printing.md's printers.yaml: check passes and names the profile's bleed problem
+    for a deck on the abutting poker-3x3-a4 stock in the stock's words (its slots, not the paper)."""
+    game_lines = [line[2:] for line in _block(FORMAT, "# data/<slug>/game.yaml").splitlines()
+                  if re.match(r"# (printer|ink|lint): ", line)]
+    assert len(game_lines) == 3
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML.replace("format: poker", "format: poker\nsheet: poker-3x3-a4"), 9))
+    game = ws / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "\n".join(game_lines) + "\n", encoding="utf-8")
+    (ws / "printers.yaml").write_text(_block(HOME, "# printers.yaml"), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines() if "bleed" in line]
+    assert lines == ["warning: deck 'cards': its home sheets give 0.0 mm of bleed, below the 1.7 mm the back offset "
+                     "of printer 'home-laser' needs (the larger offset + 0.5 mm): the slots of sheet layout "
+                     "'poker-3x3-a4' leave no room for more, so backs may show white edges (a printer that shifts "
+                     "less, or 'sheet: grid' for this deck)"]
+    out = tmp_path / "out"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--ink", "saver", "--out", str(out)) == 0
+    manifest = json.loads((out / "test" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["printer"]["name"] == "home-laser"
+    assert manifest["ink"]["mode"] == "saver"
+    assert (out / "test" / "ink-saver" / "cards.pdf").is_file()
+
+
+def test_the_dxf_extents_are_the_paper(tmp_path):
+    """home-printing.md: "the DXF's extents are the paper, $EXTMIN/$EXTMAX" (the way to place the
+    paths in Studio when it moves them), and its limits too."""
+    import ezdxf
+
+    from pnpgen.engine.cutfiles import cut_dxf
+    from pnpgen.impose.cutter import CutSheet
+
+    sheet = CutSheet((210.0, 297.0), ())
+    (tmp_path / "s.dxf").write_bytes(cut_dxf(sheet))
+    doc = ezdxf.readfile(tmp_path / "s.dxf")
+    assert tuple(doc.header["$EXTMIN"]) == (0.0, 0.0, 0.0)
+    assert tuple(doc.header["$EXTMAX"]) == (210.0, 297.0, 0.0)
+    assert tuple(doc.header["$LIMMIN"]) == (0.0, 0.0) and tuple(doc.header["$LIMMAX"]) == (210.0, 297.0)
+
+
+def test_a_draft_file_line_naming_a_deleted_draft_stops_no_rulebook_too(tmp_path, capsys):
+    """data-format.md: a ``draft_file:`` naming a file that is not there stops the build even with
+    --no-rulebook (the typo guard), naming the line; without the line, --no-rulebook builds."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML, 2))
+    game = ws / "data" / "test" / "game.yaml"
+    plain = game.read_text(encoding="utf-8")
+    game.write_text(plain + "draft_file: draft.txt\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "out")) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("pnpgen: error: data/test/game.yaml:") and "draft_file: 'draft.txt'" in err[0]
+    game.write_text(plain, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "out")) == 0
+
+
+LINT_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% import "common/macros.svg.j2" as m with context %}
+{% block art %}
+{{ m.frame("#ffffff", "#000000", width=0.05) }}
+{{ textbox(piece.name, 10, 45, w - 20, 5, size=7, min_size=7, align="center") }}
+{% endblock %}
+"""
+
+
+def test_the_lint_names_built_in_macros_and_layouts_as_the_docs_say(tmp_path, capsys):
+    """data-format.md: a tag in a built-in macro is named ``pnpgen's common/macros.svg.j2:N``, a
+    deck drawn by a built-in layout ``the built-in layout of deck '<id>' (front), line N`` (not a
+    templates/ file that is not there); a 7 pt text is not smaller than ``min_text: 7pt``."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML, 2), front=LINT_FRONT)
+    game = ws / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "lint: {min_text: 7pt}\n", encoding="utf-8")
+    (ws / "data" / "test" / "decks" / "spells.yaml").write_text(
+        "name: 呪文\nlayout: card-poker\npieces:\n  - {title: 火球, flavour: 燃えよ。}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    lines = [line.strip().removeprefix("warning: ") for line in capsys.readouterr().out.splitlines() if "print lint" in line]
+    assert lines == ["pnpgen's common/macros.svg.j2:10: print lint: deck 'cards' piece 1 (札1) and 1 more: stroke 0.14 pt, "
+                     "thinner than 0.25 pt (a printer may drop it)"]
+    game.write_text(game.read_text(encoding="utf-8").replace("min_text: 7pt", "min_text: 8pt"), encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0
+    lines = [line.strip().removeprefix("warning: ") for line in capsys.readouterr().out.splitlines() if "print lint" in line]
+    assert "templates/test/card-front.svg.j2:5: print lint: deck 'cards' piece 1 (札1) and 1 more: text 「札1」 7.0 pt, " \
+           "smaller than 8 pt" in lines
+    assert any(line.startswith("the built-in layout of deck 'spells' (front), line ") and "「燃えよ。」 7.5 pt" in line
+               for line in lines), lines
+    assert not any(line.startswith("templates/") and "card-front" not in line for line in lines), lines
+
+
+
+def test_calibrate_names_its_file_relative_to_the_workspace(tmp_path, capsys):
+    """home-printing.md: ``pnpgen calibrate`` writes build/calibration-<paper>-<duplex>.pdf in the
+    workspace; it says so by the workspace-relative path, as every path pnpgen prints."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML, 1))
+    capsys.readouterr()
+    assert run(ws / "data", "calibrate", "--paper", "letter", "--duplex", "short") == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith("calibration sheet: build/calibration-letter-short.pdf ")
+    assert (ws / "build" / "calibration-letter-short.pdf").is_file()
