@@ -7,10 +7,10 @@ inside) one limit, built cold by a whole `pnpgen build` process.
 Prints, per case: wall seconds, CPU seconds (user + system, workers included), peak RSS of the
 largest process, exit status, and whether the promise holds. Cases:
 
-- copies: two decks of one card each at 10,000 copies (the per-deck and per-game copy limits).
+- copies: two decks of one card at 7,500 copies each (the per-game copy limit, 15,000).
 - distinct: one deck of 10,000 distinct text cards (the spreadsheet row limit), count 1 each.
 - tiled: a 2000×2000 mm board (the size limit) tiled across A4 pages, copies up to the tiled
-  page limit (108 A4 tiles a copy: 18 copies, 1,944 pages).
+  page limit (108 A4 tiles a copy: 11 copies, 1,188 pages).
 - sheet: the distinct deck read from a CSV of 10,000 rows instead of YAML.
 """
 
@@ -36,7 +36,7 @@ GAME = "title: 限界\ndraft: 1\nplayers: 2\ndate: 2026-12-01\n"
 def copies(ws: Path) -> None:
     for deck in ("a", "b"):
         (ws / "data/limits/decks" / f"{deck}.yaml").write_text(
-            f"name: 山{deck}\nlayout: card-poker\npieces:\n  - {{title: 同じ札, text: カードを1枚引く。, count: 10000}}\n",
+            f"name: 山{deck}\nlayout: card-poker\npieces:\n  - {{title: 同じ札, text: カードを1枚引く。, count: 7500}}\n",
             encoding="utf-8")
 
 
@@ -52,12 +52,12 @@ def distinct(ws: Path) -> None:
 def sheet(ws: Path) -> None:
     rows = "".join(f"{t},{x},1\n" for t, x in _distinct_rows(10_000))
     (ws / "data/limits/decks/many.csv").write_text("title,text,count\n" + rows, encoding="utf-8")
-    (ws / "data/limits/decks/many.yaml").write_text("name: 札\nlayout: card-poker\npieces: many.csv\n", encoding="utf-8")
+    (ws / "data/limits/decks/many.yaml").write_text("name: 札\nlayout: card-poker\npieces: {file: many.csv}\n", encoding="utf-8")
 
 
 def tiled(ws: Path) -> None:
     (ws / "data/limits/decks/board.yaml").write_text(
-        "name: 盤\nlayout: board\nsize: [2000, 2000]\npieces:\n  - {title: 大きな盤, count: 18}\n", encoding="utf-8")
+        "name: 盤\nlayout: board\nsize: [2000, 2000]\npieces:\n  - {title: 大きな盤, count: 11}\n", encoding="utf-8")
 
 
 CASES = {"copies": copies, "distinct": distinct, "sheet": sheet, "tiled": tiled}

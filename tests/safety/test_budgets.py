@@ -44,7 +44,7 @@ pieces:
     (ws / "data/test/decks/board.yaml").write_text(board, encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "pages of tiled boards" in err and "2,000" in err
+    assert err.count("\n") == 1 and "pages of tiled boards" in err and "1,200" in err
 
 
 def test_raster_pixels_of_an_export_are_bounded_before_drawing(tmp_path, capsys):

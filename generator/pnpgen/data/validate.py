@@ -25,7 +25,7 @@ from pnpgen.units import MM_PER_UNIT
 SIZE_MM = (1.0, 2000.0)  # a piece's trim size (each side, or the one size of a circle/hex)
 COUNT = (0, 10_000)  # copies of a piece; 0 keeps the piece in the data and prints none
 SOURCED_COUNT = (1, 10_000)
-GAME_COPIES = 20_000  # copies of every deck of a game together: each is a page of its shop file, or two
+GAME_COPIES = 15_000  # measured (bench/limits.py): 15,000 copies build in under 30 s; copies of every deck of a game together: each is a page of its shop file, or two
 BLEED_MM = (0.0, 10.0)
 MARGIN_MM = (0.0, 50.0)
 CREEP_MM = (0.0, 2.0)
