@@ -30,7 +30,8 @@ from typing import Any
 
 import pnpgen
 from pnpgen import resources
-from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, TMP_SUFFIX
+from pnpgen.atomic import store
+from pnpgen.engine.output import LOCK_NAME, MARKER_NAME
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, Stored
 
@@ -229,7 +230,7 @@ class Cache:
         removes; an interrupted write leaves a temporary file the next build removes. False when
         it cannot be written here (the build's own write then says why, or writes it), or when
         the output folder is not yet one (its first build writes everything with its marker)."""
-        return self.marked() and store_now(path, data)
+        return self.marked() and store(path, data)
 
     def marked(self) -> bool:
         """Is the cache's folder already an output folder (its marker or lock written)?"""
@@ -317,23 +318,6 @@ class Cache:
             except OSError:
                 pass
         return n
-
-
-def store_now(path: Path, data: bytes) -> bool:
-    """``data`` written to ``path`` atomically (through a temporary file beside it); False when
-    the folder cannot take it."""
-    tmp = path.with_name(path.name + TMP_SUFFIX)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-        return True
-    except OSError:
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
-        return False
 
 
 def _same(path: Path, digest: str) -> bool:

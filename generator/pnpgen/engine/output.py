@@ -18,10 +18,10 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
+from pnpgen.atomic import TMP_SUFFIX
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile
 
-TMP_SUFFIX = ".pnpgen-tmp"
 LOCK_NAME = ".pnpgen.lock"
 MARKER_NAME = ".pnpgen-output"  # in every output folder pnpgen writes: its files are pnpgen's to replace
 MARKER_TEXT = (b"This folder is written by pnpgen (build and export output). pnpgen replaces and removes\n"

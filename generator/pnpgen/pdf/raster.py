@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
 import re
 import struct
 from collections.abc import Mapping
@@ -26,10 +25,10 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
+from pnpgen.atomic import store
 from pnpgen.pdf.assemble import Stored, token
 from pnpgen.svg.artwork import Art
 
-TMP_SUFFIX = ".pnpgen-tmp"  # a file a killed build left half-written (engine/output.py removes them)
 STREAM_FORMAT = 2  # how an entry of the cache folder is laid out; a change makes old entries unused
 MEMO_BUDGET = 256 * 2**20  # stream bytes an ImageStreams keeps in memory (the least recently used go first)
 
@@ -224,8 +223,8 @@ class ImageStreams:
             if stream is None:
                 stream = make_stream(data)
                 self.made += 1
-                if self.folder is not None and not (self.store_now and self._store(self.path(key), stream.content)
-                                                    and self._store(self.path(key, "json"), self._header(key, stream))):
+                if self.folder is not None and not (self.store_now and store(self.path(key), stream.content)
+                                                    and store(self.path(key, "json"), self._header(key, stream))):
                     self.new[self.path(key, "json")] = self._header(key, stream)  # written with the build's files
                     self.new[self.path(key)] = stream.content
             part: bytes | Stored = stream.content
@@ -236,22 +235,6 @@ class ImageStreams:
         if self.folder is not None:
             self.used.update((self.path(key), self.path(key, "json")))
         return placed
-
-    @staticmethod
-    def _store(path: Path, data: bytes) -> bool:
-        """``data`` written to ``path`` atomically; False when the folder cannot take it."""
-        tmp = path.with_name(path.name + TMP_SUFFIX)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_bytes(data)
-            os.replace(tmp, path)
-            return True
-        except OSError:
-            try:
-                tmp.unlink(missing_ok=True)
-            except OSError:
-                pass
-            return False
 
     def path(self, key: str, part: str = "bin") -> Path:
         """An entry's files: ``bin`` the stream itself, ``json`` its header (name, size, colour
