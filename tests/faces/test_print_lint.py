@@ -51,6 +51,22 @@ def test_lint_figures_from_game_yaml(tmp_path, capsys):
     assert _lint(capsys, off) == (0, EXPECTED[2:])
 
 
+def test_a_deck_files_lint_replaces_the_games_figures_for_that_deck(tmp_path, capsys):
+    """A deck file's ``lint:`` changes only the figures it names, for that deck only: a design
+    that means to reach the edge says so once, and the game's figures hold for every other deck."""
+    ws = make_workspace(tmp_path / "ws", front=FRONT, game=GAME_YAML + "lint: {min_text: 4pt}\n")
+    deck = ws / "data/test/decks/cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("front:", "lint: {safe: 0.5mm}\nfront:", 1), encoding="utf-8")
+    assert _lint(capsys, ws) == (0, EXPECTED[:1])  # min_text from the game (4 pt), safe from the deck
+    deck.write_text(deck.read_text(encoding="utf-8").replace("lint: {safe: 0.5mm}", "lint: false", 1), encoding="utf-8")
+    assert _lint(capsys, ws) == (0, [])
+    deck.write_text(deck.read_text(encoding="utf-8").replace("lint: false", "lint: {safe: wide}", 1), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "data/test/decks/cards.yaml:" in err and "safe" in err
+
+
 def test_bad_lint_figure_is_one_line_naming_game_yaml(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws", game=GAME_YAML + "lint: {min_text: big}\n")
     capsys.readouterr()
@@ -59,14 +75,7 @@ def test_bad_lint_figure_is_one_line_naming_game_yaml(tmp_path, capsys):
     assert len(err.splitlines()) == 1 and "data/test/game.yaml:8:18" in err and "min_text" in err and "pt" in err
 
 
-SHIPPED = [  # the only findings left in the shipped games: the 12 mm cargo cubes, by design (see the template)
-    "templates/asian-delivery/cargo-front.svg.j2:15: print lint: deck 'cargo' piece 1 (梅) and 2 more: text 「梅」 2.5 mm "
-    "from the trim, inside the 3 mm safe zone (a drifted cut may take it)",
-    "templates/asian-delivery/cargo-front.svg.j2:16: print lint: deck 'cargo' piece 1 (梅) and 2 more: text 「Ｎ」 1.7 mm "
-    "from the trim, inside the 3 mm safe zone (a drifted cut may take it)",
-    "templates/asian-delivery/cargo-front.svg.j2:17: print lint: deck 'cargo' piece 1 (梅) and 2 more: stroke thinner than "
-    "0.5 pt 2.4 mm from the trim, inside the 3 mm safe zone (a drifted cut shows it uneven)",
-]
+SHIPPED: list[str] = []  # the 12 mm cargo cubes reach the edge by design: their deck file's lint: {safe: 1.5mm}
 
 
 def test_shipped_games_lint(built):

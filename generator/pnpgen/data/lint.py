@@ -1,4 +1,4 @@
-"""The print lint's figures: game.yaml ``lint:``, each setting declared once here with its unit,
+"""The print lint's figures: game.yaml ``lint:`` (and a deck file's, over its game's), each setting declared once here with its unit,
 default and range (docs/data-format.md lists them from this table).
 
 ```yaml
@@ -60,17 +60,20 @@ def setting(value: Any, key: str) -> float | None:
         raise v.Invalid(e.message, f"{lo:g} to {hi:g} {unit} ({what}), or off") from None
 
 
-def settings(data: Any, place: Callable[[tuple, Callable[..., Any], Any, str], Any] | None = None) -> LintSettings:
-    """``lint:`` read into settings. ``place(keypath, parse, value, key)`` runs each parse so that
-    its complaint names the file:line (data/load.py); ``v.Invalid`` without it."""
+def settings(data: Any, place: Callable[[tuple, Callable[..., Any], Any, str], Any] | None = None,
+             base: LintSettings | None = None) -> LintSettings:
+    """``lint:`` read into settings, each one given replacing that one of ``base`` (a deck file's
+    ``lint:`` over its game's). ``place(keypath, parse, value, key)`` runs each parse so that its
+    complaint names the file:line (data/load.py); ``v.Invalid`` without it."""
     place = place or (lambda keypath, parse, value, key: parse(value, key))
+    base = base if base is not None else LintSettings()
     if data is None or data is True:
-        return LintSettings()
+        return replace(base, on=True) if data is True else base
     if data is False:
-        return LintSettings(on=False)
+        return replace(base, on=False)
     if not isinstance(data, dict):
         place(("lint",), _not_a_mapping, data, "")
-    out = LintSettings()
+    out = replace(base, on=True)
     for key, value in data.items():
         place(("lint", key), _known, key, "")
         out = replace(out, **{SETTINGS[key][0]: place(("lint", key), setting, value, key)})

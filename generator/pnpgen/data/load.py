@@ -40,7 +40,7 @@ GAME_KEYS = {
 }
 DECK_KEYS = (
     "name", "kind", "format", "size", "shape", "corner_radius", "orientation", "points",
-    "front", "back", "fields", "defaults", "pieces", "options", "label", "layout", "sheet",
+    "front", "back", "fields", "defaults", "pieces", "options", "label", "layout", "sheet", "lint",
 )
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
 RESERVED_FIELDS = ("count", "n", "copy")  # templates read these as piece.count, piece.n, piece.copy
@@ -361,6 +361,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True) -> Deck:
     )
     if "sheet" in data:
         deck.sheet, deck.sheet_where = _sheet(ws, doc, data), doc.where(("sheet",))
+    if "lint" in data:  # the deck's own figures, over the game's (a design that means to reach the edge)
+        deck.lint = lint.settings(data["lint"], lambda keypath, parse, value, key: _parse(doc, keypath, parse, value, key),
+                                  base=game.options.get("lint"))
     if layout_raw is not None:
         deck.layout = layouts.finish(layout_raw, trim, shape, game.palette, sorted(game.text_fonts or game.fonts))
         deck.front = layout_template(deck.id, "front")

@@ -34,29 +34,29 @@ class _Finding:
     pieces: list[Piece] = field(default_factory=list)
     worst: float = 0.0
     text: str = ""
+    settings: LintSettings = field(default_factory=LintSettings)  # the figures it was found by (the deck's)
 
 
 def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Art], bleed_mm: float,
                settings: LintSettings, templates: Path) -> list[str]:
     """The lint's lines for ``faces`` (deck, piece, side, face key), in the order found."""
-    if not settings.on:
-        return []
     found: dict[tuple, _Finding] = {}
     bleed = bleed_mm / MM_PER_PT
     for deck, piece, side, key in faces:
         art = arts.get(key)
-        if art is None:
+        own = deck.lint if deck.lint is not None else settings  # a deck file's lint: over the game's
+        if art is None or not own.on:
             continue
         trim = (bleed, bleed, art.width_pt - bleed, art.height_pt - bleed)
         for kind, at, value, x0, y0, x1, y1, text in art.marks:
-            for what, measure in _checks(kind, value, (x0, y0, x1, y1), trim, settings):
+            for what, measure in _checks(kind, value, (x0, y0, x1, y1), trim, own):
                 f = found.setdefault((deck.id, at or f"{side} template", what),
-                                     _Finding(deck, at, what, worst=measure, text=text))
+                                     _Finding(deck, at, what, worst=measure, text=text, settings=own))
                 if piece not in f.pieces:
                     f.pieces.append(piece)
                 if measure < f.worst:
                     f.worst, f.text = measure, text
-    return [_line(f, settings, templates) for f in found.values()]
+    return [_line(f, f.settings, templates) for f in found.values()]
 
 
 def _checks(kind: str, value: float, box: tuple, trim: tuple, s: LintSettings) -> list[tuple[str, float]]:
