@@ -259,6 +259,17 @@ def slips(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[F
     return out
 
 
+def _piece_texts(game: Game):
+    """Every text printed on a piece (each field's value, each entry of a list field), with its
+    deck and piece: what the card checks read."""
+    for deck in game.decks:
+        for piece in deck.pieces:
+            for value in piece.values.values():
+                for item in value if isinstance(value, list) else [value]:
+                    if isinstance(item, str):
+                        yield deck, piece, item
+
+
 def card_terms(game: Game, text: str, lang: str) -> list[Finding]:
     """The 【terms】 printed on the pieces (any text of a deck's pieces) against the draft's: one
     spelt differently from a term of the book (a character apart), or one the book never uses.
@@ -266,21 +277,18 @@ def card_terms(game: Game, text: str, lang: str) -> list[Finding]:
     book = set(terms(text))
     seen: set[str] = set()
     out = []
-    for deck in game.decks:
-        for piece in deck.pieces:
-            for value in piece.values.values():
-                for item in value if isinstance(value, list) else [value]:
-                    for term in terms(item) if isinstance(item, str) else []:
-                        if term in book or term in seen:
-                            continue
-                        seen.add(term)
-                        near = sorted(b for b in book if _one_apart(b, term))
-                        said = dict(deck=deck.name, piece=piece.label, term=term, where=piece.where,
-                                    book_term=near[0] if near else "")
-                        key = "proof.card_term.spelt" if near else "proof.card_term.missing"
-                        out.append(Finding(msg("proof.kind.spelling" if near else "proof.kind.term", lang),
-                                           msg(f"{key}_book", lang, **said), msg(f"{key}_file", lang, **said),
-                                           (term,)))
+    for deck, piece, item in _piece_texts(game):
+        for term in terms(item):
+            if term in book or term in seen:
+                continue
+            seen.add(term)
+            near = sorted(b for b in book if _one_apart(b, term))
+            said = dict(deck=deck.name, piece=piece.label, term=term, where=piece.where,
+                        book_term=near[0] if near else "")
+            key = "proof.card_term.spelt" if near else "proof.card_term.missing"
+            out.append(Finding(msg("proof.kind.spelling" if near else "proof.kind.term", lang),
+                               msg(f"{key}_book", lang, **said), msg(f"{key}_file", lang, **said),
+                               (term,)))
     return out
 
 
@@ -318,22 +326,19 @@ def card_names(game: Game, rows: list[ComponentRow], lang: str) -> list[Finding]
     pages += "\n".join(d.name for d in game.decks)
     seen: set[str] = set()
     out = []
-    for deck in game.decks:
-        for piece in deck.pieces:
-            for value in piece.values.values():
-                for item in value if isinstance(value, list) else [value]:
-                    for name in _piece_names(item) if isinstance(item, str) else []:
-                        if name in seen or name in pages:
-                            continue
-                        seen.add(name)
-                        near = sorted(n for n in listed if len(n) > 2 and (_one_apart(n, name) or (
-                            abs(len(n) - len(name)) <= 1 and SequenceMatcher(None, n, name).ratio() >= 0.85)))
-                        said = dict(deck=deck.name, piece=piece.label, name=name, where=piece.where,
-                                    listed=near[0] if near else "")
-                        key = "proof.card_name.spelt" if near else "proof.card_name.missing"
-                        out.append(Finding(msg("proof.kind.spelling" if near else "proof.kind.term", lang),
-                                           msg(f"{key}_book", lang, **said), msg(f"{key}_file", lang, **said),
-                                           (name,)))
+    for deck, piece, item in _piece_texts(game):
+        for name in _piece_names(item):
+            if name in seen or name in pages:
+                continue
+            seen.add(name)
+            near = sorted(n for n in listed if len(n) > 2 and (_one_apart(n, name) or (
+                abs(len(n) - len(name)) <= 1 and SequenceMatcher(None, n, name).ratio() >= 0.85)))
+            said = dict(deck=deck.name, piece=piece.label, name=name, where=piece.where,
+                        listed=near[0] if near else "")
+            key = "proof.card_name.spelt" if near else "proof.card_name.missing"
+            out.append(Finding(msg("proof.kind.spelling" if near else "proof.kind.term", lang),
+                               msg(f"{key}_book", lang, **said), msg(f"{key}_file", lang, **said),
+                               (name,)))
     return out
 
 
