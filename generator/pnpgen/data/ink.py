@@ -20,6 +20,7 @@ SETTINGS: dict[str, tuple[str, str]] = {
     "art_keep": ("art_keep", "the share of its ink raster art keeps with saver-grey"),
 }
 HINT = "{" + ", ".join(f"{k}: a share such as 25%" for k in SETTINGS) + "}"
+_NOT_A_MAPPING, _KNOWN = v.section_checks("ink", SETTINGS, HINT)
 
 
 def share(value: Any, key: str) -> float:
@@ -35,18 +36,9 @@ def figures(data: Any, place: Callable[[tuple, Callable[..., Any], Any, str], An
     if data is None:
         return {}
     if not isinstance(data, dict):
-        place(("ink",), _not_a_mapping, data, "")
+        place(("ink",), _NOT_A_MAPPING, data, "")
     out = {}
     for key, value in data.items():
-        place(("ink", key), _known, key, "")
+        place(("ink", key), _KNOWN, key, "")
         out[SETTINGS[key][0]] = place(("ink", key), share, value, key)
     return out
-
-
-def _not_a_mapping(value: Any, _key: str) -> None:
-    raise v.Invalid(f"ink {v.show(value)} is not a mapping", HINT)
-
-
-def _known(key: Any, _unused: str) -> None:
-    if key not in SETTINGS:
-        raise v.Invalid(f"ink has an unknown key {v.show(key)}", HINT)

@@ -42,6 +42,7 @@ SETTINGS: dict[str, tuple[str, str, float, float, str]] = {
     "thin_stroke": ("thin_stroke_pt", "pt", 0.0, 20.0, "strokes thinner than this are named inside the safe zone"),
 }
 HINT = "false, or {" + ", ".join(f"{k}: …{u}" for k, (_, u, *_r) in SETTINGS.items()) + "}"
+_NOT_A_MAPPING, _KNOWN = v.section_checks("lint", SETTINGS, HINT)
 
 
 def setting(value: Any, key: str) -> float | None:
@@ -72,18 +73,9 @@ def settings(data: Any, place: Callable[[tuple, Callable[..., Any], Any, str], A
     if data is False:
         return replace(base, on=False)
     if not isinstance(data, dict):
-        place(("lint",), _not_a_mapping, data, "")
+        place(("lint",), _NOT_A_MAPPING, data, "")
     out = replace(base, on=True)
     for key, value in data.items():
-        place(("lint", key), _known, key, "")
+        place(("lint", key), _KNOWN, key, "")
         out = replace(out, **{SETTINGS[key][0]: place(("lint", key), setting, value, key)})
     return out
-
-
-def _not_a_mapping(value: Any, _key: str) -> None:
-    raise v.Invalid(f"lint {v.show(value)} is not a mapping", HINT)
-
-
-def _known(key: Any, _unused: str) -> None:
-    if key not in SETTINGS:
-        raise v.Invalid(f"lint has an unknown key {v.show(key)}", HINT)

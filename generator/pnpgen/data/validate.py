@@ -409,3 +409,17 @@ def _nearest_folder(path: Path, text: str, expected: str) -> Path:
     if not probe.is_dir():
         raise Invalid(f"{text} is below the file {probe}", expected)
     return probe
+
+
+def section_checks(section: str, keys: Any, hint: str) -> tuple[Any, Any]:
+    """The two complaints of a game.yaml section of named settings (``ink:``, ``lint:``): a value
+    that is not a mapping, and a key it does not have. Each is a parse for ``load._parse``'s
+    ``place`` (value, unused) that only raises, so the message names the file:line."""
+    def not_a_mapping(value: Any, _unused: str) -> None:
+        raise Invalid(f"{section} {show(value)} is not a mapping", hint)
+
+    def known(key: Any, _unused: str) -> None:
+        if key not in keys:
+            raise Invalid(f"{section} has an unknown key {show(key)}", hint)
+
+    return not_a_mapping, known
