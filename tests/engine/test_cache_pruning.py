@@ -64,12 +64,11 @@ def test_five_text_edits_leave_the_current_faces_and_equal_a_cold_build(tmp_path
     assert _outputs(out / "test") == _outputs(cold_out / "test")  # byte-identical PDFs, proof, csv
 
 
-def test_an_incremental_build_from_a_pruned_cache_equals_a_cold_build(tmp_path):
+def test_an_incremental_build_from_a_pruned_cache_equals_a_cold_build(built_workspace, tmp_path):
     """Pruned entries are really gone: a fresh edit back to an old text converts again and still
     writes the files a cold build writes."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = built_workspace  # built with --no-rulebook
     out = ws / "build"
-    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     _edit_text(ws, "本文カード2", "別の本文")
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     _edit_text(ws, "別の本文", "本文カード2")  # back to the first text, whose faces were pruned
@@ -113,12 +112,11 @@ def test_another_game_and_another_language_in_the_same_folder_keep_their_entries
     assert _outputs(out / "other") == _outputs(cold_out / "other")
 
 
-def test_a_failed_build_prunes_nothing(tmp_path, monkeypatch):
+def test_a_failed_build_prunes_nothing(built_workspace, monkeypatch):
     """A build stopped while its files are renamed (Ctrl-C) leaves the cache as it was, old
     entries included."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = built_workspace  # built with --no-rulebook
     out = ws / "build"
-    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     before = _entries(out)
     _edit_text(ws, "本文カード4", "改訂")
     import pnpgen.engine.output as output

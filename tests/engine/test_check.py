@@ -44,7 +44,7 @@ def test_a_face_that_does_not_convert_is_found_too(tmp_path, capsys):
     assert "card-back.svg.j2" in out and "names no element" in out
 
 
-def test_check_after_a_build_reuses_its_cache_and_still_finds_a_new_mistake(tmp_path, capsys, monkeypatch):
+def test_check_after_a_build_reuses_its_cache_and_still_finds_a_new_mistake(built_workspace, capsys, monkeypatch):
     """On a built workspace, faces rendered and converted by the last build (same inputs, same
     pnpgen) are not done again; an edited template is, and its mistake is found."""
     from pnpgen.engine import check
@@ -52,8 +52,7 @@ def test_check_after_a_build_reuses_its_cache_and_still_finds_a_new_mistake(tmp_
     converted: list[str] = []
     real = check.convert_face
     monkeypatch.setattr(check, "convert_face", lambda job: converted.append(job[1]) or real(job))
-    ws = make_workspace(tmp_path / "ws")
-    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    ws = built_workspace  # built with --no-rulebook
     before = {p: p.stat().st_mtime_ns for p in (ws / "build").rglob("*") if p.is_file()}
     assert run(ws, "check", "--game", "test") == 0
     assert converted == []  # all 22 faces known from the build

@@ -71,8 +71,8 @@ def test_count_change_rebuilds_exactly_the_deck_the_all_in_one_manifest_and_rule
     assert "changed: cards: 11 → 14 (+3 カード3)" in said
 
 
-def test_change_report_names_added_removed_and_edited_pieces(workspace):
-    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+def test_change_report_names_added_removed_and_edited_pieces(built_workspace):
+    workspace = built_workspace  # built with --no-rulebook
     deck = workspace / "data" / "test" / "decks" / "cards.yaml"
     text = deck.read_text(encoding="utf-8")
     text = text.replace("  - {name: カード11, text: 本文カード11}\n", "")
@@ -133,8 +133,8 @@ def test_copy_dependent_template_draws_one_face_per_copy(tmp_path):
     assert "カード130" in text and "カード11" in text
 
 
-def test_failure_mid_write_leaves_previous_files_and_no_temporary_file(workspace, monkeypatch):
-    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+def test_failure_mid_write_leaves_previous_files_and_no_temporary_file(built_workspace, monkeypatch):
+    workspace = built_workspace  # built with --no-rulebook
     out = workspace / "build" / "test"
     before = _snapshot(out)
     _set_count(workspace, "カード3", 5)
@@ -173,8 +173,8 @@ def _staged(root: Path) -> list[Path]:
     return sorted(staging.iterdir()) if staging.is_dir() else []
 
 
-def test_ctrl_c_before_the_commit_leaves_the_old_files_and_nothing_staged(workspace):
-    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+def test_ctrl_c_before_the_commit_leaves_the_old_files_and_nothing_staged(built_workspace):
+    workspace = built_workspace  # built with --no-rulebook
     root = workspace / "build"
     out = root / "test"
     before = _snapshot(out)
@@ -188,8 +188,8 @@ def test_ctrl_c_before_the_commit_leaves_the_old_files_and_nothing_staged(worksp
     assert _staged(root) == [] and not (root / transaction.JOURNAL).exists()
 
 
-def test_killed_build_leaves_old_files_and_the_next_build_clears_what_it_staged(workspace):
-    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+def test_killed_build_leaves_old_files_and_the_next_build_clears_what_it_staged(built_workspace):
+    workspace = built_workspace  # built with --no-rulebook
     root = workspace / "build"
     out = root / "test"
     before = _snapshot(out)
@@ -209,8 +209,8 @@ def test_killed_build_leaves_old_files_and_the_next_build_clears_what_it_staged(
     assert _snapshot(out)["cards.pdf"][0] != before["cards.pdf"][0]  # and this build wrote the new count
 
 
-def test_altered_cache_entries_are_detected_and_rebuilt(workspace, capsys):
-    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+def test_altered_cache_entries_are_detected_and_rebuilt(built_workspace, capsys):
+    workspace = built_workspace  # built with --no-rulebook
     out = workspace / "build" / "test"
     good = _snapshot(out)
     cache = workspace / "build" / ".cache"
@@ -270,8 +270,8 @@ def test_watch_survives_a_broken_save_and_rebuilds_after_the_fix(workspace):
     assert "直したカード" in text
 
 
-def test_home_sheets_slug_is_inside_the_printable_area_with_scale_bars_and_stamp(workspace):
-    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
+def test_home_sheets_slug_is_inside_the_printable_area_with_scale_bars_and_stamp(built_workspace):
+    workspace = built_workspace  # built with --no-rulebook
     from pdfprobe import stroked_lines, text_positions
 
     reader = PdfReader(workspace / "build" / "test" / "cards.pdf")
@@ -319,9 +319,10 @@ def test_a_fresh_process_rebuilds_from_the_cache(workspace):
     assert text.count("本文カード2") == 3
 
 
-def test_incremental_builds_equal_cold_builds_after_every_kind_of_edit(workspace, tmp_path):
+def test_incremental_builds_equal_cold_builds_after_every_kind_of_edit(built_workspace, tmp_path):
     """Whatever the designer edits, what the cache reuses never shows: after each edit the
     incremental build writes the same files as a build from nothing."""
+    workspace = built_workspace  # built with --no-rulebook
     game = workspace / "data" / "test" / "game.yaml"
     front = workspace / "templates" / "test" / "card-front.svg.j2"
     edits = [
@@ -330,7 +331,6 @@ def test_incremental_builds_equal_cold_builds_after_every_kind_of_edit(workspace
         lambda: front.write_text(front.read_text(encoding="utf-8").replace("size=9,", "size=8,"), encoding="utf-8"),
         lambda: game.write_text(game.read_text(encoding="utf-8").replace("draft: 3", "draft: 4"), encoding="utf-8"),
     ]
-    assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
     for n, edit in enumerate(edits):
         edit()
         assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0

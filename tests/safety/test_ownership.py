@@ -78,10 +78,9 @@ def _poison(state_file: Path, files: dict[str, str]) -> None:
     state_file.write_bytes(json.dumps(outer, ensure_ascii=False, sort_keys=True).encode())
 
 
-def test_a_poisoned_cache_record_deletes_nothing_outside_the_cache(tmp_path):
-    ws = make_workspace(tmp_path / "ws")
+def test_a_poisoned_cache_record_deletes_nothing_outside_the_cache(built_workspace, tmp_path):
+    ws = built_workspace  # built as _build builds
     out = ws / "build"
-    _build(ws)
     victim = tmp_path / "victim.txt"
     victim.write_text("keep me")
     _poison(out / ".cache" / "test.json", {"../../data/test/game.yaml": "0" * 64, str(victim): "0" * 64,
@@ -106,10 +105,9 @@ def test_a_record_naming_a_file_it_wrote_is_still_pruned(tmp_path):
     assert not (ws / "build/test/more.pdf").exists() and (ws / "build/test/cards.pdf").is_file()
 
 
-def test_pruning_removes_only_entries_named_as_pnpgen_names_them(tmp_path):
-    ws = make_workspace(tmp_path / "ws")
+def test_pruning_removes_only_entries_named_as_pnpgen_names_them(built_workspace, tmp_path):
+    ws = built_workspace  # built as _build builds
     out = ws / "build"
-    _build(ws)
     stale = out / ".cache" / "readings" / ("ab" * 16 + ".json")
     stale.parent.mkdir(exist_ok=True)
     stale.write_text("{}")
@@ -125,10 +123,9 @@ def test_pruning_removes_only_entries_named_as_pnpgen_names_them(tmp_path):
     assert foreign.read_text() == "someone's notes" and other.read_bytes() == b"x"
 
 
-def test_a_link_in_the_cache_is_refused_and_its_target_keeps_its_files(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+def test_a_link_in_the_cache_is_refused_and_its_target_keeps_its_files(built_workspace, tmp_path, capsys):
+    ws = built_workspace  # built as _build builds
     out = ws / "build"
-    _build(ws)
     elsewhere = tmp_path / "photos"
     elsewhere.mkdir()
     (elsewhere / "holiday.jpg").write_bytes(b"jpeg")
