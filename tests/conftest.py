@@ -165,6 +165,40 @@ def run(root: Path, *args: str, monkeypatch=None) -> int:
         os.chdir(old)
 
 
+def forked_cli(root: Path, *args: str, timeout: float = 60) -> tuple[int, str]:
+    """Run the CLI inside ``root`` in a child forked from this process (no interpreter start, no
+    imports: pnpgen is loaded here already), for a test that must survive what the run might do
+    to its process (take all its memory, never end); (exit status, stderr). Killed after
+    ``timeout`` seconds, only a guard against a hang: its status is then -9."""
+    handle, name = tempfile.mkstemp(prefix="pnpgen-stderr-")
+    os.close(handle)
+    err = Path(name)
+    pid = os.fork()
+    if pid == 0:  # the child: never back into pytest
+        code = 1
+        try:
+            os.chdir(root)
+            sys.stdout = open(os.devnull, "w", encoding="utf-8")
+            sys.stderr = open(err, "w", encoding="utf-8")
+            code = main(list(args))
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else 1
+        finally:
+            sys.stderr.flush()
+            os._exit(code)
+    deadline = time.monotonic() + timeout
+    while (done := os.waitpid(pid, os.WNOHANG))[0] == 0:
+        if time.monotonic() > deadline:
+            os.kill(pid, 9)
+            done = os.waitpid(pid, 0)
+            break
+        time.sleep(0.01)
+    try:
+        return os.waitstatus_to_exitcode(done[1]), err.read_text(encoding="utf-8")
+    finally:
+        err.unlink()
+
+
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
     """The test workspace without a draft: its builds make no rulebook."""

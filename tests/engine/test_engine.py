@@ -229,43 +229,44 @@ def test_altered_cache_entries_are_detected_and_rebuilt(built_workspace, capsys)
     assert "test: up to date" in capsys.readouterr().out
 
 
-def test_watch_survives_a_broken_save_and_rebuilds_after_the_fix(workspace):
-    import queue
+def test_watch_survives_a_broken_save_and_rebuilds_after_the_fix(workspace, monkeypatch, capsys):
+    """``pnpgen watch`` in this process (its saves made as each build ends; the watcher runs
+    before the first build starts): a broken save is one error line, the last good files stay,
+    the fix is built, and the watcher ends normally after its three builds."""
     import threading
 
-    env = child_env()
-    proc = subprocess.Popen([sys.executable, "-m", "pnpgen", "watch", "--game", "test", "--no-rulebook",
-                             "--max-builds", "3", "--jobs", "1"], cwd=workspace, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(ln) for ln in proc.stdout], daemon=True).start()
+    from pnpgen import commands
+
     deck = workspace / "data" / "test" / "decks" / "cards.yaml"
     good = deck.read_text(encoding="utf-8")
-    seen: list[str] = []
+    real = commands.build
+    codes: list[int | None] = []
+    kept: list[bool] = []
 
-    def wait_for(text: str, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                line = lines.get(timeout=0.5)
-            except queue.Empty:
-                continue
-            seen.append(line)
-            if text in line:
-                return
-        raise AssertionError(f"never saw {text!r}: {''.join(seen)}")
+    def build_then_save(ws, args, warm=None):
+        code = None
+        try:
+            code = real(ws, args, warm)
+            return code
+        finally:
+            codes.append(code)
+            if len(codes) == 1:  # the designer saves a broken deck
+                deck.write_text(good + "  - {name: [broken\n", encoding="utf-8")
+            elif len(codes) == 2:  # …sees the error, and fixes it
+                kept.append((workspace / "build" / "test" / "cards.pdf").is_file())
+                deck.write_text(good.replace("カード1,", "直したカード,"), encoding="utf-8")
 
-    try:
-        wait_for("watching")
-        deck.write_text(good + "  - {name: [broken\n", encoding="utf-8")
-        wait_for("pnpgen: error: ")
-        assert (workspace / "build" / "test" / "cards.pdf").is_file()  # the last good files stay
-        deck.write_text(good.replace("カード1,", "直したカード,"), encoding="utf-8")
-        wait_for("files in")
-        assert proc.wait(timeout=60) == 0
-    finally:
-        proc.kill()
-    assert not any("Traceback" in ln for ln in seen)
+    monkeypatch.setattr(commands, "build", build_then_save)
+    done: list[int] = []
+    watcher = threading.Thread(target=lambda: done.append(run(
+        workspace, "watch", "--game", "test", "--no-rulebook", "--max-builds", "3", "--jobs", "1")), daemon=True)
+    watcher.start()
+    watcher.join(120)  # a watcher that missed a save would wait for another one for ever
+    said = capsys.readouterr()
+    assert done == [0], said
+    assert len(codes) == 3 and codes[0] == codes[2] == 0 and codes[1] != 0, codes
+    assert kept == [True]  # the last good files stayed through the broken save
+    assert "pnpgen: error: " in said.out + said.err and "Traceback" not in said.out + said.err
     text = "".join(texts(workspace / "build" / "test" / "cards.pdf"))
     assert "直したカード" in text
 
