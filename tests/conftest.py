@@ -28,6 +28,7 @@ sys.pycache_prefix = str(PYCACHE)
 # Test the package of this checkout (also in a git worktree beside the editable install).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "generator"))
 
+from pdfprobe import KEEP_ENV  # noqa: E402
 from pnpgen.cli import COLLECTOR_THRESHOLDS, main  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -315,6 +316,7 @@ def built(_build_the_games_beside_the_tests, tmp_path_factory, worker_id) -> Pat
         waited += 0.05
     log = (root / "built.log").read_text(encoding="utf-8", errors="replace")
     assert status.read_text() == "0", f"pnpgen build --all of the four games failed:\n{log}"
+    os.environ[KEEP_ENV] = str(root / "built")  # what the tests read of its PDFs, read once per run
     return root / "built"
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
+import pickle
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -105,13 +108,52 @@ def _document(pdf):
     return pdfium.PdfDocument(pdf.read_bytes() if isinstance(pdf, Path) else pdf)
 
 
+# A folder whose PDFs stay as they are for the whole test run (the four games ``built`` once
+# per run): what ``texts`` and ``glyphs`` read from a file under it is kept, in this process and
+# beside the folder (``<folder>.probe/``) for the run's other processes. The books were read
+# again and again, each reading of them 1.7 CPU-s. Keyed by the file's path, size and time.
+KEEP_ENV = "PNPGEN_PROBE_KEEP"
+_KEPT: dict[str, object] = {}
+
+
+def _kept(pdf: bytes | Path, kind: str, read):
+    folder = os.environ.get(KEEP_ENV)
+    if not folder or not isinstance(pdf, Path):
+        return read(pdf)
+    try:
+        rel = pdf.resolve().relative_to(Path(folder).resolve())
+    except ValueError:
+        return read(pdf)
+    st = pdf.stat()
+    key = kind + "-" + hashlib.sha256(f"{rel.as_posix()}\0{st.st_size}\0{st.st_mtime_ns}".encode()).hexdigest()[:32]
+    if key not in _KEPT:
+        file = Path(folder + ".probe") / f"{key}.pickle"
+        try:
+            _KEPT[key] = pickle.loads(file.read_bytes())
+        except (OSError, EOFError, pickle.UnpicklingError):
+            _KEPT[key] = value = read(pdf)
+            file.parent.mkdir(exist_ok=True)
+            part = file.with_name(f"{file.name}.{os.getpid()}")
+            part.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+            part.replace(file)
+    return _KEPT[key]
+
+
 def texts(pdf: bytes | Path) -> list[str]:
     """The text of each page as a viewer copies it (pdfium: fast, and inside forms too)."""
+    return list(_kept(pdf, "texts", _texts))
+
+
+def _texts(pdf: bytes | Path) -> list[str]:
     return [page.get_textpage().get_text_range() for page in _document(pdf)]
 
 
 def glyphs(pdf: bytes | Path) -> list[list[Glyph]]:
     """Every character of every page with its position, font and size (see ``Glyph``)."""
+    return [list(page) for page in _kept(pdf, "glyphs", _glyphs)]
+
+
+def _glyphs(pdf: bytes | Path) -> list[list[Glyph]]:
     import ctypes
 
     import pypdfium2.raw as raw

@@ -103,8 +103,8 @@ class Built:
         self.a5_bytes = self.files["rulebook.pdf"]
         self.a5 = PdfReader(io.BytesIO(self.a5_bytes))
         self.booklet = PdfReader(io.BytesIO(self.files["rulebook-booklet.pdf"]))
-        self.text = texts(self.a5_bytes)
-        self.glyphs = glyphs(self.a5_bytes)
+        self.text = texts(out / slug / "rulebook.pdf")
+        self.glyphs = glyphs(out / slug / "rulebook.pdf")
         self.proof = self.files["proof.txt"].decode("utf-8")
 
     @property
