@@ -8,7 +8,6 @@ import json
 import re
 import shutil
 
-import ezdxf
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
@@ -63,6 +62,8 @@ def _svg_paths(data: bytes) -> list[list[tuple[float, float]]]:
 
 def _dxf_paths(path, paper_h: float) -> list[list[tuple[float, float, float]]]:
     """Each LWPOLYLINE of a DXF as (x, y from the page top, bulge)."""
+    import ezdxf  # 0.3 s to import: here, not in every test worker's collection
+
     doc = ezdxf.readfile(path)
     assert doc.units == ezdxf.units.MM
     return [[(x, paper_h - y, b) for x, y, b in e.get_points("xyb")] for e in doc.modelspace() if e.dxftype() == "LWPOLYLINE"]
@@ -235,6 +236,7 @@ def test_silhouette_figures_are_options(tmp_path):
 def test_arcs_of_round_and_rounded_pieces_keep_their_shape_in_the_dxf_and_svg(tmp_path):
     """Bulges and SVG arcs drawn back are the outline itself: every point of the DXF's flattened
     polylines within 0.01 mm of the piece's cut path (a wrong bulge sign bows the corners out)."""
+    import ezdxf
     from ezdxf import path as dxfpath
 
     from pnpgen.engine.cutfiles import cut_dxf, cut_svg

@@ -11,7 +11,6 @@ import pytest
 from conftest import make_workspace
 
 pytest.importorskip("starlette", reason="the preview's HTTP stack (pip install starlette uvicorn sse-starlette httpx)")
-from starlette.testclient import TestClient
 
 from pnpgen.data.workspace import Workspace
 from pnpgen.serve.app import make_app
@@ -29,6 +28,8 @@ def _preview(tmp_path: Path) -> tuple[Path, Preview]:
 
 
 def test_the_page_shows_each_distinct_face_as_a_png_and_a_script_name_as_text(tmp_path):
+    from starlette.testclient import TestClient  # (httpx, anyio: 0.2 s) not at collection
+
     ws, preview = _preview(tmp_path)
     with TestClient(make_app(preview, "テストゲーム", watch=False)) as client:
         page = client.get("/").text
@@ -46,6 +47,8 @@ def test_the_page_shows_each_distinct_face_as_a_png_and_a_script_name_as_text(tm
 
 
 def test_an_edit_is_pushed_and_a_broken_save_shows_its_error_and_keeps_the_faces(tmp_path):
+    from starlette.testclient import TestClient  # (httpx, anyio: 0.2 s) not at collection
+
     ws, preview = _preview(tmp_path)
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
     with TestClient(make_app(preview, "テストゲーム", watch=False)) as client:
