@@ -303,8 +303,15 @@ def test_appendix_holds_notes_brainstorm_and_change_log(books):
     assert "塔３スート×１６＋モニュメント２０＝６８" in storm  # the count memos, in the appendix
 
 
-def test_rules_only_leaves_the_appendix_out(books):
-    r = build_rulebook(make_game("alicematic-medallions"), FONTS, rules_only=True)
+@pytest.fixture(scope="module")
+def rules_only_right() -> object:
+    """The hand-made medallions book, rules only, bound on the right with 0.2 mm creep: one build
+    for the tests of rules_only (the A5 pages) and of the booklet options (the report, the A4)."""
+    return build_rulebook(make_game("alicematic-medallions"), FONTS, rules_only=True, creep_mm=0.2, binding="right")
+
+
+def test_rules_only_leaves_the_appendix_out(books, rules_only_right):
+    r = rules_only_right
     reader = pdf(r)
     text = re.sub(r"\s", "", "".join(texts(r.files["rulebook.pdf"])))
     assert "付録" not in text and "カードバランスがまずい。" not in text
@@ -465,8 +472,8 @@ def test_booklet_with_creep_and_right_binding(books, tmp_path):
     assert right[1]["2"] == pytest.approx(plain[1]["2"] + 148, abs=0.02)
 
 
-def test_build_options_reach_the_report():
-    r = build_rulebook(make_game("alicematic-medallions"), FONTS, rules_only=True, creep_mm=0.2, binding="right")
+def test_build_options_reach_the_report(rules_only_right):
+    r = rules_only_right
     assert any("binding right" in line and "creep 0.2 mm" in line for line in r.report)
     assert len(pdf(r, "rulebook-booklet.pdf").pages) * 2 % 4 == 0
 
