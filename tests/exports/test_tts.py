@@ -54,9 +54,8 @@ def test_deck_ids_and_guids_differ_across_decks_and_games(tmp_path):
         for j in range(i + 1, 4):
             assert not ids[i] & ids[j], (i, j)
             assert not guids[i] & guids[j], (i, j)
-    # Stable: the same ids on the next export; --deck-id-base moves them all by the same amount.
-    again = json.loads((a / "cards.json").read_text(encoding="utf-8"))["ObjectStates"][0]["CustomDeck"]
-    assert set(again) == ids[0]
+    # Stable: the next export (with --deck-id-base, which moves them all by the same amount) makes
+    # the same ids again. (It replaced a reading of the same file twice, which could not fail.)
     moved = _export(root, "test", "--deck-id-base", "5000")
     shifted = json.loads((moved / "cards.json").read_text(encoding="utf-8"))["ObjectStates"][0]["CustomDeck"]
     assert {int(k) - 4000 for k in shifted} == {int(k) for k in ids[0]}
