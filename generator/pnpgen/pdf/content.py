@@ -74,6 +74,18 @@ def image_resource(key: str) -> str:
     return "Im" + key[:24]
 
 
+@dataclass(frozen=True)
+class Paint:
+    """A gradient-painted shape as a form of its own: a pattern's matrix maps to the space of
+    the stream that names it *as that stream began* (ISO 32000-1 §8.7.3.1), so a shape drawn
+    under a face's own transforms is painted by a form placed there, whose space is the one the
+    converter computed the gradient in."""
+
+    area: tuple[float, float, float, float]
+    data: bytes
+    patterns: dict[str, dict]
+
+
 @dataclass
 class Content:
     """A content stream and what it names."""
@@ -82,14 +94,14 @@ class Content:
     glyphs: dict[str, dict[int, str]] = field(default_factory=dict)  # font → glyph id → characters
     standard_fonts: set[str] = field(default_factory=set)  # unembedded standard fonts named
     pictures: dict[str, bytes] = field(default_factory=dict)  # image key → the picture's bytes
-    patterns: dict[str, dict] = field(default_factory=dict)  # resource name → pattern dictionary
+    paints: dict[str, Paint] = field(default_factory=dict)  # resource name → a gradient-painted shape
 
     def add(self, other: Content) -> None:
         for font, gids in other.glyphs.items():
             self.glyphs.setdefault(font, {}).update(gids)
         self.standard_fonts |= other.standard_fonts
         self.pictures.update(other.pictures)
-        self.patterns.update(other.patterns)
+        self.paints.update(other.paints)
 
 
 def show_text(out: Content, font: str, text: str) -> bytes:
@@ -158,25 +170,23 @@ def colour_op(it: tuple, cmyk: bool) -> str:
 
 def _paint(out: Content, item: tuple, cmyk: bool) -> bytes:
     """A gradient-painted shape (svg/gradient.py): its path filled and/or stroked with shading
-    patterns (ShadingType 2 axial, 3 radial; a stitching function of the stops), in a q/Q of
-    its own so the pattern colour does not outlive the shape."""
+    patterns (ShadingType 2 axial, 3 radial; a stitching function of the stops) in a form of
+    its own (``Paint``), named by what it draws."""
     _, ops, op, area, fill, stroke = item
     head = []
+    patterns = {}
     if fill is not None:
-        name = _pattern_name(fill, cmyk)
-        out.patterns[name] = _pattern(fill, cmyk)
-        head.append(f"/Pattern cs /{name} scn")
+        patterns["GradFill"] = _pattern(fill, cmyk)
+        head.append("/Pattern cs /GradFill scn")
     if stroke is not None:
-        name = _pattern_name(stroke, cmyk)
-        out.patterns[name] = _pattern(stroke, cmyk)
-        head.append(f"/Pattern CS /{name} SCN")
+        patterns["GradStroke"] = _pattern(stroke, cmyk)
+        head.append("/Pattern CS /GradStroke SCN")
     # fill, then stroke, as B means: pdfium paints a pattern stroke of B under the fill
     paint = f"{ops} {op[1:] and 'f*' or 'f'} {ops} S" if op.startswith("B") else f"{ops} {op}"
-    return " ".join(["q", *head, paint, "Q"]).encode("latin-1")
-
-
-def _pattern_name(spec: tuple, cmyk: bool) -> str:
-    return "P" + hashlib.sha256(repr((spec, cmyk)).encode()).hexdigest()[:16]
+    data = " ".join([*head, paint]).encode("latin-1")
+    name = "Grad" + hashlib.sha256(repr((ops, op, area, fill, stroke, cmyk)).encode()).hexdigest()[:24]
+    out.paints[name] = Paint(tuple(area), data, patterns)
+    return Name(name).pdf() + b" Do"
 
 
 def _pattern(spec: tuple, cmyk: bool) -> dict:

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pnpgen.pdf.assemble import Part, PdfFile, Stored
-from pnpgen.svg.style import pdf_num
+from pnpgen.units import num
 
 COMPRESSION = 6  # zlib's default: what ReportLab wrote with; level 9 is 3× slower for 1 % less
 
@@ -58,7 +58,7 @@ def text_string(s: str) -> bytes:
 
 def pdf(value: object) -> bytes:
     """``value`` in PDF syntax: dict → dictionary, list/tuple → array, bool, int, float
-    (pnpgen's number format), str → text string, Name, Ref, Raw, None → null."""
+    (six decimals at most, no trailing zeros), str → text string, Name, Ref, Raw, None → null."""
     if isinstance(value, Name):
         return value.pdf()
     if isinstance(value, bool):
@@ -66,7 +66,7 @@ def pdf(value: object) -> bytes:
     if isinstance(value, int):
         return b"%d" % value
     if isinstance(value, float):
-        return pdf_num(value).encode("ascii")
+        return num(value, 6).encode("ascii")  # six decimals: a pattern's matrix needs them
     if isinstance(value, Ref):
         return b"%d 0 R" % value.n
     if isinstance(value, dict):

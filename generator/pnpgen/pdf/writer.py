@@ -35,6 +35,7 @@ from pnpgen.pdf.assemble import PdfFile
 from pnpgen.pdf.colour import REGISTRATION, to_cmyk
 from pnpgen.pdf.content import (
     Content,
+    Paint,
     art_content,
     font_operator,
     font_resource,
@@ -120,6 +121,7 @@ class _Writer:
         self.forms: dict[str, Ref] = {}
         self.fallbacks: list[str] = []
         self.pictures: dict[str, Ref] = {}
+        self.paints: dict[str, Ref] = {}
         self.glyphs: dict[str, dict[int, str]] = {}  # font → glyph id → a character it shows
         self.font_refs: dict[str, Ref] = {}
         self.standard: dict[str, Ref] = {}
@@ -179,12 +181,21 @@ class _Writer:
             names["S" + font_resource(font)] = self.font(font)
         if names:
             res["Font"] = dict(sorted(names.items()))
-        if content.pictures:
-            res["XObject"] = {image_resource(key): self.picture(key, data)
-                              for key, data in sorted(content.pictures.items())}
-        if content.patterns:
-            res["Pattern"] = dict(sorted(content.patterns.items()))
+        xobjects = {image_resource(key): self.picture(key, data) for key, data in sorted(content.pictures.items())}
+        xobjects.update((name, self.paint(name, paint)) for name, paint in sorted(content.paints.items()))
+        if xobjects:
+            res["XObject"] = xobjects
         return res
+
+    def paint(self, name: str, paint: Paint) -> Ref:
+        ref = self.paints.get(name)
+        if ref is None:
+            x0, y0, x1, y1 = paint.area
+            ref = self.f.add_stream({"Type": Name("XObject"), "Subtype": Name("Form"), "FormType": 1,
+                                     "BBox": [x0, y0, x1, y1], "Resources": {"Pattern": paint.patterns},
+                                     "Filter": Name("FlateDecode")}, flate(paint.data))
+            self.paints[name] = ref
+        return ref
 
     def picture(self, key: str, data: bytes) -> Ref:
         ref = self.pictures.get(key)
@@ -197,7 +208,7 @@ class _Writer:
             if s.decode is not None:
                 head["Decode"] = list(s.decode)
             if s.parms is not None:
-                head["DecodeParms"] = [dict(s.parms)]  # one per filter
+                head["DecodeParms"] = [dict(sorted(s.parms.items()))]  # one per filter
             ref = self.f.reserve()
             self.f.put_stream(ref, head, placed.part, placed.size)
             self.pictures[key] = ref
