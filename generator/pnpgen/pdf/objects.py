@@ -119,8 +119,9 @@ class ObjectFile:
         """The file's parts: header, objects, cross-reference table, trailer. The /ID is the
         SHA-256 of ``identity`` and every object's bytes in memory (a stored stream by its path's
         name, which is its content's hash), so the same objects give the same ID."""
-        parts: list[Part] = [b"%%PDF-%s\n%%\x93\x8c\x8b\x9e pnpgen\n" % self.version.encode("ascii")]
-        at = len(parts[0])
+        header = b"%%PDF-%s\n%%\x93\x8c\x8b\x9e pnpgen\n" % self.version.encode("ascii")
+        parts: list[Part] = [header]
+        at = len(header)
         offsets = [0]
         h = hashlib.sha256()
         for b in identity:

@@ -48,8 +48,8 @@ from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.svglib_fallback import put_fallback_faces
 from pnpgen.shapes import Affine, Outline, Straight
 from pnpgen.svg.artwork import Art
-from pnpgen.svg.style import pdf_matrix, pdf_num
-from pnpgen.units import PT_PER_MM, mm_to_pt
+from pnpgen.svg.style import pdf_matrix
+from pnpgen.units import PT_PER_MM, mm_to_pt, num
 
 CUT_CONTOUR = "CutContour"  # the die line's spot colour on print-shop output: most RIPs and cutters know it
 CUT_CONTOUR_CMYK = (0.0, 1.0, 0.0, 0.0)  # how a proof shows it (magenta)
@@ -439,6 +439,12 @@ class _Writer:
             ops.append(f"{self.pt(ln.x1, ln.y1)} m {self.pt(ln.x2, ln.y2)} l S")
         ops.append("Q")
         return " ".join(ops)
+
+
+def pdf_num(v: float) -> str:
+    """A number of a page's own drawing: six decimals (a millionth of a point), so a mark put at
+    5 mm reads back as 5 mm, not 4.99999."""
+    return num(v, 6)
 
 
 def _form_name(key: str) -> str:
