@@ -13,6 +13,7 @@ import hashlib
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pnpgen.pdf.assemble import Part, PdfFile, Stored
 from pnpgen.units import num
@@ -27,11 +28,17 @@ class Name:
     value: str
 
     def pdf(self) -> bytes:
-        out = []
-        for ch in self.value.encode("utf-8"):
-            c = chr(ch)
-            out.append(c if 33 <= ch <= 126 and c not in "#()<>[]{}/%" else f"#{ch:02X}")
-        return ("/" + "".join(out)).encode("latin-1")
+        return name_bytes(self.value)
+
+
+@lru_cache(maxsize=65536)
+def name_bytes(value: str) -> bytes:
+    """``/value``, each byte outside the regular characters written as ``#xx``."""
+    out = []
+    for ch in value.encode("utf-8"):
+        c = chr(ch)
+        out.append(c if 33 <= ch <= 126 and c not in "#()<>[]{}/%" else f"#{ch:02X}")
+    return ("/" + "".join(out)).encode("latin-1")
 
 
 @dataclass(frozen=True)
@@ -59,20 +66,20 @@ def text_string(s: str) -> bytes:
 def pdf(value: object) -> bytes:
     """``value`` in PDF syntax: dict → dictionary, list/tuple → array, bool, int, float
     (six decimals at most, no trailing zeros), str → text string, Name, Ref, Raw, None → null."""
+    if isinstance(value, dict):
+        return b"<< " + b" ".join([name_bytes(k) + b" " + pdf(v) for k, v in value.items()]) + b" >>"
     if isinstance(value, Name):
-        return value.pdf()
-    if isinstance(value, bool):
-        return b"true" if value else b"false"
-    if isinstance(value, int):
-        return b"%d" % value
-    if isinstance(value, float):
-        return num(value, 6).encode("ascii")  # six decimals: a pattern's matrix needs them
+        return name_bytes(value.value)
     if isinstance(value, Ref):
         return b"%d 0 R" % value.n
-    if isinstance(value, dict):
-        return b"<< " + b" ".join(Name(k).pdf() + b" " + pdf(v) for k, v in value.items()) + b" >>"
     if isinstance(value, (list, tuple)):
-        return b"[" + b" ".join(pdf(v) for v in value) + b"]"
+        return b"[" + b" ".join([pdf(v) for v in value]) + b"]"
+    if isinstance(value, bool):
+        return b"true" if value else b"false"
+    if isinstance(value, float):
+        return _float(value)
+    if isinstance(value, int):
+        return b"%d" % value
     if isinstance(value, str):
         return text_string(value)
     if isinstance(value, Raw):
@@ -80,6 +87,11 @@ def pdf(value: object) -> bytes:
     if value is None:
         return b"null"
     raise TypeError(f"no PDF form for {type(value).__name__}")
+
+
+@lru_cache(maxsize=65536)
+def _float(value: float) -> bytes:
+    return num(value, 6).encode("ascii")  # six decimals: a pattern's matrix needs them
 
 
 def flate(data: bytes) -> bytes:
