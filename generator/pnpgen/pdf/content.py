@@ -15,6 +15,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 
 from pnpgen import fonts
 from pnpgen.pdf.colour import to_cmyk
@@ -50,14 +51,20 @@ class FontMetrics:
         return sum(self.widths.get(ord(c), self.default_width) for c in text) * size / 1000
 
 
-@lru_cache(maxsize=64)
 def metrics(name: str) -> FontMetrics | None:
     """The metrics of a font pnpgen located (parsed on first use), else None: a name that is
-    one of PDF's standard fonts (``Helvetica``), drawn unembedded as ReportLab drew it."""
+    one of PDF's standard fonts (``Helvetica``), drawn unembedded as ReportLab drew it. Kept by
+    name and file: a process that builds several workspaces (watch, tests) may meet both."""
     try:
-        face = fonts.ttfont(name).face
+        path = fonts.path_of(name)
     except KeyError:
         return None
+    return _metrics(name, path)
+
+
+@lru_cache(maxsize=64)
+def _metrics(name: str, path: Path) -> FontMetrics:
+    face = fonts.ttfont(name).face
     ps = face.name.decode("latin-1") if isinstance(face.name, bytes) else str(face.name)
     return FontMetrics(name, ps, dict(face.charToGlyph), dict(face.charWidths), float(face.defaultWidth),
                        float(face.ascent), float(face.descent), float(face.capHeight),
