@@ -68,11 +68,24 @@ class FaceStream:
 
 
 @dataclass
+class PageStream:
+    """A page's own content, compressed, and what it names besides the faces' forms."""
+
+    data: bytes
+    content: Content
+    forms: dict[str, str]  # resource name → face key
+    spot: bool
+    layers: frozenset[str]
+
+
+@dataclass
 class FaceStreams:
-    """Faces made into streams, by (face key, CMYK?): made once, placed in every document of the
-    build that shows them."""
+    """Faces made into streams, by (face key, CMYK?), and pages by the page object itself: made
+    once, placed in every document of the build that shows them (a deck's home pages are also
+    the pages of ``<game>-all.pdf``)."""
 
     made: dict[tuple[str, bool], FaceStream] = field(default_factory=dict)
+    pages: dict[tuple[int, bool], tuple[Page, PageStream]] = field(default_factory=dict)
 
     def get(self, key: str, art: Art, cmyk: bool, images: ImageStreams) -> FaceStream:
         found = self.made.get((key, cmyk))
@@ -309,18 +322,44 @@ class _Writer:
 
     def page(self, page: Page, parent: Ref) -> Ref:
         w, h = page.size_mm
-        self.page_h = h
+        drawn = self.faces.pages.get((id(page), self.cmyk))
+        if drawn is None or drawn[0] is not page:
+            drawn = (page, self.page_stream(page))
+            self.faces.pages[(id(page), self.cmyk)] = drawn  # the page is kept: its id stays its own
+        made = drawn[1]
+        res: dict = self.note(made.content)
+        forms = {name: self.form(key) for name, key in made.forms.items()}
+        if forms:
+            res["XObject"] = {**res.get("XObject", {}), **forms}
+        if made.spot:
+            res["ColorSpace"] = {CUT_CONTOUR: [Name("Separation"), Name(CUT_CONTOUR), Name("DeviceCMYK"),
+                                               {"FunctionType": 2, "Domain": [0, 1], "C0": [0, 0, 0, 0],
+                                                "C1": list(CUT_CONTOUR_CMYK), "N": 1}]}
+        if made.layers:
+            res["Properties"] = {name: self.layer(name) for name in sorted(made.layers)}
+        stream = self.f.add_stream({"Filter": Name("FlateDecode")}, made.data)
+        d: dict = {"Type": Name("Page"), "Parent": parent, "MediaBox": [0, 0, mm_to_pt(w), mm_to_pt(h)]}
+        for key, box in (("TrimBox", page.trim), ("BleedBox", page.bleed)):
+            if box is not None:
+                x0, y0, x1, y1 = box
+                d[key] = [mm_to_pt(x0), mm_to_pt(h - y1), mm_to_pt(x1), mm_to_pt(h - y0)]
+        d["Resources"] = res
+        d["Contents"] = stream
+        return self.f.add(d)
+
+    def page_stream(self, page: Page) -> PageStream:
+        """The page's own drawing: faces placed (by their forms' names), marks, die lines, text."""
+        self.page_h = page.size_mm[1]
         ops: list[str] = []
         content = Content()
-        res: dict = {}
-        forms: dict[str, Ref] = {}
+        forms: dict[str, str] = {}
         spot = False
         layers: set[str] = set()
         if page.matrix is not None:  # a printer profile's correction: the whole page, exactly
             ops.append(pdf_matrix(self.to_pt().inverse().then(page.matrix).then(self.to_pt()).tuple()) + " cm")
         for item in page.items:
             if isinstance(item, PlaceFace):
-                forms[_form_name(item.face)] = self.form(item.face)
+                forms[_form_name(item.face)] = item.face
                 ops.append(self.place(item))
             elif isinstance(item, Strokes):
                 ops.append(self.strokes(item))
@@ -331,24 +370,7 @@ class _Writer:
                 ops.append(self.die_line(item))
             else:
                 ops.append(self.furniture(item, content))
-        res.update(self.note(content))
-        if forms:
-            res["XObject"] = {**res.get("XObject", {}), **forms}
-        if spot:
-            res["ColorSpace"] = {CUT_CONTOUR: [Name("Separation"), Name(CUT_CONTOUR), Name("DeviceCMYK"),
-                                               {"FunctionType": 2, "Domain": [0, 1], "C0": [0, 0, 0, 0],
-                                                "C1": list(CUT_CONTOUR_CMYK), "N": 1}]}
-        if layers:
-            res["Properties"] = {name: self.layer(name) for name in sorted(layers)}
-        stream = self.f.add_stream({"Filter": Name("FlateDecode")}, flate("\n".join(ops).encode("latin-1")))
-        d: dict = {"Type": Name("Page"), "Parent": parent, "MediaBox": [0, 0, mm_to_pt(w), mm_to_pt(h)]}
-        for key, box in (("TrimBox", page.trim), ("BleedBox", page.bleed)):
-            if box is not None:
-                x0, y0, x1, y1 = box
-                d[key] = [mm_to_pt(x0), mm_to_pt(h - y1), mm_to_pt(x1), mm_to_pt(h - y0)]
-        d["Resources"] = res
-        d["Contents"] = stream
-        return self.f.add(d)
+        return PageStream(flate("\n".join(ops).encode("latin-1")), content, forms, spot, frozenset(layers))
 
     def layer(self, name: str) -> Ref:
         """An optional content group (ISO 32000-1 §8.11): shown on screen, not printed (a cutter's
