@@ -29,10 +29,10 @@ def write_documents(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font:
     pages = sum(len(doc.pages) for doc in todo.values())
     if jobs <= 1 or len(todo) < 2 or pages < MIN_PAGES:
         out = {}
-        faces = FaceStreams()  # each face made into its stream once, for every document that shows it
+        drawn = FaceStreams()  # each face and page made into its stream once, for every document that shows it
         for path, doc in todo.items():
             say(f"drawing {path}")
-            out[path] = write_pdf(doc, arts, font, images=images, faces=faces)
+            out[path] = write_pdf(doc, arts, font, images=images, faces=drawn)
         return out
     slim, placed = images.stand_ins(arts)
     folder, stamp = images.folder, images.stamp
