@@ -215,20 +215,23 @@ def drafted(tmp_path: Path) -> Path:
 BUILT_ARGS = ("build", "--game", "test", "--no-rulebook", "--jobs", "1")
 
 
+@pytest.fixture(scope="session")
+def _built_workspace_once(tmp_path_factory, worker_id) -> Path:
+    def make(folder: Path) -> None:
+        assert run(make_workspace(folder / "ws"), *BUILT_ARGS) == 0
+
+    return shared_dir(tmp_path_factory, worker_id, "built-workspace", make) / "ws"
+
+
 @pytest.fixture
-def built_workspace(tmp_path_factory, worker_id, tmp_path: Path) -> Path:
+def built_workspace(_built_workspace_once: Path, tmp_path: Path) -> Path:
     """The ``workspace`` fixture as ``pnpgen build --game test --no-rulebook`` (``BUILT_ARGS``)
     leaves it: sheets, shop files, manifest and cache in ``build/``. Built once per run (the
     tests that start from it made the same first build some 30 times), each test gets its own
     copy to edit and build again. The copy is not "up to date": a game's inputs are
     fingerprinted with their paths, so its next build runs as after an edit, faces from the
     cache."""
-
-    def make(folder: Path) -> None:
-        assert run(make_workspace(folder / "ws"), *BUILT_ARGS) == 0
-
-    built = shared_dir(tmp_path_factory, worker_id, "built-workspace", make)
-    return Path(shutil.copytree(built / "ws", tmp_path / "ws", symlinks=True))
+    return Path(shutil.copytree(_built_workspace_once, tmp_path / "ws", symlinks=True))
 
 
 def _run_folder(tmp_path_factory, worker_id: str) -> Path:
