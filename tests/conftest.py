@@ -12,6 +12,7 @@ import sys
 import tempfile
 import textwrap
 import time
+import traceback
 from pathlib import Path
 
 import pytest
@@ -184,6 +185,8 @@ def forked_cli(root: Path, *args: str, timeout: float = 60) -> tuple[int, str]:
             code = main(list(args))
         except SystemExit as e:
             code = e.code if isinstance(e.code, int) else 1
+        except BaseException:  # noqa: BLE001 - printed as the interpreter would print it
+            traceback.print_exc()
         finally:
             sys.stderr.flush()
             os._exit(code)
