@@ -183,10 +183,10 @@ def _paint(out: Content, item: tuple, cmyk: bool) -> bytes:
     head = []
     patterns = {}
     if fill is not None:
-        patterns["GradFill"] = _pattern(fill, cmyk)
+        patterns["GradFill"] = shading_pattern(fill, cmyk)
         head.append("/Pattern cs /GradFill scn")
     if stroke is not None:
-        patterns["GradStroke"] = _pattern(stroke, cmyk)
+        patterns["GradStroke"] = shading_pattern(stroke, cmyk)
         head.append("/Pattern CS /GradStroke SCN")
     # fill, then stroke, as B means: pdfium paints a pattern stroke of B under the fill
     paint = f"{ops} {op[1:] and 'f*' or 'f'} {ops} S" if op.startswith("B") else f"{ops} {op}"
@@ -196,8 +196,9 @@ def _paint(out: Content, item: tuple, cmyk: bool) -> bytes:
     return Name(name).pdf() + b" Do"
 
 
-def _pattern(spec: tuple, cmyk: bool) -> dict:
-    """A shading pattern (PatternType 2) for a spec from ``pnpgen.svg.gradient.shading``."""
+def shading_pattern(spec: tuple, cmyk: bool) -> dict:
+    """A shading pattern (PatternType 2) for a spec from ``pnpgen.svg.gradient.shading``, as
+    values for pdf/objects.py (pdf/shading.py hands the same to ReportLab)."""
     kind, coords, domain, matrix, stops, spread = spec
     shading = {"ShadingType": 2 if kind == "axial" else 3,
                "ColorSpace": Name("DeviceCMYK" if cmyk else "DeviceRGB"),
