@@ -14,31 +14,19 @@ opaque, deterministic, and its colours are CMYK in a CMYK document.
 
 from __future__ import annotations
 
-import hashlib
-
 from reportlab.pdfbase.pdfdoc import PDFArrayCompact, PDFDictionary, PDFName, PDFResourceDictionary
 
-from pnpgen.pdf.content import shading_pattern
+from pnpgen.pdf.content import paint_form
 from pnpgen.pdf.objects import Name
 
 
 def draw_paint(canvas, item: tuple, cmyk: bool) -> None:
-    """Place the gradient-painted shape as a form of its own, defined once per document."""
-    _, ops, op, area, fill, stroke = item
-    key = repr((ops, op, area, fill, stroke, cmyk)).encode()
-    name = "Grad" + hashlib.sha256(key).hexdigest()[:24]
+    """Place the gradient-painted shape as a form of its own, defined once per document (the
+    writer's form, pdf/content.py ``paint_form``, in ReportLab's objects)."""
+    name, paint = paint_form(item, cmyk)
     if not canvas.hasForm(name):
-        patterns = {}
-        head = []
-        if fill is not None:
-            patterns["GradFill"] = _pattern(fill, cmyk)
-            head.append("/Pattern cs /GradFill scn")
-        if stroke is not None:
-            patterns["GradStroke"] = _pattern(stroke, cmyk)
-            head.append("/Pattern CS /GradStroke SCN")
-        # fill, then stroke, as B means: pdfium paints a pattern stroke of B under the fill
-        paint = f"{ops} {op[1:] and 'f*' or 'f'} {ops} S" if op.startswith("B") else f"{ops} {op}"
-        _form(canvas, name, area, " ".join([*head, paint]), patterns)
+        patterns = {key: _reportlab(value) for key, value in paint.patterns.items()}
+        _form(canvas, name, paint.area, paint.data.decode("latin-1"), patterns)
     canvas.doForm(name)
 
 
@@ -51,12 +39,6 @@ def _form(canvas, name: str, area: tuple, content: str, patterns: dict) -> None:
     resources = PDFResourceDictionary(Pattern=patterns)
     resources.basicFonts()
     canvas.endForm(Resources=resources)
-
-
-def _pattern(spec: tuple, cmyk: bool):
-    """A shading pattern (PatternType 2) for a spec from ``pnpgen.svg.gradient.shading``: the
-    writer's own (pdf/content.py) in ReportLab's objects."""
-    return _reportlab(shading_pattern(spec, cmyk))
 
 
 def _reportlab(value):
