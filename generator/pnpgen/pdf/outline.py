@@ -13,7 +13,6 @@ import io
 from functools import lru_cache
 from typing import Any
 
-import pikepdf
 from fontTools.pens.basePen import BasePen
 from fontTools.ttLib import TTFont
 
@@ -60,6 +59,8 @@ def _shown(font):
     """(glyph set, code → glyph name, code → width in text space units, two-byte codes?, units per
     em) of an embedded TrueType font: a simple one (codes through its cmap) or a Type0 over a
     CIDFontType2 with Identity-H codes that are the font's glyph ids (pdf/writer.py); else None."""
+    import pikepdf
+
     if font is None:
         return None
     if font.get("/Subtype") == "/Type0":
@@ -100,6 +101,8 @@ def _mul(m, n):
 
 def outline_text(pdf: bytes) -> tuple[bytes, list[str]]:
     """The PDF with its text drawn as paths; and what could not be outlined."""
+    import pikepdf
+
     left: list[str] = []
     with pikepdf.open(io.BytesIO(pdf)) as doc:
         seen: set = set()
@@ -125,6 +128,7 @@ def outline_text(pdf: bytes) -> tuple[bytes, list[str]]:
 
 
 def _outline(doc, obj, left: list[str]) -> None:
+    import pikepdf
     from pikepdf import Operator
 
     res = obj.get("/Resources")

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import hashlib
 import struct
+import sys
+from array import array
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import accumulate
 
 # Tables a CIDFontType2's program keeps (Table 126) and 'post' (glyph-name-free, version 3), which
 # font tools expect; 'OS/2' and 'name' are kept too: preflight tools read the embedding rights.
@@ -33,14 +36,25 @@ HAS_2X2 = 0x0080
 
 @dataclass(frozen=True)
 class Tables:
-    """The table directory of a TrueType font file: tag → (offset, length)."""
+    """The table directory of a TrueType font file: tag → (offset, length), each table's bytes
+    and checksum read once."""
 
     data: bytes
     where: dict[str, tuple[int, int]]
+    _bodies: dict[str, bytes] = field(default_factory=dict)
+    _sums: dict[str, int] = field(default_factory=dict)
 
     def get(self, tag: str) -> bytes:
-        at, n = self.where[tag]
-        return self.data[at:at + n]
+        body = self._bodies.get(tag)
+        if body is None:
+            at, n = self.where[tag]
+            body = self._bodies[tag] = self.data[at:at + n]
+        return body
+
+    def checksum(self, tag: str) -> int:
+        if tag not in self._sums:
+            self._sums[tag] = _checksum(self.get(tag))
+        return self._sums[tag]
 
 
 @lru_cache(maxsize=16)
@@ -99,50 +113,61 @@ def subset_tag(name: str, gids: Iterable[int]) -> str:
 def subset(data: bytes, gids: Iterable[int]) -> bytes:
     """The font program ``data`` with outlines for ``gids`` (and .notdef, and every component of
     a composite glyph) only; every other glyph id kept, empty, with no advance."""
+    return _subset(data, frozenset(gids))
+
+
+@lru_cache(maxsize=64)
+def _subset(data: bytes, gids: frozenset[int]) -> bytes:
+    """``subset``, kept: a deck's home, shop and all-in-one files show the same glyphs."""
     t = tables(data)
     spans = _glyph_spans(data)
-    glyf = t.get("glyf")
+    n = len(spans)
+    glyf_at, _ = t.where["glyf"]
+    view = memoryview(data)
     keep = {0}
-    todo = [g for g in gids if 0 <= g < len(spans)]
+    todo = [g for g in gids if 0 <= g < n]
     while todo:
         g = todo.pop()
         if g in keep:
             continue
         keep.add(g)
         a, b = spans[g]
-        todo.extend(c for c in _components(glyf[a:b]) if c < len(spans) and c not in keep)
+        todo.extend(c for c in _components(data[glyf_at + a:glyf_at + b]) if c < n and c not in keep)
+    sizes = [0] * n
     out_glyf = bytearray()
-    loca = [0]
-    for g, (a, b) in enumerate(spans):
-        if g in keep and b > a:
-            out_glyf += glyf[a:b]
-            out_glyf += b"\0" * (-len(out_glyf) % 4)
-        loca.append(len(out_glyf))
-    n = len(spans)
+    for g in sorted(keep):
+        a, b = spans[g]
+        if b > a:
+            glyph = view[glyf_at + a:glyf_at + b]
+            pad = -len(glyph) % 4
+            out_glyf += glyph
+            out_glyf += b"\0" * pad
+            sizes[g] = len(glyph) + pad
+    loca = array("I", [0, *accumulate(sizes)])
+    if sys.byteorder == "little":
+        loca.byteswap()
     hhea = t.get("hhea")
     (long_metrics,) = struct.unpack(">H", hhea[34:36])
-    hmtx = t.get("hmtx")
-    metrics = []
-    for g in range(n):
-        if g in keep:
-            i = min(g, long_metrics - 1)
-            aw = struct.unpack(">H", hmtx[4 * i:4 * i + 2])[0]
-            lsb_at = 4 * g + 2 if g < long_metrics else 4 * long_metrics + 2 * (g - long_metrics)
-            lsb = struct.unpack(">h", hmtx[lsb_at:lsb_at + 2])[0]
-            metrics.append(struct.pack(">Hh", aw, lsb))
-        else:
-            metrics.append(b"\0\0\0\0")
+    hmtx_at, _ = t.where["hmtx"]
+    metrics = bytearray(4 * n)
+    for g in keep:
+        i = min(g, long_metrics - 1)
+        lsb_at = hmtx_at + (4 * g + 2 if g < long_metrics else 4 * long_metrics + 2 * (g - long_metrics))
+        metrics[4 * g:4 * g + 2] = data[hmtx_at + 4 * i:hmtx_at + 4 * i + 2]
+        metrics[4 * g + 2:4 * g + 4] = data[lsb_at:lsb_at + 2]
+    head = t.get("head")
     new = {
         "glyf": bytes(out_glyf),
-        "loca": struct.pack(f">{n + 1}I", *loca),
-        "hmtx": b"".join(metrics),
+        "loca": loca.tobytes(),
+        "hmtx": bytes(metrics),
         "hhea": hhea[:34] + struct.pack(">H", n) + hhea[36:],
-        "head": t.get("head")[:8] + b"\0\0\0\0" + t.get("head")[12:50] + struct.pack(">h", 1) + t.get("head")[52:],
+        "head": head[:8] + b"\0\0\0\0" + head[12:50] + struct.pack(">h", 1) + head[52:],
     }
     if "post" in t.where:
         new["post"] = struct.pack(">I", 0x00030000) + t.get("post")[4:32]
-    chosen = {tag: new.get(tag, t.get(tag) if tag in t.where else None) for tag in KEPT}
-    return _font_file({tag: body for tag, body in chosen.items() if body is not None})
+    bodies = {tag: new[tag] if tag in new else t.get(tag) for tag in KEPT if tag in new or tag in t.where}
+    sums = {tag: _checksum(body) if tag in new else t.checksum(tag) for tag, body in bodies.items()}
+    return _font_file(bodies, sums)
 
 
 def _checksum(data: bytes) -> int:
@@ -150,9 +175,10 @@ def _checksum(data: bytes) -> int:
     return sum(struct.unpack(f">{len(data) // 4}I", data)) & 0xFFFFFFFF
 
 
-def _font_file(bodies: dict[str, bytes]) -> bytes:
-    """An sfnt file of ``bodies`` (tables in tag order, each four-byte aligned), its head's
-    checkSumAdjustment set as the OpenType spec says."""
+def _font_file(bodies: dict[str, bytes], sums: dict[str, int]) -> bytes:
+    """An sfnt file of ``bodies`` (tables in tag order, each four-byte aligned, ``sums`` their
+    checksums), its head's checkSumAdjustment set as the OpenType spec says: 0xB1B0AFBA less the
+    whole file's checksum, which is the directory's plus every table's (all are aligned)."""
     tags = sorted(bodies)
     count = len(tags)
     power = 1
@@ -164,13 +190,14 @@ def _font_file(bodies: dict[str, bytes]) -> bytes:
     blob = []
     for tag in tags:
         body = bodies[tag]
-        directory.append(struct.pack(">4sIII", tag.encode("latin-1"), _checksum(body), at, len(body)))
+        directory.append(struct.pack(">4sIII", tag.encode("latin-1"), sums[tag], at, len(body)))
         padded = body + b"\0" * (-len(body) % 4)
         blob.append(padded)
         at += len(padded)
-    data = bytearray(head + b"".join(directory) + b"".join(blob))
+    front = head + b"".join(directory)
+    data = bytearray(front + b"".join(blob))
     if "head" in bodies:
-        head_at = 12 + 16 * count + sum(len(b) for b in blob[:tags.index("head")])
-        adjust = (0xB1B0AFBA - _checksum(bytes(data))) & 0xFFFFFFFF
-        data[head_at + 8:head_at + 12] = struct.pack(">I", adjust)
+        head_at = len(front) + sum(len(b) for b in blob[:tags.index("head")])
+        total = (_checksum(front) + sum(sums.values())) & 0xFFFFFFFF
+        data[head_at + 8:head_at + 12] = struct.pack(">I", (0xB1B0AFBA - total) & 0xFFFFFFFF)
     return bytes(data)
