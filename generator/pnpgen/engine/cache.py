@@ -6,7 +6,8 @@ and converted faces, so a rebuild redoes only what an edit changed.
   game is up to date and nothing is loaded, drawn or written.
 - Each output document has a *plan key* (the hash of its page plan and of the faces it places).
   Unchanged → the file on disk is reused as it is (checked against its recorded hash).
-- Converted faces are stored by the hash of their SVG (and of any art they embed).
+- Converted faces are stored by the hash of their SVG (and of any art they embed); the pictures
+  they show, once per content by the hash of their bytes (``pictures/``), the faces naming them.
 - Each game's state lists the cache entries its build used (faces, rendered faces, nest
   choices, compiled templates, index readings). After a good build, an entry that no game's or
   language edition's state lists any more is removed, so the cache holds what the current
@@ -39,8 +40,9 @@ FORMAT = 2
 BIG_FILE = 1 << 20  # files larger than this (fonts, art) are fingerprinted by size and mtime
 # The names of the entries pnpgen writes below .cache/: pruning removes only files named so.
 ENTRY = re.compile(r"faces/[0-9a-f]{2}/[0-9a-f]{32,64}(-[0-9a-f]{16}){0,2}\.json|jinja/[0-9a-f]{40,64}\.jbc"
+                   r"|pictures/[0-9a-f]{2}/[0-9a-f]{64}\.bin"
                    r"|(nest|readings|books|renders/[^/\x00]{1,255})/[0-9a-f]{32}\.json")
-KINDS = ("faces", "jinja", "nest", "readings", "books", "renders")  # the cache's folders
+KINDS = ("faces", "pictures", "jinja", "nest", "readings", "books", "renders")  # the cache's folders
 
 
 def safe_rel(rel: object) -> bool:
@@ -147,6 +149,8 @@ class Cache:
 
     def __init__(self, out_root: Path):
         self.root = out_root / ".cache"
+        self.pictures_used: set[Path] = set()  # the picture entries of the faces read or stored
+        self._damaged: set[Path] = set()  # picture entries found not to be what their name says
 
     def state_path(self, slug: str) -> Path:
         return self.root / f"{slug}.json"
@@ -242,20 +246,45 @@ class Cache:
     def face(self, key: str, from_json) -> Any | None:
         """A converted face, or None when absent, damaged or not what its name says. The entry is
         a header line (key, pnpgen, the hash of the art's text) and the art's JSON text: checked
-        by hashing the bytes as read, not by serialising the art again (a face showing a picture
-        holds the picture, and serialising it was most of the cost of loading it)."""
+        by hashing the bytes as read, not by serialising the art again. Its pictures are entries
+        of their own (``picture_path``), each read as it is and checked against its name: no
+        base64 to decode, and a picture shown by many faces is stored once."""
         try:
             head, _, text = self.face_path(key).read_bytes().partition(b"\n")
             outer = json.loads(head)
             if outer.get("key") != key or outer.get("pnpgen") != code() or outer.get("check") != sha(text):
                 return None
-            return from_json(json.loads(text))
+            return from_json(json.loads(text), pictures=self._picture, sealed=False)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 
-    def face_bytes(self, key: str, art_json: Any) -> bytes:
-        text = json.dumps(art_json, sort_keys=True).encode()
-        return json.dumps({"key": key, "pnpgen": code(), "check": sha(text)}, sort_keys=True).encode() + b"\n" + text
+    def face_entries(self, key: str, art: Any) -> dict[Path, bytes]:
+        """The files that store a converted face (an ``Art``): each picture it shows that the
+        cache does not hold yet (named by its SHA-256), then the face's record naming them."""
+        pictures: dict[str, bytes] = {}
+        text = json.dumps(art.to_json(pictures=pictures, seal=False), sort_keys=True).encode()
+        out: dict[Path, bytes] = {}
+        for name, data in sorted(pictures.items()):
+            path = self.picture_path(name)
+            self.pictures_used.add(path)
+            if path in self._damaged or not path.is_file():
+                out[path] = data
+        head = json.dumps({"key": key, "pnpgen": code(), "check": sha(text)}, sort_keys=True).encode()
+        out[self.face_path(key)] = head + b"\n" + text
+        return out
+
+    def picture_path(self, name: str) -> Path:
+        return self.root / "pictures" / name[:2] / f"{name}.bin"
+
+    def _picture(self, name: str) -> bytes:
+        """A picture a face names, as stored; ValueError when its bytes do not hash to its name."""
+        path = self.picture_path(name)
+        data = path.read_bytes()
+        if sha(data) != name:
+            self._damaged.add(path)
+            raise ValueError(f"picture {name[:12]}… of the cache is damaged")
+        self.pictures_used.add(path)
+        return data
 
     # -------------------------------------------------------------- pruning
 

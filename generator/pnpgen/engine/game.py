@@ -442,9 +442,9 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         # (an input error before this point leaves no folder behind).
         mark_now(cache.root.parent)
         for k in sorted(arts.keys() - known.keys()):
-            where, entry = cache.face_path(k + face_keys[k]), cache.face_bytes(k + face_keys[k], arts[k].to_json())
-            if not cache.store(where, entry):
-                cache_files[where] = entry  # written with the build's files (whose write says what is wrong)
+            for where, entry in cache.face_entries(k + face_keys[k], arts[k]).items():
+                if not cache.store(where, entry):
+                    cache_files[where] = entry  # written with the build's files (whose write says what is wrong)
     lint = lint_faces(((df.deck, p.piece, side, k) for df in rendered.decks for p in df.pairs
                        for side, k in (("front", p.front), ("back", p.back)) if k),
                       arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates)
@@ -490,6 +490,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             result.documents[path] = {"plan": plan_keys[path], "sha": sha(data)}
     cache_files.update(images.new)  # each picture's stream, made once, for every later build
     result.uses |= images.used
+    if cache is not None:
+        result.uses |= cache.pictures_used  # the pictures of the faces read and stored (the ink saver's too)
     for path, cut in plan.cuts.items():  # the cutting machine's files: SVG, DXF, Print Then Cut images
         result.files[path] = cut.data(arts, font, images)
     if plan.orders:
