@@ -64,6 +64,7 @@ class ArtFolder:
         self.root = game_root / "art"
         self.templates = templates  # templates/<slug>/: hrefs written in templates look there second
         self._info: dict[Path, ArtInfo] = {}
+        self._resolved: Path | None = None  # art/ through its links, found once
         self._bytes: dict[tuple[str, str], bytes] = {}
 
     def find(self, rel: str, where: Where | Path | str | None = None, key: str = "image",
@@ -96,7 +97,9 @@ class ArtFolder:
         path = self.find(rel, where, key, in_templates)
         cached = self._info.get(path)
         if cached is None:
-            in_art = path.is_relative_to(self.root.resolve())
+            if self._resolved is None:
+                self._resolved = self.root.resolve()
+            in_art = path.is_relative_to(self._resolved)
             name = f"art/{rel}" if in_art or self.templates is None else f"templates/{self.templates.name}/{rel}"
             cached = self._info[path] = _measure(path, name, where, key)
         return cached
@@ -140,11 +143,6 @@ def _near_name(rel: str, folders: list[Path]) -> str | None:
             if f.is_file() and f.suffix.lower() in SUFFIXES and f.stem.casefold() == stem:
                 found.add((parent / f.name).as_posix())
     return found.pop() if len(found) == 1 else None
-
-
-def check_art(game_root: Path, rel: str) -> None:
-    """An ``image`` field's file exists inside art/ and is readable (else InputError)."""
-    ArtFolder(game_root).info(rel)
 
 
 def _measure(path: Path, name: str, where, key: str) -> ArtInfo:
