@@ -64,12 +64,17 @@ class ArtFolder:
         self.root = game_root / "art"
         self.templates = templates  # templates/<slug>/: hrefs written in templates look there second
         self._info: dict[Path, ArtInfo] = {}
+        self._found: dict[tuple[str, bool], Path] = {}  # (rel, in_templates) → the file: each resolved once
         self._resolved: Path | None = None  # art/ through its links, found once
         self._bytes: dict[tuple[str, str], bytes] = {}
 
     def find(self, rel: str, where: Where | Path | str | None = None, key: str = "image",
              in_templates: bool = False) -> Path:
-        """The file ``rel`` names inside art/ (or templates/<slug>/), or an InputError at ``where``."""
+        """The file ``rel`` names inside art/ (or templates/<slug>/), or an InputError at ``where``.
+        Found once per name (a face's template checks its href, places it, then converts it)."""
+        found = self._found.get((rel, in_templates)) if isinstance(rel, str) else None
+        if found is not None:
+            return found
         if not isinstance(rel, str) or not rel.strip():
             raise InputError("an image needs a file name", key=key, expected="a path relative to art/, e.g. dragon.png",
                              **_where_parts(where))
@@ -83,6 +88,7 @@ class ArtFolder:
         for folder in folders:
             path = contained(rel, folder, key, where)
             if path.is_file():
+                self._found[(rel, in_templates)] = path
                 return path
         looked = " or ".join(f"{f}/" for f in folders)
         near = _near_name(rel, folders)
