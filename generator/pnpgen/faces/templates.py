@@ -433,6 +433,7 @@ class Renderer:
                 NamedPrefixLoader({"common": jinja2.FileSystemLoader(str(builtin.FOLDER / "common"))}),
             ]),
             bytecode_cache=compiled if compiled is not None else CompiledTemplates(),
+            auto_reload=False,  # a renderer lives for one build: no template file is stat'ed again per face
             extensions=[LoopBudget, SourceLines],
             autoescape=True,
             undefined=FaceUndefined,
