@@ -19,6 +19,7 @@ or foreign cache is ignored and rebuilt.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -332,15 +333,16 @@ class Cache:
         folders: list[str] = []
         for folder, dirs, files in os.walk(self.root):
             dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(folder, d)))
-            rel_folder = Path(folder).relative_to(self.root).as_posix()
+            rel_folder = os.path.relpath(folder, self.root).replace(os.sep, "/")
             if rel_folder != "." and rel_folder.split("/")[0] in KINDS:
                 folders.append(folder)
             for name in sorted(files):
                 rel = f"{rel_folder}/{name}" if rel_folder != "." else name
-                path = Path(folder, name)
-                if ENTRY.fullmatch(rel) and rel not in used and not path.is_symlink():
-                    path.unlink(missing_ok=True)
-                    n += 1
+                if ENTRY.fullmatch(rel) and rel not in used:  # a path made only for what goes
+                    path = Path(folder, name)
+                    if not path.is_symlink():
+                        path.unlink(missing_ok=True)
+                        n += 1
         for folder in sorted(folders, reverse=True):
             try:
                 os.rmdir(folder)  # only when empty
@@ -356,7 +358,16 @@ def _same(path: Path, digest: str) -> bool:
         return False
 
 
-def plan_key(doc, faces: dict[str, str]) -> str:
+def plan_key(doc, faces: dict[str, str], pages: dict[int, str] | None = None) -> str:
     """Hash of a document's page plan and of the faces it places (their SVG keys plus the art
-    digest of faces that embed images)."""
-    return _digest([repr(doc).encode(), *(f"{k}={faces.get(k, '')}".encode() for k in doc.faces())])
+    digest of faces that embed images). ``pages``: the text of each page already written out by
+    an earlier call (by the page object: a deck's home pages are the all-in-one file's pages too),
+    for plans that do not change while their keys are made."""
+    pages = {} if pages is None else pages
+    texts = [repr(getattr(doc, f.name)).encode() for f in dataclasses.fields(doc) if f.name != "pages"]
+    for page in doc.pages:
+        text = pages.get(id(page))
+        if text is None:
+            text = pages[id(page)] = repr(page)
+        texts.append(text.encode())
+    return _digest([*texts, *(f"{k}={faces.get(k, '')}".encode() for k in doc.faces())])

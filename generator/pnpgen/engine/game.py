@@ -477,7 +477,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         drawn = [(documents, images.stand_ins(faces)[0], keys) for documents, faces, keys in drawn]
         arts = result.arts = drawn[0][1]
     for documents, faces, keys in drawn:
-        plan_keys = {path: plan_key(doc, keys) for path, doc in documents.items()}
+        shown: dict[int, str] = {}  # each page written out once: the home pages are the -all file's too
+        plan_keys = {path: plan_key(doc, keys, shown) for path, doc in documents.items()}
         kept: dict[str, PdfFile] = {}
         for path in documents:
             data = cache.reuse(state, path, plan_keys[path], out_dir) if cache is not None and out_dir is not None else None
