@@ -38,6 +38,6 @@ def test_pages_shared_by_two_documents_are_written_out_once_with_the_same_keys()
     plan = _plan()
     everything = PagePlan("all", [*plan.pages, Page((210.0, 297.0), [])])
     alone = (plan_key(plan, {}), plan_key(everything, {}))
-    shown: dict[int, str] = {}
+    shown: dict[int, bytes] = {}
     assert (plan_key(plan, {}, shown), plan_key(everything, {}, shown)) == alone
     assert len(shown) == 4  # three pages shared, one the second document's own

@@ -358,16 +358,23 @@ def _same(path: Path, digest: str) -> bool:
         return False
 
 
-def plan_key(doc, faces: dict[str, str], pages: dict[int, str] | None = None) -> str:
+def plan_keys_of(documents: dict[str, Any], faces: dict[str, str]) -> dict[str, str]:
+    """``plan_key`` of each document, each page written out and hashed once (a deck's home pages
+    are the all-in-one file's pages too)."""
+    seen: dict[int, bytes] = {}
+    return {path: plan_key(doc, faces, seen) for path, doc in documents.items()}
+
+
+def plan_key(doc, faces: dict[str, str], pages: dict[int, bytes] | None = None) -> str:
     """Hash of a document's page plan and of the faces it places (their SVG keys plus the art
-    digest of faces that embed images). ``pages``: the text of each page already written out by
-    an earlier call (by the page object: a deck's home pages are the all-in-one file's pages too),
-    for plans that do not change while their keys are made."""
+    digest of faces that embed images). ``pages``: the hash of each page's text made by an
+    earlier call (by the page object), for plans that do not change while their keys are made;
+    only hashes are kept, never the text of a whole document."""
     pages = {} if pages is None else pages
-    texts = [repr(getattr(doc, f.name)).encode() for f in dataclasses.fields(doc) if f.name != "pages"]
+    parts = [repr(getattr(doc, f.name)).encode() for f in dataclasses.fields(doc) if f.name != "pages"]
     for page in doc.pages:
-        text = pages.get(id(page))
-        if text is None:
-            text = pages[id(page)] = repr(page)
-        texts.append(text.encode())
-    return _digest([*texts, *(f"{k}={faces.get(k, '')}".encode() for k in doc.faces())])
+        digest = pages.get(id(page))
+        if digest is None:
+            digest = pages[id(page)] = hashlib.sha256(repr(page).encode()).digest()
+        parts.append(digest)
+    return _digest([*parts, *(f"{k}={faces.get(k, '')}".encode() for k in doc.faces())])

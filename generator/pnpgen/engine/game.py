@@ -20,7 +20,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.engine import inksaver
 from pnpgen.engine import prerender as parallel
 from pnpgen.engine.bom import bill_of_materials, bom_pages
-from pnpgen.engine.cache import Cache, GameState, fingerprint, plan_key, sha
+from pnpgen.engine.cache import Cache, GameState, fingerprint, plan_keys_of, sha
 from pnpgen.engine.cache import code as cache_code
 from pnpgen.engine.cutfiles import CutFile, cut_files, cutter_record
 from pnpgen.engine.documents import write_documents
@@ -477,8 +477,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         drawn = [(documents, images.stand_ins(faces)[0], keys) for documents, faces, keys in drawn]
         arts = result.arts = drawn[0][1]
     for documents, faces, keys in drawn:
-        shown: dict[int, str] = {}  # each page written out once: the home pages are the -all file's too
-        plan_keys = {path: plan_key(doc, keys, shown) for path, doc in documents.items()}
+        plan_keys = plan_keys_of(documents, keys)
         kept: dict[str, PdfFile] = {}
         for path in documents:
             data = cache.reuse(state, path, plan_keys[path], out_dir) if cache is not None and out_dir is not None else None
