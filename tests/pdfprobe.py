@@ -231,3 +231,33 @@ def soft_masks(reader: PdfReader) -> list[str]:
     for num in range(1, int(reader.trailer["/Size"])):
         visit(num, reader.get_object(num))
     return found
+
+
+def page_fonts(page) -> dict[str, DictionaryObject]:
+    """Every font a page shows, by its BaseFont (subset prefix dropped): those of the page's own
+    resources and of the forms it places (a face's text lives in its form), at any depth."""
+    found: dict[str, DictionaryObject] = {}
+    seen: set[int] = set()
+    todo = [page.get("/Resources")]
+    while todo:
+        res = todo.pop()
+        res = res.get_object() if res is not None else None
+        if not res:
+            continue
+        for ref in (res.get("/Font") or {}).values():
+            font = ref.get_object()
+            found[str(font["/BaseFont"]).split("+")[-1]] = font
+        for ref in (res.get("/XObject") or {}).values():
+            x = ref.get_object()
+            if x.get("/Subtype") == "/Form" and id(x) not in seen:
+                seen.add(id(x))
+                todo.append(x.get("/Resources"))
+    return found
+
+
+def font_program(font: DictionaryObject):
+    """The embedded TrueType program's descriptor of a simple or a Type0 font, else None."""
+    if font.get("/Subtype") == "/Type0":
+        font = font["/DescendantFonts"][0].get_object()
+    desc = font.get("/FontDescriptor")
+    return desc.get_object() if desc is not None else None

@@ -10,7 +10,7 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import DECK_YAML, GAME_YAML, make_workspace, run
-from pdfprobe import boxes_mm, clip_rects, texts
+from pdfprobe import boxes_mm, clip_rects, page_fonts, texts
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
@@ -141,7 +141,7 @@ def test_fonts_per_language(tmp_path):
     pdf = PdfReader(ws / "build" / "test" / "en" / "shop" / "cards.pdf")
 
     def fonts_used(page):
-        return {str(f.get_object()["/BaseFont"]).split("+")[-1] for f in page["/Resources"]["/Font"].values()}
+        return set(page_fonts(page))
 
     assert "NotoSans-Regular" in fonts_used(pdf.pages[0])  # English text in the Latin face
     assert "BIZUDPGothic-Regular" in fonts_used(pdf.pages[8])  # the untranslated piece falls back to BIZ UD

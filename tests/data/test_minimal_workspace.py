@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import DECK_YAML, FRONT, run
-from pdfprobe import reader, texts
+from pdfprobe import font_program, page_fonts, reader, texts
 from pnpgen import fonts
 
 
@@ -26,10 +26,10 @@ def minimal(root: Path, game: str = "title: 最小のゲーム\n", deck: str | N
 def embedded_fonts(pdf: Path) -> set[str]:
     found = set()
     for page in reader(pdf).pages:
-        for ref in (page["/Resources"].get("/Font") or {}).values():
-            font = ref.get_object()
-            assert "/FontFile2" in font["/FontDescriptor"].get_object(), font["/BaseFont"]
-            found.add(str(font["/BaseFont"]).split("+")[-1])
+        for name, font in page_fonts(page).items():
+            desc = font_program(font)
+            assert desc is not None and "/FontFile2" in desc, font["/BaseFont"]
+            found.add(name)
     return found
 
 

@@ -9,7 +9,7 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import child_env, make_workspace, run
-from pdfprobe import Rect, boxes_mm, clip_rects, reader, stroked_lines, text_positions, texts
+from pdfprobe import Rect, boxes_mm, clip_rects, font_program, page_fonts, reader, stroked_lines, text_positions, texts
 from pnpgen.impose.grid import SheetOptions, cut_marks, layout_grid
 
 A4 = (210.0, 297.0)
@@ -48,15 +48,16 @@ def test_fonts_embedded_and_no_stray_helvetica(default):
     out = default
     for name in ("cards.pdf", "shop/cards.pdf", "test-all.pdf"):
         pdf = reader(out / name)
+        shown = set()
         for page in pdf.pages:
-            fonts = page["/Resources"].get("/Font", {})
-            for ref in fonts.values():
-                font = ref.get_object()
+            for font in page_fonts(page).values():  # the page's own and its faces' fonts
                 base = str(font["/BaseFont"])
+                shown.add(base.split("+")[-1])
                 assert "Helvetica" not in base and "Times" not in base, base
-                desc = font.get("/FontDescriptor")
-                assert desc is not None and "/FontFile2" in desc.get_object(), f"{base} not embedded"
+                desc = font_program(font)
+                assert desc is not None and "/FontFile2" in desc, f"{base} not embedded"
                 assert base.split("+")[0].isupper() and "+" in base, f"{base} not subset"
+        assert shown, f"{name}: no font found"
 
 
 def test_home_sheets_inside_printable_area_and_marks_clear(default):

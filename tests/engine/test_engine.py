@@ -280,8 +280,9 @@ def test_home_sheets_slug_is_inside_the_printable_area_with_scale_bars_and_stamp
         w = float(page.mediabox.width) * 25.4 / 72
         h = float(page.mediabox.height) * 25.4 / 72
         texts = text_positions(page)
+        eps = 0.001  # a thousandth of a millimetre: points are written to six decimals, so 5 mm reads 4.99999997
         for text, x, y in texts:
-            assert margin <= x <= w - margin and margin <= y <= h - margin, (text, x, y)
+            assert margin - eps <= x <= w - margin + eps and margin - eps <= y <= h - margin + eps, (text, x, y)
         joined = " ".join(t for t, _, _ in texts)
         assert "100 %で印刷" in joined and "両面・長辺とじ" in joined
         assert "test 草案3 2026-11-30 #" in joined

@@ -16,7 +16,7 @@ from pathlib import Path
 from pnpgen.impose.plan import PagePlan
 from pnpgen.pdf.assemble import PdfFile
 from pnpgen.pdf.raster import ImageStreams, Placed
-from pnpgen.pdf.writer import write_pdf
+from pnpgen.pdf.writer import FaceStreams, write_pdf
 from pnpgen.svg.artwork import Art
 
 MIN_PAGES = 200  # fewer pages are written faster than worker processes start
@@ -29,9 +29,10 @@ def write_documents(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font:
     pages = sum(len(doc.pages) for doc in todo.values())
     if jobs <= 1 or len(todo) < 2 or pages < MIN_PAGES:
         out = {}
+        drawn = FaceStreams()  # each face and page made into its stream once, for every document that shows it
         for path, doc in todo.items():
             say(f"drawing {path}")
-            out[path] = write_pdf(doc, arts, font, images=images)
+            out[path] = write_pdf(doc, arts, font, images=images, faces=drawn)
         return out
     slim, placed = images.stand_ins(arts)
     folder, stamp = images.folder, images.stamp

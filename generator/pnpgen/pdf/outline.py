@@ -1,6 +1,6 @@
 """Text outlined (アウトライン化): every glyph of every text object drawn as a filled path from the
 embedded font, for printers that ask for no live text. A pass over a finished PDF through pikepdf:
-each ``BT … ET`` whose fonts are embedded TrueType subsets (how the writer embeds every font)
+each ``BT … ET`` whose fonts are embedded TrueType subsets (simple, or Type0 over CIDFontType2 as the writer embeds them)
 becomes the glyphs' outlines, placed by the text matrix, font size, character and word spacing,
 horizontal scale and rise of the text state, filled (non-zero winding, as TrueType outlines are
 drawn) in the colour in effect; the fonts then leave the resources. Text in another font type or
@@ -49,10 +49,48 @@ class _PathPen(BasePen):
 def _font(data: bytes):
     font = TTFont(io.BytesIO(data))
     cmap: dict[int, str] = {}
-    for table in font["cmap"].tables:
+    for table in font["cmap"].tables if "cmap" in font else ():
         for code, name in table.cmap.items():
             cmap.setdefault(code, name)
-    return font.getGlyphSet(), cmap, font["head"].unitsPerEm
+    return font.getGlyphSet(), cmap, font["head"].unitsPerEm, font.getGlyphOrder()
+
+
+def _shown(font):
+    """(glyph set, code → glyph name, code → width in text space units, two-byte codes?, units per
+    em) of an embedded TrueType font: a simple one (codes through its cmap) or a Type0 over a
+    CIDFontType2 with Identity-H codes that are the font's glyph ids (pdf/writer.py); else None."""
+    import pikepdf
+
+    if font is None:
+        return None
+    if font.get("/Subtype") == "/Type0":
+        if font.get("/Encoding") != "/Identity-H":
+            return None
+        cid = font.DescendantFonts[0]
+        desc = cid.get("/FontDescriptor", {})
+        if cid.get("/Subtype") != "/CIDFontType2" or "/FontFile2" not in desc or cid.get("/CIDToGIDMap", "/Identity") != "/Identity":
+            return None
+        glyphset, _, upm, order = _font(bytes(desc.FontFile2.read_bytes()))
+        widths: dict[int, float] = {}
+        w = list(cid.get("/W", []))
+        i = 0
+        while i + 1 < len(w):
+            first = int(w[i])
+            if isinstance(w[i + 1], pikepdf.Array):
+                widths.update((first + k, float(v)) for k, v in enumerate(w[i + 1]))
+                i += 2
+            else:
+                widths.update((c, float(w[i + 2])) for c in range(first, int(w[i + 1]) + 1))
+                i += 3
+        dw = float(cid.get("/DW", 1000))
+        return (glyphset, lambda code: order[code] if code < len(order) else None,
+                lambda code: widths.get(code, dw) / 1000, True, upm)
+    if font.get("/Subtype") != "/TrueType" or "/FontFile2" not in font.get("/FontDescriptor", {}):
+        return None
+    glyphset, cmap, upm, _ = _font(bytes(font.FontDescriptor.FontFile2.read_bytes()))
+    first, simple = int(font.get("/FirstChar", 0)), font.get("/Widths", [])
+    return (glyphset, cmap.get,
+            lambda code: float(simple[code - first]) / 1000 if 0 <= code - first < len(simple) else 0.0, False, upm)
 
 
 def _mul(m, n):
@@ -112,21 +150,23 @@ def _outline(doc, obj, left: list[str]) -> None:
         nonlocal tm, ok
         if adjust:
             tm = _mul((1, 0, 0, 1, -adjust / 1000 * size * state["Tz"] / 100, 0), tm)
-        if font is None or font.get("/Subtype") != "/TrueType" or "/FontFile2" not in font.get("/FontDescriptor", {}):
+        shown = _shown(font)
+        if shown is None:
             ok = False
             return
-        glyphset, cmap, upm = _font(bytes(font.FontDescriptor.FontFile2.read_bytes()))
-        first, widths = int(font.get("/FirstChar", 0)), font.get("/Widths", [])
+        glyphset, names, width, two_bytes, upm = shown
         h = state["Tz"] / 100
-        for code in string:
-            name = cmap.get(code)
+        codes = [int.from_bytes(string[i:i + 2], "big") for i in range(0, len(string) - 1, 2)] if two_bytes \
+            else list(string)
+        for code in codes:
+            name = names(code)
             if name is not None and name in glyphset:
                 s = size / upm
                 trm = _mul((s * h, 0, 0, s, 0, state["Ts"]), tm)
                 pen = _PathPen(glyphset, trm)
                 glyphset[name].draw(pen)
                 paths.extend(pen.ops)
-            w = float(widths[code - first]) / 1000 if 0 <= code - first < len(widths) else 0.0
+            w = width(code)
             tx = (w * size + state["Tc"] + (state["Tw"] if code == 32 else 0.0)) * h
             tm = _mul((1, 0, 0, 1, tx, 0), tm)
 

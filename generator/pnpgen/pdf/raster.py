@@ -201,6 +201,9 @@ class ImageStreams:
     def key(self, data: bytes) -> str:
         """The SHA-256 of ``data``, hashed once per bytes object (a face's picture is the same
         object in every document that places it)."""
+        stood_for = self._stand_ins.get(data) if self._stand_ins else None
+        if stood_for is not None:  # a worker's stand-in: the picture's own key, as one process names it
+            return stood_for.key
         known = self._keys.get(id(data))
         if known is not None and known[0] is data:
             return known[1]

@@ -146,3 +146,35 @@ def _opaque(alpha: float, what: str) -> None:
     if alpha < 1:
         raise InputError(f"the face has a {what} of opacity {alpha:g}: print files cannot contain transparency",
                          expected="an opaque tint colour instead of opacity or rgba()")
+
+
+def put_fallback_faces(pdf: bytes, faces: dict[str, Art], cmyk: bool, font: str) -> bytes:
+    """``pdf`` (from pdf/writer.py) with each face outside the subset drawn by svglib: the writer
+    leaves an empty form named ``name`` for each; ReportLab draws the face on a page of its own
+    (``font`` the page's starting font, so no unembedded font is named), and that page, as a
+    form, takes the stand-in's place (pikepdf's public API)."""
+    import io
+
+    import pikepdf
+    from reportlab.pdfgen import canvas as rl_canvas
+
+    settings.flate_only()
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        for name, art in sorted(faces.items()):
+            drawn = io.BytesIO()
+            c = rl_canvas.Canvas(drawn, pagesize=(art.width_pt, art.height_pt), invariant=1, initialFontName=font,
+                                 pageCompression=1)
+            draw_fallback(c, art, cmyk)
+            c.showPage()
+            c.save()
+            with pikepdf.open(io.BytesIO(drawn.getvalue())) as src:
+                form = doc.copy_foreign(src.pages[0].as_form_xobject())
+            key = pikepdf.Name("/" + name)
+            for page in doc.pages:
+                xobjects = page.Resources.get("/XObject")
+                if xobjects is not None and key in xobjects:
+                    xobjects[key] = form
+        out = io.BytesIO()
+        doc.save(out, deterministic_id=True, compress_streams=True,
+                 object_stream_mode=pikepdf.ObjectStreamMode.disable)
+        return out.getvalue()

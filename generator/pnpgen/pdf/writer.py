@@ -2,17 +2,22 @@
 down) into PDF bytes.
 
 Each face used in a document becomes one Form XObject, drawn once and placed with ``Do`` on
-every page that shows it, so a deck of 80 cards over 5 faces carries 5 drawings, not 80.
+every page that shows it, so a deck of 80 cards over 5 faces carries 5 drawings, not 80. A
+face's stream does not depend on the document (pdf/content.py: glyph ids of the font, pictures
+and patterns named by their content), so it is made once per build and reused by every document
+that shows it (``FaceStreams``); pictures are placed from their cached streams when the file is
+written (pdf/assemble.py). Fonts are embedded as CIDFontType2 subsets that keep the font's glyph
+ids (pdf/sfnt.py). Faces outside the converter's subset (svglib's drawings) are drawn by
+ReportLab and put in afterwards (pdf/svglib_fallback.py).
 """
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Mapping
-
-from reportlab.lib.colors import CMYKColorSep
-from reportlab.pdfgen import canvas as rl_canvas
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 
 from pnpgen import fonts
 from pnpgen.impose.plan import (
@@ -25,235 +30,472 @@ from pnpgen.impose.plan import (
     Strokes,
     TextOp,
 )
-from pnpgen.pdf import settings
-from pnpgen.pdf.assemble import Part, PdfFile, assemble
+from pnpgen.pdf import sfnt
+from pnpgen.pdf.assemble import PdfFile
 from pnpgen.pdf.colour import REGISTRATION, to_cmyk
-from pnpgen.pdf.draw import draw_art
-from pnpgen.pdf.layers import add_layers, marked_content
+from pnpgen.pdf.content import (
+    Content,
+    Paint,
+    art_content,
+    font_operator,
+    font_resource,
+    image_resource,
+    metrics,
+    show_text,
+)
+from pnpgen.pdf.objects import Name, ObjectFile, Ref, flate
 from pnpgen.pdf.raster import ImageStreams
+from pnpgen.pdf.svglib_fallback import put_fallback_faces
 from pnpgen.shapes import Affine, Outline, Straight
 from pnpgen.svg.artwork import Art
-from pnpgen.units import PT_PER_MM, mm_to_pt
+from pnpgen.svg.style import pdf_matrix
+from pnpgen.units import PT_PER_MM, mm_to_pt, num
 
-# The die line on print-shop output: a spot colour most RIPs and cutters know by this name.
-CUT_CONTOUR = CMYKColorSep(0, 1, 0, 0, spotName="CutContour", density=1)
+CUT_CONTOUR = "CutContour"  # the die line's spot colour on print-shop output: most RIPs and cutters know it
+CUT_CONTOUR_CMYK = (0.0, 1.0, 0.0, 0.0)  # how a proof shows it (magenta)
+DATE = "D:20000101000000+00'00'"  # a fixed date: the same inputs give the same bytes
+
+
+@dataclass
+class FaceStream:
+    """A face's form content, compressed, and what it names."""
+
+    data: bytes
+    content: Content
+    width_pt: float
+    height_pt: float
+    fallback: bool
+
+
+@dataclass
+class PageStream:
+    """A page's own content, compressed, and what it names besides the faces' forms."""
+
+    data: bytes
+    content: Content
+    forms: dict[str, str]  # resource name → face key
+    spot: bool
+    layers: frozenset[str]
+
+
+@dataclass
+class FaceStreams:
+    """Faces made into streams, by (face key, CMYK?), and pages by the page object itself: made
+    once, placed in every document of the build that shows them (a deck's home pages are also
+    the pages of ``<game>-all.pdf``)."""
+
+    made: dict[tuple[str, bool], FaceStream] = field(default_factory=dict)
+    pages: dict[tuple[int, bool], tuple[Page, PageStream]] = field(default_factory=dict)
+
+    def get(self, key: str, art: Art, cmyk: bool, images: ImageStreams) -> FaceStream:
+        found = self.made.get((key, cmyk))
+        if found is None:
+            content = art_content(art, cmyk, images.key)
+            found = FaceStream(flate(content.data), content, art.width_pt, art.height_pt, art.fallback is not None)
+            self.made[(key, cmyk)] = found
+        return found
 
 
 def write_document(doc: PagePlan, arts: Mapping[str, Art], font: str, cmyk: bool = False,
-                   images: ImageStreams | None = None) -> bytes:
-    """The document's PDF bytes; ``arts`` holds every face the plan names, ``font`` is the
-    embedded font every page starts from (so no page references an unembedded one); pictures
-    are placed from their streams in ``images`` (made once per picture, pdf/raster.py)."""
-    return bytes(write_pdf(doc, arts, font, cmyk, images))
+                   images: ImageStreams | None = None, faces: FaceStreams | None = None) -> bytes:
+    """The document's PDF bytes; ``arts`` holds every face the plan names; pictures are placed
+    from their streams in ``images`` (made once per picture, pdf/raster.py). ``font`` is the
+    document's font (a game without decks yet still names one)."""
+    return bytes(write_pdf(doc, arts, font, cmyk, images, faces))
 
 
 def write_pdf(doc: PagePlan, arts: Mapping[str, Art], font: str, cmyk: bool = False,
-              images: ImageStreams | None = None) -> PdfFile:
+              images: ImageStreams | None = None, faces: FaceStreams | None = None) -> PdfFile:
     """The same file as ``write_document``, as parts (pdf/assemble.py): the pictures' streams
     stay in the cache folder of ``images`` until the file is written."""
-    return _Writer(doc.title, arts, font, cmyk, images or ImageStreams()).write(doc)
+    fonts.ensure(font)
+    out = _Writer(doc.title, arts, cmyk, images or ImageStreams(), faces or FaceStreams()).write(doc)
+    if out.fallbacks:
+        faces_drawn = {_form_name(k): arts[k] for k in out.fallbacks}
+        return PdfFile((put_fallback_faces(bytes(out.file), faces_drawn, cmyk, font),))
+    return out.file
+
+
+@dataclass
+class _Written:
+    file: PdfFile
+    fallbacks: list[str]
 
 
 class _Writer:
-    def __init__(self, title: str, arts: Mapping[str, Art], font: str, cmyk: bool,
-                 images: ImageStreams | None = None):
-        settings.flate_only()
-        self.buffer = io.BytesIO()
-        fonts.ensure(font)  # a document may draw no text of its own (a game without decks yet)
-        self.c = rl_canvas.Canvas(self.buffer, invariant=1, initialFontName=font, pageCompression=1)
-        self.c.setTitle(title)
-        self.c.setCreator("pnpgen")
-        self.c.setProducer("pnpgen")
+    def __init__(self, title: str, arts: Mapping[str, Art], cmyk: bool, images: ImageStreams,
+                 faces: FaceStreams):
+        self.title = title
         self.arts = arts
         self.cmyk = cmyk
         self.images = images
-        self.deferred: dict[str, Part] = {}  # the pictures' streams, by key, put in when written
-        self.c.deferred_images = self.deferred  # type: ignore[attr-defined]  # read by raster.place_image
-        self.forms: set[str] = set()
-        self.layers: set[str] = set()  # optional content groups drawn into
+        self.faces = faces
+        self.f = ObjectFile()
+        self.forms: dict[str, Ref] = {}
+        self.fallbacks: list[str] = []
+        self.pictures: dict[str, Ref] = {}
+        self.paints: dict[str, Ref] = {}
+        self.glyphs: dict[str, dict[int, str]] = {}  # font → glyph id → a character it shows
+        self.font_refs: dict[str, Ref] = {}
+        self.standard: dict[str, Ref] = {}
+        self.layers: dict[str, Ref] = {}
         self.page_h = 0.0
 
-    def write(self, doc: PagePlan) -> PdfFile:
+    def write(self, doc: PagePlan) -> _Written:
+        f = self.f
+        catalog, pages_ref, info = f.reserve(), f.reserve(), f.reserve()
+        kids = []
+        labels: list = []
         for n, page in enumerate(doc.pages):
-            self.page(page)
+            kids.append(self.page(page, pages_ref))
             if page.label is not None:
-                self.c.addPageLabel(n, prefix=page.label)
-        self.c.save()
-        drawn = assemble(self.buffer.getvalue(), self.deferred)
-        if self.layers:  # pikepdf rewrites the file: it reads the pictures' streams too
-            return PdfFile((add_layers(bytes(drawn), sorted(self.layers)),))
-        return drawn
+                labels.extend((n, {"P": page.label}))
+        for name, ref in self.font_refs.items():
+            self.embed_font(name, ref)
+        for name, ref in self.standard.items():
+            f.put(ref, {"Type": Name("Font"), "Subtype": Name("Type1"), "BaseFont": Name(name),
+                        "Encoding": Name("WinAnsiEncoding")})
+        f.put(pages_ref, {"Type": Name("Pages"), "Kids": kids, "Count": len(kids)})
+        root: dict = {"Type": Name("Catalog"), "Pages": pages_ref, "PageMode": Name("UseNone")}
+        if labels:
+            root["PageLabels"] = {"Nums": labels}
+        if self.layers:
+            f.version = "1.5"
+            every = [self.layers[name] for name in sorted(self.layers)]
+            root["OCProperties"] = {"OCGs": every, "D": {
+                "Name": "pnpgen", "Order": every, "ON": every, "OFF": [],
+                "AS": [{"Event": Name("Print"), "OCGs": every, "Category": [Name("Print")]},
+                       {"Event": Name("View"), "OCGs": every, "Category": [Name("View")]}]}}
+        f.put(catalog, root)
+        f.put(info, {"Author": "anonymous", "CreationDate": DATE, "Creator": "pnpgen", "Keywords": "",
+                     "ModDate": DATE, "Producer": "pnpgen", "Subject": "unspecified", "Title": self.title,
+                     "Trapped": Name("False")})
+        return _Written(f.finish(catalog, info, [self.title.encode()]), self.fallbacks)
+
+    # ------------------------------------------------------------------ resources
+
+    def font(self, name: str) -> Ref:
+        if metrics(name) is None:
+            if name not in self.standard:
+                self.standard[name] = self.f.reserve()
+            return self.standard[name]
+        if name not in self.font_refs:
+            self.font_refs[name] = self.f.reserve()
+        return self.font_refs[name]
+
+    def note(self, content: Content) -> dict:
+        """Resources for a stream showing ``content``: its fonts, pictures and patterns."""
+        res: dict = {}
+        names = {}
+        for font, gids in content.glyphs.items():
+            self.glyphs.setdefault(font, {}).update(gids)
+            names[font_resource(font)] = self.font(font)
+        for font in content.standard_fonts:
+            names["S" + font_resource(font)] = self.font(font)
+        if names:
+            res["Font"] = dict(sorted(names.items()))
+        xobjects = {image_resource(key): self.picture(key, data) for key, data in sorted(content.pictures.items())}
+        xobjects.update((name, self.paint(name, paint)) for name, paint in sorted(content.paints.items()))
+        if xobjects:
+            res["XObject"] = xobjects
+        return res
+
+    def paint(self, name: str, paint: Paint) -> Ref:
+        ref = self.paints.get(name)
+        if ref is None:
+            x0, y0, x1, y1 = paint.area
+            ref = self.f.add_stream({"Type": Name("XObject"), "Subtype": Name("Form"), "FormType": 1,
+                                     "BBox": [x0, y0, x1, y1], "Resources": {"Pattern": paint.patterns},
+                                     "Filter": Name("FlateDecode")}, flate(paint.data))
+            self.paints[name] = ref
+        return ref
+
+    def picture(self, key: str, data: bytes) -> Ref:
+        ref = self.pictures.get(key)
+        if ref is None:
+            placed = self.images.locate(data)
+            s = placed.stream
+            head: dict = {"Type": Name("XObject"), "Subtype": Name("Image"), "Width": s.width, "Height": s.height,
+                          "BitsPerComponent": s.bits, "ColorSpace": Name(s.colour_space),
+                          "Filter": [Name(v) for v in s.filters]}
+            if s.decode is not None:
+                head["Decode"] = list(s.decode)
+            if s.parms is not None:
+                head["DecodeParms"] = [dict(sorted(s.parms.items()))]  # one per filter
+            ref = self.f.reserve()
+            self.f.put_stream(ref, head, placed.part, placed.size)
+            self.pictures[key] = ref
+        return ref
+
+    def form(self, key: str) -> Ref:
+        ref = self.forms.get(key)
+        if ref is None:
+            face = self.faces.get(key, self.arts[key], self.cmyk, self.images)
+            head = {"Type": Name("XObject"), "Subtype": Name("Form"), "FormType": 1,
+                    "BBox": [0, 0, face.width_pt, face.height_pt], "Resources": self.note(face.content),
+                    "Filter": Name("FlateDecode")}
+            ref = self.f.add_stream(head, face.data)
+            self.forms[key] = ref
+            if face.fallback:
+                self.fallbacks.append(key)
+        return ref
+
+    def embed_font(self, name: str, ref: Ref) -> None:
+        """A Type0 font over a CIDFontType2 subset: codes are glyph ids (Identity-H)."""
+        m = metrics(name)
+        assert m is not None
+        used = self.glyphs.get(name, {})
+        program = sfnt.subset(_font_file(fonts.path_of(name)), used)
+        base = sfnt.subset_tag(m.postscript, used) + "+" + m.postscript
+        f = self.f
+        file_ref = f.add_stream({"Length1": len(program), "Filter": Name("FlateDecode")}, flate(program))
+        descriptor = f.add({"Type": Name("FontDescriptor"), "FontName": Name(base), "Flags": m.flags,
+                            "FontBBox": list(m.bbox), "ItalicAngle": m.italic_angle, "Ascent": m.ascent,
+                            "Descent": m.descent, "CapHeight": m.cap_height, "StemV": m.stem_v,
+                            "MissingWidth": m.default_width, "FontFile2": file_ref})
+        widths: list = []
+        for gid in sorted(used):
+            w = m.widths.get(ord(used[gid]), m.default_width)
+            if widths and widths[-2] + len(widths[-1]) == gid:
+                widths[-1].append(w)
+            else:
+                widths.extend((gid, [w]))
+        cid = f.add({"Type": Name("Font"), "Subtype": Name("CIDFontType2"), "BaseFont": Name(base),
+                     "CIDSystemInfo": {"Registry": "Adobe", "Ordering": "Identity", "Supplement": 0},
+                     "FontDescriptor": descriptor, "DW": m.default_width, "W": widths,
+                     "CIDToGIDMap": Name("Identity")})
+        to_unicode = f.add_stream({"Filter": Name("FlateDecode")}, flate(_to_unicode(used)))
+        f.put(ref, {"Type": Name("Font"), "Subtype": Name("Type0"), "BaseFont": Name(base),
+                    "Encoding": Name("Identity-H"), "DescendantFonts": [cid], "ToUnicode": to_unicode})
 
     # ------------------------------------------------------------------ colours and coordinates
 
-    def fill(self, rgb) -> None:
+    def colour(self, rgb, stroke: bool = False) -> str:
         if self.cmyk:
-            self.c.setFillColorCMYK(*to_cmyk(*rgb))
-        else:
-            self.c.setFillColorRGB(*rgb)
+            c, m, y, k = to_cmyk(*rgb)
+            return f"{pdf_num(c)} {pdf_num(m)} {pdf_num(y)} {pdf_num(k)} {'K' if stroke else 'k'}"
+        r, g, b = rgb
+        return f"{pdf_num(r)} {pdf_num(g)} {pdf_num(b)} {'RG' if stroke else 'rg'}"
 
-    def stroke(self, rgb) -> None:
-        if self.cmyk:
-            self.c.setStrokeColorCMYK(*to_cmyk(*rgb))
-        else:
-            self.c.setStrokeColorRGB(*rgb)
-
-    def pt(self, x: float, y: float) -> tuple[float, float]:
-        return mm_to_pt(x), mm_to_pt(self.page_h - y)
+    def pt(self, x: float, y: float) -> str:
+        return f"{pdf_num(mm_to_pt(x))} {pdf_num(mm_to_pt(self.page_h - y))}"
 
     def to_pt(self) -> Affine:
         """Page mm (y down) → PDF points (y up)."""
         return Affine(PT_PER_MM, 0.0, 0.0, -PT_PER_MM, 0.0, self.page_h * PT_PER_MM)
 
-    def rect_clip(self, box) -> None:
+    def rect_clip(self, box) -> str:
         x0, y0, x1, y1 = box
-        r = self.c.beginPath()
-        r.rect(mm_to_pt(x0), mm_to_pt(self.page_h - y1), mm_to_pt(x1 - x0), mm_to_pt(y1 - y0))
-        self.c.clipPath(r, stroke=0, fill=0)
+        return (f"{pdf_num(mm_to_pt(x0))} {pdf_num(mm_to_pt(self.page_h - y1))} "
+                f"{pdf_num(mm_to_pt(x1 - x0))} {pdf_num(mm_to_pt(y1 - y0))} re W n")
 
-    def path(self, path: Outline):
-        """A ReportLab path object for a closed outline in page mm."""
-        p = self.c.beginPath()
+    def path(self, path: Outline) -> str:
+        """A closed outline in page mm as path operators (arcs as Bézier curves of ≤ 90°)."""
+        ops = []
         first = True
         for seg in path.segments:
             if first:
-                p.moveTo(*self.pt(*seg.p0))
+                ops.append(f"{self.pt(*seg.p0)} m")
                 first = False
             if isinstance(seg, Straight):
-                p.lineTo(*self.pt(*seg.p1))
-            else:
-                x0, y0 = self.pt(seg.cx - seg.r, seg.cy + seg.r)
-                x1, y1 = self.pt(seg.cx + seg.r, seg.cy - seg.r)
-                # y flips, so angles and the sweep change sign; degrees, anticlockwise.
-                p.arcTo(x0, y0, x1, y1, startAng=-math.degrees(seg.a0), extent=-math.degrees(seg.sweep))
-        p.close()
-        return p
+                ops.append(f"{self.pt(*seg.p1)} l")
+                continue
+            n = max(1, math.ceil(abs(seg.sweep) / (math.pi / 2) - 1e-9))
+            step = seg.sweep / n
+            k = 4 / 3 * math.tan(step / 4) * seg.r
+            for i in range(n):
+                a0 = seg.a0 + step * i
+                a1 = a0 + step
+                x0, y0 = seg.cx + seg.r * math.cos(a0), seg.cy + seg.r * math.sin(a0)
+                x1, y1 = seg.cx + seg.r * math.cos(a1), seg.cy + seg.r * math.sin(a1)
+                c1 = (x0 - k * math.sin(a0), y0 + k * math.cos(a0))
+                c2 = (x1 + k * math.sin(a1), y1 - k * math.cos(a1))
+                ops.append(f"{self.pt(*c1)} {self.pt(*c2)} {self.pt(x1, y1)} c")
+        ops.append("h")
+        return " ".join(ops)
+
+    @staticmethod
+    def dash(values) -> str:
+        return "[" + " ".join(pdf_num(mm_to_pt(v)) for v in values) + "] 0 d"
 
     # ------------------------------------------------------------------ pages
 
-    def page(self, page: Page) -> None:
-        c = self.c
+    def page(self, page: Page, parent: Ref) -> Ref:
         w, h = page.size_mm
-        self.page_h = h
-        c.setPageSize((mm_to_pt(w), mm_to_pt(h)))
-        for box, setter in ((page.trim, c.setTrimBox), (page.bleed, c.setBleedBox)):
+        drawn = self.faces.pages.get((id(page), self.cmyk))
+        if drawn is None or drawn[0] is not page:
+            drawn = (page, self.page_stream(page))
+            self.faces.pages[(id(page), self.cmyk)] = drawn  # the page is kept: its id stays its own
+        made = drawn[1]
+        res: dict = self.note(made.content)
+        forms = {name: self.form(key) for name, key in made.forms.items()}
+        if forms:
+            res["XObject"] = {**res.get("XObject", {}), **forms}
+        if made.spot:
+            res["ColorSpace"] = {CUT_CONTOUR: [Name("Separation"), Name(CUT_CONTOUR), Name("DeviceCMYK"),
+                                               {"FunctionType": 2, "Domain": [0, 1], "C0": [0, 0, 0, 0],
+                                                "C1": list(CUT_CONTOUR_CMYK), "N": 1}]}
+        if made.layers:
+            res["Properties"] = {name: self.layer(name) for name in sorted(made.layers)}
+        stream = self.f.add_stream({"Filter": Name("FlateDecode")}, made.data)
+        d: dict = {"Type": Name("Page"), "Parent": parent, "MediaBox": [0, 0, mm_to_pt(w), mm_to_pt(h)]}
+        for key, box in (("TrimBox", page.trim), ("BleedBox", page.bleed)):
             if box is not None:
                 x0, y0, x1, y1 = box
-                setter((mm_to_pt(x0), mm_to_pt(h - y1), mm_to_pt(x1), mm_to_pt(h - y0)))
-        for key in page.faces():  # forms first, so the page's own stream stays flat
-            self.define(key)
+                d[key] = [mm_to_pt(x0), mm_to_pt(h - y1), mm_to_pt(x1), mm_to_pt(h - y0)]
+        d["Resources"] = res
+        d["Contents"] = stream
+        return self.f.add(d)
+
+    def page_stream(self, page: Page) -> PageStream:
+        """The page's own drawing: faces placed (by their forms' names), marks, die lines, text."""
+        self.page_h = page.size_mm[1]
+        ops: list[str] = []
+        content = Content()
+        forms: dict[str, str] = {}
+        spot = False
+        layers: set[str] = set()
         if page.matrix is not None:  # a printer profile's correction: the whole page, exactly
-            c.transform(*self.to_pt().inverse().then(page.matrix).then(self.to_pt()).tuple())
+            ops.append(pdf_matrix(self.to_pt().inverse().then(page.matrix).then(self.to_pt()).tuple()) + " cm")
         for item in page.items:
             if isinstance(item, PlaceFace):
-                self.place(item)
+                forms[_form_name(item.face)] = item.face
+                ops.append(self.place(item))
             elif isinstance(item, Strokes):
-                self.strokes(item)
+                ops.append(self.strokes(item))
             elif isinstance(item, DieLine):
-                self.die_line(item)
+                spot |= item.spot
+                if item.layer is not None:
+                    layers.add(item.layer)
+                ops.append(self.die_line(item))
             else:
-                self.furniture(item)
-        c.showPage()
+                ops.append(self.furniture(item, content))
+        return PageStream(flate("\n".join(ops).encode("latin-1")), content, forms, spot, frozenset(layers))
 
-    def define(self, key: str) -> None:
-        if key in self.forms:
-            return
-        art = self.arts[key]
-        self.c.beginForm(_form_name(key), 0, 0, art.width_pt, art.height_pt)
-        draw_art(self.c, art, cmyk=self.cmyk, images=self.images)
-        self.c.endForm()
-        self.forms.add(key)
+    def layer(self, name: str) -> Ref:
+        """An optional content group (ISO 32000-1 §8.11): shown on screen, not printed (a cutter's
+        RIP reads the spot colour)."""
+        if name not in self.layers:
+            self.layers[name] = self.f.add({"Type": Name("OCG"), "Name": name, "Usage": {
+                "Print": {"PrintState": Name("OFF")}, "View": {"ViewState": Name("ON")}}})
+        return self.layers[name]
 
-    def place(self, item: PlaceFace) -> None:
+    def place(self, item: PlaceFace) -> str:
         """A face clipped to its outline (and page rectangle), placed as its form."""
-        c = self.c
-        c.saveState()
+        ops = ["q"]
         if item.clip_rect is not None:
-            self.rect_clip(item.clip_rect)
+            ops.append(self.rect_clip(item.clip_rect))
         if item.clip is not None:
             box = item.clip.as_rect()
             if box is not None:  # a rectangle: written as one 're', as readers expect of a piece box
-                self.rect_clip(box)
+                ops.append(self.rect_clip(box))
             else:
-                c.clipPath(self.path(item.clip), stroke=0, fill=0)
+                ops.append(self.path(item.clip) + " W n")
         b = item.bleed_mm
         # form points (origin at the bleed's bottom-left, y up) → piece mm → page mm → page points
         form_to_piece = Affine(1 / PT_PER_MM, 0.0, 0.0, -1 / PT_PER_MM, -b, item.trim_mm[1] + b)
-        c.transform(*form_to_piece.then(item.to_page).then(self.to_pt()).tuple())
-        c.doForm(_form_name(item.face))
-        c.restoreState()
+        ops.append(pdf_matrix(form_to_piece.then(item.to_page).then(self.to_pt()).tuple()) + " cm")
+        ops.append(f"{Name(_form_name(item.face)).pdf().decode('latin-1')} Do Q")
+        return " ".join(ops)
 
-    def strokes(self, item: Strokes) -> None:
-        c = self.c
-        c.saveState()
-        if item.registration:
-            c.setStrokeColorCMYK(*REGISTRATION)
-        else:
-            self.stroke(item.colour)
-        c.setLineWidth(item.width_pt)
+    def strokes(self, item: Strokes) -> str:
+        ops = ["q", (f"{' '.join(pdf_num(v) for v in REGISTRATION)} K" if item.registration
+                     else self.colour(item.colour, stroke=True)), f"{pdf_num(item.width_pt)} w"]
         if item.dash:
-            c.setDash([mm_to_pt(v) for v in item.dash])
+            ops.append(self.dash(item.dash))
         for ln in item.lines:
-            c.line(*self.pt(ln.x1, ln.y1), *self.pt(ln.x2, ln.y2))
-        c.restoreState()
+            ops.append(f"{self.pt(ln.x1, ln.y1)} m {self.pt(ln.x2, ln.y2)} l S")
+        ops.append("Q")
+        return " ".join(ops)
 
-    def die_line(self, item: DieLine) -> None:
+    def die_line(self, item: DieLine) -> str:
         """Stroke a closed outline (a die line): black on home sheets, CutContour on shop pages."""
-        c = self.c
+        ops = []
         if item.layer is not None:
-            self.layers.add(item.layer)
-            c.addLiteral(marked_content(item.layer))
-        c.saveState()
+            ops.append(f"/OC {Name(item.layer).pdf().decode('latin-1')} BDC")
+        ops.append("q")
         if item.clip_rect is not None:
-            self.rect_clip(item.clip_rect)
-        if item.spot:
-            c.setStrokeColor(CUT_CONTOUR)
-        else:
-            self.stroke(item.colour)
-        c.setLineWidth(item.width_pt)
+            ops.append(self.rect_clip(item.clip_rect))
+        ops.append(f"/{CUT_CONTOUR} CS 1 SCN" if item.spot else self.colour(item.colour, stroke=True))
+        ops.append(f"{pdf_num(item.width_pt)} w")
         if item.dash:
-            c.setDash([mm_to_pt(v) for v in item.dash])
-        c.drawPath(self.path(item.path), stroke=1, fill=0)
-        c.restoreState()
+            ops.append(self.dash(item.dash))
+        ops.append(self.path(item.path) + " S Q")
         if item.layer is not None:
-            c.addLiteral("EMC")
+            ops.append("EMC")
+        return " ".join(ops)
 
-    def furniture(self, op: TextOp | RectOp | LineOp) -> None:
+    def furniture(self, op: TextOp | RectOp | LineOp, content: Content) -> str:
         """Page furniture laid out in mm elsewhere: notes, tables, maps."""
-        c = self.c
-        c.saveState()
+        ops = ["q"]
         if isinstance(op, TextOp):
-            self.fill(op.colour)
             fonts.ensure(op.font)  # parsed on first use
-            c.setFont(op.font, op.size)
-            x, y = self.pt(op.x, op.y)
+            ops.append(self.colour(op.colour))
+            x, y = mm_to_pt(op.x), mm_to_pt(self.page_h - op.y)
             if op.angle:
-                c.translate(x, y)
-                c.rotate(-op.angle)
+                a = math.radians(-op.angle)
+                ops.append(pdf_matrix((math.cos(a), math.sin(a), -math.sin(a), math.cos(a), x, y)) + " cm")
                 x = y = 0.0
-            if op.anchor == "middle":
-                c.drawCentredString(x, y, op.text)
-            elif op.anchor == "end":
-                c.drawRightString(x, y, op.text)
-            else:
-                c.drawString(x, y, op.text)
+            m = metrics(op.font)
+            width = m.width(op.text, op.size) if m is not None else _standard_width(op.text, op.font, op.size)
+            x -= width / 2 if op.anchor == "middle" else width if op.anchor == "end" else 0.0
+            shown = show_text(content, op.font, op.text).decode("latin-1")
+            ops.append(f"BT {font_operator(op.font, op.size).decode('latin-1')} "
+                       f"1 0 0 1 {pdf_num(x)} {pdf_num(y)} Tm {shown} Tj ET")
         elif isinstance(op, RectOp):
             if op.fill is not None:
-                self.fill(op.fill)
+                ops.append(self.colour(op.fill))
             if op.stroke is not None:
-                self.stroke(op.stroke)
-            c.setLineWidth(op.width_pt)
-            c.rect(mm_to_pt(op.x), mm_to_pt(self.page_h - op.y - op.h), mm_to_pt(op.w), mm_to_pt(op.h),
-                   stroke=1 if op.stroke is not None else 0, fill=1 if op.fill is not None else 0)
+                ops.append(self.colour(op.stroke, stroke=True))
+            ops.append(f"{pdf_num(op.width_pt)} w")
+            paint = "B" if op.fill is not None and op.stroke is not None else "f" if op.fill is not None else \
+                "S" if op.stroke is not None else "n"
+            ops.append(f"{pdf_num(mm_to_pt(op.x))} {pdf_num(mm_to_pt(self.page_h - op.y - op.h))} "
+                       f"{pdf_num(mm_to_pt(op.w))} {pdf_num(mm_to_pt(op.h))} re {paint}")
         else:
-            self.stroke(op.colour)
-            c.setLineWidth(op.width_pt)
+            ops.append(self.colour(op.colour, stroke=True))
+            ops.append(f"{pdf_num(op.width_pt)} w")
             if op.dash:
-                c.setDash([mm_to_pt(v) for v in op.dash])
+                ops.append(self.dash(op.dash))
             ln = op.line
-            c.line(*self.pt(ln.x1, ln.y1), *self.pt(ln.x2, ln.y2))
-        c.restoreState()
+            ops.append(f"{self.pt(ln.x1, ln.y1)} m {self.pt(ln.x2, ln.y2)} l S")
+        ops.append("Q")
+        return " ".join(ops)
+
+
+def pdf_num(v: float) -> str:
+    """A number of a page's own drawing: six decimals (a millionth of a point), so a mark put at
+    5 mm reads back as 5 mm, not 4.99999."""
+    return num(v, 6)
 
 
 def _form_name(key: str) -> str:
     return "Face" + key[:20]
+
+
+def _standard_width(text: str, font: str, size: float) -> float:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    return stringWidth(text, font, size)
+
+
+@lru_cache(maxsize=16)
+def _font_file(path: Path) -> bytes:
+    return path.read_bytes()
+
+
+def _to_unicode(used: Mapping[int, str]) -> bytes:
+    """The ToUnicode CMap (ISO 32000-1 §9.10.3) mapping each glyph id shown to its character."""
+    lines = ["/CIDInit /ProcSet findresource begin", "12 dict begin", "begincmap",
+             "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
+             "/CMapName /Adobe-Identity-UCS def", "/CMapType 2 def",
+             "1 begincodespacerange", "<0000> <FFFF>", "endcodespacerange"]
+    pairs = sorted(used.items())
+    for at in range(0, len(pairs), 100):
+        block = pairs[at:at + 100]
+        lines.append(f"{len(block)} beginbfchar")
+        lines.extend(f"<{g:04X}> <{c.encode('utf-16-be').hex().upper()}>" for g, c in block)
+        lines.append("endbfchar")
+    lines += ["endcmap", "CMapName currentdict /CMap defineresource pop", "end", "end"]
+    return "\n".join(lines).encode("ascii")
+
