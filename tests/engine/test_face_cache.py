@@ -140,3 +140,14 @@ def test_an_art_names_its_pictures_only_where_a_store_resolves_them():
     with pytest.raises(ValueError):
         Art.from_json(obj, pictures=pictures.__getitem__)  # not sealed: refused where a seal is due
     assert Art.from_json(art.to_json()) == art  # standalone: inline and sealed, as before
+
+
+def test_faces_showing_one_picture_hold_it_once(tmp_path):
+    ws = workspace(tmp_path / "ws")
+    build(ws, tmp_path / "b")
+    cache = Cache(tmp_path / "b")
+    arts = [art for record in sorted((cache.root / "faces").rglob("*.json"))
+            if (art := cache.face(record.stem, Art.from_json)) is not None]
+    shown = [it[1] for art in arts for it in art.items if it[0] == "image"]
+    assert len(shown) == 4 and len({id(data) for data in shown}) == 3  # cards 1 and 4: one bytes object
+    assert len(cache.pictures_used) == 3

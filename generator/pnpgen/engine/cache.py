@@ -152,6 +152,7 @@ class Cache:
         self.root = out_root / ".cache"
         self.pictures_used: set[Path] = set()  # the picture entries of the faces read or stored
         self._damaged: set[Path] = set()  # picture entries found not to be what their name says
+        self._read: dict[str, bytes] = {}  # pictures read while faces are read (``let_go_of_pictures``)
 
     def state_path(self, slug: str) -> Path:
         return self.root / f"{slug}.json"
@@ -278,14 +279,25 @@ class Cache:
         return self.root / "pictures" / name[:2] / f"{name}.bin"
 
     def _picture(self, name: str) -> bytes:
-        """A picture a face names, as stored; ValueError when its bytes do not hash to its name."""
+        """A picture a face names, as stored; ValueError when its bytes do not hash to its name.
+        Read and checked once however many faces show it (a frame on every card): every face
+        holds the same bytes, which the documents then hash once."""
+        known = self._read.get(name)
+        if known is not None:
+            return known
         path = self.picture_path(name)
         data = path.read_bytes()
         if sha(data) != name:
             self._damaged.add(path)
             raise ValueError(f"picture {name[:12]}… of the cache is damaged")
         self.pictures_used.add(path)
+        self._read[name] = data
         return data
+
+    def let_go_of_pictures(self) -> None:
+        """Forget the pictures read so far (the faces that show them keep them as long as they
+        need them): called once the build's faces are read."""
+        self._read.clear()
 
     # -------------------------------------------------------------- pruning
 

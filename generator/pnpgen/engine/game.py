@@ -430,6 +430,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             art = cache.face(k + digest, Art.from_json)
             if art is not None:
                 known[k] = art
+        cache.let_go_of_pictures()
     arts = convert_faces(rendered.faces, rendered.art_folder, jobs=options.jobs, known=known)
     font = game.fonts["gothic"]
     if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font
@@ -468,6 +469,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     homes = [r.files[0] for r in plan.records if r.files] + [f"{game.slug}-all.pdf"]
     if options.ink is not None:  # the home sheets again, by the ink saver, into ink-saver/
         saved, new, used = inksaver.saver_arts(arts, face_keys, options.ink, cache)
+        if cache is not None:
+            cache.let_go_of_pictures()
         cache_files.update(new)
         result.uses |= used
         saver_plan = impose_game(rendered, inksaver.saver_options(options), on_paper)
