@@ -176,28 +176,34 @@ def colour_op(it: tuple, cmyk: bool) -> str:
 
 
 def _paint(out: Content, item: tuple, cmyk: bool) -> bytes:
-    """A gradient-painted shape (svg/gradient.py): its path filled and/or stroked with shading
-    patterns (ShadingType 2 axial, 3 radial; a stitching function of the stops) in a form of
-    its own (``Paint``), named by what it draws."""
+    """A gradient-painted shape, placed as its form (``paint_form``)."""
+    name, paint = paint_form(item, cmyk)
+    out.paints[name] = paint
+    return Name(name).pdf() + b" Do"
+
+
+def paint_form(item: tuple, cmyk: bool) -> tuple[str, Paint]:
+    """A gradient-painted shape (svg/gradient.py) as a form of its own (``Paint``), named by what
+    it draws: its path filled and/or stroked with shading patterns (ShadingType 2 axial, 3
+    radial; a stitching function of the stops)."""
     _, ops, op, area, fill, stroke = item
     head = []
     patterns = {}
     if fill is not None:
-        patterns["GradFill"] = _pattern(fill, cmyk)
+        patterns["GradFill"] = shading_pattern(fill, cmyk)
         head.append("/Pattern cs /GradFill scn")
     if stroke is not None:
-        patterns["GradStroke"] = _pattern(stroke, cmyk)
+        patterns["GradStroke"] = shading_pattern(stroke, cmyk)
         head.append("/Pattern CS /GradStroke SCN")
     # fill, then stroke, as B means: pdfium paints a pattern stroke of B under the fill
     paint = f"{ops} {op[1:] and 'f*' or 'f'} {ops} S" if op.startswith("B") else f"{ops} {op}"
-    data = " ".join([*head, paint]).encode("latin-1")
     name = "Grad" + hashlib.sha256(repr((ops, op, area, fill, stroke, cmyk)).encode()).hexdigest()[:24]
-    out.paints[name] = Paint(tuple(area), data, patterns)
-    return Name(name).pdf() + b" Do"
+    return name, Paint(tuple(area), " ".join([*head, paint]).encode("latin-1"), patterns)
 
 
-def _pattern(spec: tuple, cmyk: bool) -> dict:
-    """A shading pattern (PatternType 2) for a spec from ``pnpgen.svg.gradient.shading``."""
+def shading_pattern(spec: tuple, cmyk: bool) -> dict:
+    """A shading pattern (PatternType 2) for a spec from ``pnpgen.svg.gradient.shading``, as
+    values for pdf/objects.py (pdf/shading.py hands the same to ReportLab)."""
     kind, coords, domain, matrix, stops, spread = spec
     shading = {"ShadingType": 2 if kind == "axial" else 3,
                "ColorSpace": Name("DeviceCMYK" if cmyk else "DeviceRGB"),

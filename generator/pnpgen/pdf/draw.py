@@ -12,10 +12,8 @@ drawn by ``pnpgen.pdf.shading``, faces outside the subset by ``pnpgen.pdf.svglib
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from pnpgen import fonts
-from pnpgen.pdf.colour import to_cmyk
+from pnpgen.pdf.content import colour_op
 from pnpgen.pdf.raster import ImageStreams, place_image
 from pnpgen.pdf.shading import draw_paint
 from pnpgen.pdf.svglib_fallback import draw_fallback
@@ -35,7 +33,7 @@ def draw_art(canvas, art: Art, cmyk: bool = False, images: ImageStreams | None =
         if kind == "ops":
             pending.append(it[1])
         elif kind == "fill" or kind == "stroke":
-            pending.append(_colour_op(it, cmyk))
+            pending.append(colour_op(it, cmyk))
         elif kind == "text":
             if pending:
                 canvas.addLiteral(" ".join(pending))
@@ -75,12 +73,3 @@ def _font_ready(name: str) -> None:
     except KeyError:
         return
     _FONTS_READY.add(name)
-
-
-@lru_cache(maxsize=4096)
-def _colour_op(it: tuple, cmyk: bool) -> str:
-    kind, r, g, b = it
-    if cmyk:
-        c, m, y, k = to_cmyk(r, g, b)
-        return f"{pdf_num(c)} {pdf_num(m)} {pdf_num(y)} {pdf_num(k)} {'k' if kind == 'fill' else 'K'}"
-    return f"{pdf_num(r)} {pdf_num(g)} {pdf_num(b)} {'rg' if kind == 'fill' else 'RG'}"

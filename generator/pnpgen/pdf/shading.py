@@ -14,40 +14,19 @@ opaque, deterministic, and its colours are CMYK in a CMYK document.
 
 from __future__ import annotations
 
-import hashlib
+from reportlab.pdfbase.pdfdoc import PDFArrayCompact, PDFDictionary, PDFName, PDFResourceDictionary
 
-from reportlab.pdfbase.pdfdoc import (
-    PDFArrayCompact,
-    PDFAxialShading,
-    PDFDictionary,
-    PDFExponentialFunction,
-    PDFName,
-    PDFRadialShading,
-    PDFResourceDictionary,
-    PDFStitchingFunction,
-)
-
-from pnpgen.pdf.colour import to_cmyk
-from pnpgen.svg.gradient import Stops
+from pnpgen.pdf.content import paint_form
+from pnpgen.pdf.objects import Name
 
 
 def draw_paint(canvas, item: tuple, cmyk: bool) -> None:
-    """Place the gradient-painted shape as a form of its own, defined once per document."""
-    _, ops, op, area, fill, stroke = item
-    key = repr((ops, op, area, fill, stroke, cmyk)).encode()
-    name = "Grad" + hashlib.sha256(key).hexdigest()[:24]
+    """Place the gradient-painted shape as a form of its own, defined once per document (the
+    writer's form, pdf/content.py ``paint_form``, in ReportLab's objects)."""
+    name, paint = paint_form(item, cmyk)
     if not canvas.hasForm(name):
-        patterns = {}
-        head = []
-        if fill is not None:
-            patterns["GradFill"] = _pattern(fill, cmyk)
-            head.append("/Pattern cs /GradFill scn")
-        if stroke is not None:
-            patterns["GradStroke"] = _pattern(stroke, cmyk)
-            head.append("/Pattern CS /GradStroke SCN")
-        # fill, then stroke, as B means: pdfium paints a pattern stroke of B under the fill
-        paint = f"{ops} {op[1:] and 'f*' or 'f'} {ops} S" if op.startswith("B") else f"{ops} {op}"
-        _form(canvas, name, area, " ".join([*head, paint]), patterns)
+        patterns = {key: _reportlab(value) for key, value in paint.patterns.items()}
+        _form(canvas, name, paint.area, paint.data.decode("latin-1"), patterns)
     canvas.doForm(name)
 
 
@@ -62,46 +41,14 @@ def _form(canvas, name: str, area: tuple, content: str, patterns: dict) -> None:
     canvas.endForm(Resources=resources)
 
 
-def _pattern(spec: tuple, cmyk: bool):
-    """A shading pattern (PatternType 2) for a spec from ``pnpgen.svg.gradient.shading``."""
-    kind, coords, domain, matrix, stops, spread = spec
-    fn = _function(stops, domain, spread, cmyk)
-    space = "DeviceCMYK" if cmyk else "DeviceRGB"
-    extra = {"Extend": "[true true]", "Domain": PDFArrayCompact(domain)}
-    sh = PDFAxialShading(*coords, Function=fn, ColorSpace=space, **extra) if kind == "axial" \
-        else PDFRadialShading(*coords, Function=fn, ColorSpace=space, **extra)
-    return PDFDictionary({"Type": PDFName("Pattern"), "PatternType": 2, "Shading": sh,
-                          "Matrix": PDFArrayCompact([_round(v) for v in matrix])})
-
-
-def _round(v: float) -> float:
-    return round(v, 6) + 0.0
-
-
-def _function(stops: Stops, domain: tuple, spread: str, cmyk: bool):
-    """The stops as one function over 0 … 1 (a stitching of linear pieces; a stop pair at one
-    offset is a hard edge), repeated or mirrored per period of ``domain`` for reflect/repeat."""
-
-    def colour(s) -> list[float]:
-        return [_round(v) for v in (to_cmyk(*s[1:]) if cmyk else s[1:])]
-
-    pts = list(stops)
-    if pts[0][0] > 0:
-        pts.insert(0, (0.0, *pts[0][1:]))
-    if pts[-1][0] < 1:
-        pts.append((1.0, *pts[-1][1:]))
-    pieces = [(a[0], b[0], PDFExponentialFunction(colour(a), colour(b), 1))
-              for a, b in zip(pts, pts[1:]) if b[0] > a[0]]
-    if len(pieces) == 1:
-        base = pieces[0][2]
-    else:
-        base = PDFStitchingFunction([p[2] for p in pieces], [_round(p[0]) for p in pieces[1:]],
-                                    [0, 1] * len(pieces), Domain=PDFArrayCompact([0, 1]))
-    k0, k1 = int(domain[0]), int(domain[1])
-    if k1 - k0 == 1 and k0 == 0:
-        return base
-    encode: list[int] = []
-    for k in range(k0, k1):
-        encode.extend((1, 0) if spread == "reflect" and k % 2 else (0, 1))
-    return PDFStitchingFunction([base] * (k1 - k0), list(range(k0 + 1, k1)), encode,
-                                Domain=PDFArrayCompact([k0, k1]))
+def _reportlab(value):
+    """A value for pdf/objects.py as ReportLab's PDF object (booleans as their keywords)."""
+    if isinstance(value, dict):
+        return PDFDictionary({k: _reportlab(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return PDFArrayCompact([_reportlab(v) for v in value])
+    if isinstance(value, Name):
+        return PDFName(value.value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
