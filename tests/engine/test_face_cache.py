@@ -126,6 +126,22 @@ def test_a_picture_no_face_shows_any_more_is_pruned_and_nothing_else(tmp_path):
     assert (pictures / b_key[:2] / f"{b_key}.png").is_file()
 
 
+def test_an_image_stream_no_document_places_any_more_is_pruned(tmp_path):
+    """The pictures' PDF streams (.cache/images/) go with the last face that shows them; the
+    others stay, and the documents still equal a cold build's."""
+    ws = workspace(tmp_path / "ws")
+    build(ws, tmp_path / "b")
+    images = tmp_path / "b" / ".cache" / "images"
+    b_key = hashlib.sha256((ws / "data/test/art/b.png").read_bytes()).hexdigest()
+    assert {p.name for p in (images / b_key[:2]).iterdir()} >= {f"{b_key}.bin", f"{b_key}.json"}
+    assert len(list(images.rglob("*.bin"))) == 3
+    deck(ws, pieces(art_of_2="c.png"))
+    built = build(ws, tmp_path / "b")
+    assert not (images / b_key[:2] / f"{b_key}.bin").exists() and not (images / b_key[:2] / f"{b_key}.json").exists()
+    assert len(list(images.rglob("*.bin"))) == len(list(images.rglob("*.json"))) == 2
+    assert built == build(ws, tmp_path / "cold")
+
+
 def test_an_art_names_its_pictures_only_where_a_store_resolves_them():
     data = b"\x89PNG not really"
     art = Art(10.0, 20.0, (("ops", "0 0 m"), ("image", data, 1.0, 2.0, 3.0, 4.0)))
