@@ -153,6 +153,9 @@ class Cache:
         self.pictures_used: set[Path] = set()  # the picture entries of the faces read or stored
         self._damaged: set[Path] = set()  # picture entries found not to be what their name says
         self._read: dict[str, bytes] = {}  # pictures read while faces are read (``let_go_of_pictures``)
+        # id(a picture's bytes) → (them, their SHA-256), for every picture the faces hold: the
+        # documents name pictures by that hash (pdf/raster.py ImageStreams(keys=…)), made once here
+        self.picture_keys: dict[int, tuple[bytes, str]] = {}
 
     def state_path(self, slug: str) -> Path:
         return self.root / f"{slug}.json"
@@ -269,6 +272,7 @@ class Cache:
         for name, data in sorted(pictures.items()):
             path = self.picture_path(name)
             self.pictures_used.add(path)
+            self.picture_keys[id(data)] = (data, name)
             if path in self._damaged or not path.is_file():
                 out[path] = data
         head = json.dumps({"key": key, "pnpgen": code(), "check": sha(text)}, sort_keys=True).encode()
@@ -292,6 +296,7 @@ class Cache:
             raise ValueError(f"picture {name[:12]}… of the cache is damaged")
         self.pictures_used.add(path)
         self._read[name] = data
+        self.picture_keys[id(data)] = (data, name)
         return data
 
     def let_go_of_pictures(self) -> None:

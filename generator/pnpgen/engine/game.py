@@ -454,7 +454,10 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
         faces_ready(result)      # are imposed and drawn
     images = result.images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code(),
-                                          store_now=cache is not None and cache.marked())
+                                          store_now=cache is not None and cache.marked(),
+                                          keys=cache.picture_keys if cache is not None else None)
+    if cache is not None:
+        cache.picture_keys.clear()  # the streams' object holds them now, until the documents are planned
     plan = impose_game(rendered, options, on_paper)
     check_pages(game, plan)
     result.records = plan.records
