@@ -64,11 +64,17 @@ class ArtFolder:
         self.root = game_root / "art"
         self.templates = templates  # templates/<slug>/: hrefs written in templates look there second
         self._info: dict[Path, ArtInfo] = {}
+        self._found: dict[tuple[str, bool], Path] = {}  # (rel, in_templates) → the file: each resolved once
+        self._resolved: Path | None = None  # art/ through its links, found once
         self._bytes: dict[tuple[str, str], bytes] = {}
 
     def find(self, rel: str, where: Where | Path | str | None = None, key: str = "image",
              in_templates: bool = False) -> Path:
-        """The file ``rel`` names inside art/ (or templates/<slug>/), or an InputError at ``where``."""
+        """The file ``rel`` names inside art/ (or templates/<slug>/), or an InputError at ``where``.
+        Found once per name (a face's template checks its href, places it, then converts it)."""
+        found = self._found.get((rel, in_templates)) if isinstance(rel, str) else None
+        if found is not None:
+            return found
         if not isinstance(rel, str) or not rel.strip():
             raise InputError("an image needs a file name", key=key, expected="a path relative to art/, e.g. dragon.png",
                              **_where_parts(where))
@@ -82,6 +88,7 @@ class ArtFolder:
         for folder in folders:
             path = contained(rel, folder, key, where)
             if path.is_file():
+                self._found[(rel, in_templates)] = path
                 return path
         looked = " or ".join(f"{f}/" for f in folders)
         near = _near_name(rel, folders)
@@ -96,7 +103,9 @@ class ArtFolder:
         path = self.find(rel, where, key, in_templates)
         cached = self._info.get(path)
         if cached is None:
-            in_art = path.is_relative_to(self.root.resolve())
+            if self._resolved is None:
+                self._resolved = self.root.resolve()
+            in_art = path.is_relative_to(self._resolved)
             name = f"art/{rel}" if in_art or self.templates is None else f"templates/{self.templates.name}/{rel}"
             cached = self._info[path] = _measure(path, name, where, key)
         return cached
@@ -140,11 +149,6 @@ def _near_name(rel: str, folders: list[Path]) -> str | None:
             if f.is_file() and f.suffix.lower() in SUFFIXES and f.stem.casefold() == stem:
                 found.add((parent / f.name).as_posix())
     return found.pop() if len(found) == 1 else None
-
-
-def check_art(game_root: Path, rel: str) -> None:
-    """An ``image`` field's file exists inside art/ and is readable (else InputError)."""
-    ArtFolder(game_root).info(rel)
 
 
 def _measure(path: Path, name: str, where, key: str) -> ArtInfo:

@@ -10,7 +10,7 @@ from typing import Any
 from pnpgen import fonts as fontreg
 from pnpgen.data import i18n, ink, layouts, lint
 from pnpgen.data import validate as v
-from pnpgen.data.art import check_art
+from pnpgen.data.art import ArtFolder
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.markup import colour_names
 from pnpgen.data.model import Deck, FieldText, Game, Piece, Sourced, is_placeholder
@@ -258,8 +258,10 @@ def _template(doc: Located, key: str, name: Any) -> str:
     return name
 
 
-def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, field: str, art: bool = True) -> Any:
-    """Check one field value against its declared type; text becomes FieldText."""
+def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, field: str,
+           art: ArtFolder | None) -> Any:
+    """Check one field value against its declared type; text becomes FieldText. An ``image``
+    value's file is found and measured in ``art`` (None: not opened, for ``pnpgen list``)."""
     ok = {
         "text": lambda x: isinstance(x, (str, int, float)) and not isinstance(x, bool),
         "int": lambda x: isinstance(x, int) and not isinstance(x, bool),
@@ -283,9 +285,9 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
             "list": "a list [..]", "map": "a mapping {key: value}", "image": "a file name in art/, e.g. dragon.png",
         }[ftype]
         raise doc.error(keypath, f"{v.show(value)} is not a valid {ftype}", expected)
-    if ftype == "image" and value.strip() and art:
+    if ftype == "image" and value.strip() and art is not None:
         try:
-            check_art(game.root, value)
+            art.info(value)
         except InputError as e:  # say it at the piece's file:line (YAML or spreadsheet)
             raise doc.error(keypath, e.message, e.expected) from None
     return FieldText(str(value), field) if ftype == "text" else value
@@ -303,6 +305,7 @@ def _fields(doc: Located, data: dict) -> dict[str, str]:
 
 
 def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True) -> Deck:
+    pictures = ArtFolder(game.root) if art else None  # one for the deck: its folder resolved once
     doc = load_yaml(path)
     if game.translations is not None:
         game.translations.resolve(doc)
@@ -335,7 +338,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True) -> Deck:
         if "label" in data else None
     allowed = list(fields) + ["count"]
     defaults = _keys(doc, data.get("defaults") or {}, ("defaults",), list(fields), "defaults")
-    defaults = {k: _value(doc, game, fields[k], x, ("defaults", k), k, art) for k, x in defaults.items()}
+    defaults = {k: _value(doc, game, fields[k], x, ("defaults", k), k, pictures) for k, x in defaults.items()}
     options = _shape_options(doc, data, shape, trim)
     if geo is not None:
         _layout_shape_options(geo, shape, trim, options)
@@ -386,7 +389,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True) -> Deck:
         values.update(defaults)
         for key, value in raw.items():
             if key != "count":
-                values[key] = _value(rows, game, fields[key], value, keypath + (key,), key, art)
+                values[key] = _value(rows, game, fields[key], value, keypath + (key,), key, pictures)
         piece = Piece(index=i + 1, values=values, where=rows.where(keypath),
                       count=_parse(rows, keypath + ("count",), v.count, raw.get("count", 1)), label_field=label_field)
         deck.pieces.append(piece)

@@ -6,7 +6,8 @@ and converted faces, so a rebuild redoes only what an edit changed.
   game is up to date and nothing is loaded, drawn or written.
 - Each output document has a *plan key* (the hash of its page plan and of the faces it places).
   Unchanged → the file on disk is reused as it is (checked against its recorded hash).
-- Converted faces are stored by the hash of their SVG (and of any art they embed).
+- Converted faces are stored by the hash of their SVG (and of any art they embed); the pictures
+  they show, once per content by the hash of their bytes (``pictures/``), the faces naming them.
 - Each game's state lists the cache entries its build used (faces, rendered faces, nest
   choices, compiled templates, index readings). After a good build, an entry that no game's or
   language edition's state lists any more is removed, so the cache holds what the current
@@ -18,6 +19,7 @@ or foreign cache is ignored and rebuilt.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -39,8 +41,9 @@ FORMAT = 2
 BIG_FILE = 1 << 20  # files larger than this (fonts, art) are fingerprinted by size and mtime
 # The names of the entries pnpgen writes below .cache/: pruning removes only files named so.
 ENTRY = re.compile(r"faces/[0-9a-f]{2}/[0-9a-f]{32,64}(-[0-9a-f]{16}){0,2}\.json|jinja/[0-9a-f]{40,64}\.jbc"
+                   r"|pictures/[0-9a-f]{2}/[0-9a-f]{64}\.bin|images/[0-9a-f]{2}/[0-9a-f]{64}\.(bin|json)"
                    r"|(nest|readings|books|renders/[^/\x00]{1,255})/[0-9a-f]{32}\.json")
-KINDS = ("faces", "jinja", "nest", "readings", "books", "renders")  # the cache's folders
+KINDS = ("faces", "pictures", "images", "jinja", "nest", "readings", "books", "renders")  # the cache's folders
 
 
 def safe_rel(rel: object) -> bool:
@@ -147,6 +150,12 @@ class Cache:
 
     def __init__(self, out_root: Path):
         self.root = out_root / ".cache"
+        self.pictures_used: set[Path] = set()  # the picture entries of the faces read or stored
+        self._damaged: set[Path] = set()  # picture entries found not to be what their name says
+        self._read: dict[str, bytes] = {}  # pictures read while faces are read (``let_go_of_pictures``)
+        # id(a picture's bytes) → (them, their SHA-256), for every picture the faces hold: the
+        # documents name pictures by that hash (pdf/raster.py ImageStreams(keys=…)), made once here
+        self.picture_keys: dict[int, tuple[bytes, str]] = {}
 
     def state_path(self, slug: str) -> Path:
         return self.root / f"{slug}.json"
@@ -242,20 +251,58 @@ class Cache:
     def face(self, key: str, from_json) -> Any | None:
         """A converted face, or None when absent, damaged or not what its name says. The entry is
         a header line (key, pnpgen, the hash of the art's text) and the art's JSON text: checked
-        by hashing the bytes as read, not by serialising the art again (a face showing a picture
-        holds the picture, and serialising it was most of the cost of loading it)."""
+        by hashing the bytes as read, not by serialising the art again. Its pictures are entries
+        of their own (``picture_path``), each read as it is and checked against its name: no
+        base64 to decode, and a picture shown by many faces is stored once."""
         try:
             head, _, text = self.face_path(key).read_bytes().partition(b"\n")
             outer = json.loads(head)
             if outer.get("key") != key or outer.get("pnpgen") != code() or outer.get("check") != sha(text):
                 return None
-            return from_json(json.loads(text))
+            return from_json(json.loads(text), pictures=self._picture, sealed=False)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 
-    def face_bytes(self, key: str, art_json: Any) -> bytes:
-        text = json.dumps(art_json, sort_keys=True).encode()
-        return json.dumps({"key": key, "pnpgen": code(), "check": sha(text)}, sort_keys=True).encode() + b"\n" + text
+    def face_entries(self, key: str, art: Any) -> dict[Path, bytes]:
+        """The files that store a converted face (an ``Art``): each picture it shows that the
+        cache does not hold yet (named by its SHA-256), then the face's record naming them."""
+        pictures: dict[str, bytes] = {}
+        text = json.dumps(art.to_json(pictures=pictures, seal=False), sort_keys=True).encode()
+        out: dict[Path, bytes] = {}
+        for name, data in sorted(pictures.items()):
+            path = self.picture_path(name)
+            self.pictures_used.add(path)
+            self.picture_keys[id(data)] = (data, name)
+            if path in self._damaged or not path.is_file():
+                out[path] = data
+        head = json.dumps({"key": key, "pnpgen": code(), "check": sha(text)}, sort_keys=True).encode()
+        out[self.face_path(key)] = head + b"\n" + text
+        return out
+
+    def picture_path(self, name: str) -> Path:
+        return self.root / "pictures" / name[:2] / f"{name}.bin"
+
+    def _picture(self, name: str) -> bytes:
+        """A picture a face names, as stored; ValueError when its bytes do not hash to its name.
+        Read and checked once however many faces show it (a frame on every card): every face
+        holds the same bytes, which the documents then hash once."""
+        known = self._read.get(name)
+        if known is not None:
+            return known
+        path = self.picture_path(name)
+        data = path.read_bytes()
+        if sha(data) != name:
+            self._damaged.add(path)
+            raise ValueError(f"picture {name[:12]}… of the cache is damaged")
+        self.pictures_used.add(path)
+        self._read[name] = data
+        self.picture_keys[id(data)] = (data, name)
+        return data
+
+    def let_go_of_pictures(self) -> None:
+        """Forget the pictures read so far (the faces that show them keep them as long as they
+        need them): called once the build's faces are read."""
+        self._read.clear()
 
     # -------------------------------------------------------------- pruning
 
@@ -303,15 +350,16 @@ class Cache:
         folders: list[str] = []
         for folder, dirs, files in os.walk(self.root):
             dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(folder, d)))
-            rel_folder = Path(folder).relative_to(self.root).as_posix()
+            rel_folder = os.path.relpath(folder, self.root).replace(os.sep, "/")
             if rel_folder != "." and rel_folder.split("/")[0] in KINDS:
                 folders.append(folder)
             for name in sorted(files):
                 rel = f"{rel_folder}/{name}" if rel_folder != "." else name
-                path = Path(folder, name)
-                if ENTRY.fullmatch(rel) and rel not in used and not path.is_symlink():
-                    path.unlink(missing_ok=True)
-                    n += 1
+                if ENTRY.fullmatch(rel) and rel not in used:  # a path made only for what goes
+                    path = Path(folder, name)
+                    if not path.is_symlink():
+                        path.unlink(missing_ok=True)
+                        n += 1
         for folder in sorted(folders, reverse=True):
             try:
                 os.rmdir(folder)  # only when empty
@@ -327,7 +375,23 @@ def _same(path: Path, digest: str) -> bool:
         return False
 
 
-def plan_key(doc, faces: dict[str, str]) -> str:
+def plan_keys_of(documents: dict[str, Any], faces: dict[str, str]) -> dict[str, str]:
+    """``plan_key`` of each document, each page written out and hashed once (a deck's home pages
+    are the all-in-one file's pages too)."""
+    seen: dict[int, bytes] = {}
+    return {path: plan_key(doc, faces, seen) for path, doc in documents.items()}
+
+
+def plan_key(doc, faces: dict[str, str], pages: dict[int, bytes] | None = None) -> str:
     """Hash of a document's page plan and of the faces it places (their SVG keys plus the art
-    digest of faces that embed images)."""
-    return _digest([repr(doc).encode(), *(f"{k}={faces.get(k, '')}".encode() for k in doc.faces())])
+    digest of faces that embed images). ``pages``: the hash of each page's text made by an
+    earlier call (by the page object), for plans that do not change while their keys are made;
+    only hashes are kept, never the text of a whole document."""
+    pages = {} if pages is None else pages
+    parts = [repr(getattr(doc, f.name)).encode() for f in dataclasses.fields(doc) if f.name != "pages"]
+    for page in doc.pages:
+        digest = pages.get(id(page))
+        if digest is None:
+            digest = pages[id(page)] = hashlib.sha256(repr(page).encode()).digest()
+        parts.append(digest)
+    return _digest([*parts, *(f"{k}={faces.get(k, '')}".encode() for k in doc.faces())])

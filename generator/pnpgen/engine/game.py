@@ -20,7 +20,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.engine import inksaver
 from pnpgen.engine import prerender as parallel
 from pnpgen.engine.bom import bill_of_materials, bom_pages
-from pnpgen.engine.cache import Cache, GameState, fingerprint, plan_key, sha
+from pnpgen.engine.cache import Cache, GameState, fingerprint, plan_keys_of, sha
 from pnpgen.engine.cache import code as cache_code
 from pnpgen.engine.cutfiles import CutFile, cut_files, cutter_record
 from pnpgen.engine.documents import write_documents
@@ -430,6 +430,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             art = cache.face(k + digest, Art.from_json)
             if art is not None:
                 known[k] = art
+        cache.let_go_of_pictures()
     arts = convert_faces(rendered.faces, rendered.art_folder, jobs=options.jobs, known=known)
     font = game.fonts["gothic"]
     if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font
@@ -442,9 +443,9 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         # (an input error before this point leaves no folder behind).
         mark_now(cache.root.parent)
         for k in sorted(arts.keys() - known.keys()):
-            where, entry = cache.face_path(k + face_keys[k]), cache.face_bytes(k + face_keys[k], arts[k].to_json())
-            if not cache.store(where, entry):
-                cache_files[where] = entry  # written with the build's files (whose write says what is wrong)
+            for where, entry in cache.face_entries(k + face_keys[k], arts[k]).items():
+                if not cache.store(where, entry):
+                    cache_files[where] = entry  # written with the build's files (whose write says what is wrong)
     lint = lint_faces(((df.deck, p.piece, side, k) for df in rendered.decks for p in df.pairs
                        for side, k in (("front", p.front), ("back", p.back)) if k),
                       arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates)
@@ -453,7 +454,10 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
         faces_ready(result)      # are imposed and drawn
     images = result.images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code(),
-                                          store_now=cache is not None and cache.marked())
+                                          store_now=cache is not None and cache.marked(),
+                                          keys=cache.picture_keys if cache is not None else None)
+    if cache is not None:
+        cache.picture_keys.clear()  # the streams' object holds them now, until the documents are planned
     plan = impose_game(rendered, options, on_paper)
     check_pages(game, plan)
     result.records = plan.records
@@ -468,6 +472,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     homes = [r.files[0] for r in plan.records if r.files] + [f"{game.slug}-all.pdf"]
     if options.ink is not None:  # the home sheets again, by the ink saver, into ink-saver/
         saved, new, used = inksaver.saver_arts(arts, face_keys, options.ink, cache)
+        if cache is not None:
+            cache.let_go_of_pictures()
         cache_files.update(new)
         result.uses |= used
         saver_plan = impose_game(rendered, inksaver.saver_options(options), on_paper)
@@ -477,7 +483,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         drawn = [(documents, images.stand_ins(faces)[0], keys) for documents, faces, keys in drawn]
         arts = result.arts = drawn[0][1]
     for documents, faces, keys in drawn:
-        plan_keys = {path: plan_key(doc, keys) for path, doc in documents.items()}
+        plan_keys = plan_keys_of(documents, keys)
         kept: dict[str, PdfFile] = {}
         for path in documents:
             data = cache.reuse(state, path, plan_keys[path], out_dir) if cache is not None and out_dir is not None else None
@@ -490,6 +496,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             result.documents[path] = {"plan": plan_keys[path], "sha": sha(data)}
     cache_files.update(images.new)  # each picture's stream, made once, for every later build
     result.uses |= images.used
+    if cache is not None:
+        result.uses |= cache.pictures_used  # the pictures of the faces read and stored (the ink saver's too)
     for path, cut in plan.cuts.items():  # the cutting machine's files: SVG, DXF, Print Then Cut images
         result.files[path] = cut.data(arts, font, images)
     if plan.orders:

@@ -46,7 +46,7 @@ def saver_arts(arts: dict[str, Art], face_keys: dict[str, str], ink: InkSaver,
         if art is None:
             art = save_ink(arts[k], ink)
             if cache is not None:
-                new[cache.face_path(key)] = cache.face_bytes(key, art.to_json())
+                new.update(cache.face_entries(key, art))
         if cache is not None:
             used.add(cache.face_path(key))
         out[k] = art

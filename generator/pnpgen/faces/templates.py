@@ -9,7 +9,7 @@ import re
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -291,8 +291,16 @@ def _bound(helper: Callable[..., Any], ctx: TextContext) -> Callable[..., Any]:
         return bound(*args, **kwargs)
 
     call.__name__ = helper.__name__
-    call.__signature__ = inspect.signature(bound)  # type: ignore[attr-defined]
+    call.__signature__ = _signature_after_context(helper)  # type: ignore[attr-defined]
     return call
+
+
+@lru_cache(maxsize=16)
+def _signature_after_context(helper: Callable[..., Any]) -> inspect.Signature:
+    """``helper``'s signature without its first parameter (the context ``_bound`` gives it): the
+    signature ``inspect`` reads from the partial, worked out once per helper, not once per face."""
+    sig = inspect.signature(helper)
+    return sig.replace(parameters=list(sig.parameters.values())[1:])
 
 
 _UNDEFINED = re.compile(r"^'(\w+)' is undefined")
@@ -425,6 +433,7 @@ class Renderer:
                 NamedPrefixLoader({"common": jinja2.FileSystemLoader(str(builtin.FOLDER / "common"))}),
             ]),
             bytecode_cache=compiled if compiled is not None else CompiledTemplates(),
+            auto_reload=False,  # a renderer lives for one build: no template file is stat'ed again per face
             extensions=[LoopBudget, SourceLines],
             autoescape=True,
             undefined=FaceUndefined,

@@ -163,7 +163,8 @@ class ImageStreams:
     not match its content) is made again, never trusted."""
 
     def __init__(self, folder: Path | None = None, stamp: str = "", budget: int = MEMO_BUDGET,
-                 placed: Mapping[bytes, Placed] | None = None, store_now: bool = True):
+                 placed: Mapping[bytes, Placed] | None = None, store_now: bool = True,
+                 keys: Mapping[int, tuple[bytes, str]] | None = None):
         self.folder = folder
         self.budget = budget
         self._held = 0  # bytes of the streams in _memo
@@ -172,7 +173,7 @@ class ImageStreams:
         self._memo: dict[str, ImageStream] = {}
         self.new: dict[Path, bytes] = {}
         self.used: set[Path] = set()
-        self._keys: dict[int, tuple[bytes, str]] = {}  # id(picture bytes) → (them, their SHA-256)
+        self._keys: dict[int, tuple[bytes, str]] = dict(keys or {})  # id(picture bytes) → (them, their SHA-256)
         self._placed: dict[str, Placed] = {}  # key → the stream's header and where its data is
         self.store_now = store_now  # write a stream into ``folder`` as it is made (else into ``new``)
         self._stand_ins = dict(placed or {})  # a stand-in's bytes → the picture it stands for (``stand_ins``)

@@ -1,6 +1,12 @@
 """The ``Art`` format: one converted face as plain, picklable data (for worker processes), with
 ``to_json()`` / ``Art.from_json()`` for the on-disk cache. The converter (``pnpgen.svg``) makes
-it; ``pnpgen.pdf.draw`` paints it on a canvas."""
+it; ``pnpgen.pdf.draw`` paints it on a canvas.
+
+Standalone, an art's JSON holds its pictures inline (base64) and is sealed with a digest. The
+build cache stores a face otherwise (``to_json(pictures=…, seal=False)``): each picture once per
+content beside the faces, the face naming it by its SHA-256 (``["picture", sha256, x, y, w, h]``),
+and the record checked by the hash of its bytes as read (engine/cache.py) rather than sealed:
+reading a face back then decodes no base64 and serialises nothing again."""
 
 from __future__ import annotations
 
@@ -9,6 +15,8 @@ import binascii
 import hashlib
 import json
 import math
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +24,8 @@ FORMAT = "pnpgen.vector.Art"
 VERSION = 4  # bumped whenever the operators written change: older cached arts are rebuilt
 MAX_PERIODS = 256  # reflect/repeat periods a gradient-painted shape may span; beyond, the last is padded
 PAINT_OPS = ("f", "f*", "S", "B", "B*")
+PICTURE_KEY = re.compile(r"[0-9a-f]{64}")  # a picture named by the SHA-256 of its bytes
+KEYS = {"format", "version", "width_pt", "height_pt", "fallback", "svg", "items", "marks"}
 
 
 @dataclass(frozen=True)
@@ -44,8 +54,10 @@ class Art:
     svg: str | None = None
     marks: tuple = ()
 
-    def to_json(self) -> dict:
-        """A JSON-ready dict, sealed with a digest of its content."""
+    def to_json(self, pictures: dict[str, bytes] | None = None, seal: bool = True) -> dict:
+        """A JSON-ready dict, sealed with a digest of its content (``seal=False``: not sealed,
+        for a store that checks the bytes it keeps itself). With ``pictures``, each picture is
+        put there by its SHA-256 and named by it, not held inline."""
         body = {
             "format": FORMAT,
             "version": VERSION,
@@ -53,33 +65,38 @@ class Art:
             "height_pt": self.height_pt,
             "fallback": self.fallback,
             "svg": self.svg,
-            "items": [_item_to_json(it) for it in self.items],
+            "items": [_item_to_json(it, pictures) for it in self.items],
             "marks": [list(m) for m in self.marks],
         }
-        body["digest"] = digest(body)
+        if seal:
+            body["digest"] = digest(body)
         return body
 
     @classmethod
-    def from_json(cls, obj: Any) -> Art:
-        """The Art ``to_json`` made; ValueError for anything else (foreign, altered, malformed)."""
+    def from_json(cls, obj: Any, pictures: Callable[[str], bytes] | None = None, sealed: bool = True) -> Art:
+        """The Art ``to_json`` made; ValueError for anything else (foreign, altered, malformed).
+        ``pictures`` gives the bytes of a picture named by its SHA-256 (ValueError when it has
+        none that hash so); without it, an art naming a picture is refused. ``sealed=False``:
+        the object carries no digest, its store has checked it (an object with one is refused)."""
         if not isinstance(obj, dict) or obj.get("format") != FORMAT or obj.get("version") != VERSION:
             raise ValueError("not a pnpgen vector art object (or another version)")
-        body = {k: v for k, v in obj.items() if k != "digest"}
-        if set(obj) != {"format", "version", "width_pt", "height_pt", "fallback", "svg", "items", "marks", "digest"}:
+        if set(obj) != (KEYS | {"digest"} if sealed else KEYS):
             raise ValueError("vector art object: unexpected or missing keys")
-        try:
-            sealed = obj["digest"] == digest(body)
-        except (TypeError, ValueError):
-            sealed = False
-        if not sealed:
-            raise ValueError("vector art object: digest does not match its content")
+        if sealed:
+            body = {k: v for k, v in obj.items() if k != "digest"}
+            try:
+                intact = obj["digest"] == digest(body)
+            except (TypeError, ValueError):
+                intact = False
+            if not intact:
+                raise ValueError("vector art object: digest does not match its content")
         w, h = _number(obj["width_pt"]), _number(obj["height_pt"])
         fallback, svg = obj["fallback"], obj["svg"]
         if not (fallback is None and svg is None) and not (isinstance(fallback, str) and isinstance(svg, str)):
             raise ValueError("vector art object: fallback and svg go together")
         if not isinstance(obj["items"], list):
             raise ValueError("vector art object: items is not a list")
-        return cls(w, h, tuple(_item_from_json(it) for it in obj["items"]), fallback, svg,
+        return cls(w, h, tuple(_item_from_json(it, pictures) for it in obj["items"]), fallback, svg,
                    tuple(_mark_from_json(m) for m in _listed(obj["marks"])))
 
 
@@ -97,8 +114,12 @@ def digest(body: dict) -> str:
                                      separators=(",", ":"), allow_nan=False).encode()).hexdigest()
 
 
-def _item_to_json(it: tuple) -> list:
+def _item_to_json(it: tuple, pictures: dict[str, bytes] | None = None) -> list:
     if it[0] == "image":
+        if pictures is not None:
+            key = hashlib.sha256(it[1]).hexdigest()
+            pictures[key] = it[1]
+            return ["picture", key, *it[2:]]
         return ["image", base64.b64encode(it[1]).decode("ascii"), *it[2:]]
     if it[0] == "text":
         return ["text", it[1], it[2], [list(r) for r in it[3]]]
@@ -126,7 +147,7 @@ def _number(v: Any) -> float:
     return float(v)
 
 
-def _item_from_json(it: Any) -> tuple:
+def _item_from_json(it: Any, pictures: Callable[[str], bytes] | None = None) -> tuple:
     if not isinstance(it, list) or not it:
         raise ValueError("vector art object: an item is not a list")
     kind = it[0]
@@ -150,6 +171,9 @@ def _item_from_json(it: Any) -> tuple:
         except (binascii.Error, ValueError):
             raise ValueError("vector art object: image data is not base64") from None
         return ("image", data, *(_number(v) for v in it[2:]))
+    if kind == "picture" and pictures is not None and len(it) == 6 and isinstance(it[1], str) \
+            and PICTURE_KEY.fullmatch(it[1]):
+        return ("image", pictures(it[1]), *(_number(v) for v in it[2:]))
     if kind == "paint" and len(it) == 6 and isinstance(it[1], str) and it[2] in PAINT_OPS \
             and isinstance(it[3], list) and len(it[3]) == 4:
         fill, stroke = (_spec_from_json(v) for v in it[4:])

@@ -1,0 +1,169 @@
+"""Issue 22: a converted face is read back from the build cache without decoding what the build
+does not need. Its record names each picture it shows by the SHA-256 of the picture's bytes; the
+picture is an entry of its own (``.cache/pictures/``), stored once per content, read as it is and
+checked against its name, so an edit of one card reads a thousand faces without a thousand base64
+pictures to decode or a thousand arts to serialise again."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from conftest import PICTURE_DECK_YAML, make_workspace, run
+from pnpgen.engine.cache import Cache
+from pnpgen.svg.artwork import Art
+
+FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+{{ image(piece.art, 5, 20, w - 10, 40) }}
+{{ textbox(piece.name, 5, 5, w - 10, 12, size=12, align="center") }}
+{% endblock %}
+"""
+COLOURS = {"a.png": (200, 40, 40), "b.png": (40, 200, 40), "c.png": (40, 40, 200)}
+PDFS = ("cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "test-all.pdf")
+
+
+def pieces(edited: str = "", art_of_2: str = "b.png") -> str:
+    arts = ["a.png", art_of_2, "c.png", "a.png"]  # the fourth card shows the first card's picture
+    return "".join(f"  - {{name: 札{i}{edited if i == 1 else ''}, art: {name}, count: 2}}\n"
+                   for i, name in enumerate(arts, 1))
+
+
+def workspace(root: Path) -> Path:
+    ws = make_workspace(root, deck=PICTURE_DECK_YAML + pieces(), front=FRONT)
+    (ws / "data" / "test" / "art").mkdir()
+    for name, colour in COLOURS.items():
+        im = Image.new("RGB", (300, 200), colour)
+        im.paste((255, 255, 255), (0, 0, 150, 100))
+        im.save(ws / "data" / "test" / "art" / name)
+    return ws
+
+
+def deck(ws: Path, text: str) -> None:
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(PICTURE_DECK_YAML + text, encoding="utf-8")
+
+
+def build(ws: Path, out: Path) -> dict[str, bytes]:
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(out)) == 0
+    return {name: (out / "test" / name).read_bytes() for name in PDFS}
+
+
+@pytest.fixture
+def read_back(monkeypatch) -> list[str]:
+    """The faces found in the cache from now on (their keys)."""
+    found: list[str] = []
+    real = Cache.face
+
+    def counted(self, key, from_json):
+        art = real(self, key, from_json)
+        if art is not None:
+            found.append(key)
+        return art
+
+    monkeypatch.setattr(Cache, "face", counted)
+    return found
+
+
+def test_each_picture_is_stored_once_and_faces_name_it(tmp_path, read_back):
+    ws = workspace(tmp_path / "ws")
+    build(ws, tmp_path / "b")
+    cache = tmp_path / "b" / ".cache"
+    art = {hashlib.sha256(p.read_bytes()).hexdigest(): p.read_bytes() for p in (ws / "data/test/art").iterdir()}
+    stored = {p.stem: p.read_bytes() for p in (cache / "pictures").rglob("*.bin")}
+    assert stored == art  # three pictures for four cards: each once, as the art file's bytes
+    named = []
+    records = list((cache / "faces").rglob("*.json"))
+    for record in records:
+        head, _, text = record.read_bytes().partition(b"\n")
+        assert json.loads(head)["check"] == hashlib.sha256(text).hexdigest()
+        items = json.loads(text)["items"]
+        assert not any(it[0] == "image" for it in items)  # no picture inline
+        named += [it[1] for it in items if it[0] == "picture"]
+        assert len(record.read_bytes()) < 20_000
+    assert sorted(set(named)) == sorted(art) and len(named) == 4  # the first picture named by two faces
+
+    deck(ws, pieces("改"))
+    warm = build(ws, tmp_path / "b")
+    assert len(read_back) == len(records) - 2  # every face but the edited card's front and back
+    assert warm == build(ws, tmp_path / "cold")  # the same bytes as the edit built from nothing
+
+
+def test_a_damaged_picture_is_not_trusted_but_stored_again(tmp_path, read_back):
+    ws = workspace(tmp_path / "ws")
+    build(ws, tmp_path / "b")
+    faces = len(list((tmp_path / "b" / ".cache" / "faces").rglob("*.json")))
+    entry = sorted((tmp_path / "b" / ".cache" / "pictures").rglob("*.bin"))[0]
+    good = entry.read_bytes()
+    entry.write_bytes(good[:-1] + bytes([good[-1] ^ 0xFF]))  # one byte changed, same size
+    deck(ws, pieces("改"))
+    warm = build(ws, tmp_path / "b")
+    assert warm == build(ws, tmp_path / "cold")
+    assert entry.read_bytes() == good  # made again from the face converted again
+    read_back.clear()
+    deck(ws, pieces())
+    build(ws, tmp_path / "b")
+    assert len(read_back) == faces - 2  # every face but card 1's (pruned by the edit), the picture intact
+
+
+def test_a_picture_no_face_shows_any_more_is_pruned_and_nothing_else(tmp_path):
+    ws = workspace(tmp_path / "ws")
+    build(ws, tmp_path / "b")
+    pictures = tmp_path / "b" / ".cache" / "pictures"
+    b_key = hashlib.sha256((ws / "data/test/art/b.png").read_bytes()).hexdigest()
+    assert (pictures / b_key[:2] / f"{b_key}.bin").is_file()
+    (pictures / "notes.txt").write_text("mine", encoding="utf-8")
+    (pictures / b_key[:2] / f"{b_key}.png").write_bytes(b"not a name pnpgen gives")
+    deck(ws, pieces(art_of_2="c.png"))  # card 2 shows c.png now: b.png is on no face
+    build(ws, tmp_path / "b")
+    assert not (pictures / b_key[:2] / f"{b_key}.bin").exists()
+    assert len(list(pictures.rglob("*.bin"))) == 2
+    assert (pictures / "notes.txt").read_text(encoding="utf-8") == "mine"
+    assert (pictures / b_key[:2] / f"{b_key}.png").is_file()
+
+
+def test_an_image_stream_no_document_places_any_more_is_pruned(tmp_path):
+    """The pictures' PDF streams (.cache/images/) go with the last face that shows them; the
+    others stay, and the documents still equal a cold build's."""
+    ws = workspace(tmp_path / "ws")
+    build(ws, tmp_path / "b")
+    images = tmp_path / "b" / ".cache" / "images"
+    b_key = hashlib.sha256((ws / "data/test/art/b.png").read_bytes()).hexdigest()
+    assert {p.name for p in (images / b_key[:2]).iterdir()} >= {f"{b_key}.bin", f"{b_key}.json"}
+    assert len(list(images.rglob("*.bin"))) == 3
+    deck(ws, pieces(art_of_2="c.png"))
+    built = build(ws, tmp_path / "b")
+    assert not (images / b_key[:2] / f"{b_key}.bin").exists() and not (images / b_key[:2] / f"{b_key}.json").exists()
+    assert len(list(images.rglob("*.bin"))) == len(list(images.rglob("*.json"))) == 2
+    assert built == build(ws, tmp_path / "cold")
+
+
+def test_an_art_names_its_pictures_only_where_a_store_resolves_them():
+    data = b"\x89PNG not really"
+    art = Art(10.0, 20.0, (("ops", "0 0 m"), ("image", data, 1.0, 2.0, 3.0, 4.0)))
+    pictures: dict[str, bytes] = {}
+    obj = art.to_json(pictures=pictures, seal=False)
+    key = hashlib.sha256(data).hexdigest()
+    assert pictures == {key: data} and obj["items"][1] == ["picture", key, 1.0, 2.0, 3.0, 4.0]
+    assert "digest" not in obj
+    assert Art.from_json(obj, pictures=pictures.__getitem__, sealed=False) == art
+    with pytest.raises(ValueError):
+        Art.from_json(obj, sealed=False)  # a picture named, and nothing to find it in
+    with pytest.raises(ValueError):
+        Art.from_json(obj, pictures=pictures.__getitem__)  # not sealed: refused where a seal is due
+    assert Art.from_json(art.to_json()) == art  # standalone: inline and sealed, as before
+
+
+def test_faces_showing_one_picture_hold_it_once(tmp_path):
+    ws = workspace(tmp_path / "ws")
+    build(ws, tmp_path / "b")
+    cache = Cache(tmp_path / "b")
+    arts = [art for record in sorted((cache.root / "faces").rglob("*.json"))
+            if (art := cache.face(record.stem, Art.from_json)) is not None]
+    shown = [it[1] for art in arts for it in art.items if it[0] == "image"]
+    assert len(shown) == 4 and len({id(data) for data in shown}) == 3  # cards 1 and 4: one bytes object
+    assert len(cache.pictures_used) == 3
