@@ -62,3 +62,21 @@ def test_a_damaged_file_or_another_option_exports_again(tmp_path, counted):
     assert sheet.read_bytes() == good and len(counted) == 2
     assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator", "--deck-id-base", "200") == 0
     assert len(counted) == 3
+
+
+def test_png_files_encoded_on_threads_are_the_bytes_and_the_order_of_one_by_one():
+    from PIL import Image
+
+    from pnpgen.exports.faces import PngFiles, png_bytes
+
+    images = [Image.new("RGB", (300 + i, 200), (i * 40 % 256, 90, 200 - i * 30)) for i in range(6)]
+    threaded: dict[str, bytes] = {"first.json": b"{}"}
+    pngs = PngFiles(workers=2)
+    for i, image in enumerate(images):
+        pngs.add(threaded, f"p{i}.png", image, 300 if i % 2 else None)
+    threaded["last.csv"] = b""
+    pngs.finish()
+    one_by_one = {"first.json": b"{}"} | {f"p{i}.png": png_bytes(image, 300 if i % 2 else None)
+                                          for i, image in enumerate(images)} | {"last.csv": b""}
+    assert list(threaded) == list(one_by_one)
+    assert threaded == one_by_one and all(threaded[f"p{i}.png"].startswith(b"\x89PNG") for i in range(6))

@@ -17,7 +17,7 @@ from pnpgen.data.names import check_preset_folder
 from pnpgen.data.workspace import Workspace, workspace_relative
 from pnpgen.errors import InputError, suggest
 from pnpgen.exports import contact, shop, tts
-from pnpgen.exports.faces import PageStyle, png_bytes, unique_faces
+from pnpgen.exports.faces import PageStyle, PngFiles, unique_faces
 from pnpgen.exports.options import ExportOptions
 from pnpgen.exports.order import EXPORT_ORDER_COLUMNS, OrderRow, order_csv
 from pnpgen.exports.presets import FITS, Fitted, NotTaken, Preset, available, fit_deck, load_preset
@@ -90,25 +90,27 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     table = tts.Table(slug, _tts_deck_ids(ws, slug, game, options.deck_id_base), tts.urls(out_dir, options.base_url),
                       preset.dpi)
     thumbs = []
+    pngs = PngFiles()  # the images encoded on threads beside the rasterising, each in its place
     marks = preset.marks if preset.files.startswith("pdf") else "none"
     for i, deck in enumerate(decks):
         faces = by_deck[deck.id]
         style = PageStyle(deck, fitted[deck.id], font, arts, rendered.bleed_mm, marks=marks, cmyk=colour == "cmyk",
                           proof=options.proof)
         if preset.files == "tts":
-            obj = tts.deck_object(style, faces, table, 3.0 * i, result.files)
+            obj = tts.deck_object(style, faces, table, 3.0 * i, result.files, pngs)
             result.files[f"{deck.id}.json"] = tts.saved_object(f"{game.title} — {deck.name}", obj).encode("utf-8")
             result.order.extend(OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.index, f.piece.label,
                                               f.copies) for f in faces)
         else:
             result.order.extend(shop.deck_files(preset, style, faces, result.files, result.warnings,
-                                                shop.Finish(pdfx, str(game.date), outline), result.black))
+                                                shop.Finish(pdfx, str(game.date), outline), result.black, pngs))
         thumbs.extend(contact.thumbnails(style, faces))
     result.order.extend(OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
                         for o in left_out)
     notes = [f"left out: {o.deck.name}: {o.why}" for o in left_out]
     sheet = contact.contact_sheet(f"{game.title} — {preset.name}", thumbs, fontreg.path_of(font), notes)
-    result.files[f"{slug}-contact.png"] = png_bytes(sheet)
+    pngs.add(result.files, f"{slug}-contact.png", sheet)
+    pngs.finish()
     result.files["order.csv"] = order_csv(EXPORT_ORDER_COLUMNS, [astuple(row) for row in result.order])
     result.warnings = workspace_relative(result.warnings, ws.root)  # export.json: the same bytes in any folder
     return result

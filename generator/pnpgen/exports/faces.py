@@ -6,7 +6,10 @@ PDF page. The faces come from the build engine (build/faces.py), rendered and co
 from __future__ import annotations
 
 import io
+import os
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import pypdfium2
@@ -179,6 +182,43 @@ def rasterise(pdf: bytes, size: Callable[[int], tuple[int, int]]) -> list[Image.
         return images
     finally:
         doc.close()
+
+
+class PngFiles:
+    """PNG files encoded on threads beside the rasterising (Pillow's encoder lets go of the
+    interpreter's lock while it compresses), each file put in its place in ``files`` when done:
+    the same bytes, in the same order, as encoding them one by one. At most ``workers`` + 1
+    images wait at a time (a Tabletop Simulator sheet is some 150 MB of pixels)."""
+
+    def __init__(self, workers: int = min(os.cpu_count() or 1, 4)):
+        self.workers = max(1, workers)
+        self._pool: ThreadPoolExecutor | None = None
+        self._waiting: deque[tuple[dict[str, bytes], str, Future[bytes]]] = deque()
+
+    def add(self, files: dict[str, bytes], name: str, image: Image.Image, dpi: int | None = None) -> None:
+        if self.workers == 1:
+            files[name] = png_bytes(image, dpi)
+            return
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=self.workers)
+        files[name] = b""  # its place in the order, filled when encoded
+        self._waiting.append((files, name, self._pool.submit(png_bytes, image, dpi)))
+        while len(self._waiting) > self.workers + 1:
+            self._settle_one()
+
+    def finish(self) -> None:
+        """Every file added is in its place (an encoder's error is raised here)."""
+        try:
+            while self._waiting:
+                self._settle_one()
+        finally:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True)
+                self._pool = None
+
+    def _settle_one(self) -> None:
+        files, name, future = self._waiting.popleft()
+        files[name] = future.result()
 
 
 def png_bytes(image: Image.Image, dpi: int | None = None) -> bytes:

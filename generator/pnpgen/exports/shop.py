@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnpgen.exports.faces import PageStyle, UniqueFace, face_images, face_pdf, png_bytes
+from pnpgen.exports.faces import PageStyle, PngFiles, UniqueFace, face_images, face_pdf
 from pnpgen.exports.order import OrderRow
 from pnpgen.exports.presets import Preset
 from pnpgen.impose.sheets import face_label, face_labels
@@ -44,12 +44,12 @@ class Finish:
 
 def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
                files: dict[str, bytes], warnings: list[str], finish: Finish = Finish(),
-               notes: list[str] | None = None) -> list[OrderRow]:
-    """Add the deck's upload files to ``files``; return its order rows. What was made K-only
-    black goes to ``notes``."""
+               notes: list[str] | None = None, pngs: PngFiles | None = None) -> list[OrderRow]:
+    """Add the deck's upload files to ``files`` (images encoded by ``pngs``, else one by one);
+    return its order rows. What was made K-only black goes to ``notes``."""
     notes = [] if notes is None else notes
     if preset.files == "png-faces":
-        return _png_faces(preset, style, faces, files)
+        return _png_faces(preset, style, faces, files, pngs or PngFiles(1))
     deck = style.deck
     name = f"{deck.id}.pdf"
     pages: list[str] = []
@@ -93,7 +93,8 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     return rows
 
 
-def _png_faces(preset: Preset, style: PageStyle, faces: list[UniqueFace], files: dict[str, bytes]) -> list[OrderRow]:
+def _png_faces(preset: Preset, style: PageStyle, faces: list[UniqueFace], files: dict[str, bytes],
+               pngs: PngFiles) -> list[OrderRow]:
     deck = style.deck
     backs = [f.back for f in faces if f.back is not None]
     shared = preset.backs == "shared" and len(set(backs)) == 1
@@ -114,5 +115,5 @@ def _png_faces(preset: Preset, style: PageStyle, faces: list[UniqueFace], files:
         pages.append(backs[0])
         names.append(f"{deck.id}-back.png")
     for name, image in zip(names, face_images(pages, style, style.fitted.pixels(preset.dpi))):
-        files[name] = png_bytes(image, preset.dpi)
+        pngs.add(files, name, image, preset.dpi)
     return rows

@@ -25,7 +25,7 @@ from urllib.parse import quote
 from PIL import Image, ImageDraw
 
 from pnpgen.errors import InputError
-from pnpgen.exports.faces import PageStyle, UniqueFace, face_images, png_bytes
+from pnpgen.exports.faces import PageStyle, PngFiles, UniqueFace, face_images
 from pnpgen.shapes import outline, shape_spec
 from pnpgen.units import MM_PER_INCH, mm_to_px
 
@@ -120,11 +120,12 @@ def saved_object(name: str, obj: dict) -> str:
     return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
 
 
-def deck_object(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes]) -> dict:
-    """Add the deck's images to ``files`` and return its TTS object."""
+def deck_object(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes],
+                pngs: PngFiles) -> dict:
+    """Add the deck's images to ``files`` (encoded by ``pngs``) and return its TTS object."""
     if style.deck.kind == "card":
-        return _cards(style, faces, table, x, files)
-    return _pieces(style, faces, table, x, files)
+        return _cards(style, faces, table, x, files, pngs)
+    return _pieces(style, faces, table, x, files, pngs)
 
 
 def card_name(face: UniqueFace) -> str:
@@ -135,7 +136,8 @@ def card_name(face: UniqueFace) -> str:
     return f"{face.deck.name} {piece.index}" if label == f"#{piece.index}" else label
 
 
-def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes]) -> dict:
+def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes],
+           pngs: PngFiles) -> dict:
     deck = style.deck
     dpi, url = table.dpi, table.url
     per_sheet = MAX_COLS * MAX_ROWS - 1
@@ -161,13 +163,13 @@ def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, fi
         back_images = face_images(back_keys, style, sheet.cell) if backs else []
         hidden = back_images[0] if back_images else Image.new("RGB", sheet.cell, NO_BACK)
         face_name = f"{deck.id}-faces-{number}.png"
-        files[face_name] = png_bytes(_grid(sheet, fronts, hidden))
+        pngs.add(files, face_name, _grid(sheet, fronts, hidden))
         if unique_back:
             back_name = f"{deck.id}-backs-{number}.png"
-            files[back_name] = png_bytes(_grid(sheet, back_images, hidden))
+            pngs.add(files, back_name, _grid(sheet, back_images, hidden))
         else:
             back_name = f"{deck.id}-back.png"
-            files[back_name] = png_bytes(hidden)
+            pngs.add(files, back_name, hidden)
         entry = {"FaceURL": url(face_name), "BackURL": url(back_name), "NumWidth": sheet.cols,
                  "NumHeight": sheet.rows, "BackIsHidden": True, "UniqueBack": unique_back, "Type": card_type}
         key = first_id + number - 1
@@ -199,7 +201,8 @@ def _grid(sheet: Sheet, images: list[Image.Image], hidden: Image.Image) -> Image
     return out
 
 
-def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes]) -> dict:
+def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes],
+            pngs: PngFiles) -> dict:
     """Tokens cut out along their outline (``Custom_Token``, a back as the second state);
     tiles, boards and double-sided tokens of a tile's shape as ``Custom_Tile`` with both sides."""
     deck = style.deck
@@ -223,10 +226,10 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
     objects = []
     for i, face in enumerate(faces):
         front_name = f"{face.stem}-front.png"
-        files[front_name] = png_bytes(_cut(fronts[i], mask, pad))
+        pngs.add(files, front_name, _cut(fronts[i], mask, pad))
         back_url = ""
         if backs:
-            files[f"{face.stem}-back.png"] = png_bytes(_cut(backs[i], mask, pad))
+            pngs.add(files, f"{face.stem}-back.png", _cut(backs[i], mask, pad))
             back_url = url(f"{face.stem}-back.png")
         name = card_name(face)
         for copy in range(face.copies):
