@@ -84,6 +84,14 @@ back: card-back.svg.j2
 fields: {name: text, art: image}
 pieces:
 """
+# Its front: the picture in a 40 mm box under the name.
+PICTURE_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+{{ image(piece.art, 5, 20, w - 10, 40) }}
+{{ textbox(piece.name, 5, 5, w - 10, 12, size=12, align="center") }}
+{% endblock %}
+"""
 
 DRAFT = """■■　テストゲーム　草案３
 
@@ -130,6 +138,21 @@ def source_tree(path: Path) -> ast.Module:
 @functools.cache
 def _parsed(path: str, mtime_ns: int, size: int) -> ast.Module:
     return ast.parse(Path(path).read_text(encoding="utf-8"), path)
+
+
+def picture_workspace(root: Path, pieces: str, front: str, colours: dict[str, tuple[int, int, int]],
+                      size: tuple[int, int] = (300, 200)) -> Path:
+    """The small workspace with a deck of illustrated cards (``PICTURE_DECK_YAML`` + ``pieces``)
+    and one PNG per name in ``colours`` in its art folder: the colour, its top-left quarter white."""
+    from PIL import Image
+
+    ws = make_workspace(root, deck=PICTURE_DECK_YAML + pieces, front=front)
+    (ws / "data" / "test" / "art").mkdir()
+    for name, colour in colours.items():
+        im = Image.new("RGB", size, colour)
+        im.paste((255, 255, 255), (0, 0, size[0] // 2, size[1] // 2))
+        im.save(ws / "data" / "test" / "art" / name)
+    return ws
 
 
 def make_workspace(root: Path, pieces: list[str] | None = None, deck: str | None = None,

@@ -11,19 +11,12 @@ import json
 from pathlib import Path
 
 import pytest
-from PIL import Image
 
-from conftest import PICTURE_DECK_YAML, make_workspace, run
+from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, picture_workspace, run
 from pnpgen.engine.cache import Cache
 from pnpgen.svg.artwork import Art
 
-FRONT = """\
-{% extends "common/piece.svg.j2" %}
-{% block art %}
-{{ image(piece.art, 5, 20, w - 10, 40) }}
-{{ textbox(piece.name, 5, 5, w - 10, 12, size=12, align="center") }}
-{% endblock %}
-"""
+FRONT = PICTURE_FRONT
 COLOURS = {"a.png": (200, 40, 40), "b.png": (40, 200, 40), "c.png": (40, 40, 200)}
 PDFS = ("cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "test-all.pdf")
 
@@ -35,13 +28,7 @@ def pieces(edited: str = "", art_of_2: str = "b.png") -> str:
 
 
 def workspace(root: Path) -> Path:
-    ws = make_workspace(root, deck=PICTURE_DECK_YAML + pieces(), front=FRONT)
-    (ws / "data" / "test" / "art").mkdir()
-    for name, colour in COLOURS.items():
-        im = Image.new("RGB", (300, 200), colour)
-        im.paste((255, 255, 255), (0, 0, 150, 100))
-        im.save(ws / "data" / "test" / "art" / name)
-    return ws
+    return picture_workspace(root, pieces(), FRONT, COLOURS)
 
 
 def deck(ws: Path, text: str) -> None:

@@ -12,19 +12,13 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from conftest import PICTURE_DECK_YAML, make_workspace, run
+from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, picture_workspace, run
 from pdfprobe import image_xobjects, reader
 from pnpgen.data import art as art_files
 from pnpgen.pdf import raster
 
 DECK = PICTURE_DECK_YAML
-FRONT = """\
-{% extends "common/piece.svg.j2" %}
-{% block art %}
-{{ image(piece.art, 5, 20, w - 10, 40) }}
-{{ textbox(piece.name, 5, 5, w - 10, 12, size=12, align="center") }}
-{% endblock %}
-"""
+FRONT = PICTURE_FRONT
 PDFS = ("cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "test-all.pdf")
 COLOURS = {"a.png": (200, 40, 40), "b.png": (40, 200, 40), "c.png": (40, 40, 200)}
 
@@ -35,13 +29,7 @@ def pieces(edited: str = "") -> str:
 
 
 def workspace(root: Path) -> Path:
-    ws = make_workspace(root, deck=DECK + pieces(), front=FRONT)
-    (ws / "data" / "test" / "art").mkdir()
-    for name, colour in COLOURS.items():
-        im = Image.new("RGB", (500, 360), colour)
-        im.paste((255, 255, 255), (0, 0, 250, 180))
-        im.save(ws / "data" / "test" / "art" / name)
-    return ws
+    return picture_workspace(root, pieces(), FRONT, COLOURS, size=(500, 360))
 
 
 @pytest.fixture

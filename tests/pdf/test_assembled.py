@@ -14,19 +14,13 @@ from PIL import Image
 from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 
-from conftest import PICTURE_DECK_YAML, make_workspace, run
+from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace, run
 from pdfprobe import image_xobjects
 from pnpgen.engine import documents
 from pnpgen.pdf import raster
 from pnpgen.pdf.assemble import PdfFile, Stored, assemble
 
-FRONT = """\
-{% extends "common/piece.svg.j2" %}
-{% block art %}
-{{ image(piece.art, 5, 20, w - 10, 40) }}
-{{ textbox(piece.name, 5, 5, w - 10, 12, size=12, align="center") }}
-{% endblock %}
-"""
+FRONT = PICTURE_FRONT
 PDFS = ("cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "test-all.pdf")
 
 
