@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import FRONT, make_workspace, run
+from fuzzing import mutate
 
 EXAMPLES = int(os.environ.get("PNPGEN_FUZZ_EXAMPLES", "20"))
 SEED = os.environ.get("PNPGEN_FUZZ_SEED")
@@ -69,39 +70,13 @@ values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=
                       max_leaves=8)
 
 
-def _paths(data, prefix=()):
-    """Every place in the document a mutation can touch."""
-    yield prefix
-    if isinstance(data, dict):
-        for k, val in data.items():
-            yield from _paths(val, prefix + (k,))
-    elif isinstance(data, list):
-        for i, val in enumerate(data):
-            yield from _paths(val, prefix + (i,))
-
-
-def _mutate(draw, data):
-    paths = [p for p in _paths(data) if p]
-    path = draw(st.sampled_from(paths))
-    parent = data
-    for k in path[:-1]:
-        parent = parent[k]
-    op = draw(st.sampled_from(["replace", "replace", "delete", "add"]))
-    if op == "delete":
-        del parent[path[-1]]
-    elif op == "add" and isinstance(parent, dict):
-        parent[draw(st.sampled_from(WORDS))] = draw(values)
-    else:
-        parent[path[-1]] = draw(values)
-
-
 @st.composite
 def documents(draw, base: dict) -> str:
     """``base`` as YAML text with one to three mutations, sometimes with raw text spliced in."""
     data = yaml.safe_load(yaml.safe_dump(base))  # a fresh deep copy
     for _ in range(draw(st.integers(1, 3))):
         if isinstance(data, (dict, list)) and data:
-            _mutate(draw, data)
+            mutate(draw, data, WORDS, values)
     text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
     if draw(st.booleans()) and text:  # and sometimes raw text, for the YAML reader
         at = draw(st.integers(0, len(text)))

@@ -15,6 +15,7 @@ from pdfprobe import texts
 from pnpgen.data.load import load_game
 from pnpgen.data.spreadsheets import export_sheet
 from pnpgen.data.workspace import Workspace
+from workbooks import ods_bytes, xlsx_bytes
 
 FIELDS_DECK = """\
 name: テストカード
@@ -42,13 +43,6 @@ def _sheet_ws(tmp_path: Path, file_name: str, data: bytes) -> Path:
 def _pieces(ws: Path):
     deck = load_game(Workspace(ws), "test").deck("cards")
     return [(p.values, p.count) for p in deck.pieces]
-
-
-def _xlsx(rows: list[list]) -> bytes:
-    book = openpyxl.Workbook()
-    for row in rows:
-        book.active.append(row)
-    return _save(book)
 
 
 def _save(book) -> bytes:
@@ -79,43 +73,9 @@ def test_xlsx_and_ods_read_like_yaml(tmp_path, yaml_pieces):
             ["10", None, 5, None, False, None],
             [None] * 6,  # a blank row is skipped
             ["降臨", "改行\nあり", None, "[]", None, 3]]
-    assert _pieces(_sheet_ws(tmp_path / "x", "cards.xlsx", _xlsx(rows))) == yaml_pieces
-    assert _pieces(_sheet_ws(tmp_path / "o", "cards.ods", _ods(rows))) == yaml_pieces
-
-
-def _ods(rows: list[list]) -> bytes:
-    import io
-
-    from odf.opendocument import OpenDocumentSpreadsheet
-    from odf.table import Table, TableCell, TableRow
-    from odf.text import P
-
-    doc = OpenDocumentSpreadsheet()
-    table = Table(name="cards")
-    for row in rows:
-        tr = TableRow()
-        for v in row:
-            if v is None:
-                tr.addElement(TableCell())
-            elif isinstance(v, bool):
-                cell = TableCell(valuetype="boolean", booleanvalue="true" if v else "false")
-                cell.addElement(P(text="TRUE" if v else "FALSE"))
-                tr.addElement(cell)
-            elif isinstance(v, int):
-                cell = TableCell(valuetype="float", value=str(v))
-                cell.addElement(P(text=str(v)))
-                tr.addElement(cell)
-            else:
-                cell = TableCell(valuetype="string")
-                for line in v.split("\n"):
-                    cell.addElement(P(text=line))
-                tr.addElement(cell)
-        table.addElement(tr)
-    table.addElement(TableRow(numberrowsrepeated="1048000"))  # what a spreadsheet program leaves
-    doc.spreadsheet.addElement(table)
-    buf = io.BytesIO()
-    doc.write(buf)
-    return buf.getvalue()
+    assert _pieces(_sheet_ws(tmp_path / "x", "cards.xlsx", xlsx_bytes(rows))) == yaml_pieces
+    ods = ods_bytes(rows, spare_rows=1048000)  # the empty rows a spreadsheet program leaves
+    assert _pieces(_sheet_ws(tmp_path / "o", "cards.ods", ods)) == yaml_pieces
 
 
 BAD = {
@@ -149,7 +109,7 @@ def test_bad_cell_names_row_column_and_header(tmp_path, capsys, case):
 
 
 def test_xlsx_bad_cell_names_row_and_column(tmp_path, capsys):
-    ws = _sheet_ws(tmp_path, "cards.xlsx", _xlsx([["name", "tags", "power"], ["祝福", None, 2], ["降臨", None, 2.5]]))
+    ws = _sheet_ws(tmp_path, "cards.xlsx", xlsx_bytes([["name", "tags", "power"], ["祝福", None, 2], ["降臨", None, 2.5]]))
     assert run(ws, "check", "--game", "test") == 2
     assert "cards.xlsx:3:3: power (column C): 2.5 is not a valid int" in capsys.readouterr().err
 

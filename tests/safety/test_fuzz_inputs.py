@@ -5,7 +5,6 @@ one line, naming the file — or a valid result, never any other exception. Each
 
 from __future__ import annotations
 
-import io
 import math
 import os
 import tempfile
@@ -16,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import DECK_YAML, make_workspace
+from fuzzing import mutate
 from pnpgen.data.load import load_game
 from pnpgen.data.sheetlayouts import load_sheet
 from pnpgen.data.workspace import Workspace
@@ -24,6 +24,7 @@ from pnpgen.impose.grid import SheetOptions
 from pnpgen.impose.slots import slot_layout
 from pnpgen.printers import load_printer
 from pnpgen.shapes import ShapeSpec
+from workbooks import ods_bytes, xlsx_bytes
 
 EXAMPLES = int(os.environ.get("PNPGEN_FUZZ_EXAMPLES", "20"))  # scripts/fuzz.py's knob: a long run finds more
 FUZZ = settings(max_examples=EXAMPLES, derandomize=True, database=None, deadline=None,
@@ -39,35 +40,13 @@ values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=
                       max_leaves=10)
 
 
-def _paths(data, prefix=()):
-    yield prefix
-    if isinstance(data, dict):
-        for k, val in data.items():
-            yield from _paths(val, prefix + (k,))
-    elif isinstance(data, list):
-        for i, val in enumerate(data):
-            yield from _paths(val, prefix + (i,))
-
-
 @st.composite
 def mutated(draw, base) -> str:
     """``base`` as YAML with one to four values replaced, deleted or added, sometimes raw text spliced in."""
     data = yaml.safe_load(yaml.safe_dump(base))
     for _ in range(draw(st.integers(0, 4))):
-        paths = [p for p in _paths(data) if p]
-        if not paths:
+        if not mutate(draw, data, WORDS, values):
             break
-        path = draw(st.sampled_from(paths))
-        parent = data
-        for k in path[:-1]:
-            parent = parent[k]
-        op = draw(st.sampled_from(["replace", "replace", "delete", "add"]))
-        if op == "delete":
-            del parent[path[-1]]
-        elif op == "add" and isinstance(parent, dict):
-            parent[draw(st.sampled_from(WORDS))] = draw(values)
-        else:
-            parent[path[-1]] = draw(values)
     text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
     if draw(st.integers(0, 3)) == 0:
         at = draw(st.integers(0, len(text)))
@@ -170,41 +149,6 @@ def test_random_csv_is_refused_cleanly_or_read(data):
         _load(ws)
 
 
-def _xlsx(rows) -> bytes:
-    import openpyxl
-
-    book = openpyxl.Workbook()
-    for row in rows:
-        book.active.append(row)
-    buf = io.BytesIO()
-    book.save(buf)
-    return buf.getvalue()
-
-
-def _ods(rows) -> bytes:
-    from odf.opendocument import OpenDocumentSpreadsheet
-    from odf.table import Table, TableCell, TableRow
-    from odf.text import P
-
-    doc = OpenDocumentSpreadsheet()
-    table = Table(name="cards")
-    for row in rows:
-        tr = TableRow()
-        for v in row:
-            if v is None:
-                tr.addElement(TableCell())
-                continue
-            number = isinstance(v, (int, float)) and not isinstance(v, bool)
-            cell = TableCell(valuetype="float", value=str(v)) if number else TableCell(valuetype="string")
-            cell.addElement(P(text=str(v)))
-            tr.addElement(cell)
-        table.addElement(tr)
-    doc.spreadsheet.addElement(table)
-    buf = io.BytesIO()
-    doc.write(buf)
-    return buf.getvalue()
-
-
 @settings(FUZZ, max_examples=max(1, EXAMPLES * 3 // 10))
 @given(fmt=st.sampled_from(["xlsx", "ods"]), header=HEADERS, rows=st.lists(st.lists(CELLS, max_size=4), max_size=4),
        cut=st.one_of(st.none(), st.integers(0, 4000)))
@@ -213,7 +157,7 @@ def test_random_workbooks_are_refused_cleanly_or_read(fmt, header, rows, cut):
         return v if not isinstance(v, str) or v.isprintable() else "x"
 
     table = [header, *[[safe(v) for v in r] for r in rows]]
-    data = _xlsx(table) if fmt == "xlsx" else _ods(table)
+    data = xlsx_bytes(table) if fmt == "xlsx" else ods_bytes(table)
     if cut is not None:  # a damaged file: cut short
         data = data[:cut]
     with tempfile.TemporaryDirectory() as tmp:
