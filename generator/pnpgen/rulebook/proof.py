@@ -283,18 +283,22 @@ def card_terms(game: Game, text: str, lang: str) -> list[Finding]:
                 continue
             seen.add(term)
             near = sorted(b for b in book if _one_apart(b, term))
-            said = dict(deck=deck.name, piece=piece.label, term=term, where=piece.where,
-                        book_term=near[0] if near else "")
-            key = "proof.card_term.spelt" if near else "proof.card_term.missing"
-            out.append(Finding(msg("proof.kind.spelling" if near else "proof.kind.term", lang),
-                               msg(f"{key}_book", lang, **said), msg(f"{key}_file", lang, **said),
-                               (term,)))
+            out.append(_card_finding("proof.card_term", bool(near), term, lang, deck=deck.name, piece=piece.label,
+                                     term=term, where=piece.where, book_term=near[0] if near else ""))
     return out
 
 
+def _card_finding(key: str, spelt: bool, word: str, lang: str, **said: str) -> Finding:
+    """A card's word that the book spells otherwise (``spelt``) or never uses: the line for the
+    book's report and the one for the file, from the messages ``key``.spelt / ``key``.missing."""
+    key += ".spelt" if spelt else ".missing"
+    return Finding(msg("proof.kind.spelling" if spelt else "proof.kind.term", lang),
+                   msg(f"{key}_book", lang, **said), msg(f"{key}_file", lang, **said), (word,))
+
+
 # A name of a piece in a card's text: a run of katakana and kanji ending in a kind of piece
-_PIECE_NAME = re.compile(r"[\u30a1-\u30ff\u4e00-\u9fff々]*?[\u30a1-\u30ff\u4e00-\u9fff々]"
-                         r"(?:カード|トークン|タイル|ボード|キューブ|マーカー|コマ|駒|チット|ポーン|ダイス|サイコロ|トラック)")
+_PIECE_KINDS = r"(?:カード|トークン|タイル|ボード|キューブ|マーカー|コマ|駒|チット|ポーン|ダイス|サイコロ|トラック)"
+_PIECE_NAME = re.compile(r"[\u30a1-\u30ff\u4e00-\u9fff々]*?[\u30a1-\u30ff\u4e00-\u9fff々]" + _PIECE_KINDS)
 _NOT_A_NAME = set("各全他同次前新旧元手山")  # 各カード, 全カード: a card, not a card's name
 
 
@@ -303,7 +307,7 @@ def _piece_names(text: str) -> list[str]:
     (each card) is none."""
     out = []
     for run in re.findall(r"[\u30a1-\u30ff\u4e00-\u9fff々]+", text):
-        for m in re.finditer(r".*(?:カード|トークン|タイル|ボード|キューブ|マーカー|コマ|駒|チット|ポーン|ダイス|サイコロ|トラック)", run):
+        for m in re.finditer(r".*" + _PIECE_KINDS, run):
             name = m.group(0)
             while name[0] in _NOT_A_NAME and _PIECE_NAME.fullmatch(name[1:]):
                 name = name[1:]
@@ -333,12 +337,8 @@ def card_names(game: Game, rows: list[ComponentRow], lang: str) -> list[Finding]
             seen.add(name)
             near = sorted(n for n in listed if len(n) > 2 and (_one_apart(n, name) or (
                 abs(len(n) - len(name)) <= 1 and SequenceMatcher(None, n, name).ratio() >= 0.85)))
-            said = dict(deck=deck.name, piece=piece.label, name=name, where=piece.where,
-                        listed=near[0] if near else "")
-            key = "proof.card_name.spelt" if near else "proof.card_name.missing"
-            out.append(Finding(msg("proof.kind.spelling" if near else "proof.kind.term", lang),
-                               msg(f"{key}_book", lang, **said), msg(f"{key}_file", lang, **said),
-                               (name,)))
+            out.append(_card_finding("proof.card_name", bool(near), name, lang, deck=deck.name, piece=piece.label,
+                                     name=name, where=piece.where, listed=near[0] if near else ""))
     return out
 
 
