@@ -105,6 +105,7 @@ class ObjectFile:
     def __init__(self, version: str = "1.4"):
         self.version = version
         self._bodies: list[tuple[Part, ...] | None] = [None]  # object 0 is the free list's head
+        self._named: dict[int, bytes] = {}  # object → what stands for its stream's data in the /ID
 
     def reserve(self) -> Ref:
         self._bodies.append(None)
@@ -117,11 +118,16 @@ class ObjectFile:
     def add(self, value: object) -> Ref:
         return self.put(self.reserve(), value)
 
-    def put_stream(self, ref: Ref, head: dict, data: bytes | Stored, size: int | None = None) -> Ref:
-        """A stream object: ``head`` gains /Length; ``data`` may stay in a file until written."""
+    def put_stream(self, ref: Ref, head: dict, data: bytes | Stored, size: int | None = None,
+                   named: bytes | None = None) -> Ref:
+        """A stream object: ``head`` gains /Length; ``data`` may stay in a file until written.
+        ``named``: what stands for the data in the file's /ID (a picture's content hash), so the
+        ID is the same whether the data is in memory or in a file."""
         length = len(data) if isinstance(data, bytes) else data.size if size is None else size
         self._bodies[ref.n] = (b"%d 0 obj\n" % ref.n + pdf({**head, "Length": length}) + b"\nstream\n",
                                data, b"\nendstream\nendobj\n")
+        if named is not None:
+            self._named[ref.n] = named
         return ref
 
     def add_stream(self, head: dict, data: bytes | Stored) -> Ref:
@@ -129,8 +135,8 @@ class ObjectFile:
 
     def finish(self, root: Ref, info: Ref, identity: Iterable[bytes] = ()) -> PdfFile:
         """The file's parts: header, objects, cross-reference table, trailer. The /ID is the
-        SHA-256 of ``identity`` and every object's bytes in memory (a stored stream by its path's
-        name, which is its content's hash), so the same objects give the same ID."""
+        SHA-256 of ``identity`` and every object's bytes (a stream's data by what names it, when
+        it is named), so the same objects give the same ID."""
         header = b"%%PDF-%s\n%%\x93\x8c\x8b\x9e pnpgen\n" % self.version.encode("ascii")
         parts: list[Part] = [header]
         at = len(header)
@@ -142,13 +148,15 @@ class ObjectFile:
             if body is None:
                 raise ValueError(f"PDF object {n} was reserved and never written")
             offsets.append(at)
-            for part in body:
+            named = self._named.get(n)
+            for i, part in enumerate(body):
                 parts.append(part)
-                if isinstance(part, bytes):
-                    at += len(part)
+                at += len(part) if isinstance(part, bytes) else part.size
+                if named is not None and i == 1:
+                    h.update(named)
+                elif isinstance(part, bytes):
                     h.update(part)
                 else:
-                    at += part.size
                     h.update(part.path.rsplit("/", 1)[-1].encode())
         count = len(self._bodies)
         table = [b"xref\n0 %d\n0000000000 65535 f \n" % count]

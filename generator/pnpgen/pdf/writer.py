@@ -223,7 +223,7 @@ class _Writer:
             if s.parms is not None:
                 head["DecodeParms"] = [dict(sorted(s.parms.items()))]  # one per filter
             ref = self.f.reserve()
-            self.f.put_stream(ref, head, placed.part, placed.size)
+            self.f.put_stream(ref, head, placed.part, placed.size, named=placed.key.encode("ascii"))
             self.pictures[key] = ref
         return ref
 
