@@ -1,10 +1,11 @@
 """Issue 22 item 2: a document is assembled when written — its pictures' streams come from the
 cache as the file is written (pdf/assemble.py), never held in memory — and its bytes are those
-ReportLab writes with the pictures inline; item 4: a game's documents over --jobs workers are
+the writer makes with the pictures inline; item 4: a game's documents over --jobs workers are
 byte-identical to one process's."""
 
 from __future__ import annotations
 
+import base64
 import io
 import random
 from pathlib import Path
@@ -12,13 +13,16 @@ from pathlib import Path
 import pikepdf
 from PIL import Image
 from pypdf import PdfReader
-from reportlab.pdfgen.canvas import Canvas
 
 from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace, run
 from pdfprobe import image_xobjects
 from pnpgen.engine import documents
+from pnpgen.impose.plan import Page, PagePlan, PlaceFace
 from pnpgen.pdf import raster
-from pnpgen.pdf.assemble import PdfFile, Stored, assemble
+from pnpgen.pdf.assemble import PdfFile, Stored
+from pnpgen.pdf.writer import write_document, write_pdf
+from pnpgen.shapes import translate
+from pnpgen.svg import convert
 
 FRONT = PICTURE_FRONT
 PDFS = ("cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "test-all.pdf")
@@ -34,27 +38,25 @@ def _png(colour: tuple[int, int, int], size=(300, 200)) -> bytes:
     return out.getvalue()
 
 
-def _canvas_pdf(pictures: list[bytes], streams: raster.ImageStreams, deferred: dict | None) -> bytes:
-    out = io.BytesIO()
-    c = Canvas(out, pagesize=(300, 200), invariant=1)
-    if deferred is not None:
-        c.deferred_images = deferred  # type: ignore[attr-defined]
+def _picture_plan(pictures: list[bytes]) -> tuple[PagePlan, dict]:
+    """A page per picture, each a face of its own showing it (converted from an SVG with the
+    picture as a data: URI)."""
+    arts, pages = {}, []
     for i, data in enumerate(pictures):
-        raster.place_image(c, data, 10, 10 + i, 200, 120, streams)
-        c.drawString(20, 180, f"page {i}")
-        c.showPage()
-    c.save()
-    return out.getvalue()
+        svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="40mm" viewBox="0 0 60 40">'
+               f'<image href="data:image/png;base64,{base64.b64encode(data).decode()}" width="60" height="40"/></svg>')
+        arts[f"face{i}"] = convert(svg, f"face {i}")
+        pages.append(Page((100.0, 80.0), [PlaceFace(f"face{i}", translate(10.0, 10.0 + i), (60.0, 40.0), 0.0)]))
+    return PagePlan("pictures", pages), arts
 
 
-def test_an_assembled_file_is_byte_for_byte_the_file_drawn_with_its_pictures_inline(tmp_path):
+def test_an_assembled_file_is_byte_for_byte_the_file_written_with_its_pictures_inline(tmp_path):
     pictures = [_png((200, 30, 30)), _png((30, 200, 30), (120, 90)), _png((200, 30, 30))]  # one twice
-    inline = _canvas_pdf(pictures, raster.ImageStreams(), None)
-    streams = raster.ImageStreams(tmp_path / "images")
-    deferred: dict = {}
-    drawn = _canvas_pdf(pictures, streams, deferred)
-    assert len(deferred) == 2 and len(drawn) < len(inline) - 100_000  # the drawn file holds no picture
-    assembled = assemble(drawn, deferred)
+    plan, arts = _picture_plan(pictures)
+    inline = write_document(plan, arts, "Helvetica", images=raster.ImageStreams())
+    assembled = write_pdf(plan, arts, "Helvetica", images=raster.ImageStreams(tmp_path / "images"))
+    in_memory = sum(len(p) for p in assembled.parts if isinstance(p, bytes))
+    assert in_memory < len(inline) - 100_000  # the document in memory holds no picture
     stored = [p for p in assembled.parts if isinstance(p, Stored)]
     assert len(stored) == 2 and all(Path(p.path).parent.parent == tmp_path / "images" for p in stored)
     assert assembled.size == len(inline) and bytes(assembled) == inline and assembled.sha() == PdfFile((inline,)).sha()

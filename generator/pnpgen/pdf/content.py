@@ -103,13 +103,6 @@ class Content:
     pictures: dict[str, bytes] = field(default_factory=dict)  # image key → the picture's bytes
     paints: dict[str, Paint] = field(default_factory=dict)  # resource name → a gradient-painted shape
 
-    def add(self, other: Content) -> None:
-        for font, gids in other.glyphs.items():
-            self.glyphs.setdefault(font, {}).update(gids)
-        self.standard_fonts |= other.standard_fonts
-        self.pictures.update(other.pictures)
-        self.paints.update(other.paints)
-
 
 def show_text(out: Content, font: str, text: str) -> bytes:
     """The string operand that shows ``text`` in ``font`` (glyph ids in hex, or a literal for

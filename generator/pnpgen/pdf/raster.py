@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import re
 import struct
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -26,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from pnpgen.atomic import store
-from pnpgen.pdf.assemble import Stored, token
+from pnpgen.pdf.assemble import Stored
 from pnpgen.svg.artwork import Art
 
 STREAM_FORMAT = 2  # how an entry of the cache folder is laid out; a change makes old entries unused
@@ -318,22 +317,7 @@ def _image_class():
             d["Length"] = len(self.streamContent)
             return s.format(document)
 
-    class Deferred(Image):
-        """The same XObject with a placeholder for its data (pdf/assemble.py puts the stream in
-        when the file is written); its dictionary says the stream's real length."""
-
-        def __init__(self, placed: Placed):
-            super().__init__(replace(placed.stream, content=token(placed.key)))
-            self.size = placed.size
-
-        def format(self, document):
-            drawn = super().format(document)
-            head, sep, rest = drawn.partition(b"\nstream\n")
-            head, n = re.subn(rb"/Length %d(?=\D)" % len(self.streamContent), b"/Length %d" % self.size, head, count=1)
-            assert n == 1 and sep, "a deferred image's dictionary names its Length"
-            return head + sep + rest
-
-    return Image, Deferred
+    return Image
 
 
 _PROCESS = ImageStreams()  # streams for draws given no store (a rulebook's pictures, svglib checks)
@@ -344,20 +328,11 @@ def place_image(canvas, data: bytes, x: float, y: float, w: float, h: float, str
     ``canvas.drawImage(ImageReader(data), x, y, w, h)`` does, from its stream in ``streams``."""
     from reportlab.lib.boxstuff import aspectRatioFix
 
-    deferred = getattr(canvas, "deferred_images", None)  # a writer's canvas assembled when written
-    if deferred is not None:
-        placed = (streams or _PROCESS).locate(data)
-        stream = placed.stream
-    else:
-        stream = (streams or _PROCESS).get(data)
+    stream = (streams or _PROCESS).get(data)
     doc = canvas._doc
     reg = doc.getXObjectName(stream.name)
     if doc.idToObject.get(reg) is None:
-        if deferred is not None:
-            deferred[placed.key] = placed.part
-            obj = _image_class()[1](placed)
-        else:
-            obj = _image_class()[0](stream)
+        obj = _image_class()(stream)
         canvas._setXObjects(obj)
         doc.Reference(obj, reg)
         doc.addForm(stream.name, obj)
