@@ -53,6 +53,8 @@ from pnpgen.units import PT_PER_MM, mm_to_pt, num
 
 CUT_CONTOUR = "CutContour"  # the die line's spot colour on print-shop output: most RIPs and cutters know it
 CUT_CONTOUR_CMYK = (0.0, 1.0, 0.0, 0.0)  # how a proof shows it (magenta)
+CUT_CONTOUR_SPACE = [Name("Separation"), Name(CUT_CONTOUR), Name("DeviceCMYK"),  # ISO 32000-1 §8.6.6.4
+                     {"FunctionType": 2, "Domain": [0, 1], "C0": [0, 0, 0, 0], "C1": list(CUT_CONTOUR_CMYK), "N": 1}]
 DATE = "D:20000101000000+00'00'"  # a fixed date: the same inputs give the same bytes
 
 
@@ -332,9 +334,7 @@ class _Writer:
         if forms:
             res["XObject"] = {**res.get("XObject", {}), **forms}
         if made.spot:
-            res["ColorSpace"] = {CUT_CONTOUR: [Name("Separation"), Name(CUT_CONTOUR), Name("DeviceCMYK"),
-                                               {"FunctionType": 2, "Domain": [0, 1], "C0": [0, 0, 0, 0],
-                                                "C1": list(CUT_CONTOUR_CMYK), "N": 1}]}
+            res["ColorSpace"] = {CUT_CONTOUR: CUT_CONTOUR_SPACE}
         if made.layers:
             res["Properties"] = {name: self.layer(name) for name in sorted(made.layers)}
         stream = self.f.add_stream({"Filter": Name("FlateDecode")}, made.data)
