@@ -192,7 +192,7 @@ def _missing_glyphs(doc: Document, fonts, names: list[str]) -> list[str]:
     font nor its fallbacks have."""
     text = "".join(getattr(b, "text", "") or "\n".join(getattr(b, "lines", [])) for b in doc.blocks())
     text += "".join(names)
-    missing = sorted({ch for ch in text if glyphs.lacks(ch, fonts.body)})
+    missing = sorted(ch for ch in set(text) if glyphs.lacks(ch, fonts.body))
     if not missing:
         return []
     shown = " ".join(f"{ch} (U+{ord(ch):04X})" for ch in missing[:12])

@@ -8,6 +8,7 @@ with pypdf; they sit in the top and bottom margins of the pages, never on the te
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 
 from pypdf import PdfReader, PdfWriter
 from reportlab.lib.units import mm
@@ -23,6 +24,9 @@ NOTE_SIZE = 6.0  # pt: the printing note, 4 mm above the sheet's bottom edge
 NOTE_Y = 4 * mm
 
 
+# The same side of the same booklet gets the same marks: a warm rulebook process (``pnpgen
+# watch``) draws each once (bounded).
+@lru_cache(maxsize=256)
 def _overlay(side: SheetSide, sheets: int, font: str, lang: str, binding: str) -> bytes:
     w, h = (v * mm for v in A4_LANDSCAPE)
     buf = io.BytesIO()
