@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pnpgen.data.textfile import decode as decode_text
 from pnpgen.errors import InputError
 
 KEEP = 50  # versions kept per game (and --lang edition)
@@ -122,12 +123,27 @@ def content_hash(decks: dict[str, Any], rulebook: dict[str, str], draft: str) ->
     return _sha(json.dumps([faces, rulebook, draft], ensure_ascii=False, sort_keys=True))[:12]
 
 
+def _draft_text(path: Path) -> str:
+    """The draft's text as the rulebook reads it (a Shift_JIS or UTF-16 draft too); "" when
+    there is none, and a draft no encoding reads is the rulebook's error to report, not this."""
+    if not path.is_file():
+        return ""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return decode_text(data, path)[0]
+    except InputError:
+        return data.decode("utf-8", errors="replace")
+
+
 def record(out_root: Path, edition: str, game, snapshot: dict[str, Any],
            now: datetime | None = None) -> tuple[dict[Path, bytes], list[Path]]:
     """The entry to write for a good build (none when its content is that of the last version),
     and the entries to remove so that at most ``KEEP`` remain (oldest first, tagged ones kept)."""
-    draft_text = game.draft_file.read_text(encoding="utf-8") if game.draft_file.is_file() else ""
-    rulebook = sections(draft_text)
+    rulebook = sections(_draft_text(Path(game.draft_file)))
     decks = {d: {k: v[k] for k in ("name", "count", "pieces", "values", "pairs")} for d, v in snapshot.items()}
     digest = content_hash(decks, rulebook, str(game.draft))
     known = versions(out_root, edition)

@@ -103,17 +103,20 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
             book.prepare(game)
         result = build_game(ws, slug, options, game=game, cache=cache, state=before, out_dir=out_dir, say=say,
                             faces_ready=book.start if book is not None else None)
+        # what the sheets alone decide, worked out while the rulebook's process may still be setting the book
+        now = snapshot(result)
+        changes, reprint = change_report(before.report if before else None, now)
+        # the copies new or changed since the last good build (none: no file)
+        reprint_out = reprint_files(result, options, before.report) if before is not None else {}
+        version, pruned = history.record(out_root, edition(slug, options), game, now)  # a version, if content changed
         if book is not None:
             book.finish(result)
     finally:
         if book is not None:
             book.close()
-    now = snapshot(result)
-    changes, reprint = change_report(before.report if before else None, now)
     result.manifest["changes"] = changes
     result.manifest["reprint"] = reprint
-    if before is not None:  # the copies new or changed since the last good build (none: no file)
-        reprint_out = reprint_files(result, options, before.report)
+    if before is not None:
         result.files.update(reprint_out)
         result.manifest["files"] += sorted(reprint_out)
     kept = _rulebook_kept(before, rulebook is not None)
@@ -131,7 +134,6 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
     below = out_dir.relative_to(out_root).as_posix()
     gone = [path for rel in (before.files if before else []) if rel not in result.files and rel not in kept
             and (path := inside(out_root, f"{below}/{rel}")) is not None]
-    version, pruned = history.record(out_root, edition(slug, options), game, now)  # a version, if content changed
     files.update(version)
     gone += pruned
     result.rendered = None  # the faces and the art stay in the worker: only bytes and records come back
