@@ -349,7 +349,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
                          expected="diagrams of at most 30 lines; names and words short enough to wrap") from None
     warnings += [_unplaced(game, spec) for spec in settings.figures if spec not in builder.figures_placed]
     sides = booklet.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True)
-    a4 = slug.mark_sheets(booklet.impose_pdf(a5, sides), sides, fonts.gothic, lang, binding)
+    a4 = booklet.impose_pdf(a5, sides, marks=slug.overlays(sides, fonts.gothic, lang, binding))
     total = booklet.padded_count(n_pages)
     report.append("line breaking: words and hyphenation (pyphen), justified by word spaces" if is_latin(draft.lang)
                   else "line breaking: JLREQ kinsoku, character by character (pnpgen.text.linebreak), justified")
