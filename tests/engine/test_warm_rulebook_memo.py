@@ -91,3 +91,30 @@ def test_a_shift_jis_draft_builds_and_its_sections_are_in_the_history(tmp_path):
     assert len(entries) == 1
     body = json.loads(entries[0].read_bytes())["body"]
     assert "ゲームの進行" in json.dumps(body["rulebook"], ensure_ascii=False)
+
+
+def test_a_save_reads_only_the_newest_history_entry_to_know_whether_the_game_changed(tmp_path, monkeypatch):
+    """A watch session records a version on nearly every save (up to 50 kept); each save reads
+    the newest entry, not all of them, to compare its content hash."""
+    from pnpgen.engine import history
+
+    root = make_workspace(tmp_path / "ws", draft=True)
+    ws = Workspace(root)
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    for i in range(4):  # four versions on disk
+        deck.write_text(text.replace("本文カード1", f"本文カード1の{i}"), encoding="utf-8")
+        build_run.run_build(ws, ["test"], BuildOptions(jobs=1), root / "build", None)
+    assert len(history.versions(root / "build", "test")) == 4
+    read: list[int] = []
+    real = history.decode
+    monkeypatch.setattr(history, "decode", lambda data: read.append(1) or real(data))
+    deck.write_text(deck.read_text(encoding="utf-8") + "# a comment: built again, the same game\n", encoding="utf-8")
+    build_run.run_build(ws, ["test"], BuildOptions(jobs=1), root / "build", None)
+    assert len(read) == 1  # the newest entry alone
+    assert len(history.versions(root / "build", "test")) == 4  # and no version was added
+    deck.write_text(text.replace("本文カード1", "本文カード1の新"), encoding="utf-8")
+    read.clear()
+    build_run.run_build(ws, ["test"], BuildOptions(jobs=1), root / "build", None)
+    assert len(read) == 1
+    assert len(history.versions(root / "build", "test")) == 5

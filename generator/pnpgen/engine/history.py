@@ -82,15 +82,24 @@ def _numbers(out_root: Path, edition: str) -> list[int]:
 
 def versions(out_root: Path, edition: str) -> list[Version]:
     """The game's recorded versions, oldest first, damaged entries skipped."""
-    out = []
-    for n in _numbers(out_root, edition):
-        try:
-            body = decode(_path(out_root, edition, n).read_bytes())
-        except OSError:
-            body = None
-        if body is not None and body["number"] == n:
-            out.append(Version(n, body))
-    return out
+    return [v for n in _numbers(out_root, edition) if (v := _version(out_root, edition, n)) is not None]
+
+
+def _version(out_root: Path, edition: str, n: int) -> Version | None:
+    try:
+        body = decode(_path(out_root, edition, n).read_bytes())
+    except OSError:
+        return None
+    return Version(n, body) if body is not None and body["number"] == n else None
+
+
+def _latest(out_root: Path, edition: str) -> Version | None:
+    """The newest undamaged version, reading no more entries than it takes (a watch session
+    records one on nearly every save and asks for the last one on every save)."""
+    for n in reversed(_numbers(out_root, edition)):
+        if (v := _version(out_root, edition, n)) is not None:
+            return v
+    return None
 
 
 def tags(out_root: Path, edition: str) -> dict[str, int]:
@@ -146,8 +155,8 @@ def record(out_root: Path, edition: str, game, snapshot: dict[str, Any],
     rulebook = sections(_draft_text(Path(game.draft_file)))
     decks = {d: {k: v[k] for k in ("name", "count", "pieces", "values", "pairs")} for d, v in snapshot.items()}
     digest = content_hash(decks, rulebook, str(game.draft))
-    known = versions(out_root, edition)
-    if known and known[-1].hash == digest:
+    last = _latest(out_root, edition)
+    if last is not None and last.hash == digest:
         return {}, []
     number = max(_numbers(out_root, edition), default=0) + 1
     when = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
