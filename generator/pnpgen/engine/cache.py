@@ -24,7 +24,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -248,18 +248,19 @@ class Cache:
     def face_path(self, key: str) -> Path:
         return self.root / "faces" / key[:2] / f"{key}.json"
 
-    def face(self, key: str, from_json) -> Any | None:
+    def face(self, key: str, from_json, pictures: Callable[[str], bytes] | None = None) -> Any | None:
         """A converted face, or None when absent, damaged or not what its name says. The entry is
         a header line (key, pnpgen, the hash of the art's text) and the art's JSON text: checked
         by hashing the bytes as read, not by serialising the art again. Its pictures are entries
         of their own (``picture_path``), each read as it is and checked against its name: no
-        base64 to decode, and a picture shown by many faces is stored once."""
+        base64 to decode, and a picture shown by many faces is stored once. ``pictures`` reads
+        them (default ``picture``: their bytes)."""
         try:
             head, _, text = self.face_path(key).read_bytes().partition(b"\n")
             outer = json.loads(head)
             if outer.get("key") != key or outer.get("pnpgen") != code() or outer.get("check") != sha(text):
                 return None
-            return from_json(json.loads(text), pictures=self._picture, sealed=False)
+            return from_json(json.loads(text), pictures=pictures or self.picture, sealed=False)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 
@@ -282,7 +283,7 @@ class Cache:
     def picture_path(self, name: str) -> Path:
         return self.root / "pictures" / name[:2] / f"{name}.bin"
 
-    def _picture(self, name: str) -> bytes:
+    def picture(self, name: str) -> bytes:
         """A picture a face names, as stored; ValueError when its bytes do not hash to its name.
         Read and checked once however many faces show it (a frame on every card): every face
         holds the same bytes, which the documents then hash once."""
