@@ -20,7 +20,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.engine import inksaver
 from pnpgen.engine import prerender as parallel
 from pnpgen.engine.bom import bill_of_materials, bom_pages
-from pnpgen.engine.cache import Cache, GameState, fingerprint, plan_keys_of, sha
+from pnpgen.engine.cache import Cache, GameState, fingerprint, hashed, plan_keys_of, sha
 from pnpgen.engine.cache import code as cache_code
 from pnpgen.engine.cutfiles import CutFile, cut_files, cutter_record
 from pnpgen.engine.documents import write_documents
@@ -510,9 +510,10 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                 kept[path] = data
         written = write_documents({p: doc for p, doc in documents.items() if p not in kept}, faces, font, images,
                                   options.jobs, say=lambda s: say(f"{slug}: {s}"))
-        for path in documents:
-            result.files[path] = data = kept.get(path) or written[path]
-            result.documents[path] = {"plan": plan_keys[path], "sha": sha(data)}
+        files = [(path, kept.get(path) or written[path]) for path in documents]
+        for (path, data), digest in zip(files, hashed(lambda f: sha(f[1]), files)):
+            result.files[path] = data
+            result.documents[path] = {"plan": plan_keys[path], "sha": digest}
     cache_files.update(images.new)  # each picture's stream, made once, for every later build
     result.uses |= images.used
     if cache is not None:
