@@ -24,7 +24,8 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -102,6 +103,15 @@ def _content(path: str, size: int, mtime_ns: int, ctime_ns: int, inode: int) -> 
     return sha(Path(path).read_bytes())
 
 
+def hashed(check: Callable[[Any], Any], items: list) -> list:
+    """``check`` of each item, on threads (SHA-256 lets go of the interpreter while it hashes, so a
+    big deck's four documents, a gigabyte, hash on every core at once), in the items' order."""
+    if len(items) < 2 or (os.cpu_count() or 1) < 2:
+        return [check(i) for i in items]
+    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+        return list(pool.map(check, items))
+
+
 def sha(data: bytes | PdfFile) -> str:
     """SHA-256 (hex) of a file's bytes, held in memory or as parts (pdf/assemble.py)."""
     return data.sha() if isinstance(data, PdfFile) else hashlib.sha256(data).hexdigest()
@@ -172,10 +182,8 @@ class Cache:
         state = self.state(slug)
         if state is None or state.inputs != inputs or not state.files:
             return None
-        for rel, digest in state.files.items():
-            if not _same(out_dir / rel, digest):
-                return None
-        return state
+        files = sorted(state.files.items())
+        return state if all(hashed(lambda f: _same(out_dir / f[0], f[1]), files)) else None
 
     def reuse(self, state: GameState | None, rel: str, plan_key: str, out_dir: Path) -> PdfFile | None:
         """The file of an output whose plan did not change since the last good build, as it is
@@ -248,18 +256,19 @@ class Cache:
     def face_path(self, key: str) -> Path:
         return self.root / "faces" / key[:2] / f"{key}.json"
 
-    def face(self, key: str, from_json) -> Any | None:
+    def face(self, key: str, from_json, pictures: Callable[[str], bytes] | None = None) -> Any | None:
         """A converted face, or None when absent, damaged or not what its name says. The entry is
         a header line (key, pnpgen, the hash of the art's text) and the art's JSON text: checked
         by hashing the bytes as read, not by serialising the art again. Its pictures are entries
         of their own (``picture_path``), each read as it is and checked against its name: no
-        base64 to decode, and a picture shown by many faces is stored once."""
+        base64 to decode, and a picture shown by many faces is stored once. ``pictures`` reads
+        them (default ``picture``: their bytes)."""
         try:
             head, _, text = self.face_path(key).read_bytes().partition(b"\n")
             outer = json.loads(head)
             if outer.get("key") != key or outer.get("pnpgen") != code() or outer.get("check") != sha(text):
                 return None
-            return from_json(json.loads(text), pictures=self._picture, sealed=False)
+            return from_json(json.loads(text), pictures=pictures or self.picture, sealed=False)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 
@@ -282,7 +291,7 @@ class Cache:
     def picture_path(self, name: str) -> Path:
         return self.root / "pictures" / name[:2] / f"{name}.bin"
 
-    def _picture(self, name: str) -> bytes:
+    def picture(self, name: str) -> bytes:
         """A picture a face names, as stored; ValueError when its bytes do not hash to its name.
         Read and checked once however many faces show it (a frame on every card): every face
         holds the same bytes, which the documents then hash once."""

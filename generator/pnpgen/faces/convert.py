@@ -4,6 +4,7 @@ machine has cores to spare. Results come back in key order, so output never depe
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -46,18 +47,23 @@ def face_error(message: str, where: str, template: str, e: InputError | None = N
     return InputError(one_line(message), path=template or None, key=e.key if e else None, expected=e.expected if e else None)
 
 
-def convert_faces(faces: FaceSet, art_folder, jobs: int = 1,
-                  known: dict[str, Art] | None = None) -> dict[str, Art]:
+def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Art] | None = None,
+                  settle: Callable[[str, Art], Art] | None = None) -> dict[str, Art]:
     """Art for every face of ``faces``; ``known`` (e.g. from the cache) is reused, not converted.
-    ``art_folder`` (data/art.py ArtFolder) resolves the ``<image>`` files faces name."""
+    ``art_folder`` (data/art.py ArtFolder) resolves the ``<image>`` files faces name. ``settle``
+    takes each new face as it comes, in key order (e.g. to store it and let go of its pictures'
+    bytes, so a build never holds every picture at once)."""
     arts = dict(known or {})
     todo = sorted(k for k in faces.svgs if k not in arts)
     jobs_list = [(faces.svgs[k], faces.where[k], faces.template.get(k, ""), art_folder) for k in todo]
+    keep = settle or (lambda k, art: art)
     if jobs > 1 and len(todo) > 64:  # fewer faces convert faster than worker processes start
         from concurrent.futures import ProcessPoolExecutor  # 16 ms to import: only when used
 
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            arts.update(zip(todo, pool.map(convert_face, jobs_list, chunksize=8)))
+            for k, art in zip(todo, pool.map(convert_face, jobs_list, chunksize=8)):
+                arts[k] = keep(k, art)
     else:
-        arts.update(zip(todo, map(convert_face, jobs_list)))
+        for k, job in zip(todo, jobs_list):
+            arts[k] = keep(k, convert_face(job))
     return arts
