@@ -368,7 +368,7 @@ class JPara(Flowable):
         """One Japanese line at JLREQ's widths (``jlreq_advances``), justified by spacing every
         character alike (at most ``MAX_LETTER_SPACING``); runs whose glyphs fall where the text
         cursor is are drawn in one go."""
-        cells, fonts = line_cells(line, self.font, glyphs.chain(self.font), self.size, opens)
+        cells, fonts, inked = line_cells(line, self.font, glyphs.chain(self.font), self.size, opens)
         gaps = len(line) - 1
         slack = avail - sum(a for a, _ in cells)
         spacing = slack / gaps if not is_last and gaps > 0 and 0 < slack <= MAX_LETTER_SPACING * self.size * gaps else 0.0
@@ -394,7 +394,7 @@ class JPara(Flowable):
                 if abs(origin - cursor) > 1e-6:
                     t.setTextOrigin(origin, y)
             run += ch
-            cursor = origin + pdfmetrics.stringWidth(ch, want_font, self.size) + spacing
+            cursor = origin + inked[k] + spacing
             pos += advance + spacing
         if run:
             t.textOut(run)
@@ -443,12 +443,14 @@ def paragraph_lines(text: str, font: str, fallbacks: tuple[str, ...], size: floa
     return tuple(set_lines(text, width, measure, lead, size, lang, advances))
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)
 def line_cells(line: str, font: str, fallbacks: tuple[str, ...], size: float,
-               opens: bool) -> tuple[tuple[tuple[float, float], ...], tuple[str, ...]]:
-    """A JLREQ line's (advance, offset) cells and the font that draws each character."""
-    return (tuple(jlreq_advances(line, _measurer(font, size), size, opens=opens)),
-            tuple(glyphs.font_for(ch, font) for ch in line))
+               opens: bool) -> tuple[tuple[tuple[float, float], ...], tuple[str, ...], tuple[float, ...]]:
+    """A JLREQ line's (advance, offset) cells, the font that draws each character and the
+    width it has in that font (where the text cursor goes after drawing it)."""
+    fonts = tuple(glyphs.font_for(ch, font) for ch in line)
+    return (tuple(jlreq_advances(line, _measurer(font, size), size, opens=opens)), fonts,
+            tuple(pdfmetrics.stringWidth(ch, f, size) for ch, f in zip(line, fonts)))
 
 
 def _runs(text: str, flags: list[bool]) -> list[tuple[str, bool]]:

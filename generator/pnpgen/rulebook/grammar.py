@@ -75,7 +75,7 @@ def words(line: str) -> list[Word]:
 
 # A warm rulebook process (``pnpgen watch``) reads the same draft lines on every save: each
 # line's words are the analyser's answer for that text alone, kept by the text (bounded).
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)
 def _words(line: str) -> tuple[Word, ...]:
     out, pos = [], 0
     for w in _tagger()(line):

@@ -130,7 +130,7 @@ def _sentences(line: str) -> list[str]:
     return [t for t in re.split(r"(?<=。)", line.strip("　 ")) if t]
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def _alike(a: str, b: str) -> bool:
     """Nine tenths of the two sentences match (the cheap upper bounds first: the lengths alone are
     difflib's ``real_quick_ratio``). Kept by the pair (bounded): a warm rulebook process compares
