@@ -33,7 +33,7 @@ from typing import Any
 
 import pnpgen
 from pnpgen import resources
-from pnpgen.atomic import store
+from pnpgen.atomic import Stores, store
 from pnpgen.engine.output import LOCK_NAME, MARKER_NAME
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, Stored
@@ -166,6 +166,7 @@ class Cache:
         # id(a picture's bytes) → (them, their SHA-256), for every picture the faces hold: the
         # documents name pictures by that hash (pdf/raster.py ImageStreams(keys=…)), made once here
         self.picture_keys: dict[int, tuple[bytes, str]] = {}
+        self.stores: Stores | None = None  # while set, ``store`` hands entries to this writing thread
 
     def state_path(self, slug: str) -> Path:
         return self.root / f"{slug}.json"
@@ -247,7 +248,16 @@ class Cache:
         removes; an interrupted write leaves a temporary file the next build removes. False when
         it cannot be written here (the build's own write then says why, or writes it), or when
         the output folder is not yet one (its first build writes everything with its marker)."""
-        return self.marked() and store(path, data)
+        if not self.marked():
+            return False
+        if self.stores is not None:
+            self.stores.put(path, data)
+            return True
+        return store(path, data)
+
+    def holds(self, path: Path) -> bool:
+        """Is the entry ``path`` written, or on its way (``stores``)?"""
+        return (self.stores is not None and path in self.stores.pending) or path.is_file()
 
     def marked(self) -> bool:
         """Is the cache's folder already an output folder (its marker or lock written)?"""
@@ -282,7 +292,7 @@ class Cache:
             path = self.picture_path(name)
             self.pictures_used.add(path)
             self.picture_keys[id(data)] = (data, name)
-            if path in self._damaged or not path.is_file():
+            if path in self._damaged or not self.holds(path):
                 out[path] = data
         head = json.dumps({"key": key, "pnpgen": code(), "check": sha(text)}, sort_keys=True).encode()
         out[self.face_path(key)] = head + b"\n" + text
