@@ -22,12 +22,14 @@ def store(path: Path, data: bytes) -> bool:
         tmp.write_bytes(data)
         os.replace(tmp, path)
         return True
-    except OSError:
+    except BaseException as e:
         try:
             tmp.unlink(missing_ok=True)
         except OSError:
             pass
-        return False
+        if isinstance(e, OSError):
+            return False
+        raise
 
 
 class Stores:
@@ -80,7 +82,7 @@ class Stores:
                     second, body = then()
                     if not store(second, body):
                         self._failed[second] = body
-            except Exception:  # noqa: BLE001 - the build writes the entry itself then, and says what is wrong
+            except BaseException:  # noqa: BLE001 - the build writes the entry itself then, and says what is wrong
                 self._failed[path] = data
             finally:
                 with self._room:

@@ -516,7 +516,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         plan_keys = plan_keys_of(documents, keys)
         kept: dict[str, PdfFile] = {}
         for path in documents:
-            data = cache.reuse(state, path, plan_keys[path], out_dir) if cache is not None and out_dir is not None else None
+            data = cache.reuse(state, path, plan_keys[path], out_dir, cache.hashes) if cache is not None and out_dir is not None else None
             if data is not None:
                 kept[path] = data
         written = write_documents({p: doc for p, doc in documents.items() if p not in kept}, faces, font, images,
