@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen import fonts as fontreg
+from pnpgen.atomic import Stores
 from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
@@ -433,14 +434,17 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         # so the cache entries made from now on are written as they are made, never held all at once
         # (an input error before this point leaves no folder behind).
         mark_now(cache.root.parent)
+    stores = Stores()  # the cache entries of the faces converted now, written beside the conversion
     images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code(),
-                          store_now=cache is not None and cache.marked())
+                          store_now=cache is not None and cache.marked(), stores=stores)
     known: dict[str, Art] = {}
     settle = None
     if cache is not None:
+        cache.stores = stores
+
         def stored(key: str) -> Path | None:  # the cache's copy of a picture, read again only if needed
             path = cache.picture_path(key)
-            return path if path.is_file() else None
+            return path if cache.holds(path) else None
 
         def let_go(art: Art) -> Art:  # each picture's stream found or made, its bytes let go of
             art = images.settle(art, stored, cache.picture_keys)
@@ -466,7 +470,14 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             if art is not None:
                 known[k] = let_go(art)
         cache.let_go_of_pictures()
-    arts = convert_faces(rendered.faces, rendered.art_folder, jobs=options.jobs, known=known, settle=settle)
+    try:
+        arts = convert_faces(rendered.faces, rendered.art_folder, jobs=options.jobs, known=known, settle=settle)
+    finally:
+        failed = stores.join()
+    cache_files.update(images.after_writes(failed))  # what could not be written now goes with the build's files
+    images.stores = None
+    if cache is not None:
+        cache.stores = None
     font = game.fonts["gothic"]
     if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font
         default_font(font)
@@ -505,7 +516,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         plan_keys = plan_keys_of(documents, keys)
         kept: dict[str, PdfFile] = {}
         for path in documents:
-            data = cache.reuse(state, path, plan_keys[path], out_dir) if cache is not None and out_dir is not None else None
+            data = cache.reuse(state, path, plan_keys[path], out_dir, cache.hashes) if cache is not None and out_dir is not None else None
             if data is not None:
                 kept[path] = data
         written = write_documents({p: doc for p, doc in documents.items() if p not in kept}, faces, font, images,

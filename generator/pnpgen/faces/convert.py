@@ -4,6 +4,7 @@ machine has cores to spare. Results come back in key order, so output never depe
 from __future__ import annotations
 
 import io
+from collections import deque
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -14,6 +15,8 @@ from pnpgen.faces.templates import one_line
 from pnpgen.pdf.draw import draw_art
 from pnpgen.svg import convert
 from pnpgen.svg.artwork import Art
+
+CHUNK = 8  # faces sent to a worker at a time
 
 
 def convert_face(job: tuple[str, str, str, Any]) -> Art:
@@ -35,6 +38,11 @@ def convert_face(job: tuple[str, str, str, Any]) -> Art:
     except Exception as e:  # noqa: BLE001 - anything the SVG makes a library raise
         said = " ".join(str(e).split())[:200] or "the converter stopped"
         raise face_error(f"cannot convert the face ({said})", where, template) from None
+
+
+def convert_chunk(jobs: list[tuple[str, str, str, Any]]) -> list[Art]:
+    """A few faces' art, converted in one worker (one round trip for ``CHUNK`` faces)."""
+    return [convert_face(job) for job in jobs]
 
 
 def face_error(message: str, where: str, template: str, e: InputError | None = None) -> InputError:
@@ -60,9 +68,22 @@ def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Ar
     if jobs > 1 and len(todo) > 64:  # fewer faces convert faster than worker processes start
         from concurrent.futures import ProcessPoolExecutor  # 16 ms to import: only when used
 
+        chunks = [jobs_list[i:i + CHUNK] for i in range(0, len(jobs_list), CHUNK)]
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for k, art in zip(todo, pool.map(convert_face, jobs_list, chunksize=8)):
-                arts[k] = keep(k, art)
+            # A few chunks ahead of the one being settled, not all: converted faces hold their
+            # pictures until settled, and the workers would outrun a slow disk by hundreds of them.
+            ahead: deque = deque()
+            done = 0
+            for chunk in chunks:
+                ahead.append(pool.submit(convert_chunk, chunk))
+                if len(ahead) > 2 * jobs:
+                    for art in ahead.popleft().result():
+                        arts[todo[done]] = keep(todo[done], art)
+                        done += 1
+            while ahead:
+                for art in ahead.popleft().result():
+                    arts[todo[done]] = keep(todo[done], art)
+                    done += 1
     else:
         for k, job in zip(todo, jobs_list):
             arts[k] = keep(k, convert_face(job))

@@ -23,10 +23,10 @@ import struct
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
-from pnpgen.atomic import store
+from pnpgen.atomic import Stores, store
 from pnpgen.pdf.assemble import Stored
 from pnpgen.svg.artwork import Art
 
@@ -167,7 +167,7 @@ class ImageStreams:
 
     def __init__(self, folder: Path | None = None, stamp: str = "", budget: int = MEMO_BUDGET,
                  placed: Mapping[bytes, Placed] | None = None, store_now: bool = True,
-                 keys: Mapping[int, tuple[bytes, str]] | None = None):
+                 keys: Mapping[int, tuple[bytes, str]] | None = None, stores: Stores | None = None):
         self.folder = folder
         self.budget = budget
         self._held = 0  # bytes of the streams in _memo
@@ -183,6 +183,7 @@ class ImageStreams:
         self._sources: dict[str, Path] = {}  # a stand-in's key → the file holding the picture's bytes
         self._placed: dict[str, Placed] = {}  # key → the stream's header and where its data is
         self.store_now = store_now  # write a stream into ``folder`` as it is made (else into ``new``)
+        self.stores = stores  # with store_now: the thread that writes them (``after_writes`` when it is done)
         self._stand_ins = dict(placed or {})  # a stand-in's bytes → the picture it stands for (``stand_ins``)
 
     def stand_ins(self, arts: Mapping[str, Art]) -> tuple[dict[str, Art], dict[bytes, Placed]]:
@@ -323,9 +324,10 @@ class ImageStreams:
             if stream is None:
                 stream = make_stream(self.real(data))
                 self.made += 1
-                if self.folder is not None and not (self.store_now and store(self.path(key), stream.content)
-                                                    and store(self.path(key, "json"),
-                                                              self._header(key, stream, self._stamp(key)))):
+                if self.folder is not None and self.store_now and self.stores is not None:
+                    self.stores.put(self.path(key), stream.content, then=partial(self._stamped, key, stream))
+                elif self.folder is not None and not (self.store_now and store(self.path(key), stream.content)
+                                                      and store(*self._stamped(key, stream))):
                     self.new[self.path(key, "json")] = self._header(key, stream)  # written with the build's files
                     self.new[self.path(key)] = stream.content
             part: bytes | Stored = stream.content
@@ -366,6 +368,31 @@ class ImageStreams:
         head = {"format": STREAM_FORMAT, "pnpgen": self.stamp, "key": key, **stream.header(),
                 "check": hashlib.sha256(stream.content).hexdigest(), **({"file": stamp} if stamp else {})}
         return json.dumps(head, sort_keys=True).encode()
+
+    def _stamped(self, key: str, stream: ImageStream) -> tuple[Path, bytes]:
+        """The header entry of a stream just written, with its file's stamp."""
+        return self.path(key, "json"), self._header(key, stream, self._stamp(key))
+
+    def after_writes(self, failed: dict[Path, bytes]) -> dict[Path, bytes]:
+        """Once ``stores`` is joined: the streams it could not write are placed from memory and go
+        into ``new`` (written with the build's files); the other entries of ``failed`` are returned."""
+        rest: dict[Path, bytes] = {}
+        for path, data in failed.items():
+            key = path.stem
+            placed = self._placed.get(key)
+            if self.folder is None or placed is None or path not in (self.path(key), self.path(key, "json")):
+                rest[path] = data
+                continue
+            if path == self.path(key):
+                self.new[path] = data
+                self.new[self.path(key, "json")] = self._header(key, replace(placed.stream, content=data))
+                kept = self._placed[key] = replace(placed, part=data)
+                for stand_in, was in list(self._stand_ins.items()):
+                    if was.key == key:
+                        self._stand_ins[stand_in] = kept
+            else:
+                self.new.setdefault(path, data)
+        return rest
 
     def _stamp(self, key: str) -> list[int] | None:
         """The stream file's size, modification time and inode as just written: while they hold,
