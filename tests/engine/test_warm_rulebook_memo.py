@@ -118,3 +118,29 @@ def test_a_save_reads_only_the_newest_history_entry_to_know_whether_the_game_cha
     build_run.run_build(ws, ["test"], BuildOptions(jobs=1), root / "build", None)
     assert len(read) == 1
     assert len(history.versions(root / "build", "test")) == 5
+
+
+def test_the_second_platypus_pass_breaks_no_paragraph_again(tmp_path, monkeypatch):
+    """multiBuild sets the story twice (the contents' and index's page numbers): the paragraphs
+    keep the lines the first pass broke them into, so the second asks for none."""
+    from pnpgen.rulebook import document
+
+    root = make_workspace(tmp_path / "ws", draft=True)
+    ws = Workspace(root)
+    asked: list[int] = []  # the pass each paragraph's lines were asked for in
+    passes: list[int] = []
+    real_lines, real_build = flowables.paragraph_lines, document.RulebookDoc.build
+
+    def lines(*args):
+        asked.append(len(passes))
+        return real_lines(*args)
+
+    def build(self, *args, **kw):
+        passes.append(1)
+        return real_build(self, *args, **kw)
+
+    monkeypatch.setattr(flowables, "paragraph_lines", lines)
+    monkeypatch.setattr(document.RulebookDoc, "build", build)
+    build_rulebook(load_game(ws, "test"), ws.fonts)
+    assert len(passes) == 2
+    assert asked and set(asked) == {1}  # all in the first pass
