@@ -27,7 +27,8 @@ NOTE_Y = 4 * mm
 # The same side of the same booklet gets the same marks: a warm rulebook process (``pnpgen
 # watch``) draws each once (bounded).
 @lru_cache(maxsize=256)
-def _overlay(side: SheetSide, sheets: int, font: str, lang: str, binding: str) -> bytes:
+def _overlay(side: SheetSide, sheets: int, font: str, fallbacks: tuple[str, ...], lang: str, binding: str) -> bytes:
+    """``fallbacks``: the font's fallback chain (``glyphs.chain``), which draws what it lacks."""
     w, h = (v * mm for v in A4_LANDSCAPE)
     buf = io.BytesIO()
     c = Canvas(buf, pagesize=(w, h), invariant=1, pageCompression=0, initialFontName=font, initialFontSize=NOTE_SIZE)
@@ -49,4 +50,4 @@ def overlays(sides: list[tuple[SheetSide, list[Placement]]], font: str, lang: st
     """The fold marks and printing note of every sheet side (in print order), each a one-page PDF
     that ``impose.booklet.impose_pdf`` lays over its side."""
     sheets = max((s.sheet for s, _ in sides), default=0)
-    return [_overlay(side, sheets, font, lang, binding) for side, _ in sides]
+    return [_overlay(side, sheets, font, glyphs.chain(font), lang, binding) for side, _ in sides]
