@@ -18,9 +18,9 @@ from pnpgen.data.load import load_game
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace, relative_proof, workspace_relative
 from pnpgen.engine import bookkey, history
-from pnpgen.engine.cache import Cache, GameState, sha
+from pnpgen.engine.cache import Cache, GameState, fingerprint, sha
 from pnpgen.engine.changes import change_report, snapshot
-from pnpgen.engine.fresh import GameOutcome, edition, sort_games
+from pnpgen.engine.fresh import GameOutcome, edition, inputs_of, sort_games
 from pnpgen.engine.fresh import out_dir as game_out_dir
 from pnpgen.engine.game import BuildResult, build_game
 from pnpgen.engine.options import RULEBOOK_FILES, BuildOptions, RulebookOptions
@@ -75,6 +75,8 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
         remove_stray_temps([cache.root, *(out_root / slug for slug in slugs)])  # an older pnpgen's
         written = set(commit(out_root, files, stale))  # one transaction: the old set or the new one
         cache.prune()  # entries no game's current state uses (this build's states are written)
+        for slug, _ in todo:  # the inputs' hashes, known in this process since they were fingerprinted
+            fingerprint(inputs_of(ws, slug), None, cache.hashes)
         built_dirs = [o.out_dir for o, _, _ in built]
         for path, data in files.items():  # the next run knows these files by their stamps, unread
             if any(d in path.parents for d in built_dirs):
