@@ -13,6 +13,7 @@ from typing import Any
 
 from pnpgen import fonts as fontreg
 from pnpgen.atomic import Stores
+from pnpgen.data.art import ArtFolder
 from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
@@ -21,7 +22,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.engine import inksaver
 from pnpgen.engine import prerender as parallel
 from pnpgen.engine.bom import bill_of_materials, bom_pages
-from pnpgen.engine.cache import Cache, FileHashes, GameState, fingerprint, hashed, plan_keys_of, sha
+from pnpgen.engine.cache import Cache, FileHashes, GameState, content_hash, fingerprint, hashed, plan_keys_of, sha
 from pnpgen.engine.cache import code as cache_code
 from pnpgen.engine.cutfiles import CutFile, cut_files, cutter_record
 from pnpgen.engine.documents import write_documents
@@ -373,10 +374,28 @@ def art_fingerprint(ws: Workspace, game: Game, known: FileHashes | None = None) 
     return fingerprint([game.root / "art", ws.templates / game.slug], None, known)
 
 
+def face_art(svg: str, folder: ArtFolder, whole: str, known: FileHashes | None = None) -> str:
+    """What a face's pictures are made of: the hash of the art files its SVG shows, so editing
+    one picture converts again only the faces that show it; ``whole`` (``art_fingerprint``) when
+    a file it names may show others (an SVG) or is not a plain art file; "" when it shows none."""
+    if "<image" not in svg:
+        return ""
+    files = folder.shown_files(svg)
+    if files is None:
+        return whole
+    return sha("\n".join(f"{p.name}:{content_hash(p, known)}" for p in files).encode())
+
+
+def face_keys_of(rendered: RenderedGame, known: FileHashes | None = None) -> dict[str, str]:
+    """Each face's key suffix (``face_suffix``) in the cache of converted faces."""
+    return {k: face_suffix(svg, face_art(svg, rendered.art_folder, rendered.art_digest, known))
+            for k, svg in rendered.faces.svgs.items()}
+
+
 def face_suffix(svg: str, art: str) -> str:
-    """What a converted face is cached under beyond its SVG's hash: ``art_fingerprint`` when it
-    embeds an image, and the template lines that drew it (the print lint's marks name them),
-    hashed together into one 16-digit suffix."""
+    """What a converted face is cached under beyond its SVG's hash: the hash of the pictures it
+    shows (``face_art``) when it embeds an image, and the template lines that drew it (the print
+    lint's marks name them), hashed together into one 16-digit suffix."""
     images = art[:16] if "<image" in svg else ""
     lines = sourcelines.lines_of(svg)  # the template lines the print lint names are part of the art
     if not lines:
@@ -428,7 +447,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     options = game_printer(ws, game, options)
     if options.ink is not None and game.options.get("ink"):  # game.yaml ink: the saver's figures
         options = replace(options, ink=replace(options.ink, **game.options["ink"]))
-    face_keys = {k: face_suffix(svg, rendered.art_digest) for k, svg in rendered.faces.svgs.items()}
+    face_keys = face_keys_of(rendered, cache.hashes if cache is not None else None)
     on_paper = paper_layouts(game, options.sheet, nest_memo, options.stock)
     check_tiled(game, on_paper)
     cache_files: dict[Path, bytes] = {}
