@@ -71,6 +71,7 @@ class ArtFolder:
         self._found: dict[tuple[str, bool], Path] = {}  # (rel, in_templates) → the file: each resolved once
         self._resolved: Path | None = None  # art/ through its links, found once
         self._bytes: OrderedDict[tuple[str, str], bytes] = OrderedDict()  # the most recently used last
+        self.trail: list[tuple[str, bool]] | None = None  # while a list: every (name, in_templates) found
         self._held = 0  # bytes in _bytes: past BYTES_BUDGET the least recently used go
 
     def find(self, rel: str, where: Where | Path | str | None = None, key: str = "image",
@@ -79,6 +80,8 @@ class ArtFolder:
         Found once per name (a face's template checks its href, places it, then converts it)."""
         found = self._found.get((rel, in_templates)) if isinstance(rel, str) else None
         if found is not None:
+            if self.trail is not None:
+                self.trail.append((rel, in_templates))
             return found
         if not isinstance(rel, str) or not rel.strip():
             raise InputError("an image needs a file name", key=key, expected="a path relative to art/, e.g. dragon.png",
@@ -94,6 +97,8 @@ class ArtFolder:
             path = contained(rel, folder, key, where)
             if path.is_file():
                 self._found[(rel, in_templates)] = path
+                if self.trail is not None:
+                    self.trail.append((rel, in_templates))
                 return path
         looked = " or ".join(f"{f}/" for f in folders)
         near = _near_name(rel, folders)

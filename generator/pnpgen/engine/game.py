@@ -336,11 +336,12 @@ def _within(game: Game, n: int, what: str, limit: int) -> None:
 
 def render_inputs(ws: Workspace, slug: str, options: BuildOptions, known: FileHashes | None = None) -> str:
     """What every face of a game is rendered from besides its own deck and piece: templates,
-    icons, fonts, art, game.yaml, pnpgen itself and the options."""
+    icons, fonts, game.yaml, pnpgen itself and the options (the art files a face looks at are
+    remembered with it: ``RenderMemo.fresh``)."""
     path = ws.data / slug / "game.yaml"
     game_yaml = path.read_bytes() if path.is_file() else b""  # missing: loading the game says so
-    return fingerprint([ws.templates / slug, ws.templates / "common", builtin.FOLDER, ws.fonts, ws.data / slug / "art"],
-                       (options, game_yaml), known)
+    return fingerprint([ws.templates / slug, ws.templates / "common", builtin.FOLDER, ws.fonts],
+                       (options, game_yaml), known)  # the art: each face by the files it looked at (RenderMemo)
 
 
 def version_stamp(game: Game) -> str:
@@ -407,7 +408,8 @@ def cached_rendering(cache: Cache, ws: Workspace, slug: str,
                      options: BuildOptions) -> tuple[CompiledTemplates, RenderMemo]:
     """The templates compiled and the faces rendered by earlier builds, from ``cache``."""
     return (CompiledTemplates(cache.root / "jinja"),
-            RenderMemo(known=cache.records(f"renders/{slug}"), inputs=render_inputs(ws, slug, options, cache.hashes)))
+            RenderMemo(known=cache.records(f"renders/{slug}"), inputs=render_inputs(ws, slug, options, cache.hashes),
+                       digest=lambda path: content_hash(path, cache.hashes)))
 
 
 def cached_nesting(cache: Cache | None) -> Memo[list]:
