@@ -89,6 +89,7 @@ class BuildResult:
     uses: set[Path] = field(default_factory=set)  # every cache entry the build used, kept by pruning
     home_pages: dict[str, list[str]] = field(default_factory=dict)  # deck → signature of each home page
     images: ImageStreams | None = None  # the pictures' PDF streams, made once (a reprint file places them too)
+    face_keys: dict[str, str] = field(default_factory=dict)  # face → its key suffix: the pictures it shows (face_art)
     on_paper: list[DeckOnPaper] = field(default_factory=list)  # each deck's layout on the paper (a reprint file reuses it)
 
     def pictures(self) -> dict:
@@ -509,7 +510,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                        for side, k in (("front", p.front), ("back", p.back)) if k),
                       arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates)
     result = BuildResult(game, warnings=list(rendered.warnings) + lint + stock_warnings(on_paper, options.sheet),
-                         rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images)
+                         rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,
+                         face_keys=face_keys)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
         faces_ready(result)      # are imposed and drawn
     plan = impose_game(rendered, options, on_paper)
