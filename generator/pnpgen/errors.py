@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 
@@ -47,6 +48,13 @@ class Where:
         return place(self.path, self.line, self.column)
 
 
+@lru_cache(maxsize=256)
+def _real(folder: Path) -> Path:
+    """A folder through its links, found once per process (a thousand art files are checked
+    against the same art/). Should the folder be relinked meanwhile, files are refused, never let out."""
+    return folder.resolve()
+
+
 def contained(path: str | Path, folder: Path, key: str, where: Where | Path | str | None = None) -> Path:
     """``path`` as the data names it (relative to ``folder``), resolved through symlinks; an
     InputError naming ``key`` unless it stays inside ``folder``. The one gate for every file a
@@ -58,7 +66,7 @@ def contained(path: str | Path, folder: Path, key: str, where: Where | Path | st
         where = where.path
     try:
         target = (folder / path).resolve()
-        inside = target.is_relative_to(folder.resolve())
+        inside = target.is_relative_to(_real(folder))
     except (OSError, RuntimeError, ValueError):  # a symlink loop, a NUL byte, a name too long
         target, inside = None, False
     if not inside or target is None:
