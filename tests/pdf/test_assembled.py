@@ -96,13 +96,23 @@ def test_documents_written_over_two_workers_are_the_bytes_one_process_writes(tmp
 
     class Counted(documents.ProcessPoolExecutor):
         def submit(self, fn, *args, **kwargs):
-            submitted.append(args[0][0].title)
+            submitted.extend(doc.title for doc in args[0][0].values())
             return super().submit(fn, *args, **kwargs)
 
     monkeypatch.setattr(documents, "MIN_PAGES", 0)
     monkeypatch.setattr(documents, "ProcessPoolExecutor", Counted)
     for jobs in ("1", "2"):
         assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", jobs, "--out", str(tmp_path / jobs)) == 0
-    assert len(submitted) == 4  # the four documents, each in a worker, only with --jobs 2
+    assert len(submitted) == 4  # the four documents, in the workers (two groups), only with --jobs 2
     for name in [*PDFS, "manifest.json"]:
         assert (tmp_path / "1" / "test" / name).read_bytes() == (tmp_path / "2" / "test" / name).read_bytes(), name
+
+
+def test_documents_are_grouped_by_pages_one_group_a_worker():
+    from pnpgen.impose.plan import PagePlan
+
+    todo = {name: PagePlan(name, [None] * n) for name, n in  # type: ignore[list-item]
+            (("shop.pdf", 400), ("unique.pdf", 200), ("home.pdf", 45), ("all.pdf", 50))}
+    groups = documents._groups(todo, 2)
+    assert groups == [["shop.pdf"], ["unique.pdf", "all.pdf", "home.pdf"]]
+    assert documents._groups(todo, 8) == [["shop.pdf"], ["unique.pdf"], ["all.pdf"], ["home.pdf"]]

@@ -36,22 +36,42 @@ def write_documents(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font:
         return out
     slim, placed = images.stand_ins(arts)
     folder, stamp = images.folder, images.stamp
-    order = sorted(todo, key=lambda p: -len(todo[p].pages))  # the longest first: the workers end together
-    with ProcessPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
-        futures = {}
-        for path in order:
-            doc = todo[path]
-            faces = {k: slim[k] for k in doc.faces() if k in slim}
+    groups = _groups(todo, jobs)
+    with ProcessPoolExecutor(max_workers=len(groups)) as pool:
+        futures = []
+        for group in groups:
+            docs = {path: todo[path] for path in group}
+            faces = {k: slim[k] for doc in docs.values() for k in doc.faces() if k in slim}
             used = {it[1]: placed[it[1]] for art in faces.values() for it in art.items if it[0] == "image"}
-            futures[path] = pool.submit(_write_one, (doc, faces, font, used, folder, stamp))
-        out = {}
-        for path in todo:  # in the plan's order
-            say(f"drawing {path}")
-            out[path] = futures[path].result()
+            futures.append(pool.submit(_write_group, (docs, faces, font, used, folder, stamp)))
+        written: dict[str, PdfFile] = {}
+        for future in futures:
+            written.update(future.result())
+    out = {}
+    for path in todo:  # in the plan's order
+        say(f"drawing {path}")
+        out[path] = written[path]
     return out
 
 
-def _write_one(job: tuple[PagePlan, dict[str, Art], str, dict[bytes, Placed], Path | None, str]) -> PdfFile:
-    """A worker: one document, its pictures placed from the stand-ins."""
-    doc, arts, font, placed, folder, stamp = job
-    return write_pdf(doc, arts, font, images=ImageStreams(folder, stamp, placed=placed))
+def _groups(todo: Mapping[str, PagePlan], jobs: int) -> list[list[str]]:
+    """The documents split into at most ``jobs`` groups of about as many pages, the longest
+    placed first: each group is written by one worker, each face's stream made once for the
+    group (a face drawn in one process per document was made four times)."""
+    groups: list[list[str]] = [[] for _ in range(min(jobs, len(todo)))]
+    pages = [0] * len(groups)
+    for path in sorted(todo, key=lambda p: (-len(todo[p].pages), p)):
+        i = pages.index(min(pages))
+        groups[i].append(path)
+        pages[i] += len(todo[path].pages)
+    return [g for g in groups if g]
+
+
+def _write_group(job: tuple[dict[str, PagePlan], dict[str, Art], str, dict[bytes, Placed], Path | None, str]
+                 ) -> dict[str, PdfFile]:
+    """A worker: some documents, each face's stream made once for all of them, the pictures
+    placed from the stand-ins."""
+    docs, arts, font, placed, folder, stamp = job
+    images = ImageStreams(folder, stamp, placed=placed)
+    drawn = FaceStreams()
+    return {path: write_pdf(doc, arts, font, images=images, faces=drawn) for path, doc in docs.items()}
