@@ -5,7 +5,9 @@ from __future__ import annotations
 import ast
 import functools
 import gc
+import itertools
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -224,6 +226,21 @@ def forked_cli(root: Path, *args: str, timeout: float = 60) -> tuple[int, str]:
         return os.waitstatus_to_exitcode(done[1]), err.read_text(encoding="utf-8")
     finally:
         err.unlink()
+
+
+_TMP_NUMBERS = itertools.count()
+
+
+@pytest.fixture
+def tmp_path(request, tmp_path_factory) -> Path:
+    """pytest's ``tmp_path`` (a new empty folder for each test, under the run's temporary folder,
+    kept after the run as pytest keeps it), numbered by a counter: pytest numbers each one by
+    listing every folder made before it in the run and points a ``…current`` link at it, 4 ms a
+    test by the end of a worker's 800 (quadratic in the number of tests)."""
+    name = re.sub(r"[\W]", "_", request.node.name)[:30]
+    path = tmp_path_factory.getbasetemp() / f"t{next(_TMP_NUMBERS)}-{name}"
+    path.mkdir(mode=0o700)
+    return path
 
 
 @pytest.fixture
