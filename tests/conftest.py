@@ -277,6 +277,26 @@ def built_workspace(_built_workspace_once: Path, tmp_path: Path) -> Path:
     return Path(shutil.copytree(_built_workspace_once, tmp_path / "ws", symlinks=True))
 
 
+@pytest.fixture(scope="session")
+def built_copy(tmp_path_factory):
+    """``built_copy(dest, *args, **workspace)``: at ``dest``, a copy of ``make_workspace(**workspace)``
+    after ``pnpgen *args`` (exit 0); each distinct (args, workspace) is built once per worker
+    and copied for every test that starts from it (as ``built_workspace``, the copy's next build
+    runs as after an edit, faces from the cache). Only for tests that do not read what that
+    first run printed."""
+    made: dict[str, Path] = {}
+
+    def copy(dest: Path, *args: str, **workspace) -> Path:
+        key = repr((args, sorted(workspace.items())))
+        if key not in made:
+            ws = make_workspace(tmp_path_factory.mktemp("built-copy") / "ws", **workspace)
+            assert run(ws, *args) == 0
+            made[key] = ws
+        return Path(shutil.copytree(made[key], dest, symlinks=True))
+
+    return copy
+
+
 def _run_folder(tmp_path_factory, worker_id: str) -> Path:
     """The folder of this test run that every pytest-xdist worker sees (each worker's own
     temporary folder is inside it); without xdist, the run's own temporary folder."""
