@@ -165,7 +165,24 @@ def _paused_build(workspace: Path) -> subprocess.Popen:
     assert proc.stderr is not None
     line = proc.stderr.readline()
     assert transaction.PAUSE_ENV.encode() in line, line + proc.stderr.read()
+    _until_asleep(proc.pid)
     return proc
+
+
+def _until_asleep(pid: int) -> None:
+    """Wait until the process is inside its pause's sleep. Python acts on a signal between two
+    steps of its code and, in a sleep, when the sleep is interrupted; a Ctrl-C that lands after
+    the pause's line is written and before the sleep begins waits out the whole sleep (on a busy
+    machine the test then timed out). Linux names the kernel function a process waits in."""
+    wchan = Path(f"/proc/{pid}/wchan")
+    for _ in range(1000):
+        try:
+            if "sleep" in wchan.read_text():
+                return
+        except OSError:  # no /proc: give the child a moment instead
+            break
+        time.sleep(0.01)
+    time.sleep(0.5)
 
 
 def _staged(root: Path) -> list[Path]:
