@@ -420,6 +420,27 @@ def pytest_collection_modifyitems(items) -> None:
     items.sort(key=lambda item: item.nodeid.split("::")[0] in reading)
 
 
+# Test modules that read the package's syntax trees (``source_tree``, parsed once per worker, some
+# 1.4 CPU-s): one unit of work for pytest-xdist, so one worker parses them.
+SHARED_SCOPES = dict.fromkeys(("tests/test_architecture.py", "tests/test_packaging.py", "tests/pdf/test_structure.py",
+                               "tests/pdf/test_settings.py", "tests/rulebook/test_rulebook_layout.py"),
+                              "the package's syntax trees")
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadscope`` (each module on one worker) with the modules of ``SHARED_SCOPES`` as
+    one unit."""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Scheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return SHARED_SCOPES.get(nodeid.split("::", 1)[0]) or super()._split_scope(nodeid)
+
+    return Scheduling(config, log)
+
+
 def pytest_collection_finish(session) -> None:
     """What collection imported (pnpgen, its libraries, the test modules) stays to the end, so
     the collector stops walking it once it is collected."""
