@@ -46,8 +46,8 @@ def read_back(monkeypatch) -> list[str]:
     found: list[str] = []
     real = Cache.face
 
-    def counted(self, key, from_json):
-        art = real(self, key, from_json)
+    def counted(self, key, from_json, **kw):
+        art = real(self, key, from_json, **kw)
         if art is not None:
             found.append(key)
         return art
@@ -154,3 +154,45 @@ def test_faces_showing_one_picture_hold_it_once(tmp_path):
     shown = [it[1] for art in arts for it in art.items if it[0] == "image"]
     assert len(shown) == 4 and len({id(data) for data in shown}) == 3  # cards 1 and 4: one bytes object
     assert len(cache.pictures_used) == 3
+
+
+def _built_in_process(ws: Path, out: Path):
+    """build_game on ``ws`` with the cache of ``out`` (an earlier ``build`` made it)."""
+    from pnpgen.data.workspace import Workspace
+    from pnpgen.engine.game import build_game
+    from pnpgen.engine.options import BuildOptions
+
+    return build_game(Workspace(ws), "test", BuildOptions(jobs=1), cache=Cache(out))
+
+
+def test_faces_hold_stand_ins_not_pictures_and_an_edit_reads_no_picture(tmp_path, monkeypatch):
+    """Memory flat in the deck's size: once a picture's stream is in the cache, a face holds a
+    stand-in naming it, not the picture's bytes; reading the faces back reads no picture at all;
+    the rulebook still gets the pictures themselves."""
+    from pnpgen.pdf.raster import STAND_IN
+
+    ws = workspace(tmp_path / "ws")
+    build(ws, tmp_path / "b")
+    read: list[str] = []
+    real = Cache.picture
+    monkeypatch.setattr(Cache, "picture", lambda self, name: read.append(name) or real(self, name))
+    result = _built_in_process(ws, tmp_path / "b")
+    shown = [it[1] for art in result.arts.values() for it in art.items if it[0] == "image"]
+    assert len(shown) == 4 and all(data.startswith(STAND_IN) for data in shown)
+    assert read == []  # every picture's stream was found in the cache: no picture read or hashed
+    art = {p.read_bytes() for p in (ws / "data/test/art").iterdir()}
+    pictures = [it[1] for pic in result.pictures().values() for face in pic.pieces.values()
+                for it in face.items if it[0] == "image"]
+    assert len(pictures) == 4 and set(pictures) == art
+
+
+def test_a_picture_newer_than_its_stream_is_read_and_checked(tmp_path, monkeypatch):
+    ws = workspace(tmp_path / "ws")
+    build(ws, tmp_path / "b")
+    entry = sorted((tmp_path / "b" / ".cache" / "pictures").rglob("*.bin"))[0]
+    entry.write_bytes(entry.read_bytes())  # the same bytes, written again after the stream was made
+    read: list[str] = []
+    real = Cache.picture
+    monkeypatch.setattr(Cache, "picture", lambda self, name: read.append(name) or real(self, name))
+    _built_in_process(ws, tmp_path / "b")
+    assert read == [entry.stem]

@@ -61,3 +61,29 @@ def test_too_few_faces_stay_in_one_process(tmp_path, monkeypatch):
     monkeypatch.setattr(prerender, "prerender", counted)
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "2", "--out", str(tmp_path / "b")) == 0
     assert in_workers == [0]  # 22 faces: rendered in the build's own process
+
+
+def test_faces_converted_in_workers_are_settled_in_order_and_equal_one_workers(tmp_path):
+    """Over 64 faces convert in worker processes, a few chunks ahead of the face being settled;
+    each comes back in key order and equal to the face one process converts."""
+    from types import SimpleNamespace
+
+    from pnpgen.data.art import ArtFolder
+    from pnpgen.faces.convert import convert_faces
+
+    keys = [f"f{i:03d}" for i in range(90)]
+    svgs = {k: f'<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="10mm" viewBox="0 0 10 10">'
+               f'<rect x="1" y="1" width="{1 + i % 7}" height="3" fill="#{i:02x}3366"/></svg>'
+            for i, k in enumerate(keys)}
+    faces = SimpleNamespace(svgs=svgs, where={k: f"deck {k}" for k in keys}, template={})
+    folder = ArtFolder(tmp_path)
+    settled: list[str] = []
+
+    def settle(k, art):
+        settled.append(k)
+        return art
+
+    two = convert_faces(faces, folder, jobs=2, settle=settle)
+    one = convert_faces(faces, folder, jobs=1)
+    assert settled == keys
+    assert list(two) == keys and two == one

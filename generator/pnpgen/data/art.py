@@ -22,6 +22,7 @@ import hashlib
 import io
 import re
 import struct
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,7 @@ if TYPE_CHECKING:  # Pillow is imported where a picture is read: a game without 
 SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".svg")
 RASTER_FORMATS = ("PNG", "JPEG", "WEBP", "MPO")  # MPO: a phone camera's JPEG with a second image
 ORIENTATION = 0x0112  # EXIF tag
+BYTES_BUDGET = 64 * 2**20  # print-ready picture bytes an ArtFolder keeps (the least recently used go first)
 _BG = re.compile(r"^bg=([0-9a-fA-F]{6})$")
 
 
@@ -66,7 +68,8 @@ class ArtFolder:
         self._info: dict[Path, ArtInfo] = {}
         self._found: dict[tuple[str, bool], Path] = {}  # (rel, in_templates) → the file: each resolved once
         self._resolved: Path | None = None  # art/ through its links, found once
-        self._bytes: dict[tuple[str, str], bytes] = {}
+        self._bytes: OrderedDict[tuple[str, str], bytes] = OrderedDict()  # the most recently used last
+        self._held = 0  # bytes in _bytes: past BYTES_BUDGET the least recently used go
 
     def find(self, rel: str, where: Where | Path | str | None = None, key: str = "image",
              in_templates: bool = False) -> Path:
@@ -124,9 +127,13 @@ class ArtFolder:
         if is_svg:
             return raw
         key = (hashlib.sha256(raw).hexdigest(), background)
-        out = self._bytes.get(key)
+        out = self._bytes.pop(key, None)
         if out is None:
-            out = self._bytes[key] = print_bytes(raw, background, rel, where)
+            out = print_bytes(raw, background, rel, where)
+            self._held += len(out)
+        self._bytes[key] = out  # kept while it fits: a frame every card shows is the same bytes object on every face
+        while self._held > BYTES_BUDGET and len(self._bytes) > 1:
+            self._held -= len(self._bytes.pop(next(iter(self._bytes))))
         return out
 
     def resolver(self, where: Where | Path | str | None) -> Callable[[str], bytes]:

@@ -24,7 +24,9 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -32,7 +34,7 @@ from typing import Any
 
 import pnpgen
 from pnpgen import resources
-from pnpgen.atomic import store
+from pnpgen.atomic import Stores, store
 from pnpgen.engine.output import LOCK_NAME, MARKER_NAME
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, Stored
@@ -80,9 +82,9 @@ def code() -> str:
     return f"{pnpgen.__version__}+{_digest(parts)[:16]}"
 
 
-def fingerprint(folders: Iterable[Path], options: Any) -> str:
+def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None = None) -> str:
     """Hash of every file under ``folders`` (name, then content or size+mtime for big files),
-    pnpgen itself (``code()``) and ``options`` (its repr)."""
+    pnpgen itself (``code()``) and ``options`` (its repr). ``known``: hashes kept from earlier runs."""
     parts: list[bytes] = [f"pnpgen {code()}".encode(), repr(options).encode()]
     for folder in folders:
         for path in _files(folder):
@@ -91,8 +93,76 @@ def fingerprint(folders: Iterable[Path], options: Any) -> str:
             if st.st_size > BIG_FILE:
                 parts.append(f"{st.st_size}:{st.st_mtime_ns}".encode())
             else:
-                parts.append(_content(str(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino).encode())
+                digest = known.get(path, st) if known is not None else None
+                if digest is None:
+                    digest = _content(str(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+                    if known is not None:
+                        known.learn(path, st, digest)
+                parts.append(digest.encode())
     return _digest(parts)
+
+
+class FileHashes:
+    """The SHA-256 of files by their stamp (size, modification and change times, inode), kept
+    between runs in ``.cache/hashes/files.json``: a file whose stamp is unchanged is not read
+    again (a thousand cards' art is 300 MB to hash; a big deck's four documents, a gigabyte).
+    As git trusts its index, an entry taken within ``RACY_NS`` of the file's last change is not
+    trusted (a change in the same clock tick could keep the stamp), except for the files pnpgen
+    has just written, whose hash is that of the bytes it wrote. A damaged table is ignored."""
+
+    RACY_NS = 2_000_000_000
+    LIMIT = 200_000  # entries kept (the most recently seen)
+
+    def __init__(self, cache_root: Path) -> None:
+        self.path = cache_root / "hashes" / "files.json"
+        self._known: dict[str, list] = {}
+        self._dirty = False
+        try:
+            body = json.loads(self.path.read_bytes())
+            if isinstance(body, dict) and body.get("format") == 1 and isinstance(body.get("files"), dict):
+                self._known = {k: v for k, v in body["files"].items()
+                               if isinstance(v, list) and len(v) == 7 and isinstance(v[4], str)}
+        except (OSError, ValueError):
+            pass
+
+    @staticmethod
+    def _stamp(st: os.stat_result) -> list[int]:
+        return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+
+    def get(self, path: Path, st: os.stat_result | None = None) -> str | None:
+        entry = self._known.get(str(path))
+        if entry is None:
+            return None
+        try:
+            st = st or path.stat()
+        except OSError:
+            return None
+        if entry[:4] != self._stamp(st) or not (entry[6] or entry[5] - st.st_mtime_ns >= self.RACY_NS):
+            return None
+        return entry[4]
+
+    def learn(self, path: Path, st: os.stat_result, digest: str, wrote: bool = False) -> None:
+        self._known[str(path)] = [*self._stamp(st), digest, time.time_ns(), 1 if wrote else 0]
+        self._dirty = True
+
+    def wrote(self, path: Path, digest: str) -> None:
+        """``path`` now holds bytes pnpgen wrote, whose hash is ``digest``."""
+        try:
+            self.learn(path, path.stat(), digest, wrote=True)
+        except OSError:
+            pass
+
+    def save(self) -> None:
+        """Keep the table for the next run (atomically; a table that cannot be written is no loss)."""
+        if not self._dirty or self.path.parent.parent.is_symlink():
+            return
+        known = sorted(self._known.items(), key=lambda kv: -kv[1][5])[:self.LIMIT]
+        try:  # written in place: a table cut short by a kill does not parse, and is then ignored
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_bytes(json.dumps({"format": 1, "files": dict(sorted(known))}).encode())
+        except OSError:
+            pass
+        self._dirty = False
 
 
 @lru_cache(maxsize=65536)
@@ -100,6 +170,15 @@ def _content(path: str, size: int, mtime_ns: int, ctime_ns: int, inode: int) -> 
     """The hash of a file's content, read once per process for as long as the file is unchanged
     (a build fingerprints a game's art three times: its inputs, its renders, its faces)."""
     return sha(Path(path).read_bytes())
+
+
+def hashed(check: Callable[[Any], Any], items: list) -> list:
+    """``check`` of each item, on threads (SHA-256 lets go of the interpreter while it hashes, so a
+    big deck's four documents, a gigabyte, hash on every core at once), in the items' order."""
+    if len(items) < 2 or (os.cpu_count() or 1) < 2:
+        return [check(i) for i in items]
+    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+        return list(pool.map(check, items))
 
 
 def sha(data: bytes | PdfFile) -> str:
@@ -156,6 +235,15 @@ class Cache:
         # id(a picture's bytes) → (them, their SHA-256), for every picture the faces hold: the
         # documents name pictures by that hash (pdf/raster.py ImageStreams(keys=…)), made once here
         self.picture_keys: dict[int, tuple[bytes, str]] = {}
+        self.stores: Stores | None = None  # while set, ``store`` hands entries to this writing thread
+        self._hashes: FileHashes | None = None
+
+    @property
+    def hashes(self) -> FileHashes:
+        """The hashes of files kept by their stamp between runs (read on first use)."""
+        if self._hashes is None:
+            self._hashes = FileHashes(self.root)
+        return self._hashes
 
     def state_path(self, slug: str) -> Path:
         return self.root / f"{slug}.json"
@@ -166,18 +254,17 @@ class Cache:
         except OSError:
             return None
 
-    def up_to_date(self, slug: str, inputs: str, out_dir: Path) -> GameState | None:
+    def up_to_date(self, slug: str, inputs: str, out_dir: Path, known: FileHashes | None = None) -> GameState | None:
         """The last state if the game's inputs are unchanged and every file it wrote is still there
-        as written (same size and content hash); else None."""
+        as written (same size and content hash; ``known``: hashes kept by stamp); else None."""
         state = self.state(slug)
         if state is None or state.inputs != inputs or not state.files:
             return None
-        for rel, digest in state.files.items():
-            if not _same(out_dir / rel, digest):
-                return None
-        return state
+        files = sorted(state.files.items())
+        return state if all(hashed(lambda f: _same(out_dir / f[0], f[1], known), files)) else None
 
-    def reuse(self, state: GameState | None, rel: str, plan_key: str, out_dir: Path) -> PdfFile | None:
+    def reuse(self, state: GameState | None, rel: str, plan_key: str, out_dir: Path,
+              known: FileHashes | None = None) -> PdfFile | None:
         """The file of an output whose plan did not change since the last good build, as it is
         on disk (checked against its hash, read block by block, never held whole)."""
         if state is None:
@@ -188,6 +275,8 @@ class Cache:
         path = out_dir / rel
         try:
             kept = PdfFile((Stored(str(path), path.stat().st_size),))
+            if known is not None and known.get(path) == doc["sha"]:
+                return PdfFile(kept.parts, doc["sha"])  # the file pnpgen wrote, untouched since
             return kept if kept.sha() == doc["sha"] else None
         except OSError:
             return None
@@ -239,7 +328,16 @@ class Cache:
         removes; an interrupted write leaves a temporary file the next build removes. False when
         it cannot be written here (the build's own write then says why, or writes it), or when
         the output folder is not yet one (its first build writes everything with its marker)."""
-        return self.marked() and store(path, data)
+        if not self.marked():
+            return False
+        if self.stores is not None:
+            self.stores.put(path, data)
+            return True
+        return store(path, data)
+
+    def holds(self, path: Path) -> bool:
+        """Is the entry ``path`` written, or on its way (``stores``)?"""
+        return (self.stores is not None and path in self.stores.pending) or path.is_file()
 
     def marked(self) -> bool:
         """Is the cache's folder already an output folder (its marker or lock written)?"""
@@ -248,18 +346,19 @@ class Cache:
     def face_path(self, key: str) -> Path:
         return self.root / "faces" / key[:2] / f"{key}.json"
 
-    def face(self, key: str, from_json) -> Any | None:
+    def face(self, key: str, from_json, pictures: Callable[[str], bytes] | None = None) -> Any | None:
         """A converted face, or None when absent, damaged or not what its name says. The entry is
         a header line (key, pnpgen, the hash of the art's text) and the art's JSON text: checked
         by hashing the bytes as read, not by serialising the art again. Its pictures are entries
         of their own (``picture_path``), each read as it is and checked against its name: no
-        base64 to decode, and a picture shown by many faces is stored once."""
+        base64 to decode, and a picture shown by many faces is stored once. ``pictures`` reads
+        them (default ``picture``: their bytes)."""
         try:
             head, _, text = self.face_path(key).read_bytes().partition(b"\n")
             outer = json.loads(head)
             if outer.get("key") != key or outer.get("pnpgen") != code() or outer.get("check") != sha(text):
                 return None
-            return from_json(json.loads(text), pictures=self._picture, sealed=False)
+            return from_json(json.loads(text), pictures=pictures or self.picture, sealed=False)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 
@@ -273,7 +372,7 @@ class Cache:
             path = self.picture_path(name)
             self.pictures_used.add(path)
             self.picture_keys[id(data)] = (data, name)
-            if path in self._damaged or not path.is_file():
+            if path in self._damaged or not self.holds(path):
                 out[path] = data
         head = json.dumps({"key": key, "pnpgen": code(), "check": sha(text)}, sort_keys=True).encode()
         out[self.face_path(key)] = head + b"\n" + text
@@ -282,7 +381,7 @@ class Cache:
     def picture_path(self, name: str) -> Path:
         return self.root / "pictures" / name[:2] / f"{name}.bin"
 
-    def _picture(self, name: str) -> bytes:
+    def picture(self, name: str) -> bytes:
         """A picture a face names, as stored; ValueError when its bytes do not hash to its name.
         Read and checked once however many faces show it (a frame on every card): every face
         holds the same bytes, which the documents then hash once."""
@@ -368,9 +467,15 @@ class Cache:
         return n
 
 
-def _same(path: Path, digest: str) -> bool:
+def _same(path: Path, digest: str, known: FileHashes | None = None) -> bool:
     try:
-        return sha(path.read_bytes()) == digest
+        st = path.stat()
+        if known is not None and known.get(path, st) == digest:
+            return True
+        actual = sha(path.read_bytes())
+        if known is not None:
+            known.learn(path, st, actual)
+        return actual == digest
     except OSError:
         return False
 

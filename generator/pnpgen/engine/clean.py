@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnpgen.engine import history
-from pnpgen.engine.cache import Cache, sha
+from pnpgen.engine.cache import Cache, FileHashes, sha
 from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, build_lock, inside, remove_stray_temps
-from pnpgen.engine.transaction import recover
+from pnpgen.engine.transaction import TRASH, empty_trash, recover
 
 EXPORT_RECORD = "export.json"  # exports/export.py RECORD: the files of one export folder
 
@@ -38,6 +38,8 @@ def clean(out_root: Path, game: str | None = None) -> Cleaned:
     touched: set[Path] = set()
     with build_lock(out_root):  # not while a build writes here
         recover(out_root)  # a commit a killed build left half done is finished first: its records hold
+        if not (out_root / TRASH).is_symlink():
+            empty_trash(out_root / TRASH)  # old outputs a commit left to be freed in the background
         for state in sorted(cache.root.glob("*.json")) if cache.root.is_dir() else []:
             editions = _editions(state.stem)
             if game is not None and game not in (slug for slug, _ in editions):
@@ -63,6 +65,11 @@ def clean(out_root: Path, game: str | None = None) -> Cleaned:
                 state.unlink()  # what the game's exports read (engine/export.py): nothing left to compare
                 done.removed.append(state)
         done.removed.extend(_pruned(cache))
+        table = FileHashes(cache.root).path  # files' hashes by their stamps: nothing left to know
+        if game is None and table.is_file() and not table.is_symlink() and not table.parent.is_symlink():
+            table.unlink()
+            done.removed.append(table)
+            _remove_empty(table.parent)
         done.removed.extend(history.clean(out_root, game))  # the versions recorded (engine/history.py)
         remove_stray_temps([cache.root, *touched])
         for folder in sorted(touched | {cache.root}):

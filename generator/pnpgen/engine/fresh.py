@@ -63,9 +63,11 @@ def sort_games(ws: Workspace, slugs: list[str], options: BuildOptions, out_root:
     fresh: list[GameOutcome] = []
     todo: list[tuple[str, str]] = []
     for slug in slugs:
-        inputs = fingerprint(inputs_of(ws, slug), (options, rulebook, _profiles(ws)))
-        if cache.up_to_date(edition(slug, options), inputs, out_dir(out_root, slug, options)) is not None:
+        inputs = fingerprint(inputs_of(ws, slug), (options, rulebook, _profiles(ws)), cache.hashes)
+        if cache.up_to_date(edition(slug, options), inputs, out_dir(out_root, slug, options), cache.hashes) is not None:
             fresh.append(GameOutcome(slug, out_dir(out_root, slug, options), True))
         else:
             todo.append((slug, inputs))
+    if out_root.is_dir():
+        cache.hashes.save()
     return fresh, todo

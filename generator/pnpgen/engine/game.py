@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen import fonts as fontreg
+from pnpgen.atomic import Stores
 from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
@@ -20,7 +21,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.engine import inksaver
 from pnpgen.engine import prerender as parallel
 from pnpgen.engine.bom import bill_of_materials, bom_pages
-from pnpgen.engine.cache import Cache, GameState, fingerprint, plan_keys_of, sha
+from pnpgen.engine.cache import Cache, GameState, fingerprint, hashed, plan_keys_of, sha
 from pnpgen.engine.cache import code as cache_code
 from pnpgen.engine.cutfiles import CutFile, cut_files, cutter_record
 from pnpgen.engine.documents import write_documents
@@ -93,14 +94,16 @@ class BuildResult:
         """Each deck's faces for the rulebook, from the arts the sheets use."""
         out = {}
         assert self.rendered is not None
+        art = self.images.real_art if self.images is not None else (lambda a: a)  # pictures, not stand-ins
+
         for df in self.rendered.decks:
             if df.first is None:
                 continue
             front, back = df.first
             out[df.deck.id] = DeckPicture(
-                self.arts[front], self.arts[back] if back else None, df.deck.trim_mm,
+                art(self.arts[front]), art(self.arts[back]) if back else None, df.deck.trim_mm,
                 self.rendered.bleed_mm, outline=outline(df.deck),
-                pieces={n: self.arts[k] for n, k in df.piece_fronts.items()})
+                pieces={n: art(self.arts[k]) for n, k in df.piece_fronts.items()})
         return out
 
 
@@ -423,41 +426,68 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     if options.ink is not None and game.options.get("ink"):  # game.yaml ink: the saver's figures
         options = replace(options, ink=replace(options.ink, **game.options["ink"]))
     face_keys = {k: face_suffix(svg, rendered.art_digest) for k, svg in rendered.faces.svgs.items()}
-    known: dict[str, Art] = {}
+    on_paper = paper_layouts(game, options.sheet, nest_memo, options.stock)
+    check_tiled(game, on_paper)
     cache_files: dict[Path, bytes] = {}
     if cache is not None:
+        # The input is read and every piece laid out: from here the folder is pnpgen's (its marker),
+        # so the cache entries made from now on are written as they are made, never held all at once
+        # (an input error before this point leaves no folder behind).
+        mark_now(cache.root.parent)
+    stores = Stores()  # the cache entries of the faces converted now, written beside the conversion
+    images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code(),
+                          store_now=cache is not None and cache.marked(), stores=stores)
+    known: dict[str, Art] = {}
+    settle = None
+    if cache is not None:
+        cache.stores = stores
+
+        def stored(key: str) -> Path | None:  # the cache's copy of a picture, read again only if needed
+            path = cache.picture_path(key)
+            return path if cache.holds(path) else None
+
+        def let_go(art: Art) -> Art:  # each picture's stream found or made, its bytes let go of
+            art = images.settle(art, stored, cache.picture_keys)
+            cache.picture_keys.clear()
+            return art
+
+        def picture(name: str) -> bytes:  # a stand-in, unread, when the cache holds the picture's stream
+            path = stored(name)
+            stand_in = images.stand_in_for(name, path) if path is not None else None
+            if stand_in is None:
+                return cache.picture(name)
+            cache.pictures_used.add(path)  # type: ignore[arg-type]
+            return stand_in
+
+        def settle(k: str, art: Art) -> Art:  # a face just converted: stored, then let go of
+            for where, entry in cache.face_entries(k + face_keys[k], art).items():
+                if not cache.store(where, entry):
+                    cache_files[where] = entry  # written with the build's files (whose write says what is wrong)
+            return let_go(art)
+
         for k, digest in face_keys.items():
-            art = cache.face(k + digest, Art.from_json)
+            art = cache.face(k + digest, Art.from_json, pictures=picture)
             if art is not None:
-                known[k] = art
+                known[k] = let_go(art)
         cache.let_go_of_pictures()
-    arts = convert_faces(rendered.faces, rendered.art_folder, jobs=options.jobs, known=known)
+    try:
+        arts = convert_faces(rendered.faces, rendered.art_folder, jobs=options.jobs, known=known, settle=settle)
+    finally:
+        failed = stores.join()
+    cache_files.update(images.after_writes(failed))  # what could not be written now goes with the build's files
+    images.stores = None
+    if cache is not None:
+        cache.stores = None
     font = game.fonts["gothic"]
     if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font
         default_font(font)
-    on_paper = paper_layouts(game, options.sheet, nest_memo, options.stock)
-    check_tiled(game, on_paper)
-    if cache is not None:
-        # The input is read and every face drawn: from here the folder is pnpgen's (its marker), so
-        # the cache entries made from now on are written as they are made, never held all at once
-        # (an input error before this point leaves no folder behind).
-        mark_now(cache.root.parent)
-        for k in sorted(arts.keys() - known.keys()):
-            for where, entry in cache.face_entries(k + face_keys[k], arts[k]).items():
-                if not cache.store(where, entry):
-                    cache_files[where] = entry  # written with the build's files (whose write says what is wrong)
     lint = lint_faces(((df.deck, p.piece, side, k) for df in rendered.decks for p in df.pairs
                        for side, k in (("front", p.front), ("back", p.back)) if k),
                       arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates)
     result = BuildResult(game, warnings=list(rendered.warnings) + lint + stock_warnings(on_paper, options.sheet),
-                         rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper)
+                         rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
         faces_ready(result)      # are imposed and drawn
-    images = result.images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code(),
-                                          store_now=cache is not None and cache.marked(),
-                                          keys=cache.picture_keys if cache is not None else None)
-    if cache is not None:
-        cache.picture_keys.clear()  # the streams' object holds them now, until the documents are planned
     plan = impose_game(rendered, options, on_paper)
     check_pages(game, plan)
     result.records = plan.records
@@ -471,7 +501,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     drawn = [(plan.documents, arts, face_keys)]
     homes = [r.files[0] for r in plan.records if r.files] + [f"{game.slug}-all.pdf"]
     if options.ink is not None:  # the home sheets again, by the ink saver, into ink-saver/
-        saved, new, used = inksaver.saver_arts(arts, face_keys, options.ink, cache)
+        saved, new, used = inksaver.saver_arts(arts, face_keys, options.ink, cache, images.real_art)
         if cache is not None:
             cache.let_go_of_pictures()
         cache_files.update(new)
@@ -486,14 +516,15 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         plan_keys = plan_keys_of(documents, keys)
         kept: dict[str, PdfFile] = {}
         for path in documents:
-            data = cache.reuse(state, path, plan_keys[path], out_dir) if cache is not None and out_dir is not None else None
+            data = cache.reuse(state, path, plan_keys[path], out_dir, cache.hashes) if cache is not None and out_dir is not None else None
             if data is not None:
                 kept[path] = data
         written = write_documents({p: doc for p, doc in documents.items() if p not in kept}, faces, font, images,
                                   options.jobs, say=lambda s: say(f"{slug}: {s}"))
-        for path in documents:
-            result.files[path] = data = kept.get(path) or written[path]
-            result.documents[path] = {"plan": plan_keys[path], "sha": sha(data)}
+        files = [(path, kept.get(path) or written[path]) for path in documents]
+        for (path, data), digest in zip(files, hashed(lambda f: sha(f[1]), files)):
+            result.files[path] = data
+            result.documents[path] = {"plan": plan_keys[path], "sha": digest}
     cache_files.update(images.new)  # each picture's stream, made once, for every later build
     result.uses |= images.used
     if cache is not None:

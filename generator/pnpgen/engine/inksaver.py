@@ -11,6 +11,7 @@ figure."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -32,10 +33,11 @@ def ink_key(ink: InkSaver) -> str:
     return "-" + hashlib.sha256(repr(ink).encode()).hexdigest()[:16]
 
 
-def saver_arts(arts: dict[str, Art], face_keys: dict[str, str], ink: InkSaver,
-               cache: Cache | None) -> tuple[dict[str, Art], dict[Path, bytes], set[Path]]:
+def saver_arts(arts: dict[str, Art], face_keys: dict[str, str], ink: InkSaver, cache: Cache | None,
+               real: Callable[[Art], Art] = lambda art: art) -> tuple[dict[str, Art], dict[Path, bytes], set[Path]]:
     """Each face's art by the ink saver, from the cache where an earlier build made it; with
-    the cache files to write and the entries used."""
+    the cache files to write and the entries used. ``real`` gives a face its pictures' bytes
+    back where it holds stand-ins (pdf/raster.py ImageStreams.real_art)."""
     out: dict[str, Art] = {}
     new: dict[Path, bytes] = {}
     used: set[Path] = set()
@@ -44,7 +46,7 @@ def saver_arts(arts: dict[str, Art], face_keys: dict[str, str], ink: InkSaver,
         key = k + face_keys.get(k, "") + suffix
         art = cache.face(key, Art.from_json) if cache is not None else None
         if art is None:
-            art = save_ink(arts[k], ink)
+            art = save_ink(real(arts[k]), ink)
             if cache is not None:
                 new.update(cache.face_entries(key, art))
         if cache is not None:

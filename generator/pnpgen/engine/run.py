@@ -75,6 +75,11 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
         remove_stray_temps([cache.root, *(out_root / slug for slug in slugs)])  # an older pnpgen's
         written = set(commit(out_root, files, stale))  # one transaction: the old set or the new one
         cache.prune()  # entries no game's current state uses (this build's states are written)
+        built_dirs = [o.out_dir for o, _, _ in built]
+        for path, data in files.items():  # the next run knows these files by their stamps, unread
+            if any(d in path.parents for d in built_dirs):
+                cache.hashes.wrote(path, sha(data))
+        cache.hashes.save()
     for o in outcomes:
         o.written = sorted(p for p in written if o.out_dir in p.parents)
     return outcomes

@@ -4,6 +4,8 @@ machine has cores to spare. Results come back in key order, so output never depe
 from __future__ import annotations
 
 import io
+from collections import deque
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -13,6 +15,8 @@ from pnpgen.faces.templates import one_line
 from pnpgen.pdf.draw import draw_art
 from pnpgen.svg import convert
 from pnpgen.svg.artwork import Art
+
+CHUNK = 8  # faces sent to a worker at a time
 
 
 def convert_face(job: tuple[str, str, str, Any]) -> Art:
@@ -36,6 +40,11 @@ def convert_face(job: tuple[str, str, str, Any]) -> Art:
         raise face_error(f"cannot convert the face ({said})", where, template) from None
 
 
+def convert_chunk(jobs: list[tuple[str, str, str, Any]]) -> list[Art]:
+    """A few faces' art, converted in one worker (one round trip for ``CHUNK`` faces)."""
+    return [convert_face(job) for job in jobs]
+
+
 def face_error(message: str, where: str, template: str, e: InputError | None = None) -> InputError:
     """The error of a face as one line: the template file, the deck and piece, and what is wrong;
     a file the error names besides (an art file) is kept in the message."""
@@ -46,18 +55,36 @@ def face_error(message: str, where: str, template: str, e: InputError | None = N
     return InputError(one_line(message), path=template or None, key=e.key if e else None, expected=e.expected if e else None)
 
 
-def convert_faces(faces: FaceSet, art_folder, jobs: int = 1,
-                  known: dict[str, Art] | None = None) -> dict[str, Art]:
+def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Art] | None = None,
+                  settle: Callable[[str, Art], Art] | None = None) -> dict[str, Art]:
     """Art for every face of ``faces``; ``known`` (e.g. from the cache) is reused, not converted.
-    ``art_folder`` (data/art.py ArtFolder) resolves the ``<image>`` files faces name."""
+    ``art_folder`` (data/art.py ArtFolder) resolves the ``<image>`` files faces name. ``settle``
+    takes each new face as it comes, in key order (e.g. to store it and let go of its pictures'
+    bytes, so a build never holds every picture at once)."""
     arts = dict(known or {})
     todo = sorted(k for k in faces.svgs if k not in arts)
     jobs_list = [(faces.svgs[k], faces.where[k], faces.template.get(k, ""), art_folder) for k in todo]
+    keep = settle or (lambda k, art: art)
     if jobs > 1 and len(todo) > 64:  # fewer faces convert faster than worker processes start
         from concurrent.futures import ProcessPoolExecutor  # 16 ms to import: only when used
 
+        chunks = [jobs_list[i:i + CHUNK] for i in range(0, len(jobs_list), CHUNK)]
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            arts.update(zip(todo, pool.map(convert_face, jobs_list, chunksize=8)))
+            # A few chunks ahead of the one being settled, not all: converted faces hold their
+            # pictures until settled, and the workers would outrun a slow disk by hundreds of them.
+            ahead: deque = deque()
+            done = 0
+            for chunk in chunks:
+                ahead.append(pool.submit(convert_chunk, chunk))
+                if len(ahead) > 2 * jobs:
+                    for art in ahead.popleft().result():
+                        arts[todo[done]] = keep(todo[done], art)
+                        done += 1
+            while ahead:
+                for art in ahead.popleft().result():
+                    arts[todo[done]] = keep(todo[done], art)
+                    done += 1
     else:
-        arts.update(zip(todo, map(convert_face, jobs_list)))
+        for k, job in zip(todo, jobs_list):
+            arts[k] = keep(k, convert_face(job))
     return arts

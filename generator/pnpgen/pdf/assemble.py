@@ -10,7 +10,9 @@ output file is written (or hashed).
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,8 +70,14 @@ class PdfFile:
         return self._sha
 
     def write_to(self, f: BinaryIO) -> None:
-        for block in self.chunks():
-            f.write(block)
+        """The file's bytes into ``f``; a stored part is copied by the kernel where it can
+        (``copy_file_range``: a 265 MB document's pictures never pass through Python)."""
+        for p in self.parts:
+            if isinstance(p, bytes):
+                f.write(p)
+            elif not _copy_in_kernel(p, f):
+                for block in p.chunks():
+                    f.write(block)
 
     def same_as(self, path: Path) -> bool:
         """Does the file at ``path`` hold exactly these bytes? (Compared block by block.)"""
@@ -91,3 +99,30 @@ class PdfFile:
 
     def __bytes__(self) -> bytes:
         return b"".join(self.chunks())
+
+
+def _copy_in_kernel(part: Stored, f: BinaryIO) -> bool:
+    """Append ``part`` to ``f`` with ``os.copy_file_range``; False where that is not available
+    (another system, another file system), and nothing written then."""
+    copy = getattr(os, "copy_file_range", None)
+    if copy is None:
+        return False
+    f.flush()
+    out = f.fileno()
+    with open(part.path, "rb") as src:
+        fd, left = src.fileno(), part.size
+        if os.fstat(fd).st_size < part.size:
+            raise OSError(f"{part.path}: shorter than the {part.size} bytes it held when the build began")
+        start = os.lseek(out, 0, os.SEEK_CUR)
+        try:
+            while left > 0:
+                n = copy(fd, out, left)
+                if n == 0:
+                    raise OSError(f"{part.path}: shorter than the {part.size} bytes it held when the build began")
+                left -= n
+        except OSError as e:
+            if left == part.size and e.errno in (errno.EXDEV, errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
+                os.lseek(out, start, os.SEEK_SET)
+                return False
+            raise
+    return True

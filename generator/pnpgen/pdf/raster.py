@@ -18,18 +18,22 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import struct
-from collections.abc import Mapping
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
-from pnpgen.atomic import store
+from pnpgen.atomic import Stores, store
 from pnpgen.pdf.assemble import Stored
 from pnpgen.svg.artwork import Art
 
 STREAM_FORMAT = 2  # how an entry of the cache folder is laid out; a change makes old entries unused
 MEMO_BUDGET = 256 * 2**20  # stream bytes an ImageStreams keeps in memory (the least recently used go first)
+KEYS_BUDGET = 64 * 2**20  # picture bytes kept with their hash, so a picture many faces show is hashed once
+STAND_IN = b"\x00pnpgen-stand-in:"  # + the picture's key: what a face holds instead of a picture's bytes
 
 
 @dataclass(frozen=True)
@@ -163,7 +167,7 @@ class ImageStreams:
 
     def __init__(self, folder: Path | None = None, stamp: str = "", budget: int = MEMO_BUDGET,
                  placed: Mapping[bytes, Placed] | None = None, store_now: bool = True,
-                 keys: Mapping[int, tuple[bytes, str]] | None = None):
+                 keys: Mapping[int, tuple[bytes, str]] | None = None, stores: Stores | None = None):
         self.folder = folder
         self.budget = budget
         self._held = 0  # bytes of the streams in _memo
@@ -172,9 +176,14 @@ class ImageStreams:
         self._memo: dict[str, ImageStream] = {}
         self.new: dict[Path, bytes] = {}
         self.used: set[Path] = set()
-        self._keys: dict[int, tuple[bytes, str]] = dict(keys or {})  # id(picture bytes) → (them, their SHA-256)
+        self._keys: OrderedDict[int, tuple[bytes, str]] = OrderedDict()  # id(picture bytes) → (them, their SHA-256)
+        self._keys_held = 0  # bytes of the pictures in _keys (the least recently used go past KEYS_BUDGET)
+        for data, key in (keys or {}).values():
+            self._remember(data, key)
+        self._sources: dict[str, Path] = {}  # a stand-in's key → the file holding the picture's bytes
         self._placed: dict[str, Placed] = {}  # key → the stream's header and where its data is
         self.store_now = store_now  # write a stream into ``folder`` as it is made (else into ``new``)
+        self.stores = stores  # with store_now: the thread that writes them (``after_writes`` when it is done)
         self._stand_ins = dict(placed or {})  # a stand-in's bytes → the picture it stands for (``stand_ins``)
 
     def stand_ins(self, arts: Mapping[str, Art]) -> tuple[dict[str, Art], dict[bytes, Placed]]:
@@ -189,13 +198,14 @@ class ImageStreams:
             for it in art.items:
                 if it[0] == "image":
                     where = self.locate(it[1])
-                    stand_in = b"\x00pnpgen-stand-in:" + where.key.encode("ascii")
+                    stand_in = STAND_IN + where.key.encode("ascii")
                     placed[stand_in] = where
                     it = ("image", stand_in, *it[2:])
                 items.append(it)
             out[name] = replace(art, items=tuple(items)) if art.items else art
         self._stand_ins.update(placed)
         self._keys.clear()
+        self._keys_held = 0
         return out, placed
 
     def key(self, data: bytes) -> str:
@@ -204,12 +214,97 @@ class ImageStreams:
         stood_for = self._stand_ins.get(data) if self._stand_ins else None
         if stood_for is not None:  # a worker's stand-in: the picture's own key, as one process names it
             return stood_for.key
+        if data.startswith(STAND_IN):
+            return data[len(STAND_IN):].decode("ascii")
         known = self._keys.get(id(data))
         if known is not None and known[0] is data:
+            self._keys.move_to_end(id(data))
             return known[1]
         key = hashlib.sha256(data).hexdigest()
-        self._keys[id(data)] = (data, key)
+        self._remember(data, key)
         return key
+
+    def _remember(self, data: bytes, key: str) -> None:
+        """Keep ``data`` with its hash (holding it keeps its ``id`` from naming other bytes),
+        within ``KEYS_BUDGET``: a frame every card shows stays, each card's own art goes."""
+        old = self._keys.pop(id(data), None)
+        if old is not None:
+            self._keys_held -= len(old[0])
+        self._keys[id(data)] = (data, key)
+        self._keys_held += len(data)
+        while self._keys_held > KEYS_BUDGET and len(self._keys) > 1:
+            gone, _ = self._keys.popitem(last=False)[1]
+            self._keys_held -= len(gone)
+
+    def settle(self, art: Art, source: Callable[[str], Path | None],
+               keys: Mapping[int, tuple[bytes, str]] | None = None) -> Art:
+        """``art`` with each picture replaced by a stand-in once its stream is found or made
+        (``locate``), so a face holds no picture's bytes however many faces a build has.
+        ``source(key)`` names a file holding the picture's bytes as they are (the cache's copy),
+        read again only if something needs them (``real``); a picture without one keeps its bytes.
+        ``keys``: hashes already known (id(bytes) → (bytes, SHA-256))."""
+        items, changed = [], False
+        for it in art.items:
+            if it[0] == "image" and not it[1].startswith(STAND_IN):
+                data = it[1]
+                known = keys.get(id(data)) if keys else None
+                if known is not None and known[0] is data:
+                    self._remember(data, known[1])
+                path = source(self.key(data))
+                if path is not None:
+                    placed = self.locate(data)
+                    it = ("image", self._stand_in(placed, path), *it[2:])
+                    changed = True
+            items.append(it)
+        return replace(art, items=tuple(items)) if changed else art
+
+    def stand_in_for(self, key: str, source: Path) -> bytes | None:
+        """The stand-in of the picture ``key`` (its bytes in ``source``) when its stream is in the
+        cache folder as written there (checked without reading it): a face read from the cache
+        then needs neither the picture nor its stream in memory. None when the stream must be read
+        or made from the picture."""
+        trusted = self._trusted(key)
+        try:  # a picture written after its stream is not the one the stream was made from: read it
+            if trusted is None or source.stat().st_mtime_ns > trusted[2]:
+                return None
+        except OSError:
+            return None
+        placed = self._placed.get(key)
+        if placed is None:
+            placed = self._placed[key] = Placed(key, trusted[0], trusted[1], Stored(str(self.path(key)), trusted[1]))
+        if self.folder is not None:
+            self.used.update((self.path(key), self.path(key, "json")))
+        return self._stand_in(placed, source)
+
+    def _stand_in(self, placed: Placed, source: Path) -> bytes:
+        stand_in = STAND_IN + placed.key.encode("ascii")
+        self._stand_ins[stand_in] = placed
+        self._sources[placed.key] = source
+        return stand_in
+
+    def real(self, data: bytes) -> bytes:
+        """The picture's bytes for a stand-in (read from its source and checked against its key);
+        any other bytes as they are."""
+        if not data.startswith(STAND_IN):
+            return data
+        key = data[len(STAND_IN):].decode("ascii")
+        source = self._sources.get(key)
+        try:
+            if source is None:
+                raise OSError("no file holds it")
+            out = source.read_bytes()
+            if hashlib.sha256(out).hexdigest() != key:
+                raise OSError(f"{source.name} changed during the build")
+        except OSError as e:
+            raise OSError(f"picture {key[:12]}… cannot be read again: {e}") from None
+        return out
+
+    def real_art(self, art: Art) -> Art:
+        """``art`` with its pictures' bytes in place of their stand-ins (for drawing it elsewhere)."""
+        if not any(it[0] == "image" and it[1].startswith(STAND_IN) for it in art.items):
+            return art
+        return replace(art, items=tuple(("image", self.real(it[1]), *it[2:]) if it[0] == "image" else it
+                                        for it in art.items))
 
     def locate(self, data: bytes) -> Placed:
         """The picture's stream, its data left where it is: a ``Stored`` file of the cache
@@ -221,13 +316,18 @@ class ImageStreams:
             return stood_for
         key = self.key(data)
         placed = self._placed.get(key)
+        trusted = self._trusted(key) if placed is None else None
+        if trusted is not None:
+            placed = self._placed[key] = Placed(key, trusted[0], trusted[1], Stored(str(self.path(key)), trusted[1]))
         if placed is None:
             stream = self._load(key)
             if stream is None:
-                stream = make_stream(data)
+                stream = make_stream(self.real(data))
                 self.made += 1
-                if self.folder is not None and not (self.store_now and store(self.path(key), stream.content)
-                                                    and store(self.path(key, "json"), self._header(key, stream))):
+                if self.folder is not None and self.store_now and self.stores is not None:
+                    self.stores.put(self.path(key), stream.content, then=partial(self._stamped, key, stream))
+                elif self.folder is not None and not (self.store_now and store(self.path(key), stream.content)
+                                                      and store(*self._stamped(key, stream))):
                     self.new[self.path(key, "json")] = self._header(key, stream)  # written with the build's files
                     self.new[self.path(key)] = stream.content
             part: bytes | Stored = stream.content
@@ -246,12 +346,12 @@ class ImageStreams:
         return self.folder / key[:2] / f"{key}.{part}"
 
     def get(self, data: bytes) -> ImageStream:
-        key = hashlib.sha256(data).hexdigest()
+        key = data[len(STAND_IN):].decode("ascii") if data.startswith(STAND_IN) else hashlib.sha256(data).hexdigest()
         stream = self._memo.pop(key, None)
         if stream is None:
             stream = self._load(key)
             if stream is None:
-                stream = make_stream(data)
+                stream = make_stream(self.real(data))
                 self.made += 1
                 if self.folder is not None:
                     self.new[self.path(key, "json")] = self._header(key, stream)
@@ -264,10 +364,67 @@ class ImageStreams:
             self.used.update((self.path(key), self.path(key, "json")))
         return stream
 
-    def _header(self, key: str, stream: ImageStream) -> bytes:
+    def _header(self, key: str, stream: ImageStream, stamp: list[int] | None = None) -> bytes:
         head = {"format": STREAM_FORMAT, "pnpgen": self.stamp, "key": key, **stream.header(),
-                "check": hashlib.sha256(stream.content).hexdigest()}
+                "check": hashlib.sha256(stream.content).hexdigest(), **({"file": stamp} if stamp else {})}
         return json.dumps(head, sort_keys=True).encode()
+
+    def _stamped(self, key: str, stream: ImageStream) -> tuple[Path, bytes]:
+        """The header entry of a stream just written, with its file's stamp."""
+        return self.path(key, "json"), self._header(key, stream, self._stamp(key))
+
+    def after_writes(self, failed: dict[Path, bytes]) -> dict[Path, bytes]:
+        """Once ``stores`` is joined: the streams it could not write are placed from memory and go
+        into ``new`` (written with the build's files); the other entries of ``failed`` are returned."""
+        rest: dict[Path, bytes] = {}
+        for path, data in failed.items():
+            key = path.stem
+            placed = self._placed.get(key)
+            if self.folder is None or placed is None or path not in (self.path(key), self.path(key, "json")):
+                rest[path] = data
+                continue
+            if path == self.path(key):
+                self.new[path] = data
+                self.new[self.path(key, "json")] = self._header(key, replace(placed.stream, content=data))
+                kept = self._placed[key] = replace(placed, part=data)
+                for stand_in, was in list(self._stand_ins.items()):
+                    if was.key == key:
+                        self._stand_ins[stand_in] = kept
+            else:
+                self.new.setdefault(path, data)
+        return rest
+
+    def _stamp(self, key: str) -> list[int] | None:
+        """The stream file's size, modification time and inode as just written: while they hold,
+        the file is the one written, and its hash need not be checked by reading it."""
+        try:
+            st = os.stat(self.path(key))
+        except OSError:
+            return None
+        return [st.st_size, st.st_mtime_ns, st.st_ino]
+
+    def _trusted(self, key: str) -> tuple[ImageStream, int, int] | None:
+        """The header and length of the cached stream ``key`` (its content not read) when its
+        file is still the one written with the header (``_stamp``), with its modification time;
+        else None (``_load`` reads and checks it)."""
+        if self.folder is None:
+            return None
+        try:
+            head = json.loads(self.path(key, "json").read_bytes())
+            if head.get("format") != STREAM_FORMAT or head.get("pnpgen") != self.stamp or head.get("key") != key \
+                    or head.get("file") is None or head.get("file") != self._stamp(key):
+                return None
+            return self._stream_of(head, b""), int(head["file"][0]), int(head["file"][1])
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
+            return None
+
+    @staticmethod
+    def _stream_of(head: dict, content: bytes) -> ImageStream:
+        decode, parms = head["decode"], head["parms"]
+        return ImageStream(str(head["name"]), int(head["width"]), int(head["height"]), int(head["bits"]),
+                           str(head["colour_space"]), tuple(str(f) for f in head["filters"]),
+                           tuple(int(v) for v in decode) if decode is not None else None, content,
+                           {str(k): int(v) for k, v in parms.items()} if parms is not None else None)
 
     def _load(self, key: str) -> ImageStream | None:
         if self.folder is None:
@@ -278,11 +435,7 @@ class ImageStreams:
             if head.get("format") != STREAM_FORMAT or head.get("pnpgen") != self.stamp or head.get("key") != key \
                     or head.get("check") != hashlib.sha256(content).hexdigest():
                 return None
-            decode, parms = head["decode"], head["parms"]
-            return ImageStream(str(head["name"]), int(head["width"]), int(head["height"]), int(head["bits"]),
-                               str(head["colour_space"]), tuple(str(f) for f in head["filters"]),
-                               tuple(int(v) for v in decode) if decode is not None else None, content,
-                               {str(k): int(v) for k, v in parms.items()} if parms is not None else None)
+            return self._stream_of(head, content)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 

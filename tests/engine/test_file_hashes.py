@@ -1,0 +1,57 @@
+"""Files known by their stamps (engine/cache.py FileHashes): a build that finds nothing changed
+reads none of the documents it wrote (a big deck's are a gigabyte), a file changed since is
+still found out by its content, and a stamp taken in the same instant as a change is not trusted."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from conftest import make_workspace, run
+from pnpgen.engine.cache import FileHashes
+
+
+def test_a_build_with_nothing_changed_reads_none_of_its_documents(tmp_path, monkeypatch):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    out = ws / "build" / "test"
+    read: list[Path] = []
+    real = Path.read_bytes
+
+    def counted(self):
+        if out in self.parents:
+            read.append(self)
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", counted)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    assert read == []
+    pdf = out / "cards.pdf"
+    data = bytearray(real(pdf))
+    data[-40] ^= 0xFF  # one byte changed in place, same size
+    pdf.write_bytes(bytes(data))
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    assert pdf in read  # its stamp changed: read, found changed, written again
+    assert real(pdf) != bytes(data)
+
+
+def test_a_stamp_taken_in_the_instant_of_a_change_is_not_trusted(tmp_path):
+    path = tmp_path / "a.txt"
+    path.write_bytes(b"one")
+    hashes = FileHashes(tmp_path / ".cache")
+    st = path.stat()
+    hashes.learn(path, st, "h-one")
+    assert hashes.get(path) is None  # hashed within RACY_NS of its change: read again next time
+    old = st.st_mtime_ns - 3 * FileHashes.RACY_NS
+    os.utime(path, ns=(old, old))
+    hashes.learn(path, path.stat(), "h-one")
+    assert hashes.get(path) == "h-one"
+    hashes.save()
+    again = FileHashes(tmp_path / ".cache")
+    assert again.get(path) == "h-one"
+    path.write_bytes(b"two")
+    assert again.get(path) is None  # a new stamp
+    again.wrote(path, "h-two")
+    assert again.get(path) == "h-two"  # what pnpgen wrote is trusted at once
+    (tmp_path / ".cache" / "hashes" / "files.json").write_bytes(b'{"format": 1, "files": {')  # cut short
+    assert FileHashes(tmp_path / ".cache").get(path) is None

@@ -1,0 +1,62 @@
+"""Cache entries written on a thread of their own while faces convert (atomic.py Stores): every
+entry given is on disk after ``join``, in the order given, and one that cannot be written comes
+back to be written with the build's own files — for a picture's stream, placed from memory."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from PIL import Image
+
+from pnpgen.atomic import Stores
+from pnpgen.pdf.assemble import Stored
+from pnpgen.pdf.raster import ImageStreams
+
+
+def test_every_entry_is_written_and_the_second_after_the_first(tmp_path):
+    stores = Stores(budget=10)  # a tiny budget: put waits for room, nothing is lost
+    seen = []
+    for i in range(50):
+        path = tmp_path / f"{i % 7:02d}" / f"{i}.bin"
+        stores.put(path, bytes([i]) * 100, then=lambda p=path: (seen.append(p.is_file()) or p.with_suffix(".json"), b"{}"))
+    assert stores.join() == {}
+    assert all(seen) and len(seen) == 50
+    assert sorted(p.name for p in tmp_path.rglob("*.bin")) == sorted(f"{i}.bin" for i in range(50))
+    assert all((tmp_path / f"{i % 7:02d}" / f"{i}.bin").read_bytes() == bytes([i]) * 100 for i in range(50))
+    assert not stores.pending
+
+
+def test_an_entry_that_cannot_be_written_comes_back(tmp_path):
+    (tmp_path / "ab").write_bytes(b"a file where a folder goes")
+    stores = Stores()
+    stores.put(tmp_path / "ab" / "x.bin", b"data")
+    stores.put(tmp_path / "cd" / "y.bin", b"more")
+    assert stores.join() == {tmp_path / "ab" / "x.bin": b"data"}
+    assert (tmp_path / "cd" / "y.bin").read_bytes() == b"more"
+
+
+def _png(colour) -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (8, 8), colour).save(buf, "PNG")
+    return buf.getvalue()
+
+
+def test_a_stream_the_thread_could_not_write_is_placed_from_memory(tmp_path):
+    folder = tmp_path / "images"
+    stores = Stores()
+    images = ImageStreams(folder, "stamp", stores=stores)
+    good, bad = _png((200, 0, 0)), _png((0, 200, 0))
+    bad_key = images.key(bad)
+    folder.mkdir()
+    (folder / bad_key[:2]).write_bytes(b"in the way")  # the bad picture's stream cannot be written
+    placed_good, placed_bad = images.locate(good), images.locate(bad)
+    rest = images.after_writes(stores.join())
+    assert rest == {}
+    assert isinstance(placed_good.part, Stored)
+    header = json.loads((folder / placed_good.key[:2] / f"{placed_good.key}.json").read_bytes())
+    assert header["file"][0] == placed_good.size  # stamped: the next build trusts it unread
+    again = images.locate(bad)
+    assert isinstance(again.part, bytes) and len(again.part) == placed_bad.size
+    assert images.new[images.path(bad_key)] == again.part
+    assert json.loads(images.new[images.path(bad_key, "json")])["key"] == bad_key
