@@ -180,9 +180,12 @@ def _until_asleep(pid: int) -> None:
     wchan = Path(f"/proc/{pid}/wchan")
     for _ in range(1000):
         try:
-            if "sleep" in wchan.read_text():
-                return
+            where = wchan.read_text()
         except OSError:  # no /proc: give the child a moment instead
+            break
+        if "sleep" in where:
+            return
+        if where in ("", "0"):  # a kernel that does not say
             break
         time.sleep(0.01)
     time.sleep(0.5)
