@@ -164,31 +164,20 @@ def _paused_build(workspace: Path) -> subprocess.Popen:
     staged and before the commit (no guessing how long a build takes)."""
     env = child_env(**{transaction.PAUSE_ENV: "120"})
     proc = subprocess.Popen([sys.executable, "-u", "-m", "pnpgen", "build", "--game", "test", "--no-rulebook",
-                             "--jobs", "1"], cwd=workspace, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                             "--jobs", "1"], cwd=workspace, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=_ctrl_c_as_in_a_terminal)
     assert proc.stderr is not None
     line = proc.stderr.readline()
     assert transaction.PAUSE_ENV.encode() in line, line + proc.stderr.read()
-    _until_asleep(proc.pid)
     return proc
 
 
-def _until_asleep(pid: int) -> None:
-    """Wait until the process is inside its pause's sleep. Python acts on a signal between two
-    steps of its code and, in a sleep, when the sleep is interrupted; a Ctrl-C that lands after
-    the pause's line is written and before the sleep begins waits out the whole sleep (on a busy
-    machine the test then timed out). Linux names the kernel function a process waits in."""
-    wchan = Path(f"/proc/{pid}/wchan")
-    for _ in range(1000):
-        try:
-            where = wchan.read_text()
-        except OSError:  # no /proc: give the child a moment instead
-            break
-        if "sleep" in where:
-            return
-        if where in ("", "0"):  # a kernel that does not say
-            break
-        time.sleep(0.01)
-    time.sleep(0.5)
+def _ctrl_c_as_in_a_terminal() -> None:
+    """Ctrl-C as a designer's terminal delivers it, whoever started the tests: a test run started
+    in the background of a script (``pytest &``, nohup, some CI runners) ignores SIGINT, its
+    children inherit that, and Python then never turns SIGINT into KeyboardInterrupt (the build
+    slept its whole pause and the test timed out)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _staged(root: Path) -> list[Path]:
