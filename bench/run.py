@@ -30,7 +30,8 @@ machine wall times swell with its load, CPU times much less.
 - the watch loop (``--only watch``): ``pnpgen watch --game populous`` running in a copy of the
   workspace; a count, a card's text and a picture are edited in turn (each edit then undone, so
   every save changes something), and the time from the save to the build's summary line (printed
-  once the last file is renamed into place) is taken; CPU time is not given (one process for all).
+  once the last file is renamed into place) is taken, and the CPU seconds the watch process and
+  its workers (the warm rulebook process, the build's worker processes) spent on that save.
 - a repeated Tabletop Simulator export of populous with nothing changed (``--only export``).
 - the poker deck against its floor alone: ``--only poker``.
 
@@ -340,6 +341,7 @@ def _watch(pnpgen: list[str], tmp: Path, runs: int) -> list[tuple[str, list[floa
         sys.exit(f"pnpgen watch said no {word!r} within {limit:g} s")
 
     times: dict[str, list[float]] = {kind: [] for kind, *_ in WATCH_EDITS}
+    cpu: dict[str, list[float]] = {kind: [] for kind, *_ in WATCH_EDITS}
     try:
         until("watching")
         for i in range(runs + 1):  # the first round warms the worker's caches up: untimed
@@ -355,14 +357,38 @@ def _watch(pnpgen: list[str], tmp: Path, runs: int) -> list[tuple[str, list[floa
                         text = path.read_text(encoding="utf-8")
                         path.write_text(text.replace(new, old, 1) if back else text.replace(old, new, 1),
                                         encoding="utf-8")
+                    used = _tree_cpu(proc.pid)
                     saved = time.perf_counter()
                     took = until("populous:") - saved
                     if i:
                         times[kind].append(took)
+                        cpu[kind].append(_tree_cpu(proc.pid) - used)
     finally:
         proc.terminate()
         proc.wait()
-    return [(f"watch populous: {kind} edit, save → written (s)", v, 0.25, "s") for kind, v in times.items()]
+    return [(f"watch populous: {kind} edit, save → written (s)", v, 0.25, "s") for kind, v in times.items()] + \
+        [(f"watch populous: {kind} edit, CPU of the save (s)", v, 0.0, "s") for kind, v in cpu.items()]
+
+
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of process ``pid`` and every process below it, the ones that
+    ended and were waited for included (Linux /proc; 0 elsewhere): a save's work, whatever else
+    the machine is doing, where its wall time swells with the machine's load."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    stats: dict[int, tuple[int, float]] = {}  # pid → (parent, CPU seconds)
+    for entry in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = entry.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # ended meanwhile
+        # after the name: state ppid … utime(14) stime(15) cutime(16) cstime(17), numbered from 1
+        stats[int(entry.parent.name)] = (int(fields[1]), sum(int(f) for f in fields[11:15]) / tick)
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        total += stats.get(p, (0, 0.0))[1]
+        todo += [c for c, (parent, _) in stats.items() if parent == p]
+    return total
 
 
 def _recolour(path: Path) -> None:

@@ -55,3 +55,26 @@ def test_a_stamp_taken_in_the_instant_of_a_change_is_not_trusted(tmp_path):
     assert again.get(path) == "h-two"  # what pnpgen wrote is trusted at once
     (tmp_path / ".cache" / "hashes" / "files.json").write_bytes(b'{"format": 1, "files": {')  # cut short
     assert FileHashes(tmp_path / ".cache").get(path) is None
+
+
+def test_an_edit_reads_no_art_file_it_knows(tmp_path, monkeypatch):
+    from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, picture_workspace
+
+    pieces = "".join(f"  - {{name: 札{i}, art: {n}, count: 1}}\n" for i, n in enumerate(["a.png", "b.png"], 1))
+    ws = picture_workspace(tmp_path / "ws", pieces, PICTURE_FRONT, {"a.png": (200, 0, 0), "b.png": (0, 0, 200)})
+    art = ws / "data" / "test" / "art"
+    for path in art.iterdir():  # art made long ago, as a designer's is
+        os.utime(path, ns=(path.stat().st_mtime_ns - 10**10,) * 2)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    (ws / "data/test/decks/cards.yaml").write_text(PICTURE_DECK_YAML + pieces.replace("札1", "札一"), encoding="utf-8")
+    read: list[Path] = []
+    real = Path.read_bytes
+
+    def counted(self):
+        if art in self.parents:
+            read.append(self)
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", counted)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    assert read == [art / "a.png"]  # the edited card's picture, drawn again; not b.png, not hashed to fingerprint

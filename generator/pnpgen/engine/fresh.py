@@ -68,6 +68,6 @@ def sort_games(ws: Workspace, slugs: list[str], options: BuildOptions, out_root:
             fresh.append(GameOutcome(slug, out_dir(out_root, slug, options), True))
         else:
             todo.append((slug, inputs))
-    if out_root.is_dir():
+    if out_root.is_dir() and not todo:  # a build that is to come keeps them once it has succeeded
         cache.hashes.save()
     return fresh, todo

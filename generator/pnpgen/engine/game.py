@@ -21,7 +21,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.engine import inksaver
 from pnpgen.engine import prerender as parallel
 from pnpgen.engine.bom import bill_of_materials, bom_pages
-from pnpgen.engine.cache import Cache, GameState, fingerprint, hashed, plan_keys_of, sha
+from pnpgen.engine.cache import Cache, FileHashes, GameState, fingerprint, hashed, plan_keys_of, sha
 from pnpgen.engine.cache import code as cache_code
 from pnpgen.engine.cutfiles import CutFile, cut_files, cutter_record
 from pnpgen.engine.documents import write_documents
@@ -119,8 +119,10 @@ def _bold_font(game: Game) -> str:
 
 
 def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: CompiledTemplates | None = None,
-                game: Game | None = None, memo: RenderMemo | None = None) -> RenderedGame:
-    """Load the game (unless given, loaded) and render each distinct face once."""
+                game: Game | None = None, memo: RenderMemo | None = None,
+                known: FileHashes | None = None) -> RenderedGame:
+    """Load the game (unless given, loaded) and render each distinct face once (``known``: files'
+    hashes kept by their stamps)."""
     game = game or load_game(ws, slug, lang=options.lang)
     check_bleed(game, options.bleed_mm)
 
@@ -129,7 +131,7 @@ def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compi
             parallel.prerender(ws, game, options, renderer, memo, options.bleed_mm)
 
     return faces_of_game(ws.templates, game, options.bleed_mm, options.min_dpi, compiled, memo,
-                         art_fingerprint(ws, game), before=spread)
+                         art_fingerprint(ws, game, known), before=spread)
 
 
 @dataclass(frozen=True)
@@ -331,13 +333,13 @@ def _within(game: Game, n: int, what: str, limit: int) -> None:
                          "a larger --paper for the boards")
 
 
-def render_inputs(ws: Workspace, slug: str, options: BuildOptions) -> str:
+def render_inputs(ws: Workspace, slug: str, options: BuildOptions, known: FileHashes | None = None) -> str:
     """What every face of a game is rendered from besides its own deck and piece: templates,
     icons, fonts, art, game.yaml, pnpgen itself and the options."""
     path = ws.data / slug / "game.yaml"
     game_yaml = path.read_bytes() if path.is_file() else b""  # missing: loading the game says so
     return fingerprint([ws.templates / slug, ws.templates / "common", builtin.FOLDER, ws.fonts, ws.data / slug / "art"],
-                       (options, game_yaml))
+                       (options, game_yaml), known)
 
 
 def version_stamp(game: Game) -> str:
@@ -365,10 +367,10 @@ def _uses(cache: Cache, slug: str, state: GameState | None, face_keys: dict[str,
     return uses
 
 
-def art_fingerprint(ws: Workspace, game: Game) -> str:
+def art_fingerprint(ws: Workspace, game: Game, known: FileHashes | None = None) -> str:
     """Hash of the game's art files (and its templates, which may name art): what a face that
     embeds an image depends on beyond its SVG."""
-    return fingerprint([game.root / "art", ws.templates / game.slug], None)
+    return fingerprint([game.root / "art", ws.templates / game.slug], None, known)
 
 
 def face_suffix(svg: str, art: str) -> str:
@@ -386,7 +388,7 @@ def cached_rendering(cache: Cache, ws: Workspace, slug: str,
                      options: BuildOptions) -> tuple[CompiledTemplates, RenderMemo]:
     """The templates compiled and the faces rendered by earlier builds, from ``cache``."""
     return (CompiledTemplates(cache.root / "jinja"),
-            RenderMemo(known=cache.records(f"renders/{slug}"), inputs=render_inputs(ws, slug, options)))
+            RenderMemo(known=cache.records(f"renders/{slug}"), inputs=render_inputs(ws, slug, options, cache.hashes)))
 
 
 def cached_nesting(cache: Cache | None) -> Memo[list]:
@@ -420,7 +422,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     nest_memo = cached_nesting(cache)
     if cache is not None:
         compiled, memo = cached_rendering(cache, ws, slug, options)
-    rendered = render_game(ws, slug, options, compiled=compiled, game=game, memo=memo)
+    rendered = render_game(ws, slug, options, compiled=compiled, game=game, memo=memo,
+                           known=cache.hashes if cache is not None else None)
     game = rendered.game
     options = game_printer(ws, game, options)
     if options.ink is not None and game.options.get("ink"):  # game.yaml ink: the saver's figures

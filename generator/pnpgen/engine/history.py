@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pnpgen.data.textfile import decode as decode_text
 from pnpgen.errors import InputError
 
 KEEP = 50  # versions kept per game (and --lang edition)
@@ -81,15 +82,24 @@ def _numbers(out_root: Path, edition: str) -> list[int]:
 
 def versions(out_root: Path, edition: str) -> list[Version]:
     """The game's recorded versions, oldest first, damaged entries skipped."""
-    out = []
-    for n in _numbers(out_root, edition):
-        try:
-            body = decode(_path(out_root, edition, n).read_bytes())
-        except OSError:
-            body = None
-        if body is not None and body["number"] == n:
-            out.append(Version(n, body))
-    return out
+    return [v for n in _numbers(out_root, edition) if (v := _version(out_root, edition, n)) is not None]
+
+
+def _version(out_root: Path, edition: str, n: int) -> Version | None:
+    try:
+        body = decode(_path(out_root, edition, n).read_bytes())
+    except OSError:
+        return None
+    return Version(n, body) if body is not None and body["number"] == n else None
+
+
+def _latest(out_root: Path, edition: str) -> Version | None:
+    """The newest undamaged version, reading no more entries than it takes (a watch session
+    records one on nearly every save and asks for the last one on every save)."""
+    for n in reversed(_numbers(out_root, edition)):
+        if (v := _version(out_root, edition, n)) is not None:
+            return v
+    return None
 
 
 def tags(out_root: Path, edition: str) -> dict[str, int]:
@@ -122,16 +132,31 @@ def content_hash(decks: dict[str, Any], rulebook: dict[str, str], draft: str) ->
     return _sha(json.dumps([faces, rulebook, draft], ensure_ascii=False, sort_keys=True))[:12]
 
 
+def _draft_text(path: Path) -> str:
+    """The draft's text as the rulebook reads it (a Shift_JIS or UTF-16 draft too); "" when
+    there is none, and a draft no encoding reads is the rulebook's error to report, not this."""
+    if not path.is_file():
+        return ""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return decode_text(data, path)[0]
+    except InputError:
+        return data.decode("utf-8", errors="replace")
+
+
 def record(out_root: Path, edition: str, game, snapshot: dict[str, Any],
            now: datetime | None = None) -> tuple[dict[Path, bytes], list[Path]]:
     """The entry to write for a good build (none when its content is that of the last version),
     and the entries to remove so that at most ``KEEP`` remain (oldest first, tagged ones kept)."""
-    draft_text = game.draft_file.read_text(encoding="utf-8") if game.draft_file.is_file() else ""
-    rulebook = sections(draft_text)
+    rulebook = sections(_draft_text(Path(game.draft_file)))
     decks = {d: {k: v[k] for k in ("name", "count", "pieces", "values", "pairs")} for d, v in snapshot.items()}
     digest = content_hash(decks, rulebook, str(game.draft))
-    known = versions(out_root, edition)
-    if known and known[-1].hash == digest:
+    last = _latest(out_root, edition)
+    if last is not None and last.hash == digest:
         return {}, []
     number = max(_numbers(out_root, edition), default=0) + 1
     when = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -18,9 +18,9 @@ from pnpgen.data.load import load_game
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace, relative_proof, workspace_relative
 from pnpgen.engine import bookkey, history
-from pnpgen.engine.cache import Cache, GameState, sha
+from pnpgen.engine.cache import Cache, GameState, fingerprint, sha
 from pnpgen.engine.changes import change_report, snapshot
-from pnpgen.engine.fresh import GameOutcome, edition, sort_games
+from pnpgen.engine.fresh import GameOutcome, edition, inputs_of, sort_games
 from pnpgen.engine.fresh import out_dir as game_out_dir
 from pnpgen.engine.game import BuildResult, build_game
 from pnpgen.engine.options import RULEBOOK_FILES, BuildOptions, RulebookOptions
@@ -75,6 +75,8 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
         remove_stray_temps([cache.root, *(out_root / slug for slug in slugs)])  # an older pnpgen's
         written = set(commit(out_root, files, stale))  # one transaction: the old set or the new one
         cache.prune()  # entries no game's current state uses (this build's states are written)
+        for slug, _ in todo:  # the inputs' hashes, known in this process since they were fingerprinted
+            fingerprint(inputs_of(ws, slug), None, cache.hashes)
         built_dirs = [o.out_dir for o, _, _ in built]
         for path, data in files.items():  # the next run knows these files by their stamps, unread
             if any(d in path.parents for d in built_dirs):
@@ -108,17 +110,20 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
             book.prepare(game)
         result = build_game(ws, slug, options, game=game, cache=cache, state=before, out_dir=out_dir, say=say,
                             faces_ready=book.start if book is not None else None)
+        # what the sheets alone decide, worked out while the rulebook's process may still be setting the book
+        now = snapshot(result)
+        changes, reprint = change_report(before.report if before else None, now)
+        # the copies new or changed since the last good build (none: no file)
+        reprint_out = reprint_files(result, options, before.report) if before is not None else {}
+        version, pruned = history.record(out_root, edition(slug, options), game, now)  # a version, if content changed
         if book is not None:
             book.finish(result)
     finally:
         if book is not None:
             book.close()
-    now = snapshot(result)
-    changes, reprint = change_report(before.report if before else None, now)
     result.manifest["changes"] = changes
     result.manifest["reprint"] = reprint
-    if before is not None:  # the copies new or changed since the last good build (none: no file)
-        reprint_out = reprint_files(result, options, before.report)
+    if before is not None:
         result.files.update(reprint_out)
         result.manifest["files"] += sorted(reprint_out)
     kept = _rulebook_kept(before, rulebook is not None)
@@ -136,7 +141,6 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
     below = out_dir.relative_to(out_root).as_posix()
     gone = [path for rel in (before.files if before else []) if rel not in result.files and rel not in kept
             and (path := inside(out_root, f"{below}/{rel}")) is not None]
-    version, pruned = history.record(out_root, edition(slug, options), game, now)  # a version, if content changed
     files.update(version)
     gone += pruned
     result.rendered = None  # the faces and the art stay in the worker: only bytes and records come back

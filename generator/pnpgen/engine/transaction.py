@@ -36,6 +36,7 @@ from collections.abc import Iterable, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
+from pnpgen import resources
 from pnpgen.engine.output import current_umask, inside, make_folder, unchanged, unwritable
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile
@@ -241,7 +242,7 @@ def reclaim(root: Path) -> None:
     if folder.is_symlink() or not folder.is_dir():
         return
     env = dict(os.environ)
-    here = str(Path(__file__).resolve().parents[2])  # the folder holding this pnpgen package
+    here = str(resources.folder("pnpgen").parent)  # the folder holding this pnpgen package
     env["PYTHONPATH"] = os.pathsep.join([here, *filter(None, [env.get("PYTHONPATH")])])
     try:
         subprocess.Popen([sys.executable, "-c", "import sys; from pnpgen.engine.transaction import empty_trash; "

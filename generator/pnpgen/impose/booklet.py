@@ -18,6 +18,7 @@ shifts both its pages toward the fold by ``creep × (k − 1)``.
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pnpgen.units import PT_PER_MM
@@ -119,8 +120,9 @@ def layout(
 
 
 def impose_pdf(pages_pdf: bytes, sides: list[tuple[SheetSide, list[Placement]]],
-               sheet_mm: tuple[float, float] = A4_LANDSCAPE) -> bytes:
-    """Place the pages of ``pages_pdf`` on sheets as laid out; returns the booklet PDF's bytes.
+               sheet_mm: tuple[float, float] = A4_LANDSCAPE, marks: Sequence[bytes] = ()) -> bytes:
+    """Place the pages of ``pages_pdf`` on sheets as laid out, with ``marks[n]`` (a one-page PDF:
+    fold marks, printing note) laid over side ``n``; returns the booklet PDF's bytes.
 
     The A5 document is cloned into the writer; each page's content stream becomes a Form
     XObject (the stream untouched, given the page's resources and a bounding box that clips at
@@ -129,7 +131,7 @@ def impose_pdf(pages_pdf: bytes, sides: list[tuple[SheetSide, list[Placement]]],
     removed and unreferenced objects dropped. Only pypdf's public API, no content stream parsed:
     as fast as copying bytes. The writer gets no random /ID and no dates: equal input, equal bytes.
     """
-    from pypdf import PdfWriter
+    from pypdf import PdfReader, PdfWriter
     from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
 
     writer = PdfWriter(clone_from=io.BytesIO(pages_pdf))
@@ -152,7 +154,7 @@ def impose_pdf(pages_pdf: bytes, sides: list[tuple[SheetSide, list[Placement]]],
         })
         return ref
 
-    for _side, placements in sides:
+    for n, (_side, placements) in enumerate(sides):
         sheet = writer.add_blank_page(sw, sh)
         xobjects = DictionaryObject()
         chunks: list[bytes] = []
@@ -170,6 +172,8 @@ def impose_pdf(pages_pdf: bytes, sides: list[tuple[SheetSide, list[Placement]]],
         content = DecodedStreamObject()
         content.set_data(b"".join(chunks))
         sheet.replace_contents(content)  # type: ignore[arg-type]  # pypdf takes any stream object here
+        if n < len(marks):
+            sheet.merge_page(PdfReader(io.BytesIO(marks[n])).pages[0])
     for page in pages:
         writer.remove_page(page)
     for key in ("/Outlines", "/PageMode"):  # the A5 bookmarks point at pages the booklet does not have

@@ -192,7 +192,7 @@ def _missing_glyphs(doc: Document, fonts, names: list[str]) -> list[str]:
     font nor its fallbacks have."""
     text = "".join(getattr(b, "text", "") or "\n".join(getattr(b, "lines", [])) for b in doc.blocks())
     text += "".join(names)
-    missing = sorted({ch for ch in text if glyphs.lacks(ch, fonts.body)})
+    missing = sorted(ch for ch in set(text) if glyphs.lacks(ch, fonts.body))
     if not missing:
         return []
     shown = " ".join(f"{ch} (U+{ord(ch):04X})" for ch in missing[:12])
@@ -349,7 +349,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
                          expected="diagrams of at most 30 lines; names and words short enough to wrap") from None
     warnings += [_unplaced(game, spec) for spec in settings.figures if spec not in builder.figures_placed]
     sides = booklet.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True)
-    a4 = slug.mark_sheets(booklet.impose_pdf(a5, sides), sides, fonts.gothic, lang, binding)
+    a4 = booklet.impose_pdf(a5, sides, marks=slug.overlays(sides, fonts.gothic, lang, binding))
     total = booklet.padded_count(n_pages)
     report.append("line breaking: words and hyphenation (pyphen), justified by word spaces" if is_latin(draft.lang)
                   else "line breaking: JLREQ kinsoku, character by character (pnpgen.text.linebreak), justified")

@@ -281,11 +281,9 @@ class JPara(Flowable):
             lead = self.first_indent - self.left + self._bracket_pad()
             if self.prefix and not self.prefix_x:
                 lead += glyphs.width(self.prefix, self.prefix_font, self.size)
-            advances = None
-            if self.jlreq:
-                opens = not self.prefix or bool(self.prefix_x)
-                advances = [a for a, _ in jlreq_advances(self.text, self._measure, self.size, opens=opens)]
-            self.lines = set_lines(self.text, aw - self.left, self._measure, lead, self.size, self.lang, advances)
+            opens = not self.prefix or bool(self.prefix_x)
+            self.lines = list(paragraph_lines(self.text, self.font, glyphs.chain(self.font), self.size,
+                                              aw - self.left, lead, self.lang, self.jlreq, opens))
         self.width = aw
         self.height = len(self.lines) * self.leading
         return aw, self.height
@@ -370,7 +368,7 @@ class JPara(Flowable):
         """One Japanese line at JLREQ's widths (``jlreq_advances``), justified by spacing every
         character alike (at most ``MAX_LETTER_SPACING``); runs whose glyphs fall where the text
         cursor is are drawn in one go."""
-        cells = jlreq_advances(line, self._measure, self.size, opens=opens)
+        cells, fonts, inked = line_cells(line, self.font, glyphs.chain(self.font), self.size, opens)
         gaps = len(line) - 1
         slack = avail - sum(a for a, _ in cells)
         spacing = slack / gaps if not is_last and gaps > 0 and 0 < slack <= MAX_LETTER_SPACING * self.size * gaps else 0.0
@@ -380,7 +378,7 @@ class JPara(Flowable):
         pos = x
         for k, ch in enumerate(line):
             advance, offset = cells[k]
-            want_font = glyphs.font_for(ch, self.font)
+            want_font = fonts[k]
             want_colour = ACCENT if mask[min(start + k, len(mask) - 1)] else self.color
             origin = pos + offset
             if run and (want_font != font or want_colour != colour or abs(origin - cursor) > 1e-6):
@@ -396,7 +394,7 @@ class JPara(Flowable):
                 if abs(origin - cursor) > 1e-6:
                     t.setTextOrigin(origin, y)
             run += ch
-            cursor = origin + pdfmetrics.stringWidth(ch, want_font, self.size) + spacing
+            cursor = origin + inked[k] + spacing
             pos += advance + spacing
         if run:
             t.textOut(run)
@@ -423,6 +421,36 @@ class JPara(Flowable):
                 x += pdfmetrics.stringWidth(token, self.font, self.size) + extra * len(token)
             pos += len(token)
         self.canv.drawText(t)
+
+
+# A paragraph's lines and a line's JLREQ widths depend on nothing but their text, fonts, size and
+# measure, so they are kept by exactly those (``fallbacks``, the font's fallback chain, is part of
+# the key): the story is made anew for every book, and a warm rulebook process (``pnpgen watch``)
+# sets the same paragraphs on every save. Bounded; the same answers as working them out again.
+
+
+def _measurer(font: str, size: float) -> Callable[[str], float]:
+    return lambda ch: pdfmetrics.stringWidth(ch, glyphs.font_for(ch, font), size)
+
+
+@lru_cache(maxsize=8192)
+def paragraph_lines(text: str, font: str, fallbacks: tuple[str, ...], size: float, width: float, lead: float,
+                    lang: str, jlreq: bool, opens: bool) -> tuple[tuple[int, int], ...]:
+    """``set_lines`` of a JPara's text (``jlreq``: at ``jlreq_advances``' widths, ``opens`` as
+    there) in ``font`` with its fallback chain ``fallbacks``."""
+    measure = _measurer(font, size)
+    advances = [a for a, _ in jlreq_advances(text, measure, size, opens=opens)] if jlreq else None
+    return tuple(set_lines(text, width, measure, lead, size, lang, advances))
+
+
+@lru_cache(maxsize=4096)
+def line_cells(line: str, font: str, fallbacks: tuple[str, ...], size: float,
+               opens: bool) -> tuple[tuple[tuple[float, float], ...], tuple[str, ...], tuple[float, ...]]:
+    """A JLREQ line's (advance, offset) cells, the font that draws each character and the
+    width it has in that font (where the text cursor goes after drawing it)."""
+    fonts = tuple(glyphs.font_for(ch, font) for ch in line)
+    return (tuple(jlreq_advances(line, _measurer(font, size), size, opens=opens)), fonts,
+            tuple(pdfmetrics.stringWidth(ch, f, size) for ch, f in zip(line, fonts)))
 
 
 def _runs(text: str, flags: list[bool]) -> list[tuple[str, bool]]:

@@ -70,6 +70,13 @@ def _tagger() -> Any:
 
 def words(line: str) -> list[Word]:
     """The analyser's words of one line, with their offsets."""
+    return list(_words(line))
+
+
+# A warm rulebook process (``pnpgen watch``) reads the same draft lines on every save: each
+# line's words are the analyser's answer for that text alone, kept by the text (bounded).
+@lru_cache(maxsize=4096)
+def _words(line: str) -> tuple[Word, ...]:
     out, pos = [], 0
     for w in _tagger()(line):
         f = w.feature
@@ -78,7 +85,7 @@ def words(line: str) -> list[Word]:
         pos = start + len(w.surface)
         out.append(Word(w.surface, f.pos1 or "", f.pos2 or "", f.cType or "*", f.cForm or "*",
                         f.lemma or w.surface, f.orthBase or w.surface, start))
-    return out
+    return tuple(out)
 
 
 def _context(line: str, start: int, end: int, width: int = 14) -> str:
@@ -193,7 +200,13 @@ def _variants(lines: list[tuple[int, str, list[Word]]]) -> list[Slip]:
 
 def slips(lines: list[tuple[int, str]], rules: set[int]) -> list[Slip]:
     """The slips of the given draft lines (number, text), in line order; the style and variant
-    rules read only the ``rules`` lines (not the designer's notes)."""
+    rules read only the ``rules`` lines (not the designer's notes). The same lines give the same
+    slips: a warm rulebook process answers an unchanged draft from memory."""
+    return list(_slips(tuple(lines), frozenset(rules)))
+
+
+@lru_cache(maxsize=16)
+def _slips(lines: tuple[tuple[int, str], ...], rules: frozenset[int]) -> tuple[Slip, ...]:
     out: list[Slip] = []
     analysed = []
     for n, line in lines:
@@ -207,4 +220,4 @@ def slips(lines: list[tuple[int, str]], rules: set[int]) -> list[Slip]:
             analysed.append((n, line, ws))
     out += _style([(n, line) for n, line, _ in analysed])
     out += _variants(analysed)
-    return sorted(set(out), key=lambda s: (s.line, s.context.find(s.found), s.rule))
+    return tuple(sorted(set(out), key=lambda s: (s.line, s.context.find(s.found), s.rule)))

@@ -28,6 +28,7 @@ from collections import defaultdict
 from collections.abc import Collection
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import lru_cache
 from pathlib import Path
 
 from pnpgen.data.model import Game, is_placeholder
@@ -129,8 +130,14 @@ def _sentences(line: str) -> list[str]:
     return [t for t in re.split(r"(?<=。)", line.strip("　 ")) if t]
 
 
+@lru_cache(maxsize=16384)
 def _alike(a: str, b: str) -> bool:
-    """Nine tenths of the two sentences match (the cheap upper bounds first)."""
+    """Nine tenths of the two sentences match (the cheap upper bounds first: the lengths alone are
+    difflib's ``real_quick_ratio``). Kept by the pair (bounded): a warm rulebook process compares
+    the same sentences on every save."""
+    total = len(a) + len(b)
+    if total and 2.0 * min(len(a), len(b)) / total < 0.9:
+        return False
     m = SequenceMatcher(None, a, b, autojunk=False)
     return m.real_quick_ratio() >= 0.9 and m.quick_ratio() >= 0.9 and m.ratio() >= 0.9
 

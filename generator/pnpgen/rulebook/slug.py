@@ -1,15 +1,16 @@
 """The booklet's slug: on each A4 sheet side, fold marks at the fold's ends and one line telling
 how to print and fold it (両面・短辺とじ, which sheet and side, nest the sheets and fold them in half).
 
-The marks are drawn by ReportLab on a page of the sheet's size and laid over the imposed sheet
-with pypdf; they sit in the top and bottom margins of the pages, never on the text.
+The marks are drawn by ReportLab on a page of the sheet's size and laid over the sheet as it is
+imposed (``impose.booklet.impose_pdf``); they sit in the top and bottom margins of the pages,
+never on the text.
 """
 
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 
-from pypdf import PdfReader, PdfWriter
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
@@ -23,7 +24,11 @@ NOTE_SIZE = 6.0  # pt: the printing note, 4 mm above the sheet's bottom edge
 NOTE_Y = 4 * mm
 
 
-def _overlay(side: SheetSide, sheets: int, font: str, lang: str, binding: str) -> bytes:
+# The same side of the same booklet gets the same marks: a warm rulebook process (``pnpgen
+# watch``) draws each once (bounded).
+@lru_cache(maxsize=256)
+def _overlay(side: SheetSide, sheets: int, font: str, fallbacks: tuple[str, ...], lang: str, binding: str) -> bytes:
+    """``fallbacks``: the font's fallback chain (``glyphs.chain``), which draws what it lacks."""
     w, h = (v * mm for v in A4_LANDSCAPE)
     buf = io.BytesIO()
     c = Canvas(buf, pagesize=(w, h), invariant=1, pageCompression=0, initialFontName=font, initialFontSize=NOTE_SIZE)
@@ -41,13 +46,8 @@ def _overlay(side: SheetSide, sheets: int, font: str, lang: str, binding: str) -
     return buf.getvalue()
 
 
-def mark_sheets(booklet_pdf: bytes, sides: list[tuple[SheetSide, list[Placement]]], font: str, lang: str,
-                binding: str) -> bytes:
-    """The booklet with fold marks and its printing note on every sheet side (in print order)."""
+def overlays(sides: list[tuple[SheetSide, list[Placement]]], font: str, lang: str, binding: str) -> list[bytes]:
+    """The fold marks and printing note of every sheet side (in print order), each a one-page PDF
+    that ``impose.booklet.impose_pdf`` lays over its side."""
     sheets = max((s.sheet for s, _ in sides), default=0)
-    writer = PdfWriter(clone_from=io.BytesIO(booklet_pdf))
-    for page, (side, _) in zip(writer.pages, sides):
-        page.merge_page(PdfReader(io.BytesIO(_overlay(side, sheets, font, lang, binding))).pages[0])
-    buf = io.BytesIO()
-    writer.write(buf)
-    return buf.getvalue()
+    return [_overlay(side, sheets, font, glyphs.chain(font), lang, binding) for side, _ in sides]

@@ -1,0 +1,146 @@
+"""The warm rulebook process (``pnpgen watch``) sets a book again from what it kept of the last
+one: each paragraph's lines, each JLREQ line's widths, each draft line's words and the draft's
+slips, each booklet side's marks — kept by their whole content, so a later save does less work
+and writes the same bytes as a process that never set a book."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+
+from conftest import DRAFT, child_env, make_workspace
+from pdfprobe import texts
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+from pnpgen.engine import run as build_run
+from pnpgen.engine.options import BuildOptions, RulebookOptions
+from pnpgen.engine.warm import WarmRulebook
+from pnpgen.rulebook import build_rulebook, flowables, grammar, slug
+
+FILES = ("rulebook.pdf", "rulebook-booklet.pdf", "proof.txt")
+
+
+def _digests(folder) -> dict[str, str]:
+    return {name: hashlib.sha256((folder / name).read_bytes()).hexdigest() for name in FILES}
+
+
+def test_a_book_set_again_in_the_same_process_finds_its_lines_words_and_marks_kept(tmp_path):
+    root = make_workspace(tmp_path / "ws", draft=True)
+    ws = Workspace(root)
+    game = load_game(ws, "test")
+    for memo in (flowables.paragraph_lines, flowables.line_cells, grammar._words, grammar._slips, slug._overlay):
+        memo.cache_clear()
+    first = build_rulebook(game, ws.fonts)
+    lines, cells = flowables.paragraph_lines.cache_info(), flowables.line_cells.cache_info()
+    words, marks = grammar._words.cache_info(), slug._overlay.cache_info()
+    assert lines.misses >= 5 and cells.misses >= 5 and words.misses >= 5 and marks.misses >= 2  # work was done
+    again = build_rulebook(game, ws.fonts)
+    assert again.files == first.files  # the same bytes from what was kept
+    assert flowables.paragraph_lines.cache_info().misses == lines.misses  # no paragraph broken into lines again
+    assert flowables.paragraph_lines.cache_info().hits >= lines.hits + lines.misses
+    assert flowables.line_cells.cache_info().misses == cells.misses  # no line measured again
+    assert grammar._slips.cache_info().hits == 1  # the unchanged draft: its slips, not one word analysed
+    assert grammar._words.cache_info().misses == words.misses
+    assert slug._overlay.cache_info().misses == marks.misses  # every booklet side's marks drawn once
+
+
+def test_a_changed_paragraph_is_broken_again_the_others_are_kept(tmp_path):
+    root = make_workspace(tmp_path / "ws", draft=True)
+    ws = Workspace(root)
+    build_rulebook(load_game(ws, "test"), ws.fonts)
+    draft = root / "data" / "test" / "draft.txt"
+    draft.write_text(DRAFT.replace("テスト用の小さなゲームです。", "テスト用のとても小さなゲームです。"), encoding="utf-8")
+    before = flowables.paragraph_lines.cache_info()
+    book = build_rulebook(load_game(ws, "test"), ws.fonts)
+    after = flowables.paragraph_lines.cache_info()
+    assert 1 <= after.misses - before.misses <= 3  # the edited paragraph (and what quotes it), not the book
+    assert after.hits > before.hits
+    assert any("とても小さな" in t for t in texts(book.files["rulebook.pdf"]))
+
+
+def test_saves_in_a_warm_process_write_the_bytes_of_a_one_off_build(tmp_path):
+    """Edit, save, undo, save in one warm process: the book it sets from its kept lines and
+    words is the book a fresh ``pnpgen build`` process sets from nothing."""
+    root = make_workspace(tmp_path / "ws", draft=True)
+    ws = Workspace(root)
+    draft = root / "data" / "test" / "draft.txt"
+    with WarmRulebook() as warm:
+        for text in (DRAFT, DRAFT.replace("２〜４人で遊びます。", "２〜５人で遊びます。"), DRAFT):
+            draft.write_text(text, encoding="utf-8")
+            build_run.run_build(ws, ["test"], BuildOptions(jobs=2), root / "build", RulebookOptions(), warm=warm)
+        assert warm.starts == 1
+    warm_book = _digests(root / "build" / "test")
+    fresh = make_workspace(tmp_path / "fresh", draft=True)
+    done = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "test", "-q"], cwd=fresh,
+                          env=child_env(), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert _digests(fresh / "build" / "test") == warm_book
+
+
+def test_a_shift_jis_draft_builds_and_its_sections_are_in_the_history(tmp_path):
+    """The rulebook reads a Shift_JIS draft; the history's record of the book's sections reads
+    it the same way (it used to stop the build with a UnicodeDecodeError)."""
+    root = make_workspace(tmp_path / "ws", draft=True)
+    (root / "data" / "test" / "draft.txt").write_bytes(DRAFT.encode("cp932"))
+    ws = Workspace(root)
+    build_run.run_build(ws, ["test"], BuildOptions(jobs=1), root / "build", RulebookOptions())
+    assert any("遊びます" in t for t in texts(root / "build" / "test" / "rulebook.pdf"))
+    entries = sorted((root / "build" / ".history" / "test").glob("v*.json"))
+    assert len(entries) == 1
+    body = json.loads(entries[0].read_bytes())["body"]
+    assert "ゲームの進行" in json.dumps(body["rulebook"], ensure_ascii=False)
+
+
+def test_a_save_reads_only_the_newest_history_entry_to_know_whether_the_game_changed(tmp_path, monkeypatch):
+    """A watch session records a version on nearly every save (up to 50 kept); each save reads
+    the newest entry, not all of them, to compare its content hash."""
+    from pnpgen.engine import history
+
+    root = make_workspace(tmp_path / "ws", draft=True)
+    ws = Workspace(root)
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    for i in range(4):  # four versions on disk
+        deck.write_text(text.replace("本文カード1", f"本文カード1の{i}"), encoding="utf-8")
+        build_run.run_build(ws, ["test"], BuildOptions(jobs=1), root / "build", None)
+    assert len(history.versions(root / "build", "test")) == 4
+    read: list[int] = []
+    real = history.decode
+    monkeypatch.setattr(history, "decode", lambda data: read.append(1) or real(data))
+    deck.write_text(deck.read_text(encoding="utf-8") + "# a comment: built again, the same game\n", encoding="utf-8")
+    build_run.run_build(ws, ["test"], BuildOptions(jobs=1), root / "build", None)
+    assert len(read) == 1  # the newest entry alone
+    assert len(history.versions(root / "build", "test")) == 4  # and no version was added
+    deck.write_text(text.replace("本文カード1", "本文カード1の新"), encoding="utf-8")
+    read.clear()
+    build_run.run_build(ws, ["test"], BuildOptions(jobs=1), root / "build", None)
+    assert len(read) == 1
+    assert len(history.versions(root / "build", "test")) == 5
+
+
+def test_the_second_platypus_pass_breaks_no_paragraph_again(tmp_path, monkeypatch):
+    """multiBuild sets the story twice (the contents' and index's page numbers): the paragraphs
+    keep the lines the first pass broke them into, so the second asks for none."""
+    from pnpgen.rulebook import document
+
+    root = make_workspace(tmp_path / "ws", draft=True)
+    ws = Workspace(root)
+    asked: list[int] = []  # the pass each paragraph's lines were asked for in
+    passes: list[int] = []
+    real_lines, real_build = flowables.paragraph_lines, document.RulebookDoc.build
+
+    def lines(*args):
+        asked.append(len(passes))
+        return real_lines(*args)
+
+    def build(self, *args, **kw):
+        passes.append(1)
+        return real_build(self, *args, **kw)
+
+    monkeypatch.setattr(flowables, "paragraph_lines", lines)
+    monkeypatch.setattr(document.RulebookDoc, "build", build)
+    build_rulebook(load_game(ws, "test"), ws.fonts)
+    assert len(passes) == 2
+    assert asked and set(asked) == {1}  # all in the first pass
