@@ -196,3 +196,26 @@ def test_a_picture_newer_than_its_stream_is_read_and_checked(tmp_path, monkeypat
     monkeypatch.setattr(Cache, "picture", lambda self, name: read.append(name) or real(self, name))
     _built_in_process(ws, tmp_path / "b")
     assert read == [entry.stem]
+
+
+def test_an_art_edit_converts_again_only_the_faces_that_show_that_picture(tmp_path, monkeypatch):
+    from PIL import Image
+
+    from pnpgen.faces import convert
+
+    ws = workspace(tmp_path / "ws")
+    build(ws, tmp_path / "b")
+    from pnpgen.faces.templates import Renderer
+
+    converted: list[str] = []
+    real = convert.convert_face
+    monkeypatch.setattr(convert, "convert_face", lambda job: converted.append(job[1]) or real(job))
+    rendered: list[str] = []
+    real_render = Renderer._render
+    monkeypatch.setattr(Renderer, "_render", lambda self, face, *a: rendered.append(face.piece.label)
+                        or real_render(self, face, *a))
+    Image.new("RGB", (300, 200), (250, 200, 0)).save(ws / "data/test/art/c.png")  # card 3's picture repainted
+    warm = build(ws, tmp_path / "b")
+    assert len(converted) == 1 and "札3" in converted[0]  # card 3's front; not cards 1, 2, 4 nor the back
+    assert rendered == ["札3"]  # its template run again alone: the others looked at other files
+    assert warm == build(ws, tmp_path / "cold")  # what a build from nothing writes

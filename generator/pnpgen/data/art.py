@@ -19,6 +19,7 @@ Paths are relative to ``art/`` (then ``templates/<slug>/`` for hrefs written in 
 from __future__ import annotations
 
 import hashlib
+import html
 import io
 import re
 import struct
@@ -41,6 +42,7 @@ RASTER_FORMATS = ("PNG", "JPEG", "WEBP", "MPO")  # MPO: a phone camera's JPEG wi
 ORIENTATION = 0x0112  # EXIF tag
 BYTES_BUDGET = 64 * 2**20  # print-ready picture bytes an ArtFolder keeps (the least recently used go first)
 _BG = re.compile(r"^bg=([0-9a-fA-F]{6})$")
+_HREF = re.compile(r"""\bhref\s*=\s*(["'])(.*?)\1""", re.S)  # href= and xlink:href= in a face's SVG
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,7 @@ class ArtFolder:
         self._found: dict[tuple[str, bool], Path] = {}  # (rel, in_templates) → the file: each resolved once
         self._resolved: Path | None = None  # art/ through its links, found once
         self._bytes: OrderedDict[tuple[str, str], bytes] = OrderedDict()  # the most recently used last
+        self.trail: list[tuple[str, bool]] | None = None  # while a list: every (name, in_templates) found
         self._held = 0  # bytes in _bytes: past BYTES_BUDGET the least recently used go
 
     def find(self, rel: str, where: Where | Path | str | None = None, key: str = "image",
@@ -77,6 +80,8 @@ class ArtFolder:
         Found once per name (a face's template checks its href, places it, then converts it)."""
         found = self._found.get((rel, in_templates)) if isinstance(rel, str) else None
         if found is not None:
+            if self.trail is not None:
+                self.trail.append((rel, in_templates))
             return found
         if not isinstance(rel, str) or not rel.strip():
             raise InputError("an image needs a file name", key=key, expected="a path relative to art/, e.g. dragon.png",
@@ -92,6 +97,8 @@ class ArtFolder:
             path = contained(rel, folder, key, where)
             if path.is_file():
                 self._found[(rel, in_templates)] = path
+                if self.trail is not None:
+                    self.trail.append((rel, in_templates))
                 return path
         looked = " or ".join(f"{f}/" for f in folders)
         near = _near_name(rel, folders)
@@ -135,6 +142,26 @@ class ArtFolder:
         while self._held > BYTES_BUDGET and len(self._bytes) > 1:
             self._held -= len(self._bytes.pop(next(iter(self._bytes))))
         return out
+
+    def shown_files(self, svg: str) -> list[Path] | None:
+        """The art files the ``href``s of a face's SVG name (each once, in order), or None when
+        one is not a plain art file found here (an SVG, which may show files of its own; a link
+        elsewhere): what a converted face depends on beyond its SVG, picture by picture."""
+        files: list[Path] = []
+        for m in _HREF.finditer(svg):
+            href = html.unescape(m.group(2)).strip()
+            if not href or href.startswith(("data:", "#")):
+                continue
+            try:
+                rel, _ = _href_parts(href, None)
+                path = self.find(rel, None, "href", in_templates=True)
+            except InputError:
+                return None
+            if path.suffix.lower() == ".svg":
+                return None
+            if path not in files:
+                files.append(path)
+        return files
 
     def resolver(self, where: Where | Path | str | None) -> Callable[[str], bytes]:
         """``resolve`` bound to the template and piece being drawn, for error messages."""

@@ -68,7 +68,8 @@ def _beside_decks(game) -> list[Path]:
 
 def _pictured(result) -> list[Any]:
     """The faces the book pictures, by content: each deck's first front and back and its
-    pieces' fronts (face keys hash the SVG); a face that embeds a picture also by the art's hash."""
+    pieces' fronts (face keys hash the SVG); a face that embeds a picture also by the hashes of the
+    pictures it shows (``face_art``): a repainted picture no face of the book shows sets nothing."""
     rendered = result.rendered
     out: list[Any] = [rendered.bleed_mm]
     for df in rendered.decks:
@@ -77,7 +78,7 @@ def _pictured(result) -> list[Any]:
         keys = [df.first[0], df.first[1], *(df.piece_fronts[n] for n in sorted(df.piece_fronts))]
         out.append([df.deck.id, df.deck.trim_mm, keys])
         if any(k is not None and "<image" in rendered.faces.svgs.get(k, "") for k in keys):
-            out.append(rendered.art_digest)
+            out.append([result.face_keys.get(k, rendered.art_digest) for k in keys])  # the pictures each shows
     return out
 
 

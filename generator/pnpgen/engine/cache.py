@@ -93,13 +93,20 @@ def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None 
             if st.st_size > BIG_FILE:
                 parts.append(f"{st.st_size}:{st.st_mtime_ns}".encode())
             else:
-                digest = known.get(path, st) if known is not None else None
-                if digest is None:
-                    digest = _content(str(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
-                    if known is not None:
-                        known.learn(path, st, digest)
-                parts.append(digest.encode())
+                parts.append(content_hash(path, known, st).encode())
     return _digest(parts)
+
+
+def content_hash(path: Path, known: FileHashes | None = None, st: os.stat_result | None = None) -> str:
+    """The SHA-256 of a file's content: from ``known`` when its stamp is kept there, else read
+    (once per process while the file is unchanged) and kept."""
+    st = st or path.stat()
+    digest = known.get(path, st) if known is not None else None
+    if digest is None:
+        digest = _content(str(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+        if known is not None:
+            known.learn(path, st, digest)
+    return digest
 
 
 class FileHashes:

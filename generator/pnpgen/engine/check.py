@@ -19,6 +19,7 @@ from pnpgen.engine.game import (
     cached_rendering,
     deck_on_paper,
     deck_stock,
+    face_art,
     face_suffix,
     game_printer,
     stock_warnings,
@@ -81,7 +82,9 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
     art = art_fingerprint(ws, game)
     arts: dict[str, Art] = {}
     for key in sorted(faces.svgs):
-        known = cache.face(key + face_suffix(faces.svgs[key], art), Art.from_json) if cache is not None else None
+        suffix = face_suffix(faces.svgs[key], face_art(faces.svgs[key], renderer.art.folder, art,
+                                                       cache.hashes if cache is not None else None))
+        known = cache.face(key + suffix, Art.from_json) if cache is not None else None
         try:
             arts[key] = known or convert_face((faces.svgs[key], faces.where[key], faces.template[key],
                                                renderer.art.folder))

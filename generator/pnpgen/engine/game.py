@@ -13,6 +13,7 @@ from typing import Any
 
 from pnpgen import fonts as fontreg
 from pnpgen.atomic import Stores
+from pnpgen.data.art import ArtFolder
 from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
@@ -21,7 +22,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.engine import inksaver
 from pnpgen.engine import prerender as parallel
 from pnpgen.engine.bom import bill_of_materials, bom_pages
-from pnpgen.engine.cache import Cache, FileHashes, GameState, fingerprint, hashed, plan_keys_of, sha
+from pnpgen.engine.cache import Cache, FileHashes, GameState, content_hash, fingerprint, hashed, plan_keys_of, sha
 from pnpgen.engine.cache import code as cache_code
 from pnpgen.engine.cutfiles import CutFile, cut_files, cutter_record
 from pnpgen.engine.documents import write_documents
@@ -88,6 +89,7 @@ class BuildResult:
     uses: set[Path] = field(default_factory=set)  # every cache entry the build used, kept by pruning
     home_pages: dict[str, list[str]] = field(default_factory=dict)  # deck → signature of each home page
     images: ImageStreams | None = None  # the pictures' PDF streams, made once (a reprint file places them too)
+    face_keys: dict[str, str] = field(default_factory=dict)  # face → its key suffix: the pictures it shows (face_art)
     on_paper: list[DeckOnPaper] = field(default_factory=list)  # each deck's layout on the paper (a reprint file reuses it)
 
     def pictures(self) -> dict:
@@ -335,11 +337,12 @@ def _within(game: Game, n: int, what: str, limit: int) -> None:
 
 def render_inputs(ws: Workspace, slug: str, options: BuildOptions, known: FileHashes | None = None) -> str:
     """What every face of a game is rendered from besides its own deck and piece: templates,
-    icons, fonts, art, game.yaml, pnpgen itself and the options."""
+    icons, fonts, game.yaml, pnpgen itself and the options (the art files a face looks at are
+    remembered with it: ``RenderMemo.fresh``)."""
     path = ws.data / slug / "game.yaml"
     game_yaml = path.read_bytes() if path.is_file() else b""  # missing: loading the game says so
-    return fingerprint([ws.templates / slug, ws.templates / "common", builtin.FOLDER, ws.fonts, ws.data / slug / "art"],
-                       (options, game_yaml), known)
+    return fingerprint([ws.templates / slug, ws.templates / "common", builtin.FOLDER, ws.fonts],
+                       (options, game_yaml), known)  # the art: each face by the files it looked at (RenderMemo)
 
 
 def version_stamp(game: Game) -> str:
@@ -373,10 +376,28 @@ def art_fingerprint(ws: Workspace, game: Game, known: FileHashes | None = None) 
     return fingerprint([game.root / "art", ws.templates / game.slug], None, known)
 
 
+def face_art(svg: str, folder: ArtFolder, whole: str, known: FileHashes | None = None) -> str:
+    """What a face's pictures are made of: the hash of the art files its SVG shows, so editing
+    one picture converts again only the faces that show it; ``whole`` (``art_fingerprint``) when
+    a file it names may show others (an SVG) or is not a plain art file; "" when it shows none."""
+    if "<image" not in svg:
+        return ""
+    files = folder.shown_files(svg)
+    if files is None:
+        return whole
+    return sha("\n".join(f"{p.name}:{content_hash(p, known)}" for p in files).encode())
+
+
+def face_keys_of(rendered: RenderedGame, known: FileHashes | None = None) -> dict[str, str]:
+    """Each face's key suffix (``face_suffix``) in the cache of converted faces."""
+    return {k: face_suffix(svg, face_art(svg, rendered.art_folder, rendered.art_digest, known))
+            for k, svg in rendered.faces.svgs.items()}
+
+
 def face_suffix(svg: str, art: str) -> str:
-    """What a converted face is cached under beyond its SVG's hash: ``art_fingerprint`` when it
-    embeds an image, and the template lines that drew it (the print lint's marks name them),
-    hashed together into one 16-digit suffix."""
+    """What a converted face is cached under beyond its SVG's hash: the hash of the pictures it
+    shows (``face_art``) when it embeds an image, and the template lines that drew it (the print
+    lint's marks name them), hashed together into one 16-digit suffix."""
     images = art[:16] if "<image" in svg else ""
     lines = sourcelines.lines_of(svg)  # the template lines the print lint names are part of the art
     if not lines:
@@ -388,7 +409,8 @@ def cached_rendering(cache: Cache, ws: Workspace, slug: str,
                      options: BuildOptions) -> tuple[CompiledTemplates, RenderMemo]:
     """The templates compiled and the faces rendered by earlier builds, from ``cache``."""
     return (CompiledTemplates(cache.root / "jinja"),
-            RenderMemo(known=cache.records(f"renders/{slug}"), inputs=render_inputs(ws, slug, options, cache.hashes)))
+            RenderMemo(known=cache.records(f"renders/{slug}"), inputs=render_inputs(ws, slug, options, cache.hashes),
+                       digest=lambda path: content_hash(path, cache.hashes)))
 
 
 def cached_nesting(cache: Cache | None) -> Memo[list]:
@@ -428,7 +450,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     options = game_printer(ws, game, options)
     if options.ink is not None and game.options.get("ink"):  # game.yaml ink: the saver's figures
         options = replace(options, ink=replace(options.ink, **game.options["ink"]))
-    face_keys = {k: face_suffix(svg, rendered.art_digest) for k, svg in rendered.faces.svgs.items()}
+    face_keys = face_keys_of(rendered, cache.hashes if cache is not None else None)
     on_paper = paper_layouts(game, options.sheet, nest_memo, options.stock)
     check_tiled(game, on_paper)
     cache_files: dict[Path, bytes] = {}
@@ -488,7 +510,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                        for side, k in (("front", p.front), ("back", p.back)) if k),
                       arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates)
     result = BuildResult(game, warnings=list(rendered.warnings) + lint + stock_warnings(on_paper, options.sheet),
-                         rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images)
+                         rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,
+                         face_keys=face_keys)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
         faces_ready(result)      # are imposed and drawn
     plan = impose_game(rendered, options, on_paper)

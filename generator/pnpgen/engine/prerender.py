@@ -50,7 +50,7 @@ def prerender(ws: Workspace, game: Game, options: BuildOptions, renderer: Render
 def _known(memo: RenderMemo, renderer: Renderer, face: Face, bleed_mm: float) -> bool:
     known = memo.known.get(memo.key(face, bleed_mm))
     return isinstance(known, dict) and known.get("deck_count", renderer.deck_count(face.deck)) \
-        == renderer.deck_count(face.deck)
+        == renderer.deck_count(face.deck) and memo.fresh(known, renderer.art.folder)
 
 
 def _render_run(job: tuple[Workspace, Game, BuildOptions, str, float, list[tuple[int, int]]]) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from lxml import etree
 
 from pnpgen.data import validate
+from pnpgen.data.art import ArtFolder
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
 from pnpgen.errors import InputError
@@ -388,6 +389,27 @@ class RenderMemo(Memo[dict]):
     edit renders again only the faces that show the total, and the piece whose count changed."""
 
     inputs: str = ""
+    # The hash of an art file's content (the build's, kept by stamps; else read here): a face
+    # remembers the files its template looked at (sizes, existence) by their hashes, so a
+    # repainted picture renders again only the faces that looked at it.
+    digest: Callable[[Path], str] | None = None
+
+    def art_of(self, folder: ArtFolder, trail: list[tuple[str, bool]]) -> list[list]:
+        """[name, in_templates, hash] of each art file a render found (each once)."""
+        seen = dict.fromkeys(trail)
+        return [[rel, in_templates, self._hash(folder.find(rel, in_templates=in_templates))]
+                for rel, in_templates in seen]
+
+    def fresh(self, known: Any, folder: ArtFolder) -> bool:
+        """Are the art files a remembered render looked at still what they were?"""
+        try:
+            return all(self._hash(folder.find(rel, in_templates=bool(t))) == digest
+                       for rel, t, digest in known.get("art", ()))
+        except (InputError, OSError, ValueError, TypeError):
+            return False
+
+    def _hash(self, path: Path) -> str:
+        return self.digest(path) if self.digest is not None else hashlib.sha256(path.read_bytes()).hexdigest()
 
     def key(self, face: Face, bleed_mm: float) -> str:
         deck, piece = face.deck, face.piece
@@ -525,16 +547,21 @@ class Renderer:
         known = self.memo.get(key)
         deck_count = self.deck_count(face.deck)
         if isinstance(known, dict) and isinstance(known.get("svg"), str) \
-                and known.get("deck_count", deck_count) == deck_count:
+                and known.get("deck_count", deck_count) == deck_count and self.memo.fresh(known, self.art.folder):
             reads.update(known.get("reads", ()))
             self.warnings.extend(known.get("warnings", ()))
             self.art.replay(known.get("images", ()))
             return known["svg"]
         n_warnings, n_images = len(self.warnings), self.art.count()
         deck_reads: set[str] = set()
-        svg = self._render(face, reads, deck_reads)
+        trail = self.art.folder.trail = []
+        try:
+            svg = self._render(face, reads, deck_reads)
+        finally:
+            self.art.folder.trail = None
         learned: dict[str, Any] = {"svg": svg, "reads": sorted(reads), "warnings": self.warnings[n_warnings:],
-                                   "images": self.art.placements_since(n_images)}
+                                   "images": self.art.placements_since(n_images),
+                                   "art": self.memo.art_of(self.art.folder, trail)}
         if "count" in deck_reads:
             learned["deck_count"] = deck_count
         self.memo.learn(key, learned)
