@@ -10,8 +10,11 @@ from conftest import make_workspace, run
 NAMES = [f"カード{i}" for i in range(1, 6)]
 
 
+BUILD = ("build", "--game", "test", "--no-rulebook", "--jobs", "1", "--quiet")
+
+
 def _build(ws: Path) -> None:
-    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--quiet") == 0
+    assert run(ws, *BUILD) == 0
 
 
 def _edit(ws: Path, old: str, new: str) -> None:
@@ -25,9 +28,8 @@ def _history(ws: Path) -> Path:
     return ws / "build" / ".history" / "test"
 
 
-def test_diff_lists_exactly_the_edits_made_and_log_and_tag_name_the_versions(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws", NAMES)
-    _build(ws)
+def test_diff_lists_exactly_the_edits_made_and_log_and_tag_name_the_versions(tmp_path, capsys, built_copy):
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)  # built once: v1
     _edit(ws, "text: 本文カード2}", "text: 本文カード2, count: 3}")
     _edit(ws, "text: 本文カード4}", "text: 書き直した}")
     _edit(ws, "  - {name: カード5, text: 本文カード5}\n", "  - {name: 新札, text: 新しい}\n")
@@ -59,11 +61,10 @@ def test_diff_lists_exactly_the_edits_made_and_log_and_tag_name_the_versions(tmp
     assert json.loads(capsys.readouterr().out)["decks"]["cards"]["count"] == [5, 7]
 
 
-def test_history_skips_a_damaged_entry_and_is_bounded(tmp_path, capsys, monkeypatch):
+def test_history_skips_a_damaged_entry_and_is_bounded(tmp_path, capsys, monkeypatch, built_copy):
     from pnpgen.engine import history
 
-    ws = make_workspace(tmp_path / "ws", NAMES)
-    _build(ws)
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)  # built once: v1
     _edit(ws, "text: 本文カード2}", "text: 本文カード2, count: 2}")
     _build(ws)
     v2 = _history(ws) / "v00002.json"
@@ -80,11 +81,10 @@ def test_history_skips_a_damaged_entry_and_is_bounded(tmp_path, capsys, monkeypa
     assert [v.name for v in history.versions(ws / "build", "test")] == ["v3"]
 
 
-def test_reprint_since_a_version_holds_every_copy_changed_since(tmp_path, capsys):
+def test_reprint_since_a_version_holds_every_copy_changed_since(tmp_path, capsys, built_copy):
     from pypdf import PdfReader
 
-    ws = make_workspace(tmp_path / "ws", NAMES)
-    _build(ws)
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)  # built once: v1
     _edit(ws, "text: 本文カード2}", "text: 本文カード2, count: 2}")
     _build(ws)
     _edit(ws, "text: 本文カード4}", "text: 書き直した}")
@@ -115,9 +115,8 @@ def test_bad_version_and_tag_names_are_one_line(tmp_path, capsys):
     assert "no version 'v9'" in capsys.readouterr().err
 
 
-def test_diff_says_back_changed_for_a_new_back_design(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws", NAMES)
-    _build(ws)
+def test_diff_says_back_changed_for_a_new_back_design(tmp_path, capsys, built_copy):
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)  # built once: v1
     back = ws / "templates" / "test" / "card-back.svg.j2"
     back.write_text(back.read_text(encoding="utf-8").replace("#333366", "#663333"), encoding="utf-8")
     _build(ws)

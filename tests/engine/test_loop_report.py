@@ -24,8 +24,11 @@ def _pages(pdf: Path) -> list[bytes]:
     return out
 
 
+BUILD = ("build", "--game", "test", "--no-rulebook", "--jobs", "1")
+
+
 def _build(ws: Path) -> dict:
-    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert run(ws, *BUILD) == 0
     return json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
 
 
@@ -47,18 +50,16 @@ def test_a_count_plus_two_names_exactly_the_pages_whose_bytes_differ(tmp_path, c
     assert "changed: cards: 30 → 32 (+2 カード29); reprint cards.pdf: sheets 4 (pages 7–8)" in capsys.readouterr().out
 
 
-def test_a_new_back_design_is_back_changed_not_every_piece_edited(tmp_path):
-    ws = make_workspace(tmp_path / "ws", NAMES[:12])
-    _build(ws)
+def test_a_new_back_design_is_back_changed_not_every_piece_edited(tmp_path, built_copy):
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES[:12])  # built once for the three tests
     back = ws / "templates" / "test" / "card-back.svg.j2"
     back.write_text(back.read_text(encoding="utf-8").replace("#333366", "#663333"), encoding="utf-8")
     manifest = _build(ws)
     assert manifest["changes"] == ["cards: 12 → 12 (back changed); reprint cards.pdf: sheets 1–2 (pages 1–4)"]
 
 
-def test_an_edited_text_names_the_field_and_only_its_sheet(tmp_path):
-    ws = make_workspace(tmp_path / "ws", NAMES[:12])
-    _build(ws)
+def test_an_edited_text_names_the_field_and_only_its_sheet(tmp_path, built_copy):
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES[:12])  # built once for the three tests
     before = _pages(ws / "build" / "test" / "cards.pdf")
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
     deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文カード11}", "text: 書き直した}"),
@@ -70,9 +71,8 @@ def test_an_edited_text_names_the_field_and_only_its_sheet(tmp_path):
     assert manifest["changes"] == ["cards: 12 → 12 (カード11: text); reprint cards.pdf: sheets 2 (pages 3–4)"]
 
 
-def test_the_reprint_file_holds_exactly_the_new_copies_with_backs_and_says_what_to_pull(tmp_path):
-    ws = make_workspace(tmp_path / "ws", NAMES[:12])
-    _build(ws)
+def test_the_reprint_file_holds_exactly_the_new_copies_with_backs_and_says_what_to_pull(tmp_path, built_copy):
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES[:12])  # built once for the three tests
     out = ws / "build" / "test"
     assert not (out / "reprint.pdf").exists()  # the first build: nothing to reprint
     deck = ws / "data" / "test" / "decks" / "cards.yaml"

@@ -5,6 +5,8 @@ were; a bad or unknown profile is one line naming the file:line, exit 2."""
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -41,12 +43,21 @@ def placements(pdf) -> list[list[tuple[float, float, float, float]]]:
     return out
 
 
-@pytest.fixture
-def two_builds(tmp_path):
-    ws = make_workspace(tmp_path / "ws")
+@pytest.fixture(scope="module")
+def _plain(tmp_path_factory) -> tuple[Path, Path]:
+    """The workspace with its printer profiles and its build without a printer, made once: the
+    tests read that build and build their own copies of the workspace elsewhere."""
+    root = tmp_path_factory.mktemp("printer")
+    ws = make_workspace(root / "ws")
     (ws / "printers.yaml").write_text(PROFILES, encoding="utf-8")
-    assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "plain")) == 0
-    return ws, tmp_path / "plain" / "test"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(root / "plain")) == 0
+    return ws, root / "plain" / "test"
+
+
+@pytest.fixture
+def two_builds(_plain, tmp_path) -> tuple[Path, Path]:
+    ws, plain = _plain
+    return Path(shutil.copytree(ws, tmp_path / "ws", symlinks=True)), plain
 
 
 def test_backs_move_by_the_offset_and_fronts_stay(tmp_path, two_builds):
