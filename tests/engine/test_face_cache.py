@@ -31,6 +31,24 @@ def workspace(root: Path) -> Path:
     return picture_workspace(root, pieces(), FRONT, COLOURS)
 
 
+def converted_workspace(root: Path) -> Path:
+    """The workspace with RGBA art: each picture is converted (alpha flattened), so the bytes the
+    faces embed are not an art file's and the cache keeps a copy of each."""
+    from PIL import Image
+
+    ws = workspace(root)
+    for path in (ws / "data/test/art").iterdir():
+        Image.open(path).convert("RGBA").save(path)
+    return ws
+
+
+def picture_key(path: Path) -> str:
+    """The name of the picture the faces embed for an art file (its print-ready bytes' hash)."""
+    from pnpgen.data.art import print_bytes
+
+    return hashlib.sha256(print_bytes(path.read_bytes())).hexdigest()
+
+
 def deck(ws: Path, text: str) -> None:
     (ws / "data" / "test" / "decks" / "cards.yaml").write_text(PICTURE_DECK_YAML + text, encoding="utf-8")
 
@@ -56,13 +74,30 @@ def read_back(monkeypatch) -> list[str]:
     return found
 
 
-def test_each_picture_is_stored_once_and_faces_name_it(tmp_path, read_back):
-    ws = workspace(tmp_path / "ws")
+def test_an_art_file_shown_as_it_is_is_not_copied_into_the_cache(tmp_path, read_back):
+    ws = workspace(tmp_path / "ws")  # RGB PNGs: embedded as they are
     build(ws, tmp_path / "b")
     cache = tmp_path / "b" / ".cache"
-    art = {hashlib.sha256(p.read_bytes()).hexdigest(): p.read_bytes() for p in (ws / "data/test/art").iterdir()}
+    assert not list((cache / "pictures").rglob("*.bin"))
+    named = [it[1] for record in (cache / "faces").rglob("*.json")
+             for it in json.loads(record.read_bytes().partition(b"\n")[2])["items"] if it[0] == "picture"]
+    art = {hashlib.sha256(p.read_bytes()).hexdigest() for p in (ws / "data/test/art").iterdir()}
+    assert sorted(set(named)) == sorted(art) and len(named) == 4  # named by the art files' own hashes
+    deck(ws, pieces("改"))
+    warm = build(ws, tmp_path / "b")
+    assert len(read_back) == len(list((cache / "faces").rglob("*.json"))) - 2  # read back from the art files
+    assert warm == build(ws, tmp_path / "cold")
+
+
+def test_each_picture_is_stored_once_and_faces_name_it(tmp_path, read_back):
+    ws = converted_workspace(tmp_path / "ws")
+    build(ws, tmp_path / "b")
+    cache = tmp_path / "b" / ".cache"
+    from pnpgen.data.art import print_bytes
+
+    art = {picture_key(p): print_bytes(p.read_bytes()) for p in (ws / "data/test/art").iterdir()}
     stored = {p.stem: p.read_bytes() for p in (cache / "pictures").rglob("*.bin")}
-    assert stored == art  # three pictures for four cards: each once, as the art file's bytes
+    assert stored == art  # three pictures for four cards: each once, as the faces embed it
     named = []
     records = list((cache / "faces").rglob("*.json"))
     for record in records:
@@ -81,7 +116,7 @@ def test_each_picture_is_stored_once_and_faces_name_it(tmp_path, read_back):
 
 
 def test_a_damaged_picture_is_not_trusted_but_stored_again(tmp_path, read_back):
-    ws = workspace(tmp_path / "ws")
+    ws = converted_workspace(tmp_path / "ws")
     build(ws, tmp_path / "b")
     faces = len(list((tmp_path / "b" / ".cache" / "faces").rglob("*.json")))
     entry = sorted((tmp_path / "b" / ".cache" / "pictures").rglob("*.bin"))[0]
@@ -98,10 +133,10 @@ def test_a_damaged_picture_is_not_trusted_but_stored_again(tmp_path, read_back):
 
 
 def test_a_picture_no_face_shows_any_more_is_pruned_and_nothing_else(tmp_path):
-    ws = workspace(tmp_path / "ws")
+    ws = converted_workspace(tmp_path / "ws")
     build(ws, tmp_path / "b")
     pictures = tmp_path / "b" / ".cache" / "pictures"
-    b_key = hashlib.sha256((ws / "data/test/art/b.png").read_bytes()).hexdigest()
+    b_key = picture_key(ws / "data/test/art/b.png")
     assert (pictures / b_key[:2] / f"{b_key}.bin").is_file()
     (pictures / "notes.txt").write_text("mine", encoding="utf-8")
     (pictures / b_key[:2] / f"{b_key}.png").write_bytes(b"not a name pnpgen gives")
@@ -146,7 +181,7 @@ def test_an_art_names_its_pictures_only_where_a_store_resolves_them():
 
 
 def test_faces_showing_one_picture_hold_it_once(tmp_path):
-    ws = workspace(tmp_path / "ws")
+    ws = converted_workspace(tmp_path / "ws")
     build(ws, tmp_path / "b")
     cache = Cache(tmp_path / "b")
     arts = [art for record in sorted((cache.root / "faces").rglob("*.json"))
@@ -187,7 +222,7 @@ def test_faces_hold_stand_ins_not_pictures_and_an_edit_reads_no_picture(tmp_path
 
 
 def test_a_picture_newer_than_its_stream_is_read_and_checked(tmp_path, monkeypatch):
-    ws = workspace(tmp_path / "ws")
+    ws = converted_workspace(tmp_path / "ws")
     build(ws, tmp_path / "b")
     entry = sorted((tmp_path / "b" / ".cache" / "pictures").rglob("*.bin"))[0]
     entry.write_bytes(entry.read_bytes())  # the same bytes, written again after the stream was made

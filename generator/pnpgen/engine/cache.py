@@ -97,6 +97,15 @@ def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None 
     return _digest(parts)
 
 
+def files_by_hash(folders: Iterable[Path], known: FileHashes | None = None) -> dict[str, Path]:
+    """Every file under ``folders`` by the SHA-256 of its content (the first, by name, of equal ones)."""
+    out: dict[str, Path] = {}
+    for folder in folders:
+        for path in _files(folder):
+            out.setdefault(content_hash(path, known), path)
+    return out
+
+
 def content_hash(path: Path, known: FileHashes | None = None, st: os.stat_result | None = None) -> str:
     """The SHA-256 of a file's content: from ``known`` when its stamp is kept there, else read
     (once per process while the file is unchanged) and kept."""
@@ -243,6 +252,10 @@ class Cache:
         # documents name pictures by that hash (pdf/raster.py ImageStreams(keys=…)), made once here
         self.picture_keys: dict[int, tuple[bytes, str]] = {}
         self.stores: Stores | None = None  # while set, ``store`` hands entries to this writing thread
+        # The game's art files by the SHA-256 of their content (set by the build): a picture that is
+        # an art file as it is is not copied into the cache — a face found by its key (which holds
+        # the hashes of the files it shows) reads it from the art file.
+        self.art_files: dict[str, Path] = {}
         self._hashes: FileHashes | None = None
 
     @property
@@ -376,14 +389,25 @@ class Cache:
         text = json.dumps(art.to_json(pictures=pictures, seal=False), sort_keys=True).encode()
         out: dict[Path, bytes] = {}
         for name, data in sorted(pictures.items()):
+            self.picture_keys[id(data)] = (data, name)
+            if name in self.art_files:
+                continue  # the art file itself, as it is: read from there (``picture_source``)
             path = self.picture_path(name)
             self.pictures_used.add(path)
-            self.picture_keys[id(data)] = (data, name)
             if path in self._damaged or not self.holds(path):
                 out[path] = data
         head = json.dumps({"key": key, "pnpgen": code(), "check": sha(text)}, sort_keys=True).encode()
         out[self.face_path(key)] = head + b"\n" + text
         return out
+
+    def picture_source(self, name: str) -> Path | None:
+        """Where the picture ``name`` can be read as it is: the art file with those bytes, else
+        the cache's copy (written, or on its way); None when neither holds it."""
+        source = self.art_files.get(name)
+        if source is not None:
+            return source
+        path = self.picture_path(name)
+        return path if self.holds(path) else None
 
     def picture_path(self, name: str) -> Path:
         return self.root / "pictures" / name[:2] / f"{name}.bin"
@@ -395,6 +419,14 @@ class Cache:
         known = self._read.get(name)
         if known is not None:
             return known
+        source = self.art_files.get(name)
+        if source is not None:  # an art file as it is, which the face's key vouches for
+            data = source.read_bytes()
+            if sha(data) != name:
+                raise ValueError(f"{source.name} changed while the build read it")
+            self._read[name] = data
+            self.picture_keys[id(data)] = (data, name)
+            return data
         path = self.picture_path(name)
         data = path.read_bytes()
         if sha(data) != name:

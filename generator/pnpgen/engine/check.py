@@ -12,7 +12,7 @@ from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
-from pnpgen.engine.cache import Cache
+from pnpgen.engine.cache import Cache, files_by_hash
 from pnpgen.engine.game import (
     art_fingerprint,
     cached_nesting,
@@ -80,6 +80,8 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
                 except InputError as e:
                     out.add(e)
     art = art_fingerprint(ws, game)
+    if cache is not None:  # pictures that are art files as they are: read from there
+        cache.art_files = files_by_hash([game.root / "art", ws.templates / game.slug], cache.hashes)
     arts: dict[str, Art] = {}
     for key in sorted(faces.svgs):
         suffix = face_suffix(faces.svgs[key], face_art(faces.svgs[key], renderer.art.folder, art,

@@ -22,7 +22,17 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.engine import inksaver
 from pnpgen.engine import prerender as parallel
 from pnpgen.engine.bom import bill_of_materials, bom_pages
-from pnpgen.engine.cache import Cache, FileHashes, GameState, content_hash, fingerprint, hashed, plan_keys_of, sha
+from pnpgen.engine.cache import (
+    Cache,
+    FileHashes,
+    GameState,
+    content_hash,
+    files_by_hash,
+    fingerprint,
+    hashed,
+    plan_keys_of,
+    sha,
+)
 from pnpgen.engine.cache import code as cache_code
 from pnpgen.engine.cutfiles import CutFile, cut_files, cutter_record
 from pnpgen.engine.documents import write_documents
@@ -466,10 +476,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     settle = None
     if cache is not None:
         cache.stores = stores
-
-        def stored(key: str) -> Path | None:  # the cache's copy of a picture, read again only if needed
-            path = cache.picture_path(key)
-            return path if cache.holds(path) else None
+        cache.art_files = files_by_hash([game.root / "art", ws.templates / game.slug], cache.hashes)
+        stored = cache.picture_source  # where a picture can be read again, only if something needs it
 
         def let_go(art: Art) -> Art:  # each picture's stream found or made, its bytes let go of
             art = images.settle(art, stored, cache.picture_keys)
@@ -481,7 +489,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             stand_in = images.stand_in_for(name, path) if path is not None else None
             if stand_in is None:
                 return cache.picture(name)
-            cache.pictures_used.add(path)  # type: ignore[arg-type]
+            if name not in cache.art_files:
+                cache.pictures_used.add(path)  # type: ignore[arg-type]
             return stand_in
 
         def settle(k: str, art: Art) -> Art:  # a face just converted: stored, then let go of
