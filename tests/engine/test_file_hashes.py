@@ -11,19 +11,26 @@ from conftest import make_workspace, run
 from pnpgen.engine.cache import FileHashes
 
 
-def test_a_build_with_nothing_changed_reads_none_of_its_documents(tmp_path, monkeypatch):
-    ws = make_workspace(tmp_path / "ws")
-    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
-    out = ws / "build" / "test"
+def reads_under(monkeypatch, folder: Path) -> list[Path]:
+    """The files below ``folder`` read (``Path.read_bytes``) from now on."""
     read: list[Path] = []
     real = Path.read_bytes
 
     def counted(self):
-        if out in self.parents:
+        if folder in self.parents:
             read.append(self)
         return real(self)
 
     monkeypatch.setattr(Path, "read_bytes", counted)
+    return read
+
+
+def test_a_build_with_nothing_changed_reads_none_of_its_documents(tmp_path, monkeypatch):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    out = ws / "build" / "test"
+    real = Path.read_bytes
+    read = reads_under(monkeypatch, out)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     assert read == []
     pdf = out / "cards.pdf"
@@ -67,14 +74,6 @@ def test_an_edit_reads_no_art_file_it_knows(tmp_path, monkeypatch):
         os.utime(path, ns=(path.stat().st_mtime_ns - 10**10,) * 2)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     (ws / "data/test/decks/cards.yaml").write_text(PICTURE_DECK_YAML + pieces.replace("札1", "札一"), encoding="utf-8")
-    read: list[Path] = []
-    real = Path.read_bytes
-
-    def counted(self):
-        if art in self.parents:
-            read.append(self)
-        return real(self)
-
-    monkeypatch.setattr(Path, "read_bytes", counted)
+    read = reads_under(monkeypatch, art)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     assert read == [art / "a.png"]  # the edited card's picture, drawn again; not b.png, not hashed to fingerprint

@@ -78,10 +78,14 @@ class ArtFolder:
              in_templates: bool = False) -> Path:
         """The file ``rel`` names inside art/ (or templates/<slug>/), or an InputError at ``where``.
         Found once per name (a face's template checks its href, places it, then converts it)."""
+        path = self._find(rel, where, key, in_templates)
+        if self.trail is not None:
+            self.trail.append((rel, in_templates))
+        return path
+
+    def _find(self, rel: str, where: Where | Path | str | None, key: str, in_templates: bool) -> Path:
         found = self._found.get((rel, in_templates)) if isinstance(rel, str) else None
         if found is not None:
-            if self.trail is not None:
-                self.trail.append((rel, in_templates))
             return found
         if not isinstance(rel, str) or not rel.strip():
             raise InputError("an image needs a file name", key=key, expected="a path relative to art/, e.g. dragon.png",
@@ -97,8 +101,6 @@ class ArtFolder:
             path = contained(rel, folder, key, where)
             if path.is_file():
                 self._found[(rel, in_templates)] = path
-                if self.trail is not None:
-                    self.trail.append((rel, in_templates))
                 return path
         looked = " or ".join(f"{f}/" for f in folders)
         near = _near_name(rel, folders)

@@ -169,7 +169,7 @@ class FileHashes:
             pass
 
     def save(self) -> None:
-        """Keep the table for the next run (atomically; a table that cannot be written is no loss)."""
+        """Keep the table for the next run (a table that cannot be written is no loss)."""
         if not self._dirty or self.path.parent.parent.is_symlink():
             return
         known = sorted(self._known.items(), key=lambda kv: -kv[1][5])[:self.LIMIT]
@@ -248,8 +248,8 @@ class Cache:
         self.pictures_used: set[Path] = set()  # the picture entries of the faces read or stored
         self._damaged: set[Path] = set()  # picture entries found not to be what their name says
         self._read: dict[str, bytes] = {}  # pictures read while faces are read (``let_go_of_pictures``)
-        # id(a picture's bytes) → (them, their SHA-256), for every picture the faces hold: the
-        # documents name pictures by that hash (pdf/raster.py ImageStreams(keys=…)), made once here
+        # id(a picture's bytes) → (them, their SHA-256), for every picture the faces read or stored
+        # hold: the build names pictures by that hash (pdf/raster.py ImageStreams.settle), made once here
         self.picture_keys: dict[int, tuple[bytes, str]] = {}
         self.stores: Stores | None = None  # while set, ``store`` hands entries to this writing thread
         # The game's art files by the SHA-256 of their content (set by the build): a picture that is
@@ -419,20 +419,16 @@ class Cache:
         known = self._read.get(name)
         if known is not None:
             return known
-        source = self.art_files.get(name)
-        if source is not None:  # an art file as it is, which the face's key vouches for
-            data = source.read_bytes()
-            if sha(data) != name:
-                raise ValueError(f"{source.name} changed while the build read it")
-            self._read[name] = data
-            self.picture_keys[id(data)] = (data, name)
-            return data
-        path = self.picture_path(name)
+        source = self.art_files.get(name)  # an art file as it is, which the face's key vouches for
+        path = source or self.picture_path(name)
         data = path.read_bytes()
         if sha(data) != name:
+            if source is not None:
+                raise ValueError(f"{source.name} changed while the build read it")
             self._damaged.add(path)
             raise ValueError(f"picture {name[:12]}… of the cache is damaged")
-        self.pictures_used.add(path)
+        if source is None:
+            self.pictures_used.add(path)
         self._read[name] = data
         self.picture_keys[id(data)] = (data, name)
         return data

@@ -15,6 +15,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.engine.cache import Cache, files_by_hash
 from pnpgen.engine.game import (
     art_fingerprint,
+    art_folders,
     cached_nesting,
     cached_rendering,
     deck_on_paper,
@@ -81,7 +82,7 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
                     out.add(e)
     art = art_fingerprint(ws, game)
     if cache is not None:  # pictures that are art files as they are: read from there
-        cache.art_files = files_by_hash([game.root / "art", ws.templates / game.slug], cache.hashes)
+        cache.art_files = files_by_hash(art_folders(ws, game), cache.hashes)
     arts: dict[str, Art] = {}
     for key in sorted(faces.svgs):
         suffix = face_suffix(faces.svgs[key], face_art(faces.svgs[key], renderer.art.folder, art,

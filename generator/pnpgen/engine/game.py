@@ -380,10 +380,15 @@ def _uses(cache: Cache, slug: str, state: GameState | None, face_keys: dict[str,
     return uses
 
 
+def art_folders(ws: Workspace, game: Game) -> list[Path]:
+    """Where a game's faces find art: art/, and its templates folder (an href written in a template)."""
+    return [game.root / "art", ws.templates / game.slug]
+
+
 def art_fingerprint(ws: Workspace, game: Game, known: FileHashes | None = None) -> str:
     """Hash of the game's art files (and its templates, which may name art): what a face that
     embeds an image depends on beyond its SVG."""
-    return fingerprint([game.root / "art", ws.templates / game.slug], None, known)
+    return fingerprint(art_folders(ws, game), None, known)
 
 
 def face_art(svg: str, folder: ArtFolder, whole: str, known: FileHashes | None = None) -> str:
@@ -476,7 +481,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     settle = None
     if cache is not None:
         cache.stores = stores
-        cache.art_files = files_by_hash([game.root / "art", ws.templates / game.slug], cache.hashes)
+        cache.art_files = files_by_hash(art_folders(ws, game), cache.hashes)
         stored = cache.picture_source  # where a picture can be read again, only if something needs it
 
         def let_go(art: Art) -> Art:  # each picture's stream found or made, its bytes let go of

@@ -13,6 +13,7 @@ from typing import Any
 
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
+from pnpgen.engine.cache import content_hash
 from pnpgen.engine.options import BuildOptions
 from pnpgen.faces.faceset import face_renderer
 from pnpgen.faces.templates import Face, Renderer, RenderMemo
@@ -56,7 +57,7 @@ def _known(memo: RenderMemo, renderer: Renderer, face: Face, bleed_mm: float) ->
 def _render_run(job: tuple[Workspace, Game, BuildOptions, str, float, list[tuple[int, int]]]) -> dict[str, Any]:
     """A worker: render the pieces of one run (both sides), return the memo entries."""
     ws, game, options, inputs, bleed_mm, run = job
-    memo = RenderMemo(inputs=inputs)
+    memo = RenderMemo(inputs=inputs, digest=content_hash)  # an art file hashed once per worker, not per face
     renderer = face_renderer(ws.templates, game, bleed_mm, options.min_dpi, memo=memo)
     for d, p in run:
         deck = game.decks[d]

@@ -62,7 +62,11 @@ def recover(root: Path) -> str | None:
                 if target is None or not source.is_file() or source.is_symlink():
                     continue  # moved before the kill (or not pnpgen's to move)
                 target.parent.mkdir(parents=True, exist_ok=True)
-                trash.keep(target, name)
+                # Moved aside first: a rename onto a free name is instant, while ext4 makes a rename
+                # over a file allocate the new file's blocks (auto_da_alloc) and free the old one's
+                # there and then. Killed in between, the next run finds the target missing and its
+                # replacement still staged: it moves that in.
+                trash.take(target, name)
                 os.replace(source, target)
             for i, rel in enumerate(remove):
                 path = inside(root, rel)
@@ -183,30 +187,19 @@ class _Trash:
     def __init__(self, folder: Path, token: str) -> None:
         self.folder, self.token, self.used = folder, token, False
 
-    def _ready(self, path: Path) -> Path | None:
+    def take(self, path: Path, name: str) -> bool:
+        """Move ``path`` into the trash when it is a big plain file; False if not done (then the
+        caller's rename or unlink frees it at once)."""
         try:
             st = path.lstat()
         except OSError:
-            return None
-        if not stat.S_ISREG(st.st_mode) or st.st_size < RECLAIM_MIN or not self.token:
-            return None
-        if self.folder.is_symlink() or (self.folder.exists() and not self.folder.is_dir()):
-            return None  # not pnpgen's folder: the file is freed the usual way
-        self.folder.mkdir(exist_ok=True)
-        return path
-
-    def keep(self, target: Path, name: str) -> None:
-        """Move ``target`` aside before its replacement is renamed in: a rename onto a free name
-        is instant, while ext4 makes a rename over a file first allocate the new file's blocks
-        (``auto_da_alloc``) and the old file's are freed in the rename. Killed in between, the
-        next run finds the target missing and its replacement still staged: it moves that in."""
-        self.take(target, name)
-
-    def take(self, path: Path, name: str) -> bool:
-        """Move ``path`` (a file the new set no longer has) into the trash; False if not done."""
-        if self._ready(path) is None:
             return False
+        if not stat.S_ISREG(st.st_mode) or st.st_size < RECLAIM_MIN or not self.token:
+            return False
+        if self.folder.is_symlink() or (self.folder.exists() and not self.folder.is_dir()):
+            return False  # not pnpgen's folder: the file is freed the usual way
         try:
+            self.folder.mkdir(exist_ok=True)
             os.replace(path, self.folder / f"{self.token}-{name}")
         except OSError:
             return False

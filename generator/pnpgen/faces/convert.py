@@ -73,17 +73,13 @@ def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Ar
             # A few chunks ahead of the one being settled, not all: converted faces hold their
             # pictures until settled, and the workers would outrun a slow disk by hundreds of them.
             ahead: deque = deque()
-            done = 0
-            for chunk in chunks:
+            keys = iter(todo)
+            for i, chunk in enumerate(chunks):
                 ahead.append(pool.submit(convert_chunk, chunk))
-                if len(ahead) > 2 * jobs:
+                while ahead and (len(ahead) > 2 * jobs or i == len(chunks) - 1):
                     for art in ahead.popleft().result():
-                        arts[todo[done]] = keep(todo[done], art)
-                        done += 1
-            while ahead:
-                for art in ahead.popleft().result():
-                    arts[todo[done]] = keep(todo[done], art)
-                    done += 1
+                        k = next(keys)
+                        arts[k] = keep(k, art)
     else:
         for k, job in zip(todo, jobs_list):
             arts[k] = keep(k, convert_face(job))

@@ -92,6 +92,11 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 COMPONENTS = {1: "DeviceGray", 3: "DeviceRGB", 4: "DeviceCMYK"}
 
 
+def stand_in_key(data: bytes) -> str | None:
+    """The key of the picture a stand-in names (``ImageStreams.settle``); None for a picture's bytes."""
+    return data[len(STAND_IN):].decode("ascii") if data.startswith(STAND_IN) else None
+
+
 def _name(data: bytes) -> str:
     return hashlib.md5(data, usedforsecurity=False).hexdigest()
 
@@ -167,7 +172,7 @@ class ImageStreams:
 
     def __init__(self, folder: Path | None = None, stamp: str = "", budget: int = MEMO_BUDGET,
                  placed: Mapping[bytes, Placed] | None = None, store_now: bool = True,
-                 keys: Mapping[int, tuple[bytes, str]] | None = None, stores: Stores | None = None):
+                 stores: Stores | None = None):
         self.folder = folder
         self.budget = budget
         self._held = 0  # bytes of the streams in _memo
@@ -178,10 +183,9 @@ class ImageStreams:
         self.used: set[Path] = set()
         self._keys: OrderedDict[int, tuple[bytes, str]] = OrderedDict()  # id(picture bytes) → (them, their SHA-256)
         self._keys_held = 0  # bytes of the pictures in _keys (the least recently used go past KEYS_BUDGET)
-        for data, key in (keys or {}).values():
-            self._remember(data, key)
         self._sources: dict[str, Path] = {}  # a stand-in's key → the file holding the picture's bytes
         self._placed: dict[str, Placed] = {}  # key → the stream's header and where its data is
+        self._written: dict[str, int] = {}  # key → when its cached stream file was written (``stand_in_for``)
         self.store_now = store_now  # write a stream into ``folder`` as it is made (else into ``new``)
         self.stores = stores  # with store_now: the thread that writes them (``after_writes`` when it is done)
         self._stand_ins = dict(placed or {})  # a stand-in's bytes → the picture it stands for (``stand_ins``)
@@ -214,8 +218,9 @@ class ImageStreams:
         stood_for = self._stand_ins.get(data) if self._stand_ins else None
         if stood_for is not None:  # a worker's stand-in: the picture's own key, as one process names it
             return stood_for.key
-        if data.startswith(STAND_IN):
-            return data[len(STAND_IN):].decode("ascii")
+        stood = stand_in_key(data)
+        if stood is not None:
+            return stood
         known = self._keys.get(id(data))
         if known is not None and known[0] is data:
             self._keys.move_to_end(id(data))
@@ -263,18 +268,26 @@ class ImageStreams:
         cache folder as written there (checked without reading it): a face read from the cache
         then needs neither the picture nor its stream in memory. None when the stream must be read
         or made from the picture."""
-        trusted = self._trusted(key)
+        written = self._written.get(key)
+        if written is None:  # the stream's header read once, however many faces show the picture
+            trusted = self._trusted(key)
+            if trusted is None:
+                return None
+            written = self._written[key] = trusted[2]
+            self._placed.setdefault(key, self._placed_from(key, trusted))
         try:  # a picture written after its stream is not the one the stream was made from: read it
-            if trusted is None or source.stat().st_mtime_ns > trusted[2]:
+            if source.stat().st_mtime_ns > written:
                 return None
         except OSError:
             return None
-        placed = self._placed.get(key)
-        if placed is None:
-            placed = self._placed[key] = Placed(key, trusted[0], trusted[1], Stored(str(self.path(key)), trusted[1]))
+        placed = self._placed[key]
         if self.folder is not None:
             self.used.update((self.path(key), self.path(key, "json")))
         return self._stand_in(placed, source)
+
+    def _placed_from(self, key: str, trusted: tuple[ImageStream, int, int]) -> Placed:
+        """A cached stream, found by ``_trusted``, placed from its file."""
+        return Placed(key, trusted[0], trusted[1], Stored(str(self.path(key)), trusted[1]))
 
     def _stand_in(self, placed: Placed, source: Path) -> bytes:
         stand_in = STAND_IN + placed.key.encode("ascii")
@@ -285,9 +298,9 @@ class ImageStreams:
     def real(self, data: bytes) -> bytes:
         """The picture's bytes for a stand-in (read from its source and checked against its key);
         any other bytes as they are."""
-        if not data.startswith(STAND_IN):
+        key = stand_in_key(data)
+        if key is None:
             return data
-        key = data[len(STAND_IN):].decode("ascii")
         source = self._sources.get(key)
         try:
             if source is None:
@@ -318,7 +331,7 @@ class ImageStreams:
         placed = self._placed.get(key)
         trusted = self._trusted(key) if placed is None else None
         if trusted is not None:
-            placed = self._placed[key] = Placed(key, trusted[0], trusted[1], Stored(str(self.path(key)), trusted[1]))
+            placed = self._placed[key] = self._placed_from(key, trusted)
         if placed is None:
             stream = self._load(key)
             if stream is None:
@@ -346,7 +359,7 @@ class ImageStreams:
         return self.folder / key[:2] / f"{key}.{part}"
 
     def get(self, data: bytes) -> ImageStream:
-        key = data[len(STAND_IN):].decode("ascii") if data.startswith(STAND_IN) else hashlib.sha256(data).hexdigest()
+        key = stand_in_key(data) or hashlib.sha256(data).hexdigest()
         stream = self._memo.pop(key, None)
         if stream is None:
             stream = self._load(key)
