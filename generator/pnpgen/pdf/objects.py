@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from pnpgen.pdf.assemble import Part, PdfFile, Stored
 from pnpgen.units import num
@@ -66,27 +67,36 @@ def text_string(s: str) -> bytes:
 def pdf(value: object) -> bytes:
     """``value`` in PDF syntax: dict → dictionary, list/tuple → array, bool, int, float
     (six decimals at most, no trailing zeros), str → text string, Name, Ref, Raw, None → null."""
-    if isinstance(value, dict):
-        return b"<< " + b" ".join([name_bytes(k) + b" " + pdf(v) for k, v in value.items()]) + b" >>"
-    if isinstance(value, Name):
-        return name_bytes(value.value)
-    if isinstance(value, Ref):
-        return b"%d 0 R" % value.n
-    if isinstance(value, (list, tuple)):
-        return b"[" + b" ".join([pdf(v) for v in value]) + b"]"
-    if isinstance(value, bool):
-        return b"true" if value else b"false"
-    if isinstance(value, float):
-        return _float(value)
-    if isinstance(value, int):
-        return b"%d" % value
-    if isinstance(value, str):
-        return text_string(value)
-    if isinstance(value, Raw):
-        return value.data
-    if value is None:
-        return b"null"
+    write = _BY_TYPE.get(type(value))
+    if write is not None:  # one lookup per value: a thousand-page document writes a million
+        return write(value)
+    for kind, write in _BY_TYPE.items():  # a subclass (an IntEnum, a str subclass) as its base
+        if isinstance(value, kind) and kind is not type(None):
+            return write(value)
     raise TypeError(f"no PDF form for {type(value).__name__}")
+
+
+def _dictionary(value: dict) -> bytes:
+    return b"<< " + b" ".join([name_bytes(k) + b" " + pdf(v) for k, v in value.items()]) + b" >>"
+
+
+def _array(value: list | tuple) -> bytes:
+    return b"[" + b" ".join([pdf(v) for v in value]) + b"]"
+
+
+_BY_TYPE: dict[type, Callable[[Any], bytes]] = {
+    dict: _dictionary,
+    Name: lambda v: name_bytes(v.value),
+    Ref: lambda v: b"%d 0 R" % v.n,
+    list: _array,
+    tuple: _array,
+    bool: lambda v: b"true" if v else b"false",
+    float: lambda v: _float(v),
+    int: lambda v: b"%d" % v,
+    str: lambda v: text_string(v),
+    Raw: lambda v: v.data,
+    type(None): lambda v: b"null",
+}
 
 
 @lru_cache(maxsize=65536)

@@ -88,6 +88,8 @@ class FaceStreams:
 
     made: dict[tuple[str, bool], FaceStream] = field(default_factory=dict)
     pages: dict[tuple[int, bool], tuple[Page, PageStream]] = field(default_factory=dict)
+    # a sheet's few slots and marks, written once: a thousand pages place faces at nine spots
+    drawn: dict[tuple, str] = field(default_factory=dict)
 
     def get(self, key: str, art: Art, cmyk: bool, images: ImageStreams) -> FaceStream:
         found = self.made.get((key, cmyk))
@@ -382,6 +384,14 @@ class _Writer:
 
     def place(self, item: PlaceFace) -> str:
         """A face clipped to its outline (and page rectangle), placed as its form."""
+        key = ("place", item.to_page, item.trim_mm, item.bleed_mm, item.clip, item.clip_rect, self.page_h)
+        where = self.faces.drawn.get(key)
+        if where is None:
+            where = self.faces.drawn[key] = self.placing(item)
+        return f"{where} {Name(_form_name(item.face)).pdf().decode('latin-1')} Do Q"
+
+    def placing(self, item: PlaceFace) -> str:
+        """What comes before a face's form is named: its clip and its matrix."""
         ops = ["q"]
         if item.clip_rect is not None:
             ops.append(self.rect_clip(item.clip_rect))
@@ -395,10 +405,16 @@ class _Writer:
         # form points (origin at the bleed's bottom-left, y up) → piece mm → page mm → page points
         form_to_piece = Affine(1 / PT_PER_MM, 0.0, 0.0, -1 / PT_PER_MM, -b, item.trim_mm[1] + b)
         ops.append(pdf_matrix(form_to_piece.then(item.to_page).then(self.to_pt()).tuple()) + " cm")
-        ops.append(f"{Name(_form_name(item.face)).pdf().decode('latin-1')} Do Q")
         return " ".join(ops)
 
     def strokes(self, item: Strokes) -> str:
+        key = ("strokes", item, self.page_h, self.cmyk)
+        drawn = self.faces.drawn.get(key)
+        if drawn is None:
+            drawn = self.faces.drawn[key] = self.draw_strokes(item)
+        return drawn
+
+    def draw_strokes(self, item: Strokes) -> str:
         ops = ["q", (f"{' '.join(pdf_num(v) for v in REGISTRATION)} K" if item.registration
                      else self.colour(item.colour, stroke=True)), f"{pdf_num(item.width_pt)} w"]
         if item.dash:
