@@ -64,6 +64,11 @@ def text_string(s: str) -> bytes:
     return b"<FEFF" + s.encode("utf-16-be").hex().upper().encode("ascii") + b">"
 
 
+@lru_cache(maxsize=65536)
+def _float(value: float) -> bytes:
+    return num(value, 6).encode("ascii")  # six decimals: a pattern's matrix needs them
+
+
 def pdf(value: object) -> bytes:
     """``value`` in PDF syntax: dict → dictionary, list/tuple → array, bool, int, float
     (six decimals at most, no trailing zeros), str → text string, Name, Ref, Raw, None → null."""
@@ -91,17 +96,12 @@ _BY_TYPE: dict[type, Callable[[Any], bytes]] = {
     list: _array,
     tuple: _array,
     bool: lambda v: b"true" if v else b"false",
-    float: lambda v: _float(v),
+    float: _float,
     int: lambda v: b"%d" % v,
     str: lambda v: text_string(v),
     Raw: lambda v: v.data,
     type(None): lambda v: b"null",
 }
-
-
-@lru_cache(maxsize=65536)
-def _float(value: float) -> bytes:
-    return num(value, 6).encode("ascii")  # six decimals: a pattern's matrix needs them
 
 
 def flate(data: bytes) -> bytes:
