@@ -69,21 +69,24 @@ class Placed:
     part: bytes | Stored
 
 
-def make_stream(data: bytes) -> ImageStream:
+def make_stream(data: bytes, key: str | None = None) -> ImageStream:
     """The picture ``data`` (PNG or JPEG bytes) as an image stream. A JPEG is its own DCT data;
     a non-interlaced 8-bit RGB or grey PNG is its own compressed pixel data (the IDAT chunks,
     read with the PNG predictors): neither is decoded nor compressed again. Any other picture
-    is decoded and compressed as ``canvas.drawImage`` does (ReportLab's own PDFImageXObject)."""
+    is decoded and compressed as ``canvas.drawImage`` does (ReportLab's own PDFImageXObject).
+    ``key``: the SHA-256 of ``data`` when known, which names a stream taken as it is (else the
+    MD5 of ``data`` does: a second pass over the picture)."""
+    name = key[:32] if key is not None else None
     if data.startswith(b"\xff\xd8"):
         info = _jpeg_info(data)
         if info is not None:
             width, height, components = info
-            return ImageStream(_name(data), width, height, 8, COMPONENTS[components], ("DCTDecode",),
+            return ImageStream(name or _name(data), width, height, 8, COMPONENTS[components], ("DCTDecode",),
                                (1, 0) * 4 if components == 4 else None, data)
     png = _png_pixels(data) if data.startswith(PNG_SIGNATURE) else None
     if png is not None:
         width, height, colours, pixels = png
-        return ImageStream(_name(data), width, height, 8, COMPONENTS[colours], ("FlateDecode",), None, pixels,
+        return ImageStream(name or _name(data), width, height, 8, COMPONENTS[colours], ("FlateDecode",), None, pixels,
                            {"Predictor": 15, "Colors": colours, "BitsPerComponent": 8, "Columns": width})
     return _drawn_by_reportlab(data)
 
@@ -189,6 +192,7 @@ class ImageStreams:
         self.store_now = store_now  # write a stream into ``folder`` as it is made (else into ``new``)
         self.stores = stores  # with store_now: the thread that writes them (``after_writes`` when it is done)
         self._stand_ins = dict(placed or {})  # a stand-in's bytes → the picture it stands for (``stand_ins``)
+        self._paths: dict[tuple[str, str], Path] = {}
 
     def stand_ins(self, arts: Mapping[str, Art]) -> tuple[dict[str, Art], dict[bytes, Placed]]:
         """``arts`` with each picture's bytes replaced by a short stand-in, and what each
@@ -335,7 +339,7 @@ class ImageStreams:
         if placed is None:
             stream = self._load(key)
             if stream is None:
-                stream = make_stream(self.real(data))
+                stream = make_stream(self.real(data), key)
                 self.made += 1
                 if self.folder is not None and self.store_now and self.stores is not None:
                     self.stores.put(self.path(key), stream.content, then=partial(self._stamped, key, stream))
@@ -356,7 +360,10 @@ class ImageStreams:
         """An entry's files: ``bin`` the stream itself, ``json`` its header (name, size, colour
         space, filters, the stream's hash), apart so the stream is written as it is, not copied."""
         assert self.folder is not None
-        return self.folder / key[:2] / f"{key}.{part}"
+        path = self._paths.get((key, part))
+        if path is None:  # asked seven times a picture: made once (pathlib's joins are slow)
+            path = self._paths[(key, part)] = Path(f"{self.folder}/{key[:2]}/{key}.{part}")
+        return path
 
     def get(self, data: bytes) -> ImageStream:
         key = stand_in_key(data) or hashlib.sha256(data).hexdigest()
@@ -364,7 +371,7 @@ class ImageStreams:
         if stream is None:
             stream = self._load(key)
             if stream is None:
-                stream = make_stream(self.real(data))
+                stream = make_stream(self.real(data), key)
                 self.made += 1
                 if self.folder is not None:
                     self.new[self.path(key, "json")] = self._header(key, stream)
