@@ -485,6 +485,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     if cache is not None:
         cache.stores = stores
         cache.art_files = files_by_hash(art_folders(ws, game), cache.hashes)
+        images.own = cache.art_files  # a picture that is an art file, shown as it is, is placed from it
         stored = cache.picture_source  # where a picture can be read again, only if something needs it
 
         def let_go(art: Art) -> Art:  # each picture's stream found or made, its bytes let go of

@@ -128,14 +128,15 @@ class ObjectFile:
     def add(self, value: object) -> Ref:
         return self.put(self.reserve(), value)
 
-    def put_stream(self, ref: Ref, head: dict, data: bytes | Stored, size: int | None = None,
+    def put_stream(self, ref: Ref, head: dict, data: bytes | Stored | tuple[Stored, ...], size: int | None = None,
                    named: bytes | None = None) -> Ref:
-        """A stream object: ``head`` gains /Length; ``data`` may stay in a file until written.
-        ``named``: what stands for the data in the file's /ID (a picture's content hash), so the
-        ID is the same whether the data is in memory or in a file."""
-        length = len(data) if isinstance(data, bytes) else data.size if size is None else size
+        """A stream object: ``head`` gains /Length; ``data`` may stay in a file (or in pieces of
+        one: a PNG's IDAT chunks) until written. ``named``: what stands for the data in the file's
+        /ID (a picture's content hash), so the ID is the same wherever the data is."""
+        pieces = data if isinstance(data, tuple) else (data,)
+        length = sum(len(d) if isinstance(d, bytes) else d.size for d in pieces) if size is None else size
         self._bodies[ref.n] = (b"%d 0 obj\n" % ref.n + pdf({**head, "Length": length}) + b"\nstream\n",
-                               data, b"\nendstream\nendobj\n")
+                               *pieces, b"\nendstream\nendobj\n")
         if named is not None:
             self._named[ref.n] = named
         return ref
@@ -159,12 +160,18 @@ class ObjectFile:
                 raise ValueError(f"PDF object {n} was reserved and never written")
             offsets.append(at)
             named = self._named.get(n)
-            for i, part in enumerate(body):
+            if named is not None:  # a named stream: its head, its name for the data, its tail
+                head, tail = body[0], body[-1]
+                assert isinstance(head, bytes) and isinstance(tail, bytes)
+                h.update(head)
+                h.update(named)
+                h.update(tail)
+            for part in body:
                 parts.append(part)
                 at += len(part) if isinstance(part, bytes) else part.size
-                if named is not None and i == 1:
-                    h.update(named)
-                elif isinstance(part, bytes):
+                if named is not None:
+                    continue
+                if isinstance(part, bytes):
                     h.update(part)
                 else:
                     h.update(part.path.rsplit("/", 1)[-1].encode())
