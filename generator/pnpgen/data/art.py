@@ -74,6 +74,13 @@ class ArtFolder:
         self.trail: list[tuple[str, bool]] | None = None  # while a list: every (name, in_templates) found
         self._held = 0  # bytes in _bytes: past BYTES_BUDGET the least recently used go
 
+    def __getstate__(self) -> dict:
+        """What a worker process gets: the folders, not what this process found and measured in
+        them (a thousand cards' art: 117 kB pickled with each few faces sent to convert)."""
+        state = dict(self.__dict__)
+        state.update(_info={}, _found={}, _bytes=OrderedDict(), _held=0, trail=None)
+        return state
+
     def find(self, rel: str, where: Where | Path | str | None = None, key: str = "image",
              in_templates: bool = False) -> Path:
         """The file ``rel`` names inside art/ (or templates/<slug>/), or an InputError at ``where``.
