@@ -4,6 +4,7 @@ orientation are read from the header alone, and ``pnpgen list`` never opens the 
 
 from __future__ import annotations
 
+import hashlib
 import io
 import struct
 import zlib
@@ -189,3 +190,25 @@ def test_list_never_opens_the_art(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(Image, "open", no_pictures)
     assert run(ws, "list") == 0
     assert "cards" in capsys.readouterr().out
+
+
+def test_a_picture_is_placed_from_its_own_file_only_while_the_file_is_what_was_hashed(tmp_path):
+    """An art file shown as it is becomes pieces of itself, no stream made; one saved again since
+    it was hashed (its hash now another) is placed from a stream made of the bytes the face holds."""
+    data = _picture("RGB", "PNG")
+    key = hashlib.sha256(data).hexdigest()
+    art = tmp_path / "p.png"
+    art.write_bytes(data)
+    for now, own in ((key, True), ("0" * 64, False)):
+        streams = raster.ImageStreams(tmp_path / f"cache-{own}", "test")
+        streams.own = {key: art}
+        streams.own_hash = lambda path, st, now=now: now
+        placed = streams.locate(data)
+        if own:
+            assert isinstance(placed.part, tuple) and all(p.path == str(art) for p in placed.part)
+            assert streams.made == 0 and not (tmp_path / f"cache-{own}").exists()
+        else:
+            assert not isinstance(placed.part, tuple) and streams.made == 1
+        stream = b"".join(bytes(p) if isinstance(p, bytes) else b"".join(p.chunks())
+                          for p in (placed.part if isinstance(placed.part, tuple) else (placed.part,)))
+        assert stream == raster.make_stream(data).content  # the same stream either way

@@ -486,6 +486,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         cache.stores = stores
         cache.art_files = files_by_hash(art_folders(ws, game), cache.hashes)
         images.own = cache.art_files  # a picture that is an art file, shown as it is, is placed from it
+        images.own_hash = lambda path, st: content_hash(path, cache.hashes, st)  # (while it still is that file)
         stored = cache.picture_source  # where a picture can be read again, only if something needs it
 
         def let_go(art: Art) -> Art:  # each picture's stream found or made, its bytes let go of

@@ -146,8 +146,9 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
             and (path := inside(out_root, f"{below}/{rel}")) is not None]
     files.update(version)
     gone += pruned
-    result.rendered = None  # the faces and the art stay in the worker: only bytes and records come back
+    result.rendered = None  # the faces, the art and the pictures stay in the worker: only bytes and records come back
     result.arts = {}
+    result.images = None
     return GameOutcome(slug, out_dir, False, result, changes), files, gone
 
 
