@@ -26,6 +26,7 @@ import struct
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
@@ -234,6 +235,29 @@ def _near_name(rel: str, folders: list[Path]) -> str | None:
 
 
 def _measure(path: Path, name: str, where, key: str) -> ArtInfo:
+    """The file measured (its header read), once per process while it is unchanged (a deck's
+    fields and its templates' image() ask for the same files); an unreadable one is an InputError."""
+    try:
+        st = path.stat()
+        known = _sized(str(path), st.st_size, st.st_mtime_ns, st.st_ino)
+    except OSError:
+        known = None
+    if known is not None:
+        return ArtInfo(path, name, *known)
+    return _opened(path, name, where, key)
+
+
+@lru_cache(maxsize=8192)
+def _sized(path: str, size: int, mtime_ns: int, inode: int) -> tuple[str, tuple[float, float]] | None:
+    """(kind, size) of the file at ``path`` as it is (its stamp), None when it cannot be measured."""
+    try:
+        info = _opened(Path(path), path, None, "image")
+    except InputError:
+        return None
+    return info.kind, info.size
+
+
+def _opened(path: Path, name: str, where, key: str) -> ArtInfo:
     if path.suffix.lower() == ".svg":
         return ArtInfo(path, name, "svg", _svg_size(path, name, where, key))
     from PIL import Image, UnidentifiedImageError
