@@ -63,23 +63,33 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout | SlotLayout,
     how = (f"{layout.cols}×{layout.rows}" if isinstance(layout, SheetLayout) else layout.name
            if isinstance(layout, SlotLayout) else msg("sheet.nested", lang, per=per))
     pages: list[Page] = []
+    slots: dict[tuple[int, str], tuple] = {}  # a slot's placement, clip and die line, the same on every sheet
+
+    def slot(n: int, side: str) -> tuple:
+        if (n, side) not in slots:
+            if side == "front":
+                m = layout.transform(n)
+                slots[(n, side)] = (m, front_clip.transformed(m), die.transformed(m) if die is not None else None)
+            else:
+                m = layout.back_transform(n, sheet.duplex)
+                slots[(n, side)] = (m, back_clip.transformed(m), None)
+        return slots[(n, side)]
+
     for start in range(0, total, per):
         chunk = range(start, min(start + per, total))
         marks = _marks(layout, len(chunk), sheet) if with_marks else []
         front = Page(layout.paper_mm)
         for i in chunk:
-            m = layout.transform(i - start)
-            front.items.append(PlaceFace(deck.fronts[i], m, (spec.w, spec.h), deck.art_bleed_mm,
-                                         clip=front_clip.transformed(m)))
+            m, clip, _ = slot(i - start, "front")
+            front.items.append(PlaceFace(deck.fronts[i], m, (spec.w, spec.h), deck.art_bleed_mm, clip=clip))
         if die is not None:
-            front.items.extend(DieLine(die.transformed(layout.transform(i - start))) for i in chunk)
+            front.items.extend(DieLine(slot(i - start, "front")[2]) for i in chunk)
         sides = [("front", front, marks)]
         if deck.backs is not None:
             back = Page(layout.paper_mm)
             for i in chunk:
-                m = layout.back_transform(i - start, sheet.duplex)
-                back.items.append(PlaceFace(deck.backs[i], m, (spec.w, spec.h), deck.art_bleed_mm,
-                                            clip=back_clip.transformed(m)))
+                m, clip, _ = slot(i - start, "back")
+                back.items.append(PlaceFace(deck.backs[i], m, (spec.w, spec.h), deck.art_bleed_mm, clip=clip))
             # the marks of the block the backs fill, mirrored like them
             back_marks = [Straight(*mirror((ln.x1, ln.y1)), *mirror((ln.x2, ln.y2))) for ln in marks]
             sides.append(("back", back, back_marks))
