@@ -27,6 +27,11 @@ import pytest
 PYCACHE = Path(tempfile.gettempdir()) / "pnpgen-tests-pycache"
 sys.dont_write_bytecode = False
 sys.pycache_prefix = str(PYCACHE)
+# Hypothesis keeps what it works out once (which characters UTF-8 encodes: 3.4 CPU-s in each
+# worker; the constants of the source files) under its storage folder, by default .hypothesis/ in
+# the checkout: a fresh clone (CI's) worked it out again in every worker. Kept beside the bytecode
+# instead, for every checkout on the machine (its example database with it), unless set otherwise.
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(Path(tempfile.gettempdir()) / "pnpgen-tests-hypothesis"))
 
 # Test the package of this checkout (also in a git worktree beside the editable install).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "generator"))
