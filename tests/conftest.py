@@ -147,6 +147,19 @@ def _parsed(path: str, mtime_ns: int, size: int) -> ast.Module:
     return ast.parse(Path(path).read_text(encoding="utf-8"), path)
 
 
+def source_nodes(path: Path) -> tuple[ast.AST, ...]:
+    """Every node of ``source_tree(path)`` in ``ast.walk``'s order, listed once per worker: the
+    tests of the package's shape walked each module's tree nine times (``ast.walk`` is most of
+    what they cost)."""
+    stat = path.stat()
+    return _walked(str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.cache
+def _walked(path: str, mtime_ns: int, size: int) -> tuple[ast.AST, ...]:
+    return tuple(ast.walk(_parsed(path, mtime_ns, size)))
+
+
 def picture_workspace(root: Path, pieces: str, front: str, colours: dict[str, tuple[int, int, int]],
                       size: tuple[int, int] = (300, 200)) -> Path:
     """The small workspace with a deck of illustrated cards (``PICTURE_DECK_YAML`` + ``pieces``)
