@@ -161,9 +161,11 @@ def _walked(path: str, mtime_ns: int, size: int) -> tuple[ast.AST, ...]:
 
 
 def picture_workspace(root: Path, pieces: str, front: str, colours: dict[str, tuple[int, int, int]],
-                      size: tuple[int, int] = (300, 200)) -> Path:
+                      size: tuple[int, int] = (300, 200), chunks: int = 1) -> Path:
     """The small workspace with a deck of illustrated cards (``PICTURE_DECK_YAML`` + ``pieces``)
-    and one PNG per name in ``colours`` in its art folder: the colour, its top-left quarter white."""
+    and one PNG per name in ``colours`` in its art folder: the colour, its top-left quarter white.
+    ``chunks``: the PNG's pixel data split over that many IDAT chunks (a PNG in more pieces than
+    pdf/raster.py's MAX_PIECES gets an image stream of its own in the cache)."""
     from PIL import Image
 
     ws = make_workspace(root, deck=PICTURE_DECK_YAML + pieces, front=front)
@@ -172,7 +174,33 @@ def picture_workspace(root: Path, pieces: str, front: str, colours: dict[str, tu
         im = Image.new("RGB", size, colour)
         im.paste((255, 255, 255), (0, 0, size[0] // 2, size[1] // 2))
         im.save(ws / "data" / "test" / "art" / name)
+        if chunks > 1:
+            path = ws / "data" / "test" / "art" / name
+            path.write_bytes(png_in_chunks(path.read_bytes(), chunks))
     return ws
+
+
+def png_in_chunks(png: bytes, chunks: int) -> bytes:
+    """The same PNG with its pixel data in ``chunks`` IDAT chunks (as libpng's 8 kB chunks split a
+    big picture): the same picture, the same pixels, in more pieces."""
+    import struct
+    import zlib
+
+    at, head, data, tail = 8, [], b"", []
+    while at < len(png):
+        (length,) = struct.unpack(">I", png[at:at + 4])
+        kind, body = png[at + 4:at + 8], png[at + 8:at + 8 + length]
+        if kind == b"IDAT":
+            data += body
+        else:
+            (tail if data else head).append((kind, body))
+        at += length + 12
+    step = -(-len(data) // chunks)
+    pieces = [data[i:i + step] for i in range(0, len(data), step)]
+    out = png[:8]
+    for kind, body in head + [(b"IDAT", p) for p in pieces] + tail:
+        out += struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    return out
 
 
 def make_workspace(root: Path, pieces: list[str] | None = None, deck: str | None = None,

@@ -122,10 +122,10 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     from watchfiles import watch as watch_files
 
     from pnpgen.engine.fresh import inputs_of
-    from pnpgen.engine.warm import WarmRulebook
+    from pnpgen.engine.warm import Warm
     from pnpgen.errors import InputError
 
-    warm = WarmRulebook()  # one rulebook process for every save: fonts parsed once
+    warm = Warm()  # one rulebook process for every save: fonts parsed once
     import signal
     import threading
 

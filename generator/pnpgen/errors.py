@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -65,7 +66,12 @@ def contained(path: str | Path, folder: Path, key: str, where: Where | Path | st
         line, column = where.line, where.column
         where = where.path
     try:
-        target = (folder / path).resolve()
+        name = str(path)
+        if name and "/" not in name and "\\" not in name and name not in (".", "..") \
+                and not os.path.islink(folder / name):  # a file right in the folder: no walk through every
+            target = _real(folder) / name                # folder above it (a thousand cards' art)
+        else:
+            target = (folder / path).resolve()
         inside = target.is_relative_to(_real(folder))
     except (OSError, RuntimeError, ValueError):  # a symlink loop, a NUL byte, a name too long
         target, inside = None, False

@@ -14,6 +14,7 @@ import pytest
 
 from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, picture_workspace, run
 from pnpgen.engine.cache import Cache
+from pnpgen.pdf import raster
 from pnpgen.svg.artwork import Art
 
 FRONT = PICTURE_FRONT
@@ -27,8 +28,8 @@ def pieces(edited: str = "", art_of_2: str = "b.png") -> str:
                    for i, name in enumerate(arts, 1))
 
 
-def workspace(root: Path) -> Path:
-    return picture_workspace(root, pieces(), FRONT, COLOURS)
+def workspace(root: Path, chunks: int = 1) -> Path:
+    return picture_workspace(root, pieces(), FRONT, COLOURS, chunks=chunks)
 
 
 def converted_workspace(root: Path) -> Path:
@@ -150,8 +151,9 @@ def test_a_picture_no_face_shows_any_more_is_pruned_and_nothing_else(tmp_path):
 
 def test_an_image_stream_no_document_places_any_more_is_pruned(tmp_path):
     """The pictures' PDF streams (.cache/images/) go with the last face that shows them; the
-    others stay, and the documents still equal a cold build's."""
-    ws = workspace(tmp_path / "ws")
+    others stay, and the documents still equal a cold build's. (Pictures in more pieces than
+    are placed from their own files: each has a stream file.)"""
+    ws = workspace(tmp_path / "ws", chunks=raster.MAX_PIECES + 4)
     build(ws, tmp_path / "b")
     images = tmp_path / "b" / ".cache" / "images"
     b_key = hashlib.sha256((ws / "data/test/art/b.png").read_bytes()).hexdigest()

@@ -28,8 +28,9 @@ def pieces(edited: str = "") -> str:
                    for i, name in enumerate(COLOURS, 1))
 
 
-def workspace(root: Path) -> Path:
-    return picture_workspace(root, pieces(), FRONT, COLOURS, size=(500, 360))
+def workspace(root: Path, chunks: int = raster.MAX_PIECES + 4) -> Path:
+    """Pictures in more pieces than are placed from their files: each gets a stream in the cache."""
+    return picture_workspace(root, pieces(), FRONT, COLOURS, size=(500, 360), chunks=chunks)
 
 
 @pytest.fixture
@@ -38,9 +39,9 @@ def made(monkeypatch) -> list[bytes]:
     calls: list[bytes] = []
     real = raster.make_stream
 
-    def counted(data: bytes) -> raster.ImageStream:
+    def counted(data: bytes, key: str | None = None) -> raster.ImageStream:
         calls.append(data)
-        return real(data)
+        return real(data, key)
 
     monkeypatch.setattr(raster, "make_stream", counted)
     return calls

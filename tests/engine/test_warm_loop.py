@@ -10,7 +10,7 @@ from pdfprobe import texts
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import run as build_run
 from pnpgen.engine.options import BuildOptions, RulebookOptions
-from pnpgen.engine.warm import WarmRulebook
+from pnpgen.engine.warm import Warm
 
 COUNTED = DECK_YAML + "  - {name: 火, text: 一, count: 6}\n  - {name: 水, text: 二, count: 5}\n"
 
@@ -66,7 +66,7 @@ def test_one_rulebook_process_parses_its_fonts_once_for_every_save(tmp_path, sav
     draft = root / "data" / "test" / "draft.txt"
     text = draft.read_text(encoding="utf-8")
     seen = []
-    with WarmRulebook() as warm:
+    with Warm() as warm:
         for i in range(saves):
             draft.write_text(text.replace("カードを１枚出す。", f"カードを{i + 2}枚捨てる。"), encoding="utf-8")
             build_run.run_build(ws, ["test"], BuildOptions(jobs=2), root / "build", RulebookOptions(), warm=warm)
@@ -77,3 +77,39 @@ def test_one_rulebook_process_parses_its_fonts_once_for_every_save(tmp_path, sav
     parsed = {n for _, n in seen}
     assert len(pids) == 1  # the same process typeset every save
     assert len(parsed) == 1 and parsed.pop() >= 2  # its fonts parsed at the first save, never again
+
+
+def test_a_warm_session_draws_again_only_what_a_save_changed_and_writes_what_a_cold_build_writes(tmp_path, monkeypatch):
+    import pnpgen.pdf.writer as writer
+
+    root = make_workspace(tmp_path / "ws", deck=COUNTED)
+    ws = Workspace(root)
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    drawn: list[tuple[str, bool]] = []  # faces drawn into streams for the game's documents
+    real = writer.FaceStreams.get
+
+    def counted(self, key, art, cmyk, images):
+        name = (self.names.get(key, key), cmyk)
+        if self.names and name not in self.made:  # (the reprint of new copies draws its own, apart)
+            drawn.append(name)
+        return real(self, key, art, cmyk, images)
+
+    monkeypatch.setattr(writer.FaceStreams, "get", counted)
+    options = BuildOptions(jobs=1)
+    with Warm() as warm:
+        build_run.run_build(ws, ["test"], options, root / "build", None, warm=warm)
+        first = len(drawn)
+        drawn.clear()
+        recounted = COUNTED.replace("count: 6", "count: 9")
+        deck.write_text(recounted, encoding="utf-8")
+        build_run.run_build(ws, ["test"], options, root / "build", None, warm=warm)
+        assert first >= 3  # two fronts and the back
+        assert drawn == []  # a count: no face is new, none is drawn again
+        deck.write_text(recounted.replace("text: 二", "text: 四"), encoding="utf-8")
+        build_run.run_build(ws, ["test"], options, root / "build", None, warm=warm)
+        assert len(drawn) == 1  # the edited front, for every document that shows it
+    assert run(root, "build", "--game", "test", "--jobs", "1", "--no-rulebook", "--out", str(tmp_path / "cold")) == 0
+    pdfs = sorted(p.relative_to(tmp_path / "cold").as_posix() for p in (tmp_path / "cold").rglob("*.pdf"))
+    assert len(pdfs) >= 3
+    for rel in pdfs:  # the warm session's last files are a cold build's, byte for byte
+        assert (root / "build" / rel).read_bytes() == (tmp_path / "cold" / rel).read_bytes(), rel

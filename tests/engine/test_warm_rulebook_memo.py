@@ -16,7 +16,7 @@ from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import run as build_run
 from pnpgen.engine.options import BuildOptions, RulebookOptions
-from pnpgen.engine.warm import WarmRulebook
+from pnpgen.engine.warm import Warm
 from pnpgen.rulebook import build_rulebook, flowables, grammar, slug
 
 FILES = ("rulebook.pdf", "rulebook-booklet.pdf", "proof.txt")
@@ -67,7 +67,7 @@ def test_saves_in_a_warm_process_write_the_bytes_of_a_one_off_build(tmp_path):
     root = make_workspace(tmp_path / "ws", draft=True)
     ws = Workspace(root)
     draft = root / "data" / "test" / "draft.txt"
-    with WarmRulebook() as warm:
+    with Warm() as warm:
         for text in (DRAFT, DRAFT.replace("２〜４人で遊びます。", "２〜５人で遊びます。"), DRAFT):
             draft.write_text(text, encoding="utf-8")
             build_run.run_build(ws, ["test"], BuildOptions(jobs=2), root / "build", RulebookOptions(), warm=warm)

@@ -11,10 +11,11 @@ import random
 from pathlib import Path
 
 import pikepdf
+import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace, run
+from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace, png_in_chunks, run
 from pdfprobe import image_xobjects
 from pnpgen.engine import documents
 from pnpgen.impose.plan import Page, PagePlan, PlaceFace
@@ -68,22 +69,55 @@ def test_an_assembled_file_is_byte_for_byte_the_file_written_with_its_pictures_i
         assert pdf.check_pdf_syntax() == []  # xref offsets, lengths, objects: qpdf --check finds nothing
 
 
-def test_every_document_of_a_build_checks_clean_and_carries_each_picture_once_from_the_cache(tmp_path):
+@pytest.mark.parametrize("chunks", [1, raster.MAX_PIECES + 4])
+def test_every_document_of_a_build_checks_clean_and_carries_each_picture_once(tmp_path, chunks):
+    """A picture shown as it is in few pieces is copied from its art file, nothing of it cached;
+    one in many pieces (8 kB IDAT chunks) from its stream, made once into the cache."""
     ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + "".join(
         f"  - {{name: 札{i}, art: p{i}.png, count: 2}}\n" for i in range(3)), front=FRONT)
     (ws / "data" / "test" / "art").mkdir()
     for i, colour in enumerate([(200, 40, 40), (40, 200, 40), (40, 40, 200)]):
-        (ws / "data" / "test" / "art" / f"p{i}.png").write_bytes(_png(colour))
+        (ws / "data" / "test" / "art" / f"p{i}.png").write_bytes(png_in_chunks(_png(colour), chunks))
     out = tmp_path / "out"
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(out)) == 0
+    streams = sorted(raster.make_stream(p.read_bytes()).content for p in (ws / "data" / "test" / "art").iterdir())
     cached = sorted(p.read_bytes() for p in (out / ".cache" / "images").rglob("*.bin"))
-    assert len(cached) == 3
+    assert cached == ([] if chunks == 1 else streams)
     for name in PDFS:
         path = out / "test" / name
         with pikepdf.open(path) as pdf:
             assert pdf.check_pdf_syntax() == []
         images = image_xobjects(PdfReader(path, strict=True)).values()
-        assert sorted(im._data for im in images) == cached  # each picture once, its stream as cached
+        assert sorted(im._data for im in images) == streams  # each picture once, its pixel data as it is
+
+
+def test_an_art_file_saved_again_while_a_build_writes_is_refused_and_the_last_files_stay(tmp_path, monkeypatch, capsys):
+    """A picture is copied from its art file when the document is written: a file saved again
+    since the build took it is refused (exit 2, one line), never copied half old, half new."""
+    from pnpgen.engine import run as build_run
+
+    ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + "  - {name: 札, art: p.png, count: 2}\n", front=FRONT)
+    (ws / "data" / "test" / "art").mkdir()
+    art = ws / "data" / "test" / "art" / "p.png"
+    art.write_bytes(_png((200, 40, 40)))
+    out = tmp_path / "out"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(out)) == 0
+    good = (out / "test" / "cards.pdf").read_bytes()
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(
+        PICTURE_DECK_YAML + "  - {name: 札改, art: p.png, count: 2}\n", encoding="utf-8")
+    real = build_run.commit
+
+    def saved_meanwhile(*args, **kwargs):
+        art.write_bytes(_png((40, 40, 200)))  # the designer saves the picture while the build writes
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(build_run, "commit", saved_meanwhile)
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(out)) == 2
+    err = capsys.readouterr().err
+    assert "p.png was saved again while the build wrote" in err and "build again" in err and len(err.splitlines()) == 1
+    assert (out / "test" / "cards.pdf").read_bytes() == good
+    assert not list(out.rglob(".pnpgen-staging*"))  # nothing half-written left behind
 
 
 def test_documents_written_over_two_workers_are_the_bytes_one_process_writes(tmp_path, monkeypatch):

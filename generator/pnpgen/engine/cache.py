@@ -515,10 +515,11 @@ def _same(path: Path, digest: str, known: FileHashes | None = None) -> bool:
         return False
 
 
-def plan_keys_of(documents: dict[str, Any], faces: dict[str, str]) -> dict[str, str]:
+def plan_keys_of(documents: dict[str, Any], faces: dict[str, str],
+                 seen: dict[int, bytes] | None = None) -> dict[str, str]:
     """``plan_key`` of each document, each page written out and hashed once (a deck's home pages
-    are the all-in-one file's pages too)."""
-    seen: dict[int, bytes] = {}
+    are the all-in-one file's pages too); ``seen`` gets each page's digest (by its id)."""
+    seen = {} if seen is None else seen
     return {path: plan_key(doc, faces, seen) for path, doc in documents.items()}
 
 

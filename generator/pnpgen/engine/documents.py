@@ -23,13 +23,16 @@ MIN_PAGES = 200  # fewer pages are written faster than worker processes start
 
 
 def write_documents(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font: str, images: ImageStreams,
-                    jobs: int, say: Callable[[str], None] = lambda s: None) -> dict[str, PdfFile]:
+                    jobs: int, say: Callable[[str], None] = lambda s: None,
+                    drawn: FaceStreams | None = None) -> dict[str, PdfFile]:
     """Each document of ``todo`` (by output path) as parts; over ``jobs`` workers when there is
-    more than one document and enough pages for it."""
+    more than one document and enough pages for it. ``drawn``: faces and pages drawn by earlier
+    builds (a long-running command's), used when the documents are written in this process."""
     pages = sum(len(doc.pages) for doc in todo.values())
     if jobs <= 1 or len(todo) < 2 or pages < MIN_PAGES:
         out = {}
-        drawn = FaceStreams()  # each face and page made into its stream once, for every document that shows it
+        if drawn is None:  # each face and page made into its stream once, for every document that shows it
+            drawn = FaceStreams()
         for path, doc in todo.items():
             say(f"drawing {path}")
             out[path] = write_pdf(doc, arts, font, images=images, faces=drawn)

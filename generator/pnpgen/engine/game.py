@@ -68,6 +68,7 @@ from pnpgen.messages import msg
 from pnpgen.pdf.assemble import PdfFile
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.settings import default_font
+from pnpgen.pdf.writer import FaceStreams
 from pnpgen.printers import load_printer
 from pnpgen.shapes import ShapeSpec, deck_shape
 from pnpgen.svg.artwork import Art
@@ -450,11 +451,13 @@ def _duplex_ready(pages: list[Page], two_sided: bool, sheet: SheetOptions, font:
 def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | None = None,
                state: GameState | None = None, out_dir: Path | None = None,
                say: Callable[[str], None] = lambda s: None,
-               faces_ready: Callable[[BuildResult], None] | None = None, game: Game | None = None) -> BuildResult:
+               faces_ready: Callable[[BuildResult], None] | None = None, game: Game | None = None,
+               sheets: FaceStreams | None = None) -> BuildResult:
     """The game's files as bytes, its deck records and its manifest (rulebook not included).
     With a ``cache``, faces converted by earlier builds are reused, and a document whose plan is
     unchanged since ``state`` keeps the bytes of its file in ``out_dir``. ``game``: the game
-    already loaded (else it is loaded here)."""
+    already loaded (else it is loaded here). ``sheets``: the faces and pages drawn into PDF
+    streams by the last build of a long-running command (engine/warm.py), kept for the next."""
     compiled = memo = None
     nest_memo = cached_nesting(cache)
     if cache is not None:
@@ -482,6 +485,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     if cache is not None:
         cache.stores = stores
         cache.art_files = files_by_hash(art_folders(ws, game), cache.hashes)
+        images.own = cache.art_files  # a picture that is an art file, shown as it is, is placed from it
         stored = cache.picture_source  # where a picture can be read again, only if something needs it
 
         def let_go(art: Art) -> Art:  # each picture's stream found or made, its bytes let go of
@@ -553,18 +557,23 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         drawn = [(documents, images.stand_ins(faces)[0], keys) for documents, faces, keys in drawn]
         arts = result.arts = drawn[0][1]
     for documents, faces, keys in drawn:
-        plan_keys = plan_keys_of(documents, keys)
+        digests: dict[int, bytes] = {}
+        plan_keys = plan_keys_of(documents, keys, digests)
+        names = {k: k + v for k, v in keys.items()}
         kept: dict[str, PdfFile] = {}
         for path in documents:
             data = cache.reuse(state, path, plan_keys[path], out_dir, cache.hashes) if cache is not None and out_dir is not None else None
             if data is not None:
                 kept[path] = data
         written = write_documents({p: doc for p, doc in documents.items() if p not in kept}, faces, font, images,
-                                  options.jobs, say=lambda s: say(f"{slug}: {s}"))
+                                  options.jobs, say=lambda s: say(f"{slug}: {s}"),
+                                  drawn=sheets.for_build(names, digests) if sheets is not None else None)
         files = [(path, kept.get(path) or written[path]) for path in documents]
         for (path, data), digest in zip(files, hashed(lambda f: sha(f[1]), files)):
             result.files[path] = data
             result.documents[path] = {"plan": plan_keys[path], "sha": digest}
+    if sheets is not None:
+        sheets.let_go_of_unused()
     cache_files.update(images.new)  # each picture's stream, made once, for every later build
     result.uses |= images.used
     if cache is not None:

@@ -22,12 +22,12 @@ from pnpgen.engine.cache import Cache, GameState, fingerprint, sha
 from pnpgen.engine.changes import change_report, snapshot
 from pnpgen.engine.fresh import GameOutcome, edition, inputs_of, sort_games
 from pnpgen.engine.fresh import out_dir as game_out_dir
-from pnpgen.engine.game import BuildResult, build_game
+from pnpgen.engine.game import BuildResult, build_game, render_inputs
 from pnpgen.engine.options import RULEBOOK_FILES, BuildOptions, RulebookOptions
 from pnpgen.engine.output import build_lock, inside, mark, remove_stray_temps
 from pnpgen.engine.reprint import reprint_files
 from pnpgen.engine.transaction import commit
-from pnpgen.engine.warm import WarmRulebook
+from pnpgen.engine.warm import Warm
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile
 
@@ -35,7 +35,7 @@ from pnpgen.pdf.assemble import PdfFile
 def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: Path,
               rulebook: RulebookOptions | None, say: Callable[[str], None] = lambda s: None,
               sorted_games: tuple[list[GameOutcome], list[tuple[str, str]]] | None = None,
-              warm: WarmRulebook | None = None) -> list[GameOutcome]:
+              warm: Warm | None = None) -> list[GameOutcome]:
     """Build ``slugs`` into ``out_root/<slug>/``; nothing is written unless every game succeeds.
     Games are built side by side in worker processes when there are cores for it.
     ``sorted_games``: ``fresh.sort_games`` already asked (else it is asked here: it claims the
@@ -93,7 +93,7 @@ def _size(folder: Path) -> int:
 
 
 def _build_one(job, say: Callable[[str], None] = lambda s: None,
-               warm: WarmRulebook | None = None) -> tuple[GameOutcome, dict[Path, bytes | PdfFile], list[Path]]:
+               warm: Warm | None = None) -> tuple[GameOutcome, dict[Path, bytes | PdfFile], list[Path]]:
     """One game, in memory: its outcome, the files to write (outputs, manifest, cache) and the
     files of its last build that it no longer makes."""
     ws, slug, inputs, options, rulebook, out_root = job
@@ -108,7 +108,10 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
     try:
         if book is not None:
             book.prepare(game)
+        sheets = warm.sheets(edition(slug, options), render_inputs(ws, slug, options, cache.hashes)) \
+            if warm is not None else None  # what the last save drew, while templates, fonts and options hold
         result = build_game(ws, slug, options, game=game, cache=cache, state=before, out_dir=out_dir, say=say,
+                            sheets=sheets,
                             faces_ready=book.start if book is not None else None)
         # what the sheets alone decide, worked out while the rulebook's process may still be setting the book
         now = snapshot(result)
@@ -179,7 +182,7 @@ class _Rulebook:
     loaded, and loads its libraries and fonts while the faces are drawn."""
 
     def __init__(self, ws: Workspace, opts: RulebookOptions, cache: Cache, beside: bool,
-                 before: GameState | None = None, out_dir: Path | None = None, warm: WarmRulebook | None = None):
+                 before: GameState | None = None, out_dir: Path | None = None, warm: Warm | None = None):
         self.ws, self.opts, self.cache, self.beside = ws, opts, cache, beside
         self.before, self.out_dir, self.warm = before, out_dir, warm if beside else None
         self.pool: Any = None

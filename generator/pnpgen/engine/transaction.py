@@ -39,7 +39,7 @@ from pathlib import Path
 from pnpgen import resources
 from pnpgen.engine.output import current_umask, inside, make_folder, unchanged, unwritable
 from pnpgen.errors import InputError
-from pnpgen.pdf.assemble import PdfFile
+from pnpgen.pdf.assemble import PdfFile, SourceChanged
 
 STAGING = ".pnpgen-staging"
 JOURNAL = ".pnpgen-journal"
@@ -124,6 +124,10 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
                 "token": f"{time.time_ns():x}"}  # names this commit's trash entries apart from an earlier one's
         new = root / (JOURNAL + ".new")
         new.write_text(json.dumps(body, ensure_ascii=False), encoding="utf-8")
+    except SourceChanged as e:
+        _remove_staging(staging)
+        raise InputError(f"{Path(e.path).name} was saved again while the build wrote the documents that show it",
+                         path=e.path, expected="build again: the last good files are kept") from None
     except OSError as e:
         _remove_staging(staging)
         raise unwritable(root, e) from None

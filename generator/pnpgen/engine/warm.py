@@ -1,6 +1,7 @@
-"""One rulebook process kept alive across the builds of a long-running command (``pnpgen watch``,
-``pnpgen serve``): its libraries are imported and its fonts parsed on the first save, not on
-every save. A one-off build makes its own rulebook process (``engine/run.py``) and lets it go."""
+"""What a long-running command (``pnpgen watch``) keeps across its builds: one rulebook process,
+whose libraries are imported and fonts parsed on the first save, not on every save; and each
+game's faces and pages drawn into PDF streams, so a save draws again only what it changed. A
+one-off build makes its own rulebook process (``engine/run.py``) and lets it go."""
 
 from __future__ import annotations
 
@@ -8,13 +9,26 @@ import importlib
 import os
 from concurrent.futures import ProcessPoolExecutor
 
+from pnpgen.pdf.writer import FaceStreams
 
-class WarmRulebook:
-    """The rulebook's worker process, started on first use and kept until ``close``."""
+
+class Warm:
+    """The rulebook's worker process, started on first use and kept until ``close``, and the
+    sheets drawn by the last build of each game (``sheets``)."""
 
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
         self.starts = 0  # worker processes started: one for the whole session
+        self._sheets: dict[str, tuple[str, FaceStreams]] = {}
+
+    def sheets(self, edition: str, inputs: str) -> FaceStreams:
+        """The faces and pages the last build of ``edition`` (a game, in a language) drew, while
+        what every face is drawn with — ``inputs``: templates, fonts, options, pnpgen — is the
+        same; else a new, empty set."""
+        kept = self._sheets.get(edition)
+        if kept is None or kept[0] != inputs:
+            kept = self._sheets[edition] = (inputs, FaceStreams())
+        return kept[1]
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -37,7 +51,7 @@ class WarmRulebook:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 
-    def __enter__(self) -> WarmRulebook:
+    def __enter__(self) -> Warm:
         return self
 
     def __exit__(self, *exc: object) -> None:

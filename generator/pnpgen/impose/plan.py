@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pnpgen.shapes import Affine, Outline, Straight
+from pnpgen.shapes import Affine, Outline, Straight, plain_repr
 
 Box = tuple[float, float, float, float]  # (x0, y0, x1, y1) mm from the page's top-left
 RGB = tuple[float, float, float]
@@ -18,6 +18,7 @@ MARK_WIDTH_PT = 0.25
 DIE_WIDTH_PT = 0.3
 
 
+@plain_repr
 @dataclass(frozen=True)
 class PlaceFace:
     """A face (trim + ``bleed_mm`` drawn on each side) placed by ``to_page`` (piece mm → page mm),
@@ -31,6 +32,7 @@ class PlaceFace:
     clip_rect: Box | None = None
 
 
+@plain_repr
 @dataclass(frozen=True)
 class Strokes:
     """Straight lines: cut marks, guides, scale bars."""
@@ -42,6 +44,7 @@ class Strokes:
     registration: bool = False  # all four inks (shop marks)
 
 
+@plain_repr
 @dataclass(frozen=True)
 class DieLine:
     """A closed path stroked: a die line. ``spot`` strokes it in the CutContour spot colour;
@@ -56,6 +59,7 @@ class DieLine:
     layer: str | None = None
 
 
+@plain_repr
 @dataclass(frozen=True)
 class TextOp:
     """Text at (x, y) mm (baseline), size in pt; anchor start | middle | end."""
@@ -70,6 +74,7 @@ class TextOp:
     angle: float = 0.0  # degrees, clockwise on the page
 
 
+@plain_repr
 @dataclass(frozen=True)
 class RectOp:
     x: float
@@ -81,6 +86,7 @@ class RectOp:
     width_pt: float = 0.5
 
 
+@plain_repr
 @dataclass(frozen=True)
 class LineOp:
     line: Straight
@@ -92,6 +98,7 @@ class LineOp:
 Item = PlaceFace | Strokes | DieLine | TextOp | RectOp | LineOp
 
 
+@plain_repr
 @dataclass
 class Page:
     size_mm: tuple[float, float]

@@ -23,20 +23,81 @@ BLOCK = 1 << 20  # bytes read at a time from a stored part
 
 @dataclass(frozen=True)
 class Stored:
-    """``size`` bytes of a file on disk (a cached image stream, or an output kept as it is)."""
+    """``size`` bytes of a file on disk from ``offset`` (a cached image stream, an output kept as
+    it is, or a picture's own compressed pixels inside its art file). ``stamp``: the file's size,
+    modification time and inode when the build took it; a file that no longer has them is refused
+    when written (an art file saved again meanwhile), never copied half old, half new."""
 
     path: str
     size: int
+    offset: int = 0
+    stamp: tuple[int, int, int] | None = None
 
     def chunks(self) -> Iterator[bytes]:
+        with _Sources() as sources:
+            yield from self.read_from(sources)
+
+    def read_from(self, sources: _Sources) -> Iterator[bytes]:
+        """The part's bytes, block by block, from its file as ``sources`` has it open."""
+        f = sources.open(self)
+        f.seek(self.offset)
         left = self.size
-        with open(self.path, "rb") as f:
-            while left > 0:
-                block = f.read(min(BLOCK, left))
-                if not block:
-                    raise OSError(f"{self.path}: shorter than the {self.size} bytes it held when the build began")
-                left -= len(block)
-                yield block
+        while left > 0:
+            block = f.read(min(BLOCK, left))
+            if not block:
+                raise OSError(f"{self.path}: shorter than the {self.offset + self.size} bytes it held when the build began")
+            left -= len(block)
+            yield block
+
+    def check(self, fd: int) -> None:
+        """``SourceChanged`` unless the open file is still the one the build took (``stamp``)."""
+        if self.stamp is None:
+            return
+        st = os.fstat(fd)
+        if (st.st_size, st.st_mtime_ns, st.st_ino) != tuple(self.stamp):
+            raise SourceChanged(self.path)
+
+
+class SourceChanged(OSError):
+    """A file a document's part is copied from (an art file) was saved again after the build took it."""
+
+    def __init__(self, path: str):
+        super().__init__(f"{path} changed during the build")
+        self.path = path
+
+
+class _Sources:
+    """The file a run of stored parts comes from, opened once for the run (a picture's pieces are
+    several parts of one art file) and checked against the parts' stamp when opened."""
+
+    def __init__(self) -> None:
+        self.path: str | None = None
+        self.f: BinaryIO | None = None
+
+    def open(self, part: Stored) -> BinaryIO:
+        if part.path != self.path or self.f is None:
+            self.close()
+            self.f = open(part.path, "rb")
+            self.path = part.path
+            part.check(self.f.fileno())
+        return self.f
+
+    def close(self) -> None:
+        if self.f is not None:
+            self.f.close()
+        self.f, self.path = None, None
+
+    def __enter__(self) -> _Sources:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def file_stamp(path: str | Path) -> tuple[int, int, int]:
+    """A file's size, modification time and inode (``Stored.stamp``)."""
+    st = os.stat(path)
+    return st.st_size, st.st_mtime_ns, st.st_ino
 
 
 Part = bytes | Stored
@@ -54,11 +115,12 @@ class PdfFile:
         return sum(len(p) if isinstance(p, bytes) else p.size for p in self.parts)
 
     def chunks(self) -> Iterator[bytes]:
-        for p in self.parts:
-            if isinstance(p, bytes):
-                yield p
-            else:
-                yield from p.chunks()
+        with _Sources() as sources:
+            for p in self.parts:
+                if isinstance(p, bytes):
+                    yield p
+                else:
+                    yield from p.read_from(sources)
 
     def sha(self) -> str:
         """The SHA-256 of the file's bytes (hex), as ``hashlib.sha256(bytes(self))``."""
@@ -72,16 +134,18 @@ class PdfFile:
     def write_to(self, f: BinaryIO) -> None:
         """The file's bytes into ``f``; a stored part is copied by the kernel where it can
         (``copy_file_range``: a 265 MB document's pictures never pass through Python)."""
-        for p in self.parts:
-            if isinstance(p, bytes):
-                f.write(p)
-            elif not _copy_in_kernel(p, f):
-                for block in p.chunks():
-                    f.write(block)
+        with _Sources() as sources:
+            for p in self.parts:
+                if isinstance(p, bytes):
+                    f.write(p)
+                elif not _copy_in_kernel(p, f, sources):
+                    for block in p.read_from(sources):
+                        f.write(block)
 
     def same_as(self, path: Path) -> bool:
         """Does the file at ``path`` hold exactly these bytes? (Compared block by block.)"""
-        if len(self.parts) == 1 and isinstance(self.parts[0], Stored) and Path(self.parts[0].path) == path:
+        if len(self.parts) == 1 and isinstance(self.parts[0], Stored) and Path(self.parts[0].path) == path \
+                and not self.parts[0].offset:
             try:
                 return path.stat().st_size == self.parts[0].size
             except OSError:
@@ -101,7 +165,7 @@ class PdfFile:
         return b"".join(self.chunks())
 
 
-def _copy_in_kernel(part: Stored, f: BinaryIO) -> bool:
+def _copy_in_kernel(part: Stored, f: BinaryIO, sources: _Sources) -> bool:
     """Append ``part`` to ``f`` with ``os.copy_file_range``; False where that is not available
     (another system, another file system), and nothing written then."""
     copy = getattr(os, "copy_file_range", None)
@@ -109,20 +173,18 @@ def _copy_in_kernel(part: Stored, f: BinaryIO) -> bool:
         return False
     f.flush()
     out = f.fileno()
-    with open(part.path, "rb") as src:
-        fd, left = src.fileno(), part.size
-        if os.fstat(fd).st_size < part.size:
-            raise OSError(f"{part.path}: shorter than the {part.size} bytes it held when the build began")
-        start = os.lseek(out, 0, os.SEEK_CUR)
-        try:
-            while left > 0:
-                n = copy(fd, out, left)
-                if n == 0:
-                    raise OSError(f"{part.path}: shorter than the {part.size} bytes it held when the build began")
-                left -= n
-        except OSError as e:
-            if left == part.size and e.errno in (errno.EXDEV, errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
-                os.lseek(out, start, os.SEEK_SET)
-                return False
-            raise
+    fd, left, at = sources.open(part).fileno(), part.size, part.offset
+    start = os.lseek(out, 0, os.SEEK_CUR)
+    try:
+        while left > 0:
+            n = copy(fd, out, left, at)
+            if n == 0:
+                raise OSError(f"{part.path}: shorter than the {part.offset + part.size} bytes it held when the build began")
+            left -= n
+            at += n
+    except OSError as e:
+        if left == part.size and e.errno in (errno.EXDEV, errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
+            os.lseek(out, start, os.SEEK_SET)
+            return False
+        raise
     return True

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from pnpgen.pdf.assemble import Part, PdfFile, Stored
 from pnpgen.units import num
@@ -63,35 +64,44 @@ def text_string(s: str) -> bytes:
     return b"<FEFF" + s.encode("utf-16-be").hex().upper().encode("ascii") + b">"
 
 
-def pdf(value: object) -> bytes:
-    """``value`` in PDF syntax: dict → dictionary, list/tuple → array, bool, int, float
-    (six decimals at most, no trailing zeros), str → text string, Name, Ref, Raw, None → null."""
-    if isinstance(value, dict):
-        return b"<< " + b" ".join([name_bytes(k) + b" " + pdf(v) for k, v in value.items()]) + b" >>"
-    if isinstance(value, Name):
-        return name_bytes(value.value)
-    if isinstance(value, Ref):
-        return b"%d 0 R" % value.n
-    if isinstance(value, (list, tuple)):
-        return b"[" + b" ".join([pdf(v) for v in value]) + b"]"
-    if isinstance(value, bool):
-        return b"true" if value else b"false"
-    if isinstance(value, float):
-        return _float(value)
-    if isinstance(value, int):
-        return b"%d" % value
-    if isinstance(value, str):
-        return text_string(value)
-    if isinstance(value, Raw):
-        return value.data
-    if value is None:
-        return b"null"
-    raise TypeError(f"no PDF form for {type(value).__name__}")
-
-
 @lru_cache(maxsize=65536)
 def _float(value: float) -> bytes:
     return num(value, 6).encode("ascii")  # six decimals: a pattern's matrix needs them
+
+
+def pdf(value: object) -> bytes:
+    """``value`` in PDF syntax: dict → dictionary, list/tuple → array, bool, int, float
+    (six decimals at most, no trailing zeros), str → text string, Name, Ref, Raw, None → null."""
+    write = _BY_TYPE.get(type(value))
+    if write is not None:  # one lookup per value: a thousand-page document writes a million
+        return write(value)
+    for kind, write in _BY_TYPE.items():  # a subclass (an IntEnum, a str subclass) as its base
+        if isinstance(value, kind) and kind is not type(None):
+            return write(value)
+    raise TypeError(f"no PDF form for {type(value).__name__}")
+
+
+def _dictionary(value: dict) -> bytes:
+    return b"<< " + b" ".join([name_bytes(k) + b" " + pdf(v) for k, v in value.items()]) + b" >>"
+
+
+def _array(value: list | tuple) -> bytes:
+    return b"[" + b" ".join([pdf(v) for v in value]) + b"]"
+
+
+_BY_TYPE: dict[type, Callable[[Any], bytes]] = {
+    dict: _dictionary,
+    Name: lambda v: name_bytes(v.value),
+    Ref: lambda v: b"%d 0 R" % v.n,
+    list: _array,
+    tuple: _array,
+    bool: lambda v: b"true" if v else b"false",
+    float: _float,
+    int: lambda v: b"%d" % v,
+    str: lambda v: text_string(v),
+    Raw: lambda v: v.data,
+    type(None): lambda v: b"null",
+}
 
 
 def flate(data: bytes) -> bytes:
@@ -118,14 +128,15 @@ class ObjectFile:
     def add(self, value: object) -> Ref:
         return self.put(self.reserve(), value)
 
-    def put_stream(self, ref: Ref, head: dict, data: bytes | Stored, size: int | None = None,
+    def put_stream(self, ref: Ref, head: dict, data: bytes | Stored | tuple[Stored, ...], size: int | None = None,
                    named: bytes | None = None) -> Ref:
-        """A stream object: ``head`` gains /Length; ``data`` may stay in a file until written.
-        ``named``: what stands for the data in the file's /ID (a picture's content hash), so the
-        ID is the same whether the data is in memory or in a file."""
-        length = len(data) if isinstance(data, bytes) else data.size if size is None else size
+        """A stream object: ``head`` gains /Length; ``data`` may stay in a file (or in pieces of
+        one: a PNG's IDAT chunks) until written. ``named``: what stands for the data in the file's
+        /ID (a picture's content hash), so the ID is the same wherever the data is."""
+        pieces = data if isinstance(data, tuple) else (data,)
+        length = sum(len(d) if isinstance(d, bytes) else d.size for d in pieces) if size is None else size
         self._bodies[ref.n] = (b"%d 0 obj\n" % ref.n + pdf({**head, "Length": length}) + b"\nstream\n",
-                               data, b"\nendstream\nendobj\n")
+                               *pieces, b"\nendstream\nendobj\n")
         if named is not None:
             self._named[ref.n] = named
         return ref
@@ -149,12 +160,18 @@ class ObjectFile:
                 raise ValueError(f"PDF object {n} was reserved and never written")
             offsets.append(at)
             named = self._named.get(n)
-            for i, part in enumerate(body):
+            if named is not None:  # a named stream: its head, its name for the data, its tail
+                head, tail = body[0], body[-1]
+                assert isinstance(head, bytes) and isinstance(tail, bytes)
+                h.update(head)
+                h.update(named)
+                h.update(tail)
+            for part in body:
                 parts.append(part)
                 at += len(part) if isinstance(part, bytes) else part.size
-                if named is not None and i == 1:
-                    h.update(named)
-                elif isinstance(part, bytes):
+                if named is not None:
+                    continue
+                if isinstance(part, bytes):
                     h.update(part)
                 else:
                     h.update(part.path.rsplit("/", 1)[-1].encode())

@@ -33,6 +33,9 @@ from pnpgen.svg.artwork import Art
 STREAM_FORMAT = 2  # how an entry of the cache folder is laid out; a change makes old entries unused
 MEMO_BUDGET = 256 * 2**20  # stream bytes an ImageStreams keeps in memory (the least recently used go first)
 KEYS_BUDGET = 64 * 2**20  # picture bytes kept with their hash, so a picture many faces show is hashed once
+# A picture whose stream lies in more pieces of its file (a PNG written in 8 kB IDAT chunks) is
+# copied into one stream file of the cache: each piece costs a copy every time a document is written.
+MAX_PIECES = 8
 STAND_IN = b"\x00pnpgen-stand-in:"  # + the picture's key: what a face holds instead of a picture's bytes
 
 
@@ -66,26 +69,47 @@ class Placed:
     key: str
     stream: ImageStream
     size: int
-    part: bytes | Stored
+    part: bytes | Stored | tuple[Stored, ...]
 
 
-def make_stream(data: bytes) -> ImageStream:
+def make_stream(data: bytes, key: str | None = None) -> ImageStream:
     """The picture ``data`` (PNG or JPEG bytes) as an image stream. A JPEG is its own DCT data;
     a non-interlaced 8-bit RGB or grey PNG is its own compressed pixel data (the IDAT chunks,
     read with the PNG predictors): neither is decoded nor compressed again. Any other picture
-    is decoded and compressed as ``canvas.drawImage`` does (ReportLab's own PDFImageXObject)."""
-    if data.startswith(b"\xff\xd8"):
-        info = _jpeg_info(data)
-        if info is not None:
-            width, height, components = info
-            return ImageStream(_name(data), width, height, 8, COMPONENTS[components], ("DCTDecode",),
-                               (1, 0) * 4 if components == 4 else None, data)
-    png = _png_pixels(data) if data.startswith(PNG_SIGNATURE) else None
-    if png is not None:
-        width, height, colours, pixels = png
-        return ImageStream(_name(data), width, height, 8, COMPONENTS[colours], ("FlateDecode",), None, pixels,
-                           {"Predictor": 15, "Colors": colours, "BitsPerComponent": 8, "Columns": width})
-    return _drawn_by_reportlab(data)
+    is decoded and compressed as ``canvas.drawImage`` does (ReportLab's own PDFImageXObject).
+    ``key``: the SHA-256 of ``data`` when known, which names a stream taken as it is (else the
+    MD5 of ``data`` does: a second pass over the picture)."""
+    own = as_it_is(lambda at, n: data[at:at + n], len(data), key[:32] if key is not None else None)
+    if own is None:
+        return _drawn_by_reportlab(data)
+    head, spans = own
+    content = data if spans == ((0, len(data)),) else b"".join(data[at:at + n] for at, n in spans)
+    return replace(head, name=head.name or _name(data), content=content)
+
+
+def as_it_is(read: Callable[[int, int], bytes], size: int, name: str | None = None
+             ) -> tuple[ImageStream, tuple[tuple[int, int], ...]] | None:
+    """A picture a PDF shows as it is — a JPEG (its DCT data), a non-interlaced 8-bit RGB or grey
+    PNG without a transparency chunk (its IDAT chunks' data) — as its stream's header (``content``
+    empty, ``name`` as given or empty) and where the stream lies in the picture's bytes
+    ((offset, length) pieces); None for any other picture. ``read(at, n)``: n bytes at ``at`` of
+    the picture (in memory, or a file: only the headers are read, never the pixels)."""
+    start = read(0, 8)
+    if start.startswith(b"\xff\xd8"):
+        info = _jpeg_info(read, size)
+        if info is None:
+            return None
+        width, height, components = info
+        return (ImageStream(name or "", width, height, 8, COMPONENTS[components], ("DCTDecode",),
+                            (1, 0) * 4 if components == 4 else None, b""), ((0, size),))
+    if start != PNG_SIGNATURE:
+        return None
+    png = _png_pixels(read, size)
+    if png is None:
+        return None
+    width, height, colours, spans = png
+    return (ImageStream(name or "", width, height, 8, COMPONENTS[colours], ("FlateDecode",), None, b"",
+                        {"Predictor": 15, "Colors": colours, "BitsPerComponent": 8, "Columns": width}), spans)
 
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -101,47 +125,50 @@ def _name(data: bytes) -> str:
     return hashlib.md5(data, usedforsecurity=False).hexdigest()
 
 
-def _png_pixels(data: bytes) -> tuple[int, int, int, bytes] | None:
-    """(width, height, colours, the zlib stream of its IDAT chunks) of a PNG a PDF can show as
-    it is — 8 bits, RGB (colours 3) or grey (1), not interlaced, no transparency chunk —, else None."""
+def _png_pixels(read: Callable[[int, int], bytes], size: int) -> tuple[int, int, int, tuple[tuple[int, int], ...]] | None:
+    """(width, height, colours, where its IDAT chunks' data lie) of a PNG a PDF can show as it
+    is — 8 bits, RGB (colours 3) or grey (1), not interlaced, no transparency chunk —, else None."""
     at, idat = 8, []
     width = height = colours = 0
-    while at + 8 <= len(data):
-        length, kind = struct.unpack(">I4s", data[at:at + 8])
-        body = data[at + 8:at + 8 + length]
-        if len(body) < length:
+    while at + 8 <= size:
+        length, kind = struct.unpack(">I4s", read(at, 8))
+        if at + 8 + length > size:
             return None
         if kind == b"IHDR":
-            width, height, depth, colour_type, _, _, interlace = struct.unpack(">IIBBBBB", body[:13])
+            if length < 13:
+                return None
+            width, height, depth, colour_type, _, _, interlace = struct.unpack(">IIBBBBB", read(at + 8, 13))
             if depth != 8 or interlace or colour_type not in (0, 2):
                 return None
             colours = 3 if colour_type == 2 else 1
         elif kind == b"tRNS":
             return None
-        elif kind == b"IDAT":
-            idat.append(body)
+        elif kind == b"IDAT" and length:
+            idat.append((at + 8, length))
         elif kind == b"IEND":
             break
         at += length + 12
-    return (width, height, colours, b"".join(idat)) if idat and width and height and colours else None
+    return (width, height, colours, tuple(idat)) if idat and width and height and colours else None
 
 
-def _jpeg_info(data: bytes) -> tuple[int, int, int] | None:
+def _jpeg_info(read: Callable[[int, int], bytes], size: int) -> tuple[int, int, int] | None:
     """(width, height, components) from a JPEG's frame header, else None."""
     at = 2
-    while at + 4 <= len(data):
-        if data[at] != 0xFF:
+    while at + 4 <= size:
+        head = read(at, 4)
+        if head[0] != 0xFF:
             return None
-        marker = data[at + 1]
+        marker = head[1]
         if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
             at += 2
             continue
-        (length,) = struct.unpack(">H", data[at + 2:at + 4])
+        (length,) = struct.unpack(">H", head[2:4])
         if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
-            if at + 10 > len(data):
+            if at + 10 > size:
                 return None
-            height, width = struct.unpack(">HH", data[at + 5:at + 9])
-            components = data[at + 9]
+            frame = read(at + 5, 5)
+            height, width = struct.unpack(">HH", frame[:4])
+            components = frame[4]
             return (width, height, components) if components in COMPONENTS and width and height else None
         at += 2 + length
     return None
@@ -189,6 +216,10 @@ class ImageStreams:
         self.store_now = store_now  # write a stream into ``folder`` as it is made (else into ``new``)
         self.stores = stores  # with store_now: the thread that writes them (``after_writes`` when it is done)
         self._stand_ins = dict(placed or {})  # a stand-in's bytes → the picture it stands for (``stand_ins``)
+        self._paths: dict[tuple[str, str], Path] = {}
+        # files known to hold the pictures named by their hashes (a game's art files, hashed by
+        # their stamps): such a picture shown as it is is placed from its file (``_own``)
+        self.own: Mapping[str, Path] = {}
 
     def stand_ins(self, arts: Mapping[str, Art]) -> tuple[dict[str, Art], dict[bytes, Placed]]:
         """``arts`` with each picture's bytes replaced by a short stand-in, and what each
@@ -268,6 +299,13 @@ class ImageStreams:
         cache folder as written there (checked without reading it): a face read from the cache
         then needs neither the picture nor its stream in memory. None when the stream must be read
         or made from the picture."""
+        if key not in self._placed:
+            own = self._own(key)
+            if own is not None:
+                self._placed[key] = own
+        placed = self._placed.get(key)
+        if placed is not None and isinstance(placed.part, tuple):  # the picture's own pieces
+            return self._stand_in(placed, source)
         written = self._written.get(key)
         if written is None:  # the stream's header read once, however many faces show the picture
             trusted = self._trusted(key)
@@ -284,6 +322,28 @@ class ImageStreams:
         if self.folder is not None:
             self.used.update((self.path(key), self.path(key, "json")))
         return self._stand_in(placed, source)
+
+    def _own(self, key: str) -> Placed | None:
+        """The picture ``key`` placed from the pieces of its file (``own``) when a
+        PDF shows it as it is (a JPEG, an 8-bit PNG: ``as_it_is``) in at most ``MAX_PIECES``: only
+        the file's headers are read, no stream is made, kept or cached, and the pieces are copied
+        from the file when the document is written — refused then if the file changed meanwhile.
+        None for any other picture."""
+        source = self.own.get(key)
+        if source is None:
+            return None
+        try:
+            with open(source, "rb") as f:
+                fd = f.fileno()
+                st = os.fstat(fd)
+                own = as_it_is(lambda at, n: os.pread(fd, n, at), st.st_size, key[:32])
+        except (OSError, struct.error, IndexError):
+            return None
+        if own is None or len(own[1]) > MAX_PIECES:
+            return None
+        head, spans = own
+        stamp = (st.st_size, st.st_mtime_ns, st.st_ino)
+        return Placed(key, head, sum(n for _, n in spans), tuple(Stored(str(source), n, at, stamp) for at, n in spans))
 
     def _placed_from(self, key: str, trusted: tuple[ImageStream, int, int]) -> Placed:
         """A cached stream, found by ``_trusted``, placed from its file."""
@@ -329,13 +389,17 @@ class ImageStreams:
             return stood_for
         key = self.key(data)
         placed = self._placed.get(key)
+        if placed is None and key in self.own:
+            placed = self._own(key)
+            if placed is not None:
+                self._placed[key] = placed
         trusted = self._trusted(key) if placed is None else None
         if trusted is not None:
             placed = self._placed[key] = self._placed_from(key, trusted)
         if placed is None:
             stream = self._load(key)
             if stream is None:
-                stream = make_stream(self.real(data))
+                stream = make_stream(self.real(data), key)
                 self.made += 1
                 if self.folder is not None and self.store_now and self.stores is not None:
                     self.stores.put(self.path(key), stream.content, then=partial(self._stamped, key, stream))
@@ -348,7 +412,7 @@ class ImageStreams:
                 part = Stored(str(self.path(key)), len(stream.content))
             placed = Placed(key, replace(stream, content=b""), len(stream.content), part)
             self._placed[key] = placed
-        if self.folder is not None:
+        if self.folder is not None and not isinstance(placed.part, tuple):  # (a picture's own pieces: no entry)
             self.used.update((self.path(key), self.path(key, "json")))
         return placed
 
@@ -356,7 +420,10 @@ class ImageStreams:
         """An entry's files: ``bin`` the stream itself, ``json`` its header (name, size, colour
         space, filters, the stream's hash), apart so the stream is written as it is, not copied."""
         assert self.folder is not None
-        return self.folder / key[:2] / f"{key}.{part}"
+        path = self._paths.get((key, part))
+        if path is None:  # asked seven times a picture: made once (pathlib's joins are slow)
+            path = self._paths[(key, part)] = Path(f"{self.folder}/{key[:2]}/{key}.{part}")
+        return path
 
     def get(self, data: bytes) -> ImageStream:
         key = stand_in_key(data) or hashlib.sha256(data).hexdigest()
@@ -364,7 +431,7 @@ class ImageStreams:
         if stream is None:
             stream = self._load(key)
             if stream is None:
-                stream = make_stream(self.real(data))
+                stream = make_stream(self.real(data), key)
                 self.made += 1
                 if self.folder is not None:
                     self.new[self.path(key, "json")] = self._header(key, stream)

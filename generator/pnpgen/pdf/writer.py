@@ -14,7 +14,7 @@ ReportLab and put in afterwards (pdf/svglib_fallback.py).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -84,18 +84,62 @@ class PageStream:
 class FaceStreams:
     """Faces made into streams, by (face key, CMYK?), and pages by the page object itself: made
     once, placed in every document of the build that shows them (a deck's home pages are also
-    the pages of ``<game>-all.pdf``)."""
+    the pages of ``<game>-all.pdf``).
+
+    Kept across the builds of a long-running command (``pnpgen watch``: engine/warm.py), faces
+    are known by what they are made from (``names``: the face's key and its pictures') and pages
+    by the digest of everything they draw (``digests``), both set for each build (``for_build``);
+    what a build did not use is let go of after it (``let_go_of_unused``)."""
 
     made: dict[tuple[str, bool], FaceStream] = field(default_factory=dict)
     pages: dict[tuple[int, bool], tuple[Page, PageStream]] = field(default_factory=dict)
+    # a sheet's few slots and marks, written once: a thousand pages place faces at nine spots
+    drawn: dict[tuple, str] = field(default_factory=dict)
+    names: Mapping[str, str] = field(default_factory=dict)  # a face's key → what it is made from
+    digests: Mapping[int, bytes] = field(default_factory=dict)  # id(page) → the digest of what it draws
+    kept: dict[tuple[bytes, bool], PageStream] = field(default_factory=dict)  # pages by that digest
+    _used: set = field(default_factory=set)
 
     def get(self, key: str, art: Art, cmyk: bool, images: ImageStreams) -> FaceStream:
-        found = self.made.get((key, cmyk))
+        name = (self.names.get(key, key), cmyk)
+        self._used.add(name)
+        found = self.made.get(name)
         if found is None:
             content = art_content(art, cmyk, images.key)
             found = FaceStream(flate(content.data), content, art.width_pt, art.height_pt, art.fallback is not None)
-            self.made[(key, cmyk)] = found
+            self.made[name] = found
         return found
+
+    def page(self, page: Page, cmyk: bool, draw: Callable[[Page], PageStream]) -> PageStream:
+        """The page's own drawing, made by ``draw`` once for every document (and, by its digest,
+        every build) that shows it."""
+        digest = self.digests.get(id(page))
+        if digest is not None:
+            self._used.add((digest, cmyk))
+            made = self.kept.get((digest, cmyk))
+            if made is None:
+                made = self.kept[(digest, cmyk)] = draw(page)
+            return made
+        drawn = self.pages.get((id(page), cmyk))
+        if drawn is None or drawn[0] is not page:
+            drawn = (page, draw(page))
+            self.pages[(id(page), cmyk)] = drawn  # the page is kept: its id stays its own
+        return drawn[1]
+
+    def for_build(self, names: Mapping[str, str], digests: Mapping[int, bytes]) -> FaceStreams:
+        """This object for one build's documents: ``names`` of its faces, ``digests`` of its pages."""
+        self.names, self.digests = names, digests
+        return self
+
+    def let_go_of_unused(self) -> None:
+        """After a build: only the faces and pages it used stay (the next save differs from it
+        by an edit, not by the whole game)."""
+        self.made = {k: v for k, v in self.made.items() if k in self._used}
+        self.kept = {k: v for k, v in self.kept.items() if k in self._used}
+        self.pages.clear()
+        self.names, self.digests, self._used = {}, {}, set()
+        if len(self.drawn) > 10_000:
+            self.drawn.clear()
 
 
 def write_document(doc: PagePlan, arts: Mapping[str, Art], font: str, cmyk: bool = False,
@@ -324,11 +368,7 @@ class _Writer:
 
     def page(self, page: Page, parent: Ref) -> Ref:
         w, h = page.size_mm
-        drawn = self.faces.pages.get((id(page), self.cmyk))
-        if drawn is None or drawn[0] is not page:
-            drawn = (page, self.page_stream(page))
-            self.faces.pages[(id(page), self.cmyk)] = drawn  # the page is kept: its id stays its own
-        made = drawn[1]
+        made = self.faces.page(page, self.cmyk, self.page_stream)
         res: dict = self.note(made.content)
         forms = {name: self.form(key) for name, key in made.forms.items()}
         if forms:
@@ -382,6 +422,14 @@ class _Writer:
 
     def place(self, item: PlaceFace) -> str:
         """A face clipped to its outline (and page rectangle), placed as its form."""
+        key = ("place", item.to_page, item.trim_mm, item.bleed_mm, item.clip, item.clip_rect, self.page_h)
+        where = self.faces.drawn.get(key)
+        if where is None:
+            where = self.faces.drawn[key] = self.placing(item)
+        return f"{where} {Name(_form_name(item.face)).pdf().decode('latin-1')} Do Q"
+
+    def placing(self, item: PlaceFace) -> str:
+        """What comes before a face's form is named: its clip and its matrix."""
         ops = ["q"]
         if item.clip_rect is not None:
             ops.append(self.rect_clip(item.clip_rect))
@@ -395,10 +443,16 @@ class _Writer:
         # form points (origin at the bleed's bottom-left, y up) → piece mm → page mm → page points
         form_to_piece = Affine(1 / PT_PER_MM, 0.0, 0.0, -1 / PT_PER_MM, -b, item.trim_mm[1] + b)
         ops.append(pdf_matrix(form_to_piece.then(item.to_page).then(self.to_pt()).tuple()) + " cm")
-        ops.append(f"{Name(_form_name(item.face)).pdf().decode('latin-1')} Do Q")
         return " ".join(ops)
 
     def strokes(self, item: Strokes) -> str:
+        key = ("strokes", item, self.page_h, self.cmyk)
+        drawn = self.faces.drawn.get(key)
+        if drawn is None:
+            drawn = self.faces.drawn[key] = self.draw_strokes(item)
+        return drawn
+
+    def draw_strokes(self, item: Strokes) -> str:
         ops = ["q", (f"{' '.join(pdf_num(v) for v in REGISTRATION)} K" if item.registration
                      else self.colour(item.colour, stroke=True)), f"{pdf_num(item.width_pt)} w"]
         if item.dash:
