@@ -49,7 +49,7 @@ def test_five_text_edits_leave_the_current_faces_and_equal_a_cold_build(tmp_path
     assert run(ws, "build", "--game", "test") == 0
     first = _entries(out)
     faces = {k for k in first if k.startswith("faces/")}
-    assert faces and any(k.startswith("renders/test/") for k in first)
+    assert faces and "renders/test.pack.json" in first  # the faces' renders, one file
     previous = "本文カード5"
     for n in range(1, 6):
         _edit_text(ws, previous, f"改訂{n}")
@@ -63,6 +63,7 @@ def test_five_text_edits_leave_the_current_faces_and_equal_a_cold_build(tmp_path
     assert {k for k in warm if k.startswith("faces/")} != faces  # the edited card's face changed
     assert len([k for k in warm if k.startswith("faces/")]) == len(faces)  # …and replaced the old one
     assert set(_uses(out, "test")) == set(warm)
+    assert warm["renders/test.pack.json"] == cold["renders/test.pack.json"]  # no old renders kept in it
     assert not [d for d in (out / ".cache").rglob("*") if d.is_dir() and not any(d.iterdir())]
     assert _outputs(out / "test") == _outputs(cold_out / "test")  # byte-identical PDFs, proof, csv
 
@@ -99,7 +100,7 @@ def test_another_game_and_another_language_in_the_same_folder_keep_their_entries
     assert run(ws, "build", "--game", "test", "--game", "other", "--no-rulebook") == 0
     assert run(ws, "build", "--game", "test", "--lang", "en", "--no-rulebook") == 0
     other, english = _uses(out, "other"), _uses(out, "test.en")
-    assert any(k.startswith("faces/") for k in other) and any(k.startswith("renders/other/") for k in other)
+    assert any(k.startswith("faces/") for k in other) and "renders/other.pack.json" in other
     for n in range(1, 3):
         _edit_text(ws, "本文カード1" if n == 1 else f"改訂{n - 1}", f"改訂{n}")
         assert run(ws, "build", "--game", "test", "--no-rulebook") == 0

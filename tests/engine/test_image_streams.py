@@ -4,6 +4,7 @@ orientation are read from the header alone, and ``pnpgen list`` never opens the 
 
 from __future__ import annotations
 
+import hashlib
 import io
 import struct
 import zlib
@@ -189,3 +190,54 @@ def test_list_never_opens_the_art(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(Image, "open", no_pictures)
     assert run(ws, "list") == 0
     assert "cards" in capsys.readouterr().out
+
+
+def test_a_picture_is_placed_from_its_own_file_only_while_the_file_is_what_was_hashed(tmp_path):
+    """An art file shown as it is becomes pieces of itself, no stream made; one saved again since
+    it was hashed (its hash now another) is placed from a stream made of the bytes the face holds."""
+    data = _picture("RGB", "PNG")
+    key = hashlib.sha256(data).hexdigest()
+    art = tmp_path / "p.png"
+    art.write_bytes(data)
+    for now, own in ((key, True), ("0" * 64, False)):
+        streams = raster.ImageStreams(tmp_path / f"cache-{own}", "test")
+        streams.own = {key: art}
+        streams.own_hash = lambda path, st, now=now: now
+        placed = streams.locate(data)
+        if own:
+            assert isinstance(placed.part, tuple) and all(p.path == str(art) for p in placed.part)
+            assert streams.made == 0 and not (tmp_path / f"cache-{own}").exists()
+        else:
+            assert not isinstance(placed.part, tuple) and streams.made == 1
+        stream = b"".join(bytes(p) if isinstance(p, bytes) else b"".join(p.chunks())
+                          for p in (placed.part if isinstance(placed.part, tuple) else (placed.part,)))
+        assert stream == raster.make_stream(data).content  # the same stream either way
+
+
+def test_an_edit_measures_no_art_file_a_build_measured_before_and_a_repainted_one_again(tmp_path, monkeypatch):
+    """The art files' sizes are kept by their content hash (.cache/art/<game>.pack.json): a text
+    edit opens only the picture of the face it renders again (its template places it), not the
+    deck's; a repainted picture (another size) is measured again."""
+    measured: list[str] = []
+    real = art_files._measure
+
+    def counted(path, *args, **kwargs):
+        measured.append(path.name)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(art_files, "_measure", counted)
+    ws = workspace(tmp_path / "ws", chunks=1)
+    build(ws, tmp_path / "b")
+    assert set(measured) == set(COLOURS)
+    assert (tmp_path / "b" / ".cache" / "art" / "test.pack.json").is_file()
+    measured.clear()
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(DECK + pieces("改"), encoding="utf-8")
+    build(ws, tmp_path / "b")
+    assert measured == ["a.png"]  # card 1's face, rendered again; not b.png, c.png (nor a.png by the deck)
+    measured.clear()
+    Image.new("RGB", (250, 180), (9, 9, 9)).save(ws / "data" / "test" / "art" / "b.png")
+    build(ws, tmp_path / "b")
+    assert set(measured) == {"b.png"}
+    build(ws, tmp_path / "cold")  # the same files as a build that measured everything
+    for name in PDFS:
+        assert (tmp_path / "b" / "test" / name).read_bytes() == (tmp_path / "cold" / "test" / name).read_bytes()

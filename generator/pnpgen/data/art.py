@@ -25,7 +25,8 @@ import re
 import struct
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
@@ -61,18 +62,58 @@ def _where_parts(where: Where | Path | str | None) -> dict:
     return {"path": where}
 
 
+@dataclass
+class Sizes:
+    """Art files' sizes by the hash of their content, found by earlier builds (the engine keeps
+    them in its cache): a thousand cards' art is not opened again to be measured on every edit.
+    ``known`` and ``learned``: [kind, width, height] by content hash; ``digest``: a file's hash."""
+
+    known: dict[str, list]
+    digest: Callable[[Path], str]
+    learned: dict[str, list] = field(default_factory=dict)
+    used: set[str] = field(default_factory=set)
+
+    def get(self, path: Path) -> tuple[str, tuple[float, float]] | None:
+        try:
+            key = self.digest(path)
+        except OSError:  # unreadable: measuring it says so
+            return None
+        self.used.add(key)
+        v = self.learned.get(key) or self.known.get(key)
+        if isinstance(v, list) and len(v) == 3 and v[0] in ("raster", "svg") \
+                and all(isinstance(n, (int, float)) and not isinstance(n, bool) and n > 0 for n in v[1:]):
+            return str(v[0]), (float(v[1]), float(v[2]))
+        return None
+
+    def learn(self, path: Path, info: ArtInfo) -> None:
+        try:
+            key = self.digest(path)
+        except OSError:
+            return
+        self.used.add(key)
+        self.learned[key] = [info.kind, *info.size]
+
+
 class ArtFolder:
     """The art of one game, each file measured and converted once (cached by content hash)."""
 
-    def __init__(self, game_root: Path, templates: Path | None = None):
+    def __init__(self, game_root: Path, templates: Path | None = None, sizes: Sizes | None = None):
         self.root = game_root / "art"
         self.templates = templates  # templates/<slug>/: hrefs written in templates look there second
+        self.sizes = sizes  # sizes found by earlier builds (none: every file is opened)
         self._info: dict[Path, ArtInfo] = {}
         self._found: dict[tuple[str, bool], Path] = {}  # (rel, in_templates) → the file: each resolved once
         self._resolved: Path | None = None  # art/ through its links, found once
         self._bytes: OrderedDict[tuple[str, str], bytes] = OrderedDict()  # the most recently used last
         self.trail: list[tuple[str, bool]] | None = None  # while a list: every (name, in_templates) found
         self._held = 0  # bytes in _bytes: past BYTES_BUDGET the least recently used go
+
+    def __getstate__(self) -> dict:
+        """What a worker process gets: the folders, not what this process found and measured in
+        them (a thousand cards' art: 117 kB pickled with each few faces sent to convert)."""
+        state = dict(self.__dict__)
+        state.update(_info={}, _found={}, _bytes=OrderedDict(), _held=0, trail=None, sizes=None)
+        return state
 
     def find(self, rel: str, where: Where | Path | str | None = None, key: str = "image",
              in_templates: bool = False) -> Path:
@@ -119,7 +160,13 @@ class ArtFolder:
                 self._resolved = self.root.resolve()
             in_art = path.is_relative_to(self._resolved)
             name = f"art/{rel}" if in_art or self.templates is None else f"templates/{self.templates.name}/{rel}"
-            cached = self._info[path] = _measure(path, name, where, key)
+            known = self.sizes.get(path) if self.sizes is not None else None
+            if known is not None:
+                cached = self._info[path] = ArtInfo(path, name, *known)
+            else:
+                cached = self._info[path] = _measure(path, name, where, key)
+                if self.sizes is not None:
+                    self.sizes.learn(path, cached)
         return cached
 
     def check(self, href: str, where: Where | Path | str | None = None) -> ArtInfo:
@@ -188,6 +235,29 @@ def _near_name(rel: str, folders: list[Path]) -> str | None:
 
 
 def _measure(path: Path, name: str, where, key: str) -> ArtInfo:
+    """The file measured (its header read), once per process while it is unchanged (a deck's
+    fields and its templates' image() ask for the same files); an unreadable one is an InputError."""
+    try:
+        st = path.stat()
+        known = _sized(str(path), st.st_size, st.st_mtime_ns, st.st_ino)
+    except OSError:
+        known = None
+    if known is not None:
+        return ArtInfo(path, name, *known)
+    return _opened(path, name, where, key)
+
+
+@lru_cache(maxsize=8192)
+def _sized(path: str, size: int, mtime_ns: int, inode: int) -> tuple[str, tuple[float, float]] | None:
+    """(kind, size) of the file at ``path`` as it is (its stamp), None when it cannot be measured."""
+    try:
+        info = _opened(Path(path), path, None, "image")
+    except InputError:
+        return None
+    return info.kind, info.size
+
+
+def _opened(path: Path, name: str, where, key: str) -> ArtInfo:
     if path.suffix.lower() == ".svg":
         return ArtInfo(path, name, "svg", _svg_size(path, name, where, key))
     from PIL import Image, UnidentifiedImageError

@@ -10,7 +10,7 @@ from typing import Any
 from pnpgen import fonts as fontreg
 from pnpgen.data import i18n, ink, layouts, lint
 from pnpgen.data import validate as v
-from pnpgen.data.art import ArtFolder
+from pnpgen.data.art import ArtFolder, Sizes
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.markup import colour_names
 from pnpgen.data.model import Deck, FieldText, Game, Piece, Sourced, is_placeholder
@@ -101,9 +101,10 @@ def _text(doc: Source, value: Any, keypath: tuple) -> str:
     return _parse(doc, keypath, v.text, value)
 
 
-def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = True) -> Game:
+def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = True, sizes: Sizes | None = None) -> Game:
     """The game with every text in ``lang`` (default: the game's default language). With
-    ``art=False`` (``pnpgen list``) the art files ``image`` fields name are not opened."""
+    ``art=False`` (``pnpgen list``) the art files ``image`` fields name are not opened; ``sizes``:
+    the art files' sizes found by earlier builds (data/art.py)."""
     folder = ws.game_dir(slug)
     game_yaml = folder / "game.yaml"
     if not game_yaml.is_file():
@@ -178,7 +179,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
                          expected="the draft's file name, or no draft_file: for a game without a rulebook")
     for deck_file in deck_files(game):
         contained(deck_file.relative_to(folder), folder, "decks", deck_file)  # a link out is never read
-        game.decks.append(load_deck(ws, game, deck_file, art))
+        game.decks.append(load_deck(ws, game, deck_file, art, sizes))
     check_deck_ids(game)
     copies = sum(d.count for d in game.decks)
     if copies > v.GAME_COPIES:  # before anything is drawn: ten decks of 10,000 ran for minutes
@@ -304,8 +305,8 @@ def _fields(doc: Located, data: dict) -> dict[str, str]:
     return fields
 
 
-def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True) -> Deck:
-    pictures = ArtFolder(game.root) if art else None  # one for the deck: its folder resolved once
+def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Sizes | None = None) -> Deck:
+    pictures = ArtFolder(game.root, sizes=sizes) if art else None  # one for the deck: its folder resolved once
     doc = load_yaml(path)
     if game.translations is not None:
         game.translations.resolve(doc)

@@ -44,8 +44,9 @@ BIG_FILE = 1 << 20  # files larger than this (fonts, art) are fingerprinted by s
 # The names of the entries pnpgen writes below .cache/: pruning removes only files named so.
 ENTRY = re.compile(r"faces/[0-9a-f]{2}/[0-9a-f]{32,64}(-[0-9a-f]{16}){0,2}\.json|jinja/[0-9a-f]{40,64}\.jbc"
                    r"|pictures/[0-9a-f]{2}/[0-9a-f]{64}\.bin|images/[0-9a-f]{2}/[0-9a-f]{64}\.(bin|json)"
-                   r"|(nest|readings|books|renders/[^/\x00]{1,255})/[0-9a-f]{32}\.json")
-KINDS = ("faces", "pictures", "images", "jinja", "nest", "readings", "books", "renders")  # the cache's folders
+                   r"|(nest|readings|books|renders/[^/\x00]{1,255})/[0-9a-f]{32}\.json"
+                   r"|(renders|art)/[^/\x00]{1,200}\.pack\.json")
+KINDS = ("faces", "pictures", "images", "jinja", "nest", "readings", "books", "renders", "art")  # the cache's folders
 
 
 def safe_rel(rel: object) -> bool:
@@ -339,6 +340,32 @@ class Cache:
         body = {"pnpgen": code(), "key": key, "value": value}
         data = json.dumps({"check": sha(json.dumps(body, sort_keys=True).encode()), "body": body}, sort_keys=True)
         return self.record_path(kind, key), data.encode()
+
+    # -------------------------------------------------------------- packs (many records, one file)
+
+    def pack(self, kind: str) -> dict[str, Any]:
+        """The records of a pack (key → value): many records in one file, read in one go — a
+        thousand cards' rendered faces are one file to read and write, not two thousand. Empty
+        when the pack is absent, damaged or another pnpgen's. The file is a header line (pnpgen,
+        the hash of the text) and the records' JSON text, checked by hashing the bytes as read."""
+        try:
+            head, _, text = self.pack_path(kind).read_bytes().partition(b"\n")
+            outer = json.loads(head)
+            if outer.get("pnpgen") != code() or outer.get("check") != sha(text):
+                return {}
+            records = json.loads(text)
+            return records if isinstance(records, dict) else {}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return {}
+
+    def pack_path(self, kind: str) -> Path:
+        return self.root / f"{kind}.pack.json"
+
+    def pack_entry(self, kind: str, records: dict[str, Any]) -> tuple[Path, bytes]:
+        """The file of a pack holding ``records``, and its bytes."""
+        text = json.dumps(records, sort_keys=True, ensure_ascii=False).encode()
+        head = json.dumps({"pnpgen": code(), "check": sha(text)}, sort_keys=True).encode()
+        return self.pack_path(kind), head + b"\n" + text
 
     # -------------------------------------------------------------- faces
 

@@ -36,6 +36,7 @@ from pnpgen.engine.cache import (
 from pnpgen.engine.cache import code as cache_code
 from pnpgen.engine.cutfiles import CutFile, cut_files, cutter_record
 from pnpgen.engine.documents import write_documents
+from pnpgen.engine.fresh import edition
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.output import mark_now
@@ -366,14 +367,14 @@ def version_stamp(game: Game) -> str:
     return f"{game.slug}{draft} {game.date}".replace("  ", " ").strip()
 
 
-def _uses(cache: Cache, slug: str, state: GameState | None, face_keys: dict[str, str],
+def _uses(cache: Cache, renders: str, state: GameState | None, face_keys: dict[str, str],
           compiled: CompiledTemplates, memo: RenderMemo, nest_memo: Memo[list]) -> set[Path]:
     """The cache entries this build used: its faces, rendered faces, nest choices and compiled
     templates. A face replayed from the memo loads no template, so while any face is replayed
     the templates the last build of this edition compiled are kept too (the memo's inputs
     include the templates: after a template edit nothing is replayed and the list is exact)."""
     uses = {cache.face_path(k + digest) for k, digest in face_keys.items()}
-    uses |= {cache.record_path(f"renders/{slug}", k) for k in memo.used}
+    uses.add(cache.pack_path(renders))  # the faces' renders, in one file
     uses |= {cache.record_path("nest", k) for k in nest_memo.used}
     uses |= compiled.used
     if state is not None and memo.replayed():
@@ -425,8 +426,21 @@ def cached_rendering(cache: Cache, ws: Workspace, slug: str,
                      options: BuildOptions) -> tuple[CompiledTemplates, RenderMemo]:
     """The templates compiled and the faces rendered by earlier builds, from ``cache``."""
     return (CompiledTemplates(cache.root / "jinja"),
-            RenderMemo(known=cache.records(f"renders/{slug}"), inputs=render_inputs(ws, slug, options, cache.hashes),
+            RenderMemo(known=cache.pack(renders_pack(slug, options)), inputs=render_inputs(ws, slug, options, cache.hashes),
                        digest=lambda path: content_hash(path, cache.hashes)))
+
+
+def renders_pack(slug: str, options: BuildOptions) -> str:
+    """The pack of a game's rendered faces in the cache, one per edition (a game in a language)."""
+    return f"renders/{edition(slug, options)}"
+
+
+def renders_kept(memo: RenderMemo) -> dict[str, Any] | None:
+    """The renders the pack keeps after this build — those it used and those it made —, or None
+    when that is the pack as it was (nothing made, nothing dropped)."""
+    if not memo.learned and memo.used.issuperset(memo.known):
+        return None
+    return {**{k: v for k, v in memo.known.items() if k in memo.used}, **memo.learned}
 
 
 def cached_nesting(cache: Cache | None) -> Memo[list]:
@@ -486,6 +500,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         cache.stores = stores
         cache.art_files = files_by_hash(art_folders(ws, game), cache.hashes)
         images.own = cache.art_files  # a picture that is an art file, shown as it is, is placed from it
+        images.own_hash = lambda path, st: content_hash(path, cache.hashes, st)  # (while it still is that file)
         stored = cache.picture_source  # where a picture can be read again, only if something needs it
 
         def let_go(art: Art) -> Art:  # each picture's stream found or made, its bytes let go of
@@ -540,8 +555,10 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         assert compiled is not None and memo is not None  # made from the cache above
         cache_files.update(compiled.new)
         cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest_memo.learned.items()))
-        cache_files.update(cache.record(f"renders/{slug}", k, v) for k, v in sorted(memo.learned.items()))
-        result.uses = _uses(cache, slug, state, face_keys, compiled, memo, nest_memo)
+        kept_renders = renders_kept(memo)
+        if kept_renders is not None:
+            cache_files.update([cache.pack_entry(renders_pack(slug, options), kept_renders)])
+        result.uses = _uses(cache, renders_pack(slug, options), state, face_keys, compiled, memo, nest_memo)
     drawn = [(plan.documents, arts, face_keys)]
     homes = [r.files[0] for r in plan.records if r.files] + [f"{game.slug}-all.pdf"]
     if options.ink is not None:  # the home sheets again, by the ink saver, into ink-saver/

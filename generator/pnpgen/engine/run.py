@@ -14,11 +14,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from pnpgen.data.art import Sizes
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace, relative_proof, workspace_relative
 from pnpgen.engine import bookkey, history
-from pnpgen.engine.cache import Cache, GameState, fingerprint, sha
+from pnpgen.engine.cache import Cache, GameState, content_hash, fingerprint, sha
 from pnpgen.engine.changes import change_report, snapshot
 from pnpgen.engine.fresh import GameOutcome, edition, inputs_of, sort_games
 from pnpgen.engine.fresh import out_dir as game_out_dir
@@ -103,7 +104,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
     before = cache.state(edition(slug, options))
     book = _Rulebook(ws, rulebook, cache, beside=options.jobs > 1, before=before, out_dir=out_dir,
                      warm=warm) if rulebook is not None else None
-    game = load_game(ws, slug, lang=options.lang)
+    sizes = Sizes(cache.pack(f"art/{slug}"), lambda path: content_hash(path, cache.hashes))
+    game = load_game(ws, slug, lang=options.lang, sizes=sizes)
     _nothing_went_missing(game, before, rulebook is not None)
     try:
         if book is not None:
@@ -125,6 +127,12 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
         if book is not None:
             book.close()
     result.manifest["changes"] = changes
+    kept_sizes = {k: v for k, v in {**sizes.known, **sizes.learned}.items() if k in sizes.used}
+    if kept_sizes:  # the art files' sizes, by their content: one file, written when it changed
+        result.uses.add(cache.pack_path(f"art/{slug}"))
+        if kept_sizes != sizes.known:
+            pack, packed = cache.pack_entry(f"art/{slug}", kept_sizes)
+            result.cache_files[pack] = packed
     result.manifest["reprint"] = reprint
     if before is not None:
         result.files.update(reprint_out)
@@ -146,8 +154,9 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
             and (path := inside(out_root, f"{below}/{rel}")) is not None]
     files.update(version)
     gone += pruned
-    result.rendered = None  # the faces and the art stay in the worker: only bytes and records come back
+    result.rendered = None  # the faces, the art and the pictures stay in the worker: only bytes and records come back
     result.arts = {}
+    result.images = None
     return GameOutcome(slug, out_dir, False, result, changes), files, gone
 
 

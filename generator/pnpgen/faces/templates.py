@@ -518,6 +518,9 @@ class Renderer:
         self._checked: dict[str, list] = {}  # SVG text found well-formed → its plain <image> placements
         self._deck_counts: dict[str, int] = {}  # deck id → its total count, summed once per deck
         self._names: dict[tuple[str, str], str] = {}  # (deck id, side) → the template's name for Jinja
+        # (deck id, side) → the SVG of a face whose template read nothing of its piece or deck and
+        # placed no picture and warned of nothing: every piece's face on that side (a deck's back)
+        self._alike: dict[tuple[str, str], dict[str, Any]] = {}
         self._names.update(check_templates(templates, game))  # a template not there: no face renders
 
     def deck_count(self, deck: Deck) -> int:
@@ -580,12 +583,21 @@ class Renderer:
 
     def render(self, face: Face, reads: set[str] | None = None) -> str:
         """The face's SVG; the names of the piece fields the template read go into ``reads``
-        (a face that never reads ``copy`` is the same for every copy). With a ``memo``, a face
+        (a face that never reads ``copy`` is the same for every copy; one whose template read
+        nothing of its piece, placed no picture and warned of nothing — a deck's back — is the
+        same for every piece of the deck, and Jinja runs once for it). With a ``memo``, a face
         rendered by an earlier build from the same inputs comes back without running Jinja,
         its warnings and image placements replayed."""
         reads = reads if reads is not None else set()
+        alike = self._alike.get((face.deck.id, face.side))
         if self.memo is None:
-            return self._render(face, reads)
+            if alike is not None:  # the same for every piece: a thousand cards' back is drawn once
+                return alike["svg"]
+            n_warnings, n_images = len(self.warnings), self.art.count()
+            svg = self._render(face, reads)
+            if not reads and len(self.warnings) == n_warnings and self.art.count() == n_images:
+                self._alike[(face.deck.id, face.side)] = {"svg": svg, "reads": [], "warnings": [], "images": [], "art": []}
+            return svg
         key = self.memo.key(face, self.bleed_mm)
         known = self.memo.get(key)
         deck_count = self.deck_count(face.deck)
@@ -594,7 +606,12 @@ class Renderer:
             reads.update(known.get("reads", ()))
             self.warnings.extend(known.get("warnings", ()))
             self.art.replay(known.get("images", ()))
+            if not any(known.get(k) for k in ("reads", "warnings", "images", "art")):
+                self._alike[(face.deck.id, face.side)] = known
             return known["svg"]
+        if alike is not None:  # the same for every piece: drawn once, remembered for each
+            self.memo.learn(key, alike)
+            return alike["svg"]
         n_warnings, n_images = len(self.warnings), self.art.count()
         deck_reads: set[str] = set()
         trail = self.art.folder.trail = []
@@ -607,6 +624,8 @@ class Renderer:
                                    "art": self.memo.art_of(self.art.folder, trail)}
         if "count" in deck_reads:
             learned["deck_count"] = deck_count
+        if not reads and not learned["warnings"] and not learned["images"] and not learned["art"]:
+            self._alike[(face.deck.id, face.side)] = learned
         self.memo.learn(key, learned)
         return svg
 

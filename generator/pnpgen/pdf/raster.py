@@ -220,6 +220,9 @@ class ImageStreams:
         # files known to hold the pictures named by their hashes (a game's art files, hashed by
         # their stamps): such a picture shown as it is is placed from its file (``_own``)
         self.own: Mapping[str, Path] = {}
+        # the SHA-256 of such a file as it is now (its stat given): a file saved again since it was
+        # hashed is not placed from (the picture's stream is made from the bytes the face holds)
+        self.own_hash: Callable[[Path, os.stat_result], str] | None = None
 
     def stand_ins(self, arts: Mapping[str, Art]) -> tuple[dict[str, Art], dict[bytes, Placed]]:
         """``arts`` with each picture's bytes replaced by a short stand-in, and what each
@@ -336,6 +339,8 @@ class ImageStreams:
             with open(source, "rb") as f:
                 fd = f.fileno()
                 st = os.fstat(fd)
+                if self.own_hash is not None and self.own_hash(source, st) != key:
+                    return None
                 own = as_it_is(lambda at, n: os.pread(fd, n, at), st.st_size, key[:32])
         except (OSError, struct.error, IndexError):
             return None

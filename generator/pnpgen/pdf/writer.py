@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from pnpgen import fonts
 from pnpgen.impose.plan import (
@@ -43,7 +44,7 @@ from pnpgen.pdf.content import (
     metrics,
     show_text,
 )
-from pnpgen.pdf.objects import Name, ObjectFile, Ref, flate
+from pnpgen.pdf.objects import Name, ObjectFile, Raw, Ref, flate, pdf
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.svglib_fallback import put_fallback_faces
 from pnpgen.shapes import Affine, Outline, Straight
@@ -94,7 +95,7 @@ class FaceStreams:
     made: dict[tuple[str, bool], FaceStream] = field(default_factory=dict)
     pages: dict[tuple[int, bool], tuple[Page, PageStream]] = field(default_factory=dict)
     # a sheet's few slots and marks, written once: a thousand pages place faces at nine spots
-    drawn: dict[tuple, str] = field(default_factory=dict)
+    drawn: dict[tuple, Any] = field(default_factory=dict)
     names: Mapping[str, str] = field(default_factory=dict)  # a face's key → what it is made from
     digests: Mapping[int, bytes] = field(default_factory=dict)  # id(page) → the digest of what it draws
     kept: dict[tuple[bytes, bool], PageStream] = field(default_factory=dict)  # pages by that digest
@@ -367,7 +368,6 @@ class _Writer:
     # ------------------------------------------------------------------ pages
 
     def page(self, page: Page, parent: Ref) -> Ref:
-        w, h = page.size_mm
         made = self.faces.page(page, self.cmyk, self.page_stream)
         res: dict = self.note(made.content)
         forms = {name: self.form(key) for name, key in made.forms.items()}
@@ -378,14 +378,28 @@ class _Writer:
         if made.layers:
             res["Properties"] = {name: self.layer(name) for name in sorted(made.layers)}
         stream = self.f.add_stream({"Filter": Name("FlateDecode")}, made.data)
-        d: dict = {"Type": Name("Page"), "Parent": parent, "MediaBox": [0, 0, mm_to_pt(w), mm_to_pt(h)]}
+        d: dict = {"Type": Name("Page"), "Parent": parent, "MediaBox": self.boxes(page.size_mm, None)}
         for key, box in (("TrimBox", page.trim), ("BleedBox", page.bleed)):
             if box is not None:
-                x0, y0, x1, y1 = box
-                d[key] = [mm_to_pt(x0), mm_to_pt(h - y1), mm_to_pt(x1), mm_to_pt(h - y0)]
+                d[key] = self.boxes(page.size_mm, box)
         d["Resources"] = res
         d["Contents"] = stream
         return self.f.add(d)
+
+    def boxes(self, size_mm: tuple[float, float], box: tuple[float, float, float, float] | None) -> Raw:
+        """A page box in PDF syntax (the media box without ``box``), written once per build: a
+        thousand pages have the same few."""
+        key = ("box", size_mm, box)
+        found = self.faces.drawn.get(key)
+        if found is None:
+            w, h = size_mm
+            if box is None:
+                value = [0, 0, mm_to_pt(w), mm_to_pt(h)]
+            else:
+                x0, y0, x1, y1 = box
+                value = [mm_to_pt(x0), mm_to_pt(h - y1), mm_to_pt(x1), mm_to_pt(h - y0)]
+            found = self.faces.drawn[key] = Raw(pdf(value))
+        return found
 
     def page_stream(self, page: Page) -> PageStream:
         """The page's own drawing: faces placed (by their forms' names), marks, die lines, text."""

@@ -21,6 +21,7 @@ from pnpgen.engine.changes import plain_values
 from pnpgen.engine.fresh import inputs_of
 from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.run import run_build
+from pnpgen.engine.warm import Warm
 from pnpgen.errors import InputError
 
 FACE_PX = 260  # a face's width on screen
@@ -52,6 +53,7 @@ class Preview:
         self.lock = threading.Lock()
         self.pictures: dict[str, tuple[Path, int, int]] = {}  # picture id → (pdf, page index, width px)
         self.rendered: dict[str, bytes] = {}
+        self.warm = Warm()  # the faces and pages the last save drew, drawn again only where it changed
 
     def folders(self) -> list[Path]:
         """What to watch: the same folders ``pnpgen watch`` watches."""
@@ -61,7 +63,7 @@ class Preview:
         """Build; on success show the new build, on bad input keep the last good one with the error."""
         with self.lock:
             try:
-                run_build(self.ws, [self.slug], BuildOptions(jobs=1), self.out_root, RulebookOptions())
+                run_build(self.ws, [self.slug], BuildOptions(jobs=1), self.out_root, RulebookOptions(), warm=self.warm)
                 decks, sheets, pictures = self._read()
             except InputError as e:
                 self.state.error = f"pnpgen: error: {e}"
