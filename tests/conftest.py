@@ -27,6 +27,11 @@ import pytest
 PYCACHE = Path(tempfile.gettempdir()) / "pnpgen-tests-pycache"
 sys.dont_write_bytecode = False
 sys.pycache_prefix = str(PYCACHE)
+# Hypothesis keeps what it works out once (which characters UTF-8 encodes: 3.4 CPU-s in each
+# worker; the constants of the source files) under its storage folder, by default .hypothesis/ in
+# the checkout: a fresh clone (CI's) worked it out again in every worker. Kept beside the bytecode
+# instead, for every checkout on the machine (its example database with it), unless set otherwise.
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(Path(tempfile.gettempdir()) / "pnpgen-tests-hypothesis"))
 
 # Test the package of this checkout (also in a git worktree beside the editable install).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "generator"))
@@ -140,6 +145,19 @@ def source_tree(path: Path) -> ast.Module:
 @functools.cache
 def _parsed(path: str, mtime_ns: int, size: int) -> ast.Module:
     return ast.parse(Path(path).read_text(encoding="utf-8"), path)
+
+
+def source_nodes(path: Path) -> tuple[ast.AST, ...]:
+    """Every node of ``source_tree(path)`` in ``ast.walk``'s order, listed once per worker: the
+    tests of the package's shape walked each module's tree nine times (``ast.walk`` is most of
+    what they cost)."""
+    stat = path.stat()
+    return _walked(str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.cache
+def _walked(path: str, mtime_ns: int, size: int) -> tuple[ast.AST, ...]:
+    return tuple(ast.walk(_parsed(path, mtime_ns, size)))
 
 
 def picture_workspace(root: Path, pieces: str, front: str, colours: dict[str, tuple[int, int, int]],

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import source_tree
+from conftest import source_nodes, source_tree
 
 PACKAGE = Path(__file__).resolve().parents[1] / "generator" / "pnpgen"
 MAX_LINES = 800
@@ -206,7 +206,7 @@ def test_no_function_level_import_below_the_command_layer():
 def _module_aliases(module: str) -> set[str]:
     """Names under which ``module`` holds another pnpgen module (``from pnpgen.impose import nest``)."""
     names = set()
-    for node in ast.walk(_trees()[module]):
+    for node in source_nodes(MODULES[module]):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("pnpgen"):
             names |= {a.asname or a.name for a in node.names if f"{node.module}.{a.name}" in MODULES}
         elif isinstance(node, ast.Import):
@@ -216,9 +216,9 @@ def _module_aliases(module: str) -> set[str]:
 
 def test_no_module_sets_another_modules_globals():
     bad = []
-    for module, tree in _trees().items():
+    for module in _trees():
         aliases = _module_aliases(module)
-        for node in ast.walk(tree):
+        for node in source_nodes(MODULES[module]):
             target = None
             if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]

@@ -10,7 +10,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from conftest import REPO, source_tree
+from conftest import REPO, source_nodes
 
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
@@ -48,7 +48,7 @@ def test_every_import_is_declared():
                 for d in PYPROJECT["project"]["dependencies"]}
     imported: set[str] = set()
     for path in (REPO / "generator" / "pnpgen").rglob("*.py"):
-        for node in ast.walk(source_tree(path)):
+        for node in source_nodes(path):
             if isinstance(node, ast.Import):
                 imported |= {a.name.split(".")[0] for a in node.names}
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -61,8 +61,8 @@ def test_resources_found_through_the_package():
     """No module finds pnpgen's own files beside its source file or the checkout; resources.py
     (importlib.resources) is the one place, and its source-checkout fallback is the only parents[]."""
     for path in (REPO / "generator" / "pnpgen").rglob("*.py"):
-        tree = source_tree(path)
-        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
-        names |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+        nodes = source_nodes(path)
+        names = {n.id for n in nodes if isinstance(n, ast.Name)}
+        names |= {n.attr for n in nodes if isinstance(n, ast.Attribute)}
         if path.name != "resources.py":
             assert "__file__" not in names, f"{path.relative_to(REPO)}: use pnpgen.resources"

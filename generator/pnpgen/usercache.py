@@ -1,6 +1,9 @@
 """pnpgen's cache on this machine, shared by every workspace: what costs time to work out again
 from a file's content and depends on nothing else — a font's parsed tables (fonttables.py), a
-YAML file read with the position of every value (data/yamlsrc.py).
+YAML file read with the position of every value (data/yamlsrc.py), a template as compiled, by its
+name and text (faces/templates.py: Jinja's bytecode, which the build runs as it runs the
+compiled templates of ``build/.cache/``), an index term's reading (rulebook/flowables.py), a
+draft's slips of the pen (rulebook/grammar.py).
 
 The folder is ``$PNPGEN_CACHE``, else ``$XDG_CACHE_HOME/pnpgen``, else ``~/.cache/pnpgen``;
 ``PNPGEN_CACHE=off`` keeps nothing. One file per content (named by the SHA-256 of the content and

@@ -382,6 +382,8 @@ def test_templates_compile_once_per_process_and_again_when_edited(workspace, tmp
     also into another build folder; an edited template is compiled again (Jinja's checksum)."""
     from pnpgen.faces import templates
 
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "machine-cache"))  # nothing compiled by earlier tests
+    monkeypatch.setattr(templates, "PROCESS_COMPILED", {})
     compiled: list[str] = []
     real = templates.FaceEnvironment.compile
     monkeypatch.setattr(templates.FaceEnvironment, "compile",

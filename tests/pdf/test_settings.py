@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 import pnpgen
-from conftest import source_tree
+from conftest import source_nodes
 
 PACKAGE = Path(pnpgen.__file__).parent
 SETTINGS = ("rl_config", "STATE_DEFAULTS", "useA85")
@@ -16,7 +16,7 @@ SETTINGS = ("rl_config", "STATE_DEFAULTS", "useA85")
 def _names(path: Path) -> set[str]:
     """The settings ``path`` names: as a name, an attribute or an imported name."""
     found = set()
-    for node in ast.walk(source_tree(path)):
+    for node in source_nodes(path):
         if isinstance(node, ast.Name) and node.id in SETTINGS:
             found.add(node.id)
         elif isinstance(node, ast.Attribute) and node.attr in SETTINGS:

@@ -9,7 +9,7 @@ import ast
 from pathlib import Path
 
 import pnpgen
-from conftest import source_tree
+from conftest import source_nodes, source_tree
 
 PACKAGE = Path(pnpgen.__file__).parent
 MAX_LINES = 800
@@ -30,7 +30,7 @@ def _imports(name: str) -> list[tuple[ast.stmt, str, list[str], bool]]:
     tree = source_tree(MODULES[name])
     top = set(map(id, tree.body))
     out = []
-    for node in ast.walk(tree):
+    for node in source_nodes(MODULES[name]):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("pnpgen"):
             for alias in node.names:
                 target = f"{node.module}.{alias.name}"

@@ -19,6 +19,25 @@ from pnpgen.rulebook.proof import proof
 from pnpgen.rulebook.reader import read_draft
 
 
+@pytest.fixture(autouse=True)
+def _own_machine_cache(tmp_path, monkeypatch):
+    """The analyser reads every line here: nothing kept on this machine by earlier runs."""
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "machine-cache"))
+
+
+def test_a_draft_read_once_on_this_machine_is_not_analysed_again(monkeypatch):
+    from pnpgen.rulebook import grammar
+
+    lines = [(1, "ワーカーを配置しいる全てのプレイヤー。"), (2, "山札を見れる。")]
+    first = slips(lines, {1, 2})
+    assert [s.rule for s in first] == ["te", "ra"]
+    grammar._slips.cache_clear()  # a new process
+    monkeypatch.setattr(grammar, "_analysed_slips", lambda *a: pytest.fail("the draft was analysed again"))
+    assert slips(lines, {1, 2}) == first
+    with pytest.raises(pytest.fail.Exception, match="analysed again"):
+        slips(lines, {1})  # other rules lines: another answer
+
+
 def _found(*lines: str, rules: bool = True) -> list[tuple[str, str, str]]:
     numbered = list(enumerate(lines, start=1))
     return [(s.rule, s.found, s.suggest) for s in slips(numbered, {n for n, _ in numbered} if rules else set())]

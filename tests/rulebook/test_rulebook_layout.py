@@ -9,19 +9,19 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import child_env, source_tree
+from conftest import child_env, source_nodes, source_tree
 
 PACKAGE = Path(__file__).resolve().parents[2] / "generator" / "pnpgen" / "rulebook"
 
 
 def _imports(path: Path) -> list[tuple[ast.ImportFrom | ast.Import, bool]]:
     """Each import of the module, and whether it sits inside a function."""
-    tree = source_tree(path)
+    nodes = source_nodes(path)
     inside: set[int] = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             inside |= {id(n) for n in ast.walk(node) if n is not node}
-    return [(n, id(n) in inside) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    return [(n, id(n) in inside) for n in nodes if isinstance(n, (ast.Import, ast.ImportFrom))]
 
 
 def test_the_reader_imports_without_the_typesetter():

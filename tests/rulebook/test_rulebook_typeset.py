@@ -85,7 +85,8 @@ def test_a_short_last_line_takes_characters_from_the_line_above(measure):
     assert _visible(text[ranges[1][0]:]) >= MIN_LAST_LINE
 
 
-def test_index_readings_sort_in_gojuon_order():
+def test_index_readings_sort_in_gojuon_order(tmp_path, monkeypatch):
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))  # read by the dictionary, not kept from before
     assert reading("創世エリア") == "そうせいえりあ"
     assert [kana_row(t) for t in ("依頼置き場", "倉庫", "ストック", "プレイエリア", "VP")] == ["あ", "さ", "さ", "は", "英数"]
 
@@ -96,6 +97,21 @@ def test_a_term_in_kana_is_read_without_loading_the_dictionary(monkeypatch):
     monkeypatch.setattr(flowables, "_kakasi", lambda: pytest.fail("the reading dictionary was loaded"))
     assert reading("ターミナルアイコン") == "たーみなるあいこん"
     assert reading("ヴァイオリン") == "ゔぁいおりん" and reading("ぱーてぃー") == "ぱーてぃー"
+
+
+def test_a_term_read_once_on_this_machine_is_read_again_without_the_dictionary(tmp_path, monkeypatch):
+    from pnpgen.memo import Memo
+    from pnpgen.rulebook import flowables
+
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
+    memo: Memo[str] = Memo()
+    assert reading("倉庫番", memo) == "そうこばん" and memo.learned == {"倉庫番": "そうこばん"}
+    monkeypatch.setattr(flowables, "_kakasi", lambda: pytest.fail("the reading dictionary was loaded"))
+    memo = Memo()  # a new build folder: its cache has no readings
+    assert reading("倉庫番", memo) == "そうこばん" and memo.learned == {"倉庫番": "そうこばん"}
+    monkeypatch.setenv("PNPGEN_CACHE", "off")
+    with pytest.raises(pytest.fail.Exception, match="dictionary was loaded"):
+        reading("倉庫番")
 
 
 def test_rulebook_settings_are_read_with_their_lines():

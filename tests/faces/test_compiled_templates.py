@@ -1,0 +1,70 @@
+"""A template compiled once is not compiled again for another folder: the same name and text in a
+copied workspace, a new build folder or a later process come from memory or the machine's cache
+(usercache.py), pointed at their own file, so a template error still names its own file and line."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from conftest import FRONT, make_workspace, run
+
+# The front with a line that fails while the face is drawn (an unknown palette colour), line 3.
+BROKEN = FRONT.replace("{% block art %}", '{% block art %}\n<rect width="3" height="3" fill="{{ colour(\'nosuch\') }}"/>')
+
+
+@pytest.fixture
+def compiled(tmp_path, monkeypatch) -> list[str]:
+    """The names of the templates Jinja compiles, from an empty process memory and machine cache."""
+    from pnpgen.faces import templates
+
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "machine-cache"))
+    monkeypatch.setattr(templates, "PROCESS_COMPILED", {})
+    names: list[str] = []
+    real = templates.FaceEnvironment.compile
+    monkeypatch.setattr(templates.FaceEnvironment, "compile",
+                        lambda self, source, name=None, *a, **k: names.append(name) or real(self, source, name, *a, **k))
+    return names
+
+
+def test_the_same_template_in_another_workspace_is_not_compiled_again(tmp_path, compiled, monkeypatch):
+    from pnpgen.faces import templates
+
+    assert run(make_workspace(tmp_path / "a"), "build", "--game", "test", "--no-rulebook") == 0
+    assert sorted(compiled) == ["common/piece.svg.j2", "test/card-back.svg.j2", "test/card-front.svg.j2"]
+    compiled.clear()
+    b = make_workspace(tmp_path / "b")
+    assert run(b, "build", "--game", "test", "--no-rulebook") == 0
+    assert compiled == []
+    assert (b / "build" / "test" / "cards.pdf").read_bytes() == (tmp_path / "a" / "build" / "test" / "cards.pdf").read_bytes()
+    # a later process: from the machine's cache
+    monkeypatch.setattr(templates, "PROCESS_COMPILED", {})
+    assert run(make_workspace(tmp_path / "c"), "build", "--game", "test", "--no-rulebook") == 0
+    assert compiled == []
+    # an edited template is compiled again, in every folder
+    c_front = tmp_path / "c" / "templates" / "test" / "card-front.svg.j2"
+    c_front.write_text(FRONT.replace("size=9,", "size=8,"), encoding="utf-8")
+    assert run(tmp_path / "c", "build", "--game", "test", "--no-rulebook") == 0
+    assert compiled == ["test/card-front.svg.j2"]
+    # without the machine's cache, a new process compiles
+    monkeypatch.setenv("PNPGEN_CACHE", "off")
+    monkeypatch.setattr(templates, "PROCESS_COMPILED", {})
+    compiled.clear()
+    assert run(make_workspace(tmp_path / "d"), "build", "--game", "test", "--no-rulebook") == 0
+    assert "test/card-front.svg.j2" in compiled
+
+
+def test_a_template_from_another_folder_names_its_own_file_and_line(tmp_path, compiled, capsys):
+    first = make_workspace(tmp_path / "first", front=BROKEN)
+    assert run(first, "build", "--game", "test", "--no-rulebook") == 2
+    said = capsys.readouterr().err
+    assert said.startswith("pnpgen: error: templates/test/card-front.svg.j2:3: "), said
+    shutil.rmtree(first)  # its files gone: a message that named them would fall back on the deck
+    compiled.clear()
+    second = make_workspace(tmp_path / "second", front=BROKEN)
+    assert run(second, "build", "--game", "test", "--no-rulebook") == 2
+    assert compiled == []
+    again = capsys.readouterr().err
+    assert again.startswith("pnpgen: error: templates/test/card-front.svg.j2:3: "), again
+    assert "nosuch" in again and "deck 'cards' piece 1" in again
