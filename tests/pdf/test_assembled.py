@@ -140,6 +140,14 @@ def test_documents_written_over_two_workers_are_the_bytes_one_process_writes(tmp
     assert len(submitted) == 4  # the four documents, in the workers (two groups), only with --jobs 2
     for name in [*PDFS, "manifest.json"]:
         assert (tmp_path / "1" / "test" / name).read_bytes() == (tmp_path / "2" / "test" / name).read_bytes(), name
+    # an edit: the workers get what the last build drew (the cache's pack) and draw the rest
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("札3", "札三"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "2", "--out", str(tmp_path / "2")) == 0
+    assert len(submitted) == 8
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(tmp_path / "cold")) == 0
+    for name in PDFS:
+        assert (tmp_path / "cold" / "test" / name).read_bytes() == (tmp_path / "2" / "test" / name).read_bytes(), name
 
 
 def test_documents_are_grouped_by_pages_one_group_a_worker():

@@ -28,8 +28,7 @@ def write_documents(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font:
     """Each document of ``todo`` (by output path) as parts; over ``jobs`` workers when there is
     more than one document and enough pages for it. ``drawn``: faces and pages drawn by earlier
     builds (a long-running command's), used when the documents are written in this process."""
-    pages = sum(len(doc.pages) for doc in todo.values())
-    if jobs <= 1 or len(todo) < 2 or pages < MIN_PAGES:
+    if jobs <= 1 or len(todo) < 2 or _to_draw(todo, drawn) < MIN_PAGES:
         out = {}
         if drawn is None:  # each face and page made into its stream once, for every document that shows it
             drawn = FaceStreams()
@@ -46,15 +45,33 @@ def write_documents(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font:
             docs = {path: todo[path] for path in group}
             faces = {k: slim[k] for doc in docs.values() for k in doc.faces() if k in slim}
             used = {it[1]: placed[it[1]] for art in faces.values() for it in art.items if it[0] == "image"}
-            futures.append(pool.submit(_write_group, (docs, faces, font, used, folder, stamp)))
+            part, digests = None, []
+            if drawn is not None:  # what earlier builds drew of these documents, and each page's digest
+                digests = [[drawn.digests.get(id(page)) for page in doc.pages] for doc in docs.values()]
+                part = drawn.part({drawn.names.get(k, k) for k in faces}, {d for ds in digests for d in ds if d})
+            futures.append(pool.submit(_write_group, (docs, faces, font, used, folder, stamp, part, digests)))
         written: dict[str, PdfFile] = {}
         for future in futures:
-            written.update(future.result())
+            files, made, kept, seen = future.result()
+            written.update(files)
+            if drawn is not None:
+                drawn.absorb(made, kept, seen)
     out = {}
     for path in todo:  # in the plan's order
         say(f"drawing {path}")
         out[path] = written[path]
     return out
+
+
+def _to_draw(todo: Mapping[str, PagePlan], drawn: FaceStreams | None) -> int:
+    """How many pages and faces the documents need drawn: those an earlier build drew are placed
+    as they are (a thousand cards' edit draws a few; its workers would cost more than they save)."""
+    pages = [page for doc in todo.values() for page in doc.pages]
+    if drawn is None:
+        return len(pages)
+    faces = {k for doc in todo.values() for k in doc.faces()}
+    return sum((drawn.digests.get(id(page)), False) not in drawn.kept for page in pages) + \
+        sum((drawn.names.get(k, k), False) not in drawn.made for k in faces)
 
 
 def _groups(todo: Mapping[str, PagePlan], jobs: int) -> list[list[str]]:
@@ -70,11 +87,17 @@ def _groups(todo: Mapping[str, PagePlan], jobs: int) -> list[list[str]]:
     return [g for g in groups if g]
 
 
-def _write_group(job: tuple[dict[str, PagePlan], dict[str, Art], str, dict[bytes, Placed], Path | None, str]
-                 ) -> dict[str, PdfFile]:
-    """A worker: some documents, each face's stream made once for all of them, the pictures
-    placed from the stand-ins."""
-    docs, arts, font, placed, folder, stamp = job
+def _write_group(job: tuple[dict[str, PagePlan], dict[str, Art], str, dict[bytes, Placed], Path | None, str,
+                             FaceStreams | None, list[list[bytes | None]]]
+                 ) -> tuple[dict[str, PdfFile], dict, dict, set]:
+    """A worker: some documents, each face's stream made once for all of them (or taken from what
+    an earlier build drew), the pictures placed from the stand-ins; with the faces and pages it
+    drew and used."""
+    docs, arts, font, placed, folder, stamp, part, digests = job
     images = ImageStreams(folder, stamp, placed=placed)
-    drawn = FaceStreams()
-    return {path: write_pdf(doc, arts, font, images=images, faces=drawn) for path, doc in docs.items()}
+    drawn = part or FaceStreams()
+    if part is not None:
+        drawn.for_build(part.names, {id(page): d for doc, ds in zip(docs.values(), digests)
+                                     for page, d in zip(doc.pages, ds) if d is not None})
+    files = {path: write_pdf(doc, arts, font, images=images, faces=drawn) for path, doc in docs.items()}
+    return files, drawn.made, drawn.kept, drawn.used

@@ -471,7 +471,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     With a ``cache``, faces converted by earlier builds are reused, and a document whose plan is
     unchanged since ``state`` keeps the bytes of its file in ``out_dir``. ``game``: the game
     already loaded (else it is loaded here). ``sheets``: the faces and pages drawn into PDF
-    streams by the last build of a long-running command (engine/warm.py), kept for the next."""
+    streams by an earlier build (the cache's, or a long-running command's: engine/warm.py); the
+    caller lets go of what this build did not use (``FaceStreams.let_go_of_unused``)."""
     compiled = memo = None
     nest_memo = cached_nesting(cache)
     if cache is not None:
@@ -589,8 +590,6 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         for (path, data), digest in zip(files, hashed(lambda f: sha(f[1]), files)):
             result.files[path] = data
             result.documents[path] = {"plan": plan_keys[path], "sha": digest}
-    if sheets is not None:
-        sheets.let_go_of_unused()
     cache_files.update(images.new)  # each picture's stream, made once, for every later build
     result.uses |= images.used
     if cache is not None:

@@ -30,7 +30,9 @@ from pnpgen.engine.reprint import reprint_files
 from pnpgen.engine.transaction import commit
 from pnpgen.engine.warm import Warm
 from pnpgen.errors import InputError
+from pnpgen.pdf import drawn
 from pnpgen.pdf.assemble import PdfFile
+from pnpgen.pdf.writer import FaceStreams
 
 
 def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: Path,
@@ -88,6 +90,13 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
     return outcomes
 
 
+def drawn_sheets(cache: Cache, edition: str, inputs: str) -> FaceStreams:
+    """The faces and pages the last build of ``edition`` drew into PDF streams (the cache's
+    ``forms/<edition>.pack.json``), when they were drawn with ``inputs``; else none."""
+    kept = cache.pack(f"forms/{edition}")
+    return drawn.from_json(kept) if kept.get("inputs") == inputs else FaceStreams()
+
+
 def _size(folder: Path) -> int:
     """Bytes of a game's data: how long its build takes, roughly."""
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
@@ -110,8 +119,11 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
     try:
         if book is not None:
             book.prepare(game)
-        sheets = warm.sheets(edition(slug, options), render_inputs(ws, slug, options, cache.hashes)) \
-            if warm is not None else None  # what the last save drew, while templates, fonts and options hold
+        drawn_with = render_inputs(ws, slug, options, cache.hashes)  # templates, fonts, options, pnpgen
+        # the faces and pages an earlier build drew, while what they are drawn with holds: the
+        # last save's (watch, serve), else the last build's from the cache
+        sheets = warm.sheets(edition(slug, options), drawn_with) if warm is not None \
+            else drawn_sheets(cache, edition(slug, options), drawn_with)
         result = build_game(ws, slug, options, game=game, cache=cache, state=before, out_dir=out_dir, say=say,
                             sheets=sheets,
                             faces_ready=book.start if book is not None else None)
@@ -127,6 +139,10 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
         if book is not None:
             book.close()
     result.manifest["changes"] = changes
+    if sheets.let_go_of_unused() or not cache.pack_path(f"forms/{edition(slug, options)}").is_file():
+        pack, packed = cache.pack_entry(f"forms/{edition(slug, options)}", {"inputs": drawn_with, **drawn.to_json(sheets)})
+        result.cache_files[pack] = packed
+    result.uses.add(cache.pack_path(f"forms/{edition(slug, options)}"))
     kept_sizes = {k: v for k, v in {**sizes.known, **sizes.learned}.items() if k in sizes.used}
     if kept_sizes:  # the art files' sizes, by their content: one file, written when it changed
         result.uses.add(cache.pack_path(f"art/{slug}"))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -99,16 +99,19 @@ class FaceStreams:
     names: Mapping[str, str] = field(default_factory=dict)  # a face's key → what it is made from
     digests: Mapping[int, bytes] = field(default_factory=dict)  # id(page) → the digest of what it draws
     kept: dict[tuple[bytes, bool], PageStream] = field(default_factory=dict)  # pages by that digest
-    _used: set = field(default_factory=set)
+    changed: bool = False  # since ``let_go_of_unused`` last ran: a face or page drawn anew, or let go of
+    used: set = field(default_factory=set)
 
     def get(self, key: str, art: Art, cmyk: bool, images: ImageStreams) -> FaceStream:
         name = (self.names.get(key, key), cmyk)
-        self._used.add(name)
+        self.used.add(name)
         found = self.made.get(name)
         if found is None:
             content = art_content(art, cmyk, images.key)
-            found = FaceStream(flate(content.data), content, art.width_pt, art.height_pt, art.fallback is not None)
+            found = FaceStream(flate(content.data), replace(content, data=b""), art.width_pt, art.height_pt,
+                               art.fallback is not None)  # (the drawing kept compressed only)
             self.made[name] = found
+            self.changed = True
         return found
 
     def page(self, page: Page, cmyk: bool, draw: Callable[[Page], PageStream]) -> PageStream:
@@ -116,10 +119,11 @@ class FaceStreams:
         every build) that shows it."""
         digest = self.digests.get(id(page))
         if digest is not None:
-            self._used.add((digest, cmyk))
+            self.used.add((digest, cmyk))
             made = self.kept.get((digest, cmyk))
             if made is None:
                 made = self.kept[(digest, cmyk)] = draw(page)
+                self.changed = True
             return made
         drawn = self.pages.get((id(page), cmyk))
         if drawn is None or drawn[0] is not page:
@@ -132,15 +136,31 @@ class FaceStreams:
         self.names, self.digests = names, digests
         return self
 
-    def let_go_of_unused(self) -> None:
+    def let_go_of_unused(self) -> bool:
         """After a build: only the faces and pages it used stay (the next save differs from it
-        by an edit, not by the whole game)."""
-        self.made = {k: v for k, v in self.made.items() if k in self._used}
-        self.kept = {k: v for k, v in self.kept.items() if k in self._used}
+        by an edit, not by the whole game). True when they differ from what the build began with."""
+        made = {k: v for k, v in self.made.items() if k in self.used}
+        kept = {k: v for k, v in self.kept.items() if k in self.used}
+        changed = self.changed or len(made) != len(self.made) or len(kept) != len(self.kept)
+        self.made, self.kept, self.changed = made, kept, False
         self.pages.clear()
-        self.names, self.digests, self._used = {}, {}, set()
+        self.names, self.digests, self.used = {}, {}, set()
         if len(self.drawn) > 10_000:
             self.drawn.clear()
+        return changed
+
+    def part(self, names: set[str], digests: set[bytes]) -> FaceStreams:
+        """The faces (by their names) and pages (by their digests) of some documents, for a worker
+        process that writes them (``absorb`` takes back what it drew and used)."""
+        return FaceStreams(made={k: v for k, v in self.made.items() if k[0] in names},
+                           kept={k: v for k, v in self.kept.items() if k[0] in digests}, names=self.names)
+
+    def absorb(self, made: dict, kept: dict, used: set) -> None:
+        """What a worker's part drew and used (``part``)."""
+        self.changed |= any(k not in self.made for k in made) or any(k not in self.kept for k in kept)
+        self.made.update(made)
+        self.kept.update(kept)
+        self.used |= used
 
 
 def write_document(doc: PagePlan, arts: Mapping[str, Art], font: str, cmyk: bool = False,

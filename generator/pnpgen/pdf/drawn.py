@@ -1,0 +1,124 @@
+"""The faces and pages a build drew into PDF streams, as JSON for the build cache, so the next
+build of the game places them again without drawing them: a face's form stream made from its art
+(glyph ids, colours, pictures by their keys) and a page's own drawing, each by what it is made from
+(``FaceStreams``: a face by its key and its pictures', a page by the digest of what it draws).
+
+Only what JSON holds plainly is kept: a face with gradient paints or one svglib draws, and any
+stream naming a picture by its bytes rather than by a stand-in, is drawn again by the next build.
+What is read back is checked value by value; anything malformed is left out, never trusted.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from typing import Any
+
+from pnpgen.pdf.content import Content
+from pnpgen.pdf.raster import STAND_IN, stand_in_key
+from pnpgen.pdf.writer import FaceStream, FaceStreams, PageStream
+
+_KEY = re.compile(r"[0-9a-f]{64}")
+
+
+def to_json(drawn: FaceStreams) -> dict[str, Any]:
+    """The faces and pages of ``drawn`` that JSON holds plainly, by their names."""
+    faces = {}
+    for (name, cmyk), face in sorted(drawn.made.items()):
+        content = _content_to_json(face.content)
+        if content is not None and not face.fallback:
+            faces[f"{int(cmyk)}{name}"] = {"data": _b64(face.data), "content": content,
+                                          "width_pt": face.width_pt, "height_pt": face.height_pt}
+    pages = {}
+    for (digest, cmyk), page in sorted(drawn.kept.items()):
+        content = _content_to_json(page.content)
+        if content is not None:
+            pages[f"{int(cmyk)}{digest.hex()}"] = {"data": _b64(page.data), "content": content,
+                                                   "forms": [[n, k] for n, k in page.forms.items()],
+                                                   "spot": page.spot, "layers": sorted(page.layers)}
+    return {"faces": faces, "pages": pages}
+
+
+def from_json(obj: Any) -> FaceStreams:
+    """The faces and pages ``to_json`` wrote, each one checked; what is malformed is left out."""
+    drawn = FaceStreams()
+    if not isinstance(obj, dict):
+        return drawn
+    for name, v in _items(obj.get("faces")):
+        try:
+            content = _content_from_json(v["content"])
+            w, h = float(v["width_pt"]), float(v["height_pt"])
+            if content is not None and name[:1] in "01" and len(name) > 1:
+                drawn.made[(name[1:], name[0] == "1")] = FaceStream(_bytes(v["data"]), content, w, h, False)
+        except (KeyError, TypeError, ValueError):
+            continue
+    for name, v in _items(obj.get("pages")):
+        try:
+            content = _content_from_json(v["content"])
+            forms, layers = v["forms"], v["layers"]
+            if content is None or name[:1] not in "01" or not isinstance(v["spot"], bool) \
+                    or not isinstance(forms, list) or not all(_pair(f) and isinstance(f[1], str) for f in forms) \
+                    or not isinstance(layers, list) or not all(isinstance(x, str) for x in layers):
+                continue
+            drawn.kept[(bytes.fromhex(name[1:]), name[0] == "1")] = PageStream(
+                _bytes(v["data"]), content, dict(forms), v["spot"], frozenset(layers))
+        except (KeyError, TypeError, ValueError):
+            continue
+    return drawn
+
+
+def _content_to_json(content: Content) -> dict[str, Any] | None:
+    if content.paints:
+        return None
+    pictures = {}
+    for key, data in content.pictures.items():
+        if stand_in_key(data) != key:  # a picture's own bytes: not kept here
+            return None
+        pictures[key] = key
+    # in the order they came: the writer numbers a document's fonts (and forms) as it first meets them
+    return {"glyphs": [[font, [[g, c] for g, c in gids.items()]] for font, gids in content.glyphs.items()],
+            "standard_fonts": sorted(content.standard_fonts), "pictures": sorted(pictures)}
+
+
+def _content_from_json(v: Any) -> Content | None:
+    if not isinstance(v, dict) or not isinstance(v.get("glyphs"), list):
+        return None
+    glyphs: dict[str, dict[int, str]] = {}
+    for entry in v["glyphs"]:
+        if not _pair(entry) or not isinstance(entry[1], list):
+            return None
+        font, gids = entry
+        glyphs[font] = {}
+        for g in gids:
+            if not (isinstance(g, list) and len(g) == 2 and isinstance(g[0], int) and not isinstance(g[0], bool)
+                    and 0 <= g[0] < 65536 and isinstance(g[1], str) and g[1]):
+                return None
+            glyphs[font][g[0]] = g[1]
+    fonts, pictures = v.get("standard_fonts"), v.get("pictures")
+    if not isinstance(fonts, list) or not all(isinstance(f, str) for f in fonts) \
+            or not isinstance(pictures, list) or not all(isinstance(k, str) and _KEY.fullmatch(k) for k in pictures):
+        return None
+    return Content(b"", glyphs, set(fonts), {k: STAND_IN + k.encode("ascii") for k in pictures}, {})
+
+
+def _pair(v: Any) -> bool:
+    """A [name, value] pair whose name is text."""
+    return isinstance(v, list) and len(v) == 2 and isinstance(v[0], str)
+
+
+def _items(v: Any) -> list[tuple[str, Any]]:
+    return [(k, x) for k, x in v.items() if isinstance(k, str) and isinstance(x, dict)] if isinstance(v, dict) else []
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _bytes(v: Any) -> bytes:
+    if not isinstance(v, str):
+        raise ValueError("not base64 text")
+    try:
+        return base64.b64decode(v, validate=True)
+    except binascii.Error:
+        raise ValueError("not base64") from None

@@ -1,0 +1,86 @@
+"""The faces and pages a build drew into PDF streams are kept in the cache
+(``forms/<edition>.pack.json``, pdf/drawn.py): the next build draws again only what changed, and
+writes the bytes a build from nothing writes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import DECK_YAML, make_workspace, run
+from pnpgen.pdf import drawn as drawn_json
+from pnpgen.pdf import writer
+
+PIECES = DECK_YAML + "".join(f"  - {{name: 札{i}, text: 本文{i}, count: {i % 3 + 1}}}\n" for i in range(12))
+
+
+@pytest.fixture
+def drawn(monkeypatch) -> list[tuple[str, bool]]:
+    """Every face drawn into a stream for a game's documents from now on."""
+    faces: list[tuple[str, bool]] = []
+    real = writer.FaceStreams.get
+
+    def counted(self, key, art, cmyk, images):
+        name = (self.names.get(key, key), cmyk)
+        if self.names and name not in self.made:
+            faces.append(name)
+        return real(self, key, art, cmyk, images)
+
+    monkeypatch.setattr(writer.FaceStreams, "get", counted)
+    return faces
+
+
+def build(ws, out, *more: str) -> None:
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(out), *more) == 0
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_edit_draws_again_only_the_face_it_changed_and_writes_a_cold_builds_bytes(tmp_path, drawn, jobs):
+    ws = make_workspace(tmp_path / "ws", deck=PIECES)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    build(ws, tmp_path / "b", "--jobs", jobs)
+    assert len(drawn) >= 12  # twelve fronts and the back
+    pack = tmp_path / "b" / ".cache" / "forms" / "test.pack.json"
+    assert pack.is_file()
+    drawn.clear()
+    deck.write_text(PIECES.replace("本文5", "改訂5").replace("count: 2}", "count: 3}", 1), encoding="utf-8")
+    build(ws, tmp_path / "b", "--jobs", jobs)
+    assert len(drawn) == 1  # card 5's front; the count drew nothing
+    build(ws, tmp_path / "cold", "--jobs", jobs)
+    pdfs = sorted(p.relative_to(tmp_path / "cold").as_posix() for p in (tmp_path / "cold").rglob("*.pdf"))
+    assert len(pdfs) >= 3
+    for rel in pdfs:
+        assert (tmp_path / "b" / rel).read_bytes() == (tmp_path / "cold" / rel).read_bytes(), rel
+
+
+def test_a_damaged_or_foreign_pack_is_drawn_again_not_trusted(tmp_path, drawn):
+    ws = make_workspace(tmp_path / "ws", deck=PIECES)
+    build(ws, tmp_path / "b")
+    good = {p.name: p.read_bytes() for p in (tmp_path / "b" / "test").glob("*.pdf")}
+    pack = tmp_path / "b" / ".cache" / "forms" / "test.pack.json"
+    head, _, text = pack.read_bytes().partition(b"\n")
+    pack.write_bytes(head + b"\n" + text.replace(b'"data": "', b'"data": "AAAA', 1))  # its check no longer holds
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(PIECES.replace("本文5", "改訂5"), encoding="utf-8")
+    drawn.clear()
+    build(ws, tmp_path / "b")
+    assert len(drawn) >= 12  # every face drawn again
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(PIECES, encoding="utf-8")
+    build(ws, tmp_path / "b")
+    assert {name: (tmp_path / "b" / "test" / name).read_bytes() for name in good} == good
+
+
+def test_what_a_pack_holds_is_checked_value_by_value():
+    body = {"faces": {"0abc": {"data": "AAAA", "content": {"glyphs": [["gothic", [[5, "あ"]]]], "standard_fonts": [],
+                                                           "pictures": []}, "width_pt": 10, "height_pt": 20},
+                      "0bad": {"data": "not base64!", "content": {}, "width_pt": 1, "height_pt": 1},
+                      "0gid": {"data": "AAAA", "content": {"glyphs": [["gothic", [["5", "あ"]]]], "standard_fonts": [],
+                                                           "pictures": []}, "width_pt": 1, "height_pt": 1},
+                      "0pic": {"data": "AAAA", "content": {"glyphs": [], "standard_fonts": [], "pictures": ["../x"]},
+                               "width_pt": 1, "height_pt": 1}},
+            "pages": {"0zz": {"data": "AAAA", "content": {"glyphs": [], "standard_fonts": [], "pictures": []},
+                              "forms": [["F", "k"]], "spot": False, "layers": []}}}
+    read = drawn_json.from_json(json.loads(json.dumps(body)))
+    assert list(read.made) == [("abc", False)]  # the rest malformed: left out
+    assert read.made[("abc", False)].content.glyphs == {"gothic": {5: "あ"}}
+    assert read.kept == {}  # "zz" is not a digest
