@@ -84,3 +84,28 @@ def test_what_a_pack_holds_is_checked_value_by_value():
     assert list(read.made) == [("abc", False)]  # the rest malformed: left out
     assert read.made[("abc", False)].content.glyphs == {"gothic": {5: "あ"}}
     assert read.kept == {}  # "zz" is not a digest
+
+
+def test_a_pack_naming_pictures_or_faces_a_build_does_not_have_is_drawn_again_without_a_traceback(tmp_path):
+    """A cache from elsewhere (a zipped workspace) whose pack is intact but names a picture a face
+    does not show, or a face a page does not place: those entries are drawn again."""
+    import hashlib
+
+    ws = make_workspace(tmp_path / "ws", deck=PIECES)
+    build(ws, tmp_path / "b")
+    pack = tmp_path / "b" / ".cache" / "forms" / "test.pack.json"
+    head, _, text = pack.read_bytes().partition(b"\n")
+    body = json.loads(text)
+    for face in body["faces"].values():
+        face["content"]["pictures"].append("ab" * 32)
+    for page in body["pages"].values():
+        page["forms"].append(["FaceElsewhere", "0" * 32])
+    text = json.dumps(body, sort_keys=True, ensure_ascii=False).encode()
+    outer = json.loads(head)
+    outer["check"] = hashlib.sha256(text).hexdigest()
+    pack.write_bytes(json.dumps(outer, sort_keys=True).encode() + b"\n" + text)
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(PIECES.replace("本文5", "改訂5"), encoding="utf-8")
+    build(ws, tmp_path / "b")
+    build(ws, tmp_path / "cold")
+    for name in ("cards.pdf", "test-all.pdf", "shop/cards.pdf"):
+        assert (tmp_path / "b" / "test" / name).read_bytes() == (tmp_path / "cold" / "test" / name).read_bytes(), name

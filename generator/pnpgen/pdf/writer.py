@@ -106,6 +106,9 @@ class FaceStreams:
         name = (self.names.get(key, key), cmyk)
         self.used.add(name)
         found = self.made.get(name)
+        if found is not None and found.content.pictures and not set(found.content.pictures) <= {
+                images.key(it[1]) for it in art.items if it[0] == "image"}:
+            found = None  # (kept from a cache naming pictures this face does not show: drawn again)
         if found is None:
             content = art_content(art, cmyk, images.key)
             found = FaceStream(flate(content.data), replace(content, data=b""), art.width_pt, art.height_pt,
@@ -121,6 +124,8 @@ class FaceStreams:
         if digest is not None:
             self.used.add((digest, cmyk))
             made = self.kept.get((digest, cmyk))
+            if made is not None and not set(made.forms.values()) <= set(page.faces()):
+                made = None  # (kept from a cache naming faces the page does not place: drawn again)
             if made is None:
                 made = self.kept[(digest, cmyk)] = draw(page)
                 self.changed = True
