@@ -83,3 +83,31 @@ def test_a_symlinked_layout_is_refused_unread(tmp_path, capsys):
     assert run(ws, "check") == 2
     said = capsys.readouterr()
     assert "mine.yaml" in said.err and "outside" in said.err and SECRET not in said.out + said.err
+
+
+def test_a_file_linked_from_the_games_folders_to_elsewhere_is_never_opened(tmp_path, monkeypatch):
+    """A link in the game's folders (its art, a note beside the decks) that leads out of the
+    workspace is not read, not even to be hashed for the up-to-date check."""
+    import io
+
+    secret = tmp_path / "private" / "notes.txt"
+    secret.parent.mkdir()
+    secret.write_text(SECRET, encoding="utf-8")
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "data/test/notes.txt").symlink_to(secret)
+    (ws / "data/test/art").mkdir()
+    (ws / "data/test/art/elsewhere.png").symlink_to(secret)
+    opened: list[str] = []
+    real = io.open
+
+    def watched(file, *args, **kwargs):
+        if isinstance(file, (str, Path)):
+            opened.append(str(Path(file).resolve()))
+        return real(file, *args, **kwargs)
+
+    monkeypatch.setattr(io, "open", watched)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    (ws / "data/test/decks/cards.yaml").write_text(
+        (ws / "data/test/decks/cards.yaml").read_text(encoding="utf-8").replace("カード1", "札1"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0  # up-to-date check, art by hash
+    assert opened and str(secret.resolve()) not in opened

@@ -91,7 +91,9 @@ def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None 
         for path in _files(folder):
             st = path.stat()
             parts.append(str(path).encode())
-            if st.st_size > BIG_FILE:
+            if path.is_symlink():  # by where it points and its target's stamp, never read: it may lead out
+                parts.append(f"link {os.readlink(path)} {st.st_size}:{st.st_mtime_ns}".encode())
+            elif st.st_size > BIG_FILE:
                 parts.append(f"{st.st_size}:{st.st_mtime_ns}".encode())
             else:
                 parts.append(content_hash(path, known, st).encode())
@@ -99,11 +101,13 @@ def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None 
 
 
 def files_by_hash(folders: Iterable[Path], known: FileHashes | None = None) -> dict[str, Path]:
-    """Every file under ``folders`` by the SHA-256 of its content (the first, by name, of equal ones)."""
+    """Every file under ``folders`` by the SHA-256 of its content (the first, by name, of equal
+    ones); a link is not read (it may lead out of the workspace)."""
     out: dict[str, Path] = {}
     for folder in folders:
         for path in _files(folder):
-            out.setdefault(content_hash(path, known), path)
+            if not path.is_symlink():
+                out.setdefault(content_hash(path, known), path)
     return out
 
 
