@@ -39,6 +39,13 @@ class Memo(Generic[V]):
         self.learned[key] = value
         return value
 
+    def kept(self) -> dict[str, V] | None:
+        """What the cache keeps after this build — the answers asked for and the ones worked out —,
+        or None when that is what it held (nothing new, nothing left unasked)."""
+        if not self.learned and self.used.issuperset(self.known):
+            return None
+        return {**{k: v for k, v in self.known.items() if k in self.used}, **self.learned}
+
     def replayed(self) -> bool:
         """Some key asked for was answered by an earlier build."""
         return not self.used.isdisjoint(self.known)

@@ -25,7 +25,7 @@ import re
 import struct
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,6 +34,7 @@ from urllib.parse import unquote
 from lxml import etree
 
 from pnpgen.errors import InputError, Where, contained
+from pnpgen.memo import Memo
 
 if TYPE_CHECKING:  # Pillow is imported where a picture is read: a game without art never loads it
     from PIL import Image
@@ -66,20 +67,16 @@ def _where_parts(where: Where | Path | str | None) -> dict:
 class Sizes:
     """Art files' sizes by the hash of their content, found by earlier builds (the engine keeps
     them in its cache): a thousand cards' art is not opened again to be measured on every edit.
-    ``known`` and ``learned``: [kind, width, height] by content hash; ``digest``: a file's hash."""
+    ``memo``: [kind, width, height] by content hash; ``digest``: a file's hash."""
 
-    known: dict[str, list]
+    memo: Memo[list]
     digest: Callable[[Path], str]
-    learned: dict[str, list] = field(default_factory=dict)
-    used: set[str] = field(default_factory=set)
 
     def get(self, path: Path) -> tuple[str, tuple[float, float]] | None:
         try:
-            key = self.digest(path)
+            v = self.memo.get(self.digest(path))
         except OSError:  # unreadable: measuring it says so
             return None
-        self.used.add(key)
-        v = self.learned.get(key) or self.known.get(key)
         if isinstance(v, list) and len(v) == 3 and v[0] in ("raster", "svg") \
                 and all(isinstance(n, (int, float)) and not isinstance(n, bool) and n > 0 for n in v[1:]):
             return str(v[0]), (float(v[1]), float(v[2]))
@@ -87,11 +84,9 @@ class Sizes:
 
     def learn(self, path: Path, info: ArtInfo) -> None:
         try:
-            key = self.digest(path)
+            self.memo.learn(self.digest(path), [info.kind, *info.size])
         except OSError:
-            return
-        self.used.add(key)
-        self.learned[key] = [info.kind, *info.size]
+            pass
 
 
 class ArtFolder:

@@ -435,14 +435,6 @@ def renders_pack(slug: str, options: BuildOptions) -> str:
     return f"renders/{edition(slug, options)}"
 
 
-def renders_kept(memo: RenderMemo) -> dict[str, Any] | None:
-    """The renders the pack keeps after this build — those it used and those it made —, or None
-    when that is the pack as it was (nothing made, nothing dropped)."""
-    if not memo.learned and memo.used.issuperset(memo.known):
-        return None
-    return {**{k: v for k, v in memo.known.items() if k in memo.used}, **memo.learned}
-
-
 def cached_nesting(cache: Cache | None) -> Memo[list]:
     """The nesting searches of earlier builds, from ``cache`` (none without one)."""
     return Memo(known=cache.records("nest") if cache is not None else {})
@@ -556,7 +548,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         assert compiled is not None and memo is not None  # made from the cache above
         cache_files.update(compiled.new)
         cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest_memo.learned.items()))
-        kept_renders = renders_kept(memo)
+        kept_renders = memo.kept()  # the renders used and made
         if kept_renders is not None:
             cache_files.update([cache.pack_entry(renders_pack(slug, options), kept_renders)])
         result.uses = _uses(cache, renders_pack(slug, options), state, face_keys, compiled, memo, nest_memo)

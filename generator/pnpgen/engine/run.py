@@ -30,6 +30,7 @@ from pnpgen.engine.reprint import reprint_files
 from pnpgen.engine.transaction import commit
 from pnpgen.engine.warm import Warm
 from pnpgen.errors import InputError
+from pnpgen.memo import Memo
 from pnpgen.pdf import drawn
 from pnpgen.pdf.assemble import PdfFile
 from pnpgen.pdf.writer import FaceStreams
@@ -113,7 +114,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
     before = cache.state(edition(slug, options))
     book = _Rulebook(ws, rulebook, cache, beside=options.jobs > 1, before=before, out_dir=out_dir,
                      warm=warm) if rulebook is not None else None
-    sizes = Sizes(cache.pack(f"art/{slug}"), lambda path: content_hash(path, cache.hashes))
+    sizes = Sizes(Memo(known=cache.pack(f"art/{slug}")), lambda path: content_hash(path, cache.hashes))
     game = load_game(ws, slug, lang=options.lang, sizes=sizes)
     _nothing_went_missing(game, before, rulebook is not None)
     try:
@@ -143,10 +144,10 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
         pack, packed = cache.pack_entry(f"forms/{edition(slug, options)}", {"inputs": drawn_with, **drawn.to_json(sheets)})
         result.cache_files[pack] = packed
     result.uses.add(cache.pack_path(f"forms/{edition(slug, options)}"))
-    kept_sizes = {k: v for k, v in {**sizes.known, **sizes.learned}.items() if k in sizes.used}
-    if kept_sizes:  # the art files' sizes, by their content: one file, written when it changed
+    if sizes.memo.used:  # the art files' sizes, by their content: one file, written when it changed
         result.uses.add(cache.pack_path(f"art/{slug}"))
-        if kept_sizes != sizes.known:
+        kept_sizes = sizes.memo.kept()
+        if kept_sizes is not None:
             pack, packed = cache.pack_entry(f"art/{slug}", kept_sizes)
             result.cache_files[pack] = packed
     result.manifest["reprint"] = reprint

@@ -223,6 +223,7 @@ class ImageStreams:
         # the SHA-256 of such a file as it is now (its stat given): a file saved again since it was
         # hashed is not placed from (the picture's stream is made from the bytes the face holds)
         self.own_hash: Callable[[Path, os.stat_result], str] | None = None
+        self._not_own: set[str] = set()  # pictures of ``own`` found not to be placed from their file
 
     def stand_ins(self, arts: Mapping[str, Art]) -> tuple[dict[str, Art], dict[bytes, Placed]]:
         """``arts`` with each picture's bytes replaced by a short stand-in, and what each
@@ -302,11 +303,7 @@ class ImageStreams:
         cache folder as written there (checked without reading it): a face read from the cache
         then needs neither the picture nor its stream in memory. None when the stream must be read
         or made from the picture."""
-        if key not in self._placed:
-            own = self._own(key)
-            if own is not None:
-                self._placed[key] = own
-        placed = self._placed.get(key)
+        placed = self._placed.get(key) or self._own(key)
         if placed is not None and isinstance(placed.part, tuple):  # the picture's own pieces
             return self._stand_in(placed, source)
         written = self._written.get(key)
@@ -331,10 +328,11 @@ class ImageStreams:
         PDF shows it as it is (a JPEG, an 8-bit PNG: ``as_it_is``) in at most ``MAX_PIECES``: only
         the file's headers are read, no stream is made, kept or cached, and the pieces are copied
         from the file when the document is written — refused then if the file changed meanwhile.
-        None for any other picture."""
+        None for any other picture. Asked once per picture: the answer is kept (``_placed``)."""
         source = self.own.get(key)
-        if source is None:
+        if source is None or key in self._not_own:
             return None
+        self._not_own.add(key)  # until it is found to be one
         try:
             with open(source, "rb") as f:
                 fd = f.fileno()
@@ -348,7 +346,10 @@ class ImageStreams:
             return None
         head, spans = own
         stamp = (st.st_size, st.st_mtime_ns, st.st_ino)
-        return Placed(key, head, sum(n for _, n in spans), tuple(Stored(str(source), n, at, stamp) for at, n in spans))
+        self._not_own.discard(key)
+        placed = self._placed[key] = Placed(key, head, sum(n for _, n in spans),
+                                            tuple(Stored(str(source), n, at, stamp) for at, n in spans))
+        return placed
 
     def _placed_from(self, key: str, trusted: tuple[ImageStream, int, int]) -> Placed:
         """A cached stream, found by ``_trusted``, placed from its file."""
@@ -393,11 +394,7 @@ class ImageStreams:
         if stood_for is not None:
             return stood_for
         key = self.key(data)
-        placed = self._placed.get(key)
-        if placed is None and key in self.own:
-            placed = self._own(key)
-            if placed is not None:
-                self._placed[key] = placed
+        placed = self._placed.get(key) or self._own(key)
         trusted = self._trusted(key) if placed is None else None
         if trusted is not None:
             placed = self._placed[key] = self._placed_from(key, trusted)
