@@ -111,7 +111,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
     out_dir = game_out_dir(out_root, slug, options)
     cache = Cache(out_root)
     say(f"{slug}: building")
-    before = cache.state(edition(slug, options))
+    ed = edition(slug, options)  # the game in its language: the cache's name for this build
+    before = cache.state(ed)
     book = _Rulebook(ws, rulebook, cache, beside=options.jobs > 1, before=before, out_dir=out_dir,
                      warm=warm) if rulebook is not None else None
     sizes = Sizes(Memo(known=cache.pack(f"art/{slug}")), lambda path: content_hash(path, cache.hashes))
@@ -123,8 +124,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
         drawn_with = render_inputs(ws, slug, options, cache.hashes)  # templates, fonts, options, pnpgen
         # the faces and pages an earlier build drew, while what they are drawn with holds: the
         # last save's (watch, serve), else the last build's from the cache
-        sheets = warm.sheets(edition(slug, options), drawn_with) if warm is not None \
-            else drawn_sheets(cache, edition(slug, options), drawn_with)
+        sheets = warm.sheets(ed, drawn_with) if warm is not None else drawn_sheets(cache, ed, drawn_with)
         result = build_game(ws, slug, options, game=game, cache=cache, state=before, out_dir=out_dir, say=say,
                             sheets=sheets,
                             faces_ready=book.start if book is not None else None)
@@ -133,17 +133,18 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
         changes, reprint = change_report(before.report if before else None, now)
         # the copies new or changed since the last good build (none: no file)
         reprint_out = reprint_files(result, options, before.report) if before is not None else {}
-        version, pruned = history.record(out_root, edition(slug, options), game, now)  # a version, if content changed
+        version, pruned = history.record(out_root, ed, game, now)  # a version, if content changed
         if book is not None:
             book.finish(result)
     finally:
         if book is not None:
             book.close()
     result.manifest["changes"] = changes
-    if sheets.let_go_of_unused() or not cache.pack_path(f"forms/{edition(slug, options)}").is_file():
-        pack, packed = cache.pack_entry(f"forms/{edition(slug, options)}", {"inputs": drawn_with, **drawn.to_json(sheets)})
+    forms = cache.pack_path(f"forms/{ed}")  # the faces and pages drawn: written when they changed
+    if sheets.let_go_of_unused() or not forms.is_file():
+        pack, packed = cache.pack_entry(f"forms/{ed}", {"inputs": drawn_with, **drawn.to_json(sheets)})
         result.cache_files[pack] = packed
-    result.uses.add(cache.pack_path(f"forms/{edition(slug, options)}"))
+    result.uses.add(forms)
     if sizes.memo.used:  # the art files' sizes, by their content: one file, written when it changed
         result.uses.add(cache.pack_path(f"art/{slug}"))
         kept_sizes = sizes.memo.kept()
@@ -164,7 +165,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
                       files={**kept, **{rel: sha(data) for rel, data in result.files.items()}},
                       report=now, uses=sorted(cache.entry(p) for p in result.uses))
     files = {out_dir / rel: data for rel, data in result.files.items()}
-    files[cache.state_path(edition(slug, options))] = state.to_json()
+    files[cache.state_path(ed)] = state.to_json()
     files.update(result.cache_files)
     below = out_dir.relative_to(out_root).as_posix()
     gone = [path for rel in (before.files if before else []) if rel not in result.files and rel not in kept

@@ -94,7 +94,7 @@ class FaceStreams:
 
     made: dict[tuple[str, bool], FaceStream] = field(default_factory=dict)
     pages: dict[tuple[int, bool], tuple[Page, PageStream]] = field(default_factory=dict)
-    # a sheet's few slots and marks, written once: a thousand pages place faces at nine spots
+    # a sheet's few slots, marks and boxes, written once (``once``): a thousand pages place faces at nine spots
     drawn: dict[tuple, Any] = field(default_factory=dict)
     names: Mapping[str, str] = field(default_factory=dict)  # a face's key → what it is made from
     digests: Mapping[int, bytes] = field(default_factory=dict)  # id(page) → the digest of what it draws
@@ -115,6 +115,14 @@ class FaceStreams:
                                art.fallback is not None)  # (the drawing kept compressed only)
             self.made[name] = found
             self.changed = True
+        return found
+
+    def once(self, key: tuple, make: Callable[[], Any]) -> Any:
+        """What ``make`` writes for ``key`` (a slot's placement, a sheet's marks, a page box),
+        written once per build: a thousand pages have the same few."""
+        found = self.drawn.get(key)
+        if found is None:
+            found = self.drawn[key] = make()
         return found
 
     def page(self, page: Page, cmyk: bool, draw: Callable[[Page], PageStream]) -> PageStream:
@@ -412,19 +420,15 @@ class _Writer:
         return self.f.add(d)
 
     def boxes(self, size_mm: tuple[float, float], box: tuple[float, float, float, float] | None) -> Raw:
-        """A page box in PDF syntax (the media box without ``box``), written once per build: a
-        thousand pages have the same few."""
-        key = ("box", size_mm, box)
-        found = self.faces.drawn.get(key)
-        if found is None:
+        """A page box in PDF syntax (the media box without ``box``)."""
+        def make() -> Raw:
             w, h = size_mm
             if box is None:
-                value = [0, 0, mm_to_pt(w), mm_to_pt(h)]
-            else:
-                x0, y0, x1, y1 = box
-                value = [mm_to_pt(x0), mm_to_pt(h - y1), mm_to_pt(x1), mm_to_pt(h - y0)]
-            found = self.faces.drawn[key] = Raw(pdf(value))
-        return found
+                return Raw(pdf([0, 0, mm_to_pt(w), mm_to_pt(h)]))
+            x0, y0, x1, y1 = box
+            return Raw(pdf([mm_to_pt(x0), mm_to_pt(h - y1), mm_to_pt(x1), mm_to_pt(h - y0)]))
+
+        return self.faces.once(("box", size_mm, box), make)
 
     def page_stream(self, page: Page) -> PageStream:
         """The page's own drawing: faces placed (by their forms' names), marks, die lines, text."""
@@ -461,10 +465,8 @@ class _Writer:
 
     def place(self, item: PlaceFace) -> str:
         """A face clipped to its outline (and page rectangle), placed as its form."""
-        key = ("place", item.to_page, item.trim_mm, item.bleed_mm, item.clip, item.clip_rect, self.page_h)
-        where = self.faces.drawn.get(key)
-        if where is None:
-            where = self.faces.drawn[key] = self.placing(item)
+        where = self.faces.once(("place", item.to_page, item.trim_mm, item.bleed_mm, item.clip, item.clip_rect,
+                                 self.page_h), lambda: self.placing(item))
         return f"{where} {Name(_form_name(item.face)).pdf().decode('latin-1')} Do Q"
 
     def placing(self, item: PlaceFace) -> str:
@@ -485,11 +487,7 @@ class _Writer:
         return " ".join(ops)
 
     def strokes(self, item: Strokes) -> str:
-        key = ("strokes", item, self.page_h, self.cmyk)
-        drawn = self.faces.drawn.get(key)
-        if drawn is None:
-            drawn = self.faces.drawn[key] = self.draw_strokes(item)
-        return drawn
+        return self.faces.once(("strokes", item, self.page_h, self.cmyk), lambda: self.draw_strokes(item))
 
     def draw_strokes(self, item: Strokes) -> str:
         ops = ["q", (f"{' '.join(pdf_num(v) for v in REGISTRATION)} K" if item.registration
