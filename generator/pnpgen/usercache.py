@@ -1,8 +1,9 @@
 """pnpgen's cache on this machine, shared by every workspace: what costs time to work out again
 from a file's content and depends on nothing else — a font's parsed tables (fonttables.py), a
 YAML file read with the position of every value (data/yamlsrc.py), a template as compiled, by its
-name and text (faces/templates.py: Jinja's bytecode, which the build runs as it runs the
-compiled templates of ``build/.cache/``), an index term's reading (rulebook/flowables.py), a
+name and text (faces/templates.py: Jinja's bytecode — code the build runs, so it is kept here,
+written by pnpgen alone, never in a workspace's ``build/.cache/``, which can come from
+elsewhere in a zip), an index term's reading (rulebook/flowables.py), a
 draft's slips of the pen (rulebook/grammar.py).
 
 The folder is ``$PNPGEN_CACHE``, else ``$XDG_CACHE_HOME/pnpgen``, else ``~/.cache/pnpgen``;

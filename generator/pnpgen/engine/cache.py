@@ -9,7 +9,7 @@ and converted faces, so a rebuild redoes only what an edit changed.
 - Converted faces are stored by the hash of their SVG (and of any art they embed); the pictures
   they show, once per content by the hash of their bytes (``pictures/``), the faces naming them.
 - Each game's state lists the cache entries its build used (faces, rendered faces, nest
-  choices, compiled templates, index readings). After a good build, an entry that no game's or
+  choices, index readings). After a good build, an entry that no game's or
   language edition's state lists any more is removed, so the cache holds what the current
   builds use, not every version of every edited face.
 

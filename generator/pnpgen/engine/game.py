@@ -367,18 +367,12 @@ def version_stamp(game: Game) -> str:
     return f"{game.slug}{draft} {game.date}".replace("  ", " ").strip()
 
 
-def _uses(cache: Cache, renders: str, state: GameState | None, face_keys: dict[str, str],
-          compiled: CompiledTemplates, memo: RenderMemo, nest_memo: Memo[list]) -> set[Path]:
-    """The cache entries this build used: its faces, rendered faces, nest choices and compiled
-    templates. A face replayed from the memo loads no template, so while any face is replayed
-    the templates the last build of this edition compiled are kept too (the memo's inputs
-    include the templates: after a template edit nothing is replayed and the list is exact)."""
+def _uses(cache: Cache, renders: str, face_keys: dict[str, str], nest_memo: Memo[list]) -> set[Path]:
+    """The cache entries this build used: its faces, rendered faces and nest choices. (Compiled
+    templates are kept in the machine's cache, never in the workspace's: ``CompiledTemplates``.)"""
     uses = {cache.face_path(k + digest) for k, digest in face_keys.items()}
     uses.add(cache.pack_path(renders))  # the faces' renders, in one file
     uses |= {cache.record_path("nest", k) for k in nest_memo.used}
-    uses |= compiled.used
-    if state is not None and memo.replayed():
-        uses |= {cache.root / u for u in state.uses if u.startswith("jinja/")}
     return uses
 
 
@@ -425,7 +419,7 @@ def face_suffix(svg: str, art: str) -> str:
 def cached_rendering(cache: Cache, ws: Workspace, slug: str,
                      options: BuildOptions) -> tuple[CompiledTemplates, RenderMemo]:
     """The templates compiled and the faces rendered by earlier builds, from ``cache``."""
-    return (CompiledTemplates(cache.root / "jinja"),
+    return (CompiledTemplates(),
             RenderMemo(known=cache.pack(renders_pack(slug, options)), inputs=render_inputs(ws, slug, options, cache.hashes),
                        digest=lambda path: content_hash(path, cache.hashes)))
 
@@ -545,13 +539,12 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     result.records = plan.records
     result.home_pages = plan.home_pages
     if cache is not None:
-        assert compiled is not None and memo is not None  # made from the cache above
-        cache_files.update(compiled.new)
+        assert memo is not None  # made from the cache above
         cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest_memo.learned.items()))
         kept_renders = memo.kept()  # the renders used and made
         if kept_renders is not None:
             cache_files.update([cache.pack_entry(renders_pack(slug, options), kept_renders)])
-        result.uses = _uses(cache, renders_pack(slug, options), state, face_keys, compiled, memo, nest_memo)
+        result.uses = _uses(cache, renders_pack(slug, options), face_keys, nest_memo)
     drawn = [(plan.documents, arts, face_keys)]
     homes = [r.files[0] for r in plan.records if r.files] + [f"{game.slug}-all.pdf"]
     if options.ink is not None:  # the home sheets again, by the ink saver, into ink-saver/

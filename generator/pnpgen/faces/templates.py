@@ -332,88 +332,52 @@ COMPILED_KIND = "templates"  # compiled templates by name and source, in the mac
 
 class CompiledTemplates(jinja2.BytecodeCache):
     """Compiled templates kept between builds (Jinja's public bytecode-cache interface): in
-    ``memory`` (by default the process's own) and, with a ``folder``, on disk. Entries are
-    looked up and learned through a ``Memo`` of bucket keys: ``new_files`` are the ones this
-    build's cache folder lacks, ``used_files`` every entry looked up or written. Jinja checks
-    each entry's source checksum, so an edited template is compiled again; an entry that does
-    not load (damaged, other Python) is too.
+    ``memory`` (by default the process's own, so ``pnpgen watch`` compiles a template once) and
+    in the machine's cache (``usercache.py``), by the template's name and source text, so the
+    same template in another folder (a copied workspace, a new build folder, ``pnpgen check``)
+    is not compiled again — 10 % of the CPU of a first ``pnpgen build --all`` of the shipped
+    games, 13 ms of a small game's first build. Jinja checks each entry's source checksum, so an
+    edited template is compiled again; an entry that does not load (damaged, other Python) is
+    too. Jinja's generated code does not depend on the file's path; the code found is pointed at
+    this file (``_at``), so tracebacks and messages name it.
 
-    A template not found under its own file's key is looked up by its name and source text
-    (in ``memory``, then in the machine's cache, ``usercache.py``): the same template in
-    another folder (a copied workspace, a new build folder, ``pnpgen check``) is not compiled
-    again — 10 % of the CPU of a first ``pnpgen build --all`` of the shipped games, 13 ms of a
-    small game's first build. Jinja's generated code does not depend on the file's path; the
-    code found is pointed at this file (``_at``), so tracebacks and messages name it."""
+    Never in the workspace's own ``.cache/``: compiled code there would come with a zipped or
+    shared workspace and run outside the template sandbox (its checks are a checksum anyone can
+    compute). The machine's cache is written by pnpgen alone, for this user."""
 
     GENERATION = "sandbox+budget+lines 2"  # how templates are compiled: a change makes old entries unused
 
-    def __init__(self, folder: Path | None = None, memory: dict[str, bytes] | None = None):
-        self.folder = folder
+    def __init__(self, memory: dict[str, bytes] | None = None):
         self.memory = PROCESS_COMPILED if memory is None else memory
-        self.memo: Memo[bytes] = Memo(known=self.memory)
-        self._by_source: dict[str, str] = {}  # bucket key → the key of its name and source
 
     def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None,
                    source: str) -> jinja2.bccache.Bucket:
-        bucket = super().get_bucket(environment, name, filename, source)
-        shared = self._by_source[bucket.key] = usercache.key(
-            self.GENERATION.encode(), jinja2.__version__.encode(), name.encode(), bucket.checksum.encode())
-        if bucket.code is None:
-            data = self.memory.get(f"source:{shared}")
-            if data is None:
-                kept = usercache.get(COMPILED_KIND, shared)
-                data = kept if isinstance(kept, bytes) else None
-            if data is not None:
-                try:
-                    bucket.bytecode_from_string(data)  # Jinja's own checks: its format, this source
-                except Exception:  # noqa: BLE001 - a damaged entry (any error unpickling it): compile
-                    bucket.reset()
-            if bucket.code is not None:
-                bucket.code = _at(bucket.code, filename or "<template>")
-                self.memory[f"source:{shared}"] = data  # type: ignore[assignment]  # checked above
-                self.dump_bytecode(bucket)  # under this file's key too (and into the build's cache)
-        return bucket
-
-    def _path(self, key: str) -> Path | None:
-        return self.folder / f"{key}.jbc" if self.folder is not None else None
-
-    @property
-    def new(self) -> dict[Path, bytes]:
-        """Entries to write into the cache folder: compiled here, or found in memory only."""
-        return {self.folder / f"{k}.jbc": v for k, v in self.memo.learned.items()} if self.folder is not None else {}
-
-    @property
-    def used(self) -> set[Path]:
-        """Every entry of the cache folder looked up or written: the cache keeps these."""
-        return {self.folder / f"{k}.jbc" for k in self.memo.used} if self.folder is not None else set()
-
-    def get_cache_key(self, name: str, filename: str | None = None) -> str:
-        return super().get_cache_key(f"{self.GENERATION}\0{name}", filename)
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        path = self._path(bucket.key)
-        for data in (self.memo.get(bucket.key), path):
-            if data is None:
-                continue
+        """The template's bucket, keyed by its name and source (not its file's path), its code
+        found in memory or in the machine's cache when it was compiled before."""
+        checksum = self.get_source_checksum(source)
+        key = usercache.key(self.GENERATION.encode(), jinja2.__version__.encode(), name.encode(), checksum.encode())
+        bucket = jinja2.bccache.Bucket(environment, key, checksum)
+        data = self.memory.get(key)
+        if data is None:
+            kept = usercache.get(COMPILED_KIND, key)
+            data = kept if isinstance(kept, bytes) else None
+        if data is not None:
             try:
-                bucket.bytecode_from_string(data if isinstance(data, bytes) else data.read_bytes())
-            except OSError:
-                continue
+                bucket.bytecode_from_string(data)  # Jinja's own checks: its format, this source
             except Exception:  # noqa: BLE001 - a damaged entry (any error unpickling it): compile again
                 bucket.reset()
-            if bucket.code is not None:  # loaded, and compiled from this very source
-                if path is not None and isinstance(data, bytes) and not path.is_file():
-                    self.memo.learn(bucket.key, data)  # this build's cache folder keeps it too
-                return
+        if bucket.code is not None:
+            self.memory[key] = data  # type: ignore[assignment]  # loaded above
+            bucket.code = _at(bucket.code, filename or "<template>")
+        return bucket
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        """Unused: ``get_bucket`` looks entries up by name and source."""
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        data = bucket.bytecode_to_string()
-        self.memory[bucket.key] = data
-        self.memo.learn(bucket.key, data)
-        shared = self._by_source.get(bucket.key)
-        if shared is not None and f"source:{shared}" not in self.memory:  # compiled here: kept by its source too
-            self.memory[f"source:{shared}"] = data
-            usercache.put(COMPILED_KIND, shared, data)
+        if bucket.key not in self.memory:
+            data = self.memory[bucket.key] = bucket.bytecode_to_string()
+            usercache.put(COMPILED_KIND, bucket.key, data)
 
 
 def _at(code: CodeType, filename: str) -> CodeType:
