@@ -108,7 +108,7 @@ def test_faces_drawn_by_the_workers_that_converted_them_are_not_drawn_again(tmp_
     (ws / "data" / "test" / "art").mkdir()
     for i in range(5):
         Image.new("RGB", (40, 30), (40 * i, 90, 200)).save(ws / "data" / "test" / "art" / f"a{i}.png")
-    monkeypatch.setattr(documents, "MIN_PAGES", 10**9)  # every document written in the build's own process
+    monkeypatch.setattr(documents, "MIN_FACES", 10**9)  # every document written in the build's own process
     drawn_here: list[int] = []
     real = writer.face_stream
     monkeypatch.setattr(writer, "face_stream", lambda *a: drawn_here.append(1) or real(*a))
