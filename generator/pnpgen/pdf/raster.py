@@ -29,6 +29,7 @@ from pathlib import Path
 from pnpgen.atomic import Stores, store
 from pnpgen.pdf.assemble import Stored
 from pnpgen.svg.artwork import Art
+from pnpgen.usercache import seal
 
 STREAM_FORMAT = 2  # how an entry of the cache folder is laid out; a change makes old entries unused
 MEMO_BUDGET = 256 * 2**20  # stream bytes an ImageStreams keeps in memory (the least recently used go first)
@@ -449,7 +450,16 @@ class ImageStreams:
     def _header(self, key: str, stream: ImageStream, stamp: list[int] | None = None) -> bytes:
         head = {"format": STREAM_FORMAT, "pnpgen": self.stamp, "key": key, **stream.header(),
                 "check": hashlib.sha256(stream.content).hexdigest(), **({"file": stamp} if stamp else {})}
-        return json.dumps(head, sort_keys=True).encode()
+        return json.dumps({**head, "seal": seal(json.dumps(head, sort_keys=True).encode())}, sort_keys=True).encode()
+
+    def _head(self, key: str) -> dict:
+        """An entry's header, when this machine wrote it (its seal: a header from elsewhere, which
+        would name any stream, filters and sizes, is not read); ValueError otherwise."""
+        head = json.loads(self.path(key, "json").read_bytes())
+        sealed = head.pop("seal", None) if isinstance(head, dict) else None
+        if sealed is None or sealed != seal(json.dumps(head, sort_keys=True).encode()):
+            raise ValueError("an image stream's header not sealed here")
+        return head
 
     def _stamped(self, key: str, stream: ImageStream) -> tuple[Path, bytes]:
         """The header entry of a stream just written, with its file's stamp."""
@@ -492,7 +502,7 @@ class ImageStreams:
         if self.folder is None:
             return None
         try:
-            head = json.loads(self.path(key, "json").read_bytes())
+            head = self._head(key)
             if head.get("format") != STREAM_FORMAT or head.get("pnpgen") != self.stamp or head.get("key") != key \
                     or head.get("file") is None or head.get("file") != self._stamp(key):
                 return None
@@ -512,7 +522,7 @@ class ImageStreams:
         if self.folder is None:
             return None
         try:
-            head = json.loads(self.path(key, "json").read_bytes())
+            head = self._head(key)
             content = self.path(key).read_bytes()
             if head.get("format") != STREAM_FORMAT or head.get("pnpgen") != self.stamp or head.get("key") != key \
                     or head.get("check") != hashlib.sha256(content).hexdigest():
