@@ -23,6 +23,7 @@ import html
 import io
 import re
 import struct
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -364,11 +365,14 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
     try:
         im: Image.Image = Image.open(io.BytesIO(raw))
         upright = orientation(im) in (None, 1)
-        if im.format == "JPEG" and im.mode in ("RGB", "L") and upright:
+        as_it_is = (im.format == "JPEG" and im.mode in ("RGB", "L")) or (
+            im.format == "PNG" and im.mode == "RGB" and "transparency" not in im.info and "icc_profile" not in im.info)
+        if as_it_is and upright:  # PDF shows it as it is: the file itself, not decoded here
+            broken = _broken(raw, im.format)  # (nor by the PDF's reader, when its data is not whole)
+            if broken:
+                raise InputError(f"cannot read the image {name}: {broken}", key="href",
+                                 expected="the file saved again whole, as an image viewer opens it", **_where_parts(where))
             return raw
-        if im.format == "PNG" and im.mode == "RGB" and upright and "transparency" not in im.info \
-                and "icc_profile" not in im.info:
-            return raw  # already opaque 8-bit RGB as PDF shows it: the file itself, not decoded here
         im = ImageOps.exif_transpose(im)
         r, g, b = (int(background[i : i + 2], 16) for i in (0, 2, 4))
         im = _rgb(im, (r, g, b))
@@ -378,6 +382,49 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
     buf = io.BytesIO()
     im.save(buf, "PNG")
     return buf.getvalue()
+
+
+PNG_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # by colour type
+
+
+def _broken(raw: bytes, kind: str) -> str | None:
+    """Why a picture placed in the PDF as it is would not show whole there — a file cut short, a
+    PNG's pixel data broken or not as long as its size says —, else None. A JPEG's scans are not
+    decoded (their end marker is looked for); a PNG's pixel data is inflated, nothing kept."""
+    if kind == "JPEG":
+        at = 2
+        while at + 4 <= len(raw) and raw[at] == 0xFF:  # the segments before the first scan
+            if raw[at + 1] == 0xDA:
+                return None if raw.find(b"\xff\xd9", at) > 0 else "the file is cut short (its pixels end early)"
+            at += 2 + int.from_bytes(raw[at + 2:at + 4], "big")
+        return "the file is cut short (no pixels)"
+    at, header, idat = 8, b"", []
+    while True:
+        if at + 12 > len(raw):
+            return "the file is cut short (no IEND chunk)"
+        length, chunk = struct.unpack(">I4s", raw[at:at + 8])
+        if at + 12 + length > len(raw):
+            return f"the file is cut short (its {chunk.decode('latin-1')!r} chunk runs past its end)"
+        if chunk == b"IHDR" and length >= 13:
+            header = raw[at + 8:at + 21]
+        elif chunk == b"IDAT":
+            idat.append(memoryview(raw)[at + 8:at + 8 + length])
+        elif chunk == b"IEND":
+            break
+        at += 12 + length
+    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", header)
+    rows = height * (1 + (width * PNG_CHANNELS.get(colour, 4) * depth + 7) // 8)  # each row: its filter byte, its pixels
+    inflate, n = zlib.decompressobj(), 0
+    try:
+        for data in idat:
+            while data and n <= rows:
+                n += len(inflate.decompress(data, 1 << 20))
+                data = inflate.unconsumed_tail
+    except zlib.error:
+        return "its pixel data is broken"
+    if not inflate.eof or (not interlace and n != rows) or n > rows:
+        return "its pixel data is cut short or does not match its size"
+    return None
 
 
 def _rgb(im: Image.Image, background: tuple[int, int, int]) -> Image.Image:
