@@ -368,7 +368,7 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
         as_it_is = (im.format == "JPEG" and im.mode in ("RGB", "L")) or (
             im.format == "PNG" and im.mode == "RGB" and "transparency" not in im.info and "icc_profile" not in im.info)
         if as_it_is and upright:  # PDF shows it as it is: the file itself, not decoded here
-            broken = _broken(raw, im.format)  # (nor by the PDF's reader, when its data is not whole)
+            broken = _broken(raw, im.format or "")  # (nor by the PDF's reader, when its data is not whole)
             if broken:
                 raise InputError(f"cannot read the image {name}: {broken}", key="href",
                                  expected="the file saved again whole, as an image viewer opens it", **_where_parts(where))
@@ -416,10 +416,11 @@ def _broken(raw: bytes, kind: str) -> str | None:
     rows = height * (1 + (width * PNG_CHANNELS.get(colour, 4) * depth + 7) // 8)  # each row: its filter byte, its pixels
     inflate, n = zlib.decompressobj(), 0
     try:
-        for data in idat:
-            while data and n <= rows:
-                n += len(inflate.decompress(data, 1 << 20))
-                data = inflate.unconsumed_tail
+        for piece in idat:
+            rest: bytes | memoryview = piece
+            while rest and n <= rows:
+                n += len(inflate.decompress(rest, 1 << 20))
+                rest = inflate.unconsumed_tail
     except zlib.error:
         return "its pixel data is broken"
     if not inflate.eof or (not interlace and n != rows) or n > rows:
