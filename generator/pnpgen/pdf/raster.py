@@ -115,6 +115,11 @@ def as_it_is(read: Callable[[int, int], bytes], size: int, name: str | None = No
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 COMPONENTS = {1: "DeviceGray", 3: "DeviceRGB", 4: "DeviceCMYK"}
+# What a cached stream's header may name: the filters pnpgen's streams use (ReportLab's are these
+# too), a PNG's predictor parameters, a side no picture exceeds (JPEG's own limit: 65,535)
+FILTERS = frozenset({"FlateDecode", "DCTDecode", "ASCII85Decode"})
+PARMS = frozenset({"Predictor", "Colors", "BitsPerComponent", "Columns"})
+MAX_SIDE = 1 << 16
 
 
 def stand_in_key(data: bytes) -> str | None:
@@ -512,11 +517,19 @@ class ImageStreams:
 
     @staticmethod
     def _stream_of(head: dict, content: bytes) -> ImageStream:
+        """The stream a header describes, each value one pnpgen writes (ValueError otherwise): a
+        header names the filters a PDF reader runs on the data, so no other is ever written."""
         decode, parms = head["decode"], head["parms"]
-        return ImageStream(str(head["name"]), int(head["width"]), int(head["height"]), int(head["bits"]),
-                           str(head["colour_space"]), tuple(str(f) for f in head["filters"]),
-                           tuple(int(v) for v in decode) if decode is not None else None, content,
-                           {str(k): int(v) for k, v in parms.items()} if parms is not None else None)
+        stream = ImageStream(str(head["name"]), int(head["width"]), int(head["height"]), int(head["bits"]),
+                             str(head["colour_space"]), tuple(str(f) for f in head["filters"]),
+                             tuple(int(v) for v in decode) if decode is not None else None, content,
+                             {str(k): int(v) for k, v in parms.items()} if parms is not None else None)
+        if not (set(stream.filters) <= FILTERS and 1 <= len(stream.filters) <= 2 and stream.bits in (1, 2, 4, 8, 16)
+                and stream.colour_space in COMPONENTS.values() and 0 < stream.width <= MAX_SIDE
+                and 0 < stream.height <= MAX_SIDE and set(stream.parms or ()) <= PARMS
+                and (stream.decode is None or len(stream.decode) <= 8)):
+            raise ValueError("an image stream header pnpgen does not write")
+        return stream
 
     def _load(self, key: str) -> ImageStream | None:
         if self.folder is None:
