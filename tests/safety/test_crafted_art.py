@@ -83,3 +83,21 @@ def test_a_jpeg_with_data_after_its_end_is_placed_as_it_is(tmp_path):
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     assert (ws / "build" / "test" / "cards.pdf").is_file()
 
+
+
+def test_a_png_of_a_hundred_thousand_chunks_is_one_line_at_once(tmp_path, capsys):
+    """Each chunk is read one by one (by Pillow, three times a build): 300,000 empty text chunks
+    took 6 s, a file of a few tens of MB minutes. More than libpng's own limit is an error."""
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.png}\n", PICTURE_FRONT, {"a.png": (200, 30, 30)})
+    art = ws / "data" / "test" / "art" / "a.png"
+    chunks = _chunks(art.read_bytes())
+    art.write_bytes(_png([chunks[0], *[(b"tEXt", b"k\x00v")] * 1001, *chunks[1:]]))
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "a.png" in err and "1,000 chunks" in err
+
+
+def test_a_png_of_many_pixel_data_chunks_is_placed(tmp_path):
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.png}\n", PICTURE_FRONT, {"a.png": (200, 30, 30)},
+                           chunks=2000)  # (an encoder's 8 kB chunks: thousands in a big picture)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0

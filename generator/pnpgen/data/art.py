@@ -259,6 +259,10 @@ def _opened(path: Path, name: str, where, key: str) -> ArtInfo:
     from PIL import Image, UnidentifiedImageError
 
     try:
+        crowded = _crowded_png(path)
+        if crowded:
+            raise InputError(f"{name} holds {crowded}", key=key, expected="the picture saved again by an image editor",
+                             **_where_parts(where))
         with Image.open(path) as im:
             if im.format not in RASTER_FORMATS:
                 raise InputError(f"{name} is a {im.format} image", key=key, expected="PNG, JPEG, WebP or SVG art",
@@ -270,6 +274,29 @@ def _opened(path: Path, name: str, where, key: str) -> ArtInfo:
         raise InputError(f"cannot read the image {name}: {_unreadable(e)}", key=key,
                          expected="a PNG, JPEG or WebP file that an image viewer opens", **_where_parts(where)) from None
     return ArtInfo(path, name, "raster", (float(w), float(h)))
+
+
+MAX_PNG_CHUNKS = 1000  # chunks besides the pixel data's: libpng's own default limit (PNG_USER_CHUNK_CACHE_MAX)
+
+
+def _crowded_png(path: Path) -> str | None:
+    """What is wrong with a PNG of more chunks besides its pixel data's (IDAT) than any image
+    editor writes — each is read one by one, by Pillow and here, for seconds a hundred thousand —,
+    else None (not a PNG, or a plain one). Only the chunks' headers are read."""
+    with open(path, "rb") as f:
+        if f.read(8) != b"\x89PNG\r\n\x1a\n":
+            return None
+        others = 0
+        while len(head := f.read(8)) == 8:
+            length, chunk = struct.unpack(">I4s", head)
+            if chunk == b"IEND":
+                break
+            if chunk != b"IDAT":
+                others += 1
+                if others > MAX_PNG_CHUNKS:
+                    return f"more than {MAX_PNG_CHUNKS:,} chunks besides its pixels (libpng's own limit)"
+            f.seek(length + 4, 1)
+    return None
 
 
 def orientation(im: Image.Image) -> int | None:
