@@ -12,7 +12,9 @@ from reportlab.pdfgen import canvas
 from pdfprobe import form_texts, placed_forms
 from pnpgen import fonts as fontreg
 from pnpgen.impose import booklet
-from pnpgen.impose.booklet import PT_PER_MM, impose_pdf, layout, padded_count, padded_sequence, saddle_stitch
+from pnpgen.impose.booklet import layout, padded_count, padded_sequence, saddle_stitch
+from pnpgen.pdf.booklet import impose_pdf
+from pnpgen.units import PT_PER_MM
 
 FONTS = Path(__file__).resolve().parents[2] / "fonts"
 MARK_X = 20.0  # mm from the A5 page's left edge, where each test page prints its number
@@ -157,9 +159,10 @@ def test_imposition_is_deterministic():
     a = impose_pdf(src, layout(8, creep_mm=0.1))
     b = impose_pdf(src, layout(8, creep_mm=0.1))
     assert a == b
-    # no random /ID: at most the A5 document's own (ReportLab's invariant one, a hash of its content)
-    out_id = PdfReader(io.BytesIO(a)).trailer.get("/ID")
-    assert out_id is None or list(out_id) == list(PdfReader(io.BytesIO(src)).trailer["/ID"])
+    # no random /ID: a hash of the booklet's content, so another layout of the same pages has another
+    out_id = PdfReader(io.BytesIO(a)).trailer["/ID"]
+    assert list(out_id) == list(PdfReader(io.BytesIO(impose_pdf(src, layout(8, creep_mm=0.1)))).trailer["/ID"])
+    assert list(out_id) != list(PdfReader(io.BytesIO(impose_pdf(src, layout(8, creep_mm=0.2)))).trailer["/ID"])
 
 
 def test_every_page_is_a_clipped_form_placed_once():
@@ -192,3 +195,48 @@ def test_a_page_of_several_content_streams_becomes_one_form():
     w.write(buf)
     pdf = impose_pdf(buf.getvalue(), layout(4))
     assert [sorted(m, key=m.get) for m in marks(pdf)] == [[4, 1], [2, 3]]
+
+
+def _split_contents(pdf: bytes) -> bytes:
+    """``pdf`` (two pages) with each page's content stream split in two streams, in a page tree
+    two levels deep whose top node holds the media box: what other writers make."""
+    from pypdf import PdfWriter
+    from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject, NumberObject
+
+    writer = PdfWriter(clone_from=io.BytesIO(pdf))
+    for page in writer.pages:
+        data = page.get_contents().get_data()
+        cut = data.index(b"BT")
+        parts = ArrayObject()
+        for piece in (data[:cut], data[cut:]):
+            stream = DecodedStreamObject()
+            stream.set_data(piece)
+            parts.append(writer._add_object(stream))
+        page[NameObject("/Contents")] = parts
+    tree = writer.root_object["/Pages"]
+    box = writer.pages[0]["/MediaBox"]
+    middle = DictionaryObject({NameObject("/Type"): NameObject("/Pages"), NameObject("/Kids"): tree["/Kids"],
+                               NameObject("/Count"): NumberObject(len(writer.pages)),
+                               NameObject("/Parent"): tree.indirect_reference})
+    middle_ref = writer._add_object(middle)
+    for page in writer.pages:
+        del page["/MediaBox"]
+        page[NameObject("/Parent")] = middle_ref
+    tree[NameObject("/Kids")] = ArrayObject([middle_ref])
+    tree[NameObject("/MediaBox")] = box
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def test_pages_in_several_streams_and_an_inherited_media_box_are_placed_whole():
+    """A page whose content is an array of streams becomes one form of their joined content; a
+    media box inherited from the page tree is the page's."""
+    pdf = impose_pdf(_split_contents(numbered_pages(4)), layout(4))
+    assert marks(pdf) == marks(impose_pdf(numbered_pages(4), layout(4)))
+    assert all(sheet for sheet in marks(pdf))
+
+
+def test_a_pdf_it_cannot_read_is_refused_by_name():
+    with pytest.raises(ValueError, match="startxref"):
+        impose_pdf(b"%PDF-1.4\n", layout(4))

@@ -17,7 +17,7 @@ from pypdf import PdfReader
 
 from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace, png_in_chunks, run
 from pdfprobe import image_xobjects
-from pnpgen.engine import documents
+from pnpgen.engine import documents, transaction
 from pnpgen.impose.plan import Page, PagePlan, PlaceFace
 from pnpgen.pdf import raster
 from pnpgen.pdf.assemble import PdfFile, Stored
@@ -69,10 +69,13 @@ def test_an_assembled_file_is_byte_for_byte_the_file_written_with_its_pictures_i
         assert pdf.check_pdf_syntax() == []  # xref offsets, lengths, objects: qpdf --check finds nothing
 
 
-@pytest.mark.parametrize("chunks", [1, raster.MAX_PIECES + 4])
-def test_every_document_of_a_build_checks_clean_and_carries_each_picture_once(tmp_path, chunks):
+@pytest.mark.parametrize("chunks,side_by_side", [(1, False), (raster.MAX_PIECES + 4, False), (1, True)])
+def test_every_document_of_a_build_checks_clean_and_carries_each_picture_once(tmp_path, monkeypatch, chunks, side_by_side):
     """A picture shown as it is in few pieces is copied from its art file, nothing of it cached;
-    one in many pieces (8 kB IDAT chunks) from its stream, made once into the cache."""
+    one in many pieces (8 kB IDAT chunks) from its stream, made once into the cache. Big
+    documents are staged side by side on threads (``side_by_side``: every document counts as big)."""
+    if side_by_side:
+        monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1)
     ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + "".join(
         f"  - {{name: 札{i}, art: p{i}.png, count: 2}}\n" for i in range(3)), front=FRONT)
     (ws / "data" / "test" / "art").mkdir()
@@ -91,10 +94,16 @@ def test_every_document_of_a_build_checks_clean_and_carries_each_picture_once(tm
         assert sorted(im._data for im in images) == streams  # each picture once, its pixel data as it is
 
 
-def test_an_art_file_saved_again_while_a_build_writes_is_refused_and_the_last_files_stay(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("side_by_side", [False, True])
+def test_an_art_file_saved_again_while_a_build_writes_is_refused_and_the_last_files_stay(tmp_path, monkeypatch, capsys,
+                                                                                          side_by_side):
     """A picture is copied from its art file when the document is written: a file saved again
-    since the build took it is refused (exit 2, one line), never copied half old, half new."""
+    since the build took it is refused (exit 2, one line), never copied half old, half new —
+    also when the documents are staged side by side on threads."""
     from pnpgen.engine import run as build_run
+
+    if side_by_side:
+        monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1)
 
     ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + "  - {name: 札, art: p.png, count: 2}\n", front=FRONT)
     (ws / "data" / "test" / "art").mkdir()

@@ -25,6 +25,7 @@ from pnpgen.data.model import Deck, Game, Piece, Sourced
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError, Where
 from pnpgen.impose import booklet
+from pnpgen.pdf.booklet import impose_pdf
 from pnpgen.rulebook import build_rulebook, load_document
 from pnpgen.rulebook.components import component_rows
 from pnpgen.rulebook.tree import Preformatted
@@ -461,8 +462,8 @@ def test_booklet_with_creep_and_right_binding(books, tmp_path):
         """Per sheet: footer page number (8 pt) → its x in mm on the sheet."""
         return [{t: x for t, x, size in sheet if t.isdigit() and size == 8} for sheet in form_texts(pdf)]
 
-    plain = page_numbers(booklet.impose_pdf(b.a5_bytes, booklet.layout(n, keep_last=True)))
-    right = page_numbers(booklet.impose_pdf(b.a5_bytes, booklet.layout(n, binding="right", creep_mm=0.5,
+    plain = page_numbers(impose_pdf(b.a5_bytes, booklet.layout(n, keep_last=True)))
+    right = page_numbers(impose_pdf(b.a5_bytes, booklet.layout(n, binding="right", creep_mm=0.5,
                                                                        keep_last=True)))
     # sheet 2 front, left binding: [10, 3] → page 3 on the right; right binding: page 3 on the left
     assert plain[2]["3"] > 148.5 and right[2]["3"] < 148.5

@@ -34,7 +34,8 @@ import sys
 import threading
 import time
 from collections.abc import Iterable, Mapping
-from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from pnpgen import resources
@@ -48,6 +49,7 @@ TRASH = ".pnpgen-trash"
 RECLAIM_MIN = 4 << 20  # bytes: a smaller file is freed at once, in well under a millisecond
 PAUSE_ENV = "PNPGEN_TEST_PAUSE_BEFORE_COMMIT"  # tests of interrupted builds: see _pause_for_tests
 VERSION = 1
+BIG_DOCUMENT = 8 << 20  # bytes: staged on a thread of its own beside the other big ones
 
 
 def recover(root: Path) -> str | None:
@@ -113,15 +115,19 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
     moves: list[tuple[str, str]] = []
     mode = 0o666 & ~current_umask()
     try:
-        for i, (path, data) in enumerate(todo.items()):
-            name = f"{i:06d}"
-            with open(staging / name, "wb") as f:
-                if isinstance(data, PdfFile):
-                    data.write_to(f)  # streamed: its pictures come from the cache as it is written
-                else:
-                    f.write(data)
-            os.chmod(staging / name, mode)
-            moves.append((name, path.relative_to(root).as_posix()))
+        named = [(f"{i:06d}", path, data) for i, (path, data) in enumerate(todo.items())]
+        # documents of many pictures are copied side by side (the kernel copies, the threads wait)
+        big = {name for name, _, data in named if isinstance(data, PdfFile) and data.size >= BIG_DOCUMENT}
+        side_by_side = len(big) > 1 and (os.cpu_count() or 1) > 1
+        with ThreadPoolExecutor(max_workers=min(len(big), 4)) if side_by_side else nullcontext() as pool:
+            copying = [pool.submit(_stage, staging / name, data, mode) for name, _, data in named if name in big] \
+                if pool is not None else []
+            for name, _, data in named:
+                if pool is None or name not in big:
+                    _stage(staging / name, data, mode)
+            for job in copying:  # a failed copy raises here, after every copy has ended
+                job.result()
+        moves.extend((name, path.relative_to(root).as_posix()) for name, path, _ in named)
         _pause_for_tests()
         body = {"version": VERSION, "moves": moves, "remove": [p.relative_to(root).as_posix() for p in gone],
                 "token": f"{time.time_ns():x}"}  # names this commit's trash entries apart from an earlier one's
@@ -141,6 +147,16 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
         os.replace(new, root / JOURNAL)  # the commit: from here on the new set is what the folder holds
     recover(root)
     return list(todo)
+
+
+def _stage(path: Path, data: bytes | PdfFile, mode: int) -> None:
+    """One new file in the staging folder."""
+    with open(path, "wb") as f:
+        if isinstance(data, PdfFile):
+            data.write_to(f)  # streamed: its pictures come from the cache as it is written
+        else:
+            f.write(data)
+    os.chmod(path, mode)
 
 
 def _pause_for_tests() -> None:

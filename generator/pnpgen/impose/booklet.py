@@ -1,6 +1,6 @@
 """Saddle-stitch imposition: A5 pages onto A4 landscape sheets, in millimetres.
 
-The page-order and geometry functions are pure; ``impose_pdf`` is the only one that touches a PDF.
+Pure page order and geometry: ``pnpgen.pdf.booklet`` places the pages on the sheets of a PDF.
 
 For ``n`` pages (a multiple of 4) sheet ``k`` (1 = outermost) carries, left binding:
 
@@ -17,11 +17,7 @@ shifts both its pages toward the fold by ``creep × (k − 1)``.
 
 from __future__ import annotations
 
-import io
-from collections.abc import Sequence
 from dataclasses import dataclass
-
-from pnpgen.units import PT_PER_MM
 
 A5 = (148.0, 210.0)
 A4_LANDSCAPE = (297.0, 210.0)
@@ -117,71 +113,3 @@ def layout(
         right = Placement(seq[side.right - 1], fold - shift, y, "right", shift)
         out.append((side, [left, right]))
     return out
-
-
-def impose_pdf(pages_pdf: bytes, sides: list[tuple[SheetSide, list[Placement]]],
-               sheet_mm: tuple[float, float] = A4_LANDSCAPE, marks: Sequence[bytes] = ()) -> bytes:
-    """Place the pages of ``pages_pdf`` on sheets as laid out, with ``marks[n]`` (a one-page PDF:
-    fold marks, printing note) laid over side ``n``; returns the booklet PDF's bytes.
-
-    The A5 document is cloned into the writer; each page's content stream becomes a Form
-    XObject (the stream untouched, given the page's resources and a bounding box that clips at
-    the fold: a page shifted by creep loses that strip of its empty inner margin, never shows on
-    the facing page) and is placed on its sheet with ``q cm … Do Q``. The A5 pages are then
-    removed and unreferenced objects dropped. Only pypdf's public API, no content stream parsed:
-    as fast as copying bytes. The writer gets no random /ID and no dates: equal input, equal bytes.
-    """
-    from pypdf import PdfReader, PdfWriter
-    from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
-
-    writer = PdfWriter(clone_from=io.BytesIO(pages_pdf))
-    pages = list(writer.pages)
-    reader_meta: dict = dict(writer.metadata or {})
-    sw, sh = (v * PT_PER_MM for v in sheet_mm)
-
-    def form(page, clip):
-        """The page's own content stream, made a Form XObject (used once: each page is placed once)."""
-        ref = page.raw_get("/Contents")
-        if isinstance(ref.get_object(), ArrayObject):  # several streams: joined into one
-            page.replace_contents(page.get_contents())
-            ref = page.raw_get("/Contents")
-        xobj = ref.get_object()
-        xobj.update({
-            NameObject("/Type"): NameObject("/XObject"),
-            NameObject("/Subtype"): NameObject("/Form"),
-            NameObject("/BBox"): ArrayObject(FloatObject(round(v, 4)) for v in clip),
-            NameObject("/Resources"): page.raw_get("/Resources"),
-        })
-        return ref
-
-    for n, (_side, placements) in enumerate(sides):
-        sheet = writer.add_blank_page(sw, sh)
-        xobjects = DictionaryObject()
-        chunks: list[bytes] = []
-        for i, pl in enumerate(p for p in placements if p.page is not None):
-            assert pl.page is not None
-            src = pages[pl.page - 1]
-            box = src.mediabox
-            ox, oy, ow, oh = float(box.left), float(box.bottom), float(box.width), float(box.height)
-            cut = pl.shift_mm * PT_PER_MM
-            clip = (ox, oy, ox + ow - cut, oy + oh) if pl.half == "left" else (ox + cut, oy, ox + ow, oy + oh)
-            xobjects[NameObject(f"/Pg{i}")] = form(src, clip)
-            tx, ty = pl.x_mm * PT_PER_MM - ox, pl.y_mm * PT_PER_MM - oy
-            chunks.append(f"q 1 0 0 1 {tx:.4f} {ty:.4f} cm /Pg{i} Do Q\n".encode("ascii"))
-        sheet[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
-        content = DecodedStreamObject()
-        content.set_data(b"".join(chunks))
-        sheet.replace_contents(content)  # type: ignore[arg-type]  # pypdf takes any stream object here
-        if n < len(marks):
-            sheet.merge_page(PdfReader(io.BytesIO(marks[n])).pages[0])
-    for page in pages:
-        writer.remove_page(page)
-    for key in ("/Outlines", "/PageMode"):  # the A5 bookmarks point at pages the booklet does not have
-        writer.root_object.pop(key, None)
-    writer.compress_identical_objects(remove_duplicates=False, remove_unreferenced=True)
-    meta = {k: str(v) for k, v in reader_meta.items() if k in ("/Title", "/Author", "/Subject", "/Creator")}
-    meta["/Producer"] = "pnpgen rulebook booklet"
-    writer.add_metadata(meta)
-    buf = io.BytesIO()
-    writer.write(buf)
-    return buf.getvalue()

@@ -25,6 +25,7 @@ from pnpgen.errors import InputError, contained
 from pnpgen.impose import booklet
 from pnpgen.memo import Memo
 from pnpgen.messages import msg
+from pnpgen.pdf.booklet import impose_pdf
 from pnpgen.pdf.settings import default_font
 from pnpgen.rulebook import glyphs, slug
 from pnpgen.rulebook.components import ComponentRow, component_rows
@@ -128,7 +129,6 @@ def prepare(game: Game, font_dir: Path) -> None:
     path, _ = draft_for(game)
     declared = game.lang if path != draft_path(game) else default_language(game)
     _fonts(game, Path(font_dir), declared, load_settings(game).style)
-    import pypdf  # noqa: F401 - the booklet's imposition needs it once the book is set (80 ms)
 
 
 def _date(text: str, lang: str = "ja") -> str:
@@ -349,7 +349,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
                          expected="diagrams of at most 30 lines; names and words short enough to wrap") from None
     warnings += [_unplaced(game, spec) for spec in settings.figures if spec not in builder.figures_placed]
     sides = booklet.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True)
-    a4 = booklet.impose_pdf(a5, sides, marks=slug.overlays(sides, fonts.gothic, lang, binding))
+    a4 = impose_pdf(a5, sides, marks=slug.overlays(sides, fonts.gothic, lang, binding))
     total = booklet.padded_count(n_pages)
     report.append("line breaking: words and hyphenation (pyphen), justified by word spaces" if is_latin(draft.lang)
                   else "line breaking: JLREQ kinsoku, character by character (pnpgen.text.linebreak), justified")
