@@ -86,3 +86,9 @@ def test_a_face_planted_in_the_build_folders_cache_reads_no_file_outside(tmp_pat
     shutil.copytree(ws, cold, symlinks=True, ignore=shutil.ignore_patterns("build"))
     assert run(cold, "build", "--game", "test", "--no-rulebook") == 0
     assert (ws / "build" / "test" / "cards.pdf").read_bytes() == (cold / "build" / "test" / "cards.pdf").read_bytes()
+
+
+def test_a_face_drawn_by_svglib_may_hold_a_hyperlink(tmp_path):
+    ws = make_workspace(tmp_path / "ws", front=FRONT.replace(
+        "{% endblock %}", '<mask id="m"/><a href="https://example.com/rules"><rect width="5" height="5"/></a>\n{% endblock %}'))
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0  # (svglib never opens a link)

@@ -161,11 +161,14 @@ def inline_images(svg: str, resolve: Callable[[str], bytes]) -> str:
 
 
 def file_references(root) -> list[tuple[Any, str, str]]:
-    """Every (element, attribute, href) of the tree that names something outside it — any element, any
-    namespace, ``href`` or ``xlink:href`` — other than an element of it (``#id``) or data svglib
-    reads as data: what svglib (a face outside the subset) would open as a file by itself."""
+    """Every (element, attribute, href) of the tree that names something outside it — any element
+    but a hyperlink ``<a>``, any namespace, ``href`` or ``xlink:href`` — other than an element of
+    it (``#id``) or data svglib reads as data: what svglib (drawing a face outside the subset)
+    would open as a file by itself."""
     found = []
     for el in root.iter(etree.Element):
+        if etree.QName(el).localname == "a":
+            continue  # a hyperlink: shown in a viewer, never opened
         for attr, value in el.attrib.items():
             if attr == "href" or attr.endswith("}href"):
                 href = value.strip()
