@@ -104,6 +104,7 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
             raise InputError(f"port {args.port} on {HOST}: {e.strerror}", key="--port",
                              expected="another port (--port 8766), or stop what uses this one") from None
     preview = Preview(ws, args.game, args.out or ws.root / "build")
+    preview.folders()  # a link out of the workspace below them: one line, before anything is served
     try:
         title = load_game(ws, args.game).title
     except InputError:
