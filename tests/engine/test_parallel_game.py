@@ -7,6 +7,8 @@ from PIL import Image
 
 from conftest import PICTURE_DECK_YAML, make_workspace, run
 from pnpgen.engine import prerender
+from pnpgen.pdf.raster import ImageStreams
+from pnpgen.pdf.writer import FaceStreams
 
 DECK = PICTURE_DECK_YAML
 FRONT = """\
@@ -65,7 +67,8 @@ def test_too_few_faces_stay_in_one_process(tmp_path, monkeypatch):
 
 def test_faces_converted_in_workers_are_settled_in_order_and_equal_one_workers(tmp_path):
     """Over 64 faces convert in worker processes, a few chunks ahead of the face being settled;
-    each comes back in key order and equal to the face one process converts."""
+    each comes back in key order and equal to the face one process converts, drawn into the form
+    content the writer draws from it."""
     from types import SimpleNamespace
 
     from pnpgen.data.art import ArtFolder
@@ -78,12 +81,44 @@ def test_faces_converted_in_workers_are_settled_in_order_and_equal_one_workers(t
     faces = SimpleNamespace(svgs=svgs, where={k: f"deck {k}" for k in keys}, template={})
     folder = ArtFolder(tmp_path)
     settled: list[str] = []
+    drawn: dict = {}
 
-    def settle(k, art):
+    def settle(k, art, stream):
         settled.append(k)
+        drawn[k] = stream
         return art
 
     two = convert_faces(faces, folder, jobs=2, settle=settle)
     one = convert_faces(faces, folder, jobs=1)
     assert settled == keys
     assert list(two) == keys and two == one
+    writer = FaceStreams()
+    assert all(drawn[k] == writer.get(k, one[k], False, ImageStreams()) for k in keys)
+
+
+def test_faces_drawn_by_the_workers_that_converted_them_are_not_drawn_again(tmp_path, monkeypatch):
+    """Over 64 distinct faces convert in workers, and each worker draws its faces into their forms'
+    content there: the build's own process, writing every document, draws none of them again,
+    and writes the bytes one process writes."""
+    from pnpgen.engine import documents
+    from pnpgen.pdf import writer
+
+    pieces = "".join(f"  - {{name: 札{i}, art: a{i % 5}.png}}\n" for i in range(1, 71))
+    ws = make_workspace(tmp_path / "ws", deck=DECK + pieces, front=FRONT)
+    (ws / "data" / "test" / "art").mkdir()
+    for i in range(5):
+        Image.new("RGB", (40, 30), (40 * i, 90, 200)).save(ws / "data" / "test" / "art" / f"a{i}.png")
+    monkeypatch.setattr(documents, "MIN_FACES", 10**9)  # every document written in the build's own process
+    drawn_here: list[int] = []
+    real = writer.face_stream
+    monkeypatch.setattr(writer, "face_stream", lambda *a: drawn_here.append(1) or real(*a))
+    outs = []
+    for jobs in ("1", "2"):
+        drawn_here.clear()
+        out = tmp_path / f"jobs{jobs}"
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", jobs, "--out", str(out)) == 0
+        outs.append((out / "test", len(drawn_here)))
+    (one, drawn_by_one), (two, drawn_by_two) = outs
+    assert drawn_by_one >= 71 and drawn_by_two == 0
+    files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file())
+    assert files and all((one / rel).read_bytes() == (two / rel).read_bytes() for rel in files)

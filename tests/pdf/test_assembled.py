@@ -142,7 +142,7 @@ def test_documents_written_over_two_workers_are_the_bytes_one_process_writes(tmp
             submitted.extend(doc.title for doc in args[0][0].values())
             return super().submit(fn, *args, **kwargs)
 
-    monkeypatch.setattr(documents, "MIN_PAGES", 0)
+    monkeypatch.setattr(documents, "MIN_FACES", 0)
     monkeypatch.setattr(documents, "ProcessPoolExecutor", Counted)
     for jobs in ("1", "2"):
         assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", jobs, "--out", str(tmp_path / jobs)) == 0

@@ -69,7 +69,7 @@ from pnpgen.messages import msg
 from pnpgen.pdf.assemble import PdfFile
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.settings import default_font
-from pnpgen.pdf.writer import FaceStreams
+from pnpgen.pdf.writer import FaceStream, FaceStreams
 from pnpgen.printers import load_printer
 from pnpgen.shapes import ShapeSpec, deck_shape
 from pnpgen.svg.artwork import Art
@@ -504,11 +504,16 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                 cache.pictures_used.add(path)  # type: ignore[arg-type]
             return stand_in
 
-        def settle(k: str, art: Art) -> Art:  # a face just converted: stored, then let go of
+        def settle(k: str, art: Art, stream: FaceStream | None) -> Art:  # a face just converted: stored, let go of
             for where, entry in cache.face_entries(k + face_keys[k], art).items():
                 if not cache.store(where, entry):
                     cache_files[where] = entry  # written with the build's files (whose write says what is wrong)
-            return let_go(art)
+            art = let_go(art)
+            if stream is not None and sheets is not None:  # drawn by the worker that converted it
+                shown = stream.showing({images.key(it[1]): it[1] for it in art.items if it[0] == "image"})
+                if shown is not None:
+                    sheets.offer(k + face_keys[k], False, shown)
+            return art
 
         for k, digest in face_keys.items():
             art = cache.face(k + digest, Art.from_json, pictures=picture)

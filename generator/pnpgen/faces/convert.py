@@ -3,9 +3,11 @@ machine has cores to spare. Results come back in key order, so output never depe
 
 from __future__ import annotations
 
+import hashlib
 import io
 from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -13,6 +15,7 @@ from pnpgen.errors import InputError, place
 from pnpgen.faces.faceset import FaceSet
 from pnpgen.faces.templates import one_line
 from pnpgen.pdf.draw import draw_art
+from pnpgen.pdf.writer import FaceStream, face_stream
 from pnpgen.svg import convert
 from pnpgen.svg.artwork import Art
 
@@ -40,9 +43,23 @@ def convert_face(job: tuple[str, str, str, Any]) -> Art:
         raise face_error(f"cannot convert the face ({said})", where, template) from None
 
 
-def convert_chunk(jobs: list[tuple[str, str, str, Any]]) -> list[Art]:
-    """A few faces' art, converted in one worker (one round trip for ``CHUNK`` faces)."""
-    return [convert_face(job) for job in jobs]
+def convert_chunk(jobs: list[tuple[str, str, str, Any]], draw: bool = False) -> list[tuple[Art, FaceStream | None]]:
+    """A few faces' art, converted in one worker (one round trip for ``CHUNK`` faces); with
+    ``draw``, each also drawn into its form's content (``face_stream``), there, on the worker's
+    core, instead of in the process that writes the documents."""
+    arts = [convert_face(job) for job in jobs]
+    return [(art, _without_pictures(face_stream(art, False, _picture_key)) if draw else None) for art in arts]
+
+
+def _without_pictures(stream: FaceStream) -> FaceStream:
+    """The stream naming its pictures by key only: their bytes travel once, in the art (the
+    process that settles the face puts its own stand-ins back: ``FaceStream.showing``)."""
+    return replace(stream, content=replace(stream.content, pictures=dict.fromkeys(stream.content.pictures, b"")))
+
+
+def _picture_key(data: bytes) -> str:
+    """A picture's key as the writer names it (pdf/raster.py ``ImageStreams.key``): its SHA-256."""
+    return hashlib.sha256(data).hexdigest()
 
 
 def face_error(message: str, where: str, template: str, e: InputError | None = None) -> InputError:
@@ -56,15 +73,16 @@ def face_error(message: str, where: str, template: str, e: InputError | None = N
 
 
 def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Art] | None = None,
-                  settle: Callable[[str, Art], Art] | None = None) -> dict[str, Art]:
+                  settle: Callable[[str, Art, FaceStream | None], Art] | None = None) -> dict[str, Art]:
     """Art for every face of ``faces``; ``known`` (e.g. from the cache) is reused, not converted.
     ``art_folder`` (data/art.py ArtFolder) resolves the ``<image>`` files faces name. ``settle``
     takes each new face as it comes, in key order (e.g. to store it and let go of its pictures'
-    bytes, so a build never holds every picture at once)."""
+    bytes, so a build never holds every picture at once), with its form's content when a worker
+    converted it (drawn there, on the worker's core: ``convert_chunk``), else None."""
     arts = dict(known or {})
     todo = sorted(k for k in faces.svgs if k not in arts)
     jobs_list = [(faces.svgs[k], faces.where[k], faces.template.get(k, ""), art_folder) for k in todo]
-    keep = settle or (lambda k, art: art)
+    keep = settle or (lambda k, art, stream: art)
     if jobs > 1 and len(todo) > 64:  # fewer faces convert faster than worker processes start
         from concurrent.futures import ProcessPoolExecutor  # 16 ms to import: only when used
 
@@ -75,12 +93,12 @@ def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Ar
             ahead: deque = deque()
             keys = iter(todo)
             for i, chunk in enumerate(chunks):
-                ahead.append(pool.submit(convert_chunk, chunk))
+                ahead.append(pool.submit(convert_chunk, chunk, settle is not None))
                 while ahead and (len(ahead) > 2 * jobs or i == len(chunks) - 1):
-                    for art in ahead.popleft().result():
+                    for art, stream in ahead.popleft().result():
                         k = next(keys)
-                        arts[k] = keep(k, art)
+                        arts[k] = keep(k, art, stream)
     else:
         for k, job in zip(todo, jobs_list):
-            arts[k] = keep(k, convert_face(job))
+            arts[k] = keep(k, convert_face(job), None)
     return arts

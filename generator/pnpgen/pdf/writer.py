@@ -69,6 +69,13 @@ class FaceStream:
     height_pt: float
     fallback: bool
 
+    def showing(self, pictures: Mapping[str, bytes]) -> FaceStream | None:
+        """This stream with each picture it names (by key) as ``pictures`` holds it (a face's
+        stand-ins), or None when a picture is not there."""
+        if not set(self.content.pictures) <= set(pictures):
+            return None
+        return replace(self, content=replace(self.content, pictures={k: pictures[k] for k in self.content.pictures}))
+
 
 @dataclass
 class PageStream:
@@ -79,6 +86,14 @@ class PageStream:
     forms: dict[str, str]  # resource name → face key
     spot: bool
     layers: frozenset[str]
+
+
+def face_stream(art: Art, cmyk: bool, image_key: Callable[[bytes], str]) -> FaceStream:
+    """A face drawn into its form's content (kept compressed only): the one drawing of a face,
+    in the writer or in the worker process that converted it."""
+    content = art_content(art, cmyk, image_key)
+    return FaceStream(flate(content.data), replace(content, data=b""), art.width_pt, art.height_pt,
+                      art.fallback is not None)
 
 
 @dataclass
@@ -110,12 +125,16 @@ class FaceStreams:
                 images.key(it[1]) for it in art.items if it[0] == "image"}:
             found = None  # (kept from a cache naming pictures this face does not show: drawn again)
         if found is None:
-            content = art_content(art, cmyk, images.key)
-            found = FaceStream(flate(content.data), replace(content, data=b""), art.width_pt, art.height_pt,
-                               art.fallback is not None)  # (the drawing kept compressed only)
-            self.made[name] = found
+            found = self.made[name] = face_stream(art, cmyk, images.key)
             self.changed = True
         return found
+
+    def offer(self, name: str, cmyk: bool, stream: FaceStream) -> None:
+        """A face drawn elsewhere (by the worker that converted it: ``face_stream``), by what it
+        is made from (``names``' values)."""
+        if (name, cmyk) not in self.made:
+            self.made[(name, cmyk)] = stream
+            self.changed = True
 
     def once(self, key: tuple, make: Callable[[], Any]) -> Any:
         """What ``make`` writes for ``key`` (a slot's placement, a sheet's marks, a page box),
