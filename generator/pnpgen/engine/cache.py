@@ -14,7 +14,9 @@ and converted faces, so a rebuild redoes only what an edit changed.
   builds use, not every version of every edited face.
 
 Every record is checked (format version, pnpgen version, hashes) before it is trusted; a corrupt
-or foreign cache is ignored and rebuilt.
+or foreign cache is ignored and rebuilt. A record's check is sealed with this machine's key
+(``usercache.seal``: HMAC-SHA256), not a plain hash anyone can compute again: a build folder from
+elsewhere (a zip, a shared drive) is built again, never replayed into the PDFs.
 """
 
 from __future__ import annotations
