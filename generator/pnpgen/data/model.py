@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -49,8 +50,15 @@ class Piece:
         without its markup (``{南瓜|かぼちゃ}`` → 南瓜, ``**強**`` → 強)."""
         for key in (self.label_field,) if self.label_field else NAMING_FIELDS:
             if key in self.values and self.values[key] not in (None, ""):
-                return plain(str(self.values[key])).replace("\n", " ") or f"#{self.index}"
+                return _label_text(str(self.values[key])) or f"#{self.index}"
         return f"#{self.index}"
+
+
+@lru_cache(maxsize=1 << 16)
+def _label_text(text: str) -> str:
+    """A label as it reads (markup removed, on one line): worked out once per text, not each of
+    the seven times a build names a piece."""
+    return plain(text).replace("\n", " ")
 
 
 @dataclass(frozen=True)
