@@ -121,7 +121,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     save prints its one-line error and the watcher goes on; the last good files stay."""
     from watchfiles import watch as watch_files
 
-    from pnpgen.engine.fresh import inputs_of
+    from pnpgen.engine.fresh import watched
     from pnpgen.engine.warm import Warm
     from pnpgen.errors import InputError
 
@@ -142,7 +142,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
             print(f"pnpgen: error: {shown(ws.shown(str(e)))}", file=sys.stderr, flush=True)
 
     builds = 1
-    folders = [f for f in inputs_of(ws, args.game) if f.is_dir()]
+    folders = watched(ws, args.game)  # (no link below them out of the workspace)
     out = (args.out or ws.root / "build").resolve()
     ready = False
     # yield_on_timeout: an empty set every 200 ms without changes, the first one once the watcher

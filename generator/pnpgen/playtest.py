@@ -11,6 +11,7 @@ from pathlib import Path
 
 from pnpgen.data import validate
 from pnpgen.data.workspace import Workspace
+from pnpgen.safetext import CONTROL, shown
 
 
 def command_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]]:
@@ -96,7 +97,7 @@ def log(ws: Workspace, args: argparse.Namespace) -> int:
         counts = ", ".join(f"{d} {n}" for d, n in v.body["counts"].items())
         tag = f"  [{', '.join(sorted(named[v.number]))}]" if v.number in named else ""
         draft = f"  draft {v.body['draft']}" if v.body["draft"] else ""
-        print(f"{v.name:<6} {v.body['time']}{draft}  #{v.hash[:7]}  {counts}{tag}")
+        print(shown(f"{v.name:<6} {v.body['time']}{draft}  #{v.hash[:7]}  {counts}{tag}"))  # (the history may come from elsewhere)
     return 0
 
 
@@ -112,7 +113,9 @@ def diff(ws: Workspace, args: argparse.Namespace) -> int:
         older = [v for v in history.versions(root, edition) if v.number < b.number]
         a = older[-1] if older else b
     d = history.diff(a, b)
-    sys.stdout.write(json.dumps(d, ensure_ascii=False, indent=2) + "\n" if args.format == "json" else history.markdown(d))
+    # the history may come from elsewhere (a zip): no terminal control sequence of its gets through
+    sys.stdout.write(CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(d, ensure_ascii=False, indent=2)) + "\n"
+                     if args.format == "json" else shown(history.markdown(d)))
     return 0
 
 
@@ -124,7 +127,7 @@ def tag(ws: Workspace, args: argparse.Namespace) -> int:
     edition = _edition(args)
     v = history.resolve(root, edition, args.version)
     atomic_write_bytes(history.folder(root, edition) / "tags.json", history.set_tag(root, edition, args.name, v))
-    print(f"{args.game}: {args.name} = {v.name} ({v.body['time']}, #{v.hash[:7]})")
+    print(shown(f"{args.game}: {args.name} = {v.name} ({v.body['time']}, #{v.hash[:7]})"))
     return 0
 
 

@@ -12,15 +12,26 @@ of what reads it), in Python's ``marshal`` format — plain values only, so read
 no code — behind the SHA-256 of its bytes. A damaged or foreign entry is ignored and made again;
 a folder that cannot be written means every run works it out again. Outputs are the same bytes
 with or without it.
+
+It also holds this machine's key (``secret``, 32 random bytes made on first use, readable by its
+user alone), which seals what pnpgen keeps in a workspace's ``build/.cache/`` (``seal``): a record
+there is trusted only when this machine wrote it, so a build folder from elsewhere (a zip, a
+shared drive, a commit) is rebuilt, never replayed — its checks are hashes anyone can compute.
+With ``PNPGEN_CACHE=off`` (or a folder that cannot be written) there is no key, and the build
+cache is sealed by its hash alone, as before.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import marshal
 import os
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+SECRET_BYTES = 32
 
 
 def folder(kind: str) -> Path | None:
@@ -74,3 +85,44 @@ def put(kind: str, name: str, value: Any) -> None:
         os.replace(tmp, where / name)
     except OSError:
         pass  # a read-only or full disk: the next run works it out again
+
+
+def secret() -> bytes | None:
+    """This machine's key for sealing build caches (made on first use); None without a folder."""
+    where = folder("secret")
+    return None if where is None else _secret(str(where))
+
+
+@lru_cache(maxsize=8)
+def _secret(path: str) -> bytes | None:
+    where = Path(path)
+    try:
+        key = where.read_bytes()
+        if len(key) == SECRET_BYTES:
+            return key
+    except OSError:
+        pass
+    tmp = where.parent / f".secret.{os.getpid()}"
+    try:
+        where.parent.mkdir(parents=True, exist_ok=True)
+        handle = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(handle, "wb") as f:
+            f.write(os.urandom(SECRET_BYTES))
+        try:
+            os.link(tmp, where)  # the first of two processes making it at once wins; both then read it
+        except FileExistsError:
+            if where.stat().st_size != SECRET_BYTES:  # a damaged key: replaced
+                os.replace(tmp, where)
+        key = where.read_bytes()
+        return key if len(key) == SECRET_BYTES else None
+    except OSError:
+        return None
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def seal(data: bytes) -> str:
+    """The check of a record pnpgen keeps in a build folder: HMAC-SHA256 of ``data`` under this
+    machine's ``secret`` (the SHA-256 of ``data`` without one)."""
+    key = secret()
+    return hmac.new(key, data, hashlib.sha256).hexdigest() if key else hashlib.sha256(data).hexdigest()

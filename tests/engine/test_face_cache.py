@@ -16,6 +16,7 @@ from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, picture_workspace, run
 from pnpgen.engine.cache import Cache
 from pnpgen.pdf import raster
 from pnpgen.svg.artwork import Art
+from pnpgen.usercache import seal
 
 FRONT = PICTURE_FRONT
 COLOURS = {"a.png": (200, 40, 40), "b.png": (40, 200, 40), "c.png": (40, 40, 200)}
@@ -103,7 +104,7 @@ def test_each_picture_is_stored_once_and_faces_name_it(tmp_path, read_back):
     records = list((cache / "faces").rglob("*.json"))
     for record in records:
         head, _, text = record.read_bytes().partition(b"\n")
-        assert json.loads(head)["check"] == hashlib.sha256(text).hexdigest()
+        assert json.loads(head)["check"] == seal(text)
         items = json.loads(text)["items"]
         assert not any(it[0] == "image" for it in items)  # no picture inline
         named += [it[1] for it in items if it[0] == "picture"]

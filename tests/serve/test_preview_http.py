@@ -31,7 +31,7 @@ def test_the_page_shows_each_distinct_face_as_a_png_and_a_script_name_as_text(tm
     from starlette.testclient import TestClient  # (httpx, anyio: 0.2 s) not at collection
 
     ws, preview = _preview(tmp_path)
-    with TestClient(make_app(preview, "テストゲーム", watch=False)) as client:
+    with TestClient(make_app(preview, "テストゲーム", watch=False), base_url="http://127.0.0.1:8765") as client:
         page = client.get("/").text
         assert page.count('class="face"') == 3  # three distinct faces (front and back each)
         assert "<script>alert(1)</script>" not in page
@@ -51,7 +51,7 @@ def test_an_edit_is_pushed_and_a_broken_save_shows_its_error_and_keeps_the_faces
 
     ws, preview = _preview(tmp_path)
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
-    with TestClient(make_app(preview, "テストゲーム", watch=False)) as client:
+    with TestClient(make_app(preview, "テストゲーム", watch=False), base_url="http://127.0.0.1:8765") as client:
         first = preview.state.generation
         deck.write_text(deck.read_text(encoding="utf-8").replace("name: カード3", "name: 新しい名前"), encoding="utf-8")
         preview.rebuild()  # what the watcher does on a save

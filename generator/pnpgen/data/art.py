@@ -23,6 +23,7 @@ import html
 import io
 import re
 import struct
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -258,6 +259,10 @@ def _opened(path: Path, name: str, where, key: str) -> ArtInfo:
     from PIL import Image, UnidentifiedImageError
 
     try:
+        crowded = _crowded_png(path)
+        if crowded:
+            raise InputError(f"{name} holds {crowded}", key=key, expected="the picture saved again by an image editor",
+                             **_where_parts(where))
         with Image.open(path) as im:
             if im.format not in RASTER_FORMATS:
                 raise InputError(f"{name} is a {im.format} image", key=key, expected="PNG, JPEG, WebP or SVG art",
@@ -269,6 +274,29 @@ def _opened(path: Path, name: str, where, key: str) -> ArtInfo:
         raise InputError(f"cannot read the image {name}: {_unreadable(e)}", key=key,
                          expected="a PNG, JPEG or WebP file that an image viewer opens", **_where_parts(where)) from None
     return ArtInfo(path, name, "raster", (float(w), float(h)))
+
+
+MAX_PNG_CHUNKS = 1000  # chunks besides the pixel data's: libpng's own default limit (PNG_USER_CHUNK_CACHE_MAX)
+
+
+def _crowded_png(path: Path) -> str | None:
+    """What is wrong with a PNG of more chunks besides its pixel data's (IDAT) than any image
+    editor writes — each is read one by one, by Pillow and here, for seconds a hundred thousand —,
+    else None (not a PNG, or a plain one). Only the chunks' headers are read."""
+    with open(path, "rb") as f:
+        if f.read(8) != b"\x89PNG\r\n\x1a\n":
+            return None
+        others = 0
+        while len(head := f.read(8)) == 8:
+            length, chunk = struct.unpack(">I4s", head)
+            if chunk == b"IEND":
+                break
+            if chunk != b"IDAT":
+                others += 1
+                if others > MAX_PNG_CHUNKS:
+                    return f"more than {MAX_PNG_CHUNKS:,} chunks besides its pixels (libpng's own limit)"
+            f.seek(length + 4, 1)
+    return None
 
 
 def orientation(im: Image.Image) -> int | None:
@@ -364,11 +392,14 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
     try:
         im: Image.Image = Image.open(io.BytesIO(raw))
         upright = orientation(im) in (None, 1)
-        if im.format == "JPEG" and im.mode in ("RGB", "L") and upright:
+        as_it_is = (im.format == "JPEG" and im.mode in ("RGB", "L")) or (
+            im.format == "PNG" and im.mode == "RGB" and "transparency" not in im.info and "icc_profile" not in im.info)
+        if as_it_is and upright:  # PDF shows it as it is: the file itself, not decoded here
+            broken = _broken(raw, im.format or "")  # (nor by the PDF's reader, when its data is not whole)
+            if broken:
+                raise InputError(f"cannot read the image {name}: {broken}", key="href",
+                                 expected="the file saved again whole, as an image viewer opens it", **_where_parts(where))
             return raw
-        if im.format == "PNG" and im.mode == "RGB" and upright and "transparency" not in im.info \
-                and "icc_profile" not in im.info:
-            return raw  # already opaque 8-bit RGB as PDF shows it: the file itself, not decoded here
         im = ImageOps.exif_transpose(im)
         r, g, b = (int(background[i : i + 2], 16) for i in (0, 2, 4))
         im = _rgb(im, (r, g, b))
@@ -378,6 +409,50 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
     buf = io.BytesIO()
     im.save(buf, "PNG")
     return buf.getvalue()
+
+
+PNG_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # by colour type
+
+
+def _broken(raw: bytes, kind: str) -> str | None:
+    """Why a picture placed in the PDF as it is would not show whole there — a file cut short, a
+    PNG's pixel data broken or not as long as its size says —, else None. A JPEG's scans are not
+    decoded (their end marker is looked for); a PNG's pixel data is inflated, nothing kept."""
+    if kind == "JPEG":
+        at = 2
+        while at + 4 <= len(raw) and raw[at] == 0xFF:  # the segments before the first scan
+            if raw[at + 1] == 0xDA:
+                return None if raw.find(b"\xff\xd9", at) > 0 else "the file is cut short (its pixels end early)"
+            at += 2 + int.from_bytes(raw[at + 2:at + 4], "big")
+        return "the file is cut short (no pixels)"
+    at, header, idat = 8, b"", []
+    while True:
+        if at + 12 > len(raw):
+            return "the file is cut short (no IEND chunk)"
+        length, chunk = struct.unpack(">I4s", raw[at:at + 8])
+        if at + 12 + length > len(raw):
+            return f"the file is cut short (its {chunk.decode('latin-1')!r} chunk runs past its end)"
+        if chunk == b"IHDR" and length >= 13:
+            header = raw[at + 8:at + 21]
+        elif chunk == b"IDAT":
+            idat.append(memoryview(raw)[at + 8:at + 8 + length])
+        elif chunk == b"IEND":
+            break
+        at += 12 + length
+    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", header)
+    rows = height * (1 + (width * PNG_CHANNELS.get(colour, 4) * depth + 7) // 8)  # each row: its filter byte, its pixels
+    inflate, n = zlib.decompressobj(), 0
+    try:
+        for piece in idat:
+            rest: bytes | memoryview = piece
+            while rest and n <= rows:
+                n += len(inflate.decompress(rest, 1 << 20))
+                rest = inflate.unconsumed_tail
+    except zlib.error:
+        return "its pixel data is broken"
+    if not inflate.eof or (not interlace and n != rows) or n > rows:
+        return "its pixel data is cut short or does not match its size"
+    return None
 
 
 def _rgb(im: Image.Image, background: tuple[int, int, int]) -> Image.Image:

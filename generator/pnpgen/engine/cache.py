@@ -14,7 +14,9 @@ and converted faces, so a rebuild redoes only what an edit changed.
   builds use, not every version of every edited face.
 
 Every record is checked (format version, pnpgen version, hashes) before it is trusted; a corrupt
-or foreign cache is ignored and rebuilt.
+or foreign cache is ignored and rebuilt. A record's check is sealed with this machine's key
+(``usercache.seal``: HMAC-SHA256), not a plain hash anyone can compute again: a build folder from
+elsewhere (a zip, a shared drive) is built again, never replayed into the PDFs.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from pnpgen.atomic import Stores, store
 from pnpgen.engine.output import LOCK_NAME, MARKER_NAME
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, Stored
+from pnpgen.usercache import seal
 
 FORMAT = 2
 BIG_FILE = 1 << 20  # files larger than this (fonts, art) are fingerprinted by size and mtime
@@ -138,12 +141,14 @@ class FileHashes:
         self.path = cache_root / "hashes" / "files.json"
         self._known: dict[str, list] = {}
         self._dirty = False
-        try:
-            body = json.loads(self.path.read_bytes())
-            if isinstance(body, dict) and body.get("format") == 1 and isinstance(body.get("files"), dict):
-                self._known = {k: v for k, v in body["files"].items()
-                               if isinstance(v, list) and len(v) == 7 and isinstance(v[4], str)}
-        except (OSError, ValueError):
+        try:  # a header line (format, the seal of the text), then the table: one another machine wrote is not read
+            head, _, text = self.path.read_bytes().partition(b"\n")
+            outer = json.loads(head)
+            files = json.loads(text) if outer.get("format") == 2 and outer.get("check") == seal(text) else None
+            if isinstance(files, dict):
+                self._known = {k: v for k, v in files.items() if isinstance(v, list) and len(v) == 7
+                               and all(type(n) is int for n in (*v[:4], *v[5:])) and isinstance(v[4], str)}
+        except (OSError, ValueError, AttributeError):
             pass
 
     @staticmethod
@@ -180,7 +185,8 @@ class FileHashes:
         known = sorted(self._known.items(), key=lambda kv: -kv[1][5])[:self.LIMIT]
         try:  # written in place: a table cut short by a kill does not parse, and is then ignored
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_bytes(json.dumps({"format": 1, "files": dict(sorted(known))}).encode())
+            text = json.dumps(dict(sorted(known))).encode()
+            self.path.write_bytes(json.dumps({"format": 2, "check": seal(text)}).encode() + b"\n" + text)
         except OSError:
             pass
         self._dirty = False
@@ -221,7 +227,7 @@ class GameState:
         body = {"format": FORMAT, "pnpgen": code(), "inputs": self.inputs,
                 "documents": self.documents, "files": self.files, "report": self.report, "uses": self.uses}
         text = json.dumps(body, ensure_ascii=False, sort_keys=True)
-        return json.dumps({"check": sha(text.encode()), "body": body}, ensure_ascii=False,
+        return json.dumps({"check": seal(text.encode()), "body": body}, ensure_ascii=False,
                           sort_keys=True).encode()
 
     @classmethod
@@ -231,7 +237,7 @@ class GameState:
             outer = json.loads(data)
             body = outer["body"]
             text = json.dumps(body, ensure_ascii=False, sort_keys=True)
-            if outer["check"] != sha(text.encode()) or body["format"] != FORMAT \
+            if outer["check"] != seal(text.encode()) or body["format"] != FORMAT \
                     or body["pnpgen"] != code():
                 return None
             state = cls(str(body["inputs"]), dict(body["documents"]), dict(body["files"]), dict(body["report"]),
@@ -316,7 +322,7 @@ class Cache:
             try:
                 outer = json.loads(path.read_bytes())
                 body = outer["body"]
-                if outer["check"] == sha(json.dumps(body, sort_keys=True).encode()) \
+                if outer["check"] == seal(json.dumps(body, sort_keys=True).encode()) \
                         and body["pnpgen"] == code() and path.stem == sha(body["key"].encode())[:32]:
                     out[body["key"]] = body["value"]
             except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -329,7 +335,7 @@ class Cache:
         try:
             outer = json.loads(path.read_bytes())
             body = outer["body"]
-            if outer["check"] == sha(json.dumps(body, sort_keys=True).encode()) \
+            if outer["check"] == seal(json.dumps(body, sort_keys=True).encode()) \
                     and body["pnpgen"] == code() and body["key"] == key:
                 return body["value"]
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -342,7 +348,7 @@ class Cache:
     def record(self, kind: str, key: str, value: Any) -> tuple[Path, bytes]:
         """The file that stores one record, and its bytes."""
         body = {"pnpgen": code(), "key": key, "value": value}
-        data = json.dumps({"check": sha(json.dumps(body, sort_keys=True).encode()), "body": body}, sort_keys=True)
+        data = json.dumps({"check": seal(json.dumps(body, sort_keys=True).encode()), "body": body}, sort_keys=True)
         return self.record_path(kind, key), data.encode()
 
     # -------------------------------------------------------------- packs (many records, one file)
@@ -355,7 +361,7 @@ class Cache:
         try:
             head, _, text = self.pack_path(kind).read_bytes().partition(b"\n")
             outer = json.loads(head)
-            if outer.get("pnpgen") != code() or outer.get("check") != sha(text):
+            if outer.get("pnpgen") != code() or outer.get("check") != seal(text):
                 return {}
             records = json.loads(text)
             return records if isinstance(records, dict) else {}
@@ -368,7 +374,7 @@ class Cache:
     def pack_entry(self, kind: str, records: dict[str, Any]) -> tuple[Path, bytes]:
         """The file of a pack holding ``records``, and its bytes."""
         text = json.dumps(records, sort_keys=True, ensure_ascii=False).encode()
-        head = json.dumps({"pnpgen": code(), "check": sha(text)}, sort_keys=True).encode()
+        head = json.dumps({"pnpgen": code(), "check": seal(text)}, sort_keys=True).encode()
         return self.pack_path(kind), head + b"\n" + text
 
     # -------------------------------------------------------------- faces
@@ -407,7 +413,7 @@ class Cache:
         try:
             head, _, text = self.face_path(key).read_bytes().partition(b"\n")
             outer = json.loads(head)
-            if outer.get("key") != key or outer.get("pnpgen") != code() or outer.get("check") != sha(text):
+            if outer.get("key") != key or outer.get("pnpgen") != code() or outer.get("check") != seal(text):
                 return None
             return from_json(json.loads(text), pictures=pictures or self.picture, sealed=False)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -427,7 +433,7 @@ class Cache:
             self.pictures_used.add(path)
             if path in self._damaged or not self.holds(path):
                 out[path] = data
-        head = json.dumps({"key": key, "pnpgen": code(), "check": sha(text)}, sort_keys=True).encode()
+        head = json.dumps({"key": key, "pnpgen": code(), "check": seal(text)}, sort_keys=True).encode()
         out[self.face_path(key)] = head + b"\n" + text
         return out
 

@@ -21,6 +21,7 @@ from pnpgen.engine.fresh import inputs_of
 from pnpgen.engine.output import build_lock, inside, mark
 from pnpgen.engine.transaction import commit, recover
 from pnpgen.exports.options import RECORD, ExportOptions
+from pnpgen.usercache import seal
 
 if TYPE_CHECKING:
     from pnpgen.exports.export import ExportResult
@@ -45,8 +46,10 @@ def up_to_date(ws: Workspace, slug: str, options: ExportOptions, out_root: Path,
     with build_lock(out_root):
         recover(out_root)  # a commit a killed run left, finished first
     try:
-        state = json.loads(state_path(out_root, slug, options).read_bytes())
-        if state.get("format") != STATE_FORMAT or state.get("inputs") != inputs:
+        head, _, text = state_path(out_root, slug, options).read_bytes().partition(b"\n")
+        state = json.loads(text)
+        if json.loads(head).get("check") != seal(text) or state.get("format") != STATE_FORMAT \
+                or state.get("inputs") != inputs:  # (sealed on this machine: one from elsewhere is not trusted)
             return None
         out = inside(out_root, state["folder"]) if safe_rel(state["folder"]) else None
         files = state["files"]
@@ -77,7 +80,8 @@ def write_export(result: ExportResult, inputs: str | None = None, slug: str = ""
     if inputs is not None and options is not None:
         state = {"format": STATE_FORMAT, "inputs": inputs, "folder": out.relative_to(root).as_posix(),
                  "files": {p.relative_to(out).as_posix(): sha(data) for p, data in files.items()}}
-        files[state_path(root, slug, options)] = json.dumps(state, sort_keys=True).encode()
+        body = json.dumps(state, sort_keys=True).encode()
+        files[state_path(root, slug, options)] = json.dumps({"check": seal(body)}).encode() + b"\n" + body
     with build_lock(root):
         recover(root)
         before: list[str] = []

@@ -5,6 +5,7 @@ only when a game must be built."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from pnpgen.engine.cache import Cache, fingerprint
 from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.output import build_lock, claim
 from pnpgen.engine.transaction import recover
+from pnpgen.errors import InputError
 from pnpgen.printers import profile_files
 
 
@@ -35,6 +37,28 @@ def _profiles(ws: Workspace) -> tuple[bytes, ...]:
 def inputs_of(ws: Workspace, slug: str) -> list[Path]:
     """Every folder a game's build reads."""
     return [ws.data / slug, ws.templates / slug, ws.templates / "common", ws.fonts, ws.root / "layouts", ws.root / "sheets"]
+
+
+def watched(ws: Workspace, slug: str) -> list[Path]:
+    """The folders ``watch`` and ``serve`` watch: ``inputs_of`` that exist. The watcher (watchfiles)
+    follows every link below them, so a link to a folder outside the workspace — which no build reads
+    through — would have it watch that folder and all below it (``/``: every folder of the machine)
+    and rebuild on whatever changes there: such a link is an InputError naming it, before anything
+    is watched. A link to a folder of the workspace, or of a watched folder's own place (the fonts
+    folder may be a link), is followed."""
+    folders = [f for f in inputs_of(ws, slug) if f.is_dir()]
+    places = [ws.root.resolve(), *(f.resolve() for f in folders)]
+    for folder in folders:
+        for below, dirs, files in os.walk(folder):  # links are listed, never followed
+            for name in sorted(dirs + files):
+                path = Path(below, name)
+                if path.is_symlink() and path.is_dir():
+                    target = path.resolve()
+                    if not any(target == p or p in target.parents for p in places):
+                        raise InputError("a link to a folder outside the workspace, which the watcher would "
+                                         "follow", path=path, expected="no such link below the watched folders "
+                                         "(no build reads through one): remove it")
+    return folders
 
 
 def out_dir(out_root: Path, slug: str, options: BuildOptions) -> Path:

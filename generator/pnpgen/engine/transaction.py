@@ -18,6 +18,7 @@ Before anything else, every build and export under the folder's lock runs ``reco
 left by a killed commit is carried out to the end (rolled forward; each step can be done again);
 a staging folder without a journal, from a run killed before its commit, is removed (rolled
 back). Nothing in the journal is trusted blindly: only plain relative paths below the folder,
+staged files from a real staging folder of its own (a link would bring in files from elsewhere),
 staged names pnpgen gives, and no folder on the way that is a link.
 """
 
@@ -58,6 +59,8 @@ def recover(root: Path) -> str | None:
     if journal.is_file() and not journal.is_symlink():
         moves, remove, token = _read_journal(journal)
         trash = _Trash(root / TRASH, token)
+        if staging.is_symlink() or not staging.is_dir():
+            moves = []  # staged files are only ever in a real folder of root's (a link would move files in from elsewhere)
         with _signals_deferred():
             for name, rel in moves:
                 source, target = staging / name, inside(root, rel)

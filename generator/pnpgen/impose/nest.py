@@ -423,7 +423,7 @@ def nest_at(spec: ShapeSpec, paper: tuple[float, float], margin: float, bleed: f
     learned into it."""
     key = _search_key(spec, paper, margin, bleed, allow_turn, top)
     known = _from_json(memo.get(key)) if memo is not None else None
-    if known is not None:
+    if known is not None and _sound(spec, paper, margin, bleed, top, known):
         return _placed(spec, paper, known, bleed, top)
     found = _search(spec, paper, margin, bleed, allow_turn, top)
     if found is None:
@@ -461,6 +461,26 @@ def _search(spec: ShapeSpec, paper: tuple[float, float], margin: float, bleed: f
 @lru_cache(maxsize=1024)
 def _placed(spec: ShapeSpec, paper: tuple[float, float], c: _Candidate, bleed: float, top: float) -> NestLayout:
     return _layout(spec, paper, c, bleed, top)
+
+
+def _sound(spec: ShapeSpec, paper: tuple[float, float], margin: float, bleed: float, top: float,
+           c: _Candidate) -> bool:
+    """Is a remembered choice one the search could have made — its pieces inside the sheet's
+    usable box, none closer to another than the gap (``_valid``), a lattice cell no smaller than
+    its pieces, as many pieces as it says? Anything else (a record damaged, or not pnpgen's) would
+    stack pieces, run off the sheet, divide by zero or count lattice points for ever: searched again."""
+    values = (*c.a, *c.b, *c.origin, *c.box, *(v for _, off in c.motif for v in off))
+    if c.rot not in (0, 90) or not 1 <= len(c.motif) <= 2 or any(r not in (0, 90, 180, 270) for r, _ in c.motif) \
+            or not all(math.isfinite(v) for v in values):
+        return False
+    bw, bh = (spec.h, spec.w) if c.rot in (90, 270) else (spec.w, spec.h)
+    box = (margin + bleed, margin + top + bleed, paper[0] - margin - bleed - bw, paper[1] - margin - bleed - bh)
+    reach = math.hypot(*paper)
+    if any(abs(u - v) > 1e-6 for u, v in zip(c.box, box)) or max(map(abs, values)) > 2 * reach \
+            or abs(c.a[0] * c.b[1] - c.a[1] * c.b[0]) < 0.99 * len(c.motif) * spec.area:
+        return False
+    return _valid(spec, c.motif, 2 * bleed, c.a, c.b) \
+        and sum(_count(c.a, c.b, c.origin, bx)[0] for bx in _motif_boxes(c.box, c.motif)) == c.count
 
 
 def _from_json(data) -> _Candidate | None:

@@ -92,7 +92,7 @@ def _content_from_json(v: Any) -> Content | None:
         glyphs[font] = {}
         for g in gids:
             if not (isinstance(g, list) and len(g) == 2 and isinstance(g[0], int) and not isinstance(g[0], bool)
-                    and 0 <= g[0] < 65536 and isinstance(g[1], str) and g[1]):
+                    and 0 <= g[0] < 65536 and isinstance(g[1], str) and len(g[1]) == 1):  # (one character: ord())
                 return None
             glyphs[font][g[0]] = g[1]
     fonts, pictures = v.get("standard_fonts"), v.get("pictures")

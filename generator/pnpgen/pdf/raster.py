@@ -29,6 +29,7 @@ from pathlib import Path
 from pnpgen.atomic import Stores, store
 from pnpgen.pdf.assemble import Stored
 from pnpgen.svg.artwork import Art
+from pnpgen.usercache import seal
 
 STREAM_FORMAT = 2  # how an entry of the cache folder is laid out; a change makes old entries unused
 MEMO_BUDGET = 256 * 2**20  # stream bytes an ImageStreams keeps in memory (the least recently used go first)
@@ -114,6 +115,11 @@ def as_it_is(read: Callable[[int, int], bytes], size: int, name: str | None = No
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 COMPONENTS = {1: "DeviceGray", 3: "DeviceRGB", 4: "DeviceCMYK"}
+# What a cached stream's header may name: the filters pnpgen's streams use (ReportLab's are these
+# too), a PNG's predictor parameters, a side no picture exceeds (JPEG's own limit: 65,535)
+FILTERS = frozenset({"FlateDecode", "DCTDecode", "ASCII85Decode"})
+PARMS = frozenset({"Predictor", "Colors", "BitsPerComponent", "Columns"})
+MAX_SIDE = 1 << 16
 
 
 def stand_in_key(data: bytes) -> str | None:
@@ -449,7 +455,16 @@ class ImageStreams:
     def _header(self, key: str, stream: ImageStream, stamp: list[int] | None = None) -> bytes:
         head = {"format": STREAM_FORMAT, "pnpgen": self.stamp, "key": key, **stream.header(),
                 "check": hashlib.sha256(stream.content).hexdigest(), **({"file": stamp} if stamp else {})}
-        return json.dumps(head, sort_keys=True).encode()
+        return json.dumps({**head, "seal": seal(json.dumps(head, sort_keys=True).encode())}, sort_keys=True).encode()
+
+    def _head(self, key: str) -> dict:
+        """An entry's header, when this machine wrote it (its seal: a header from elsewhere, which
+        would name any stream, filters and sizes, is not read); ValueError otherwise."""
+        head = json.loads(self.path(key, "json").read_bytes())
+        sealed = head.pop("seal", None) if isinstance(head, dict) else None
+        if sealed is None or sealed != seal(json.dumps(head, sort_keys=True).encode()):
+            raise ValueError("an image stream's header not sealed here")
+        return head
 
     def _stamped(self, key: str, stream: ImageStream) -> tuple[Path, bytes]:
         """The header entry of a stream just written, with its file's stamp."""
@@ -492,7 +507,7 @@ class ImageStreams:
         if self.folder is None:
             return None
         try:
-            head = json.loads(self.path(key, "json").read_bytes())
+            head = self._head(key)
             if head.get("format") != STREAM_FORMAT or head.get("pnpgen") != self.stamp or head.get("key") != key \
                     or head.get("file") is None or head.get("file") != self._stamp(key):
                 return None
@@ -502,17 +517,25 @@ class ImageStreams:
 
     @staticmethod
     def _stream_of(head: dict, content: bytes) -> ImageStream:
+        """The stream a header describes, each value one pnpgen writes (ValueError otherwise): a
+        header names the filters a PDF reader runs on the data, so no other is ever written."""
         decode, parms = head["decode"], head["parms"]
-        return ImageStream(str(head["name"]), int(head["width"]), int(head["height"]), int(head["bits"]),
-                           str(head["colour_space"]), tuple(str(f) for f in head["filters"]),
-                           tuple(int(v) for v in decode) if decode is not None else None, content,
-                           {str(k): int(v) for k, v in parms.items()} if parms is not None else None)
+        stream = ImageStream(str(head["name"]), int(head["width"]), int(head["height"]), int(head["bits"]),
+                             str(head["colour_space"]), tuple(str(f) for f in head["filters"]),
+                             tuple(int(v) for v in decode) if decode is not None else None, content,
+                             {str(k): int(v) for k, v in parms.items()} if parms is not None else None)
+        if not (set(stream.filters) <= FILTERS and 1 <= len(stream.filters) <= 2 and stream.bits in (1, 2, 4, 8, 16)
+                and stream.colour_space in COMPONENTS.values() and 0 < stream.width <= MAX_SIDE
+                and 0 < stream.height <= MAX_SIDE and set(stream.parms or ()) <= PARMS
+                and (stream.decode is None or len(stream.decode) <= 8)):
+            raise ValueError("an image stream header pnpgen does not write")
+        return stream
 
     def _load(self, key: str) -> ImageStream | None:
         if self.folder is None:
             return None
         try:
-            head = json.loads(self.path(key, "json").read_bytes())
+            head = self._head(key)
             content = self.path(key).read_bytes()
             if head.get("format") != STREAM_FORMAT or head.get("pnpgen") != self.stamp or head.get("key") != key \
                     or head.get("check") != hashlib.sha256(content).hexdigest():

@@ -14,6 +14,7 @@ from pnpgen.pdf import settings
 from pnpgen.pdf.colour import to_cmyk
 from pnpgen.pdf.shading import draw_paint
 from pnpgen.svg.artwork import Art, paint_item
+from pnpgen.svg.image import file_references
 from pnpgen.svg.style import IDENTITY, parse_svg
 
 # svglib and reportlab.graphics take half a second to import: they are imported where a face
@@ -50,6 +51,12 @@ class SvgConverter:
         if cached is not None:
             return cached
         root = parse_svg(svg, where)
+        for el, attr, href in file_references(root):  # svglib opens these itself, relative to any folder
+            if not href.startswith("data:"):
+                raise InputError(f"{where}: a face outside the converter's subset refers to {href[:60]!r}, "
+                                 "a file svglib would read from outside the game",
+                                 expected="href=\"#id\" of an element of the face, or <image href> of a file in art/")
+            del el.attrib[attr]  # data svglib cannot draw (an SVG picture) would be taken for a file name
         _register_fonts()
         drawing = SvgRenderer("").render(root)
         self._cache[svg] = drawing

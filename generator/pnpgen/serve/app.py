@@ -16,12 +16,18 @@ from pnpgen.serve.page import html
 from pnpgen.serve.preview import Preview
 
 HOST = "127.0.0.1"  # never another interface: nothing of the game leaves the machine
+# The names a request may call this server by. A page from elsewhere can make its own name lead
+# to 127.0.0.1 (DNS rebinding) and read what the server answers as its own: such a request, which
+# names that other host, is refused.
+HOSTS = ["127.0.0.1", "localhost"]
 
 
 def make_app(preview: Preview, title: str, watch: bool = True):
     from sse_starlette.sse import EventSourceResponse
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
+    from starlette.middleware import Middleware
+    from starlette.middleware.trustedhost import TrustedHostMiddleware
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, JSONResponse, Response
     from starlette.routing import Route
@@ -39,8 +45,11 @@ def make_app(preview: Preview, title: str, watch: bool = True):
         return Response(data, media_type="image/png", headers={"Cache-Control": "max-age=3600"})
 
     async def events(request: Request):
-        seen = int(request.query_params.get("after", preview.state.generation))
-        limit = int(request.query_params.get("limit", 0))  # close after this many events (tests)
+        try:
+            seen = int(request.query_params.get("after", preview.state.generation))
+            limit = int(request.query_params.get("limit", 0))  # close after this many events (tests)
+        except ValueError:
+            return Response("after and limit are whole numbers", status_code=400)
 
         async def stream():
             sent = 0
@@ -67,7 +76,8 @@ def make_app(preview: Preview, title: str, watch: bool = True):
                 await task
 
     return Starlette(routes=[Route("/", page), Route("/state.json", state), Route("/events", events),
-                             Route("/picture/{pid}.png", picture)], lifespan=lifespan)
+                             Route("/picture/{pid}.png", picture)], lifespan=lifespan,
+                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=HOSTS)])
 
 
 async def _watch(preview: Preview) -> None:
@@ -94,6 +104,7 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
             raise InputError(f"port {args.port} on {HOST}: {e.strerror}", key="--port",
                              expected="another port (--port 8766), or stop what uses this one") from None
     preview = Preview(ws, args.game, args.out or ws.root / "build")
+    preview.folders()  # a link out of the workspace below them: one line, before anything is served
     try:
         title = load_game(ws, args.game).title
     except InputError:

@@ -18,7 +18,7 @@ from typing import Any
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.changes import plain_values
-from pnpgen.engine.fresh import inputs_of
+from pnpgen.engine.fresh import watched
 from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.run import run_build
 from pnpgen.engine.warm import Warm
@@ -56,8 +56,8 @@ class Preview:
         self.warm = Warm()  # the faces and pages the last save drew, drawn again only where it changed
 
     def folders(self) -> list[Path]:
-        """What to watch: the same folders ``pnpgen watch`` watches."""
-        return [f for f in inputs_of(self.ws, self.slug) if f.is_dir()]
+        """What to watch: the same folders ``pnpgen watch`` watches (InputError for a link out)."""
+        return watched(self.ws, self.slug)
 
     def rebuild(self) -> State:
         """Build; on success show the new build, on bad input keep the last good one with the error."""

@@ -33,7 +33,7 @@ from lxml import etree
 from pnpgen.errors import InputError
 from pnpgen.svg import image, shapes, text
 from pnpgen.svg.artwork import Art
-from pnpgen.svg.image import inline_images
+from pnpgen.svg.image import file_references, inline_images
 from pnpgen.svg.path import segments_ops
 from pnpgen.svg.style import (
     HARMLESS,
@@ -79,7 +79,13 @@ def convert(svg: str, where: str, resolve: Callable[[str], bytes] | None = None)
     try:
         items = conv.run()
     except Fallback as e:
-        return Art(conv.width_pt, conv.height_pt, (), str(e), inline_images(svg, resolve) if resolve else svg)
+        svg = inline_images(svg, resolve) if resolve else svg
+        for el, _, href in file_references(parse_svg(svg, where)):  # svglib would open it itself, from anywhere
+            if not href.startswith("data:"):
+                raise conv.error(el, f"refers to {href[:60]!r}, a file svglib would read from outside the "
+                                 f"game (this face is outside the converter's subset: {e})",
+                                 "href=\"#id\" of an element of the face, or <image href> of a file in art/") from None
+        return Art(conv.width_pt, conv.height_pt, (), str(e), svg)
     return Art(conv.width_pt, conv.height_pt, items, marks=tuple(conv.marks))
 
 
@@ -183,7 +189,8 @@ class Converter:
         ident = el.get("id")
         line = getattr(el, "sourceline", None)
         where = f" (line {line} of the SVG)" if line else ""
-        return f"<{local_name(el)}{f' id={ident!r}' if ident else ''}>{where}"
+        name = local_name(el) or (etree.QName(el).localname if isinstance(el.tag, str) else "")  # (a foreign one too)
+        return f"<{name}{f' id={ident!r}' if ident else ''}>{where}"
 
     def error(self, el, what: str, expected: str | None = None) -> InputError:
         return InputError(f"{self.where}: {self._name(el)} {what}", expected=expected)

@@ -20,6 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from pnpgen.errors import InputError
+from pnpgen.svg.image import file_references
+from pnpgen.svg.style import parse_svg
+
 FORMAT = "pnpgen.vector.Art"
 VERSION = 4  # bumped whenever the operators written change: older cached arts are rebuilt
 MAX_PERIODS = 256  # reflect/repeat periods a gradient-painted shape may span; beyond, the last is padded
@@ -96,6 +100,8 @@ class Art:
             raise ValueError("vector art object: fallback and svg go together")
         if not isinstance(obj["items"], list):
             raise ValueError("vector art object: items is not a list")
+        if svg is not None and _names_files(svg):
+            raise ValueError("vector art object: its SVG names a file (svglib would read it from anywhere)")
         return cls(w, h, tuple(_item_from_json(it, pictures) for it in obj["items"]), fallback, svg,
                    tuple(_mark_from_json(m) for m in _listed(obj["marks"])))
 
@@ -126,6 +132,16 @@ def _item_to_json(it: tuple, pictures: dict[str, bytes] | None = None) -> list:
     if it[0] == "paint":
         return ["paint", it[1], it[2], list(it[3]), _spec_to_json(it[4]), _spec_to_json(it[5])]
     return list(it)
+
+
+def _names_files(svg: str) -> bool:
+    """Does a face's SVG name a file (or is it not XML)? A face outside the subset is drawn by
+    svglib, which opens the files it names itself: the converter inlines the art a face shows, so
+    one read back that still names a file is not one pnpgen made."""
+    try:
+        return any(not href.startswith("data:") for _, _, href in file_references(parse_svg(svg, "")))
+    except InputError:
+        return True
 
 
 def _listed(v: Any) -> list:

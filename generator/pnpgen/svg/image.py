@@ -7,7 +7,9 @@ import base64
 import binascii
 import io
 import math
+import re
 from collections.abc import Callable
+from typing import Any
 from urllib.parse import unquote_to_bytes
 
 from lxml import etree
@@ -27,6 +29,9 @@ from pnpgen.svg.style import (
 )
 
 MAX_NESTING = 8  # <image> of an SVG that shows an SVG …
+# What svglib reads as data, not as a file name: a PNG or JPEG in base64 (anything else after
+# ``href`` svglib takes for a path relative to the working folder, ``..`` and all)
+SVGLIB_DATA = re.compile(r"data:image/(png|jpe?g);base64,[A-Za-z0-9+/=\s]*")
 
 
 def image(conv, el, name: str, props: dict, style: dict) -> None:
@@ -153,6 +158,23 @@ def inline_images(svg: str, resolve: Callable[[str], bytes]) -> str:
                 el.set(attr, f"data:image/{kind};base64,{base64.b64encode(data).decode('ascii')}")
                 changed = True
     return etree.tostring(root, encoding="unicode") if changed else svg
+
+
+def file_references(root) -> list[tuple[Any, str, str]]:
+    """Every (element, attribute, href) of the tree that names something outside it — any element
+    but a hyperlink ``<a>``, any namespace, ``href`` or ``xlink:href`` — other than an element of
+    it (``#id``) or data svglib reads as data: what svglib (drawing a face outside the subset)
+    would open as a file by itself."""
+    found = []
+    for el in root.iter(etree.Element):
+        if etree.QName(el).localname == "a":
+            continue  # a hyperlink: shown in a viewer, never opened
+        for attr, value in el.attrib.items():
+            if attr == "href" or attr.endswith("}href"):
+                href = value.strip()
+                if not href.startswith("#") and not SVGLIB_DATA.fullmatch(href):
+                    found.append((el, attr, href))
+    return found
 
 
 def placed_image(el, size: tuple[float, float]) -> tuple[tuple[float, float], tuple[float, float]] | None:

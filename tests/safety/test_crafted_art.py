@@ -1,0 +1,103 @@
+"""Art from elsewhere may be cut short or crafted. A JPEG, or an opaque RGB PNG, goes into the PDF
+as it is (pdf/raster.py: neither decoded nor compressed again), so one whose data is not whole
+would make a PDF whose picture is broken, or stop the build with a traceback: it is a one-line
+error naming the file, and the last good outputs stay."""
+
+from __future__ import annotations
+
+import struct
+import zlib
+
+import pytest
+
+from conftest import PICTURE_FRONT, picture_workspace, run
+
+
+def _chunks(png: bytes) -> list[tuple[bytes, bytes]]:
+    at, out = 8, []
+    while at < len(png):
+        (n,) = struct.unpack(">I", png[at:at + 4])
+        out.append((png[at + 4:at + 8], png[at + 8:at + 8 + n]))
+        at += n + 12
+    return out
+
+
+def _png(chunks: list[tuple[bytes, bytes]]) -> bytes:
+    """A PNG of these chunks, each with its right CRC: only what they hold is wrong."""
+    return b"\x89PNG\r\n\x1a\n" + b"".join(struct.pack(">I", len(body)) + kind + body
+                                          + struct.pack(">I", zlib.crc32(kind + body)) for kind, body in chunks)
+
+
+def _pixels(chunks, make) -> list[tuple[bytes, bytes]]:
+    data = b"".join(body for kind, body in chunks if kind == b"IDAT")
+    rest = [c for c in chunks if c[0] != b"IDAT"]
+    return [rest[0], (b"IDAT", make(data)), *rest[1:]]
+
+
+CRAFTED = {
+    "cut in half": lambda png: png[:len(png) // 2],
+    "pixel data cut short": lambda png: _png(_pixels(_chunks(png), lambda d: d[:len(d) // 3])),
+    "pixel data broken": lambda png: _png(_pixels(_chunks(png), lambda d: d[:2] + bytes(b ^ 0x5A for b in d[2:]))),
+    "pixel data of another size": lambda png: _png(_pixels(_chunks(png), lambda d: zlib.compress(zlib.decompress(d)[:-7]))),
+}
+
+
+@pytest.mark.parametrize("crafted", sorted(CRAFTED))
+def test_a_png_whose_data_is_not_whole_is_one_line_and_keeps_the_outputs(tmp_path, crafted, capsys):
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.png}\n", PICTURE_FRONT, {"a.png": (200, 30, 30)},
+                           chunks=3)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    kept = (ws / "build" / "test" / "cards.pdf").read_bytes()
+    art = ws / "data" / "test" / "art" / "a.png"
+    art.write_bytes(CRAFTED[crafted](art.read_bytes()))
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err and "a.png" in err
+    assert (ws / "build" / "test" / "cards.pdf").read_bytes() == kept
+
+
+def test_a_jpeg_cut_short_is_one_line_and_keeps_the_outputs(tmp_path, capsys):
+    from PIL import Image
+
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.jpg}\n", PICTURE_FRONT, {})
+    art = ws / "data" / "test" / "art" / "a.jpg"
+    Image.new("RGB", (300, 200), (10, 200, 10)).save(art, quality=90)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    kept = (ws / "build" / "test" / "cards.pdf").read_bytes()
+    art.write_bytes(art.read_bytes()[:-400])  # its last scan and end marker gone: a viewer shows a strip of it
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err and "a.jpg" in err
+    assert (ws / "build" / "test" / "cards.pdf").read_bytes() == kept
+
+
+def test_a_jpeg_with_data_after_its_end_is_placed_as_it_is(tmp_path):
+    from PIL import Image
+
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.jpg}\n", PICTURE_FRONT, {})
+    art = ws / "data" / "test" / "art" / "a.jpg"
+    Image.new("RGB", (300, 200), (10, 200, 10)).save(art, quality=90)
+    art.write_bytes(art.read_bytes() + b"a phone's trailer" * 50)  # (a motion photo's video, say)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    assert (ws / "build" / "test" / "cards.pdf").is_file()
+
+
+
+def test_a_png_of_a_hundred_thousand_chunks_is_one_line_at_once(tmp_path, capsys):
+    """Each chunk is read one by one (by Pillow, three times a build): 300,000 empty text chunks
+    took 6 s, a file of a few tens of MB minutes. More than libpng's own limit is an error."""
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.png}\n", PICTURE_FRONT, {"a.png": (200, 30, 30)})
+    art = ws / "data" / "test" / "art" / "a.png"
+    chunks = _chunks(art.read_bytes())
+    art.write_bytes(_png([chunks[0], *[(b"tEXt", b"k\x00v")] * 1001, *chunks[1:]]))
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "a.png" in err and "1,000 chunks" in err
+
+
+def test_a_png_of_many_pixel_data_chunks_is_placed(tmp_path):
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.png}\n", PICTURE_FRONT, {"a.png": (200, 30, 30)},
+                           chunks=2000)  # (an encoder's 8 kB chunks: thousands in a big picture)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
