@@ -34,6 +34,7 @@ from urllib.parse import unquote
 
 from lxml import etree
 
+from pnpgen import usercache
 from pnpgen.errors import InputError, Where, contained
 from pnpgen.memo import Memo
 
@@ -395,7 +396,7 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
         as_it_is = (im.format == "JPEG" and im.mode in ("RGB", "L")) or (
             im.format == "PNG" and im.mode == "RGB" and "transparency" not in im.info and "icc_profile" not in im.info)
         if as_it_is and upright:  # PDF shows it as it is: the file itself, not decoded here
-            broken = _broken(raw, im.format or "")  # (nor by the PDF's reader, when its data is not whole)
+            broken = _checked(raw, im.format or "")  # (nor by the PDF's reader, when its data is not whole)
             if broken:
                 raise InputError(f"cannot read the image {name}: {broken}", key="href",
                                  expected="the file saved again whole, as an image viewer opens it", **_where_parts(where))
@@ -412,6 +413,26 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
 
 
 PNG_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # by colour type
+
+
+CHECKED_KIND = "pictures-checked"  # the machine's cache (usercache.py): what _broken found, by the file's content
+CHECK_GENERATION = b"1"
+
+
+def _checked(raw: bytes, kind: str) -> str | None:
+    """``_broken``, worked out once per picture on this machine: a PNG's pixel data is inflated to
+    be checked (some 8 ms a 0.3 MB picture: 1,000 cards' art took 8 s of a first build), so what
+    it found is kept by the file's content, as the other things worked out from a file's content
+    alone are (a picture placed in another build folder, or built again cold, is not inflated)."""
+    if kind != "PNG":
+        return _broken(raw, kind)
+    name = usercache.key(CHECK_GENERATION, kind.encode(), hashlib.sha256(raw).digest())
+    kept = usercache.get(CHECKED_KIND, name)
+    if isinstance(kept, str):
+        return kept or None
+    found = _broken(raw, kind)
+    usercache.put(CHECKED_KIND, name, found or "")
+    return found
 
 
 def _broken(raw: bytes, kind: str) -> str | None:
