@@ -89,6 +89,13 @@ def put(kind: str, name: str, value: Any) -> None:
 
 def secret() -> bytes | None:
     """This machine's key for sealing build caches (made on first use); None without a folder."""
+    return _secret_in(os.environ.get("PNPGEN_CACHE"), os.environ.get("XDG_CACHE_HOME"), os.environ.get("HOME"))
+
+
+@lru_cache(maxsize=8)
+def _secret_in(*environment: str | None) -> bytes | None:
+    """``secret`` for the environment that says where the machine's cache is: looked up once, not
+    for each of the 20,000 records a big build seals."""
     where = folder("secret")
     return None if where is None else _secret(str(where))
 
@@ -125,4 +132,4 @@ def seal(data: bytes) -> str:
     """The check of a record pnpgen keeps in a build folder: HMAC-SHA256 of ``data`` under this
     machine's ``secret`` (the SHA-256 of ``data`` without one)."""
     key = secret()
-    return hmac.new(key, data, hashlib.sha256).hexdigest() if key else hashlib.sha256(data).hexdigest()
+    return hmac.digest(key, data, "sha256").hex() if key else hashlib.sha256(data).hexdigest()
