@@ -9,6 +9,7 @@ from conftest import PICTURE_DECK_YAML, make_workspace, run
 from pnpgen.engine import prerender
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.writer import FaceStreams
+from pnpgen.svg.artwork import ArtRecord
 
 DECK = PICTURE_DECK_YAML
 FRONT = """\
@@ -83,17 +84,18 @@ def test_faces_converted_in_workers_are_settled_in_order_and_equal_one_workers(t
     settled: list[str] = []
     drawn: dict = {}
 
-    def settle(k, art, stream):
+    def settle(k, converted):
         settled.append(k)
-        drawn[k] = stream
-        return art
+        drawn[k] = converted
+        return converted.art
 
     two = convert_faces(faces, folder, jobs=2, settle=settle)
     one = convert_faces(faces, folder, jobs=1)
     assert settled == keys
     assert list(two) == keys and two == one
     writer = FaceStreams()
-    assert all(drawn[k] == writer.get(k, one[k], False, ImageStreams()) for k in keys)
+    assert all(drawn[k].stream == writer.get(k, one[k], False, ImageStreams()) for k in keys)
+    assert all(drawn[k].record == ArtRecord.of(one[k]) for k in keys)  # the cache's record, made there
 
 
 def test_faces_drawn_by_the_workers_that_converted_them_are_not_drawn_again(tmp_path, monkeypatch):

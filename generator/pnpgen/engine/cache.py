@@ -40,6 +40,7 @@ from pnpgen.atomic import Stores, store
 from pnpgen.engine.output import LOCK_NAME, MARKER_NAME
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, Stored
+from pnpgen.svg.artwork import ArtRecord
 from pnpgen.usercache import seal
 
 FORMAT = 2
@@ -419,11 +420,13 @@ class Cache:
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 
-    def face_entries(self, key: str, art: Any) -> dict[Path, bytes]:
+    def face_entries(self, key: str, art: Any, record: ArtRecord | None = None) -> dict[Path, bytes]:
         """The files that store a converted face (an ``Art``): each picture it shows that the
-        cache does not hold yet (named by its SHA-256), then the face's record naming them."""
-        pictures: dict[str, bytes] = {}
-        text = json.dumps(art.to_json(pictures=pictures, seal=False), sort_keys=True).encode()
+        cache does not hold yet (named by its SHA-256), then the face's record naming them
+        (``record``: made already, by the worker that converted the face)."""
+        record = record or ArtRecord.of(art)
+        text = record.text
+        pictures = dict(zip(record.pictures, (it[1] for it in art.items if it[0] == "image")))
         out: dict[Path, bytes] = {}
         for name, data in sorted(pictures.items()):
             self.picture_keys[id(data)] = (data, name)

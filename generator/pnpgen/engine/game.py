@@ -44,7 +44,7 @@ from pnpgen.engine.printlint import lint_faces
 from pnpgen.errors import InputError, Where
 from pnpgen.exports.order import BUILD_ORDER_COLUMNS, order_csv
 from pnpgen.faces import builtin, sourcelines
-from pnpgen.faces.convert import convert_faces
+from pnpgen.faces.convert import Converted, convert_faces
 from pnpgen.faces.faceset import DeckPicture, RenderedGame, outline
 from pnpgen.faces.faceset import render_game as faces_of_game
 from pnpgen.faces.templates import CompiledTemplates, Renderer, RenderMemo
@@ -69,7 +69,7 @@ from pnpgen.messages import msg
 from pnpgen.pdf.assemble import PdfFile
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.settings import default_font
-from pnpgen.pdf.writer import FaceStream, FaceStreams
+from pnpgen.pdf.writer import FaceStreams
 from pnpgen.printers import load_printer
 from pnpgen.shapes import ShapeSpec, deck_shape
 from pnpgen.svg.artwork import Art
@@ -504,11 +504,11 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                 cache.pictures_used.add(path)  # type: ignore[arg-type]
             return stand_in
 
-        def settle(k: str, art: Art, stream: FaceStream | None) -> Art:  # a face just converted: stored, let go of
-            for where, entry in cache.face_entries(k + face_keys[k], art).items():
+        def settle(k: str, converted: Converted) -> Art:  # a face just converted: stored, let go of
+            for where, entry in cache.face_entries(k + face_keys[k], converted.art, converted.record).items():
                 if not cache.store(where, entry):
                     cache_files[where] = entry  # written with the build's files (whose write says what is wrong)
-            art = let_go(art)
+            art, stream = let_go(converted.art), converted.stream
             if stream is not None and sheets is not None:  # drawn by the worker that converted it
                 shown = stream.showing({images.key(it[1]): it[1] for it in art.items if it[0] == "image"})
                 if shown is not None:

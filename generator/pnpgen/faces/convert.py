@@ -7,7 +7,7 @@ import hashlib
 import io
 from collections import deque
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -17,7 +17,7 @@ from pnpgen.faces.templates import one_line
 from pnpgen.pdf.draw import draw_art
 from pnpgen.pdf.writer import FaceStream, face_stream
 from pnpgen.svg import convert
-from pnpgen.svg.artwork import Art
+from pnpgen.svg.artwork import Art, ArtRecord
 
 CHUNK = 8  # faces sent to a worker at a time
 
@@ -43,12 +43,24 @@ def convert_face(job: tuple[str, str, str, Any]) -> Art:
         raise face_error(f"cannot convert the face ({said})", where, template) from None
 
 
-def convert_chunk(jobs: list[tuple[str, str, str, Any]], draw: bool = False) -> list[tuple[Art, FaceStream | None]]:
+def convert_chunk(jobs: list[tuple[str, str, str, Any]], draw: bool = False) -> list[Converted]:
     """A few faces' art, converted in one worker (one round trip for ``CHUNK`` faces); with
-    ``draw``, each also drawn into its form's content (``face_stream``), there, on the worker's
-    core, instead of in the process that writes the documents."""
+    ``draw``, each also drawn into its form's content (``face_stream``) and written as the cache
+    keeps it (``ArtRecord``), there, on the worker's core, instead of in the process that settles
+    the faces and writes the documents."""
     arts = [convert_face(job) for job in jobs]
-    return [(art, _without_pictures(face_stream(art, False, _picture_key)) if draw else None) for art in arts]
+    if not draw:
+        return [Converted(art) for art in arts]
+    return [Converted(art, _without_pictures(face_stream(art, False, _picture_key)), ArtRecord.of(art)) for art in arts]
+
+
+@dataclass(frozen=True)
+class Converted:
+    """A face converted: its art, and (from a worker) its form's content and its cache record."""
+
+    art: Art
+    stream: FaceStream | None = None
+    record: ArtRecord | None = None
 
 
 def _without_pictures(stream: FaceStream) -> FaceStream:
@@ -73,16 +85,16 @@ def face_error(message: str, where: str, template: str, e: InputError | None = N
 
 
 def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Art] | None = None,
-                  settle: Callable[[str, Art, FaceStream | None], Art] | None = None) -> dict[str, Art]:
+                  settle: Callable[[str, Converted], Art] | None = None) -> dict[str, Art]:
     """Art for every face of ``faces``; ``known`` (e.g. from the cache) is reused, not converted.
     ``art_folder`` (data/art.py ArtFolder) resolves the ``<image>`` files faces name. ``settle``
     takes each new face as it comes, in key order (e.g. to store it and let go of its pictures'
-    bytes, so a build never holds every picture at once), with its form's content when a worker
-    converted it (drawn there, on the worker's core: ``convert_chunk``), else None."""
+    bytes, so a build never holds every picture at once), with its form's content and its cache
+    record when a worker converted it (made there, on the worker's core: ``convert_chunk``)."""
     arts = dict(known or {})
     todo = sorted(k for k in faces.svgs if k not in arts)
     jobs_list = [(faces.svgs[k], faces.where[k], faces.template.get(k, ""), art_folder) for k in todo]
-    keep = settle or (lambda k, art, stream: art)
+    keep = settle or (lambda k, converted: converted.art)
     if jobs > 1 and len(todo) > 64:  # fewer faces convert faster than worker processes start
         from concurrent.futures import ProcessPoolExecutor  # 16 ms to import: only when used
 
@@ -95,10 +107,10 @@ def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Ar
             for i, chunk in enumerate(chunks):
                 ahead.append(pool.submit(convert_chunk, chunk, settle is not None))
                 while ahead and (len(ahead) > 2 * jobs or i == len(chunks) - 1):
-                    for art, stream in ahead.popleft().result():
+                    for converted in ahead.popleft().result():
                         k = next(keys)
-                        arts[k] = keep(k, art, stream)
+                        arts[k] = keep(k, converted)
     else:
         for k, job in zip(todo, jobs_list):
-            arts[k] = keep(k, convert_face(job), None)
+            arts[k] = keep(k, Converted(convert_face(job)))
     return arts

@@ -120,6 +120,22 @@ def digest(body: dict) -> str:
                                      separators=(",", ":"), allow_nan=False).encode()).hexdigest()
 
 
+@dataclass(frozen=True)
+class ArtRecord:
+    """An ``Art`` as a cache keeps it: its JSON text, each picture named by its SHA-256, and
+    those names, one per picture item in order (made where the face was converted: the process
+    that stores it then neither hashes its pictures nor writes its JSON)."""
+
+    text: bytes
+    pictures: tuple[str, ...]
+
+    @classmethod
+    def of(cls, art: Art) -> ArtRecord:
+        pictures: dict[str, bytes] = {}
+        obj = art.to_json(pictures=pictures, seal=False)
+        return cls(json.dumps(obj, sort_keys=True).encode(), tuple(it[1] for it in obj["items"] if it[0] == "picture"))
+
+
 def _item_to_json(it: tuple, pictures: dict[str, bytes] | None = None) -> list:
     if it[0] == "image":
         if pictures is not None:
