@@ -7,6 +7,7 @@ game of the command succeeded, so a failed build leaves the previous good output
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,7 @@ from pnpgen.engine.printlint import lint_faces
 from pnpgen.errors import InputError, Where
 from pnpgen.exports.order import BUILD_ORDER_COLUMNS, order_csv
 from pnpgen.faces import builtin, sourcelines
-from pnpgen.faces.convert import Converted, convert_faces
+from pnpgen.faces.convert import Converted, convert_faces, converts_in_workers
 from pnpgen.faces.faceset import DeckPicture, RenderedGame, outline
 from pnpgen.faces.faceset import render_game as faces_of_game
 from pnpgen.faces.templates import CompiledTemplates, Renderer, RenderMemo
@@ -520,10 +521,23 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             if art is not None:
                 known[k] = let_go(art)
         cache.let_go_of_pictures()
+    # The sheets are planned from the rendered faces alone: while faces convert in worker processes,
+    # on a thread, as this process waits for them (some two thirds of the time); else after them.
+    # The thread starts once the workers are forked (a fork while a thread holds a lock, the import
+    # lock say, leaves the child waiting for ever) and ends before anything else forks.
+    beside = ThreadPoolExecutor(max_workers=1) if converts_in_workers(rendered.faces, known, options.jobs) else None
+    planned: list[Future] = []
     try:
-        arts = convert_faces(rendered.faces, rendered.art_folder, jobs=options.jobs, known=known, settle=settle)
+        try:
+            arts = convert_faces(rendered.faces, rendered.art_folder, jobs=options.jobs, known=known, settle=settle,
+                                 forked=(lambda: planned.append(beside.submit(impose_game, rendered, options, on_paper)))
+                                 if beside is not None else None)
+        finally:
+            failed = stores.join()
+        plan = planned[0].result() if planned else impose_game(rendered, options, on_paper)
     finally:
-        failed = stores.join()
+        if beside is not None:
+            beside.shutdown(wait=True)
     cache_files.update(images.after_writes(failed))  # what could not be written now goes with the build's files
     images.stores = None
     if cache is not None:
@@ -538,8 +552,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,
                          face_keys=face_keys)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
-        faces_ready(result)      # are imposed and drawn
-    plan = impose_game(rendered, options, on_paper)
+        faces_ready(result)      # are drawn
     check_pages(game, plan)
     result.records = plan.records
     result.home_pages = plan.home_pages

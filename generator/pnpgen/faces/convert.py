@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import io
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -84,18 +84,29 @@ def face_error(message: str, where: str, template: str, e: InputError | None = N
     return InputError(one_line(message), path=template or None, key=e.key if e else None, expected=e.expected if e else None)
 
 
+MIN_FACES = 64  # fewer faces convert faster than worker processes start
+
+
+def converts_in_workers(faces: FaceSet, known: Mapping[str, Art] | None, jobs: int) -> bool:
+    """Will ``convert_faces`` convert in worker processes (its caller may work beside them)?"""
+    return jobs > 1 and sum(k not in (known or {}) for k in faces.svgs) > MIN_FACES
+
+
 def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Art] | None = None,
-                  settle: Callable[[str, Converted], Art] | None = None) -> dict[str, Art]:
+                  settle: Callable[[str, Converted], Art] | None = None,
+                  forked: Callable[[], None] | None = None) -> dict[str, Art]:
     """Art for every face of ``faces``; ``known`` (e.g. from the cache) is reused, not converted.
     ``art_folder`` (data/art.py ArtFolder) resolves the ``<image>`` files faces name. ``settle``
     takes each new face as it comes, in key order (e.g. to store it and let go of its pictures'
     bytes, so a build never holds every picture at once), with its form's content and its cache
-    record when a worker converted it (made there, on the worker's core: ``convert_chunk``)."""
+    record when a worker converted it (made there, on the worker's core: ``convert_chunk``).
+    ``forked`` is called once the worker processes are running (the caller may start a thread
+    then: not before, a fork must not copy a lock another thread holds)."""
     arts = dict(known or {})
     todo = sorted(k for k in faces.svgs if k not in arts)
     jobs_list = [(faces.svgs[k], faces.where[k], faces.template.get(k, ""), art_folder) for k in todo]
     keep = settle or (lambda k, converted: converted.art)
-    if jobs > 1 and len(todo) > 64:  # fewer faces convert faster than worker processes start
+    if converts_in_workers(faces, arts, jobs):
         from concurrent.futures import ProcessPoolExecutor  # 16 ms to import: only when used
 
         chunks = [jobs_list[i:i + CHUNK] for i in range(0, len(jobs_list), CHUNK)]
@@ -106,6 +117,8 @@ def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Ar
             keys = iter(todo)
             for i, chunk in enumerate(chunks):
                 ahead.append(pool.submit(convert_chunk, chunk, settle is not None))
+                if i == 0 and forked is not None:  # (a fork-started pool starts all its workers at its first task)
+                    forked()
                 while ahead and (len(ahead) > 2 * jobs or i == len(chunks) - 1):
                     for converted in ahead.popleft().result():
                         k = next(keys)
