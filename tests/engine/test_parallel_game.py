@@ -124,3 +124,22 @@ def test_faces_drawn_by_the_workers_that_converted_them_are_not_drawn_again(tmp_
     assert drawn_by_one >= 71 and drawn_by_two == 0
     files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file())
     assert files and all((one / rel).read_bytes() == (two / rel).read_bytes() for rel in files)
+
+
+def test_a_thread_beside_the_converting_workers_starts_only_once_they_are_forked(tmp_path):
+    """``convert_faces`` says when its worker processes run (``forked``): the build starts its
+    planning thread then, never before (a fork while a thread holds the import lock leaves the
+    child waiting for ever). Called once, with every worker already started."""
+    import multiprocessing
+    from types import SimpleNamespace
+
+    from pnpgen.data.art import ArtFolder
+    from pnpgen.faces.convert import convert_faces
+
+    keys = [f"f{i:03d}" for i in range(70)]
+    svgs = {k: f'<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="10mm" viewBox="0 0 10 10">'
+               f'<rect x="1" y="1" width="{1 + i % 7}" height="3" fill="#{i:02x}3366"/></svg>' for i, k in enumerate(keys)}
+    faces = SimpleNamespace(svgs=svgs, where={k: f"deck {k}" for k in keys}, template={})
+    running: list[int] = []
+    arts = convert_faces(faces, ArtFolder(tmp_path), jobs=2, forked=lambda: running.append(len(multiprocessing.active_children())))
+    assert len(running) == 1 and running[0] >= 2 and len(arts) == 70  # (other tests may leave a child of their own)
