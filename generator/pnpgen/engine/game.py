@@ -534,7 +534,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                                  if beside is not None else None)
         finally:
             failed = stores.join()
-        plan = planned[0].result() if planned else impose_game(rendered, options, on_paper)
+        plan = planned[0].result() if planned else None
     finally:
         if beside is not None:
             beside.shutdown(wait=True)
@@ -552,7 +552,9 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,
                          face_keys=face_keys)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
-        faces_ready(result)      # are drawn
+        faces_ready(result)      # are imposed (unless they were beside the converting workers) and drawn
+    if plan is None:
+        plan = impose_game(rendered, options, on_paper)
     check_pages(game, plan)
     result.records = plan.records
     result.home_pages = plan.home_pages
