@@ -240,3 +240,25 @@ def test_pages_in_several_streams_and_an_inherited_media_box_are_placed_whole():
 def test_a_pdf_it_cannot_read_is_refused_by_name():
     with pytest.raises(ValueError, match="startxref"):
         impose_pdf(b"%PDF-1.4\n", layout(4))
+
+
+def test_two_overlays_read_one_after_the_other_keep_their_own_objects():
+    """Each side's overlay is a PDF of its own whose objects have the same numbers as the last
+    one's: the second is copied whole, never taken for the first (a copy keyed by ``id()`` of a
+    source let go of gave a back side the front side's font, so 裏 read as 表)."""
+    import gc
+    import weakref
+
+    from pnpgen.pdf.booklet import SourcePdf, _Copier
+    from pnpgen.pdf.objects import ObjectFile
+
+    copier = _Copier(ObjectFile())
+    first = SourcePdf(numbered_pages(1))
+    number = next(iter(first.offsets))
+    one = copier.ref(first, number)
+    held = weakref.ref(first)
+    del first
+    gc.collect()
+    assert held() is not None  # kept while its copies are known: no later source can take its id
+    second = SourcePdf(numbered_pages(2))
+    assert copier.ref(second, number) != one

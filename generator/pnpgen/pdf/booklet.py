@@ -215,7 +215,9 @@ class _Copier:
 
     def __init__(self, out: ObjectFile):
         self.out = out
-        self._done: dict[tuple[int, int], Ref] = {}
+        # by source, each kept alive here: keyed by id(), a side's overlay read after the last one
+        # was let go of could take its id and be given the last one's fonts
+        self._done: dict[SourcePdf, dict[int, Ref]] = {}
 
     def value(self, src: SourcePdf, value: object) -> object:
         """``value`` with every object it refers to copied (references to their new numbers)."""
@@ -228,11 +230,11 @@ class _Copier:
         return value
 
     def ref(self, src: SourcePdf, n: int) -> Ref:
-        key = (id(src), n)
-        if key not in self._done:
-            ref = self._done[key] = self.out.reserve()
+        done = self._done.setdefault(src, {})
+        if n not in done:
+            ref = done[n] = self.out.reserve()
             self.put(ref, src.object(n), src)
-        return self._done[key]
+        return done[n]
 
     def put(self, ref: Ref, obj: object, src: SourcePdf) -> None:
         if isinstance(obj, Stream):
