@@ -45,7 +45,3 @@ class Memo(Generic[V]):
         if not self.learned and self.used.issuperset(self.known):
             return None
         return {**{k: v for k, v in self.known.items() if k in self.used}, **self.learned}
-
-    def replayed(self) -> bool:
-        """Some key asked for was answered by an earlier build."""
-        return not self.used.isdisjoint(self.known)
