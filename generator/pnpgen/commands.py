@@ -197,7 +197,7 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
 
 
 def export(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.engine.export import export_inputs, up_to_date, write_export
+    from pnpgen.engine.export import earlier_images, export_inputs, up_to_date, write_export
     from pnpgen.engine.output import claim
     from pnpgen.exports.options import ExportOptions
 
@@ -213,7 +213,7 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
         return 0
     from pnpgen.exports.export import export_game
 
-    result = export_game(ws, args.game, options)
+    result = export_game(ws, args.game, options, earlier_images(args.game, options, out_root))
     result.warnings[:] = [ws.shown(w) for w in result.warnings]  # export.json names no folder of this machine
     write_export(result, inputs, args.game, options)
     for w in result.warnings:

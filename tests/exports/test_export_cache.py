@@ -20,9 +20,9 @@ def counted(monkeypatch) -> list[str]:
     calls: list[str] = []
     real = exporting.export_game
 
-    def export_game(ws, slug, options):
+    def export_game(ws, slug, options, *rest):
         calls.append(slug)
-        return real(ws, slug, options)
+        return real(ws, slug, options, *rest)
 
     monkeypatch.setattr(exporting, "export_game", export_game)
     return calls
@@ -80,3 +80,32 @@ def test_png_files_encoded_on_threads_are_the_bytes_and_the_order_of_one_by_one(
                                           for i, image in enumerate(images)} | {"last.csv": b""}
     assert list(threaded) == list(one_by_one)
     assert threaded == one_by_one and all(threaded[f"p{i}.png"].startswith(b"\x89PNG") for i in range(6))
+
+
+def test_an_edit_makes_again_only_the_images_of_what_changed(tmp_path, monkeypatch):
+    """Tabletop Simulator's images are known by what each is made from (the faces' art, the
+    size, the style): after an edit to one deck, the other deck's sheet and back are taken as the
+    last export wrote them, not rasterised again, and the export is the bytes of a fresh one."""
+    from pnpgen.exports import faces as exported
+
+    root = make_workspace(tmp_path / "ws")
+    decks = root / "data" / "test" / "decks"
+    (decks / "more.yaml").write_text((decks / "cards.yaml").read_text(encoding="utf-8").replace("カード", "札"),
+                                     encoding="utf-8")
+    out = root / "build" / "test" / "tabletopsimulator"
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
+    pages: list[int] = []
+    real = exported.rasterise
+    monkeypatch.setattr(exported, "rasterise", lambda pdf, size: pages.append(1) or real(pdf, size))
+    cards = decks / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("本文カード3", "書き換えた本文"), encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
+    edited = len(pages)
+    pages.clear()
+    fresh = tmp_path / "fresh"
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator", "--out", str(fresh)) == 0
+    assert 0 < edited < len(pages)  # the edited deck's images only (a fresh export makes both decks')
+    again, here = _files(fresh / "test" / "tabletopsimulator"), _files(out)
+    assert again.keys() == here.keys() and any(k.startswith("more-") for k in here)
+    assert {k: v for k, v in again.items() if not k.endswith(".json")} == \
+        {k: v for k, v in here.items() if not k.endswith(".json")}

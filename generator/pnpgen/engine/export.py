@@ -12,11 +12,12 @@ date``: nothing is rendered, rasterised or written. Its state is kept in
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pnpgen.data.workspace import Workspace
-from pnpgen.engine.cache import Cache, fingerprint, safe_rel, sha
+from pnpgen.engine.cache import Cache, code, fingerprint, safe_rel, sha
 from pnpgen.engine.fresh import inputs_of
 from pnpgen.engine.output import build_lock, inside, mark
 from pnpgen.engine.transaction import commit, recover
@@ -63,6 +64,38 @@ def up_to_date(ws: Workspace, slug: str, options: ExportOptions, out_root: Path,
         return None
 
 
+def earlier_images(slug: str, options: ExportOptions, out_root: Path) -> Callable[[str], bytes | None]:
+    """The images the last export of this game and preset made, by what each was made from
+    (exports/faces.py ``EarlierImages``), as its state records them (sealed on this machine, by
+    this pnpgen): each read back only when asked for, and given only while the file still holds
+    the bytes that export wrote."""
+    by_made: dict[str, tuple[Path, str]] = {}
+    try:
+        head, _, text = state_path(out_root, slug, options).read_bytes().partition(b"\n")
+        state = json.loads(text)
+        if json.loads(head).get("check") == seal(text) and state.get("format") == STATE_FORMAT \
+                and state.get("pnpgen") == code() and safe_rel(state["folder"]):
+            out = inside(out_root, state["folder"])
+            files, made = state["files"], state.get("made", {})
+            for name, what in made.items():
+                if out is not None and isinstance(what, str) and safe_rel(name) and isinstance(files.get(name), str):
+                    by_made.setdefault(what, (out / name, files[name]))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        by_made = {}
+
+    def image(made_from: str) -> bytes | None:
+        found = by_made.get(made_from)
+        if found is None:
+            return None
+        try:
+            data = found[0].read_bytes()
+        except OSError:
+            return None
+        return data if sha(data) == found[1] else None
+
+    return image
+
+
 def write_export(result: ExportResult, inputs: str | None = None, slug: str = "",
                  options: ExportOptions | None = None) -> list[Path]:
     """Write every file and the record of them, and remove what the last export wrote and this
@@ -79,7 +112,8 @@ def write_export(result: ExportResult, inputs: str | None = None, slug: str = ""
     files[record] = text.encode("utf-8")
     if inputs is not None and options is not None:
         state = {"format": STATE_FORMAT, "inputs": inputs, "folder": out.relative_to(root).as_posix(),
-                 "files": {p.relative_to(out).as_posix(): sha(data) for p, data in files.items()}}
+                 "files": {p.relative_to(out).as_posix(): sha(data) for p, data in files.items()},
+                 "pnpgen": code(), "made": {name: made for name, made in sorted(result.made.items()) if name in result.files}}
         body = json.dumps(state, sort_keys=True).encode()
         files[state_path(root, slug, options)] = json.dumps({"check": seal(body)}).encode() + b"\n" + body
     with build_lock(root):

@@ -7,6 +7,7 @@ so the folder always holds exactly one export.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import astuple, dataclass, field, replace
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from pnpgen.data.names import check_preset_folder
 from pnpgen.data.workspace import Workspace, workspace_relative
 from pnpgen.errors import InputError, suggest
 from pnpgen.exports import contact, shop, tts
-from pnpgen.exports.faces import PageStyle, PngFiles, unique_faces
+from pnpgen.exports.faces import EarlierImages, PageStyle, PngFiles, unique_faces
 from pnpgen.exports.options import ExportOptions
 from pnpgen.exports.order import EXPORT_ORDER_COLUMNS, OrderRow, order_csv
 from pnpgen.exports.presets import FITS, Fitted, NotTaken, Preset, available, fit_deck, load_preset
@@ -56,9 +57,14 @@ class ExportResult:
     order: list[OrderRow] = field(default_factory=list)
     left_out: list[LeftOut] = field(default_factory=list)
     black: list[str] = field(default_factory=list)  # CMYK: what was made 100 % K with overprint
+    made: dict[str, str] = field(default_factory=dict)  # image file → what it was made from (EarlierImages)
 
 
-def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResult:
+def export_game(ws: Workspace, slug: str, options: ExportOptions,
+                earlier: Callable[[str], bytes | None] | None = None) -> ExportResult:
+    """The export in memory. ``earlier``: the images the last export of this preset made, by
+    what each was made from (a Tabletop Simulator sheet or piece made from the same is taken as
+    written: ``EarlierImages``); ``ExportResult.made`` records this export's."""
     game = load_game(ws, slug)
     preset = load_preset(ws, slug, options.preset)
     check_preset_folder(game, preset.slug)
@@ -87,8 +93,10 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions) -> ExportResul
     unverified = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
     result = ExportResult(game, out_dir, warnings=warnings + unverified + [o.warning for o in left_out],
                           left_out=left_out)
+    images = EarlierImages(earlier) if earlier is not None else EarlierImages()
     table = tts.Table(slug, _tts_deck_ids(ws, slug, game, options.deck_id_base), tts.urls(out_dir, options.base_url),
-                      preset.dpi)
+                      preset.dpi, images)
+    result.made = images.made
     thumbs = []
     pngs = PngFiles()  # the images encoded on threads beside the rasterising, each in its place
     marks = preset.marks if preset.files.startswith("pdf") else "none"

@@ -5,12 +5,13 @@ PDF page. The faces come from the build engine (build/faces.py), rendered and co
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pypdfium2
 from PIL import Image
@@ -22,7 +23,7 @@ from pnpgen.impose.grid import SheetLayout, SheetOptions, Slot, cut_marks
 from pnpgen.impose.plan import DieLine, Item, Page, PagePlan, PlaceFace, Strokes, TextOp
 from pnpgen.pdf.writer import write_document
 from pnpgen.shapes import Affine, outline, shape_spec, translate
-from pnpgen.svg.artwork import Art
+from pnpgen.svg.artwork import Art, ArtRecord
 
 MARK_ROOM_MM = 8.0  # paper kept outside the bleed for トンボ
 # Proof overlay: trim solid, bleed edge and safe zone dashed (mm); CMYK pages convert the colours.
@@ -115,9 +116,47 @@ def face_pdf(keys: Sequence[str], style: PageStyle, title: str, labels: Sequence
     return write_document(PagePlan(title, pages), style.arts, style.font, cmyk=style.cmyk)
 
 
+@dataclass
+class EarlierImages:
+    """An earlier export's images, by what each was made from (``made_from``: the faces' art, the
+    size, the style): an image made from the same is taken as that export wrote it, not
+    rasterised and encoded again (an edit to one card re-makes one Tabletop Simulator sheet, not
+    every deck's). ``made`` is this export's record, for the next."""
+
+    images: Callable[[str], bytes | None] = lambda made_from: None  # bytes as written, checked; None
+    made: dict[str, str] = field(default_factory=dict)  # file name → what it is made from
+    _arts: dict[str, str] = field(default_factory=dict)
+
+    def made_from(self, style: PageStyle, keys: Sequence[str | None], size: tuple[int, ...], *more: object) -> str:
+        """What an image of the faces ``keys`` (None: none there) at ``size`` is made from."""
+        faces = [self._art(style, k) if k is not None else None for k in keys]
+        deck = style.deck
+        seen = (IMAGE_FORMAT, faces, size, more, deck.id, deck.shape, deck.trim_mm, sorted(deck.options.items()),
+                style.fitted, style.font, style.art_bleed, style.marks, style.cmyk, style.proof)
+        return hashlib.sha256(repr(seen).encode()).hexdigest()
+
+    def take(self, files: dict[str, bytes], name: str, made_from: str) -> bool:
+        """Put the earlier image made from ``made_from`` in ``files`` as ``name``, if there is one."""
+        self.made[name] = made_from
+        data = self.images(made_from)
+        if data is None:
+            return False
+        files[name] = data
+        return True
+
+    def _art(self, style: PageStyle, key: str) -> str:
+        """A face's art by its content (its cache record: every item, pictures by their hash)."""
+        if key not in self._arts:
+            self._arts[key] = hashlib.sha256(ArtRecord.of(style.arts[key]).text).hexdigest()
+        return self._arts[key]
+
+
+IMAGE_FORMAT = 1  # how an exported image is made: a change makes every earlier one unusable
+
+
 def face_images(keys: Sequence[str], style: PageStyle, size: tuple[int, int]) -> list[Image.Image]:
     """The face pages rasterised, each at exactly ``size`` pixels."""
-    return rasterise(face_pdf(keys, style, style.deck.name), lambda i: size)
+    return rasterise(face_pdf(keys, style, style.deck.name), lambda i: size) if keys else []
 
 
 def _face_page(key: str, style: PageStyle, label: str | None) -> Page:

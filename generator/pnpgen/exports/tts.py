@@ -18,14 +18,14 @@ import hashlib
 import json
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
 from PIL import Image, ImageDraw
 
 from pnpgen.errors import InputError
-from pnpgen.exports.faces import PageStyle, PngFiles, UniqueFace, face_images
+from pnpgen.exports.faces import EarlierImages, PageStyle, PngFiles, UniqueFace, face_images
 from pnpgen.shapes import outline, shape_spec
 from pnpgen.units import MM_PER_INCH, mm_to_px
 
@@ -83,6 +83,7 @@ class Table:
     first_ids: dict[str, int]
     url: Callable[[str], str]
     dpi: int
+    earlier: EarlierImages = field(default_factory=EarlierImages)  # images an earlier export made
 
 
 def deck_ids(decks: list[tuple[str, str]], base: int = DECK_ID_BASE) -> dict[tuple[str, str], int]:
@@ -158,18 +159,23 @@ def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, fi
         chunk = faces[start:start + per_sheet]
         number = start // per_sheet + 1
         sheet = sheet_for(len(chunk), style.fitted.trim, dpi)
-        fronts = face_images([f.front for f in chunk], style, sheet.cell)
         back_keys = [f.back for f in chunk if f.back is not None] if unique_back else backs[:1]
-        back_images = face_images(back_keys, style, sheet.cell) if backs else []
-        hidden = back_images[0] if back_images else Image.new("RGB", sheet.cell, NO_BACK)
+        hidden_key = back_keys[0] if backs else None
         face_name = f"{deck.id}-faces-{number}.png"
-        pngs.add(files, face_name, _grid(sheet, fronts, hidden))
-        if unique_back:
-            back_name = f"{deck.id}-backs-{number}.png"
-            pngs.add(files, back_name, _grid(sheet, back_images, hidden))
-        else:
-            back_name = f"{deck.id}-back.png"
-            pngs.add(files, back_name, hidden)
+        back_name = f"{deck.id}-backs-{number}.png" if unique_back else f"{deck.id}-back.png"
+        grid = (sheet.cols, sheet.rows, *sheet.cell)
+        need_faces = not table.earlier.take(
+            files, face_name, table.earlier.made_from(style, [f.front for f in chunk] + [hidden_key], grid, "faces"))
+        need_back = not table.earlier.take(
+            files, back_name, table.earlier.made_from(style, back_keys + [hidden_key] if unique_back else [hidden_key],
+                                                      grid if unique_back else sheet.cell, "back"))
+        if need_faces or need_back:  # (an image taken from the earlier export keeps its place in files)
+            back_images = face_images(back_keys, style, sheet.cell) if backs else []
+            hidden = back_images[0] if back_images else Image.new("RGB", sheet.cell, NO_BACK)
+            if need_faces:
+                pngs.add(files, face_name, _grid(sheet, face_images([f.front for f in chunk], style, sheet.cell), hidden))
+            if need_back:
+                pngs.add(files, back_name, _grid(sheet, back_images, hidden) if unique_back else hidden)
         entry = {"FaceURL": url(face_name), "BackURL": url(back_name), "NumWidth": sheet.cols,
                  "NumHeight": sheet.rows, "BackIsHidden": True, "UniqueBack": unique_back, "Type": card_type}
         key = first_id + number - 1
@@ -212,8 +218,10 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
     size = (max(1, round(w * px_per_mm)), max(1, round(h * px_per_mm)))
     two_sided = bool(deck.back)
     tile_type = TILE_TYPES.get(deck.shape) if deck.kind != "token" or two_sided else None
-    fronts = face_images([f.front for f in faces], style, size)
-    backs = face_images([f.back for f in faces if f.back is not None], style, size) if two_sided else []
+    earlier = table.earlier
+    front_from = [earlier.made_from(style, [f.front], size, "piece") for f in faces]
+    back_from = [earlier.made_from(style, [f.back], size, "piece") if two_sided and f.back is not None else ""
+                 for f in faces]
     if tile_type is None:
         # A token: cut out, with a transparent border all round (the knowledge base's advice for
         # a clean cut); the border widens the image, so the scale grows to keep the piece's size.
@@ -223,14 +231,28 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
     else:
         pad, mask = 0, None
         scale = max(w, h) / MM_PER_INCH / 2 / INCH_PER_UNIT
+    # only the images no earlier export made from the same are rasterised; each goes in its place
+    taken: dict[str, bytes] = {}
+    new_fronts = [i for i, f in enumerate(faces) if not earlier.take(taken, f"{f.stem}-front.png", front_from[i])]
+    new_backs = [i for i, f in enumerate(faces) if back_from[i]
+                 and not earlier.take(taken, f"{f.stem}-back.png", back_from[i])]
+    fronts = dict(zip(new_fronts, face_images([faces[i].front for i in new_fronts], style, size)))
+    backs = dict(zip(new_backs, face_images([faces[i].back for i in new_backs], style, size)))  # type: ignore[misc]
     objects = []
     for i, face in enumerate(faces):
         front_name = f"{face.stem}-front.png"
-        pngs.add(files, front_name, _cut(fronts[i], mask, pad))
+        if i in fronts:
+            pngs.add(files, front_name, _cut(fronts[i], mask, pad))
+        else:
+            files[front_name] = taken[front_name]
         back_url = ""
-        if backs:
-            pngs.add(files, f"{face.stem}-back.png", _cut(backs[i], mask, pad))
-            back_url = url(f"{face.stem}-back.png")
+        if back_from[i]:
+            back_name = f"{face.stem}-back.png"
+            if i in backs:
+                pngs.add(files, back_name, _cut(backs[i], mask, pad))
+            else:
+                files[back_name] = taken[back_name]
+            back_url = url(back_name)
         name = card_name(face)
         for copy in range(face.copies):
             guid = _guid(table.game, deck.id, face.stem, copy)
