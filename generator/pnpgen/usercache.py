@@ -100,7 +100,6 @@ def _secret_in(*environment: str | None) -> bytes | None:
     return None if where is None else _secret(str(where))
 
 
-@lru_cache(maxsize=8)
 def _secret(path: str) -> bytes | None:
     where = Path(path)
     try:

@@ -357,8 +357,9 @@ class Cache:
     def pack(self, kind: str) -> dict[str, Any]:
         """The records of a pack (key → value): many records in one file, read in one go — a
         thousand cards' rendered faces are one file to read and write, not two thousand. Empty
-        when the pack is absent, damaged or another pnpgen's. The file is a header line (pnpgen,
-        the hash of the text) and the records' JSON text, checked by hashing the bytes as read."""
+        when the pack is absent, damaged, another pnpgen's or another machine's. The file is a header
+        line (pnpgen, the seal of the text) and the records' JSON text, checked by sealing the
+        bytes as read."""
         try:
             head, _, text = self.pack_path(kind).read_bytes().partition(b"\n")
             outer = json.loads(head)

@@ -30,8 +30,8 @@ def write_documents(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font:
                     jobs: int, say: Callable[[str], None] = lambda s: None,
                     drawn: FaceStreams | None = None) -> dict[str, PdfFile]:
     """Each document of ``todo`` (by output path) as parts; over ``jobs`` workers when there is
-    more than one document and enough pages for it. ``drawn``: faces and pages drawn by earlier
-    builds (a long-running command's), used when the documents are written in this process."""
+    more than one document and ``MIN_FACES`` faces still to draw. ``drawn``: the faces and pages
+    drawn already (by the workers that converted the faces, by earlier builds, by the last save)."""
     if jobs <= 1 or len(todo) < 2 or _faces_to_draw(todo, drawn) < MIN_FACES:
         out = {}
         if drawn is None:  # each face and page made into its stream once, for every document that shows it
