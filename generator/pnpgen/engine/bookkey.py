@@ -22,31 +22,32 @@ from typing import Any
 from pnpgen.engine.cache import BIG_FILE, Cache, GameState, code, sha
 
 FILES = ("rulebook.pdf", "rulebook-booklet.pdf", "proof.txt")  # what the rulebook writes
+SET_FILES = FILES[:2]  # what setting its pages makes (proof.txt is made on every reading)
 KIND = "books"  # the cache's folder of each key's warnings and report
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
     """The model as JSON-able data, the same for the same content in any process (sets sorted)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         kind = type(value).__name__
-        out = {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)
+        out = {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)
                if not (kind == "Piece" and f.name == "count")}  # a piece's own count: never printed
         out["__type"] = kind
         if kind == "Deck":
             out["total"] = getattr(value, "count")  # noqa: B009 - the deck's total: the components pages print it
         return out
     if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+        return {str(k): plain(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     if isinstance(value, (set, frozenset)):
-        return sorted(str(_plain(v)) for v in value)
+        return sorted(str(plain(v)) for v in value)
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
     if isinstance(value, Path):
         return value.as_posix()
     if hasattr(value, "__dict__"):
-        return {"__type": type(value).__name__, **{k: _plain(v) for k, v in sorted(vars(value).items())}}
+        return {"__type": type(value).__name__, **{k: plain(v) for k, v in sorted(vars(value).items())}}
     return repr(value)
 
 
@@ -82,11 +83,31 @@ def _pictured(result) -> list[Any]:
     return out
 
 
+def shown_faces(result) -> dict[str, dict[str, str]]:
+    """What each deck's faces the book may show are made from, by deck id: "front" and "back"
+    (the first piece's) and each piece's front by its number; a face's key (its SVG's hash), with
+    the hashes of the pictures it embeds. The rulebook's process keys its setting by the ones it
+    shows (engine/typeset.py)."""
+    rendered = result.rendered
+    out: dict[str, dict[str, str]] = {}
+
+    def made_from(k: str | None) -> str:
+        if k is None:
+            return ""
+        return k + (result.face_keys.get(k, rendered.art_digest) if "<image" in rendered.faces.svgs.get(k, "") else "")
+
+    for df in rendered.decks:
+        if df.first is not None:
+            out[df.deck.id] = {"front": made_from(df.first[0]), "back": made_from(df.first[1]),
+                               **{str(n): made_from(k) for n, k in df.piece_fronts.items()}}
+    return out
+
+
 def rulebook_key(ws, game, result, opts) -> str:
     """The key of the rulebook this build would typeset (see the module's note)."""
     h = hashlib.sha256()
     for part in (code(), repr(opts), game.lang, ws.root.as_posix(),
-                 json.dumps(_plain(game), sort_keys=True, ensure_ascii=False, default=repr),
+                 json.dumps(plain(game), sort_keys=True, ensure_ascii=False, default=repr),
                  json.dumps(_pictured(result), sort_keys=True, default=repr)):
         h.update(part.encode() + b"\0")
     for path in [*_beside_decks(game), *sorted(Path(ws.fonts).glob("*.ttf"))]:
@@ -98,8 +119,8 @@ def rulebook_key(ws, game, result, opts) -> str:
 
 
 def kept(cache: Cache, before: GameState | None, key: str, out_dir: Path) -> tuple | None:
-    """The last build's rulebook (files, warnings, report, readings used) when its key is
-    ``key`` and its files are intact; else None."""
+    """The last build's rulebook (files, warnings, report, readings used, the key of its pages'
+    setting) when its key is ``key`` and its files are intact; else None."""
     if before is None:
         return None
     record = cache.record_value(KIND, key)
@@ -111,16 +132,36 @@ def kept(cache: Cache, before: GameState | None, key: str, out_dir: Path) -> tup
         if data is None:
             return None
         files[name] = data
-    return files, list(record["warnings"]), list(record["report"]), list(record["used"])
+    return files, list(record["warnings"]), list(record["report"]), list(record["used"]), str(record.get("setting", ""))
+
+
+def earlier(cache: Cache, before: GameState | None, out_dir: Path | None) -> dict[str, Any] | None:
+    """The last build's setting of the pages, for the rulebook's process (engine/typeset.py): its
+    key, where its two PDFs are with the hashes they were written with, its warnings, report and
+    readings used. None when the last build made no rulebook or its record is gone."""
+    if before is None or out_dir is None:
+        return None
+    book = before.documents.get("rulebook.pdf")
+    record = cache.record_value(KIND, book.get("plan", "")) if isinstance(book, dict) else None
+    if not isinstance(record, dict) or not isinstance(record.get("setting"), str) or not record["setting"]:
+        return None
+    files = {}
+    for name in SET_FILES:
+        document = before.documents.get(name)
+        if name not in record.get("files", []) or not isinstance(document, dict) or not isinstance(document.get("sha"), str):
+            return None
+        files[name] = [str(out_dir / name), document["sha"]]
+    return {"key": record["setting"], "files": files, "warnings": list(record["warnings"]),
+            "report": list(record["report"]), "used": list(record["used"])}
 
 
 def remember(cache: Cache, result, key: str, files: dict[str, bytes], warnings: list[str],
-             report: list[str], used: list[str]) -> None:
+             report: list[str], used: list[str], setting: str = "") -> None:
     """Record this build's rulebook under its key: its files as documents of the game's state,
-    its warnings and report in the cache."""
+    its warnings, report and the key of its pages' setting in the cache."""
     for name, data in files.items():
         result.documents[name] = {"plan": key, "sha": sha(data)}
     path, data = cache.record(KIND, key, {"files": sorted(files), "warnings": warnings, "report": report,
-                                          "used": sorted(used)})
+                                          "used": sorted(used), "setting": setting})
     result.cache_files[path] = data
     result.uses.add(path)

@@ -237,10 +237,11 @@ class _Rulebook:
             return
         self.key = bookkey.rulebook_key(self.ws, game, result, self.opts)
         if self.out_dir is not None and (kept := bookkey.kept(self.cache, self.before, self.key, self.out_dir)):
-            files, warnings, report, used = kept  # what the book is made from did not change
-            self.done = files, warnings, report, {}, used
+            files, warnings, report, used, setting = kept  # what the book is made from did not change
+            self.done = files, warnings, report, {}, used, setting
             return
-        job = (self.ws, game, result.pictures(), self.opts, self.cache.records("readings"))
+        job = (self.ws, game, result.pictures(), self.opts, self.cache.records("readings"), bookkey.shown_faces(result),
+               bookkey.earlier(self.cache, self.before, self.out_dir))
         if self.beside:
             self.future = self._pool().submit(_typeset, *job)
         else:
@@ -269,12 +270,12 @@ class _Rulebook:
                 if self.warm is not None:
                     self.warm.lost()  # a killed warm worker: the next build starts another
                 raise
-        files, warnings, report, learned, used = self.done
+        files, warnings, report, learned, used, setting = self.done
         result.cache_files.update(self.cache.record("readings", k, v) for k, v in sorted(learned.items()))
         result.uses.update(self.cache.record_path("readings", k) for k in used)
         files = {name: relative_proof(name, data, self.ws.root) if isinstance(data, bytes) else data  # a kept
                  for name, data in files.items()}  # file (cache.reuse: as on disk) was made relative when written
-        bookkey.remember(self.cache, result, self.key, files, list(warnings), list(report), list(used))
+        bookkey.remember(self.cache, result, self.key, files, list(warnings), list(report), list(used), setting)
         result.files.update(files)
         result.manifest["rulebook"] = {"files": sorted(files), "report": report}
         result.manifest["files"] = sorted(set(result.manifest["files"]) | set(files))
@@ -293,7 +294,8 @@ def _prepare(ws: Workspace, game: Game) -> None:
     importlib.import_module(RULEBOOK_JOB).prepare_rulebook(ws, game)
 
 
-def _typeset(ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, readings: dict) -> tuple:
+def _typeset(ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, readings: dict,
+             faces: dict[str, dict[str, str]], earlier: dict[str, Any] | None) -> tuple:
     """``engine/typeset.py`` ``typeset``, in the rulebook's process (or this one, without a core
     to spare)."""
-    return importlib.import_module(RULEBOOK_JOB).typeset(ws, game, pictures, opts, readings)
+    return importlib.import_module(RULEBOOK_JOB).typeset(ws, game, pictures, opts, readings, faces, earlier)

@@ -1,13 +1,27 @@
 """The rulebook typeset for a build, in the rulebook's own process (``engine/run.py`` starts it
-and loads this module there by name, so the build's process never imports the rulebook)."""
+and loads this module there by name, so the build's process never imports the rulebook).
+
+The draft is read and proofed on every build that reaches here; its pages are set only when what
+they are set from changed (``setting_key``): the draft's reading (text, components list, proofing
+notes, warnings), the game's cover facts, the faces the book can show and how. A card's text
+edited on a piece the book never shows changes proof.txt at most; the two PDFs of the last build
+are kept (``earlier``), read back only when their bytes are still the ones that build wrote.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
+from pnpgen.engine.bookkey import SET_FILES, plain
+from pnpgen.engine.cache import code, sha
 from pnpgen.engine.options import RulebookOptions
 from pnpgen.memo import Memo
-from pnpgen.rulebook import build_rulebook, prepare
+from pnpgen.rulebook.book import DraftReading, build_rulebook, prepare, proof_file, read_rulebook, shown_pictures
 
 
 def prepare_rulebook(ws: Workspace, game: Game) -> None:
@@ -15,12 +29,64 @@ def prepare_rulebook(ws: Workspace, game: Game) -> None:
     prepare(game, ws.fonts)
 
 
-def typeset(ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, readings: dict) -> tuple:
+def typeset(ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, readings: dict,
+            faces: dict[str, dict[str, str]] | None = None, earlier: dict[str, Any] | None = None) -> tuple:
     """Typeset the draft as rulebook.pdf (A5) and rulebook-booklet.pdf (A4 saddle stitch): its
-    files, warnings and report, with the index readings it had to look up and every term whose
-    reading it used. Plain values, so the build's process takes them back without importing the
-    rulebook."""
+    files, warnings and report, with the index readings it had to look up, every term whose
+    reading it used, and the key of the setting. Plain values, so the build's process takes them
+    back without importing the rulebook. ``faces``: what each deck's faces are made from
+    (engine/bookkey.py ``shown_faces``); ``earlier``: the last build's setting (``bookkey.earlier``),
+    whose PDFs are kept when this setting's key is its key."""
+    reading = read_rulebook(game, ws.fonts)
+    key = setting_key(ws, game, reading, pictures, faces, opts) if faces is not None else ""
+    kept = _kept(earlier, key)
+    if kept is not None:
+        files = {**kept, "proof.txt": proof_file(game, reading)}
+        return files, list(earlier["warnings"]), list(earlier["report"]), {}, list(earlier["used"]), key  # type: ignore[index]
     memo: Memo[str] = Memo(known={k: v for k, v in readings.items() if isinstance(v, str)})
     book = build_rulebook(game, ws.fonts, rules_only=opts.rules_only, creep_mm=opts.creep_mm,
-                          binding=opts.binding, pictures=pictures, readings=memo)
-    return book.files, book.warnings, book.report, memo.learned, memo.used
+                          binding=opts.binding, pictures=pictures, readings=memo, reading=reading)
+    return book.files, book.warnings, book.report, memo.learned, memo.used, key
+
+
+def setting_key(ws: Workspace, game: Game, reading: DraftReading, pictures: dict,
+                faces: dict[str, dict[str, str]], opts: RulebookOptions) -> str:
+    """What the pages are set from, as one key: everything ``build_rulebook`` reads after the
+    draft's reading, the faces the book can show by what they are made from, pnpgen, the fonts."""
+    shown = shown_pictures(pictures, reading.settings)
+    pictured = {deck: {"trim": pic.trim_mm, "bleed": pic.bleed_mm, "outline": [list(p) for p in pic.outline],
+                       "faces": [faces.get(deck, {}).get(side, "?") for side in
+                                 ("front", "back", *(str(n) for n in sorted(pic.pieces)))]}
+                for deck, pic in shown.items()}
+    decks = [[d.id, d.kind, d.name, plain(d.placeholders)] for d in game.decks]  # the cover's choice
+    d = reading.draft
+    parts = [code(), repr(opts), game.slug, game.lang, str(game.title), str(game.players), str(game.date),
+             str(game.draft), json.dumps(plain(game.options), sort_keys=True, ensure_ascii=False, default=repr),
+             reading.path.name, d.text, d.lang, d.encoding, str(d.repaired_digits), str(d.flattened),
+             json.dumps([plain(reading.settings), plain(reading.fonts), plain(reading.rows),
+                         [[f.kind, f.book] for f in reading.findings], reading.warnings, reading.report,
+                         reading.proof_lang, decks, pictured], sort_keys=True, ensure_ascii=False, default=repr)]
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part.encode() + b"\0")
+    for path in sorted(Path(ws.fonts).glob("*.ttf")):
+        st = path.stat()
+        h.update(f"{path.name}:{st.st_size}:{st.st_mtime_ns}\0".encode())
+    return h.hexdigest()[:32]
+
+
+def _kept(earlier: dict[str, Any] | None, key: str) -> dict[str, bytes] | None:
+    """The last build's two PDFs when they were set with ``key`` and are on disk as it wrote them."""
+    if not key or not isinstance(earlier, dict) or earlier.get("key") != key:
+        return None
+    files = {}
+    for name in SET_FILES:
+        path, digest = earlier["files"][name]
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            return None
+        if sha(data) != digest:
+            return None
+        files[name] = data
+    return files

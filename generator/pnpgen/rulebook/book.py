@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reportlab.platypus.doctemplate import LayoutError
@@ -297,20 +297,36 @@ def _unplaced(game: Game, spec: FigureSpec) -> str:
             "section of that title in the draft (or no pictures), so it is not shown")
 
 
+def shown_pictures(pictures: Mapping[str, DeckPicture], settings: RulebookSettings) -> dict[str, DeckPicture]:
+    """The decks' pictures as the book can show them: each deck's first front and back (the cover,
+    the components pages, the quick reference) and the other pieces a figure of game.yaml names,
+    no other piece. What the book shows is then known before a page is set (engine/typeset.py
+    keys a setting by it: a card's text edited on a piece the book never shows sets nothing)."""
+    named = {(p.deck, p.piece) for spec in settings.figures for p in spec.pieces}
+    return {deck: replace(pic, pieces={n: art for n, art in pic.pieces.items() if (deck, n) in named})
+            for deck, pic in pictures.items()}
+
+
+def proof_file(game: Game, reading: DraftReading) -> bytes:
+    """``proof.txt``: the proofing findings of the draft against the pieces, for the designer."""
+    return proof_text(game, reading.path, reading.findings, reading.proof_lang).encode("utf-8")
+
+
 def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPicture] | None = None,
                    rules_only: bool = False, creep_mm: float = 0.0, binding: str = "left",
-                   readings: Memo[str] | None = None) -> RulebookResult:
+                   readings: Memo[str] | None = None, reading: DraftReading | None = None) -> RulebookResult:
     """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (A4 landscape, saddle stitch) and
     ``proof.txt`` as bytes. ``pictures`` are the decks' faces by deck id (the build passes the
     sheets' own art; ``pictures_from_game`` makes them). Raises InputError for a missing or
     undecodable draft and for bad ``rulebook:`` settings. ``readings``: the index terms'
-    readings known from earlier builds; the ones looked up here are learned into it."""
+    readings known from earlier builds; the ones looked up here are learned into it. ``reading``:
+    the draft as ``read_rulebook`` read it already (else it is read here)."""
     if binding not in ("left", "right"):
         raise InputError(f"unknown binding {binding!r}", key="binding", expected="left or right")
     if creep_mm < 0:
         raise InputError(f"creep {creep_mm} mm is negative", key="creep", expected="0 or more mm per sheet")
-    pictures = pictures or {}
-    r = read_rulebook(game, font_dir)
+    r = reading or read_rulebook(game, font_dir)
+    pictures = shown_pictures(pictures or {}, r.settings)
     path, draft, doc, settings, fonts = r.path, r.draft, r.doc, r.settings, r.fonts
     warnings, report, findings = r.warnings, r.report, r.findings
     lang = game.lang  # pnpgen's own labels; the draft's text is in draft.lang
@@ -358,8 +374,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         f"{total - n_pages} blank page(s) added, binding {binding}, creep {creep_mm:g} mm/sheet; "
         f"{len(pictures)} deck picture(s), {len(builder.figures_placed)} figure(s), {len(findings)} proofing note(s)"
     )
-    files = {"rulebook.pdf": a5, "rulebook-booklet.pdf": a4,
-             "proof.txt": proof_text(game, path, findings, r.proof_lang).encode("utf-8")}
+    files = {"rulebook.pdf": a5, "rulebook-booklet.pdf": a4, "proof.txt": proof_file(game, r)}
     return RulebookResult(files, warnings, report)
 
 

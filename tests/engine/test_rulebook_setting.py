@@ -1,0 +1,113 @@
+"""A card's text edited on a piece the rulebook never shows: the draft is read and proofed again,
+its pages are not set again (engine/typeset.py), and the files equal a cold build's. A piece the
+book shows, a term a card adds, a figure that names the piece: the pages are set again."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from conftest import run
+from pnpgen.rulebook import book
+
+FILES = ("rulebook.pdf", "rulebook-booklet.pdf", "proof.txt")
+ARGS = ("build", "--game", "test", "--jobs", "1")  # one process: the setting is counted here
+
+
+@pytest.fixture
+def settings(monkeypatch) -> list[int]:
+    """How many times a book's pages are set (``render`` called by ``build_rulebook``)."""
+    calls: list[int] = []
+    real = book.render
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(book, "render", counted)
+    return calls
+
+
+def _edit(root, old: str, new: str) -> None:
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    assert old in text
+    deck.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _cold(root, tmp_path):
+    """The same workspace built in a fresh folder: the files a cold build writes."""
+    fresh = tmp_path / "cold"
+    shutil.copytree(root / "data", fresh / "data")
+    shutil.copytree(root / "templates", fresh / "templates")
+    (fresh / "fonts").symlink_to((root / "fonts").resolve())
+    assert run(fresh, *ARGS) == 0
+    return fresh / "build" / "test"
+
+
+def test_a_piece_the_book_never_shows_is_edited_and_the_pages_are_not_set_again(drafted, tmp_path, settings):
+    assert run(drafted, *ARGS) == 0
+    assert len(settings) == 1
+    before = {n: (drafted / "build" / "test" / n).read_bytes() for n in FILES}
+    _edit(drafted, "text: 本文カード5}", "text: 本文カード5を書き直した}")
+    assert run(drafted, *ARGS) == 0
+    assert len(settings) == 1  # read and proofed, not set
+    out = drafted / "build" / "test"
+    assert (out / "rulebook.pdf").read_bytes() == before["rulebook.pdf"]
+    cold = _cold(drafted, tmp_path)
+    for name in FILES:
+        assert (out / name).read_bytes() == (cold / name).read_bytes(), name
+
+
+def test_the_first_piece_the_book_pictures_is_edited_and_the_pages_are_set_again(drafted, tmp_path, settings):
+    assert run(drafted, *ARGS) == 0
+    before = (drafted / "build" / "test" / "rulebook.pdf").read_bytes()
+    _edit(drafted, "name: カード1,", "name: 最初のカード,")
+    assert run(drafted, *ARGS) == 0
+    assert len(settings) == 2
+    out = drafted / "build" / "test"
+    assert (out / "rulebook.pdf").read_bytes() != before
+    cold = _cold(drafted, tmp_path)
+    for name in FILES:
+        assert (out / name).read_bytes() == (cold / name).read_bytes(), name
+
+
+def test_a_term_a_card_adds_is_a_proofing_note_of_the_book_so_the_pages_are_set_again(drafted, tmp_path, settings):
+    assert run(drafted, *ARGS) == 0
+    _edit(drafted, "text: 本文カード5}", "text: 【魔法陣】を使う}")
+    assert run(drafted, *ARGS) == 0
+    assert len(settings) == 2
+    out = drafted / "build" / "test"
+    assert "魔法陣" in (out / "proof.txt").read_text(encoding="utf-8")
+    cold = _cold(drafted, tmp_path)
+    for name in FILES:
+        assert (out / name).read_bytes() == (cold / name).read_bytes(), name
+
+
+def test_a_piece_a_figure_names_is_edited_and_the_pages_are_set_again(drafted, tmp_path, settings):
+    game = drafted / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + (
+        "rulebook:\n  figures:\n    - after: ゲームの進行\n      caption: 場の例\n      size: [80, 50]\n"
+        "      pieces:\n        - {deck: cards, piece: 5, x: 40, y: 25}\n"), encoding="utf-8")
+    assert run(drafted, *ARGS) == 0
+    before = (drafted / "build" / "test" / "rulebook.pdf").read_bytes()
+    _edit(drafted, "name: カード5,", "name: 図のカード,")
+    assert run(drafted, *ARGS) == 0
+    assert len(settings) == 2
+    out = drafted / "build" / "test"
+    assert (out / "rulebook.pdf").read_bytes() != before
+    cold = _cold(drafted, tmp_path)
+    for name in FILES:
+        assert (out / name).read_bytes() == (cold / name).read_bytes(), name
+
+
+def test_a_kept_pdf_changed_on_disk_is_set_again(drafted, settings):
+    assert run(drafted, *ARGS) == 0
+    pdf = drafted / "build" / "test" / "rulebook.pdf"
+    good = pdf.read_bytes()
+    pdf.write_bytes(good.replace(b"%%EOF", b"%%EOF\n% edited"))
+    _edit(drafted, "text: 本文カード5}", "text: 本文カード5を書き直した}")
+    assert run(drafted, *ARGS) == 0
+    assert len(settings) == 2  # the file on disk is not the one the last build wrote: set again
+    assert pdf.read_bytes() == good
