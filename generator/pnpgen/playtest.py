@@ -151,6 +151,6 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
         print(f"{args.game}: no copy changed since {since.name}")
         return 0
     write_all({out_dir / rel: data for rel, data in files.items()})
-    print(f"{args.game}: " + ", ".join(str(out_dir / rel) for rel in sorted(files)))
+    print(ws.shown(f"{args.game}: " + ", ".join(str(out_dir / rel) for rel in sorted(files))))
     return 0
 

@@ -116,6 +116,15 @@ def test_check_says_what_the_rulebook_would_warn_about(tmp_path, capsys):
     assert "count of テストカード differs" in err and "木製コマ" in err and "figure after 「準備する」" in err
 
 
+def test_check_says_a_game_without_a_draft_gets_no_rulebook_as_the_build_does(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")  # no draft.txt
+    assert run(ws, "check", "--game", "test") == 0
+    said = "data/test/draft.txt: no draft text, so no rulebook was built"
+    assert f"warning: {said}" in capsys.readouterr().out
+    assert run(ws, "build", "--game", "test") == 0
+    assert said in capsys.readouterr().err
+
+
 def test_a_default_placeholder_is_one_line_that_counts_the_pieces_it_reaches(tmp_path, capsys):
     deck = DECK_YAML.replace("pieces:\n", "defaults: {text: 未定（本文）}\npieces:\n") + "".join(
         f"  - {{name: カード{i}}}\n" for i in range(1, 8)) + "  - {name: 別, text: 未定（別の本文）}\n"

@@ -89,7 +89,10 @@ def test_reprint_since_a_version_holds_every_copy_changed_since(tmp_path, capsys
     _build(ws)
     _edit(ws, "text: 本文カード4}", "text: 書き直した}")
     _build(ws)
+    capsys.readouterr()
     assert run(ws, "reprint", "--game", "test", "--since", "v1") == 0
+    said_on_screen = capsys.readouterr().out  # paths relative to the workspace, as every message's
+    assert said_on_screen == "test: build/test/reprint-since-v1.pdf, build/test/reprint-since-v1.txt\n"
     out = ws / "build" / "test"
     pages = PdfReader(out / "reprint-since-v1.pdf").pages
     assert [p.get_contents().get_data().count(b" Do") for p in pages] == [2, 2]  # カード2 once more, カード4 anew

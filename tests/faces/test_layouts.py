@@ -227,6 +227,9 @@ def test_new_game_by_default_is_one_card_deck_in_this_workspace(tmp_path, capsys
     root = make_workspace(tmp_path / "ws")
     assert run(root / "data", "new", "demo") == 0  # from a folder inside the workspace
     assert sorted(p.name for p in (root / "data" / "demo" / "decks").iterdir()) == ["cards.yaml"]
+    capsys.readouterr()
+    assert run(root, "-q", "new", "quiet") == 0  # -q: the files, and nothing said
+    assert capsys.readouterr().out == "" and (root / "data" / "quiet" / "decks" / "cards.yaml").is_file()
     assert run(root, "check", "--game", "demo") == 0  # its placeholders are listed
     assert "未定" in capsys.readouterr().out
 

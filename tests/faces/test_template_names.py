@@ -84,3 +84,18 @@ def test_missing_names_in_designer_words(tmp_path, capsys, art, said, expected):
         assert expected in err, err
     else:
         assert "fields:" not in err, err
+
+
+def test_a_macro_file_of_the_game_imported_by_its_bare_name_is_told_its_name_from_templates(tmp_path, capsys):
+    """Templates are named from templates/: the game's own _lib.svg.j2 is 'test/_lib.svg.j2', and
+    the error for the bare name says so, rather than "a file under templates/test/" (it is one)."""
+    front = '{% import "_lib.svg.j2" as my %}' + _front("{{ my.dot() }}")
+    ws = make_workspace(tmp_path / "ws", deck=BOARD, front=front)
+    (ws / "templates" / "test" / "_lib.svg.j2").write_text(
+        '{% macro dot() %}<circle cx="5" cy="5" r="2"/>{% endmacro %}', encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "card-front.svg.j2:1: template: _lib.svg.j2" in err, err
+    assert "(expected 'test/_lib.svg.j2': an include or import names a template from templates/" in err, err
+    (ws / "templates" / "test" / "card-front.svg.j2").write_text(front.replace('"_lib', '"test/_lib'), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0

@@ -19,11 +19,19 @@ import json
 from pathlib import Path
 from typing import Any
 
+from pnpgen.data.model import Game
 from pnpgen.engine.cache import BIG_FILE, Cache, GameState, code, sha
 
 FILES = ("rulebook.pdf", "rulebook-booklet.pdf", "proof.txt")  # what the rulebook writes
 SET_FILES = FILES[:2]  # what setting its pages makes (proof.txt is made on every reading)
 KIND = "books"  # the cache's folder of each key's warnings and report
+
+
+def no_draft(game: Game) -> str:
+    """The warning of a game with no draft (a build and ``pnpgen check`` alike): no rulebook."""
+    shown = f"data/{game.slug}/{game.draft_file.relative_to(game.root).as_posix()}"
+    return (f"{shown}: no draft text, so no rulebook was built "
+            "(add the draft there, or set draft_file in game.yaml)")
 
 
 def plain(value: Any) -> Any:

@@ -12,6 +12,7 @@ from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
+from pnpgen.engine import bookkey
 from pnpgen.engine.cache import Cache, files_by_hash
 from pnpgen.engine.game import (
     art_fingerprint,
@@ -126,6 +127,8 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
             book = rulebook_warnings(game, ws.fonts)
         except InputError as e:
             out.add(e)
+    else:  # the build warns that it makes no rulebook: so does check
+        book = [bookkey.no_draft(game)]
     out.warnings = list(dict.fromkeys(game.notes + renderer.warnings + book + lint + short
                                       + stock_warnings(stocks, options.sheet)))
     return out

@@ -257,9 +257,7 @@ class _Rulebook:
     def finish(self, result: BuildResult) -> None:
         game = result.game
         if not game.draft_file.is_file():
-            shown = f"data/{game.slug}/{game.draft_file.relative_to(game.root).as_posix()}"
-            result.warnings.append(f"{shown}: no draft text, so no rulebook was built "
-                                   "(add the draft there, or set draft_file in game.yaml)")
+            result.warnings.append(bookkey.no_draft(game))
             return
         if self.future is not None:
             from concurrent.futures.process import BrokenProcessPool

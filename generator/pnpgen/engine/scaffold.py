@@ -154,6 +154,8 @@ def new(args: argparse.Namespace) -> int:
         with open(path, "x", encoding="utf-8", newline="\n") as f:  # "x": never overwrite
             f.write(text)
     (folder / "art").mkdir()
+    if getattr(args, "quiet", False):  # -q: only warnings and errors, and new has none to say
+        return 0
     rel = folder.relative_to(ws.root).as_posix()
     print(f"{slug}: a new game in {rel}/" + (" (a new workspace in this folder: data/, templates/)" if made else ""))
     for path in files:

@@ -681,7 +681,12 @@ class Renderer:
         elif isinstance(e, jinja2.TemplateNotFound):
             name = str(e.message or e.name)  # quoted when it holds a line break or space that hides in print
             message, key = name if name.isprintable() and name == name.strip() else repr(name), "template"
-            expected = f"a file under templates/{self.game.slug}/, or a built-in common/ template"
+            slug = self.game.slug
+            if "/" not in name and (self.templates / slug / name).is_file():  # named from its own folder
+                expected = (f"'{slug}/{name}': an include or import names a template from templates/, "
+                            f"so templates/{slug}/{name} is '{slug}/{name}'")
+            else:
+                expected = f"a file under templates/{slug}/, named '{slug}/<file>', or a built-in common/ template"
         else:
             message, key, expected = _words(e), None, None
         if where not in message:
