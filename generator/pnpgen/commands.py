@@ -395,6 +395,10 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
     done = clean_outputs(out_root, args.game)
     for path in done.kept:
         _warn(ws.shown(f"{path.resolve()}: kept: changed since pnpgen wrote it (remove it yourself if it can go)"))
+    for folder in done.left:  # exit 0 all the same: what clean can prove pnpgen's is gone
+        _warn(ws.shown(f"{folder.resolve()}{os.sep}: left as it is: its record was not written on this machine "
+                       "(a build folder from elsewhere, or an older pnpgen's), so nothing proves which files "
+                       "pnpgen wrote there (build or export it again, then clean; or remove it yourself)"))
     if not args.quiet:
         where = ws.shown(f"{out_root.resolve()}{os.sep}")
         _say(f"removed {len(done.removed)} file(s) pnpgen wrote in {where}" if done.removed
