@@ -2,7 +2,8 @@
 the bytes it still holds. A build folder from elsewhere (a zip, a shared drive) can hold a game's
 state sealed by a plain hash (as pnpgen sealed them before it had a key, and as anyone can) or
 by another machine, and an export folder's ``export.json``, which anyone can write: what they name
-stays, the folder is named as left in one line, and clean ends with exit 0."""
+stays, the folder is named as left in one line, and clean ends with exit 0. Nor does the next
+export remove a file because ``export.json`` names it."""
 
 from __future__ import annotations
 
@@ -94,3 +95,21 @@ def test_an_export_without_a_state_sealed_here_is_left(tmp_path, capsys):
     err = capsys.readouterr().err
     assert _tree(folder) == before
     assert err.count("\n") == 1 and "build/test/doujin/: left as it is" in err
+
+
+def test_the_next_export_removes_no_file_a_planted_export_record_names(tmp_path):
+    """What the last export wrote and this one did not goes: as its sealed state says, not as
+    export.json (anyone's to write) says."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "export", "--game", "test", "--preset", "doujin") == 0
+    folder = ws / "build" / "test" / "doujin"
+    mine = folder / "order-notes.txt"
+    mine.write_text("what I told the printer", encoding="utf-8")
+    record = folder / "export.json"
+    body = json.loads(record.read_text(encoding="utf-8"))
+    written = sorted(body["files"])
+    body["files"].append(mine.name)
+    record.write_text(json.dumps(body), encoding="utf-8")
+    assert run(ws, "export", "--game", "test", "--preset", "doujin") == 0
+    assert mine.read_text(encoding="utf-8") == "what I told the printer"
+    assert sorted(p.name for p in folder.iterdir()) == sorted([*written, "export.json", mine.name])

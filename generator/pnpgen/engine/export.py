@@ -118,13 +118,22 @@ def write_export(result: ExportResult, inputs: str | None = None, slug: str = ""
         files[state_path(root, slug, options)] = json.dumps({"check": seal(body)}).encode() + b"\n" + body
     with build_lock(root):
         recover(root)
-        before: list[str] = []
-        if record.is_file():
-            try:
-                before = json.loads(record.read_text(encoding="utf-8")).get("files", [])
-            except (ValueError, AttributeError):
-                before = []
+        before = _written(root, slug, options, out) if options is not None else []
         stale = [path for name in before if isinstance(name, str) and name not in result.files
                  and "/" not in name and name != RECORD and (path := inside(out, name)) is not None]
         commit(root, files | mark(root), stale)
     return sorted(files)
+
+
+def _written(out_root: Path, slug: str, options: ExportOptions, out: Path) -> list[str]:
+    """The files the last export of this game and preset wrote into ``out``, as its state sealed
+    on this machine says: ``export.json``, which anyone can write, never decides what is removed."""
+    try:
+        head, _, text = state_path(out_root, slug, options).read_bytes().partition(b"\n")
+        state = json.loads(text)
+        if json.loads(head).get("check") != seal(text) or not safe_rel(state["folder"]) \
+                or inside(out_root, state["folder"]) != out or not isinstance(state["files"], dict):
+            return []
+        return [name for name in state["files"] if isinstance(name, str)]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return []
