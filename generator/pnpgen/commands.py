@@ -118,7 +118,9 @@ WATCH_STEP_MS = 20
 
 def watch(ws: Workspace, args: argparse.Namespace) -> int:
     """Build, then rebuild on every save of the game's data, templates, icons or fonts. A bad
-    save prints its one-line error and the watcher goes on; the last good files stay."""
+    save prints its one-line error and the watcher goes on; the last good files stay. A link out
+    of the workspace below the watched folders is refused before anything is watched, and on
+    every save after one is made while the watcher runs (nothing is built while it is there)."""
     from watchfiles import watch as watch_files
 
     from pnpgen.engine.fresh import watched
@@ -137,6 +139,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
 
     def once() -> None:
         try:
+            watched(ws, args.game)  # a link out of the workspace made since: refused on each save as at the start
             build(ws, args, warm)
         except InputError as e:
             print(f"pnpgen: error: {shown(ws.shown(str(e)))}", file=sys.stderr, flush=True)
