@@ -118,7 +118,9 @@ WATCH_STEP_MS = 20
 
 def watch(ws: Workspace, args: argparse.Namespace) -> int:
     """Build, then rebuild on every save of the game's data, templates, icons or fonts. A bad
-    save prints its one-line error and the watcher goes on; the last good files stay."""
+    save prints its one-line error and the watcher goes on; the last good files stay. A link out
+    of the workspace below the watched folders is refused before anything is watched, and on
+    every save after one is made while the watcher runs (nothing is built while it is there)."""
     from watchfiles import watch as watch_files
 
     from pnpgen.engine.fresh import watched
@@ -137,6 +139,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
 
     def once() -> None:
         try:
+            watched(ws, args.game)  # a link out of the workspace made since: refused on each save as at the start
             build(ws, args, warm)
         except InputError as e:
             print(f"pnpgen: error: {shown(ws.shown(str(e)))}", file=sys.stderr, flush=True)
@@ -395,6 +398,10 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
     done = clean_outputs(out_root, args.game)
     for path in done.kept:
         _warn(ws.shown(f"{path.resolve()}: kept: changed since pnpgen wrote it (remove it yourself if it can go)"))
+    for folder in done.left:  # exit 0 all the same: what clean can prove pnpgen's is gone
+        _warn(ws.shown(f"{folder.resolve()}{os.sep}: left as it is: its record was not written on this machine "
+                       "(a build folder from elsewhere, or an older pnpgen's), so nothing proves which files "
+                       "pnpgen wrote there (build or export it again, then clean; or remove it yourself)"))
     if not args.quiet:
         where = ws.shown(f"{out_root.resolve()}{os.sep}")
         _say(f"removed {len(done.removed)} file(s) pnpgen wrote in {where}" if done.removed

@@ -17,8 +17,12 @@ It also holds this machine's key (``secret``, 32 random bytes made on first use,
 user alone), which seals what pnpgen keeps in a workspace's ``build/.cache/`` (``seal``): a record
 there is trusted only when this machine wrote it, so a build folder from elsewhere (a zip, a
 shared drive, a commit) is rebuilt, never replayed — its checks are hashes anyone can compute.
-With ``PNPGEN_CACHE=off`` (or a folder that cannot be written) there is no key, and the build
-cache is sealed by its hash alone, as before.
+With ``PNPGEN_CACHE=off`` (or a folder that cannot be written) there is no machine key, and
+records are sealed with a key of the running process's own (``PROCESS_SECRET``, shared with the
+workers it forks): what the same process wrote is trusted (``watch``'s and ``serve``'s later
+saves), and every other run builds in full. Records checked by their hash alone, as before, could
+be planted: a game state that made the next build delete a file of the designer's in the output
+folder, keep a planted PDF as up to date, or read through a link planted beside the outputs.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 SECRET_BYTES = 32
+PROCESS_SECRET = os.urandom(SECRET_BYTES)  # seals when there is no machine key: made at import, so forked workers share it
 
 
 def folder(kind: str) -> Path | None:
@@ -129,6 +134,6 @@ def _secret(path: str) -> bytes | None:
 
 def seal(data: bytes) -> str:
     """The check of a record pnpgen keeps in a build folder: HMAC-SHA256 of ``data`` under this
-    machine's ``secret`` (the SHA-256 of ``data`` without one)."""
-    key = secret()
-    return hmac.digest(key, data, "sha256").hex() if key else hashlib.sha256(data).hexdigest()
+    machine's ``secret``, or without one under ``PROCESS_SECRET`` (a record from another run, or
+    from elsewhere, then never holds: that run builds as if the folder had no cache)."""
+    return hmac.digest(secret() or PROCESS_SECRET, data, "sha256").hex()

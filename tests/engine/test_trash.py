@@ -4,7 +4,6 @@ soon after, and an interruption at any step still leaves the old set or the new 
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
@@ -12,7 +11,7 @@ import pytest
 
 from pnpgen.engine import transaction
 from pnpgen.engine.clean import clean
-from pnpgen.engine.transaction import JOURNAL, STAGING, TRASH, commit, recover
+from pnpgen.engine.transaction import JOURNAL, STAGING, TRASH, VERSION, commit, journal_bytes, recover
 
 
 @pytest.fixture
@@ -62,8 +61,8 @@ def _killed_after_moving_aside(root: Path) -> None:
     """What a commit killed between moving ``deck.pdf`` aside and renaming its new bytes in leaves."""
     (root / STAGING).mkdir()
     (root / STAGING / "000000").write_bytes(b"new" * 1000)
-    (root / JOURNAL).write_text(json.dumps({"version": 1, "moves": [["000000", "deck.pdf"]], "remove": [],
-                                            "token": "abc"}), encoding="utf-8")
+    (root / JOURNAL).write_bytes(journal_bytes({"version": VERSION, "moves": [["000000", "deck.pdf"]], "remove": [],
+                                                "token": "abc", "staging": (root / STAGING).lstat().st_ino}))
     (root / TRASH).mkdir()
     (root / "deck.pdf").rename(root / TRASH / "abc-000000")
 

@@ -97,3 +97,26 @@ def test_the_same_machine_still_builds_only_what_changed(tmp_path, monkeypatch, 
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     assert "changed: cards" in capsys.readouterr().out  # the change report reads the last build's record
     assert (tmp_path / "mine" / "secret").stat().st_mode & 0o077 == 0  # the key: its user's alone
+
+
+def test_an_output_replaced_by_a_link_is_not_read_through_but_made_again(tmp_path, monkeypatch):
+    """This machine's own record, and beside it an output someone replaced by a link (a shared
+    drive): checking whether the output is still as written never reads through the link (to a
+    FIFO, that read never ended); the link is replaced by the output."""
+    import os
+
+    from conftest import forked_cli
+
+    ws = make_workspace(tmp_path / "ws")
+    _as_machine(monkeypatch, tmp_path / "mine")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    cards = ws / "build" / "test" / "cards.pdf"
+    built = cards.read_bytes()
+    fifo = tmp_path / "outside" / "pipe"
+    fifo.parent.mkdir()
+    os.mkfifo(fifo)
+    cards.unlink()
+    cards.symlink_to(fifo)
+    code, err = forked_cli(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", timeout=60)  # (it hung: -9)
+    assert code == 0, err
+    assert not cards.is_symlink() and cards.read_bytes() == built

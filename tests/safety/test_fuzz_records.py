@@ -4,7 +4,6 @@ touched, and nothing inside it that the record may not name."""
 
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
 from pathlib import Path
@@ -13,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pnpgen.engine.cache import GameState, safe_rel
-from pnpgen.engine.transaction import JOURNAL, STAGING, recover
+from pnpgen.engine.transaction import JOURNAL, STAGING, journal_bytes, recover
 
 PARTS = st.sampled_from(["..", ".", "", "a", "b", "victim.txt", "/", "/etc", "\\", "x\0y", "~", "keep.txt"])
 PATHS = st.lists(PARTS, min_size=0, max_size=4).map("/".join) | st.text(max_size=20)
@@ -39,8 +38,8 @@ def test_a_journal_says_what_it_likes_and_nothing_outside_the_folder_changes(jou
         root = base / "out" / "inner"
         (root / STAGING).mkdir(parents=True)
         (root / STAGING / "000000").write_bytes(b"staged")
-        text = journal["raw"] if "raw" in journal else json.dumps(journal)
-        (root / JOURNAL).write_text(text, encoding="utf-8")
+        # sealed as this machine seals a journal: what it says is all that is wrong with it
+        (root / JOURNAL).write_bytes(journal["raw"].encode() if "raw" in journal else journal_bytes(journal))
         before = {k: v for k, v in _tree(base).items() if not k.startswith("out/")}
         recover(root)
         assert {k: v for k, v in _tree(base).items() if not k.startswith("out/")} == before

@@ -2,15 +2,19 @@
 below them: a link in ``data/<game>/`` to a folder outside the workspace (no build reads through
 it) had the watcher watch that folder and everything below it — 16,000 watches for ``/usr``, every
 folder of the machine for ``/`` — and rebuild on whatever changed there. Such a link is one line
-(exit 2) before anything is watched; a link to a folder of the workspace is followed as before."""
+(exit 2) before anything is watched; a link to a folder of the workspace is followed as before.
+One made while ``watch`` or ``serve`` runs is refused on the next save, in one line: nothing is
+built while it is there, the last good files stay, and the watcher goes on."""
 
 from __future__ import annotations
 
 import pytest
 
-from conftest import forked_cli, make_workspace
+from conftest import forked_cli, make_workspace, run
 from pnpgen.data.workspace import Workspace
+from pnpgen.engine import fresh
 from pnpgen.engine.fresh import watched
+from pnpgen.errors import InputError
 
 
 def _free_port() -> str:
@@ -39,3 +43,77 @@ def test_a_link_inside_the_workspace_is_watched(tmp_path):
     (ws / "data" / "test" / "art").symlink_to(ws / "shared" / "art")
     folders = watched(Workspace(ws), "test")
     assert ws / "data" / "test" in folders and ws / "fonts" in folders  # (fonts: a link to the fonts of the checkout)
+
+
+def test_a_link_out_made_while_watch_runs_is_refused_on_the_next_save(tmp_path, monkeypatch, capsys):
+    """``pnpgen watch`` in this process, its saves made from the build and the check that refuses:
+    the first build; then a link out of the workspace and a deck edit, refused in one line with
+    the last good files kept; then the link removed and the deck saved again, built."""
+    import threading
+
+    from pnpgen import commands
+
+    outside = tmp_path / "outside"
+    (outside / "deep").mkdir(parents=True)
+    ws = make_workspace(tmp_path / "ws")
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    link = ws / "data" / "test" / "elsewhere"
+    cards = ws / "build" / "test" / "cards.pdf"
+    real_build, real_watched = commands.build, fresh.watched
+    builds: list[int] = []
+    refused: list[bytes] = []
+
+    def build_then_save(ws_, args, warm=None):
+        code = real_build(ws_, args, warm)
+        builds.append(code)
+        if len(builds) == 1:  # the designer links a folder from elsewhere in, and saves the deck
+            link.symlink_to(outside)
+            deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード1}", "リンクの後}"), encoding="utf-8")
+        elif len(builds) == 2 and not refused:  # (not refused: one more save, so the watch ends)
+            deck.write_text(deck.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+        return code
+
+    def watched_then_fix(ws_, slug):
+        try:
+            return real_watched(ws_, slug)
+        except InputError:
+            if builds:  # refused on a save: the last good file is there; the link goes, the deck is saved
+                refused.append(cards.read_bytes())
+                link.unlink()
+                deck.write_text(deck.read_text(encoding="utf-8").replace("リンクの後}", "外した後}"), encoding="utf-8")
+            raise
+
+    monkeypatch.setattr(commands, "build", build_then_save)
+    monkeypatch.setattr(fresh, "watched", watched_then_fix)
+    done: list[int] = []
+    watcher = threading.Thread(target=lambda: done.append(run(
+        ws, "watch", "--game", "test", "--no-rulebook", "--max-builds", "3", "--jobs", "1")), daemon=True)
+    watcher.start()
+    watcher.join(120)  # a watcher that missed a save would wait for another one for ever
+    err = capsys.readouterr().err
+    assert done == [0] and builds == [0, 0], (builds, err)
+    assert len(refused) == 1 and b"%PDF" in refused[0]
+    errors = [line for line in err.splitlines() if line.startswith("pnpgen: error: ")]
+    assert len(errors) == 1 and "data/test/elsewhere" in errors[0] and "Traceback" not in err
+    from pdfprobe import texts
+
+    text = "".join(texts(cards))
+    assert "外した後" in text and "リンクの後" not in text
+
+
+def test_a_link_out_made_while_serve_runs_is_refused_on_the_next_save(tmp_path):
+    from pnpgen.serve.preview import Preview
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    ws = make_workspace(tmp_path / "ws")
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    preview.rebuild()
+    assert preview.state.error == ""
+    before = (ws / "build" / "test" / "cards.pdf").read_bytes()
+    (ws / "data" / "test" / "elsewhere").symlink_to(outside)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード1}", "リンクの後}"), encoding="utf-8")
+    state = preview.rebuild()  # what the server's watcher does on a save
+    assert "data/test/elsewhere" in state.error and "\n" not in state.error and state.decks
+    assert (ws / "build" / "test" / "cards.pdf").read_bytes() == before

@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -37,7 +38,7 @@ from typing import Any
 import pnpgen
 from pnpgen import resources
 from pnpgen.atomic import Stores, store
-from pnpgen.engine.output import LOCK_NAME, MARKER_NAME
+from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, inside
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, Stored
 from pnpgen.svg.artwork import ArtRecord
@@ -293,7 +294,7 @@ class Cache:
         if state is None or state.inputs != inputs or not state.files:
             return None
         files = sorted(state.files.items())
-        return state if all(hashed(lambda f: _same(out_dir / f[0], f[1], known), files)) else None
+        return state if all(hashed(lambda f: _same(out_dir, f[0], f[1], known), files)) else None
 
     def reuse(self, state: GameState | None, rel: str, plan_key: str, out_dir: Path,
               known: FileHashes | None = None) -> PdfFile | None:
@@ -304,10 +305,13 @@ class Cache:
         doc = state.documents.get(rel)
         if doc is None or doc["plan"] != plan_key:
             return None
-        path = out_dir / rel
+        found = plain_file(out_dir, rel)
+        if found is None:
+            return None
+        path, st = found
         try:
-            kept = PdfFile((Stored(str(path), path.stat().st_size),))
-            if known is not None and known.get(path) == doc["sha"]:
+            kept = PdfFile((Stored(str(path), st.st_size),))
+            if known is not None and known.get(path, st) == doc["sha"]:
                 return PdfFile(kept.parts, doc["sha"])  # the file pnpgen wrote, untouched since
             return kept if kept.sha() == doc["sha"] else None
         except OSError:
@@ -543,9 +547,23 @@ class Cache:
         return n
 
 
-def _same(path: Path, digest: str, known: FileHashes | None = None) -> bool:
+def plain_file(folder: Path, rel: str) -> tuple[Path, os.stat_result] | None:
+    """``folder/rel`` and its stat when it is a regular file reached without a link (a link beside
+    the outputs could lead anywhere: to a FIFO, whose reading never ends); else None."""
+    path = inside(folder, rel)
     try:
-        st = path.stat()
+        st = path.lstat() if path is not None else None
+    except OSError:
+        return None
+    return (path, st) if path is not None and st is not None and stat.S_ISREG(st.st_mode) else None
+
+
+def _same(out_dir: Path, rel: str, digest: str, known: FileHashes | None = None) -> bool:
+    found = plain_file(out_dir, rel)
+    if found is None:
+        return False
+    path, st = found
+    try:
         if known is not None and known.get(path, st) == digest:
             return True
         actual = sha(path.read_bytes())

@@ -1,12 +1,17 @@
 """``pnpgen clean``: remove what pnpgen wrote into an output folder, and nothing else.
 
-What pnpgen wrote is what its records say: each game's (and language edition's) state in
-``<out>/.cache/`` lists every file of its last good build with its hash; each export folder's
-``export.json`` lists the files of its last export. A build's file is removed only while it still
-holds the bytes the build wrote: one the designer edited since, or put in its place, is kept and
-named. Then go the records themselves, the cache entries no remaining record uses, temporary files
-a killed build left, and the folders this leaves empty; a folder that holds anything else stays,
-with it.
+What pnpgen wrote is what its records say, and only its records sealed on this machine
+(``usercache.seal``): each game's (and language edition's) state in ``<out>/.cache/`` lists every
+file of its last good build with its hash; each export's state in ``<out>/.cache/exports/<game>/``
+its folder and the files of its last export with theirs. A file is removed only while it still
+holds the bytes pnpgen wrote: one the designer edited since, or put in its place, is kept and
+named. A record this machine did not seal (from a zip or a shared drive, written before records
+were sealed, or under an earlier machine key) proves nothing: what it names stays, and so does the
+record, and the folder is named as left (``Cleaned.left``); a build or export of it, then a clean,
+removes it. An export folder's ``export.json`` (which anyone can write) is never read to decide
+anything. Then go the records themselves, the cache entries no remaining record uses, temporary
+files a killed build left, and the folders this leaves empty; a folder that holds anything else
+stays, with it.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ EXPORT_RECORD = "export.json"  # exports/export.py RECORD: the files of one expo
 class Cleaned:
     removed: list[Path] = field(default_factory=list)
     kept: list[Path] = field(default_factory=list)  # recorded, but changed since pnpgen wrote them
+    left: list[Path] = field(default_factory=list)  # folders whose record this machine did not seal: untouched
 
 
 def clean(out_root: Path, game: str | None = None) -> Cleaned:
@@ -46,6 +52,9 @@ def clean(out_root: Path, game: str | None = None) -> Cleaned:
             if game is not None and game not in (slug for slug, _ in editions):
                 continue
             files = _recorded(state)
+            if files is None:  # not sealed here: it proves nothing, so nothing it names goes (nor itself)
+                done.left.extend(p for p in (out_root / slug / lang for slug, lang in editions) if p.is_dir())
+                continue
             for slug, lang in editions:
                 out_dir = out_root / slug / lang
                 for rel, digest in files.items():
@@ -56,15 +65,20 @@ def clean(out_root: Path, game: str | None = None) -> Cleaned:
         games = [out_root / game] if game is not None else [p for p in out_root.iterdir() if p.is_dir()
                                                             and p != cache.root]
         for folder in games:
-            for record in sorted(folder.glob(f"*/{EXPORT_RECORD}")):
-                for rel in _exported(record):
-                    _remove(record.parent, rel, None, done)
-                record.unlink()
-                done.removed.append(record)
-                touched.add(folder)
+            proven: set[Path] = set()
             for state in sorted((cache.root / "exports" / folder.name).glob("*.json")):
+                exported = _exported(state, out_root)
+                if exported is None:
+                    continue  # not sealed here (or not an export's state): it proves nothing, and stays
+                where, files = exported
+                for rel, digest in files.items():
+                    _remove(where, rel, digest, done)
                 state.unlink()  # what the game's exports read (engine/export.py): nothing left to compare
                 done.removed.append(state)
+                proven.add(where)
+                touched.add(folder)
+            done.left.extend(record.parent for record in sorted(folder.glob(f"*/{EXPORT_RECORD}"))
+                             if record.parent not in proven and not record.is_symlink())
         done.removed.extend(_pruned(cache))
         table = FileHashes(cache.root).path  # files' hashes by their stamps: nothing left to know
         if game is None and table.is_file() and not table.is_symlink() and not table.parent.is_symlink():
@@ -90,26 +104,36 @@ def _editions(stem: str) -> list[tuple[str, str]]:
     return [(stem, "")] + ([(slug, lang)] if dot and slug else [])
 
 
-def _recorded(state: Path) -> dict[str, str]:
+def _recorded(state: Path) -> dict[str, str] | None:
     """The files a state lists (path relative to the game's folder → sha256), whichever pnpgen
-    version wrote it; nothing when the record is damaged."""
+    version wrote it, when this machine sealed it; None when it did not (or the record is
+    damaged): nothing it names can be proven pnpgen's."""
     try:
         outer = json.loads(state.read_bytes())
         body = outer["body"]
         text = json.dumps(body, ensure_ascii=False, sort_keys=True).encode()
-        if outer["check"] not in (seal(text), sha(text)):  # (sealed on this machine, or by an earlier pnpgen)
-            return {}
+        if outer["check"] != seal(text):  # (one sealed by a plain hash, as before seals, proves nothing)
+            return None
         return {str(k): str(v) for k, v in dict(body["files"]).items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return {}
+        return None
 
 
-def _exported(record: Path) -> list[str]:
+def _exported(state: Path, out_root: Path) -> tuple[Path, dict[str, str]] | None:
+    """An export's folder and the files it wrote there (→ sha256), as its state sealed on this
+    machine says (engine/export.py); None for any other."""
     try:
-        files = json.loads(record.read_text(encoding="utf-8")).get("files", [])
-        return [str(f) for f in files] if isinstance(files, list) else []
-    except (OSError, ValueError, AttributeError):
-        return []
+        head, _, text = state.read_bytes().partition(b"\n")
+        if json.loads(head).get("check") != seal(text):
+            return None
+        body = json.loads(text)
+        where = inside(out_root, body["folder"])
+        files = body["files"]
+        if where is None or not isinstance(files, dict):
+            return None
+        return where, {str(k): str(v) for k, v in files.items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 def _remove(folder: Path, rel: str, digest: str | None, done: Cleaned) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pnpgen.data.workspace import Workspace
-from pnpgen.engine.cache import Cache, code, fingerprint, safe_rel, sha
+from pnpgen.engine.cache import Cache, code, fingerprint, plain_file, safe_rel, sha
 from pnpgen.engine.fresh import inputs_of
 from pnpgen.engine.output import build_lock, inside, mark
 from pnpgen.engine.transaction import commit, recover
@@ -57,7 +57,8 @@ def up_to_date(ws: Workspace, slug: str, options: ExportOptions, out_root: Path,
         if out is None or not files or not all(safe_rel(rel) for rel in files):
             return None
         for rel, digest in files.items():
-            if sha((out / rel).read_bytes()) != digest:
+            found = plain_file(out, rel)  # (never through a link: it could lead to a FIFO)
+            if found is None or sha(found[0].read_bytes()) != digest:
                 return None
         return out
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -78,8 +79,9 @@ def earlier_images(slug: str, options: ExportOptions, out_root: Path) -> Callabl
             out = inside(out_root, state["folder"])
             files, made = state["files"], state.get("made", {})
             for name, what in made.items():
-                if out is not None and isinstance(what, str) and safe_rel(name) and isinstance(files.get(name), str):
-                    by_made.setdefault(what, (out / name, files[name]))
+                if out is not None and isinstance(what, str) and safe_rel(name) and isinstance(files.get(name), str) \
+                        and (found := plain_file(out, name)) is not None:
+                    by_made.setdefault(what, (found[0], files[name]))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         by_made = {}
 
@@ -118,13 +120,22 @@ def write_export(result: ExportResult, inputs: str | None = None, slug: str = ""
         files[state_path(root, slug, options)] = json.dumps({"check": seal(body)}).encode() + b"\n" + body
     with build_lock(root):
         recover(root)
-        before: list[str] = []
-        if record.is_file():
-            try:
-                before = json.loads(record.read_text(encoding="utf-8")).get("files", [])
-            except (ValueError, AttributeError):
-                before = []
+        before = _written(root, slug, options, out) if options is not None else []
         stale = [path for name in before if isinstance(name, str) and name not in result.files
                  and "/" not in name and name != RECORD and (path := inside(out, name)) is not None]
         commit(root, files | mark(root), stale)
     return sorted(files)
+
+
+def _written(out_root: Path, slug: str, options: ExportOptions, out: Path) -> list[str]:
+    """The files the last export of this game and preset wrote into ``out``, as its state sealed
+    on this machine says: ``export.json``, which anyone can write, never decides what is removed."""
+    try:
+        head, _, text = state_path(out_root, slug, options).read_bytes().partition(b"\n")
+        state = json.loads(text)
+        if json.loads(head).get("check") != seal(text) or not safe_rel(state["folder"]) \
+                or inside(out_root, state["folder"]) != out or not isinstance(state["files"], dict):
+            return []
+        return [name for name in state["files"] if isinstance(name, str)]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return []

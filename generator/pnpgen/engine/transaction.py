@@ -17,13 +17,25 @@ files or, once the next pnpgen run has looked at it, the complete new set — ne
 Before anything else, every build and export under the folder's lock runs ``recover``: a journal
 left by a killed commit is carried out to the end (rolled forward; each step can be done again);
 a staging folder without a journal, from a run killed before its commit, is removed (rolled
-back). Nothing in the journal is trusted blindly: only plain relative paths below the folder,
+back). A build folder can come from elsewhere (a zip, a shared drive, git) with a journal and a
+staging folder in it, which rolled forward would put planted bytes in the place of outputs, or
+of the designer's own files, and remove others. So the journal is sealed as the build cache's
+records are (HMAC-SHA256 under this machine's key, ``usercache.secret``), and only a journal
+whose seal holds is rolled forward; any other (unsealed, sealed elsewhere or under an earlier
+key, damaged, an earlier pnpgen's) is rolled back — its staging folder and itself removed, no
+file of the folder touched — and ``recover`` says so in one line on stderr. Without a machine key
+(``PNPGEN_CACHE=off``, or a machine cache that cannot be written) the seal is the SHA-256 of the
+journal's text, and the journal must also name the inode of the staging folder it sits beside
+(a folder unpacked from a zip or a clone gets inodes no one could know when it was packed).
+Even a sealed journal is not trusted blindly: only plain relative paths below the folder,
 staged files from a real staging folder of its own (a link would bring in files from elsewhere),
 staged names pnpgen gives, and no folder on the way that is a link.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import os
 import shutil
@@ -38,26 +50,36 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
-from pnpgen import resources
+from pnpgen import resources, usercache
 from pnpgen.engine.output import current_umask, inside, make_folder, unchanged, unwritable
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
+from pnpgen.safetext import shown
 
 STAGING = ".pnpgen-staging"
 JOURNAL = ".pnpgen-journal"
 TRASH = ".pnpgen-trash"
 RECLAIM_MIN = 4 << 20  # bytes: a smaller file is freed at once, in well under a millisecond
 PAUSE_ENV = "PNPGEN_TEST_PAUSE_BEFORE_COMMIT"  # tests of interrupted builds: see _pause_for_tests
-VERSION = 1
+VERSION = 2  # 2: sealed (a header line holding the seal, then the body); 1, unsealed, is rolled back
 BIG_DOCUMENT = 8 << 20  # bytes: staged on a thread of its own beside the other big ones
 
 
 def recover(root: Path) -> str | None:
     """Finish or undo what a killed run left in ``root``: "forward" when a journal was carried
-    out, "back" when an uncommitted staging folder was removed, None when there was nothing."""
+    out, "back" when an uncommitted staging folder was removed, "refused" when a journal this
+    machine did not seal was removed with its staging folder (said on stderr), None when there
+    was nothing."""
     journal, staging = root / JOURNAL, root / STAGING
     if journal.is_file() and not journal.is_symlink():
-        moves, remove, token = _read_journal(journal)
+        read = _read_journal(journal, staging)
+        if read is None:  # not this machine's commit: nothing of it is carried out
+            _remove_staging(staging)
+            journal.unlink(missing_ok=True)
+            print(f"pnpgen: warning: {shown(_named(journal))}: a commit journal this machine did not seal (a build "
+                  "folder from elsewhere?): rolled back, no file replaced or removed", file=sys.stderr, flush=True)
+            return "refused"
+        moves, remove, token = read
         trash = _Trash(root / TRASH, token)
         if staging.is_symlink() or not staging.is_dir():
             moves = []  # staged files are only ever in a real folder of root's (a link would move files in from elsewhere)
@@ -90,6 +112,14 @@ def recover(root: Path) -> str | None:
         _remove_staging(staging)
         return "back"
     return None
+
+
+def _named(path: Path) -> str:
+    """``path`` as the designer sees it: relative to the current folder when below it."""
+    try:
+        return str(path.absolute().relative_to(Path.cwd()))
+    except (ValueError, OSError):
+        return str(path)
 
 
 def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[Path] = ()) -> list[Path]:
@@ -130,9 +160,10 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
         moves.extend((name, path.relative_to(root).as_posix()) for name, path, _ in named)
         _pause_for_tests()
         body = {"version": VERSION, "moves": moves, "remove": [p.relative_to(root).as_posix() for p in gone],
-                "token": f"{time.time_ns():x}"}  # names this commit's trash entries apart from an earlier one's
+                "token": f"{time.time_ns():x}",  # names this commit's trash entries apart from an earlier one's
+                "staging": staging.lstat().st_ino}
         new = root / (JOURNAL + ".new")
-        new.write_text(json.dumps(body, ensure_ascii=False), encoding="utf-8")
+        new.write_bytes(journal_bytes(body))
     except SourceChanged as e:
         _remove_staging(staging)
         raise InputError(f"{Path(e.path).name} was saved again while the build wrote the documents that show it",
@@ -187,13 +218,35 @@ def _check_way(root: Path, path: Path) -> None:
                          expected="remove or rename that folder; nothing was replaced")
 
 
-def _read_journal(journal: Path) -> tuple[list[tuple[str, str]], list[str], str]:
-    """The journal's moves, removals and token; unreadable or foreign parts are left out (a
-    damaged journal cannot have been committed: its rename is the commit)."""
+def journal_bytes(body: dict) -> bytes:
+    """A journal's file: a header line (its version and the seal of the text), then the text."""
+    text = json.dumps(body, ensure_ascii=False).encode()
+    return json.dumps({"version": VERSION, "check": _seal(text)}).encode() + b"\n" + text
+
+
+def _seal(text: bytes) -> str:
+    """HMAC-SHA256 of a journal's text under this machine's key; its SHA-256 when there is none
+    (``PNPGEN_CACHE=off``: the journal then names its staging folder's inode as well)."""
+    key = usercache.secret()
+    return hmac.digest(key, text, "sha256").hex() if key else hashlib.sha256(text).hexdigest()
+
+
+def _read_journal(journal: Path, staging: Path) -> tuple[list[tuple[str, str]], list[str], str] | None:
+    """The journal's moves, removals and token when this machine sealed it (beside its own
+    staging folder, without a key), else None. Foreign parts of a sealed journal are left out."""
     try:
-        body = json.loads(journal.read_text(encoding="utf-8"))
+        head, _, text = journal.read_bytes().partition(b"\n")
+        outer = json.loads(head)
+        if not isinstance(outer, dict) or outer.get("version") != VERSION \
+                or not hmac.compare_digest(str(outer.get("check")), _seal(text)):
+            return None
+        body = json.loads(text)
         if not isinstance(body, dict) or body.get("version") != VERSION:
-            return [], [], ""
+            return None
+        if usercache.secret() is None and not (isinstance(body.get("staging"), int) and staging.is_dir()
+                                               and not staging.is_symlink()
+                                               and staging.lstat().st_ino == body["staging"]):
+            return None
         moves = [(m[0], m[1]) for m in body.get("moves", [])
                  if isinstance(m, list) and len(m) == 2 and isinstance(m[0], str) and m[0].isdigit()
                  and m[0].isascii() and isinstance(m[1], str)]
@@ -201,7 +254,7 @@ def _read_journal(journal: Path) -> tuple[list[tuple[str, str]], list[str], str]
         token = body.get("token", "")
         return moves, remove, token if isinstance(token, str) and token.isalnum() and token.isascii() else ""
     except (OSError, ValueError, TypeError, AttributeError, IndexError):
-        return [], [], ""
+        return None
 
 
 class _Trash:

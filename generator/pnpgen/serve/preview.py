@@ -63,6 +63,7 @@ class Preview:
         """Build; on success show the new build, on bad input keep the last good one with the error."""
         with self.lock:
             try:
+                self.folders()  # a link out of the workspace made since the server started: refused
                 run_build(self.ws, [self.slug], BuildOptions(jobs=1), self.out_root, RulebookOptions(), warm=self.warm)
                 decks, sheets, pictures = self._read()
             except InputError as e:

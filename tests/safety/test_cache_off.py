@@ -1,0 +1,89 @@
+"""With ``PNPGEN_CACHE=off`` there is no machine key. The build cache's records were then checked by
+their SHA-256 alone, which anyone writing a build folder can compute: a planted game state made the
+next build delete a file of the designer's in the output folder, keep a planted PDF as up to date,
+and read through a link planted beside the outputs (to a FIFO: the build hung). Now a record holds
+only under a key of the running process's own: the same process (watch, serve) trusts what it
+wrote, and any other run builds as if the folder had no cache."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import forked_cli, make_workspace, run
+
+FAST = ("--no-rulebook", "--jobs", "1")
+
+
+@pytest.fixture(autouse=True)
+def _no_machine_cache(monkeypatch):
+    monkeypatch.setenv("PNPGEN_CACHE", "off")
+
+
+def _plant_state(ws: Path, change) -> None:
+    """The game's state changed by ``change``, sealed as pnpgen sealed one without a key: its hash."""
+    state = ws / "build" / ".cache" / "test.json"
+    outer = json.loads(state.read_bytes())
+    change(outer["body"])
+    text = json.dumps(outer["body"], ensure_ascii=False, sort_keys=True).encode()
+    outer["check"] = hashlib.sha256(text).hexdigest()
+    state.write_bytes(json.dumps(outer, ensure_ascii=False, sort_keys=True).encode())
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def test_a_planted_state_deletes_no_file_of_the_designers(tmp_path):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", *FAST) == 0
+    notes = ws / "build" / "test" / "notes.txt"
+    notes.write_text("the designer's notes", encoding="utf-8")
+    _plant_state(ws, lambda body: body["files"].update({"notes.txt": _sha(notes.read_bytes())}))
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード1}", "本文カード一}"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", *FAST) == 0  # the last build's files it no longer makes go
+    assert notes.read_text(encoding="utf-8") == "the designer's notes"
+
+
+def test_a_planted_output_with_its_record_is_made_again(tmp_path):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", *FAST) == 0
+    cards = ws / "build" / "test" / "cards.pdf"
+    built = cards.read_bytes()
+    planted = built.replace(b"/PageMode /UseNone", b"/PageMode /UseNone /OpenAction << /S /JavaScript /JS (app.alert(1)) >>")
+    assert planted != built
+    cards.write_bytes(planted)
+
+    def vouch(body: dict) -> None:
+        body["files"]["cards.pdf"] = body["documents"]["cards.pdf"]["sha"] = _sha(planted)
+
+    _plant_state(ws, vouch)
+    assert run(ws, "build", "--game", "test", *FAST) == 0
+    assert cards.read_bytes() == built
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs a FIFO")
+def test_a_planted_state_reads_nothing_through_a_link_beside_the_outputs(tmp_path):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", *FAST) == 0
+    fifo = tmp_path / "outside" / "pipe"
+    fifo.parent.mkdir()
+    os.mkfifo(fifo)
+    (ws / "build" / "test" / "a.pdf").symlink_to(fifo)  # read first: the files are read in their names' order
+    _plant_state(ws, lambda body: body["files"].update({"a.pdf": "0" * 64}))
+    code, err = forked_cli(ws, "build", "--game", "test", *FAST, timeout=60)  # (it waited on the FIFO: -9)
+    assert code == 0, err
+
+
+def test_one_process_still_trusts_what_it_wrote(tmp_path, capsys):
+    """watch and serve build again and again in one process: their records hold there."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", *FAST) == 0
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", *FAST) == 0
+    assert "test: up to date" in capsys.readouterr().out
