@@ -58,3 +58,23 @@ def test_current_colour_takes_the_text_colour(tmp_path):
                  '<circle cx="5" cy="5" r="4" fill="currentColor" onclick="x()"/></svg>')
     g = icons.place(p, 0, 0, 1, colour="#123456")
     assert 'fill="#123456"' in g and "onclick" not in g
+
+
+def test_every_icon_in_text_at_the_lints_smallest_size_has_no_stroke_a_printer_drops(tmp_path):
+    """Each built-in icon set in 6 pt text (the print lint's smallest text size): every stroke at
+    least the lint's 0.25 pt, so a designer's card with icons in small text builds without a
+    stroke warning the designer cannot act on (the icon is pnpgen's)."""
+    import json
+
+    from conftest import make_workspace, run
+
+    front = ('{% extends "common/piece.svg.j2" %}{% block art %}'
+             '{{ textbox(piece.text, 3, 10, w - 6, 30, size=6, min_size=6) }}{% endblock %}')
+    text = "".join(f"{{{name}}}" for name in REQUIRED)
+    root = make_workspace(tmp_path / "ws", pieces=["アイコン"], front=front)
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文アイコン", f'text: "{text}"'), encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook") == 0
+    warnings = json.loads((root / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["warnings"]
+    assert not [w for w in warnings if "thinner than" in w], warnings
+    assert not [w for w in warnings if "smaller than" in w], warnings  # the text is at the lint's size, not under it
