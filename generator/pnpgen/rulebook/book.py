@@ -22,6 +22,7 @@ from pnpgen.data.load import load_game
 from pnpgen.data.model import Game, is_placeholder
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError, contained
+from pnpgen.faces.faceset import outline
 from pnpgen.impose import booklet
 from pnpgen.memo import Memo
 from pnpgen.messages import msg
@@ -30,7 +31,7 @@ from pnpgen.pdf.settings import default_font
 from pnpgen.rulebook import glyphs, slug
 from pnpgen.rulebook.components import ComponentRow, component_rows
 from pnpgen.rulebook.document import Meta, render
-from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, load_settings
+from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, load_settings, reach_mm
 from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.parse import parse
 from pnpgen.rulebook.pictures import DeckPicture
@@ -274,6 +275,7 @@ def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
     warnings += _missing_glyphs(doc, fonts, [r.name for r in rows])
     warnings += _consistency(doc, game, path, (other or game).title)
     warnings += comp_warnings
+    warnings += _past_the_box(game, settings)
     report += comp_report
     proof_lang = report_lang(game.lang, draft.lang)
     findings = proof(doc, draft.text, game, rows, path, proof_lang, draft_lang=draft.lang,
@@ -290,6 +292,25 @@ def rulebook_warnings(game: Game, font_dir: Path) -> list[str]:
     builder = _story_builder(game, r, rules_only=False, pictures={})
     builder.story()
     return r.warnings + [_unplaced(game, spec) for spec in r.settings.figures if spec.after not in builder.anchors]
+
+
+def _past_the_box(game: Game, settings: RulebookSettings) -> list[str]:
+    """A figure piece reaching past its figure's box would print over the page around it (the
+    running head, the text): the figure cuts it at its box, and the designer is told by how much."""
+    decks = {d.id: d for d in game.decks}
+    out = []
+    for spec in settings.figures:
+        for p in spec.pieces:
+            deck = decks.get(p.deck)
+            if deck is None:
+                continue
+            past = reach_mm(outline(deck), deck.trim_mm, p, spec.size_mm)
+            if past > 0.05:
+                out.append(f"{game.root / 'game.yaml'}:{spec.line}: figure after 「{spec.after}」: piece {p.piece} of "
+                           f"'{p.deck}' at ({p.x:g}, {p.y:g}) mm reaches {past:.1f} mm past the figure's "
+                           f"{spec.size_mm[0]:g}×{spec.size_mm[1]:g} mm box, so it is cut there "
+                           "(make size: larger, or move the piece in)")
+    return out
 
 
 def _unplaced(game: Game, spec: FigureSpec) -> str:

@@ -17,6 +17,8 @@ real pieces, and the quick reference. Read here, with file:line errors, never fr
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,6 +57,25 @@ class RulebookSettings:
     quick_reference_deck: str | None = None
     proof_ignore: list[str] = field(default_factory=list)
     style: str = "jlreq"
+
+
+def reach_mm(outline: Sequence[tuple[float, float]], trim_mm: tuple[float, float], piece: Placed,
+             size_mm: tuple[float, float]) -> float:
+    """How far (mm) a placed piece reaches past its figure's box: its cut line (``outline``, mm from
+    the trim's top-left, y down; the trim's rectangle without one) turned by ``piece.rotate`` about
+    its centre as the page turns it (counter-clockwise), its centre at (x, y) mm from the box's
+    top-left; 0 when it lies inside."""
+    tw, th = trim_mm
+    points = outline or [(0.0, 0.0), (tw, 0.0), (tw, th), (0.0, th)]
+    a = math.radians(piece.rotate)
+    cos, sin = math.cos(a), math.sin(a)
+    xs, ys = [], []
+    for px, py in points:  # about the centre, y up (as drawn), turned, then y down again
+        dx, dy = px - tw / 2, th / 2 - py
+        xs.append(piece.x + dx * cos - dy * sin)
+        ys.append(piece.y - (dx * sin + dy * cos))
+    w, h = size_mm
+    return max(0.0, -min(xs), max(xs) - w, -min(ys), max(ys) - h)
 
 
 FIGURE_MM = (-2000.0, 2000.0)  # sizes and positions in a figure (validate.number bounds them)

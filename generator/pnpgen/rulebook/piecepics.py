@@ -9,6 +9,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
 from pnpgen.pdf.draw import draw_art
+from pnpgen.rulebook.figures import Placed, reach_mm
 from pnpgen.rulebook.flowables import sketching
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.svg.artwork import Art
@@ -115,9 +116,18 @@ class Figure(Flowable):
         if sketching(self.canv):
             return
         x0 = (self.width - self.w_mm * PT * self.scale) / 2
+        past = any(reach_mm(picture.outline, picture.trim_mm, Placed(d, n, x, y, rot), (self.w_mm, self.h_mm)) > 0
+                   for d, picture, n, x, y, rot in self.placed)
+        if past:  # a piece past the box is cut at it, never drawn over the page (the build warns)
+            self.canv.saveState()
+            box = self.canv.beginPath()
+            box.rect(x0, 0, self.w_mm * PT * self.scale, self.height)
+            self.canv.clipPath(box, stroke=0, fill=0)
         for deck_id, picture, number, x, y, rot in self.placed:
             tw, th = picture.trim_mm
             left = x0 + (x - tw / 2) * PT * self.scale
             bottom = self.height - (y + th / 2) * PT * self.scale
             place_face(self.canv, f"face-{deck_id}-front" if number == 1 else f"face-{deck_id}-{number}",
                        picture.piece(number), picture, left, bottom, self.scale, rot)
+        if past:
+            self.canv.restoreState()

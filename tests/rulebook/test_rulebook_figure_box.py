@@ -1,0 +1,68 @@
+"""A setup figure's piece placed past the figure's box is cut at the box (never printed over the
+page around it) and the build says by how much, naming game.yaml's line."""
+
+from __future__ import annotations
+
+import json
+
+import pypdfium2
+from pypdf import PdfReader
+
+from conftest import run
+from pnpgen.rulebook.figures import Placed, reach_mm
+
+FIGURE = ("rulebook:\n  figures:\n    - after: ゲームの進行\n      caption: 場の例\n      size: [80, 50]\n"
+          "      pieces:\n        - {deck: cards, piece: 1, x: 10, y: 25}\n")
+DPI = 144
+RED = (204, 51, 51)  # the test card's ground (#cc3333)
+
+
+def test_reach_is_measured_on_the_turned_cut_line():
+    card = (63.0, 88.0)
+    assert reach_mm([], card, Placed("c", 1, 40, 50, 0), (80, 100)) == 0  # inside: 8.5 / 6 mm to spare
+    assert abs(reach_mm([], card, Placed("c", 1, 10, 50, 0), (80, 100)) - 21.5) < 1e-9  # 31.5 left of x = 10
+    # turned a quarter, the card lies 88 wide and 63 high: past a 80×100 box by 4 mm on each side
+    assert abs(reach_mm([], card, Placed("c", 1, 40, 50, 90), (80, 100)) - 4.0) < 1e-9
+
+
+def _red_bands(image, px_per_mm: float) -> list[tuple[float, float]]:
+    """(width, height) in mm of each run of rows holding the card's red, top to bottom."""
+    rgb = image.convert("RGB")
+    w, h = rgb.size
+    data = rgb.load()
+    rows: dict[int, list[int]] = {}
+    for y in range(h):
+        xs = [x for x in range(w) if all(abs(a - b) <= 6 for a, b in zip(data[x, y], RED))]
+        if xs:
+            rows[y] = [min(xs), max(xs)]
+    bands, current = [], []
+    for y in sorted(rows):
+        if current and y > current[-1] + 2:
+            bands.append(current)
+            current = []
+        current.append(y)
+    if current:
+        bands.append(current)
+    return [((max(rows[y][1] for y in b) - min(rows[y][0] for y in b) + 1) / px_per_mm, (b[-1] - b[0] + 1) / px_per_mm)
+            for b in bands]
+
+
+def test_a_piece_past_the_figure_box_is_cut_there_and_named(drafted):
+    game = drafted / "data" / "test" / "game.yaml"
+    line = len(game.read_text(encoding="utf-8").splitlines()) + 3  # the figure's "- after:" line
+    game.write_text(game.read_text(encoding="utf-8") + FIGURE, encoding="utf-8")
+    assert run(drafted, "build", "--game", "test") == 0
+    out = drafted / "build" / "test"
+    warnings = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["warnings"]
+    said = [w for w in warnings if "past the figure's" in w]
+    assert len(said) == 1 and said[0].startswith(f"data/test/game.yaml:{line}:"), warnings
+    assert "piece 1 of 'cards'" in said[0] and "reaches 21.5 mm past the figure's 80×50 mm box" in said[0]
+    pdf = out / "rulebook.pdf"
+    page = next(i for i, p in enumerate(PdfReader(pdf).pages) if "場の例" in (p.extract_text() or ""))
+    doc = pypdfium2.PdfDocument(str(pdf))
+    image = doc[page].render(scale=DPI / 72).to_pil()
+    doc.close()
+    bands = _red_bands(image, DPI / 25.4)
+    # the figure's card: from the box's left edge to its own right edge (10 + 31.5 mm), the box's height
+    assert any(abs(w - 41.5) < 1.0 and abs(h - 50) < 1.0 for w, h in bands), bands
+    assert not any(h > 51 and w > 45 for w, h in bands[-1:]), bands  # not the whole card over the page
