@@ -195,3 +195,14 @@ def test_two_copies_of_a_workspace_build_the_same_bytes(tmp_path, capsys):
     assert run(copies[0], "-q", "check", "--game", "test") == 0
     quiet = capsys.readouterr().out.splitlines()  # -q: the game's warning, not its 未定 placeholder
     assert len(quiet) == 2 and quiet[0].startswith("test: ok") and "warning: data/test/draft.txt:9: count" in quiet[1]
+
+
+def test_rulebook_says_how_it_read_the_draft_only_when_asked(drafted, capsys):
+    """`pnpgen rulebook` prints the files it wrote; how the draft was read and set (encoding,
+    sections, line breaking) only with -v, as build does."""
+    assert run(drafted, "rulebook", "--game", "test") == 0
+    plain = capsys.readouterr().out.strip().splitlines()
+    assert len(plain) == 1 and plain[0].startswith("test: ") and "rulebook.pdf" in plain[0], plain
+    assert run(drafted, "rulebook", "--game", "test", "-v") == 0
+    told = capsys.readouterr().out
+    assert "parsed: title" in told and "line breaking:" in told and "rulebook.pdf" in told

@@ -193,8 +193,9 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
         _warn(ws.shown(w))
     if args.quiet:
         return 0
-    for line in book.report:
-        _say(ws.shown(f"  {line}"))
+    if args.verbose:  # how the draft was read and set, as build -v shows it
+        for line in book.report:
+            _say(ws.shown(f"  {line}"))
     _say(ws.shown(f"{game.slug}: " + ", ".join(str(out_dir / name) for name in book.files)))
     return 0
 
