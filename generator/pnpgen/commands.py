@@ -41,14 +41,16 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
     from pnpgen.engine.options import BuildOptions, RulebookOptions
     from pnpgen.impose.cutter import SILHOUETTE
     from pnpgen.impose.grid import SheetOptions
-    from pnpgen.printers import load_printer
+    from pnpgen.printers import check_asked, load_printer
     from pnpgen.svg.ink import InkSaver
 
     printer = load_printer(ws.root, args.printer) if getattr(args, "printer", None) else None
+    if printer is not None:
+        check_asked(printer, args.paper, args.duplex)
     given = {"bleed_mm": args.bleed} if args.bleed is not None else {}  # None: --bleed not given
     cutter = cutter_marks(args)
-    sheet = SheetOptions(paper=printer.paper if printer is not None and printer.paper else args.paper,
-                         duplex=printer.duplex if printer is not None and printer.duplex else args.duplex,
+    sheet = SheetOptions(paper=printer.paper if printer is not None and printer.paper else args.paper or "a4",
+                         duplex=printer.duplex if printer is not None and printer.duplex else args.duplex or "long",
                          marks="jp" if cutter == "cricut" else args.marks, margin_mm=args.margin,
                          layout=getattr(args, "layout", "grid"),
                          silhouette=(getattr(args, "silhouette_marks", None) or SILHOUETTE) if cutter == "silhouette" else None,
@@ -58,6 +60,7 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
     dpi = {"min_dpi": args.min_dpi} if args.min_dpi is not None else {}  # None: --min-dpi not given
     ink = InkSaver(args.ink) if getattr(args, "ink", None) else None
     options = BuildOptions(sheet=sheet, jobs=args.jobs, **dpi, lang=args.lang, printer=printer, cutter=cutter, ink=ink,
+                           asked=(args.paper, args.duplex),
                            stock=_stock(ws, getattr(args, "sheet", None), sheet.layout, cutter))
     slugs = ws.slugs() if args.all else [args.game]
     out_root = args.out or ws.root / "build"

@@ -68,6 +68,18 @@ def profile_files(root: Path) -> list[Path]:
     return [root / FILE, config / FILE]
 
 
+def check_asked(printer: Printer, paper: str | None, duplex: str | None) -> None:
+    """``--paper`` or ``--duplex`` naming another paper or flip edge than ``printer`` was measured
+    with: an InputError (its back offset and scale hold for that paper and edge only; used on
+    another, they would move the backs by a wrong amount, silently). None given: the profile's."""
+    for option, asked, measured in (("--paper", paper, printer.paper), ("--duplex", duplex, printer.duplex)):
+        if asked is not None and measured and asked != measured:
+            raise InputError(f"{option} {asked}, but the printer profile '{printer.name}' ({printer.source}) was "
+                             f"measured with {measured}: its back offset and scale hold there only", key=option,
+                             expected=f"{option} {measured} (or {option} left out), or a profile measured with "
+                                      f"{asked} (printers.yaml; pnpgen calibrate --paper/--duplex)")
+
+
 def load_printer(root: Path, name: str) -> Printer:
     """The profile ``name``; an InputError naming file:line for a bad one, or the files looked in
     for an unknown one."""

@@ -154,3 +154,26 @@ def test_an_unknown_printer_in_game_yaml_names_its_line(tmp_path, capsys):
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and f"game.yaml:{lines + 1}" in err and "nowhere" in err, err
+
+
+def test_paper_or_duplex_other_than_the_profiles_is_refused_not_overridden(tmp_path, capsys, two_builds):
+    """A profile measured on A4, long edge: ``--paper letter`` (or ``--duplex short``) with it is
+    an error naming the option, the profile and what it was measured with (its offset holds there
+    only), never A4 sheets built in silence; the same paper, or none given, builds."""
+    ws, _ = two_builds
+    for args in (("--printer", "home-laser", "--paper", "letter"), ("--printer", "home-laser", "--duplex", "short")):
+        assert run(ws, "build", "--game", "test", "--no-rulebook", *args) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and "home-laser" in err and "measured with" in err, err
+        assert args[2] in err and "printers.yaml" in err, err
+    assert not (ws / "build" / "test" / "cards.pdf").exists()
+    game = ws / "data" / "test" / "game.yaml"
+    lines = game.read_text(encoding="utf-8").count("\n")
+    game.write_text(game.read_text(encoding="utf-8") + "printer: home-laser\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--paper", "letter") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"game.yaml:{lines + 1}" in err and "--paper letter" in err, err
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--paper", "a4") == 0
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--paper", "letter", "--printer", "steady") == 0
+    manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["paper"] == "letter"  # a profile with no paper of its own takes the one asked for

@@ -71,7 +71,7 @@ from pnpgen.pdf.assemble import PdfFile
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.settings import default_font
 from pnpgen.pdf.writer import FaceStreams
-from pnpgen.printers import load_printer
+from pnpgen.printers import check_asked, load_printer
 from pnpgen.shapes import ShapeSpec, deck_shape
 from pnpgen.svg.artwork import Art
 
@@ -301,6 +301,12 @@ def game_printer(ws: Workspace, game: Game, options: BuildOptions) -> BuildOptio
     except InputError as e:
         if e.key != "--printer":
             raise
+        at = game.options["printer_at"]
+        raise InputError(e.message, path=at.path, line=at.line, column=at.column, key="printer",
+                         expected=e.expected) from None
+    try:
+        check_asked(printer, *options.asked)
+    except InputError as e:  # said at game.yaml's printer: line, which chose the profile
         at = game.options["printer_at"]
         raise InputError(e.message, path=at.path, line=at.line, column=at.column, key="printer",
                          expected=e.expected) from None

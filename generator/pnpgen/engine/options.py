@@ -24,6 +24,9 @@ class BuildOptions:
     # How many worker processes: changes the speed, never the bytes, so it is not part of the
     # options' repr (the cache's fingerprint of what the output depends on).
     jobs: int = field(default=1, compare=False, repr=False)
+    # (--paper, --duplex) as given (None: not given), checked against game.yaml's printer profile;
+    # the sheet's paper and duplex above are what the build uses
+    asked: tuple[str | None, str | None] = field(default=(None, None), compare=False, repr=False)
 
     @property
     def bleed_mm(self) -> float:
