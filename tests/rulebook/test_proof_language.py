@@ -117,3 +117,21 @@ def test_deck_and_piece_names_in_card_texts_are_checked_against_the_components_l
     assert "「祝福カード」, which the components pages never mention" in named[1]
     book = {f.book for f in findings}
     assert "テストカード「カード3」のテキストの「祝福カード」：内容物のページに出てこない名前です" in book
+
+
+def test_a_game_switched_to_english_with_its_japanese_draft_sets_the_japanese_rules_and_says_why(tmp_path):
+    """``languages: [en]`` on a game whose draft.txt is still Japanese (as ``pnpgen new`` wrote
+    it): the draft is read as Japanese — its rules are in the book, not "no rules section found" —
+    with English labels, and one warning says so and what to write instead."""
+    from pnpgen.rulebook.reader import detect_language
+
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + "languages: [en]\n", draft=True)
+    book = _book(ws, "test", None)
+    said = [w for w in book.warnings if "written in Japanese" in w]
+    assert len(said) == 1 and "draft.en.txt" in said[0], book.warnings
+    assert not [w for w in book.warnings if "no rules section" in w], book.warnings
+    flat = re.sub(r"\s", "", "".join(texts(book.files["rulebook.pdf"])))
+    assert "カードを１枚引く。" in flat and "Contents" in flat
+    # an English draft quoting a few Japanese words stays English
+    assert detect_language("# Setup\nDeal the cards (手札, tefuda): five each.\n", "en") == "en"
+    assert detect_language(DRAFT, "en") == "ja"

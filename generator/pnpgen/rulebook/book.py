@@ -88,8 +88,12 @@ def load_document(game: Game) -> tuple[Draft, Document]:
     draft = read_draft(path)
     declared = game.lang if path != draft_path(game) else default_language(game)
     draft.lang = detect_language(draft.text, declared)
-    if draft.lang != declared:
+    if draft.lang != declared and is_latin(draft.lang):
         draft.report.append(f"draft {path.name}: no Japanese text in it, so it is read and set as {draft.lang}")
+    elif draft.lang != declared:
+        draft.warnings.append(f"{path}: the draft is written in Japanese and the game's language is {declared}: "
+                              f"it is read and set as Japanese, with {declared} labels (write the {declared} "
+                              f"draft in its place, or beside it as {path.stem}.{declared}{path.suffix})")
     doc = parse(draft.text, draft.lang)
     if len(doc.sections) > MAX_SECTIONS:
         raise InputError(f"the draft has {len(doc.sections):,} sections", path=path, line=doc.sections[MAX_SECTIONS].line,

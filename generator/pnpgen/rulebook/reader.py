@@ -38,12 +38,21 @@ def is_latin(lang: str) -> bool:
 
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff66-\uff9f]")
+_KANA = re.compile(r"[\u3040-\u30ff\uff66-\uff9f]")
+_SECTION = re.compile(r"^■", re.M)  # a Japanese draft's section heading
 
 
 def detect_language(text: str, declared: str) -> str:
     """The language to set a draft in: ``declared`` (the game's), unless that is Japanese (or
-    another CJK language) and the draft holds no kana, kanji or hangul at all: then English."""
-    return "en" if not is_latin(declared) and not _CJK.search(text) else declared
+    another CJK language) and the draft holds no kana, kanji or hangul at all: then English; or
+    that is a Latin-script language and the draft is written in Japanese (kana make a fifth of
+    its letters or more, or its sections are ■ headings): then Japanese (a game switched to
+    ``languages: [en]`` whose draft is still the Japanese one)."""
+    if not is_latin(declared):
+        return "en" if not _CJK.search(text) else declared
+    letters = sum(1 for c in text if c.isalpha())
+    kana = len(_KANA.findall(text))
+    return "ja" if letters and (kana * 5 >= letters or _SECTION.search(text) and kana) else declared
 
 
 @dataclass
