@@ -189,3 +189,21 @@ def test_rulebook_cover_labels_follow_the_language(tmp_path):
     ja = pages_text(ws / "build" / "test" / "ja" / "rulebook.pdf")[0]
     assert "Rulebook" in en and "Players:2–4" in en and "TestGame" in en and "ルールブック" not in en
     assert "ルールブック" in ja and "プレイ人数2〜4人" in ja and "Rulebook" not in ja
+
+
+def test_japanese_left_plain_among_translated_texts_is_named_in_an_english_build(tmp_path, capsys):
+    """A deck that translates its texts, one name left plain Japanese: the English build prints it as
+    written (a plain text is the same in every language) and says which, with its line; plain
+    text with no Japanese in it (a number, an English word) and the Japanese build say nothing."""
+    deck = DECK + "  - {name: 啓示, text: {ja: 本文啓示, en: Text Revelation}}\n  - {name: X-7, text: {ja: 本文, en: Text}}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO)
+    build(ws, "--lang", "en")
+    err = capsys.readouterr().err
+    line = len(deck.splitlines()) - 1  # the piece named 啓示
+    said = [x for x in err.splitlines() if "plain ja text" in x]
+    assert len(said) == 1 and re.search(rf"cards\.yaml:{line}:\d+: pieces\.5\.name: '啓示'", said[0]), err
+    assert "{ja: …, en: …}" in said[0]
+    text = pages_text(ws / "build" / "test" / "en" / "shop" / "cards.pdf")
+    assert "啓示" in text[8] and "〔ja〕" not in text[8]  # printed as written, unmarked
+    build(ws)
+    assert "plain ja text" not in capsys.readouterr().err

@@ -41,6 +41,11 @@ class Missing:
     where: Where
     key: str  # "pieces.3.title" (the third piece's), or "" for a whole untranslated file
     shown: str  # the default language's text printed instead
+    marked: bool = True  # printed after the 〔ja〕 marker (a mapping without the language); False: a plain text
+
+
+_SCRIPT_LANGS = ("ja", "zh", "ko")  # languages written in CJK script: a build in one reads kanji as its own
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]")
 
 
 @dataclass
@@ -51,6 +56,7 @@ class Translations:
     latin_gap: float = LATIN_GAP
     missing: list[Missing] = field(default_factory=list)
     fonts: dict[str, str] = field(default_factory=dict)  # role → font for the selected language only
+    translated: set = field(default_factory=set)  # the files (paths) with a translation mapping in them
 
     @classmethod
     def from_game(cls, doc: Located, lang: str | None) -> Translations:
@@ -116,6 +122,8 @@ class Translations:
         """Replace every translation mapping in ``doc`` by the selected language's text."""
         found = [0]
         doc.data = self._walk(doc, doc.data, (), found)
+        if found[0]:
+            self.translated.add(doc.path)
         from_sheet = isinstance(doc.data, dict) and isinstance(doc.data.get("pieces"), dict)  # said by resolve_rows
         if not found[0] and self.lang != self.default and doc.path.name != "game.yaml" and not from_sheet:
             self.missing.append(Missing(Where(doc.path), "", f"nothing in this file is translated into "
@@ -166,11 +174,25 @@ class Translations:
         self.missing.append(Missing(doc.where(keypath), keyname(keypath, lists) or "", shown))
         return marker(shown_lang) + shown
 
+    def plain_texts(self, path, texts) -> None:
+        """Texts written plainly in Japanese (kana or kanji), in a file that translates others,
+        built in a Latin-script language: most likely a translation forgotten, printed as written
+        and unmarked (a plain text is the same in every language). ``texts``: (where, key, text)
+        of the file's text values. Recorded to warn; never changed."""
+        if self.lang == self.default or self.lang.split("-")[0] in _SCRIPT_LANGS or path not in self.translated:
+            return
+        for where, key, text in texts:
+            if isinstance(text, str) and MISSING_COLOUR not in text and _JAPANESE.search(text):
+                self.missing.append(Missing(where, key, text, marked=False))
+
     @property
     def warnings(self) -> list[str]:
         """One line per missing translation, for the build's warnings."""
         return [f"{m.where}: {m.key}: no {self.lang} translation; printed in {self.default} marked 〔{self.default}〕"
-                if m.key else f"{m.where}: {m.shown}" for m in self.missing]
+                if m.key and m.marked else
+                f"{m.where}: {m.key}: {m.shown[:40]!r} is plain {self.default} text in a file that translates "
+                f"others into {self.lang}; printed as written, unmarked (a translation forgotten? write it as "
+                f"{{{self.default}: …, {self.lang}: …}})" if m.key else f"{m.where}: {m.shown}" for m in self.missing]
 
 
 def marker(lang: str) -> str:

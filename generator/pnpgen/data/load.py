@@ -401,6 +401,13 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                 deck.placeholders.append((piece.where, f"{piece.label}.{key}", "no art yet"))
             elif key in shown and (value is None or str(value).strip() == ""):
                 deck.placeholders.append((piece.where, f"{piece.label}.{key}", "未定 (empty: the layout prints 未定)"))
+    if game.translations is not None and rows is doc:  # Japanese left plain among translated texts
+        texts = [(doc.where(("name",)), "name", deck.name)]
+        texts += [(doc.where(("defaults", k)), f"defaults.{k}", x) for k, x in defaults.items() if fields[k] == "text"]
+        texts += [(doc.where(("pieces", i, k)), f"pieces.{i + 1}.{k}", piece.values[k])
+                  for i, (raw, piece) in enumerate(zip(pieces, deck.pieces)) if isinstance(raw, dict)
+                  for k in raw if k != "count" and fields.get(k) == "text"]
+        game.translations.plain_texts(path, texts)
     copies = sum(p.count for p in deck.pieces)
     if copies > v.COUNT[1]:  # each copy is a page of the shop file: a hundred thousand took minutes
         raise doc.error(("pieces",), f"the deck prints {copies:,} copies",
