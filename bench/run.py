@@ -28,7 +28,8 @@ Each big-deck figure is also given in CPU seconds (user + system, workers includ
 machine wall times swell with its load, CPU times much less.
 
 - the watch loop (``--only watch``): ``pnpgen watch --game populous`` running in a copy of the
-  workspace; a count, a card's text and a picture are edited in turn (each edit then undone, so
+  workspace; a count, the text of a card the rulebook pictures, the text of one it does not (its
+  pages are then not set again) and a picture are edited in turn (each edit then undone, so
   every save changes something), and the time from the save to the build's summary line (printed
   once the last file is renamed into place) is taken, and the CPU seconds the watch process and
   its workers (the warm rulebook process, the build's worker processes) spent on that save.
@@ -322,7 +323,8 @@ def _copy_workspace(ws: Path) -> Path:
 # (what is edited, file under data/populous/, the text replaced, its replacement); a picture is
 # edited by recolouring one pixel.
 WATCH_EDITS = [("count", "decks/town.yaml", "count: 6}", "count: 7}"),
-               ("text", "decks/epic.yaml", "name: 祝福", "name: 祝福と恵み"),
+               ("text", "decks/epic.yaml", "name: 祝福", "name: 祝福と恵み"),  # the first epic card: the book pictures it
+               ("unshown text", "decks/epic.yaml", "name: 降臨", "name: 降臨の時"),  # a card the book does not show
                ("art", "art/terrain/plains.png", "", "")]
 
 
