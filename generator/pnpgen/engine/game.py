@@ -459,13 +459,15 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                state: GameState | None = None, out_dir: Path | None = None,
                say: Callable[[str], None] = lambda s: None,
                faces_ready: Callable[[BuildResult], None] | None = None, game: Game | None = None,
-               sheets: FaceStreams | None = None) -> BuildResult:
+               sheets: FaceStreams | None = None, arts: dict[str, Art] | None = None) -> BuildResult:
     """The game's files as bytes, its deck records and its manifest (rulebook not included).
     With a ``cache``, faces converted by earlier builds are reused, and a document whose plan is
     unchanged since ``state`` keeps the bytes of its file in ``out_dir``. ``game``: the game
     already loaded (else it is loaded here). ``sheets``: the faces and pages drawn into PDF
     streams by an earlier build (the cache's, or a long-running command's: engine/warm.py); the
-    caller lets go of what this build did not use (``FaceStreams.let_go_of_unused``)."""
+    caller lets go of what this build did not use (``FaceStreams.let_go_of_unused``). ``arts``:
+    converted faces kept by a long-running command, by their cache names (engine/warm.py): read
+    from there, not from the cache; this build's are put there, the ones it did not use let go."""
     compiled = memo = None
     nest_memo = cached_nesting(cache)
     if cache is not None:
@@ -515,6 +517,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             for where, entry in cache.face_entries(k + face_keys[k], converted.art, converted.record).items():
                 if not cache.store(where, entry):
                     cache_files[where] = entry  # written with the build's files (whose write says what is wrong)
+            keep(k + face_keys[k], converted.art)
             art, stream = let_go(converted.art), converted.stream
             if stream is not None and sheets is not None:  # drawn by the worker that converted it
                 shown = stream.showing({images.key(it[1]): it[1] for it in art.items if it[0] == "image"})
@@ -522,11 +525,22 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                     sheets.offer(k + face_keys[k], False, shown)
             return art
 
+        def keep(name: str, art: Art) -> None:  # for the next save of a long-running command
+            if arts is not None and not any(it[0] == "image" for it in art.items):
+                arts[name] = art
+
         for k, digest in face_keys.items():
-            art = cache.face(k + digest, Art.from_json, pictures=picture)
+            art = arts.get(k + digest) if arts is not None else None
+            if art is None:
+                art = cache.face(k + digest, Art.from_json, pictures=picture)
+                if art is not None:
+                    keep(k + digest, art)
             if art is not None:
                 known[k] = let_go(art)
         cache.let_go_of_pictures()
+        if arts is not None:  # only the faces this build shows stay
+            for name in set(arts) - {k + digest for k, digest in face_keys.items()}:
+                del arts[name]
     # The sheets are planned from the rendered faces alone: while faces convert in worker processes,
     # on a thread, as this process waits for them (some two thirds of the time); else after them.
     # The thread starts once the workers are forked (a fork while a thread holds a lock, the import

@@ -1,7 +1,8 @@
 """What a long-running command (``pnpgen watch``) keeps across its builds: one rulebook process,
-whose libraries are imported and fonts parsed on the first save, not on every save; and each
-game's faces and pages drawn into PDF streams, so a save draws again only what it changed. A
-one-off build makes its own rulebook process (``engine/run.py``) and lets it go."""
+whose libraries are imported and fonts parsed on the first save, not on every save; each game's
+faces and pages drawn into PDF streams, so a save draws again only what it changed; and its
+converted faces, so a save reads none it used before from the cache. A one-off build makes its
+own rulebook process (``engine/run.py``) and lets it go."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 
 from pnpgen.pdf.writer import FaceStreams
+from pnpgen.svg.artwork import Art
 
 
 class Warm:
@@ -20,6 +22,7 @@ class Warm:
         self._pool: ProcessPoolExecutor | None = None
         self.starts = 0  # worker processes started: one for the whole session
         self._sheets: dict[str, tuple[str, FaceStreams]] = {}
+        self._arts: dict[str, tuple[str, dict[str, Art]]] = {}
 
     def sheets(self, edition: str, inputs: str) -> FaceStreams:
         """The faces and pages the last build of ``edition`` (a game, in a language) drew, while
@@ -28,6 +31,17 @@ class Warm:
         kept = self._sheets.get(edition)
         if kept is None or kept[0] != inputs:
             kept = self._sheets[edition] = (inputs, FaceStreams())
+        return kept[1]
+
+    def arts(self, edition: str, inputs: str) -> dict[str, Art]:
+        """The converted faces the last build of ``edition`` used, by the name the cache keeps them
+        under (a face's key and its pictures'), while ``inputs`` hold: a save reads no face it
+        used before from the cache (each a file read, checked and parsed). Faces that show
+        pictures are not kept (their pictures' stand-ins are the cache's to give, build by build);
+        the build lets go of the faces it did not use."""
+        kept = self._arts.get(edition)
+        if kept is None or kept[0] != inputs:
+            kept = self._arts[edition] = (inputs, {})
         return kept[1]
 
     def pool(self) -> ProcessPoolExecutor:
