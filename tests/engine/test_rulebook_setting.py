@@ -111,3 +111,20 @@ def test_a_kept_pdf_changed_on_disk_is_set_again(drafted, settings):
     assert run(drafted, *ARGS) == 0
     assert len(settings) == 2  # the file on disk is not the one the last build wrote: set again
     assert pdf.read_bytes() == good
+
+
+def test_a_piece_with_an_open_value_renamed_sets_no_page(drafted, tmp_path, settings):
+    """A piece the book does not show, holding a 未定 value (a placeholder the proofing report
+    lists by piece), renamed: the cover's choice (the first piece settled or not) is the same, so
+    no page is set again, and the files are a cold build's."""
+    _edit(drafted, "text: 本文カード5}", "text: 未定（効果は次の草案で）}")
+    assert run(drafted, *ARGS) == 0
+    assert len(settings) == 1
+    _edit(drafted, "name: カード5,", "name: 五番目のカード,")
+    assert run(drafted, *ARGS) == 0
+    assert len(settings) == 1
+    out = drafted / "build" / "test"
+    assert "未定（効果は次の草案で）" in (out / "proof.txt").read_text(encoding="utf-8")
+    cold = _cold(drafted, tmp_path)
+    for name in FILES:
+        assert (out / name).read_bytes() == (cold / name).read_bytes(), name

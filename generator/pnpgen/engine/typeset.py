@@ -21,7 +21,15 @@ from pnpgen.engine.bookkey import SET_FILES, plain
 from pnpgen.engine.cache import code, sha
 from pnpgen.engine.options import RulebookOptions
 from pnpgen.memo import Memo
-from pnpgen.rulebook.book import DraftReading, build_rulebook, prepare, proof_file, read_rulebook, shown_pictures
+from pnpgen.rulebook.book import (
+    DraftReading,
+    build_rulebook,
+    prepare,
+    proof_file,
+    read_rulebook,
+    settled,
+    shown_pictures,
+)
 
 
 def prepare_rulebook(ws: Workspace, game: Game) -> None:
@@ -58,7 +66,7 @@ def setting_key(ws: Workspace, game: Game, reading: DraftReading, pictures: dict
                        "faces": [faces.get(deck, {}).get(side, "?") for side in
                                  ("front", "back", *(str(n) for n in sorted(pic.pieces)))]}
                 for deck, pic in shown.items()}
-    decks = [[d.id, d.kind, d.name, plain(d.placeholders)] for d in game.decks]  # the cover's choice
+    decks = [[d.id, d.kind, d.name, settled(d)] for d in game.decks]  # the cover's choice
     d = reading.draft
     parts = [code(), repr(opts), game.slug, game.lang, str(game.title), str(game.players), str(game.date),
              str(game.draft), json.dumps(plain(game.options), sort_keys=True, ensure_ascii=False, default=repr),

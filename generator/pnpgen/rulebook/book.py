@@ -223,13 +223,15 @@ def _names_in(other: Game | None) -> dict[str, str]:
     return names
 
 
+def settled(deck) -> bool:
+    """Is the deck's first piece free of placeholders (未定, no art yet)? Only such a face is on the cover."""
+    first = f"{deck.pieces[0].label}."
+    return not any(fld.startswith(first) for _, fld, _ in deck.placeholders)
+
+
 def _cover(game: Game, pictures: Mapping[str, DeckPicture]) -> list[tuple[str, DeckPicture]]:
     """Up to three decks' fronts of one kind for the cover (cards, else tiles, else tokens);
     never a face that shows a placeholder."""
-    def settled(deck) -> bool:
-        first = f"{deck.pieces[0].label}."
-        return not any(fld.startswith(first) for _, fld, _ in deck.placeholders)
-
     decks = sorted((d for d in game.decks if d.id in pictures and d.kind in COVER_KINDS and settled(d)),
                    key=lambda d: COVER_KINDS.index(d.kind))
     same = [d for d in decks if d.kind == decks[0].kind] if decks else []  # one kind: pieces of one size
