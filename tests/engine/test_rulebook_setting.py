@@ -128,3 +128,31 @@ def test_a_piece_with_an_open_value_renamed_sets_no_page(drafted, tmp_path, sett
     cold = _cold(drafted, tmp_path)
     for name in FILES:
         assert (out / name).read_bytes() == (cold / name).read_bytes(), name
+
+
+def test_the_rulebook_process_starts_with_the_build_when_the_books_data_changed(drafted, tmp_path, monkeypatch):
+    """With a core to spare, the rulebook's process is started as soon as the game is loaded when
+    what the book is made from besides its pictures changed (a deck's total, a card's text: it will
+    be read again), so it imports and parses its fonts while the faces are drawn; not when only
+    the sheets changed (another paper: the book is kept)."""
+    from pnpgen.engine import typeset
+
+    marker = tmp_path / "prepared"
+    real = typeset.prepare_rulebook
+
+    def prepare(ws, game):  # in the rulebook's process (forked from this one: the module as patched here)
+        marker.write_text("yes")
+        return real(ws, game)
+
+    monkeypatch.setattr(typeset, "prepare_rulebook", prepare)
+    two = ("build", "--game", "test", "--jobs", "2")
+    assert run(drafted, *two) == 0
+    marker.unlink(missing_ok=True)
+    _edit(drafted, "text: 本文カード5}", "text: 本文カード5を書き直した}")
+    assert run(drafted, *two) == 0
+    assert marker.exists()  # started ahead
+    marker.unlink()
+    book = (drafted / "build" / "test" / "rulebook.pdf").read_bytes()
+    assert run(drafted, *two, "--paper", "letter") == 0
+    assert not marker.exists()  # the book's data unchanged: no process started for it
+    assert (drafted / "build" / "test" / "rulebook.pdf").read_bytes() == book

@@ -111,12 +111,13 @@ def shown_faces(result) -> dict[str, dict[str, str]]:
     return out
 
 
-def rulebook_key(ws, game, result, opts) -> str:
-    """The key of the rulebook this build would typeset (see the module's note)."""
+def model_key(ws, game, opts) -> str:
+    """What the rulebook is made from besides the faces it pictures (see the module's note): known
+    as soon as the game is loaded, so a build can tell early whether the book will likely be set
+    again (and start its process then, ``engine/run.py``)."""
     h = hashlib.sha256()
     for part in (code(), repr(opts), game.lang, ws.root.as_posix(),
-                 json.dumps(plain(game), sort_keys=True, ensure_ascii=False, default=repr),
-                 json.dumps(_pictured(result), sort_keys=True, default=repr)):
+                 json.dumps(plain(game), sort_keys=True, ensure_ascii=False, default=repr)):
         h.update(part.encode() + b"\0")
     for path in [*_beside_decks(game), *sorted(Path(ws.fonts).glob("*.ttf"))]:
         st = path.stat()
@@ -124,6 +125,19 @@ def rulebook_key(ws, game, result, opts) -> str:
         h.update(f"{st.st_size}:{st.st_mtime_ns}".encode() if st.st_size > BIG_FILE else path.read_bytes())
         h.update(b"\0")
     return h.hexdigest()[:32]
+
+
+def rulebook_key(model: str, result) -> str:
+    """The key of the rulebook this build would typeset: its ``model_key`` and the faces it pictures."""
+    pictured = json.dumps(_pictured(result), sort_keys=True, default=repr)
+    return hashlib.sha256(f"{model}\0{pictured}".encode()).hexdigest()[:32]
+
+
+def last_model(cache: Cache, before: GameState | None) -> str | None:
+    """The ``model_key`` of the last build's rulebook (None: no rulebook, or no record of it)."""
+    book = before.documents.get("rulebook.pdf") if before is not None else None
+    record = cache.record_value(KIND, book.get("plan", "")) if isinstance(book, dict) else None
+    return record.get("model") if isinstance(record, dict) and isinstance(record.get("model"), str) else None
 
 
 def kept(cache: Cache, before: GameState | None, key: str, out_dir: Path) -> tuple | None:
@@ -164,12 +178,12 @@ def earlier(cache: Cache, before: GameState | None, out_dir: Path | None) -> dic
 
 
 def remember(cache: Cache, result, key: str, files: dict[str, bytes], warnings: list[str],
-             report: list[str], used: list[str], setting: str = "") -> None:
+             report: list[str], used: list[str], setting: str = "", model: str = "") -> None:
     """Record this build's rulebook under its key: its files as documents of the game's state,
     its warnings, report and the key of its pages' setting in the cache."""
     for name, data in files.items():
         result.documents[name] = {"plan": key, "sha": sha(data)}
     path, data = cache.record(KIND, key, {"files": sorted(files), "warnings": warnings, "report": report,
-                                          "used": sorted(used), "setting": setting})
+                                          "used": sorted(used), "setting": setting, "model": model})
     result.cache_files[path] = data
     result.uses.add(path)

@@ -216,6 +216,7 @@ class _Rulebook:
         self.future: Any = None
         self.done: Any = None
         self.key = ""
+        self.model = ""
 
     def _pool(self) -> Any:
         from concurrent.futures import ProcessPoolExecutor
@@ -225,17 +226,20 @@ class _Rulebook:
         return self.pool
 
     def prepare(self, game: Game) -> None:
-        """Start the rulebook's process ahead of the faces — unless the last build made a rulebook,
-        which this one may keep as it is (engine/bookkey.py): then only once it must be typeset."""
-        if self.beside and game.draft_file.is_file() and (self.warm is not None or self.before is None
-                                                          or "rulebook.pdf" not in self.before.documents):
+        """Start the rulebook's process ahead of the faces — unless the last build made a rulebook
+        from the same data, draft and fonts (``bookkey.model_key``), which this one will likely keep
+        as it is (engine/bookkey.py): then only once it must be typeset (a face it pictures changed)."""
+        if not game.draft_file.is_file():
+            return
+        self.model = bookkey.model_key(self.ws, game, self.opts)
+        if self.beside and (self.warm is not None or bookkey.last_model(self.cache, self.before) != self.model):
             self._pool().submit(_prepare, self.ws, game)  # its errors are _typeset's too: they surface there
 
     def start(self, result: BuildResult) -> None:
         game = result.game
         if not game.draft_file.is_file():
             return
-        self.key = bookkey.rulebook_key(self.ws, game, result, self.opts)
+        self.key = bookkey.rulebook_key(self.model or bookkey.model_key(self.ws, game, self.opts), result)
         if self.out_dir is not None and (kept := bookkey.kept(self.cache, self.before, self.key, self.out_dir)):
             files, warnings, report, used, setting = kept  # what the book is made from did not change
             self.done = files, warnings, report, {}, used, setting
@@ -273,7 +277,8 @@ class _Rulebook:
         result.uses.update(self.cache.record_path("readings", k) for k in used)
         files = {name: relative_proof(name, data, self.ws.root) if isinstance(data, bytes) else data  # a kept
                  for name, data in files.items()}  # file (cache.reuse: as on disk) was made relative when written
-        bookkey.remember(self.cache, result, self.key, files, list(warnings), list(report), list(used), setting)
+        bookkey.remember(self.cache, result, self.key, files, list(warnings), list(report), list(used), setting,
+                         self.model)
         result.files.update(files)
         result.manifest["rulebook"] = {"files": sorted(files), "report": report}
         result.manifest["files"] = sorted(set(result.manifest["files"]) | set(files))
