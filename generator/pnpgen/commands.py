@@ -39,26 +39,35 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
     """``warm``: engine/warm.py's rulebook process kept across builds (watch)."""
     from pnpgen.engine.fresh import sort_games
     from pnpgen.engine.options import BuildOptions, RulebookOptions
-    from pnpgen.impose.cutter import SILHOUETTE
     from pnpgen.impose.grid import SheetOptions
-    from pnpgen.printers import check_asked, load_printer
-    from pnpgen.svg.ink import InkSaver
 
-    printer = load_printer(ws.root, args.printer) if getattr(args, "printer", None) else None
-    if printer is not None:
+    printer = None
+    if getattr(args, "printer", None):  # (each option's stage loaded only when it is asked for)
+        from pnpgen.printers import check_asked, load_printer
+
+        printer = load_printer(ws.root, args.printer)
         check_asked(printer, args.paper, args.duplex)
     given = {"bleed_mm": args.bleed} if args.bleed is not None else {}  # None: --bleed not given
     cutter = cutter_marks(args)
+    silhouette = None
+    if cutter == "silhouette":
+        from pnpgen.impose.cutter import SILHOUETTE
+
+        silhouette = getattr(args, "silhouette_marks", None) or SILHOUETTE
     sheet = SheetOptions(paper=printer.paper if printer is not None and printer.paper else args.paper or "a4",
                          duplex=printer.duplex if printer is not None and printer.duplex else args.duplex or "long",
                          marks="jp" if cutter == "cricut" else args.marks, margin_mm=args.margin,
                          layout=getattr(args, "layout", "grid"),
-                         silhouette=(getattr(args, "silhouette_marks", None) or SILHOUETTE) if cutter == "silhouette" else None,
+                         silhouette=silhouette,
                          sleeve_mm=(args.sleeve.w, args.sleeve.h) if getattr(args, "sleeve", None) else None,
                          printer=printer.words() if printer is not None else "",
                          least_bleed_mm=printer.least_bleed_mm if printer is not None else 0.0, **given)
     dpi = {"min_dpi": args.min_dpi} if args.min_dpi is not None else {}  # None: --min-dpi not given
-    ink = InkSaver(args.ink) if getattr(args, "ink", None) else None
+    ink = None
+    if getattr(args, "ink", None):
+        from pnpgen.svg.ink import InkSaver
+
+        ink = InkSaver(args.ink)
     options = BuildOptions(sheet=sheet, jobs=args.jobs, **dpi, lang=args.lang, printer=printer, cutter=cutter, ink=ink,
                            asked=(args.paper, args.duplex),
                            stock=_stock(ws, getattr(args, "sheet", None), sheet.layout, cutter))
@@ -98,11 +107,11 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
 
 def _stock(ws: Workspace, name: str | None, layout: str, cutter: str):
     """--sheet's sheet layout (None: not given, or ``grid``); one line for a bad or unknown name."""
+    if name is None:
+        return None
     from pnpgen.data.sheetlayouts import load_sheet
     from pnpgen.errors import InputError
 
-    if name is None:
-        return None
     if layout != "grid":
         raise InputError(f"--sheet puts pieces into a sheet layout's slots, not with --layout {layout}", key="--sheet",
                          expected="either --sheet NAME or --layout fold/sleeve")

@@ -13,16 +13,15 @@ large about the page centre, so the printer's scaling brings it back to size.
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.data.formats import PAPER_SIZES
+from pnpgen.data.workspace import printer_profiles
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError
 from pnpgen.shapes import Affine
 
-FILE = "printers.yaml"
 KEYS = ("paper", "duplex", "back_offset_mm", "scale")
 MAX_OFFSET_MM = 20.0  # a printer that misses by more than this needs mending, not a profile
 SCALE_RANGE = (0.9, 1.1)
@@ -62,12 +61,6 @@ class Printer:
                 "back_offset_mm": list(self.back_offset_mm), "scale": list(self.scale)}
 
 
-def profile_files(root: Path) -> list[Path]:
-    """Where profiles are looked for, first wins: the workspace, then the user's config folder."""
-    config = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "pnpgen"
-    return [root / FILE, config / FILE]
-
-
 def check_asked(printer: Printer, paper: str | None, duplex: str | None) -> None:
     """``--paper`` or ``--duplex`` naming another paper or flip edge than ``printer`` was measured
     with: an InputError (its back offset and scale hold for that paper and edge only; used on
@@ -84,7 +77,7 @@ def load_printer(root: Path, name: str) -> Printer:
     """The profile ``name``; an InputError naming file:line for a bad one, or the files looked in
     for an unknown one."""
     known: list[str] = []
-    for path in profile_files(root):
+    for path in printer_profiles(root):
         if not path.is_file():
             continue
         doc = load_yaml(path)
@@ -94,7 +87,7 @@ def load_printer(root: Path, name: str) -> Printer:
         if name in doc.data:
             return _parse(doc, name)
         known += [str(k) for k in doc.data]
-    where = " or ".join(str(p) for p in profile_files(root))
+    where = " or ".join(str(p) for p in printer_profiles(root))
     return _unknown(name, where, known)
 
 

@@ -9,6 +9,16 @@ from typing import Any
 
 from pnpgen.errors import InputError
 
+PRINTERS_FILE = "printers.yaml"
+
+
+def printer_profiles(root: Path) -> list[Path]:
+    """Where printer profiles (pnpgen/printers.py) are looked for, first wins: the workspace, then
+    the user's config folder. Here, with the workspace's other paths: a build that finds
+    everything up to date fingerprints these files without loading the profiles' reader."""
+    config = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "pnpgen"
+    return [root / PRINTERS_FILE, config / PRINTERS_FILE]
+
 
 @dataclass(frozen=True)
 class Workspace:

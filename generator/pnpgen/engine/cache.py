@@ -33,7 +33,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pnpgen
 from pnpgen import resources, usercache
@@ -41,8 +41,10 @@ from pnpgen.atomic import Stores, store
 from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, inside
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, Stored
-from pnpgen.svg.artwork import ArtRecord
 from pnpgen.usercache import seal
+
+if TYPE_CHECKING:  # (a build that finds everything up to date loads no stage)
+    from pnpgen.svg.artwork import ArtRecord
 
 FORMAT = 2
 BIG_FILE = 1 << 20  # files larger than this (fonts, art) are fingerprinted by size and mtime
@@ -433,11 +435,10 @@ class Cache:
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 
-    def face_entries(self, key: str, art: Any, record: ArtRecord | None = None) -> dict[Path, bytes]:
+    def face_entries(self, key: str, art: Any, record: ArtRecord) -> dict[Path, bytes]:
         """The files that store a converted face (an ``Art``): each picture it shows that the
         cache does not hold yet (named by its SHA-256), then the face's record naming them
-        (``record``: made already, by the worker that converted the face)."""
-        record = record or ArtRecord.of(art)
+        (``record``: ``ArtRecord.of(art)``, made by the worker that converted the face, or the caller)."""
         text = record.text
         pictures = dict(zip(record.pictures, (it[1] for it in art.items if it[0] == "image")))
         out: dict[Path, bytes] = {}

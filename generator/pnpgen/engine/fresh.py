@@ -10,13 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnpgen.data.workspace import Workspace
+from pnpgen.data.workspace import Workspace, printer_profiles
 from pnpgen.engine.cache import Cache, fingerprint
 from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.output import build_lock, claim
 from pnpgen.engine.transaction import recover
 from pnpgen.errors import InputError
-from pnpgen.printers import profile_files
 
 
 @dataclass
@@ -31,7 +30,7 @@ class GameOutcome:
 
 def _profiles(ws: Workspace) -> tuple[bytes, ...]:
     """The printer profile files (game.yaml's ``printer:`` names one of them): an edit rebuilds."""
-    return tuple(p.read_bytes() for p in profile_files(ws.root) if p.is_file())
+    return tuple(p.read_bytes() for p in printer_profiles(ws.root) if p.is_file())
 
 
 def inputs_of(ws: Workspace, slug: str) -> list[Path]:

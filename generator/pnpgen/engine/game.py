@@ -73,7 +73,7 @@ from pnpgen.pdf.settings import default_font
 from pnpgen.pdf.writer import FaceStreams
 from pnpgen.printers import check_asked, load_printer
 from pnpgen.shapes import ShapeSpec, deck_shape
-from pnpgen.svg.artwork import Art
+from pnpgen.svg.artwork import Art, ArtRecord
 
 
 @dataclass
@@ -514,7 +514,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             return stand_in
 
         def settle(k: str, converted: Converted) -> Art:  # a face just converted: stored, let go of
-            for where, entry in cache.face_entries(k + face_keys[k], converted.art, converted.record).items():
+            record = converted.record or ArtRecord.of(converted.art)  # (made by a worker, or here)
+            for where, entry in cache.face_entries(k + face_keys[k], converted.art, record).items():
                 if not cache.store(where, entry):
                     cache_files[where] = entry  # written with the build's files (whose write says what is wrong)
             keep(k + face_keys[k], converted.art)

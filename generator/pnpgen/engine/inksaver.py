@@ -18,7 +18,7 @@ from pathlib import Path
 from pnpgen.engine.cache import Cache
 from pnpgen.engine.options import BuildOptions
 from pnpgen.impose.plan import PagePlan
-from pnpgen.svg.artwork import Art
+from pnpgen.svg.artwork import Art, ArtRecord
 from pnpgen.svg.ink import InkSaver, save_ink
 
 COVERAGE_DPI = 50
@@ -48,7 +48,7 @@ def saver_arts(arts: dict[str, Art], face_keys: dict[str, str], ink: InkSaver, c
         if art is None:
             art = save_ink(real(arts[k]), ink)
             if cache is not None:
-                new.update(cache.face_entries(key, art))
+                new.update(cache.face_entries(key, art, ArtRecord.of(art)))
         if cache is not None:
             used.add(cache.face_path(key))
         out[k] = art

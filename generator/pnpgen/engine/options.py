@@ -4,12 +4,15 @@ that find everything up to date start fast."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pnpgen.data.formats import MIN_DPI
-from pnpgen.data.sheetlayouts import SheetStock
 from pnpgen.impose.grid import SheetOptions
-from pnpgen.printers import Printer
-from pnpgen.svg.ink import InkSaver
+
+if TYPE_CHECKING:  # (fields that default to None: a build that finds everything up to date loads none of them)
+    from pnpgen.data.sheetlayouts import SheetStock
+    from pnpgen.printers import Printer
+    from pnpgen.svg.ink import InkSaver
 
 
 @dataclass(frozen=True)
