@@ -60,3 +60,23 @@ def test_a_piece_too_large_for_the_paper_stops_the_build_before_the_rulebook(tmp
     ws = make_workspace(tmp_path / "ws", deck=deck, draft=True)
     assert run(ws, "build", "--game", "test", "--jobs", "1") == 2
     assert "a 400×500 mm piece does not fit on A4" in capsys.readouterr().err
+
+
+NOTHING_CHANGED = """\
+import sys
+from pnpgen.cli import main
+code = main(["-q", "build", "--game", "test"])
+heavy = ("yaml", "lxml", "reportlab", "PIL", "jinja2", "pnpgen.svg", "pnpgen.faces", "pnpgen.rulebook",
+         "pnpgen.printers", "pnpgen.data.sheetlayouts", "pnpgen.data.yamlsrc")
+print(code, sorted({m.split(".")[0] if not m.startswith("pnpgen") else m for m in sys.modules if m.startswith(heavy)}))
+"""
+
+
+def test_a_build_that_finds_everything_up_to_date_loads_no_stage(built_workspace):
+    """Nothing changed: pnpgen answers "up to date" from the fingerprints and the sealed state
+    alone, without importing a stage or a library that reads, draws or writes (a no-op build's
+    time is mostly its imports)."""
+    assert run(built_workspace, "build", "--game", "test") == 0
+    proc = subprocess.run([sys.executable, "-c", NOTHING_CHANGED], cwd=built_workspace, env=child_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.stdout.splitlines()[-1] == "0 []", proc.stdout + proc.stderr
