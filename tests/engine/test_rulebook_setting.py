@@ -36,14 +36,15 @@ def _edit(root, old: str, new: str) -> None:
     deck.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def _cold(root, tmp_path):
-    """The same workspace built in a fresh folder: the files a cold build writes."""
+def _as_cold(root, tmp_path) -> None:
+    """The rulebook's files in ``root`` are those of the same workspace built in a fresh folder."""
     fresh = tmp_path / "cold"
     shutil.copytree(root / "data", fresh / "data")
     shutil.copytree(root / "templates", fresh / "templates")
     (fresh / "fonts").symlink_to((root / "fonts").resolve())
     assert run(fresh, *ARGS) == 0
-    return fresh / "build" / "test"
+    for name in FILES:
+        assert (root / "build" / "test" / name).read_bytes() == (fresh / "build" / "test" / name).read_bytes(), name
 
 
 def test_a_piece_the_book_never_shows_is_edited_and_the_pages_are_not_set_again(drafted, tmp_path, settings):
@@ -55,9 +56,7 @@ def test_a_piece_the_book_never_shows_is_edited_and_the_pages_are_not_set_again(
     assert len(settings) == 1  # read and proofed, not set
     out = drafted / "build" / "test"
     assert (out / "rulebook.pdf").read_bytes() == before["rulebook.pdf"]
-    cold = _cold(drafted, tmp_path)
-    for name in FILES:
-        assert (out / name).read_bytes() == (cold / name).read_bytes(), name
+    _as_cold(drafted, tmp_path)
 
 
 def test_the_first_piece_the_book_pictures_is_edited_and_the_pages_are_set_again(drafted, tmp_path, settings):
@@ -68,9 +67,7 @@ def test_the_first_piece_the_book_pictures_is_edited_and_the_pages_are_set_again
     assert len(settings) == 2
     out = drafted / "build" / "test"
     assert (out / "rulebook.pdf").read_bytes() != before
-    cold = _cold(drafted, tmp_path)
-    for name in FILES:
-        assert (out / name).read_bytes() == (cold / name).read_bytes(), name
+    _as_cold(drafted, tmp_path)
 
 
 def test_a_term_a_card_adds_is_a_proofing_note_of_the_book_so_the_pages_are_set_again(drafted, tmp_path, settings):
@@ -80,9 +77,7 @@ def test_a_term_a_card_adds_is_a_proofing_note_of_the_book_so_the_pages_are_set_
     assert len(settings) == 2
     out = drafted / "build" / "test"
     assert "魔法陣" in (out / "proof.txt").read_text(encoding="utf-8")
-    cold = _cold(drafted, tmp_path)
-    for name in FILES:
-        assert (out / name).read_bytes() == (cold / name).read_bytes(), name
+    _as_cold(drafted, tmp_path)
 
 
 def test_a_piece_a_figure_names_is_edited_and_the_pages_are_set_again(drafted, tmp_path, settings):
@@ -97,9 +92,7 @@ def test_a_piece_a_figure_names_is_edited_and_the_pages_are_set_again(drafted, t
     assert len(settings) == 2
     out = drafted / "build" / "test"
     assert (out / "rulebook.pdf").read_bytes() != before
-    cold = _cold(drafted, tmp_path)
-    for name in FILES:
-        assert (out / name).read_bytes() == (cold / name).read_bytes(), name
+    _as_cold(drafted, tmp_path)
 
 
 def test_a_kept_pdf_changed_on_disk_is_set_again(drafted, settings):
@@ -125,9 +118,7 @@ def test_a_piece_with_an_open_value_renamed_sets_no_page(drafted, tmp_path, sett
     assert len(settings) == 1
     out = drafted / "build" / "test"
     assert "未定（効果は次の草案で）" in (out / "proof.txt").read_text(encoding="utf-8")
-    cold = _cold(drafted, tmp_path)
-    for name in FILES:
-        assert (out / name).read_bytes() == (cold / name).read_bytes(), name
+    _as_cold(drafted, tmp_path)
 
 
 def test_the_rulebook_process_starts_with_the_build_when_the_books_data_changed(drafted, tmp_path, monkeypatch):
