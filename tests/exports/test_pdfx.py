@@ -5,6 +5,7 @@ PDF/X fails it, so the preflight can fail."""
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pikepdf
@@ -90,3 +91,47 @@ def test_pdfx_that_cannot_be_made_is_one_line(tmp_path, capsys, args, message):
     assert run(root, "export", "--game", "test", *args) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and message in err and "Traceback" not in err
+
+
+def _pictures(pdf: Path) -> list[tuple[str, tuple[int, ...]]]:
+    """(colour space, first pixel) of every image of the PDF."""
+    with pikepdf.open(pdf) as doc:
+        return [(str(o.ColorSpace), tuple(o.read_bytes()[:4])) for o in doc.objects
+                if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"]
+
+
+def test_a_cmyk_pdf_without_pdfx_holds_no_rgb_picture(tmp_path):
+    """--colour cmyk --pdfx none: the picture is converted as under PDF/X (the docs: every colour
+    in DeviceCMYK), not left RGB for the shop's RIP to separate by a conversion of its own."""
+    from pnpgen.pdf.colour import to_cmyk
+
+    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT)
+    Image.new("RGB", (120, 120), (30, 160, 60)).save(root / "templates" / "test" / "photo.png")
+    plain = _export(root, "doujin", "--pdfx", "none")
+    x1a = _export(root, "doujin", out=tmp_path / "x1a")
+    want = tuple(round(255 * v) for v in to_cmyk(30 / 255, 160 / 255, 60 / 255))
+    for out in (plain, x1a):
+        [(space, pixel)] = _pictures(out / "cards.pdf")
+        assert space == "/DeviceCMYK" and all(abs(a - b) <= 1 for a, b in zip(pixel, want)), (out, space, pixel)
+    rgb = _export(root, "doujin", "--colour", "rgb", out=tmp_path / "rgb")
+    assert [space for space, _ in _pictures(rgb / "cards.pdf")] == ["/DeviceRGB"]  # an RGB PDF keeps it
+
+
+@pytest.mark.parametrize("preset, limit, fit", [("drivethrucards", 240, ("--fit", "scale")), ("doujin", 300, ())])
+def test_a_picture_over_the_ink_limit_is_warned(tmp_path, preset, limit, fit):
+    """A dark red picture (#5a0000 → 0/100/100/64.7, 264.7 % ink) is over DriveThruCards' 240 %:
+    the export warns, naming the page, the heaviest pixel and its ink, as it does for a vector
+    colour; under 同人's 300 % it says nothing. The figure is the one the file's pixels hold."""
+    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT)
+    Image.new("RGB", (120, 120), (90, 0, 0)).save(root / "templates" / "test" / "photo.png")
+    out = _export(root, preset, *fit)
+    [(_, pixel)] = _pictures(out / "cards.pdf")
+    ink = round(sum(pixel) * 100 / 255, 1)
+    assert ink == 264.7
+    warned = [w for w in json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"] if "total ink" in w]
+    if ink <= limit:
+        assert warned == []
+        return
+    [line] = warned
+    assert line.startswith("cards.pdf page 2 (cards-001 front) and 10 more pages: a picture reaches CMYK 0/100/100/64.7")
+    assert f"{ink:g} % total ink" in line and f"100 % of its pixels are over DriveThruCards's {limit} %" in line

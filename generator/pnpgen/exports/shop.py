@@ -15,9 +15,9 @@ from pnpgen.exports.order import OrderRow
 from pnpgen.exports.presets import Preset
 from pnpgen.impose.sheets import face_label, face_labels
 from pnpgen.pdf.black import k_only
-from pnpgen.pdf.colour import over_limit
+from pnpgen.pdf.colour import over_limit, pictures_over_limit
 from pnpgen.pdf.outline import outline_text
-from pnpgen.pdf.pdfx import OutputCondition, make_x1a
+from pnpgen.pdf.pdfx import OutputCondition, make_x1a, pictures_to_cmyk
 
 
 def page_numbers(numbers: list[int]) -> str:
@@ -79,6 +79,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     if style.cmyk:
         pdf, mapped = k_only(pdf)
         notes.extend(mapped.lines(name))
+        pdf = pictures_to_cmyk(pdf)  # with or without PDF/X: a CMYK file holds no RGB picture
     if finish.outline_text:
         pdf, left = outline_text(pdf)
         warnings.extend(f"{name}: {what}" for what in left)
@@ -89,6 +90,12 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
             warnings.append(f"{name} page {page + 1} ({where[page]}): CMYK "
                             f"{'/'.join(f'{v * 100:g}' for v in colour)} is {ink:g} % total ink, over "
                             f"{preset.name}'s {preset.ink_limit:g} %")
+        for heavy in pictures_over_limit(pdf, preset.ink_limit):
+            first = heavy.pages[0]
+            more = f" and {len(heavy.pages) - 1} more pages" if len(heavy.pages) > 1 else ""
+            warnings.append(f"{name} page {first + 1} ({where[first]}){more}: a picture reaches CMYK "
+                            f"{'/'.join(f'{v * 100:g}' for v in heavy.colour)}, {heavy.ink:g} % total ink; "
+                            f"{heavy.share:g} % of its pixels are over {preset.name}'s {preset.ink_limit:g} %")
     files[name] = pdf
     return rows
 

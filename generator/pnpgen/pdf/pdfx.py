@@ -49,6 +49,25 @@ def pdf_date(iso_date: str) -> str:
     return f"D:{digits}000000Z"
 
 
+def pictures_to_cmyk(pdf: bytes) -> bytes:
+    """The PDF with every DeviceRGB picture redrawn in DeviceCMYK by pdf/colour.py's conversion,
+    as its vector colours are: a CMYK shop file holds no RGB, with or without PDF/X. A PDF
+    without an RGB picture is returned as it is (the same bytes)."""
+    import pikepdf
+    from pikepdf import Name
+
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        rgb = [image for image in _images(doc) if image.get("/ColorSpace") == Name.DeviceRGB]
+        if not rgb:
+            return pdf
+        for image in rgb:
+            _image_to_cmyk(image)
+        out = io.BytesIO()
+        doc.save(out, deterministic_id=True, compress_streams=True,
+                 object_stream_mode=pikepdf.ObjectStreamMode.disable)
+        return out.getvalue()
+
+
 def make_x1a(pdf: bytes, condition: OutputCondition, title: str, date: str) -> bytes:
     """The PDF as PDF/X-1a:2003 for ``condition``; ``date`` (YYYY-MM-DD) is its creation date."""
     import pikepdf
