@@ -135,3 +135,71 @@ def test_a_picture_over_the_ink_limit_is_warned(tmp_path, preset, limit, fit):
     [line] = warned
     assert line.startswith("cards.pdf page 2 (cards-001 front) and 10 more pages: a picture reaches CMYK 0/100/100/64.7")
     assert f"{ink:g} % total ink" in line and f"100 % of its pixels are over DriveThruCards's {limit} %" in line
+
+
+def _tiling(doc) -> None:
+    pattern = doc.make_stream(b"1 0 0 rg 0 0 5 5 re f", Type=pikepdf.Name.Pattern, PatternType=1, PaintType=1,
+                              TilingType=1, BBox=[0, 0, 5, 5], XStep=5, YStep=5, Resources=pikepdf.Dictionary())
+    page = doc.pages[0]
+    page.obj.Resources.Pattern = pikepdf.Dictionary(P0=pattern)
+    page.contents_add(doc.make_stream(b"q /Pattern cs /P0 scn 0 0 20 20 re f Q"))
+
+
+def _transfer(doc) -> None:
+    page = doc.pages[0]
+    identity = doc.make_indirect(pikepdf.Dictionary(FunctionType=2, Domain=[0, 1], C0=[0], C1=[1], N=2))
+    page.obj.Resources.ExtGState = pikepdf.Dictionary(T0=pikepdf.Dictionary(TR2=identity))
+    page.contents_add(doc.make_stream(b"q /T0 gs Q"))
+
+
+# What a file may not hold under PDF/X-1a that the preflight once let through: each made in an
+# export that passes, then found.
+BREAKS = {
+    "an RGB colour space set by name": (
+        lambda doc: doc.pages[0].contents_add(doc.make_stream(b"q /DeviceRGB cs 1 0 0 sc 0 0 9 9 re f Q")),
+        "colour operator cs sets /DeviceRGB"),
+    "an RGB inline image": (
+        lambda doc: doc.pages[0].contents_add(doc.make_stream(
+            b"q 9 0 0 9 0 0 cm BI /W 1 /H 1 /CS /RGB /BPC 8 ID \xff\x00\x00 EI Q")),
+        "inline image: /DeviceRGB"),
+    "an RGB tiling pattern": (_tiling, "pattern /P0: RGB colour operator rg"),
+    "a transfer function TR2": (_transfer, "transfer function /TR2"),
+    "JavaScript run on opening": (
+        lambda doc: setattr(doc.Root, "OpenAction", pikepdf.Dictionary(S=pikepdf.Name.JavaScript, JS="app.alert(1)")),
+        "catalog /OpenAction"),
+    "a creation date that is not a PDF date": (
+        lambda doc: setattr(doc.trailer.Info, "CreationDate", pikepdf.String("2026-11-30")),
+        "Info /CreationDate '2026-11-30' is not a PDF date"),
+    "a picture whose print version is elsewhere (OPI)": (
+        lambda doc: [setattr(o, "OPI", pikepdf.Dictionary()) for o in doc.objects
+                     if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"],
+        "OPI"),
+    "a named halftone": (
+        lambda doc: [setattr(doc.pages[0].obj.Resources, "ExtGState", pikepdf.Dictionary(H0=pikepdf.Dictionary(
+            HT=pikepdf.Dictionary(HalftoneType=1, HalftoneName="DotShop", Frequency=150, Angle=45,
+                                  SpotFunction=pikepdf.Name.Round)))),
+                     doc.pages[0].contents_add(doc.make_stream(b"q /H0 gs Q"))],
+        "a named halftone"),
+}
+
+
+@pytest.fixture(scope="module")
+def x1a_pdf(tmp_path_factory) -> bytes:
+    tmp = tmp_path_factory.mktemp("x1a")
+    root = make_workspace(tmp / "ws", front=PICTURE_FRONT)
+    Image.new("RGB", (120, 120), (30, 160, 60)).save(root / "templates" / "test" / "photo.png")
+    return (_export(root, "doujin") / "cards.pdf").read_bytes()
+
+
+@pytest.mark.parametrize("what", sorted(BREAKS))
+def test_the_preflight_finds_what_pdfx1a_forbids(x1a_pdf, what):
+    """The preflight is only as good as what it can fail: each break above, made in a file that
+    passes, is named."""
+    assert problems(x1a_pdf) == []
+    change, found = BREAKS[what]
+    with pikepdf.open(io.BytesIO(x1a_pdf)) as doc:
+        change(doc)
+        out = io.BytesIO()
+        doc.save(out, force_version="1.4", object_stream_mode=pikepdf.ObjectStreamMode.disable)
+    named = problems(out.getvalue())
+    assert any(found in p for p in named), named
