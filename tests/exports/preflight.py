@@ -44,6 +44,7 @@ def problems(pdf: bytes) -> list[str]:
                 out.append(f"page {n}: a transparency group")
             seen: set = set()
             out += [f"page {n}: {p}" for p in _content(page.obj, seen)]
+        out += _subset_names(doc)
         if "/Names" in doc.Root and "/JavaScript" in doc.Root.Names:
             out.append("JavaScript")
         if "/Names" in doc.Root and "/EmbeddedFiles" in doc.Root.Names:
@@ -52,6 +53,21 @@ def problems(pdf: bytes) -> list[str]:
             if key in doc.Root:
                 out.append(f"catalog {key}: actions and forms are not print data")
     return sorted(set(out))
+
+
+def _subset_names(doc) -> list[str]:
+    """Different subsets of a file have different tags (ISO 32000-1 §9.6.4): a RIP that keeps
+    fonts by name would print one subset's text with another's glyphs."""
+    import hashlib
+
+    programs: dict[str, set[str]] = {}
+    for obj in doc.objects:
+        if not isinstance(obj, pikepdf.Dictionary) or obj.get("/Type") != Name.FontDescriptor:
+            continue
+        program = next((obj[k] for k in ("/FontFile", "/FontFile2", "/FontFile3") if k in obj), None)
+        if program is not None:
+            programs.setdefault(str(obj.get("/FontName")), set()).add(hashlib.sha256(program.read_bytes()).hexdigest())
+    return [f"{len(found)} different font programs are named {name}" for name, found in programs.items() if len(found) > 1]
 
 
 def _info(doc) -> list[str]:

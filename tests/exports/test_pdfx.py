@@ -203,3 +203,31 @@ def test_the_preflight_finds_what_pdfx1a_forbids(x1a_pdf, what):
         doc.save(out, force_version="1.4", object_stream_mode=pikepdf.ObjectStreamMode.disable)
     named = problems(out.getvalue())
     assert any(found in p for p in named), named
+
+
+# A face outside the converter's subset (the unused <mask> sends it to svglib), with text.
+SVGLIB_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<defs><mask id="m"/></defs>
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#cc3333"/>
+{{ textbox(piece.name, 5, 5, w - 10, 12, size=12) }}
+{% endblock %}
+"""
+
+
+def test_faces_svglib_draws_embed_every_font_under_names_of_their_own(tmp_path):
+    """Each face svglib draws is drawn on a canvas of its own: it named ReportLab's Helvetica
+    (never embedded: PDF/X refuses the file) and called its own subset AAAAAA+ as every other
+    face did, two subsets of different glyphs under one name. Now the preflight passes and each
+    subset has its own tag."""
+    root = make_workspace(tmp_path / "ws", front=SVGLIB_FRONT, pieces=["火山", "水田"])
+    out = _export(root, "doujin")
+    pdf = (out / "cards.pdf").read_bytes()
+    assert problems(pdf) == []
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        fonts = {str(o.FontName): o.FontFile2.read_bytes() for o in doc.objects
+                 if isinstance(o, pikepdf.Dictionary) and o.get("/Type") == "/FontDescriptor"}
+    assert not any("Helvetica" in name for name in fonts)
+    assert len(set(fonts.values())) == len(fonts) >= 3  # the writer's subset and one for each face
+
