@@ -231,3 +231,27 @@ def test_faces_svglib_draws_embed_every_font_under_names_of_their_own(tmp_path):
     assert not any("Helvetica" in name for name in fonts)
     assert len(set(fonts.values())) == len(fonts) >= 3  # the writer's subset and one for each face
 
+
+@pytest.mark.parametrize("art, key", [
+    ('<defs><mask id="m"><rect width="20" height="40" fill="#fff"/></mask></defs>'
+     '<rect width="40" height="40" fill="#f00" mask="url(#m)"/>', "mask='url(#m)'"),
+    ('<defs><filter id="f"><feGaussianBlur stdDeviation="2"/></filter></defs>'
+     '<rect width="40" height="40" fill="#f00" filter="url(#f)"/>', "filter='url(#f)'"),
+    ('<rect width="40" height="40" fill="#f00" style="mix-blend-mode: multiply"/>', "mix-blend-mode='multiply'"),
+    ('<defs><marker id="a"><rect width="3" height="3"/></marker></defs>'
+     '<line x2="40" y2="40" stroke="#000" marker-end="url(#a)"/>', "marker-end='url(#a)'"),
+    ('<defs><pattern id="p" width="4" height="4" patternUnits="userSpaceOnUse"><rect width="2" height="2"/></pattern>'
+     '</defs><rect width="40" height="40" fill="url(#p)"/>', "fill='url(#p)', a <pattern>"),
+])
+def test_what_svglib_leaves_out_is_an_error_not_a_face_printed_without_it(tmp_path, capsys, art, key):
+    """svglib (faces outside the converter's subset) draws neither masks, filters, blend modes,
+    markers nor patterns: the face printed as if they were not there (a masked rectangle whole, a
+    pattern's fill empty), with no word. Now the export stops with one line naming the template,
+    the piece and the property; nothing is written."""
+    front = PICTURE_FRONT.replace('<image x="5" y="30" width="40" height="40" href="photo.png"/>', art)
+    root = make_workspace(tmp_path / "ws", front=front)
+    assert run(root, "export", "--game", "test", "--preset", "doujin") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert err.startswith("pnpgen: error: templates/test/card-front.svg.j2: deck 'cards' piece ") and key in err, err
+    assert not (root / "build" / "test" / "doujin").exists()
