@@ -255,3 +255,18 @@ def test_what_svglib_leaves_out_is_an_error_not_a_face_printed_without_it(tmp_pa
     assert len(err.splitlines()) == 1 and "Traceback" not in err, err
     assert err.startswith("pnpgen: error: templates/test/card-front.svg.j2: deck 'cards' piece ") and key in err, err
     assert not (root / "build" / "test" / "doujin").exists()
+
+
+def test_a_picture_is_wanted_at_the_shops_dpi(tmp_path):
+    """同人印刷所 asks 350 dpi (its preset's dpi): a 40 mm picture of 504 px (320 dpi) is enough
+    for DriveThruCards' 300 and warned at doujin, naming the figure it wants; it was measured
+    against 300 only, so passed in silence."""
+    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT, pieces=["カード1"])
+    Image.new("RGB", (504, 504), (30, 160, 60)).save(root / "templates" / "test" / "photo.png")
+
+    def dpi_lines(out: Path) -> list[str]:
+        return [w for w in json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"] if " dpi at " in w]
+
+    assert dpi_lines(_export(root, "drivethrucards", "--fit", "scale")) == []
+    [line] = dpi_lines(_export(root, "doujin"))
+    assert line.endswith("deck cards, piece カード1: templates/test/photo.png: 320 dpi at 40×40 mm, 350 wanted"), line
