@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnpgen.exports.faces import PageStyle, PngFiles, UniqueFace, face_images, face_pdf
+from pnpgen.exports.faces import BLANK, PageStyle, PngFiles, UniqueFace, face_images, face_pdf
 from pnpgen.exports.order import OrderRow
 from pnpgen.exports.presets import Preset
 from pnpgen.impose.sheets import face_label, face_labels
@@ -57,12 +57,19 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     rows = []
     where: list[str] = []  # page → what it shows, for the ink warnings
     bases = face_labels([(face.piece.label, face.copies) for face in faces])
+    # A file of every copy is read two pages a card (a back, a front): a card without a back gets
+    # a blank one, or the shop would take every other card for the one before's back.
+    blank_backs = preset.files == "pdf-copies" and any(face.back is None for face in faces)
+    if blank_backs:
+        warnings.append(f"{name}: deck '{deck.id}' has cards without a back; {preset.name} reads two pages a card "
+                        f"({preset.page_order.replace('-', ' then ')}), so each is given a blank (white) back page")
     for face, base in zip(faces, bases):
         first = len(pages) + 1
         backs: list[int] = []
         copies = face.copies if preset.files == "pdf-copies" else 1
+        back = BLANK if face.back is None and blank_backs else face.back
         for _ in range(copies):
-            sides = [("front", face.front)] + ([("back", face.back)] if face.back is not None else [])
+            sides = [("front", face.front)] + ([("back", back)] if back is not None else [])
             if preset.page_order == "back-front":
                 sides.reverse()
             for side, key in sides:
