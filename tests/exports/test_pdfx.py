@@ -270,3 +270,20 @@ def test_a_picture_is_wanted_at_the_shops_dpi(tmp_path):
     assert dpi_lines(_export(root, "drivethrucards", "--fit", "scale")) == []
     [line] = dpi_lines(_export(root, "doujin"))
     assert line.endswith("deck cards, piece カード1: templates/test/photo.png: 320 dpi at 40×40 mm, 350 wanted"), line
+
+
+def test_a_picture_in_a_face_svglib_draws_is_cmyk_and_its_ink_checked(tmp_path):
+    """svglib draws a face's pictures inline: in a CMYK file that picture stayed RGB (an inline
+    image the picture conversion never saw: the PDF/X-1a file held RGB) and its ink unchecked.
+    Now it is an image like any other: CMYK by the same conversion, and warned over 240 %."""
+    front = SVGLIB_FRONT.replace('fill="#cc3333"/>', 'fill="#cc3333"/>\n<image x="5" y="30" width="40" height="40" '
+                                                     'href="photo.png"/>')
+    root = make_workspace(tmp_path / "ws", front=front, pieces=["火山"])
+    Image.new("RGB", (600, 600), (90, 0, 0)).save(root / "templates" / "test" / "photo.png")
+    out = _export(root, "drivethrucards", "--fit", "scale")
+    pdf = (out / "cards.pdf").read_bytes()
+    assert problems(pdf) == []
+    [(space, pixel)] = _pictures(out / "cards.pdf")
+    assert space == "/DeviceCMYK" and pixel == (0, 255, 255, 165)
+    warnings = json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"]
+    assert any("a picture reaches CMYK 0/100/100/64.7, 264.7 % total ink" in w for w in warnings), warnings

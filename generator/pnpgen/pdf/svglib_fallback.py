@@ -124,12 +124,19 @@ class FallbackCanvas:
     def setFillAlpha(self, alpha: float) -> None:
         _opaque(alpha, "fill")
 
-    def drawInlineImage(self, *args, **kwargs):
+    def drawInlineImage(self, image, x, y, width=None, height=None, **kwargs):
         """svglib draws its images inline. ReportLab writes inline image data as text only in
         ASCII85; with Flate-only streams (pnpgen.pdf.settings) it would put bytes among the
-        page's text and fail, so an inline image alone is written in ASCII85."""
+        page's text and fail, so an inline image alone is written in ASCII85. In a CMYK document
+        the picture is an image XObject instead, as the converter's pictures are: an RGB inline
+        image escaped the CMYK conversion of pictures (pdf/pdfx.py) and the ink check."""
+        if self.cmyk:
+            from reportlab.lib.utils import ImageReader
+
+            picture = ImageReader(image) if hasattr(image, "mode") else image  # svglib's PIL image, or a path
+            return self.canvas.drawImage(picture, x, y, width, height, **kwargs)
         with settings.ascii85_streams():
-            return self.canvas.drawInlineImage(*args, **kwargs)
+            return self.canvas.drawInlineImage(image, x, y, width, height, **kwargs)
 
     def setStrokeAlpha(self, alpha: float) -> None:
         _opaque(alpha, "stroke")
