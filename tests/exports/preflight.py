@@ -16,6 +16,9 @@ REGISTERED = {"CGATS TR 001", "CGATS TR 003", "CGATS TR 005", "CGATS TR 006", "F
               "FOGRA52", "JC200103", "JCW2003", "JCN2002", "JC2011", "IFRA26", "IFRA30"}
 COLOUR_SPACES = {"/DeviceCMYK", "/DeviceGray", "/Pattern"}
 _RGB_OPS = {"rg", "RG"}
+# Inline images name their colour space in short (PDF 1.4 Table 4.43) or by a resource.
+_INLINE_SPACES = {"/G": "/DeviceGray", "/CMYK": "/DeviceCMYK", "/RGB": "/DeviceRGB", "/I": "/Indexed"}
+_PDF_DATE = re.compile(r"D:\d{14}(Z(00'00'?)?|[+-]\d\d'\d\d'?)")
 
 
 def problems(pdf: bytes) -> list[str]:
@@ -41,9 +44,30 @@ def problems(pdf: bytes) -> list[str]:
                 out.append(f"page {n}: a transparency group")
             seen: set = set()
             out += [f"page {n}: {p}" for p in _content(page.obj, seen)]
+        out += _subset_names(doc)
         if "/Names" in doc.Root and "/JavaScript" in doc.Root.Names:
             out.append("JavaScript")
+        if "/Names" in doc.Root and "/EmbeddedFiles" in doc.Root.Names:
+            out.append("embedded files")
+        for key in ("/OpenAction", "/AA", "/AcroForm"):
+            if key in doc.Root:
+                out.append(f"catalog {key}: actions and forms are not print data")
     return sorted(set(out))
+
+
+def _subset_names(doc) -> list[str]:
+    """Different subsets of a file have different tags (ISO 32000-1 §9.6.4): a RIP that keeps
+    fonts by name would print one subset's text with another's glyphs."""
+    import hashlib
+
+    programs: dict[str, set[str]] = {}
+    for obj in doc.objects:
+        if not isinstance(obj, pikepdf.Dictionary) or obj.get("/Type") != Name.FontDescriptor:
+            continue
+        program = next((obj[k] for k in ("/FontFile", "/FontFile2", "/FontFile3") if k in obj), None)
+        if program is not None:
+            programs.setdefault(str(obj.get("/FontName")), set()).add(hashlib.sha256(program.read_bytes()).hexdigest())
+    return [f"{len(found)} different font programs are named {name}" for name, found in programs.items() if len(found) > 1]
 
 
 def _info(doc) -> list[str]:
@@ -54,6 +78,9 @@ def _info(doc) -> list[str]:
     for key in ("/Title", "/CreationDate", "/ModDate"):
         if not str(info.get(key, "")):
             out.append(f"Info {key} missing")
+    for key in ("/CreationDate", "/ModDate"):
+        if str(info.get(key, "")) and not _PDF_DATE.fullmatch(str(info[key])):
+            out.append(f"Info {key} {str(info[key])!r} is not a PDF date (D:YYYYMMDDHHmmSS and a time zone)")
     if str(info.get("/GTS_PDFXVersion", "")) != "PDF/X-1a:2003":
         out.append(f"Info /GTS_PDFXVersion is {info.get('/GTS_PDFXVersion')!r}, not PDF/X-1a:2003")
     if info.get("/Trapped") not in (Name("/True"), Name("/False")):
@@ -101,7 +128,7 @@ def _inside(a, b, eps=1e-3) -> bool:
     return a[0] >= b[0] - eps and a[1] >= b[1] - eps and a[2] <= b[2] + eps and a[3] <= b[3] + eps
 
 
-def _content(obj, seen: set) -> list[str]:
+def _content(obj, seen: set, resources=None) -> list[str]:
     """RGB operators, colour spaces other than CMYK, grey and CMYK spot colours, transparency,
     images that are not CMYK or grey, fonts not embedded: in a page or form and every form it draws."""
     out: list[str] = []
@@ -109,10 +136,17 @@ def _content(obj, seen: set) -> list[str]:
         ops = pikepdf.parse_content_stream(obj)
     except pikepdf.PdfError as e:
         return [f"content not readable: {e}"]
-    for _operands, op in ops:
+    res = obj.get("/Resources", resources)
+    for operands, op in ops:
         if str(op) in _RGB_OPS:
             out.append(f"RGB colour operator {op}")
-    res = obj.get("/Resources")
+        elif str(op) in ("cs", "CS") and operands and str(operands[0]).startswith("/Device") \
+                and str(operands[0]) not in COLOUR_SPACES:
+            out.append(f"colour operator {op} sets {operands[0]}")
+        elif str(op) == "PS":
+            out.append("PostScript operator PS")
+        elif str(op) == "INLINE IMAGE":
+            out += [f"inline image: {p}" for p in _inline_image(operands[0], res)]
     if res is None:
         return out
     for name, cs in (res.get("/ColorSpace") or {}).items():
@@ -125,18 +159,35 @@ def _content(obj, seen: set) -> list[str]:
                 out.append(f"ExtGState {name}: {key} {float(gs[key])}")
         if gs.get("/BM", Name.Normal) not in (Name.Normal, Name.Compatible):
             out.append(f"ExtGState {name}: blend mode {gs.BM}")
-        if "/TR" in gs and gs.TR != Name.Identity:
-            out.append(f"ExtGState {name}: transfer function")
+        for key in ("/TR", "/TR2"):
+            if key in gs and gs[key] not in (Name.Identity, Name.Default):
+                out.append(f"ExtGState {name}: transfer function {key}")
+        if "/HTP" in gs:
+            out.append(f"ExtGState {name}: halftone phase HTP")
+        if "/HT" in gs and gs.HT != Name.Default:
+            if int(gs.HT.get("/HalftoneType", 0)) not in (1, 5):
+                out.append(f"ExtGState {name}: halftone type {gs.HT.get('/HalftoneType')}")
+            if "/HalftoneName" in gs.HT:
+                out.append(f"ExtGState {name}: a named halftone")
     for name, pattern in (res.get("/Pattern") or {}).items():
         shading = pattern.get("/Shading")
         if shading is not None and str(shading.get("/ColorSpace")) not in ("/DeviceCMYK", "/DeviceGray"):
             out.append(f"pattern {name}: shading in {shading.get('/ColorSpace')}")
+        if "/ExtGState" in pattern:
+            out += [f"pattern {name}: {p}" for p in _content_of_gs(pattern.ExtGState)]
+        if int(pattern.get("/PatternType", 0)) == 1 and pattern.objgen not in seen:  # tiling: a content stream
+            seen.add(pattern.objgen)
+            out += [f"pattern {name}: {p}" for p in _content(pattern, seen)]
     for name, shading in (res.get("/Shading") or {}).items():
         if str(shading.get("/ColorSpace")) not in ("/DeviceCMYK", "/DeviceGray"):
             out.append(f"shading {name} in {shading.get('/ColorSpace')}")
     for name, font in (res.get("/Font") or {}).items():
         if not _embedded(font):
             out.append(f"font {name} ({font.get('/BaseFont')}) not embedded")
+        if font.get("/Subtype") == Name.Type3 and font.objgen not in seen:  # glyphs are content streams
+            seen.add(font.objgen)
+            for glyph in font.CharProcs.values():
+                out += [f"Type3 font {name}: {p}" for p in _content(glyph, seen, font.get("/Resources"))]
     for name, xobj in (res.get("/XObject") or {}).items():
         if xobj.objgen in seen:
             continue
@@ -146,14 +197,55 @@ def _content(obj, seen: set) -> list[str]:
                 continue
             if "/SMask" in xobj or "/SMaskInData" in xobj:
                 out.append(f"image {name}: soft mask")
+            if "/OPI" in xobj:
+                out.append(f"image {name}: OPI (the picture is elsewhere)")
+            if any(alt.get("/DefaultForPrinting") is True for alt in xobj.get("/Alternates", ())):
+                out.append(f"image {name}: an alternate image is the one printed")
+            out += [f"image {name}: {p}" for p in _filters(xobj)]
             out += [f"image {name}: {p}" for p in _colour_space(xobj.get("/ColorSpace"))]
         elif xobj.get("/Subtype") == Name.Form:
+            out += [f"form {name}: {p}" for p in _filters(xobj)]
             if "/Group" in xobj and xobj.Group.get("/S") == Name.Transparency:
                 out.append(f"form {name}: a transparency group")
             out += _content(xobj, seen)
         else:
             out.append(f"XObject {name}: {xobj.get('/Subtype')}")
     return out
+
+
+def _filters(stream) -> list[str]:
+    """LZW and JBIG2 compression are not PDF/X-1a."""
+    filters = stream.get("/Filter")
+    names = [filters] if isinstance(filters, Name) else list(filters or ())
+    return [f"{f} compression" for f in names if f in (Name.LZWDecode, Name.JBIG2Decode)]
+
+
+def _content_of_gs(gs) -> list[str]:
+    """A pattern's own graphics state: transparency in it is transparency."""
+    out = []
+    if gs.get("/SMask", Name("/None")) != Name("/None"):
+        out.append("soft mask")
+    for key in ("/CA", "/ca"):
+        if key in gs and float(gs[key]) != 1.0:
+            out.append(f"{key} {float(gs[key])}")
+    if gs.get("/BM", Name.Normal) not in (Name.Normal, Name.Compatible):
+        out.append(f"blend mode {gs.BM}")
+    return out
+
+
+def _inline_image(image, res) -> list[str]:
+    """An inline image's colour space (abbreviated, or a resource's name)."""
+    head = image.obj
+    cs = head.get("/CS", head.get("/ColorSpace"))
+    if head.get("/IM", head.get("/ImageMask")) is True:
+        cs = Name.DeviceGray
+    out = []
+    if isinstance(cs, Name) and str(cs) in _INLINE_SPACES:
+        cs = Name(_INLINE_SPACES[str(cs)])
+    elif isinstance(cs, Name) and str(cs) not in COLOUR_SPACES and str(cs) != "/DeviceRGB":
+        named = (res.get("/ColorSpace") or {}) if res is not None else {}
+        cs = named.get(str(cs), cs)
+    return out + _colour_space(cs)
 
 
 def _colour_space(cs) -> list[str]:

@@ -42,3 +42,29 @@ def test_ink_over_the_limit_is_found_in_pages_and_forms():
     found = over_limit(buf.getvalue(), 240)
     assert [(page, ink) for page, _, ink in found] == [(0, 260.0)]
     assert over_limit(buf.getvalue(), 300) == []
+
+
+@pytest.mark.parametrize("kind", ["tiff", "jpeg"])
+def test_ink_of_a_cmyk_picture_is_measured_per_pixel(tmp_path, kind):
+    """A picture's ink is its heaviest pixel's: a CMYK JPEG (embedded as it is, Adobe's inverted
+    samples) and a CMYK TIFF ReportLab decodes and compresses read the same."""
+    import numpy as np
+    from PIL import Image
+
+    from pnpgen.pdf.colour import pictures_over_limit
+
+    pixels = np.zeros((40, 40, 4), dtype=np.uint8)
+    pixels[..., 3] = 128  # 50 % K
+    pixels[:10, :10] = (0, 230, 230, 200)  # 0/90.2/90.2/78.4: 258.8 %, a sixteenth of the picture
+    picture = tmp_path / f"p.{kind}"
+    Image.fromarray(pixels, "CMYK").save(picture, **({"quality": 100} if kind == "jpeg" else {}))
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, invariant=1)
+    c.drawImage(str(picture), 0, 0, 40, 40)
+    c.showPage()
+    c.save()
+    [heavy] = pictures_over_limit(buf.getvalue(), 240)
+    assert heavy.pages == (0,)
+    assert heavy.ink == pytest.approx(258.8, abs=2.5)  # JPEG's loss, a percent or two
+    assert heavy.share == pytest.approx(100 / 16, abs=1)
+    assert pictures_over_limit(buf.getvalue(), 270) == []

@@ -292,3 +292,24 @@ def test_pdf_faces_pages_carry_their_quantities_as_labels(tmp_path):
     assert run(root, "build", "--game", "test", "--no-rulebook") == 0
     shop = PdfReader(root / "build" / "test" / "shop" / "cards-unique.pdf")
     assert list(shop.page_labels) == list(reader.page_labels)
+
+
+def test_a_single_sided_deck_at_a_shop_that_reads_two_pages_a_card_gets_blank_backs(tmp_path):
+    """DriveThruCards reads a deck's file two pages a card, back then front: a deck without backs
+    was written a page a card, so the shop took every other card for the back of the one before.
+    Each card now has a blank back page before it, the export says so, and order.csv names them."""
+    import pypdfium2 as pdfium
+
+    deck = _deck(counts=[2, 1]).replace("back: card-back.svg.j2\n", "")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "export", "--game", "test", "--preset", "drivethrucards", "--fit", "scale") == 0
+    out = root / "build" / "test" / "drivethrucards"
+    doc = pdfium.PdfDocument(out / "cards.pdf")
+    assert len(doc) == 6  # three copies, two pages each
+    texts = [doc[i].get_textpage().get_text_range().strip() for i in range(len(doc))]
+    assert [bool(t) for t in texts] == [False, True] * 3 and "カード1" in texts[1] and "カード2" in texts[5]
+    blank = doc[0].render(scale=0.5).to_pil().convert("L")
+    assert blank.getextrema() == (255, 255)  # white, bleed and all
+    assert [(r["pages"], r["back"]) for r in _order(out)] == [("1-4", "1-3 odd"), ("5-6", "5")]
+    warnings = json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"]
+    assert any("deck 'cards' has cards without a back" in w and "blank (white) back page" in w for w in warnings)

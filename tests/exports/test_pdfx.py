@@ -5,6 +5,7 @@ PDF/X fails it, so the preflight can fail."""
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pikepdf
@@ -90,3 +91,199 @@ def test_pdfx_that_cannot_be_made_is_one_line(tmp_path, capsys, args, message):
     assert run(root, "export", "--game", "test", *args) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and message in err and "Traceback" not in err
+
+
+def _pictures(pdf: Path) -> list[tuple[str, tuple[int, ...]]]:
+    """(colour space, first pixel) of every image of the PDF."""
+    with pikepdf.open(pdf) as doc:
+        return [(str(o.ColorSpace), tuple(o.read_bytes()[:4])) for o in doc.objects
+                if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"]
+
+
+def test_a_cmyk_pdf_without_pdfx_holds_no_rgb_picture(tmp_path):
+    """--colour cmyk --pdfx none: the picture is converted as under PDF/X (the docs: every colour
+    in DeviceCMYK), not left RGB for the shop's RIP to separate by a conversion of its own."""
+    from pnpgen.pdf.colour import to_cmyk
+
+    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT)
+    Image.new("RGB", (120, 120), (30, 160, 60)).save(root / "templates" / "test" / "photo.png")
+    plain = _export(root, "doujin", "--pdfx", "none")
+    x1a = _export(root, "doujin", out=tmp_path / "x1a")
+    want = tuple(round(255 * v) for v in to_cmyk(30 / 255, 160 / 255, 60 / 255))
+    for out in (plain, x1a):
+        [(space, pixel)] = _pictures(out / "cards.pdf")
+        assert space == "/DeviceCMYK" and all(abs(a - b) <= 1 for a, b in zip(pixel, want)), (out, space, pixel)
+    rgb = _export(root, "doujin", "--colour", "rgb", out=tmp_path / "rgb")
+    assert [space for space, _ in _pictures(rgb / "cards.pdf")] == ["/DeviceRGB"]  # an RGB PDF keeps it
+
+
+@pytest.mark.parametrize("preset, limit, fit", [("drivethrucards", 240, ("--fit", "scale")), ("doujin", 300, ())])
+def test_a_picture_over_the_ink_limit_is_warned(tmp_path, preset, limit, fit):
+    """A dark red picture (#5a0000 → 0/100/100/64.7, 264.7 % ink) is over DriveThruCards' 240 %:
+    the export warns, naming the page, the heaviest pixel and its ink, as it does for a vector
+    colour; under 同人's 300 % it says nothing. The figure is the one the file's pixels hold."""
+    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT)
+    Image.new("RGB", (120, 120), (90, 0, 0)).save(root / "templates" / "test" / "photo.png")
+    out = _export(root, preset, *fit)
+    [(_, pixel)] = _pictures(out / "cards.pdf")
+    ink = round(sum(pixel) * 100 / 255, 1)
+    assert ink == 264.7
+    warned = [w for w in json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"] if "total ink" in w]
+    if ink <= limit:
+        assert warned == []
+        return
+    [line] = warned
+    assert line.startswith("cards.pdf page 2 (cards-001 front) and 10 more pages: a picture reaches CMYK 0/100/100/64.7")
+    assert f"{ink:g} % total ink" in line and f"100 % of its pixels are over DriveThruCards's {limit} %" in line
+
+
+def _tiling(doc) -> None:
+    pattern = doc.make_stream(b"1 0 0 rg 0 0 5 5 re f", Type=pikepdf.Name.Pattern, PatternType=1, PaintType=1,
+                              TilingType=1, BBox=[0, 0, 5, 5], XStep=5, YStep=5, Resources=pikepdf.Dictionary())
+    page = doc.pages[0]
+    page.obj.Resources.Pattern = pikepdf.Dictionary(P0=pattern)
+    page.contents_add(doc.make_stream(b"q /Pattern cs /P0 scn 0 0 20 20 re f Q"))
+
+
+def _transfer(doc) -> None:
+    page = doc.pages[0]
+    identity = doc.make_indirect(pikepdf.Dictionary(FunctionType=2, Domain=[0, 1], C0=[0], C1=[1], N=2))
+    page.obj.Resources.ExtGState = pikepdf.Dictionary(T0=pikepdf.Dictionary(TR2=identity))
+    page.contents_add(doc.make_stream(b"q /T0 gs Q"))
+
+
+# What a file may not hold under PDF/X-1a that the preflight once let through: each made in an
+# export that passes, then found.
+BREAKS = {
+    "an RGB colour space set by name": (
+        lambda doc: doc.pages[0].contents_add(doc.make_stream(b"q /DeviceRGB cs 1 0 0 sc 0 0 9 9 re f Q")),
+        "colour operator cs sets /DeviceRGB"),
+    "an RGB inline image": (
+        lambda doc: doc.pages[0].contents_add(doc.make_stream(
+            b"q 9 0 0 9 0 0 cm BI /W 1 /H 1 /CS /RGB /BPC 8 ID \xff\x00\x00 EI Q")),
+        "inline image: /DeviceRGB"),
+    "an RGB tiling pattern": (_tiling, "pattern /P0: RGB colour operator rg"),
+    "a transfer function TR2": (_transfer, "transfer function /TR2"),
+    "JavaScript run on opening": (
+        lambda doc: setattr(doc.Root, "OpenAction", pikepdf.Dictionary(S=pikepdf.Name.JavaScript, JS="app.alert(1)")),
+        "catalog /OpenAction"),
+    "a creation date that is not a PDF date": (
+        lambda doc: setattr(doc.trailer.Info, "CreationDate", pikepdf.String("2026-11-30")),
+        "Info /CreationDate '2026-11-30' is not a PDF date"),
+    "a picture whose print version is elsewhere (OPI)": (
+        lambda doc: [setattr(o, "OPI", pikepdf.Dictionary()) for o in doc.objects
+                     if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"],
+        "OPI"),
+    "a named halftone": (
+        lambda doc: [setattr(doc.pages[0].obj.Resources, "ExtGState", pikepdf.Dictionary(H0=pikepdf.Dictionary(
+            HT=pikepdf.Dictionary(HalftoneType=1, HalftoneName="DotShop", Frequency=150, Angle=45,
+                                  SpotFunction=pikepdf.Name.Round)))),
+                     doc.pages[0].contents_add(doc.make_stream(b"q /H0 gs Q"))],
+        "a named halftone"),
+}
+
+
+@pytest.fixture(scope="module")
+def x1a_pdf(tmp_path_factory) -> bytes:
+    tmp = tmp_path_factory.mktemp("x1a")
+    root = make_workspace(tmp / "ws", front=PICTURE_FRONT)
+    Image.new("RGB", (120, 120), (30, 160, 60)).save(root / "templates" / "test" / "photo.png")
+    return (_export(root, "doujin") / "cards.pdf").read_bytes()
+
+
+@pytest.mark.parametrize("what", sorted(BREAKS))
+def test_the_preflight_finds_what_pdfx1a_forbids(x1a_pdf, what):
+    """The preflight is only as good as what it can fail: each break above, made in a file that
+    passes, is named."""
+    assert problems(x1a_pdf) == []
+    change, found = BREAKS[what]
+    with pikepdf.open(io.BytesIO(x1a_pdf)) as doc:
+        change(doc)
+        out = io.BytesIO()
+        doc.save(out, force_version="1.4", object_stream_mode=pikepdf.ObjectStreamMode.disable)
+    named = problems(out.getvalue())
+    assert any(found in p for p in named), named
+
+
+# A face outside the converter's subset (the unused <mask> sends it to svglib), with text.
+SVGLIB_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<defs><mask id="m"/></defs>
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#cc3333"/>
+{{ textbox(piece.name, 5, 5, w - 10, 12, size=12) }}
+{% endblock %}
+"""
+
+
+def test_faces_svglib_draws_embed_every_font_under_names_of_their_own(tmp_path):
+    """Each face svglib draws is drawn on a canvas of its own: it named ReportLab's Helvetica
+    (never embedded: PDF/X refuses the file) and called its own subset AAAAAA+ as every other
+    face did, two subsets of different glyphs under one name. Now the preflight passes and each
+    subset has its own tag."""
+    root = make_workspace(tmp_path / "ws", front=SVGLIB_FRONT, pieces=["火山", "水田"])
+    out = _export(root, "doujin")
+    pdf = (out / "cards.pdf").read_bytes()
+    assert problems(pdf) == []
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        fonts = {str(o.FontName): o.FontFile2.read_bytes() for o in doc.objects
+                 if isinstance(o, pikepdf.Dictionary) and o.get("/Type") == "/FontDescriptor"}
+    assert not any("Helvetica" in name for name in fonts)
+    assert len(set(fonts.values())) == len(fonts) >= 3  # the writer's subset and one for each face
+
+
+@pytest.mark.parametrize("art, key", [
+    ('<defs><mask id="m"><rect width="20" height="40" fill="#fff"/></mask></defs>'
+     '<rect width="40" height="40" fill="#f00" mask="url(#m)"/>', "mask='url(#m)'"),
+    ('<defs><filter id="f"><feGaussianBlur stdDeviation="2"/></filter></defs>'
+     '<rect width="40" height="40" fill="#f00" filter="url(#f)"/>', "filter='url(#f)'"),
+    ('<rect width="40" height="40" fill="#f00" style="mix-blend-mode: multiply"/>', "mix-blend-mode='multiply'"),
+    ('<defs><marker id="a"><rect width="3" height="3"/></marker></defs>'
+     '<line x2="40" y2="40" stroke="#000" marker-end="url(#a)"/>', "marker-end='url(#a)'"),
+    ('<defs><pattern id="p" width="4" height="4" patternUnits="userSpaceOnUse"><rect width="2" height="2"/></pattern>'
+     '</defs><rect width="40" height="40" fill="url(#p)"/>', "fill='url(#p)', a <pattern>"),
+])
+def test_what_svglib_leaves_out_is_an_error_not_a_face_printed_without_it(tmp_path, capsys, art, key):
+    """svglib (faces outside the converter's subset) draws neither masks, filters, blend modes,
+    markers nor patterns: the face printed as if they were not there (a masked rectangle whole, a
+    pattern's fill empty), with no word. Now the export stops with one line naming the template,
+    the piece and the property; nothing is written."""
+    front = PICTURE_FRONT.replace('<image x="5" y="30" width="40" height="40" href="photo.png"/>', art)
+    root = make_workspace(tmp_path / "ws", front=front)
+    assert run(root, "export", "--game", "test", "--preset", "doujin") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert err.startswith("pnpgen: error: templates/test/card-front.svg.j2: deck 'cards' piece ") and key in err, err
+    assert not (root / "build" / "test" / "doujin").exists()
+
+
+def test_a_picture_is_wanted_at_the_shops_dpi(tmp_path):
+    """同人印刷所 asks 350 dpi (its preset's dpi): a 40 mm picture of 504 px (320 dpi) is enough
+    for DriveThruCards' 300 and warned at doujin, naming the figure it wants; it was measured
+    against 300 only, so passed in silence."""
+    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT, pieces=["カード1"])
+    Image.new("RGB", (504, 504), (30, 160, 60)).save(root / "templates" / "test" / "photo.png")
+
+    def dpi_lines(out: Path) -> list[str]:
+        return [w for w in json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"] if " dpi at " in w]
+
+    assert dpi_lines(_export(root, "drivethrucards", "--fit", "scale")) == []
+    [line] = dpi_lines(_export(root, "doujin"))
+    assert line.endswith("deck cards, piece カード1: templates/test/photo.png: 320 dpi at 40×40 mm, 350 wanted"), line
+
+
+def test_a_picture_in_a_face_svglib_draws_is_cmyk_and_its_ink_checked(tmp_path):
+    """svglib draws a face's pictures inline: in a CMYK file that picture stayed RGB (an inline
+    image the picture conversion never saw: the PDF/X-1a file held RGB) and its ink unchecked.
+    Now it is an image like any other: CMYK by the same conversion, and warned over 240 %."""
+    front = SVGLIB_FRONT.replace('fill="#cc3333"/>', 'fill="#cc3333"/>\n<image x="5" y="30" width="40" height="40" '
+                                                     'href="photo.png"/>')
+    root = make_workspace(tmp_path / "ws", front=front, pieces=["火山"])
+    Image.new("RGB", (600, 600), (90, 0, 0)).save(root / "templates" / "test" / "photo.png")
+    out = _export(root, "drivethrucards", "--fit", "scale")
+    pdf = (out / "cards.pdf").read_bytes()
+    assert problems(pdf) == []
+    [(space, pixel)] = _pictures(out / "cards.pdf")
+    assert space == "/DeviceCMYK" and pixel == (0, 255, 255, 165)
+    warnings = json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"]
+    assert any("a picture reaches CMYK 0/100/100/64.7, 264.7 % total ink" in w for w in warnings), warnings

@@ -12,6 +12,7 @@ from dataclasses import astuple, dataclass, field, replace
 from pathlib import Path
 
 from pnpgen import fonts as fontreg
+from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
 from pnpgen.data.names import check_preset_folder
@@ -83,7 +84,10 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     # One bleed for the whole game's faces: the widest any exported deck needs (the pages clip the rest).
     art_bleed = max(f.art_bleed for f in fitted.values())
     check_bleed(game, art_bleed)
-    rendered = render_game(ws.templates, game, art_bleed)
+    # A card shop's pictures are wanted at its dpi (同人印刷所: 350), not the build's 300 alone;
+    # a virtual table's cells are smaller than the build's (at most 200 dpi): the build's figure.
+    min_dpi = max(MIN_DPI, preset.dpi) if preset.files != "tts" else MIN_DPI
+    rendered = render_game(ws.templates, game, art_bleed, min_dpi)
     warnings = rendered.warnings
     by_deck = {df.deck.id: unique_faces(df) for df in rendered.decks}
     needed = sorted({key for deck in decks for f in by_deck[deck.id] for key in (f.front, f.back) if key})

@@ -159,10 +159,14 @@ def face_images(keys: Sequence[str], style: PageStyle, size: tuple[int, int]) ->
     return rasterise(face_pdf(keys, style, style.deck.name), lambda i: size) if keys else []
 
 
+BLANK = ""  # a page key for a page with no face: the blank back of a single-sided card (shop.py)
+
+
 def _face_page(key: str, style: PageStyle, label: str | None) -> Page:
     w, h = style.deck.trim_mm
     page = Page(style.page_mm, trim=style.trim_box_mm, bleed=style.bleed_box_mm, label=label)
-    page.items.append(PlaceFace(key, _piece_to_page(style), (w, h), style.art_bleed, clip_rect=style.bleed_box_mm))
+    if key != BLANK:
+        page.items.append(PlaceFace(key, _piece_to_page(style), (w, h), style.art_bleed, clip_rect=style.bleed_box_mm))
     if style.marks != "none":
         page.items.append(Strokes(tuple(_marks(style)), registration=style.cmyk))
     if style.proof:

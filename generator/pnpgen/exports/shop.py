@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnpgen.exports.faces import PageStyle, PngFiles, UniqueFace, face_images, face_pdf
+from pnpgen.exports.faces import BLANK, PageStyle, PngFiles, UniqueFace, face_images, face_pdf
 from pnpgen.exports.order import OrderRow
 from pnpgen.exports.presets import Preset
 from pnpgen.impose.sheets import face_label, face_labels
 from pnpgen.pdf.black import k_only
-from pnpgen.pdf.colour import over_limit
+from pnpgen.pdf.colour import over_limit, pictures_over_limit
 from pnpgen.pdf.outline import outline_text
-from pnpgen.pdf.pdfx import OutputCondition, make_x1a
+from pnpgen.pdf.pdfx import OutputCondition, make_x1a, pictures_to_cmyk
 
 
 def page_numbers(numbers: list[int]) -> str:
@@ -57,12 +57,19 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     rows = []
     where: list[str] = []  # page → what it shows, for the ink warnings
     bases = face_labels([(face.piece.label, face.copies) for face in faces])
+    # A file of every copy is read two pages a card (a back, a front): a card without a back gets
+    # a blank one, or the shop would take every other card for the one before's back.
+    blank_backs = preset.files == "pdf-copies" and any(face.back is None for face in faces)
+    if blank_backs:
+        warnings.append(f"{name}: deck '{deck.id}' has cards without a back; {preset.name} reads two pages a card "
+                        f"({preset.page_order.replace('-', ' then ')}), so each is given a blank (white) back page")
     for face, base in zip(faces, bases):
         first = len(pages) + 1
         backs: list[int] = []
         copies = face.copies if preset.files == "pdf-copies" else 1
+        back = BLANK if face.back is None and blank_backs else face.back
         for _ in range(copies):
-            sides = [("front", face.front)] + ([("back", face.back)] if face.back is not None else [])
+            sides = [("front", face.front)] + ([("back", back)] if back is not None else [])
             if preset.page_order == "back-front":
                 sides.reverse()
             for side, key in sides:
@@ -79,6 +86,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     if style.cmyk:
         pdf, mapped = k_only(pdf)
         notes.extend(mapped.lines(name))
+        pdf = pictures_to_cmyk(pdf)  # with or without PDF/X: a CMYK file holds no RGB picture
     if finish.outline_text:
         pdf, left = outline_text(pdf)
         warnings.extend(f"{name}: {what}" for what in left)
@@ -89,6 +97,12 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
             warnings.append(f"{name} page {page + 1} ({where[page]}): CMYK "
                             f"{'/'.join(f'{v * 100:g}' for v in colour)} is {ink:g} % total ink, over "
                             f"{preset.name}'s {preset.ink_limit:g} %")
+        for heavy in pictures_over_limit(pdf, preset.ink_limit):
+            first = heavy.pages[0]
+            more = f" and {len(heavy.pages) - 1} more pages" if len(heavy.pages) > 1 else ""
+            warnings.append(f"{name} page {first + 1} ({where[first]}){more}: a picture reaches CMYK "
+                            f"{'/'.join(f'{v * 100:g}' for v in heavy.colour)}, {heavy.ink:g} % total ink; "
+                            f"{heavy.share:g} % of its pixels are over {preset.name}'s {preset.ink_limit:g} %")
     files[name] = pdf
     return rows
 

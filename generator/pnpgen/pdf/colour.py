@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import re
+from dataclasses import dataclass
 
 REGISTRATION = (1.0, 1.0, 1.0, 1.0)  # all four inks: cut marks only, never artwork
 _CMYK_OP = re.compile(rb"(?<![\w.])(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+([kK])(?![\w])")
@@ -76,6 +77,80 @@ def _gradient_inks(resources: list) -> set[tuple[float, float, float, float]]:
                     if len(fn.get(key, ())) == 4:
                         found.add(tuple(float(v) for v in fn[key]))  # type: ignore[arg-type]
     return found
+
+
+@dataclass(frozen=True)
+class HeavyPicture:
+    """A CMYK picture with pixels over the ink limit: the pages showing it (0-based), its
+    heaviest pixel's colour and total ink (%), and the share of its pixels over the limit (%)."""
+
+    pages: tuple[int, ...]
+    colour: tuple[float, float, float, float]
+    ink: float
+    share: float
+
+
+def pictures_over_limit(pdf: bytes, limit: float) -> list[HeavyPicture]:
+    """Every DeviceCMYK picture (image XObject of a page or of a form it draws) with a pixel over
+    ``limit`` percent, each once, in the order of the first page showing it. A picture's ink is
+    per pixel: its colours are as many as its pixels, so it is measured, not listed."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(pdf))
+    found: dict[object, tuple[list[int], object]] = {}
+    for index, page in enumerate(reader.pages):
+        resources: list = []
+        content_streams(page, resources)
+        for res in resources:
+            xobjects = res.get("/XObject")
+            for ref in (xobjects.get_object().values() if xobjects is not None else ()):
+                obj = ref.get_object()
+                if obj.get("/Subtype") != "/Image" or obj.get("/ColorSpace") != "/DeviceCMYK":
+                    continue
+                key = (ref.idnum, ref.generation) if hasattr(ref, "idnum") else id(obj)
+                pages, _ = found.setdefault(key, ([], obj))
+                if index not in pages:
+                    pages.append(index)
+    out = []
+    for pages, obj in found.values():
+        pixels = _cmyk_pixels(obj)
+        if pixels is None:
+            continue
+        ink = pixels.sum(axis=1) * (100.0 / 255.0)
+        heaviest = int(ink.argmax())
+        if ink[heaviest] <= limit + 1e-6:
+            continue
+        colour = tuple(round(float(v) / 255.0, 3) for v in pixels[heaviest])
+        out.append(HeavyPicture(tuple(pages), colour, round(float(ink[heaviest]), 1),  # type: ignore[arg-type]
+                                round(100.0 * float((ink > limit + 1e-6).mean()), 1)))
+    return out
+
+
+def _cmyk_pixels(image):
+    """An 8-bit DeviceCMYK image's pixels as an (n, 4) array of 0–255 ink values (a Decode of
+    [1 0 …] applied), or None for a picture of another depth."""
+    import numpy as np
+
+    filters = image.get("/Filter")
+    filters = [str(f) for f in (filters if isinstance(filters, list) else [filters] if filters else [])]
+    data = image.get_data()
+    if "/DCTDecode" in filters:  # Pillow reads an Adobe CMYK JPEG's inverted samples as ink
+        from PIL import Image
+
+        with Image.open(io.BytesIO(data)) as jpeg:
+            if jpeg.mode != "CMYK":
+                return None
+            return np.asarray(jpeg, dtype=np.uint16).reshape(-1, 4)
+    if int(image.get("/BitsPerComponent", 8)) != 8:
+        return None
+    width, height = int(image["/Width"]), int(image["/Height"])
+    if len(data) < width * height * 4:
+        return None
+    pixels = np.frombuffer(data[:width * height * 4], dtype=np.uint8).reshape(-1, 4).astype(np.uint16)
+    decode = [float(v) for v in image.get("/Decode", ())]
+    if decode[:2] == [1.0, 0.0]:
+        pixels = 255 - pixels
+    return pixels
 
 
 def content_streams(page, resources: list | None = None) -> list[bytes]:

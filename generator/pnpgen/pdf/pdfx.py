@@ -8,7 +8,8 @@ What the standard asks of the file, and how it is met here:
   (``--colour cmyk``); a raster image still in DeviceRGB is converted here pixel by pixel with the
   same conversion as the vector colours (pdf/colour.py ``to_cmyk``), so the whole page is one
   conversion.
-- No transparency: the face converter refuses SVG opacity and pictures with alpha, so no soft
+- No transparency: the face converter refuses SVG opacity, masks, filters and blend modes, and
+  art files with alpha are flattened onto their background (data/art.py), so no soft
   mask, constant alpha or blend mode reaches a page (tests/exports/preflight.py checks).
 - Fonts embedded: the writer embeds subsets of every font it uses.
 - Every page has a TrimBox (and a BleedBox inside the MediaBox): the page plans set both.
@@ -47,6 +48,25 @@ def pdf_date(iso_date: str) -> str:
     if len(digits) != 8 or not digits.isdigit():
         digits = "20000101"
     return f"D:{digits}000000Z"
+
+
+def pictures_to_cmyk(pdf: bytes) -> bytes:
+    """The PDF with every DeviceRGB picture redrawn in DeviceCMYK by pdf/colour.py's conversion,
+    as its vector colours are: a CMYK shop file holds no RGB, with or without PDF/X. A PDF
+    without an RGB picture is returned as it is (the same bytes)."""
+    import pikepdf
+    from pikepdf import Name
+
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        rgb = [image for image in _images(doc) if image.get("/ColorSpace") == Name.DeviceRGB]
+        if not rgb:
+            return pdf
+        for image in rgb:
+            _image_to_cmyk(image)
+        out = io.BytesIO()
+        doc.save(out, deterministic_id=True, compress_streams=True,
+                 object_stream_mode=pikepdf.ObjectStreamMode.disable)
+        return out.getvalue()
 
 
 def make_x1a(pdf: bytes, condition: OutputCondition, title: str, date: str) -> bytes:

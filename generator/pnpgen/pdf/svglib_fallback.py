@@ -68,6 +68,11 @@ def draw_fallback(canvas, art: Art, cmyk: bool) -> None:
     from reportlab.graphics import renderPDF
 
     drawing = _fallback_drawing(art.svg, cmyk)
+    # renderPDF starts every drawing by setting its font, ReportLab's Helvetica unless the drawing
+    # names one: a font the page names and never embeds, which PDF/X and shops' preflights refuse.
+    # The canvas's own font (the document's, embedded) is named instead.
+    drawing.initialFontName = canvas._fontname
+    drawing.initialFontSize = canvas._fontsize
     canvas = FallbackCanvas(canvas, cmyk)  # its gradients carry their resources; no alpha
     if not cmyk:
         renderPDF.draw(drawing, canvas, 0, 0, showBoundary=False)
@@ -119,12 +124,19 @@ class FallbackCanvas:
     def setFillAlpha(self, alpha: float) -> None:
         _opaque(alpha, "fill")
 
-    def drawInlineImage(self, *args, **kwargs):
+    def drawInlineImage(self, image, x, y, width=None, height=None, **kwargs):
         """svglib draws its images inline. ReportLab writes inline image data as text only in
         ASCII85; with Flate-only streams (pnpgen.pdf.settings) it would put bytes among the
-        page's text and fail, so an inline image alone is written in ASCII85."""
+        page's text and fail, so an inline image alone is written in ASCII85. In a CMYK document
+        the picture is an image XObject instead, as the converter's pictures are: an RGB inline
+        image escaped the CMYK conversion of pictures (pdf/pdfx.py) and the ink check."""
+        if self.cmyk:
+            from reportlab.lib.utils import ImageReader
+
+            picture = ImageReader(image) if hasattr(image, "mode") else image  # svglib's PIL image, or a path
+            return self.canvas.drawImage(picture, x, y, width, height, **kwargs)
         with settings.ascii85_streams():
-            return self.canvas.drawInlineImage(*args, **kwargs)
+            return self.canvas.drawInlineImage(image, x, y, width, height, **kwargs)
 
     def setStrokeAlpha(self, alpha: float) -> None:
         _opaque(alpha, "stroke")
@@ -176,6 +188,7 @@ def put_fallback_faces(pdf: bytes, faces: dict[str, Art], cmyk: bool, font: str)
             c.save()
             with pikepdf.open(io.BytesIO(drawn.getvalue())) as src:
                 form = doc.copy_foreign(src.pages[0].as_form_xobject())
+            _retag_subsets(form)
             key = pikepdf.Name("/" + name)
             for page in doc.pages:
                 xobjects = page.Resources.get("/XObject")
@@ -185,3 +198,40 @@ def put_fallback_faces(pdf: bytes, faces: dict[str, Art], cmyk: bool, font: str)
         doc.save(out, deterministic_id=True, compress_streams=True,
                  object_stream_mode=pikepdf.ObjectStreamMode.disable)
         return out.getvalue()
+
+
+def _retag_subsets(form) -> None:
+    """Each face drawn on a canvas of its own names its font subsets as that canvas does
+    (``AAAAAA+BIZUDPGothic-Regular``), so two faces' different subsets would share one name in
+    the file; the PDF reference (ISO 32000-1 §9.6.4) asks different subsets of a file for
+    different tags, and a RIP that keeps fonts by name prints one face's text with the other's
+    glyphs. The tag is made from the subset's font program: the same subset, the same tag."""
+    import hashlib
+    import re
+
+    import pikepdf
+
+    todo, seen = [form], set()
+    while todo:
+        obj = todo.pop()
+        res = obj.get("/Resources")
+        if res is None:
+            continue
+        for font in (res.get("/Font") or {}).values():
+            for f in [font, *font.get("/DescendantFonts", ())]:
+                desc = f.get("/FontDescriptor")
+                name = str(f.get("/BaseFont", ""))[1:]  # AAAAAA+Name, without the slash
+                program = next((desc[k] for k in ("/FontFile2", "/FontFile", "/FontFile3") if desc is not None and k in desc),
+                               None)
+                if program is None or not re.match(r"[A-Z]{6}\+", name):
+                    continue
+                digest = hashlib.sha256(program.read_bytes()).digest()
+                tag = "".join(chr(ord("A") + b % 26) for b in digest[:6])
+                f.BaseFont = pikepdf.Name(f"/{tag}+{name[7:]}")
+                desc.FontName = f.BaseFont
+                if f is not font and str(font.get("/BaseFont", "")).startswith("/" + name[:7]):
+                    font.BaseFont = pikepdf.Name(f"/{tag}+{str(font.BaseFont)[8:]}")
+        for xobj in (res.get("/XObject") or {}).values():
+            if xobj.get("/Subtype") == "/Form" and xobj.objgen not in seen:
+                seen.add(xobj.objgen)
+                todo.append(xobj)

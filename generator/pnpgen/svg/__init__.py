@@ -12,8 +12,10 @@ Interface used by the rest of the pipeline:
 The converter is our own for the SVG subset templates produce: the graphics become PDF
 operator text once, at convert time; only text (whose glyph encoding ReportLab chooses per
 document, as it subsets fonts) and images are left for draw time. SVG outside the subset
-(patterns, masks, filters, CSS style sheets, …) falls back to svglib for that whole face;
-``Art.fallback`` names what caused it. Transparency is an error: print files must not contain it.
+(CSS style sheets, ``tspan``, text filled with a gradient, …) falls back to svglib for that whole
+face; ``Art.fallback`` names what caused it. Transparency is an error: print files must not
+contain it; so is a mask, filter, blend mode, marker or pattern a face uses (``NOT_DRAWN``), which
+svglib leaves out without a word.
 
 The ``Converter`` here walks the tree (containers, ``<use>``, clip paths, viewports, the graphics
 state) and hands each element it draws to the module of its kind through ``TAGS``, as
@@ -70,6 +72,14 @@ PAINT_SERVERS = {"linearGradient", "radialGradient", "stop"}  # drawn where a fi
 
 _WITH_ID = etree.XPath("//*[@id]")
 _MAY_BE_TRANSLUCENT = etree.XPath("//*[@style or @opacity or @fill-opacity or @stroke-opacity or @stop-opacity]")
+# What svglib, which draws a face outside the subset, leaves out without a word (svglib 2.3: it
+# ignores the element or property): a face using one would print without it. Masks, filters and
+# blend modes are transparency besides, which print files must not hold.
+NOT_DRAWN = ("mask", "filter", "mix-blend-mode", "marker", "marker-start", "marker-mid", "marker-end")
+_MAY_NOT_BE_DRAWN = etree.XPath("//*[@style or @mask or @filter or @mix-blend-mode or @marker or @marker-start "
+                                "or @marker-mid or @marker-end]")
+_PATTERNS = etree.XPath("//*[local-name()='pattern'][@id]")
+_PAINTED = etree.XPath("//*[@style or @fill or @stroke]")
 
 
 def convert(svg: str, where: str, resolve: Callable[[str], bytes] | None = None) -> Art:
@@ -227,6 +237,7 @@ class Converter:
                     raise self.error(el, f"has {key}={v!r}", "a number from 0 to 1") from None
                 if 0 < a < 1 or (a < 1 and key == "stop-opacity"):
                     raise self.transparency(el, props, f"{key} {v}", a)
+        self._refuse_not_drawn()
         for el in self.root.iter(etree.Element):
             name = local_name(el)
             if name and name not in SHAPES and name not in CONTAINERS and name not in IGNORED \
@@ -235,6 +246,30 @@ class Converter:
         for el in _WITH_ID(self.root):
             self.ids.setdefault(el.get("id"), el)
         self._count_elements()
+
+    def _refuse_not_drawn(self) -> None:
+        """An error for a mask, filter, blend mode, marker or pattern a face uses: neither this
+        converter nor svglib draws it, so the face would print without it (an unused one in
+        <defs> is harmless)."""
+        for el in _MAY_NOT_BE_DRAWN(self.root):
+            props = props_of(el)
+            for key in NOT_DRAWN:
+                v = props.get(key, "").strip()
+                if v and v not in HARMLESS and v not in ("inherit", "initial", "unset"):
+                    raise self.error(el, f"has {key}={v!r}, which pnpgen does not print (the face would print "
+                                         f"without it{'; and it is transparency, which print files cannot hold' if key in NOT_DRAWN[:3] else ''})",
+                                     "the effect drawn into the art itself: an image with it applied, or plain shapes")
+        patterns = {el.get("id") for el in _PATTERNS(self.root)}
+        if not patterns:
+            return
+        for el in _PAINTED(self.root):
+            props = props_of(el)
+            for key in ("fill", "stroke"):
+                m = URL.match(props.get(key, "").strip())
+                if m and m.group(1) in patterns:
+                    raise self.error(el, f"has {key}={props[key].strip()!r}, a <pattern>, which pnpgen does not "
+                                         "print (the face would print without it)",
+                                     "a plain colour or gradient, or the pattern drawn as shapes or an image")
 
     def _count_elements(self) -> None:
         """Refuse, before drawing anything, a face that would draw more than MAX_ELEMENTS
