@@ -257,3 +257,26 @@ def test_an_art_edit_converts_again_only_the_faces_that_show_that_picture(tmp_pa
     assert len(converted) == 1 and "札3" in converted[0]  # card 3's front; not cards 1, 2, 4 nor the back
     assert rendered == ["札3"]  # its template run again alone: the others looked at other files
     assert warm == build(ws, tmp_path / "cold")  # what a build from nothing writes
+
+
+def test_a_repainted_picture_is_reported_reprinted_and_recorded(tmp_path, capsys):
+    """A face names its art file, not the pixels: a picture painted over under the same name
+    changes the sheets, so the build says which to reprint, the reprint file holds the cards
+    that show it, and the history records a version."""
+    from PIL import Image
+
+    ws = workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    Image.new("RGB", (300, 200), (250, 200, 0)).save(ws / "data/test/art/b.png")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    out = ws / "build" / "test"
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["reprint"]["cards"]["why"] == ["札2 edited"]
+    assert manifest["reprint"]["cards"]["sheets"] == [1]
+    said = (out / "reprint.txt").read_text(encoding="utf-8")
+    assert "2 × 札2\n" in said and "2 × 札2 (old version)" in said and "札1" not in said
+    assert run(ws, "log", "--game", "test") == 0
+    assert capsys.readouterr().out.count("draft") == 2  # two versions
+    assert run(ws, "diff", "--game", "test") == 0
+    assert "札2: face changed" in capsys.readouterr().out

@@ -93,3 +93,32 @@ def test_the_reprint_file_holds_exactly_the_new_copies_with_backs_and_says_what_
     deck.write_text(deck.read_text(encoding="utf-8") + "# a note\n", encoding="utf-8")
     _build(ws)
     assert not (out / "reprint.pdf").exists() and not (out / "reprint.txt").exists()
+
+
+def test_a_card_deleted_in_the_middle_is_the_one_change_not_every_card_after_it(tmp_path, capsys, built_copy):
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES[:12])
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("  - {name: カード3, text: 本文カード3}\n", ""),
+                    encoding="utf-8")
+    capsys.readouterr()
+    manifest = _build(ws)
+    # the cards after it moved up a number; they are the same cards, not 9 new and 9 removed
+    assert manifest["reprint"]["cards"]["why"] == ["-1 カード3 (removed)"]
+    assert manifest["changes"][0].startswith("cards: 12 → 11 (-1 カード3 (removed)); reprint cards.pdf: sheets 1–2")
+    assert run(ws, "diff", "--game", "test") == 0
+    diff = capsys.readouterr().out
+    assert "- removed: カード3 ×1" in diff and "added" not in diff and diff.count("removed:") == 1
+    said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
+    assert "1 × カード3 (removed)" in said and " add " not in said
+
+
+def test_a_long_list_of_reasons_names_ten_on_the_line_and_all_in_the_manifest(tmp_path, capsys, built_copy):
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES[:12])
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文", "text: 改"), encoding="utf-8")
+    capsys.readouterr()
+    manifest = _build(ws)
+    assert len(manifest["reprint"]["cards"]["why"]) == 12
+    line = manifest["changes"][0]
+    assert "カード10: text, and 2 more: manifest.json, reprint)" in line and "カード11" not in line
+    assert line in capsys.readouterr().out

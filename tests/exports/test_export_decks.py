@@ -202,3 +202,23 @@ def test_the_decks_this_preset_takes_with_fit_are_named_when_others_it_never_tak
     expected = err[err.index("(expected "):]
     assert expected.startswith("(expected --preset thegamecrafter --fit scale --deck cards (takes 'cards'); "
                                "for every deck: --preset tabletopsimulator"), expected
+
+
+def test_a_big_export_s_contact_sheet_is_several_sheets_the_notes_under_the_last(tmp_path, monkeypatch):
+    """Some 400 faces a sheet (here 8: one row), so a deck of thousands of faces never makes one
+    image taller than viewers open, nor holds every thumbnail at once."""
+    from pnpgen.exports import contact
+
+    monkeypatch.setattr(contact, "ROWS", 1, raising=False)
+    root = _harbor(tmp_path, coins=COIN)  # 2 cards + their back, and a token deck doujin leaves out
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(DECK_YAML + "".join(f"  - {{name: 札{i}, text: 本文{i}}}\n" for i in range(1, 11)), encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb") == 0
+    out = root / "build" / "test" / "doujin"
+    sheets = sorted(out.glob("test-contact*.png"))
+    # 10 fronts and their 10 backs: 8, 8 and 4
+    assert [p.name for p in sheets] == ["test-contact-2.png", "test-contact-3.png", "test-contact.png"]
+    with Image.open(out / "test-contact.png") as first, Image.open(out / "test-contact-3.png") as last:
+        assert first.size[1] < 400 and last.size[1] > first.size[1]  # one row each; the notes under the last
+    written = set(json.loads((out / "export.json").read_text(encoding="utf-8"))["files"])
+    assert {"test-contact.png", "test-contact-2.png", "test-contact-3.png"} <= written

@@ -4,7 +4,9 @@ knows exactly which sheets to reprint and why
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections import Counter, defaultdict, deque
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -15,22 +17,52 @@ if TYPE_CHECKING:
 def snapshot(result: BuildResult) -> dict[str, Any]:
     """What the next build (and the history) compares against, per deck: its count, sheets, home
     file and the signature of each of its pages, and per piece its count, face hashes (fronts,
-    backs) and field values; the distinct front/back pairs printed and how many copies of each."""
+    backs), the hash of the pictures its faces show and field values; the distinct front/back
+    pairs printed and how many copies of each (with their pictures' hash). A face is known by its
+    SVG, which names an art file, not its pixels: the pictures' hashes (``art_tag``) are what
+    tell a repainted picture from the same one, on a piece, a pair and a home page."""
     assert result.rendered is not None
+    arts = result.face_arts
     out: dict[str, Any] = {}
     for record, df in zip(result.records, result.rendered.decks, strict=True):
         pieces, values = {}, {}
         for p in df.deck.pieces:
             label = f"{p.index}:{p.label}"
-            pieces[label] = [p.count, df.digests[p.index], *df.sides[p.index]]
+            pieces[label] = [p.count, df.digests[p.index], *df.sides[p.index],
+                             art_tag(arts, df.piece_keys.get(p.index, ()))]
             values[label] = plain_values(p.values)
         out[record.id] = {
             "name": record.name, "count": record.count, "sheets": record.sheets,
             "file": record.files[0] if record.files else None,
             "pages": result.home_pages.get(record.id, []),
+            "page_art": [art_tag(arts, faces) for faces in result.home_faces.get(record.id, [])],
             "pieces": pieces, "values": values,
-            "pairs": [[pair.front, pair.back, pair.count, f"{pair.piece.index}:{pair.piece.label}"] for pair in df.pairs],
+            "pairs": [[pair.front, pair.back, pair.count, f"{pair.piece.index}:{pair.piece.label}",
+                       art_tag(arts, [pair.front, pair.back])] for pair in df.pairs],
         }
+    return out
+
+
+def art_tag(arts: dict[str, str], faces: Any) -> str:
+    """The hash of the pictures ``faces`` (face keys) show, in order; "" when none shows one."""
+    shown = [arts.get(k, "") if k else "" for k in faces]
+    if not any(shown):
+        return ""
+    return hashlib.sha256(" ".join(shown).encode()).hexdigest()[:12]
+
+
+def matched(old: dict[str, Any], new: dict[str, Any]) -> dict[str, str]:
+    """Each new piece's label → the label of the old piece it is: the same number and name, else
+    the next old piece of its name left over, so a piece deleted or added in the middle of a deck
+    does not make every piece after it "new" and "removed" (its number moved, not the piece)."""
+    out = {label: label for label in new if label in old}
+    left: defaultdict[str, deque[str]] = defaultdict(deque)
+    for label in old:
+        if label not in out:
+            left[_name(label)].append(label)
+    for label in new:
+        if label not in out and left[_name(label)]:
+            out[label] = left[_name(label)].popleft()
     return out
 
 
@@ -52,12 +84,13 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
             lines.append(f"{deck_id}: new deck, {new['count']} pieces, {new['sheets']} sheet(s)")
             continue
         details = reasons(old, new)
-        pages = changed_pages(old.get("pages"), new["pages"])
+        pages = changed_pages(old.get("pages"), new["pages"], old.get("page_art"), new.get("page_art"), _per_sheet(new))
         if not details and not pages:
             continue
         if not details:
             details = ["sheets changed"]
-        line = f"{deck_id}: {old['count']} → {new['count']} ({', '.join(details)})"
+        shown = details if len(details) <= SHOWN else [*details[:SHOWN], f"and {len(details) - SHOWN} more: manifest.json, reprint"]
+        line = f"{deck_id}: {old['count']} → {new['count']} ({', '.join(shown)})"
         if new["sheets"] != old["sheets"]:
             line += f", sheets {old['sheets']} → {new['sheets']}"
         sheets = sorted({(p - 1) // _per_sheet(new) + 1 for p in pages})
@@ -71,15 +104,26 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
     return lines, reprint
 
 
+SHOWN = 10  # reasons named on the build's line; manifest.json's reprint.<deck>.why holds them all
+
+
 def _per_sheet(deck: dict[str, Any]) -> int:
     """Pages per sheet of a deck's home file: 2 (fronts, backs) when it has more pages than sheets."""
     return 2 if deck["sheets"] and len(deck["pages"]) >= 2 * deck["sheets"] else 1
 
 
-def changed_pages(old: list[str] | None, new: list[str]) -> list[int]:
-    """Page numbers (1-based) of the new home file that differ from the old one's same page."""
+def changed_pages(old: list[str] | None, new: list[str], old_art: list[str] | None = None,
+                  new_art: list[str] | None = None, per_sheet: int = 1) -> list[int]:
+    """Page numbers (1-based) of the new home file that differ from the old one's same page: in
+    what it draws, or in the pictures its faces show (when both builds recorded them)."""
     old = old or []
-    return [n for n, sig in enumerate(new, 1) if n > len(old) or old[n - 1] != sig]
+    out = {n for n, sig in enumerate(new, 1) if n > len(old) or old[n - 1] != sig}
+    if old_art is not None and new_art is not None and len(old_art) == len(old) and len(new_art) == len(new):
+        for n, art in enumerate(new_art, 1):  # a repainted picture: both pages of its sheet, as a stamp would
+            if n <= len(old) and old_art[n - 1] != art:
+                first = (n - 1) // per_sheet * per_sheet + 1
+                out.update(range(first, min(first + per_sheet, len(new) + 1)))
+    return sorted(out)
 
 
 def spans(numbers: list[int]) -> str:
@@ -99,41 +143,43 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     details: list[str] = []
     old_pieces, new_pieces = old.get("pieces", {}), new["pieces"]
     old_values, new_values = old.get("values", {}), new.get("values", {})
-    names = [_name(label) for label in {**old_pieces, **new_pieces}]
+    names = Counter(map(_name, old_pieces)) | Counter(map(_name, new_pieces))  # pieces of a name, in either build
     name_of = partial(_numbered, names=names)
-    both = [label for label in new_pieces if label in old_pieces]
-    backs = [label for label in both if len(new_pieces[label]) > 3 and len(old_pieces[label]) > 3
-             and new_pieces[label][3] and new_pieces[label][3] != old_pieces[label][3]]
-    back_design = bool(backs) and len(backs) == len([b for b in both if new_pieces[b][3:4] != [""]])
+    was = matched(old_pieces, new_pieces)  # new label → old label
+    backs = [label for label, o in was.items() if len(new_pieces[label]) > 3 and len(old_pieces[o]) > 3
+             and new_pieces[label][3] and new_pieces[label][3] != old_pieces[o][3]]
+    back_design = bool(backs) and len(backs) == len([b for b in was if new_pieces[b][3:4] != [""]])
     if back_design:
         details.append("back changed")
     for label, (count, digest, *sides) in new_pieces.items():
-        if label not in old_pieces:
+        if label not in was:
             details.append(f"+{count} {name_of(label)} (new)")
             continue
-        old_count, old_digest, *old_sides = old_pieces[label]
+        old_count, old_digest, *old_sides = old_pieces[was[label]]
         if count != old_count:
             details.append(f"{count - old_count:+d} {name_of(label)}")
-        if digest == old_digest:
+        repainted = len(sides) > 2 and len(old_sides) > 2 and sides[2] != old_sides[2]
+        if digest == old_digest and not repainted:
             continue
-        front_changed = not sides or not old_sides or sides[0] != old_sides[0]
-        what = [f for f in sorted({*new_values.get(label, {}), *old_values.get(label, {})})
-                if new_values.get(label, {}).get(f) != old_values.get(label, {}).get(f)]
+        front_changed = not sides or not old_sides or sides[0] != old_sides[0] or repainted
+        now_values, old_vals = new_values.get(label, {}), old_values.get(was[label], {})
+        what = [f for f in sorted({*now_values, *old_vals}) if now_values.get(f) != old_vals.get(f)]
         if label in backs and not back_design:
             what.append("back")
         if what:
             details.append(f"{name_of(label)}: {', '.join(what)}")
         elif front_changed:
             details.append(f"{name_of(label)} edited")
+    taken = set(was.values())
     details += [f"-{count} {name_of(label)} (removed)" for label, (count, *_) in old_pieces.items()
-                if label not in new_pieces]
+                if label not in taken]
     return details
 
 
-def _numbered(label: str, names: list[str]) -> str:
+def _numbered(label: str, names: Counter[str]) -> str:
     """A name several pieces share gets its piece number: ``タウン #3``."""
     name = _name(label)
-    return f"{name} #{label.split(':', 1)[0]}" if names.count(name) > 1 else name
+    return f"{name} #{label.split(':', 1)[0]}" if names[name] > 1 else name
 
 
 def _name(label: str) -> str:

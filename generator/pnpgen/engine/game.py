@@ -85,6 +85,7 @@ class GamePlan:
     bom: dict
     orders: list[list] = field(default_factory=list)  # rows of shop/order.csv
     home_pages: dict[str, list[str]] = field(default_factory=dict)  # deck → signature of each home page
+    home_faces: dict[str, list[list[str]]] = field(default_factory=dict)  # deck → the faces of each home page
     cuts: dict[str, CutFile] = field(default_factory=dict)  # cut/…: a cutting machine's files, by path
 
 
@@ -103,6 +104,8 @@ class BuildResult:
     home_pages: dict[str, list[str]] = field(default_factory=dict)  # deck → signature of each home page
     images: ImageStreams | None = None  # the pictures' PDF streams, made once (a reprint file places them too)
     face_keys: dict[str, str] = field(default_factory=dict)  # face → its key suffix: the pictures it shows (face_art)
+    face_arts: dict[str, str] = field(default_factory=dict)  # face showing a picture → the hash of its pictures (face_art)
+    home_faces: dict[str, list[list[str]]] = field(default_factory=dict)  # deck → the faces of each home page
     on_paper: list[DeckOnPaper] = field(default_factory=list)  # each deck's layout on the paper (a reprint file reuses it)
 
     def pictures(self) -> dict:
@@ -221,6 +224,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     everything: list[Page] = []
     orders: list[list] = []  # shop/order.csv: each distinct face of the unique-faces files
     home_pages: dict[str, list[str]] = {}
+    home_faces: dict[str, list[list[str]]] = {}
     cuts: dict[str, CutFile] = {}
     for df, placed in zip(rendered.decks, on_paper, strict=True):
         deck, spec, layout, tiles = df.deck, placed.spec, placed.layout, placed.tiles
@@ -252,6 +256,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             for page in home:
                 page.matrix = options.printer.page_matrix(page.size_mm, page.side == "back")
         home_pages[deck.id] = [page_signature(p) for p in home]
+        home_faces[deck.id] = [p.faces() for p in home]
         files = []
         if home:
             files = [f"{deck.id}.pdf", f"shop/{deck.id}.pdf", f"shop/{deck.id}-unique.pdf"]
@@ -287,7 +292,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm, game.lang):
         everything.append(Page(sheet.paper_mm, list(ops)))
     documents[f"{game.slug}-all.pdf"] = PagePlan(f"{game.title} — all sheets", everything)
-    return GamePlan(documents, records, bom, orders, home_pages, cuts)
+    return GamePlan(documents, records, bom, orders, home_pages, home_faces, cuts)
 
 
 def game_printer(ws: Workspace, game: Game, options: BuildOptions) -> BuildOptions:
@@ -406,10 +411,18 @@ def face_art(svg: str, folder: ArtFolder, whole: str, known: FileHashes | None =
     return sha("\n".join(f"{p.name}:{content_hash(p, known)}" for p in files).encode())
 
 
-def face_keys_of(rendered: RenderedGame, known: FileHashes | None = None) -> dict[str, str]:
-    """Each face's key suffix (``face_suffix``) in the cache of converted faces."""
-    return {k: face_suffix(svg, face_art(svg, rendered.art_folder, rendered.art_digest, known))
-            for k, svg in rendered.faces.svgs.items()}
+def face_arts_of(rendered: RenderedGame, known: FileHashes | None = None) -> dict[str, str]:
+    """Each face that shows a picture → the hash of its pictures (``face_art``)."""
+    return {k: face_art(svg, rendered.art_folder, rendered.art_digest, known)
+            for k, svg in rendered.faces.svgs.items() if "<image" in svg}
+
+
+def face_keys_of(rendered: RenderedGame, known: FileHashes | None = None,
+                 arts: dict[str, str] | None = None) -> dict[str, str]:
+    """Each face's key suffix (``face_suffix``) in the cache of converted faces; ``arts``: the
+    faces' pictures (``face_arts_of``) when already worked out."""
+    arts = face_arts_of(rendered, known) if arts is None else arts
+    return {k: face_suffix(svg, arts.get(k, "")) for k, svg in rendered.faces.svgs.items()}
 
 
 def face_suffix(svg: str, art: str) -> str:
@@ -478,7 +491,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     options = game_printer(ws, game, options)
     if options.ink is not None and game.options.get("ink"):  # game.yaml ink: the saver's figures
         options = replace(options, ink=replace(options.ink, **game.options["ink"]))
-    face_keys = face_keys_of(rendered, cache.hashes if cache is not None else None)
+    face_arts = face_arts_of(rendered, cache.hashes if cache is not None else None)
+    face_keys = face_keys_of(rendered, arts=face_arts)
     on_paper = paper_layouts(game, options.sheet, nest_memo, options.stock)
     check_tiled(game, on_paper)
     cache_files: dict[Path, bytes] = {}
@@ -571,7 +585,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                       arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates)
     result = BuildResult(game, warnings=list(rendered.warnings) + lint + stock_warnings(on_paper, options.sheet),
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,
-                         face_keys=face_keys)
+                         face_keys=face_keys, face_arts=face_arts)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
         faces_ready(result)      # are imposed (unless they were beside the converting workers) and drawn
     if plan is None:
@@ -579,6 +593,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     check_pages(game, plan)
     result.records = plan.records
     result.home_pages = plan.home_pages
+    result.home_faces = plan.home_faces
     if cache is not None:
         assert memo is not None  # made from the cache above
         cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest_memo.learned.items()))

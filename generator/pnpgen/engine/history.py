@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data.textfile import decode as decode_text
+from pnpgen.engine.changes import matched
 from pnpgen.errors import InputError
 
 KEEP = 50  # versions kept per game (and --lang edition)
@@ -209,25 +210,30 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
         new = b.body["decks"].get(deck_id, {"count": 0, "pieces": {}, "values": {}, "name": old.get("name")})
         entry: dict[str, Any] = {"name": new.get("name") or old.get("name"), "count": [old["count"], new["count"]],
                                  "added": [], "removed": [], "counts": [], "fields": []}
+        was = matched(old["pieces"], new["pieces"])  # new label → old label (a piece whose number moved)
         for label, (count, *_) in new["pieces"].items():
-            if label not in old["pieces"]:
+            if label not in was:
                 entry["added"].append({"piece": _name(label), "count": count})
                 continue
-            if old["pieces"][label][0] != count:
-                entry["counts"].append({"piece": _name(label), "old": old["pieces"][label][0], "new": count})
-            ov, nv = old["values"].get(label, {}), new["values"].get(label, {})
+            if old["pieces"][was[label]][0] != count:
+                entry["counts"].append({"piece": _name(label), "old": old["pieces"][was[label]][0], "new": count})
+            ov, nv = old["values"].get(was[label], {}), new["values"].get(label, {})
             for f in [*nv, *(k for k in ov if k not in nv)]:
                 if ov.get(f) != nv.get(f):
                     entry["fields"].append({"piece": _name(label), "field": f, "old": ov.get(f), "new": nv.get(f)})
+        taken = set(was.values())
         entry["removed"] = [{"piece": _name(label), "count": c} for label, (c, *_) in old["pieces"].items()
-                            if label not in new["pieces"]]
-        both = [label for label in new["pieces"] if label in old["pieces"]]
-        sides = {label: (old["pieces"][label][2:4], new["pieces"][label][2:4]) for label in both}
+                            if label not in taken]
+        sides = {label: (old["pieces"][o][2:4], new["pieces"][label][2:4]) for label, o in was.items()}
+        # the pictures its faces show (recorded since they are known: an older version has none)
+        painted = {label for label, o in was.items() if len(old["pieces"][o]) > 4 and len(new["pieces"][label]) > 4
+                   and old["pieces"][o][4] != new["pieces"][label][4]}
         backs = [label for label, (o, n) in sides.items() if len(n) > 1 and n[1] and o[1:] != n[1:]]
-        entry["back_changed"] = bool(backs) and len(backs) == len([b for b in both if new["pieces"][b][3:4] != [""]])
+        entry["back_changed"] = bool(backs) and len(backs) == len([b for b in was if new["pieces"][b][3:4] != [""]])
         edited = {f["piece"] for f in entry["fields"]}
         entry["faces"] = [_name(label) for label, (o, n) in sides.items()
-                          if _name(label) not in edited and (o[:1] != n[:1] or (label in backs and not entry["back_changed"]))]
+                          if _name(label) not in edited and (o[:1] != n[:1] or label in painted
+                                                             or (label in backs and not entry["back_changed"]))]
         if any(entry[k] for k in ("added", "removed", "counts", "fields", "faces", "back_changed")) \
                 or old["count"] != new["count"]:
             decks[deck_id] = entry

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from pnpgen import fonts as fontreg
+from pnpgen.engine.changes import art_tag
 from pnpgen.engine.game import version_stamp
 from pnpgen.engine.options import BuildOptions
 from pnpgen.impose.plan import Page, PagePlan
@@ -38,21 +39,34 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
     assert result.rendered is not None
     out = []
     for df in result.rendered.decks:
-        old = {(f, b): n for f, b, n, _ in before.get(df.deck.id, {}).get("pairs", [])}
-        old_names = {(f, b): label for f, b, _, label in before.get(df.deck.id, {}).get("pairs", [])}
-        new = {(p.front, p.back): p.count for p in df.pairs}
-        names = {(p.front, p.back): p.piece.label for p in df.pairs}
+        pairs_before = before.get(df.deck.id, {}).get("pairs", [])
+        # a pair is known by its faces and, when the earlier build recorded them, the pictures they
+        # show: a repainted picture makes its copies new (an older record compares faces alone)
+        painted = bool(pairs_before) and all(len(p) > 4 for p in pairs_before)
+
+        def known(front: str, back: str | None, art: str = "", painted: bool = painted) -> tuple:
+            return (front, back, art) if painted else (front, back)
+
+        old: dict[tuple, int] = {}
+        old_names: dict[tuple, str] = {}
+        for f, b, n, label, *art in pairs_before:
+            old[known(f, b, *art)] = old.get(known(f, b, *art), 0) + n
+            old_names.setdefault(known(f, b, *art), label)
+        arts = result.face_arts
+        new = {known(p.front, p.back, art_tag(arts, [p.front, p.back])): p.count for p in df.pairs}
+        names = {known(p.front, p.back, art_tag(arts, [p.front, p.back])): p.piece.label for p in df.pairs}
         labels_now = {f"{p.index}:{p.label}" for p in df.deck.pieces}
         dr = DeckReprint(df.deck.id, df.deck.name, backs=[] if df.backs is not None else None)
         extra = {pair: n - old.get(pair, 0) for pair, n in new.items() if n > old.get(pair, 0)}
         for i, front in enumerate(df.fronts):
             back = df.backs[i] if df.backs is not None else None
-            if extra.get((front, back), 0) > 0:
-                extra[(front, back)] -= 1
+            pair = known(front, back, art_tag(arts, [front, back]))
+            if extra.get(pair, 0) > 0:
+                extra[pair] -= 1
                 dr.fronts.append(front)
                 if dr.backs is not None and back is not None:
                     dr.backs.append(back)
-                dr.add[names[(front, back)]] = dr.add.get(names[(front, back)], 0) + 1
+                dr.add[names[pair]] = dr.add.get(names[pair], 0) + 1
         for pair, n in old.items():
             gone = n - new.get(pair, 0)
             if gone > 0:

@@ -1,9 +1,13 @@
 """A contact sheet: every distinct face of the export, trimmed, labelled ``id × count``, and the
-decks the export left out."""
+decks the export left out. A big export's faces go on several sheets of at most ``ROWS`` rows
+(``<game>-contact.png``, ``<game>-contact-2.png``, …), each drawn and let go of in turn: one
+sheet of 5,000 faces was 168,000 px tall (some image viewers stop at 32,767) and its export held
+every thumbnail and the whole sheet at once (3 GB)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -13,26 +17,63 @@ from pnpgen.exports.faces import PageStyle, UniqueFace, face_images
 THUMB = (180, 220)  # largest thumbnail, px
 LABEL_PX = 30
 COLS = 8
+ROWS = 50  # rows of a sheet at most: 400 faces, 13,544 px tall
 PAD = 10
 
 
-def thumbnails(style: PageStyle, faces: list[UniqueFace]) -> list[tuple[Image.Image, str]]:
-    """Each distinct front labelled ``stem × copies``, then each distinct back of the deck once."""
+@dataclass(frozen=True)
+class Thumb:
+    """One face to show: its key, drawn as ``style`` draws it, with its label."""
+
+    style: PageStyle
+    key: str
+    label: str
+
+
+def thumbnails(style: PageStyle, faces: list[UniqueFace]) -> list[Thumb]:
+    """Each distinct front labelled ``stem × copies``, then each distinct back of the deck once
+    (what to draw: ``contact_sheets`` draws them, a sheet at a time)."""
     plain = replace(style, marks="none", proof=False, cmyk=False)
-    W, H = plain.fitted.trim
-    b = plain.fitted.format.bleed
-    k = min(THUMB[0] / W, THUMB[1] / H)  # px per mm
-    pw, ph = plain.page_mm
-    items = [(f.front, f"{f.stem} × {f.copies}") for f in faces]
+    items = [Thumb(plain, f.front, f"{f.stem} × {f.copies}") for f in faces]
     backs: dict[str, str] = {}  # face key → stem of the first face with it
     for f in faces:
         if f.back is not None:
             backs.setdefault(f.back, f.stem)
     for key, stem in backs.items():
-        items.append((key, f"{style.deck.id} back" if len(backs) == 1 else f"{stem} back"))
-    images = face_images([key for key, _ in items], plain, (max(1, round(pw * k)), max(1, round(ph * k))))
-    box = (round(b * k), round(b * k), round((b + W) * k), round((b + H) * k))
-    return [(image.crop(box), label) for image, (_, label) in zip(images, items)]
+        items.append(Thumb(plain, key, f"{style.deck.id} back" if len(backs) == 1 else f"{stem} back"))
+    return items
+
+
+def _drawn(thumbs: list[Thumb]) -> list[tuple[Image.Image, str]]:
+    """The thumbnails rasterised, trimmed, each deck's run of them in one document."""
+    out: list[tuple[Image.Image, str]] = []
+    start = 0
+    while start < len(thumbs):
+        style = thumbs[start].style
+        end = start
+        while end < len(thumbs) and thumbs[end].style is style:
+            end += 1
+        W, H = style.fitted.trim
+        b = style.fitted.format.bleed
+        k = min(THUMB[0] / W, THUMB[1] / H)  # px per mm
+        pw, ph = style.page_mm
+        run = thumbs[start:end]
+        images = face_images([t.key for t in run], style, (max(1, round(pw * k)), max(1, round(ph * k))))
+        box = (round(b * k), round(b * k), round((b + W) * k), round((b + H) * k))
+        out.extend((image.crop(box), t.label) for image, t in zip(images, run))
+        start = end
+    return out
+
+
+def contact_sheets(title: str, thumbs: list[Thumb], font_file: Path,
+                   notes: list[str] | None = None) -> Iterator[Image.Image]:
+    """The contact sheets, one at a time: ``COLS`` × ``ROWS`` thumbnails each, the notes under
+    the last; one sheet keeps ``title``, several are numbered ``title (2/3)``."""
+    per = COLS * ROWS
+    chunks = [thumbs[i:i + per] for i in range(0, len(thumbs), per)] or [[]]
+    for n, chunk in enumerate(chunks, 1):
+        named = title if len(chunks) == 1 else f"{title} ({n}/{len(chunks)})"
+        yield contact_sheet(named, _drawn(chunk), font_file, notes if n == len(chunks) else [])
 
 
 def contact_sheet(title: str, thumbs: list[tuple[Image.Image, str]], font_file: Path,

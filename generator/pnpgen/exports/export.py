@@ -120,8 +120,9 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     result.order.extend(OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
                         for o in left_out)
     notes = [f"left out: {o.deck.name}: {o.why}" for o in left_out]
-    sheet = contact.contact_sheet(f"{game.title} — {preset.name}", thumbs, fontreg.path_of(font), notes)
-    pngs.add(result.files, f"{slug}-contact.png", sheet)
+    for n, sheet in enumerate(contact.contact_sheets(f"{game.title} — {preset.name}", thumbs, fontreg.path_of(font),
+                                                     notes), 1):
+        pngs.add(result.files, f"{slug}-contact.png" if n == 1 else f"{slug}-contact-{n}.png", sheet)
     pngs.finish()
     result.files["order.csv"] = order_csv(EXPORT_ORDER_COLUMNS, [astuple(row) for row in result.order])
     result.warnings = workspace_relative(result.warnings, ws.root)  # export.json: the same bytes in any folder

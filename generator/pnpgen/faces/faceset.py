@@ -47,6 +47,7 @@ class DeckFaces:
     first: tuple[str, str | None] | None = None  # the first piece's faces, even when it prints 0 copies
     piece_fronts: dict[int, str] = field(default_factory=dict)  # piece number → its (first) front
     digests: dict[int, str] = field(default_factory=dict)  # piece number → hash of all its faces
+    piece_keys: dict[int, list[str]] = field(default_factory=dict)  # piece number → its faces' keys, fronts then backs
     sides: dict[int, tuple[str, str]] = field(default_factory=dict)  # piece number → hash of its fronts, its backs
 
 
@@ -121,7 +122,8 @@ def render_deck(deck: Deck, renderer: Renderer, faces: FaceSet) -> DeckFaces:
         if out.first is None:
             out.first = (sides[0][0], sides[1][0] if deck.back else None)
         out.piece_fronts[piece.index] = sides[0][0]
-        out.digests[piece.index] = face_key(" ".join(k for side in sides for k in side))[:12]
+        out.piece_keys[piece.index] = [k for side in sides for k in side]
+        out.digests[piece.index] = face_key(" ".join(out.piece_keys[piece.index]))[:12]
         out.sides[piece.index] = (face_key(" ".join(sides[0]))[:12], face_key(" ".join(sides[1]))[:12] if deck.back else "")
         for copy in range(piece.count):
             front = sides[0][copy % len(sides[0])]
