@@ -280,3 +280,26 @@ def test_a_repainted_picture_is_reported_reprinted_and_recorded(tmp_path, capsys
     assert capsys.readouterr().out.count("draft") == 2  # two versions
     assert run(ws, "diff", "--game", "test") == 0
     assert "札2: face changed" in capsys.readouterr().out
+
+
+def test_a_repainted_picture_gives_its_sheet_a_new_version_stamp(tmp_path):
+    """The slug's version stamp hashes what the sheet shows, pictures included: two printings of a
+    sheet whose picture was painted over under the same name can be told apart; a sheet showing
+    no picture keeps its stamp."""
+    import re
+
+    from PIL import Image
+
+    from pdfprobe import texts
+
+    ws = workspace(tmp_path / "ws")
+
+    def stamps() -> list[str]:
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+        return [m.group(0) for t in texts(ws / "build" / "test" / "cards.pdf") for m in [re.search(r"#[0-9a-f]{7}", t)] if m]
+
+    before = stamps()
+    assert before
+    Image.new("RGB", (300, 200), (250, 200, 0)).save(ws / "data/test/art/b.png")
+    after = stamps()
+    assert len(after) == len(before) and after != before

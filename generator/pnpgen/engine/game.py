@@ -212,9 +212,11 @@ def stock_warnings(on_paper: list[DeckOnPaper], sheet: SheetOptions) -> list[str
                   "top slots" for lay in layouts.values() if not lay.slug_room(sheet)]
 
 
-def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[DeckOnPaper]) -> GamePlan:
+def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[DeckOnPaper],
+                face_arts: dict[str, str] | None = None) -> GamePlan:
     """Every document of the game: each deck's home sheets, shop files and die line, and the
-    all-in-one file with the bill of materials."""
+    all-in-one file with the bill of materials. ``face_arts``: the hash of the pictures each face
+    shows (``face_arts_of``), in the sheets' version stamps."""
     game = rendered.game
     font = game.fonts["gothic"]
     sheet = options.sheet
@@ -229,7 +231,8 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     for df, placed in zip(rendered.decks, on_paper, strict=True):
         deck, spec, layout, tiles = df.deck, placed.spec, placed.layout, placed.tiles
         ds = DeckSheets(deck.id, deck.name, spec, tuple(df.fronts),
-                        tuple(df.backs) if df.backs is not None else None, bleed, version_stamp(game), game.lang)
+                        tuple(df.backs) if df.backs is not None else None, bleed, version_stamp(game), game.lang,
+                        face_arts or {})
         fold: FoldLayout | None = None
         fold_or_sleeve: dict[str, Any] | None = None  # the manifest's layout record of a fold or sleeve deck
         deck_cuts: dict[str, CutFile] = {}  # its cutting machine's files (grid sheets only)
@@ -565,7 +568,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     try:
         try:
             arts = convert_faces(rendered.faces, rendered.art_folder, jobs=options.jobs, known=known, settle=settle,
-                                 forked=(lambda: planned.append(beside.submit(impose_game, rendered, options, on_paper)))
+                                 forked=(lambda: planned.append(beside.submit(impose_game, rendered, options, on_paper, face_arts)))
                                  if beside is not None else None)
         finally:
             failed = stores.join()
@@ -589,7 +592,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
         faces_ready(result)      # are imposed (unless they were beside the converting workers) and drawn
     if plan is None:
-        plan = impose_game(rendered, options, on_paper)
+        plan = impose_game(rendered, options, on_paper, face_arts)
     check_pages(game, plan)
     result.records = plan.records
     result.home_pages = plan.home_pages
@@ -609,7 +612,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             cache.let_go_of_pictures()
         cache_files.update(new)
         result.uses |= used
-        saver_plan = impose_game(rendered, inksaver.saver_options(options), on_paper)
+        saver_plan = impose_game(rendered, inksaver.saver_options(options), on_paper, face_arts)
         drawn.append((inksaver.home_documents(saver_plan.documents, homes, options.ink), saved,
                       {k: v + inksaver.ink_key(options.ink) for k, v in face_keys.items()}))
     if cache is not None:  # the documents place each picture's stream from the cache: the pictures' bytes can go

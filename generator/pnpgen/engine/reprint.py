@@ -100,7 +100,8 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
         if dr.fronts:
             on = placed[dr.id]
             ds = DeckSheets(dr.id, msg("sheet.reprint", game.lang, deck=dr.name), on.spec, tuple(dr.fronts),
-                            tuple(dr.backs) if dr.backs is not None else None, bleed, version_stamp(game), game.lang)
+                            tuple(dr.backs) if dr.backs is not None else None, bleed, version_stamp(game), game.lang,
+                            result.face_arts)
             if on.tiles is not None:
                 pages += board_tiles(ds, on.tiles, sheet, font, game.fonts.get("bold", font), fontreg.string_width_mm)
             else:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from pnpgen.impose.fold import FoldLayout, fold_pages
 from pnpgen.impose.grid import SheetLayout, SheetOptions, choose_layout, cut_marks, used_part
@@ -42,6 +42,12 @@ class DeckSheets:
     art_bleed_mm: float  # bleed drawn round every face
     stamp: str = ""  # version stamp's start (game, draft, date); each sheet adds the hash of its faces
     lang: str = "ja"  # the language of the labels pnpgen prints
+    pictures: Mapping[str, str] = field(default_factory=dict)  # a face showing pictures → their hash (for the stamp)
+
+    def stamp_of(self, faces: Iterable[str]) -> str:
+        """The version stamp of a sheet showing ``faces`` (each with the hash of the pictures it
+        shows: a repainted picture gives its sheet a new stamp, as a new text does)."""
+        return sheet_stamp(self.stamp, [f + self.pictures.get(f, "")[:16] for f in faces])
 
 
 Measure = Callable[[str, str, float], float]  # (text, font, size pt) → width mm
@@ -93,7 +99,7 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout | SlotLayout,
             # the marks of the block the backs fill, mirrored like them
             back_marks = [Straight(*mirror((ln.x1, ln.y1)), *mirror((ln.x2, ln.y2))) for ln in marks]
             sides.append(("back", back, back_marks))
-        stamp = sheet_stamp(deck.stamp, [*(deck.fronts[i] for i in chunk), *(deck.backs[i] for i in chunk if deck.backs)])
+        stamp = deck.stamp_of([*(deck.fronts[i] for i in chunk), *(deck.backs[i] for i in chunk if deck.backs)])
         for side, page, page_marks in sides:
             page.side = side
             if page_marks:
@@ -125,7 +131,7 @@ def fold_sheets(deck: DeckSheets, lay: FoldLayout, sheet: SheetOptions, font: st
     for n, page in enumerate(pages, 1):
         note = msg("sheet.note", deck.lang, deck=deck.name, id=deck.id, side=msg("sheet.fold_sides", deck.lang),
                    sheet=n, sheets=len(pages), how=how, bleed=f"{lay.bleed_mm:.1f}")
-        page.items.extend(slug(instruction, note, sheet_stamp(deck.stamp, _chunk_faces(deck, lay.per_sheet, n)), lay.paper_mm, sheet, font, measure, deck.lang))
+        page.items.extend(slug(instruction, note, deck.stamp_of(_chunk_faces(deck, lay.per_sheet, n)), lay.paper_mm, sheet, font, measure, deck.lang))
     return pages
 
 
@@ -150,7 +156,7 @@ def sleeve_sheets(deck: DeckSheets, kind: str, sheet: SheetOptions, font: str, m
     for n, page in enumerate(pages, 1):
         note = msg("sheet.note", lang, deck=deck.name, id=deck.id, side=msg("sheet.front", lang), sheet=n,
                    sheets=len(pages), how=how, bleed=f"{layout.sheet_bleed_mm:.1f}")
-        page.items.extend(slug(instruction, note, sheet_stamp(deck.stamp, deck.fronts[(n - 1) * layout.per_sheet:n * layout.per_sheet]),
+        page.items.extend(slug(instruction, note, deck.stamp_of(deck.fronts[(n - 1) * layout.per_sheet:n * layout.per_sheet]),
                                layout.paper_mm, sheet, font, measure, lang))
     record = {"layout": "sleeve", "sleeve_mm": [w, h], "insert_mm": [round(insert.w, 3), round(insert.h, 3)],
               "scale": round(s, 5), "reduced": s < 1.0, "pieces_per_sheet": layout.per_sheet,
@@ -239,7 +245,7 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
     copies = len(deck.fronts)
     pages: list[Page] = []
     for copy, front in enumerate(deck.fronts, 1):
-        stamp = sheet_stamp(deck.stamp, [front, *([deck.backs[copy - 1]] if deck.backs else [])])
+        stamp = deck.stamp_of([front, *([deck.backs[copy - 1]] if deck.backs else [])])
         for tile in plan.tiles:
             rect = plan.clip(tile)
             page = Page(plan.paper_mm, side="front")
