@@ -122,3 +122,23 @@ def test_a_long_list_of_reasons_names_ten_on_the_line_and_all_in_the_manifest(tm
     line = manifest["changes"][0]
     assert "カード10: text, and 2 more: manifest.json, reprint)" in line and "カード11" not in line
     assert line in capsys.readouterr().out
+
+
+def test_a_card_deleted_that_leaves_one_sheet_fewer_reprints_no_sheet_whose_cards_stayed(tmp_path):
+    """Ten cards on two sheets (nine and one): deleting the tenth leaves one sheet, whose slug now
+    says 1/1 instead of 1/2 but whose cards are the same: nothing to print again (the sheet's own
+    words are not what the report compares); deleting the fifth moves cards 6–9 on sheet 1: it is
+    printed again, both sides."""
+    ws = make_workspace(tmp_path / "ws", pieces=NAMES[:10])
+    _build(ws)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("  - {name: カード10, text: 本文カード10}\n", ""),
+                    encoding="utf-8")
+    manifest = _build(ws)
+    assert manifest["decks"][0]["sheets"] == 1
+    assert manifest["reprint"]["cards"]["sheets"] == []  # nothing printed changed
+    assert "-1 カード10 (removed)" in manifest["changes"][0] and "no sheet to reprint" in manifest["changes"][0]
+    deck.write_text(deck.read_text(encoding="utf-8").replace("  - {name: カード5, text: 本文カード5}\n", ""),
+                    encoding="utf-8")
+    manifest = _build(ws)
+    assert manifest["reprint"]["cards"]["sheets"] == [1] and manifest["reprint"]["cards"]["pages"] == [1, 2]

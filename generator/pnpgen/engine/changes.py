@@ -114,15 +114,17 @@ def _per_sheet(deck: dict[str, Any]) -> int:
 
 def changed_pages(old: list[str] | None, new: list[str], old_art: list[str] | None = None,
                   new_art: list[str] | None = None, per_sheet: int = 1) -> list[int]:
-    """Page numbers (1-based) of the new home file that differ from the old one's same page: in
-    what it draws, or in the pictures its faces show (when both builds recorded them)."""
+    """Page numbers (1-based) of the new home file whose sheet differs from the old one's same
+    sheet: in the pieces a page prints, or in the pictures its faces show (when both builds
+    recorded them). Every page of such a sheet: a sheet printed duplex is printed again whole."""
     old = old or []
-    out = {n for n, sig in enumerate(new, 1) if n > len(old) or old[n - 1] != sig}
+    changed = {n for n, sig in enumerate(new, 1) if n > len(old) or old[n - 1] != sig}
     if old_art is not None and new_art is not None and len(old_art) == len(old) and len(new_art) == len(new):
-        for n, art in enumerate(new_art, 1):  # a repainted picture: both pages of its sheet, as a stamp would
-            if n <= len(old) and old_art[n - 1] != art:
-                first = (n - 1) // per_sheet * per_sheet + 1
-                out.update(range(first, min(first + per_sheet, len(new) + 1)))
+        changed.update(n for n, art in enumerate(new_art, 1) if n <= len(old) and old_art[n - 1] != art)
+    out: set[int] = set()
+    for n in changed:
+        first = (n - 1) // per_sheet * per_sheet + 1
+        out.update(range(first, min(first + per_sheet, len(new) + 1)))
     return sorted(out)
 
 

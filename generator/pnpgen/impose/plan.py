@@ -130,8 +130,11 @@ class PagePlan:
 
 
 def page_signature(page: Page) -> str:
-    """A hash of everything a page draws (faces by key, positions, marks, text): two pages with
-    the same signature print the same, so the change report names only the pages that differ."""
+    """A hash of the pieces a page prints and where (faces by key, positions, marks), not of the
+    sheet's own words (its slug: "sheet 3/12", the version stamp, the flip instruction): two pages
+    with the same signature print the same pieces, so the change report names only the sheets whose
+    pieces differ — a card deleted that makes one sheet fewer changes every slug, not every card."""
     import hashlib
 
-    return hashlib.sha256(repr((page.size_mm, page.items)).encode()).hexdigest()[:16]
+    drawn = [item for item in page.items if not isinstance(item, TextOp)]
+    return hashlib.sha256(repr((page.size_mm, drawn)).encode()).hexdigest()[:16]
