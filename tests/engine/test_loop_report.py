@@ -142,3 +142,29 @@ def test_a_card_deleted_that_leaves_one_sheet_fewer_reprints_no_sheet_whose_card
                     encoding="utf-8")
     manifest = _build(ws)
     assert manifest["reprint"]["cards"]["sheets"] == [1] and manifest["reprint"]["cards"]["pages"] == [1, 2]
+
+
+def test_after_an_upgrade_the_first_build_still_reports_its_changes_and_removes_what_it_no_longer_makes(tmp_path):
+    """The last build's state written by another pnpgen (an upgrade): the first build still says
+    what changed since it (its decks are compared) and removes the files of a deck that is gone,
+    while nothing of it is reused (no document, never up to date)."""
+    from pnpgen import usercache
+
+    ws = make_workspace(tmp_path / "ws", pieces=NAMES[:10])
+    extra = ws / "data" / "test" / "decks" / "extra.yaml"
+    extra.write_text((ws / "data" / "test" / "decks" / "cards.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    _build(ws)
+    out = ws / "build" / "test"
+    assert (out / "extra.pdf").exists()
+    state = ws / "build" / ".cache" / "test.json"
+    outer = json.loads(state.read_bytes())
+    outer["body"]["pnpgen"] = "0.0.1+an-older-one"
+    outer["check"] = usercache.seal(json.dumps(outer["body"], ensure_ascii=False, sort_keys=True).encode())
+    state.write_text(json.dumps(outer, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+    extra.unlink()
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文カード3}", "text: 本文カード3, count: 2}"),
+                    encoding="utf-8")
+    manifest = _build(ws)
+    assert any(line.startswith("cards: 10 → 11 (+1 カード3)") for line in manifest["changes"]), manifest["changes"]
+    assert not (out / "extra.pdf").exists() and not (out / "shop" / "extra.pdf").exists()

@@ -244,16 +244,19 @@ class GameState:
 
     @classmethod
     def from_json(cls, data: bytes) -> GameState | None:
-        """The state, or None when the record is damaged, foreign or from another version."""
+        """The state, or None when the record is damaged, foreign or of another format. One another
+        pnpgen wrote (an upgrade) is taken for what the last build wrote and reported — the files it
+        made (what this build no longer makes is removed) and its decks (the change report compares
+        with them) — and for nothing else: never up to date, no document reused, no cache entry."""
         try:
             outer = json.loads(data)
             body = outer["body"]
             text = json.dumps(body, ensure_ascii=False, sort_keys=True)
-            if outer["check"] != seal(text.encode()) or body["format"] != FORMAT \
-                    or body["pnpgen"] != code():
+            if outer["check"] != seal(text.encode()) or body["format"] != FORMAT:
                 return None
-            state = cls(str(body["inputs"]), dict(body["documents"]), dict(body["files"]), dict(body["report"]),
-                        list(body["uses"]))
+            same = body["pnpgen"] == code()
+            state = cls(str(body["inputs"]) if same else "", dict(body["documents"]) if same else {},
+                        dict(body["files"]), dict(body["report"]), list(body["uses"]) if same else [])
             if not all(isinstance(v, dict) and {"plan", "sha"} <= v.keys() for v in state.documents.values()) \
                     or not all(isinstance(u, str) for u in state.uses) \
                     or not all(safe_rel(rel) for rel in [*state.files, *state.documents]):
