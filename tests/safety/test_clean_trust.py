@@ -66,7 +66,9 @@ def test_a_build_folder_from_another_machine_is_left_until_built_here(tmp_path, 
     assert not (ws / "build").exists()
 
 
-def test_an_export_record_naming_a_file_of_the_designers_removes_it_not(tmp_path, capsys):
+def _exported_with_a_planted_record(tmp_path):
+    """A doujin export; a file of the designer's beside it, which its export.json is edited to
+    name: (workspace, export folder, that file, the files the export wrote)."""
     ws = make_workspace(tmp_path / "ws")
     assert run(ws, "export", "--game", "test", "--preset", "doujin") == 0
     folder = ws / "build" / "test" / "doujin"
@@ -74,8 +76,14 @@ def test_an_export_record_naming_a_file_of_the_designers_removes_it_not(tmp_path
     mine.write_text("what I told the printer", encoding="utf-8")
     record = folder / "export.json"
     body = json.loads(record.read_text(encoding="utf-8"))
+    written = sorted(body["files"])
     body["files"].append(mine.name)
     record.write_text(json.dumps(body), encoding="utf-8")
+    return ws, folder, mine, written
+
+
+def test_an_export_record_naming_a_file_of_the_designers_removes_it_not(tmp_path, capsys):
+    ws, folder, mine, _ = _exported_with_a_planted_record(tmp_path)
     capsys.readouterr()
     assert run(ws, "clean", "--game", "test") == 0
     assert mine.read_text(encoding="utf-8") == "what I told the printer"
@@ -100,16 +108,7 @@ def test_an_export_without_a_state_sealed_here_is_left(tmp_path, capsys):
 def test_the_next_export_removes_no_file_a_planted_export_record_names(tmp_path):
     """What the last export wrote and this one did not goes: as its sealed state says, not as
     export.json (anyone's to write) says."""
-    ws = make_workspace(tmp_path / "ws")
-    assert run(ws, "export", "--game", "test", "--preset", "doujin") == 0
-    folder = ws / "build" / "test" / "doujin"
-    mine = folder / "order-notes.txt"
-    mine.write_text("what I told the printer", encoding="utf-8")
-    record = folder / "export.json"
-    body = json.loads(record.read_text(encoding="utf-8"))
-    written = sorted(body["files"])
-    body["files"].append(mine.name)
-    record.write_text(json.dumps(body), encoding="utf-8")
+    ws, folder, mine, written = _exported_with_a_planted_record(tmp_path)
     assert run(ws, "export", "--game", "test", "--preset", "doujin") == 0
     assert mine.read_text(encoding="utf-8") == "what I told the printer"
     assert sorted(p.name for p in folder.iterdir()) == sorted([*written, "export.json", mine.name])

@@ -188,11 +188,16 @@ class Translations:
     @property
     def warnings(self) -> list[str]:
         """One line per missing translation, for the build's warnings."""
-        return [f"{m.where}: {m.key}: no {self.lang} translation; printed in {self.default} marked 〔{self.default}〕"
-                if m.key and m.marked else
-                f"{m.where}: {m.key}: {m.shown[:40]!r} is plain {self.default} text in a file that translates "
+        return [self._line(m) for m in self.missing]
+
+    def _line(self, m: Missing) -> str:
+        if not m.key:  # a whole file
+            return f"{m.where}: {m.shown}"
+        if m.marked:
+            return f"{m.where}: {m.key}: no {self.lang} translation; printed in {self.default} marked 〔{self.default}〕"
+        return (f"{m.where}: {m.key}: {m.shown[:40]!r} is plain {self.default} text in a file that translates "
                 f"others into {self.lang}; printed as written, unmarked (a translation forgotten? write it as "
-                f"{{{self.default}: …, {self.lang}: …}})" if m.key else f"{m.where}: {m.shown}" for m in self.missing]
+                f"{{{self.default}: …, {self.lang}: …}})")
 
 
 def marker(lang: str) -> str:

@@ -133,11 +133,12 @@ def rulebook_key(model: str, result) -> str:
     return hashlib.sha256(f"{model}\0{pictured}".encode()).hexdigest()[:32]
 
 
-def last_model(cache: Cache, before: GameState | None) -> str | None:
-    """The ``model_key`` of the last build's rulebook (None: no rulebook, or no record of it)."""
+def last_record(cache: Cache, before: GameState | None) -> dict[str, Any] | None:
+    """The record of the last build's rulebook (``remember``'s), or None: no rulebook, or no
+    record of it. Read once per build: ``model_key`` and ``earlier`` come from it."""
     book = before.documents.get("rulebook.pdf") if before is not None else None
     record = cache.record_value(KIND, book.get("plan", "")) if isinstance(book, dict) else None
-    return record.get("model") if isinstance(record, dict) and isinstance(record.get("model"), str) else None
+    return record if isinstance(record, dict) else None
 
 
 def kept(cache: Cache, before: GameState | None, key: str, out_dir: Path) -> tuple | None:
@@ -157,15 +158,14 @@ def kept(cache: Cache, before: GameState | None, key: str, out_dir: Path) -> tup
     return files, list(record["warnings"]), list(record["report"]), list(record["used"]), str(record.get("setting", ""))
 
 
-def earlier(cache: Cache, before: GameState | None, out_dir: Path | None) -> dict[str, Any] | None:
-    """The last build's setting of the pages, for the rulebook's process (engine/typeset.py): its
-    key, where its two PDFs are with the hashes they were written with, its warnings, report and
-    readings used. None when the last build made no rulebook or its record is gone."""
-    if before is None or out_dir is None:
+def earlier(record: dict[str, Any] | None, before: GameState | None, out_dir: Path | None) -> dict[str, Any] | None:
+    """The last build's setting of the pages (``record``: ``last_record``), for the rulebook's
+    process (engine/typeset.py): its key, where its two PDFs are with the hashes they were written
+    with, its warnings, report and readings used. None when the last build made no rulebook or its
+    record is gone."""
+    if record is None or before is None or out_dir is None:
         return None
-    book = before.documents.get("rulebook.pdf")
-    record = cache.record_value(KIND, book.get("plan", "")) if isinstance(book, dict) else None
-    if not isinstance(record, dict) or not isinstance(record.get("setting"), str) or not record["setting"]:
+    if not isinstance(record.get("setting"), str) or not record["setting"]:
         return None
     files = {}
     for name in SET_FILES:

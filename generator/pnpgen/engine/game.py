@@ -304,18 +304,13 @@ def game_printer(ws: Workspace, game: Game, options: BuildOptions) -> BuildOptio
     name = game.options.get("printer")
     if options.printer is not None or not name:
         return options
+    at = game.options["printer_at"]
     try:
         printer = load_printer(ws.root, name)
-    except InputError as e:
-        if e.key != "--printer":
-            raise
-        at = game.options["printer_at"]
-        raise InputError(e.message, path=at.path, line=at.line, column=at.column, key="printer",
-                         expected=e.expected) from None
-    try:
         check_asked(printer, *options.asked)
-    except InputError as e:  # said at game.yaml's printer: line, which chose the profile
-        at = game.options["printer_at"]
+    except InputError as e:  # an unknown profile, or --paper/--duplex against it: said at game.yaml's printer: line
+        if e.key not in ("--printer", "--paper", "--duplex"):
+            raise  # (a bad profile names printers.yaml's own line)
         raise InputError(e.message, path=at.path, line=at.line, column=at.column, key="printer",
                          expected=e.expected) from None
     sheet = replace(options.sheet, paper=printer.paper or options.sheet.paper,

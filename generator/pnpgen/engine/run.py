@@ -11,6 +11,7 @@ import importlib
 import json
 from collections.abc import Callable
 from dataclasses import replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -218,6 +219,11 @@ class _Rulebook:
         self.key = ""
         self.model = ""
 
+    @cached_property
+    def last(self) -> dict[str, Any] | None:
+        """The last build's rulebook record (``bookkey.last_record``), read once."""
+        return bookkey.last_record(self.cache, self.before)
+
     def _pool(self) -> Any:
         from concurrent.futures import ProcessPoolExecutor
 
@@ -232,7 +238,7 @@ class _Rulebook:
         if not game.draft_file.is_file():
             return
         self.model = bookkey.model_key(self.ws, game, self.opts)
-        if self.beside and (self.warm is not None or bookkey.last_model(self.cache, self.before) != self.model):
+        if self.beside and (self.warm is not None or (self.last or {}).get("model") != self.model):
             self._pool().submit(_prepare, self.ws, game)  # its errors are _typeset's too: they surface there
 
     def start(self, result: BuildResult) -> None:
@@ -245,7 +251,7 @@ class _Rulebook:
             self.done = files, warnings, report, {}, used, setting
             return
         job = (self.ws, game, result.pictures(), self.opts, self.cache.records("readings"), bookkey.shown_faces(result),
-               bookkey.earlier(self.cache, self.before, self.out_dir))
+               bookkey.earlier(self.last, self.before, self.out_dir))
         if self.beside:
             self.future = self._pool().submit(_typeset, *job)
         else:

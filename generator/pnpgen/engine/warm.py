@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from typing import TypeVar
 
 from pnpgen.pdf.writer import FaceStreams
 from pnpgen.svg.artwork import Art
+
+T = TypeVar("T")
 
 
 class Warm:
@@ -28,10 +32,7 @@ class Warm:
         """The faces and pages the last build of ``edition`` (a game, in a language) drew, while
         what every face is drawn with — ``inputs``: templates, fonts, options, pnpgen — is the
         same; else a new, empty set."""
-        kept = self._sheets.get(edition)
-        if kept is None or kept[0] != inputs:
-            kept = self._sheets[edition] = (inputs, FaceStreams())
-        return kept[1]
+        return _kept(self._sheets, edition, inputs, FaceStreams)
 
     def arts(self, edition: str, inputs: str) -> dict[str, Art]:
         """The converted faces the last build of ``edition`` used, by the name the cache keeps them
@@ -39,10 +40,7 @@ class Warm:
         used before from the cache (each a file read, checked and parsed). Faces that show
         pictures are not kept (their pictures' stand-ins are the cache's to give, build by build);
         the build lets go of the faces it did not use."""
-        kept = self._arts.get(edition)
-        if kept is None or kept[0] != inputs:
-            kept = self._arts[edition] = (inputs, {})
-        return kept[1]
+        return _kept(self._arts, edition, inputs, dict)
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -70,6 +68,14 @@ class Warm:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _kept(store: dict[str, tuple[str, T]], edition: str, inputs: str, new: Callable[[], T]) -> T:
+    """What ``store`` keeps for ``edition`` while it was made with ``inputs``; else a ``new`` one."""
+    kept = store.get(edition)
+    if kept is None or kept[0] != inputs:
+        kept = store[edition] = (inputs, new())
+    return kept[1]
 
 
 def _end_with_parent() -> None:

@@ -76,8 +76,9 @@ _MAY_BE_TRANSLUCENT = etree.XPath("//*[@style or @opacity or @fill-opacity or @s
 # ignores the element or property): a face using one would print without it. Masks, filters and
 # blend modes are transparency besides, which print files must not hold.
 NOT_DRAWN = ("mask", "filter", "mix-blend-mode", "marker", "marker-start", "marker-mid", "marker-end")
-_MAY_NOT_BE_DRAWN = etree.XPath("//*[@style or @mask or @filter or @mix-blend-mode or @marker or @marker-start "
-                                "or @marker-mid or @marker-end]")
+_MAY_NOT_BE_DRAWN = etree.XPath("//*[@mask or @filter or @mix-blend-mode or @marker or @marker-start or @marker-mid "
+                                "or @marker-end or contains(@style, 'mask') or contains(@style, 'filter') "
+                                "or contains(@style, 'blend') or contains(@style, 'marker')]")  # (lxml narrows it)
 _PATTERNS = etree.XPath("//*[local-name()='pattern'][@id]")
 _PAINTED = etree.XPath("//*[@style or @fill or @stroke]")
 
