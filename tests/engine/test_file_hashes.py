@@ -4,6 +4,7 @@ still found out by its content, and a stamp taken in the same instant as a chang
 
 from __future__ import annotations
 
+import builtins
 import os
 from pathlib import Path
 
@@ -11,17 +12,25 @@ from conftest import make_workspace, run
 from pnpgen.engine.cache import FileHashes
 
 
-def reads_under(monkeypatch, folder: Path) -> list[Path]:
-    """The files below ``folder`` read (``Path.read_bytes``) from now on."""
+def reads_under(monkeypatch, folder: Path, opened: bool = False) -> list[Path]:
+    """The files below ``folder`` read (``Path.read_bytes``; ``opened``: or opened for reading)
+    from now on."""
     read: list[Path] = []
-    real = Path.read_bytes
+    real, real_open = Path.read_bytes, builtins.open
 
     def counted(self):
         if folder in self.parents:
             read.append(self)
         return real(self)
 
+    def open_counted(file, mode="r", *args, **kwargs):
+        if isinstance(file, (str, Path)) and "r" in mode and folder in Path(file).parents:
+            read.append(Path(file))
+        return real_open(file, mode, *args, **kwargs)
+
     monkeypatch.setattr(Path, "read_bytes", counted)
+    if opened:
+        monkeypatch.setattr(builtins, "open", open_counted)
     return read
 
 
@@ -30,7 +39,7 @@ def test_a_build_with_nothing_changed_reads_none_of_its_documents(tmp_path, monk
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     out = ws / "build" / "test"
     real = Path.read_bytes
-    read = reads_under(monkeypatch, out)
+    read = reads_under(monkeypatch, out, opened=True)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     assert read == []
     pdf = out / "cards.pdf"

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data.model import Game
-from pnpgen.engine.cache import BIG_FILE, Cache, GameState, code, sha
+from pnpgen.engine.cache import BIG_FILE, Cache, GameState, code, document_record
 
 FILES = ("rulebook.pdf", "rulebook-booklet.pdf", "proof.txt")  # what the rulebook writes
 SET_FILES = FILES[:2]  # what setting its pages makes (proof.txt is made on every reading)
@@ -182,7 +182,7 @@ def remember(cache: Cache, result, key: str, files: dict[str, bytes], warnings: 
     """Record this build's rulebook under its key: its files as documents of the game's state,
     its warnings, report and the key of its pages' setting in the cache."""
     for name, data in files.items():
-        result.documents[name] = {"plan": key, "sha": sha(data)}
+        result.documents[name] = document_record(key, data)
     path, data = cache.record(KIND, key, {"files": sorted(files), "warnings": warnings, "report": report,
                                           "used": sorted(used), "setting": setting, "model": model})
     result.cache_files[path] = data

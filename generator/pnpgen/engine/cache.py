@@ -40,7 +40,7 @@ from pnpgen import resources, usercache
 from pnpgen.atomic import Stores, store
 from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, inside
 from pnpgen.errors import InputError
-from pnpgen.pdf.assemble import PdfFile, Stored
+from pnpgen.pdf.assemble import PdfFile, Stored, file_digest
 from pnpgen.usercache import seal
 
 if TYPE_CHECKING:  # (a build that finds everything up to date loads no stage)
@@ -52,8 +52,8 @@ BIG_FILE = 1 << 20  # files larger than this (fonts, art) are fingerprinted by s
 ENTRY = re.compile(r"faces/[0-9a-f]{2}/[0-9a-f]{32,64}(-[0-9a-f]{16}){0,2}\.json|jinja/[0-9a-f]{40,64}\.jbc"
                    r"|pictures/[0-9a-f]{2}/[0-9a-f]{64}\.bin|images/[0-9a-f]{2}/[0-9a-f]{64}\.(bin|json)"
                    r"|(nest|readings|books|renders/[^/\x00]{1,255})/[0-9a-f]{32}\.json"
-                   r"|(renders|art|forms)/[^/\x00]{1,200}\.pack\.json")
-KINDS = ("faces", "pictures", "images", "jinja", "nest", "readings", "books", "renders", "art", "forms")  # the cache's folders
+                   r"|(renders|art|forms|pieces)/[^/\x00]{1,200}\.pack\.json")
+KINDS = ("faces", "pictures", "images", "jinja", "nest", "readings", "books", "renders", "art", "forms", "pieces")  # the cache's folders
 
 
 def safe_rel(rel: object) -> bool:
@@ -225,6 +225,25 @@ def sha(data: bytes | PdfFile) -> str:
     return data.sha() if isinstance(data, PdfFile) else hashlib.sha256(data).hexdigest()
 
 
+def recorded(data: bytes | PdfFile) -> str:
+    """What a game's state records of a file it wrote: the SHA-256 of its bytes, or of a
+    document's segments (``PdfFile.digest``: a big deck's documents are not read to be recorded)."""
+    return data.digest()[0] if isinstance(data, PdfFile) else hashlib.sha256(data).hexdigest()
+
+
+def document_record(plan: str, data: bytes | PdfFile, known: dict[Stored, bytes] | None = None) -> dict[str, Any]:
+    """A document as a state keeps it: its plan's key, what it records of the file (``recorded``)
+    and, for a digest by segments, their lengths (the layout ``file_digest`` checks a file by)."""
+    digest, layout = data.digest(known) if isinstance(data, PdfFile) else (sha(data), None)
+    return {"plan": plan, "sha": digest, **({"layout": list(layout)} if layout is not None else {})}
+
+
+def layout_of(doc: Any) -> tuple[int, ...] | None:
+    """The layout a state's document record gives (None: a plain SHA-256)."""
+    layout = doc.get("layout") if isinstance(doc, dict) else None
+    return tuple(layout) if isinstance(layout, list) else None
+
+
 @dataclass
 class GameState:
     """What the last good build of a game was made from and wrote."""
@@ -257,13 +276,18 @@ class GameState:
             same = body["pnpgen"] == code()
             state = cls(str(body["inputs"]) if same else "", dict(body["documents"]) if same else {},
                         dict(body["files"]), dict(body["report"]), list(body["uses"]) if same else [])
-            if not all(isinstance(v, dict) and {"plan", "sha"} <= v.keys() for v in state.documents.values()) \
+            if not all(isinstance(v, dict) and {"plan", "sha"} <= v.keys() and _layout_ok(v.get("layout", []))
+                       for v in state.documents.values()) \
                     or not all(isinstance(u, str) for u in state.uses) \
                     or not all(safe_rel(rel) for rel in [*state.files, *state.documents]):
                 return None
             return state
         except (ValueError, KeyError, TypeError, AttributeError):
             return None
+
+
+def _layout_ok(layout: Any) -> bool:
+    return isinstance(layout, list) and all(type(n) is int and n >= 0 for n in layout)
 
 
 class Cache:
@@ -307,7 +331,8 @@ class Cache:
         if state is None or state.inputs != inputs or not state.files:
             return None
         files = sorted(state.files.items())
-        return state if all(hashed(lambda f: _same(out_dir, f[0], f[1], known), files)) else None
+        return state if all(hashed(lambda f: _same(out_dir, f[0], f[1], known, layout_of(state.documents.get(f[0]))),
+                                   files)) else None
 
     def reuse(self, state: GameState | None, rel: str, plan_key: str, out_dir: Path,
               known: FileHashes | None = None) -> PdfFile | None:
@@ -322,11 +347,12 @@ class Cache:
         if found is None:
             return None
         path, st = found
+        layout = layout_of(doc)
+        kept = PdfFile((Stored(str(path), st.st_size),), doc["sha"] if layout is None else None, (doc["sha"], layout))
         try:
-            kept = PdfFile((Stored(str(path), st.st_size),))
             if known is not None and known.get(path, st) == doc["sha"]:
-                return PdfFile(kept.parts, doc["sha"])  # the file pnpgen wrote, untouched since
-            return kept if kept.sha() == doc["sha"] else None
+                return kept  # the file pnpgen wrote, untouched since
+            return kept if file_digest(path, layout) == doc["sha"] else None
         except OSError:
             return None
 
@@ -570,7 +596,8 @@ def plain_file(folder: Path, rel: str) -> tuple[Path, os.stat_result] | None:
     return (path, st) if path is not None and st is not None and stat.S_ISREG(st.st_mode) else None
 
 
-def _same(out_dir: Path, rel: str, digest: str, known: FileHashes | None = None) -> bool:
+def _same(out_dir: Path, rel: str, digest: str, known: FileHashes | None = None,
+          layout: tuple[int, ...] | None = None) -> bool:
     found = plain_file(out_dir, rel)
     if found is None:
         return False
@@ -578,7 +605,7 @@ def _same(out_dir: Path, rel: str, digest: str, known: FileHashes | None = None)
     try:
         if known is not None and known.get(path, st) == digest:
             return True
-        actual = sha(path.read_bytes())
+        actual = file_digest(path, layout)
         if known is not None:
             known.learn(path, st, actual)
         return actual == digest

@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnpgen.engine import history
-from pnpgen.engine.cache import Cache, FileHashes, sha
+from pnpgen.engine.cache import Cache, FileHashes, layout_of
 from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, build_lock, inside, remove_stray_temps
 from pnpgen.engine.transaction import TRASH, empty_trash, recover
+from pnpgen.pdf.assemble import file_digest
 from pnpgen.usercache import seal
 
 EXPORT_RECORD = "export.json"  # exports/export.py RECORD: the files of one export folder
@@ -57,8 +58,8 @@ def clean(out_root: Path, game: str | None = None) -> Cleaned:
                 continue
             for slug, lang in editions:
                 out_dir = out_root / slug / lang
-                for rel, digest in files.items():
-                    _remove(out_dir, rel, digest, done)
+                for rel, (digest, layout) in files.items():
+                    _remove(out_dir, rel, digest, done, layout)
                 touched.add(out_root / slug)
             state.unlink()
             done.removed.append(state)
@@ -70,8 +71,8 @@ def clean(out_root: Path, game: str | None = None) -> Cleaned:
                 exported = _exported(state, out_root)
                 if exported is None:
                     continue  # not sealed here (or not an export's state): it proves nothing, and stays
-                where, files = exported
-                for rel, digest in files.items():
+                where, exports = exported
+                for rel, digest in exports.items():
                     _remove(where, rel, digest, done)
                 state.unlink()  # what the game's exports read (engine/export.py): nothing left to compare
                 done.removed.append(state)
@@ -104,17 +105,19 @@ def _editions(stem: str) -> list[tuple[str, str]]:
     return [(stem, "")] + ([(slug, lang)] if dot and slug else [])
 
 
-def _recorded(state: Path) -> dict[str, str] | None:
-    """The files a state lists (path relative to the game's folder → sha256), whichever pnpgen
-    version wrote it, when this machine sealed it; None when it did not (or the record is
-    damaged): nothing it names can be proven pnpgen's."""
+def _recorded(state: Path) -> dict[str, tuple[str, tuple[int, ...] | None]] | None:
+    """The files a state lists (path relative to the game's folder → what it records of the file,
+    and the layout of a document's digest), whichever pnpgen version wrote it, when this machine
+    sealed it; None when it did not (or the record is damaged): nothing it names can be proven pnpgen's."""
     try:
         outer = json.loads(state.read_bytes())
         body = outer["body"]
         text = json.dumps(body, ensure_ascii=False, sort_keys=True).encode()
         if outer["check"] != seal(text):  # (one sealed by a plain hash, as before seals, proves nothing)
             return None
-        return {str(k): str(v) for k, v in dict(body["files"]).items()}
+        documents = body.get("documents")
+        documents = documents if isinstance(documents, dict) else {}
+        return {str(k): (str(v), layout_of(documents.get(k))) for k, v in dict(body["files"]).items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
@@ -136,13 +139,15 @@ def _exported(state: Path, out_root: Path) -> tuple[Path, dict[str, str]] | None
         return None
 
 
-def _remove(folder: Path, rel: str, digest: str | None, done: Cleaned) -> None:
-    """``folder/rel`` if it is a file inside ``folder`` (and still holds ``digest``'s bytes)."""
+def _remove(folder: Path, rel: str, digest: str | None, done: Cleaned,
+            layout: tuple[int, ...] | None = None) -> None:
+    """``folder/rel`` if it is a file inside ``folder`` (and still holds ``digest``'s bytes, a
+    document's read by its ``layout``)."""
     path = inside(folder, rel)  # a plain relative path, no link on the way
     try:
         if path is None or path.is_symlink() or not path.is_file():
             return
-        if digest is not None and sha(path.read_bytes()) != digest:
+        if digest is not None and file_digest(path, layout) != digest:
             done.kept.append(path)
             return
         path.unlink()

@@ -28,6 +28,7 @@ from pnpgen.engine.cache import (
     FileHashes,
     GameState,
     content_hash,
+    document_record,
     files_by_hash,
     fingerprint,
     hashed,
@@ -447,6 +448,11 @@ def renders_pack(slug: str, options: BuildOptions) -> str:
     return f"renders/{edition(slug, options)}"
 
 
+def pieces_pack(slug: str, options: BuildOptions) -> str:
+    """The pack of the hashes of the pieces of a game's pictures placed from their art files."""
+    return f"pieces/{edition(slug, options)}"
+
+
 def cached_nesting(cache: Cache | None) -> Memo[list]:
     """The nesting searches of earlier builds, from ``cache`` (none without one)."""
     return Memo(known=cache.records("nest") if cache is not None else {})
@@ -509,6 +515,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         cache.art_files = files_by_hash(art_folders(ws, game), cache.hashes)
         images.own = cache.art_files  # a picture that is an art file, shown as it is, is placed from it
         images.own_hash = lambda path, st: content_hash(path, cache.hashes, st)  # (while it still is that file)
+        images.piece_hashes = Memo(known=cache.pack(pieces_pack(slug, options)))
         stored = cache.picture_source  # where a picture can be read again, only if something needs it
 
         def let_go(art: Art) -> Art:  # each picture's stream found or made, its bytes let go of
@@ -613,6 +620,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     if cache is not None:  # the documents place each picture's stream from the cache: the pictures' bytes can go
         drawn = [(documents, images.stand_ins(faces)[0], keys) for documents, faces, keys in drawn]
         arts = result.arts = drawn[0][1]
+    hashed_parts: dict = {}  # stored parts hashed (a picture's pieces in its art file), once for every document
     for documents, faces, keys in drawn:
         digests: dict[int, bytes] = {}
         plan_keys = plan_keys_of(documents, keys, digests)
@@ -625,11 +633,18 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         written = write_documents({p: doc for p, doc in documents.items() if p not in kept}, faces, font, images,
                                   options.jobs, say=lambda s: say(f"{slug}: {s}"),
                                   drawn=sheets.for_build(names, digests) if sheets is not None else None)
-        files = [(path, kept.get(path) or written[path]) for path in documents]
-        for (path, data), digest in zip(files, hashed(lambda f: sha(f[1]), files)):
+        files = [(path, kept.get(path) or written[path], plan_keys[path]) for path in documents]
+        for (path, data, _), record in zip(files, hashed(lambda f: document_record(f[2], f[1], hashed_parts), files)):
             result.files[path] = data
-            result.documents[path] = {"plan": plan_keys[path], "sha": digest}
+            result.documents[path] = record
     cache_files.update(images.new)  # each picture's stream, made once, for every later build
+    if cache is not None and images.piece_hashes is not None:  # the pieces the digests read, for the next build
+        images.learn_piece_hashes(hashed_parts)
+        kept_pieces = images.piece_hashes.kept()  # (None: the pack as it is; empty: no pack)
+        if kept_pieces:
+            cache_files.update([cache.pack_entry(pieces_pack(slug, options), kept_pieces)])
+        if kept_pieces or (kept_pieces is None and images.piece_hashes.used):
+            result.uses.add(cache.pack_path(pieces_pack(slug, options)))
     result.uses |= images.used
     if cache is not None:
         result.uses |= cache.pictures_used  # the pictures of the faces read and stored (the ink saver's too)

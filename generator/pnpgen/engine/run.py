@@ -20,7 +20,7 @@ from pnpgen.data.load import load_game
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace, relative_proof, workspace_relative
 from pnpgen.engine import bookkey, history
-from pnpgen.engine.cache import Cache, GameState, content_hash, fingerprint, sha
+from pnpgen.engine.cache import Cache, GameState, content_hash, fingerprint, recorded
 from pnpgen.engine.changes import change_report, snapshot
 from pnpgen.engine.fresh import GameOutcome, edition, inputs_of, sort_games
 from pnpgen.engine.fresh import out_dir as game_out_dir
@@ -85,7 +85,7 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
         built_dirs = [o.out_dir for o, _, _ in built]
         for path, data in files.items():  # the next run knows these files by their stamps, unread
             if any(d in path.parents for d in built_dirs):
-                cache.hashes.wrote(path, sha(data))
+                cache.hashes.wrote(path, recorded(data))
         cache.hashes.save()
     for o in outcomes:
         o.written = sorted(p for p in written if o.out_dir in p.parents)
@@ -163,7 +163,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
     manifest = workspace_relative(result.manifest, ws.root)  # the same bytes in any folder
     result.files["manifest.json"] = (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode()
     state = GameState(inputs, documents=result.documents,
-                      files={**kept, **{rel: sha(data) for rel, data in result.files.items()}},
+                      files={**kept, **{rel: recorded(data) for rel, data in result.files.items()}},
                       report=now, uses=sorted(cache.entry(p) for p in result.uses))
     files = {out_dir / rel: data for rel, data in result.files.items()}
     files[cache.state_path(ed)] = state.to_json()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -32,6 +32,7 @@ class Stored:
     size: int
     offset: int = 0
     stamp: tuple[int, int, int] | None = None
+    sha: str | None = field(default=None, compare=False)  # the SHA-256 of these bytes, when known (a cached stream's)
 
     def chunks(self) -> Iterator[bytes]:
         with _Sources() as sources:
@@ -103,12 +104,49 @@ def file_stamp(path: str | Path) -> tuple[int, int, int]:
 Part = bytes | Stored
 
 
+# What the hash of a document names (``PdfFile.digest``): the layout's tag, then each segment's
+# length and SHA-256. A version of it lives in the game's state: change the tag with the recipe.
+DIGEST_TAG = b"pnpgen segments 1\0"
+
+
+def digest_of(segments: Iterable[tuple[int, bytes]]) -> str:
+    """The document digest of segments given as (length, SHA-256 digest)."""
+    h = hashlib.sha256(DIGEST_TAG)
+    for n, d in segments:
+        h.update(n.to_bytes(8, "big") + d)
+    return h.hexdigest()
+
+
+def file_digest(path: Path, layout: Sequence[int] | None) -> str:
+    """What ``PdfFile.digest`` gives for the file at ``path`` cut at ``layout`` (its segments'
+    lengths; None: the plain SHA-256 of the whole file), read block by block. A file of another
+    length than the layout's gets ``""``, which matches no digest."""
+    with open(path, "rb") as f:
+        if layout is None:
+            return hashlib.file_digest(f, "sha256").hexdigest()
+        if os.fstat(f.fileno()).st_size != sum(layout):
+            return ""
+        segments = []
+        for n in layout:
+            h, left = hashlib.sha256(), n
+            while left > 0:
+                block = f.read(min(BLOCK, left))
+                if not block:
+                    return ""
+                h.update(block)
+                left -= len(block)
+            segments.append((n, h.digest()))
+        return digest_of(segments)
+
+
 @dataclass
 class PdfFile:
     """A file's bytes as parts, in order: bytes in memory and ``Stored`` file contents."""
 
     parts: tuple[Part, ...]
     _sha: str | None = field(default=None, repr=False, compare=False)
+    # the digest the state records (``digest``), and its layout, when known (a file kept as it was)
+    _digest: tuple[str, tuple[int, ...] | None] | None = field(default=None, repr=False, compare=False)
 
     @property
     def size(self) -> int:
@@ -130,6 +168,33 @@ class PdfFile:
                 h.update(block)
             self._sha = h.hexdigest()
         return self._sha
+
+    def digest(self, known: dict[Stored, bytes] | None = None) -> tuple[str, tuple[int, ...] | None]:
+        """What a game's state records for this file, and the layout that lets it be checked
+        against a file on disk (``file_digest``). A file of bytes alone: its SHA-256, no layout. A
+        file with stored parts: the SHA-256 of each segment — each stored part, each run of bytes
+        between — hashed together with their lengths (``digest_of``), so a picture whose stream's
+        hash is known (``Stored.sha``, or ``known``: parts hashed already, shared by the documents
+        of a build) is not read: a big deck's documents, a gigabyte, are not read to be recorded."""
+        if self._digest is None:
+            if not any(isinstance(p, Stored) for p in self.parts):
+                self._digest = (self.sha(), None)
+            else:
+                segments: list[tuple[int, bytes]] = []
+                run: list[bytes] = []
+                with _Sources() as sources:
+                    for p in (*self.parts, None):
+                        if isinstance(p, bytes):
+                            run.append(p)
+                            continue
+                        if run:
+                            joined = b"".join(run)
+                            segments.append((len(joined), hashlib.sha256(joined).digest()))
+                            run = []
+                        if p is not None:
+                            segments.append((p.size, _part_sha(p, sources, known)))
+                self._digest = (digest_of(segments), tuple(n for n, _ in segments))
+        return self._digest
 
     def write_to(self, f: BinaryIO) -> None:
         """The file's bytes into ``f``; a stored part is copied by the kernel where it can
@@ -163,6 +228,21 @@ class PdfFile:
 
     def __bytes__(self) -> bytes:
         return b"".join(self.chunks())
+
+
+def _part_sha(part: Stored, sources: _Sources, known: dict[Stored, bytes] | None) -> bytes:
+    """The SHA-256 of a stored part: as it is known, else read (and then kept in ``known``)."""
+    if part.sha is not None:
+        return bytes.fromhex(part.sha)
+    done = known.get(part) if known is not None else None
+    if done is None:
+        h = hashlib.sha256()
+        for block in part.read_from(sources):
+            h.update(block)
+        done = h.digest()
+        if known is not None:
+            known[part] = done
+    return done
 
 
 def _copy_in_kernel(part: Stored, f: BinaryIO, sources: _Sources) -> bool:

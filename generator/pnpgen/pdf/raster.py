@@ -27,6 +27,7 @@ from functools import lru_cache, partial
 from pathlib import Path
 
 from pnpgen.atomic import Stores, store
+from pnpgen.memo import Memo
 from pnpgen.pdf.assemble import Stored
 from pnpgen.svg.artwork import Art
 from pnpgen.usercache import seal
@@ -230,6 +231,9 @@ class ImageStreams:
         # hashed is not placed from (the picture's stream is made from the bytes the face holds)
         self.own_hash: Callable[[Path, os.stat_result], str] | None = None
         self._not_own: set[str] = set()  # pictures of ``own`` found not to be placed from their file
+        # the SHA-256 of each piece of such a picture (hex, by the picture's key), found by an earlier
+        # build's documents: a document's digest (pdf/assemble.py) then reads no art file
+        self.piece_hashes: Memo[list] | None = None
 
     def stand_ins(self, arts: Mapping[str, Art]) -> tuple[dict[str, Art], dict[bytes, Placed]]:
         """``arts`` with each picture's bytes replaced by a short stand-in, and what each
@@ -353,13 +357,29 @@ class ImageStreams:
         head, spans = own
         stamp = (st.st_size, st.st_mtime_ns, st.st_ino)
         self._not_own.discard(key)
+        shas = self.piece_hashes.get(key) if self.piece_hashes is not None else None
+        if not (isinstance(shas, list) and len(shas) == len(spans)
+                and all(isinstance(h, str) and len(h) == 64 for h in shas)):
+            shas = [None] * len(spans)
         placed = self._placed[key] = Placed(key, head, sum(n for _, n in spans),
-                                            tuple(Stored(str(source), n, at, stamp) for at, n in spans))
+                                            tuple(Stored(str(source), n, at, stamp, sha)
+                                                  for (at, n), sha in zip(spans, shas)))
         return placed
 
-    def _placed_from(self, key: str, trusted: tuple[ImageStream, int, int]) -> Placed:
+    def learn_piece_hashes(self, hashed: Mapping[Stored, bytes]) -> None:
+        """The SHA-256 of the pieces of the pictures placed from their files, as the documents'
+        digests found them (``hashed``), kept in ``piece_hashes`` for the next build."""
+        if self.piece_hashes is None:
+            return
+        for key, placed in self._placed.items():
+            if isinstance(placed.part, tuple) and any(p.sha is None for p in placed.part):
+                found = [hashed.get(p) for p in placed.part]
+                if all(found):
+                    self.piece_hashes.learn(key, [h.hex() for h in found if h is not None])
+
+    def _placed_from(self, key: str, trusted: tuple[ImageStream, int, int, str | None]) -> Placed:
         """A cached stream, found by ``_trusted``, placed from its file."""
-        return Placed(key, trusted[0], trusted[1], Stored(str(self.path(key)), trusted[1]))
+        return Placed(key, trusted[0], trusted[1], Stored(str(self.path(key)), trusted[1], sha=trusted[3]))
 
     def _stand_in(self, placed: Placed, source: Path) -> bytes:
         stand_in = STAND_IN + placed.key.encode("ascii")
@@ -417,7 +437,7 @@ class ImageStreams:
                     self.new[self.path(key)] = stream.content
             part: bytes | Stored = stream.content
             if self.folder is not None and self.path(key) not in self.new:
-                part = Stored(str(self.path(key)), len(stream.content))
+                part = Stored(str(self.path(key)), len(stream.content), sha=hashlib.sha256(stream.content).hexdigest())
             placed = Placed(key, replace(stream, content=b""), len(stream.content), part)
             self._placed[key] = placed
         if self.folder is not None and not isinstance(placed.part, tuple):  # (a picture's own pieces: no entry)
@@ -500,10 +520,10 @@ class ImageStreams:
             return None
         return [st.st_size, st.st_mtime_ns, st.st_ino]
 
-    def _trusted(self, key: str) -> tuple[ImageStream, int, int] | None:
+    def _trusted(self, key: str) -> tuple[ImageStream, int, int, str | None] | None:
         """The header and length of the cached stream ``key`` (its content not read) when its
-        file is still the one written with the header (``_stamp``), with its modification time;
-        else None (``_load`` reads and checks it)."""
+        file is still the one written with the header (``_stamp``), with its modification time
+        and the SHA-256 its header gives its content; else None (``_load`` reads and checks it)."""
         if self.folder is None:
             return None
         try:
@@ -511,7 +531,9 @@ class ImageStreams:
             if head.get("format") != STREAM_FORMAT or head.get("pnpgen") != self.stamp or head.get("key") != key \
                     or head.get("file") is None or head.get("file") != self._stamp(key):
                 return None
-            return self._stream_of(head, b""), int(head["file"][0]), int(head["file"][1])
+            check = head.get("check")
+            return self._stream_of(head, b""), int(head["file"][0]), int(head["file"][1]), \
+                check if isinstance(check, str) and len(check) == 64 else None
         except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
             return None
 
