@@ -17,7 +17,7 @@ import pikepdf
 import pytest
 from PIL import Image
 
-from conftest import make_workspace, run
+from conftest import REPO, make_workspace, run
 from pnpgen.pdf.overprint import Overprinted, over_limit
 
 TEXT = b"q /Op gs 0 0 0 1 k BT /F1 12 Tf 20 100 Td (Hello) Tj ET Q"  # K100 text, overprinting, at y 97-112
@@ -146,7 +146,8 @@ def test_black_title_on_a_red_ground_is_warned_at_drivethrucards(tmp_path):
     assert warned == [  # one line for the two cards of one template that overprint the same
         "cards.pdf page 2 (cards-001 front, template card-front.svg.j2) and 1 more page: text printed 100 % K with overprint lies "
         "on CMYK 0/100/100/20: 300 % total ink where they meet, over DriveThruCards's 240 %; lighten the ground "
-        "under it to at most 140 % C+M+Y"]
+        "under it to at most 140 % C+M+Y, or knock the black out of it (overprint_black: false in the preset; "
+        "where the plates shift, a hairline of paper may then show round it)"]
     if shutil.which("gs") is None:
         return
     totals = []
@@ -167,3 +168,24 @@ def test_no_warning_when_ground_and_black_stay_within_the_limit(tmp_path, ground
     300 % is not over it."""
     warned, _ = _export(tmp_path, ground, preset, ["カード1"])
     assert warned == []
+
+
+def test_a_preset_may_knock_the_black_out(tmp_path):
+    """What the warning offers, ``overprint_black: false``: a workspace preset saying so prints the
+    same K100 text without overprint (knocking the red out: 100 % where the letters are), and
+    the export no longer warns. Bad values are one line naming the key."""
+    root = make_workspace(tmp_path / "ws", front=FRONT.replace("GROUND", "#cc0000"), pieces=["カード1"])
+    (root / "presets").mkdir()
+    shipped = (REPO / "generator" / "pnpgen" / "exports" / "presets" / "drivethrucards.yaml").read_text(encoding="utf-8")
+    (root / "presets" / "dtc-knockout.yaml").write_text(shipped + "overprint_black: false\n", encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "dtc-knockout", "--fit", "scale") == 0
+    out = root / "build" / "test" / "dtc-knockout"
+    report = json.loads((out / "export.json").read_text(encoding="utf-8"))
+    assert [w for w in report["warnings"] if "overprint" in w] == []
+    assert report["black"] == ["cards.pdf: text printed 100 % K knocking out the ground (was 0/0/0/100 ×2)"]
+    with pikepdf.open(out / "cards.pdf") as doc:
+        form = next(x for x in doc.pages[1].Resources.XObject.values() if x.get("/Subtype") == "/Form")
+        states = [str(operands[0]) for operands, op in pikepdf.parse_content_stream(form) if str(op) == "gs"]
+    assert states and set(states) == {"/PnpKnockout"}  # the K100 text drawn, never overprinting
+    (root / "presets" / "dtc-knockout.yaml").write_text(shipped + "overprint_black: no thanks\n", encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "dtc-knockout", "--fit", "scale") == 2

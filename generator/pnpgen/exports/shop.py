@@ -14,7 +14,7 @@ from pnpgen.exports.faces import BLANK, PageStyle, PngFiles, UniqueFace, face_im
 from pnpgen.exports.order import OrderRow
 from pnpgen.exports.presets import Preset
 from pnpgen.impose.sheets import face_label, face_labels
-from pnpgen.pdf.black import k_only
+from pnpgen.pdf.black import K100, k_only
 from pnpgen.pdf.colour import over_limit, pictures_over_limit
 from pnpgen.pdf.outline import outline_text
 from pnpgen.pdf.overprint import Overprinted
@@ -88,7 +88,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     title = f"{deck.name} ({preset.name})"
     pdf = face_pdf(pages, style, title, labels)
     if style.cmyk:
-        pdf, mapped = k_only(pdf)
+        pdf, mapped = k_only(pdf, preset.overprint_black)
         notes.extend(mapped.lines(name))
         pdf = pictures_to_cmyk(pdf)  # with or without PDF/X: a CMYK file holds no RGB picture
     if finish.outline_text:
@@ -142,7 +142,9 @@ def _overprint_warnings(name: str, found: list[Overprinted], where: list[str], t
         out.append(f"{name} page {hit.page + 1} ({where[hit.page]}{template}){more}: {_KINDS[hit.kind]} printed "
                    f"{colour} with overprint lies on CMYK {'/'.join(f'{v * 100:g}' for v in hit.under)}: "
                    f"{hit.ink:g} % total ink where they meet, over {preset.name}'s {preset.ink_limit:g} %; "
-                   f"lighten the ground under it to at most {room:g} % {ground}")
+                   f"lighten the ground under it to at most {room:g} % {ground}"
+                   + (", or knock the black out of it (overprint_black: false in the preset; where the plates "
+                      "shift, a hairline of paper may then show round it)" if hit.colour == K100 else ""))
     return out
 
 
