@@ -25,6 +25,7 @@ PRESET_KEYS = {
     "marks": "none | jp | western",
     "pdfx": "x1a | none (default of --pdfx)",
     "outline_text": "true | false: every glyph drawn as a path (default of --outline-text)",
+    "overprint_black": "true | false: CMYK black text and thin lines overprint (スミノセ, the default) or knock out",
     "unverified": "what of the preset is not checked against the shop's own template (warned on every export)",
     "output_condition": "{identifier: CGATS TR 001, condition: …, info: …} (the PDF/X printing condition)",
     "formats": "name: {trim: [w, h], bleed: …, safe: …, pixels: [w, h]}",
@@ -75,6 +76,7 @@ class Preset:
     pdfx: str = "none"  # x1a | none: the default of --pdfx
     output_condition: OutputCondition | None = None  # the PDF/X output intent's printing condition
     outline_text: bool = False  # PDF layouts: glyphs as paths (アウトライン化)
+    overprint_black: bool = True  # CMYK: K100 text and thin lines overprint the ground (False: knock it out)
     unverified: str = ""  # figures not checked against the shop's own template: warned on every export
 
 
@@ -163,12 +165,12 @@ def _parse(doc: Located, slug: str) -> Preset:
         page_order=_choice(doc, "page_order", "front-back", ("front-back", "back-front")),
         marks=_choice(doc, "marks", "none", ("none", "jp", "western")), formats=formats,
         pdfx=pdfx, output_condition=condition, unverified=str(data.get("unverified") or ""),
-        outline_text=_flag(doc, "outline_text"),
+        outline_text=_flag(doc, "outline_text"), overprint_black=_flag(doc, "overprint_black", True),
     )
 
 
-def _flag(doc: Located, key: str) -> bool:
-    value = doc.data.get(key, False)
+def _flag(doc: Located, key: str, default: bool = False) -> bool:
+    value = doc.data.get(key, default)
     if not isinstance(value, bool):
         raise doc.error((key,), f"{value!r} is not true or false", "true | false")
     return value

@@ -14,9 +14,11 @@ from pnpgen.exports.faces import BLANK, PageStyle, PngFiles, UniqueFace, face_im
 from pnpgen.exports.order import OrderRow
 from pnpgen.exports.presets import Preset
 from pnpgen.impose.sheets import face_label, face_labels
-from pnpgen.pdf.black import k_only
+from pnpgen.pdf.black import K100, k_only
 from pnpgen.pdf.colour import over_limit, pictures_over_limit
 from pnpgen.pdf.outline import outline_text
+from pnpgen.pdf.overprint import Overprinted
+from pnpgen.pdf.overprint import over_limit as overprint_over_limit
 from pnpgen.pdf.pdfx import OutputCondition, make_x1a, pictures_to_cmyk
 
 
@@ -56,6 +58,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     labels: list[str | None] = []  # pdf-faces: the piece's name and quantity on each page
     rows = []
     where: list[str] = []  # page → what it shows, for the ink warnings
+    templates: list[str] = []  # page → the template that drew it ("" for a blank back)
     bases = face_labels([(face.piece.label, face.copies) for face in faces])
     # A file of every copy is read two pages a card (a back, a front): a card without a back gets
     # a blank one, or the shop would take every other card for the one before's back.
@@ -76,6 +79,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
                 pages.append(key)
                 labels.append(face_label(base, side) if preset.files == "pdf-faces" else None)
                 where.append(f"{face.stem} {side}")
+                templates.append(_template(deck, side) if key != BLANK else "")
                 if side == "back":
                     backs.append(len(pages))
         rows.append(OrderRow(name, page_numbers(list(range(first, len(pages) + 1))),
@@ -84,7 +88,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     title = f"{deck.name} ({preset.name})"
     pdf = face_pdf(pages, style, title, labels)
     if style.cmyk:
-        pdf, mapped = k_only(pdf)
+        pdf, mapped = k_only(pdf, preset.overprint_black)
         notes.extend(mapped.lines(name))
         pdf = pictures_to_cmyk(pdf)  # with or without PDF/X: a CMYK file holds no RGB picture
     if finish.outline_text:
@@ -103,8 +107,45 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
             warnings.append(f"{name} page {first + 1} ({where[first]}){more}: a picture reaches CMYK "
                             f"{'/'.join(f'{v * 100:g}' for v in heavy.colour)}, {heavy.ink:g} % total ink; "
                             f"{heavy.share:g} % of its pixels are over {preset.name}'s {preset.ink_limit:g} %")
+        warnings.extend(_overprint_warnings(name, overprint_over_limit(pdf, preset.ink_limit), where, templates, preset))
     files[name] = pdf
     return rows
+
+
+def _template(deck, side: str) -> str:
+    """What drew a deck's side: its template, or its layout."""
+    if deck.layout is not None:
+        return f"layout {deck.layout.name}"
+    return (deck.front if side == "front" else deck.back) or ""
+
+
+_KINDS = {"text": "text", "lines": "a line", "areas": "an area"}
+
+
+def _overprint_warnings(name: str, found: list[Overprinted], where: list[str], templates: list[str],
+                        preset: Preset) -> list[str]:
+    """One line per template and finding (what overprints, on what, the total): the first page
+    and face showing it and how many more pages do, the total, the limit, and how much ground the
+    object leaves room for."""
+    pages: dict[tuple, list[Overprinted]] = {}
+    for hit in found:
+        pages.setdefault((templates[hit.page], hit.kind, hit.colour, hit.under, hit.ink), []).append(hit)
+    out = []
+    for hits in pages.values():
+        hit = hits[0]
+        more = f" and {len(hits) - 1} more page{'s' if len(hits) > 2 else ''}" if len(hits) > 1 else ""
+        template = f", template {templates[hit.page]}" if templates[hit.page] else ""
+        c, m, y, k = hit.colour
+        colour = f"{k * 100:g} % K" if max(c, m, y) <= 0 else "CMYK " + "/".join(f"{v * 100:g}" for v in hit.colour)
+        ground = "+".join(ink for ink, v in zip("CMYK", hit.colour) if v <= 0)
+        room = preset.ink_limit - 100 * sum(hit.colour)
+        out.append(f"{name} page {hit.page + 1} ({where[hit.page]}{template}){more}: {_KINDS[hit.kind]} printed "
+                   f"{colour} with overprint lies on CMYK {'/'.join(f'{v * 100:g}' for v in hit.under)}: "
+                   f"{hit.ink:g} % total ink where they meet, over {preset.name}'s {preset.ink_limit:g} %; "
+                   f"lighten the ground under it to at most {room:g} % {ground}"
+                   + (", or knock the black out of it (overprint_black: false in the preset; where the plates "
+                      "shift, a hairline of paper may then show round it)" if hit.colour == K100 else ""))
+    return out
 
 
 def _png_faces(preset: Preset, style: PageStyle, faces: list[UniqueFace], files: dict[str, bytes],

@@ -11,7 +11,9 @@ Printers ask for small text and lines in 100 % K, overprinting. So, in every con
   whose K is at least BLACK_K after conversion and that is not already K only, are drawn in
   0/0/0/100; so is text or a stroke already in 0/0/0/100;
 - each of them is drawn with an ExtGState of overprint on (``/OP true /op true /OPM 1``), the
-  colour and overprint off again after it;
+  colour and overprint off again after it (``k_only(pdf, overprint=False)``: overprint off, the
+  black knocking out the ground, for a shop whose ink limit the ground and the black together
+  pass: pdf/overprint.py);
 - fills (areas, whatever their size) keep their colour: a large dark area stays the rich black the
   designer chose; K-only greys (a 60 % grey) and the registration colour of cut marks are left as
   they are.
@@ -41,13 +43,15 @@ class Mapped:
 
     text: Counter
     strokes: Counter
+    overprint: bool = True  # False: knocking out
 
     def lines(self, name: str) -> list[str]:
         out = []
+        how = "with overprint" if self.overprint else "knocking out the ground"
         for kind, counts in (("text", self.text), ("thin strokes", self.strokes)):
             if counts:
                 colours = ", ".join(f"{_show(c)} ×{n}" for c, n in sorted(counts.items()))
-                out.append(f"{name}: {kind} printed 100 % K with overprint (was {colours})")
+                out.append(f"{name}: {kind} printed 100 % K {how} (was {colours})")
         return out
 
 
@@ -65,10 +69,10 @@ def is_black(cmyk: tuple[float, ...] | None) -> bool:
     return k >= 1.0 - 1e-9 or max(c, m, y) > 1e-9
 
 
-def k_only(pdf: bytes) -> tuple[bytes, Mapped]:
+def k_only(pdf: bytes, overprint: bool = True) -> tuple[bytes, Mapped]:
     import pikepdf
 
-    mapped = Mapped(Counter(), Counter())
+    mapped = Mapped(Counter(), Counter(), overprint)
     with pikepdf.open(io.BytesIO(pdf)) as doc:
         states = {OVERPRINT: doc.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.ExtGState, OP=True, op=True, OPM=1)),
                   KNOCKOUT: doc.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.ExtGState, OP=False, op=False, OPM=0))}
@@ -109,7 +113,8 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
     changed = False
 
     def overprint(colour_op: str) -> list:
-        return [([Name(OVERPRINT)], Operator("gs")), (list(K100), Operator(colour_op))]
+        state = OVERPRINT if mapped.overprint else KNOCKOUT
+        return [([Name(state)], Operator("gs")), (list(K100), Operator(colour_op))]
 
     def restore(colour, colour_op: str) -> list:
         return [(list(colour), Operator(colour_op)), ([Name(KNOCKOUT)], Operator("gs"))]
