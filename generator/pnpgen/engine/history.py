@@ -262,6 +262,8 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
     for deck_id in [*b.body["decks"], *(d for d in a.body["decks"] if d not in b.body["decks"])]:
         old = a.body["decks"].get(deck_id, {"count": 0, "pieces": {}, "values": {}})
         new = b.body["decks"].get(deck_id, {"count": 0, "pieces": {}, "values": {}, "name": old.get("name")})
+        # in the deck's order (an entry keeps them in its keys' order: 1, 10, 100, 101, …, 2)
+        old, new = {**old, "pieces": _in_deck_order(old["pieces"])}, {**new, "pieces": _in_deck_order(new["pieces"])}
         entry: dict[str, Any] = {"name": new.get("name") or old.get("name"), "count": [old["count"], new["count"]],
                                  "added": [], "removed": [], "counts": [], "fields": []}
         was = matched(old["pieces"], new["pieces"])  # new label → old label (a piece whose number moved)
@@ -278,7 +280,8 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
         taken = set(was.values())
         entry["removed"] = [{"piece": _name(label), "count": c} for label, (c, *_) in old["pieces"].items()
                             if label not in taken]
-        sides = {label: (old["pieces"][o][2:4], new["pieces"][label][2:4]) for label, o in was.items()}
+        sides = {label: (old["pieces"][was[label]][2:4], new["pieces"][label][2:4]) for label in new["pieces"]
+                 if label in was}
         # the pictures its faces show (recorded since they are known: an older version has none)
         painted = {label for label, o in was.items() if len(old["pieces"][o]) > 4 and len(new["pieces"][label]) > 4
                    and old["pieces"][o][4] != new["pieces"][label][4]}
@@ -295,6 +298,15 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
     return {"game": b.body["game"], "from": _about(a), "to": _about(b), "decks": decks,
             "rulebook": {"changed": [s for s in rb if s in ra and ra[s] != rb[s]],
                          "added": [s for s in rb if s not in ra], "removed": [s for s in ra if s not in rb]}}
+
+
+def _in_deck_order(pieces: dict[str, Any]) -> dict[str, Any]:
+    """A deck's pieces by their number in the deck (a label is ``<number>:<name>``)."""
+    def number(label: str) -> tuple[int, str]:
+        head = label.split(":", 1)[0]
+        return (int(head) if head.isdigit() and len(head) < 10 else 1 << 40, label)
+
+    return dict(sorted(pieces.items(), key=lambda item: number(item[0])))
 
 
 def _about(v: Version) -> dict[str, Any]:
@@ -314,22 +326,36 @@ def markdown(d: dict[str, Any]) -> str:
     if not d["decks"] and not any(d["rulebook"].values()):
         out.append("No piece and no rulebook section changed.")
     for deck_id, e in d["decks"].items():
-        out += [f"## {_md(e['name'])} ({deck_id}): {e['count'][0]} → {e['count'][1]}", ""]
-        out += [f"- {_md(c['piece'])}: ×{c['old']} → ×{c['new']}" for c in e["counts"]]
-        out += [f"- {_md(f['piece'])}: {f['field']}: {_md(_show(f['old']))} → {_md(_show(f['new']))}" for f in e["fields"]]
-        out += ["- back changed (a new back design)"] if e["back_changed"] else []
-        out += [f"- {_md(name)}: face changed (its template or art)" for name in e["faces"]]
-        out += [f"- added: {_md(p['piece'])} ×{p['count']}" for p in e["added"]]
-        out += [f"- removed: {_md(p['piece'])} ×{p['count']}" for p in e["removed"]]
+        out += [f"## {_md(e['name'])} ({_md(deck_id)}): {e['count'][0]} → {e['count'][1]}", ""]
+        out += _capped([*(f"- {_md(c['piece'])}: ×{c['old']} → ×{c['new']}" for c in e["counts"]),
+                        *(f"- {_md(f['piece'])}: {_md(f['field'])}: {_md(_show(f['old']))} → {_md(_show(f['new']))}"
+                          for f in e["fields"]),
+                        *(["- back changed (a new back design)"] if e["back_changed"] else []),
+                        *(f"- {_md(name)}: face changed (its template or art)" for name in e["faces"]),
+                        *(f"- added: {_md(p['piece'])} ×{p['count']}" for p in e["added"]),
+                        *(f"- removed: {_md(p['piece'])} ×{p['count']}" for p in e["removed"])], _md(deck_id))
         out.append("")
     book = d["rulebook"]
     if any(book.values()):
         out += ["## Rulebook", ""]
-        out += [f"- changed: {_md(s)}" for s in book["changed"]]
-        out += [f"- added: {_md(s)}" for s in book["added"]]
-        out += [f"- removed: {_md(s)}" for s in book["removed"]]
+        out += _capped([*(f"- changed: {_md(s)}" for s in book["changed"]),
+                        *(f"- added: {_md(s)}" for s in book["added"]),
+                        *(f"- removed: {_md(s)}" for s in book["removed"])], "the rulebook")
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+SHOWN = 50  # lines of changes the changelog gives a deck (or the rulebook); the JSON lists them all
+
+
+def _capped(lines: list[str], where: str) -> list[str]:
+    """A deck's lines of changes, the first ``SHOWN`` and one line saying how many more: a deck
+    of 1,000 cards recounted is a changelog a playtester reads, not 1,000 lines."""
+    if len(lines) <= SHOWN:
+        return lines
+    more = len(lines) - SHOWN
+    return [*lines[:SHOWN], f"- … and {more} more {'change' if more == 1 else 'changes'} in {where} "
+                            "(`pnpgen diff --format json` lists them all)"]
 
 
 def _show(value: Any) -> str:
