@@ -155,6 +155,7 @@ def tag(ws: Workspace, args: argparse.Namespace) -> int:
     root = _root(ws, args)
     edition = _edition(args)
     v = history.resolve(root, edition, args.version)
+    _not_written_here(ws, root, edition, [v])  # named all the same: reprint --since will not rely on it
     atomic_write_bytes(history.folder(root, edition) / "tags.json", history.set_tag(root, edition, args.name, v))
     print(shown(f"{args.game}: {args.name} = {v.name} ({v.body['time']}, #{v.hash[:7]})"))
     return 0
@@ -180,8 +181,9 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
             + ("; PNPGEN_CACHE=off: no machine key tells this machine's versions from planted ones" if secret() is None
                else "") + "), so what it says was printed is not relied on",
             path=history.path(root, _edition(args), since.number), key="--since",
-            expected="a version 'pnpgen log' does not mark (not written on this machine); what changed since "
-            f"{since.name}: pnpgen diff --game {args.game} {since.name} latest")
+            expected="a version written on this machine, one 'pnpgen log' does not mark; to see what changed "
+            f"since {since.name}: pnpgen diff --game {args.game}{f' --lang {args.lang}' if args.lang else ''}"
+            f"{f' --out {args.out}' if args.out else ''} {since.name} latest")
     options = BuildOptions(jobs=1, lang=args.lang)
     result = build_game(ws, args.game, options, cache=Cache(root))
     files = reprint_files(result, options, since.body["decks"], name=f"reprint-since-{since.name}",

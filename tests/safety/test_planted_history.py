@@ -123,6 +123,9 @@ def test_a_history_from_another_machine_is_shown_marked_and_not_relied_on(tmp_pa
     err = _reprint_refused(ws, "v1", capsys)
     assert err.startswith("pnpgen: error: build/.history/test/v00001.json: --since: v1 was not written on this machine")
     assert "pnpgen diff --game test v1 latest" in err
+    assert run(ws, "tag", "--game", "test", "old-playtest", "v2") == 0  # named, and said once
+    out, err = capsys.readouterr()
+    assert out.startswith("test: old-playtest = v2 (") and err.count("\n") == 1 and ": v2 was not written" in err
 
     assert run(ws, *BUILD) == 0  # the first build here: the game as it is, sealed here (v2's content)
     _edit(ws, "text: 本文カード4}", "text: 書き直した}")
@@ -132,11 +135,14 @@ def test_a_history_from_another_machine_is_shown_marked_and_not_relied_on(tmp_pa
     out, err = capsys.readouterr()
     assert [(ln.split()[0], ln.endswith(ELSEWHERE)) for ln in out.splitlines()] == [
         ("v4", False), ("v3", False), ("v2", True), ("v1", True)]
-    assert out.splitlines()[1].split()[3] == out.splitlines()[2].split()[3]  # v3 is v2's content (the same hash)
+    hashes = [ln.split()[4] for ln in out.splitlines()]
+    assert hashes[1] == hashes[2] and hashes[1].startswith("#") and len(set(hashes)) == 3  # v3 is v2's content
     assert err.count("\n") == 1 and ": v2, v1 were not written" in err
     assert run(ws, "diff", "--game", "test", "v3", "v4") == 0
     assert capsys.readouterr().err == ""  # versions of this machine's: no warning
-    assert run(ws, "reprint", "--game", "test", "--since", "v3") == 0
+    assert run(ws, "tag", "--game", "test", "playtest-4", "v3") == 0
+    assert capsys.readouterr().err == ""
+    assert run(ws, "reprint", "--game", "test", "--since", "playtest-4") == 0
     said = (ws / "build" / "test" / "reprint-since-v3.txt").read_text(encoding="utf-8")
     assert "1 × カード4" in said and "1 × カード4 (old version)" in said
 
