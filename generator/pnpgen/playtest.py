@@ -99,7 +99,8 @@ def _not_written_here(ws: Workspace, root: Path, edition: str, shown_versions: l
     if not foreign:
         return
     names = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
-    why = ("PNPGEN_CACHE=off: no machine key tells this machine's versions from planted ones"
+    why = ("no machine key (PNPGEN_CACHE=off, or a machine cache that cannot be written) tells this machine's "
+           "versions from planted ones"
            if secret() is None else "a build folder from elsewhere, your other machine's, a pnpgen's before "
            "versions were sealed, or written under an earlier machine key")
     print(shown(ws.shown(f"pnpgen: warning: {history.folder(root, edition)}{os.sep}: {names} "
@@ -178,8 +179,8 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
         raise InputError(
             f"{since.name} was not written on this machine (a build folder from elsewhere, your other machine's, "
             "a pnpgen's before versions were sealed, or written under an earlier machine key"
-            + ("; PNPGEN_CACHE=off: no machine key tells this machine's versions from planted ones" if secret() is None
-               else "") + "), so what it says was printed is not relied on",
+            + ("; no machine key (PNPGEN_CACHE=off, or a machine cache that cannot be written) tells this machine's "
+               "versions from planted ones" if secret() is None else "") + "), so what it says was printed is not relied on",
             path=history.path(root, _edition(args), since.number), key="--since",
             expected="a version written on this machine, one 'pnpgen log' does not mark; to see what changed "
             f"since {since.name}: pnpgen diff --game {args.game}{f' --lang {args.lang}' if args.lang else ''}"
