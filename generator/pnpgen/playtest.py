@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pnpgen.data import validate
 from pnpgen.data.workspace import Workspace
 from pnpgen.safetext import CONTROL, shown
+
+if TYPE_CHECKING:
+    from pnpgen.engine.history import Version
 
 
 def command_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]]:
@@ -82,6 +87,28 @@ def _root(ws: Workspace, args: argparse.Namespace) -> Path:
     return args.out or ws.root / "build"
 
 
+ELSEWHERE = "(not written on this machine)"  # log's mark on a version this machine did not seal
+
+
+def _not_written_here(ws: Workspace, root: Path, edition: str, shown_versions: list[Version]) -> None:
+    """One warning line naming the versions shown that this machine did not seal (engine/history.py)."""
+    from pnpgen.engine import history
+    from pnpgen.usercache import secret
+
+    foreign = [v.name for v in shown_versions if not v.here]
+    if not foreign:
+        return
+    names = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+    why = ("no machine key (PNPGEN_CACHE=off, or a machine cache that cannot be written) tells this machine's "
+           "versions from planted ones"
+           if secret() is None else "a build folder from elsewhere, your other machine's, a pnpgen's before "
+           "versions were sealed, or written under an earlier machine key")
+    print(shown(ws.shown(f"pnpgen: warning: {history.folder(root, edition)}{os.sep}: {names} "
+                         f"{'was' if len(foreign) == 1 else 'were'} not written on this machine ({why}): shown as "
+                         "recorded, and 'pnpgen reprint --since' does not rely on "
+                         f"{'it' if len(foreign) == 1 else 'them'}")), file=sys.stderr, flush=True)
+
+
 def log(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine import history  # the command table above loads with the CLI: this only when run
 
@@ -93,11 +120,13 @@ def log(ws: Workspace, args: argparse.Namespace) -> int:
     known = history.versions(root, edition)
     if not known:
         print(f"{args.game}: no recorded version yet (each good build that changes the game records one)")
+    _not_written_here(ws, root, edition, known[::-1])
     for v in reversed(known):
         counts = ", ".join(f"{d} {n}" for d, n in v.body["counts"].items())
         tag = f"  [{', '.join(sorted(named[v.number]))}]" if v.number in named else ""
         draft = f"  draft {v.body['draft']}" if v.body["draft"] else ""
-        print(shown(f"{v.name:<6} {v.body['time']}{draft}  #{v.hash[:7]}  {counts}{tag}"))  # (the history may come from elsewhere)
+        mark = "" if v.here else f"  {ELSEWHERE}"
+        print(shown(f"{v.name:<6} {v.body['time']}{draft}  #{v.hash[:7]}  {counts}{tag}{mark}"))  # (the history may come from elsewhere)
     return 0
 
 
@@ -112,6 +141,7 @@ def diff(ws: Workspace, args: argparse.Namespace) -> int:
     else:
         older = [v for v in history.versions(root, edition) if v.number < b.number]
         a = older[-1] if older else b
+    _not_written_here(ws, root, edition, [b] if a is b else [a, b])
     d = history.diff(a, b)
     # the history may come from elsewhere (a zip): no terminal control sequence of its gets through
     sys.stdout.write(CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(d, ensure_ascii=False, indent=2)) + "\n"
@@ -126,6 +156,7 @@ def tag(ws: Workspace, args: argparse.Namespace) -> int:
     root = _root(ws, args)
     edition = _edition(args)
     v = history.resolve(root, edition, args.version)
+    _not_written_here(ws, root, edition, [v])  # named all the same: reprint --since will not rely on it
     atomic_write_bytes(history.folder(root, edition) / "tags.json", history.set_tag(root, edition, args.name, v))
     print(shown(f"{args.game}: {args.name} = {v.name} ({v.body['time']}, #{v.hash[:7]})"))
     return 0
@@ -139,9 +170,21 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.options import BuildOptions
     from pnpgen.engine.output import write_all
     from pnpgen.engine.reprint import reprint_files
+    from pnpgen.errors import InputError
+    from pnpgen.usercache import secret
 
     root = _root(ws, args)
     since = history.resolve(root, _edition(args), args.since)
+    if not since.here:  # what it says was printed could be anyone's: the reprint would be of their choosing
+        raise InputError(
+            f"{since.name} was not written on this machine (a build folder from elsewhere, your other machine's, "
+            "a pnpgen's before versions were sealed, or written under an earlier machine key"
+            + ("; no machine key (PNPGEN_CACHE=off, or a machine cache that cannot be written) tells this machine's "
+               "versions from planted ones" if secret() is None else "") + "), so what it says was printed is not relied on",
+            path=history.path(root, _edition(args), since.number), key="--since",
+            expected="a version written on this machine, one 'pnpgen log' does not mark; to see what changed "
+            f"since {since.name}: pnpgen diff --game {args.game}{f' --lang {args.lang}' if args.lang else ''}"
+            f"{f' --out {args.out}' if args.out else ''} {since.name} latest")
     options = BuildOptions(jobs=1, lang=args.lang)
     result = build_game(ws, args.game, options, cache=Cache(root))
     files = reprint_files(result, options, since.body["decks"], name=f"reprint-since-{since.name}",

@@ -17,6 +17,8 @@ It also holds this machine's key (``secret``, 32 random bytes made on first use,
 user alone), which seals what pnpgen keeps in a workspace's ``build/.cache/`` (``seal``): a record
 there is trusted only when this machine wrote it, so a build folder from elsewhere (a zip, a
 shared drive, a commit) is rebuilt, never replayed — its checks are hashes anyone can compute.
+The history's entries (``build/.history/``, engine/history.py) are sealed with it too: one from
+elsewhere is shown as such and ``reprint --since`` does not rely on it.
 With ``PNPGEN_CACHE=off`` (or a folder that cannot be written) there is no machine key, and
 records are sealed with a key of the running process's own (``PROCESS_SECRET``, shared with the
 workers it forks): what the same process wrote is trusted (``watch``'s and ``serve``'s later

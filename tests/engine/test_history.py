@@ -127,3 +127,50 @@ def test_diff_says_back_changed_for_a_new_back_design(tmp_path, capsys, built_co
     assert run(ws, "diff", "--game", "test") == 0
     md = capsys.readouterr().out
     assert "- back changed (a new back design)" in md and "face changed" not in md and "カード1" not in md
+
+
+# A deck of a few hundred pieces, faces kept small: the name on the front, one back for all.
+SMALL_FRONT = """{% extends "common/piece.svg.j2" %}
+{% block art %}{{ textbox(piece.name, 5, 5, w - 10, 12, size=12) }}{% endblock %}
+"""
+PLAIN_BACK = """{% extends "common/piece.svg.j2" %}
+{% block art %}<rect x="0" y="0" width="{{ w }}" height="{{ h }}" fill="#333366"/>{% endblock %}
+"""
+
+
+def test_diff_caps_a_decks_changelog_and_the_json_lists_every_change(tmp_path, capsys):
+    from pnpgen.engine import history
+
+    many = [f"札{i}" for i in range(1, 301)]
+    ws = make_workspace(tmp_path / "ws", many, front=SMALL_FRONT, back=PLAIN_BACK)
+    _build(ws)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("}\n", ", count: 2}\n"), encoding="utf-8")
+    _build(ws)  # every count 1 → 2
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test") == 0
+    md = capsys.readouterr().out
+    lines = md.splitlines()
+    assert "## テストカード (cards): 300 → 600" in lines
+    changes = [ln for ln in lines if ln.startswith("- ")]
+    assert changes == [*(f"- 札{i}: ×1 → ×2" for i in range(1, history.SHOWN + 1)),  # the first ones, in the deck's order
+                       f"- … and {300 - history.SHOWN} more changes in cards (`pnpgen diff --format json` lists them all)"]
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    counts = json.loads(capsys.readouterr().out)["decks"]["cards"]["counts"]
+    assert counts == [{"piece": name, "old": 1, "new": 2} for name in many]  # every one, in the deck's order
+
+
+def test_the_changelog_names_every_change_up_to_the_cap():
+    from pnpgen.engine import history
+
+    def changelog(n: int) -> list[str]:
+        entry = {"name": "カード", "count": [n, 2 * n], "added": [], "removed": [], "fields": [], "faces": [],
+                 "back_changed": False, "counts": [{"piece": f"札{i}", "old": 1, "new": 2} for i in range(n)]}
+        about = {"version": "v1", "time": "t", "draft": "1", "hash": "h"}
+        d = {"game": "test", "from": about, "to": about | {"version": "v2"}, "decks": {"cards": entry},
+             "rulebook": {"changed": [], "added": [], "removed": []}}
+        return [ln for ln in history.markdown(d).splitlines() if ln.startswith("- ")]
+
+    assert len(changelog(history.SHOWN)) == history.SHOWN and "more" not in changelog(history.SHOWN)[-1]
+    assert changelog(history.SHOWN + 1)[-1] == "- … and 1 more change in cards (`pnpgen diff --format json` lists them all)"
+    assert len(changelog(history.SHOWN + 1)) == history.SHOWN + 1

@@ -109,7 +109,7 @@ def test_a_save_reads_only_the_newest_history_entry_to_know_whether_the_game_cha
     assert len(history.versions(root / "build", "test")) == 4
     read: list[int] = []
     real = history.decode
-    monkeypatch.setattr(history, "decode", lambda data: read.append(1) or real(data))
+    monkeypatch.setattr(history, "decode", lambda data, edition: read.append(1) or real(data, edition))
     deck.write_text(deck.read_text(encoding="utf-8") + "# a comment: built again, the same game\n", encoding="utf-8")
     build_run.run_build(ws, ["test"], BuildOptions(jobs=1), root / "build", None)
     assert len(read) == 1  # the newest entry alone

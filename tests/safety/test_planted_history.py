@@ -1,16 +1,38 @@
 """The history (``build/.history/``) can come from elsewhere with a build folder: what ``pnpgen
 log``, ``diff`` and ``tag`` print from it is escaped, so a planted entry's terminal control
 sequences (a window title, a cleared screen, colours, a right-to-left override) never reach the
-terminal; ``diff --format json`` stays JSON with the same values."""
+terminal; ``diff --format json`` stays JSON with the same values.
+
+Each entry is sealed with this machine's key, its hash alone proving nothing (anyone computes it
+again). An entry this machine did not seal — planted, the designer's own from another machine,
+an earlier pnpgen's, one whose body was edited and its hash computed again, one of another game's
+history — is still shown by ``log`` and ``diff`` (it may be the designer's own history), marked,
+with one warning line; ``reprint --since`` refuses it in one line and writes nothing. The first
+build here records the game as it is, sealed here. Another machine is another ``PNPGEN_CACHE``
+here (its own key)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
+
+import pytest
 
 from conftest import make_workspace, run
+from pnpgen import usercache
+from pnpgen.engine import history
 
 PLANTED = "\x1b]0;PWNED\x07\x1b[2J\x9b31m\u202e"
+BUILD = ("build", "--game", "test", "--no-rulebook", "--jobs", "1", "--quiet")
+NAMES = [f"カード{i}" for i in range(1, 6)]
+ELSEWHERE = "(not written on this machine)"
+
+
+@pytest.fixture(autouse=True)
+def _machine(tmp_path, monkeypatch):
+    """This machine's cache (and key) of the test's own."""
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "mine"))
 
 
 def _plant(ws) -> None:
@@ -51,3 +73,176 @@ def test_a_planted_history_prints_no_control_sequence(tmp_path, capsys):
         assert "PWNED" in out or args[0] == "tag"  # shown, as text
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
     assert json.loads(capsys.readouterr().out)["to"]["time"] == PLANTED  # the same value, escaped as JSON
+
+
+def _edit(ws: Path, old: str, new: str) -> None:
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    assert old in text
+    deck.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def _two_versions(ws: Path) -> Path:
+    """v1, then v2 with one more カード2: the history folder."""
+    assert run(ws, *BUILD) == 0
+    _edit(ws, "text: 本文カード2}", "text: 本文カード2, count: 2}")
+    assert run(ws, *BUILD) == 0
+    folder = ws / "build" / ".history" / "test"
+    assert sorted(p.name for p in folder.iterdir()) == ["v00001.json", "v00002.json"]
+    return folder
+
+
+def _reprint_refused(ws: Path, version: str, capsys) -> str:
+    capsys.readouterr()
+    assert run(ws, "reprint", "--game", "test", "--since", version) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert not list((ws / "build" / "test").glob("reprint-since-*"))  # nothing written
+    return err
+
+
+def test_a_history_from_another_machine_is_shown_marked_and_not_relied_on(tmp_path, monkeypatch, capsys):
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "theirs"))
+    _two_versions(ws)  # recorded on another machine (or planted: the same thing here)
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "mine"))
+    capsys.readouterr()
+    assert run(ws, "log", "--game", "test") == 0
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert [ln.split()[0] for ln in lines] == ["v2", "v1"] and all(ln.endswith(ELSEWHERE) for ln in lines)
+    assert err.count("\n") == 1 and err.startswith("pnpgen: warning: build/.history/test/: v2, v1 were not written "
+                                                    "on this machine (") and "reprint --since' does not rely" in err
+    assert run(ws, "diff", "--game", "test") == 0  # still the designer's changelog
+    out, err = capsys.readouterr()
+    assert "- カード2: ×1 → ×2" in out and ELSEWHERE not in out
+    assert err.count("\n") == 1 and "v1, v2 were not written on this machine" in err
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["from"]["written_here"] is False and d["to"]["written_here"] is False
+    err = _reprint_refused(ws, "v1", capsys)
+    assert err.startswith("pnpgen: error: build/.history/test/v00001.json: --since: v1 was not written on this machine")
+    assert "pnpgen diff --game test v1 latest" in err
+    assert run(ws, "tag", "--game", "test", "old-playtest", "v2") == 0  # named, and said once
+    out, err = capsys.readouterr()
+    assert out.startswith("test: old-playtest = v2 (") and err.count("\n") == 1 and ": v2 was not written" in err
+
+    assert run(ws, *BUILD) == 0  # the first build here: the game as it is, sealed here (v2's content)
+    _edit(ws, "text: 本文カード4}", "text: 書き直した}")
+    assert run(ws, *BUILD) == 0  # v4
+    capsys.readouterr()
+    assert run(ws, "log", "--game", "test") == 0
+    out, err = capsys.readouterr()
+    assert [(ln.split()[0], ln.endswith(ELSEWHERE)) for ln in out.splitlines()] == [
+        ("v4", False), ("v3", False), ("v2", True), ("v1", True)]
+    hashes = [ln.split()[4] for ln in out.splitlines()]
+    assert hashes[1] == hashes[2] and hashes[1].startswith("#") and len(set(hashes)) == 3  # v3 is v2's content
+    assert err.count("\n") == 1 and ": v2, v1 were not written" in err
+    assert run(ws, "diff", "--game", "test", "v3", "v4") == 0
+    assert capsys.readouterr().err == ""  # versions of this machine's: no warning
+    assert run(ws, "tag", "--game", "test", "playtest-4", "v3") == 0
+    assert capsys.readouterr().err == ""
+    assert run(ws, "reprint", "--game", "test", "--since", "playtest-4") == 0
+    said = (ws / "build" / "test" / "reprint-since-v3.txt").read_text(encoding="utf-8")
+    assert "1 × カード4" in said and "1 × カード4 (old version)" in said
+
+
+def _tampered(entry: Path) -> dict:
+    outer = json.loads(entry.read_text(encoding="utf-8"))
+    outer["body"]["decks"]["cards"]["pieces"]["2:カード2"][0] = 40
+    outer["body"]["counts"]["cards"] = 45
+    return outer
+
+
+def _rehashed(outer: dict) -> bytes:
+    outer["check"] = hashlib.sha256(json.dumps(outer["body"], ensure_ascii=False, sort_keys=True).encode()).hexdigest()
+    return json.dumps(outer, ensure_ascii=False, sort_keys=True, indent=1).encode()
+
+
+# Entries this machine did not seal, as anyone can write them into the history folder.
+NOT_SEALED_HERE = {
+    "its body edited, its hash computed again": lambda entry: _rehashed(_tampered(entry)),
+    "its body edited, hash and seal computed again without the key": lambda entry: _rehashed(
+        _tampered(entry) | {"seal": hashlib.sha256(json.dumps(_tampered(entry)["body"], ensure_ascii=False,
+                                                              sort_keys=True).encode()).hexdigest()}),
+    "an earlier pnpgen's (no seal)": lambda entry: _rehashed(
+        {k: v for k, v in json.loads(entry.read_text(encoding="utf-8")).items() if k != "seal"}),
+    "sealed here, as a version of another game": lambda entry: history.encode(
+        json.loads(entry.read_text(encoding="utf-8"))["body"], "other-game"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(NOT_SEALED_HERE))
+def test_an_entry_this_machine_did_not_seal_is_marked_and_refused(tmp_path, kind, capsys):
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    folder = _two_versions(ws)
+    entry = folder / "v00002.json"
+    entry.write_bytes(NOT_SEALED_HERE[kind](entry))
+    capsys.readouterr()
+    assert run(ws, "log", "--game", "test") == 0
+    out, err = capsys.readouterr()
+    assert [(ln.split()[0], ln.endswith(ELSEWHERE)) for ln in out.splitlines()] == [("v2", True), ("v1", False)]
+    assert err.count("\n") == 1 and "build/.history/test/: v2 was not written on this machine" in err
+    assert "v2 was not written on this machine" in _reprint_refused(ws, "v2", capsys)
+    assert run(ws, "reprint", "--game", "test", "--since", "v1") == 0  # the genuine one: relied on
+
+
+def test_a_genuine_entry_is_not_marked_and_one_damaged_is_skipped(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    folder = _two_versions(ws)
+    capsys.readouterr()
+    assert run(ws, "log", "--game", "test") == 0
+    out, err = capsys.readouterr()
+    assert err == "" and [ln.split()[0] for ln in out.splitlines()] == ["v2", "v1"] and ELSEWHERE not in out
+    entry = folder / "v00002.json"
+    entry.write_bytes(json.dumps(_tampered(entry), ensure_ascii=False, sort_keys=True).encode())  # hash not redone
+    assert run(ws, "log", "--game", "test") == 0
+    out, err = capsys.readouterr()
+    assert err == "" and [ln.split()[0] for ln in out.splitlines()] == ["v1"]
+
+
+# Entries whose hash checks but that hold what pnpgen never writes: skipped as damaged (log, diff
+# and reprint read an entry's values without a further check).
+MISSHAPEN = {
+    "pieces a list": lambda body: body["decks"]["cards"].update(pieces=[1, 2]),
+    "a count as text": lambda body: body["counts"].update(cards="5"),
+    "a pair too short": lambda body: body["decks"]["cards"]["pairs"].append([1]),
+    "a piece's count as a list": lambda body: body["decks"]["cards"]["pieces"]["1:カード1"].__setitem__(0, [1]),
+    "a deck a number": lambda body: body["decks"].update(cards=7),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(MISSHAPEN))
+def test_a_misshapen_entry_is_skipped_without_a_traceback(tmp_path, kind, capsys):
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    folder = _two_versions(ws)
+    entry = folder / "v00002.json"
+    outer = json.loads(entry.read_text(encoding="utf-8"))
+    MISSHAPEN[kind](outer["body"])
+    entry.write_bytes(_rehashed(outer))
+    capsys.readouterr()
+    assert run(ws, "log", "--game", "test") == 0
+    assert [ln.split()[0] for ln in capsys.readouterr().out.splitlines()] == ["v1"]
+    for args in (["diff", "v1", "v2"], ["reprint", "--since", "v2"]):
+        assert run(ws, *args, "--game", "test") == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "no version 'v2'" in err and "Traceback" not in err
+
+
+def test_without_a_machine_key_each_run_records_no_version_twice_and_says_why_it_cannot_rely(
+        tmp_path, monkeypatch, capsys):
+    """PNPGEN_CACHE=off: entries are sealed under the running process's key, which the next run
+    does not have. A build in another process finds the same content recorded and records no
+    duplicate; reprint --since says why it cannot rely on an earlier run's version."""
+    monkeypatch.setenv("PNPGEN_CACHE", "off")
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    assert run(ws, *BUILD) == 0
+    monkeypatch.setattr(usercache, "PROCESS_SECRET", b"another run".ljust(32, b"."))  # a new process
+    assert run(ws, *BUILD) == 0  # built in full (nothing trusted from the last run), nothing changed
+    folder = ws / "build" / ".history" / "test"
+    assert [p.name for p in folder.iterdir()] == ["v00001.json"]
+    capsys.readouterr()
+    assert run(ws, "log", "--game", "test") == 0
+    out, err = capsys.readouterr()
+    assert out.rstrip().endswith(ELSEWHERE) and "PNPGEN_CACHE=off" in err
+    assert "PNPGEN_CACHE=off" in _reprint_refused(ws, "v1", capsys)

@@ -4,13 +4,21 @@ face hashes and field values — so the designer can say which version is on the
 changed since a playtest (``pnpgen log``, ``diff``, ``tag``, ``reprint --since``).
 
 Bounded: the last ``KEEP`` versions, pruned oldest first (a tagged version is kept). Each entry
-carries the hash of its own text; a damaged one is skipped, never trusted. The history is read
-only by these commands and by nothing a build prints: the PDFs never depend on it.
+carries the hash of its own text (a damaged one is skipped) and its seal: HMAC-SHA256 of its
+text and its game's name under this machine's key (``usercache.seal``, as the build cache's
+records). A history folder can come from elsewhere with a build folder (a zip, a shared drive),
+and a hash anyone can compute again proves nothing: an entry this machine did not seal (from
+elsewhere, from the designer's other machine, from a pnpgen before entries were sealed, or under
+an earlier machine key) is still read — it may well be the designer's own history — but is known
+as such (``Version.here`` false): ``log`` and ``diff`` show it and say so in one line, and
+``reprint --since`` does not rely on it. The history is read only by these commands and by
+nothing a build prints: the PDFs never depend on it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import re
 from dataclasses import dataclass
@@ -18,9 +26,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pnpgen import usercache
 from pnpgen.data.textfile import decode as decode_text
 from pnpgen.engine.changes import matched
 from pnpgen.errors import InputError
+from pnpgen.usercache import seal
 
 KEEP = 50  # versions kept per game (and --lang edition)
 FORMAT = 1
@@ -30,6 +40,7 @@ FORMAT = 1
 class Version:
     number: int
     body: dict[str, Any]
+    here: bool = True  # sealed on this machine; False: from elsewhere (shown, not relied on)
 
     @property
     def name(self) -> str:
@@ -44,7 +55,7 @@ def folder(out_root: Path, edition: str) -> Path:
     return out_root / ".history" / edition
 
 
-def _path(out_root: Path, edition: str, number: int) -> Path:
+def path(out_root: Path, edition: str, number: int) -> Path:
     return folder(out_root, edition) / f"v{number:05d}.json"
 
 
@@ -52,23 +63,60 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def encode(body: dict[str, Any]) -> bytes:
+def _seal(edition: str, text: str) -> str:
+    """The entry's seal: its text and the game (edition) it is a version of, under this machine's
+    key (an entry of another game's history moved here does not hold)."""
+    return seal(b"pnpgen history\n" + edition.encode() + b"\n" + text.encode())
+
+
+def encode(body: dict[str, Any], edition: str) -> bytes:
     text = json.dumps(body, ensure_ascii=False, sort_keys=True)
-    return (json.dumps({"check": _sha(text), "body": body}, ensure_ascii=False, sort_keys=True, indent=1) + "\n").encode()
+    return (json.dumps({"check": _sha(text), "seal": _seal(edition, text), "body": body}, ensure_ascii=False,
+                       sort_keys=True, indent=1) + "\n").encode()
 
 
-def decode(data: bytes) -> dict[str, Any] | None:
-    """An entry's body, or None when it is damaged (its hash does not match) or foreign."""
+def decode(data: bytes, edition: str) -> tuple[dict[str, Any], bool] | None:
+    """An entry's body and whether this machine sealed it; None when it is damaged (its hash does
+    not match, or it is not what pnpgen writes) or of another format. One without a seal (an
+    earlier pnpgen's) or sealed elsewhere is read all the same, as not this machine's."""
     try:
         outer = json.loads(data)
         body = outer["body"]
-        if outer["check"] != _sha(json.dumps(body, ensure_ascii=False, sort_keys=True)) or body["format"] != FORMAT:
+        text = json.dumps(body, ensure_ascii=False, sort_keys=True)
+        if outer["check"] != _sha(text) or body["format"] != FORMAT or not _well_formed(body):
             return None
-        if not isinstance(body["decks"], dict) or not isinstance(body["number"], int):
-            return None
-        return body
+        sealed = outer.get("seal")
+        return body, isinstance(sealed, str) and hmac.compare_digest(sealed, _seal(edition, text))
     except (ValueError, KeyError, TypeError, AttributeError):
         return None
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _well_formed(body: dict[str, Any]) -> bool:
+    """The shape pnpgen writes, which log, diff and reprint read without a further check: an entry
+    from elsewhere can hold anything its hash was computed for."""
+    if not (_count(body["number"]) and all(isinstance(body[k], str) for k in ("time", "game", "draft", "hash"))
+            and isinstance(body["counts"], dict) and isinstance(body["decks"], dict)
+            and isinstance(body.get("rulebook", {}), dict)):
+        return False
+    if not all(isinstance(k, str) and _count(n) for k, n in body["counts"].items()) \
+            or not all(isinstance(k, str) and isinstance(v, str) for k, v in body.get("rulebook", {}).items()):
+        return False
+    for deck in body["decks"].values():
+        if not (isinstance(deck, dict) and _count(deck["count"]) and isinstance(deck.get("name"), str | None)
+                and isinstance(deck["pieces"], dict) and isinstance(deck["values"], dict)
+                and isinstance(deck.get("pairs", []), list)):
+            return False
+        if not all(isinstance(p, list) and p and _count(p[0]) and all(isinstance(x, str | None) for x in p[1:])
+                   for p in deck["pieces"].values()) \
+                or not all(isinstance(v, dict) for v in deck["values"].values()) \
+                or not all(isinstance(p, list) and len(p) >= 4 and isinstance(p[0], str) and isinstance(p[1], str | None)
+                           and _count(p[2]) and all(isinstance(x, str) for x in p[3:]) for p in deck.get("pairs", [])):
+            return False
+    return True
 
 
 def _numbers(out_root: Path, edition: str) -> list[int]:
@@ -82,23 +130,29 @@ def _numbers(out_root: Path, edition: str) -> list[int]:
 
 
 def versions(out_root: Path, edition: str) -> list[Version]:
-    """The game's recorded versions, oldest first, damaged entries skipped."""
+    """The game's recorded versions, oldest first, damaged entries skipped (those this machine did
+    not seal in the list, ``here`` false)."""
     return [v for n in _numbers(out_root, edition) if (v := _version(out_root, edition, n)) is not None]
 
 
 def _version(out_root: Path, edition: str, n: int) -> Version | None:
     try:
-        body = decode(_path(out_root, edition, n).read_bytes())
+        read = decode(path(out_root, edition, n).read_bytes(), edition)
     except OSError:
         return None
-    return Version(n, body) if body is not None and body["number"] == n else None
+    return Version(n, read[0], read[1]) if read is not None and read[0]["number"] == n else None
 
 
 def _latest(out_root: Path, edition: str) -> Version | None:
-    """The newest undamaged version, reading no more entries than it takes (a watch session
-    records one on nearly every save and asks for the last one on every save)."""
+    """The newest undamaged version this machine sealed (any, when it has no key to seal with:
+    ``PNPGEN_CACHE=off``), reading no more entries than it takes (a watch session records one
+    on nearly every save and asks for the last one on every save). So the first build on a new
+    machine, or after an upgrade, records the game as it is, sealed here, though an entry from
+    elsewhere has the same content: that is the version ``tag`` then names and ``reprint
+    --since`` relies on."""
+    anyone = usercache.secret() is None
     for n in reversed(_numbers(out_root, edition)):
-        if (v := _version(out_root, edition, n)) is not None:
+        if (v := _version(out_root, edition, n)) is not None and (v.here or anyone):
             return v
     return None
 
@@ -166,7 +220,7 @@ def record(out_root: Path, edition: str, game, snapshot: dict[str, Any],
     kept = set(tags(out_root, edition).values())
     old = [n for n in _numbers(out_root, edition) if n not in kept]
     gone = old[:max(0, len(old) + 1 - KEEP)]
-    return {_path(out_root, edition, number): encode(body)}, [_path(out_root, edition, n) for n in gone]
+    return {path(out_root, edition, number): encode(body, edition)}, [path(out_root, edition, n) for n in gone]
 
 
 def resolve(out_root: Path, edition: str, spec: str) -> Version:
@@ -208,6 +262,8 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
     for deck_id in [*b.body["decks"], *(d for d in a.body["decks"] if d not in b.body["decks"])]:
         old = a.body["decks"].get(deck_id, {"count": 0, "pieces": {}, "values": {}})
         new = b.body["decks"].get(deck_id, {"count": 0, "pieces": {}, "values": {}, "name": old.get("name")})
+        # in the deck's order (an entry keeps them in its keys' order: 1, 10, 100, 101, …, 2)
+        old, new = {**old, "pieces": _in_deck_order(old["pieces"])}, {**new, "pieces": _in_deck_order(new["pieces"])}
         entry: dict[str, Any] = {"name": new.get("name") or old.get("name"), "count": [old["count"], new["count"]],
                                  "added": [], "removed": [], "counts": [], "fields": []}
         was = matched(old["pieces"], new["pieces"])  # new label → old label (a piece whose number moved)
@@ -224,7 +280,8 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
         taken = set(was.values())
         entry["removed"] = [{"piece": _name(label), "count": c} for label, (c, *_) in old["pieces"].items()
                             if label not in taken]
-        sides = {label: (old["pieces"][o][2:4], new["pieces"][label][2:4]) for label, o in was.items()}
+        sides = {label: (old["pieces"][was[label]][2:4], new["pieces"][label][2:4]) for label in new["pieces"]
+                 if label in was}
         # the pictures its faces show (recorded since they are known: an older version has none)
         painted = {label for label, o in was.items() if len(old["pieces"][o]) > 4 and len(new["pieces"][label]) > 4
                    and old["pieces"][o][4] != new["pieces"][label][4]}
@@ -243,8 +300,18 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
                          "added": [s for s in rb if s not in ra], "removed": [s for s in ra if s not in rb]}}
 
 
+def _in_deck_order(pieces: dict[str, Any]) -> dict[str, Any]:
+    """A deck's pieces by their number in the deck (a label is ``<number>:<name>``)."""
+    def number(label: str) -> tuple[int, str]:
+        head = label.split(":", 1)[0]
+        return (int(head) if head.isdigit() and len(head) < 10 else 1 << 40, label)
+
+    return dict(sorted(pieces.items(), key=lambda item: number(item[0])))
+
+
 def _about(v: Version) -> dict[str, Any]:
-    return {"version": v.name, "time": v.body["time"], "draft": v.body["draft"], "hash": v.hash}
+    return {"version": v.name, "time": v.body["time"], "draft": v.body["draft"], "hash": v.hash,
+            "written_here": v.here}
 
 
 def _name(label: str) -> str:
@@ -259,22 +326,36 @@ def markdown(d: dict[str, Any]) -> str:
     if not d["decks"] and not any(d["rulebook"].values()):
         out.append("No piece and no rulebook section changed.")
     for deck_id, e in d["decks"].items():
-        out += [f"## {_md(e['name'])} ({deck_id}): {e['count'][0]} → {e['count'][1]}", ""]
-        out += [f"- {_md(c['piece'])}: ×{c['old']} → ×{c['new']}" for c in e["counts"]]
-        out += [f"- {_md(f['piece'])}: {f['field']}: {_md(_show(f['old']))} → {_md(_show(f['new']))}" for f in e["fields"]]
-        out += ["- back changed (a new back design)"] if e["back_changed"] else []
-        out += [f"- {_md(name)}: face changed (its template or art)" for name in e["faces"]]
-        out += [f"- added: {_md(p['piece'])} ×{p['count']}" for p in e["added"]]
-        out += [f"- removed: {_md(p['piece'])} ×{p['count']}" for p in e["removed"]]
+        out += [f"## {_md(e['name'])} ({_md(deck_id)}): {e['count'][0]} → {e['count'][1]}", ""]
+        out += _capped([*(f"- {_md(c['piece'])}: ×{c['old']} → ×{c['new']}" for c in e["counts"]),
+                        *(f"- {_md(f['piece'])}: {_md(f['field'])}: {_md(_show(f['old']))} → {_md(_show(f['new']))}"
+                          for f in e["fields"]),
+                        *(["- back changed (a new back design)"] if e["back_changed"] else []),
+                        *(f"- {_md(name)}: face changed (its template or art)" for name in e["faces"]),
+                        *(f"- added: {_md(p['piece'])} ×{p['count']}" for p in e["added"]),
+                        *(f"- removed: {_md(p['piece'])} ×{p['count']}" for p in e["removed"])], _md(deck_id))
         out.append("")
     book = d["rulebook"]
     if any(book.values()):
         out += ["## Rulebook", ""]
-        out += [f"- changed: {_md(s)}" for s in book["changed"]]
-        out += [f"- added: {_md(s)}" for s in book["added"]]
-        out += [f"- removed: {_md(s)}" for s in book["removed"]]
+        out += _capped([*(f"- changed: {_md(s)}" for s in book["changed"]),
+                        *(f"- added: {_md(s)}" for s in book["added"]),
+                        *(f"- removed: {_md(s)}" for s in book["removed"])], "the rulebook")
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+SHOWN = 50  # lines of changes the changelog gives a deck (or the rulebook); the JSON lists them all
+
+
+def _capped(lines: list[str], where: str) -> list[str]:
+    """A deck's lines of changes, the first ``SHOWN`` and one line saying how many more: a deck
+    of 1,000 cards recounted is a changelog a playtester reads, not 1,000 lines."""
+    if len(lines) <= SHOWN:
+        return lines
+    more = len(lines) - SHOWN
+    return [*lines[:SHOWN], f"- … and {more} more {'change' if more == 1 else 'changes'} in {where} "
+                            "(`pnpgen diff --format json` lists them all)"]
 
 
 def _show(value: Any) -> str:
