@@ -7,6 +7,8 @@ so the folder always holds exactly one export.
 
 from __future__ import annotations
 
+import hashlib
+import os
 from collections.abc import Callable
 from dataclasses import astuple, dataclass, field, replace
 from pathlib import Path
@@ -25,7 +27,9 @@ from pnpgen.exports.order import EXPORT_ORDER_COLUMNS, OrderRow, order_csv
 from pnpgen.exports.presets import FITS, Fitted, NotTaken, Preset, available, fit_deck, load_preset
 from pnpgen.faces.convert import convert_faces
 from pnpgen.faces.faceset import render_game
+from pnpgen.pdf.assemble import SourceChanged
 from pnpgen.pdf.pdfx import OutputCondition
+from pnpgen.pdf.raster import ImageStreams
 
 
 @dataclass(frozen=True)
@@ -91,7 +95,13 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     warnings = rendered.warnings
     by_deck = {df.deck.id: unique_faces(df) for df in rendered.decks}
     needed = sorted({key for deck in decks for f in by_deck[deck.id] for key in (f.front, f.back) if key})
-    arts = convert_faces(rendered.faces.subset(needed), rendered.art_folder)
+    # Each face's pictures are let go of as it is converted: the pages place them from their art
+    # files when written (a thousand illustrated cards' pictures are not all held at once).
+    pictures = ImageStreams()
+    pictures.own = _art_files(ws, game)
+    pictures.own_hash = lambda path, st: _content_hash(path)
+    arts = convert_faces(rendered.faces.subset(needed), rendered.art_folder,
+                         settle=lambda key, converted: pictures.settle(converted.art, pictures.own.get))
     font = game.fonts["gothic"]
     out_dir = (options.out or ws.root / "build") / slug / preset.slug
     unverified = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
@@ -104,26 +114,30 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     thumbs = []
     pngs = PngFiles()  # the images encoded on threads beside the rasterising, each in its place
     marks = preset.marks if preset.files.startswith("pdf") else "none"
-    for i, deck in enumerate(decks):
-        faces = by_deck[deck.id]
-        style = PageStyle(deck, fitted[deck.id], font, arts, rendered.bleed_mm, marks=marks, cmyk=colour == "cmyk",
-                          proof=options.proof)
-        if preset.files == "tts":
-            obj = tts.deck_object(style, faces, table, 3.0 * i, result.files, pngs)
-            result.files[f"{deck.id}.json"] = tts.saved_object(f"{game.title} — {deck.name}", obj).encode("utf-8")
-            result.order.extend(OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.index, f.piece.label,
-                                              f.copies) for f in faces)
-        else:
-            result.order.extend(shop.deck_files(preset, style, faces, result.files, result.warnings,
-                                                shop.Finish(pdfx, str(game.date), outline), result.black, pngs))
-        thumbs.extend(contact.thumbnails(style, faces))
-    result.order.extend(OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
-                        for o in left_out)
-    notes = [f"left out: {o.deck.name}: {o.why}" for o in left_out]
-    for n, sheet in enumerate(contact.contact_sheets(f"{game.title} — {preset.name}", thumbs, fontreg.path_of(font),
-                                                     notes), 1):
-        pngs.add(result.files, f"{slug}-contact.png" if n == 1 else f"{slug}-contact-{n}.png", sheet)
-    pngs.finish()
+    try:  # a picture is read from its art file as the pages are written
+        for i, deck in enumerate(decks):
+            faces = by_deck[deck.id]
+            style = PageStyle(deck, fitted[deck.id], font, arts, rendered.bleed_mm, marks=marks, cmyk=colour == "cmyk",
+                              proof=options.proof, images=pictures)
+            if preset.files == "tts":
+                obj = tts.deck_object(style, faces, table, 3.0 * i, result.files, pngs)
+                result.files[f"{deck.id}.json"] = tts.saved_object(f"{game.title} — {deck.name}", obj).encode("utf-8")
+                result.order.extend(OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.index, f.piece.label,
+                                                  f.copies) for f in faces)
+            else:
+                result.order.extend(shop.deck_files(preset, style, faces, result.files, result.warnings,
+                                                    shop.Finish(pdfx, str(game.date), outline), result.black, pngs))
+            thumbs.extend(contact.thumbnails(style, faces))
+        result.order.extend(OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
+                            for o in left_out)
+        notes = [f"left out: {o.deck.name}: {o.why}" for o in left_out]
+        for n, sheet in enumerate(contact.contact_sheets(f"{game.title} — {preset.name}", thumbs, fontreg.path_of(font),
+                                                         notes), 1):
+            pngs.add(result.files, f"{slug}-contact.png" if n == 1 else f"{slug}-contact-{n}.png", sheet)
+        pngs.finish()
+    except SourceChanged as e:
+        raise InputError(f"{Path(e.path).name} was saved again while the export drew the faces that show it",
+                         path=Path(e.path), expected="export again: nothing was written") from None
     result.files["order.csv"] = order_csv(EXPORT_ORDER_COLUMNS, [astuple(row) for row in result.order])
     result.warnings = workspace_relative(result.warnings, ws.root)  # export.json: the same bytes in any folder
     return result
@@ -131,6 +145,26 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
 
 MAX_IMAGE_PIXELS = 60_000_000  # one face's image (a 300 mm piece at 600 dpi: 50 million)
 MAX_EXPORT_PIXELS = 1_500_000_000  # every face image of an export together
+
+
+def _art_files(ws: Workspace, game: Game) -> dict[str, Path]:
+    """The game's art files (art/ and its templates folder) by the SHA-256 of their content; a
+    link is not followed (it may lead out of the workspace)."""
+    found: dict[str, Path] = {}
+    for folder in (game.root / "art", ws.templates / game.slug):
+        if folder.is_dir() and not folder.is_symlink():
+            for top, dirs, names in os.walk(folder):  # (links to folders not followed)
+                dirs.sort()
+                for name in sorted(names):
+                    path = Path(top) / name
+                    if path.is_file() and not path.is_symlink():
+                        found.setdefault(_content_hash(path), path)
+    return found
+
+
+def _content_hash(path: Path) -> str:
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def _check_pixels(preset: Preset, decks: list[Deck], fitted: dict[str, Fitted]) -> None:

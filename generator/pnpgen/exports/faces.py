@@ -21,6 +21,7 @@ from pnpgen.exports.presets import Fitted
 from pnpgen.faces.faceset import DeckFaces
 from pnpgen.impose.grid import SheetLayout, SheetOptions, Slot, cut_marks
 from pnpgen.impose.plan import DieLine, Item, Page, PagePlan, PlaceFace, Strokes, TextOp
+from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.writer import write_document
 from pnpgen.shapes import Affine, outline, shape_spec, translate
 from pnpgen.svg.artwork import Art, ArtRecord
@@ -83,6 +84,8 @@ class PageStyle:
     marks: str = "none"  # none | jp | western
     cmyk: bool = False
     proof: bool = False
+    # where the faces' pictures are placed from (their art files), when ``arts`` holds stand-ins
+    images: ImageStreams | None = field(default=None, compare=False)
 
     @property
     def room(self) -> float:
@@ -113,7 +116,7 @@ def face_pdf(keys: Sequence[str], style: PageStyle, title: str, labels: Sequence
     page that shows it."""
     labels = labels or [None] * len(keys)
     pages = [_face_page(key, style, label) for key, label in zip(keys, labels)]
-    return write_document(PagePlan(title, pages), style.arts, style.font, cmyk=style.cmyk)
+    return write_document(PagePlan(title, pages), style.arts, style.font, cmyk=style.cmyk, images=style.images)
 
 
 @dataclass
