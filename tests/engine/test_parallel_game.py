@@ -143,3 +143,38 @@ def test_a_thread_beside_the_converting_workers_starts_only_once_they_are_forked
     running: list[int] = []
     arts = convert_faces(faces, ArtFolder(tmp_path), jobs=2, forked=lambda: running.append(len(multiprocessing.active_children())))
     assert len(running) == 1 and running[0] >= 2 and len(arts) == 70  # (other tests may leave a child of their own)
+
+
+def test_workers_send_pictures_of_art_files_back_as_stand_ins(tmp_path, monkeypatch):
+    """A picture that is an art file as it is comes back from the converting worker as a stand-in
+    (its key), placed here from the file — its bytes never cross the pipe —, and a picture the
+    documents cannot take from its file (in more pieces than they copy) is made from the file's
+    bytes here: the files are those one process writes."""
+    from conftest import png_in_chunks
+    from pnpgen.pdf import raster
+
+    pieces = "".join(f"  - {{name: 札{i}, art: a{i}.png}}\n" for i in range(1, 71))
+    ws = make_workspace(tmp_path / "ws", deck=DECK + pieces, front=FRONT)
+    art = ws / "data" / "test" / "art"
+    art.mkdir()
+    for i in range(1, 71):
+        Image.new("RGB", (40, 30), (3 * i, 90, 200)).save(art / f"a{i}.png")
+    (art / "a7.png").write_bytes(png_in_chunks((art / "a7.png").read_bytes(), raster.MAX_PIECES + 4))
+    placed_here: list[bytes] = []
+    real = raster.ImageStreams._worker_stand_in
+
+    def counted(self, stand_in, source):
+        placed_here.append(stand_in)
+        return real(self, stand_in, source)
+
+    monkeypatch.setattr(raster.ImageStreams, "_worker_stand_in", counted)
+    outs = []
+    for jobs in ("1", "2"):
+        placed_here.clear()
+        out = tmp_path / f"jobs{jobs}"
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", jobs, "--out", str(out)) == 0
+        outs.append((out / "test", len(set(placed_here))))
+    (one, by_one), (two, by_two) = outs
+    assert by_one == 0 and by_two == 70  # every picture, a7.png's (made into a stream here) too
+    files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file())
+    assert files and all((one / rel).read_bytes() == (two / rel).read_bytes() for rel in files)

@@ -68,7 +68,7 @@ from pnpgen.impose.slots import SlotLayout, slot_layout
 from pnpgen.impose.tiles import TilePlan, plan_tiles
 from pnpgen.memo import Memo
 from pnpgen.messages import msg
-from pnpgen.pdf.assemble import PdfFile
+from pnpgen.pdf.assemble import PdfFile, SourceChanged
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.settings import default_font
 from pnpgen.pdf.writer import FaceStreams
@@ -571,7 +571,11 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         try:
             arts = convert_faces(rendered.faces, rendered.art_folder, jobs=options.jobs, known=known, settle=settle,
                                  forked=(lambda: planned.append(beside.submit(impose_game, rendered, options, on_paper, face_arts)))
-                                 if beside is not None else None)
+                                 if beside is not None else None,
+                                 own=frozenset(cache.art_files) if cache is not None else frozenset())
+        except SourceChanged as e:
+            raise InputError(f"{Path(e.path).name} was saved again while the build read it", path=e.path,
+                             expected="build again: the last good files are kept") from None
         finally:
             failed = stores.join()
         plan = planned[0].result() if planned else None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import io
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -15,6 +15,7 @@ from pnpgen.errors import InputError, place
 from pnpgen.faces.faceset import FaceSet
 from pnpgen.faces.templates import one_line
 from pnpgen.pdf.draw import draw_art
+from pnpgen.pdf.raster import STAND_IN
 from pnpgen.pdf.writer import FaceStream, face_stream
 from pnpgen.svg import convert
 from pnpgen.svg.artwork import Art, ArtRecord
@@ -43,15 +44,33 @@ def convert_face(job: tuple[str, str, str, Any]) -> Art:
         raise face_error(f"cannot convert the face ({said})", where, template) from None
 
 
-def convert_chunk(jobs: list[tuple[str, str, str, Any]], draw: bool = False) -> list[Converted]:
+def convert_chunk(jobs: list[tuple[str, str, str, Any]], draw: bool = False,
+                  own: frozenset[str] = frozenset()) -> list[Converted]:
     """A few faces' art, converted in one worker (one round trip for ``CHUNK`` faces); with
     ``draw``, each also drawn into its form's content (``face_stream``) and written as the cache
     keeps it (``ArtRecord``), there, on the worker's core, instead of in the process that settles
-    the faces and writes the documents."""
+    the faces and writes the documents. A picture whose key is in ``own`` (an art file as it is)
+    travels back as a stand-in (``STAND_IN`` + its key): the settling process places it from its
+    file, so a thousand cards' pictures are not sent back through a pipe."""
     arts = [convert_face(job) for job in jobs]
     if not draw:
         return [Converted(art) for art in arts]
-    return [Converted(art, _without_pictures(face_stream(art, False, _picture_key)), ArtRecord.of(art)) for art in arts]
+    out = []
+    for art in arts:
+        record = ArtRecord.of(art)
+        stream = _without_pictures(face_stream(art, False, _picture_key))
+        out.append(Converted(_standing_in(art, record.pictures, own), stream, record))
+    return out
+
+
+def _standing_in(art: Art, keys: Sequence[str], own: frozenset[str]) -> Art:
+    """``art`` with each picture in ``own`` (``keys``: its pictures' keys, in order) as a stand-in."""
+    if not own or not keys:
+        return art
+    named = iter(keys)
+    items = [("image", STAND_IN + key.encode("ascii"), *it[2:]) if it[0] == "image" and (key := next(named)) in own
+             else it for it in art.items]
+    return replace(art, items=tuple(items))
 
 
 @dataclass(frozen=True)
@@ -94,14 +113,15 @@ def converts_in_workers(faces: FaceSet, known: Mapping[str, Art] | None, jobs: i
 
 def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Art] | None = None,
                   settle: Callable[[str, Converted], Art] | None = None,
-                  forked: Callable[[], None] | None = None) -> dict[str, Art]:
+                  forked: Callable[[], None] | None = None, own: frozenset[str] = frozenset()) -> dict[str, Art]:
     """Art for every face of ``faces``; ``known`` (e.g. from the cache) is reused, not converted.
     ``art_folder`` (data/art.py ArtFolder) resolves the ``<image>`` files faces name. ``settle``
     takes each new face as it comes, in key order (e.g. to store it and let go of its pictures'
     bytes, so a build never holds every picture at once), with its form's content and its cache
     record when a worker converted it (made there, on the worker's core: ``convert_chunk``).
     ``forked`` is called once the worker processes are running (the caller may start a thread
-    then: not before, a fork must not copy a lock another thread holds)."""
+    then: not before, a fork must not copy a lock another thread holds). ``own``: the keys of the
+    pictures ``settle`` can place from their art files, which workers send back as stand-ins."""
     arts = dict(known or {})
     todo = sorted(k for k in faces.svgs if k not in arts)
     jobs_list = [(faces.svgs[k], faces.where[k], faces.template.get(k, ""), art_folder) for k in todo]
@@ -116,7 +136,7 @@ def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Ar
             ahead: deque = deque()
             keys = iter(todo)
             for i, chunk in enumerate(chunks):
-                ahead.append(pool.submit(convert_chunk, chunk, settle is not None))
+                ahead.append(pool.submit(convert_chunk, chunk, settle is not None, own))
                 if i == 0 and forked is not None:  # (a fork-started pool starts all its workers at its first task)
                     forked()
                 while ahead and (len(ahead) > 2 * jobs or i == len(chunks) - 1):

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from pnpgen.atomic import Stores, store
 from pnpgen.memo import Memo
-from pnpgen.pdf.assemble import Stored
+from pnpgen.pdf.assemble import SourceChanged, Stored
 from pnpgen.svg.artwork import Art
 from pnpgen.usercache import seal
 
@@ -295,7 +295,10 @@ class ImageStreams:
         ``keys``: hashes already known (id(bytes) → (bytes, SHA-256))."""
         items, changed = [], False
         for it in art.items:
-            if it[0] == "image" and not it[1].startswith(STAND_IN):
+            if it[0] == "image" and it[1].startswith(STAND_IN) and it[1] not in self._stand_ins:
+                it = ("image", self._worker_stand_in(it[1], source), *it[2:])  # a worker's: placed here
+                changed = True
+            elif it[0] == "image" and not it[1].startswith(STAND_IN):
                 data = it[1]
                 known = keys.get(id(data)) if keys else None
                 if known is not None and known[0] is data:
@@ -307,6 +310,23 @@ class ImageStreams:
                     changed = True
             items.append(it)
         return replace(art, items=tuple(items)) if changed else art
+
+    def _worker_stand_in(self, stand_in: bytes, source: Callable[[str], Path | None]) -> bytes:
+        """A stand-in a worker sent for a picture that is an art file as it is (faces/convert.py
+        ``convert_chunk``), placed from that file: from its pieces, or, for a picture a PDF cannot
+        show as it is, by its stream, made from the file's bytes (checked against the key)."""
+        key = stand_in[len(STAND_IN):].decode("ascii")
+        path = source(key)
+        placed = self._placed.get(key) or self._own(key)
+        if placed is not None and path is not None:
+            return self._stand_in(placed, path)
+        try:
+            data = path.read_bytes() if path is not None else b""
+        except OSError:
+            data = b""
+        if path is None or hashlib.sha256(data).hexdigest() != key:
+            raise SourceChanged(str(path or key))  # saved again (or removed) since the worker read it
+        return self._stand_in(self.locate(data), path)
 
     def stand_in_for(self, key: str, source: Path) -> bytes | None:
         """The stand-in of the picture ``key`` (its bytes in ``source``) when its stream is in the
