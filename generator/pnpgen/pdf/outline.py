@@ -55,11 +55,31 @@ def _font(data: bytes):
     return font.getGlyphSet(), cmap, font["head"].unitsPerEm, font.getGlyphOrder()
 
 
+
+def cid_widths(w) -> dict[int, float]:
+    """A CIDFont's ``/W`` array as code → width (ISO 32000-1 §9.7.4.3: ``c [w1 w2 …]`` and
+    ``c_first c_last w``); an array cut short ends where it is."""
+    import pikepdf
+
+    widths: dict[int, float] = {}
+    w = list(w)
+    i = 0
+    while i + 1 < len(w):
+        first = int(w[i])
+        if isinstance(w[i + 1], pikepdf.Array):
+            widths.update((first + k, float(v)) for k, v in enumerate(w[i + 1]))
+            i += 2
+        elif i + 2 < len(w):
+            widths.update((code, float(w[i + 2])) for code in range(first, int(w[i + 1]) + 1))
+            i += 3
+        else:
+            break
+    return widths
+
 def _shown(font):
     """(glyph set, code → glyph name, code → width in text space units, two-byte codes?, units per
     em) of an embedded TrueType font: a simple one (codes through its cmap) or a Type0 over a
     CIDFontType2 with Identity-H codes that are the font's glyph ids (pdf/writer.py); else None."""
-    import pikepdf
 
     if font is None:
         return None
@@ -71,17 +91,7 @@ def _shown(font):
         if cid.get("/Subtype") != "/CIDFontType2" or "/FontFile2" not in desc or cid.get("/CIDToGIDMap", "/Identity") != "/Identity":
             return None
         glyphset, _, upm, order = _font(bytes(desc.FontFile2.read_bytes()))
-        widths: dict[int, float] = {}
-        w = list(cid.get("/W", []))
-        i = 0
-        while i + 1 < len(w):
-            first = int(w[i])
-            if isinstance(w[i + 1], pikepdf.Array):
-                widths.update((first + k, float(v)) for k, v in enumerate(w[i + 1]))
-                i += 2
-            else:
-                widths.update((c, float(w[i + 2])) for c in range(first, int(w[i + 1]) + 1))
-                i += 3
+        widths = cid_widths(cid.get("/W", []))
         dw = float(cid.get("/DW", 1000))
         return (glyphset, lambda code: order[code] if code < len(order) else None,
                 lambda code: widths.get(code, dw) / 1000, True, upm)

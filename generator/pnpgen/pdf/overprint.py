@@ -580,7 +580,6 @@ def _metrics(font):
     """(two-byte codes?, code → advance in text space units a unit of size, descent, ascent) of a
     font: its widths (Type0: the descendant's /W and /DW; simple: /Widths), its descriptor's
     descent and ascent; a font it cannot read advances 1 em a code, from −0.25 to 1 em."""
-    import pikepdf
 
     if font is None:
         return False, lambda code: 1.0, -0.25, 1.0
@@ -592,18 +591,9 @@ def _metrics(font):
     ascent = float(desc.get("/Ascent", 1000)) / 1000
     widths: dict[int, float] = {}
     if two:
-        w = list(source.get("/W", []))
-        i = 0
-        while i + 1 < len(w):
-            first = int(w[i])
-            if isinstance(w[i + 1], pikepdf.Array):
-                widths.update((first + k, float(v)) for k, v in enumerate(w[i + 1]))
-                i += 2
-            elif i + 2 < len(w):
-                widths.update((code, float(w[i + 2])) for code in range(first, int(w[i + 1]) + 1))
-                i += 3
-            else:
-                break
+        from pnpgen.pdf.outline import cid_widths  # (fontTools with it: only for a font that needs it)
+
+        widths = cid_widths(source.get("/W", []))
         default = float(source.get("/DW", 1000))
     else:
         first = int(font.get("/FirstChar", 0))
