@@ -104,3 +104,23 @@ def test_clean_removes_the_documents_it_wrote_and_keeps_one_changed_since(tmp_pa
     assert run(ws, "clean", "--game", "test") == 0
     assert not (out / "cards.pdf").exists() and not (out / "test-all.pdf").exists()
     assert (out / "shop" / "cards.pdf").exists()  # not the bytes pnpgen wrote: the designer's now
+
+
+def test_an_art_file_saved_again_before_its_pieces_are_hashed_stops_the_build_in_one_line(tmp_path, monkeypatch, capsys):
+    from PIL import Image
+
+    from pnpgen.engine import game
+
+    ws = workspace(tmp_path / "ws")
+    real = game.write_documents
+
+    def saved_meanwhile(*args, **kwargs):  # the designer saves a.png again as the documents are laid out
+        out = real(*args, **kwargs)
+        Image.new("RGB", (300, 200), (0, 200, 0)).save(ws / "data" / "test" / "art" / "a.png")
+        return out
+
+    monkeypatch.setattr(game, "write_documents", saved_meanwhile)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "a.png was saved again while the build read it" in err[0], err
+    assert not (ws / "build" / "test" / "cards.pdf").exists()

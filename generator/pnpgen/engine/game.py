@@ -448,6 +448,12 @@ def renders_pack(slug: str, options: BuildOptions) -> str:
     return f"renders/{edition(slug, options)}"
 
 
+def saved_again(e: SourceChanged) -> InputError:
+    """An art file saved again while the build read it: build again (nothing was replaced)."""
+    return InputError(f"{Path(e.path).name} was saved again while the build read it", path=e.path,
+                      expected="build again: the last good files are kept")
+
+
 def pieces_pack(slug: str, options: BuildOptions) -> str:
     """The pack of the hashes of the pieces of a game's pictures placed from their art files."""
     return f"pieces/{edition(slug, options)}"
@@ -574,8 +580,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                                  if beside is not None else None,
                                  own=frozenset(cache.art_files) if cache is not None else frozenset())
         except SourceChanged as e:
-            raise InputError(f"{Path(e.path).name} was saved again while the build read it", path=e.path,
-                             expected="build again: the last good files are kept") from None
+            raise saved_again(e) from None
         finally:
             failed = stores.join()
         plan = planned[0].result() if planned else None
@@ -638,7 +643,11 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                                   options.jobs, say=lambda s: say(f"{slug}: {s}"),
                                   drawn=sheets.for_build(names, digests) if sheets is not None else None)
         files = [(path, kept.get(path) or written[path], plan_keys[path]) for path in documents]
-        for (path, data, _), record in zip(files, hashed(lambda f: document_record(f[2], f[1], hashed_parts), files)):
+        try:
+            records = hashed(lambda f: document_record(f[2], f[1], hashed_parts), files)
+        except SourceChanged as e:  # an art file a document copies pictures from
+            raise saved_again(e) from None
+        for (path, data, _), record in zip(files, records):
             result.files[path] = data
             result.documents[path] = record
     cache_files.update(images.new)  # each picture's stream, made once, for every later build
