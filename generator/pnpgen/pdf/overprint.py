@@ -32,6 +32,7 @@ from functools import partial
 from typing import Any
 
 from pnpgen.pdf.colour import REGISTRATION, to_cmyk
+from pnpgen.pdf.outline import cid_widths
 
 RES_MM = 4.0  # pixels a millimetre the page is drawn at
 _SCALE = RES_MM * 25.4 / 72  # pixels a point
@@ -591,8 +592,6 @@ def _metrics(font):
     ascent = float(desc.get("/Ascent", 1000)) / 1000
     widths: dict[int, float] = {}
     if two:
-        from pnpgen.pdf.outline import cid_widths  # (fontTools with it: only for a font that needs it)
-
         widths = cid_widths(source.get("/W", []))
         default = float(source.get("/DW", 1000))
     else:
