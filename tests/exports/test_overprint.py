@@ -118,6 +118,40 @@ def test_pages_alike_are_read_once_and_each_reported():
     assert [h.page for h in over_limit(out.getvalue(), 300)] == [0, 1, 2]
 
 
+def test_a_document_of_many_pictures_keeps_only_the_recent_ones_read(monkeypatch):
+    """Pages each over a picture of its own, the ink planes kept within a budget (a thousand
+    illustrated cards' planes are gigabytes): the same findings as with every plane kept, and
+    never more held than the budget and the picture being read."""
+    from pnpgen.pdf import overprint
+
+    doc = pikepdf.open(io.BytesIO(_page(b"q 200 0 0 200 0 0 cm /Im Do Q " + TEXT, picture=bytes((255, 255, 0, 0)) * 4)))
+    for n in range(1, 12):  # eleven more pages, each its own picture, darker and darker
+        doc.pages.append(doc.pages[0])
+        new = doc.pages[-1]
+        level = 150 + n * 9
+        new.obj.Resources = pikepdf.Dictionary(Font=doc.pages[0].obj.Resources.Font,
+                                               ExtGState=doc.pages[0].obj.Resources.ExtGState,
+                                               XObject=pikepdf.Dictionary(Im=doc.make_stream(
+                                                   bytes((level, level, 0, 0)) * 4, Type=pikepdf.Name.XObject,
+                                                   Subtype=pikepdf.Name.Image, Width=2, Height=2,
+                                                   ColorSpace=pikepdf.Name.DeviceCMYK, BitsPerComponent=8)))
+    out = io.BytesIO()
+    doc.save(out)
+    everything = [(h.page, h.ink) for h in over_limit(out.getvalue(), 250)]
+    held: list[int] = []
+    real = overprint._Pictures.inks
+
+    def watched(self, image):
+        pixels = real(self, image)
+        held.append(self._held)
+        return pixels
+
+    monkeypatch.setattr(overprint._Pictures, "BUDGET", 2 * 2 * 4 * 4 * 2)  # two pictures' planes
+    monkeypatch.setattr(overprint._Pictures, "inks", watched)
+    assert [(h.page, h.ink) for h in over_limit(out.getvalue(), 250)] == everything
+    assert len(everything) >= 8 and max(held) <= 2 * 2 * 4 * 4 * 2
+
+
 FRONT = """\
 {% extends "common/piece.svg.j2" %}
 {% block art %}

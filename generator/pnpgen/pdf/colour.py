@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 REGISTRATION = (1.0, 1.0, 1.0, 1.0)  # all four inks: cut marks only, never artwork
 _CMYK_OP = re.compile(rb"(?<![\w.])(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+([kK])(?![\w])")
@@ -93,56 +93,77 @@ class HeavyPicture:
 def pictures_over_limit(pdf: bytes, limit: float) -> list[HeavyPicture]:
     """Every DeviceCMYK picture (image XObject of a page or of a form it draws) with a pixel over
     ``limit`` percent, each once, in the order of the first page showing it. A picture's ink is
-    per pixel: its colours are as many as its pixels, so it is measured, not listed."""
-    from pypdf import PdfReader
+    per pixel: its colours are as many as its pixels, so it is measured, not listed — each
+    picture once, as it is first met, and let go of (a thousand cards' pictures, decoded, are
+    gigabytes)."""
+    import pikepdf
 
-    reader = PdfReader(io.BytesIO(pdf))
-    found: dict[object, tuple[list[int], object]] = {}
-    for index, page in enumerate(reader.pages):
-        resources: list = []
-        content_streams(page, resources)
-        for res in resources:
-            xobjects = res.get("/XObject")
-            for ref in (xobjects.get_object().values() if xobjects is not None else ()):
-                obj = ref.get_object()
-                if obj.get("/Subtype") != "/Image" or obj.get("/ColorSpace") != "/DeviceCMYK":
+    found: dict[tuple[int, int], tuple[list[int], HeavyPicture | None]] = {}
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        for index, page in enumerate(doc.pages):
+            for image in _images_drawn(page.obj):
+                if image.get("/ColorSpace") != "/DeviceCMYK":
                     continue
-                key = (ref.idnum, ref.generation) if hasattr(ref, "idnum") else id(obj)
-                pages, _ = found.setdefault(key, ([], obj))
+                pages, _ = found.setdefault(image.objgen, ([], _heaviest(image, limit)))
                 if index not in pages:
                     pages.append(index)
-    out = []
-    for pages, obj in found.values():
-        pixels = _cmyk_pixels(obj)
-        if pixels is None:
-            continue
-        ink = pixels.sum(axis=1) * (100.0 / 255.0)
-        heaviest = int(ink.argmax())
-        if ink[heaviest] <= limit + 1e-6:
-            continue
-        colour = tuple(round(float(v) / 255.0, 3) for v in pixels[heaviest])
-        out.append(HeavyPicture(tuple(pages), colour, round(float(ink[heaviest]), 1),  # type: ignore[arg-type]
-                                round(100.0 * float((ink > limit + 1e-6).mean()), 1)))
+    return [replace(heavy, pages=tuple(pages)) for pages, heavy in found.values() if heavy is not None]
+
+
+def _images_drawn(page) -> list:
+    """The image XObjects of a page and of the forms it draws (each form once)."""
+    out, todo, seen = [], [page], set()
+    while todo:
+        obj = todo.pop()
+        res = obj.get("/Resources")
+        xobjects = res.get("/XObject") if res is not None else None
+        for xobj in (xobjects.values() if xobjects is not None else ()):
+            kind = xobj.get("/Subtype")
+            if kind == "/Image":
+                out.append(xobj)
+            elif kind == "/Form" and xobj.objgen not in seen:
+                seen.add(xobj.objgen)
+                todo.append(xobj)
     return out
 
 
-def _cmyk_pixels(image):
-    """An 8-bit DeviceCMYK image's pixels as an (n, 4) array of 0–255 ink values (a Decode of
-    [1 0 …] applied), or None for a picture of another depth."""
-    import numpy as np
+def _heaviest(image, limit: float) -> HeavyPicture | None:
+    """The picture's heaviest pixel and share over ``limit`` (pages left to the caller), or None."""
+    pixels = _cmyk_pixels(image)
+    if pixels is None:
+        return None
+    ink = pixels.sum(axis=1) * (100.0 / 255.0)
+    heaviest = int(ink.argmax())
+    if ink[heaviest] <= limit + 1e-6:
+        return None
+    colour = tuple(round(float(v) / 255.0, 3) for v in pixels[heaviest])
+    return HeavyPicture((), colour, round(float(ink[heaviest]), 1),  # type: ignore[arg-type]
+                        round(100.0 * float((ink > limit + 1e-6).mean()), 1))
 
-    filters = image.get("/Filter")
-    filters = [str(f) for f in (filters if isinstance(filters, list) else [filters] if filters else [])]
-    data = image.get_data()
+
+def _cmyk_pixels(image):
+    """An 8-bit DeviceCMYK image's pixels (a pikepdf stream) as an (n, 4) array of 0–255 ink
+    values (a Decode of [1 0 …] applied), or None for a picture of another depth."""
+    import numpy as np
+    import pikepdf
+
+    given = image.get("/Filter")
+    filters = [str(f) for f in given] if isinstance(given, pikepdf.Array) else [str(given)] if given is not None else []
     if "/DCTDecode" in filters:  # Pillow reads an Adobe CMYK JPEG's inverted samples as ink
         from PIL import Image
 
-        with Image.open(io.BytesIO(data)) as jpeg:
+        jpeg_bytes = bytes(image.read_raw_bytes())
+        if filters[:-1]:  # (an ASCII85 or Flate layer over the JPEG, as ReportLab writes: undone alone)
+            outer = pikepdf.Stream(pikepdf.new(), jpeg_bytes)
+            outer.Filter = pikepdf.Array([pikepdf.Name(f) for f in filters[:-1]])
+            jpeg_bytes = bytes(outer.read_bytes())
+        with Image.open(io.BytesIO(jpeg_bytes)) as jpeg:
             if jpeg.mode != "CMYK":
                 return None
             return np.asarray(jpeg, dtype=np.uint16).reshape(-1, 4)
     if int(image.get("/BitsPerComponent", 8)) != 8:
         return None
+    data = image.read_bytes()
     width, height = int(image["/Width"]), int(image["/Height"])
     if len(data) < width * height * 4:
         return None

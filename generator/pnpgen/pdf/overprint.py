@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
@@ -64,7 +65,7 @@ def over_limit(pdf: bytes, limit: float) -> list[Overprinted]:
     out: list[Overprinted] = []
     with pikepdf.open(io.BytesIO(pdf)) as doc:
         known: dict[tuple, tuple | None] = {}
-        read: dict[str, dict] = {"pictures": {}, "fonts": {}}  # per document: objgens are its own
+        read: dict[str, Any] = {"pictures": _Pictures(), "fonts": {}}  # per document: objgens are its own
         for index, page in enumerate(doc.pages):
             key = _page_key(page.obj)
             if key not in known:
@@ -298,7 +299,7 @@ class _Reader:
 
     def __init__(self, paints: list[_Paint], read: dict):
         self.paints = paints
-        self.pictures = read["pictures"]  # image objgen → its inks, for the whole document
+        self.pictures: _Pictures = read["pictures"]  # image objgen → its inks, the recent ones
         self.fonts = read["fonts"]  # font objgen → its metrics
 
     def run(self, obj, state: _State, active: set) -> None:
@@ -493,9 +494,7 @@ class _Reader:
         inverse = _inverse(state.ctm)
         if inverse is None:
             return
-        if xobj.objgen not in self.pictures:
-            self.pictures[xobj.objgen] = _picture_inks(xobj)
-        pixels = self.pictures[xobj.objgen]
+        pixels = self.pictures.inks(xobj)
         if pixels is None:  # a picture of another kind: its inks unknown, left out
             return
         self.paints.append(_Paint("picture", (_Cover(lambda: [corners]),) + state.clip, None, picture=(pixels, inverse)))
@@ -615,6 +614,31 @@ def _shading_colour(shading) -> CMYK | None:
             if len(fn.get(key, ())) == 4:
                 stops.append(tuple(float(v) for v in fn[key]))  # type: ignore[arg-type]
     return max(stops, key=lambda c: (sum(c[:3]), sum(c))) if stops else None
+
+
+class _Pictures:
+    """The pictures' inks (``_picture_inks``) by image, the most recently read kept within
+    ``BUDGET`` bytes: a picture's copies are neighbouring pages, and a thousand illustrated cards'
+    pictures as ink planes (8 MB each at 600×840 px) would not fit in memory together."""
+
+    BUDGET = 256 << 20
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[tuple, Any] = OrderedDict()
+        self._held = 0
+
+    def inks(self, image) -> Any:
+        key = image.objgen
+        if key in self._kept:
+            self._kept.move_to_end(key)
+            return self._kept[key]
+        pixels = _picture_inks(image)
+        self._kept[key] = pixels
+        self._held += pixels.nbytes if pixels is not None else 0
+        while self._held > self.BUDGET and len(self._kept) > 1:
+            _, gone = self._kept.popitem(last=False)
+            self._held -= gone.nbytes if gone is not None else 0
+        return pixels
 
 
 def _picture_inks(image):

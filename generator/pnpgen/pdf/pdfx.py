@@ -124,13 +124,25 @@ def _image_to_cmyk(image) -> None:
     from pikepdf import Name
 
     pil = pikepdf.PdfImage(image).as_pil_image().convert("RGB")
-    rgb = np.asarray(pil, dtype=np.float64) / 255.0
-    k = 1.0 - rgb.max(axis=2)
-    d = np.where(k < 1.0 - 1e-9, 1.0 - k, 1.0)
-    cmy = (1.0 - rgb - k[..., None]) / d[..., None]
-    cmy[k >= 1.0 - 1e-9] = 0.0
-    cmyk = np.concatenate([cmy, k[..., None]], axis=2)
-    data = np.rint(cmyk * 255.0).clip(0, 255).astype(np.uint8).tobytes()
+    # pdf/colour.py's formula, each step in place (a 600×840 picture: half the time, the same bytes)
+    rgb = np.asarray(pil, dtype=np.float64)
+    rgb /= 255.0
+    k = rgb.max(axis=2)
+    np.subtract(1.0, k, out=k)
+    black = k >= 1.0 - 1e-9
+    d = 1.0 - k
+    d[black] = 1.0
+    cmyk = np.empty(rgb.shape[:2] + (4,))
+    cmy = cmyk[..., :3]
+    np.subtract(1.0, rgb, out=cmy)
+    cmy -= k[..., None]
+    cmy /= d[..., None]
+    cmy[black] = 0.0
+    cmyk[..., 3] = k
+    cmyk *= 255.0
+    np.rint(cmyk, out=cmyk)
+    np.clip(cmyk, 0, 255, out=cmyk)
+    data = cmyk.astype(np.uint8).tobytes()
     image.write(zlib.compress(data, 6), filter=Name.FlateDecode)
     image.ColorSpace = Name.DeviceCMYK
     image.BitsPerComponent = 8
