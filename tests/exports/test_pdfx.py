@@ -288,3 +288,31 @@ def test_a_picture_in_a_face_svglib_draws_is_cmyk_and_its_ink_checked(tmp_path):
     assert space == "/DeviceCMYK" and pixel == (0, 255, 255, 165)
     warnings = json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"]
     assert any("a picture reaches CMYK 0/100/100/64.7, 264.7 % total ink" in w for w in warnings), warnings
+
+
+def test_pictures_converted_on_every_core_are_the_bytes_of_one_at_a_time(monkeypatch):
+    """A CMYK shop file's RGB pictures are converted in worker processes, in order: the same file
+    as converting them one by one in this process."""
+    import io
+
+    import pikepdf
+
+    from pnpgen.pdf import pdfx
+
+    doc = pikepdf.new()
+    for n in range(12):
+        doc.add_blank_page(page_size=(100, 100))
+        rgb = bytes((20 * n % 256, 255 - 20 * n % 256, 7 * n % 256)) * (30 * 20)
+        doc.pages[-1].obj.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Im=doc.make_stream(
+            rgb, Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image, Width=30, Height=20,
+            ColorSpace=pikepdf.Name.DeviceRGB, BitsPerComponent=8)))
+        doc.pages[-1].obj.Contents = doc.make_stream(b"q 100 0 0 100 0 0 cm /Im Do Q")
+    out = io.BytesIO()
+    doc.save(out)
+    monkeypatch.setattr(pdfx, "MIN_PARALLEL", 10**9)
+    one_by_one = pdfx.pictures_to_cmyk(out.getvalue())
+    monkeypatch.setattr(pdfx, "MIN_PARALLEL", 2)
+    assert pdfx.pictures_to_cmyk(out.getvalue()) == one_by_one
+    with pikepdf.open(io.BytesIO(one_by_one)) as converted:
+        spaces = {str(im.ColorSpace) for im in pdfx._images(converted)}
+    assert spaces == {"/DeviceCMYK"}

@@ -25,7 +25,13 @@ What the standard asks of the file, and how it is met here:
 from __future__ import annotations
 
 import io
+import multiprocessing
+import os
+import threading
 import zlib
+from collections import deque
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
 X1A_VERSION = "PDF/X-1a:2003"
@@ -61,8 +67,7 @@ def pictures_to_cmyk(pdf: bytes) -> bytes:
         rgb = [image for image in _images(doc) if image.get("/ColorSpace") == Name.DeviceRGB]
         if not rgb:
             return pdf
-        for image in rgb:
-            _image_to_cmyk(image)
+        _to_cmyk(rgb)
         out = io.BytesIO()
         doc.save(out, deterministic_id=True, compress_streams=True,
                  object_stream_mode=pikepdf.ObjectStreamMode.disable)
@@ -75,9 +80,7 @@ def make_x1a(pdf: bytes, condition: OutputCondition, title: str, date: str) -> b
     from pikepdf import Array, Dictionary, Name, String
 
     with pikepdf.open(io.BytesIO(pdf)) as doc:
-        for image in _images(doc):
-            if image.get("/ColorSpace") == Name.DeviceRGB:
-                _image_to_cmyk(image)
+        _to_cmyk([image for image in _images(doc) if image.get("/ColorSpace") == Name.DeviceRGB])
         when = pdf_date(date)
         info = doc.trailer.get("/Info")
         if info is None:
@@ -117,15 +120,51 @@ def _images(doc) -> list:
     return out
 
 
-def _image_to_cmyk(image) -> None:
-    """An 8-bit DeviceRGB image redrawn in DeviceCMYK by pdf/colour.py's conversion."""
-    import numpy as np
-    import pikepdf
+def _to_cmyk(images: list) -> None:
+    """8-bit DeviceRGB images redrawn in DeviceCMYK by pdf/colour.py's conversion: each decoded
+    here, converted and compressed on every core (``_cmyk_stream``: a thousand cards' pictures
+    took three minutes on one), written back in order — the same bytes as one at a time."""
     from pikepdf import Name
 
-    pil = pikepdf.PdfImage(image).as_pil_image().convert("RGB")
-    # pdf/colour.py's formula, each step in place (a 600×840 picture: half the time, the same bytes)
-    rgb = np.asarray(pil, dtype=np.float64)
+    for image, data in zip(images, _cmyk_streams(images), strict=True):
+        image.write(data, filter=Name.FlateDecode)
+        image.ColorSpace = Name.DeviceCMYK
+        image.BitsPerComponent = 8
+        for key in ("/DecodeParms", "/Decode"):
+            if key in image:
+                del image[key]
+
+
+def _cmyk_streams(images: list) -> Iterator[bytes]:
+    import pikepdf
+
+    pixels = ((pil.size, pil.tobytes()) for pil in (pikepdf.PdfImage(image).as_pil_image().convert("RGB")
+                                                      for image in images))
+    jobs = os.cpu_count() or 1
+    if jobs < 2 or len(images) < MIN_PARALLEL:
+        yield from (_cmyk_stream(*p) for p in pixels)
+        return
+    # forked only while no thread runs (a thread's lock would stay held in the child)
+    context = multiprocessing.get_context("fork" if threading.active_count() == 1 else "spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        waiting: deque[Future[bytes]] = deque()
+        for p in pixels:
+            waiting.append(pool.submit(_cmyk_stream, *p))
+            if len(waiting) > 2 * jobs:
+                yield waiting.popleft().result()
+        while waiting:
+            yield waiting.popleft().result()
+
+
+MIN_PARALLEL = 8  # fewer pictures convert sooner than worker processes start
+
+
+def _cmyk_stream(size: tuple[int, int], rgb_bytes: bytes) -> bytes:
+    """RGB pixels (``size``, 8 bits a sample) as a Flate-compressed DeviceCMYK stream, by
+    pdf/colour.py's formula, each step in place (a fifth faster than step by step, the same bytes)."""
+    import numpy as np
+
+    rgb = np.frombuffer(rgb_bytes, dtype=np.uint8).reshape(size[1], size[0], 3).astype(np.float64)
     rgb /= 255.0
     k = rgb.max(axis=2)
     np.subtract(1.0, k, out=k)
@@ -142,10 +181,4 @@ def _image_to_cmyk(image) -> None:
     cmyk *= 255.0
     np.rint(cmyk, out=cmyk)
     np.clip(cmyk, 0, 255, out=cmyk)
-    data = cmyk.astype(np.uint8).tobytes()
-    image.write(zlib.compress(data, 6), filter=Name.FlateDecode)
-    image.ColorSpace = Name.DeviceCMYK
-    image.BitsPerComponent = 8
-    for key in ("/DecodeParms", "/Decode"):
-        if key in image:
-            del image[key]
+    return zlib.compress(cmyk.astype(np.uint8).tobytes(), 6)
