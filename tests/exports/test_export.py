@@ -313,3 +313,29 @@ def test_a_single_sided_deck_at_a_shop_that_reads_two_pages_a_card_gets_blank_ba
     assert [(r["pages"], r["back"]) for r in _order(out)] == [("1-4", "1-3 odd"), ("5-6", "5")]
     warnings = json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"]
     assert any("deck 'cards' has cards without a back" in w and "blank (white) back page" in w for w in warnings)
+
+
+def test_png_faces_are_drawn_a_run_at_a_time_with_the_same_bytes(tmp_path, monkeypatch):
+    """A deck's face images are rasterised a run of faces at a time (never every face's pixels in
+    memory together): the same files as one document of every face."""
+    from pnpgen.exports import shop
+
+    ws = make_workspace(tmp_path / "ws", deck=_deck("size: [2.5in, 3.5in]"))
+    drawn: list[int] = []
+    real = shop.face_images
+
+    def counted(keys, style, size):
+        drawn.append(len(keys))
+        return real(keys, style, size)
+
+    monkeypatch.setattr(shop, "face_images", counted)
+    monkeypatch.setattr(shop, "RUN", 10**6)
+    assert run(ws, "export", "--game", "test", "--preset", "thegamecrafter", "--out", str(tmp_path / "whole")) == 0
+    whole = drawn[:]
+    drawn.clear()
+    monkeypatch.setattr(shop, "RUN", 4)
+    assert run(ws, "export", "--game", "test", "--preset", "thegamecrafter", "--out", str(tmp_path / "runs")) == 0
+    assert max(drawn) <= 4 and sum(drawn) == sum(whole) and len(drawn) > len(whole)
+    one, two = tmp_path / "whole" / "test" / "thegamecrafter", tmp_path / "runs" / "test" / "thegamecrafter"
+    names = sorted(p.name for p in one.iterdir() if p.suffix == ".png")
+    assert names and all((one / n).read_bytes() == (two / n).read_bytes() for n in names)

@@ -169,6 +169,11 @@ def _png_faces(preset: Preset, style: PageStyle, faces: list[UniqueFace], files:
     if shared:
         pages.append(backs[0])
         names.append(f"{deck.id}-back.png")
-    for name, image in zip(names, face_images(pages, style, style.fitted.pixels(preset.dpi))):
-        pngs.add(files, name, image, preset.dpi)
+    size = style.fitted.pixels(preset.dpi)
+    for at in range(0, len(pages), RUN):  # a run of faces drawn at a time: never every face's pixels at once
+        for name, image in zip(names[at:at + RUN], face_images(pages[at:at + RUN], style, size)):
+            pngs.add(files, name, image, preset.dpi)
     return rows
+
+
+RUN = 32  # faces rasterised from one document (at 300 dpi a poker card is 2.8 MB of pixels)
