@@ -154,9 +154,10 @@ def _cmyk_pixels(image):
 
         jpeg_bytes = bytes(image.read_raw_bytes())
         if filters[:-1]:  # (an ASCII85 or Flate layer over the JPEG, as ReportLab writes: undone alone)
-            outer = pikepdf.Stream(pikepdf.new(), jpeg_bytes)
-            outer.Filter = pikepdf.Array([pikepdf.Name(f) for f in filters[:-1]])
-            jpeg_bytes = bytes(outer.read_bytes())
+            with pikepdf.new() as scratch:  # (held open while its stream is read)
+                outer = pikepdf.Stream(scratch, jpeg_bytes)
+                outer.Filter = pikepdf.Array([pikepdf.Name(f) for f in filters[:-1]])
+                jpeg_bytes = bytes(outer.read_bytes())
         with Image.open(io.BytesIO(jpeg_bytes)) as jpeg:
             if jpeg.mode != "CMYK":
                 return None
