@@ -15,7 +15,7 @@ from pnpgen.exports.order import OrderRow
 from pnpgen.exports.presets import Preset
 from pnpgen.impose.sheets import face_label, face_labels
 from pnpgen.pdf.black import K100, k_only
-from pnpgen.pdf.colour import over_limit, pictures_over_limit
+from pnpgen.pdf.colour import HeavyPicture, over_limit, pictures_over_limit
 from pnpgen.pdf.outline import outline_text
 from pnpgen.pdf.overprint import Overprinted
 from pnpgen.pdf.overprint import over_limit as overprint_over_limit
@@ -87,10 +87,11 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
                              face.copies))
     title = f"{deck.name} ({preset.name})"
     pdf = face_pdf(pages, style, title, labels)
+    measured: dict[str, HeavyPicture | None] = {}  # the pictures converted to CMYK, measured as they were made
     if style.cmyk:
         pdf, mapped = k_only(pdf, preset.overprint_black)
         notes.extend(mapped.lines(name))
-        pdf = pictures_to_cmyk(pdf)  # with or without PDF/X: a CMYK file holds no RGB picture
+        pdf = pictures_to_cmyk(pdf, preset.ink_limit, measured)  # with or without PDF/X: a CMYK file holds no RGB picture
     if finish.outline_text:
         pdf, left = outline_text(pdf)
         warnings.extend(f"{name}: {what}" for what in left)
@@ -101,7 +102,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
             warnings.append(f"{name} page {page + 1} ({where[page]}): CMYK "
                             f"{'/'.join(f'{v * 100:g}' for v in colour)} is {ink:g} % total ink, over "
                             f"{preset.name}'s {preset.ink_limit:g} %")
-        for heavy in pictures_over_limit(pdf, preset.ink_limit):
+        for heavy in pictures_over_limit(pdf, preset.ink_limit, measured):
             first = heavy.pages[0]
             more = f" and {len(heavy.pages) - 1} more pages" if len(heavy.pages) > 1 else ""
             warnings.append(f"{name} page {first + 1} ({where[first]}){more}: a picture reaches CMYK "

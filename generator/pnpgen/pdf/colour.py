@@ -17,8 +17,10 @@ are warned by the check below, which reads the inks a finished PDF really uses.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 REGISTRATION = (1.0, 1.0, 1.0, 1.0)  # all four inks: cut marks only, never artwork
@@ -90,12 +92,14 @@ class HeavyPicture:
     share: float
 
 
-def pictures_over_limit(pdf: bytes, limit: float) -> list[HeavyPicture]:
+def pictures_over_limit(pdf: bytes, limit: float,
+                        measured: Mapping[str, HeavyPicture | None] | None = None) -> list[HeavyPicture]:
     """Every DeviceCMYK picture (image XObject of a page or of a form it draws) with a pixel over
     ``limit`` percent, each once, in the order of the first page showing it. A picture's ink is
     per pixel: its colours are as many as its pixels, so it is measured, not listed — each
     picture once, as it is first met, and let go of (a thousand cards' pictures, decoded, are
-    gigabytes)."""
+    gigabytes). ``measured``: pictures measured against ``limit`` as they were made, by the
+    SHA-256 of their stream as stored (pdf/pdfx.py ``pictures_to_cmyk``), not decoded again."""
     import pikepdf
 
     found: dict[tuple[int, int], tuple[list[int], HeavyPicture | None]] = {}
@@ -104,7 +108,9 @@ def pictures_over_limit(pdf: bytes, limit: float) -> list[HeavyPicture]:
             for image in _images_drawn(page.obj):
                 if image.get("/ColorSpace") != "/DeviceCMYK":
                     continue
-                pages, _ = found.setdefault(image.objgen, ([], _heaviest(image, limit)))
+                if image.objgen not in found:
+                    found[image.objgen] = ([], _measured(image, limit, measured))
+                pages = found[image.objgen][0]
                 if index not in pages:
                     pages.append(index)
     return [replace(heavy, pages=tuple(pages)) for pages, heavy in found.values() if heavy is not None]
@@ -127,11 +133,18 @@ def _images_drawn(page) -> list:
     return out
 
 
-def _heaviest(image, limit: float) -> HeavyPicture | None:
-    """The picture's heaviest pixel and share over ``limit`` (pages left to the caller), or None."""
+def _measured(image, limit: float, measured: Mapping[str, HeavyPicture | None] | None) -> HeavyPicture | None:
+    if measured:
+        key = hashlib.sha256(bytes(image.read_raw_bytes())).hexdigest()
+        if key in measured:
+            return measured[key]
     pixels = _cmyk_pixels(image)
-    if pixels is None:
-        return None
+    return heaviest_pixels(pixels, limit) if pixels is not None else None
+
+
+def heaviest_pixels(pixels, limit: float) -> HeavyPicture | None:
+    """A picture's heaviest pixel and share over ``limit`` (its pages left to the caller), or
+    None under the limit; ``pixels``: an (n, 4) array of 0–255 ink values."""
     ink = pixels.sum(axis=1) * (100.0 / 255.0)
     heaviest = int(ink.argmax())
     if ink[heaviest] <= limit + 1e-6:
