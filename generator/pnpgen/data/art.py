@@ -41,12 +41,32 @@ from pnpgen.memo import Memo
 if TYPE_CHECKING:  # Pillow is imported where a picture is read: a game without art never loads it
     from PIL import Image
 
+    from pnpgen.data.model import Game
+    from pnpgen.data.workspace import Workspace
+
 SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".svg")
 RASTER_FORMATS = ("PNG", "JPEG", "WEBP", "MPO")  # MPO: a phone camera's JPEG with a second image
 ORIENTATION = 0x0112  # EXIF tag
 BYTES_BUDGET = 64 * 2**20  # print-ready picture bytes an ArtFolder keeps (the least recently used go first)
 _BG = re.compile(r"^bg=([0-9a-fA-F]{6})$")
 _HREF = re.compile(r"""\bhref\s*=\s*(["'])(.*?)\1""", re.S)  # href= and xlink:href= in a face's SVG
+
+
+def art_folders(ws: Workspace, game: Game) -> list[Path]:
+    """Where a game's faces find art: art/, and its templates folder (an href written in a template)."""
+    return [game.root / "art", ws.templates / game.slug]
+
+
+def art_files(ws: Workspace, game: Game, content_hash: Callable[[Path], str]) -> dict[str, Path]:
+    """The game's art files (``art_folders``) by the SHA-256 of their content, ``content_hash``
+    (the first, by name, of equal ones): a picture that is an art file as it is is placed from
+    that file. A link is not read (it may lead out of the workspace)."""
+    out: dict[str, Path] = {}
+    for folder in art_folders(ws, game):
+        if folder.is_dir():
+            for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
+                out.setdefault(content_hash(path), path)
+    return out
 
 
 @dataclass(frozen=True)

@@ -115,17 +115,6 @@ def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None 
     return _digest(parts)
 
 
-def files_by_hash(folders: Iterable[Path], known: FileHashes | None = None) -> dict[str, Path]:
-    """Every file under ``folders`` by the SHA-256 of its content (the first, by name, of equal
-    ones); a link is not read (it may lead out of the workspace)."""
-    out: dict[str, Path] = {}
-    for folder in folders:
-        for path in _files(folder):
-            if not path.is_symlink():
-                out.setdefault(content_hash(path, known), path)
-    return out
-
-
 def content_hash(path: Path, known: FileHashes | None = None, st: os.stat_result | None = None) -> str:
     """The SHA-256 of a file's content: from ``known`` when its stamp is kept there, else read
     (once per process while the file is unchanged) and kept."""

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pnpgen.data.art import art_files
 from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import bookkey
-from pnpgen.engine.cache import Cache, files_by_hash
+from pnpgen.engine.cache import Cache, content_hash
 from pnpgen.engine.game import (
     art_fingerprint,
-    art_folders,
     cached_nesting,
     cached_rendering,
     deck_on_paper,
@@ -83,7 +83,7 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
                     out.add(e)
     art = art_fingerprint(ws, game)
     if cache is not None:  # pictures that are art files as they are: read from there
-        cache.art_files = files_by_hash(art_folders(ws, game), cache.hashes)
+        cache.art_files = art_files(ws, game, lambda path: content_hash(path, cache.hashes))
     arts: dict[str, Art] = {}
     for key in sorted(faces.svgs):
         suffix = face_suffix(faces.svgs[key], face_art(faces.svgs[key], renderer.art.folder, art,

@@ -14,7 +14,7 @@ from typing import Any
 
 from pnpgen import fonts as fontreg
 from pnpgen.atomic import Stores
-from pnpgen.data.art import ArtFolder
+from pnpgen.data.art import ArtFolder, art_files, art_folders
 from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
@@ -29,7 +29,6 @@ from pnpgen.engine.cache import (
     GameState,
     content_hash,
     document_record,
-    files_by_hash,
     fingerprint,
     hashed,
     plan_keys_of,
@@ -387,11 +386,6 @@ def _uses(cache: Cache, renders: str, face_keys: dict[str, str], nest_memo: Memo
     return uses
 
 
-def art_folders(ws: Workspace, game: Game) -> list[Path]:
-    """Where a game's faces find art: art/, and its templates folder (an href written in a template)."""
-    return [game.root / "art", ws.templates / game.slug]
-
-
 def art_fingerprint(ws: Workspace, game: Game, known: FileHashes | None = None) -> str:
     """Hash of the game's art files (and its templates, which may name art): what a face that
     embeds an image depends on beyond its SVG."""
@@ -518,7 +512,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     settle = None
     if cache is not None:
         cache.stores = stores
-        cache.art_files = files_by_hash(art_folders(ws, game), cache.hashes)
+        cache.art_files = art_files(ws, game, lambda path: content_hash(path, cache.hashes))
         images.own = cache.art_files  # a picture that is an art file, shown as it is, is placed from it
         images.own_hash = lambda path, st: content_hash(path, cache.hashes, st)  # (while it still is that file)
         images.piece_hashes = Memo(known=cache.pack(pieces_pack(slug, options)))

@@ -14,6 +14,7 @@ from dataclasses import astuple, dataclass, field, replace
 from pathlib import Path
 
 from pnpgen import fonts as fontreg
+from pnpgen.data.art import art_files
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
@@ -97,9 +98,9 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     needed = sorted({key for deck in decks for f in by_deck[deck.id] for key in (f.front, f.back) if key})
     # Each face's pictures are let go of as it is converted: the pages place them from their art
     # files when written (a thousand illustrated cards' pictures are not all held at once).
-    pictures = ImageStreams()
-    pictures.own = _art_files(ws, game)
-    pictures.own_hash = lambda path, st: _content_hash(path)
+    pictures, hashes = ImageStreams(), _Hashes()
+    pictures.own = art_files(ws, game, hashes)
+    pictures.own_hash = hashes
     arts = convert_faces(rendered.faces.subset(needed), rendered.art_folder,
                          settle=lambda key, converted: pictures.settle(converted.art, pictures.own.get))
     font = game.fonts["gothic"]
@@ -147,24 +148,20 @@ MAX_IMAGE_PIXELS = 60_000_000  # one face's image (a 300 mm piece at 600 dpi: 50
 MAX_EXPORT_PIXELS = 1_500_000_000  # every face image of an export together
 
 
-def _art_files(ws: Workspace, game: Game) -> dict[str, Path]:
-    """The game's art files (art/ and its templates folder) by the SHA-256 of their content; a
-    link is not followed (it may lead out of the workspace)."""
-    found: dict[str, Path] = {}
-    for folder in (game.root / "art", ws.templates / game.slug):
-        if folder.is_dir() and not folder.is_symlink():
-            for top, dirs, names in os.walk(folder):  # (links to folders not followed)
-                dirs.sort()
-                for name in sorted(names):
-                    path = Path(top) / name
-                    if path.is_file() and not path.is_symlink():
-                        found.setdefault(_content_hash(path), path)
-    return found
+class _Hashes:
+    """The SHA-256 of files, each read once while its stamp holds: the art files are hashed to
+    be found by content, and each is asked for again (unchanged?) as its picture is placed."""
 
+    def __init__(self) -> None:
+        self._known: dict[tuple, str] = {}
 
-def _content_hash(path: Path) -> str:
-    with open(path, "rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
+    def __call__(self, path: Path, st: os.stat_result | None = None) -> str:
+        st = st or path.stat()
+        stamp = (str(path), st.st_size, st.st_mtime_ns, st.st_ino)
+        if stamp not in self._known:
+            with open(path, "rb") as f:
+                self._known[stamp] = hashlib.file_digest(f, "sha256").hexdigest()
+        return self._known[stamp]
 
 
 def _check_pixels(preset: Preset, decks: list[Deck], fitted: dict[str, Fitted]) -> None:
