@@ -317,16 +317,16 @@ class ImageStreams:
         show as it is, by its stream, made from the file's bytes (checked against the key)."""
         key = stand_in[len(STAND_IN):].decode("ascii")
         path = source(key)
+        if path is None:
+            raise SourceChanged(key)
         placed = self._placed.get(key) or self._own(key)
-        if placed is not None and path is not None:
-            return self._stand_in(placed, path)
-        try:
-            data = path.read_bytes() if path is not None else b""
-        except OSError:
-            data = b""
-        if path is None or hashlib.sha256(data).hexdigest() != key:
-            raise SourceChanged(str(path or key))  # saved again (or removed) since the worker read it
-        return self._stand_in(self.locate(data), path)
+        if placed is None:
+            self._sources[key] = path
+            try:
+                placed = self.locate(self.real(stand_in))
+            except OSError:  # saved again (or removed) since the worker read it
+                raise SourceChanged(str(path)) from None
+        return self._stand_in(placed, path)
 
     def stand_in_for(self, key: str, source: Path) -> bytes | None:
         """The stand-in of the picture ``key`` (its bytes in ``source``) when its stream is in the
