@@ -299,20 +299,11 @@ def test_pictures_converted_on_every_core_are_the_bytes_of_one_at_a_time(monkeyp
 
     from pnpgen.pdf import pdfx
 
-    doc = pikepdf.new()
-    for n in range(12):
-        doc.add_blank_page(page_size=(100, 100))
-        rgb = bytes((20 * n % 256, 255 - 20 * n % 256, 7 * n % 256)) * (30 * 20)
-        doc.pages[-1].obj.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Im=doc.make_stream(
-            rgb, Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image, Width=30, Height=20,
-            ColorSpace=pikepdf.Name.DeviceRGB, BitsPerComponent=8)))
-        doc.pages[-1].obj.Contents = doc.make_stream(b"q 100 0 0 100 0 0 cm /Im Do Q")
-    out = io.BytesIO()
-    doc.save(out)
+    pdf = _rgb_pictures([bytes((20 * n % 256, 255 - 20 * n % 256, 7 * n % 256)) for n in range(12)], (30, 20))
     monkeypatch.setattr(pdfx, "MIN_PARALLEL", 10**9)
-    one_by_one = pdfx.pictures_to_cmyk(out.getvalue())
+    one_by_one = pdfx.pictures_to_cmyk(pdf)
     monkeypatch.setattr(pdfx, "MIN_PARALLEL", 2)
-    assert pdfx.pictures_to_cmyk(out.getvalue()) == one_by_one
+    assert pdfx.pictures_to_cmyk(pdf) == one_by_one
     with pikepdf.open(io.BytesIO(one_by_one)) as converted:
         spaces = {str(im.ColorSpace) for im in pdfx._images(converted)}
     assert spaces == {"/DeviceCMYK"}
@@ -321,24 +312,12 @@ def test_pictures_converted_on_every_core_are_the_bytes_of_one_at_a_time(monkeyp
 def test_pictures_measured_as_they_are_converted_are_not_decoded_again(monkeypatch):
     """Each RGB picture converted to CMYK is measured against the ink limit as it is made: the
     picture ink check then finds the same pictures over it without decoding any."""
-    import io
-
-    import pikepdf
-
     from pnpgen.pdf import colour, pdfx
 
-    doc = pikepdf.new()
-    for n in range(10):  # dark reds (0/100/100/50: about 250 %) on every other page, light greys between
-        doc.add_blank_page(page_size=(100, 100))
-        rgb = (bytes((128, 0, 0)) if n % 2 == 0 else bytes((200, 200, 200 - n))) * (16 * 8)
-        doc.pages[-1].obj.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Im=doc.make_stream(
-            rgb, Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image, Width=16, Height=8,
-            ColorSpace=pikepdf.Name.DeviceRGB, BitsPerComponent=8)))
-        doc.pages[-1].obj.Contents = doc.make_stream(b"q 100 0 0 100 0 0 cm /Im Do Q")
-    out = io.BytesIO()
-    doc.save(out)
+    # dark reds (0/100/100/50: about 250 %) on every other page, light greys between
+    pdf = _rgb_pictures([bytes((128, 0, 0)) if n % 2 == 0 else bytes((200, 200, 200 - n)) for n in range(10)], (16, 8))
     measured: dict = {}
-    cmyk = pdfx.pictures_to_cmyk(out.getvalue(), 240, measured)
+    cmyk = pdfx.pictures_to_cmyk(pdf, 240, measured)
     decoded: list[int] = []
     real = colour._cmyk_pixels
     monkeypatch.setattr(colour, "_cmyk_pixels", lambda image: decoded.append(1) or real(image))
@@ -346,3 +325,21 @@ def test_pictures_measured_as_they_are_converted_are_not_decoded_again(monkeypat
     assert decoded == [] and len(measured) == 6  # (the five reds are one stream)
     assert found == colour.pictures_over_limit(cmyk, 240) and len(decoded) == 10
     assert [h.pages for h in found] == [(0,), (2,), (4,), (6,), (8,)] and all(h.ink > 240 for h in found)
+
+
+def _rgb_pictures(colours: list[bytes], size: tuple[int, int]) -> bytes:
+    """A PDF of a page a colour, each page a DeviceRGB picture of ``size`` pixels all that colour."""
+    import io
+
+    import pikepdf
+
+    doc = pikepdf.new()
+    for rgb in colours:
+        doc.add_blank_page(page_size=(100, 100))
+        doc.pages[-1].obj.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Im=doc.make_stream(
+            rgb * (size[0] * size[1]), Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image, Width=size[0],
+            Height=size[1], ColorSpace=pikepdf.Name.DeviceRGB, BitsPerComponent=8)))
+        doc.pages[-1].obj.Contents = doc.make_stream(b"q 100 0 0 100 0 0 cm /Im Do Q")
+    out = io.BytesIO()
+    doc.save(out)
+    return out.getvalue()
