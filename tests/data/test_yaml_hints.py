@@ -60,7 +60,20 @@ CASES = {
                            "reads '&x' as an anchor name", 'effect: "&x 港で売る"'),
     "ampersand in a flow piece": ("  - {name: &A 鮫, effect: x}\n", "cards.yaml:10:12: ",
                                   "reads '&A' as an anchor name", 'name: "&A 鮫"'),
+    # valid YAML that drops a colour: ' #' starts a comment, the value is empty (a designer's deck
+    # printed without its colours, and check said nothing)
+    "hex colour unquoted": ("  - name: 魚\n    effect: #d0584a\n", "cards.yaml:11:13: pieces.1.effect: ",
+                            "reads '#d0584a' as a comment", 'effect: "#d0584a"'),
+    "short hex colour unquoted, spaces after": ("  - name: 魚\n    effect: #fff   \n", "cards.yaml:11:13: ",
+                                                "reads '#fff' as a comment", 'effect: "#fff"'),
 }
+
+
+def test_a_comment_after_an_empty_value_is_still_a_comment(tmp_path, capsys):
+    """Only a hex colour alone after the key is taken for a lost value: a note is a note."""
+    ws = make_workspace(tmp_path / "ws", deck=FIELDS + "  - name: 魚\n    effect:   # 未定: 後で書く\n"
+                        "  - name: 鳥   # #fff の札\n")
+    assert run(ws, "check", "--game", "test") == 0, capsys.readouterr().err
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

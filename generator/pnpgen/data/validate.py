@@ -53,6 +53,8 @@ class Invalid(ValueError):
 
 def show(value: Any) -> str:
     """The value as the designer wrote it, cut short so a huge value cannot flood the message."""
+    if value is None:  # an empty value (YAML's null): Python's word for it means nothing to a designer
+        return "(empty)"
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 

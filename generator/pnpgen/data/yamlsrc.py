@@ -202,7 +202,7 @@ def _read(path: Path, text: str) -> Located:
     doc = Located(path, None)
     if node is not None:
         _Expansion(doc).check(node)
-        doc.data = _Builder(composer, doc).build(node, ())
+        doc.data = _Builder(composer, doc, text).build(node, ())
     else:
         doc.data = {}
     return doc
@@ -304,14 +304,19 @@ class _Expansion:
         return total, depth
 
 
+# an empty value whose line goes on with a hex colour, unquoted: a comment to YAML
+HIDDEN_COLOUR = re.compile(r"[ \t]*(#(?:[0-9A-Fa-f]{8}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3}))[ \t]*$")
+
+
 class _Builder:
     """Nodes → plain Python data, recording each value's and key's position. A node reached
     through several aliases is built once and shared."""
 
-    def __init__(self, loader: yaml.SafeLoader, doc: Located):
+    def __init__(self, loader: yaml.SafeLoader, doc: Located, text: str = ""):
         self.loader = loader
         self.doc = doc
         self.built: dict[int, Any] = {}
+        self.lines = text.splitlines() if "#" in text else []  # (only a '#' can hide a colour)
 
     def build(self, node: yaml.Node, keypath: Path_) -> Any:
         doc = self.doc
@@ -344,12 +349,28 @@ class _Builder:
         except (yaml.constructor.ConstructorError, ValueError, OverflowError) as e:
             problem = getattr(e, "problem", None) or str(e)
             raise _error(self.doc, node, f"cannot read value: {problem}", None, keypath) from None
+        if value is None and not node.value and self.lines:
+            self.hidden_colour(node, keypath)
         if isinstance(value, str):
             bad = control_char(value)
             if bad is not None:  # written as an escape ("\e", "\x1b", "\u202e") or raw (a bidi override)
                 raise _error(self.doc, node, f"control character {bad} in the text",
                              "printable text; control characters removed", keypath)
         return value
+
+    def hidden_colour(self, node: yaml.Node, keypath: Path_) -> None:
+        """``colour: #d0584a`` unquoted: YAML reads `` #`` as the start of a comment and the value
+        as empty, so the piece would print without its colour, silently."""
+        mark = node.start_mark
+        line = self.lines[mark.line] if mark.line < len(self.lines) else ""
+        hidden = HIDDEN_COLOUR.match(line, mark.column)
+        if hidden is None:
+            return
+        key = f"{keypath[-1]}: " if keypath and isinstance(keypath[-1], str) else "- "
+        raise InputError(f"YAML reads '{hidden.group(1)}' as a comment (a ' #' starts one), so this value is empty",
+                         path=self.doc.path, line=mark.line + 1, column=hidden.start(1) + 1,
+                         key=keyname(keypath, self.doc.lists),
+                         expected=f"the colour in quotes: {key}{quoted(hidden.group(1))}")
 
     def mapping(self, node: yaml.MappingNode, keypath: Path_) -> dict:
         own = sum(1 for k, _ in node.value if k.tag != MERGE)
