@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pnpgen.data.markup import ICON, RUBY, TEXT, MarkupError, Span, parse, plain
+from pnpgen.data.markup import ICON, RUBY, TEXT, MarkupError, Span, loose_marks, parse, plain
 
 PALETTE = {"red": "#c0392b", "blue": "#2f6db5"}
 
@@ -30,6 +30,15 @@ def test_unpaired_or_unknown_brackets_are_literal():
     assert parse("[red]a", PALETTE) == [[Span(TEXT, "[red]a")]]
     assert parse("a[/red]", PALETTE) == [[Span(TEXT, "a[/red]")]]
     assert parse("[注意]a", PALETTE) == [[Span(TEXT, "[注意]a")]]
+
+
+def test_markup_left_without_its_partner_is_named():
+    """What prints as written because its partner is missing or misspelt (a designer's
+    [/corall] printed on the card, silently); a bracketed word that is no colour is text."""
+    assert loose_marks("[red]競り[/redd]で**3を得る", PALETTE) == [
+        "[red] is never closed by [/red]", "[/redd] closes no [redd]", "a '**' without its partner"]
+    assert loose_marks("[注意] [A] **a** [red]b[/red] \\* \\[red]", PALETTE) == []
+    assert loose_marks("a[/red]", PALETTE) == ["[/red] closes no [red]"]
 
 
 def test_unknown_colour_pair_is_an_error():
@@ -74,3 +83,16 @@ def test_markup_characters_from_html_are_text():
 
 def test_empty_text_has_no_paragraphs():
     assert parse("", PALETTE) == []
+
+
+def test_check_warns_of_a_misspelt_closing_tag_naming_the_piece_and_field(tmp_path, capsys):
+    from conftest import DECK_YAML, make_workspace, run
+
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + '  - {name: 香辛料, text: "[red]高値[/redd]で売れる。"}\n'
+                        "  - {name: 魚, text: 港で売る。}\n")
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr()
+    err = out.out + out.err  # (check lists its warnings on stdout)
+    warned = [line for line in err.splitlines() if "closes no" in line]
+    assert len(warned) == 1, err
+    assert "香辛料" in warned[0] and "field 'text'" in warned[0] and "[red] is never closed by [/red]" in warned[0]

@@ -109,6 +109,32 @@ def parse(text: str, palette: Mapping[str, str]) -> list[list[Span]]:
     return paragraphs
 
 
+def loose_marks(text: str, palette: Mapping[str, str]) -> list[str]:
+    """The markup in ``text`` that prints as it is because it has no partner, in the designer's
+    words: a lone ``**``, a palette colour opened and never closed, a closing tag that closes
+    nothing (``[/corall]`` after ``[coral]``). A ``[word]`` that names no palette colour is
+    text, not a mistake (``[A]``, ``[1]``)."""
+    if "*" not in text and "[" not in text:
+        return []
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    tokens = list(_TOKEN.finditer(text))
+    found: list[str] = []
+    for i in sorted(_unmatched(tokens, palette)):
+        m = tokens[i]
+        name = m.group("colour")
+        if m.group("bold"):
+            said = "a '**' without its partner"
+        elif name and m.group("close"):
+            said = f"[/{name}] closes no [{name}]"
+        elif name in palette:
+            said = f"[{name}] is never closed by [/{name}]"
+        else:
+            continue
+        if said not in found:
+            found.append(said)
+    return found
+
+
 class _EveryColour(dict):
     """A palette that holds every name: ``plain`` reads ``[name]…[/name]`` as colour markup
     without knowing the game's palette."""

@@ -29,7 +29,7 @@ from markupsafe import Markup
 
 from pnpgen import fonts as fontreg
 from pnpgen.data import validate
-from pnpgen.data.markup import MarkupError, parse
+from pnpgen.data.markup import MarkupError, loose_marks, parse
 from pnpgen.data.model import PLACEHOLDER_COLOUR, is_placeholder
 from pnpgen.errors import InputError
 from pnpgen.text import cells as _cells
@@ -227,6 +227,12 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
         need = f"{lay.height:.1f} mm high" if lay.height > lay.h + 1e-6 else "a wider box"
         msg = (f"{_describe(ctx, text)}: text does not fit its {float(w):.1f}×{float(h):.1f} mm box "
                f"even at {lay.size:g} pt (needs {need}); set at {lay.size:g} pt, overflowing")
+        if msg not in ctx.warnings:
+            ctx.warnings.append(msg)
+    loose = loose_marks(str(text), ctx.palette) if text is not None else []
+    if loose:
+        msg = (f"{_describe(ctx, text)}: {'; '.join(loose)}: printed as written (markup comes in pairs: "
+               "**bold**, [name]…[/name]; \\* and \\[ print the character itself)")
         if msg not in ctx.warnings:
             ctx.warnings.append(msg)
     if _recorders:
