@@ -37,6 +37,11 @@ class InputError(Exception):
         return f"{where}{key}{self.message}{hint}"
 
 
+class ValueMistake(InputError):
+    """Bad input in one value the data gives a template (an unknown icon or colour in a text, a
+    character no font has): said at the line that sets the value, not where the template uses it."""
+
+
 @dataclass(frozen=True)
 class Where:
     """A place in a YAML file, for error messages and placeholder reports."""

@@ -252,14 +252,15 @@ def test_every_layout_key_and_box_option_is_documented():
 
 
 def test_an_unknown_icon_in_a_layout_deck_is_told_at_the_piece_not_in_pnpgens_files(tmp_path, capsys):
-    """A layout deck has no template of the designer's: the error names the piece's line."""
+    """A layout deck has no template of the designer's: the error names the piece's line and
+    the column of its ``icons:`` value, and the field."""
     root = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: card-poker\npieces:\n"
                                                 "  - {title: 題}\n  - {title: 騎士, icons: [vp, coins]}\n")
     capsys.readouterr()
     assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "piece.svg.j2" not in err, err
-    assert "decks/cards.yaml:5:5:" in err and "unknown icon {coins}" in err, err
+    assert "decks/cards.yaml:5:24: icons: " in err and "unknown icon {coins}" in err, err
 
 
 def test_text_from_a_layout_or_the_data_prints_as_written(tmp_path):
@@ -295,3 +296,14 @@ def test_a_decks_own_layout_exports_with_its_overrides_and_size(tmp_path, capsys
                        tmp_path / "b" / "test" / "shop" / "cards-unique.pdf", shallow=False)
     # a deck drawn by templates has no layout to export
     assert run(root, "layout", "export", "--game", "test", "--deck", "cards") == 2
+
+
+def test_a_mistake_in_a_text_is_told_at_the_line_of_that_field(tmp_path, capsys):
+    """A piece written over several lines: the unknown icon in its text is said at the text's
+    own line, not the piece's first (a designer hunting for {vpp} in a long deck file)."""
+    root = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: card-poker\npieces:\n"
+                                                "  - title: 騎士\n    cost: 2\n    text: \"2{vpp}を得る\"\n")
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 2
+    out = capsys.readouterr()
+    assert "decks/cards.yaml:6:11: text: unknown icon {vpp}" in out.out + out.err, out

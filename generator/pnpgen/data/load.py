@@ -259,6 +259,10 @@ def _template(doc: Located, key: str, name: Any) -> str:
     return name
 
 
+def _line_column(where: Where) -> tuple[int | None, int | None]:
+    return where.line, where.column
+
+
 def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, field: str,
            art: ArtFolder | None) -> Any:
     """Check one field value against its declared type; text becomes FieldText. An ``image``
@@ -291,6 +295,8 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
             art.info(value)
         except InputError as e:  # say it at the piece's file:line (YAML or spreadsheet)
             raise doc.error(keypath, e.message, e.expected) from None
+    if ftype == "list":  # an icon name in a list (icons: [star]) names its field when it is wrong
+        return [FieldText(x, field) if isinstance(x, str) else x for x in value]
     return FieldText(str(value), field) if ftype == "text" else value
 
 
@@ -392,7 +398,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
             if key != "count":
                 values[key] = _value(rows, game, fields[key], value, keypath + (key,), key, pictures)
         piece = Piece(index=i + 1, values=values, where=rows.where(keypath),
-                      count=_parse(rows, keypath + ("count",), v.count, raw.get("count", 1)), label_field=label_field)
+                      count=_parse(rows, keypath + ("count",), v.count, raw.get("count", 1)), label_field=label_field,
+                      field_lines={key: _line_column(rows.where(keypath + (key,))) for key in raw})
         deck.pieces.append(piece)
         for key, value in values.items():
             where = rows.where(keypath + (key,)) if key in raw else doc.where(("defaults", key))

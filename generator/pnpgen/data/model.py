@@ -42,6 +42,14 @@ class Piece:
     count: int
     where: Where
     label_field: str | None = None  # the deck's ``label:``: the field that names its pieces
+    # (line, column) of each field the piece sets itself, in the file ``where`` names: a mistake in
+    # one field's text is said at that field's line, not the piece's first
+    field_lines: dict[str, tuple[int | None, int | None]] = field(default_factory=dict, repr=False, compare=False)
+
+    def where_of(self, name: str | None) -> Where:
+        """Where the piece sets field ``name`` (its own line), else where the piece starts."""
+        line, column = self.field_lines.get(name or "", (None, None))
+        return Where(self.where.path, line, column) if line is not None else self.where
 
     @property
     def label(self) -> str:

@@ -401,12 +401,21 @@ def export_sheet(deck: Deck, fmt: str) -> bytes:
     return buf.getvalue()
 
 
+def _plain(value: Any) -> Any:
+    """Text as ``str`` (a list item remembers its field: data/model.py FieldText), for YAML."""
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return str(value) if isinstance(value, str) else value
+
+
 def _out(value: Any, fmt: str) -> Any:
     """A field value as a cell: text as is, lists and mappings in YAML flow style."""
     if value is None:
         return None
     if isinstance(value, (list, dict)):
-        return yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=10**6).strip()
+        return yaml.safe_dump(_plain(value), default_flow_style=True, allow_unicode=True, width=10**6).strip()
     if isinstance(value, str):
         return str(value)
     if isinstance(value, bool) and fmt == "csv":

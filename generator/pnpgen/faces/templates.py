@@ -26,7 +26,7 @@ from pnpgen.data import validate
 from pnpgen.data.art import ArtFolder
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
-from pnpgen.errors import InputError
+from pnpgen.errors import InputError, ValueMistake
 from pnpgen.faces import builtin, layouts
 from pnpgen.faces.helpers import mix, shape_tools
 from pnpgen.faces.images import ArtPlacer
@@ -692,6 +692,9 @@ class Renderer:
         if where not in message:
             message += f" (rendering {where})"
         message = one_line(message)
+        if isinstance(e, ValueMistake) and key in face.piece.field_lines:  # in the piece's own text or icons
+            at = face.piece.where_of(key)
+            return InputError(message, path=at.path, line=at.line, column=at.column, key=key, expected=expected)
         if not frames:
             return InputError(message, path=face.deck.source, key=key or face.side, expected=expected)
         # The designer's own line that led there; a built-in macro it called is named beside it.

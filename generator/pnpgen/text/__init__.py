@@ -31,7 +31,7 @@ from pnpgen import fonts as fontreg
 from pnpgen.data import validate
 from pnpgen.data.markup import MarkupError, loose_marks, parse
 from pnpgen.data.model import PLACEHOLDER_COLOUR, is_placeholder
-from pnpgen.errors import InputError
+from pnpgen.errors import InputError, ValueMistake
 from pnpgen.text import cells as _cells
 from pnpgen.text import icons as _icons
 from pnpgen.text import linebreak as _linebreak
@@ -172,7 +172,7 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
                          expected=e.expected) from None
     _check_numbers(ctx, text, w=w, h=h, size=size, min_size=min_size, line_height=line_height)
     if len(text_s) > MAX_TEXT_CHARS:
-        raise InputError(f"textbox: a text of {len(text_s):,} characters ({_describe(ctx, text)})",
+        raise ValueMistake(f"textbox: a text of {len(text_s):,} characters ({_describe(ctx, text)})",
                          key=_field_name(text) or None, expected=f"at most {MAX_TEXT_CHARS:,} characters in one box")
     try:
         return _layout(text_s, float(w), float(h), float(size), float(min_size), font, al, va,
@@ -190,14 +190,14 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
         raise
     except GlyphMissing as e:
         ch = e.char
-        raise InputError(
+        raise ValueMistake(
             f"character U+{ord(ch):04X} {ch!r} is in no font ({', '.join(e.fonts)}) in {_describe(ctx, text)}",
             key=_field_name(text) or None,
             expected="a character the font has, or a font that has it in game.yaml fallback_fonts",
         ) from None
     except UnknownIcon as e:
         known = _icons.names(ctx.icon_dirs)
-        raise InputError(
+        raise ValueMistake(
             f"unknown icon {{{e.name}}} in {_describe(ctx, text)}",
             key=_field_name(text) or None,
             expected=("one of " + ", ".join("{" + n + "}" for n in known)) if known
@@ -206,7 +206,7 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
     except IconError as e:
         raise InputError(f"{e} (used in {_describe(ctx, text)})", key=_field_name(text) or None) from None
     except MarkupError as e:
-        raise InputError(f"{e} in {_describe(ctx, text)}", key=_field_name(text) or None,
+        raise ValueMistake(f"{e} in {_describe(ctx, text)}", key=_field_name(text) or None,
                          expected="a palette name from game.yaml") from None
 
 
@@ -251,7 +251,7 @@ def icon(ctx: TextContext, name: str, x: float, y: float, size: float) -> Markup
     path = _icons.find(str(name), tuple(Path(d) for d in ctx.icon_dirs))
     if path is None:
         known = _icons.names(ctx.icon_dirs)
-        raise InputError(f"unknown icon {{{name}}} in {ctx.where}",
+        raise ValueMistake(f"unknown icon {{{name}}} in {ctx.where}", key=_field_name(name) or None,
                          expected="one of " + ", ".join(known) if known else "an SVG in templates/<game>/icons/")
     try:
         return Markup(_icons.place(path, float(x), float(y), float(size)))
