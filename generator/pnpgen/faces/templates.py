@@ -693,8 +693,9 @@ class Renderer:
             message += f" (rendering {where})"
         message = one_line(message)
         if isinstance(e, ValueMistake) and key in face.piece.field_lines:  # in the piece's own text or icons
-            at = face.piece.where_of(key)
-            return InputError(message, path=at.path, line=at.line, column=at.column, key=key, expected=expected)
+            field = face.piece.where_of(key)
+            return InputError(message, path=field.path, line=field.line, column=field.column, key=key,
+                              expected=expected)
         if not frames:
             return InputError(message, path=face.deck.source, key=key or face.side, expected=expected)
         # The designer's own line that led there; a built-in macro it called is named beside it.
