@@ -154,6 +154,10 @@ def test_clean_removes_only_what_pnpgen_wrote(tmp_path, capsys):
     assert "other: up to date" in capsys.readouterr().out  # its cache entries stayed
 
     assert run(ws, "clean") == 0
+    assert "kept the 2 version(s) recorded in .history/ and their tags" in capsys.readouterr().out
+    assert sorted(p.relative_to(build / ".history").as_posix() for p in (build / ".history").rglob("*")) == [
+        "other", "other/v00001.json", "test", "test/v00001.json"]  # the designer's record: kept
+    assert run(ws, "clean", "--history") == 0
     assert sorted(p.relative_to(build).as_posix() for p in build.rglob("*")) == [
         ".pnpgen-output", ".pnpgen.lock", "mine.txt", "test", "test/notes.txt", "test/shop", "test/shop/order.csv",
         "test/tabletopsimulator", "test/tabletopsimulator/keep.png"]
@@ -165,8 +169,27 @@ def test_clean_of_a_folder_holding_only_outputs_leaves_nothing(tmp_path, capsys)
     ws = make_workspace(tmp_path / "ws")
     out = tmp_path / "out"
     assert run(ws, "build", "--game", "test", "--out", str(out), *FAST) == 0
-    assert run(ws, "clean", "--out", str(out)) == 0
+    assert run(ws, "clean", "--out", str(out), "--history") == 0
     assert not out.exists()
+
+
+def test_clean_keeps_the_versions_and_tags_a_reprint_starts_from(tmp_path, capsys):
+    """The history is the record of what was printed: a clean (to build afresh) keeps it, so a
+    reprint since a tagged playtest still works; ``--history`` removes it."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", *FAST) == 0
+    assert run(ws, "tag", "--game", "test", "pt1") == 0
+    assert run(ws, "clean", "--game", "test") == 0
+    assert (ws / "build" / ".history" / "test" / "tags.json").is_file()
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード1", "新しい本文"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", *FAST) == 0
+    capsys.readouterr()
+    assert run(ws, "reprint", "--game", "test", "--since", "pt1") == 0
+    assert "reprint-since-v1.pdf" in capsys.readouterr().out
+    assert "カード1" in (ws / "build" / "test" / "reprint-since-v1.txt").read_text(encoding="utf-8")
+    assert run(ws, "clean", "--game", "test", "--history") == 0
+    assert not (ws / "build" / ".history" / "test").exists()
 
 
 def test_two_copies_of_a_workspace_build_the_same_bytes(tmp_path, capsys):

@@ -170,6 +170,8 @@ def _clean_command(c: argparse.ArgumentParser) -> None:
     _game(c, required=False, what="only this game's files (and the cache entries only it used)")
     c.add_argument("--out", type=validate.option(validate.out_option),
                    help="the output folder the builds wrote to (default: build/ in the workspace)")
+    c.add_argument("--history", action="store_true",
+                   help="also remove the recorded versions and their tags (build/.history/), kept otherwise")
 
 
 def _help_command(h: argparse.ArgumentParser) -> None:

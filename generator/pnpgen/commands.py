@@ -408,7 +408,7 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.clean import clean as clean_outputs
 
     out_root = args.out or ws.root / "build"
-    done = clean_outputs(out_root, args.game)
+    done = clean_outputs(out_root, args.game, history=args.history)
     for path in done.kept:
         _warn(ws.shown(f"{path.resolve()}: kept: changed since pnpgen wrote it (remove it yourself if it can go)"))
     for folder in done.left:  # exit 0 all the same: what clean can prove pnpgen's is gone
@@ -419,6 +419,9 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
         where = ws.shown(f"{out_root.resolve()}{os.sep}")
         _say(f"removed {len(done.removed)} file(s) pnpgen wrote in {where}" if done.removed
              else f"nothing pnpgen wrote in {where}")
+        if done.history_kept:
+            _say(f"kept the {done.history_kept} version(s) recorded in .history/ and their tags "
+                 "(pnpgen clean --history removes them)")
     return 0
 
 

@@ -62,7 +62,7 @@ def test_a_build_folder_from_another_machine_is_left_until_built_here(tmp_path, 
     assert run(ws, "clean", "--game", "test") == 0
     assert _tree(ws / "build" / "test") == before and "build/test/: left as it is" in capsys.readouterr().err
     assert run(ws, "build", "--game", "test", *FAST) == 0  # built here: its state is this machine's
-    assert run(ws, "clean") == 0
+    assert run(ws, "clean", "--history") == 0
     assert not (ws / "build").exists()
 
 

@@ -20,7 +20,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnpgen.engine import history
+from pnpgen.engine import history as history_files
 from pnpgen.engine.cache import Cache, FileHashes, layout_of
 from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, build_lock, inside, remove_stray_temps
 from pnpgen.engine.transaction import TRASH, empty_trash, recover
@@ -35,10 +35,13 @@ class Cleaned:
     removed: list[Path] = field(default_factory=list)
     kept: list[Path] = field(default_factory=list)  # recorded, but changed since pnpgen wrote them
     left: list[Path] = field(default_factory=list)  # folders whose record this machine did not seal: untouched
+    history_kept: int = 0  # versions recorded in .history/, kept (without --history)
 
 
-def clean(out_root: Path, game: str | None = None) -> Cleaned:
-    """Remove the files pnpgen's records in ``out_root`` name (only ``game``'s, when given)."""
+def clean(out_root: Path, game: str | None = None, history: bool = False) -> Cleaned:
+    """Remove the files pnpgen's records in ``out_root`` name (only ``game``'s, when given).
+    The versions recorded in ``.history/`` (and their tags) are the designer's record of what was
+    printed, not outputs: they go only with ``history``."""
     done = Cleaned()
     if not out_root.is_dir():
         return done
@@ -86,7 +89,10 @@ def clean(out_root: Path, game: str | None = None) -> Cleaned:
             table.unlink()
             done.removed.append(table)
             _remove_empty(table.parent)
-        done.removed.extend(history.clean(out_root, game))  # the versions recorded (engine/history.py)
+        if history:  # the versions recorded (engine/history.py), tags and all
+            done.removed.extend(history_files.clean(out_root, game))
+        else:
+            done.history_kept = history_files.recorded(out_root, game)
         remove_stray_temps([cache.root, *touched])
         for folder in sorted(touched | {cache.root}):
             _remove_empty(folder)

@@ -367,20 +367,34 @@ def _md(text: Any) -> str:
     return re.sub(r"([\\`*_{}\[\]<>#|])", r"\\\1", str(text)).replace("\n", " ")
 
 
-def clean(out_root: Path, game: str | None = None) -> list[Path]:
-    """Remove the history (``pnpgen clean``): in ``.history/<game>/`` and ``<game>.<lang>/`` only
-    the files named as this module names them (v<number>.json, tags.json); anything else stays."""
+def _history_files(out_root: Path, game: str | None) -> list[Path]:
+    """The files of ``.history/<game>/`` and ``<game>.<lang>/`` (every game's without ``game``)
+    named as this module names them (v<number>.json, tags.json), in no linked folder."""
     root = out_root / ".history"
-    removed: list[Path] = []
     if not root.is_dir() or root.is_symlink():
+        return []
+    return [f for edition in sorted(p for p in root.iterdir() if p.is_dir() and not p.is_symlink())
+            if game is None or edition.name == game or edition.name.startswith(game + ".")
+            for f in sorted(edition.iterdir())
+            if f.is_file() and not f.is_symlink() and re.fullmatch(r"v\d+\.json|tags\.json", f.name)]
+
+
+def recorded(out_root: Path, game: str | None = None) -> int:
+    """How many versions ``.history/`` holds (``game``'s, or every game's)."""
+    return sum(1 for f in _history_files(out_root, game) if f.name != "tags.json")
+
+
+def clean(out_root: Path, game: str | None = None) -> list[Path]:
+    """Remove the history (``pnpgen clean --history``): in ``.history/<game>/`` and
+    ``<game>.<lang>/`` only the files named as this module names them (v<number>.json,
+    tags.json); anything else stays."""
+    root = out_root / ".history"
+    removed = _history_files(out_root, game)
+    if not removed:
         return removed
-    for edition in sorted(p for p in root.iterdir() if p.is_dir() and not p.is_symlink()):
-        if game is not None and edition.name != game and not edition.name.startswith(game + "."):
-            continue
-        for f in sorted(edition.iterdir()):
-            if f.is_file() and not f.is_symlink() and re.fullmatch(r"v\d+\.json|tags\.json", f.name):
-                f.unlink()
-                removed.append(f)
+    for f in removed:
+        f.unlink()
+    for edition in sorted({f.parent for f in removed}):
         if not any(edition.iterdir()):
             edition.rmdir()
     if not any(root.iterdir()):
