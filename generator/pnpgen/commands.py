@@ -237,7 +237,7 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
     if not args.quiet:
         for line in result.black:
             _say(ws.shown(f"  {line}"))
-        _say(ws.shown(f"{args.game}: {len(result.files)} files in {result.out_dir}"))
+        _say(ws.shown(f"{args.game}: {len(result.files) + 1} files in {result.out_dir}"))  # and export.json
     return 0
 
 

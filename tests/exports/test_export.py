@@ -45,10 +45,13 @@ def test_every_shipped_preset_loads_with_consistent_pixels(tmp_path):
     assert all(f.bleed == 3.0 for f in doujin.formats)
 
 
-def test_tgc_poker_pngs_are_exactly_825x1125_and_order_sums_to_the_deck(tmp_path):
+def test_tgc_poker_pngs_are_exactly_825x1125_and_order_sums_to_the_deck(tmp_path, capsys):
     root = make_workspace(tmp_path / "ws", deck=_deck("size: [2.5in, 3.5in]"))
+    capsys.readouterr()
     assert run(root, "export", "--game", "test", "--preset", "thegamecrafter") == 0
     out = root / "build" / "test" / "thegamecrafter"
+    said = re.search(r"test: (\d+) files in ", capsys.readouterr().out)
+    assert said and int(said.group(1)) == len(list(out.iterdir())), said  # export.json counted too
     pngs = sorted(out.glob("*.png"))
     faces = [p for p in pngs if "-front" in p.name or p.name.endswith("-back.png")]
     assert len([p for p in faces if "-front" in p.name]) == len(COUNTS)
