@@ -130,3 +130,25 @@ def test_boards_keep_their_aspect_and_tokens_keep_a_back_and_a_border(tmp_path):
         border = max(4, round(tts.TOKEN_BORDER * 20 / 25.4 * 200))
         assert im.width == im.height and alpha.getbbox() == (border, border, im.width - border, im.height - border)
         assert alpha.getpixel((im.width // 2, im.height // 2)) == 255
+
+
+def test_a_sheets_grid_gives_its_cards_the_largest_cells_it_can():
+    """Each grid holds the faces and the hidden card within 10×7 cells and 4096 px, its cells never
+    above 200 dpi, and as large as any grid allows: 24 poker cards on 5×5 at 200 dpi (496 px wide),
+    where ten columns gave them 165 dpi; 9 on 5×2, not 10×1 squeezed to 409 px."""
+    import math
+
+    from pnpgen.exports.tts import MAX_COLS, MAX_PX, MAX_ROWS, Sheet, sheet_for
+
+    trim, dpi = (63.0, 88.0), 200
+    assert sheet_for(24, trim, dpi) == Sheet(5, 5, (496, 693))
+    assert sheet_for(9, trim, dpi) == Sheet(5, 2, (496, 693))
+    for n in range(1, MAX_COLS * MAX_ROWS):
+        sheet = sheet_for(n, trim, dpi)
+        cols, rows, (cw, ch) = sheet.cols, sheet.rows, sheet.cell
+        assert cols * rows >= n + 1 and cols <= MAX_COLS and rows <= MAX_ROWS
+        assert cols * cw <= MAX_PX and rows * ch <= MAX_PX and cw <= round(63 / 25.4 * dpi)
+        for r in range(1, MAX_ROWS + 1):  # no grid that holds them has larger cells
+            c = math.ceil((n + 1) / r)
+            if c <= MAX_COLS:
+                assert cw >= min(496, MAX_PX // c, math.floor((MAX_PX // r) * 63 / 88)), (n, r)

@@ -63,15 +63,23 @@ def urls(out_dir: Path, base_url: str | None) -> Callable[[str], str]:
 
 
 def sheet_for(n: int, trim: tuple[float, float], dpi: int) -> Sheet:
-    """The smallest grid holding ``n`` faces plus the hidden card, cells at ``dpi`` or smaller so
-    the sheet stays within 4096 px a side."""
+    """The grid holding ``n`` faces plus the hidden card whose cells are the largest (at ``dpi`` or
+    smaller, so the sheet stays within 4096 px a side), with the fewest empty slots among those,
+    then the widest: 24 poker cards on 5×5 at 200 dpi, not on 10×3 at 165 dpi."""
     slots = n + 1
-    cols = min(MAX_COLS, slots)
-    rows = math.ceil(slots / cols)
     w, h = trim
-    cw = min(round(mm_to_px(w, dpi)), MAX_PX // cols, math.floor((MAX_PX // rows) * w / h))
-    ch = min(round(cw * h / w), MAX_PX // rows)
-    return Sheet(cols, rows, (cw, ch))
+    best: tuple[tuple[int, int, int], Sheet] | None = None
+    for rows in range(1, MAX_ROWS + 1):
+        cols = math.ceil(slots / rows)
+        if cols > MAX_COLS:
+            continue
+        cw = min(round(mm_to_px(w, dpi)), MAX_PX // cols, math.floor((MAX_PX // rows) * w / h))
+        ch = min(round(cw * h / w), MAX_PX // rows)
+        rank = (cw, slots - cols * rows, cols)
+        if best is None or rank > best[0]:
+            best = rank, Sheet(cols, rows, (cw, ch))
+    assert best is not None  # (callers give at most MAX_COLS × MAX_ROWS - 1 faces)
+    return best[1]
 
 
 @dataclass(frozen=True)
