@@ -22,10 +22,10 @@ def front_with(markup: str) -> str:
 
 CASES = {
     # name: (markup, what the message says)
-    "length not a number": ('<rect width="abc" height="3" fill="#000"/>', "<rect> (line 2 of the SVG) has width='abc'"),
+    "length not a number": ('<rect width="abc" height="3" fill="#000"/>', "<rect> (line 2 of the SVG, written at line 3 of test/card-front.svg.j2) has width='abc'"),
     "path data with junk": ('<path d="M 0 0 L x y" fill="#000"/>', "path data 'M 0 0 L x y': L takes 2 numbers"),
     "path without moveto": ('<path d="L 3 4" fill="#000"/>', "does not start with a moveto"),
-    "points with junk": ('<polygon points="1,2 x,4 5,6" fill="#000"/>', "<polygon> (line 2 of the SVG) has an unreadable value"),
+    "points with junk": ('<polygon points="1,2 x,4 5,6" fill="#000"/>', "<polygon> (line 2 of the SVG, written at line 3 of test/card-front.svg.j2) has an unreadable value"),
     "infinite coordinate": ('<path d="M 1e999 0 L 3 4" stroke="#000"/>', "the face has the number inf"),
     "huge size": ('<rect width="1e308" height="1e308" fill="#000"/>', "the face has the number 1e+308"),
     "image file missing": ('<image href="nope.png" width="3" height="3"/>', "art file 'nope.png' not found"),
@@ -42,7 +42,7 @@ CASES = {
                                            '<rect width="3" height="3" fill="url(#g)"/>',
                                            "cannot convert the face ("),
     "bad gradient stop colour": ('<defs><linearGradient id="g"><stop offset="0" stop-color="#zzz"/></linearGradient></defs>'
-                                 '<rect width="3" height="3" fill="url(#g)"/>', "<stop> (line 2 of the SVG) has stop-color='#zzz'"),
+                                 '<rect width="3" height="3" fill="url(#g)"/>', "<stop> (line 2 of the SVG, written at line 3 of test/card-front.svg.j2) has stop-color='#zzz'"),
     "gradient beyond a PDF": ('<defs><linearGradient id="g" x1="1e999"><stop offset="0" stop-color="#f00"/>'
                               '</linearGradient></defs><rect width="3" height="3" fill="url(#g)"/>',
                               "has x1='1e999', beyond what a PDF holds"),

@@ -107,6 +107,17 @@ def clear_caches() -> None:
     shapes.clear_cache()
 
 
+def _written_at(el) -> str:
+    """The template line that wrote ``el`` (its own SOURCE mark or the nearest one around it), as a
+    designer finds it: ``card-front.svg.j2:4``; "" for a built-in layout's generated template."""
+    for node in (el, *el.iterancestors()):
+        at = node.get(SOURCE) if isinstance(node.tag, str) else None
+        if at:
+            name, _, line = at.rpartition(":")
+            return "" if name.startswith("@layout/") or not name else f"line {line} of {name}"
+    return ""
+
+
 class Converter:
     """One SVG document → items. Tracks the graphics state it has written, so each operator
     is written only when it changes (the state at q is restored at Q). The element handlers of
@@ -199,7 +210,8 @@ class Converter:
     def _name(self, el) -> str:
         ident = el.get("id")
         line = getattr(el, "sourceline", None)
-        where = f" (line {line} of the SVG)" if line else ""
+        at = _written_at(el)
+        where = f" (line {line} of the SVG{f', written at {at}' if at else ''})" if line else ""
         name = local_name(el) or (etree.QName(el).localname if isinstance(el.tag, str) else "")  # (a foreign one too)
         return f"<{name}{f' id={ident!r}' if ident else ''}>{where}"
 
