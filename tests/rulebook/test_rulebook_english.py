@@ -315,6 +315,22 @@ def test_one_sentence_steps_parse_as_steps_in_three_numbering_styles(style, betw
     assert [c.text for c in doc.steps[2].children] == ["Then the player on your left takes a turn."]
 
 
+@pytest.mark.parametrize("indent", ["   ", ""])
+def test_a_step_titled_on_its_line_takes_the_lines_under_it_as_its_body(indent):
+    """``1. Place the board`` with its text under it (indented or not): the heading is the
+    step's line, the sentence under it its body (a designer's draft had them run together as one
+    heading, its full stop lost); a short step of two sentences is split after the first; an
+    indented line going on with the title's words stays in the title."""
+    steps = (f"1) Place the board\n{indent}Put the score board in the middle of the table.\n"
+             "2) Draw a tile. Take the top tile of the stack.\n"
+             "3) Give every player a score marker and\n   two resource markers.")
+    doc = parse(STEPS_DRAFT.format(steps=steps), "en")
+    assert [(s.number, s.title) for s in doc.steps] == [
+        (1, "Place the board"), (2, "Draw a tile"), (3, "Give every player a score marker and two resource markers")]
+    assert [[c.text for c in s.children] for s in doc.steps] == [
+        ["Put the score board in the middle of the table."], ["Take the top tile of the stack."], []]
+
+
 def test_steps_numbered_out_of_order_are_a_check_warning(tmp_path):
     ws = make_workspace(tmp_path / "ws", game=TWO, deck=DECK)
     steps = "\n".join(f"{n}) {t}" for n, t in zip((1, 2, 4), STEP_TEXTS))

@@ -175,7 +175,7 @@ def parse_latin(text: str) -> Document:
             continue
         indented = raw[:1] in (" ", "\t")
         if kind == "text" and open_text is not None and (wrapped or indented) and not _term(s) \
-                and not (isinstance(open_text[0], Step) and not indented and _title_like(" ".join(open_text[1]))):
+                and not _body_of_step(open_text, s, indented):
             open_text[1].append(s)  # (a step line that reads as a title is a heading: the text under it is not)
             continue
         close_text()
@@ -217,6 +217,16 @@ def parse_latin(text: str) -> Document:
     return Document(title, parts, label, number, sections, preamble)
 
 
+def _body_of_step(open_text: list, line: str, indented: bool) -> bool:
+    """Is ``line`` the body under a step whose line reads as a title (``1. Place the board``),
+    not more of that title? A line under it that is not indented is; an indented one is when it
+    starts a sentence (a capital), not when it goes on with the title's words (``another tile.``)."""
+    block, lines = open_text
+    if not isinstance(block, Step) or not _title_like(" ".join(lines)):
+        return False
+    return not indented or (len(lines) == 1 and line[:1].isupper())
+
+
 def _finish(open_text: list, section: Section | None, out: Blocks) -> None:
     """Put a block whose lines are all read where it belongs."""
     block, parts = open_text
@@ -244,11 +254,9 @@ def _finish(open_text: list, section: Section | None, out: Blocks) -> None:
 
 
 def _first_sentence(text: str) -> tuple[str | None, str]:
-    """A step's title and the rest: its text when short or one sentence, else its first
-    sentence (a title line ending in ``:`` counts as one); None when the first of several
-    sentences runs on past 200 characters (a paragraph, not a step)."""
-    if len(text) <= 60:
-        return text.rstrip("."), ""
+    """A step's title and the rest: its first sentence when more follow (``Draw a tile. Take the
+    top one.``: a title line ending in ``:`` counts as one), else its whole text; None when the
+    first of several sentences runs on past 200 characters (a paragraph, not a step)."""
     m = re.match(r"^(.{1,200}?[.:!?])\s+([A-Z0-9(“\"'‘].*)$", text)
     if m:
         return m.group(1).rstrip(".:"), m.group(2)
