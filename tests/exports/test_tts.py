@@ -132,6 +132,39 @@ def test_boards_keep_their_aspect_and_tokens_keep_a_back_and_a_border(tmp_path):
         assert alpha.getpixel((im.width // 2, im.height // 2)) == 255
 
 
+ROUND = "name: 丸\nkind: token\nshape: circle\nsize: 16\nfront: sq.svg.j2\nfields: {name: text}\npieces:\n  - {name: 円}\n"
+
+
+def test_a_round_tokens_cut_is_smooth_along_its_edge(tmp_path):
+    """A 16 mm token at 200 dpi: every pixel the edge runs through is partly transparent (a cut
+    of whole pixels stair-steps on the table), inside opaque, outside clear, its area a circle's."""
+    import math
+
+    import numpy as np
+
+    root = make_workspace(tmp_path / "ws")
+    (root / "data" / "test" / "decks" / "round.yaml").write_text(ROUND, encoding="utf-8")
+    (root / "templates" / "test" / "sq.svg.j2").write_text(SQUARE_TOKEN_SVG, encoding="utf-8")
+    out = _export(root)
+    [token] = _objects(out, "round")
+    assert token["Name"] == "Custom_Token"
+    with Image.open(out / "round-001-front.png") as im:
+        alpha = np.asarray(im.getchannel("A"), dtype=float)
+    side = round(16 / 25.4 * 200)  # 126 px, inside its border
+    border = max(4, round(tts.TOKEN_BORDER * side))
+    assert alpha.shape == (side + 2 * border,) * 2
+    r = side / 2
+    centre = border + r  # pixel (i, j) spans i..i+1: its centre is at i + 0.5
+    j, i = np.mgrid[0:alpha.shape[0], 0:alpha.shape[1]]
+    dist = np.hypot(i + 0.5 - centre, j + 0.5 - centre)
+    edge = np.abs(dist - r) < 0.3  # the edge crosses these pixels near their centre
+    assert edge.sum() > 2 * math.pi * r * 0.5  # (found all round)
+    assert ((alpha[edge] > 0) & (alpha[edge] < 255)).all(), sorted(alpha[edge])[:5]
+    assert (alpha[dist < r - 1.5] == 255).all() and (alpha[dist > r + 1.5] == 0).all()
+    assert abs(alpha.sum() / 255 / (math.pi * r * r) - 1) < 0.002  # no pixel-wide bias in or out
+    assert np.abs(alpha - alpha[::-1, ::-1]).max() <= 40  # centred: opposite edges alike
+
+
 def test_a_sheets_grid_gives_its_cards_the_largest_cells_it_can():
     """Each grid holds the faces and the hidden card within 10×7 cells and 4096 px, its cells never
     above 200 dpi, and as large as any grid allows: 24 poker cards on 5×5 at 200 dpi (496 px wide),
