@@ -1,11 +1,14 @@
-"""Tabletop Simulator exports as TTS loads them: CustomDeck ids and GUIDs unique across decks and
-games, card and tile types from the shape, sideways cards, tokens with a back, boards in their
-aspect, token images with a transparent border, every card named from its piece."""
+"""Tabletop Simulator exports as TTS loads them: CustomDeck ids unique across decks and games,
+GUIDs across a game's objects (even when names hash alike), card and tile types from the shape,
+sideways cards, tokens with a back, boards in their aspect, token images with a transparent
+border and smooth edges, every card named from its piece."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
+from collections import Counter
 from pathlib import Path
 
 from PIL import Image
@@ -39,7 +42,7 @@ def _two_games(tmp_path: Path) -> Path:
     return root
 
 
-def test_deck_ids_and_guids_differ_across_decks_and_games(tmp_path):
+def test_deck_ids_differ_across_decks_and_games_guids_across_a_games_decks(tmp_path):
     root = _two_games(tmp_path)
     a, b = _export(root, "test"), _export(root, "test2")
     ids, guids = [], []
@@ -53,7 +56,7 @@ def test_deck_ids_and_guids_differ_across_decks_and_games(tmp_path):
     for i in range(4):
         for j in range(i + 1, 4):
             assert not ids[i] & ids[j], (i, j)
-            assert not guids[i] & guids[j], (i, j)
+            assert i // 2 != j // 2 or not guids[i] & guids[j], (i, j)  # (two games may share one: docs)
     # Stable: the next export (with --deck-id-base, which moves them all by the same amount) makes
     # the same ids again. (It replaced a reading of the same file twice, which could not fail.)
     moved = _export(root, "test", "--deck-id-base", "5000")
@@ -71,6 +74,63 @@ def test_deck_ids_never_collide_even_when_names_hash_alike():
     assert DECK_ID_BASE_MAX == tts.MAX_CARD_ID // 100 - tts.DECK_ID_SLOTS * tts.SHEETS_PER_DECK
     top = max(tts.deck_ids(decks, DECK_ID_BASE_MAX).values()) + tts.SHEETS_PER_DECK - 1
     assert top * 100 + 69 <= 2**31 - 1  # the highest CardID fits TTS's 32-bit int
+
+
+def _digest(key: tuple) -> str:
+    """An object's GUID as first hashed (no check against the others)."""
+    return hashlib.sha1("/".join(str(p) for p in key).encode()).hexdigest()[:tts.GUID_HEX]
+
+
+def test_guids_stay_distinct_when_names_hash_alike(monkeypatch):
+    monkeypatch.setattr(tts, "GUID_HEX", 2)  # 256 GUIDs for 121 names: many hash alike
+    keys = [("test", "cards")] + [("test", "cards", f"cards-{i:03d}", c) for i in range(1, 61) for c in range(2)]
+    plain = {k: _digest(k) for k in keys}
+    shared = Counter(plain.values())
+    assert len(shared) < len(keys)  # (the collisions this is about)
+    got = tts.guids(keys)
+    assert len(set(got.values())) == len(keys) and {len(g) for g in got.values()} == {2}
+    assert tts.guids(list(reversed(keys))) == got  # the same whatever the order given
+    for guid in shared:  # the first name of those that hash alike keeps its GUID
+        alike = sorted((k for k in keys if plain[k] == guid), key=lambda k: "/".join(map(str, k)))
+        assert got[alike[0]] == guid
+        assert all(got[k] != guid for k in alike[1:])
+    assert all(got[k] == plain[k] for k in keys if shared[plain[k]] == 1)  # the others keep theirs
+    monkeypatch.setattr(tts, "GUID_HEX", 6)
+    assert tts.guids(keys) == {k: _digest(k) for k in keys}  # six digits: none collide, each as ever
+
+
+def test_exported_guids_are_distinct_and_stable_even_when_names_hash_alike(tmp_path, monkeypatch):
+    """Every GUID of an export differs from every other, with two hex digits (so that names do
+    hash alike), and an export again, or of one deck (--deck), gives each object the same."""
+    monkeypatch.setattr(tts, "GUID_HEX", 2)
+    named: list[tuple] = []
+    real = tts.guids
+    monkeypatch.setattr(tts, "guids", lambda keys: real(named.extend(keys) or named))
+    deck = DECK_YAML + "".join(f"  - {{name: カード{i}, text: 本文, count: 2}}\n" for i in range(1, 31))
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    (root / "data" / "test" / "decks" / "hexes.yaml").write_text(PIECES["hexes"].replace(
+        "  - {name: 三}\n", "".join(f"  - {{name: 三{i}, count: 3}}\n" for i in range(8))), encoding="utf-8")
+    (root / "templates" / "test" / "sq.svg.j2").write_text(SQUARE_TOKEN_SVG, encoding="utf-8")
+
+    def exported(*extra: str) -> dict[str, list[str]]:
+        named.clear()
+        out = _export(root, "test", *extra)
+        found = {}
+        for deck in ("cards", "hexes"):
+            if (out / f"{deck}.json").exists() and (not extra or deck in extra):
+                obj = json.loads((out / f"{deck}.json").read_text(encoding="utf-8"))["ObjectStates"][0]
+                found[deck] = [obj["GUID"]] + [g for o in obj["ContainedObjects"]
+                                                for g in (o["GUID"], o.get("States", {}).get("2", {}).get("GUID"))
+                                                if g]
+        return found
+
+    first = exported()
+    every = [g for gs in first.values() for g in gs]
+    assert len(every) == 1 + 60 + 1 + 2 * 24  # the deck, its cards, the bag, each token and its back
+    assert len(set(every)) == len(every)
+    assert len({_digest(k) for k in named}) < len(named)  # (the names hash alike)
+    assert exported() == first
+    assert exported("--deck", "hexes") == {"hexes": first["hexes"]}
 
 
 def test_bad_deck_id_base_is_one_line(tmp_path, capsys):
@@ -130,6 +190,39 @@ def test_boards_keep_their_aspect_and_tokens_keep_a_back_and_a_border(tmp_path):
         border = max(4, round(tts.TOKEN_BORDER * 20 / 25.4 * 200))
         assert im.width == im.height and alpha.getbbox() == (border, border, im.width - border, im.height - border)
         assert alpha.getpixel((im.width // 2, im.height // 2)) == 255
+
+
+ROUND = "name: 丸\nkind: token\nshape: circle\nsize: 16\nfront: sq.svg.j2\nfields: {name: text}\npieces:\n  - {name: 円}\n"
+
+
+def test_a_round_tokens_cut_is_smooth_along_its_edge(tmp_path):
+    """A 16 mm token at 200 dpi: every pixel the edge runs through is partly transparent (a cut
+    of whole pixels stair-steps on the table), inside opaque, outside clear, its area a circle's."""
+    import math
+
+    import numpy as np
+
+    root = make_workspace(tmp_path / "ws")
+    (root / "data" / "test" / "decks" / "round.yaml").write_text(ROUND, encoding="utf-8")
+    (root / "templates" / "test" / "sq.svg.j2").write_text(SQUARE_TOKEN_SVG, encoding="utf-8")
+    out = _export(root)
+    [token] = _objects(out, "round")
+    assert token["Name"] == "Custom_Token"
+    with Image.open(out / "round-001-front.png") as im:
+        alpha = np.asarray(im.getchannel("A"), dtype=float)
+    side = round(16 / 25.4 * 200)  # 126 px, inside its border
+    border = max(4, round(tts.TOKEN_BORDER * side))
+    assert alpha.shape == (side + 2 * border,) * 2
+    r = side / 2
+    centre = border + r  # pixel (i, j) spans i..i+1: its centre is at i + 0.5
+    j, i = np.mgrid[0:alpha.shape[0], 0:alpha.shape[1]]
+    dist = np.hypot(i + 0.5 - centre, j + 0.5 - centre)
+    edge = np.abs(dist - r) < 0.3  # the edge crosses these pixels near their centre
+    assert edge.sum() > 2 * math.pi * r * 0.5  # (found all round)
+    assert ((alpha[edge] > 0) & (alpha[edge] < 255)).all(), sorted(alpha[edge])[:5]
+    assert (alpha[dist < r - 1.5] == 255).all() and (alpha[dist > r + 1.5] == 0).all()
+    assert abs(alpha.sum() / 255 / (math.pi * r * r) - 1) < 0.002  # no pixel-wide bias in or out
+    assert np.abs(alpha - alpha[::-1, ::-1]).max() <= 40  # centred: opposite edges alike
 
 
 def test_a_sheets_grid_gives_its_cards_the_largest_cells_it_can():

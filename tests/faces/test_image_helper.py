@@ -144,3 +144,52 @@ def test_placeholder_frame_speaks_the_games_language(tmp_path):
     deck = game.decks[0]
     svg = Renderer(ws / "templates", game, 3.0).render(Face(deck, deck.pieces[1], "front", 1))
     assert [t.text for t in etree.fromstring(svg.encode()).iter("{*}text")] == ["Art", "to", "come", "鳥"]  # a Latin line is set word by word
+
+
+def _framed_layouts() -> list[str]:
+    """The built-in layouts whose art box draws the placeholder frame (the tokens' is covered
+    by their value, so they draw none)."""
+    from pathlib import Path
+
+    from pnpgen.data import layouts
+    from pnpgen.data.yamlsrc import Located
+    from pnpgen.engine.scaffold import trim_of
+
+    names = []
+    for name in layouts.builtin_names():
+        raw = layouts.resolve(None, name, Located(Path("test"), None), ())
+        g = layouts.geometry(raw)
+        boxes = layouts.finish(raw, trim_of(g), g.shape, None, None).front.boxes
+        if any(b.type == "image" and b.get("placeholder") for b in boxes):
+            names.append(name)
+    return names
+
+
+@pytest.mark.parametrize("name", _framed_layouts())
+def test_placeholder_label_reads_in_every_builtin_layouts_art_box(tmp_path, name):
+    """The 「画像未定」 label's type grows with the art box (a board's was 9 pt, lost on a thin
+    strip 200 mm long) and stays inside it: the label's ground within the art's frame, each
+    line within the ground. Sizes from the SVG the layout renders, in mm."""
+    from pnpgen.units import mm_to_pt
+
+    deck = f"name: 試し\nlayout: {name}\npieces:\n  - {{title: 題名, art: 未定}}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    game = load_game(Workspace(ws), "test")
+    deck_ = game.decks[0]
+    svg = Renderer(ws / "templates", game, 3.0).render(Face(deck_, deck_.pieces[0], "front", 1))
+    root = etree.fromstring(svg.encode())
+    rects = list(root.iter("{*}rect"))
+    frame = next(r for r in rects if r.get("fill") == "#f2f2f2")
+    ground = rects[rects.index(frame) + 1]  # the label's white ground, drawn next
+    assert ground.get("fill") == "#ffffff"
+    fx, fy, fw, fh = (float(frame.get(k)) for k in ("x", "y", "width", "height"))
+    gx, gy, gw, gh = (float(ground.get(k)) for k in ("x", "y", "width", "height"))
+    assert fx <= gx and gx + gw <= fx + fw and fy <= gy and gy + gh <= fy + fh
+    lines = [t for t in root.iter("{*}text") if t.get("fill") == "#e4007f" and t.text in ("画像未定", "題名")]
+    assert [t.text for t in lines] == ["画像未定", "題名"]
+    for t in lines:
+        size, x, y = float(t.get("font-size")), float(t.get("x")), float(t.get("y"))
+        assert gx <= x and x + len(t.text) * size <= gx + gw + 1e-6  # (no glyph is wider than the size)
+        assert gy <= y - size and y <= gy + gh
+        # 9 pt at least, a tenth of the art box's shorter side up to 36 pt: 36 on a board (127 mm)
+        assert mm_to_pt(size) >= (36 - 0.01 if name == "board" else 9 - 0.01), (name, mm_to_pt(size))

@@ -15,15 +15,18 @@ API's custom game objects and the knowledge base's save file format (docs/export
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from PIL import Image, ImageDraw
+import numpy as np
+from PIL import Image
 
+from pnpgen.data.model import Deck
 from pnpgen.errors import InputError
 from pnpgen.exports.faces import EarlierImages, PageStyle, PngFiles, UniqueFace, face_images
 from pnpgen.shapes import outline, shape_spec
@@ -40,7 +43,10 @@ DECK_ID_SLOTS = 10_000
 SHEETS_PER_DECK = 100
 MAX_CARD_ID = 2**31 - 1  # CardID = id × 100 + slot is a 32-bit int in TTS saves (data/validate.py's
 # DECK_ID_BASE_MAX, the bound of --deck-id-base, keeps the highest one under it; tests/exports/test_tts.py)
-TOKEN_BORDER = 0.03  # transparent border round a token image, of its longer side (at least 4 px)
+TOKEN_BORDER = 0.03  # transparent border round a token image, of the piece's longer side in px (at least 4 px)
+MASK_SUPERSAMPLE = 16  # a token's cut sampled 16 × 16 times a pixel: edge pixels partly transparent
+MASK_MAX_PX = 8192  # … fewer for a large token, at most this many samples a side
+GUID_HEX = 6  # an object's GUID: six hex digits
 INCH_PER_UNIT = 1.0  # a TTS unit is about an inch; a custom tile at scale 1 is about 2 units wide
 
 
@@ -92,6 +98,11 @@ class Table:
     url: Callable[[str], str]
     dpi: int
     earlier: EarlierImages = field(default_factory=EarlierImages)  # images an earlier export made
+    guids: dict[tuple, str] = field(default_factory=dict)  # every object of the game's: ``guids``
+
+    def guid(self, deck: Deck, *parts: object) -> str:
+        """An object's GUID, by its name in ``object_keys``."""
+        return self.guids[(self.game, deck.id, *parts)]
 
 
 def deck_ids(decks: list[tuple[str, str]], base: int = DECK_ID_BASE) -> dict[tuple[str, str], int]:
@@ -112,8 +123,43 @@ def deck_ids(decks: list[tuple[str, str]], base: int = DECK_ID_BASE) -> dict[tup
     return out
 
 
-def _guid(*parts) -> str:
-    return hashlib.sha1("/".join(str(p) for p in parts).encode()).hexdigest()[:6]
+def object_keys(game: str, deck: Deck, faces: list[UniqueFace]) -> list[tuple]:
+    """The names of a deck's objects, each its GUID's parts: the deck (its DeckCustom or Bag),
+    every copy, and every copy's back when pieces have backs (a token's second state; a tile,
+    whose back is an image, leaves its name unused)."""
+    keys: list[tuple] = [(game, deck.id)]
+    for face in faces:
+        for copy in range(face.copies):
+            keys.append((game, deck.id, face.stem, copy))
+            if deck.back and deck.kind != "card":
+                keys.append((game, deck.id, face.stem, copy, "back"))
+    return keys
+
+
+def guids(keys: Iterable[tuple]) -> dict[tuple, str]:
+    """key → GUID, distinct among ``keys`` and the same from export to export: the first
+    GUID_HEX hex digits of the SHA-1 of the key's parts joined by ``/`` (as before GUIDs were
+    checked, so a saved table keeps them); of keys that hash alike, the one first in that text's
+    order keeps it and each later one takes the SHA-1 of its parts and 1, 2, … the first no
+    other key has. (Fewer keys than GUIDs, 16.7 million, so a free one is always found.)"""
+    def digest(text: str) -> str:
+        return hashlib.sha1(text.encode()).hexdigest()[:GUID_HEX]
+
+    out: dict[tuple, str] = {}
+    taken: set[str] = set()
+    later: list[tuple[str, tuple]] = []
+    for text, key in sorted({"/".join(str(p) for p in key): key for key in keys}.items()):
+        guid = digest(text)  # every key that hashes alike with no key before it keeps its GUID
+        if guid in taken:
+            later.append((text, key))
+        else:
+            taken.add(guid)
+            out[key] = guid
+    for text, key in later:
+        guid = next(g for g in (digest(f"{text}/{n}") for n in itertools.count(1)) if g not in taken)
+        taken.add(guid)
+        out[key] = guid
+    return out
 
 
 def _transform(x: float = 0.0, z: float = 0.0, scale: float = 1.0, face_down: bool = False) -> dict:
@@ -192,14 +238,14 @@ def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, fi
             card_id = key * 100 + slot
             for copy in range(face.copies):
                 deck_ids.append(card_id)
-                cards.append({"Name": "Card", "GUID": _guid(table.game, deck.id, face.stem, copy),
+                cards.append({"Name": "Card", "GUID": table.guid(deck, face.stem, copy),
                               "Nickname": card_name(face), "Description": "", "CardID": card_id,
                               "SidewaysCard": sideways, "CustomDeck": {str(key): entry},
                               "Transform": _transform(face_down=True)})
     scale = w / 63.5
     if len(cards) == 1:
         return dict(cards[0], Transform=_transform(x, 0.0, scale, face_down=True))
-    return {"Name": "DeckCustom", "GUID": _guid(table.game, deck.id), "Nickname": deck.name, "Description": "",
+    return {"Name": "DeckCustom", "GUID": table.guid(deck), "Nickname": deck.name, "Description": "",
             "Transform": _transform(x, 0.0, scale, face_down=True), "SidewaysCard": sideways, "DeckIDs": deck_ids,
             "CustomDeck": custom, "ContainedObjects": cards}
 
@@ -227,8 +273,9 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
     two_sided = bool(deck.back)
     tile_type = TILE_TYPES.get(deck.shape) if deck.kind != "token" or two_sided else None
     earlier = table.earlier
-    front_from = [earlier.made_from(style, [f.front], size, "piece") for f in faces]
-    back_from = [earlier.made_from(style, [f.back], size, "piece") if two_sided and f.back is not None else ""
+    cut = () if tile_type is not None else ("cut", MASK_SUPERSAMPLE)  # (an earlier hard-edged cut is not taken)
+    front_from = [earlier.made_from(style, [f.front], size, "piece", *cut) for f in faces]
+    back_from = [earlier.made_from(style, [f.back], size, "piece", *cut) if two_sided and f.back is not None else ""
                  for f in faces]
     if tile_type is None:
         # A token: cut out, with a transparent border all round (the knowledge base's advice for
@@ -263,12 +310,11 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
             back_url = url(back_name)
         name = card_name(face)
         for copy in range(face.copies):
-            guid = _guid(table.game, deck.id, face.stem, copy)
+            guid = table.guid(deck, face.stem, copy)
             if tile_type is None:
                 obj = _token(guid, name, url(front_name), x, scale)
                 if back_url:
-                    obj["States"] = {"2": _token(_guid(table.game, deck.id, face.stem, copy, "back"), name, back_url,
-                                                 x, scale)}
+                    obj["States"] = {"2": _token(table.guid(deck, face.stem, copy, "back"), name, back_url, x, scale)}
             else:
                 # Stretch false: the tile takes the image's proportions (true stretches it to a
                 # symmetrical tile, a 3:2 board to a square).
@@ -280,7 +326,7 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
             objects.append(obj)
     if len(objects) == 1:
         return objects[0]
-    return {"Name": "Bag", "GUID": _guid(table.game, deck.id), "Nickname": deck.name, "Description": "",
+    return {"Name": "Bag", "GUID": table.guid(deck), "Nickname": deck.name, "Description": "",
             "Transform": _transform(x, 0.0), "ContainedObjects": objects}
 
 
@@ -293,13 +339,38 @@ def _token(guid: str, name: str, image_url: str, x: float, scale: float) -> dict
 
 
 def _mask(style: PageStyle, size: tuple[int, int]) -> Image.Image:
-    """Opaque inside the piece's outline, for tokens cut out of their image."""
+    """Opaque inside the piece's outline, for tokens cut out of their image; an edge pixel as
+    opaque as the share of it inside, so a round token's edge is smooth on the table, not
+    stair-stepped."""
     w, h = style.fitted.trim
     spec = shape_spec(style.deck.shape, (w, h), style.deck.options)
     sx, sy = size[0] / w, size[1] / h
-    mask = Image.new("L", size, 0)
-    ImageDraw.Draw(mask).polygon([(x * sx, y * sy) for x, y in outline(spec).points()], fill=255)
-    return mask
+    return _coverage([(x * sx, y * sy) for x, y in outline(spec).points()], size)
+
+
+def _coverage(points: list[tuple[float, float]], size: tuple[int, int]) -> Image.Image:
+    """An "L" image of ``size`` px, each pixel the share of it inside the polygon ``points`` (px,
+    pixel (i, j) the square from (i, j) to (i + 1, j + 1)): k × k samples a pixel, at their
+    centres, even-odd. (Pillow's polygon fill, drawn 8× larger and reduced, was up to 60 of 255
+    off the true share at a circle's edge.)"""
+    W, H = size
+    k = max(1, min(MASK_SUPERSAMPLE, MASK_MAX_PX // max(size)))
+    p = np.asarray(points, dtype=np.float64) * k  # in samples: row r is at y = r + 0.5
+    x0, y0 = p[:, 0], p[:, 1]
+    x1, y1 = np.roll(x0, -1), np.roll(y0, -1)
+    # each edge crosses the rows whose centre is in [low y, high y) (a level edge, none)
+    first = np.clip(np.ceil(np.minimum(y0, y1) - 0.5), 0, k * H).astype(np.int64)
+    stop = np.clip(np.ceil(np.maximum(y0, y1) - 0.5), 0, k * H).astype(np.int64)
+    n = stop - first
+    edge = np.repeat(np.arange(len(p)), n)
+    row = first[edge] + np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)
+    x = x0[edge] + (row + 0.5 - y0[edge]) * (x1[edge] - x0[edge]) / (y1[edge] - y0[edge])
+    # inside flips at the first sample right of each crossing
+    flips = np.zeros((k * H, k * W + 1), dtype=np.uint8)
+    np.bitwise_xor.at(flips, (row, np.clip(np.ceil(x - 0.5), 0, k * W).astype(np.int64)), 1)
+    inside = np.bitwise_xor.accumulate(flips, axis=1)[:, :k * W]
+    count = inside.reshape(H, k, W, k).sum(axis=(1, 3), dtype=np.uint32)
+    return Image.fromarray(((count * 255 + k * k // 2) // (k * k)).astype(np.uint8), "L")
 
 
 def _cut(image: Image.Image, mask: Image.Image | None, pad: int = 0) -> Image.Image:

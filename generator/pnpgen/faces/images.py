@@ -28,7 +28,7 @@ from pnpgen.errors import InputError
 from pnpgen.messages import msg
 from pnpgen.svg.image import placed_image
 from pnpgen.svg.style import SVG_NS, XLINK_HREF
-from pnpgen.units import MM_PER_INCH, num
+from pnpgen.units import MM_PER_INCH, mm_to_pt, num, pt_to_mm
 
 FITS = ("cover", "contain", "stretch")
 HELPER_ATTRIBUTE = "data-pnpgen-image"  # marks the <image> image() writes (measured there, not again)
@@ -204,6 +204,11 @@ def _focus(focus: Any, where: str, template: str) -> tuple[float, float]:
                      expected="(fx, fy), each from 0 (left/top) to 1 (right/bottom)")
 
 
+LABEL_PT = (9.0, 36.0)  # the placeholder's label: its type size at least and at most (pt)
+LABEL_SHARE = 0.1  # … else a tenth of the art box's shorter side
+LABEL_LINES = 3.5  # its box: two lines at 1.35 and room round them, in type sizes
+
+
 def _placeholder(x: float, y: float, w: float, h: float, label: str, textbox: Callable) -> Markup:
     """A visible frame where art will go: light ground, dashed border, a cross, and ``label``
     (「画像未定」 or "Art to come" in the game's language, then the piece's name)."""
@@ -211,9 +216,13 @@ def _placeholder(x: float, y: float, w: float, h: float, label: str, textbox: Ca
              f'stroke-width="0.4" stroke-dasharray="1.5 1"/>'
              f'<path d="M{_n(x)},{_n(y)} L{_n(x + w)},{_n(y + h)} M{_n(x + w)},{_n(y)} L{_n(x)},{_n(y + h)}" '
              f'stroke="{PLACEHOLDER_COLOUR}" stroke-width="0.2" fill="none"/>')
-    lw, lh = w * 0.8, min(h * 0.5, 10.0)  # a label on white, so the cross never runs through the name
+    # The label on white, so the cross never runs through the name; its type grows with the box
+    # (9 pt on a card's art, 36 pt on a board's, where 9 pt was lost) and its box holds two lines
+    # of it, within the art's box: the text shrinks (to 4 pt) rather than leave it.
+    size = min(LABEL_PT[1], max(LABEL_PT[0], mm_to_pt(min(w, h) * LABEL_SHARE)))
+    lw, lh = w * 0.8, min(h * 0.5, pt_to_mm(size) * LABEL_LINES)
     lx, ly = x + (w - lw) / 2, y + (h - lh) / 2
     label_ground = f'<rect x="{_n(lx)}" y="{_n(ly)}" width="{_n(lw)}" height="{_n(lh)}" fill="#ffffff"/>'
-    text = textbox(label, lx, ly, lw, lh, size=9, min_size=4, align="center", valign="middle",
+    text = textbox(label, lx, ly, lw, lh, size=size, min_size=4, align="center", valign="middle",
                    fill=PLACEHOLDER_COLOUR)
     return Markup(frame + label_ground) + text
