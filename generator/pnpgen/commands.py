@@ -394,7 +394,13 @@ def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     out = args.out or deck.source.with_suffix("." + fmt)
     if args.out is None and out.exists():
         raise InputError("already exists; not overwritten", path=out, expected="--out another file, or remove it")
-    atomic_write_bytes(out, sheet_bytes(deck, fmt))
+    translated, default = {}, "ja"
+    if game.translations is not None:  # each other language's texts in <field>.<lang> columns
+        default = game.translations.default
+        for lang in game.translations.languages:
+            if lang != game.translations.lang:
+                translated[lang] = load_game(ws, args.game, lang=lang).deck(args.deck)
+    atomic_write_bytes(out, sheet_bytes(deck, fmt, translated, default))
     if args.quiet:
         return 0
     _say(ws.shown(f"{deck.id}: {len(deck.pieces)} rows ({deck.count} pieces) in {out.resolve()}"))

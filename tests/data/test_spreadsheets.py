@@ -4,13 +4,14 @@ with the same type checks and errors naming the sheet's row, column and header."
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
 import openpyxl
 import pytest
 
-from conftest import DECK_YAML, GAMES, REPO, make_workspace, run
+from conftest import DECK_YAML, GAME_YAML, GAMES, REPO, make_workspace, run
 from pdfprobe import texts
 from pnpgen.data.load import load_game
 from pnpgen.data.spreadsheets import export_sheet
@@ -243,3 +244,32 @@ def test_a_spreadsheet_beyond_a_deck_is_refused_before_its_cells_are_read(tmp_pa
     assert run(ws, "check", "--game", "test") == 2
     err = capsys.readouterr().err
     assert f"{name}: the spreadsheet has more than" in err and what in err and "delete the rows" in err, err
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_export_sheet_keeps_the_translations_so_each_language_builds_the_same(tmp_path, capsys, fmt):
+    """A deck translated in its YAML (``{ja: …, en: …}``) exported as a sheet has ``name.en`` /
+    ``text.en`` columns, a text left in Japanese an empty cell (what a sheet reads as "not
+    translated yet"), and the deck read from the sheet prints each language's texts as the YAML
+    did (a designer's English edition lost every translation in the round trip)."""
+    pieces = ("  - {name: {ja: 祝福, en: Blessing}, text: {ja: 一行目, en: First line}, count: 2}\n"
+              "  - {name: {ja: 降臨, en: Descent}, text: 二行目}\n")
+    game = GAME_YAML + "languages: [ja, en]\n"
+    yaml_ws = make_workspace(tmp_path / "yaml", deck=DECK_YAML + pieces, game=game)
+    assert run(yaml_ws, "export-sheet", "--game", "test", "--deck", "cards", "--format", fmt,
+               "--out", str(tmp_path / f"cards.{fmt}")) == 0
+    if fmt == "csv":
+        assert (tmp_path / "cards.csv").read_text(encoding="utf-8-sig").splitlines()[:3] == [
+            "name,name.en,text,text.en,count", "祝福,Blessing,一行目,First line,2", "降臨,Descent,二行目,,1"]
+    sheet_ws = make_workspace(tmp_path / "sheet", deck=DECK_YAML.replace("pieces:\n", f"pieces: {{file: cards.{fmt}}}\n"),
+                              game=game)
+    shutil.copy(tmp_path / f"cards.{fmt}", sheet_ws / "data" / "test" / "decks" / f"cards.{fmt}")
+    for lang in ("ja", "en"):
+        pages = []
+        for ws in (yaml_ws, sheet_ws):
+            assert run(ws, "build", "--game", "test", "--no-rulebook", "--lang", lang) == 0
+            pages.append([re.sub(r"#[0-9a-f]{7}", "#", page.replace("〔ja〕", ""))  # (the content hash in the slug)
+                          for page in texts(ws / "build" / "test" / lang / "cards.pdf")])
+        assert pages[0] == pages[1], lang  # (the sheet marks the text it has no translation of: 〔ja〕二行目)
+    assert all(word in " ".join(pages[1]) for word in ("Blessing", "First line", "Descent", "二行目"))
+    assert "〔ja〕二行目" in " ".join(texts(sheet_ws / "build" / "test" / "en" / "cards.pdf"))

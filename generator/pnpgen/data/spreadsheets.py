@@ -16,11 +16,13 @@ import io
 import re
 import zipfile
 from dataclasses import dataclass, field
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from pnpgen.data.i18n import marker
 from pnpgen.data.model import Deck
 from pnpgen.data.textfile import decode
 from pnpgen.data.yamlsrc import Located, load_value
@@ -373,13 +375,22 @@ def _ods_value(cell) -> Any:
     return "\n".join(teletype.extractText(p) for p in paragraphs) if paragraphs else None
 
 
-def export_sheet(deck: Deck, fmt: str) -> bytes:
+def export_sheet(deck: Deck, fmt: str, translated: Mapping[str, Deck] | None = None, default: str = "ja") -> bytes:
     """A deck's pieces as a spreadsheet a ``pieces: {file: …}`` deck reads back to the same pieces:
-    one column per field in the deck's order, then ``count``; CSV in UTF-8 with a BOM (so Excel
-    opens Japanese text right), or XLSX."""
+    one column per field in the deck's order, each followed by a ``<field>.<lang>`` column per
+    language it is translated into (``translated``: the same deck loaded in that language; a
+    text left untranslated there, marked in ``default``, is an empty cell), then ``count``; CSV in UTF-8 with a BOM (so
+    Excel opens Japanese text right), or XLSX."""
     fields = list(deck.pieces[0].values) if deck.pieces else []
-    header = fields + ["count"]
-    table = [[_out(p.values.get(f), fmt) for f in fields] + [p.count] for p in deck.pieces]
+    columns: list[tuple[str, list[Any]]] = []
+    for f in fields:
+        columns.append((f, [p.values.get(f) for p in deck.pieces]))
+        for lang, other in sorted((translated or {}).items()):
+            cells = _translations(deck, other, f, default)
+            if cells:
+                columns.append((f"{f}.{lang}", cells))
+    header = [name for name, _ in columns] + ["count"]
+    table = [[_out(cells[i], fmt) for _, cells in columns] + [p.count] for i, p in enumerate(deck.pieces)]
     if fmt == "csv":
         text = io.StringIO(newline="")
         writer = csv.writer(text, lineterminator="\r\n")
@@ -399,6 +410,18 @@ def export_sheet(deck: Deck, fmt: str) -> bytes:
     buf = io.BytesIO()
     book.save(buf)
     return buf.getvalue()
+
+
+def _translations(deck: Deck, other: Deck, field: str, default: str) -> list[Any]:
+    """Each piece's ``field`` as ``other`` (the deck loaded in another language) prints it, where
+    that is a translation: None (an empty cell, which reads back as "not translated yet") where it
+    is the default text, as written or marked as missing (〔ja〕…); an empty list when no piece has
+    a translation (the field is not translated)."""
+    missing = marker(default)
+    cells = [None if not isinstance(text := theirs.values.get(field), str)
+             or text in (mine.values.get(field), missing + str(mine.values.get(field))) else text
+             for mine, theirs in zip(deck.pieces, other.pieces)]
+    return cells if any(c is not None for c in cells) else []
 
 
 def _plain(value: Any) -> Any:
