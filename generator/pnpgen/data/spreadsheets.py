@@ -15,8 +15,8 @@ import datetime as dt
 import io
 import re
 import zipfile
-from dataclasses import dataclass, field
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
