@@ -355,3 +355,18 @@ def test_figure_after_and_caption_per_language_and_curly_quotes(tmp_path):
     assert "Figure" in text and "A player’s start" in text and "{" not in text
     assert "“Go”" in text and "player’s cards" in text and '"' not in text.split("Proofing")[0]
     assert not [w for w in result.warnings if "figure after" in w]
+
+
+def test_the_quick_reference_gives_the_tie_break_after_the_winner_and_the_end_once():
+    """"In a tie, …" after the sentence naming the winner is its tie-break (the English book left it
+    out, the Japanese one had 同点の場合は…); a section titled "End of the game" gives its ending
+    sentence once, under the end, not again under scoring."""
+    from pnpgen.rulebook.quickref import quick_reference
+
+    draft = ("Tiles\n\nPLAYING\n\n1) Draw a tile. Put it next to another.\n\nEND OF THE GAME\n\n"
+             "The game ends when the stack is empty. The player with the most points wins. "
+             "In a tie, the player with more resource markers wins.\n")
+    quick = quick_reference(parse(draft, "en").rules, latin=True)
+    assert [line.text for line in quick.end] == ["The game ends when the stack is empty."]
+    assert [line.text for line in quick.scoring] == [
+        "The player with the most points wins.", "In a tie, the player with more resource markers wins."]

@@ -23,7 +23,8 @@ _END = re.compile(r"ゲーム(?:が|は|を)?終了(?!時|する(?:まで|時))|
 _WIN = re.compile(r"勝利|勝者|\bwins?\b|\bwinner\b", re.I)
 _MOST = re.compile(r"最も|一番|\bmost\b|\bhighest\b", re.I)
 _NOT_SCORING = re.compile(r"戦争|攻撃側|防御側|判定|\bbattle\b|\bfight\b", re.I)
-_TIE = re.compile(r"^(?:複数いれば|複数いる場合|同値|同点|それも同じ|引き分け|タイの場合)|^(?:if|in case of)\b.*\bties?\b|\btied\b",
+# (tried only on a sentence right after the one naming the winner: "In a tie, …", "Ties are broken by …")
+_TIE = re.compile(r"^(?:複数いれば|複数いる場合|同値|同点|それも同じ|引き分け|タイの場合)|\bti(?:e|es|ed)\b|\btie-?breakers?\b",
                   re.I)
 _SCORING_TITLE = re.compile(r"得点|決算|スコア|勝利|終了|scoring|victory|end of the game|game end", re.I)
 _SETUP_TITLE = re.compile(r"準備|セットアップ|\bsetup\b|\bset-up\b|preparation", re.I)
@@ -112,12 +113,13 @@ def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
                     if _PLAYERS_IN.search(sentence) or _HAND.search(sentence):
                         setup.append(Line(sentence, anchor))
                     continue
-                if _END.search(sentence) and not _WIN.search(sentence):
+                ends = bool(_END.search(sentence) and not _WIN.search(sentence))
+                if ends:
                     end.append(Line(sentence, anchor))
                 won = bool(_WIN.search(sentence) and _MOST.search(sentence) and not _NOT_SCORING.search(sentence))
                 if won or (previous_scored and _TIE.search(sentence)):
                     scoring.append(Line(sentence, anchor))
-                elif _SCORING_TITLE.search(s.title) and not scoring_from(s, scoring):
+                elif _SCORING_TITLE.search(s.title) and not ends and not scoring_from(s, scoring):
                     scoring.append(Line(sentence, anchor))  # the first sentence of ■　得点計算
                 previous_scored = won or (previous_scored and bool(_TIE.search(sentence)))
     return QuickReference(_steps(rules), end[:2], scoring[-MAX_SCORING:], setup[:MAX_SETUP])
