@@ -125,6 +125,6 @@ def test_card_terms_spelt_otherwise_or_missing_from_the_book_are_findings(tmp_pa
     findings = read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings
     cards = {f.subject[0]: f for f in findings if "cards.yaml" in f.file}
     assert set(cards) == {"創生エリア", "謎の場"}
-    assert cards["創生エリア"].kind == "表記ゆれ" and "the rulebook spells it 【創世エリア】" in cards["創生エリア"].file
-    assert cards["謎の場"].kind == "用語" and "never uses" in cards["謎の場"].file
+    assert cards["創生エリア"].kind == "表記ゆれ" and "ルールブックでは【創世エリア】" in cards["創生エリア"].file
+    assert cards["謎の場"].kind == "用語" and "ルールブックに出てこない用語" in cards["謎の場"].file
     assert "cards.yaml:" in cards["謎の場"].file and "札3" in cards["謎の場"].book

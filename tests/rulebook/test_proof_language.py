@@ -96,7 +96,7 @@ def test_a_japanese_draft_in_an_english_build_is_reported_in_english(tmp_path):
     assert re.fullmatch(r"Numbers\t.*draft\.txt:\d+: ３個 / ４個: line \d+ “倉庫には資材を最大３個まで置くことができます。” vs "
                         r"line \d+ “倉庫には資材を最大４個まで置くことができます。”", numbers), numbers
     japanese = _book(ws, "test", None).files["proof.txt"].decode("utf-8")
-    assert re.search(r"^数の不一致\t.*draft\.txt:\d+: ３個／４個: line \d+ 「倉庫", japanese, re.M), japanese
+    assert re.search(r"^数の不一致\t.*draft\.txt:\d+: ３個／４個：\d+行「倉庫", japanese, re.M), japanese
 
 
 def test_deck_and_piece_names_in_card_texts_are_checked_against_the_components_list(tmp_path):
@@ -111,10 +111,10 @@ def test_deck_and_piece_names_in_card_texts_are_checked_against_the_components_l
     ws = make_workspace(tmp_path / "ws", draft=True, deck=deck)
     game = load_game(Workspace(ws), "test")
     findings = read_rulebook(game, REPO / "fonts").findings
-    named = [f.file for f in findings if "names 「" in f.file]
+    named = [f.file for f in findings if "のテキストの「" in f.file]
     assert len(named) == 2, named
-    assert "「テスドカード」; the components list spells it 「テストカード」" in named[0] and "cards.yaml:" in named[0]
-    assert "「祝福カード」, which the components pages never mention" in named[1]
+    assert "「テスドカード」：内容物では「テストカード」" in named[0] and "cards.yaml:" in named[0]
+    assert "「祝福カード」：内容物のページに出てこない名前です" in named[1]
     book = {f.book for f in findings}
     assert "テストカード「カード3」のテキストの「祝福カード」：内容物のページに出てこない名前です" in book
 

@@ -213,7 +213,7 @@ def test_a_kanji_count_that_differs_from_the_data_is_reported_and_its_counter_ke
     assert any(w.startswith(f"{draft}:{line}: count of 船トークン differs: the draft states 3")
                for w in result.warnings), result.warnings
     proof = result.files["proof.txt"].decode("utf-8")
-    assert f"個数\t{draft}:{line}: 船トークン: the draft says 3, the data has 8枚" in proof
+    assert f"個数\t{draft}:{line}: 船トークン：草案は3、データは8枚" in proof
     flat = re.sub(r"\s", "", "".join(texts(result.files["rulebook.pdf"])))
     assert "船トークン8枚" in flat and "船トークン8個" not in flat  # the draft's counter word, not the data's
 

@@ -13,7 +13,7 @@ from pnpgen.data import validate as v
 from pnpgen.data.art import ArtFolder, Sizes
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.markup import colour_names
-from pnpgen.data.model import Deck, FieldText, Game, Piece, Sourced, is_placeholder
+from pnpgen.data.model import EMPTY_SHOWN, NO_ART_YET, Deck, FieldText, Game, Piece, Sourced, is_placeholder
 from pnpgen.data.names import check_deck_ids
 from pnpgen.data.sheetlayouts import SheetStock, load_sheet
 from pnpgen.data.spreadsheets import SheetDoc, read_pieces
@@ -405,9 +405,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
             where = rows.where(keypath + (key,)) if key in raw else doc.where(("defaults", key))
             _collect_placeholders(deck, where, key, value, piece)
             if fields[key] == "image" and not (value or "").strip() and key not in optional:
-                deck.placeholders.append((piece.where, f"{piece.label}.{key}", "no art yet"))
+                deck.placeholders.append((piece.where, f"{piece.label}.{key}", NO_ART_YET))
             elif key in shown and (value is None or str(value).strip() == ""):
-                deck.placeholders.append((piece.where, f"{piece.label}.{key}", "未定 (empty: the layout prints 未定)"))
+                deck.placeholders.append((piece.where, f"{piece.label}.{key}", EMPTY_SHOWN))
     if game.translations is not None and rows is doc:  # Japanese left plain among translated texts
         texts = [(doc.where(("name",)), "name", deck.name)]
         texts += [(doc.where(("defaults", k)), f"defaults.{k}", x) for k, x in defaults.items() if fields[k] == "text"]

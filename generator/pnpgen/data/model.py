@@ -14,6 +14,9 @@ PLACEHOLDER_PREFIX = "未定"
 PLACEHOLDER_COLOUR = "#e4007f"  # process magenta: a 未定 value must be seen on the proof
 OPEN_COLOUR = "#9a9a9a"  # a neutral grey where a colour field is still 未定 (templates' colour())
 NAMING_FIELDS = ("name", "title", "id", "number", "value", "label")  # a piece's name, unless its deck says
+# what a placeholder list (check, proof.txt) says of a piece's field the data leaves open
+NO_ART_YET = "no art yet"
+EMPTY_SHOWN = "未定 (empty: the layout prints 未定)"
 LATIN_GAP = 0.25  # em: JLREQ's 和欧間 between Japanese and Western characters, unless the game says
 
 

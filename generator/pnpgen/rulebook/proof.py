@@ -31,7 +31,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from pathlib import Path
 
-from pnpgen.data.model import Game, is_placeholder
+from pnpgen.data.model import EMPTY_SHOWN, NO_ART_YET, Game, is_placeholder
 from pnpgen.messages import msg
 from pnpgen.rulebook import grammar
 from pnpgen.rulebook.components import ComponentRow
@@ -236,6 +236,7 @@ def placeholders(game: Game, lang: str) -> list[Finding]:
             by_field[re.sub(r"\[\d+\]$", "", fld.rsplit(".", 1)[-1])].append((where, value))
         for fld, found in by_field.items():
             where, value = found[0]
+            value = {NO_ART_YET: msg("proof.open.no_art", lang), EMPTY_SHOWN: msg("proof.open.empty", lang)}.get(value, value)
             more = len(found) - 1
             out.append(Finding(
                 kind, msg("proof.open.book", lang, deck=deck.name, value=value,
