@@ -98,3 +98,9 @@ def test_check_names_a_bleed_the_printer_offset_cannot_have(tmp_path, capsys):
                      "show white edges (a larger --paper, --layout fold, or a printer that shifts less)"]
     assert run(ws, "check", "--game", "test", "--printer", "gentle") == 0
     assert not [line for line in capsys.readouterr().out.splitlines() if "bleed" in line]
+    # the build says so too (a designer building with the profile saw it only in the sheets' slug)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "shifty") == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "back offset" in line]
+    assert said == ["pnpgen: warning: " + lines[0].removeprefix("  warning: ")], said
+    manifest = (ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8")
+    assert "below the 2.5 mm the back offset" in manifest

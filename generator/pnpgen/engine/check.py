@@ -16,6 +16,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.engine import bookkey
 from pnpgen.engine.cache import Cache, content_hash
 from pnpgen.engine.game import (
+    DeckOnPaper,
     art_fingerprint,
     cached_nesting,
     cached_rendering,
@@ -24,6 +25,7 @@ from pnpgen.engine.game import (
     face_art,
     face_suffix,
     game_printer,
+    short_bleed_warnings,
     stock_warnings,
 )
 from pnpgen.engine.options import BuildOptions
@@ -101,26 +103,17 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
         options = game_printer(ws, game, options)  # game.yaml's printer: unless --printer named one
     except InputError as e:
         out.add(e)
-    short = []
-    stocks = []
+    stocks: list[DeckOnPaper] = []
+    placed_decks = []
     for deck in game.decks:
         try:
             placed = deck_on_paper(deck, options.sheet, nest_memo, deck_stock(game, deck, options.stock))
             stocks.append(placed)
+            placed_decks.append((deck, placed))
         except InputError as e:
             out.add(e)
             continue
-        bleed = getattr(placed.layout, "sheet_bleed_mm", None)
-        need = min(options.sheet.least_bleed_mm, options.sheet.bleed_mm)
-        if deck.back and options.printer is not None and bleed is not None and bleed < need - 1e-9:
-            if getattr(placed.layout, "kind", "") == "slots":  # card stock: its slots fix the bleed, not the paper
-                why = (f"the slots of sheet layout {placed.layout.name!r} leave no room for more, so backs may "
-                       "show white edges (a printer that shifts less, or 'sheet: grid' for this deck)")
-            else:
-                why = (f"the {options.sheet.paper} paper has no room for gutters, so backs may show white edges "
-                       "(a larger --paper, --layout fold, or a printer that shifts less)")
-            short.append(f"deck {deck.id!r}: its home sheets give {bleed:.1f} mm of bleed, below the {need:.1f} mm the "
-                         f"back offset of printer {options.printer.name!r} needs (the larger offset + 0.5 mm): {why}")
+    short = short_bleed_warnings(placed_decks, options)
     book: list[str] = []
     if game.draft_file.is_file():  # the build typesets the rulebook: its draft, settings and warnings
         try:

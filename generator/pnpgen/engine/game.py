@@ -202,6 +202,26 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
     return DeckOnPaper(spec, layout, tiles)
 
 
+def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:
+    """With a printer profile, each deck with backs whose home sheets give less bleed than the
+    profile's back offset needs (its larger offset + 0.5 mm): its backs may show white edges."""
+    out = []
+    need = min(options.sheet.least_bleed_mm, options.sheet.bleed_mm)
+    for deck, on_paper in placed:
+        bleed = getattr(on_paper.layout, "sheet_bleed_mm", None)
+        if not deck.back or options.printer is None or bleed is None or bleed >= need - 1e-9:
+            continue
+        if getattr(on_paper.layout, "kind", "") == "slots":  # card stock: its slots fix the bleed, not the paper
+            why = (f"the slots of sheet layout {on_paper.layout.name!r} leave no room for more, so backs may "
+                   "show white edges (a printer that shifts less, or 'sheet: grid' for this deck)")
+        else:
+            why = (f"the {options.sheet.paper} paper has no room for gutters, so backs may show white edges "
+                   "(a larger --paper, --layout fold, or a printer that shifts less)")
+        out.append(f"deck {deck.id!r}: its home sheets give {bleed:.1f} mm of bleed, below the {need:.1f} mm the "
+                   f"back offset of printer {options.printer.name!r} needs (the larger offset + 0.5 mm): {why}")
+    return out
+
+
 def stock_warnings(on_paper: list[DeckOnPaper], sheet: SheetOptions) -> list[str]:
     """Each sheet layout whose slots reach into the printer's margin, or leave no band above or
     below them for the slug, once."""
@@ -591,7 +611,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     lint = lint_faces(((df.deck, p.piece, side, k) for df in rendered.decks for p in df.pairs
                        for side, k in (("front", p.front), ("back", p.back)) if k),
                       arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates)
-    result = BuildResult(game, warnings=list(rendered.warnings) + lint + stock_warnings(on_paper, options.sheet),
+    result = BuildResult(game, warnings=list(rendered.warnings) + lint + short_bleed_warnings(list(zip(game.decks, on_paper)), options)
+                         + stock_warnings(on_paper, options.sheet),
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,
                          face_keys=face_keys, face_arts=face_arts)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
