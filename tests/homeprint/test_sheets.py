@@ -198,3 +198,15 @@ def test_sheet_does_not_combine_with_fold_or_a_cutter(tmp_path, capsys, other):
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "poker-3x3-a4", *other) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "--sheet" in err and other[1] in err, err
+
+
+def test_a_card_stock_of_another_paper_than_the_builds_is_warned_of(tmp_path, capsys):
+    """A4 label stock in a Letter build: its pages are A4 among Letter ones (the all-in-one file
+    mixes the two), so the build says which to print on what; an A4 build says nothing."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(MEISHI, 12))
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "a-one-51002", "--paper", "letter") == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "a-one-51002 is" in line]
+    assert len(said) == 1 and "not letter (--paper)" in said[0] and "are a4; print them on it" in said[0], said
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "a-one-51002") == 0
+    assert "a-one-51002 is" not in capsys.readouterr().err

@@ -227,9 +227,14 @@ def stock_warnings(on_paper: list[DeckOnPaper], sheet: SheetOptions) -> list[str
     below them for the slug, once."""
     layouts = {p.layout.stock.id: p.layout for p in on_paper if isinstance(p.layout, SlotLayout)}
     out = [w for lay in layouts.values() for w in margin_warnings(lay.stock, sheet.margin_mm)]
-    return out + [f"{lay.stock.source}: sheet layout {lay.stock.id}: its slots leave no {sheet.slug_mm:g} mm band "
-                  "above or below them for the slug (how to print, scale bars, version stamp); it prints over the "
-                  "top slots" for lay in layouts.values() if not lay.slug_room(sheet)]
+    out += [f"{lay.stock.source}: sheet layout {lay.stock.id}: its slots leave no {sheet.slug_mm:g} mm band "
+            "above or below them for the slug (how to print, scale bars, version stamp); it prints over the "
+            "top slots" for lay in layouts.values() if not lay.slug_room(sheet)]
+    paper = sheet.paper_mm
+    return out + [f"{lay.stock.source}: sheet layout {lay.stock.id} is {lay.stock.paper} paper "
+                  f"({lay.stock.paper_mm[0]:g}×{lay.stock.paper_mm[1]:g} mm), not {sheet.paper} (--paper): its decks' "
+                  f"home sheets, and their pages in the all-in-one file, are {lay.stock.paper}; print them on it"
+                  for lay in layouts.values() if sorted(lay.stock.paper_mm) != sorted(paper)]
 
 
 def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[DeckOnPaper],
