@@ -13,7 +13,7 @@ from conftest import DECK_YAML, GAME_YAML, child_env, make_workspace, run
 GOOD = DECK_YAML + "  - {name: 祝福, text: 本文}\n"
 
 CASES = {
-    "yaml syntax": (DECK_YAML + "  - {name: 祝福, text: [unclosed\n", "cards.yaml:9:22: YAML syntax error", "the […] opened here is not closed"),
+    "yaml syntax": (DECK_YAML + "  - {name: 祝福, text: [unclosed\n", "cards.yaml:9:22: YAML syntax error", "the […] opened here is never closed"),
     "unknown key": (GOOD.replace("front:", "colour: red\nfront:"), "cards.yaml:3:1: colour: unknown key in a deck file", "one of name, kind"),
     "unknown piece key": (DECK_YAML + "  - {name: 祝福, txet: 本文}\n", "cards.yaml:9:16: pieces.1.txet: unknown key", "one of name, text, count"),
     "wrong type": (GOOD.replace("  - {name: 祝福, text: 本文}", "  - {name: [1, 2]}"), "cards.yaml:9:12: pieces.1.name: [1, 2] is not a valid text", "expected text"),

@@ -60,6 +60,14 @@ CASES = {
                            "reads '&x' as an anchor name", 'effect: "&x 港で売る"'),
     "ampersand in a flow piece": ("  - {name: &A 鮫, effect: x}\n", "cards.yaml:10:12: ",
                                   "reads '&A' as an anchor name", 'name: "&A 鮫"'),
+    # a bracket never closed, or closed by the other kind (PyYAML: "expected the node content, but
+    # found '<stream end>'", "expected ',' or ']', but got '}'")
+    "list never closed": ("  - {name: 魚, effect: [\n", "cards.yaml:10:23: ", "the […] opened here is never closed",
+                          "a ']' after its last entry"),
+    "list closed by a brace": ("  - {name: 魚, effect: [a, b}\n  - {name: 鳥}\n", "cards.yaml:10:23: ",
+                               "the […] opened here is closed by a '}'", "a ']' to close it first"),
+    "piece never closed": ('  - {name: 魚, effect: "a [b"\n', "cards.yaml:10:5: ", "the {…} opened here is never closed",
+                           "a '}' after its last entry"),
     # valid YAML that drops a colour: ' #' starts a comment, the value is empty (a designer's deck
     # printed without its colours, and check said nothing)
     "hex colour unquoted": ("  - name: 魚\n    effect: #d0584a\n", "cards.yaml:11:13: pieces.1.effect: ",

@@ -129,6 +129,32 @@ def _indentation(lines: list[str], line: int, column: int, problem: str) -> Hint
                 "indented with spaces")
 
 
+_CLOSE = {"[": "]", "{": "}"}
+
+
+def _unclosed(lines: list[str], row: int, col: int) -> tuple[int, int, str] | None:
+    """The innermost ``[`` or ``{`` opened before (row, col) and not closed by then: (row, column,
+    the bracket), reading past quoted text and comments; None when every one is closed."""
+    stack: list[tuple[int, int, str]] = []
+    for r, line in enumerate(lines[:row + 1]):
+        end = col if r == row else len(line)
+        c, quote = 0, ""
+        while c < min(end, len(line)):
+            ch = line[c]
+            if quote:
+                quote = "" if ch == quote else quote
+            elif ch in "'\"" and (c == 0 or line[c - 1] in " \t[{,:"):
+                quote = ch
+            elif ch == "#" and (c == 0 or line[c - 1] in " \t"):
+                break
+            elif ch in _CLOSE:
+                stack.append((r, c, ch))
+            elif ch in "]}" and stack:
+                stack.pop()
+            c += 1
+    return stack[-1] if stack else None
+
+
 def explain(text: str, e: yaml.MarkedYAMLError) -> Hint:
     """What is wrong, where, and what to write instead, for a YAML syntax error in ``text``."""
     lines = text.split("\n")
@@ -148,6 +174,18 @@ def explain(text: str, e: yaml.MarkedYAMLError) -> Hint:
     if "end of stream" in problem and e.context and "quoted scalar" in e.context and ctx is not None:
         return Hint("YAML syntax error: the quote opened here is never closed", ctx.line + 1, ctx.column + 1, None,
                     "the same quote mark at the end of the text")
+    opened = _unclosed(lines, row, col)
+    if opened is not None and ("<stream end>" in problem or "end of stream" in problem):
+        o_row, o_col, bracket = opened
+        return Hint(f"YAML syntax error: the {bracket}…{_CLOSE[bracket]} opened here is never closed", o_row + 1,
+                    o_col + 1, None,
+                    f"a '{_CLOSE[bracket]}' after its last entry, and text holding {{, }}, [, ] or ', ' in quotes")
+    wrong = re.match(r"expected ',' or '([}\]])', but got '([}\]])'", problem)
+    if opened is not None and wrong and wrong.group(1) != wrong.group(2):
+        o_row, o_col, bracket = opened
+        return Hint(f"YAML syntax error: the {bracket}…{_CLOSE[bracket]} opened here is closed by a '{wrong.group(2)}'", o_row + 1,
+                    o_col + 1, None, f"a '{_CLOSE[bracket]}' to close it first (icons: [vp, star]), and text "
+                                     "holding {, }, [, ] or ', ' in quotes")
     if ctx is not None and ctx.line != row and re.match(r"expected ',' or '[}\]]'", problem):
         opened = "{…}" if "mapping" in (e.context or "") else "[…]"
         return Hint(f"YAML syntax error: the {opened} opened here is not closed on its line", ctx.line + 1,
