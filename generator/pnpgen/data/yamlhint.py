@@ -187,9 +187,9 @@ def explain(text: str, e: yaml.MarkedYAMLError) -> Hint:
                     o_col + 1, None, f"a '{_CLOSE[bracket]}' to close it first (icons: [vp, star]), and text "
                                      "holding {, }, [, ] or ', ' in quotes")
     if ctx is not None and ctx.line != row and re.match(r"expected ',' or '[}\]]'", problem):
-        opened = "{…}" if "mapping" in (e.context or "") else "[…]"
-        return Hint(f"YAML syntax error: the {opened} opened here is not closed on its line", ctx.line + 1,
-                    ctx.column + 1, None, f"a '{opened[-1]}' at the end of line {ctx.line + 1}, and text holding "
+        pair_shown = "{…}" if "mapping" in (e.context or "") else "[…]"
+        return Hint(f"YAML syntax error: the {pair_shown} opened here is not closed on its line", ctx.line + 1,
+                    ctx.column + 1, None, f"a '{pair_shown[-1]}' at the end of line {ctx.line + 1}, and text holding "
                                           "{, }, [, ] or ', ' in quotes")
     pairs = [p for p in _pairs(line_text) if p.key_col <= col]
     pair = pairs[-1] if pairs else None
