@@ -181,6 +181,22 @@ def test_spreadsheet_columns_per_language(tmp_path, capsys):
     assert [p.values["name"] for p in ja.decks[0].pieces] == ["祝福", "降臨"] and ja.translations.warnings == []
 
 
+def test_a_parked_piece_prints_nothing_so_no_translation_of_it_is_missing(tmp_path):
+    """``count: 0`` keeps a piece in the data and prints none: its untranslated texts are not
+    warned of, in a spreadsheet or in YAML (a designer's parked row was)."""
+    deck = DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO)
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text(
+        "name,name.en,text,text.en,count\n祝福,Blessing,本文,Text,1\n降臨,,本文2,,0\n秘跡,,本文3,Text 3,1\n", encoding="utf-8")
+    warnings = load_game(Workspace(ws), "test", lang="en").translations.warnings
+    assert len(warnings) == 1 and re.search(r"cards\.csv:4:1: pieces\.3\.name: no en translation", warnings[0]), warnings
+    yaml_deck = DECK_YAML.replace("name: テストカード", "name: {ja: テストカード, en: Cards}") + (
+        "  - {name: {ja: 祝福, en: Blessing}, text: {ja: 本文, en: Text}}\n"
+        "  - {name: {ja: 降臨}, text: 本文2, count: 0}\n")
+    ws = make_workspace(tmp_path / "yaml", deck=yaml_deck, game=TWO)
+    assert load_game(Workspace(ws), "test", lang="en").translations.warnings == []
+
+
 def test_rulebook_cover_labels_follow_the_language(tmp_path):
     ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO, draft=True)
     assert run(ws, "build", "--game", "test", "--lang", "en") == 0

@@ -408,11 +408,16 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                 deck.placeholders.append((piece.where, f"{piece.label}.{key}", NO_ART_YET))
             elif key in shown and (value is None or str(value).strip() == ""):
                 deck.placeholders.append((piece.where, f"{piece.label}.{key}", EMPTY_SHOWN))
+    if game.translations is not None:
+        parked = {(rows.path, line, column) for piece in deck.pieces if piece.count == 0  # they print nothing:
+                  for line, column in piece.field_lines.values()}                      # no translation is missing
+        game.translations.missing = [m for m in game.translations.missing
+                                     if (m.where.path, m.where.line, m.where.column) not in parked]
     if game.translations is not None and rows is doc:  # Japanese left plain among translated texts
         texts = [(doc.where(("name",)), "name", deck.name)]
         texts += [(doc.where(("defaults", k)), f"defaults.{k}", x) for k, x in defaults.items() if fields[k] == "text"]
         texts += [(doc.where(("pieces", i, k)), f"pieces.{i + 1}.{k}", piece.values[k])
-                  for i, (raw, piece) in enumerate(zip(pieces, deck.pieces)) if isinstance(raw, dict)
+                  for i, (raw, piece) in enumerate(zip(pieces, deck.pieces)) if isinstance(raw, dict) and piece.count
                   for k in raw if k != "count" and fields.get(k) == "text"]
         game.translations.plain_texts(path, texts)
     copies = sum(p.count for p in deck.pieces)
