@@ -135,3 +135,18 @@ def test_a_game_switched_to_english_with_its_japanese_draft_sets_the_japanese_ru
     # an English draft quoting a few Japanese words stays English
     assert detect_language("# Setup\nDeal the cards (手札, tefuda): five each.\n", "en") == "en"
     assert detect_language(DRAFT, "en") == "ja"
+
+
+def test_a_printed_deck_the_drafts_components_list_does_not_name_is_a_proofing_note(tmp_path):
+    """A deck only in the data goes under その他の内容物 with its count, and proof.txt says so at
+    the components section's line, in the book's language (a designer's extra deck went in
+    silently)."""
+    ws = make_workspace(tmp_path / "ws", draft=True, game=GAME_YAML + "languages: [ja, en]\n")
+    extra = ws / "data" / "test" / "decks" / "aids.yaml"
+    extra.write_text("name: サマリーカード\nformat: poker\nfront: card-front.svg.j2\nfields: {name: text, text: text}\n"
+                     "pieces:\n  - {name: 早見, text: 手番の流れ, count: 4}\n", encoding="utf-8")
+    proof = _book(ws, "test", None).files["proof.txt"].decode("utf-8")
+    notes = [line for line in proof.splitlines() if line.startswith("内容物\t")]
+    assert len(notes) == 1 and "draft.txt:7: デッキ aids「サマリーカード」4枚：草案の内容物にありません" in notes[0], proof
+    english = _book(ws, "test", "en").files["proof.txt"].decode("utf-8")
+    assert "deck aids “サマリーカード” (4枚) is not in the draft's components list" in english, english

@@ -49,6 +49,7 @@ class ComponentRow:
     mismatches: list[tuple[str, str]] = field(default_factory=list)  # (part, the draft's count)
     sep: str = "／"  # between the counts of several parts (" / " in a Latin book)
     provisional: bool = False  # the draft gives no count and the data's is a stand-in: printed 「5枚（仮）」
+    unlisted: bool = False  # in the data only: the draft's components list does not name it (その他の内容物)
 
     @property
     def deck_ids(self) -> list[str]:
@@ -177,7 +178,8 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
             report.append(f"components: deck {d.deck_id} is a printed stand-in for 「{host.name}」")
     rest = [d for d in items if id(d) not in used]
     for d in rest:  # only in the data: the draft gives no count
-        rows.append(ComponentRow(d.name, [(d.name, [d])], [], None, [d.unit], sep=sep, provisional=d.stand_in_count))
+        rows.append(ComponentRow(d.name, [(d.name, [d])], [], None, [d.unit], sep=sep, provisional=d.stand_in_count,
+                                 unlisted=True))
     report.append(f"components: {len(doc.components)} in the draft, {len(items)} data items, "
                   f"{len(rest)} only in the data")
     return rows, warnings, report

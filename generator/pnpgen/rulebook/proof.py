@@ -192,6 +192,19 @@ def count_mismatches(rows: list[ComponentRow], doc: Document, draft_path: Path |
     return out
 
 
+def unlisted_decks(rows: list[ComponentRow], doc: Document, draft_path: Path | str, lang: str) -> list[Finding]:
+    """The printed decks the draft's components list does not name: the book lists them under
+    その他の内容物 with the data's count; the designer may want them in the draft (said at the
+    components section's line)."""
+    kind, other = msg("proof.kind.components", lang), msg("rulebook.other_components", lang)
+    line = next((s.line for s in doc.sections if s.is_components), 0)
+    at = f"{draft_path}:{line}" if line else str(draft_path)
+    return [Finding(kind, msg("proof.unlisted.book", lang, name=r.name, count=r.count_text() or "", other=other),
+                    msg("proof.unlisted.file", lang, path=at, name=r.name, count=r.count_text() or "",
+                        deck=", ".join(r.deck_ids), other=other), (r.name,))
+            for r in rows if r.unlisted and r.deck_ids]
+
+
 def provisional_counts(rows: list[ComponentRow], lang: str) -> list[Finding]:
     """The counts the book prints marked 「（仮）」: the draft gives none, the data's is a stand-in."""
     kind = msg("proof.kind.open", lang)
@@ -356,6 +369,7 @@ def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_
     ``ignore`` names; a Japanese draft is also read by the analyser (``slips``)."""
     found = (near_duplicates(doc, text, draft_path, lang) + disagreeing_numbers(doc, text, draft_path, lang)
              + count_mismatches(rows, doc, draft_path, lang) + memo_counts(doc, game, draft_path, lang)
+             + unlisted_decks(rows, doc, draft_path, lang)
              + placeholders(game, lang) + provisional_counts(rows, lang) + card_terms(game, text, lang)
              + card_names(game, rows, lang)
              + ([] if is_latin(draft_lang) else slips(doc, text, draft_path, lang)))
