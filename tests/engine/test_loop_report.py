@@ -89,6 +89,12 @@ def test_the_reprint_file_holds_exactly_the_new_copies_with_backs_and_says_what_
     said = (out / "reprint.txt").read_text(encoding="utf-8")
     assert "2 × カード5" in said and "1 × カード7" in said
     assert "pull out and throw away (1 copy):\n    1 × カード7 (old version)" in said
+    # a count that falls: the same faces, a copy fewer, is a surplus copy, not an old version
+    deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文カード5, count: 3}", "text: 本文カード5, count: 2}"),
+                    encoding="utf-8")
+    _build(ws)
+    said = (out / "reprint.txt").read_text(encoding="utf-8")
+    assert "pull out and throw away (1 copy):\n    1 × カード5 (surplus copy)" in said, said
     # a rebuild that changes no piece leaves no reprint file behind
     deck.write_text(deck.read_text(encoding="utf-8") + "# a note\n", encoding="utf-8")
     _build(ws)

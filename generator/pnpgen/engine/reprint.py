@@ -71,7 +71,9 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
             gone = n - new.get(pair, 0)
             if gone > 0:
                 label = old_names[pair]
-                why = "old version" if label in labels_now else "removed"
+                # the same faces, fewer copies: surplus; other faces of a piece still there: its old
+                # version; a piece no longer in the deck: removed
+                why = "surplus copy" if pair in new else "old version" if label in labels_now else "removed"
                 name = f"{label.split(':', 1)[-1]} ({why})"
                 dr.pull[name] = dr.pull.get(name, 0) + gone
         if dr.add or dr.pull:
