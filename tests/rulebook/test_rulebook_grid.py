@@ -99,3 +99,37 @@ def test_a_paragraph_taller_than_a_page_flows_on(tmp_path, where):
     lines = [(d, t) for _, _, d, t in body_lines(pdf) if "番目" in t or "流れる" in t]
     assert len(lines) > 60 and all(abs(d) <= TOLERANCE for d, _ in lines)
     assert not [t for _, t in lines if t[0] in "、。」）"]  # kinsoku at every line, at the page splits too
+
+
+def test_no_page_ends_with_a_heading_whose_text_went_on_to_the_next(tmp_path, monkeypatch):
+    """A step and its ◆ sub-heading keep their text with them at a page's foot (a designer's book
+    left 「◆ コストの支払い」 alone at the foot of a page, its one line on the next: the group was
+    measured off the line grid, so it seemed to fit). Eight lines before the steps bring this
+    group to that place on the page (found by sweeping 0–15 lines; only 8 lost the heading)."""
+    from reportlab.platypus import ActionFlowable, PageBreak, Spacer
+
+    from pnpgen.rulebook import document
+    from pnpgen.rulebook.flowables import Heading
+
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    draft = ws / "data" / "test" / "draft.txt"
+    steps = ("".join(f"　前置きの文{j}です。\n" for j in range(8))
+             + "３：建設\n　手札の建物カードを１枚、コストを支払って建てることができます。\n"
+             "◇コストの支払い\n　コストの資源キューブを共通のストックに戻します。\n"
+             "４：片付け\n　すべてのワーカーを裏返して「休憩中」にし、手元に戻します。\n")
+    draft.write_text(draft.read_text(encoding="utf-8").replace("２：カードを１枚出す。\n", "２：カードを１枚出す。\n" + steps),
+                     encoding="utf-8")
+    drawn: list[tuple[int, int, bool]] = []  # (pass, page, a heading?)
+    after = document.RulebookDoc.afterFlowable
+
+    def seen(self, f):
+        if not isinstance(f, (ActionFlowable, PageBreak, Spacer)):  # breaks and spaces draw nothing
+            drawn.append((self.passes, self.page, isinstance(f, Heading) or type(f).__name__ == "_Indent"))
+        after(self, f)
+
+    monkeypatch.setattr(document.RulebookDoc, "afterFlowable", seen)
+    build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts", rules_only=True)
+    last = max(p for p, _, _ in drawn)
+    ends = {page: heading for p, page, heading in drawn if p == last}  # the last thing drawn on each page
+    assert len(ends) >= 3
+    assert [page for page in sorted(ends)[:-1] if ends[page]] == []

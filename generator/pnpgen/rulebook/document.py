@@ -18,7 +18,7 @@ from reportlab.platypus.doctemplate import ActionFlowable, LayoutError
 from pnpgen.messages import msg
 from pnpgen.pdf import settings
 from pnpgen.rulebook import glyphs
-from pnpgen.rulebook.flowables import Heading, index_terms, sketching
+from pnpgen.rulebook.flowables import GridKeep, Heading, index_terms, sketching
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.piecepics import place_face
 from pnpgen.rulebook.styles import (
@@ -111,7 +111,9 @@ class RulebookDoc(BaseDocTemplate):
             buf, pagesize=(PAGE_W, PAGE_H), leftMargin=MARGIN_INNER, rightMargin=MARGIN_OUTER,
             topMargin=MARGIN_TOP, bottomMargin=MARGIN_BOTTOM, invariant=1,
             initialFontName=fonts.body, title=meta.title, author="", subject="rulebook",
-            creator="pnpgen", lang="ja-JP" if meta.lang == "ja" else meta.lang, **kw,
+            creator="pnpgen", lang="ja-JP" if meta.lang == "ja" else meta.lang,
+            keepTogetherClass=GridKeep,  # a heading and its text kept together as the line grid places them
+            **kw,
         )
         settings.flate_only()  # how ReportLab writes the book's streams
         self.meta, self.fonts = meta, fonts

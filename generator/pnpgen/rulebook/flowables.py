@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
-from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Table, TableStyle
 from reportlab.platypus.doctemplate import IndexingFlowable
 
 from pnpgen import usercache
@@ -238,6 +238,24 @@ def index_terms(f: Flowable) -> list[str]:
     if isinstance(f, JPara):
         return f.terms()
     return terms(getattr(f, "index_text", "")) + [t for p in getattr(f, "index_parts", ()) for t in index_terms(p)]
+
+
+class GridKeep(KeepTogether):
+    """Flowables kept on one page, measured as the line grid will place them (the first starts
+    on a grid line; each other one marked ``on_grid`` on the next grid line below it): also what
+    keeps a heading with its text (``RulebookDoc.keepTogetherClass``), so a group measured as
+    fitting the page's foot does fit there once its lines snap to the grid."""
+
+    def wrap(self, aW, aH):
+        w, h = super().wrap(aW, aH)
+        y = 0.0  # below the first one's grid line, where the frame puts it
+        for i, f in enumerate(self._content):
+            y += f.getSpaceBefore() if i else 0.0
+            if i and getattr(f, "on_grid", False):
+                y = math.ceil(y / BODY_LEADING - 1e-6) * BODY_LEADING
+            y += f.wrap(aW, aH)[1] + f.getSpaceAfter()
+        self._H = max(self._H, y)
+        return w, h
 
 
 class JPara(Flowable):

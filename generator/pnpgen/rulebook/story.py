@@ -11,7 +11,6 @@ from reportlab.lib.units import mm
 from reportlab.platypus import (
     CondPageBreak,
     Flowable,
-    KeepTogether,
     NextPageTemplate,
     PageBreak,
     Paragraph,
@@ -29,6 +28,7 @@ from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings
 from pnpgen.rulebook.flowables import (
     Diagram,
+    GridKeep,
     Heading,
     JPara,
     PageNumber,
@@ -107,22 +107,6 @@ QR_INDENT = 4 * mm  # the quick reference's lines under their part's title
 def reduction(scale: float) -> int:
     """The n of the 1/n scale that fits where ``scale`` does (never more than actual size)."""
     return max(1, math.ceil(1 / scale - 1e-6))
-
-
-class GridKeep(KeepTogether):
-    """Flowables kept on one page, measured as the line grid will place them (the first starts
-    on a grid line; each other one marked ``on_grid`` on the next grid line below it)."""
-
-    def wrap(self, aW, aH):
-        w, h = super().wrap(aW, aH)
-        y = 0.0  # below the first one's grid line, where the frame puts it
-        for i, f in enumerate(self._content):
-            y += f.getSpaceBefore() if i else 0.0
-            if i and getattr(f, "on_grid", False):
-                y = math.ceil(y / BODY_LEADING - 1e-6) * BODY_LEADING
-            y += f.wrap(aW, aH)[1] + f.getSpaceAfter()
-        self._H = max(self._H, y)
-        return w, h
 
 
 def _on_grid(f: Flowable) -> Flowable:
