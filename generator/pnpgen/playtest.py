@@ -84,7 +84,13 @@ def _edition(args: argparse.Namespace) -> str:
 
 
 def _root(ws: Workspace, args: argparse.Namespace) -> Path:
-    return args.out or ws.root / "build"
+    """The output folder whose history the command reads; its history reached through a link is
+    refused (it would be read from, and tags written to, anywhere)."""
+    from pnpgen.engine import history
+
+    root = args.out or ws.root / "build"
+    history.refuse_links(root, _edition(args))
+    return root
 
 
 ELSEWHERE = "(not written on this machine)"  # log's mark on a version this machine did not seal

@@ -246,3 +246,44 @@ def test_without_a_machine_key_each_run_records_no_version_twice_and_says_why_it
     out, err = capsys.readouterr()
     assert out.rstrip().endswith(ELSEWHERE) and "PNPGEN_CACHE=off" in err
     assert "PNPGEN_CACHE=off" in _reprint_refused(ws, "v1", capsys)
+
+
+def test_hostile_files_in_the_history_are_skipped_bounded_and_never_followed(tmp_path, capsys):
+    """Files planted in build/.history/<game>/: JSON nested 200,000 deep (a RecursionError
+    traceback in log and in every later build), a FIFO (log and build waited for ever), an entry
+    larger than MAX_ENTRY (read whole: 2.8 GB), a name of 249 nines (the next version's name was
+    too long to write, every build stopped), a damaged tags.json (the next tag wrote over it) —
+    each is skipped, read within bounds or refused in one line; the history reached through a
+    link is refused by log and tag, its target untouched."""
+    import os
+    import subprocess
+    import sys
+
+    ws = make_workspace(tmp_path / "ws", pieces=NAMES)
+    assert run(ws, *BUILD) == 0
+    folder = ws / "build" / ".history" / "test"
+    (folder / "v00003.json").write_text("[" * 200_000 + "]" * 200_000)
+    os.mkfifo(folder / "v00004.json")
+    with open(folder / "v00005.json", "wb") as f:
+        f.truncate(history.MAX_ENTRY + 1)
+    (folder / ("v" + "9" * 249 + ".json")).touch()
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("カード5}", "カード5, count: 2}"), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items()} | {"PYTHONPATH": str(Path(history.__file__).parents[2])}
+    for args in (["log", "--game", "test"], [*BUILD], ["log", "--game", "test"]):  # in a process: a hang times out
+        proc = subprocess.run([sys.executable, "-m", "pnpgen", *args], cwd=ws, env=env, capture_output=True,
+                              text=True, timeout=60)
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, (args, proc.stderr)
+    assert [v.number for v in history.versions(ws / "build", "test")] == [1, 6]
+    (folder / "tags.json").write_text('{"pt1": true}')
+    capsys.readouterr()
+    assert run(ws, "tag", "--game", "test", "pt2", "v1") == 2
+    assert "tags.json: the tags file is damaged" in capsys.readouterr().err
+    assert (folder / "tags.json").read_text() == '{"pt1": true}'  # not written over
+    outside = tmp_path / "elsewhere"
+    (ws / "build" / ".history").rename(outside)
+    (ws / "build" / ".history").symlink_to(outside)
+    for args in (["log", "--game", "test"], ["tag", "--game", "test", "pt3", "v1"]):
+        assert run(ws, *args) == 2
+        assert "build/.history: is a link" in capsys.readouterr().err
+    assert (outside / "test" / "tags.json").read_text() == '{"pt1": true}'

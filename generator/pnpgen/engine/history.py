@@ -21,6 +21,7 @@ import hashlib
 import hmac
 import json
 import re
+import stat
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -59,6 +60,38 @@ def path(out_root: Path, edition: str, number: int) -> Path:
     return folder(out_root, edition) / f"v{number:05d}.json"
 
 
+MAX_ENTRY = 32 << 20  # bytes: an entry of 10,000 pieces is a few MB; a planted 365 MB one took 2.8 GB to read
+ENTRY_NAME = re.compile(r"v(\d{5,9})\.json")  # as ``path`` names them (a planted v999…9 gave names too long to write)
+
+
+def _own_folder(out_root: Path, edition: str) -> bool:
+    """``.history/<edition>/`` is a real folder of the output folder, reached through no link (a
+    link would have the history read from, and tags written to, anywhere)."""
+    root = out_root / ".history"
+    where = folder(out_root, edition)
+    return not root.is_symlink() and not where.is_symlink() and where.is_dir()
+
+
+def refuse_links(out_root: Path, edition: str) -> None:
+    """An InputError when ``.history`` or its game's folder is a link (log, diff, tag, reprint)."""
+    for where in (out_root / ".history", folder(out_root, edition)):
+        if where.is_symlink():
+            raise InputError("is a link: the history is read only from the output folder's own .history/", path=where,
+                             expected="a real folder (remove the link; each good build records a version again)")
+
+
+def _read(file: Path) -> bytes | None:
+    """A history file's bytes: only a regular file (a FIFO would never end), no link, of at most
+    MAX_ENTRY bytes; None otherwise."""
+    try:
+        st = file.lstat()
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_ENTRY:
+            return None
+        return file.read_bytes()
+    except OSError:
+        return None
+
+
 def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -87,7 +120,7 @@ def decode(data: bytes, edition: str) -> tuple[dict[str, Any], bool] | None:
             return None
         sealed = outer.get("seal")
         return body, isinstance(sealed, str) and hmac.compare_digest(sealed, _seal(edition, text))
-    except (ValueError, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):  # (JSON nested 200,000 deep)
         return None
 
 
@@ -121,10 +154,12 @@ def _well_formed(body: dict[str, Any]) -> bool:
 
 def _numbers(out_root: Path, edition: str) -> list[int]:
     """Every entry's number on disk, damaged or not, oldest first."""
+    if not _own_folder(out_root, edition):
+        return []
     found = []
     for p in folder(out_root, edition).glob("v*.json"):
-        m = re.fullmatch(r"v(\d+)\.json", p.name)
-        if m:
+        m = ENTRY_NAME.fullmatch(p.name)
+        if m and not p.is_symlink():
             found.append(int(m.group(1)))
     return sorted(found)
 
@@ -136,10 +171,8 @@ def versions(out_root: Path, edition: str) -> list[Version]:
 
 
 def _version(out_root: Path, edition: str, n: int) -> Version | None:
-    try:
-        read = decode(path(out_root, edition, n).read_bytes(), edition)
-    except OSError:
-        return None
+    data = _read(path(out_root, edition, n))
+    read = decode(data, edition) if data is not None else None
     return Version(n, read[0], read[1]) if read is not None and read[0]["number"] == n else None
 
 
@@ -159,11 +192,23 @@ def _latest(out_root: Path, edition: str) -> Version | None:
 
 def tags(out_root: Path, edition: str) -> dict[str, int]:
     """Names given to versions (``pnpgen tag``): name → version number; a damaged file is none."""
-    try:
-        data = json.loads((folder(out_root, edition) / "tags.json").read_text(encoding="utf-8"))
-        return {str(k): int(v) for k, v in data.items()}
-    except (OSError, ValueError, TypeError, AttributeError):
+    return _tags(out_root, edition) or {}
+
+
+def _tags(out_root: Path, edition: str) -> dict[str, int] | None:
+    """The tags file read: {} when there is none, None when it is damaged (not JSON, not names
+    to version numbers, not a regular file of ours)."""
+    file = folder(out_root, edition) / "tags.json"
+    if not _own_folder(out_root, edition) or not (file.exists() or file.is_symlink()):
         return {}
+    data = _read(file) if not file.is_symlink() else None
+    try:
+        named = json.loads(data) if data is not None else None
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(named, dict) or not all(isinstance(k, str) and _count(v) for k, v in named.items()):
+        return None
+    return named
 
 
 def sections(draft: str) -> dict[str, str]:
@@ -249,8 +294,16 @@ def resolve(out_root: Path, edition: str, spec: str) -> Version:
 
 
 def set_tag(out_root: Path, edition: str, name: str, version: Version) -> bytes:
-    """The tags file with ``name`` given to ``version``."""
-    named = tags(out_root, edition)
+    """The tags file with ``name`` given to ``version``; an InputError when the file there is
+    damaged (written again, it would lose every tag it holds) or the history is reached through
+    a link."""
+    where = folder(out_root, edition)
+    refuse_links(out_root, edition)
+    named = _tags(out_root, edition)
+    if named is None:
+        raise InputError("the tags file is damaged (not names of versions): a new tag would lose the others",
+                         path=where / "tags.json",
+                         expected='{"name": version number, …} as pnpgen writes it, or the file removed')
     named[name] = version.number
     return (json.dumps(named, ensure_ascii=False, sort_keys=True, indent=1) + "\n").encode()
 
