@@ -392,7 +392,7 @@ def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
                          expected="one of " + ", ".join(d.id for d in game.decks)) from None
     fmt = _sheet_format(args.format, args.out)
     out = args.out or deck.source.with_suffix("." + fmt)
-    if args.out is None and out.exists():
+    if out.exists() or out.is_symlink():  # (the deck's own spreadsheet, or a file of hand edits)
         raise InputError("already exists; not overwritten", path=out, expected="--out another file, or remove it")
     translated, default = {}, "ja"
     if game.translations is not None:  # each other language's texts in <field>.<lang> columns

@@ -171,6 +171,9 @@ def test_export_sheet_command(tmp_path, capsys):
     assert "pieces: {file: cards.csv}" in capsys.readouterr().out
     assert run(ws, "export-sheet", "--game", "test", "--deck", "cards") == 2  # never overwrites
     assert "already exists" in capsys.readouterr().err
+    out.write_text("hand edits", encoding="utf-8")  # nor with --out naming it (a deck's own sheet, say)
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "cards", "--out", str(out)) == 2
+    assert "already exists; not overwritten" in capsys.readouterr().err and out.read_text(encoding="utf-8") == "hand edits"
     assert run(ws, "export-sheet", "--game", "test", "--deck", "nope") == 2
     assert "unknown deck 'nope'" in capsys.readouterr().err
     assert run(ws, "export-sheet", "--game", "test", "--deck", "cards", "--format", "xlsx") == 0
