@@ -291,3 +291,20 @@ def test_the_reprint_of_a_print_and_cut_build_is_cut_by_hand_and_a_plain_build_r
     assert not list((ws / "build" / "test").glob("cut/*"))
     manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
     assert "cutter" not in manifest and not any(f.startswith("cut/") for f in manifest["files"])
+
+
+def test_a_dxf_is_the_same_whatever_order_ezdxf_meets_its_entity_types_in(monkeypatch):
+    """ezdxf lists the entity types a drawing uses as a set, whose order follows the process's
+    string hashing: the DXF's CLASSES section (and so its bytes) changed with PYTHONHASHSEED. The
+    types met in reverse order give the same bytes."""
+    from ezdxf.entitydb import EntityDB
+
+    from pnpgen.engine.cutfiles import CutSheet, cut_dxf
+
+    sheet = CutSheet((210.0, 297.0), ())
+    plain = cut_dxf(sheet)
+    in_use = EntityDB.dxf_types_in_use
+    monkeypatch.setattr(EntityDB, "dxf_types_in_use", lambda self: list(reversed(sorted(in_use(self)))))
+    assert cut_dxf(sheet) == plain
+    monkeypatch.setattr(EntityDB, "dxf_types_in_use", lambda self: sorted(in_use(self)))
+    assert cut_dxf(sheet) == plain

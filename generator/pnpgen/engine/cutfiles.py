@@ -94,6 +94,11 @@ def _dxf(sheet: CutSheet, doc, mm: int) -> bytes:
     doc.layers.add("CUT", color=1)
     for path in sheet.paths:
         msp.add_lwpolyline(_vertices(path, h), format="xyb", close=True, dxfattribs={"layer": "CUT"})
+    # ezdxf adds the CLASS entries of the entity types in use in the order of a set, which follows
+    # the process's string hashing (PYTHONHASHSEED): added here first, in name order, the
+    # CLASSES section is the same in every run
+    for dxftype in sorted(doc.entitydb.dxf_types_in_use()):
+        doc.classes.add_class(dxftype)
     buf = io.StringIO()
     doc.write(buf)
     return buf.getvalue().encode("utf-8")
