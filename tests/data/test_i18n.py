@@ -223,3 +223,11 @@ def test_japanese_left_plain_among_translated_texts_is_named_in_an_english_build
     assert "啓示" in text[8] and "〔ja〕" not in text[8]  # printed as written, unmarked
     build(ws)
     assert "plain ja text" not in capsys.readouterr().err
+
+
+def test_a_language_listed_twice_is_said_at_languages(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + "languages: [ja, en, ja]\n")
+    assert run(ws, "check", "--game", "test") == 2
+    said = capsys.readouterr()
+    err = said.out + said.err
+    assert "game.yaml" in err and "languages lists ja more than once" in err, err

@@ -210,3 +210,17 @@ def test_a_card_stock_of_another_paper_than_the_builds_is_warned_of(tmp_path, ca
     assert len(said) == 1 and "not letter (--paper)" in said[0] and "are a4; print them on it" in said[0], said
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "a-one-51002") == 0
     assert "a-one-51002 is" not in capsys.readouterr().err
+
+
+def test_an_extends_chain_past_the_limit_says_so(tmp_path, capsys):
+    """Eleven layouts each extending the one before: the limit named, not "extends itself"."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(MEISHI, 2))
+    sheets = ws / "sheets"
+    sheets.mkdir()
+    (sheets / "c0.yaml").write_text("extends: a-one-51002\n", encoding="utf-8")
+    for i in range(1, 12):
+        (sheets / f"c{i}.yaml").write_text(f"extends: c{i - 1}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "c11") == 2
+    err = capsys.readouterr().err
+    assert "layouts deep" in err and "extends itself" not in err and err.count("\n") == 1, err

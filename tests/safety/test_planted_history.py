@@ -287,3 +287,18 @@ def test_hostile_files_in_the_history_are_skipped_bounded_and_never_followed(tmp
         assert run(ws, *args) == 2
         assert "build/.history: is a link" in capsys.readouterr().err
     assert (outside / "test" / "tags.json").read_text() == '{"pt1": true}'
+
+
+def test_a_tag_naming_a_version_the_history_lost_and_a_misspelt_game_are_one_line(tmp_path, capsys):
+    """``{"pt1": 99}`` (the version removed or damaged) says so, naming the tags file, not "no
+    version 'pt1' (expected one of …, pt1)"; ``log`` of a misspelt game exits 2 suggesting the
+    real one (it said "no recorded version yet", exit 0)."""
+    ws = make_workspace(tmp_path / "ws", pieces=NAMES)
+    assert run(ws, *BUILD) == 0
+    (ws / "build" / ".history" / "test" / "tags.json").write_text('{"pt1": 99}')
+    capsys.readouterr()
+    assert run(ws, "reprint", "--game", "test", "--since", "pt1") == 2
+    err = capsys.readouterr().err
+    assert "tags.json: version: tag 'pt1' names v99, which the history does not hold" in err and err.count("\n") == 1, err
+    assert run(ws, "log", "--game", "tset") == 2
+    assert "unknown game 'tset'; did you mean test?" in capsys.readouterr().err

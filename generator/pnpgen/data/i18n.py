@@ -69,6 +69,10 @@ class Translations:
                 or not all(isinstance(code, str) and _CODE.match(code) for code in languages):
             raise doc.error(("languages",), f"languages must be a list of language codes, got {languages!r}",
                             "e.g. 'languages: [ja, en]'")
+        twice = sorted({code for code in languages if languages.count(code) > 1})
+        if twice:
+            raise doc.error(("languages",), f"languages lists {', '.join(twice)} more than once",
+                            "each language code once, e.g. 'languages: [ja, en]'")
         default = data.get("default_language", languages[0])
         if default not in languages:
             raise doc.error(("default_language",), f"default language {default!r} is not in languages",

@@ -216,8 +216,11 @@ def load_sheet(root: Path | None, name: Any, where: Callable[[str, str | None], 
         if found is None:
             raise blame(f"unknown sheet layout {current!r}", "one of " + ", ".join([GRID, *known_names(root)]))
         path, shown = found
-        if path.resolve() in seen or len(seen) >= MAX_EXTENDS:
+        if path.resolve() in seen:
             raise blame(f"sheet layout {current!r} extends itself", "a chain of extends: that ends in a layout without one")
+        if len(seen) >= MAX_EXTENDS:
+            raise blame(f"extends: goes more than {MAX_EXTENDS} layouts deep (at {current!r})",
+                        f"a chain of at most {MAX_EXTENDS} extends: (the limit for sheet layouts)")
         seen.append(path.resolve())
         doc = load_yaml(path)
         data = doc.data if doc.data is not None else {}

@@ -205,8 +205,19 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
         if suffix == ".csv":
             text, _ = decode(path.read_bytes(), shown)
             # strict: an unterminated quote is an error, not every later row swallowed into one cell
-            rows = [(i, [csv_text(c) for c in row])
-                    for i, row in enumerate(csv.reader(io.StringIO(text, newline=""), strict=True), 1)]
+            reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+            rows = []
+            try:
+                for i, row in enumerate(reader, 1):
+                    rows.append((i, [csv_text(c) for c in row]))
+                    read_to = reader.line_num
+            except csv.Error as e:  # said at the line where the row it could not read starts
+                line = (read_to if rows else 0) + 1
+                quote = "unexpected end of data" in str(e) or "EOF" in str(e)
+                raise InputError("a quoted cell opened in this row is never closed" if quote else
+                                 f"cannot read the CSV: {_one_line(e)}", path=shown, line=line,
+                                 expected="a closing \" for every opening one (a \" inside a quoted cell written \"\")"
+                                 if quote else "comma-separated values") from None
             if len(rows) > MAX_ROWS:
                 raise _too_large(shown, "rows", MAX_ROWS)
             if any(len(row) > MAX_COLUMNS for _, row in rows):

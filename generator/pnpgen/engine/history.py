@@ -281,6 +281,10 @@ def resolve(out_root: Path, edition: str, spec: str) -> Version:
     if spec == "previous" and len(known) > 1:
         return known[-2]
     number = named.get(spec)
+    if number is not None and number not in by_number:
+        raise InputError(f"tag {spec!r} names v{number}, which the history does not hold (removed or damaged)",
+                         path=folder(out_root, edition) / "tags.json", key="version",
+                         expected="one of " + ", ".join(v.name for v in known[-5:]) + " (see 'pnpgen log')")
     if number is None and re.fullmatch(r"v?\d+", spec):
         number = int(spec.lstrip("v"))
     if number in by_number:
