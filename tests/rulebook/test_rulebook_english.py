@@ -370,3 +370,18 @@ def test_the_quick_reference_gives_the_tie_break_after_the_winner_and_the_end_on
     assert [line.text for line in quick.end] == ["The game ends when the stack is empty."]
     assert [line.text for line in quick.scoring] == [
         "The player with the most points wins.", "In a tie, the player with more resource markers wins."]
+
+
+def test_the_quick_reference_finds_cards_dealt_each_and_every_tie_break():
+    """「各プレイヤーに５枚ずつ配ります」 is the starting hand (the quick reference said 草案に記載なし,
+    looking only for 手札 and a number); 「それでも同点の場合…」 is a second tie-break after the first."""
+    from pnpgen.rulebook.quickref import quick_reference
+
+    draft = ("■■　工房　草案１\n\n■　ゲームの準備\n　建物カードを混ぜて山札とし、各プレイヤーに５枚ずつ配ります。\n\n"
+             "■　ゲームの流れ\n１：配置\n　ワーカーを置きます。\n\n■　得点計算\n　得点を合計します。\n"
+             "　最も得点の高いプレイヤーの勝利です。同点の場合、資源の多いプレイヤーの勝利です。"
+             "それでも同点の場合、勝利を分かち合います。\n")
+    quick = quick_reference(parse(draft, "ja").rules, latin=False)
+    assert [line.text for line in quick.setup] == ["建物カードを混ぜて山札とし、各プレイヤーに５枚ずつ配ります。"]
+    assert [line.text for line in quick.scoring][-3:] == [
+        "最も得点の高いプレイヤーの勝利です。", "同点の場合、資源の多いプレイヤーの勝利です。", "それでも同点の場合、勝利を分かち合います。"]

@@ -24,13 +24,15 @@ _WIN = re.compile(r"勝利|勝者|\bwins?\b|\bwinner\b", re.I)
 _MOST = re.compile(r"最も|一番|\bmost\b|\bhighest\b", re.I)
 _NOT_SCORING = re.compile(r"戦争|攻撃側|防御側|判定|\bbattle\b|\bfight\b", re.I)
 # (tried only on a sentence right after the one naming the winner: "In a tie, …", "Ties are broken by …")
-_TIE = re.compile(r"^(?:複数いれば|複数いる場合|同値|同点|それも同じ|引き分け|タイの場合)|\bti(?:e|es|ed)\b|\btie-?breakers?\b",
+_TIE = re.compile(r"^(?:複数いれば|複数いる場合|それも同じ|タイの場合)|同値|同点|引き分け|\bti(?:e|es|ed)\b|\btie-?breakers?\b",
                   re.I)
 _SCORING_TITLE = re.compile(r"得点|決算|スコア|勝利|終了|scoring|victory|end of the game|game end", re.I)
 _SETUP_TITLE = re.compile(r"準備|セットアップ|\bsetup\b|\bset-up\b|preparation", re.I)
 _PER_PLAYERS = re.compile(r"^[０-９0-9]{1,2}人(?:プレイ)?$|^\d{1,2} players?$", re.I)
 _PLAYERS_IN = re.compile(r"[０-９0-9]{1,2}人(?:プレイ|の時|の場合|なら)|\b\d{1,2}[- ]player\b|\bwith \d{1,2} players\b", re.I)
-_HAND = re.compile(r"(?:手札|\bhand\b).*?[０-９0-9]|[０-９0-9].*?(?:手札|\bhand\b)", re.I)
+# the starting hand: 手札 (hand) with a number, or cards dealt out so many each (５枚ずつ配ります, deal 5 cards to each)
+_HAND = re.compile(r"(?:手札|\bhand\b).*?[０-９0-9]|[０-９0-9].*?(?:手札|\bhand\b)|[０-９0-9]+枚ずつ(?:配|引)"
+                   r"|\bdeals? (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten) cards?\b", re.I)
 MAX_SETUP = 6
 MAX_SCORING = 4
 
