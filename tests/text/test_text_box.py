@@ -325,3 +325,18 @@ def test_repeated_boxes_are_cheap():
     for _ in range(500):
         textbox(ctx, LONG, 1, 2, 40, 30)
     assert (time.perf_counter() - t) / 500 < 0.001
+
+
+def test_icon_colour_paints_its_current_colour(tmp_path):
+    """``icon(name, x, y, size, colour=…)`` draws the icon's ``currentColor`` in that colour (a
+    palette name or #rrggbb): white gears on a dark back printed black, nothing could change it."""
+    from pnpgen.text import icon
+
+    (tmp_path / "gear.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+                                       '<circle cx="5" cy="5" r="4" fill="currentColor"/></svg>', encoding="utf-8")
+    ctx = make_ctx(icon_dirs=[tmp_path, ICONS])
+    assert 'fill="#000"' in str(icon(ctx, "gear", 0, 0, 10))
+    assert 'fill="#ffffff"' in str(icon(ctx, "gear", 0, 0, 10, colour="#ffffff"))
+    assert 'fill="#c49a32"' in str(icon(ctx, "gear", 0, 0, 10, colour="gold"))
+    with pytest.raises(InputError, match="icon colour: unknown colour 'blu'"):
+        icon(ctx, "gear", 0, 0, 10, colour="blu")

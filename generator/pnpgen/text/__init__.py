@@ -246,14 +246,19 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
     return emit(lay, float(x), float(y), tuple(ctx.fallback_fonts))
 
 
-def icon(ctx: TextContext, name: str, x: float, y: float, size: float) -> Markup:
-    """An icon by name placed in a size×size mm square with its top-left at (x, y)."""
+def icon(ctx: TextContext, name: str, x: float, y: float, size: float, colour: str = "#000") -> Markup:
+    """An icon by name placed in a size×size mm square with its top-left at (x, y); its
+    ``currentColor`` drawn in ``colour`` (a palette name or #rrggbb: white gears on a dark back)."""
+    try:
+        colour = validate.colour(colour, ctx.palette)
+    except validate.Invalid as e:
+        raise InputError(f"icon colour: {e.message} (in {ctx.where})", key="colour", expected=e.expected) from None
     path = _icons.find(str(name), tuple(Path(d) for d in ctx.icon_dirs))
     if path is None:
         known = _icons.names(ctx.icon_dirs)
         raise ValueMistake(f"unknown icon {{{name}}} in {ctx.where}", key=_field_name(name) or None,
                          expected="one of " + ", ".join(known) if known else "an SVG in templates/<game>/icons/")
     try:
-        return Markup(_icons.place(path, float(x), float(y), float(size)))
+        return Markup(_icons.place(path, float(x), float(y), float(size), colour))
     except IconError as e:
         raise InputError(f"{e} (used in {ctx.where})") from None
