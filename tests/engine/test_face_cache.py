@@ -275,7 +275,7 @@ def test_a_repainted_picture_is_reported_reprinted_and_recorded(tmp_path, capsys
     assert manifest["reprint"]["cards"]["why"] == ["札2 edited"]
     assert manifest["reprint"]["cards"]["sheets"] == [1]
     said = (out / "reprint.txt").read_text(encoding="utf-8")
-    assert "2 × 札2\n" in said and "2 × 札2 (old version)" in said and "札1" not in said
+    assert "2 × 札2\n" in said and "2 × 札2（古い版）" in said and "札1" not in said
     assert run(ws, "log", "--game", "test") == 0
     assert capsys.readouterr().out.count("draft") == 2  # two versions
     assert run(ws, "diff", "--game", "test") == 0

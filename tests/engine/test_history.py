@@ -97,7 +97,7 @@ def test_reprint_since_a_version_holds_every_copy_changed_since(tmp_path, capsys
     pages = PdfReader(out / "reprint-since-v1.pdf").pages
     assert [p.get_contents().get_data().count(b" Do") for p in pages] == [2, 2]  # カード2 once more, カード4 anew
     said = (out / "reprint-since-v1.txt").read_text(encoding="utf-8")
-    assert "1 × カード2" in said and "1 × カード4" in said and "1 × カード4 (old version)" in said
+    assert "1 × カード2" in said and "1 × カード4" in said and "1 × カード4（古い版）" in said
     assert "v1 (" in said.splitlines()[0]
 
 

@@ -88,13 +88,13 @@ def test_the_reprint_file_holds_exactly_the_new_copies_with_backs_and_says_what_
     assert "Bカード5" in words  # the backs
     said = (out / "reprint.txt").read_text(encoding="utf-8")
     assert "2 × カード5" in said and "1 × カード7" in said
-    assert "pull out and throw away (1 copy):\n    1 × カード7 (old version)" in said
+    assert "抜いて捨てる（1枚）：\n    1 × カード7（古い版）" in said
     # a count that falls: the same faces, a copy fewer, is a surplus copy, not an old version
     deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文カード5, count: 3}", "text: 本文カード5, count: 2}"),
                     encoding="utf-8")
     _build(ws)
     said = (out / "reprint.txt").read_text(encoding="utf-8")
-    assert "pull out and throw away (1 copy):\n    1 × カード5 (surplus copy)" in said, said
+    assert "抜いて捨てる（1枚）：\n    1 × カード5（余った分）" in said, said
     # a rebuild that changes no piece leaves no reprint file behind
     deck.write_text(deck.read_text(encoding="utf-8") + "# a note\n", encoding="utf-8")
     _build(ws)
@@ -115,7 +115,7 @@ def test_a_card_deleted_in_the_middle_is_the_one_change_not_every_card_after_it(
     diff = capsys.readouterr().out
     assert "- removed: カード3 ×1" in diff and "added" not in diff and diff.count("removed:") == 1
     said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
-    assert "1 × カード3 (removed)" in said and " add " not in said
+    assert "1 × カード3（削除）" in said and "加える" not in said
 
 
 def test_a_long_list_of_reasons_names_ten_on_the_line_and_all_in_the_manifest(tmp_path, capsys, built_copy):

@@ -144,7 +144,7 @@ def test_a_history_from_another_machine_is_shown_marked_and_not_relied_on(tmp_pa
     assert capsys.readouterr().err == ""
     assert run(ws, "reprint", "--game", "test", "--since", "playtest-4") == 0
     said = (ws / "build" / "test" / "reprint-since-v3.txt").read_text(encoding="utf-8")
-    assert "1 × カード4" in said and "1 × カード4 (old version)" in said
+    assert "1 × カード4" in said and "1 × カード4（古い版）" in said
 
 
 def _tampered(entry: Path) -> dict:

@@ -37,6 +37,7 @@ class DeckReprint:
 def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckReprint]:
     """Per deck, what changed since ``before`` (a change-report snapshot: per deck its pairs)."""
     assert result.rendered is not None
+    lang = result.game.lang
     out = []
     for df in result.rendered.decks:
         pairs_before = before.get(df.deck.id, {}).get("pairs", [])
@@ -73,8 +74,8 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
                 label = old_names[pair]
                 # the same faces, fewer copies: surplus; other faces of a piece still there: its old
                 # version; a piece no longer in the deck: removed
-                why = "surplus copy" if pair in new else "old version" if label in labels_now else "removed"
-                name = f"{label.split(':', 1)[-1]} ({why})"
+                why = "surplus" if pair in new else "old" if label in labels_now else "removed"
+                name = msg(f"reprint.pull.{why}", lang, piece=label.split(":", 1)[-1])
                 dr.pull[name] = dr.pull.get(name, 0) + gone
         if dr.add or dr.pull:
             out.append(dr)
@@ -82,7 +83,7 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
 
 
 def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, Any], name: str = "reprint",
-                  since: str = "the previous good build") -> dict[str, bytes]:
+                  since: str = "") -> dict[str, bytes]:
     """``<name>.pdf`` (when there are copies to add) and ``<name>.txt``; empty when no copy was
     added, changed or removed since ``before``."""
     decks = deck_reprints(result, before)
@@ -96,7 +97,8 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
     bleed = result.rendered.bleed_mm if result.rendered else options.bleed_mm
     placed = {deck.id: p for deck, p in zip(game.decks, result.on_paper, strict=True)}  # as the home sheets
     pages: list[Page] = []
-    lines = [f"{game.title}: what to change in the printed game since {since}", ""]
+    lang = game.lang
+    lines = [msg("reprint.head", lang, title=game.title, since=since or msg("reprint.since_last", lang)), ""]
     for dr in decks:
         first = len(pages) + 1
         if dr.fronts:
@@ -110,11 +112,12 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
                 pages += home_sheets(ds, on.layout, sheet, font, fontreg.string_width_mm)
         lines.append(f"{dr.id} ({dr.name})")
         if dr.fronts:
-            where = f"{name}.pdf page {first}" + (f"–{len(pages)}" if len(pages) > first else "")
-            lines.append(f"  add ({_copies(len(dr.fronts))}, {where}):")
+            pages_shown = f"{first}" + (f"–{len(pages)}" if len(pages) > first else "")
+            lines.append("  " + msg("reprint.add", lang, copies=_copies(len(dr.fronts), lang), file=f"{name}.pdf",
+                                    pages=pages_shown))
             lines += [f"    {n} × {piece}" for piece, n in dr.add.items()]
         if dr.pull:
-            lines.append(f"  pull out and throw away ({_copies(sum(dr.pull.values()))}):")
+            lines.append("  " + msg("reprint.pull", lang, copies=_copies(sum(dr.pull.values()), lang)))
             lines += [f"    {n} × {piece}" for piece, n in dr.pull.items()]
         lines.append("")
     files = {f"{name}.txt": "\n".join(lines).encode()}
@@ -124,5 +127,5 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
     return files
 
 
-def _copies(n: int) -> str:
-    return f"{n} copy" if n == 1 else f"{n} copies"
+def _copies(n: int, lang: str) -> str:
+    return msg("reprint.copy" if n == 1 else "reprint.copies", lang, n=n)
