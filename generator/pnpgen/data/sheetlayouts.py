@@ -172,7 +172,10 @@ def builtin_names() -> list[str]:
 
 
 def known_names(root: Path | None) -> list[str]:
-    own = {p.stem for p in (root / FOLDER).glob("*.yaml")} if root is not None and (root / FOLDER).is_dir() else set()
+    """The layouts a deck may name: pnpgen's and the workspace's sheets/*.yaml that are files (a
+    folder or a FIFO of that name is none: listing it beside "unknown" contradicted itself)."""
+    own = {p.stem for p in (root / FOLDER).glob("*.yaml") if p.is_file()} \
+        if root is not None and (root / FOLDER).is_dir() else set()
     return sorted(set(builtin_names()) | own)
 
 
