@@ -193,3 +193,21 @@ def test_placeholder_label_reads_in_every_builtin_layouts_art_box(tmp_path, name
         assert gy <= y - size and y <= gy + gh
         # 9 pt at least, a tenth of the art box's shorter side up to 36 pt: 36 on a board (127 mm)
         assert mm_to_pt(size) >= (36 - 0.01 if name == "board" else 9 - 0.01), (name, mm_to_pt(size))
+
+
+def test_a_decks_pictures_below_the_dpi_are_three_lines_and_a_count():
+    """A deck of many pictures below the wanted dpi printed a warning line each on every build and
+    export (103 lines for a 120-card deck): the three lowest are named, the rest counted in one
+    line; other warnings, and a deck of three or fewer, as they were."""
+    from pnpgen.faces.images import LOW_DPI, grouped_low_dpi
+
+    def low(deck: str, n: int, dpi: int) -> str:
+        return LOW_DPI.format(where=f"data/g/decks/{deck}.yaml:{n}:5", deck=deck, piece=f"札{n}", name=f"art/{n}.png",
+                              dpi=dpi, w="53", h="40", wanted="300")
+
+    cards = [low("cards", n, 280 - n) for n in range(10)]
+    tokens = [low("tokens", n, 250) for n in range(2)]
+    said = grouped_low_dpi(["first", *cards[:5], "middle", *tokens, *cards[5:], "last"])
+    assert said == ["first", cards[9], cards[8], cards[7], "deck cards: 7 more pictures below 300 dpi (274–280 dpi; "
+                    "pnpgen check lists each)", "middle", *tokens, "last"]
+    assert grouped_low_dpi(["a", *tokens, "b"]) == ["a", *tokens, "b"]
