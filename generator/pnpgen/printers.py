@@ -79,6 +79,9 @@ def load_printer(root: Path, name: str) -> Printer:
     known: list[str] = []
     for path in printer_profiles(root):
         if not path.is_file():
+            if path.exists():  # a folder or a FIFO of that name: said, not passed over in silence
+                raise InputError("is not a file (a folder, a pipe or a device)", path=path,
+                                 expected="printers.yaml, a YAML file of printer profiles (see pnpgen calibrate)")
             continue
         doc = load_yaml(path)
         if not isinstance(doc.data, dict):

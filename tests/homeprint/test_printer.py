@@ -177,3 +177,19 @@ def test_paper_or_duplex_other_than_the_profiles_is_refused_not_overridden(tmp_p
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--paper", "letter", "--printer", "steady") == 0
     manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["paper"] == "letter"  # a profile with no paper of its own takes the one asked for
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_a_printers_file_that_is_no_file_is_said_so(tmp_path, capsys, kind):
+    """printers.yaml a folder or a FIFO: one line naming it (it said only "unknown printer
+    profile"), and a FIFO is never opened (it would wait for a writer for ever)."""
+    import os
+
+    ws = make_workspace(tmp_path / "ws")
+    if kind == "folder":
+        (ws / "printers.yaml").mkdir()
+    else:
+        os.mkfifo(ws / "printers.yaml")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "home-laser") == 2
+    err = capsys.readouterr().err
+    assert "printers.yaml: is not a file" in err and err.count("\n") == 1, err
