@@ -276,3 +276,13 @@ def test_export_sheet_keeps_the_translations_so_each_language_builds_the_same(tm
         assert pages[0] == pages[1], lang  # (the sheet marks the text it has no translation of: 〔ja〕二行目)
     assert all(word in " ".join(pages[1]) for word in ("Blessing", "First line", "Descent", "二行目"))
     assert "〔ja〕二行目" in " ".join(texts(sheet_ws / "build" / "test" / "en" / "cards.pdf"))
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_a_csv_in_utf16_without_its_byte_order_mark_reads_right(tmp_path, codec):
+    """Saved as "Unicode text" with no byte-order mark, a CSV was refused as a NUL control
+    character in the first cell; its ASCII characters' NUL halves say which UTF-16 it is."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n"))
+    (ws / "data" / "test" / "decks" / "cards.csv").write_bytes("name,text,count\n祝福,本文,2\n降臨,本文2,1\n".encode(codec))
+    deck = load_game(Workspace(ws), "test").deck("cards")
+    assert [(p.values["name"], p.values["text"], p.count) for p in deck.pieces] == [("祝福", "本文", 2), ("降臨", "本文2", 1)]
