@@ -22,7 +22,7 @@ def decode(data: bytes, path: Path | str | None = None) -> tuple[str, str]:
             except UnicodeDecodeError as e:
                 raise _undecodable(path, name, data, e) from None
     utf16 = _utf16_without_bom(data)
-    if utf16 is not None:  # (Excel's "Unicode text" without its mark: read as NUL characters before)
+    if utf16 is not None:  # (without its mark it was read as NUL characters before)
         codec, name = utf16
         try:
             return data.decode(codec), name
