@@ -38,6 +38,8 @@ CASES = [
     (EXPORT + ("--deck", "../cards"), "argument --deck: '../cards' is not a deck id"),
     (EXPORT + ("--deck", ""), "argument --deck: '' is not a deck id"),
     (EXPORT + ("--base-url", "javascript:alert(1)"), "argument --base-url: 'javascript:alert(1)' is not an address"),
+    (EXPORT + ("--base-url", 'https://x/"<b>#'), "has a query, a fragment or a character a URL must not hold"),
+    (EXPORT + ("--base-url", "https://x/p?dl=1"), "has a query, a fragment or a character a URL must not hold"),
     (EXPORT + ("--base-url", "ftp://example.com/x"), "argument --base-url: 'ftp://example.com/x' is not an address"),
     (EXPORT + ("--base-url", "https:///nohost"), "argument --base-url: 'https:///nohost' is not an address"),
     (EXPORT + ("--base-url", "https://ex ample.com/"), "is not an address Tabletop Simulator can load from"),

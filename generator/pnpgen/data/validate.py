@@ -364,6 +364,9 @@ def base_url_option(text: str) -> str:
     if (url is None or any(c.isspace() or ord(c) < 32 for c in text)
             or not (url.scheme in ("http", "https") and url.hostname or url.scheme == "file" and url.path)):
         raise Invalid(f"{show(text)} is not an address Tabletop Simulator can load from", expected)
+    if url.query or url.fragment or any(c in text for c in '"<>\\{}|^`'):  # a file name is added at its end
+        raise Invalid(f"{show(text)} has a query, a fragment or a character a URL must not hold",
+                      "a folder's address the image names are added to, e.g. https://example.com/pnp/")
     return text
 
 
