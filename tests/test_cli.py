@@ -229,3 +229,17 @@ def test_rulebook_says_how_it_read_the_draft_only_when_asked(drafted, capsys):
     assert run(drafted, "rulebook", "--game", "test", "-v") == 0
     told = capsys.readouterr().out
     assert "parsed: title" in told and "line breaking:" in told and "rulebook.pdf" in told
+
+
+def test_out_inside_the_games_own_folders_is_refused(tmp_path, capsys):
+    """--out into data/ or templates/ (empty, so the foreign-file check passed) put outputs, a cache
+    and marker files among the designer's own files: refused in one line, nothing written there."""
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "templates" / "test" / "out").mkdir()
+    for args in (("build", "--game", "test", "--out", "data/out", *FAST),
+                 ("export", "--game", "test", "--preset", "tabletopsimulator", "--out", "templates/test/out")):
+        capsys.readouterr()
+        assert run(ws, *args) == 2
+        err = capsys.readouterr().err
+        assert "is inside the workspace's" in err and err.count("\n") == 1, err
+    assert not (ws / "data" / "out").exists() and list((ws / "templates" / "test" / "out").iterdir()) == []

@@ -194,7 +194,7 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.transaction import commit
 
     out_root = args.out or ws.root / "build"
-    claim(out_root)
+    claim(out_root, ws.input_folders)
     game = load_game(ws, args.game, lang=args.lang)
     out_dir = out_root / game.slug / (args.lang or "")
     book = _rulebook(ws, game, args)
@@ -220,7 +220,7 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
     options = ExportOptions(preset=args.preset, fit=args.fit, colour=args.colour, pdfx=args.pdfx, outline_text=args.outline_text, proof=args.proof,
                             base_url=args.base_url, deck_id_base=args.deck_id_base, decks=tuple(args.deck), out=args.out)
     out_root = args.out or ws.root / "build"
-    claim(out_root)  # not pnpgen's folder to write: stop before anything is made
+    claim(out_root, ws.input_folders)  # not pnpgen's folder to write: stop before anything is made
     inputs = export_inputs(ws, args.game, options)
     kept = up_to_date(ws, args.game, options, out_root, inputs)
     if kept is not None:  # nothing it reads changed, every file it wrote is there

@@ -36,6 +36,11 @@ class Workspace:
     def fonts(self) -> Path:
         return self.root / "fonts"
 
+    @property
+    def input_folders(self) -> tuple[Path, ...]:
+        """The folders a designer keeps the game in, never an output folder's place."""
+        return self.data, self.templates, self.fonts, self.root / "sheets", self.root / "layouts"
+
     def game_dir(self, slug: str) -> Path:
         return self.data / slug
 

@@ -75,7 +75,7 @@ def sort_games(ws: Workspace, slugs: list[str], options: BuildOptions, out_root:
     """The outcomes of the games that are up to date, and (slug, fingerprint of its inputs) of
     each game to build. The output folder is claimed (``output.claim``) and a commit a killed
     run left is finished first."""
-    claim(out_root)
+    claim(out_root, ws.input_folders)
     cache = Cache(out_root)
     if out_root.is_dir():
         with build_lock(out_root):  # a commit a killed run left half done: finished before anything is read

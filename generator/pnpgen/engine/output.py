@@ -15,6 +15,7 @@ import os
 import signal
 import tempfile
 import threading
+from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -102,16 +103,21 @@ def unwritable(folder: Path, e: OSError) -> InputError:
                       expected="a folder you may write to")
 
 
-def claim(folder: Path) -> None:
-    """Refuse an output folder that is not pnpgen's to write: ``/``, the home folder itself, or a
-    folder holding files unless it is already a pnpgen output folder (its marker file, or the
-    lock file every earlier build left). An empty or missing folder is claimed by the first
-    build or export, which writes the marker."""
+def claim(folder: Path, inputs: Sequence[Path] = ()) -> None:
+    """Refuse an output folder that is not pnpgen's to write: ``/``, the home folder itself, a
+    folder inside one of ``inputs`` (the workspace's data/, templates/ …: outputs and a cache among
+    the designer's files), or a folder holding files unless it is already a pnpgen output folder
+    (its marker file, or the lock file every earlier build left). An empty or missing folder is
+    claimed by the first build or export, which writes the marker."""
     try:
         where = folder.resolve()
         home = Path.home().resolve()
+        kept = next((f for f in inputs if where == f.resolve() or f.resolve() in where.parents), None)
     except (OSError, RuntimeError):
         return  # an unusable path: the write says so in its own words
+    if kept is not None:
+        raise InputError(f"{folder} is inside the workspace's {kept.name}/, where the game's own files are",
+                         key="--out", expected="a folder of its own, e.g. --out build or --out ~/pnp/build")
     if where == Path(where.anchor) or where == home:
         raise InputError(f"{folder} is {'the home folder' if where == home else 'the root of the disk'}, "
                          "not an output folder", key="--out",
