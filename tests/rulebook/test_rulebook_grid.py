@@ -133,3 +133,20 @@ def test_no_page_ends_with_a_heading_whose_text_went_on_to_the_next(tmp_path, mo
     ends = {page: heading for p, page, heading in drawn if p == last}  # the last thing drawn on each page
     assert len(ends) >= 3
     assert [page for page in sorted(ends)[:-1] if ends[page]] == []
+
+
+def test_the_setups_numbered_steps_are_listed_with_the_setup_in_the_quick_reference(tmp_path):
+    """A designer's 準備 section numbered its steps: the quick reference listed them under
+    ゲームの流れ as if they were the turn's; they go under 準備 now, the turn's steps alone in the flow."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    draft = ws / "data" / "test" / "draft.txt"
+    text = draft.read_text(encoding="utf-8").replace(
+        "■　ゲームの進行", "■　ゲームの準備\n１：山札を作る\n　カードを混ぜて山札にします。\n２：手札を配る\n"
+        "　各プレイヤーに５枚ずつ配ります。\n\n■　ゲームの進行")
+    draft.write_text(text, encoding="utf-8")
+    pages = texts(build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").files["rulebook.pdf"])
+    quick = next(p for p in pages if p.lstrip().startswith("早見表") and "●" in p)
+    flow = quick[quick.index("ゲームの流れ"):quick.index("準備（人数と枚数）")]
+    setup = quick[quick.index("準備（人数と枚数）"):]
+    assert "山札を作る" not in flow and "カードを１枚引く" in flow
+    assert "山札を作る" in setup and "手札を配る" in setup and "５枚ずつ配ります" in setup
