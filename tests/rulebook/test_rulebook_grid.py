@@ -150,3 +150,24 @@ def test_the_setups_numbered_steps_are_listed_with_the_setup_in_the_quick_refere
     setup = quick[quick.index("準備（人数と枚数）"):]
     assert "山札を作る" not in flow and "カードを１枚引く" in flow
     assert "山札を作る" in setup and "手札を配る" in setup and "５枚ずつ配ります" in setup
+
+
+def test_one_big_card_does_not_shrink_every_other_piece_to_a_third(tmp_path):
+    """A 名刺 deck (55×91 mm) needs 1/3 to fit the components list's 44 mm; it drew every other
+    piece at 1/3 too (25 mm tokens 8 mm across). The pieces that fit at 1/2 share 1/2; the card
+    gets its own scale, captioned 「縮尺 1/3」."""
+    from conftest import DECK_YAML
+
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "decks" / "labels.yaml").write_text(
+        DECK_YAML.replace("name: テストカード", "name: 名刺ラベル").replace("format: poker", "size: [55, 91]")
+        + "  - {name: 名刺, text: 本文}\n", encoding="utf-8")
+    draft = ws / "data" / "test" / "draft.txt"
+    draft.write_text(draft.read_text(encoding="utf-8").replace(
+        "◇テストカード（１１枚）", "◇名刺ラベル（１枚）\n　名刺の大きさのラベルです。\n\n◇テストカード（１１枚）"), encoding="utf-8")
+    from pnpgen.rulebook import pictures_from_game
+
+    game = load_game(Workspace(ws), "test")
+    book = build_rulebook(game, REPO / "fonts", pictures=pictures_from_game(game, Workspace(ws).templates))
+    flat = re.sub(r"\s", "", "".join(texts(book.files["rulebook.pdf"])))
+    assert "図は実物の1/2の大きさです" in flat and "縮尺1/3" in flat, flat[:2000]

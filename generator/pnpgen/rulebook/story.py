@@ -99,6 +99,7 @@ class Marks:
             return sub.text
         return f"{sub.text} ({', '.join(inner)})" if self.latin else f"{sub.text}（{'・'.join(inner)}）"
 PICTURE_H = 44 * mm  # the tallest a deck's faces are drawn in the components list
+COMMON_MAX = 2  # the components' shared scale is 1/2 at most when some pieces fit it (the rest: their own)
 PICTURE_W = 50 * mm  # pictures at most this wide stand beside the description, wider ones above it
 TEXT_W = PAGE_W - MARGIN_INNER - MARGIN_OUTER
 QR_INDENT = 4 * mm  # the quick reference's lines under their part's title
@@ -313,13 +314,17 @@ class StoryBuilder:
 
     def picture_scales(self) -> tuple[int | None, dict[str, int]]:
         """One scale 1/n for every picture of the components list: the largest at which each
-        piece but the boards fits its slot, never above actual size; a board too big for it is
-        drawn at its own smaller 1/n. Returns the common n (None when only boards are shown)
+        piece but the boards fits its slot, never above actual size, and never below 1/2 while
+        some piece fits at 1/2; a board, or a piece, too big for it is drawn at its own smaller 1/n. Returns the common n (None when only boards are shown)
         and the n per deck id."""
         need = {d: reduction(Faces.fit(self.pictures[d], PICTURE_H, TEXT_W))
                 for row in self.rows for d in self.pictured(row)}
         pieces = [n for d, n in need.items() if d not in self.boards]
         common = max(pieces) if pieces else None
+        if common is not None and common > COMMON_MAX and min(pieces) <= COMMON_MAX:
+            # one big card (名刺 91 mm) drew every token at 1/3, 8 mm across: the pieces that fit at
+            # 1/2 share it, the few that do not get their own scale, captioned, as a board does
+            common = COMMON_MAX
         return common, {d: max(n, common or 1) for d, n in need.items()}
 
     def components_section(self, s: Section) -> list[Flowable]:
