@@ -86,13 +86,10 @@ def _edition(args: argparse.Namespace) -> str:
 def _root(ws: Workspace, args: argparse.Namespace) -> Path:
     """The output folder whose history the command reads; its history reached through a link is
     refused (it would be read from, and tags written to, anywhere)."""
+    from pnpgen.data.load import game_file
     from pnpgen.engine import history
-    from pnpgen.errors import InputError, suggest
 
-    slugs = ws.slugs()
-    if args.game not in slugs:  # (log said "no recorded version yet" of a misspelt game, exit 0)
-        raise InputError(f"unknown game {args.game!r}{suggest(args.game, slugs)}", key="--game",
-                         expected="one of " + ", ".join(slugs) + " (see 'pnpgen list')")
+    game_file(ws, args.game)  # a misspelt game: log said "no recorded version yet", exit 0
     root = args.out or ws.root / "build"
     history.refuse_links(root, _edition(args))
     return root

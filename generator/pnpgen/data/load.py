@@ -101,18 +101,25 @@ def _text(doc: Source, value: Any, keypath: tuple) -> str:
     return _parse(doc, keypath, v.text, value)
 
 
-def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = True, sizes: Sizes | None = None) -> Game:
-    """The game with every text in ``lang`` (default: the game's default language). With
-    ``art=False`` (``pnpgen list``) the art files ``image`` fields name are not opened; ``sizes``:
-    the art files' sizes found by earlier builds (data/art.py)."""
-    folder = ws.game_dir(slug)
-    game_yaml = folder / "game.yaml"
+def game_file(ws: Workspace, slug: str) -> Path:
+    """The game's game.yaml; an InputError naming the games there are (the nearest first) when
+    ``slug`` is none of them."""
+    game_yaml = ws.game_dir(slug) / "game.yaml"
     if not game_yaml.is_file():
         if game_yaml.exists():
             raise InputError("game.yaml is not a file", path=game_yaml, expected="a YAML file describing the game")
         known = [s for s in ws.slugs() if s != slug]
         raise InputError(f"unknown game {v.show(slug)}{suggest(slug, known)}",
                          expected="one of " + ", ".join(known) if known else "a data/<slug>/game.yaml")
+    return game_yaml
+
+
+def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = True, sizes: Sizes | None = None) -> Game:
+    """The game with every text in ``lang`` (default: the game's default language). With
+    ``art=False`` (``pnpgen list``) the art files ``image`` fields name are not opened; ``sizes``:
+    the art files' sizes found by earlier builds (data/art.py)."""
+    folder = ws.game_dir(slug)
+    game_yaml = game_file(ws, slug)
     contained(game_yaml, ws.data, "game", game_yaml)
     doc = load_yaml(game_yaml)
     translations = i18n.Translations.from_game(doc, lang)
@@ -408,9 +415,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                 deck.placeholders.append((piece.where, f"{piece.label}.{key}", NO_ART_YET))
             elif key in shown and (value is None or str(value).strip() == ""):
                 deck.placeholders.append((piece.where, f"{piece.label}.{key}", EMPTY_SHOWN))
-    if game.translations is not None:
-        parked = {(rows.path, line, column) for piece in deck.pieces if piece.count == 0  # they print nothing:
-                  for line, column in piece.field_lines.values()}                      # no translation is missing
+    parked = {(rows.path, line, column) for piece in deck.pieces if piece.count == 0  # they print nothing:
+              for line, column in piece.field_lines.values()}                      # no translation is missing
+    if game.translations is not None and parked:
         game.translations.missing = [m for m in game.translations.missing
                                      if (m.where.path, m.where.line, m.where.column) not in parked]
     if game.translations is not None and rows is doc:  # Japanese left plain among translated texts

@@ -207,12 +207,13 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
             # strict: an unterminated quote is an error, not every later row swallowed into one cell
             reader = csv.reader(io.StringIO(text, newline=""), strict=True)
             rows = []
+            read_to = 0  # the last line of the last row read
             try:
                 for i, row in enumerate(reader, 1):
                     rows.append((i, [csv_text(c) for c in row]))
                     read_to = reader.line_num
             except csv.Error as e:  # said at the line where the row it could not read starts
-                line = (read_to if rows else 0) + 1
+                line = read_to + 1
                 quote = "unexpected end of data" in str(e) or "EOF" in str(e)
                 raise InputError("a quoted cell opened in this row is never closed" if quote else
                                  f"cannot read the CSV: {_one_line(e)}", path=shown, line=line,

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pnpgen.data.art import art_files
 from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed
-from pnpgen.data.model import Game
+from pnpgen.data.model import Deck, Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import bookkey
 from pnpgen.engine.cache import Cache, content_hash
@@ -103,17 +103,14 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
         options = game_printer(ws, game, options)  # game.yaml's printer: unless --printer named one
     except InputError as e:
         out.add(e)
-    stocks: list[DeckOnPaper] = []
-    placed_decks = []
+    placed: list[tuple[Deck, DeckOnPaper]] = []
     for deck in game.decks:
         try:
-            placed = deck_on_paper(deck, options.sheet, nest_memo, deck_stock(game, deck, options.stock))
-            stocks.append(placed)
-            placed_decks.append((deck, placed))
+            placed.append((deck, deck_on_paper(deck, options.sheet, nest_memo, deck_stock(game, deck, options.stock))))
         except InputError as e:
             out.add(e)
-            continue
-    short = short_bleed_warnings(placed_decks, options)
+    stocks = [on_paper for _, on_paper in placed]
+    short = short_bleed_warnings(placed, options)
     book: list[str] = []
     if game.draft_file.is_file():  # the build typesets the rulebook: its draft, settings and warnings
         try:

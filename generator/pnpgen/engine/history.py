@@ -64,20 +64,23 @@ MAX_ENTRY = 32 << 20  # bytes: an entry of 10,000 pieces is a few MB; a planted 
 ENTRY_NAME = re.compile(r"v(\d{5,9})\.json")  # as ``path`` names them (a planted v999…9 gave names too long to write)
 
 
+def _link(out_root: Path, edition: str) -> Path | None:
+    """``.history`` or ``.history/<edition>`` when it is a link (which would have the history read
+    from, and tags written to, anywhere); None when neither is."""
+    return next((p for p in (out_root / ".history", folder(out_root, edition)) if p.is_symlink()), None)
+
+
 def _own_folder(out_root: Path, edition: str) -> bool:
-    """``.history/<edition>/`` is a real folder of the output folder, reached through no link (a
-    link would have the history read from, and tags written to, anywhere)."""
-    root = out_root / ".history"
-    where = folder(out_root, edition)
-    return not root.is_symlink() and not where.is_symlink() and where.is_dir()
+    """``.history/<edition>/`` is a real folder of the output folder, reached through no link."""
+    return _link(out_root, edition) is None and folder(out_root, edition).is_dir()
 
 
 def refuse_links(out_root: Path, edition: str) -> None:
     """An InputError when ``.history`` or its game's folder is a link (log, diff, tag, reprint)."""
-    for where in (out_root / ".history", folder(out_root, edition)):
-        if where.is_symlink():
-            raise InputError("is a link: the history is read only from the output folder's own .history/", path=where,
-                             expected="a real folder (remove the link; each good build records a version again)")
+    link = _link(out_root, edition)
+    if link is not None:
+        raise InputError("is a link: the history is read only from the output folder's own .history/", path=link,
+                         expected="a real folder (remove the link; each good build records a version again)")
 
 
 def _read(file: Path) -> bytes | None:
@@ -201,7 +204,7 @@ def _tags(out_root: Path, edition: str) -> dict[str, int] | None:
     file = folder(out_root, edition) / "tags.json"
     if not _own_folder(out_root, edition) or not (file.exists() or file.is_symlink()):
         return {}
-    data = _read(file) if not file.is_symlink() else None
+    data = _read(file)  # (None for a link, a FIFO, a folder, a file too large)
     try:
         named = json.loads(data) if data is not None else None
     except (ValueError, RecursionError):
@@ -433,7 +436,7 @@ def _history_files(out_root: Path, game: str | None) -> list[Path]:
     return [f for edition in sorted(p for p in root.iterdir() if p.is_dir() and not p.is_symlink())
             if game is None or edition.name == game or edition.name.startswith(game + ".")
             for f in sorted(edition.iterdir())
-            if f.is_file() and not f.is_symlink() and re.fullmatch(r"v\d+\.json|tags\.json", f.name)]
+            if f.is_file() and not f.is_symlink() and (ENTRY_NAME.fullmatch(f.name) or f.name == "tags.json")]
 
 
 def recorded(out_root: Path, game: str | None = None) -> int:

@@ -27,7 +27,7 @@ _NOT_SCORING = re.compile(r"戦争|攻撃側|防御側|判定|\bbattle\b|\bfight
 _TIE = re.compile(r"^(?:複数いれば|複数いる場合|それも同じ|タイの場合)|同値|同点|引き分け|\bti(?:e|es|ed)\b|\btie-?breakers?\b",
                   re.I)
 _SCORING_TITLE = re.compile(r"得点|決算|スコア|勝利|終了|scoring|victory|end of the game|game end", re.I)
-SETUP_TITLE = re.compile(r"準備|セットアップ|\bsetup\b|\bset-up\b|preparation", re.I)
+_SETUP_TITLE = re.compile(r"準備|セットアップ|\bsetup\b|\bset-up\b|preparation", re.I)
 _PER_PLAYERS = re.compile(r"^[０-９0-9]{1,2}人(?:プレイ)?$|^\d{1,2} players?$", re.I)
 _PLAYERS_IN = re.compile(r"[０-９0-9]{1,2}人(?:プレイ|の時|の場合|なら)|\b\d{1,2}[- ]player\b|\bwith \d{1,2} players\b", re.I)
 # the starting hand: 手札 (hand) with a number, or cards dealt out so many each (５枚ずつ配ります, deal 5 cards to each)
@@ -51,10 +51,11 @@ class StepList:
 
 @dataclass
 class QuickReference:
-    steps: list[StepList]
+    steps: list[StepList]  # the turn's
     end: list[Line]
     scoring: list[Line]
     setup: list[Line]
+    setup_steps: list[StepList] = field(default_factory=list)  # a setup section's own numbered steps
 
 
 def _sentences(text: str, latin: bool) -> list[str]:
@@ -87,7 +88,7 @@ def _steps(rules: list[Section]) -> list[StepList]:
         return out
     # no numbered steps: the sub-headings of the sections that have them (the turn's phases)
     for s in rules:
-        if s.is_components or SETUP_TITLE.search(s.title):
+        if s.is_components or _SETUP_TITLE.search(s.title):
             continue
         subs = [Line(c.text, c) for c in s.children if isinstance(c, Subheading)]
         if subs:
@@ -103,7 +104,7 @@ def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
     for s in rules:
         if s.is_components:
             continue
-        in_setup = bool(SETUP_TITLE.search(s.title))
+        in_setup = bool(_SETUP_TITLE.search(s.title))
         previous_scored = False
         for block, text, anchor in _section_texts(s):
             head = block.term if isinstance(block, Item) else re.split(r"[：:]", text, maxsplit=1)[0]
@@ -124,7 +125,10 @@ def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
                 elif _SCORING_TITLE.search(s.title) and not ends and not scoring_from(s, scoring):
                     scoring.append(Line(sentence, anchor))  # the first sentence of ■　得点計算
                 previous_scored = won or (previous_scored and bool(_TIE.search(sentence)))
-    return QuickReference(_steps(rules), end[:2], scoring[-MAX_SCORING:], setup[:MAX_SETUP])
+    steps = _steps(rules)
+    turn = [s for s in steps if not _SETUP_TITLE.search(s.section.title)]
+    setup_steps = [s for s in steps if s not in turn] if turn else []  # (a draft of setup steps alone: its flow)
+    return QuickReference(turn or steps, end[:2], scoring[-MAX_SCORING:], setup[:MAX_SETUP], setup_steps)
 
 
 def scoring_from(s: Section, lines: list[Line]) -> bool:

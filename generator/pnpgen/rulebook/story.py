@@ -39,7 +39,7 @@ from pnpgen.rulebook.flowables import (
 )
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.piecepics import Faces, Figure, FittedFaces
-from pnpgen.rulebook.quickref import SETUP_TITLE, Line, quick_reference
+from pnpgen.rulebook.quickref import Line, quick_reference
 from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.styles import (
     ACCENT,
@@ -411,19 +411,14 @@ class StoryBuilder:
         q = quick_reference(self.doc.rules, self.marks.latin)
         numbers = {id(s): n for n, s in enumerate(self.doc.rules, start=1)}
         out: list[Flowable] = []
-        flow: list[tuple[str, Line]] = []
-        setup: list[tuple[str, Line]] = []
-        turn = [s for s in q.steps if not SETUP_TITLE.search(s.section.title)]
-        for steps in q.steps:
-            n = numbers[id(steps.section)]
-            lines = [(f"{n}.{line.anchor.number}{self.marks.gap}{line.text}" if isinstance(line.anchor, Step)
-                      else f"{self.marks.bullet}{line.text}", line) for line in steps.lines]
-            if turn and steps not in turn:  # the setup's own steps go with the setup, not the turn
-                setup += lines
-            else:
-                flow += lines
-        out += self.qr_part("qr_flow", flow)
-        out += self.qr_part("qr_setup", setup + [(line.text, line) for line in q.setup])
+
+        def numbered(lists: list) -> list[tuple[str, Line]]:
+            return [(f"{numbers[id(steps.section)]}.{line.anchor.number}{self.marks.gap}{line.text}"
+                     if isinstance(line.anchor, Step) else f"{self.marks.bullet}{line.text}", line)
+                    for steps in lists for line in steps.lines]
+
+        out += self.qr_part("qr_flow", numbered(q.steps))
+        out += self.qr_part("qr_setup", numbered(q.setup_steps) + [(line.text, line) for line in q.setup])
         out += self.qr_part("qr_end", [(line.text, line) for line in q.end])
         out += self.qr_part("qr_scoring", [(line.text, line) for line in q.scoring])
         counted = [r for r in self.rows if r.count_text()]
