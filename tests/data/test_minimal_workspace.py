@@ -59,3 +59,22 @@ def test_an_unknown_font_lists_what_there_is(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "game.yaml:2" in err and "NoSuchFont" in err and "BIZUDPGothic-Regular" in err
     assert "Traceback" not in err
+
+
+def test_a_layout_game_without_templates_folder_builds_from_inside_its_data(tmp_path, capsys):
+    # git and zips keep no empty folder: a game drawn by built-in layouts, cloned, has data/ only
+    ws = tmp_path / "ws"
+    (ws / "data" / "mini" / "decks").mkdir(parents=True)
+    (ws / "data" / "mini" / "game.yaml").write_text("title: 最小のゲーム\n", encoding="utf-8")
+    (ws / "data" / "mini" / "decks" / "cards.yaml").write_text(
+        "name: カード\nlayout: card-poker\npieces:\n  - {title: 騎士, text: 本文です}\n", encoding="utf-8")
+    assert not (ws / "templates").exists()
+    assert run(ws / "data" / "mini", "build", "--game", "mini", "--no-rulebook") == 0
+    assert "騎士" in texts(ws / "build" / "mini" / "shop" / "cards.pdf")[0]
+
+
+def test_a_folder_with_neither_a_game_nor_templates_is_no_workspace(tmp_path, capsys):
+    (tmp_path / "ws" / "data").mkdir(parents=True)
+    assert run(tmp_path / "ws", "build", "--game", "mini") == 2
+    err = capsys.readouterr().err
+    assert "no pnpgen workspace here or above" in err and "pnpgen new" in err and "Traceback" not in err

@@ -1,4 +1,6 @@
-"""Find the designer's workspace: the nearest folder, from here upwards, holding data/ and templates/."""
+"""Find the designer's workspace: the nearest folder, from here upwards, holding data/ and templates/,
+or data/ with a game in it (a game drawn by built-in layouts has no templates, and git or a zip
+keeps no empty templates/ folder)."""
 
 from __future__ import annotations
 
@@ -61,12 +63,14 @@ def find_workspace(start: Path | None = None) -> Workspace:
     """Walk up from ``start`` (default: the current directory) like git finds .git."""
     here = (start or Path.cwd()).resolve()
     for folder in (here, *here.parents):
-        if (folder / "data").is_dir() and (folder / "templates").is_dir():
+        if (folder / "data").is_dir() and ((folder / "templates").is_dir()
+                                           or any((folder / "data").glob("*/game.yaml"))):
             return Workspace(folder)
     raise InputError(
         "no pnpgen workspace here or above",
         path=here,
-        expected="a folder holding data/<game>/game.yaml and templates/; run pnpgen inside it",
+        expected="a folder holding data/<game>/game.yaml (and templates/ for templates of its own); "
+                 "run pnpgen inside it, or 'pnpgen new SLUG' to start one",
     )
 
 
