@@ -181,6 +181,18 @@ def test_spreadsheet_columns_per_language(tmp_path, capsys):
     assert [p.values["name"] for p in ja.decks[0].pieces] == ["祝福", "降臨"] and ja.translations.warnings == []
 
 
+def test_a_misspelt_translation_column_is_named_by_its_header_and_column(tmp_path):
+    """``txt.en`` (for ``text.en``) is read as field ``txt`` in English: the error names the
+    column the designer wrote, not the header row alone."""
+    deck = DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO)
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text(
+        "name,name.en,text,txt.en\n祝福,Blessing,本文,Text\n", encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        load_game(Workspace(ws), "test")
+    assert re.search(r"cards\.csv:1:4: txt\.en \(column D\): unknown key in the header row", str(err.value)), err.value
+
+
 def test_a_parked_piece_prints_nothing_so_no_translation_of_it_is_missing(tmp_path):
     """``count: 0`` keeps a piece in the data and prints none: its untranslated texts are not
     warned of, in a spreadsheet or in YAML (a designer's parked row was)."""

@@ -61,10 +61,15 @@ class SheetDoc:
         if len(keypath) < 2:
             return None, None, None
         row = self.header_row if key else self.rows[keypath[1]]
-        if len(keypath) < 3 or keypath[2] not in self.headers:
+        if len(keypath) < 3:
             return row, None, None
-        col = self.headers.index(keypath[2]) + 1
-        return row, col, f"{keypath[2]} (column {column_letter(col)})"
+        # a field read only from its <field>.<lang> columns (data/i18n.py) is named by the first
+        column = next((h for h in self.headers if h == keypath[2]), None) or next(
+            (h for h in self.headers if h.rsplit(".", 1)[0] == keypath[2]), None)
+        if column is None:
+            return row, None, None
+        col = self.headers.index(column) + 1
+        return row, col, f"{column} (column {column_letter(col)})"
 
     def where(self, keypath: tuple, key: bool = False) -> Where:
         row, col, _ = self._place(tuple(keypath), key)
