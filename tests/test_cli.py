@@ -77,6 +77,10 @@ def test_every_option_says_what_it_does():
     (("build", "--game", "test", "--paper", "A5"), "argument --paper: 'a5' is not a choice (expected one of a3, a4, letter)"),
     (("build", "--game", "test", "--bleed", "20mm"), "argument --bleed: bleed '20mm' is out of range (expected 0 to 10 mm)"),
     (("build",), "one of the arguments --game --all is required"),
+    # a misspelt required option is named as misspelt, not as the option missing
+    (("build", "--gmae", "test"), "unknown argument '--gmae'; did you mean --game?"),
+    (("-q", "export", "--gmae=test", "--preset", "doujin"), "unknown argument '--gmae=test'; did you mean --game?"),
+    (("export", "--game", "test", "--prest", "doujin"), "unknown argument '--prest'; did you mean --preset?"),
     (("-q", "-v", "list"), "-q and -v together"),
     (("-C", "no-such-folder", "list"), "-C: 'no-such-folder' is not a folder"),
 ])

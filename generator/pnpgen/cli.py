@@ -48,7 +48,7 @@ def _explain(message: str) -> str:
             return (f"unknown argument {option!r}: an option of {', '.join(owners)}, not of this command "
                     "(expected the options 'pnpgen help COMMAND' lists)")
         options = sorted({o for parser in (_parser(), *_commands().values()) for o in parser._option_string_actions})
-        hint = suggest(first, options) if first.startswith("-") else ""
+        hint = suggest(option, options) if first.startswith("-") else ""
         return f"unknown argument {first!r}{hint} (expected the options 'pnpgen help COMMAND' lists)"
     if not message.endswith(")"):
         return f"{message} (see 'pnpgen help COMMAND')"
@@ -331,6 +331,7 @@ def main(argv: list[str] | None = None) -> int:
     here = os.getcwd()
     try:
         argv = _enter_directory(argv)
+        _unknown_options_first(argv)
         args = _parser().parse_args(argv)
         args.quiet, args.verbose = getattr(args, "quiet", False), getattr(args, "verbose", False)
         if args.quiet and args.verbose:
@@ -366,6 +367,21 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     finally:
         os.chdir(here)
+
+
+def _unknown_options_first(argv: list[str]) -> None:
+    """A misspelt option (``--gmae hoshi``) is said as such, with its "did you mean": argparse
+    checks a command's required options first and would say only that ``--game`` is missing."""
+    at = next((i for i, arg in enumerate(argv) if not arg.startswith("-")), None)
+    if at is None or argv[at] not in _commands():
+        return
+    parser = _commands()[argv[at]]
+    for arg in argv[at + 1:]:
+        if arg == "--":
+            return
+        option = arg.split("=", 1)[0]
+        if option.startswith("--") and not any(o.startswith(option) for o in parser._option_string_actions):
+            parser.error(f"unrecognized arguments: {arg}")
 
 
 def _enter_directory(argv: list[str]) -> list[str]:
