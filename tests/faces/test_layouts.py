@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, make_workspace, run
-from pdfprobe import glyphs
+from pdfprobe import boxes_mm, glyphs, reader
 from pnpgen.data import layouts
 from pnpgen.data.yamlsrc import Located
 from pnpgen.engine.scaffold import trim_of
@@ -150,6 +150,28 @@ def test_a_workspace_layout_extends_a_builtin_one_of_the_same_name(tmp_path):
     title = [c for c in page if c.char in "題名"]
     assert title[-1].x - BLEED < 63 - 5 and title[0].x - BLEED > 63 - 30  # right-aligned in its box
     assert title[0].size == pytest.approx(9, abs=0.1)
+
+
+@pytest.mark.parametrize("layout, trim", [
+    ("{extends: tile-hex, shape: rect, size: [60, 60]}", (60, 60)),  # square tiles from the hex tile's boxes
+    ("{extends: token-square, shape: circle, size: 30}", (30, 30)),   # its rounded corner and two sides dropped
+])
+def test_a_layout_given_another_shape_drops_what_only_the_old_shape_took(tmp_path, capsys, layout, trim):
+    """The hex tile's orientation (a rect has none) stopped the build at pnpgen's own layout
+    file, named by the folder pnpgen is installed in."""
+    root = make_workspace(tmp_path / "ws", deck=f"name: タイル\nlayout: {layout}\npieces:\n  - {{title: 題}}\n")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0, capsys.readouterr().err
+    trimbox = boxes_mm(reader(root / "build" / "test" / "shop" / "cards.pdf").pages[0])["trimbox"]
+    assert (trimbox[2] - trimbox[0], trimbox[3] - trimbox[1]) == pytest.approx(trim, abs=0.01)
+
+
+def test_a_layout_changed_to_a_rect_without_a_size_asks_for_one_at_the_deck(tmp_path, capsys):
+    root = make_workspace(tmp_path / "ws", deck="name: タイル\nlayout: {extends: tile-hex, shape: rect}\npieces:\n"
+                                                "  - {title: 題}\n")
+    capsys.readouterr()
+    assert run(root, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "data/test/decks/cards.yaml" in err and "gives no size" in err and "builtin" not in err, err
 
 
 @pytest.mark.parametrize("layout, line, says", [

@@ -371,12 +371,30 @@ def _merge_side(side: RawSide, doc: Located, keypath: tuple, data: dict) -> None
                 merged[key] = Origin(value, doc, at + (key,))
 
 
+def _reshape(top: dict[str, Origin], layer: dict) -> None:
+    """A layer giving another shape (``{extends: tile-hex, shape: rect}``) drops what the layers
+    below gave for the old one and the new one does not take: a hex's orientation, a rounded
+    corner's radius, and a size of the other kind (one length for a circle or hex, two for a
+    rectangle), unless the layer gives its own."""
+    old = top["shape"].value if "shape" in top else "rect"
+    new = layer["shape"]
+    if new not in v.ORIENTED_SHAPES and "orientation" not in layer:
+        top.pop("orientation", None)
+    if new != "rounded" and "corner_radius" not in layer:
+        top.pop("corner_radius", None)
+    if (old in SINGLE_SIZE_SHAPES) != (new in SINGLE_SIZE_SHAPES) and "size" not in layer and "format" not in layer:
+        top.pop("size", None)
+        top.pop("format", None)
+
+
 def resolve(root: Path | None, spec: Any, doc: Located, keypath: tuple = ("layout",)) -> RawLayout:
     """``layout:`` as a deck writes it (a name, or a mapping with ``extends:``), every layer merged."""
     name, chain = _layers(root, spec, doc, keypath)
     raw = RawLayout(name)
     for layer_doc, at, layer in chain:
         raw.source = layer_doc.path
+        if isinstance(layer.get("shape"), str):
+            _reshape(raw.top, layer)
         for key in GEOMETRY_KEYS + ("description",):
             if key in layer:
                 if key == "format":

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pnpgen import resources
 from pnpgen.errors import InputError
 
 PRINTERS_FILE = "printers.yaml"
@@ -48,9 +49,11 @@ class Workspace:
 
     def shown(self, text: str) -> str:
         """``text`` (a message, a warning, a report) with every path inside the workspace said
-        relative to it: ``data/populous/draft.txt:140``, not where this machine keeps it. So a
+        relative to it: ``data/populous/draft.txt:140``, not where this machine keeps it (and a
+        file pnpgen ships as ``pnpgen's faces/builtin/layouts/tile-hex.yaml``). So a
         file sent to a co-designer names no folder of the sender's, and two copies of a workspace
         write the same bytes."""
+        text = text.replace(str(resources.folder("pnpgen")) + os.sep, "pnpgen's ")  # a built-in layout, preset…
         root = str(self.root)
         return text.replace(root + os.sep, "") if root != os.sep else text
 
