@@ -155,6 +155,17 @@ def test_font_mapping_for_an_unknown_language_is_an_error(tmp_path):
         load_game(Workspace(ws), "test")
 
 
+def test_a_misspelt_font_of_another_language_stops_the_default_languages_check_too(tmp_path):
+    """``fonts: {en: {gothic: NotoSans}}`` (for NotoSans-Regular): ``pnpgen check`` of the Japanese
+    edition said ok, and the English build stopped later."""
+    game = TWO + "fonts:\n  en:\n    gothic: NotoSans\n"
+    ws = make_workspace(tmp_path / "ws", game=game)
+    with pytest.raises(InputError) as err:
+        load_game(Workspace(ws), "test")
+    assert "fonts.en.gothic: font 'NotoSans' not found" in str(err.value) and "NotoSans-Regular" in str(err.value)
+    assert "game.yaml:" in str(err.value)
+
+
 def test_message_catalogues_match():
     assert {"ja", "en"} <= set(languages())
     ja, en = catalogue("ja"), catalogue("en")

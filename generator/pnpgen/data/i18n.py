@@ -56,6 +56,7 @@ class Translations:
     latin_gap: float = LATIN_GAP
     missing: list[Missing] = field(default_factory=list)
     fonts: dict[str, str] = field(default_factory=dict)  # role → font for the selected language only
+    other_fonts: dict[str, dict[str, str]] = field(default_factory=dict)  # the other languages' (checked, unused)
     translated: set = field(default_factory=set)  # the files (paths) with a translation mapping in them
 
     @classmethod
@@ -103,8 +104,9 @@ class Translations:
             if isinstance(v, dict) and k not in self.languages:
                 raise doc.error(("fonts", k), f"fonts.{k} is a mapping but {k!r} is not one of the game's languages",
                                 "role: font, or a language from languages: with role: font under it")
-        mine = fonts.get(self.lang)
-        self.fonts = {str(role): str(name) for role, name in mine.items()} if isinstance(mine, dict) else {}
+        by_lang = {k: {str(role): str(name) for role, name in v.items()} for k, v in fonts.items() if isinstance(v, dict)}
+        self.fonts = by_lang.pop(self.lang, {})
+        self.other_fonts = by_lang
         return {k: v for k, v in fonts.items() if not isinstance(v, dict)}
 
     def text_fonts(self, doc: Located, roles: dict[str, str], fallbacks: list[str],
@@ -114,6 +116,9 @@ class Translations:
         language (and the 〔ja〕 marker) still finds its glyphs."""
         text_roles = dict(roles)
         text_fallbacks = list(fallbacks)
+        for lang, lang_roles in self.other_fonts.items():  # a misspelt font of the English edition is
+            for role, name in lang_roles.items():           # told by 'check' and a Japanese build too
+                locate(name, font_dir, where=doc.where(("fonts", lang, role)), key=f"fonts.{lang}.{role}")
         for role, name in self.fonts.items():
             locate(name, font_dir, where=doc.where(("fonts", self.lang, role)), key=f"fonts.{self.lang}.{role}")
             replaced = text_roles.get(role)
