@@ -132,6 +132,8 @@ def test_template_mistakes_name_template_and_piece(tmp_path, call, message):
     with pytest.raises(InputError, match=re.escape(message)) as e:
         render(tmp_path, call)
     assert "card-front.svg.j2" in str(e.value)
+    # the template and the piece said once each (a bad fit named them three times over)
+    assert str(e.value).count("card-front.svg.j2") == 1 and str(e.value).count("piece 1 (") == 1, str(e.value)
 
 
 def test_placeholder_frame_speaks_the_games_language(tmp_path):

@@ -116,7 +116,7 @@ class ArtPlacer:
 
     def tools(self, deck: Deck, piece: Piece, template: str, textbox: Callable, colour: Callable) -> dict[str, Any]:
         """The ``image`` helper for one face's template context."""
-        where = f"{template}, deck {deck.id!r} piece {piece.index} ({piece.label}, {piece.where})"
+        # its mistakes name no template nor piece: the renderer adds the template's line and the piece
         ids = iter(range(1, 1_000_000))
 
         def image(path: Any, x: float, y: float, w: float, h: float, fit: str = "cover",
@@ -125,18 +125,16 @@ class ArtPlacer:
             x, y, w, h = float(x), float(y), float(w), float(h)
             for name, value in (("w", w), ("h", h)):
                 if not 0 < value <= 10_000:  # a negative or zero box has no resolution to speak of; NaN fails too
-                    raise InputError(f"image(): {name}={value:g} in {where}", path=template, key=name,
-                                     expected="a size from above 0 to 10000 mm")
+                    raise InputError(f"image(): {name}={value:g}", key=name, expected="a size from above 0 to 10000 mm")
             for name, value in (("x", x), ("y", y)):
                 if not -10_000 <= value <= 10_000:
-                    raise InputError(f"image(): {name}={value:g} in {where}", path=template, key=name,
-                                     expected="a position from -10000 to 10000 mm")
+                    raise InputError(f"image(): {name}={value:g}", key=name, expected="a position from -10000 to 10000 mm")
             if fit not in FITS:
-                raise InputError(f"image(): unknown fit {fit!r} in {where}", path=template, expected=" | ".join(FITS))
+                raise InputError(f"image(): unknown fit {fit!r}", expected=" | ".join(FITS))
             if path is None or (isinstance(path, str) and not path.strip()) or is_placeholder(path):
                 return _placeholder(x, y, w, h, f"{self.art_to_come}\n{piece.label}", textbox)
-            fx, fy = _focus(focus, where, template)
-            info = self.folder.info(str(path), where, key="image", in_templates=True)
+            fx, fy = _focus(focus)
+            info = self.folder.info(str(path), key="image", in_templates=True)
             iw, ih = info.size
             dw, dh = w, h
             if fit != "stretch":
@@ -228,7 +226,8 @@ class ArtPlacer:
         })
 
 
-def _focus(focus: Any, where: str, template: str) -> tuple[float, float]:
+def _focus(focus: Any) -> tuple[float, float]:
+    """(The template's line, deck and piece are added by the renderer, faces/templates.py.)"""
     if focus is None:
         return 0.5, 0.5
     try:
@@ -237,8 +236,7 @@ def _focus(focus: Any, where: str, template: str) -> tuple[float, float]:
             return fx, fy
     except (TypeError, ValueError):
         pass
-    raise InputError(f"image(): focus {focus!r} in {where}", path=template,
-                     expected="(fx, fy), each from 0 (left/top) to 1 (right/bottom)")
+    raise InputError(f"image(): focus {focus!r}", expected="(fx, fy), each from 0 (left/top) to 1 (right/bottom)")
 
 
 LABEL_PT = (9.0, 36.0)  # the placeholder's label: its type size at least and at most (pt)
