@@ -213,3 +213,7 @@ def test_a_decks_pictures_below_the_dpi_are_three_lines_and_a_count():
     assert said == ["first", cards[9], cards[8], cards[7], "deck cards: 7 more pictures below 300 dpi (274–280 dpi; "
                     "pnpgen check lists each)", "middle", *tokens, "last"]
     assert grouped_low_dpi(["a", *tokens, "b"]) == ["a", *tokens, "b"]
+    # four are four lines, not three and "1 more pictures … (274–274 dpi"; a range of one dpi is one figure
+    assert grouped_low_dpi(cards[:4]) == cards[:4]
+    same = [low("cards", n, 277) for n in range(6)]
+    assert grouped_low_dpi(same)[-1] == "deck cards: 3 more pictures below 300 dpi (277 dpi; pnpgen check lists each)"

@@ -55,7 +55,7 @@ def grouped_low_dpi(warnings: list[str]) -> list[str]:
         m = _LOW_DPI.match(w)
         if m:
             found.setdefault(m.group("deck"), []).append((int(m.group("dpi")), w))
-    if all(len(v) <= SHOWN_LOW_DPI for v in found.values()):
+    if all(len(v) <= SHOWN_LOW_DPI + 1 for v in found.values()):  # "1 more" would be as long as the line
         return warnings
     out, said = [], set()
     for w in warnings:
@@ -68,10 +68,13 @@ def grouped_low_dpi(warnings: list[str]) -> list[str]:
             continue
         said.add(deck)
         low = sorted(found[deck], key=lambda f: f[0])
+        if len(low) <= SHOWN_LOW_DPI + 1:
+            out += [w for _, w in low]
+            continue
         out += [w for _, w in low[:SHOWN_LOW_DPI]]
-        if len(low) > SHOWN_LOW_DPI:
-            out.append(f"deck {deck}: {len(low) - SHOWN_LOW_DPI} more pictures below {m.group('wanted')} dpi "
-                       f"({low[SHOWN_LOW_DPI][0]}–{low[-1][0]} dpi; pnpgen check lists each)")
+        least, most = low[SHOWN_LOW_DPI][0], low[-1][0]
+        out.append(f"deck {deck}: {len(low) - SHOWN_LOW_DPI} more pictures below {m.group('wanted')} dpi "
+                   f"({least}{'' if least == most else f'–{most}'} dpi; pnpgen check lists each)")
     return out
 
 
