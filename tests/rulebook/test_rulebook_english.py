@@ -239,7 +239,7 @@ def test_a_japanese_draft_in_an_english_build_matches_the_japanese_deck_names(tm
     result = build_rulebook(game, ws / "fonts")
     assert not [w for w in result.warnings if "no deck" in w]
     assert not [w for w in result.warnings if "title differs" in w]  # the Japanese draft against the Japanese title
-    assert any("no en draft" in w and "draft.en.txt" in w for w in result.warnings)
+    assert any("no en draft" in w and "draft.en.txt beside it for the en rulebook" in w for w in result.warnings)
     pages = texts(result)
     assert "Rulebook" in pages[0] and "Contents" in pages[1] and "目次" not in "".join(pages)
     assert "テストカード" in "".join(pages)  # the draft's own text stays as written

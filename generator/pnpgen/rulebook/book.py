@@ -73,7 +73,7 @@ def draft_for(game: Game) -> tuple[Path, str | None]:
     if own.is_file():
         return own, None
     return path, (f"{own}: no {game.lang} draft, so the rulebook sets the {default_language(game)} draft "
-                  f"{path.name} (add {own.name} beside it for a {game.lang} rulebook)")
+                  f"{path.name} (add {own.name} beside it for the {game.lang} rulebook)")
 
 
 # Bounds of a draft beside its size (reader.MAX_DRAFT_BYTES): the book's time grows with each
