@@ -87,11 +87,11 @@ def contained(path: str | Path, folder: Path, key: str, where: Where | Path | st
     return target
 
 
-def suggest(word: str, choices: Iterable[str]) -> str:
-    """``; did you mean X?`` for a near miss of one of ``choices`` (difflib, case-insensitive),
-    else nothing: for a mistyped command, option, game or deck."""
+def suggest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str:
+    """``; did you mean X?`` for a near miss of one of ``choices`` (difflib, case-insensitive, at
+    least ``cutoff`` alike), else nothing: for a mistyped command, option, game, deck or key."""
     import difflib
 
     by_lower = {c.lower(): c for c in choices}
-    close = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=cutoff)
     return f"; did you mean {by_lower[close[0]]}?" if close else ""

@@ -72,6 +72,24 @@ def test_key_paths_count_pieces_from_one(tmp_path, capsys, pieces, said):
     assert said in err, err
 
 
+@pytest.mark.parametrize("deck, said, not_said", [
+    # a near miss of a field: which one was meant
+    (DECK_YAML + "  - {name: 祝福, txet: 本文}\n", "pieces.1.txet: unknown key in piece 1; did you mean text?",
+     "a new field"),
+    # a field that is new: how to add it, to a deck of templates and to a deck drawn by a layout
+    (DECK_YAML + "  - {name: 祝福, rarity: 稀}\n", "unknown key in piece 1 (expected one of name, text, count; "
+     "a new field is declared first: fields: {rarity: text})", "did you mean"),
+    ("name: カード\nlayout: {extends: card-poker, boxes: {title: {size: 12}}}\npieces:\n  - {title: 祝福, rarity: 稀}\n",
+     "a new field is shown by a box of its own, which declares it: layout: {extends: card-poker, boxes: {rarity: "
+     "{field: rarity, x: …, y: …, w: …, h: …}}}", "did you mean art"),  # rarity is no near miss of art
+])
+def test_an_unknown_piece_key_says_the_field_meant_or_how_to_add_one(tmp_path, capsys, deck, said, not_said):
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "check") == 2
+    err = capsys.readouterr().err
+    assert said in err and not_said not in err and err.count("\n") == 1, err
+
+
 def test_key_paths_of_lists_in_game_yaml_count_from_one(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws", game=GAME_YAML + "sourced:\n  - {name: サイコロ}\n  - {name: コマ, count: 0}\n")
     assert run(ws, "check") == 2

@@ -62,7 +62,19 @@ def _parse(doc: Source, keypath: tuple, parse: Callable[..., Any], value: Any, *
         raise doc.error(keypath, e.message, e.expected) from None
 
 
-def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str) -> dict:
+# said after the keys a piece may have when the key is no near miss of one: a field to add
+NEW_FIELD = "; a new field is declared first: fields: {{{key}: text}}"
+NEW_FIELD_LAYOUT = ("; a new field is shown by a box of its own, which declares it: layout: {{extends: {layout}, "
+                    "boxes: {{{key}: {{field: {key}, x: …, y: …, w: …, h: …}}}}}}")
+
+
+def _layout_name(data: dict) -> str:
+    """The layout a deck's ``layout:`` names or extends, as the deck writes it."""
+    spec = data.get("layout")
+    return str(spec.get("extends", "…") if isinstance(spec, dict) else spec)
+
+
+def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: str = "") -> dict:
     mapping = _parse(doc, keypath, v.mapping, mapping, what)
     for key in mapping:
         if key not in allowed:
@@ -71,8 +83,10 @@ def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str) -> dict
                 raise doc.error(keypath + (key,), f"unknown key in {what}: the ', ' before it ended the text of "
                                 f"{cut[0]!r}", f"the text in quotes: {cut[0]}: {quoted(cut[1])}", key=True)
             listed = ", ".join(str(k) for k in allowed)
-            raise doc.error(keypath + (key,), f"unknown key in {what}",
-                            "one of " + listed if listed else "no keys here", key=True)
+            near = suggest(str(key), [str(k) for k in allowed], cutoff=0.75)  # rarity is no 'art'; titel is title
+            raise doc.error(keypath + (key,), f"unknown key in {what}{near}",
+                            ("one of " + listed if listed else "no keys here") + ("" if near else more.format(key=key)),
+                            key=True)
     return mapping
 
 
@@ -398,7 +412,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     optional = _optional_fields(deck, data)
     for i, raw in enumerate(pieces):
         keypath = ("pieces", i)
-        raw = _keys(rows, raw, keypath, allowed, "the header row" if rows is not doc else f"piece {i + 1}")
+        raw = _keys(rows, raw, keypath, allowed, "the header row" if rows is not doc else f"piece {i + 1}",
+                    NEW_FIELD if layout_raw is None else NEW_FIELD_LAYOUT.replace("{layout}", _layout_name(data)))
         values = {name: None for name in fields}
         values.update(defaults)
         for key, value in raw.items():
