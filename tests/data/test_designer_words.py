@@ -16,7 +16,8 @@ FRONT_TEXT = ('{% extends "common/piece.svg.j2" %}{% block art %}'
 @pytest.mark.parametrize("pieces, said", [
     ("  - {name: 祝福, text: 本文, colour: blue}\n", "'blue' is not a valid colour"),  # a field value
     ("  - {name: 祝福, text: 本文, colour: '#blue'}\n", "'#blue' is not a valid colour"),
-    ("  - {name: 祝福, text: '[blue]青[/blue]', colour: red}\n", "unknown colour [blue]"),  # markup
+    ("  - {name: 祝福, text: '[blue]青[/blue]', colour: red}\n", "unknown colour [blue] (palette"),  # markup
+    ("  - {name: 祝福, text: '[rde]赤[/rde]', colour: red}\n", "unknown colour [rde]; did you mean red?"),
 ])
 def test_unknown_colour_lists_only_the_designers_palette(tmp_path, capsys, pieces, said):
     ws = make_workspace(tmp_path / "ws", deck=COLOURED + pieces, front=FRONT_TEXT,
@@ -24,7 +25,7 @@ def test_unknown_colour_lists_only_the_designers_palette(tmp_path, capsys, piece
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     err = capsys.readouterr().err
     assert said in err and "red" in err and "ink" in err, err
-    assert "or '#rrggbb'" in err or "[blue]" in said, err
+    assert "or '#rrggbb'" in err or "unknown colour [" in said, err
     assert "missing-translation" not in err, err
 
 

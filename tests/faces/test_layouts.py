@@ -282,7 +282,7 @@ def test_an_unknown_icon_in_a_layout_deck_is_told_at_the_piece_not_in_pnpgens_fi
     assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "piece.svg.j2" not in err, err
-    assert "decks/cards.yaml:5:24: icons: " in err and "unknown icon {coins}" in err, err
+    assert "decks/cards.yaml:5:24: icons: " in err and "unknown icon {coins}; did you mean coin?" in err, err
 
 
 def test_text_from_a_layout_or_the_data_prints_as_written(tmp_path):
@@ -328,4 +328,4 @@ def test_a_mistake_in_a_text_is_told_at_the_line_of_that_field(tmp_path, capsys)
     capsys.readouterr()
     assert run(root, "check", "--game", "test") == 2
     out = capsys.readouterr()
-    assert "decks/cards.yaml:6:11: text: unknown icon {vpp}" in out.out + out.err, out
+    assert "decks/cards.yaml:6:11: text: unknown icon {vpp}; did you mean vp?" in out.out + out.err, out

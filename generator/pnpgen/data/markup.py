@@ -21,6 +21,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from pnpgen.errors import suggest
+
 MISSING_COLOUR = "missing-translation"  # palette name pnpgen adds for its 〔ja〕 marker (data/i18n.py)
 
 
@@ -178,7 +180,8 @@ def _unmatched(tokens: list[re.Match], palette: Mapping[str, str]) -> set[int]:
             if name not in palette:
                 if name in closes:
                     raise MarkupError(
-                        f"unknown colour [{name}] (palette has: {', '.join(colour_names(palette)) or 'nothing'})")
+                        f"unknown colour [{name}]{suggest(name, colour_names(palette))} "
+                        f"(palette has: {', '.join(colour_names(palette)) or 'nothing'})")
                 literal.add(i)
             else:
                 stack.append((i, name))

@@ -31,7 +31,7 @@ from pnpgen import fonts as fontreg
 from pnpgen.data import validate
 from pnpgen.data.markup import MarkupError, loose_marks, parse
 from pnpgen.data.model import PLACEHOLDER_COLOUR, is_placeholder
-from pnpgen.errors import InputError, ValueMistake
+from pnpgen.errors import InputError, ValueMistake, suggest
 from pnpgen.text import cells as _cells
 from pnpgen.text import icons as _icons
 from pnpgen.text import linebreak as _linebreak
@@ -198,7 +198,7 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
     except UnknownIcon as e:
         known = _icons.names(ctx.icon_dirs)
         raise ValueMistake(
-            f"unknown icon {{{e.name}}} in {_describe(ctx, text)}",
+            f"unknown icon {{{e.name}}}{suggest(e.name, known)} in {_describe(ctx, text)}",
             key=_field_name(text) or None,
             expected=("one of " + ", ".join("{" + n + "}" for n in known)) if known
             else "an SVG in templates/<game>/icons/ or templates/common/icons/",
@@ -256,7 +256,8 @@ def icon(ctx: TextContext, name: str, x: float, y: float, size: float, colour: s
     path = _icons.find(str(name), tuple(Path(d) for d in ctx.icon_dirs))
     if path is None:
         known = _icons.names(ctx.icon_dirs)
-        raise ValueMistake(f"unknown icon {{{name}}} in {ctx.where}", key=_field_name(name) or None,
+        raise ValueMistake(f"unknown icon {{{name}}}{suggest(str(name), known)} in {ctx.where}",
+                           key=_field_name(name) or None,
                          expected="one of " + ", ".join(known) if known else "an SVG in templates/<game>/icons/")
     try:
         return Markup(_icons.place(path, float(x), float(y), float(size), colour))
