@@ -96,6 +96,11 @@ BAD = {
                                  "cards.csv:2:2: tags (column B): '[[[", "a list"),
     "a list that holds itself": ('name,tags\r\n祝福,"&a [*a]"\r\n', "cards.csv:2:2: tags (column B): '&a [*a]'",
                                  "a list"),
+    # saved with another separator (LibreOffice's choice in many locales): said so, not 'unknown key'
+    "semicolons": ('name;power\r\n祝福;3\r\n', "cards.csv:1: the CSV's values are separated by semicolons, not commas",
+                   "commas between the values"),
+    "tabs": ('name\tpower\r\n祝福\t3\r\n', "cards.csv:1: the CSV's values are separated by tabs, not commas",
+             "commas between the values"),
 }
 
 

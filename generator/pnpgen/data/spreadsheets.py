@@ -111,6 +111,12 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
                          expected="a header row naming the fields (and count), then one row per piece")
     header_row, header_cells = rows[0]
     headers = [str(v).strip() if _filled(v) else "" for v in header_cells]
+    separator = next((c for c in ";\t" if len(headers) == 1 and c in headers[0]), None)
+    if separator is not None and path.suffix.lower() == ".csv":  # a field name never holds one
+        said = "tabs" if separator == "\t" else "semicolons"
+        raise InputError(f"the CSV's values are separated by {said}, not commas", path=shown, line=header_row,
+                         expected="a CSV saved with commas between the values (LibreOffice: field delimiter ','; "
+                         "Excel: CSV UTF-8 (comma delimited))")
     sdoc = SheetDoc(shown, headers, header_row=header_row)
     for col, name_ in enumerate(headers, 1):
         if name_ and name_ in headers[: col - 1]:
