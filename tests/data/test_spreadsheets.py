@@ -120,6 +120,15 @@ def test_xlsx_bad_cell_names_row_and_column(tmp_path, capsys):
     assert "cards.xlsx:3:3: power (column C): 2.5 is not a valid int" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("name, book", [("cards.xlsx", xlsx_bytes), ("cards.ods", ods_bytes)])
+def test_an_unknown_worksheet_is_said_at_the_decks_sheet_line(tmp_path, capsys, name, book):
+    ws = make_workspace(tmp_path / "ws", deck=FIELDS_DECK + f"pieces: {{file: {name}, sheet: 祝福}}\n")
+    (ws / "data" / "test" / "decks" / name).write_bytes(book([["name"], ["降臨"]]))
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "decks/cards.yaml:7:" in err and f"pieces.sheet: no worksheet '祝福' in {name}" in err, err
+
+
 @pytest.mark.parametrize("name, data, message", [
     ("../../../outside.csv", None, "is outside test/"),
     ("/etc/passwd.csv", None, "is outside test/"),

@@ -103,7 +103,12 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
     if sheet is not None and (not isinstance(sheet, str) or path.suffix.lower() == ".csv"):
         raise doc.error(("pieces", "sheet"), "sheet names a worksheet of an .xlsx or .ods file",
                         "the worksheet's name as text (a CSV has only one)")
-    rows = _read_rows(path, shown, sheet)
+    try:
+        rows = _read_rows(path, shown, sheet)
+    except InputError as e:
+        if e.key != "sheet" or e.line is not None:
+            raise
+        raise doc.error(("pieces", "sheet"), f"{e.message} in {name}", e.expected) from None  # at the deck's sheet:
     while rows and not any(_filled(v) for v in rows[0][1]):
         rows.pop(0)
     if not rows:
