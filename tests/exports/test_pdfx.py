@@ -273,6 +273,26 @@ def test_a_picture_is_wanted_at_the_shops_dpi(tmp_path):
     assert line.endswith("deck cards, piece カード1: templates/test/photo.png: 320 dpi at 40×40 mm, 350 wanted"), line
 
 
+def test_pictures_below_the_dpi_are_said_for_the_decks_exported_only(tmp_path):
+    """A deck ``--deck`` leaves out, or one the preset cannot take (a round token), is not sent to
+    the shop: its pictures below 350 dpi are not the export's business (they were warned, naming
+    a dpi the deck is never printed at). The deck exported still has its own warned."""
+    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT, pieces=["カード1"])
+    Image.new("RGB", (504, 504), (30, 160, 60)).save(root / "templates" / "test" / "photo.png")
+    decks = root / "data" / "test" / "decks"
+    deck = (decks / "cards.yaml").read_text(encoding="utf-8")
+    (decks / "other.yaml").write_text(deck.replace("カード1", "別札"), encoding="utf-8")
+    token = deck.replace("format: poker", "kind: token\nshape: circle\nsize: 50").replace("カード1", "丸")
+    (decks / "coins.yaml").write_text(token, encoding="utf-8")
+
+    def dpi_decks(out: Path) -> list[str]:
+        warnings = json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"]
+        return sorted(w.split("deck ", 1)[1].split(",")[0] for w in warnings if " dpi at " in w)
+
+    assert dpi_decks(_export(root, "doujin", "--deck", "cards")) == ["cards"]
+    assert dpi_decks(_export(root, "doujin", out=tmp_path / "all")) == ["cards", "other"]  # not the coins left out
+
+
 def test_a_picture_in_a_face_svglib_draws_is_cmyk_and_its_ink_checked(tmp_path):
     """svglib draws a face's pictures inline: in a CMYK file that picture stayed RGB (an inline
     image the picture conversion never saw: the PDF/X-1a file held RGB) and its ink unchecked.

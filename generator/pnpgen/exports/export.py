@@ -28,7 +28,7 @@ from pnpgen.exports.order import EXPORT_ORDER_COLUMNS, OrderRow, order_csv
 from pnpgen.exports.presets import FITS, Fitted, NotTaken, Preset, available, fit_deck, load_preset
 from pnpgen.faces.convert import convert_faces
 from pnpgen.faces.faceset import render_game
-from pnpgen.faces.images import grouped_low_dpi
+from pnpgen.faces.images import grouped_low_dpi, low_dpi_deck
 from pnpgen.pdf.assemble import SourceChanged
 from pnpgen.pdf.pdfx import OutputCondition
 from pnpgen.pdf.raster import ImageStreams
@@ -94,7 +94,10 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     # a virtual table's cells are smaller than the build's (at most 200 dpi): the build's figure.
     min_dpi = max(MIN_DPI, preset.dpi) if preset.files != "tts" else MIN_DPI
     rendered = render_game(ws.templates, game, art_bleed, min_dpi)
-    warnings = grouped_low_dpi(list(rendered.warnings))
+    # Pictures below the dpi are said for the decks this export writes (not one --deck or the
+    # preset leaves out: they are not sent to the shop).
+    exported = {deck.id for deck in decks}
+    warnings = grouped_low_dpi([w for w in rendered.warnings if low_dpi_deck(w) in (None, *exported)])
     by_deck = {df.deck.id: unique_faces(df) for df in rendered.decks}
     needed = sorted({key for deck in decks for f in by_deck[deck.id] for key in (f.front, f.back) if key})
     # Each face's pictures are let go of as it is converted: the pages place them from their art
