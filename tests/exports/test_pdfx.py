@@ -363,3 +363,19 @@ def _rgb_pictures(colours: list[bytes], size: tuple[int, int]) -> bytes:
     out = io.BytesIO()
     doc.save(out)
     return out.getvalue()
+
+
+def test_a_proof_is_never_pdfx_and_says_it_is_not_for_the_shop(tmp_path):
+    """--proof draws the trim, bleed and safe lines, which print: the DriveThruCards or 同人 proof
+    was a PDF/X-1a file passing every preflight, ready to be sent by mistake. It is a plain PDF now
+    (a shop's upload check turns it away), the export says so, and --pdfx x1a --proof is refused."""
+    root = make_workspace(tmp_path / "ws")
+    out = _export(root, "doujin", "--proof")
+    found = problems((out / "cards.pdf").read_bytes())
+    assert any("GTS_PDFX output intents" in p for p in found)
+    warnings = json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"]
+    assert [w for w in warnings if w.startswith("--proof: ")] == [
+        "--proof: the trim, bleed and safe lines print on every page and image; these files are for checking, "
+        "not for the shop (a plain PDF, not PDF/X-1a)"]
+    assert problems((_export(root, "doujin", out=tmp_path / "real") / "cards.pdf").read_bytes()) == []
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--proof", "--pdfx", "x1a") == 2

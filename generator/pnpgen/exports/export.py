@@ -79,8 +79,14 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     if colour == "cmyk" and preset.files in ("png-faces", "tts"):
         raise InputError(f"{preset.name} takes RGB images, so --colour cmyk does not apply", key="--colour",
                          expected="--colour rgb, or a PDF preset such as drivethrucards or doujin")
-    # The preset's PDF/X is for its colour: --colour rgb alone asks for a plain RGB PDF.
-    pdfx = _pdfx(preset, options.pdfx or (preset.pdfx if colour == "cmyk" else "none"), colour)
+    # The preset's PDF/X is for its colour: --colour rgb alone asks for a plain RGB PDF. A proof's
+    # lines print: it is never PDF/X, so a shop's upload check turns it away if it is sent.
+    if options.proof and options.pdfx == "x1a":
+        raise InputError("--proof draws the trim, bleed and safe lines on every page, and they print: a proof is "
+                         "no PDF/X file for the shop", key="--pdfx", expected="--proof alone (a plain PDF to check), "
+                         "or --pdfx x1a without --proof")
+    default_pdfx = preset.pdfx if colour == "cmyk" and not options.proof else "none"
+    pdfx = _pdfx(preset, options.pdfx or default_pdfx, colour)
     outline = preset.outline_text if options.outline_text is None else options.outline_text
     if outline and not preset.files.startswith("pdf"):
         raise InputError(f"{preset.name} takes images, so --outline-text does not apply", key="--outline-text",
@@ -109,8 +115,12 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
                          settle=lambda key, converted: pictures.settle(converted.art, pictures.own.get))
     font = game.fonts["gothic"]
     out_dir = (options.out or ws.root / "build") / slug / preset.slug
-    unverified = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
-    result = ExportResult(game, out_dir, warnings=warnings + unverified + [o.warning for o in left_out],
+    notices = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
+    if options.proof:
+        notices.append("--proof: the trim, bleed and safe lines print on every page and image; these files are "
+                          "for checking, not for the shop" + (" (a plain PDF, not PDF/X-1a)" if preset.pdfx != "none"
+                                                              and preset.files.startswith("pdf") else ""))
+    result = ExportResult(game, out_dir, warnings=warnings + notices + [o.warning for o in left_out],
                           left_out=left_out)
     images = EarlierImages(earlier) if earlier is not None else EarlierImages()
     # GUIDs among every deck of the game, exported or not: a deck's stay the same with --deck
