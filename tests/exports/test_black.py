@@ -150,3 +150,58 @@ def test_outline_text_draws_every_glyph_as_a_path(tmp_path):
     assert letters > 500  # the text is there (dark on the red ground)
     # Only antialiased edges differ (4 % here); glyphs half a point off differ by 160 %.
     assert diff.histogram()[255] < 0.15 * letters
+
+
+PANEL_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#cc3333"/>
+<rect x="5" y="20" width="{{ w - 10 }}" height="30" fill="#ffffff" stroke="#2b2233" stroke-width="0.35"/>
+<line x1="5" y1="60" x2="{{ w - 5 }}" y2="60" stroke="#2b2233" stroke-width="0.8"/>
+{% endblock %}
+"""
+
+
+def _paths(pdf: Path) -> list[tuple[str, tuple[float, ...] | None, tuple[float, ...] | None, float, bool]]:
+    """(painting operator, fill, stroke, line width in points, overprint on) of every path painted in
+    the first page's face form."""
+    out = []
+    with pikepdf.open(pdf) as doc:
+        form = next(x for x in doc.pages[0].Resources.XObject.values() if x.get("/Subtype") == "/Form")
+        states = form.Resources.ExtGState
+        fill = stroke = None
+        width, scale, op_on = 1.0, 1.0, False
+        for operands, op in pikepdf.parse_content_stream(form):
+            name = str(op)
+            if name == "k":
+                fill = tuple(round(float(v), 4) for v in operands)
+            elif name == "K":
+                stroke = tuple(round(float(v), 4) for v in operands)
+            elif name == "w":
+                width = float(operands[0])
+            elif name == "cm":
+                scale *= abs(float(operands[0]) * float(operands[3])) ** 0.5
+            elif name == "gs":
+                op_on = states[operands[0]].get("/OP") is True
+            elif name in ("S", "s", "f", "f*", "B", "B*", "b", "b*"):
+                out.append((name, fill, stroke, round(width * scale, 3), op_on))
+    return out
+
+
+def test_a_filled_path_s_thin_border_prints_k100_overprinting_and_its_fill_keeps_its_colour(tmp_path):
+    """A white panel with a 0.35 mm (1 pt) near-black border is one path filled and stroked
+    (``B``): the border is a thin stroke like any other, so it prints 100 % K overprinting, and the
+    panel stays white and knocks out. A 0.8 mm line (2.3 pt) is past THIN_PT, whatever the face's
+    millimetre units make of its width: it keeps its colour."""
+    root = make_workspace(tmp_path / "ws", front=PANEL_FRONT, pieces=["カード1"])
+    assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
+    out = root / "build" / "test" / "doujin"
+    paths = _paths(out / "cards.pdf")
+    rich = (0.1569, 0.3333, 0.0, 0.8)
+    white = (0.0, 0.0, 0.0, 0.0)
+    assert not [p for p in paths if p[0] in ("B", "B*", "b", "b*") and p[2] == rich]  # no rich black border left
+    assert ("f", white, rich, 0.992, False) in paths  # the panel: white, knocking out the ground
+    assert ("S", white, (0.0, 0.0, 0.0, 1.0), 0.992, True) in paths  # its border: K only, overprinting
+    assert ("S", white, rich, 2.268, False) in paths  # the 0.8 mm line: not a thin stroke
+    report = json.loads((out / "export.json").read_text(encoding="utf-8"))["black"]
+    assert report == ["cards.pdf: thin strokes printed 100 % K with overprint (was 15.7/33.3/0/80 ×1)"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 from reportlab.pdfgen import canvas
@@ -42,6 +43,32 @@ def test_ink_over_the_limit_is_found_in_pages_and_forms():
     found = over_limit(buf.getvalue(), 240)
     assert [(page, ink) for page, _, ink in found] == [(0, 260.0)]
     assert over_limit(buf.getvalue(), 300) == []
+
+
+DARK_RED_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#ffffff"/>
+{{ textbox(piece.name, 5, 5, w - 10, 12, size=12, fill="#400000") }}
+{% if piece.name == "面" %}<rect x="5" y="40" width="20" height="20" fill="#400000"/>{% endif %}
+{% endblock %}
+"""
+
+
+def test_only_colours_that_paint_count_against_the_ink_limit(tmp_path):
+    """#400000 is 0/100/100/74.9 (274.9 %) converted. As text it prints 100 % K (pdf/black.py),
+    which sets the red back after the letters without painting in it: no ink warning. As an
+    area it paints: warned, on its page alone."""
+    from conftest import make_workspace, run
+
+    root = make_workspace(tmp_path / "ws", front=DARK_RED_FRONT, pieces=["字", "面"])
+    assert run(root, "export", "--game", "test", "--preset", "drivethrucards", "--fit", "scale") == 0
+    out = root / "build" / "test" / "drivethrucards"
+    pdf = (out / "cards.pdf").read_bytes()
+    assert [(page, ink) for page, _, ink in over_limit(pdf, 240)] == [(3, 274.9)]  # 面's front (back, front, …)
+    warnings = json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"]
+    ink = [w for w in warnings if "274.9 % total ink" in w]
+    assert len(ink) == 1 and ink[0].startswith("cards.pdf page 4 (cards-002 front)"), warnings
 
 
 @pytest.mark.parametrize("kind", ["tiff", "jpeg"])

@@ -222,3 +222,47 @@ def test_a_big_export_s_contact_sheet_is_several_sheets_the_notes_under_the_last
         assert first.size[1] < 400 and last.size[1] > first.size[1]  # one row each; the notes under the last
     written = set(json.loads((out / "export.json").read_text(encoding="utf-8"))["files"])
     assert {"test-contact.png", "test-contact-2.png", "test-contact-3.png"} <= written
+
+
+LANDSCAPE = CARDS.replace("format: poker", "size: [88, 63]")
+# A landscape card's top-left corner in blue, its ground white: where the corner lands shows the turn.
+CORNER_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#ffffff"/>
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ 15 + bleed }}" height="{{ 10 + bleed }}" fill="#0000ff"/>
+{% endblock %}
+"""
+
+
+def test_a_landscape_deck_prints_turned_on_the_shops_portrait_format(tmp_path):
+    """A shop prints an 88×63 card on its 63×88 stock: the deck is taken at poker, turned a quarter
+    clockwise (its top-left corner at the page's top-right), the page and TrimBox the format's
+    portrait ones; at an inch shop with --fit as its portrait deck would be, and its PNGs portrait."""
+    fitted = _fit(tmp_path / "1", LANDSCAPE, "doujin", None)
+    assert (fitted.format.name, fitted.trim, fitted.turned) == ("poker", (63, 88), True)
+    assert not _fit(tmp_path / "2", CARDS, "doujin", None).turned
+    with pytest.raises(NotTaken, match="--fit scale"):  # the nearest format is the turned poker, not a square
+        _fit(tmp_path / "3", LANDSCAPE, "thegamecrafter", None)
+    root = make_workspace(tmp_path / "ws", deck=LANDSCAPE, front=CORNER_FRONT)
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--deck", "cards") == 0
+    pdf = root / "build" / "test" / "doujin" / "cards.pdf"
+    page = PdfReader(pdf).pages[0]
+    trim = [float(v) * 25.4 / 72 for v in page.trimbox]
+    assert trim[2] - trim[0] == pytest.approx(63, abs=0.01) and trim[3] - trim[1] == pytest.approx(88, abs=0.01)
+    from pnpgen.exports.faces import rasterise
+
+    image, *_ = rasterise(pdf.read_bytes(), lambda i: (round(85 * 4), round(110 * 4)))
+    px = 4.0  # per mm: the page is 63 + 2 × 3 bleed + 2 × 8 for the marks wide
+    x0, y0 = 11 * px, 11 * px  # the trim's top-left
+
+    def near(x_mm: float, y_mm: float) -> bool:  # blue (in CMYK, drawn 46/48/146), not the white ground
+        r, _, b = image.getpixel((round(x0 + x_mm * px), round(y0 + y_mm * px)))
+        return r < 128 and b > r + 50
+
+    assert near(63 - 5, 7) and not near(5, 7)  # the corner is at the top right (10 mm wide, 15 mm tall), not top left
+    assert not near(63 - 5, 17) and not near(63 - 12, 7)
+    assert run(root, "export", "--game", "test", "--preset", "thegamecrafter", "--fit", "scale") == 0
+    png = Image.open(root / "build" / "test" / "thegamecrafter" / "cards-001-front.png")
+    assert png.size == (825, 1125)
+    assert png.getpixel((825 - 40, 40))[2] > 200 and png.getpixel((40, 40)) == (255, 255, 255)

@@ -273,6 +273,26 @@ def test_a_picture_is_wanted_at_the_shops_dpi(tmp_path):
     assert line.endswith("deck cards, piece カード1: templates/test/photo.png: 320 dpi at 40×40 mm, 350 wanted"), line
 
 
+def test_pictures_below_the_dpi_are_said_for_the_decks_exported_only(tmp_path):
+    """A deck ``--deck`` leaves out, or one the preset cannot take (a round token), is not sent to
+    the shop: its pictures below 350 dpi are not the export's business (they were warned, naming
+    a dpi the deck is never printed at). The deck exported still has its own warned."""
+    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT, pieces=["カード1"])
+    Image.new("RGB", (504, 504), (30, 160, 60)).save(root / "templates" / "test" / "photo.png")
+    decks = root / "data" / "test" / "decks"
+    deck = (decks / "cards.yaml").read_text(encoding="utf-8")
+    (decks / "other.yaml").write_text(deck.replace("カード1", "別札"), encoding="utf-8")
+    token = deck.replace("format: poker", "kind: token\nshape: circle\nsize: 50").replace("カード1", "丸")
+    (decks / "coins.yaml").write_text(token, encoding="utf-8")
+
+    def dpi_decks(out: Path) -> list[str]:
+        warnings = json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"]
+        return sorted(w.split("deck ", 1)[1].split(",")[0] for w in warnings if " dpi at " in w)
+
+    assert dpi_decks(_export(root, "doujin", "--deck", "cards")) == ["cards"]
+    assert dpi_decks(_export(root, "doujin", out=tmp_path / "all")) == ["cards", "other"]  # not the coins left out
+
+
 def test_a_picture_in_a_face_svglib_draws_is_cmyk_and_its_ink_checked(tmp_path):
     """svglib draws a face's pictures inline: in a CMYK file that picture stayed RGB (an inline
     image the picture conversion never saw: the PDF/X-1a file held RGB) and its ink unchecked.
@@ -343,3 +363,19 @@ def _rgb_pictures(colours: list[bytes], size: tuple[int, int]) -> bytes:
     out = io.BytesIO()
     doc.save(out)
     return out.getvalue()
+
+
+def test_a_proof_is_never_pdfx_and_says_it_is_not_for_the_shop(tmp_path):
+    """--proof draws the trim, bleed and safe lines, which print: the DriveThruCards or 同人 proof
+    was a PDF/X-1a file passing every preflight, ready to be sent by mistake. It is a plain PDF now
+    (a shop's upload check turns it away), the export says so, and --pdfx x1a --proof is refused."""
+    root = make_workspace(tmp_path / "ws")
+    out = _export(root, "doujin", "--proof")
+    found = problems((out / "cards.pdf").read_bytes())
+    assert any("GTS_PDFX output intents" in p for p in found)
+    warnings = json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"]
+    assert [w for w in warnings if w.startswith("--proof: ")] == [
+        "--proof: the trim, bleed and safe lines print on every page and image; these files are for checking, "
+        "not for the shop (a plain PDF, not PDF/X-1a)"]
+    assert problems((_export(root, "doujin", out=tmp_path / "real") / "cards.pdf").read_bytes()) == []
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--proof", "--pdfx", "x1a") == 2

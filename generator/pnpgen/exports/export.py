@@ -28,7 +28,7 @@ from pnpgen.exports.order import EXPORT_ORDER_COLUMNS, OrderRow, order_csv
 from pnpgen.exports.presets import FITS, Fitted, NotTaken, Preset, available, fit_deck, load_preset
 from pnpgen.faces.convert import convert_faces
 from pnpgen.faces.faceset import render_game
-from pnpgen.faces.images import grouped_low_dpi
+from pnpgen.faces.images import grouped_low_dpi, low_dpi_deck
 from pnpgen.pdf.assemble import SourceChanged
 from pnpgen.pdf.pdfx import OutputCondition
 from pnpgen.pdf.raster import ImageStreams
@@ -79,8 +79,14 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     if colour == "cmyk" and preset.files in ("png-faces", "tts"):
         raise InputError(f"{preset.name} takes RGB images, so --colour cmyk does not apply", key="--colour",
                          expected="--colour rgb, or a PDF preset such as drivethrucards or doujin")
-    # The preset's PDF/X is for its colour: --colour rgb alone asks for a plain RGB PDF.
-    pdfx = _pdfx(preset, options.pdfx or (preset.pdfx if colour == "cmyk" else "none"), colour)
+    # The preset's PDF/X is for its colour: --colour rgb alone asks for a plain RGB PDF. A proof's
+    # lines print: it is never PDF/X, so a shop's upload check turns it away if it is sent.
+    if options.proof and options.pdfx == "x1a":
+        raise InputError("--proof draws the trim, bleed and safe lines on every page, and they print: a proof is "
+                         "no PDF/X file for the shop", key="--pdfx", expected="--proof alone (a plain PDF to check), "
+                         "or --pdfx x1a without --proof")
+    default_pdfx = preset.pdfx if colour == "cmyk" and not options.proof else "none"
+    pdfx = _pdfx(preset, options.pdfx or default_pdfx, colour)
     outline = preset.outline_text if options.outline_text is None else options.outline_text
     if outline and not preset.files.startswith("pdf"):
         raise InputError(f"{preset.name} takes images, so --outline-text does not apply", key="--outline-text",
@@ -94,7 +100,10 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     # a virtual table's cells are smaller than the build's (at most 200 dpi): the build's figure.
     min_dpi = max(MIN_DPI, preset.dpi) if preset.files != "tts" else MIN_DPI
     rendered = render_game(ws.templates, game, art_bleed, min_dpi)
-    warnings = grouped_low_dpi(list(rendered.warnings))
+    # Pictures below the dpi are said for the decks this export writes (not one --deck or the
+    # preset leaves out: they are not sent to the shop).
+    exported = {deck.id for deck in decks}
+    warnings = grouped_low_dpi([w for w in rendered.warnings if low_dpi_deck(w) in (None, *exported)])
     by_deck = {df.deck.id: unique_faces(df) for df in rendered.decks}
     needed = sorted({key for deck in decks for f in by_deck[deck.id] for key in (f.front, f.back) if key})
     # Each face's pictures are let go of as it is converted: the pages place them from their art
@@ -106,8 +115,12 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
                          settle=lambda key, converted: pictures.settle(converted.art, pictures.own.get))
     font = game.fonts["gothic"]
     out_dir = (options.out or ws.root / "build") / slug / preset.slug
-    unverified = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
-    result = ExportResult(game, out_dir, warnings=warnings + unverified + [o.warning for o in left_out],
+    notices = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
+    if options.proof:
+        notices.append("--proof: the trim, bleed and safe lines print on every page and image; these files are "
+                          "for checking, not for the shop" + (" (a plain PDF, not PDF/X-1a)" if preset.pdfx != "none"
+                                                              and preset.files.startswith("pdf") else ""))
+    result = ExportResult(game, out_dir, warnings=warnings + notices + [o.warning for o in left_out],
                           left_out=left_out)
     images = EarlierImages(earlier) if earlier is not None else EarlierImages()
     # GUIDs among every deck of the game, exported or not: a deck's stay the same with --deck

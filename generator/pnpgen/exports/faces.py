@@ -178,11 +178,15 @@ def _face_page(key: str, style: PageStyle, label: str | None) -> Page:
 
 
 def _piece_to_page(style: PageStyle) -> Affine:
-    """The deck's trim centred on the format's trim, scaled by the fit."""
+    """The deck's trim centred on the format's trim, scaled by the fit; a turned deck (a
+    landscape card on a portrait format) a quarter turn clockwise: its top edge on the page's
+    right, its left edge at the top."""
     w, h = style.deck.trim_mm
     W, H = style.fitted.trim
     s = style.fitted.scale
     x0, y0, _, _ = style.trim_box_mm
+    if style.fitted.turned:  # x' = h − y, y' = x (y down), then scaled and centred
+        return Affine(0.0, s, -s, 0.0, x0 + (W - s * h) / 2 + s * h, y0 + (H - s * w) / 2)
     return Affine(s, 0.0, 0.0, s, x0 + (W - s * w) / 2, y0 + (H - s * h) / 2)
 
 

@@ -88,6 +88,7 @@ class Fitted:
     trim: tuple[float, float]  # the format's trim (the deck's own for an any-size format)
     scale: float  # art scale (1 unless --fit scale)
     art_bleed: float  # bleed to render the art with, so it covers the format's bleed
+    turned: bool = False  # the deck is the format turned (a landscape card): drawn a quarter turn clockwise
 
     @property
     def page_mm(self) -> tuple[float, float]:
@@ -227,11 +228,13 @@ class NotTaken(InputError):
 
 
 def fit_deck(preset: Preset, deck: Deck, fit: str | None) -> Fitted:
-    """The format a deck prints at. Same size (either way round is not the same): as it is. A
-    rectangle near a format: ``fit`` adapts the art to it (``scale`` scales it to cover the
-    format's trim, ``bleed`` keeps it at size and lets its bleed make up the difference), either
-    only within half the format's bleed a side. Anything else raises NotTaken, which suggests
-    ``--fit`` only when it would succeed."""
+    """The format a deck prints at. Same size: as it is; the same size turned (a landscape
+    88×63 card, a portrait 63×88 format): turned a quarter onto the format's page, as a shop
+    prints landscape cards on its one stock. A rectangle near a format, either way round:
+    ``fit`` adapts the art to it (``scale`` scales it to cover the format's trim, ``bleed`` keeps
+    it at size and lets its bleed make up the difference), either only within half the format's
+    bleed a side. Anything else raises NotTaken, which suggests ``--fit`` only when it would
+    succeed."""
     w, h = deck.trim_mm
     fixed = [f for f in preset.formats if f.trim is not None]
     sizes = ", ".join(f.describe() for f in fixed)
@@ -244,13 +247,19 @@ def fit_deck(preset: Preset, deck: Deck, fit: str | None) -> Fitted:
             f"rectangular cards of its sizes only, and --fit does not make a {deck.shape} piece a card",
             path=deck.source, key="shape", expected=f"a rect or rounded deck of one of {sizes}")
     trims = {f.name: f.trim for f in fixed if f.trim is not None}
-    for f in fixed:
-        fw, fh = trims[f.name]
-        if abs(fw - w) <= SAME_SIZE_MM and abs(fh - h) <= SAME_SIZE_MM:
-            return Fitted(f, (fw, fh), 1.0, f.bleed)
-    nearest = min(fixed, key=lambda f: max(abs(trims[f.name][0] - w), abs(trims[f.name][1] - h)))
+    ways = ((False, (w, h)), (True, (h, w)))  # as it is, then turned
+    for turned, (dw, dh) in ways:
+        for f in fixed:
+            fw, fh = trims[f.name]
+            if abs(fw - dw) <= SAME_SIZE_MM and abs(fh - dh) <= SAME_SIZE_MM:
+                return Fitted(f, (fw, fh), 1.0, f.bleed, turned)
+
+    def off(way: tuple[bool, tuple[float, float]], f: Format) -> float:
+        return max(abs(trims[f.name][0] - way[1][0]), abs(trims[f.name][1] - way[1][1]))
+
+    (turned, size), nearest = min(((way, f) for way in ways for f in fixed), key=lambda pair: off(*pair))
     limit = FIT_LIMIT_OF_BLEED * nearest.bleed
-    adapted = {mode: _adapt(nearest, (w, h), mode) for mode in FITS}
+    adapted = {mode: _adapt(nearest, size, mode, turned) for mode in FITS}
     works = [mode for mode in FITS if adapted[mode][1] <= limit + 1e-9]
     if fit is None:
         if works:
@@ -272,15 +281,16 @@ def fit_deck(preset: Preset, deck: Deck, fit: str | None) -> Fitted:
     return fitted
 
 
-def _adapt(nearest: Format, size: tuple[float, float], fit: str) -> tuple[Fitted, float]:
-    """The deck fitted to ``nearest`` by ``fit``, and how far that moves its edges (mm a side):
-    the trim's move to the format's, and with ``scale`` also the art pushed past the format's trim
-    (scaling a board down to a card moves its edges by the whole difference, never by nothing)."""
+def _adapt(nearest: Format, size: tuple[float, float], fit: str, turned: bool = False) -> tuple[Fitted, float]:
+    """The deck (``size`` as it lies on the format: turned when ``turned``) fitted to ``nearest``
+    by ``fit``, and how far that moves its edges (mm a side): the trim's move to the format's, and
+    with ``scale`` also the art pushed past the format's trim (scaling a board down to a card
+    moves its edges by the whole difference, never by nothing)."""
     w, h = size
     W, H = nearest.trim or size
     moved = max(abs(W - w), abs(H - h)) / 2
     if fit == "scale":
         s = max(W / w, H / h)
         lost = max(s * w - W, s * h - H) / 2  # art beyond the format's trim, a side
-        return Fitted(nearest, (W, H), s, nearest.bleed / s), max(moved, lost)
-    return Fitted(nearest, (W, H), 1.0, nearest.bleed + max(0.0, (W - w) / 2, (H - h) / 2)), moved
+        return Fitted(nearest, (W, H), s, nearest.bleed / s, turned), max(moved, lost)
+    return Fitted(nearest, (W, H), 1.0, nearest.bleed + max(0.0, (W - w) / 2, (H - h) / 2), turned), moved

@@ -7,9 +7,11 @@ the ground under it, leaving a hairline of paper round every letter when the pla
 Printers ask for small text and lines in 100 % K, overprinting. So, in every content stream
 (pages and the faces' forms):
 
-- text (``BT … ET``) filled, and strokes (``S``, ``s``) at most THIN_PT wide drawn, in a colour
-  whose K is at least BLACK_K after conversion and that is not already K only, are drawn in
-  0/0/0/100; so is text or a stroke already in 0/0/0/100;
+- text (``BT … ET``) filled, and strokes at most THIN_PT wide (in points, as the face draws them:
+  the stream's own ``cm`` counted), in a colour whose K is at least BLACK_K after conversion and
+  that is not already K only, are drawn in 0/0/0/100; so is text or a stroke already in
+  0/0/0/100. A path filled and stroked at once (``B``, ``b``: a white panel's thin dark border)
+  is drawn as its fill, then as its stroke alone, so only the stroke is black and overprints;
 - each of them is drawn with an ExtGState of overprint on (``/OP true /op true /OPM 1``), the
   colour and overprint off again after it (``k_only(pdf, overprint=False)``: overprint off, the
   black knocking out the ground, for a shop whose ink limit the ground and the black together
@@ -29,12 +31,14 @@ from dataclasses import dataclass
 from typing import Any
 
 BLACK_K = 0.70  # K after conversion at or above which a colour counts as black
-THIN_PT = 1.0  # strokes up to this width (points, as drawn in the face) are lines, not areas
+THIN_PT = 1.0  # strokes up to this width (points, the stream's cm counted) are lines, not areas
 K100 = (0.0, 0.0, 0.0, 1.0)
 REGISTRATION = (1.0, 1.0, 1.0, 1.0)
 OVERPRINT, KNOCKOUT = "/PnpOverprint", "/PnpKnockout"
 _PATH = {"m", "l", "c", "v", "y", "h", "re"}
 _PAINT = {"S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n"}
+# A path both filled and stroked, as its fill alone and its stroke alone.
+_SPLIT = {"B": ("f", "S"), "B*": ("f*", "S"), "b": ("f", "s"), "b*": ("f*", "s")}
 
 
 @dataclass(frozen=True)
@@ -107,6 +111,7 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
     out: list = []
     fill = stroke = None
     width = 1.0
+    scale = _scale(obj.get("/Matrix")) if isinstance(obj, pikepdf.Stream) else 1.0  # user unit → points
     stack: list = []
     path_start: int | None = None
     text_colour = None  # the original fill of a text object being drawn in K
@@ -132,10 +137,12 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
             stroke = (0.0, 0.0, 0.0, 1.0 - float(operands[0])) if name == "G" else None
         elif name == "w":
             width = float(operands[0])
+        elif name == "cm":
+            scale *= _scale(operands)
         elif name == "q":
-            stack.append((fill, stroke, width))
+            stack.append((fill, stroke, width, scale))
         elif name == "Q" and stack:
-            fill, stroke, width = stack.pop()
+            fill, stroke, width, scale = stack.pop()
         if name == "BT" and is_black(fill):
             text_colour = fill
             mapped.text[_round(fill)] += 1
@@ -151,11 +158,25 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
         if name in _PATH and path_start is None:
             path_start = len(out)
         if name in _PAINT:
-            if name in ("S", "s") and path_start is not None and is_black(stroke) and width <= THIN_PT + 1e-9:
-                assert stroke is not None
+            thin = path_start is not None and is_black(stroke) and width * scale <= THIN_PT + 1e-9
+            if thin and name in ("S", "s"):
+                assert stroke is not None and path_start is not None
                 mapped.strokes[_round(stroke)] += 1
                 out[path_start:path_start] = overprint("K")
                 out.append((operands, op))
+                out.extend(restore(stroke, "K"))
+                path_start = None
+                changed = True
+                continue
+            if thin and name in _SPLIT:
+                assert stroke is not None and path_start is not None
+                mapped.strokes[_round(stroke)] += 1
+                path = [i for i in out[path_start:] if str(i[1]) in _PATH]  # the clip (W) is set once
+                fill_op, stroke_op = _SPLIT[name]
+                out.append(([], Operator(fill_op)))
+                out.extend(overprint("K"))
+                out.extend(path)
+                out.append(([], Operator(stroke_op)))
                 out.extend(restore(stroke, "K"))
                 path_start = None
                 changed = True
@@ -177,6 +198,15 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
         res.ExtGState = pikepdf.Dictionary()
     for key, state in states.items():
         res.ExtGState[key] = state
+
+
+def _scale(matrix) -> float:
+    """How much a matrix (``cm``'s six operands, a form's /Matrix) scales a line's width: the
+    square root of its determinant's size (1 for no matrix)."""
+    if matrix is None or len(matrix) != 6:
+        return 1.0
+    a, b, c, d = (float(v) for v in list(matrix)[:4])
+    return abs(a * d - b * c) ** 0.5
 
 
 def _round(cmyk) -> tuple[float, ...]:

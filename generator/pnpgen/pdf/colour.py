@@ -19,12 +19,10 @@ from __future__ import annotations
 
 import hashlib
 import io
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 REGISTRATION = (1.0, 1.0, 1.0, 1.0)  # all four inks: cut marks only, never artwork
-_CMYK_OP = re.compile(rb"(?<![\w.])(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+([kK])(?![\w])")
 
 
 def to_cmyk(r: float, g: float, b: float) -> tuple[float, float, float, float]:
@@ -42,23 +40,70 @@ def total_ink(cmyk: tuple[float, float, float, float]) -> float:
 
 
 def inks_used(pdf: bytes) -> list[set[tuple[float, float, float, float]]]:
-    """Per page, every CMYK colour set with k/K in its content and the forms it draws, and every
-    stop colour of the gradients (shading patterns) they paint: a gradient blends its stops
-    linearly, so its most ink is at one of them."""
-    from pypdf import PdfReader  # only the ink check reads PDFs back
+    """Per page, every CMYK colour that paints something (set with k/K, then a fill, stroke or
+    text drawn in it) in its content and the forms it draws, and every stop colour of the
+    gradients (shading patterns) they paint: a gradient blends its stops linearly, so its most ink
+    is at one of them. A colour set and never painted in is no ink: the black mapping
+    (pdf/black.py) sets the text's own colour back after drawing it in 100 % K."""
+    import pikepdf
 
-    reader = PdfReader(io.BytesIO(pdf))
     pages = []
-    for page in reader.pages:
-        found: set[tuple[float, float, float, float]] = set()
-        resources: list = []
-        for data in content_streams(page, resources):
-            for m in _CMYK_OP.finditer(data):
-                c, m_, y, k = (float(v) for v in m.groups()[:4])
-                found.add((c, m_, y, k))
-        found.update(_gradient_inks(resources))
-        pages.append(found)
+    painted: dict[tuple, frozenset] = {}  # (form, the colours it inherits) → what it paints
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        for page in doc.pages:
+            pages.append(set(_painted(page.obj, (None, None), painted)))
     return pages
+
+
+_FILLS = {"f", "F", "f*", "B", "B*", "b", "b*"}
+_STROKES = {"S", "s", "B", "B*", "b", "b*"}
+_SHOWS = {"Tj", "TJ", "'", '"'}
+_STROKED_TEXT = {1, 2, 5, 6}  # text rendering modes that stroke the glyphs (ISO 32000-1 Table 106)
+_FILLED_TEXT = {0, 2, 4, 6}
+
+
+def _painted(obj, inherited: tuple, memo: dict) -> frozenset:
+    """The CMYK colours a content stream (a page or a form, in the fill and stroke colours it
+    inherits) paints with, its gradients' stops, and those of the forms it draws."""
+    key = (obj.objgen, inherited)
+    if obj.is_indirect and key in memo:
+        return memo[key]
+    import pikepdf
+
+    res = obj.get("/Resources")
+    xobjects = res.get("/XObject") if res is not None else None
+    found: set = _gradient_inks([res]) if res is not None else set()
+    fill, stroke = inherited
+    mode, stack = 0, []
+    for instruction in pikepdf.parse_content_stream(obj):
+        operands, name = instruction.operands, str(instruction.operator)
+        if name == "k" and len(operands) == 4:
+            fill = tuple(float(v) for v in operands)
+        elif name == "K" and len(operands) == 4:
+            stroke = tuple(float(v) for v in operands)
+        elif name in ("g", "rg", "sc", "scn", "cs"):
+            fill = None
+        elif name in ("G", "RG", "SC", "SCN", "CS"):
+            stroke = None
+        elif name == "Tr":
+            mode = int(operands[0])
+        elif name == "q":
+            stack.append((fill, stroke, mode))
+        elif name == "Q" and stack:
+            fill, stroke, mode = stack.pop()
+        elif name == "Do" and xobjects is not None and operands[0] in xobjects:
+            xobj = xobjects[operands[0]]
+            if xobj.get("/Subtype") == "/Form":
+                found.update(_painted(xobj, (fill, stroke), memo))
+            elif xobj.get("/ImageMask") is True:  # a stencil paints in the fill colour
+                found.add(fill)
+        if name in _FILLS or (name in _SHOWS and mode in _FILLED_TEXT):
+            found.add(fill)
+        if name in _STROKES or (name in _SHOWS and mode in _STROKED_TEXT):
+            found.add(stroke)
+    done = frozenset(c for c in found if c is not None)
+    memo[key] = done
+    return done
 
 
 def _gradient_inks(resources: list) -> set[tuple[float, float, float, float]]:
@@ -67,13 +112,13 @@ def _gradient_inks(resources: list) -> set[tuple[float, float, float, float]]:
     found: set[tuple[float, float, float, float]] = set()
     for res in resources:
         patterns = res.get("/Pattern")
-        for ref in (patterns.get_object().values() if patterns is not None else ()):
-            shading = ref.get_object().get("/Shading")
-            if shading is None or shading.get_object().get("/ColorSpace") != "/DeviceCMYK":
+        for pattern in (patterns.values() if patterns is not None else ()):
+            shading = pattern.get("/Shading")
+            if shading is None or shading.get("/ColorSpace") != "/DeviceCMYK":
                 continue
-            todo = [shading.get_object()["/Function"]]
+            todo = [shading["/Function"]]
             while todo:
-                fn = todo.pop().get_object()
+                fn = todo.pop()
                 todo.extend(fn.get("/Functions", ()))
                 for key in ("/C0", "/C1"):
                     if len(fn.get(key, ())) == 4:
