@@ -115,15 +115,19 @@ def _parse(doc: Located, name: str) -> Printer:
     if duplex is not None and duplex not in ("long", "short", "none"):
         raise doc.error((name, "duplex"), f"{duplex!r} is not a flip edge", "long | short | none")
     offset = _pair(doc, name, "back_offset_mm", data.get("back_offset_mm", [0, 0]), -MAX_OFFSET_MM, MAX_OFFSET_MM,
-                   "two lengths in mm within ±20, [x, y], as read off the calibration sheet's back rulers")
+                   "two lengths in mm within ±20, [x, y], as read off the calibration sheet's back rulers",
+                   one_for_both=False)
     scale = _pair(doc, name, "scale", data.get("scale", [1, 1]), *SCALE_RANGE,
-                  "two factors from 0.9 to 1.1, [x, y]: the printed 100 mm bars' lengths / 100")
+                  "two factors from 0.9 to 1.1, [x, y]: the printed 100 mm bars' lengths / 100 (one factor: both)")
     return Printer(name, f"{doc.path}:{line}" if line else str(doc.path), str(paper).lower() if paper else None,
                    duplex, offset, scale)
 
 
-def _pair(doc: Located, name: str, key: str, value, lo: float, hi: float, expected: str) -> tuple[float, float]:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
+def _pair(doc: Located, name: str, key: str, value, lo: float, hi: float, expected: str,
+          one_for_both: bool = True) -> tuple[float, float]:
+    """``[x, y]``; one number stands for both only where ``one_for_both`` (a uniform scale): one
+    offset read off the x ruler is no y offset, so ``back_offset_mm: 1.5`` is refused."""
+    if one_for_both and isinstance(value, (int, float)) and not isinstance(value, bool):
         value = [value, value]
     ok = isinstance(value, list) and len(value) == 2 and all(
         isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and lo <= v <= hi for v in value)

@@ -114,6 +114,7 @@ def test_scale_is_compensated_about_the_page_centre(tmp_path, two_builds):
 
 @pytest.mark.parametrize("text, where, says", [
     ("home-laser: {back_offset_mm: [0.8]}\n", "printers.yaml:1", "back_offset_mm"),
+    ("home-laser: {back_offset_mm: 1.5}\n", "printers.yaml:1", "two lengths in mm"),  # not [1.5, 1.5]
     ("other: {}\nhome-laser:\n  scale: [1.0, 2.0]\n", "printers.yaml:3", "scale"),
     ("home-laser:\n  paper: b9\n", "printers.yaml:2", "paper"),
     ("home-laser:\n  colour: red\n", "printers.yaml:2", "colour"),
@@ -128,6 +129,15 @@ def test_a_bad_profile_is_one_line(tmp_path, capsys, text, where, says):
     if where:
         assert where in err, err
     assert not (ws / "build" / "test" / "cards.pdf").exists()
+
+
+def test_one_scale_factor_is_both_axes(tmp_path, two_builds):
+    """``scale: 0.995`` is [0.995, 0.995] (a uniform scale; one back offset is not both)."""
+    ws, _ = two_builds
+    (ws / "printers.yaml").write_text("even: {scale: 0.995}\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "even", "--out", str(tmp_path / "e")) == 0
+    manifest = json.loads((tmp_path / "e" / "test" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["printer"]["scale"] == [0.995, 0.995]
 
 
 def test_game_yaml_names_the_printer_and_an_edit_of_the_profile_rebuilds(tmp_path, two_builds):
