@@ -38,17 +38,20 @@ class Printer:
 
     def page_matrix(self, size_mm: tuple[float, float], back: bool) -> Affine | None:
         """Page mm → page mm for a home page: the scale compensation about the page centre, then
-        (backs) the offset; None when it changes nothing."""
+        (``back``: a backs page printed duplex behind its fronts) the offset; None when it
+        changes nothing."""
         sx, sy = (1 / s for s in self.scale)
         cx, cy = size_mm[0] / 2, size_mm[1] / 2
         dx, dy = self.back_offset_mm if back else (0.0, 0.0)
         m = Affine(sx, 0.0, 0.0, sy, cx - sx * cx + dx, cy - sy * cy + dy)
         return None if m == Affine(1.0, 0.0, 0.0, 1.0, 0.0, 0.0) else m
 
-    @property
-    def least_bleed_mm(self) -> float:
-        """The back bleed that survives this printer's offset: the larger offset + 0.5 mm."""
-        return max(abs(v) for v in self.back_offset_mm) + 0.5 if any(self.back_offset_mm) else 0.0
+    def least_bleed_mm(self, duplex: str) -> float:
+        """The back bleed that survives this printer's offset: the larger offset + 0.5 mm; none
+        asked when the backs are not printed behind the fronts (``duplex: none``)."""
+        if duplex == "none" or not any(self.back_offset_mm):
+            return 0.0
+        return max(abs(v) for v in self.back_offset_mm) + 0.5
 
     def words(self) -> str:
         """How the slug names the profile: ``home-laser (back +0.8/−1.2 mm, 100.0 %/99.5 %)``."""

@@ -187,6 +187,8 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
     slots of its sheet layout (``stock``, from ``deck_stock``). ``nest_memo``: the nesting
     searches of earlier builds (``cached_nesting``)."""
     spec = _spec(deck)
+    if deck.back is None or (sheet.layout == "sleeve" and deck.kind == "card"):  # no back behind it
+        sheet = sheet.without_backs()
     if stock is not None:
         return DeckOnPaper(spec, slot_layout(stock[0], spec, sheet, stock[1], stock[2]), None)
     if sheet.silhouette is not None:
@@ -283,7 +285,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             deck_cuts = cut_files(options.cutter, ds, layout)
         if options.printer is not None:
             for page in home:
-                page.matrix = options.printer.page_matrix(page.size_mm, page.side == "back")
+                page.matrix = options.printer.page_matrix(page.size_mm, page.side == "back" and sheet.duplex != "none")
         home_pages[deck.id] = [page_signature(p) for p in home]
         home_faces[deck.id] = [p.faces() for p in home]
         files = []
@@ -339,9 +341,9 @@ def game_printer(ws: Workspace, game: Game, options: BuildOptions) -> BuildOptio
             raise  # (a bad profile names printers.yaml's own line)
         raise InputError(e.message, path=at.path, line=at.line, column=at.column, key="printer",
                          expected=e.expected) from None
-    sheet = replace(options.sheet, paper=printer.paper or options.sheet.paper,
-                    duplex=printer.duplex or options.sheet.duplex, printer=printer.words(),
-                    least_bleed_mm=printer.least_bleed_mm)
+    duplex = printer.duplex or options.sheet.duplex
+    sheet = replace(options.sheet, paper=printer.paper or options.sheet.paper, duplex=duplex,
+                    printer=printer.words(), least_bleed_mm=printer.least_bleed_mm(duplex))
     return replace(options, sheet=sheet, printer=printer)
 
 
