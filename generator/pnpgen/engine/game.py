@@ -35,7 +35,7 @@ from pnpgen.engine.cache import (
     sha,
 )
 from pnpgen.engine.cache import code as cache_code
-from pnpgen.engine.cutfiles import CutFile, cut_files, cutter_record
+from pnpgen.engine.cutfiles import CutFile, cut_files, cutter_record, too_large_for_cricut
 from pnpgen.engine.documents import write_documents
 from pnpgen.engine.fresh import edition
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
@@ -223,6 +223,16 @@ def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildO
         out.append(f"deck {deck.id!r}: its home sheets give {bleed:.1f} mm of bleed, below the {need:.1f} mm the "
                    f"back offset of printer {options.printer.name!r} needs (the larger offset + 0.5 mm): {why}")
     return out
+
+
+def cricut_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:
+    """With ``--marks cricut``: each deck whose pieces no Print Then Cut image holds (a deck on
+    card stock takes no cutter, as documented, and is not named)."""
+    if options.cutter != "cricut":
+        return []
+    found = (too_large_for_cricut(deck.id, on_paper.spec) for deck, on_paper in placed
+             if not isinstance(on_paper.layout, SlotLayout))
+    return [w for w in found if w]
 
 
 def stock_warnings(on_paper: list[DeckOnPaper], sheet: SheetOptions) -> list[str]:
@@ -621,7 +631,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                       arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates)
     result = BuildResult(game, warnings=grouped_low_dpi(list(rendered.warnings)) + lint
                          + short_bleed_warnings(list(zip(game.decks, on_paper)), options)
-                         + stock_warnings(on_paper, options.sheet),
+                         + stock_warnings(on_paper, options.sheet) + cricut_warnings(list(zip(game.decks, on_paper)), options),
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,
                          face_keys=face_keys, face_arts=face_arts)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
