@@ -239,6 +239,19 @@ def test_a_piece_larger_than_the_print_then_cut_area_is_warned_of(tmp_path, caps
     assert "Print Then Cut" not in capsys.readouterr().err
 
 
+def test_a_card_too_large_for_the_marks_names_the_marks_not_the_paper(tmp_path, capsys):
+    """185 × 260 mm fits A4 (it builds without marks); between Silhouette's marks it does not: the
+    error said 'does not fit on A4 inside a 5 mm margin', which the designer could not act on."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("format: poker", "size: [185, 260]")
+                        + "  - {name: A, text: b}\n")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "cards.yaml" in err and "5 mm margin" not in err, err
+    assert "between the Silhouette registration marks on A4" in err and "--silhouette-marks" in err, err
+    assert "178.6×264.6 mm right of" in err and "190.0×254.2 mm above" in err, err  # 210 − 10 − 21.382 …
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+
+
 def test_silhouette_figures_are_options(tmp_path):
     ws = make_workspace(tmp_path / "ws")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette",

@@ -199,8 +199,16 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
     if layout is None and deck.kind in ("board", "tile"):
         tiles = plan_tiles(spec.w, spec.h, sheet.paper_mm, sheet.margin_mm, sheet.bleed_mm, TILE_OPTIONS)
     if layout is None and tiles is None:
-        raise InputError(f"deck {deck.id!r}: a {deck.trim_mm[0]:g}×{deck.trim_mm[1]:g} mm piece does not fit "
-                         f"on {sheet.paper.upper()} inside a {sheet.margin_mm:g} mm margin",
+        size = f"deck {deck.id!r}: a {deck.trim_mm[0]:g}×{deck.trim_mm[1]:g} mm piece does not fit"
+        if sheet.silhouette is not None:  # the paper holds it: the registration marks' area does not
+            x0, y0, x1, y1 = sheet.area
+            z, h = sheet.silhouette.reach_mm, sheet.paper_mm[1]
+            raise InputError(f"{size} between the Silhouette registration marks on {sheet.paper.upper()} "
+                             f"(room: {x1 - z:.1f}×{y1 - y0:.1f} mm right of the bottom-left mark's keep-out "
+                             f"zone, or {x1 - x0:.1f}×{min(y1, h - z) - y0:.1f} mm above it)", path=deck.source,
+                             expected="a larger --paper, a smaller inset or keepout (--silhouette-marks), "
+                                      "or a build without --marks silhouette (cut by hand)")
+        raise InputError(f"{size} on {sheet.paper.upper()} inside a {sheet.margin_mm:g} mm margin",
                          path=deck.source, expected="a larger --paper, or kind: board (split into tiles)")
     return DeckOnPaper(spec, layout, tiles)
 
