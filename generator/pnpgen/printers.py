@@ -115,6 +115,7 @@ def _parse(doc: Located, name: str) -> Printer:
     if paper is not None and str(paper).lower() not in PAPER_SIZES:
         raise doc.error((name, "paper"), f"{paper!r} is not a paper size", " | ".join(sorted(PAPER_SIZES)))
     duplex = data.get("duplex")
+    duplex = str(duplex).lower() if isinstance(duplex, str) else duplex  # Long, as --duplex reads it
     if duplex is not None and duplex not in ("long", "short", "none"):
         raise doc.error((name, "duplex"), f"{duplex!r} is not a flip edge", "long | short | none")
     offset = _pair(doc, name, "back_offset_mm", data.get("back_offset_mm", [0, 0]), -MAX_OFFSET_MM, MAX_OFFSET_MM,

@@ -160,12 +160,14 @@ def test_a_bad_profile_is_one_line(tmp_path, capsys, text, where, says):
 
 
 def test_one_scale_factor_is_both_axes(tmp_path, two_builds):
-    """``scale: 0.995`` is [0.995, 0.995] (a uniform scale; one back offset is not both)."""
+    """``scale: 0.995`` is [0.995, 0.995] (a uniform scale; one back offset is not both); the
+    paper and the flip edge are read in any case, as --paper and --duplex are."""
     ws, _ = two_builds
-    (ws / "printers.yaml").write_text("even: {scale: 0.995}\n", encoding="utf-8")
+    (ws / "printers.yaml").write_text("even: {paper: A4, duplex: Long, scale: 0.995}\n", encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "even", "--out", str(tmp_path / "e")) == 0
     manifest = json.loads((tmp_path / "e" / "test" / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["printer"]["scale"] == [0.995, 0.995]
+    assert (manifest["printer"]["paper"], manifest["printer"]["duplex"]) == ("a4", "long")
 
 
 def test_game_yaml_names_the_printer_and_an_edit_of_the_profile_rebuilds(tmp_path, two_builds):
