@@ -53,11 +53,13 @@ class Printer:
             return 0.0
         return max(abs(v) for v in self.back_offset_mm) + 0.5
 
-    def words(self) -> str:
-        """How the slug names the profile: ``home-laser (back +0.8/−1.2 mm, 100.0 %/99.5 %)``."""
+    def words(self, duplex: str) -> str:
+        """How the slug names the profile: ``home-laser (back +0.8/−1.2 mm, 100.0 %/99.5 %)``; the
+        back offset left out where it moves nothing (``duplex: none``)."""
         dx, dy = self.back_offset_mm
         sx, sy = self.scale
-        return f"{self.name} (back {dx:+g}/{dy:+g} mm, {sx * 100:g}/{sy * 100:g} %)"
+        back = "" if duplex == "none" else f"back {dx:+g}/{dy:+g} mm, "
+        return f"{self.name} ({back}{sx * 100:g}/{sy * 100:g} %)"
 
     def record(self) -> dict:
         return {"name": self.name, "source": self.source, "paper": self.paper, "duplex": self.duplex,

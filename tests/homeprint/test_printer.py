@@ -115,7 +115,9 @@ def test_no_offset_or_gutters_where_no_back_is_printed_behind_a_front(tmp_path, 
     assert len(plain) == len(wide) == (4 if args[0] == "--duplex" else 2)
     for a, b in zip(plain, wide):
         assert b == pytest.approx(a, abs=0.002)
-    assert not any("未満" in page for page in texts(tmp_path / "wide" / "test" / "cards.pdf"))
+    for page in texts(tmp_path / "wide" / "test" / "cards.pdf"):
+        assert "未満" not in page and "wide" in page
+        assert ("+1.2/+0 mm" in page) == (args[0] != "--duplex"), page  # the slug names no offset it did not apply
 
 
 def test_a_one_sided_deck_gets_no_gutters_for_the_back_offset(tmp_path):
