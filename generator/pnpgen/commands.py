@@ -35,6 +35,21 @@ def cutter_marks(args: argparse.Namespace) -> str:
     return cutter
 
 
+def sleeve_mm(args: argparse.Namespace) -> tuple[float, float] | None:
+    """``--sleeve``'s size for ``--layout sleeve``; given with another layout it would be passed
+    over in silence (cards and backs on the grid), so it is an error."""
+    from pnpgen.errors import InputError
+
+    sleeve = getattr(args, "sleeve", None)
+    if sleeve is None:
+        return None
+    layout = getattr(args, "layout", "grid")
+    if layout != "sleeve":
+        raise InputError(f"--sleeve without --layout sleeve (the layout is {layout})", key="--sleeve",
+                         expected="--layout sleeve --sleeve WxH, or no --sleeve")
+    return (sleeve.w, sleeve.h)
+
+
 def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
     """``warm``: engine/warm.py's rulebook process kept across builds (watch)."""
     from pnpgen.engine.fresh import sort_games
@@ -54,14 +69,15 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
         from pnpgen.impose.cutter import SILHOUETTE
 
         silhouette = getattr(args, "silhouette_marks", None) or SILHOUETTE
+    duplex = printer.duplex if printer is not None and printer.duplex else args.duplex or "long"
     sheet = SheetOptions(paper=printer.paper if printer is not None and printer.paper else args.paper or "a4",
-                         duplex=printer.duplex if printer is not None and printer.duplex else args.duplex or "long",
+                         duplex=duplex,
                          marks="jp" if cutter == "cricut" else args.marks, margin_mm=args.margin,
                          layout=getattr(args, "layout", "grid"),
                          silhouette=silhouette,
-                         sleeve_mm=(args.sleeve.w, args.sleeve.h) if getattr(args, "sleeve", None) else None,
-                         printer=printer.words() if printer is not None else "",
-                         least_bleed_mm=printer.least_bleed_mm if printer is not None else 0.0, **given)
+                         sleeve_mm=sleeve_mm(args),
+                         printer=printer.words(duplex) if printer is not None else "",
+                         least_bleed_mm=printer.least_bleed_mm(duplex) if printer is not None else 0.0, **given)
     dpi = {"min_dpi": args.min_dpi} if args.min_dpi is not None else {}  # None: --min-dpi not given
     ink = None
     if getattr(args, "ink", None):
@@ -311,8 +327,9 @@ def check_options(ws: Workspace, args: argparse.Namespace):
     if not getattr(args, "printer", None):
         return options
     printer = load_printer(ws.root, args.printer)
-    sheet = replace(options.sheet, paper=printer.paper or options.sheet.paper, duplex=printer.duplex or options.sheet.duplex,
-                    printer=printer.words(), least_bleed_mm=printer.least_bleed_mm)
+    duplex = printer.duplex or options.sheet.duplex
+    sheet = replace(options.sheet, paper=printer.paper or options.sheet.paper, duplex=duplex,
+                    printer=printer.words(duplex), least_bleed_mm=printer.least_bleed_mm(duplex))
     return replace(options, sheet=sheet, printer=printer)
 
 

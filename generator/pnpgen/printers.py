@@ -38,23 +38,28 @@ class Printer:
 
     def page_matrix(self, size_mm: tuple[float, float], back: bool) -> Affine | None:
         """Page mm → page mm for a home page: the scale compensation about the page centre, then
-        (backs) the offset; None when it changes nothing."""
+        (``back``: a backs page printed duplex behind its fronts) the offset; None when it
+        changes nothing."""
         sx, sy = (1 / s for s in self.scale)
         cx, cy = size_mm[0] / 2, size_mm[1] / 2
         dx, dy = self.back_offset_mm if back else (0.0, 0.0)
         m = Affine(sx, 0.0, 0.0, sy, cx - sx * cx + dx, cy - sy * cy + dy)
         return None if m == Affine(1.0, 0.0, 0.0, 1.0, 0.0, 0.0) else m
 
-    @property
-    def least_bleed_mm(self) -> float:
-        """The back bleed that survives this printer's offset: the larger offset + 0.5 mm."""
-        return max(abs(v) for v in self.back_offset_mm) + 0.5 if any(self.back_offset_mm) else 0.0
+    def least_bleed_mm(self, duplex: str) -> float:
+        """The back bleed that survives this printer's offset: the larger offset + 0.5 mm; none
+        asked when the backs are not printed behind the fronts (``duplex: none``)."""
+        if duplex == "none" or not any(self.back_offset_mm):
+            return 0.0
+        return max(abs(v) for v in self.back_offset_mm) + 0.5
 
-    def words(self) -> str:
-        """How the slug names the profile: ``home-laser (back +0.8/−1.2 mm, 100.0 %/99.5 %)``."""
+    def words(self, duplex: str) -> str:
+        """How the slug names the profile: ``home-laser (back +0.8/−1.2 mm, 100.0 %/99.5 %)``; the
+        back offset left out where it moves nothing (``duplex: none``)."""
         dx, dy = self.back_offset_mm
         sx, sy = self.scale
-        return f"{self.name} (back {dx:+g}/{dy:+g} mm, {sx * 100:g}/{sy * 100:g} %)"
+        back = "" if duplex == "none" else f"back {dx:+g}/{dy:+g} mm, "
+        return f"{self.name} ({back}{sx * 100:g}/{sy * 100:g} %)"
 
     def record(self) -> dict:
         return {"name": self.name, "source": self.source, "paper": self.paper, "duplex": self.duplex,
@@ -112,18 +117,23 @@ def _parse(doc: Located, name: str) -> Printer:
     if paper is not None and str(paper).lower() not in PAPER_SIZES:
         raise doc.error((name, "paper"), f"{paper!r} is not a paper size", " | ".join(sorted(PAPER_SIZES)))
     duplex = data.get("duplex")
+    duplex = str(duplex).lower() if isinstance(duplex, str) else duplex  # Long, as --duplex reads it
     if duplex is not None and duplex not in ("long", "short", "none"):
         raise doc.error((name, "duplex"), f"{duplex!r} is not a flip edge", "long | short | none")
     offset = _pair(doc, name, "back_offset_mm", data.get("back_offset_mm", [0, 0]), -MAX_OFFSET_MM, MAX_OFFSET_MM,
-                   "two lengths in mm within ±20, [x, y], as read off the calibration sheet's back rulers")
+                   "two lengths in mm within ±20, [x, y], as read off the calibration sheet's back rulers",
+                   one_for_both=False)
     scale = _pair(doc, name, "scale", data.get("scale", [1, 1]), *SCALE_RANGE,
-                  "two factors from 0.9 to 1.1, [x, y]: the printed 100 mm bars' lengths / 100")
+                  "two factors from 0.9 to 1.1, [x, y]: the printed 100 mm bars' lengths / 100 (one factor: both)")
     return Printer(name, f"{doc.path}:{line}" if line else str(doc.path), str(paper).lower() if paper else None,
                    duplex, offset, scale)
 
 
-def _pair(doc: Located, name: str, key: str, value, lo: float, hi: float, expected: str) -> tuple[float, float]:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
+def _pair(doc: Located, name: str, key: str, value, lo: float, hi: float, expected: str,
+          one_for_both: bool = True) -> tuple[float, float]:
+    """``[x, y]``; one number stands for both only where ``one_for_both`` (a uniform scale): one
+    offset read off the x ruler is no y offset, so ``back_offset_mm: 1.5`` is refused."""
+    if one_for_both and isinstance(value, (int, float)) and not isinstance(value, bool):
         value = [value, value]
     ok = isinstance(value, list) and len(value) == 2 and all(
         isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and lo <= v <= hi for v in value)

@@ -3,11 +3,13 @@ the front's crosshairs after the duplex flip, with 100 mm bars on both sides, re
 
 from __future__ import annotations
 
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 import pytest
 from pypdf import PdfReader
 
-from conftest import run
-from pdfprobe import stroked_lines, texts
+from conftest import make_workspace, run
+from pdfprobe import PT, stroked_lines, texts
 from pnpgen.data.formats import PAPER_SIZES
 from pnpgen.impose.calibration import RULER_AT, CalibrationOptions, targets
 
@@ -43,3 +45,53 @@ def test_english_instructions(tmp_path):
     out = tmp_path / "cal.pdf"
     assert run(tmp_path, "calibrate", "--lang", "en", "--out", str(out)) == 0
     assert "Duplex calibration A4" in texts(out)[0]
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_the_value_read_off_the_sheet_cancels_the_printers_shift(tmp_path, duplex):
+    """The docs' procedure, end to end: a printer that prints every back 1.5 mm right and 0.8 mm
+    down (as the back is seen). Held to the light, back up, the front's lines at target A cross
+    the shifted rulers at ticks −1.5 and −0.8; that pair, written as back_offset_mm, makes the same
+    printer put each back exactly behind its front (the sign the docs give, not its opposite)."""
+    shift = (1.5, 0.8)
+    cal = tmp_path / "cal.pdf"
+    assert run(tmp_path, "calibrate", "--duplex", duplex, "--out", str(cal)) == 0
+    reader = PdfReader(cal)
+    back = stroked_lines(reader, reader.pages[1])
+    w, h = PAPER_SIZES["a4"]
+    ax, ay = targets(CalibrationOptions(duplex=duplex))[0]  # A, front coordinates
+    bx, by = (w - ax, ay) if duplex == "long" else (ax, h - ay)  # where the flip puts it on the back
+    # the rulers' ticks as this printer prints them; the tick each front line meets is the reading
+    ticks_x = [(x1 + shift[0], round(x1 - bx, 3)) for x1, y1, x2, y2 in back
+               if x1 == x2 and abs(y1 - (by + RULER_AT)) < 0.01]
+    ticks_y = [(y1 + shift[1], round(y1 - by, 3)) for x1, y1, x2, y2 in back
+               if y1 == y2 and abs(x1 - (bx + RULER_AT)) < 0.01]
+    read = (_reading(ticks_x, bx), _reading(ticks_y, by))
+    assert read == pytest.approx((-1.5, -0.8), abs=0.001)
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "printers.yaml").write_text(f"mine: {{duplex: {duplex}, back_offset_mm: [{read[0]:.1f}, {read[1]:.1f}]}}\n",
+                                      encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "mine") == 0
+    pdf = pdfium.PdfDocument((ws / "build" / "test" / "cards.pdf").read_bytes())
+    fronts, backs = _boxes(pdf[0]), _boxes(pdf[1])
+    assert len(fronts) == len(backs) > 0
+    printed = sorted((x0 + shift[0], y0 + shift[1], x1 + shift[0], y1 + shift[1]) for x0, y0, x1, y1 in backs)
+    behind = sorted((w - x1, y0, w - x0, y1) if duplex == "long" else (x0, h - y1, x1, h - y0)
+                    for x0, y0, x1, y1 in fronts)
+    for got, want in zip(printed, behind):
+        assert got == pytest.approx(want, abs=0.002)
+
+
+def _reading(ticks: list[tuple[float, float]], line: float) -> float:
+    """The ruler's value where the front's line crosses it: between the two printed ticks either
+    side of it, as an eye reads a millimetre scale."""
+    (a, va), (b, vb) = max(t for t in ticks if t[0] <= line), min(t for t in ticks if t[0] > line)
+    return va + (vb - va) * (line - a) / (b - a)
+
+
+def _boxes(page) -> list[tuple[float, float, float, float]]:
+    """Each placed face's (left, top, right, bottom), mm from the page's top-left."""
+    ph = page.get_height()
+    return [(x0 * PT, (ph - t) * PT, x1 * PT, (ph - b) * PT)
+            for o in page.get_objects(max_depth=1) if o.type == pdfium_c.FPDF_PAGEOBJ_FORM
+            for x0, b, x1, t in [o.get_bounds()]]

@@ -15,7 +15,7 @@ from PIL import Image
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from conftest import make_workspace, run
+from conftest import DECK_YAML, make_workspace, run
 from pdfprobe import PT, Rect, clip_rects, stroked_lines, text_positions, texts
 
 INSET, SQUARE, ARM, THICK, KEEPOUT = 10.0, 5.0, 0.33 * 25.4, 0.039 * 25.4, 3.0
@@ -221,6 +221,35 @@ def test_cricut_images_fit_print_then_cut_with_their_outlines(tmp_path):
     assert len(_svg_paths((out / "cut/cards-p02.svg").read_bytes())) == 1
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["cutter"] == {"machine": "cricut", "image_in": [6.75, 9.25], "dpi": 300}
+
+
+def test_a_piece_larger_than_the_print_then_cut_area_is_warned_of(tmp_path, capsys):
+    """185 × 260 mm fits A4 but no 6.75 × 9.25 in image, even turned: no cut/ files, as documented,
+    and the build says so (it was silent: the designer found no files and no reason)."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("format: poker", "size: [185, 260]")
+                        + "  - {name: A, text: b}\n")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "cricut") == 0
+    out = ws / "build" / "test"
+    assert not (out / "cut").exists()
+    err = capsys.readouterr().err
+    assert "deck 'cards': a 185×260 mm piece is larger than Cricut's Print Then Cut area" in err, err
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert any("Print Then Cut" in w for w in manifest["warnings"])
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0  # no cutter: nothing to say
+    assert "Print Then Cut" not in capsys.readouterr().err
+
+
+def test_a_card_too_large_for_the_marks_names_the_marks_not_the_paper(tmp_path, capsys):
+    """185 × 260 mm fits A4 (it builds without marks); between Silhouette's marks it does not: the
+    error said 'does not fit on A4 inside a 5 mm margin', which the designer could not act on."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("format: poker", "size: [185, 260]")
+                        + "  - {name: A, text: b}\n")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "cards.yaml" in err and "5 mm margin" not in err, err
+    assert "between the Silhouette registration marks on A4" in err and "--silhouette-marks" in err, err
+    assert "178.6×264.6 mm right of" in err and "190.0×254.2 mm above" in err, err  # 210 − 10 − 21.382 …
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
 
 
 def test_silhouette_figures_are_options(tmp_path):

@@ -12,7 +12,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
 
-from conftest import make_workspace, run
+from conftest import DECK_YAML, make_workspace, run
 from pdfprobe import texts
 from pnpgen.units import MM_PER_PT
 
@@ -24,6 +24,7 @@ steady: {back_offset_mm: [0.3, -0.2]}
 shrinks:
   back_offset_mm: [0, 0]
   scale: [1.0, 0.995]
+wide: {back_offset_mm: [1.2, 0]}
 """
 
 
@@ -99,6 +100,35 @@ def test_the_bleed_survives_a_larger_offset(tmp_path, two_builds):
         assert "home-laser" in page and "+0.8/-1.2 mm" in page and "未満" not in page
 
 
+@pytest.mark.parametrize("args", [("--duplex", "none"), ("--layout", "sleeve")])
+def test_no_offset_or_gutters_where_no_back_is_printed_behind_a_front(tmp_path, two_builds, args):
+    """``--duplex none`` (backs on their own paper, not mirrored) and sleeve inserts (no backs):
+    the profile's back offset moves nothing and costs no gutters: the same 9 cards a sheet, at
+    the same places, as without the profile (they took 8 a sheet, and backs were moved)."""
+    ws, _ = two_builds
+    for name, printer in (("plain", ()), ("wide", ("--printer", "wide"))):
+        assert run(ws, "build", "--game", "test", "--no-rulebook", *args, *printer, "--out", str(tmp_path / name)) == 0
+    decks = [json.loads((tmp_path / name / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+             for name in ("plain", "wide")]
+    assert decks[0]["pieces_per_sheet"] == decks[1]["pieces_per_sheet"] == 9
+    plain, wide = (placements(tmp_path / name / "test" / "cards.pdf") for name in ("plain", "wide"))
+    assert len(plain) == len(wide) == (4 if args[0] == "--duplex" else 2)
+    for a, b in zip(plain, wide):
+        assert b == pytest.approx(a, abs=0.002)
+    for page in texts(tmp_path / "wide" / "test" / "cards.pdf"):
+        assert "未満" not in page and "wide" in page
+        assert ("+1.2/+0 mm" in page) == (args[0] != "--duplex"), page  # the slug names no offset it did not apply
+
+
+def test_a_one_sided_deck_gets_no_gutters_for_the_back_offset(tmp_path):
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("back: card-back.svg.j2\n", "")
+                        + "".join(f"  - {{name: カード{i}, text: 本文}}\n" for i in range(9)))
+    (ws / "printers.yaml").write_text(PROFILES, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "wide") == 0
+    deck = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+    assert deck["pieces_per_sheet"] == 9 and deck["pages"] == 1
+
+
 def test_scale_is_compensated_about_the_page_centre(tmp_path, two_builds):
     ws, plain = two_builds
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "shrinks",
@@ -114,6 +144,7 @@ def test_scale_is_compensated_about_the_page_centre(tmp_path, two_builds):
 
 @pytest.mark.parametrize("text, where, says", [
     ("home-laser: {back_offset_mm: [0.8]}\n", "printers.yaml:1", "back_offset_mm"),
+    ("home-laser: {back_offset_mm: 1.5}\n", "printers.yaml:1", "two lengths in mm"),  # not [1.5, 1.5]
     ("other: {}\nhome-laser:\n  scale: [1.0, 2.0]\n", "printers.yaml:3", "scale"),
     ("home-laser:\n  paper: b9\n", "printers.yaml:2", "paper"),
     ("home-laser:\n  colour: red\n", "printers.yaml:2", "colour"),
@@ -128,6 +159,17 @@ def test_a_bad_profile_is_one_line(tmp_path, capsys, text, where, says):
     if where:
         assert where in err, err
     assert not (ws / "build" / "test" / "cards.pdf").exists()
+
+
+def test_one_scale_factor_is_both_axes(tmp_path, two_builds):
+    """``scale: 0.995`` is [0.995, 0.995] (a uniform scale; one back offset is not both); the
+    paper and the flip edge are read in any case, as --paper and --duplex are."""
+    ws, _ = two_builds
+    (ws / "printers.yaml").write_text("even: {paper: A4, duplex: Long, scale: 0.995}\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "even", "--out", str(tmp_path / "e")) == 0
+    manifest = json.loads((tmp_path / "e" / "test" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["printer"]["scale"] == [0.995, 0.995]
+    assert (manifest["printer"]["paper"], manifest["printer"]["duplex"]) == ("a4", "long")
 
 
 def test_game_yaml_names_the_printer_and_an_edit_of_the_profile_rebuilds(tmp_path, two_builds):

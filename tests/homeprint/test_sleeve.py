@@ -12,6 +12,7 @@ from pypdf import PdfReader
 
 from conftest import make_workspace, run
 from pdfprobe import stroked_lines, texts
+from pnpgen.impose.sleeve import sleeve_option
 
 
 def _faces(pdf):
@@ -55,3 +56,18 @@ def test_a_bad_sleeve_size_is_one_line(tmp_path, capsys):
     assert e.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert "66by91" in err and "66x91" in err
+
+
+def test_sleeve_without_the_sleeve_layout_is_refused(tmp_path, capsys):
+    """``--sleeve 66x91`` alone built the usual grid with backs, the size passed over in silence."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--sleeve", "66x91") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--sleeve without --layout sleeve" in err and "--layout sleeve" in err, err
+    assert not (ws / "build" / "test" / "cards.pdf").exists()
+
+
+@pytest.mark.parametrize("text", ["66X91", "66×91", "66 x 91 mm"])
+def test_a_sleeve_size_is_read_as_typed(text):
+    got = sleeve_option(text)
+    assert (got.w, got.h) == (66.0, 91.0)

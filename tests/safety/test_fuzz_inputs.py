@@ -116,7 +116,7 @@ def test_random_printer_profiles_are_refused_cleanly_or_valid(text, name):
         for back in (False, True):
             m = printer.page_matrix((210.0, 297.0), back)
             assert m is None or all(math.isfinite(v) for v in (m.a, m.b, m.c, m.d, m.e, m.f))
-        assert printer.least_bleed_mm >= 0
+        assert printer.least_bleed_mm("long") >= 0 and printer.least_bleed_mm("none") == 0
 
 
 CELLS = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.floats(allow_nan=False, allow_infinity=False),

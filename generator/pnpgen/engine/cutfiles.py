@@ -16,6 +16,7 @@ from pnpgen.impose.cutter import (
     CRICUT_AREA_IN,
     CRICUT_DPI,
     CutSheet,
+    cricut_area_mm,
     cricut_layout,
     cricut_pages,
     cut_sheets,
@@ -26,7 +27,7 @@ from pnpgen.impose.grid import SheetLayout
 from pnpgen.impose.plan import Page, PagePlan
 from pnpgen.impose.sheets import DeckSheets
 from pnpgen.pdf.writer import write_document
-from pnpgen.shapes import Arc, Outline, Straight
+from pnpgen.shapes import Arc, Outline, ShapeSpec, Straight
 from pnpgen.units import MM_PER_INCH, num
 
 DIGITS = 4  # decimals of a millimetre written into the SVG: 0.1 µm
@@ -141,6 +142,17 @@ class CutFile:
             return cricut_png(self.page, arts, font, images)
         assert self.sheet is not None
         return cut_dxf(self.sheet) if self.kind == "dxf" else cut_svg(self.sheet, self.size_in)
+
+
+def too_large_for_cricut(deck_id: str, spec: ShapeSpec) -> str | None:
+    """The warning for a deck whose piece fits no Print Then Cut image, even turned and without
+    bleed: it gets no cut/ files, which the build would otherwise leave unsaid."""
+    if cricut_layout(spec, 0.0) is not None:
+        return None
+    w, h = cricut_area_mm()
+    return (f"deck {deck_id!r}: a {spec.w:g}×{spec.h:g} mm piece is larger than Cricut's Print Then Cut area "
+            f"({w:g}×{h:g} mm, {CRICUT_AREA_IN[0]:g}×{CRICUT_AREA_IN[1]:g} in) even turned: no cut/ image for it; "
+            "cut it by hand at the home sheets' marks")
 
 
 def cut_files(cutter: str, deck: DeckSheets, layout) -> dict[str, CutFile]:

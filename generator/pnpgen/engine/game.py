@@ -35,7 +35,7 @@ from pnpgen.engine.cache import (
     sha,
 )
 from pnpgen.engine.cache import code as cache_code
-from pnpgen.engine.cutfiles import CutFile, cut_files, cutter_record
+from pnpgen.engine.cutfiles import CutFile, cut_files, cutter_record, too_large_for_cricut
 from pnpgen.engine.documents import write_documents
 from pnpgen.engine.fresh import edition
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
@@ -187,6 +187,8 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
     slots of its sheet layout (``stock``, from ``deck_stock``). ``nest_memo``: the nesting
     searches of earlier builds (``cached_nesting``)."""
     spec = _spec(deck)
+    if deck.back is None or (sheet.layout == "sleeve" and deck.kind == "card"):  # no back behind it
+        sheet = sheet.without_backs()
     if stock is not None:
         return DeckOnPaper(spec, slot_layout(stock[0], spec, sheet, stock[1], stock[2]), None)
     if sheet.silhouette is not None:
@@ -197,8 +199,16 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
     if layout is None and deck.kind in ("board", "tile"):
         tiles = plan_tiles(spec.w, spec.h, sheet.paper_mm, sheet.margin_mm, sheet.bleed_mm, TILE_OPTIONS)
     if layout is None and tiles is None:
-        raise InputError(f"deck {deck.id!r}: a {deck.trim_mm[0]:g}×{deck.trim_mm[1]:g} mm piece does not fit "
-                         f"on {sheet.paper.upper()} inside a {sheet.margin_mm:g} mm margin",
+        size = f"deck {deck.id!r}: a {deck.trim_mm[0]:g}×{deck.trim_mm[1]:g} mm piece does not fit"
+        if sheet.silhouette is not None:  # the paper holds it: the registration marks' area does not
+            x0, y0, x1, y1 = sheet.area
+            z, h = sheet.silhouette.reach_mm, sheet.paper_mm[1]
+            raise InputError(f"{size} between the Silhouette registration marks on {sheet.paper.upper()} "
+                             f"(room: {x1 - z:.1f}×{y1 - y0:.1f} mm right of the bottom-left mark's keep-out "
+                             f"zone, or {x1 - x0:.1f}×{min(y1, h - z) - y0:.1f} mm above it)", path=deck.source,
+                             expected="a larger --paper, a smaller inset or keepout (--silhouette-marks), "
+                                      "or a build without --marks silhouette (cut by hand)")
+        raise InputError(f"{size} on {sheet.paper.upper()} inside a {sheet.margin_mm:g} mm margin",
                          path=deck.source, expected="a larger --paper, or kind: board (split into tiles)")
     return DeckOnPaper(spec, layout, tiles)
 
@@ -221,6 +231,16 @@ def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildO
         out.append(f"deck {deck.id!r}: its home sheets give {bleed:.1f} mm of bleed, below the {need:.1f} mm the "
                    f"back offset of printer {options.printer.name!r} needs (the larger offset + 0.5 mm): {why}")
     return out
+
+
+def cricut_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:
+    """With ``--marks cricut``: each deck whose pieces no Print Then Cut image holds (a deck on
+    card stock takes no cutter, as documented, and is not named)."""
+    if options.cutter != "cricut":
+        return []
+    found = (too_large_for_cricut(deck.id, on_paper.spec) for deck, on_paper in placed
+             if not isinstance(on_paper.layout, SlotLayout))
+    return [w for w in found if w]
 
 
 def stock_warnings(on_paper: list[DeckOnPaper], sheet: SheetOptions) -> list[str]:
@@ -283,7 +303,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             deck_cuts = cut_files(options.cutter, ds, layout)
         if options.printer is not None:
             for page in home:
-                page.matrix = options.printer.page_matrix(page.size_mm, page.side == "back")
+                page.matrix = options.printer.page_matrix(page.size_mm, page.side == "back" and sheet.duplex != "none")
         home_pages[deck.id] = [page_signature(p) for p in home]
         home_faces[deck.id] = [p.faces() for p in home]
         files = []
@@ -339,9 +359,9 @@ def game_printer(ws: Workspace, game: Game, options: BuildOptions) -> BuildOptio
             raise  # (a bad profile names printers.yaml's own line)
         raise InputError(e.message, path=at.path, line=at.line, column=at.column, key="printer",
                          expected=e.expected) from None
-    sheet = replace(options.sheet, paper=printer.paper or options.sheet.paper,
-                    duplex=printer.duplex or options.sheet.duplex, printer=printer.words(),
-                    least_bleed_mm=printer.least_bleed_mm)
+    duplex = printer.duplex or options.sheet.duplex
+    sheet = replace(options.sheet, paper=printer.paper or options.sheet.paper, duplex=duplex,
+                    printer=printer.words(duplex), least_bleed_mm=printer.least_bleed_mm(duplex))
     return replace(options, sheet=sheet, printer=printer)
 
 
@@ -619,7 +639,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                       arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates)
     result = BuildResult(game, warnings=grouped_low_dpi(list(rendered.warnings)) + lint
                          + short_bleed_warnings(list(zip(game.decks, on_paper)), options)
-                         + stock_warnings(on_paper, options.sheet),
+                         + stock_warnings(on_paper, options.sheet) + cricut_warnings(list(zip(game.decks, on_paper)), options),
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,
                          face_keys=face_keys, face_arts=face_arts)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets

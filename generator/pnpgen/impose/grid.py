@@ -6,7 +6,7 @@ Coordinates: origin at the sheet's top-left corner, y downwards, like the templa
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from pnpgen.data.formats import BLEED_MM, PAPER_SIZES
@@ -44,6 +44,11 @@ class SheetOptions:
     @property
     def paper_mm(self) -> tuple[float, float]:
         return PAPER_SIZES[self.paper]
+
+    def without_backs(self) -> SheetOptions:
+        """These options for pieces with no back printed behind them (a one-sided deck, sleeve
+        inserts): no gutters for a printer's back offset, which moves only backs."""
+        return replace(self, least_bleed_mm=0.0) if self.least_bleed_mm else self
 
     @property
     def area(self) -> tuple[float, float, float, float]:

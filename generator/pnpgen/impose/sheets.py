@@ -144,7 +144,7 @@ def sleeve_sheets(deck: DeckSheets, kind: str, sheet: SheetOptions, font: str, m
     w, h = sheet.sleeve_mm or (spec.w + 3.0, spec.h + 3.0)
     s = Sleeve(w, h).scale_for(spec)
     insert = scaled(spec, s)
-    layout = choose_layout(insert, len(deck.fronts), sheet, kind)
+    layout = choose_layout(insert, len(deck.fronts), sheet.without_backs(), kind)
     if layout is None:
         return None
     pages = sleeve_pages(deck.fronts, spec, insert, s, layout, deck.art_bleed_mm, sheet)

@@ -38,7 +38,7 @@ class Sleeve:
 
 def sleeve_option(text: str) -> Sleeve:
     """``66x91`` (mm, the sleeve's inside) → Sleeve."""
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(?:mm)?\s*", text)
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*[xX×]\s*(\d+(?:\.\d+)?)\s*(?:mm)?\s*", text)
     lo, hi = SLEEVE_RANGE_MM
     if not m or not all(lo <= float(v) <= hi for v in m.groups()):
         raise Invalid(f"{text!r} is not a sleeve size", f"WIDTHxHEIGHT in mm from {lo:g} to {hi:g}, e.g. 66x91")
