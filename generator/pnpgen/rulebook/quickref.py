@@ -40,7 +40,8 @@ MAX_SCORING = 4
 @dataclass
 class Line:
     text: str
-    anchor: Anchor  # where the book explains it: its page is printed beside the line
+    anchor: Anchor  # the heading it comes under
+    block: Block | None = None  # the paragraph or item it was read from: its page is printed (else the anchor's)
 
 
 @dataclass
@@ -109,21 +110,21 @@ def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
         for block, text, anchor in _section_texts(s):
             head = block.term if isinstance(block, Item) else re.split(r"[：:]", text, maxsplit=1)[0]
             if in_setup and head and _PER_PLAYERS.match(head.strip()) and head != text:
-                setup.append(Line(text.strip("　 "), anchor))  # 「３人：２４枚」
+                setup.append(Line(text.strip("　 "), anchor, block))  # 「３人：２４枚」
                 continue
             for sentence in _sentences(text, latin):
                 if in_setup:
                     if _PLAYERS_IN.search(sentence) or _HAND.search(sentence):
-                        setup.append(Line(sentence, anchor))
+                        setup.append(Line(sentence, anchor, block))
                     continue
                 ends = bool(_END.search(sentence) and not _WIN.search(sentence))
                 if ends:
-                    end.append(Line(sentence, anchor))
+                    end.append(Line(sentence, anchor, block))
                 won = bool(_WIN.search(sentence) and _MOST.search(sentence) and not _NOT_SCORING.search(sentence))
                 if won or (previous_scored and _TIE.search(sentence)):
-                    scoring.append(Line(sentence, anchor))
+                    scoring.append(Line(sentence, anchor, block))
                 elif _SCORING_TITLE.search(s.title) and not ends and not scoring_from(s, scoring):
-                    scoring.append(Line(sentence, anchor))  # the first sentence of ■　得点計算
+                    scoring.append(Line(sentence, anchor, block))  # the first sentence of ■　得点計算
                 previous_scored = won or (previous_scored and bool(_TIE.search(sentence)))
     steps = _steps(rules)
     turn = [s for s in steps if not _SETUP_TITLE.search(s.section.title)]
