@@ -1,5 +1,6 @@
 """The quick reference (早見表) against the rules it summarises: each line's page is the page its
-words are printed on, not the page of the heading they come under."""
+words are printed on, not the page of the heading they come under; a line that means nothing
+alone (「３人：２４枚」, 「そして、…勝利します」) comes with the sentence it goes on from."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from pdfprobe import texts
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.rulebook import build_rulebook
+from pnpgen.rulebook.parse import parse
+from pnpgen.rulebook.quickref import quick_reference
 
 
 def _quick_lines(pages: list[str]) -> list[tuple[str, int]]:
@@ -38,3 +41,34 @@ def test_an_end_sentence_under_a_long_sub_heading_gives_its_own_page(tmp_path):
             assert page != heading
             assert text[:12] in re.sub(r"\s", "", pages[page - 1]), (text, page)
     assert checked == 2
+
+
+MEDALLIONS_LIKE = ("■■　刻印　草案１\n\n■　ゲームの準備\n　全てのカードを混ぜて山を作ります。\n"
+                   "　次に、プレイ人数に応じて以下の枚数をゲームから取り除いてください。\n"
+                   "　３人：２４枚\n　４人：１２枚\n　５人：なし\n"
+                   "　それが終わったら、各プレイヤーは山から２枚ずつ引いて手札としてください。\n\n"
+                   "■　ゲームの進行\n１：ホールド\n　カードを１枚引きます。\n"
+                   "　以上を繰り返し、山が尽きるとゲーム終了となります。\n"
+                   "　各自プレイしているカードの数字を合計しＶＰとします。そして、手札の数字をマイナスし、"
+                   "最終的に最もＶＰの多いプレイヤーがゲームに勝利します。複数いる場合は、メダリオンの多い方が優先されます。\n")
+
+
+def test_counts_per_player_come_with_the_sentence_saying_what_they_count():
+    """medallions: 「３人：２４枚」 are the cards taken out of the game; the quick reference listed the
+    counts alone under 準備（人数と枚数）, where they read as the cards each player gets."""
+    quick = quick_reference(parse(MEDALLIONS_LIKE, "ja").rules, latin=False)
+    assert [line.text for line in quick.setup] == [
+        "次に、プレイ人数に応じて以下の枚数をゲームから取り除いてください。", "３人：２４枚", "４人：１２枚", "５人：なし",
+        "それが終わったら、各プレイヤーは山から２枚ずつ引いて手札としてください。"]
+
+
+def test_a_winner_sentence_going_on_from_the_one_before_keeps_it():
+    """「…合計しＶＰとします。そして、手札の数字をマイナスし、最も…勝利します」: the scoring listed only
+    the second sentence (what is subtracted from what?)."""
+    quick = quick_reference(parse(MEDALLIONS_LIKE, "ja").rules, latin=False)
+    assert [line.text for line in quick.scoring] == [
+        "各自プレイしているカードの数字を合計しＶＰとします。",
+        "そして、手札の数字をマイナスし、最終的に最もＶＰの多いプレイヤーがゲームに勝利します。",
+        "複数いる場合は、メダリオンの多い方が優先されます。"]
+    alone = MEDALLIONS_LIKE.replace("そして、手札の数字をマイナスし、", "")
+    assert quick_reference(parse(alone, "ja").rules, latin=False).scoring[0].text.startswith("最終的に")

@@ -26,6 +26,8 @@ _NOT_SCORING = re.compile(r"戦争|攻撃側|防御側|判定|\bbattle\b|\bfight
 # (tried only on a sentence right after the one naming the winner: "In a tie, …", "Ties are broken by …")
 _TIE = re.compile(r"^(?:複数いれば|複数いる場合|それも同じ|タイの場合)|同値|同点|引き分け|\bti(?:e|es|ed)\b|\btie-?breakers?\b",
                   re.I)
+# a winner's sentence that goes on from the one before it (「そして、…勝利します」)
+_THEN = re.compile(r"^(?:そして|それから|その上で|then\b|and then\b)", re.I)
 _SCORING_TITLE = re.compile(r"得点|決算|スコア|勝利|終了|scoring|victory|end of the game|game end", re.I)
 _SETUP_TITLE = re.compile(r"準備|セットアップ|\bsetup\b|\bset-up\b|preparation", re.I)
 _PER_PLAYERS = re.compile(r"^[０-９0-9]{1,2}人(?:プレイ)?$|^\d{1,2} players?$", re.I)
@@ -106,13 +108,20 @@ def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
         if s.is_components:
             continue
         in_setup = bool(_SETUP_TITLE.search(s.title))
-        previous_scored = False
+        previous_scored = counting = False
+        last: Line | None = None  # the section's sentence before this one
         for block, text, anchor in _section_texts(s):
             head = block.term if isinstance(block, Item) else re.split(r"[：:]", text, maxsplit=1)[0]
             if in_setup and head and _PER_PLAYERS.match(head.strip()) and head != text:
+                if not counting and last is not None and last.text not in [line.text for line in setup]:
+                    setup.append(last)  # what the counts are: 「以下の枚数を…取り除いてください」
                 setup.append(Line(text.strip("　 "), anchor, block))  # 「３人：２４枚」
+                counting = True
                 continue
+            counting = False
             for sentence in _sentences(text, latin):
+                before = last if last is not None and last.block is block else None  # in the same paragraph
+                last = Line(sentence, anchor, block)
                 if in_setup:
                     if _PLAYERS_IN.search(sentence) or _HAND.search(sentence):
                         setup.append(Line(sentence, anchor, block))
@@ -121,6 +130,9 @@ def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
                 if ends:
                     end.append(Line(sentence, anchor, block))
                 won = bool(_WIN.search(sentence) and _MOST.search(sentence) and not _NOT_SCORING.search(sentence))
+                if won and before is not None and _THEN.match(sentence) \
+                        and before.text not in [x.text for x in end + scoring]:
+                    scoring.append(before)  # 「…合計しＶＰとします。そして、…最もＶＰの多いプレイヤーが勝利」
                 if won or (previous_scored and _TIE.search(sentence)):
                     scoring.append(Line(sentence, anchor, block))
                 elif _SCORING_TITLE.search(s.title) and not ends and not scoring_from(s, scoring):
