@@ -86,6 +86,7 @@ class Marks:
         self.latin = latin
         self.gap = "\u2002" if latin else "　"  # between a number and its title
         self.bullet = "•" if latin else "・"
+        self.bullet_lead = "• " if latin else "・"  # a bullet before a line's text (・ holds its own space)
         self.colon = ": " if latin else "："
         self.section = "" if latin else "■"  # before a section's name in the quick reference
         self.other = "•" if latin else "●"
@@ -417,7 +418,7 @@ class StoryBuilder:
 
         def numbered(lists: list) -> list[tuple[str, Line]]:
             return [(f"{numbers[id(steps.section)]}.{line.anchor.number}{self.marks.gap}{line.text}"
-                     if isinstance(line.anchor, Step) else f"{self.marks.bullet}{line.text}", line)
+                     if isinstance(line.anchor, Step) else f"{self.marks.bullet_lead}{line.text}", line)
                     for steps in lists for line in steps.lines]
 
         out += self.qr_part("qr_flow", numbered(q.steps))
