@@ -195,3 +195,20 @@ def test_a_figure_the_draft_draws_or_game_yaml_places_is_no_finding(tmp_path):
     (ws / "data" / "test" / "draft.txt").write_text(draw, encoding="utf-8")
     findings = read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings
     assert [f for f in findings if f.kind == "図"] == []
+
+
+def test_proof_txt_of_a_draft_with_its_newlines_lost_says_its_line_numbers_are_the_recovered_ones(tmp_path):
+    """medallions' draft.txt is one line: proof.txt's 「draft.txt:66:」 named a line the file does
+    not have, without a word; it now says the numbers are of the recovered lines. A draft with its
+    newlines has no such note."""
+    from pnpgen.rulebook.book import proof_file
+
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    draft = ws / "data" / "test" / "draft.txt"
+    kept = draft.read_text(encoding="utf-8")
+    game = load_game(Workspace(ws), "test")
+    assert "改行を復元" not in proof_file(game, read_rulebook(game, REPO / "fonts")).decode("utf-8")
+    draft.write_text(" ".join(line for line in kept.split("\n") if line), encoding="utf-8")
+    reading = read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts")
+    assert reading.draft.flattened
+    assert proof_file(game, reading).decode("utf-8").splitlines()[1].startswith("（草案ファイルは改行のない1行です")

@@ -331,7 +331,8 @@ def shown_pictures(pictures: Mapping[str, DeckPicture], settings: RulebookSettin
 
 def proof_file(game: Game, reading: DraftReading) -> bytes:
     """``proof.txt``: the proofing findings of the draft against the pieces, for the designer."""
-    return proof_text(game, reading.path, reading.findings, reading.proof_lang).encode("utf-8")
+    return proof_text(game, reading.path, reading.findings, reading.proof_lang,
+                      reading.draft.flattened).encode("utf-8")
 
 
 def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPicture] | None = None,

@@ -440,9 +440,11 @@ def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_
     return [f for f in found if not set(f.subject) & set(ignore)]
 
 
-def proof_text(game: Game, draft_path, findings: list[Finding], lang: str) -> str:
-    """proof.txt: one finding a line, kind first, with paths and line numbers."""
-    head = [msg("proof.head", lang, title=game.title, draft=draft_path), ""]
+def proof_text(game: Game, draft_path, findings: list[Finding], lang: str, flattened: bool = False) -> str:
+    """proof.txt: one finding a line, kind first, with paths and line numbers (of the lines
+    recovered, when the draft's newlines had been flattened: the file itself is one line)."""
+    head = [msg("proof.head", lang, title=game.title, draft=draft_path)]
+    head += [msg("proof.flattened", lang), ""] if flattened else [""]
     if not findings:
         return "\n".join(head + [msg("proof.none", lang)]) + "\n"
     return "\n".join(head + [f"{f.kind}\t{f.file}" for f in findings]) + "\n"
