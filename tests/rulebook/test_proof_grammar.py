@@ -84,6 +84,9 @@ def test_digits_and_marks_in_both_widths_list_the_rarer_and_one_width_is_quiet()
     assert _found("山から１枚引きます。", "手札を２枚捨てます。", "場に3枚並べます!", "最後に勝利します！") == \
         [("width", "3", "３"), ("width", "!", "！")]
     assert _found("山から1枚引きます。", "手札を2枚捨てます。", "場に３枚並べます。") == [("width", "３", "3")]
+    # in the line's order, whatever PYTHONHASHSEED (the 5 of 3〜5 came before the 3 in some runs: a set's order)
+    assert _found("１〜９の数字です。", "２枚ずつ引きます。", "　特殊な力を秘めたメダルです。3〜5の数字が設定されています。") == \
+        [("width", "3", "３"), ("width", "5", "５")]
     assert _found("山から1枚引きます!", "手札を2枚捨てます!") == []
     assert _found("Alicematic 2 と version 1.5 の山から１枚引きます。") == []  # Latin words' digits are theirs
 

@@ -72,6 +72,7 @@ class Slip:
     found: str  # the words as written
     suggest: str  # what would be right
     context: str  # the draft line around them
+    at: int = 0  # where they start in the line (the report's order)
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,7 @@ def _context(line: str, start: int, end: int, width: int = 14) -> str:
 
 
 def _slip(rule: str, n: int, line: str, start: int, end: int, suggest: str) -> Slip:
-    return Slip(rule, n, line[start:end], suggest, _context(line, start, end))
+    return Slip(rule, n, line[start:end], suggest, _context(line, start, end), start)
 
 
 def _verb_forms(n: int, line: str, ws: list[Word]) -> Iterable[Slip]:
@@ -347,4 +348,4 @@ def _analysed_slips(lines: tuple[tuple[int, str], ...], rules: frozenset[int]) -
     out += _style([(n, line) for n, line, _ in analysed])
     out += _widths([(n, line) for n, line, _ in analysed])
     out += _variants(analysed)
-    return tuple(sorted(set(out), key=lambda s: (s.line, s.context.find(s.found), s.rule)))
+    return tuple(sorted(set(out), key=lambda s: (s.line, s.at, s.rule, s.found, s.suggest)))
