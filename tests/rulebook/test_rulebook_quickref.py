@@ -72,3 +72,14 @@ def test_a_winner_sentence_going_on_from_the_one_before_keeps_it():
         "複数いる場合は、メダリオンの多い方が優先されます。"]
     alone = MEDALLIONS_LIKE.replace("そして、手札の数字をマイナスし、", "")
     assert quick_reference(parse(alone, "ja").rules, latin=False).scoring[0].text.startswith("最終的に")
+
+
+def test_a_count_reckoned_from_the_number_of_players_is_a_setup_line():
+    """eiketsuden: 「そこから（プレイヤー人数×２）枚引いて各置き場へ…」 is a count by the number of
+    players; the setup part held only the starting hand."""
+    draft = ("■■　英傑　草案１\n\n■　ゲームの準備\n　じゃんけんで順番を決めます。\n"
+             "　アリス山から（プレイヤー人数×２）枚引いて置き場へ並べてください。\n"
+             "　各プレイヤーは６枚引いて最初の手札としてください。\n\n■　ゲームの進行\n１：配置\n　置きます。\n")
+    quick = quick_reference(parse(draft, "ja").rules, latin=False)
+    assert [line.text for line in quick.setup] == ["アリス山から（プレイヤー人数×２）枚引いて置き場へ並べてください。",
+                                                  "各プレイヤーは６枚引いて最初の手札としてください。"]

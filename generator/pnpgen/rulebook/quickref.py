@@ -31,7 +31,7 @@ _THEN = re.compile(r"^(?:そして|それから|その上で|then\b|and then\b)"
 _SCORING_TITLE = re.compile(r"得点|決算|スコア|勝利|終了|scoring|victory|end of the game|game end", re.I)
 _SETUP_TITLE = re.compile(r"準備|セットアップ|\bsetup\b|\bset-up\b|preparation", re.I)
 _PER_PLAYERS = re.compile(r"^[０-９0-9]{1,2}人(?:プレイ)?$|^\d{1,2} players?$", re.I)
-_PLAYERS_IN = re.compile(r"[０-９0-9]{1,2}人(?:プレイ|の時|の場合|なら)|\b\d{1,2}[- ]player\b|\bwith \d{1,2} players\b", re.I)
+_PLAYERS_IN = re.compile(r"[０-９0-9]{1,2}人(?:プレイ|の時|の場合|なら)|人数(?:[×xX✕＊*]|に応じ|分)|\b\d{1,2}[- ]player\b|\bwith \d{1,2} players\b", re.I)
 # the starting hand: 手札 (hand) with a number, or cards dealt out so many each (５枚ずつ配ります, deal 5 cards to each)
 _HAND = re.compile(r"(?:手札|\bhand\b).*?[０-９0-9]|[０-９0-9].*?(?:手札|\bhand\b)|[０-９0-9]+枚ずつ(?:配|引)"
                    r"|\bdeals? (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten) cards?\b", re.I)
