@@ -26,7 +26,7 @@ And rules on the characters alone (no analyser):
 - ``halfwidth``: half-width katakana (ｽﾀｰﾄ → スタート);
 - ``width``: digits, ！ or ？ written both full- and half-width in the rules: the rarer width (a
   tie: the half-width) is listed;
-- ``stop``: a paragraph of the rules ending ます／です／ください without its 。.
+- ``stop``: a paragraph of the rules (not a 　・ bullet) ending ます／です／ください without its 。.
 
 Every slip keeps its draft line, the words as written, a suggestion and the rule's name; the
 proofing report (``proof``) words them. False positives are kept rare on purpose: each rule
@@ -61,7 +61,7 @@ _HALFWIDTH_KANA = re.compile(r"[\uff65-\uff9f]+")
 _WIDTHS = {"digits": (re.compile(r"[０-９]+"), re.compile(r"(?<![A-Za-z0-9./:_ -])[0-9]+(?![A-Za-z0-9./:_ -])")),
            "!": (re.compile("！"), re.compile(r"(?<=[^\x00-\x7f])!")),
            "?": (re.compile("？"), re.compile(r"(?<=[^\x00-\x7f])\?"))}
-_NO_STOP = re.compile(r"^　.*(?:ます|です|ください|ません|ました|でした|である)$")
+_NO_STOP = re.compile(r"^　(?![　・]).*(?:ます|です|ください|ません|ました|でした|である)$")
 _PLAIN = ("だ", "である")
 
 
