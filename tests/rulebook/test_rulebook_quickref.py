@@ -60,6 +60,10 @@ def test_counts_per_player_come_with_the_sentence_saying_what_they_count():
     assert [line.text for line in quick.setup] == [
         "次に、プレイ人数に応じて以下の枚数をゲームから取り除いてください。", "３人：２４枚", "４人：１２枚", "５人：なし",
         "それが終わったら、各プレイヤーは山から２枚ずつ引いて手札としてください。"]
+    # counts under a sub-heading of their own: the sentence before it says nothing of them
+    titled = MEDALLIONS_LIKE.replace("　次に、プレイ人数に応じて以下の枚数をゲームから取り除いてください。\n", "◇取り除く枚数\n")
+    assert [line.text for line in quick_reference(parse(titled, "ja").rules, latin=False).setup][:2] == \
+        ["３人：２４枚", "４人：１２枚"]
 
 
 def test_a_winner_sentence_going_on_from_the_one_before_keeps_it():

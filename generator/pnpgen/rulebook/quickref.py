@@ -113,7 +113,8 @@ def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
         for block, text, anchor in _section_texts(s):
             head = block.term if isinstance(block, Item) else re.split(r"[：:]", text, maxsplit=1)[0]
             if in_setup and head and _PER_PLAYERS.match(head.strip()) and head != text:
-                if not counting and last is not None and last.text not in [line.text for line in setup]:
+                if not counting and last is not None and last.anchor is anchor \
+                        and last.text not in [line.text for line in setup]:
                     setup.append(last)  # what the counts are: 「以下の枚数を…取り除いてください」
                 setup.append(Line(text.strip("　 "), anchor, block))  # 「３人：２４枚」
                 counting = True
