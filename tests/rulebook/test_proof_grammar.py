@@ -56,6 +56,12 @@ def _found(*lines: str, rules: bool = True) -> list[tuple[str, str, str]]:
     ("１方はオールマイティ以外を選ぶ。", "一方はオールマイティ以外を選ぶ。", "ippo", "１方", "一方"),
     ("その”通ったエリア数”だけＶＰを得ます。", "その“通ったエリア数”だけＶＰを得ます。", "quotes", "”通ったエリア数”",
      "“通ったエリア数”"),
+    ("　カードを１枚引いて手札に加えます", "　・カードを１枚引いて手札に加えます", "stop", "札に加えます", "札に加えます。"),
+    ("手札を渡します（ただし自分には渡せません", "手札を渡します（ただし自分には渡せません）", "bracket",
+     "（ただし自分には渡せません", "（ただし自分には渡せません）"),
+    ("手札を渡します」。", "「手札を渡します」。", "bracket", "手札を渡します」", "「…」"),
+    ("１）蓬旦の作成（任意", "１）蓬旦の作成（任意）", "bracket", "（任意", "（任意）"),
+    ("ｽﾀｰﾄﾌﾟﾚｲﾔｰを決めます。", "スタートプレイヤーを決めます。", "halfwidth", "ｽﾀｰﾄﾌﾟﾚｲﾔｰ", "スタートプレイヤー"),
 ])
 def test_each_rule_finds_its_slip_and_leaves_the_right_form(wrong, right, rule, found, suggest):
     assert (rule, found, suggest) in _found(wrong)
@@ -72,6 +78,22 @@ def test_a_word_spelt_two_ways_lists_the_rarer():
     assert _found("フェイズを進めます。", "次のフェイズへ。", "新しいフェーズへ。") == \
         [("variant", "フェーズ", "フェイズ（2回）")]
     assert _found("カードを選べます。", "カードを選ぶ。") == []  # a potential form is no variant
+
+
+def test_digits_and_marks_in_both_widths_list_the_rarer_and_one_width_is_quiet():
+    assert _found("山から１枚引きます。", "手札を２枚捨てます。", "場に3枚並べます!", "最後に勝利します！") == \
+        [("width", "3", "３"), ("width", "!", "！")]
+    assert _found("山から1枚引きます。", "手札を2枚捨てます。", "場に３枚並べます。") == [("width", "３", "3")]
+    # in the line's order, whatever PYTHONHASHSEED (the 5 of 3〜5 came before the 3 in some runs: a set's order)
+    assert _found("１〜９の数字です。", "２枚ずつ引きます。", "　特殊な力を秘めたメダルです。3〜5の数字が設定されています。") == \
+        [("width", "3", "３"), ("width", "5", "５")]
+    assert _found("山から1枚引きます!", "手札を2枚捨てます!") == []
+    assert _found("Alicematic 2 と version 1.5 の山から１枚引きます。") == []  # Latin words' digits are theirs
+
+
+def test_a_word_written_part_in_kana_beside_its_kanji_is_a_variant():
+    assert _found("手札を１枚引きます。", "手ふだが無い場合はパスします。") == [("variant", "手ふだ", "手札（1回）")]
+    assert _found("手ふだが無い場合はパスします。") == []  # no 手札 to follow: one spelling
 
 
 SHIPPED = {  # the slips each draft contains, read by an editor: all must be found
@@ -128,3 +150,68 @@ def test_card_terms_spelt_otherwise_or_missing_from_the_book_are_findings(tmp_pa
     assert cards["創生エリア"].kind == "表記ゆれ" and "ルールブックでは【創世エリア】" in cards["創生エリア"].file
     assert cards["謎の場"].kind == "用語" and "ルールブックに出てこない用語" in cards["謎の場"].file
     assert "cards.yaml:" in cards["謎の場"].file and "札3" in cards["謎の場"].book
+
+
+MESSY = """■■　テストゲーム　草案３
+■　概要
+　テスト用の小さなゲームです。２〜４人で遊びます。
+■　コンポーネント
+◇テストカード（１１枚）
+　名前と本文が書かれたカードです。3〜5の数字があります。
+■　ゲームの準備
+　全てのカードをよく混ぜてシャッフルし、山を作ります
+　各プレイヤーは山から２枚ずつ引いて手ふだとしてください。
+　ｽﾀｰﾄﾌﾟﾚｲﾔｰはじゃんけんで決めてください。
+　配置は図１を参照してください。
+■　ゲームの進行
+１：カードを引く
+　山から１枚引いて、手札に加えます！
+１：ホールド
+　「ホールド」するか、「リリース」するかを選びます!
+２：リリース
+　手札を１枚選んで、他のプレイヤーに渡します。（ただし、自分には渡せません
+"""
+
+
+def test_a_messy_draft_gets_each_mistake_in_proof_txt_with_its_line(tmp_path):
+    """An author's usual mistakes, each a line of proof.txt at its draft line (proof.txt said
+    「指摘はありません」 of this draft): 表記ゆれ 手札／手ふだ, 半角カナ, ！ and !, digits in both widths,
+    a paragraph without its 。, a （ never closed, a figure referred to that the book has not, and
+    two steps numbered 1."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(MESSY, encoding="utf-8")
+    findings = read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings
+    lines = [f"{f.kind}\t{f.file}" for f in findings]
+    expected = [("表記ゆれ", 9, "「手ふだ」→「手札"), ("表記ゆれ", 10, "「ｽﾀｰﾄﾌﾟﾚｲﾔｰ」→「スタートプレイヤー」"),
+                ("表記ゆれ", 16, "「!」→「！」"), ("表記ゆれ", 6, "「3」→「３」"), ("誤記", 8, "「山を作ります。」"),
+                ("誤記", 18, "「（ただし、自分には渡せません）」"), ("図", 11, "「図１」"),
+                ("見出し番号", 15, "「ホールド」")]
+    for kind, line, words in expected:
+        assert any(x.startswith(f"{kind}\t") and f"draft.txt:{line}: " in x and words in x for x in lines), \
+            (kind, line, words, lines)
+    assert not any("draft.txt:14: " in x for x in lines)  # 手札, １ and ！ as the rules mostly write them
+
+
+def test_a_figure_the_draft_draws_or_game_yaml_places_is_no_finding(tmp_path):
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    draw = MESSY.replace("　配置は図１を参照してください。\n", "　下図のように配置します。\n□□□\n□◆□\n")
+    (ws / "data" / "test" / "draft.txt").write_text(draw, encoding="utf-8")
+    findings = read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings
+    assert [f for f in findings if f.kind == "図"] == []
+
+
+def test_proof_txt_of_a_draft_with_its_newlines_lost_says_its_line_numbers_are_the_recovered_ones(tmp_path):
+    """medallions' draft.txt is one line: proof.txt's 「draft.txt:66:」 named a line the file does
+    not have, without a word; it now says the numbers are of the recovered lines. A draft with its
+    newlines has no such note."""
+    from pnpgen.rulebook.book import proof_file
+
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    draft = ws / "data" / "test" / "draft.txt"
+    kept = draft.read_text(encoding="utf-8")
+    game = load_game(Workspace(ws), "test")
+    assert "改行を復元" not in proof_file(game, read_rulebook(game, REPO / "fonts")).decode("utf-8")
+    draft.write_text(" ".join(line for line in kept.split("\n") if line), encoding="utf-8")
+    reading = read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts")
+    assert reading.draft.flattened
+    assert proof_file(game, reading).decode("utf-8").splitlines()[1].startswith("（草案ファイルは改行のない1行です")

@@ -281,6 +281,8 @@ def test_the_sample_english_rulebook_of_alicematic_medallions():
     assert "アリス" not in body and "Alice" in comp  # the pictures are the English faces: their ribbon says Alice
     assert not [label for label in ("目次", "その他", "データなし", "付録", "デザイナーノート", "草案", "組版", "人")
                 if label in body]
+    quick = next(p for p in pages if p.lstrip().startswith("Quick reference"))
+    assert "• After holding" in quick and "•After" not in quick  # the turn's phases: a bullet, a space
 
 
 STEPS_DRAFT = """Test Game

@@ -35,11 +35,11 @@ from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, load_settings,
 from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.parse import parse
 from pnpgen.rulebook.pictures import DeckPicture
-from pnpgen.rulebook.proof import Finding, proof, proof_text, report_lang
+from pnpgen.rulebook.proof import Finding, misnumbered_steps, proof, proof_text, report_lang
 from pnpgen.rulebook.reader import Draft, detect_language, is_latin, read_draft
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import Fonts
-from pnpgen.rulebook.tree import Document, Step, to_ascii_digits
+from pnpgen.rulebook.tree import Document, to_ascii_digits
 
 COVER_KINDS = ("card", "tile", "token")  # what the cover shows, in this order (boards are too big)
 
@@ -180,16 +180,11 @@ def _consistency(doc: Document, game: Game, path: Path, title: str) -> list[str]
 
 def _step_numbering(doc: Document, path: Path) -> list[str]:
     """A rules section whose numbered steps do not run 1, 2, 3…: a step skipped, repeated, or
-    read as a paragraph (a line the parser could not take for a step)."""
-    out = []
-    for s in doc.rules:
-        steps = [c for c in s.children if isinstance(c, Step)]
-        numbers = [c.number for c in steps]
-        if numbers and numbers != list(range(1, len(numbers) + 1)):
-            out.append(f"{path}:{steps[0].line}: the steps of 「{s.title}」 are numbered "
-                       f"{', '.join(map(str, numbers))}; expected 1 to {len(numbers)} (a step line that is "
-                       "not read as a step becomes a paragraph: one step a line, `1.`, `1)` or `Step 1:`)")
-    return out
+    read as a paragraph (a line the parser could not take for a step), at the first step out of
+    sequence."""
+    return [f"{path}:{step.line}: the steps of 「{s.title}」 are numbered {', '.join(map(str, numbers))}; "
+            f"expected 1 to {len(numbers)} (a step line that is not read as a step becomes a paragraph: "
+            "one step a line, `1.`, `1)` or `Step 1:`)" for s, numbers, step in misnumbered_steps(doc)]
 
 
 def _missing_glyphs(doc: Document, fonts, names: list[str]) -> list[str]:
@@ -285,7 +280,7 @@ def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
     report += comp_report
     proof_lang = report_lang(game.lang, draft.lang)
     findings = proof(doc, draft.text, game, rows, path, proof_lang, draft_lang=draft.lang,
-                     ignore=settings.proof_ignore)
+                     ignore=settings.proof_ignore, figures=[spec.after for spec in settings.figures])
     if is_placeholder(game.players):
         warnings.append(f"{game.slug}: players is a placeholder ({game.players}); the cover leaves it out")
     return DraftReading(path, draft, doc, settings, fonts, rows, findings, proof_lang, warnings, report)
@@ -336,7 +331,8 @@ def shown_pictures(pictures: Mapping[str, DeckPicture], settings: RulebookSettin
 
 def proof_file(game: Game, reading: DraftReading) -> bytes:
     """``proof.txt``: the proofing findings of the draft against the pieces, for the designer."""
-    return proof_text(game, reading.path, reading.findings, reading.proof_lang).encode("utf-8")
+    return proof_text(game, reading.path, reading.findings, reading.proof_lang,
+                      reading.draft.flattened).encode("utf-8")
 
 
 def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPicture] | None = None,

@@ -16,7 +16,17 @@ not the raw characters, so 「建築してください」 is never taken for 「
 - ``quotes``: ”…” with the closing mark opening the quotation (→ “…” or 〝…〟);
 - ``style``: です／ます and だ／である sentence endings mixed in the rules (the fewer are listed);
 - ``variant``: one noun or adverb spelt two ways in the rules (フェイズ／フェーズ, すべて／全て),
-  by the dictionary's lemma; the rarer spelling is listed.
+  by the dictionary's lemma; the rarer spelling is listed; a word written part in kana (手ふだ,
+  read as 手＋札) where the rules spell the whole word in kanji (手札) too.
+
+And rules on the characters alone (no analyser):
+
+- ``bracket``: a 「（『【［〔 the line never closes, or a 」）』】］〕 it never opened (a step's
+  number １） is no bracket);
+- ``halfwidth``: half-width katakana (ｽﾀｰﾄ → スタート);
+- ``width``: digits, ！ or ？ written both full- and half-width in the rules: the rarer width (a
+  tie: the half-width) is listed;
+- ``stop``: a paragraph of the rules (not a 　・ bullet) ending ます／です／ください without its 。.
 
 Every slip keeps its draft line, the words as written, a suggestion and the rule's name; the
 proofing report (``proof``) words them. False positives are kept rare on purpose: each rule
@@ -28,6 +38,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import astuple, dataclass
@@ -42,16 +53,26 @@ _PARTICLES = set("をがにはのへでとも")
 _FULLWIDTH_ONE = ("1", "１")
 _WRONG_QUOTES = re.compile(r"”([^“”\n]{1,40})”")
 _POLITE = ("です", "ます")
+_BRACKETS = {"「": "」", "『": "』", "（": "）", "【": "】", "［": "］", "〔": "〕", "(": ")"}
+_CLOSERS = {v: k for k, v in _BRACKETS.items()}
+_STEP_NUMBER = re.compile(r"^[　 ]*[０-９0-9]+[）)]")  # １）蓬旦の作成: a step, not a bracket
+_HALFWIDTH_KANA = re.compile(r"[\uff65-\uff9f]+")
+# digits, ! and ? in Japanese text: full-width and half-width spellings of each
+_WIDTHS = {"digits": (re.compile(r"[０-９]+"), re.compile(r"(?<![A-Za-z0-9./:_ -])[0-9]+(?![A-Za-z0-9./:_ -])")),
+           "!": (re.compile("！"), re.compile(r"(?<=[^\x00-\x7f])!")),
+           "?": (re.compile("？"), re.compile(r"(?<=[^\x00-\x7f])\?"))}
+_NO_STOP = re.compile(r"^　(?![　・]).*(?:ます|です|ください|ません|ました|でした|である)$")
 _PLAIN = ("だ", "である")
 
 
 @dataclass(frozen=True)
 class Slip:
-    rule: str  # te | ra | particle | tsuki | hajimete | go | ippo | quotes | style | variant
+    rule: str  # te | ra | particle | tsuki | hajimete | go | ippo | quotes | style | variant | bracket | halfwidth | width | stop
     line: int  # the draft's line
     found: str  # the words as written
     suggest: str  # what would be right
     context: str  # the draft line around them
+    at: int = 0  # where they start in the line (the report's order)
 
 
 @dataclass(frozen=True)
@@ -97,7 +118,7 @@ def _context(line: str, start: int, end: int, width: int = 14) -> str:
 
 
 def _slip(rule: str, n: int, line: str, start: int, end: int, suggest: str) -> Slip:
-    return Slip(rule, n, line[start:end], suggest, _context(line, start, end))
+    return Slip(rule, n, line[start:end], suggest, _context(line, start, end), start)
 
 
 def _verb_forms(n: int, line: str, ws: list[Word]) -> Iterable[Slip]:
@@ -142,6 +163,57 @@ def _small_slips(n: int, line: str, ws: list[Word]) -> Iterable[Slip]:
 def _quotes(n: int, line: str) -> Iterable[Slip]:
     for m in _WRONG_QUOTES.finditer(line):
         yield _slip("quotes", n, line, m.start(), m.end(), f"“{m.group(1)}”")
+
+
+def _brackets(n: int, line: str) -> Iterable[Slip]:
+    """Brackets the line never closes, or closes without opening (the draft's own line: a
+    paragraph)."""
+    open_: list[int] = []
+    skip = _STEP_NUMBER.match(line)
+    for i, ch in enumerate(line):
+        if ch in _BRACKETS:
+            open_.append(i)
+        elif ch in _CLOSERS and not (skip and i == skip.end() - 1):
+            match = next((k for k in range(len(open_) - 1, -1, -1) if line[open_[k]] == _CLOSERS[ch]), None)
+            if match is None:
+                yield _slip("bracket", n, line, max(0, i - 8), i + 1, f"{_CLOSERS[ch]}…{ch}")
+            else:
+                del open_[match:]
+    for i in open_:
+        text = line[i:].rstrip()
+        shown = text if len(text) <= 24 else text[:12] + "…"
+        yield _slip("bracket", n, line, i, i + min(len(text), 12 if len(text) > 24 else len(text)),
+                    shown + _BRACKETS[line[i]])
+
+
+def _halfwidth(n: int, line: str) -> Iterable[Slip]:
+    for m in _HALFWIDTH_KANA.finditer(line):
+        yield _slip("halfwidth", n, line, m.start(), m.end(), unicodedata.normalize("NFKC", m.group(0)))
+
+
+def _no_stop(n: int, line: str) -> Iterable[Slip]:
+    text = line.rstrip()
+    if _NO_STOP.match(text):
+        start = max(len(text) - 6, 1)
+        yield _slip("stop", n, line, start, len(text), text[start:] + "。")
+
+
+def _widths(lines: list[tuple[int, str]]) -> list[Slip]:
+    """Digits, ! and ? written in both widths in the rules: each use of the rarer width."""
+    out = []
+    for wide, narrow in _WIDTHS.values():
+        found = [[(n, line, m) for n, line in lines for m in pattern.finditer(line)] for pattern in (wide, narrow)]
+        if not found[0] or not found[1]:
+            continue
+        rare = 0 if len(found[0]) < len(found[1]) else 1
+        for n, line, m in found[rare]:
+            shown = m.group(0)
+            other = unicodedata.normalize("NFKC", shown) if rare == 0 else shown.translate(_FULL)
+            out.append(_slip("width", n, line, m.start(), m.end(), other))
+    return out
+
+
+_FULL = {c: c + 0xFEE0 for c in range(0x21, 0x7F)}
 
 
 def _ending(ws: list[Word]) -> tuple[str, int] | None:
@@ -198,6 +270,26 @@ def _variants(lines: list[tuple[int, str, list[Word]]]) -> list[Slip]:
         for other in ranked[1:]:
             for n, line, a, b in spelt[other]:
                 out.append(_slip("variant", n, line, a, b, f"{usual}（{len(spelt[usual])}回）"))
+    return out + _part_kana(lines)
+
+
+_KANJI = re.compile(r"[\u4e00-\u9fff々]+")
+_HIRAGANA = re.compile(r"[\u3041-\u3096]")
+
+
+def _part_kana(lines: list[tuple[int, str, list[Word]]]) -> list[Slip]:
+    """Two nouns written part in kana whose lemmas spell a word the rules write in kanji (手ふだ,
+    read as 手＋札, beside 手札): each such spelling."""
+    text = "\n".join(line for _, line, _ in lines)
+    out = []
+    for n, line, ws in lines:
+        for w, nxt in zip(ws, ws[1:]):
+            if w.pos != "名詞" or nxt.pos != "名詞" or nxt.start != w.start + len(w.surface):
+                continue
+            kanji, written = w.lemma + nxt.lemma, w.surface + nxt.surface
+            if _KANJI.fullmatch(kanji) and _HIRAGANA.search(written) and kanji in text:
+                out.append(_slip("variant", n, line, w.start, nxt.start + len(nxt.surface),
+                                 f"{kanji}（{text.count(kanji)}回）"))
     return out
 
 
@@ -248,8 +340,12 @@ def _analysed_slips(lines: tuple[tuple[int, str], ...], rules: frozenset[int]) -
         out += _verb_forms(n, line, ws)
         out += _small_slips(n, line, ws)
         out += _quotes(n, line)
+        out += _brackets(n, line)
+        out += _halfwidth(n, line)
         if n in rules:
             analysed.append((n, line, ws))
+            out += _no_stop(n, line)
     out += _style([(n, line) for n, line, _ in analysed])
+    out += _widths([(n, line) for n, line, _ in analysed])
     out += _variants(analysed)
-    return tuple(sorted(set(out), key=lambda s: (s.line, s.context.find(s.found), s.rule)))
+    return tuple(sorted(set(out), key=lambda s: (s.line, s.at, s.rule, s.found, s.suggest)))

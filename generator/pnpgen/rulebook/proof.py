@@ -37,10 +37,12 @@ from pnpgen.rulebook import grammar
 from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.reader import is_latin
-from pnpgen.rulebook.tree import Document, Section
+from pnpgen.rulebook.tree import Document, Preformatted, Section, Step
 
 _KANJI_RUN = re.compile(r"[\u4e00-\u9fff々]{3,}")
 _COUNTERS = set("個枚回人点番本")
+# 「図１を参照」「下図のように」「図のとおり」: the text points at a figure
+_FIGURE_REF = re.compile(r"図[０-９0-9]+|[上下次左右]図|図の(?:よう|通り|とおり)")
 _NUMBER = re.compile(r"([０-９0-9]+)(個|枚|人|点|回|マス|ラウンド|ＶＰ|VP)")
 
 
@@ -263,7 +265,8 @@ def placeholders(game: Game, lang: str) -> list[Finding]:
     return out
 
 
-_SLIP_KIND = {"style": "proof.kind.style", "variant": "proof.kind.spelling"}
+_SLIP_KIND = {"style": "proof.kind.style", "variant": "proof.kind.spelling", "width": "proof.kind.spelling",
+              "halfwidth": "proof.kind.spelling"}
 
 
 def slips(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
@@ -363,22 +366,85 @@ def card_names(game: Game, rows: list[ComponentRow], lang: str) -> list[Finding]
     return out
 
 
+def _titles_and_diagrams(node: object) -> tuple[set[str], bool]:
+    """The headings under a section (steps, sub-headings) and whether a diagram stands among them."""
+    titles: set[str] = set()
+    diagram = False
+    for c in getattr(node, "children", []):
+        diagram = diagram or isinstance(c, Preformatted)
+        own = getattr(c, "title", None) or (getattr(c, "text", None) if hasattr(c, "level") else None)
+        if own:
+            titles.add(own)
+        t, d = _titles_and_diagrams(c)
+        titles |= t
+        diagram = diagram or d
+    return titles, diagram
+
+
+def figure_references(doc: Document, text: str, draft_path: Path | str, lang: str,
+                      figures: Collection[str] = ()) -> list[Finding]:
+    """「図１を参照」「下図のように」 in a rules section that has no figure: neither a diagram of
+    the draft nor a figure of game.yaml placed after its title or one of its headings."""
+    out = []
+    for s in doc.rules:
+        titles, diagram = _titles_and_diagrams(s)
+        if diagram or (titles | {s.title}) & set(figures):
+            continue
+        for n, line in _lines(text):
+            if not s.line <= n < _end(doc.sections, s):
+                continue
+            for m in _FIGURE_REF.finditer(line):
+                said = dict(ref=m.group(0), section=s.title, line=n, path=draft_path)
+                out.append(Finding(msg("proof.kind.figure", lang), msg("proof.figure.book", lang, **said),
+                                   msg("proof.figure.file", lang, **said), (m.group(0),)))
+    return out
+
+
+def misnumbered_steps(doc: Document) -> list[tuple[Section, list[int], Step]]:
+    """Each rules section whose numbered steps do not run 1, 2, 3…, with the numbers and the first
+    step out of sequence (skipped, repeated, or a step read as a paragraph before it)."""
+    out = []
+    for s in doc.rules:
+        steps = [c for c in s.children if isinstance(c, Step)]
+        numbers = [c.number for c in steps]
+        wrong = [c for k, c in enumerate(steps, start=1) if c.number != k]
+        if wrong:
+            out.append((s, numbers, wrong[0]))
+    return out
+
+
+def step_numbers(doc: Document, draft_path: Path | str, lang: str) -> list[Finding]:
+    """Steps numbered 1, 1, 2 (a heading number repeated or skipped): the book prints them so."""
+    out = []
+    for s, numbers, step in misnumbered_steps(doc):
+        said = dict(section=s.title, step=step.title, numbers=", ".join(map(str, numbers)), count=len(numbers),
+                    line=step.line, path=draft_path)
+        out.append(Finding(msg("proof.kind.steps", lang), msg("proof.steps.book", lang, **said),
+                           msg("proof.steps.file", lang, **said), (step.title,)))
+    return out
+
+
 def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_path: Path | str,
-          lang: str, *, draft_lang: str = "ja", ignore: Collection[str] = ()) -> list[Finding]:
+          lang: str, *, draft_lang: str = "ja", ignore: Collection[str] = (),
+          figures: Collection[str] = ()) -> list[Finding]:
     """Every finding, worded in ``lang`` (see :func:`report_lang`), but those whose words
-    ``ignore`` names; a Japanese draft is also read by the analyser (``slips``)."""
+    ``ignore`` names; a Japanese draft is also read by the analyser (``slips``). ``figures``: the
+    ``after:`` titles of game.yaml's figures."""
     found = (near_duplicates(doc, text, draft_path, lang) + disagreeing_numbers(doc, text, draft_path, lang)
              + count_mismatches(rows, doc, draft_path, lang) + memo_counts(doc, game, draft_path, lang)
              + unlisted_decks(rows, doc, draft_path, lang)
              + placeholders(game, lang) + provisional_counts(rows, lang) + card_terms(game, text, lang)
-             + card_names(game, rows, lang)
+             + card_names(game, rows, lang) + figure_references(doc, text, draft_path, lang, figures)
+             + step_numbers(doc, draft_path, lang)
              + ([] if is_latin(draft_lang) else slips(doc, text, draft_path, lang)))
     return [f for f in found if not set(f.subject) & set(ignore)]
 
 
-def proof_text(game: Game, draft_path, findings: list[Finding], lang: str) -> str:
-    """proof.txt: one finding a line, kind first, with paths and line numbers."""
-    head = [msg("proof.head", lang, title=game.title, draft=draft_path), ""]
+def proof_text(game: Game, draft_path, findings: list[Finding], lang: str, flattened: bool = False) -> str:
+    """proof.txt: one finding a line, kind first, with paths and line numbers (of the lines
+    recovered, when the draft's newlines had been flattened: the file itself is one line)."""
+    head = [msg("proof.head", lang, title=game.title, draft=draft_path)]
+    head += [msg("proof.flattened", lang), ""] if flattened else [""]
     if not findings:
         return "\n".join(head + [msg("proof.none", lang)]) + "\n"
     return "\n".join(head + [f"{f.kind}\t{f.file}" for f in findings]) + "\n"

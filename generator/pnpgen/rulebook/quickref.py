@@ -27,10 +27,12 @@ _NOT_SCORING = re.compile(r"戦争|攻撃側|防御側|判定|\bbattle\b|\bfight
 # (tried only on a sentence right after the one naming the winner: "In a tie, …", "Ties are broken by …")
 _TIE = re.compile(r"^(?:複数いれば|複数いる場合|それも同じ|タイの場合)|同値|同点|引き分け|\bti(?:e|es|ed)\b|\btie-?breakers?\b",
                   re.I)
+# a winner's sentence that goes on from the one before it (「そして、…勝利します」)
+_THEN = re.compile(r"^(?:そして|それから|その上で|then\b|and then\b)", re.I)
 _SCORING_TITLE = re.compile(r"得点|決算|スコア|勝利|終了|scoring|victory|end of the game|game end", re.I)
 _SETUP_TITLE = re.compile(r"準備|セットアップ|\bsetup\b|\bset-up\b|preparation", re.I)
 _PER_PLAYERS = re.compile(r"^[０-９0-9]{1,2}人(?:プレイ)?$|^\d{1,2} players?$", re.I)
-_PLAYERS_IN = re.compile(r"[０-９0-9]{1,2}人(?:プレイ|の時|の場合|なら)|\b\d{1,2}[- ]player\b|\bwith \d{1,2} players\b", re.I)
+_PLAYERS_IN = re.compile(r"[０-９0-9]{1,2}人(?:プレイ|の時|の場合|なら)|人数(?:[×xX✕＊*]|に応じ|分)|\b\d{1,2}[- ]player\b|\bwith \d{1,2} players\b", re.I)
 # the starting hand: 手札 (hand) with a number, or cards dealt out so many each (５枚ずつ配ります, deal 5 cards to each)
 _HAND = re.compile(r"(?:手札|\bhand\b).*?[０-９0-9]|[０-９0-9].*?(?:手札|\bhand\b)|[０-９0-9]+枚ずつ(?:配|引)"
                    r"|\bdeals? (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten) cards?\b", re.I)
@@ -41,7 +43,8 @@ MAX_SCORING = 4
 @dataclass
 class Line:
     text: str
-    anchor: Anchor  # where the book explains it: its page is printed beside the line
+    anchor: Anchor  # the heading it comes under
+    block: Block | None = None  # the paragraph or item it was read from: its page is printed (else the anchor's)
 
 
 @dataclass
@@ -106,25 +109,36 @@ def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
         if s.is_components:
             continue
         in_setup = bool(_SETUP_TITLE.search(s.title))
-        previous_scored = False
+        previous_scored = counting = False
+        last: Line | None = None  # the section's sentence before this one
         for block, text, anchor in _section_texts(s):
             head = block.term if isinstance(block, Item) else re.split(r"[：:]", text, maxsplit=1)[0]
             if in_setup and head and _PER_PLAYERS.match(head.strip()) and head != text:
-                setup.append(Line(text.strip("　 "), anchor))  # 「３人：２４枚」
+                if not counting and last is not None and last.anchor is anchor \
+                        and last.text not in [line.text for line in setup]:
+                    setup.append(last)  # what the counts are: 「以下の枚数を…取り除いてください」
+                setup.append(Line(text.strip("　 "), anchor, block))  # 「３人：２４枚」
+                counting = True
                 continue
+            counting = False
             for sentence in _sentences(text, latin):
+                before = last if last is not None and last.block is block else None  # in the same paragraph
+                last = Line(sentence, anchor, block)
                 if in_setup:
                     if _PLAYERS_IN.search(sentence) or _HAND.search(sentence):
-                        setup.append(Line(sentence, anchor))
+                        setup.append(Line(sentence, anchor, block))
                     continue
                 ends = bool(_END.search(sentence) and not _WIN.search(sentence))
                 if ends:
-                    end.append(Line(sentence, anchor))
+                    end.append(Line(sentence, anchor, block))
                 won = bool(_WIN.search(sentence) and _MOST.search(sentence) and not _NOT_SCORING.search(sentence))
+                if won and before is not None and _THEN.match(sentence) \
+                        and before.text not in [x.text for x in end + scoring]:
+                    scoring.append(before)  # 「…合計しＶＰとします。そして、…最もＶＰの多いプレイヤーが勝利」
                 if won or (previous_scored and _TIE.search(sentence)):
-                    scoring.append(Line(sentence, anchor))
+                    scoring.append(Line(sentence, anchor, block))
                 elif _SCORING_TITLE.search(s.title) and not ends and not scoring_from(s, scoring):
-                    scoring.append(Line(sentence, anchor))  # the first sentence of ■　得点計算
+                    scoring.append(Line(sentence, anchor, block))  # the first sentence of ■　得点計算
                 previous_scored = won or (previous_scored and bool(_TIE.search(sentence)))
     steps = _steps(rules)
     turn = [s for s in steps if not _SETUP_TITLE.search(s.section.title)]

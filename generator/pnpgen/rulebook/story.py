@@ -86,6 +86,7 @@ class Marks:
         self.latin = latin
         self.gap = "\u2002" if latin else "　"  # between a number and its title
         self.bullet = "•" if latin else "・"
+        self.bullet_lead = "• " if latin else "・"  # a bullet before a line's text (・ holds its own space)
         self.colon = ": " if latin else "："
         self.section = "" if latin else "■"  # before a section's name in the quick reference
         self.other = "•" if latin else "●"
@@ -168,10 +169,10 @@ class StoryBuilder:
 
     # -- text blocks
     def para(self, text: str, *, indent: float = 0.0, first: float | None = None, note: bool = False,
-             colour=INK) -> JPara:
+             colour=INK, page: tuple[str, dict] | None = None) -> JPara:
         size, leading = (NOTE_SIZE, NOTE_LEADING) if note else (BODY_SIZE, BODY_LEADING)
         return self.jpara(text, self.fonts.body, size, leading, color=NOTE_INK if note else colour,
-                          first_indent=indent + (size if first is None else first), left=indent)
+                          first_indent=indent + (size if first is None else first), left=indent, page=page)
 
     def p(self, text: str, style: str) -> Paragraph:
         """A Paragraph of plain ``text`` in one of the heading styles (with glyph fallback)."""
@@ -191,12 +192,14 @@ class StoryBuilder:
         out: list[Flowable] = []
         for b in blocks:
             start = len(out)
+            # where a paragraph or item starts: the quick reference prints the page of its sentences
+            page = (self.node_key(b), self.pages) if isinstance(b, (DraftParagraph, Note, Item)) else None
             if isinstance(b, DraftParagraph):
-                out.append(self.para(b.text, indent=indent, first=BODY_SIZE if b.indent else 0))
+                out.append(self.para(b.text, indent=indent, first=BODY_SIZE if b.indent else 0, page=page))
             elif isinstance(b, Note):
                 # a parenthesised rule is body text; only the designer's notes are set as asides
-                out.append(self.para(b.text, indent=indent) if notes_as_rules
-                           else self.para(b.text, indent=indent + BODY_SIZE, first=0, note=True))
+                out.append(self.para(b.text, indent=indent, page=page) if notes_as_rules
+                           else self.para(b.text, indent=indent + BODY_SIZE, first=0, note=True, page=page))
             elif isinstance(b, Bullet):
                 out.append(self.jpara(b.text, self.fonts.body, BODY_SIZE, BODY_LEADING,
                                       first_indent=indent + BODY_SIZE * 1.6, left=indent + BODY_SIZE * 1.6,
@@ -206,9 +209,9 @@ class StoryBuilder:
                 if b.term:
                     out.append(self.jpara(b.body, self.fonts.body, BODY_SIZE, BODY_LEADING,
                                           first_indent=left - BODY_SIZE, left=left, prefix=b.term + self.marks.colon,
-                                          prefix_font=self.fonts.bold))
+                                          prefix_font=self.fonts.bold, page=page))
                 else:
-                    out.append(self.para(b.text, indent=left, first=-BODY_SIZE))
+                    out.append(self.para(b.text, indent=left, first=-BODY_SIZE, page=page))
             elif isinstance(b, Preformatted):
                 diagram = Diagram(b.lines, self.fonts.mono, left=indent)
                 diagram.spaceBefore, diagram.spaceAfter = 3, 4
@@ -243,6 +246,7 @@ class StoryBuilder:
         first = children[0] if children else None
         if isinstance(first, DraftParagraph):
             children.pop(0)
+            self.node_keys[id(first)] = key  # its sentences are on the heading's line
             head = self.jpara(first.text, self.fonts.body, BODY_SIZE, BODY_LEADING, first_indent=indent,
                               left=inner, prefix=lead, prefix_font=self.fonts.bold, page=(key, self.pages))
         else:
@@ -414,7 +418,7 @@ class StoryBuilder:
 
         def numbered(lists: list) -> list[tuple[str, Line]]:
             return [(f"{numbers[id(steps.section)]}.{line.anchor.number}{self.marks.gap}{line.text}"
-                     if isinstance(line.anchor, Step) else f"{self.marks.bullet}{line.text}", line)
+                     if isinstance(line.anchor, Step) else f"{self.marks.bullet_lead}{line.text}", line)
                     for steps in lists for line in steps.lines]
 
         out += self.qr_part("qr_flow", numbered(q.steps))
@@ -450,7 +454,7 @@ class StoryBuilder:
                                               left=QR_INDENT, first_indent=QR_INDENT, lang=self.lang)]
         page = lambda n: self.label("qr_page", page=n)  # noqa: E731
         rows = [[JPara(text, self.fonts.body, 8, 12, left=QR_INDENT + 8, first_indent=QR_INDENT, lang=self.text_lang),
-                 PageNumber(self.node_keys.get(id(line.anchor), ""), self.pages, page, self.fonts.gothic, 7.5)]
+                 PageNumber(self.node_keys.get(id(line.block), self.node_keys.get(id(line.anchor), "")), self.pages, page, self.fonts.gothic, 7.5)]
                 for text, line in lines]
         return [self.qr_title(key), _cell_table(rows, [None, 14 * mm], [
             ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),

@@ -1,0 +1,89 @@
+"""The quick reference (早見表) against the rules it summarises: each line's page is the page its
+words are printed on, not the page of the heading they come under; a line that means nothing
+alone (「３人：２４枚」, 「そして、…勝利します」) comes with the sentence it goes on from."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import REPO, make_workspace
+from pdfprobe import texts
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+from pnpgen.rulebook import build_rulebook
+from pnpgen.rulebook.parse import parse
+from pnpgen.rulebook.quickref import quick_reference
+
+
+def _quick_lines(pages: list[str]) -> list[tuple[str, int]]:
+    quick = next(p for p in pages if p.lstrip().startswith("早見表") and "●" in p)
+    return [(m.group(1).strip(), int(m.group(2))) for m in re.finditer(r"^(.*?)\s+P\.(\d+)\s*$", quick, re.M)]
+
+
+def test_an_end_sentence_under_a_long_sub_heading_gives_its_own_page(tmp_path):
+    """medallions: ●リリース後の処理 on page 5 runs on to page 6, where 「以上を繰り返し…ゲーム終了」
+    and the winner stand; the quick reference said P.5 (the sub-heading's page) for both."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    draft = ws / "data" / "test" / "draft.txt"
+    filler = "".join(f"　手番の処理その{i}です。カードを一枚選んで場に出し、効果を適用してください。\n" for i in range(60))
+    draft.write_text(draft.read_text(encoding="utf-8").replace(
+        "２：カードを１枚出す。\n",
+        "２：カードを１枚出す。\n◎リリース後の処理\n" + filler
+        + "　以上を繰り返し、山が尽きるとゲーム終了となります。\n"
+        + "　最終的に最もＶＰの多いプレイヤーがゲームに勝利します。\n"), encoding="utf-8")
+    pages = texts(build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").files["rulebook.pdf"])
+    lines = dict(_quick_lines(pages))
+    heading = next(n for n, p in enumerate(pages, start=1) if "リリース後の処理" in p)
+    checked = 0
+    for text, page in lines.items():
+        if text.startswith(("以上を繰り返し", "最終的に最もＶＰ")):
+            checked += 1
+            assert page != heading
+            assert text[:12] in re.sub(r"\s", "", pages[page - 1]), (text, page)
+    assert checked == 2
+
+
+MEDALLIONS_LIKE = ("■■　刻印　草案１\n\n■　ゲームの準備\n　全てのカードを混ぜて山を作ります。\n"
+                   "　次に、プレイ人数に応じて以下の枚数をゲームから取り除いてください。\n"
+                   "　３人：２４枚\n　４人：１２枚\n　５人：なし\n"
+                   "　それが終わったら、各プレイヤーは山から２枚ずつ引いて手札としてください。\n\n"
+                   "■　ゲームの進行\n１：ホールド\n　カードを１枚引きます。\n"
+                   "　以上を繰り返し、山が尽きるとゲーム終了となります。\n"
+                   "　各自プレイしているカードの数字を合計しＶＰとします。そして、手札の数字をマイナスし、"
+                   "最終的に最もＶＰの多いプレイヤーがゲームに勝利します。複数いる場合は、メダリオンの多い方が優先されます。\n")
+
+
+def test_counts_per_player_come_with_the_sentence_saying_what_they_count():
+    """medallions: 「３人：２４枚」 are the cards taken out of the game; the quick reference listed the
+    counts alone under 準備（人数と枚数）, where they read as the cards each player gets."""
+    quick = quick_reference(parse(MEDALLIONS_LIKE, "ja").rules, latin=False)
+    assert [line.text for line in quick.setup] == [
+        "次に、プレイ人数に応じて以下の枚数をゲームから取り除いてください。", "３人：２４枚", "４人：１２枚", "５人：なし",
+        "それが終わったら、各プレイヤーは山から２枚ずつ引いて手札としてください。"]
+    # counts under a sub-heading of their own: the sentence before it says nothing of them
+    titled = MEDALLIONS_LIKE.replace("　次に、プレイ人数に応じて以下の枚数をゲームから取り除いてください。\n", "◇取り除く枚数\n")
+    assert [line.text for line in quick_reference(parse(titled, "ja").rules, latin=False).setup][:2] == \
+        ["３人：２４枚", "４人：１２枚"]
+
+
+def test_a_winner_sentence_going_on_from_the_one_before_keeps_it():
+    """「…合計しＶＰとします。そして、手札の数字をマイナスし、最も…勝利します」: the scoring listed only
+    the second sentence (what is subtracted from what?)."""
+    quick = quick_reference(parse(MEDALLIONS_LIKE, "ja").rules, latin=False)
+    assert [line.text for line in quick.scoring] == [
+        "各自プレイしているカードの数字を合計しＶＰとします。",
+        "そして、手札の数字をマイナスし、最終的に最もＶＰの多いプレイヤーがゲームに勝利します。",
+        "複数いる場合は、メダリオンの多い方が優先されます。"]
+    alone = MEDALLIONS_LIKE.replace("そして、手札の数字をマイナスし、", "")
+    assert quick_reference(parse(alone, "ja").rules, latin=False).scoring[0].text.startswith("最終的に")
+
+
+def test_a_count_reckoned_from_the_number_of_players_is_a_setup_line():
+    """eiketsuden: 「そこから（プレイヤー人数×２）枚引いて各置き場へ…」 is a count by the number of
+    players; the setup part held only the starting hand."""
+    draft = ("■■　英傑　草案１\n\n■　ゲームの準備\n　じゃんけんで順番を決めます。\n"
+             "　アリス山から（プレイヤー人数×２）枚引いて置き場へ並べてください。\n"
+             "　各プレイヤーは６枚引いて最初の手札としてください。\n\n■　ゲームの進行\n１：配置\n　置きます。\n")
+    quick = quick_reference(parse(draft, "ja").rules, latin=False)
+    assert [line.text for line in quick.setup] == ["アリス山から（プレイヤー人数×２）枚引いて置き場へ並べてください。",
+                                                  "各プレイヤーは６枚引いて最初の手札としてください。"]
