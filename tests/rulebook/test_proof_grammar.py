@@ -61,6 +61,8 @@ def _found(*lines: str, rules: bool = True) -> list[tuple[str, str, str]]:
      "（ただし自分には渡せません", "（ただし自分には渡せません）"),
     ("手札を渡します」。", "「手札を渡します」。", "bracket", "手札を渡します」", "「…」"),
     ("１）蓬旦の作成（任意", "１）蓬旦の作成（任意）", "bracket", "（任意", "（任意）"),
+    ("次の順に行う。１）引く、２）出す）。", "次の順に行う。１）引く、２）出す。", "bracket", "）引く、２）出す）", "（…）"),
+    ("戦略４８（建築：戦争＝１８：９", "戦略４８（建築：戦争＝１８：９）", "bracket", "（建築：戦争＝１８：９", "（建築：戦争＝１８：９）"),
     ("ｽﾀｰﾄﾌﾟﾚｲﾔｰを決めます。", "スタートプレイヤーを決めます。", "halfwidth", "ｽﾀｰﾄﾌﾟﾚｲﾔｰ", "スタートプレイヤー"),
 ])
 def test_each_rule_finds_its_slip_and_leaves_the_right_form(wrong, right, rule, found, suggest):
@@ -114,6 +116,9 @@ def test_the_shipped_drafts_typos_are_found_with_few_false_positives(slug):
     assert SHIPPED[slug] <= typos
     assert len(typos - SHIPPED[slug]) <= 3  # the ”…” pairs not named above: asian-delivery has 5
     assert all(":" in f.file and "→" in f.file for f in findings if f.kind == "誤記")
+    # the character rules find nothing in the shipped drafts (eiketsuden's 「（…＝１８：１２：９：９）」 is closed)
+    quiet = ("括弧の対応", "半角カナ", "全角と半角の混在", "句点の抜け")
+    assert [f.file for f in findings if f.kind in ("図", "見出し番号") or any(w in f.file for w in quiet)] == []
 
 
 def test_an_ignored_word_drops_its_finding_and_a_bad_list_is_one_line(tmp_path):
