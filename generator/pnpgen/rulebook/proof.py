@@ -49,7 +49,9 @@ _NUMBER = re.compile(r"([０-９0-9]+)(個|枚|人|点|回|マス|ラウンド|�
 
 @dataclass
 class Finding:
-    kind: str  # proof.kind.*: 表記ゆれ | 数の不一致 | 個数 | 未定 | 誤記 | 文体 | 用語 | 内容物 | 図 | 見出し番号 (Spelling | Numbers | Count | Open | Typo | Style | Term | Components | Figure | Steps)
+    # proof.kind.*: 表記ゆれ | 数の不一致 | 個数 | 未定 | 誤記 | 文体 | 用語 | 内容物 | 図 | 見出し番号
+    # (Spelling | Numbers | Count | Open | Typo | Style | Term | Components | Figure | Steps)
+    kind: str
     book: str
     file: str
     subject: tuple[str, ...] = ()  # the words it quotes: an entry of rulebook.proof.ignore naming one drops it
