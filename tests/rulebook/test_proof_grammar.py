@@ -220,3 +220,18 @@ def test_proof_txt_of_a_draft_with_its_newlines_lost_says_its_line_numbers_are_t
     reading = read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts")
     assert reading.draft.flattened
     assert proof_file(game, reading).decode("utf-8").splitlines()[1].startswith("（草案ファイルは改行のない1行です")
+
+
+def test_the_build_says_how_many_proofing_notes_proof_txt_holds(tmp_path, capsys):
+    """A build said nothing of the rulebook: a designer never learnt that proof.txt held twelve
+    queries. Its summary line ends with the count and the file; -q keeps it quiet."""
+    from conftest import run
+
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(MESSY, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
+    said = [line for line in capsys.readouterr().out.splitlines() if line.lstrip().startswith("rulebook:")]
+    notes = (ws / "build" / "test" / "proof.txt").read_text(encoding="utf-8").count("\t")
+    assert notes >= 8 and len(said) == 1 and said[0].endswith(f", {notes} proofing note(s) in proof.txt")
+    assert run(ws, "-q", "build", "--game", "test", "--jobs", "1") == 0
+    assert capsys.readouterr().out == ""
