@@ -113,6 +113,9 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
         _say(ws.shown(f"{o.slug}: {len(result.manifest['files'])} files in {o.out_dir}, {len(o.written)} written"))
         for deck in result.records:
             _say(f"  {deck.id:<16} {deck.name}  ×{deck.count}  {deck.on_paper()}, {deck.sheets} sheet(s)")
+        book = result.manifest.get("rulebook", {}).get("report")
+        if book:  # its pages and how many proofing notes proof.txt holds (the report's summary, last)
+            _say(f"  {book[-1]}")
         if "ink" in result.manifest:
             ink = result.manifest["ink"]
             _say(f"  ink: {ink['ratio'] * 100:.0f} % of full colour ({ink['mode']}, in {ink['folder']}/)")

@@ -395,7 +395,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     report.append(
         f"rulebook: {n_pages} A5 pages{' (rules only)' if rules_only else ''}; booklet: {total // 4} sheet(s), "
         f"{total - n_pages} blank page(s) added, binding {binding}, creep {creep_mm:g} mm/sheet; "
-        f"{len(pictures)} deck picture(s), {len(builder.figures_placed)} figure(s), {len(findings)} proofing note(s)"
+        f"{len(pictures)} deck picture(s), {len(builder.figures_placed)} figure(s), {len(findings)} proofing note(s) in proof.txt"
     )
     files = {"rulebook.pdf": a5, "rulebook-booklet.pdf": a4, "proof.txt": proof_file(game, r)}
     return RulebookResult(files, warnings, report)

@@ -21,8 +21,8 @@ not the raw characters, so 「建築してください」 is never taken for 「
 
 And rules on the characters alone (no analyser):
 
-- ``bracket``: a 「（『【［〔 the line never closes, or a 」）』】］〕 it never opened (a step's
-  number １） is no bracket);
+- ``bracket``: a 「（『【［〔 the line never closes, or a 」）』】］〕 it never opened (a list's
+  number １） or a) is no bracket);
 - ``halfwidth``: half-width katakana (ｽﾀｰﾄ → スタート);
 - ``width``: digits, ！ or ？ written both full- and half-width in the rules: the rarer width (a
   tie: the half-width) is listed;
@@ -55,7 +55,8 @@ _WRONG_QUOTES = re.compile(r"”([^“”\n]{1,40})”")
 _POLITE = ("です", "ます")
 _BRACKETS = {"「": "」", "『": "』", "（": "）", "【": "】", "［": "］", "〔": "〕", "(": ")"}
 _CLOSERS = {v: k for k, v in _BRACKETS.items()}
-_STEP_NUMBER = re.compile(r"^[　 ]*[０-９0-9]+[）)]")  # １）蓬旦の作成: a step, not a bracket
+# １）蓬旦の作成, 「次の順に：１）引く、２）出す」, a) b): a list's number, not a bracket
+_LIST_NUMBER = re.compile(r"(?:^|(?<=[\s　、。，,]))[0-9０-９]{1,2}[）)]|(?:^|(?<=[\s　]))[a-zａ-ｚ][）)]")
 _HALFWIDTH_KANA = re.compile(r"[\uff65-\uff9f]+")
 # digits, ! and ? in Japanese text: full-width and half-width spellings of each
 _WIDTHS = {"digits": (re.compile(r"[０-９]+"), re.compile(r"(?<![A-Za-z0-9./:_ -])[0-9]+(?![A-Za-z0-9./:_ -])")),
@@ -169,11 +170,11 @@ def _brackets(n: int, line: str) -> Iterable[Slip]:
     """Brackets the line never closes, or closes without opening (the draft's own line: a
     paragraph)."""
     open_: list[int] = []
-    skip = _STEP_NUMBER.match(line)
+    numbers = {m.end() - 1 for m in _LIST_NUMBER.finditer(line)}
     for i, ch in enumerate(line):
         if ch in _BRACKETS:
             open_.append(i)
-        elif ch in _CLOSERS and not (skip and i == skip.end() - 1):
+        elif ch in _CLOSERS and i not in numbers:
             match = next((k for k in range(len(open_) - 1, -1, -1) if line[open_[k]] == _CLOSERS[ch]), None)
             if match is None:
                 yield _slip("bracket", n, line, max(0, i - 8), i + 1, f"{_CLOSERS[ch]}…{ch}")

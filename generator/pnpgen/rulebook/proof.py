@@ -11,7 +11,8 @@
   配置しいる, ら抜き, をを, 1方, ”…”, です／である mixed, one word spelt two ways;
 - the 【terms】 on the cards spelt otherwise in the book, or never used in it;
 - the deck and piece names the cards' texts use (祝福カード, エリアボード) spelt otherwise in the
-  components list, or never mentioned on the components pages.
+  components list, or never mentioned on the components pages;
+- a figure the rules refer to (図１, 下図) in a section that has none; steps numbered 1, 1, 2.
 
 A finding the designer means (an intended spelling) is dropped by ``rulebook.proof.ignore`` in
 game.yaml: a list of the words the finding quotes.
@@ -48,7 +49,9 @@ _NUMBER = re.compile(r"([０-９0-9]+)(個|枚|人|点|回|マス|ラウンド|�
 
 @dataclass
 class Finding:
-    kind: str  # proof.kind.*: 表記ゆれ | 数の不一致 | 個数 | 未定 | 誤記 | 文体 (Spelling | Numbers | Count | Open | Typo | Style)
+    # proof.kind.*: 表記ゆれ | 数の不一致 | 個数 | 未定 | 誤記 | 文体 | 用語 | 内容物 | 図 | 見出し番号
+    # (Spelling | Numbers | Count | Open | Typo | Style | Term | Components | Figure | Steps)
+    kind: str
     book: str
     file: str
     subject: tuple[str, ...] = ()  # the words it quotes: an entry of rulebook.proof.ignore naming one drops it
