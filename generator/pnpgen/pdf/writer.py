@@ -271,9 +271,10 @@ class _Writer:
                 "AS": [{"Event": Name("Print"), "OCGs": every, "Category": [Name("Print")]},
                        {"Event": Name("View"), "OCGs": every, "Category": [Name("View")]}]}}
         f.put(catalog, root)
-        f.put(info, {"Author": "anonymous", "CreationDate": DATE, "Creator": "pnpgen", "Keywords": "",
-                     "ModDate": DATE, "Producer": "pnpgen", "Subject": "unspecified", "Title": self.title,
-                     "Trapped": Name("False")})
+        # No Author, Subject or Keywords: ReportLab's "anonymous" and "unspecified" stood in a
+        # shop's preflight report and Acrobat's document properties as if the designer wrote them.
+        f.put(info, {"CreationDate": DATE, "Creator": "pnpgen", "ModDate": DATE, "Producer": "pnpgen",
+                     "Title": self.title, "Trapped": Name("False")})
         return _Written(f.finish(catalog, info, [self.title.encode()]), self.fallbacks)
 
     # ------------------------------------------------------------------ resources
