@@ -54,3 +54,23 @@ def test_shop_files_hold_the_die_line_as_a_layer(built):
 def test_pieces_without_a_die_line_have_no_layer(built):
     with pikepdf.open(built / "populous" / "shop" / "epic.pdf") as doc:  # rectangular cards: cut at the trim
         assert "/OCProperties" not in doc.Root
+
+
+def test_the_die_line_overprints_so_a_rip_that_draws_it_leaves_the_art_whole(built):
+    """A print-and-cut RIP reads the CutContour path whatever the layer's print state; a die line
+    that knocks out would leave a hairline of bare paper along the cut in the printed art. Every
+    CutContour stroke, in the layer and in the -die file, is drawn in an ExtGState that overprints."""
+    shop = built / "populous" / "shop"
+    for name in ("town.pdf", "town-unique.pdf", "town-die.pdf"):
+        with pikepdf.open(shop / name) as doc:
+            for page in doc.pages:
+                states, spot, stroked = {}, False, 0
+                for operands, op in pikepdf.parse_content_stream(page):
+                    if str(op) == "gs":
+                        states = dict(page.Resources.ExtGState[operands[0]].items())
+                    elif str(op) == "CS":
+                        spot = page.Resources.ColorSpace[operands[0]][1] == Name.CutContour
+                    elif str(op) == "S" and spot:
+                        stroked += 1
+                        assert states.get("/OP") is True and int(states.get("/OPM", 0)) == 1, (name, states)
+                assert stroked >= 1, name

@@ -46,6 +46,10 @@ def test_shop_pdfs_pass_the_pdfx1a_preflight(tmp_path, preset, condition):
         assert str(intent.OutputConditionIdentifier) == condition
         assert str(intent.RegistryName) == "http://www.color.org"
         assert str(doc.trailer.Info.CreationDate) == "D:20261130000000Z"  # the game's date, not the clock
+        # what the document says of itself, and no stand-in (ReportLab's Author "anonymous",
+        # Subject "unspecified") a shop's preflight report would show as the designer's
+        assert sorted(doc.trailer.Info.keys()) == ["/CreationDate", "/Creator", "/GTS_PDFXVersion", "/ModDate",
+                                                   "/Producer", "/Title", "/Trapped"]
         images = [o for o in doc.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"]
         assert images and {str(i.ColorSpace) for i in images} == {"/DeviceCMYK"}  # the RGB picture converted
     again = _export(root, preset, *fit, out=tmp_path / "elsewhere")

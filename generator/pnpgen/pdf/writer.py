@@ -56,6 +56,11 @@ CUT_CONTOUR = "CutContour"  # the die line's spot colour on print-shop output: m
 CUT_CONTOUR_CMYK = (0.0, 1.0, 0.0, 0.0)  # how a proof shows it (magenta)
 CUT_CONTOUR_SPACE = [Name("Separation"), Name(CUT_CONTOUR), Name("DeviceCMYK"),  # ISO 32000-1 §8.6.6.4
                      {"FunctionType": 2, "Domain": [0, 1], "C0": [0, 0, 0, 0], "C1": list(CUT_CONTOUR_CMYK), "N": 1}]
+# The die line overprints (ISO 32000-1 §8.6.7): a RIP that draws the CutContour layer to find the
+# cut (print-and-cut RIPs read it whatever its print state) leaves the art's inks under it, where a
+# knock-out would print a hairline of bare paper along the cut.
+CUT_OVERPRINT = "PnpCutOverprint"
+CUT_OVERPRINT_STATE = {"Type": Name("ExtGState"), "OP": True, "op": True, "OPM": 1}
 DATE = "D:20000101000000+00'00'"  # a fixed date: the same inputs give the same bytes
 
 
@@ -266,9 +271,10 @@ class _Writer:
                 "AS": [{"Event": Name("Print"), "OCGs": every, "Category": [Name("Print")]},
                        {"Event": Name("View"), "OCGs": every, "Category": [Name("View")]}]}}
         f.put(catalog, root)
-        f.put(info, {"Author": "anonymous", "CreationDate": DATE, "Creator": "pnpgen", "Keywords": "",
-                     "ModDate": DATE, "Producer": "pnpgen", "Subject": "unspecified", "Title": self.title,
-                     "Trapped": Name("False")})
+        # No Author, Subject or Keywords: ReportLab's "anonymous" and "unspecified" stood in a
+        # shop's preflight report and Acrobat's document properties as if the designer wrote them.
+        f.put(info, {"CreationDate": DATE, "Creator": "pnpgen", "ModDate": DATE, "Producer": "pnpgen",
+                     "Title": self.title, "Trapped": Name("False")})
         return _Written(f.finish(catalog, info, [self.title.encode()]), self.fallbacks)
 
     # ------------------------------------------------------------------ resources
@@ -427,6 +433,7 @@ class _Writer:
             res["XObject"] = {**res.get("XObject", {}), **forms}
         if made.spot:
             res["ColorSpace"] = {CUT_CONTOUR: CUT_CONTOUR_SPACE}
+            res["ExtGState"] = {**res.get("ExtGState", {}), CUT_OVERPRINT: CUT_OVERPRINT_STATE}
         if made.layers:
             res["Properties"] = {name: self.layer(name) for name in sorted(made.layers)}
         stream = self.f.add_stream({"Filter": Name("FlateDecode")}, made.data)
@@ -526,7 +533,7 @@ class _Writer:
         ops.append("q")
         if item.clip_rect is not None:
             ops.append(self.rect_clip(item.clip_rect))
-        ops.append(f"/{CUT_CONTOUR} CS 1 SCN" if item.spot else self.colour(item.colour, stroke=True))
+        ops.append(f"/{CUT_OVERPRINT} gs /{CUT_CONTOUR} CS 1 SCN" if item.spot else self.colour(item.colour, stroke=True))
         ops.append(f"{pdf_num(item.width_pt)} w")
         if item.dash:
             ops.append(self.dash(item.dash))
