@@ -83,6 +83,9 @@ def test_every_option_says_what_it_does():
     (("export", "--game", "test", "--prest", "doujin"), "unknown argument '--prest'; did you mean --preset?"),
     (("-q", "-v", "list"), "-q and -v together"),
     (("-C", "no-such-folder", "list"), "-C: 'no-such-folder' is not a folder"),
+    # pnpgen's own option after the command: where it goes, not "did you mean -C?"
+    (("export", "--game", "test", "--preset", "doujin", "-C", "."), "-C goes before the command, not after it (expected: pnpgen -C DIR COMMAND"),
+    (("build", "--game", "test", "-C."), "-C goes before the command"),
 ])
 def test_a_bad_command_line_is_one_line(tmp_path, capsys, args, said):
     ws = make_workspace(tmp_path / "ws")

@@ -44,6 +44,13 @@ def _explain(message: str) -> str:
         first = m.group(1).split()[0] if m.group(1).split() else m.group(1)
         option = first.split("=", 1)[0]
         owners = [name for name, parser in _commands().items() if option in parser._option_string_actions]
+        own = _parser()._option_string_actions
+        short = option[:2] if not option.startswith("--") else option  # -C/tmp is -C with its folder
+        if short in own:  # pnpgen's own (-C DIR): before the command, as in git
+            if not own[short].metavar:  # --version, --help: a command of their own
+                return f"{short} is pnpgen's own option, not a command's (expected: pnpgen {short})"
+            return (f"{short} goes before the command, not after it "
+                    f"(expected: pnpgen {short} {own[short].metavar} COMMAND …, e.g. pnpgen -C my-games build --game epic)")
         if owners:  # a real option, of other commands: no "did you mean" the same name
             return (f"unknown argument {option!r}: an option of {', '.join(owners)}, not of this command "
                     "(expected the options 'pnpgen help COMMAND' lists)")
