@@ -87,3 +87,17 @@ def test_a_count_reckoned_from_the_number_of_players_is_a_setup_line():
     quick = quick_reference(parse(draft, "ja").rules, latin=False)
     assert [line.text for line in quick.setup] == ["アリス山から（プレイヤー人数×２）枚引いて置き場へ並べてください。",
                                                   "各プレイヤーは６枚引いて最初の手札としてください。"]
+
+
+def test_a_turn_of_phases_starts_with_the_action_said_before_them():
+    """medallions' turn: 「まず、山から１枚引いて…ホールドかリリースを行います」 then ●ホールド後の処理 and
+    ●リリース後の処理; the quick reference gave the two phases alone, without the turn's action."""
+    draft = ("■■　刻印　草案１\n\n■　ゲームの進行\n　手番になったら、以下の手順に従ってください。\n"
+             "　まず、山から１枚引いて「ホールド」か「リリース」を行います。ホールドなら手札に加えます。\n"
+             "〇ホールド後の処理\n　軍勢をプレイできます。\n〇リリース後の処理\n　手札に入れるか捨てます。\n")
+    quick = quick_reference(parse(draft, "ja").rules, latin=False)
+    assert [line.text for line in quick.steps[0].lines] == [
+        "まず、山から１枚引いて「ホールド」か「リリース」を行います。", "ホールド後の処理", "リリース後の処理"]
+    plain = draft.replace("まず、", "")  # no sentence says how the turn starts: the phases alone, nothing guessed
+    assert [line.text for line in quick_reference(parse(plain, "ja").rules, latin=False).steps[0].lines] == \
+        ["ホールド後の処理", "リリース後の処理"]

@@ -36,6 +36,8 @@ _PLAYERS_IN = re.compile(r"[０-９0-9]{1,2}人(?:プレイ|の時|の場合|な
 # the starting hand: 手札 (hand) with a number, or cards dealt out so many each (５枚ずつ配ります, deal 5 cards to each)
 _HAND = re.compile(r"(?:手札|\bhand\b).*?[０-９0-9]|[０-９0-9].*?(?:手札|\bhand\b)|[０-９0-9]+枚ずつ(?:配|引)"
                    r"|\bdeals? (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten) cards?\b", re.I)
+# a turn's first action, said before its phases
+_FIRST = re.compile(r"^(?:まず|最初に|はじめに|始めに)|^(?:first|on (?:your|their|a player's) turn),?\s", re.I)
 MAX_SETUP = 6
 MAX_SCORING = 4
 
@@ -85,7 +87,7 @@ def _section_texts(s: Section) -> Iterator[tuple[Block, str, Anchor]]:
             yield from _texts([c], s)
 
 
-def _steps(rules: list[Section]) -> list[StepList]:
+def _steps(rules: list[Section], latin: bool) -> list[StepList]:
     with_steps = [StepList(s, [Line(c.title, c) for c in s.children if isinstance(c, Step)]) for s in rules]
     out = [s for s in with_steps if s.lines]
     if out:
@@ -96,8 +98,21 @@ def _steps(rules: list[Section]) -> list[StepList]:
             continue
         subs = [Line(c.text, c) for c in s.children if isinstance(c, Subheading)]
         if subs:
-            out.append(StepList(s, subs))
+            out.append(StepList(s, _first_action(s, latin) + subs))
     return out
+
+
+def _first_action(s: Section, latin: bool) -> list[Line]:
+    """The sentence before a section's phases that says what a turn starts with (「まず、山から１枚
+    引いて…」): the phases alone (●ホールド後の処理) leave out the turn's own action."""
+    for c in s.children:
+        if isinstance(c, Subheading):
+            break
+        if isinstance(c, DraftParagraph):
+            for sentence in _sentences(c.text, latin):
+                if _FIRST.match(sentence):
+                    return [Line(sentence, s, c)]
+    return []
 
 
 def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
@@ -140,7 +155,7 @@ def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
                 elif _SCORING_TITLE.search(s.title) and not ends and not scoring_from(s, scoring):
                     scoring.append(Line(sentence, anchor, block))  # the first sentence of ■　得点計算
                 previous_scored = won or (previous_scored and bool(_TIE.search(sentence)))
-    steps = _steps(rules)
+    steps = _steps(rules, latin)
     turn = [s for s in steps if not _SETUP_TITLE.search(s.section.title)]
     setup_steps = [s for s in steps if s not in turn] if turn else []  # (a draft of setup steps alone: its flow)
     return QuickReference(turn or steps, end[:2], scoring[-MAX_SCORING:], setup[:MAX_SETUP], setup_steps)
