@@ -335,6 +335,7 @@ def test_a_decks_own_layout_exports_with_its_overrides_and_size(tmp_path, capsys
     assert run(root / "templates" / "test", "layout", "export", "--game", "test", "--deck", "cards") == 0
     told = [line.strip() for line in capsys.readouterr().out.splitlines()]
     assert "format: bridge" in told and "front: cards-front.svg.j2" in told
+    assert "Put them in templates/test/ and write in data/test/decks/cards.yaml, instead of 'layout:':" in told
     fields = next(line for line in told if line.startswith("fields:")).split("   #")[0]
     assert "flavour" not in fields
     (root / "data" / "test" / "decks" / "cards.yaml").write_text(
