@@ -29,6 +29,15 @@ def test_every_package_is_listed():
     assert all(_package_dir(name).is_dir() for name in SETUPTOOLS["packages"])
 
 
+def test_every_folder_of_files_is_a_listed_package():
+    """A folder of data files only (presets, layouts, icons) that is not listed made setuptools
+    print five screens of "Package would be ignored" warnings on every 'pip install .'."""
+    code = REPO / "generator" / "pnpgen"
+    folders = {".".join(p.parent.relative_to(REPO / "generator").parts) for p in code.rglob("*")
+               if p.is_file() and "__pycache__" not in p.parts}
+    assert folders - set(SETUPTOOLS["packages"]) == set(), "add these to [tool.setuptools] packages"
+
+
 def test_every_data_file_is_shipped():
     shipped: set[Path] = set()
     for name, patterns in SETUPTOOLS["package-data"].items():

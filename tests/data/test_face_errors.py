@@ -60,6 +60,8 @@ def check(err: str, ws: Path, what: str) -> None:
     assert re.match(r"pnpgen: error: templates/test/card-front\.svg\.j2(:\d+)?: ", err), err  # relative to the workspace
     assert "deck 'cards' piece " in err and "cards.yaml:" in err and ") front: " in err, err
     assert what in err, err
+    if "written at line 3 of test/card-front.svg.j2" in what:  # the line known: said where editors jump to it
+        assert err.startswith("pnpgen: error: templates/test/card-front.svg.j2:3: "), err
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

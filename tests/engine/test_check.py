@@ -116,6 +116,14 @@ def test_check_says_what_the_rulebook_would_warn_about(tmp_path, capsys):
     assert "count of テストカード differs" in err and "木製コマ" in err and "figure after 「準備する」" in err
 
 
+def test_a_figure_after_a_misspelt_heading_is_told_the_heading_meant(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", draft=True, game=GAME_YAML + (
+        "rulebook:\n  figures:\n    - {after: ゲームの信行, size: [40, 30], pieces: [{deck: cards, piece: 1, x: 20, y: 15}]}\n"))
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "figure after 「ゲームの信行」" in out and "so it is not shown; did you mean ゲームの進行?" in out, out
+
+
 def test_check_says_a_game_without_a_draft_gets_no_rulebook_as_the_build_does(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws")  # no draft.txt
     assert run(ws, "check", "--game", "test") == 0

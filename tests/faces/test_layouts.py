@@ -137,6 +137,33 @@ def test_a_deck_overrides_one_box_and_removes_another(tmp_path):
     assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
 
 
+def test_a_decks_own_layout_palette_wins_over_the_games_for_that_deck_only(tmp_path):
+    """A deck's back in its own colour: ``palette: {accent: …}`` in the deck's ``layout:`` was
+    passed over without a word when game.yaml names ``accent`` too (a layout file's palette
+    stands in only where the game has none, and still does)."""
+    import pypdfium2
+
+    game = "title: 遊戯\npalette: {accent: '#3b4a8c'}\n"
+    root = make_workspace(tmp_path / "ws", game=game, deck="name: 赤\nlayout: {extends: card-poker, "
+                          "palette: {accent: '#7a1f1f'}}\npieces:\n  - {title: 題}\n")
+    (root / "data" / "test" / "decks" / "plain.yaml").write_text(
+        "name: 青\nlayout: card-poker\npieces:\n  - {title: 題}\n", encoding="utf-8")
+    (root / "layouts").mkdir()
+    (root / "layouts" / "mine.yaml").write_text("extends: card-poker\npalette: {accent: '#10a010'}\n", encoding="utf-8")
+    (root / "data" / "test" / "decks" / "mine.yaml").write_text(
+        "name: 緑\nlayout: mine\npieces:\n  - {title: 題}\n", encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    dpi = 72
+
+    def back_ground(deck: str) -> tuple[int, int, int]:
+        page = pypdfium2.PdfDocument(str(root / "build" / "test" / "shop" / f"{deck}-unique.pdf"))[1]
+        return page.render(scale=dpi / 72).to_pil().convert("RGB").getpixel((round(1.5 / 25.4 * dpi),) * 2)
+
+    assert back_ground("cards") == (0x7A, 0x1F, 0x1F)  # the deck's own
+    assert back_ground("plain") == (0x3B, 0x4A, 0x8C)  # the game's
+    assert back_ground("mine") == (0x3B, 0x4A, 0x8C)  # a layout file's yields to the game's
+
+
 def test_a_workspace_layout_extends_a_builtin_one_of_the_same_name(tmp_path):
     root = make_workspace(tmp_path / "ws", deck=OVERRIDE.replace(
         "{extends: card-poker, boxes: {title: {size: 20, min_size: 20, x: 20, w: 30, align: left}, flavour: null}}",
@@ -308,6 +335,7 @@ def test_a_decks_own_layout_exports_with_its_overrides_and_size(tmp_path, capsys
     assert run(root / "templates" / "test", "layout", "export", "--game", "test", "--deck", "cards") == 0
     told = [line.strip() for line in capsys.readouterr().out.splitlines()]
     assert "format: bridge" in told and "front: cards-front.svg.j2" in told
+    assert "Put them in templates/test/ and write in data/test/decks/cards.yaml, instead of 'layout:':" in told
     fields = next(line for line in told if line.startswith("fields:")).split("   #")[0]
     assert "flavour" not in fields
     (root / "data" / "test" / "decks" / "cards.yaml").write_text(

@@ -279,6 +279,7 @@ class RawLayout:
     source: Path | None = None  # the most derived layout file
     top: dict[str, Origin] = field(default_factory=dict)
     palette: dict[str, Origin] = field(default_factory=dict)
+    deck_palette: set[str] = field(default_factory=set)  # the names the deck file's own layer sets
     fields: dict[str, Origin] = field(default_factory=dict)
     front: RawSide = field(default_factory=RawSide)
     back: RawSide | None = None
@@ -407,6 +408,8 @@ def resolve(root: Path | None, spec: Any, doc: Located, keypath: tuple = ("layou
                 values = _mapping(layer_doc, at + (key,), layer[key] or {}, None, key)
                 for name_, value in values.items():
                     target[name_] = Origin(value, layer_doc, at + (key, name_))
+                    if key == "palette" and layer_doc is doc and not isinstance(spec, str):
+                        raw.deck_palette.add(name_)  # the deck's inline layer: its colours are meant
         _merge_side(raw.front, layer_doc, at, layer)
         if "back" in layer:
             if layer["back"] is None:
@@ -557,4 +560,5 @@ def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[
 
     front = _side(raw.front, trim, colours, font_roles)
     back = _side(raw.back, trim, colours, font_roles) if raw.back is not None else None
-    return Layout(raw.name, trim, shape, tuple(sorted(used.items())), tuple(fields(raw).items()), front, back)
+    return Layout(raw.name, trim, shape, tuple(sorted(used.items())), tuple(fields(raw).items()), front, back,
+                  tuple(sorted(name for name in used if name in raw.deck_palette)))

@@ -102,6 +102,9 @@ class Layout:
     fields: tuple[tuple[str, str], ...]  # piece fields the boxes read, with their types
     front: LayoutSide
     back: LayoutSide | None
+    # the colour names a deck's own ``layout: {extends: …, palette: …}`` sets: they win over the
+    # game's palette for that deck (a layout file's only stand in where the game has none)
+    deck_palette: tuple[str, ...] = ()
 
 
 @dataclass

@@ -227,7 +227,11 @@ def layout(args: argparse.Namespace) -> int:
         with open(path, "x", encoding="utf-8", newline="\n") as f:
             f.write(text)
         print(f"wrote {path}")
-    print("Put them in templates/<game>/ and write in the deck, instead of 'layout:':")
+    if args.game is not None and args.deck is not None:  # the deck's own: its folder and file by name
+        print(f"Put them in templates/{args.game}/ and write in data/{args.game}/decks/{args.deck}.yaml, "
+              "instead of 'layout:':")
+    else:
+        print("Put them in templates/<game>/ and write in the deck, instead of 'layout:':")
     for line in deck_lines:
         print(f"  {line}")
     print(f"  front: {front.name}")

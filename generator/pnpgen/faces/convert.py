@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -100,7 +101,14 @@ def face_error(message: str, where: str, template: str, e: InputError | None = N
         message = f"{where}: {message}"
     if e is not None and e.path is not None and str(e.path) != where:
         message += f" ({place(e.path, e.line, e.column)})"
-    return InputError(one_line(message), path=template or None, key=e.key if e else None, expected=e.expected if e else None)
+    # the element's template line, where the converter knows it, goes in front: templates/x.svg.j2:8
+    at = _WRITTEN_AT.search(message)
+    line = int(at.group(1)) if at and template and template.endswith(at.group(2)) else None
+    return InputError(one_line(message), path=template or None, line=line, key=e.key if e else None,
+                      expected=e.expected if e else None)
+
+
+_WRITTEN_AT = re.compile(r"written at line (\d+) of ([^\s,)]+)")  # svg/__init__.py Converter._name
 
 
 MIN_FACES = 64  # fewer faces convert faster than worker processes start

@@ -25,14 +25,16 @@ def _s(text: str) -> str:
 
 
 def _colour(spec: str | None, layout: Layout) -> str:
-    """A Jinja expression for a colour spec: a hex colour as written, a palette name (the game's
-    colour, else the layout's), a piece's colour field."""
+    """A Jinja expression for a colour spec: a hex colour as written, a palette name (the deck's own
+    layout: palette, else the game's colour, else the layout's), a piece's colour field."""
     assert spec is not None
     if spec.startswith("#"):
         return _s(spec)
     if spec.startswith("piece."):
         return f"colour(piece.get({_s(spec[6:])}))"
     own = dict(layout.palette)
+    if spec in layout.deck_palette:  # the deck's own layout: says it for this deck
+        return _s(own[spec])
     if spec in own:
         return f"palette.get({_s(spec)}, {_s(own[spec])})"
     return f"colour({_s(spec)})"

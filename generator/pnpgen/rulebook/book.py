@@ -21,7 +21,7 @@ from pnpgen import fonts as fontreg
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Game, is_placeholder
 from pnpgen.data.workspace import Workspace
-from pnpgen.errors import InputError, contained
+from pnpgen.errors import InputError, contained, suggest
 from pnpgen.faces.faceset import outline
 from pnpgen.impose import booklet
 from pnpgen.memo import Memo
@@ -292,7 +292,8 @@ def rulebook_warnings(game: Game, font_dir: Path) -> list[str]:
     r = read_rulebook(game, font_dir)
     builder = _story_builder(game, r, rules_only=False, pictures={})
     builder.story()
-    return r.warnings + [_unplaced(game, spec) for spec in r.settings.figures if spec.after not in builder.anchors]
+    return r.warnings + [_unplaced(game, spec, builder.anchors) for spec in r.settings.figures
+                         if spec.after not in builder.anchors]
 
 
 def _past_the_box(game: Game, settings: RulebookSettings) -> list[str]:
@@ -314,9 +315,11 @@ def _past_the_box(game: Game, settings: RulebookSettings) -> list[str]:
     return out
 
 
-def _unplaced(game: Game, spec: FigureSpec) -> str:
+def _unplaced(game: Game, spec: FigureSpec, anchors: set[str]) -> str:
+    """The warning for a figure not shown; the title it was meant to follow, if one is near."""
+    near = suggest(spec.after, sorted(anchors))
     return (f"{game.root / 'game.yaml'}:{spec.line}: figure after 「{spec.after}」: no step, sub-heading or "
-            "section of that title in the draft (or no pictures), so it is not shown")
+            f"section of that title in the draft (or no pictures), so it is not shown{near}")
 
 
 def shown_pictures(pictures: Mapping[str, DeckPicture], settings: RulebookSettings) -> dict[str, DeckPicture]:
@@ -386,7 +389,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         raise InputError(f"the rulebook has a block taller than an A5 page ({_block(e)})", path=path,
                          line=getattr(e, "draft_line", None) or None,
                          expected="diagrams of at most 30 lines; names and words short enough to wrap") from None
-    warnings += [_unplaced(game, spec) for spec in settings.figures if spec not in builder.figures_placed]
+    warnings += [_unplaced(game, spec, builder.anchors) for spec in settings.figures if spec not in builder.figures_placed]
     sides = booklet.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True)
     a4 = impose_pdf(a5, sides, marks=slug.overlays(sides, fonts.gothic, lang, binding))
     total = booklet.padded_count(n_pages)
