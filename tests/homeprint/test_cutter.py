@@ -252,6 +252,42 @@ def test_a_card_too_large_for_the_marks_names_the_marks_not_the_paper(tmp_path, 
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
 
 
+BOARD_DECK = """\
+name: ボード
+kind: board
+size: [180, 270]
+front: card-front.svg.j2
+fields: {name: text, text: text}
+pieces:
+  - {name: 盤, text: 本文}
+"""
+
+
+def test_a_board_too_large_for_the_marks_but_not_the_paper_prints_whole_cut_by_hand(tmp_path):
+    """180 × 270 mm fits A4 inside the 5 mm margin, not between the registration marks: one whole
+    sheet with トンボ and the slug on top, no registration marks, no cut files (it was split into
+    two page tiles to glue, though the paper holds it)."""
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "data" / "test" / "decks" / "board.yaml").write_text(BOARD_DECK, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette") == 0
+    out = ws / "build" / "test"
+    decks = {d["id"]: d for d in json.loads((out / "manifest.json").read_text(encoding="utf-8"))["decks"]}
+    board = decks["board"]
+    assert board["layout"] == "grid" and board["pieces_per_sheet"] == 1 and board["pages"] == 1
+    assert not any(f.startswith("cut/") for f in board["files"])
+    assert any(f.startswith("cut/cards-") for f in decks["cards"]["files"])  # the cards still cut by machine
+    reader = PdfReader(out / "board.pdf")
+    (piece,) = clip_rects(reader, reader.pages[0])
+    b = board["sheet_bleed_mm"]
+    assert (piece.x1 - piece.x0 - 2 * b, piece.y1 - piece.y0 - 2 * b) == pytest.approx((180, 270), abs=0.01)
+    assert not any(abs(r.x1 - r.x0 - SQUARE) < 0.01 and abs(r.y1 - r.y0 - SQUARE) < 0.01
+                   for r in _filled(out / "board.pdf"))  # no registration square
+    xs = {round(x1, 2) for x1, y1, x2, y2 in stroked_lines(reader, reader.pages[0]) if x1 == x2}
+    assert {round(piece.x0 + b, 2), round(piece.x1 - b, 2)} <= xs  # トンボ on the trim lines
+    words = "".join(texts(out / "board.pdf")[0].split())
+    assert "シルエット" not in words
+
+
 def test_silhouette_figures_are_options(tmp_path):
     ws = make_workspace(tmp_path / "ws")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette",
