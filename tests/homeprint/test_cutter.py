@@ -288,6 +288,28 @@ def test_a_board_too_large_for_the_marks_but_not_the_paper_prints_whole_cut_by_h
     assert "シルエット" not in words
 
 
+def test_with_a_small_keep_out_the_grid_may_go_up_between_the_top_marks(tmp_path):
+    """Poker cards on Letter: 6 a sheet below the top marks' zones; with keepout=0 the grid may
+    start at the marks' top edge between the two top marks, 8 a sheet (2 × 4, turned), every
+    piece with its bleed still clear of each mark's zone."""
+    ws = make_workspace(tmp_path / "ws", pieces=[f"カード{i}" for i in range(16)])
+    per = {}
+    for keepout in ("3mm", "0"):
+        out = tmp_path / keepout
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "--paper", "letter", "--marks", "silhouette",
+                   "--silhouette-marks", f"keepout={keepout}", "--out", str(out)) == 0
+        per[keepout] = json.loads((out / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]["pieces_per_sheet"]
+    assert per == {"3mm": 6, "0": 8}
+    reader = PdfReader(tmp_path / "0" / "test" / "cards.pdf")
+    pieces = clip_rects(reader, reader.pages[0])
+    w, h, reach = 215.9, 279.4, INSET + ARM
+    zones = [Rect(0, 0, reach, reach), Rect(w - reach, 0, w, reach), Rect(0, h - reach, reach, h)]
+    assert len(pieces) == 8 and min(p.y0 for p in pieces) < reach  # up between the top marks
+    assert not any(p.overlaps(z) for p in pieces for z in zones)
+    svg = _svg_paths((tmp_path / "0" / "test" / "cut" / "cards-p01.svg").read_bytes())
+    assert len(svg) == 8  # (16 cards: 2 sheets instead of 3)
+
+
 def test_silhouette_figures_are_options(tmp_path):
     ws = make_workspace(tmp_path / "ws")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette",
