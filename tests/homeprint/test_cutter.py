@@ -288,6 +288,21 @@ def test_a_board_too_large_for_the_marks_but_not_the_paper_prints_whole_cut_by_h
     assert "シルエット" not in words
 
 
+def test_board_tiles_in_a_print_and_cut_build_do_not_claim_registration_marks(tmp_path):
+    """A board larger than the paper: page tiles cut by hand, their slug without the Silhouette
+    note (it said 「シルエット用トンボ…表から裁断」 on tiles that carry no registration marks)."""
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "data" / "test" / "decks" / "board.yaml").write_text(BOARD_DECK.replace("[180, 270]", "[270, 400]"),
+                                                               encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette") == 0
+    out = ws / "build" / "test"
+    board = {d["id"]: d for d in json.loads((out / "manifest.json").read_text(encoding="utf-8"))["decks"]}["board"]
+    assert board["layout"] == "tiled" and not any(f.startswith("cut/") for f in board["files"])
+    for page in texts(out / "board.pdf"):
+        assert "シルエット" not in "".join(page.split())
+    assert "シルエット" in "".join(texts(out / "cards.pdf")[0].split())
+
+
 def test_with_a_small_keep_out_the_grid_may_go_up_between_the_top_marks(tmp_path):
     """Poker cards on Letter: 6 a sheet below the top marks' zones; with keepout=0 the grid may
     start at the marks' top edge between the two top marks, 8 a sheet (2 × 4, turned), every

@@ -290,8 +290,8 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         if isinstance(layout, SlotLayout):  # a sheet layout: its slots, whatever --layout or a cutter says
             home = home_sheets(ds, layout, sheet, font, fontreg.string_width_mm)
             sheets = -(-len(df.fronts) // layout.per_sheet)
-        elif tiles is not None:
-            home = board_tiles(ds, tiles, sheet, font, _bold_font(game), fontreg.string_width_mm)
+        elif tiles is not None:  # cut by hand, in a print-and-cut build too: no word of registration marks
+            home = board_tiles(ds, tiles, sheet.cut_by_hand(), font, _bold_font(game), fontreg.string_width_mm)
             sheets = len(df.fronts) * tiles.pages
         elif sheet.layout == "sleeve" and (sleeved := sleeve_sheets(ds, deck.kind, sheet, font, fontreg.string_width_mm)):
             home, fold_or_sleeve = sleeved
