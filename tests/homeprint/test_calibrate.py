@@ -38,7 +38,11 @@ def test_back_rulers_read_zero_behind_each_front_cross(tmp_path, paper, duplex):
         assert any(abs((c - a) - 100) < 0.001 and abs(d - b) < 0.001 for a, b, c, d in lines)
         assert any(abs((d - b) - 100) < 0.001 and abs(c - a) < 0.001 for a, b, c, d in lines)
     say = texts(out)
-    assert "printers.yaml" in say[0] and "back_offset_mm" in say[1]
+    assert "printers.yaml" in say[0] and "back_offset_mm" in say[0]
+    # the back says which side it is and how to read it, without the front's other steps again
+    front, back = ("".join(page.split()) for page in say)
+    assert "光に透かし" in back and "裏" in back and "printers.yaml" not in back
+    assert "100mmのバーを定規で測る" in front and "100mmのバーを定規で測る" not in back
 
 
 def test_english_instructions(tmp_path):

@@ -252,6 +252,79 @@ def test_a_card_too_large_for_the_marks_names_the_marks_not_the_paper(tmp_path, 
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
 
 
+BOARD_DECK = """\
+name: ボード
+kind: board
+size: [180, 270]
+front: card-front.svg.j2
+fields: {name: text, text: text}
+pieces:
+  - {name: 盤, text: 本文}
+"""
+
+
+def test_a_board_too_large_for_the_marks_but_not_the_paper_prints_whole_cut_by_hand(tmp_path):
+    """180 × 270 mm fits A4 inside the 5 mm margin, not between the registration marks: one whole
+    sheet with トンボ and the slug on top, no registration marks, no cut files (it was split into
+    two page tiles to glue, though the paper holds it)."""
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "data" / "test" / "decks" / "board.yaml").write_text(BOARD_DECK, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette") == 0
+    out = ws / "build" / "test"
+    decks = {d["id"]: d for d in json.loads((out / "manifest.json").read_text(encoding="utf-8"))["decks"]}
+    board = decks["board"]
+    assert board["layout"] == "grid" and board["pieces_per_sheet"] == 1 and board["pages"] == 1
+    assert not any(f.startswith("cut/") for f in board["files"])
+    assert any(f.startswith("cut/cards-") for f in decks["cards"]["files"])  # the cards still cut by machine
+    reader = PdfReader(out / "board.pdf")
+    (piece,) = clip_rects(reader, reader.pages[0])
+    b = board["sheet_bleed_mm"]
+    assert (piece.x1 - piece.x0 - 2 * b, piece.y1 - piece.y0 - 2 * b) == pytest.approx((180, 270), abs=0.01)
+    assert not any(abs(r.x1 - r.x0 - SQUARE) < 0.01 and abs(r.y1 - r.y0 - SQUARE) < 0.01
+                   for r in _filled(out / "board.pdf"))  # no registration square
+    xs = {round(x1, 2) for x1, y1, x2, y2 in stroked_lines(reader, reader.pages[0]) if x1 == x2}
+    assert {round(piece.x0 + b, 2), round(piece.x1 - b, 2)} <= xs  # トンボ on the trim lines
+    words = "".join(texts(out / "board.pdf")[0].split())
+    assert "シルエット" not in words
+
+
+def test_board_tiles_in_a_print_and_cut_build_do_not_claim_registration_marks(tmp_path):
+    """A board larger than the paper: page tiles cut by hand, their slug without the Silhouette
+    note (it said 「シルエット用トンボ…表から裁断」 on tiles that carry no registration marks)."""
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "data" / "test" / "decks" / "board.yaml").write_text(BOARD_DECK.replace("[180, 270]", "[270, 400]"),
+                                                               encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette") == 0
+    out = ws / "build" / "test"
+    board = {d["id"]: d for d in json.loads((out / "manifest.json").read_text(encoding="utf-8"))["decks"]}["board"]
+    assert board["layout"] == "tiled" and not any(f.startswith("cut/") for f in board["files"])
+    for page in texts(out / "board.pdf"):
+        assert "シルエット" not in "".join(page.split())
+    assert "シルエット" in "".join(texts(out / "cards.pdf")[0].split())
+
+
+def test_with_a_small_keep_out_the_grid_may_go_up_between_the_top_marks(tmp_path):
+    """Poker cards on Letter: 6 a sheet below the top marks' zones; with keepout=0 the grid may
+    start at the marks' top edge between the two top marks, 8 a sheet (2 × 4, turned), every
+    piece with its bleed still clear of each mark's zone."""
+    ws = make_workspace(tmp_path / "ws", pieces=[f"カード{i}" for i in range(16)])
+    per = {}
+    for keepout in ("3mm", "0"):
+        out = tmp_path / keepout
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "--paper", "letter", "--marks", "silhouette",
+                   "--silhouette-marks", f"keepout={keepout}", "--out", str(out)) == 0
+        per[keepout] = json.loads((out / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]["pieces_per_sheet"]
+    assert per == {"3mm": 6, "0": 8}
+    reader = PdfReader(tmp_path / "0" / "test" / "cards.pdf")
+    pieces = clip_rects(reader, reader.pages[0])
+    w, h, reach = 215.9, 279.4, INSET + ARM
+    zones = [Rect(0, 0, reach, reach), Rect(w - reach, 0, w, reach), Rect(0, h - reach, reach, h)]
+    assert len(pieces) == 8 and min(p.y0 for p in pieces) < reach  # up between the top marks
+    assert not any(p.overlaps(z) for p in pieces for z in zones)
+    svg = _svg_paths((tmp_path / "0" / "test" / "cut" / "cards-p01.svg").read_bytes())
+    assert len(svg) == 8  # (16 cards: 2 sheets instead of 3)
+
+
 def test_silhouette_figures_are_options(tmp_path):
     ws = make_workspace(tmp_path / "ws")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette",

@@ -71,3 +71,15 @@ def test_sleeve_without_the_sleeve_layout_is_refused(tmp_path, capsys):
 def test_a_sleeve_size_is_read_as_typed(text):
     got = sleeve_option(text)
     assert (got.w, got.h) == (66.0, 91.0)
+
+
+def test_the_build_says_when_inserts_are_reduced(tmp_path, capsys):
+    """A mistyped sleeve (36x91 for 66x91) prints 56 % inserts: the build's line for the deck
+    says so, not only the slug on the printed sheet."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "sleeve", "--sleeve", "36x91") == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.strip().startswith("cards"))
+    assert "(sleeve, reduced to 55.6 %)" in line, line  # (36 − 1) / 63
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "sleeve", "--sleeve", "66x91") == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.strip().startswith("cards"))
+    assert "(sleeve)" in line and "reduced" not in line, line

@@ -160,6 +160,7 @@ class DeckOnPaper:
     spec: ShapeSpec
     layout: Any  # impose/grid.py or impose/nest.py layout; None for tiles
     tiles: TilePlan | None
+    by_hand: bool = False  # --marks silhouette: a board that fits the paper, not the marks' area (トンボ, no cut files)
 
 
 def paper_layouts(game: Game, sheet: SheetOptions, nest_memo: Memo[list] | None = None,
@@ -193,6 +194,10 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
         return DeckOnPaper(spec, slot_layout(stock[0], spec, sheet, stock[1], stock[2]), None)
     if sheet.silhouette is not None:
         layout = silhouette_layout(spec, deck.count, sheet, sheet.silhouette, deck.kind)
+        if layout is None and deck.kind in ("board", "tile"):  # whole on the paper, cut by hand, not tiled
+            whole = choose_layout(spec, deck.count, sheet.cut_by_hand(), deck.kind, nest_memo)
+            if whole is not None:
+                return DeckOnPaper(spec, whole, None, by_hand=True)
     else:
         layout = choose_layout(spec, deck.count, sheet, deck.kind, nest_memo)
     tiles = None
@@ -285,8 +290,8 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         if isinstance(layout, SlotLayout):  # a sheet layout: its slots, whatever --layout or a cutter says
             home = home_sheets(ds, layout, sheet, font, fontreg.string_width_mm)
             sheets = -(-len(df.fronts) // layout.per_sheet)
-        elif tiles is not None:
-            home = board_tiles(ds, tiles, sheet, font, _bold_font(game), fontreg.string_width_mm)
+        elif tiles is not None:  # cut by hand, in a print-and-cut build too: no word of registration marks
+            home = board_tiles(ds, tiles, sheet.cut_by_hand(), font, _bold_font(game), fontreg.string_width_mm)
             sheets = len(df.fronts) * tiles.pages
         elif sheet.layout == "sleeve" and (sleeved := sleeve_sheets(ds, deck.kind, sheet, font, fontreg.string_width_mm)):
             home, fold_or_sleeve = sleeved
@@ -295,6 +300,9 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             home = fold_sheets(ds, fold, sheet, font, fontreg.string_width_mm)
             sheets = len(home)
             fold_or_sleeve = _fold_record(fold)
+        elif placed.by_hand:  # a board the registration marks leave no room for: cut by hand
+            home = home_sheets(ds, layout, sheet.cut_by_hand(), font, fontreg.string_width_mm)
+            sheets = -(-len(df.fronts) // layout.per_sheet)
         else:
             home = home_sheets(ds, layout, sheet, font, fontreg.string_width_mm)
             sheets = -(-len(df.fronts) // layout.per_sheet)

@@ -47,6 +47,8 @@ class DeckRecord:
         if tiles:
             cols, rows = tiles["grid"]
             return f"{tiles['pages_per_piece']} page tiles each ({cols}×{rows}, {tiles['overlap_mm']:g} mm overlap)"
+        if self.layout.get("reduced"):  # sleeve inserts scaled down: said here, not only on the sheets' slug
+            return f"{self.layout['pieces_per_sheet']}/sheet (sleeve, reduced to {self.layout['scale'] * 100:.1f} %)"
         return f"{self.layout['pieces_per_sheet']}/sheet ({self.layout['layout']})"
 
 

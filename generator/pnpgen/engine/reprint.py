@@ -5,7 +5,7 @@ out and throw away (removed copies, and the old versions of changed ones), deck 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pnpgen import fonts as fontreg
@@ -92,8 +92,7 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
     game = result.game
     font = game.fonts["gothic"]
     sheet = options.sheet
-    if sheet.silhouette is not None:  # the reprint is cut by hand: トンボ, no registration marks, slug on top
-        sheet = replace(sheet, marks="jp", silhouette=None)
+    sheet = sheet.cut_by_hand()  # a print-and-cut build's reprint: トンボ, no registration marks, slug on top
     bleed = result.rendered.bleed_mm if result.rendered else options.bleed_mm
     placed = {deck.id: p for deck, p in zip(game.decks, result.on_paper, strict=True)}  # as the home sheets
     pages: list[Page] = []

@@ -103,7 +103,8 @@ def _instructions(size: tuple[float, float], opts: CalibrationOptions, side: str
     duplex = msg(f"sheet.duplex.{opts.duplex}", lang)
     lines = [msg("calibrate.title", lang, paper=opts.paper.upper(), side=msg(f"sheet.{side}", lang),
                  duplex=duplex, scale=msg("sheet.scale", lang))]
-    lines += [msg(f"calibrate.step{n}", lang, paper=opts.paper, duplex=opts.duplex, how=duplex) for n in range(1, 5)]
+    steps = range(1, 5) if side == "front" else (2,)  # the back: what it is and how to read it, not the rest again
+    lines += [msg(f"calibrate.step{n}", lang, paper=opts.paper, duplex=opts.duplex, how=duplex) for n in steps]
     x, y = 12.0, 52.0  # below the corner targets, above the centre one
     out: list[Item] = []
     for n, text in enumerate(lines):

@@ -118,8 +118,9 @@ def silhouette_layout(spec: ShapeSpec, count: int, sheet: SheetOptions, marks: S
     x0, y0, x1, y1 = marks.cut_area(sheet)
     zones = marks.zones(sheet.paper_mm)
     z = marks.reach_mm
-    h = sheet.paper_mm[1]
-    areas = [(x0, y0, x1, y1), (z, y0, x1, y1), (x0, y0, x1, min(y1, h - z))]
+    w, h = sheet.paper_mm
+    areas = [(x0, y0, x1, y1), (z, y0, x1, y1), (x0, y0, x1, min(y1, h - z)),
+             (z, marks.inset_mm, w - z, y1)]  # between the two top marks' zones, from the marks' top
     found: list[tuple[tuple, SheetLayout]] = []
     for n, area in enumerate(areas):
         opts = replace(sheet, cut_area=area)

@@ -45,6 +45,11 @@ class SheetOptions:
     def paper_mm(self) -> tuple[float, float]:
         return PAPER_SIZES[self.paper]
 
+    def cut_by_hand(self) -> SheetOptions:
+        """These options for sheets cut by hand in a print-and-cut build (a board too large for
+        the registration marks' area, the reprint): トンボ, no registration marks, slug on top."""
+        return replace(self, marks="jp", silhouette=None) if self.silhouette is not None else self
+
     def without_backs(self) -> SheetOptions:
         """These options for pieces with no back printed behind them (a one-sided deck, sleeve
         inserts): no gutters for a printer's back offset, which moves only backs."""
