@@ -30,7 +30,7 @@ def test_piece_name_with_a_line_break_keeps_the_message_one_line(tmp_path, capsy
     ws = make_workspace(tmp_path / "ws", deck=deck,
                         front=FRONT.replace("{% block art %}", '{% block art %}\n<rect width="abc" height="3"/>'))
     err = one_line_error(ws, capsys, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "out"))
-    assert "card-front.svg.j2: deck 'cards' piece 1 (上 下, " in err and "width='abc'" in err, err
+    assert "card-front.svg.j2:3: deck 'cards' piece 1 (上 下, " in err and "width='abc'" in err, err
 
 
 FIGURE = """rulebook:
