@@ -174,3 +174,27 @@ def test_after_an_upgrade_the_first_build_still_reports_its_changes_and_removes_
     manifest = _build(ws)
     assert any(line.startswith("cards: 10 → 11 (+1 カード3)") for line in manifest["changes"]), manifest["changes"]
     assert not (out / "extra.pdf").exists() and not (out / "shop" / "extra.pdf").exists()
+
+
+def test_a_reprint_of_a_one_sided_deck_and_a_two_sided_one_keeps_every_back_behind_its_front(tmp_path):
+    """The reprint is one file printed duplex: a one-sided deck's sheet before a two-sided deck's
+    gets a blank back (as in <game>-all.pdf), or the cards' fronts would print on the back of the
+    tokens' sheet and the cards' backs on the next sheet's front."""
+    ws = make_workspace(tmp_path / "ws", pieces=NAMES[:4])
+    cards = ws / "data" / "test" / "decks" / "cards.yaml"
+    tokens = ws / "data" / "test" / "decks" / "a-tokens.yaml"  # before cards in the deck order
+    tokens.write_text(cards.read_text(encoding="utf-8").replace("back: card-back.svg.j2\n", "")
+                      .replace("name: テストカード", "name: トークン").replace("カード", "トークン"), encoding="utf-8")
+    _build(ws)
+    for deck, name in ((tokens, "トークン2"), (cards, "カード2")):
+        deck.write_text(deck.read_text(encoding="utf-8").replace(f"text: 本文{name}}}", "text: 書き直した}"),
+                        encoding="utf-8")
+    manifest = _build(ws)
+    out = ws / "build" / "test"
+    pages = [p.extract_text() for p in PdfReader(out / "reprint.pdf").pages]
+    assert len(pages) == 4  # the tokens' sheet, its blank back, the cards' fronts, their backs
+    assert "トークン2" in pages[0] and "トークン" not in pages[1] and "カード2" not in pages[1]
+    assert "カード2" in pages[2] and "Bカード2" in pages[3]
+    said = (out / "reprint.txt").read_text(encoding="utf-8")
+    assert "reprint.pdfの1ページ" in said and "reprint.pdfの3–4ページ" in said, said
+    assert [d["double_sided"] for d in manifest["decks"]] == [False, True]
