@@ -88,10 +88,14 @@ def _root(ws: Workspace, args: argparse.Namespace) -> Path:
     refused (it would be read from, and tags written to, anywhere)."""
     from pnpgen.data.load import game_file
     from pnpgen.engine import history
+    from pnpgen.engine.fresh import finish_killed_commit
+    from pnpgen.engine.transaction import JOURNAL, STAGING
 
     game_file(ws, args.game)  # a misspelt game: log said "no recorded version yet", exit 0
     root = args.out or ws.root / "build"
     history.refuse_links(root, _edition(args))
+    if any(os.path.lexists(root / name) for name in (JOURNAL, STAGING)):  # a build killed as it committed
+        finish_killed_commit(root)
     return root
 
 
