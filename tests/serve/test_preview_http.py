@@ -82,3 +82,26 @@ def test_a_port_in_use_is_one_line(tmp_path, capsys):
         assert run(ws, "serve", "--game", "test", "--port", str(port)) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"pnpgen: error: --port: port {port} on 127.0.0.1: ") and err.count("\n") == 1
+
+
+def test_a_port_whose_last_preview_just_stopped_is_free(tmp_path):
+    """Ctrl-C on a preview, then ``pnpgen serve`` again: the stopped server's connections wait out
+    TIME_WAIT on its port for a minute; uvicorn binds there all the same, so the check before it
+    must not refuse it ('Address already in use'); a server still listening there is refused."""
+    import socket
+
+    from pnpgen.errors import InputError
+    from pnpgen.serve.app import port_free
+
+    with socket.socket() as server:
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        with pytest.raises(InputError):
+            port_free(port)
+        client = socket.create_connection(("127.0.0.1", port))
+        served, _ = server.accept()
+        served.close()  # the server's side closes first: it is the one left in TIME_WAIT
+        client.close()
+    port_free(port)  # only the stopped server's connection on it now

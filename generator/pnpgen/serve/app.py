@@ -92,17 +92,26 @@ async def _watch(preview: Preview) -> None:
         await run_in_threadpool(preview.rebuild)
 
 
-def serve(ws: Workspace, args: argparse.Namespace) -> int:
+def port_free(port: int) -> None:
+    """A port in use is one line, not uvicorn's exit. The probe binds as uvicorn does (SO_REUSEADDR):
+    the connections of a preview just stopped, waiting out TCP's TIME_WAIT for a minute, do not
+    keep the port from a new one; a server listening there does."""
     import socket
 
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((HOST, port))
+            probe.listen()
+        except OSError as e:
+            raise InputError(f"port {port} on {HOST}: {e.strerror}", key="--port",
+                             expected="another port (--port 8766), or stop what uses this one") from None
+
+
+def serve(ws: Workspace, args: argparse.Namespace) -> int:
     import uvicorn
 
-    with socket.socket() as probe:  # a port in use is one line, not uvicorn's exit
-        try:
-            probe.bind((HOST, args.port))
-        except OSError as e:
-            raise InputError(f"port {args.port} on {HOST}: {e.strerror}", key="--port",
-                             expected="another port (--port 8766), or stop what uses this one") from None
+    port_free(args.port)
     preview = Preview(ws, args.game, args.out or ws.root / "build")
     preview.folders()  # a link out of the workspace below them: one line, before anything is served
     try:
