@@ -12,6 +12,7 @@ from pathlib import Path
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
+from pnpgen.safetext import shown
 from pnpgen.serve.page import html
 from pnpgen.serve.preview import Preview
 
@@ -120,7 +121,7 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
         title = args.game  # the page shows the error
     preview.rebuild()
     if preview.state.error:
-        print(preview.state.error, flush=True)
+        print(shown(preview.state.error), flush=True)
     print(f"{args.game}: preview on http://{HOST}:{args.port}/ — rebuilt on every save (Ctrl-C to stop)", flush=True)
     uvicorn.run(make_app(preview, title), host=HOST, port=args.port, log_level="warning")
     return 0

@@ -67,7 +67,7 @@ class Preview:
                 run_build(self.ws, [self.slug], BuildOptions(jobs=1), self.out_root, RulebookOptions(), warm=self.warm)
                 decks, sheets, pictures = self._read()
             except InputError as e:
-                self.state.error = f"pnpgen: error: {e}"
+                self.state.error = self.ws.shown(f"pnpgen: error: {e}")  # workspace-relative, as the CLI says it
                 self.state.generation += 1
                 return self.state
             out = self.out_root / self.slug
