@@ -106,3 +106,37 @@ def test_a_port_whose_last_preview_just_stopped_is_free(tmp_path):
         served.close()  # the server's side closes first: it is the one left in TIME_WAIT
         client.close()
     port_free(port)  # only the stopped server's connection on it now
+
+
+def test_pictures_asked_for_at_once_are_rasterised_one_at_a_time(tmp_path, monkeypatch):
+    """PDFium is not thread-safe and the server rasterises each picture in a thread of its pool
+    (a browser asks for them all at once): two renders at once once ended the preview, a trap in
+    libpdfium.so. The second picture's PDFium work starts only once the first's has ended."""
+    import threading
+
+    import pypdfium2
+
+    ws, preview = _preview(tmp_path)
+    real, inside, overlapped, arrived = pypdfium2.PdfDocument, [], [], threading.Event()
+
+    def watched_document(*args, **kwargs):
+        if inside:
+            overlapped.append(True)
+            arrived.set()
+        inside.append(True)
+        try:
+            arrived.wait(1.0)  # a bound, not a measurement: the other thread comes in meanwhile, or not at all
+            return real(*args, **kwargs)
+        finally:
+            inside.pop()
+
+    monkeypatch.setattr(pypdfium2, "PdfDocument", watched_document)
+    pids = list(preview.pictures)[:2]
+    got: dict[str, bytes | None] = {}
+    threads = [threading.Thread(target=lambda pid=pid: got.update({pid: preview.png(pid)})) for pid in pids]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not overlapped
+    assert all(got[pid][:4] == b"\x89PNG" for pid in pids)
