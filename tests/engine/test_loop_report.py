@@ -118,6 +118,19 @@ def test_a_card_deleted_in_the_middle_is_the_one_change_not_every_card_after_it(
     assert "1 × カード3（削除）" in said and "加える" not in said
 
 
+def test_a_count_set_to_zero_is_pulled_out_as_removed_not_as_an_old_version(tmp_path, built_copy):
+    """A piece kept in the data with count: 0 is out of the deck: its copies are thrown away as
+    removed (削除), not as the old version (古い版) of a new one the designer would look for."""
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES[:12])
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文カード3}", "text: 本文カード3, count: 0}"),
+                    encoding="utf-8")
+    manifest = _build(ws)
+    assert manifest["reprint"]["cards"]["why"] == ["-1 カード3"]
+    said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
+    assert "抜いて捨てる（1枚）：\n    1 × カード3（削除）" in said and "古い版" not in said, said
+
+
 def test_a_long_list_of_reasons_names_ten_on_the_line_and_all_in_the_manifest(tmp_path, capsys, built_copy):
     ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES[:12])
     deck = ws / "data" / "test" / "decks" / "cards.yaml"

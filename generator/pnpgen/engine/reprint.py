@@ -56,7 +56,7 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
         arts = result.face_arts
         new = {known(p.front, p.back, art_tag(arts, [p.front, p.back])): p.count for p in df.pairs}
         names = {known(p.front, p.back, art_tag(arts, [p.front, p.back])): p.piece.label for p in df.pairs}
-        labels_now = {f"{p.index}:{p.label}" for p in df.deck.pieces}
+        labels_now = {f"{p.index}:{p.label}" for p in df.deck.pieces if p.count > 0}  # a count set to 0: removed
         dr = DeckReprint(df.deck.id, df.deck.name, backs=[] if df.backs is not None else None)
         extra = {pair: n - old.get(pair, 0) for pair, n in new.items() if n > old.get(pair, 0)}
         for i, front in enumerate(df.fronts):
