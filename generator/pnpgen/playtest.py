@@ -169,8 +169,10 @@ def tag(ws: Workspace, args: argparse.Namespace) -> int:
     edition = _edition(args)
     v = history.resolve(root, edition, args.version)
     _not_written_here(ws, root, edition, [v])  # named all the same: reprint --since will not rely on it
+    was = history.tags(root, edition).get(args.name)
     atomic_write_bytes(history.folder(root, edition) / "tags.json", history.set_tag(root, edition, args.name, v))
-    print(shown(f"{args.game}: {args.name} = {v.name} ({v.body['time']}, #{v.hash[:7]})"))
+    moved = f", moved from v{was}" if was is not None and was != v.number else ""  # the name no longer marks what it did
+    print(shown(f"{args.game}: {args.name} = {v.name} ({v.body['time']}, #{v.hash[:7]}){moved}"))
     return 0
 
 

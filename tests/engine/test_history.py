@@ -202,3 +202,16 @@ def test_log_first_finishes_a_commit_a_killed_build_left(tmp_path, capsys, monke
     assert capsys.readouterr().out.startswith("v2 ")
     assert not (ws / "build" / transaction.JOURNAL).exists() and home.read_bytes() != old
     assert not (ws / "build" / transaction.STAGING).exists()
+
+
+def test_a_tag_given_again_says_which_version_it_moved_from(tmp_path, capsys, built_copy):
+    """The tag names what was printed: given again by mistake, it silently lost that version."""
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)  # built once: v1
+    assert run(ws, "tag", "--game", "test", "playtest-3") == 0
+    _edit(ws, "text: 本文カード2}", "text: 書き直した}")
+    _build(ws)
+    capsys.readouterr()
+    assert run(ws, "tag", "--game", "test", "playtest-3") == 0
+    assert capsys.readouterr().out.rstrip().endswith("), moved from v1")
+    assert run(ws, "tag", "--game", "test", "playtest-3") == 0  # the same version again: nothing moved
+    assert "moved" not in capsys.readouterr().out
