@@ -88,10 +88,14 @@ def _root(ws: Workspace, args: argparse.Namespace) -> Path:
     refused (it would be read from, and tags written to, anywhere)."""
     from pnpgen.data.load import game_file
     from pnpgen.engine import history
+    from pnpgen.engine.fresh import finish_killed_commit
+    from pnpgen.engine.transaction import JOURNAL, STAGING
 
     game_file(ws, args.game)  # a misspelt game: log said "no recorded version yet", exit 0
     root = args.out or ws.root / "build"
     history.refuse_links(root, _edition(args))
+    if any(os.path.lexists(root / name) for name in (JOURNAL, STAGING)):  # a build killed as it committed
+        finish_killed_commit(root)
     return root
 
 
@@ -165,8 +169,10 @@ def tag(ws: Workspace, args: argparse.Namespace) -> int:
     edition = _edition(args)
     v = history.resolve(root, edition, args.version)
     _not_written_here(ws, root, edition, [v])  # named all the same: reprint --since will not rely on it
+    was = history.tags(root, edition).get(args.name)
     atomic_write_bytes(history.folder(root, edition) / "tags.json", history.set_tag(root, edition, args.name, v))
-    print(shown(f"{args.game}: {args.name} = {v.name} ({v.body['time']}, #{v.hash[:7]})"))
+    moved = f", moved from v{was}" if was is not None and was != v.number else ""  # the name no longer marks what it did
+    print(shown(f"{args.game}: {args.name} = {v.name} ({v.body['time']}, #{v.hash[:7]}){moved}"))
     return 0
 
 

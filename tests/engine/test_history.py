@@ -174,3 +174,44 @@ def test_the_changelog_names_every_change_up_to_the_cap():
     assert len(changelog(history.SHOWN)) == history.SHOWN and "more" not in changelog(history.SHOWN)[-1]
     assert changelog(history.SHOWN + 1)[-1] == "- … and 1 more change in cards (`pnpgen diff --format json` lists them all)"
     assert len(changelog(history.SHOWN + 1)) == history.SHOWN + 1
+
+
+def test_log_first_finishes_a_commit_a_killed_build_left(tmp_path, capsys, monkeypatch, built_copy):
+    """A build killed just after its commit (the journal in place, no file moved yet): the folder
+    holds the old files and the new version's entry is still staged. ``pnpgen log`` (as diff, tag
+    and reprint --since) finishes the commit first, as a build does, so it never lists versions
+    while the outputs are half the old set and half the new."""
+    from pnpgen.engine import transaction
+
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)  # built once: v1
+    home = ws / "build" / "test" / "cards.pdf"
+    old = home.read_bytes()
+    real, calls = transaction.recover, []
+
+    def killed_after_the_commit(root):  # the commit's own recover runs first; the one after it never
+        calls.append(root)
+        return real(root) if len(calls) == 1 else None
+
+    monkeypatch.setattr(transaction, "recover", killed_after_the_commit)
+    _edit(ws, "text: 本文カード2}", "text: 書き直した}")
+    _build(ws)
+    monkeypatch.undo()
+    assert (ws / "build" / transaction.JOURNAL).exists() and home.read_bytes() == old  # the commit half done
+    capsys.readouterr()
+    assert run(ws, "log", "--game", "test") == 0
+    assert capsys.readouterr().out.startswith("v2 ")
+    assert not (ws / "build" / transaction.JOURNAL).exists() and home.read_bytes() != old
+    assert not (ws / "build" / transaction.STAGING).exists()
+
+
+def test_a_tag_given_again_says_which_version_it_moved_from(tmp_path, capsys, built_copy):
+    """The tag names what was printed: given again by mistake, it silently lost that version."""
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)  # built once: v1
+    assert run(ws, "tag", "--game", "test", "playtest-3") == 0
+    _edit(ws, "text: 本文カード2}", "text: 書き直した}")
+    _build(ws)
+    capsys.readouterr()
+    assert run(ws, "tag", "--game", "test", "playtest-3") == 0
+    assert capsys.readouterr().out.rstrip().endswith("), moved from v1")
+    assert run(ws, "tag", "--game", "test", "playtest-3") == 0  # the same version again: nothing moved
+    assert "moved" not in capsys.readouterr().out

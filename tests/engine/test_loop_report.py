@@ -118,6 +118,19 @@ def test_a_card_deleted_in_the_middle_is_the_one_change_not_every_card_after_it(
     assert "1 × カード3（削除）" in said and "加える" not in said
 
 
+def test_a_count_set_to_zero_is_pulled_out_as_removed_not_as_an_old_version(tmp_path, built_copy):
+    """A piece kept in the data with count: 0 is out of the deck: its copies are thrown away as
+    removed (削除), not as the old version (古い版) of a new one the designer would look for."""
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES[:12])
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文カード3}", "text: 本文カード3, count: 0}"),
+                    encoding="utf-8")
+    manifest = _build(ws)
+    assert manifest["reprint"]["cards"]["why"] == ["-1 カード3"]
+    said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
+    assert "抜いて捨てる（1枚）：\n    1 × カード3（削除）" in said and "古い版" not in said, said
+
+
 def test_a_long_list_of_reasons_names_ten_on_the_line_and_all_in_the_manifest(tmp_path, capsys, built_copy):
     ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES[:12])
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
@@ -174,3 +187,27 @@ def test_after_an_upgrade_the_first_build_still_reports_its_changes_and_removes_
     manifest = _build(ws)
     assert any(line.startswith("cards: 10 → 11 (+1 カード3)") for line in manifest["changes"]), manifest["changes"]
     assert not (out / "extra.pdf").exists() and not (out / "shop" / "extra.pdf").exists()
+
+
+def test_a_reprint_of_a_one_sided_deck_and_a_two_sided_one_keeps_every_back_behind_its_front(tmp_path):
+    """The reprint is one file printed duplex: a one-sided deck's sheet before a two-sided deck's
+    gets a blank back (as in <game>-all.pdf), or the cards' fronts would print on the back of the
+    tokens' sheet and the cards' backs on the next sheet's front."""
+    ws = make_workspace(tmp_path / "ws", pieces=NAMES[:4])
+    cards = ws / "data" / "test" / "decks" / "cards.yaml"
+    tokens = ws / "data" / "test" / "decks" / "a-tokens.yaml"  # before cards in the deck order
+    tokens.write_text(cards.read_text(encoding="utf-8").replace("back: card-back.svg.j2\n", "")
+                      .replace("name: テストカード", "name: トークン").replace("カード", "トークン"), encoding="utf-8")
+    _build(ws)
+    for deck, name in ((tokens, "トークン2"), (cards, "カード2")):
+        deck.write_text(deck.read_text(encoding="utf-8").replace(f"text: 本文{name}}}", "text: 書き直した}"),
+                        encoding="utf-8")
+    manifest = _build(ws)
+    out = ws / "build" / "test"
+    pages = [p.extract_text() for p in PdfReader(out / "reprint.pdf").pages]
+    assert len(pages) == 4  # the tokens' sheet, its blank back, the cards' fronts, their backs
+    assert "トークン2" in pages[0] and "トークン" not in pages[1] and "カード2" not in pages[1]
+    assert "カード2" in pages[2] and "Bカード2" in pages[3]
+    said = (out / "reprint.txt").read_text(encoding="utf-8")
+    assert "reprint.pdfの1ページ" in said and "reprint.pdfの3–4ページ" in said, said
+    assert [d["double_sided"] for d in manifest["decks"]] == [False, True]

@@ -148,3 +148,41 @@ def test_a_warm_session_reads_no_face_it_used_before_from_the_cache(tmp_path, mo
     for pdf in (tmp_path / "cold").rglob("*.pdf"):
         rel = pdf.relative_to(tmp_path / "cold")
         assert (root / "build" / rel).read_bytes() == pdf.read_bytes(), rel
+
+
+def test_ctrl_c_ends_watch_without_a_traceback_from_its_rulebook_process(tmp_path):
+    """Ctrl-C in the terminal goes to every process of the watcher's group: the warm rulebook
+    process too, which printed a 20-line KeyboardInterrupt traceback as the watcher ended."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from conftest import child_env
+
+    ws = make_workspace(tmp_path / "ws", draft=True)
+
+    def terminal() -> None:  # its own group, Ctrl-C as a terminal delivers it (see test_engine.py)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.setpgrp()
+
+    # --jobs 2: the book is set in the warm process (with one job, in the watcher's own)
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "pnpgen", "watch", "--game", "test", "--jobs", "2"], cwd=ws,
+                            env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=terminal)
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:  # the first build, then the watcher
+            if line.startswith("watching "):
+                break
+        deck = ws / "data" / "test" / "decks" / "cards.yaml"
+        deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード2", "書き直した"), encoding="utf-8")
+        for line in proc.stdout:  # a save: its rulebook set in the warm process, which then waits for the next
+            if " written" in line:
+                break
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err

@@ -62,7 +62,8 @@ def test_an_edit_is_pushed_and_a_broken_save_shows_its_error_and_keeps_the_faces
         deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: [broken\n", encoding="utf-8")
         preview.rebuild()
         state = client.get("/state.json").json()
-        assert state["error"].startswith("pnpgen: error: ") and "cards.yaml:" in state["error"]
+        # the file named from the workspace, as the CLI names it, not from this machine's root
+        assert state["error"].startswith("pnpgen: error: data/test/decks/cards.yaml:"), state["error"]
         assert "\n" not in state["error"]
         assert [f["name"] for f in state["decks"][0]["faces"]][2] == "新しい名前"  # the last good faces stay
         page = client.get("/").text
@@ -82,3 +83,60 @@ def test_a_port_in_use_is_one_line(tmp_path, capsys):
         assert run(ws, "serve", "--game", "test", "--port", str(port)) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"pnpgen: error: --port: port {port} on 127.0.0.1: ") and err.count("\n") == 1
+
+
+def test_a_port_whose_last_preview_just_stopped_is_free(tmp_path):
+    """Ctrl-C on a preview, then ``pnpgen serve`` again: the stopped server's connections wait out
+    TIME_WAIT on its port for a minute; uvicorn binds there all the same, so the check before it
+    must not refuse it ('Address already in use'); a server still listening there is refused."""
+    import socket
+
+    from pnpgen.errors import InputError
+    from pnpgen.serve.app import port_free
+
+    with socket.socket() as server:
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        with pytest.raises(InputError):
+            port_free(port)
+        client = socket.create_connection(("127.0.0.1", port))
+        served, _ = server.accept()
+        served.close()  # the server's side closes first: it is the one left in TIME_WAIT
+        client.close()
+    port_free(port)  # only the stopped server's connection on it now
+
+
+def test_pictures_asked_for_at_once_are_rasterised_one_at_a_time(tmp_path, monkeypatch):
+    """PDFium is not thread-safe and the server rasterises each picture in a thread of its pool
+    (a browser asks for them all at once): two renders at once once ended the preview, a trap in
+    libpdfium.so. The second picture's PDFium work starts only once the first's has ended."""
+    import threading
+
+    import pypdfium2
+
+    ws, preview = _preview(tmp_path)
+    real, inside, overlapped, arrived = pypdfium2.PdfDocument, [], [], threading.Event()
+
+    def watched_document(*args, **kwargs):
+        if inside:
+            overlapped.append(True)
+            arrived.set()
+        inside.append(True)
+        try:
+            arrived.wait(1.0)  # a bound, not a measurement: the other thread comes in meanwhile, or not at all
+            return real(*args, **kwargs)
+        finally:
+            inside.pop()
+
+    monkeypatch.setattr(pypdfium2, "PdfDocument", watched_document)
+    pids = list(preview.pictures)[:2]
+    got: dict[str, bytes | None] = {}
+    threads = [threading.Thread(target=lambda pid=pid: got.update({pid: preview.png(pid)})) for pid in pids]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not overlapped
+    assert all(got[pid][:4] == b"\x89PNG" for pid in pids)

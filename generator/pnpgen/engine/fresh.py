@@ -70,6 +70,20 @@ def edition(slug: str, options: BuildOptions) -> str:
     return f"{slug}.{options.lang}" if options.lang else slug
 
 
+def finish_killed_commit(out_root: Path, cache: Cache | None = None) -> None:
+    """A commit a killed run left half done in ``out_root``, finished (or undone) under the
+    folder's lock before anything of it is read — by a build, and by the history's commands, which
+    would read a version whose files are half in place — and, once finished, the cache pruned as
+    the interrupted build would have pruned it."""
+    if not out_root.is_dir():
+        return
+    with build_lock(out_root):
+        if recover(out_root) == "forward":
+            cache = cache or Cache(out_root)
+            cache.refuse_links()
+            cache.prune()
+
+
 def sort_games(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: Path,
                rulebook: RulebookOptions | None) -> tuple[list[GameOutcome], list[tuple[str, str]]]:
     """The outcomes of the games that are up to date, and (slug, fingerprint of its inputs) of
@@ -77,11 +91,7 @@ def sort_games(ws: Workspace, slugs: list[str], options: BuildOptions, out_root:
     run left is finished first."""
     claim(out_root, ws.input_folders)
     cache = Cache(out_root)
-    if out_root.is_dir():
-        with build_lock(out_root):  # a commit a killed run left half done: finished before anything is read
-            if recover(out_root) == "forward":
-                cache.refuse_links()
-                cache.prune()  # what the interrupted build would have pruned after its commit
+    finish_killed_commit(out_root, cache)
     cache.refuse_links()
     fresh: list[GameOutcome] = []
     todo: list[tuple[str, str]] = []

@@ -329,7 +329,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             if spec.die_cut:
                 files.append(f"shop/{deck.id}-die.pdf")
                 documents[files[-1]] = PagePlan(f"{game.title} — {deck.name} (die line)", shop_die_pages(ds, bleed))
-            everything.extend(_duplex_ready(home, ds.backs is not None, sheet, font, game.lang))
+            everything.extend(duplex_ready(home, ds.backs is not None, sheet, font, game.lang))
         shop_n = len(documents[files[1]].pages) if files else 0
         die_line = die_line_record(deck.id, spec.die_cut, deck.back is not None)
         if deck_cuts:
@@ -512,9 +512,10 @@ def cached_nesting(cache: Cache | None) -> Memo[list]:
     return Memo(known=cache.records("nest") if cache is not None else {})
 
 
-def _duplex_ready(pages: list[Page], two_sided: bool, sheet: SheetOptions, font: str, lang: str) -> list[Page]:
-    """A deck's home pages for the all-in-one file: printed duplex, a one-sided deck's sheet is
-    followed by a blank page, so every backs page of the next deck lands behind its fronts."""
+def duplex_ready(pages: list[Page], two_sided: bool, sheet: SheetOptions, font: str, lang: str) -> list[Page]:
+    """A deck's home pages for a file that also holds two-sided sheets (the all-in-one file, the
+    reprint): printed duplex, a one-sided deck's sheet is followed by a blank page, so every
+    backs page of the next deck lands behind its fronts."""
     if two_sided or sheet.duplex == "none":
         return pages
     out: list[Page] = []

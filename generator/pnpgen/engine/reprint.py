@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnpgen import fonts as fontreg
 from pnpgen.engine.changes import art_tag
-from pnpgen.engine.game import version_stamp
+from pnpgen.engine.game import duplex_ready, version_stamp
 from pnpgen.engine.options import BuildOptions
 from pnpgen.impose.plan import Page, PagePlan
 from pnpgen.impose.sheets import DeckSheets, board_tiles, home_sheets
@@ -56,7 +56,7 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
         arts = result.face_arts
         new = {known(p.front, p.back, art_tag(arts, [p.front, p.back])): p.count for p in df.pairs}
         names = {known(p.front, p.back, art_tag(arts, [p.front, p.back])): p.piece.label for p in df.pairs}
-        labels_now = {f"{p.index}:{p.label}" for p in df.deck.pieces}
+        labels_now = {f"{p.index}:{p.label}" for p in df.deck.pieces if p.count > 0}  # a count set to 0: removed
         dr = DeckReprint(df.deck.id, df.deck.name, backs=[] if df.backs is not None else None)
         extra = {pair: n - old.get(pair, 0) for pair, n in new.items() if n > old.get(pair, 0)}
         for i, front in enumerate(df.fronts):
@@ -95,23 +95,34 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
     sheet = sheet.cut_by_hand()  # a print-and-cut build's reprint: トンボ, no registration marks, slug on top
     bleed = result.rendered.bleed_mm if result.rendered else options.bleed_mm
     placed = {deck.id: p for deck, p in zip(game.decks, result.on_paper, strict=True)}  # as the home sheets
-    pages: list[Page] = []
     lang = game.lang
-    lines = [msg("reprint.head", lang, title=game.title, since=since or msg("reprint.since_last", lang)), ""]
+    printed: list[tuple[DeckReprint, list[Page]]] = []
     for dr in decks:
-        first = len(pages) + 1
+        deck_pages: list[Page] = []
         if dr.fronts:
             on = placed[dr.id]
             ds = DeckSheets(dr.id, msg("sheet.reprint", game.lang, deck=dr.name), on.spec, tuple(dr.fronts),
                             tuple(dr.backs) if dr.backs is not None else None, bleed, version_stamp(game), game.lang,
                             result.face_arts)
             if on.tiles is not None:
-                pages += board_tiles(ds, on.tiles, sheet, font, game.fonts.get("bold", font), fontreg.string_width_mm)
+                deck_pages = board_tiles(ds, on.tiles, sheet, font, game.fonts.get("bold", font), fontreg.string_width_mm)
             else:
-                pages += home_sheets(ds, on.layout, sheet, font, fontreg.string_width_mm)
+                deck_pages = home_sheets(ds, on.layout, sheet, font, fontreg.string_width_mm)
+        printed.append((dr, deck_pages))
+    # one file printed duplex: with two-sided sheets in it, a one-sided deck's sheets each get a
+    # blank back, as in <game>-all.pdf, or the next deck's backs would land behind the wrong fronts
+    two_sided = any(dr.backs is not None and deck_pages for dr, deck_pages in printed)
+    pages: list[Page] = []
+    lines = [msg("reprint.head", lang, title=game.title, since=since or msg("reprint.since_last", lang)), ""]
+    for dr, deck_pages in printed:
+        first, sheets = len(pages) + 1, len(deck_pages)
+        if two_sided and dr.backs is None:
+            deck_pages = duplex_ready(deck_pages, False, sheet, font, lang)
+        pages += deck_pages
+        last = len(pages) - (1 if len(deck_pages) > sheets else 0)  # its last sheet, not the blank after it
         lines.append(f"{dr.id} ({dr.name})")
         if dr.fronts:
-            pages_shown = f"{first}" + (f"–{len(pages)}" if len(pages) > first else "")
+            pages_shown = f"{first}" + (f"–{last}" if last > first else "")
             lines.append("  " + msg("reprint.add", lang, copies=_copies(len(dr.fronts), lang), file=f"{name}.pdf",
                                     pages=pages_shown))
             lines += [f"    {n} × {piece}" for piece, n in dr.add.items()]

@@ -80,11 +80,14 @@ def _kept(store: dict[str, tuple[str, T]], edition: str, inputs: str, new: Calla
 
 def _end_with_parent() -> None:
     """In the worker: end when the process that started it ends, however it ends (Linux's
-    PR_SET_PDEATHSIG; elsewhere the worker ends when its queue closes)."""
+    PR_SET_PDEATHSIG; elsewhere the worker ends when its queue closes). Ctrl-C is the watcher's
+    to handle: the terminal sends it to the worker too, which printed a KeyboardInterrupt
+    traceback from its queue as the watcher ended quietly; the watcher's ``close`` ends it."""
     import ctypes
     import signal
     import sys
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         try:
             ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG

@@ -12,6 +12,7 @@ from pathlib import Path
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
+from pnpgen.safetext import shown
 from pnpgen.serve.page import html
 from pnpgen.serve.preview import Preview
 
@@ -92,17 +93,26 @@ async def _watch(preview: Preview) -> None:
         await run_in_threadpool(preview.rebuild)
 
 
-def serve(ws: Workspace, args: argparse.Namespace) -> int:
+def port_free(port: int) -> None:
+    """A port in use is one line, not uvicorn's exit. The probe binds as uvicorn does (SO_REUSEADDR):
+    the connections of a preview just stopped, waiting out TCP's TIME_WAIT for a minute, do not
+    keep the port from a new one; a server listening there does."""
     import socket
 
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((HOST, port))
+            probe.listen()
+        except OSError as e:
+            raise InputError(f"port {port} on {HOST}: {e.strerror}", key="--port",
+                             expected="another port (--port 8766), or stop what uses this one") from None
+
+
+def serve(ws: Workspace, args: argparse.Namespace) -> int:
     import uvicorn
 
-    with socket.socket() as probe:  # a port in use is one line, not uvicorn's exit
-        try:
-            probe.bind((HOST, args.port))
-        except OSError as e:
-            raise InputError(f"port {args.port} on {HOST}: {e.strerror}", key="--port",
-                             expected="another port (--port 8766), or stop what uses this one") from None
+    port_free(args.port)
     preview = Preview(ws, args.game, args.out or ws.root / "build")
     preview.folders()  # a link out of the workspace below them: one line, before anything is served
     try:
@@ -111,7 +121,7 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
         title = args.game  # the page shows the error
     preview.rebuild()
     if preview.state.error:
-        print(preview.state.error, flush=True)
+        print(shown(preview.state.error), flush=True)
     print(f"{args.game}: preview on http://{HOST}:{args.port}/ — rebuilt on every save (Ctrl-C to stop)", flush=True)
     uvicorn.run(make_app(preview, title), host=HOST, port=args.port, log_level="warning")
     return 0

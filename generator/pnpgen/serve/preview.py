@@ -24,6 +24,10 @@ from pnpgen.engine.run import run_build
 from pnpgen.engine.warm import Warm
 from pnpgen.errors import InputError
 
+# PDFium is not thread-safe: no two of its calls may run at once in one process, not even on two
+# documents (pypdfium2's documentation); the server rasterises in its pool's threads while a save
+# rebuilds in another. Two renders at once ended the preview (a trap in libpdfium.so, no message).
+PDFIUM = threading.Lock()
 FACE_PX = 260  # a face's width on screen
 SHEET_PX = 420  # a home sheet's or rulebook page's width
 
@@ -67,7 +71,7 @@ class Preview:
                 run_build(self.ws, [self.slug], BuildOptions(jobs=1), self.out_root, RulebookOptions(), warm=self.warm)
                 decks, sheets, pictures = self._read()
             except InputError as e:
-                self.state.error = f"pnpgen: error: {e}"
+                self.state.error = self.ws.shown(f"pnpgen: error: {e}")  # workspace-relative, as the CLI says it
                 self.state.generation += 1
                 return self.state
             out = self.out_root / self.slug
@@ -120,7 +124,10 @@ class Preview:
         if book.is_file():
             import pypdfium2 as pdfium
 
-            pages = len(pdfium.PdfDocument(book))
+            with PDFIUM:
+                doc = pdfium.PdfDocument(book)
+                pages = len(doc)
+                doc.close()
             sheets += [{"title": f"rulebook.pdf p. {n + 1}", "src": picture(book, n, SHEET_PX)} for n in range(pages)]
         return decks, sheets, pictures
 
@@ -134,9 +141,17 @@ class Preview:
         import pypdfium2 as pdfium
 
         pdf, index, width = where
-        doc = pdfium.PdfDocument(pdf.read_bytes())
-        page = doc[index]
-        image = page.render(scale=width / page.get_width()).to_pil()
+        data = pdf.read_bytes()
+        with PDFIUM:  # the browser asks for many pictures at once, each in a thread of the server's pool
+            doc = pdfium.PdfDocument(data)
+            try:
+                page = doc[index]
+                bitmap = page.render(scale=width / page.get_width())
+                image = bitmap.to_pil().copy()  # its own pixels: the bitmap is freed here, under the lock
+                bitmap.close()
+                page.close()
+            finally:
+                doc.close()
         buf = io.BytesIO()
         image.save(buf, "PNG")
         self.rendered[pid] = buf.getvalue()
