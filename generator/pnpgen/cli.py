@@ -264,7 +264,7 @@ def _build_options(p: argparse.ArgumentParser) -> None:
 
 def _silhouette(text: str):
     """``--silhouette-marks`` (impose/cutter.py, loaded only when the option is given)."""
-    from pnpgen.impose.cutter import silhouette_option
+    from pnpgen.impose.registration import silhouette_option
 
     return silhouette_option(text)
 

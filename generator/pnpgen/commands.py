@@ -66,7 +66,7 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
     cutter = cutter_marks(args)
     silhouette = None
     if cutter == "silhouette":
-        from pnpgen.impose.cutter import SILHOUETTE
+        from pnpgen.impose.registration import SILHOUETTE
 
         silhouette = getattr(args, "silhouette_marks", None) or SILHOUETTE
     duplex = printer.duplex if printer is not None and printer.duplex else args.duplex or "long"

@@ -20,11 +20,11 @@ from pnpgen.impose.cutter import (
     cricut_layout,
     cricut_pages,
     cut_sheets,
-    figures,
     sheet_names,
 )
 from pnpgen.impose.grid import SheetLayout
 from pnpgen.impose.plan import Page, PagePlan
+from pnpgen.impose.registration import figures
 from pnpgen.impose.sheets import DeckSheets
 from pnpgen.pdf.writer import write_document
 from pnpgen.shapes import Arc, Outline, ShapeSpec, Straight

@@ -14,84 +14,14 @@ transform: the same geometry the die lines of the home sheets and shop files are
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 
-from pnpgen.data.validate import Invalid, length
 from pnpgen.impose.grid import SheetLayout, SheetOptions, Slot, layout_grid, layout_grid_at
 from pnpgen.impose.nest import bleed_steps
-from pnpgen.impose.plan import Box, Page, PlaceFace, RectOp
+from pnpgen.impose.plan import Box, Page, PlaceFace
+from pnpgen.impose.registration import SilhouetteMarks
 from pnpgen.shapes import Outline, ShapeSpec, bleed_path, cut_path
 from pnpgen.units import MM_PER_INCH
-
-BLACK = (0.0, 0.0, 0.0)
-
-
-@dataclass(frozen=True)
-class SilhouetteMarks:
-    """Silhouette Studio's registration marks, type 1, at its defaults (docs/home-printing.md
-    names the sources): every figure in mm, from the paper's edges."""
-
-    inset_mm: float = 10.0  # paper edge → the marks' outer edges (Studio's default and least inset, 0.394 in)
-    square_mm: float = 5.0  # side of the filled square at the top-left
-    length_mm: float = 0.33 * MM_PER_INCH  # arm of each L mark, 8.382 mm
-    thickness_mm: float = 0.039 * MM_PER_INCH  # line width of the L marks, 0.991 mm
-    keepout_mm: float = 3.0  # clear space round each mark's box (Studio's hatched zone)
-
-    @property
-    def reach_mm(self) -> float:
-        """How far the keep-out zone of each mark reaches from the paper's corner, on both axes."""
-        return self.inset_mm + max(self.square_mm, self.length_mm) + self.keepout_mm
-
-    def zones(self, paper: tuple[float, float]) -> list[Box]:
-        """The keep-out zones (top-left, top-right, bottom-left): nothing printed inside."""
-        w, h = paper
-        z = self.reach_mm
-        return [(0.0, 0.0, z, z), (w - z, 0.0, w, z), (0.0, h - z, z, h)]
-
-    def mark_boxes(self, paper: tuple[float, float]) -> list[Box]:
-        """The marks as filled rectangles: the square, then each L as its two bars."""
-        w, h = paper
-        i, s, n, t = self.inset_mm, self.square_mm, self.length_mm, self.thickness_mm
-        return [
-            (i, i, i + s, i + s),
-            (w - i - n, i, w - i, i + t), (w - i - t, i, w - i, i + n),  # top-right L
-            (i, h - i - t, i + n, h - i), (i, h - i - n, i + t, h - i),  # bottom-left L
-        ]
-
-    def cut_area(self, sheet: SheetOptions) -> Box:
-        """Where pieces go on a print-and-cut sheet: inside the rectangle the marks span, below
-        the top marks' zones, above the slug (the bottom-left zone: ``silhouette_layout``)."""
-        w, h = sheet.paper_mm
-        i = self.inset_mm
-        return i, self.reach_mm, w - i, min(h - i, h - sheet.margin_mm - sheet.slug_mm)
-
-    def slug_origin(self, sheet: SheetOptions) -> tuple[float, float]:
-        """The slug in the bottom band, right of the bottom-left mark's zone."""
-        return self.reach_mm, sheet.paper_mm[1] - sheet.margin_mm - sheet.slug_mm
-
-    def items(self, paper: tuple[float, float]) -> list[RectOp]:
-        return [RectOp(x0, y0, x1 - x0, y1 - y0, fill=BLACK, stroke=None) for x0, y0, x1, y1 in self.mark_boxes(paper)]
-
-
-SILHOUETTE = SilhouetteMarks()
-# --silhouette-marks KEY=LENGTH,…: the option's key → field, and the bounds of each (mm)
-SILHOUETTE_KEYS = {"inset": ("inset_mm", 3.0, 40.0), "square": ("square_mm", 2.0, 20.0),
-                   "length": ("length_mm", 3.0, 40.0), "thickness": ("thickness_mm", 0.1, 3.0),
-                   "keepout": ("keepout_mm", 0.0, 20.0)}
-
-
-def silhouette_option(text: str) -> SilhouetteMarks:
-    """``inset=10mm,length=0.33in`` → SilhouetteMarks (the figures not named keep their
-    defaults); each length in mm (bare number), cm, in, pt or px."""
-    values = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        key, eq, value = part.partition("=")
-        if not eq or key.strip() not in SILHOUETTE_KEYS:
-            raise Invalid(f"{part!r} is not a registration-mark figure",
-                          "KEY=LENGTH, KEY one of " + ", ".join(SILHOUETTE_KEYS) + ", e.g. inset=10mm,length=0.33in")
-        name, lo, hi = SILHOUETTE_KEYS[key.strip()]
-        values[name] = length(value.strip(), lo, hi, what=f"registration mark {key.strip()}")
-    return replace(SILHOUETTE, **values)
 
 
 def _overlaps(a: Box, b: Box) -> bool:
@@ -115,7 +45,7 @@ def silhouette_layout(spec: ShapeSpec, count: int, sheet: SheetOptions, marks: S
     whichever prints on the fewest sheets with the most bleed. No room for crop marks (the
     machine cuts). None when not one piece fits (a board: tiled, without marks)."""
     sheet = replace(sheet, mark_room_mm=0.0)
-    x0, y0, x1, y1 = marks.cut_area(sheet)
+    x0, y0, x1, y1 = marks.cut_area(sheet.paper_mm, sheet.margin_mm, sheet.slug_mm)
     zones = marks.zones(sheet.paper_mm)
     z = marks.reach_mm
     w, h = sheet.paper_mm
@@ -205,11 +135,6 @@ def cricut_layout(spec: ShapeSpec, bleed: float, area_in: tuple[float, float] = 
         slots = [Slot(c, r, x0 + c * (pw + g), y0 + r * (ph + g), pw, ph) for r in range(rows) for c in range(cols)]
         return SheetLayout((w, h), (pw, ph), rotated, cols, rows, (g, g), b, slots)
     return None
-
-
-def figures(marks: SilhouetteMarks) -> dict[str, float]:
-    """The registration marks' figures for the manifest."""
-    return {f.name: round(getattr(marks, f.name), 3) for f in fields(marks)}
 
 
 def cricut_pages(fronts: tuple[str, ...], spec: ShapeSpec, layout: SheetLayout, art_bleed_mm: float) -> list[Page]:

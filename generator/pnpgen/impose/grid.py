@@ -7,15 +7,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from pnpgen.data.formats import BLEED_MM, PAPER_SIZES
 from pnpgen.impose.nest import NestLayout, bleed_steps, nest_at
+from pnpgen.impose.registration import SilhouetteMarks
 from pnpgen.memo import Memo
 from pnpgen.shapes import Affine, ShapeSpec, Straight, back_transform, placement
-
-if TYPE_CHECKING:
-    from pnpgen.impose.cutter import SilhouetteMarks
 
 
 @dataclass(frozen=True)
@@ -62,7 +59,7 @@ class SheetOptions:
         if self.cut_area is not None:
             return self.cut_area
         if self.silhouette is not None:
-            return self.silhouette.cut_area(self)
+            return self.silhouette.cut_area(self.paper_mm, self.margin_mm, self.slug_mm)
         pw, ph = self.paper_mm
         m = self.margin_mm
         return m, m + self.slug_mm, pw - m, ph - m
@@ -70,7 +67,7 @@ class SheetOptions:
     @property
     def slug_at(self) -> tuple[float, float] | None:
         """(x, y) of the slug when not at the top margin (clear of a cutter's registration marks)."""
-        return self.silhouette.slug_origin(self) if self.silhouette is not None else None
+        return self.silhouette.slug_origin(self.paper_mm, self.margin_mm, self.slug_mm) if self.silhouette is not None else None
 
     @property
     def area_mm(self) -> tuple[float, float]:
