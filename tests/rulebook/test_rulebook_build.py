@@ -726,3 +726,25 @@ def test_index_lists_a_rare_variant_under_the_books_spelling(books):
     typo_page = next(i + 1 for i, t in enumerate(b.text) if "【創生エリア】" in t and not t.lstrip().startswith("付録"))
     listed = [p for p in re.split(r"[、\s]+", re.search(r"【創世エリア】\s*([\d、\s]+)", page).group(1)) if p]
     assert str(typo_page) in listed
+
+
+def _starts(b: Built, *keys: str) -> dict[str, float]:
+    """The x (mm) of the first character of each key, as page-level text, on its first page."""
+    found: dict[str, float] = {}
+    for page in b.glyphs:
+        drawn = [g for g in page if g.on_page]
+        line = "".join(g.char for g in drawn)
+        for key in keys:
+            at = line.find(key)
+            if key not in found and at >= 0:
+                found[key] = drawn[at].x
+    return found
+
+
+def test_a_small_pictures_description_starts_just_right_of_it(books):
+    """populous' ワーカーポーン (one token at 1/2) had its description half a page to the right, in a
+    picture column as wide as two cards; now the column is as wide as the pictures and a gap, so
+    the one-token row's text starts left of the two-token row's (タウントークン)."""
+    x = _starts(books["populous"], "ワーカーポーン", "各色毎に１２個", "各色毎に６個")
+    assert x["各色毎に１２個"] - x["ワーカーポーン"] < 20  # the picture, 4 mm, a one-em indent (it was 57 mm)
+    assert x["各色毎に１２個"] < x["各色毎に６個"] < x["ワーカーポーン"] + 35

@@ -102,8 +102,16 @@ class Marks:
 PICTURE_H = 44 * mm  # the tallest a deck's faces are drawn in the components list
 COMMON_MAX = 2  # the components' shared scale is 1/2 at most when some pieces fit it (the rest: their own)
 PICTURE_W = 50 * mm  # pictures at most this wide stand beside the description, wider ones above it
+PICTURE_GAP = 4 * mm  # between the pictures and the description beside them
 TEXT_W = PAGE_W - MARGIN_INNER - MARGIN_OUTER
 QR_INDENT = 4 * mm  # the quick reference's lines under their part's title
+
+
+def picture_column(widest: float) -> float:
+    """The width of the pictures' column beside a description: the pictures and a gap of
+    PICTURE_GAP. (A column of PICTURE_W for every row left a token's small picture half a page
+    away from its text; rows of like pictures have the same width, so their text lines up.)"""
+    return widest + PICTURE_GAP
 
 
 def reduction(scale: float) -> int:
@@ -383,8 +391,9 @@ class StoryBuilder:
             pic += [Faces(d, self.pictures[d], 1 / n), Spacer(1, 2)]
             if n != self.common:
                 pic += [self.p(self.label("picture_own_scale", n=n), "caption"), Spacer(1, 2)]
-        if pic and max(f.width for f in pic if isinstance(f, Faces)) <= PICTURE_W:
-            out.append(self.indexed(_on_grid(_cell_table([[pic, text or ""]], [PICTURE_W + 4 * mm, None], [
+        widest = max((f.width for f in pic if isinstance(f, Faces)), default=0.0)
+        if pic and widest <= PICTURE_W:
+            out.append(self.indexed(_on_grid(_cell_table([[pic, text or ""]], [picture_column(widest), None], [
                 ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                 ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"), ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 8),
