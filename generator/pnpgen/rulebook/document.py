@@ -25,6 +25,7 @@ from pnpgen.rulebook.styles import (
     ACCENT,
     BODY_LEADING,
     INK,
+    LATIN_GAP,
     MARGIN_BOTTOM,
     MARGIN_INNER,
     MARGIN_OUTER,
@@ -213,7 +214,7 @@ class RulebookDoc(BaseDocTemplate):
         width = PAGE_W - 34 * mm
 
         def fitted(text: str, font: str, size: float) -> float:
-            while size > 8 and glyphs.width(text, font, size) > width:
+            while size > 8 and glyphs.width(text, font, size, LATIN_GAP) > width:
                 size -= 0.5
             return size
 

@@ -17,6 +17,7 @@ from reportlab.platypus.doctemplate import IndexingFlowable
 from pnpgen import usercache
 from pnpgen.memo import Memo
 from pnpgen.rulebook import glyphs
+from pnpgen.rulebook.glyphs import CLOSING, MIDDLE, OPENING, PUNCT, STOPS
 from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.styles import (
     ACCENT,
@@ -83,11 +84,6 @@ def set_lines(text: str, width: float, measure: Callable[[str], float], lead: fl
 
 # ---------------------------------------------------------------- JLREQ 約物 and 和欧間
 
-OPENING = frozenset("「『（【〔［｛〈《〘〖〝“‘")  # 始め括弧類: ink in the right half of the em
-CLOSING = frozenset("」』）】〕］｝〉》〙〗〟”’")  # 終わり括弧類: ink in the left half
-STOPS = frozenset("、。，．")  # 読点類・句点類: ink in the left half
-MIDDLE = frozenset("・：；")  # 中点類: ink in the middle
-_PUNCT = OPENING | CLOSING | STOPS | MIDDLE
 _AFTER_NONE = CLOSING | STOPS  # after these, a mark keeps no space of its own before it
 
 
@@ -95,16 +91,6 @@ _AFTER_NONE = CLOSING | STOPS  # after these, a mark keeps no space of its own b
 def full_width_marks(font: str) -> bool:
     """The font sets 、 on a full em (a fixed-width face): JLREQ's widths can be set with it."""
     return pdfmetrics.stringWidth("、", font, 1000) >= 900
-
-
-def _japanese(ch: str) -> bool:
-    o = ord(ch)
-    return ch not in _PUNCT and (0x3040 <= o <= 0x30FF or 0x3400 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF
-                                 or ch.isalnum() and 0xFF10 <= o <= 0xFF5A or ch in "々〆〇")
-
-
-def _latin(ch: str) -> bool:
-    return ch.isascii() and ch.isalnum()
 
 
 def jlreq_advances(text: str, measure: Callable[[str], float], em: float, *, opens: bool = True,
@@ -130,7 +116,7 @@ def jlreq_advances(text: str, measure: Callable[[str], float], em: float, *, ope
             out.append((measure(ch), 0.0))
             continue
         if ch in OPENING:
-            keep = half if (before is None and opens) or (before is not None and before not in _PUNCT) else 0.0
+            keep = half if (before is None and opens) or (before is not None and before not in PUNCT) else 0.0
             out.append((half + keep, keep - half))
             continue
         if ch in CLOSING or ch in STOPS:
@@ -140,12 +126,12 @@ def jlreq_advances(text: str, measure: Callable[[str], float], em: float, *, ope
             out.append((half + keep, 0.0))
             continue
         if ch in MIDDLE:
-            lead = quarter if before is not None and before not in _PUNCT else 0.0
+            lead = quarter if before is not None and before not in PUNCT else 0.0
             tail = quarter if (after is not None and after not in _AFTER_NONE) or (after is None and not closes) else 0.0
             out.append((half + lead + tail, lead - quarter))
             continue
         width = measure(ch)
-        if after is not None and ((_japanese(ch) and _latin(after)) or (_latin(ch) and _japanese(after))):
+        if after is not None and glyphs.wakan(ch, after):
             width += latin_gap * em
         out.append((width, 0.0))
     return out
@@ -355,7 +341,7 @@ class JPara(Flowable):
             avail = self.width - x
             if first_line and self.prefix:
                 c.setFillColor(self.color)
-                glyphs.draw(c, self.prefix_x or x, y, self.prefix, self.prefix_font, self.size)
+                glyphs.draw(c, self.prefix_x or x, y, self.prefix, self.prefix_font, self.size, gap_em=0.0)
                 if not self.prefix_x:
                     pw = glyphs.width(self.prefix, self.prefix_font, self.size)
                     x += pw

@@ -17,7 +17,31 @@ from xml.sax.saxutils import escape
 from reportlab.pdfbase import pdfmetrics
 
 from pnpgen import fonts as fontreg
-from pnpgen.rulebook.styles import Fonts
+from pnpgen.rulebook.styles import LATIN_GAP, Fonts
+
+# JLREQ's classes of 約物 (the book's line setting, flowables.jlreq_advances, spaces them)
+OPENING = frozenset("「『（【〔［｛〈《〘〖〝“‘")  # 始め括弧類: ink in the right half of the em
+CLOSING = frozenset("」』）】〕］｝〉》〙〗〟”’")  # 終わり括弧類: ink in the left half
+STOPS = frozenset("、。，．")  # 読点類・句点類: ink in the left half
+MIDDLE = frozenset("・：；")  # 中点類: ink in the middle
+PUNCT = OPENING | CLOSING | STOPS | MIDDLE
+
+
+def japanese(ch: str) -> bool:
+    """A kana, kanji or full-width letter or digit: the Japanese side of a 和欧間."""
+    o = ord(ch)
+    return ch not in PUNCT and (0x3040 <= o <= 0x30FF or 0x3400 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF
+                                or ch.isalnum() and 0xFF10 <= o <= 0xFF5A or ch in "々〆〇")
+
+
+def latin(ch: str) -> bool:
+    return ch.isascii() and ch.isalnum()
+
+
+def wakan(a: str, b: str) -> bool:
+    """Two neighbouring characters that JLREQ sets a 和欧間 apart (3.2.1: 2026年, Ａは3)."""
+    return (japanese(a) and latin(b)) or (latin(a) and japanese(b))
+
 
 _chains: dict[str, tuple[str, ...]] = {}  # a font → the fonts that draw what it lacks, in order
 
@@ -61,9 +85,27 @@ def runs(text: str, font: str) -> list[tuple[str, str]]:
     return out
 
 
-def width(text: str, font: str, size: float) -> float:
-    """Advance width of ``text`` in points, each character in the font that draws it."""
-    return sum(pdfmetrics.stringWidth(piece, f, size) for piece, f in runs(text, font))
+def _spaced(text: str, font: str) -> list[tuple[str, str, bool]]:
+    """``runs`` also cut at each 和欧間: (piece, font, a 和欧間 after it)."""
+    out: list[tuple[str, str, bool]] = []
+    for piece, f in runs(text, font):
+        start = 0
+        for i in range(1, len(piece) + 1):
+            if i == len(piece) or wakan(piece[i - 1], piece[i]):
+                out.append((piece[start:i], f, i < len(piece)))
+                start = i
+    for i in range(len(out) - 1):  # a 和欧間 where the font changes too (2026 in one font, 年 in another)
+        piece, f, gap = out[i]
+        if not gap and wakan(piece[-1], out[i + 1][0][0]):
+            out[i] = (piece, f, True)
+    return out
+
+
+def width(text: str, font: str, size: float, gap_em: float = 0.0) -> float:
+    """Advance width of ``text`` in points, each character in the font that draws it, with a
+    ``gap_em`` 和欧間 between Japanese and a Latin letter or digit (as ``draw`` sets it)."""
+    return sum(pdfmetrics.stringWidth(piece, f, size) + (gap_em * size if gap else 0.0)
+               for piece, f, gap in _spaced(text, font))
 
 
 def markup(text: str, font: str) -> str:
@@ -73,11 +115,13 @@ def markup(text: str, font: str) -> str:
                    for piece, f in runs(text, font))
 
 
-def draw(canv, x: float, y: float, text: str, font: str, size: float, align: str = "left") -> None:
-    """``canvas.drawString`` with fallback: ``align`` left, centre or right of ``x``."""
-    w = width(text, font, size)
+def draw(canv, x: float, y: float, text: str, font: str, size: float, align: str = "left",
+         gap_em: float = LATIN_GAP) -> None:
+    """``canvas.drawString`` with fallback and the 和欧間 (``gap_em``, as the book's paragraphs
+    have it): ``align`` left, centre or right of ``x``."""
+    w = width(text, font, size, gap_em)
     x -= {"left": 0.0, "centre": w / 2, "right": w}[align]
-    for piece, f in runs(text, font):
+    for piece, f, gap in _spaced(text, font):
         canv.setFont(f, size)
         canv.drawString(x, y, piece)
-        x += pdfmetrics.stringWidth(piece, f, size)
+        x += pdfmetrics.stringWidth(piece, f, size) + (gap_em * size if gap else 0.0)
