@@ -748,3 +748,12 @@ def test_a_small_pictures_description_starts_just_right_of_it(books):
     x = _starts(books["populous"], "ワーカーポーン", "各色毎に１２個", "各色毎に６個")
     assert x["各色毎に１２個"] - x["ワーカーポーン"] < 20  # the picture, 4 mm, a one-em indent (it was 57 mm)
     assert x["各色毎に１２個"] < x["各色毎に６個"] < x["ワーカーポーン"] + 35
+
+
+def test_the_books_proofing_notes_say_when_their_line_numbers_are_of_recovered_lines(books):
+    """medallions' draft is one line in its file: the book's 校正メモ named 「草案66行」 without saying
+    that the line is one of the lines recovered (proof.txt said so; the book did not)."""
+    said = "「草案 N 行」は改行を復元した行の番号です"
+    assert said in books["alicematic-medallions"].all_text.replace("\r\n", "")
+    assert "草案 66 行" in books["alicematic-medallions"].all_text.replace("\r\n", "")
+    assert said not in books["populous"].all_text.replace("\r\n", "")  # a draft with its newlines

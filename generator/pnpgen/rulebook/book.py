@@ -417,5 +417,6 @@ def _block(e: LayoutError) -> str:
 def _story_builder(game: Game, r: DraftReading, rules_only: bool, pictures: Mapping[str, DeckPicture],
                    readings: Memo[str] | None = None) -> StoryBuilder:
     return StoryBuilder(r.doc, r.fonts, r.rows, rules_only=rules_only, pictures=pictures, settings=r.settings,
-                        proof=[(f.kind, f.book) for f in r.findings], lang=game.lang, text_lang=r.draft.lang,
+                        proof=[(f.kind, f.book) for f in r.findings], lines_recovered=r.draft.flattened,
+                        lang=game.lang, text_lang=r.draft.lang,
                         boards=[d.id for d in game.decks if d.kind == "board"], readings=readings)

@@ -134,6 +134,7 @@ def _cell_table(rows, widths, style) -> Table:
 class StoryBuilder:
     def __init__(self, doc: Document, fonts: Fonts, rows: list[ComponentRow], *, rules_only: bool,
                  pictures: Mapping[str, DeckPicture], settings: RulebookSettings, proof: list[tuple[str, str]],
+                 lines_recovered: bool = False,
                  lang: str = "ja", text_lang: str = "ja", boards: Collection[str] = (),
                  readings: Memo[str] | None = None):
         self.doc, self.fonts, self.rows = doc, fonts, rows
@@ -143,6 +144,7 @@ class StoryBuilder:
         self.st = heading_styles(fonts)
         self.rules_only = rules_only
         self.pictures, self.settings, self.proof = pictures, settings, proof
+        self.lines_recovered = lines_recovered
         self.boards = set(boards)  # deck ids of the boards (their pictures may be smaller still)
         self.common, self.reductions = self.picture_scales()
         self._key = 0
@@ -484,6 +486,8 @@ class StoryBuilder:
         if not self.proof:
             return []
         out: list[Flowable] = [self.label_para("proof_note")]
+        if self.lines_recovered:  # 「草案66行」 of a draft that is one line in its file
+            out.append(self.label_para("proof_lines_recovered"))
         for kind, text in self.proof:
             out.append(JPara(text, self.fonts.body, NOTE_SIZE, NOTE_LEADING, color=INK, first_indent=0,
                              left=BODY_SIZE * 5.5, prefix=f"{kind}{self.marks.gap}", prefix_font=self.fonts.gothic))
