@@ -107,11 +107,13 @@ def test_count_zero_parks_a_piece(tmp_path, capsys):
     """count: 0 keeps the piece in the data, prints none, and check lists it."""
     import pypdf
 
-    deck = DECK_YAML + "  - {name: 祝福, text: 本文, count: 2}\n  - {name: 保留, text: 本文, count: 0}\n"
+    deck = (DECK_YAML + "  - {name: 祝福, text: 本文, count: 2}\n  - {name: 保留, text: 本文, count: 0}\n"
+            "  - {name: 未定の札, text: 未定（効果は後で）, count: 0}\n")
     ws = make_workspace(tmp_path / "ws", deck=deck)
     assert run(ws, "check") == 0
     out = capsys.readouterr().out
     assert "cards.yaml:10:5: 保留: parked (count: 0, prints none)" in out and "祝福: parked" not in out
+    assert "効果は後で" not in out  # a parked piece's open values: nothing of it prints, nothing of it is open
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     shop = pypdf.PdfReader(ws / "build" / "test" / "shop" / "cards.pdf")
     assert len(shop.pages) == 4  # two copies of 祝福, front and back; none of 保留

@@ -423,7 +423,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                       count=_parse(rows, keypath + ("count",), v.count, raw.get("count", 1)), label_field=label_field,
                       field_lines={key: _line_column(rows.where(keypath + (key,))) for key in raw})
         deck.pieces.append(piece)
-        for key, value in values.items():
+        for key, value in values.items() if piece.count else ():  # a parked piece prints nothing: nothing open
             where = rows.where(keypath + (key,)) if key in raw else doc.where(("defaults", key))
             _collect_placeholders(deck, where, key, value, piece)
             if fields[key] == "image" and not (value or "").strip() and key not in optional:
