@@ -171,7 +171,7 @@ def _face_page(key: str, style: PageStyle, label: str | None) -> Page:
     if key != BLANK:
         page.items.append(PlaceFace(key, _piece_to_page(style), (w, h), style.art_bleed, clip_rect=style.bleed_box_mm))
     if style.marks != "none":
-        page.items.append(Strokes(tuple(_marks(style)), registration=style.cmyk))
+        page.items.append(Strokes(tuple(_marks(style)), registration=True))
     if style.proof:
         page.items.extend(_proof(style))
     return page
