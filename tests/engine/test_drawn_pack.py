@@ -80,11 +80,16 @@ def test_what_a_pack_holds_is_checked_value_by_value():
                       "0pic": {"data": "AAAA", "content": {"glyphs": [], "standard_fonts": [], "pictures": ["../x"]},
                                "width_pt": 1, "height_pt": 1}},
             "pages": {"0zz": {"data": "AAAA", "content": {"glyphs": [], "standard_fonts": [], "pictures": []},
-                              "forms": [["F", "k"]], "spot": False, "layers": []}}}
+                              "forms": [["F", "k"]], "spots": [], "layers": []},
+                      "1ab": {"data": "AAAA", "content": {"glyphs": [], "standard_fonts": [], "pictures": []},
+                              "forms": [], "spots": ["All"], "layers": []},
+                      "1cd": {"data": "AAAA", "content": {"glyphs": [], "standard_fonts": [], "pictures": []},
+                              "forms": [], "spots": ["Rainbow"], "layers": []}}}
     read = drawn_json.from_json(json.loads(json.dumps(body)))
     assert list(read.made) == [("abc", False)]  # the rest malformed: left out
     assert read.made[("abc", False)].content.glyphs == {"gothic": {5: "あ"}}
-    assert read.kept == {}  # "zz" is not a digest
+    # "zz" is not a digest; "Rainbow" is no separation the writer defines (the page would name an undefined space)
+    assert list(read.kept) == [(bytes.fromhex("ab"), True)] and read.kept[(bytes.fromhex("ab"), True)].spots == {"All"}
 
 
 def test_a_pack_naming_pictures_or_faces_a_build_does_not_have_is_drawn_again_without_a_traceback(tmp_path):

@@ -129,8 +129,9 @@ def _inside(a, b, eps=1e-3) -> bool:
 
 
 def _content(obj, seen: set, resources=None) -> list[str]:
-    """RGB operators, colour spaces other than CMYK, grey and CMYK spot colours, transparency,
-    images that are not CMYK or grey, fonts not embedded: in a page or form and every form it draws."""
+    """RGB operators, colour spaces other than CMYK, grey and CMYK spot colours (or named and not
+    defined), transparency, images that are not CMYK or grey, fonts not embedded: in a page or
+    form and every form it draws."""
     out: list[str] = []
     try:
         ops = pikepdf.parse_content_stream(obj)
@@ -143,6 +144,9 @@ def _content(obj, seen: set, resources=None) -> list[str]:
         elif str(op) in ("cs", "CS") and operands and str(operands[0]).startswith("/Device") \
                 and str(operands[0]) not in COLOUR_SPACES:
             out.append(f"colour operator {op} sets {operands[0]}")
+        elif str(op) in ("cs", "CS") and operands and str(operands[0]) not in COLOUR_SPACES \
+                and str(operands[0]) not in ((res.get("/ColorSpace") or {}) if res is not None else {}):
+            out.append(f"colour operator {op} sets {operands[0]}, which the resources do not define")
         elif str(op) == "PS":
             out.append("PostScript operator PS")
         elif str(op) == "INLINE IMAGE":

@@ -34,15 +34,15 @@ def test_ink_over_the_limit_is_found_in_pages_and_forms():
     c.rect(20, 20, 10, 10, fill=1)
     c.doForm("f")
     c.showPage()
-    c.setStrokeColorCMYK(1, 1, 1, 1)  # registration: cut marks, not ink on the piece
+    c.setStrokeColorCMYK(1, 1, 1, 1)  # a DeviceCMYK 400 %: ink, whatever it is (the marks are Separation All)
     c.line(0, 0, 10, 0)
     c.setFillColorCMYK(0.2, 0.2, 0.2, 1)  # 160 %
     c.rect(0, 0, 10, 10, fill=1)
     c.showPage()
     c.save()
     found = over_limit(buf.getvalue(), 240)
-    assert [(page, ink) for page, _, ink in found] == [(0, 260.0)]
-    assert over_limit(buf.getvalue(), 300) == []
+    assert [(page, ink) for page, _, ink in found] == [(0, 260.0), (1, 400.0)]
+    assert [(page, ink) for page, _, ink in over_limit(buf.getvalue(), 300)] == [(1, 400.0)]
 
 
 DARK_RED_FRONT = """\

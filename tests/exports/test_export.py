@@ -225,7 +225,8 @@ def test_cmyk_export_has_no_rgb_operators_and_black_text_on_k(tmp_path):
     for data in streams:
         assert not re.search(rb"(?<![\w.])(rg|RG)(?![\w])", data)
     assert any(re.search(rb"(?<![\d.])0 0 0 1 k", s) for s in streams)
-    assert any(b"1 1 1 1 K" in s for s in streams)  # トンボ in registration colour
+    assert any(b"/All CS 1 SCN" in s for s in streams)  # トンボ in the registration colour (Separation All)
+    assert not any(b"1 1 1 1 K" in s for s in streams)  # not a 400 % DeviceCMYK
     record = json.loads((root / "build" / "test" / "doujin" / "export.json").read_text(encoding="utf-8"))
     assert record["warnings"] == []  # marks are not ink on the piece; the red card is 170 %
 

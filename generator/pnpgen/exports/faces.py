@@ -11,7 +11,7 @@ import os
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pypdfium2
 from PIL import Image
@@ -44,11 +44,22 @@ class UniqueFace:
     copies: int
     front: str
     back: str | None
+    copy_digits: int = 1  # digits of the deck's largest count: copy numbers padded to it
 
     @property
     def stem(self) -> str:
-        """File-name stem: deck, piece number, and the copy when copies differ."""
-        variant = f"c{self.first_copy}" if self.copies < self.piece.count else ""
+        """File-name stem: deck, piece number, and the copy when copies differ, padded to the
+        deck's largest count (``c02`` … ``c12``), so a file browser lists copies in order."""
+        return self._named(self.copy_digits)
+
+    @property
+    def object_name(self) -> str:
+        """The face's part of its Tabletop Simulator objects' GUIDs (exports/tts.py): the stem as
+        it was before copy numbers were padded, so a saved table keeps its GUIDs."""
+        return self._named(1)
+
+    def _named(self, digits: int) -> str:
+        variant = f"c{self.first_copy:0{digits}d}" if self.copies < self.piece.count else ""
         return f"{self.deck.id}-{self.piece.index:03d}{variant}"
 
 
@@ -57,6 +68,7 @@ def unique_faces(faces: DeckFaces) -> list[UniqueFace]:
     print the same, so every file and order row names its piece."""
     backs: list[str | None] = list(faces.backs) if faces.backs else [None] * len(faces.fronts)
     copies = iter(zip(faces.fronts, backs))
+    digits = len(str(max((piece.count for piece in faces.deck.pieces), default=1)))
     out: list[UniqueFace] = []
     for piece in faces.deck.pieces:
         seen: dict[tuple[str, str | None], int] = {}  # (front, back) → index in out
@@ -64,10 +76,10 @@ def unique_faces(faces: DeckFaces) -> list[UniqueFace]:
             pair = next(copies)
             if pair in seen:
                 f = out[seen[pair]]
-                out[seen[pair]] = UniqueFace(f.deck, piece, f.first_copy, f.copies + 1, f.front, f.back)
+                out[seen[pair]] = replace(f, copies=f.copies + 1)
             else:
                 seen[pair] = len(out)
-                out.append(UniqueFace(faces.deck, piece, copy, 1, *pair))
+                out.append(UniqueFace(faces.deck, piece, copy, 1, *pair, copy_digits=digits))
     return out
 
 
@@ -171,7 +183,7 @@ def _face_page(key: str, style: PageStyle, label: str | None) -> Page:
     if key != BLANK:
         page.items.append(PlaceFace(key, _piece_to_page(style), (w, h), style.art_bleed, clip_rect=style.bleed_box_mm))
     if style.marks != "none":
-        page.items.append(Strokes(tuple(_marks(style)), registration=style.cmyk))
+        page.items.append(Strokes(tuple(_marks(style)), registration=True))
     if style.proof:
         page.items.extend(_proof(style))
     return page

@@ -130,9 +130,9 @@ def object_keys(game: str, deck: Deck, faces: list[UniqueFace]) -> list[tuple]:
     keys: list[tuple] = [(game, deck.id)]
     for face in faces:
         for copy in range(face.copies):
-            keys.append((game, deck.id, face.stem, copy))
+            keys.append((game, deck.id, face.object_name, copy))
             if deck.back and deck.kind != "card":
-                keys.append((game, deck.id, face.stem, copy, "back"))
+                keys.append((game, deck.id, face.object_name, copy, "back"))
     return keys
 
 
@@ -238,7 +238,7 @@ def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, fi
             card_id = key * 100 + slot
             for copy in range(face.copies):
                 deck_ids.append(card_id)
-                cards.append({"Name": "Card", "GUID": table.guid(deck, face.stem, copy),
+                cards.append({"Name": "Card", "GUID": table.guid(deck, face.object_name, copy),
                               "Nickname": card_name(face), "Description": "", "CardID": card_id,
                               "SidewaysCard": sideways, "CustomDeck": {str(key): entry},
                               "Transform": _transform(face_down=True)})
@@ -310,11 +310,11 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
             back_url = url(back_name)
         name = card_name(face)
         for copy in range(face.copies):
-            guid = table.guid(deck, face.stem, copy)
+            guid = table.guid(deck, face.object_name, copy)
             if tile_type is None:
                 obj = _token(guid, name, url(front_name), x, scale)
                 if back_url:
-                    obj["States"] = {"2": _token(table.guid(deck, face.stem, copy, "back"), name, back_url, x, scale)}
+                    obj["States"] = {"2": _token(table.guid(deck, face.object_name, copy, "back"), name, back_url, x, scale)}
             else:
                 # Stretch false: the tile takes the image's proportions (true stretches it to a
                 # symmetrical tile, a 3:2 board to a square).

@@ -41,7 +41,7 @@ class Strokes:
     width_pt: float = MARK_WIDTH_PT
     colour: RGB = (0.0, 0.0, 0.0)
     dash: tuple[float, ...] | None = None  # mm
-    registration: bool = False  # all four inks (shop marks)
+    registration: bool = False  # shop marks: every plate on a CMYK page (Separation All), black on RGB
 
 
 @plain_repr

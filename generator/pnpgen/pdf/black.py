@@ -17,8 +17,8 @@ Printers ask for small text and lines in 100 % K, overprinting. So, in every con
   black knocking out the ground, for a shop whose ink limit the ground and the black together
   pass: pdf/overprint.py);
 - fills (areas, whatever their size) keep their colour: a large dark area stays the rich black the
-  designer chose; K-only greys (a 60 % grey) and the registration colour of cut marks are left as
-  they are.
+  designer chose; K-only greys (a 60 % grey) are left as they are, and so are the cut marks,
+  drawn in the Separation ``All`` (pdf/writer.py), not in a DeviceCMYK colour.
 
 ``k_only(pdf)`` returns the new PDF and what it mapped, for the export's report.
 """
@@ -33,7 +33,6 @@ from typing import Any
 BLACK_K = 0.70  # K after conversion at or above which a colour counts as black
 THIN_PT = 1.0  # strokes up to this width (points, the stream's cm counted) are lines, not areas
 K100 = (0.0, 0.0, 0.0, 1.0)
-REGISTRATION = (1.0, 1.0, 1.0, 1.0)
 OVERPRINT, KNOCKOUT = "/PnpOverprint", "/PnpKnockout"
 _PATH = {"m", "l", "c", "v", "y", "h", "re"}
 _PAINT = {"S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n"}
@@ -64,8 +63,8 @@ def _show(cmyk: tuple[float, ...]) -> str:
 
 
 def is_black(cmyk: tuple[float, ...] | None) -> bool:
-    """A colour to print as 100 % K: K ≥ BLACK_K, not registration, not a K-only grey below 100 %."""
-    if cmyk is None or len(cmyk) != 4 or cmyk == REGISTRATION:
+    """A colour to print as 100 % K: K ≥ BLACK_K, not a K-only grey below 100 %."""
+    if cmyk is None or len(cmyk) != 4:
         return False
     c, m, y, k = cmyk
     if k < BLACK_K - 1e-9:

@@ -22,7 +22,7 @@ import io
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-REGISTRATION = (1.0, 1.0, 1.0, 1.0)  # all four inks: cut marks only, never artwork
+REGISTRATION = (1.0, 1.0, 1.0, 1.0)  # all four inks: the alternate of the marks' Separation All (pdf/writer.py)
 
 
 def to_cmyk(r: float, g: float, b: float) -> tuple[float, float, float, float]:
@@ -260,7 +260,8 @@ def content_streams(page, resources: list | None = None) -> list[bytes]:
 
 
 def over_limit(pdf: bytes, limit: float) -> list[tuple[int, tuple[float, float, float, float], float]]:
-    """(page index, colour, total ink %) of every colour over ``limit`` percent; the registration
-    colour of cut marks (outside the trim, and never a converted colour) is not ink on the piece."""
+    """(page index, colour, total ink %) of every DeviceCMYK colour over ``limit`` percent. The
+    cut marks print in the Separation ``All`` (pdf/writer.py), not a DeviceCMYK colour: not ink on
+    the piece, not counted."""
     return [(i, c, total_ink(c)) for i, colours in enumerate(inks_used(pdf)) for c in sorted(colours)
-            if total_ink(c) > limit + 1e-6 and c != REGISTRATION]
+            if total_ink(c) > limit + 1e-6]

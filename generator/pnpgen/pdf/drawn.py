@@ -17,7 +17,7 @@ from typing import Any
 
 from pnpgen.pdf.content import Content
 from pnpgen.pdf.raster import STAND_IN, stand_in_key
-from pnpgen.pdf.writer import FaceStream, FaceStreams, PageStream
+from pnpgen.pdf.writer import SEPARATIONS, FaceStream, FaceStreams, PageStream
 
 _KEY = re.compile(r"[0-9a-f]{64}")
 
@@ -36,7 +36,7 @@ def to_json(drawn: FaceStreams) -> dict[str, Any]:
         if content is not None:
             pages[f"{int(cmyk)}{digest.hex()}"] = {"data": _b64(page.data), "content": content,
                                                    "forms": [[n, k] for n, k in page.forms.items()],
-                                                   "spot": page.spot, "layers": sorted(page.layers)}
+                                                   "spots": sorted(page.spots), "layers": sorted(page.layers)}
     return {"faces": faces, "pages": pages}
 
 
@@ -56,13 +56,14 @@ def from_json(obj: Any) -> FaceStreams:
     for name, v in _items(obj.get("pages")):
         try:
             content = _content_from_json(v["content"])
-            forms, layers = v["forms"], v["layers"]
-            if content is None or name[:1] not in "01" or not isinstance(v["spot"], bool) \
+            forms, layers, spots = v["forms"], v["layers"], v["spots"]
+            if content is None or name[:1] not in "01" \
+                    or not isinstance(spots, list) or not all(s in SEPARATIONS for s in spots) \
                     or not isinstance(forms, list) or not all(_pair(f) and isinstance(f[1], str) for f in forms) \
                     or not isinstance(layers, list) or not all(isinstance(x, str) for x in layers):
                 continue
             drawn.kept[(bytes.fromhex(name[1:]), name[0] == "1")] = PageStream(
-                _bytes(v["data"]), content, dict(forms), v["spot"], frozenset(layers))
+                _bytes(v["data"]), content, dict(forms), frozenset(spots), frozenset(layers))
         except (KeyError, TypeError, ValueError):
             continue
     return drawn

@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-from pnpgen.pdf.colour import REGISTRATION, to_cmyk
+from pnpgen.pdf.colour import to_cmyk
 from pnpgen.pdf.outline import cid_widths
 
 RES_MM = 4.0  # pixels a millimetre the page is drawn at
@@ -406,6 +406,7 @@ class _Reader:
                 state.stroke_space = space
             else:
                 state.fill_space = space
+            # (a Separation — the die line's CutContour, the marks' All — is no process ink here: None)
             value = {"/DeviceCMYK": (0.0, 0.0, 0.0, 1.0), "/DeviceGray": (0.0, 0.0, 0.0, 1.0),
                      "/DeviceRGB": (0.0, 0.0, 0.0, 1.0)}.get(space)
         else:  # sc, scn, SC, SCN: in the space set by cs / CS
@@ -420,8 +421,6 @@ class _Reader:
                 value = (0.0, 0.0, 0.0, 1.0 - numbers[0])
             elif space == "/DeviceRGB" and len(numbers) == 3:
                 value = to_cmyk(*numbers)
-        if value == REGISTRATION:  # cut marks: outside the piece, never under it
-            value = None
         if stroke:
             state.stroke = value
         else:

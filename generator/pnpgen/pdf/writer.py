@@ -54,8 +54,18 @@ from pnpgen.units import PT_PER_MM, mm_to_pt, num
 
 CUT_CONTOUR = "CutContour"  # the die line's spot colour on print-shop output: most RIPs and cutters know it
 CUT_CONTOUR_CMYK = (0.0, 1.0, 0.0, 0.0)  # how a proof shows it (magenta)
-CUT_CONTOUR_SPACE = [Name("Separation"), Name(CUT_CONTOUR), Name("DeviceCMYK"),  # ISO 32000-1 §8.6.6.4
-                     {"FunctionType": 2, "Domain": [0, 1], "C0": [0, 0, 0, 0], "C1": list(CUT_CONTOUR_CMYK), "N": 1}]
+# Shop marks (トンボ) on CMYK pages print in the registration colour: the Separation ``All`` (ISO
+# 32000-1 §8.6.6.4), which a RIP puts on every plate and a preflight counts as no ink of the design
+# (a DeviceCMYK 100/100/100/100 reads as 400 % ink); its alternate is all four inks.
+ALL = "All"
+
+
+def _separation(name: str, cmyk: tuple[float, ...]) -> list:
+    return [Name("Separation"), Name(name), Name("DeviceCMYK"),
+            {"FunctionType": 2, "Domain": [0, 1], "C0": [0, 0, 0, 0], "C1": list(cmyk), "N": 1}]
+
+
+SEPARATIONS = {CUT_CONTOUR: _separation(CUT_CONTOUR, CUT_CONTOUR_CMYK), ALL: _separation(ALL, REGISTRATION)}
 # The die line overprints (ISO 32000-1 §8.6.7): a RIP that draws the CutContour layer to find the
 # cut (print-and-cut RIPs read it whatever its print state) leaves the art's inks under it, where a
 # knock-out would print a hairline of bare paper along the cut.
@@ -89,7 +99,7 @@ class PageStream:
     data: bytes
     content: Content
     forms: dict[str, str]  # resource name → face key
-    spot: bool
+    spots: frozenset[str]  # the Separation colours it paints in (SEPARATIONS' names)
     layers: frozenset[str]
 
 
@@ -431,8 +441,9 @@ class _Writer:
         forms = {name: self.form(key) for name, key in made.forms.items()}
         if forms:
             res["XObject"] = {**res.get("XObject", {}), **forms}
-        if made.spot:
-            res["ColorSpace"] = {CUT_CONTOUR: CUT_CONTOUR_SPACE}
+        if made.spots:
+            res["ColorSpace"] = {name: SEPARATIONS[name] for name in sorted(made.spots)}
+        if CUT_CONTOUR in made.spots:
             res["ExtGState"] = {**res.get("ExtGState", {}), CUT_OVERPRINT: CUT_OVERPRINT_STATE}
         if made.layers:
             res["Properties"] = {name: self.layer(name) for name in sorted(made.layers)}
@@ -462,7 +473,7 @@ class _Writer:
         ops: list[str] = []
         content = Content()
         forms: dict[str, str] = {}
-        spot = False
+        spots: set[str] = set()
         layers: set[str] = set()
         if page.matrix is not None:  # a printer profile's correction: the whole page, exactly
             ops.append(pdf_matrix(self.to_pt().inverse().then(page.matrix).then(self.to_pt()).tuple()) + " cm")
@@ -471,15 +482,18 @@ class _Writer:
                 forms[_form_name(item.face)] = item.face
                 ops.append(self.place(item))
             elif isinstance(item, Strokes):
+                if item.registration and self.cmyk:
+                    spots.add(ALL)
                 ops.append(self.strokes(item))
             elif isinstance(item, DieLine):
-                spot |= item.spot
+                if item.spot:
+                    spots.add(CUT_CONTOUR)
                 if item.layer is not None:
                     layers.add(item.layer)
                 ops.append(self.die_line(item))
             else:
                 ops.append(self.furniture(item, content))
-        return PageStream(flate("\n".join(ops).encode("latin-1")), content, forms, spot, frozenset(layers))
+        return PageStream(flate("\n".join(ops).encode("latin-1")), content, forms, frozenset(spots), frozenset(layers))
 
     def layer(self, name: str) -> Ref:
         """An optional content group (ISO 32000-1 §8.11): shown on screen, not printed (a cutter's
@@ -516,8 +530,9 @@ class _Writer:
         return self.faces.once(("strokes", item, self.page_h, self.cmyk), lambda: self.draw_strokes(item))
 
     def draw_strokes(self, item: Strokes) -> str:
-        ops = ["q", (f"{' '.join(pdf_num(v) for v in REGISTRATION)} K" if item.registration
-                     else self.colour(item.colour, stroke=True)), f"{pdf_num(item.width_pt)} w"]
+        registration = item.registration and self.cmyk  # (an RGB page has no plates: its marks print black)
+        ops = ["q", f"/{ALL} CS 1 SCN" if registration else self.colour(item.colour, stroke=True),
+               f"{pdf_num(item.width_pt)} w"]
         if item.dash:
             ops.append(self.dash(item.dash))
         for ln in item.lines:

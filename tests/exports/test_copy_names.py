@@ -1,0 +1,64 @@
+"""Per-copy file names of the PNG presets (a template reading ``piece.copy`` makes every copy its
+own face) pad the copy number to the digits of the deck's largest count, so a file browser lists
+``c02`` before ``c10``; Tabletop Simulator's GUIDs keep the unpadded names a saved table knows."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import DECK_YAML, make_workspace, run
+
+COPY_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#cc3333"/>
+{{ textbox(piece.name ~ piece.copy, 5, 5, w - 10, 12, size=12) }}
+{% endblock %}
+"""
+
+
+def _workspace(tmp_path: Path, counts: tuple[int, ...]) -> Path:
+    deck = DECK_YAML + "".join(f"  - {{name: 札{i}, text: 本文, count: {n}}}\n" for i, n in enumerate(counts, 1))
+    return make_workspace(tmp_path / "ws", deck=deck, front=COPY_FRONT)
+
+
+def _fronts(root: Path, preset: str, out: Path) -> list[str]:
+    """The front files in order.csv's order (the print order)."""
+    assert run(root, "export", "--game", "test", "--preset", preset, "--fit", "bleed", "--out", str(out)) == 0
+    folder = out / "test" / preset
+    with (folder / "order.csv").open(encoding="utf-8-sig", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert all((folder / r["file"]).is_file() for r in rows)
+    return [r["file"] for r in rows]
+
+
+@pytest.mark.parametrize("preset", ["makeplayingcards", "printerstudio", "thegamecrafter"])
+def test_copy_numbers_are_padded_to_the_decks_largest_count_and_sort_in_print_order(tmp_path, preset):
+    root = _workspace(tmp_path, (11, 2))
+    fronts = _fronts(root, preset, tmp_path / "a")
+    stems = [name.split("-front")[0] for name in fronts]
+    assert stems == [f"cards-001c{i:02d}" for i in range(1, 12)] + ["cards-002c01", "cards-002c02"]
+    assert sorted(fronts) == fronts  # any file browser lists them as they print
+    assert _fronts(root, preset, tmp_path / "b") == fronts  # the same names again
+
+
+def test_a_deck_of_fewer_than_ten_copies_keeps_one_digit(tmp_path):
+    root = _workspace(tmp_path, (3, 9))
+    stems = [name.split("-front")[0] for name in _fronts(root, "makeplayingcards", tmp_path / "a")]
+    assert stems == [f"cards-001c{i}" for i in range(1, 4)] + [f"cards-002c{i}" for i in range(1, 10)]
+
+
+def test_tabletop_simulator_guids_keep_the_unpadded_names(tmp_path):
+    """A saved table finds its cards again: each card's GUID is the SHA-1 of its name as exports
+    before the padding named it (``cards-001c2``), not of the padded file stem."""
+    root = _workspace(tmp_path, (11, 1))
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
+    obj = json.loads((root / "build" / "test" / "tabletopsimulator" / "cards.json").read_text(encoding="utf-8"))
+    guids = [card["GUID"] for card in obj["ObjectStates"][0]["ContainedObjects"]]
+    names = [f"cards-001c{i}" for i in range(1, 12)] + ["cards-002"]
+    assert guids == [hashlib.sha1(f"test/cards/{name}/0".encode()).hexdigest()[:6] for name in names]
