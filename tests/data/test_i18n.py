@@ -130,6 +130,42 @@ def test_bad_language_keys_are_input_errors(tmp_path, yaml_line, message):
     assert e.value.path.name == "game.yaml" and e.value.line
 
 
+@pytest.mark.parametrize("yaml_line,message,key", [
+    # a three-letter ISO 639-2 code is said where it is written, not later at fonts.en
+    ("languages: [ja, eng]", "'eng' is not a language code pnpgen reads; did you mean en? "
+                             "(expected a two-letter ISO 639-1 code, optionally with a script or region", "languages.2"),
+    ("languages: [jpn]", "'jpn' is not a language code pnpgen reads; did you mean ja?", "languages.1"),
+    ("languages: [ja, ger]", "did you mean de?", "languages.2"),
+    ("languages: [ja, EN]", "'EN' is not a language code pnpgen reads; did you mean en?", "languages.2"),
+    ("languages: [ja, en_gb]", "did you mean en-GB?", "languages.2"),
+    ("languages: [ja, english]", "'english' is not a language code pnpgen reads (expected", "languages.2"),
+    ("default_language: fre", "'fre' is not a language code pnpgen reads; did you mean fr?", "default_language"),
+    ("languages: [ja, en]\ndefault_language: eng", "default language 'eng' is not in languages; did you mean en?",
+     "default_language"),
+])
+def test_a_language_code_is_checked_where_languages_names_it(tmp_path, yaml_line, message, key):
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + yaml_line + "\n")
+    with pytest.raises(InputError) as e:
+        load_game(Workspace(ws), "test")
+    assert message in str(e.value), str(e.value)
+    line = 1 + (GAME_YAML + yaml_line).splitlines().index(yaml_line.splitlines()[-1])
+    assert (e.value.path.name, e.value.line, e.value.key) == ("game.yaml", line, key)
+
+
+@pytest.mark.parametrize("codes", ["[ja, en]", "[en]", "[ja, zh-Hant, zh-Hans-CN, en-GB, es-419, fr, de]"])
+def test_language_codes_with_a_script_or_region_are_read(tmp_path, codes):
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + f"languages: {codes}\n")
+    assert load_game(Workspace(ws), "test").languages == codes.strip("[]").split(", ")
+
+
+def test_a_lang_in_three_letters_gets_the_games_code(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO)
+    assert run(ws, "build", "--game", "test", "--lang", "eng") == 2
+    assert "no language 'eng' (--lang); did you mean en? (expected one of ja, en" in capsys.readouterr().err
+    assert run(ws, "build", "--game", "test", "--lang", "deu") == 2  # de is no language of this game
+    assert "no language 'deu' (--lang) (expected one of ja, en" in capsys.readouterr().err
+
+
 def test_fonts_per_language(tmp_path):
     game = TWO + "fonts:\n  gothic: BIZUDPGothic-Regular\n  en:\n    gothic: NotoSans-Regular\n"
     ws = make_workspace(tmp_path / "ws", deck=DECK + "  - {name: 未訳, text: 日本語のまま}\n", game=game)

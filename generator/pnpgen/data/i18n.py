@@ -31,7 +31,23 @@ from pnpgen.data.yamlsrc import Located, keyname
 from pnpgen.errors import Where
 from pnpgen.fonts import locate
 
-_CODE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
+# A language code as pnpgen reads one: ISO 639-1 (two letters, lower case), optionally a script
+# (zh-Hant) and a region (en-GB, es-419), as BCP 47 writes them. It names the build's folder, the
+# key of each translation mapping and the <field>.<lang> spreadsheet column, so one spelling only.
+LANGUAGE_CODE = re.compile(r"[a-z]{2}(-[A-Z][a-z]{3})?(-(?:[A-Z]{2}|[0-9]{3}))?")
+LANGUAGE_EXPECTED = "a two-letter ISO 639-1 code, optionally with a script or region: ja, en, zh-Hant, en-GB"
+_ISO_639_2 = {"eng": "en", "jpn": "ja", "fra": "fr", "fre": "fr", "deu": "de", "ger": "de", "zho": "zh",
+              "chi": "zh", "kor": "ko", "spa": "es", "ita": "it", "por": "pt"}  # the three-letter codes met
+
+
+def language_code_hint(code: str, among: list[str] | None = None) -> str:
+    """``; did you mean en?`` for a code written another way: ``eng`` (ISO 639-2), ``EN``,
+    ``en_us`` (and, given ``among``, only for one of those); else nothing."""
+    parts = re.split(r"[-_]", code.strip())
+    first = _ISO_639_2.get(parts[0].lower(), parts[0].lower())
+    fixed = "-".join([first, *(p.title() if len(p) == 4 else p.upper() for p in parts[1:])])
+    known = LANGUAGE_CODE.fullmatch(fixed) and (among is None or fixed in among)
+    return f"; did you mean {fixed}?" if fixed != code and known else ""
 
 
 @dataclass
@@ -64,23 +80,29 @@ class Translations:
         """Read game.yaml's language keys, check ``lang`` against them and resolve game.yaml."""
         data = doc.data if isinstance(doc.data, dict) else {}
         languages = data.get("languages", None)
-        if languages is None:
+        listed = languages is not None
+        if not listed:
             languages = [str(data.get("default_language", "ja"))]
-        if not isinstance(languages, list) or not languages \
-                or not all(isinstance(code, str) and _CODE.match(code) for code in languages):
+        if not isinstance(languages, list) or not languages or not all(isinstance(code, str) for code in languages):
             raise doc.error(("languages",), f"languages must be a list of language codes, got {languages!r}",
                             "e.g. 'languages: [ja, en]'")
+        for i, code in enumerate(languages):
+            if not LANGUAGE_CODE.fullmatch(code):
+                raise doc.error(("languages", i) if listed else ("default_language",),
+                                f"{code!r} is not a language code pnpgen reads{language_code_hint(code)}",
+                                LANGUAGE_EXPECTED)
         twice = sorted({code for code in languages if languages.count(code) > 1})
         if twice:
             raise doc.error(("languages",), f"languages lists {', '.join(twice)} more than once",
                             "each language code once, e.g. 'languages: [ja, en]'")
         default = data.get("default_language", languages[0])
         if default not in languages:
-            raise doc.error(("default_language",), f"default language {default!r} is not in languages",
+            raise doc.error(("default_language",), f"default language {default!r} is not in languages"
+                            + language_code_hint(str(default), languages),
                             "one of " + ", ".join(languages))
         chosen = default if lang is None else lang
         if chosen not in languages:
-            raise doc.error(("languages",), f"this game has no language {chosen!r} (--lang)",
+            raise doc.error(("languages",), f"this game has no language {chosen!r} (--lang){language_code_hint(chosen, languages)}",
                             "one of " + ", ".join(languages) + " (add it to languages: in game.yaml)")
         gap = data.get("latin_gap", LATIN_GAP)
         if isinstance(gap, bool) or not isinstance(gap, (int, float)) or not 0 <= gap <= 1:
