@@ -81,7 +81,7 @@ class Translations:
         data = doc.data if isinstance(doc.data, dict) else {}
         languages = data.get("languages", None)
         listed = languages is not None
-        if not listed:
+        if languages is None:
             languages = [str(data.get("default_language", "ja"))]
         if not isinstance(languages, list) or not languages or not all(isinstance(code, str) for code in languages):
             raise doc.error(("languages",), f"languages must be a list of language codes, got {languages!r}",
