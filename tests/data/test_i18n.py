@@ -240,6 +240,28 @@ def test_a_misspelt_translation_column_is_named_by_its_header_and_column(tmp_pat
     assert re.search(r"cards\.csv:1:4: txt\.en \(column D\): unknown key in the header row", str(err.value)), err.value
 
 
+@pytest.mark.parametrize("game, header, said", [
+    (TWO, "text.fr", "cards.csv:1:4: text.fr (column D): 'fr' is not one of the game's languages "
+                     "(data/test/game.yaml:1:1: languages: [ja, en]) (expected fr added there, 'languages: [ja, en, fr]', "
+                     "to translate into it; else a column headed text.<one of ja, en>)"),
+    (GAME_YAML, "text.en", "cards.csv:1:4: text.en (column D): 'en' is not one of the game's languages "
+                           "(data/test/game.yaml has no languages: line, so ja only) (expected 'languages: [ja, en]' in "
+                           "game.yaml to translate into en; else a column headed text.ja)"),
+    (TWO, "text.eng", "cards.csv:1:4: text.eng (column D): 'eng' is not one of the game's languages; "
+                      "did you mean text.en? (expected a column headed text.<one of ja, en>)"),
+], ids=["fr", "no-languages-line", "eng"])
+def test_a_column_in_a_language_the_game_does_not_list_says_so(tmp_path, capsys, game, header, said):
+    """``text.fr`` in a game of [ja, en] was "unknown key in the header row": the language is
+    what is missing, and game.yaml's languages line is where to add it."""
+    deck = DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=game)
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text(
+        f"name,count,text,{header}\n祝福,1,本文,Text\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1, err
+
+
 def test_a_parked_piece_prints_nothing_so_no_translation_of_it_is_missing(tmp_path):
     """``count: 0`` keeps a piece in the data and prints none: its untranslated texts are not
     warned of, in a spreadsheet or in YAML (a designer's parked row was)."""
