@@ -14,7 +14,7 @@ from pypdf import PdfReader
 
 import pnpgen
 from conftest import make_workspace, run
-from pnpgen.cli import _parsers, main
+from pnpgen.cli import _negative_values_joined, _parsers, main
 
 MM = 25.4 / 72
 FAST = ("--no-rulebook", "--jobs", "1")
@@ -83,7 +83,7 @@ def test_every_option_says_what_it_does():
     (("build", "--game", "test", "--margin", "-.5"), "argument --margin: margin '-.5' is out of range"),
     (("build", "--game", "test", "--jobs", "-2"),
      "argument --jobs: '-2' is not a number of worker processes (expected a whole number from 1 to 64)"),
-    (("build", "--game", "test", "--sleeve", "-66x91"), "argument --sleeve: "),
+    (("build", "--game", "test", "--sleeve", "-66x91"), "argument --sleeve: '-66x91' is not a sleeve size"),
     (("build",), "one of the arguments --game --all is required"),
     # a misspelt required option is named as misspelt, not as the option missing
     (("build", "--gmae", "test"), "unknown argument '--gmae'; did you mean --game?"),
@@ -103,8 +103,7 @@ def test_a_bad_command_line_is_one_line(tmp_path, capsys, args, said):
 
 
 def test_a_negative_value_is_joined_only_to_an_option_that_takes_one():
-    from pnpgen.cli import _negative_values_joined as joined
-
+    joined = _negative_values_joined
     assert joined(["build", "--game", "x", "--bleed", "-1mm", "--creep", "-0.1mm"]) == [
         "build", "--game", "x", "--bleed=-1mm", "--creep=-0.1mm"]
     assert joined(["-q", "build", "--margin", "-1.5,0"]) == ["-q", "build", "--margin=-1.5,0"]
