@@ -80,7 +80,7 @@ class Translations:
     fonts: dict[str, str] = field(default_factory=dict)  # role → font for the selected language only
     other_fonts: dict[str, dict[str, str]] = field(default_factory=dict)  # the other languages' (checked, unused)
     translated: set = field(default_factory=set)  # the files (paths) with a translation mapping in them
-    languages_at: Where | None = None  # game.yaml's languages: line; None for a game.yaml without one
+    languages_at: Where | None = None  # game.yaml's languages: line (no line number: game.yaml has none)
 
     @classmethod
     def from_game(cls, doc: Located, lang: str | None) -> Translations:
