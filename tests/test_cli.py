@@ -14,7 +14,7 @@ from pypdf import PdfReader
 
 import pnpgen
 from conftest import make_workspace, run
-from pnpgen.cli import _parsers, main
+from pnpgen.cli import _negative_values_joined, _parsers, main
 
 MM = 25.4 / 72
 FAST = ("--no-rulebook", "--jobs", "1")
@@ -76,6 +76,14 @@ def test_every_option_says_what_it_does():
     (("build", "--game", "test", "--paper", "Leter"), "argument --paper: 'leter' is not a choice; did you mean letter? (expected one of a3, a4, letter)"),
     (("build", "--game", "test", "--paper", "A5"), "argument --paper: 'a5' is not a choice (expected one of a3, a4, letter)"),
     (("build", "--game", "test", "--bleed", "20mm"), "argument --bleed: bleed '20mm' is out of range (expected 0 to 10 mm)"),
+    # a value that looks negative reaches the option's own reading, not argparse's "expected one argument"
+    (("build", "--game", "test", "--bleed", "-1mm"), "argument --bleed: bleed '-1mm' is out of range (expected 0 to 10 mm)"),
+    (("build", "--game", "test", "--ble", "-1mm"), "argument --bleed: bleed '-1mm' is out of range"),
+    (("watch", "--game", "test", "--creep", "-0.1mm"), "argument --creep: creep '-0.1mm' is out of range (expected 0 to 2 mm)"),
+    (("build", "--game", "test", "--margin", "-.5"), "argument --margin: margin '-.5' is out of range"),
+    (("build", "--game", "test", "--jobs", "-2"),
+     "argument --jobs: '-2' is not a number of worker processes (expected a whole number from 1 to 64)"),
+    (("build", "--game", "test", "--sleeve", "-66x91"), "argument --sleeve: '-66x91' is not a sleeve size"),
     (("build",), "one of the arguments --game --all is required"),
     # a misspelt required option is named as misspelt, not as the option missing
     (("build", "--gmae", "test"), "unknown argument '--gmae'; did you mean --game?"),
@@ -92,6 +100,18 @@ def test_a_bad_command_line_is_one_line(tmp_path, capsys, args, said):
     err = one_line_error(capsys, *args, ws=ws)
     assert said in err, err
     assert not (ws / "build").exists()
+
+
+def test_a_negative_value_is_joined_only_to_an_option_that_takes_one():
+    joined = _negative_values_joined
+    assert joined(["build", "--game", "x", "--bleed", "-1mm", "--creep", "-0.1mm"]) == [
+        "build", "--game", "x", "--bleed=-1mm", "--creep=-0.1mm"]
+    assert joined(["-q", "build", "--margin", "-1.5,0"]) == ["-q", "build", "--margin=-1.5,0"]
+    # after a flag, after "--", or a word starting with '-' that is no number: left to argparse
+    assert joined(["build", "--no-rulebook", "-1mm"]) == ["build", "--no-rulebook", "-1mm"]
+    assert joined(["build", "--bleed", "--", "-1mm"]) == ["build", "--bleed", "--", "-1mm"]
+    assert joined(["build", "--bleed", "-q"]) == ["build", "--bleed", "-q"]
+    assert joined(["build", "--no", "-1"]) == ["build", "--no", "-1"]  # --no is no one option: argparse says so
 
 
 def test_a_mistyped_game_or_deck_gets_a_suggestion(tmp_path, capsys):

@@ -282,7 +282,7 @@ def _jobs(text: str) -> int:
     except ValueError:
         n = 0
     if not 1 <= n <= 64:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of worker processes from 1 to 64")
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of worker processes (expected a whole number from 1 to 64)")
     return n
 
 
@@ -337,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     here = os.getcwd()
     try:
-        argv = _enter_directory(argv)
+        argv = _negative_values_joined(_enter_directory(argv))
         _unknown_options_first(argv)
         args = _parser().parse_args(argv)
         args.quiet, args.verbose = getattr(args, "quiet", False), getattr(args, "verbose", False)
@@ -389,6 +389,35 @@ def _unknown_options_first(argv: list[str]) -> None:
         option = arg.split("=", 1)[0]
         if option.startswith("--") and not any(o.startswith(option) for o in parser._option_string_actions):
             parser.error(f"unrecognized arguments: {arg}")
+
+
+_NEGATIVE = re.compile(r"-\.?\d")  # -1mm, -0.5, -.5, -1.5,0: a value, never an option's name
+
+
+def _negative_values_joined(argv: list[str]) -> list[str]:
+    """``--bleed -1mm`` as ``--bleed=-1mm``: argparse takes a value starting with '-' for an
+    option ("expected one argument"), so the option's own reading says what is wrong with it (or
+    takes it). Only after an option of the command that takes a value; ``--`` ends the options."""
+    at = next((i for i, arg in enumerate(argv) if not arg.startswith("-")), None)
+    if at is None or argv[at] not in _commands():
+        return argv
+    actions = _commands()[argv[at]]._option_string_actions
+    out = argv[:at + 1]
+    i = at + 1
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            return out + argv[i:]
+        named = [actions[arg]] if arg in actions else [
+            a for o, a in actions.items() if arg.startswith("--") and o.startswith(arg)]  # argparse's --ble for --bleed
+        takes_value = len({id(a) for a in named}) == 1 and named[0].nargs != 0
+        if takes_value and i + 1 < len(argv) and _NEGATIVE.match(argv[i + 1]):
+            out.append(f"{arg}={argv[i + 1]}")
+            i += 2
+            continue
+        out.append(arg)
+        i += 1
+    return out
 
 
 def _enter_directory(argv: list[str]) -> list[str]:

@@ -130,6 +130,42 @@ def test_bad_language_keys_are_input_errors(tmp_path, yaml_line, message):
     assert e.value.path.name == "game.yaml" and e.value.line
 
 
+@pytest.mark.parametrize("yaml_line,message,key", [
+    # a three-letter ISO 639-2 code is said where it is written, not later at fonts.en
+    ("languages: [ja, eng]", "'eng' is not a language code pnpgen reads; did you mean en? "
+                             "(expected a two-letter ISO 639-1 code, optionally with a script or region", "languages.2"),
+    ("languages: [jpn]", "'jpn' is not a language code pnpgen reads; did you mean ja?", "languages.1"),
+    ("languages: [ja, ger]", "did you mean de?", "languages.2"),
+    ("languages: [ja, EN]", "'EN' is not a language code pnpgen reads; did you mean en?", "languages.2"),
+    ("languages: [ja, en_gb]", "did you mean en-GB?", "languages.2"),
+    ("languages: [ja, english]", "'english' is not a language code pnpgen reads (expected", "languages.2"),
+    ("default_language: fre", "'fre' is not a language code pnpgen reads; did you mean fr?", "default_language"),
+    ("languages: [ja, en]\ndefault_language: eng", "default language 'eng' is not in languages; did you mean en?",
+     "default_language"),
+])
+def test_a_language_code_is_checked_where_languages_names_it(tmp_path, yaml_line, message, key):
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + yaml_line + "\n")
+    with pytest.raises(InputError) as e:
+        load_game(Workspace(ws), "test")
+    assert message in str(e.value), str(e.value)
+    line = 1 + (GAME_YAML + yaml_line).splitlines().index(yaml_line.splitlines()[-1])
+    assert (e.value.path.name, e.value.line, e.value.key) == ("game.yaml", line, key)
+
+
+@pytest.mark.parametrize("codes", ["[ja, en]", "[en]", "[ja, zh-Hant, zh-Hans-CN, en-GB, es-419, fr, de]"])
+def test_language_codes_with_a_script_or_region_are_read(tmp_path, codes):
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + f"languages: {codes}\n")
+    assert load_game(Workspace(ws), "test").languages == codes.strip("[]").split(", ")
+
+
+def test_a_lang_in_three_letters_gets_the_games_code(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO)
+    assert run(ws, "build", "--game", "test", "--lang", "eng") == 2
+    assert "no language 'eng' (--lang); did you mean en? (expected one of ja, en" in capsys.readouterr().err
+    assert run(ws, "build", "--game", "test", "--lang", "deu") == 2  # de is no language of this game
+    assert "no language 'deu' (--lang) (expected one of ja, en" in capsys.readouterr().err
+
+
 def test_fonts_per_language(tmp_path):
     game = TWO + "fonts:\n  gothic: BIZUDPGothic-Regular\n  en:\n    gothic: NotoSans-Regular\n"
     ws = make_workspace(tmp_path / "ws", deck=DECK + "  - {name: 未訳, text: 日本語のまま}\n", game=game)
@@ -202,6 +238,28 @@ def test_a_misspelt_translation_column_is_named_by_its_header_and_column(tmp_pat
     with pytest.raises(InputError) as err:
         load_game(Workspace(ws), "test")
     assert re.search(r"cards\.csv:1:4: txt\.en \(column D\): unknown key in the header row", str(err.value)), err.value
+
+
+@pytest.mark.parametrize("game, header, said", [
+    (TWO, "text.fr", "cards.csv:1:4: text.fr (column D): 'fr' is not one of the game's languages "
+                     "(data/test/game.yaml:1:1: languages: [ja, en]) (expected fr added there, 'languages: [ja, en, fr]', "
+                     "to translate into it; else a column headed text.<one of ja, en>)"),
+    (GAME_YAML, "text.en", "cards.csv:1:4: text.en (column D): 'en' is not one of the game's languages "
+                           "(data/test/game.yaml has no languages: line, so ja only) (expected 'languages: [ja, en]' in "
+                           "game.yaml to translate into en; else a column headed text.ja)"),
+    (TWO, "text.eng", "cards.csv:1:4: text.eng (column D): 'eng' is not one of the game's languages; "
+                      "did you mean text.en? (expected a column headed text.<one of ja, en>)"),
+], ids=["fr", "no-languages-line", "eng"])
+def test_a_column_in_a_language_the_game_does_not_list_says_so(tmp_path, capsys, game, header, said):
+    """``text.fr`` in a game of [ja, en] was "unknown key in the header row": the language is
+    what is missing, and game.yaml's languages line is where to add it."""
+    deck = DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=game)
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text(
+        f"name,count,text,{header}\n祝福,1,本文,Text\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1, err
 
 
 def test_a_parked_piece_prints_nothing_so_no_translation_of_it_is_missing(tmp_path):

@@ -83,7 +83,7 @@ BAD = {
     "bad int": ('name,power\r\n祝福,3\r\n降臨,three\r\n', "cards.csv:3:2: power (column B): 'three' is not a valid int",
                 "a whole number"),
     "bad count": ('name,count\r\n祝福,-1\r\n', "cards.csv:2:2: count (column B): count -1 is not a whole number",
-                  "0..10000"),  # 0 parks a piece (issue 12)
+                  "0..10000, e.g. 3 in the count column)"),  # 0 parks a piece (issue 12); no YAML 'count: 3' in a sheet
     "unknown header": ('name,powr\r\n祝福,3\r\n', "cards.csv:1:2: powr (column B): unknown key in the header row",
                        "one of name, text"),
     "no header": ('name,\r\n祝福,3\r\n', "cards.csv:2:2: a value ('3') in a column without a header", "column B"),
@@ -118,6 +118,11 @@ def test_xlsx_bad_cell_names_row_and_column(tmp_path, capsys):
     ws = _sheet_ws(tmp_path, "cards.xlsx", xlsx_bytes([["name", "tags", "power"], ["祝福", None, 2], ["降臨", None, 2.5]]))
     assert run(ws, "check", "--game", "test") == 2
     assert "cards.xlsx:3:3: power (column C): 2.5 is not a valid int" in capsys.readouterr().err
+    ws = _sheet_ws(tmp_path / "count", "cards.xlsx", xlsx_bytes([["name", "power", "count"], ["祝福", 1, 2], ["降臨", 2, "three"]]))
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.xlsx:3:3: count (column C): count 'three' is not a whole number from 0 to 10,000 " \
+           "(expected an integer 0..10000, e.g. 3 in the count column)" in err, err
 
 
 @pytest.mark.parametrize("name, book", [("cards.xlsx", xlsx_bytes), ("cards.ods", ods_bytes)])

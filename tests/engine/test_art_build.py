@@ -296,7 +296,7 @@ def test_an_incremental_build_with_art_writes_what_a_cold_build_writes(tmp_path)
             assert (out(ws) / rel).read_bytes() == (tmp_path / "cold" / "test" / rel).read_bytes(), rel
     incremental = (out(ws) / "manifest.json").read_text(encoding="utf-8")
     cold = (tmp_path / "cold" / "test" / "manifest.json").read_text(encoding="utf-8")
-    assert json.loads(incremental)["changes"] == ["other: 3 → 4 (+1 他); reprint other.pdf: sheets 1 (pages 1–2)"]
+    assert json.loads(incremental)["changes"] == ["other: 3 → 4 (+1 他); reprint other.pdf: sheet 1 (pages 1–2)"]
     without_reprint = incremental.replace('"manifest.json",\n    "reprint.pdf",\n    "reprint.txt"', '"manifest.json"')
     assert without_reprint.split('"changes"')[0] == cold.split('"changes"')[0]  # the same text up to the change report
     assert [i["kind"] for i in manifest(ws)["images"]] == ["raster", "vector"]

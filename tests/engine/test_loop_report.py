@@ -45,9 +45,9 @@ def test_a_count_plus_two_names_exactly_the_pages_whose_bytes_differ(tmp_path, c
     after = _pages(home)
     differ = [n for n, page in enumerate(after, 1) if n > len(before) or before[n - 1] != page]
     assert len(before) == len(after) == 8 and differ == [7, 8]  # the stamp no longer changes every sheet
-    assert manifest["changes"] == ["cards: 30 → 32 (+2 カード29); reprint cards.pdf: sheets 4 (pages 7–8)"]
+    assert manifest["changes"] == ["cards: 30 → 32 (+2 カード29); reprint cards.pdf: sheet 4 (pages 7–8)"]
     assert manifest["reprint"]["cards"] == {"file": "cards.pdf", "sheets": [4], "pages": [7, 8], "why": ["+2 カード29"]}
-    assert "changed: cards: 30 → 32 (+2 カード29); reprint cards.pdf: sheets 4 (pages 7–8)" in capsys.readouterr().out
+    assert "changed: cards: 30 → 32 (+2 カード29); reprint cards.pdf: sheet 4 (pages 7–8)" in capsys.readouterr().out
 
 
 def test_a_new_back_design_is_back_changed_not_every_piece_edited(tmp_path, built_copy):
@@ -68,7 +68,7 @@ def test_an_edited_text_names_the_field_and_only_its_sheet(tmp_path, built_copy)
     after = _pages(ws / "build" / "test" / "cards.pdf")
     # a sheet is one piece of paper: its stamp names the faces of both sides, so both pages differ
     assert [n for n, page in enumerate(after, 1) if before[n - 1] != page] == [3, 4]
-    assert manifest["changes"] == ["cards: 12 → 12 (カード11: text); reprint cards.pdf: sheets 2 (pages 3–4)"]
+    assert manifest["changes"] == ["cards: 12 → 12 (カード11: text); reprint cards.pdf: sheet 2 (pages 3–4)"]
 
 
 def test_the_reprint_file_holds_exactly_the_new_copies_with_backs_and_says_what_to_pull(tmp_path, built_copy):
@@ -211,3 +211,8 @@ def test_a_reprint_of_a_one_sided_deck_and_a_two_sided_one_keeps_every_back_behi
     said = (out / "reprint.txt").read_text(encoding="utf-8")
     assert "reprint.pdfの1ページ" in said and "reprint.pdfの3–4ページ" in said, said
     assert [d["double_sided"] for d in manifest["decks"]] == [False, True]
+    # one sheet, one page: said in the singular ("sheets 1 (pages 1)" read as a miscount)
+    assert [line.split("; ")[-1] for line in manifest["changes"]] == [
+        "reprint a-tokens.pdf: sheet 1 (page 1)", "reprint cards.pdf: sheet 1 (pages 1–2)"]
+    (ws / "data" / "test" / "decks" / "b-more.yaml").write_text(tokens.read_text(encoding="utf-8"), encoding="utf-8")
+    assert "b-more: new deck, 4 pieces, 1 sheet" in _build(ws)["changes"]

@@ -101,3 +101,17 @@ def test_a_turn_of_phases_starts_with_the_action_said_before_them():
     plain = draft.replace("まず、", "")  # no sentence says how the turn starts: the phases alone, nothing guessed
     assert [line.text for line in quick_reference(parse(plain, "ja").rules, latin=False).steps[0].lines] == \
         ["ホールド後の処理", "リリース後の処理"]
+
+
+def test_an_english_starting_hand_may_say_which_cards_are_dealt():
+    """「Deal 5 Starter cards to each player」 was missed (only "deal 5 cards" was read as the
+    starting hand): a word or two between the number and "cards" say which cards; a number that
+    counts something else (damage, "3 of the cards") or cards only placed is no starting hand."""
+    draft = ("Market\n\nSETUP\n\nShuffle the Market cards. Place the 3 Event cards beside the board. "
+             "Deal 5 Starter cards to each player. Deal five random cards face up to form the market. "
+             "Deal each player 2 Goal cards. Deal 3 of the cards into a discard pile.\n\n"
+             "PLAYING\n\n1) Buy a card. Deal 2 damage to cards in play.\n")
+    quick = quick_reference(parse(draft, "en").rules, latin=True)
+    assert [line.text for line in quick.setup] == [
+        "Deal 5 Starter cards to each player.", "Deal five random cards face up to form the market.",
+        "Deal each player 2 Goal cards."]

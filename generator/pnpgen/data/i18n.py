@@ -31,7 +31,29 @@ from pnpgen.data.yamlsrc import Located, keyname
 from pnpgen.errors import Where
 from pnpgen.fonts import locate
 
-_CODE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
+# A language code as pnpgen reads one: ISO 639-1 (two letters, lower case), optionally a script
+# (zh-Hant) and a region (en-GB, es-419), as BCP 47 writes them. It names the build's folder, the
+# key of each translation mapping and the <field>.<lang> spreadsheet column, so one spelling only.
+LANGUAGE_CODE = re.compile(r"[a-z]{2}(-[A-Z][a-z]{3})?(-(?:[A-Z]{2}|[0-9]{3}))?")
+LANGUAGE_EXPECTED = "a two-letter ISO 639-1 code, optionally with a script or region: ja, en, zh-Hant, en-GB"
+_ISO_639_2 = {"eng": "en", "jpn": "ja", "fra": "fr", "fre": "fr", "deu": "de", "ger": "de", "zho": "zh",
+              "chi": "zh", "kor": "ko", "spa": "es", "ita": "it", "por": "pt"}  # the three-letter codes met
+
+
+def language_code_meant(code: str, among: list[str] | None = None) -> str | None:
+    """The code meant by one written another way: ``eng`` (ISO 639-2) → en, ``EN`` → en,
+    ``en_us`` → en-US (and, given ``among``, only one of those); else None."""
+    parts = re.split(r"[-_]", code.strip())
+    first = _ISO_639_2.get(parts[0].lower(), parts[0].lower())
+    fixed = "-".join([first, *(p.title() if len(p) == 4 else p.upper() for p in parts[1:])])
+    known = LANGUAGE_CODE.fullmatch(fixed) and (among is None or fixed in among)
+    return fixed if fixed != code and known else None
+
+
+def language_code_hint(code: str, among: list[str] | None = None) -> str:
+    """``; did you mean en?`` for a code written another way (:func:`language_code_meant`), else nothing."""
+    meant = language_code_meant(code, among)
+    return f"; did you mean {meant}?" if meant else ""
 
 
 @dataclass
@@ -58,35 +80,43 @@ class Translations:
     fonts: dict[str, str] = field(default_factory=dict)  # role → font for the selected language only
     other_fonts: dict[str, dict[str, str]] = field(default_factory=dict)  # the other languages' (checked, unused)
     translated: set = field(default_factory=set)  # the files (paths) with a translation mapping in them
+    languages_at: Where | None = None  # game.yaml's languages: line (no line number: game.yaml has none)
 
     @classmethod
     def from_game(cls, doc: Located, lang: str | None) -> Translations:
         """Read game.yaml's language keys, check ``lang`` against them and resolve game.yaml."""
         data = doc.data if isinstance(doc.data, dict) else {}
         languages = data.get("languages", None)
+        listed = languages is not None
         if languages is None:
             languages = [str(data.get("default_language", "ja"))]
-        if not isinstance(languages, list) or not languages \
-                or not all(isinstance(code, str) and _CODE.match(code) for code in languages):
+        if not isinstance(languages, list) or not languages or not all(isinstance(code, str) for code in languages):
             raise doc.error(("languages",), f"languages must be a list of language codes, got {languages!r}",
                             "e.g. 'languages: [ja, en]'")
+        for i, code in enumerate(languages):
+            if not LANGUAGE_CODE.fullmatch(code):
+                raise doc.error(("languages", i) if listed else ("default_language",),
+                                f"{code!r} is not a language code pnpgen reads{language_code_hint(code)}",
+                                LANGUAGE_EXPECTED)
         twice = sorted({code for code in languages if languages.count(code) > 1})
         if twice:
             raise doc.error(("languages",), f"languages lists {', '.join(twice)} more than once",
                             "each language code once, e.g. 'languages: [ja, en]'")
         default = data.get("default_language", languages[0])
         if default not in languages:
-            raise doc.error(("default_language",), f"default language {default!r} is not in languages",
+            raise doc.error(("default_language",), f"default language {default!r} is not in languages"
+                            + language_code_hint(str(default), languages),
                             "one of " + ", ".join(languages))
         chosen = default if lang is None else lang
         if chosen not in languages:
-            raise doc.error(("languages",), f"this game has no language {chosen!r} (--lang)",
+            raise doc.error(("languages",), f"this game has no language {chosen!r} (--lang){language_code_hint(chosen, languages)}",
                             "one of " + ", ".join(languages) + " (add it to languages: in game.yaml)")
         gap = data.get("latin_gap", LATIN_GAP)
         if isinstance(gap, bool) or not isinstance(gap, (int, float)) or not 0 <= gap <= 1:
             raise doc.error(("latin_gap",), f"latin_gap {gap!r} is not a number of em from 0 to 1",
                             "e.g. 'latin_gap: 0.25' (a quarter em), 0 for none")
         tr = cls(chosen, default, list(languages), float(gap))
+        tr.languages_at = doc.where(("languages",), key=True) if listed else Where(doc.path)
         fonts = data.get("fonts")
         if isinstance(fonts, dict):
             data["fonts"] = tr._fonts(doc, fonts)
@@ -138,10 +168,14 @@ class Translations:
             self.missing.append(Missing(Where(doc.path), "", f"nothing in this file is translated into "
                                                             f"{self.lang}; printed in {self.default} as written"))
 
-    def resolve_rows(self, sheet: Any, pieces: list[dict]) -> list[dict]:
+    def resolve_rows(self, sheet: Any, pieces: list[dict], fields: Any = ()) -> list[dict]:
         """Spreadsheet rows with ``<field>.<lang>`` columns folded into the chosen language's text.
-        ``sheet`` answers ``where(keypath)`` (data/spreadsheets.py SheetDoc)."""
+        ``sheet`` answers ``where(keypath)`` (data/spreadsheets.py SheetDoc); ``fields``: the
+        deck's, a column headed by one of them (a name with a dot in it) is no translation."""
         columns = {h: h.rsplit(".", 1) for h in getattr(sheet, "headers", []) if "." in h}
+        for h, (f, lang) in columns.items():
+            if lang not in self.languages and h not in fields:
+                self._other_language_column(sheet, h, f, lang)
         columns = {h: (f, lang) for h, (f, lang) in columns.items() if lang in self.languages}
         if not columns:
             if self.lang != self.default:
@@ -160,6 +194,28 @@ class Translations:
                     row[f] = self._pick(sheet, texts, ("pieces", i, f), {("pieces",)})
             out.append(row)
         return out
+
+    def _other_language_column(self, sheet: Any, header: str, name: str, lang: str) -> None:
+        """A ``<field>.<lang>`` column of a language the game does not list: said as that (where
+        the languages are listed, and what to add), not as an unknown field. A header whose tail
+        is no language code is left to the field check."""
+        meant = language_code_meant(lang, self.languages)
+        if not (LANGUAGE_CODE.fullmatch(lang) or meant):
+            return
+        keypath = ("pieces", 0, header)
+        listed = ", ".join(self.languages)
+        column = f"a column headed {name}." + (self.languages[0] if len(self.languages) == 1 else f"<one of {listed}>")
+        if meant:
+            raise sheet.error(keypath, f"{lang!r} is not one of the game's languages; did you mean {name}.{meant}?",
+                              column, key=True)
+        at = self.languages_at
+        if at is None or at.line is None:  # no languages: line, the game is kept in its default language
+            raise sheet.error(keypath, f"{lang!r} is not one of the game's languages ({at.path if at else 'game.yaml'} "
+                                       f"has no languages: line, so {listed} only)",
+                              f"'languages: [{listed}, {lang}]' in game.yaml to translate into {lang}; else {column}", key=True)
+        raise sheet.error(keypath, f"{lang!r} is not one of the game's languages ({at}: languages: [{listed}])",
+                          f"{lang} added there, 'languages: [{listed}, {lang}]', to translate into it; else {column}",
+                          key=True)
 
     def _is_translation(self, value: Any) -> bool:
         return (isinstance(value, dict) and bool(value) and all(k in self.languages for k in value)

@@ -404,12 +404,13 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     if isinstance(pieces, dict):
         rows, pieces = read_pieces(doc, path, game.root, fields)
         if game.translations is not None:
-            pieces = game.translations.resolve_rows(rows, pieces)
+            pieces = game.translations.resolve_rows(rows, pieces, fields)
     if not isinstance(pieces, list) or not pieces:
         raise doc.error(("pieces",), "pieces must be a non-empty list",
                         "'- name: …' entries or {file: cards.csv}" + PIECES_HINT)
     shown = _shown_fields(deck)
     optional = _optional_fields(deck, data)
+    count_example = "'count: 3'" if rows is doc else "3 in the count column"  # the row and column lead the message
     for i, raw in enumerate(pieces):
         keypath = ("pieces", i)
         raw = _keys(rows, raw, keypath, allowed, "the header row" if rows is not doc else f"piece {i + 1}",
@@ -420,7 +421,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
             if key != "count":
                 values[key] = _value(rows, game, fields[key], value, keypath + (key,), key, pictures)
         piece = Piece(index=i + 1, values=values, where=rows.where(keypath),
-                      count=_parse(rows, keypath + ("count",), v.count, raw.get("count", 1)), label_field=label_field,
+                      count=_parse(rows, keypath + ("count",), v.count, raw.get("count", 1), v.COUNT, count_example),
+                      label_field=label_field,
                       field_lines={key: _line_column(rows.where(keypath + (key,))) for key in raw})
         deck.pieces.append(piece)
         for key, value in values.items() if piece.count else ():  # a parked piece prints nothing: nothing open

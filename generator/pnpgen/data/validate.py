@@ -108,12 +108,13 @@ def decimal(value: Any) -> int | float | None:
     return None
 
 
-def count(value: Any, bounds: tuple[int, int] = COUNT) -> int:
+def count(value: Any, bounds: tuple[int, int] = COUNT, example: str = "'count: 3'") -> int:
+    """``example``: how the count is written where this one is (a YAML key, a spreadsheet column)."""
     lo, hi = bounds
     n = whole(value)
     if n is None or not lo <= n <= hi:
         raise Invalid(f"count {show(value)} is not a whole number from {lo} to {hi:,}",
-                      f"an integer {lo}..{hi}, e.g. 'count: 3'")
+                      f"an integer {lo}..{hi}, e.g. {example}")
     return n
 
 

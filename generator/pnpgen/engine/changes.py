@@ -1,6 +1,6 @@
 """The change report: what differs from the last good build, deck by deck, so the designer
 knows exactly which sheets to reprint and why
-(``epic: 80 → 82 (+2 祝福); reprint epic.pdf: sheets 9 (pages 17–18)``)."""
+(``epic: 80 → 82 (+2 祝福); reprint epic.pdf: sheet 9 (pages 17–18)``)."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
     for deck_id, new in now.items():
         old = before.get(deck_id)
         if old is None:
-            lines.append(f"{deck_id}: new deck, {new['count']} pieces, {new['sheets']} sheet(s)")
+            lines.append(f"{deck_id}: new deck, {new['count']} pieces, {new['sheets']} sheet{'s' * (new['sheets'] != 1)}")
             continue
         details = reasons(old, new)
         pages = changed_pages(old.get("pages"), new["pages"], old.get("page_art"), new.get("page_art"), _per_sheet(new))
@@ -95,7 +95,7 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
             line += f", sheets {old['sheets']} → {new['sheets']}"
         sheets = sorted({(p - 1) // _per_sheet(new) + 1 for p in pages})
         if new["file"] and pages:
-            line += f"; reprint {new['file']}: sheets {spans(sheets)} (pages {spans(pages)})"
+            line += f"; reprint {new['file']}: {numbered('sheet', sheets)} ({numbered('page', pages)})"
         elif new["file"]:
             line += f"; {new['file']}: no sheet to reprint (pieces to pull out only)"
         lines.append(line)
@@ -126,6 +126,11 @@ def changed_pages(old: list[str] | None, new: list[str], old_art: list[str] | No
         first = (n - 1) // per_sheet * per_sheet + 1
         out.update(range(first, min(first + per_sheet, len(new) + 1)))
     return sorted(out)
+
+
+def numbered(word: str, numbers: list[int]) -> str:
+    """``sheet 9``, ``sheets 1–3``, ``pages 17–18``: the numbers after their word, plural for more than one."""
+    return f"{word}{'s' * (len(numbers) > 1)} {spans(numbers)}"
 
 
 def spans(numbers: list[int]) -> str:

@@ -33,9 +33,13 @@ _SCORING_TITLE = re.compile(r"得点|決算|スコア|勝利|終了|scoring|vict
 _SETUP_TITLE = re.compile(r"準備|セットアップ|\bsetup\b|\bset-up\b|preparation", re.I)
 _PER_PLAYERS = re.compile(r"^[０-９0-9]{1,2}人(?:プレイ)?$|^\d{1,2} players?$", re.I)
 _PLAYERS_IN = re.compile(r"[０-９0-9]{1,2}人(?:プレイ|の時|の場合|なら)|人数(?:[×xX✕＊*]|に応じ|分)|\b\d{1,2}[- ]player\b|\bwith \d{1,2} players\b", re.I)
-# the starting hand: 手札 (hand) with a number, or cards dealt out so many each (５枚ずつ配ります, deal 5 cards to each)
+# the starting hand: 手札 (hand) with a number, or cards dealt out so many each (５枚ずつ配ります, deal 5 cards to
+# each, deal each player 5 Starter cards, deal five random cards): up to two words that say which cards, none of
+# them a word that makes the number something else's (deal 2 damage to cards, deal 3 of the cards)
+_WHICH = r"(?: (?!(?:to|of|from|into|onto|on|in|at|for|with|and|or|the|a|an|each|every|per|damage|points?)\b)[a-z][\w'-]*){0,2}"
 _HAND = re.compile(r"(?:手札|\bhand\b).*?[０-９0-9]|[０-９0-9].*?(?:手札|\bhand\b)|[０-９0-9]+枚ずつ(?:配|引)"
-                   r"|\bdeals? (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten) cards?\b", re.I)
+                   r"|\bdeals? (?:(?:each|every) player )?(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
+                   + _WHICH + r" cards?\b", re.I)
 # a turn's first action, said before its phases
 _FIRST = re.compile(r"^(?:まず|最初に|はじめに|始めに)|^(?:first|on (?:your|their|a player's) turn),?\s", re.I)
 MAX_SETUP = 6
