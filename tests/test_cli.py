@@ -181,7 +181,7 @@ def test_clean_removes_only_what_pnpgen_wrote(tmp_path, capsys):
     assert "other: up to date" in capsys.readouterr().out  # its cache entries stayed
 
     assert run(ws, "clean") == 0
-    assert "kept the 2 version(s) recorded in .history/ and their tags" in capsys.readouterr().out
+    assert "kept the 2 versions recorded in .history/ and their tags" in capsys.readouterr().out
     assert sorted(p.relative_to(build / ".history").as_posix() for p in (build / ".history").rglob("*")) == [
         "other", "other/v00001.json", "test", "test/v00001.json"]  # the designer's record: kept
     assert run(ws, "clean", "--history") == 0

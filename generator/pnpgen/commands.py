@@ -111,8 +111,10 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
         if quiet:
             continue
         _say(ws.shown(f"{o.slug}: {len(result.manifest['files'])} files in {o.out_dir}, {len(o.written)} written"))
+        from pnpgen.messages import counted  # (here: a build with nothing to do imports none of it)
+
         for deck in result.records:
-            _say(f"  {deck.id:<16} {deck.name}  ×{deck.count}  {deck.on_paper()}, {deck.sheets} sheet(s)")
+            _say(f"  {deck.id:<16} {deck.name}  ×{deck.count}  {deck.on_paper()}, {counted(deck.sheets, 'sheet')}")
         book = result.manifest.get("rulebook", {}).get("report")
         if book:  # its pages and how many proofing notes proof.txt holds (the report's summary, last)
             _say(f"  {book[-1]}")
@@ -341,6 +343,7 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.data.model import is_placeholder
     from pnpgen.engine.cache import Cache
     from pnpgen.engine.check import check_faces
+    from pnpgen.messages import counted
 
     slugs = [args.game] if args.game else ws.slugs()
     note = (lambda text: None) if args.quiet else _say  # -q: only the problems and warnings
@@ -352,7 +355,7 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
         if faces.problems or faces.warnings or not args.quiet:
             _say(ws.shown(f"{slug}: {'ok' if not faces.problems else 'would not build'} ({pieces})"))
         for p in faces.problems:
-            more = f" — and {p.faces - 1} more face(s) the same way" if p.faces > 1 else ""
+            more = f" — and {counted(p.faces - 1, 'more face')} the same way" if p.faces > 1 else ""
             _say(ws.shown(f"  error: {p.error}{more}"))
         problems += len(faces.problems)
         for w in faces.warnings:
@@ -365,7 +368,7 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
             for where, field, text in deck.placeholders:
                 same.setdefault((str(where), text), []).append(field)
             for (at, text), fields in same.items():
-                more = f" — and {len(fields) - 1} more piece(s) from the same line" if len(fields) > 1 else ""
+                more = f" — and {counted(len(fields) - 1, 'more piece')} from the same line" if len(fields) > 1 else ""
                 note(ws.shown(f"  {deck.id}: {at}: {fields[0]}: {text}{more}"))
                 total += 1
             for piece in deck.pieces:
@@ -375,10 +378,10 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
             if is_placeholder(item.note):
                 note(ws.shown(f"  sourced: {item.name} ×{item.count}: {item.note}"))
                 total += 1
-    note(f"{total} placeholder(s) and missing translation(s) to settle" if args.lang
-         else f"{total} placeholder(s) to settle")
+    note(f"{total} to settle (placeholders and missing translations)" if args.lang
+         else f"{counted(total, 'placeholder')} to settle")
     if problems:
-        _say(ws.shown(f"{problems} problem(s) a build would stop at"))
+        _say(ws.shown(f"{counted(problems, 'problem')} a build would stop at"))
         return 2
     return 0
 
@@ -432,6 +435,7 @@ def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
 def clean(ws: Workspace, args: argparse.Namespace) -> int:
     """Remove what pnpgen's builds and exports wrote (as their records say) and the cache."""
     from pnpgen.engine.clean import clean as clean_outputs
+    from pnpgen.messages import counted
 
     out_root = args.out or ws.root / "build"
     done = clean_outputs(out_root, args.game, history=args.history)
@@ -443,10 +447,10 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
                        "pnpgen wrote there (build or export it again, then clean; or remove it yourself)"))
     if not args.quiet:
         where = ws.shown(f"{out_root.resolve()}{os.sep}")
-        _say(f"removed {len(done.removed)} file(s) pnpgen wrote in {where}" if done.removed
+        _say(f"removed {counted(len(done.removed), 'file')} pnpgen wrote in {where}" if done.removed
              else f"nothing pnpgen wrote in {where}")
         if done.history_kept:
-            _say(f"kept the {done.history_kept} version(s) recorded in .history/ and their tags "
+            _say(f"kept the {counted(done.history_kept, 'version')} recorded in .history/ and their tags "
                  "(pnpgen clean --history removes them)")
     return 0
 

@@ -205,4 +205,4 @@ def test_check_lists_pieces_without_art(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "cards.yaml:7:20: 竜.art: 未定" in out
     assert "cards.yaml:8:5: 鳥.art: no art yet" in out and "cards.yaml:9:5: 馬.art: no art yet" in out
-    assert "犬" not in out and "3 placeholder(s) to settle" in out
+    assert "犬" not in out and "3 placeholders to settle" in out

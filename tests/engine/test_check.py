@@ -30,7 +30,7 @@ def test_a_template_mistake_is_one_problem_at_the_designers_line(tmp_path, capsy
     assert len(errors) == 1, out
     assert "templates/test/card-front.svg.j2:4:" in errors[0]  # the designer's line, not the macro's
     assert "'nme'" in errors[0] and "common/macros.svg.j2" in errors[0]
-    assert "and 10 more face(s)" in errors[0]
+    assert "and 10 more faces" in errors[0]
     assert "would not build" in out and not (ws / "build").exists()
     assert run(ws, "build", "--game", "test") == 2  # the build stops at the same line
     assert "card-front.svg.j2:4:" in capsys.readouterr().err
@@ -140,5 +140,5 @@ def test_a_default_placeholder_is_one_line_that_counts_the_pieces_it_reaches(tmp
     assert run(ws, "check", "--game", "test") == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if "未定" in line]
     assert len(lines) == 2, lines
-    assert "カード1.text: 未定（本文） — and 6 more piece(s) from the same line" in lines[0], lines
+    assert "カード1.text: 未定（本文） — and 6 more pieces from the same line" in lines[0], lines
     assert "別.text: 未定（別の本文）" in lines[1] and "more" not in lines[1], lines

@@ -145,12 +145,12 @@ def test_slots_in_the_printer_margin_warn(tmp_path, capsys):
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     err = capsys.readouterr().err
     warnings = [ln for ln in err.splitlines() if "margin" in ln]
-    assert len(warnings) == 1 and "sheets/edge.yaml" in warnings[0] and "slot(s) 1, 4, 7" in warnings[0], err
+    assert len(warnings) == 1 and "sheets/edge.yaml" in warnings[0] and "slots 1, 4, 7 reach" in warnings[0], err
     pages = placements(ws / "build" / "test" / "cards.pdf")
     assert _flat(_centres(pages[0])) == pytest.approx(_flat([(2 + 31.5, 16.5 + 44), (2 + 63 + 31.5, 16.5 + 44)]), abs=0.002)
     assert run(ws, "check", "--game", "test") == 0
     out = capsys.readouterr().out
-    assert "warning: sheets/edge.yaml" in out and "slot(s) 1, 4, 7" in out, out
+    assert "warning: sheets/edge.yaml" in out and "slots 1, 4, 7 reach" in out, out
 
 
 def test_a_sheet_layout_linked_from_outside_is_refused(tmp_path, capsys):

@@ -232,6 +232,6 @@ def test_the_build_says_how_many_proofing_notes_proof_txt_holds(tmp_path, capsys
     assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
     said = [line for line in capsys.readouterr().out.splitlines() if line.lstrip().startswith("rulebook:")]
     notes = (ws / "build" / "test" / "proof.txt").read_text(encoding="utf-8").count("\t")
-    assert notes >= 8 and len(said) == 1 and said[0].endswith(f", {notes} proofing note(s) in proof.txt")
+    assert notes >= 8 and len(said) == 1 and said[0].endswith(f", {notes} proofing notes in proof.txt")
     assert run(ws, "-q", "build", "--game", "test", "--jobs", "1") == 0
     assert capsys.readouterr().out == ""

@@ -362,5 +362,5 @@ def margin_warnings(stock: SheetStock, margin_mm: float) -> list[str]:
     if not inside:
         return []
     shown = ", ".join(str(n) for n in inside[:8]) + (" …" if len(inside) > 8 else "")
-    return [f"{stock.source}: sheet layout {stock.id}: slot(s) {shown} reach into the printer's {margin_mm:g} mm margin; "
+    return [f"{stock.source}: sheet layout {stock.id}: {'slots' if len(inside) > 1 else 'slot'} {shown} {'reach' if len(inside) > 1 else 'reaches'} into the printer's {margin_mm:g} mm margin; "
             "their edge there prints white (a smaller --margin if the printer prints closer to the edge)"]

@@ -45,3 +45,9 @@ def msg(key: str, lang: str = "ja", **args: object) -> str:
     """The label ``key`` in ``lang`` with its ``{slots}`` filled (a KeyError names a missing key)."""
     text = catalogue(resolve(lang))[key]
     return text.format(**args) if args else text
+
+
+def counted(n: int, word: str, plural: str | None = None) -> str:
+    """``1 sheet``, ``3 sheets``: a count said in English with its word in the right number
+    (``plural`` where adding an s is wrong: ``copy``, ``copies``)."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"

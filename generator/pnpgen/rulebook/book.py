@@ -25,7 +25,7 @@ from pnpgen.errors import InputError, contained, suggest
 from pnpgen.faces.faceset import outline
 from pnpgen.impose import booklet
 from pnpgen.memo import Memo
-from pnpgen.messages import msg
+from pnpgen.messages import counted, msg
 from pnpgen.pdf.booklet import impose_pdf
 from pnpgen.pdf.settings import default_font
 from pnpgen.rulebook import glyphs, slug
@@ -396,9 +396,10 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     report.append("line breaking: words and hyphenation (pyphen), justified by word spaces" if is_latin(draft.lang)
                   else "line breaking: JLREQ kinsoku, character by character (pnpgen.text.linebreak), justified")
     report.append(
-        f"rulebook: {n_pages} A5 pages{' (rules only)' if rules_only else ''}; booklet: {total // 4} sheet(s), "
-        f"{total - n_pages} blank page(s) added, binding {binding}, creep {creep_mm:g} mm/sheet; "
-        f"{len(pictures)} deck picture(s), {len(builder.figures_placed)} figure(s), {len(findings)} proofing note(s) in proof.txt"
+        f"rulebook: {n_pages} A5 pages{' (rules only)' if rules_only else ''}; booklet: {counted(total // 4, 'sheet')}, "
+        f"{counted(total - n_pages, 'blank page')} added, binding {binding}, creep {creep_mm:g} mm/sheet; "
+        f"{counted(len(pictures), 'deck picture')}, {counted(len(builder.figures_placed), 'figure')}, "
+        f"{counted(len(findings), 'proofing note')} in proof.txt"
     )
     files = {"rulebook.pdf": a5, "rulebook-booklet.pdf": a4, "proof.txt": proof_file(game, r)}
     return RulebookResult(files, warnings, report)

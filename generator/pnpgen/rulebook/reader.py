@@ -127,7 +127,7 @@ def read_text(data: bytes, path: Path) -> Draft:
         first = text.index(REPLACEMENT)
         line = text.count("\n", 0, first) + 1
         warnings.append(
-            f"{path}:{line}: {unrepaired} undecodable character(s) (U+FFFD) that are no broken circled "
+            f"{path}:{line}: {unrepaired} undecodable character{'s' * (unrepaired != 1)} (U+FFFD) that are no broken circled "
             f"digit; printed as {GETA}"
         )
         text = text.replace(REPLACEMENT, GETA)
