@@ -7,10 +7,10 @@ import argparse
 import asyncio
 import contextlib
 import json
-from pathlib import Path
 
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
+from pnpgen.engine.fresh import worth_a_build
 from pnpgen.errors import InputError
 from pnpgen.safetext import shown
 from pnpgen.serve.page import html
@@ -88,8 +88,8 @@ async def _watch(preview: Preview) -> None:
 
     out = preview.out_root.resolve()
     async for changes in awatch(*preview.folders(), debounce=200, step=50):
-        if all(out in Path(p).resolve().parents for _, p in changes):
-            continue  # our own output
+        if not worth_a_build(changes, out):
+            continue  # an editor's own files, or our own output
         await run_in_threadpool(preview.rebuild)
 
 
