@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+from types import FrameType
 
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
@@ -112,6 +113,16 @@ def port_free(port: int) -> None:
 def serve(ws: Workspace, args: argparse.Namespace) -> int:
     import uvicorn
 
+    class _Server(uvicorn.Server):
+        """uvicorn's server, which ends quietly on Ctrl-C (SIGINT) and SIGTERM and returns as if it
+        had ended by itself: it remembers the signal, so ``serve`` exits 130 (143) as ``watch`` does."""
+
+        stopped_by = 0
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            self.stopped_by = self.stopped_by or sig
+            super().handle_exit(sig, frame)
+
     port_free(args.port)
     preview = Preview(ws, args.game, args.out or ws.root / "build")
     preview.folders()  # a link out of the workspace below them: one line, before anything is served
@@ -123,5 +134,8 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
     if preview.state.error:
         print(shown(preview.state.error), flush=True)
     print(f"{args.game}: preview on http://{HOST}:{args.port}/ — rebuilt on every save (Ctrl-C to stop)", flush=True)
-    uvicorn.run(make_app(preview, title), host=HOST, port=args.port, log_level="warning")
-    return 0
+    server = _Server(uvicorn.Config(make_app(preview, title), host=HOST, port=args.port, log_level="warning"))
+    server.run()
+    if server.stopped_by:  # Ctrl-C: 130, as ``watch`` and every shell command stopped by it
+        return 128 + server.stopped_by
+    return 0 if server.started else 3  # (uvicorn's own status when it could not start; it said why)
