@@ -126,13 +126,15 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
     port_free(args.port)
     preview = Preview(ws, args.game, args.out or ws.root / "build")
     preview.folders()  # a link out of the workspace below them: one line, before anything is served
+    preview.rebuild()
     try:
         title = load_game(ws, args.game).title
     except InputError:
-        title = args.game  # the page shows the error
-    preview.rebuild()
+        title = preview.built_title or args.game  # the page shows the error
     if preview.state.error:
         print(shown(preview.state.error), flush=True)
+        if preview.state.decks or preview.state.sheets:
+            print(f"{args.game}: the page shows the last good build until the error is fixed", flush=True)
     print(f"{args.game}: preview on http://{HOST}:{args.port}/ — rebuilt on every save (Ctrl-C to stop)", flush=True)
     server = _Server(uvicorn.Config(make_app(preview, title), host=HOST, port=args.port, log_level="warning"))
     server.run()
