@@ -154,3 +154,17 @@ def test_designers_files_are_not_litter(name):
     assert not is_litter(name)
     assert worth_a_build({(Change.added, f"/ws/data/test/decks/{name}"), (Change.added, "/ws/data/test/decks/4913")},
                          Path("/ws/build"))
+
+
+def test_an_emacs_lock_link_beside_a_template_does_not_end_the_build(tmp_path, capsys):
+    """A face's picture not found is named at the template line that wrote it, read from each of
+    the game's templates: Emacs's lock link ``.#card-front.svg.j2`` (a link to no file) was read
+    too, and the build ended with a traceback instead of the one-line error."""
+    from conftest import FRONT
+
+    computed = FRONT.replace("{% endblock %}", '<image href="{{ \'art/\' ~ \'missing.png\' }}" width="10" height="10"/>\n{% endblock %}')
+    ws = make_workspace(tmp_path / "ws", front=computed)
+    os.symlink("designer@studio.1234:1700000000", ws / "templates" / "test" / ".#card-front.svg.j2")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.startswith("pnpgen: error: ") and "missing.png" in err, err
