@@ -19,7 +19,7 @@ PATTERNS = (
     r"~\$.*",                   # Excel's and Word's lock files (~$deck.xlsx)
     r"\._.*",                   # macOS's AppleDouble files (._deck.yaml: on a USB stick, a share, from a zip)
     r"\.DS_Store",              # macOS's Finder
-    r".*\.tmp(\.[0-9a-z]+)?",   # atomic saves' temporary files (deck.yaml.tmp, deck.yaml.tmp.1234)
+    r".*\.tmp(\.[0-9]+)?",        # atomic saves' temporary files (deck.yaml.tmp, deck.yaml.tmp.1234)
     r".*___jb_(tmp|old|bak)___",  # JetBrains IDEs' safe write (deck.yaml___jb_tmp___)
     r".*\.kate-swp",            # Kate's swap files
     r"\.goutputstream-.*",      # gedit's (GIO's) atomic saves

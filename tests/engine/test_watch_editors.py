@@ -149,7 +149,7 @@ def test_editor_files_are_litter(name):
 
 
 @pytest.mark.parametrize("name", ["cards.yaml", "deck.ods", "deck.xlsx", "dragon.png", "card-front.svg.j2", "4913.png",
-                                  "NotoSansJP.ttf", "draft.txt", "cards.bak.yaml"])
+                                  "NotoSansJP.ttf", "draft.txt", "cards.bak.yaml", "dragon.tmp.png", "~dragon.png"])
 def test_designers_files_are_not_litter(name):
     assert not is_litter(name)
     assert worth_a_build({(Change.added, f"/ws/data/test/decks/{name}"), (Change.added, "/ws/data/test/decks/4913")},
