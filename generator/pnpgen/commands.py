@@ -156,7 +156,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     every save after one is made while the watcher runs (nothing is built while it is there)."""
     from watchfiles import watch as watch_files
 
-    from pnpgen.engine.fresh import watched
+    from pnpgen.engine.fresh import watched, worth_a_build
     from pnpgen.engine.warm import Warm
     from pnpgen.errors import InputError
 
@@ -191,8 +191,8 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
                 once()  # whatever was saved before this is in this build
                 _say(f"watching {', '.join(str(f.relative_to(ws.root)) for f in folders)} (Ctrl-C to stop)")
                 continue
-            if not changes or all(out in Path(p).resolve().parents for _, p in changes):
-                continue  # nothing, or our own output (an --out inside a watched folder)
+            if not worth_a_build(changes, out):
+                continue  # nothing, an editor's own files, or our own output (an --out inside a watched folder)
             once()
             builds += 1
             if args.max_builds and builds >= args.max_builds:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from pnpgen import fonttables
 from pnpgen.errors import InputError, Where, contained
+from pnpgen.litter import is_litter
 from pnpgen.resources import fonts_folder
 from pnpgen.units import pt_to_mm
 
@@ -32,7 +33,7 @@ _registered: dict[str, Path] = {}  # parsed and registered with ReportLab
 
 
 def available(font_dir: Path) -> list[str]:
-    return sorted(p.stem for p in font_dir.glob("*.ttf") if p.is_file())
+    return sorted(p.stem for p in font_dir.glob("*.ttf") if p.is_file() and not is_litter(p.name))
 
 
 def locate(name: str, font_dir: Path, where: Where | Path | str | None = None, key: str = "fonts") -> str:

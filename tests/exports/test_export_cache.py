@@ -109,3 +109,15 @@ def test_an_edit_makes_again_only_the_images_of_what_changed(tmp_path, monkeypat
     assert again.keys() == here.keys() and any(k.startswith("more-") for k in here)
     assert {k: v for k, v in again.items() if not k.endswith(".json")} == \
         {k: v for k, v in here.items() if not k.endswith(".json")}
+
+
+def test_an_editors_swap_file_leaves_an_export_up_to_date(tmp_path, counted, capsys):
+    """Vim's swap file and an Emacs backup beside a deck (pnpgen/litter.py) are no input of an export."""
+    root = make_workspace(tmp_path / "ws")
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
+    decks = root / "data" / "test" / "decks"
+    (decks / ".cards.yaml.swp").write_bytes(b"b0VIM 9.1\x00")
+    (decks / "cards.yaml~").write_text("name: old", encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
+    assert counted == ["test"] and "test: up to date" in capsys.readouterr().out

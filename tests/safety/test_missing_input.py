@@ -1,6 +1,7 @@
 """Missing input is an error, never a reason to delete the last good outputs: a draft_file typo,
 a deleted draft, a draft that is a folder, a decks that is a file. Deck files ending .yml are
-decks; macOS ._ files and editor backups are passed over with a note."""
+decks; copies kept aside (.bak) are passed over with a note, macOS ._ files and editors' own
+files without one (tests/engine/test_watch_editors.py)."""
 
 from __future__ import annotations
 
@@ -83,20 +84,22 @@ def test_a_game_that_never_had_a_draft_builds_with_a_warning(tmp_path, capsys):
     assert "data/test/draft.txt: no draft text" in err and str(tmp_path) not in err
 
 
-def test_yml_decks_are_read_and_litter_is_passed_over_with_a_note(tmp_path, capsys):
+def test_yml_decks_are_read_and_litter_is_passed_over(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws")
     decks = ws / "data/test/decks"
     (decks / "more.yml").write_text((decks / "cards.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     (decks / "._cards.yaml").write_bytes(b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        ")
     (decks / "cards.yaml~").write_text("name: old")
     (decks / ".#cards.yaml").write_text("emacs lock")
+    (decks / "cards.yaml.orig").write_text("name: old")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     said = capsys.readouterr()
     assert (ws / "build/test/more.pdf").is_file() and (ws / "build/test/cards.pdf").is_file()
-    assert "._cards.yaml: passed over" in said.err and "cards.yaml~: passed over" in said.err
-    assert ".#cards.yaml: passed over" in said.err
+    assert "cards.yaml.orig: passed over" in said.err
+    assert "._cards.yaml" not in said.err and "cards.yaml~" not in said.err and ".#cards.yaml" not in said.err
     assert run(ws, "check") == 0
-    assert "._cards.yaml: passed over" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "cards.yaml.orig: passed over" in out and "._cards.yaml" not in out
 
 
 def test_a_deck_both_yaml_and_yml_is_one_line(tmp_path, capsys):

@@ -140,3 +140,58 @@ def test_pictures_asked_for_at_once_are_rasterised_one_at_a_time(tmp_path, monke
         t.join()
     assert not overlapped
     assert all(got[pid][:4] == b"\x89PNG" for pid in pids)
+
+
+def test_a_preview_started_on_broken_data_shows_the_last_good_build_under_the_error(tmp_path):
+    """``pnpgen serve`` the morning after a half-finished edit: the page was empty. It shows the
+    faces and sheets of the last good build still in build/, with the error over them, and the
+    data's own faces once the file is fixed."""
+    from starlette.testclient import TestClient  # (httpx, anyio: 0.2 s) not at collection
+
+    from conftest import run
+    from pnpgen.serve.page import STALE
+    from pnpgen.serve.preview import UNKNOWN_WHERE
+
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    good = deck.read_text(encoding="utf-8")
+    deck.write_text(good + "  - {name: [broken\n", encoding="utf-8")
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    state = preview.rebuild()
+    assert state.error.startswith("pnpgen: error: data/test/decks/cards.yaml:"), state.error
+    assert [f["name"] for f in state.decks[0]["faces"]] == NAMES
+    assert state.decks[0]["faces"][0]["where"] == UNKNOWN_WHERE and state.decks[0]["faces"][0]["fields"] == {}
+    assert any(s["title"] == "cards.pdf p. 1" for s in state.sheets) and preview.built_title == "テストゲーム"
+    with TestClient(make_app(preview, "テストゲーム", watch=False), base_url="http://127.0.0.1:8765") as client:
+        page = client.get("/").text
+        assert '<div id="error" class="shown">pnpgen: error: data/test/decks/cards.yaml:' in page
+        assert STALE in page and page.count('class="face"') == 3
+        src = re.findall(r'<img class="front" alt="front" src="([^"]+)"', page)[0]
+        png = client.get(src)
+        assert png.status_code == 200 and png.content[:4] == b"\x89PNG"
+        deck.write_text(good, encoding="utf-8")
+        preview.rebuild()  # the designer fixes the line and saves
+        state = client.get("/state.json").json()
+        assert state["error"] == "" and state["decks"][0]["faces"][0]["where"] == "data/test/decks/cards.yaml:9:5"
+        assert STALE not in client.get("/").text.split("<script>")[0]
+
+
+def test_a_preview_with_no_good_build_anywhere_shows_the_error_and_says_so(tmp_path):
+    from starlette.testclient import TestClient  # (httpx, anyio: 0.2 s) not at collection
+
+    from pnpgen.serve.page import NOTHING
+
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: [broken\n", encoding="utf-8")
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    state = preview.rebuild()
+    assert not state.decks and not state.sheets
+    with TestClient(make_app(preview, "test", watch=False), base_url="http://127.0.0.1:8765") as client:
+        page = client.get("/").text
+        error = re.findall(r'<div id="error" class="shown">([^<]*)</div>', page)
+        line = len(deck.read_text(encoding="utf-8").splitlines())  # the broken one, the last
+        assert error and error[0].startswith(f"pnpgen: error: data/test/decks/cards.yaml:{line}:12: YAML syntax error"), error
+        assert "expected" in error[0]  # what would be right
+        assert NOTHING in page.split("<script>")[0]

@@ -36,6 +36,7 @@ from lxml import etree
 
 from pnpgen import usercache
 from pnpgen.errors import InputError, Where, contained
+from pnpgen.litter import is_litter
 from pnpgen.memo import Memo
 
 if TYPE_CHECKING:  # Pillow is imported where a picture is read: a game without art never loads it
@@ -64,7 +65,7 @@ def art_files(ws: Workspace, game: Game, content_hash: Callable[[Path], str]) ->
     out: dict[str, Path] = {}
     for folder in art_folders(ws, game):
         if folder.is_dir():
-            for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
+            for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink() and not is_litter(p.name)):
                 out.setdefault(content_hash(path), path)
     return out
 
@@ -246,7 +247,7 @@ def _near_name(rel: str, folders: list[Path]) -> str | None:
         if ".." in parent.parts or not place.is_dir() or place.is_symlink():
             continue
         for f in sorted(place.iterdir())[:10000]:
-            if f.is_file() and f.suffix.lower() in SUFFIXES and f.stem.casefold() == stem:
+            if f.is_file() and f.suffix.lower() in SUFFIXES and f.stem.casefold() == stem and not is_litter(f.name):
                 found.add((parent / f.name).as_posix())
     return found.pop() if len(found) == 1 else None
 

@@ -21,6 +21,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, Where, contained, suggest
+from pnpgen.litter import is_litter
 from pnpgen.shapes import bounding_size
 
 Source = Located | SheetDoc  # where values come from: a YAML file or a spreadsheet
@@ -209,9 +210,9 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
     return game
 
 
-# Files in decks/ that are no one's deck: macOS's ._ AppleDouble files (from a zip), editors' backups
-# and locks. Passed over with a note, never read.
-LITTER = re.compile(r"\._.*|\.#.*|\.~.*|~\$.*|#.*#|.*~|.*\.(swp|swo|bak|orig|tmp|rej)")
+# Copies kept aside in decks/ (by hand, by patch or a merge): not decks, passed over with a note.
+# Editors' and the system's own files (pnpgen/litter.py) are passed over without one.
+ASIDE = re.compile(r".*\.(bak|orig|rej)", re.IGNORECASE)
 DECK_ENDINGS = (".yaml", ".yml")
 
 
@@ -225,9 +226,10 @@ def deck_files(game: Game) -> list[Path]:
         raise InputError("decks is not a folder", path=folder, expected="a folder decks/ holding one YAML file per deck")
     found: dict[str, Path] = {}
     for path in sorted(folder.iterdir()):
-        if LITTER.fullmatch(path.name):
-            game.notes.append(f"data/{game.slug}/decks/{path.name}: passed over (a backup or a macOS ._ file, "
-                              "not a deck)")
+        if is_litter(path.name):
+            continue
+        if ASIDE.fullmatch(path.name):
+            game.notes.append(f"data/{game.slug}/decks/{path.name}: passed over (a copy kept aside, not a deck)")
             continue
         if path.suffix.lower() not in DECK_ENDINGS or path.name.startswith("."):
             continue

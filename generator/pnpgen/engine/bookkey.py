@@ -21,6 +21,7 @@ from typing import Any
 
 from pnpgen.data.model import Game
 from pnpgen.engine.cache import BIG_FILE, Cache, GameState, code, document_record
+from pnpgen.litter import is_litter
 
 FILES = ("rulebook.pdf", "rulebook-booklet.pdf", "proof.txt")  # what the rulebook writes
 SET_FILES = FILES[:2]  # what setting its pages makes (proof.txt is made on every reading)
@@ -67,7 +68,7 @@ def _beside_decks(game) -> list[Path]:
     out = []
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root).parts
-        if p.is_file() and rel[0] not in ("decks", "art") and p.resolve() not in sources:
+        if p.is_file() and rel[0] not in ("decks", "art") and p.resolve() not in sources and not is_litter(p.name):
             out.append(p)
     draft = Path(game.draft_file)
     if draft.is_file() and draft not in out:  # a draft_file outside the game folder

@@ -40,6 +40,7 @@ from pnpgen import resources, usercache
 from pnpgen.atomic import Stores, store
 from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, inside
 from pnpgen.errors import InputError
+from pnpgen.litter import is_litter
 from pnpgen.pdf.assemble import PdfFile, Stored, file_digest
 from pnpgen.usercache import seal
 
@@ -73,7 +74,7 @@ def _digest(parts: Iterable[bytes]) -> str:
 def _files(folder: Path) -> list[Path]:
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    return sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts and not is_litter(p.name))
 
 
 @lru_cache(maxsize=1)

@@ -22,6 +22,7 @@ from pnpgen.engine.fresh import inputs_of
 from pnpgen.engine.output import build_lock, inside, mark
 from pnpgen.engine.transaction import commit, recover
 from pnpgen.exports.options import RECORD, ExportOptions
+from pnpgen.litter import is_litter
 from pnpgen.usercache import seal
 
 if TYPE_CHECKING:
@@ -32,7 +33,8 @@ STATE_FORMAT = 1
 
 def export_inputs(ws: Workspace, slug: str, options: ExportOptions) -> str:
     """The fingerprint of everything an export of ``slug`` reads."""
-    decks = sorted(p.relative_to(ws.data).as_posix() for p in ws.data.glob("*/decks/*") if p.is_file())
+    decks = sorted(p.relative_to(ws.data).as_posix() for p in ws.data.glob("*/decks/*")
+                   if p.is_file() and not is_litter(p.name))
     return fingerprint([*inputs_of(ws, slug), ws.root / "presets"], (options, decks, STATE_FORMAT))
 
 

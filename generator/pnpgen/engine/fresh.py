@@ -6,6 +6,7 @@ only when a game must be built."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.output import build_lock, claim
 from pnpgen.engine.transaction import recover
 from pnpgen.errors import InputError
+from pnpgen.litter import is_litter
 
 
 @dataclass
@@ -58,6 +60,14 @@ def watched(ws: Workspace, slug: str) -> list[Path]:
                                          "follow", path=path, expected="no such link below the watched folders "
                                          "(no build reads through one): remove it")
     return folders
+
+
+def worth_a_build(changes: Iterable[tuple[Any, str]], out: Path) -> bool:
+    """Whether a batch of the watcher's changes (``watchfiles``: (change, path)) asks for a build:
+    a change to a file other than an editor's or the system's own (``pnpgen/litter.py``: a Vim or
+    Excel save makes several, around one change to the file) and outside our own output ``out``
+    (resolved; an --out inside a watched folder)."""
+    return any(not is_litter(Path(p).name) and out not in Path(p).resolve().parents for _, p in changes)
 
 
 def out_dir(out_root: Path, slug: str, options: BuildOptions) -> Path:

@@ -26,6 +26,7 @@ from markupsafe import Markup, escape
 from pnpgen.data.art import ArtFolder, ArtInfo
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
 from pnpgen.errors import InputError
+from pnpgen.litter import is_litter
 from pnpgen.messages import msg
 from pnpgen.svg.image import placed_image
 from pnpgen.svg.style import SVG_NS, XLINK_HREF
@@ -204,7 +205,8 @@ class ArtPlacer:
         """The template file and line a value (an href, a font name) is written on: the face's
         template, else another template of the game (a macro or include); a computed value
         gives the face's template."""
-        others = sorted(self.folder.templates.rglob("*.j2")) if self.folder.templates else []
+        others = sorted(p for p in self.folder.templates.rglob("*.j2")  # (an editor's lock link: no file)
+                        if p.is_file() and not is_litter(p.name)) if self.folder.templates else []
         for path in [template, *(p for p in others if p != template)]:
             for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
                 if written in text:

@@ -7,10 +7,11 @@ import argparse
 import asyncio
 import contextlib
 import json
-from pathlib import Path
+from types import FrameType
 
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
+from pnpgen.engine.fresh import worth_a_build
 from pnpgen.errors import InputError
 from pnpgen.safetext import shown
 from pnpgen.serve.page import html
@@ -88,8 +89,8 @@ async def _watch(preview: Preview) -> None:
 
     out = preview.out_root.resolve()
     async for changes in awatch(*preview.folders(), debounce=200, step=50):
-        if all(out in Path(p).resolve().parents for _, p in changes):
-            continue  # our own output
+        if not worth_a_build(changes, out):
+            continue  # an editor's own files, or our own output
         await run_in_threadpool(preview.rebuild)
 
 
@@ -112,16 +113,31 @@ def port_free(port: int) -> None:
 def serve(ws: Workspace, args: argparse.Namespace) -> int:
     import uvicorn
 
+    class _Server(uvicorn.Server):
+        """uvicorn's server, which ends quietly on Ctrl-C (SIGINT) and SIGTERM and returns as if it
+        had ended by itself: it remembers the signal, so ``serve`` exits 130 (143) as ``watch`` does."""
+
+        stopped_by = 0
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            self.stopped_by = self.stopped_by or sig
+            super().handle_exit(sig, frame)
+
     port_free(args.port)
     preview = Preview(ws, args.game, args.out or ws.root / "build")
     preview.folders()  # a link out of the workspace below them: one line, before anything is served
+    preview.rebuild()
     try:
         title = load_game(ws, args.game).title
     except InputError:
-        title = args.game  # the page shows the error
-    preview.rebuild()
+        title = preview.built_title or args.game  # the page shows the error
     if preview.state.error:
         print(shown(preview.state.error), flush=True)
+        if preview.state.decks or preview.state.sheets:
+            print(f"{args.game}: the page shows the last good build until the error is fixed", flush=True)
     print(f"{args.game}: preview on http://{HOST}:{args.port}/ — rebuilt on every save (Ctrl-C to stop)", flush=True)
-    uvicorn.run(make_app(preview, title), host=HOST, port=args.port, log_level="warning")
-    return 0
+    server = _Server(uvicorn.Config(make_app(preview, title), host=HOST, port=args.port, log_level="warning"))
+    server.run()
+    if server.stopped_by:  # Ctrl-C: 130, as ``watch`` and every shell command stopped by it
+        return 128 + server.stopped_by
+    return 0 if server.started else 3  # (uvicorn's own status when it could not start; it said why)

@@ -3,6 +3,7 @@ script redraws the same structure from /state.json with textContent on every pus
 
 from __future__ import annotations
 
+import json
 from html import escape
 from typing import Any
 
@@ -27,19 +28,33 @@ def html(state: State, title: str) -> str:
     panes.append(f'<section class="pane" id="sheets">{sheets}</section>')
     changes = "".join(f"<li>{escape(c)}</li>" for c in state.changes)
     error = escape(state.error)
+    note = escape(banner_note(state.error, bool(state.decks or state.sheets)))
     return f"""<!doctype html>
 <html lang="ja"><head><meta charset="utf-8"><title>{escape(title)} — pnpgen preview</title>
 <style>{CSS}</style></head>
 <body data-generation="{state.generation}">
-<div id="error" class="{'shown' if error else ''}">{error}</div>
+<div id="banner" class="{'shown' if error else ''}"><div id="error" class="{'shown' if error else ''}">{error}</div>
+<div id="note">{note}</div></div>
 <header><h1>{escape(title)}</h1><nav id="tabs">{''.join(tabs)}</nav></header>
 <main id="panes">{''.join(panes)}</main>
 <aside><h2>Selected face</h2><div id="details">Click a face to see its fields and its YAML line.</div>
 <h2>Last change</h2><ul id="changes">{changes}</ul><pre id="reprint">{escape(state.reprint)}</pre></aside>
-<script>{SCRIPT}</script>
+<script>const STALE = {json.dumps(STALE)}, NOTHING = {json.dumps(NOTHING)};{SCRIPT}</script>
 </body></html>
 """
 
+
+def banner_note(error: str, shown: bool) -> str:
+    """What the page shows under a build's error: the last good build's faces, or nothing yet."""
+    if not error:
+        return ""
+    if shown:
+        return STALE
+    return NOTHING
+
+
+STALE = "Below: the last good build. Fix the line above and save: the page updates."
+NOTHING = "No good build of this game to show yet. Fix the line above and save: the page fills in."
 
 CSS = """
 body { font-family: sans-serif; margin: 0; display: grid; grid-template-columns: 1fr 22em; }
@@ -51,8 +66,9 @@ main { padding: 1em; } .pane { display: none; flex-wrap: wrap; gap: 1em; } .pane
 .face.picked { outline: 3px solid #36c; }
 .sheet { margin: 0; } .sheet img { width: 210px; border: 1px solid #ccc; }
 aside { padding: 1em; border-left: 1px solid #ccc; font-size: .9em; } pre { white-space: pre-wrap; }
-#error { display: none; position: fixed; top: 0; left: 0; right: 0; padding: .8em; background: #b00; color: #fff;
-  font-family: monospace; z-index: 10; } #error.shown { display: block; }
+#banner { display: none; grid-column: 1 / 3; position: sticky; top: 0; z-index: 10; padding: .8em 1em;
+  background: #b00; color: #fff; } #banner.shown { display: block; }
+#error { font-family: monospace; font-size: 1.05em; white-space: pre-wrap; } #note { margin-top: .4em; font-size: .9em; }
 """
 
 SCRIPT = """
@@ -68,6 +84,9 @@ function details(d, n) { const f = state.decks[d].faces[n]; const box = document
   const picked = document.querySelector(`.face[data-deck="${d}"][data-face="${n}"]`); if (picked) picked.classList.add('picked'); }
 function draw(s) {
   const err = document.getElementById('error'); err.textContent = s.error; err.classList.toggle('shown', !!s.error);
+  document.getElementById('banner').classList.toggle('shown', !!s.error);
+  const good = state || s; document.getElementById('note').textContent =
+    !s.error ? '' : (good.decks.length || good.sheets.length) ? STALE : NOTHING;
   if (state && s.error) return;  // a broken save: the last good faces stay
   const open = (document.querySelector('.tab.on') || {dataset: {}}).dataset.pane;
   state = s; document.body.dataset.generation = s.generation;

@@ -30,6 +30,8 @@ from pnpgen.errors import InputError
 PDFIUM = threading.Lock()
 FACE_PX = 260  # a face's width on screen
 SHEET_PX = 420  # a home sheet's or rulebook page's width
+# A face shown from the last good build on disk while the data does not load: its YAML line is not known.
+UNKNOWN_WHERE = "(the last good build's face: its fields show once the data loads again)"
 
 
 @dataclass
@@ -58,6 +60,7 @@ class Preview:
         self.pictures: dict[str, tuple[Path, int, int]] = {}  # picture id → (pdf, page index, width px)
         self.rendered: dict[str, bytes] = {}
         self.warm = Warm()  # the faces and pages the last save drew, drawn again only where it changed
+        self.built_title = ""  # the game's title as the last good build on disk has it, when shown from there
 
     def folders(self) -> list[Path]:
         """What to watch: the same folders ``pnpgen watch`` watches (InputError for a link out)."""
@@ -71,6 +74,8 @@ class Preview:
                 run_build(self.ws, [self.slug], BuildOptions(jobs=1), self.out_root, RulebookOptions(), warm=self.warm)
                 decks, sheets, pictures = self._read()
             except InputError as e:
+                if not self.state.decks and not self.state.sheets:  # nothing shown yet: the last good build's files
+                    self._show_last_good()
                 self.state.error = self.ws.shown(f"pnpgen: error: {e}")  # workspace-relative, as the CLI says it
                 self.state.generation += 1
                 return self.state
@@ -83,9 +88,27 @@ class Preview:
                                reprint.read_text(encoding="utf-8") if reprint.is_file() else "")
             return self.state
 
-    def _read(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, tuple[Path, int, int]]]:
+    def _show_last_good(self) -> None:
+        """The faces, sheets and changes of the last good build still in the output folder, shown
+        when the game's data is broken before this preview built anything (started the morning
+        after a half-finished edit): the page shows them under the error, as it does after a bad
+        save. Their fields and YAML lines are not known (the data does not load): a face says so.
+        Nothing when no build is there (or one this pnpgen cannot read)."""
+        try:
+            decks, sheets, pictures = self._read(data=False)
+            manifest = json.loads((self.out_root / self.slug / "manifest.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError, KeyError, IndexError, TypeError):
+            return
+        self.pictures = pictures
+        self.state.decks, self.state.sheets = decks, sheets
+        self.state.changes = [str(c) for c in manifest.get("changes", [])]
+        self.built_title = str(manifest.get("title", ""))
+
+    def _read(self, data: bool = True) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, tuple[Path, int, int]]]:
+        """What the page shows of the build in the output folder; each piece's fields and YAML
+        line from the game's data (``data``; else not known: the data does not load)."""
         out = self.out_root / self.slug
-        game = load_game(self.ws, self.slug)
+        game = load_game(self.ws, self.slug) if data else None
         manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
         rows = list(csv.DictReader(io.StringIO((out / "shop" / "order.csv").read_text(encoding="utf-8-sig"))))
         pictures: dict[str, tuple[Path, int, int]] = {}
@@ -98,22 +121,24 @@ class Preview:
 
         decks = []
         for record in manifest["decks"]:
-            deck = game.deck(record["id"])
+            deck = game.deck(record["id"]) if game is not None else None
             faces = []
             for row in rows:
-                if row["deck"] != deck.id:
+                if row["deck"] != record["id"]:
                     continue
                 unique = out / row["file"]
                 page = int(row["page"]) - 1
-                piece = deck.pieces[int(row["piece"]) - 1]
+                piece = deck.pieces[int(row["piece"]) - 1] if deck is not None else None
                 faces.append({
                     "name": row["name"], "count": int(row["quantity"]),
                     "front": picture(unique, page, FACE_PX),
                     "back": picture(unique, page + 1, FACE_PX) if record["double_sided"] else None,
-                    "where": str(piece.where).removeprefix(f"{self.ws.root}/"),  # workspace-relative
-                    "fields": plain_values(piece.values),
+                    "where": str(piece.where).removeprefix(f"{self.ws.root}/") if piece is not None  # workspace-relative
+                    else UNKNOWN_WHERE,
+                    "fields": plain_values(piece.values) if piece is not None else {},
                 })
-            decks.append({"id": deck.id, "name": deck.name, "count": deck.count, "faces": faces})
+            decks.append({"id": record["id"], "name": deck.name if deck is not None else str(record["name"]),
+                          "count": deck.count if deck is not None else int(record["count"]), "faces": faces})
         sheets = []
         for record in manifest["decks"]:
             if record["files"]:

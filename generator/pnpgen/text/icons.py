@@ -15,6 +15,7 @@ from lxml import etree
 from markupsafe import escape
 
 from pnpgen.errors import contained
+from pnpgen.litter import is_litter
 
 SHAPES = {"g", "path", "circle", "rect", "ellipse", "line", "polyline", "polygon"}
 IGNORED = {"title", "desc", "metadata", "defs"}
@@ -50,7 +51,7 @@ def find(name: str, dirs: tuple[Path, ...]) -> Path | None:
 
 
 def names(dirs: Sequence[Path]) -> list[str]:
-    return sorted({p.stem for d in dirs if d.is_dir() for p in d.glob("*.svg") if p.is_file()})
+    return sorted({p.stem for d in dirs if d.is_dir() for p in d.glob("*.svg") if p.is_file() and not is_litter(p.name)})
 
 
 @lru_cache(maxsize=512)

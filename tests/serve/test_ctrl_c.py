@@ -1,0 +1,48 @@
+"""Ctrl-C ends ``watch`` and ``serve`` alike: exit status 130 (the shell's for SIGINT), no
+traceback. ``serve`` exited 0 — uvicorn ends quietly on the signal and returns as if it had
+ended by itself — so a script could not tell a preview stopped from one that finished."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from conftest import child_env, make_workspace
+
+
+def _free_port() -> str:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return str(s.getsockname()[1])
+
+
+@pytest.mark.parametrize("command", [["watch", "--game", "test", "--no-rulebook"], ["serve", "--game", "test", "--port"]])
+def test_ctrl_c_ends_watch_and_serve_with_130(tmp_path, command):
+    if command[0] == "serve":
+        pytest.importorskip("uvicorn", reason="the preview's HTTP stack")
+        command = [*command, _free_port()]
+    ws = make_workspace(tmp_path / "ws")
+
+    def terminal() -> None:  # its own group, Ctrl-C as a terminal delivers it (see test_engine.py)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.setpgrp()
+
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "pnpgen", *command], cwd=ws, env=child_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=terminal)
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:  # the first build, then the watcher or the server
+            if line.startswith("watching ") or " preview on " in line:
+                break
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, (proc.returncode, err)
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
