@@ -10,9 +10,10 @@ import csv
 import hashlib
 import io
 import json
+import stat
 import threading
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from pnpgen.data.load import load_game
@@ -32,6 +33,29 @@ FACE_PX = 260  # a face's width on screen
 SHEET_PX = 420  # a home sheet's or rulebook page's width
 # A face shown from the last good build on disk while the data does not load: its YAML line is not known.
 UNKNOWN_WHERE = "(the last good build's face: its fields show once the data loads again)"
+# The output folder is read as found (a build copied, unpacked, or left by anything): a file its
+# manifest or order.csv names is read only when it is a plain file of at most this size inside the
+# game's output folder, reached by no link; else the page shows no last good build.
+BUILT_FILE_LIMIT = 256 * 1024 * 1024
+TALLEST = 8  # a picture at most this many times as tall as wide (a page 1 pt wide is not 30,000 px tall)
+
+
+def built_file(out: Path, name: object) -> Path:
+    """``out``/``name``, a file a build in ``out`` wrote: ValueError when the name leads out of
+    ``out`` (absolute, ``..``, through a link) or is not a plain file (a FIFO would hang the read)."""
+    if not isinstance(name, str) or not name or "\\" in name or "\0" in name:
+        raise ValueError(f"not a file name of a build: {name!r}")
+    parts = PurePosixPath(name).parts
+    if PurePosixPath(name).is_absolute() or ".." in parts:
+        raise ValueError(f"outside the build: {name}")
+    path = out.joinpath(*parts)
+    real = out.resolve()
+    if path.resolve() != real.joinpath(*parts) or out.is_symlink():
+        raise ValueError(f"reached through a link: {name}")
+    info = path.lstat()
+    if not stat.S_ISREG(info.st_mode) or info.st_size > BUILT_FILE_LIMIT:
+        raise ValueError(f"not a plain file of a build: {name}")
+    return path
 
 
 @dataclass
@@ -96,9 +120,9 @@ class Preview:
         Nothing when no build is there (or one this pnpgen cannot read)."""
         try:
             decks, sheets, pictures = self._read(data=False)
-            manifest = json.loads((self.out_root / self.slug / "manifest.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError, KeyError, IndexError, TypeError):
-            return
+            manifest = json.loads(built_file(self.out_root / self.slug, "manifest.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError, RecursionError):
+            return  # (JSON nested 100,000 deep; a record not an object)
         self.pictures = pictures
         self.state.decks, self.state.sheets = decks, sheets
         self.state.changes = [str(c) for c in manifest.get("changes", [])]
@@ -109,14 +133,25 @@ class Preview:
         line from the game's data (``data``; else not known: the data does not load)."""
         out = self.out_root / self.slug
         game = load_game(self.ws, self.slug) if data else None
-        manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-        rows = list(csv.DictReader(io.StringIO((out / "shop" / "order.csv").read_text(encoding="utf-8-sig"))))
+        manifest = json.loads(built_file(out, "manifest.json").read_text(encoding="utf-8"))
+        rows = list(csv.DictReader(io.StringIO(built_file(out, "shop/order.csv").read_text(encoding="utf-8-sig"))))
         pictures: dict[str, tuple[Path, int, int]] = {}
+        pdfs: dict[str, tuple[Path, str, int]] = {}  # name in the build → (file, digest, pages)
 
-        def picture(pdf: Path, index: int, width: int) -> str:
-            digest = hashlib.sha256(pdf.read_bytes()).hexdigest()[:12]
+        def pdf(name: object) -> tuple[Path, str, int]:
+            path = built_file(out, name)  # (every time: a name not a string is refused here)
+            key = path.as_posix()
+            if key not in pdfs:
+                data = path.read_bytes()
+                pdfs[key] = (path, hashlib.sha256(data).hexdigest()[:12], page_count(data))
+            return pdfs[key]
+
+        def picture(name: object, index: int, width: int) -> str:
+            path, digest, pages = pdf(name)
+            if not 0 <= index < pages:
+                raise ValueError(f"{name} has no page {index + 1}")
             pid = f"{digest}-{index}-{width}"
-            pictures[pid] = (pdf, index, width)
+            pictures[pid] = (path, index, width)
             return f"/picture/{pid}.png"
 
         decks = []
@@ -126,13 +161,12 @@ class Preview:
             for row in rows:
                 if row["deck"] != record["id"]:
                     continue
-                unique = out / row["file"]
                 page = int(row["page"]) - 1
                 piece = deck.pieces[int(row["piece"]) - 1] if deck is not None else None
                 faces.append({
                     "name": row["name"], "count": int(row["quantity"]),
-                    "front": picture(unique, page, FACE_PX),
-                    "back": picture(unique, page + 1, FACE_PX) if record["double_sided"] else None,
+                    "front": picture(row["file"], page, FACE_PX),
+                    "back": picture(row["file"], page + 1, FACE_PX) if record["double_sided"] else None,
                     "where": str(piece.where).removeprefix(f"{self.ws.root}/") if piece is not None  # workspace-relative
                     else UNKNOWN_WHERE,
                     "fields": plain_values(piece.values) if piece is not None else {},
@@ -142,18 +176,12 @@ class Preview:
         sheets = []
         for record in manifest["decks"]:
             if record["files"]:
-                home = out / record["files"][0]
-                sheets += [{"title": f"{record['files'][0]} p. {n + 1}", "src": picture(home, n, SHEET_PX)}
-                           for n in range(record["pages"])]
-        book = out / "rulebook.pdf"
-        if book.is_file():
-            import pypdfium2 as pdfium
-
-            with PDFIUM:
-                doc = pdfium.PdfDocument(book)
-                pages = len(doc)
-                doc.close()
-            sheets += [{"title": f"rulebook.pdf p. {n + 1}", "src": picture(book, n, SHEET_PX)} for n in range(pages)]
+                name = record["files"][0]
+                pages = min(int(record["pages"]), pdf(name)[2])  # (a manifest saying 10⁸ pages)
+                sheets += [{"title": f"{name} p. {n + 1}", "src": picture(name, n, SHEET_PX)} for n in range(pages)]
+        if (out / "rulebook.pdf").exists() or (out / "rulebook.pdf").is_symlink():
+            sheets += [{"title": f"rulebook.pdf p. {n + 1}", "src": picture("rulebook.pdf", n, SHEET_PX)}
+                       for n in range(pdf("rulebook.pdf")[2])]
         return decks, sheets, pictures
 
     def png(self, pid: str) -> bytes | None:
@@ -166,12 +194,18 @@ class Preview:
         import pypdfium2 as pdfium
 
         pdf, index, width = where
-        data = pdf.read_bytes()
+        try:  # (the file may have been swapped for a link since the page was read)
+            data = built_file(self.out_root / self.slug, pdf.relative_to(self.out_root / self.slug).as_posix()).read_bytes()
+        except (OSError, ValueError):
+            return None
         with PDFIUM:  # the browser asks for many pictures at once, each in a thread of the server's pool
             doc = pdfium.PdfDocument(data)
             try:
+                if not 0 <= index < len(doc):
+                    return None
                 page = doc[index]
-                bitmap = page.render(scale=width / page.get_width())
+                scale = min(width / page.get_width(), TALLEST * width / page.get_height())
+                bitmap = page.render(scale=scale)
                 image = bitmap.to_pil().copy()  # its own pixels: the bitmap is freed here, under the lock
                 bitmap.close()
                 page.close()
@@ -181,3 +215,18 @@ class Preview:
         image.save(buf, "PNG")
         self.rendered[pid] = buf.getvalue()
         return self.rendered[pid]
+
+
+def page_count(data: bytes) -> int:
+    """How many pages a PDF has (ValueError when PDFium cannot read it)."""
+    import pypdfium2 as pdfium
+
+    with PDFIUM:
+        try:
+            doc = pdfium.PdfDocument(data)
+        except pdfium.PdfiumError as e:
+            raise ValueError(f"not a PDF: {e}") from None
+        try:
+            return len(doc)
+        finally:
+            doc.close()

@@ -1,0 +1,120 @@
+"""``pnpgen serve`` on broken data shows the last good build found in build/<game>/ — files it did
+not just write, which may be anything (a build copied or unpacked from elsewhere). What its
+manifest and order.csv name is read only as plain files inside that folder: a link or a name
+leading out, a FIFO, a manifest nested 100,000 deep or claiming 10⁸ pages shows no last good
+build (or only what is there), and never a picture of a file outside, a hang or a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import make_workspace, run
+
+pytest.importorskip("pypdfium2")
+
+from pnpgen.data.workspace import Workspace
+from pnpgen.serve.preview import Preview
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    ws = make_workspace(tmp_path_factory.mktemp("good") / "ws", ["カード1", "カード2"])
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    return ws
+
+
+def _secret(where: Path) -> Path:
+    """A one-page PDF outside the workspace, which the preview must never show."""
+    from reportlab.pdfgen import canvas
+
+    where.mkdir(parents=True, exist_ok=True)
+    pdf = canvas.Canvas(str(where / "secret.pdf"))
+    pdf.drawString(100, 700, "SECRET")
+    pdf.showPage()
+    pdf.save()
+    return where / "secret.pdf"
+
+
+def _order(out: Path, file: str) -> None:
+    order = out / "shop" / "order.csv"
+    order.write_text(order.read_text(encoding="utf-8-sig").replace("shop/cards-unique.pdf", file), encoding="utf-8")
+
+
+def _manifest(out: Path, **deck) -> None:
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    manifest["decks"][0].update(deck)
+    (out / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+
+def _unique_replaced(out: Path, secret: Path, fifo: bool = False) -> None:
+    unique = out / "shop" / "cards-unique.pdf"
+    unique.unlink()
+    os.mkfifo(unique) if fifo else unique.symlink_to(secret)
+
+
+def _shop_linked(out: Path, secret: Path) -> None:
+    shutil.copytree(out / "shop", secret.parent / "shop")
+    shutil.copy(secret, secret.parent / "shop" / "cards-unique.pdf")
+    shutil.rmtree(out / "shop")
+    (out / "shop").symlink_to(secret.parent / "shop")
+
+
+PLANTED = {
+    "order.csv names an absolute path": lambda out, secret: _order(out, str(secret)),
+    "order.csv names ../": lambda out, secret: _order(out, "../../../outside/secret.pdf"),
+    "the unique faces a link out": lambda out, secret: _unique_replaced(out, secret),
+    "the unique faces a FIFO": lambda out, secret: _unique_replaced(out, secret, fifo=True),
+    "shop/ a link out": _shop_linked,
+    "the home sheets an absolute path": lambda out, secret: _manifest(out, files=[str(secret)]),
+    "rulebook.pdf a link out": lambda out, secret: (out / "rulebook.pdf").symlink_to(secret),
+    "the manifest nested 100,000 deep": lambda out, secret: (out / "manifest.json").write_text("[" * 100_000 + "]" * 100_000),
+}
+
+
+@pytest.mark.parametrize("planted", PLANTED)
+def test_a_planted_last_good_build_shows_nothing_from_outside(built, tmp_path, planted):
+    ws = tmp_path / "ws"
+    shutil.copytree(built, ws, symlinks=True)
+    secret = _secret(tmp_path / "outside")
+    out = ws / "build" / "test"
+    PLANTED[planted](out, secret)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: [broken\n", encoding="utf-8")
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    state = preview.rebuild()  # a FIFO read would never return; a RecursionError would end serve
+    assert state.error.startswith("pnpgen: error: data/test/decks/cards.yaml:")
+    for pid, (pdf, _index, _width) in preview.pictures.items():
+        assert pdf.resolve().is_relative_to(out.resolve()) and not pdf.is_symlink(), (planted, pdf)
+        assert preview.png(pid)[:4] == b"\x89PNG"
+    assert not any(str(tmp_path / "outside") in str(pdf.resolve()) for pdf, _i, _w in preview.pictures.values())
+    if planted == "rulebook.pdf a link out":
+        assert not state.decks and not state.sheets  # the whole last build is not trusted, not part of it
+    assert not state.decks or state.decks[0]["faces"]
+
+
+def test_a_manifest_claiming_a_hundred_million_pages_shows_the_pages_there(built, tmp_path):
+    ws = tmp_path / "ws"
+    shutil.copytree(built, ws, symlinks=True)
+    _manifest(ws / "build" / "test", pages=10**8)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: [broken\n", encoding="utf-8")
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    state = preview.rebuild()
+    assert [s["title"] for s in state.sheets] == ["cards.pdf p. 1", "cards.pdf p. 2"]
+    assert [f["name"] for f in state.decks[0]["faces"]] == ["カード1", "カード2"]
+
+
+def test_a_picture_swapped_for_a_link_after_the_page_was_read_is_not_served(built, tmp_path):
+    ws = tmp_path / "ws"
+    shutil.copytree(built, ws, symlinks=True)
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    assert preview.rebuild().error == ""
+    pid, (pdf, _index, _width) = next(iter(preview.pictures.items()))
+    pdf.unlink()
+    pdf.symlink_to(_secret(tmp_path / "outside"))
+    assert preview.png(pid) is None
