@@ -64,9 +64,9 @@ def _serve_options(s: argparse.ArgumentParser) -> None:
 
 
 def _tag_name(text: str) -> str:
-    import re
+    from pnpgen.engine import history  # the command table above loads with the CLI: this only when run
 
-    if not re.fullmatch(r"[\w.-]{1,64}", text) or re.fullmatch(r"v?\d+|latest|previous", text):
+    if not history.is_tag_name(text):
         raise argparse.ArgumentTypeError(f"{text!r} is not a tag name (letters, digits, - _ . up to 64; "
                                          "not v<number>, latest or previous, which name versions)")
     return text

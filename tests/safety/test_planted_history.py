@@ -302,3 +302,22 @@ def test_a_tag_naming_a_version_the_history_lost_and_a_misspelt_game_are_one_lin
     assert "tags.json: version: tag 'pt1' names v99, which the history does not hold" in err and err.count("\n") == 1, err
     assert run(ws, "log", "--game", "tset") == 2
     assert "unknown game 'tset'; did you mean test?" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("planted", ['{"v1": 2}', '{"1": 2}', '{"previous": 2, "pt1": 1}'])
+def test_a_tags_file_naming_a_version_by_another_version_s_name_is_damaged(tmp_path, capsys, planted):
+    """A tags.json holding ``"v1": 2`` (hand-edited, or from elsewhere — 'pnpgen tag' refuses such
+    a name): 'reprint --since v1' reprinted since v2 ("no copy changed") and missed v2's new copy;
+    'diff v1 v2' compared v2 with itself. A version's own name is never taken over by a tag."""
+    ws = make_workspace(tmp_path / "ws", pieces=NAMES)
+    folder = _two_versions(ws)
+    (folder / "tags.json").write_text(planted)
+    since = "previous" if "previous" in planted else "v1" if "v1" in planted else "1"
+    capsys.readouterr()
+    assert run(ws, "reprint", "--game", "test", "--since", since) == 0
+    assert "カード2" in (ws / "build" / "test" / "reprint-since-v1.txt").read_text(encoding="utf-8")
+    assert run(ws, "log", "--game", "test") == 0
+    assert "previous" not in capsys.readouterr().out
+    assert run(ws, "tag", "--game", "test", "pt2", "v2") == 2  # a damaged file is not written over
+    assert "tags.json: the tags file is damaged" in capsys.readouterr().err
+    assert (folder / "tags.json").read_text() == planted

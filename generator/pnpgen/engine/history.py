@@ -193,6 +193,17 @@ def _latest(out_root: Path, edition: str) -> Version | None:
     return None
 
 
+def is_tag_name(text: str) -> bool:
+    """Whether ``text`` may name a version (``pnpgen tag``): letters, digits, - _ . up to 64, and
+    not a version's own name."""
+    return bool(re.fullmatch(r"[\w.-]{1,64}", text)) and not is_version_name(text)
+
+
+def is_version_name(text: str) -> bool:
+    """Whether ``text`` is a version's own name (v12, 12, latest, previous), which a tag would take over."""
+    return bool(re.fullmatch(r"v?\d+|latest|previous", text))
+
+
 def tags(out_root: Path, edition: str) -> dict[str, int]:
     """Names given to versions (``pnpgen tag``): name → version number; a damaged file is none."""
     return _tags(out_root, edition) or {}
@@ -209,8 +220,9 @@ def _tags(out_root: Path, edition: str) -> dict[str, int] | None:
         named = json.loads(data) if data is not None else None
     except (ValueError, RecursionError):
         return None
-    if not isinstance(named, dict) or not all(isinstance(k, str) and _count(v) for k, v in named.items()):
-        return None
+    if not isinstance(named, dict) or not all(isinstance(k, str) and not is_version_name(k) and _count(v)
+                                              for k, v in named.items()):
+        return None  # (a name "v1" for v2 made 'reprint --since v1' reprint since v2)
     return named
 
 
