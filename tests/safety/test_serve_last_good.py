@@ -18,6 +18,7 @@ from conftest import make_workspace, run
 pytest.importorskip("pypdfium2")
 
 from pnpgen.data.workspace import Workspace
+from pnpgen.serve.app import make_app
 from pnpgen.serve.preview import Preview
 
 
@@ -118,3 +119,23 @@ def test_a_picture_swapped_for_a_link_after_the_page_was_read_is_not_served(buil
     pdf.unlink()
     pdf.symlink_to(_secret(tmp_path / "outside"))
     assert preview.png(pid) is None
+
+
+@pytest.mark.parametrize("deck_id", [5, ["cards"], None])
+def test_a_manifest_whose_deck_id_is_not_text_leaves_the_page_readable(built, tmp_path, deck_id):
+    """A deck id that is not text in the last good build's manifest ended every request for the
+    page in a 500 (its escaping takes text): the page loads, with the error and no last build."""
+    from starlette.testclient import TestClient
+
+    ws = tmp_path / "ws"
+    shutil.copytree(built, ws, symlinks=True)
+    _manifest(ws / "build" / "test", id=deck_id, changes="abc")
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: [broken\n", encoding="utf-8")
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    state = preview.rebuild()
+    assert not state.decks and state.changes == []
+    with TestClient(make_app(preview, "test", watch=False), base_url="http://127.0.0.1:8765",
+                    raise_server_exceptions=False) as client:
+        page = client.get("/")
+        assert page.status_code == 200 and "cards.yaml:" in page.text

@@ -125,7 +125,8 @@ class Preview:
             return  # (JSON nested 100,000 deep; a record not an object)
         self.pictures = pictures
         self.state.decks, self.state.sheets = decks, sheets
-        self.state.changes = [str(c) for c in manifest.get("changes", [])]
+        changes = manifest.get("changes", [])
+        self.state.changes = [str(c) for c in changes] if isinstance(changes, list) else []
         self.built_title = str(manifest.get("title", ""))
 
     def _read(self, data: bool = True) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, tuple[Path, int, int]]]:
@@ -156,6 +157,8 @@ class Preview:
 
         decks = []
         for record in manifest["decks"]:
+            if not isinstance(record["id"], str):  # (the page's markup escapes text: a number there ended it in a 500)
+                raise ValueError(f"a deck's id is not text: {record['id']!r}")
             deck = game.deck(record["id"]) if game is not None else None
             faces = []
             for row in rows:
