@@ -6,6 +6,7 @@ build (or only what is there), and never a picture of a file outside, a hang or 
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -139,3 +140,27 @@ def test_a_manifest_whose_deck_id_is_not_text_leaves_the_page_readable(built, tm
                     raise_server_exceptions=False) as client:
         page = client.get("/")
         assert page.status_code == 200 and "cards.yaml:" in page.text
+
+
+def test_a_planted_page_one_point_wide_is_not_rasterised_a_million_pixels_tall(built, tmp_path):
+    """Faces are drawn 260 px wide: a page 1 pt × 14,400 pt would be 3.7 million pixels tall
+    (a gigabyte of bitmap for one request). A picture is at most TALLEST times as tall as wide."""
+    from PIL import Image
+    from reportlab.pdfgen import canvas
+
+    from pnpgen.serve.preview import FACE_PX, TALLEST
+
+    ws = tmp_path / "ws"
+    shutil.copytree(built, ws, symlinks=True)
+    unique = ws / "build" / "test" / "shop" / "cards-unique.pdf"
+    pdf = canvas.Canvas(str(unique), pagesize=(1, 14400))
+    for _ in range(4):
+        pdf.showPage()
+    pdf.save()
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: [broken\n", encoding="utf-8")
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    state = preview.rebuild()
+    pid = state.decks[0]["faces"][0]["front"].removeprefix("/picture/").removesuffix(".png")
+    width, height = Image.open(io.BytesIO(preview.png(pid))).size
+    assert height <= TALLEST * FACE_PX and width >= 1
