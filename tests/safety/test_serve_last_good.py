@@ -164,3 +164,15 @@ def test_a_planted_page_one_point_wide_is_not_rasterised_a_million_pixels_tall(b
     pid = state.decks[0]["faces"][0]["front"].removeprefix("/picture/").removesuffix(".png")
     width, height = Image.open(io.BytesIO(preview.png(pid))).size
     assert height <= TALLEST * FACE_PX and width >= 1
+
+
+def test_a_picture_s_file_swapped_for_one_pdfium_cannot_read_is_no_picture(built, tmp_path):
+    """The PDF overwritten with something else after the page was read (a sync tool, a copy):
+    the picture's request is a 404 (None here), not a PdfiumError's 500 and traceback."""
+    ws = tmp_path / "ws"
+    shutil.copytree(built, ws, symlinks=True)
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    assert preview.rebuild().error == ""
+    pid, (pdf, _index, _width) = next(iter(preview.pictures.items()))
+    pdf.write_bytes(b"%PDF-1.4 not really")
+    assert preview.png(pid) is None

@@ -202,16 +202,23 @@ class Preview:
         except (OSError, ValueError):
             return None
         with PDFIUM:  # the browser asks for many pictures at once, each in a thread of the server's pool
-            doc = pdfium.PdfDocument(data)
+            try:  # (a file swapped since the page was read for one PDFium cannot read: no picture, not a 500)
+                doc = pdfium.PdfDocument(data)
+            except pdfium.PdfiumError:
+                return None
             try:
                 if not 0 <= index < len(doc):
                     return None
                 page = doc[index]
+                if min(page.get_width(), page.get_height()) <= 0:
+                    return None
                 scale = min(width / page.get_width(), TALLEST * width / page.get_height())
                 bitmap = page.render(scale=scale)
                 image = bitmap.to_pil().copy()  # its own pixels: the bitmap is freed here, under the lock
                 bitmap.close()
                 page.close()
+            except pdfium.PdfiumError:
+                return None
             finally:
                 doc.close()
         buf = io.BytesIO()
