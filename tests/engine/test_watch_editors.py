@@ -156,6 +156,17 @@ def test_designers_files_are_not_litter(name):
                          Path("/ws/build"))
 
 
+@pytest.mark.parametrize("folder", ["2024", "1", ".DS_Store_pictures~"])
+def test_a_folder_dragged_in_is_worth_a_build_whatever_its_name(tmp_path, folder):
+    """A folder of pictures named 2024 (or 1) dropped into art/ is one change, of the folder: its
+    name matched Vim's probe (4913), and the preview stayed on the pictures before it."""
+    art = tmp_path / "ws" / "data" / "test" / "art" / folder
+    art.mkdir(parents=True)
+    (art / "dragon.png").write_bytes(b"")
+    assert worth_a_build({(Change.added, str(art))}, tmp_path / "ws" / "build")
+    assert not worth_a_build({(Change.added, str(art.parent / "4913"))}, tmp_path / "ws" / "build")  # a file, gone
+
+
 def test_an_emacs_lock_link_beside_a_template_does_not_end_the_build(tmp_path, capsys):
     """A face's picture not found is named at the template line that wrote it, read from each of
     the game's templates: Emacs's lock link ``.#card-front.svg.j2`` (a link to no file) was read

@@ -66,8 +66,10 @@ def worth_a_build(changes: Iterable[tuple[Any, str]], out: Path) -> bool:
     """Whether a batch of the watcher's changes (``watchfiles``: (change, path)) asks for a build:
     a change to a file other than an editor's or the system's own (``pnpgen/litter.py``: a Vim or
     Excel save makes several, around one change to the file) and outside our own output ``out``
-    (resolved; an --out inside a watched folder)."""
-    return any(not is_litter(Path(p).name) and out not in Path(p).resolve().parents for _, p in changes)
+    (resolved; an --out inside a watched folder). A folder is never litter: one named 2024 or 1
+    dragged into art/ is one change, of the folder (its name is Vim's probe's pattern)."""
+    return any((not is_litter(Path(p).name) or Path(p).is_dir()) and out not in Path(p).resolve().parents
+               for _, p in changes)
 
 
 def out_dir(out_root: Path, slug: str, options: BuildOptions) -> Path:
