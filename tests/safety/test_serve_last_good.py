@@ -176,3 +176,17 @@ def test_a_picture_s_file_swapped_for_one_pdfium_cannot_read_is_no_picture(built
     pid, (pdf, _index, _width) = next(iter(preview.pictures.items()))
     pdf.write_bytes(b"%PDF-1.4 not really")
     assert preview.png(pid) is None
+
+
+def test_an_order_list_naming_one_face_many_times_is_not_a_build_of_ours(built, tmp_path):
+    """shop/order.csv lists each distinct face once; one row copied 200,000 times (7 MB) held the
+    preview's start for 26 s (and a 256 MB one for a quarter of an hour): not shown."""
+    ws = tmp_path / "ws"
+    shutil.copytree(built, ws, symlinks=True)
+    order = ws / "build" / "test" / "shop" / "order.csv"
+    header, first, *_ = order.read_text(encoding="utf-8-sig").splitlines()
+    order.write_text("\n".join([header, first, first]) + "\n", encoding="utf-8")
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: [broken\n", encoding="utf-8")
+    state = Preview(Workspace(ws), "test", ws / "build").rebuild()
+    assert not state.decks and not state.sheets and state.error
