@@ -190,3 +190,20 @@ def test_an_order_list_naming_one_face_many_times_is_not_a_build_of_ours(built, 
     deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: [broken\n", encoding="utf-8")
     state = Preview(Workspace(ws), "test", ws / "build").rebuild()
     assert not state.decks and not state.sheets and state.error
+
+
+@pytest.mark.parametrize("field", ["id", "files"])
+def test_a_manifest_listing_one_deck_many_times_is_not_a_build_of_ours(built, tmp_path, field):
+    """A deck (or its sheets' file) listed again under another name repeats its faces and sheets
+    for every copy: not shown."""
+    ws = tmp_path / "ws"
+    shutil.copytree(built, ws, symlinks=True)
+    path = ws / "build" / "test" / "manifest.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    copy = dict(manifest["decks"][0], **({"files": []} if field == "id" else {"id": "other"}))
+    manifest["decks"].append(copy)
+    path.write_text(json.dumps(manifest), encoding="utf-8")
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: [broken\n", encoding="utf-8")
+    state = Preview(Workspace(ws), "test", ws / "build").rebuild()
+    assert not state.decks and not state.sheets and state.error

@@ -155,10 +155,13 @@ class Preview:
             return f"/picture/{pid}.png"
 
         decks = []
-        seen: set[tuple[str, int]] = set()
+        seen: set[tuple[object, object]] = set()  # each face, deck and sheets file once, as a build lists them
         for record in manifest["decks"]:
             if not isinstance(record["id"], str):  # (the page's markup escapes text: a number there ended it in a 500)
                 raise ValueError(f"a deck's id is not text: {record['id']!r}")
+            if ("deck", record["id"]) in seen:  # (a deck listed 200,000 times: as many copies of its faces)
+                raise ValueError(f"deck {record['id']} listed twice")
+            seen.add(("deck", record["id"]))
             deck = game.deck(record["id"]) if game is not None else None
             faces = []
             for row in rows:
@@ -183,6 +186,9 @@ class Preview:
         for record in manifest["decks"]:
             if record["files"]:
                 name = record["files"][0]
+                if ("sheets", name) in seen:
+                    raise ValueError(f"{name} listed twice")
+                seen.add(("sheets", name))
                 pages = min(int(record["pages"]), pdf(name)[2])  # (a manifest saying 10⁸ pages)
                 sheets += [{"title": f"{name} p. {n + 1}", "src": picture(name, n, SHEET_PX)} for n in range(pages)]
         if (out / "rulebook.pdf").exists() or (out / "rulebook.pdf").is_symlink():
