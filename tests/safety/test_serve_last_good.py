@@ -194,8 +194,8 @@ def test_an_order_list_naming_one_face_many_times_is_not_a_build_of_ours(built, 
 
 @pytest.mark.parametrize("field", ["id", "files"])
 def test_a_manifest_listing_one_deck_many_times_is_not_a_build_of_ours(built, tmp_path, field):
-    """A deck (or its sheets' file) listed again under another name repeats its faces and sheets
-    for every copy: not shown."""
+    """A deck listed again (its faces listed twice), or its sheets' file under another deck's
+    name, repeats its faces or sheets for every copy: not shown."""
     ws = tmp_path / "ws"
     shutil.copytree(built, ws, symlinks=True)
     path = ws / "build" / "test" / "manifest.json"
