@@ -207,3 +207,16 @@ def test_a_manifest_listing_one_deck_many_times_is_not_a_build_of_ours(built, tm
     deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: [broken\n", encoding="utf-8")
     state = Preview(Workspace(ws), "test", ws / "build").rebuild()
     assert not state.decks and not state.sheets and state.error
+
+
+def test_a_link_left_in_the_output_folder_of_a_good_build_is_not_shown(built, tmp_path):
+    """A game with no rulebook builds well and leaves build/test/rulebook.pdf as it was: a link
+    there to a PDF outside was shown and served as the rulebook's pages. The page says so in its
+    error band instead, and serves nothing."""
+    ws = tmp_path / "ws"
+    shutil.copytree(built, ws, symlinks=True)
+    (ws / "build" / "test" / "rulebook.pdf").symlink_to(_secret(tmp_path / "outside"))
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    state = preview.rebuild()
+    assert state.error.startswith("pnpgen: error: build/test: reached through a link: rulebook.pdf"), state.error
+    assert not state.sheets and not preview.pictures

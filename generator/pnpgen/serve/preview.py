@@ -96,7 +96,12 @@ class Preview:
             try:
                 self.folders()  # a link out of the workspace made since the server started: refused
                 run_build(self.ws, [self.slug], BuildOptions(jobs=1), self.out_root, RulebookOptions(), warm=self.warm)
-                decks, sheets, pictures = self._read()
+                try:
+                    decks, sheets, pictures = self._read()
+                except ValueError as e:  # a file there the build did not write (rulebook.pdf, a link left in build/)
+                    raise InputError(f"{e}: the preview shows only plain files inside the game's output folder",
+                                     path=self.out_root / self.slug,
+                                     expected="the link or file removed from the output folder") from None
             except InputError as e:
                 if not self.state.decks and not self.state.sheets:  # nothing shown yet: the last good build's files
                     self._show_last_good()
