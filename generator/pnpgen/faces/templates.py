@@ -201,6 +201,9 @@ class FaceUndefined(jinja2.StrictUndefined):
     track, a mapping with its keys), never a Python class name such as ``PieceView object``."""
 
     __slots__ = ()
+    # range(piece.lanterns), "%x" and list[i] ask for an index: the error says which field is missing,
+    # not "'FaceUndefined' object cannot be interpreted as an integer"
+    __index__ = jinja2.StrictUndefined._fail_with_undefined_error
 
     def __init__(self, hint: str | None = None, obj: Any = _NOTHING, name: Any = None,
                  exc: type[jinja2.TemplateRuntimeError] = jinja2.UndefinedError) -> None:
