@@ -26,7 +26,7 @@ from pnpgen.data import validate
 from pnpgen.data.art import ArtFolder
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
-from pnpgen.errors import InputError, ValueMistake
+from pnpgen.errors import InputError, ValueMistake, suggest
 from pnpgen.faces import builtin, layouts
 from pnpgen.faces.helpers import mix, shape_tools
 from pnpgen.faces.images import ArtPlacer
@@ -219,7 +219,7 @@ def missing(obj: Any, name: Any) -> str:
     """What a template tried to read and from what, in designer words: ``obj.name`` or ``obj[name]``."""
     what = f"{name!r}"
     if isinstance(obj, PieceView):
-        return f"the piece has no field {what}"
+        return f"the piece has no field {what}{suggest(str(name), obj._values)}"  # (not iter(obj): that reads them all)
     if isinstance(obj, TrackSvg):
         return f"a track has no {what} (it gives spaces and inner)"
     if isinstance(obj, Space):
