@@ -1,5 +1,5 @@
-"""rulebook/proof.py's open values: a note names the piece, not only its deck, so the designer
-finds the card (proof.txt said "Event cards art: 未定" for the one Fog Bank card)."""
+"""rulebook/proof.py's open values: proof.txt names the piece, not only its deck, so the designer
+finds the card (it said "Event cards art: 未定" for the one Fog Bank card)."""
 from __future__ import annotations
 
 from conftest import make_workspace
@@ -17,7 +17,7 @@ def test_an_open_value_names_its_first_piece_and_counts_the_rest(tmp_path):
     notes = [f for f in placeholders(game, "en") if "降臨" in f.file]
     assert len(notes) == 1, [f.file for f in placeholders(game, "en")]
     name = game.decks[0].name
-    assert notes[0].book == f"{name} (降臨.text): 未定（後で） and 1 more"
+    assert notes[0].book == f"{name}: 未定（後で） and 1 more"  # the book's page keeps no piece name
     assert notes[0].file.endswith(f"cards.yaml:10:22: {name} 降臨.text: 未定（後で） (and 1 more)"), notes[0].file
     ja = next(f for f in placeholders(game, "ja") if "降臨" in f.file)
-    assert ja.book == f"{name}（降臨.text）：未定（後で）ほか1か所"
+    assert ja.file.endswith(f"{name} 降臨.text：未定（後で）（ほか1か所）"), ja.file

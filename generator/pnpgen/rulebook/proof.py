@@ -253,11 +253,13 @@ def placeholders(game: Game, lang: str) -> list[Finding]:
         for where, fld, value in deck.placeholders:
             by_field[re.sub(r"\[\d+\]$", "", fld.rsplit(".", 1)[-1])].append((where, fld, value))
         for found in by_field.values():
-            where, first, value = found[0]  # first: the piece and field ("Fog Bank.art"), so the designer finds it
+            # first: the piece and field ("Fog Bank.art") proof.txt names, so the designer finds it; the
+            # book says the deck only, so a piece renamed sets no page again
+            where, first, value = found[0]
             value = {NO_ART_YET: msg("proof.open.no_art", lang), EMPTY_SHOWN: msg("proof.open.empty", lang)}.get(value, value)
             more = len(found) - 1
             out.append(Finding(
-                kind, msg("proof.open.book", lang, deck=deck.name, field=first, value=value,
+                kind, msg("proof.open.book", lang, deck=deck.name, value=value,
                           more=msg("proof.open.more_book", lang, n=more) if more else ""),
                 msg("proof.open.file", lang, where=where, deck=deck.name, field=first, value=value,
                     more=msg("proof.open.more_file", lang, n=more) if more else "")))
