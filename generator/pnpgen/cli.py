@@ -229,7 +229,7 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     """The options of ``build`` (and ``watch``, which builds on every save)."""
     p.add_argument("--out", type=validate.option(validate.out_option), help="output folder (default: build/ in the workspace)")
     p.add_argument("--paper", type=_choice, choices=sorted(PAPER_SIZES), default=None,
-                   help="paper of the home sheets (default a4, or the printer profile's)")
+                   help="paper of the home sheets (default game.yaml's paper:, else a4, or the printer profile's)")
     p.add_argument("--duplex", type=_choice, choices=["long", "short", "none"], default=None,
                    help="how the printer turns the sheet for the backs: long or short edge, or none for one-sided "
                         "sheets (default long, or the printer profile's)")

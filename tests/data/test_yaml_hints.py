@@ -74,6 +74,14 @@ CASES = {
                             "reads '#d0584a' as a comment", 'effect: "#d0584a"'),
     "short hex colour unquoted, spaces after": ("  - name: 魚\n    effect: #fff   \n", "cards.yaml:11:13: ",
                                                 "reads '#fff' as a comment", 'effect: "#fff"'),
+    # in a {…} piece the comment eats its '}': PyYAML named the next line, "expected the node
+    # content, but found '-'" (a designer's `mood: #777777`, though the docs said an error says so)
+    "hex colour unquoted in a flow piece": ("  - {name: 魚, effect: #777777, count: 3}\n  - {name: 鳥}\n",
+                                            "cards.yaml:10:23: effect: ", "the rest of the line as a comment",
+                                            'effect: "#777777"'),
+    "hex colour unquoted in the last flow piece": ("  - {name: 魚, effect: #777777}\n",
+                                                   "cards.yaml:10:23: effect: ", "the rest of the line as a comment",
+                                                   'effect: "#777777"'),
 }
 
 

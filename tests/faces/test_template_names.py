@@ -65,6 +65,10 @@ def test_points_by_name(tmp_path):
 
 @pytest.mark.parametrize("art, said, expected", [
     ("{{ piece.titel }}", "the piece has no field 'titel'", "(expected a field declared in the deck's 'fields:' (name))"),
+    ("{{ piece.nam }}", "the piece has no field 'nam'; did you mean name?",
+     "(expected a field declared in the deck's 'fields:' (name))"),
+    ("{% for i in range(piece.titel) %}.{% endfor %}", "the piece has no field 'titel'",
+     "(expected a field declared in the deck's 'fields:' (name))"),
     ("{% set t = track(30, 5, 5, 100, 100) %}{{ t.inner.height }}", "a box has no 'height' (it has x, y, w, h)", None),
     ("{% set t = track(30, 5, 5, 100, 100) %}{{ t.inner[0].h }}", "a number has no 'h'", None),
     ("{% set t = track(30, 5, 5, 100, 100) %}{{ t.centre }}", "a track has no 'centre'", None),

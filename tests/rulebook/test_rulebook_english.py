@@ -213,8 +213,8 @@ def test_english_book_cover_contents_and_labels(english_book):
     assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", body), "no Japanese label in an English book"
     assert "words and hyphenation" in "\n".join(result.report)
     assert [w.split(": ", 1)[1] for w in result.warnings] == [
-        "component 「VP board、VP markers」 of the draft has no deck or sourced item of that name in the data",
-        "component 「Cubes」 of the draft has no deck or sourced item of that name in the data"]
+        "component “VP board, VP markers” of the draft has no deck or sourced item of that name in the data",
+        "component “Cubes” of the draft has no deck or sourced item of that name in the data"]  # English marks
 
 
 def test_english_book_components_counted_from_the_data(english_book):
@@ -387,3 +387,18 @@ def test_the_quick_reference_finds_cards_dealt_each_and_every_tie_break():
     assert [line.text for line in quick.setup] == ["建物カードを混ぜて山札とし、各プレイヤーに５枚ずつ配ります。"]
     assert [line.text for line in quick.scoring][-3:] == [
         "最も得点の高いプレイヤーの勝利です。", "同点の場合、資源の多いプレイヤーの勝利です。", "それでも同点の場合、勝利を分かち合います。"]
+
+
+def test_a_misspelt_component_of_an_english_draft_is_quoted_in_english_with_the_name_meant(tmp_path):
+    """A designer's “Lanten tokens” was said as 「Lanten tokens」 with no hint of the deck meant."""
+    ws = english_workspace(tmp_path / "en")
+    draft = ws / "data" / "test" / "draft.en.txt"
+    text = draft.read_text(encoding="utf-8")
+    name = load_game(Workspace(ws), "test", lang="en").decks[0].name
+    assert name in text, text
+    draft.write_text(text.replace(name, name[:-2] + name[-1], 1), encoding="utf-8")  # one letter dropped
+    game = load_game(Workspace(ws), "test", lang="en")
+    result = build_rulebook(game, ws / "fonts", pictures=pictures_from_game(game, ws / "templates"))
+    said = [w for w in result.warnings if "has no deck or sourced item" in w and (name[:-2] + name[-1]) in w]
+    assert said and said[0].endswith(f"in the data; did you mean {name}?"), result.warnings
+    assert f"“{name[:-2] + name[-1]}”" in said[0] and "「" not in said[0]

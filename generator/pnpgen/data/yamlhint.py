@@ -155,6 +155,21 @@ def _unclosed(lines: list[str], row: int, col: int) -> tuple[int, int, str] | No
     return stack[-1] if stack else None
 
 
+_COMMENTED = re.compile(r"(?P<key>[^\s,:{}\[\]#\"'][^,:{}\[\]#]*?)[ ]*:[ ]+(?P<value>#[^,}]*)")
+
+
+def _comment_hint(line: str, row: int) -> Hint | None:
+    """A value starting with '#' (``mood: #777777``) inside a {…} piece: YAML reads it and the rest
+    of the line as a comment, so the piece is never closed and PyYAML stops on a later line."""
+    m = _COMMENTED.search(line)
+    if m is None:
+        return None
+    value = m.group("value").strip()
+    return Hint("YAML syntax error: YAML reads the '#' here and the rest of the line as a comment, so the {…} "
+                "piece is never closed", row, m.start("value") + 1, m.group("key"),
+                f"the text in quotes: {m.group('key')}: {quoted(value)}")
+
+
 def explain(text: str, e: yaml.MarkedYAMLError) -> Hint:
     """What is wrong, where, and what to write instead, for a YAML syntax error in ``text``."""
     lines = text.split("\n")
@@ -175,6 +190,9 @@ def explain(text: str, e: yaml.MarkedYAMLError) -> Hint:
         return Hint("YAML syntax error: the quote opened here is never closed", ctx.line + 1, ctx.column + 1, None,
                     "the same quote mark at the end of the text")
     opened = _unclosed(lines, row, col)
+    commented = _comment_hint(lines[opened[0]], opened[0] + 1) if opened is not None else None
+    if commented is not None:
+        return commented
     if opened is not None and ("<stream end>" in problem or "end of stream" in problem):
         o_row, o_col, bracket = opened
         return Hint(f"YAML syntax error: the {bracket}…{_CLOSE[bracket]} opened here is never closed", o_row + 1,

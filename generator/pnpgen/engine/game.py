@@ -353,8 +353,12 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
 
 
 def game_printer(ws: Workspace, game: Game, options: BuildOptions) -> BuildOptions:
-    """The options with game.yaml's ``printer:`` profile applied, unless --printer named one; an
-    unknown or bad profile is an error naming game.yaml's line (or printers.yaml's)."""
+    """The options with game.yaml's ``paper:`` (unless --paper or --printer named one) and its
+    ``printer:`` profile applied, unless --printer named one; an unknown or bad profile is an error
+    naming game.yaml's line (or printers.yaml's)."""
+    paper = game.options.get("paper")
+    if paper and options.asked[0] is None and options.printer is None:
+        options = replace(options, sheet=replace(options.sheet, paper=paper))
     name = game.options.get("printer")
     if options.printer is not None or not name:
         return options

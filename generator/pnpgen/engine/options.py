@@ -28,8 +28,9 @@ class BuildOptions:
     # options' repr (the cache's fingerprint of what the output depends on).
     jobs: int = field(default=1, compare=False, repr=False)
     # (--paper, --duplex) as given (None: not given), checked against game.yaml's printer profile;
-    # the sheet's paper and duplex above are what the build uses
-    asked: tuple[str | None, str | None] = field(default=(None, None), compare=False, repr=False)
+    # the sheet's paper and duplex above are what the build uses, unless game.yaml's paper: replaces
+    # a paper not given: so what was given is part of the fingerprint (--paper a4 ≠ no --paper)
+    asked: tuple[str | None, str | None] = field(default=(None, None), compare=False)
 
     @property
     def bleed_mm(self) -> float:

@@ -26,7 +26,7 @@ from pnpgen.data import validate
 from pnpgen.data.art import ArtFolder
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
-from pnpgen.errors import InputError, ValueMistake
+from pnpgen.errors import InputError, ValueMistake, suggest
 from pnpgen.faces import builtin, layouts
 from pnpgen.faces.helpers import mix, shape_tools
 from pnpgen.faces.images import ArtPlacer
@@ -201,6 +201,9 @@ class FaceUndefined(jinja2.StrictUndefined):
     track, a mapping with its keys), never a Python class name such as ``PieceView object``."""
 
     __slots__ = ()
+    # range(piece.lanterns), "%x" and list[i] ask for an index: the error says which field is missing,
+    # not "'FaceUndefined' object cannot be interpreted as an integer"
+    __index__ = jinja2.StrictUndefined._fail_with_undefined_error
 
     def __init__(self, hint: str | None = None, obj: Any = _NOTHING, name: Any = None,
                  exc: type[jinja2.TemplateRuntimeError] = jinja2.UndefinedError) -> None:
@@ -216,7 +219,7 @@ def missing(obj: Any, name: Any) -> str:
     """What a template tried to read and from what, in designer words: ``obj.name`` or ``obj[name]``."""
     what = f"{name!r}"
     if isinstance(obj, PieceView):
-        return f"the piece has no field {what}"
+        return f"the piece has no field {what}{suggest(str(name), obj._values)}"  # (not iter(obj): that reads them all)
     if isinstance(obj, TrackSvg):
         return f"a track has no {what} (it gives spaces and inner)"
     if isinstance(obj, Space):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnpgen.data.model import Game
+from pnpgen.errors import suggest
 from pnpgen.rulebook.tree import Block, Component, Document
 
 COMPARABLE_UNITS = {"枚", "個", "本", "台", "体", ""}  # セット, 組, 種 are no piece counts
@@ -140,6 +141,10 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
     ``aliases`` and ``latin`` as for ``data_items``."""
     items = data_items(game, aliases, latin)
     sep = " / " if latin else "／"
+
+    def quote(text: str) -> str:  # the draft's own marks: “Player mats” in an English draft, 「…」 in Japanese
+        return f"“{text}”" if latin else f"「{text}」"
+
     used: set[int] = set()
     rows: list[ComponentRow] = []
     warnings: list[str] = []
@@ -161,10 +166,11 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
         where = f"{draft_path}:{comp.line}"
         missing = [name for name, ds in parts if not ds]
         if missing and have_data:
-            warnings.append(f"{where}: component 「{'、'.join(missing)}」 of the draft has no deck or sourced "
-                            f"item of that name in the data")
+            near = "".join(suggest(name, [d.name for d in items]) for name in missing)
+            warnings.append(f"{where}: component {quote(', '.join(missing) if latin else '、'.join(missing))} of "
+                            f"the draft has no deck or sourced item of that name in the data{near}")
         for label, draft_n, data in _compare(comp, parts):
-            stated = f"「{comp.memo}」" if comp.memo else f"「{comp.heading}」"
+            stated = quote(comp.memo or comp.heading)
             warnings.append(f"{where}: count of {label} differs: the draft states {draft_n} ({stated}), "
                             f"the data has {data}")
             row.mismatches.append((label, draft_n))

@@ -251,15 +251,17 @@ def placeholders(game: Game, lang: str) -> list[Finding]:
     for deck in game.decks:
         by_field: dict[str, list[tuple]] = defaultdict(list)
         for where, fld, value in deck.placeholders:
-            by_field[re.sub(r"\[\d+\]$", "", fld.rsplit(".", 1)[-1])].append((where, value))
-        for fld, found in by_field.items():
-            where, value = found[0]
+            by_field[re.sub(r"\[\d+\]$", "", fld.rsplit(".", 1)[-1])].append((where, fld, value))
+        for found in by_field.values():
+            # first: the piece and field ("Fog Bank.art") proof.txt names, so the designer finds it; the
+            # book says the deck only, so a piece renamed sets no page again
+            where, first, value = found[0]
             value = {NO_ART_YET: msg("proof.open.no_art", lang), EMPTY_SHOWN: msg("proof.open.empty", lang)}.get(value, value)
             more = len(found) - 1
             out.append(Finding(
                 kind, msg("proof.open.book", lang, deck=deck.name, value=value,
                           more=msg("proof.open.more_book", lang, n=more) if more else ""),
-                msg("proof.open.file", lang, where=where, deck=deck.name, field=fld, value=value,
+                msg("proof.open.file", lang, where=where, deck=deck.name, field=first, value=value,
                     more=msg("proof.open.more_file", lang, n=more) if more else "")))
     for s in game.sourced:
         if is_placeholder(s.note):
