@@ -89,7 +89,11 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
                            stock=_stock(ws, getattr(args, "sheet", None), sheet.layout, cutter))
     slugs = ws.slugs() if args.all else [args.game]
     out_root = args.out or ws.root / "build"
-    rulebook = None if args.no_rulebook else RulebookOptions(args.rules_only, args.creep, args.binding)
+    paper = printer.paper if printer is not None and printer.paper else args.paper
+    # the booklet's paper as given (None: game.yaml's paper:, else A4); A3 gets the A4 booklet, so
+    # another paper that leaves the booklet as it was keeps the book
+    booklet = None if paper is None else "letter" if paper == "letter" else "a4"
+    rulebook = None if args.no_rulebook else RulebookOptions(args.rules_only, args.creep, args.binding, booklet)
     from pnpgen.progress import progress
 
     quiet = args.quiet
@@ -205,7 +209,8 @@ def _rulebook(ws: Workspace, game, args: argparse.Namespace):
     from pnpgen.rulebook import build_rulebook, pictures_from_game
 
     return build_rulebook(game, ws.fonts, pictures=pictures_from_game(game, ws.templates),
-                          rules_only=args.rules_only, creep_mm=args.creep, binding=args.binding)
+                          rules_only=args.rules_only, creep_mm=args.creep, binding=args.binding,
+                          paper=game.options.get("paper") or "a4")
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:

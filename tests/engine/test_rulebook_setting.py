@@ -144,6 +144,6 @@ def test_the_rulebook_process_starts_with_the_build_when_the_books_data_changed(
     assert marker.exists()  # started ahead
     marker.unlink()
     book = (drafted / "build" / "test" / "rulebook.pdf").read_bytes()
-    assert run(drafted, *two, "--paper", "letter") == 0
+    assert run(drafted, *two, "--paper", "a3") == 0  # (A3 sheets, the booklet still A4)
     assert not marker.exists()  # the book's data unchanged: no process started for it
     assert (drafted / "build" / "test" / "rulebook.pdf").read_bytes() == book

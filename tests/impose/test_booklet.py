@@ -262,3 +262,17 @@ def test_two_overlays_read_one_after_the_other_keep_their_own_objects():
     assert held() is not None  # kept while its copies are known: no later source can take its id
     second = SourcePdf(numbered_pages(2))
     assert copier.ref(second, number) != one
+
+
+def test_on_letter_two_a5_pages_are_set_smaller_to_fit_and_meet_at_the_fold():
+    """Two A5 pages (296 mm) are wider than Letter (279.4 mm): they are set at 279.4 / 296 and
+    still meet at the sheet's middle, centred on its height; A4 keeps them at their size."""
+    sides = layout(8, sheet_mm=booklet.LETTER_LANDSCAPE)
+    s = 279.4 / 296
+    for _side, (left, right) in sides:
+        assert left.scale == right.scale == pytest.approx(s)
+        assert left.x_mm == pytest.approx(0) and left.x_mm + 148 * s == pytest.approx(279.4 / 2)
+        assert right.x_mm == pytest.approx(279.4 / 2) and right.x_mm + 148 * s == pytest.approx(279.4)
+        assert left.y_mm == pytest.approx((215.9 - 210 * s) / 2)
+    assert [p.page for _, pls in sides for p in pls] == [p.page for _, pls in layout(8) for p in pls]
+    assert all(p.scale == 1 for _, pls in layout(8) for p in pls)

@@ -757,3 +757,27 @@ def test_the_books_proofing_notes_say_when_their_line_numbers_are_of_recovered_l
     assert said in books["alicematic-medallions"].all_text.replace("\r\n", "")
     assert "草案 66 行" in books["alicematic-medallions"].all_text.replace("\r\n", "")
     assert said not in books["populous"].all_text.replace("\r\n", "")  # a draft with its newlines
+
+
+@pytest.mark.parametrize("how", ["--paper", "game.yaml"])
+def test_a_letter_build_prints_its_booklet_on_letter_with_the_pages_set_to_fit(drafted, capsys, how):
+    """A US designer's booklet was always A4 landscape (297 mm wide), which Letter cannot print at
+    100 %: on Letter (--paper letter, or game.yaml's paper: letter) the sheets are Letter and the
+    A5 pages set at 279.4 / 296, two to a side, meeting at the fold; the printing note says Letter."""
+    if how == "game.yaml":
+        game = drafted / "data" / "test" / "game.yaml"
+        game.write_text(game.read_text(encoding="utf-8") + "paper: letter\n", encoding="utf-8")
+    assert run(drafted, "build", "--game", "test", *(["--paper", "letter"] if how == "--paper" else [])) == 0
+    assert "the pages at 94 %" in capsys.readouterr().out
+    reader = PdfReader(drafted / "build" / "test" / "rulebook-booklet.pdf")
+    s = 279.4 / 296
+    for page in reader.pages:
+        box = page.mediabox
+        assert (round(float(box.width) * 25.4 / 72, 1), round(float(box.height) * 25.4 / 72, 1)) == (279.4, 215.9)
+        content = page.get_contents().get_data().decode("latin-1")
+        placed = re.findall(r"q ([\d.]+) 0 0 ([\d.]+) ([-\d.]+) ([-\d.]+) cm /Pg\d Do Q", content)
+        assert placed and all(float(a) == float(d) == pytest.approx(s, abs=1e-6) for a, d, _, _ in placed)
+        for _, _, tx, _ in placed:  # the left page from the sheet's edge, the right one from the fold
+            assert float(tx) * 25.4 / 72 in (pytest.approx(0, abs=0.01), pytest.approx(279.4 / 2, abs=0.01))
+    note = re.sub(r"\s+", "", "".join(texts(drafted / "build" / "test" / "rulebook-booklet.pdf")))
+    assert "Letter両面" in note and "A4両面" not in note

@@ -49,3 +49,4 @@ class RulebookOptions:
     rules_only: bool = False
     creep_mm: float = 0.0
     binding: str = "left"
+    paper: str | None = None  # the booklet's paper (a4, letter) from --paper or --printer; None: game.yaml's, else a4

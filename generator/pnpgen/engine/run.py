@@ -231,13 +231,20 @@ class _Rulebook:
             self.pool = self.warm.pool() if self.warm is not None else ProcessPoolExecutor(max_workers=1)
         return self.pool
 
+    def options(self, game: Game) -> RulebookOptions:
+        """The options with the booklet's paper this game's book is set on (the one given, else
+        game.yaml's ``paper:``; A3 and A4 both give the A4 booklet), so the book's key changes
+        only when its sheets do."""
+        paper = self.opts.paper or game.options.get("paper")
+        return replace(self.opts, paper="letter" if paper == "letter" else "a4")
+
     def prepare(self, game: Game) -> None:
         """Start the rulebook's process ahead of the faces — unless the last build made a rulebook
         from the same data, draft and fonts (``bookkey.model_key``), which this one will likely keep
         as it is (engine/bookkey.py): then only once it must be typeset (a face it pictures changed)."""
         if not game.draft_file.is_file():
             return
-        self.model = bookkey.model_key(self.ws, game, self.opts)
+        self.model = bookkey.model_key(self.ws, game, self.options(game))
         if self.beside and (self.warm is not None or (self.last or {}).get("model") != self.model):
             self._pool().submit(_prepare, self.ws, game)  # its errors are _typeset's too: they surface there
 
@@ -245,12 +252,12 @@ class _Rulebook:
         game = result.game
         if not game.draft_file.is_file():
             return
-        self.key = bookkey.rulebook_key(self.model or bookkey.model_key(self.ws, game, self.opts), result)
+        self.key = bookkey.rulebook_key(self.model or bookkey.model_key(self.ws, game, self.options(game)), result)
         if self.out_dir is not None and (kept := bookkey.kept(self.cache, self.before, self.key, self.out_dir)):
             files, warnings, report, used, setting = kept  # what the book is made from did not change
             self.done = files, warnings, report, {}, used, setting
             return
-        job = (self.ws, game, result.pictures(), self.opts, self.cache.records("readings"), bookkey.shown_faces(result),
+        job = (self.ws, game, result.pictures(), self.options(game), self.cache.records("readings"), bookkey.shown_faces(result),
                bookkey.earlier(self.last, self.before, self.out_dir))
         if self.beside:
             self.future = self._pool().submit(_typeset, *job)

@@ -53,7 +53,8 @@ def typeset(ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, re
         return files, list(earlier["warnings"]), list(earlier["report"]), {}, list(earlier["used"]), key  # type: ignore[index]
     memo: Memo[str] = Memo(known={k: v for k, v in readings.items() if isinstance(v, str)})
     book = build_rulebook(game, ws.fonts, rules_only=opts.rules_only, creep_mm=opts.creep_mm,
-                          binding=opts.binding, pictures=pictures, readings=memo, reading=reading)
+                          binding=opts.binding, paper=opts.paper or game.options.get("paper") or "a4",
+                          pictures=pictures, readings=memo, reading=reading)
     return book.files, book.warnings, book.report, memo.learned, memo.used, key
 
 

@@ -21,6 +21,10 @@ from dataclasses import dataclass
 
 A5 = (148.0, 210.0)
 A4_LANDSCAPE = (297.0, 210.0)
+LETTER_LANDSCAPE = (279.4, 215.9)
+# The booklet's sheet for the build's paper: two A5 pages fill A4 landscape; on US Letter they are
+# set at 94 % (Letter is 17.6 mm narrower than two A5 pages); A3 paper gets the A4 booklet.
+BOOKLET_SHEETS = {"a4": A4_LANDSCAPE, "a3": A4_LANDSCAPE, "letter": LETTER_LANDSCAPE}
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,7 @@ class Placement:
     y_mm: float  # bottom edge of the page on the sheet
     half: str  # "left" | "right"
     shift_mm: float  # creep shift applied, toward the fold (positive = toward the fold)
+    scale: float = 1.0  # the page's size on the sheet (two A5 pages on Letter: 0.944)
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,11 @@ def creep_shift(sheet: int, creep_mm: float) -> float:
     return creep_mm * (sheet - 1)
 
 
+def book_scale(page_mm: tuple[float, float], sheet_mm: tuple[float, float]) -> float:
+    """The size two facing pages are set at on a sheet: 1, or less where they do not fit it."""
+    return min(1.0, sheet_mm[0] / (2 * page_mm[0]), sheet_mm[1] / page_mm[1])
+
+
 def layout(
     n_pages: int,
     *,
@@ -93,11 +103,11 @@ def layout(
     sheet_mm: tuple[float, float] = A4_LANDSCAPE,
     keep_last: bool = False,
 ) -> list[tuple[SheetSide, list[Placement]]]:
-    """Every sheet side with its two page placements, in mm from the sheet's lower-left corner."""
-    pw, ph = page_mm
+    """Every sheet side with its two page placements, in mm from the sheet's lower-left corner;
+    two pages wider or taller than the sheet are set smaller to fit (``book_scale``)."""
     sw, sh = sheet_mm
-    if 2 * pw > sw + 1e-9 or ph > sh + 1e-9:
-        raise ValueError(f"two {pw}×{ph} mm pages do not fit on a {sw}×{sh} mm sheet")
+    scale = book_scale(page_mm, sheet_mm)
+    pw, ph = page_mm[0] * scale, page_mm[1] * scale
     if creep_mm < 0:
         raise ValueError("creep must not be negative")
     seq = padded_sequence(n_pages, keep_last)
@@ -109,7 +119,7 @@ def layout(
         if shift > (sw - 2 * pw) / 2 + pw / 4:
             raise ValueError(f"creep {creep_mm} mm per sheet moves sheet {side.sheet} by {shift:.1f} mm: too much")
         assert side.left is not None and side.right is not None  # every slot of a padded sequence
-        left = Placement(seq[side.left - 1], fold - pw + shift, y, "left", shift)
-        right = Placement(seq[side.right - 1], fold - shift, y, "right", shift)
+        left = Placement(seq[side.left - 1], fold - pw + shift, y, "left", shift, scale)
+        right = Placement(seq[side.right - 1], fold - shift, y, "right", shift, scale)
         out.append((side, [left, right]))
     return out

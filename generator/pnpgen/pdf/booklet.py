@@ -309,11 +309,13 @@ def impose_pdf(pages_pdf: bytes, sides: list[tuple[SheetSide, list[Placement]]],
             assert pl.page is not None
             page = pages[pl.page - 1]
             left, bottom, right, top = _box(page, src)
-            cut = pl.shift_mm * PT_PER_MM
+            s = pl.scale
+            cut = pl.shift_mm * PT_PER_MM / s  # (in the page's own units)
             clip = (left, bottom, right - cut, top) if pl.half == "left" else (left + cut, bottom, right, top)
             xobjects[b"Pg%d" % i] = copier.form(src, page, clip)
-            tx, ty = pl.x_mm * PT_PER_MM - left, pl.y_mm * PT_PER_MM - bottom
-            chunks.append(f"q 1 0 0 1 {tx:.4f} {ty:.4f} cm /Pg{i} Do Q\n".encode("ascii"))
+            tx, ty = pl.x_mm * PT_PER_MM - left * s, pl.y_mm * PT_PER_MM - bottom * s
+            size = "1 0 0 1" if s == 1 else f"{s:.6f} 0 0 {s:.6f}"
+            chunks.append(f"q {size} {tx:.4f} {ty:.4f} cm /Pg{i} Do Q\n".encode("ascii"))
         resources = Dictionary()
         if n < len(marks):  # the side's overlay, drawn over the pages in the sheet's own content
             over = SourcePdf(marks[n])

@@ -339,9 +339,10 @@ def proof_file(game: Game, reading: DraftReading) -> bytes:
 
 
 def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPicture] | None = None,
-                   rules_only: bool = False, creep_mm: float = 0.0, binding: str = "left",
+                   rules_only: bool = False, creep_mm: float = 0.0, binding: str = "left", paper: str = "a4",
                    readings: Memo[str] | None = None, reading: DraftReading | None = None) -> RulebookResult:
-    """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (A4 landscape, saddle stitch) and
+    """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (on ``paper`` landscape: A4, or Letter with
+    the pages at 94 %; saddle stitch) and
     ``proof.txt`` as bytes. ``pictures`` are the decks' faces by deck id (the build passes the
     sheets' own art; ``pictures_from_game`` makes them). Raises InputError for a missing or
     undecodable draft and for bad ``rulebook:`` settings. ``readings``: the index terms'
@@ -390,13 +391,18 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
                          line=getattr(e, "draft_line", None) or None,
                          expected="diagrams of at most 30 lines; names and words short enough to wrap") from None
     warnings += [_unplaced(game, spec, builder.anchors) for spec in settings.figures if spec not in builder.figures_placed]
-    sides = booklet.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True)
-    a4 = impose_pdf(a5, sides, marks=slug.overlays(sides, fonts.gothic, lang, binding))
+    sheet_mm = booklet.BOOKLET_SHEETS[paper]
+    sheet_name = "Letter" if paper == "letter" else "A4"
+    sides = booklet.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True, sheet_mm=sheet_mm)
+    a4 = impose_pdf(a5, sides, sheet_mm=sheet_mm,
+                    marks=slug.overlays(sides, fonts.gothic, lang, binding, sheet_mm, sheet_name))
+    scale = booklet.book_scale(booklet.A5, sheet_mm)
     total = booklet.padded_count(n_pages)
     report.append("line breaking: words and hyphenation (pyphen), justified by word spaces" if is_latin(draft.lang)
                   else "line breaking: JLREQ kinsoku, character by character (pnpgen.text.linebreak), justified")
     report.append(
-        f"rulebook: {n_pages} A5 pages{' (rules only)' if rules_only else ''}; booklet: {counted(total // 4, 'sheet')}, "
+        f"rulebook: {n_pages} A5 pages{' (rules only)' if rules_only else ''}; booklet: "
+        f"{counted(total // 4, 'sheet')}{f' of {sheet_name}, the pages at {round(scale * 100)} %' if scale < 1 else ''}, "
         f"{counted(total - n_pages, 'blank page')} added, binding {binding}, creep {creep_mm:g} mm/sheet; "
         f"{counted(len(pictures), 'deck picture')}, {counted(len(builder.figures_placed), 'figure')}, "
         f"{counted(len(findings), 'proofing note')} in proof.txt"

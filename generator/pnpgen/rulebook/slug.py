@@ -27,9 +27,10 @@ NOTE_Y = 4 * mm
 # The same side of the same booklet gets the same marks: a warm rulebook process (``pnpgen
 # watch``) draws each once (bounded).
 @lru_cache(maxsize=256)
-def _overlay(side: SheetSide, sheets: int, font: str, fallbacks: tuple[str, ...], lang: str, binding: str) -> bytes:
+def _overlay(side: SheetSide, sheets: int, font: str, fallbacks: tuple[str, ...], lang: str, binding: str,
+             sheet_mm: tuple[float, float], paper: str) -> bytes:
     """``fallbacks``: the font's fallback chain (``glyphs.chain``), which draws what it lacks."""
-    w, h = (v * mm for v in A4_LANDSCAPE)
+    w, h = (v * mm for v in sheet_mm)
     buf = io.BytesIO()
     c = Canvas(buf, pagesize=(w, h), invariant=1, pageCompression=0, initialFontName=font, initialFontSize=NOTE_SIZE)
     c.setStrokeColor(RULE)
@@ -39,15 +40,17 @@ def _overlay(side: SheetSide, sheets: int, font: str, fallbacks: tuple[str, ...]
         c.line(w / 2, y0, w / 2, y1)
     c.setFillColor(RULE)
     note = msg("rulebook.print_note", lang, sheet=side.sheet, sheets=sheets,
-               side=msg(f"rulebook.print_{side.side}", lang), binding=msg(f"rulebook.print_binding_{binding}", lang))
+               side=msg(f"rulebook.print_{side.side}", lang), binding=msg(f"rulebook.print_binding_{binding}", lang),
+               paper=paper)
     glyphs.draw(c, w / 2, NOTE_Y, note, font, NOTE_SIZE, "centre")
     c.showPage()
     c.save()
     return buf.getvalue()
 
 
-def overlays(sides: list[tuple[SheetSide, list[Placement]]], font: str, lang: str, binding: str) -> list[bytes]:
+def overlays(sides: list[tuple[SheetSide, list[Placement]]], font: str, lang: str, binding: str,
+             sheet_mm: tuple[float, float] = A4_LANDSCAPE, paper: str = "A4") -> list[bytes]:
     """The fold marks and printing note of every sheet side (in print order), each a one-page PDF
     that ``impose.booklet.impose_pdf`` lays over its side."""
     sheets = max((s.sheet for s, _ in sides), default=0)
-    return [_overlay(side, sheets, font, glyphs.chain(font), lang, binding) for side, _ in sides]
+    return [_overlay(side, sheets, font, glyphs.chain(font), lang, binding, sheet_mm, paper) for side, _ in sides]
