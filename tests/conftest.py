@@ -9,6 +9,7 @@ import itertools
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -48,6 +49,30 @@ def child_env(base: dict[str, str] | None = None, **extra: str) -> dict[str, str
     env = {k: v for k, v in (os.environ if base is None else base).items() if k != "PYTHONDONTWRITEBYTECODE"}
     return env | {"PYTHONPATH": str(REPO / "generator"), "PYTHONPYCACHEPREFIX": str(PYCACHE)} | extra
 
+
+
+def ctrl_c_as_in_a_terminal() -> None:
+    """A child's ``preexec_fn``: Ctrl-C as a designer's terminal delivers it, whoever started the
+    tests: a test run started in the background of a script (``pytest &``, nohup, some CI
+    runners) ignores SIGINT, its children inherit that, and Python then never turns SIGINT into
+    KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def in_a_terminal_group() -> None:
+    """A child's ``preexec_fn``: as ``ctrl_c_as_in_a_terminal``, in a process group of its own, so
+    ``os.killpg(proc.pid, SIGINT)`` reaches it and every process it starts, as a terminal's Ctrl-C does."""
+    ctrl_c_as_in_a_terminal()
+    os.setpgrp()
+
+
+COPY_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#cc3333"/>
+{{ textbox(piece.name ~ piece.copy, 5, 5, w - 10, 12, size=12) }}
+{% endblock %}
+"""  # a front that differs copy by copy (piece.copy): every copy its own face
 
 GAMES = ["alicematic-eiketsuden", "alicematic-medallions", "asian-delivery", "populous"]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-from conftest import child_env, make_workspace, run
+from conftest import child_env, ctrl_c_as_in_a_terminal, make_workspace, run
 from pdfprobe import texts
 from pnpgen.engine import transaction
 
@@ -165,19 +165,11 @@ def _paused_build(workspace: Path) -> subprocess.Popen:
     env = child_env(**{transaction.PAUSE_ENV: "120"})
     proc = subprocess.Popen([sys.executable, "-u", "-m", "pnpgen", "build", "--game", "test", "--no-rulebook",
                              "--jobs", "1"], cwd=workspace, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            preexec_fn=_ctrl_c_as_in_a_terminal)
+                            preexec_fn=ctrl_c_as_in_a_terminal)
     assert proc.stderr is not None
     line = proc.stderr.readline()
     assert transaction.PAUSE_ENV.encode() in line, line + proc.stderr.read()
     return proc
-
-
-def _ctrl_c_as_in_a_terminal() -> None:
-    """Ctrl-C as a designer's terminal delivers it, whoever started the tests: a test run started
-    in the background of a script (``pytest &``, nohup, some CI runners) ignores SIGINT, its
-    children inherit that, and Python then never turns SIGINT into KeyboardInterrupt (the build
-    slept its whole pause and the test timed out)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _staged(root: Path) -> list[Path]:

@@ -158,18 +158,14 @@ def test_ctrl_c_ends_watch_without_a_traceback_from_its_rulebook_process(tmp_pat
     import subprocess
     import sys
 
-    from conftest import child_env
+    from conftest import child_env, in_a_terminal_group
 
     ws = make_workspace(tmp_path / "ws", draft=True)
-
-    def terminal() -> None:  # its own group, Ctrl-C as a terminal delivers it (see test_engine.py)
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        os.setpgrp()
 
     # --jobs 2: the book is set in the warm process (with one job, in the watcher's own)
     proc = subprocess.Popen([sys.executable, "-u", "-m", "pnpgen", "watch", "--game", "test", "--jobs", "2"], cwd=ws,
                             env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=terminal)
+                            preexec_fn=in_a_terminal_group)
     try:
         assert proc.stdout is not None
         for line in proc.stdout:  # the first build, then the watcher

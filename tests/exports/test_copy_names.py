@@ -11,15 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DECK_YAML, make_workspace, run
-
-COPY_FRONT = """\
-{% extends "common/piece.svg.j2" %}
-{% block art %}
-<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#cc3333"/>
-{{ textbox(piece.name ~ piece.copy, 5, 5, w - 10, 12, size=12) }}
-{% endblock %}
-"""
+from conftest import COPY_FRONT, DECK_YAML, make_workspace, run
 
 
 def _workspace(tmp_path: Path, counts: tuple[int, ...]) -> Path:

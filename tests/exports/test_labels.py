@@ -7,15 +7,7 @@ import json
 
 from pypdf import PdfReader
 
-from conftest import DECK_YAML, GAMES, make_workspace, run
-
-COPY_FRONT = """\
-{% extends "common/piece.svg.j2" %}
-{% block art %}
-<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#cc3333"/>
-{{ textbox(piece.name ~ piece.copy, 5, 5, w - 10, 12, size=12) }}
-{% endblock %}
-"""
+from conftest import COPY_FRONT, DECK_YAML, GAMES, make_workspace, run
 
 
 def test_every_unique_faces_file_has_unique_page_labels(built):

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from conftest import child_env, make_workspace
+from conftest import child_env, in_a_terminal_group, make_workspace
 
 
 def _free_port() -> str:
@@ -28,12 +28,8 @@ def test_ctrl_c_ends_watch_and_serve_with_130(tmp_path, command):
         command = [*command, _free_port()]
     ws = make_workspace(tmp_path / "ws")
 
-    def terminal() -> None:  # its own group, Ctrl-C as a terminal delivers it (see test_engine.py)
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        os.setpgrp()
-
     proc = subprocess.Popen([sys.executable, "-u", "-m", "pnpgen", *command], cwd=ws, env=child_env(),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=terminal)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=in_a_terminal_group)
     try:
         assert proc.stdout is not None
         for line in proc.stdout:  # the first build, then the watcher or the server
