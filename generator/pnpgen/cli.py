@@ -376,11 +376,17 @@ def main(argv: list[str] | None = None) -> int:
         os.chdir(here)
 
 
+def _command_at(argv: list[str]) -> int | None:
+    """Where the command stands in ``argv`` (after -C DIR is taken out), None without a known one."""
+    at = next((i for i, arg in enumerate(argv) if not arg.startswith("-")), None)
+    return at if at is not None and argv[at] in _commands() else None
+
+
 def _unknown_options_first(argv: list[str]) -> None:
     """A misspelt option (``--gmae hoshi``) is said as such, with its "did you mean": argparse
     checks a command's required options first and would say only that ``--game`` is missing."""
-    at = next((i for i, arg in enumerate(argv) if not arg.startswith("-")), None)
-    if at is None or argv[at] not in _commands():
+    at = _command_at(argv)
+    if at is None:
         return
     parser = _commands()[argv[at]]
     for arg in argv[at + 1:]:
@@ -398,8 +404,8 @@ def _negative_values_joined(argv: list[str]) -> list[str]:
     """``--bleed -1mm`` as ``--bleed=-1mm``: argparse takes a value starting with '-' for an
     option ("expected one argument"), so the option's own reading says what is wrong with it (or
     takes it). Only after an option of the command that takes a value; ``--`` ends the options."""
-    at = next((i for i, arg in enumerate(argv) if not arg.startswith("-")), None)
-    if at is None or argv[at] not in _commands():
+    at = _command_at(argv)
+    if at is None:
         return argv
     actions = _commands()[argv[at]]._option_string_actions
     out = argv[:at + 1]

@@ -86,19 +86,18 @@ def runs(text: str, font: str) -> list[tuple[str, str]]:
 
 
 def _spaced(text: str, font: str) -> list[tuple[str, str, bool]]:
-    """``runs`` also cut at each 和欧間: (piece, font, a 和欧間 after it)."""
-    out: list[tuple[str, str, bool]] = []
-    for piece, f in runs(text, font):
-        start = 0
-        for i in range(1, len(piece) + 1):
-            if i == len(piece) or wakan(piece[i - 1], piece[i]):
-                out.append((piece[start:i], f, i < len(piece)))
-                start = i
-    for i in range(len(out) - 1):  # a 和欧間 where the font changes too (2026 in one font, 年 in another)
-        piece, f, gap = out[i]
-        if not gap and wakan(piece[-1], out[i + 1][0][0]):
-            out[i] = (piece, f, True)
-    return out
+    """``text`` cut where the drawing font changes and at each 和欧間: (piece, font, a 和欧間 after it)."""
+    out: list[list] = []
+    for i, ch in enumerate(text):
+        f = font_for(ch, font)
+        gap = i > 0 and wakan(text[i - 1], ch)
+        if out and out[-1][1] == f and not gap:
+            out[-1][0] += ch
+            continue
+        if gap:
+            out[-1][2] = True
+        out.append([ch, f, False])
+    return [(piece, f, gap) for piece, f, gap in out]
 
 
 def width(text: str, font: str, size: float, gap_em: float = 0.0) -> float:

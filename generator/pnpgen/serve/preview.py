@@ -97,7 +97,7 @@ class Preview:
                 self.folders()  # a link out of the workspace made since the server started: refused
                 run_build(self.ws, [self.slug], BuildOptions(jobs=1), self.out_root, RulebookOptions(), warm=self.warm)
                 try:
-                    decks, sheets, pictures = self._read()
+                    decks, sheets, pictures, manifest = self._read()
                 except ValueError as e:  # a file there the build did not write (rulebook.pdf, a link left in build/)
                     raise InputError(f"{e}: the preview shows only plain files inside the game's output folder",
                                      path=self.out_root / self.slug,
@@ -108,9 +108,7 @@ class Preview:
                 self.state.error = self.ws.shown(f"pnpgen: error: {e}")  # workspace-relative, as the CLI says it
                 self.state.generation += 1
                 return self.state
-            out = self.out_root / self.slug
-            manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-            reprint = out / "reprint.txt"
+            reprint = self.out_root / self.slug / "reprint.txt"
             self.pictures = pictures
             self.rendered = {k: v for k, v in self.rendered.items() if k in pictures}
             self.state = State(self.state.generation + 1, "", decks, sheets, list(manifest.get("changes", [])),
@@ -124,8 +122,7 @@ class Preview:
         save. Their fields and YAML lines are not known (the data does not load): a face says so.
         Nothing when no build is there (or one this pnpgen cannot read)."""
         try:
-            decks, sheets, pictures = self._read(data=False)
-            manifest = json.loads(built_file(self.out_root / self.slug, "manifest.json").read_text(encoding="utf-8"))
+            decks, sheets, pictures, manifest = self._read(data=False)
         except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError, RecursionError):
             return  # (JSON nested 100,000 deep; a record not an object)
         self.pictures = pictures
@@ -134,9 +131,10 @@ class Preview:
         self.state.changes = [str(c) for c in changes] if isinstance(changes, list) else []
         self.built_title = str(manifest.get("title", ""))
 
-    def _read(self, data: bool = True) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, tuple[Path, int, int]]]:
+    def _read(self, data: bool = True) -> tuple[list[dict[str, Any]], list[dict[str, Any]],
+                                                dict[str, tuple[Path, int, int]], dict[str, Any]]:
         """What the page shows of the build in the output folder; each piece's fields and YAML
-        line from the game's data (``data``; else not known: the data does not load)."""
+        line from the game's data (``data``; else not known: the data does not load), and its manifest."""
         out = self.out_root / self.slug
         game = load_game(self.ws, self.slug) if data else None
         manifest = json.loads(built_file(out, "manifest.json").read_text(encoding="utf-8"))
@@ -196,7 +194,7 @@ class Preview:
         if (out / "rulebook.pdf").exists() or (out / "rulebook.pdf").is_symlink():
             sheets += [{"title": f"rulebook.pdf p. {n + 1}", "src": picture("rulebook.pdf", n, SHEET_PX)}
                        for n in range(pdf("rulebook.pdf")[2])]
-        return decks, sheets, pictures
+        return decks, sheets, pictures, manifest
 
     def png(self, pid: str) -> bytes | None:
         """A picture of the current build as PNG, rasterised once."""
