@@ -442,6 +442,7 @@ def clear_cache() -> None:
     """Forget the layouts found in this process (the next ``nest_at`` searches again)."""
     _search.cache_clear()
     _placed.cache_clear()
+    _sound.cache_clear()
 
 
 @lru_cache(maxsize=1024)
@@ -463,12 +464,14 @@ def _placed(spec: ShapeSpec, paper: tuple[float, float], c: _Candidate, bleed: f
     return _layout(spec, paper, c, bleed, top)
 
 
+@lru_cache(maxsize=1024)
 def _sound(spec: ShapeSpec, paper: tuple[float, float], margin: float, bleed: float, top: float,
            c: _Candidate) -> bool:
     """Is a remembered choice one the search could have made — its pieces inside the sheet's
     usable box, none closer to another than the gap (``_valid``), a lattice cell no smaller than
     its pieces, as many pieces as it says? Anything else (a record damaged, or not pnpgen's) would
-    stack pieces, run off the sheet, divide by zero or count lattice points for ever: searched again."""
+    stack pieces, run off the sheet, divide by zero or count lattice points for ever: searched again.
+    Kept: each build of a long-running command (watch, serve) reads the same records again."""
     values = (*c.a, *c.b, *c.origin, *c.box, *(v for _, off in c.motif for v in off))
     if c.rot not in (0, 90) or not 1 <= len(c.motif) <= 2 or any(r not in (0, 90, 180, 270) for r, _ in c.motif) \
             or not all(math.isfinite(v) for v in values):
