@@ -352,7 +352,8 @@ def _coverage(points: list[tuple[float, float]], size: tuple[int, int]) -> Image
     """An "L" image of ``size`` px, each pixel the share of it inside the polygon ``points`` (px,
     pixel (i, j) the square from (i, j) to (i + 1, j + 1)): k × k samples a pixel, at their
     centres, even-odd. (Pillow's polygon fill, drawn 8× larger and reduced, was up to 60 of 255
-    off the true share at a circle's edge.)"""
+    off the true share at a circle's edge.) Counted from each sample row's runs inside, not sample
+    by sample (a 16-fold token's samples were 67 million bytes to walk, 0.7 s a token)."""
     W, H = size
     k = max(1, min(MASK_SUPERSAMPLE, MASK_MAX_PX // max(size)))
     p = np.asarray(points, dtype=np.float64) * k  # in samples: row r is at y = r + 0.5
@@ -365,11 +366,25 @@ def _coverage(points: list[tuple[float, float]], size: tuple[int, int]) -> Image
     edge = np.repeat(np.arange(len(p)), n)
     row = first[edge] + np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)
     x = x0[edge] + (row + 0.5 - y0[edge]) * (x1[edge] - x0[edge]) / (y1[edge] - y0[edge])
-    # inside flips at the first sample right of each crossing
-    flips = np.zeros((k * H, k * W + 1), dtype=np.uint8)
-    np.bitwise_xor.at(flips, (row, np.clip(np.ceil(x - 0.5), 0, k * W).astype(np.int64)), 1)
-    inside = np.bitwise_xor.accumulate(flips, axis=1)[:, :k * W]
-    count = inside.reshape(H, k, W, k).sum(axis=(1, 3), dtype=np.uint32)
+    # inside from the first sample right of a crossing to the first right of the next (even-odd):
+    # a row's crossings in order, taken in pairs, are its runs [start, end) of samples inside
+    column = np.clip(np.ceil(x - 0.5), 0, k * W).astype(np.int64)
+    order = np.lexsort((column, row))
+    row, column = row[order], column[order]
+    start, end, run_row = column[0::2], column[1::2], row[0::2]  # (a row crosses the outline an even number of times)
+    # each run's samples added to the pixels it covers: whole pixels through a difference table,
+    # the pixels it starts and ends in by their share
+    count = np.zeros((H, W + 1), dtype=np.int64)
+    whole = np.zeros((H, W + 1), dtype=np.int64)
+    i, a, b = run_row // k, start // k, end // k
+    same = a == b
+    np.add.at(count, (i[same], a[same]), (end - start)[same])
+    i, a, b, start, end = i[~same], a[~same], b[~same], start[~same], end[~same]
+    np.add.at(count, (i, a), (a + 1) * k - start)
+    np.add.at(count, (i, b), end - b * k)  # (b = W: the run ends at the image's edge, nothing in column W)
+    np.add.at(whole, (i, a + 1), k)
+    np.add.at(whole, (i, b), -k)
+    count = (count + np.cumsum(whole, axis=1))[:, :W]
     return Image.fromarray(((count * 255 + k * k // 2) // (k * k)).astype(np.uint8), "L")
 
 
