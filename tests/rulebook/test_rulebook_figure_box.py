@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pypdfium2
 from pypdf import PdfReader
 
@@ -27,14 +28,8 @@ def test_reach_is_measured_on_the_turned_cut_line():
 
 def _red_bands(image, px_per_mm: float) -> list[tuple[float, float]]:
     """(width, height) in mm of each run of rows holding the card's red, top to bottom."""
-    rgb = image.convert("RGB")
-    w, h = rgb.size
-    data = rgb.load()
-    rows: dict[int, list[int]] = {}
-    for y in range(h):
-        xs = [x for x in range(w) if all(abs(a - b) <= 6 for a, b in zip(data[x, y], RED))]
-        if xs:
-            rows[y] = [min(xs), max(xs)]
+    red = (np.abs(np.asarray(image.convert("RGB"), dtype=np.int16) - RED) <= 6).all(axis=2)  # [y, x]
+    rows = {int(y): [int(xs[0]), int(xs[-1])] for y in range(red.shape[0]) if len(xs := np.flatnonzero(red[y]))}
     bands, current = [], []
     for y in sorted(rows):
         if current and y > current[-1] + 2:
