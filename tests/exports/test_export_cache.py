@@ -67,7 +67,7 @@ def test_a_damaged_file_or_another_option_exports_again(tmp_path, counted):
 def test_png_files_encoded_on_threads_are_the_bytes_and_the_order_of_one_by_one():
     from PIL import Image
 
-    from pnpgen.exports.faces import PngFiles, png_bytes
+    from pnpgen.exports.faces import PngFiles, encode_png
 
     images = [Image.new("RGB", (300 + i, 200), (i * 40 % 256, 90, 200 - i * 30)) for i in range(6)]
     threaded: dict[str, bytes] = {"first.json": b"{}"}
@@ -76,10 +76,37 @@ def test_png_files_encoded_on_threads_are_the_bytes_and_the_order_of_one_by_one(
         pngs.add(threaded, f"p{i}.png", image, 300 if i % 2 else None)
     threaded["last.csv"] = b""
     pngs.finish()
-    one_by_one = {"first.json": b"{}"} | {f"p{i}.png": png_bytes(image, 300 if i % 2 else None)
+    one_by_one = {"first.json": b"{}"} | {f"p{i}.png": encode_png(image, 300 if i % 2 else None)
                                           for i, image in enumerate(images)} | {"last.csv": b""}
     assert list(threaded) == list(one_by_one)
     assert threaded == one_by_one and all(threaded[f"p{i}.png"].startswith(b"\x89PNG") for i in range(6))
+
+
+def test_an_image_encoded_before_in_the_process_is_taken_again_and_only_an_equal_one():
+    """A PNG is encoded once per process for equal pixels, mode and dpi; a pixel, the dpi or the
+    mode changed is encoded anew, and an image carrying more than its pixels (an ICC profile)
+    each time: always the bytes the encoder writes."""
+    import io
+
+    from PIL import Image, ImageCms
+
+    from pnpgen.exports.faces import encode_png, png_bytes
+
+    image = Image.new("RGB", (257, 131), (12, 200, 77))
+    first = png_bytes(image)
+    assert first == encode_png(image)
+    assert png_bytes(image.copy()) is first  # taken again, not encoded
+    changed = image.copy()
+    changed.putpixel((256, 130), (12, 200, 78))
+    assert png_bytes(changed) == encode_png(changed) != first
+    assert png_bytes(image, 300) == encode_png(image, 300) != first
+    assert png_bytes(image.convert("RGBA")) == encode_png(image.convert("RGBA")) != first
+    profiled = image.copy()
+    profiled.info["icc_profile"] = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    assert png_bytes(profiled) == encode_png(profiled) != first
+    assert png_bytes(profiled) is not png_bytes(profiled)  # encoded each time
+    with Image.open(io.BytesIO(png_bytes(profiled))) as read:
+        assert read.info["icc_profile"] == profiled.info["icc_profile"]
 
 
 def test_an_edit_makes_again_only_the_images_of_what_changed(tmp_path, monkeypatch):
