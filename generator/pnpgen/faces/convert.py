@@ -3,7 +3,6 @@ machine has cores to spare. Results come back in key order, so output never depe
 
 from __future__ import annotations
 
-import hashlib
 import io
 import re
 from collections import deque
@@ -12,6 +11,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
+from pnpgen.data.art import picture_hash
 from pnpgen.errors import InputError, place
 from pnpgen.faces.faceset import FaceSet
 from pnpgen.faces.templates import one_line
@@ -91,7 +91,7 @@ def _without_pictures(stream: FaceStream) -> FaceStream:
 
 def _picture_key(data: bytes) -> str:
     """A picture's key as the writer names it (pdf/raster.py ``ImageStreams.key``): its SHA-256."""
-    return hashlib.sha256(data).hexdigest()
+    return picture_hash(data)
 
 
 def face_error(message: str, where: str, template: str, e: InputError | None = None) -> InputError:

@@ -27,6 +27,7 @@ from functools import lru_cache, partial
 from pathlib import Path
 
 from pnpgen.atomic import Stores, store
+from pnpgen.data.art import picture_hash
 from pnpgen.memo import Memo
 from pnpgen.pdf.assemble import SourceChanged, Stored
 from pnpgen.svg.artwork import Art
@@ -270,7 +271,7 @@ class ImageStreams:
         if known is not None and known[0] is data:
             self._keys.move_to_end(id(data))
             return known[1]
-        key = hashlib.sha256(data).hexdigest()
+        key = picture_hash(data)
         self._remember(data, key)
         return key
 
@@ -474,7 +475,7 @@ class ImageStreams:
         return path
 
     def get(self, data: bytes) -> ImageStream:
-        key = stand_in_key(data) or hashlib.sha256(data).hexdigest()
+        key = stand_in_key(data) or picture_hash(data)
         stream = self._memo.pop(key, None)
         if stream is None:
             stream = self._load(key)
