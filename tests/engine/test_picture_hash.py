@@ -60,3 +60,38 @@ def test_picture_hash_is_the_sha256_of_the_bytes_it_is_given():
     assert picture_hash(b) == hashlib.sha256(b).hexdigest()
     assert picture_hash(a) == hashlib.sha256(a).hexdigest()  # asked again: the same answer
     assert picture_hash(bytes(a)) == picture_hash(a)  # equal bytes, another object
+
+
+def test_pieces_hashed_by_the_converting_workers_are_not_read_again(tmp_path, monkeypatch):
+    """With --jobs 2 a converting worker, which holds a picture's bytes, hashes the pieces the
+    documents copy from the art file; the documents' digests (what the game's state records) then
+    read no art file in the build's own process (1,000 cards: 300 MB), and the files are those
+    one process writes."""
+    from pnpgen.pdf import assemble
+
+    n = 70  # over the workers' thresholds: the faces convert in worker processes
+    pieces = "".join(f"  - {{name: 札{i}, art: a{i}.png}}\n" for i in range(1, n + 1))
+    ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + pieces, front=FRONT)
+    art = ws / "data" / "test" / "art"
+    art.mkdir()
+    for i in range(1, n + 1):
+        Image.new("RGB", (40 + i, 30), (3 * i, 90, 200)).save(art / f"a{i}.png")
+    read: list[str] = []
+    real = assemble.Stored.read_from
+
+    def counted(self, sources):
+        read.append(self.path)
+        return real(self, sources)
+
+    monkeypatch.setattr(assemble.Stored, "read_from", counted)
+    outs = []
+    for jobs in ("2", "1"):
+        read.clear()
+        out = tmp_path / f"jobs{jobs}"
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", jobs, "--out", str(out)) == 0
+        outs.append((out / "test", {p for p in read if p.startswith(str(art))}))
+    (two, read_two), (one, read_one) = outs
+    assert read_two == set()
+    assert len(read_one) == n  # one process: each picture's pieces read once, for the digests
+    files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file())
+    assert files and all((one / rel).read_bytes() == (two / rel).read_bytes() for rel in files)
