@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import html
 import io
+import os
 import re
 import struct
 import threading
@@ -419,6 +420,10 @@ class _Hashed:
         self.held = 0
         self.lock = threading.Lock()  # the build's threads (cache stores, imposing) hash too
 
+    def forked(self) -> None:
+        """In a child forked while another thread held the lock (engine/documents.py forks): a lock of its own."""
+        self.lock = threading.Lock()
+
     def get(self, data: bytes) -> str:
         with self.lock:
             known = self.known.get(id(data))
@@ -436,6 +441,7 @@ class _Hashed:
 
 
 _HASHED = _Hashed()
+os.register_at_fork(after_in_child=_HASHED.forked)
 
 
 def picture_hash(data: bytes) -> str:
