@@ -199,6 +199,7 @@ def test_with_the_faces_drawn_a_forked_process_writes_half_the_documents(tmp_pat
     from pnpgen.engine import documents
 
     ws = _drawn_deck(tmp_path)
+    monkeypatch.setattr(documents, "MIN_PAGES", 100)  # (the deck's documents: some 240 pages to draw)
     written_here: list[str] = []
     real = documents.write_pdf
     monkeypatch.setattr(documents, "write_pdf", lambda doc, *a, **k: written_here.append(doc.title) or real(doc, *a, **k))
@@ -213,6 +214,12 @@ def test_with_the_faces_drawn_a_forked_process_writes_half_the_documents(tmp_pat
     assert ("テストゲーム — 絵札" in by_two) == ("テストゲーム — all sheets" in by_two), by_two
     files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file())
     assert len(files) >= 5 and all((one / rel).read_bytes() == (two / rel).read_bytes() for rel in files)
+    # an edit: a few pages to draw, the rest kept; no fork, every document written here
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("札3,", "札三,"), encoding="utf-8")
+    written_here.clear()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "2", "--out", str(tmp_path / "jobs2")) == 0
+    assert len(written_here) == 4
 
 
 def test_documents_of_a_forked_process_that_ends_unanswered_are_written_here(tmp_path, monkeypatch):
@@ -221,6 +228,7 @@ def test_documents_of_a_forked_process_that_ends_unanswered_are_written_here(tmp
     from pnpgen.engine import documents
 
     ws = _drawn_deck(tmp_path)
+    monkeypatch.setattr(documents, "MIN_PAGES", 0)
     monkeypatch.setattr(documents, "_write_forked", lambda *a: os._exit(9))  # (killed, say)
     for jobs in ("1", "2"):
         assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", jobs, "--out", str(tmp_path / jobs)) == 0
