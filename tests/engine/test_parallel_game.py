@@ -179,3 +179,72 @@ def test_workers_send_pictures_of_art_files_back_as_stand_ins(tmp_path, monkeypa
     assert by_one == 0 and by_two == 70  # every picture, a7.png's (made into a stream here) too
     files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file())
     assert files and all((one / rel).read_bytes() == (two / rel).read_bytes() for rel in files)
+
+
+def _drawn_deck(tmp_path):
+    """70 cards (over the converting workers' threshold: with --jobs 2 the workers draw the faces)."""
+    pieces = "".join(f"  - {{name: 札{i}, art: a{i % 5}.png, count: {i % 3 + 1}}}\n" for i in range(1, 71))
+    ws = make_workspace(tmp_path / "ws", deck=DECK + pieces, front=FRONT)
+    (ws / "data" / "test" / "art").mkdir()
+    for i in range(5):
+        Image.new("RGB", (40, 30), (40 * i, 90, 200)).save(ws / "data" / "test" / "art" / f"a{i}.png")
+    return ws
+
+
+def test_with_the_faces_drawn_a_forked_process_writes_half_the_documents(tmp_path, monkeypatch):
+    """--jobs 2, the faces drawn by the converting workers: some documents are written by a
+    process forked from the build's (which pickles nothing to it), the others here meanwhile —
+    the home sheets and the all-in-one file, which show the same pages, by the same one; the
+    bytes are one process's."""
+    from pnpgen.engine import documents
+
+    ws = _drawn_deck(tmp_path)
+    monkeypatch.setattr(documents, "MIN_PAGES", 100)  # (the deck's documents: some 240 pages to draw)
+    written_here: list[str] = []
+    real = documents.write_pdf
+    monkeypatch.setattr(documents, "write_pdf", lambda doc, *a, **k: written_here.append(doc.title) or real(doc, *a, **k))
+    outs = []
+    for jobs in ("1", "2"):
+        written_here.clear()
+        out = tmp_path / f"jobs{jobs}"
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", jobs, "--out", str(out)) == 0
+        outs.append((out / "test", list(written_here)))
+    (one, by_one), (two, by_two) = outs
+    assert len(by_one) == 4 and 1 <= len(by_two) <= 3, by_two
+    assert ("テストゲーム — 絵札" in by_two) == ("テストゲーム — all sheets" in by_two), by_two
+    files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file())
+    assert len(files) >= 5 and all((one / rel).read_bytes() == (two / rel).read_bytes() for rel in files)
+    # an edit: a few pages to draw, the rest kept; no fork, every document written here
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("札3,", "札三,"), encoding="utf-8")
+    written_here.clear()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "2", "--out", str(tmp_path / "jobs2")) == 0
+    assert len(written_here) == 4
+
+
+def test_documents_of_a_forked_process_that_ends_unanswered_are_written_here(tmp_path, monkeypatch):
+    import os
+
+    from pnpgen.engine import documents
+
+    ws = _drawn_deck(tmp_path)
+    monkeypatch.setattr(documents, "MIN_PAGES", 0)
+    monkeypatch.setattr(documents, "_write_forked", lambda *a: os._exit(9))  # (killed, say)
+    for jobs in ("1", "2"):
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", jobs, "--out", str(tmp_path / jobs)) == 0
+    one, two = tmp_path / "1" / "test", tmp_path / "2" / "test"
+    files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file())
+    assert len(files) >= 5 and all((one / rel).read_bytes() == (two / rel).read_bytes() for rel in files)
+
+
+def test_documents_showing_the_same_pages_go_to_one_process():
+    from pnpgen.engine import documents
+    from pnpgen.impose.plan import Page, PagePlan, PlaceFace
+
+    def page(n):
+        return Page((210, 297), [PlaceFace(f"f{i}", None, (10, 10), 0) for i in range(n)])  # type: ignore[arg-type]
+
+    home = [page(9) for _ in range(10)]
+    todo = {"home.pdf": PagePlan("home", home), "shop.pdf": PagePlan("shop", [page(1) for _ in range(60)]),
+            "unique.pdf": PagePlan("unique", [page(1) for _ in range(40)]), "all.pdf": PagePlan("all", [*home, page(0)])}
+    assert documents._halves(todo) == (["shop.pdf", "unique.pdf"], ["home.pdf", "all.pdf"])

@@ -597,6 +597,9 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                 if not cache.store(where, entry):
                     cache_files[where] = entry  # written with the build's files (whose write says what is wrong)
             keep(k + face_keys[k], converted.art)
+            if converted.pieces and images.piece_hashes is not None:  # hashed by the worker: no art file read again
+                for key, shas in converted.pieces.items():
+                    images.piece_hashes.learn(key, shas)
             art, stream = let_go(converted.art), converted.stream
             if stream is not None and sheets is not None:  # drawn by the worker that converted it
                 shown = stream.showing({images.key(it[1]): it[1] for it in art.items if it[0] == "image"})

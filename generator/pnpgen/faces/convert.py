@@ -3,7 +3,6 @@ machine has cores to spare. Results come back in key order, so output never depe
 
 from __future__ import annotations
 
-import hashlib
 import io
 import re
 from collections import deque
@@ -12,11 +11,12 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
+from pnpgen.data.art import picture_hash
 from pnpgen.errors import InputError, place
 from pnpgen.faces.faceset import FaceSet
 from pnpgen.faces.templates import one_line
 from pnpgen.pdf.draw import draw_art
-from pnpgen.pdf.raster import STAND_IN
+from pnpgen.pdf.raster import STAND_IN, piece_hashes
 from pnpgen.pdf.writer import FaceStream, face_stream
 from pnpgen.svg import convert
 from pnpgen.svg.artwork import Art, ArtRecord
@@ -60,8 +60,16 @@ def convert_chunk(jobs: list[tuple[str, str, str, Any]], draw: bool = False,
     for art in arts:
         record = ArtRecord.of(art)
         stream = _without_pictures(face_stream(art, False, _picture_key))
-        out.append(Converted(_standing_in(art, record.pictures, own), stream, record))
+        out.append(Converted(_standing_in(art, record.pictures, own), stream, record, _pieces(art, record.pictures, own)))
     return out
+
+
+def _pieces(art: Art, keys: Sequence[str], own: frozenset[str]) -> dict[str, list[str]]:
+    """The pieces' hashes (``piece_hashes``) of each picture of ``art`` sent back as a stand-in
+    (``keys``: its pictures' keys, in order), hashed here, on the worker's core."""
+    pictures = (it[1] for it in art.items if it[0] == "image")
+    found = {key: piece_hashes(data) for key, data in zip(keys, pictures, strict=True) if key in own}
+    return {key: shas for key, shas in found.items() if shas is not None}
 
 
 def _standing_in(art: Art, keys: Sequence[str], own: frozenset[str]) -> Art:
@@ -81,6 +89,7 @@ class Converted:
     art: Art
     stream: FaceStream | None = None
     record: ArtRecord | None = None
+    pieces: Mapping[str, list[str]] | None = None  # picture key → the hashes of the pieces it is copied in
 
 
 def _without_pictures(stream: FaceStream) -> FaceStream:
@@ -91,7 +100,7 @@ def _without_pictures(stream: FaceStream) -> FaceStream:
 
 def _picture_key(data: bytes) -> str:
     """A picture's key as the writer names it (pdf/raster.py ``ImageStreams.key``): its SHA-256."""
-    return hashlib.sha256(data).hexdigest()
+    return picture_hash(data)
 
 
 def face_error(message: str, where: str, template: str, e: InputError | None = None) -> InputError:

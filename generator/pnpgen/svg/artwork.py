@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from pnpgen.data.art import picture_hash
 from pnpgen.errors import InputError
 from pnpgen.svg.image import file_references
 from pnpgen.svg.style import parse_svg
@@ -139,7 +140,7 @@ class ArtRecord:
 def _item_to_json(it: tuple, pictures: dict[str, bytes] | None = None) -> list:
     if it[0] == "image":
         if pictures is not None:
-            key = hashlib.sha256(it[1]).hexdigest()
+            key = picture_hash(it[1])
             pictures[key] = it[1]
             return ["picture", key, *it[2:]]
         return ["image", base64.b64encode(it[1]).decode("ascii"), *it[2:]]
