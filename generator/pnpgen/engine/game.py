@@ -72,7 +72,7 @@ from pnpgen.pdf.assemble import PdfFile, SourceChanged
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.settings import default_font
 from pnpgen.pdf.writer import FaceStreams
-from pnpgen.printers import check_asked, load_printer
+from pnpgen.printers import Printer, check_asked, load_printer
 from pnpgen.shapes import ShapeSpec, deck_shape
 from pnpgen.svg.artwork import Art, ArtRecord
 
@@ -359,22 +359,42 @@ def game_printer(ws: Workspace, game: Game, options: BuildOptions) -> BuildOptio
     paper = game.options.get("paper")
     if paper and options.asked[0] is None and options.printer is None:
         options = replace(options, sheet=replace(options.sheet, paper=paper))
-    name = game.options.get("printer")
-    if options.printer is not None or not name:
+    if options.printer is not None:
         return options
+    printer = game_profile(ws, game, options.asked)
+    if printer is None:
+        return options
+    duplex = printer.duplex or options.sheet.duplex
+    sheet = replace(options.sheet, paper=printer.paper or options.sheet.paper, duplex=duplex,
+                    printer=printer.words(duplex), least_bleed_mm=printer.least_bleed_mm(duplex))
+    return replace(options, sheet=sheet, printer=printer)
+
+
+def game_profile(ws: Workspace, game: Game, asked: tuple[str | None, str | None] = (None, None)) -> Printer | None:
+    """game.yaml's ``printer:`` profile (None: it names none); an unknown profile, or ``asked``
+    (--paper, --duplex) against it, is an error at game.yaml's printer: line."""
+    name = game.options.get("printer")
+    if not name:
+        return None
     at = game.options["printer_at"]
     try:
         printer = load_printer(ws.root, name)
-        check_asked(printer, *options.asked)
+        check_asked(printer, *asked)
     except InputError as e:  # an unknown profile, or --paper/--duplex against it: said at game.yaml's printer: line
         if e.key not in ("--printer", "--paper", "--duplex"):
             raise  # (a bad profile names printers.yaml's own line)
         raise InputError(e.message, path=at.path, line=at.line, column=at.column, key="printer",
                          expected=e.expected) from None
-    duplex = printer.duplex or options.sheet.duplex
-    sheet = replace(options.sheet, paper=printer.paper or options.sheet.paper, duplex=duplex,
-                    printer=printer.words(duplex), least_bleed_mm=printer.least_bleed_mm(duplex))
-    return replace(options, sheet=sheet, printer=printer)
+    return printer
+
+
+def booklet_paper(ws: Workspace, game: Game, given: str | None) -> str:
+    """The paper the rulebook's booklet is printed on, as the home sheets' is chosen: ``given``
+    (--paper, or --printer's profile), else game.yaml's ``printer:`` profile's paper, else its
+    ``paper:``; Letter gives the Letter booklet, every other paper (A4, A3) the A4 one."""
+    profile = game_profile(ws, game) if given is None else None
+    paper = given or (profile.paper if profile is not None else None) or game.options.get("paper")
+    return "letter" if paper == "letter" else "a4"
 
 
 def _fold_layout(ds: DeckSheets, sheet: SheetOptions) -> FoldLayout | None:
