@@ -238,6 +238,24 @@ def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildO
     return out
 
 
+def fold_duplex_warnings(records: list[DeckRecord], options: BuildOptions) -> list[str]:
+    """``--duplex long|short`` given with ``--layout fold``: fold-over sheets are printed on one
+    side and never turned, so it applies only to the two-sided decks printed as usual (pieces
+    too large to fold); said once, naming them, or that it changes nothing."""
+    asked = options.asked[1]
+    if options.sheet.layout != "fold" or asked in (None, "none"):
+        return []
+    folded = [r.id for r in records if r.layout.get("layout") == "fold"]
+    usual = [r.id for r in records if r.double_sided and r.layout.get("layout") != "fold"]
+    if not usual:
+        return [f"--duplex {asked} changes nothing with --layout fold: fold-over sheets are printed on one side "
+                "(front and back side by side, folded), never turned over; leave --duplex out (or --duplex none)"]
+    names = ", ".join(map(repr, usual))
+    rest = f"; the fold-over sheets of {', '.join(map(repr, folded))} are printed on one side" if folded else ""
+    return [f"--duplex {asked} with --layout fold applies only to {names} (too large to fold: printed as usual, "
+            f"the backs on the sheet's other side){rest}"]
+
+
 def cricut_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:
     """With ``--marks cricut``: each deck whose pieces no Print Then Cut image holds (a deck on
     card stock takes no cutter, as documented, and is not named)."""
@@ -681,6 +699,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         plan = impose_game(rendered, options, on_paper, face_arts)
     check_pages(game, plan)
     result.records = plan.records
+    result.warnings += fold_duplex_warnings(plan.records, options)
     result.home_pages = plan.home_pages
     result.home_faces = plan.home_faces
     if cache is not None:
