@@ -52,7 +52,7 @@ from pnpgen.faces.images import grouped_low_dpi
 from pnpgen.faces.templates import CompiledTemplates, Renderer, RenderMemo
 from pnpgen.impose.cutter import add_registration, silhouette_layout
 from pnpgen.impose.fold import FoldLayout, layout_fold
-from pnpgen.impose.grid import SheetOptions, choose_layout
+from pnpgen.impose.grid import SheetOptions, choose_layout, margin_to_hold_whole
 from pnpgen.impose.plan import Page, PagePlan, TextOp, page_signature
 from pnpgen.impose.sheets import (
     TILE_OPTIONS,
@@ -161,6 +161,7 @@ class DeckOnPaper:
     layout: Any  # impose/grid.py or impose/nest.py layout; None for tiles
     tiles: TilePlan | None
     by_hand: bool = False  # --marks silhouette: a board that fits the paper, not the marks' area (トンボ, no cut files)
+    whole_with: tuple[float, float] | None = None  # a tiled board: (--margin, bleed) that hold it whole on one sheet
 
 
 def paper_layouts(game: Game, sheet: SheetOptions, nest_memo: Memo[list] | None = None,
@@ -203,6 +204,8 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
     tiles = None
     if layout is None and deck.kind in ("board", "tile"):
         tiles = plan_tiles(spec.w, spec.h, sheet.paper_mm, sheet.margin_mm, sheet.bleed_mm, TILE_OPTIONS)
+        if sheet.silhouette is None:
+            return DeckOnPaper(spec, None, tiles, whole_with=margin_to_hold_whole(spec, deck.count, deck.kind, sheet, nest_memo))
     if layout is None and tiles is None:
         size = f"deck {deck.id!r}: a {deck.trim_mm[0]:g}×{deck.trim_mm[1]:g} mm piece does not fit"
         if sheet.silhouette is not None:  # the paper holds it: the registration marks' area does not
@@ -357,7 +360,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             trim_mm=[round(v, 3) for v in deck.trim_mm], bleed_mm=bleed, count=deck.count,
             unique=len(deck.pieces), faces=len({*df.fronts, *(df.backs or ())}),
             double_sided=deck.back is not None, paper=sheet.paper,
-            layout=fold_or_sleeve or layout_record(spec, layout, tiles, sheet),
+            layout=fold_or_sleeve or layout_record(spec, layout, tiles, sheet, placed.whole_with),
             sheets=sheets if home else 0, pages=len(home),
             shop_pages=shop_n, die_line=die_line,
             files=files, placeholders=len(deck.placeholders),

@@ -52,9 +52,23 @@ class DeckRecord:
         return f"{self.layout['pieces_per_sheet']}/sheet ({self.layout['layout']})"
 
 
-def layout_record(spec: ShapeSpec, layout, tiles: TilePlan | None, sheet: SheetOptions) -> dict[str, Any]:
-    """What the manifest says about how a deck was laid out."""
+    def whole_hint(self) -> str:
+        """For a board tiled only because of the printer's margin: the figure that would hold it
+        whole on one sheet (the build's summary says it under the deck's line); else nothing."""
+        whole = (self.layout.get("tiles") or {}).get("whole_with")
+        if not whole:
+            return ""
+        return (f"tiled only for the printer's margin: whole on one sheet with --margin {whole['margin_mm']:g}mm "
+                f"(bleed {whole['sheet_bleed_mm']:g} mm there), if the printer prints that near the edge")
+
+
+def layout_record(spec: ShapeSpec, layout, tiles: TilePlan | None, sheet: SheetOptions,
+                  whole_with: tuple[float, float] | None = None) -> dict[str, Any]:
+    """What the manifest says about how a deck was laid out (``whole_with``: a tiled board's
+    smaller --margin, and the bleed there, that would hold it whole on one sheet)."""
     if tiles is not None:
+        whole = {"whole_with": {"margin_mm": whole_with[0], "sheet_bleed_mm": round(whole_with[1], 3)}} \
+            if whole_with is not None else {}
         return {
             "layout": "tiled",
             "pieces_per_sheet": 0,
@@ -72,6 +86,7 @@ def layout_record(spec: ShapeSpec, layout, tiles: TilePlan | None, sheet: SheetO
                 "turned": tiles.rot == 90,
                 "assembly": "cut at the crop marks; each tile goes over its left and upper neighbour, "
                             "its edge on the dashed guide line (10 mm glue strip)",
+                **whole,
             },
         }
     sb = layout.sheet_bleed_mm
