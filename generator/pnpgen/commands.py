@@ -119,8 +119,8 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
 
         for deck in result.records:
             _say(f"  {deck.id:<16} {deck.name}  ×{deck.count}  {deck.on_paper()}, {counted(deck.sheets, 'sheet')}")
-            if deck.whole_hint():
-                _say(f"  {'':<16} ({deck.whole_hint()})")
+            if deck.hint():
+                _say(f"  {'':<16} ({deck.hint()})")
         book = result.manifest.get("rulebook", {}).get("report")
         if book:  # its pages and how many proofing notes proof.txt holds (the report's summary, last)
             _say(f"  {book[-1]}")

@@ -103,3 +103,24 @@ def test_duplex_given_with_fold_is_said_to_change_nothing_or_only_the_unfolded_d
     assert (ws / "build" / "test" / "cards.pdf").read_bytes() == plain
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "fold", "--duplex", "none") == 0
     assert "--duplex" not in capsys.readouterr().err
+
+
+def test_the_summary_says_the_smaller_bleed_that_holds_more_fold_over_pieces(tmp_path, capsys):
+    """Fold-over keeps the 3 mm bleed: poker cards go 3 an A4 sheet where 4 fit at 2.5 mm, and
+    nothing said so. The summary names the figure (not chosen for the designer: a fold seldom
+    lands exactly), and --bleed 2.5mm prints 4 a sheet, saying nothing more."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "fold") == 0
+    out = capsys.readouterr().out
+    deck = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+    assert deck["pieces_per_sheet"] == 3 and deck["sheet_bleed_mm"] == 3.0
+    assert deck["more_with"] == {"bleed_mm": 2.5, "pieces_per_sheet": 4}
+    said = [line.strip() for line in out.splitlines() if "--bleed" in line]
+    assert said == ["(4/sheet with --bleed 2.5mm: fold-over keeps the 3 mm bleed asked, as a fold seldom lands "
+                    "exactly)"], out
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "fold", "--bleed", "2.5mm") == 0
+    assert "--bleed" not in capsys.readouterr().out
+    deck = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+    assert deck["pieces_per_sheet"] == 4 and deck["sheet_bleed_mm"] == 2.5 and "more_with" not in deck
+    pages = forms(ws / "build" / "test" / "cards.pdf")
+    assert [len(p) // 2 for p in pages] == [4, 4, 3]  # fronts a sheet (each with its back)

@@ -51,7 +51,7 @@ from pnpgen.faces.faceset import render_game as faces_of_game
 from pnpgen.faces.images import grouped_low_dpi
 from pnpgen.faces.templates import CompiledTemplates, Renderer, RenderMemo
 from pnpgen.impose.cutter import add_registration, silhouette_layout
-from pnpgen.impose.fold import FoldLayout, layout_fold
+from pnpgen.impose.fold import FoldLayout, layout_fold, more_with_less_bleed
 from pnpgen.impose.grid import SheetOptions, choose_layout, margin_to_hold_whole
 from pnpgen.impose.plan import Page, PagePlan, TextOp, page_signature
 from pnpgen.impose.sheets import (
@@ -320,7 +320,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         elif (fold := _fold_layout(ds, sheet)) is not None:
             home = fold_sheets(ds, fold, sheet, font, fontreg.string_width_mm)
             sheets = len(home)
-            fold_or_sleeve = _fold_record(fold)
+            fold_or_sleeve = _fold_record(fold, more_with_less_bleed(ds.spec, sheet, fold))
         elif placed.by_hand:  # a board the registration marks leave no room for: cut by hand
             home = home_sheets(ds, layout, sheet.cut_by_hand(), font, fontreg.string_width_mm)
             sheets = -(-len(df.fronts) // layout.per_sheet)
@@ -426,10 +426,12 @@ def _fold_layout(ds: DeckSheets, sheet: SheetOptions) -> FoldLayout | None:
     return layout_fold(ds.spec, sheet)
 
 
-def _fold_record(fold: FoldLayout) -> dict[str, Any]:
+def _fold_record(fold: FoldLayout, more: FoldLayout | None = None) -> dict[str, Any]:
+    """``more``: the layout of a smaller bleed that holds more pieces a sheet (said, not chosen)."""
     return {"layout": "fold", "fold": "vertical" if fold.vertical else "horizontal", "rotated": fold.rotated,
             "pieces_per_sheet": fold.per_sheet, "cols": fold.cols, "rows": fold.rows,
-            "sheet_bleed_mm": round(fold.bleed_mm, 3)}
+            "sheet_bleed_mm": round(fold.bleed_mm, 3),
+            **({"more_with": {"bleed_mm": more.bleed_mm, "pieces_per_sheet": more.per_sheet}} if more else {})}
 
 
 MAX_PAGES = 50_000  # pages of every file of a game together (a 10,000-copy two-sided deck's shop files: 21,000)

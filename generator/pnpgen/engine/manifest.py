@@ -52,14 +52,19 @@ class DeckRecord:
         return f"{self.layout['pieces_per_sheet']}/sheet ({self.layout['layout']})"
 
 
-    def whole_hint(self) -> str:
-        """For a board tiled only because of the printer's margin: the figure that would hold it
-        whole on one sheet (the build's summary says it under the deck's line); else nothing."""
+    def hint(self) -> str:
+        """What a figure would change that the build did not choose, for the summary to say under
+        the deck's line: a board tiled only for the printer's margin, the margin that holds it
+        whole; fold-over sheets, the smaller bleed that holds more a sheet; else nothing."""
         whole = (self.layout.get("tiles") or {}).get("whole_with")
-        if not whole:
-            return ""
-        return (f"tiled only for the printer's margin: whole on one sheet with --margin {whole['margin_mm']:g}mm "
-                f"(bleed {whole['sheet_bleed_mm']:g} mm there), if the printer prints that near the edge")
+        if whole:
+            return (f"tiled only for the printer's margin: whole on one sheet with --margin {whole['margin_mm']:g}mm "
+                    f"(bleed {whole['sheet_bleed_mm']:g} mm there), if the printer prints that near the edge")
+        more = self.layout.get("more_with")
+        if more:
+            return (f"{more['pieces_per_sheet']}/sheet with --bleed {more['bleed_mm']:g}mm: fold-over keeps the "
+                    f"{self.layout['sheet_bleed_mm']:g} mm bleed asked, as a fold seldom lands exactly")
+        return ""
 
 
 def layout_record(spec: ShapeSpec, layout, tiles: TilePlan | None, sheet: SheetOptions,
