@@ -454,7 +454,8 @@ def test_a_one_sentence_step_is_a_numbered_line_of_the_text_not_a_heading_of_the
     assert word.x - number.x > 4, "the number hangs left of the step's text"
     assert number.font.endswith("Bold") and "2.1" not in pages[body]
     quick = next(p for p in pages if p.lstrip().startswith("Quick reference"))
-    assert re.search(r"Shuffle the deck\s*p\. 3", quick), quick  # still listed with its page
+    assert re.search(r"1\.\u2002Shuffle the deck\s*p\. 3", quick), quick  # listed with its page, numbered as printed
+    assert "2.1" not in quick and "3.1\u2002Draw a tile" in quick
 
 
 def test_index_terms_of_an_english_book_print_without_their_lenticular_brackets(setup_book):

@@ -445,7 +445,9 @@ class StoryBuilder:
         out: list[Flowable] = []
 
         def numbered(lists: list) -> list[tuple[str, Line]]:
-            return [(f"{numbers[id(steps.section)]}.{line.anchor.number}{self.marks.gap}{line.text}"
+            """Each step by the number the book prints it with: a heading's 3.1, a one-sentence step's 1."""
+            return [(f"{'' if line.anchor.sentence else f'{numbers[id(steps.section)]}.'}{line.anchor.number}"
+                     f"{'.' if line.anchor.sentence else ''}{self.marks.gap}{line.text}"
                      if isinstance(line.anchor, Step) else f"{self.marks.bullet_lead}{line.text}", line)
                     for steps in lists for line in steps.lines]
 
