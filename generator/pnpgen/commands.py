@@ -119,6 +119,8 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
 
         for deck in result.records:
             _say(f"  {deck.id:<16} {deck.name}  ×{deck.count}  {deck.on_paper()}, {counted(deck.sheets, 'sheet')}")
+            if deck.hint():
+                _say(f"  {'':<16} ({deck.hint()})")
         book = result.manifest.get("rulebook", {}).get("report")
         if book:  # its pages and how many proofing notes proof.txt holds (the report's summary, last)
             _say(f"  {book[-1]}")
@@ -206,11 +208,12 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
 
 def _rulebook(ws: Workspace, game, args: argparse.Namespace):
     """Typeset the draft: rulebook.pdf (A5), rulebook-booklet.pdf (A4 saddle stitch), proof.txt."""
+    from pnpgen.engine.game import booklet_paper
     from pnpgen.rulebook import build_rulebook, pictures_from_game
 
     return build_rulebook(game, ws.fonts, pictures=pictures_from_game(game, ws.templates),
                           rules_only=args.rules_only, creep_mm=args.creep, binding=args.binding,
-                          paper=game.options.get("paper") or "a4")
+                          paper=booklet_paper(ws, game, None))
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:

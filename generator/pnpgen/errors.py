@@ -37,6 +37,11 @@ class InputError(Exception):
         return f"{where}{key}{self.message}{hint}"
 
 
+class TemplateMistake(InputError):
+    """A template that cannot be read at all (its syntax): one mistake of the template's file and
+    line, not of each face drawn with it."""
+
+
 class ValueMistake(InputError):
     """Bad input in one value the data gives a template (an unknown icon or colour in a text, a
     character no font has): said at the line that sets the value, not where the template uses it."""

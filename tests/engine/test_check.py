@@ -36,6 +36,19 @@ def test_a_template_mistake_is_one_problem_at_the_designers_line(tmp_path, capsy
     assert "card-front.svg.j2:4:" in capsys.readouterr().err
 
 
+def test_a_template_syntax_error_is_said_once_at_the_templates_line_not_per_face(tmp_path, capsys):
+    """A syntax error is the template's, not its faces': check said "— and 10 more faces the
+    same way", as if each face had its own mistake. It is one line naming the file and line."""
+    front = MACRO_FRONT.replace("{{ m.title(piece.nme, 8, size=14) }}", "{{ m.title(piece.name 8, size=14) }}")
+    ws = make_workspace(tmp_path / "ws", front=front)
+    assert run(ws, "check", "--game", "test") == 2
+    out = capsys.readouterr().out
+    errors = [line for line in out.splitlines() if "error:" in line]
+    assert errors == ["  error: templates/test/card-front.svg.j2:4: template syntax error: expected token ',', "
+                      "got 'integer'"], out
+    assert "1 problem a build would stop at" in out
+
+
 def test_a_face_that_does_not_convert_is_found_too(tmp_path, capsys):
     back = '<svg xmlns="http://www.w3.org/2000/svg"><rect width="5" height="5" fill="url(#nope)"/></svg>'
     ws = make_workspace(tmp_path / "ws", back=back)

@@ -99,3 +99,51 @@ def _boxes(page) -> list[tuple[float, float, float, float]]:
     return [(x0 * PT, (ph - t) * PT, x1 * PT, (ph - b) * PT)
             for o in page.get_objects(max_depth=1) if o.type == pdfium_c.FPDF_PAGEOBJ_FORM
             for x0, b, x1, t in [o.get_bounds()]]
+
+
+def label_boxes(pdf, page: int, left: float, top: float, right: float, bottom: float) -> dict[str, tuple]:
+    """The text objects drawn inside a region of a page (mm from the top-left): each one's text
+    and ink box (mm), by pdfium."""
+    import ctypes
+
+    doc = pdfium.PdfDocument(pdf.read_bytes())
+    pg = doc[page]
+    h = pg.get_height()
+    tp = pg.get_textpage()
+    l_, r_, b_, t_ = (ctypes.c_double() for _ in range(4))
+    found: dict[int, list] = {}
+    for i in range(tp.count_chars()):
+        char = tp.get_text_range(i, 1)
+        if char.isspace():
+            continue
+        pdfium_c.FPDFText_GetCharBox(tp, i, l_, r_, b_, t_)
+        box = (l_.value * PT, (h - t_.value) * PT, r_.value * PT, (h - b_.value) * PT)
+        if left <= box[0] and box[2] <= right and top <= box[1] and box[3] <= bottom:
+            obj = ctypes.cast(pdfium_c.FPDFText_GetTextObject(tp, i), ctypes.c_void_p).value
+            found.setdefault(obj, []).append((char, box))
+    return {"".join(c for c, _ in chars): (min(b[0] for _, b in chars), min(b[1] for _, b in chars),
+                                            max(b[2] for _, b in chars), max(b[3] for _, b in chars))
+            for chars in found.values()}
+
+
+def test_the_rulers_numbers_stand_apart_and_read_with_a_minus_sign(tmp_path):
+    """The horizontal ruler's numbers, 4 pt and 2 mm apart, ran together (-6-4-2 read as one
+    string, the hyphens as dashes): they are in two rows, each number at least 1 mm clear of any
+    other beside it, with a true minus sign (U+2212), −6 … 6 every 2 mm on both rulers."""
+    out = tmp_path / "cal.pdf"
+    assert run(tmp_path, "calibrate", "--out", str(out)) == 0
+    w, h = PAPER_SIZES["a4"]
+    bx, by = w / 2, h / 2  # the centre cross, behind itself on a long-edge flip
+    below = label_boxes(out, 1, bx - 10, by + RULER_AT + 1, bx + 10, by + RULER_AT + 12)
+    right = label_boxes(out, 1, bx + RULER_AT + 2, by - 8, bx + RULER_AT + 10, by + 8)
+    numbers = ["\u22126", "\u22124", "\u22122", "0", "2", "4", "6"]
+    assert sorted(below, key=lambda t: below[t][0]) == numbers
+    assert sorted(right, key=lambda t: right[t][1]) == numbers
+    for boxes in (below, right):
+        for a in boxes:
+            for b in boxes:
+                (l1, t1, r1, b1), (l2, t2, r2, b2) = boxes[a], boxes[b]
+                if a != b and t1 < b2 and t2 < b1:  # side by side: in one row
+                    assert max(l2 - r1, l1 - r2) >= 1.0, (a, b, boxes[a], boxes[b])
+                elif a != b and l1 < r2 and l2 < r1:  # one above the other
+                    assert max(t2 - b1, t1 - b2) >= 0.4, (a, b, boxes[a], boxes[b])

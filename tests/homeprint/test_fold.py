@@ -75,3 +75,52 @@ def test_the_fold_maps_each_back_onto_its_front_exactly(w, h):
         # the fronts stay on their side of the fold line, with their bleed
         x0, y0, x1, y1 = lay.block()
         assert (x1 + lay.bleed_mm <= lay.fold_at + 1e-9) if lay.vertical else (y1 + lay.bleed_mm <= lay.fold_at + 1e-9)
+
+
+@pytest.mark.parametrize("board", [False, True])
+def test_duplex_given_with_fold_is_said_to_change_nothing_or_only_the_unfolded_decks(tmp_path, capsys, board):
+    """``--layout fold --duplex short`` was taken without a word, though fold-over sheets are
+    printed on one side and never turned: the flip edge applies only to a two-sided board too
+    large to fold (printed as usual), which the warning names; else it says nothing changes. The
+    folded sheets are the same bytes as without --duplex; --duplex none says nothing."""
+    ws = make_workspace(tmp_path / "ws")
+    if board:
+        (ws / "data" / "test" / "decks" / "board.yaml").write_text(
+            "name: ボード\nkind: board\nsize: [150, 200]\nfront: card-front.svg.j2\nback: card-back.svg.j2\n"
+            "fields: {name: text, text: text}\npieces:\n  - {name: 盤, text: 盤}\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "fold") == 0
+    plain = (ws / "build" / "test" / "cards.pdf").read_bytes()
+    assert "--duplex" not in capsys.readouterr().err
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "fold", "--duplex", "short") == 0
+    err = capsys.readouterr().err
+    said = [line for line in err.splitlines() if "--duplex short" in line]
+    assert len(said) == 1 and said[0].startswith("pnpgen: warning: "), err
+    if board:
+        assert "applies only to 'board' (too large to fold" in said[0]
+        assert "the fold-over sheets of 'cards' are printed on one side" in said[0]
+    else:
+        assert "--duplex short changes nothing with --layout fold" in said[0] and "never turned over" in said[0]
+    assert (ws / "build" / "test" / "cards.pdf").read_bytes() == plain
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "fold", "--duplex", "none") == 0
+    assert "--duplex" not in capsys.readouterr().err
+
+
+def test_the_summary_says_the_smaller_bleed_that_holds_more_fold_over_pieces(tmp_path, capsys):
+    """Fold-over keeps the 3 mm bleed: poker cards go 3 an A4 sheet where 4 fit at 2.5 mm, and
+    nothing said so. The summary names the figure (not chosen for the designer: a fold seldom
+    lands exactly), and --bleed 2.5mm prints 4 a sheet, saying nothing more."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "fold") == 0
+    out = capsys.readouterr().out
+    deck = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+    assert deck["pieces_per_sheet"] == 3 and deck["sheet_bleed_mm"] == 3.0
+    assert deck["more_with"] == {"bleed_mm": 2.5, "pieces_per_sheet": 4}
+    said = [line.strip() for line in out.splitlines() if "--bleed" in line]
+    assert said == ["(4/sheet with --bleed 2.5mm: fold-over keeps the 3 mm bleed asked, as a fold seldom lands "
+                    "exactly)"], out
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "fold", "--bleed", "2.5mm") == 0
+    assert "--bleed" not in capsys.readouterr().out
+    deck = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+    assert deck["pieces_per_sheet"] == 4 and deck["sheet_bleed_mm"] == 2.5 and "more_with" not in deck
+    pages = forms(ws / "build" / "test" / "cards.pdf")
+    assert [len(p) // 2 for p in pages] == [4, 4, 3]  # fronts a sheet (each with its back)

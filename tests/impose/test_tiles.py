@@ -8,7 +8,7 @@ import json
 import pytest
 from pypdf import PdfReader
 
-from conftest import make_workspace, run
+from conftest import GAME_YAML, make_workspace, run
 from pdfprobe import boxes_mm, text_positions
 from pnpgen.impose.grid import SheetOptions, choose_layout
 from pnpgen.impose.tiles import TileOptions, assembly_map, board_point, plan_tiles, tile_at, tile_marks
@@ -17,6 +17,7 @@ from pnpgen.shapes import shape_spec
 A4 = (210.0, 297.0)
 LETTER = (215.9, 279.4)
 MARGIN = 5.0
+GAME_LETTER = GAME_YAML + "paper: letter\n"
 
 
 def _cover(plan):
@@ -190,3 +191,32 @@ def test_the_glue_note_reads_on_a_white_band_inside_its_strip():
             assert x0 <= band.x and band.x + band.w <= x1 + 1e-9 and y0 <= band.y and band.y + band.h <= y1 + 1e-9
             assert band.x <= note.x <= band.x + band.w and band.y <= note.y <= band.y + band.h
             assert page.items.index(band) < page.items.index(note)
+
+
+@pytest.mark.parametrize("size, hint", [((200, 260), 3.5), ((400, 300), None)])
+def test_a_board_tiled_only_for_the_margin_says_the_margin_that_holds_it_whole(tmp_path, capsys, size, hint):
+    """A 200 × 260 mm player board on Letter was tiled onto two sheets without a word that the
+    paper holds it: only the 5 mm margin and the marks' room leave too little (its bleed is already
+    dropped to none first). The summary says the --margin that holds it whole, and that margin
+    does; a board larger than the paper gets no such line."""
+    deck = BOARD_DECK.replace("size: [400, 300]", f"size: [{size[0]}, {size[1]}]")
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=BOARD_FRONT, game=GAME_LETTER)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    out = capsys.readouterr().out
+    manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
+    tiles = manifest["decks"][0]["tiles"]
+    assert tiles["pages_per_piece"] == (2 if hint else 4)
+    if hint is None:
+        assert "whole_with" not in tiles and "--margin" not in out
+        return
+    assert tiles["whole_with"] == {"margin_mm": hint, "sheet_bleed_mm": 0.0}
+    said = [line for line in out.splitlines() if "whole on one sheet" in line]
+    assert said == [" " * 19 + f"(tiled only for the printer's margin: whole on one sheet with --margin {hint:g}mm "
+                    "(bleed 0 mm there), if the printer prints that near the edge)"], out
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--margin", f"{hint}mm") == 0
+    whole = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+    assert whole["layout"] == "grid" and whole["pieces_per_sheet"] == 1 and "whole on one sheet" not in \
+        capsys.readouterr().out
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--margin", f"{hint + 0.5}mm") == 0
+    assert json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0][
+        "layout"] == "tiled"  # the figure said is the largest margin that holds it

@@ -759,16 +759,24 @@ def test_the_books_proofing_notes_say_when_their_line_numbers_are_of_recovered_l
     assert said not in books["populous"].all_text.replace("\r\n", "")  # a draft with its newlines
 
 
-@pytest.mark.parametrize("how", ["--paper", "game.yaml"])
+@pytest.mark.parametrize("how", ["--paper", "game.yaml", "game.yaml printer", "rulebook command"])
 def test_a_letter_build_prints_its_booklet_on_letter_with_the_pages_set_to_fit(drafted, capsys, how):
     """A US designer's booklet was always A4 landscape (297 mm wide), which Letter cannot print at
-    100 %: on Letter (--paper letter, or game.yaml's paper: letter) the sheets are Letter and the
-    A5 pages set at 279.4 / 296, two to a side, meeting at the fold; the printing note says Letter."""
+    100 %: on Letter (--paper letter, game.yaml's paper: letter, or the Letter printer profile
+    game.yaml's printer: names, as --printer's does) the sheets are Letter and the A5 pages set at
+    279.4 / 296, two to a side, meeting at the fold; the printing note says Letter. The profile
+    game.yaml named left the booklet on A4 while the home sheets were Letter."""
+    game = drafted / "data" / "test" / "game.yaml"
     if how == "game.yaml":
-        game = drafted / "data" / "test" / "game.yaml"
         game.write_text(game.read_text(encoding="utf-8") + "paper: letter\n", encoding="utf-8")
-    assert run(drafted, "build", "--game", "test", *(["--paper", "letter"] if how == "--paper" else [])) == 0
-    assert "the pages at 94 %" in capsys.readouterr().out
+    elif how in ("game.yaml printer", "rulebook command"):
+        (drafted / "printers.yaml").write_text("us-laser: {paper: letter, duplex: long}\n", encoding="utf-8")
+        game.write_text(game.read_text(encoding="utf-8") + "printer: us-laser\n", encoding="utf-8")
+    if how == "rulebook command":
+        assert run(drafted, "rulebook", "--game", "test") == 0
+    else:
+        assert run(drafted, "build", "--game", "test", *(["--paper", "letter"] if how == "--paper" else [])) == 0
+        assert "the pages at 94 %" in capsys.readouterr().out
     reader = PdfReader(drafted / "build" / "test" / "rulebook-booklet.pdf")
     s = 279.4 / 296
     for page in reader.pages:

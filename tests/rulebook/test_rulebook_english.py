@@ -12,6 +12,7 @@ from pypdf import PdfReader
 from reportlab.pdfbase import pdfmetrics
 
 from conftest import DECK_YAML, DRAFT, GAME_YAML, make_workspace
+from pdfprobe import glyphs as pdf_glyphs
 from pdfprobe import texts as pdf_texts
 from pnpgen import fonts as fontreg
 from pnpgen.data.load import load_game
@@ -402,3 +403,92 @@ def test_a_misspelt_component_of_an_english_draft_is_quoted_in_english_with_the_
     said = [w for w in result.warnings if "has no deck or sourced item" in w and (name[:-2] + name[-1]) in w]
     assert said and said[0].endswith(f"in the data; did you mean {name}?"), result.warnings
     assert f"“{name[:-2] + name[-1]}”" in said[0] and "「" not in said[0]
+
+
+SETUP_DRAFT = """Test Game
+
+OVERVIEW
+
+A small game about 【tiles】 and cards. A longer sentence follows so that the paragraph runs
+onto a second line, and the 【hand limit】 term stands in the middle of it, far from its start.
+
+SETUP
+
+1. Shuffle the deck.
+2. Deal five cards to each player.
+
+PLAYING THE GAME
+
+1) Draw a 【tile】
+Take the top card of the pile and add it to your 【hand】.
+"""
+
+
+@pytest.fixture(scope="module")
+def setup_book(tmp_path_factory):
+    ws = english_workspace(tmp_path_factory.mktemp("setup"), draft_en=SETUP_DRAFT)
+    game = load_game(Workspace(ws), "test", lang="en")
+    result = build_rulebook(game, ws / "fonts")
+    return result, texts(result), pdf_glyphs(result.files["rulebook.pdf"])
+
+
+def test_a_one_sentence_step_is_a_numbered_line_of_the_text_not_a_heading_of_the_contents(setup_book):
+    """``1. Shuffle the deck.`` in SETUP was set as heading 2.1 and listed in the contents, one
+    heading per instruction; it is a line of the text with its number hanging before it. A step
+    titled on its line (``1) Draw a tile`` with its body under it) stays a heading."""
+    doc = parse(SETUP_DRAFT, "en")
+    assert [(s.number, s.title, s.sentence) for s in doc.steps] == [
+        (1, "Shuffle the deck", "Shuffle the deck."), (2, "Deal five cards to each player", "Deal five cards to each player."),
+        (1, "Draw a 【tile】", "")]
+    result, pages, glyphs = setup_book
+    contents = pages[1]
+    assert "3.1" in contents and "Draw a tile" in contents
+    assert "Shuffle" not in contents and "2.1" not in contents and "Deal five" not in contents
+    body = next(i for i, p in enumerate(pages) if "Shuffle the deck." in p and i > 1)
+    line = [g for g in glyphs[body] if abs(g.y - next(h.y for h in glyphs[body] if h.char == "S" and
+                                                      pages[body][glyphs[body].index(h):].startswith("Shuffle")))
+            < 0.3]
+    text = "".join(g.char for g in line)
+    assert text.startswith("1.") and "Shuffle the deck." in text, text
+    number, word = line[0], next(g for g in line if g.char == "S")
+    assert word.x - number.x > 4, "the number hangs left of the step's text"
+    assert number.font.endswith("Bold") and "2.1" not in pages[body]
+    quick = next(p for p in pages if p.lstrip().startswith("Quick reference"))
+    assert re.search(r"1\.\u2002Shuffle the deck\s*p\. 3", quick), quick  # listed with its page, numbered as printed
+    assert "2.1" not in quick and "3.1\u2002Draw a tile" in quick
+
+
+def test_index_terms_of_an_english_book_print_without_their_lenticular_brackets(setup_book):
+    """【】 mark an index term; an English book printed them as they stand (CJK brackets from the
+    fallback font in a Latin line). The term is printed alone, in the accent colour, in text,
+    headings, contents and quick reference alike, and the index still lists it with its page."""
+    result, pages, glyphs = setup_book
+    rules = "".join(pages[:next(i for i, p in enumerate(pages) if p.lstrip().startswith("Index"))])
+    assert "【" not in rules and "】" not in rules
+    assert "A small game about tiles and cards." in rules.replace("\r\n", " ").replace("\n", " ")
+    assert "3.1 Draw a tile" in pages[1].replace("\u2002", " ")
+    index = next(p for p in pages if p.lstrip().startswith("Index"))
+    for term in ("tiles", "hand limit", "tile", "hand"):
+        assert re.search(rf"^{term}\s*\d+\s*$", index, re.M), index
+    body = next(i for i, p in enumerate(pages) if "A small game" in p and i > 1)
+    colours = fill_colours(result.files["rulebook.pdf"], body)
+    start = pages[body].index("about tiles")
+    ink, accent = colours[start], (0x2f, 0x4f, 0x6f)
+    assert ink != accent and colours[start:start + 11] == [ink] * 5 + [colours[start + 5]] + [accent] * 5
+    assert colours[pages[body].index(" and cards")+1] == ink, "the term alone in the accent colour"
+
+
+def fill_colours(pdf: bytes, page: int) -> list[tuple[int, int, int]]:
+    """The fill colour of each character of a page, in the order of its text (pdfium)."""
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    tp = pdfium.PdfDocument(pdf)[page].get_textpage()
+    r, g, b, a = (ctypes.c_uint() for _ in range(4))
+    out = []
+    for i in range(tp.count_chars()):
+        raw.FPDFText_GetFillColor(tp, i, r, g, b, a)
+        out.append((r.value, g.value, b.value))
+    return out

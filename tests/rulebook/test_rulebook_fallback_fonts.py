@@ -66,7 +66,7 @@ def test_every_character_of_an_english_book_is_drawn_by_a_font_that_has_it(engli
     chars = drawn(english)
     assert not missing(chars)
     flat = "".join(texts(english))
-    for japanese in ("未定", "封印", "【封印】", "刻印"):
+    for japanese in ("未定", "封印", "see 封印.", "刻印"):  # an English book prints 【封印】 as the term alone
         assert japanese in flat, japanese
     # the Latin text stays in the book's own faces; only the Japanese falls back
     assert {g.font for g in chars if g.char in "封印未定"} <= {"BIZUDPMincho-Regular", "BIZUDPGothic-Regular",

@@ -30,7 +30,7 @@ from pnpgen.engine.game import (
 )
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.printlint import lint_faces
-from pnpgen.errors import InputError
+from pnpgen.errors import InputError, TemplateMistake
 from pnpgen.faces.convert import convert_face
 from pnpgen.faces.faceset import FaceSet, face_renderer
 from pnpgen.faces.templates import Face
@@ -53,10 +53,12 @@ class FaceCheck:
     faces: int = 0  # distinct faces that render and convert
 
     def add(self, error: InputError) -> None:
+        """A face's error; one already said is counted as one more face it stops (a template's
+        syntax is one mistake of its file, however many faces it draws: said once)."""
         key = (str(error.path), error.line, error.key, error.expected)
         for p in self.problems:
             if (str(p.error.path), p.error.line, p.error.key, p.error.expected) == key:
-                p.faces += 1
+                p.faces += not isinstance(error, TemplateMistake)
                 return
         self.problems.append(Problem(error))
 

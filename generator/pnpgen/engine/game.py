@@ -51,8 +51,8 @@ from pnpgen.faces.faceset import render_game as faces_of_game
 from pnpgen.faces.images import grouped_low_dpi
 from pnpgen.faces.templates import CompiledTemplates, Renderer, RenderMemo
 from pnpgen.impose.cutter import add_registration, silhouette_layout
-from pnpgen.impose.fold import FoldLayout, layout_fold
-from pnpgen.impose.grid import SheetOptions, choose_layout
+from pnpgen.impose.fold import FoldLayout, layout_fold, more_with_less_bleed
+from pnpgen.impose.grid import SheetOptions, choose_layout, margin_to_hold_whole
 from pnpgen.impose.plan import Page, PagePlan, TextOp, page_signature
 from pnpgen.impose.sheets import (
     TILE_OPTIONS,
@@ -72,7 +72,7 @@ from pnpgen.pdf.assemble import PdfFile, SourceChanged
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.settings import default_font
 from pnpgen.pdf.writer import FaceStreams
-from pnpgen.printers import check_asked, load_printer
+from pnpgen.printers import Printer, check_asked, load_printer
 from pnpgen.shapes import ShapeSpec, deck_shape
 from pnpgen.svg.artwork import Art, ArtRecord
 
@@ -161,6 +161,7 @@ class DeckOnPaper:
     layout: Any  # impose/grid.py or impose/nest.py layout; None for tiles
     tiles: TilePlan | None
     by_hand: bool = False  # --marks silhouette: a board that fits the paper, not the marks' area (トンボ, no cut files)
+    whole_with: tuple[float, float] | None = None  # a tiled board: (--margin, bleed) that hold it whole on one sheet
 
 
 def paper_layouts(game: Game, sheet: SheetOptions, nest_memo: Memo[list] | None = None,
@@ -203,6 +204,8 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
     tiles = None
     if layout is None and deck.kind in ("board", "tile"):
         tiles = plan_tiles(spec.w, spec.h, sheet.paper_mm, sheet.margin_mm, sheet.bleed_mm, TILE_OPTIONS)
+        if sheet.silhouette is None:
+            return DeckOnPaper(spec, None, tiles, whole_with=margin_to_hold_whole(spec, deck.count, deck.kind, sheet, nest_memo))
     if layout is None and tiles is None:
         size = f"deck {deck.id!r}: a {deck.trim_mm[0]:g}×{deck.trim_mm[1]:g} mm piece does not fit"
         if sheet.silhouette is not None:  # the paper holds it: the registration marks' area does not
@@ -236,6 +239,24 @@ def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildO
         out.append(f"deck {deck.id!r}: its home sheets give {bleed:.1f} mm of bleed, below the {need:.1f} mm the "
                    f"back offset of printer {options.printer.name!r} needs (the larger offset + 0.5 mm): {why}")
     return out
+
+
+def fold_duplex_warnings(records: list[DeckRecord], options: BuildOptions) -> list[str]:
+    """``--duplex long|short`` given with ``--layout fold``: fold-over sheets are printed on one
+    side and never turned, so it applies only to the two-sided decks printed as usual (pieces
+    too large to fold); said once, naming them, or that it changes nothing."""
+    asked = options.asked[1]
+    if options.sheet.layout != "fold" or asked in (None, "none"):
+        return []
+    folded = [r.id for r in records if r.layout.get("layout") == "fold"]
+    usual = [r.id for r in records if r.double_sided and r.layout.get("layout") != "fold"]
+    if not usual:
+        return [f"--duplex {asked} changes nothing with --layout fold: fold-over sheets are printed on one side "
+                "(front and back side by side, folded), never turned over; leave --duplex out (or --duplex none)"]
+    names = ", ".join(map(repr, usual))
+    rest = f"; the fold-over sheets of {', '.join(map(repr, folded))} are printed on one side" if folded else ""
+    return [f"--duplex {asked} with --layout fold applies only to {names} (too large to fold: printed as usual, "
+            f"the backs on the sheet's other side){rest}"]
 
 
 def cricut_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:
@@ -299,7 +320,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         elif (fold := _fold_layout(ds, sheet)) is not None:
             home = fold_sheets(ds, fold, sheet, font, fontreg.string_width_mm)
             sheets = len(home)
-            fold_or_sleeve = _fold_record(fold)
+            fold_or_sleeve = _fold_record(fold, more_with_less_bleed(ds.spec, sheet, fold))
         elif placed.by_hand:  # a board the registration marks leave no room for: cut by hand
             home = home_sheets(ds, layout, sheet.cut_by_hand(), font, fontreg.string_width_mm)
             sheets = -(-len(df.fronts) // layout.per_sheet)
@@ -339,7 +360,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             trim_mm=[round(v, 3) for v in deck.trim_mm], bleed_mm=bleed, count=deck.count,
             unique=len(deck.pieces), faces=len({*df.fronts, *(df.backs or ())}),
             double_sided=deck.back is not None, paper=sheet.paper,
-            layout=fold_or_sleeve or layout_record(spec, layout, tiles, sheet),
+            layout=fold_or_sleeve or layout_record(spec, layout, tiles, sheet, placed.whole_with),
             sheets=sheets if home else 0, pages=len(home),
             shop_pages=shop_n, die_line=die_line,
             files=files, placeholders=len(deck.placeholders),
@@ -359,22 +380,42 @@ def game_printer(ws: Workspace, game: Game, options: BuildOptions) -> BuildOptio
     paper = game.options.get("paper")
     if paper and options.asked[0] is None and options.printer is None:
         options = replace(options, sheet=replace(options.sheet, paper=paper))
-    name = game.options.get("printer")
-    if options.printer is not None or not name:
+    if options.printer is not None:
         return options
+    printer = game_profile(ws, game, options.asked)
+    if printer is None:
+        return options
+    duplex = printer.duplex or options.sheet.duplex
+    sheet = replace(options.sheet, paper=printer.paper or options.sheet.paper, duplex=duplex,
+                    printer=printer.words(duplex), least_bleed_mm=printer.least_bleed_mm(duplex))
+    return replace(options, sheet=sheet, printer=printer)
+
+
+def game_profile(ws: Workspace, game: Game, asked: tuple[str | None, str | None] = (None, None)) -> Printer | None:
+    """game.yaml's ``printer:`` profile (None: it names none); an unknown profile, or ``asked``
+    (--paper, --duplex) against it, is an error at game.yaml's printer: line."""
+    name = game.options.get("printer")
+    if not name:
+        return None
     at = game.options["printer_at"]
     try:
         printer = load_printer(ws.root, name)
-        check_asked(printer, *options.asked)
+        check_asked(printer, *asked)
     except InputError as e:  # an unknown profile, or --paper/--duplex against it: said at game.yaml's printer: line
         if e.key not in ("--printer", "--paper", "--duplex"):
             raise  # (a bad profile names printers.yaml's own line)
         raise InputError(e.message, path=at.path, line=at.line, column=at.column, key="printer",
                          expected=e.expected) from None
-    duplex = printer.duplex or options.sheet.duplex
-    sheet = replace(options.sheet, paper=printer.paper or options.sheet.paper, duplex=duplex,
-                    printer=printer.words(duplex), least_bleed_mm=printer.least_bleed_mm(duplex))
-    return replace(options, sheet=sheet, printer=printer)
+    return printer
+
+
+def booklet_paper(ws: Workspace, game: Game, given: str | None) -> str:
+    """The paper the rulebook's booklet is printed on, as the home sheets' is chosen: ``given``
+    (--paper, or --printer's profile), else game.yaml's ``printer:`` profile's paper, else its
+    ``paper:``; Letter gives the Letter booklet, every other paper (A4, A3) the A4 one."""
+    profile = game_profile(ws, game) if given is None else None
+    paper = given or (profile.paper if profile is not None else None) or game.options.get("paper")
+    return "letter" if paper == "letter" else "a4"
 
 
 def _fold_layout(ds: DeckSheets, sheet: SheetOptions) -> FoldLayout | None:
@@ -385,10 +426,12 @@ def _fold_layout(ds: DeckSheets, sheet: SheetOptions) -> FoldLayout | None:
     return layout_fold(ds.spec, sheet)
 
 
-def _fold_record(fold: FoldLayout) -> dict[str, Any]:
+def _fold_record(fold: FoldLayout, more: FoldLayout | None = None) -> dict[str, Any]:
+    """``more``: the layout of a smaller bleed that holds more pieces a sheet (said, not chosen)."""
     return {"layout": "fold", "fold": "vertical" if fold.vertical else "horizontal", "rotated": fold.rotated,
             "pieces_per_sheet": fold.per_sheet, "cols": fold.cols, "rows": fold.rows,
-            "sheet_bleed_mm": round(fold.bleed_mm, 3)}
+            "sheet_bleed_mm": round(fold.bleed_mm, 3),
+            **({"more_with": {"bleed_mm": more.bleed_mm, "pieces_per_sheet": more.per_sheet}} if more else {})}
 
 
 MAX_PAGES = 50_000  # pages of every file of a game together (a 10,000-copy two-sided deck's shop files: 21,000)
@@ -664,6 +707,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         plan = impose_game(rendered, options, on_paper, face_arts)
     check_pages(game, plan)
     result.records = plan.records
+    result.warnings += fold_duplex_warnings(plan.records, options)
     result.home_pages = plan.home_pages
     result.home_faces = plan.home_faces
     if cache is not None:

@@ -52,9 +52,28 @@ class DeckRecord:
         return f"{self.layout['pieces_per_sheet']}/sheet ({self.layout['layout']})"
 
 
-def layout_record(spec: ShapeSpec, layout, tiles: TilePlan | None, sheet: SheetOptions) -> dict[str, Any]:
-    """What the manifest says about how a deck was laid out."""
+    def hint(self) -> str:
+        """What a figure would change that the build did not choose, for the summary to say under
+        the deck's line: a board tiled only for the printer's margin, the margin that holds it
+        whole; fold-over sheets, the smaller bleed that holds more a sheet; else nothing."""
+        whole = (self.layout.get("tiles") or {}).get("whole_with")
+        if whole:
+            return (f"tiled only for the printer's margin: whole on one sheet with --margin {whole['margin_mm']:g}mm "
+                    f"(bleed {whole['sheet_bleed_mm']:g} mm there), if the printer prints that near the edge")
+        more = self.layout.get("more_with")
+        if more:
+            return (f"{more['pieces_per_sheet']}/sheet with --bleed {more['bleed_mm']:g}mm: fold-over keeps the "
+                    f"{self.layout['sheet_bleed_mm']:g} mm bleed asked, as a fold seldom lands exactly")
+        return ""
+
+
+def layout_record(spec: ShapeSpec, layout, tiles: TilePlan | None, sheet: SheetOptions,
+                  whole_with: tuple[float, float] | None = None) -> dict[str, Any]:
+    """What the manifest says about how a deck was laid out (``whole_with``: a tiled board's
+    smaller --margin, and the bleed there, that would hold it whole on one sheet)."""
     if tiles is not None:
+        whole = {"whole_with": {"margin_mm": whole_with[0], "sheet_bleed_mm": round(whole_with[1], 3)}} \
+            if whole_with is not None else {}
         return {
             "layout": "tiled",
             "pieces_per_sheet": 0,
@@ -72,6 +91,7 @@ def layout_record(spec: ShapeSpec, layout, tiles: TilePlan | None, sheet: SheetO
                 "turned": tiles.rot == 90,
                 "assembly": "cut at the crop marks; each tile goes over its left and upper neighbour, "
                             "its edge on the dashed guide line (10 mm glue strip)",
+                **whole,
             },
         }
     sb = layout.sheet_bleed_mm

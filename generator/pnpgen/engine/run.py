@@ -24,7 +24,7 @@ from pnpgen.engine.cache import Cache, GameState, content_hash, fingerprint, rec
 from pnpgen.engine.changes import change_report, snapshot
 from pnpgen.engine.fresh import GameOutcome, edition, inputs_of, sort_games
 from pnpgen.engine.fresh import out_dir as game_out_dir
-from pnpgen.engine.game import BuildResult, build_game, render_inputs
+from pnpgen.engine.game import BuildResult, booklet_paper, build_game, render_inputs
 from pnpgen.engine.options import RULEBOOK_FILES, BuildOptions, RulebookOptions
 from pnpgen.engine.output import build_lock, inside, mark, remove_stray_temps
 from pnpgen.engine.reprint import reprint_files
@@ -232,11 +232,10 @@ class _Rulebook:
         return self.pool
 
     def options(self, game: Game) -> RulebookOptions:
-        """The options with the booklet's paper this game's book is set on (the one given, else
-        game.yaml's ``paper:``; A3 and A4 both give the A4 booklet), so the book's key changes
-        only when its sheets do."""
-        paper = self.opts.paper or game.options.get("paper")
-        return replace(self.opts, paper="letter" if paper == "letter" else "a4")
+        """The options with the booklet's paper this game's book is set on (``booklet_paper``: the
+        one given, else game.yaml's printer profile's, else its ``paper:``; A3 and A4 both give
+        the A4 booklet), so the book's key changes only when its sheets do."""
+        return replace(self.opts, paper=booklet_paper(self.ws, game, self.opts.paper))
 
     def prepare(self, game: Game) -> None:
         """Start the rulebook's process ahead of the faces — unless the last build made a rulebook

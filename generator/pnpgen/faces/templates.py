@@ -26,7 +26,7 @@ from pnpgen.data import validate
 from pnpgen.data.art import ArtFolder
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
-from pnpgen.errors import InputError, ValueMistake, suggest
+from pnpgen.errors import InputError, TemplateMistake, ValueMistake, suggest
 from pnpgen.faces import builtin, layouts
 from pnpgen.faces.helpers import mix, shape_tools
 from pnpgen.faces.images import ArtPlacer
@@ -645,8 +645,8 @@ class Renderer:
             template = self.env.get_template(template_name)
             svg = _bounded_text(template.generate(context))
         except jinja2.TemplateSyntaxError as e:
-            raise InputError(one_line(f"template syntax error: {e.message}"), path=e.filename or template_name,
-                             line=e.lineno) from None
+            raise TemplateMistake(one_line(f"template syntax error: {e.message}"), path=e.filename or template_name,
+                                  line=e.lineno) from None
         except _TooLong:
             raise InputError(f"the face's SVG is longer than {MAX_FACE_CHARS:,} characters (rendering {where})",
                              path=self.templates / template_name, expected="a smaller face") from None

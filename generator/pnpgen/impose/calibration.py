@@ -58,12 +58,20 @@ def calibration_pages(opts: CalibrationOptions, font: str) -> list[Page]:
 
 
 RULER_AT = 7.0  # mm from the point: the horizontal ruler below it, the vertical one right of it
+LABEL_PT = 5.0  # the rulers' numbers
+LABEL_ROWS_MM = (4.6, 6.8)  # below the horizontal ruler: its numbers in two rows, every other one lower
+
+
+def ruler_label(v: float) -> str:
+    """A ruler's number with a true minus sign (−2, not the hyphen of -2)."""
+    return f"{v:g}".replace("-", "\u2212")
 
 
 def _rulers(x: float, y: float, reach: float, font: str) -> list[Item]:
     """A horizontal ruler 7 mm below (x, y) and a vertical one 7 mm right of it: ticks every
     0.5 mm, numbered every 2 mm, tick v at v mm from the point (x right, y down). They reach
-    ±``reach`` (< RULER_AT), so they never cross each other."""
+    ±``reach`` (< RULER_AT), so they never cross each other. The horizontal ruler's numbers take
+    two rows, alternately (2 mm apart in one row, −6−4−2 ran together); the vertical one's stack."""
     ticks: list[Straight] = []
     labels: list[Item] = []
     r = RULER_AT
@@ -74,8 +82,9 @@ def _rulers(x: float, y: float, reach: float, font: str) -> list[Item]:
         ticks.append(Straight(x + v, y + r, x + v, y + r + long))
         ticks.append(Straight(x + r, y + v, x + r + long, y + v))
         if k % 4 == 0:
-            labels.append(TextOp(x + v, y + r + 5.0, f"{v:g}", font, 4, INK, "middle"))
-            labels.append(TextOp(x + r + 3.6, y + v + 0.5, f"{v:g}", font, 4, INK))
+            row = LABEL_ROWS_MM[(k // 4) % 2]
+            labels.append(TextOp(x + v, y + r + row, ruler_label(v), font, LABEL_PT, INK, "middle"))
+            labels.append(TextOp(x + r + 3.6, y + v + 0.6, ruler_label(v), font, LABEL_PT, INK))
     ticks.append(Straight(x - reach, y + r, x + reach, y + r))
     ticks.append(Straight(x + r, y - reach, x + r, y + reach))
     return [Strokes(tuple(ticks), width_pt=0.25, colour=INK), *labels,

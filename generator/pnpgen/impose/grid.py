@@ -309,3 +309,22 @@ def choose_layout(spec: ShapeSpec, count: int, opts: SheetOptions, kind: str = "
         if fitting:
             return max(fitting, key=lambda lay: (lay.per_sheet, lay.kind == "grid"))
     raise AssertionError("unreachable: the tightest bleed always fits")
+
+
+MARGIN_STEP_MM = 0.5  # the margins tried for a tiled board that would fit one sheet with a smaller one
+
+
+def margin_to_hold_whole(spec: ShapeSpec, count: int, kind: str, opts: SheetOptions,
+                         nest_memo: Memo[list] | None = None) -> tuple[float, float] | None:
+    """A board tiled only because the printer's margin (and the marks' room) leave too little of
+    the paper: the largest smaller margin (in MARGIN_STEP_MM steps) at which ``choose_layout``
+    holds it whole on one sheet, with the bleed it keeps there; None when the paper is too small
+    whatever the margin. (A board's bleed is already reduced, to none, before it is tiled.)"""
+    below = math.ceil(opts.margin_mm / MARGIN_STEP_MM - 1e-9) - 1
+    for k in range(below, -1, -1):
+        narrower = replace(opts, margin_mm=k * MARGIN_STEP_MM)
+        if layout_grid_at(spec.w, spec.h, narrower, 0.0, room=None if spec.kind in ("rect", "rounded") else 0.0):
+            whole = choose_layout(spec, count, narrower, kind, nest_memo)
+            if whole is not None:
+                return narrower.margin_mm, whole.sheet_bleed_mm
+    return None

@@ -262,7 +262,12 @@ class JPara(Flowable):
         self.page = page  # (key, pages): the page its first line is drawn on goes to pages[key]
         self.lang, self.latin = lang, is_latin(lang)
         self.indexed = indexed  # its 【terms】 go to the index (the rules' text; not the appendix)
-        self.text, self.font, self.size, self.leading = text, font, size, leading
+        self.source = text  # as the draft marks it (a Latin paragraph prints its terms without 【】)
+        self.spans: list[tuple[int, int]] | None = None  # a Latin text's terms, where they print
+        self.text, self.spans = glyphs.unbracket(text) if self.latin else (text, None)
+        self.prefix_source, self.prefix_terms = prefix, terms(prefix)
+        prefix = glyphs.unbracket(prefix)[0] if self.latin else prefix
+        self.font, self.size, self.leading = font, size, leading
         self.color, self.first_indent, self.left = color, first_indent, left
         self.prefix, self.prefix_font, self.prefix_x = prefix, prefix_font or font, prefix_x
         self.lines, self.first, self.last = lines, first, last
@@ -302,11 +307,11 @@ class JPara(Flowable):
         fit = min(fit, n - 2)  # no widow or orphan line
         if fit < 2:
             return []
-        kw = dict(color=self.color, first_indent=self.first_indent, left=self.left, prefix=self.prefix,
+        kw = dict(color=self.color, first_indent=self.first_indent, left=self.left, prefix=self.prefix_source,
                   prefix_font=self.prefix_font, prefix_x=self.prefix_x, indexed=self.indexed, lang=self.lang)
-        return [JPara(self.text, self.font, self.size, self.leading, lines=self.lines[:fit], first=self.first,
+        return [JPara(self.source, self.font, self.size, self.leading, lines=self.lines[:fit], first=self.first,
                       last=False, page=self.page, **kw),
-                JPara(self.text, self.font, self.size, self.leading, lines=self.lines[fit:], first=False,
+                JPara(self.source, self.font, self.size, self.leading, lines=self.lines[fit:], first=False,
                       last=self.last, **kw)]
 
     def terms(self) -> list[str]:
@@ -314,9 +319,14 @@ class JPara(Flowable):
         first), for the index; none unless ``indexed``."""
         if not self.lines or not self.indexed:
             return []
-        return terms(self.prefix if self.first else "") + terms(self.text[self.lines[0][0]:self.lines[-1][1]])
+        start, end = self.lines[0][0], self.lines[-1][1]
+        shown = terms(self.text[start:end]) if self.spans is None else \
+            [self.text[a:b] for a, b in self.spans if start <= a and b <= end]
+        return (self.prefix_terms if self.first else []) + shown
 
     def _accent_mask(self) -> list[bool]:
+        if self.spans is not None:
+            return [any(a <= k < b for a, b in self.spans) for k in range(len(self.text))]
         mask, depth = [], 0
         for ch in self.text:
             if ch == "【":

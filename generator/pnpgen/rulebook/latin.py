@@ -242,6 +242,8 @@ def _finish(open_text: list, section: Section | None, out: Blocks) -> None:
             out.add(DraftParagraph(f"{block.number}. {text}", False, False, block.line))
             return
         block.title = head
+        if not rest and text.endswith((".", "!", "?")):
+            block.sentence = text  # an instruction, not a title: a numbered line of the text
         section.children.append(block)  # type: ignore[union-attr]
         out.reset(block.children)
         if rest:

@@ -104,6 +104,7 @@ COMMON_MAX = 2  # the components' shared scale is 1/2 at most when some pieces f
 PICTURE_W = 50 * mm  # pictures at most this wide stand beside the description, wider ones above it
 PICTURE_GAP = 4 * mm  # between the pictures and the description beside them
 TEXT_W = PAGE_W - MARGIN_INNER - MARGIN_OUTER
+STEP_INDENT = BODY_SIZE * 2  # a one-sentence step's text, right of its hanging number (``10.`` fits)
 QR_INDENT = 4 * mm  # the quick reference's lines under their part's title
 
 
@@ -173,6 +174,11 @@ class StoryBuilder:
         """The draft's words as a Latin book prints them: typewriter quotes curled (“…”, ’)."""
         return curly_quotes(text) if self.marks.latin else text
 
+    def shown(self, text: str) -> str:
+        """A heading or caption of the draft as printed: ``typo``'s quotes, and in a Latin book
+        its index terms without their 【】 (the index still reads them from the draft's words)."""
+        return glyphs.unbracket(self.typo(text))[0] if self.marks.latin else text
+
     def key(self) -> str:
         self._key += 1
         return f"h{self._key}"
@@ -231,7 +237,7 @@ class StoryBuilder:
                 out += self.run_in(b, indent, notes_as_rules)
             elif isinstance(b, Subheading):
                 style, mark = self.marks.sub[b.level]
-                head = Paragraph(_marked(mark, self.typo(b.text), self.st[style].fontName), self.st[style])
+                head = Paragraph(_marked(mark, self.shown(b.text), self.st[style].fontName), self.st[style])
                 head.keepWithNext = 1
                 key = self.node_keys[id(b)] = self.key()
                 out.append(self.indexed(_Indent(head, indent, key, self.pages), b.text))
@@ -278,20 +284,31 @@ class StoryBuilder:
     def section_heading(self, number: str, title: str, mark: str, node: object = None) -> list[Flowable]:
         key = self.node_key(node) if node is not None else self.key()
         return [CondPageBreak(45 * mm),
-                self.indexed(Heading(number, self.typo(title), 0, self.st["h1"], mark=mark, key=key, rule=True,
+                self.indexed(Heading(number, self.shown(title), 0, self.st["h1"], mark=mark, key=key, rule=True,
                                      space_before=10, space_after=4.5, gap=self.marks.gap, pages=self.pages), title)]
 
     def step_heading(self, number: str, title: str, node: object = None) -> Flowable:
         key = self.node_key(node) if node is not None else self.key()
-        return self.indexed(Heading(number, self.typo(title), 1, self.st["h2"], key=key, bar=True, space_before=8,
+        return self.indexed(Heading(number, self.shown(title), 1, self.st["h2"], key=key, bar=True, space_before=8,
                                     space_after=4, gap=self.marks.gap, pages=self.pages), title)
 
+    def step_line(self, step: Step) -> JPara:
+        """A step the draft wrote as one sentence (``1. Shuffle the deck.``), set as a numbered
+        line of the text with its number hanging: an instruction is no heading of the contents."""
+        return self.jpara(step.sentence, self.fonts.body, BODY_SIZE, BODY_LEADING, first_indent=STEP_INDENT,
+                          left=STEP_INDENT, prefix=f"{step.number}.", prefix_font=self.fonts.bold,
+                          prefix_x=BODY_SIZE * 0.2, page=(self.node_key(step), self.pages))
+
     def rules_section(self, n: int, s: Section) -> list[Flowable]:
-        out = self.section_heading(str(n), s.title, s.title, s)
+        out = self.section_heading(str(n), s.title, self.shown(s.title), s)
         if s.is_components:
             return out + self.components_section(s)
         for child in s.children:
-            if isinstance(child, Step):
+            if isinstance(child, Step) and child.sentence:
+                out.append(self.step_line(child))
+                out += self.blocks(child.children, STEP_INDENT)
+                out += self.figures_after(child.title)
+            elif isinstance(child, Step):
                 out.append(CondPageBreak(30 * mm))
                 out.append(self.step_heading(f"{n}.{child.number}", child.title, child))
                 if len(out) == 4:  # right under the section's heading: no blank grid line between them
@@ -317,7 +334,7 @@ class StoryBuilder:
             self.figures_placed.append(spec)
             part: list[Flowable] = [Spacer(1, 4), _on_grid(Figure(placed, *spec.size_mm))]
             if spec.caption:
-                caption = self.p(self.label("figure", caption=self.typo(spec.caption)), "caption")
+                caption = self.p(self.label("figure", caption=self.shown(spec.caption)), "caption")
                 part += [Spacer(1, 2), self.indexed(caption, spec.caption)]
             out.append(GridKeep(part + [Spacer(1, 4)]))
         return out
@@ -428,7 +445,9 @@ class StoryBuilder:
         out: list[Flowable] = []
 
         def numbered(lists: list) -> list[tuple[str, Line]]:
-            return [(f"{numbers[id(steps.section)]}.{line.anchor.number}{self.marks.gap}{line.text}"
+            """Each step by the number the book prints it with: a heading's 3.1, a one-sentence step's 1."""
+            return [(f"{'' if line.anchor.sentence else f'{numbers[id(steps.section)]}.'}{line.anchor.number}"
+                     f"{'.' if line.anchor.sentence else ''}{self.marks.gap}{line.text}"
                      if isinstance(line.anchor, Step) else f"{self.marks.bullet_lead}{line.text}", line)
                     for steps in lists for line in steps.lines]
 

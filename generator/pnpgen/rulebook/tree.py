@@ -114,6 +114,9 @@ class Step:
     title: str
     children: list[Block] = field(default_factory=list)
     line: int = 0
+    # an English step the draft wrote as one whole sentence (``1. Shuffle the deck.``): its words
+    # as written, set as a numbered line of the text, not as a heading of the contents
+    sentence: str = ""
 
 
 @dataclass
