@@ -116,6 +116,8 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     font = game.fonts["gothic"]
     out_dir = (options.out or ws.root / "build") / slug / preset.slug
     notices = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
+    if preset.files != "tts":  # a print run is paid for: what the draft leaves open prints as it stands
+        notices += [open_values(deck, preset) for deck in decks if deck.placeholders]
     if options.proof:
         notices.append("--proof: the trim, bleed and safe lines print on every page and image; these files are "
                           "for checking, not for the shop" + (" (a plain PDF, not PDF/X-1a)" if preset.pdfx != "none"
@@ -178,6 +180,16 @@ class _Hashes:
             with open(path, "rb") as f:
                 self._known[stamp] = hashlib.file_digest(f, "sha256").hexdigest()
         return self._known[stamp]
+
+
+def open_values(deck: Deck, preset: Preset) -> str:
+    """A deck sent to a shop that still prints 未定 (a text, a picture not drawn yet): how many,
+    and the first as ``pnpgen check`` lists it."""
+    where, key, text = deck.placeholders[0]
+    more = len(deck.placeholders) - 1
+    return (f"{where}: deck '{deck.id}' still prints 未定: {key}: {text}"
+            + (f", and {more} more" if more else "") + f" (pnpgen check lists them); {preset.name} prints "
+            "them as they are")
 
 
 def _check_pixels(preset: Preset, decks: list[Deck], fitted: dict[str, Fitted]) -> None:
