@@ -58,7 +58,8 @@ class LeftOut:
 @dataclass
 class ExportResult:
     game: Game
-    out_dir: Path
+    out_dir: Path  # <out root>/<game>/[<lang>/]<preset>/
+    out_root: Path  # the output folder (build/, or --out): its lock, journal and cache
     files: dict[str, bytes] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     order: list[OrderRow] = field(default_factory=list)
@@ -72,7 +73,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     """The export in memory. ``earlier``: the images the last export of this preset made, by
     what each was made from (a Tabletop Simulator sheet or piece made from the same is taken as
     written: ``EarlierImages``); ``ExportResult.made`` records this export's."""
-    game = load_game(ws, slug)
+    game = load_game(ws, slug, lang=options.lang)
     preset = load_preset(ws, slug, options.preset)
     check_preset_folder(game, preset.slug)
     colour = options.colour or preset.colour
@@ -114,7 +115,8 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     arts = convert_faces(rendered.faces.subset(needed), rendered.art_folder,
                          settle=lambda key, converted: pictures.settle(converted.art, pictures.own.get))
     font = game.fonts["gothic"]
-    out_dir = (options.out or ws.root / "build") / slug / preset.slug
+    out_root = options.out or ws.root / "build"
+    out_dir = out_root / slug / (options.lang or "") / preset.slug  # a --lang export beside its build's edition
     notices = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
     if preset.files != "tts":  # a print run is paid for: what the draft leaves open prints as it stands
         notices += [open_values(deck, preset) for deck in decks if deck.placeholders]
@@ -122,7 +124,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
         notices.append("--proof: the trim, bleed and safe lines print on every page and image; these files are "
                           "for checking, not for the shop" + (" (a plain PDF, not PDF/X-1a)" if preset.pdfx != "none"
                                                               and preset.files.startswith("pdf") else ""))
-    result = ExportResult(game, out_dir, warnings=warnings + notices + [o.warning for o in left_out],
+    result = ExportResult(game, out_dir, out_root, warnings=warnings + notices + [o.warning for o in left_out],
                           left_out=left_out)
     images = EarlierImages(earlier) if earlier is not None else EarlierImages()
     # GUIDs among every deck of the game, exported or not: a deck's stay the same with --deck
