@@ -265,3 +265,11 @@ def test_a_two_language_game_exports_its_english_edition_beside_the_builds(tmp_p
     assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator", "--lang", "en") == 0
     assert "up to date (build/test/en/tabletopsimulator)" in capsys.readouterr().out
     assert not (build / ".cache").exists() and (root / "build" / ".cache" / "exports" / "test").is_dir()
+    (root / "data" / "test" / "decks" / "tiles.yaml").write_text(
+        "name: {ja: タイル, en: Tiles}\nkind: tile\nshape: hex\nsize: 50\nfront: card-front.svg.j2\n"
+        "fields: {name: text, text: text}\npieces:\n  - {name: {ja: 森, en: Forest}, text: {ja: 森, en: Forest}}\n",
+        encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb", "--lang", "en") == 0
+    assert "takes it: --preset tabletopsimulator, pnpgen build --lang en's en/shop/tiles.pdf (any size)" \
+        in capsys.readouterr().err

@@ -258,7 +258,7 @@ def _fit_decks(ws: Workspace, game: Game, preset: Preset,
         except NotTaken as e:
             if options.decks:
                 raise
-            left_out.append(LeftOut(deck, e, _takes_it(ws, game.slug, preset, deck, options.fit)))
+            left_out.append(LeftOut(deck, e, _takes_it(ws, game.slug, preset, deck, options.fit, options.lang)))
     if len(left_out) == 1 and not fitted:
         o = left_out[0]
         raise replace(o.error, expected=f"{o.error.expected}; {o.takes_it}")
@@ -284,9 +284,11 @@ def _takes_all(preset: Preset, left_out: list[LeftOut]) -> str:
     return own + "for every deck: " + ", ".join(common) + ", or pnpgen build's shop/ files (any size)"
 
 
-def _takes_it(ws: Workspace, slug: str, preset: Preset, deck: Deck, fit: str | None) -> tuple[str, ...]:
+def _takes_it(ws: Workspace, slug: str, preset: Preset, deck: Deck, fit: str | None,
+              lang: str | None = None) -> tuple[str, ...]:
     """What would take a deck ``preset`` cannot: this preset with another --fit, other presets as
-    they are or with --fit, and always the build's shop file, which prints any piece at its own size."""
+    they are or with --fit, and always the build's shop file, which prints any piece at its own
+    size (a --lang export's: that edition's build, ``build --lang en``'s en/shop/)."""
     takers = []
     for name in [preset.slug] + [n for n in available(ws, slug) if n != preset.slug]:
         try:
@@ -301,4 +303,5 @@ def _takes_it(ws: Workspace, slug: str, preset: Preset, deck: Deck, fit: str | N
                 continue
             takers.append(f"--preset {name}" + (f" --fit {mode}" if mode else ""))
             break
-    return (*takers, f"pnpgen build's shop/{deck.id}.pdf (any size)")
+    build = f"pnpgen build --lang {lang}'s {lang}/shop/" if lang else "pnpgen build's shop/"
+    return (*takers, f"{build}{deck.id}.pdf (any size)")
