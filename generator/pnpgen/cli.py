@@ -222,6 +222,8 @@ def _export_command(e: argparse.ArgumentParser) -> None:
     e.add_argument("--deck-id-base", type=validate.option(validate.deck_id_base_option),
                    help="Tabletop Simulator: the first CustomDeck id pnpgen may use (default 1000), "
                         "to keep clear of the ids of an existing mod")
+    e.add_argument("--lang", help="export this language of the game (game.yaml languages) into "
+                                  "build/<game>/<lang>/<preset>/")
     e.add_argument("--out", type=validate.option(validate.out_option), help="output folder (default: build/ in the workspace)")
 
 

@@ -247,7 +247,8 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.exports.options import ExportOptions
 
     options = ExportOptions(preset=args.preset, fit=args.fit, colour=args.colour, pdfx=args.pdfx, outline_text=args.outline_text, proof=args.proof,
-                            base_url=args.base_url, deck_id_base=args.deck_id_base, decks=tuple(args.deck), out=args.out)
+                            base_url=args.base_url, deck_id_base=args.deck_id_base, decks=tuple(args.deck), out=args.out,
+                            lang=args.lang)
     out_root = args.out or ws.root / "build"
     claim(out_root, ws.input_folders)  # not pnpgen's folder to write: stop before anything is made
     inputs = export_inputs(ws, args.game, options)

@@ -223,7 +223,7 @@ def test_spreadsheet_columns_per_language(tmp_path, capsys):
     assert values[0]["name"] == "Blessing" and values[0]["text"] == "Gain 1: then, draw"
     assert values[1]["name"].endswith("〔ja〕[/missing-translation]降臨") and values[1]["text"] == "Text 2"
     warnings = game.translations.warnings
-    assert len(warnings) == 1 and re.search(r"cards\.csv:3:1: pieces\.2\.name: no en translation", warnings[0])
+    assert len(warnings) == 1 and re.search(r"cards\.csv:3:2: pieces\.2\.name\.en: no en translation", warnings[0])
     ja = load_game(Workspace(ws), "test")
     assert [p.values["name"] for p in ja.decks[0].pieces] == ["祝福", "降臨"] and ja.translations.warnings == []
 
@@ -270,7 +270,7 @@ def test_a_parked_piece_prints_nothing_so_no_translation_of_it_is_missing(tmp_pa
     (ws / "data" / "test" / "decks" / "cards.csv").write_text(
         "name,name.en,text,text.en,count\n祝福,Blessing,本文,Text,1\n降臨,,本文2,,0\n秘跡,,本文3,Text 3,1\n", encoding="utf-8")
     warnings = load_game(Workspace(ws), "test", lang="en").translations.warnings
-    assert len(warnings) == 1 and re.search(r"cards\.csv:4:1: pieces\.3\.name: no en translation", warnings[0]), warnings
+    assert len(warnings) == 1 and re.search(r"cards\.csv:4:2: pieces\.3\.name\.en: no en translation", warnings[0]), warnings
     yaml_deck = DECK_YAML.replace("name: テストカード", "name: {ja: テストカード, en: Cards}") + (
         "  - {name: {ja: 祝福, en: Blessing}, text: {ja: 本文, en: Text}}\n"
         "  - {name: {ja: 降臨}, text: 本文2, count: 0}\n")

@@ -303,3 +303,42 @@ def test_a_repainted_picture_gives_its_sheet_a_new_version_stamp(tmp_path):
     Image.new("RGB", (300, 200), (250, 200, 0)).save(ws / "data/test/art/b.png")
     after = stamps()
     assert len(after) == len(before) and after != before
+
+
+SVG_ART = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 20"><rect width="40" height="20" fill="{fill}"/>{more}</svg>'
+
+
+def test_faces_showing_svg_art_change_only_with_that_art(tmp_path, capsys):
+    """Vector art (``forest.svg``) is a picture like any other: an edit of another template or
+    another art file leaves the sheets of the faces that show it as they were (it said "<piece>
+    edited" for each and reprinted every sheet showing SVG art); the SVG itself, or a picture it
+    links, painted over is that piece's edit."""
+    from PIL import Image
+
+    ws = workspace(tmp_path / "ws")
+    art = ws / "data" / "test" / "art"
+    (art / "forest.svg").write_text(SVG_ART.format(fill="#2f6b34", more=""), encoding="utf-8")
+    (art / "lake.svg").write_text(SVG_ART.format(fill="#3b8fc4", more='<image href="a.png" width="10" height="5"/>'),
+                                  encoding="utf-8")
+    deck(ws, "  - {name: 森, art: forest.svg}\n  - {name: 湖, art: lake.svg}\n  - {name: 札, art: c.png}\n")
+
+    def report() -> list[str]:
+        capsys.readouterr()
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+        return json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["changes"]
+
+    report()
+    home = (ws / "build" / "test" / "cards.pdf").read_bytes()
+    (ws / "templates" / "test" / "other.svg.j2").write_text("{# not used by the deck #}\n", encoding="utf-8")
+    Image.new("RGB", (300, 200), (250, 200, 0)).save(art / "c.png")  # 札's picture repainted
+    assert report() == ["cards: 3 → 3 (札 edited); reprint cards.pdf: sheet 1 (pages 1–2)"]
+    (art / "forest.svg").write_text(SVG_ART.format(fill="#1f4b24", more=""), encoding="utf-8")
+    assert report() == ["cards: 3 → 3 (森 edited); reprint cards.pdf: sheet 1 (pages 1–2)"]
+    Image.new("RGB", (300, 200), (0, 0, 0)).save(art / "a.png")  # the picture lake.svg links
+    assert report() == ["cards: 3 → 3 (湖 edited); reprint cards.pdf: sheet 1 (pages 1–2)"]
+    (art / "forest.svg").write_text(SVG_ART.format(fill="#2f6b34", more=""), encoding="utf-8")
+    Image.new("RGB", (300, 200), (40, 200, 40)).save(art / "b.png")  # a picture no face shows
+    report()
+    (ws / "templates" / "test" / "other.svg.j2").unlink()
+    assert report() == []
+    assert (ws / "build" / "test" / "cards.pdf").read_bytes() != home  # 札 and 湖 still repainted

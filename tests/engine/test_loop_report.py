@@ -216,3 +216,27 @@ def test_a_reprint_of_a_one_sided_deck_and_a_two_sided_one_keeps_every_back_behi
         "reprint a-tokens.pdf: sheet 1 (page 1)", "reprint cards.pdf: sheet 1 (pages 1–2)"]
     (ws / "data" / "test" / "decks" / "b-more.yaml").write_text(tokens.read_text(encoding="utf-8"), encoding="utf-8")
     assert "b-more: new deck, 4 pieces, 1 sheet" in _build(ws)["changes"]
+
+
+def test_a_back_added_to_illustrated_fronts_is_back_changed_not_every_piece_edited(tmp_path, capsys):
+    """A deck printed one-sided whose fronts show a picture gets a back (tiles to be drawn face
+    down): the fronts are the same faces showing the same pictures, so the report and the
+    changelog say "back changed", never "<piece> edited" for each piece."""
+    from PIL import Image
+
+    from conftest import PICTURE_DECK_YAML, PICTURE_FRONT
+
+    deck = PICTURE_DECK_YAML.replace("back: card-back.svg.j2\n", "")
+    deck += "".join(f"  - {{name: 森{i}, art: p.png}}\n" for i in range(1, 4))
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=PICTURE_FRONT)
+    (ws / "data" / "test" / "art").mkdir()
+    Image.new("RGB", (700, 560), "#2f6b34").save(ws / "data" / "test" / "art" / "p.png")
+    _build(ws)
+    decks = ws / "data" / "test" / "decks" / "cards.yaml"
+    decks.write_text(PICTURE_DECK_YAML + deck.split("pieces:\n", 1)[1], encoding="utf-8")
+    manifest = _build(ws)
+    assert manifest["changes"] == ["cards: 3 → 3 (back changed); reprint cards.pdf: sheet 1 (pages 1–2)"]
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test") == 0
+    md = capsys.readouterr().out
+    assert "back changed" in md and "森1" not in md, md

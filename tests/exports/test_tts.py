@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from conftest import DECK_YAML, make_workspace, run
+from conftest import DECK_YAML, GAME_YAML, make_workspace, run
 from pnpgen.data.validate import DECK_ID_BASE_MAX
 from pnpgen.exports import tts
 
@@ -288,3 +288,31 @@ def test_a_sheets_grid_gives_its_cards_the_largest_cells_it_can():
             c = math.ceil((n + 1) / r)
             if c <= MAX_COLS:
                 assert cw >= min(496, MAX_PX // c, math.floor((MAX_PX // r) * 63 / 88)), (n, r)
+
+
+def test_a_two_language_game_exports_its_english_edition_beside_the_builds(tmp_path, capsys):
+    """``export --lang en`` (a game kept in ja and en): the English cards for Tabletop Simulator or
+    an English-language shop, in build/<game>/en/<preset>/ as ``build --lang en`` writes
+    build/<game>/en/; its state its own, so each edition is up to date apart, and the output
+    folder's cache stays where the build keeps it."""
+    game = GAME_YAML.replace("title: テストゲーム", "languages: [ja, en]\ntitle: {ja: テストゲーム, en: Test Game}")
+    deck = DECK_YAML.replace("name: テストカード", "name: {ja: テストカード, en: Test cards}") + \
+        "  - {name: {ja: 祝福, en: Blessing}, text: {ja: 本文, en: Text}, count: 2}\n"
+    root = make_workspace(tmp_path / "ws", deck=deck, game=game)
+    build = root / "build" / "test"
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator", "--lang", "en") == 0
+    assert [o["Nickname"] for o in _objects(build / "en" / "tabletopsimulator", "cards")] == ["Blessing"] * 2
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
+    assert [o["Nickname"] for o in _objects(build / "tabletopsimulator", "cards")] == ["祝福"] * 2
+    capsys.readouterr()
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator", "--lang", "en") == 0
+    assert "up to date (build/test/en/tabletopsimulator)" in capsys.readouterr().out
+    assert not (build / ".cache").exists() and (root / "build" / ".cache" / "exports" / "test").is_dir()
+    (root / "data" / "test" / "decks" / "tiles.yaml").write_text(
+        "name: {ja: タイル, en: Tiles}\nkind: tile\nshape: hex\nsize: 50\nfront: card-front.svg.j2\n"
+        "fields: {name: text, text: text}\npieces:\n  - {name: {ja: 森, en: Forest}, text: {ja: 森, en: Forest}}\n",
+        encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb", "--lang", "en") == 0
+    assert "takes it: --preset tabletopsimulator, pnpgen build --lang en's en/shop/tiles.pdf (any size)" \
+        in capsys.readouterr().err

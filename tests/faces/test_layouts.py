@@ -291,6 +291,26 @@ def test_layout_list_names_every_builtin_layout(tmp_path, capsys):
     assert textwrap.dedent(out).count("built-in") == len(layouts.builtin_names())
 
 
+def test_a_layouts_background_may_be_each_pieces_colour(tmp_path):
+    """Hex tiles of five terrains from ``tile-hex``: ``background: piece.colour`` grounds each
+    tile in its own colour, the field declared by the layout (no ``fields:`` in the deck), as
+    data-format.md says of ``background``."""
+    import pypdfium2
+
+    game = "title: 遊戯\npalette: {forest: '#8fc58a', lake: '#9fd0ec'}\n"
+    root = make_workspace(tmp_path / "ws", game=game, deck="name: 地形\nlayout: {extends: tile-hex, background: "
+                          "piece.colour}\npieces:\n  - {title: 森, colour: forest}\n  - {title: 湖, colour: lake}\n")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    dpi = 72
+    pdf = pypdfium2.PdfDocument(str(root / "build" / "test" / "shop" / "cards-unique.pdf"))
+    at = (round((BLEED + 25) / 25.4 * dpi), round((BLEED + 5.5) / 25.4 * dpi))  # inside the hex, above its frame
+    grounds = [pdf[n].render(scale=dpi / 72).to_pil().convert("RGB").getpixel(at) for n in range(2)]
+    assert grounds == [(0x8F, 0xC5, 0x8A), (0x9F, 0xD0, 0xEC)]
+    docs = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+    keys = docs[docs.index("Layout keys:"):docs.index("Box options")]
+    assert "`background: piece.colour`" in keys
+
+
 def test_every_layout_key_and_box_option_is_documented():
     docs = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
     section = docs[docs.index("## Layouts"):docs.index("## Artwork")]

@@ -157,6 +157,25 @@ def test_card_terms_spelt_otherwise_or_missing_from_the_book_are_findings(tmp_pa
     assert "cards.yaml:" in cards["謎の場"].file and "札3" in cards["謎の場"].book
 
 
+
+def test_a_card_term_the_book_writes_without_brackets_is_said_so(tmp_path):
+    """A tile's 【森】 where the book writes 森 unbracketed (「森・草原・山の３種類です」): the book
+    does use the word, so the finding says it is not marked there, not that it never appears."""
+    draft = DRAFT.replace("\n■　ゲームの進行\n", "\n■　ゲームの進行\n　森にカードを置きます。\n", 1)
+    deck = DECK_YAML + "  - {name: 札1, text: 隣の【森】１枚につき１点}\n  - {name: 札2, text: 【謎の場】を見る}\n"
+    ws = make_workspace(tmp_path / "ws", draft=True, deck=deck)
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    findings = read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings
+    cards = {f.subject[0]: f for f in findings if "cards.yaml" in f.file}
+    assert cards["森"].kind == "用語" and "出てこない" not in cards["森"].file, cards["森"].file
+    assert "ルールブックでは【】なしの「森」です" in cards["森"].file and "札1" in cards["森"].book
+    assert "ルールブックに出てこない用語" in cards["謎の場"].file
+    (ws / "data" / "test" / "game.yaml").write_text(GAME_YAML + "\nlanguages: [ja, en]\n", encoding="utf-8")
+    en = read_rulebook(load_game(Workspace(ws), "test", lang="en"), REPO / "fonts").findings
+    said = [f.file for f in en if f.subject[:1] == ("森",)]
+    assert len(said) == 1 and "uses only unmarked" in said[0], said
+
+
 MESSY = """■■　テストゲーム　草案３
 ■　概要
 　テスト用の小さなゲームです。２〜４人で遊びます。

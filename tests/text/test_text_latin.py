@@ -88,6 +88,16 @@ def test_compound_breaks_after_its_own_hyphen_without_adding_one():
     assert lines == ["Counter-", "intelligence-", "operations"]
 
 
+def test_a_dash_between_words_breaks_after_it_on_the_line_it_fits():
+    """``double—counterintelligence`` on a hex tile: the line ends after the dash where it fits
+    (「score double—」), as after a compound's hyphen, not before 「double」, which left 「score」 alone
+    on its line and cost the box a line it did not have; no line starts with the dash."""
+    text = "Mountain-adjacent tiles score double—counterintelligence!"
+    assert break_lines(text, 24, lambda c: 1.0, lang="en") == [
+        "Mountain-adjacent tiles", "score double—", "counterintelligence!"]
+    assert break_lines("tiles score—", 11, lambda c: 1.0, lang="en") == ["tiles", "score—"]
+
+
 def test_no_mid_word_break_without_a_hyphenation_point():
     # "rhythms" has no hyphenation point: it runs over the line rather than split
     assert break_lines("a rhythms b", 2, lambda c: 0.5, lang="en") == ["a", "rhythms", "b"]

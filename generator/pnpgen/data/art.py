@@ -53,6 +53,7 @@ ORIENTATION = 0x0112  # EXIF tag
 BYTES_BUDGET = 64 * 2**20  # print-ready picture bytes an ArtFolder keeps (the least recently used go first)
 _BG = re.compile(r"^bg=([0-9a-fA-F]{6})$")
 _HREF = re.compile(r"""\bhref\s*=\s*(["'])(.*?)\1""", re.S)  # href= and xlink:href= in a face's SVG
+SVG_NESTING = 8  # SVG pictures showing SVG pictures: as deep as the converter draws them (svg/image.py)
 
 
 def art_folders(ws: Workspace, game: Game) -> list[Path]:
@@ -213,10 +214,14 @@ class ArtFolder:
         return out
 
     def shown_files(self, svg: str) -> list[Path] | None:
-        """The art files the ``href``s of a face's SVG name (each once, in order), or None when
-        one is not a plain art file found here (an SVG, which may show files of its own; a link
-        elsewhere): what a converted face depends on beyond its SVG, picture by picture."""
+        """The art files the ``href``s of a face's SVG name (each once, in order; an SVG picture's
+        own ``href``s after it), or None when one is not a file found here (a link elsewhere) or
+        SVG pictures nest deeper than the converter draws: what a converted face depends on
+        beyond its SVG, picture by picture."""
         files: list[Path] = []
+        return files if self._shown(svg, files, 0) else None
+
+    def _shown(self, svg: str, files: list[Path], depth: int) -> bool:
         for m in _HREF.finditer(svg):
             href = html.unescape(m.group(2)).strip()
             if not href or href.startswith(("data:", "#")):
@@ -225,12 +230,20 @@ class ArtFolder:
                 rel, _ = _href_parts(href, None)
                 path = self.find(rel, None, "href", in_templates=True)
             except InputError:
-                return None
-            if path.suffix.lower() == ".svg":
-                return None
-            if path not in files:
-                files.append(path)
-        return files
+                return False
+            if path in files:
+                continue
+            files.append(path)
+            if path.suffix.lower() == ".svg":  # vector art: the pictures it shows count too
+                if depth >= SVG_NESTING:
+                    return False
+                try:
+                    text = path.read_bytes().decode("utf-8", errors="replace")
+                except OSError:
+                    return False
+                if not self._shown(text, files, depth + 1):
+                    return False
+        return True
 
     def resolver(self, where: Where | Path | str | None) -> Callable[[str], bytes]:
         """``resolve`` bound to the template and piece being drawn, for error messages."""

@@ -190,8 +190,9 @@ class Translations:
                 texts = {lang: raw[h] for h, (g, lang) in columns.items() if g == f and h in raw}
                 if f in raw:
                     texts.setdefault(self.default, raw[f])
-                if texts:
-                    row[f] = self._pick(sheet, texts, ("pieces", i, f), {("pieces",)})
+                if texts:  # a missing translation is told at the cell to fill: its <field>.<lang> column's
+                    at = f"{f}.{self.lang}" if f"{f}.{self.lang}" in columns else f
+                    row[f] = self._pick(sheet, texts, ("pieces", i, at), {("pieces",)})
             out.append(row)
         return out
 

@@ -437,11 +437,12 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                 deck.placeholders.append((piece.where, f"{piece.label}.{key}", NO_ART_YET))
             elif key in shown and (value is None or str(value).strip() == ""):
                 deck.placeholders.append((piece.where, f"{piece.label}.{key}", EMPTY_SHOWN))
-    parked = {(rows.path, line, column) for piece in deck.pieces if piece.count == 0  # they print nothing:
-              for line, column in piece.field_lines.values()}                      # no translation is missing
+    # parked pieces print nothing: no translation of theirs is missing (a spreadsheet's: their rows)
+    parked = {(rows.path, line, column if rows is doc else None) for piece in deck.pieces if piece.count == 0
+              for line, column in piece.field_lines.values()}
     if game.translations is not None and parked:
-        game.translations.missing = [m for m in game.translations.missing
-                                     if (m.where.path, m.where.line, m.where.column) not in parked]
+        game.translations.missing = [m for m in game.translations.missing if (
+            m.where.path, m.where.line, m.where.column if rows is doc else None) not in parked]
     if game.translations is not None and rows is doc:  # Japanese left plain among translated texts
         texts = [(doc.where(("name",)), "name", deck.name)]
         texts += [(doc.where(("defaults", k)), f"defaults.{k}", x) for k, x in defaults.items() if fields[k] == "text"]

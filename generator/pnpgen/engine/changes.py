@@ -165,7 +165,9 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         old_count, old_digest, *old_sides = old_pieces[was[label]]
         if count != old_count:
             details.append(f"{count - old_count:+d} {name_of(label)}")
-        repainted = len(sides) > 2 and len(old_sides) > 2 and sides[2] != old_sides[2]
+        # the pictures' hash covers the faces of both sides: a repaint only where the faces are the
+        # same ones (a back added to illustrated fronts is the back's change, not the fronts')
+        repainted = len(sides) > 2 and len(old_sides) > 2 and sides[2] != old_sides[2] and sides[:2] == old_sides[:2]
         if digest == old_digest and not repainted:
             continue
         front_changed = not sides or not old_sides or sides[0] != old_sides[0] or repainted

@@ -39,8 +39,9 @@ def export_inputs(ws: Workspace, slug: str, options: ExportOptions) -> str:
 
 
 def state_path(out_root: Path, slug: str, options: ExportOptions) -> Path:
-    """One state per game and preset: ``.cache/exports/<game>/<hash>.json`` (``pnpgen clean`` removes a game's)."""
-    return Cache(out_root).root / "exports" / slug / f"{sha(options.preset.encode())[:32]}.json"
+    """One state per game, preset and --lang: ``.cache/exports/<game>/<hash>.json`` (``pnpgen clean`` removes a game's)."""
+    edition = options.preset + (f"/{options.lang}" if options.lang else "")  # a --lang export's state of its own
+    return Cache(out_root).root / "exports" / slug / f"{sha(edition.encode())[:32]}.json"
 
 
 def up_to_date(ws: Workspace, slug: str, options: ExportOptions, out_root: Path, inputs: str) -> Path | None:
@@ -105,8 +106,7 @@ def write_export(result: ExportResult, inputs: str | None = None, slug: str = ""
     """Write every file and the record of them, and remove what the last export wrote and this
     one did not, as one transaction over the output folder (engine/transaction.py). With
     ``inputs``: the state that lets the next export with the same inputs say ``up to date``."""
-    out = result.out_dir
-    root = out.parent.parent
+    out, root = result.out_dir, result.out_root
     record = out / RECORD
     left_out = [{"deck": o.deck.id, "name": o.deck.name, "why": o.why, "taken_by": list(o.takers)}
                 for o in result.left_out]

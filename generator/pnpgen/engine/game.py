@@ -495,8 +495,9 @@ def art_fingerprint(ws: Workspace, game: Game, known: FileHashes | None = None) 
 
 def face_art(svg: str, folder: ArtFolder, whole: str, known: FileHashes | None = None) -> str:
     """What a face's pictures are made of: the hash of the art files its SVG shows, so editing
-    one picture converts again only the faces that show it; ``whole`` (``art_fingerprint``) when
-    a file it names may show others (an SVG) or is not a plain art file; "" when it shows none."""
+    one picture converts again only the faces that show it (an SVG picture with the pictures it
+    shows); ``whole`` (``art_fingerprint``) when a file it names is not found in the art folders
+    (a link elsewhere); "" when it shows none."""
     if "<image" not in svg:
         return ""
     files = folder.shown_files(svg)

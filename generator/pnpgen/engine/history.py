@@ -354,9 +354,10 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
                             if label not in taken]
         sides = {label: (old["pieces"][was[label]][2:4], new["pieces"][label][2:4]) for label in new["pieces"]
                  if label in was}
-        # the pictures its faces show (recorded since they are known: an older version has none)
+        # the pictures its faces show (recorded since they are known: an older version has none),
+        # a repaint only where the faces are the same ones (see changes.reasons)
         painted = {label for label, o in was.items() if len(old["pieces"][o]) > 4 and len(new["pieces"][label]) > 4
-                   and old["pieces"][o][4] != new["pieces"][label][4]}
+                   and old["pieces"][o][4] != new["pieces"][label][4] and sides[label][0] == sides[label][1]}
         backs = [label for label, (o, n) in sides.items() if len(n) > 1 and n[1] and o[1:] != n[1:]]
         entry["back_changed"] = bool(backs) and len(backs) == len([b for b in was if new["pieces"][b][3:4] != [""]])
         edited = {f["piece"] for f in entry["fields"]}

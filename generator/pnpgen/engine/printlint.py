@@ -8,7 +8,9 @@ template line that drew it), against game.yaml ``lint:`` (``pnpgen.data.lint``):
   the trim edge inward), measured on the trim's bounding rectangle: text by its box (the glyph
   advance, ascent 0.88 and descent 0.12 of the size), a stroke by its path's box (the line the
   stroke follows); text reaching past the trim counts, a stroke that runs past it (a background
-  border in the bleed) does not.
+  border in the bleed) does not. Text on a piece of another shape (a hex tile, a round token) is
+  also measured on its cut line: a word in a hex's corner, inside the box but near (or past) a
+  slanted edge, is in the safe zone.
 
 One line per (deck, template line, kind), the pieces it reaches counted: a line that draws the
 same thin rule on forty cards is one finding."""
@@ -21,6 +23,7 @@ from pathlib import Path
 
 from pnpgen.data.lint import MM_PER_PT, LintSettings
 from pnpgen.data.model import Deck, Piece
+from pnpgen.faces.faceset import outline
 from pnpgen.svg.artwork import Art
 
 EPS = 1e-6
@@ -42,14 +45,17 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
     """The lint's lines for ``faces`` (deck, piece, side, face key), in the order found."""
     found: dict[tuple, _Finding] = {}
     bleed = bleed_mm / MM_PER_PT
+    cuts: dict[tuple[str, str], list[tuple[float, float]] | None] = {}
     for deck, piece, side, key in faces:
         art = arts.get(key)
         own = deck.lint if deck.lint is not None else settings  # a deck file's lint: over the game's
         if art is None or not own.on:
             continue
         trim = (bleed, bleed, art.width_pt - bleed, art.height_pt - bleed)
+        if (deck.id, side) not in cuts:
+            cuts[deck.id, side] = _cut_line(deck, side, trim)
         for kind, at, value, x0, y0, x1, y1, text in art.marks:
-            for what, measure in _checks(kind, value, (x0, y0, x1, y1), trim, own):
+            for what, measure in _checks(kind, value, (x0, y0, x1, y1), trim, own, cuts[deck.id, side]):
                 f = found.setdefault((deck.id, at or f"{side} template", what),
                                      _Finding(deck, at, what, worst=measure, text=text, settings=own))
                 if piece not in f.pieces:
@@ -59,9 +65,46 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
     return [_line(f, f.settings, templates) for f in found.values()]
 
 
-def _checks(kind: str, value: float, box: tuple, trim: tuple, s: LintSettings) -> list[tuple[str, float]]:
+def _cut_line(deck: Deck, side: str, trim: tuple) -> list[tuple[float, float]] | None:
+    """The trim outline of a piece that is no rectangle, as points of its faces' marks (pt from
+    the bleed's bottom-left corner, y up; a back's mirrored left-right); None for a rectangle."""
+    if deck.shape == "rect":
+        return None
+    x0, _, x1, y1 = trim
+    return [(x1 - x / MM_PER_PT if side == "back" else x0 + x / MM_PER_PT, y1 - y / MM_PER_PT)
+            for x, y in outline(deck)]
+
+
+def _inside(box: tuple, cut: list[tuple[float, float]]) -> float:
+    """How far (pt) ``box`` stands inside the outline ``cut`` at its nearest: its corners' least
+    distance to the cut line, negative for a corner outside; 0 where a corner of the outline lies
+    in the box (a tri-hex's inner corner crossing it)."""
+    x0, y0, x1, y1 = box
+    edges = list(zip(cut, cut[1:] + cut[:1], strict=True))
+    nearest = min(_signed((x, y), edges) for x in (x0, x1) for y in (y0, y1))
+    if any(x0 < x < x1 and y0 < y < y1 for x, y in cut):
+        nearest = min(nearest, 0.0)
+    return nearest
+
+
+def _signed(p: tuple[float, float], edges: list) -> float:
+    """The distance from ``p`` to the outline of ``edges``, negative outside it (even-odd rule)."""
+    px, py = p
+    inside, nearest = False, float("inf")
+    for (ax, ay), (bx, by) in edges:
+        if (ay > py) != (by > py) and px < ax + (py - ay) * (bx - ax) / (by - ay):
+            inside = not inside
+        dx, dy = bx - ax, by - ay
+        t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy or 1.0)))
+        nearest = min(nearest, ((px - ax - t * dx) ** 2 + (py - ay - t * dy) ** 2) ** 0.5)
+    return nearest if inside else -nearest
+
+
+def _checks(kind: str, value: float, box: tuple, trim: tuple, s: LintSettings,
+            cut: list[tuple[float, float]] | None = None) -> list[tuple[str, float]]:
     """Each figure is compared as the line shows it (sizes to 0.1 pt, strokes to 0.01 pt, distances
-    to 0.1 mm): a 7 pt text converted to mm and back is not "7.0 pt, smaller than 7 pt"."""
+    to 0.1 mm): a 7 pt text converted to mm and back is not "7.0 pt, smaller than 7 pt". ``cut``:
+    the outline of a piece that is no rectangle, which text is measured on too."""
     out = []
     x0, y0, x1, y1 = box
     inward = min(x0 - trim[0], y0 - trim[1], trim[2] - x1, trim[3] - y1) * MM_PER_PT
@@ -74,6 +117,8 @@ def _checks(kind: str, value: float, box: tuple, trim: tuple, s: LintSettings) -
     else:
         if s.min_text_pt is not None and round(value, 1) < s.min_text_pt - EPS:
             out.append(("small-text", value))
+        if cut is not None:
+            inward = min(inward, _inside(box, cut) * MM_PER_PT)
         if s.safe_mm is not None and round(inward, 1) < s.safe_mm - EPS:
             out.append(("text-in-safe-zone", inward))
     return out

@@ -58,7 +58,8 @@ class LeftOut:
 @dataclass
 class ExportResult:
     game: Game
-    out_dir: Path
+    out_dir: Path  # <out root>/<game>/[<lang>/]<preset>/
+    out_root: Path  # the output folder (build/, or --out): its lock, journal and cache
     files: dict[str, bytes] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     order: list[OrderRow] = field(default_factory=list)
@@ -72,7 +73,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     """The export in memory. ``earlier``: the images the last export of this preset made, by
     what each was made from (a Tabletop Simulator sheet or piece made from the same is taken as
     written: ``EarlierImages``); ``ExportResult.made`` records this export's."""
-    game = load_game(ws, slug)
+    game = load_game(ws, slug, lang=options.lang)
     preset = load_preset(ws, slug, options.preset)
     check_preset_folder(game, preset.slug)
     colour = options.colour or preset.colour
@@ -114,13 +115,16 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     arts = convert_faces(rendered.faces.subset(needed), rendered.art_folder,
                          settle=lambda key, converted: pictures.settle(converted.art, pictures.own.get))
     font = game.fonts["gothic"]
-    out_dir = (options.out or ws.root / "build") / slug / preset.slug
+    out_root = options.out or ws.root / "build"
+    out_dir = out_root / slug / (options.lang or "") / preset.slug  # a --lang export beside its build's edition
     notices = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
+    if preset.files != "tts":  # a print run is paid for: what the draft leaves open prints as it stands
+        notices += [open_values(deck, preset) for deck in decks if deck.placeholders]
     if options.proof:
         notices.append("--proof: the trim, bleed and safe lines print on every page and image; these files are "
                           "for checking, not for the shop" + (" (a plain PDF, not PDF/X-1a)" if preset.pdfx != "none"
                                                               and preset.files.startswith("pdf") else ""))
-    result = ExportResult(game, out_dir, warnings=warnings + notices + [o.warning for o in left_out],
+    result = ExportResult(game, out_dir, out_root, warnings=warnings + notices + [o.warning for o in left_out],
                           left_out=left_out)
     images = EarlierImages(earlier) if earlier is not None else EarlierImages()
     # GUIDs among every deck of the game, exported or not: a deck's stay the same with --deck
@@ -178,6 +182,16 @@ class _Hashes:
             with open(path, "rb") as f:
                 self._known[stamp] = hashlib.file_digest(f, "sha256").hexdigest()
         return self._known[stamp]
+
+
+def open_values(deck: Deck, preset: Preset) -> str:
+    """A deck sent to a shop that still prints 未定 (a text, a picture not drawn yet): how many,
+    and the first as ``pnpgen check`` lists it."""
+    where, key, text = deck.placeholders[0]
+    more = len(deck.placeholders) - 1
+    return (f"{where}: deck '{deck.id}' still prints 未定: {key}: {text}"
+            + (f", and {more} more" if more else "") + f" (pnpgen check lists them); {preset.name} prints "
+            "them as they are")
 
 
 def _check_pixels(preset: Preset, decks: list[Deck], fitted: dict[str, Fitted]) -> None:
@@ -244,7 +258,7 @@ def _fit_decks(ws: Workspace, game: Game, preset: Preset,
         except NotTaken as e:
             if options.decks:
                 raise
-            left_out.append(LeftOut(deck, e, _takes_it(ws, game.slug, preset, deck, options.fit)))
+            left_out.append(LeftOut(deck, e, _takes_it(ws, game.slug, preset, deck, options.fit, options.lang)))
     if len(left_out) == 1 and not fitted:
         o = left_out[0]
         raise replace(o.error, expected=f"{o.error.expected}; {o.takes_it}")
@@ -270,9 +284,11 @@ def _takes_all(preset: Preset, left_out: list[LeftOut]) -> str:
     return own + "for every deck: " + ", ".join(common) + ", or pnpgen build's shop/ files (any size)"
 
 
-def _takes_it(ws: Workspace, slug: str, preset: Preset, deck: Deck, fit: str | None) -> tuple[str, ...]:
+def _takes_it(ws: Workspace, slug: str, preset: Preset, deck: Deck, fit: str | None,
+              lang: str | None = None) -> tuple[str, ...]:
     """What would take a deck ``preset`` cannot: this preset with another --fit, other presets as
-    they are or with --fit, and always the build's shop file, which prints any piece at its own size."""
+    they are or with --fit, and always the build's shop file, which prints any piece at its own
+    size (a --lang export's: that edition's build, ``build --lang en``'s en/shop/)."""
     takers = []
     for name in [preset.slug] + [n for n in available(ws, slug) if n != preset.slug]:
         try:
@@ -287,4 +303,5 @@ def _takes_it(ws: Workspace, slug: str, preset: Preset, deck: Deck, fit: str | N
                 continue
             takers.append(f"--preset {name}" + (f" --fit {mode}" if mode else ""))
             break
-    return (*takers, f"pnpgen build's shop/{deck.id}.pdf (any size)")
+    build = f"pnpgen build --lang {lang}'s {lang}/shop/" if lang else "pnpgen build's shop/"
+    return (*takers, f"{build}{deck.id}.pdf (any size)")

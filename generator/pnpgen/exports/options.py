@@ -20,4 +20,5 @@ class ExportOptions:
     base_url: str | None = None
     deck_id_base: int | None = None  # Tabletop Simulator: the first CustomDeck id (default tts.DECK_ID_BASE)
     decks: tuple[str, ...] = ()  # only these deck ids (default: every deck)
+    lang: str | None = None  # this language of the game (game.yaml languages; default: its default language)
     out: Path | None = None  # default: <workspace>/build

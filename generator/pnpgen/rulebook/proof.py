@@ -301,9 +301,11 @@ def _piece_texts(game: Game):
 
 def card_terms(game: Game, text: str, lang: str) -> list[Finding]:
     """The 【terms】 printed on the pieces (any text of a deck's pieces) against the draft's: one
-    spelt differently from a term of the book (a character apart), or one the book never uses.
-    Each term once, at the first piece that prints it."""
+    spelt differently from a term of the book (a character apart), one the book writes only
+    without 【】 (「森・草原・山の３種類」), or one the book never uses. Each term once, at the
+    first piece that prints it."""
     book = set(terms(text))
+    plain = re.sub(r"【[^】]*】", "", text)  # the draft's words outside its 【terms】
     seen: set[str] = set()
     out = []
     for deck, piece, item in _piece_texts(game):
@@ -312,15 +314,18 @@ def card_terms(game: Game, text: str, lang: str) -> list[Finding]:
                 continue
             seen.add(term)
             near = sorted(b for b in book if _one_apart(b, term))
-            out.append(_card_finding("proof.card_term", bool(near), term, lang, deck=deck.name, piece=piece.label,
+            how = "spelt" if near else "unmarked" if term in plain else "missing"
+            out.append(_card_finding("proof.card_term", how, term, lang, deck=deck.name, piece=piece.label,
                                      term=term, where=piece.where, book_term=near[0] if near else ""))
     return out
 
 
-def _card_finding(key: str, spelt: bool, word: str, lang: str, **said: str) -> Finding:
-    """A card's word that the book spells otherwise (``spelt``) or never uses: the line for the
-    book's report and the one for the file, from the messages ``key``.spelt / ``key``.missing."""
-    key += ".spelt" if spelt else ".missing"
+def _card_finding(key: str, how: str, word: str, lang: str, **said: str) -> Finding:
+    """A card's word that the book spells otherwise (``how``: "spelt"), writes only without 【】
+    ("unmarked") or never uses ("missing"): the line for the book's report and the one for the
+    file, from the messages ``key``.spelt / .unmarked / .missing."""
+    spelt = how == "spelt"
+    key += f".{how}"
     return Finding(msg("proof.kind.spelling" if spelt else "proof.kind.term", lang),
                    msg(f"{key}_book", lang, **said), msg(f"{key}_file", lang, **said), (word,))
 
@@ -366,7 +371,7 @@ def card_names(game: Game, rows: list[ComponentRow], lang: str) -> list[Finding]
             seen.add(name)
             near = sorted(n for n in listed if len(n) > 2 and (_one_apart(n, name) or (
                 abs(len(n) - len(name)) <= 1 and SequenceMatcher(None, n, name).ratio() >= 0.85)))
-            out.append(_card_finding("proof.card_name", bool(near), name, lang, deck=deck.name, piece=piece.label,
+            out.append(_card_finding("proof.card_name", "spelt" if near else "missing", name, lang, deck=deck.name, piece=piece.label,
                                      name=name, where=piece.where, listed=near[0] if near else ""))
     return out
 

@@ -14,6 +14,7 @@ from urllib.parse import unquote_to_bytes
 
 from lxml import etree
 
+from pnpgen.data.art import SVG_NESTING
 from pnpgen.svg.style import (
     IDENTITY,
     LENGTH,
@@ -28,7 +29,7 @@ from pnpgen.svg.style import (
     pdf_num,
 )
 
-MAX_NESTING = 8  # <image> of an SVG that shows an SVG …
+MAX_NESTING = SVG_NESTING  # <image> of an SVG that shows an SVG … (the art folder follows them as deep)
 # What svglib reads as data, not as a file name: a PNG or JPEG in base64 (anything else after
 # ``href`` svglib takes for a path relative to the working folder, ``..`` and all)
 SVGLIB_DATA = re.compile(r"data:image/(png|jpe?g);base64,[A-Za-z0-9+/=\s]*")

@@ -11,8 +11,8 @@ A paragraph is a sequence of *units*: one character, an icon (``OBJ``) or a ruby
   when the word is longer than the line, and the line then ends with a visible hyphen;
 - ``CLUSTER`` not unless nothing else fits (a number with its unit ``1VP``, a range ``1〜2``);
 - ``CHAR`` allowed, but inside a BudouX phrase;
-- ``PHRASE`` a phrase boundary (or after a space, a comma, a full stop or a word's hyphen
-  ``Counter-|intelligence``): the preferred place.
+- ``PHRASE`` a phrase boundary (or after a space, a comma, a full stop, a word's hyphen
+  ``Counter-|intelligence`` or a dash between words ``double—|counter``): the preferred place.
 
 ``fill`` then sets lines greedily: each line takes as many units as fit, and ends at the last
 phrase boundary that fits; only a phrase longer than a whole line is broken inside. A
@@ -67,6 +67,7 @@ _LATIN = frozenset(
 )
 _ALNUM = _DIGITS | _LATIN
 _WORD_HYPHENS = frozenset("-‐")  # a break may follow one inside a word: Counter-|intelligence
+_DASHES = frozenset("—―–")  # between Latin words: a break after it (double—|counter), not before
 _WORD_INNER = frozenset("'’-.,:．，：")  # inside a word or number when alnum on both sides
 _RANGE = frozenset("〜～~-−–‐×")  # between two numbers: 1〜2, 3-5, 2×3
 _PREFIX = frozenset("+-−＋－±¥$£€#＃￥＄№")  # glued to the number after it
@@ -181,6 +182,10 @@ def break_classes(units: Sequence[str], phrases: bool = True, lang: str = "ja", 
                 cls = CLUSTER
             elif a in SPACES or a in PHRASE_END or offset in bounds:
                 cls = PHRASE
+            elif a in _DASHES and _latin_at(units, i - 2) and _latin_at(units, i):
+                cls = PHRASE  # word—|word: after the dash, as after a compound's hyphen
+            elif b in _DASHES and _latin_at(units, i - 1):
+                cls = CLUSTER  # word|—: a line does not start with the dash unless nothing else fits
             else:
                 cls = CHAR
             classes[i] = cls
@@ -188,6 +193,11 @@ def break_classes(units: Sequence[str], phrases: bool = True, lang: str = "ja", 
     if hyphenate:
         _hyphenation_points(units, letter, classes, lang)
     return classes
+
+
+def _latin_at(units: Sequence[str], i: int) -> bool:
+    """Unit i is a Latin letter or a digit (a word or number beside a dash)."""
+    return 0 <= i < len(units) and len(units[i]) == 1 and (units[i] in _ALNUM or latin_letter(units[i]))
 
 
 def _in_word(letter: Sequence[bool], units: Sequence[str], i: int) -> bool:
