@@ -8,16 +8,8 @@ import hashlib
 
 from PIL import Image
 
-from conftest import PICTURE_DECK_YAML, make_workspace, run
+from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace, run
 from pnpgen.data.art import picture_hash
-
-FRONT = """\
-{% extends "common/piece.svg.j2" %}
-{% block art %}
-{{ image(piece.art, 5, 20, w - 10, 40) }}
-{{ textbox(piece.name, 5, 5, w - 10, 10, size=10, align="center") }}
-{% endblock %}
-"""
 
 
 class _Counted:
@@ -40,12 +32,7 @@ def test_each_picture_is_hashed_twice_in_a_cold_build(tmp_path, monkeypatch):
     check, the cache record and the document's image each hashed it again). A worker converting
     faces (--jobs 2) runs the same code, where this process cannot count."""
     n = 12
-    pieces = "".join(f"  - {{name: 札{i}, art: a{i}.png}}\n" for i in range(1, n + 1))
-    ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + pieces, front=FRONT)
-    art = ws / "data" / "test" / "art"
-    art.mkdir()
-    for i in range(1, n + 1):
-        Image.new("RGB", (40 + i, 30), (3 * i, 90, 200)).save(art / f"a{i}.png")
+    ws, art = _pictured(tmp_path, n)
     counted = _Counted([(art / f"a{i}.png").read_bytes() for i in range(1, n + 1)])
     monkeypatch.setattr(hashlib, "sha256", counted)
     out = tmp_path / "out"
@@ -70,12 +57,7 @@ def test_pieces_hashed_by_the_converting_workers_are_not_read_again(tmp_path, mo
     from pnpgen.pdf import assemble
 
     n = 70  # over the workers' thresholds: the faces convert in worker processes
-    pieces = "".join(f"  - {{name: 札{i}, art: a{i}.png}}\n" for i in range(1, n + 1))
-    ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + pieces, front=FRONT)
-    art = ws / "data" / "test" / "art"
-    art.mkdir()
-    for i in range(1, n + 1):
-        Image.new("RGB", (40 + i, 30), (3 * i, 90, 200)).save(art / f"a{i}.png")
+    ws, art = _pictured(tmp_path, n)
     read: list[str] = []
     real = assemble.Stored.read_from
 
@@ -95,3 +77,14 @@ def test_pieces_hashed_by_the_converting_workers_are_not_read_again(tmp_path, mo
     assert len(read_one) == n  # one process: each picture's pieces read once, for the digests
     files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file())
     assert files and all((one / rel).read_bytes() == (two / rel).read_bytes() for rel in files)
+
+
+def _pictured(tmp_path, n: int):
+    """A workspace of ``n`` cards, each with a picture of its own: (workspace, its art folder)."""
+    pieces = "".join(f"  - {{name: 札{i}, art: a{i}.png}}\n" for i in range(1, n + 1))
+    ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + pieces, front=PICTURE_FRONT)
+    art = ws / "data" / "test" / "art"
+    art.mkdir()
+    for i in range(1, n + 1):
+        Image.new("RGB", (40 + i, 30), (3 * i, 90, 200)).save(art / f"a{i}.png")
+    return ws, art
