@@ -267,7 +267,7 @@ def _takes_all(preset: Preset, left_out: list[LeftOut]) -> str:
             refits.setdefault(o.takers[0], []).append(o.deck.id)
     own = "".join(f"{way} {' '.join('--deck ' + d for d in ids)} (takes {', '.join(map(repr, ids))}); "
                   for way, ids in refits.items())
-    return own + "for every deck: " + ", ".join(common) + ", or pnpgen build's shop/ files (any size)"
+    return own + "for every deck: " + ", ".join(common) + ", or pnpgen build's shop/ files (any size, RGB)"
 
 
 def _takes_it(ws: Workspace, slug: str, preset: Preset, deck: Deck, fit: str | None) -> tuple[str, ...]:
@@ -287,4 +287,4 @@ def _takes_it(ws: Workspace, slug: str, preset: Preset, deck: Deck, fit: str | N
                 continue
             takers.append(f"--preset {name}" + (f" --fit {mode}" if mode else ""))
             break
-    return (*takers, f"pnpgen build's shop/{deck.id}.pdf (any size)")
+    return (*takers, f"pnpgen build's shop/{deck.id}.pdf (any size, RGB)")

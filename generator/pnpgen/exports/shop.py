@@ -57,6 +57,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     pages: list[str] = []
     labels: list[str | None] = []  # pdf-faces: the piece's name and quantity on each page
     rows = []
+    page_sides: list[str] = []  # page → front or back
     where: list[str] = []  # page → what it shows, for the ink warnings
     templates: list[str] = []  # page → the template that drew it ("" for a blank back)
     bases = face_labels([(face.piece.label, face.copies) for face in faces])
@@ -77,6 +78,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
                 sides.reverse()
             for side, key in sides:
                 pages.append(key)
+                page_sides.append(side)
                 labels.append(face_label(base, side) if preset.files == "pdf-faces" else None)
                 where.append(f"{face.stem} {side}")
                 templates.append(_template(deck, side) if key != BLANK else "")
@@ -86,7 +88,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
                              page_numbers(backs) if backs else "", deck.id, face.piece.index, face.piece.label,
                              face.copies))
     title = f"{deck.name} ({preset.name})"
-    pdf = face_pdf(pages, style, title, labels)
+    pdf = face_pdf(pages, style, title, labels, page_sides)
     measured: dict[str, HeavyPicture | None] = {}  # the pictures converted to CMYK, measured as they were made
     if style.cmyk:
         pdf, mapped = k_only(pdf, preset.overprint_black)

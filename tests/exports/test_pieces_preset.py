@@ -1,0 +1,128 @@
+"""Tokens, tiles and boards for a 同人 printer that takes CMYK PDF/X-1a only (--preset
+doujin-pieces): every piece at its own size, each file passing the PDF/X-1a preflight, a die-cut
+piece's cut path in the spot colour CutContour on its pages, the トンボ outside the bleed on a page
+wider than A4. The build's shop/ files are RGB, which such a printer refuses."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pikepdf
+from preflight import problems
+
+from conftest import DECK_YAML, make_workspace, run
+
+MM = 72 / 25.4
+CARDS = DECK_YAML + "  - {name: 魚, text: 売る, count: 4}\n  - {name: 塩, text: 未定, count: 2}\n"
+SEAS = "name: 海域タイル\nkind: tile\nshape: hex\nsize: 50\nfront: card-front.svg.j2\nfields: {name: text, text: text}\n" \
+       "pieces:\n  - {name: 港}\n  - {name: 外洋, count: 3}\n"
+BOARD = "name: 得点ボード\nkind: board\nsize: [280, 200]\nfront: card-front.svg.j2\nfields: {name: text, text: text}\n" \
+        "pieces:\n  - {name: 盤}\n"
+COIN = "name: コイン\nkind: token\nshape: circle\nsize: 30\nfront: card-front.svg.j2\nback: card-back.svg.j2\n" \
+       "fields: {name: text, text: text}\npieces:\n  - {name: 金, count: 5}\n"
+TRIMS = {"cards": (63, 88), "seas": (50, 57.735), "board": (280, 200), "coins": (30, 30)}
+
+
+def _export(tmp_path: Path, preset: str = "doujin-pieces") -> Path:
+    root = make_workspace(tmp_path / "ws", deck=CARDS)
+    for name, text in (("seas", SEAS), ("board", BOARD), ("coins", COIN)):
+        (root / "data" / "test" / "decks" / f"{name}.yaml").write_text(text, encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", preset) == 0
+    return root / "build" / "test" / preset
+
+
+def _box(page, key: str) -> list[float]:
+    return [float(v) / MM for v in page.obj[key]]
+
+
+def _strokes(page, spot: str) -> list[tuple[list[tuple[float, float]], dict]]:
+    """Each path stroked in the Separation ``spot`` on the page: its points (mm) and the
+    ExtGState in effect (graphics state saved and restored with q/Q)."""
+    out, points, states, colour = [], [], [{}], [None]
+    for operands, op in pikepdf.parse_content_stream(page):
+        name = str(op)
+        if name == "q":
+            states.append(dict(states[-1]))
+            colour.append(colour[-1])
+        elif name == "Q":
+            states.pop()
+            colour.pop()
+        elif name == "gs":
+            states[-1] = {**states[-1], **dict(page.Resources.ExtGState[operands[0]].items())}
+        elif name == "CS":
+            space = page.Resources.ColorSpace.get(operands[0])
+            colour[-1] = str(space[1]) if isinstance(space, pikepdf.Array) else None
+        elif name in ("m", "l"):
+            points.append((float(operands[0]) / MM, float(operands[1]) / MM))
+        elif name == "c":
+            points.append((float(operands[4]) / MM, float(operands[5]) / MM))
+        elif name in ("S", "s"):
+            if colour[-1] == spot:
+                out.append((points, states[-1]))
+            points = []
+        elif name in ("n", "f", "F", "f*", "B", "b", "B*", "b*"):
+            points = []
+    return out
+
+
+def test_tiles_boards_and_tokens_are_pdfx1a_at_their_own_size(tmp_path):
+    out = _export(tmp_path)
+    for deck, (w, h) in TRIMS.items():
+        data = (out / f"{deck}.pdf").read_bytes()
+        assert problems(data) == [], deck
+        with pikepdf.open(out / f"{deck}.pdf") as doc:
+            boxes = {tuple(round(v, 2) for v in _box(p, "/TrimBox") + _box(p, "/BleedBox")) for p in doc.pages}
+            [(tx0, ty0, tx1, ty1, bx0, by0, bx1, by1)] = boxes  # one geometry for every page
+            assert abs(tx1 - tx0 - w) < 0.02 and abs(ty1 - ty0 - h) < 0.02, deck
+            assert all(abs(d - 3) < 0.02 for d in (tx0 - bx0, ty0 - by0, bx1 - tx1, by1 - ty1)), deck
+            assert doc.Root.OutputIntents[0].OutputConditionIdentifier == "JC200103"
+    rows = list(csv.DictReader((out / "order.csv").open(encoding="utf-8-sig", newline="")))
+    assert {r["deck"]: r["note"] for r in rows} == {d: "" for d in TRIMS}  # nothing left out
+    assert sum(int(r["quantity"]) for r in rows if r["deck"] == "seas") == 4
+
+
+def test_die_cut_pieces_carry_their_cut_path_in_cutcontour_overprinting(tmp_path):
+    """Hex and round pieces are cut along their outline: each page holds that path, stroked in
+    the spot colour CutContour with overprint (the art under it stays whole), fitting the trim;
+    rectangular cards and boards are cut at the trim and hold none."""
+    out = _export(tmp_path)
+    for deck in ("seas", "coins"):
+        with pikepdf.open(out / f"{deck}.pdf") as doc:
+            assert len(doc.pages) == 2  # seas: 2 distinct faces; coins: 1 face and its back
+            for page in doc.pages:
+                [(points, state)] = _strokes(page, "/CutContour")
+                assert state.get("/OP") is True and int(state.get("/OPM", 0)) == 1
+                x0, y0, x1, y1 = _box(page, "/TrimBox")
+                xs, ys = [p[0] for p in points], [p[1] for p in points]
+                assert abs(min(xs) - x0) < 0.05 and abs(max(xs) - x1) < 0.05, deck
+                assert abs(min(ys) - y0) < 0.05 and abs(max(ys) - y1) < 0.05, deck
+    for deck in ("cards", "board"):
+        with pikepdf.open(out / f"{deck}.pdf") as doc:
+            assert all(not _strokes(p, "/CutContour") for p in doc.pages), deck
+
+
+def test_the_marks_stay_outside_the_bleed_on_a_page_wider_than_a4(tmp_path):
+    """The トンボ of a 280×200 mm board: every line outside the bleed box (they were cut short at
+    A4's 210 mm and drawn back across the board's right edge, 400 % registration ink on the art)."""
+    out = _export(tmp_path)
+    with pikepdf.open(out / "board.pdf") as doc:
+        page = doc.pages[0]
+        marks = _strokes(page, "/All")
+        assert len(marks) > 20
+        x0, y0, x1, y1 = _box(page, "/BleedBox")
+        for points, _ in marks:
+            (ax, ay), (bx, by) = points
+            outside = max(ax, bx) <= x0 + 1e-3 or min(ax, bx) >= x1 - 1e-3 or \
+                max(ay, by) <= y0 + 1e-3 or min(ay, by) >= y1 - 1e-3
+            assert outside, (points, (x0, y0, x1, y1))
+
+
+def test_doujin_names_doujin_pieces_for_the_pieces_it_leaves_out(tmp_path):
+    out = _export(tmp_path, "doujin")
+    left = {o["deck"]: o for o in json.loads((out / "export.json").read_text(encoding="utf-8"))["left_out"]}
+    assert set(left) == {"seas", "board", "coins"}
+    for o in left.values():
+        assert o["taken_by"][0] == "--preset doujin-pieces"
+        assert o["taken_by"][-1] == f"pnpgen build's shop/{o['deck']}.pdf (any size, RGB)"
