@@ -1,7 +1,7 @@
 """Tokens, tiles and boards for a 同人 printer that takes CMYK PDF/X-1a only (--preset
 doujin-pieces): every piece at its own size, each file passing the PDF/X-1a preflight, a die-cut
-piece's cut path in the spot colour CutContour on its pages, the トンボ outside the bleed on a page
-wider than A4. The build's shop/ files are RGB, which such a printer refuses."""
+piece's cut path in the spot colour CutContour in a file beside it (or on its pages), the トンボ
+outside the bleed on a page wider than A4. The build's shop/ files are RGB, which such a printer refuses."""
 
 from __future__ import annotations
 
@@ -83,24 +83,56 @@ def test_tiles_boards_and_tokens_are_pdfx1a_at_their_own_size(tmp_path):
     assert sum(int(r["quantity"]) for r in rows if r["deck"] == "seas") == 4
 
 
-def test_die_cut_pieces_carry_their_cut_path_in_cutcontour_overprinting(tmp_path):
-    """Hex and round pieces are cut along their outline: each page holds that path, stroked in
-    the spot colour CutContour with overprint (the art under it stays whole), fitting the trim;
-    rectangular cards and boards are cut at the trim and hold none."""
+def _cut_paths(doc) -> list:
+    """Each page's CutContour strokes: their points, after checking they overprint."""
+    out = []
+    for page in doc.pages:
+        strokes = _strokes(page, "/CutContour")
+        for _, state in strokes:
+            assert state.get("/OP") is True and int(state.get("/OPM", 0)) == 1  # the art under it stays whole
+        out.append([points for points, _ in strokes])
+    return out
+
+
+def _fits_trim(page, points) -> bool:
+    x0, y0, x1, y1 = _box(page, "/TrimBox")
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return all(abs(a - b) < 0.05 for a, b in ((min(xs), x0), (max(xs), x1), (min(ys), y0), (max(ys), y1)))
+
+
+def test_a_die_cut_piece_s_cut_path_is_a_file_beside_its_print_pages(tmp_path):
+    """Hex and round pieces are cut along their outline: <deck>-die.pdf holds the path in the spot
+    colour CutContour with overprint, fitting the trim, on pages boxed and marked as the print pages
+    (a page for the fronts, one for the backs); the print pages hold no spot colour a printer might
+    print. Rectangular cards and boards are cut at the trim: no die file."""
     out = _export(tmp_path)
-    for deck in ("seas", "coins"):
-        with pikepdf.open(out / f"{deck}.pdf") as doc:
-            assert len(doc.pages) == 2  # seas: 2 distinct faces; coins: 1 face and its back
-            for page in doc.pages:
-                [(points, state)] = _strokes(page, "/CutContour")
-                assert state.get("/OP") is True and int(state.get("/OPM", 0)) == 1
-                x0, y0, x1, y1 = _box(page, "/TrimBox")
-                xs, ys = [p[0] for p in points], [p[1] for p in points]
-                assert abs(min(xs) - x0) < 0.05 and abs(max(xs) - x1) < 0.05, deck
-                assert abs(min(ys) - y0) < 0.05 and abs(max(ys) - y1) < 0.05, deck
-    for deck in ("cards", "board"):
-        with pikepdf.open(out / f"{deck}.pdf") as doc:
-            assert all(not _strokes(p, "/CutContour") for p in doc.pages), deck
+    for deck, sides in (("seas", 1), ("coins", 2)):
+        with pikepdf.open(out / f"{deck}.pdf") as doc, pikepdf.open(out / f"{deck}-die.pdf") as die:
+            assert _cut_paths(doc) == [[]] * 2  # seas: 2 distinct faces; coins: 1 face and its back
+            print_boxes = {tuple(_box(p, k)) for p in doc.pages for k in ("/MediaBox", "/TrimBox", "/BleedBox")}
+            assert {tuple(_box(p, k)) for p in die.pages for k in ("/MediaBox", "/TrimBox", "/BleedBox")} == print_boxes
+            paths = _cut_paths(die)
+            assert len(paths) == sides and all(len(p) == 1 and _fits_trim(page, p[0]) for p, page in zip(paths, die.pages))
+            assert all(_strokes(p, "/All") for p in die.pages)  # the トンボ, to register it with the print pages
+        assert problems((out / f"{deck}-die.pdf").read_bytes()) == [], deck
+    assert not (out / "cards-die.pdf").exists() and not (out / "board-die.pdf").exists()
+
+
+def test_cut_line_page_puts_the_cut_path_on_the_print_pages(tmp_path):
+    root = make_workspace(tmp_path / "ws", deck=CARDS)
+    (root / "data" / "test" / "decks" / "coins.yaml").write_text(COIN, encoding="utf-8")
+    shipped = Path(__file__).parents[2] / "generator" / "pnpgen" / "exports" / "presets" / "doujin-pieces.yaml"
+    (root / "presets").mkdir()
+    (root / "presets" / "cutter.yaml").write_text(
+        shipped.read_text(encoding="utf-8").replace("cut_line: file", "cut_line: page"), encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "cutter") == 0
+    out = root / "build" / "test" / "cutter"
+    assert not (out / "coins-die.pdf").exists()
+    with pikepdf.open(out / "coins.pdf") as doc:
+        paths = _cut_paths(doc)
+        assert len(paths) == 2 and all(len(p) == 1 and _fits_trim(page, p[0]) for p, page in zip(paths, doc.pages))
+        assert _cut_paths(pikepdf.open(out / "cards.pdf")) == [[]] * 4
+    assert problems((out / "coins.pdf").read_bytes()) == []
 
 
 def test_the_marks_stay_outside_the_bleed_on_a_page_wider_than_a4(tmp_path):

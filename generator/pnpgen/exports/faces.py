@@ -126,11 +126,30 @@ def face_pdf(keys: Sequence[str], style: PageStyle, title: str, labels: Sequence
              sides: Sequence[str] | None = None) -> bytes:
     """One page per face key, page = the format's trim + bleed (+ room for marks), TrimBox and
     BleedBox set, ``labels`` as page labels; each face drawn once by the writer, placed on every
-    page that shows it. With ``sides`` (front or back, a shop's PDF), a die-cut piece at an
-    any-size format carries its die line."""
+    page that shows it. With ``sides`` (front or back of each page), a die-cut piece at an
+    any-size format carries its cut path on the page (a preset's ``cut_line: page``)."""
     labels = labels or [None] * len(keys)
     page_sides: Sequence[str | None] = sides or [None] * len(keys)
     pages = [_face_page(key, style, label, side) for key, label, side in zip(keys, labels, page_sides)]
+    return write_document(PagePlan(title, pages), style.arts, style.font, cmyk=style.cmyk, images=style.images)
+
+
+def has_cut_line(style: PageStyle) -> bool:
+    """A hex, round, tri-hex, rounded or polygon piece at an any-size format is cut along its own
+    path, not the trim's rectangle; at a card format the shop's own card die cuts it."""
+    return style.fitted.format.trim is None and _spec(style).die_cut
+
+
+def die_pdf(style: PageStyle, title: str, sides: Sequence[str]) -> bytes:
+    """The cut path alone, one page per side (the front's, the back's mirrored), each page sized,
+    boxed and marked as the deck's print pages, so it registers with them (``cut_line: file``)."""
+    pages = []
+    for side in sides:
+        page = Page(style.page_mm, trim=style.trim_box_mm, bleed=style.bleed_box_mm, label=f"cut line ({side})")
+        page.items.extend(_die_line(style, side))
+        if style.marks != "none":
+            page.items.append(Strokes(tuple(_marks(style)), registration=True))
+        pages.append(page)
     return write_document(PagePlan(title, pages), style.arts, style.font, cmyk=style.cmyk, images=style.images)
 
 
@@ -207,14 +226,17 @@ def _piece_to_page(style: PageStyle) -> Affine:
     return Affine(s, 0.0, 0.0, s, x0 + (W - s * w) / 2, y0 + (H - s * h) / 2)
 
 
+def _spec(style: PageStyle):
+    return shape_spec(style.deck.shape, style.deck.trim_mm, style.deck.options)
+
+
 def _die_line(style: PageStyle, side: str) -> list[Item]:
-    """A hex, round, tri-hex or rounded piece at an any-size format is cut along its own path, not
-    the trim's rectangle: the path in the spot colour CutContour, overprinting (as the build's
-    shop files carry it, but on the page itself: PDF/X-1a has no layers), mirrored on a back. A
-    card format's shape is the shop's own die, so a card's page has none."""
-    spec = shape_spec(style.deck.shape, style.deck.trim_mm, style.deck.options)
-    if style.fitted.format.trim is not None or not spec.die_cut:
+    """The cut path of a piece ``has_cut_line`` names in the spot colour CutContour, overprinting
+    (as the build's shop files carry it, but not as a layer: PDF/X-1a has none), mirrored on a
+    back; nothing for any other piece."""
+    if not has_cut_line(style):
         return []
+    spec = _spec(style)
     path = cut_path(spec)
     if side == "back":
         path = path.transformed(mirror_x(spec.w))
