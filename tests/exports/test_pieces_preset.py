@@ -158,3 +158,36 @@ def test_doujin_names_doujin_pieces_for_the_pieces_it_leaves_out(tmp_path):
     for o in left.values():
         assert o["taken_by"][0] == "--preset doujin-pieces"
         assert o["taken_by"][-1] == f"pnpgen build's shop/{o['deck']}.pdf (any size, RGB)"
+
+
+THIN_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#ffffff"/>
+<line x1="5" y1="20" x2="58" y2="20" stroke="#000000" stroke-width="{{ piece.text }}"/>
+{% endblock %}
+"""
+
+
+def _lines_export(tmp_path: Path, width: str, preset: str, *extra: str, lint: str = "") -> list[str]:
+    deck = DECK_YAML.replace("pieces:\n", lint + "pieces:\n") + f"  - {{name: 線, text: '{width}', count: 2}}\n"
+    root = make_workspace(tmp_path / "ws", deck=deck, front=THIN_FRONT)
+    assert run(root, "export", "--game", "test", "--preset", preset, *extra) == 0
+    return json.loads((root / "build" / "test" / preset / "export.json").read_text(encoding="utf-8"))["warnings"]
+
+
+def test_a_line_thinner_than_the_shop_prints_is_warned_at_its_template_line(tmp_path, capsys):
+    """同人 printers ask for lines of at least 0.1 mm (min_line in doujin and doujin-pieces); a
+    0.09 mm line passes the build's print lint (0.25 pt = 0.088 mm) but not the shop: the export
+    names the template line and the figures, even for a deck whose own lint is off."""
+    for preset in ("doujin", "doujin-pieces"):
+        warnings = _lines_export(tmp_path / preset, "0.09", preset, lint="lint: false\n")
+        [line] = [w for w in warnings if "print lint" in w]
+        assert line.startswith("templates/test/card-front.svg.j2:4: print lint: deck 'cards' piece 1 (線)"), line
+        assert "stroke 0.26 pt (0.09 mm), thinner than the 0.1 mm line 同人印刷所" in line
+    assert "thinner than" in capsys.readouterr().err
+
+
+def test_a_line_of_the_shops_minimum_or_a_shop_without_one_is_not_warned(tmp_path):
+    assert not [w for w in _lines_export(tmp_path / "a", "0.1", "doujin") if "print lint" in w]
+    assert not [w for w in _lines_export(tmp_path / "b", "0.09", "drivethrucards", "--fit", "scale") if "print lint" in w]

@@ -16,6 +16,7 @@ from pathlib import Path
 from pnpgen import fonts as fontreg
 from pnpgen.data.art import art_files
 from pnpgen.data.formats import MIN_DPI
+from pnpgen.data.lint import MM_PER_PT, LintSettings
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
 from pnpgen.data.names import check_preset_folder
@@ -29,6 +30,7 @@ from pnpgen.exports.presets import FITS, Fitted, NotTaken, Preset, available, fi
 from pnpgen.faces.convert import convert_faces
 from pnpgen.faces.faceset import render_game
 from pnpgen.faces.images import grouped_low_dpi, low_dpi_deck
+from pnpgen.faces.printlint import lint_faces
 from pnpgen.pdf.assemble import SourceChanged
 from pnpgen.pdf.pdfx import OutputCondition
 from pnpgen.pdf.raster import ImageStreams
@@ -113,6 +115,12 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     pictures.own_hash = hashes
     arts = convert_faces(rendered.faces.subset(needed), rendered.art_folder,
                          settle=lambda key, converted: pictures.settle(converted.art, pictures.own.get))
+    if preset.min_line_mm is not None and preset.files != "tts":  # the shop's thinnest line, on the faces it gets
+        sent = [(deck, f.piece, side, key) for deck in decks for f in by_deck[deck.id]
+                for side, key in (("front", f.front), ("back", f.back)) if key]
+        shop_lines = LintSettings(min_stroke_pt=preset.min_line_mm / MM_PER_PT, min_text_pt=None, safe_mm=None,
+                                  thin_stroke_pt=None)
+        warnings += lint_faces(sent, arts, art_bleed, shop_lines, ws.templates, shop=preset.name)
     font = game.fonts["gothic"]
     out_dir = (options.out or ws.root / "build") / slug / preset.slug
     notices = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
