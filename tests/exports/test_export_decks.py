@@ -204,7 +204,7 @@ def test_the_decks_this_preset_takes_with_fit_are_named_when_others_it_never_tak
     err = capsys.readouterr().err
     expected = err[err.index("(expected "):]
     assert expected.startswith("(expected --preset thegamecrafter --fit scale --deck cards (takes 'cards'); "
-                               "for every deck: --preset tabletopsimulator"), expected
+                               "for every deck: --preset doujin-pieces, --preset tabletopsimulator"), expected
 
 
 def test_a_big_export_s_contact_sheet_is_several_sheets_the_notes_under_the_last(tmp_path, monkeypatch):

@@ -314,5 +314,6 @@ def test_a_two_language_game_exports_its_english_edition_beside_the_builds(tmp_p
         encoding="utf-8")
     capsys.readouterr()
     assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb", "--lang", "en") == 0
-    assert "takes it: --preset tabletopsimulator, pnpgen build --lang en's en/shop/tiles.pdf (any size)" \
+    assert ("takes it: --preset doujin-pieces, --preset tabletopsimulator, "
+            "pnpgen build --lang en's en/shop/tiles.pdf (any size, RGB)") \
         in capsys.readouterr().err

@@ -12,7 +12,8 @@ from pnpgen.data.model import Game
 from pnpgen.errors import InputError
 
 NAME_MAX = 255  # bytes in a file name, on every common file system
-DECK_SUFFIXES = {"-unique": "shop/{id}-unique.pdf (its faces, each once)", "-die": "shop/{id}-die.pdf (its die line)"}
+DECK_SUFFIXES = {"-unique": "shop/{id}-unique.pdf (its faces, each once)",
+                 "-die": "shop/{id}-die.pdf (its die line; an export's {id}-die.pdf too)"}
 
 
 def game_level(slug: str) -> dict[str, str]:

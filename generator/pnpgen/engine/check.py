@@ -29,10 +29,10 @@ from pnpgen.engine.game import (
     stock_warnings,
 )
 from pnpgen.engine.options import BuildOptions
-from pnpgen.engine.printlint import lint_faces
 from pnpgen.errors import InputError, TemplateMistake
 from pnpgen.faces.convert import convert_face
 from pnpgen.faces.faceset import FaceSet, face_renderer
+from pnpgen.faces.printlint import lint_faces
 from pnpgen.faces.templates import Face
 from pnpgen.rulebook import rulebook_warnings
 from pnpgen.svg.artwork import Art

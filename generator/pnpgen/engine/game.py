@@ -41,7 +41,6 @@ from pnpgen.engine.fresh import edition
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.output import mark_now
-from pnpgen.engine.printlint import lint_faces
 from pnpgen.errors import InputError, Where
 from pnpgen.exports.order import BUILD_ORDER_COLUMNS, order_csv
 from pnpgen.faces import builtin, sourcelines
@@ -49,6 +48,7 @@ from pnpgen.faces.convert import Converted, convert_faces, converts_in_workers
 from pnpgen.faces.faceset import DeckPicture, RenderedGame, outline
 from pnpgen.faces.faceset import render_game as faces_of_game
 from pnpgen.faces.images import grouped_low_dpi
+from pnpgen.faces.printlint import lint_faces
 from pnpgen.faces.templates import CompiledTemplates, Renderer, RenderMemo
 from pnpgen.impose.cutter import add_registration, silhouette_layout
 from pnpgen.impose.fold import FoldLayout, layout_fold, more_with_less_bleed

@@ -16,6 +16,7 @@ from pathlib import Path
 from pnpgen import fonts as fontreg
 from pnpgen.data.art import art_files
 from pnpgen.data.formats import MIN_DPI
+from pnpgen.data.lint import MM_PER_PT, LintSettings
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
 from pnpgen.data.names import check_preset_folder
@@ -29,6 +30,7 @@ from pnpgen.exports.presets import FITS, Fitted, NotTaken, Preset, available, fi
 from pnpgen.faces.convert import convert_faces
 from pnpgen.faces.faceset import render_game
 from pnpgen.faces.images import grouped_low_dpi, low_dpi_deck
+from pnpgen.faces.printlint import lint_faces
 from pnpgen.pdf.assemble import SourceChanged
 from pnpgen.pdf.pdfx import OutputCondition
 from pnpgen.pdf.raster import ImageStreams
@@ -114,6 +116,12 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     pictures.own_hash = hashes
     arts = convert_faces(rendered.faces.subset(needed), rendered.art_folder,
                          settle=lambda key, converted: pictures.settle(converted.art, pictures.own.get))
+    if preset.min_line_mm is not None and preset.files != "tts":  # the shop's thinnest line, on the faces it gets
+        sent = [(deck, f.piece, side, key) for deck in decks for f in by_deck[deck.id]
+                for side, key in (("front", f.front), ("back", f.back)) if key]
+        shop_lines = LintSettings(min_stroke_pt=preset.min_line_mm / MM_PER_PT, min_text_pt=None, safe_mm=None,
+                                  thin_stroke_pt=None)
+        warnings += lint_faces(sent, arts, art_bleed, shop_lines, ws.templates, shop=preset.name)
     font = game.fonts["gothic"]
     out_root = options.out or ws.root / "build"
     out_dir = out_root / slug / (options.lang or "") / preset.slug  # a --lang export beside its build's edition
@@ -281,7 +289,7 @@ def _takes_all(preset: Preset, left_out: list[LeftOut]) -> str:
             refits.setdefault(o.takers[0], []).append(o.deck.id)
     own = "".join(f"{way} {' '.join('--deck ' + d for d in ids)} (takes {', '.join(map(repr, ids))}); "
                   for way, ids in refits.items())
-    return own + "for every deck: " + ", ".join(common) + ", or pnpgen build's shop/ files (any size)"
+    return own + "for every deck: " + ", ".join(common) + ", or pnpgen build's shop/ files (any size, RGB)"
 
 
 def _takes_it(ws: Workspace, slug: str, preset: Preset, deck: Deck, fit: str | None,
@@ -304,4 +312,4 @@ def _takes_it(ws: Workspace, slug: str, preset: Preset, deck: Deck, fit: str | N
             takers.append(f"--preset {name}" + (f" --fit {mode}" if mode else ""))
             break
     build = f"pnpgen build --lang {lang}'s {lang}/shop/" if lang else "pnpgen build's shop/"
-    return (*takers, f"{build}{deck.id}.pdf (any size)")
+    return (*takers, f"{build}{deck.id}.pdf (any size, RGB)")

@@ -24,7 +24,7 @@ from pnpgen.impose.grid import SheetLayout, SheetOptions, Slot, cut_marks
 from pnpgen.impose.plan import DieLine, Item, Page, PagePlan, PlaceFace, Strokes, TextOp
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.writer import write_document
-from pnpgen.shapes import Affine, outline, shape_spec, translate
+from pnpgen.shapes import Affine, cut_path, mirror_x, outline, shape_spec, translate
 from pnpgen.svg.artwork import Art, ArtRecord
 
 MARK_ROOM_MM = 8.0  # paper kept outside the bleed for トンボ
@@ -123,12 +123,34 @@ class PageStyle:
         return x0 - b, y0 - b, x1 + b, y1 + b
 
 
-def face_pdf(keys: Sequence[str], style: PageStyle, title: str, labels: Sequence[str | None] | None = None) -> bytes:
+def face_pdf(keys: Sequence[str], style: PageStyle, title: str, labels: Sequence[str | None] | None = None,
+             sides: Sequence[str] | None = None) -> bytes:
     """One page per face key, page = the format's trim + bleed (+ room for marks), TrimBox and
     BleedBox set, ``labels`` as page labels; each face drawn once by the writer, placed on every
-    page that shows it."""
+    page that shows it. With ``sides`` (front or back of each page), a die-cut piece at an
+    any-size format carries its cut path on the page (a preset's ``cut_line: page``)."""
     labels = labels or [None] * len(keys)
-    pages = [_face_page(key, style, label) for key, label in zip(keys, labels)]
+    page_sides: Sequence[str | None] = sides or [None] * len(keys)
+    pages = [_face_page(key, style, label, side) for key, label, side in zip(keys, labels, page_sides)]
+    return write_document(PagePlan(title, pages), style.arts, style.font, cmyk=style.cmyk, images=style.images)
+
+
+def has_cut_line(style: PageStyle) -> bool:
+    """A hex, round, tri-hex, rounded or polygon piece at an any-size format is cut along its own
+    path, not the trim's rectangle; at a card format the shop's own card die cuts it."""
+    return style.fitted.format.trim is None and _spec(style).die_cut
+
+
+def die_pdf(style: PageStyle, title: str, sides: Sequence[str]) -> bytes:
+    """The cut path alone, one page per side (the front's, the back's mirrored), each page sized,
+    boxed and marked as the deck's print pages, so it registers with them (``cut_line: file``)."""
+    pages = []
+    for side in sides:
+        page = Page(style.page_mm, trim=style.trim_box_mm, bleed=style.bleed_box_mm, label=f"cut line ({side})")
+        page.items.extend(_die_line(style, side))
+        if style.marks != "none":
+            page.items.append(Strokes(tuple(_marks(style)), registration=True))
+        pages.append(page)
     return write_document(PagePlan(title, pages), style.arts, style.font, cmyk=style.cmyk, images=style.images)
 
 
@@ -178,11 +200,13 @@ def face_images(keys: Sequence[str], style: PageStyle, size: tuple[int, int]) ->
 BLANK = ""  # a page key for a page with no face: the blank back of a single-sided card (shop.py)
 
 
-def _face_page(key: str, style: PageStyle, label: str | None) -> Page:
+def _face_page(key: str, style: PageStyle, label: str | None, side: str | None = None) -> Page:
     w, h = style.deck.trim_mm
     page = Page(style.page_mm, trim=style.trim_box_mm, bleed=style.bleed_box_mm, label=label)
     if key != BLANK:
         page.items.append(PlaceFace(key, _piece_to_page(style), (w, h), style.art_bleed, clip_rect=style.bleed_box_mm))
+        if side is not None:
+            page.items.extend(_die_line(style, side))
     if style.marks != "none":
         page.items.append(Strokes(tuple(_marks(style)), registration=True))
     if style.proof:
@@ -203,12 +227,32 @@ def _piece_to_page(style: PageStyle) -> Affine:
     return Affine(s, 0.0, 0.0, s, x0 + (W - s * w) / 2, y0 + (H - s * h) / 2)
 
 
+def _spec(style: PageStyle):
+    return shape_spec(style.deck.shape, style.deck.trim_mm, style.deck.options)
+
+
+def _die_line(style: PageStyle, side: str) -> list[Item]:
+    """The cut path of a piece ``has_cut_line`` names in the spot colour CutContour, overprinting
+    (as the build's shop files carry it, but not as a layer: PDF/X-1a has none), mirrored on a
+    back; nothing for any other piece."""
+    if not has_cut_line(style):
+        return []
+    spec = _spec(style)
+    path = cut_path(spec)
+    if side == "back":
+        path = path.transformed(mirror_x(spec.w))
+    return [DieLine(path.transformed(_piece_to_page(style)), spot=True)]
+
+
 def _marks(style: PageStyle) -> list:
     """The shop's cut marks round the one piece: the home sheets' トンボ on a one-slot sheet."""
     x0, y0, x1, y1 = style.trim_box_mm
     slot = Slot(0, 0, x0, y0, x1 - x0, y1 - y0)
     layout = SheetLayout(style.page_mm, (x1 - x0, y1 - y0), False, 1, 1, (0.0, 0.0), style.fitted.format.bleed, [slot])
-    return cut_marks(layout, SheetOptions(marks=style.marks, margin_mm=0.0, slug_mm=0.0))
+    # The marks' area is this page, not the home sheets' A4: on a board wider than A4 they were cut
+    # short at 210 mm, drawn back into the piece.
+    return cut_marks(layout, SheetOptions(marks=style.marks, margin_mm=0.0, slug_mm=0.0,
+                                          cut_area=(0.0, 0.0, *style.page_mm)))
 
 
 def _proof(style: PageStyle) -> list[Item]:

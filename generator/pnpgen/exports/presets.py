@@ -23,6 +23,8 @@ PRESET_KEYS = {
     "colour": "rgb | cmyk", "ink_limit": "total ink in %, e.g. 300", "files": " | ".join(LAYOUTS),
     "quantity": "csv | name", "backs": "each | shared", "page_order": "front-back | back-front",
     "marks": "none | jp | western",
+    "min_line": "the thinnest line the shop prints, e.g. 0.1mm (thinner ones warned; default: none)",
+    "cut_line": "file | page: a die-cut piece's cut path at an any-size format, in <deck>-die.pdf or on its pages",
     "pdfx": "x1a | none (default of --pdfx)",
     "outline_text": "true | false: every glyph drawn as a path (default of --outline-text)",
     "overprint_black": "true | false: CMYK black text and thin lines overprint (スミノセ, the default) or knock out",
@@ -78,6 +80,8 @@ class Preset:
     outline_text: bool = False  # PDF layouts: glyphs as paths (アウトライン化)
     overprint_black: bool = True  # CMYK: K100 text and thin lines overprint the ground (False: knock it out)
     unverified: str = ""  # figures not checked against the shop's own template: warned on every export
+    cut_line: str = "file"  # a die-cut piece at an any-size format: its cut path in <deck>-die.pdf | on its pages
+    min_line_mm: float | None = None  # the thinnest line the shop prints; a thinner stroke on a face is warned
 
 
 @dataclass(frozen=True)
@@ -167,6 +171,8 @@ def _parse(doc: Located, slug: str) -> Preset:
         marks=_choice(doc, "marks", "none", ("none", "jp", "western")), formats=formats,
         pdfx=pdfx, output_condition=condition, unverified=str(data.get("unverified") or ""),
         outline_text=_flag(doc, "outline_text"), overprint_black=_flag(doc, "overprint_black", True),
+        cut_line=_choice(doc, "cut_line", "file", ("file", "page")),
+        min_line_mm=_length(doc, ("min_line",), data["min_line"]) if "min_line" in data else None,
     )
 
 

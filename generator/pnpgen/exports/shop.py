@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnpgen.exports.faces import BLANK, PageStyle, PngFiles, UniqueFace, face_images, face_pdf
+from pnpgen.exports.faces import BLANK, PageStyle, PngFiles, UniqueFace, die_pdf, face_images, face_pdf, has_cut_line
 from pnpgen.exports.order import OrderRow
 from pnpgen.exports.presets import Preset
 from pnpgen.impose.sheets import face_label, face_labels
@@ -57,6 +57,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     pages: list[str] = []
     labels: list[str | None] = []  # pdf-faces: the piece's name and quantity on each page
     rows = []
+    page_sides: list[str] = []  # page → front or back
     where: list[str] = []  # page → what it shows, for the ink warnings
     templates: list[str] = []  # page → the template that drew it ("" for a blank back)
     bases = face_labels([(face.piece.label, face.copies) for face in faces])
@@ -77,6 +78,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
                 sides.reverse()
             for side, key in sides:
                 pages.append(key)
+                page_sides.append(side)
                 labels.append(face_label(base, side) if preset.files == "pdf-faces" else None)
                 where.append(f"{face.stem} {side}")
                 templates.append(_template(deck, side) if key != BLANK else "")
@@ -86,7 +88,13 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
                              page_numbers(backs) if backs else "", deck.id, face.piece.index, face.piece.label,
                              face.copies))
     title = f"{deck.name} ({preset.name})"
-    pdf = face_pdf(pages, style, title, labels)
+    on_page = has_cut_line(style) and preset.cut_line == "page"
+    pdf = face_pdf(pages, style, title, labels, page_sides if on_page else None)
+    if has_cut_line(style) and not on_page:
+        # the cut line beside the print pages, which a printer that prints every spot colour never prints
+        die_title = f"{deck.name} — cut line ({preset.name})"
+        die = die_pdf(style, die_title, ["front", "back"] if any(face.back is not None for face in faces) else ["front"])
+        files[f"{deck.id}-die.pdf"] = make_x1a(die, finish.pdfx, die_title, finish.date) if finish.pdfx else die
     measured: dict[str, HeavyPicture | None] = {}  # the pictures converted to CMYK, measured as they were made
     if style.cmyk:
         pdf, mapped = k_only(pdf, preset.overprint_black)

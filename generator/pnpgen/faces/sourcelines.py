@@ -1,4 +1,4 @@
-"""Which template line drew each SVG element, for the print lint (``pnpgen.engine.printlint``).
+"""Which template line drew each SVG element, for the print lint (``pnpgen.faces.printlint``).
 
 - ``SourceLines``, a Jinja extension: every tag written literally in a template (``<rect``,
   ``<text``, … in its text, not in what an expression prints) gets the attribute

@@ -41,14 +41,16 @@ class _Finding:
 
 
 def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Art], bleed_mm: float,
-               settings: LintSettings, templates: Path) -> list[str]:
-    """The lint's lines for ``faces`` (deck, piece, side, face key), in the order found."""
+               settings: LintSettings, templates: Path, shop: str = "") -> list[str]:
+    """The lint's lines for ``faces`` (deck, piece, side, face key), in the order found. With
+    ``shop`` (a print shop's name, for an export), ``settings`` are that shop's figures, over any
+    deck's own lint: the shop prints what it prints, whatever the designer quieted."""
     found: dict[tuple, _Finding] = {}
     bleed = bleed_mm / MM_PER_PT
     cuts: dict[tuple[str, str], list[tuple[float, float]] | None] = {}
     for deck, piece, side, key in faces:
         art = arts.get(key)
-        own = deck.lint if deck.lint is not None else settings  # a deck file's lint: over the game's
+        own = deck.lint if deck.lint is not None and not shop else settings  # a deck file's lint: over the game's
         if art is None or not own.on:
             continue
         trim = (bleed, bleed, art.width_pt - bleed, art.height_pt - bleed)
@@ -62,7 +64,7 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
                     f.pieces.append(piece)
                 if measure < f.worst:
                     f.worst, f.text = measure, text
-    return [_line(f, f.settings, templates) for f in found.values()]
+    return [_line(f, f.settings, templates, shop) for f in found.values()]
 
 
 def _cut_line(deck: Deck, side: str, trim: tuple) -> list[tuple[float, float]] | None:
@@ -109,7 +111,7 @@ def _checks(kind: str, value: float, box: tuple, trim: tuple, s: LintSettings,
     x0, y0, x1, y1 = box
     inward = min(x0 - trim[0], y0 - trim[1], trim[2] - x1, trim[3] - y1) * MM_PER_PT
     if kind == "stroke":
-        if s.min_stroke_pt is not None and round(value, 2) < s.min_stroke_pt - EPS:
+        if s.min_stroke_pt is not None and round(value, 2) < round(s.min_stroke_pt, 2) - EPS:
             out.append(("thin-stroke", value))
         if s.safe_mm is not None and s.thin_stroke_pt is not None and round(value, 2) < s.thin_stroke_pt - EPS \
                 and 0 <= round(inward, 1) < s.safe_mm - EPS:
@@ -137,11 +139,14 @@ def _where(at: str, deck: Deck, templates: Path) -> str:
     return f"templates/{name}:{line}"
 
 
-def _line(f: _Finding, s: LintSettings, templates: Path) -> str:
+def _line(f: _Finding, s: LintSettings, templates: Path, shop: str = "") -> str:
     first = f.pieces[0]
     more = f" and {len(f.pieces) - 1} more" if len(f.pieces) > 1 else ""
     text = f" 「{f.text}」" if f.text and "text" in f.kind else ""
-    if f.kind == "thin-stroke":
+    if f.kind == "thin-stroke" and shop and s.min_stroke_pt is not None:
+        what = (f"stroke {f.worst:.2f} pt ({f.worst * MM_PER_PT:.2f} mm), thinner than the "
+                f"{s.min_stroke_pt * MM_PER_PT:.3g} mm line {shop} prints (it may break up or vanish)")
+    elif f.kind == "thin-stroke":
         what = f"stroke {f.worst:.2f} pt, thinner than {s.min_stroke_pt:g} pt (a printer may drop it)"
     elif f.kind == "small-text":
         what = f"text{text} {f.worst:.1f} pt, smaller than {s.min_text_pt:g} pt"
