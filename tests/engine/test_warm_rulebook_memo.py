@@ -145,3 +145,47 @@ def test_the_second_platypus_pass_breaks_no_paragraph_again(tmp_path, monkeypatc
     build_rulebook(load_game(ws, "test"), ws.fonts)
     assert len(passes) == 2
     assert asked and set(asked) == {1}  # all in the first pass
+
+
+def test_a_count_edit_sets_the_book_in_one_pass_from_the_entries_the_last_setting_settled_on(tmp_path, monkeypatch):
+    """The contents' and index's entries of the last setting are kept with the book's record: a
+    count edited (the components page changes, no page turns) sets the book in one full pass
+    instead of a sketch and a full pass, and writes the bytes a build from nothing writes; an
+    edit of the draft starts from a sketch again."""
+    from pnpgen.rulebook.document import RulebookDoc
+
+    passes: list[tuple[bool, int]] = []
+    real = RulebookDoc.multiBuild
+    monkeypatch.setattr(RulebookDoc, "multiBuild",
+                        lambda self, story, **kw: passes.append((self.sketch_first, n := real(self, story, **kw))) or n)
+    root = make_workspace(tmp_path / "ws", draft=True)
+    ws, out = Workspace(root), root / "build"
+    build_run.run_build(ws, ["test"], BuildOptions(jobs=1), out, RulebookOptions())
+    assert passes[0][0] and passes[0][1] >= 2  # from nothing: a sketch, then the pages
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    counted = deck.read_text(encoding="utf-8").replace("{name: カード1, text: 本文カード1}",
+                                                       "{name: カード1, text: 本文カード1, count: 3}")
+    deck.write_text(counted, encoding="utf-8")
+    passes.clear()
+    build_run.run_build(ws, ["test"], BuildOptions(jobs=1), out, RulebookOptions())
+    assert passes == [(False, 1)]  # set again (the total printed changed), in one pass
+    assert any("13" in t for t in texts(out / "test" / "rulebook.pdf"))  # 11 cards, one of them 3 times
+    fresh = make_workspace(tmp_path / "fresh", draft=True)
+    (fresh / "data" / "test" / "decks" / "cards.yaml").write_text(counted, encoding="utf-8")
+    build_run.run_build(Workspace(fresh), ["test"], BuildOptions(jobs=1), fresh / "build", RulebookOptions())
+    assert _digests(fresh / "build" / "test") == _digests(out / "test")
+    draft = root / "data" / "test" / "draft.txt"
+    draft.write_text(DRAFT.replace("２〜４人で遊びます。", "２〜５人で遊びます。"), encoding="utf-8")
+    passes.clear()
+    build_run.run_build(ws, ["test"], BuildOptions(jobs=1), out, RulebookOptions())
+    assert passes and passes[0][0]  # the draft edited: its entries are not offered
+
+
+def test_entries_read_back_from_the_cache_are_offered_only_as_render_writes_them():
+    from pnpgen.rulebook.document import well_formed_entries
+
+    good = [["TOCEntry", [0, "遊び方", 3, "h1"]], ["TOCEntry", [1, "準備", 3, None]], ["IndexTerm", ["手札", 4]]]
+    assert well_formed_entries(good) == good
+    for bad in ({"TOCEntry": []}, [["TOCEntry", [0, "遊び方", 3]]], [["TOCEntry", [0, "x", "3", "k"]]],
+                [["IndexTerm", ["手札", True]]], [["Other", ["手札", 4]]], [["IndexTerm", "手札"]], "[]"):
+        assert well_formed_entries(bad) is None

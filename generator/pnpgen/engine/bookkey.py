@@ -144,7 +144,7 @@ def last_record(cache: Cache, before: GameState | None) -> dict[str, Any] | None
 
 def kept(cache: Cache, before: GameState | None, key: str, out_dir: Path) -> tuple | None:
     """The last build's rulebook (files, warnings, report, readings used, the key of its pages'
-    setting) when its key is ``key`` and its files are intact; else None."""
+    setting, the entries they settled on) when its key is ``key`` and its files are intact; else None."""
     if before is None:
         return None
     record = cache.record_value(KIND, key)
@@ -156,14 +156,15 @@ def kept(cache: Cache, before: GameState | None, key: str, out_dir: Path) -> tup
         if data is None:
             return None
         files[name] = data
-    return files, list(record["warnings"]), list(record["report"]), list(record["used"]), str(record.get("setting", ""))
+    return (files, list(record["warnings"]), list(record["report"]), list(record["used"]), str(record.get("setting", "")),
+            record.get("entries"))
 
 
 def earlier(record: dict[str, Any] | None, before: GameState | None, out_dir: Path | None) -> dict[str, Any] | None:
     """The last build's setting of the pages (``record``: ``last_record``), for the rulebook's
     process (engine/typeset.py): its key, where its two PDFs are with the hashes they were written
-    with, its warnings, report and readings used. None when the last build made no rulebook or its
-    record is gone."""
+    with, its warnings, report and readings used, the contents' and index's entries its pages
+    settled on. None when the last build made no rulebook or its record is gone."""
     if record is None or before is None or out_dir is None:
         return None
     if not isinstance(record.get("setting"), str) or not record["setting"]:
@@ -175,16 +176,17 @@ def earlier(record: dict[str, Any] | None, before: GameState | None, out_dir: Pa
             return None
         files[name] = [str(out_dir / name), document["sha"]]
     return {"key": record["setting"], "files": files, "warnings": list(record["warnings"]),
-            "report": list(record["report"]), "used": list(record["used"])}
+            "report": list(record["report"]), "used": list(record["used"]), "entries": record.get("entries")}
 
 
 def remember(cache: Cache, result, key: str, files: dict[str, bytes], warnings: list[str],
-             report: list[str], used: list[str], setting: str = "", model: str = "") -> None:
+             report: list[str], used: list[str], setting: str = "", model: str = "", entries: Any = None) -> None:
     """Record this build's rulebook under its key: its files as documents of the game's state,
-    its warnings, report and the key of its pages' setting in the cache."""
+    its warnings, report, the key of its pages' setting and the entries they settled on in the cache."""
     for name, data in files.items():
         result.documents[name] = document_record(key, data)
     path, data = cache.record(KIND, key, {"files": sorted(files), "warnings": warnings, "report": report,
-                                          "used": sorted(used), "setting": setting, "model": model})
+                                          "used": sorted(used), "setting": setting, "model": model,
+                                          "entries": entries})
     result.cache_files[path] = data
     result.uses.add(path)

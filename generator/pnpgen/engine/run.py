@@ -253,8 +253,8 @@ class _Rulebook:
             return
         self.key = bookkey.rulebook_key(self.model or bookkey.model_key(self.ws, game, self.options(game)), result)
         if self.out_dir is not None and (kept := bookkey.kept(self.cache, self.before, self.key, self.out_dir)):
-            files, warnings, report, used, setting = kept  # what the book is made from did not change
-            self.done = files, warnings, report, {}, used, setting
+            files, warnings, report, used, setting, entries = kept  # what the book is made from did not change
+            self.done = files, warnings, report, {}, used, setting, entries
             return
         job = (self.ws, game, result.pictures(), self.options(game), self.cache.records("readings"), bookkey.shown_faces(result),
                bookkey.earlier(self.last, self.before, self.out_dir))
@@ -284,13 +284,13 @@ class _Rulebook:
                 if self.warm is not None:
                     self.warm.lost()  # a killed warm worker: the next build starts another
                 raise
-        files, warnings, report, learned, used, setting = self.done
+        files, warnings, report, learned, used, setting, entries = self.done
         result.cache_files.update(self.cache.record("readings", k, v) for k, v in sorted(learned.items()))
         result.uses.update(self.cache.record_path("readings", k) for k in used)
         files = {name: relative_proof(name, data, self.ws.root) if isinstance(data, bytes) else data  # a kept
                  for name, data in files.items()}  # file (cache.reuse: as on disk) was made relative when written
         bookkey.remember(self.cache, result, self.key, files, list(warnings), list(report), list(used), setting,
-                         self.model)
+                         self.model, entries)
         result.files.update(files)
         result.manifest["rulebook"] = {"files": sorted(files), "report": report}
         result.manifest["files"] = sorted(set(result.manifest["files"]) | set(files))

@@ -30,6 +30,7 @@ from pnpgen.rulebook.book import (
     settled,
     shown_pictures,
 )
+from pnpgen.rulebook.document import well_formed_entries
 
 
 def prepare_rulebook(ws: Workspace, game: Game) -> None:
@@ -50,12 +51,25 @@ def typeset(ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, re
     kept = _kept(earlier, key)
     if kept is not None:
         files = {**kept, "proof.txt": proof_file(game, reading)}
-        return files, list(earlier["warnings"]), list(earlier["report"]), {}, list(earlier["used"]), key  # type: ignore[index]
+        return (files, list(earlier["warnings"]), list(earlier["report"]), {}, list(earlier["used"]), key,  # type: ignore[index]
+                earlier.get("entries"))  # type: ignore[union-attr]
     memo: Memo[str] = Memo(known={k: v for k, v in readings.items() if isinstance(v, str)})
+    draft = hashlib.sha256(reading.draft.text.encode()).hexdigest()[:32]
     book = build_rulebook(game, ws.fonts, rules_only=opts.rules_only, creep_mm=opts.creep_mm,
                           binding=opts.binding, paper=opts.paper or game.options.get("paper") or "a4",
-                          pictures=pictures, readings=memo, reading=reading)
-    return book.files, book.warnings, book.report, memo.learned, memo.used, key
+                          pictures=pictures, readings=memo, reading=reading, entries=_entries(earlier, draft))
+    return book.files, book.warnings, book.report, memo.learned, memo.used, key, {"draft": draft, "notified": book.entries}
+
+
+def _entries(earlier: dict[str, Any] | None, draft: str) -> list | None:
+    """The contents' and index's entries the last setting settled on, when it was set from the
+    same draft text: a count, a card or a picture edited turns no page, so they hold and the
+    pages are set in one pass (``rulebook/document.py`` ``render``). After an edit of the draft
+    they are not offered: a moved page break would cost a pass more than the sketch they spare."""
+    entries = earlier.get("entries") if isinstance(earlier, dict) else None
+    if not isinstance(entries, dict) or entries.get("draft") != draft:
+        return None
+    return well_formed_entries(entries.get("notified"))
 
 
 def setting_key(ws: Workspace, game: Game, reading: DraftReading, pictures: dict,

@@ -49,6 +49,7 @@ class RulebookResult:
     files: dict[str, bytes]  # rulebook.pdf, rulebook-booklet.pdf, proof.txt
     warnings: list[str]
     report: list[str] = field(default_factory=list)  # info lines: encoding detected, digits repaired, sections found…
+    entries: list = field(default_factory=list)  # the contents' and index's entries the pages settled on (``render``)
 
 
 def draft_path(game: Game) -> Path:
@@ -340,14 +341,17 @@ def proof_file(game: Game, reading: DraftReading) -> bytes:
 
 def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPicture] | None = None,
                    rules_only: bool = False, creep_mm: float = 0.0, binding: str = "left", paper: str = "a4",
-                   readings: Memo[str] | None = None, reading: DraftReading | None = None) -> RulebookResult:
+                   readings: Memo[str] | None = None, reading: DraftReading | None = None,
+                   entries: list | None = None) -> RulebookResult:
     """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (on ``paper`` landscape: A4, or Letter with
     the pages at 94 %; saddle stitch) and
     ``proof.txt`` as bytes. ``pictures`` are the decks' faces by deck id (the build passes the
     sheets' own art; ``pictures_from_game`` makes them). Raises InputError for a missing or
     undecodable draft and for bad ``rulebook:`` settings. ``readings``: the index terms'
     readings known from earlier builds; the ones looked up here are learned into it. ``reading``:
-    the draft as ``read_rulebook`` read it already (else it is read here)."""
+    the draft as ``read_rulebook`` read it already (else it is read here). ``entries``: the
+    contents' and index's entries an earlier setting settled on (``RulebookResult.entries``),
+    which spare the sketch pass when they still hold (``document.render``)."""
     if binding not in ("left", "right"):
         raise InputError(f"unknown binding {binding!r}", key="binding", expected="left or right")
     if creep_mm < 0:
@@ -385,7 +389,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     builder = _story_builder(game, r, rules_only, pictures, readings)
     default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
     try:
-        a5, n_pages = render(builder.story(), meta, fonts)
+        a5, n_pages, settled_entries = render(builder.story(), meta, fonts, entries=entries)
     except LayoutError as e:  # one block no page holds: platypus cannot split it
         raise InputError(f"the rulebook has a block taller than an A5 page ({_block(e)})", path=path,
                          line=getattr(e, "draft_line", None) or None,
@@ -408,7 +412,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         f"{counted(len(findings), 'proofing note')} in proof.txt"
     )
     files = {"rulebook.pdf": a5, "rulebook-booklet.pdf": a4, "proof.txt": proof_file(game, r)}
-    return RulebookResult(files, warnings, report)
+    return RulebookResult(files, warnings, report, settled_entries)
 
 
 def _block(e: LayoutError) -> str:

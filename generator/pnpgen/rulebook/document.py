@@ -148,6 +148,7 @@ class RulebookDoc(BaseDocTemplate):
         # with them; the first pass is a sketch: where each flowable falls, its text and
         # pictures not drawn (a pass saved is never a sketch: see _allSatisfied)
         self.passes = getattr(self, "passes", 0) + 1
+        self.notified: list[tuple[str, tuple]] = []  # this pass's entries (``render``)
         self.canv.sketch = self.passes == 1 and self.sketch_first  # type: ignore[attr-defined]
         self._running = ""
         self._page_mark: str | None = None
@@ -158,6 +159,10 @@ class RulebookDoc(BaseDocTemplate):
         """The contents and index are settled, and the pass was drawn in full (ReportLab saves
         the pass after which this is true)."""
         return not sketching(self.canv) and super()._allSatisfied()
+
+    def notify(self, kind, stuff):
+        self.notified.append((kind, stuff))
+        super().notify(kind, stuff)
 
     def _page_start(self, canv, doc):
         self._page_mark = self._running
@@ -289,10 +294,36 @@ class RulebookDoc(BaseDocTemplate):
         canv.restoreState()
 
 
-def render(story: list, meta: Meta, fonts: Fonts, sketch_first: bool = True) -> tuple[bytes, int]:
-    """The A5 rulebook as PDF bytes, and its page count. ``sketch_first``: the first of
-    multiBuild's passes only places the flowables (the same bytes, sooner)."""
+def well_formed_entries(value: object) -> list | None:
+    """``value`` when it is entries as ``render`` gives them (read back from the cache), else None."""
+    def one(e: object) -> bool:
+        if not (isinstance(e, list) and len(e) == 2 and isinstance(e[1], list)):
+            return False
+        kind, stuff = e
+        if kind == "TOCEntry":
+            return (len(stuff) == 4 and type(stuff[0]) is int and isinstance(stuff[1], str)
+                    and type(stuff[2]) is int and (stuff[3] is None or isinstance(stuff[3], str)))
+        return kind == "IndexTerm" and len(stuff) == 2 and isinstance(stuff[0], str) and type(stuff[1]) is int
+
+    return value if isinstance(value, list) and all(one(e) for e in value) else None
+
+
+def render(story: list, meta: Meta, fonts: Fonts, sketch_first: bool = True,
+           entries: list | None = None) -> tuple[bytes, int, list]:
+    """The A5 rulebook as PDF bytes, its page count, and the contents' and index's entries it
+    settled on (the notifications of its last pass, JSON-able). ``sketch_first``: the first of
+    multiBuild's passes only places the flowables (the same bytes, sooner). ``entries``: the ones
+    an earlier setting of the same draft settled on; the first pass is then drawn in full with
+    them, and when it finds them again (a count or a card edited: no page turns) it is the last,
+    one pass instead of two. Entries that no longer hold only cost passes: multiBuild goes on
+    until they settle, as it does after a sketch."""
     buf = io.BytesIO()
+    if entries:
+        for f in story:
+            if f.isIndexing():
+                for kind, stuff in entries:
+                    f.notify(kind, tuple(stuff))
+        sketch_first = False
     pdf = RulebookDoc(buf, meta, fonts, sketch_first)
     pdf.multiBuild(story)
-    return buf.getvalue(), pdf.page
+    return buf.getvalue(), pdf.page, [[kind, list(stuff)] for kind, stuff in pdf.notified]
