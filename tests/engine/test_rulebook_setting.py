@@ -128,20 +128,33 @@ def test_the_rulebook_process_starts_with_the_build_when_the_books_data_changed(
     the sheets changed (another paper: the book is kept)."""
     from pnpgen.engine import typeset
 
-    marker = tmp_path / "prepared"
-    real = typeset.prepare_rulebook
+    marker, reads = tmp_path / "prepared", tmp_path / "reads"
+    real, real_read = typeset.prepare_rulebook, typeset.read_rulebook
+    preparing = []
 
-    def prepare(ws, game):  # in the rulebook's process (forked from this one: the module as patched here)
+    def prepare(ws, game, model):  # in the rulebook's process (forked from this one: the module as patched here)
         marker.write_text("yes")
-        return real(ws, game)
+        preparing.append(1)
+        try:
+            return real(ws, game, model)
+        finally:
+            preparing.clear()
+
+    def read(game, fonts):
+        with reads.open("a") as f:
+            f.write("ahead\n" if preparing else "typeset\n")
+        return real_read(game, fonts)
 
     monkeypatch.setattr(typeset, "prepare_rulebook", prepare)
+    monkeypatch.setattr(typeset, "read_rulebook", read)
     two = ("build", "--game", "test", "--jobs", "2")
     assert run(drafted, *two) == 0
     marker.unlink(missing_ok=True)
+    reads.unlink()
     _edit(drafted, "text: 本文カード5}", "text: 本文カード5を書き直した}")
     assert run(drafted, *two) == 0
     assert marker.exists()  # started ahead
+    assert reads.read_text().split() == ["ahead"]  # the draft read while the faces were drawn, once
     marker.unlink()
     book = (drafted / "build" / "test" / "rulebook.pdf").read_bytes()
     assert run(drafted, *two, "--paper", "a3") == 0  # (A3 sheets, the booklet still A4)

@@ -245,7 +245,7 @@ class _Rulebook:
             return
         self.model = bookkey.model_key(self.ws, game, self.options(game))
         if self.beside and (self.warm is not None or (self.last or {}).get("model") != self.model):
-            self._pool().submit(_prepare, self.ws, game)  # its errors are _typeset's too: they surface there
+            self._pool().submit(_prepare, self.ws, game, self.model)  # its errors are _typeset's too: they surface there
 
     def start(self, result: BuildResult) -> None:
         game = result.game
@@ -257,7 +257,7 @@ class _Rulebook:
             self.done = files, warnings, report, {}, used, setting, entries
             return
         job = (self.ws, game, result.pictures(), self.options(game), self.cache.records("readings"), bookkey.shown_faces(result),
-               bookkey.earlier(self.last, self.before, self.out_dir))
+               bookkey.earlier(self.last, self.before, self.out_dir), self.model if self.beside else "")
         if self.beside:
             self.future = self._pool().submit(_typeset, *job)
         else:
@@ -304,13 +304,14 @@ class _Rulebook:
 RULEBOOK_JOB = "pnpgen.engine.typeset"
 
 
-def _prepare(ws: Workspace, game: Game) -> None:
-    """In the rulebook's process, before the faces arrive: its libraries and its fonts."""
-    importlib.import_module(RULEBOOK_JOB).prepare_rulebook(ws, game)
+def _prepare(ws: Workspace, game: Game, model: str) -> None:
+    """In the rulebook's process, before the faces arrive: its libraries and its fonts, and the
+    draft read under the book's ``model`` key."""
+    importlib.import_module(RULEBOOK_JOB).prepare_rulebook(ws, game, model)
 
 
 def _typeset(ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, readings: dict,
-             faces: dict[str, dict[str, str]], earlier: dict[str, Any] | None) -> tuple:
+             faces: dict[str, dict[str, str]], earlier: dict[str, Any] | None, model: str) -> tuple:
     """``engine/typeset.py`` ``typeset``, in the rulebook's process (or this one, without a core
     to spare)."""
-    return importlib.import_module(RULEBOOK_JOB).typeset(ws, game, pictures, opts, readings, faces, earlier)
+    return importlib.import_module(RULEBOOK_JOB).typeset(ws, game, pictures, opts, readings, faces, earlier, model)
