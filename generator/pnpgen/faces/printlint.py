@@ -35,6 +35,7 @@ class _Finding:
     at: str
     kind: str
     pieces: list[Piece] = field(default_factory=list)
+    ids: set[int] = field(default_factory=set)  # the pieces' ids: a thousand cards' finding is not a list search
     worst: float = 0.0
     text: str = ""
     settings: LintSettings = field(default_factory=LintSettings)  # the figures it was found by (the deck's)
@@ -48,22 +49,27 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
     found: dict[tuple, _Finding] = {}
     bleed = bleed_mm / MM_PER_PT
     cuts: dict[tuple[str, str], list[tuple[float, float]] | None] = {}
+    seen: dict[tuple[str, str, str], list[tuple[str, str, float, str]]] = {}  # a face shown by many pieces: checked once
     for deck, piece, side, key in faces:
         art = arts.get(key)
         own = deck.lint if deck.lint is not None and not shop else settings  # a deck file's lint: over the game's
         if art is None or not own.on:
             continue
-        trim = (bleed, bleed, art.width_pt - bleed, art.height_pt - bleed)
-        if (deck.id, side) not in cuts:
-            cuts[deck.id, side] = _cut_line(deck, side, trim)
-        for kind, at, value, x0, y0, x1, y1, text in art.marks:
-            for what, measure in _checks(kind, value, (x0, y0, x1, y1), trim, own, cuts[deck.id, side]):
-                f = found.setdefault((deck.id, at or f"{side} template", what),
-                                     _Finding(deck, at, what, worst=measure, text=text, settings=own))
-                if piece not in f.pieces:
-                    f.pieces.append(piece)
-                if measure < f.worst:
-                    f.worst, f.text = measure, text
+        if (deck.id, side, key) not in seen:
+            trim = (bleed, bleed, art.width_pt - bleed, art.height_pt - bleed)
+            if (deck.id, side) not in cuts:
+                cuts[deck.id, side] = _cut_line(deck, side, trim)
+            seen[deck.id, side, key] = [(at, what, measure, text) for kind, at, value, x0, y0, x1, y1, text in art.marks
+                                        for what, measure in _checks(kind, value, (x0, y0, x1, y1), trim, own,
+                                                                     cuts[deck.id, side])]
+        for at, what, measure, text in seen[deck.id, side, key]:
+            f = found.setdefault((deck.id, at or f"{side} template", what),
+                                 _Finding(deck, at, what, worst=measure, text=text, settings=own))
+            if id(piece) not in f.ids:
+                f.ids.add(id(piece))
+                f.pieces.append(piece)
+            if measure < f.worst:
+                f.worst, f.text = measure, text
     return [_line(f, f.settings, templates, shop) for f in found.values()]
 
 
