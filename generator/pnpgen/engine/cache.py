@@ -126,8 +126,11 @@ def _parts(folder: Path, known: FileHashes | None) -> list[tuple[Path, os.stat_r
         elif st.st_size > BIG_FILE:
             out.append((path, None, f"{st.st_size}:{st.st_mtime_ns}".encode()))
         else:
-            out.append((path, st, content_hash(path, known, st).encode()))
-    return out
+            out.append((path, st, b""))
+    # the files not known by their stamp are read and hashed on threads (a thousand cards' art, 300 MB)
+    unknown = [(path, st) for path, st, _ in out if st is not None and (known is None or known.get(path, st) is None)]
+    hashed(lambda item: content_hash(item[0], known, item[1]), unknown if len(unknown) > 8 else [])
+    return [(path, st, content_hash(path, known, st).encode() if st is not None else part) for path, st, part in out]
 
 
 @lru_cache(maxsize=8)
