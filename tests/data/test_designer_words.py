@@ -115,4 +115,4 @@ def test_a_board_without_pieces_is_told_how_to_write_its_one_piece(tmp_path, cap
     assert "cards.yaml:1:1: missing key 'pieces'" in err and "'pieces: [{}]'" in err, err
     (ws / "data/test/decks/cards.yaml").write_text(board + "pieces: [{}]\n", encoding="utf-8")
     assert run(ws, "check") == 0
-    assert "1 decks, 1 pieces" in capsys.readouterr().out
+    assert "(1 deck, 1 piece, " in capsys.readouterr().out  # a count of one in the singular

@@ -14,6 +14,7 @@ from pnpgen.exports.faces import BLANK, PageStyle, PngFiles, UniqueFace, die_pdf
 from pnpgen.exports.order import OrderRow
 from pnpgen.exports.presets import Preset
 from pnpgen.impose.sheets import face_label, face_labels
+from pnpgen.messages import counted
 from pnpgen.pdf.black import K100, k_only
 from pnpgen.pdf.colour import HeavyPicture, over_limit, pictures_over_limit
 from pnpgen.pdf.outline import outline_text
@@ -142,7 +143,7 @@ def _overprint_warnings(name: str, found: list[Overprinted], where: list[str], t
     out = []
     for hits in pages.values():
         hit = hits[0]
-        more = f" and {len(hits) - 1} more page{'s' if len(hits) > 2 else ''}" if len(hits) > 1 else ""
+        more = f" and {counted(len(hits) - 1, 'more page')}" if len(hits) > 1 else ""
         template = f", template {templates[hit.page]}" if templates[hit.page] else ""
         c, m, y, k = hit.colour
         colour = f"{k * 100:g} % K" if max(c, m, y) <= 0 else "CMYK " + "/".join(f"{v * 100:g}" for v in hit.colour)
