@@ -114,8 +114,9 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
             _warn(ws.shown(w))
         if quiet:
             continue
-        _say(ws.shown(f"{o.slug}: {len(result.manifest['files'])} files in {o.out_dir}, {len(o.written)} written"))
         from pnpgen.messages import counted  # (here: a build with nothing to do imports none of it)
+
+        _say(ws.shown(f"{o.slug}: {counted(len(result.manifest['files']), 'file')} in {o.out_dir}, {len(o.written)} written"))
 
         for deck in result.records:
             _say(f"  {deck.id:<16} {deck.name}  ×{deck.count}  {deck.on_paper()}, {counted(deck.sheets, 'sheet')}")
@@ -245,6 +246,7 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.export import earlier_images, export_inputs, up_to_date, write_export
     from pnpgen.engine.output import claim
     from pnpgen.exports.options import ExportOptions
+    from pnpgen.messages import counted
 
     options = ExportOptions(preset=args.preset, fit=args.fit, colour=args.colour, pdfx=args.pdfx, outline_text=args.outline_text, proof=args.proof,
                             base_url=args.base_url, deck_id_base=args.deck_id_base, decks=tuple(args.deck), out=args.out,
@@ -267,7 +269,7 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
     if not args.quiet:
         for line in result.black:
             _say(ws.shown(f"  {line}"))
-        _say(ws.shown(f"{args.game}: {len(result.files) + 1} files in {result.out_dir}"))  # and export.json
+        _say(ws.shown(f"{args.game}: {counted(len(result.files) + 1, 'file')} in {result.out_dir}"))  # and export.json
     return 0
 
 
@@ -360,7 +362,8 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
     for slug in slugs:
         game = load_game(ws, slug, lang=args.lang)
         faces = check_faces(ws, game, check_options(ws, args), Cache(ws.root / "build"))
-        pieces = f"{len(game.decks)} decks, {sum(d.count for d in game.decks)} pieces, {faces.faces} faces"
+        pieces = (f"{counted(len(game.decks), 'deck')}, {counted(sum(d.count for d in game.decks), 'piece')}, "
+                  f"{counted(faces.faces, 'face')}")
         if faces.problems or faces.warnings or not args.quiet:
             _say(ws.shown(f"{slug}: {'ok' if not faces.problems else 'would not build'} ({pieces})"))
         for p in faces.problems:
@@ -414,6 +417,7 @@ def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.output import atomic_write_bytes
     from pnpgen.errors import InputError, suggest
     from pnpgen.faces.lookup import check_templates
+    from pnpgen.messages import counted
 
     game = load_game(ws, args.game)
     check_templates(ws.templates, game)
@@ -435,7 +439,7 @@ def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     atomic_write_bytes(out, sheet_bytes(deck, fmt, translated, default))
     if args.quiet:
         return 0
-    _say(ws.shown(f"{deck.id}: {len(deck.pieces)} rows ({deck.count} pieces) in {out.resolve()}"))
+    _say(ws.shown(f"{deck.id}: {counted(len(deck.pieces), 'row')} ({counted(deck.count, 'piece')}) in {out.resolve()}"))
     if out.resolve().parent == deck.source.resolve().parent:
         _say(f"  to use it, replace the deck's pieces: list with  pieces: {{file: {out.name}}}")
     return 0

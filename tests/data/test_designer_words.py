@@ -51,6 +51,27 @@ def test_template_colour_lists_only_the_designers_palette(tmp_path, capsys):
     assert "unknown colour 'blue'" in err and "(red, ink)" in err and "missing-translation" not in err, err
 
 
+@pytest.mark.parametrize("deck, front, where, said", [
+    # a field value (COLOURED's first piece is line 10)
+    (COLOURED + "  - {name: 祝福, text: 本文, colour: rde}\n", FRONT_TEXT, "data/test/decks/cards.yaml:10:",
+     "'rde' is not a valid colour; did you mean red?"),
+    # a built-in layout's box and ground
+    ("name: カード\nlayout: {extends: card-poker, boxes: {title: {colour: inkk}}}\npieces:\n  - {title: 題}\n", None,
+     "data/test/decks/cards.yaml:2:", "unknown colour 'inkk'; did you mean ink?"),
+    ("name: カード\nlayout: {extends: card-poker, background: rde}\npieces:\n  - {title: 題}\n", None,
+     "data/test/decks/cards.yaml:2:", "unknown colour 'rde'; did you mean red?"),
+    # a template's colour()
+    (None, '{% extends "common/piece.svg.j2" %}{% block art %}<rect fill="{{ colour("rde") }}"/>{% endblock %}',
+     "card-front.svg.j2:", "unknown colour 'rde'; did you mean red?"),
+], ids=["field value", "layout box", "layout background", "template colour()"])
+def test_a_mistyped_colour_name_is_told_the_palette_name_it_is_near(tmp_path, capsys, deck, front, where, said):
+    """As mistyped keys and markup colours are: the file and line, the near name, the palette."""
+    ws = make_workspace(tmp_path / "ws", **({"deck": deck} if deck else {}), **({"front": front} if front else {}))
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert where in err and said in err and "or '#rrggbb'" in err and "Traceback" not in err, err
+
+
 def test_list_prints_only_what_the_game_gives(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws", game="title: テスト\n")
     assert run(ws, "list") == 0
@@ -115,4 +136,4 @@ def test_a_board_without_pieces_is_told_how_to_write_its_one_piece(tmp_path, cap
     assert "cards.yaml:1:1: missing key 'pieces'" in err and "'pieces: [{}]'" in err, err
     (ws / "data/test/decks/cards.yaml").write_text(board + "pieces: [{}]\n", encoding="utf-8")
     assert run(ws, "check") == 0
-    assert "1 decks, 1 pieces" in capsys.readouterr().out
+    assert "(1 deck, 1 piece, " in capsys.readouterr().out  # a count of one in the singular

@@ -83,3 +83,14 @@ def test_all_in_one_printed_duplex_puts_every_back_behind_its_front(built, slug)
         elif note and note[1] == "front":
             assert i % 2 == 0, f"page {i + 1}: a fronts page on the back of a sheet"
     assert backs > 0 or slug == "alicematic-medallions"
+
+
+def test_a_solo_game_of_one_piece_is_said_in_the_singular(tmp_path):
+    """An English bill of materials says "1 player" and "Total 1 piece", not "1 players"."""
+    from conftest import DECK_YAML, GAME_YAML, make_workspace, run
+
+    game = GAME_YAML.replace("players: 2-4", "players: 1") + "languages: [en]\n"
+    ws = make_workspace(tmp_path / "ws", game=game, deck=DECK_YAML + "  - {name: Solo, text: Text}\n")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    text = " ".join(PdfReader(ws / "build" / "test" / "test-all.pdf").pages[-1].extract_text().split())
+    assert "· 1 player ·" in text and "Total 1 piece ·" in text, text

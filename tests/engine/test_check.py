@@ -18,7 +18,7 @@ def test_check_renders_every_face_and_writes_nothing(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws")
     assert run(ws, "check", "--game", "test") == 0
     out = capsys.readouterr().out
-    assert "test: ok (1 decks, 11 pieces, 22 faces)" in out  # 11 fronts, 11 backs (each names its card)
+    assert "test: ok (1 deck, 11 pieces, 22 faces)" in out  # one deck said in the singular; 11 fronts, 11 backs (each names its card)
     assert not (ws / "build").exists()
 
 

@@ -116,6 +116,11 @@ def test_a_die_cut_piece_s_cut_path_is_a_file_beside_its_print_pages(tmp_path):
             assert all(_strokes(p, "/All") for p in die.pages)  # the トンボ, to register it with the print pages
         assert problems((out / f"{deck}-die.pdf").read_bytes()) == [], deck
     assert not (out / "cards-die.pdf").exists() and not (out / "board-die.pdf").exists()
+    # order.csv tells the print shop which die file goes with which print file
+    rows = list(csv.DictReader((out / "order.csv").open(encoding="utf-8-sig", newline="")))
+    assert {(r["file"], r["die"]) for r in rows} == {("seas.pdf", "seas-die.pdf"), ("coins.pdf", "coins-die.pdf"),
+                                                    ("cards.pdf", ""), ("board.pdf", "")}
+    assert all((out / r["die"]).is_file() for r in rows if r["die"])
 
 
 def test_cut_line_page_puts_the_cut_path_on_the_print_pages(tmp_path):
@@ -128,6 +133,8 @@ def test_cut_line_page_puts_the_cut_path_on_the_print_pages(tmp_path):
     assert run(root, "export", "--game", "test", "--preset", "cutter") == 0
     out = root / "build" / "test" / "cutter"
     assert not (out / "coins-die.pdf").exists()
+    rows = list(csv.DictReader((out / "order.csv").open(encoding="utf-8-sig", newline="")))
+    assert [r["die"] for r in rows] == [""] * len(rows)  # the cut line is on the pages: no file to name
     with pikepdf.open(out / "coins.pdf") as doc:
         paths = _cut_paths(doc)
         assert len(paths) == 2 and all(len(p) == 1 and _fits_trim(page, p[0]) for p, page in zip(paths, doc.pages))

@@ -5,6 +5,7 @@ border and smooth edges, every card named from its piece."""
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import json
 import shutil
@@ -154,7 +155,7 @@ def test_cards_type_sideways_and_names(tmp_path):
     deck = json.loads((out / "cards.json").read_text(encoding="utf-8"))["ObjectStates"][0]
     assert deck["SidewaysCard"] is True and {c["SidewaysCard"] for c in deck["ContainedObjects"]} == {True}
     assert {e["Type"] for e in deck["CustomDeck"].values()} == {1}  # square corners: Rectangle
-    assert [c["Nickname"] for c in deck["ContainedObjects"]] == ["横", "テストカード 2"]
+    assert [c["Nickname"] for c in deck["ContainedObjects"]] == ["横", "テストカード #2"]
     rounded = make_workspace(tmp_path / "ws2", deck=DECK_YAML.replace("format: poker", "format: poker\nshape: rounded")
                              + "  - {name: 丸, text: 本文}\n  - {name: 角, text: 本文}\n")
     deck = json.loads((_export(rounded) / "cards.json").read_text(encoding="utf-8"))["ObjectStates"][0]
@@ -190,6 +191,19 @@ def test_boards_keep_their_aspect_and_tokens_keep_a_back_and_a_border(tmp_path):
         border = max(4, round(tts.TOKEN_BORDER * 20 / 25.4 * 200))
         assert im.width == im.height and alpha.getbbox() == (border, border, im.width - border, im.height - border)
         assert alpha.getpixel((im.width // 2, im.height // 2)) == 255
+
+
+def test_a_nameless_board_is_called_on_the_table_what_the_build_calls_it(tmp_path):
+    """docs/data-format.md: a piece with no naming field is named by its place (``#1``) in
+    order.csv and messages; on the table that name follows its deck's name."""
+    root = make_workspace(tmp_path / "ws")
+    (root / "data" / "test" / "decks" / "board.yaml").write_text(
+        "name: 得点ボード\nkind: board\nsize: [200, 150]\nlayout: card-poker\npieces: [{}]\n", encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook") == 0
+    with (root / "build" / "test" / "shop" / "order.csv").open(encoding="utf-8-sig", newline="") as f:
+        [built] = [row["name"] for row in csv.DictReader(f) if row["deck"] == "board"]
+    [board] = _objects(_export(root), "board")
+    assert built == "#1" and board["Nickname"] == "得点ボード #1", (built, board["Nickname"])
 
 
 ROUND = "name: 丸\nkind: token\nshape: circle\nsize: 16\nfront: sq.svg.j2\nfields: {name: text}\npieces:\n  - {name: 円}\n"

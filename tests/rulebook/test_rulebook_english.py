@@ -492,3 +492,46 @@ def fill_colours(pdf: bytes, page: int) -> list[tuple[int, int, int]]:
         raw.FPDFText_GetFillColor(tp, i, r, g, b, a)
         out.append((r.value, g.value, b.value))
     return out
+
+
+FILLERS = 41  # lines of text before the lead-in that bring it to the last line of page 4
+
+
+def _lead_in_draft(lang: str, end: str) -> str:
+    """A setup section of FILLERS one-line paragraphs, then a paragraph ending with ``end``
+    (a colon: a lead-in) and the bulleted list after it."""
+    if lang == "en":
+        fill = "\n".join(f"Filler line number {i} of the setup." for i in range(FILLERS))
+        return ("# Test Game — Draft 3\n\n## Overview\n\nA small game for testing.\n\n## Components\n\n"
+                f"- 11 Test cards\n\n## Setup\n\n{fill}\n\nEach player takes the following{end}\n"
+                "- Alpha item first\n- Beta item second\n\nThen the game begins.\n")
+    fill = "\n".join(f"　準備の文その{i}です。" for i in range(FILLERS))
+    return ("■■　テストゲーム　草案３\n\n■　概要\n\n　テスト用の小さなゲームです。\n\n■　コンポーネント\n\n"
+            "◇テストカード（１１枚）\n　名前と本文が書かれたカードです。\n\n■　ゲームの準備\n\n"
+            f"{fill}\n　各プレイヤーは次のものを受け取ります{end}\n・甲の項目\n・乙の項目\n　それからゲームを始めます。\n")
+
+
+def _pages_of(tmp_path: Path, lang: str, end: str) -> tuple[int, int]:
+    """The pages (0-based) of the lead-in and of the list's first item, read back from the PDF."""
+    ws = english_workspace(tmp_path / f"{lang}{end}", draft_en=_lead_in_draft(lang, end) if lang == "en" else None)
+    if lang == "ja":
+        (ws / "data" / "test" / "draft.txt").write_text(_lead_in_draft(lang, end), encoding="utf-8")
+    game = load_game(Workspace(ws), "test", lang=lang)
+    result = build_rulebook(game, ws / "fonts", pictures=pictures_from_game(game, ws / "templates"))
+    pages = [re.sub(r"\s", "", p) for p in texts(result)]
+    lead, first = (("Eachplayertakesthefollowing", "Alphaitemfirst") if lang == "en"
+                   else ("各プレイヤーは次のものを受け取ります", "甲の項目"))
+    at = next(i for i, p in enumerate(pages) if lead in p)
+    return at, next(i for i, p in enumerate(pages) if first in p and i >= at)
+
+
+@pytest.mark.parametrize("lang, colon", [("en", ":"), ("ja", "：")])
+def test_a_lead_in_never_stays_alone_at_a_pages_foot_without_its_list(tmp_path, lang, colon):
+    """A paragraph ending with a colon introduces the list after it: where it would be the last
+    line of a page, it goes over with the list. The same paragraph ending with a full stop is no
+    lead-in and stays at the foot (which shows it stands there at FILLERS)."""
+    full_stop = "." if lang == "en" else "。"
+    at, first = _pages_of(tmp_path, lang, full_stop)
+    assert first == at + 1, "the draft no longer brings the paragraph to a page's foot: change FILLERS"
+    at, first = _pages_of(tmp_path, lang, colon)
+    assert first == at, f"the lead-in on page {at + 1}, its list from page {first + 1}"

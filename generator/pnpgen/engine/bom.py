@@ -103,7 +103,9 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
         ops.append(TextOp(x0, y, title, bold, min(14.0, 14.0 * (x1 - x0) / measure(title, bold, 14.0))))  # a long title shrinks
         y += 6
         paper_name = bom["printed"][0]["paper"].upper() if bom["printed"] else ""
-        ops.append(TextOp(x0, y, msg("bom.subtitle", lang, draft=game.draft, players=game.players, paper=paper_name),
+        solo = str(game.players).strip() == "1"  # "1 player", as reprint.copy says "1 copy"
+        ops.append(TextOp(x0, y, msg("bom.subtitle.one" if solo else "bom.subtitle", lang, draft=game.draft,
+                                     players=game.players, paper=paper_name),
                           regular, 8, GREY))
         y += 8
 
@@ -152,7 +154,8 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
     table(head, rows)
     t = bom["totals"]
     need(row_h)
-    ops.append(TextOp(x1 - 1.5, y + 4.5, msg("bom.total", lang, pieces=t["printed_pieces"], sheets=t["sheets"],
+    total = "bom.total.one" if t["printed_pieces"] == 1 else "bom.total"
+    ops.append(TextOp(x1 - 1.5, y + 4.5, msg(total, lang, pieces=t["printed_pieces"], sheets=t["sheets"],
                                              pages=t["pages"]), bold, 8, anchor="end"))
     y += row_h + 6
     need(row_h * 3)

@@ -10,6 +10,8 @@ from collections import Counter, defaultdict, deque
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from pnpgen.messages import counted
+
 if TYPE_CHECKING:
     from pnpgen.engine.game import BuildResult
 
@@ -81,7 +83,7 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
     for deck_id, new in now.items():
         old = before.get(deck_id)
         if old is None:
-            lines.append(f"{deck_id}: new deck, {new['count']} pieces, {new['sheets']} sheet{'s' * (new['sheets'] != 1)}")
+            lines.append(f"{deck_id}: new deck, {counted(new['count'], 'piece')}, {counted(new['sheets'], 'sheet')}")
             continue
         details = reasons(old, new)
         pages = changed_pages(old.get("pages"), new["pages"], old.get("page_art"), new.get("page_art"), _per_sheet(new))

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pnpgen.safetext import csv_cell
 
 BUILD_ORDER_COLUMNS = ("file", "page", "deck", "piece", "name", "quantity")  # pnpgen build: shop/order.csv
-EXPORT_ORDER_COLUMNS = ("file", "pages", "back", "deck", "piece", "name", "quantity", "note")  # pnpgen export
+EXPORT_ORDER_COLUMNS = ("file", "pages", "back", "deck", "piece", "name", "quantity", "note", "die")  # pnpgen export
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,7 @@ class OrderRow:
     name: str
     quantity: int
     note: str = ""
+    die: str = ""  # the file of the row's cut line, beside ``file`` (a die-cut deck's <deck>-die.pdf)
 
 
 def order_csv(columns: Sequence[str], rows: Iterable[Sequence]) -> bytes:

@@ -14,6 +14,7 @@ from pnpgen.exports.faces import BLANK, PageStyle, PngFiles, UniqueFace, die_pdf
 from pnpgen.exports.order import OrderRow
 from pnpgen.exports.presets import Preset
 from pnpgen.impose.sheets import face_label, face_labels
+from pnpgen.messages import counted
 from pnpgen.pdf.black import K100, k_only
 from pnpgen.pdf.colour import HeavyPicture, over_limit, pictures_over_limit
 from pnpgen.pdf.outline import outline_text
@@ -64,6 +65,8 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     # A file of every copy is read two pages a card (a back, a front): a card without a back gets
     # a blank one, or the shop would take every other card for the one before's back.
     blank_backs = preset.files == "pdf-copies" and any(face.back is None for face in faces)
+    on_page = has_cut_line(style) and preset.cut_line == "page"
+    die_name = f"{deck.id}-die.pdf" if has_cut_line(style) and not on_page else ""  # the cut line beside the pages
     if blank_backs:
         warnings.append(f"{name}: deck '{deck.id}' has cards without a back; {preset.name} reads two pages a card "
                         f"({preset.page_order.replace('-', ' then ')}), so each is given a blank (white) back page")
@@ -86,15 +89,14 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
                     backs.append(len(pages))
         rows.append(OrderRow(name, page_numbers(list(range(first, len(pages) + 1))),
                              page_numbers(backs) if backs else "", deck.id, face.piece.index, face.piece.label,
-                             face.copies))
+                             face.copies, die=die_name))
     title = f"{deck.name} ({preset.name})"
-    on_page = has_cut_line(style) and preset.cut_line == "page"
     pdf = face_pdf(pages, style, title, labels, page_sides if on_page else None)
-    if has_cut_line(style) and not on_page:
+    if die_name:
         # the cut line beside the print pages, which a printer that prints every spot colour never prints
         die_title = f"{deck.name} — cut line ({preset.name})"
         die = die_pdf(style, die_title, ["front", "back"] if any(face.back is not None for face in faces) else ["front"])
-        files[f"{deck.id}-die.pdf"] = make_x1a(die, finish.pdfx, die_title, finish.date) if finish.pdfx else die
+        files[die_name] = make_x1a(die, finish.pdfx, die_title, finish.date) if finish.pdfx else die
     measured: dict[str, HeavyPicture | None] = {}  # the pictures converted to CMYK, measured as they were made
     if style.cmyk:
         pdf, mapped = k_only(pdf, preset.overprint_black)
@@ -142,7 +144,7 @@ def _overprint_warnings(name: str, found: list[Overprinted], where: list[str], t
     out = []
     for hits in pages.values():
         hit = hits[0]
-        more = f" and {len(hits) - 1} more page{'s' if len(hits) > 2 else ''}" if len(hits) > 1 else ""
+        more = f" and {counted(len(hits) - 1, 'more page')}" if len(hits) > 1 else ""
         template = f", template {templates[hit.page]}" if templates[hit.page] else ""
         c, m, y, k = hit.colour
         colour = f"{k * 100:g} % K" if max(c, m, y) <= 0 else "CMYK " + "/".join(f"{v * 100:g}" for v in hit.colour)

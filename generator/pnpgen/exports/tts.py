@@ -184,11 +184,12 @@ def deck_object(style: PageStyle, faces: list[UniqueFace], table: Table, x: floa
 
 
 def card_name(face: UniqueFace) -> str:
-    """A card's or piece's name on the table: the piece's name, or for a piece with no naming
-    field the deck's name and the piece's number (``依頼カード 1``, never ``#1``)."""
+    """A card's or piece's name on the table: the piece's name, as order.csv and the build call
+    it; a piece with no naming field (``#1``) after its deck's name (``得点ボード #1``), for on
+    the table nothing else says which deck it came from."""
     piece = face.piece
     label = piece.label
-    return f"{face.deck.name} {piece.index}" if label == f"#{piece.index}" else label
+    return f"{face.deck.name} {label}" if label == f"#{piece.index}" else label
 
 
 def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes],

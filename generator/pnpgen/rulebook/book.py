@@ -173,8 +173,8 @@ def _consistency(doc: Document, game: Game, path: Path, title: str) -> list[str]
         m = re.fullmatch(r"(\d+)\s*(?:[-–〜~]\s*(\d+))?", str(game.players).strip())
         data = (int(m.group(1)), int(m.group(2) or m.group(1))) if m else None
         if data != stated:
-            said = f"{stated[0]} to {stated[1]}" if stated[0] != stated[1] else str(stated[0])
-            out.append(f"{path}: player count differs: the draft says {said} players, "
+            said = f"{stated[0]} to {stated[1]} players" if stated[0] != stated[1] else counted(stated[0], "player")
+            out.append(f"{path}: player count differs: the draft says {said}, "
                        f"the data says {game.players!r}")
     return out
 
@@ -197,7 +197,7 @@ def _missing_glyphs(doc: Document, fonts, names: list[str]) -> list[str]:
     if not missing:
         return []
     shown = " ".join(f"{ch} (U+{ord(ch):04X})" for ch in missing[:12])
-    return [f"body font {fonts.body} and its fallbacks lack {len(missing)} character(s) of the draft: {shown}"]
+    return [f"body font {fonts.body} and its fallbacks lack {counted(len(missing), 'character')} of the draft: {shown}"]
 
 
 def _in_language(game: Game, lang: str) -> Game | None:
@@ -261,10 +261,10 @@ def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
     warnings = list(draft.warnings) + ([other_language] if other_language else [])
     report.append(
         f"parsed: title 「{doc.title}」 {doc.draft_label or '(no draft number)'}; "
-        f"{len(doc.rules)} rules sections ({'、'.join(s.title for s in doc.rules)}), "
-        f"{len(doc.components)} components, {len(doc.steps)} steps; "
-        f"{len(doc.of_kind('notes'))} notes, {len(doc.of_kind('brainstorm'))} brainstorm, "
-        f"{len(doc.of_kind('changelog'))} change-log section(s)"
+        f"{counted(len(doc.rules), 'rules section')} ({'、'.join(s.title for s in doc.rules)}), "
+        f"{counted(len(doc.components), 'component')}, {counted(len(doc.steps), 'step')}; "
+        f"{counted(len(doc.of_kind('notes')), 'note')}, {len(doc.of_kind('brainstorm'))} brainstorm, "
+        f"{counted(len(doc.of_kind('changelog')), 'change-log section')}"
     )
     warnings += _step_numbering(doc, path)
     if not doc.rules:

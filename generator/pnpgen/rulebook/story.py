@@ -534,6 +534,7 @@ class StoryBuilder:
         if not self.rules_only:
             out += self.appendix()
         out += [NextPageTemplate("colophon"), PageBreak(), Spacer(1, 1)]
+        _lead_ins_with_their_lists(out)
         _two_lines_under_headings(out)
         return out
 
@@ -593,6 +594,22 @@ class _Indent(Flowable):
         if self.pages is not None:
             self.pages[self.key] = self.canv.getPageNumber()
         self.inner.drawOn(self.canv, self.indent, (self.height - self._own - self.gap_after) / 2 + self.gap_after)
+
+
+LEAD_IN_ENDS = (":", "：")  # a paragraph ending so introduces what follows it ("Each player takes:")
+
+
+def _lead_ins_with_their_lists(story: list[Flowable]) -> None:
+    """A lead-in (a paragraph ending with a colon) never stands alone at a page's foot: it keeps
+    with the list it introduces — a bullet, an item, a step line, a run-in or sub-heading, a
+    diagram, or a paragraph set deeper in — as a heading keeps with its text."""
+    for above, below in zip(story, story[1:]):
+        if not isinstance(above, JPara) or not above.text.rstrip().endswith(LEAD_IN_ENDS):
+            continue
+        listed = isinstance(below, (Diagram, _Indent)) or (
+            isinstance(below, JPara) and (bool(below.prefix) or below.left > above.left))
+        if listed:
+            above.keepWithNext = 1
 
 
 def _two_lines_under_headings(story: list[Flowable]) -> None:
