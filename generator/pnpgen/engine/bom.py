@@ -104,7 +104,8 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
         y += 6
         paper_name = bom["printed"][0]["paper"].upper() if bom["printed"] else ""
         solo = str(game.players).strip() == "1"  # "1 player", as reprint.copy says "1 copy"
-        ops.append(TextOp(x0, y, msg("bom.subtitle.one" if solo else "bom.subtitle", lang, draft=game.draft,
+        subtitle = "bom.subtitle.open" if is_placeholder(game.players) else "bom.subtitle.one" if solo else "bom.subtitle"
+        ops.append(TextOp(x0, y, msg(subtitle, lang, draft=game.draft,  # 未定 is said as it stands, not "未定 players"
                                      players=game.players, paper=paper_name),
                           regular, 8, GREY))
         y += 8
