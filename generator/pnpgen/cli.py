@@ -91,9 +91,11 @@ NO_WORKSPACE = ("new", "layout")  # commands of engine/scaffold.py, run with or 
 
 
 @functools.cache
-def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+def _parsers(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """Made once per process: the tests run hundreds of commands in one, and parsing leaves the
-    parsers as they were."""
+    parsers as they were. ``only``: the command being run, the one whose options are added (the
+    others' names and help alone: every command's options took 10 ms of each start); the whole
+    set is made when a mistake is explained or help asked for."""
     p = _Parser(prog="pnpgen", description="Print-and-play components and rulebooks from YAML.",
                 epilog="'pnpgen help COMMAND' (or 'pnpgen COMMAND --help') shows a command's options.")
     p.add_argument("-V", "--version", action="version", version=f"pnpgen {pnpgen.__version__}",
@@ -105,8 +107,9 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
     commands: dict[str, argparse.ArgumentParser] = {}
     for name, (what, add_options) in _commands_table().items():
         c = sub.add_parser(name, help=what, description=what[0].upper() + what[1:] + ".")
-        add_options(c)
-        _talk_options(c)
+        if only is None or name == only:
+            add_options(c)
+            _talk_options(c)
         commands[name] = c
     return p, commands
 
@@ -341,10 +344,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         argv = _negative_values_joined(_enter_directory(argv))
         _unknown_options_first(argv)
-        args = _parser().parse_args(argv)
+        parser = _parsers(_running(argv))[0]
+        args = parser.parse_args(argv)
         args.quiet, args.verbose = getattr(args, "quiet", False), getattr(args, "verbose", False)
         if args.quiet and args.verbose:
-            _parser().error("-q and -v together (say one of them)")
+            parser.error("-q and -v together (say one of them)")
         if args.command is None:
             _parser().print_help()
             return 0
@@ -381,7 +385,13 @@ def main(argv: list[str] | None = None) -> int:
 def _command_at(argv: list[str]) -> int | None:
     """Where the command stands in ``argv`` (after -C DIR is taken out), None without a known one."""
     at = next((i for i, arg in enumerate(argv) if not arg.startswith("-")), None)
-    return at if at is not None and argv[at] in _commands() else None
+    return at if at is not None and argv[at] in _commands_table() else None
+
+
+def _running(argv: list[str]) -> str | None:
+    """The command ``argv`` runs (the one whose options its parser needs), None without a known one."""
+    at = _command_at(argv)
+    return argv[at] if at is not None else None
 
 
 def _unknown_options_first(argv: list[str]) -> None:
@@ -390,7 +400,7 @@ def _unknown_options_first(argv: list[str]) -> None:
     at = _command_at(argv)
     if at is None:
         return
-    parser = _commands()[argv[at]]
+    parser = _parsers(argv[at])[1][argv[at]]
     for arg in argv[at + 1:]:
         if arg == "--":
             return
@@ -409,7 +419,7 @@ def _negative_values_joined(argv: list[str]) -> list[str]:
     at = _command_at(argv)
     if at is None:
         return argv
-    actions = _commands()[argv[at]]._option_string_actions
+    actions = _parsers(argv[at])[1][argv[at]]._option_string_actions
     out = argv[:at + 1]
     i = at + 1
     while i < len(argv):
