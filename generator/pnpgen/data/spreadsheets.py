@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import functools
 import io
 import re
 import zipfile
@@ -36,7 +37,12 @@ VERBATIM = ("text", "colour", "image")
 # Text an office program saved in a legacy encoding lost its Japanese: each character became "?"
 # (LibreOffice's and Excel's CSV without UTF-8) or U+FFFD (a decoder's replacement).
 _QUESTION_RUN = re.compile(r"\?{2,}")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff01-\uff9f]")
+
+
+@functools.cache
+def _cjk() -> re.Pattern[str]:
+    """Japanese or Chinese text (compiled when a spreadsheet is read: 2 ms at every start otherwise)."""
+    return re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff01-\uff9f]")
 
 
 def column_letter(n: int) -> str:
@@ -157,13 +163,13 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
 def _check_encoding(rows: list[tuple[int, list[Any]]], headers: list[str], shown: Path, csv_file: bool) -> None:
     """A cell holding U+FFFD, or a run of "?" where its column holds Japanese elsewhere (or the
     cell is mostly "?") and none itself, is text that lost its characters: an error naming it."""
-    cjk_columns = {col for _, cells in rows for col, v in enumerate(cells) if isinstance(v, str) and _CJK.search(v)}
+    cjk_columns = {col for _, cells in rows for col, v in enumerate(cells) if isinstance(v, str) and _cjk().search(v)}
     for row, cells in rows:
         for col, value in enumerate(cells):
             if not isinstance(value, str):
                 continue
             lost = "\ufffd" in value
-            if not lost and _QUESTION_RUN.search(value) and not _CJK.search(value):
+            if not lost and _QUESTION_RUN.search(value) and not _cjk().search(value):
                 others = sum(1 for c in value if not c.isspace())
                 lost = col in cjk_columns or value.count("?") * 2 >= others
             if lost:
