@@ -26,9 +26,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache, partial
+from typing import TYPE_CHECKING
 
-import budoux
-import pyphen
+if TYPE_CHECKING:
+    import pyphen
 
 KINSOKU, CLUSTER, CHAR, PHRASE, WORD, HYPHEN = 0, 1, 2, 3, 4, 5
 HYPHEN_CHAR = "-"  # drawn at the end of a line broken at a hyphenation point (every font has it)
@@ -140,6 +141,8 @@ def _glue(units: Sequence[str]) -> list[bool]:
 
 @lru_cache(maxsize=1)
 def _parser():
+    import budoux  # imported when Japanese text is first broken (a build of cached faces never does)
+
     return budoux.load_default_japanese_parser()
 
 
@@ -234,6 +237,8 @@ def _hyphenation_points(units: Sequence[str], letter: Sequence[bool], classes: l
 def _dictionary(lang: str) -> pyphen.Pyphen:
     """pyphen's dictionary for ``lang``; Latin words in Japanese text (or a language pyphen does
     not know) are taken as English."""
+    import pyphen  # imported when Latin text is first hyphenated
+
     return pyphen.Pyphen(lang=pyphen.language_fallback(lang.replace("-", "_")) or "en_US", left=2, right=3)
 
 
