@@ -137,3 +137,19 @@ def test_a_board_without_pieces_is_told_how_to_write_its_one_piece(tmp_path, cap
     (ws / "data/test/decks/cards.yaml").write_text(board + "pieces: [{}]\n", encoding="utf-8")
     assert run(ws, "check") == 0
     assert "(1 deck, 1 piece, " in capsys.readouterr().out  # a count of one in the singular
+
+
+def test_a_palette_name_one_slip_from_a_colour_the_layouts_draw_is_pointed_at(tmp_path, capsys):
+    """``acent:`` in game.yaml: the layouts draw 'accent' in pnpgen's own colour and never read
+    it; the build says where, and what was meant. A name of the designer's own is left alone."""
+    deck = "name: カード\nformat: poker\nlayout: card-poker\npieces:\n  - {title: 一, text: 本文}\n"
+    game = GAME_YAML.replace('  red: "#cc3333"', '  acent: "#cc3333"\n  sky: "#88aadd"')
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=game)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    err = capsys.readouterr().err
+    assert ("data/test/game.yaml:6:3: palette colour 'acent' is read by no layout, which draw 'accent' in "
+            "pnpgen's own colour; did you mean accent?") in err, err
+    assert "'sky'" not in err
+    (ws / "data" / "test" / "game.yaml").write_text(game.replace("acent:", "accent:"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    assert "palette colour" not in capsys.readouterr().err

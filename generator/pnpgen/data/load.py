@@ -206,11 +206,28 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
         contained(deck_file.relative_to(folder), folder, "decks", deck_file)  # a link out is never read
         game.decks.append(load_deck(ws, game, deck_file, art, sizes))
     check_deck_ids(game)
+    game.notes += _palette_near_misses(game, doc)
     copies = sum(d.count for d in game.decks)
     if copies > v.GAME_COPIES:  # before anything is drawn: ten decks of 10,000 ran for minutes
         raise InputError(f"the game's decks print {copies:,} copies together", path=f"data/{slug}/decks",
                          expected=f"at most {v.GAME_COPIES:,} copies in one game (the limit for copies per game)")
     return game
+
+
+def _palette_near_misses(game: Game, doc: Source) -> list[str]:
+    """A palette name of game.yaml one slip from a colour the decks' layouts draw with pnpgen's own
+    value (``acent:`` for ``accent``): the layouts never read it, so the designer's colour would
+    not print, and nothing else would say so."""
+    own = {name for d in game.decks if d.layout is not None for name, _ in d.layout.palette
+           if name not in game.palette}  # drawn with the layout's colour: the game's palette lacks it
+    read = {name for d in game.decks if d.layout is not None for name, _ in d.layout.palette}
+    notes = []
+    for name in game.palette:
+        near = [n for n in sorted(own) if name not in read and suggest(name, [n])]
+        if near:
+            notes.append(f"{doc.where(('palette', name), key=True)}: palette colour {name!r} is read by no "
+                         f"layout, which draw {near[0]!r} in pnpgen's own colour; did you mean {near[0]}?")
+    return notes
 
 
 # Copies kept aside in decks/ (by hand, by patch or a merge): not decks, passed over with a note.
