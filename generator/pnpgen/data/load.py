@@ -397,6 +397,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     )
     if "sheet" in data:
         deck.sheet, deck.sheet_where = _sheet(ws, doc, data), doc.where(("sheet",))
+    given = [key for key in ("size", "format") if key in data]
+    if given:
+        deck.size_where = doc.where((given[0],))
     if "lint" in data:  # the deck's own figures, over the game's (a design that means to reach the edge)
         deck.lint = lint.settings(data["lint"], lambda keypath, parse, value, key: _parse(doc, keypath, parse, value, key),
                                   base=game.options.get("lint"))
@@ -514,8 +517,9 @@ def check_bleed(game: Game, bleed_mm: float) -> None:
         try:
             v.bleed_fits(bleed_mm, *deck.trim_mm)
         except v.Invalid as e:
-            raise InputError(e.message, path=deck.source, key="format" if deck.format != "custom" else "size",
-                             expected=e.expected) from None
+            where = deck.size_where or Where(deck.source)
+            raise InputError(e.message, path=where.path, line=where.line, column=where.column,
+                             key="format" if deck.format != "custom" else "size", expected=e.expected) from None
 
 
 def _collect_placeholders(deck: Deck, where, key: str, value: Any, piece: Piece) -> None:
