@@ -24,7 +24,7 @@ from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.markup import colour_names
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide
 from pnpgen.data.yamlsrc import Located, load_yaml
-from pnpgen.errors import InputError, contained
+from pnpgen.errors import InputError, contained, suggest
 from pnpgen.units import MM_PER_UNIT
 
 MAX_DEPTH = 20  # layouts extending layouts
@@ -556,7 +556,7 @@ def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[
             used[value] = own[value]
         elif palette is not None and value not in palette and origin is not None:
             names = sorted(set(colour_names(palette)) | set(own))
-            raise origin.error(f"unknown colour {value!r}", "a palette name (" + ", ".join(names) + ") or '#rrggbb'")
+            raise origin.error(f"unknown colour {value!r}{suggest(value, names)}", "a palette name (" + ", ".join(names) + ") or '#rrggbb'")
 
     front = _side(raw.front, trim, colours, font_roles)
     back = _side(raw.back, trim, colours, font_roles) if raw.back is not None else None

@@ -315,7 +315,8 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
             "text": "text", "int": "a whole number", "number": "a number", "bool": "true or false",
             "list": "a list [..]", "map": "a mapping {key: value}", "image": "a file name in art/, e.g. dragon.png",
         }[ftype]
-        raise doc.error(keypath, f"{v.show(value)} is not a valid {ftype}", expected)
+        near = suggest(value, colour_names(game.palette)) if ftype == "colour" and isinstance(value, str) else ""
+        raise doc.error(keypath, f"{v.show(value)} is not a valid {ftype}{near}", expected)
     if ftype == "image" and value.strip() and art is not None:
         try:
             art.info(value)

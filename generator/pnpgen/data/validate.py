@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from pnpgen.data.markup import colour_names
+from pnpgen.errors import suggest
 from pnpgen.units import MM_PER_UNIT
 
 SIZE_MM = (1.0, 2000.0)  # a piece's trim size (each side, or the one size of a circle/hex)
@@ -203,7 +204,8 @@ def colour(value: Any, palette: dict[str, str]) -> str:
     if isinstance(value, str) and value.startswith("#"):
         return hex_colour(value, short=True)
     names = colour_names(palette)
-    raise Invalid(f"unknown colour {show(value)}",
+    near = suggest(value, names) if isinstance(value, str) else ""  # 'bleu' for blue
+    raise Invalid(f"unknown colour {show(value)}{near}",
                   "a palette name (" + ", ".join(names) + ") or '#rrggbb'" if names else "'#rrggbb'")
 
 
