@@ -111,6 +111,18 @@ def test_check_lists_missing_translations(tmp_path, capsys):
     assert "translation" not in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("args", [(), ("--lang", "en")])
+def test_a_mistyped_languages_key_is_named_before_what_it_leaves_unplaced(tmp_path, capsys, args):
+    """A game trial: `langauges: [ja, en]` beside `fonts: {en: …}` stopped at fonts.en ('en' is not
+    one of the game's languages), and `--lang en` at 'no language en': never at the typo itself."""
+    game = TWO.replace("languages:", "langauges:") + "fonts:\n  en: {gothic: NotoSans-Regular}\n"
+    ws = make_workspace(tmp_path / "ws", deck=DECK, game=game)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", *args) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert "data/test/game.yaml:1:1: langauges: unknown key in game.yaml; did you mean languages?" in err, err
+
+
 def test_unknown_language_is_one_line_and_exit_2(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO)
     assert run(ws, "build", "--game", "test", "--lang", "fr") == 2

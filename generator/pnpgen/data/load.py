@@ -138,6 +138,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
     game_yaml = game_file(ws, slug)
     contained(game_yaml, ws.data, "game", game_yaml)
     doc = load_yaml(game_yaml)
+    _keys(doc, doc.data, (), GAME_KEYS, "game.yaml")  # a mistyped key first (langauges: leaves fonts.en unplaced)
     translations = i18n.Translations.from_game(doc, lang)
     data = _keys(doc, doc.data, (), GAME_KEYS, "game.yaml")
     if "title" not in data:
