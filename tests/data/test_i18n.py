@@ -240,6 +240,22 @@ def test_spreadsheet_columns_per_language(tmp_path, capsys):
     assert [p.values["name"] for p in ja.decks[0].pieces] == ["祝福", "降臨"] and ja.translations.warnings == []
 
 
+def test_an_empty_default_language_cell_says_the_language_it_prints_instead(tmp_path):
+    """A game trial: a unit's Japanese title cell left empty beside its English one printed
+    〔en〕Guard in the Japanese edition, but the warning said 'no ja translation; printed in ja
+    marked 〔ja〕'."""
+    deck = DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO)
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text(
+        "name,name.en,text,text.en\n祝福,Blessing,本文,Text\n,Guard,本文2,Text 2\n", encoding="utf-8")
+    ja = load_game(Workspace(ws), "test")
+    assert ja.decks[0].pieces[1].values["name"].endswith("〔en〕[/missing-translation]Guard")
+    (warning,) = ja.translations.warnings
+    assert warning.endswith("cards.csv:3:1: pieces.2.name: no ja text; printed in en marked 〔en〕"), warning
+    en = load_game(Workspace(ws), "test", lang="en")
+    assert en.translations.warnings == []
+
+
 def test_a_misspelt_translation_column_is_named_by_its_header_and_column(tmp_path):
     """``txt.en`` (for ``text.en``) is read as field ``txt`` in English: the error names the
     column the designer wrote, not the header row alone."""
