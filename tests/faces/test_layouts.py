@@ -368,6 +368,10 @@ def test_a_decks_own_layout_exports_with_its_overrides_and_size(tmp_path, capsys
                        tmp_path / "b" / "test" / "shop" / "cards-unique.pdf", shallow=False)
     # a deck drawn by templates has no layout to export
     assert run(root, "layout", "export", "--game", "test", "--deck", "cards") == 2
+    # a mistyped deck is named with the near one
+    capsys.readouterr()
+    assert run(root, "layout", "export", "--game", "test", "--deck", "card") == 2
+    assert "game test has no deck 'card'; did you mean cards?" in capsys.readouterr().err
 
 
 def test_a_mistake_in_a_text_is_told_at_the_line_of_that_field(tmp_path, capsys):
