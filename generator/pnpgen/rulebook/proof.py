@@ -37,6 +37,7 @@ from pnpgen.messages import msg
 from pnpgen.rulebook import grammar
 from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.flowables import terms
+from pnpgen.rulebook.parse import is_changelog_mark
 from pnpgen.rulebook.reader import is_latin, written_in_cjk
 from pnpgen.rulebook.tree import Document, Preformatted, Section, Step
 
@@ -278,7 +279,7 @@ def slips(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[F
     """The analyser's findings (``grammar``) in every line but the brainstorm's; the style and
     spelling rules read the rules sections only."""
     skip = [(s.line, _end(doc.sections, s)) for s in doc.of_kind("brainstorm")]
-    lines = [(n, line) for n, line in _lines(text) if not any(a <= n < b for a, b in skip)]
+    lines = [(n, line) for n, line in _lines(text) if not any(a <= n < b for a, b in skip) and not is_changelog_mark(line)]
     out = []
     for s in grammar.slips(lines, {n for n, _ in _rules_lines(doc, text)}):
         said = dict(found=s.found, suggest=s.suggest, why=msg(f"proof.slip.{s.rule}", lang), line=s.line,
