@@ -216,7 +216,10 @@ def size(value: Any, shape: str, single: bool) -> tuple[float, ...]:
             raise Invalid(f"a {shape} takes one size", "one length, e.g. 'size: 40mm'")
         return (length(value, *SIZE_MM, what="size"),)
     if not isinstance(value, list) or len(value) != 2:
-        raise Invalid("size needs [width, height]", "'size: [63, 88]' in mm or with units")
+        # written as a shop writes it (420x297, 63 × 88 mm, "63mm, 88mm"): the two lengths as a list
+        parts = re.split(r"\s*(?:[xX×＊*,、]|\s)\s*", value.strip()) if isinstance(value, str) else []
+        meant = f"[{parts[0]}, {parts[1]}]" if len(parts) == 2 and all(parts) else "[63, 88]"
+        raise Invalid(f"size needs [width, height], got {show(value)}", f"'size: {meant}' in mm or with units")
     return tuple(length(v, *SIZE_MM, what="size") for v in value)
 
 
