@@ -438,10 +438,11 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         for key, value in values.items() if piece.count else ():  # a parked piece prints nothing: nothing open
             where = rows.where(keypath + (key,)) if key in raw else doc.where(("defaults", key))
             _collect_placeholders(deck, where, key, value, piece)
+            cell = rows.where(keypath + (key,)) if key in raw or rows is not doc else piece.where  # (an empty cell's own)
             if fields[key] == "image" and not (value or "").strip() and key not in optional:
-                deck.placeholders.append((piece.where, f"{piece.label}.{key}", NO_ART_YET))
+                deck.placeholders.append((cell, f"{piece.label}.{key}", NO_ART_YET))
             elif key in shown and (value is None or str(value).strip() == ""):
-                deck.placeholders.append((piece.where, f"{piece.label}.{key}", EMPTY_SHOWN))
+                deck.placeholders.append((cell, f"{piece.label}.{key}", EMPTY_SHOWN))
     # parked pieces print nothing: no translation of theirs is missing (a spreadsheet's: their rows)
     parked = {(rows.path, line, column if rows is doc else None) for piece in deck.pieces if piece.count == 0
               for line, column in piece.field_lines.values()}
