@@ -317,6 +317,9 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
             "list": "a list [..]", "map": "a mapping {key: value}", "image": "a file name in art/, e.g. dragon.png",
         }[ftype]
         near = suggest(value, colour_names(game.palette)) if ftype == "colour" and isinstance(value, str) else ""
+        if ftype == "list" and isinstance(value, str) and value.strip().startswith("［"):  # as a Japanese IME types it
+            half = re.sub(r"\s*[、，,]\s*", ", ", value.strip().replace("［", "[").replace("］", "]"))
+            expected += f" with half-width brackets and ', ' between its items: {half}"
         raise doc.error(keypath, f"{v.show(value)} is not a valid {ftype}{near}", expected)
     if ftype == "image" and value.strip() and art is not None:
         try:
