@@ -25,7 +25,7 @@ CASES = {
     "count negative": (DECK_YAML + "  - {name: 祝福, count: -1}\n", "cards.yaml:9:23: pieces.1.count: count -1 is not a whole number from 0 to 10,000", "an integer 0..10000, e.g. 'count: 3')"),
     "count too big": (DECK_YAML + "  - {name: 祝福, count: 10001}\n", "cards.yaml:9:23: pieces.1.count", "0 to 10,000"),
     "count text": (DECK_YAML + "  - {name: 祝福, count: many}\n", "pieces.1.count: count 'many'", "count: 3"),
-    "unknown format": (GOOD.replace("format: poker", "format: pokr"), "cards.yaml:2:9: format: unknown format 'pokr'", "poker, bridge"),
+    "unknown format": (GOOD.replace("format: poker", "format: pokr"), "cards.yaml:2:9: format: unknown format 'pokr'; did you mean poker?", "poker, bridge"),
     "unknown field type": (GOOD.replace("  text: text", "  text: txt"), "cards.yaml:7:9: fields.text: unknown field type 'txt'", "text, int"),
 }
 

@@ -123,7 +123,8 @@ def choice(value: Any, options: Iterable[str], what: str) -> str:
     """One of ``options``; the message lists them, never the bad value among them."""
     options = list(options)
     if not isinstance(value, str) or value not in options:
-        raise Invalid(f"unknown {what} {show(value)}", "one of " + ", ".join(options))
+        near = suggest(value, options) if isinstance(value, str) else ""  # format: pokr, kind: tocken
+        raise Invalid(f"unknown {what} {show(value)}{near}", "one of " + ", ".join(options))
     return value
 
 
