@@ -204,5 +204,17 @@ def test_check_lists_pieces_without_art(tmp_path, capsys):
     assert run(ws, "check", "--game", "test") == 0
     out = capsys.readouterr().out
     assert "cards.yaml:7:20: 竜.art: 未定" in out
-    assert "cards.yaml:8:5: 鳥.art: no art yet" in out and "cards.yaml:9:5: 馬.art: no art yet" in out
+    # (the empty value's own place; no value at all: the piece's)
+    assert "cards.yaml:8:5: 鳥.art: no art yet" in out and "cards.yaml:9:20: 馬.art: no art yet" in out
     assert "犬" not in out and "3 placeholders to settle" in out
+
+
+def test_check_names_the_empty_art_cell_of_a_spreadsheet(tmp_path, capsys):
+    """A game trial: a unit deck's empty art cells were listed at their row alone (units.csv:2:),
+    where a 未定 cell was at its cell (units.csv:6:10:): each is now said at its cell."""
+    deck = ART_DECK_YAML.split("pieces:")[0] + "pieces: {file: cards.csv}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text("name,art,count\n竜,未定,2\n鳥,,3\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "cards.csv:2:2: 竜.art: 未定" in out and "cards.csv:3:2: 鳥.art: no art yet" in out, out

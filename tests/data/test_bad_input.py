@@ -18,10 +18,14 @@ CASES = {
     "unknown piece key": (DECK_YAML + "  - {name: 祝福, txet: 本文}\n", "cards.yaml:9:16: pieces.1.txet: unknown key", "one of name, text, count"),
     "wrong type": (GOOD.replace("  - {name: 祝福, text: 本文}", "  - {name: [1, 2]}"), "cards.yaml:9:12: pieces.1.name: [1, 2] is not a valid text", "expected text"),
     "missing template": (GOOD.replace("card-back.svg.j2", "nope.svg.j2"), "cards.yaml:4:7: back: template 'nope.svg.j2' not found", "templates/test/nope.svg.j2"),
+    # a game trial: a misspelt template name gets the file that is there
+    "misspelt template": (GOOD.replace("card-back.svg.j2", "card-bak.svg.j2"), "cards.yaml:4:7: back: template 'card-bak.svg.j2' not found; did you mean card-back.svg.j2?", "templates/test/card-bak.svg.j2"),
+    # a game trial: a board's size written as a shop writes it gets the list to write
+    "size as a shop writes it": (GOOD.replace("format: poker", "size: 420x297"), "cards.yaml:2:7: size: size needs [width, height], got '420x297'", "'size: [420, 297]'"),
     "count negative": (DECK_YAML + "  - {name: 祝福, count: -1}\n", "cards.yaml:9:23: pieces.1.count: count -1 is not a whole number from 0 to 10,000", "an integer 0..10000, e.g. 'count: 3')"),
     "count too big": (DECK_YAML + "  - {name: 祝福, count: 10001}\n", "cards.yaml:9:23: pieces.1.count", "0 to 10,000"),
     "count text": (DECK_YAML + "  - {name: 祝福, count: many}\n", "pieces.1.count: count 'many'", "count: 3"),
-    "unknown format": (GOOD.replace("format: poker", "format: pokr"), "cards.yaml:2:9: format: unknown format 'pokr'", "poker, bridge"),
+    "unknown format": (GOOD.replace("format: poker", "format: pokr"), "cards.yaml:2:9: format: unknown format 'pokr'; did you mean poker?", "poker, bridge"),
     "unknown field type": (GOOD.replace("  text: text", "  text: txt"), "cards.yaml:7:9: fields.text: unknown field type 'txt'", "text, int"),
 }
 

@@ -18,6 +18,7 @@ FRONT_TEXT = ('{% extends "common/piece.svg.j2" %}{% block art %}'
     ("  - {name: 祝福, text: 本文, colour: '#blue'}\n", "'#blue' is not a valid colour"),
     ("  - {name: 祝福, text: '[blue]青[/blue]', colour: red}\n", "unknown colour [blue] (palette"),  # markup
     ("  - {name: 祝福, text: '[rde]赤[/rde]', colour: red}\n", "unknown colour [rde]; did you mean red?"),
+    ("  - {name: 祝福, text: 本文, colour: rde}\n", "'rde' is not a valid colour; did you mean red?"),  # game trial
 ])
 def test_unknown_colour_lists_only_the_designers_palette(tmp_path, capsys, pieces, said):
     ws = make_workspace(tmp_path / "ws", deck=COLOURED + pieces, front=FRONT_TEXT,
@@ -70,6 +71,16 @@ def test_a_mistyped_colour_name_is_told_the_palette_name_it_is_near(tmp_path, ca
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     err = capsys.readouterr().err
     assert where in err and said in err and "or '#rrggbb'" in err and "Traceback" not in err, err
+
+
+def test_a_mistyped_colour_name_in_a_template_gets_the_near_palette_name(tmp_path, capsys):
+    """A game trial: colour("inkk") listed the palette but named no near miss, as a mistyped key does."""
+    front = '{% extends "common/piece.svg.j2" %}{% block art %}<rect fill="{{ colour("inkk") }}"/>{% endblock %}'
+    ws = make_workspace(tmp_path / "ws", front=front)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "card-front.svg.j2:1: colour: unknown colour 'inkk'; did you mean ink? (" in err, err
+    assert "Traceback" not in err
 
 
 def test_list_prints_only_what_the_game_gives(tmp_path, capsys):

@@ -123,7 +123,7 @@ def test_count_zero_parks_a_piece(tmp_path, capsys):
 def test_bleed_not_less_than_half_the_piece(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws", deck=CIRCLE.replace("size: 30", "size: 5"))
     err = fails(ws, capsys, "build", "--game", "test", "--no-rulebook")
-    assert "cards.yaml: size: bleed 3 mm is not less than half this 5×5 mm piece" in err
+    assert "cards.yaml:3:7: size: bleed 3 mm is not less than half this 5×5 mm piece" in err
     assert "--bleed below 2.5 mm" in err
 
 

@@ -111,6 +111,18 @@ def test_check_lists_missing_translations(tmp_path, capsys):
     assert "translation" not in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("args", [(), ("--lang", "en")])
+def test_a_mistyped_languages_key_is_named_before_what_it_leaves_unplaced(tmp_path, capsys, args):
+    """A game trial: `langauges: [ja, en]` beside `fonts: {en: …}` stopped at fonts.en ('en' is not
+    one of the game's languages), and `--lang en` at 'no language en': never at the typo itself."""
+    game = TWO.replace("languages:", "langauges:") + "fonts:\n  en: {gothic: NotoSans-Regular}\n"
+    ws = make_workspace(tmp_path / "ws", deck=DECK, game=game)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", *args) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert "data/test/game.yaml:1:1: langauges: unknown key in game.yaml; did you mean languages?" in err, err
+
+
 def test_unknown_language_is_one_line_and_exit_2(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO)
     assert run(ws, "build", "--game", "test", "--lang", "fr") == 2
@@ -226,6 +238,22 @@ def test_spreadsheet_columns_per_language(tmp_path, capsys):
     assert len(warnings) == 1 and re.search(r"cards\.csv:3:2: pieces\.2\.name\.en: no en translation", warnings[0])
     ja = load_game(Workspace(ws), "test")
     assert [p.values["name"] for p in ja.decks[0].pieces] == ["祝福", "降臨"] and ja.translations.warnings == []
+
+
+def test_an_empty_default_language_cell_says_the_language_it_prints_instead(tmp_path):
+    """A game trial: a unit's Japanese title cell left empty beside its English one printed
+    〔en〕Guard in the Japanese edition, but the warning said 'no ja translation; printed in ja
+    marked 〔ja〕'."""
+    deck = DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO)
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text(
+        "name,name.en,text,text.en\n祝福,Blessing,本文,Text\n,Guard,本文2,Text 2\n", encoding="utf-8")
+    ja = load_game(Workspace(ws), "test")
+    assert ja.decks[0].pieces[1].values["name"].endswith("〔en〕[/missing-translation]Guard")
+    (warning,) = ja.translations.warnings
+    assert warning.endswith("cards.csv:3:1: pieces.2.name: no ja text; printed in en marked 〔en〕"), warning
+    en = load_game(Workspace(ws), "test", lang="en")
+    assert en.translations.warnings == []
 
 
 def test_a_misspelt_translation_column_is_named_by_its_header_and_column(tmp_path):

@@ -60,3 +60,15 @@ def test_what_is_still_refused(tmp_path, capsys, written, message):
     ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + f"  - {{name: 祝福, count: {written}}}\n")
     assert run(ws, "check") == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_list_cell_in_full_width_brackets_is_told_the_list_to_write(tmp_path, capsys):
+    """A game trial: an icons cell typed through a Japanese IME, ［vp、star］, was 'not a valid
+    list (expected a list [..])'; the message now gives the list as YAML reads it."""
+    deck = DECK_YAML.replace("  text: text\n", "  text: text\n  icons: list\n").replace("pieces:\n", "pieces: {file: cards.csv}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    (ws / "data/test/decks/cards.csv").write_text("name,icons,count\n祝福,［vp、star］,４\n", encoding="utf-8")
+    assert run(ws, "check") == 2
+    err = capsys.readouterr().err
+    assert "cards.csv:2:2: icons (column B): '［vp、star］' is not a valid list (expected a list [..] with " \
+           "half-width brackets and ', ' between its items: [vp, star])" in err, err

@@ -82,9 +82,27 @@ def test_a_piece_too_large_for_the_paper_is_found_as_the_build_finds_it(tmp_path
     assert run(ws, "check", "--game", "test") == 2
     out = capsys.readouterr().out
     (error,) = [line for line in out.splitlines() if "error:" in line]
-    assert "cards.yaml: deck 'cards': a 400×500 mm piece does not fit on A4 inside a 5 mm margin" in error
+    assert "cards.yaml:2:7: size: deck 'cards': a 400×500 mm piece does not fit on A4 inside a 5 mm margin" in error
     assert run(ws, "build", "--game", "test") == 2
     assert "a 400×500 mm piece does not fit on A4" in capsys.readouterr().err
+
+
+def test_a_size_in_the_wrong_unit_is_named_at_its_line(tmp_path, capsys):
+    """A game trial: round tokens written `size: 22cm` (meant 22 mm) stopped the build with the deck
+    file alone, no line; the error now points at the size the designer wrote, in both commands."""
+    deck = DECK_YAML.replace("format: poker", "kind: token\nshape: circle\nsize: 22cm") + "  - {name: 傷}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "check", "--game", "test") == 2
+    (error,) = [line for line in capsys.readouterr().out.splitlines() if "error:" in line]
+    assert "data/test/decks/cards.yaml:4:7: size: deck 'cards': a 220×220 mm piece does not fit on A4" in error
+    assert run(ws, "build", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "data/test/decks/cards.yaml:4:7: size: deck 'cards': a 220×220 mm piece" in err
+    assert "Traceback" not in err
+    deck_file = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck_file.write_text(deck_file.read_text(encoding="utf-8").replace("22cm", "15"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--bleed", "8") == 2  # the bleed against the size, at its line too
+    assert "data/test/decks/cards.yaml:4:7: size: bleed 8 mm is not less than half" in capsys.readouterr().err
 
 
 def test_the_rulebooks_settings_in_game_yaml_are_checked_when_there_is_a_draft(tmp_path, capsys):

@@ -205,11 +205,13 @@ def test_a_layout_changed_to_a_rect_without_a_size_asks_for_one_at_the_deck(tmp_
     ("extends: card-poker\nboxes:\n  title: {size: huge}\n", 3, "boxes.title.size: font size 'huge' is not a number"),
     ("extends: card-poker\nboxes:\n  title: {x: 'w - q'}\n", 3, "unknown name 'q'"),
     ("extends: card-poker\nboxes:\n  title: {colour: nosuch}\n", 3, "unknown colour 'nosuch'"),
+    ("extends: card-poker\nboxes:\n  title: {colour: accnet}\n", 3, "unknown colour 'accnet'; did you mean accent?"),
     ("extends: card-poker\nboxes:\n  title: {sise: 3}\n", 3, "unknown key in box title"),
     ("extends: card-poker\nboxes:\n  new: {x: 3, y: 4, w: 10}\n", 3, "box new has no h"),
     # a typo in a box's name makes a new box: the message names the boxes there are to change
     ("extends: card-poker\nboxes:\n  titel: {size: 12}\n", 3, "to change a box of the layout, its name: frame, band, title,"),
     ("extends: nosuch\n", 1, "unknown layout 'nosuch'"),
+    ("extends: card-poket\n", 1, "unknown layout 'card-poket'; did you mean card-poker?"),  # a game trial
     ("extends: mine\n", 1, "extends itself"),
 ])
 def test_bad_layout_yaml_is_one_line_with_its_file_and_line(tmp_path, capsys, layout, line, says):
@@ -366,6 +368,10 @@ def test_a_decks_own_layout_exports_with_its_overrides_and_size(tmp_path, capsys
                        tmp_path / "b" / "test" / "shop" / "cards-unique.pdf", shallow=False)
     # a deck drawn by templates has no layout to export
     assert run(root, "layout", "export", "--game", "test", "--deck", "cards") == 2
+    # a mistyped deck is named with the near one
+    capsys.readouterr()
+    assert run(root, "layout", "export", "--game", "test", "--deck", "card") == 2
+    assert "game test has no deck 'card'; did you mean cards?" in capsys.readouterr().err
 
 
 def test_a_mistake_in_a_text_is_told_at_the_line_of_that_field(tmp_path, capsys):

@@ -10,7 +10,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
 
-from conftest import make_workspace, run
+from conftest import DECK_YAML, make_workspace, run
 from pdfprobe import texts
 from pnpgen.impose.fold import layout_fold
 from pnpgen.impose.grid import SheetOptions
@@ -60,6 +60,16 @@ def test_folding_puts_every_back_on_its_front(tmp_path):
     assert pieces == 11
     text = texts(out / "cards.pdf")
     assert all(msg("sheet.fold", "ja").replace(" ", "") in t.replace(" ", "").replace("\n", "") for t in text)
+
+
+def test_fold_over_round_tokens_are_told_to_be_cut_along_their_die_lines_not_at_marks(tmp_path):
+    """A game trial: fold-over damage tokens (round, no cut marks) had the slug 「…トンボで切る」
+    (cut at the marks), as cards have; they are cut along the die line on the fronts' half."""
+    deck = DECK_YAML.replace("format: poker", "kind: token\nshape: circle\nsize: 30") + "  - {name: 傷, count: 4}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "fold") == 0
+    (page,) = [t.replace(" ", "").replace("\n", "") for t in texts(ws / "build" / "test" / "cards.pdf")]
+    assert msg("sheet.fold_die", "ja").replace(" ", "") in page and "トンボで切る" not in page, page
 
 
 @pytest.mark.parametrize("w, h", [(63, 88), (120, 70), (41, 63)])

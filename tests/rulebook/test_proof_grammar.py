@@ -176,6 +176,19 @@ def test_a_card_term_the_book_writes_without_brackets_is_said_so(tmp_path):
     assert len(said) == 1 and "uses only unmarked" in said[0], said
 
 
+def test_an_english_cards_terms_are_not_checked_against_the_japanese_draft_set_for_want_of_an_english_one(tmp_path):
+    """A game trial: the English edition of a two-language game without draft.en.txt sets the
+    Japanese draft, and every English 【Charge】 on a card was a 'the rulebook never uses' note.
+    A Japanese term left untranslated on a card is still checked, and so is every term in Japanese."""
+    deck = DECK_YAML + ("  - {name: 札1, text: {ja: 【突撃】する, en: 【Charge】 now}}\n"
+                        "  - {name: 札2, text: 【謎の場】を見る}\n")
+    ws = make_workspace(tmp_path / "ws", draft=True, deck=deck, game=GAME_YAML + "\nlanguages: [ja, en]\n")
+    en = read_rulebook(load_game(Workspace(ws), "test", lang="en"), REPO / "fonts").findings
+    assert sorted(f.subject[0] for f in en if "cards.yaml" in f.file) == ["謎の場"]
+    ja = read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings
+    assert sorted(f.subject[0] for f in ja if "cards.yaml" in f.file) == ["突撃", "謎の場"]
+
+
 MESSY = """■■　テストゲーム　草案３
 ■　概要
 　テスト用の小さなゲームです。２〜４人で遊びます。

@@ -17,3 +17,26 @@ def test_victory_points_in_the_end_trigger_do_not_make_it_a_victory_sentence():
         "誰かが【勝利点】を２０点以上得たら、そのラウンドの終わりにゲームが終了します。"]
     assert [line.text for line in quick.scoring] == [
         "最も【勝利点】の多いプレイヤーが勝利します。", "同点の場合は金貨の多いプレイヤーが勝利します。"]
+
+
+def test_an_end_sentence_that_names_the_winner_is_the_end_trigger_and_its_tie_break_follows():
+    """A game trial: 「…１０点集めたら、ゲームは終了し、そのプレイヤーが勝利します」 is the draft's one end
+    sentence; the quick reference said 草案に記載なし under ゲームの終了 (the winner in the sentence kept
+    it out), and left out 「同点の場合は…勝ちます」 (no 最も, so no winner sentence before it)."""
+    draft = ("■■　刃の宴　草案１\n\n■　ゲームの進行\n１：ドロー\n　山札から引きます。\n\n"
+             "■　ゲームの終了\n\n　どちらかのプレイヤーが【勝利点】を１０点集めたら、ゲームは終了し、そのプレイヤーが"
+             "勝利します。同点の場合は、戦場のユニットが多い方が勝ちます。\n")
+    quick = quick_reference(parse(draft, "ja").rules, latin=False)
+    won = "どちらかのプレイヤーが【勝利点】を１０点集めたら、ゲームは終了し、そのプレイヤーが勝利します。"
+    assert [line.text for line in quick.end] == [won]
+    assert [line.text for line in quick.scoring] == [won, "同点の場合は、戦場のユニットが多い方が勝ちます。"]
+
+
+def test_an_end_sentence_naming_the_winner_is_not_the_end_trigger_beside_one_that_is():
+    """With a sentence of its own that ends the game, the winner's sentence stays under scoring alone."""
+    draft = ("■■　星の航路　草案１\n\n■　ゲームの進行\n１：カードを引く\n　山札から引きます。\n\n"
+             "■　ゲームの終了\n\n　山札が尽きたらゲームが終了します。\n"
+             "　ゲームが終了したら、最も得点の多いプレイヤーの勝ちです。\n")
+    quick = quick_reference(parse(draft, "ja").rules, latin=False)
+    assert [line.text for line in quick.end] == ["山札が尽きたらゲームが終了します。"]
+    assert [line.text for line in quick.scoring] == ["ゲームが終了したら、最も得点の多いプレイヤーの勝ちです。"]

@@ -342,6 +342,19 @@ def test_steps_numbered_out_of_order_are_a_check_warning(tmp_path):
     game = load_game(Workspace(ws), "test", lang="en")
     warnings = rulebook_warnings(game, FONTS)
     assert any("draft.en.txt:" in w and "numbered 1, 2, 4; expected 1 to 3" in w for w in warnings), warnings
+    (said,) = [w for w in warnings if "draft.en.txt:" in w and "numbered" in w]
+    assert "`1.`, `1)` or `Step 1:`" in said, said
+
+
+def test_a_japanese_drafts_misnumbered_steps_are_told_with_its_own_step_marks(tmp_path):
+    """A game trial: a Japanese draft's steps 1：, 2：, 4） got the English draft's hint
+    (`1.`, `1)` or `Step 1:`), which a Japanese draft does not read as steps."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(
+        "■■　テストゲーム　草案３\n\n■　ゲームの準備\n\n１：山を作る\n　混ぜます。\n２：配る\n　配ります。\n"
+        "４：始める\n　始めます。\n", encoding="utf-8")
+    (said,) = [w for w in rulebook_warnings(load_game(Workspace(ws), "test"), FONTS) if "numbered" in w]
+    assert "numbered 1, 2, 4; expected 1 to 3" in said and "`１：` or `１）`" in said and "Step 1" not in said, said
 
 
 def test_figure_after_and_caption_per_language_and_curly_quotes(tmp_path):

@@ -54,7 +54,8 @@ def test_a_number_cell_is_decimal_or_text(text):
 
 @pytest.mark.parametrize("call, said", [
     ('align="middle"', "unknown align 'middle'"), ('valign="center"', "unknown valign 'center'"),
-    ('align="Center"', "unknown align 'Center'"), ('valign="centre"', "unknown valign"),
+    ('align="Center"', "unknown align 'Center'; did you mean center?"), ('valign="centre"', "unknown valign"),
+    ('align="centre"', "unknown align 'centre'; did you mean center?"),  # a game trial's British spelling
 ])
 def test_textbox_alignment_words_are_exactly_the_documented_ones(tmp_path, capsys, call, said):
     front = FRONT.replace('size=9, min_size=7)', f'size=9, min_size=7, {call})')

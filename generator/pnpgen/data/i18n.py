@@ -65,6 +65,7 @@ class Missing:
     key: str  # "pieces.3.title" (the third piece's), or "" for a whole untranslated file
     shown: str  # the default language's text printed instead
     marked: bool = True  # printed after the 〔ja〕 marker (a mapping without the language); False: a plain text
+    shown_lang: str = ""  # the language of ``shown`` (the default's, or another when the default's is missing)
 
 
 _SCRIPT_LANGS = ("ja", "zh", "ko")  # languages written in CJK script: a build in one reads kanji as its own
@@ -243,7 +244,7 @@ class Translations:
             return str(value[self.lang])
         shown_lang = self.default if self.default in value else next(iter(value))
         shown = str(value[shown_lang])
-        self.missing.append(Missing(doc.where(keypath), keyname(keypath, lists) or "", shown))
+        self.missing.append(Missing(doc.where(keypath), keyname(keypath, lists) or "", shown, shown_lang=shown_lang))
         return marker(shown_lang) + shown
 
     def plain_texts(self, path, texts) -> None:
@@ -265,8 +266,10 @@ class Translations:
     def _line(self, m: Missing) -> str:
         if not m.key:  # a whole file
             return f"{m.where}: {m.shown}"
-        if m.marked:
-            return f"{m.where}: {m.key}: no {self.lang} translation; printed in {self.default} marked 〔{self.default}〕"
+        if m.marked:  # (a cell of the default language left empty prints another language's text)
+            shown = m.shown_lang or self.default
+            what = "text" if self.lang == self.default else "translation"
+            return f"{m.where}: {m.key}: no {self.lang} {what}; printed in {shown} marked 〔{shown}〕"
         return (f"{m.where}: {m.key}: {m.shown[:40]!r} is plain {self.default} text in a file that translates "
                 f"others into {self.lang}; printed as written, unmarked (a translation forgotten? write it as "
                 f"{{{self.default}: …, {self.lang}: …}})")

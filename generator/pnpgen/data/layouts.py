@@ -334,7 +334,7 @@ def _layers(root: Path | None, spec: Any, doc: Located, keypath: tuple) -> tuple
         if path is None:
             known = sorted(set(builtin_names()) | ({p.stem for p in (root / "layouts").glob("*.yaml")}
                                                    if root is not None and (root / "layouts").is_dir() else set()))
-            raise where_doc.error(where_key, f"unknown layout {name!r}", "one of " + ", ".join(known))
+            raise where_doc.error(where_key, f"unknown layout {name!r}{suggest(name, known)}", "one of " + ", ".join(known))
         if path.resolve() in seen or len(seen) >= MAX_DEPTH:
             raise where_doc.error(where_key, f"layout {name!r} extends itself (through {', '.join(p.stem for p in seen)})",
                                   "a chain of extends: that ends in a layout without one")

@@ -138,6 +138,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
     game_yaml = game_file(ws, slug)
     contained(game_yaml, ws.data, "game", game_yaml)
     doc = load_yaml(game_yaml)
+    _keys(doc, doc.data, (), GAME_KEYS, "game.yaml")  # a mistyped key first (langauges: leaves fonts.en unplaced)
     translations = i18n.Translations.from_game(doc, lang)
     data = _keys(doc, doc.data, (), GAME_KEYS, "game.yaml")
     if "title" not in data:
@@ -333,6 +334,9 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
             "list": "a list [..]", "map": "a mapping {key: value}", "image": "a file name in art/, e.g. dragon.png",
         }[ftype]
         near = suggest(value, colour_names(game.palette)) if ftype == "colour" and isinstance(value, str) else ""
+        if ftype == "list" and isinstance(value, str) and value.strip().startswith("［"):  # as a Japanese IME types it
+            half = re.sub(r"\s*[、，,]\s*", ", ", value.strip().replace("［", "[").replace("］", "]"))
+            expected += f" with half-width brackets and ', ' between its items: {half}"
         raise doc.error(keypath, f"{v.show(value)} is not a valid {ftype}{near}", expected)
     if ftype == "image" and value.strip() and art is not None:
         try:
@@ -415,6 +419,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     )
     if "sheet" in data:
         deck.sheet, deck.sheet_where = _sheet(ws, doc, data), doc.where(("sheet",))
+    given = [key for key in ("size", "format") if key in data]
+    if given:
+        deck.size_where = doc.where((given[0],))
     if "lint" in data:  # the deck's own figures, over the game's (a design that means to reach the edge)
         deck.lint = lint.settings(data["lint"], lambda keypath, parse, value, key: _parse(doc, keypath, parse, value, key),
                                   base=game.options.get("lint"))
@@ -451,10 +458,11 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         for key, value in values.items() if piece.count else ():  # a parked piece prints nothing: nothing open
             where = rows.where(keypath + (key,)) if key in raw else doc.where(("defaults", key))
             _collect_placeholders(deck, where, key, value, piece)
+            cell = rows.where(keypath + (key,)) if key in raw or rows is not doc else piece.where  # (an empty cell's own)
             if fields[key] == "image" and not (value or "").strip() and key not in optional:
-                deck.placeholders.append((piece.where, f"{piece.label}.{key}", NO_ART_YET))
+                deck.placeholders.append((cell, f"{piece.label}.{key}", NO_ART_YET))
             elif key in shown and (value is None or str(value).strip() == ""):
-                deck.placeholders.append((piece.where, f"{piece.label}.{key}", EMPTY_SHOWN))
+                deck.placeholders.append((cell, f"{piece.label}.{key}", EMPTY_SHOWN))
     # parked pieces print nothing: no translation of theirs is missing (a spreadsheet's: their rows)
     parked = {(rows.path, line, column if rows is doc else None) for piece in deck.pieces if piece.count == 0
               for line, column in piece.field_lines.values()}
@@ -532,8 +540,9 @@ def check_bleed(game: Game, bleed_mm: float) -> None:
         try:
             v.bleed_fits(bleed_mm, *deck.trim_mm)
         except v.Invalid as e:
-            raise InputError(e.message, path=deck.source, key="format" if deck.format != "custom" else "size",
-                             expected=e.expected) from None
+            where = deck.size_where or Where(deck.source)
+            raise InputError(e.message, path=where.path, line=where.line, column=where.column,
+                             key="format" if deck.format != "custom" else "size", expected=e.expected) from None
 
 
 def _collect_placeholders(deck: Deck, where, key: str, value: Any, piece: Piece) -> None:

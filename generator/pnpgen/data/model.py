@@ -125,6 +125,7 @@ class Deck:
     layout: Layout | None = None  # the deck's ``layout:``; front and back then name its compiled templates
     sheet: Any = None  # the deck's ``sheet:`` (data/sheetlayouts.py SheetStock; None: grid or not said)
     sheet_where: Where | None = None  # where the deck file says ``sheet:`` (None: it does not)
+    size_where: Where | None = None  # where the deck file gives ``size:`` or ``format:`` (None: its layout's size)
     lint: Any = None  # the deck file's ``lint:`` over the game's (data/lint.py LintSettings; None: the game's)
 
     @property

@@ -123,7 +123,8 @@ def choice(value: Any, options: Iterable[str], what: str) -> str:
     """One of ``options``; the message lists them, never the bad value among them."""
     options = list(options)
     if not isinstance(value, str) or value not in options:
-        raise Invalid(f"unknown {what} {show(value)}", "one of " + ", ".join(options))
+        near = suggest(value, options) if isinstance(value, str) else ""  # format: pokr, kind: tocken
+        raise Invalid(f"unknown {what} {show(value)}{near}", "one of " + ", ".join(options))
     return value
 
 
@@ -204,7 +205,7 @@ def colour(value: Any, palette: dict[str, str]) -> str:
     if isinstance(value, str) and value.startswith("#"):
         return hex_colour(value, short=True)
     names = colour_names(palette)
-    near = suggest(value, names) if isinstance(value, str) else ""
+    near = suggest(value, names) if isinstance(value, str) else ""  # 'bleu' for blue
     raise Invalid(f"unknown colour {show(value)}{near}",
                   "a palette name (" + ", ".join(names) + ") or '#rrggbb'" if names else "'#rrggbb'")
 
@@ -216,7 +217,10 @@ def size(value: Any, shape: str, single: bool) -> tuple[float, ...]:
             raise Invalid(f"a {shape} takes one size", "one length, e.g. 'size: 40mm'")
         return (length(value, *SIZE_MM, what="size"),)
     if not isinstance(value, list) or len(value) != 2:
-        raise Invalid("size needs [width, height]", "'size: [63, 88]' in mm or with units")
+        # written as a shop writes it (420x297, 63 × 88 mm, "63mm, 88mm"): the two lengths as a list
+        parts = re.split(r"\s*(?:[xX×＊*,、]|\s)\s*", value.strip()) if isinstance(value, str) else []
+        meant = f"[{parts[0]}, {parts[1]}]" if len(parts) == 2 and all(parts) else "[63, 88]"
+        raise Invalid(f"size needs [width, height], got {show(value)}", f"'size: {meant}' in mm or with units")
     return tuple(length(v, *SIZE_MM, what="size") for v in value)
 
 

@@ -211,14 +211,22 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
         if sheet.silhouette is not None:  # the paper holds it: the registration marks' area does not
             x0, y0, x1, y1 = sheet.area
             z, h = sheet.silhouette.reach_mm, sheet.paper_mm[1]
-            raise InputError(f"{size} between the Silhouette registration marks on {sheet.paper.upper()} "
-                             f"(room: {x1 - z:.1f}×{y1 - y0:.1f} mm right of the bottom-left mark's keep-out "
-                             f"zone, or {x1 - x0:.1f}×{min(y1, h - z) - y0:.1f} mm above it)", path=deck.source,
-                             expected="a larger --paper, a smaller inset or keepout (--silhouette-marks), "
-                                      "or a build without --marks silhouette (cut by hand)")
-        raise InputError(f"{size} on {sheet.paper.upper()} inside a {sheet.margin_mm:g} mm margin",
-                         path=deck.source, expected="a larger --paper, or kind: board (split into tiles)")
+            raise _at_size(f"{size} between the Silhouette registration marks on {sheet.paper.upper()} "
+                           f"(room: {x1 - z:.1f}×{y1 - y0:.1f} mm right of the bottom-left mark's keep-out "
+                           f"zone, or {x1 - x0:.1f}×{min(y1, h - z) - y0:.1f} mm above it)", deck,
+                           "a larger --paper, a smaller inset or keepout (--silhouette-marks), "
+                           "or a build without --marks silhouette (cut by hand)")
+        raise _at_size(f"{size} on {sheet.paper.upper()} inside a {sheet.margin_mm:g} mm margin", deck,
+                       "a larger --paper, or kind: board (split into tiles)")
     return DeckOnPaper(spec, layout, tiles)
+
+
+def _at_size(message: str, deck: Deck, expected: str) -> InputError:
+    """A deck too large for the paper, said at the size the deck file gives (a size written in the
+    wrong unit, 22cm for 22 mm, shows there), else at the deck file (a layout's size)."""
+    where = deck.size_where or Where(deck.source)
+    return InputError(message, path=where.path, line=where.line, column=where.column,
+                      key="size" if deck.format == "custom" else "format", expected=expected)
 
 
 def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:

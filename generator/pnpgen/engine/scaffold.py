@@ -16,7 +16,7 @@ from pnpgen.data.load import load_game
 from pnpgen.data.model import Layout
 from pnpgen.data.workspace import Workspace, find_workspace
 from pnpgen.data.yamlsrc import Located
-from pnpgen.errors import InputError
+from pnpgen.errors import InputError, suggest
 from pnpgen.faces.layouts import compile_side
 from pnpgen.shapes import bounding_size
 
@@ -249,7 +249,7 @@ def _deck_layout(args: argparse.Namespace) -> tuple[Layout, list[str], str]:
     game = load_game(find_workspace(), args.game)
     deck = next((d for d in game.decks if d.id == args.deck), None)
     if deck is None:
-        raise InputError(f"game {args.game} has no deck {args.deck!r}",
+        raise InputError(f"game {args.game} has no deck {args.deck!r}{suggest(args.deck, [d.id for d in game.decks])}",
                          expected="one of " + ", ".join(d.id for d in game.decks))
     if deck.layout is None:
         raise InputError(f"deck {args.deck} is drawn by templates ({deck.front}), not by a layout", path=deck.source,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pnpgen.data import validate
 from pnpgen.data.model import Deck, Game
-from pnpgen.errors import InputError, Where, contained
+from pnpgen.errors import InputError, Where, contained, suggest
 from pnpgen.faces import builtin
 
 
@@ -25,7 +25,9 @@ def find_template(templates: Path, slug: str, deck: Deck, side: str) -> str:
             return candidate
     if (builtin.FOLDER / name).is_file() and name.startswith("common/"):  # shipped inside pnpgen
         return name
-    raise InputError(f"template {validate.show(name)} not found", path=where.path, line=where.line,
+    folder = templates / slug
+    near = suggest(str(name), sorted(p.name for p in folder.glob("*.j2"))) if folder.is_dir() else ""
+    raise InputError(f"template {validate.show(name)} not found{near}", path=where.path, line=where.line,
                      column=where.column, key=side, expected=f"a file templates/{slug}/{name}")
 
 

@@ -127,7 +127,8 @@ def fold_sheets(deck: DeckSheets, lay: FoldLayout, sheet: SheetOptions, font: st
     assert deck.backs is not None
     pages = fold_pages(lay, deck.spec, deck.fronts, deck.backs, deck.art_bleed_mm, sheet, font, deck.lang)
     how = f"{lay.cols}×{lay.rows}"
-    instruction = msg("sheet.fold", deck.lang) + made_for(sheet, deck.lang)
+    # (round and hex pieces have no cut marks: their die line is on the fronts' half)
+    instruction = msg("sheet.fold_die" if deck.spec.die_cut else "sheet.fold", deck.lang) + made_for(sheet, deck.lang)
     for n, page in enumerate(pages, 1):
         note = msg("sheet.note", deck.lang, deck=deck.name, id=deck.id, side=msg("sheet.fold_sides", deck.lang),
                    sheet=n, sheets=len(pages), how=how, bleed=f"{lay.bleed_mm:.1f}")

@@ -179,13 +179,14 @@ def _consistency(doc: Document, game: Game, path: Path, title: str) -> list[str]
     return out
 
 
-def _step_numbering(doc: Document, path: Path) -> list[str]:
+def _step_numbering(doc: Document, path: Path, latin: bool) -> list[str]:
     """A rules section whose numbered steps do not run 1, 2, 3…: a step skipped, repeated, or
     read as a paragraph (a line the parser could not take for a step), at the first step out of
-    sequence."""
+    sequence; with the step marks of the draft's script (a Japanese draft's are １： and １）)."""
+    marks = "`1.`, `1)` or `Step 1:`" if latin else "`１：` or `１）` at the start of the line"
     return [f"{path}:{step.line}: the steps of 「{s.title}」 are numbered {', '.join(map(str, numbers))}; "
             f"expected 1 to {len(numbers)} (a step line that is not read as a step becomes a paragraph: "
-            "one step a line, `1.`, `1)` or `Step 1:`)" for s, numbers, step in misnumbered_steps(doc)]
+            f"one step a line, {marks})" for s, numbers, step in misnumbered_steps(doc)]
 
 
 def _missing_glyphs(doc: Document, fonts, names: list[str]) -> list[str]:
@@ -266,7 +267,7 @@ def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
         f"{counted(len(doc.of_kind('notes')), 'note')}, {len(doc.of_kind('brainstorm'))} brainstorm, "
         f"{counted(len(doc.of_kind('changelog')), 'change-log section')}"
     )
-    warnings += _step_numbering(doc, path)
+    warnings += _step_numbering(doc, path, is_latin(draft.lang))
     if not doc.rules:
         warnings.append(f"{path}: no rules section found (■ in a Japanese draft; #, numbered or ALL CAPS "
                         "headings in an English one); the rulebook has no rules")

@@ -26,6 +26,7 @@ from typing import Any
 from pnpgen.data import validate
 from pnpgen.data.model import Game
 from pnpgen.data.yamlsrc import Located, load_yaml
+from pnpgen.errors import suggest
 
 KEYS = ("figures", "quick_reference", "proof", "style")
 STYLES = ("jlreq", "proportional")  # the Japanese body: fixed-width ベタ組 with JLREQ 約物, or BIZ UDP明朝
@@ -127,7 +128,8 @@ def load_settings(game: Game) -> RulebookSettings:
 
     def deck_id(value: Any, keypath: tuple) -> str:
         if not isinstance(value, str) or value not in decks:
-            raise doc.error(keypath, f"no deck {validate.show(value)} in this game", "one of " + ", ".join(decks))
+            near = suggest(value, list(decks)) if isinstance(value, str) else ""
+            raise doc.error(keypath, f"no deck {validate.show(value)} in this game{near}", "one of " + ", ".join(decks))
         return value
 
     out = RulebookSettings()

@@ -45,7 +45,16 @@ from pnpgen.rulebook.tree import (
 )
 
 _STEP = re.compile(r"^([０-９0-9]{1,2})([：）:)])\s*(\S.*)$")
-_CHANGELOG = re.compile(r"^（!--(.*?)--）\s*$")
+# the change log's heading, （!--大まかな変更点--）; or （!-- alone on its line, the log written as a
+# block whose lone --） line closes it (as an HTML comment is written)
+_CHANGELOG = re.compile(r"^（!--(.*?)(?:--）)?\s*$")
+_CHANGELOG_END = re.compile(r"^--）\s*$")
+
+
+def is_changelog_mark(line: str) -> bool:
+    """A line that is the change log's mark, not text (its brackets are no slip of the pen)."""
+    s = line.strip(" 　")
+    return bool(_CHANGELOG.match(s) or _CHANGELOG_END.match(s))
 _DRAFT = re.compile(rf"草案\s*{NUMBER}")
 _MAP_GLYPHS = set("□■◆◇○●△▲▽▼☆★") | {chr(c) for c in range(0x2460, 0x2474)}
 
@@ -213,6 +222,8 @@ def parse(text: str, lang: str = "ja") -> Document:
             sections.append(section)
             out.reset(section.children)
             gap = False
+            continue
+        if section is not None and section.kind == "changelog" and _CHANGELOG_END.match(s):
             continue
         cm = _CHANGELOG.match(s)
         if cm:

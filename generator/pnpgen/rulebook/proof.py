@@ -37,7 +37,8 @@ from pnpgen.messages import msg
 from pnpgen.rulebook import grammar
 from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.flowables import terms
-from pnpgen.rulebook.reader import is_latin
+from pnpgen.rulebook.parse import is_changelog_mark
+from pnpgen.rulebook.reader import is_latin, written_in_cjk
 from pnpgen.rulebook.tree import Document, Preformatted, Section, Step
 
 _KANJI_RUN = re.compile(r"[\u4e00-\u9fff々]{3,}")
@@ -278,7 +279,7 @@ def slips(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[F
     """The analyser's findings (``grammar``) in every line but the brainstorm's; the style and
     spelling rules read the rules sections only."""
     skip = [(s.line, _end(doc.sections, s)) for s in doc.of_kind("brainstorm")]
-    lines = [(n, line) for n, line in _lines(text) if not any(a <= n < b for a, b in skip)]
+    lines = [(n, line) for n, line in _lines(text) if not any(a <= n < b for a, b in skip) and not is_changelog_mark(line)]
     out = []
     for s in grammar.slips(lines, {n for n, _ in _rules_lines(doc, text)}):
         said = dict(found=s.found, suggest=s.suggest, why=msg(f"proof.slip.{s.rule}", lang), line=s.line,
@@ -299,18 +300,21 @@ def _piece_texts(game: Game):
                         yield deck, piece, item
 
 
-def card_terms(game: Game, text: str, lang: str) -> list[Finding]:
+def card_terms(game: Game, text: str, lang: str, draft_lang: str = "ja") -> list[Finding]:
     """The 【terms】 printed on the pieces (any text of a deck's pieces) against the draft's: one
     spelt differently from a term of the book (a character apart), one the book writes only
     without 【】 (「森・草原・山の３種類」), or one the book never uses. Each term once, at the
-    first piece that prints it."""
+    first piece that prints it. An edition whose cards are in another script than the draft
+    (English cards, the Japanese draft set for want of a draft.en.txt) compares only the terms
+    written in the draft's script (an untranslated 【森】): 【Charge】 is no term of a Japanese book."""
     book = set(terms(text))
     plain = re.sub(r"【[^】]*】", "", text)  # the draft's words outside its 【terms】
+    other_script = is_latin(game.lang) != is_latin(draft_lang)
     seen: set[str] = set()
     out = []
     for deck, piece, item in _piece_texts(game):
         for term in terms(item):
-            if term in book or term in seen:
+            if term in book or term in seen or (other_script and written_in_cjk(term) == is_latin(draft_lang)):
                 continue
             seen.add(term)
             near = sorted(b for b in book if _one_apart(b, term))
@@ -443,7 +447,7 @@ def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_
     found = (near_duplicates(doc, text, draft_path, lang) + disagreeing_numbers(doc, text, draft_path, lang)
              + count_mismatches(rows, doc, draft_path, lang) + memo_counts(doc, game, draft_path, lang)
              + unlisted_decks(rows, doc, draft_path, lang)
-             + placeholders(game, lang) + provisional_counts(rows, lang) + card_terms(game, text, lang)
+             + placeholders(game, lang) + provisional_counts(rows, lang) + card_terms(game, text, lang, draft_lang)
              + card_names(game, rows, lang) + figure_references(doc, text, draft_path, lang, figures)
              + step_numbers(doc, draft_path, lang)
              + ([] if is_latin(draft_lang) else slips(doc, text, draft_path, lang)))

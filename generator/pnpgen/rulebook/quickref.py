@@ -21,7 +21,7 @@ Anchor = Section | Step | Subheading
 _END = re.compile(r"ゲーム(?:が|は|を)?終了(?!時|する(?:まで|時))|ゲームの勝敗を決定|ゲームが終わ(?!るまで)"
                   r"|\bgame ends\b|\bgame is over\b|\bends the game\b", re.I)
 # (勝利点 and victory points are what is counted, not who wins: 「勝利点を２０点得たらゲームが終了」 ends it)
-_WIN = re.compile(r"勝利(?!点|ポイント)|勝者|\bwins?\b|\bwinner\b", re.I)
+_WIN = re.compile(r"勝利(?!点|ポイント)|勝者|勝ち(?:ます|です|とな|にな|とす)|\bwins?\b|\bwinner\b", re.I)
 _MOST = re.compile(r"最も|一番|\bmost\b|\bhighest\b", re.I)
 _NOT_SCORING = re.compile(r"戦争|攻撃側|防御側|判定|\bbattle\b|\bfight\b", re.I)
 # (tried only on a sentence right after the one naming the winner: "In a tie, …", "Ties are broken by …")
@@ -122,6 +122,7 @@ def _first_action(s: Section, latin: bool) -> list[Line]:
 def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
     """The quick reference of the draft's rules sections (``Document.rules``)."""
     end: list[Line] = []
+    end_and_winner: list[Line] = []  # 「…集めたら、ゲームは終了し、そのプレイヤーが勝利します」
     scoring: list[Line] = []
     setup: list[Line] = []
     for s in rules:
@@ -150,19 +151,25 @@ def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
                 ends = bool(_END.search(sentence) and not _WIN.search(sentence))
                 if ends:
                     end.append(Line(sentence, anchor, block))
+                elif _END.search(sentence):
+                    end_and_winner.append(Line(sentence, anchor, block))
                 won = bool(_WIN.search(sentence) and _MOST.search(sentence) and not _NOT_SCORING.search(sentence))
                 if won and before is not None and _THEN.match(sentence) \
                         and before.text not in [x.text for x in end + scoring]:
                     scoring.append(before)  # 「…合計しＶＰとします。そして、…最もＶＰの多いプレイヤーが勝利」
-                if won or (previous_scored and _TIE.search(sentence)):
+                tie = previous_scored and bool(_TIE.search(sentence))
+                if won or tie:
                     scoring.append(Line(sentence, anchor, block))
                 elif _SCORING_TITLE.search(s.title) and not ends and not scoring_from(s, scoring):
                     scoring.append(Line(sentence, anchor, block))  # the first sentence of ■　得点計算
-                previous_scored = won or (previous_scored and bool(_TIE.search(sentence)))
+                    won = bool(_WIN.search(sentence))  # (「…そのプレイヤーが勝利します」: its tie-break follows)
+                previous_scored = won or tie
     steps = _steps(rules, latin)
     turn = [s for s in steps if not _SETUP_TITLE.search(s.section.title)]
     setup_steps = [s for s in steps if s not in turn] if turn else []  # (a draft of setup steps alone: its flow)
-    return QuickReference(turn or steps, end[:2], scoring[-MAX_SCORING:], setup[:MAX_SETUP], setup_steps)
+    # a draft whose one end sentence also names the winner gives it for both
+    return QuickReference(turn or steps, (end or end_and_winner)[:2], scoring[-MAX_SCORING:], setup[:MAX_SETUP],
+                          setup_steps)
 
 
 def scoring_from(s: Section, lines: list[Line]) -> bool:

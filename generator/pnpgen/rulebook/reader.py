@@ -42,6 +42,11 @@ _KANA = re.compile(r"[\u3040-\u30ff\uff66-\uff9f]")
 _SECTION = re.compile(r"^■", re.M)  # a Japanese draft's section heading
 
 
+def written_in_cjk(text: str) -> bool:
+    """Whether ``text`` holds kana, kanji or hangul (a word of a Japanese draft, not an English one)."""
+    return bool(_CJK.search(text))
+
+
 def detect_language(text: str, declared: str) -> str:
     """The language to set a draft in: ``declared`` (the game's), unless that is Japanese (or
     another CJK language) and the draft holds no kana, kanji or hangul at all: then English; or

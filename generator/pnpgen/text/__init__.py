@@ -163,7 +163,8 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
         key, bad, allowed = ("align", align, ALIGNS) if al is None else ("valign", valign, VALIGNS)
         other = VALIGNS if key == "align" else ALIGNS
         hint = f"; {bad!r} is {'valign' if key == 'align' else 'align'}'s word" if bad in other else ""
-        raise InputError(f"textbox: unknown {key} {str(bad)[:40]!r} ({_describe(ctx, text)})", key=key,
+        near = suggest(bad, allowed) if isinstance(bad, str) and not hint else ""  # align="centre"
+        raise InputError(f"textbox: unknown {key} {str(bad)[:40]!r}{near} ({_describe(ctx, text)})", key=key,
                          expected=f"{key} " + "|".join(allowed) + hint)
     try:
         fill = validate.colour(fill, ctx.palette)
