@@ -16,7 +16,7 @@ from pnpgen.data.load import load_game
 from pnpgen.data.model import Layout
 from pnpgen.data.workspace import Workspace, find_workspace
 from pnpgen.data.yamlsrc import Located
-from pnpgen.errors import InputError
+from pnpgen.errors import NAME_BYTES, InputError, too_long
 from pnpgen.faces.layouts import compile_side
 from pnpgen.shapes import bounding_size
 
@@ -243,6 +243,9 @@ def layout(args: argparse.Namespace) -> int:
     if built.back is not None:
         outputs[back] = compile_side(built, "back")
     for path in outputs:
+        if too_long(str(path)):
+            raise InputError(f"--out: {str(path)[:40]!r}… is too long for a file name",
+                             expected=f"each part of the name at most {NAME_BYTES} bytes (UTF-8)")
         if taken(path):
             raise InputError(f"{path} already exists; pnpgen layout export never overwrites", expected="another --out")
         if not path.parent.is_dir():
