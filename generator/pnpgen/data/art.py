@@ -305,6 +305,8 @@ def _opened(path: Path, name: str, where, key: str) -> ArtInfo:
                 raise InputError(f"{name} is a {im.format} image", key=key, expected="PNG, JPEG, WebP or SVG art",
                                  **_where_parts(where))
             w, h = im.size
+            if w * h > MAX_ART_PIXELS:
+                raise _too_big(name, w, h, key, where)
             if orientation(im) in (5, 6, 7, 8):  # turned a quarter: width and height swap
                 w, h = h, w
     except (UnidentifiedImageError, OSError, SyntaxError, Image.DecompressionBombError) as e:
@@ -412,6 +414,17 @@ def _href_parts(href: str, where) -> tuple[str, str]:
     return unquote(target), m.group(1).lower()
 
 
+MAX_ART_PIXELS = 60_000_000  # one picture (a 650 mm square at 300 dpi): decoded, its RGBA takes some 1 GB
+
+
+def _too_big(name: str, w: int, h: int, key: str, where) -> InputError:
+    """A picture of more pixels than print needs, refused from its header: a 600 kB PNG can
+    claim 13000×13000 pixels that take gigabytes decoded (a decompression bomb)."""
+    return InputError(f"{name} is {w}×{h} pixels, more than a picture for print needs", key=key,
+                      expected=f"at most {MAX_ART_PIXELS:,} pixels (300 dpi at the printed size is enough: "
+                      "a 650 mm square)", **_where_parts(where))
+
+
 def _unreadable(e: Exception) -> str:
     """Why Pillow could not read an image, without the file object's repr or a temp path."""
     from PIL import Image, UnidentifiedImageError
@@ -472,6 +485,8 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
 
     try:
         im: Image.Image = Image.open(io.BytesIO(raw))
+        if im.width * im.height > MAX_ART_PIXELS:  # never decoded: a bomb's pixels take gigabytes
+            raise _too_big(name, im.width, im.height, "href", where)
         upright = orientation(im) in (None, 1)
         as_it_is = (im.format == "JPEG" and im.mode in ("RGB", "L")) or (
             im.format == "PNG" and im.mode == "RGB" and "transparency" not in im.info and "icc_profile" not in im.info)
