@@ -158,7 +158,8 @@ def _calibrate_command(k: argparse.ArgumentParser) -> None:
     k.add_argument("--duplex", type=_choice, choices=["long", "short"], default="long",
                    help="the flip edge you will print with (default long)")
     k.add_argument("--lang", type=_choice, choices=["ja", "en"], default="ja", help="the language of the instructions")
-    k.add_argument("--out", help="the PDF to write (default: build/calibration-<paper>-<duplex>.pdf in the workspace)")
+    k.add_argument("--out", type=validate.option(validate.pdf_out_option),
+                   help="the .pdf file to write (default: build/calibration-<paper>-<duplex>.pdf in the workspace)")
 
 
 def _check_command(c: argparse.ArgumentParser) -> None:

@@ -471,6 +471,7 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
 def calibrate(args: argparse.Namespace) -> int:
     """The duplex calibration sheet (impose/calibration.py) as a two-page PDF."""
     from pnpgen.data.workspace import find_workspace
+    from pnpgen.engine.output import atomic_write_bytes
     from pnpgen.errors import InputError
     from pnpgen.fonts import BUNDLED, DEFAULT_FONTS, register
     from pnpgen.impose.calibration import CalibrationOptions, calibration_pages
@@ -479,7 +480,7 @@ def calibrate(args: argparse.Namespace) -> int:
 
     opts = CalibrationOptions(paper=args.paper, duplex=args.duplex, lang=args.lang)
     if args.out:
-        out = Path(args.out)
+        out = args.out
     else:
         try:
             root = find_workspace().root
@@ -489,8 +490,7 @@ def calibrate(args: argparse.Namespace) -> int:
     font = register(DEFAULT_FONTS["gothic"], BUNDLED)
     data = write_document(PagePlan("pnpgen duplex calibration", calibration_pages(opts, font)), {}, font)
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_bytes(data)
+        atomic_write_bytes(out, data)  # never half a sheet over the last one
     except OSError as e:
         raise InputError(f"cannot write: {e.strerror}", path=out, expected="a writable file path for --out") from None
     shown = out.relative_to(root) if not args.out and out.is_relative_to(root) else out  # relative, as every path pnpgen prints

@@ -59,6 +59,18 @@ class Where:
         return place(self.path, self.line, self.column)
 
 
+NAME_BYTES = 255  # the longest file or folder name the file systems take (NAME_MAX)
+PATH_BYTES = 4096  # the longest path (PATH_MAX)
+
+
+def too_long(name: str) -> bool:
+    """Is ``name`` a path the system would refuse as too long? (Looking it up raises, not 'no
+    such file': ENAMETOOLONG, which every is_file() after would meet.)"""
+    def size(text: str) -> int:
+        return len(text.encode("utf-8", "surrogatepass"))
+    return size(name) > PATH_BYTES or any(size(part) > NAME_BYTES for part in name.split("/"))
+
+
 @lru_cache(maxsize=256)
 def _real(folder: Path) -> Path:
     """A folder through its links, found once per process (a thousand art files are checked
@@ -75,8 +87,12 @@ def contained(path: str | Path, folder: Path, key: str, where: Where | Path | st
     if isinstance(where, Where):
         line, column = where.line, where.column
         where = where.path
+    name = str(path)
+    if too_long(name):
+        raise InputError(f"{name[:40]!r}… is too long for a file name", path=where, line=line, column=column,
+                         key=key, expected=f"a file inside {folder}/, each part of its name at most "
+                         f"{NAME_BYTES} bytes (UTF-8)")
     try:
-        name = str(path)
         if name and "/" not in name and "\\" not in name and name not in (".", "..") \
                 and not os.path.islink(folder / name):  # a file right in the folder: no walk through every
             target = _real(folder) / name                # folder above it (a thousand cards' art)

@@ -25,6 +25,7 @@ import os
 import re
 import struct
 import threading
+import warnings
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable
@@ -300,11 +301,13 @@ def _opened(path: Path, name: str, where, key: str) -> ArtInfo:
         if crowded:
             raise InputError(f"{name} holds {crowded}", key=key, expected="the picture saved again by an image editor",
                              **_where_parts(where))
-        with Image.open(path) as im:
+        with open_picture(path) as im:
             if im.format not in RASTER_FORMATS:
                 raise InputError(f"{name} is a {im.format} image", key=key, expected="PNG, JPEG, WebP or SVG art",
                                  **_where_parts(where))
             w, h = im.size
+            if w * h > MAX_ART_PIXELS:
+                raise _too_big(name, w, h, key, where)
             if orientation(im) in (5, 6, 7, 8):  # turned a quarter: width and height swap
                 w, h = h, w
     except (UnidentifiedImageError, OSError, SyntaxError, Image.DecompressionBombError) as e:
@@ -412,12 +415,40 @@ def _href_parts(href: str, where) -> tuple[str, str]:
     return unquote(target), m.group(1).lower()
 
 
+MAX_ART_PIXELS = 60_000_000  # one picture (a 650 mm square at 300 dpi): decoded, its RGBA takes some 1 GB
+
+
+def open_picture(src):
+    """``Image.open`` without Pillow's decompression-bomb warning, printed raw on the terminal:
+    pnpgen refuses such a picture itself (``MAX_ART_PIXELS``, below Pillow's own limits), in one
+    line naming the piece, before a pixel is decoded."""
+    from PIL import Image
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        return Image.open(src)
+
+
+def claimed_pixels(e: Exception) -> str:
+    """"10,000,000,000 pixels" from Pillow's DecompressionBombError ("Image size (…) exceeds …")."""
+    m = re.search(r"\((\d+) pixels\)", str(e))
+    return f"{int(m.group(1)):,} pixels" if m else "billions of pixels"
+
+
+def _too_big(name: str, w: int, h: int, key: str, where) -> InputError:
+    """A picture of more pixels than print needs, refused from its header: a 600 kB PNG can
+    claim 13000×13000 pixels that take gigabytes decoded (a decompression bomb)."""
+    return InputError(f"{name} is {w}×{h} pixels, more than a picture for print needs", key=key,
+                      expected=f"at most {MAX_ART_PIXELS:,} pixels (300 dpi at the printed size is enough: "
+                      "a 650 mm square)", **_where_parts(where))
+
+
 def _unreadable(e: Exception) -> str:
     """Why Pillow could not read an image, without the file object's repr or a temp path."""
     from PIL import Image, UnidentifiedImageError
 
     if isinstance(e, Image.DecompressionBombError):  # a header claiming billions of pixels
-        return f"{e.args[0].split(' exceeds')[0].lower()}, more than a picture for print needs"
+        return f"it claims {claimed_pixels(e)}, more than a picture for print needs (at most {MAX_ART_PIXELS:,})"
     return "not a PNG, JPEG or WebP image" if isinstance(e, UnidentifiedImageError) else str(e)
 
 
@@ -471,7 +502,9 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
     from PIL import Image, ImageOps, UnidentifiedImageError
 
     try:
-        im: Image.Image = Image.open(io.BytesIO(raw))
+        im: Image.Image = open_picture(io.BytesIO(raw))
+        if im.width * im.height > MAX_ART_PIXELS:  # never decoded: a bomb's pixels take gigabytes
+            raise _too_big(name, im.width, im.height, "href", where)
         upright = orientation(im) in (None, 1)
         as_it_is = (im.format == "JPEG" and im.mode in ("RGB", "L")) or (
             im.format == "PNG" and im.mode == "RGB" and "transparency" not in im.info and "icc_profile" not in im.info)

@@ -389,10 +389,21 @@ def out_option(text: str) -> Path:
 def sheet_out_option(text: str) -> Path:
     """``export-sheet --out``: a new or existing .csv/.xlsx file in a folder one may write to.
     The suffix keeps it from overwriting a deck's YAML, a template or any other input."""
-    expected = "a file name ending in .csv or .xlsx, in a folder you may write to"
+    return _file_out(text, (".csv", ".xlsx"))
+
+
+def pdf_out_option(text: str) -> Path:
+    """``calibrate --out``: a new or existing .pdf file in a folder one may write to. The suffix
+    keeps it from overwriting a deck's YAML, a font or any other input."""
+    return _file_out(text, (".pdf",))
+
+
+def _file_out(text: str, suffixes: tuple[str, ...]) -> Path:
+    kinds = " or ".join(suffixes)
+    expected = f"a file name ending in {kinds}, in a folder you may write to"
     path = _usable_path(text, "file name", expected)
-    if path.suffix.lower() not in (".csv", ".xlsx"):
-        raise Invalid(f"{text} is not a .csv or .xlsx file", expected)
+    if path.suffix.lower() not in suffixes:
+        raise Invalid(f"{text} is not a {kinds} file", expected)
     if path.is_dir():
         raise Invalid(f"{text} is a folder", expected)
     folder = _nearest_folder(path.parent, text, expected)

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 import pnpgen
 from pnpgen import resources, usercache
 from pnpgen.atomic import Stores, store
-from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, inside
+from pnpgen.engine.output import inside, is_output_folder
 from pnpgen.errors import InputError
 from pnpgen.litter import is_litter
 from pnpgen.pdf.assemble import PdfFile, Stored, file_digest
@@ -458,7 +458,7 @@ class Cache:
 
     def marked(self) -> bool:
         """Is the cache's folder already an output folder (its marker or lock written)?"""
-        return (self.root.parent / MARKER_NAME).is_file() or (self.root.parent / LOCK_NAME).is_file()
+        return is_output_folder(self.root.parent)
 
     def face_path(self, key: str) -> Path:
         return self.root / "faces" / key[:2] / f"{key}.json"

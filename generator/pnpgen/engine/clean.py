@@ -22,7 +22,7 @@ from pathlib import Path
 
 from pnpgen.engine import history as history_files
 from pnpgen.engine.cache import Cache, FileHashes, layout_of
-from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, build_lock, inside, remove_stray_temps
+from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, build_lock, inside, is_output_folder, remove_stray_temps
 from pnpgen.engine.transaction import TRASH, empty_trash, recover
 from pnpgen.pdf.assemble import file_digest
 from pnpgen.usercache import seal
@@ -43,8 +43,8 @@ def clean(out_root: Path, game: str | None = None, history: bool = False) -> Cle
     The versions recorded in ``.history/`` (and their tags) are the designer's record of what was
     printed, not outputs: they go only with ``history``."""
     done = Cleaned()
-    if not out_root.is_dir():
-        return done
+    if not out_root.is_dir() or not is_output_folder(out_root):
+        return done  # a folder pnpgen never wrote: nothing in it is pnpgen's, not even a lock to leave
     cache = Cache(out_root)
     touched: set[Path] = set()
     with build_lock(out_root):  # not while a build writes here

@@ -122,7 +122,7 @@ def claim(folder: Path, inputs: Sequence[Path] = ()) -> None:
         raise InputError(f"{folder} is {'the home folder' if where == home else 'the root of the disk'}, "
                          "not an output folder", key="--out",
                          expected="a folder of its own, e.g. --out build or --out ~/pnp/build")
-    if not where.is_dir() or (where / MARKER_NAME).is_file() or (where / LOCK_NAME).is_file():
+    if not where.is_dir() or is_output_folder(where):
         return
     try:
         foreign = next(iter(sorted(where.iterdir())), None)
@@ -132,6 +132,12 @@ def claim(folder: Path, inputs: Sequence[Path] = ()) -> None:
         raise InputError(f"{folder} holds files pnpgen did not write ({foreign.name}…), so it is not an "
                          "output folder", key="--out",
                          expected="an empty or new folder, or one pnpgen built into before")
+
+
+def is_output_folder(folder: Path) -> bool:
+    """Has pnpgen written into ``folder``: its marker, or the lock file every earlier build left?
+    Only such a folder is pnpgen's to write in and to clean."""
+    return (folder / MARKER_NAME).is_file() or (folder / LOCK_NAME).is_file()
 
 
 def mark_now(folder: Path) -> None:

@@ -16,7 +16,7 @@ from pnpgen.data.load import load_game
 from pnpgen.data.model import Layout
 from pnpgen.data.workspace import Workspace, find_workspace
 from pnpgen.data.yamlsrc import Located
-from pnpgen.errors import InputError, suggest
+from pnpgen.errors import NAME_BYTES, InputError, suggest, too_long
 from pnpgen.faces.layouts import compile_side
 from pnpgen.shapes import bounding_size
 
@@ -123,6 +123,28 @@ def _draft(title: str, kinds: list[Kind]) -> str:
     return "\n".join(parts)
 
 
+def taken(path: Path) -> bool:
+    """Is the name in use, by a file, a folder or a link (even one leading nowhere)?"""
+    return path.exists() or path.is_symlink()
+
+
+def write_new(files: dict[Path, str], command: str) -> None:
+    """Write every one of ``files`` as a new file (never over one, nor through a link), or none:
+    the ones written are removed again when one cannot be."""
+    written: list[Path] = []
+    try:
+        for path, text in files.items():
+            with open(path, "x", encoding="utf-8", newline="\n") as f:
+                written.append(path)
+                f.write(text)
+    except OSError as e:
+        for path in written:
+            path.unlink(missing_ok=True)
+        said = (f"already exists; {command} never overwrites" if isinstance(e, FileExistsError)
+                else f"cannot be written: {e.strerror}")
+        raise InputError(f"{e.filename} {said}", expected="another name, in a folder you may write in") from None
+
+
 def new(args: argparse.Namespace) -> int:
     try:
         ws = find_workspace()
@@ -132,7 +154,7 @@ def new(args: argparse.Namespace) -> int:
         made = [ws.data, ws.templates]
     slug, title = args.slug, args.title or args.slug
     folder = ws.game_dir(slug)
-    if folder.exists():
+    if taken(folder):
         raise InputError(f"data/{slug} already exists; pnpgen new never overwrites", path=folder,
                          expected="a new slug, or remove the folder first")
     if title.strip() == "" or len(title) > v.LABEL_CHARS or any(c in title for c in "\n\r\t"):
@@ -147,13 +169,15 @@ def new(args: argparse.Namespace) -> int:
         pieces = kind.pieces.replace("{title}", _quoted(title)).replace("{slug}", slug)
         files[folder / "decks" / f"{kind.deck}.yaml"] = DECK_YAML.format(name=kind.name, layout=kind.layout,
                                                                           pieces=pieces)
-    for path in made:
-        path.mkdir(exist_ok=True)
-    for path, text in files.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "x", encoding="utf-8", newline="\n") as f:  # "x": never overwrite
-            f.write(text)
-    (folder / "art").mkdir()
+    try:
+        for path in made:
+            path.mkdir(exist_ok=True)
+        for path in [*{p.parent: p for p in files}, folder / "art"]:
+            path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"cannot make the folder {e.filename}: {e.strerror}", path=folder,
+                         expected="a workspace you may write in") from None
+    write_new(files, "pnpgen new")
     if getattr(args, "quiet", False):  # -q: only warnings and errors, and new has none to say
         return 0
     rel = folder.relative_to(ws.root).as_posix()
@@ -219,13 +243,15 @@ def layout(args: argparse.Namespace) -> int:
     if built.back is not None:
         outputs[back] = compile_side(built, "back")
     for path in outputs:
-        if path.exists():
+        if too_long(str(path)):
+            raise InputError(f"--out: {str(path)[:40]!r}… is too long for a file name",
+                             expected=f"each part of the name at most {NAME_BYTES} bytes (UTF-8)")
+        if taken(path):
             raise InputError(f"{path} already exists; pnpgen layout export never overwrites", expected="another --out")
         if not path.parent.is_dir():
             raise InputError(f"--out: folder {path.parent} does not exist", expected="a file in an existing folder")
-    for path, text in outputs.items():
-        with open(path, "x", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+    write_new(outputs, "pnpgen layout export")
+    for path in outputs:
         print(f"wrote {path}")
     if args.game is not None and args.deck is not None:  # the deck's own: its folder and file by name
         print(f"Put them in templates/{args.game}/ and write in data/{args.game}/decks/{args.deck}.yaml, "

@@ -12,7 +12,7 @@ from pnpgen.data import validate
 from pnpgen.data.model import Deck
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import Located, load_yaml
-from pnpgen.errors import InputError, contained
+from pnpgen.errors import InputError, contained, too_long
 from pnpgen.pdf.pdfx import OutputCondition
 from pnpgen.units import mm_to_px
 
@@ -115,7 +115,7 @@ def available(ws: Workspace, game: str) -> list[str]:
 
 
 def load_preset(ws: Workspace, game: str, name: str) -> Preset:
-    if not name or "/" in name or "\\" in name or name.startswith(".") or "\0" in name:
+    if not name or "/" in name or "\\" in name or name.startswith(".") or "\0" in name or too_long(f"{name}.yaml"):
         raise InputError(f"{name!r} is not a preset name", key="--preset",
                          expected="one of " + ", ".join(available(ws, game)))
     for folder in preset_dirs(ws, game):

@@ -26,7 +26,7 @@ from pnpgen.data import validate
 from pnpgen.data.art import ArtFolder
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
-from pnpgen.errors import InputError, TemplateMistake, ValueMistake, suggest
+from pnpgen.errors import InputError, TemplateMistake, ValueMistake, suggest, too_long
 from pnpgen.faces import builtin, layouts
 from pnpgen.faces.helpers import mix, shape_tools
 from pnpgen.faces.images import ArtPlacer
@@ -685,7 +685,7 @@ class Renderer:
             name = str(e.message or e.name)  # quoted when it holds a line break or space that hides in print
             message, key = name if name.isprintable() and name == name.strip() else repr(name), "template"
             slug = self.game.slug
-            if "/" not in name and (self.templates / slug / name).is_file():  # named from its own folder
+            if "/" not in name and not too_long(name) and (self.templates / slug / name).is_file():  # named from its own folder
                 expected = (f"'{slug}/{name}': an include or import names a template from templates/, "
                             f"so templates/{slug}/{name} is '{slug}/{name}'")
             else:

@@ -14,7 +14,7 @@ from urllib.parse import unquote_to_bytes
 
 from lxml import etree
 
-from pnpgen.data.art import SVG_NESTING
+from pnpgen.data.art import MAX_ART_PIXELS, SVG_NESTING, claimed_pixels, open_picture
 from pnpgen.svg.style import (
     IDENTITY,
     LENGTH,
@@ -124,13 +124,19 @@ def _raster_size(conv, el, data: bytes) -> tuple[int, int]:
     from PIL import Image
 
     try:
-        with Image.open(io.BytesIO(data)) as im:
+        with open_picture(io.BytesIO(data)) as im:
             size = im.size
+            if size[0] * size[1] > MAX_ART_PIXELS:  # never decoded: a bomb's pixels take gigabytes
+                raise conv.error(el, f"is a {size[0]}×{size[1]} pixel picture, more than a picture for print needs",
+                                 f"at most {MAX_ART_PIXELS:,} pixels (300 dpi at the printed size is enough)")
             if im.mode in ("RGBA", "LA", "PA") or "transparency" in im.info:
                 alpha = im.convert("RGBA").getchannel("A")
                 if alpha.getextrema()[0] < 255:  # type: ignore[operator]  # one channel: (min, max) of ints
                     raise conv.error(el, "is an image with transparent pixels: print files cannot contain "
                                          "transparency", "an image flattened onto its background (no alpha)")
+    except Image.DecompressionBombError as e:  # beyond Pillow's own limit: refused at open
+        raise conv.error(el, f"is a picture of {claimed_pixels(e)}, more than a picture for print needs",
+                         f"at most {MAX_ART_PIXELS:,} pixels (300 dpi at the printed size is enough)") from None
     except OSError as e:
         raise conv.error(el, f"is not a readable PNG or JPEG ({e})", "a PNG or JPEG file") from None
     return size

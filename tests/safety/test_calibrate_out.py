@@ -1,0 +1,53 @@
+"""``pnpgen calibrate --out FILE`` writes a PDF, so FILE must be one: a slip of the shell (``--out
+data/test/game.yaml``, ``--out fonts/NotoSans-Regular.ttf``, a tab-completed notes file) once
+replaced that file with the sheet, the game's data or a font lost without a word."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import make_workspace, run
+
+
+def _refused(ws: Path, capsys, *args: str) -> str:
+    """An --out argparse refuses through its type: one error line, exit 2."""
+    with pytest.raises(SystemExit) as e:
+        run(ws, *args)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    return err
+
+
+@pytest.mark.parametrize("name", ["data/test/game.yaml", "data/test/decks/cards.yaml", "notes.txt", "sheet"])
+def test_calibrate_out_at_a_file_not_a_pdf_is_refused_and_the_file_kept(tmp_path, capsys, name):
+    ws = make_workspace(tmp_path / "ws")
+    target = ws / name
+    if not target.exists():
+        target.write_bytes(b"the designer's own file")
+    before = target.read_bytes()
+    err = _refused(ws, capsys, "calibrate", "--out", name)
+    assert "argument --out" in err and "not a .pdf file" in err, err
+    assert target.read_bytes() == before
+
+
+def test_calibrate_out_through_a_linked_fonts_folder_is_refused_and_the_font_kept(tmp_path, capsys):
+    """The workspace's fonts/ is often a link to a shared folder of fonts: a font is not a PDF."""
+    ws = make_workspace(tmp_path / "ws")
+    fonts = tmp_path / "shared-fonts"
+    fonts.mkdir()
+    (fonts / "Mine-Regular.ttf").write_bytes(b"\x00\x01\x00\x00 a font")
+    (ws / "fonts").unlink()
+    (ws / "fonts").symlink_to(fonts)
+    assert "argument --out" in _refused(ws, capsys, "calibrate", "--out", "fonts/Mine-Regular.ttf")
+    assert (fonts / "Mine-Regular.ttf").read_bytes() == b"\x00\x01\x00\x00 a font"
+
+
+def test_calibrate_out_at_a_pdf_is_written_whole(tmp_path):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "calibrate", "--out", "sheets-to-print/cal.PDF") == 0
+    data = (ws / "sheets-to-print/cal.PDF").read_bytes()
+    assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
+    assert [p.name for p in (ws / "sheets-to-print").iterdir()] == ["cal.PDF"]  # no temporary file left

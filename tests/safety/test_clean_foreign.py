@@ -1,0 +1,41 @@
+"""``pnpgen clean --out DIR`` pointed at a folder pnpgen never wrote (a typo, the wrong tab
+completed) removes nothing there and writes nothing there: no lock file is left behind to make
+the folder look like an output folder to the next build, and a ``.history/`` of someone else's
+is not taken for pnpgen's recorded versions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import make_workspace, run
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _documents(tmp_path: Path) -> Path:
+    mine = tmp_path / "documents"
+    (mine / ".history" / "test").mkdir(parents=True)
+    (mine / ".history" / "test" / "v00001.json").write_text('{"my editor": "its own history"}', encoding="utf-8")
+    (mine / "tax-2026.pdf").write_bytes(b"not pnpgen's")
+    return mine
+
+
+def test_clean_at_a_folder_pnpgen_never_wrote_changes_nothing_there(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    mine = _documents(tmp_path)
+    before = _tree(mine)
+    for more in ((), ("--history",), ("--game", "test", "--history")):
+        assert run(ws, "clean", "--out", str(mine), *more) == 0
+        assert "nothing pnpgen wrote" in capsys.readouterr().out
+        assert _tree(mine) == before
+
+
+def test_after_clean_at_a_foreign_folder_a_build_there_is_still_refused(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    mine = _documents(tmp_path)
+    assert run(ws, "clean", "--out", str(mine)) == 0
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(mine)) == 2
+    assert "did not write" in capsys.readouterr().err
+    assert not (mine / "test").exists()

@@ -1,0 +1,78 @@
+"""A file name the data gives that is longer than any file system takes (a part of it over 255
+bytes): looking it up does not say "no such file" but raises ENAMETOOLONG, which once ended
+``check``, ``build`` and ``export`` with a traceback. Each is one line naming the file, line and
+key (or the option), exit 2, and the last good outputs stay."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import ART_DECK_YAML, DECK_YAML, FRONT, PICTURE_FRONT, make_workspace, run
+
+LONG = "a" * 300
+BUILD = ("build", "--game", "test", "--jobs", "1")
+
+
+def _game(ws: Path, more: str) -> None:
+    game = ws / "data/test/game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + more, encoding="utf-8")
+
+
+def _art(ws: Path) -> None:
+    """Named in a piece and placed by the template's image(), in the art/ folder a game has."""
+    (ws / "data/test/art").mkdir()
+    (ws / "templates/test/card-front.svg.j2").write_text(PICTURE_FRONT, encoding="utf-8")
+    (ws / "data/test/decks/cards.yaml").write_text(ART_DECK_YAML + f"  - {{name: a, text: b, art: {LONG}.png}}\n",
+                                                   encoding="utf-8")
+
+
+def _sheet(ws: Path) -> None:
+    (ws / "data/test/decks/cards.yaml").write_text(DECK_YAML.replace("pieces:\n", f"pieces: {{file: {LONG}.csv}}\n"),
+                                                   encoding="utf-8")
+
+
+def _include(ws: Path) -> None:
+    (ws / "templates/test/card-front.svg.j2").write_text(FRONT.replace("{% block art %}",
+                                                                       f"{{% block art %}}{{% include '{LONG}.svg' %}}"),
+                                                         encoding="utf-8")
+
+
+CASES = {
+    "art": (_art, "pieces.1.art"),
+    "spreadsheet": (_sheet, "pieces.file"),
+    "draft_file": (lambda ws: _game(ws, f"draft_file: {LONG}.txt\n"), "draft_file"),
+    "fonts": (lambda ws: _game(ws, f"fonts: {{gothic: {LONG}}}\n"), "fonts.gothic"),
+    "fallback_fonts": (lambda ws: _game(ws, f"fallback_fonts: [{LONG}]\n"), "fallback_fonts.1"),
+    "include": (_include, "card-front.svg.j2"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_file_name_too_long_for_the_file_system_is_one_line_and_keeps_the_outputs(tmp_path, capsys, case):
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    assert run(ws, *BUILD) == 0
+    before = (ws / "build/test/cards.pdf").read_bytes()
+    spoil, said = CASES[case]
+    spoil(ws)
+    capsys.readouterr()
+    assert run(ws, *BUILD) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err and said in err, err
+    assert (ws / "build/test/cards.pdf").read_bytes() == before
+
+
+def test_a_preset_name_too_long_is_one_line(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "export", "--game", "test", "--preset", LONG) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--preset" in err and "Traceback" not in err, err
+
+
+def test_a_layout_export_name_too_long_is_one_line_and_writes_nothing(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "layout", "export", "card-poker", "--out", f"{LONG}.svg.j2") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "too long" in err and "Traceback" not in err, err
+    assert sorted(p.name for p in ws.iterdir()) == ["data", "fonts", "templates"]

@@ -1,0 +1,84 @@
+"""A picture small on disk whose header claims more pixels than print needs (a decompression
+bomb): a 13000×13000 PNG with an alpha channel is 0.6 MB of zeros compressed, and converting it
+(alpha flattened, RGB) once took 2.7 GB and 10 s, with Pillow's own warnings printed raw; under
+Pillow's refusal (179 million pixels) nothing stopped it. It is refused from its header, one line
+naming the piece's file:line, the picture and its size, and the last good outputs stay."""
+
+from __future__ import annotations
+
+import base64
+import struct
+import zlib
+
+import pytest
+
+from conftest import PICTURE_FRONT, picture_workspace, run
+
+# 8200 × 8200 = 67 million pixels: over pnpgen's limit (60 million), under Pillow's own warning.
+SIDE = 8200
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def _bomb(colour_type: int, side: int = SIDE, whole: bool = True) -> bytes:
+    """A whole, valid PNG of side × side transparent (or black) pixels, every row zeros (or, not
+    ``whole``, only its header and the first rows: what is read before any pixel)."""
+    channels = {2: 3, 6: 4}[colour_type]
+    pack = zlib.compressobj(1)
+    row = bytes(1 + side * channels)
+    data = b"".join(pack.compress(row) for _ in range(side if whole else 1)) + pack.flush()
+    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, colour_type, 0, 0, 0))
+            + _chunk(b"IDAT", data) + _chunk(b"IEND", b""))
+
+
+@pytest.mark.parametrize("colour_type", [6, 2], ids=["rgba", "rgb"])
+def test_a_picture_claiming_more_pixels_than_print_needs_is_refused_from_its_header(tmp_path, capsys, colour_type):
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.png}\n", PICTURE_FRONT, {"a.png": (200, 30, 30)})
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    kept = (ws / "build/test/cards.pdf").read_bytes()
+    (ws / "data/test/art/a.png").write_bytes(_bomb(colour_type))
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    said = capsys.readouterr()
+    err = said.err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err and "Warning" not in err, err
+    assert "cards.yaml:7:" in err and f"art/a.png is {SIDE}×{SIDE} pixels" in err and "60,000,000" in err, err
+    assert (ws / "build/test/cards.pdf").read_bytes() == kept
+
+
+def test_a_template_image_claiming_more_pixels_than_print_needs_is_refused(tmp_path, capsys):
+    front = PICTURE_FRONT.replace("{{ image(piece.art, 5, 20, w - 10, 40) }}",
+                                  '<image href="logo.png" x="5" y="60" width="20" height="20"/>')
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.png}\n", front, {"a.png": (200, 30, 30)})
+    (ws / "templates/test/logo.png").write_bytes(_bomb(6))
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"logo.png is {SIDE}×{SIDE} pixels" in err, err
+    assert not (ws / "build/test/cards.pdf").exists()
+
+
+@pytest.mark.parametrize("side, said", [(SIDE, f"{SIDE}×{SIDE} pixel picture"), (100_000, "10,000,000,000 pixels")])
+def test_an_svg_picture_holding_a_bomb_as_a_data_uri_is_refused(tmp_path, capsys, side, said):
+    """SVG art may carry its raster inline (``data:image/png;base64,…``): the same limit holds, and
+    one beyond Pillow's own (which Pillow raises as no OSError) is one line, not a traceback."""
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.svg}\n", PICTURE_FRONT, {"a.png": (200, 30, 30)})
+    inline = base64.b64encode(_bomb(2, side, whole=side == SIDE)).decode()
+    (ws / "data/test/art/a.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">'
+        f'<image width="100" height="100" href="data:image/png;base64,{inline}"/></svg>', encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err and "Warning" not in err, err
+    assert "a.svg" in err and said in err and "60,000,000" in err, err
+    assert not (ws / "build/test/cards.pdf").exists()
+
+
+def test_a_picture_past_pillows_warning_is_said_once_in_pnpgens_words(tmp_path, capsys):
+    """10000×10000: past Pillow's DecompressionBombWarning (89 million pixels), under its error."""
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.png}\n", PICTURE_FRONT, {"a.png": (200, 30, 30)})
+    (ws / "data/test/art/a.png").write_bytes(_bomb(6, 10_000, whole=False))
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Warning" not in err and "art/a.png is 10000×10000 pixels" in err, err

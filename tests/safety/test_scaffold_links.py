@@ -1,0 +1,47 @@
+"""``pnpgen layout export`` and ``pnpgen new`` never overwrite: a name already taken by a link,
+even one whose target is gone (a dangling link), is taken. They once wrote the front template,
+then stopped with a traceback at the back's dangling link: half a pair, exit 1."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import make_workspace, run
+
+
+def _one_line(capsys) -> str:
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    return err
+
+
+def test_a_dangling_link_where_layout_export_writes_the_back_is_refused_before_the_front(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    gone = tmp_path / "elsewhere" / "gone.svg.j2"
+    (ws / "mine-back.svg.j2").symlink_to(gone)
+    assert run(ws, "layout", "export", "card-poker", "--out", "mine.svg.j2") == 2
+    err = _one_line(capsys)
+    assert "mine-back.svg.j2 already exists" in err
+    assert not (ws / "mine.svg.j2").exists() and not gone.parent.exists()
+    assert (ws / "mine-back.svg.j2").is_symlink()
+
+
+def test_layout_export_into_a_folder_it_cannot_write_is_one_line_and_writes_nothing(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "layout", "export", "card-poker", "--out", "/proc/mine.svg.j2") == 2
+    assert "/proc" in _one_line(capsys)
+
+
+def test_new_over_a_dangling_link_is_refused_and_writes_nothing_through_it(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    gone = tmp_path / "elsewhere" / "g2"
+    (ws / "data" / "g2").symlink_to(gone)
+    assert run(ws, "new", "g2") == 2
+    assert "data/g2 already exists" in _one_line(capsys)
+    assert not gone.parent.exists() and (ws / "data" / "g2").is_symlink()
+
+
+def test_layout_export_writes_both_sides_when_the_names_are_free(tmp_path):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "layout", "export", "card-poker", "--out", "mine.svg.j2") == 0
+    assert sorted(p.name for p in Path(ws).glob("mine*")) == ["mine-back.svg.j2", "mine.svg.j2"]
