@@ -164,3 +164,19 @@ def test_a_palette_name_one_slip_from_a_colour_the_layouts_draw_is_pointed_at(tm
     (ws / "data" / "test" / "game.yaml").write_text(game.replace("acent:", "accent:"), encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     assert "palette colour" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("encode, said", [
+    (lambda t: t.encode("cp932"), "it reads as Shift_JIS (CP932)"),
+    (lambda t: t.encode("utf-16"), "it is UTF-16"),
+], ids=["shift_jis", "utf-16"])
+def test_a_deck_saved_in_another_encoding_is_told_which_and_how_to_save_it(tmp_path, capsys, encode, said):
+    """A deck file saved by an older Japanese editor: the line of its first stray byte, the
+    encoding it was saved in, and how to save it as UTF-8; exit 2, no traceback."""
+    ws = make_workspace(tmp_path / "ws")
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_bytes(encode(deck.read_text(encoding="utf-8")))
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "data/test/decks/cards.yaml:1: not UTF-8 text" in err and said in err and "文字コード UTF-8" in err, err
+    assert "Traceback" not in err

@@ -155,11 +155,12 @@ def load_yaml(path: Path) -> Located:
         if path.stat().st_size > MAX_BYTES:
             raise InputError(f"file is larger than {MAX_BYTES:,} bytes", path=path,
                              expected="a YAML file of pieces; split a very large deck into several files")
-        text = path.read_bytes().decode("utf-8-sig")
+        data = path.read_bytes()
+        text = data.decode("utf-8-sig")
     except FileNotFoundError:
         raise InputError("file not found", path=path) from None
     except UnicodeDecodeError as e:
-        raise InputError(f"not UTF-8 text (byte {e.start})", path=path, expected="a UTF-8 YAML file") from None
+        raise _not_utf8(path, data, e) from None
     except OSError as e:
         raise InputError(f"cannot read: {e.strerror}", path=path, expected="a readable YAML file") from None
     entry = usercache.key(_READER, text.encode("utf-8"))
@@ -206,6 +207,24 @@ def _read(path: Path, text: str) -> Located:
     else:
         doc.data = {}
     return doc
+
+
+def _not_utf8(path: Path, data: bytes, e: UnicodeDecodeError) -> InputError:
+    """A YAML file that is not UTF-8, with the line of its first stray byte and, when it reads as
+    one, the encoding it was saved in (Japanese Windows editors and Excel save Shift_JIS)."""
+    line = data.count(b"\n", 0, e.start) + 1
+    saved = ""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        saved = ": it is UTF-16"
+    else:
+        try:
+            data.decode("cp932")
+            saved = ": it reads as Shift_JIS (CP932), as older Japanese editors save"
+        except UnicodeDecodeError:
+            pass
+    return InputError(f"not UTF-8 text (byte {e.start}){saved}", path=path, line=line,
+                      expected="the file saved as UTF-8 (メモ帳: 名前を付けて保存 → 文字コード UTF-8; "
+                               "VS Code: エンコード付きで保存 → UTF-8)")
 
 
 def _fast_node(text: str) -> tuple[yaml.Node | None, yaml.SafeLoader | None]:
