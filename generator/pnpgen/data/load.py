@@ -16,7 +16,7 @@ from pnpgen.data.markup import colour_names
 from pnpgen.data.model import EMPTY_SHOWN, NO_ART_YET, Deck, FieldText, Game, Piece, Sourced, is_placeholder
 from pnpgen.data.names import check_deck_ids
 from pnpgen.data.sheetlayouts import SheetStock, load_sheet
-from pnpgen.data.spreadsheets import SheetDoc, read_pieces
+from pnpgen.data.spreadsheets import SUFFIXES, SheetDoc, read_pieces
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located, load_yaml
@@ -418,6 +418,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         rows, pieces = read_pieces(doc, path, game.root, fields)
         if game.translations is not None:
             pieces = game.translations.resolve_rows(rows, pieces, fields)
+    if isinstance(pieces, str) and Path(pieces).suffix.lower() in SUFFIXES:  # pieces: units.csv
+        raise doc.error(("pieces",), f"pieces names the spreadsheet {pieces!r} without 'file:'",
+                        f"pieces: {{file: {pieces}}}")
     if not isinstance(pieces, list) or not pieces:
         raise doc.error(("pieces",), "pieces must be a non-empty list",
                         "'- name: …' entries or {file: cards.csv}" + PIECES_HINT)
