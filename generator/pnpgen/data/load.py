@@ -200,7 +200,9 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
         raise InputError("the draft is not a file", path=game.draft_file, expected="the draft as a text file")
     if "draft_file" in data and not game.draft_file.exists():
         where = doc.where(("draft_file",))
-        raise InputError(f"draft_file: {v.show(draft_name)} not found in {folder.name}/", path=where.path,
+        texts = sorted(p.name for p in folder.iterdir() if p.suffix.lower() in (".txt", ".md", ".text"))
+        near = suggest(str(draft_name), texts)
+        raise InputError(f"draft_file: {v.show(draft_name)} not found in {folder.name}/{near}", path=where.path,
                          line=where.line, column=where.column,
                          expected="the draft's file name, or no draft_file: for a game without a rulebook")
     for deck_file in deck_files(game):
