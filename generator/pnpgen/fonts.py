@@ -10,7 +10,7 @@ from functools import cache
 from pathlib import Path
 
 from pnpgen import fonttables
-from pnpgen.errors import InputError, Where, contained
+from pnpgen.errors import InputError, Where, contained, suggest
 from pnpgen.litter import is_litter
 from pnpgen.resources import fonts_folder
 from pnpgen.units import pt_to_mm
@@ -47,7 +47,7 @@ def locate(name: str, font_dir: Path, where: Where | Path | str | None = None, k
     if not path.is_file():
         known = sorted(set(available(font_dir)) | set(available(BUNDLED)))
         raise InputError(
-            f"font {name!r} not found in {font_dir}",
+            f"font {name!r} not found in {font_dir}{suggest(str(name), known)}",
             path=w_path, line=line, column=column,
             key=key,
             expected="one of " + ", ".join(known) if known else "a .ttf in fonts/",

@@ -51,6 +51,18 @@ def test_missing_font(tmp_path, capsys):
     assert "BIZUDPGothic-Regular" in err  # what would be valid
 
 
+def test_a_misspelt_font_or_draft_file_names_the_one_that_is_there(tmp_path, capsys):
+    """A game trial: `gothic: NotoSans-Reglar` and `draft_file: drafts.txt` listed what there is
+    but named no near miss, as a mistyped key does."""
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + "fonts:\n  gothic: NotoSans-Reglar\n", draft=True)
+    assert run(ws, "build", "--game", "test") == 2
+    assert "font 'NotoSans-Reglar' not found in fonts; did you mean NotoSans-Regular?" in capsys.readouterr().err
+    (ws / "data" / "test" / "game.yaml").write_text(GAME_YAML + "draft_file: drafts.txt\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "draft_file: 'drafts.txt' not found in test/; did you mean draft.txt? (expected" in err, err
+
+
 def test_bad_palette_colour(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws", game=GAME_YAML.replace('"#cc3333"', "reddish"))
     assert run(ws, "check") == 2

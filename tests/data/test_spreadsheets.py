@@ -154,6 +154,21 @@ def test_bad_spreadsheet_file(tmp_path, capsys, name, data, message):
     assert message in err and err.count("\n") == 1, err
 
 
+def test_a_misnamed_or_unmarked_spreadsheet_is_told_what_to_write(tmp_path, capsys):
+    """A game trial: `pieces: units.csv` (no file:) was 'pieces must be a non-empty list', and a
+    misspelt file name named no near one."""
+    ws = make_workspace(tmp_path / "ws", deck=FIELDS_DECK + "pieces: cards.csv\n")
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text("name\r\n祝福\r\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:7:9: pieces: pieces names the spreadsheet 'cards.csv' without 'file:' " \
+           "(expected pieces: {file: cards.csv})" in err, err
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(FIELDS_DECK + "pieces: {file: card.csv}\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    assert "spreadsheet 'card.csv' not found; did you mean cards.csv?" in capsys.readouterr().err
+
+
 def test_symlink_out_of_the_game_is_refused(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws", deck=FIELDS_DECK + "pieces: {file: cards.csv}\n")
     (tmp_path / "elsewhere.csv").write_text("name\r\nx\r\n")

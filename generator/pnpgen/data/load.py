@@ -16,7 +16,7 @@ from pnpgen.data.markup import colour_names
 from pnpgen.data.model import EMPTY_SHOWN, NO_ART_YET, Deck, FieldText, Game, Piece, Sourced, is_placeholder
 from pnpgen.data.names import check_deck_ids
 from pnpgen.data.sheetlayouts import SheetStock, load_sheet
-from pnpgen.data.spreadsheets import SheetDoc, read_pieces
+from pnpgen.data.spreadsheets import SUFFIXES, SheetDoc, read_pieces
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located, load_yaml
@@ -200,7 +200,9 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
         raise InputError("the draft is not a file", path=game.draft_file, expected="the draft as a text file")
     if "draft_file" in data and not game.draft_file.exists():
         where = doc.where(("draft_file",))
-        raise InputError(f"draft_file: {v.show(draft_name)} not found in {folder.name}/", path=where.path,
+        texts = sorted(p.name for p in folder.iterdir() if p.suffix.lower() in (".txt", ".md", ".text"))
+        near = suggest(str(draft_name), texts)
+        raise InputError(f"draft_file: {v.show(draft_name)} not found in {folder.name}/{near}", path=where.path,
                          line=where.line, column=where.column,
                          expected="the draft's file name, or no draft_file: for a game without a rulebook")
     for deck_file in deck_files(game):
@@ -435,6 +437,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         rows, pieces = read_pieces(doc, path, game.root, fields)
         if game.translations is not None:
             pieces = game.translations.resolve_rows(rows, pieces, fields)
+    if isinstance(pieces, str) and Path(pieces).suffix.lower() in SUFFIXES:  # pieces: units.csv
+        raise doc.error(("pieces",), f"pieces names the spreadsheet {pieces!r} without 'file:'",
+                        f"pieces: {{file: {pieces}}}")
     if not isinstance(pieces, list) or not pieces:
         raise doc.error(("pieces",), "pieces must be a non-empty list",
                         "'- name: …' entries or {file: cards.csv}" + PIECES_HINT)

@@ -27,7 +27,7 @@ from pnpgen.data.i18n import marker
 from pnpgen.data.model import Deck
 from pnpgen.data.textfile import decode
 from pnpgen.data.yamlsrc import Located, load_value
-from pnpgen.errors import InputError, Where, contained
+from pnpgen.errors import InputError, Where, contained, suggest
 from pnpgen.safetext import control_char, csv_cell, csv_text
 
 SUFFIXES = (".csv", ".xlsx", ".ods")
@@ -103,7 +103,8 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
     rel = deck_file.parent.resolve().relative_to(game_root.resolve()) / name
     path = contained(rel, game_root, "pieces.file", doc.where(("pieces", "file")))
     if not path.is_file():
-        raise doc.error(("pieces", "file"), f"spreadsheet {name!r} not found", f"a file {path}")
+        there = sorted(p.name for p in path.parent.iterdir() if p.suffix.lower() in SUFFIXES) if path.parent.is_dir() else []
+        raise doc.error(("pieces", "file"), f"spreadsheet {name!r} not found{suggest(name, there)}", f"a file {path}")
     shown = deck_file.parent / name
     sheet = spec.get("sheet")
     if sheet is not None and (not isinstance(sheet, str) or path.suffix.lower() == ".csv"):
