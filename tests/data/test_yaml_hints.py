@@ -39,6 +39,17 @@ CASES = {
     "tag-like Japanese text": ("  - name: 魚\n    effect: !注意 高い\n",
                                "cards.yaml:11:13: effect: ", "'!' at its start as a tag", 'effect: "!注意 高い"'),
     "tab": ("  - name: 魚\n\teffect: x\n", "cards.yaml:11:1: ", "a tab character", "spaces instead of the tab"),
+    # what a Japanese input method types in YAML's place
+    "full-width space indenting an entry": ("  - name: 魚\n  　- name: 鳥\n", "cards.yaml:11:3: ",
+                                            "a full-width space (全角スペース) in the indentation",
+                                            "half-width spaces instead of the full-width one"),
+    "full-width space before a key": ("  - name: 魚\n　- name: 鳥\n", "cards.yaml:11:1: ",
+                                      "starts with a full-width space (全角スペース)", "half-width spaces"),
+    "full-width colon after a key": ("  - name: 魚\n    count：2\n    effect: x\n", "cards.yaml:11:10: count: ",
+                                     "a full-width '：' after the key", "(expected count: 2)"),
+    "a paragraph's full-width indent in a block text is text": (
+        "  - name: 魚\n    effect: |\n      　港で売る。\n    count x\n    mood: y\n", "cards.yaml:13:5: ",
+        "no ':' after its key", "'key: value'"),
     "under-indented key": ("  - name: 魚\n  effect: x\n", "cards.yaml:11:3: ",
                            "does not line up with the lines above it", "on this line or the one above"),
     # PyYAML names line 12; the key that lost its indentation is on line 11

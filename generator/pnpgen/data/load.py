@@ -84,6 +84,10 @@ def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: s
             if cut is not None:
                 raise doc.error(keypath + (key,), f"unknown key in {what}: the ', ' before it ended the text of "
                                 f"{cut[0]!r}", f"the text in quotes: {cut[0]}: {quoted(cut[1])}", key=True)
+            if isinstance(key, str) and key[:1] == "\u3000":  # typed by a Japanese input method
+                raise doc.error(keypath + (key,), f"unknown key in {what}: it starts with a full-width space "
+                                "(全角スペース), which YAML reads as part of the key, not as indentation",
+                                "half-width spaces in the indentation", key=True)
             listed = ", ".join(str(k) for k in allowed)
             near = suggest(str(key), [str(k) for k in allowed], cutoff=0.75)  # rarity is no 'art'; titel is title
             raise doc.error(keypath + (key,), f"unknown key in {what}{near}",

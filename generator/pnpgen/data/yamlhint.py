@@ -170,6 +170,30 @@ def _comment_hint(line: str, row: int) -> Hint | None:
                 f"the text in quotes: {m.group('key')}: {quoted(value)}")
 
 
+_WIDE_KEY = re.compile(r"(?P<lead>[ ]*(?:-[ ]+)*)(?P<key>[^\s:：#'\"{}\[\],]+)[ ]*：[ ]*(?P<value>.*)")
+
+
+def _ime_slip(lines: list[str], colon: bool, *rows: int) -> Hint | None:
+    """What a Japanese input method types in YAML's place, on the lines the error points at or the
+    one above: a full-width space (全角スペース) in the indentation, a full-width '：' after a key
+    (``colon``: where YAML missed a key's ':', as it does on such a line in a mapping)."""
+    for row in sorted({r for at in rows for r in (at - 1, at) if 0 <= r < len(lines)}):
+        line = lines[row]
+        lead = len(line) - len(line.lstrip(" \u3000"))
+        rest = line[lead:]
+        structure = rest.startswith("- ") or re.match(r"[^\s:#'\"]+:( |$)", rest) is not None  # not a paragraph's 字下げ
+        if "\u3000" in line[:lead] and structure:
+            return Hint("YAML syntax error: a full-width space (全角スペース) in the indentation; YAML indents "
+                        "with half-width spaces only", row + 1, line.index("\u3000") + 1, None,
+                        "half-width spaces instead of the full-width one")
+        m = _WIDE_KEY.fullmatch(line)
+        if m is not None and colon:
+            return Hint("YAML syntax error: a full-width '：' after the key; YAML reads a key only before a "
+                        "half-width ':' and a space", row + 1, m.end("key") + 1, m.group("key"),
+                        f"{m.group('key')}: {m.group('value')}".rstrip())
+    return None
+
+
 def explain(text: str, e: yaml.MarkedYAMLError) -> Hint:
     """What is wrong, where, and what to write instead, for a YAML syntax error in ``text``."""
     lines = text.split("\n")
@@ -180,6 +204,10 @@ def explain(text: str, e: yaml.MarkedYAMLError) -> Hint:
     row, col = mark.line, mark.column
     line_text = lines[row] if row < len(lines) else ""
     ctx = e.context_mark
+    ime = _ime_slip(lines, "':'" in problem or "mapping" in problem or "simple key" in problem,
+                    row, ctx.line if ctx is not None else row)
+    if ime is not None:
+        return ime
     if "'\\t'" in problem:
         return Hint("YAML syntax error: a tab character; YAML indents with spaces only", row + 1, col + 1, None,
                     "spaces instead of the tab")
