@@ -789,3 +789,24 @@ def test_a_letter_build_prints_its_booklet_on_letter_with_the_pages_set_to_fit(d
             assert float(tx) * 25.4 / 72 in (pytest.approx(0, abs=0.01), pytest.approx(279.4 / 2, abs=0.01))
     note = re.sub(r"\s+", "", "".join(texts(drafted / "build" / "test" / "rulebook-booklet.pdf")))
     assert "Letter両面" in note and "A4両面" not in note
+
+
+def test_a_components_pictures_stand_clear_of_its_headings_rule(drafted):
+    """The card pictured under テストカード touched (by 0.3 mm, overlapped) the rule under its name
+    and count; it now stands a few points below it, on the page as printed."""
+    import pypdfium2 as pdfium
+
+    assert run(drafted, "build", "--game", "test") == 0
+    book = drafted / "build" / "test" / "rulebook.pdf"
+    pages = glyphs(book)
+    at = next(i for i, page in enumerate(pages) if "テストカード11枚" in "".join(g.char for g in page if g.on_page))
+    head = next(g for g in pages[at] if g.char == "テ" and g.on_page and g.size > 9)
+    dpi = 300
+    image = pdfium.PdfDocument(str(book))[at].render(scale=dpi / 72).to_pil().convert("L")
+    px = lambda mm: round(mm / 25.4 * dpi)  # noqa: E731
+    column = [image.getpixel((px(head.x + 5), y)) for y in range(px(head.y), px(head.y + 25))]
+    rule = next(i for i, v in enumerate(column) if v < 235)  # the first ink below the baseline: the rule
+    clear = next((i for i in range(rule, px(2)) if column[i] >= 245), None)  # paper again below the rule
+    assert clear is not None, "the picture begins where the rule is"
+    picture = next(i for i in range(clear, len(column)) if column[i] < 235)  # the picture's top edge
+    assert (picture - clear) * 25.4 / dpi >= 0.7, ((picture - clear) * 25.4 / dpi, rule, clear, picture)

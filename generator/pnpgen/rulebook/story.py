@@ -102,6 +102,7 @@ class Marks:
 PICTURE_H = 44 * mm  # the tallest a deck's faces are drawn in the components list
 COMMON_MAX = 2  # the components' shared scale is 1/2 at most when some pieces fit it (the rest: their own)
 PICTURE_W = 50 * mm  # pictures at most this wide stand beside the description, wider ones above it
+RULE_GAP = 3  # pt between a component's heading rule and its pictures (the card's edge touched the rule)
 PICTURE_GAP = 4 * mm  # between the pictures and the description beside them
 TEXT_W = PAGE_W - MARGIN_INNER - MARGIN_OUTER
 STEP_INDENT = BODY_SIZE * 2  # a one-sentence step's text, right of its hanging number (``10.`` fits)
@@ -404,7 +405,7 @@ class StoryBuilder:
         parts = [(name, ds) for name, ds in row.parts if ds and (len(ds) > 1 or len(row.parts) > 1)]
         if parts:
             text += [Spacer(1, 2), self.parts_table(parts)]
-        pic: list[Flowable] = []
+        pic: list[Flowable] = [Spacer(1, RULE_GAP)] if self.pictured(row) else []  # clear of the heading's rule
         for d in self.pictured(row):
             n = self.reductions[d]
             pic += [Faces(d, self.pictures[d], 1 / n), Spacer(1, 2)]
