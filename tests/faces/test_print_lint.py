@@ -135,3 +135,20 @@ def test_check_names_a_bleed_the_printer_offset_cannot_have(tmp_path, capsys):
     assert said == ["pnpgen: warning: " + lines[0].removeprefix("  warning: ")], said
     manifest = (ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8")
     assert "below the 2.5 mm the back offset" in manifest
+
+
+def test_a_length_written_with_a_unit_is_told_what_it_draws(tmp_path, capsys):
+    """``stroke-width="0.6mm"`` in a template drew 2.27 mm without a word: a template's lengths are
+    millimetres already and SVG reads 1mm as 3.78 units. The lint names the line and the number to
+    write; a bare number, and the root's own size in mm, are not named."""
+    front = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'
+             '<rect x="3" y="3" width="{{ w - 6 }}" height="{{ h - 6 }}" fill="none" stroke="#333" stroke-width="0.6mm"/>\n'
+             '<rect x="6" y="6" width="10" height="10" fill="none" stroke="#333" stroke-width="0.6"/>\n'
+             '{{ textbox(piece.name, 5, 5, w - 10, 12, size=12) }}\n{% endblock %}\n')
+    ws = make_workspace(tmp_path / "ws", front=front)
+    code, lines = _lint(capsys, ws)
+    assert code == 0
+    said = [line for line in lines if "the length" in line]
+    assert len(said) == 1, lines
+    assert said[0].startswith("templates/test/card-front.svg.j2:3: print lint: deck 'cards' piece 1 (カード1) and 10 more:")
+    assert "the length '0.6mm' draws 2.27 mm" in said[0] and said[0].endswith("write 0.6")

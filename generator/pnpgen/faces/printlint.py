@@ -12,6 +12,9 @@ template line that drew it), against game.yaml ``lint:`` (``pnpgen.data.lint``):
   also measured on its cut line: a word in a hex's corner, inside the box but near (or past) a
   slanted edge, is in the safe zone.
 
+And a length the template wrote with a unit of print (``0.6mm``, ``8pt``) in a face whose units are
+millimetres already: SVG reads it as CSS does, 3.78 times what was meant.
+
 One line per (deck, template line, kind), the pieces it reaches counted: a line that draws the
 same thin rule on forty cards is one finding."""
 
@@ -114,6 +117,8 @@ def _checks(kind: str, value: float, box: tuple, trim: tuple, s: LintSettings,
     to 0.1 mm): a 7 pt text converted to mm and back is not "7.0 pt, smaller than 7 pt". ``cut``:
     the outline of a piece that is no rectangle, which text is measured on too."""
     out = []
+    if kind == "unit":  # a length in mm (or in, pt) where the template's units are mm already
+        return [("length-unit", value)]
     x0, y0, x1, y1 = box
     inward = min(x0 - trim[0], y0 - trim[1], trim[2] - x1, trim[3] - y1) * MM_PER_PT
     if kind == "stroke":
@@ -149,7 +154,11 @@ def _line(f: _Finding, s: LintSettings, templates: Path, shop: str = "") -> str:
     first = f.pieces[0]
     more = f" and {len(f.pieces) - 1} more" if len(f.pieces) > 1 else ""
     text = f" 「{f.text}」" if f.text and "text" in f.kind else ""
-    if f.kind == "thin-stroke" and shop and s.min_stroke_pt is not None:
+    if f.kind == "length-unit":
+        number = f.text.rstrip("abcdefghijklmnopqrstuvwxyz ")
+        what = (f"the length {f.text!r} draws {f.worst:.2f} mm: a template's lengths are millimetres "
+                f"already, and SVG reads a unit as CSS does (1mm = 3.78 units); write {number}")
+    elif f.kind == "thin-stroke" and shop and s.min_stroke_pt is not None:
         what = (f"stroke {f.worst:.2f} pt ({f.worst * MM_PER_PT:.2f} mm), thinner than the "
                 f"{s.min_stroke_pt * MM_PER_PT:.3g} mm line {shop} prints (it may break up or vanish)")
     elif f.kind == "thin-stroke":

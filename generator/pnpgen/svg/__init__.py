@@ -64,6 +64,7 @@ from pnpgen.svg.style import (
     props_of,
     similarity,
 )
+from pnpgen.units import PT_PER_MM
 
 MAX_ELEMENTS = 100_000  # elements one face draws, each <use> expansion counted: a bound on time and size
 SHAPES = frozenset(shapes.NAMES)
@@ -182,6 +183,14 @@ class Converter:
         scale = math.sqrt(abs(a * d - b * c))
         self.marks.append((kind, self.at, round(value * scale, 4), round(min(xs), 3), round(min(ys), 3),
                            round(max(xs), 3), round(max(ys), 3), text[:40]))
+
+    def mark_unit(self, written: str, units: float) -> None:
+        """A length written with a unit of print (``stroke-width="0.6mm"``) where the face's user
+        unit is already the millimetre (pnpgen's templates draw in mm): CSS reads 1mm as 3.78
+        units, so it draws 3.78 times what was meant. Measured for the print lint, in mm drawn."""
+        a, b, c, d, _, _ = self.state.get("ctm", IDENTITY)
+        if abs(math.sqrt(abs(a * d - b * c)) - PT_PER_MM) < 0.01 * PT_PER_MM:
+            self.marks.append(("unit", self.at, round(units, 4), 0.0, 0.0, 0.0, 0.0, written.strip()[:40]))
 
     def pop(self) -> None:
         """Restore the graphics state saved by the last :meth:`push` (Q)."""
@@ -362,6 +371,8 @@ class Converter:
         v, unit = float(m.group(1)), (m.group(2) or "").lower()
         if not unit:
             return v
+        if unit in ("mm", "cm", "q", "in", "pt", "pc"):
+            self.mark_unit(value, v * UNITS_PX[unit])
         if unit == "%":
             w, h = self.viewport
             ref = w if axis == "x" else h if axis == "y" else math.hypot(w, h) / math.sqrt(2)
