@@ -180,3 +180,14 @@ def test_a_deck_saved_in_another_encoding_is_told_which_and_how_to_save_it(tmp_p
     err = capsys.readouterr().err
     assert "data/test/decks/cards.yaml:1: not UTF-8 text" in err and said in err and "文字コード UTF-8" in err, err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("written, meant", [
+    ('"63,5mm"', "63.5mm"), ("2.5 inch", "2.5in"), ('"63 ミリ"', "63mm"), ("63mmm", "63mm"), ("10pts", "10pt"),
+], ids=["decimal comma", "inch spelt out", "ミリ", "mmm", "pts"])
+def test_a_length_written_as_people_write_it_is_told_how_pnpgen_reads_it(tmp_path, capsys, written, meant):
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("format: poker", f"size: [{written}, 88]")
+                        + "  - {name: a, text: b}\n")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "data/test/decks/cards.yaml:2:" in err and f"is not a length; did you mean {meant}?" in err, err

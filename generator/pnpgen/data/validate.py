@@ -78,10 +78,37 @@ def length(value: Any, lo: float, hi: float, what: str = "length") -> float:
         if m:
             mm = float(m.group(1)) * MM_PER_UNIT[m.group(2) or "mm"]
     if mm is None:
-        raise Invalid(f"{what} {show(value)} is not a length", _UNITS)
+        raise Invalid(f"{what} {show(value)} is not a length{_meant_length(value)}", _UNITS)
     if not math.isfinite(mm) or not lo <= mm <= hi:
         raise Invalid(f"{what} {show(value)} is out of range", f"{lo:g} to {hi:g} mm")
     return mm
+
+
+# units as a designer may spell them, and the one pnpgen reads
+_UNIT_WORDS = {"inch": "in", "inches": "in", "″": "in", '"': "in", "millimetre": "mm", "millimetres": "mm",
+               "millimeter": "mm", "millimeters": "mm", "ミリ": "mm", "cm.": "cm", "mm.": "mm", "points": "pt",
+               "point": "pt", "pts": "pt", "センチ": "cm", "インチ": "in"}
+
+
+def _meant_length(value: Any) -> str:
+    """``; did you mean 63.5mm?`` for a length written with a decimal comma (``63,5mm``) or a
+    unit spelt out (``2.5 inch``, ``3 ミリ``); else nothing."""
+    if not isinstance(value, str):
+        return ""
+    m = re.fullmatch(r"\s*([-+]?[0-9]+(?:[.,][0-9]+)?)\s*(\S*)\s*", typed(value))
+    if m is None:
+        return ""
+    number, unit = m.group(1).replace(",", "."), m.group(2).lower()
+    unit = _UNIT_WORDS.get(unit, unit)
+    if unit and unit not in MM_PER_UNIT:  # 63mmm, 10pts
+        import difflib
+
+        close = difflib.get_close_matches(unit, list(MM_PER_UNIT), n=1, cutoff=0.5)
+        unit = close[0] if close else unit
+    meant = f"{number}{unit}"
+    if meant != typed(value) and _LENGTH.match(meant):
+        return f"; did you mean {meant}?"
+    return ""
 
 
 def typed(value: Any) -> str:
