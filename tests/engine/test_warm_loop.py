@@ -182,3 +182,35 @@ def test_ctrl_c_ends_watch_without_a_traceback_from_its_rulebook_process(tmp_pat
         if proc.poll() is None:
             proc.kill()
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+
+
+def test_a_warm_session_measures_for_the_print_lint_only_the_faces_a_save_changed(tmp_path, monkeypatch, capsys):
+    """The print lint's findings on each face are kept across saves (engine/warm.py ``lints``):
+    a count edit measures no face again, a text edit only the face it changed, and the warnings
+    are the ones a cold build prints."""
+    from pnpgen.faces import printlint
+
+    small = COUNTED
+    front = ('{% extends "common/piece.svg.j2" %}{% block art %}'
+             '{{ textbox(piece.name, 1, 1, w - 2, 8, size=5) }}{% endblock %}')  # 5 pt text at the edge: findings
+    root = make_workspace(tmp_path / "ws", deck=small, front=front)
+    ws = Workspace(root)
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    measured: list[int] = []
+    real = printlint._checks
+    monkeypatch.setattr(printlint, "_checks", lambda *a, **k: measured.append(1) or real(*a, **k))
+    options = BuildOptions(jobs=1)
+    with Warm() as warm:
+        first = build_run.run_build(ws, ["test"], options, root / "build", None, warm=warm)
+        faces = len(measured)
+        assert faces > 0
+        deck.write_text(small.replace("count: 6", "count: 9"), encoding="utf-8")
+        measured.clear()
+        again = build_run.run_build(ws, ["test"], options, root / "build", None, warm=warm)
+        assert measured == []  # every face's findings kept from the last save
+        deck.write_text(small.replace("count: 6", "count: 9").replace("name: 火", "name: 炎"), encoding="utf-8")
+        measured.clear()
+        build_run.run_build(ws, ["test"], options, root / "build", None, warm=warm)
+        assert 0 < len(measured) < faces  # the renamed card's face alone
+    lint = [w for w in first[0].result.warnings if "print lint" in w]
+    assert lint and lint == [w for w in again[0].result.warnings if "print lint" in w]

@@ -587,7 +587,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                state: GameState | None = None, out_dir: Path | None = None,
                say: Callable[[str], None] = lambda s: None,
                faces_ready: Callable[[BuildResult], None] | None = None, game: Game | None = None,
-               sheets: FaceStreams | None = None, arts: dict[str, Art] | None = None) -> BuildResult:
+               sheets: FaceStreams | None = None, arts: dict[str, Art] | None = None,
+               lints: dict | None = None) -> BuildResult:
     """The game's files as bytes, its deck records and its manifest (rulebook not included).
     With a ``cache``, faces converted by earlier builds are reused, and a document whose plan is
     unchanged since ``state`` keeps the bytes of its file in ``out_dir``. ``game``: the game
@@ -595,7 +596,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     streams by an earlier build (the cache's, or a long-running command's: engine/warm.py); the
     caller lets go of what this build did not use (``FaceStreams.let_go_of_unused``). ``arts``:
     converted faces kept by a long-running command, by their cache names (engine/warm.py): read
-    from there, not from the cache; this build's are put there, the ones it did not use let go."""
+    from there, not from the cache; this build's are put there, the ones it did not use let go.
+    ``lints``: the print lint's findings on faces measured before (engine/warm.py)."""
     compiled = memo = None
     nest_memo = cached_nesting(cache)
     if cache is not None:
@@ -704,7 +706,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         default_font(font)
     lint = lint_faces(((df.deck, p.piece, side, k) for df in rendered.decks for p in df.pairs
                        for side, k in (("front", p.front), ("back", p.back)) if k),
-                      arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates)
+                      arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates, seen=lints)
     result = BuildResult(game, warnings=grouped_low_dpi(list(rendered.warnings)) + lint
                          + short_bleed_warnings(list(zip(game.decks, on_paper)), options)
                          + stock_warnings(on_paper, options.sheet) + cricut_warnings(list(zip(game.decks, on_paper)), options),

@@ -27,6 +27,7 @@ class Warm:
         self.starts = 0  # worker processes started: one for the whole session
         self._sheets: dict[str, tuple[str, FaceStreams]] = {}
         self._arts: dict[str, tuple[str, dict[str, Art]]] = {}
+        self._lints: dict[str, tuple[str, dict]] = {}
 
     def sheets(self, edition: str, inputs: str) -> FaceStreams:
         """The faces and pages the last build of ``edition`` (a game, in a language) drew, while
@@ -41,6 +42,12 @@ class Warm:
         pictures are not kept (their pictures' stand-ins are the cache's to give, build by build);
         the build lets go of the faces it did not use."""
         return _kept(self._arts, edition, inputs, dict)
+
+    def lints(self, edition: str, inputs: str) -> dict:
+        """The print lint's findings on each face the last build of ``edition`` drew, while
+        ``inputs`` hold (faces/printlint.py ``lint_faces``): a save measures only the faces it
+        changed (a round token's text against its cut line is some hundred edges)."""
+        return _kept(self._lints, edition, inputs, dict)
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:

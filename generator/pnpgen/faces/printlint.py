@@ -45,27 +45,32 @@ class _Finding:
 
 
 def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Art], bleed_mm: float,
-               settings: LintSettings, templates: Path, shop: str = "") -> list[str]:
+               settings: LintSettings, templates: Path, shop: str = "",
+               seen: dict[tuple, list[tuple[str, str, float, str]]] | None = None) -> list[str]:
     """The lint's lines for ``faces`` (deck, piece, side, face key), in the order found. With
     ``shop`` (a print shop's name, for an export), ``settings`` are that shop's figures, over any
-    deck's own lint: the shop prints what it prints, whatever the designer quieted."""
+    deck's own lint: the shop prints what it prints, whatever the designer quieted. ``seen``: the
+    findings on each face measured before (a long-running command's, kept across its saves while
+    the bleed is the same; engine/warm.py), which this call adds to and trims to its own faces."""
     found: dict[tuple, _Finding] = {}
     bleed = bleed_mm / MM_PER_PT
     cuts: dict[tuple[str, str], list[tuple[float, float]] | None] = {}
-    seen: dict[tuple[str, str, str], list[tuple[str, str, float, str]]] = {}  # a face shown by many pieces: checked once
+    seen = {} if seen is None else seen  # a face shown by many pieces: checked once
+    used: set[tuple] = set()
     for deck, piece, side, key in faces:
         art = arts.get(key)
         own = deck.lint if deck.lint is not None and not shop else settings  # a deck file's lint: over the game's
         if art is None or not own.on:
             continue
-        if (deck.id, side, key) not in seen:
+        face = (deck.id, side, key, own, bleed_mm)
+        used.add(face)
+        if face not in seen:
             trim = (bleed, bleed, art.width_pt - bleed, art.height_pt - bleed)
             if (deck.id, side) not in cuts:
                 cuts[deck.id, side] = _cut_line(deck, side, trim)
-            seen[deck.id, side, key] = [(at, what, measure, text) for kind, at, value, x0, y0, x1, y1, text in art.marks
-                                        for what, measure in _checks(kind, value, (x0, y0, x1, y1), trim, own,
-                                                                     cuts[deck.id, side])]
-        for at, what, measure, text in seen[deck.id, side, key]:
+            seen[face] = [(at, what, measure, text) for kind, at, value, x0, y0, x1, y1, text in art.marks
+                          for what, measure in _checks(kind, value, (x0, y0, x1, y1), trim, own, cuts[deck.id, side])]
+        for at, what, measure, text in seen[face]:
             f = found.setdefault((deck.id, at or f"{side} template", what),
                                  _Finding(deck, at, what, worst=measure, text=text, settings=own))
             if id(piece) not in f.ids:
@@ -73,6 +78,8 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
                 f.pieces.append(piece)
             if measure < f.worst:
                 f.worst, f.text = measure, text
+    for gone in set(seen) - used:
+        del seen[gone]
     return [_line(f, f.settings, templates, shop) for f in found.values()]
 
 
