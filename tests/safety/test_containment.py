@@ -111,3 +111,20 @@ def test_a_file_linked_from_the_games_folders_to_elsewhere_is_never_opened(tmp_p
         (ws / "data/test/decks/cards.yaml").read_text(encoding="utf-8").replace("カード1", "札1"), encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0  # up-to-date check, art by hash
     assert opened and str(secret.resolve()) not in opened
+
+
+def test_a_printers_file_linked_out_of_the_workspace_is_refused_unread(tmp_path, capsys, monkeypatch):
+    """printers.yaml may be the user's own (~/.config/pnpgen/printers.yaml, by design), but the
+    workspace's is the workspace's: linked elsewhere, its names and values once showed in
+    messages (`unknown printer profile 'x' (expected one of <the other file's keys>)`)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    ws = make_workspace(tmp_path / "ws")
+    private = tmp_path / "private" / "settings.yaml"
+    private.parent.mkdir()
+    private.write_text(f"{SECRET}: {{paper: a4}}\n", encoding="utf-8")
+    (ws / "printers.yaml").symlink_to(private)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--printer", "x") == 2
+    said = capsys.readouterr()
+    assert "printers.yaml" in said.err and "outside" in said.err and SECRET not in said.out + said.err
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--printer", SECRET) == 2
+    assert "outside" in capsys.readouterr().err and not (ws / "build/test").exists()
