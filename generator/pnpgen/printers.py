@@ -19,7 +19,7 @@ from pathlib import Path
 from pnpgen.data.formats import PAPER_SIZES
 from pnpgen.data.workspace import printer_profiles
 from pnpgen.data.yamlsrc import Located, load_yaml
-from pnpgen.errors import InputError
+from pnpgen.errors import InputError, contained
 from pnpgen.shapes import Affine
 
 KEYS = ("paper", "duplex", "back_offset_mm", "scale")
@@ -88,6 +88,8 @@ def load_printer(root: Path, name: str) -> Printer:
                 raise InputError("is not a file (a folder, a pipe or a device)", path=path,
                                  expected="printers.yaml, a YAML file of printer profiles (see pnpgen calibrate)")
             continue
+        if path.parent == root:  # the workspace's own: a link out of the workspace is never read
+            contained(path.name, root, "printers.yaml", path)
         doc = load_yaml(path)
         if not isinstance(doc.data, dict):
             raise doc.error((), "printers.yaml must map profile names to profiles",

@@ -28,6 +28,7 @@ from pnpgen.impose import booklet
 from pnpgen.pdf.booklet import impose_pdf
 from pnpgen.rulebook import build_rulebook, load_document
 from pnpgen.rulebook.components import component_rows
+from pnpgen.rulebook.piecepics import form_name
 from pnpgen.rulebook.tree import Preformatted
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -545,7 +546,7 @@ def section_pages(b: Built, title: str) -> range:
 
 
 def page_faces(page) -> set[tuple[str, int]]:
-    """(name, object number) of the deck faces a page shows (Form XObjects named face-<deck>-<side>)."""
+    """(name, object number) of the deck faces a page shows (Form XObjects named face-<hash of the deck id>-<side>)."""
     xobjs = page["/Resources"].get("/XObject") or {}
     return {(name, x.idnum) for name, x in xobjs.items()
             if x.get_object().get("/Subtype") == "/Form" and re.fullmatch(r"/FormXob\.face-.+-(front|back)", name)}
@@ -561,7 +562,7 @@ def test_components_pages_show_one_form_per_deck_face(books, slug):
     forms = set()
     for n in section_pages(b, "コンポーネント"):
         forms |= page_faces(b.a5.pages[n])
-    assert {name for name, _ in forms} == {f"/FormXob.face-{d}-{side}" for d, side in faces}
+    assert {name for name, _ in forms} == {f"/FormXob.{form_name(d, side)}" for d, side in faces}
     assert len({num for _, num in forms}) == len(faces) > 0  # one Form XObject per face
 
 

@@ -19,6 +19,7 @@ from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.rulebook import build_rulebook, pictures_from_game
 from pnpgen.rulebook.parse import parse_component_heading
+from pnpgen.rulebook.piecepics import form_name
 from pnpgen.rulebook.tree import kanji_number
 
 REPO = Path(__file__).resolve().parents[2]
@@ -103,8 +104,12 @@ def _times(m, n):
             m[2] * n[1] + m[3] * n[3], m[4] * n[0] + m[5] * n[2] + n[4], m[4] * n[1] + m[5] * n[3] + n[5]]
 
 
+# The faces' forms are named by a hash of the deck id (rulebook/piecepics.py form_name): read as face-<deck>-<side>
+READABLE = {form_name(d, side): f"face-{d}-{side}" for d in ("cards", "ships", "board") for side in ("front", "back")}
+
+
 def drawn_faces(pdf: bytes) -> list[tuple[int, str, float, float]]:
-    """(page, form name, width, height in mm as drawn) of every deck face a page places."""
+    """(page, face-<deck>-<side>, width, height in mm as drawn) of every deck face a page places."""
     reader = PdfReader(io.BytesIO(pdf))
     out = []
     for n, page in enumerate(reader.pages):
@@ -119,7 +124,8 @@ def drawn_faces(pdf: bytes) -> list[tuple[int, str, float, float]]:
                 ctm = _times([float(a) for a in args], ctm)
             elif op == b"Do" and str(args[0]).startswith("/FormXob.face-"):
                 x0, y0, x1, y1 = (float(v) for v in xobjects[args[0]].get_object()["/BBox"])
-                out.append((n, str(args[0]).removeprefix("/FormXob."), (x1 - x0) * math.hypot(ctm[0], ctm[1]) / PT,
+                name = str(args[0]).removeprefix("/FormXob.")
+                out.append((n, READABLE.get(name, name), (x1 - x0) * math.hypot(ctm[0], ctm[1]) / PT,
                             (y1 - y0) * math.hypot(ctm[2], ctm[3]) / PT))
     return out
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DECK_YAML, make_workspace, run
+from conftest import DECK_YAML, forked_cli, make_workspace, run
 
 SECRET = "秘密の合言葉XYZZY"
 
@@ -111,3 +111,67 @@ def test_a_file_linked_from_the_games_folders_to_elsewhere_is_never_opened(tmp_p
         (ws / "data/test/decks/cards.yaml").read_text(encoding="utf-8").replace("カード1", "札1"), encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0  # up-to-date check, art by hash
     assert opened and str(secret.resolve()) not in opened
+
+
+def test_a_printers_file_linked_out_of_the_workspace_is_refused_unread(tmp_path, capsys, monkeypatch):
+    """printers.yaml may be the user's own (~/.config/pnpgen/printers.yaml, by design), but the
+    workspace's is the workspace's: linked elsewhere, its names and values once showed in
+    messages (`unknown printer profile 'x' (expected one of <the other file's keys>)`)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    ws = make_workspace(tmp_path / "ws")
+    private = tmp_path / "private" / "settings.yaml"
+    private.parent.mkdir()
+    private.write_text(f"{SECRET}: {{paper: a4}}\n", encoding="utf-8")
+    (ws / "printers.yaml").symlink_to(private)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--printer", "x") == 2
+    said = capsys.readouterr()
+    assert "printers.yaml" in said.err and "outside" in said.err and SECRET not in said.out + said.err
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--printer", SECRET) == 2
+    assert "outside" in capsys.readouterr().err and not (ws / "build/test").exists()
+
+
+def _own_fonts(ws: Path, tmp_path: Path) -> Path:
+    """The workspace's fonts/ a folder of its own (a copy of the shipped fonts), to put files in."""
+    import shutil
+
+    fonts = tmp_path / "fonts-copy"
+    shutil.copytree(ws / "fonts", fonts)
+    (ws / "fonts").unlink()
+    (ws / "fonts").symlink_to(fonts)
+    return fonts
+
+
+def test_with_the_rulebook_a_link_out_beside_the_decks_or_in_fonts_is_never_opened(tmp_path, monkeypatch):
+    """The rulebook's key hashes the game folder's other files and the fonts: a link among them
+    leading out of the workspace was read for it."""
+    import io
+
+    secret = tmp_path / "private" / "notes.txt"
+    secret.parent.mkdir()
+    secret.write_text(SECRET, encoding="utf-8")
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data/test/notes.txt").symlink_to(secret)
+    (_own_fonts(ws, tmp_path) / "Elsewhere-Regular.ttf").symlink_to(secret)
+    opened: list[str] = []
+    real = io.open
+
+    def watched(file, *args, **kwargs):
+        if isinstance(file, (str, Path)):
+            opened.append(str(Path(file).resolve()))
+        return real(file, *args, **kwargs)
+
+    monkeypatch.setattr(io, "open", watched)
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
+    assert (ws / "build/test/rulebook.pdf").is_file()
+    assert opened and str(secret.resolve()) not in opened
+
+
+def test_a_named_pipe_in_fonts_does_not_stop_a_build_with_its_rulebook(tmp_path):
+    """A pipe (a FIFO) among the fonts: reading it to hash it waited for ever."""
+    import os
+
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    os.mkfifo(_own_fonts(ws, tmp_path) / "Pipe-Regular.ttf")
+    status, err = forked_cli(ws, "build", "--game", "test", "--jobs", "1")
+    assert status == 0, err
+    assert (ws / "build/test/rulebook.pdf").is_file()

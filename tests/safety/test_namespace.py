@@ -46,3 +46,19 @@ def test_a_preset_name_is_a_name_not_a_path(tmp_path, capsys, name):
     ws = make_workspace(tmp_path / "ws")
     assert run(ws, "export", "--game", "test", "--preset", name) == 2
     assert "is not a preset name" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("first, second", [("cards", "Cards"), ("\u30ac", "\u30ab\u3099"), ("cards", "Rulebook")],
+                         ids=["letter case", "composed and decomposed", "a game-level file"])
+def test_deck_ids_that_are_one_file_on_windows_and_macos_stop_before_anything_is_written(tmp_path, capsys, first,
+                                                                                        second):
+    """Two decks Linux tells apart, written to a USB stick or a shared drive (or unzipped on a
+    Mac): one deck's files replaced the other's, a mixed set with a manifest naming both."""
+    ws = make_workspace(tmp_path / "ws")
+    if first != "cards":
+        _copy_deck(ws, first)
+    _copy_deck(ws, second)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"decks/{second}.yaml" in err and "Traceback" not in err, err
+    assert not (ws / "build" / "test").exists()

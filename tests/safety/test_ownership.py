@@ -141,3 +141,17 @@ def test_a_link_in_the_cache_is_refused_and_its_target_keeps_its_files(built_wor
     (out / ".cache").symlink_to(elsewhere)
     assert "link" in _fails(ws, capsys, "build", "--game", "test", "--no-rulebook", "--jobs", "1")
     assert sorted(p.name for p in elsewhere.iterdir()) == ["cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd.json", "holiday.jpg"]
+
+
+def test_out_at_the_workspace_itself_is_refused_even_with_a_lock_an_older_clean_left(tmp_path, capsys):
+    """An older ``pnpgen clean --out .`` left its lock in the workspace, which made the workspace an
+    'output folder': an export there wrote its game's folder and the cache beside data/."""
+    ws = make_workspace(tmp_path / "ws")
+    (ws / ".pnpgen.lock").write_bytes(b"")
+    before = sorted(p.name for p in ws.iterdir())
+    for where in (".", str(tmp_path)):
+        err = _fails(ws, capsys, "export", "--game", "test", "--preset", "doujin", "--out", where)
+        assert "--out" in err and "holds the workspace's" in err, err
+        err = _fails(ws, capsys, "build", "--game", "test", "--no-rulebook", "--out", where)
+        assert "holds the workspace's" in err, err
+    assert sorted(p.name for p in ws.iterdir()) == before and sorted(p.name for p in tmp_path.iterdir()) == ["ws"]

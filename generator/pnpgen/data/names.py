@@ -8,7 +8,9 @@ is drawn or written; a collision is one line naming both."""
 
 from __future__ import annotations
 
-from pnpgen.data.model import Game
+import unicodedata
+
+from pnpgen.data.model import Deck, Game
 from pnpgen.errors import InputError
 
 NAME_MAX = 255  # bytes in a file name, on every common file system
@@ -26,21 +28,36 @@ def game_level(slug: str) -> dict[str, str]:
     }
 
 
+def same_file(name: str) -> str:
+    """``name`` as Windows and macOS compare file names: letter case aside, and a character
+    written composed or decomposed (``ガ``, ``カ`` + ``゛``) the same. ``Cards.pdf`` and ``cards.pdf``
+    are one file there: built on Linux onto a USB stick or a shared drive, one replaced the other."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
 def check_deck_ids(game: Game) -> None:
-    reserved = game_level(game.slug)
-    ids = {deck.id: deck for deck in game.decks}
+    reserved = {same_file(k): v for k, v in game_level(game.slug).items()}
+    ids: dict[str, Deck] = {}
     for deck in game.decks:
+        other = ids.setdefault(same_file(deck.id), deck)
+        if other is not deck:
+            raise InputError(f"deck ids {other.id!r} and {deck.id!r} name the same files on Windows and macOS "
+                             "(they differ only in letter case or in how a character is written)",
+                             path=_shown(game, deck), expected=f"another file name for one of decks/{other.source.name} "
+                             f"and decks/{deck.source.name}")
+    for deck in game.decks:
+        key = same_file(deck.id)
         longest = f"{deck.id}-unique.pdf".encode()
         if len(longest) > NAME_MAX:  # its shop file's name would be too long for the file system
             raise InputError(f"deck id of {len(deck.id.encode())} bytes is too long for its files' names",
                              path=_shown(game, deck)[:80] + "…", expected=f"a deck file name of at most "
                              f"{NAME_MAX - len(b'-unique.pdf')} bytes (UTF-8; a Japanese character takes 3)")
-        if deck.id in reserved:
-            raise InputError(f"deck id {deck.id!r} is the name of the game's {reserved[deck.id]}", path=_shown(game, deck),
+        if key in reserved:
+            raise InputError(f"deck id {deck.id!r} is the name of the game's {reserved[key]}", path=_shown(game, deck),
                              expected="another file name for the deck")
         for suffix, made in DECK_SUFFIXES.items():
-            if deck.id.endswith(suffix) and deck.id[:-len(suffix)] in ids:
-                other = ids[deck.id[:-len(suffix)]]
+            if key.endswith(suffix) and key[:-len(suffix)] in ids:
+                other = ids[key[:-len(suffix)]]
                 raise InputError(f"deck id {deck.id!r} is the name of deck {other.id!r}'s "
                                  f"{made.format(id=other.id)}", path=_shown(game, deck),
                                  expected=f"another file name for one of decks/{deck.source.name} and "

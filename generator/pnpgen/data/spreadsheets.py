@@ -249,6 +249,7 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
             return rows
         _check_unzipped(path, shown)  # .xlsx and .ods are zip files: a 640 kB bomb expands to gigabytes
         if suffix == ".xlsx":
+            _check_xlsx_ranges(path, shown)  # before openpyxl makes a cell for each cell they cover
             return _xlsx_rows(path, shown, sheet)
         return _ods_rows(path, shown, sheet)
     except InputError:
@@ -283,6 +284,35 @@ def _check_unzipped(path: Path, shown: Path) -> None:
             raise InputError(f"the spreadsheet unpacks to {total:,} bytes", path=shown,
                              expected=f"at most {MAX_UNZIPPED:,} bytes unpacked (the limit for spreadsheets); "
                              "save it again without the extra rows, pictures or sheets")
+
+
+MAX_COVERED = MAX_ROWS * MAX_COLUMNS  # cells one sheet's merged (and linked) ranges cover together
+# <mergeCell ref="A1:C2"/> and <hyperlink ref="A1:C2" …/>: openpyxl makes a cell object for every
+# cell such a range covers, so a 5 kB workbook merging A3:XFD1048576 took 3 GB and 40 s
+_XLSX_RANGE = re.compile(rb'<(?:\w+:)?(?:mergeCell|hyperlink)\b[^>]*?\bref="([^"]*)"')
+
+
+def _check_covered(ranges: list[tuple[int, int, int, int]], shown: Path) -> None:
+    """Merged ranges (top, left, bottom, right; 1-based) that cover more cells together than a
+    sheet within the limits holds: refused before any is filled."""
+    covered = sum((bottom - top + 1) * (right - left + 1) for top, left, bottom, right in ranges)
+    if covered > MAX_COVERED:
+        raise InputError(f"the spreadsheet's merged cells cover {covered:,} cells", path=shown,
+                         expected=f"at most {MAX_COVERED:,} (the limit for spreadsheets): unmerge the cells "
+                         "beyond the last piece and field")
+
+
+def _check_xlsx_ranges(path: Path, shown: Path) -> None:
+    from openpyxl.utils.cell import range_boundaries
+
+    with zipfile.ZipFile(path) as z:
+        for part in z.namelist():
+            if part.startswith("xl/worksheets/") and part.endswith(".xml"):
+                ranges = []
+                for ref in _XLSX_RANGE.findall(z.read(part)):
+                    left, top, right, bottom = range_boundaries(ref.decode("ascii", "replace").replace("$", ""))
+                    ranges.append((top or 1, left or 1, bottom or top or 1, right or left or 1))
+                _check_covered(ranges, shown)
 
 
 def _pick(names: list[str], sheet: str | None, shown: Path) -> int:
@@ -379,6 +409,7 @@ def _ods_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, lis
                 rows.append((number, cells))
         else:
             number += repeat
+    _check_covered(merges, shown)
     if merges:
         table_rows: list[list[Any]] = [[] for _ in range(rows[-1][0] if rows else 0)]
         for n_, cells in rows:

@@ -21,6 +21,7 @@ from typing import Any
 
 from pnpgen.data.model import Game
 from pnpgen.engine.cache import BIG_FILE, Cache, GameState, code, document_record
+from pnpgen.errors import InputError, contained
 from pnpgen.litter import is_litter
 
 FILES = ("rulebook.pdf", "rulebook-booklet.pdf", "proof.txt")  # what the rulebook writes
@@ -60,6 +61,16 @@ def plain(value: Any) -> Any:
     return repr(value)
 
 
+def hashable(path: Path, folder: Path) -> bool:
+    """Is ``path`` a regular file inside ``folder``, links followed? A link out of the workspace is
+    never read, not even to be hashed; a named pipe would never end."""
+    try:
+        contained(path.relative_to(folder).as_posix(), folder, "file")
+    except InputError:
+        return False
+    return path.is_file()
+
+
 def _beside_decks(game) -> list[Path]:
     """The game folder's files other than its decks and its art (the model and the pictured
     faces stand for those): game.yaml, the drafts, translations."""
@@ -68,7 +79,7 @@ def _beside_decks(game) -> list[Path]:
     out = []
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root).parts
-        if p.is_file() and rel[0] not in ("decks", "art") and p.resolve() not in sources and not is_litter(p.name):
+        if rel[0] not in ("decks", "art") and not is_litter(p.name) and hashable(p, root) and p.resolve() not in sources:
             out.append(p)
     draft = Path(game.draft_file)
     if draft.is_file() and draft not in out:  # a draft_file outside the game folder
@@ -120,7 +131,8 @@ def model_key(ws, game, opts) -> str:
     for part in (code(), repr(opts), game.lang, ws.root.as_posix(),
                  json.dumps(plain(game), sort_keys=True, ensure_ascii=False, default=repr)):
         h.update(part.encode() + b"\0")
-    for path in [*_beside_decks(game), *sorted(Path(ws.fonts).glob("*.ttf"))]:
+    fonts = [p for p in sorted(Path(ws.fonts).glob("*.ttf")) if hashable(p, Path(ws.fonts))]
+    for path in [*_beside_decks(game), *fonts]:
         st = path.stat()
         h.update(path.as_posix().encode() + b"\0")
         h.update(f"{st.st_size}:{st.st_mtime_ns}".encode() if st.st_size > BIG_FILE else path.read_bytes())

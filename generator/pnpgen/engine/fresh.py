@@ -16,7 +16,7 @@ from pnpgen.engine.cache import Cache, fingerprint
 from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.output import build_lock, claim
 from pnpgen.engine.transaction import recover
-from pnpgen.errors import InputError
+from pnpgen.errors import InputError, contained
 from pnpgen.litter import is_litter
 
 
@@ -31,8 +31,18 @@ class GameOutcome:
 
 
 def _profiles(ws: Workspace) -> tuple[bytes, ...]:
-    """The printer profile files (game.yaml's ``printer:`` names one of them): an edit rebuilds."""
-    return tuple(p.read_bytes() for p in printer_profiles(ws.root) if p.is_file())
+    """The printer profile files (game.yaml's ``printer:`` names one of them): an edit rebuilds.
+    The workspace's, linked out of it, is not read (a build that uses it stops at it)."""
+    out = []
+    for path in printer_profiles(ws.root):
+        try:
+            if path.parent == ws.root:
+                contained(path.name, ws.root, "printers.yaml", path)
+        except InputError:
+            continue
+        if path.is_file():
+            out.append(path.read_bytes())
+    return tuple(out)
 
 
 def inputs_of(ws: Workspace, slug: str) -> list[Path]:

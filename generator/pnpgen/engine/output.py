@@ -106,7 +106,8 @@ def unwritable(folder: Path, e: OSError) -> InputError:
 def claim(folder: Path, inputs: Sequence[Path] = ()) -> None:
     """Refuse an output folder that is not pnpgen's to write: ``/``, the home folder itself, a
     folder inside one of ``inputs`` (the workspace's data/, templates/ …: outputs and a cache among
-    the designer's files), or a folder holding files unless it is already a pnpgen output folder
+    the designer's files) or holding one (the workspace's own folder, even one an older pnpgen
+    left a lock in), or a folder holding files unless it is already a pnpgen output folder
     (its marker file, or the lock file every earlier build left). An empty or missing folder is
     claimed by the first build or export, which writes the marker."""
     try:
@@ -121,6 +122,10 @@ def claim(folder: Path, inputs: Sequence[Path] = ()) -> None:
     if where == Path(where.anchor) or where == home:
         raise InputError(f"{folder} is {'the home folder' if where == home else 'the root of the disk'}, "
                          "not an output folder", key="--out",
+                         expected="a folder of its own, e.g. --out build or --out ~/pnp/build")
+    holds = next((f for f in inputs if where in f.resolve().parents), None)
+    if holds is not None:  # the workspace itself: a game's folder of outputs would be beside (or be) data/, fonts/ …
+        raise InputError(f"{folder} holds the workspace's {holds.name}/", key="--out",
                          expected="a folder of its own, e.g. --out build or --out ~/pnp/build")
     if not where.is_dir() or is_output_folder(where):
         return

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-import math
 import re
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
@@ -15,10 +14,6 @@ from types import CodeType
 from typing import Any
 
 import jinja2
-from jinja2 import nodes
-from jinja2.compiler import CodeGenerator
-from jinja2.ext import Extension
-from jinja2.sandbox import SandboxedEnvironment
 from lxml import etree
 
 from pnpgen import usercache
@@ -28,6 +23,7 @@ from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
 from pnpgen.errors import InputError, TemplateMistake, ValueMistake, suggest, too_long
 from pnpgen.faces import builtin, layouts
+from pnpgen.faces.budget import MAX_FACE_CHARS, FaceEnvironment, LoopBudget
 from pnpgen.faces.helpers import mix, shape_tools
 from pnpgen.faces.images import ArtPlacer
 from pnpgen.faces.lookup import check_templates, find_template
@@ -38,99 +34,6 @@ from pnpgen.svg.text import known_font, text_fonts, unknown_font
 from pnpgen.text import TextContext, icon, textbox
 
 SAFE_MM = 3.0
-# What one face may cost: without these a template that loops 10**9 times, or writes "x" * 10**9,
-# runs until killed. Deterministic counts, not a timer, so a build never depends on the machine.
-MAX_LOOP_ITEMS = 1_000_000  # iterations of all the {% for %} loops of one face together
-MAX_FACE_CHARS = 10_000_000  # the face's SVG text, and any text or list a template multiplies
-MAX_POWER_BITS = 4096  # an integer ** that would be larger is refused before it is computed
-
-
-class FaceBudgetError(InputError):
-    """A face went over MAX_LOOP_ITEMS, MAX_FACE_CHARS or MAX_POWER_BITS."""
-
-
-class LoopBudget(Extension):
-    """The loops of the face being rendered, counted item by item against MAX_LOOP_ITEMS
-    (``items`` is reset for each face)."""
-
-    def __init__(self, environment: jinja2.Environment):
-        super().__init__(environment)
-        self.items = 0
-
-    def counted(self, items: Iterable) -> Iterator:
-        for item in items:
-            self.items += 1
-            if self.items > MAX_LOOP_ITEMS:
-                raise FaceBudgetError(f"the face's loops ran more than {MAX_LOOP_ITEMS:,} times",
-                                      expected="loops over the piece's data, not ranges of millions")
-            yield item
-
-
-class _CountedLoops(CodeGenerator):
-    """Compiles every ``{% for %}`` to iterate through ``LoopBudget.counted``, so all the loops
-    of a face share one budget (Jinja has no hook on iteration; ``code_generator_class`` is its
-    documented way to change the generated code, ``ExtensionAttribute`` an extension's own)."""
-
-    def visit_Template(self, node: nodes.Template, frame=None) -> None:
-        for loop in node.find_all(nodes.For):
-            counted = nodes.ExtensionAttribute(LoopBudget.identifier, "counted", lineno=loop.lineno)
-            loop.iter = nodes.Call(counted, [loop.iter], [], None, None, lineno=loop.lineno)
-        super().visit_Template(node, frame)
-
-
-class FaceEnvironment(SandboxedEnvironment):
-    """Jinja's sandbox, so a template from a shared game folder cannot reach Python's internals
-    (``''.__class__…``), with the per-face bounds above on loops, ``*`` and ``**``."""
-
-    code_generator_class = _CountedLoops
-    intercepted_binops = frozenset(("*", "**"))
-
-    def call_binop(self, context, operator: str, left: Any, right: Any) -> Any:
-        if operator == "**" and _too_big_power(left, right):
-            raise FaceBudgetError(f"{left!r:.20} ** {right!r:.20} is too large a number",
-                                  expected=f"results within {MAX_POWER_BITS} bits")
-        if operator == "*" and _too_long_repeat(left, right):
-            raise FaceBudgetError(f"repeating {type(left).__name__ if isinstance(right, int) else type(right).__name__} "
-                                  f"that many times makes more than {MAX_FACE_CHARS:,} items",
-                                  expected="a shorter text or list")
-        return super().call_binop(context, operator, left, right)
-
-    def call(__self, __context, __obj, *args, **kwargs):
-        if _too_long_str_call(__obj, args):
-            raise FaceBudgetError(f"{__obj.__name__}() would make a text of more than {MAX_FACE_CHARS:,} characters",
-                                  expected="a shorter text")
-        return super().call(__context, __obj, *args, **kwargs)
-
-
-def _too_big_power(left: Any, right: Any) -> bool:
-    ints = all(isinstance(v, int) and not isinstance(v, bool) for v in (left, right))
-    return ints and abs(left) > 1 and right > 0 and right * math.log2(abs(left)) > MAX_POWER_BITS
-
-
-def _too_long_str_call(method: Any, args: tuple) -> bool:
-    """A text method whose result would pass MAX_FACE_CHARS, found before it is built:
-    ``s.replace('x', s)`` of a long ``s``, ``s.center(10**9)``."""
-    text = getattr(method, "__self__", None)
-    if not isinstance(text, str):
-        return False
-    name = getattr(method, "__name__", "")
-    if name == "replace" and len(args) >= 2 and isinstance(args[0], str) and isinstance(args[1], str):
-        times = text.count(args[0]) if args[0] else len(text) + 1
-        return len(text) + times * (len(args[1]) - len(args[0])) > MAX_FACE_CHARS
-    if name in ("center", "ljust", "rjust", "zfill") and args and isinstance(args[0], int):
-        return args[0] > MAX_FACE_CHARS
-    if name == "expandtabs" and args and isinstance(args[0], int):
-        return len(text) + text.count("\t") * args[0] > MAX_FACE_CHARS
-    return False
-
-
-def _too_long_repeat(left: Any, right: Any) -> bool:
-    for seq, n in ((left, right), (right, left)):
-        if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * n > MAX_FACE_CHARS:
-            return True
-    return False
-
-
 class PieceView(Mapping):
     """A piece's fields for templates: ``piece.name`` and ``piece["name"]`` both work, and field
     names such as ``copy`` or ``count`` are not shadowed by dict methods."""
@@ -348,7 +251,7 @@ class CompiledTemplates(jinja2.BytecodeCache):
     shared workspace and run outside the template sandbox (its checks are a checksum anyone can
     compute). The machine's cache is written by pnpgen alone, for this user."""
 
-    GENERATION = "sandbox+budget+lines 2"  # how templates are compiled: a change makes old entries unused
+    GENERATION = "sandbox+budget+lines+joins 3"  # how templates are compiled (faces/budget.py): a change makes old entries unused
 
     def __init__(self, memory: dict[str, bytes] | None = None):
         self.memory = PROCESS_COMPILED if memory is None else memory

@@ -20,7 +20,7 @@ from pnpgen.pdf import settings
 from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.flowables import GridKeep, Heading, index_terms, sketching
 from pnpgen.rulebook.pictures import DeckPicture
-from pnpgen.rulebook.piecepics import place_face
+from pnpgen.rulebook.piecepics import form_name, place_face
 from pnpgen.rulebook.styles import (
     ACCENT,
     BODY_LEADING,
@@ -272,7 +272,7 @@ class RulebookDoc(BaseDocTemplate):
         middle = bottom + (top - bottom) / 2
         tilt = [-6, 3, -3, 6]
         for i, ((deck_id, picture), (w, h)) in enumerate(zip(faces, sizes)):
-            place_face(canv, f"face-{deck_id}-front", picture.front, picture, x, middle - h * scale / 2, scale,
+            place_face(canv, form_name(deck_id, "front"), picture.front, picture, x, middle - h * scale / 2, scale,
                        tilt[i % 4] if len(faces) > 1 else 0)
             x += w * scale + gap
 

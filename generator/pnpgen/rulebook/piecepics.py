@@ -3,6 +3,7 @@ wherever the book shows it (the components list, the setup figures, the cover)."
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 
 from reportlab.lib.units import mm
@@ -14,6 +15,13 @@ from pnpgen.rulebook.flowables import sketching
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.svg.artwork import Art
 from pnpgen.units import PT_PER_MM as PT  # points per millimetre (the PDF layer's unit)
+
+
+def form_name(deck_id: str, side: str) -> str:
+    """The PDF name of a deck's face form, by the deck id's hash: the id is a file name (any
+    characters: Japanese, spaces, '%', PDF operators), and reportlab writes a form's name into
+    the page as it is given."""
+    return f"face-{hashlib.sha256(deck_id.encode()).hexdigest()[:16]}-{side}"
 
 
 def place_face(canv, name: str, art: Art, picture: DeckPicture, x: float, y: float, scale: float,
@@ -75,7 +83,7 @@ class Faces(Flowable):
             return
         tw = self.picture.trim_mm[0] * PT * self.scale
         for i, (side, art) in enumerate(self.faces):
-            place_face(self.canv, f"face-{self.deck_id}-{side}", art, self.picture, i * (tw + self.GAP), 0,
+            place_face(self.canv, form_name(self.deck_id, side), art, self.picture, i * (tw + self.GAP), 0,
                        self.scale)
 
 
@@ -127,7 +135,7 @@ class Figure(Flowable):
             tw, th = picture.trim_mm
             left = x0 + (x - tw / 2) * PT * self.scale
             bottom = self.height - (y + th / 2) * PT * self.scale
-            place_face(self.canv, f"face-{deck_id}-front" if number == 1 else f"face-{deck_id}-{number}",
+            place_face(self.canv, form_name(deck_id, "front" if number == 1 else str(number)),
                        picture.piece(number), picture, left, bottom, self.scale, rot)
         if past:
             self.canv.restoreState()

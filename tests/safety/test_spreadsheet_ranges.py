@@ -1,0 +1,83 @@
+"""A spreadsheet of a few kilobytes can merge (or link) a range of billions of cells: openpyxl
+made an object for each cell a merged range covers (a 5 kB .xlsx merging A3:XFD1048576 took 3 GB
+and 40 s, then ended with Python's own noise, exit 1), and pnpgen filled every merged cell of an
+.ods or .xlsx with its value, range after range. All the ranges of a sheet together may cover at
+most as many cells as a sheet within the limits holds; more is one line naming the file, exit 2."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+import pytest
+
+from conftest import DECK_YAML, make_workspace, run
+from workbooks import xlsx_bytes
+
+ROWS = [["name", "text"], ["火球", "燃やす"]]
+
+
+def _xlsx_with(after_sheet_data: str) -> bytes:
+    """The small workbook with ``after_sheet_data`` written into its sheet after the cells."""
+    src = zipfile.ZipFile(io.BytesIO(xlsx_bytes(ROWS)))
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as out:
+        for item in src.infolist():
+            data = src.read(item.filename)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                data = data.replace(b"</sheetData>", b"</sheetData>" + after_sheet_data.encode())
+            out.writestr(item, data)
+    return buf.getvalue()
+
+
+def _ods_spanning(rows: int) -> bytes:
+    """An .ods of ``rows`` pieces, each one's name cell merged over 10,000 rows and 200 columns."""
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    doc = OpenDocumentSpreadsheet()
+    table = Table(name="cards")
+    for values in [["name", "text"]] + [[f"札{i}", "本文"] for i in range(rows)]:
+        tr = TableRow()
+        for n, v in enumerate(values):
+            spans = {"numberrowsspanned": "10000", "numbercolumnsspanned": "200"} if n == 0 and v != "name" else {}
+            cell = TableCell(valuetype="string", **spans)
+            cell.addElement(P(text=v))
+            tr.addElement(cell)
+        table.addElement(tr)
+    doc.spreadsheet.addElement(table)
+    buf = io.BytesIO()
+    doc.write(buf)
+    return buf.getvalue()
+
+
+CASES = {
+    "one merge over the whole sheet": ("xlsx", lambda: _xlsx_with('<mergeCells count="1"><mergeCell ref="A3:XFD1048576"/>'
+                                                                 "</mergeCells>")),
+    "many merges within the limits": ("xlsx", lambda: _xlsx_with(
+        '<mergeCells count="3000">' + '<mergeCell ref="A3:GR10000"/>' * 3000 + "</mergeCells>")),
+    "a link over the whole sheet": ("xlsx", lambda: _xlsx_with(
+        '<hyperlinks><hyperlink ref="A3:XFD1048576" location="Sheet!A1" display="x"/></hyperlinks>')),
+    "ods cells spanning the sheet": ("ods", lambda: _ods_spanning(20)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_ranges_covering_more_cells_than_a_sheet_holds_are_one_line(tmp_path, capsys, case):
+    suffix, make = CASES[case]
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", f"pieces: {{file: cards.{suffix}}}\n"))
+    book = ws / f"data/test/decks/cards.{suffix}"
+    book.write_bytes(make())
+    assert book.stat().st_size < 100_000
+    assert run(ws, "check") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err and "Exception" not in err, err
+    assert f"cards.{suffix}" in err and "merged cells cover" in err and "limit for spreadsheets" in err, err
+
+
+def test_a_merged_header_still_reads(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.xlsx}\n"))
+    (ws / "data/test/decks/cards.xlsx").write_bytes(_xlsx_with('<mergeCells count="1"><mergeCell ref="B2:B3"/>'
+                                                               "</mergeCells>"))
+    assert run(ws, "list") == 0, capsys.readouterr().err

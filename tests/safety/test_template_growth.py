@@ -1,0 +1,79 @@
+"""A template's budget (faces/budget.py) covers every way it makes a text or a list, not only
+``*`` and a few text methods: each of these one-liners once took a gigabyte (or, in a loop of
+40 turns, all the machine's memory) or minutes, before the face's SVG was measured. Each is now
+one line naming the template's line, the deck and the piece, at once, and nothing is written.
+And ``random`` is not there: it made every build different."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import FRONT, make_workspace, run
+
+ART = "{% block art %}"
+BIG = 10**9
+
+GROWTH = {
+    # name: (markup at line 3 of the template, what the message says)
+    "center filter": (f"{{{{ 'a'|center({BIG}) }}}}", "the filter center"),
+    "indent filter": (f"{{{{ ('a\\n' * 3)|indent({BIG}) }}}}", "the filter indent"),
+    "wordwrap of a long word": ("{{ ('a' * 999999)|wordwrap(1) }}", "the filter wordwrap is given a text"),
+    "replace filter": ("{{ ('x' * 999999)|replace('x', 'y' * 999) }}", "the filter replace"),
+    "format filter with a width": ("{{ '%*d'|format(999999999, 1) }}", "a % format"),
+    "percent with a width": ("{{ '%0999999999d' % 1 }}", "a % format"),
+    "percent with many long values": ("{{ ('%s' * 1000) % (('x' * 9999999,) * 1000) }}", "a % format"),
+    "str.format with a width": ("{{ '{:>999999999}'.format(1) }}", "a format field"),
+    "str.format with a nested width": ("{{ '{0:{1}}'.format(1, 999999999) }}", "a format field"),
+    "join filter": ("{{ range(100000)|join('x' * 9999) }}", "the filter join"),
+    "str.join": ("{{ ('x' * 9999).join(range(100000)|map('string')) }}", "join()"),
+    "str.translate": ("{{ ('a' * 9999999).translate({97: 'x' * 999}) }}", "translate()"),
+    "batch filter": (f"{{{{ [1]|batch({BIG}, 0)|list }}}}", "the filter batch"),
+    "slice filter": ("{{ [1]|slice(10**8)|list }}", "the filter slice makes more than 1,000,000 slices"),
+    "sum of lists": ("{{ ([[0] * 1000] * 20000)|sum(start=[]) }}", "the filter sum"),
+    "text doubled with ~": ("{% set ns = namespace(s='x') %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}"
+                            "{% endfor %}", "joining texts with ~"),
+    "text doubled with +": ("{% set ns = namespace(s='x') %}{% for i in range(40) %}{% set ns.s = ns.s + ns.s %}"
+                            "{% endfor %}", "adding texts or lists with +"),
+    "list doubled with extend": ("{% set xs = [1] %}{% for i in range(40) %}{% set _ = xs.extend(xs) %}{% endfor %}",
+                                 "extend()"),
+    "escape filter again and again": ("{{ ('&' * 9000000)|forceescape|forceescape }}", "the filter forceescape"),
+}
+
+
+def _fails(tmp_path, capsys, markup: str) -> str:
+    ws = make_workspace(tmp_path / "ws", pieces=["祝福"], front=FRONT.replace(ART, ART + "\n" + markup))
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(tmp_path / "out")) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert not (tmp_path / "out" / "test").exists()
+    return err
+
+
+@pytest.mark.parametrize("case", sorted(GROWTH))
+def test_a_template_that_makes_a_huge_text_or_list_is_stopped_at_its_line(tmp_path, capsys, case):
+    markup, what = GROWTH[case]
+    err = _fails(tmp_path, capsys, markup)
+    assert err.startswith("pnpgen: error: templates/test/card-front.svg.j2:3: "), err
+    assert what in err and "deck 'cards' piece 1 (祝福" in err, err
+
+
+def test_random_is_not_there_as_a_build_is_the_same_every_time(tmp_path, capsys):
+    err = _fails(tmp_path, capsys, "{{ range(1000)|list|random }}")
+    assert "random" in err and "card-front.svg.j2" in err, err
+
+
+def test_what_templates_write_with_these_still_builds(tmp_path):
+    """The same filters and operators at a card's sizes: all as Jinja makes them."""
+    markup = ("<text font-family='BIZUDPGothic-Regular' font-size='3' x='5' y='60'>"
+              "{{ 'ab'|center(6) }}|{{ 'a\\nb'|indent(2)|replace('\\n', '/') }}|{{ 'aa bb cc'|wordwrap(5, wrapstring='/') }}"
+              "|{{ '%03d'|format(7) }}|{{ '%s-%s' % ('x', 'y') }}|{{ '{:>4}'.format(5) }}|{{ [1, 2]|join(',') }}"
+              "|{{ ','.join(['p', 'q']) }}|{{ [1, 2, 3]|batch(2, 0)|list|length }}|{{ [1, 2, 3]|slice(2)|list|length }}"
+              "|{{ [[1], [2]]|sum(start=[]) }}|{{ [1, 2]|sum }}|{{ 'a' ~ 1 ~ 'b' }}|{{ 'c' + 'd' }}"
+              "{% set xs = [1] %}{% set _ = xs.extend([2]) %}|{{ xs|length }}</text>")
+    ws = make_workspace(tmp_path / "ws", pieces=["祝福"], front=FRONT.replace(ART, ART + "\n" + markup))
+    out = tmp_path / "out"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(out)) == 0
+    from pypdf import PdfReader
+
+    text = PdfReader(out / "test" / "shop" / "cards.pdf").pages[0].extract_text().replace(" ", "")
+    assert "ab|a/b|aabb/cc|007|x-y|5|1,2|p,q|2|2|[1,2]|3|a1b|cd|2" in text, text
