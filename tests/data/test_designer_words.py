@@ -166,6 +166,23 @@ def test_a_palette_name_one_slip_from_a_colour_the_layouts_draw_is_pointed_at(tm
     assert "palette colour" not in capsys.readouterr().err
 
 
+def test_a_palette_name_a_deck_layout_reads_is_no_near_miss(tmp_path, capsys):
+    """``wheat:`` in game.yaml, read by a deck's ``band: {fill: wheat}`` (English trial): one slip
+    from the layouts' 'white', but it is read, so no warning, and the band prints wheat."""
+    import pypdfium2
+
+    deck = ("name: Resources\nlayout: {extends: card-poker, boxes: {band: {fill: wheat}}}\n"
+            "pieces:\n  - {title: Wheat, text: Gain one food.}\n")
+    game = GAME_YAML.replace('  red: "#cc3333"', '  wheat: "#d9a441"')
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=game)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "palette colour" not in capsys.readouterr().err
+    page = pypdfium2.PdfDocument(str(ws / "build" / "test" / "shop" / "cards-unique.pdf"))[0]
+    bitmap = page.render(scale=25.4 / 72).to_pil()  # one pixel a millimetre
+    bleed = (bitmap.width - 63) / 2
+    assert bitmap.getpixel((round(bleed + 8), round(bleed + 8)))[:3] == (0xd9, 0xa4, 0x41)  # the band, left of its title
+
+
 @pytest.mark.parametrize("encode, said", [
     (lambda t: t.encode("cp932"), "it reads as Shift_JIS (CP932)"),
     (lambda t: t.encode("utf-16"), "it is UTF-16"),

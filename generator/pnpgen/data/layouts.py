@@ -548,12 +548,15 @@ def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[
         origin.parse(v.name, "a colour name")
         own[name] = origin.parse(v.hex_colour)
     used: dict[str, str] = {}
+    game_colours: set[str] = set()
 
     def colours(origin: Origin | None, value: str | None) -> None:
         if value is None or value.startswith("#") or value.startswith("piece."):
             return
         if value in own:
             used[value] = own[value]
+        elif palette is not None and value in palette:
+            game_colours.add(value)
         elif palette is not None and value not in palette and origin is not None:
             names = sorted(set(colour_names(palette)) | set(own))
             raise origin.error(f"unknown colour {value!r}{suggest(value, names)}", "a palette name (" + ", ".join(names) + ") or '#rrggbb'")
@@ -561,4 +564,4 @@ def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[
     front = _side(raw.front, trim, colours, font_roles)
     back = _side(raw.back, trim, colours, font_roles) if raw.back is not None else None
     return Layout(raw.name, trim, shape, tuple(sorted(used.items())), tuple(fields(raw).items()), front, back,
-                  tuple(sorted(name for name in used if name in raw.deck_palette)))
+                  tuple(sorted(name for name in used if name in raw.deck_palette)), tuple(sorted(game_colours)))

@@ -227,7 +227,8 @@ def _palette_near_misses(game: Game, doc: Source) -> list[str]:
     not print, and nothing else would say so."""
     own = {name for d in game.decks if d.layout is not None for name, _ in d.layout.palette
            if name not in game.palette}  # drawn with the layout's colour: the game's palette lacks it
-    read = {name for d in game.decks if d.layout is not None for name, _ in d.layout.palette}
+    read = {name for d in game.decks if d.layout is not None
+            for name in [n for n, _ in d.layout.palette] + list(d.layout.game_colours)}
     notes = []
     for name in game.palette:
         near = [n for n in sorted(own) if name not in read and suggest(name, [n])]
