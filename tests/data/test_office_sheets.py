@@ -179,3 +179,53 @@ def test_ods_formula_without_a_saved_value_names_the_cell(tmp_path, capsys):
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     err = capsys.readouterr().err.strip()
     assert "cards.ods:2:2:" in err and "B2 is a formula with no saved value" in err
+
+
+def _ods_merged_down(rows: list[list], col: int, top: int, span: int) -> bytes:
+    """``rows`` as an .ods whose cell (top, col) (1-based) is merged down ``span`` rows, the cells
+    under it covered, as LibreOffice writes a merge (also in a row otherwise blank)."""
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import CoveredTableCell, Table, TableCell, TableRow
+    from odf.text import P
+
+    doc = OpenDocumentSpreadsheet()
+    table = Table(name="cards")
+    for r, row in enumerate(rows, 1):
+        tr = TableRow()
+        for c, value in enumerate(row, 1):
+            if c == col and top < r < top + span:
+                tr.addElement(CoveredTableCell())
+                continue
+            cell = TableCell() if value is None else TableCell(valuetype="string") if isinstance(value, str) \
+                else TableCell(valuetype="float", value=str(value))
+            if c == col and r == top:
+                cell.setAttribute("numberrowsspanned", str(span))
+            if value is not None:
+                cell.addElement(P(text=str(value)))
+            tr.addElement(cell)
+        table.addElement(tr)
+    doc.spreadsheet.addElement(table)
+    buf = io.BytesIO()
+    doc.write(buf)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("ending", ["xlsx", "ods"])
+def test_a_cell_merged_down_past_a_blank_row_gives_that_row_no_piece(tmp_path, ending):
+    """English trial: a footer 'Base game' merged down C2:C6 over the blank row 4 between the
+    pieces, and a cell merged below the last piece: a blank row is skipped, merged over or not;
+    the pieces under the merge each take its value."""
+    rows = [["name", "power", "text", "count"], ["祝福", 3, "同じ本文", 2], ["降臨", 5, None, None],
+            [None, None, None, None], ["天罰", 1, None, 3], [None, None, None, None]]
+    sheet_ws = _ws(tmp_path / "sheet", f"pieces: {{file: cards.{ending}}}\n")
+    target = sheet_ws / "data" / "test" / "decks" / f"cards.{ending}"
+    if ending == "xlsx":
+        book = openpyxl.Workbook()
+        for row in rows:
+            book.active.append(row)
+        book.active.merge_cells("C2:C6")
+        book.save(target)
+    else:
+        target.write_bytes(_ods_merged_down(rows, 3, 2, 5))
+    assert [(v["name"], v["text"], n) for v, n in _pieces(sheet_ws)] == [
+        ("祝福", "同じ本文", 2), ("降臨", "同じ本文", 1), ("天罰", "同じ本文", 3)]

@@ -314,8 +314,7 @@ def _xlsx_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
         for c, value in enumerate(row, 1):
             if value is None and formulas.cell(r, c).data_type == "f":
                 raise _unsaved_formula(shown, r, c)
-    for merged in ws.merged_cells.ranges:
-        _fill(rows, merged.min_row, merged.min_col, merged.max_row, merged.max_col)
+    _fill(rows, [(m.min_row, m.min_col, m.max_row, m.max_col) for m in ws.merged_cells.ranges])
     return list(enumerate(rows, 1))
 
 
@@ -324,16 +323,20 @@ def _unsaved_formula(shown: Path, row: int, col: int) -> InputError:
                       column=col, expected="its result: open the file in the office program and save it, which saves every formula's result")
 
 
-def _fill(rows: list[list[Any]], top: int, left: int, bottom: int, right: int) -> None:
-    """A merged range (1-based, inclusive): every cell it covers holds its top-left cell's value."""
-    value = rows[top - 1][left - 1] if top <= len(rows) and left <= len(rows[top - 1]) else None
-    for r in range(top, min(bottom, MAX_ROWS) + 1):
-        while len(rows) < r:
-            rows.append([])
-        row = rows[r - 1]
-        row.extend([None] * (min(right, MAX_COLUMNS) - len(row)))
-        for c in range(left, min(right, MAX_COLUMNS) + 1):
-            row[c - 1] = value
+def _fill(rows: list[list[Any]], merges: list[tuple[int, int, int, int]]) -> None:
+    """Merged ranges (top, left, bottom, right; 1-based, inclusive): every cell one covers holds
+    its top-left cell's value, but in a row left blank (a category merged down past a blank row
+    between its pieces gives that row no piece: a blank row is skipped)."""
+    blank = {r for r, row in enumerate(rows, 1) if not any(_filled(x) for x in row)}
+    for top, left, bottom, right in merges:
+        value = rows[top - 1][left - 1] if top <= len(rows) and left <= len(rows[top - 1]) else None
+        for r in range(top, min(bottom, MAX_ROWS) + 1):
+            if r in blank or r > len(rows):
+                continue
+            row = rows[r - 1]
+            row.extend([None] * (min(right, MAX_COLUMNS) - len(row)))
+            for c in range(left, min(right, MAX_COLUMNS) + 1):
+                row[c - 1] = value
 
 
 def _ods_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, list[Any]]]:
@@ -383,8 +386,7 @@ def _ods_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, lis
         table_rows: list[list[Any]] = [[] for _ in range(rows[-1][0] if rows else 0)]
         for n_, cells in rows:
             table_rows[n_ - 1] = list(cells)
-        for merge in merges:
-            _fill(table_rows, *merge)
+        _fill(table_rows, merges)
         rows = [(i, cells) for i, cells in enumerate(table_rows, 1) if cells]
     return rows
 
