@@ -229,3 +229,63 @@ def test_a_cell_merged_down_past_a_blank_row_gives_that_row_no_piece(tmp_path, e
         target.write_bytes(_ods_merged_down(rows, 3, 2, 5))
     assert [(v["name"], v["text"], n) for v, n in _pieces(sheet_ws)] == [
         ("祝福", "同じ本文", 2), ("降臨", "同じ本文", 1), ("天罰", "同じ本文", 3)]
+
+
+def _ods_error_cell(rows: list[list], error: str) -> bytes:
+    """``rows`` as LibreOffice saves them, with a last column of a formula that failed: its value
+    0, ``calcext:value-type="error"`` and the error as the cell's text."""
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    doc = OpenDocumentSpreadsheet()
+    table = Table(name="cards")
+    for r, row in enumerate(rows):
+        tr = TableRow()
+        for value in row:
+            cell = TableCell(valuetype="string") if isinstance(value, str) else TableCell(valuetype="float", value=str(value))
+            cell.addElement(P(text=str(value)))
+            tr.addElement(cell)
+        if r:
+            cell = TableCell(valuetype="float", value="0", formula="of:=1/0")
+            cell.setAttrNS("urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0", "value-type", "error")
+            cell.addElement(P(text=error))
+        else:
+            cell = TableCell(valuetype="string")
+            cell.addElement(P(text="power"))
+        tr.addElement(cell)
+        table.addElement(tr)
+    doc.spreadsheet.addElement(table)
+    buf = io.BytesIO()
+    doc.write(buf)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("ending, error, said", [
+    ("xlsx", "#REF!", "cell C3 holds #REF!, the error of a formula that failed (a reference to a cell, row or sheet "
+     "that was deleted)"),
+    ("xlsx", "#DIV/0!", "cell C3 holds #DIV/0!, the error of a formula that failed (a division by zero"),
+    ("csv", "#N/A", "cell C3 holds #N/A, the error of a formula that failed (a lookup that found nothing)"),
+    ("ods", "Err:502", "cell C3 holds Err:502, the error of a formula that failed"),
+])
+def test_a_formula_whose_saved_value_is_an_error_names_the_cell(tmp_path, capsys, ending, error, said):
+    """English trial: a count or a number from a formula left #REF! read as an empty cell, and
+    an error in a text column printed '#DIV/0!' on the card; each stops at the cell, no traceback."""
+    rows = [["name", "text"], ["祝福", "本文"], ["降臨", "本文"]]
+    ws = _ws(tmp_path / "ws", f"pieces: {{file: cards.{ending}}}\n")
+    target = ws / "data" / "test" / "decks" / f"cards.{ending}"
+    if ending == "xlsx":  # openpyxl writes '#REF!' as Excel saves a formula's error: a cell of type e
+        book = openpyxl.Workbook()
+        for n, row in enumerate(rows):
+            book.active.append(row + (["power"] if n == 0 else [3 if n == 1 else error]))
+        assert book.active["C3"].data_type == "e"
+        book.save(target)
+    elif ending == "csv":
+        target.write_text(f"name,text,power\n祝福,本文,3\n降臨,本文,{error}\n", encoding="utf-8")
+    else:
+        target.write_bytes(_ods_error_cell(rows, error))
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert f"cards.{ending}:{2 if ending == 'ods' else 3}:3: power (column C): " in err and "mend the formula" in err, err
+    assert said.replace("C3", "C2" if ending == "ods" else "C3") in err, err

@@ -37,6 +37,14 @@ VERBATIM = ("text", "colour", "image")
 # Text an office program saved in a legacy encoding lost its Japanese: each character became "?"
 # (LibreOffice's and Excel's CSV without UTF-8) or U+FFFD (a decoder's replacement).
 _QUESTION_RUN = re.compile(r"\?{2,}")
+# What a formula that failed leaves as its saved value: Excel's error values (kept as such in an
+# .xlsx, as text in its CSV) and LibreOffice's (#REF!, or Err:502 for the errors Excel has no name for).
+_FORMULA_ERROR = re.compile(r"#(?:REF!|DIV/0!|VALUE!|N/A|NAME\?|NUM!|NULL!|SPILL!|CALC!|FIELD!|BLOCKED!|"
+                            r"CONNECT!|BUSY!|UNKNOWN!|GETTING_DATA)|Err:\d{3}")
+# why each of Excel's commonest errors comes about, for the message
+_ERROR_CAUSE = {"#REF!": "a reference to a cell, row or sheet that was deleted",
+                "#DIV/0!": "a division by zero or by an empty cell", "#VALUE!": "text where a number is wanted",
+                "#NAME?": "a misspelt function or name", "#N/A": "a lookup that found nothing"}
 
 
 @functools.cache
@@ -142,6 +150,8 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
             if not _filled(value):
                 continue
             header = headers[col - 1] if col <= len(headers) else ""
+            if isinstance(value, str) and _FORMULA_ERROR.fullmatch(value.strip()):
+                raise _formula_error(shown, row, col, header, value.strip())
             if isinstance(value, str):
                 value = value.replace("\r\n", "\n")
                 bad = control_char(value)
@@ -323,6 +333,14 @@ def _unsaved_formula(shown: Path, row: int, col: int) -> InputError:
                       column=col, expected="its result: open the file in the office program and save it, which saves every formula's result")
 
 
+def _formula_error(shown: Path, row: int, col: int, header: str, value: str) -> InputError:
+    cause = _ERROR_CAUSE.get(value)
+    return InputError(f"cell {column_letter(col)}{row} holds {value}, the error of a formula that failed"
+                      + (f" ({cause})" if cause else ""), path=shown, line=row, column=col,
+                      key=f"{header} (column {column_letter(col)})" if header else None,
+                      expected="the value the piece should have: mend the formula in the office program and save the file")
+
+
 def _fill(rows: list[list[Any]], merges: list[tuple[int, int, int, int]]) -> None:
     """Merged ranges (top, left, bottom, right; 1-based, inclusive): every cell one covers holds
     its top-left cell's value, but in a row left blank (a category merged down past a blank row
@@ -396,6 +414,8 @@ def _ods_value(cell) -> Any:
     from odf.text import P
 
     kind = cell.getAttribute("valuetype")
+    if any(k[1] == "value-type" and v == "error" for k, v in cell.attributes.items()):  # LibreOffice's calcext:
+        return "\n".join(teletype.extractText(p) for p in cell.getElementsByType(P))  # as shown: #REF!, Err:502
     if kind in ("float", "percentage", "currency"):
         text = cell.getAttribute("value")
         number = float(text)
