@@ -289,3 +289,16 @@ def test_a_formula_whose_saved_value_is_an_error_names_the_cell(tmp_path, capsys
     assert len(err.splitlines()) == 1 and "Traceback" not in err, err
     assert f"cards.{ending}:{2 if ending == 'ods' else 3}:3: power (column C): " in err and "mend the formula" in err, err
     assert said.replace("C3", "C2" if ending == "ods" else "C3") in err, err
+
+
+def test_a_sheet_without_its_header_row_is_told_so(tmp_path, capsys):
+    """English trial: a sheet whose first row is already a piece was told "1 (column C): the same
+    header twice" (its cost and value were both 1). Now: row 1 is no header row, and the fields."""
+    ws = _ws(tmp_path / "ws", "pieces: {file: cards.csv}\n")
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text("祝福,同じ本文,3,3,true,2\n降臨,本文,5,5,false,1\n",
+                                                               encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert ("cards.csv:1: row 1 is not a header row: none of its cells ('祝福', '同じ本文', '3', '3', …) names a "
+            "field (expected a first row naming the fields, e.g. name, text, power, hot, released, count") in err, err

@@ -138,6 +138,12 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
                          expected="a CSV saved with commas between the values (LibreOffice: field delimiter ','; "
                          "Excel: CSV UTF-8 (comma delimited))")
     sdoc = SheetDoc(shown, headers, header_row=header_row)
+    if fields and not any(h == "count" or h.rsplit(".", 1)[0] in fields or h in fields for h in headers):
+        cells = [repr(h if len(h) <= 20 else h[:19] + "…") for h in headers if h]
+        shown_row = ", ".join(cells[:4]) + (", …" if len(cells) > 4 else "")
+        raise InputError(f"row {header_row} is not a header row: none of its cells ({shown_row}) names a field",
+                         path=shown, line=header_row, expected="a first row naming the fields, e.g. "
+                         + ", ".join([*fields][:6] + ["count"]) + ", with the pieces in the rows below it")
     for col, name_ in enumerate(headers, 1):
         if name_ and name_ in headers[: col - 1]:
             raise InputError("the same header twice", path=shown, line=header_row, column=col, key=name_,
