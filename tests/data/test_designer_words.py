@@ -208,3 +208,17 @@ def test_a_length_written_as_people_write_it_is_told_how_pnpgen_reads_it(tmp_pat
     assert run(ws, "check", "--game", "test") == 2
     err = capsys.readouterr().err
     assert "data/test/decks/cards.yaml:2:" in err and f"is not a length; did you mean {meant}?" in err, err
+
+
+@pytest.mark.parametrize("written, size", [("A5", "[148, 210]"), ("letter", "[215.9, 279.4]")])
+def test_a_paper_size_written_as_a_format_is_told_the_size_to_write(tmp_path, capsys, written, size):
+    """English trial: a player mat written ``format: A5`` (in a deck, and in a layout override)
+    was told only the card formats; it is told the size to write."""
+    for deck in (DECK_YAML.replace("format: poker", f"format: {written}") + "  - {name: a, text: b}\n",
+                 f"name: Mats\nkind: board\nlayout: {{extends: board, format: {written}}}\npieces: [{{title: Red}}]\n"):
+        ws = make_workspace(tmp_path / written / str(len(deck)), deck=deck)
+        assert run(ws, "check", "--game", "test") == 2
+        err = capsys.readouterr().err.strip()
+        assert "Traceback" not in err and len(err.splitlines()) == 1, err
+        assert f"format '{written}' is a paper size, not one of the card formats (expected 'size: {size}'" in err, err
+        assert "data/test/decks/cards.yaml:" in err and "poker, bridge" in err, err

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data import validate as v
-from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
+from pnpgen.data.formats import KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.markup import colour_names
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide
 from pnpgen.data.yamlsrc import Located, load_yaml
@@ -453,7 +453,7 @@ def geometry(raw: RawLayout) -> Geometry:
     if "format" in top:
         if g.shape in SINGLE_SIZE_SHAPES:
             raise top["format"].error(f"a {g.shape} takes a size, not a card format", "'size: 40mm'")
-        g.format = top["format"].parse(v.choice, CARD_FORMATS, "format")
+        g.format = top["format"].parse(v.card_format)
     elif "size" in top:
         g.size = top["size"].parse(v.size, g.shape, g.shape in SINGLE_SIZE_SHAPES)
     if "orientation" in top:

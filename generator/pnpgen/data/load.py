@@ -274,7 +274,7 @@ def _size(doc: Located, data: dict, shape: str) -> tuple[tuple[float, float], st
     if "format" in data:
         if shape in SINGLE_SIZE_SHAPES:
             raise doc.error(("format",), f"a {shape} takes a size, not a card format", "'size: 40mm'")
-        fmt = _parse(doc, ("format",), v.choice, data["format"], CARD_FORMATS, "format")
+        fmt = _parse(doc, ("format",), v.card_format, data["format"])
         return CARD_FORMATS[fmt], fmt
     if "size" not in data:
         raise doc.error((), "missing size", "'format: poker' or 'size: [63, 88]'")
