@@ -302,3 +302,17 @@ def test_a_sheet_without_its_header_row_is_told_so(tmp_path, capsys):
     assert len(err.splitlines()) == 1 and "Traceback" not in err, err
     assert ("cards.csv:1: row 1 is not a header row: none of its cells ('祝福', '同じ本文', '3', '3', …) names a "
             "field (expected a first row naming the fields, e.g. name, text, power, hot, released, count") in err, err
+
+
+def test_capitalised_headers_name_their_fields(tmp_path, capsys):
+    """English trial: a spreadsheet's headers written Title-case (Name, Text, Power, Count) were
+    each an unknown key; they name the fields (a header naming none stays an error)."""
+    ws = _ws(tmp_path / "ws", "pieces: {file: cards.csv}\n")
+    sheet = ws / "data" / "test" / "decks" / "cards.csv"
+    sheet.write_text("Name,TEXT,Power,Hot,Count\n祝福,同じ本文,3,true,2\n降臨,同じ本文,5,false,\n天罰,別の本文,1,true,3\n",
+                     encoding="utf-8")
+    yaml_pieces = [(dict(v, released=None), n) for v, n in _pieces(_ws(tmp_path / "yaml", YAML_PIECES))]
+    assert _pieces(ws) == [(v, n) for v, n in yaml_pieces], _pieces(ws)
+    sheet.write_text("Name,Txet\n祝福,本文\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    assert "Txet (column B): unknown key in the header row; did you mean text?" in capsys.readouterr().err

@@ -130,7 +130,7 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
         raise InputError("the spreadsheet is empty", path=shown,
                          expected="a header row naming the fields (and count), then one row per piece")
     header_row, header_cells = rows[0]
-    headers = [str(v).strip() if _filled(v) else "" for v in header_cells]
+    headers = [_field_named(str(v).strip(), fields) if _filled(v) else "" for v in header_cells]
     separator = next((c for c in ";\t" if len(headers) == 1 and c in headers[0]), None)
     if separator is not None and path.suffix.lower() == ".csv":  # a field name never holds one
         said = "tabs" if separator == "\t" else "semicolons"
@@ -175,6 +175,17 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
         raise InputError("no pieces below the header row", path=shown, line=header_row,
                          expected="one row per piece under the header")
     return sdoc, pieces
+
+
+def _field_named(header: str, fields: dict[str, str]) -> str:
+    """A header as the field it names, read without regard to case as a spreadsheet's headers are
+    often capitalised (``Title``, ``Count``, ``Title.en`` are title, count, title.en); as written
+    when it names no field, or two that differ only in case."""
+    name, dot, lang = header.partition(".")
+    if name in fields or name == "count":
+        return header
+    same = [f for f in [*fields, "count"] if f.lower() == name.lower()]
+    return same[0] + dot + lang if len(same) == 1 else header
 
 
 def _check_encoding(rows: list[tuple[int, list[Any]]], headers: list[str], shown: Path, csv_file: bool) -> None:
