@@ -199,6 +199,18 @@ def test_a_deck_saved_in_another_encoding_is_told_which_and_how_to_save_it(tmp_p
     assert "Traceback" not in err
 
 
+def test_a_deck_saved_as_windows_1252_is_told_so_in_english(tmp_path, capsys):
+    """English trial: a deck saved by Notepad as "ANSI" (Windows-1252: It’s) was told it reads as
+    Shift_JIS "as older Japanese editors save", with Japanese Notepad's menu to use."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: It’s gold, text: b}\n")
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_bytes(deck.read_text(encoding="utf-8").replace("テストカード", "Test cards").encode("cp1252"))
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:" in err and "it reads as Windows-1252 (Western European)" in err, err
+    assert "Notepad: Save As, Encoding UTF-8" in err and "Shift_JIS" not in err and "Traceback" not in err, err
+
+
 @pytest.mark.parametrize("written, meant", [
     ('"63,5mm"', "63.5mm"), ("2.5 inch", "2.5in"), ('"63 ミリ"', "63mm"), ("63mmm", "63mm"), ("10pts", "10pt"),
 ], ids=["decimal comma", "inch spelt out", "ミリ", "mmm", "pts"])

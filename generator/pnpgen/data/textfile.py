@@ -54,6 +54,15 @@ _LETTER_BESIDE_HIGH = re.compile(r"[A-Za-z][\u00c0-\u00ff\u2018-\u201e\u2013\u20
                                  r"[\u00c0-\u00ff\u2018-\u201e][A-Za-z]")
 
 
+def reads_as_windows_1252(data: bytes) -> bool:
+    """Is this text, not UTF-8, Windows-1252 rather than CP932 (for a YAML file's message)?"""
+    try:
+        cp932: str | None = data.decode("cp932")
+    except UnicodeDecodeError:
+        cp932 = None
+    return _western(data, cp932)
+
+
 def _western(data: bytes, cp932: str | None) -> bool:
     """Is this Windows-1252 text (CP932 reading ``cp932``, None when it has none)?"""
     try:
