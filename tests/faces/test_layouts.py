@@ -208,6 +208,9 @@ def test_a_layout_changed_to_a_rect_without_a_size_asks_for_one_at_the_deck(tmp_
     ("extends: card-poker\nboxes:\n  title: {colour: nosuch}\n", 3, "unknown colour 'nosuch'"),
     ("extends: card-poker\nboxes:\n  title: {colour: accnet}\n", 3, "unknown colour 'accnet'; did you mean accent?"),
     ("extends: card-poker\nboxes:\n  title: {sise: 3}\n", 3, "unknown key in box title"),
+    # the English trial: the American spelling of a box option, and of a layout key
+    ("extends: card-poker\nboxes:\n  title: {color: ink}\n", 3, "unknown key in box title; did you mean colour?"),
+    ("extend: card-poker\n", 1, "unknown key in layout mine; did you mean extends?"),
     ("extends: card-poker\nboxes:\n  new: {x: 3, y: 4, w: 10}\n", 3, "box new has no h"),
     # a typo in a box's name makes a new box: the message names the boxes there are to change
     ("extends: card-poker\nboxes:\n  titel: {size: 12}\n", 3, "to change a box of the layout, its name: frame, band, title,"),

@@ -290,7 +290,8 @@ def _mapping(doc: Located, keypath: tuple, value: Any, allowed: tuple[str, ...] 
         raise doc.error(keypath, f"{what} must be a mapping", "key: value lines")
     for key in value:
         if allowed is not None and key not in allowed:
-            raise doc.error(keypath + (key,), f"unknown key in {what}", "one of " + ", ".join(allowed), key=True)
+            near = suggest(key, list(allowed)) if isinstance(key, str) else ""  # color: for colour
+            raise doc.error(keypath + (key,), f"unknown key in {what}{near}", "one of " + ", ".join(allowed), key=True)
     return value
 
 
