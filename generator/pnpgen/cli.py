@@ -195,6 +195,8 @@ def _new_command(n: argparse.ArgumentParser) -> None:
     n.add_argument("--title", help="the game's title (default: the slug)")
     n.add_argument("--kind", type=_choice, choices=validate.NEW_GAME_KINDS, action="append",
                    help="a deck to start with (repeatable; default: cards)")
+    n.add_argument("--lang", type=_choice, choices=["ja", "en"], default="ja",
+                   help="the language of the game it writes: ja (default) or en (an English game, deck names and draft)")
 
 
 def _layout_command(la: argparse.ArgumentParser) -> None:

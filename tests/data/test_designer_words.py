@@ -166,6 +166,23 @@ def test_a_palette_name_one_slip_from_a_colour_the_layouts_draw_is_pointed_at(tm
     assert "palette colour" not in capsys.readouterr().err
 
 
+def test_a_palette_name_a_deck_layout_reads_is_no_near_miss(tmp_path, capsys):
+    """``wheat:`` in game.yaml, read by a deck's ``band: {fill: wheat}`` (English trial): one slip
+    from the layouts' 'white', but it is read, so no warning, and the band prints wheat."""
+    import pypdfium2
+
+    deck = ("name: Resources\nlayout: {extends: card-poker, boxes: {band: {fill: wheat}}}\n"
+            "pieces:\n  - {title: Wheat, text: Gain one food.}\n")
+    game = GAME_YAML.replace('  red: "#cc3333"', '  wheat: "#d9a441"')
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=game)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "palette colour" not in capsys.readouterr().err
+    page = pypdfium2.PdfDocument(str(ws / "build" / "test" / "shop" / "cards-unique.pdf"))[0]
+    bitmap = page.render(scale=25.4 / 72).to_pil()  # one pixel a millimetre
+    bleed = (bitmap.width - 63) / 2
+    assert bitmap.getpixel((round(bleed + 8), round(bleed + 8)))[:3] == (0xd9, 0xa4, 0x41)  # the band, left of its title
+
+
 @pytest.mark.parametrize("encode, said", [
     (lambda t: t.encode("cp932"), "it reads as Shift_JIS (CP932)"),
     (lambda t: t.encode("utf-16"), "it is UTF-16"),
@@ -182,6 +199,18 @@ def test_a_deck_saved_in_another_encoding_is_told_which_and_how_to_save_it(tmp_p
     assert "Traceback" not in err
 
 
+def test_a_deck_saved_as_windows_1252_is_told_so_in_english(tmp_path, capsys):
+    """English trial: a deck saved by Notepad as "ANSI" (Windows-1252: It’s) was told it reads as
+    Shift_JIS "as older Japanese editors save", with Japanese Notepad's menu to use."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: It’s gold, text: b}\n")
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_bytes(deck.read_text(encoding="utf-8").replace("テストカード", "Test cards").encode("cp1252"))
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:" in err and "it reads as Windows-1252 (Western European)" in err, err
+    assert "Notepad: Save As, Encoding UTF-8" in err and "Shift_JIS" not in err and "Traceback" not in err, err
+
+
 @pytest.mark.parametrize("written, meant", [
     ('"63,5mm"', "63.5mm"), ("2.5 inch", "2.5in"), ('"63 ミリ"', "63mm"), ("63mmm", "63mm"), ("10pts", "10pt"),
 ], ids=["decimal comma", "inch spelt out", "ミリ", "mmm", "pts"])
@@ -191,3 +220,17 @@ def test_a_length_written_as_people_write_it_is_told_how_pnpgen_reads_it(tmp_pat
     assert run(ws, "check", "--game", "test") == 2
     err = capsys.readouterr().err
     assert "data/test/decks/cards.yaml:2:" in err and f"is not a length; did you mean {meant}?" in err, err
+
+
+@pytest.mark.parametrize("written, size", [("A5", "[148, 210]"), ("letter", "[215.9, 279.4]")])
+def test_a_paper_size_written_as_a_format_is_told_the_size_to_write(tmp_path, capsys, written, size):
+    """English trial: a player mat written ``format: A5`` (in a deck, and in a layout override)
+    was told only the card formats; it is told the size to write."""
+    for deck in (DECK_YAML.replace("format: poker", f"format: {written}") + "  - {name: a, text: b}\n",
+                 f"name: Mats\nkind: board\nlayout: {{extends: board, format: {written}}}\npieces: [{{title: Red}}]\n"):
+        ws = make_workspace(tmp_path / written / str(len(deck)), deck=deck)
+        assert run(ws, "check", "--game", "test") == 2
+        err = capsys.readouterr().err.strip()
+        assert "Traceback" not in err and len(err.splitlines()) == 1, err
+        assert f"format '{written}' is a paper size, not one of the card formats (expected 'size: {size}'" in err, err
+        assert "data/test/decks/cards.yaml:" in err and "poker, bridge" in err, err

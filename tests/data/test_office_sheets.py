@@ -179,3 +179,140 @@ def test_ods_formula_without_a_saved_value_names_the_cell(tmp_path, capsys):
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     err = capsys.readouterr().err.strip()
     assert "cards.ods:2:2:" in err and "B2 is a formula with no saved value" in err
+
+
+def _ods_merged_down(rows: list[list], col: int, top: int, span: int) -> bytes:
+    """``rows`` as an .ods whose cell (top, col) (1-based) is merged down ``span`` rows, the cells
+    under it covered, as LibreOffice writes a merge (also in a row otherwise blank)."""
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import CoveredTableCell, Table, TableCell, TableRow
+    from odf.text import P
+
+    doc = OpenDocumentSpreadsheet()
+    table = Table(name="cards")
+    for r, row in enumerate(rows, 1):
+        tr = TableRow()
+        for c, value in enumerate(row, 1):
+            if c == col and top < r < top + span:
+                tr.addElement(CoveredTableCell())
+                continue
+            cell = TableCell() if value is None else TableCell(valuetype="string") if isinstance(value, str) \
+                else TableCell(valuetype="float", value=str(value))
+            if c == col and r == top:
+                cell.setAttribute("numberrowsspanned", str(span))
+            if value is not None:
+                cell.addElement(P(text=str(value)))
+            tr.addElement(cell)
+        table.addElement(tr)
+    doc.spreadsheet.addElement(table)
+    buf = io.BytesIO()
+    doc.write(buf)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("ending", ["xlsx", "ods"])
+def test_a_cell_merged_down_past_a_blank_row_gives_that_row_no_piece(tmp_path, ending):
+    """English trial: a footer 'Base game' merged down C2:C6 over the blank row 4 between the
+    pieces, and a cell merged below the last piece: a blank row is skipped, merged over or not;
+    the pieces under the merge each take its value."""
+    rows = [["name", "power", "text", "count"], ["祝福", 3, "同じ本文", 2], ["降臨", 5, None, None],
+            [None, None, None, None], ["天罰", 1, None, 3], [None, None, None, None]]
+    sheet_ws = _ws(tmp_path / "sheet", f"pieces: {{file: cards.{ending}}}\n")
+    target = sheet_ws / "data" / "test" / "decks" / f"cards.{ending}"
+    if ending == "xlsx":
+        book = openpyxl.Workbook()
+        for row in rows:
+            book.active.append(row)
+        book.active.merge_cells("C2:C6")
+        book.save(target)
+    else:
+        target.write_bytes(_ods_merged_down(rows, 3, 2, 5))
+    assert [(v["name"], v["text"], n) for v, n in _pieces(sheet_ws)] == [
+        ("祝福", "同じ本文", 2), ("降臨", "同じ本文", 1), ("天罰", "同じ本文", 3)]
+
+
+def _ods_error_cell(rows: list[list], error: str) -> bytes:
+    """``rows`` as LibreOffice saves them, with a last column of a formula that failed: its value
+    0, ``calcext:value-type="error"`` and the error as the cell's text."""
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    doc = OpenDocumentSpreadsheet()
+    table = Table(name="cards")
+    for r, row in enumerate(rows):
+        tr = TableRow()
+        for value in row:
+            cell = TableCell(valuetype="string") if isinstance(value, str) else TableCell(valuetype="float", value=str(value))
+            cell.addElement(P(text=str(value)))
+            tr.addElement(cell)
+        if r:
+            cell = TableCell(valuetype="float", value="0", formula="of:=1/0")
+            cell.setAttrNS("urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0", "value-type", "error")
+            cell.addElement(P(text=error))
+        else:
+            cell = TableCell(valuetype="string")
+            cell.addElement(P(text="power"))
+        tr.addElement(cell)
+        table.addElement(tr)
+    doc.spreadsheet.addElement(table)
+    buf = io.BytesIO()
+    doc.write(buf)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("ending, error, said", [
+    ("xlsx", "#REF!", "cell C3 holds #REF!, the error of a formula that failed (a reference to a cell, row or sheet "
+     "that was deleted)"),
+    ("xlsx", "#DIV/0!", "cell C3 holds #DIV/0!, the error of a formula that failed (a division by zero"),
+    ("csv", "#N/A", "cell C3 holds #N/A, the error of a formula that failed (a lookup that found nothing)"),
+    ("ods", "Err:502", "cell C3 holds Err:502, the error of a formula that failed"),
+])
+def test_a_formula_whose_saved_value_is_an_error_names_the_cell(tmp_path, capsys, ending, error, said):
+    """English trial: a count or a number from a formula left #REF! read as an empty cell, and
+    an error in a text column printed '#DIV/0!' on the card; each stops at the cell, no traceback."""
+    rows = [["name", "text"], ["祝福", "本文"], ["降臨", "本文"]]
+    ws = _ws(tmp_path / "ws", f"pieces: {{file: cards.{ending}}}\n")
+    target = ws / "data" / "test" / "decks" / f"cards.{ending}"
+    if ending == "xlsx":  # openpyxl writes '#REF!' as Excel saves a formula's error: a cell of type e
+        book = openpyxl.Workbook()
+        for n, row in enumerate(rows):
+            book.active.append(row + (["power"] if n == 0 else [3 if n == 1 else error]))
+        assert book.active["C3"].data_type == "e"
+        book.save(target)
+    elif ending == "csv":
+        target.write_text(f"name,text,power\n祝福,本文,3\n降臨,本文,{error}\n", encoding="utf-8")
+    else:
+        target.write_bytes(_ods_error_cell(rows, error))
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert f"cards.{ending}:{2 if ending == 'ods' else 3}:3: power (column C): " in err and "mend the formula" in err, err
+    assert said.replace("C3", "C2" if ending == "ods" else "C3") in err, err
+
+
+def test_a_sheet_without_its_header_row_is_told_so(tmp_path, capsys):
+    """English trial: a sheet whose first row is already a piece was told "1 (column C): the same
+    header twice" (its cost and value were both 1). Now: row 1 is no header row, and the fields."""
+    ws = _ws(tmp_path / "ws", "pieces: {file: cards.csv}\n")
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text("祝福,同じ本文,3,3,true,2\n降臨,本文,5,5,false,1\n",
+                                                               encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert ("cards.csv:1: row 1 is not a header row: none of its cells ('祝福', '同じ本文', '3', '3', …) names a "
+            "field (expected a first row naming the fields, e.g. name, text, power, hot, released, count") in err, err
+
+
+def test_capitalised_headers_name_their_fields(tmp_path, capsys):
+    """English trial: a spreadsheet's headers written Title-case (Name, Text, Power, Count) were
+    each an unknown key; they name the fields (a header naming none stays an error)."""
+    ws = _ws(tmp_path / "ws", "pieces: {file: cards.csv}\n")
+    sheet = ws / "data" / "test" / "decks" / "cards.csv"
+    sheet.write_text("Name,TEXT,Power,Hot,Count\n祝福,同じ本文,3,true,2\n降臨,同じ本文,5,false,\n天罰,別の本文,1,true,3\n",
+                     encoding="utf-8")
+    yaml_pieces = [(dict(v, released=None), n) for v, n in _pieces(_ws(tmp_path / "yaml", YAML_PIECES))]
+    assert _pieces(ws) == [(v, n) for v, n in yaml_pieces], _pieces(ws)
+    sheet.write_text("Name,Txet\n祝福,本文\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    assert "Txet (column B): unknown key in the header row; did you mean text?" in capsys.readouterr().err

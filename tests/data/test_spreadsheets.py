@@ -68,6 +68,30 @@ def test_csv_reads_like_yaml_in_every_encoding(tmp_path, yaml_pieces, encoding):
     assert pieces[2][0]["power"] == 1 and pieces[1][1] == 1  # empty count → 1
 
 
+@pytest.mark.parametrize("text, line, word", [
+    ("name,text\r\nWheat,It’s golden.\r\nWood,Don’t waste it.\r\n", 2, "It’s"),  # read as CP932: It痴, Don稚
+    ("name,text\r\nWheat,Gain one.\r\nCafé,“Golden” — she said.\r\n", 3, "Café"),
+], ids=["apostrophes read as kanji", "accents and quotes"])
+def test_a_windows_1252_csv_is_told_to_be_saved_as_utf8(tmp_path, capsys, text, line, word):
+    """English trial: Excel's "CSV (Comma delimited)" on Western Windows is Windows-1252; read as
+    CP932 its ’ printed 「It 痴 golden.」 on the card without a word. It stops at the line of
+    its first such character, naming it and how to save the file as UTF-8."""
+    ws = _sheet_ws(tmp_path, "cards.csv", text.encode("cp1252"))
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert f"data/test/decks/cards.csv:{line}: not UTF-8 text: it reads as Windows-1252 (Western European: '{word}')" \
+        in err and "CSV UTF-8 (Comma delimited)" in err, err
+
+
+def test_a_cp932_csv_of_kanji_alone_is_still_read_as_japanese(tmp_path):
+    """No kana at all (terrain names) is still Japanese: no Latin letter stands before its kanji."""
+    text = "name,text,power\r\n都市,谷地,3\r\n内陸,北,5\r\n海岸,岩,1\r\n"
+    assert "“sŽs" in text.encode("cp932").decode("cp1252")  # these bytes read as Windows-1252 too, 都市 as “sŽs
+    pieces = _pieces(_sheet_ws(tmp_path, "cards.csv", text.encode("cp932")))
+    assert [p[0]["name"] for p in pieces] == ["都市", "内陸", "海岸"]
+
+
 def test_xlsx_and_ods_read_like_yaml(tmp_path, yaml_pieces):
     rows = [["name", "text", "power", "tags", "hot", "count"],
             ["祝福", "一行目", 3, "[a, b]", True, 2],

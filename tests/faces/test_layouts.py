@@ -6,6 +6,7 @@ layout YAML is one line with file:line, `pnpgen layout export` round-trips byte 
 from __future__ import annotations
 
 import filecmp
+import re
 import shutil
 import textwrap
 from pathlib import Path
@@ -207,6 +208,9 @@ def test_a_layout_changed_to_a_rect_without_a_size_asks_for_one_at_the_deck(tmp_
     ("extends: card-poker\nboxes:\n  title: {colour: nosuch}\n", 3, "unknown colour 'nosuch'"),
     ("extends: card-poker\nboxes:\n  title: {colour: accnet}\n", 3, "unknown colour 'accnet'; did you mean accent?"),
     ("extends: card-poker\nboxes:\n  title: {sise: 3}\n", 3, "unknown key in box title"),
+    # the English trial: the American spelling of a box option, and of a layout key
+    ("extends: card-poker\nboxes:\n  title: {color: ink}\n", 3, "unknown key in box title; did you mean colour?"),
+    ("extend: card-poker\n", 1, "unknown key in layout mine; did you mean extends?"),
     ("extends: card-poker\nboxes:\n  new: {x: 3, y: 4, w: 10}\n", 3, "box new has no h"),
     # a typo in a box's name makes a new box: the message names the boxes there are to change
     ("extends: card-poker\nboxes:\n  titel: {size: 12}\n", 3, "to change a box of the layout, its name: frame, band, title,"),
@@ -272,6 +276,33 @@ def test_new_game_builds_at_once_with_no_warning_but_its_placeholders(tmp_path, 
     assert run(folder, "new", "more") == 2
     assert (game / "game.yaml").read_bytes() == before
     assert "already exists" in capsys.readouterr().err
+
+
+def test_new_game_in_english_builds_an_english_game_and_rulebook(tmp_path, capsys):
+    """English trial: ``pnpgen new`` wrote カード, トークン and a ■ draft whatever the title; with
+    ``--lang en`` it writes an English game (languages: [en], Noto faces, English deck names) and
+    an English draft whose components are the decks: it builds with no warning but the player
+    count it left open, and the book's headings, components and counts are the draft's."""
+    import pypdfium2
+
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    assert run(folder, "new", "guild", "--title", "Harvest Guild", "--lang", "en", "--kind", "cards",
+               "--kind", "tokens", "--kind", "board") == 0
+    assert "its Components bullets match" in capsys.readouterr().out
+    game = folder / "data" / "guild"
+    text = "".join(p.read_text(encoding="utf-8") for p in sorted(game.rglob("*.*")))
+    assert not re.search(r"[ぁ-んァ-ヶ■◇]", text), text  # no kana, no ■ marks: 未定 alone is pnpgen's mark
+    assert "languages: [en]" in text and "name: Cards" in text and "- 4 Cards\n- 15 Tokens\n- 1 Board\n" in text
+    assert run(folder, "build", "--game", "guild", "--jobs", "1") == 0
+    warnings = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(warnings) == 1 and "players is a placeholder" in warnings[0], warnings
+    proof = (folder / "build" / "guild" / "proof.txt").read_text(encoding="utf-8")
+    assert "Count" not in proof and "Open" in proof, proof  # the counts agree; the 未定 values are open
+    book = pypdfium2.PdfDocument(str(folder / "build" / "guild" / "rulebook.pdf"))
+    pages = [book[n].get_textpage().get_text_range() for n in range(len(book))]
+    assert "Draft 1" in pages[0] and "2 Components" in pages[1] and "3 Setup" in pages[1]
+    assert re.search(r"Cards\s+4", "\n".join(pages)) and re.search(r"Tokens\s+15", "\n".join(pages))
 
 
 def test_new_game_by_default_is_one_card_deck_in_this_workspace(tmp_path, capsys):

@@ -152,3 +152,19 @@ def test_a_length_written_with_a_unit_is_told_what_it_draws(tmp_path, capsys):
     assert len(said) == 1, lines
     assert said[0].startswith("templates/test/card-front.svg.j2:3: print lint: deck 'cards' piece 1 (カード1) and 10 more:")
     assert "the length '0.6mm' draws 2.27 mm" in said[0] and said[0].endswith("write 0.6")
+
+
+def test_a_font_size_written_in_points_is_told_the_millimetres_to_write(tmp_path, capsys):
+    """English trial: ``font-size="10pt"`` was told "write 10", a 10 mm (28 pt) text. The number
+    to write is the length in mm: 3.53 for 10pt, 2.54 for 0.1in; 0.6mm stays 0.6."""
+    front = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'
+             '<text x="5" y="20" font-family="{{ fonts.gothic }}" font-size="10pt">{{ piece.name }}</text>\n'
+             '<rect x="3" y="3" width="{{ w - 6 }}" height="{{ h - 6 }}" fill="none" stroke="#333" stroke-width="0.1in"/>\n'
+             '<rect x="6" y="6" width="10" height="10" fill="none" stroke="#333" stroke-width="0.6mm"/>\n'
+             '{% endblock %}\n')
+    ws = make_workspace(tmp_path / "ws", front=front)
+    code, lines = _lint(capsys, ws)
+    assert code == 0
+    said = sorted(line.split(": ", 1)[0] + ": " + line.split("units); ", 1)[1] for line in lines if "the length" in line)
+    assert said == [f"{AT}:3: write 3.53 (10pt in mm; a <text> font-size too is mm)",
+                    f"{AT}:4: write 2.54 (0.1in in mm)", f"{AT}:5: write 0.6"], lines

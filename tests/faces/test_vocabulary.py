@@ -77,6 +77,17 @@ def test_macros_imported_without_context_say_how_to_import_them(tmp_path, capsys
     assert '(expected {% import "common/macros.svg.j2" as m with context %}' in err, err
 
 
+@pytest.mark.parametrize("call, meant", [('color("red")', "colour"), ("textbx(piece.name, 5, 5, 20, 8)", "textbox")])
+def test_a_helper_name_one_slip_away_is_told_the_one_meant(tmp_path, capsys, call, meant):
+    """English trial: ``color("red")`` (the American spelling) was told only "'color' is undefined"."""
+    front = f'{{% extends "common/piece.svg.j2" %}}{{% block art %}}\n<rect width="5" height="5" fill="{{{{ {call} }}}}"/>{{% endblock %}}'
+    ws = make_workspace(tmp_path / "ws", front=front)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    name = call.split("(")[0]
+    assert f"card-front.svg.j2:2: '{name}' is undefined; did you mean {meant}? (rendering deck 'cards'" in err, err
+
+
 def test_colour_of_a_placeholder_or_empty_value_is_the_default_or_neutral_grey(tmp_path):
     roots = _render(tmp_path, '<rect fill="{{ colour(piece.colour) }}"/><rect fill="{{ colour(piece.colour, \'#123456\') }}"/>')
     assert [_fills(r) for r in roots] == [["#cc3333", "#cc3333"], ["#9a9a9a", "#123456"], ["#9a9a9a", "#123456"]]

@@ -12,6 +12,7 @@ from pypdf import PdfReader
 
 from conftest import make_workspace, run
 from pdfprobe import stroked_lines, texts
+from pnpgen.data.validate import Invalid
 from pnpgen.impose.sleeve import sleeve_option
 
 
@@ -71,6 +72,21 @@ def test_sleeve_without_the_sleeve_layout_is_refused(tmp_path, capsys):
 def test_a_sleeve_size_is_read_as_typed(text):
     got = sleeve_option(text)
     assert (got.w, got.h) == (66.0, 91.0)
+
+
+@pytest.mark.parametrize("text, mm", [("2.6x3.6in", (66.04, 91.44)), ("2.6in x 3.6in", (66.04, 91.44)),
+                                      ("6.6x9.1cm", (66.0, 91.0)), ("66mmx91mm", (66.0, 91.0))])
+def test_a_sleeve_size_may_carry_a_unit(text, mm):
+    """English trial: US sleeve sizes are sold in inches too; README says lengths take units.
+    A unit after the height is both sides'."""
+    got = sleeve_option(text)
+    assert (round(got.w, 2), round(got.h, 2)) == mm
+
+
+def test_a_sleeve_size_in_inches_beyond_the_range_is_refused():
+    with pytest.raises(Invalid) as e:
+        sleeve_option("66x91in")  # 91 in: a slip for mm
+    assert "is not a sleeve size" in e.value.message and "2.6x3.6in" in e.value.expected
 
 
 def test_the_build_says_when_inserts_are_reduced(tmp_path, capsys):

@@ -109,6 +109,18 @@ def test_components_entries_with_counts_before_or_after_the_name():
     assert parse_entry("Epic cards ×80").counts == [80]
 
 
+@pytest.mark.parametrize("entry, names, counts", [
+    ("Four player mats", ["player mats"], [4]), ("A cloth bag", ["cloth bag"], [1]),
+    ("An hourglass and twenty Coins", ["hourglass", "Coins"], [1, 20]), ("Forty wooden cubes", ["wooden cubes"], [40]),
+    ("Fourteen Goal cards", ["Goal cards"], [14]), ("Oneshot tokens", ["Oneshot tokens"], []),
+])
+def test_a_components_count_written_as_a_word(entry, names, counts):
+    """English trial: "- Four Player mats" was a component named "Four Player mats" that matched
+    no deck, "- A Main board" one named "A Main board"; a count in words is a count."""
+    got = parse_entry(entry)
+    assert (got.names, got.counts) == (names, counts)
+
+
 @pytest.mark.parametrize("draft", [
     "TEST GAME\n\nOVERVIEW\nA game.\n\nSETUP\n1. Shuffle the cards.\n2. Deal five cards each.\n",
     "Test Game\n\nChapter 1: Overview\nA game.\n\nChapter 2 — Setup\n1. Shuffle the cards.\n2. Deal five cards each.\n",

@@ -65,6 +65,16 @@ def test_undecodable_draft_raises_input_error_with_path():
     assert e.value.line == 2
 
 
+def test_a_windows_1252_draft_is_told_to_be_saved_as_utf8(tmp_path):
+    """English trial: an English draft saved as Notepad's "ANSI" (Windows-1252): its ’ and — read
+    as CP932 became kanji in the book; it stops at the line, saying how to save it as UTF-8."""
+    p = tmp_path / "draft.txt"
+    p.write_bytes("# Game (Draft 1)\n\n## Setup\n\nGive each player a mat — it’s theirs.\n".encode("cp1252"))
+    with pytest.raises(InputError) as e:
+        read_draft(p)
+    assert e.value.line == 5 and "Windows-1252" in e.value.message and "Encoding UTF-8" in (e.value.expected or "")
+
+
 def test_missing_draft_raises_input_error(tmp_path):
     with pytest.raises(InputError) as e:
         read_draft(tmp_path / "nope.txt")

@@ -26,6 +26,13 @@ PAPER_SIZES: dict[str, tuple[float, float]] = {
     "a3": (297.0, 420.0),
 }
 
+# Paper sizes a designer may write as a piece's format (a player mat the size of A5): not card
+# formats, so the message gives the size to write instead.
+PAPER_FORMATS: dict[str, tuple[float, float]] = {
+    **PAPER_SIZES, "a5": (148.0, 210.0), "a6": (105.0, 148.0), "b5": (182.0, 257.0), "legal": (215.9, 355.6),
+    "tabloid": (279.4, 431.8),
+}
+
 KINDS = ("card", "tile", "token", "board")
 SHAPES = ("rect", "rounded", "circle", "hex", "trihex", "polygon")
 # Shapes whose size is one number (across flats of one hexagon, or a diameter).

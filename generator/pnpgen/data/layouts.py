@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data import validate as v
-from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
+from pnpgen.data.formats import KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.markup import colour_names
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide
 from pnpgen.data.yamlsrc import Located, load_yaml
@@ -290,7 +290,8 @@ def _mapping(doc: Located, keypath: tuple, value: Any, allowed: tuple[str, ...] 
         raise doc.error(keypath, f"{what} must be a mapping", "key: value lines")
     for key in value:
         if allowed is not None and key not in allowed:
-            raise doc.error(keypath + (key,), f"unknown key in {what}", "one of " + ", ".join(allowed), key=True)
+            near = suggest(key, list(allowed)) if isinstance(key, str) else ""  # color: for colour
+            raise doc.error(keypath + (key,), f"unknown key in {what}{near}", "one of " + ", ".join(allowed), key=True)
     return value
 
 
@@ -453,7 +454,7 @@ def geometry(raw: RawLayout) -> Geometry:
     if "format" in top:
         if g.shape in SINGLE_SIZE_SHAPES:
             raise top["format"].error(f"a {g.shape} takes a size, not a card format", "'size: 40mm'")
-        g.format = top["format"].parse(v.choice, CARD_FORMATS, "format")
+        g.format = top["format"].parse(v.card_format)
     elif "size" in top:
         g.size = top["size"].parse(v.size, g.shape, g.shape in SINGLE_SIZE_SHAPES)
     if "orientation" in top:
@@ -548,12 +549,15 @@ def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[
         origin.parse(v.name, "a colour name")
         own[name] = origin.parse(v.hex_colour)
     used: dict[str, str] = {}
+    game_colours: set[str] = set()
 
     def colours(origin: Origin | None, value: str | None) -> None:
         if value is None or value.startswith("#") or value.startswith("piece."):
             return
         if value in own:
             used[value] = own[value]
+        elif palette is not None and value in palette:
+            game_colours.add(value)
         elif palette is not None and value not in palette and origin is not None:
             names = sorted(set(colour_names(palette)) | set(own))
             raise origin.error(f"unknown colour {value!r}{suggest(value, names)}", "a palette name (" + ", ".join(names) + ") or '#rrggbb'")
@@ -561,4 +565,4 @@ def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[
     front = _side(raw.front, trim, colours, font_roles)
     back = _side(raw.back, trim, colours, font_roles) if raw.back is not None else None
     return Layout(raw.name, trim, shape, tuple(sorted(used.items())), tuple(fields(raw).items()), front, back,
-                  tuple(sorted(name for name in used if name in raw.deck_palette)))
+                  tuple(sorted(name for name in used if name in raw.deck_palette)), tuple(sorted(game_colours)))

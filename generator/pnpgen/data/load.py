@@ -227,7 +227,8 @@ def _palette_near_misses(game: Game, doc: Source) -> list[str]:
     not print, and nothing else would say so."""
     own = {name for d in game.decks if d.layout is not None for name, _ in d.layout.palette
            if name not in game.palette}  # drawn with the layout's colour: the game's palette lacks it
-    read = {name for d in game.decks if d.layout is not None for name, _ in d.layout.palette}
+    read = {name for d in game.decks if d.layout is not None
+            for name in [n for n, _ in d.layout.palette] + list(d.layout.game_colours)}
     notes = []
     for name in game.palette:
         near = [n for n in sorted(own) if name not in read and suggest(name, [n])]
@@ -273,7 +274,7 @@ def _size(doc: Located, data: dict, shape: str) -> tuple[tuple[float, float], st
     if "format" in data:
         if shape in SINGLE_SIZE_SHAPES:
             raise doc.error(("format",), f"a {shape} takes a size, not a card format", "'size: 40mm'")
-        fmt = _parse(doc, ("format",), v.choice, data["format"], CARD_FORMATS, "format")
+        fmt = _parse(doc, ("format",), v.card_format, data["format"])
         return CARD_FORMATS[fmt], fmt
     if "size" not in data:
         raise doc.error((), "missing size", "'format: poker' or 'size: [63, 88]'")

@@ -105,6 +105,9 @@ class Layout:
     # the colour names a deck's own ``layout: {extends: …, palette: …}`` sets: they win over the
     # game's palette for that deck (a layout file's only stand in where the game has none)
     deck_palette: tuple[str, ...] = ()
+    # the game's palette names the boxes read that the layout has no colour of its own for
+    # (``band: {fill: wheat}``): read, so never a near miss of one the layout has
+    game_colours: tuple[str, ...] = ()
 
 
 @dataclass

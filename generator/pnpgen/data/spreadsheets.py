@@ -37,6 +37,14 @@ VERBATIM = ("text", "colour", "image")
 # Text an office program saved in a legacy encoding lost its Japanese: each character became "?"
 # (LibreOffice's and Excel's CSV without UTF-8) or U+FFFD (a decoder's replacement).
 _QUESTION_RUN = re.compile(r"\?{2,}")
+# What a formula that failed leaves as its saved value: Excel's error values (kept as such in an
+# .xlsx, as text in its CSV) and LibreOffice's (#REF!, or Err:502 for the errors Excel has no name for).
+_FORMULA_ERROR = re.compile(r"#(?:REF!|DIV/0!|VALUE!|N/A|NAME\?|NUM!|NULL!|SPILL!|CALC!|FIELD!|BLOCKED!|"
+                            r"CONNECT!|BUSY!|UNKNOWN!|GETTING_DATA)|Err:\d{3}")
+# why each of Excel's commonest errors comes about, for the message
+_ERROR_CAUSE = {"#REF!": "a reference to a cell, row or sheet that was deleted",
+                "#DIV/0!": "a division by zero or by an empty cell", "#VALUE!": "text where a number is wanted",
+                "#NAME?": "a misspelt function or name", "#N/A": "a lookup that found nothing"}
 
 
 @functools.cache
@@ -122,7 +130,7 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
         raise InputError("the spreadsheet is empty", path=shown,
                          expected="a header row naming the fields (and count), then one row per piece")
     header_row, header_cells = rows[0]
-    headers = [str(v).strip() if _filled(v) else "" for v in header_cells]
+    headers = [_field_named(str(v).strip(), fields) if _filled(v) else "" for v in header_cells]
     separator = next((c for c in ";\t" if len(headers) == 1 and c in headers[0]), None)
     if separator is not None and path.suffix.lower() == ".csv":  # a field name never holds one
         said = "tabs" if separator == "\t" else "semicolons"
@@ -130,6 +138,12 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
                          expected="a CSV saved with commas between the values (LibreOffice: field delimiter ','; "
                          "Excel: CSV UTF-8 (comma delimited))")
     sdoc = SheetDoc(shown, headers, header_row=header_row)
+    if fields and not any(h == "count" or h.rsplit(".", 1)[0] in fields or h in fields for h in headers):
+        cells = [repr(h if len(h) <= 20 else h[:19] + "…") for h in headers if h]
+        shown_row = ", ".join(cells[:4]) + (", …" if len(cells) > 4 else "")
+        raise InputError(f"row {header_row} is not a header row: none of its cells ({shown_row}) names a field",
+                         path=shown, line=header_row, expected="a first row naming the fields, e.g. "
+                         + ", ".join([*fields][:6] + ["count"]) + ", with the pieces in the rows below it")
     for col, name_ in enumerate(headers, 1):
         if name_ and name_ in headers[: col - 1]:
             raise InputError("the same header twice", path=shown, line=header_row, column=col, key=name_,
@@ -142,6 +156,8 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
             if not _filled(value):
                 continue
             header = headers[col - 1] if col <= len(headers) else ""
+            if isinstance(value, str) and _FORMULA_ERROR.fullmatch(value.strip()):
+                raise _formula_error(shown, row, col, header, value.strip())
             if isinstance(value, str):
                 value = value.replace("\r\n", "\n")
                 bad = control_char(value)
@@ -159,6 +175,17 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
         raise InputError("no pieces below the header row", path=shown, line=header_row,
                          expected="one row per piece under the header")
     return sdoc, pieces
+
+
+def _field_named(header: str, fields: dict[str, str]) -> str:
+    """A header as the field it names, read without regard to case as a spreadsheet's headers are
+    often capitalised (``Title``, ``Count``, ``Title.en`` are title, count, title.en); as written
+    when it names no field, or two that differ only in case."""
+    name, dot, lang = header.partition(".")
+    if name in fields or name == "count":
+        return header
+    same = [f for f in [*fields, "count"] if f.lower() == name.lower()]
+    return same[0] + dot + lang if len(same) == 1 else header
 
 
 def _check_encoding(rows: list[tuple[int, list[Any]]], headers: list[str], shown: Path, csv_file: bool) -> None:
@@ -344,8 +371,7 @@ def _xlsx_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
         for c, value in enumerate(row, 1):
             if value is None and formulas.cell(r, c).data_type == "f":
                 raise _unsaved_formula(shown, r, c)
-    for merged in ws.merged_cells.ranges:
-        _fill(rows, merged.min_row, merged.min_col, merged.max_row, merged.max_col)
+    _fill(rows, [(m.min_row, m.min_col, m.max_row, m.max_col) for m in ws.merged_cells.ranges])
     return list(enumerate(rows, 1))
 
 
@@ -354,16 +380,28 @@ def _unsaved_formula(shown: Path, row: int, col: int) -> InputError:
                       column=col, expected="its result: open the file in the office program and save it, which saves every formula's result")
 
 
-def _fill(rows: list[list[Any]], top: int, left: int, bottom: int, right: int) -> None:
-    """A merged range (1-based, inclusive): every cell it covers holds its top-left cell's value."""
-    value = rows[top - 1][left - 1] if top <= len(rows) and left <= len(rows[top - 1]) else None
-    for r in range(top, min(bottom, MAX_ROWS) + 1):
-        while len(rows) < r:
-            rows.append([])
-        row = rows[r - 1]
-        row.extend([None] * (min(right, MAX_COLUMNS) - len(row)))
-        for c in range(left, min(right, MAX_COLUMNS) + 1):
-            row[c - 1] = value
+def _formula_error(shown: Path, row: int, col: int, header: str, value: str) -> InputError:
+    cause = _ERROR_CAUSE.get(value)
+    return InputError(f"cell {column_letter(col)}{row} holds {value}, the error of a formula that failed"
+                      + (f" ({cause})" if cause else ""), path=shown, line=row, column=col,
+                      key=f"{header} (column {column_letter(col)})" if header else None,
+                      expected="the value the piece should have: mend the formula in the office program and save the file")
+
+
+def _fill(rows: list[list[Any]], merges: list[tuple[int, int, int, int]]) -> None:
+    """Merged ranges (top, left, bottom, right; 1-based, inclusive): every cell one covers holds
+    its top-left cell's value, but in a row left blank (a category merged down past a blank row
+    between its pieces gives that row no piece: a blank row is skipped)."""
+    blank = {r for r, row in enumerate(rows, 1) if not any(_filled(x) for x in row)}
+    for top, left, bottom, right in merges:
+        value = rows[top - 1][left - 1] if top <= len(rows) and left <= len(rows[top - 1]) else None
+        for r in range(top, min(bottom, MAX_ROWS) + 1):
+            if r in blank or r > len(rows):
+                continue
+            row = rows[r - 1]
+            row.extend([None] * (min(right, MAX_COLUMNS) - len(row)))
+            for c in range(left, min(right, MAX_COLUMNS) + 1):
+                row[c - 1] = value
 
 
 def _ods_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, list[Any]]]:
@@ -414,8 +452,7 @@ def _ods_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, lis
         table_rows: list[list[Any]] = [[] for _ in range(rows[-1][0] if rows else 0)]
         for n_, cells in rows:
             table_rows[n_ - 1] = list(cells)
-        for merge in merges:
-            _fill(table_rows, *merge)
+        _fill(table_rows, merges)
         rows = [(i, cells) for i, cells in enumerate(table_rows, 1) if cells]
     return rows
 
@@ -425,6 +462,8 @@ def _ods_value(cell) -> Any:
     from odf.text import P
 
     kind = cell.getAttribute("valuetype")
+    if any(k[1] == "value-type" and v == "error" for k, v in cell.attributes.items()):  # LibreOffice's calcext:
+        return "\n".join(teletype.extractText(p) for p in cell.getElementsByType(P))  # as shown: #REF!, Err:502
     if kind in ("float", "percentage", "currency"):
         text = cell.getAttribute("value")
         number = float(text)

@@ -1,8 +1,11 @@
 """Text files the designer writes (drafts, CSV sheets) → text: UTF-8 with or without a BOM,
-UTF-16 with a BOM, or CP932 (Shift_JIS), as Japanese Windows and Excel save them."""
+UTF-16 with a BOM, or CP932 (Shift_JIS), as Japanese Windows and Excel save them. Western
+Windows' Windows-1252 (Excel's "CSV (Comma delimited)", Notepad's "ANSI") is told to be saved
+as UTF-8: read as CP932, "It’s" would print "It 痴"."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from pnpgen.errors import InputError
@@ -32,9 +35,56 @@ def decode(data: bytes, path: Path | str | None = None) -> tuple[str, str]:
         return data.decode("utf-8"), "UTF-8"
     except UnicodeDecodeError as utf8_error:
         try:
-            return data.decode("cp932"), "CP932 (Shift_JIS)"
+            text = data.decode("cp932")
         except UnicodeDecodeError:
+            if _western(data, None):
+                raise _windows_1252(path, data) from None
             raise _undecodable(path, "UTF-8 or CP932 (Shift_JIS)", data, utf8_error) from None
+        if _western(data, text):
+            raise _windows_1252(path, data) from None
+        return text, "CP932 (Shift_JIS)"
+
+
+# Japanese text holds kana or its punctuation; Western text read as CP932 holds none, and its
+# "kanji" stand right after a Latin letter (It’s → It痴), where the high byte followed it.
+_JAPANESE = re.compile(r"[\u3000-\u30ff\uff61-\uff9f]")
+_LETTER_THEN_CJK = re.compile(r"[A-Za-z][\u4e00-\u9fff\uff00-\uffef]")
+# Windows-1252's letters and typography beside a Latin letter: It’s, café, naïve, “Go”
+_LETTER_BESIDE_HIGH = re.compile(r"[A-Za-z][\u00c0-\u00ff\u2018-\u201e\u2013\u2014\u2026]|"
+                                 r"[\u00c0-\u00ff\u2018-\u201e][A-Za-z]")
+
+
+def reads_as_windows_1252(data: bytes) -> bool:
+    """Is this text, not UTF-8, Windows-1252 rather than CP932 (for a YAML file's message)?"""
+    try:
+        cp932: str | None = data.decode("cp932")
+    except UnicodeDecodeError:
+        cp932 = None
+    return _western(data, cp932)
+
+
+def _western(data: bytes, cp932: str | None) -> bool:
+    """Is this Windows-1252 text (CP932 reading ``cp932``, None when it has none)?"""
+    try:
+        western = data.decode("cp1252")
+    except UnicodeDecodeError:
+        return False
+    if cp932 is not None and (_JAPANESE.search(cp932) or not _LETTER_THEN_CJK.search(cp932)):
+        return False
+    return bool(_LETTER_BESIDE_HIGH.search(western))
+
+
+def _windows_1252(path, data: bytes) -> InputError:
+    at = next(i for i, b in enumerate(data) if b >= 0x80)
+    line_start = data.rfind(b"\n", 0, at) + 1
+    words = re.split(r"[\s,;]+", data[line_start:at + 12].decode("cp1252", "replace"))
+    word = next((w for w in words if any(ord(c) >= 0x80 for c in w)), "")
+    return InputError(
+        f"not UTF-8 text: it reads as Windows-1252 (Western European: {word!r}), as Excel's \"CSV (Comma "
+        "delimited)\" and Notepad's \"ANSI\" save it; read as the Japanese CP932 pnpgen also takes, its quotes "
+        "and accents would print as kanji", path=path, line=data.count(b"\n", 0, at) + 1,
+        expected="the file saved as UTF-8: Excel: Save As, CSV UTF-8 (Comma delimited); Notepad: Save As, "
+        "Encoding UTF-8; LibreOffice: Character set Unicode (UTF-8)")
 
 
 def _utf16_without_bom(data: bytes) -> tuple[str, str] | None:

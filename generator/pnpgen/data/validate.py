@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from pnpgen.data.formats import CARD_FORMATS, PAPER_FORMATS
 from pnpgen.data.markup import colour_names
 from pnpgen.errors import suggest
 from pnpgen.units import MM_PER_UNIT
@@ -153,6 +154,17 @@ def choice(value: Any, options: Iterable[str], what: str) -> str:
         near = suggest(value, options) if isinstance(value, str) else ""  # format: pokr, kind: tocken
         raise Invalid(f"unknown {what} {show(value)}{near}", "one of " + ", ".join(options))
     return value
+
+
+def card_format(value: Any) -> str:
+    """A named card format; a paper size written as one (``format: A5``) is told the size to write."""
+    paper = PAPER_FORMATS.get(value.strip().lower()) if isinstance(value, str) else None
+    if paper is not None and value not in CARD_FORMATS:
+        w, h = (f"{n:g}" for n in paper)
+        raise Invalid(f"format {show(value)} is a paper size, not one of the card formats",
+                      f"'size: [{w}, {h}]' for {value} upright ('size: [{h}, {w}]' lying), or a card format: "
+                      + ", ".join(CARD_FORMATS))
+    return choice(value, CARD_FORMATS, "format")
 
 
 def text(value: Any, what: str = "text") -> str:

@@ -10,6 +10,7 @@ from typing import Any
 import yaml
 
 from pnpgen import resources, usercache
+from pnpgen.data.textfile import reads_as_windows_1252
 from pnpgen.data.yamlhint import explain, quoted
 from pnpgen.errors import InputError, Where
 from pnpgen.safetext import control_char
@@ -216,6 +217,11 @@ def _not_utf8(path: Path, data: bytes, e: UnicodeDecodeError) -> InputError:
     saved = ""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         saved = ": it is UTF-16"
+    elif reads_as_windows_1252(data):
+        return InputError(f"not UTF-8 text (byte {e.start}): it reads as Windows-1252 (Western European), as "
+                          "Notepad's \"ANSI\" and other Western Windows editors save", path=path, line=line,
+                          expected="the file saved as UTF-8 (Notepad: Save As, Encoding UTF-8; VS Code: Save with "
+                          "Encoding, UTF-8)")
     else:
         try:
             data.decode("cp932")

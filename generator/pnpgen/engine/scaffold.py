@@ -76,10 +76,59 @@ pieces:
 """),
 }
 
+# ``pnpgen new --lang en``: the same decks for a game kept in English (docs/data-format.md, Languages)
+DECKS_EN = {
+    "cards": Kind("cards", "Cards", "card-poker", "", "", """\
+pieces:
+  - title: Card 1
+    count: 2
+    cost: 1
+    icons: [vp]
+    text: 未定 (write its effect)
+    flavour: 未定 (a line of flavour)
+    art: 未定                   # a picture in data/{slug}/art/, e.g. card1.png
+  - title: Card 2
+    count: 2
+    cost: 2
+    text: 未定 (write its effect)
+    art: 未定
+"""),
+    "tokens": Kind("tokens", "Tokens", "token-round", "", "", """\
+pieces:
+  - {title: Token, value: 1, count: 10}
+  - {title: Token, value: 5, count: 5}
+"""),
+    "tiles": Kind("tiles", "Tiles", "tile-hex", "", "", """\
+pieces:
+  - title: Tile 1
+    count: 3
+    text: 未定 (write its effect)
+    art: 未定
+  - title: Tile 2
+    count: 3
+    text: 未定 (write its effect)
+    art: 未定
+"""),
+    "board": Kind("board", "Board", "board", "", "", """\
+pieces:
+  - title: {title}
+    text: 未定 (describe the board)
+    art: 未定                   # the board's picture in data/{slug}/art/
+"""),
+}
+
+# An English game's own lines: its language, the Noto faces for its text, and US Letter on offer.
+GAME_YAML_EN = """\
+languages: [en]               # kept in English: build/<slug>/ is the English edition
+fonts:
+  en: {gothic: NotoSans-Regular, bold: NotoSans-Bold, mincho: NotoSerif-Regular}
+# paper: letter               # US Letter home sheets and booklet (default: A4)
+"""
+
 GAME_YAML = """\
 # {title} — written by `pnpgen new`; see docs/data-format.md.
 title: {title_yaml}
-draft: 1                      # the 草案 number of draft.txt
+draft: 1                      # the {draft_word} number of draft.txt
 players: 未定                 # e.g. 2-4
 date: {date}
 draft_file: draft.txt
@@ -123,6 +172,18 @@ def _draft(title: str, kinds: list[Kind]) -> str:
     return "\n".join(parts)
 
 
+def _draft_en(title: str, kinds: list[Kind]) -> str:
+    """An English draft in the marks docs/data-format.md gives Latin drafts: ``#`` headings, a
+    components list whose bullets name the decks with their counts; the rest notes to replace."""
+    parts = [f"# {title} (Draft 1)", "", "## Overview", "", "(Write what the game is about.)", "",
+             "## Components", ""]
+    parts += [f"- {_count(kind)} {kind.name}" for kind in kinds]
+    parts += ["", "## Setup", "", "(Write the setup as numbered steps: 1. Shuffle the cards.)", "",
+              "## Playing the game", "", "(Write a turn as numbered steps, 1. 2. 3., each a title and its text.)", "",
+              "## End of the game", "", "(Write when the game ends and who wins.)", ""]
+    return "\n".join(parts)
+
+
 def taken(path: Path) -> bool:
     """Is the name in use, by a file, a folder or a link (even one leading nowhere)?"""
     return path.exists() or path.is_symlink()
@@ -159,11 +220,13 @@ def new(args: argparse.Namespace) -> int:
                          expected="a new slug, or remove the folder first")
     if title.strip() == "" or len(title) > v.LABEL_CHARS or any(c in title for c in "\n\r\t"):
         raise InputError(f"--title {v.show(title)} is not a title", expected="one line of at most 200 characters")
-    kinds = [DECKS[k] for k in dict.fromkeys(args.kind or ["cards"])]
+    english = getattr(args, "lang", "ja") == "en"
+    kinds = [(DECKS_EN if english else DECKS)[k] for k in dict.fromkeys(args.kind or ["cards"])]
     files = {
-        folder / "game.yaml": GAME_YAML.format(title=title, title_yaml=_quoted(title),
-                                               date=datetime.date.today().isoformat()),
-        folder / "draft.txt": _draft(title, kinds),
+        folder / "game.yaml": GAME_YAML.format(title=title, title_yaml=_quoted(title), draft_word="draft" if english
+                                               else "草案", date=datetime.date.today().isoformat())
+        + (GAME_YAML_EN if english else ""),
+        folder / "draft.txt": (_draft_en if english else _draft)(title, kinds),
     }
     for kind in kinds:
         pieces = kind.pieces.replace("{title}", _quoted(title)).replace("{slug}", slug)
@@ -189,7 +252,8 @@ def new(args: argparse.Namespace) -> int:
     print("Next:")
     print(f"  1. pnpgen build --game {slug}   # PDFs in build/{slug}/; 未定 values print in magenta")
     print(f"  2. edit {rel}/decks/*.yaml: titles, counts, texts; pictures go in {rel}/art/")
-    print(f"  3. write the rules in {rel}/draft.txt (its ◇ components match the decks' names)")
+    print(f"  3. write the rules in {rel}/draft.txt (its " + ("Components bullets" if english else "◇ components")
+          + " match the decks' names)")
     print(f"  4. pnpgen check --game {slug}   # lists every 未定 still open")
     print("  5. change a layout's box per deck, or 'pnpgen layout export NAME' for templates to edit")
     return 0

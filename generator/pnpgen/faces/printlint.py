@@ -28,6 +28,7 @@ from pnpgen.data.lint import MM_PER_PT, LintSettings
 from pnpgen.data.model import Deck, Piece
 from pnpgen.faces.faceset import outline
 from pnpgen.svg.artwork import Art
+from pnpgen.svg.style import UNITS_PX
 
 EPS = 1e-6
 
@@ -162,9 +163,12 @@ def _line(f: _Finding, s: LintSettings, templates: Path, shop: str = "") -> str:
     more = f" and {len(f.pieces) - 1} more" if len(f.pieces) > 1 else ""
     text = f" 「{f.text}」" if f.text and "text" in f.kind else ""
     if f.kind == "length-unit":
-        number = f.text.rstrip("abcdefghijklmnopqrstuvwxyz ")
+        # what was meant, in mm: the length drawn over CSS's 3.78 units a millimetre
+        meant = f"{f.worst / UNITS_PX['mm']:.2f}".rstrip("0").rstrip(".")
+        unit = f.text.lstrip("0123456789.+- ").lower()
+        said = "" if unit == "mm" else f" ({f.text} in mm{'; a <text> font-size too is mm' if unit == 'pt' else ''})"
         what = (f"the length {f.text!r} draws {f.worst:.2f} mm: a template's lengths are millimetres "
-                f"already, and SVG reads a unit as CSS does (1mm = 3.78 units); write {number}")
+                f"already, and SVG reads a unit as CSS does (1mm = 3.78 units); write {meant}{said}")
     elif f.kind == "thin-stroke" and shop and s.min_stroke_pt is not None:
         what = (f"stroke {f.worst:.2f} pt ({f.worst * MM_PER_PT:.2f} mm), thinner than the "
                 f"{s.min_stroke_pt * MM_PER_PT:.3g} mm line {shop} prints (it may break up or vanish)")

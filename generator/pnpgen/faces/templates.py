@@ -581,6 +581,10 @@ class Renderer:
                                                                          "(it declares none)")
         elif isinstance(e, jinja2.UndefinedError):
             message, key, expected = e.message or "undefined", None, None
+            unknown = _UNDEFINED.match(message)
+            if unknown:  # color() for colour(), textbx(): a name of the template vocabulary one slip away
+                said = unknown.group(1)
+                message += suggest(said, [k for k in context if not k.startswith("_") and k != said])
         elif isinstance(e, TypeError) and (helper := _helper_called(e, context)) is not None:
             name, signature = helper
             message, key, expected = str(e), None, f"{name}({', '.join(signature)}), as docs/data-format.md gives it"

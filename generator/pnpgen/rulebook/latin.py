@@ -53,6 +53,12 @@ _DRAFT = re.compile(r"[\s,(—–-]*\b(draft)\s*(?:#|no\.?\s*)?(\d+)\b\)?", re.I
 _SENTENCE_END = (".", "!", "?", ":", ";", ",")
 
 _COUNT_FIRST = re.compile(r"^(\d+)\s*[x×]?\s+(\S.*)$", re.I)
+# a count written as a word, as English rulebooks list components: "Four player mats", "A cloth bag"
+NUMBER_WORDS = {w: n for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())} | {
+    "a": 1, "an": 1, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_WORD_FIRST = re.compile(r"^(" + "|".join(NUMBER_WORDS) + r")\s+(?:x\s+)?(\S.*)$", re.I)
 _COUNT_LAST = re.compile(r"^(.*?\S)\s*(?:\(([^()]*)\)|[x×]\s*(\d+)|:\s*(\d+))\s*$", re.I)
 
 NOTES = ("open issues", "issues", "problems", "designer notes", "designer's notes", "design notes", "to do", "todo")
@@ -285,7 +291,7 @@ def _title(text: str) -> tuple[str, str, int | None]:
 
 def parse_entry(text: str, line: int = 0) -> Component:
     """A components entry: ``80 Epic cards``, ``Epic cards (80)``, ``VP board, VP markers (1 / 4)``,
-    ``1 VP board and 4 VP markers``, ``Cubes (5 each)``; a description after `` — `` or ``: ``
+    ``1 VP board and 4 VP markers``, ``Cubes (5 each)``, ``Four player mats``, ``A cloth bag``; a description after `` — `` or ``: ``
     that is no count goes under the entry."""
     head, description = text, ""
     m = re.match(r"^(.*?)(?:\s+[—–]\s+|:\s+)(.*)$", text)
@@ -302,9 +308,13 @@ def parse_entry(text: str, line: int = 0) -> Component:
     else:
         for part in _names(head):
             first = _COUNT_FIRST.match(part)
+            word = None if first else _WORD_FIRST.match(part)
             if first:
                 counts.append(int(first.group(1)))
                 names.append(first.group(2))
+            elif word:
+                counts.append(NUMBER_WORDS[word.group(1).lower()])
+                names.append(word.group(2))
             else:
                 names.append(part)
         count_text = " / ".join(str(n) for n in counts) if counts else None
