@@ -16,7 +16,6 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.engine import bookkey
 from pnpgen.engine.cache import Cache, content_hash
 from pnpgen.engine.game import (
-    DeckOnPaper,
     art_fingerprint,
     cached_nesting,
     cached_rendering,
@@ -25,10 +24,9 @@ from pnpgen.engine.game import (
     face_art,
     face_suffix,
     game_printer,
-    short_bleed_warnings,
-    stock_warnings,
 )
 from pnpgen.engine.options import BuildOptions
+from pnpgen.engine.paper import DeckOnPaper, short_bleed_warnings, stock_warnings
 from pnpgen.errors import InputError, TemplateMistake
 from pnpgen.faces.convert import convert_face
 from pnpgen.faces.faceset import FaceSet, face_renderer

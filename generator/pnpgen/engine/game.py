@@ -18,7 +18,7 @@ from pnpgen.data.art import ArtFolder, art_files, art_folders
 from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
-from pnpgen.data.sheetlayouts import SheetStock, margin_warnings
+from pnpgen.data.sheetlayouts import SheetStock
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import inksaver
 from pnpgen.engine import prerender as parallel
@@ -35,12 +35,19 @@ from pnpgen.engine.cache import (
     sha,
 )
 from pnpgen.engine.cache import code as cache_code
-from pnpgen.engine.cutfiles import CutFile, cut_files, cutter_record, too_large_for_cricut
+from pnpgen.engine.cutfiles import CutFile, cut_files, cutter_record
 from pnpgen.engine.documents import write_documents
 from pnpgen.engine.fresh import edition
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.output import mark_now
+from pnpgen.engine.paper import (
+    DeckOnPaper,
+    cricut_warnings,
+    fold_duplex_warnings,
+    short_bleed_warnings,
+    stock_warnings,
+)
 from pnpgen.errors import InputError, Where
 from pnpgen.exports.order import BUILD_ORDER_COLUMNS, order_csv
 from pnpgen.faces import builtin, sourcelines
@@ -65,7 +72,7 @@ from pnpgen.impose.sheets import (
     sleeve_sheets,
 )
 from pnpgen.impose.slots import SlotLayout, slot_layout
-from pnpgen.impose.tiles import TilePlan, plan_tiles
+from pnpgen.impose.tiles import plan_tiles
 from pnpgen.memo import Memo
 from pnpgen.messages import msg
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
@@ -153,17 +160,6 @@ def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compi
                          art_fingerprint(ws, game, known), before=spread)
 
 
-@dataclass(frozen=True)
-class DeckOnPaper:
-    """How a deck goes on the paper: its outline, and a sheet layout or (a board) its tiles."""
-
-    spec: ShapeSpec
-    layout: Any  # impose/grid.py or impose/nest.py layout; None for tiles
-    tiles: TilePlan | None
-    by_hand: bool = False  # --marks silhouette: a board that fits the paper, not the marks' area (トンボ, no cut files)
-    whole_with: tuple[float, float] | None = None  # a tiled board: (--margin, bleed) that hold it whole on one sheet
-
-
 def paper_layouts(game: Game, sheet: SheetOptions, nest_memo: Memo[list] | None = None,
                   stock: SheetStock | None = None) -> list[DeckOnPaper]:
     """Each deck's layout on the paper, or the error of a deck that fits nowhere: known before
@@ -227,69 +223,6 @@ def _at_size(message: str, deck: Deck, expected: str) -> InputError:
     where = deck.size_where or Where(deck.source)
     return InputError(message, path=where.path, line=where.line, column=where.column,
                       key="size" if deck.format == "custom" else "format", expected=expected)
-
-
-def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:
-    """With a printer profile, each deck with backs whose home sheets give less bleed than the
-    profile's back offset needs (its larger offset + 0.5 mm): its backs may show white edges."""
-    out = []
-    need = min(options.sheet.least_bleed_mm, options.sheet.bleed_mm)
-    for deck, on_paper in placed:
-        bleed = getattr(on_paper.layout, "sheet_bleed_mm", None)
-        if not deck.back or options.printer is None or bleed is None or bleed >= need - 1e-9:
-            continue
-        if getattr(on_paper.layout, "kind", "") == "slots":  # card stock: its slots fix the bleed, not the paper
-            why = (f"the slots of sheet layout {on_paper.layout.name!r} leave no room for more, so backs may "
-                   "show white edges (a printer that shifts less, or 'sheet: grid' for this deck)")
-        else:
-            why = (f"the {options.sheet.paper} paper has no room for gutters, so backs may show white edges "
-                   "(a larger --paper, --layout fold, or a printer that shifts less)")
-        out.append(f"deck {deck.id!r}: its home sheets give {bleed:.1f} mm of bleed, below the {need:.1f} mm the "
-                   f"back offset of printer {options.printer.name!r} needs (the larger offset + 0.5 mm): {why}")
-    return out
-
-
-def fold_duplex_warnings(records: list[DeckRecord], options: BuildOptions) -> list[str]:
-    """``--duplex long|short`` given with ``--layout fold``: fold-over sheets are printed on one
-    side and never turned, so it applies only to the two-sided decks printed as usual (pieces
-    too large to fold); said once, naming them, or that it changes nothing."""
-    asked = options.asked[1]
-    if options.sheet.layout != "fold" or asked in (None, "none"):
-        return []
-    folded = [r.id for r in records if r.layout.get("layout") == "fold"]
-    usual = [r.id for r in records if r.double_sided and r.layout.get("layout") != "fold"]
-    if not usual:
-        return [f"--duplex {asked} changes nothing with --layout fold: fold-over sheets are printed on one side "
-                "(front and back side by side, folded), never turned over; leave --duplex out (or --duplex none)"]
-    names = ", ".join(map(repr, usual))
-    rest = f"; the fold-over sheets of {', '.join(map(repr, folded))} are printed on one side" if folded else ""
-    return [f"--duplex {asked} with --layout fold applies only to {names} (too large to fold: printed as usual, "
-            f"the backs on the sheet's other side){rest}"]
-
-
-def cricut_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:
-    """With ``--marks cricut``: each deck whose pieces no Print Then Cut image holds (a deck on
-    card stock takes no cutter, as documented, and is not named)."""
-    if options.cutter != "cricut":
-        return []
-    found = (too_large_for_cricut(deck.id, on_paper.spec) for deck, on_paper in placed
-             if not isinstance(on_paper.layout, SlotLayout))
-    return [w for w in found if w]
-
-
-def stock_warnings(on_paper: list[DeckOnPaper], sheet: SheetOptions) -> list[str]:
-    """Each sheet layout whose slots reach into the printer's margin, or leave no band above or
-    below them for the slug, once."""
-    layouts = {p.layout.stock.id: p.layout for p in on_paper if isinstance(p.layout, SlotLayout)}
-    out = [w for lay in layouts.values() for w in margin_warnings(lay.stock, sheet.margin_mm)]
-    out += [f"{lay.stock.source}: sheet layout {lay.stock.id}: its slots leave no {sheet.slug_mm:g} mm band "
-            "above or below them for the slug (how to print, scale bars, version stamp); it prints over the "
-            "top slots" for lay in layouts.values() if not lay.slug_room(sheet)]
-    paper = sheet.paper_mm
-    return out + [f"{lay.stock.source}: sheet layout {lay.stock.id} is {lay.stock.paper} paper "
-                  f"({lay.stock.paper_mm[0]:g}×{lay.stock.paper_mm[1]:g} mm), not {sheet.paper} (--paper): its decks' "
-                  f"home sheets, and their pages in the all-in-one file, are {lay.stock.paper}; print them on it"
-                  for lay in layouts.values() if sorted(lay.stock.paper_mm) != sorted(paper)]
 
 
 def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[DeckOnPaper],
@@ -587,8 +520,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                state: GameState | None = None, out_dir: Path | None = None,
                say: Callable[[str], None] = lambda s: None,
                faces_ready: Callable[[BuildResult], None] | None = None, game: Game | None = None,
-               sheets: FaceStreams | None = None, arts: dict[str, Art] | None = None,
-               lints: dict | None = None) -> BuildResult:
+               sheets: FaceStreams | None = None, arts: dict[str, Art] | None = None, lints: dict | None = None,
+               ) -> BuildResult:
     """The game's files as bytes, its deck records and its manifest (rulebook not included).
     With a ``cache``, faces converted by earlier builds are reused, and a document whose plan is
     unchanged since ``state`` keeps the bytes of its file in ``out_dir``. ``game``: the game
@@ -596,8 +529,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     streams by an earlier build (the cache's, or a long-running command's: engine/warm.py); the
     caller lets go of what this build did not use (``FaceStreams.let_go_of_unused``). ``arts``:
     converted faces kept by a long-running command, by their cache names (engine/warm.py): read
-    from there, not from the cache; this build's are put there, the ones it did not use let go.
-    ``lints``: the print lint's findings on faces measured before (engine/warm.py)."""
+    from there, not from the cache; this build's are put there, the ones it did not use let go;
+    ``lints``, likewise, the print lint's findings on each face (faces/printlint.py)."""
     compiled = memo = None
     nest_memo = cached_nesting(cache)
     if cache is not None:

@@ -1,0 +1,93 @@
+"""What the paper and the printer say about the decks on it: how each deck goes on the paper
+(``DeckOnPaper``), and the warnings of a build whose sheets print but may print badly — backs
+with too little bleed for the printer's offset, ``--duplex`` beside fold-over sheets, pieces too
+large for a cutting machine's image, card stock reaching into the printer's margin."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pnpgen.data.model import Deck
+from pnpgen.data.sheetlayouts import margin_warnings
+from pnpgen.engine.cutfiles import too_large_for_cricut
+from pnpgen.engine.manifest import DeckRecord
+from pnpgen.engine.options import BuildOptions
+from pnpgen.impose.grid import SheetOptions
+from pnpgen.impose.slots import SlotLayout
+from pnpgen.impose.tiles import TilePlan
+from pnpgen.shapes import ShapeSpec
+
+
+@dataclass(frozen=True)
+class DeckOnPaper:
+    """How a deck goes on the paper: its outline, and a sheet layout or (a board) its tiles."""
+
+    spec: ShapeSpec
+    layout: Any  # impose/grid.py or impose/nest.py layout; None for tiles
+    tiles: TilePlan | None
+    by_hand: bool = False  # --marks silhouette: a board that fits the paper, not the marks' area (トンボ, no cut files)
+    whole_with: tuple[float, float] | None = None  # a tiled board: (--margin, bleed) that hold it whole on one sheet
+
+
+def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:
+    """With a printer profile, each deck with backs whose home sheets give less bleed than the
+    profile's back offset needs (its larger offset + 0.5 mm): its backs may show white edges."""
+    out = []
+    need = min(options.sheet.least_bleed_mm, options.sheet.bleed_mm)
+    for deck, on_paper in placed:
+        bleed = getattr(on_paper.layout, "sheet_bleed_mm", None)
+        if not deck.back or options.printer is None or bleed is None or bleed >= need - 1e-9:
+            continue
+        if getattr(on_paper.layout, "kind", "") == "slots":  # card stock: its slots fix the bleed, not the paper
+            why = (f"the slots of sheet layout {on_paper.layout.name!r} leave no room for more, so backs may "
+                   "show white edges (a printer that shifts less, or 'sheet: grid' for this deck)")
+        else:
+            why = (f"the {options.sheet.paper} paper has no room for gutters, so backs may show white edges "
+                   "(a larger --paper, --layout fold, or a printer that shifts less)")
+        out.append(f"deck {deck.id!r}: its home sheets give {bleed:.1f} mm of bleed, below the {need:.1f} mm the "
+                   f"back offset of printer {options.printer.name!r} needs (the larger offset + 0.5 mm): {why}")
+    return out
+
+
+def fold_duplex_warnings(records: list[DeckRecord], options: BuildOptions) -> list[str]:
+    """``--duplex long|short`` given with ``--layout fold``: fold-over sheets are printed on one
+    side and never turned, so it applies only to the two-sided decks printed as usual (pieces
+    too large to fold); said once, naming them, or that it changes nothing."""
+    asked = options.asked[1]
+    if options.sheet.layout != "fold" or asked in (None, "none"):
+        return []
+    folded = [r.id for r in records if r.layout.get("layout") == "fold"]
+    usual = [r.id for r in records if r.double_sided and r.layout.get("layout") != "fold"]
+    if not usual:
+        return [f"--duplex {asked} changes nothing with --layout fold: fold-over sheets are printed on one side "
+                "(front and back side by side, folded), never turned over; leave --duplex out (or --duplex none)"]
+    names = ", ".join(map(repr, usual))
+    rest = f"; the fold-over sheets of {', '.join(map(repr, folded))} are printed on one side" if folded else ""
+    return [f"--duplex {asked} with --layout fold applies only to {names} (too large to fold: printed as usual, "
+            f"the backs on the sheet's other side){rest}"]
+
+
+def cricut_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:
+    """With ``--marks cricut``: each deck whose pieces no Print Then Cut image holds (a deck on
+    card stock takes no cutter, as documented, and is not named)."""
+    if options.cutter != "cricut":
+        return []
+    found = (too_large_for_cricut(deck.id, on_paper.spec) for deck, on_paper in placed
+             if not isinstance(on_paper.layout, SlotLayout))
+    return [w for w in found if w]
+
+
+def stock_warnings(on_paper: list[DeckOnPaper], sheet: SheetOptions) -> list[str]:
+    """Each sheet layout whose slots reach into the printer's margin, or leave no band above or
+    below them for the slug, once."""
+    layouts = {p.layout.stock.id: p.layout for p in on_paper if isinstance(p.layout, SlotLayout)}
+    out = [w for lay in layouts.values() for w in margin_warnings(lay.stock, sheet.margin_mm)]
+    out += [f"{lay.stock.source}: sheet layout {lay.stock.id}: its slots leave no {sheet.slug_mm:g} mm band "
+            "above or below them for the slug (how to print, scale bars, version stamp); it prints over the "
+            "top slots" for lay in layouts.values() if not lay.slug_room(sheet)]
+    paper = sheet.paper_mm
+    return out + [f"{lay.stock.source}: sheet layout {lay.stock.id} is {lay.stock.paper} paper "
+                  f"({lay.stock.paper_mm[0]:g}×{lay.stock.paper_mm[1]:g} mm), not {sheet.paper} (--paper): its decks' "
+                  f"home sheets, and their pages in the all-in-one file, are {lay.stock.paper}; print them on it"
+                  for lay in layouts.values() if sorted(lay.stock.paper_mm) != sorted(paper)]
