@@ -171,3 +171,19 @@ def test_one_big_card_does_not_shrink_every_other_piece_to_a_third(tmp_path):
     book = build_rulebook(game, REPO / "fonts", pictures=pictures_from_game(game, Workspace(ws).templates))
     flat = re.sub(r"\s", "", "".join(texts(book.files["rulebook.pdf"])))
     assert "図は実物の1/2の大きさです" in flat and "縮尺1/3" in flat, flat[:2000]
+
+
+@pytest.mark.parametrize("size", ["[2.5in, 3.5in]", "[57, 89]"], ids=["inch poker", "bridge"])
+def test_an_inch_poker_card_is_pictured_at_a_half_like_a_poker_card(tmp_path, size):
+    """English trial: a 2.5 × 3.5 in card (88.9 mm) missed the 44 mm picture by 0.45 mm at 1/2 and
+    was drawn at 1/3 beside pieces at 1/2: every US deck, and a bridge deck, captioned 縮尺 1/3."""
+    from pnpgen.rulebook import pictures_from_game
+
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("format: poker", f"size: {size}"), encoding="utf-8")
+    game = load_game(Workspace(ws), "test")
+    book = build_rulebook(game, REPO / "fonts", pictures=pictures_from_game(game, Workspace(ws).templates))
+    flat = re.sub(r"\s", "", "".join(texts(book.files["rulebook.pdf"])))
+    assert "図は実物の1/2の大きさです" in flat and "縮尺" not in flat, flat[:2000]
+

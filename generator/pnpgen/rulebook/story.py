@@ -99,7 +99,9 @@ class Marks:
         if not inner:
             return sub.text
         return f"{sub.text} ({', '.join(inner)})" if self.latin else f"{sub.text}（{'・'.join(inner)}）"
-PICTURE_H = 44 * mm  # the tallest a deck's faces are drawn in the components list
+# the tallest a deck's faces are drawn in the components list: a poker card (88 mm), the inch
+# shops' poker card (3.5 in, 88.9 mm) and a bridge card (89 mm) at 1/2
+PICTURE_H = 44.5 * mm
 COMMON_MAX = 2  # the components' shared scale is 1/2 at most when some pieces fit it (the rest: their own)
 PICTURE_W = 50 * mm  # pictures at most this wide stand beside the description, wider ones above it
 RULE_GAP = 3  # pt between a component's heading rule and its pictures (the card's edge touched the rule)
