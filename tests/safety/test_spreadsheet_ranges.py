@@ -81,3 +81,42 @@ def test_a_merged_header_still_reads(tmp_path, capsys):
     (ws / "data/test/decks/cards.xlsx").write_bytes(_xlsx_with('<mergeCells count="1"><mergeCell ref="B2:B3"/>'
                                                                "</mergeCells>"))
     assert run(ws, "list") == 0, capsys.readouterr().err
+
+
+def test_a_csv_of_millions_of_empty_lines_is_refused_at_the_first_row_past_the_limit(tmp_path, capsys, monkeypatch):
+    """15 MB of line feeds (under the 20 MB limit) are 15 million rows: all were read (2.6 GB,
+    18 s) before they were counted."""
+    import csv
+
+    import pnpgen.data.spreadsheets as sheets
+
+    read = []
+    real = csv.reader
+
+    class Counted:
+        """csv.reader, counting the rows it hands out."""
+
+        def __init__(self, *args, **kwargs):
+            self.reader = real(*args, **kwargs)
+
+        def __iter__(self):
+            return self
+
+        def __next__(self):
+            row = next(self.reader)
+            read.append(1)
+            return row
+
+        @property
+        def line_num(self):
+            return self.reader.line_num
+
+    counted = Counted
+
+    monkeypatch.setattr(sheets.csv, "reader", counted)
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n"))
+    (ws / "data/test/decks/cards.csv").write_text("name,text\n" + "\n" * 15_000_000, encoding="utf-8")
+    assert run(ws, "check") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.csv" in err and "more than 10,001 rows" in err, err
+    assert len(read) <= sheets.MAX_ROWS + 1

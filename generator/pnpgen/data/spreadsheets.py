@@ -260,6 +260,10 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
             read_to = 0  # the last line of the last row read
             try:
                 for i, row in enumerate(reader, 1):
+                    if i > MAX_ROWS:  # stopped here: 15 MB of empty lines held 2.6 GB of rows once read to the end
+                        raise _too_large(shown, "rows", MAX_ROWS)
+                    if len(row) > MAX_COLUMNS:
+                        raise _too_large(shown, "columns", MAX_COLUMNS)
                     rows.append((i, [csv_text(c) for c in row]))
                     read_to = reader.line_num
             except csv.Error as e:  # said at the line where the row it could not read starts
@@ -269,10 +273,6 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
                                  f"cannot read the CSV: {_one_line(e)}", path=shown, line=line,
                                  expected="a closing \" for every opening one (a \" inside a quoted cell written \"\")"
                                  if quote else "comma-separated values") from None
-            if len(rows) > MAX_ROWS:
-                raise _too_large(shown, "rows", MAX_ROWS)
-            if any(len(row) > MAX_COLUMNS for _, row in rows):
-                raise _too_large(shown, "columns", MAX_COLUMNS)
             return rows
         _check_unzipped(path, shown)  # .xlsx and .ods are zip files: a 640 kB bomb expands to gigabytes
         if suffix == ".xlsx":
