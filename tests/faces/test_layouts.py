@@ -414,3 +414,17 @@ def test_a_mistake_in_a_text_is_told_at_the_line_of_that_field(tmp_path, capsys)
     assert run(root, "check", "--game", "test") == 2
     out = capsys.readouterr()
     assert "decks/cards.yaml:6:11: text: unknown icon {vpp}; did you mean vp?" in out.out + out.err, out
+
+
+def test_a_title_and_deck_name_with_markup_characters_print_as_written(tmp_path, capsys):
+    """``pnpgen new --title "Dice {Beta}"`` made a game that did not build: the built-in back
+    showed the title through the card text's markup, {Beta} an unknown icon. A layout shows the
+    game's title and a deck's name as they stand (the ``literal`` filter)."""
+    assert run(tmp_path, "new", "dice", "--title", "Dice {Beta} *1*") == 0
+    deck = tmp_path / "data" / "dice" / "decks" / "cards.yaml"
+    deck.write_text(re.sub(r"(?m)^name: .*$", "name: '[Core] cards'", deck.read_text(encoding="utf-8"), count=1),
+                    encoding="utf-8")
+    capsys.readouterr()
+    assert run(tmp_path, "build", "--game", "dice", "--no-rulebook") == 0, capsys.readouterr().err
+    printed = re.sub(r"\s", "", "".join(g.char for page in glyphs(tmp_path / "build" / "dice" / "cards.pdf") for g in page))
+    assert "Dice{Beta}*1*" in printed and "[Core]cards" in printed, printed

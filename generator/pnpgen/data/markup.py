@@ -145,6 +145,16 @@ class _EveryColour(dict):
         return True
 
 
+_MARKUP_CHARACTERS = re.compile(r"([\\*\[\]{}])")
+
+
+def literal(text: object) -> str:
+    """``text`` as it stands in print: its markup characters escaped (``\\{``), so a name shown
+    as text — a game's title, a deck's name — is never read as an icon, a colour or bold
+    (``Dice {Beta}`` named an icon 'Beta' and stopped the build)."""
+    return _MARKUP_CHARACTERS.sub(r"\\\1", str(text))
+
+
 def plain(text: str, palette: Mapping[str, str] | None = None) -> str:
     """The text with markup removed (icons as ``{name}``, ruby as its base); without a palette
     every ``[name]…[/name]`` pair counts as a colour."""

@@ -41,8 +41,8 @@ def _colour(spec: str | None, layout: Layout) -> str:
 
 
 def _value(source: str) -> str:
-    if source.startswith(("game.", "deck.")):
-        return source
+    if source.startswith(("game.", "deck.")):  # a name, shown as it stands (``literal``), never markup
+        return f"({source} | literal)"
     return f"piece.get({_s(source)})"
 
 

@@ -20,6 +20,7 @@ from pnpgen import usercache
 from pnpgen.data import validate
 from pnpgen.data.art import ArtFolder
 from pnpgen.data.formats import MIN_DPI
+from pnpgen.data.markup import literal
 from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
 from pnpgen.errors import InputError, TemplateMistake, ValueMistake, suggest, too_long
 from pnpgen.faces import builtin, layouts
@@ -386,7 +387,7 @@ class Renderer:
             lstrip_blocks=True,
             keep_trailing_newline=True,
         )
-        self.env.filters.update(tint=self.tint, shade=self.shade)
+        self.env.filters.update(tint=self.tint, shade=self.shade, literal=literal)
         del self.env.globals["lipsum"]  # lipsum(10**9) would be a face of a billion words
         loops = self.env.extensions[LoopBudget.identifier]
         assert isinstance(loops, LoopBudget)  # added above, in the Environment's extensions
