@@ -164,6 +164,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     from watchfiles import watch as watch_files
 
     from pnpgen.engine.fresh import watched, worth_a_build
+    from pnpgen.engine.output import claim
     from pnpgen.engine.warm import Warm
     from pnpgen.errors import InputError
 
@@ -186,6 +187,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
 
     builds = 1
     folders = watched(ws, args.game)  # (no link below them out of the workspace)
+    claim(args.out or ws.root / "build", ws.input_folders)  # an --out no save can make right: exit 2 now
     out = (args.out or ws.root / "build").resolve()
     ready = False
     # yield_on_timeout: an empty set every 200 ms without changes, the first one once the watcher

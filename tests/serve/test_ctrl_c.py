@@ -42,3 +42,21 @@ def test_ctrl_c_ends_watch_and_serve_with_130(tmp_path, command):
             proc.kill()
     assert proc.returncode == 130, (proc.returncode, err)
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+
+
+@pytest.mark.parametrize("command", [["watch", "--game", "test", "--no-rulebook"], ["serve", "--game", "test", "--port"]])
+def test_watch_and_serve_refuse_an_out_no_save_can_make_right_and_exit_2(tmp_path, command, capsys):
+    """``--out data`` (inside the workspace's data/): watch and serve printed the error and went
+    on watching, a loop that could never build; they exit 2 at once, as build does, having
+    written nothing."""
+    from conftest import forked_cli
+
+    if command[0] == "serve":
+        pytest.importorskip("uvicorn", reason="the preview's HTTP stack")
+        command = [*command, _free_port()]
+    ws = make_workspace(tmp_path / "ws")
+    before = sorted(p.relative_to(ws) for p in ws.rglob("*"))
+    code, err = forked_cli(ws, *command, "--out", "data", timeout=30)
+    assert code == 2, (code, err)
+    assert "--out: data is inside the workspace's data/" in err and "Traceback" not in err, err
+    assert sorted(p.relative_to(ws) for p in ws.rglob("*")) == before

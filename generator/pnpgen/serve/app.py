@@ -12,6 +12,7 @@ from types import FrameType
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.fresh import worth_a_build
+from pnpgen.engine.output import claim
 from pnpgen.errors import InputError
 from pnpgen.safetext import shown
 from pnpgen.serve.page import html
@@ -124,6 +125,7 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
             super().handle_exit(sig, frame)
 
     port_free(args.port)
+    claim(args.out or ws.root / "build", ws.input_folders)  # an --out no save can make right: exit 2 now
     preview = Preview(ws, args.game, args.out or ws.root / "build")
     preview.folders()  # a link out of the workspace below them: one line, before anything is served
     preview.rebuild()
