@@ -5,6 +5,7 @@ keeps no empty templates/ folder)."""
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,7 +56,12 @@ class Workspace:
         write the same bytes."""
         text = text.replace(str(resources.folder("pnpgen")) + os.sep, "pnpgen's ")  # a built-in layout, preset…
         root = str(self.root)
-        return text.replace(root + os.sep, "") if root != os.sep else text
+        if root == os.sep:
+            return text
+        # the workspace's own folder, named as a folder ("inside /home/me/games/, named …"): said so,
+        # not dropped to nothing ("inside , named …")
+        text = re.sub(re.escape(root + os.sep) + r"(?=$|[\s,;:)\]'\"])", "the workspace's own folder", text)
+        return text.replace(root + os.sep, "")
 
     def slugs(self) -> list[str]:
         """Every game: a folder under data/ with a game.yaml."""
