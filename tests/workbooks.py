@@ -20,11 +20,9 @@ def xlsx_bytes(rows: list[list]) -> bytes:
 
 def ods_bytes(rows: list[list], spare_rows: int = 0) -> bytes:
     """``spare_rows``: empty rows after the data, as a spreadsheet program leaves them."""
-    from odf.opendocument import OpenDocumentSpreadsheet
     from odf.table import Table, TableCell, TableRow
     from odf.text import P
 
-    doc = OpenDocumentSpreadsheet()
     table = Table(name="cards")
     for row in rows:
         tr = TableRow()
@@ -45,6 +43,14 @@ def ods_bytes(rows: list[list], spare_rows: int = 0) -> bytes:
         table.addElement(tr)
     if spare_rows:
         table.addElement(TableRow(numberrowsrepeated=str(spare_rows)))
+    return ods_of(table)
+
+
+def ods_of(table) -> bytes:
+    """An .ods holding ``table`` (an odfpy ``Table``, however its cells are made) as its one sheet."""
+    from odf.opendocument import OpenDocumentSpreadsheet
+
+    doc = OpenDocumentSpreadsheet()
     doc.spreadsheet.addElement(table)
     buf = io.BytesIO()
     doc.write(buf)

@@ -16,6 +16,7 @@ import pytest
 from conftest import make_workspace, run
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
+from workbooks import ods_of
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "sheets" / "libreoffice.ods"
 
@@ -157,11 +158,9 @@ def test_formula_without_a_saved_value_names_the_cell(tmp_path, capsys):
 
 
 def test_ods_formula_without_a_saved_value_names_the_cell(tmp_path, capsys):
-    from odf.opendocument import OpenDocumentSpreadsheet
     from odf.table import Table, TableCell, TableRow
     from odf.text import P
 
-    doc = OpenDocumentSpreadsheet()
     table = Table(name="cards")
     for row in (["name", "count"], ["祝福", None]):
         tr = TableRow()
@@ -173,9 +172,8 @@ def test_ods_formula_without_a_saved_value_names_the_cell(tmp_path, capsys):
                 cell.addElement(P(text=v))
                 tr.addElement(cell)
         table.addElement(tr)
-    doc.spreadsheet.addElement(table)
     ws = _ws(tmp_path / "o", "pieces: {file: cards.ods}\n")
-    doc.write(str(ws / "data" / "test" / "decks" / "cards.ods"))
+    (ws / "data" / "test" / "decks" / "cards.ods").write_bytes(ods_of(table))
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     err = capsys.readouterr().err.strip()
     assert "cards.ods:2:2:" in err and "B2 is a formula with no saved value" in err
@@ -184,11 +182,9 @@ def test_ods_formula_without_a_saved_value_names_the_cell(tmp_path, capsys):
 def _ods_merged_down(rows: list[list], col: int, top: int, span: int) -> bytes:
     """``rows`` as an .ods whose cell (top, col) (1-based) is merged down ``span`` rows, the cells
     under it covered, as LibreOffice writes a merge (also in a row otherwise blank)."""
-    from odf.opendocument import OpenDocumentSpreadsheet
     from odf.table import CoveredTableCell, Table, TableCell, TableRow
     from odf.text import P
 
-    doc = OpenDocumentSpreadsheet()
     table = Table(name="cards")
     for r, row in enumerate(rows, 1):
         tr = TableRow()
@@ -204,10 +200,7 @@ def _ods_merged_down(rows: list[list], col: int, top: int, span: int) -> bytes:
                 cell.addElement(P(text=str(value)))
             tr.addElement(cell)
         table.addElement(tr)
-    doc.spreadsheet.addElement(table)
-    buf = io.BytesIO()
-    doc.write(buf)
-    return buf.getvalue()
+    return ods_of(table)
 
 
 @pytest.mark.parametrize("ending", ["xlsx", "ods"])
@@ -234,11 +227,9 @@ def test_a_cell_merged_down_past_a_blank_row_gives_that_row_no_piece(tmp_path, e
 def _ods_error_cell(rows: list[list], error: str) -> bytes:
     """``rows`` as LibreOffice saves them, with a last column of a formula that failed: its value
     0, ``calcext:value-type="error"`` and the error as the cell's text."""
-    from odf.opendocument import OpenDocumentSpreadsheet
     from odf.table import Table, TableCell, TableRow
     from odf.text import P
 
-    doc = OpenDocumentSpreadsheet()
     table = Table(name="cards")
     for r, row in enumerate(rows):
         tr = TableRow()
@@ -255,10 +246,7 @@ def _ods_error_cell(rows: list[list], error: str) -> bytes:
             cell.addElement(P(text="power"))
         tr.addElement(cell)
         table.addElement(tr)
-    doc.spreadsheet.addElement(table)
-    buf = io.BytesIO()
-    doc.write(buf)
-    return buf.getvalue()
+    return ods_of(table)
 
 
 @pytest.mark.parametrize("ending, error, said", [

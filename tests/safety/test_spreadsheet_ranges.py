@@ -12,7 +12,7 @@ import zipfile
 import pytest
 
 from conftest import DECK_YAML, make_workspace, run
-from workbooks import xlsx_bytes
+from workbooks import ods_of, xlsx_bytes
 
 ROWS = [["name", "text"], ["火球", "燃やす"]]
 
@@ -32,11 +32,9 @@ def _xlsx_with(after_sheet_data: str) -> bytes:
 
 def _ods_spanning(rows: int) -> bytes:
     """An .ods of ``rows`` pieces, each one's name cell merged over 10,000 rows and 200 columns."""
-    from odf.opendocument import OpenDocumentSpreadsheet
     from odf.table import Table, TableCell, TableRow
     from odf.text import P
 
-    doc = OpenDocumentSpreadsheet()
     table = Table(name="cards")
     for values in [["name", "text"]] + [[f"札{i}", "本文"] for i in range(rows)]:
         tr = TableRow()
@@ -46,10 +44,7 @@ def _ods_spanning(rows: int) -> bytes:
             cell.addElement(P(text=v))
             tr.addElement(cell)
         table.addElement(tr)
-    doc.spreadsheet.addElement(table)
-    buf = io.BytesIO()
-    doc.write(buf)
-    return buf.getvalue()
+    return ods_of(table)
 
 
 CASES = {
