@@ -304,3 +304,55 @@ def test_capitalised_headers_name_their_fields(tmp_path, capsys):
     sheet.write_text("Name,Txet\n祝福,本文\n", encoding="utf-8")
     assert run(ws, "check", "--game", "test") == 2
     assert "Txet (column B): unknown key in the header row; did you mean text?" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("ending", ["xlsx", "ods"])
+def test_a_number_in_a_text_field_prints_as_its_cell_shows_it(tmp_path, ending):
+    """English trial: a card number typed 1 in a cell formatted 000 shows 001 in the office
+    program and printed 1; a text field now takes the text the cell shows (001, 50%, $1,234),
+    while a number field (power) and the count keep the number, however their cells are formatted."""
+    ws = _ws(tmp_path / "ws", f"pieces: {{file: cards.{ending}}}\n")
+    target = ws / "data" / "test" / "decks" / f"cards.{ending}"
+    rows = [["name", "text", "power", "released", "count"], ["祝福", 1, 3, 0.5, 2], ["降臨", 1234, 5, 7, 3]]
+    if ending == "xlsx":
+        book = openpyxl.Workbook()
+        sheet = book.active
+        for row in rows:
+            sheet.append(row)
+        for cell, fmt in (("B2", "000"), ("B3", "$#,##0"), ("C2", "000"), ("D2", "0%"), ("D3", '"No. "00'), ("E2", "00")):
+            sheet[cell].number_format = fmt
+        buf = io.BytesIO()
+        book.save(buf)
+        target.write_bytes(buf.getvalue())
+    else:
+        from odf.table import Table, TableCell, TableRow
+        from odf.text import P
+
+        shows = {(2, 2): "001", (3, 2): "$1,234", (2, 3): "003", (2, 4): "50%", (3, 4): "No. 07", (2, 5): "02"}
+        table = Table(name="cards")
+        for r, row in enumerate(rows, 1):
+            tr = TableRow()
+            for c, value in enumerate(row, 1):
+                cell = TableCell(valuetype="string") if isinstance(value, str) else \
+                    TableCell(valuetype="float", value=str(value))
+                cell.addElement(P(text=shows.get((r, c), str(value))))
+                tr.addElement(cell)
+            table.addElement(tr)
+        target.write_bytes(ods_of(table))
+    pieces = _pieces(ws)
+    assert [(v["name"], v["text"], v["power"], v["released"], n) for v, n in pieces] == [
+        ("祝福", "001", 3, "50%", 2), ("降臨", "$1,234", 5, "No. 07", 3)], pieces
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+
+
+@pytest.mark.parametrize("value, fmt, text", [
+    (1, "000", "001"), (0.125, "0.00", "0.13"), (0.5, "0%", "50%"), (0.125, "0.0%", "12.5%"), (1234, "#,##0", "1,234"),
+    (1234.5, "$#,##0.00", "$1,234.50"), (5, '0"枚"', "5枚"), (1234.5, "[$€-407] #,##0.00", "€ 1,234.50"),
+    (3, "General", None), (3, "m/d/yyyy", None), (-3, "0;(0)", None), (3, "0.0E+00", None), (3, "# ?/?", None),
+])
+def test_excel_number_formats_are_shown_as_excel_shows_them(value, fmt, text):
+    """The common formats applied as Excel applies them (half away from zero: 0.125 → 0.13); any
+    other format is left alone (None: the cell reads as its value)."""
+    from pnpgen.data.numberformat import shown
+
+    assert shown(value, fmt) == text

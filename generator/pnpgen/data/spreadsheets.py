@@ -23,6 +23,7 @@ from typing import Any
 
 import yaml
 
+from pnpgen.data import numberformat
 from pnpgen.data.i18n import marker
 from pnpgen.data.model import Deck
 from pnpgen.data.textfile import decode
@@ -218,6 +219,8 @@ def _cell(value: Any, ftype: str | None) -> Any:
     """A cell as the YAML deck would have held it (see VERBATIM). A bool field takes 1 and 0 (how
     office programs keep TRUE() and FALSE() results); a date reads the same from every format:
     ``2026-01-02`` (a time only when it has one)."""
+    if ftype == "text" and isinstance(getattr(value, "shown", None), str):
+        return value.shown  # a number in a text field, as its cell shows it (001, 50%, $1,234)
     if ftype == "bool" and not isinstance(value, bool) and isinstance(value, (int, float)) and value in (0, 1):
         return bool(value)
     if isinstance(value, dt.datetime) and value.time() == dt.time(0):
@@ -364,7 +367,7 @@ def _xlsx_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
         raise _too_large(shown, "rows", MAX_ROWS)
     if ws.max_column > MAX_COLUMNS:
         raise _too_large(shown, "columns", MAX_COLUMNS)
-    rows = [list(row) for row in ws.iter_rows(min_row=1, min_col=1, values_only=True)]
+    rows = [[_xlsx_value(cell) for cell in row] for row in ws.iter_rows(min_row=1, min_col=1)]
     # A formula keeps its result only once an office program has calculated and saved it.
     formulas = openpyxl.load_workbook(path).worksheets[index]
     for r, row in enumerate(rows, 1):
@@ -373,6 +376,17 @@ def _xlsx_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
                 raise _unsaved_formula(shown, r, c)
     _fill(rows, [(m.min_row, m.min_col, m.max_row, m.max_col) for m in ws.merged_cells.ranges])
     return list(enumerate(rows, 1))
+
+
+def _xlsx_value(cell: Any) -> Any:
+    """A cell's value; a number in a cell with a number format also carries the text Excel shows
+    for it (``numberformat``), which a text field prints (a card number 1 formatted 000: 001)."""
+    value = cell.value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        text = numberformat.shown(value, getattr(cell, "number_format", "") or "")
+        if text is not None:
+            return numberformat.with_shown(value, text)
+    return value
 
 
 def _unsaved_formula(shown: Path, row: int, col: int) -> InputError:
@@ -467,7 +481,9 @@ def _ods_value(cell) -> Any:
     if kind in ("float", "percentage", "currency"):
         text = cell.getAttribute("value")
         number = float(text)
-        return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
+        value = int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
+        shown = "\n".join(teletype.extractText(p) for p in cell.getElementsByType(P))  # as the cell shows it: 001, 50 %
+        return numberformat.with_shown(value, shown)
     if kind == "boolean":
         return cell.getAttribute("booleanvalue") == "true"
     if kind == "date":
