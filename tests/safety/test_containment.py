@@ -24,6 +24,22 @@ def _everything(folder: Path) -> bytes:
     return b"".join(p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()) if folder.exists() else b""
 
 
+def _files_opened(monkeypatch) -> list[str]:
+    """Every file this process opens from now on (resolved), as ``io.open`` is asked for it."""
+    import io
+
+    opened: list[str] = []
+    real = io.open
+
+    def watched(file, *args, **kwargs):
+        if isinstance(file, (str, Path)):
+            opened.append(str(Path(file).resolve()))
+        return real(file, *args, **kwargs)
+
+    monkeypatch.setattr(io, "open", watched)
+    return opened
+
+
 @pytest.mark.parametrize("command", [["check"], ["build", "--game", "test", "--no-rulebook"],
                                      ["export", "--game", "test", "--preset", "doujin"]])
 def test_a_symlinked_deck_is_refused_and_its_contents_appear_nowhere(tmp_path, capsys, command):
@@ -88,7 +104,6 @@ def test_a_symlinked_layout_is_refused_unread(tmp_path, capsys):
 def test_a_file_linked_from_the_games_folders_to_elsewhere_is_never_opened(tmp_path, monkeypatch):
     """A link in the game's folders (its art, a note beside the decks) that leads out of the
     workspace is not read, not even to be hashed for the up-to-date check."""
-    import io
 
     secret = tmp_path / "private" / "notes.txt"
     secret.parent.mkdir()
@@ -97,15 +112,7 @@ def test_a_file_linked_from_the_games_folders_to_elsewhere_is_never_opened(tmp_p
     (ws / "data/test/notes.txt").symlink_to(secret)
     (ws / "data/test/art").mkdir()
     (ws / "data/test/art/elsewhere.png").symlink_to(secret)
-    opened: list[str] = []
-    real = io.open
-
-    def watched(file, *args, **kwargs):
-        if isinstance(file, (str, Path)):
-            opened.append(str(Path(file).resolve()))
-        return real(file, *args, **kwargs)
-
-    monkeypatch.setattr(io, "open", watched)
+    opened = _files_opened(monkeypatch)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     (ws / "data/test/decks/cards.yaml").write_text(
         (ws / "data/test/decks/cards.yaml").read_text(encoding="utf-8").replace("カード1", "札1"), encoding="utf-8")
@@ -145,7 +152,6 @@ def _own_fonts(ws: Path, tmp_path: Path) -> Path:
 def test_with_the_rulebook_a_link_out_beside_the_decks_or_in_fonts_is_never_opened(tmp_path, monkeypatch):
     """The rulebook's key hashes the game folder's other files and the fonts: a link among them
     leading out of the workspace was read for it."""
-    import io
 
     secret = tmp_path / "private" / "notes.txt"
     secret.parent.mkdir()
@@ -153,15 +159,7 @@ def test_with_the_rulebook_a_link_out_beside_the_decks_or_in_fonts_is_never_open
     ws = make_workspace(tmp_path / "ws", draft=True)
     (ws / "data/test/notes.txt").symlink_to(secret)
     (_own_fonts(ws, tmp_path) / "Elsewhere-Regular.ttf").symlink_to(secret)
-    opened: list[str] = []
-    real = io.open
-
-    def watched(file, *args, **kwargs):
-        if isinstance(file, (str, Path)):
-            opened.append(str(Path(file).resolve()))
-        return real(file, *args, **kwargs)
-
-    monkeypatch.setattr(io, "open", watched)
+    opened = _files_opened(monkeypatch)
     assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
     assert (ws / "build/test/rulebook.pdf").is_file()
     assert opened and str(secret.resolve()) not in opened

@@ -230,8 +230,8 @@ def _palette_near_misses(game: Game, doc: Source) -> list[str]:
     read = {name for d in game.decks if d.layout is not None
             for name in [n for n, _ in d.layout.palette] + list(d.layout.game_colours)}
     notes = []
-    for name in game.palette:
-        near = [n for n in sorted(own) if name not in read and suggest(name, [n])]
+    for name in (n for n in game.palette if n not in read):
+        near = [n for n in sorted(own) if suggest(name, [n])]
         if near:
             notes.append(f"{doc.where(('palette', name), key=True)}: palette colour {name!r} is read by no "
                          f"layout, which draw {near[0]!r} in pnpgen's own colour; did you mean {near[0]}?")
