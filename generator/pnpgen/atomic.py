@@ -13,10 +13,17 @@ from pathlib import Path
 TMP_SUFFIX = ".pnpgen-tmp"
 
 
+def tmp_beside(path: Path) -> Path:
+    """The temporary file ``path`` is written to before it replaces ``path``: named for this
+    process and thread, so two builds (``--jobs 2``'s workers) writing the same file never
+    write or rename each other's temporary file."""
+    return path.with_name(f"{path.name}.{os.getpid():x}-{threading.get_ident():x}{TMP_SUFFIX}")
+
+
 def store(path: Path, data: bytes) -> bool:
     """``data`` written to ``path`` atomically; False when the folder cannot take it (nothing
     is left behind then)."""
-    tmp = path.with_name(path.name + TMP_SUFFIX)
+    tmp = tmp_beside(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp.write_bytes(data)

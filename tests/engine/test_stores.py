@@ -60,3 +60,35 @@ def test_a_stream_the_thread_could_not_write_is_placed_from_memory(tmp_path):
     assert isinstance(again.part, bytes) and len(again.part) == placed_bad.size
     assert images.new[images.path(bad_key)] == again.part
     assert json.loads(images.new[images.path(bad_key, "json")])["key"] == bad_key
+
+
+def _mark_and_store(folder, times, go):
+    from pnpgen.atomic import store
+    from pnpgen.engine.output import mark_now
+
+    go.wait()
+    for i in range(times):
+        (folder / ".pnpgen-output").unlink(missing_ok=True)
+        mark_now(folder)  # raises the --out error if the other process took its temporary file
+        assert store(folder / "shared.bin", bytes([i % 256]) * 64)
+
+
+def test_two_processes_writing_the_same_files_never_take_each_others_temporary_file(tmp_path):
+    """--jobs 2's workers mark the same output folder and may store the same cache entry: each
+    writes a temporary file of its own, so neither finds its temporary file renamed away."""
+    import multiprocessing
+
+    from pnpgen.engine.output import MARKER_NAME
+
+    assert MARKER_NAME == ".pnpgen-output"
+    ctx = multiprocessing.get_context("fork")
+    go = ctx.Event()
+    workers = [ctx.Process(target=_mark_and_store, args=(tmp_path, 2000, go)) for _ in range(2)]
+    for w in workers:
+        w.start()
+    go.set()
+    for w in workers:
+        w.join(60)
+    assert [w.exitcode for w in workers] == [0, 0]
+    assert (tmp_path / MARKER_NAME).is_file() and (tmp_path / "shared.bin").stat().st_size == 64
+    assert not list(tmp_path.glob("*.pnpgen-tmp"))

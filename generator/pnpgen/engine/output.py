@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from pnpgen.atomic import TMP_SUFFIX
+from pnpgen.atomic import TMP_SUFFIX, tmp_beside
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile
 
@@ -155,7 +155,7 @@ def mark_now(folder: Path) -> None:
         return
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        tmp = marker.with_name(marker.name + TMP_SUFFIX)
+        tmp = tmp_beside(marker)
         tmp.write_bytes(MARKER_TEXT)
         os.replace(tmp, marker)
     except OSError as e:
