@@ -216,7 +216,6 @@ class _Rulebook:
         self.before, self.out_dir, self.warm = before, out_dir, warm if beside else None
         self.pool: Any = None
         self.future: Any = None
-        self.ahead: Any = None  # the draft as the second process read it while the faces were drawn
         self.done: Any = None
         self.key = ""
         self.model = ""
@@ -247,7 +246,7 @@ class _Rulebook:
             return
         self.model = bookkey.model_key(self.ws, game, self.options(game))
         if self.beside and (self.warm is not None or (self.last or {}).get("model") != self.model):
-            self.ahead = self._pool().submit(_prepare, self.ws, game)
+            self._pool().submit(_prepare, self.ws, game, self.model)  # its errors are _typeset's too: they surface there
 
     def start(self, result: BuildResult) -> None:
         game = result.game
@@ -259,19 +258,11 @@ class _Rulebook:
             self.done = files, warnings, report, {}, used, setting, entries
             return
         job = (self.ws, game, result.pictures(), self.options(game), self.cache.records("readings"), bookkey.shown_faces(result),
-               bookkey.earlier(self.last, self.before, self.out_dir), self._read_ahead())
+               bookkey.earlier(self.last, self.before, self.out_dir), self.model if self.beside else "")
         if self.beside:
             self.future = self._pool().submit(_typeset, *job)
         else:
             self.done = _typeset(*job)
-
-    def _read_ahead(self) -> bytes | None:
-        """The draft as the second process read it ahead, when it is done reading (the build does
-        not wait for it: ``typeset`` then reads the draft itself). A reading that failed is read
-        again by ``typeset``, which says what is wrong."""
-        if self.ahead is None or not self.ahead.done() or self.ahead.exception() is not None:
-            return None
-        return self.ahead.result()
 
     def close(self) -> None:
         """Let the second process go (at once when the build failed before the rulebook was
@@ -314,14 +305,14 @@ class _Rulebook:
 RULEBOOK_JOB = "pnpgen.engine.typeset"
 
 
-def _prepare(ws: Workspace, game: Game) -> Any:
+def _prepare(ws: Workspace, game: Game, model: str) -> None:
     """In the rulebook's process, before the faces arrive: its libraries and its fonts, and the
-    draft read and proofed (its reading handed back as bytes, for ``_typeset``)."""
-    return importlib.import_module(RULEBOOK_JOB).prepare_rulebook(ws, game)
+    draft read under the book's ``model`` key."""
+    importlib.import_module(RULEBOOK_JOB).prepare_rulebook(ws, game, model)
 
 
 def _typeset(ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, readings: dict,
-             faces: dict[str, dict[str, str]], earlier: dict[str, Any] | None, read_ahead: bytes | None) -> tuple:
+             faces: dict[str, dict[str, str]], earlier: dict[str, Any] | None, model: str) -> tuple:
     """``engine/typeset.py`` ``typeset``, in the rulebook's process (or this one, without a core
-    to spare); ``read_ahead``: what ``_prepare`` handed back, or None."""
-    return importlib.import_module(RULEBOOK_JOB).typeset(ws, game, pictures, opts, readings, faces, earlier, read_ahead)
+    to spare)."""
+    return importlib.import_module(RULEBOOK_JOB).typeset(ws, game, pictures, opts, readings, faces, earlier, model)

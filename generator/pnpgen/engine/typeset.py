@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import pickle
 from pathlib import Path
 from typing import Any
 
@@ -33,31 +32,36 @@ from pnpgen.rulebook.book import (
 )
 from pnpgen.rulebook.document import well_formed_entries
 
+# The draft read and proofed while the build's process drew the faces (``prepare_rulebook``), by
+# the key of what the book is made from besides its pictures (engine/bookkey.py ``model_key``,
+# which holds everything the reading reads), for the ``typeset`` of the same build: one kept, taken once.
+_READ_AHEAD: dict[str, DraftReading] = {}
 
-def prepare_rulebook(ws: Workspace, game: Game) -> bytes | None:
-    """Before the faces arrive: the rulebook's libraries and its fonts, and the draft read and
-    proofed, handed back for ``typeset`` to take (a draft that cannot be read is left to
-    ``typeset``, which reads it again and says why). The reading goes back pickled: the build's
-    process keeps it as bytes, never loading the rulebook's classes (or the rulebook)."""
+
+def prepare_rulebook(ws: Workspace, game: Game, model: str = "") -> None:
+    """Before the faces arrive: the rulebook's libraries and its fonts, and with ``model`` (the
+    book's model key) the draft read and proofed, for ``typeset`` to take. A draft that cannot be
+    read is left to ``typeset``, which reads it again and says why."""
     prepare(game, ws.fonts)
-    try:
-        return pickle.dumps(read_rulebook(game, ws.fonts), protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:  # noqa: BLE001 - typeset reads the draft again and reports what is wrong
-        return None
+    _READ_AHEAD.clear()
+    if model:
+        try:
+            _READ_AHEAD[model] = read_rulebook(game, ws.fonts)
+        except Exception:  # noqa: BLE001 - typeset reads the draft again and reports what is wrong
+            pass
 
 
 def typeset(ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, readings: dict,
             faces: dict[str, dict[str, str]] | None = None, earlier: dict[str, Any] | None = None,
-            read_ahead: bytes | None = None) -> tuple:
+            model: str = "") -> tuple:
     """Typeset the draft as rulebook.pdf (A5) and rulebook-booklet.pdf (A4 saddle stitch): its
     files, warnings and report, with the index readings it had to look up, every term whose
     reading it used, and the key of the setting. Plain values, so the build's process takes them
     back without importing the rulebook. ``faces``: what each deck's faces are made from
     (engine/bookkey.py ``shown_faces``); ``earlier``: the last build's setting (``bookkey.earlier``),
-    whose PDFs are kept when this setting's key is its key; ``read_ahead``: the draft as
-    ``prepare_rulebook`` read it (in this process, from the same build's data) while the faces
-    were drawn."""
-    reading = pickle.loads(read_ahead) if read_ahead else read_rulebook(game, ws.fonts)
+    whose PDFs are kept when this setting's key is its key; ``model``: the book's model key, under
+    which ``prepare_rulebook`` may have read the draft already."""
+    reading = (_READ_AHEAD.pop(model, None) if model else None) or read_rulebook(game, ws.fonts)
     key = setting_key(ws, game, reading, pictures, faces, opts) if faces is not None else ""
     kept = _kept(earlier, key)
     if kept is not None:
