@@ -47,3 +47,22 @@ def test_a_damaged_entry_is_parsed_again_and_rewritten(cache):
         ttfonts.TTFont = saved
     assert calls == [1] and font.stringWidth("A", 10) > 0
     assert usercache.get("fonts", entry.name) is not None  # rewritten whole
+
+
+def test_an_installed_module_is_told_apart_by_its_file_without_reading_package_metadata(tmp_path, monkeypatch):
+    """The slips' and readings' cache keys name the analyser and dictionary as installed: a
+    reinstall (the module's file written again) makes another key; a missing module is named so."""
+    import os
+    import sys
+
+    module = tmp_path / "pnpgen_probe_dictionary.py"
+    module.write_text("WORDS = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    first = usercache.installed("pnpgen_probe_dictionary")
+    assert str(module).encode() in first
+    assert usercache.installed("pnpgen_probe_dictionary") == first
+    st = module.stat()
+    os.utime(module, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))  # reinstalled: the same text, written again
+    assert usercache.installed("pnpgen_probe_dictionary") != first
+    assert usercache.installed("pnpgen_no_such_module") == b"pnpgen_no_such_module -"
+    assert "pnpgen_probe_dictionary" not in sys.modules  # found, never imported

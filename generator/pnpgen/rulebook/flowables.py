@@ -623,10 +623,8 @@ READINGS_KIND = "readings"  # index terms' readings in the machine's cache (user
 
 @lru_cache(maxsize=1)
 def _dictionary() -> bytes:
-    """What a reading depends on besides the term: the reader and its dictionary's version."""
-    from importlib.metadata import version
-
-    return f"pnpgen-reading 1 pykakasi {version('pykakasi')}".encode()
+    """What a reading depends on besides the term: the reader and its dictionary as installed."""
+    return b"pnpgen-reading 2 " + usercache.installed("pykakasi")
 
 
 def reading(term: str, memo: Memo[str] | None = None) -> str:

@@ -312,11 +312,8 @@ SLIPS_KIND = "slips"
 def _reader() -> bytes:
     """What the slips depend on besides the lines: this module's rules, the analyser and its
     dictionary."""
-    from importlib.metadata import version
-
     rules = resources.folder("pnpgen.rulebook") / "grammar.py"
-    return b"\0".join((hashlib.sha256(rules.read_bytes()).digest(),
-                       f"fugashi {version('fugashi')} unidic-lite {version('unidic-lite')}".encode()))
+    return b"\0".join((hashlib.sha256(rules.read_bytes()).digest(), usercache.installed("fugashi", "unidic_lite")))
 
 
 @lru_cache(maxsize=16)
