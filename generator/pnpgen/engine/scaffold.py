@@ -13,7 +13,7 @@ from pnpgen.data import layouts
 from pnpgen.data import validate as v
 from pnpgen.data.formats import CARD_FORMATS, SINGLE_SIZE_SHAPES
 from pnpgen.data.load import load_game
-from pnpgen.data.model import Layout
+from pnpgen.data.model import Layout, placeholder_word
 from pnpgen.data.workspace import Workspace, find_workspace
 from pnpgen.data.yamlsrc import Located
 from pnpgen.errors import NAME_BYTES, InputError, suggest, too_long
@@ -84,14 +84,14 @@ pieces:
     count: 2
     cost: 1
     icons: [vp]
-    text: 未定 (write its effect)
-    flavour: 未定 (a line of flavour)
-    art: 未定                   # a picture in data/{slug}/art/, e.g. card1.png
+    text: TBD (write its effect)
+    flavour: TBD (a line of flavour)
+    art: TBD                    # a picture in data/{slug}/art/, e.g. card1.png
   - title: Card 2
     count: 2
     cost: 2
-    text: 未定 (write its effect)
-    art: 未定
+    text: TBD (write its effect)
+    art: TBD
 """),
     "tokens": Kind("tokens", "Tokens", "token-round", "", "", """\
 pieces:
@@ -102,18 +102,18 @@ pieces:
 pieces:
   - title: Tile 1
     count: 3
-    text: 未定 (write its effect)
-    art: 未定
+    text: TBD (write its effect)
+    art: TBD
   - title: Tile 2
     count: 3
-    text: 未定 (write its effect)
-    art: 未定
+    text: TBD (write its effect)
+    art: TBD
 """),
     "board": Kind("board", "Board", "board", "", "", """\
 pieces:
   - title: {title}
-    text: 未定 (describe the board)
-    art: 未定                   # the board's picture in data/{slug}/art/
+    text: TBD (describe the board)
+    art: TBD                    # the board's picture in data/{slug}/art/
 """),
 }
 
@@ -129,7 +129,7 @@ GAME_YAML = """\
 # {title} — written by `pnpgen new`; see docs/data-format.md.
 title: {title_yaml}
 draft: 1                      # the {draft_word} number of draft.txt
-players: 未定                 # e.g. 2-4
+players: {open_word}{open_pad}# e.g. 2-4
 date: {date}
 draft_file: draft.txt
 palette:                      # the built-in layouts draw with these names (docs/data-format.md, Layouts)
@@ -224,7 +224,9 @@ def new(args: argparse.Namespace) -> int:
     kinds = [(DECKS_EN if english else DECKS)[k] for k in dict.fromkeys(args.kind or ["cards"])]
     files = {
         folder / "game.yaml": GAME_YAML.format(title=title, title_yaml=_quoted(title), draft_word="draft" if english
-                                               else "草案", date=datetime.date.today().isoformat())
+                                               else "草案", date=datetime.date.today().isoformat(),
+                                               open_word=placeholder_word("en" if english else "ja"),
+                                               open_pad=" " * (18 if english else 17))
         + (GAME_YAML_EN if english else ""),
         folder / "draft.txt": (_draft_en if english else _draft)(title, kinds),
     }
@@ -247,14 +249,15 @@ def new(args: argparse.Namespace) -> int:
     print(f"{slug}: a new game in {rel}/" + (" (a new workspace in this folder: data/, templates/)" if made else ""))
     for path in files:
         print(f"  {path.relative_to(ws.root).as_posix()}")
-    print("未定 (open) values it wrote, printed in magenta and listed by pnpgen check: the player count, "
+    word = placeholder_word("en" if english else "ja")
+    print(f"{word} (open) values it wrote, printed in magenta and listed by pnpgen check: the player count, "
           "the pieces' texts and art")
     print("Next:")
-    print(f"  1. pnpgen build --game {slug}   # PDFs in build/{slug}/; 未定 values print in magenta")
+    print(f"  1. pnpgen build --game {slug}   # PDFs in build/{slug}/; {word} values print in magenta")
     print(f"  2. edit {rel}/decks/*.yaml: titles, counts, texts; pictures go in {rel}/art/")
     print(f"  3. write the rules in {rel}/draft.txt (its " + ("Components bullets" if english else "◇ components")
           + " match the decks' names)")
-    print(f"  4. pnpgen check --game {slug}   # lists every 未定 still open")
+    print(f"  4. pnpgen check --game {slug}   # lists every {word} still open")
     print("  5. change a layout's box per deck, or 'pnpgen layout export NAME' for templates to edit")
     return 0
 
