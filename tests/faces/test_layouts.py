@@ -423,6 +423,29 @@ def test_text_from_a_layout_or_the_data_prints_as_written(tmp_path):
     assert "<b>&{{x}}" in page and 'a }} b {% raw %} " <x> & {{ 1 }}' in page
 
 
+def test_layout_export_out_a_folder_writes_in_it_and_says_where_they_are(tmp_path, capsys):
+    """``--out templates/<game>/`` names the folder to write ``<name>-front.svg.j2`` in (it said
+    "templates/test already exists"), and the message is true to where the files went: already in
+    a game's templates folder, or still to be put there."""
+    root = make_workspace(tmp_path / "ws")
+    assert run(root, "layout", "export", "card-poker", "--out", "templates/test/") == 0
+    told = capsys.readouterr().out.splitlines()
+    assert told[:3] == ["wrote templates/test/card-poker-front.svg.j2", "wrote templates/test/card-poker-back.svg.j2",
+                        "They are in templates/test/: write in the deck, instead of 'layout:':"], told
+    assert "pnpgen layout card-poker, back" in (root / "templates" / "test" / "card-poker-back.svg.j2").read_text(encoding="utf-8")
+    assert run(root, "layout", "export", "tile-hex", "--out", "templates/test") == 0  # an existing folder, no slash
+    assert (root / "templates" / "test" / "tile-hex-front.svg.j2").is_file()
+    assert "They are in templates/test/" in capsys.readouterr().out
+    (root / "elsewhere").mkdir()
+    assert run(root, "layout", "export", "token-round", "--out", "elsewhere/") == 0
+    told = capsys.readouterr().out
+    assert "wrote elsewhere/token-round-front.svg.j2" in told and "Put them in templates/<game>/ and write" in told
+    assert run(root, "layout", "export", "card-poker", "--out", "templates/test/") == 2  # never overwrites
+    assert "templates/test/card-poker-front.svg.j2 already exists" in capsys.readouterr().err
+    assert run(root, "layout", "export", "card-poker", "--out", "templates/nogame/") == 2
+    assert "--out: folder templates/nogame does not exist" in capsys.readouterr().err
+
+
 def test_a_decks_own_layout_exports_with_its_overrides_and_size(tmp_path, capsys):
     deck = ("name: カード\nformat: bridge\n"
             "layout: {extends: card-poker, boxes: {title: {size: 20, min_size: 20, align: left}, flavour: null}}\n"
@@ -433,7 +456,8 @@ def test_a_decks_own_layout_exports_with_its_overrides_and_size(tmp_path, capsys
     assert run(root / "templates" / "test", "layout", "export", "--game", "test", "--deck", "cards") == 0
     told = [line.strip() for line in capsys.readouterr().out.splitlines()]
     assert "format: bridge" in told and "front: cards-front.svg.j2" in told
-    assert "Put them in templates/test/ and write in data/test/decks/cards.yaml, instead of 'layout:':" in told
+    # written where they belong: the message says so, and what is left to do (it said "Put them in")
+    assert "They are in templates/test/: write in data/test/decks/cards.yaml, instead of 'layout:':" in told
     fields = next(line for line in told if line.startswith("fields:")).split("   #")[0]
     assert "flavour" not in fields
     (root / "data" / "test" / "decks" / "cards.yaml").write_text(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -301,7 +302,10 @@ def layout(args: argparse.Namespace) -> int:
             f"size: {g.size[0]:g}" if g.shape in SINGLE_SIZE_SHAPES else f"size: [{g.size[0]:g}, {g.size[1]:g}]")  # type: ignore[index]
         deck_lines = [f"kind: {g.kind}", f"shape: {g.shape}",
                       *(f"{k}: {raw.top[k].value}" for k in ("orientation", "corner_radius") if k in raw.top), size]
-    front = Path(args.out) if args.out else Path(f"{name}-front.svg.j2")
+    front = Path(f"{name}-front.svg.j2")
+    if args.out:  # a file, or a folder to write <name>-front.svg.j2 in (templates/<game>/)
+        folder_meant = args.out.endswith(("/", "\\")) or os.path.isdir(args.out)  # (False for a name too long)
+        front = Path(args.out) / front if folder_meant else Path(args.out)
     base = front.name[:-len(".svg.j2")] if front.name.endswith(".svg.j2") else front.stem
     back = front.with_name(base.removesuffix("-front") + "-back.svg.j2")
     if back == front:
@@ -316,15 +320,12 @@ def layout(args: argparse.Namespace) -> int:
         if taken(path):
             raise InputError(f"{path} already exists; pnpgen layout export never overwrites", expected="another --out")
         if not path.parent.is_dir():
-            raise InputError(f"--out: folder {path.parent} does not exist", expected="a file in an existing folder")
+            raise InputError(f"--out: folder {path.parent} does not exist",
+                             expected="a file in an existing folder, or an existing folder (templates/<game>/)")
     write_new(outputs, "pnpgen layout export")
     for path in outputs:
         print(f"wrote {path}")
-    if args.game is not None and args.deck is not None:  # the deck's own: its folder and file by name
-        print(f"Put them in templates/{args.game}/ and write in data/{args.game}/decks/{args.deck}.yaml, "
-              "instead of 'layout:':")
-    else:
-        print("Put them in templates/<game>/ and write in the deck, instead of 'layout:':")
+    print(_where_next(root, front, args.game, args.deck))
     for line in deck_lines:
         print(f"  {line}")
     print(f"  front: {front.name}")
@@ -333,6 +334,20 @@ def layout(args: argparse.Namespace) -> int:
     fields = ", ".join(f"{k}: {t}" for k, t in built.fields)
     print(f"  fields: {{{fields}}}" + ("   # and the deck's own fields:" if args.deck is not None else ""))
     return 0
+
+
+def _where_next(root: Path | None, front: Path, game: str | None, deck: str | None) -> str:
+    """What to do with exported templates, true to where they went: written in a game's
+    templates folder, only the deck is left to edit; written elsewhere, they are to be moved."""
+    folder = front.absolute().parent
+    templates = (root / "templates").absolute() if root is not None else None
+    there = folder.name if templates is not None and folder.parent == templates else None
+    if there is not None and game in (None, there):  # already in templates/<game>/
+        deck_file = f"data/{there}/decks/{deck}.yaml" if deck is not None else "the deck"
+        return f"They are in templates/{there}/: write in {deck_file}, instead of 'layout:':"
+    if game is not None and deck is not None:  # the deck's own: its folder and file by name
+        return f"Put them in templates/{game}/ and write in data/{game}/decks/{deck}.yaml, instead of 'layout:':"
+    return "Put them in templates/<game>/ and write in the deck, instead of 'layout:':"
 
 
 def _deck_layout(args: argparse.Namespace) -> tuple[Layout, list[str], str]:
