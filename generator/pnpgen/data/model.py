@@ -40,6 +40,14 @@ def is_placeholder(value: object) -> bool:
     return isinstance(value, str) and PLACEHOLDER_MARK.match(value) is not None
 
 
+def placeholder_note(value: object) -> str:
+    """What a placeholder says after its mark (``未定 dragon.png`` → ``dragon.png``), else nothing."""
+    if not isinstance(value, str):
+        return ""
+    found = PLACEHOLDER_MARK.match(value)
+    return value[found.end():].strip() if found else ""
+
+
 def placeholder_word(lang: str) -> str:
     """The word an edition prints for a value still open: 未定, TBD."""
     return msg("placeholder", lang)
