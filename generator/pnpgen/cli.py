@@ -73,7 +73,7 @@ def _commands_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser]
         "export": ("files for a print shop or Tabletop Simulator (see docs/exports.md)", _export_command),
         "export-sheet": ("write a deck's pieces to a spreadsheet (CSV or XLSX)", _sheet_command),
         "list": ("list the games and their decks", lambda p: None),
-        "check": ("render every face as a build would, writing nothing; list problems and 未定 placeholders",
+        "check": ("render every face as a build would, writing nothing; list problems and 未定 (TBD) placeholders",
                   _check_command),
         "new": ("write a new game (decks drawn by built-in layouts) into this workspace, or make one here",
                 _new_command),
@@ -205,8 +205,8 @@ def _layout_command(la: argparse.ArgumentParser) -> None:
     la.add_argument("name", nargs="?", help="the layout to export (see 'pnpgen layout list')")
     la.add_argument("--game", type=validate.option(validate.game_option), help="with --deck: export that deck's layout as it builds")
     la.add_argument("--deck", type=validate.option(validate.deck_option), help="with --game: the deck (its overrides and size applied)")
-    la.add_argument("--out", help="the front template's file (default: <name>-front.svg.j2 here); the back "
-                                  "is written beside it as <name>-back.svg.j2")
+    la.add_argument("--out", help="the front template's file (default: <name>-front.svg.j2 here), or a folder "
+                                  "to write it in (templates/<game>/); the back is written beside it as <name>-back.svg.j2")
 
 
 def _export_command(e: argparse.ArgumentParser) -> None:

@@ -293,11 +293,14 @@ def _listing(ws: Workspace, slug: str) -> builtins.list[str]:
     from pnpgen.data.load import load_game
     from pnpgen.data.model import is_placeholder
     from pnpgen.faces.lookup import check_templates
+    from pnpgen.messages import msg
 
     game = load_game(ws, slug, art=False)  # counts and sizes: the pictures are not opened
     check_templates(ws.templates, game)  # as a build would: a deck's template not there is an error
-    given = [slug, game.title, f"草案{game.draft}" if str(game.draft).strip() else "",
-             game.players if is_placeholder(game.players) or not game.players.strip() else f"{game.players}人"]
+    players = "list.players_one" if game.players.strip() == "1" else "list.players"
+    given = [slug, game.title, msg("rulebook.draft", game.lang, draft=game.draft) if str(game.draft).strip() else "",
+             game.players if is_placeholder(game.players) or not game.players.strip()
+             else msg(players, game.lang, players=game.players)]
     lines = ["  ".join(part for part in given if part)]
     for deck in game.decks:
         lines.append(f"    {deck.id:<16} {deck.name}  ×{deck.count}  ({deck.kind}, {deck.shape} "
@@ -353,7 +356,7 @@ def check_options(ws: Workspace, args: argparse.Namespace):
 
 def check(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.data.load import load_game
-    from pnpgen.data.model import is_placeholder
+    from pnpgen.data.model import is_placeholder, open_value_said
     from pnpgen.engine.cache import Cache
     from pnpgen.engine.check import check_faces
     from pnpgen.messages import counted
@@ -380,7 +383,7 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
         for deck in game.decks:
             same: dict[tuple[str, str], builtins.list[str]] = {}  # a default's placeholder: one line, every piece it reaches
             for where, field, text in deck.placeholders:
-                same.setdefault((str(where), text), []).append(field)
+                same.setdefault((str(where), open_value_said(text, "en", game.lang)), []).append(field)
             for (at, text), fields in same.items():
                 more = f" — and {counted(len(fields) - 1, 'more piece')} from the same line" if len(fields) > 1 else ""
                 note(ws.shown(f"  {deck.id}: {at}: {fields[0]}: {text}{more}"))

@@ -34,6 +34,10 @@ pieces:
   - {name: 降臨, text: 同じ本文, power: 5, hot: false, released: "2026-03-04"}
   - {name: 天罰, text: 別の本文, power: 1, hot: true, count: 3}
 """
+# The same as the office programs show it: openpyxl gives a datetime cell the format yyyy-mm-dd
+# h:mm:ss, which Excel and LibreOffice (and so the .ods it converted) show as 2026-01-02 0:00:00,
+# and a text field prints what the cell shows
+YAML_SHOWN = YAML_PIECES.replace('released: "2026-01-02"', 'released: "2026-01-02 0:00:00"')
 FRONT = """\
 {% extends "common/piece.svg.j2" %}
 {% block art %}
@@ -85,7 +89,7 @@ def _pieces(ws: Path):
 def test_libreoffice_ods_builds_byte_identical_to_its_yaml(tmp_path):
     data = _libreoffice_ods(tmp_path)
     assert b"of:=TRUE()" in _content(data)  # booleans as LibreOffice keeps them: formulas, value 1
-    yaml_ws = _ws(tmp_path / "yaml", YAML_PIECES)
+    yaml_ws = _ws(tmp_path / "yaml", YAML_SHOWN)
     sheet_ws = _ws(tmp_path / "sheet", "pieces: {file: cards.ods}\n")
     (sheet_ws / "data" / "test" / "decks" / "cards.ods").write_bytes(data)
     assert _pieces(sheet_ws) == _pieces(yaml_ws)
@@ -110,10 +114,11 @@ def test_xlsx_booleans_dates_and_merged_cells_read_like_yaml(tmp_path):
     ws.append(["祝福", "同じ本文", 3, 1, dt.datetime(2026, 1, 2), 2])  # Excel's TRUE() result kept as 1
     ws.append(["降臨", None, 5, 0, dt.datetime(2026, 3, 4, 0, 0), None])
     ws.append(["天罰", "別の本文", 1, True, None, 3])
+    ws["E3"].number_format = "yyyy-mm-dd"  # shown as a date, without its time
     ws.merge_cells("B2:B3")
     sheet_ws = _ws(tmp_path / "sheet", "pieces: {file: cards.xlsx}\n")
     book.save(sheet_ws / "data" / "test" / "decks" / "cards.xlsx")
-    assert _pieces(sheet_ws) == _pieces(_ws(tmp_path / "yaml", YAML_PIECES))
+    assert _pieces(sheet_ws) == _pieces(_ws(tmp_path / "yaml", YAML_SHOWN))
 
 
 def test_csv_dates_read_like_xlsx(tmp_path):
@@ -348,7 +353,12 @@ def test_a_number_in_a_text_field_prints_as_its_cell_shows_it(tmp_path, ending):
 @pytest.mark.parametrize("value, fmt, text", [
     (1, "000", "001"), (0.125, "0.00", "0.13"), (0.5, "0%", "50%"), (0.125, "0.0%", "12.5%"), (1234, "#,##0", "1,234"),
     (1234.5, "$#,##0.00", "$1,234.50"), (5, '0"枚"', "5枚"), (1234.5, "[$€-407] #,##0.00", "€ 1,234.50"),
-    (3, "General", None), (3, "m/d/yyyy", None), (-3, "0;(0)", None), (3, "0.0E+00", None), (3, "# ?/?", None),
+    (3, "General", None), (3, "m/d/yyyy", None), (-3, "0;(0)", None), (3, "##0.0E+0", None), (3, "[Red]0", None),
+    # fractions as Excel finds them (the nearest with so many digits below the line), scientific
+    (1.25, "# ?/?", "1 1/4"), (1.25, "?/?", "5/4"), (0.5, "# ?/?", "1/2"), (3, "# ?/?", "3"), (0, "# ?/?", "0"),
+    (-1.25, "# ?/?", "-1 1/4"), (0.3333, "# ??/??", "1/3"), (3.14159, "# ???/???", "3 16/113"), (1.3, "# ?/8", "1 2/8"),
+    (0.999, "# ?/?", "1"), (0.75, "0 ?/?", "0 3/4"), (45992, "0.00E+00", "4.60E+04"), (3, "0.0E+00", "3.0E+00"),
+    (0.00012, "0.0E+0", "1.2E-4"), (9.996, "0.00E+00", "1.00E+01"), (0, "0.00E+00", "0.00E+00"),
 ])
 def test_excel_number_formats_are_shown_as_excel_shows_them(value, fmt, text):
     """The common formats applied as Excel applies them (half away from zero: 0.125 → 0.13); any
@@ -356,3 +366,94 @@ def test_excel_number_formats_are_shown_as_excel_shows_them(value, fmt, text):
     from pnpgen.data.numberformat import shown
 
     assert shown(value, fmt) == text
+
+
+@pytest.mark.parametrize("value, fmt, text", [
+    (dt.datetime(2025, 12, 1), "yyyy-mm-dd", "2025-12-01"), (dt.datetime(2025, 12, 1), "d/m", "1/12"),
+    (dt.datetime(2025, 12, 1), 'yyyy"年"m"月"d"日"', "2025年12月1日"), (dt.datetime(2025, 12, 1), "mmm d, yyyy", "Dec 1, 2025"),
+    (dt.datetime(2025, 12, 1), "dddd", "Monday"), (dt.datetime(2025, 12, 1), "yyyy/m/d (aaa)", "2025/12/1 (月)"),
+    (dt.datetime(2025, 12, 1), "d-mmm-yy", "1-Dec-25"), (dt.datetime(2025, 12, 1), "[Red]yyyy\\-mm", "2025-12"),
+    (dt.datetime(2025, 12, 1, 18, 5), "h:mm", "18:05"), (dt.datetime(2025, 12, 1, 18, 5), "m/d/yy h:mm AM/PM", "12/1/25 6:05 PM"),
+    (dt.datetime(2025, 12, 1, 18, 5), 'h"時"mm"分"', "18時05分"), (dt.datetime(2026, 1, 2), "yyyy-mm-dd h:mm:ss", "2026-01-02 0:00:00"),
+    (dt.time(6, 30, 15, 600000), "h:mm:ss", "6:30:16"), (dt.time(6, 30, 15, 600000), "h:mm:ss.0", "6:30:15.6"),
+    (dt.timedelta(days=1, hours=2, minutes=3), "[h]:mm:ss", "26:03:00"), (dt.timedelta(minutes=75, seconds=3), "[mm]:ss", "75:03"),
+    (dt.datetime(2025, 12, 1), '[$-411]ggge"年"m"月"d"日"', "令和7年12月1日"), (dt.datetime(2019, 4, 30), "[$-411]ge.m.d", "H31.4.30"),
+    (dt.datetime(2019, 5, 1), '[$-411]gge"年"', "令1年"),
+    (dt.datetime(2025, 12, 1), "General", None), (dt.datetime(2025, 12, 1), "yyyy-mm-dd xyz", None),
+])
+def test_excel_date_formats_are_shown_as_excel_shows_them(value, fmt, text):
+    """Dates, times, elapsed times and Japanese eras as Excel shows them (English month and day
+    names); a format with a letter Excel gives no meaning, or General, is left alone (None)."""
+    from pnpgen.data.numberformat import shown_moment
+
+    assert shown_moment(value, fmt) == text
+
+
+def _japanese_builtin(data: bytes, ids: dict[str, int]) -> bytes:
+    """The workbook with some cells' formats replaced by built-in numbers a Japanese Excel writes
+    (31: yyyy"年"m"月"d"日", 58: the era), which openpyxl cannot write itself: ``ids`` maps a
+    custom format code, as saved, to the number to give it."""
+    import re
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        files = {name: z.read(name) for name in z.namelist()}
+    styles = files["xl/styles.xml"].decode("utf-8")
+    for code, number in ids.items():
+        custom = re.search(rf'<numFmt numFmtId="(\d+)" formatCode="{re.escape(code)}"/>', styles)
+        assert custom is not None, styles
+        styles = styles.replace(custom.group(0), "").replace(f'numFmtId="{custom.group(1)}"', f'numFmtId="{number}"')
+    files["xl/styles.xml"] = styles.encode("utf-8")
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as out:
+        for name, content in files.items():
+            out.writestr(name, content)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("ending", ["xlsx", "ods"])
+def test_a_date_or_fraction_in_a_text_field_prints_as_its_cell_shows_it(tmp_path, ending):
+    """A date formatted m"月"d"日" printed 2025-12-01, a time printed 2025-12-01T18:05:00, a
+    fraction 1.25, and a Japanese Excel's built-in date formats the serial number 45992: a text
+    field now prints what the cell shows. The computer's own short date (Excel's when a date is
+    typed) reads 2026-01-02, as before, having no one text."""
+    ws = _ws(tmp_path / "ws", f"pieces: {{file: cards.{ending}}}\n")
+    target = ws / "data" / "test" / "decks" / f"cards.{ending}"
+    day, moment = dt.datetime(2025, 12, 1), dt.datetime(2025, 12, 1, 18, 5)
+    cells = [("月日", day, 'm"月"d"日"', "12月1日"), ("時刻", moment, "h:mm", "18:05"), ("分数", 1.25, "# ?/?", "1 1/4"),
+             ("英語", day, "d mmm yyyy", "1 Dec 2025"), ("和暦", day, "x-era", "令和7年12月1日"),
+             ("年月日", day, "x-31", "2025年12月1日"), ("日付", day, "mm-dd-yy", "2025-12-01")]
+    if ending == "xlsx":
+        book = openpyxl.Workbook()
+        sheet = book.active
+        sheet.append(["name", "released", "count"])
+        for name, value, fmt, _ in cells:
+            sheet.append([name, value, 1])
+            sheet.cell(sheet.max_row, 2).number_format = fmt
+        buf = io.BytesIO()
+        book.save(buf)
+        target.write_bytes(_japanese_builtin(buf.getvalue(), {"x-era": 58, "x-31": 31}))
+        assert openpyxl.load_workbook(target).active["B6"].value == 45992  # as openpyxl reads it: no date
+    else:
+        from odf.table import Table, TableCell, TableRow
+        from odf.text import P
+
+        table = Table(name="cards")
+        for row in [("name", None, None, "released"), *cells]:
+            tr = TableRow()
+            name, value, _, text = row
+            tr.addElement(TableCell(valuetype="string"))
+            tr.lastChild.addElement(P(text=name))
+            if isinstance(value, dt.datetime):
+                cell = TableCell(valuetype="date", datevalue=value.isoformat())
+            else:
+                cell = TableCell(valuetype="float" if value is not None else "string", value=str(value))
+            cell.addElement(P(text=text))  # as LibreOffice writes it: the text the cell shows
+            tr.addElement(cell)
+            table.addElement(tr)
+        target.write_bytes(ods_of(table))
+    shown = [text for *_, text in cells]
+    if ending == "ods":
+        shown[-1] = "2025-12-01"  # LibreOffice writes what it shows: here the text given
+    assert [v["released"] for v, _ in _pieces(ws)] == shown
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0

@@ -97,11 +97,12 @@ def test_a_solo_game_of_one_piece_is_said_in_the_singular(tmp_path):
 
 
 def test_players_the_draft_leaves_open_are_said_as_they_stand(tmp_path):
-    """``players: 未定…`` prints visibly, as every placeholder does, but not as "未定 players"."""
+    """``players: 未定…`` prints visibly, as every placeholder does, but not as "未定 players"; an
+    English game says it in English (TBD), its BOM has no Japanese word."""
     from conftest import GAME_YAML, make_workspace, run
 
     game = GAME_YAML.replace("players: 2-4", "players: 未定") + "languages: [en]\n"
     ws = make_workspace(tmp_path / "ws", game=game)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     text = " ".join(PdfReader(ws / "build" / "test" / "test-all.pdf").pages[-1].extract_text().split())
-    assert "· players 未定 ·" in text and "未定 players" not in text, text
+    assert "· players TBD ·" in text and "TBD players" not in text and "未定" not in text, text

@@ -91,12 +91,36 @@ def test_svg_art_keeps_its_aspect(tmp_path):
 
 
 def test_placeholder_frame_names_the_piece(tmp_path):
+    """Art to come is a light cross-hatch in a thin solid frame: no dashed line (its dashed magenta
+    frame passed for a board's glue strip, printed the same way) and no line corner to corner."""
     _, _, svgs = render(tmp_path, 'image(piece.art, 5, 5, 50, 40)')
     for svg, name in ((svgs[3], "鳥"), (svgs[4], "馬")):
-        assert "<image" not in svg
-        assert '<rect x="5" y="5" width="50" height="40" fill="#f2f2f2" stroke="#e4007f"' in svg
-        assert '<path d="M5,5 L55,45 M55,5 L5,45"' in svg  # the cross
-        assert [t.text for t in etree.fromstring(svg.encode()).iter("{*}text")] == ["画像未定", name]
+        assert "<image" not in svg and "dasharray" not in svg
+        assert '<rect x="5" y="5" width="50" height="40" fill="none" stroke="#f7b3d8" stroke-width="0.5"/>' in svg
+        root = etree.fromstring(svg.encode())
+        (hatch,) = [p for p in root.iter("{*}path") if p.get("stroke") == "#f7b3d8"]
+        lines = [tuple(map(float, m)) for m in re.findall(r"M([\d.]+),([\d.]+) L([\d.]+),([\d.]+)", hatch.get("d"))]
+        assert len(lines) == 2 * 26, lines  # every 3.33 mm (a twelfth of 40 mm) both ways: 90 mm / 3.33 - 1
+        for x0, y0, x1, y1 in lines:
+            assert 5 <= min(x0, x1) and max(x0, x1) <= 55 + 1e-6 and 5 <= min(y0, y1) and max(y0, y1) <= 45 + 1e-6
+            assert abs(x1 - x0) == pytest.approx(abs(y1 - y0)) and abs(x1 - x0) > 0  # at 45°, inside the box
+        assert {(x1 - x0 > 0) == (y1 - y0 > 0) for x0, y0, x1, y1 in lines} == {True, False}  # both ways
+        assert [t.text for t in root.iter("{*}text")] == ["画像未定", name]
+
+
+def test_placeholder_frame_names_the_file_to_come(tmp_path):
+    """``art: 未定 dragon2.png`` names the picture to come on the frame, under the piece's name;
+    markup characters in it print as they are."""
+    deck = DECK.replace("art: 未定}", "art: 未定 dragon2.png}").replace("{name: 馬}", "{name: 馬, art: \"TBD {vp}\"}")
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=_front('image(piece.art, 5, 5, 50, 40)'))
+    (ws / "data" / "test" / "art").mkdir()
+    Image.new("RGB", (60, 30), (10, 20, 30)).save(ws / "data" / "test" / "art" / "dragon.png")
+    game = load_game(Workspace(ws), "test")
+    deck_ = game.decks[0]
+    renderer = Renderer(ws / "templates", game, 3.0)
+    said = [[t.text for t in etree.fromstring(renderer.render(Face(deck_, p, "front", 1)).encode()).iter("{*}text")]
+            for p in deck_.pieces[1:]]
+    assert said == [["画像未定", "鳥", "dragon2.png"], ["画像未定", "馬", "{vp}"]], said
 
 
 def test_low_resolution_warns_once_with_the_figure(tmp_path):
@@ -181,7 +205,7 @@ def test_placeholder_label_reads_in_every_builtin_layouts_art_box(tmp_path, name
     svg = Renderer(ws / "templates", game, 3.0).render(Face(deck_, deck_.pieces[0], "front", 1))
     root = etree.fromstring(svg.encode())
     rects = list(root.iter("{*}rect"))
-    frame = next(r for r in rects if r.get("fill") == "#f2f2f2")
+    frame = next(r for r in rects if r.get("stroke") == "#f7b3d8")  # the hatch's frame
     ground = rects[rects.index(frame) + 1]  # the label's white ground, drawn next
     assert ground.get("fill") == "#ffffff"
     fx, fy, fw, fh = (float(frame.get(k)) for k in ("x", "y", "width", "height"))

@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, make_workspace, run
-from pdfprobe import boxes_mm, glyphs, reader
+from conftest import DECK_YAML, GAME_YAML, REPO, make_workspace, run
+from pdfprobe import boxes_mm, glyphs, reader, texts
 from pnpgen.data import layouts
 from pnpgen.data.yamlsrc import Located
 from pnpgen.engine.scaffold import trim_of
+
+CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef■◇]")  # kana, kanji, full-width forms, 「」
 
 BLEED = 3.0
 ART = REPO / "data" / "populous" / "art" / "terrain" / "plains.png"
@@ -282,27 +284,70 @@ def test_new_game_in_english_builds_an_english_game_and_rulebook(tmp_path, capsy
     """English trial: ``pnpgen new`` wrote カード, トークン and a ■ draft whatever the title; with
     ``--lang en`` it writes an English game (languages: [en], Noto faces, English deck names) and
     an English draft whose components are the decks: it builds with no warning but the player
-    count it left open, and the book's headings, components and counts are the draft's."""
+    count it left open, and the book's headings, components and counts are the draft's. Its open
+    values are TBD, and not one Japanese character is in anything it prints or writes (an English
+    designer's BOM said 人数 未定, the cards 未定 (write its effect))."""
     import pypdfium2
 
     folder = tmp_path / "empty"
     folder.mkdir()
     assert run(folder, "new", "guild", "--title", "Harvest Guild", "--lang", "en", "--kind", "cards",
-               "--kind", "tokens", "--kind", "board") == 0
-    assert "its Components bullets match" in capsys.readouterr().out
+               "--kind", "tokens", "--kind", "tiles", "--kind", "board") == 0
+    said = capsys.readouterr().out
+    assert "its Components bullets match" in said and "TBD values print in magenta" in said
     game = folder / "data" / "guild"
     text = "".join(p.read_text(encoding="utf-8") for p in sorted(game.rglob("*.*")))
-    assert not re.search(r"[ぁ-んァ-ヶ■◇]", text), text  # no kana, no ■ marks: 未定 alone is pnpgen's mark
-    assert "languages: [en]" in text and "name: Cards" in text and "- 4 Cards\n- 15 Tokens\n- 1 Board\n" in text
+    assert not CJK.search(said + text), said + text  # no kana, no ■ marks, no 未定: TBD is its mark
+    assert "languages: [en]" in text and "name: Cards" in text and "- 4 Cards\n- 15 Tokens\n- 6 Tiles\n- 1 Board\n" in text
+    assert "players: TBD" in text and "text: TBD (write its effect)" in text
+    cards = game / "decks" / "cards.yaml"  # an empty title (the layout's pill) and a 未定 written by hand
+    deck = cards.read_text(encoding="utf-8")
+    assert "  - title: Card 2\n    count: 2\n    cost: 2\n    text: TBD (write its effect)\n" in deck, deck
+    cards.write_text(deck.replace("  - title: Card 2\n    count: 2\n    cost: 2\n    text: TBD (write its effect)\n",
+                                  "  - title: ''\n    count: 2\n    cost: 2\n    text: 未定 by hand\n"), encoding="utf-8")
     assert run(folder, "build", "--game", "guild", "--jobs", "1") == 0
     warnings = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
-    assert len(warnings) == 1 and "players is a placeholder" in warnings[0], warnings
-    proof = (folder / "build" / "guild" / "proof.txt").read_text(encoding="utf-8")
-    assert "Count" not in proof and "Open" in proof, proof  # the counts agree; the 未定 values are open
-    book = pypdfium2.PdfDocument(str(folder / "build" / "guild" / "rulebook.pdf"))
+    assert len(warnings) == 1 and "players is a placeholder (TBD)" in warnings[0], warnings
+    build = folder / "build" / "guild"
+    proof = (build / "proof.txt").read_text(encoding="utf-8")
+    assert "Count" not in proof and "Open" in proof, proof  # the counts agree; the TBD values are open
+    printed = {p.relative_to(build).as_posix(): "\n".join(texts(p)) for p in sorted(build.rglob("*.pdf"))}
+    printed.update({p.relative_to(build).as_posix(): p.read_text(encoding="utf-8")
+                    for p in sorted(build.rglob("*")) if p.suffix in (".txt", ".csv", ".json")})
+    leaks = {name: CJK.findall(words) for name, words in printed.items() if CJK.search(words)}
+    assert not leaks, leaks
+    assert "players TBD" in printed["guild-all.pdf"]  # the bill of materials
+    assert "TBD by hand" in printed["cards.pdf"] and re.search(r"\b2 TBD\s", printed["cards.pdf"]), printed["cards.pdf"]
+    assert "TBD (empty: the layout prints TBD)" in proof, proof
+    book = pypdfium2.PdfDocument(str(build / "rulebook.pdf"))
     pages = [book[n].get_textpage().get_text_range() for n in range(len(book))]
     assert "Draft 1" in pages[0] and "2 Components" in pages[1] and "3 Setup" in pages[1]
     assert re.search(r"Cards\s+4", "\n".join(pages)) and re.search(r"Tokens\s+15", "\n".join(pages))
+    assert run(folder, "check", "--game", "guild") == 0
+    listed = capsys.readouterr().out
+    assert "Card 1.text: TBD (write its effect)" in listed and "#2.title: TBD (empty: the layout prints TBD)" in listed
+    assert not CJK.search(listed), listed
+    assert run(folder, "list") == 0
+    assert "Harvest Guild  Draft 1  TBD" in capsys.readouterr().out
+
+
+def test_an_open_value_prints_as_the_editions_word(tmp_path):
+    """未定 and TBD both mark an open value, in any game; each edition prints its own word for
+    it: 未定 in the Japanese, TBD in the English (the designer's note after the mark as written)."""
+    from pnpgen.data.model import is_placeholder, placeholder_said
+
+    assert is_placeholder("TBD") and is_placeholder(" TBD (later)") and is_placeholder("未定（あとで）")
+    assert not is_placeholder("TBDX") and not is_placeholder("Tbd") and not is_placeholder("The TBD")
+    assert placeholder_said("未定 (later)", "en") == "TBD (later)" and placeholder_said("TBD", "ja") == "未定"
+    assert placeholder_said("TBD", "fr") == "TBD" and placeholder_said("Dragon", "ja") == "Dragon"
+    root = make_workspace(tmp_path / "ws", game=GAME_YAML + "languages: [ja, en]\n",
+                          deck=DECK_YAML + "  - {name: 竜, text: TBD あとで}\n  - {name: 未定}\n")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--lang", "en") == 0
+    ja = "\n".join(texts(root / "build" / "test" / "cards.pdf"))
+    en = "\n".join(texts(root / "build" / "test" / "en" / "cards.pdf"))
+    assert "未定 あとで" in ja and "TBD" not in ja, ja
+    assert "TBD あとで" in en and "未定" not in en, en
 
 
 def test_new_game_by_default_is_one_card_deck_in_this_workspace(tmp_path, capsys):
@@ -378,6 +423,29 @@ def test_text_from_a_layout_or_the_data_prints_as_written(tmp_path):
     assert "<b>&{{x}}" in page and 'a }} b {% raw %} " <x> & {{ 1 }}' in page
 
 
+def test_layout_export_out_a_folder_writes_in_it_and_says_where_they_are(tmp_path, capsys):
+    """``--out templates/<game>/`` names the folder to write ``<name>-front.svg.j2`` in (it said
+    "templates/test already exists"), and the message is true to where the files went: already in
+    a game's templates folder, or still to be put there."""
+    root = make_workspace(tmp_path / "ws")
+    assert run(root, "layout", "export", "card-poker", "--out", "templates/test/") == 0
+    told = capsys.readouterr().out.splitlines()
+    assert told[:3] == ["wrote templates/test/card-poker-front.svg.j2", "wrote templates/test/card-poker-back.svg.j2",
+                        "They are in templates/test/: write in the deck, instead of 'layout:':"], told
+    assert "pnpgen layout card-poker, back" in (root / "templates" / "test" / "card-poker-back.svg.j2").read_text(encoding="utf-8")
+    assert run(root, "layout", "export", "tile-hex", "--out", "templates/test") == 0  # an existing folder, no slash
+    assert (root / "templates" / "test" / "tile-hex-front.svg.j2").is_file()
+    assert "They are in templates/test/" in capsys.readouterr().out
+    (root / "elsewhere").mkdir()
+    assert run(root, "layout", "export", "token-round", "--out", "elsewhere/") == 0
+    told = capsys.readouterr().out
+    assert "wrote elsewhere/token-round-front.svg.j2" in told and "Put them in templates/<game>/ and write" in told
+    assert run(root, "layout", "export", "card-poker", "--out", "templates/test/") == 2  # never overwrites
+    assert "templates/test/card-poker-front.svg.j2 already exists" in capsys.readouterr().err
+    assert run(root, "layout", "export", "card-poker", "--out", "templates/nogame/") == 2
+    assert "--out: folder templates/nogame does not exist" in capsys.readouterr().err
+
+
 def test_a_decks_own_layout_exports_with_its_overrides_and_size(tmp_path, capsys):
     deck = ("name: カード\nformat: bridge\n"
             "layout: {extends: card-poker, boxes: {title: {size: 20, min_size: 20, align: left}, flavour: null}}\n"
@@ -388,7 +456,8 @@ def test_a_decks_own_layout_exports_with_its_overrides_and_size(tmp_path, capsys
     assert run(root / "templates" / "test", "layout", "export", "--game", "test", "--deck", "cards") == 0
     told = [line.strip() for line in capsys.readouterr().out.splitlines()]
     assert "format: bridge" in told and "front: cards-front.svg.j2" in told
-    assert "Put them in templates/test/ and write in data/test/decks/cards.yaml, instead of 'layout:':" in told
+    # written where they belong: the message says so, and what is left to do (it said "Put them in")
+    assert "They are in templates/test/: write in data/test/decks/cards.yaml, instead of 'layout:':" in told
     fields = next(line for line in told if line.startswith("fields:")).split("   #")[0]
     assert "flavour" not in fields
     (root / "data" / "test" / "decks" / "cards.yaml").write_text(

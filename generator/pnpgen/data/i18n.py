@@ -14,6 +14,9 @@ another language than the default, is recorded once (its text prints as written,
 In a spreadsheet deck, a column headed ``<field>.<lang>`` (``name.en``) holds that field's
 translation; the plain ``<field>`` column is the default language (``resolve_rows``).
 
+A placeholder's mark (未定 or TBD, data/model.py) is said here in the selected language's word,
+in every file and sheet: a Japanese game's 未定 prints TBD in its English edition.
+
 ``fonts:`` in game.yaml may hold a mapping per language (``fonts: {en: {gothic: …}}``): the
 selected language's roles override the plain ones for the card text (``Game.text_fonts``); sheet
 labels and the rulebook keep the plain roles (``Game.fonts``), which set Japanese.
@@ -27,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pnpgen.data.markup import MISSING_COLOUR
-from pnpgen.data.model import LATIN_GAP, PLACEHOLDER_COLOUR
+from pnpgen.data.model import LATIN_GAP, PLACEHOLDER_COLOUR, placeholder_said
 from pnpgen.data.yamlsrc import Located, keyname
 from pnpgen.errors import Where
 from pnpgen.fonts import locate
@@ -188,7 +191,7 @@ class Translations:
             if self.lang != self.default:
                 self.missing.append(Missing(Where(sheet.path), "", f"no {self.lang} column in this sheet; "
                                                                    f"printed in {self.default} as written"))
-            return pieces
+            return [self._said(raw) if isinstance(raw, dict) else raw for raw in pieces]
         fields = {f for f, _ in columns.values()}
         out = []
         for i, raw in enumerate(pieces):
@@ -200,8 +203,12 @@ class Translations:
                 if texts:  # a missing translation is told at the cell to fill: its <field>.<lang> column's
                     at = f"{f}.{self.lang}" if f"{f}.{self.lang}" in columns else f
                     row[f] = self._pick(sheet, texts, ("pieces", i, at), {("pieces",)})
-            out.append(row)
+            out.append(self._said(row))
         return out
+
+    def _said(self, row: dict) -> dict:
+        """A row's placeholders in the edition's word (未定 ↔ TBD), as ``_walk`` says a YAML file's."""
+        return {k: placeholder_said(v, self.lang) if isinstance(v, str) else v for k, v in row.items()}
 
     def _other_language_column(self, sheet: Any, header: str, name: str, lang: str) -> None:
         """A ``<field>.<lang>`` column of a language the game does not list: said as that (where
@@ -232,12 +239,12 @@ class Translations:
     def _walk(self, doc: Located, value: Any, keypath: tuple, found: list[int]) -> Any:
         if self._is_translation(value):
             found[0] += 1
-            return self._pick(doc, value, keypath, doc.lists)
+            return placeholder_said(self._pick(doc, value, keypath, doc.lists), self.lang)
         if isinstance(value, dict):
             return {k: self._walk(doc, v, keypath + (k,), found) for k, v in value.items()}
         if isinstance(value, list):
             return [self._walk(doc, v, keypath + (i,), found) for i, v in enumerate(value)]
-        return value
+        return placeholder_said(value, self.lang) if isinstance(value, str) else value
 
     def _pick(self, doc: Located, value: dict, keypath: tuple, lists: set[tuple]) -> str:
         if self.lang in value:

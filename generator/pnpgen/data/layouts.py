@@ -237,7 +237,7 @@ BOX_OPTIONS: dict[str, Opt] = {
     "clip": Opt(clip, None, "clip the art to the piece's outline grown by this many mm (-2: 2 mm inside)", ("image",)),
     "gap": Opt(length(0, 100), 1.0, "space between icons, mm", ("icons",)),
     "inset": Opt(length(-20, 100), 0.0, "frame: distance inside the trim, mm", ("frame",)),
-    "placeholder": Opt(flag, True, "an empty value prints 未定 (true) or leaves the box out (false)",
+    "placeholder": Opt(flag, True, "an empty value prints 未定 (TBD in English) (true) or leaves the box out (false)",
                        ("text", "image", "icons")),
 }
 SIDE_KEYS = ("background", "boxes")

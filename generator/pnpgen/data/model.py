@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -9,14 +10,17 @@ from typing import Any
 
 from pnpgen.data.markup import plain
 from pnpgen.errors import Where
+from pnpgen.messages import msg
 
-PLACEHOLDER_PREFIX = "未定"
+# An open value starts with 未定, or with TBD as an English draft writes it: either mark is read in
+# every language, and prints as the edition's own word (msg "placeholder": 未定, TBD)
+PLACEHOLDER_MARK = re.compile(r"\s*(未定|TBD(?![A-Za-z0-9]))")
 PLACEHOLDER_COLOUR = "#e4007f"  # process magenta: a 未定 value must be seen on the proof
 OPEN_COLOUR = "#9a9a9a"  # a neutral grey where a colour field is still 未定 (templates' colour())
 NAMING_FIELDS = ("name", "title", "id", "number", "value", "label")  # a piece's name, unless its deck says
 # what a placeholder list (check, proof.txt) says of a piece's field the data leaves open
 NO_ART_YET = "no art yet"
-EMPTY_SHOWN = "未定 (empty: the layout prints 未定)"
+EMPTY_SHOWN = "(empty: the layout prints the placeholder)"  # said as msg proof.open.empty: open_value_said
 LATIN_GAP = 0.25  # em: JLREQ's 和欧間 between Japanese and Western characters, unless the game says
 
 
@@ -32,8 +36,41 @@ class FieldText(str):
 
 
 def is_placeholder(value: object) -> bool:
-    """The designer's draft is silent here: the value starts with 未定 and prints visibly."""
-    return isinstance(value, str) and value.strip().startswith(PLACEHOLDER_PREFIX)
+    """The designer's draft is silent here: the value starts with 未定 (or TBD) and prints visibly."""
+    return isinstance(value, str) and PLACEHOLDER_MARK.match(value) is not None
+
+
+def placeholder_note(value: object) -> str:
+    """What a placeholder says after its mark (``未定 dragon.png`` → ``dragon.png``), else nothing."""
+    if not isinstance(value, str):
+        return ""
+    found = PLACEHOLDER_MARK.match(value)
+    return value[found.end():].strip() if found else ""
+
+
+def placeholder_word(lang: str) -> str:
+    """The word an edition prints for a value still open: 未定, TBD."""
+    return msg("placeholder", lang)
+
+
+def placeholder_said(value: str, lang: str) -> str:
+    """A placeholder as the ``lang`` edition prints it: its mark (未定 or TBD) in that language's
+    word, the designer's note after it as written (``未定 (write its effect)`` → ``TBD (write its
+    effect)``); any other text as it is."""
+    found = PLACEHOLDER_MARK.match(value)
+    if found is None:
+        return value
+    return value[:found.start(1)] + placeholder_word(lang) + value[found.end(1):]
+
+
+def open_value_said(value: str, lang: str, word_lang: str) -> str:
+    """A placeholder list's entry (Deck.placeholders) in ``lang``'s words; an empty box names the
+    word the ``word_lang`` edition prints there."""
+    if value == NO_ART_YET:
+        return msg("proof.open.no_art", lang)
+    if value == EMPTY_SHOWN:
+        return msg("proof.open.empty", lang, word=placeholder_word(word_lang))
+    return value
 
 
 @dataclass

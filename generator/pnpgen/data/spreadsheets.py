@@ -218,9 +218,9 @@ def _filled(value: Any) -> bool:
 def _cell(value: Any, ftype: str | None) -> Any:
     """A cell as the YAML deck would have held it (see VERBATIM). A bool field takes 1 and 0 (how
     office programs keep TRUE() and FALSE() results); a date reads the same from every format:
-    ``2026-01-02`` (a time only when it has one)."""
+    ``2026-01-02`` (a time only when it has one), unless a text field takes it as shown."""
     if ftype == "text" and isinstance(getattr(value, "shown", None), str):
-        return value.shown  # a number in a text field, as its cell shows it (001, 50%, $1,234)
+        return value.shown  # a number or date in a text field, as its cell shows it (001, 50%, 12月1日)
     if ftype == "bool" and not isinstance(value, bool) and isinstance(value, (int, float)) and value in (0, 1):
         return bool(value)
     if isinstance(value, dt.datetime) and value.time() == dt.time(0):
@@ -367,7 +367,7 @@ def _xlsx_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
         raise _too_large(shown, "rows", MAX_ROWS)
     if ws.max_column > MAX_COLUMNS:
         raise _too_large(shown, "columns", MAX_COLUMNS)
-    rows = [[_xlsx_value(cell) for cell in row] for row in ws.iter_rows(min_row=1, min_col=1)]
+    rows = [[_xlsx_value(cell, book.epoch) for cell in row] for row in ws.iter_rows(min_row=1, min_col=1)]
     # A formula keeps its result only once an office program has calculated and saved it.
     formulas = openpyxl.load_workbook(path).worksheets[index]
     for r, row in enumerate(rows, 1):
@@ -378,14 +378,27 @@ def _xlsx_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
     return list(enumerate(rows, 1))
 
 
-def _xlsx_value(cell: Any) -> Any:
-    """A cell's value; a number in a cell with a number format also carries the text Excel shows
-    for it (``numberformat``), which a text field prints (a card number 1 formatted 000: 001)."""
+def _xlsx_value(cell: Any, epoch: dt.datetime) -> Any:
+    """A cell's value; a number or a date in a cell with a number format also carries the text
+    Excel shows for it (``numberformat``), which a text field prints (a card number 1 formatted
+    000: 001; a date formatted m"月"d"日": 12月1日). A date in the computer's own short format
+    (Excel's when a date is typed) carries none: it reads 2026-01-02."""
+    from openpyxl.utils.datetime import from_excel
+
     value = cell.value
+    fmt = getattr(cell, "number_format", "") or ""
+    # the format's number: openpyxl reads a Japanese Excel's built-in date formats (31:
+    # yyyy"年"m"月"d"日") as General, and the date as its serial number, 45992
+    builtin = getattr(getattr(cell, "_style", None), "numFmtId", None)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        text = numberformat.shown(value, getattr(cell, "number_format", "") or "")
-        if text is not None:
-            return numberformat.with_shown(value, text)
+        if builtin in numberformat.JAPANESE_BUILTIN_FORMATS and fmt == "General":
+            value, fmt = from_excel(value, epoch), numberformat.JAPANESE_BUILTIN_FORMATS[builtin]
+        else:
+            text = numberformat.shown(value, fmt)
+            return numberformat.with_shown(value, text) if text is not None else value
+    if isinstance(value, (dt.datetime, dt.date, dt.time, dt.timedelta)) and builtin not in numberformat.LOCALE_DATE_IDS:
+        text = numberformat.shown_moment(value, fmt)
+        return numberformat.with_shown(value, text) if text is not None else value
     return value
 
 
@@ -488,8 +501,10 @@ def _ods_value(cell) -> Any:
         return cell.getAttribute("booleanvalue") == "true"
     if kind == "date":
         text = cell.getAttribute("datevalue")
-        try:  # as a date, like an .xlsx date cell (2026-01-02, or with its time)
-            return dt.datetime.fromisoformat(text) if "T" in text else dt.date.fromisoformat(text)
+        shown = "\n".join(teletype.extractText(p) for p in cell.getElementsByType(P))  # 2026年1月2日, 1/2
+        try:  # as a date, like an .xlsx date cell (2026-01-02, or with its time); a text field: as shown
+            return numberformat.with_shown(dt.datetime.fromisoformat(text) if "T" in text
+                                           else dt.date.fromisoformat(text), shown)
         except ValueError:
             return text
     paragraphs = cell.getElementsByType(P)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from pnpgen.data import layouts
 from pnpgen.data import validate as v
 from pnpgen.data.formats import CARD_FORMATS, SINGLE_SIZE_SHAPES
 from pnpgen.data.load import load_game
-from pnpgen.data.model import Layout
+from pnpgen.data.model import Layout, placeholder_word
 from pnpgen.data.workspace import Workspace, find_workspace
 from pnpgen.data.yamlsrc import Located
 from pnpgen.errors import NAME_BYTES, InputError, suggest, too_long
@@ -84,14 +85,14 @@ pieces:
     count: 2
     cost: 1
     icons: [vp]
-    text: 未定 (write its effect)
-    flavour: 未定 (a line of flavour)
-    art: 未定                   # a picture in data/{slug}/art/, e.g. card1.png
+    text: TBD (write its effect)
+    flavour: TBD (a line of flavour)
+    art: TBD                    # a picture in data/{slug}/art/, e.g. card1.png
   - title: Card 2
     count: 2
     cost: 2
-    text: 未定 (write its effect)
-    art: 未定
+    text: TBD (write its effect)
+    art: TBD
 """),
     "tokens": Kind("tokens", "Tokens", "token-round", "", "", """\
 pieces:
@@ -102,18 +103,18 @@ pieces:
 pieces:
   - title: Tile 1
     count: 3
-    text: 未定 (write its effect)
-    art: 未定
+    text: TBD (write its effect)
+    art: TBD
   - title: Tile 2
     count: 3
-    text: 未定 (write its effect)
-    art: 未定
+    text: TBD (write its effect)
+    art: TBD
 """),
     "board": Kind("board", "Board", "board", "", "", """\
 pieces:
   - title: {title}
-    text: 未定 (describe the board)
-    art: 未定                   # the board's picture in data/{slug}/art/
+    text: TBD (describe the board)
+    art: TBD                    # the board's picture in data/{slug}/art/
 """),
 }
 
@@ -129,7 +130,7 @@ GAME_YAML = """\
 # {title} — written by `pnpgen new`; see docs/data-format.md.
 title: {title_yaml}
 draft: 1                      # the {draft_word} number of draft.txt
-players: 未定                 # e.g. 2-4
+players: {open_word}{open_pad}# e.g. 2-4
 date: {date}
 draft_file: draft.txt
 palette:                      # the built-in layouts draw with these names (docs/data-format.md, Layouts)
@@ -224,7 +225,9 @@ def new(args: argparse.Namespace) -> int:
     kinds = [(DECKS_EN if english else DECKS)[k] for k in dict.fromkeys(args.kind or ["cards"])]
     files = {
         folder / "game.yaml": GAME_YAML.format(title=title, title_yaml=_quoted(title), draft_word="draft" if english
-                                               else "草案", date=datetime.date.today().isoformat())
+                                               else "草案", date=datetime.date.today().isoformat(),
+                                               open_word=placeholder_word("en" if english else "ja"),
+                                               open_pad=" " * (18 if english else 17))
         + (GAME_YAML_EN if english else ""),
         folder / "draft.txt": (_draft_en if english else _draft)(title, kinds),
     }
@@ -247,14 +250,15 @@ def new(args: argparse.Namespace) -> int:
     print(f"{slug}: a new game in {rel}/" + (" (a new workspace in this folder: data/, templates/)" if made else ""))
     for path in files:
         print(f"  {path.relative_to(ws.root).as_posix()}")
-    print("未定 (open) values it wrote, printed in magenta and listed by pnpgen check: the player count, "
+    word = placeholder_word("en" if english else "ja")
+    print(f"{word} (open) values it wrote, printed in magenta and listed by pnpgen check: the player count, "
           "the pieces' texts and art")
     print("Next:")
-    print(f"  1. pnpgen build --game {slug}   # PDFs in build/{slug}/; 未定 values print in magenta")
+    print(f"  1. pnpgen build --game {slug}   # PDFs in build/{slug}/; {word} values print in magenta")
     print(f"  2. edit {rel}/decks/*.yaml: titles, counts, texts; pictures go in {rel}/art/")
     print(f"  3. write the rules in {rel}/draft.txt (its " + ("Components bullets" if english else "◇ components")
           + " match the decks' names)")
-    print(f"  4. pnpgen check --game {slug}   # lists every 未定 still open")
+    print(f"  4. pnpgen check --game {slug}   # lists every {word} still open")
     print("  5. change a layout's box per deck, or 'pnpgen layout export NAME' for templates to edit")
     return 0
 
@@ -298,7 +302,10 @@ def layout(args: argparse.Namespace) -> int:
             f"size: {g.size[0]:g}" if g.shape in SINGLE_SIZE_SHAPES else f"size: [{g.size[0]:g}, {g.size[1]:g}]")  # type: ignore[index]
         deck_lines = [f"kind: {g.kind}", f"shape: {g.shape}",
                       *(f"{k}: {raw.top[k].value}" for k in ("orientation", "corner_radius") if k in raw.top), size]
-    front = Path(args.out) if args.out else Path(f"{name}-front.svg.j2")
+    front = Path(f"{name}-front.svg.j2")
+    if args.out:  # a file, or a folder to write <name>-front.svg.j2 in (templates/<game>/)
+        folder_meant = args.out.endswith(("/", "\\")) or os.path.isdir(args.out)  # (False for a name too long)
+        front = Path(args.out) / front if folder_meant else Path(args.out)
     base = front.name[:-len(".svg.j2")] if front.name.endswith(".svg.j2") else front.stem
     back = front.with_name(base.removesuffix("-front") + "-back.svg.j2")
     if back == front:
@@ -313,15 +320,12 @@ def layout(args: argparse.Namespace) -> int:
         if taken(path):
             raise InputError(f"{path} already exists; pnpgen layout export never overwrites", expected="another --out")
         if not path.parent.is_dir():
-            raise InputError(f"--out: folder {path.parent} does not exist", expected="a file in an existing folder")
+            raise InputError(f"--out: folder {path.parent} does not exist",
+                             expected="a file in an existing folder, or an existing folder (templates/<game>/)")
     write_new(outputs, "pnpgen layout export")
     for path in outputs:
         print(f"wrote {path}")
-    if args.game is not None and args.deck is not None:  # the deck's own: its folder and file by name
-        print(f"Put them in templates/{args.game}/ and write in data/{args.game}/decks/{args.deck}.yaml, "
-              "instead of 'layout:':")
-    else:
-        print("Put them in templates/<game>/ and write in the deck, instead of 'layout:':")
+    print(_where_next(root, front, args.game, args.deck))
     for line in deck_lines:
         print(f"  {line}")
     print(f"  front: {front.name}")
@@ -330,6 +334,20 @@ def layout(args: argparse.Namespace) -> int:
     fields = ", ".join(f"{k}: {t}" for k, t in built.fields)
     print(f"  fields: {{{fields}}}" + ("   # and the deck's own fields:" if args.deck is not None else ""))
     return 0
+
+
+def _where_next(root: Path | None, front: Path, game: str | None, deck: str | None) -> str:
+    """What to do with exported templates, true to where they went: written in a game's
+    templates folder, only the deck is left to edit; written elsewhere, they are to be moved."""
+    folder = front.absolute().parent
+    templates = (root / "templates").absolute() if root is not None else None
+    there = folder.name if templates is not None and folder.parent == templates else None
+    if there is not None and game in (None, there):  # already in templates/<game>/
+        deck_file = f"data/{there}/decks/{deck}.yaml" if deck is not None else "the deck"
+        return f"They are in templates/{there}/: write in {deck_file}, instead of 'layout:':"
+    if game is not None and deck is not None:  # the deck's own: its folder and file by name
+        return f"Put them in templates/{game}/ and write in data/{game}/decks/{deck}.yaml, instead of 'layout:':"
+    return "Put them in templates/<game>/ and write in the deck, instead of 'layout:':"
 
 
 def _deck_layout(args: argparse.Namespace) -> tuple[Layout, list[str], str]:

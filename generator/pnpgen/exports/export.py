@@ -18,7 +18,7 @@ from pnpgen.data.art import art_files
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.lint import MM_PER_PT, LintSettings
 from pnpgen.data.load import check_bleed, load_game
-from pnpgen.data.model import Deck, Game
+from pnpgen.data.model import Deck, Game, open_value_said, placeholder_word
 from pnpgen.data.names import check_preset_folder
 from pnpgen.data.workspace import Workspace, workspace_relative
 from pnpgen.errors import InputError, suggest
@@ -127,7 +127,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     out_dir = out_root / slug / (options.lang or "") / preset.slug  # a --lang export beside its build's edition
     notices = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
     if preset.files != "tts":  # a print run is paid for: what the draft leaves open prints as it stands
-        notices += [open_values(deck, preset) for deck in decks if deck.placeholders]
+        notices += [open_values(deck, preset, game.lang) for deck in decks if deck.placeholders]
     if options.proof:
         notices.append("--proof: the trim, bleed and safe lines print on every page and image; these files are "
                           "for checking, not for the shop" + (" (a plain PDF, not PDF/X-1a)" if preset.pdfx != "none"
@@ -192,12 +192,12 @@ class _Hashes:
         return self._known[stamp]
 
 
-def open_values(deck: Deck, preset: Preset) -> str:
-    """A deck sent to a shop that still prints 未定 (a text, a picture not drawn yet): how many,
-    and the first as ``pnpgen check`` lists it."""
+def open_values(deck: Deck, preset: Preset, lang: str) -> str:
+    """A deck sent to a shop that still prints 未定 or TBD (a text, a picture not drawn yet): how
+    many, and the first as ``pnpgen check`` lists it (``lang``: the edition's)."""
     where, key, text = deck.placeholders[0]
     more = len(deck.placeholders) - 1
-    return (f"{where}: deck '{deck.id}' still prints 未定: {key}: {text}"
+    return (f"{where}: deck '{deck.id}' still prints {placeholder_word(lang)}: {key}: {open_value_said(text, 'en', lang)}"
             + (f", and {more} more" if more else "") + f" (pnpgen check lists them); {preset.name} prints "
             "them as they are")
 

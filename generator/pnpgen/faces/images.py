@@ -24,7 +24,8 @@ from urllib.parse import quote
 from markupsafe import Markup, escape
 
 from pnpgen.data.art import ArtFolder, ArtInfo
-from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
+from pnpgen.data.markup import literal
+from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder, placeholder_note
 from pnpgen.errors import InputError
 from pnpgen.litter import is_litter
 from pnpgen.messages import msg
@@ -142,7 +143,9 @@ class ArtPlacer:
             if fit not in FITS:
                 raise InputError(f"image(): unknown fit {fit!r}", expected=" | ".join(FITS))
             if path is None or (isinstance(path, str) and not path.strip()) or is_placeholder(path):
-                return _placeholder(x, y, w, h, f"{self.art_to_come}\n{piece.label}", textbox)
+                note = placeholder_note(path)  # art: 未定 dragon.png — the file to come, named on the frame
+                return _placeholder(x, y, w, h, "\n".join(literal(t) for t in (self.art_to_come, piece.label, note) if t),
+                                    textbox)
             fx, fy = _focus(focus)
             info = self.folder.info(str(path), key="image", in_templates=True)
             iw, ih = info.size
@@ -252,23 +255,47 @@ def _focus(focus: Any) -> tuple[float, float]:
 
 LABEL_PT = (9.0, 36.0)  # the placeholder's label: its type size at least and at most (pt)
 LABEL_SHARE = 0.1  # … else a tenth of the art box's shorter side
-LABEL_LINES = 3.5  # its box: two lines at 1.35 and room round them, in type sizes
+LABEL_LINES = 3.5  # its box: two lines at 1.35 and room round them, in type sizes (a third: 1.35 more)
+HATCH_COLOUR = "#f7b3d8"  # the placeholder magenta at 30 %: a light pattern, no line to cut, fold or glue on
+HATCH_MM = (2.0, 12.0)  # the hatch's spacing: at least and at most (mm) …
+HATCH_SHARE = 1 / 12  # … else a twelfth of the box's shorter side (a dozen lines across a card's art)
 
 
 def _placeholder(x: float, y: float, w: float, h: float, label: str, textbox: Callable) -> Markup:
-    """A visible frame where art will go: light ground, dashed border, a cross, and ``label``
-    (「画像未定」 or "Art to come" in the game's language, then the piece's name)."""
-    frame = (f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" fill="#f2f2f2" stroke="{PLACEHOLDER_COLOUR}" '
-             f'stroke-width="0.4" stroke-dasharray="1.5 1"/>'
-             f'<path d="M{_n(x)},{_n(y)} L{_n(x + w)},{_n(y + h)} M{_n(x + w)},{_n(y)} L{_n(x)},{_n(y + h)}" '
-             f'stroke="{PLACEHOLDER_COLOUR}" stroke-width="0.2" fill="none"/>')
-    # The label on white, so the cross never runs through the name; its type grows with the box
-    # (9 pt on a card's art, 36 pt on a board's, where 9 pt was lost) and its box holds two lines
-    # of it, within the art's box: the text shrinks (to 4 pt) rather than leave it.
+    """A visible frame where art will go: a light cross-hatch in a thin solid frame, and ``label``
+    (「画像未定」 or "Art to come" in the game's language, the piece's name, the note after 未定).
+    No dashed line and no line corner to corner: a board's glue strip and a tile's guide are
+    dashed magenta lines, and a placeholder must never pass for either, nor for a cut."""
+    step = min(HATCH_MM[1], max(HATCH_MM[0], min(w, h) * HATCH_SHARE))
+    frame = (f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" fill="#f7f7f7" stroke="none"/>'
+             f'<path d="{_hatch(x, y, w, h, step)}" stroke="{HATCH_COLOUR}" stroke-width="0.25" fill="none"/>'
+             f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" fill="none" stroke="{HATCH_COLOUR}" '
+             f'stroke-width="0.5"/>')
+    # The label on white, so the hatch never runs through the name; its type grows with the box
+    # (9 pt on a card's art, 36 pt on a board's, where 9 pt was lost) and its box holds its lines,
+    # within the art's box: the text shrinks (to 4 pt) rather than leave it.
     size = min(LABEL_PT[1], max(LABEL_PT[0], mm_to_pt(min(w, h) * LABEL_SHARE)))
-    lw, lh = w * 0.8, min(h * 0.5, pt_to_mm(size) * LABEL_LINES)
+    lines = LABEL_LINES + 1.35 * max(0, label.count("\n") - 1)
+    lw, lh = w * 0.8, min(h * 0.5, pt_to_mm(size) * lines)
     lx, ly = x + (w - lw) / 2, y + (h - lh) / 2
     label_ground = f'<rect x="{_n(lx)}" y="{_n(ly)}" width="{_n(lw)}" height="{_n(lh)}" fill="#ffffff"/>'
     text = textbox(label, lx, ly, lw, lh, size=size, min_size=4, align="center", valign="middle",
                    fill=PLACEHOLDER_COLOUR)
     return Markup(frame + label_ground) + text
+
+
+def _hatch(x: float, y: float, w: float, h: float, step: float) -> str:
+    """Path data of a cross-hatch over the box, each line cut at the box's edges: lines at 45° both
+    ways, ``step`` mm apart, from the box's top-left corner (so the same box gets the same lines)."""
+    parts = []
+    k = step
+    while k < w + h - 1e-9:  # the line x' + y' = k (down-left) and x' - y' = k - h (down-right), inside the box
+        x0, y0 = min(k, w), k - min(k, w)
+        x1, y1 = k - min(k, h), min(k, h)
+        parts.append(f"M{_n(x + x0)},{_n(y + y0)} L{_n(x + x1)},{_n(y + y1)}")
+        c = k - h  # x' - y' = c
+        x0, y0 = max(c, 0), max(c, 0) - c
+        x1, y1 = min(w, h + c), min(w, h + c) - c
+        parts.append(f"M{_n(x + x0)},{_n(y + y0)} L{_n(x + x1)},{_n(y + y1)}")
+        k += step
+    return " ".join(parts)

@@ -15,7 +15,7 @@ from pnpgen.data.model import Layout, LayoutBox, LayoutSide
 from pnpgen.units import num
 
 PREFIX = TEMPLATE_PREFIX  # template names of compiled layouts: @layout/<deck>/front (data/load.py names them)
-PLACEHOLDER = "未定"
+PLACEHOLDER = "placeholder_word"  # the context's: 未定, TBD as the edition says it (faces/templates.py)
 _ALIGN = {"left": 0.0, "center": 0.5, "justify": 0.0, "right": 1.0}
 
 
@@ -91,7 +91,7 @@ def _box(box: LayoutBox, layout: Layout) -> list[str]:
     else:
         empty = "v is none or v | string | trim == \"\""
     if placeholder and box.type == "text":
-        out.append(f"{{% if {empty} %}}{{% set v = {_s(PLACEHOLDER)} %}}{{% endif %}}")
+        out.append(f"{{% if {empty} %}}{{% set v = {PLACEHOLDER} %}}{{% endif %}}")
         out += _panel(box, layout, x, y, w, h)
         out += _content(box, layout, ix, iy, iw, ih)
         return out
@@ -102,7 +102,7 @@ def _box(box: LayoutBox, layout: Layout) -> list[str]:
     out += _content(box, layout, ix, iy, iw, ih)
     if placeholder:  # icons
         out.append("{% else %}")
-        out.append(f"{{{{ textbox({_s(PLACEHOLDER)}, {num(ix)}, {num(iy)}, {num(iw)}, {num(ih)}, size=7, min_size=5, "
+        out.append(f"{{{{ textbox({PLACEHOLDER}, {num(ix)}, {num(iy)}, {num(iw)}, {num(ih)}, size=7, min_size=5, "
                    f"align={_s(box.get('align'))}, valign=\"middle\") }}}}")
     out.append("{% endif %}")
     return out

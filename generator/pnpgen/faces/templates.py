@@ -21,7 +21,7 @@ from pnpgen.data import validate
 from pnpgen.data.art import ArtFolder
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.markup import literal
-from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
+from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder, placeholder_word
 from pnpgen.errors import InputError, TemplateMistake, ValueMistake, suggest, too_long
 from pnpgen.faces import builtin, layouts
 from pnpgen.faces.budget import MAX_FACE_CHARS, FaceEnvironment, LoopBudget
@@ -540,6 +540,7 @@ class Renderer:
             icon=traced(_bound(icon, ctx)),
             is_placeholder=is_placeholder,
             placeholder_colour=PLACEHOLDER_COLOUR,
+            placeholder_word=placeholder_word(self.game.lang),
         )
         # Shape and score-track helpers (helpers.py): track(), outline(), shape, hex_points().
         context.update(shape_tools(deck, face.side, self.game.text_fonts or self.game.fonts, self.colour))

@@ -260,9 +260,10 @@ def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
     settings = load_settings(game)
     report = list(draft.report)
     warnings = list(draft.warnings) + ([other_language] if other_language else [])
+    quote, joiner = ('"{}"', ", ") if is_latin(draft.lang) else ("「{}」", "、")  # an English draft's titles, as English
     report.append(
-        f"parsed: title 「{doc.title}」 {doc.draft_label or '(no draft number)'}; "
-        f"{counted(len(doc.rules), 'rules section')} ({'、'.join(s.title for s in doc.rules)}), "
+        f"parsed: title {quote.format(doc.title)} {doc.draft_label or '(no draft number)'}; "
+        f"{counted(len(doc.rules), 'rules section')} ({joiner.join(s.title for s in doc.rules)}), "
         f"{counted(len(doc.components), 'component')}, {counted(len(doc.steps), 'step')}; "
         f"{counted(len(doc.of_kind('notes')), 'note')}, {len(doc.of_kind('brainstorm'))} brainstorm, "
         f"{counted(len(doc.of_kind('changelog')), 'change-log section')}"

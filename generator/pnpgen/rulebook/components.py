@@ -16,6 +16,7 @@ from pathlib import Path
 
 from pnpgen.data.model import Game
 from pnpgen.errors import suggest
+from pnpgen.messages import counted
 from pnpgen.rulebook.tree import Block, Component, Document
 
 COMPARABLE_UNITS = {"枚", "個", "本", "台", "体", ""}  # セット, 組, 種 are no piece counts
@@ -32,6 +33,7 @@ class DataItem:
     aliases: tuple[str, ...] = ()  # its names in the draft's language, when the build is in another
     stand_in_count: bool = False  # the data's count may be a stand-in: a 未定 count note, or a bought part
     where: str = ""  # the data's file (and line) that holds the count or its note
+    kind: str = ""  # the deck's kind (card, tile, board, token); "" for a sourced part
 
     def describe(self) -> str:
         return f"{self.ref} {self.name!r} = {self.count}"
@@ -58,10 +60,14 @@ class ComponentRow:
         ids = [d.deck_id for d in self.items if d.deck_id]
         return ids + ([self.stand_in.deck_id] if self.stand_in and self.stand_in.deck_id else [])
 
-    def count_text(self) -> str | None:
-        """``80枚``; ``1枚／4個`` for an entry of several parts; None without data."""
+    def count_text(self, english: bool = False) -> str | None:
+        """``80枚``; ``1枚／4個`` for an entry of several parts; None without data. ``english``:
+        a Japanese draft's counters said in English words (``80 cards``, ``1 board / 4 tokens``),
+        for an English proofing report; an English draft's bare counts stay bare (``80``)."""
         if not self.items:
             return None
+        if english and any(self.units):
+            return " / ".join(counted(sum(d.count for d in ds), _english_word(ds)) for _, ds in self.parts if ds)
         texts = [f"{sum(d.count for d in ds)}{u}" for (_, ds), u in zip(self.parts, self.units) if ds]
         return self.sep.join(texts)
 
@@ -100,7 +106,7 @@ def data_items(game: Game, aliases: dict[str, str] | None = None, latin: bool = 
         return next((str(w) for w, fld, _ in d.placeholders if "count" in fld.rsplit(".", 1)[-1]), "")
 
     items = [DataItem(d.name, d.count, "", f"deck {d.id}", unit_by_kind.get(d.kind, ""), d.id, also(d.id),
-                      bool(count_note(d)), count_note(d) or str(d.source))
+                      bool(count_note(d)), count_note(d) or str(d.source), d.kind)
              for d in game.decks]
     items += [DataItem(s.name, s.count, s.note, "sourced", "" if latin else "個", aliases=also(f"sourced.{i}"),
                        stand_in_count=True, where=str(Path(game.root) / "game.yaml"))
@@ -129,6 +135,12 @@ def _units(comp: Component, parts: list[tuple[str, list[DataItem]]]) -> list[str
         else:
             out.append(ds[0].unit if ds else "")
     return out
+
+
+def _english_word(items: list[DataItem]) -> str:
+    """What a part's count counts, in English: its decks' kind (card, tile…), else piece."""
+    kinds = {d.kind for d in items}
+    return kinds.pop() if len(kinds) == 1 and "" not in kinds else "piece"
 
 
 def _fmt(counts: list[int]) -> str:

@@ -1,6 +1,6 @@
 """Per-character font fallback for the rulebook, as card text has (``text.cells.font_for``).
 
-A character the font of its text lacks (未定 from the data in an English book set in Noto) is
+A character the font of its text lacks (a Japanese name from the data in an English book set in Noto) is
 drawn by the first of the game's ``fallback_fonts`` that has it, else by the game's plain font of
 the same role (mincho, gothic, bold, mono) that the language's fonts replaced, else by BIZ UD of
 that role, the last resort for Japanese. ``use`` sets the chains

@@ -32,7 +32,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from pathlib import Path
 
-from pnpgen.data.model import EMPTY_SHOWN, NO_ART_YET, Game, is_placeholder
+from pnpgen.data.model import Game, is_placeholder, open_value_said
 from pnpgen.messages import msg
 from pnpgen.rulebook import grammar
 from pnpgen.rulebook.components import ComponentRow
@@ -189,7 +189,7 @@ def count_mismatches(rows: list[ComponentRow], doc: Document, draft_path: Path |
     lines = {c.name: c.line for c in doc.components}
     out = []
     for row in rows:
-        data = row.count_text() or ""
+        data = row.count_text(english=is_latin(lang)) or ""
         for label, draft_n in row.mismatches:
             n = lines.get(row.name, 0)
             said = dict(label=label, draft=draft_n, data=data, line=n, path=draft_path)
@@ -205,8 +205,9 @@ def unlisted_decks(rows: list[ComponentRow], doc: Document, draft_path: Path | s
     kind, other = msg("proof.kind.components", lang), msg("rulebook.other_components", lang)
     line = next((s.line for s in doc.sections if s.is_components), 0)
     at = f"{draft_path}:{line}" if line else str(draft_path)
-    return [Finding(kind, msg("proof.unlisted.book", lang, name=r.name, count=r.count_text() or "", other=other),
-                    msg("proof.unlisted.file", lang, path=at, name=r.name, count=r.count_text() or "",
+    english = is_latin(lang)
+    return [Finding(kind, msg("proof.unlisted.book", lang, name=r.name, count=r.count_text(english) or "", other=other),
+                    msg("proof.unlisted.file", lang, path=at, name=r.name, count=r.count_text(english) or "",
                         deck=", ".join(r.deck_ids), other=other), (r.name,))
             for r in rows if r.unlisted and r.deck_ids]
 
@@ -257,7 +258,7 @@ def placeholders(game: Game, lang: str) -> list[Finding]:
             # first: the piece and field ("Fog Bank.art") proof.txt names, so the designer finds it; the
             # book says the deck only, so a piece renamed sets no page again
             where, first, value = found[0]
-            value = {NO_ART_YET: msg("proof.open.no_art", lang), EMPTY_SHOWN: msg("proof.open.empty", lang)}.get(value, value)
+            value = open_value_said(value, lang, game.lang)
             more = len(found) - 1
             out.append(Finding(
                 kind, msg("proof.open.book", lang, deck=deck.name, value=value,
