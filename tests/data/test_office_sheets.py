@@ -389,40 +389,17 @@ def test_excel_date_formats_are_shown_as_excel_shows_them(value, fmt, text):
     assert shown_moment(value, fmt) == text
 
 
-def _japanese_builtin(data: bytes, ids: dict[str, int]) -> bytes:
-    """The workbook with some cells' formats replaced by built-in numbers a Japanese Excel writes
-    (31: yyyy"年"m"月"d"日", 58: the era), which openpyxl cannot write itself: ``ids`` maps a
-    custom format code, as saved, to the number to give it."""
-    import re
-    import zipfile
-
-    with zipfile.ZipFile(io.BytesIO(data)) as z:
-        files = {name: z.read(name) for name in z.namelist()}
-    styles = files["xl/styles.xml"].decode("utf-8")
-    for code, number in ids.items():
-        custom = re.search(rf'<numFmt numFmtId="(\d+)" formatCode="{re.escape(code)}"/>', styles)
-        assert custom is not None, styles
-        styles = styles.replace(custom.group(0), "").replace(f'numFmtId="{custom.group(1)}"', f'numFmtId="{number}"')
-    files["xl/styles.xml"] = styles.encode("utf-8")
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as out:
-        for name, content in files.items():
-            out.writestr(name, content)
-    return buf.getvalue()
-
-
 @pytest.mark.parametrize("ending", ["xlsx", "ods"])
 def test_a_date_or_fraction_in_a_text_field_prints_as_its_cell_shows_it(tmp_path, ending):
     """A date formatted m"月"d"日" printed 2025-12-01, a time printed 2025-12-01T18:05:00, a
-    fraction 1.25, and a Japanese Excel's built-in date formats the serial number 45992: a text
-    field now prints what the cell shows. The computer's own short date (Excel's when a date is
+    fraction 1.25: a text field now prints what the cell shows. The computer's own short date (Excel's when a date is
     typed) reads 2026-01-02, as before, having no one text."""
     ws = _ws(tmp_path / "ws", f"pieces: {{file: cards.{ending}}}\n")
     target = ws / "data" / "test" / "decks" / f"cards.{ending}"
     day, moment = dt.datetime(2025, 12, 1), dt.datetime(2025, 12, 1, 18, 5)
     cells = [("月日", day, 'm"月"d"日"', "12月1日"), ("時刻", moment, "h:mm", "18:05"), ("分数", 1.25, "# ?/?", "1 1/4"),
-             ("英語", day, "d mmm yyyy", "1 Dec 2025"), ("和暦", day, "x-era", "令和7年12月1日"),
-             ("年月日", day, "x-31", "2025年12月1日"), ("日付", day, "mm-dd-yy", "2025-12-01")]
+             ("英語", day, "d mmm yyyy", "1 Dec 2025"), ("和暦", day, '[$-411]ggge"年"m"月"d"日"', "令和7年12月1日"),
+             ("年月日", day, 'yyyy"年"m"月"d"日"', "2025年12月1日"), ("日付", day, "mm-dd-yy", "2025-12-01")]
     if ending == "xlsx":
         book = openpyxl.Workbook()
         sheet = book.active
@@ -432,8 +409,7 @@ def test_a_date_or_fraction_in_a_text_field_prints_as_its_cell_shows_it(tmp_path
             sheet.cell(sheet.max_row, 2).number_format = fmt
         buf = io.BytesIO()
         book.save(buf)
-        target.write_bytes(_japanese_builtin(buf.getvalue(), {"x-era": 58, "x-31": 31}))
-        assert openpyxl.load_workbook(target).active["B6"].value == 45992  # as openpyxl reads it: no date
+        target.write_bytes(buf.getvalue())
     else:
         from odf.table import Table, TableCell, TableRow
         from odf.text import P

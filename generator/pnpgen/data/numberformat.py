@@ -159,15 +159,9 @@ def _scientific(value: int | float, fmt: str) -> str | None:
             + _literal(suffix))
 
 
-# Built-in formats a workbook names by number only, as a Japanese Excel shows them (ECMA-376 Part 1,
-# 18.8.30: 27–36 and 50–58 are the East Asian locales' own; openpyxl reads them as General)
-JAPANESE_BUILTIN_FORMATS = {
-    **dict.fromkeys((27, 36, 50, 57), '[$-411]ge.m.d'),
-    **dict.fromkeys((28, 29, 51, 54, 58), '[$-411]ggge"年"m"月"d"日"'),
-    30: "m/d/yy", 31: 'yyyy"年"m"月"d"日"', 32: 'h"時"mm"分"', 33: 'h"時"mm"分"ss"秒"',
-    **dict.fromkeys((34, 52, 55), 'yyyy"年"m"月"'), **dict.fromkeys((35, 53, 56), 'm"月"d"日"'),
-}
-LOCALE_DATE_IDS = (14, 22)  # the computer's own short date (and time): no one text, read as ISO
+# The computer's own short date (and time), built-in formats 14 and 22, as openpyxl names them:
+# no one text (each computer shows them its own way), so such a date reads as ISO (2026-01-02).
+LOCALE_DATES = ("mm-dd-yy", "m/d/yy h:mm")
 
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
            "November", "December")

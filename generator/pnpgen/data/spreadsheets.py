@@ -367,7 +367,7 @@ def _xlsx_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
         raise _too_large(shown, "rows", MAX_ROWS)
     if ws.max_column > MAX_COLUMNS:
         raise _too_large(shown, "columns", MAX_COLUMNS)
-    rows = [[_xlsx_value(cell, book.epoch) for cell in row] for row in ws.iter_rows(min_row=1, min_col=1)]
+    rows = [[_xlsx_value(cell) for cell in row] for row in ws.iter_rows(min_row=1, min_col=1)]
     # A formula keeps its result only once an office program has calculated and saved it.
     formulas = openpyxl.load_workbook(path).worksheets[index]
     for r, row in enumerate(rows, 1):
@@ -378,25 +378,17 @@ def _xlsx_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
     return list(enumerate(rows, 1))
 
 
-def _xlsx_value(cell: Any, epoch: dt.datetime) -> Any:
+def _xlsx_value(cell: Any) -> Any:
     """A cell's value; a number or a date in a cell with a number format also carries the text
     Excel shows for it (``numberformat``), which a text field prints (a card number 1 formatted
     000: 001; a date formatted m"月"d"日": 12月1日). A date in the computer's own short format
     (Excel's when a date is typed) carries none: it reads 2026-01-02."""
-    from openpyxl.utils.datetime import from_excel
-
     value = cell.value
     fmt = getattr(cell, "number_format", "") or ""
-    # the format's number: openpyxl reads a Japanese Excel's built-in date formats (31:
-    # yyyy"年"m"月"d"日") as General, and the date as its serial number, 45992
-    builtin = getattr(getattr(cell, "_style", None), "numFmtId", None)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if builtin in numberformat.JAPANESE_BUILTIN_FORMATS and fmt == "General":
-            value, fmt = from_excel(value, epoch), numberformat.JAPANESE_BUILTIN_FORMATS[builtin]
-        else:
-            text = numberformat.shown(value, fmt)
-            return numberformat.with_shown(value, text) if text is not None else value
-    if isinstance(value, (dt.datetime, dt.date, dt.time, dt.timedelta)) and builtin not in numberformat.LOCALE_DATE_IDS:
+        text = numberformat.shown(value, fmt)
+        return numberformat.with_shown(value, text) if text is not None else value
+    if isinstance(value, (dt.datetime, dt.date, dt.time, dt.timedelta)) and fmt not in numberformat.LOCALE_DATES:
         text = numberformat.shown_moment(value, fmt)
         return numberformat.with_shown(value, text) if text is not None else value
     return value
