@@ -199,6 +199,10 @@ def test_killed_build_leaves_old_files_and_the_next_build_clears_what_it_staged(
     before = _snapshot(out)
     stray = out / ".cards.pdf.abc123.pnpgen-tmp"
     stray.write_bytes(b"half a PDF")  # what an older pnpgen killed between write and rename left
+    marker_tmp = root / ".pnpgen-output.1f2e-7f00aa.pnpgen-tmp"  # a build killed as it marked the folder
+    marker_tmp.write_bytes(b"pnpgen")
+    mine = root / "mine.pnpgen-tmp"  # the designer's own file beside the outputs: not pnpgen's temporary
+    mine.write_bytes(b"mine")
     _set_count(workspace, "カード3", 5)
     proc = _paused_build(workspace)
     proc.kill()  # kill -9: no handler runs, the staged files stay
@@ -210,6 +214,7 @@ def test_killed_build_leaves_old_files_and_the_next_build_clears_what_it_staged(
     theirs.write_bytes(b"someone else's")
     assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
     assert _staged(root) == [] and not stray.exists() and theirs.exists()
+    assert not marker_tmp.exists() and mine.exists()
     assert _snapshot(out)["cards.pdf"][0] != before["cards.pdf"][0]  # and this build wrote the new count
 
 

@@ -93,7 +93,7 @@ def clean(out_root: Path, game: str | None = None, history: bool = False) -> Cle
             done.removed.extend(history_files.clean(out_root, game))
         else:
             done.history_kept = history_files.recorded(out_root, game)
-        remove_stray_temps([cache.root, *touched])
+        remove_stray_temps([cache.root, *touched], cache.root.parent)
         for folder in sorted(touched | {cache.root}):
             _remove_empty(folder)
     own = {LOCK_NAME, MARKER_NAME}  # the lock and the marker that says the folder is pnpgen's

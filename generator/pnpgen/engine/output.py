@@ -184,15 +184,21 @@ def inside(root: Path, rel: str) -> Path | None:
     return root.joinpath(*parts)
 
 
-def remove_stray_temps(folders: list[Path]) -> int:
+def remove_stray_temps(folders: list[Path], root: Path | None = None) -> int:
     """Delete temporary files a killed build left below ``folders`` (the ones pnpgen writes in:
-    never the whole --out, which may be a folder as large as ``/``); returns how many."""
+    never the whole --out, which may be a folder as large as ``/``) and, in the output folder
+    ``root`` itself, its marker's (``mark_now``); returns how many. Run under the build lock,
+    when no other build of this folder is writing its own."""
     n = 0
     for folder in folders:
         if folder.is_dir():
             for tmp in folder.rglob(f"*{TMP_SUFFIX}"):
                 tmp.unlink(missing_ok=True)
                 n += 1
+    if root is not None and root.is_dir():
+        for tmp in root.glob(f"{MARKER_NAME}.*{TMP_SUFFIX}"):
+            tmp.unlink(missing_ok=True)
+            n += 1
     return n
 
 

@@ -77,7 +77,7 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
         stale.extend(gone)
     outcomes.sort(key=lambda o: slugs.index(o.slug))
     with build_lock(out_root):  # built in memory first: a failed build leaves no trace
-        remove_stray_temps([cache.root, *(out_root / slug for slug in slugs)])  # an older pnpgen's
+        remove_stray_temps([cache.root, *(out_root / slug for slug in slugs)], out_root)  # an older pnpgen's
         written = set(commit(out_root, files, stale))  # one transaction: the old set or the new one
         cache.prune()  # entries no game's current state uses (this build's states are written)
         for slug, _ in todo:  # the inputs' hashes, known in this process since they were fingerprinted
