@@ -346,6 +346,23 @@ def test_a_step_titled_on_its_line_takes_the_lines_under_it_as_its_body(indent):
         ["Put the score board in the middle of the table."], ["Take the top tile of the stack."], []]
 
 
+def test_a_one_sentence_step_listing_what_it_deals_after_a_colon_is_an_instruction():
+    """A game trial: ``3. Deal each player 10 Starter cards: 6 Copper Pennies, 3 Deckhands and 1
+    Rowboat.`` among one-sentence setup steps became heading 3.3 with the list as its text, the
+    setup's other steps numbered lines: a colon before a number goes on with its sentence. A
+    colon before a capital still ends a step's title (``Buy: Spend your coins.``)."""
+    steps = ("1. Shuffle the deck.\n2. Deal each player 10 Starter cards: 6 Copper Pennies, 3 Deckhands"
+             " and 1 Rowboat.\n3. Buy: Spend your coins. Bought cards go to your discard pile.")
+    doc = parse(STEPS_DRAFT.format(steps=steps), "en")
+    assert [(s.number, s.title, s.sentence) for s in doc.steps] == [
+        (1, "Shuffle the deck", "Shuffle the deck."),
+        (2, "Deal each player 10 Starter cards: 6 Copper Pennies, 3 Deckhands and 1 Rowboat",
+         "Deal each player 10 Starter cards: 6 Copper Pennies, 3 Deckhands and 1 Rowboat."),
+        (3, "Buy", "")]
+    assert [[c.text for c in s.children] for s in doc.steps] == [
+        [], [], ["Spend your coins. Bought cards go to your discard pile."]]
+
+
 def test_steps_numbered_out_of_order_are_a_check_warning(tmp_path):
     ws = make_workspace(tmp_path / "ws", game=TWO, deck=DECK)
     steps = "\n".join(f"{n}) {t}" for n, t in zip((1, 2, 4), STEP_TEXTS))

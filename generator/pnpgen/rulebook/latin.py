@@ -264,10 +264,12 @@ def _finish(open_text: list, section: Section | None, out: Blocks) -> None:
 def _first_sentence(text: str) -> tuple[str | None, str]:
     """A step's title and the rest: its first sentence when more follow (``Draw a tile. Take the
     top one.``: a title line ending in ``:`` counts as one), else its whole text; None when the
-    first of several sentences runs on past 200 characters (a paragraph, not a step)."""
-    m = re.match(r"^(.{1,200}?[.:!?])\s+([A-Z0-9(“\"'‘].*)$", text)
+    first of several sentences runs on past 200 characters (a paragraph, not a step). A colon
+    followed by a number goes on with its sentence (``Deal 10 cards: 6 Pennies and 4 Ships.``
+    lists what is dealt), so it ends no title."""
+    m = re.match(r"^(.{1,200}?(?:[.!?]\s+(?=[A-Z0-9(“\"'‘])|:\s+(?=[A-Z(“\"'‘])))(.*)$", text)
     if m:
-        return m.group(1).rstrip(".:"), m.group(2)
+        return m.group(1).rstrip().rstrip(".:"), m.group(2)
     return (text.rstrip("."), "") if len(text) <= 200 else (None, text)
 
 
