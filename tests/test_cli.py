@@ -270,3 +270,22 @@ def test_out_inside_the_games_own_folders_is_refused(tmp_path, capsys):
         err = capsys.readouterr().err
         assert "is inside the workspace's" in err and err.count("\n") == 1, err
     assert not (ws / "data" / "out").exists() and list((ws / "templates" / "test" / "out").iterdir()) == []
+
+
+def test_list_says_draft_and_players_in_the_games_own_language(tmp_path, capsys, monkeypatch):
+    """A game trial: ``pnpgen list`` of an English game said ``草案3  2-4人``; each game's line is
+    in its own default language (an English game: ``Draft 3  2-4 players``)."""
+    monkeypatch.setenv("PNPGEN_CACHE", "off")
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    assert run(ws, "new", "harbor", "--title", "Harbor Lights", "--lang", "en") == 0
+    assert run(ws, "new", "kingdom", "--title", "王国") == 0
+    for slug, players in (("harbor", "2-4"), ("kingdom", "3-5")):
+        yaml = ws / "data" / slug / "game.yaml"
+        yaml.write_text(yaml.read_text(encoding="utf-8").replace("players: 未定", f"players: {players}"), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "list") == 0
+    out = capsys.readouterr().out
+    assert "harbor  Harbor Lights  Draft 1  2-4 players\n" in out, out
+    assert "kingdom  王国  草案1  3-5人\n" in out, out
+    assert "草案1  2-4" not in out

@@ -293,11 +293,15 @@ def _listing(ws: Workspace, slug: str) -> builtins.list[str]:
     from pnpgen.data.load import load_game
     from pnpgen.data.model import is_placeholder
     from pnpgen.faces.lookup import check_templates
+    from pnpgen.messages import msg
 
     game = load_game(ws, slug, art=False)  # counts and sizes: the pictures are not opened
     check_templates(ws.templates, game)  # as a build would: a deck's template not there is an error
-    given = [slug, game.title, f"草案{game.draft}" if str(game.draft).strip() else "",
-             game.players if is_placeholder(game.players) or not game.players.strip() else f"{game.players}人"]
+    lang = game.lang  # the game's own language: an English game lists "Draft 3  2-4 players"
+    players = str(game.players).strip()
+    given = [slug, game.title, msg("list.draft", lang, draft=game.draft) if str(game.draft).strip() else "",
+             players if is_placeholder(players) or not players
+             else msg("list.players.one" if players == "1" else "list.players", lang, players=players)]
     lines = ["  ".join(part for part in given if part)]
     for deck in game.decks:
         lines.append(f"    {deck.id:<16} {deck.name}  ×{deck.count}  ({deck.kind}, {deck.shape} "
