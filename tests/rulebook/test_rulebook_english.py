@@ -363,6 +363,28 @@ def test_a_one_sentence_step_listing_what_it_deals_after_a_colon_is_an_instructi
         [], [], ["Spend your coins. Bought cards go to your discard pile."]]
 
 
+def test_a_components_total_followed_by_its_parts_reads_the_parts(tmp_path):
+    """A game trial: ``- 60 cards: 24 Starter cards and 36 Market cards`` was the component
+    “cards” (no such deck) with its parts as its text, both decks listed again as “Other
+    contents”. A total whose text lists parts adding up to it is read as those parts; the
+    proofing note of a part's count gives that part's count, not every part's (``25 / 37``)."""
+    entry = parse_entry("60 cards: 24 Starter cards and 36 Market cards")
+    assert (entry.names, entry.counts) == (["Starter cards", "Market cards"], [24, 36])
+    entry = parse_entry("60 cards: 24 Starter cards and 30 Market cards")  # 54: not its parts
+    assert (entry.names, entry.counts) == (["cards"], [60])
+    assert [c.text for c in entry.children] == ["24 Starter cards and 30 Market cards"]
+    ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO + "sourced:\n  - {name: Dice, count: 3}\n", draft=True)
+    draft = ("Test Game\n\n## Components\n\n- 15 pieces: 12 Test cards and 3 Dice\n\n"
+             "## Setup\n\n1. Shuffle the deck.\n")
+    (ws / "data" / "test" / "draft.en.txt").write_text(draft, encoding="utf-8")
+    game = load_game(Workspace(ws), "test", lang="en")
+    result = build_rulebook(game, ws / "fonts")
+    proof = result.files["proof.txt"].decode("utf-8")
+    assert re.search(r"draft\.en\.txt:5: Test cards: the draft says 12, the data has 11$", proof, re.M), proof
+    assert "Dice: the draft says" not in proof and "Other contents" not in "".join(texts(result))
+    assert not any("no deck or sourced item" in w for w in rulebook_warnings(game, FONTS))
+
+
 def test_steps_numbered_out_of_order_are_a_check_warning(tmp_path):
     ws = make_workspace(tmp_path / "ws", game=TWO, deck=DECK)
     steps = "\n".join(f"{n}) {t}" for n, t in zip((1, 2, 4), STEP_TEXTS))

@@ -294,7 +294,8 @@ def _title(text: str) -> tuple[str, str, int | None]:
 def parse_entry(text: str, line: int = 0) -> Component:
     """A components entry: ``80 Epic cards``, ``Epic cards (80)``, ``VP board, VP markers (1 / 4)``,
     ``1 VP board and 4 VP markers``, ``Cubes (5 each)``, ``Four player mats``, ``A cloth bag``; a description after `` — `` or ``: ``
-    that is no count goes under the entry."""
+    that is no count goes under the entry, unless it lists the parts a total before it adds up to
+    (``60 cards: 24 Starter cards and 36 Market cards``): then the parts are the entry."""
     head, description = text, ""
     m = re.match(r"^(.*?)(?:\s+[—–]\s+|:\s+)(.*)$", text)
     if m and not re.fullmatch(r"\d+(\s*each)?", m.group(2).strip()):
@@ -320,6 +321,10 @@ def parse_entry(text: str, line: int = 0) -> Component:
             else:
                 names.append(part)
         count_text = " / ".join(str(n) for n in counts) if counts else None
+    if description and len(counts) == 1:
+        parts = parse_entry(description, line)  # "60 cards: 24 Starter cards and 36 Market cards"
+        if len(parts.names) >= 2 and len(parts.counts) == len(parts.names) and sum(parts.counts) == counts[0]:
+            return parts  # a total, then its parts: the parts are the entry
     comp = Component(names, count_text, counts, [""] * len(counts), head.strip(), line=line)
     if description:
         comp.children.append(DraftParagraph(description, False, False, line))

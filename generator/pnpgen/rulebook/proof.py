@@ -189,10 +189,9 @@ def count_mismatches(rows: list[ComponentRow], doc: Document, draft_path: Path |
     lines = {c.name: c.line for c in doc.components}
     out = []
     for row in rows:
-        data = row.count_text() or ""
         for label, draft_n in row.mismatches:
             n = lines.get(row.name, 0)
-            said = dict(label=label, draft=draft_n, data=data, line=n, path=draft_path)
+            said = dict(label=label, draft=draft_n, data=row.count_text_of(label) or "", line=n, path=draft_path)
             out.append(Finding(msg("proof.kind.count", lang), msg("proof.count.book", lang, **said),
                                msg("proof.count.file", lang, **said)))
     return out
