@@ -19,6 +19,7 @@ from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.rulebook import build_rulebook, load_document, pictures_from_game, rulebook_warnings
+from pnpgen.rulebook.book import read_rulebook
 from pnpgen.rulebook.flowables import hyphenated, set_lines
 from pnpgen.rulebook.latin import parse_entry
 from pnpgen.rulebook.parse import parse
@@ -395,6 +396,12 @@ def test_steps_numbered_out_of_order_are_a_check_warning(tmp_path):
     assert any("draft.en.txt:" in w and "numbered 1, 2, 4; expected 1 to 3" in w for w in warnings), warnings
     (said,) = [w for w in warnings if "draft.en.txt:" in w and "numbered" in w]
     assert "`1.`, `1)` or `Step 1:`" in said, said
+    # a game trial: an English draft's titles were quoted 「PLAYING THE GAME」 (and the build's
+    # report, in manifest.json, listed its sections 「…」 and joined by 、)
+    assert "the steps of “PLAYING THE GAME” are numbered" in said, said
+    (parsed,) = [line for line in read_rulebook(game, FONTS).report if line.startswith("parsed:")]
+    assert parsed.startswith("parsed: title “Test Game”") and "(OVERVIEW, PLAYING THE GAME, END OF THE GAME)" in parsed, parsed
+    assert "「" not in parsed and "、" not in parsed
 
 
 def test_a_japanese_drafts_misnumbered_steps_are_told_with_its_own_step_marks(tmp_path):

@@ -31,7 +31,7 @@ from pnpgen import usercache
 from pnpgen.data.textfile import decode as decode_text
 from pnpgen.engine.changes import matched
 from pnpgen.errors import InputError
-from pnpgen.rulebook.reader import written_in_cjk
+from pnpgen.rulebook.reader import quoted
 from pnpgen.usercache import seal
 
 KEEP = 50  # versions kept per game (and --lang edition)
@@ -441,7 +441,7 @@ def _show(value: Any) -> str:
         return "(none)"
     if not isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)
-    return f"「{value}」" if written_in_cjk(value) else f"“{value}”"
+    return quoted(value)
 
 
 def _md(text: Any) -> str:

@@ -47,6 +47,11 @@ def written_in_cjk(text: str) -> bool:
     return bool(_CJK.search(text))
 
 
+def quoted(text: str) -> str:
+    """``text`` in the quotation marks of its own script, for a message: 「ゲームの準備」, “Setup”."""
+    return f"「{text}」" if written_in_cjk(text) else f"“{text}”"
+
+
 def detect_language(text: str, declared: str) -> str:
     """The language to set a draft in: ``declared`` (the game's), unless that is Japanese (or
     another CJK language) and the draft holds no kana, kanji or hangul at all: then English; or
