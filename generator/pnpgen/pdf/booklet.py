@@ -239,9 +239,11 @@ class _Copier:
     def _font_name(self, src: SourcePdf, value: object) -> object:
         """A subset font's name (``/AAAAAA+NotoSans-Regular``), given a tag of its own in the
         booklet when another source's subset already has that name (``/AAAAAB+…``)."""
-        m = re.fullmatch(rb"/[A-Z]{6}\+(.+)", value.data) if isinstance(value, Raw) else None
-        if m is None:
+        if not isinstance(value, Raw):
             return self.value(src, value)
+        m = re.fullmatch(rb"/[A-Z]{6}\+(.+)", value.data)
+        if m is None:
+            return value
         key = (src, value.data)
         if key not in self._fonts:
             name, k = value.data, 0
