@@ -225,6 +225,10 @@ def test_english_book_cover_contents_and_labels(english_book):
                     "Open issues (for the designer)"):
         assert section in body
     assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", body), "no Japanese label in an English book"
+    # a game trial: the appendix's heading read "Appendix Designer notes", as one name
+    assert re.search(r"^Appendix: Designer notes\s*\.", pages[1], re.M), pages[1]
+    appendix = next(p for p in pages[2:] if "Open issues (for the designer)" in p)
+    assert "Appendix: Designer notes" in appendix and "Appendix Designer" not in body
     assert "words and hyphenation" in "\n".join(result.report)
     assert [w.split(": ", 1)[1] for w in result.warnings] == [
         "component “VP board, VP markers” of the draft has no deck or sourced item of that name in the data",
