@@ -9,6 +9,7 @@ game's own text is still in its language); a regional tag falls back to its lang
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 import yaml
@@ -52,3 +53,16 @@ def counted(n: int, word: str, plural: str | None = None) -> str:
     """``1 sheet``, ``3 sheets``: a count said in English with its word in the right number
     (``plural`` where adding an s is wrong: ``copy``, ``copies``)."""
     return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff66-\uff9f]")
+
+
+def written_in_cjk(text: str) -> bool:
+    """Whether ``text`` holds kana, kanji or hangul (a word of a Japanese draft, not an English one)."""
+    return bool(_CJK.search(text))
+
+
+def quoted(text: str) -> str:
+    """``text`` in the quotation marks of its own script, for a message: 「ゲームの準備」, “Setup”."""
+    return f"「{text}」" if written_in_cjk(text) else f"“{text}”"
