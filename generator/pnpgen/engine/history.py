@@ -31,7 +31,7 @@ from pnpgen import usercache
 from pnpgen.data.textfile import decode as decode_text
 from pnpgen.engine.changes import matched
 from pnpgen.errors import InputError
-from pnpgen.messages import quoted
+from pnpgen.safetext import quoted
 from pnpgen.usercache import seal
 
 KEEP = 50  # versions kept per game (and --lang edition)

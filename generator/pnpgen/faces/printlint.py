@@ -27,7 +27,7 @@ from pathlib import Path
 from pnpgen.data.lint import MM_PER_PT, LintSettings
 from pnpgen.data.model import Deck, Piece
 from pnpgen.faces.faceset import outline
-from pnpgen.messages import quoted
+from pnpgen.safetext import quoted
 from pnpgen.svg.artwork import Art
 from pnpgen.svg.style import UNITS_PX
 

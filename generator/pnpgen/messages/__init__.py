@@ -9,7 +9,6 @@ game's own text is still in its language); a regional tag falls back to its lang
 
 from __future__ import annotations
 
-import re
 from functools import cache
 
 import yaml
@@ -54,15 +53,3 @@ def counted(n: int, word: str, plural: str | None = None) -> str:
     (``plural`` where adding an s is wrong: ``copy``, ``copies``)."""
     return f"{n} {word if n == 1 else plural or word + 's'}"
 
-
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff66-\uff9f]")
-
-
-def written_in_cjk(text: str) -> bool:
-    """Whether ``text`` holds kana, kanji or hangul (a word of a Japanese draft, not an English one)."""
-    return bool(_CJK.search(text))
-
-
-def quoted(text: str) -> str:
-    """``text`` in the quotation marks of its own script, for a message: 「ゲームの準備」, “Setup”."""
-    return f"「{text}」" if written_in_cjk(text) else f"“{text}”"

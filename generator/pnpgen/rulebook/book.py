@@ -25,7 +25,7 @@ from pnpgen.errors import InputError, contained, suggest
 from pnpgen.faces.faceset import outline
 from pnpgen.impose import booklet
 from pnpgen.memo import Memo
-from pnpgen.messages import counted, msg, quoted
+from pnpgen.messages import counted, msg
 from pnpgen.pdf.booklet import impose_pdf
 from pnpgen.pdf.settings import default_font
 from pnpgen.rulebook import glyphs, slug
@@ -40,6 +40,7 @@ from pnpgen.rulebook.reader import Draft, detect_language, is_latin, read_draft
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import Fonts
 from pnpgen.rulebook.tree import Document, to_ascii_digits
+from pnpgen.safetext import quoted
 
 COVER_KINDS = ("card", "tile", "token")  # what the cover shows, in this order (boards are too big)
 

@@ -33,13 +33,14 @@ from functools import lru_cache
 from pathlib import Path
 
 from pnpgen.data.model import EMPTY_SHOWN, NO_ART_YET, Game, is_placeholder
-from pnpgen.messages import msg, written_in_cjk
+from pnpgen.messages import msg
 from pnpgen.rulebook import grammar
 from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.parse import is_changelog_mark
 from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.tree import Document, Preformatted, Section, Step
+from pnpgen.safetext import written_in_cjk
 
 _KANJI_RUN = re.compile(r"[\u4e00-\u9fff々]{3,}")
 _COUNTERS = set("個枚回人点番本")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pnpgen.data.textfile import decode
 from pnpgen.errors import InputError
-from pnpgen.messages import written_in_cjk
+from pnpgen.safetext import written_in_cjk
 
 REPLACEMENT = "\ufffd"
 GETA = "〓"  # the Japanese typesetter's mark for a character that cannot be set
