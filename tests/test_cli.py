@@ -70,6 +70,10 @@ def test_every_option_says_what_it_does():
     (("help", "exprot"), "unknown command 'exprot'; did you mean export?"),
     (("nwe", "demo"), "unknown command 'nwe'; did you mean new?"),
     (("new", "demo", "--kind", "tokns"), "argument --kind: 'tokns' is not a choice; did you mean tokens?"),
+    # a game trial: the title typed as the slug is told the slug it makes and where the title goes
+    (("new", "Harbor Lights"), "argument slug: 'Harbor Lights' is not a game slug (expected lower-case letters, "
+                               "digits, - and _, e.g. harbor-lights (and --title 'Harbor Lights' for the title))"),
+    (("new", "港の灯"), "e.g. my-game (and --title '港の灯' for the title)"),
     (("build", "--game", "test", "--papr", "a4"), "unknown argument '--papr'; did you mean --paper?"),
     (("check", "--game", "test", "--sheet", "a-one-51002"),
      "unknown argument '--sheet': an option of build, watch, not of this command"),  # not "did you mean --sheet?"
