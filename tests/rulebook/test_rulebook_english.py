@@ -390,6 +390,21 @@ def test_a_components_total_followed_by_its_parts_reads_the_parts(tmp_path):
     assert not any("no deck or sourced item" in w for w in rulebook_warnings(game, FONTS))
 
 
+def test_a_run_of_term_lines_is_a_list_of_terms_whatever_case_their_text_starts_in():
+    """A game trial: a glossary, ``Lit lighthouse: a lighthouse space with a Lamp on it.`` and two
+    more such lines, was set as plain paragraphs (a term's text in lower case read as a sentence,
+    as ``That is: the…`` alone is); two or more such lines in a row are items, their terms bold."""
+    draft = ("Test Game\n\n## Glossary\n\nLit lighthouse: a lighthouse space with a Lamp on it.\n"
+             "Market: the row of 5 face-up cards.\nTrash: remove a card from the game.\n\n"
+             "## Rules\n\nThat is: the whole rule, a sentence.\n\nPlay on.\n")
+    doc = parse(draft, "en")
+    glossary, rules = doc.sections
+    assert [(type(b).__name__, getattr(b, "term", None)) for b in glossary.children] == [
+        ("Item", "Lit lighthouse"), ("Item", "Market"), ("Item", "Trash")]
+    assert glossary.children[0].body == "a lighthouse space with a Lamp on it."
+    assert [type(b).__name__ for b in rules.children] == ["DraftParagraph", "DraftParagraph"]
+
+
 def test_steps_numbered_out_of_order_are_a_check_warning(tmp_path):
     ws = make_workspace(tmp_path / "ws", game=TWO, deck=DECK)
     steps = "\n".join(f"{n}) {t}" for n, t in zip((1, 2, 4), STEP_TEXTS))

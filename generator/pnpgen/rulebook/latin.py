@@ -65,6 +65,26 @@ NOTES = ("open issues", "issues", "problems", "designer notes", "designer's note
 CHANGES = ("changes", "change log", "changelog", "version history", "revision history")
 
 
+def _definitions(blocks: list) -> None:
+    """Two or more ``Term: text`` lines in a row are a list of terms, also where a text starts in
+    lower case (a glossary: ``Lit lighthouse: a lighthouse with a Lamp on it.``), which one such
+    line alone does not make an item (``That is: the…`` is a sentence); in every block below."""
+    loose = [_loose_term(b.text) if isinstance(b, DraftParagraph) else None for b in blocks]
+    listed = [m is not None or isinstance(b, Item) and b.term is not None for b, m in zip(blocks, loose)]
+    for i, (b, m) in enumerate(zip(blocks, loose)):
+        if m is not None and (i > 0 and listed[i - 1] or i + 1 < len(blocks) and listed[i + 1]):
+            blocks[i] = Item(b.text, m.group(1), m.group(2), b.gap_before, b.line)
+    for b in blocks:
+        if isinstance(getattr(b, "children", None), list):
+            _definitions(b.children)
+
+
+def _loose_term(text: str) -> re.Match | None:
+    """``Term: text`` with a term of at most four words, whatever the text starts with."""
+    m = _TERM.match(text)
+    return m if m and len(m.group(1).split()) <= 4 else None
+
+
 def _term(text: str) -> re.Match | None:
     """``Term: text``: a term of at most four words (or one ending in ``(3)``) before a text that
     starts a sentence, or a term with a number in it."""
@@ -218,6 +238,9 @@ def parse_latin(text: str) -> Document:
         gap = False
     close_text()
     out.close(0)
+    for section in sections:
+        _definitions(section.children)
+    _definitions(preamble)
     mark_brainstorm(sections)
     parts = [p.strip() for p in re.split(r"\s+[—–]\s+|:\s+|\u3000", title) if p.strip()]
     return Document(title, parts, label, number, sections, preamble)
