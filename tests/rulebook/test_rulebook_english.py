@@ -354,18 +354,21 @@ def test_a_step_titled_on_its_line_takes_the_lines_under_it_as_its_body(indent):
 def test_a_one_sentence_step_listing_what_it_deals_after_a_colon_is_an_instruction():
     """A game trial: ``3. Deal each player 10 Starter cards: 6 Copper Pennies, 3 Deckhands and 1
     Rowboat.`` among one-sentence setup steps became heading 3.3 with the list as its text, the
-    setup's other steps numbered lines: a colon before a number goes on with its sentence. A
-    colon before a capital still ends a step's title (``Buy: Spend your coins.``)."""
+    setup's other steps numbered lines: a colon before a number, after a clause (more than three
+    words, or a number of its own), goes on with its sentence. A colon after a title still ends it
+    (``Buy: Spend your coins.``, ``Setup: 2 players use 20 cards.``)."""
     steps = ("1. Shuffle the deck.\n2. Deal each player 10 Starter cards: 6 Copper Pennies, 3 Deckhands"
-             " and 1 Rowboat.\n3. Buy: Spend your coins. Bought cards go to your discard pile.")
+             " and 1 Rowboat.\n3. Buy: Spend your coins. Bought cards go to your discard pile.\n"
+             "4. Setup: 2 players use 20 cards.\n5. Deal 10 cards: 6 Pennies and 4 Ships.")
     doc = parse(STEPS_DRAFT.format(steps=steps), "en")
     assert [(s.number, s.title, s.sentence) for s in doc.steps] == [
         (1, "Shuffle the deck", "Shuffle the deck."),
         (2, "Deal each player 10 Starter cards: 6 Copper Pennies, 3 Deckhands and 1 Rowboat",
          "Deal each player 10 Starter cards: 6 Copper Pennies, 3 Deckhands and 1 Rowboat."),
-        (3, "Buy", "")]
+        (3, "Buy", ""), (4, "Setup", ""),
+        (5, "Deal 10 cards: 6 Pennies and 4 Ships", "Deal 10 cards: 6 Pennies and 4 Ships.")]
     assert [[c.text for c in s.children] for s in doc.steps] == [
-        [], [], ["Spend your coins. Bought cards go to your discard pile."]]
+        [], [], ["Spend your coins. Bought cards go to your discard pile."], ["2 players use 20 cards."], []]
 
 
 def test_a_components_total_followed_by_its_parts_reads_the_parts(tmp_path):

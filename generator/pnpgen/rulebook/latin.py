@@ -288,11 +288,13 @@ def _first_sentence(text: str) -> tuple[str | None, str]:
     """A step's title and the rest: its first sentence when more follow (``Draw a tile. Take the
     top one.``: a title line ending in ``:`` counts as one), else its whole text; None when the
     first of several sentences runs on past 200 characters (a paragraph, not a step). A colon
-    followed by a number goes on with its sentence (``Deal 10 cards: 6 Pennies and 4 Ships.``
-    lists what is dealt), so it ends no title."""
-    m = re.match(r"^(.{1,200}?(?:[.!?]\s+(?=[A-Z0-9(“\"'‘])|:\s+(?=[A-Z(“\"'‘])))(.*)$", text)
-    if m:
-        return m.group(1).rstrip().rstrip(".:"), m.group(2)
+    before a number after more than three words, or after a number, goes on with its sentence
+    (``Deal 10 cards: 6 Pennies and 4 Ships.`` lists what is dealt; ``Setup: 2 players use 20
+    cards.`` is titled)."""
+    m = re.match(r"^(.{1,200}?[.:!?])\s+([A-Z0-9(“\"'‘].*)$", text)
+    head = m.group(1) if m else ""
+    if m and not (head.endswith(":") and m.group(2)[0].isdigit() and (len(head.split()) > 3 or re.search(r"\d", head))):
+        return m.group(1).rstrip(".:"), m.group(2)
     return (text.rstrip("."), "") if len(text) <= 200 else (None, text)
 
 
