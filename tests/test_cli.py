@@ -70,6 +70,10 @@ def test_every_option_says_what_it_does():
     (("help", "exprot"), "unknown command 'exprot'; did you mean export?"),
     (("nwe", "demo"), "unknown command 'nwe'; did you mean new?"),
     (("new", "demo", "--kind", "tokns"), "argument --kind: 'tokns' is not a choice; did you mean tokens?"),
+    # a game trial: the title typed as the slug is told the slug it makes and where the title goes
+    (("new", "Harbor Lights"), "argument slug: 'Harbor Lights' is not a game slug (expected lower-case letters, "
+                               "digits, - and _, e.g. harbor-lights (and --title 'Harbor Lights' for the title))"),
+    (("new", "港の灯"), "e.g. my-game (and --title '港の灯' for the title)"),
     (("build", "--game", "test", "--papr", "a4"), "unknown argument '--papr'; did you mean --paper?"),
     (("check", "--game", "test", "--sheet", "a-one-51002"),
      "unknown argument '--sheet': an option of build, watch, not of this command"),  # not "did you mean --sheet?"
@@ -270,3 +274,24 @@ def test_out_inside_the_games_own_folders_is_refused(tmp_path, capsys):
         err = capsys.readouterr().err
         assert "is inside the workspace's" in err and err.count("\n") == 1, err
     assert not (ws / "data" / "out").exists() and list((ws / "templates" / "test" / "out").iterdir()) == []
+
+
+def test_list_says_draft_and_players_in_the_games_own_language(tmp_path, capsys, monkeypatch):
+    """A game trial: ``pnpgen list`` of an English game said ``草案3  2-4人``; each game's line is
+    in its own default language (an English game: ``Draft 3  2-4 players``)."""
+    monkeypatch.setenv("PNPGEN_CACHE", "off")
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    assert run(ws, "new", "harbor", "--title", "Harbor Lights", "--lang", "en") == 0
+    assert run(ws, "new", "kingdom", "--title", "王国") == 0
+    for slug, players, open_word in (("harbor", "2-4", "TBD"), ("kingdom", "3-5", "未定")):
+        yaml = ws / "data" / slug / "game.yaml"
+        text = yaml.read_text(encoding="utf-8")
+        assert f"players: {open_word}" in text  # the edition's word for a value still open
+        yaml.write_text(text.replace(f"players: {open_word}", f"players: {players}"), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "list") == 0
+    out = capsys.readouterr().out
+    assert "harbor  Harbor Lights  Draft 1  2-4 players\n" in out, out
+    assert "kingdom  王国  草案1  3-5人\n" in out, out
+    assert "草案1  2-4" not in out

@@ -1,5 +1,6 @@
 """Text that crosses into a terminal or a spreadsheet: control characters found and escaped,
-spreadsheet cells neutralised. Used by every stage; imports nothing of pnpgen's."""
+spreadsheet cells neutralised, a quoted text in its script's marks. Used by every stage; imports
+nothing of pnpgen's."""
 
 from __future__ import annotations
 
@@ -40,3 +41,16 @@ def csv_text(cell: str) -> str:
     if cell.startswith("'") and cell[1:].startswith(FORMULA_START):
         return cell[1:]
     return cell
+
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff66-\uff9f]")
+
+
+def written_in_cjk(text: str) -> bool:
+    """Whether ``text`` holds kana, kanji or hangul (a word of a Japanese draft, not an English one)."""
+    return bool(_CJK.search(text))
+
+
+def quoted(text: str) -> str:
+    """``text`` in the quotation marks of its own script, for a message: 「ゲームの準備」, “Setup”."""
+    return f"「{text}」" if written_in_cjk(text) else f"“{text}”"

@@ -72,3 +72,15 @@ def test_a_list_cell_in_full_width_brackets_is_told_the_list_to_write(tmp_path, 
     err = capsys.readouterr().err
     assert "cards.csv:2:2: icons (column B): '［vp、star］' is not a valid list (expected a list [..] with " \
            "half-width brackets and ', ' between its items: [vp, star])" in err, err
+
+
+@pytest.mark.parametrize("cell, written", [('"vp, star"', "[vp, star]"), ("star", "[star]")])
+def test_a_list_cell_without_brackets_is_told_the_list_to_write(tmp_path, capsys, cell, written):
+    """A game trial: an icons cell typed ``vp, star`` in a spreadsheet, as a designer lists
+    things in a cell, was 'not a valid list (expected a list [..])'; the message gives the list."""
+    deck = DECK_YAML.replace("  text: text\n", "  text: text\n  icons: list\n").replace("pieces:\n", "pieces: {file: cards.csv}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    (ws / "data/test/decks/cards.csv").write_text(f"name,icons,count\n祝福,{cell},４\n", encoding="utf-8")
+    assert run(ws, "check") == 2
+    err = capsys.readouterr().err
+    assert f"(expected a list [..] in brackets, ', ' between its items: {written})" in err, err

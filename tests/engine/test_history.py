@@ -28,6 +28,17 @@ def _history(ws: Path) -> Path:
     return ws / "build" / ".history" / "test"
 
 
+def test_diff_quotes_an_english_text_in_english_quotes(tmp_path, capsys, built_copy):
+    """A game trial: an English card's text edit read ``text: 「Gain 2 coins.」 → 「Gain 3 coins.」``
+    in the changelog for playtesters; a text in Japanese keeps 「」, any other is in “”."""
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)
+    _edit(ws, "text: 本文カード3}", "text: Gain 3 coins.}")
+    _build(ws)
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test") == 0
+    assert "- カード3: text: 「本文カード3」 → “Gain 3 coins.”" in capsys.readouterr().out
+
+
 def test_diff_lists_exactly_the_edits_made_and_log_and_tag_name_the_versions(tmp_path, capsys, built_copy):
     ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)  # built once: v1
     _edit(ws, "text: 本文カード2}", "text: 本文カード2, count: 3}")

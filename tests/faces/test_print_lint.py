@@ -168,3 +168,13 @@ def test_a_font_size_written_in_points_is_told_the_millimetres_to_write(tmp_path
     said = sorted(line.split(": ", 1)[0] + ": " + line.split("units); ", 1)[1] for line in lines if "the length" in line)
     assert said == [f"{AT}:3: write 3.53 (10pt in mm; a <text> font-size too is mm)",
                     f"{AT}:4: write 2.54 (0.1in in mm)", f"{AT}:5: write 0.6"], lines
+
+
+def test_an_english_text_is_quoted_in_english_marks(tmp_path, capsys):
+    """A game trial: an English card's word near the edge was named 「player」; a text is quoted
+    in its own script's marks (a Japanese one 「カード1」, as above)."""
+    deck = DECK_YAML + "  - {name: Card, text: Every player passes}\n"
+    ws = make_workspace(tmp_path / "ws", front=FRONT, deck=deck)
+    _, lines = _lint(capsys, ws)
+    assert any("text “Every” 1.0 mm from the trim" in line for line in lines), lines
+    assert not any("「Every" in line or "「Card" in line for line in lines), lines

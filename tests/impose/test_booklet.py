@@ -276,3 +276,35 @@ def test_on_letter_two_a5_pages_are_set_smaller_to_fit_and_meet_at_the_fold():
         assert left.y_mm == pytest.approx((215.9 - 210 * s) / 2)
     assert [p.page for _, pls in sides for p in pls] == [p.page for _, pls in layout(8) for p in pls]
     assert all(p.scale == 1 for _, pls in layout(8) for p in pls)
+
+
+def test_every_font_subset_in_the_booklet_has_a_name_of_its_own():
+    """A game trial: the booklet held the A5 pages' ``AAAAAA+NotoSans-Regular`` and each side's
+    printing note's, other subsets of the same name (ReportLab tags each document's first subset
+    AAAAAA); ISO 32000-1 §9.6.4 wants different subsets tagged differently, and a RIP that takes
+    fonts by name may print one with the other's glyphs. Each source's subset keeps one name of its
+    own, its font descriptor's FontName the same, and the pages still read as they did."""
+    src = numbered_pages(4)
+    font = fontreg.register("BIZUDPGothic-Regular", FONTS)
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=(297 * PT_PER_MM, 210 * PT_PER_MM), invariant=1, initialFontName=font,
+                      pageCompression=0)
+    c.setFont(font, 8)
+    c.drawString(20, 10, "fold here")
+    c.showPage()
+    c.save()
+    note = buf.getvalue()
+    pdf = impose_pdf(src, layout(4), marks=[note, note])
+    reader = PdfReader(io.BytesIO(pdf))
+    fonts = {}
+    for page in reader.pages:
+        for ref in page["/Resources"]["/Font"].values():
+            fonts[ref.idnum] = ref.get_object()
+        for form in page["/Resources"]["/XObject"].values():
+            for ref in form.get_object()["/Resources"]["/Font"].values():
+                fonts[ref.idnum] = ref.get_object()
+    names = [str(f["/BaseFont"]) for f in fonts.values()]
+    assert len(fonts) == 3 and len(set(names)) == 3, names  # the pages' subset and the two notes'
+    assert all(name.endswith("+BIZUDPGothic-Regular") and len(name.split("+")[0]) == 7 for name in names), names
+    assert all(f["/FontDescriptor"]["/FontName"] == f["/BaseFont"] for f in fonts.values())
+    assert marks(pdf) == marks(impose_pdf(src, layout(4)))

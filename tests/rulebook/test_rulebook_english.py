@@ -19,6 +19,7 @@ from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.rulebook import build_rulebook, load_document, pictures_from_game, rulebook_warnings
+from pnpgen.rulebook.book import read_rulebook
 from pnpgen.rulebook.flowables import hyphenated, set_lines
 from pnpgen.rulebook.latin import parse_entry
 from pnpgen.rulebook.parse import parse
@@ -224,6 +225,10 @@ def test_english_book_cover_contents_and_labels(english_book):
                     "Open issues (for the designer)"):
         assert section in body
     assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", body), "no Japanese label in an English book"
+    # a game trial: the appendix's heading read "Appendix Designer notes", as one name
+    assert re.search(r"^Appendix: Designer notes\s*\.", pages[1], re.M), pages[1]
+    appendix = next(p for p in pages[2:] if "Open issues (for the designer)" in p)
+    assert "Appendix: Designer notes" in appendix and "Appendix Designer" not in body
     assert "words and hyphenation" in "\n".join(result.report)
     assert [w.split(": ", 1)[1] for w in result.warnings] == [
         "component “VP board, VP markers” of the draft has no deck or sourced item of that name in the data",
@@ -346,6 +351,63 @@ def test_a_step_titled_on_its_line_takes_the_lines_under_it_as_its_body(indent):
         ["Put the score board in the middle of the table."], ["Take the top tile of the stack."], []]
 
 
+def test_a_one_sentence_step_listing_what_it_deals_after_a_colon_is_an_instruction():
+    """A game trial: ``3. Deal each player 10 Starter cards: 6 Copper Pennies, 3 Deckhands and 1
+    Rowboat.`` among one-sentence setup steps became heading 3.3 with the list as its text, the
+    setup's other steps numbered lines: a colon before a number, after a clause (more than three
+    words, or a number of its own), goes on with its sentence. A colon after a title still ends it
+    (``Buy: Spend your coins.``, ``Setup: 2 players use 20 cards.``)."""
+    steps = ("1. Shuffle the deck.\n2. Deal each player 10 Starter cards: 6 Copper Pennies, 3 Deckhands"
+             " and 1 Rowboat.\n3. Buy: Spend your coins. Bought cards go to your discard pile.\n"
+             "4. Setup: 2 players use 20 cards.\n5. Deal 10 cards: 6 Pennies and 4 Ships.")
+    doc = parse(STEPS_DRAFT.format(steps=steps), "en")
+    assert [(s.number, s.title, s.sentence) for s in doc.steps] == [
+        (1, "Shuffle the deck", "Shuffle the deck."),
+        (2, "Deal each player 10 Starter cards: 6 Copper Pennies, 3 Deckhands and 1 Rowboat",
+         "Deal each player 10 Starter cards: 6 Copper Pennies, 3 Deckhands and 1 Rowboat."),
+        (3, "Buy", ""), (4, "Setup", ""),
+        (5, "Deal 10 cards: 6 Pennies and 4 Ships", "Deal 10 cards: 6 Pennies and 4 Ships.")]
+    assert [[c.text for c in s.children] for s in doc.steps] == [
+        [], [], ["Spend your coins. Bought cards go to your discard pile."], ["2 players use 20 cards."], []]
+
+
+def test_a_components_total_followed_by_its_parts_reads_the_parts(tmp_path):
+    """A game trial: ``- 60 cards: 24 Starter cards and 36 Market cards`` was the component
+    “cards” (no such deck) with its parts as its text, both decks listed again as “Other
+    contents”. A total whose text lists parts adding up to it is read as those parts; the
+    proofing note of a part's count gives that part's count, not every part's (``25 / 37``)."""
+    entry = parse_entry("60 cards: 24 Starter cards and 36 Market cards")
+    assert (entry.names, entry.counts) == (["Starter cards", "Market cards"], [24, 36])
+    entry = parse_entry("60 cards: 24 Starter cards and 30 Market cards")  # 54: not its parts
+    assert (entry.names, entry.counts) == (["cards"], [60])
+    assert [c.text for c in entry.children] == ["24 Starter cards and 30 Market cards"]
+    ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO + "sourced:\n  - {name: Dice, count: 3}\n", draft=True)
+    draft = ("Test Game\n\n## Components\n\n- 15 pieces: 12 Test cards and 3 Dice\n\n"
+             "## Setup\n\n1. Shuffle the deck.\n")
+    (ws / "data" / "test" / "draft.en.txt").write_text(draft, encoding="utf-8")
+    game = load_game(Workspace(ws), "test", lang="en")
+    result = build_rulebook(game, ws / "fonts")
+    proof = result.files["proof.txt"].decode("utf-8")
+    assert re.search(r"draft\.en\.txt:5: Test cards: the draft says 12, the data has 11$", proof, re.M), proof
+    assert "Dice: the draft says" not in proof and "Other contents" not in "".join(texts(result))
+    assert not any("no deck or sourced item" in w for w in rulebook_warnings(game, FONTS))
+
+
+def test_a_run_of_term_lines_is_a_list_of_terms_whatever_case_their_text_starts_in():
+    """A game trial: a glossary, ``Lit lighthouse: a lighthouse space with a Lamp on it.`` and two
+    more such lines, was set as plain paragraphs (a term's text in lower case read as a sentence,
+    as ``That is: the…`` alone is); two or more such lines in a row are items, their terms bold."""
+    draft = ("Test Game\n\n## Glossary\n\nLit lighthouse: a lighthouse space with a Lamp on it.\n"
+             "Market: the row of 5 face-up cards.\nTrash: remove a card from the game.\n\n"
+             "## Rules\n\nThat is: the whole rule, a sentence.\n\nPlay on.\n")
+    doc = parse(draft, "en")
+    glossary, rules = doc.sections
+    assert [(type(b).__name__, getattr(b, "term", None)) for b in glossary.children] == [
+        ("Item", "Lit lighthouse"), ("Item", "Market"), ("Item", "Trash")]
+    assert glossary.children[0].body == "a lighthouse space with a Lamp on it."
+    assert [type(b).__name__ for b in rules.children] == ["DraftParagraph", "DraftParagraph"]
+
+
 def test_steps_numbered_out_of_order_are_a_check_warning(tmp_path):
     ws = make_workspace(tmp_path / "ws", game=TWO, deck=DECK)
     steps = "\n".join(f"{n}) {t}" for n, t in zip((1, 2, 4), STEP_TEXTS))
@@ -356,6 +418,12 @@ def test_steps_numbered_out_of_order_are_a_check_warning(tmp_path):
     assert any("draft.en.txt:" in w and "numbered 1, 2, 4; expected 1 to 3" in w for w in warnings), warnings
     (said,) = [w for w in warnings if "draft.en.txt:" in w and "numbered" in w]
     assert "`1.`, `1)` or `Step 1:`" in said, said
+    # a game trial: an English draft's titles were quoted 「PLAYING THE GAME」 (and the build's
+    # report, in manifest.json, listed its sections 「…」 and joined by 、)
+    assert "the steps of “PLAYING THE GAME” are numbered" in said, said
+    (parsed,) = [line for line in read_rulebook(game, FONTS).report if line.startswith("parsed:")]
+    assert parsed.startswith("parsed: title “Test Game”") and "(OVERVIEW, PLAYING THE GAME, END OF THE GAME)" in parsed, parsed
+    assert "「" not in parsed and "、" not in parsed
 
 
 def test_a_japanese_drafts_misnumbered_steps_are_told_with_its_own_step_marks(tmp_path):

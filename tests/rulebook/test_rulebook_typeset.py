@@ -137,7 +137,7 @@ def test_bad_figure_is_an_input_error_with_its_line(tmp_path):
 
 @pytest.mark.parametrize("tail, block", [
     ("□□□\n" * 60, "(a diagram)"),
-    ("◇" + "x" * 3000 + "（１個）\n", "beginning 「xxx"),
+    ("◇" + "x" * 3000 + "（１個）\n", "beginning “xxx"),
 ])
 def test_a_block_taller_than_a_page_is_named_not_a_traceback(tmp_path, capsys, tail, block):
     """A diagram of sixty lines, or a component name of 3,000 letters in the components table:

@@ -193,3 +193,22 @@ def test_gap_at_a_line_end_counts_for_nothing():
     assert first.text == "手番ごとに"
     ink = [i for i, c in enumerate(first.cells) if not c.space][-1]
     assert first.xs[ink] + first.cells[ink].width * size == pytest.approx(w, abs=1e-3)  # flush right
+
+
+def test_a_box_sets_a_long_word_smaller_and_whole_before_it_hyphenates_it():
+    """A game trial: a card title ``Incomprehensibilities`` (13 pt, min 8) was hyphenated onto two
+    lines at 10 pt although it fits whole on one line at 8.75 pt. A size that fits only by breaking
+    a word gives way to the largest smaller one, down to ``min_size``, with every word whole; a word
+    too long even at ``min_size`` is still hyphenated."""
+    word = "Incomprehensibilities"
+    bold = fonts.DEFAULT_FONTS["bold"]
+    fonts.register(bold, ROOT / "fonts")
+    w, h = 37.0, 9.0
+    one_line = next(s / 4 for s in range(52, 31, -1) if width_mm(word, bold, s / 4) <= w)  # the largest 0.25 pt step
+    assert 8 <= one_line < 11
+    lay = layout_text(ctx(), word, w, h, size=13, min_size=8, font="bold")
+    assert [ln.text for ln in lay.lines] == [word] and not lay.lines[0].hyphen
+    assert lay.size == one_line, (lay.size, one_line)
+    assert check_layout(lay) == []
+    lay = layout_text(ctx(), word, w, h, size=13, min_size=11, font="bold")  # no whole size allowed
+    assert len(lay.lines) == 2 and lay.lines[0].hyphen and lay.size >= 11

@@ -344,6 +344,9 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
         if ftype == "list" and isinstance(value, str) and value.strip().startswith("［"):  # as a Japanese IME types it
             half = re.sub(r"\s*[、，,]\s*", ", ", value.strip().replace("［", "[").replace("］", "]"))
             expected += f" with half-width brackets and ', ' between its items: {half}"
+        elif ftype == "list" and isinstance(value, str) and value.strip():  # "vp, lamp" as a spreadsheet cell holds it
+            items = ", ".join(x for x in re.split(r"\s*[、，,]\s*", value.strip()) if x)
+            expected += f" in brackets, ', ' between its items: [{items}]"
         raise doc.error(keypath, f"{v.show(value)} is not a valid {ftype}{near}", expected)
     if ftype == "image" and value.strip() and art is not None:
         try:

@@ -13,6 +13,7 @@ import argparse
 import math
 import os
 import re
+import shlex
 import unicodedata
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -353,7 +354,10 @@ def new_game_slug(text: str) -> str:
     """``pnpgen new``'s game folder name under data/ (checked here, so the CLI's parser needs
     no import of engine/scaffold.py)."""
     if not _NEW_SLUG.fullmatch(text):
-        raise Invalid(f"{show(text)} is not a game slug", "lower-case letters, digits, - and _, e.g. my-game")
+        # the title typed as the slug ("Harbor Lights"): the slug it would make, and --title for the title
+        meant = re.sub(r"[^a-z0-9_]+", "-", unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()).strip("-_")[:64]
+        example = f"{meant if meant and _NEW_SLUG.fullmatch(meant) else 'my-game'} (and --title {shlex.quote(text)} for the title)"
+        raise Invalid(f"{show(text)} is not a game slug", f"lower-case letters, digits, - and _, e.g. {example}")
     return text
 
 

@@ -31,6 +31,7 @@ from pnpgen import usercache
 from pnpgen.data.textfile import decode as decode_text
 from pnpgen.engine.changes import matched
 from pnpgen.errors import InputError
+from pnpgen.safetext import quoted
 from pnpgen.usercache import seal
 
 KEEP = 50  # versions kept per game (and --lang edition)
@@ -434,7 +435,13 @@ def _capped(lines: list[str], where: str) -> list[str]:
 
 
 def _show(value: Any) -> str:
-    return "(none)" if value is None else json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else f"「{value}」"
+    """A field's value as the changelog quotes it: a Japanese text in 「」, any other in “”
+    (an English card's text in 「」 read oddly to an English playtester)."""
+    if value is None:
+        return "(none)"
+    if not isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return quoted(value)
 
 
 def _md(text: Any) -> str:

@@ -27,6 +27,7 @@ from pathlib import Path
 from pnpgen.data.lint import MM_PER_PT, LintSettings
 from pnpgen.data.model import Deck, Piece
 from pnpgen.faces.faceset import outline
+from pnpgen.safetext import quoted
 from pnpgen.svg.artwork import Art
 from pnpgen.svg.style import UNITS_PX
 
@@ -161,7 +162,7 @@ def _where(at: str, deck: Deck, templates: Path) -> str:
 def _line(f: _Finding, s: LintSettings, templates: Path, shop: str = "") -> str:
     first = f.pieces[0]
     more = f" and {len(f.pieces) - 1} more" if len(f.pieces) > 1 else ""
-    text = f" 「{f.text}」" if f.text and "text" in f.kind else ""
+    text = f" {quoted(f.text)}" if f.text and "text" in f.kind else ""
     if f.kind == "length-unit":
         # what was meant, in mm: the length drawn over CSS's 3.78 units a millimetre
         meant = f"{f.worst / UNITS_PX['mm']:.2f}".rstrip("0").rstrip(".")

@@ -52,3 +52,4 @@ def counted(n: int, word: str, plural: str | None = None) -> str:
     """``1 sheet``, ``3 sheets``: a count said in English with its word in the right number
     (``plural`` where adding an s is wrong: ``copy``, ``copies``)."""
     return f"{n} {word if n == 1 else plural or word + 's'}"
+

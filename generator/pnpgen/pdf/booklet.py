@@ -218,16 +218,42 @@ class _Copier:
         # by source, each kept alive here: keyed by id(), a side's overlay read after the last one
         # was let go of could take its id and be given the last one's fonts
         self._done: dict[SourcePdf, dict[int, Ref]] = {}
+        # a subset font's name in each source → its name here: ReportLab tags every document's
+        # first subset of a font AAAAAA+, and two subsets of one name in one file (the A5 pages'
+        # and a side's printing note) break ISO 32000-1 §9.6.4 (different subsets, different
+        # tags): a RIP that takes fonts by name may print one with the other's glyphs
+        self._fonts: dict[tuple[SourcePdf, bytes], bytes] = {}
+        self._font_names: set[bytes] = set()
 
     def value(self, src: SourcePdf, value: object) -> object:
         """``value`` with every object it refers to copied (references to their new numbers)."""
         if isinstance(value, Ref):
             return self.ref(src, value.n)
         if isinstance(value, dict):
-            return Dictionary({k: self.value(src, v) for k, v in value.items()})
+            return Dictionary({k: self._font_name(src, v) if k in (b"BaseFont", b"FontName") else self.value(src, v)
+                               for k, v in value.items()})
         if isinstance(value, list):
             return [self.value(src, v) for v in value]
         return value
+
+    def _font_name(self, src: SourcePdf, value: object) -> object:
+        """A subset font's name (``/AAAAAA+NotoSans-Regular``), given a tag of its own in the
+        booklet when another source's subset already has that name (``/AAAAAB+…``)."""
+        if not isinstance(value, Raw):
+            return self.value(src, value)
+        m = re.fullmatch(rb"/[A-Z]{6}\+(.+)", value.data)
+        if m is None:
+            return value
+        key = (src, value.data)
+        if key not in self._fonts:
+            name, k = value.data, 0
+            while name in self._font_names:
+                k += 1
+                tag = bytes(65 + (k // 26 ** i) % 26 for i in range(5, -1, -1))
+                name = b"/" + tag + b"+" + m.group(1)
+            self._fonts[key] = name
+            self._font_names.add(name)
+        return Raw(self._fonts[key])
 
     def ref(self, src: SourcePdf, n: int) -> Ref:
         done = self._done.setdefault(src, {})

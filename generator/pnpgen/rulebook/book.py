@@ -40,6 +40,7 @@ from pnpgen.rulebook.reader import Draft, detect_language, is_latin, read_draft
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import Fonts
 from pnpgen.rulebook.tree import Document, to_ascii_digits
+from pnpgen.safetext import quoted
 
 COVER_KINDS = ("card", "tile", "token")  # what the cover shows, in this order (boards are too big)
 
@@ -164,7 +165,7 @@ def _consistency(doc: Document, game: Game, path: Path, title: str) -> list[str]
     out = []
     norm = lambda s: re.sub(r"[\W_]+", "", to_ascii_digits(str(s)).casefold())  # noqa: E731
     if doc.title and norm(doc.title) != norm(title):
-        out.append(f"{path}:1: title differs: the draft says 「{doc.title}」, the data says 「{title}」")
+        out.append(f"{path}:1: title differs: the draft says {quoted(doc.title)}, the data says {quoted(title)}")
     if doc.draft_number is not None and str(game.draft).strip() and norm(game.draft) != str(doc.draft_number):
         out.append(f"{path}:1: draft number differs: the draft says {doc.draft_label} ({doc.draft_number}), "
                    f"the data says {game.draft}")
@@ -184,7 +185,7 @@ def _step_numbering(doc: Document, path: Path, latin: bool) -> list[str]:
     read as a paragraph (a line the parser could not take for a step), at the first step out of
     sequence; with the step marks of the draft's script (a Japanese draft's are １： and １）)."""
     marks = "`1.`, `1)` or `Step 1:`" if latin else "`１：` or `１）` at the start of the line"
-    return [f"{path}:{step.line}: the steps of 「{s.title}」 are numbered {', '.join(map(str, numbers))}; "
+    return [f"{path}:{step.line}: the steps of {quoted(s.title)} are numbered {', '.join(map(str, numbers))}; "
             f"expected 1 to {len(numbers)} (a step line that is not read as a step becomes a paragraph: "
             f"one step a line, {marks})" for s, numbers, step in misnumbered_steps(doc)]
 
@@ -260,10 +261,9 @@ def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
     settings = load_settings(game)
     report = list(draft.report)
     warnings = list(draft.warnings) + ([other_language] if other_language else [])
-    quote, joiner = ('"{}"', ", ") if is_latin(draft.lang) else ("「{}」", "、")  # an English draft's titles, as English
     report.append(
-        f"parsed: title {quote.format(doc.title)} {doc.draft_label or '(no draft number)'}; "
-        f"{counted(len(doc.rules), 'rules section')} ({joiner.join(s.title for s in doc.rules)}), "
+        f"parsed: title {quoted(doc.title)} {doc.draft_label or '(no draft number)'}; "
+        f"{counted(len(doc.rules), 'rules section')} ({(', ' if is_latin(draft.lang) else '、').join(s.title for s in doc.rules)}), "
         f"{counted(len(doc.components), 'component')}, {counted(len(doc.steps), 'step')}; "
         f"{counted(len(doc.of_kind('notes')), 'note')}, {len(doc.of_kind('brainstorm'))} brainstorm, "
         f"{counted(len(doc.of_kind('changelog')), 'change-log section')}"
@@ -311,7 +311,7 @@ def _past_the_box(game: Game, settings: RulebookSettings) -> list[str]:
                 continue
             past = reach_mm(outline(deck), deck.trim_mm, p, spec.size_mm)
             if past > 0.05:
-                out.append(f"{game.root / 'game.yaml'}:{spec.line}: figure after 「{spec.after}」: piece {p.piece} of "
+                out.append(f"{game.root / 'game.yaml'}:{spec.line}: figure after {quoted(spec.after)}: piece {p.piece} of "
                            f"'{p.deck}' at ({p.x:g}, {p.y:g}) mm reaches {past:.1f} mm past the figure's "
                            f"{spec.size_mm[0]:g}×{spec.size_mm[1]:g} mm box, so it is cut there "
                            "(make size: larger, or move the piece in)")
@@ -321,7 +321,7 @@ def _past_the_box(game: Game, settings: RulebookSettings) -> list[str]:
 def _unplaced(game: Game, spec: FigureSpec, anchors: set[str]) -> str:
     """The warning for a figure not shown; the title it was meant to follow, if one is near."""
     near = suggest(spec.after, sorted(anchors))
-    return (f"{game.root / 'game.yaml'}:{spec.line}: figure after 「{spec.after}」: no step, sub-heading or "
+    return (f"{game.root / 'game.yaml'}:{spec.line}: figure after {quoted(spec.after)}: no step, sub-heading or "
             f"section of that title in the draft (or no pictures), so it is not shown{near}")
 
 
@@ -424,7 +424,7 @@ def _block(e: LayoutError) -> str:
         return "a block"
     kind = {"Diagram": "a diagram", "Paragraph": "a paragraph", "Table": "a table"}.get(m.group(1), m.group(1))
     start = m.group(2).split("'")[0].strip() if m.group(1) == "Paragraph" else ""  # only text shows its words
-    return f"{kind} beginning 「{start}…」" if start else kind
+    return f"{kind} beginning {quoted(start + '…')}" if start else kind
 
 
 def _story_builder(game: Game, r: DraftReading, rules_only: bool, pictures: Mapping[str, DeckPicture],

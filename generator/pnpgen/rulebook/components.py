@@ -71,6 +71,17 @@ class ComponentRow:
         texts = [f"{sum(d.count for d in ds)}{u}" for (_, ds), u in zip(self.parts, self.units) if ds]
         return self.sep.join(texts)
 
+    def count_text_of(self, part: str, english: bool = False) -> str | None:
+        """The data's count of one part of the row (``25枚`` for 「Starter cards」 of 「24 Starter
+        cards and 36 Market cards」), the row's own for a part it does not name; ``english`` as
+        for ``count_text``."""
+        for (name, ds), unit in zip(self.parts, self.units):
+            if name == part and ds and len(self.parts) > 1:
+                if english and unit:
+                    return counted(sum(d.count for d in ds), _english_word(ds))
+                return f"{sum(d.count for d in ds)}{unit}"
+        return self.count_text(english)
+
     @property
     def items(self) -> list[DataItem]:
         return [d for _, ds in self.parts for d in ds]

@@ -65,6 +65,26 @@ NOTES = ("open issues", "issues", "problems", "designer notes", "designer's note
 CHANGES = ("changes", "change log", "changelog", "version history", "revision history")
 
 
+def _definitions(blocks: list) -> None:
+    """Two or more ``Term: text`` lines in a row are a list of terms, also where a text starts in
+    lower case (a glossary: ``Lit lighthouse: a lighthouse with a Lamp on it.``), which one such
+    line alone does not make an item (``That is: the…`` is a sentence); in every block below."""
+    loose = [_loose_term(b.text) if isinstance(b, DraftParagraph) else None for b in blocks]
+    listed = [m is not None or isinstance(b, Item) and b.term is not None for b, m in zip(blocks, loose)]
+    for i, (b, m) in enumerate(zip(blocks, loose)):
+        if m is not None and (i > 0 and listed[i - 1] or i + 1 < len(blocks) and listed[i + 1]):
+            blocks[i] = Item(b.text, m.group(1), m.group(2), b.gap_before, b.line)
+    for b in blocks:
+        if isinstance(getattr(b, "children", None), list):
+            _definitions(b.children)
+
+
+def _loose_term(text: str) -> re.Match | None:
+    """``Term: text`` with a term of at most four words, whatever the text starts with."""
+    m = _TERM.match(text)
+    return m if m and len(m.group(1).split()) <= 4 else None
+
+
 def _term(text: str) -> re.Match | None:
     """``Term: text``: a term of at most four words (or one ending in ``(3)``) before a text that
     starts a sentence, or a term with a number in it."""
@@ -218,6 +238,9 @@ def parse_latin(text: str) -> Document:
         gap = False
     close_text()
     out.close(0)
+    for section in sections:
+        _definitions(section.children)
+    _definitions(preamble)
     mark_brainstorm(sections)
     parts = [p.strip() for p in re.split(r"\s+[—–]\s+|:\s+|\u3000", title) if p.strip()]
     return Document(title, parts, label, number, sections, preamble)
@@ -264,9 +287,13 @@ def _finish(open_text: list, section: Section | None, out: Blocks) -> None:
 def _first_sentence(text: str) -> tuple[str | None, str]:
     """A step's title and the rest: its first sentence when more follow (``Draw a tile. Take the
     top one.``: a title line ending in ``:`` counts as one), else its whole text; None when the
-    first of several sentences runs on past 200 characters (a paragraph, not a step)."""
+    first of several sentences runs on past 200 characters (a paragraph, not a step). A colon
+    before a number after more than three words, or after a number, goes on with its sentence
+    (``Deal 10 cards: 6 Pennies and 4 Ships.`` lists what is dealt; ``Setup: 2 players use 20
+    cards.`` is titled)."""
     m = re.match(r"^(.{1,200}?[.:!?])\s+([A-Z0-9(“\"'‘].*)$", text)
-    if m:
+    head = m.group(1) if m else ""
+    if m and not (head.endswith(":") and m.group(2)[0].isdigit() and (len(head.split()) > 3 or re.search(r"\d", head))):
         return m.group(1).rstrip(".:"), m.group(2)
     return (text.rstrip("."), "") if len(text) <= 200 else (None, text)
 
@@ -292,7 +319,8 @@ def _title(text: str) -> tuple[str, str, int | None]:
 def parse_entry(text: str, line: int = 0) -> Component:
     """A components entry: ``80 Epic cards``, ``Epic cards (80)``, ``VP board, VP markers (1 / 4)``,
     ``1 VP board and 4 VP markers``, ``Cubes (5 each)``, ``Four player mats``, ``A cloth bag``; a description after `` — `` or ``: ``
-    that is no count goes under the entry."""
+    that is no count goes under the entry, unless it lists the parts a total before it adds up to
+    (``60 cards: 24 Starter cards and 36 Market cards``): then the parts are the entry."""
     head, description = text, ""
     m = re.match(r"^(.*?)(?:\s+[—–]\s+|:\s+)(.*)$", text)
     if m and not re.fullmatch(r"\d+(\s*each)?", m.group(2).strip()):
@@ -318,6 +346,10 @@ def parse_entry(text: str, line: int = 0) -> Component:
             else:
                 names.append(part)
         count_text = " / ".join(str(n) for n in counts) if counts else None
+    if description and len(counts) == 1:
+        parts = parse_entry(description, line)  # "60 cards: 24 Starter cards and 36 Market cards"
+        if len(parts.names) >= 2 and len(parts.counts) == len(parts.names) and sum(parts.counts) == counts[0]:
+            return parts  # a total, then its parts: the parts are the entry
     comp = Component(names, count_text, counts, [""] * len(counts), head.strip(), line=line)
     if description:
         comp.children.append(DraftParagraph(description, False, False, line))

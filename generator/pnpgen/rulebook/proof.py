@@ -38,8 +38,9 @@ from pnpgen.rulebook import grammar
 from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.parse import is_changelog_mark
-from pnpgen.rulebook.reader import is_latin, written_in_cjk
+from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.tree import Document, Preformatted, Section, Step
+from pnpgen.safetext import written_in_cjk
 
 _KANJI_RUN = re.compile(r"[\u4e00-\u9fff々]{3,}")
 _COUNTERS = set("個枚回人点番本")
@@ -189,10 +190,9 @@ def count_mismatches(rows: list[ComponentRow], doc: Document, draft_path: Path |
     lines = {c.name: c.line for c in doc.components}
     out = []
     for row in rows:
-        data = row.count_text(english=is_latin(lang)) or ""
         for label, draft_n in row.mismatches:
             n = lines.get(row.name, 0)
-            said = dict(label=label, draft=draft_n, data=data, line=n, path=draft_path)
+            said = dict(label=label, draft=draft_n, data=row.count_text_of(label, english=is_latin(lang)) or "", line=n, path=draft_path)
             out.append(Finding(msg("proof.kind.count", lang), msg("proof.count.book", lang, **said),
                                msg("proof.count.file", lang, **said)))
     return out

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from pnpgen.data.textfile import decode
 from pnpgen.errors import InputError
+from pnpgen.safetext import written_in_cjk
 
 REPLACEMENT = "\ufffd"
 GETA = "〓"  # the Japanese typesetter's mark for a character that cannot be set
@@ -37,14 +38,8 @@ def is_latin(lang: str) -> bool:
     return lang.replace("_", "-").split("-")[0].lower() not in CJK_LANGUAGES
 
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff66-\uff9f]")
 _KANA = re.compile(r"[\u3040-\u30ff\uff66-\uff9f]")
 _SECTION = re.compile(r"^■", re.M)  # a Japanese draft's section heading
-
-
-def written_in_cjk(text: str) -> bool:
-    """Whether ``text`` holds kana, kanji or hangul (a word of a Japanese draft, not an English one)."""
-    return bool(_CJK.search(text))
 
 
 def detect_language(text: str, declared: str) -> str:
@@ -54,7 +49,7 @@ def detect_language(text: str, declared: str) -> str:
     its letters or more, or its sections are ■ headings): then Japanese (a game switched to
     ``languages: [en]`` whose draft is still the Japanese one)."""
     if not is_latin(declared):
-        return "en" if not _CJK.search(text) else declared
+        return "en" if not written_in_cjk(text) else declared
     letters = sum(1 for c in text if c.isalpha())
     kana = len(_KANA.findall(text))
     return "ja" if letters and (kana * 5 >= letters or _SECTION.search(text) and kana) else declared

@@ -564,7 +564,7 @@ class StoryBuilder:
             return []
         appendix = self.label("appendix")
         out: list[Flowable] = [PageBreak(),
-                               Heading(appendix, self.label("designer_notes"), 0, self.st["h1"], mark=appendix,
+                               Heading(self.label("appendix_number"), self.label("designer_notes"), 0, self.st["h1"], mark=appendix,
                                        key=self.key(), rule=True, space_after=6, gap=self.marks.gap),
                                self.label_para("appendix_note"),
                                Spacer(1, 4)]

@@ -11,6 +11,7 @@ line's em box touches the top of the block and the last one's its bottom; lines 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pnpgen.text.cells import PT, RUBY_SCALE, Cell, CellParagraph, hyphen_cell
@@ -115,23 +116,45 @@ def candidates(size: float, min_size: float) -> list[float]:
 
 def choose_size(paras: list[CellParagraph], w: float, h: float, size: float, min_size: float,
                 line_height: float) -> _Trial:
-    """The largest candidate size that fits (bisection); the minimum, marked unfit, if none does."""
+    """The largest candidate size that fits (bisection); the minimum, marked unfit, if none does.
+    A size that fits only by hyphenating a word longer than the line gives way to the largest
+    smaller one, down to the minimum, that fits with every word whole (a card title
+    ``Incomprehensibilities`` set smaller on one line, not broken in two at 13 pt)."""
     sizes = candidates(size, min_size)
+    best = _largest(paras, sizes, w, h, line_height, lambda t: t.fits)
+    if best.fits and _breaks_a_word(paras, best):
+        below = [s for s in sizes if s < best.size]
+        if below:
+            whole = _largest(paras, below, w, h, line_height, lambda t: t.fits and not _breaks_a_word(paras, t))
+            if whole.fits and not _breaks_a_word(paras, whole):
+                return whole
+    return best
+
+
+def _largest(paras: list[CellParagraph], sizes: list[float], w: float, h: float, line_height: float,
+             good: Callable[[_Trial], bool]) -> _Trial:
+    """The trial at the largest of ``sizes`` (largest first) that is ``good`` (true of every size
+    below one that is), by bisection; the smallest size's trial if none is."""
     top = _trial(paras, sizes[0], w, h, line_height)
-    if top.fits or len(sizes) == 1:
+    if good(top) or len(sizes) == 1:
         return top
     bottom = _trial(paras, sizes[-1], w, h, line_height)
-    if not bottom.fits:
+    if not good(bottom):
         return bottom
-    lo, hi, best = 0, len(sizes) - 1, bottom  # sizes[lo] does not fit, sizes[hi] does
+    lo, hi, best = 0, len(sizes) - 1, bottom  # sizes[lo] is not good, sizes[hi] is
     while hi - lo > 1:
         mid = (lo + hi) // 2
         t = _trial(paras, sizes[mid], w, h, line_height)
-        if t.fits:
+        if good(t):
             hi, best = mid, t
         else:
             lo = mid
     return best
+
+
+def _breaks_a_word(paras: list[CellParagraph], trial: _Trial) -> bool:
+    """Does a line of ``trial`` end inside a word, at a hyphenation point?"""
+    return any(hyphenated(paras[pi].classes, e, len(paras[pi].cells)) for pi, ranges in trial.breaks for _, e in ranges)
 
 
 def place(paras: list[CellParagraph], trial: _Trial, w: float, h: float, align: str, valign: str,
