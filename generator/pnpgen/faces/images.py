@@ -24,6 +24,7 @@ from urllib.parse import quote
 from markupsafe import Markup, escape
 
 from pnpgen.data.art import ArtFolder, ArtInfo
+from pnpgen.data.markup import literal
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder
 from pnpgen.errors import InputError
 from pnpgen.litter import is_litter
@@ -142,7 +143,7 @@ class ArtPlacer:
             if fit not in FITS:
                 raise InputError(f"image(): unknown fit {fit!r}", expected=" | ".join(FITS))
             if path is None or (isinstance(path, str) and not path.strip()) or is_placeholder(path):
-                return _placeholder(x, y, w, h, f"{self.art_to_come}\n{piece.label}", textbox)
+                return _placeholder(x, y, w, h, literal(f"{self.art_to_come}\n{piece.label}"), textbox)
             fx, fy = _focus(focus)
             info = self.folder.info(str(path), key="image", in_templates=True)
             iw, ih = info.size
