@@ -529,7 +529,7 @@ PNG_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # by colour type
 
 
 CHECKED_KIND = "pictures-checked"  # the machine's cache (usercache.py): what _broken found, by the file's content
-CHECK_GENERATION = b"1"
+CHECK_GENERATION = b"2"  # bumped when the check changes: 2, interlaced PNGs measured pass by pass
 
 
 def _checked(raw: bytes, kind: str) -> str | None:
@@ -574,7 +574,7 @@ def _broken(raw: bytes, kind: str) -> str | None:
             break
         at += 12 + length
     width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", header)
-    rows = height * (1 + (width * PNG_CHANNELS.get(colour, 4) * depth + 7) // 8)  # each row: its filter byte, its pixels
+    rows = png_data_size(width, height, PNG_CHANNELS.get(colour, 4) * depth, interlace)
     inflate, n = zlib.decompressobj(), 0
     try:
         for piece in idat:
@@ -584,9 +584,25 @@ def _broken(raw: bytes, kind: str) -> str | None:
                 rest = inflate.unconsumed_tail
     except zlib.error:
         return "its pixel data is broken"
-    if not inflate.eof or (not interlace and n != rows) or n > rows:
+    if not inflate.eof or n != rows:
         return "its pixel data is cut short or does not match its size"
     return None
+
+
+ADAM7 = ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2))  # x0, y0, dx, dy
+
+
+def png_data_size(width: int, height: int, bits: int, interlace: int) -> int:
+    """How many bytes a PNG's pixel data inflates to: each row its filter byte and its pixels
+    (``bits`` a pixel); an interlaced (Adam7) picture's seven passes are each a smaller picture
+    of such rows (PNG spec §8.2), an empty pass none."""
+    def size(w: int, h: int) -> int:
+        return h * (1 + (w * bits + 7) // 8) if w and h else 0
+
+    if not interlace:
+        return size(width, height)
+    return sum(size(max(0, (width - x0 + dx - 1) // dx), max(0, (height - y0 + dy - 1) // dy))
+               for x0, y0, dx, dy in ADAM7)
 
 
 def _rgb(im: Image.Image, background: tuple[int, int, int]) -> Image.Image:
