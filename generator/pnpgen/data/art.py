@@ -160,12 +160,19 @@ class ArtFolder:
             raise InputError(f"{rel!r} is not a PNG, JPEG, WebP or SVG file", key=key,
                              expected="a file ending .png, .jpg, .jpeg, .webp or .svg", **_where_parts(where))
         folders = [self.root] + ([self.templates] if in_templates and self.templates is not None else [])
+        paths = []
         for folder in folders:
             path = contained(rel, folder, key, where)
             if path.is_file():
                 self._found[(rel, in_templates)] = path
                 return path
+            paths.append(path)
         looked = " or ".join(f"{f}/" for f in folders)
+        for path in paths:
+            if path.exists():  # (a pipe is never opened: only its kind is read)
+                what = "a folder" if path.is_dir() else "a pipe, socket or device"
+                raise InputError(f"art file {rel!r} is {what}, not a file", key=key,
+                                 expected=f"a picture file {rel} in {looked}", **_where_parts(where))
         near = _near_name(rel, folders)
         raise InputError(f"art file {rel!r} not found", key=key,
                          expected=(f"{near!r}, the name of the file that is there" if near
