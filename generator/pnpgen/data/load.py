@@ -22,6 +22,7 @@ from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, Where, contained, suggest
 from pnpgen.litter import is_litter
+from pnpgen.safetext import name_control_char, shown_name
 from pnpgen.shapes import bounding_size
 
 Source = Located | SheetDoc  # where values come from: a YAML file or a spreadsheet
@@ -139,6 +140,10 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
     ``art=False`` (``pnpgen list``) the art files ``image`` fields name are not opened; ``sizes``:
     the art files' sizes found by earlier builds (data/art.py)."""
     folder = ws.game_dir(slug)
+    bad = name_control_char(slug)
+    if bad:  # the slug names the game's output folder and every message about it
+        raise InputError(f"a game folder's name holds the control character {bad}", path=ws.data,
+                         expected=f"a folder name of letters, digits, - and _: rename {shown_name(slug)}")
     game_yaml = game_file(ws, slug)
     contained(game_yaml, ws.data, "game", game_yaml)
     doc = load_yaml(game_yaml)
@@ -261,6 +266,10 @@ def deck_files(game: Game) -> list[Path]:
             continue
         if path.suffix.lower() not in DECK_ENDINGS or path.name.startswith("."):
             continue
+        bad = name_control_char(path.name)
+        if bad:  # the deck id names its files, its objects in exports, and every message about it
+            raise InputError(f"a deck file's name holds the control character {bad}", path=folder,
+                             expected=f"a deck file name of letters, digits, - and _: rename {shown_name(path.name)}")
         if path.stem in found:
             raise InputError(f"deck {path.stem!r} is also {found[path.stem].name}", path=path,
                              expected="one file per deck: remove or rename one of them")
