@@ -78,6 +78,13 @@ def _load(name: str, key: str = "fonts") -> None:
     _registered[name] = path
 
 
+def unusable(name: str, why: str) -> InputError:
+    """The error for a located font whose file cannot be used (``why``), said where the data named it."""
+    path, w_path, line, column = _located[name]
+    return InputError(f"font file {path.name} cannot be used: {why}", path=w_path, line=line, column=column,
+                      key="fonts", expected="a TrueType .ttf file as its maker made it (download it again)")
+
+
 def parsed() -> int:
     """How many fonts this process has parsed (a warm process parses each once)."""
     return len(_registered)
