@@ -349,6 +349,10 @@ def test_a_number_in_a_text_field_prints_as_its_cell_shows_it(tmp_path, ending):
     (1, "000", "001"), (0.125, "0.00", "0.13"), (0.5, "0%", "50%"), (0.125, "0.0%", "12.5%"), (1234, "#,##0", "1,234"),
     (1234.5, "$#,##0.00", "$1,234.50"), (5, '0"枚"', "5枚"), (1234.5, "[$€-407] #,##0.00", "€ 1,234.50"),
     (3, "General", None), (3, "m/d/yyyy", None), (-3, "0;(0)", None), (3, "0.0E+00", None), (3, "# ?/?", None),
+    # beyond Python's default 28 digits: every digit, as Excel shows them (these stopped the build
+    # with a traceback, decimal.InvalidOperation); infinity and 31 decimals are left alone
+    (1e30, "0", "1" + "0" * 30), (12345678901234567890123456789, "#,##0", "12,345,678,901,234,567,890,123,456,789"),
+    (1.5, "0." + "0" * 30, "1.5" + "0" * 29), (float("inf"), "0", None), (1.5, "0." + "0" * 31, None),
 ])
 def test_excel_number_formats_are_shown_as_excel_shows_them(value, fmt, text):
     """The common formats applied as Excel applies them (half away from zero: 0.125 → 0.13); any
@@ -356,3 +360,18 @@ def test_excel_number_formats_are_shown_as_excel_shows_them(value, fmt, text):
     from pnpgen.data.numberformat import shown
 
     assert shown(value, fmt) == text
+
+
+def test_a_huge_number_formatted_in_a_text_field_builds(tmp_path, capsys):
+    """A number of 31 digits in a cell formatted 0 (a hostile or careless sheet): a traceback
+    before; now the text the cell shows."""
+    ws = _ws(tmp_path / "ws", "pieces: {file: cards.xlsx}\n")
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in (["name", "text"], ["祝福", 1e30]):
+        sheet.append(row)
+    sheet["B2"].number_format = "0"
+    buf = io.BytesIO()
+    book.save(buf)
+    (ws / "data" / "test" / "decks" / "cards.xlsx").write_bytes(buf.getvalue())
+    assert [v["text"] for v, _ in _pieces(ws)] == ["1" + "0" * 30]

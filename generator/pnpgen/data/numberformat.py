@@ -11,8 +11,11 @@ as its value, as before."""
 
 from __future__ import annotations
 
+import math
 import re
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
+
+MAX_DECIMALS = 30  # the most decimal places an Excel number format shows
 
 _CURRENCY_CODE = re.compile(r"\[\$([^\]\-]*)(?:-[0-9A-Fa-f]+)?\]")  # [$$-409], [$€-407], [$¥-411]
 _LITERAL = r'(?:"[^"]*"|\\.|[$¥€£ ])*'
@@ -54,8 +57,13 @@ def shown(value: int | float, number_format: str) -> str | None:
         return None
     prefix, body, percent, suffix = m.groups()
     whole_part, _, decimals = body.partition(".")
-    number = Decimal(repr(value)) * (100 if percent else 1)
-    text = f"{abs(number.quantize(Decimal(1).scaleb(-len(decimals)), rounding=ROUND_HALF_UP)):f}"
+    if len(decimals) > MAX_DECIMALS or not math.isfinite(value):
+        return None
+    with localcontext() as exact:  # every digit kept: 1e30 formatted 0 is 31 digits (the default 28 raised)
+        number = Decimal(repr(value))  # (exact, whatever the precision)
+        exact.prec = max(exact.prec, number.adjusted() + len(decimals) + 5)
+        number *= 100 if percent else 1
+        text = f"{abs(number.quantize(Decimal(1).scaleb(-len(decimals)), rounding=ROUND_HALF_UP)):f}"
     whole, _, fraction = text.partition(".")
     whole = f"{int(whole):,}" if "," in whole_part else whole.zfill(whole_part.count("0"))
     sign = "-" if number < 0 else ""
