@@ -138,3 +138,24 @@ def test_a_control_character_in_a_deck_or_game_folders_name_is_one_line(tmp_path
     assert err.count("\n") == 1 and "Traceback" not in err and not CONTROL.search(err), err
     assert "holds the control character U+" in err and f"rename {shown_name(name)}" in err, err
     assert not (ws / "build").exists() or not any((ws / "build").rglob("*.pdf"))
+
+
+@pytest.mark.parametrize("where", ["deck", "title", "sourced"])
+def test_a_line_break_in_a_name_is_one_line_error(tmp_path, capsys, where):
+    """A deck's name, the game's title and a component's name are said on one line (the build's
+    summary, reprint.txt, the change report): a line break there began a line of the data's own —
+    a forged 'pnpgen: error …' line on the terminal, a false 'reprint nothing' in reprint.txt."""
+    from conftest import GAME_YAML
+
+    forged = '"X\\npnpgen: error: nothing to reprint"'
+    deck = DECK_YAML.replace("name: テストカード", f"name: {forged}") if where == "deck" else None
+    game = {"title": GAME_YAML.replace("title: テストゲーム", f"title: {forged}"),
+            "sourced": GAME_YAML + f"sourced:\n  - {{name: {forged}, count: 3}}\n"}.get(where, GAME_YAML)
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=game)
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1, captured
+    said = {"deck": "cards.yaml:1:7: name: a deck's name", "title": "game.yaml:1:8: title: the game's title",
+            "sourced": "game.yaml:9:12: sourced.1.name: a component's name"}[where]
+    assert f"{said} holds a line break" in captured.err, captured.err

@@ -122,6 +122,16 @@ def _text(doc: Source, value: Any, keypath: tuple) -> str:
     return _parse(doc, keypath, v.text, value)
 
 
+def _one_line(doc: Source, value: Any, keypath: tuple, what: str) -> str:
+    """A name said on one line wherever pnpgen names the thing — the build's summary, reprint.txt,
+    the change report, page labels, Tabletop Simulator: a line break there began a line of the
+    data's own (a forged 'pnpgen: error …' on the terminal, a false entry in reprint.txt)."""
+    text = _text(doc, value, keypath)
+    if "\n" in text or "\r" in text:
+        raise doc.error(keypath, f"{what} holds a line break", f"{what} on one line")
+    return text
+
+
 def game_file(ws: Workspace, slug: str) -> Path:
     """The game's game.yaml; an InputError naming the games there are (the nearest first) when
     ``slug`` is none of them."""
@@ -171,13 +181,13 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
     sourced = []
     for i, item in enumerate(_parse(doc, ("sourced",), v.sequence, data.get("sourced"), "sourced")):
         item = _keys(doc, item, ("sourced", i), SOURCED_KEYS, "a sourced component")
-        sourced.append(Sourced(_text(doc, item.get("name"), ("sourced", i, "name")),
+        sourced.append(Sourced(_one_line(doc, item.get("name"), ("sourced", i, "name"), "a component's name"),
                                _parse(doc, ("sourced", i, "count"), v.count, item.get("count", 1), v.SOURCED_COUNT),
                                str(item.get("note", "") or "")))
     draft_name = _parse(doc, ("draft_file",), v.name, data.get("draft_file", "draft.txt"), "draft_file")
     game = Game(
         slug=slug,
-        title=_text(doc, _parse(doc, ("title",), v.label, data["title"], "title"), ("title",)),
+        title=_one_line(doc, _parse(doc, ("title",), v.label, data["title"], "title"), ("title",), "the game's title"),
         draft=_parse(doc, ("draft",), v.label, data.get("draft", ""), "draft"),
         players=str(_parse(doc, ("players",), v.label, data.get("players", ""), "players")),
         date=str(_parse(doc, ("date",), v.label, data.get("date", ""), "date")),
@@ -421,7 +431,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     options.update(template_options)
     deck = Deck(
         id=path.stem,
-        name=_text(doc, data["name"], ("name",)),
+        name=_one_line(doc, data["name"], ("name",), "a deck's name"),
         kind=kind,
         shape=shape,
         trim_mm=trim,
