@@ -164,6 +164,12 @@ class ArtFolder:
         for folder in folders:
             path = contained(rel, folder, key, where)
             if path.is_file():
+                size = path.stat().st_size
+                if size > MAX_ART_BYTES:  # read whole where it is checked and hashed: gigabytes of memory
+                    raise InputError(f"art file {rel!r} is {size:,} bytes", key=key,
+                                     expected=f"at most {MAX_ART_BYTES:,} bytes (a picture for print, at most "
+                                     f"{MAX_ART_PIXELS:,} pixels, needs no more when saved compressed, as PNG "
+                                     "and JPEG are by default)", **_where_parts(where))
                 self._found[(rel, in_templates)] = path
                 return path
             paths.append(path)
@@ -423,6 +429,7 @@ def _href_parts(href: str, where) -> tuple[str, str]:
 
 
 MAX_ART_PIXELS = 60_000_000  # one picture (a 650 mm square at 300 dpi): decoded, its RGBA takes some 1 GB
+MAX_ART_BYTES = 256_000_000  # one art file: such a picture as a compressed PNG or a JPEG is far smaller
 
 
 def open_picture(src):
