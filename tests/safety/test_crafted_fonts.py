@@ -112,3 +112,21 @@ def test_a_composite_glyph_running_past_its_outline_is_one_line_where_it_is_show
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert f"font file {name}.ttf cannot be used: a composite glyph's components run past its outline" in err, err
     assert "game.yaml:" in err and not (ws / "build" / "test").exists()
+
+
+def test_a_font_file_of_gigabytes_is_refused_by_its_size_unread(tmp_path, capsys):
+    """A font file padded to more than any font needs (a sparse file here: no disk is used) was
+    read whole, more than once: 3 GB took 6 GB of memory and built. Refused by its size."""
+    from pnpgen.fonts import MAX_FONT_BYTES
+
+    ws, _ = _workspace(tmp_path / "ws", "no glyf table")
+    name = "CraftedHuge"
+    (ws / "fonts" / f"{name}.ttf").write_bytes((REPO / "fonts" / "NotoSans-Regular.ttf").read_bytes())
+    with open(ws / "fonts" / f"{name}.ttf", "r+b") as f:
+        f.truncate(MAX_FONT_BYTES + 1)
+    (ws / "data" / "test" / "game.yaml").write_text(GAME_YAML + f"fonts: {{gothic: {name}}}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert f"font file {name}.ttf is {MAX_FONT_BYTES + 1:,} bytes" in err and "game.yaml:" in err, err
