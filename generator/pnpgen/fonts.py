@@ -26,6 +26,7 @@ DEFAULT_FONTS = {
 # data (resources.py). A workspace's own fonts/ comes first and may leave any of them out, or be
 # missing altogether.
 BUNDLED = fonts_folder()
+MAX_FONT_BYTES = 128_000_000  # one font file (BIZ UD fonts are 5–9 MB, the largest TrueType Japanese ones some 50 MB)
 
 # name → (file, where the data named it: path, line, column): found, not parsed yet
 _located: dict[str, tuple[Path, Path | str | None, int | None, int | None]] = {}
@@ -69,6 +70,11 @@ def _load(name: str, key: str = "fonts") -> None:
     from reportlab.pdfbase import pdfmetrics
 
     path, w_path, line, column = _located[name]
+    size = path.stat().st_size
+    if size > MAX_FONT_BYTES:  # read whole, more than once: a 3 GB file took 6 GB of memory
+        raise InputError(f"font file {path.name} is {size:,} bytes", path=w_path, line=line, column=column, key=key,
+                         expected=f"a TrueType .ttf file of at most {MAX_FONT_BYTES:,} bytes (the largest "
+                         "Japanese fonts are some 50 MB)")
     try:
         font = fonttables.parse(name, path)
     except Exception as e:  # noqa: BLE001 - ReportLab raises plain exceptions for a file that is no TrueType font
@@ -76,6 +82,13 @@ def _load(name: str, key: str = "fonts") -> None:
                          key=key, expected="a TrueType .ttf file") from None
     pdfmetrics.registerFont(font)
     _registered[name] = path
+
+
+def unusable(name: str, why: str) -> InputError:
+    """The error for a located font whose file cannot be used (``why``), said where the data named it."""
+    path, w_path, line, column = _located[name]
+    return InputError(f"font file {path.name} cannot be used: {why}", path=w_path, line=line, column=column,
+                      key="fonts", expected="a TrueType .ttf file as its maker made it (download it again)")
 
 
 def parsed() -> int:

@@ -7,12 +7,13 @@ font file's own bytes.
 
 from __future__ import annotations
 
+import struct
 from pathlib import Path
 from typing import Any
 
 from pnpgen import usercache
 
-FORMAT = b"pnpgen-font-tables 1"
+FORMAT = b"pnpgen-font-tables 2"  # 2: kept only for a font whose glyph tables are whole (glyph_offsets)
 KIND = "fonts"
 _NAMES = ("name", "familyName", "styleName", "fullName", "uniqueFontID")  # TTFNameBytes values
 
@@ -28,6 +29,7 @@ def parse(name: str, path: Path):
     state = usercache.get(KIND, entry)
     if isinstance(state, dict) and "unitsPerEm" in state and "charWidths" in state:
         return _restore(name, path, data, state)
+    glyph_offsets(data, directory(data))  # what the subsets are cut from, whole (else DamagedFont)
     font = TTFont(name, str(path))
     usercache.put(KIND, entry, _tables(font.face))
     return font
@@ -69,3 +71,59 @@ def _restore(name: str, path: Path, data: bytes, state: dict[str, Any]):
     font._asciiReadable = rl_config.ttfAsciiReadable
     font.shapable = True
     return font
+
+
+class DamagedFont(ValueError):
+    """A font file whose tables do not hold what they say (cut short, or made so): refused when
+    the font is first read, in the font's words, rather than a traceback or a PDF of broken
+    glyphs where its subsets are cut (pdf/sfnt.py, ReportLab's rulebook)."""
+
+
+NEEDED = ("glyf", "head", "hhea", "hmtx", "loca", "maxp")  # what a TrueType subset is cut from
+
+
+def directory(data: bytes) -> dict[str, tuple[int, int]]:
+    """A font file's tables: tag → (offset, length), each inside the file, those a subset needs there."""
+    if len(data) < 12:
+        raise DamagedFont("the file is too short for a font")
+    (count,) = struct.unpack(">H", data[4:6])
+    if 12 + 16 * count > len(data):
+        raise DamagedFont("its table directory runs past the file's end")
+    where = {}
+    for i in range(count):
+        tag, _, at, n = struct.unpack(">4sIII", data[12 + 16 * i:28 + 16 * i])
+        if at + n > len(data):
+            raise DamagedFont(f"its {tag.decode('latin-1')!r} table runs past the file's end")
+        where[tag.decode("latin-1")] = (at, n)
+    missing = [tag for tag in NEEDED if tag not in where]
+    if missing:
+        raise DamagedFont(f"it has no {missing[0]!r} table (a TrueType font with outlines has one)")
+    return where
+
+
+def glyph_offsets(data: bytes, where: dict[str, tuple[int, int]]) -> tuple[int, ...]:
+    """Where each glyph's outline starts in 'glyf', by glyph id, and where the last one ends;
+    DamagedFont when the tables disagree: more glyphs than 'loca' places, an outline outside
+    'glyf', fewer metrics in 'hmtx' than glyphs."""
+    def table(tag: str) -> bytes:
+        at, n = where[tag]
+        return data[at:at + n]
+
+    head, maxp, hhea, loca = table("head"), table("maxp"), table("hhea"), table("loca")
+    if len(head) < 54 or len(maxp) < 6 or len(hhea) < 36:
+        raise DamagedFont("its 'head', 'maxp' or 'hhea' table is cut short")
+    (long_offsets,) = struct.unpack(">h", head[50:52])
+    (n,) = struct.unpack(">H", maxp[4:6])
+    size = 4 if long_offsets else 2
+    if n == 0 or len(loca) < size * (n + 1):
+        raise DamagedFont(f"it says it has {n:,} glyphs but its 'loca' table places {max(len(loca) // size - 1, 0):,}")
+    if long_offsets:
+        offsets = struct.unpack(f">{n + 1}I", loca[:4 * (n + 1)])
+    else:
+        offsets = tuple(2 * v for v in struct.unpack(f">{n + 1}H", loca[:2 * (n + 1)]))
+    if any(b < a for a, b in zip(offsets, offsets[1:])) or offsets[-1] > where["glyf"][1]:
+        raise DamagedFont("its 'loca' table places outlines outside its 'glyf' table")
+    (long_metrics,) = struct.unpack(">H", hhea[34:36])
+    if not 1 <= long_metrics <= n or where["hmtx"][1] < 4 * long_metrics + 2 * (n - long_metrics):
+        raise DamagedFont("its 'hmtx' table holds fewer metrics than it has glyphs")
+    return offsets

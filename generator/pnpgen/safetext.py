@@ -21,10 +21,28 @@ def control_char(text: str) -> str | None:
     return f"U+{ord(m.group()):04X}" if m else None
 
 
+def name_control_char(name: str) -> str | None:
+    """The first control character in a file or folder name as U+XXXX — a tab and a line feed
+    too, which a text may hold but a name never should —, or None."""
+    m = NAME_CONTROL.search(name)
+    return f"U+{ord(m.group()):04X}" if m else None
+
+
+NAME_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def shown_name(name: str) -> str:
+    """A file or folder name for a message, on one line: each control character escaped (\\n too)."""
+    return NAME_CONTROL.sub(_escaped, name)
+
+
 def shown(text: str) -> str:
     """``text`` safe to print on a terminal: each control character as an escape (\\x1b, \\u202e)."""
-    return CONTROL.sub(lambda m: repr(m.group())[1:-1] if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
-                       text)
+    return CONTROL.sub(_escaped, text)
+
+
+def _escaped(m: re.Match) -> str:
+    return repr(m.group())[1:-1] if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}"
 
 
 def csv_cell(value: Any) -> Any:

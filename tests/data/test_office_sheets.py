@@ -359,6 +359,10 @@ def test_a_number_in_a_text_field_prints_as_its_cell_shows_it(tmp_path, ending):
     (-1.25, "# ?/?", "-1 1/4"), (0.3333, "# ??/??", "1/3"), (3.14159, "# ???/???", "3 16/113"), (1.3, "# ?/8", "1 2/8"),
     (0.999, "# ?/?", "1"), (0.75, "0 ?/?", "0 3/4"), (45992, "0.00E+00", "4.60E+04"), (3, "0.0E+00", "3.0E+00"),
     (0.00012, "0.0E+0", "1.2E-4"), (9.996, "0.00E+00", "1.00E+01"), (0, "0.00E+00", "0.00E+00"),
+    # beyond Python's default 28 digits: every digit, as Excel shows them (these stopped the build
+    # with a traceback, decimal.InvalidOperation); infinity and 31 decimals are left alone
+    (1e30, "0", "1" + "0" * 30), (12345678901234567890123456789, "#,##0", "12,345,678,901,234,567,890,123,456,789"),
+    (1.5, "0." + "0" * 30, "1.5" + "0" * 29), (float("inf"), "0", None), (float("inf"), "# ?/?", None), (float("nan"), "0.00E+00", None), (1.5, "0." + "0" * 31, None),
 ])
 def test_excel_number_formats_are_shown_as_excel_shows_them(value, fmt, text):
     """The common formats applied as Excel applies them (half away from zero: 0.125 → 0.13); any
@@ -433,3 +437,18 @@ def test_a_date_or_fraction_in_a_text_field_prints_as_its_cell_shows_it(tmp_path
         shown[-1] = "2025-12-01"  # LibreOffice writes what it shows: here the text given
     assert [v["released"] for v, _ in _pieces(ws)] == shown
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+
+
+def test_a_huge_number_formatted_in_a_text_field_builds(tmp_path, capsys):
+    """A number of 31 digits in a cell formatted 0 (a hostile or careless sheet): a traceback
+    before; now the text the cell shows."""
+    ws = _ws(tmp_path / "ws", "pieces: {file: cards.xlsx}\n")
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in (["name", "text"], ["祝福", 1e30]):
+        sheet.append(row)
+    sheet["B2"].number_format = "0"
+    buf = io.BytesIO()
+    book.save(buf)
+    (ws / "data" / "test" / "decks" / "cards.xlsx").write_bytes(buf.getvalue())
+    assert [v["text"] for v, _ in _pieces(ws)] == ["1" + "0" * 30]

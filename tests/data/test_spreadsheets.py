@@ -344,3 +344,58 @@ def test_a_csv_in_utf16_without_its_byte_order_mark_reads_right(tmp_path, codec)
     (ws / "data" / "test" / "decks" / "cards.csv").write_bytes("name,text,count\n祝福,本文,2\n降臨,本文2,1\n".encode(codec))
     deck = load_game(Workspace(ws), "test").deck("cards")
     assert [(p.values["name"], p.values["text"], p.count) for p in deck.pieces] == [("祝福", "本文", 2), ("降臨", "本文2", 1)]
+
+
+def _with_hidden_first_sheet(kind: str) -> bytes:
+    """A workbook whose first sheet ('old', pieces 旧) is hidden and whose second ('new', pieces
+    新) is the one the office program opens on and shows."""
+    import io
+
+    if kind == "xlsx":
+        import openpyxl
+
+        book = openpyxl.Workbook()
+        old = book.active
+        old.title, old.sheet_state = "old", "hidden"
+        for row in (["name"], ["旧"]):
+            old.append(row)
+        new = book.create_sheet("new")
+        for row in (["name"], ["新"]):
+            new.append(row)
+        book.active = 1
+        buf = io.BytesIO()
+        book.save(buf)
+        return buf.getvalue()
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.style import Style, TableProperties
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    doc = OpenDocumentSpreadsheet()
+    hidden = Style(name="ta-hidden", family="table")
+    hidden.addElement(TableProperties(display="false"))
+    doc.automaticstyles.addElement(hidden)
+    for name, piece, style in (("old", "旧", "ta-hidden"), ("new", "新", None)):
+        table = Table(name=name, **({"stylename": hidden} if style else {}))
+        for value in ("name", piece):
+            cell = TableCell(valuetype="string")
+            cell.addElement(P(text=value))
+            row = TableRow()
+            row.addElement(cell)
+            table.addElement(row)
+        doc.spreadsheet.addElement(table)
+    buf = io.BytesIO()
+    doc.write(buf)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("kind", ["xlsx", "ods"])
+def test_a_hidden_first_sheet_is_passed_over_unless_named(tmp_path, kind):
+    """A workbook whose first sheet is hidden (an old version kept out of sight): the cards are
+    those of the first sheet the office program shows, not the hidden one's; named, it is read."""
+    ws = _sheet_ws(tmp_path, f"cards.{kind}", _with_hidden_first_sheet(kind))
+    assert [v["name"] for v, _ in _pieces(ws)] == ["新"]
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace(f"{{file: cards.{kind}}}", f"{{file: cards.{kind}, sheet: old}}"),
+                    encoding="utf-8")
+    assert [v["name"] for v, _ in _pieces(ws)] == ["旧"]

@@ -331,3 +331,19 @@ def test_a_two_language_game_exports_its_english_edition_beside_the_builds(tmp_p
     assert ("takes it: --preset doujin-pieces, --preset tabletopsimulator, "
             "pnpgen build --lang en's en/shop/tiles.pdf (any size, RGB)") \
         in capsys.readouterr().err
+
+
+def test_names_keep_tabletop_simulators_tags_as_written(tmp_path):
+    """A card named '\\[b]Fire\\[/b]' (a deck '[00ff00]Green[-]') prints '[b]Fire[/b]' on the card; Tabletop Simulator reads
+    [b], [ff0000]…[-], [sup] and [url=…] in a nickname as its own tags (bold, red, a link that
+    hides the rest): each '[' is followed by a zero-width space, so none starts a tag."""
+    deck = (DECK_YAML.replace("name: テストカード", "name: '[00ff00]Green[-]'")  # (a deck's name is never markup)
+            + "  - {name: '\\[b]Fire\\[/b] \\[ff0000]Red\\[-] x\\[sup]2\\[/sup]', text: 本文}\n"
+            + "  - {name: '\\[url=http://evil.example]Click', text: 本文}\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    out = _export(root)
+    doc = json.loads((out / "cards.json").read_text(encoding="utf-8"))
+    names = [doc["SaveName"], doc["ObjectStates"][0]["Nickname"], *(o["Nickname"] for o in _objects(out, "cards"))]
+    z = "\u200b"
+    assert names == [f"テストゲーム — [{z}00ff00]Green[{z}-]", f"[{z}00ff00]Green[{z}-]",
+                     f"[{z}b]Fire[{z}/b] [{z}ff0000]Red[{z}-] x[{z}sup]2[{z}/sup]", f"[{z}url=http://evil.example]Click"]

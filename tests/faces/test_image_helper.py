@@ -172,6 +172,20 @@ def test_placeholder_frame_speaks_the_games_language(tmp_path):
     assert [t.text for t in etree.fromstring(svg.encode()).iter("{*}text")] == ["Art", "to", "come", "鳥"]  # a Latin line is set word by word
 
 
+def test_placeholder_label_shows_the_pieces_name_as_written(tmp_path):
+    """A piece named '\\[b]Fire \\{x}' (printed '[b]Fire {x}') without its art yet: the frame's
+    label shows that name as written, not read again as markup ('[b]' stopped the build as an
+    unknown colour, '{x}' would name an icon)."""
+    deck = "name: 試し\nlayout: card-poker\npieces:\n  - {title: '\\[b]Fire\\[/b] \\{x} **', art: 未定}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    game = load_game(Workspace(ws), "test")
+    deck_ = game.decks[0]
+    svg = Renderer(ws / "templates", game, 3.0).render(Face(deck_, deck_.pieces[0], "front", 1))
+    words = [t.text for t in etree.fromstring(svg.encode()).iter("{*}text")]
+    label = words[words.index("画像未定"):][:4]
+    assert label == ["画像未定", "[b]Fire[/b]", "{x}", "**"], words  # (a Latin line is set word by word)
+
+
 def _framed_layouts() -> list[str]:
     """The built-in layouts whose art box draws the placeholder frame (the tokens' is covered
     by their value, so they draw none)."""

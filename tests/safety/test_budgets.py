@@ -80,3 +80,18 @@ def test_a_broken_spreadsheet_is_one_line_without_exception_names(tmp_path, caps
     assert run(ws, "list") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cards.xlsx" in err and "Error" not in err
+
+
+def test_a_template_file_of_more_bytes_than_a_template_needs_is_refused_unread(tmp_path, capsys):
+    """A template padded to hundreds of megabytes (a sparse file here: no disk is used) was read
+    whole and compiled: 300 MB took a minute and a gigabyte. Refused by its size, in one line."""
+    from pnpgen.faces.templates import MAX_TEMPLATE_BYTES
+
+    ws = make_workspace(tmp_path / "ws")
+    with open(ws / "templates/test/card-front.svg.j2", "r+b") as f:
+        f.truncate(MAX_TEMPLATE_BYTES + 1)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert f"template 'test/card-front.svg.j2' is {MAX_TEMPLATE_BYTES + 1:,} bytes" in err, err
+    assert not (ws / "build/test").exists()

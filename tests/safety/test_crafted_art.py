@@ -5,6 +5,7 @@ error naming the file, and the last good outputs stay."""
 
 from __future__ import annotations
 
+import io
 import struct
 import zlib
 
@@ -101,3 +102,46 @@ def test_a_png_of_many_pixel_data_chunks_is_placed(tmp_path):
     ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.png}\n", PICTURE_FRONT, {"a.png": (200, 30, 30)},
                            chunks=2000)  # (an encoder's 8 kB chunks: thousands in a big picture)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+
+
+def _interlaced(png: bytes) -> bytes:
+    """The same picture saved interlaced (Adam7, as GIMP's and Photoshop's 'Interlaced' option
+    saves it): seven passes, each a smaller picture of rows with their filter byte."""
+    from PIL import Image
+
+    from pnpgen.data.art import ADAM7
+
+    im = Image.open(io.BytesIO(png)).convert("RGB")
+    w, h = im.size
+    pixels = im.tobytes()
+    data = b""
+    for x0, y0, dx, dy in ADAM7:
+        for y in range(y0, h, dy):
+            data += b"\0" + b"".join(pixels[(y * w + x) * 3:(y * w + x) * 3 + 3] for x in range(x0, w, dx))
+    header = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 1)
+    return _png([(b"IHDR", header), (b"IDAT", zlib.compress(data)), (b"IEND", b"")])
+
+
+def test_an_interlaced_png_is_placed_and_one_cut_short_refused(tmp_path, capsys):
+    """An interlaced PNG's pixel data is longer than a plain one's (a filter byte on each row of
+    each pass): it was refused as 'cut short or does not match its size'. It is placed with its
+    own pixels; cut short, it is still one line."""
+    from pypdf import PdfReader
+
+    from pdfprobe import image_xobjects
+
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.png}\n", PICTURE_FRONT, {"a.png": (200, 30, 30)},
+                           size=(37, 23))  # (sides no pass divides evenly)
+    art = ws / "data" / "test" / "art" / "a.png"
+    plain = art.read_bytes()
+    art.write_bytes(_interlaced(plain))
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    (image,) = image_xobjects(PdfReader(ws / "build" / "test" / "cards.pdf")).values()
+    from PIL import Image
+
+    assert image.decode_as_image().convert("RGB").tobytes() == Image.open(io.BytesIO(plain)).convert("RGB").tobytes()
+    art.write_bytes(_png(_pixels(_chunks(art.read_bytes()), lambda d: zlib.compress(zlib.decompress(d)[:-5]))))
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "a.png" in err and "cut short" in err, err

@@ -109,3 +109,25 @@ def test_a_deck_both_yaml_and_yml_is_one_line(tmp_path, capsys):
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     err = capsys.readouterr().err
     assert "cards.yml" in err and "cards.yaml" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("kind", ["folder", "pipe"])
+def test_art_that_is_a_folder_or_a_pipe_is_said_so(tmp_path, capsys, kind):
+    """A folder named like a picture (dragged into art/) or a pipe: 'not found' sent the designer
+    looking for a file that is there; it says what the name is, never opening the pipe."""
+    import os
+
+    from conftest import ART_DECK_YAML
+
+    ws = make_workspace(tmp_path / "ws", deck=ART_DECK_YAML + "  - {name: 竜, art: dragon.png}\n")
+    art = ws / "data" / "test" / "art"
+    art.mkdir()
+    if kind == "folder":
+        (art / "dragon.png").mkdir()
+    else:
+        os.mkfifo(art / "dragon.png")
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    said = "a folder" if kind == "folder" else "a pipe, socket or device"
+    assert f"art file 'dragon.png' is {said}, not a file" in err and "cards.yaml:7:" in err, err

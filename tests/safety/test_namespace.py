@@ -18,6 +18,7 @@ def _copy_deck(ws: Path, deck_id: str) -> None:
 @pytest.mark.parametrize("deck_id, clash", [
     ("rulebook", "rulebook.pdf"), ("test-all", "test-all.pdf"), ("manifest", "manifest.json"),
     ("order", "order.csv"), ("proof", "proof.txt"), ("export", "export.json"), ("test-contact", "test-contact.png"),
+    ("reprint", "reprint.pdf"),  # (a deck reprint.yaml and the copies to reprint were one file)
     ("cards-unique", "shop/cards-unique.pdf"), ("cards-die", "shop/cards-die.pdf"),
 ])
 def test_a_deck_named_like_another_output_stops_before_anything_is_written(tmp_path, capsys, deck_id, clash):

@@ -82,3 +82,22 @@ def test_a_picture_past_pillows_warning_is_said_once_in_pnpgens_words(tmp_path, 
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "Warning" not in err and "art/a.png is 10000×10000 pixels" in err, err
+
+
+def test_an_art_file_of_more_bytes_than_print_needs_is_refused_unread(tmp_path, capsys):
+    """A picture of a few pixels carrying half a gigabyte (an ancillary chunk, data after its end):
+    every build read it whole, where it is checked and hashed (1.6 GB of memory for 500 MB). It is
+    refused by its size on disk before a byte is read (a sparse file here: no disk is used)."""
+    from pnpgen.data.art import MAX_ART_BYTES
+
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.png}\n", PICTURE_FRONT, {"a.png": (200, 30, 30)})
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    kept = (ws / "build/test/cards.pdf").read_bytes()
+    with open(ws / "data/test/art/a.png", "r+b") as f:
+        f.truncate(MAX_ART_BYTES + 1)
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert "cards.yaml:7:" in err and f"art file 'a.png' is {MAX_ART_BYTES + 1:,} bytes" in err, err
+    assert (ws / "build/test/cards.pdf").read_bytes() == kept

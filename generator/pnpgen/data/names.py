@@ -1,7 +1,7 @@
 """One namespace for a game's outputs: the files each deck makes (``<deck>.pdf``,
 ``shop/<deck>.pdf``, ``shop/<deck>-unique.pdf``, ``shop/<deck>-die.pdf``, an export's
 ``<deck>.json`` and PNGs) must not be the game-level files (``<game>-all.pdf``, ``rulebook.pdf``,
-``manifest.json``, ``shop/order.csv``, ``proof.txt``, an export's ``export.json``, ``order.csv``
+``manifest.json``, ``shop/order.csv``, ``proof.txt``, ``reprint.pdf``, an export's ``export.json``, ``order.csv``
 and ``<game>-contact.png``) or another deck's; an export's preset folder must not be a folder the
 build makes (``shop/``, ``cut/``, a language's ``<lang>/``). Checked when the game is loaded, before anything
 is drawn or written; a collision is one line naming both."""
@@ -24,6 +24,7 @@ def game_level(slug: str) -> dict[str, str]:
         f"{slug}-all": f"{slug}-all.pdf (every home sheet of the game)",
         "rulebook": "rulebook.pdf", "rulebook-booklet": "rulebook-booklet.pdf", "manifest": "manifest.json",
         "order": "shop/order.csv and an export's order.csv", "proof": "proof.txt", "export": "export.json (an export's record)",
+        "reprint": "reprint.pdf (the copies to reprint after a build that changed pieces, with reprint.txt)",
         f"{slug}-contact": f"{slug}-contact.png (an export's contact sheet)",
     }
 

@@ -17,9 +17,12 @@ the same cell gives the same text on every machine."""
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
+
+MAX_DECIMALS = 30  # the most decimal places an Excel number format shows
 
 _CURRENCY_CODE = re.compile(r"\[\$([^\]\-]*)(?:-[0-9A-Fa-f]+)?\]")  # [$$-409], [$€-407], [$¥-411]
 _LITERAL = r'(?:"[^"]*"|\\.|[$¥€£ ])*'
@@ -84,7 +87,7 @@ def shown(value: int | float, number_format: str) -> str | None:
     """``value`` as Excel shows it under ``number_format``, or None for a format not listed above
     (and for General, which shows the value as it is)."""
     fmt = number_format.strip()
-    if not fmt or fmt.lower() == "general" or fmt == "@":
+    if not fmt or fmt.lower() == "general" or fmt == "@" or not math.isfinite(value):
         return None
     if value < 0 and ";" in fmt:  # a negative number's own section ((0), red): left alone
         return None
@@ -94,8 +97,13 @@ def shown(value: int | float, number_format: str) -> str | None:
         return _fraction(value, fmt) or _scientific(value, fmt)
     prefix, body, percent, suffix = m.groups()
     whole_part, _, decimals = body.partition(".")
-    number = Decimal(repr(value)) * (100 if percent else 1)
-    text = f"{abs(number.quantize(Decimal(1).scaleb(-len(decimals)), rounding=ROUND_HALF_UP)):f}"
+    if len(decimals) > MAX_DECIMALS:
+        return None
+    with localcontext() as exact:  # every digit kept: 1e30 formatted 0 is 31 digits (the default 28 raised)
+        number = Decimal(repr(value))  # (exact, whatever the precision)
+        exact.prec = max(exact.prec, number.adjusted() + len(decimals) + 5)
+        number *= 100 if percent else 1
+        text = f"{abs(number.quantize(Decimal(1).scaleb(-len(decimals)), rounding=ROUND_HALF_UP)):f}"
     whole, _, fraction = text.partition(".")
     whole = f"{int(whole):,}" if "," in whole_part else whole.zfill(whole_part.count("0"))
     sign = "-" if number < 0 else ""

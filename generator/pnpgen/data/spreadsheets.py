@@ -345,9 +345,12 @@ def _check_xlsx_ranges(path: Path, shown: Path) -> None:
                 _check_covered(ranges, shown)
 
 
-def _pick(names: list[str], sheet: str | None, shown: Path) -> int:
+def _pick(names: list[str], sheet: str | None, shown: Path, hidden: frozenset[int] = frozenset()) -> int:
+    """The worksheet named ``sheet``, else the first one the office program shows: a sheet hidden
+    (``hidden``: their indexes; an old version kept out of sight, a list of lookups) is never read
+    in place of the one the designer sees first, though it is when named."""
     if sheet is None:
-        return 0
+        return next((i for i in range(len(names)) if i not in hidden), 0)
     if sheet not in names:
         raise InputError(f"no worksheet {sheet!r}", path=shown, key="sheet", expected="one of " + ", ".join(names))
     return names.index(sheet)
@@ -361,7 +364,8 @@ def _xlsx_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
         book = openpyxl.load_workbook(path, data_only=True)
     except InvalidFileException as e:
         raise InputError(f"cannot read the spreadsheet: {e}", path=shown, expected="an .xlsx workbook") from None
-    index = _pick(book.sheetnames, sheet, shown)
+    index = _pick(book.sheetnames, sheet, shown,
+                  frozenset(i for i, w in enumerate(book.worksheets) if w.sheet_state != "visible"))
     ws = book.worksheets[index]
     if ws.max_row > MAX_ROWS:
         raise _too_large(shown, "rows", MAX_ROWS)
@@ -426,12 +430,17 @@ def _fill(rows: list[list[Any]], merges: list[tuple[int, int, int, int]]) -> Non
 def _ods_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, list[Any]]]:
     from odf.namespaces import TABLENS
     from odf.opendocument import load
+    from odf.style import Style, TableProperties
     from odf.table import Table, TableRow
 
-    tables = load(str(path)).spreadsheet.getElementsByType(Table)
+    doc = load(str(path))
+    tables = doc.spreadsheet.getElementsByType(Table)
     if not tables:
         raise InputError("the spreadsheet has no worksheet", path=shown)
-    table = tables[_pick([t.getAttribute("name") for t in tables], sheet, shown)]
+    hidden_styles = {style.getAttribute("name") for style in doc.automaticstyles.getElementsByType(Style)
+                     if any(p.getAttribute("display") == "false" for p in style.getElementsByType(TableProperties))}
+    hidden = frozenset(i for i, t in enumerate(tables) if t.getAttribute("stylename") in hidden_styles)
+    table = tables[_pick([t.getAttribute("name") for t in tables], sheet, shown, hidden)]
     rows: list[tuple[int, list[Any]]] = []
     merges: list[tuple[int, int, int, int]] = []  # (top, left, bottom, right), 1-based
     number = 0

@@ -167,12 +167,35 @@ def _transform(x: float = 0.0, z: float = 0.0, scale: float = 1.0, face_down: bo
             "rotZ": 180.0 if face_down else 0.0, "scaleX": round(scale, 4), "scaleY": 1.0, "scaleZ": round(scale, 4)}
 
 
+SHOWN_FIELDS = frozenset({"SaveName", "Nickname", "Description"})  # text Tabletop Simulator shows, reading its tags
+NO_TAG = "\u200b"  # after each '[' of such a text: no tag starts there, and Tabletop Simulator's text draws it as nothing
+
+
+def as_written(text: str) -> str:
+    """``text`` as Tabletop Simulator shows it, never read as its own tags: its labels (NGUI) read
+    ``[b]``, ``[i]``, ``[sup]``, ``[ff0000]`` … ``[-]`` and ``[url=…]`` (which hides the rest of a
+    text without its ``]``) in a nickname or a description, and offer no escape; a zero-width space
+    after each ``[`` keeps every bracket as written (``[b]Fire`` shows as typed, not in bold)."""
+    return text.replace("[", "[" + NO_TAG)
+
+
+def _shown_as_written(value: object) -> object:
+    """A saved object with every text Tabletop Simulator shows passed through ``as_written``."""
+    if isinstance(value, dict):
+        return {k: as_written(v) if k in SHOWN_FIELDS and isinstance(v, str) else _shown_as_written(v)
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shown_as_written(v) for v in value]
+    return value
+
+
 def saved_object(name: str, obj: dict) -> str:
-    """A Saved Objects file (Saves/Saved Objects/*.json) holding one object."""
+    """A Saved Objects file (Saves/Saved Objects/*.json) holding one object; the names it shows
+    as written (``as_written``)."""
     doc = {"SaveName": name, "GameMode": "", "Date": "", "VersionNumber": "", "Gravity": 0.5, "PlayArea": 0.5,
            "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
            "TabStates": {}, "ObjectStates": [obj]}
-    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    return json.dumps(_shown_as_written(doc), ensure_ascii=False, indent=2) + "\n"
 
 
 def deck_object(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes],

@@ -170,6 +170,9 @@ class NamedPrefixLoader(jinja2.PrefixLoader):
     load = jinja2.BaseLoader.load  # the source through get_source (prefix resolved), the name whole
 
 
+MAX_TEMPLATE_BYTES = 16_000_000  # one template file: the shipped ones are at most 14 kB; a 300 MB one took a minute and a gigabyte
+
+
 class WorkspaceLoader(jinja2.FileSystemLoader):
     """Templates, includes and imports from templates/ only: Jinja refuses '..' in a name, and
     this refuses a file that a symlink leads out of the folder (an error, so the built-in
@@ -180,6 +183,12 @@ class WorkspaceLoader(jinja2.FileSystemLoader):
         self.root = root.resolve()
 
     def get_source(self, environment: jinja2.Environment, template: str):
+        for folder in self.searchpath:  # as Jinja finds it; measured before it is read whole
+            path = Path(folder, *jinja2.loaders.split_template_path(template))
+            if path.is_file() and path.stat().st_size > MAX_TEMPLATE_BYTES:
+                raise InputError(f"template {template!r} is {path.stat().st_size:,} bytes", path=f"templates/{template}",
+                                 key="template", expected=f"at most {MAX_TEMPLATE_BYTES:,} bytes (a picture pasted in "
+                                 "as data: belongs in the art folder, placed with image())")
         try:
             source, filename, uptodate = super().get_source(environment, template)
         except UnicodeDecodeError as e:  # Shift-JIS, UTF-16…: the template is wrong, not the deck

@@ -22,6 +22,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import accumulate
 
+from pnpgen import fonttables
+from pnpgen.fonttables import DamagedFont
+
 # Tables a CIDFontType2's program keeps (Table 126) and 'post' (glyph-name-free, version 3), which
 # font tools expect; 'OS/2' and 'name' are kept too: preflight tools read the embedding rights.
 KEPT = ("OS/2", "cvt ", "fpgm", "glyf", "head", "hhea", "hmtx", "loca", "maxp", "name", "post", "prep")
@@ -60,27 +63,14 @@ class Tables:
 @lru_cache(maxsize=16)
 def tables(data: bytes) -> Tables:
     """The directory of a font file (a TrueType collection's first font is not supported: the
-    font loader accepts .ttf only)."""
-    (count,) = struct.unpack(">H", data[4:6])
-    where = {}
-    for i in range(count):
-        tag, _, at, n = struct.unpack(">4sIII", data[12 + 16 * i:28 + 16 * i])
-        where[tag.decode("latin-1")] = (at, n)
-    return Tables(data, where)
+    font loader accepts .ttf only), checked (fonttables.directory)."""
+    return Tables(data, fonttables.directory(data))
 
 
 @lru_cache(maxsize=16)
 def _glyph_spans(data: bytes) -> tuple[tuple[int, int], ...]:
     """(start, end) of each glyph's outline in 'glyf', by glyph id."""
-    t = tables(data)
-    head = t.get("head")
-    (long_offsets,) = struct.unpack(">h", head[50:52])
-    (n,) = struct.unpack(">H", t.get("maxp")[4:6])
-    loca = t.get("loca")
-    if long_offsets:
-        offsets = struct.unpack(f">{n + 1}I", loca[:4 * (n + 1)])
-    else:
-        offsets = tuple(2 * v for v in struct.unpack(f">{n + 1}H", loca[:2 * (n + 1)]))
+    offsets = fonttables.glyph_offsets(data, tables(data).where)
     return tuple(zip(offsets, offsets[1:]))
 
 
@@ -91,6 +81,8 @@ def _components(glyph: bytes) -> list[int]:
     out = []
     at = 10
     while True:
+        if at + 4 > len(glyph):
+            raise DamagedFont("a composite glyph's components run past its outline")
         flags, gid = struct.unpack(">HH", glyph[at:at + 4])
         out.append(gid)
         at += 4 + (4 if flags & ARG_WORDS else 2)

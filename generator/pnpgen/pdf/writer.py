@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen import fonts
+from pnpgen.fonttables import DamagedFont
 from pnpgen.impose.plan import (
     DieLine,
     LineOp,
@@ -360,7 +361,10 @@ class _Writer:
         m = metrics(name)
         assert m is not None
         used = self.glyphs.get(name, {})
-        length, program = _subset_stream(_font_file(fonts.path_of(name)), frozenset(used))
+        try:
+            length, program = _subset_stream(_font_file(fonts.path_of(name)), frozenset(used))
+        except DamagedFont as e:
+            raise fonts.unusable(name, str(e)) from None
         base = sfnt.subset_tag(m.postscript, used) + "+" + m.postscript
         f = self.f
         file_ref = f.add_stream({"Length1": length, "Filter": Name("FlateDecode")}, program)

@@ -7,6 +7,7 @@ geometry and paint attributes, so an icon inlines as a ``<g>`` that svglib draws
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -50,6 +51,18 @@ def find(name: str, dirs: tuple[Path, ...]) -> Path | None:
     return None
 
 
+def _numbers(path: Path, attribute: str, text: str) -> tuple[float, ...]:
+    """The finite numbers of an icon's viewBox, width or height (a 'px' after a width allowed)."""
+    try:
+        values = tuple(float(v.removesuffix("px")) for v in text.replace(",", " ").split())
+    except ValueError:
+        values = ()
+    if not values or not all(math.isfinite(v) for v in values):
+        raise IconError(f"icon {path} has a {attribute} that is not numbers: {text[:60]!r} "
+                        "(an icon needs a viewBox of four numbers, or a width and height)")
+    return values
+
+
 def names(dirs: Sequence[Path]) -> list[str]:
     return sorted({p.stem for d in dirs if d.is_dir() for p in d.glob("*.svg") if p.is_file() and not is_litter(p.name)})
 
@@ -63,9 +76,9 @@ def load(path: Path) -> tuple[str, tuple[float, float, float, float]]:
         raise IconError(f"icon {path} is not valid SVG: {e.msg}") from None
     box = root.get("viewBox")
     if box:
-        vb = tuple(float(v) for v in box.replace(",", " ").split())
+        vb = _numbers(path, "viewBox", box)
     else:
-        vb = (0.0, 0.0, float(root.get("width", 100)), float(root.get("height", 100)))
+        vb = (0.0, 0.0, *_numbers(path, "width", root.get("width", "100")), *_numbers(path, "height", root.get("height", "100")))
     if len(vb) != 4 or vb[2] <= 0 or vb[3] <= 0:
         raise IconError(f"icon {path} has a bad viewBox {box!r}")
     parts: list[str] = []
