@@ -143,6 +143,18 @@ def test_a_picture_over_the_ink_limit_is_warned(tmp_path, preset, limit, fit):
     assert f"{ink:g} % total ink" in line and f"100 % of its pixels are over DriveThruCards's {limit} %" in line
 
 
+def test_a_few_pixels_over_the_ink_limit_are_not_called_none(tmp_path):
+    """One dark red pixel among 14,400 (0.007 %) is over DriveThruCards' 240 %: the warning names it
+    and says "under 0.1 %" of the pixels, not "0 %", which would deny the pixel it has just named."""
+    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT)
+    picture = Image.new("RGB", (120, 120), (230, 230, 230))
+    picture.putpixel((60, 60), (90, 0, 0))
+    picture.save(root / "templates" / "test" / "photo.png")
+    out = _export(root, "drivethrucards", "--fit", "scale")
+    [line] = [w for w in json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"]
+              if "a picture reaches" in w]
+    assert "264.7 % total ink; under 0.1 % of its pixels are over DriveThruCards's 240 %" in line, line
+
 def _tiling(doc) -> None:
     pattern = doc.make_stream(b"1 0 0 rg 0 0 5 5 re f", Type=pikepdf.Name.Pattern, PatternType=1, PaintType=1,
                               TilingType=1, BBox=[0, 0, 5, 5], XStep=5, YStep=5, Resources=pikepdf.Dictionary())

@@ -117,10 +117,16 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
             more = f" and {len(heavy.pages) - 1} more pages" if len(heavy.pages) > 1 else ""
             warnings.append(f"{name} page {first + 1} ({where[first]}){more}: a picture reaches CMYK "
                             f"{'/'.join(f'{v * 100:g}' for v in heavy.colour)}, {heavy.ink:g} % total ink; "
-                            f"{heavy.share:g} % of its pixels are over {preset.name}'s {preset.ink_limit:g} %")
+                            f"{_share(heavy.share)} of its pixels are over {preset.name}'s {preset.ink_limit:g} %")
         warnings.extend(_overprint_warnings(name, overprint_over_limit(pdf, preset.ink_limit), where, templates, preset))
     files[name] = pdf
     return rows
+
+
+def _share(percent: float) -> str:
+    """A share of pixels to 0.1 %; a few pixels over the limit are "under 0.1 %", never "0 %"
+    (which would contradict the heaviest pixel named just before it)."""
+    return f"{round(percent, 1):g} %" if percent >= 0.05 else "under 0.1 %"
 
 
 def _template(deck, side: str) -> str:
