@@ -30,7 +30,7 @@ from pnpgen.exports.presets import FITS, Fitted, NotTaken, Preset, available, fi
 from pnpgen.faces.convert import convert_faces
 from pnpgen.faces.faceset import render_game
 from pnpgen.faces.images import grouped_low_dpi, low_dpi_deck
-from pnpgen.faces.printlint import lint_faces
+from pnpgen.faces.printlint import OnFormat, lint_faces
 from pnpgen.pdf.assemble import SourceChanged
 from pnpgen.pdf.pdfx import OutputCondition
 from pnpgen.pdf.raster import ImageStreams
@@ -116,12 +116,13 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     pictures.own_hash = hashes
     arts = convert_faces(rendered.faces.subset(needed), rendered.art_folder,
                          settle=lambda key, converted: pictures.settle(converted.art, pictures.own.get))
-    if preset.min_line_mm is not None and preset.files != "tts":  # the shop's thinnest line, on the faces it gets
+    if preset.files != "tts":  # the shop's thinnest line and safe zone, on the faces it gets as it prints them
         sent = [(deck, f.piece, side, key) for deck in decks for f in by_deck[deck.id]
                 for side, key in (("front", f.front), ("back", f.back)) if key]
-        shop_lines = LintSettings(min_stroke_pt=preset.min_line_mm / MM_PER_PT, min_text_pt=None, safe_mm=None,
-                                  thin_stroke_pt=None)
-        warnings += lint_faces(sent, arts, art_bleed, shop_lines, ws.templates, shop=preset.name)
+        thinnest = preset.min_line_mm / MM_PER_PT if preset.min_line_mm is not None else None
+        shop_lines = LintSettings(min_stroke_pt=thinnest, min_text_pt=None, safe_mm=None, thin_stroke_pt=None)
+        warnings += lint_faces(sent, arts, art_bleed, shop_lines, ws.templates, shop=preset.name,
+                               formats={deck.id: _on_format(deck, fitted[deck.id]) for deck in decks})
     font = game.fonts["gothic"]
     out_root = options.out or ws.root / "build"
     out_dir = out_root / slug / (options.lang or "") / preset.slug  # a --lang export beside its build's edition
@@ -246,6 +247,14 @@ def _tts_deck_ids(ws: Workspace, slug: str, game: Game, base: int | None) -> dic
     everyone |= {(slug, d.id) for d in game.decks}
     ids = tts.deck_ids(sorted(everyone), tts.DECK_ID_BASE if base is None else base)
     return {d.id: ids[(slug, d.id)] for d in game.decks}
+
+
+def _on_format(deck: Deck, fitted: Fitted) -> OnFormat:
+    """Where the shop's format puts the deck's faces, for the print lint: the art scaled and
+    centred on the format's trim (turned with the deck: a landscape card on a portrait format)."""
+    w, h = deck.trim_mm
+    fw, fh = reversed(fitted.trim) if fitted.turned else fitted.trim
+    return OnFormat(fitted.scale, (fw - fitted.scale * w) / 2, (fh - fitted.scale * h) / 2, fitted.format.safe)
 
 
 def _fit_decks(ws: Workspace, game: Game, preset: Preset,
