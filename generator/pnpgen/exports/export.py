@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Callable
 from dataclasses import astuple, dataclass, field, replace
 from pathlib import Path
@@ -129,6 +130,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     notices = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
     if preset.files != "tts":  # a print run is paid for: what the draft leaves open prints as it stands
         notices += [open_values(deck, preset) for deck in decks if deck.placeholders]
+        notices += [odd_file_name(deck, preset) for deck in decks if not PLAIN_FILE_NAME.fullmatch(deck.id)]
     if options.proof:
         notices.append("--proof: the trim, bleed and safe lines print on every page and image; these files are "
                           "for checking, not for the shop" + (" (a plain PDF, not PDF/X-1a)" if preset.pdfx != "none"
@@ -201,6 +203,19 @@ def open_values(deck: Deck, preset: Preset) -> str:
     return (f"{where}: deck '{deck.id}' still prints 未定: {key}: {text}"
             + (f", and {more} more" if more else "") + f" (pnpgen check lists them); {preset.name} prints "
             "them as they are")
+
+
+# What a printer's upload form takes in a file name: half-width letters and digits, - and _
+# (株式会社栄光, 原稿作成共通設定: "半角英数字で命名").
+PLAIN_FILE_NAME = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def odd_file_name(deck: Deck, preset: Preset) -> str:
+    """A deck whose id, which names its shop files, is more than half-width letters, digits, - and _."""
+    example = f"{deck.id}.pdf" if preset.files.startswith("pdf") else f"{deck.id}-001-front.png"
+    return (f"{deck.source}: deck '{deck.id}' names the files sent to {preset.name} ('{example}'); many "
+            "printers' upload forms take file names of half-width letters, digits, - and _ only (半角英数字): "
+            "rename the deck file to such a name if the shop refuses them")
 
 
 def _check_pixels(preset: Preset, decks: list[Deck], fitted: dict[str, Fitted]) -> None:

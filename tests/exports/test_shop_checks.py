@@ -1,4 +1,4 @@
-"""An export measures text against the shop's own safe zone, as the shop prints the face."""
+"""What an export checks of the faces and files it sends against the shop: its safe zone, its file names."""
 
 from __future__ import annotations
 
@@ -40,3 +40,23 @@ def test_the_safe_zone_is_measured_where_the_format_puts_the_face(tmp_path):
     text stands 3.35 mm inside that trim, outside its 1/8 in zone; 同人's 3 mm zone holds it too."""
     assert _warnings(tmp_path / "tgc", "thegamecrafter", "--fit", "bleed") == []
     assert _warnings(tmp_path / "doujin", "doujin") == []
+
+
+def test_a_deck_whose_file_names_an_uploader_may_refuse_is_warned(tmp_path):
+    """A deck file named in Japanese and with a space names its shop files so ('役割 カード.pdf');
+    Japanese printers ask for file names of 半角英数字 (株式会社栄光's 原稿作成共通設定): the export
+    says so, naming the deck file; a deck named cards is not warned, nor a virtual table's export."""
+    root = make_workspace(tmp_path, deck=DECK_YAML + "  - {name: 王, text: 本文}\n")
+    decks = root / "data" / "test" / "decks"
+    (decks / "cards.yaml").rename(decks / "役割 カード.yaml")
+    (decks / "plain.yaml").write_text(DECK_YAML + "  - {name: 兵, text: 本文}\n", encoding="utf-8")
+    warned = []
+    for preset, extra in (("doujin", ()), ("tabletopsimulator", ())):
+        assert run(root, "export", "--game", "test", "--preset", preset, *extra) == 0
+        found = json.loads((root / "build" / "test" / preset / "export.json").read_text(encoding="utf-8"))["warnings"]
+        warned.append([w for w in found if "半角英数字" in w])
+    assert (root / "build" / "test" / "doujin" / "役割 カード.pdf").is_file()
+    assert warned == [[
+        "data/test/decks/役割 カード.yaml: deck '役割 カード' names the files sent to 同人印刷所（トンボ付きPDF） "
+        "('役割 カード.pdf'); many printers' upload forms take file names of half-width letters, digits, - and _ "
+        "only (半角英数字): rename the deck file to such a name if the shop refuses them"], []]
