@@ -85,12 +85,13 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
                          expected="--colour rgb, or a PDF preset such as drivethrucards or doujin")
     # The preset's PDF/X is for its colour: --colour rgb alone asks for a plain RGB PDF. A proof's
     # lines print: it is never PDF/X, so a shop's upload check turns it away if it is sent.
-    if options.proof and options.pdfx == "x1a":
+    if options.proof and options.pdfx in ("x1a", "x1a-2001"):
         raise InputError("--proof draws the trim, bleed and safe lines on every page, and they print: a proof is "
                          "no PDF/X file for the shop", key="--pdfx", expected="--proof alone (a plain PDF to check), "
                          "or --pdfx x1a without --proof")
     default_pdfx = preset.pdfx if colour == "cmyk" and not options.proof else "none"
     pdfx = _pdfx(preset, options.pdfx or default_pdfx, colour)
+    edition = "2001" if (options.pdfx or default_pdfx) == "x1a-2001" else "2003"  # PDF/X-1a's, with pdfx
     outline = preset.outline_text if options.outline_text is None else options.outline_text
     if outline and not preset.files.startswith("pdf"):
         raise InputError(f"{preset.name} takes images, so --outline-text does not apply", key="--outline-text",
@@ -158,7 +159,8 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
                                                   f.copies) for f in faces)
             else:
                 result.order.extend(shop.deck_files(preset, style, faces, result.files, result.warnings,
-                                                    shop.Finish(pdfx, str(game.date), outline), result.black, pngs))
+                                                    shop.Finish(pdfx, str(game.date), outline, edition),
+                                                    result.black, pngs))
             thumbs.extend(contact.thumbnails(style, faces))
         result.order.extend(OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
                             for o in left_out)

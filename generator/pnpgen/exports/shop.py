@@ -46,6 +46,7 @@ class Finish:
     pdfx: OutputCondition | None = None
     date: str = ""  # the game's date: the PDF/X creation date
     outline_text: bool = False  # every glyph drawn as a path (アウトライン化)
+    edition: str = "2003"  # PDF/X-1a:2003 (PDF 1.4), or 2001 (PDF 1.3)
 
 
 def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
@@ -103,7 +104,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
         # the cut line beside the print pages, which a printer that prints every spot colour never prints
         die_title = f"{deck.name} — cut line ({preset.name})"
         die = die_pdf(style, die_title, ["front", "back"] if any(face.back is not None for face in faces) else ["front"])
-        files[die_name] = make_x1a(die, finish.pdfx, die_title, finish.date) if finish.pdfx else die
+        files[die_name] = make_x1a(die, finish.pdfx, die_title, finish.date, finish.edition) if finish.pdfx else die
     measured: dict[str, HeavyPicture | None] = {}  # the pictures converted to CMYK, measured as they were made
     if style.cmyk:
         pdf, mapped = k_only(pdf, preset.overprint_black)
@@ -113,7 +114,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
         pdf, left = outline_text(pdf)
         warnings.extend(f"{name}: {what}" for what in left)
     if finish.pdfx is not None:
-        pdf = make_x1a(pdf, finish.pdfx, title, finish.date)
+        pdf = make_x1a(pdf, finish.pdfx, title, finish.date, finish.edition)
     if style.cmyk:
         for page, colour, ink in over_limit(pdf, preset.ink_limit):
             warnings.append(f"{name} page {page + 1} ({where[page]}): CMYK "
