@@ -217,8 +217,9 @@ def _export_command(e: argparse.ArgumentParser) -> None:
                    help="only this deck (repeatable)")
     e.add_argument("--fit", type=_choice, choices=["scale", "bleed"], help="adapt a deck to the preset's nearest format")
     e.add_argument("--colour", type=_choice, choices=["rgb", "cmyk"], help="default: the preset's")
-    e.add_argument("--pdfx", type=_choice, choices=["x1a", "none"],
-                   help="PDF/X-1a:2003 for the preset's printing condition, or a plain PDF (default: the preset's)")
+    e.add_argument("--pdfx", type=_choice, choices=["x1a", "x1a-2001", "none"],
+                   help="PDF/X-1a:2003 (x1a) or PDF/X-1a:2001 (PDF 1.3, for printers that ask for it) for the "
+                        "preset's printing condition, or a plain PDF (default: the preset's)")
     e.add_argument("--outline-text", action=argparse.BooleanOptionalAction, default=None,
                    help="PDF presets: draw every glyph as a path from the embedded font, for printers that ask "
                         "(default: the preset's)")

@@ -21,12 +21,14 @@ _INLINE_SPACES = {"/G": "/DeviceGray", "/CMYK": "/DeviceCMYK", "/RGB": "/DeviceR
 _PDF_DATE = re.compile(r"D:\d{14}(Z(00'00'?)?|[+-]\d\d'\d\d'?)")
 
 
-def problems(pdf: bytes) -> list[str]:
+def problems(pdf: bytes, edition: str = "2003") -> list[str]:
+    """``edition`` 2001: PDF/X-1a:2001 (ISO 15930-1), PDF 1.3 at most, its version and conformance keys."""
     out: list[str] = []
     head = pdf[:16]
     version = re.match(rb"%PDF-(\d\.\d)", head)
-    if version is None or float(version.group(1)) > 1.4:
-        out.append(f"header {head[:8]!r}: PDF/X-1a:2003 is PDF 1.4 at most")
+    highest = 1.3 if edition == "2001" else 1.4
+    if version is None or float(version.group(1)) > highest:
+        out.append(f"header {head[:8]!r}: PDF/X-1a:{edition} is PDF {highest} at most")
     if b"/ObjStm" in pdf or re.search(rb"/Type\s*/XRef", pdf):
         out.append("object or cross-reference streams (PDF 1.5)")
     with pikepdf.open(io.BytesIO(pdf)) as doc:
@@ -34,7 +36,7 @@ def problems(pdf: bytes) -> list[str]:
             out.append("encrypted")
         if "/ID" not in doc.trailer or len(doc.trailer.ID) != 2:
             out.append("no trailer ID")
-        out += _info(doc)
+        out += _info(doc, edition)
         out += _intent(doc)
         for n, page in enumerate(doc.pages, 1):
             out += [f"page {n}: {p}" for p in _boxes(page)]
@@ -70,7 +72,7 @@ def _subset_names(doc) -> list[str]:
     return [f"{len(found)} different font programs are named {name}" for name, found in programs.items() if len(found) > 1]
 
 
-def _info(doc) -> list[str]:
+def _info(doc, edition: str = "2003") -> list[str]:
     info = doc.trailer.get("/Info")
     if info is None:
         return ["no document information dictionary"]
@@ -81,8 +83,11 @@ def _info(doc) -> list[str]:
     for key in ("/CreationDate", "/ModDate"):
         if str(info.get(key, "")) and not _PDF_DATE.fullmatch(str(info[key])):
             out.append(f"Info {key} {str(info[key])!r} is not a PDF date (D:YYYYMMDDHHmmSS and a time zone)")
-    if str(info.get("/GTS_PDFXVersion", "")) != "PDF/X-1a:2003":
-        out.append(f"Info /GTS_PDFXVersion is {info.get('/GTS_PDFXVersion')!r}, not PDF/X-1a:2003")
+    version, conformance = ("PDF/X-1:2001", "PDF/X-1a:2001") if edition == "2001" else ("PDF/X-1a:2003", None)
+    if str(info.get("/GTS_PDFXVersion", "")) != version:
+        out.append(f"Info /GTS_PDFXVersion is {info.get('/GTS_PDFXVersion')!r}, not {version}")
+    if conformance is not None and str(info.get("/GTS_PDFXConformance", "")) != conformance:
+        out.append(f"Info /GTS_PDFXConformance is {info.get('/GTS_PDFXConformance')!r}, not {conformance}")
     if info.get("/Trapped") not in (Name("/True"), Name("/False")):
         out.append(f"Info /Trapped is {info.get('/Trapped')!r}, not /True or /False")
     return out

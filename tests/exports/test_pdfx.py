@@ -105,6 +105,37 @@ def _pictures(pdf: Path) -> list[tuple[str, tuple[int, ...]]]:
                 if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"]
 
 
+def test_pdfx1a_2001_for_a_printer_that_asks_for_it(tmp_path):
+    """Many Japanese printers' RIPs take PDF/X-1a:2001 (PDF 1.3; "現在日本の市場において主に使用されて
+    いるPDF/Xは、PDF/X-1a:2001", mksign.jp). --pdfx x1a-2001 (or a preset's pdfx: x1a-2001) writes
+    it: %PDF-1.3, GTS_PDFXVersion PDF/X-1:2001 with GTS_PDFXConformance PDF/X-1a:2001, the 2001
+    preflight passed by the print file and the die file; its pages are the 2003 file's, which
+    the 2001 preflight turns away (PDF 1.4)."""
+    from pnpgen.exports.bleedfill import rendered
+
+    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT)
+    Image.new("RGB", (120, 120), (30, 160, 60)).save(root / "templates" / "test" / "photo.png")
+    (root / "data" / "test" / "decks" / "coins.yaml").write_text(
+        "name: コイン\nkind: token\nshape: circle\nsize: 30\nfront: card-front.svg.j2\n"
+        "fields: {name: text, text: text}\npieces:\n  - {name: 金}\n", encoding="utf-8")
+    old = _export(root, "doujin-pieces", out=tmp_path / "2003")
+    new = _export(root, "doujin-pieces", "--pdfx", "x1a-2001", out=tmp_path / "2001")
+    for name in ("cards.pdf", "coins.pdf", "coins-die.pdf"):
+        pdf = (new / name).read_bytes()
+        assert pdf.startswith(b"%PDF-1.3\n") and problems(pdf, "2001") == [], (name, problems(pdf, "2001"))
+        with pikepdf.open(io.BytesIO(pdf)) as doc:
+            info = doc.trailer.Info
+            assert (str(info.GTS_PDFXVersion), str(info.GTS_PDFXConformance)) == ("PDF/X-1:2001", "PDF/X-1a:2001")
+        before = (old / name).read_bytes()
+        assert problems(before) == [] and "header b'%PDF-1.4': PDF/X-1a:2001 is PDF 1.3 at most" in problems(before, "2001")
+        pages = len(pikepdf.open(io.BytesIO(pdf)).pages)
+        assert [i.tobytes() for i in rendered(pdf, range(pages), 2)] == \
+            [i.tobytes() for i in rendered(before, range(pages), 2)]
+    preset = (REPO / "generator" / "pnpgen" / "exports" / "presets" / "doujin.yaml").read_text(encoding="utf-8")
+    (root / "presets").mkdir()
+    (root / "presets" / "old-rip.yaml").write_text(preset.replace("pdfx: x1a", "pdfx: x1a-2001"), encoding="utf-8")
+    assert (_export(root, "old-rip", "--deck", "cards") / "cards.pdf").read_bytes().startswith(b"%PDF-1.3\n")
+
 def test_a_cmyk_pdf_without_pdfx_holds_no_rgb_picture(tmp_path):
     """--colour cmyk --pdfx none: the picture is converted as under PDF/X (the docs: every colour
     in DeviceCMYK), not left RGB for the shop's RIP to separate by a conversion of its own."""
@@ -142,6 +173,18 @@ def test_a_picture_over_the_ink_limit_is_warned(tmp_path, preset, limit, fit):
     assert line.startswith("cards.pdf page 2 (cards-001 front) and 10 more pages: a picture reaches CMYK 0/100/100/64.7")
     assert f"{ink:g} % total ink" in line and f"100 % of its pixels are over DriveThruCards's {limit} %" in line
 
+
+def test_a_few_pixels_over_the_ink_limit_are_not_called_none(tmp_path):
+    """One dark red pixel among 14,400 (0.007 %) is over DriveThruCards' 240 %: the warning names it
+    and says "under 0.1 %" of the pixels, not "0 %", which would deny the pixel it has just named."""
+    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT)
+    picture = Image.new("RGB", (120, 120), (230, 230, 230))
+    picture.putpixel((60, 60), (90, 0, 0))
+    picture.save(root / "templates" / "test" / "photo.png")
+    out = _export(root, "drivethrucards", "--fit", "scale")
+    [line] = [w for w in json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"]
+              if "a picture reaches" in w]
+    assert "264.7 % total ink; under 0.1 % of its pixels are over DriveThruCards's 240 %" in line, line
 
 def _tiling(doc) -> None:
     pattern = doc.make_stream(b"1 0 0 rg 0 0 5 5 re f", Type=pikepdf.Name.Pattern, PatternType=1, PaintType=1,

@@ -140,6 +140,14 @@ def test_150_dpi_placement(tmp_path):
     assert any("art/dragon.png: 150 dpi at 200×100 mm, 300 wanted" in w for w in renderer.warnings)
 
 
+def test_low_resolution_names_the_box_to_a_tenth_of_a_millimetre(tmp_path):
+    """A box of 200/7 mm (a layout's thirds, a shop's --fit scale) is said as a designer measures it,
+    28.6×40 mm, not 28.5714×40 mm; manifest.json keeps its two decimals."""
+    renderer, _, _ = render(tmp_path, 'image(piece.art, 10, 20, 200 / 7, 40, fit="stretch")')
+    [warning] = [w for w in renderer.warnings if "dpi" in w]
+    assert warning.endswith(" dpi at 28.6×40 mm, 300 wanted"), warning
+    assert renderer.art.images()[0]["box_mm"] == [28.57, 40.0]
+
 def test_min_dpi_is_configurable(tmp_path):
     renderer, _, _ = render(tmp_path, 'image(piece.art, 10, 20, 40, 40)', min_dpi=150)
     assert not [w for w in renderer.warnings if "dpi" in w]

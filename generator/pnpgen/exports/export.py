@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Callable
 from dataclasses import astuple, dataclass, field, replace
 from pathlib import Path
@@ -30,7 +31,7 @@ from pnpgen.exports.presets import FITS, Fitted, NotTaken, Preset, available, fi
 from pnpgen.faces.convert import convert_faces
 from pnpgen.faces.faceset import render_game
 from pnpgen.faces.images import grouped_low_dpi, low_dpi_deck
-from pnpgen.faces.printlint import lint_faces
+from pnpgen.faces.printlint import OnFormat, lint_faces
 from pnpgen.pdf.assemble import SourceChanged
 from pnpgen.pdf.pdfx import OutputCondition
 from pnpgen.pdf.raster import ImageStreams
@@ -84,12 +85,13 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
                          expected="--colour rgb, or a PDF preset such as drivethrucards or doujin")
     # The preset's PDF/X is for its colour: --colour rgb alone asks for a plain RGB PDF. A proof's
     # lines print: it is never PDF/X, so a shop's upload check turns it away if it is sent.
-    if options.proof and options.pdfx == "x1a":
+    if options.proof and options.pdfx in ("x1a", "x1a-2001"):
         raise InputError("--proof draws the trim, bleed and safe lines on every page, and they print: a proof is "
                          "no PDF/X file for the shop", key="--pdfx", expected="--proof alone (a plain PDF to check), "
                          "or --pdfx x1a without --proof")
     default_pdfx = preset.pdfx if colour == "cmyk" and not options.proof else "none"
     pdfx = _pdfx(preset, options.pdfx or default_pdfx, colour)
+    edition = "2001" if (options.pdfx or default_pdfx) == "x1a-2001" else "2003"  # PDF/X-1a's, with pdfx
     outline = preset.outline_text if options.outline_text is None else options.outline_text
     if outline and not preset.files.startswith("pdf"):
         raise InputError(f"{preset.name} takes images, so --outline-text does not apply", key="--outline-text",
@@ -116,18 +118,20 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     pictures.own_hash = hashes
     arts = convert_faces(rendered.faces.subset(needed), rendered.art_folder,
                          settle=lambda key, converted: pictures.settle(converted.art, pictures.own.get))
-    if preset.min_line_mm is not None and preset.files != "tts":  # the shop's thinnest line, on the faces it gets
+    if preset.files != "tts":  # the shop's thinnest line and safe zone, on the faces it gets as it prints them
         sent = [(deck, f.piece, side, key) for deck in decks for f in by_deck[deck.id]
                 for side, key in (("front", f.front), ("back", f.back)) if key]
-        shop_lines = LintSettings(min_stroke_pt=preset.min_line_mm / MM_PER_PT, min_text_pt=None, safe_mm=None,
-                                  thin_stroke_pt=None)
-        warnings += lint_faces(sent, arts, art_bleed, shop_lines, ws.templates, shop=preset.name)
+        thinnest = preset.min_line_mm / MM_PER_PT if preset.min_line_mm is not None else None
+        shop_lines = LintSettings(min_stroke_pt=thinnest, min_text_pt=None, safe_mm=None, thin_stroke_pt=None)
+        warnings += lint_faces(sent, arts, art_bleed, shop_lines, ws.templates, shop=preset.name,
+                               formats={deck.id: _on_format(deck, fitted[deck.id]) for deck in decks})
     font = game.fonts["gothic"]
     out_root = options.out or ws.root / "build"
     out_dir = out_root / slug / (options.lang or "") / preset.slug  # a --lang export beside its build's edition
     notices = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
     if preset.files != "tts":  # a print run is paid for: what the draft leaves open prints as it stands
         notices += [open_values(deck, preset, game.lang) for deck in decks if deck.placeholders]
+        notices += [odd_file_name(deck, preset) for deck in decks if not PLAIN_FILE_NAME.fullmatch(deck.id)]
     if options.proof:
         notices.append("--proof: the trim, bleed and safe lines print on every page and image; these files are "
                           "for checking, not for the shop" + (" (a plain PDF, not PDF/X-1a)" if preset.pdfx != "none"
@@ -155,7 +159,8 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
                                                   f.copies) for f in faces)
             else:
                 result.order.extend(shop.deck_files(preset, style, faces, result.files, result.warnings,
-                                                    shop.Finish(pdfx, str(game.date), outline), result.black, pngs))
+                                                    shop.Finish(pdfx, str(game.date), outline, edition),
+                                                    result.black, pngs))
             thumbs.extend(contact.thumbnails(style, faces))
         result.order.extend(OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
                             for o in left_out)
@@ -202,6 +207,19 @@ def open_values(deck: Deck, preset: Preset, lang: str) -> str:
             "them as they are")
 
 
+# What a printer's upload form takes in a file name: half-width letters and digits, - and _
+# (株式会社栄光, 原稿作成共通設定: "半角英数字で命名").
+PLAIN_FILE_NAME = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def odd_file_name(deck: Deck, preset: Preset) -> str:
+    """A deck whose id, which names its shop files, is more than half-width letters, digits, - and _."""
+    example = f"{deck.id}.pdf" if preset.files.startswith("pdf") else f"{deck.id}-001-front.png"
+    return (f"{deck.source}: deck '{deck.id}' names the files sent to {preset.name} ('{example}'); many "
+            "printers' upload forms take file names of half-width letters, digits, - and _ only (半角英数字): "
+            "rename the deck file to such a name if the shop refuses them")
+
+
 def _check_pixels(preset: Preset, decks: list[Deck], fitted: dict[str, Fitted]) -> None:
     """A preset of face images (dpi × size × faces) against the raster limits, before any face
     is drawn: one image at 2,400 dpi of a 300 mm piece took 6.6 GB."""
@@ -246,6 +264,14 @@ def _tts_deck_ids(ws: Workspace, slug: str, game: Game, base: int | None) -> dic
     everyone |= {(slug, d.id) for d in game.decks}
     ids = tts.deck_ids(sorted(everyone), tts.DECK_ID_BASE if base is None else base)
     return {d.id: ids[(slug, d.id)] for d in game.decks}
+
+
+def _on_format(deck: Deck, fitted: Fitted) -> OnFormat:
+    """Where the shop's format puts the deck's faces, for the print lint: the art scaled and
+    centred on the format's trim (turned with the deck: a landscape card on a portrait format)."""
+    w, h = deck.trim_mm
+    fw, fh = reversed(fitted.trim) if fitted.turned else fitted.trim
+    return OnFormat(fitted.scale, (fw - fitted.scale * w) / 2, (fh - fitted.scale * h) / 2, fitted.format.safe)
 
 
 def _fit_decks(ws: Workspace, game: Game, preset: Preset,

@@ -14,7 +14,7 @@ class ExportOptions:
     preset: str
     fit: str | None = None  # scale | bleed
     colour: str | None = None  # rgb | cmyk; default: the preset's
-    pdfx: str | None = None  # x1a | none; default: the preset's
+    pdfx: str | None = None  # x1a | x1a-2001 | none; default: the preset's
     outline_text: bool | None = None  # glyphs as paths; default: the preset's
     proof: bool = False
     base_url: str | None = None

@@ -25,7 +25,7 @@ PRESET_KEYS = {
     "marks": "none | jp | western",
     "min_line": "the thinnest line the shop prints, e.g. 0.1mm (thinner ones warned; default: none)",
     "cut_line": "file | page: a die-cut piece's cut path at an any-size format, in <deck>-die.pdf or on its pages",
-    "pdfx": "x1a | none (default of --pdfx)",
+    "pdfx": "x1a | x1a-2001 | none (default of --pdfx)",
     "outline_text": "true | false: every glyph drawn as a path (default of --outline-text)",
     "overprint_black": "true | false: CMYK black text and thin lines overprint (スミノセ, the default) or knock out",
     "unverified": "what of the preset is not checked against the shop's own template (warned on every export)",
@@ -36,7 +36,7 @@ FORMAT_KEYS = ("trim", "bleed", "safe", "pixels")
 # How far (mm a side) --fit may move a deck's trim to a format's; further is another format.
 FIT_LIMIT_OF_BLEED = 0.5
 SAME_SIZE_MM = 0.05
-PDFX = ("x1a", "none")  # PDF/X-1a:2003, or plain PDF
+PDFX = ("x1a", "x1a-2001", "none")  # PDF/X-1a:2003, PDF/X-1a:2001 (PDF 1.3), or plain PDF
 FITS = ("scale", "bleed")  # the ways --fit adapts a deck's art to a format
 # Shapes a card format takes; a hex, circle, trihex or polygon piece is no card, whatever its box.
 CARD_SHAPES = ("rect", "rounded")
@@ -75,7 +75,7 @@ class Preset:
     page_order: str
     marks: str
     formats: tuple[Format, ...]
-    pdfx: str = "none"  # x1a | none: the default of --pdfx
+    pdfx: str = "none"  # x1a | x1a-2001 | none: the default of --pdfx
     output_condition: OutputCondition | None = None  # the PDF/X output intent's printing condition
     outline_text: bool = False  # PDF layouts: glyphs as paths (アウトライン化)
     overprint_black: bool = True  # CMYK: K100 text and thin lines overprint the ground (False: knock it out)

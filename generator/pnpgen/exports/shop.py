@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from PIL import Image
+
+from pnpgen.exports.bleedfill import bare_bleed_warning, bare_sides, rendered
 from pnpgen.exports.faces import BLANK, PageStyle, PngFiles, UniqueFace, die_pdf, face_images, face_pdf, has_cut_line
 from pnpgen.exports.order import OrderRow
 from pnpgen.exports.presets import Preset
@@ -43,6 +46,7 @@ class Finish:
     pdfx: OutputCondition | None = None
     date: str = ""  # the game's date: the PDF/X creation date
     outline_text: bool = False  # every glyph drawn as a path (アウトライン化)
+    edition: str = "2003"  # PDF/X-1a:2003 (PDF 1.4), or 2001 (PDF 1.3)
 
 
 def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
@@ -52,7 +56,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     return its order rows. What was made K-only black goes to ``notes``."""
     notes = [] if notes is None else notes
     if preset.files == "png-faces":
-        return _png_faces(preset, style, faces, files, pngs or PngFiles(1))
+        return _png_faces(preset, style, faces, files, pngs or PngFiles(1), warnings)
     deck = style.deck
     name = f"{deck.id}.pdf"
     pages: list[str] = []
@@ -92,11 +96,15 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
                              face.copies, die=die_name))
     title = f"{deck.name} ({preset.name})"
     pdf = face_pdf(pages, style, title, labels, page_sides if on_page else None)
+    firsts = {key: i for i, key in reversed(list(enumerate(pages))) if key != BLANK}  # each face's first page
+    shown = sorted(firsts.values())
+    warnings.extend(_bare(style, [(f"{name} page {i + 1} ({where[i]})", page_sides[i], image, READ_PX_PER_MM)
+                                  for i, image in zip(shown, rendered(pdf, shown, READ_PX_PER_MM))]))
     if die_name:
         # the cut line beside the print pages, which a printer that prints every spot colour never prints
         die_title = f"{deck.name} — cut line ({preset.name})"
         die = die_pdf(style, die_title, ["front", "back"] if any(face.back is not None for face in faces) else ["front"])
-        files[die_name] = make_x1a(die, finish.pdfx, die_title, finish.date) if finish.pdfx else die
+        files[die_name] = make_x1a(die, finish.pdfx, die_title, finish.date, finish.edition) if finish.pdfx else die
     measured: dict[str, HeavyPicture | None] = {}  # the pictures converted to CMYK, measured as they were made
     if style.cmyk:
         pdf, mapped = k_only(pdf, preset.overprint_black)
@@ -106,7 +114,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
         pdf, left = outline_text(pdf)
         warnings.extend(f"{name}: {what}" for what in left)
     if finish.pdfx is not None:
-        pdf = make_x1a(pdf, finish.pdfx, title, finish.date)
+        pdf = make_x1a(pdf, finish.pdfx, title, finish.date, finish.edition)
     if style.cmyk:
         for page, colour, ink in over_limit(pdf, preset.ink_limit):
             warnings.append(f"{name} page {page + 1} ({where[page]}): CMYK "
@@ -117,10 +125,16 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
             more = f" and {len(heavy.pages) - 1} more pages" if len(heavy.pages) > 1 else ""
             warnings.append(f"{name} page {first + 1} ({where[first]}){more}: a picture reaches CMYK "
                             f"{'/'.join(f'{v * 100:g}' for v in heavy.colour)}, {heavy.ink:g} % total ink; "
-                            f"{heavy.share:g} % of its pixels are over {preset.name}'s {preset.ink_limit:g} %")
+                            f"{_share(heavy.share)} of its pixels are over {preset.name}'s {preset.ink_limit:g} %")
         warnings.extend(_overprint_warnings(name, overprint_over_limit(pdf, preset.ink_limit), where, templates, preset))
     files[name] = pdf
     return rows
+
+
+def _share(percent: float) -> str:
+    """A share of pixels to 0.1 %; a few pixels over the limit are "under 0.1 %", never "0 %"
+    (which would contradict the heaviest pixel named just before it)."""
+    return f"{round(percent, 1):g} %" if percent >= 0.05 else "under 0.1 %"
 
 
 def _template(deck, side: str) -> str:
@@ -160,31 +174,57 @@ def _overprint_warnings(name: str, found: list[Overprinted], where: list[str], t
 
 
 def _png_faces(preset: Preset, style: PageStyle, faces: list[UniqueFace], files: dict[str, bytes],
-               pngs: PngFiles) -> list[OrderRow]:
+               pngs: PngFiles, warnings: list[str]) -> list[OrderRow]:
     deck = style.deck
     backs = [f.back for f in faces if f.back is not None]
     shared = preset.backs == "shared" and len(set(backs)) == 1
-    pages, names, rows = [], [], []
+    pages, names, sides, rows = [], [], [], []
     for face in faces:
         quantity = f"-x{face.copies}" if preset.quantity == "name" else ""
         front = f"{face.stem}-front{quantity}.png"
         pages.append(face.front)
         names.append(front)
+        sides.append("front")
         back = ""
         if face.back is not None:
             back = f"{deck.id}-back.png" if shared else f"{face.stem}-back{quantity}.png"
             if not shared:
                 pages.append(face.back)
                 names.append(back)
+                sides.append("back")
         rows.append(OrderRow(front, "", back, deck.id, face.piece.index, face.piece.label, face.copies))
     if shared:
         pages.append(backs[0])
         names.append(f"{deck.id}-back.png")
+        sides.append("back")
     size = style.fitted.pixels(preset.dpi)
+    px_per_mm = size[0] / style.page_mm[0]
+    read = []
     for at in range(0, len(pages), RUN):  # a run of faces drawn at a time: never every face's pixels at once
-        for name, image in zip(names[at:at + RUN], face_images(pages[at:at + RUN], style, size)):
+        for name, side, image in zip(names[at:at + RUN], sides[at:at + RUN], face_images(pages[at:at + RUN], style, size)):
+            read += _bare(style, [(name, side, image, px_per_mm)], alone=True)
             pngs.add(files, name, image, preset.dpi)
+    warnings.extend(_grouped(read, style))
     return rows
+
+
+READ_PX_PER_MM = 4.0  # a PDF page is read for bare bleed at this resolution (a poker card: 340×440 px)
+
+
+def _bare(style: PageStyle, faces: list[tuple[str, str, Image.Image, float]], alone: bool = False) -> list:
+    """The faces (where, side, rendered page, its px a mm) whose art leaves the bleed bare: the
+    file's one warning, or with ``alone`` each face's (where, sides), for grouping later."""
+    found = [(where, sides) for where, side, image, scale in faces
+             if (sides := bare_sides(image, scale, style.trim_box_mm[:2], style.fitted.trim,
+                                     style.fitted.format.bleed, style.deck.shape, style.deck.options, side))]
+    return found if alone else _grouped(found, style)
+
+
+def _grouped(found: list, style: PageStyle) -> list[str]:
+    if not found:
+        return []
+    where, sides = found[0]
+    return [bare_bleed_warning(where, len(found) - 1, sides, style.fitted.format.bleed)]
 
 
 RUN = 32  # faces rasterised from one document (at 300 dpi a poker card is 2.8 MB of pixels)

@@ -228,7 +228,7 @@ class ArtPlacer:
         })
         if dpi < self.min_dpi:
             self.warnings.append(LOW_DPI.format(where=piece.where, deck=deck.id, piece=piece.label, name=name,
-                                                dpi=f"{dpi:.0f}", w=f"{box[0]:g}", h=f"{box[1]:g}",
+                                                dpi=f"{dpi:.0f}", w=f"{round(box[0], 1):g}", h=f"{round(box[1], 1):g}",
                                                 wanted=f"{self.min_dpi:g}"))
 
     def _vector(self, deck: Deck, piece: Piece, name: str, box) -> None:

@@ -21,7 +21,7 @@ same thin rule on forty cards is one finding."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pnpgen.data.lint import MM_PER_PT, LintSettings
@@ -32,6 +32,22 @@ from pnpgen.svg.artwork import Art
 from pnpgen.svg.style import UNITS_PX
 
 EPS = 1e-6
+
+
+@dataclass(frozen=True)
+class OnFormat:
+    """Where a print shop's format puts a deck's faces (an export): the art scaled by ``scale``
+    and centred on the format's trim, whose edges stand ``dx`` mm (left and right) and ``dy`` mm
+    (top and bottom) outside the scaled deck's trim, inside it where negative; ``safe``: the
+    format's safe zone (mm), which the shop's text is measured against."""
+
+    scale: float = 1.0
+    dx: float = 0.0
+    dy: float = 0.0
+    safe: float | None = None
+
+
+AS_DRAWN = OnFormat()
 
 
 @dataclass
@@ -48,10 +64,13 @@ class _Finding:
 
 def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Art], bleed_mm: float,
                settings: LintSettings, templates: Path, shop: str = "",
-               seen: dict[tuple, list[tuple[str, str, float, str]]] | None = None) -> list[str]:
+               seen: dict[tuple, list[tuple[str, str, float, str]]] | None = None,
+               formats: dict[str, OnFormat] | None = None) -> list[str]:
     """The lint's lines for ``faces`` (deck, piece, side, face key), in the order found. With
     ``shop`` (a print shop's name, for an export), ``settings`` are that shop's figures, over any
-    deck's own lint: the shop prints what it prints, whatever the designer quieted. ``seen``: the
+    deck's own lint: the shop prints what it prints, whatever the designer quieted; ``formats``
+    (deck id → its format) measures each deck's faces as that format prints them, text against
+    the format's safe zone (DriveThruCards' 1/8 in, not the game's 3 mm). ``seen``: the
     findings on each face measured before (a long-running command's, kept across its saves while
     the bleed is the same; engine/warm.py), which this call adds to and trims to its own faces."""
     found: dict[tuple, _Finding] = {}
@@ -62,16 +81,22 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
     for deck, piece, side, key in faces:
         art = arts.get(key)
         own = deck.lint if deck.lint is not None and not shop else settings  # a deck file's lint: over the game's
+        on = (formats or {}).get(deck.id, AS_DRAWN)
+        if on.safe is not None:
+            own = replace(own, safe_mm=on.safe)
         if art is None or not own.on:
             continue
-        face = (deck.id, side, key, own, bleed_mm)
+        face = (deck.id, side, key, own, bleed_mm, on)
         used.add(face)
         if face not in seen:
             trim = (bleed, bleed, art.width_pt - bleed, art.height_pt - bleed)
+            dx, dy = on.dx / on.scale / MM_PER_PT, on.dy / on.scale / MM_PER_PT  # the format's trim, in the face's points
+            printed = (trim[0] - dx, trim[1] - dy, trim[2] + dx, trim[3] + dy)
             if (deck.id, side) not in cuts:
                 cuts[deck.id, side] = _cut_line(deck, side, trim)
             seen[face] = [(at, what, measure, text) for kind, at, value, x0, y0, x1, y1, text in art.marks
-                          for what, measure in _checks(kind, value, (x0, y0, x1, y1), trim, own, cuts[deck.id, side])]
+                          for what, measure in _checks(kind, value, (x0, y0, x1, y1), printed, own,
+                                                       cuts[deck.id, side], on.scale)]
         for at, what, measure, text in seen[face]:
             f = found.setdefault((deck.id, at or f"{side} template", what),
                                  _Finding(deck, at, what, worst=measure, text=text, settings=own))
@@ -121,15 +146,17 @@ def _signed(p: tuple[float, float], edges: list) -> float:
 
 
 def _checks(kind: str, value: float, box: tuple, trim: tuple, s: LintSettings,
-            cut: list[tuple[float, float]] | None = None) -> list[tuple[str, float]]:
+            cut: list[tuple[float, float]] | None = None, scale: float = 1.0) -> list[tuple[str, float]]:
     """Each figure is compared as the line shows it (sizes to 0.1 pt, strokes to 0.01 pt, distances
     to 0.1 mm): a 7 pt text converted to mm and back is not "7.0 pt, smaller than 7 pt". ``cut``:
-    the outline of a piece that is no rectangle, which text is measured on too."""
+    the outline of a piece that is no rectangle, which text is measured on too; ``scale``: how
+    much larger the face prints than drawn (a shop's --fit scale)."""
     out = []
     if kind == "unit":  # a length in mm (or in, pt) where the template's units are mm already
         return [("length-unit", value)]
+    value *= scale
     x0, y0, x1, y1 = box
-    inward = min(x0 - trim[0], y0 - trim[1], trim[2] - x1, trim[3] - y1) * MM_PER_PT
+    inward = min(x0 - trim[0], y0 - trim[1], trim[2] - x1, trim[3] - y1) * MM_PER_PT * scale
     if kind == "stroke":
         if s.min_stroke_pt is not None and round(value, 2) < round(s.min_stroke_pt, 2) - EPS:
             out.append(("thin-stroke", value))
@@ -140,7 +167,7 @@ def _checks(kind: str, value: float, box: tuple, trim: tuple, s: LintSettings,
         if s.min_text_pt is not None and round(value, 1) < s.min_text_pt - EPS:
             out.append(("small-text", value))
         if cut is not None:
-            inward = min(inward, _inside(box, cut) * MM_PER_PT)
+            inward = min(inward, _inside(box, cut) * MM_PER_PT * scale)
         if s.safe_mm is not None and round(inward, 1) < s.safe_mm - EPS:
             out.append(("text-in-safe-zone", inward))
     return out
@@ -179,7 +206,8 @@ def _line(f: _Finding, s: LintSettings, templates: Path, shop: str = "") -> str:
         what = f"text{text} {f.worst:.1f} pt, smaller than {s.min_text_pt:g} pt"
     elif f.kind == "text-in-safe-zone":
         where = "past the trim" if f.worst < 0 else f"{f.worst:.1f} mm from the trim"
-        what = f"text{text} {where}, inside the {s.safe_mm:g} mm safe zone (a drifted cut may take it)"
+        zone = f"the {s.safe_mm:g} mm safe zone{f' {shop} asks for' if shop else ''}"
+        what = f"text{text} {where}, inside {zone} (a drifted cut may take it)"
     else:
         what = (f"stroke thinner than {s.thin_stroke_pt:g} pt {f.worst:.1f} mm from the trim, inside the "
                 f"{s.safe_mm:g} mm safe zone (a drifted cut shows it uneven)")

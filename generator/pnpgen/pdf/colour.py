@@ -196,7 +196,7 @@ def heaviest_pixels(pixels, limit: float) -> HeavyPicture | None:
         return None
     colour = tuple(round(float(v) / 255.0, 3) for v in pixels[heaviest])
     return HeavyPicture((), colour, round(float(ink[heaviest]), 1),  # type: ignore[arg-type]
-                        round(100.0 * float((ink > limit + 1e-6).mean()), 1))
+                        100.0 * float((ink > limit + 1e-6).mean()))
 
 
 def _cmyk_pixels(image):

@@ -1,9 +1,12 @@
-"""PDF/X-1a:2003 (ISO 15930-4) from a CMYK PDF of the writer, through pikepdf's public API.
+"""PDF/X-1a:2003 (ISO 15930-4), or PDF/X-1a:2001 (ISO 15930-1), from a CMYK PDF of the writer,
+through pikepdf's public API.
 
 What the standard asks of the file, and how it is met here:
 
-- PDF 1.4 at most, no object or cross-reference streams (a 1.5 feature): saved as 1.4 with object
-  streams off.
+- PDF 1.4 at most (2001: PDF 1.3), no object or cross-reference streams (a 1.5 feature): saved as
+  1.4 (1.3) with object streams off. Nothing the writer puts in a CMYK file is newer than 1.3: its
+  graphics states set overprint only (``/OP /op /OPM``, PDF 1.2 and 1.3), never the 1.4 keys of
+  transparency, and it writes no optional content, metadata stream or transparency group.
 - Colour: DeviceCMYK, DeviceGray and Separation (spot) only. The writer draws CMYK already
   (``--colour cmyk``); a raster image still in DeviceRGB is converted here pixel by pixel with the
   same conversion as the vector colours (pdf/colour.py ``to_cmyk``), so the whole page is one
@@ -14,7 +17,8 @@ What the standard asks of the file, and how it is met here:
 - Fonts embedded: the writer embeds subsets of every font it uses.
 - Every page has a TrimBox (and a BleedBox inside the MediaBox): the page plans set both.
 - The document information: Title, CreationDate and ModDate (the game's date, so the same input
-  gives the same bytes), ``GTS_PDFXVersion (PDF/X-1a:2003)``, ``Trapped /False``; an ``ID``.
+  gives the same bytes), ``GTS_PDFXVersion (PDF/X-1a:2003)`` (2001: ``GTS_PDFXVersion (PDF/X-1:2001)``
+  and ``GTS_PDFXConformance (PDF/X-1a:2001)``), ``Trapped /False``; an ``ID``.
 - One output intent ``/S /GTS_PDFX`` naming the printing condition by its identifier in the ICC
   characterization data registry (``RegistryName http://www.color.org``). The PDF Reference (1.7,
   §10.10.4, Table 10.51) makes ``DestOutputProfile`` required only when the identifier is not a
@@ -38,6 +42,8 @@ from dataclasses import dataclass
 from pnpgen.pdf.colour import HeavyPicture, heaviest_pixels
 
 X1A_VERSION = "PDF/X-1a:2003"
+# PDF/X-1a:2001 names the part and the conformance level apart (ISO 15930-1): version, conformance, PDF
+X1A_2001 = ("PDF/X-1:2001", "PDF/X-1a:2001", "1.3")
 ICC_REGISTRY = "http://www.color.org"
 
 
@@ -80,8 +86,9 @@ def pictures_to_cmyk(pdf: bytes, limit: float | None = None,
         return out.getvalue()
 
 
-def make_x1a(pdf: bytes, condition: OutputCondition, title: str, date: str) -> bytes:
-    """The PDF as PDF/X-1a:2003 for ``condition``; ``date`` (YYYY-MM-DD) is its creation date."""
+def make_x1a(pdf: bytes, condition: OutputCondition, title: str, date: str, edition: str = "2003") -> bytes:
+    """The PDF as PDF/X-1a:2003 (``edition`` 2001: PDF/X-1a:2001) for ``condition``; ``date``
+    (YYYY-MM-DD) is its creation date."""
     import pikepdf
     from pikepdf import Array, Dictionary, Name, String
 
@@ -97,7 +104,9 @@ def make_x1a(pdf: bytes, condition: OutputCondition, title: str, date: str) -> b
         info.Producer = String("pnpgen")
         info.CreationDate = String(when)
         info.ModDate = String(when)
-        info.GTS_PDFXVersion = String(X1A_VERSION)
+        info.GTS_PDFXVersion = String(X1A_2001[0] if edition == "2001" else X1A_VERSION)
+        if edition == "2001":
+            info.GTS_PDFXConformance = String(X1A_2001[1])
         info.Trapped = Name("/False")
         intent = Dictionary(Type=Name.OutputIntent, S=Name.GTS_PDFX,
                             OutputConditionIdentifier=String(condition.identifier),
@@ -105,7 +114,7 @@ def make_x1a(pdf: bytes, condition: OutputCondition, title: str, date: str) -> b
                             Info=String(condition.info or condition.condition))
         doc.Root.OutputIntents = Array([doc.make_indirect(intent)])
         out = io.BytesIO()
-        doc.save(out, force_version="1.4", object_stream_mode=pikepdf.ObjectStreamMode.disable,
+        doc.save(out, force_version=X1A_2001[2] if edition == "2001" else "1.4", object_stream_mode=pikepdf.ObjectStreamMode.disable,
                  deterministic_id=True, compress_streams=True)
         return out.getvalue()
 

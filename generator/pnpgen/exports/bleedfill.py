@@ -1,0 +1,103 @@
+"""Whether a face's art fills its bleed, as a print shop's preflight looks at it: the piece's
+outline walked every millimetre, the art read just inside it (0.6 and 1.6 mm in) and in the bleed
+beyond it (0.6 mm out and 0.6 mm short of the bleed's edge). Where, for 5 mm of the outline or
+more, the art is inked inside and the bleed is bare paper, the background stops at the trim, and a
+cut that drifts shows a white edge: the first reason shops turn cards away (OneBookShelf, "Common Card Prep Issues & Solutions": "No
+Bleed – Your card PDF must include bleed"; 同人印刷所: 塗り足しがない). A design whose edge is
+white inside the trim, or a frame line under a millimetre wide, is not named."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import pypdfium2
+from PIL import Image
+
+from pnpgen.shapes import mirror_x, outline, shape_spec, translate
+
+INSIDE_MM = (0.6, 1.6)  # depths inside the trim that must both be inked
+OUTSIDE_MM = 0.6  # the bleed is read from this far outside the trim to this far short of its edge
+STEP_MM = 1.0  # the outline is walked in steps of this
+PAPER = 245  # a pixel whose every channel is at least this is bare paper
+RUN = 5  # so many steps in a row bare beyond inked art (5 mm of the outline) are named
+SIDES = ("top", "right", "bottom", "left", "round the cut line")
+
+
+def bare_sides(image: Image.Image, px_per_mm: float, origin: tuple[float, float], trim: tuple[float, float],
+               bleed: float, shape: str, options: dict, side: str) -> list[str]:
+    """Where the face on ``image`` (a page rendered at ``px_per_mm``, the piece's trim at ``origin``
+    mm from its top-left, ``trim`` its size) leaves its ``bleed`` bare beyond inked art: the sides
+    of a rectangle ("left", "top", …), or ["round the cut line"] for any other shape."""
+    spec = shape_spec(shape, trim, options)
+    place = translate(*origin)
+    if side == "back" and not spec.mirror_symmetric:
+        place = mirror_x(spec.w).then(place)
+    points = outline(spec).transformed(place).points(0.05)
+    pixels = image.convert("RGB").load()
+    clockwise = _area(points) > 0  # y down: a positive shoelace sum turns clockwise on the page
+    run, bare = 0, set[str]()
+    for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1]):
+        length = math.hypot(x1 - x0, y1 - y0)
+        if length < 1e-9:
+            continue
+        nx, ny = ((y1 - y0) / length, -(x1 - x0) / length) if clockwise else (-(y1 - y0) / length, (x1 - x0) / length)
+        for i in range(max(1, round(length / STEP_MM))):
+            t = (i + 0.5) / max(1, round(length / STEP_MM))
+            at = (x0 + t * (x1 - x0), y0 + t * (y1 - y0), nx, ny)
+            where = _side(nx, ny) if spec.kind == "rect" else "round the cut line"
+            if all(_ink(pixels, image.size, px_per_mm, at, -d) for d in INSIDE_MM) \
+                    and all(_ink(pixels, image.size, px_per_mm, at, d) is False for d in (OUTSIDE_MM, bleed - OUTSIDE_MM)):
+                run += 1
+                if run >= RUN:  # a stretch of bare bleed, not the gaps of a striped picture
+                    bare.add(where)
+            else:
+                run = 0
+    return [where for where in SIDES if where in bare]
+
+
+def _ink(pixels, size: tuple[int, int], px_per_mm: float, at: tuple[float, float, float, float],
+         depth: float) -> bool | None:
+    """Inked ``depth`` mm outward (inward when negative) from the outline point ``at`` (x, y and
+    its outward normal); None off the image."""
+    x, y, nx, ny = at
+    u, v = round((x + nx * depth) * px_per_mm), round((y + ny * depth) * px_per_mm)
+    if not (0 <= u < size[0] and 0 <= v < size[1]):
+        return None
+    return min(pixels[u, v]) < PAPER
+
+
+def _area(points: list[tuple[float, float]]) -> float:
+    return sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1])) / 2
+
+
+def _side(nx: float, ny: float) -> str:
+    """A rectangle's side by its outward normal (y down)."""
+    if abs(nx) >= abs(ny):
+        return "right" if nx > 0 else "left"
+    return "bottom" if ny > 0 else "top"
+
+
+
+def rendered(pdf: bytes, pages: Sequence[int], px_per_mm: float) -> list[Image.Image]:
+    """Pages (0-based) of ``pdf`` rendered at ``px_per_mm`` (pdfium), for reading the art."""
+    doc = pypdfium2.PdfDocument(pdf)
+    try:
+        out = []
+        for i in pages:
+            page = doc[i]
+            out.append(page.render(scale=px_per_mm * 25.4 / 72).to_pil().convert("RGB"))
+            page.close()
+        return out
+    finally:
+        doc.close()
+
+
+def bare_bleed_warning(first: str, more: int, sides: list[str], bleed: float) -> str:
+    """One line for a file's faces whose bleed is bare: the first (``first``: where it is), how
+    many more, which sides."""
+    others = f" and {more} more" if more else ""
+    where = "round the cut line" if sides == ["round the cut line"] else "on the " + ", ".join(sides)
+    return (f"{first}{others}: the art stops at the trim {where}, and the {bleed:g} mm bleed beyond it is bare "
+            "paper: a cut that drifts shows a white edge (shops turn such files away); draw the background out "
+            "to the bleed's edge (in a template: from -bleed to w + bleed)")
