@@ -33,6 +33,14 @@ _located: dict[str, tuple[Path, Path | str | None, int | None, int | None]] = {}
 _registered: dict[str, Path] = {}  # parsed and registered with ReportLab
 
 
+def forget_located() -> None:
+    """A game is being loaded: only the fonts it names are located from now on. A process that
+    loads several games (``build --all``, ``check``) or one game again after its game.yaml
+    changed (``watch``) would otherwise let a face use another game's font, or an SVG drawn by
+    svglib register a font the game no longer names (and fail on it). Parsed fonts stay parsed."""
+    _located.clear()
+
+
 def available(font_dir: Path) -> list[str]:
     return sorted(p.stem for p in font_dir.glob("*.ttf") if p.is_file() and not is_litter(p.name))
 
@@ -53,7 +61,8 @@ def locate(name: str, font_dir: Path, where: Where | Path | str | None = None, k
             key=key,
             expected="one of " + ", ".join(known) if known else "a .ttf in fonts/",
         )
-    _located.setdefault(name, (path, w_path, line, column))
+    if name not in _located:
+        _located[name] = (path, w_path, line, column)
     return name
 
 
@@ -65,7 +74,7 @@ def register(name: str, font_dir: Path, where: Where | Path | str | None = None,
 
 
 def _load(name: str, key: str = "fonts") -> None:
-    if name in _registered:
+    if name in _registered and _registered[name] == _located[name][0]:
         return
     from reportlab.pdfbase import pdfmetrics
 
@@ -82,6 +91,7 @@ def _load(name: str, key: str = "fonts") -> None:
                          key=key, expected="a TrueType .ttf file") from None
     pdfmetrics.registerFont(font)
     _registered[name] = path
+    _cmap.cache_clear()  # (a name now naming another file)
 
 
 def unusable(name: str, why: str) -> InputError:

@@ -130,3 +130,37 @@ def test_a_font_file_of_gigabytes_is_refused_by_its_size_unread(tmp_path, capsys
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert f"font file {name}.ttf is {MAX_FONT_BYTES + 1:,} bytes" in err and "game.yaml:" in err, err
+
+
+def test_a_font_the_game_no_longer_names_is_not_read_again(tmp_path, capsys):
+    """``watch``'s way, one process: a crafted font named in game.yaml stops the build; once
+    game.yaml names a good font again, the next build no longer reads the crafted one — not even
+    where a face drawn by svglib (a <mask>) has every font the game names registered with it."""
+    masked = "{% block art %}<mask id=\"m\"/><rect width=\"5\" height=\"5\"/>{% endblock %}"
+    ws, name = _workspace(tmp_path / "ws", "an outline past glyf")
+    front = ws / "templates" / "test" / "card-front.svg.j2"
+    front.write_text(front.read_text(encoding="utf-8").replace("{% block art %}", masked + "{% block unused %}", 1),
+                     encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    assert f"{name}.ttf" in capsys.readouterr().err
+    (ws / "data" / "test" / "game.yaml").write_text(GAME_YAML, encoding="utf-8")  # the gothic role's default again
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0, capsys.readouterr().err
+
+
+def test_a_face_may_use_only_its_own_games_fonts_whatever_was_built_before(tmp_path, capsys):
+    """``build --all`` in one process: a game whose template names a font only another game's
+    game.yaml names is told so, as when it is built alone (the fonts located for the game built
+    before it are not its own)."""
+    ws = make_workspace(tmp_path / "ws")
+    shutil.copytree(ws / "data" / "test", ws / "data" / "a-serif-game")  # built first: its fonts located first
+    shutil.copytree(ws / "templates" / "test", ws / "templates" / "a-serif-game")
+    (ws / "data" / "a-serif-game" / "game.yaml").write_text(GAME_YAML + "fonts: {mono: NotoSerif-Regular}\n",
+                                                             encoding="utf-8")
+    front = ws / "templates" / "test" / "card-front.svg.j2"
+    front.write_text(front.read_text(encoding="utf-8").replace("{% block art %}", "{% block art %}<text x=\"5\" y=\"5\" "
+                     "font-family=\"NotoSerif-Regular\" font-size=\"3\">serif</text>", 1), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    alone = capsys.readouterr().err
+    assert "NotoSerif-Regular" in alone and "not one of the game's fonts" in alone, alone
+    assert run(ws, "build", "--all", "--jobs", "1", "--no-rulebook") == 2
+    assert capsys.readouterr().err == alone

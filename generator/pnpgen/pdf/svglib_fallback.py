@@ -23,18 +23,19 @@ from pnpgen.svg.style import IDENTITY, parse_svg
 # svglib logs and skips what it cannot draw; a designer needs that as an error, not a log line.
 logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
 
-_svglib_fonts: set[str] = set()
+_svglib_fonts: set[tuple[str, str]] = set()  # (name, file) told to svglib
 
 
 def _register_fonts() -> None:
-    """Tell svglib about every font the data named (ReportLab registers each on first use)."""
+    """Tell svglib about every font the game named (ReportLab registers each on first use)."""
     from svglib.fonts import register_font
 
     for name in fonts.registered():
-        if name not in _svglib_fonts:
+        told = (name, str(fonts.path_of(name)))
+        if told not in _svglib_fonts:
             fonts.ttfont(name)
-            register_font(name, str(fonts.path_of(name)), rlgFontName=name)
-            _svglib_fonts.add(name)
+            register_font(name, told[1], rlgFontName=name)
+            _svglib_fonts.add(told)
 
 
 class SvgConverter:
