@@ -233,11 +233,29 @@ class Translations:
         if self._is_translation(value):
             found[0] += 1
             return self._pick(doc, value, keypath, doc.lists)
+        self._other_language_key(doc, value, keypath)
         if isinstance(value, dict):
             return {k: self._walk(doc, v, keypath + (k,), found) for k, v in value.items()}
         if isinstance(value, list):
             return [self._walk(doc, v, keypath + (i,), found) for i, v in enumerate(value)]
         return value
+
+    def _other_language_key(self, doc: Located, value: Any, keypath: tuple) -> None:
+        """A text given in one of the game's languages and in another it does not list
+        (``title: {en: Harbor Lights, ja: 港の灯}`` in a game of ``languages: [en]``): said as that,
+        naming the languages line, not as "a mapping where text was expected"."""
+        if not (isinstance(value, dict) and any(k in self.languages for k in value)
+                and all(isinstance(k, str) and LANGUAGE_CODE.fullmatch(k) for k in value)
+                and all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in value.values())):
+            return
+        other = next(k for k in value if k not in self.languages)
+        listed = ", ".join(self.languages)
+        at = self.languages_at
+        where = f"{at}: languages: [{listed}]" if at is not None and at.line is not None else \
+            f"{doc.path.name} has no languages: line, so {listed} only"
+        raise doc.error(keypath + (other,), f"{other!r} is not one of the game's languages ({where})",
+                        f"{other} added there, 'languages: [{listed}, {other}]', to keep this text in {other}; "
+                        f"else the {other} text left out", key=True)
 
     def _pick(self, doc: Located, value: dict, keypath: tuple, lists: set[tuple]) -> str:
         if self.lang in value:
