@@ -337,7 +337,7 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
     if not ok(value):
         expected = {
             "colour": "a palette colour (" + (", ".join(colour_names(game.palette)) or "none yet: palette: in game.yaml")
-                      + ") or '#rrggbb' in quotes",
+                      + (") or '#rrggbb'" if isinstance(doc, SheetDoc) else ") or '#rrggbb' in quotes"),  # (a cell needs none)
             "text": "text", "int": "a whole number", "number": "a number", "bool": "true or false",
             "list": "a list [..]", "map": "a mapping {key: value}", "image": "a file name in art/, e.g. dragon.png",
         }[ftype]
