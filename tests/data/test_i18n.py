@@ -167,7 +167,9 @@ def test_a_text_in_a_language_the_game_does_not_list_names_the_languages_line(tm
     ("languages: [ja, ger]", "did you mean de?", "languages.2"),
     ("languages: [ja, EN]", "'EN' is not a language code pnpgen reads; did you mean en?", "languages.2"),
     ("languages: [ja, en_gb]", "did you mean en-GB?", "languages.2"),
-    ("languages: [ja, english]", "'english' is not a language code pnpgen reads (expected", "languages.2"),
+    # a game trial: the language's English name typed for its code (--lang english)
+    ("languages: [ja, english]", "'english' is not a language code pnpgen reads; did you mean en? (expected", "languages.2"),
+    ("languages: [ja, klingon]", "'klingon' is not a language code pnpgen reads (expected", "languages.2"),
     ("default_language: fre", "'fre' is not a language code pnpgen reads; did you mean fr?", "default_language"),
     ("languages: [ja, en]\ndefault_language: eng", "default language 'eng' is not in languages; did you mean en?",
      "default_language"),
