@@ -19,7 +19,7 @@ from pathlib import Path
 from pnpgen.data.formats import PAPER_SIZES
 from pnpgen.data.workspace import printer_profiles
 from pnpgen.data.yamlsrc import Located, load_yaml
-from pnpgen.errors import InputError, contained
+from pnpgen.errors import InputError, contained, suggest
 from pnpgen.shapes import Affine
 
 KEYS = ("paper", "duplex", "back_offset_mm", "scale")
@@ -103,7 +103,7 @@ def load_printer(root: Path, name: str) -> Printer:
 
 def _unknown(name: str, where: str, known: list[str]) -> Printer:
     expected = ("one of " + ", ".join(sorted(known))) if known else f"a profile '{name}:' in {where} (see pnpgen calibrate)"
-    raise InputError(f"unknown printer profile {name!r}", key="--printer", expected=expected)
+    raise InputError(f"unknown printer profile {name!r}{suggest(name, known)}", key="--printer", expected=expected)
 
 
 def _parse(doc: Located, name: str) -> Printer:

@@ -234,3 +234,20 @@ def test_a_paper_size_written_as_a_format_is_told_the_size_to_write(tmp_path, ca
         assert "Traceback" not in err and len(err.splitlines()) == 1, err
         assert f"format '{written}' is a paper size, not one of the card formats (expected 'size: {size}'" in err, err
         assert "data/test/decks/cards.yaml:" in err and "poker, bridge" in err, err
+
+
+def test_the_box_a_new_spreadsheet_column_is_told_to_add_builds(tmp_path, capsys):
+    """A game trial: a spreadsheet's capitalised header ``Rarity`` was told to add
+    ``boxes: {Rarity: {field: Rarity, …}}``, which stops at 'Rarity' is not a box name (box names
+    are lower case): the box is named in lower case, and the deck so written builds."""
+    deck = "name: カード\nlayout: card-poker\npieces: {file: cards.csv}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    (ws / "data/test/decks/cards.csv").write_text("Title,Rarity,Count\n祝福,rare,2\n", encoding="utf-8")
+    assert run(ws, "check") == 2
+    err = capsys.readouterr().err
+    said = "boxes: {rarity: {field: Rarity, x: …, y: …, w: …, h: …}}"
+    assert said in err, err
+    box = said.replace("x: …, y: …, w: …, h: …", "x: 5, y: 80, w: 20, h: 4")
+    (ws / "data/test/decks/cards.yaml").write_text(deck.replace("layout: card-poker", "layout: {extends: card-poker, " + box + "}"),
+                                                   encoding="utf-8")
+    assert run(ws, "check") == 0, capsys.readouterr().err

@@ -142,6 +142,23 @@ def test_bad_language_keys_are_input_errors(tmp_path, yaml_line, message):
     assert e.value.path.name == "game.yaml" and e.value.line
 
 
+def test_a_text_in_a_language_the_game_does_not_list_names_the_languages_line(tmp_path, capsys):
+    """A game trial: ``title: {en: Harbor Lights, ja: 港の灯}`` in a game of ``languages: [en]`` was
+    'title must be text, got a mapping'; it is told as a language the game does not list, at its
+    key, with the languages line to add it to. In a deck file too."""
+    game = GAME_YAML.replace("title: テストゲーム", "languages: [en]\ntitle: {en: Harbor Lights, ja: 港の灯}")
+    ws = make_workspace(tmp_path / "ws", game=game)
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err.strip()
+    assert re.search(r"game\.yaml:2:\d+: title\.ja: 'ja' is not one of the game's languages \(data/test/game\.yaml:1:1: "
+                     r"languages: \[en\]\) \(expected ja added there, 'languages: \[en, ja\]'", err), err
+    ws = make_workspace(tmp_path / "two", game=TWO, deck=DECK_YAML + "  - {name: {ja: 札, en: Card, fr: Carte}}\n")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err.strip()
+    assert "cards.yaml:" in err and "pieces.1.name.fr: 'fr' is not one of the game's languages" in err, err
+    assert "'languages: [ja, en, fr]'" in err, err
+
+
 @pytest.mark.parametrize("yaml_line,message,key", [
     # a three-letter ISO 639-2 code is said where it is written, not later at fonts.en
     ("languages: [ja, eng]", "'eng' is not a language code pnpgen reads; did you mean en? "
@@ -150,7 +167,9 @@ def test_bad_language_keys_are_input_errors(tmp_path, yaml_line, message):
     ("languages: [ja, ger]", "did you mean de?", "languages.2"),
     ("languages: [ja, EN]", "'EN' is not a language code pnpgen reads; did you mean en?", "languages.2"),
     ("languages: [ja, en_gb]", "did you mean en-GB?", "languages.2"),
-    ("languages: [ja, english]", "'english' is not a language code pnpgen reads (expected", "languages.2"),
+    # a game trial: the language's English name typed for its code (--lang english)
+    ("languages: [ja, english]", "'english' is not a language code pnpgen reads; did you mean en? (expected", "languages.2"),
+    ("languages: [ja, klingon]", "'klingon' is not a language code pnpgen reads (expected", "languages.2"),
     ("default_language: fre", "'fre' is not a language code pnpgen reads; did you mean fr?", "default_language"),
     ("languages: [ja, en]\ndefault_language: eng", "default language 'eng' is not in languages; did you mean en?",
      "default_language"),

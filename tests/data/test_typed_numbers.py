@@ -84,3 +84,17 @@ def test_a_list_cell_without_brackets_is_told_the_list_to_write(tmp_path, capsys
     assert run(ws, "check") == 2
     err = capsys.readouterr().err
     assert f"(expected a list [..] in brackets, ', ' between its items: {written})" in err, err
+
+
+def test_a_colour_cell_is_not_told_to_quote_its_value(tmp_path, capsys):
+    """A game trial: a spreadsheet colour cell 'seagreen' was told "'#rrggbb' in quotes", the
+    quotes YAML needs and a cell does not; in a YAML piece the quotes are still asked for."""
+    deck = DECK_YAML.replace("  text: text\n", "  text: text\n  colour: colour\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck.replace("pieces:\n", "pieces: {file: cards.csv}\n"))
+    (ws / "data/test/decks/cards.csv").write_text("name,colour,count\n祝福,seagreen,1\n", encoding="utf-8")
+    assert run(ws, "check") == 2
+    err = capsys.readouterr().err
+    assert "cards.csv:2:2: colour (column B): 'seagreen' is not a valid colour" in err and err.rstrip().endswith("or '#rrggbb')"), err
+    ws = make_workspace(tmp_path / "yaml", deck=deck + "  - {name: 祝福, colour: seagreen}\n")
+    assert run(ws, "check") == 2
+    assert "or '#rrggbb' in quotes)" in capsys.readouterr().err

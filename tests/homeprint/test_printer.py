@@ -149,6 +149,8 @@ def test_scale_is_compensated_about_the_page_centre(tmp_path, two_builds):
     ("home-laser:\n  paper: b9\n", "printers.yaml:2", "paper"),
     ("home-laser:\n  colour: red\n", "printers.yaml:2", "colour"),
     ("other: {}\n", None, "unknown printer profile 'home-laser'"),
+    # a game trial: a profile misspelt was given the list but not the near miss
+    ("home-lazer: {}\nother: {}\n", None, "unknown printer profile 'home-laser'; did you mean home-lazer?"),
 ])
 def test_a_bad_profile_is_one_line(tmp_path, capsys, text, where, says):
     ws = make_workspace(tmp_path / "ws")

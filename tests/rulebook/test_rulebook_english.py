@@ -408,6 +408,24 @@ def test_a_run_of_term_lines_is_a_list_of_terms_whatever_case_their_text_starts_
     assert [type(b).__name__ for b in rules.children] == ["DraftParagraph", "DraftParagraph"]
 
 
+def test_markdown_marks_in_an_english_draft_are_a_warning_at_their_line(tmp_path):
+    """A game trial: a draft written in Markdown (``Discard your **hand** … _played_ … [the
+    market](#market)``) printed its asterisks, underscores and link as they stand, without a word;
+    the check says so once, at the first, with how many more. Plain text, a product 2 * 3 and a
+    word_with_underscores are no marks."""
+    ws = make_workspace(tmp_path / "ws", game=TWO, deck=DECK)
+    draft = STEPS_DRAFT.format(steps="1) Draw a card.\n2) Play 2 * 3 cards from your_hand.\n"
+                                     "3) Discard your **hand** and every card you _played_. See [the market](#market).")
+    (ws / "data" / "test" / "draft.en.txt").write_text(draft, encoding="utf-8")
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+    warnings = [w for w in rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS) if "Markdown" in w]
+    assert len(warnings) == 1, warnings
+    assert re.search(r"draft\.en\.txt:12: Markdown marks print as written: “\*\*hand\*\*” and 2 more \(", warnings[0]), warnings
+    (ws / "data" / "test" / "draft.en.txt").write_text(STEPS_DRAFT.format(steps="1) Play 2 * 3 cards from your_hand."),
+                                                         encoding="utf-8")
+    assert not [w for w in rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS) if "Markdown" in w]
+
+
 def test_steps_numbered_out_of_order_are_a_check_warning(tmp_path):
     ws = make_workspace(tmp_path / "ws", game=TWO, deck=DECK)
     steps = "\n".join(f"{n}) {t}" for n, t in zip((1, 2, 4), STEP_TEXTS))

@@ -41,7 +41,10 @@ from pnpgen.fonts import locate
 LANGUAGE_CODE = re.compile(r"[a-z]{2}(-[A-Z][a-z]{3})?(-(?:[A-Z]{2}|[0-9]{3}))?")
 LANGUAGE_EXPECTED = "a two-letter ISO 639-1 code, optionally with a script or region: ja, en, zh-Hant, en-GB"
 _ISO_639_2 = {"eng": "en", "jpn": "ja", "fra": "fr", "fre": "fr", "deu": "de", "ger": "de", "zho": "zh",
-              "chi": "zh", "kor": "ko", "spa": "es", "ita": "it", "por": "pt"}  # the three-letter codes met
+              "chi": "zh", "kor": "ko", "spa": "es", "ita": "it", "por": "pt",  # the three-letter codes met
+              # and the languages' English names, as typed for a code (--lang english)
+              "english": "en", "japanese": "ja", "french": "fr", "german": "de", "chinese": "zh",
+              "korean": "ko", "spanish": "es", "italian": "it", "portuguese": "pt"}
 
 
 def language_code_meant(code: str, among: list[str] | None = None) -> str | None:
@@ -240,11 +243,29 @@ class Translations:
         if self._is_translation(value):
             found[0] += 1
             return placeholder_said(self._pick(doc, value, keypath, doc.lists), self.lang)
+        self._other_language_key(doc, value, keypath)
         if isinstance(value, dict):
             return {k: self._walk(doc, v, keypath + (k,), found) for k, v in value.items()}
         if isinstance(value, list):
             return [self._walk(doc, v, keypath + (i,), found) for i, v in enumerate(value)]
         return placeholder_said(value, self.lang) if isinstance(value, str) else value
+
+    def _other_language_key(self, doc: Located, value: Any, keypath: tuple) -> None:
+        """A text given in one of the game's languages and in another it does not list
+        (``title: {en: Harbor Lights, ja: 港の灯}`` in a game of ``languages: [en]``): said as that,
+        naming the languages line, not as "a mapping where text was expected"."""
+        if not (isinstance(value, dict) and any(k in self.languages for k in value)
+                and all(isinstance(k, str) and LANGUAGE_CODE.fullmatch(k) for k in value)
+                and all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in value.values())):
+            return
+        other = next(k for k in value if k not in self.languages)
+        listed = ", ".join(self.languages)
+        at = self.languages_at
+        where = f"{at}: languages: [{listed}]" if at is not None and at.line is not None else \
+            f"{doc.path.name} has no languages: line, so {listed} only"
+        raise doc.error(keypath + (other,), f"{other!r} is not one of the game's languages ({where})",
+                        f"{other} added there, 'languages: [{listed}, {other}]', to keep this text in {other}; "
+                        f"else the {other} text left out", key=True)
 
     def _pick(self, doc: Located, value: dict, keypath: tuple, lists: set[tuple]) -> str:
         if self.lang in value:

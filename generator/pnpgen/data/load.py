@@ -68,7 +68,7 @@ def _parse(doc: Source, keypath: tuple, parse: Callable[..., Any], value: Any, *
 # said after the keys a piece may have when the key is no near miss of one: a field to add
 NEW_FIELD = "; a new field is declared first: fields: {{{key}: text}}"
 NEW_FIELD_LAYOUT = ("; a new field is shown by a box of its own, which declares it: layout: {{extends: {layout}, "
-                    "boxes: {{{key}: {{field: {key}, x: …, y: …, w: …, h: …}}}}}}")
+                    "boxes: {{{box}: {{field: {key}, x: …, y: …, w: …, h: …}}}}}}")  # box: a box's name, lower case
 
 
 def _layout_name(data: dict) -> str:
@@ -92,7 +92,8 @@ def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: s
             listed = ", ".join(str(k) for k in allowed)
             near = suggest(str(key), [str(k) for k in allowed], cutoff=0.75)  # rarity is no 'art'; titel is title
             raise doc.error(keypath + (key,), f"unknown key in {what}{near}",
-                            ("one of " + listed if listed else "no keys here") + ("" if near else more.format(key=key)),
+                            ("one of " + listed if listed else "no keys here") + ("" if near else more.format(
+                                key=key, box=re.sub(r"[^a-z0-9_-]+", "-", str(key).lower()).strip("-_") or "new")),
                             key=True)
     return mapping
 
@@ -356,7 +357,7 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
     if not ok(value):
         expected = {
             "colour": "a palette colour (" + (", ".join(colour_names(game.palette)) or "none yet: palette: in game.yaml")
-                      + ") or '#rrggbb' in quotes",
+                      + (") or '#rrggbb'" if isinstance(doc, SheetDoc) else ") or '#rrggbb' in quotes"),  # (a cell needs none)
             "text": "text", "int": "a whole number", "number": "a number", "bool": "true or false",
             "list": "a list [..]", "map": "a mapping {key: value}", "image": "a file name in art/, e.g. dragon.png",
         }[ftype]

@@ -219,9 +219,9 @@ class _Copier:
         # was let go of could take its id and be given the last one's fonts
         self._done: dict[SourcePdf, dict[int, Ref]] = {}
         # a subset font's name in each source → its name here: ReportLab tags every document's
-        # first subset of a font AAAAAA+, and two subsets of one name in one file (the A5 pages'
-        # and a side's printing note) break ISO 32000-1 §9.6.4 (different subsets, different
-        # tags): a RIP that takes fonts by name may print one with the other's glyphs
+        # first subset of a font AAAAAA+, and two different subsets under one name in one file
+        # (the A5 pages' and a side's printing note) go against ISO 32000-1 §9.6.4 (different
+        # subsets, different tags): a RIP that takes fonts by name may print one with the other's glyphs
         self._fonts: dict[tuple[SourcePdf, bytes], bytes] = {}
         self._font_names: set[bytes] = set()
 

@@ -39,7 +39,7 @@ from pnpgen.rulebook.proof import Finding, misnumbered_steps, proof, proof_text,
 from pnpgen.rulebook.reader import Draft, detect_language, is_latin, read_draft
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import Fonts
-from pnpgen.rulebook.tree import Document, to_ascii_digits
+from pnpgen.rulebook.tree import Document, Step, to_ascii_digits
 from pnpgen.safetext import quoted
 
 COVER_KINDS = ("card", "tile", "token")  # what the cover shows, in this order (boards are too big)
@@ -190,6 +190,29 @@ def _step_numbering(doc: Document, path: Path, latin: bool) -> list[str]:
             f"one step a line, {marks})" for s, numbers, step in misnumbered_steps(doc)]
 
 
+# what a Markdown draft marks that the book does not read: **bold**, __bold__, *italics*, _italics_,
+# `code`, [a link](address)
+_MARKDOWN = re.compile(r"\*\*[^*\s][^*]*\*\*|__[^_\s][^_]*__|(?<![\w*])\*[^*\s][^*]*(?<!\s)\*(?![\w*])"
+                       r"|(?<![\w_])_[^_\s][^_]*(?<!\s)_(?![\w_])|`[^`]+`|\[[^\]]+\]\([^)\s]+\)")
+
+
+def _markdown_marks(doc: Document, path: Path, latin: bool) -> list[str]:
+    """An English draft written in Markdown: its emphasis, code and link marks print as they
+    stand (the book sets no bold or italics from a draft), said once, at the first of them."""
+    if not latin:
+        return []
+    texts = [(c.line, 0, c.title) for s in doc.sections for c in s.children if isinstance(c, Step)]
+    texts += [(b.line, 1, getattr(b, "text", "") or "") for b in doc.blocks()]  # (a step's title before its text)
+    found = sorted((line, order, m.start(), m.group()) for line, order, text in texts for m in _MARKDOWN.finditer(text))
+    if not found:
+        return []
+    line, _, _, first = found[0]
+    more = f" and {len(found) - 1} more" if len(found) > 1 else ""
+    return [f"{path}:{line}: Markdown marks print as written: {quoted(first)}{more} (the rulebook sets no bold, "
+            "italics, code or links from the draft; write the words plain, or 【term】 for an index term, "
+            "set in the accent colour)"]
+
+
 def _missing_glyphs(doc: Document, fonts, names: list[str]) -> list[str]:
     """Characters of the draft (and of the components' names from the data) neither the body
     font nor its fallbacks have."""
@@ -269,6 +292,7 @@ def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
         f"{counted(len(doc.of_kind('changelog')), 'change-log section')}"
     )
     warnings += _step_numbering(doc, path, is_latin(draft.lang))
+    warnings += _markdown_marks(doc, path, is_latin(draft.lang))
     if not doc.rules:
         warnings.append(f"{path}: no rules section found (■ in a Japanese draft; #, numbered or ALL CAPS "
                         "headings in an English one); the rulebook has no rules")
