@@ -1,8 +1,10 @@
-"""What an export checks of the faces and files it sends against the shop: its safe zone, its file names."""
+"""What an export checks of the faces and files it sends against the shop: its safe zone, bleed, file names, CMYK pictures."""
 
 from __future__ import annotations
 
 import json
+
+import pikepdf
 
 from conftest import DECK_YAML, make_workspace, run
 
@@ -118,3 +120,30 @@ def test_a_die_cut_piece_is_read_round_its_cut_line(tmp_path):
     assert line.startswith("cards.pdf page 1 (cards-001 front): the art stops at the trim round the cut line, "
                            "and the 3 mm bleed"), line
     assert _bare(tmp_path / "b", _trim_only("{{ outline(bleed) }}"), "doujin-pieces", deck=HEX) == []
+
+
+PICTURED = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'
+            '{{ image("grey.jpg", -bleed, -bleed, w + 2 * bleed, h + 2 * bleed) }}\n{% endblock %}\n')
+
+
+def test_a_cmyk_picture_in_a_cmyk_export_is_warned(tmp_path):
+    """A CMYK JPEG is placed in RGB and converted back by the CMYK file's own conversion: its C50 M50
+    Y50 grey reaches the shop as K50 (measured in the file). A CMYK export says so, naming the
+    picture and the deck; an RGB export (The Game Crafter's PNGs) has no inks to keep."""
+    from PIL import Image
+
+    root = make_workspace(tmp_path, deck=DECK_YAML + "  - {name: 灰, text: 本文}\n", front=PICTURED)
+    Image.new("CMYK", (800, 1100), (128, 128, 128, 0)).save(root / "templates" / "test" / "grey.jpg", quality=95)
+    warned = {}
+    for preset, extra in (("doujin", ()), ("thegamecrafter", ("--fit", "scale"))):
+        assert run(root, "export", "--game", "test", "--preset", preset, *extra) == 0
+        found = json.loads((root / "build" / "test" / preset / "export.json").read_text(encoding="utf-8"))["warnings"]
+        warned[preset] = [w for w in found if "a CMYK picture" in w]
+    [line] = warned["doujin"]
+    assert line.startswith("deck 'cards', templates/test/grey.jpg: a CMYK picture; pnpgen places every picture in "
+                           "RGB"), line
+    assert warned["thegamecrafter"] == []
+    with pikepdf.open(root / "build" / "test" / "doujin" / "cards.pdf") as doc:
+        [picture] = [o for o in doc.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"]
+        c, m, y, k = picture.read_bytes()[:4]
+    assert str(picture.ColorSpace) == "/DeviceCMYK" and (c, m, y) == (0, 0, 0) and abs(k - 128) <= 3, (c, m, y, k)

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import astuple, dataclass, field, replace
 from pathlib import Path
 
+from PIL import Image
+
 from pnpgen import fonts as fontreg
 from pnpgen.data.art import art_files
 from pnpgen.data.formats import MIN_DPI
@@ -29,7 +31,7 @@ from pnpgen.exports.options import ExportOptions
 from pnpgen.exports.order import EXPORT_ORDER_COLUMNS, OrderRow, order_csv
 from pnpgen.exports.presets import FITS, Fitted, NotTaken, Preset, available, fit_deck, load_preset
 from pnpgen.faces.convert import convert_faces
-from pnpgen.faces.faceset import render_game
+from pnpgen.faces.faceset import RenderedGame, render_game
 from pnpgen.faces.images import grouped_low_dpi, low_dpi_deck
 from pnpgen.faces.printlint import OnFormat, lint_faces
 from pnpgen.pdf.assemble import SourceChanged
@@ -129,6 +131,8 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     out_root = options.out or ws.root / "build"
     out_dir = out_root / slug / (options.lang or "") / preset.slug  # a --lang export beside its build's edition
     notices = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
+    if colour == "cmyk":
+        notices += cmyk_pictures(rendered, exported, preset)
     if preset.files != "tts":  # a print run is paid for: what the draft leaves open prints as it stands
         notices += [open_values(deck, preset) for deck in decks if deck.placeholders]
         notices += [odd_file_name(deck, preset) for deck in decks if not PLAIN_FILE_NAME.fullmatch(deck.id)]
@@ -205,6 +209,31 @@ def open_values(deck: Deck, preset: Preset) -> str:
     return (f"{where}: deck '{deck.id}' still prints 未定: {key}: {text}"
             + (f", and {more} more" if more else "") + f" (pnpgen check lists them); {preset.name} prints "
             "them as they are")
+
+
+def cmyk_pictures(rendered: RenderedGame, decks: set[str], preset: Preset) -> list[str]:
+    """A warning for each CMYK picture a CMYK export sends: pictures are placed in RGB (a CMYK
+    one converted through its ICC profile, data/art.py) and converted to CMYK again with the
+    PDF's own conversion, so the shop does not get the inks the picture was drawn in."""
+    out, seen = [], set()
+    for placed in rendered.images:
+        name = placed["file"]
+        if placed["kind"] != "raster" or placed["deck"] not in decks or name in seen:
+            continue
+        seen.add(name)
+        rel = name.split("/", 1)[1] if name.startswith("art/") else name.split("/", 2)[-1]
+        try:
+            with Image.open(rendered.art_folder.find(rel, in_templates=True)) as picture:  # its header alone
+                mode = picture.mode
+        except (OSError, InputError):
+            continue
+        if mode == "CMYK":
+            out.append(f"deck '{placed['deck']}', {name}: a CMYK picture; pnpgen places every picture in RGB (a CMYK one through its ICC "
+                       f"profile) and {preset.name}'s file converts it back with its own conversion, so its inks "
+                       "are not the ones drawn (C50 M50 Y50 prints K50; through a profile, a K-only black becomes a "
+                       "lighter four-ink one, which blurs thin lines); give pnpgen the picture in RGB, or check "
+                       "the separations before ordering")
+    return out
 
 
 # What a printer's upload form takes in a file name: half-width letters and digits, - and _
