@@ -147,3 +147,12 @@ def test_a_cmyk_picture_in_a_cmyk_export_is_warned(tmp_path):
         [picture] = [o for o in doc.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"]
         c, m, y, k = picture.read_bytes()[:4]
     assert str(picture.ColorSpace) == "/DeviceCMYK" and (c, m, y) == (0, 0, 0) and abs(k - 128) <= 3, (c, m, y, k)
+
+
+def test_a_turned_landscape_card_names_the_sides_its_template_draws(tmp_path):
+    """An 88×63 card printed turned on DriveThruCards' portrait poker card: its top and bottom lie on
+    the page's right and left, and the warning names them as the template draws them."""
+    deck = DECK_YAML.replace("format: poker", "size: [88, 63]") + "  - {name: 横, text: 本文}\n"
+    ground = _trim_only("M{{ -bleed }},0 H{{ w + bleed }} V{{ h }} H{{ -bleed }} Z")  # bleeds left and right only
+    [line] = _bare(tmp_path, ground, "drivethrucards", "--fit", "scale", deck=deck)
+    assert line.startswith("cards.pdf page 2 (cards-001 front): the art stops at the trim on the top, bottom, "), line

@@ -214,10 +214,22 @@ READ_PX_PER_MM = 4.0  # a PDF page is read for bare bleed at this resolution (a 
 def _bare(style: PageStyle, faces: list[tuple[str, str, Image.Image, float]], alone: bool = False) -> list:
     """The faces (where, side, rendered page, its px a mm) whose art leaves the bleed bare: the
     file's one warning, or with ``alone`` each face's (where, sides), for grouping later."""
-    found = [(where, sides) for where, side, image, scale in faces
+    found = [(where, _as_drawn(sides, style)) for where, side, image, scale in faces
              if (sides := bare_sides(image, scale, style.trim_box_mm[:2], style.fitted.trim,
                                      style.fitted.format.bleed, style.deck.shape, style.deck.options, side))]
     return found if alone else _grouped(found, style)
+
+
+# A landscape card turned a quarter clockwise onto a portrait format: the page's side → the card's
+TURNED_SIDES = {"right": "top", "bottom": "right", "left": "bottom", "top": "left"}
+
+
+def _as_drawn(sides: list[str], style: PageStyle) -> list[str]:
+    """The sides as the template draws them (a turned card's top lies on the page's right)."""
+    if not style.fitted.turned:
+        return sides
+    drawn = {TURNED_SIDES.get(side, side) for side in sides}
+    return [side for side in ("top", "right", "bottom", "left") if side in drawn]
 
 
 def _grouped(found: list, style: PageStyle) -> list[str]:
