@@ -126,27 +126,45 @@ PICTURED = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'
             '{{ image("grey.jpg", -bleed, -bleed, w + 2 * bleed, h + 2 * bleed) }}\n{% endblock %}\n')
 
 
-def test_a_cmyk_picture_in_a_cmyk_export_is_warned(tmp_path):
-    """A CMYK JPEG is placed in RGB and converted back by the CMYK file's own conversion: its C50 M50
-    Y50 grey reaches the shop as K50 (measured in the file). A CMYK export says so, naming the
-    picture and the deck; an RGB export (The Game Crafter's PNGs) has no inks to keep."""
+def test_a_cmyk_picture_reaches_a_cmyk_export_with_its_own_inks(tmp_path):
+    """A CMYK JPEG's C50 M50 Y50 grey went to the shop as K50 (placed in RGB, converted back). A
+    CMYK export now places the JPEG as it is (DeviceCMYK, its own DCT data, read back as
+    128/128/128/0) and passes the PDF/X-1a preflight; an RGB export still shows it in RGB; one
+    turned by its EXIF orientation still goes through RGB, and is warned."""
     from PIL import Image
+    from preflight import problems
 
     root = make_workspace(tmp_path, deck=DECK_YAML + "  - {name: 灰, text: 本文}\n", front=PICTURED)
-    Image.new("CMYK", (800, 1100), (128, 128, 128, 0)).save(root / "templates" / "test" / "grey.jpg", quality=95)
-    warned = {}
-    for preset, extra in (("doujin", ()), ("thegamecrafter", ("--fit", "scale"))):
+    grey = root / "templates" / "test" / "grey.jpg"
+    Image.new("CMYK", (800, 1100), (128, 128, 128, 0)).save(grey, quality=95)
+
+    def export(preset: str, *extra: str) -> tuple[list[str], list]:
         assert run(root, "export", "--game", "test", "--preset", preset, *extra) == 0
-        found = json.loads((root / "build" / "test" / preset / "export.json").read_text(encoding="utf-8"))["warnings"]
-        warned[preset] = [w for w in found if "a CMYK picture" in w]
-    [line] = warned["doujin"]
-    assert line.startswith("deck 'cards', templates/test/grey.jpg: a CMYK picture; pnpgen places every picture in "
-                           "RGB"), line
-    assert warned["thegamecrafter"] == []
-    with pikepdf.open(root / "build" / "test" / "doujin" / "cards.pdf") as doc:
-        [picture] = [o for o in doc.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"]
-        c, m, y, k = picture.read_bytes()[:4]
-    assert str(picture.ColorSpace) == "/DeviceCMYK" and (c, m, y) == (0, 0, 0) and abs(k - 128) <= 3, (c, m, y, k)
+        folder = root / "build" / "test" / preset
+        found = json.loads((folder / "export.json").read_text(encoding="utf-8"))["warnings"]
+        pdf = folder / "cards.pdf"
+        pictures = []
+        if pdf.is_file():
+            with pikepdf.open(pdf) as doc:
+                pictures = [(str(o.ColorSpace), str(o.Filter), bytes(o.read_raw_bytes()),
+                             pikepdf.PdfImage(o).as_pil_image().getpixel((0, 0)))
+                            for o in doc.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"]
+        return [w for w in found if "CMYK picture" in w], pictures
+
+    warned, [(space, kind, data, pixels)] = export("doujin")
+    assert warned == [] and (space, kind) == ("/DeviceCMYK", "/DCTDecode") and data == grey.read_bytes()
+    assert pixels == (128, 128, 128, 0)
+    assert problems((root / "build" / "test" / "doujin" / "cards.pdf").read_bytes()) == []
+    warned, [(space, *_)] = export("doujin", "--colour", "rgb", "--pdfx", "none")
+    assert warned == [] and space == "/DeviceRGB"
+    exif = Image.Exif()
+    exif[0x0112] = 6  # turned a quarter
+    Image.new("CMYK", (1100, 800), (128, 128, 128, 0)).save(grey, quality=95, exif=exif)
+    warned, [(space, kind, _, pixels)] = export("doujin")
+    assert (space, kind) == ("/DeviceCMYK", "/FlateDecode") and pixels[:3] == (0, 0, 0)
+    [line] = warned
+    assert line.startswith("deck 'cards', templates/test/grey.jpg: a CMYK picture 同人印刷所（トンボ付きPDF） gets "
+                           "through RGB"), line
 
 
 def test_a_turned_landscape_card_names_the_sides_its_template_draws(tmp_path):

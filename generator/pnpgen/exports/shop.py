@@ -8,7 +8,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from PIL import Image
 
@@ -23,7 +24,8 @@ from pnpgen.pdf.colour import HeavyPicture, over_limit, pictures_over_limit
 from pnpgen.pdf.outline import outline_text
 from pnpgen.pdf.overprint import Overprinted
 from pnpgen.pdf.overprint import over_limit as overprint_over_limit
-from pnpgen.pdf.pdfx import OutputCondition, make_x1a, pictures_to_cmyk
+from pnpgen.pdf.pdfx import OutputCondition, kept_cmyk, make_x1a, pictures_to_cmyk
+from pnpgen.pdf.raster import ImageStream
 
 
 def page_numbers(numbers: list[int]) -> str:
@@ -47,6 +49,8 @@ class Finish:
     date: str = ""  # the game's date: the PDF/X creation date
     outline_text: bool = False  # every glyph drawn as a path (アウトライン化)
     edition: str = "2003"  # PDF/X-1a:2003 (PDF 1.4), or 2001 (PDF 1.3)
+    # CMYK pictures placed as they are (pdf/pdfx.py kept_cmyk): by the SHA-256 of their RGB pixels
+    cmyk_originals: Mapping[str, ImageStream] = field(default_factory=dict)
 
 
 def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
@@ -109,6 +113,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     if style.cmyk:
         pdf, mapped = k_only(pdf, preset.overprint_black)
         notes.extend(mapped.lines(name))
+        pdf = kept_cmyk(pdf, finish.cmyk_originals)  # a CMYK picture's own inks, not a conversion's
         pdf = pictures_to_cmyk(pdf, preset.ink_limit, measured)  # with or without PDF/X: a CMYK file holds no RGB picture
     if finish.outline_text:
         pdf, left = outline_text(pdf)
