@@ -1,8 +1,10 @@
-"""What an export checks of the faces and files it sends against the shop: its safe zone, its file names."""
+"""What an export checks of the faces and files it sends against the shop: its safe zone, bleed, file names, CMYK pictures."""
 
 from __future__ import annotations
 
 import json
+
+import pikepdf
 
 from conftest import DECK_YAML, make_workspace, run
 
@@ -118,3 +120,57 @@ def test_a_die_cut_piece_is_read_round_its_cut_line(tmp_path):
     assert line.startswith("cards.pdf page 1 (cards-001 front): the art stops at the trim round the cut line, "
                            "and the 3 mm bleed"), line
     assert _bare(tmp_path / "b", _trim_only("{{ outline(bleed) }}"), "doujin-pieces", deck=HEX) == []
+
+
+PICTURED = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'
+            '{{ image("grey.jpg", -bleed, -bleed, w + 2 * bleed, h + 2 * bleed) }}\n{% endblock %}\n')
+
+
+def test_a_cmyk_picture_reaches_a_cmyk_export_with_its_own_inks(tmp_path):
+    """A CMYK JPEG's C50 M50 Y50 grey went to the shop as K50 (placed in RGB, converted back). A
+    CMYK export now places the JPEG as it is (DeviceCMYK, its own DCT data, read back as
+    128/128/128/0) and passes the PDF/X-1a preflight; an RGB export still shows it in RGB; one
+    turned by its EXIF orientation still goes through RGB, and is warned."""
+    from PIL import Image
+    from preflight import problems
+
+    root = make_workspace(tmp_path, deck=DECK_YAML + "  - {name: 灰, text: 本文}\n", front=PICTURED)
+    grey = root / "templates" / "test" / "grey.jpg"
+    Image.new("CMYK", (800, 1100), (128, 128, 128, 0)).save(grey, quality=95)
+
+    def export(preset: str, *extra: str) -> tuple[list[str], list]:
+        assert run(root, "export", "--game", "test", "--preset", preset, *extra) == 0
+        folder = root / "build" / "test" / preset
+        found = json.loads((folder / "export.json").read_text(encoding="utf-8"))["warnings"]
+        pdf = folder / "cards.pdf"
+        pictures = []
+        if pdf.is_file():
+            with pikepdf.open(pdf) as doc:
+                pictures = [(str(o.ColorSpace), str(o.Filter), bytes(o.read_raw_bytes()),
+                             pikepdf.PdfImage(o).as_pil_image().getpixel((0, 0)))
+                            for o in doc.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"]
+        return [w for w in found if "CMYK picture" in w], pictures
+
+    warned, [(space, kind, data, pixels)] = export("doujin")
+    assert warned == [] and (space, kind) == ("/DeviceCMYK", "/DCTDecode") and data == grey.read_bytes()
+    assert pixels == (128, 128, 128, 0)
+    assert problems((root / "build" / "test" / "doujin" / "cards.pdf").read_bytes()) == []
+    warned, [(space, *_)] = export("doujin", "--colour", "rgb", "--pdfx", "none")
+    assert warned == [] and space == "/DeviceRGB"
+    exif = Image.Exif()
+    exif[0x0112] = 6  # turned a quarter
+    Image.new("CMYK", (1100, 800), (128, 128, 128, 0)).save(grey, quality=95, exif=exif)
+    warned, [(space, kind, _, pixels)] = export("doujin")
+    assert (space, kind) == ("/DeviceCMYK", "/FlateDecode") and pixels[:3] == (0, 0, 0)
+    [line] = warned
+    assert line.startswith("deck 'cards', templates/test/grey.jpg: a CMYK picture 同人印刷所（トンボ付きPDF） gets "
+                           "through RGB"), line
+
+
+def test_a_turned_landscape_card_names_the_sides_its_template_draws(tmp_path):
+    """An 88×63 card printed turned on DriveThruCards' portrait poker card: its top and bottom lie on
+    the page's right and left, and the warning names them as the template draws them."""
+    deck = DECK_YAML.replace("format: poker", "size: [88, 63]") + "  - {name: 横, text: 本文}\n"
+    ground = _trim_only("M{{ -bleed }},0 H{{ w + bleed }} V{{ h }} H{{ -bleed }} Z")  # bleeds left and right only
+    [line] = _bare(tmp_path, ground, "drivethrucards", "--fit", "scale", deck=deck)
+    assert line.startswith("cards.pdf page 2 (cards-001 front): the art stops at the trim on the top, bottom, "), line

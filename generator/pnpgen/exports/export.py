@@ -8,14 +8,17 @@ so the folder always holds exactly one export.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import re
 from collections.abc import Callable
 from dataclasses import astuple, dataclass, field, replace
 from pathlib import Path
 
+from PIL import Image
+
 from pnpgen import fonts as fontreg
-from pnpgen.data.art import art_files
+from pnpgen.data.art import art_files, orientation, print_bytes
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.lint import MM_PER_PT, LintSettings
 from pnpgen.data.load import check_bleed, load_game
@@ -29,12 +32,12 @@ from pnpgen.exports.options import ExportOptions
 from pnpgen.exports.order import EXPORT_ORDER_COLUMNS, OrderRow, order_csv
 from pnpgen.exports.presets import FITS, Fitted, NotTaken, Preset, available, fit_deck, load_preset
 from pnpgen.faces.convert import convert_faces
-from pnpgen.faces.faceset import render_game
+from pnpgen.faces.faceset import RenderedGame, render_game
 from pnpgen.faces.images import grouped_low_dpi, low_dpi_deck
 from pnpgen.faces.printlint import OnFormat, lint_faces
 from pnpgen.pdf.assemble import SourceChanged
 from pnpgen.pdf.pdfx import OutputCondition
-from pnpgen.pdf.raster import ImageStreams
+from pnpgen.pdf.raster import ImageStream, ImageStreams, make_stream
 
 
 @dataclass(frozen=True)
@@ -129,6 +132,10 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     out_root = options.out or ws.root / "build"
     out_dir = out_root / slug / (options.lang or "") / preset.slug  # a --lang export beside its build's edition
     notices = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
+    originals: dict[str, ImageStream] = {}
+    if colour == "cmyk":
+        originals, through_rgb = cmyk_pictures(rendered, exported, preset)
+        notices += through_rgb
     if preset.files != "tts":  # a print run is paid for: what the draft leaves open prints as it stands
         notices += [open_values(deck, preset, game.lang) for deck in decks if deck.placeholders]
         notices += [odd_file_name(deck, preset) for deck in decks if not PLAIN_FILE_NAME.fullmatch(deck.id)]
@@ -159,7 +166,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
                                                   f.copies) for f in faces)
             else:
                 result.order.extend(shop.deck_files(preset, style, faces, result.files, result.warnings,
-                                                    shop.Finish(pdfx, str(game.date), outline, edition),
+                                                    shop.Finish(pdfx, str(game.date), outline, edition, originals),
                                                     result.black, pngs))
             thumbs.extend(contact.thumbnails(style, faces))
         result.order.extend(OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
@@ -205,6 +212,38 @@ def open_values(deck: Deck, preset: Preset, lang: str) -> str:
     return (f"{where}: deck '{deck.id}' still prints {placeholder_word(lang)}: {key}: {open_value_said(text, 'en', lang)}"
             + (f", and {more} more" if more else "") + f" (pnpgen check lists them); {preset.name} prints "
             "them as they are")
+
+
+def cmyk_pictures(rendered: RenderedGame, decks: set[str], preset: Preset) -> tuple[dict[str, ImageStream], list[str]]:
+    """The CMYK pictures a CMYK export sends: each CMYK JPEG placed upright as it is, by the
+    SHA-256 of the RGB pixels the faces place for it (pdf/pdfx.py kept_cmyk puts it back), and a
+    warning for any other CMYK picture, which reaches the shop through RGB (data/art.py)."""
+    originals: dict[str, ImageStream] = {}
+    out, seen = [], set()
+    for placed in rendered.images:
+        name = placed["file"]
+        if placed["kind"] != "raster" or placed["deck"] not in decks or name in seen:
+            continue
+        seen.add(name)
+        rel = name.split("/", 1)[1] if name.startswith("art/") else name.split("/", 2)[-1]
+        try:
+            path = rendered.art_folder.find(rel, in_templates=True)
+            with Image.open(path) as picture:  # its header alone
+                cmyk, upright = picture.mode == "CMYK", orientation(picture) in (None, 1)
+                adobe = picture.format == "JPEG" and "adobe" in picture.info  # inverted samples, as raster.py reads them
+            if cmyk and adobe and upright:
+                raw = path.read_bytes()
+                with Image.open(io.BytesIO(print_bytes(raw, name=name))) as rgb:  # the RGB the faces place
+                    placed_as = rgb.tobytes()
+                originals[hashlib.sha256(placed_as).hexdigest()] = make_stream(raw)
+                continue
+        except (OSError, InputError):
+            continue
+        if cmyk:
+            out.append(f"deck '{placed['deck']}', {name}: a CMYK picture {preset.name} gets through RGB (a JPEG "
+                       "turned by its EXIF orientation, or one without Adobe's marker): its inks are not the ones drawn "
+                       "(C50 M50 Y50 prints K50); save it upright as a CMYK JPEG, or in RGB")
+    return originals, out
 
 
 # What a printer's upload form takes in a file name: half-width letters and digits, - and _

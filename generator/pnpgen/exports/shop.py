@@ -8,7 +8,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from PIL import Image
 
@@ -23,7 +24,8 @@ from pnpgen.pdf.colour import HeavyPicture, over_limit, pictures_over_limit
 from pnpgen.pdf.outline import outline_text
 from pnpgen.pdf.overprint import Overprinted
 from pnpgen.pdf.overprint import over_limit as overprint_over_limit
-from pnpgen.pdf.pdfx import OutputCondition, make_x1a, pictures_to_cmyk
+from pnpgen.pdf.pdfx import OutputCondition, kept_cmyk, make_x1a, pictures_to_cmyk
+from pnpgen.pdf.raster import ImageStream
 
 
 def page_numbers(numbers: list[int]) -> str:
@@ -47,6 +49,8 @@ class Finish:
     date: str = ""  # the game's date: the PDF/X creation date
     outline_text: bool = False  # every glyph drawn as a path (アウトライン化)
     edition: str = "2003"  # PDF/X-1a:2003 (PDF 1.4), or 2001 (PDF 1.3)
+    # CMYK pictures placed as they are (pdf/pdfx.py kept_cmyk): by the SHA-256 of their RGB pixels
+    cmyk_originals: Mapping[str, ImageStream] = field(default_factory=dict)
 
 
 def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
@@ -109,6 +113,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     if style.cmyk:
         pdf, mapped = k_only(pdf, preset.overprint_black)
         notes.extend(mapped.lines(name))
+        pdf = kept_cmyk(pdf, finish.cmyk_originals)  # a CMYK picture's own inks, not a conversion's
         pdf = pictures_to_cmyk(pdf, preset.ink_limit, measured)  # with or without PDF/X: a CMYK file holds no RGB picture
     if finish.outline_text:
         pdf, left = outline_text(pdf)
@@ -214,10 +219,22 @@ READ_PX_PER_MM = 4.0  # a PDF page is read for bare bleed at this resolution (a 
 def _bare(style: PageStyle, faces: list[tuple[str, str, Image.Image, float]], alone: bool = False) -> list:
     """The faces (where, side, rendered page, its px a mm) whose art leaves the bleed bare: the
     file's one warning, or with ``alone`` each face's (where, sides), for grouping later."""
-    found = [(where, sides) for where, side, image, scale in faces
+    found = [(where, _as_drawn(sides, style)) for where, side, image, scale in faces
              if (sides := bare_sides(image, scale, style.trim_box_mm[:2], style.fitted.trim,
                                      style.fitted.format.bleed, style.deck.shape, style.deck.options, side))]
     return found if alone else _grouped(found, style)
+
+
+# A landscape card turned a quarter clockwise onto a portrait format: the page's side → the card's
+TURNED_SIDES = {"right": "top", "bottom": "right", "left": "bottom", "top": "left"}
+
+
+def _as_drawn(sides: list[str], style: PageStyle) -> list[str]:
+    """The sides as the template draws them (a turned card's top lies on the page's right)."""
+    if not style.fitted.turned:
+        return sides
+    drawn = {TURNED_SIDES.get(side, side) for side in sides}
+    return [side for side in ("top", "right", "bottom", "left") if side in drawn]
 
 
 def _grouped(found: list, style: PageStyle) -> list[str]:

@@ -35,11 +35,12 @@ import os
 import threading
 import zlib
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from pnpgen.pdf.colour import HeavyPicture, heaviest_pixels
+from pnpgen.pdf.raster import ImageStream
 
 X1A_VERSION = "PDF/X-1a:2003"
 # PDF/X-1a:2001 names the part and the conformance level apart (ISO 15930-1): version, conformance, PDF
@@ -80,6 +81,41 @@ def pictures_to_cmyk(pdf: bytes, limit: float | None = None,
         if not rgb:
             return pdf
         _to_cmyk(rgb, limit, measured)
+        out = io.BytesIO()
+        doc.save(out, deterministic_id=True, compress_streams=True,
+                 object_stream_mode=pikepdf.ObjectStreamMode.disable)
+        return out.getvalue()
+
+
+def kept_cmyk(pdf: bytes, originals: Mapping[str, ImageStream]) -> bytes:
+    """The PDF with each RGB picture that is a CMYK picture's RGB (``originals``: by the SHA-256 of
+    the RGB pixels, the CMYK picture's own stream) placed as that CMYK picture again, its DCT data
+    unchanged in DeviceCMYK: the shop gets the inks it was drawn in, not a conversion there and
+    back. A PDF without such a picture is returned as it is."""
+    import pikepdf
+    from pikepdf import Array, Name
+
+    if not originals:
+        return pdf
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        kept = 0
+        for image in _images(doc):
+            if image.get("/ColorSpace") != Name.DeviceRGB or image.get("/Filter") not in (Name.FlateDecode,
+                                                                                           Array([Name.FlateDecode])):
+                continue  # (a converted picture is Flate-compressed pixels; a JPEG is one as it is)
+            original = originals.get(hashlib.sha256(image.read_bytes()).hexdigest())
+            if original is None or (int(image.Width), int(image.Height)) != (original.width, original.height):
+                continue
+            image.write(original.content, filter=Name.DCTDecode)
+            for key in ("/DecodeParms", "/Decode"):
+                if key in image:
+                    del image[key]
+            image.ColorSpace, image.BitsPerComponent = Name.DeviceCMYK, 8
+            if original.decode is not None:
+                image.Decode = Array(list(original.decode))
+            kept += 1
+        if not kept:
+            return pdf
         out = io.BytesIO()
         doc.save(out, deterministic_id=True, compress_streams=True,
                  object_stream_mode=pikepdf.ObjectStreamMode.disable)
