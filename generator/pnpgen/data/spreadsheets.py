@@ -163,7 +163,7 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
                 value = value.replace("\r\n", "\n")
                 bad = control_char(value)
                 if bad is not None:
-                    raise InputError(f"control character {bad} in the text", path=shown, line=row, column=col,
+                    raise InputError(f"{bad} in the text", path=shown, line=row, column=col,
                                      key=header or None, expected="printable text; control characters removed")
             if not header:
                 raise InputError(f"a value ({value!r}) in a column without a header", path=shown, line=row,

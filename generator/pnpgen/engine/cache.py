@@ -106,12 +106,12 @@ def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None 
     for folder in folders:
         if folder.is_relative_to(resources.folder("pnpgen")):
             for path, st, part in _own_parts(folder):  # (the table of hashes learns them as below)
-                parts += [str(path).encode(), part]
+                parts += [os.fsencode(path), part]
                 if known is not None and st is not None and known.get(path, st) is None:
                     known.learn(path, st, part.decode())
             continue
         for path, _, part in _parts(folder, known):
-            parts += [str(path).encode(), part]
+            parts += [os.fsencode(path), part]
     return _digest(parts)
 
 
