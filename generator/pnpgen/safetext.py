@@ -30,9 +30,15 @@ def name_control_char(name: str) -> str | None:
     m = NAME_CONTROL.search(name)
     if m is None:
         return None
-    if "\udc80" <= m.group() <= "\udcff":  # Python's stand-in for a byte it could not read as UTF-8
+    if not_utf8(m.group()):
         return "bytes that are not UTF-8 (a name from another system, such as Shift_JIS from a zip made on Windows)"
     return "the " + _said(m.group())
+
+
+def not_utf8(name: str) -> bool:
+    """Whether a name as Python read it from the disk holds bytes that are not UTF-8 (each such
+    byte stands in it as U+DC80–U+DCFF)."""
+    return any("\udc80" <= c <= "\udcff" for c in name)
 
 
 def _said(char: str) -> str:

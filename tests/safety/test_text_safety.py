@@ -181,17 +181,20 @@ def test_a_lone_surrogate_in_a_text_no_face_shows_is_one_line(tmp_path, capsys):
 def test_a_file_name_not_in_utf_8_is_said_for_a_deck_and_passed_over_elsewhere(tmp_path, capsys):
     """A zip made on Windows keeps Japanese names in Shift_JIS; unpacked on Linux or a Mac their
     bytes are not UTF-8. Any such file in the game's folder stopped every build with a traceback
-    (UnicodeEncodeError where the inputs were hashed): a picture nobody names is passed over, and
+    (UnicodeEncodeError where the inputs were hashed): a file nobody names is passed over, and
     a deck file so named is one line saying what is wrong with its name."""
     import os
     import shutil
 
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", draft=True)
     game = os.fsencode(ws / "data" / "test")
     (ws / "data" / "test" / "art").mkdir()
-    with open(os.path.join(game, b"art", "画像.png".encode("cp932")), "wb") as f:
-        f.write(b"not read")
-    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    for folder, name in ((os.path.join(game, b"art"), "画像.png"), (game, "メモ.txt"),
+                         (os.fsencode(ws / "templates" / "test"), "古い.svg.j2")):
+        with open(os.path.join(folder, name.encode("cp932")), "wb") as f:
+            f.write(b"not read")
+    for command in ("list", "check", "build", "rulebook"):  # (each hashes the files it reads, by name)
+        assert run(ws, command, *(["--game", "test"] if command != "list" else [])) == 0, command
     shutil.copy(ws / "data" / "test" / "decks" / "cards.yaml", os.path.join(game, b"decks", "札.yaml".encode("cp932")))
     capsys.readouterr()
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
