@@ -6,7 +6,9 @@ import argparse
 import builtins
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from pnpgen.data.workspace import Workspace
 from pnpgen.safetext import shown
@@ -194,7 +196,8 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     # runs. The first build starts only then, so a save made while it builds (after it read the
     # file) is seen by the watcher and built next, and "watching" is said when no save can be missed.
     with warm:
-        for changes in watch_files(*folders, debounce=200, step=WATCH_STEP_MS, rust_timeout=200, yield_on_timeout=True):
+        for changes in _stopped_said(watch_files(*folders, debounce=200, step=WATCH_STEP_MS, rust_timeout=200,
+                                                 yield_on_timeout=True)):
             if not ready:
                 ready = True
                 once()  # whatever was saved before this is in this build
@@ -207,6 +210,23 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
             if args.max_builds and builds >= args.max_builds:
                 break
     return 0
+
+
+def _stopped_said(changes: Iterator[Any]) -> Iterator[Any]:
+    """The watcher's batches of changes; the watcher stopping by itself (watchfiles raises a
+    RuntimeError: a name not UTF-8 made while it runs, which it cannot read) is one line, exit 2."""
+    from pnpgen.errors import InputError
+
+    while True:
+        try:
+            batch = next(changes)
+        except StopIteration:
+            return
+        except RuntimeError as e:
+            raise InputError(f"the watcher stopped: {' '.join(str(e).split())}",
+                             expected="file names in UTF-8 below the watched folders (rename the one named), "
+                             "then start pnpgen watch again") from None
+        yield batch
 
 
 def _rulebook(ws: Workspace, game, args: argparse.Namespace):
@@ -324,16 +344,16 @@ def _listing_key(ws: Workspace, slug: str) -> str:
         folders.sort()
         for name in sorted(files):
             st = os.stat(os.path.join(top, name))
-            h.update(f"{top}/{name}:{st.st_size}:{st.st_mtime_ns}\0".encode())
+            h.update(os.fsencode(f"{top}/{name}:{st.st_size}:{st.st_mtime_ns}\0"))
     for top, folders, files in os.walk(data):
         folders[:] = sorted(f for f in folders if not (Path(top) == data and f == "art"))
         for name in sorted(files):
             path = Path(top) / name
-            h.update(f"{path.relative_to(data)}\0".encode() + path.read_bytes() + b"\0")
+            h.update(os.fsencode(f"{path.relative_to(data)}\0") + path.read_bytes() + b"\0")
     for folder in (ws.templates, ws.fonts, ws.root / "layouts"):
         for top, folders, files in os.walk(folder):
             folders.sort()
-            h.update("\0".join([top, *sorted(files)]).encode() + b"\1")
+            h.update(os.fsencode("\0".join([top, *sorted(files)])) + b"\1")
     return h.hexdigest()[:40]
 
 

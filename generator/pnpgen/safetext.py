@@ -7,28 +7,47 @@ from __future__ import annotations
 import re
 from typing import Any
 
-# C0 controls but tab and line feed, DEL, C1 controls, and the bidirectional overrides and isolates
-# (U+202A–U+202E, U+2066–U+2069), which reorder what a reader sees ("Trojan Source").
-CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# C0 controls but tab and line feed, DEL, C1 controls, the bidirectional overrides and isolates
+# (U+202A–U+202E, U+2066–U+2069), which reorder what a reader sees ("Trojan Source"), and lone
+# surrogates (U+D800–U+DFFF: half of a character, which no file can hold as UTF-8 — a YAML escape
+# "\ud800", or a file name's bytes that are not UTF-8, as Python reads them).
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 # OWASP's CSV injection rule: a cell starting with one of these is a formula to Excel, LibreOffice
 # and Google Sheets; a leading ' makes it text.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def control_char(text: str) -> str | None:
-    """The first control character in ``text`` as U+XXXX, or None."""
+    """The first control character in ``text`` said as a message says it (``control character
+    U+001B``, ``lone surrogate U+D800``), or None."""
     m = CONTROL.search(text)
-    return f"U+{ord(m.group()):04X}" if m else None
+    return _said(m.group()) if m else None
 
 
 def name_control_char(name: str) -> str | None:
-    """The first control character in a file or folder name as U+XXXX — a tab and a line feed
-    too, which a text may hold but a name never should —, or None."""
+    """The first control character in a file or folder name (a tab and a line feed too, which a
+    text may hold but a name never should), said as ``control_char`` says it; a name whose bytes
+    are not UTF-8 (a zip made on Windows, its Japanese names in Shift_JIS) said so. None if none."""
     m = NAME_CONTROL.search(name)
-    return f"U+{ord(m.group()):04X}" if m else None
+    if m is None:
+        return None
+    if not_utf8(m.group()):
+        return "bytes that are not UTF-8 (a name from another system, such as Shift_JIS from a zip made on Windows)"
+    return "the " + _said(m.group())
 
 
-NAME_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+def not_utf8(name: str) -> bool:
+    """Whether a name as Python read it from the disk holds bytes that are not UTF-8 (each such
+    byte stands in it as U+DC80–U+DCFF)."""
+    return any("\udc80" <= c <= "\udcff" for c in name)
+
+
+def _said(char: str) -> str:
+    kind = "lone surrogate" if "\ud800" <= char <= "\udfff" else "control character"
+    return f"{kind} U+{ord(char):04X}"
+
+
+NAME_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def shown_name(name: str) -> str:

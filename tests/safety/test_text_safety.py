@@ -69,14 +69,17 @@ def test_xlsx_stores_formula_like_names_as_text(tmp_path):
 
 @pytest.mark.parametrize("written, char", [(r'"\e]0;pwned\a"', "U+001B"), (r'"a\0b"', "U+0000"),
                                            ('"\u202eevil"', "U+202E"), (r'"x\u2066y"', "U+2066"),
-                                           (r'"\x85 NEL"', "U+0085"), (r'"del\x7f"', "U+007F")])
+                                           (r'"\x85 NEL"', "U+0085"), (r'"del\x7f"', "U+007F"),
+                                           # half of a character: no file holds it as UTF-8 (a traceback
+                                           # where the manifest or the rulebook was written)
+                                           (r'"a\ud800b"', "lone surrogate U+D800")])
 def test_a_control_character_in_the_data_is_an_error_naming_the_field(tmp_path, capsys, written, char):
     deck = DECK_YAML + "  - {name: 普通, text: 本文}\n" + f"  - {{name: {written}, text: 本文}}\n"
     ws = make_workspace(tmp_path / "ws", deck=deck)
     assert run(ws, "list") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cards.yaml:10:" in err and "pieces.2.name" in err and char in err
-    assert "\x1b" not in err and "\u202e" not in err
+    assert "\x1b" not in err and "\u202e" not in err and "\ud800" not in err
 
 
 def test_a_control_character_in_a_spreadsheet_is_an_error_at_its_cell(tmp_path, capsys):
@@ -159,3 +162,42 @@ def test_a_line_break_in_a_name_is_one_line_error(tmp_path, capsys, where):
     said = {"deck": "cards.yaml:1:7: name: a deck's name", "title": "game.yaml:1:8: title: the game's title",
             "sourced": "game.yaml:9:12: sourced.1.name: a component's name"}[where]
     assert f"{said} holds a line break" in captured.err, captured.err
+
+
+def test_a_lone_surrogate_in_a_text_no_face_shows_is_one_line(tmp_path, capsys):
+    """A YAML escape of half a character in a text no face draws (a sourced component's note,
+    the subtitle) passed every check and stopped the build with a traceback, UnicodeEncodeError,
+    where the files were written."""
+    from conftest import GAME_YAML
+
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + 'sourced:\n  - {name: 駒, count: 3, note: "a\\ud800"}\n')
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert "game.yaml:9:31: sourced.1.note: lone surrogate U+D800 in the text" in err, err
+
+
+def test_a_file_name_not_in_utf_8_is_said_for_a_deck_and_passed_over_elsewhere(tmp_path, capsys):
+    """A zip made on Windows keeps Japanese names in Shift_JIS; unpacked on Linux or a Mac their
+    bytes are not UTF-8. Any such file in the game's folder stopped every build with a traceback
+    (UnicodeEncodeError where the inputs were hashed): a file nobody names is passed over, and
+    a deck file so named is one line saying what is wrong with its name."""
+    import os
+    import shutil
+
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    game = os.fsencode(ws / "data" / "test")
+    (ws / "data" / "test" / "art").mkdir()
+    for folder, name in ((os.path.join(game, b"art"), "画像.png"), (game, "メモ.txt"),
+                         (os.fsencode(ws / "templates" / "test"), "古い.svg.j2")):
+        with open(os.path.join(folder, name.encode("cp932")), "wb") as f:
+            f.write(b"not read")
+    for command in ("list", "check", "build", "rulebook"):  # (each hashes the files it reads, by name)
+        assert run(ws, command, *(["--game", "test"] if command != "list" else [])) == 0, command
+    shutil.copy(ws / "data" / "test" / "decks" / "cards.yaml", os.path.join(game, b"decks", "札.yaml".encode("cp932")))
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err and not CONTROL.search(err), err
+    assert "a deck file's name holds bytes that are not UTF-8" in err and "rename \\udc8eD.yaml" in err, err

@@ -117,3 +117,36 @@ def test_a_link_out_made_while_serve_runs_is_refused_on_the_next_save(tmp_path):
     state = preview.rebuild()  # what the server's watcher does on a save
     assert "data/test/elsewhere" in state.error and "\n" not in state.error and state.decks
     assert (ws / "build" / "test" / "cards.pdf").read_bytes() == before
+
+
+@pytest.mark.parametrize("command", [["watch", "--game", "test"], ["serve", "--game", "test", "--port"]])
+def test_a_name_not_in_utf_8_is_refused_before_anything_is_watched(tmp_path, command):
+    """A folder whose name's bytes are not UTF-8 (Japanese in Shift_JIS from a zip made on
+    Windows): watchfiles stops with a traceback at it ('Unable to decode path'). One line before
+    anything is watched, naming it (escaped)."""
+    import os
+
+    command = command + [_free_port()] if command[0] == "serve" else command
+    ws = make_workspace(tmp_path / "ws")
+    os.makedirs(os.path.join(os.fsencode(ws / "data" / "test"), "古い".encode("cp932")))
+    code, err = forked_cli(ws, *command, timeout=30)
+    assert code == 2, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert "data/test/\\udc8c" in err and "a file or folder whose name is not UTF-8" in err, err  # (C3 82: 'Â')
+
+
+def test_the_watcher_stopping_by_itself_is_one_line(tmp_path, capsys, monkeypatch):
+    """A name not UTF-8 made while ``watch`` runs stops watchfiles itself (a RuntimeError out of
+    its loop): one line, exit 2, not a traceback."""
+    import watchfiles
+
+    def stops(*folders, **options):
+        yield set()
+        raise RuntimeError('Unable to decode path "data/test/\\x90V" to string')
+
+    monkeypatch.setattr(watchfiles, "watch", stops)  # (the command imports it when it starts)
+    ws = make_workspace(tmp_path / "ws")
+    code = run(ws, "watch", "--game", "test", "--no-rulebook")
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1].startswith("pnpgen: error: the watcher stopped: Unable to decode path"), err

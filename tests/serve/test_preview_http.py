@@ -195,3 +195,25 @@ def test_a_preview_with_no_good_build_anywhere_shows_the_error_and_says_so(tmp_p
         assert error and error[0].startswith(f"pnpgen: error: data/test/decks/cards.yaml:{line}:12: YAML syntax error"), error
         assert "expected" in error[0]  # what would be right
         assert NOTHING in page.split("<script>")[0]
+
+
+def test_the_watcher_stopping_by_itself_is_said_on_the_page(tmp_path, monkeypatch):
+    """watchfiles stops by itself at a name not UTF-8 made while the preview runs: the page said
+    nothing and never updated again (and Ctrl-C printed the traceback); it shows the error, the
+    last good faces under it."""
+    import asyncio
+
+    import watchfiles
+
+    from pnpgen.serve import app
+
+    async def stops(*folders, **options):
+        raise RuntimeError('Unable to decode path "data/test/\\x90V" to string')
+        yield set()  # (an async generator, as awatch is)
+
+    monkeypatch.setattr(watchfiles, "awatch", stops)
+    _, preview = _preview(tmp_path)
+    before = preview.state.generation
+    asyncio.run(app._watch(preview))
+    assert preview.state.generation == before + 1 and len(preview.state.decks[0]["faces"]) == 3
+    assert preview.state.error.startswith("pnpgen: error: the watcher stopped: Unable to decode path"), preview.state.error

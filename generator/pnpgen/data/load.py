@@ -153,7 +153,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
     folder = ws.game_dir(slug)
     bad = name_control_char(slug)
     if bad:  # the slug names the game's output folder and every message about it
-        raise InputError(f"a game folder's name holds the control character {bad}", path=ws.data,
+        raise InputError(f"a game folder's name holds {bad}", path=ws.data,
                          expected=f"a folder name of letters, digits, - and _: rename {shown_name(slug)}")
     game_yaml = game_file(ws, slug)
     contained(game_yaml, ws.data, "game", game_yaml)
@@ -280,7 +280,7 @@ def deck_files(game: Game) -> list[Path]:
             continue
         bad = name_control_char(path.name)
         if bad:  # the deck id names its files, its objects in exports, and every message about it
-            raise InputError(f"a deck file's name holds the control character {bad}", path=folder,
+            raise InputError(f"a deck file's name holds {bad}", path=folder,
                              expected=f"a deck file name of letters, digits, - and _: rename {shown_name(path.name)}")
         if path.stem in found:
             raise InputError(f"deck {path.stem!r} is also {found[path.stem].name}", path=path,

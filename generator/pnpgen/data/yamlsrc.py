@@ -379,7 +379,7 @@ class _Builder:
         if isinstance(value, str):
             bad = control_char(value)
             if bad is not None:  # written as an escape ("\e", "\x1b", "\u202e") or raw (a bidi override)
-                raise _error(self.doc, node, f"control character {bad} in the text",
+                raise _error(self.doc, node, f"{bad} in the text",
                              "printable text; control characters removed", keypath)
         return value
 

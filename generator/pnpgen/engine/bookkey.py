@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -134,7 +135,7 @@ def model_key(ws, game, opts) -> str:
     fonts = [p for p in sorted(Path(ws.fonts).glob("*.ttf")) if hashable(p, Path(ws.fonts))]
     for path in [*_beside_decks(game), *fonts]:
         st = path.stat()
-        h.update(path.as_posix().encode() + b"\0")
+        h.update(os.fsencode(path.as_posix()) + b"\0")
         h.update(f"{st.st_size}:{st.st_mtime_ns}".encode() if st.st_size > BIG_FILE else path.read_bytes())
         h.update(b"\0")
     return h.hexdigest()[:32]

@@ -85,8 +85,8 @@ def code() -> str:
     bytes once per set of files (their names, sizes, times and inodes): the machine's cache keeps
     it, so a command does not read pnpgen's 300 files (40 ms) each time it starts."""
     folder = resources.folder("pnpgen")
-    files = [(path, path.relative_to(folder).as_posix().encode(), path.stat()) for path in _files(folder)]
-    stamp = usercache.key(pnpgen.__version__.encode(), str(FORMAT).encode(), str(folder).encode(),
+    files = [(path, os.fsencode(path.relative_to(folder).as_posix()), path.stat()) for path in _files(folder)]
+    stamp = usercache.key(pnpgen.__version__.encode(), str(FORMAT).encode(), os.fsencode(folder),
                           *(b"%s\0%d\0%d\0%d" % (name, st.st_size, st.st_mtime_ns, st.st_ino) for _, name, st in files))
     known = usercache.get("code", stamp)
     if isinstance(known, str):
@@ -106,12 +106,12 @@ def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None 
     for folder in folders:
         if folder.is_relative_to(resources.folder("pnpgen")):
             for path, st, part in _own_parts(folder):  # (the table of hashes learns them as below)
-                parts += [str(path).encode(), part]
+                parts += [os.fsencode(path), part]
                 if known is not None and st is not None and known.get(path, st) is None:
                     known.learn(path, st, part.decode())
             continue
         for path, _, part in _parts(folder, known):
-            parts += [str(path).encode(), part]
+            parts += [os.fsencode(path), part]
     return _digest(parts)
 
 
@@ -122,7 +122,7 @@ def _parts(folder: Path, known: FileHashes | None) -> list[tuple[Path, os.stat_r
     for path in _files(folder):
         st = path.stat()
         if path.is_symlink():  # by where it points and its target's stamp, never read: it may lead out
-            out.append((path, None, f"link {os.readlink(path)} {st.st_size}:{st.st_mtime_ns}".encode()))
+            out.append((path, None, os.fsencode(f"link {os.readlink(path)} {st.st_size}:{st.st_mtime_ns}")))
         elif st.st_size > BIG_FILE:
             out.append((path, None, f"{st.st_size}:{st.st_mtime_ns}".encode()))
         else:

@@ -18,6 +18,7 @@ from pnpgen.engine.output import build_lock, claim
 from pnpgen.engine.transaction import recover
 from pnpgen.errors import InputError, contained
 from pnpgen.litter import is_litter
+from pnpgen.safetext import not_utf8
 
 
 @dataclass
@@ -63,6 +64,10 @@ def watched(ws: Workspace, slug: str) -> list[Path]:
         for below, dirs, files in os.walk(folder):  # links are listed, never followed
             for name in sorted(dirs + files):
                 path = Path(below, name)
+                if not_utf8(name):  # the watcher (watchfiles) stops with a traceback at such a name
+                    raise InputError("a file or folder whose name is not UTF-8 (Shift_JIS from a zip made on "
+                                     "Windows?), which the watcher cannot read", path=path,
+                                     expected="the name typed again (rename it), or the file moved out of the watched folders")
                 if path.is_symlink() and path.is_dir():
                     target = path.resolve()
                     if not any(target == p or p in target.parents for p in places):

@@ -6,6 +6,7 @@ game of the command succeeded, so a failed build leaves the previous good output
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -444,7 +445,7 @@ def face_art(svg: str, folder: ArtFolder, whole: str, known: FileHashes | None =
     files = folder.shown_files(svg)
     if files is None:
         return whole
-    return sha("\n".join(f"{p.name}:{content_hash(p, known)}" for p in files).encode())
+    return sha(os.fsencode("\n".join(f"{p.name}:{content_hash(p, known)}" for p in files)))
 
 
 def face_arts_of(rendered: RenderedGame, known: FileHashes | None = None) -> dict[str, str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -109,7 +110,7 @@ def setting_key(ws: Workspace, game: Game, reading: DraftReading, pictures: dict
         h.update(part.encode() + b"\0")
     for path in sorted(Path(ws.fonts).glob("*.ttf")):
         st = path.stat()
-        h.update(f"{path.name}:{st.st_size}:{st.st_mtime_ns}\0".encode())
+        h.update(os.fsencode(f"{path.name}:{st.st_size}:{st.st_mtime_ns}\0"))
     return h.hexdigest()[:32]
 
 

@@ -89,10 +89,13 @@ async def _watch(preview: Preview) -> None:
     from watchfiles import awatch
 
     out = preview.out_root.resolve()
-    async for changes in awatch(*preview.folders(), debounce=200, step=50):
-        if not worth_a_build(changes, out):
-            continue  # an editor's own files, or our own output
-        await run_in_threadpool(preview.rebuild)
+    try:
+        async for changes in awatch(*preview.folders(), debounce=200, step=50):
+            if not worth_a_build(changes, out):
+                continue  # an editor's own files, or our own output
+            await run_in_threadpool(preview.rebuild)
+    except RuntimeError as e:  # watchfiles stopped by itself: the page says so (it was a traceback at Ctrl-C)
+        preview.watcher_stopped(str(e))
 
 
 def port_free(port: int) -> None:

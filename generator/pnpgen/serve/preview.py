@@ -115,6 +115,14 @@ class Preview:
                                reprint.read_text(encoding="utf-8") if reprint.is_file() else "")
             return self.state
 
+    def watcher_stopped(self, why: str) -> None:
+        """The watcher stopped by itself (a name not UTF-8 made while it ran): said on the page as
+        an error, the last good build under it, since no save is seen any more."""
+        with self.lock:
+            self.state.error = (f"pnpgen: error: the watcher stopped: {' '.join(why.split())} (expected file names in "
+                                "UTF-8 below the watched folders (rename the one named), then start pnpgen serve again)")
+            self.state.generation += 1
+
     def _show_last_good(self) -> None:
         """The faces, sheets and changes of the last good build still in the output folder, shown
         when the game's data is broken before this preview built anything (started the morning
