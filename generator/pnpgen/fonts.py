@@ -33,14 +33,6 @@ _located: dict[str, tuple[Path, Path | str | None, int | None, int | None]] = {}
 _registered: dict[str, Path] = {}  # parsed and registered with ReportLab
 
 
-def forget_located() -> None:
-    """A game is being loaded: only the fonts it names are located from now on. A process that
-    loads several games (``build --all``, ``check``) or one game again after its game.yaml
-    changed (``watch``) would otherwise let a face use another game's font, or an SVG drawn by
-    svglib register a font the game no longer names (and fail on it). Parsed fonts stay parsed."""
-    _located.clear()
-
-
 def available(font_dir: Path) -> list[str]:
     return sorted(p.stem for p in font_dir.glob("*.ttf") if p.is_file() and not is_litter(p.name))
 

@@ -146,21 +146,3 @@ def test_a_font_the_game_no_longer_names_is_not_read_again(tmp_path, capsys):
     (ws / "data" / "test" / "game.yaml").write_text(GAME_YAML, encoding="utf-8")  # the gothic role's default again
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0, capsys.readouterr().err
 
-
-def test_a_face_may_use_only_its_own_games_fonts_whatever_was_built_before(tmp_path, capsys):
-    """``build --all`` in one process: a game whose template names a font only another game's
-    game.yaml names is told so, as when it is built alone (the fonts located for the game built
-    before it are not its own)."""
-    ws = make_workspace(tmp_path / "ws")
-    shutil.copytree(ws / "data" / "test", ws / "data" / "a-serif-game")  # built first: its fonts located first
-    shutil.copytree(ws / "templates" / "test", ws / "templates" / "a-serif-game")
-    (ws / "data" / "a-serif-game" / "game.yaml").write_text(GAME_YAML + "fonts: {mono: NotoSerif-Regular}\n",
-                                                             encoding="utf-8")
-    front = ws / "templates" / "test" / "card-front.svg.j2"
-    front.write_text(front.read_text(encoding="utf-8").replace("{% block art %}", "{% block art %}<text x=\"5\" y=\"5\" "
-                     "font-family=\"NotoSerif-Regular\" font-size=\"3\">serif</text>", 1), encoding="utf-8")
-    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
-    alone = capsys.readouterr().err
-    assert "NotoSerif-Regular" in alone and "not one of the game's fonts" in alone, alone
-    assert run(ws, "build", "--all", "--jobs", "1", "--no-rulebook") == 2
-    assert capsys.readouterr().err == alone

@@ -5,6 +5,7 @@ the converter's shading forms, no transparency, CMYK colours in a CMYK document.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -16,6 +17,7 @@ from pnpgen.pdf.shading import draw_paint
 from pnpgen.svg.artwork import Art, paint_item
 from pnpgen.svg.image import file_references
 from pnpgen.svg.style import IDENTITY, parse_svg
+from pnpgen.svg.text import known_font, text_fonts
 
 # svglib and reportlab.graphics take half a second to import: they are imported where a face
 # outside the subset is drawn, not by every build.
@@ -26,11 +28,13 @@ logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
 _svglib_fonts: set[tuple[str, str]] = set()  # (name, file) told to svglib
 
 
-def _register_fonts() -> None:
-    """Tell svglib about every font the game named (ReportLab registers each on first use)."""
+def _register_fonts(names: Iterable[str]) -> None:
+    """Tell svglib about the fonts a face's text names (ReportLab registers each on first use):
+    those alone, not every font this process located — in ``watch``, a font game.yaml named
+    before an edit (a broken one, say) is never read again for a face that does not use it."""
     from svglib.fonts import register_font
 
-    for name in fonts.registered():
+    for name in dict.fromkeys(names):
         told = (name, str(fonts.path_of(name)))
         if told not in _svglib_fonts:
             fonts.ttfont(name)
@@ -58,7 +62,7 @@ class SvgConverter:
                                  "a file svglib would read from outside the game",
                                  expected="href=\"#id\" of an element of the face, or <image href> of a file in art/")
             del el.attrib[attr]  # data svglib cannot draw (an SVG picture) would be taken for a file name
-        _register_fonts()
+        _register_fonts(font for _, family in text_fonts(root) if family and (font := known_font(family)))
         drawing = SvgRenderer("").render(root)
         self._cache[svg] = drawing
         return drawing
