@@ -107,7 +107,9 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
             outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say, sorted_games=(outcomes, todo),
                                  warm=warm)
     for o in outcomes:
-        if o.up_to_date:
+        if o.up_to_date:  # its last build's warnings said again: the files still are what they warned of
+            for w in o.warnings:
+                _warn(ws.shown(w))
             if not quiet:
                 _say(ws.shown(f"{o.slug}: up to date ({o.out_dir})"))
             continue
@@ -278,8 +280,11 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
     inputs = export_inputs(ws, args.game, options)
     kept = up_to_date(ws, args.game, options, out_root, inputs)
     if kept is not None:  # nothing it reads changed, every file it wrote is there
+        folder, warnings = kept
+        for w in warnings:  # what that export warned of, said again
+            _warn(w)
         if not args.quiet:
-            _say(ws.shown(f"{args.game}: up to date ({kept})"))
+            _say(ws.shown(f"{args.game}: up to date ({folder})"))
         return 0
     from pnpgen.exports.export import export_game
 

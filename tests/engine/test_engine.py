@@ -36,15 +36,22 @@ def _set_count(ws: Path, name: str, count: int) -> None:
 
 
 def test_noop_build_rewrites_nothing_and_says_up_to_date(drafted, capsys):
+    """Nothing changed: nothing written, and the warnings of the build that made the files said
+    again (as cargo does), so a designer who builds again to read them still sees them."""
     workspace = drafted
+    _set_count(workspace, "カード1", 30)  # the draft's count of the cards no longer the data's: a warning
+    capsys.readouterr()
     assert run(workspace, "build", "--game", "test") == 0
+    warned = [line for line in capsys.readouterr().err.splitlines() if line.startswith("pnpgen: warning:")]
+    assert any("differs" in w for w in warned), warned
     out = workspace / "build" / "test"
     before = _snapshot(out)
     assert OUT_FILES <= set(before)
     time.sleep(0.01)
-    capsys.readouterr()
     assert run(workspace, "build", "--game", "test") == 0
-    assert "test: up to date" in capsys.readouterr().out
+    said = capsys.readouterr()
+    assert "test: up to date" in said.out
+    assert said.err.splitlines() == warned
     assert _snapshot(out) == before  # same bytes, same mtimes
 
 

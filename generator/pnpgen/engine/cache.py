@@ -268,10 +268,11 @@ class GameState:
     files: dict[str, str] = field(default_factory=dict)  # every file written (rel path) → sha256
     report: dict[str, Any] = field(default_factory=dict)  # deck records, for the next change report
     uses: list[str] = field(default_factory=list)  # cache entries the build used (paths in .cache/)
+    warnings: list[str] = field(default_factory=list)  # said again when the game is up to date
 
     def to_json(self) -> bytes:
-        body = {"format": FORMAT, "pnpgen": code(), "inputs": self.inputs,
-                "documents": self.documents, "files": self.files, "report": self.report, "uses": self.uses}
+        body = {"format": FORMAT, "pnpgen": code(), "inputs": self.inputs, "documents": self.documents,
+                "files": self.files, "report": self.report, "uses": self.uses, "warnings": self.warnings}
         text = json.dumps(body, ensure_ascii=False, sort_keys=True)
         return json.dumps({"check": seal(text.encode()), "body": body}, ensure_ascii=False,
                           sort_keys=True).encode()
@@ -289,8 +290,10 @@ class GameState:
             if outer["check"] != seal(text.encode()) or body["format"] != FORMAT:
                 return None
             same = body["pnpgen"] == code()
+            warnings = body.get("warnings", [])
             state = cls(str(body["inputs"]) if same else "", dict(body["documents"]) if same else {},
-                        dict(body["files"]), dict(body["report"]), list(body["uses"]) if same else [])
+                        dict(body["files"]), dict(body["report"]), list(body["uses"]) if same else [],
+                        [w for w in warnings if isinstance(w, str)] if isinstance(warnings, list) and same else [])
             if not all(isinstance(v, dict) and {"plan", "sha"} <= v.keys() and _layout_ok(v.get("layout", []))
                        for v in state.documents.values()) \
                     or not all(isinstance(u, str) for u in state.uses) \

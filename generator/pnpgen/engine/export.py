@@ -44,9 +44,11 @@ def state_path(out_root: Path, slug: str, options: ExportOptions) -> Path:
     return Cache(out_root).root / "exports" / slug / f"{sha(edition.encode())[:32]}.json"
 
 
-def up_to_date(ws: Workspace, slug: str, options: ExportOptions, out_root: Path, inputs: str) -> Path | None:
-    """The export's folder when its last export was made from ``inputs`` and every file it wrote
-    is there as written; else None."""
+def up_to_date(ws: Workspace, slug: str, options: ExportOptions, out_root: Path,
+               inputs: str) -> tuple[Path, list[str]] | None:
+    """The export's folder, and the warnings that export gave (said again: its files still are what
+    they warn of), when it was made from ``inputs`` and every file it wrote is there as written;
+    else None."""
     with build_lock(out_root):
         recover(out_root)  # a commit a killed run left, finished first
     try:
@@ -63,7 +65,8 @@ def up_to_date(ws: Workspace, slug: str, options: ExportOptions, out_root: Path,
             found = plain_file(out, rel)  # (never through a link: it could lead to a FIFO)
             if found is None or sha(found[0].read_bytes()) != digest:
                 return None
-        return out
+        warnings = state.get("warnings", [])
+        return out, [w for w in warnings if isinstance(w, str)] if isinstance(warnings, list) else []
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
@@ -117,7 +120,8 @@ def write_export(result: ExportResult, inputs: str | None = None, slug: str = ""
     if inputs is not None and options is not None:
         state = {"format": STATE_FORMAT, "inputs": inputs, "folder": out.relative_to(root).as_posix(),
                  "files": {p.relative_to(out).as_posix(): sha(data) for p, data in files.items()},
-                 "pnpgen": code(), "made": {name: made for name, made in sorted(result.made.items()) if name in result.files}}
+                 "pnpgen": code(), "made": {name: made for name, made in sorted(result.made.items()) if name in result.files},
+                 "warnings": result.warnings}
         body = json.dumps(state, sort_keys=True).encode()
         files[state_path(root, slug, options)] = json.dumps({"check": seal(body)}).encode() + b"\n" + body
     with build_lock(root):

@@ -29,6 +29,7 @@ class GameOutcome:
     result: Any = None  # engine/game.py BuildResult of a game built
     changes: list[str] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # a game up to date: those its last build said
 
 
 def _profiles(ws: Workspace) -> tuple[bytes, ...]:
@@ -124,8 +125,9 @@ def sort_games(ws: Workspace, slugs: list[str], options: BuildOptions, out_root:
     todo: list[tuple[str, str]] = []
     for slug in slugs:
         inputs = fingerprint(inputs_of(ws, slug), (options, rulebook, _profiles(ws)), cache.hashes)
-        if cache.up_to_date(edition(slug, options), inputs, out_dir(out_root, slug, options), cache.hashes) is not None:
-            fresh.append(GameOutcome(slug, out_dir(out_root, slug, options), True))
+        state = cache.up_to_date(edition(slug, options), inputs, out_dir(out_root, slug, options), cache.hashes)
+        if state is not None:
+            fresh.append(GameOutcome(slug, out_dir(out_root, slug, options), True, warnings=state.warnings))
         else:
             todo.append((slug, inputs))
     if out_root.is_dir() and not todo:  # a build that is to come keeps them once it has succeeded

@@ -165,7 +165,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
     result.files["manifest.json"] = (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode()
     state = GameState(inputs, documents=result.documents,
                       files={**kept, **{rel: recorded(data) for rel, data in result.files.items()}},
-                      report=now, uses=sorted(cache.entry(p) for p in result.uses))
+                      report=now, uses=sorted(cache.entry(p) for p in result.uses), warnings=list(result.warnings))
     files = {out_dir / rel: data for rel, data in result.files.items()}
     files[cache.state_path(ed)] = state.to_json()
     files.update(result.cache_files)
