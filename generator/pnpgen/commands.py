@@ -167,7 +167,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     every save after one is made while the watcher runs (nothing is built while it is there)."""
     from watchfiles import watch as watch_files
 
-    from pnpgen.engine.fresh import watched, worth_a_build
+    from pnpgen.engine.fresh import profile_stamps, watched, worth_a_build
     from pnpgen.engine.output import claim
     from pnpgen.engine.warm import Warm
     from pnpgen.errors import InputError
@@ -197,16 +197,20 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     # yield_on_timeout: an empty set every 200 ms without changes, the first one once the watcher
     # runs. The first build starts only then, so a save made while it builds (after it read the
     # file) is seen by the watcher and built next, and "watching" is said when no save can be missed.
+    profiles = profile_stamps(ws)  # printers.yaml: looked at on every tick (a file beside the folders)
     with warm:
         for changes in _stopped_said(watch_files(*folders, debounce=200, step=WATCH_STEP_MS, rust_timeout=200,
                                                  yield_on_timeout=True)):
             if not ready:
                 ready = True
                 once()  # whatever was saved before this is in this build
-                _say(f"watching {', '.join(str(f.relative_to(ws.root)) for f in folders)} (Ctrl-C to stop)")
+                _say(f"watching {', '.join(str(f.relative_to(ws.root)) for f in folders)} and printers.yaml "
+                     "(Ctrl-C to stop)")
                 continue
-            if not worth_a_build(changes, out):
+            now = profile_stamps(ws)
+            if not worth_a_build(changes, out) and now == profiles:
                 continue  # nothing, an editor's own files, or our own output (an --out inside a watched folder)
+            profiles = now
             once()
             builds += 1
             if args.max_builds and builds >= args.max_builds:

@@ -428,3 +428,36 @@ def test_watch_builds_a_save_made_while_its_first_build_runs(workspace, monkeypa
     watcher.join(120)  # a watcher that missed the save would wait for another one for ever
     assert done == [0] and calls == [0, 0]
     assert "保存したカード" in "".join(texts(workspace / "build" / "test" / "cards.pdf"))
+
+
+def test_watch_builds_again_when_printers_yaml_is_saved(workspace, monkeypatch, capsys):
+    """printers.yaml is a file beside the watched folders: the designer who measures the duplex
+    shift and saves the profile sees the backs move, without touching the data."""
+    from pnpgen import commands
+
+    profiles = workspace / "printers.yaml"
+    profiles.write_text("home: {back_offset_mm: [0.0, 0.0]}\n", encoding="utf-8")
+    game = workspace / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "printer: home\n", encoding="utf-8")
+    real = commands.build
+    calls: list[int] = []
+    backs: list[bytes] = []
+
+    def build_then_measure(ws, args, warm=None):
+        code = real(ws, args, warm)
+        calls.append(code)
+        backs.append((workspace / "build" / "test" / "cards.pdf").read_bytes())
+        if len(calls) == 1:  # the calibration sheet read: the printer shifts the backs 1.5 mm
+            profiles.write_text("home: {back_offset_mm: [1.5, 0.0]}\n", encoding="utf-8")
+        return code
+
+    monkeypatch.setattr(commands, "build", build_then_measure)
+    done: list[int] = []
+    watcher = threading.Thread(target=lambda: done.append(run(
+        workspace, "watch", "--game", "test", "--no-rulebook", "--max-builds", "2", "--jobs", "1")), daemon=True)
+    watcher.start()
+    watcher.join(60)  # a watcher blind to printers.yaml would wait for another save for ever
+    said = capsys.readouterr()
+    assert done == [0] and calls == [0, 0], said
+    assert backs[0] != backs[1]  # the backs were placed again with the profile's shift
+    assert "up to date" not in said.out

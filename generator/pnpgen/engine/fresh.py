@@ -78,6 +78,21 @@ def watched(ws: Workspace, slug: str) -> list[Path]:
     return folders
 
 
+def profile_stamps(ws: Workspace) -> tuple:
+    """The printer profile files as they stand (size and time of each, or none): ``watch`` and
+    ``serve`` look at them on every tick, since they are files beside the watched folders (the
+    workspace's own ``printers.yaml``, the user's), which the watcher would have to watch the
+    whole workspace, build/ included, to see saved."""
+    out: list[tuple[str, int | None, int | None]] = []
+    for path in printer_profiles(ws.root):
+        try:
+            st = path.stat()
+            out.append((str(path), st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append((str(path), None, None))
+    return tuple(out)
+
+
 def worth_a_build(changes: Iterable[tuple[Any, str]], out: Path) -> bool:
     """Whether a batch of the watcher's changes (``watchfiles``: (change, path)) asks for a build:
     a change to a file other than an editor's or the system's own (``pnpgen/litter.py``: a Vim or

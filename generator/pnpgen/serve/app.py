@@ -11,7 +11,7 @@ from types import FrameType
 
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
-from pnpgen.engine.fresh import worth_a_build
+from pnpgen.engine.fresh import profile_stamps, worth_a_build
 from pnpgen.engine.output import claim
 from pnpgen.errors import InputError
 from pnpgen.safetext import shown
@@ -89,10 +89,13 @@ async def _watch(preview: Preview) -> None:
     from watchfiles import awatch
 
     out = preview.out_root.resolve()
+    profiles = profile_stamps(preview.ws)  # printers.yaml: looked at on every tick, as watch does
     try:
-        async for changes in awatch(*preview.folders(), debounce=200, step=50):
-            if not worth_a_build(changes, out):
-                continue  # an editor's own files, or our own output
+        async for changes in awatch(*preview.folders(), debounce=200, step=50, rust_timeout=500, yield_on_timeout=True):
+            now = profile_stamps(preview.ws)
+            if not worth_a_build(changes, out) and now == profiles:
+                continue  # nothing, an editor's own files, or our own output
+            profiles = now
             await run_in_threadpool(preview.rebuild)
     except RuntimeError as e:  # watchfiles stopped by itself: the page says so (it was a traceback at Ctrl-C)
         preview.watcher_stopped(str(e))
