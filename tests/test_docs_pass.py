@@ -162,6 +162,15 @@ def test_the_lint_names_built_in_macros_and_layouts_as_the_docs_say(tmp_path, ca
     assert any(line.startswith("the built-in layout of deck 'spells' (front), line ") and "「燃えよ。」 7.5 pt" in line
                for line in lines), lines
     assert not any(line.startswith("templates/") and "card-front" not in line for line in lines), lines
+    (ws / "layouts").mkdir()  # the workspace's own layout: not called built-in
+    (ws / "layouts" / "spell-card.yaml").write_text("extends: card-poker\n", encoding="utf-8")
+    spells = ws / "data" / "test" / "decks" / "spells.yaml"
+    spells.write_text(spells.read_text(encoding="utf-8").replace("layout: card-poker", "layout: spell-card"),
+                      encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0
+    lines = [line.strip().removeprefix("warning: ") for line in capsys.readouterr().out.splitlines() if "print lint" in line]
+    assert any(line.startswith("the layout of deck 'spells' (front, from layouts/spell-card.yaml), line ")
+               and "「燃えよ。」 7.5 pt" in line for line in lines), lines
 
 
 

@@ -180,7 +180,11 @@ def _where(at: str, deck: Deck, templates: Path) -> str:
     if not name:
         return at
     if name.startswith("@layout/"):
-        return f"the built-in layout of deck {deck.id!r} ({name.rsplit('/', 1)[-1]}), line {line}"
+        side = name.rsplit("/", 1)[-1]
+        layout = deck.layout.name if deck.layout is not None else ""
+        if layout and (templates.parent / "layouts" / f"{layout}.yaml").is_file():  # the workspace's own
+            return f"the layout of deck {deck.id!r} ({side}, from layouts/{layout}.yaml), line {line}"
+        return f"the built-in layout of deck {deck.id!r} ({side}), line {line}"
     if name.startswith("common/") and not (templates / name).is_file():
         return f"pnpgen's {name}:{line}"
     return f"templates/{name}:{line}"
