@@ -319,6 +319,10 @@ def test_a_picture_is_wanted_at_the_shops_dpi(tmp_path):
     assert dpi_lines(_export(root, "drivethrucards", "--fit", "scale")) == []
     [line] = dpi_lines(_export(root, "doujin"))
     assert line.endswith("deck cards, piece カード1: templates/test/photo.png: 320 dpi at 40×40 mm, 350 wanted"), line
+    Image.new("RGB", (394, 394), (30, 160, 60)).save(root / "templates" / "test" / "photo.png")  # 250 dpi
+    assert dpi_lines(_export(root, "tabletopsimulator")) == []  # its cells are made at 200 dpi: filled
+    [line] = dpi_lines(_export(root, "drivethrucards", "--fit", "scale"))
+    assert line.endswith("250 dpi at 40×40 mm, 300 wanted"), line
 
 
 def test_pictures_below_the_dpi_are_said_for_the_decks_exported_only(tmp_path):

@@ -106,7 +106,9 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     check_bleed(game, art_bleed)
     # A card shop's pictures are wanted at its dpi (同人印刷所: 350), not the build's 300 alone;
     # a virtual table's cells are smaller than the build's (at most 200 dpi): the build's figure.
-    min_dpi = max(MIN_DPI, preset.dpi) if preset.files != "tts" else MIN_DPI
+    # a shop's dpi, or more; Tabletop Simulator's cells are made at its dpi (200), which a picture
+    # below the print's 300 still fills: wanted at that, not at the print's
+    min_dpi = max(MIN_DPI, preset.dpi) if preset.files != "tts" else min(MIN_DPI, preset.dpi)
     rendered = render_game(ws.templates, game, art_bleed, min_dpi)
     # Pictures below the dpi are said for the decks this export writes (not one --deck or the
     # preset leaves out: they are not sent to the shop).
