@@ -28,7 +28,7 @@ from pnpgen.memo import Memo
 from pnpgen.messages import counted, msg
 from pnpgen.pdf.booklet import impose_pdf
 from pnpgen.pdf.settings import default_font
-from pnpgen.rulebook import glyphs, slug
+from pnpgen.rulebook import glyphs, setlines, slug
 from pnpgen.rulebook.components import ComponentRow, component_rows
 from pnpgen.rulebook.document import Meta, render
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, load_settings, reach_mm
@@ -414,8 +414,10 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     )
     builder = _story_builder(game, r, rules_only, pictures, readings)
     default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
+    setlines.BOOK.recall(f"{game.slug}\0{draft.lang}\0{Path(font_dir).resolve()}", fontreg.registered())
     try:
         a5, n_pages, settled_entries = render(builder.story(), meta, fonts, entries=entries)
+        setlines.BOOK.keep()  # the lines this setting used, for the next build's (in a new process)
     except LayoutError as e:  # one block no page holds: platypus cannot split it
         raise InputError(f"the rulebook has a block taller than an A5 page ({_block(e)})", path=path,
                          line=getattr(e, "draft_line", None) or None,

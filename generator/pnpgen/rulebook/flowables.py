@@ -16,7 +16,7 @@ from reportlab.platypus.doctemplate import IndexingFlowable
 
 from pnpgen import usercache
 from pnpgen.memo import Memo
-from pnpgen.rulebook import glyphs
+from pnpgen.rulebook import glyphs, setlines
 from pnpgen.rulebook.glyphs import CLOSING, MIDDLE, OPENING, PUNCT, STOPS
 from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.styles import (
@@ -448,21 +448,35 @@ def _measurer(font: str, size: float) -> Callable[[str], float]:
     return lambda ch: pdfmetrics.stringWidth(ch, glyphs.font_for(ch, font), size)
 
 
-@lru_cache(maxsize=8192)
 def paragraph_lines(text: str, font: str, fallbacks: tuple[str, ...], size: float, width: float, lead: float,
                     lang: str, jlreq: bool, opens: bool) -> tuple[tuple[int, int], ...]:
     """``set_lines`` of a JPara's text (``jlreq``: at ``jlreq_advances``' widths, ``opens`` as
-    there) in ``font`` with its fallback chain ``fallbacks``."""
+    there) in ``font`` with its fallback chain ``fallbacks``; as the book's last setting worked
+    them out when it did (setlines.py)."""
+    args = (text, font, fallbacks, size, width, lead, lang, jlreq, opens)
+    return setlines.BOOK.get(("p", *args), lambda: _paragraph_lines(*args))
+
+
+@lru_cache(maxsize=8192)
+def _paragraph_lines(text: str, font: str, fallbacks: tuple[str, ...], size: float, width: float, lead: float,
+                     lang: str, jlreq: bool, opens: bool) -> tuple[tuple[int, int], ...]:
     measure = _measurer(font, size)
     advances = [a for a, _ in jlreq_advances(text, measure, size, opens=opens)] if jlreq else None
     return tuple(set_lines(text, width, measure, lead, size, lang, advances))
 
 
-@lru_cache(maxsize=4096)
 def line_cells(line: str, font: str, fallbacks: tuple[str, ...], size: float,
                opens: bool) -> tuple[tuple[tuple[float, float], ...], tuple[str, ...], tuple[float, ...]]:
     """A JLREQ line's (advance, offset) cells, the font that draws each character and the
-    width it has in that font (where the text cursor goes after drawing it)."""
+    width it has in that font (where the text cursor goes after drawing it); as the book's last
+    setting worked them out when it did (setlines.py)."""
+    args = (line, font, fallbacks, size, opens)
+    return setlines.BOOK.get(("c", *args), lambda: _line_cells(*args))
+
+
+@lru_cache(maxsize=4096)
+def _line_cells(line: str, font: str, fallbacks: tuple[str, ...], size: float,
+                opens: bool) -> tuple[tuple[tuple[float, float], ...], tuple[str, ...], tuple[float, ...]]:
     fonts = tuple(glyphs.font_for(ch, font) for ch in line)
     return (tuple(jlreq_advances(line, _measurer(font, size), size, opens=opens)), fonts,
             tuple(pdfmetrics.stringWidth(ch, f, size) for ch, f in zip(line, fonts)))
