@@ -2,17 +2,20 @@
 subset is cut from (pdf/sfnt.py for the sheets, ReportLab for the rulebook): a font whose tables
 disagree — more glyphs than 'loca' places, outlines outside 'glyf', too few metrics — is one line
 naming the font where game.yaml names it, never a traceback (a KeyError, a struct.error) nor a
-PDF whose glyphs are cut from outside the font."""
+PDF whose glyphs are cut from outside the font. Each build runs in a process of its own: a font a
+process was told of stays located there, and later tests must not meet it."""
 
 from __future__ import annotations
 
 import shutil
 import struct
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import DECK_YAML, GAME_YAML, REPO, make_workspace, run
+from conftest import DECK_YAML, GAME_YAML, REPO, child_env, make_workspace
 
 
 def _table(font: bytearray, tag: bytes) -> tuple[int, int, int]:
@@ -70,6 +73,13 @@ def _composite_running_past_its_outline(font: bytearray, gid: int = 6) -> None:
         font[at:at + 6] = struct.pack(">HHbb", 0x0020, 3, 0, 0)  # MORE_COMPONENTS, glyph 3, offsets 0
 
 
+def _cli(ws: Path, *args: str) -> tuple[int, str]:
+    """(exit status, stderr) of pnpgen run in ``ws`` in a process of its own."""
+    done = subprocess.run([sys.executable, "-m", "pnpgen", *args], cwd=ws, env=child_env(), capture_output=True,
+                          text=True, timeout=300)
+    return done.returncode, done.stderr
+
+
 def _workspace(root: Path, crafted: str, deck: str | None = None) -> tuple[Path, str]:
     """A workspace whose fonts/ holds a copy of a shipped font, crafted, which game.yaml names
     for its gothic role (each test its own font name: a process keeps the fonts it located); the
@@ -87,17 +97,16 @@ def _workspace(root: Path, crafted: str, deck: str | None = None) -> tuple[Path,
 
 @pytest.mark.parametrize("command", ["build", "rulebook"])
 @pytest.mark.parametrize("crafted", sorted(CRAFTED))
-def test_a_font_whose_tables_disagree_is_one_line_naming_it(tmp_path, capsys, crafted, command):
+def test_a_font_whose_tables_disagree_is_one_line_naming_it(tmp_path, crafted, command):
     ws, name = _workspace(tmp_path / "ws", crafted)
-    capsys.readouterr()
-    assert run(ws, command, "--game", "test") == 2
-    err = capsys.readouterr().err
+    code, err = _cli(ws, command, "--game", "test")
+    assert code == 2, err
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert f"font file {name}.ttf cannot be read: " in err and CRAFTED[crafted][1] in err and "game.yaml:" in err, err
     assert not (ws / "build" / "test").exists()
 
 
-def test_a_composite_glyph_running_past_its_outline_is_one_line_where_it_is_shown(tmp_path, capsys):
+def test_a_composite_glyph_running_past_its_outline_is_one_line_where_it_is_shown(tmp_path):
     """A glyph whose components run past its outline is found only when a text shows it and its
     subset is cut: one line naming the font there too."""
     ws, _ = _workspace(tmp_path / "ws", "no glyf table", deck=DECK_YAML + "  - {name: '#1', text: A text}\n")
@@ -106,15 +115,14 @@ def test_a_composite_glyph_running_past_its_outline_is_one_line_where_it_is_show
     _composite_running_past_its_outline(font)
     (ws / "fonts" / f"{name}.ttf").write_bytes(bytes(font))
     (ws / "data" / "test" / "game.yaml").write_text(GAME_YAML + f"fonts: {{gothic: {name}}}\n", encoding="utf-8")
-    capsys.readouterr()
-    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
-    err = capsys.readouterr().err
+    code, err = _cli(ws, "build", "--game", "test", "--no-rulebook")
+    assert code == 2, err
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert f"font file {name}.ttf cannot be used: a composite glyph's components run past its outline" in err, err
     assert "game.yaml:" in err and not (ws / "build" / "test").exists()
 
 
-def test_a_font_file_of_gigabytes_is_refused_by_its_size_unread(tmp_path, capsys):
+def test_a_font_file_of_gigabytes_is_refused_by_its_size_unread(tmp_path):
     """A font file padded to more than any font needs (a sparse file here: no disk is used) was
     read whole, more than once: 3 GB took 6 GB of memory and built. Refused by its size."""
     from pnpgen.fonts import MAX_FONT_BYTES
@@ -125,9 +133,8 @@ def test_a_font_file_of_gigabytes_is_refused_by_its_size_unread(tmp_path, capsys
     with open(ws / "fonts" / f"{name}.ttf", "r+b") as f:
         f.truncate(MAX_FONT_BYTES + 1)
     (ws / "data" / "test" / "game.yaml").write_text(GAME_YAML + f"fonts: {{gothic: {name}}}\n", encoding="utf-8")
-    capsys.readouterr()
-    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
-    err = capsys.readouterr().err
+    code, err = _cli(ws, "build", "--game", "test", "--no-rulebook")
+    assert code == 2, err
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert f"font file {name}.ttf is {MAX_FONT_BYTES + 1:,} bytes" in err and "game.yaml:" in err, err
 
