@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DECK_YAML, GAME_YAML, REPO, child_env, make_workspace
+from conftest import DECK_YAML, GAME_YAML, REPO, child_env, make_workspace, run
 
 
 def _table(font: bytearray, tag: bytes) -> tuple[int, int, int]:
