@@ -35,6 +35,17 @@ def _set_count(ws: Path, name: str, count: int) -> None:
     deck.write_text(text, encoding="utf-8")
 
 
+def _watch(workspace: Path, builds: int, timeout: float) -> list[int]:
+    """``pnpgen watch`` of the test game on a thread until it has built ``builds`` times: its exit
+    status in a list, empty when it still waited for a save after ``timeout`` seconds."""
+    done: list[int] = []
+    watcher = threading.Thread(target=lambda: done.append(run(
+        workspace, "watch", "--game", "test", "--no-rulebook", "--max-builds", str(builds), "--jobs", "1")), daemon=True)
+    watcher.start()
+    watcher.join(timeout)
+    return done
+
+
 def test_noop_build_rewrites_nothing_and_says_up_to_date(drafted, capsys):
     """Nothing changed: nothing written, and the warnings of the build that made the files said
     again (as cargo does), so a designer who builds again to read them still sees them."""
@@ -249,7 +260,6 @@ def test_watch_survives_a_broken_save_and_rebuilds_after_the_fix(workspace, monk
     """``pnpgen watch`` in this process (its saves made as each build ends; the watcher runs
     before the first build starts): a broken save is one error line, the last good files stay,
     the fix is built, and the watcher ends normally after its three builds."""
-    import threading
 
     from pnpgen import commands
 
@@ -273,11 +283,7 @@ def test_watch_survives_a_broken_save_and_rebuilds_after_the_fix(workspace, monk
                 deck.write_text(good.replace("カード1,", "直したカード,"), encoding="utf-8")
 
     monkeypatch.setattr(commands, "build", build_then_save)
-    done: list[int] = []
-    watcher = threading.Thread(target=lambda: done.append(run(
-        workspace, "watch", "--game", "test", "--no-rulebook", "--max-builds", "3", "--jobs", "1")), daemon=True)
-    watcher.start()
-    watcher.join(120)  # a watcher that missed a save would wait for another one for ever
+    done = _watch(workspace, builds=3, timeout=120)  # a watcher that missed a save would wait for another one for ever
     said = capsys.readouterr()
     assert done == [0], said
     assert len(codes) == 3 and codes[0] == codes[2] == 0 and codes[1] != 0, codes
@@ -405,7 +411,6 @@ def test_templates_compile_once_per_process_and_again_when_edited(workspace, tmp
 def test_watch_builds_a_save_made_while_its_first_build_runs(workspace, monkeypatch):
     """A save made during the first build, after the build read the file, is built next: the
     watcher runs before the first build starts."""
-    import threading
 
     from pnpgen import commands
 
@@ -421,11 +426,7 @@ def test_watch_builds_a_save_made_while_its_first_build_runs(workspace, monkeypa
         return code
 
     monkeypatch.setattr(commands, "build", build_then_save)
-    done: list[int] = []
-    watcher = threading.Thread(target=lambda: done.append(run(
-        workspace, "watch", "--game", "test", "--no-rulebook", "--max-builds", "2", "--jobs", "1")), daemon=True)
-    watcher.start()
-    watcher.join(120)  # a watcher that missed the save would wait for another one for ever
+    done = _watch(workspace, builds=2, timeout=120)  # a watcher that missed the save would wait for another one for ever
     assert done == [0] and calls == [0, 0]
     assert "保存したカード" in "".join(texts(workspace / "build" / "test" / "cards.pdf"))
 
@@ -452,11 +453,7 @@ def test_watch_builds_again_when_printers_yaml_is_saved(workspace, monkeypatch, 
         return code
 
     monkeypatch.setattr(commands, "build", build_then_measure)
-    done: list[int] = []
-    watcher = threading.Thread(target=lambda: done.append(run(
-        workspace, "watch", "--game", "test", "--no-rulebook", "--max-builds", "2", "--jobs", "1")), daemon=True)
-    watcher.start()
-    watcher.join(60)  # a watcher blind to printers.yaml would wait for another save for ever
+    done = _watch(workspace, builds=2, timeout=60)  # a watcher blind to printers.yaml would wait for another save for ever
     said = capsys.readouterr()
     assert done == [0] and calls == [0, 0], said
     assert backs[0] != backs[1]  # the backs were placed again with the profile's shift
