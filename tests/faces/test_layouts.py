@@ -497,3 +497,28 @@ def test_a_title_and_deck_name_with_markup_characters_print_as_written(tmp_path,
     assert run(tmp_path, "build", "--game", "dice", "--no-rulebook") == 0, capsys.readouterr().err
     printed = re.sub(r"\s", "", "".join(g.char for page in glyphs(tmp_path / "build" / "dice" / "cards.pdf") for g in page))
     assert "Dice{Beta}*1*" in printed and "[Core]cards" in printed, printed
+
+
+def test_a_layouts_dark_text_turns_light_on_a_dark_piece_colour(tmp_path):
+    """``tile-hex`` grounded in each piece's colour: on a deep-forest or night-sea tile the
+    title and text (the layout's dark ``ink``) print in its light ``paper``, on a meadow tile in
+    ``ink`` as before; the card layout's white title on its band stays white."""
+    from rulebook.test_rulebook_english import fill_colours
+
+    game = "title: 遊戯\npalette: {forest: '#1f3b1f', sea: '#102040', meadow: '#a8d08d'}\n"
+    root = make_workspace(tmp_path / "ws", game=game, deck="name: 地形\nlayout: {extends: tile-hex, background: "
+                          "piece.colour}\npieces:\n  - {title: 森, colour: forest, text: 深い}\n"
+                          "  - {title: 海, colour: sea, text: 夜の}\n  - {title: 原, colour: meadow, text: 草の}\n")
+    (root / "data" / "test" / "decks" / "spells.yaml").write_text(
+        "name: 呪文\nlayout: card-poker\npieces:\n  - {title: 火球, text: 燃える}\n", encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    shop = root / "build" / "test" / "shop"
+    ink, paper = (0x23, 0x26, 0x2e), (0xfb, 0xf8, 0xf1)
+    for page, (title, text, colour) in enumerate([("森", "深い", paper), ("海", "夜の", paper), ("原", "草の", ink)]):
+        chars = texts(shop / "cards-unique.pdf")[page]
+        colours = fill_colours((shop / "cards-unique.pdf").read_bytes(), page)
+        for ch in title + text:
+            assert colours[chars.index(ch)] == colour, (ch, colours[chars.index(ch)])
+    chars = texts(shop / "spells-unique.pdf")[0]
+    colours = fill_colours((shop / "spells-unique.pdf").read_bytes(), 0)
+    assert colours[chars.index("火")] == (0xff, 0xff, 0xff) and colours[chars.index("燃")] == ink
