@@ -522,3 +522,26 @@ def test_a_layouts_dark_text_turns_light_on_a_dark_piece_colour(tmp_path):
     chars = texts(shop / "spells-unique.pdf")[0]
     colours = fill_colours((shop / "spells-unique.pdf").read_bytes(), 0)
     assert colours[chars.index("火")] == (0xff, 0xff, 0xff) and colours[chars.index("燃")] == ink
+
+
+@pytest.mark.parametrize("pieces", ["  - {title: 森, colour: forest}\n  - {title: 海, colour: sea}\n",
+                                    "  {file: tiles.csv}\n"])
+def test_a_misspelt_piece_colour_in_a_layout_is_told_at_the_layout_not_at_every_piece(tmp_path, capsys, pieces):
+    """``background: piece.color`` over pieces that say ``colour:``: the slip declared a field
+    ``color``, and the error said ``pieces.1.colour: unknown key in piece 1; did you mean color?``,
+    asking the designer to rename the data to match the slip. It is told at the layout's line,
+    with what to write there, exit 2; in a spreadsheet deck as in YAML."""
+    game = "title: 遊戯\npalette: {forest: '#1f3b1f', sea: '#102040'}\n"
+    root = make_workspace(tmp_path / "ws", game=game, deck="name: 地形\nlayout: {extends: tile-hex, background: "
+                          f"piece.color}}\npieces:\n{pieces}")
+    (root / "data" / "test" / "decks" / "tiles.csv").write_text("title,colour\n森,forest\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err.strip()
+    assert err == ("pnpgen: error: data/test/decks/cards.yaml:2:41: layout.background: piece.color: no piece has a "
+                   "field 'color'; did you mean colour? (expected piece.colour, the field the pieces give)"), err
+    # a field declared by piece.<field> alone, given by the pieces as written, still builds
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(
+        "name: 地形\nlayout: {extends: tile-hex, background: piece.terrain}\npieces:\n  - {title: 森, terrain: forest}\n",
+        encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 0
