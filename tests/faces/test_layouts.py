@@ -545,3 +545,18 @@ def test_a_misspelt_piece_colour_in_a_layout_is_told_at_the_layout_not_at_every_
         "name: 地形\nlayout: {extends: tile-hex, background: piece.terrain}\npieces:\n  - {title: 森, terrain: forest}\n",
         encoding="utf-8")
     assert run(root, "check", "--game", "test") == 0
+
+
+def test_the_small_token_of_the_docs_builds_with_its_value_alone_and_no_lint(tmp_path, capsys):
+    """A 16 mm token from ``token-round`` keeps the 25 mm token's boxes: the title's plate hid the
+    lower half of the value (船 read 白八) and the lint named the title. The layout an example of
+    data-format.md gives such a token, copied from the docs, builds quietly with the value centred."""
+    docs = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+    at = docs.index("`layout: {extends: token-round, size: 16")
+    layout = " ".join(docs[at + 1:docs.index("`", at + 1)].split())
+    root = make_workspace(tmp_path / "ws", deck=f"name: 船\n{layout}\npieces:\n  - {{value: 船, count: 2}}\n")
+    capsys.readouterr()
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "print lint" not in capsys.readouterr().err
+    [ship] = [g for g in glyphs(root / "build" / "test" / "shop" / "cards-unique.pdf")[0] if g.char == "船"]
+    assert abs(ship.x + ship.size * 0.3528 / 2 - (BLEED + 8)) < 0.5, ship  # centred across the 16 mm token
