@@ -539,7 +539,8 @@ def test_a_misspelt_piece_colour_in_a_layout_is_told_at_the_layout_not_at_every_
     assert run(root, "check", "--game", "test") == 2
     err = capsys.readouterr().err.strip()
     assert err == ("pnpgen: error: data/test/decks/cards.yaml:2:41: layout.background: piece.color: no piece has a "
-                   "field 'color'; did you mean colour? (expected piece.colour, the field the pieces give)"), err
+                   "field 'color'; did you mean colour? (expected piece.colour, the field the pieces give, or color: in the "
+                   "pieces)"), err
     # a field declared by piece.<field> alone, given by the pieces as written, still builds
     (root / "data" / "test" / "decks" / "cards.yaml").write_text(
         "name: 地形\nlayout: {extends: tile-hex, background: piece.terrain}\npieces:\n  - {title: 森, terrain: forest}\n",

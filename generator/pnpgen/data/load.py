@@ -103,13 +103,13 @@ def _misspelt_colour_reads(raw: layouts.RawLayout, pieces: list, defaults: dict,
     is where the slip is, not as ``colour:`` unknown in every piece (the field the slip declared)."""
     keys = {key for piece in pieces if isinstance(piece, dict) for key in piece if isinstance(key, str)}
     for name, origin in layouts.colour_reads(raw).items():
-        if name in keys or name in defaults:
-            continue
+        if name in keys or name in defaults or origin.doc.path.is_relative_to(layouts.builtin_folder()):
+            continue  # (a built-in layout's reading is as meant: the pieces' key is the slip, told at them)
         near = suggest(name, sorted(keys - set(allowed)), cutoff=0.75)
         if near:
             meant = near[len("; did you mean "):-1]
             raise origin.error(f"piece.{name}: no piece has a field {name!r}{near}",
-                               f"piece.{meant}, the field the pieces give")
+                               f"piece.{meant}, the field the pieces give, or {name}: in the pieces")
 
 
 def _cut_text(doc: Source, mapping: dict, keypath: tuple, key: Any) -> tuple[str, str] | None:
