@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from pnpgen import fonts
+from pnpgen.data.model import PLACEHOLDER_COLOUR
 from pnpgen.svg.shapes import paint
 from pnpgen.svg.style import IGNORED, INHERITED, Fallback, contrast, hex_colour, local_name, props_of
 
@@ -82,7 +83,7 @@ def text(conv, el, name: str, props: dict, style: dict) -> None:
         x0, x1, y0, y1 = min(x0, x), max(x1, x + w), min(y0, y - ASCENT * size), max(y1, y + DESCENT * size)
     conv.mark("text", size, (x0, y0, x1, y1), chars)
     box = conv.device_box((x0, y0, x1, y1))[0]
-    ground = conv.ground_under(box)
+    ground = conv.ground_under(box) if hex_colour(fill) != PLACEHOLDER_COLOUR else None  # pnpgen's own 未定 mark
     if ground is not None and (ratio := contrast(fill, ground)) < MARKED_CONTRAST:
         conv.marks.append(("contrast", conv.at, round(ratio, 2), *(round(c, 3) for c in box),
                            f"{hex_colour(fill)} {hex_colour(ground)} {chars[:24]}"))
