@@ -220,3 +220,18 @@ def test_text_hard_to_read_on_the_one_colour_under_it_is_named(tmp_path, capsys)
     assert run(bad, "check", "--game", "test") == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "game.yaml:" in err and "min_contrast" in err and "1 to 7" in err, err
+
+
+def test_the_ground_under_a_text_is_looked_for_through_at_most_a_thousand_shapes(tmp_path, capsys):
+    """Each text looks back through the shapes painted before it for its ground: a face of tens
+    of thousands of shapes and texts would take minutes. Past 1,000 shapes the ground is not
+    known and the text is not measured (never named wrongly); under that it is."""
+    def front(n: int) -> str:
+        return DARK.split("{{ textbox")[0] + (
+            f'{{% for i in range({n}) %}}<rect x="{{{{ 1 + i % 10 * 0.3 }}}}" y="80" width="0.2" height="0.2" '
+            'fill="#ffffff"/>{% endfor %}\n'
+            '{{ textbox(piece.name, 6, 8, w - 12, 8, size=12, align="center", fill="#23262e") }}\n{% endblock %}\n')
+    near = make_workspace(tmp_path / "near", front=front(999))
+    assert [line for line in _lint(capsys, near)[1] if "contrast" in line] == [CONTRAST[0].replace(":4:", ":5:")]
+    far = make_workspace(tmp_path / "far", front=front(1000))
+    assert not [line for line in _lint(capsys, far)[1] if "contrast" in line]

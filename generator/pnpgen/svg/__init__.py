@@ -67,6 +67,7 @@ from pnpgen.svg.style import (
 from pnpgen.units import PT_PER_MM
 
 MAX_ELEMENTS = 100_000  # elements one face draws, each <use> expansion counted: a bound on time and size
+GROUND_SCAN = 1000  # painted shapes looked through for the ground under a text (the print lint's contrast)
 SHAPES = frozenset(shapes.NAMES)
 CONTAINERS = {"svg", "g", "a", "defs", "symbol", "use", "clipPath", "text", "image"}
 PAINT_SERVERS = {"linearGradient", "radialGradient", "stop"}  # drawn where a fill or stroke names them
@@ -205,7 +206,9 @@ class Converter:
         """The colour under the whole of ``box`` (points): the last fill painted over it, white
         paper where nothing is; None where what is under it is not known."""
         x0, y0, x1, y1 = box
-        for (g0, h0, g1, h1), sure, rgb in reversed(self.grounds):
+        for n, ((g0, h0, g1, h1), sure, rgb) in enumerate(reversed(self.grounds)):
+            if n >= GROUND_SCAN:  # a face of thousands of shapes: not known, rather than slow
+                return None
             if g0 >= x1 or x0 >= g1 or h0 >= y1 or y0 >= h1:
                 continue
             if rgb is None or sure is None or not (sure[0] <= x0 and sure[1] <= y0 and x1 <= sure[2] and y1 <= sure[3]):
