@@ -477,3 +477,21 @@ def test_a_workbook_without_formulas_is_read_once(tmp_path, monkeypatch):
             with pytest.raises(InputError, match="C2 is a formula with no saved value"):
                 _pieces(ws)
         assert loads == expected
+
+
+def test_a_header_merged_over_the_next_column_says_so(tmp_path, capsys):
+    """A header cell merged over two columns (a title spread over the text's column) gives both
+    columns its name: the error said only 'the same header twice'; it names both cells and the
+    merge, exit 2, one line."""
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.append(["name", "text", "power", "count"])
+    ws.append(["祝福", "本文", 3, 2])
+    ws.merge_cells("A1:B1")
+    sheet_ws = _ws(tmp_path / "sheet", "pieces: {file: cards.xlsx}\n")
+    book.save(sheet_ws / "data" / "test" / "decks" / "cards.xlsx")
+    capsys.readouterr()
+    assert run(sheet_ws, "check", "--game", "test") == 2
+    assert capsys.readouterr().err.strip() == (
+        "pnpgen: error: data/test/decks/cards.xlsx:1:2: name: the same header twice: B1 repeats A1 (a header cell "
+        "merged across both columns names both) (expected each field in one column, headed in a cell of its own)")

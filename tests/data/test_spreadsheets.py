@@ -111,7 +111,7 @@ BAD = {
     "unknown header": ('name,powr\r\n祝福,3\r\n', "cards.csv:1:2: powr (column B): unknown key in the header row",
                        "one of name, text"),
     "no header": ('name,\r\n祝福,3\r\n', "cards.csv:2:2: a value ('3') in a column without a header", "column B"),
-    "twice": ('name,name\r\n祝福,3\r\n', "cards.csv:1:2: name: the same header twice", "one column"),
+    "twice": ('name,name\r\n祝福,3\r\n', "cards.csv:1:2: name: the same header twice: B1 repeats A1 (expected", "one column"),
     "bad bool": ('name,hot\r\n祝福,maybe\r\n', "cards.csv:2:2: hot (column B): 'maybe' is not a valid bool",
                  "true or false"),
     "a number of 5,000 digits": ('name,power\r\n祝福,' + "9" * 5000 + '\r\n', "cards.csv:2:2: power (column B): '999",

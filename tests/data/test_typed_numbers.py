@@ -52,14 +52,27 @@ def test_spreadsheet_cells_in_full_width_digits(tmp_path):
 
 
 @pytest.mark.parametrize("written, message", [
-    ("三", "count '三' is not a whole number from 0 to 10,000"),
+    # a count typed in kanji: told so, with the number in digits to write (it said 'e.g. count: 3' for any)
+    ("三", "cards.yaml:9:23: pieces.1.count: count '三' is written in kanji (漢数字), which is not read as a number "
+           "(expected 'count: 3', in half- or full-width digits)"),
+    ("二十四", "count '二十四' is written in kanji (漢数字), which is not read as a number (expected 'count: 24', "),
     ('"3.5"', "count '3.5' is not a whole number"),
     ("'１０００１'", "count '１０００１' is not a whole number from 0 to 10,000"),
 ])
 def test_what_is_still_refused(tmp_path, capsys, written, message):
     ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + f"  - {{name: 祝福, count: {written}}}\n")
     assert run(ws, "check") == 2
-    assert message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_count_cell_in_kanji_names_the_cell_and_the_digits(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n"))
+    (ws / "data/test/decks/cards.csv").write_text("name,count\n祝福,五\n", encoding="utf-8")
+    assert run(ws, "check") == 2
+    assert capsys.readouterr().err.strip() == (
+        "pnpgen: error: data/test/decks/cards.csv:2:2: count (column B): count '五' is written in kanji (漢数字), "
+        "which is not read as a number (expected 5 in the count column, in half- or full-width digits)")
 
 
 def test_a_list_cell_in_full_width_brackets_is_told_the_list_to_write(tmp_path, capsys):

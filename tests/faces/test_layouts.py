@@ -497,3 +497,67 @@ def test_a_title_and_deck_name_with_markup_characters_print_as_written(tmp_path,
     assert run(tmp_path, "build", "--game", "dice", "--no-rulebook") == 0, capsys.readouterr().err
     printed = re.sub(r"\s", "", "".join(g.char for page in glyphs(tmp_path / "build" / "dice" / "cards.pdf") for g in page))
     assert "Dice{Beta}*1*" in printed and "[Core]cards" in printed, printed
+
+
+def test_a_layouts_dark_text_turns_light_on_a_dark_piece_colour(tmp_path):
+    """``tile-hex`` grounded in each piece's colour: on a deep-forest or night-sea tile the
+    title and text (the layout's dark ``ink``) print in its light ``paper``, on a meadow tile in
+    ``ink`` as before; the card layout's white title on its band stays white."""
+    from rulebook.test_rulebook_english import fill_colours
+
+    game = "title: 遊戯\npalette: {forest: '#1f3b1f', sea: '#102040', meadow: '#a8d08d'}\n"
+    root = make_workspace(tmp_path / "ws", game=game, deck="name: 地形\nlayout: {extends: tile-hex, background: "
+                          "piece.colour}\npieces:\n  - {title: 森, colour: forest, text: 深い}\n"
+                          "  - {title: 海, colour: sea, text: 夜の}\n  - {title: 原, colour: meadow, text: 草の}\n")
+    (root / "data" / "test" / "decks" / "spells.yaml").write_text(
+        "name: 呪文\nlayout: card-poker\npieces:\n  - {title: 火球, text: 燃える}\n", encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    shop = root / "build" / "test" / "shop"
+    ink, paper = (0x23, 0x26, 0x2e), (0xfb, 0xf8, 0xf1)
+    for page, (title, text, colour) in enumerate([("森", "深い", paper), ("海", "夜の", paper), ("原", "草の", ink)]):
+        chars = texts(shop / "cards-unique.pdf")[page]
+        colours = fill_colours((shop / "cards-unique.pdf").read_bytes(), page)
+        for ch in title + text:
+            assert colours[chars.index(ch)] == colour, (ch, colours[chars.index(ch)])
+    chars = texts(shop / "spells-unique.pdf")[0]
+    colours = fill_colours((shop / "spells-unique.pdf").read_bytes(), 0)
+    assert colours[chars.index("火")] == (0xff, 0xff, 0xff) and colours[chars.index("燃")] == ink
+
+
+@pytest.mark.parametrize("pieces", ["  - {title: 森, colour: forest}\n  - {title: 海, colour: sea}\n",
+                                    "  {file: tiles.csv}\n"])
+def test_a_misspelt_piece_colour_in_a_layout_is_told_at_the_layout_not_at_every_piece(tmp_path, capsys, pieces):
+    """``background: piece.color`` over pieces that say ``colour:``: the slip declared a field
+    ``color``, and the error said ``pieces.1.colour: unknown key in piece 1; did you mean color?``,
+    asking the designer to rename the data to match the slip. It is told at the layout's line,
+    with what to write there, exit 2; in a spreadsheet deck as in YAML."""
+    game = "title: 遊戯\npalette: {forest: '#1f3b1f', sea: '#102040'}\n"
+    root = make_workspace(tmp_path / "ws", game=game, deck="name: 地形\nlayout: {extends: tile-hex, background: "
+                          f"piece.color}}\npieces:\n{pieces}")
+    (root / "data" / "test" / "decks" / "tiles.csv").write_text("title,colour\n森,forest\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err.strip()
+    assert err == ("pnpgen: error: data/test/decks/cards.yaml:2:41: layout.background: piece.color: no piece has a "
+                   "field 'color'; did you mean colour? (expected piece.colour, the field the pieces give, or color: in the "
+                   "pieces)"), err
+    # a field declared by piece.<field> alone, given by the pieces as written, still builds
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(
+        "name: 地形\nlayout: {extends: tile-hex, background: piece.terrain}\npieces:\n  - {title: 森, terrain: forest}\n",
+        encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 0
+
+
+def test_the_small_token_of_the_docs_builds_with_its_value_alone_and_no_lint(tmp_path, capsys):
+    """A 16 mm token from ``token-round`` keeps the 25 mm token's boxes: the title's plate hid the
+    lower half of the value (船 read 白八) and the lint named the title. The layout an example of
+    data-format.md gives such a token, copied from the docs, builds quietly with the value centred."""
+    docs = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+    at = docs.index("`layout: {extends: token-round, size: 16")
+    layout = " ".join(docs[at + 1:docs.index("`", at + 1)].split())
+    root = make_workspace(tmp_path / "ws", deck=f"name: 船\n{layout}\npieces:\n  - {{value: 船, count: 2}}\n")
+    capsys.readouterr()
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "print lint" not in capsys.readouterr().err
+    [ship] = [g for g in glyphs(root / "build" / "test" / "shop" / "cards-unique.pdf")[0] if g.char == "船"]
+    assert abs(ship.x + ship.size * 0.3528 / 2 - (BLEED + 8)) < 0.5, ship  # centred across the 16 mm token

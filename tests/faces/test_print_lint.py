@@ -176,3 +176,60 @@ def test_an_english_text_is_quoted_in_english_marks(tmp_path, capsys):
     _, lines = _lint(capsys, ws)
     assert any("text “Every” 1.0 mm from the trim" in line for line in lines), lines
     assert not any("「Every" in line or "「Card" in line for line in lines), lines
+
+
+DARK = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#1f3b1f"/>
+{{ textbox(piece.name, 6, 8, w - 12, 8, size=12, align="center", fill="#23262e") }}
+{{ textbox(piece.name, 6, 20, w - 12, 8, size=12, align="center", fill="#fbf8f1") }}
+<rect x="6" y="30" width="{{ w - 12 }}" height="12" rx="2" fill="#a8d08d"/>
+{{ textbox(piece.name, 8, 32, w - 16, 8, size=9, fill="#ffffff") }}
+<path d="M 6 44 h {{ w - 12 }} v 12 h -{{ w - 12 }} z" fill="#102040"/>
+{{ textbox(piece.name, 8, 46, w - 16, 8, size=9, fill="#23262e") }}
+{{ image("未定", 6, 58, w - 12, 14) }}
+{{ textbox(piece.name, 8, 62, w - 16, 6, size=9, fill="#eeeeee") }}
+{% endblock %}
+"""
+CONTRAST = [
+    f"{AT}:4: print lint: deck 'cards' piece 1 (カード1) and 10 more: text 「カード1」 in #23262e on #1f3b1f, "
+    "contrast 1.2:1, less than 2:1 (hard to read: a lighter or darker text colour)",
+    f"{AT}:7: print lint: deck 'cards' piece 1 (カード1) and 10 more: text 「カード1」 in #ffffff on #a8d08d, "
+    "contrast 1.7:1, less than 2:1 (hard to read: a lighter or darker text colour)",
+]
+
+
+def test_text_hard_to_read_on_the_one_colour_under_it_is_named(tmp_path, capsys):
+    """A dark title on a deep-forest ground (1.2:1) and white text on a pale green panel (1.7:1)
+    are named with both colours; light text on the forest is not, nor text over a <path> fill
+    (its outline unknown: the dark text on night sea there is not measured) or over art, so
+    nothing is named wrongly. ``min_contrast`` changes the figure, ``off`` ends the check."""
+    ws = make_workspace(tmp_path / "ws", front=DARK)
+    code, lines = _lint(capsys, ws)
+    assert code == 0 and [line for line in lines if "contrast" in line] == CONTRAST, lines
+    strict = make_workspace(tmp_path / "strict", front=DARK, game=GAME_YAML + "lint: {min_contrast: '4.5:1'}\n")
+    assert [line for line in _lint(capsys, strict)[1] if "contrast" in line] == [
+        line.replace("less than 2:1", "less than 4.5:1") for line in CONTRAST]
+    off = make_workspace(tmp_path / "off", front=DARK, game=GAME_YAML + "lint: {min_contrast: off}\n")
+    assert not [line for line in _lint(capsys, off)[1] if "contrast" in line]
+    bad = make_workspace(tmp_path / "bad", front=DARK, game=GAME_YAML + "lint: {min_contrast: 30}\n")
+    capsys.readouterr()
+    assert run(bad, "check", "--game", "test") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "game.yaml:" in err and "min_contrast" in err and "1 to 7" in err, err
+
+
+def test_the_ground_under_a_text_is_looked_for_through_at_most_a_thousand_shapes(tmp_path, capsys):
+    """Each text looks back through the shapes painted before it for its ground: a face of tens
+    of thousands of shapes and texts would take minutes. Past 1,000 shapes the ground is not
+    known and the text is not measured (never named wrongly); under that it is."""
+    def front(n: int) -> str:
+        return DARK.split("{{ textbox")[0] + (
+            f'{{% for i in range({n}) %}}<rect x="{{{{ 1 + i % 10 * 0.3 }}}}" y="80" width="0.2" height="0.2" '
+            'fill="#ffffff"/>{% endfor %}\n'
+            '{{ textbox(piece.name, 6, 8, w - 12, 8, size=12, align="center", fill="#23262e") }}\n{% endblock %}\n')
+    near = make_workspace(tmp_path / "near", front=front(999))
+    assert [line for line in _lint(capsys, near)[1] if "contrast" in line] == [CONTRAST[0].replace(":4:", ":5:")]
+    far = make_workspace(tmp_path / "far", front=front(1000))
+    assert not [line for line in _lint(capsys, far)[1] if "contrast" in line]

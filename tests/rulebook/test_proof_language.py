@@ -120,6 +120,25 @@ def test_deck_and_piece_names_in_card_texts_are_checked_against_the_components_l
     assert "テストカード「カード3」のテキストの「祝福カード」：内容物のページに出てこない名前です" in book
 
 
+def test_a_piece_named_with_its_decks_kind_in_a_card_text_is_no_finding(tmp_path):
+    """「草原タイル」 on a card is the piece 草原 of the deck 地形タイル: it was reported as a name the
+    components pages never mention. A piece name with its deck's kind is none; a name of no piece
+    (砂漠タイル) still is."""
+    from pnpgen.rulebook.book import read_rulebook
+
+    deck = DECK_YAML + "  - {name: カード1, text: 草原タイルに置く。}\n  - {name: カード2, text: 砂漠タイルに置く。}\n"
+    deck += "".join(f"  - {{name: カード{i}, text: 本文}}\n" for i in range(3, 12))
+    ws = make_workspace(tmp_path / "ws", deck=deck, draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT.replace(
+        "◇テストカード（１１枚）", "◇地形タイル（２枚）\n　森と草原のタイルです。\n\n◇テストカード（１１枚）"), encoding="utf-8")
+    (ws / "data" / "test" / "decks" / "tiles.yaml").write_text(
+        "name: 地形タイル\nlayout: tile-hex\npieces:\n  - {title: 草原, text: 本文}\n  - {title: 森, text: 本文}\n",
+        encoding="utf-8")
+    findings = read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings
+    named = [f.file for f in findings if "のテキストの「" in f.file]
+    assert len(named) == 1 and "「砂漠タイル」：内容物のページに出てこない名前です" in named[0], named
+
+
 def test_a_game_switched_to_english_with_its_japanese_draft_sets_the_japanese_rules_and_says_why(tmp_path):
     """``languages: [en]`` on a game whose draft.txt is still Japanese (as ``pnpgen new`` wrote
     it): the draft is read as Japanese — its rules are in the book, not "no rules section found" —

@@ -316,3 +316,22 @@ def test_text_after_two_blank_lines_returns_to_the_step():
     top = [b for b in main.children if isinstance(b, DraftParagraph)]
     assert any(p.text == "アクションを終えたら、自分の手番を終了します。" for p in top)
     assert isinstance(main.children[-1], Subheading) and main.children[-1].text == "基本効果"
+
+
+def test_a_setup_of_sentences_one_too_long_for_a_heading_is_all_numbered_lines():
+    """A setup of three one-sentence steps, the second and third over 30 characters: the first was
+    heading 3.1 and the others ２：… lines of its text (Items, out of the step numbering); all
+    three are steps set as numbered lines, as an English draft's sentences are. A section of short
+    steps keeps them headings, and a step with lines under it stays a heading beside long ones."""
+    draft = ("■■　テスト　草案１\n■　ゲームの準備\n１：ボードを中央に置きます。\n"
+             "２：【地形タイル】をよく混ぜて裏向きの山にし、１枚を表向きにしてボードの横に置きます。\n"
+             "３：各プレイヤーは【行動カード】を３枚ずつ受け取り、手札とします。\n"
+             "■　ゲームの進行\n１：タイルを引く\n　山から１枚引きます。\n"
+             "２：引いたタイルを、既に置かれているタイルのどれかに接するように置きます。\n"
+             "■　ゲームの終了\n１：山がなくなります。\n２：得点を数えます。\n")
+    d = parse(draft)
+    setup, play, end = d.rules
+    assert [(c.number, bool(c.sentence)) for c in setup.children] == [(1, True), (2, True), (3, True)]
+    assert all(isinstance(c, Step) for c in setup.children + play.children + end.children)
+    assert [(c.number, bool(c.sentence)) for c in play.children] == [(1, False), (2, True)]
+    assert [(c.number, bool(c.sentence)) for c in end.children] == [(1, False), (2, False)]

@@ -464,9 +464,10 @@ def geometry(raw: RawLayout) -> Geometry:
     return g
 
 
-def fields(raw: RawLayout) -> dict[str, str]:
-    """The piece fields the layout's boxes read, with their types (the layout's ``fields:`` win)."""
-    out: dict[str, str] = {}
+def _reads(raw: RawLayout) -> list[tuple[str, str, Origin, bool]]:
+    """Each piece field the layout's boxes read: its name, type, where it is read, and whether
+    only as a colour (``piece.<field>``, not a box's ``field:``)."""
+    out: list[tuple[str, str, Origin, bool]] = []
     for side in (raw.front, raw.back):
         if side is None:
             continue
@@ -475,12 +476,33 @@ def fields(raw: RawLayout) -> dict[str, str]:
             for key, origin in options.items():
                 value = origin.value
                 if key == "field" and btype in FIELD_OF and isinstance(value, str) and value not in SOURCES:
-                    out.setdefault(origin.parse(source, (1, 1)), FIELD_OF[btype])
+                    out.append((origin.parse(source, (1, 1)), FIELD_OF[btype], origin, False))
                 if isinstance(value, str) and value.startswith("piece.") and key in ("colour", "fill", "stroke"):
-                    out.setdefault(value[6:], "colour")
+                    out.append((value[6:], "colour", origin, True))
         if side.background is not None and isinstance(side.background.value, str) \
                 and side.background.value.startswith("piece."):
-            out.setdefault(side.background.value[6:], "colour")
+            out.append((side.background.value[6:], "colour", side.background, True))
+    return out
+
+
+def colour_reads(raw: RawLayout) -> dict[str, Origin]:
+    """The fields the layout declares only by reading them as a colour (``background:
+    piece.colour``), each with the first place it does: a misspelt ``piece.color`` declares a
+    field no piece has."""
+    reads = _reads(raw)
+    shown = {name for name, _, _, colour in reads if not colour} | set(raw.fields)
+    out: dict[str, Origin] = {}
+    for name, _, origin, _ in reads:
+        if name not in shown:
+            out.setdefault(name, origin)
+    return out
+
+
+def fields(raw: RawLayout) -> dict[str, str]:
+    """The piece fields the layout's boxes read, with their types (the layout's ``fields:`` win)."""
+    out: dict[str, str] = {}
+    for name, kind, _, _ in _reads(raw):
+        out.setdefault(name, kind)
     for name, origin in raw.fields.items():
         origin.parse(v.name, "a field name")
         out[name] = origin.parse(v.choice, FIELD_TYPES, "field type")

@@ -8,6 +8,7 @@ lint:
   safe: 3mm            # the safe zone, from the trim edge inward: a cut may drift this far
   thin_stroke: 0.5pt   # a stroke thinner than this inside the safe zone is named (a thicker one
                        # reads as a border, and a drifted cut shows it uneven, not lost)
+  min_contrast: 2      # text reading at less than this contrast ratio on the colour under it
 ```
 
 ``lint: false`` turns the lint off; a setting given as ``off`` turns that one check off. A bare
@@ -32,6 +33,7 @@ class LintSettings:
     min_text_pt: float | None = 6.0
     safe_mm: float | None = 3.0
     thin_stroke_pt: float | None = 0.5
+    min_contrast: float | None = 2.0
 
 
 # key in game.yaml → (field, unit, lowest, highest, what it is)
@@ -40,6 +42,7 @@ SETTINGS: dict[str, tuple[str, str, float, float, str]] = {
     "min_text": ("min_text_pt", "pt", 0.0, 72.0, "the smallest text size not named as too small"),
     "safe": ("safe_mm", "mm", 0.0, 20.0, "the safe zone, from the trim edge inward"),
     "thin_stroke": ("thin_stroke_pt", "pt", 0.0, 20.0, "strokes thinner than this are named inside the safe zone"),
+    "min_contrast": ("min_contrast", ":1", 1.0, 7.0, "the lowest contrast ratio of text on its ground not named"),
 }
 HINT = "false, or {" + ", ".join(f"{k}: …{u}" for k, (_, u, *_r) in SETTINGS.items()) + "}"
 _NOT_A_MAPPING, _KNOWN = v.section_checks("lint", SETTINGS, HINT)
@@ -50,6 +53,18 @@ def setting(value: Any, key: str) -> float | None:
     _, unit, lo, hi, what = SETTINGS[key]
     if value is False or (isinstance(value, str) and value.strip().lower() in ("off", "none", "false")):
         return None
+    if unit == ":1":  # a ratio, not a length: 3 or "3:1"
+        text = v.typed(value) if isinstance(value, str) else value
+        if isinstance(text, str) and text.strip().endswith(":1"):
+            text = text.strip()[:-2]
+        try:
+            ratio = float(text)
+        except (TypeError, ValueError):
+            ratio = float("nan")
+        if not lo <= ratio <= hi or isinstance(value, bool):
+            raise v.Invalid(f"lint {key} {value!r} is not a contrast ratio from {lo:g} to {hi:g}",
+                            f"{lo:g} to {hi:g} ({what}; 3 or '3:1'), or off")
+        return ratio
     if isinstance(value, str) and v.typed(value) and v.typed(value)[-1].isdigit():
         value = f"{value}{unit}"  # a bare number in text: the setting's own unit
     if isinstance(value, (int, float)) and not isinstance(value, bool):

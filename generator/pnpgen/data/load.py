@@ -98,6 +98,20 @@ def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: s
     return mapping
 
 
+def _misspelt_colour_reads(raw: layouts.RawLayout, pieces: list, defaults: dict, allowed: list) -> None:
+    """``background: piece.color`` over pieces that say ``colour:``: told at the layout's line, which
+    is where the slip is, not as ``colour:`` unknown in every piece (the field the slip declared)."""
+    keys = {key for piece in pieces if isinstance(piece, dict) for key in piece if isinstance(key, str)}
+    for name, origin in layouts.colour_reads(raw).items():
+        if name in keys or name in defaults or origin.doc.path.is_relative_to(layouts.builtin_folder()):
+            continue  # (a built-in layout's reading is as meant: the pieces' key is the slip, told at them)
+        near = suggest(name, sorted(keys - set(allowed)), cutoff=0.75)
+        if near:
+            meant = near[len("; did you mean "):-1]
+            raise origin.error(f"piece.{name}: no piece has a field {name!r}{near}",
+                               f"piece.{meant}, the field the pieces give, or {name}: in the pieces")
+
+
 def _cut_text(doc: Source, mapping: dict, keypath: tuple, key: Any) -> tuple[str, str] | None:
     """In ``{title: 港, effect: 売る, 買う}`` YAML ends the text at ', ' and reads 買う as a key
     without a value: the text and key before it on the same line, and the text as meant."""
@@ -471,6 +485,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     if not isinstance(pieces, list) or not pieces:
         raise doc.error(("pieces",), "pieces must be a non-empty list",
                         "'- name: …' entries or {file: cards.csv}" + PIECES_HINT)
+    if layout_raw is not None and isinstance(pieces, list):
+        _misspelt_colour_reads(layout_raw, pieces, defaults, allowed)
     shown = _shown_fields(deck)
     optional = _optional_fields(deck, data)
     count_example = "'count: 3'" if rows is doc else "3 in the count column"  # the row and column lead the message

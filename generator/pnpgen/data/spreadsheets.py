@@ -147,8 +147,12 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
                          + ", ".join([*fields][:6] + ["count"]) + ", with the pieces in the rows below it")
     for col, name_ in enumerate(headers, 1):
         if name_ and name_ in headers[: col - 1]:
-            raise InputError("the same header twice", path=shown, line=header_row, column=col, key=name_,
-                             expected="each field in one column")
+            first = headers.index(name_) + 1
+            merged = " (a header cell merged across both columns names both)" \
+                if first == col - 1 and path.suffix.lower() != ".csv" else ""
+            raise InputError(f"the same header twice: {column_letter(col)}{header_row} repeats "
+                             f"{column_letter(first)}{header_row}{merged}", path=shown, line=header_row, column=col,
+                             key=name_, expected="each field in one column, headed in a cell of its own")
     _check_encoding(rows[1:], headers, shown, path.suffix.lower() == ".csv")
     pieces = []
     for row, cells in rows[1:]:

@@ -138,10 +138,32 @@ def decimal(value: Any) -> int | float | None:
     return None
 
 
+KANJI_DIGITS = {ch: n for n, chars in enumerate(("〇零", "一", "二", "三", "四", "五", "六", "七", "八", "九"))
+                for ch in chars}
+KANJI_UNITS = {"十": 10, "百": 100, "千": 1000}
+
+
+def kanji_number(text: str) -> int:
+    """``三`` → 3, ``十二`` → 12, ``二十四`` → 24, ``百五`` → 105, ``二〇`` → 20 (digit by digit)."""
+    total = current = 0
+    for ch in text:
+        if ch in KANJI_UNITS:
+            total += (current or 1) * KANJI_UNITS[ch]
+            current = 0
+        else:
+            current = current * 10 + KANJI_DIGITS[ch]
+    return total + current
+
+
 def count(value: Any, bounds: tuple[int, int] = COUNT, example: str = "'count: 3'") -> int:
     """``example``: how the count is written where this one is (a YAML key, a spreadsheet column)."""
     lo, hi = bounds
     n = whole(value)
+    kanji = typed(value) if isinstance(value, str) else ""
+    if n is None and kanji and all(ch in KANJI_DIGITS or ch in KANJI_UNITS for ch in kanji):
+        meant = kanji_number(kanji)  # 三 typed for 3: digits are what a count is read from
+        raise Invalid(f"count {show(value)} is written in kanji (漢数字), which is not read as a number",
+                      f"{example.replace('3', str(meant), 1)}, in half- or full-width digits")
     if n is None or not lo <= n <= hi:
         raise Invalid(f"count {show(value)} is not a whole number from {lo} to {hi:,}",
                       f"an integer {lo}..{hi}, e.g. {example}")

@@ -12,6 +12,8 @@ context.
 - ``hex_points(cx, cy, size, orientation="pointy")``: a hexagon ``size`` across the flats
   centred at (cx, cy), as the ``points`` of an SVG ``<polygon>``.
 - ``mix`` is what the ``tint`` and ``shade`` filters compute (templates.py registers them).
+- ``readable`` is what the ``readable()`` helper computes: a text colour that can be read on its
+  ground (the built-in layouts set their text with it).
 """
 
 from __future__ import annotations
@@ -31,14 +33,37 @@ from pnpgen.units import num
 def mix(a: str, b: str, t: float) -> str:
     """Hex colour ``a`` moved toward hex colour ``b`` by ``t`` (0 = a, 1 = b): lighter or darker
     tints as solid colours, since print files carry no transparency."""
-    def channels(c: str) -> list[int]:
-        h = c.lstrip("#")
-        if len(h) == 3:
-            h = "".join(ch * 2 for ch in h)
-        return [int(h[i:i + 2], 16) for i in (0, 2, 4)]
-
     t = float(t)
-    return "#" + "".join(f"{round(x * (1 - t) + y * t):02x}" for x, y in zip(channels(a), channels(b)))
+    return "#" + "".join(f"{round(x * (1 - t) + y * t):02x}" for x, y in zip(_channels(a), _channels(b)))
+
+
+READABLE = 3.0  # contrast ratio (WCAG 2.1, 1.4.3's large-text minimum) below which text is unreadable
+
+
+def _channels(c: str) -> list[int]:
+    h = c.lstrip("#")
+    if len(h) == 3:
+        h = "".join(ch * 2 for ch in h)
+    return [int(h[i:i + 2], 16) for i in (0, 2, 4)]
+
+
+def contrast(a: str, b: str) -> float:
+    """The contrast ratio of two hex colours, 1 (the same) to 21 (black on white): WCAG 2.1's
+    relative luminance, (L1 + 0.05) / (L2 + 0.05)."""
+    def lum(c: str) -> float:
+        lin = [x / 255 / 12.92 if x <= 10 else ((x / 255 + 0.055) / 1.055) ** 2.4 for x in _channels(c)]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def readable(ink: str, ground: str, dark: str, light: str) -> str:
+    """``ink`` where it reads on ``ground`` (contrast at least ``READABLE``), else whichever of
+    ``dark`` and ``light`` reads better there: dark text on a deep-forest tile turns light."""
+    if contrast(ink, ground) >= READABLE:
+        return ink
+    best = max((dark, light), key=lambda c: contrast(c, ground))
+    return best if contrast(best, ground) > contrast(ink, ground) else ink
 
 
 def hex_points(cx: float, cy: float, size: float, orientation: str = "pointy") -> str:

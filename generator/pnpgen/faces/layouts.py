@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from pnpgen.data.layouts import TEMPLATE_PREFIX
+from pnpgen.data.layouts import BASE_PALETTE, TEMPLATE_PREFIX
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide
 from pnpgen.units import num
 
@@ -38,6 +38,36 @@ def _colour(spec: str | None, layout: Layout) -> str:
     if spec in own:
         return f"palette.get({_s(spec)}, {_s(own[spec])})"
     return f"colour({_s(spec)})"
+
+
+def _named(name: str, layout: Layout) -> str:
+    """A Jinja expression for one of the layouts' own colours (``ink``, ``paper``) the boxes may
+    not name: the game's, else the layout's, else pnpgen's."""
+    if name in dict(layout.palette):
+        return _colour(name, layout)
+    return f"palette.get({_s(name)}, {_s(BASE_PALETTE[name])})"
+
+
+def _ground(box: LayoutBox, earlier: list[LayoutBox], side: LayoutSide, layout: Layout) -> str | None:
+    """A Jinja expression for the colour a text box's letters stand on: its own panel, else the
+    last panel or filled frame drawn under the whole box, else the side's background (white
+    paper where it has none); None under art, whose colours are not known."""
+    if box.get("fill") is not None:
+        return _colour(box.get("fill"), layout)
+    x, y, w, h = (box.get(k) for k in ("x", "y", "w", "h"))
+    for under in reversed(earlier):
+        if under.type == "frame":
+            if under.get("fill") is not None:
+                return _colour(under.get("fill"), layout)
+            continue
+        ux, uy, uw, uh = (under.get(k) for k in ("x", "y", "w", "h"))
+        if ux >= x + w or x >= ux + uw or uy >= y + h or y >= uy + uh:
+            continue  # not under the box at all
+        if under.type == "image":
+            return None
+        if under.get("fill") is not None and ux <= x and uy <= y and x + w <= ux + uw and y + h <= uy + uh:
+            return _colour(under.get("fill"), layout)
+    return _colour(side.background, layout) if side.background is not None else _s("#ffffff")
 
 
 def _value(source: str) -> str:
@@ -73,7 +103,7 @@ def _frame(box: LayoutBox, layout: Layout) -> list[str]:
     return [f'<path d="{{{{ outline({num(-inset)}) }}}}" {paint}/>']
 
 
-def _box(box: LayoutBox, layout: Layout) -> list[str]:
+def _box(box: LayoutBox, layout: Layout, ground: str | None = None) -> list[str]:
     out = [f"{{# {box.name} #}}"]
     if box.type == "frame":
         return out + _frame(box, layout)
@@ -93,13 +123,13 @@ def _box(box: LayoutBox, layout: Layout) -> list[str]:
     if placeholder and box.type == "text":
         out.append(f"{{% if {empty} %}}{{% set v = {PLACEHOLDER} %}}{{% endif %}}")
         out += _panel(box, layout, x, y, w, h)
-        out += _content(box, layout, ix, iy, iw, ih)
+        out += _content(box, layout, ix, iy, iw, ih, ground)
         return out
     if placeholder and box.type == "image":  # image() draws its own placeholder frame
         return out + _panel(box, layout, x, y, w, h) + _content(box, layout, ix, iy, iw, ih)
     out.append(f"{{% if not ({empty}) %}}")
     out += _panel(box, layout, x, y, w, h)
-    out += _content(box, layout, ix, iy, iw, ih)
+    out += _content(box, layout, ix, iy, iw, ih, ground)
     if placeholder:  # icons
         out.append("{% else %}")
         out.append(f"{{{{ textbox({PLACEHOLDER}, {num(ix)}, {num(iy)}, {num(iw)}, {num(ih)}, size=7, min_size=5, "
@@ -108,8 +138,12 @@ def _box(box: LayoutBox, layout: Layout) -> list[str]:
     return out
 
 
-def _content(box: LayoutBox, layout: Layout, x: float, y: float, w: float, h: float) -> list[str]:
+def _content(box: LayoutBox, layout: Layout, x: float, y: float, w: float, h: float,
+             ground: str | None = None) -> list[str]:
     if box.type == "text":
+        ink = _colour(box.get("colour"), layout)
+        if ground is not None:  # dark ink on a dark ground turns light (docs/data-format.md, Layouts)
+            ink = f"readable({ink}, {ground}, {_named('ink', layout)}, {_named('paper', layout)})"
         pad = box.get("pad")
         px, py, pw, ph = x - pad, y - pad, w + 2 * pad, h + 2 * pad
         # an open value stands out on any ground: a white pill ringed in the placeholder colour
@@ -119,7 +153,7 @@ def _content(box: LayoutBox, layout: Layout, x: float, y: float, w: float, h: fl
                 f"{{{{ textbox(v, {num(x)}, {num(y)}, {num(w)}, {num(h)}, size={num(box.get('size'))}, "
                 f"min_size={num(box.get('min_size'))}, font={_s(box.get('font'))}, align={_s(box.get('align'))}, "
                 f"valign={_s(box.get('valign'))}, line_height={num(box.get('line_height'))}, "
-                f"fill={_colour(box.get('colour'), layout)}) }}}}"]
+                f"fill={ink}) }}}}"]
     if box.type == "image":
         clip = box.get("clip")
         extra = f", clip=outline({num(clip)})" if clip is not None else ""
@@ -160,7 +194,8 @@ def compile_side(layout: Layout, side: str) -> str:
         "{% block art %}",
         *_background(face, layout),
     ]
-    for box in face.boxes:
-        lines += _box(box, layout)
+    for n, box in enumerate(face.boxes):
+        ground = _ground(box, list(face.boxes[:n]), face, layout) if box.type == "text" else None
+        lines += _box(box, layout, ground)
     lines.append("{% endblock %}")
     return "\n".join(lines) + "\n"

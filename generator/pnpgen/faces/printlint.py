@@ -4,6 +4,8 @@ template line that drew it), against game.yaml ``lint:`` (``pnpgen.data.lint``):
 
 - a stroke thinner than ``min_stroke`` (0.25 pt);
 - text smaller than ``min_text`` (6 pt);
+- text reading at less than ``min_contrast`` (2:1) on the one colour under it (a dark text on a
+  dark tile; text over art or a gradient is not measured);
 - text, or a stroke thinner than ``thin_stroke`` (0.5 pt), inside the ``safe`` zone (3 mm from
   the trim edge inward), measured on the trim's bounding rectangle: text by its box (the glyph
   advance, ascent 0.88 and descent 0.12 of the size), a stroke by its path's box (the line the
@@ -154,6 +156,8 @@ def _checks(kind: str, value: float, box: tuple, trim: tuple, s: LintSettings,
     out = []
     if kind == "unit":  # a length in mm (or in, pt) where the template's units are mm already
         return [("length-unit", value)]
+    if kind == "contrast":  # a text's contrast ratio on the one colour under it
+        return [("low-contrast", value)] if s.min_contrast is not None and value < s.min_contrast - EPS else []
     value *= scale
     x0, y0, x1, y1 = box
     inward = min(x0 - trim[0], y0 - trim[1], trim[2] - x1, trim[3] - y1) * MM_PER_PT * scale
@@ -194,7 +198,11 @@ def _line(f: _Finding, s: LintSettings, templates: Path, shop: str = "") -> str:
     first = f.pieces[0]
     more = f" and {len(f.pieces) - 1} more" if len(f.pieces) > 1 else ""
     text = f" {quoted(f.text)}" if f.text and "text" in f.kind else ""
-    if f.kind == "length-unit":
+    if f.kind == "low-contrast":
+        ink, ground, chars = (f.text.split(" ", 2) + ["", ""])[:3]
+        what = (f"text {quoted(chars)} in {ink} on {ground}, contrast {f.worst:.1f}:1, less than "
+                f"{s.min_contrast:g}:1 (hard to read: a lighter or darker text colour)")
+    elif f.kind == "length-unit":
         # what was meant, in mm: the length drawn over CSS's 3.78 units a millimetre
         meant = f"{f.worst / UNITS_PX['mm']:.2f}".rstrip("0").rstrip(".")
         unit = f.text.lstrip("0123456789.+- ").lower()

@@ -25,7 +25,7 @@ from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece
 from pnpgen.errors import InputError, TemplateMistake, ValueMistake, suggest, too_long
 from pnpgen.faces import builtin, layouts
 from pnpgen.faces.budget import MAX_FACE_CHARS, FaceEnvironment, LoopBudget
-from pnpgen.faces.helpers import mix, shape_tools
+from pnpgen.faces.helpers import mix, readable, shape_tools
 from pnpgen.faces.images import ArtPlacer
 from pnpgen.faces.lookup import check_templates, find_template
 from pnpgen.faces.sourcelines import SourceLines, traced
@@ -449,6 +449,11 @@ class Renderer:
         """The ``shade`` filter: the colour moved toward black by ``amount`` (0–1)."""
         return mix(self.colour(name), "#000000", amount)
 
+    def readable(self, ink: str | None, ground: str | None, dark: str = "#000000", light: str = "#ffffff") -> str:
+        """The ``readable()`` helper: ``ink`` where it reads on ``ground``, else ``dark`` or
+        ``light``, whichever reads better (palette names or hex, as ``colour()`` takes them)."""
+        return readable(self.colour(ink), self.colour(ground), self.colour(dark), self.colour(light))
+
     @staticmethod
     def where(face: Face) -> str:
         """The deck, piece (with its YAML file:line) and side, for error messages."""
@@ -544,6 +549,7 @@ class Renderer:
             w=w, h=h, bleed=self.bleed_mm, safe=SAFE_MM,
             palette=self.game.palette,
             colour=self.colour,
+            readable=self.readable,
             fonts=self.game.text_fonts or self.game.fonts,
             textbox=traced(_bound(textbox, ctx)),
             icon=traced(_bound(icon, ctx)),

@@ -376,11 +376,13 @@ def card_names(game: Game, rows: list[ComponentRow], lang: str) -> list[Finding]
             listed.update(p for p in re.split(r"[（）()、／/・\s]+", name) if p)
     pages = "\n".join(listed) + "\n".join(getattr(b, "text", "") for r in rows for b in r.description)
     pages += "\n".join(d.name for d in game.decks)
+    # 「草原タイル」 is the piece 草原 of the 地形タイル: a piece's name with its deck's kind
+    kinded = {p.label + kind for d in game.decks for kind in _KINDS if d.name.endswith(kind) for p in d.pieces}
     seen: set[str] = set()
     out = []
     for deck, piece, item in _piece_texts(game):
         for name in _piece_names(item):
-            if name in seen or name in pages:
+            if name in seen or name in pages or name in kinded:
                 continue
             seen.add(name)
             near = sorted(n for n in listed if len(n) > 2 and (_one_apart(n, name) or (

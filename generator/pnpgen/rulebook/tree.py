@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from pnpgen.data.validate import KANJI_DIGITS, KANJI_UNITS, kanji_number
+
 # ---------------------------------------------------------------- tree
 
 
@@ -199,24 +201,9 @@ def to_ascii_digits(text: str) -> str:
 NUMBER = r"(?<![０-９0-9])([０-９0-9]{1,6})(?![０-９0-9])"
 _UNITS = "枚|個|本|台|体|セット|組|種|人"
 _COUNT = re.compile(rf"{NUMBER}\s*({_UNITS})?")
-_KANJI_DIGITS = {ch: n for n, chars in enumerate(("〇零", "一", "二", "三", "四", "五", "六", "七", "八", "九"))
-                 for ch in chars}
-_KANJI_UNITS = {"十": 10, "百": 100, "千": 1000}
-_KANJI = "[" + "".join(_KANJI_DIGITS) + "".join(_KANJI_UNITS) + "]+"
+_KANJI = "[" + "".join(KANJI_DIGITS) + "".join(KANJI_UNITS) + "]+"
 # a kanji numeral is a count only before a counter word, or standing alone (三 in 「三つ巴」 is none)
 _KANJI_COUNT = re.compile(rf"({_KANJI})\s*({_UNITS})|^\s*({_KANJI})\s*$")
-
-
-def kanji_number(text: str) -> int:
-    """``三`` → 3, ``十二`` → 12, ``二十四`` → 24, ``百五`` → 105, ``二〇`` → 20 (digit by digit)."""
-    total = current = 0
-    for ch in text:
-        if ch in _KANJI_UNITS:
-            total += (current or 1) * _KANJI_UNITS[ch]
-            current = 0
-        else:
-            current = current * 10 + _KANJI_DIGITS[ch]
-    return total + current
 
 
 def read_number(text: str) -> int:

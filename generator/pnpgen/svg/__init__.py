@@ -67,6 +67,7 @@ from pnpgen.svg.style import (
 from pnpgen.units import PT_PER_MM
 
 MAX_ELEMENTS = 100_000  # elements one face draws, each <use> expansion counted: a bound on time and size
+GROUND_SCAN = 1000  # painted shapes looked through for the ground under a text (the print lint's contrast)
 SHAPES = frozenset(shapes.NAMES)
 CONTAINERS = {"svg", "g", "a", "defs", "symbol", "use", "clipPath", "text", "image"}
 PAINT_SERVERS = {"linearGradient", "radialGradient", "stop"}  # drawn where a fill or stroke names them
@@ -142,6 +143,9 @@ class Converter:
         self.elements = 0  # drawn so far, against <use> of <use> … that multiplies (MAX_ELEMENTS)
         self.viewport = (0.0, 0.0)  # (w, h) in user units, for percentages
         self.marks: list[tuple] = []  # strokes and text measured for the print lint (Art.marks)
+        # what is painted, for the ground under a text: (box, where it surely covers, its colour;
+        # None where the covered part or the colour is not known: art, gradients, paths), in points
+        self.grounds: list[tuple[tuple, tuple | None, tuple | None]] = []
         self.at = ""  # the template line that drew the element being drawn (SOURCE attribute)
         props = props_of(root)
         vb = self._viewbox(props)
@@ -166,13 +170,9 @@ class Converter:
         if matrix is not None:
             self.state["ctm"] = compose(self.state.get("ctm", IDENTITY), matrix)
 
-    def mark(self, kind: str, value: float, box: tuple | None, text: str = "",
-             matrix: tuple | None = None) -> None:
-        """Measure a stroke (``value``: its width) or a text (its size) for the print lint: in
-        points, its box (user units, through ``matrix`` first) as points from the face's
-        bottom-left corner, and the template line that drew it."""
-        if box is None:
-            return
+    def device_box(self, box: tuple, matrix: tuple | None = None) -> tuple[tuple, float]:
+        """``box`` (user units, through ``matrix`` first) as points from the face's bottom-left
+        corner, and the scale of the transform."""
         ctm = self.state.get("ctm", IDENTITY)
         if matrix is not None:
             ctm = compose(ctm, matrix)
@@ -180,9 +180,41 @@ class Converter:
         x0, y0, x1, y1 = box
         pts = [(a * x + c * y + e, b * x + d * y + f) for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-        scale = math.sqrt(abs(a * d - b * c))
-        self.marks.append((kind, self.at, round(value * scale, 4), round(min(xs), 3), round(min(ys), 3),
-                           round(max(xs), 3), round(max(ys), 3), text[:40]))
+        return (min(xs), min(ys), max(xs), max(ys)), math.sqrt(abs(a * d - b * c))
+
+    def mark(self, kind: str, value: float, box: tuple | None, text: str = "",
+             matrix: tuple | None = None) -> None:
+        """Measure a stroke (``value``: its width) or a text (its size) for the print lint: in
+        points, its box (user units, through ``matrix`` first) as points from the face's
+        bottom-left corner, and the template line that drew it."""
+        if box is None:
+            return
+        (x0, y0, x1, y1), scale = self.device_box(box, matrix)
+        self.marks.append((kind, self.at, round(value * scale, 4), round(x0, 3), round(y0, 3),
+                           round(x1, 3), round(y1, 3), text[:40]))
+
+    def paint_ground(self, box: tuple | None, sure: tuple | None, rgb: tuple | None) -> None:
+        """A fill painted over ``box`` (user units), surely covering ``sure`` in ``rgb`` (None:
+        the part covered or the colour is not known), for the ground under later text."""
+        if box is not None:
+            _, b, c, _, _, _ = self.state.get("ctm", IDENTITY)
+            turned = abs(b) > 1e-9 or abs(c) > 1e-9  # a turned rectangle's box is more than it covers
+            self.grounds.append((self.device_box(box)[0], self.device_box(sure)[0] if sure and not turned else None,
+                                 rgb))
+
+    def ground_under(self, box: tuple) -> tuple | None:
+        """The colour under the whole of ``box`` (points): the last fill painted over it, white
+        paper where nothing is; None where what is under it is not known."""
+        x0, y0, x1, y1 = box
+        for n, ((g0, h0, g1, h1), sure, rgb) in enumerate(reversed(self.grounds)):
+            if n >= GROUND_SCAN:  # a face of thousands of shapes: not known, rather than slow
+                return None
+            if g0 >= x1 or x0 >= g1 or h0 >= y1 or y0 >= h1:
+                continue
+            if rgb is None or sure is None or not (sure[0] <= x0 and sure[1] <= y0 and x1 <= sure[2] and y1 <= sure[3]):
+                return None
+            return rgb
+        return (1.0, 1.0, 1.0)
 
     def mark_unit(self, written: str, units: float) -> None:
         """A length written with a unit of print (``stroke-width="0.6mm"``) where the face's user

@@ -50,7 +50,10 @@ class Art:
 
     ``marks`` are what the print lint reads, drawn nothing: ``(kind, at, value, x0, y0, x1, y1,
     text)`` for each stroke (``value`` its width) and text (its size), in points, its box from
-    the face's bottom-left corner (y up), ``at`` the template line that drew it ("" unknown)."""
+    the face's bottom-left corner (y up), ``at`` the template line that drew it ("" unknown); and
+    ``contrast`` for a text on a known ground (one solid fill under the whole of it, or the white
+    paper) reading at less than 7:1, ``value`` the ratio, ``text`` its colour, the ground's and
+    the characters (``#23262e #1f3b1f 深い森``)."""
 
     width_pt: float
     height_pt: float
@@ -168,7 +171,7 @@ def _listed(v: Any) -> list:
 
 
 def _mark_from_json(m: Any) -> tuple:
-    if not (isinstance(m, list) and len(m) == 8 and m[0] in ("stroke", "text") and isinstance(m[1], str)
+    if not (isinstance(m, list) and len(m) == 8 and m[0] in ("stroke", "text", "contrast") and isinstance(m[1], str)
             and isinstance(m[7], str)):
         raise ValueError("vector art object: a malformed mark")
     return (m[0], m[1], *(_number(v) for v in m[2:7]), m[7])

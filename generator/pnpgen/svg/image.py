@@ -52,6 +52,7 @@ def image(conv, el, name: str, props: dict, style: dict) -> None:
         slice_ = par.split()[-1] == "slice" and par.split()[0] != "none"
         if slice_:
             conv.push(f"{pdf_num(x)} {pdf_num(y)} {pdf_num(w)} {pdf_num(h)} re W n")
+        conv.paint_ground((x, y, x + w, y + h), None, None)  # art: no one colour under a text on it
         conv.flush()
         conv.items.append(("image", data, tx, ty, iw * sx, ih * sy))
         if slice_:
@@ -69,6 +70,7 @@ def image(conv, el, name: str, props: dict, style: dict) -> None:
     if w <= 0 or h <= 0:
         return
     m = conv.viewbox_matrix(svb, (x, y, w, h), par)
+    conv.paint_ground((x, y, x + w, y + h), None, None)
     conv.push(f"{pdf_num(x)} {pdf_num(y)} {pdf_num(w)} {pdf_num(h)} re W n {pdf_matrix(m)} cm")
     sub.state = {}  # what the sub-document writes must not rely on this one's state
     sub.viewport = (svb[2], svb[3])

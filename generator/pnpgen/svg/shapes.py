@@ -59,6 +59,8 @@ def shape(conv, el, name: str, props: dict, style: dict, matrix: tuple | None = 
         return
     if stroke is not None:
         conv.mark("stroke", width * scale, box)
+    if fill is not None:
+        conv.paint_ground(box, _covered(conv, name, props, box, matrix), fill if isinstance(fill, tuple) else None)
     if not isinstance(fill, (tuple, type(None))) or not isinstance(stroke, (tuple, type(None))):
         fill, stroke = _gradient_paint(conv, el, name, props, style, matrix, ops, fill, stroke, width, scale)
         if fill is None and stroke is None:
@@ -70,6 +72,23 @@ def shape(conv, el, name: str, props: dict, style: dict, matrix: tuple | None = 
         stroke_state(conv, el, style, width, scale)
     conv.ops.append(ops + " " + paint_op(fill is not None, stroke is not None, style))
 
+
+
+def _covered(conv, name: str, props: dict, box: tuple | None, matrix: tuple | None) -> tuple | None:
+    """The part of a filled shape's ``box`` it surely paints, for the ground under text: a
+    rectangle less its rounded corners, the rectangle inside an ellipse; None for paths and
+    polygons, whose outline the box does not tell."""
+    if box is None or name not in ("rect", "circle", "ellipse") or (matrix is not None and (matrix[1] or matrix[2])):
+        return None
+    x0, y0, x1, y1 = box
+    if name == "rect":
+        rx, ry = (conv.length(props[k], "xy") if props.get(k) not in (None, "auto") else 0.0 for k in ("rx", "ry"))
+        inset_x, inset_y = (rx or ry), (ry or rx)
+    else:
+        inset_x, inset_y = (x1 - x0) * (1 - math.sqrt(0.5)) / 2, (y1 - y0) * (1 - math.sqrt(0.5)) / 2
+    if 2 * inset_x >= x1 - x0 or 2 * inset_y >= y1 - y0:
+        return None
+    return (x0 + inset_x, y0 + inset_y, x1 - inset_x, y1 - inset_y)
 
 
 def geometry(conv, el, name: str, props: dict, style: dict) -> list[tuple]:

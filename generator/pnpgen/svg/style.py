@@ -112,6 +112,20 @@ def _channel(s: str) -> float:
     return min(1.0, max(0.0, v))
 
 
+def contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    """The contrast ratio of two (r, g, b) colours in 0–1: 1 (the same) to 21 (black on white),
+    WCAG 2.1's relative luminance, (L1 + 0.05) / (L2 + 0.05)."""
+    def lum(c: tuple[float, float, float]) -> float:
+        r, g, b_ = (x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in c)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b_
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def hex_colour(rgb: tuple[float, float, float]) -> str:
+    return "#" + "".join(f"{round(x * 255):02x}" for x in rgb)
+
+
 @lru_cache(maxsize=1024)
 def parse_colour(value: str) -> tuple[float, float, float] | float | None:
     """(r, g, b) in 0–1, None for no paint, or a float: the alpha of a translucent colour.

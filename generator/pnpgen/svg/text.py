@@ -8,10 +8,14 @@ import re
 from typing import Any
 
 from pnpgen import fonts
+from pnpgen.data.model import PLACEHOLDER_COLOUR
 from pnpgen.svg.shapes import paint
-from pnpgen.svg.style import IGNORED, INHERITED, Fallback, local_name, props_of
+from pnpgen.svg.style import IGNORED, INHERITED, Fallback, contrast, hex_colour, local_name, props_of
 
 ASCENT, DESCENT = 0.88, 0.12  # of the font size: the box of a line of text the print lint measures
+# a text reading at less than this contrast on the fill under it is marked for the print lint
+# (WCAG 2.1's enhanced ratio, 7:1: the highest the lint's min_contrast may ask)
+MARKED_CONTRAST = 7.0
 
 
 def text(conv, el, name: str, props: dict, style: dict) -> None:
@@ -78,6 +82,11 @@ def text(conv, el, name: str, props: dict, style: dict) -> None:
         runs.append((x, y, s))
         x0, x1, y0, y1 = min(x0, x), max(x1, x + w), min(y0, y - ASCENT * size), max(y1, y + DESCENT * size)
     conv.mark("text", size, (x0, y0, x1, y1), chars)
+    box = conv.device_box((x0, y0, x1, y1))[0]
+    ground = conv.ground_under(box) if hex_colour(fill) != PLACEHOLDER_COLOUR else None  # pnpgen's own 未定 mark
+    if ground is not None and (ratio := contrast(fill, ground)) < MARKED_CONTRAST:
+        conv.marks.append(("contrast", conv.at, round(ratio, 2), *(round(c, 3) for c in box),
+                           f"{hex_colour(fill)} {hex_colour(ground)} {chars[:24]}"))
     conv.colour("fill", fill)
     conv.flush()
     conv.items.append(("text", font, size, tuple(runs)))
