@@ -23,6 +23,7 @@ from pnpgen.data.sheetlayouts import SheetStock
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import inksaver
 from pnpgen.engine import prerender as parallel
+from pnpgen.engine.bleedcheck import ShopFace, bare_bleed_warnings, pack_name
 from pnpgen.engine.bom import bill_of_materials, bom_pages
 from pnpgen.engine.cache import (
     Cache,
@@ -712,6 +713,15 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         result.files[path] = cut.data(arts, font, images)
     if plan.orders:
         result.files["shop/order.csv"] = order_csv(BUILD_ORDER_COLUMNS, plan.orders)
+    bleed_memo = Memo(known=cache.pack(pack_name(edition(slug, options)))) if cache is not None else Memo()
+    result.warnings += bare_bleed_warnings([ShopFace(df.deck, p.piece, side, k, k + face_keys[k])
+                                            for df in rendered.decks for p in df.pairs
+                                            for side, k in (("front", p.front), ("back", p.back)) if k],
+                                           arts, rendered.bleed_mm, font, bleed_memo, images, files=True)
+    if cache is not None and (kept_bleed := bleed_memo.kept()):
+        cache_files.update([cache.pack_entry(pack_name(edition(slug, options)), kept_bleed)])
+    if cache is not None and bleed_memo.used:
+        result.uses.add(cache.pack_path(pack_name(edition(slug, options))))
     result.manifest = {
         "game": slug,
         "title": game.title,

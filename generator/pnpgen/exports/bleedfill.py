@@ -22,6 +22,7 @@ STEP_MM = 1.0  # the outline is walked in steps of this
 PAPER = 245  # a pixel whose every channel is at least this is bare paper
 RUN = 5  # so many steps in a row bare beyond inked art (5 mm of the outline) are named
 SIDES = ("top", "right", "bottom", "left", "round the cut line")
+READ_PX_PER_MM = 4.0  # a PDF page is read at this resolution (a poker card: 340×440 px)
 
 
 def bare_sides(image: Image.Image, px_per_mm: float, origin: tuple[float, float], trim: tuple[float, float],

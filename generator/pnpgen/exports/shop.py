@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from PIL import Image
 
-from pnpgen.exports.bleedfill import bare_bleed_warning, bare_sides, rendered
+from pnpgen.exports.bleedfill import READ_PX_PER_MM, bare_bleed_warning, bare_sides, rendered
 from pnpgen.exports.faces import BLANK, PageStyle, PngFiles, UniqueFace, die_pdf, face_images, face_pdf, has_cut_line
 from pnpgen.exports.order import OrderRow
 from pnpgen.exports.presets import Preset
@@ -211,9 +211,6 @@ def _png_faces(preset: Preset, style: PageStyle, faces: list[UniqueFace], files:
             pngs.add(files, name, image, preset.dpi)
     warnings.extend(_grouped(read, style))
     return rows
-
-
-READ_PX_PER_MM = 4.0  # a PDF page is read for bare bleed at this resolution (a poker card: 340×440 px)
 
 
 def _bare(style: PageStyle, faces: list[tuple[str, str, Image.Image, float]], alone: bool = False) -> list:
