@@ -24,6 +24,9 @@ PRESET_KEYS = {
     "quantity": "csv | name", "backs": "each | shared", "page_order": "front-back | back-front",
     "marks": "none | jp | western",
     "min_line": "the thinnest line the shop prints, e.g. 0.1mm (thinner ones warned; default: none)",
+    "min_mixed_line": "the thinnest line in mixed_inks or more inks a CMYK export leaves unwarned, e.g. 0.1mm "
+                      "(the default), or off",
+    "mixed_inks": "how many process inks make a line mixed for min_mixed_line, 2 to 4 (default 3)",
     "cut_line": "file | page: a die-cut piece's cut path at an any-size format, in <deck>-die.pdf or on its pages",
     "pdfx": "x1a | x1a-2001 | none (default of --pdfx)",
     "outline_text": "true | false: every glyph drawn as a path (default of --outline-text)",
@@ -38,6 +41,10 @@ FIT_LIMIT_OF_BLEED = 0.5
 SAME_SIZE_MM = 0.05
 PDFX = ("x1a", "x1a-2001", "none")  # PDF/X-1a:2003, PDF/X-1a:2001 (PDF 1.3), or plain PDF
 FITS = ("scale", "bleed")  # the ways --fit adapts a deck's art to a format
+# A line printed in three or four inks thinner than this blurs where the plates do not register
+# (docs/exports.md#mixed-lines); a preset's min_mixed_line and mixed_inks set their own.
+MIN_MIXED_LINE_MM = 0.1
+MIXED_INKS = 3
 # Shapes a card format takes; a hex, circle, trihex or polygon piece is no card, whatever its box.
 CARD_SHAPES = ("rect", "rounded")
 
@@ -82,6 +89,9 @@ class Preset:
     unverified: str = ""  # figures not checked against the shop's own template: warned on every export
     cut_line: str = "file"  # a die-cut piece at an any-size format: its cut path in <deck>-die.pdf | on its pages
     min_line_mm: float | None = None  # the thinnest line the shop prints; a thinner stroke on a face is warned
+    # CMYK: a line thinner than this in ``mixed_inks`` or more process inks is warned (misregistration)
+    min_mixed_line_mm: float | None = MIN_MIXED_LINE_MM
+    mixed_inks: int = MIXED_INKS
 
 
 @dataclass(frozen=True)
@@ -173,7 +183,22 @@ def _parse(doc: Located, slug: str) -> Preset:
         outline_text=_flag(doc, "outline_text"), overprint_black=_flag(doc, "overprint_black", True),
         cut_line=_choice(doc, "cut_line", "file", ("file", "page")),
         min_line_mm=_length(doc, ("min_line",), data["min_line"]) if "min_line" in data else None,
+        min_mixed_line_mm=_mixed_line(doc), mixed_inks=_mixed_inks(doc),
     )
+
+
+def _mixed_line(doc: Located) -> float | None:
+    value = doc.data.get("min_mixed_line", MIN_MIXED_LINE_MM)
+    if value is False or (isinstance(value, str) and value.strip().lower() in ("off", "none")):
+        return None
+    return _length(doc, ("min_mixed_line",), value)
+
+
+def _mixed_inks(doc: Located) -> int:
+    value = doc.data.get("mixed_inks", MIXED_INKS)
+    if not isinstance(value, int) or isinstance(value, bool) or not 2 <= value <= 4:
+        raise doc.error(("mixed_inks",), f"{value!r} is not a number of inks", PRESET_KEYS["mixed_inks"])
+    return value
 
 
 def _flag(doc: Located, key: str, default: bool = False) -> bool:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from PIL import Image
 
+from pnpgen.data.lint import MM_PER_PT
 from pnpgen.exports.bleedfill import READ_PX_PER_MM, bare_bleed_warning, bare_sides, rendered
 from pnpgen.exports.faces import BLANK, PageStyle, PngFiles, UniqueFace, die_pdf, face_images, face_pdf, has_cut_line
 from pnpgen.exports.order import OrderRow
@@ -22,7 +23,7 @@ from pnpgen.messages import counted
 from pnpgen.pdf.black import K100, k_only
 from pnpgen.pdf.colour import HeavyPicture, over_limit, pictures_over_limit
 from pnpgen.pdf.outline import outline_text
-from pnpgen.pdf.overprint import Overprinted
+from pnpgen.pdf.overprint import MixedLine, Overprinted, mixed_lines
 from pnpgen.pdf.overprint import over_limit as overprint_over_limit
 from pnpgen.pdf.pdfx import OutputCondition, kept_cmyk, make_x1a, pictures_to_cmyk
 from pnpgen.pdf.raster import ImageStream
@@ -132,6 +133,9 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
                             f"{'/'.join(f'{v * 100:g}' for v in heavy.colour)}, {heavy.ink:g} % total ink; "
                             f"{_share(heavy.share)} of its pixels are over {preset.name}'s {preset.ink_limit:g} %")
         warnings.extend(_overprint_warnings(name, overprint_over_limit(pdf, preset.ink_limit), where, templates, preset))
+        if preset.min_mixed_line_mm is not None:
+            warnings.extend(_mixed_line_warnings(name, mixed_lines(pdf, preset.min_mixed_line_mm / MM_PER_PT,
+                                                                   preset.mixed_inks), where, templates, preset))
     files[name] = pdf
     return rows
 
@@ -176,6 +180,33 @@ def _overprint_warnings(name: str, found: list[Overprinted], where: list[str], t
                    + (", or knock the black out of it (overprint_black: false in the preset; where the plates "
                       "shift, a hairline of paper may then show round it)" if hit.colour == K100 else ""))
     return out
+
+
+def _mixed_line_warnings(name: str, found: list[MixedLine], where: list[str], templates: list[str],
+                         preset: Preset) -> list[str]:
+    """One line per template and colour: the first page and face showing it, how many more pages
+    do, its thinnest width, and the fixes."""
+    pages: dict[tuple, list[MixedLine]] = {}
+    for line in found:
+        pages.setdefault((templates[line.page], line.colour), []).append(line)
+    out = []
+    for lines in pages.values():
+        first = lines[0]
+        thinnest = min(line.width_pt for line in lines)
+        more = f" and {counted(len(lines) - 1, 'more page')}" if len(lines) > 1 else ""
+        template = f", template {templates[first.page]}" if templates[first.page] else ""
+        least = preset.min_mixed_line_mm
+        assert least is not None
+        out.append(f"{name} page {first.page + 1} ({where[first.page]}{template}){more}: a line {thinnest:g} pt "
+                   f"({thinnest * MM_PER_PT:.2f} mm) wide printed in {_INKS[first.inks]} inks, CMYK "
+                   f"{'/'.join(f'{v * 100:g}' for v in first.colour)}: the plates of a press never register "
+                   f"exactly, so a line this thin in several inks prints blurred or fringed with colour; draw it at "
+                   f"least {least:g} mm ({least / MM_PER_PT:.2f} pt) wide, or in one ink (a dark line in K only) "
+                   f"(min_mixed_line of {preset.name}: {least:g} mm, {preset.mixed_inks} inks or more)")
+    return out
+
+
+_INKS = {2: "two", 3: "three", 4: "four"}
 
 
 def _png_faces(preset: Preset, style: PageStyle, faces: list[UniqueFace], files: dict[str, bytes],

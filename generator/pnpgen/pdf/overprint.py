@@ -119,6 +119,56 @@ class _Paint:
     colour: CMYK | None  # None: a picture's pixels
     overprint: bool = False  # nonzero overprint (OPM 1) in DeviceCMYK
     picture: Any = None  # (pixels h × w × 4, 0–1 ink; device pixel → picture's unit square)
+    width: float = 0.0  # lines: the line's width in device pixels (the matrix's mean scale)
+
+
+@dataclass(frozen=True)
+class MixedLine:
+    """A line thinner than a shop registers printed in several process inks: the page (0-based),
+    its colour, its width in points as printed and how many inks it is made of."""
+
+    page: int
+    colour: CMYK
+    width_pt: float
+    inks: int
+
+
+INK_PRESENT = 0.005  # an ink of at least this (0.5 %) counts as one the line is printed in
+
+
+def mixed_lines(pdf: bytes, thinner_than_pt: float, inks: int) -> list[MixedLine]:
+    """Every stroke (a line, a shape's border) thinner than ``thinner_than_pt`` as printed whose
+    DeviceCMYK colour has ``inks`` or more process inks: per page, each such colour once, at its
+    thinnest. The plates of a press never register exactly, so such a line prints blurred, with
+    coloured fringes (pdf/black.py prints thin black lines K only; a coloured one stays mixed).
+    Spot colours (the marks' All, the CutContour die line) are no process ink: not counted."""
+    import pikepdf
+
+    out: list[MixedLine] = []
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        known: dict[tuple, list[tuple[CMYK, float, int]]] = {}
+        read: dict[str, Any] = {"pictures": _NoPictures(), "fonts": {}}
+        for index, page in enumerate(doc.pages):
+            key = _page_key(page.obj)
+            if key not in known:
+                paints: list[_Paint] = []
+                _Reader(paints, read).run(page.obj, _State(_IDENTITY), set())
+                thinnest: dict[CMYK, float] = {}
+                for paint in paints:
+                    if paint.kind == "lines" and paint.colour is not None and paint.width < thinner_than_pt - 1e-6 \
+                            and sum(v >= INK_PRESENT for v in paint.colour) >= inks:
+                        thinnest[paint.colour] = min(paint.width, thinnest.get(paint.colour, paint.width))
+                known[key] = [(colour, width, sum(v >= INK_PRESENT for v in colour))
+                              for colour, width in sorted(thinnest.items())]
+            out.extend(MixedLine(index, colour, round(width, 3), n) for colour, width, n in known[key])
+    return out
+
+
+class _NoPictures:
+    """For a reading that needs no picture's pixels (``mixed_lines``): none decoded."""
+
+    def inks(self, image) -> None:
+        return None
 
 
 @dataclass
@@ -431,11 +481,12 @@ class _Reader:
             self._add("areas", _Cover(_placed(flat, state.ctm), name.endswith("*")), state.fill, state, state.fill_op)
         if name in ("S", "s", "B", "B*", "b", "b*") and state.stroke is not None:
             close, ctm, width = name in ("s", "b", "b*"), state.ctm, state.width
-            self._add("lines", _Cover(lambda: _bands(flat(), close, ctm, width)), state.stroke, state, state.stroke_op)
+            self._add("lines", _Cover(lambda: _bands(flat(), close, ctm, width)), state.stroke, state, state.stroke_op,
+                      width * abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]) ** 0.5)
 
-    def _add(self, kind: str, cover: _Cover, colour: CMYK, state: _State, overprint: bool) -> None:
+    def _add(self, kind: str, cover: _Cover, colour: CMYK, state: _State, overprint: bool, width: float = 0.0) -> None:
         nonzero = overprint and state.opm == 1 and min(colour) <= 0
-        self.paints.append(_Paint(kind, (cover,) + state.clip, colour, nonzero))
+        self.paints.append(_Paint(kind, (cover,) + state.clip, colour, nonzero, width=width))
 
     def _show(self, items: list, tm: Matrix, state: _State) -> Matrix:
         """Each string's box (its advance by the font's descent and ascent) painted; the text
