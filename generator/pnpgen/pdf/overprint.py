@@ -119,53 +119,66 @@ class _Paint:
     colour: CMYK | None  # None: a picture's pixels
     overprint: bool = False  # nonzero overprint (OPM 1) in DeviceCMYK
     picture: Any = None  # (pixels h × w × 4, 0–1 ink; device pixel → picture's unit square)
-    width: float = 0.0  # lines: the line's width in device pixels (the matrix's mean scale)
+    width: float = 0.0  # lines: the line's width, text: its size, in device pixels (the matrix's mean scale)
 
 
 @dataclass(frozen=True)
-class MixedLine:
-    """A line thinner than a shop registers printed in several process inks: the page (0-based),
-    its colour, its width in points as printed and how many inks it is made of."""
+class MixedInks:
+    """A line thinner, or text smaller, than a shop registers in several process inks: the page
+    (0-based), what it is (``lines`` or ``text``), its colour, its width or size in points as
+    printed, and how many inks it is made of."""
 
     page: int
+    kind: str
     colour: CMYK
-    width_pt: float
+    size_pt: float
     inks: int
 
 
-INK_PRESENT = 0.005  # an ink of at least this (0.5 %) counts as one the line is printed in
+INK_PRESENT = 0.10  # an ink of at least this (10 %) counts as one the object is printed in (a paler tint's fringe is not seen)
 
 
-def mixed_lines(pdf: bytes, thinner_than_pt: float, inks: int) -> list[MixedLine]:
-    """Every stroke (a line, a shape's border) thinner than ``thinner_than_pt`` as printed whose
-    DeviceCMYK colour has ``inks`` or more process inks: per page, each such colour once, at its
-    thinnest. The plates of a press never register exactly, so such a line prints blurred, with
-    coloured fringes (pdf/black.py prints thin black lines K only; a coloured one stays mixed).
-    Spot colours (the marks' All, the CutContour die line) are no process ink: not counted."""
+def mixed_inks(pdf: bytes, lines_pt: float | None, text_pt: float | None, inks: int) -> list[MixedInks]:
+    """Every stroke (a line, a shape's border) thinner than ``lines_pt`` and every text smaller
+    than ``text_pt`` (each as printed, widths to 0.01 pt and sizes to 0.1 pt as the print lint compares them;
+    None: not read) whose DeviceCMYK colour has
+    ``inks`` or more process inks: per page, each kind and colour once, at its thinnest or
+    smallest. The plates of a press never register exactly, so such a line or letter prints
+    blurred, with coloured fringes (pdf/black.py prints black ones K only; a coloured one stays
+    mixed). Spot colours (the marks' All, the CutContour die line) are no process ink."""
     import pikepdf
 
-    out: list[MixedLine] = []
+    least = {"lines": lines_pt, "text": text_pt}
+    out: list[MixedInks] = []
     with pikepdf.open(io.BytesIO(pdf)) as doc:
-        known: dict[tuple, list[tuple[CMYK, float, int]]] = {}
+        known: dict[tuple, list[tuple[str, CMYK, float, int]]] = {}
         read: dict[str, Any] = {"pictures": _NoPictures(), "fonts": {}}
         for index, page in enumerate(doc.pages):
             key = _page_key(page.obj)
             if key not in known:
                 paints: list[_Paint] = []
                 _Reader(paints, read).run(page.obj, _State(_IDENTITY), set())
-                thinnest: dict[CMYK, float] = {}
+                smallest: dict[tuple[str, CMYK], float] = {}
                 for paint in paints:
-                    if paint.kind == "lines" and paint.colour is not None and paint.width < thinner_than_pt - 1e-6 \
-                            and sum(v >= INK_PRESENT for v in paint.colour) >= inks:
-                        thinnest[paint.colour] = min(paint.width, thinnest.get(paint.colour, paint.width))
-                known[key] = [(colour, width, sum(v >= INK_PRESENT for v in colour))
-                              for colour, width in sorted(thinnest.items())]
-            out.extend(MixedLine(index, colour, round(width, 3), n) for colour, width, n in known[key])
+                    limit = least.get(paint.kind)
+                    if limit is not None and paint.colour is not None and round(paint.width, _DIGITS[paint.kind]) < limit - 1e-6 \
+                            and _inks(paint.colour) >= inks:
+                        at = (paint.kind, paint.colour)
+                        smallest[at] = min(paint.width, smallest.get(at, paint.width))
+                known[key] = [(kind, colour, size, _inks(colour)) for (kind, colour), size in sorted(smallest.items())]
+            out.extend(MixedInks(index, kind, colour, round(size, 3), n) for kind, colour, size, n in known[key])
     return out
 
 
+_DIGITS = {"lines": 2, "text": 1}
+
+
+def _inks(colour: CMYK) -> int:
+    return sum(v >= INK_PRESENT for v in colour)
+
+
 class _NoPictures:
-    """For a reading that needs no picture's pixels (``mixed_lines``): none decoded."""
+    """For a reading that needs no picture's pixels (``mixed_inks``): none decoded."""
 
     def inks(self, image) -> None:
         return None
@@ -516,7 +529,8 @@ class _Reader:
             box = _ccw([_at(m, *p) for p in ((0.0, descent), (advance, descent), (advance, ascent), (0.0, ascent))])
             colour, overprint = (state.fill, state.fill_op) if state.tr in (0, 2, 4, 6) else (state.stroke, state.stroke_op)
             if colour is not None:
-                self._add("text", _Cover(lambda: [box]), colour, state, overprint)
+                self._add("text", _Cover(lambda: [box]), colour, state, overprint,
+                          state.size * abs(m[0] * m[3] - m[1] * m[2]) ** 0.5)
         return _mul((1.0, 0.0, 0.0, 1.0, advance, 0.0), start)
 
     def _xobject(self, xobj, state: _State, active: set) -> None:
