@@ -76,6 +76,14 @@ def test_the_shops_own_figures_and_off(tmp_path):
     assert _mixed(root, "doujin", "--colour", "rgb", "--pdfx", "none") == []
 
 
+def test_text_outlined_for_the_shop_is_read_as_the_text_it_was(tmp_path):
+    """--outline-text draws every glyph as a path: the small brown text is still named (read before
+    it is outlined), as in the same export without outlining."""
+    root = _workspace(tmp_path)
+    found = [w for w in _mixed(root, "doujin", "--outline-text") if ": text " in w]
+    assert found == [w for w in _mixed(root, "doujin") if ": text " in w] and len(found) == 1, found
+
+
 def test_a_bad_number_of_inks_is_an_error_naming_the_line(tmp_path, capsys):
     root = _workspace(tmp_path)
     (root / "presets").mkdir()

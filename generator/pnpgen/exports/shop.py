@@ -119,6 +119,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
         notes.extend(mapped.lines(name))
         pdf = kept_cmyk(pdf, finish.cmyk_originals)  # a CMYK picture's own inks, not a conversion's
         pdf = pictures_to_cmyk(pdf, preset.ink_limit, measured)  # with or without PDF/X: a CMYK file holds no RGB picture
+        mixed = _mixed(pdf, preset)  # read while the text is text (--outline-text makes it paths)
     if finish.outline_text:
         pdf, left = outline_text(pdf)
         warnings.extend(f"{name}: {what}" for what in left)
@@ -136,11 +137,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
                             f"{'/'.join(f'{v * 100:g}' for v in heavy.colour)}, {heavy.ink:g} % total ink; "
                             f"{_share(heavy.share)} of its pixels are over {preset.name}'s {preset.ink_limit:g} %")
         warnings.extend(_overprint_warnings(name, overprint_over_limit(pdf, preset.ink_limit), where, templates, preset))
-        lines_pt = preset.min_mixed_line_mm / MM_PER_PT if preset.min_mixed_line_mm is not None else None
-        if lines_pt is not None or preset.min_mixed_text_pt is not None:
-            mixed = [hit for hit in mixed_inks(pdf, lines_pt, preset.min_mixed_text_pt, preset.mixed_inks)
-                     if not (hit.kind == "text" and hit.colour == MARKER)]  # 未定: warned as such (open_values)
-            warnings.extend(_mixed_warnings(name, mixed, where, templates, preset))
+        warnings.extend(_mixed_warnings(name, mixed, where, templates, preset))
     files[name] = pdf
     return rows
 
@@ -185,6 +182,16 @@ def _overprint_warnings(name: str, found: list[Overprinted], where: list[str], t
                    + (", or knock the black out of it (overprint_black: false in the preset; where the plates "
                       "shift, a hairline of paper may then show round it)" if hit.colour == K100 else ""))
     return out
+
+
+def _mixed(pdf: bytes, preset: Preset) -> list[MixedInks]:
+    """The thin lines and small text in the preset's mixed inks; the 未定 mark's magenta is left
+    out (the export warns of the 未定 values as such: open_values)."""
+    lines_pt = preset.min_mixed_line_mm / MM_PER_PT if preset.min_mixed_line_mm is not None else None
+    if lines_pt is None and preset.min_mixed_text_pt is None:
+        return []
+    return [hit for hit in mixed_inks(pdf, lines_pt, preset.min_mixed_text_pt, preset.mixed_inks)
+            if not (hit.kind == "text" and hit.colour == MARKER)]
 
 
 def _mixed_warnings(name: str, found: list[MixedInks], where: list[str], templates: list[str],
