@@ -90,3 +90,28 @@ def test_no_bleed_nothing_to_read(tmp_path, monkeypatch):
     read = _counted(monkeypatch)
     assert run(root, *BUILD, "--bleed", "0") == 0
     assert read == [] and _bare(root) == []
+
+
+def test_faces_converted_in_workers_are_rendered_for_their_bleed_there(tmp_path, monkeypatch):
+    """Over 64 distinct faces convert in worker processes (--jobs 2), which render each for its
+    bleed while its pictures are at hand: the build's own process renders none, and warns as a
+    build in one process does."""
+    pieces = "".join(f"  - {{name: 札{i}, text: 本文}}\n" for i in range(1, 71))
+    root = make_workspace(tmp_path / "ws", deck=DECK_YAML + pieces, front=TRIM_ONLY)
+    here: list[int] = []
+    real = bleedcheck.rendered
+    monkeypatch.setattr(bleedcheck, "rendered", lambda pdf, pages, px: here.append(len(pages)) or real(pdf, pages, px))
+    found = []
+    for jobs in ("1", "2"):
+        here.clear()
+        out = tmp_path / f"jobs{jobs}"
+        assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", jobs, "--out", str(out)) == 0
+        warnings = json.loads((out / "test" / "manifest.json").read_text(encoding="utf-8"))["warnings"]
+        found.append(([w for w in warnings if "bare paper" in w], sum(here)))
+    (one, rendered_by_one), (two, rendered_by_two) = found
+    assert rendered_by_one == 140 and rendered_by_two == 0
+    assert one == two == ["shop/cards.pdf, shop/cards-unique.pdf: deck 'cards' (template card-front.svg.j2) piece 1 "
+                          "(札1) front and 69 more: the art stops at the trim on the top, right, bottom, left, and the "
+                          "3 mm bleed beyond it is bare paper: a cut that drifts shows a white edge (shops turn such "
+                          "files away); draw the background out to the bleed's edge (in a template: from -bleed to w "
+                          "+ bleed)"], one
