@@ -12,7 +12,6 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-import pypdfium2
 from PIL import Image
 
 from pnpgen.shapes import mirror_x, outline, shape_spec, translate
@@ -86,6 +85,8 @@ def _side(nx: float, ny: float) -> str:
 
 def rendered(pdf: bytes, pages: Sequence[int], px_per_mm: float) -> list[Image.Image]:
     """Pages (0-based) of ``pdf`` rendered at ``px_per_mm`` (pdfium), for reading the art."""
+    import pypdfium2  # (some 40 ms to import: a build with no face to read never does)
+
     doc = pypdfium2.PdfDocument(pdf)
     try:
         out = []
