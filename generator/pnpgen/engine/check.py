@@ -14,7 +14,9 @@ from pnpgen.data.load import check_bleed
 from pnpgen.data.model import Deck, Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import bookkey
+from pnpgen.engine.bleedcheck import ShopFace, bare_bleed_warnings, pack_name
 from pnpgen.engine.cache import Cache, content_hash
+from pnpgen.engine.fresh import edition
 from pnpgen.engine.game import (
     art_fingerprint,
     cached_nesting,
@@ -32,6 +34,7 @@ from pnpgen.faces.convert import convert_face
 from pnpgen.faces.faceset import FaceSet, face_renderer
 from pnpgen.faces.printlint import lint_faces
 from pnpgen.faces.templates import Face
+from pnpgen.memo import Memo
 from pnpgen.rulebook import rulebook_warnings
 from pnpgen.svg.artwork import Art
 
@@ -87,9 +90,11 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
     if cache is not None:  # pictures that are art files as they are: read from there
         cache.art_files = art_files(ws, game, lambda path: content_hash(path, cache.hashes))
     arts: dict[str, Art] = {}
+    names: dict[str, str] = {}  # face key → its cache name
     for key in sorted(faces.svgs):
         suffix = face_suffix(faces.svgs[key], face_art(faces.svgs[key], renderer.art.folder, art,
                                                        cache.hashes if cache is not None else None))
+        names[key] = key + suffix
         known = cache.face(key + suffix, Art.from_json) if cache is not None else None
         try:
             arts[key] = known or convert_face((faces.svgs[key], faces.where[key], faces.template[key],
@@ -98,6 +103,9 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
         except InputError as e:
             out.add(e)
     lint = lint_faces(drawn, arts, options.bleed_mm, game.options.get("lint", LintSettings()), ws.templates)
+    known = Memo(known=cache.pack(pack_name(edition(game.slug, options)))) if cache is not None else Memo()
+    lint += bare_bleed_warnings([ShopFace(deck, piece, side, key, names[key]) for deck, piece, side, key in drawn],
+                                arts, options.bleed_mm, game.fonts["gothic"], known)
     nest_memo = cached_nesting(cache)  # the layouts the last build searched for
     try:
         options = game_printer(ws, game, options)  # game.yaml's printer: unless --printer named one

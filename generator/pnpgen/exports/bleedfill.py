@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import pypdfium2
+import numpy as np
 from PIL import Image
 
 from pnpgen.shapes import mirror_x, outline, shape_spec, translate
@@ -22,6 +22,7 @@ STEP_MM = 1.0  # the outline is walked in steps of this
 PAPER = 245  # a pixel whose every channel is at least this is bare paper
 RUN = 5  # so many steps in a row bare beyond inked art (5 mm of the outline) are named
 SIDES = ("top", "right", "bottom", "left", "round the cut line")
+READ_PX_PER_MM = 4.0  # a PDF page is read at this resolution (a poker card: 340×440 px)
 
 
 def bare_sides(image: Image.Image, px_per_mm: float, origin: tuple[float, float], trim: tuple[float, float],
@@ -34,37 +35,40 @@ def bare_sides(image: Image.Image, px_per_mm: float, origin: tuple[float, float]
     if side == "back" and not spec.mirror_symmetric:
         place = mirror_x(spec.w).then(place)
     points = outline(spec).transformed(place).points(0.05)
-    pixels = image.convert("RGB").load()
     clockwise = _area(points) > 0  # y down: a positive shoelace sum turns clockwise on the page
-    run, bare = 0, set[str]()
+    steps: list[tuple[float, float, float, float]] = []  # each step's point on the outline and outward normal
     for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1]):
         length = math.hypot(x1 - x0, y1 - y0)
         if length < 1e-9:
             continue
         nx, ny = ((y1 - y0) / length, -(x1 - x0) / length) if clockwise else (-(y1 - y0) / length, (x1 - x0) / length)
-        for i in range(max(1, round(length / STEP_MM))):
-            t = (i + 0.5) / max(1, round(length / STEP_MM))
-            at = (x0 + t * (x1 - x0), y0 + t * (y1 - y0), nx, ny)
-            where = _side(nx, ny) if spec.kind == "rect" else "round the cut line"
-            if all(_ink(pixels, image.size, px_per_mm, at, -d) for d in INSIDE_MM) \
-                    and all(_ink(pixels, image.size, px_per_mm, at, d) is False for d in (OUTSIDE_MM, bleed - OUTSIDE_MM)):
-                run += 1
-                if run >= RUN:  # a stretch of bare bleed, not the gaps of a striped picture
-                    bare.add(where)
-            else:
-                run = 0
-    return [where for where in SIDES if where in bare]
+        n = max(1, round(length / STEP_MM))
+        steps.extend((x0 + (i + 0.5) / n * (x1 - x0), y0 + (i + 0.5) / n * (y1 - y0), nx, ny) for i in range(n))
+    if not steps:
+        return []
+    at = np.asarray(steps, dtype=np.float64)
+    pixels = np.asarray(image.convert("RGB"))
+    inked = np.all([_read(pixels, px_per_mm, at, -d) == 1 for d in INSIDE_MM], axis=0)
+    bare = np.all([_read(pixels, px_per_mm, at, d) == 0 for d in (OUTSIDE_MM, bleed - OUTSIDE_MM)], axis=0)
+    run, named = 0, set[str]()
+    for (_, _, nx, ny), hit in zip(steps, (inked & bare).tolist()):
+        run = run + 1 if hit else 0
+        if run >= RUN:  # a stretch of bare bleed, not the gaps of a striped picture
+            named.add(_side(nx, ny) if spec.kind == "rect" else "round the cut line")
+    return [where for where in SIDES if where in named]
 
 
-def _ink(pixels, size: tuple[int, int], px_per_mm: float, at: tuple[float, float, float, float],
-         depth: float) -> bool | None:
-    """Inked ``depth`` mm outward (inward when negative) from the outline point ``at`` (x, y and
-    its outward normal); None off the image."""
-    x, y, nx, ny = at
-    u, v = round((x + nx * depth) * px_per_mm), round((y + ny * depth) * px_per_mm)
-    if not (0 <= u < size[0] and 0 <= v < size[1]):
-        return None
-    return min(pixels[u, v]) < PAPER
+def _read(pixels, px_per_mm: float, at, depth: float):
+    """At each outline point of ``at`` (x, y and outward normal, mm), ``depth`` mm outward (inward
+    when negative) on the RGB ``pixels``: 1 inked, 0 bare paper (every channel at least PAPER),
+    -1 off the image."""
+    u = np.rint((at[:, 0] + at[:, 2] * depth) * px_per_mm).astype(np.int64)
+    v = np.rint((at[:, 1] + at[:, 3] * depth) * px_per_mm).astype(np.int64)
+    h, w = pixels.shape[:2]
+    on = (u >= 0) & (u < w) & (v >= 0) & (v < h)
+    out = np.full(len(at), -1, dtype=np.int8)
+    out[on] = np.where(pixels[v[on], u[on]].min(axis=1) >= PAPER, 0, 1)
+    return out
 
 
 def _area(points: list[tuple[float, float]]) -> float:
@@ -81,6 +85,8 @@ def _side(nx: float, ny: float) -> str:
 
 def rendered(pdf: bytes, pages: Sequence[int], px_per_mm: float) -> list[Image.Image]:
     """Pages (0-based) of ``pdf`` rendered at ``px_per_mm`` (pdfium), for reading the art."""
+    import pypdfium2  # (some 40 ms to import: a build with no face to read never does)
+
     doc = pypdfium2.PdfDocument(pdf)
     try:
         out = []

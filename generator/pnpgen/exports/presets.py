@@ -24,6 +24,12 @@ PRESET_KEYS = {
     "quantity": "csv | name", "backs": "each | shared", "page_order": "front-back | back-front",
     "marks": "none | jp | western",
     "min_line": "the thinnest line the shop prints, e.g. 0.1mm (thinner ones warned; default: none)",
+    "min_mixed_line": "the thinnest line in mixed_inks or more inks a CMYK export leaves unwarned, e.g. 0.1mm "
+                      "(the default), or off",
+    "min_mixed_text": "the smallest text in mixed_inks or more inks a CMYK export leaves unwarned, e.g. 8pt "
+                      "(the default), or off",
+    "mixed_inks": "how many process inks make a line or text mixed (min_mixed_line, min_mixed_text), 2 to 4 "
+                  "(default 3)",
     "cut_line": "file | page: a die-cut piece's cut path at an any-size format, in <deck>-die.pdf or on its pages",
     "pdfx": "x1a | x1a-2001 | none (default of --pdfx)",
     "outline_text": "true | false: every glyph drawn as a path (default of --outline-text)",
@@ -38,6 +44,12 @@ FIT_LIMIT_OF_BLEED = 0.5
 SAME_SIZE_MM = 0.05
 PDFX = ("x1a", "x1a-2001", "none")  # PDF/X-1a:2003, PDF/X-1a:2001 (PDF 1.3), or plain PDF
 FITS = ("scale", "bleed")  # the ways --fit adapts a deck's art to a format
+# A line thinner, or text smaller, than these printed in three or four inks blurs where the plates
+# do not register (docs/exports.md#mixed-lines); a preset's min_mixed_line, min_mixed_text and
+# mixed_inks set their own.
+MIN_MIXED_LINE_MM = 0.1
+MIN_MIXED_TEXT_PT = 8.0
+MIXED_INKS = 3
 # Shapes a card format takes; a hex, circle, trihex or polygon piece is no card, whatever its box.
 CARD_SHAPES = ("rect", "rounded")
 
@@ -82,6 +94,10 @@ class Preset:
     unverified: str = ""  # figures not checked against the shop's own template: warned on every export
     cut_line: str = "file"  # a die-cut piece at an any-size format: its cut path in <deck>-die.pdf | on its pages
     min_line_mm: float | None = None  # the thinnest line the shop prints; a thinner stroke on a face is warned
+    # CMYK: a line thinner than this in ``mixed_inks`` or more process inks is warned (misregistration)
+    min_mixed_line_mm: float | None = MIN_MIXED_LINE_MM
+    min_mixed_text_pt: float | None = MIN_MIXED_TEXT_PT  # CMYK: smaller text in ``mixed_inks`` or more inks is warned
+    mixed_inks: int = MIXED_INKS
 
 
 @dataclass(frozen=True)
@@ -173,7 +189,31 @@ def _parse(doc: Located, slug: str) -> Preset:
         outline_text=_flag(doc, "outline_text"), overprint_black=_flag(doc, "overprint_black", True),
         cut_line=_choice(doc, "cut_line", "file", ("file", "page")),
         min_line_mm=_length(doc, ("min_line",), data["min_line"]) if "min_line" in data else None,
+        min_mixed_line_mm=_or_off(doc, "min_mixed_line", MIN_MIXED_LINE_MM),
+        min_mixed_text_pt=_text_pt(_or_off(doc, "min_mixed_text", MIN_MIXED_TEXT_PT, "pt")),
+        mixed_inks=_mixed_inks(doc),
     )
+
+
+def _or_off(doc: Located, key: str, default: float, unit: str = "mm") -> float | None:
+    """A length of the preset in mm (a bare number in ``unit``: a text size in pt), or None for ``off``."""
+    value = doc.data.get(key, default)
+    if value is False or (isinstance(value, str) and value.strip().lower() in ("off", "none")):
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = f"{value}{unit}"
+    return _length(doc, (key,), value)
+
+
+def _text_pt(mm: float | None) -> float | None:
+    return round(mm * 72 / 25.4, 6) if mm is not None else None
+
+
+def _mixed_inks(doc: Located) -> int:
+    value = doc.data.get("mixed_inks", MIXED_INKS)
+    if not isinstance(value, int) or isinstance(value, bool) or not 2 <= value <= 4:
+        raise doc.error(("mixed_inks",), f"{value!r} is not a number of inks", PRESET_KEYS["mixed_inks"])
+    return value
 
 
 def _flag(doc: Located, key: str, default: bool = False) -> bool:

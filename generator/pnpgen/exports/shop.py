@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 
 from PIL import Image
 
-from pnpgen.exports.bleedfill import bare_bleed_warning, bare_sides, rendered
+from pnpgen.data.lint import MM_PER_PT
+from pnpgen.data.model import PLACEHOLDER_COLOUR
+from pnpgen.exports.bleedfill import READ_PX_PER_MM, bare_bleed_warning, bare_sides, rendered
 from pnpgen.exports.faces import BLANK, PageStyle, PngFiles, UniqueFace, die_pdf, face_images, face_pdf, has_cut_line
 from pnpgen.exports.order import OrderRow
 from pnpgen.exports.presets import Preset
@@ -21,11 +23,13 @@ from pnpgen.impose.sheets import face_label, face_labels
 from pnpgen.messages import counted
 from pnpgen.pdf.black import K100, k_only
 from pnpgen.pdf.colour import HeavyPicture, over_limit, pictures_over_limit
+from pnpgen.pdf.content import colour_op
 from pnpgen.pdf.outline import outline_text
-from pnpgen.pdf.overprint import Overprinted
+from pnpgen.pdf.overprint import MixedInks, Overprinted, mixed_inks
 from pnpgen.pdf.overprint import over_limit as overprint_over_limit
 from pnpgen.pdf.pdfx import OutputCondition, kept_cmyk, make_x1a, pictures_to_cmyk
 from pnpgen.pdf.raster import ImageStream
+from pnpgen.svg.style import parse_colour
 
 
 def page_numbers(numbers: list[int]) -> str:
@@ -115,6 +119,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
         notes.extend(mapped.lines(name))
         pdf = kept_cmyk(pdf, finish.cmyk_originals)  # a CMYK picture's own inks, not a conversion's
         pdf = pictures_to_cmyk(pdf, preset.ink_limit, measured)  # with or without PDF/X: a CMYK file holds no RGB picture
+        mixed = _mixed(pdf, preset)  # read while the text is text (--outline-text makes it paths)
     if finish.outline_text:
         pdf, left = outline_text(pdf)
         warnings.extend(f"{name}: {what}" for what in left)
@@ -132,6 +137,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
                             f"{'/'.join(f'{v * 100:g}' for v in heavy.colour)}, {heavy.ink:g} % total ink; "
                             f"{_share(heavy.share)} of its pixels are over {preset.name}'s {preset.ink_limit:g} %")
         warnings.extend(_overprint_warnings(name, overprint_over_limit(pdf, preset.ink_limit), where, templates, preset))
+        warnings.extend(_mixed_warnings(name, mixed, where, templates, preset))
     files[name] = pdf
     return rows
 
@@ -178,6 +184,55 @@ def _overprint_warnings(name: str, found: list[Overprinted], where: list[str], t
     return out
 
 
+def _mixed(pdf: bytes, preset: Preset) -> list[MixedInks]:
+    """The thin lines and small text in the preset's mixed inks; the 未定 mark's magenta is left
+    out (the export warns of the 未定 values as such: open_values)."""
+    lines_pt = preset.min_mixed_line_mm / MM_PER_PT if preset.min_mixed_line_mm is not None else None
+    if lines_pt is None and preset.min_mixed_text_pt is None:
+        return []
+    return [hit for hit in mixed_inks(pdf, lines_pt, preset.min_mixed_text_pt, preset.mixed_inks)
+            if not (hit.kind == "text" and hit.colour == MARKER)]
+
+
+def _mixed_warnings(name: str, found: list[MixedInks], where: list[str], templates: list[str],
+                    preset: Preset) -> list[str]:
+    """One line per template, kind (a line, text) and colour: the first page and face showing it,
+    how many more pages do, its thinnest width or smallest size, and the fixes."""
+    pages: dict[tuple, list[MixedInks]] = {}
+    for hit in found:
+        pages.setdefault((templates[hit.page], hit.kind, hit.colour), []).append(hit)
+    out = []
+    for hits in pages.values():
+        first = hits[0]
+        least = min(hit.size_pt for hit in hits)
+        more = f" and {counted(len(hits) - 1, 'more page')}" if len(hits) > 1 else ""
+        template = f", template {templates[first.page]}" if templates[first.page] else ""
+        colour = f"in {_INKS[first.inks]} inks, CMYK {'/'.join(f'{v * 100:g}' for v in first.colour)}"
+        if first.kind == "lines":
+            assert preset.min_mixed_line_mm is not None
+            wanted = preset.min_mixed_line_mm
+            what = f"a line {least:g} pt ({least * MM_PER_PT:.2f} mm) wide printed {colour}"
+            fix = f"draw it at least {wanted:g} mm ({wanted / MM_PER_PT:.2f} pt) wide, or in one ink (a dark line in K only)"
+            figure = f"min_mixed_line of {preset.name}: {wanted:g} mm"
+        else:
+            assert preset.min_mixed_text_pt is not None
+            wanted = preset.min_mixed_text_pt
+            what = f"text {round(least, 1):g} pt printed {colour}"
+            fix = f"set it at least {wanted:g} pt, or in one ink (dark text in K only)"
+            figure = f"min_mixed_text of {preset.name}: {wanted:g} pt"
+        such = "a line this thin" if first.kind == "lines" else "text this small"
+        out.append(f"{name} page {first.page + 1} ({where[first.page]}{template}){more}: {what}: the plates of a "
+                   f"press never register exactly, so {such} in several inks prints blurred or fringed with colour; "
+                   f"{fix} ({figure}, {preset.mixed_inks} inks or more)")
+    return out
+
+
+_INKS = {2: "two", 3: "three", 4: "four"}
+# The colour a 未定 value prints in, as a CMYK page holds it (pdf/content.py colour_op): pnpgen's own
+# mark for the proof, which the export warns of as 未定 already, not as text in mixed inks.
+MARKER = tuple(float(v) for v in colour_op(("fill", *parse_colour(PLACEHOLDER_COLOUR)), True).split()[:4])  # type: ignore[misc]
+
+
 def _png_faces(preset: Preset, style: PageStyle, faces: list[UniqueFace], files: dict[str, bytes],
                pngs: PngFiles, warnings: list[str]) -> list[OrderRow]:
     deck = style.deck
@@ -211,9 +266,6 @@ def _png_faces(preset: Preset, style: PageStyle, faces: list[UniqueFace], files:
             pngs.add(files, name, image, preset.dpi)
     warnings.extend(_grouped(read, style))
     return rows
-
-
-READ_PX_PER_MM = 4.0  # a PDF page is read for bare bleed at this resolution (a poker card: 340×440 px)
 
 
 def _bare(style: PageStyle, faces: list[tuple[str, str, Image.Image, float]], alone: bool = False) -> list:

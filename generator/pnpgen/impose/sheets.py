@@ -12,6 +12,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from pnpgen.impose.fold import FoldLayout, fold_pages
 from pnpgen.impose.grid import SheetLayout, SheetOptions, choose_layout, cut_marks, used_part
@@ -21,7 +22,17 @@ from pnpgen.impose.sleeve import Sleeve, scaled, sleeve_pages
 from pnpgen.impose.slots import SlotLayout
 from pnpgen.impose.tiles import TileOptions, TilePlan, assembly_map, glue_strips, tile_marks
 from pnpgen.messages import msg
-from pnpgen.shapes import Affine, ShapeSpec, Straight, back_outline, bleed_path, cut_path, duplex_mirror, translate
+from pnpgen.shapes import (
+    Affine,
+    Outline,
+    ShapeSpec,
+    Straight,
+    back_outline,
+    bleed_path,
+    cut_path,
+    duplex_mirror,
+    translate,
+)
 from pnpgen.units import MM_PER_INCH
 
 TILE_OPTIONS = TileOptions()
@@ -355,8 +366,6 @@ def shop_pages(deck: DeckSheets, bleed_mm: float,
     to the piece's bleed outline. By default every printed copy; with ``pairs`` (front, back,
     quantity, piece name) each distinct face pair once, name and quantity as the page label."""
     spec = deck.spec
-    at = translate(bleed_mm, bleed_mm)
-    clips = {"front": bleed_path(spec, bleed_mm).transformed(at), "back": back_outline(spec, bleed_mm).transformed(at)}
     if pairs is None:
         backs = deck.backs or (None,) * len(deck.fronts)
         pairs = [(f, b, 0, "") for f, b in zip(deck.fronts, backs)]
@@ -367,13 +376,28 @@ def shop_pages(deck: DeckSheets, bleed_mm: float,
         for side, key in (("front", front), ("back", back)):
             if key is None:
                 continue
-            label = face_label(base, side) if qty else None
-            page = _shop_page(spec, bleed_mm, label)
-            page.items.append(PlaceFace(key, at, (spec.w, spec.h), deck.art_bleed_mm, clip=clips[side]))
+            page = shop_face_page(spec, bleed_mm, key, side, deck.art_bleed_mm, face_label(base, side) if qty else None)
             if side in dies:  # the die line as a layer: shown on screen, not printed
                 page.items.append(DieLine(dies[side], spot=True, layer=CUT_LAYER))
             pages.append(page)
     return pages
+
+
+def shop_face_page(spec: ShapeSpec, bleed_mm: float, key: str, side: str, art_bleed_mm: float,
+                   label: str | None = None) -> Page:
+    """One face on a shop page (trim + bleed, TrimBox = trim), its art clipped to the piece's
+    bleed outline (a back's mirrored)."""
+    page = _shop_page(spec, bleed_mm, label)
+    page.items.append(PlaceFace(key, translate(bleed_mm, bleed_mm), (spec.w, spec.h), art_bleed_mm,
+                                clip=_shop_clip(spec, bleed_mm, side)))
+    return page
+
+
+@lru_cache(maxsize=64)
+def _shop_clip(spec: ShapeSpec, bleed_mm: float, side: str) -> Outline:
+    """A shop page's clip (every page of a deck's side shares one: a deck of 10,000 copies)."""
+    at = translate(bleed_mm, bleed_mm)
+    return (bleed_path(spec, bleed_mm) if side == "front" else back_outline(spec, bleed_mm)).transformed(at)
 
 
 CUT_LAYER = "CutContour"  # the optional content group of the die line in the shop files

@@ -119,6 +119,69 @@ class _Paint:
     colour: CMYK | None  # None: a picture's pixels
     overprint: bool = False  # nonzero overprint (OPM 1) in DeviceCMYK
     picture: Any = None  # (pixels h × w × 4, 0–1 ink; device pixel → picture's unit square)
+    width: float = 0.0  # lines: the line's width, text: its size, in device pixels (the matrix's mean scale)
+
+
+@dataclass(frozen=True)
+class MixedInks:
+    """A line thinner, or text smaller, than a shop registers in several process inks: the page
+    (0-based), what it is (``lines`` or ``text``), its colour, its width or size in points as
+    printed, and how many inks it is made of."""
+
+    page: int
+    kind: str
+    colour: CMYK
+    size_pt: float
+    inks: int
+
+
+INK_PRESENT = 0.10  # an ink of at least this (10 %) counts as one the object is printed in (a paler tint's fringe is not seen)
+
+
+def mixed_inks(pdf: bytes, lines_pt: float | None, text_pt: float | None, inks: int) -> list[MixedInks]:
+    """Every stroke (a line, a shape's border) thinner than ``lines_pt`` and every text smaller
+    than ``text_pt`` (each as printed, widths to 0.01 pt and sizes to 0.1 pt as the print lint compares them;
+    None: not read) whose DeviceCMYK colour has
+    ``inks`` or more process inks: per page, each kind and colour once, at its thinnest or
+    smallest. The plates of a press never register exactly, so such a line or letter prints
+    blurred, with coloured fringes (pdf/black.py prints black ones K only; a coloured one stays
+    mixed). Spot colours (the marks' All, the CutContour die line) are no process ink."""
+    import pikepdf
+
+    least = {"lines": lines_pt, "text": text_pt}
+    out: list[MixedInks] = []
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        known: dict[tuple, list[tuple[str, CMYK, float, int]]] = {}
+        read: dict[str, Any] = {"pictures": _NoPictures(), "fonts": {}}
+        for index, page in enumerate(doc.pages):
+            key = _page_key(page.obj)
+            if key not in known:
+                paints: list[_Paint] = []
+                _Reader(paints, read).run(page.obj, _State(_IDENTITY), set())
+                smallest: dict[tuple[str, CMYK], float] = {}
+                for paint in paints:
+                    limit = least.get(paint.kind)
+                    if limit is not None and paint.colour is not None and round(paint.width, _DIGITS[paint.kind]) < limit - 1e-6 \
+                            and _inks(paint.colour) >= inks:
+                        at = (paint.kind, paint.colour)
+                        smallest[at] = min(paint.width, smallest.get(at, paint.width))
+                known[key] = [(kind, colour, size, _inks(colour)) for (kind, colour), size in sorted(smallest.items())]
+            out.extend(MixedInks(index, kind, colour, round(size, 3), n) for kind, colour, size, n in known[key])
+    return out
+
+
+_DIGITS = {"lines": 2, "text": 1}
+
+
+def _inks(colour: CMYK) -> int:
+    return sum(v >= INK_PRESENT for v in colour)
+
+
+class _NoPictures:
+    """For a reading that needs no picture's pixels (``mixed_inks``): none decoded."""
+
+    def inks(self, image) -> None:
+        return None
 
 
 @dataclass
@@ -431,11 +494,12 @@ class _Reader:
             self._add("areas", _Cover(_placed(flat, state.ctm), name.endswith("*")), state.fill, state, state.fill_op)
         if name in ("S", "s", "B", "B*", "b", "b*") and state.stroke is not None:
             close, ctm, width = name in ("s", "b", "b*"), state.ctm, state.width
-            self._add("lines", _Cover(lambda: _bands(flat(), close, ctm, width)), state.stroke, state, state.stroke_op)
+            self._add("lines", _Cover(lambda: _bands(flat(), close, ctm, width)), state.stroke, state, state.stroke_op,
+                      width * abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]) ** 0.5)
 
-    def _add(self, kind: str, cover: _Cover, colour: CMYK, state: _State, overprint: bool) -> None:
+    def _add(self, kind: str, cover: _Cover, colour: CMYK, state: _State, overprint: bool, width: float = 0.0) -> None:
         nonzero = overprint and state.opm == 1 and min(colour) <= 0
-        self.paints.append(_Paint(kind, (cover,) + state.clip, colour, nonzero))
+        self.paints.append(_Paint(kind, (cover,) + state.clip, colour, nonzero, width=width))
 
     def _show(self, items: list, tm: Matrix, state: _State) -> Matrix:
         """Each string's box (its advance by the font's descent and ascent) painted; the text
@@ -465,7 +529,8 @@ class _Reader:
             box = _ccw([_at(m, *p) for p in ((0.0, descent), (advance, descent), (advance, ascent), (0.0, ascent))])
             colour, overprint = (state.fill, state.fill_op) if state.tr in (0, 2, 4, 6) else (state.stroke, state.stroke_op)
             if colour is not None:
-                self._add("text", _Cover(lambda: [box]), colour, state, overprint)
+                self._add("text", _Cover(lambda: [box]), colour, state, overprint,
+                          state.size * abs(m[0] * m[3] - m[1] * m[2]) ** 0.5)
         return _mul((1.0, 0.0, 0.0, 1.0, advance, 0.0), start)
 
     def _xobject(self, xobj, state: _State, active: set) -> None:

@@ -1,0 +1,117 @@
+"""Art that stops at the trim (bare bleed, "No Bleed" / 塗り足しがない) is warned by the build for its
+own shop/ files and by `pnpgen check`, as a print shop's export warns it, and the faces read are
+kept in the cache: a build after an edit reads only the new face, an unchanged one none."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import DECK_YAML, make_workspace, run
+from pnpgen.engine import bleedcheck
+
+TRIM_ONLY = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'
+             '<path d="M0,0 H{{ w }} V{{ h }} H0 Z" fill="#2060c0"/>\n'
+             '{{ textbox(piece.name, 8, 20, 20, 8, size=9, fill="#ffffff") }}\n{% endblock %}\n')
+TO_BLEED = TRIM_ONLY.replace("M0,0 H{{ w }} V{{ h }} H0 Z",
+                             "M{{ -bleed }},{{ -bleed }} H{{ w + bleed }} V{{ h + bleed }} H{{ -bleed }} Z")
+PIECES = "  - {name: 青, text: 本文, count: 2}\n  - {name: 赤, text: 本文}\n"
+BARE = ("deck 'cards' (template card-front.svg.j2) piece 1 (青) front and 1 more: the art stops at the trim on "
+        "the top, right, bottom, left, and the 3 mm bleed beyond it is bare paper: a cut that drifts shows a white "
+        "edge (shops turn such files away); draw the background out to the bleed's edge (in a template: from "
+        "-bleed to w + bleed)")
+BUILD = ("build", "--game", "test", "--no-rulebook", "--jobs", "1")
+
+
+def _bare(root) -> list[str]:
+    warnings = json.loads((root / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["warnings"]
+    return [w for w in warnings if "bare paper" in w]
+
+
+def _counted(monkeypatch) -> list[str]:
+    """The sides of every face read (bleedcheck.bare_sides), in the order read."""
+    read: list[str] = []
+    real = bleedcheck.bare_sides
+
+    def counting(*args, **kwargs):
+        read.append(args[-1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(bleedcheck, "bare_sides", counting)
+    return read
+
+
+def test_the_builds_shop_files_and_check_warn_art_that_stops_at_the_trim(tmp_path, capsys):
+    """Two pieces (one of two copies) whose blue ground stops at the trim: one line for the deck's
+    fronts in the manifest, naming the shop files, the first piece and the template, the other
+    piece counted; the backs (drawn to the bleed) are not named. `pnpgen check` says the same."""
+    root = make_workspace(tmp_path, deck=DECK_YAML + PIECES, front=TRIM_ONLY)
+    assert run(root, *BUILD) == 0
+    assert _bare(root) == ["shop/cards.pdf, shop/cards-unique.pdf: " + BARE]
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert [line.strip() for line in out.splitlines() if "bare paper" in line] == ["warning: " + BARE], out
+
+
+def test_art_drawn_to_the_bleed_is_not_warned(tmp_path, capsys):
+    root = make_workspace(tmp_path, deck=DECK_YAML + PIECES, front=TO_BLEED)
+    assert run(root, *BUILD) == 0
+    assert _bare(root) == []
+    assert run(root, "check", "--game", "test") == 0
+    assert "bare paper" not in capsys.readouterr().out
+
+
+def test_a_build_reads_only_the_faces_it_has_not_read_before(tmp_path, capsys, monkeypatch):
+    """The first build reads its four distinct faces (two fronts, two backs); after one piece's
+    name is edited, the next reads that piece's new front and back alone and still warns for
+    both fronts; an unchanged game reads none and says its warning again; check reads none."""
+    root = make_workspace(tmp_path, deck=DECK_YAML + PIECES, front=TRIM_ONLY)
+    read = _counted(monkeypatch)
+    assert run(root, *BUILD) == 0
+    assert sorted(read) == ["back", "back", "front", "front"]
+    read.clear()
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("赤", "緑"), encoding="utf-8")
+    assert run(root, *BUILD) == 0
+    assert sorted(read) == ["back", "front"]  # the back prints the name too ("B" ~ name)
+    assert _bare(root) == ["shop/cards.pdf, shop/cards-unique.pdf: " + BARE]
+    read.clear()
+    capsys.readouterr()
+    assert run(root, *BUILD) == 0
+    assert read == []
+    assert "bare paper" in capsys.readouterr().err
+    assert run(root, "check", "--game", "test") == 0
+    assert read == [] and "bare paper" in capsys.readouterr().out
+
+
+def test_no_bleed_nothing_to_read(tmp_path, monkeypatch):
+    """A build with --bleed 0 has no bleed to leave bare: nothing is read or warned."""
+    root = make_workspace(tmp_path, deck=DECK_YAML + PIECES, front=TRIM_ONLY)
+    read = _counted(monkeypatch)
+    assert run(root, *BUILD, "--bleed", "0") == 0
+    assert read == [] and _bare(root) == []
+
+
+def test_faces_converted_in_workers_are_rendered_for_their_bleed_there(tmp_path, monkeypatch):
+    """Over 64 distinct faces convert in worker processes (--jobs 2), which render each for its
+    bleed while its pictures are at hand: the build's own process renders none, and warns as a
+    build in one process does."""
+    pieces = "".join(f"  - {{name: 札{i}, text: 本文}}\n" for i in range(1, 71))
+    root = make_workspace(tmp_path / "ws", deck=DECK_YAML + pieces, front=TRIM_ONLY)
+    here: list[int] = []
+    real = bleedcheck.rendered
+    monkeypatch.setattr(bleedcheck, "rendered", lambda pdf, pages, px: here.append(len(pages)) or real(pdf, pages, px))
+    found = []
+    for jobs in ("1", "2"):
+        here.clear()
+        out = tmp_path / f"jobs{jobs}"
+        assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", jobs, "--out", str(out)) == 0
+        warnings = json.loads((out / "test" / "manifest.json").read_text(encoding="utf-8"))["warnings"]
+        found.append(([w for w in warnings if "bare paper" in w], sum(here)))
+    (one, rendered_by_one), (two, rendered_by_two) = found
+    assert rendered_by_one == 140 and rendered_by_two == 0
+    assert one == two == ["shop/cards.pdf, shop/cards-unique.pdf: deck 'cards' (template card-front.svg.j2) piece 1 "
+                          "(札1) front and 69 more: the art stops at the trim on the top, right, bottom, left, and the "
+                          "3 mm bleed beyond it is bare paper: a cut that drifts shows a white edge (shops turn such "
+                          "files away); draw the background out to the bleed's edge (in a template: from -bleed to w "
+                          "+ bleed)"], one

@@ -1,0 +1,111 @@
+"""A thin line or small text printed in three or four inks blurs where a press's plates do not
+register: a CMYK export warns it (the preset's min_mixed_line, min_mixed_text and mixed_inks),
+naming the page, face and template."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import DECK_YAML, make_workspace, run
+from pnpgen.exports.presets import SHIPPED
+
+# a white card with two rules 0.08 mm wide: one brown (#8b4513 → 0/50.36/86.33/45.49, three inks),
+# one pure red (#ff0000 → 0/100/100/0, two inks), and a brown rule 0.2 mm wide; brown text of 6 and
+# 10 pt, black text of 6 pt
+LINES = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'
+         '<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#ffffff"/>\n'
+         '<line x1="10" y1="20" x2="50" y2="20" stroke="#8b4513" stroke-width="0.08"/>\n'
+         '<line x1="10" y1="30" x2="50" y2="30" stroke="#ff0000" stroke-width="0.08"/>\n'
+         '<line x1="10" y1="40" x2="50" y2="40" stroke="#8b4513" stroke-width="0.2"/>\n'
+         '{{ textbox("小さい", 10, 50, 40, 8, size=6, fill="#8b4513") }}\n'
+         '{{ textbox("大きい", 10, 60, 40, 8, size=10, fill="#8b4513") }}\n'
+         '{{ textbox("黒い", 10, 70, 40, 8, size=6, fill="#000000") }}\n'
+         '{% endblock %}\n')
+
+
+def _mixed(root, preset: str, *extra: str) -> list[str]:
+    assert run(root, "export", "--game", "test", "--preset", preset, *extra) == 0
+    found = json.loads((root / "build" / "test" / preset / "export.json").read_text(encoding="utf-8"))["warnings"]
+    return [w for w in found if "register" in w]
+
+
+def _workspace(tmp_path):
+    return make_workspace(tmp_path, deck=DECK_YAML + "  - {name: 線, text: 本文, count: 2}\n  - {name: 罫, text: 本文}\n",
+                          front=LINES)
+
+
+def test_a_thin_line_and_small_text_in_three_inks_are_warned_once_per_template_and_colour(tmp_path):
+    """DriveThruCards (CMYK, every copy a page, back first): the brown 0.08 mm rule, scaled ×1.01
+    onto its card (0.229 pt), is warned once for the front template, its first page and the other
+    two, and so is the 6 pt brown text (6.1 pt); the red rule (two inks), the 0.2 mm brown rule,
+    the 10 pt brown text and the black text (K only) are not."""
+    root = _workspace(tmp_path)
+    [line, text] = _mixed(root, "drivethrucards", "--fit", "scale")
+    assert line == ("cards.pdf page 2 (cards-001 front, template card-front.svg.j2) and 2 more pages: a line 0.229 pt "
+                    "(0.08 mm) wide printed in three inks, CMYK 0/50.36/86.33/45.49: the plates of a press never "
+                    "register exactly, so a line this thin in several inks prints blurred or fringed with colour; "
+                    "draw it at least 0.1 mm (0.28 pt) wide, or in one ink (a dark line in K only) (min_mixed_line "
+                    "of DriveThruCards: 0.1 mm, 3 inks or more)"), line
+    assert text == ("cards.pdf page 2 (cards-001 front, template card-front.svg.j2) and 2 more pages: text 6.1 pt "
+                    "printed in three inks, CMYK 0/50.36/86.33/45.49: the plates of a press never register exactly, "
+                    "so text this small in several inks prints blurred or fringed with colour; set it at least 8 pt, "
+                    "or in one ink (dark text in K only) (min_mixed_text of DriveThruCards: 8 pt, 3 inks or more)"), text
+
+
+def test_the_shops_own_figures_and_off(tmp_path):
+    """A workspace's copy of doujin asking for lines of two inks at least 0.25 mm names the red
+    rule and both brown ones; text of at least 12 (pt, a bare number) names the brown text; off
+    names none; an RGB export has no inks to count."""
+    root = _workspace(tmp_path)
+    shipped = root.parent / "shipped.yaml"
+    shipped.write_text((SHIPPED / "doujin.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    (root / "presets").mkdir()
+    (root / "presets" / "strict.yaml").write_text(shipped.read_text(encoding="utf-8")
+                                                 + "min_mixed_line: 0.25mm\nmixed_inks: 2\n", encoding="utf-8")
+    found = [w for w in _mixed(root, "strict") if ": a line " in w]
+    assert len(found) == 2, found  # brown (both widths: one colour, its thinnest named) and red
+    assert [w.split(": a line ")[1].split(" wide")[0] for w in found] == ["0.227 pt (0.08 mm)"] * 2, found
+    assert all("min_mixed_line of 同人印刷所（トンボ付きPDF）: 0.25 mm, 2 inks or more" in w for w in found)
+    (root / "presets" / "strict.yaml").write_text(shipped.read_text(encoding="utf-8")
+                                                 + "min_mixed_line: off\nmin_mixed_text: 12\n", encoding="utf-8")
+    [found] = _mixed(root, "strict")  # a bare number is points; one colour, its smallest text named
+    assert found.split(": text ")[1].split(" printed")[0] == "6 pt" and "set it at least 12 pt," in found, found
+    (root / "presets" / "strict.yaml").write_text(shipped.read_text(encoding="utf-8")
+                                                 + "min_mixed_line: off\nmin_mixed_text: off\n", encoding="utf-8")
+    assert _mixed(root, "strict") == []
+    assert _mixed(root, "doujin", "--colour", "rgb", "--pdfx", "none") == []
+
+
+def test_text_outlined_for_the_shop_is_read_as_the_text_it_was(tmp_path):
+    """--outline-text draws every glyph as a path: the small brown text is still named (read before
+    it is outlined), as in the same export without outlining."""
+    root = _workspace(tmp_path)
+    found = [w for w in _mixed(root, "doujin", "--outline-text") if ": text " in w]
+    assert found == [w for w in _mixed(root, "doujin") if ": text " in w] and len(found) == 1, found
+
+
+def test_a_bad_number_of_inks_is_an_error_naming_the_line(tmp_path, capsys):
+    root = _workspace(tmp_path)
+    (root / "presets").mkdir()
+    (root / "presets" / "odd.yaml").write_text("name: Odd\ncolour: cmyk\nfiles: pdf-faces\nmixed_inks: 5\n"
+                                              "formats:\n  poker: {trim: [63mm, 88mm], bleed: 3mm, safe: 3mm}\n",
+                                              encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "odd") == 2
+    err = capsys.readouterr().err
+    assert "odd.yaml:4" in err and "mixed_inks" in err and "2 to 4" in err, err
+
+
+def test_the_mark_of_an_open_value_is_not_taken_for_text_in_mixed_inks(tmp_path):
+    """A 未定 value prints in pnpgen's magenta (#e4007f → 0/100/44.3/10.59, three inks), at 6 pt
+    here: the export warns that the deck still prints 未定, not that the mark is small text in mixed
+    inks; the same text in brown is warned."""
+    front = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'
+             '<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" '
+             'fill="#ffffff"/>\n{{ textbox(piece.text, 10, 50, 40, 8, size=6, fill="#8b4513") }}\n{% endblock %}\n')
+    root = make_workspace(tmp_path, deck=DECK_YAML + "  - {name: 未, text: 未定}\n  - {name: 済, text: 本文}\n",
+                          front=front)
+    found = _mixed(root, "doujin")
+    assert [w.split(": text ")[1].split(" printed")[0] for w in found] == ["6 pt"], found
+    assert "cards-002 front" in found[0] and "CMYK 0/50.36/86.33/45.49" in found[0], found
+    warnings = json.loads((root / "build" / "test" / "doujin" / "export.json").read_text(encoding="utf-8"))["warnings"]
+    assert any("still prints 未定" in w for w in warnings), warnings
