@@ -46,24 +46,21 @@ def convert_face(job: tuple[str, str, str, Any]) -> Art:
 
 
 def convert_chunk(jobs: list[tuple[str, str, str, Any]], draw: bool = False,
-                  own: frozenset[str] = frozenset(), read: Callable[[Art], Any] | None = None) -> list[Converted]:
+                  own: frozenset[str] = frozenset()) -> list[Converted]:
     """A few faces' art, converted in one worker (one round trip for ``CHUNK`` faces); with
     ``draw``, each also drawn into its form's content (``face_stream``) and written as the cache
     keeps it (``ArtRecord``), there, on the worker's core, instead of in the process that settles
     the faces and writes the documents. A picture whose key is in ``own`` (an art file as it is)
     travels back as a stand-in (``STAND_IN`` + its key): the settling process places it from its
-    file, so a thousand cards' pictures are not sent back through a pipe. ``read``: what else the
-    caller wants of each face while its pictures are at hand (``Converted.read``)."""
+    file, so a thousand cards' pictures are not sent back through a pipe."""
     arts = [convert_face(job) for job in jobs]
-    reads = [read(art) if read is not None else None for art in arts]
     if not draw:
-        return [Converted(art, read=found) for art, found in zip(arts, reads)]
+        return [Converted(art) for art in arts]
     out = []
-    for art, found in zip(arts, reads):
+    for art in arts:
         record = ArtRecord.of(art)
         stream = _without_pictures(face_stream(art, False, _picture_key))
-        out.append(Converted(_standing_in(art, record.pictures, own), stream, record, _pieces(art, record.pictures, own),
-                             found))
+        out.append(Converted(_standing_in(art, record.pictures, own), stream, record, _pieces(art, record.pictures, own)))
     return out
 
 
@@ -93,7 +90,6 @@ class Converted:
     stream: FaceStream | None = None
     record: ArtRecord | None = None
     pieces: Mapping[str, list[str]] | None = None  # picture key → the hashes of the pieces it is copied in
-    read: Any = None  # what ``convert_faces``' ``read`` found of the face in the worker
 
 
 def _without_pictures(stream: FaceStream) -> FaceStream:
@@ -134,8 +130,7 @@ def converts_in_workers(faces: FaceSet, known: Mapping[str, Art] | None, jobs: i
 
 def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Art] | None = None,
                   settle: Callable[[str, Converted], Art] | None = None,
-                  forked: Callable[[], None] | None = None, own: frozenset[str] = frozenset(),
-                  read: Callable[[Art], Any] | None = None) -> dict[str, Art]:
+                  forked: Callable[[], None] | None = None, own: frozenset[str] = frozenset()) -> dict[str, Art]:
     """Art for every face of ``faces``; ``known`` (e.g. from the cache) is reused, not converted.
     ``art_folder`` (data/art.py ArtFolder) resolves the ``<image>`` files faces name. ``settle``
     takes each new face as it comes, in key order (e.g. to store it and let go of its pictures'
@@ -143,10 +138,7 @@ def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Ar
     record when a worker converted it (made there, on the worker's core: ``convert_chunk``).
     ``forked`` is called once the worker processes are running (the caller may start a thread
     then: not before, a fork must not copy a lock another thread holds). ``own``: the keys of the
-    pictures ``settle`` can place from their art files, which workers send back as stand-ins.
-    ``read`` (a picklable function of a face's art): run in the workers on each face they convert,
-    while its pictures are there, its answer handed to ``settle`` (``Converted.read``); a face
-    converted in this process is not read (the caller reads it when it needs to)."""
+    pictures ``settle`` can place from their art files, which workers send back as stand-ins."""
     arts = dict(known or {})
     todo = sorted(k for k in faces.svgs if k not in arts)
     jobs_list = [(faces.svgs[k], faces.where[k], faces.template.get(k, ""), art_folder) for k in todo]
@@ -161,7 +153,7 @@ def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Ar
             ahead: deque = deque()
             keys = iter(todo)
             for i, chunk in enumerate(chunks):
-                ahead.append(pool.submit(convert_chunk, chunk, settle is not None, own, read))
+                ahead.append(pool.submit(convert_chunk, chunk, settle is not None, own))
                 if i == 0 and forked is not None:  # (a fork-started pool starts all its workers at its first task)
                     forked()
                 while ahead and (len(ahead) > 2 * jobs or i == len(chunks) - 1):
