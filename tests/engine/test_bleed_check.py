@@ -6,9 +6,11 @@ the new face, an unchanged one none."""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 from conftest import DECK_YAML, make_workspace, run
 from pnpgen.engine import bleedcheck
+from pnpgen.units import PT_PER_MM
 
 TRIM_ONLY = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'
              '<path d="M0,0 H{{ w }} V{{ h }} H0 Z" fill="#2060c0"/>\n'
@@ -29,6 +31,11 @@ BUILD = ("build", "--game", "test", "--no-rulebook", "--jobs", "1")
 def _bare(root) -> list[str]:
     warnings = json.loads((root / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["warnings"]
     return [w for w in warnings if "bare paper" in w]
+
+
+def _width(art) -> float:
+    """A read for the workers: the face's width in mm (picklable: a module function)."""
+    return round(art.width_pt / PT_PER_MM, 6)
 
 
 def _counted(monkeypatch) -> list[str]:
@@ -100,8 +107,9 @@ def test_no_bleed_nothing_to_read(tmp_path, monkeypatch):
 
 def test_a_build_reads_one_face_per_deck_and_side_whatever_the_deck_size(tmp_path, monkeypatch):
     """70 distinct cards, in one process and over two: the build renders the first front and the
-    first back alone (each face read would add 6–20 ms to every cold build of a big deck) and
-    names the first piece; check reads all 140."""
+    first back alone (each face read would add 6–20 ms to every cold build of a big deck: over
+    two, the workers that convert those two render them, the build's own process none) and names
+    the first piece; check reads all 140."""
     pieces = "".join(f"  - {{name: 札{i}, text: 本文}}\n" for i in range(1, 71))
     root = make_workspace(tmp_path / "ws", deck=DECK_YAML + pieces, front=TRIM_ONLY)
     pages: list[int] = []
@@ -112,9 +120,21 @@ def test_a_build_reads_one_face_per_deck_and_side_whatever_the_deck_size(tmp_pat
         out = tmp_path / f"jobs{jobs}"
         assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", jobs, "--out", str(out)) == 0
         warnings = json.loads((out / "test" / "manifest.json").read_text(encoding="utf-8"))["warnings"]
-        assert sum(pages) == 2
+        assert sum(pages) == (2 if jobs == "1" else 0)
         assert [w for w in warnings if "bare paper" in w] == [
             SHOP + "deck 'cards' (template card-front.svg.j2) piece 1 (札1) front: " + STOPS + FIRST]
     pages.clear()
     assert run(root, "check", "--game", "test") == 0
     assert sum(pages) == 140
+
+
+def test_a_converting_worker_reads_only_the_faces_it_is_asked_to():
+    """convert_chunk runs ``read`` on the faces ``wanted`` marks, not on every face it converts."""
+    from pnpgen.faces.convert import convert_chunk
+
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="10mm" viewBox="0 0 10 10"><rect width="10" height="10" fill="#{}"/></svg>'
+    no_art = SimpleNamespace(resolve=lambda *args, **kwargs: None)  # (these faces name no art file)
+    jobs = [(svg.format(c), "", "", no_art) for c in ("ff0000", "00ff00", "0000ff")]
+    for draw in (False, True):
+        found = convert_chunk(jobs, draw, frozenset(), _width, (False, True, False))
+        assert [c.read for c in found] == [None, 10.0, None]

@@ -9,24 +9,27 @@ picture, which every card of a thousand-card deck would add to each cold build; 
 What a face showed is kept in the cache (a pack per edition) under the face's cache name (its SVG,
 pictures and template lines), shape and bleed: a build after an edit reads only the faces it
 converted again, a build of an unchanged game none (an up-to-date game says its last warnings
-again), and ``pnpgen check`` reads what the last build read."""
+again), and ``pnpgen check`` reads what the last build read. The faces a build reads that convert
+in worker processes are rendered there (``paper``), while their pictures are at hand."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+import numpy as np
 from PIL import Image
 
+from pnpgen.data.lint import MM_PER_PT
 from pnpgen.data.model import Deck, Piece
 from pnpgen.engine.cache import sha
-from pnpgen.exports.bleedfill import OUTSIDE_MM, READ_PX_PER_MM, bare_bleed_warning, bare_sides, rendered
-from pnpgen.impose.plan import PagePlan
+from pnpgen.exports.bleedfill import OUTSIDE_MM, PAPER, READ_PX_PER_MM, bare_bleed_warning, bare_sides, rendered
+from pnpgen.impose.plan import Page, PagePlan, PlaceFace
 from pnpgen.impose.sheets import shop_face_page
 from pnpgen.memo import Memo
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.writer import write_document
-from pnpgen.shapes import deck_shape
+from pnpgen.shapes import deck_shape, translate
 from pnpgen.svg.artwork import Art
 
 PAGES = 32  # faces drawn into one document at a time (never every face's pixels at once)
@@ -49,6 +52,33 @@ def pack_name(edition: str) -> str:
     return f"bleed/{edition}"
 
 
+@dataclass(frozen=True)
+class Paper:
+    """A face rendered alone (its trim + bleed, at READ_PX_PER_MM) as one bit a pixel: bare paper
+    or not; what a converting worker sends back (``paper``), some 13 KB for a poker card."""
+
+    size: tuple[int, int]
+    bits: bytes
+
+    def image(self) -> Image.Image:
+        bare = np.unpackbits(np.frombuffer(self.bits, dtype=np.uint8))[:self.size[0] * self.size[1]]
+        return Image.fromarray(np.where(bare.reshape(self.size[1], self.size[0]) == 1, 255, 0).astype(np.uint8))
+
+
+def paper(art: Art, bleed_mm: float, font: str) -> Paper:
+    """The face ``art`` (drawn with ``bleed_mm`` of bleed) rendered alone, as ``Paper``: read in the
+    worker that converted it, while its pictures are there (faces/convert.py ``read``), so the
+    build's own process neither draws the face again nor reads its pictures from their files. The
+    face is not clipped to its piece's bleed outline: every place read lies inside it."""
+    trim = (art.width_pt * MM_PER_PT - 2 * bleed_mm, art.height_pt * MM_PER_PT - 2 * bleed_mm)
+    page = Page((trim[0] + 2 * bleed_mm, trim[1] + 2 * bleed_mm))
+    page.items.append(PlaceFace("face", translate(bleed_mm, bleed_mm), trim, bleed_mm))
+    [image] = rendered(write_document(PagePlan("bleed", [page]), {"face": art}, font), [0], READ_PX_PER_MM)
+    rgb = np.asarray(image.convert("RGB"))
+    bare = np.minimum(np.minimum(rgb[..., 0], rgb[..., 1]), rgb[..., 2]) >= PAPER
+    return Paper(image.size, np.packbits(bare).tobytes())
+
+
 def first_faces(faces: Iterable[ShopFace]) -> list[ShopFace]:
     """The first face of each deck and side: what a build reads (a background that stops at the
     trim is its template's, so the first face shows it), a cost per deck rather than per card."""
@@ -59,11 +89,13 @@ def first_faces(faces: Iterable[ShopFace]) -> list[ShopFace]:
 
 
 def bare_bleed_warnings(faces: Iterable[ShopFace], arts: Mapping[str, Art], bleed_mm: float, font: str,
-                        memo: Memo[list], images: ImageStreams | None = None, files: bool = False) -> list[str]:
+                        memo: Memo[list], images: ImageStreams | None = None, files: bool = False,
+                        papers: Mapping[str, Paper] | None = None) -> list[str]:
     """One line per deck and side whose faces leave the ``bleed_mm`` bleed bare beyond inked art
     (the first such face named, the others counted); ``memo`` holds what earlier builds read (by
-    ``_memo_key``), this call adds what it reads, each face drawn as its shop page. ``files``: the
-    build's line (its shop files named; it reads the first face of each deck and side: ``first_faces``)."""
+    ``_memo_key``), this call adds what it reads: from ``papers`` (by face key) when a converting
+    worker rendered the face, else drawn here as its shop page. ``files``: the build's line (its
+    shop files named; it reads the first face of each deck and side: ``first_faces``)."""
     if bleed_mm <= OUTSIDE_MM:  # no bleed to read (a build with --bleed 0)
         return []
     faces = [f for f in faces if f.key in arts]
@@ -72,7 +104,11 @@ def bare_bleed_warnings(faces: Iterable[ShopFace], arts: Mapping[str, Art], blee
         key = _memo_key(face, bleed_mm)
         if memo.get(key) is not None or key in todo:
             continue
-        todo[key] = face
+        rendered_there = (papers or {}).get(face.key)
+        if rendered_there is not None:
+            memo.learn(key, _sides(rendered_there.image(), face, bleed_mm))
+        else:
+            todo[key] = face
     waiting = list(todo.items())
     for at in range(0, len(waiting), PAGES):
         batch = waiting[at:at + PAGES]

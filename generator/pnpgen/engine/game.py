@@ -10,6 +10,7 @@ import os
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from pnpgen.data.sheetlayouts import SheetStock
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import inksaver
 from pnpgen.engine import prerender as parallel
-from pnpgen.engine.bleedcheck import ShopFace, bare_bleed_warnings, first_faces, pack_name
+from pnpgen.engine.bleedcheck import Paper, ShopFace, bare_bleed_warnings, first_faces, pack_name, paper
 from pnpgen.engine.bom import bill_of_materials, bom_pages
 from pnpgen.engine.cache import (
     Cache,
@@ -51,6 +52,7 @@ from pnpgen.engine.paper import (
     stock_warnings,
 )
 from pnpgen.errors import InputError, Where
+from pnpgen.exports.bleedfill import OUTSIDE_MM
 from pnpgen.exports.order import BUILD_ORDER_COLUMNS, order_csv
 from pnpgen.faces import builtin, sourcelines
 from pnpgen.faces.convert import Converted, convert_faces, converts_in_workers
@@ -557,6 +559,11 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code(),
                           store_now=cache is not None and cache.marked(), stores=stores)
     known: dict[str, Art] = {}
+    # the first face of each deck and side, read for bare bleed (a background stopping at the trim is
+    # the template's, so every face shows it): a cost per deck, not per card; pnpgen check reads every face
+    bleed_faces = first_faces([ShopFace(df.deck, p.piece, side, k, k + face_keys[k]) for df in rendered.decks
+                               for p in df.pairs for side, k in (("front", p.front), ("back", p.back)) if k])
+    papers: dict[str, Paper] = {}  # those rendered for their bleed by the workers that converted them
     settle = None
     if cache is not None:
         cache.stores = stores
@@ -581,6 +588,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             return stand_in
 
         def settle(k: str, converted: Converted) -> Art:  # a face just converted: stored, let go of
+            if converted.read is not None:  # rendered for its bleed by the worker that converted it
+                papers[k] = converted.read
             record = converted.record or ArtRecord.of(converted.art)  # (made by a worker, or here)
             for where, entry in cache.face_entries(k + face_keys[k], converted.art, record).items():
                 if not cache.store(where, entry):
@@ -623,7 +632,10 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             arts = convert_faces(rendered.faces, rendered.art_folder, jobs=options.jobs, known=known, settle=settle,
                                  forked=(lambda: planned.append(beside.submit(impose_game, rendered, options, on_paper, face_arts)))
                                  if beside is not None else None,
-                                 own=frozenset(cache.art_files) if cache is not None else frozenset())
+                                 own=frozenset(cache.art_files) if cache is not None else frozenset(),
+                                 read=partial(paper, bleed_mm=rendered.bleed_mm, font=game.fonts["gothic"])
+                                 if rendered.bleed_mm > OUTSIDE_MM else None,
+                                 read_keys=frozenset(f.key for f in bleed_faces))
         except SourceChanged as e:
             raise saved_again(e) from None
         finally:
@@ -714,12 +726,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     if plan.orders:
         result.files["shop/order.csv"] = order_csv(BUILD_ORDER_COLUMNS, plan.orders)
     bleed_memo = Memo(known=cache.pack(pack_name(edition(slug, options)))) if cache is not None else Memo()
-    # the first face of each deck and side (a background stopping at the trim is the template's, so
-    # every face shows it): a cost per deck, not per card; pnpgen check reads every face
-    result.warnings += bare_bleed_warnings(first_faces([ShopFace(df.deck, p.piece, side, k, k + face_keys[k])
-                                                        for df in rendered.decks for p in df.pairs
-                                                        for side, k in (("front", p.front), ("back", p.back)) if k]),
-                                           arts, rendered.bleed_mm, font, bleed_memo, images, files=True)
+    result.warnings += bare_bleed_warnings(bleed_faces, arts, rendered.bleed_mm, font, bleed_memo, images, files=True,
+                                           papers=papers)
     if cache is not None and (kept_bleed := bleed_memo.kept()):
         cache_files.update([cache.pack_entry(pack_name(edition(slug, options)), kept_bleed)])
     if cache is not None and bleed_memo.used:

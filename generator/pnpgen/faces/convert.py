@@ -46,21 +46,25 @@ def convert_face(job: tuple[str, str, str, Any]) -> Art:
 
 
 def convert_chunk(jobs: list[tuple[str, str, str, Any]], draw: bool = False,
-                  own: frozenset[str] = frozenset()) -> list[Converted]:
+                  own: frozenset[str] = frozenset(), read: Callable[[Art], Any] | None = None,
+                  wanted: tuple[bool, ...] = ()) -> list[Converted]:
     """A few faces' art, converted in one worker (one round trip for ``CHUNK`` faces); with
     ``draw``, each also drawn into its form's content (``face_stream``) and written as the cache
     keeps it (``ArtRecord``), there, on the worker's core, instead of in the process that settles
     the faces and writes the documents. A picture whose key is in ``own`` (an art file as it is)
     travels back as a stand-in (``STAND_IN`` + its key): the settling process places it from its
-    file, so a thousand cards' pictures are not sent back through a pipe."""
+    file, so a thousand cards' pictures are not sent back through a pipe. ``read``: what else the
+    caller wants of the faces ``wanted`` marks while their pictures are at hand (``Converted.read``)."""
     arts = [convert_face(job) for job in jobs]
+    reads = [read(art) if read is not None and want else None for art, want in zip(arts, wanted or (False,) * len(arts))]
     if not draw:
-        return [Converted(art) for art in arts]
+        return [Converted(art, read=found) for art, found in zip(arts, reads)]
     out = []
-    for art in arts:
+    for art, found in zip(arts, reads):
         record = ArtRecord.of(art)
         stream = _without_pictures(face_stream(art, False, _picture_key))
-        out.append(Converted(_standing_in(art, record.pictures, own), stream, record, _pieces(art, record.pictures, own)))
+        out.append(Converted(_standing_in(art, record.pictures, own), stream, record, _pieces(art, record.pictures, own),
+                             found))
     return out
 
 
@@ -90,6 +94,7 @@ class Converted:
     stream: FaceStream | None = None
     record: ArtRecord | None = None
     pieces: Mapping[str, list[str]] | None = None  # picture key → the hashes of the pieces it is copied in
+    read: Any = None  # what ``convert_faces``' ``read`` found of the face in the worker
 
 
 def _without_pictures(stream: FaceStream) -> FaceStream:
@@ -130,7 +135,8 @@ def converts_in_workers(faces: FaceSet, known: Mapping[str, Art] | None, jobs: i
 
 def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Art] | None = None,
                   settle: Callable[[str, Converted], Art] | None = None,
-                  forked: Callable[[], None] | None = None, own: frozenset[str] = frozenset()) -> dict[str, Art]:
+                  forked: Callable[[], None] | None = None, own: frozenset[str] = frozenset(),
+                  read: Callable[[Art], Any] | None = None, read_keys: frozenset[str] = frozenset()) -> dict[str, Art]:
     """Art for every face of ``faces``; ``known`` (e.g. from the cache) is reused, not converted.
     ``art_folder`` (data/art.py ArtFolder) resolves the ``<image>`` files faces name. ``settle``
     takes each new face as it comes, in key order (e.g. to store it and let go of its pictures'
@@ -138,7 +144,11 @@ def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Ar
     record when a worker converted it (made there, on the worker's core: ``convert_chunk``).
     ``forked`` is called once the worker processes are running (the caller may start a thread
     then: not before, a fork must not copy a lock another thread holds). ``own``: the keys of the
-    pictures ``settle`` can place from their art files, which workers send back as stand-ins."""
+    pictures ``settle`` can place from their art files, which workers send back as stand-ins.
+    ``read`` (a picklable function of a face's art): run in the workers on the faces of
+    ``read_keys`` they convert, while their pictures are there, its answer handed to ``settle``
+    (``Converted.read``); a face converted in this process is not read (the caller reads it when
+    it needs to)."""
     arts = dict(known or {})
     todo = sorted(k for k in faces.svgs if k not in arts)
     jobs_list = [(faces.svgs[k], faces.where[k], faces.template.get(k, ""), art_folder) for k in todo]
@@ -147,13 +157,14 @@ def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Ar
         from concurrent.futures import ProcessPoolExecutor  # 16 ms to import: only when used
 
         chunks = [jobs_list[i:i + CHUNK] for i in range(0, len(jobs_list), CHUNK)]
+        wanted = [tuple(k in read_keys for k in todo[i:i + CHUNK]) for i in range(0, len(todo), CHUNK)]
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             # A few chunks ahead of the one being settled, not all: converted faces hold their
             # pictures until settled, and the workers would outrun a slow disk by hundreds of them.
             ahead: deque = deque()
             keys = iter(todo)
             for i, chunk in enumerate(chunks):
-                ahead.append(pool.submit(convert_chunk, chunk, settle is not None, own))
+                ahead.append(pool.submit(convert_chunk, chunk, settle is not None, own, read, wanted[i]))
                 if i == 0 and forked is not None:  # (a fork-started pool starts all its workers at its first task)
                     forked()
                 while ahead and (len(ahead) > 2 * jobs or i == len(chunks) - 1):
