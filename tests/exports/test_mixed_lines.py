@@ -96,9 +96,9 @@ def test_a_bad_number_of_inks_is_an_error_naming_the_line(tmp_path, capsys):
 
 
 def test_the_mark_of_an_open_value_is_not_taken_for_text_in_mixed_inks(tmp_path):
-    """A 未定 value prints in pnpgen's magenta (#e4007f → 0/100/44.3/10.59, three inks), at 6 pt
-    here: the export warns that the deck still prints 未定, not that the mark is small text in mixed
-    inks; the same text in brown is warned."""
+    """A 未定 value prints in pnpgen's magenta, on the magenta plate alone (the formula gives
+    #e4007f 0/100/44.3/10.59, three inks), at 6 pt here: the export warns that the deck still prints
+    未定, not that the mark is small text in mixed inks; the same text in brown is warned."""
     front = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'
              '<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" '
              'fill="#ffffff"/>\n{{ textbox(piece.text, 10, 50, 40, 8, size=6, fill="#8b4513") }}\n{% endblock %}\n')

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from PIL import Image
 
 from pnpgen.data.lint import MM_PER_PT
-from pnpgen.data.model import PLACEHOLDER_COLOUR
 from pnpgen.exports.bleedfill import READ_PX_PER_MM, bare_bleed_warning, bare_sides, rendered
 from pnpgen.exports.faces import BLANK, PageStyle, PngFiles, UniqueFace, die_pdf, face_images, face_pdf, has_cut_line
 from pnpgen.exports.order import OrderRow
@@ -23,13 +22,11 @@ from pnpgen.impose.sheets import face_label, face_labels
 from pnpgen.messages import counted
 from pnpgen.pdf.black import K100, k_only
 from pnpgen.pdf.colour import HeavyPicture, over_limit, pictures_over_limit
-from pnpgen.pdf.content import colour_op
 from pnpgen.pdf.outline import outline_text
 from pnpgen.pdf.overprint import MixedInks, Overprinted, mixed_inks
 from pnpgen.pdf.overprint import over_limit as overprint_over_limit
 from pnpgen.pdf.pdfx import OutputCondition, kept_cmyk, make_x1a, pictures_to_cmyk
 from pnpgen.pdf.raster import ImageStream
-from pnpgen.svg.style import parse_colour
 
 
 def page_numbers(numbers: list[int]) -> str:
@@ -185,13 +182,12 @@ def _overprint_warnings(name: str, found: list[Overprinted], where: list[str], t
 
 
 def _mixed(pdf: bytes, preset: Preset) -> list[MixedInks]:
-    """The thin lines and small text in the preset's mixed inks; the 未定 mark's magenta is left
-    out (the export warns of the 未定 values as such: open_values)."""
+    """The thin lines and small text in the preset's mixed inks (the 未定 mark prints in magenta
+    alone: pdf/colour.py)."""
     lines_pt = preset.min_mixed_line_mm / MM_PER_PT if preset.min_mixed_line_mm is not None else None
     if lines_pt is None and preset.min_mixed_text_pt is None:
         return []
-    return [hit for hit in mixed_inks(pdf, lines_pt, preset.min_mixed_text_pt, preset.mixed_inks)
-            if not (hit.kind == "text" and hit.colour == MARKER)]
+    return mixed_inks(pdf, lines_pt, preset.min_mixed_text_pt, preset.mixed_inks)
 
 
 def _mixed_warnings(name: str, found: list[MixedInks], where: list[str], templates: list[str],
@@ -228,9 +224,6 @@ def _mixed_warnings(name: str, found: list[MixedInks], where: list[str], templat
 
 
 _INKS = {2: "two", 3: "three", 4: "four"}
-# The colour a 未定 value prints in, as a CMYK page holds it (pdf/content.py colour_op): pnpgen's own
-# mark for the proof, which the export warns of as 未定 already, not as text in mixed inks.
-MARKER = tuple(float(v) for v in colour_op(("fill", *parse_colour(PLACEHOLDER_COLOUR)), True).split()[:4])  # type: ignore[misc]
 
 
 def _png_faces(preset: Preset, style: PageStyle, faces: list[UniqueFace], files: dict[str, bytes],

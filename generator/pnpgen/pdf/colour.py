@@ -12,7 +12,10 @@ four-colour black that would blur at 7 pt. It is a device conversion, not colour
 profile is applied, so saturated RGB colours print duller or shifted, and a colour-critical design
 should choose its palette in CMYK with the shop's proof. One of c, m, y is always 0, so a converted
 colour carries at most 300 % ink (a dark saturated red: 0/100/100/99); shops asking less (240 %)
-are warned by the check below, which reads the inks a finished PDF really uses.
+are warned by the check below, which reads the inks a finished PDF really uses. One colour is
+mapped, not converted: pnpgen's 未定 mark (``PLACEHOLDER_COLOUR``, #e4007f, process magenta as a
+screen shows it) prints on the magenta plate alone, where the formula gives 0/100/44/11, three
+inks whose plates blur small text apart.
 """
 
 from __future__ import annotations
@@ -22,11 +25,18 @@ import io
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from pnpgen.data.model import PLACEHOLDER_COLOUR
+
 REGISTRATION = (1.0, 1.0, 1.0, 1.0)  # all four inks: the alternate of the marks' Separation All (pdf/writer.py)
 
 
+MARKER = tuple(int(PLACEHOLDER_COLOUR[i:i + 2], 16) for i in (1, 3, 5))  # the 未定 mark's RGB, 0–255
+
+
 def to_cmyk(r: float, g: float, b: float) -> tuple[float, float, float, float]:
-    """RGB (0–1) → CMYK (0–1) by the conversion above."""
+    """RGB (0–1) → CMYK (0–1) by the conversion above (the 未定 mark's magenta: 0/100/0/0)."""
+    if (round(r * 255), round(g * 255), round(b * 255)) == MARKER:
+        return (0.0, 1.0, 0.0, 0.0)
     k = 1.0 - max(r, g, b)
     if k >= 1.0 - 1e-9:
         return (0.0, 0.0, 0.0, 1.0)
