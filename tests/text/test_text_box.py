@@ -340,3 +340,50 @@ def test_icon_colour_paints_its_current_colour(tmp_path):
     assert 'fill="#c49a32"' in str(icon(ctx, "gear", 0, 0, 10, colour="gold"))
     with pytest.raises(InputError, match="icon colour: unknown colour 'blu'"):
         icon(ctx, "gear", 0, 0, 10, colour="blu")
+
+
+# --- list items hang ---------------------------------------------------------------------------
+
+ITEM = "手札を２枚引き、その後で手札を１枚捨てる。捨てたカードが赤ならもう１枚引く。"
+
+
+@pytest.mark.parametrize("mark", ["・", "※", "①", "1. ", "１．", "（２）"])
+def test_a_list_items_later_lines_start_under_its_text_not_its_mark(mark):
+    """A paragraph that starts with a bullet, a note mark, a circled number or a number and its
+    stop is a list item (JLREQ 箇条書き): its second and later lines start where its text starts
+    after the mark, in millimetres; the next paragraph, plain, starts at the box's edge."""
+    lay = layout_text(make_ctx(), f"{mark}{ITEM}\n次の段落は印なしで始まり、二行目も左端から始まる長さの文にする。",
+                      w=30, h=60, size=8, min_size=8)
+    first_text = next(ln for ln in lay.lines if ln.text.startswith(mark.strip()))
+    start = first_text.xs[len(mark)]  # where the item's text begins after its mark
+    assert start > 1.0
+    item = [ln for ln in lay.lines[:lay.lines.index(first_text) + 3]]
+    assert len(item) >= 3 and all(abs(ln.xs[0] - start) < 1e-6 for ln in item[1:3]), [ln.xs[0] for ln in item]
+    plain = [ln for ln in lay.lines if ln.text.startswith("次")][0]
+    after = lay.lines[lay.lines.index(plain) + 1]
+    assert plain.xs[0] == 0.0 and after.xs[0] == 0.0
+    assert max(ln.xs[0] + ln.width for ln in lay.lines) <= 30 + 1e-6
+
+
+@pytest.mark.parametrize("text, align", [("1.5倍のコストを支払い、カードを２枚引く。その後で手札を１枚捨てる。", "left"),
+                                         ("・" + ITEM, "center"),
+                                         ("・" + ITEM, "right")])
+def test_a_number_or_centred_text_does_not_hang(text, align):
+    """「1.5倍」 starts with a number, not an item; centred and right-aligned lines keep their own
+    positions: no line is moved in by a mark's width."""
+    lay = layout_text(make_ctx(), text, w=30, h=60, size=8, min_size=8, align=align)
+    assert len(lay.lines) > 1
+    if align == "left":
+        assert all(ln.xs[0] == 0.0 for ln in lay.lines)
+    else:
+        mark = layout_text(make_ctx(), "・", w=30, h=60, size=8, min_size=8).lines[0].cells[0].width * 8
+        for ln in lay.lines[1:]:
+            edge = (30 - ln.width) / 2 if align == "center" else 30 - ln.width
+            assert abs(ln.xs[0] - edge) < 1e-6 and abs(ln.xs[0] - mark) > 1e-3
+
+
+def test_a_mark_as_wide_as_half_the_box_does_not_hang():
+    """In a box under two marks wide (a proportional 「・」 at 8 pt is 1.41 mm) the item's text could
+    not be set beside its mark: no indent."""
+    lay = layout_text(make_ctx(), "・" + ITEM, w=2.6, h=400, size=8, min_size=8)
+    assert len(lay.lines) > 2 and all(ln.xs[0] == 0.0 for ln in lay.lines)

@@ -21,7 +21,7 @@ import math
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -129,6 +129,8 @@ def _layout(text: str, w: float, h: float, size: float, min_size: float, font: s
     override = PLACEHOLDER_COLOUR if is_placeholder(text) else None
     paras = build(paragraphs, dict(fonts), font, fallbacks, dict(palette), fill, icon_dirs, override,
                   lang, latin_gap)
+    if align not in ("left", "justify"):  # a list hangs from a left edge: centred lines keep theirs
+        paras = [replace(p, hang=0.0) for p in paras]
     trial = choose_size(paras, w, h, size, min_size, line_height)
     return place(paras, trial, w, h, align, valign, line_height)
 

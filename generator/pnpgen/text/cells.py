@@ -8,6 +8,7 @@ end, like a space."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -62,6 +63,30 @@ class CellParagraph:
     spaces: tuple[bool, ...]
     ruby: tuple[bool, ...]
     hyphens: tuple[float, ...]  # width at 1 pt of the hyphen a line ending before cell i would get
+    hang: float = 0.0  # width at 1 pt of a list marker the paragraph starts with: its later lines start there
+
+
+# A paragraph that starts with one of these (and goes on) is a list item: its lines after the first
+# start under its text, not under the mark (JLREQ 箇条書き, the hanging indent of a list or a note).
+BULLETS = frozenset("・•●○■□◆◇▶▷►※★☆◎") | frozenset(chr(c) for c in (*range(0x2460, 0x2474), *range(0x2776, 0x2780)))
+NUMBERED = re.compile(r"(?:[0-9０-９]{1,2}[.．)）]|[(（][0-9０-９]{1,2}[)）])")
+HANG_SPACES = " \u3000"
+
+
+def list_marker(units: Sequence[str]) -> int:
+    """How many units at the start of a paragraph are its list marker and the space after it (0:
+    none): a bullet or circled number (「・」「※」「①」), or a number with its stop or brackets
+    (「1.」「２．」「(3)」「（４）」), followed by more of the paragraph."""
+    head = "".join(units[:5])
+    if head[:1] in BULLETS:
+        n = 1
+    elif (m := NUMBERED.match(head)) is not None and not (head[m.end() - 1] in ".．" and head[m.end():m.end() + 1].isdigit()):
+        n = m.end()  # (「1.5倍」 is a number, not an item)
+    else:
+        return 0
+    while n < len(units) and units[n] in HANG_SPACES:
+        n += 1
+    return n if n < len(units) and units[n] not in HANG_SPACES else 0
 
 
 @cache
@@ -156,9 +181,10 @@ def build(paragraphs: list[list[Span]], fonts: Mapping[str, str], role: str, fal
         classes = break_classes([c.unit for c in cells], lang=lang)
         cells, classes = with_gaps(cells, classes, latin_gap)
         hyphens = [0.0] + [char_width(c.font, HYPHEN_CHAR) for c in cells]  # the font before the gap
+        marker = list_marker([c.text if c.kind == TEXT else "\0" for c in cells])  # one unit a cell
         out.append(CellParagraph(tuple(cells), tuple(classes), tuple(c.width for c in cells),
                              tuple(c.space for c in cells), tuple(c.kind == RUBY for c in cells),
-                             tuple(hyphens)))
+                             tuple(hyphens), sum(c.width for c in cells[:marker])))
     return out
 
 

@@ -79,18 +79,25 @@ def _trial(paras: list[CellParagraph], size: float, w: float, h: float, line_hei
     widest = 0.0
     first = True
     for pi, p in enumerate(paras):
-        ranges = tuple(fill(p.classes, p.widths, p.spaces, max_units, p.hyphens))
+        hang = _hang(p, max_units)
+        ranges = tuple(fill(p.classes, p.widths, p.spaces, max_units, p.hyphens, hang))
         breaks.append((pi, ranges))
-        for s, e in ranges:
+        for li, (s, e) in enumerate(ranges):
             ruby = any(p.ruby[s:e])
             if first:
                 height = em + (RUBY_SCALE * em if ruby else 0.0)
                 first = False
             else:
                 height += line_height * em + (max(0.0, RUBY_SCALE * em - (line_height - 1) * em) if ruby else 0.0)
-            widest = max(widest, _width(p, s, e) * size)
+            widest = max(widest, (_width(p, s, e) + (hang if li else 0.0)) * size)
     fits = height <= h + EPS and widest <= w + EPS
     return _Trial(size, tuple(breaks), height, widest, fits)
+
+
+def _hang(p: CellParagraph, max_units: float) -> float:
+    """A list item's hanging indent at 1 pt, unless its mark takes half the line or more (a box
+    too narrow to set the item's text beside it)."""
+    return p.hang if p.hang < max_units / 2 else 0.0
 
 
 def _width(p: CellParagraph, s: int, e: int) -> float:
@@ -167,6 +174,7 @@ def place(paras: list[CellParagraph], trial: _Trial, w: float, h: float, align: 
     first = True
     for pi, ranges in trial.breaks:
         p = paras[pi]
+        indent = _hang(p, w / size) * size  # mm: the lines after the first start under the item's text
         for li, (s, e) in enumerate(ranges):
             cells = p.cells[s:e]
             hyphen = hyphenated(p.classes, e, len(p.cells))
@@ -180,7 +188,10 @@ def place(paras: list[CellParagraph], trial: _Trial, w: float, h: float, align: 
                 top += line_height * em + (max(0.0, RUBY_SCALE * em - (line_height - 1) * em) if ruby else 0.0)
             width = _width(p, s, e) * size
             last = li == len(ranges) - 1
-            xs, gap = _xs(cells, size, width, w, align, last, em)
+            at = indent if li else 0.0
+            xs, gap = _xs(cells, size, width, w - at, align, last, em)
+            if at:
+                xs = tuple(x + at for x in xs)
             lines.append(SetLine(cells, xs, top + ASCENT * em, width, last, gap, hyphen))
     height = trial.height
     shift = {"top": 0.0, "middle": (h - height) / 2, "bottom": h - height}[valign]

@@ -249,10 +249,11 @@ def hyphen_positions(word: str, lang: str = "en") -> tuple[int, ...]:
 
 
 def fill(classes: Sequence[int], widths: Sequence[float], spaces: Sequence[bool],
-         max_width: float, hyphens: Sequence[float] | None = None) -> list[tuple[int, int]]:
+         max_width: float, hyphens: Sequence[float] | None = None, hang: float = 0.0) -> list[tuple[int, int]]:
     """Greedy lines as (start, end) unit ranges; trailing spaces count for no width. ``hyphens[i]``
-    is the width of the hyphen drawn when a line ends before unit i at a ``HYPHEN`` gap."""
-    lines = _fill(classes, widths, spaces, max_width, hyphens, first_choice_only=False)
+    is the width of the hyphen drawn when a line ends before unit i at a ``HYPHEN`` gap; ``hang``
+    the width the lines after the first give up (a list item's hanging indent)."""
+    lines = _fill(classes, widths, spaces, max_width, hyphens, first_choice_only=False, hang=hang)
     assert lines is not None
     return lines
 
@@ -273,7 +274,7 @@ def fill_hyphenating_late(classes_of: Callable[[bool], Sequence[int]], widths: S
 
 
 def _fill(classes: Sequence[int], widths: Sequence[float], spaces: Sequence[bool], max_width: float,
-          hyphens: Sequence[float] | None, first_choice_only: bool) -> list[tuple[int, int]] | None:
+          hyphens: Sequence[float] | None, first_choice_only: bool, hang: float = 0.0) -> list[tuple[int, int]] | None:
     """``fill``; with ``first_choice_only``, None as soon as a line cannot end at a phrase or
     character break that fits."""
     n = len(widths)
@@ -283,6 +284,7 @@ def _fill(classes: Sequence[int], widths: Sequence[float], spaces: Sequence[bool
     lines: list[tuple[int, int]] = []
     start = 0
     while start < n:
+        room = max_width - hang if lines else max_width
         # furthest end whose visible width fits (trailing spaces are free)
         width = 0.0
         pending = 0.0  # width of spaces not yet followed by ink
@@ -292,7 +294,7 @@ def _fill(classes: Sequence[int], widths: Sequence[float], spaces: Sequence[bool
             if spaces[end]:
                 pending += w
             else:
-                if width + pending + w > max_width + eps and end > start:
+                if width + pending + w > room + eps and end > start:
                     break
                 width += pending + w
                 pending = 0.0
@@ -300,7 +302,7 @@ def _fill(classes: Sequence[int], widths: Sequence[float], spaces: Sequence[bool
         if end >= n:
             lines.append((start, n))
             break
-        cut = _best_break(classes, widths, hyphens, start, end, max_width + eps)
+        cut = _best_break(classes, widths, hyphens, start, end, room + eps)
         if first_choice_only and (cut > end or classes[cut] not in (PHRASE, CHAR)):
             return None
         lines.append((start, cut))
