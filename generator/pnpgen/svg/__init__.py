@@ -87,7 +87,7 @@ _PAINTED = etree.XPath("//*[@style or @fill or @stroke]")
 def convert(svg: str, where: str, resolve: Callable[[str], bytes] | None = None) -> Art:
     """Convert one face's SVG (see the module docstring)."""
     root = parse_svg(svg, where)
-    conv = Converter(root, where, resolve, 0)
+    conv = Converter(root, where, resolve, 0, {}, {})
     try:
         items = conv.run()
     except Fallback as e:
@@ -125,11 +125,14 @@ class Converter:
     ``TAGS`` write through it: ``ops`` (operators), ``colour``/``set`` (state), ``flush`` then
     ``items`` (anything that is not operator text), ``push``/``pop`` (q … Q)."""
 
-    def __init__(self, root, where: str, resolve: Callable[[str], bytes] | None, depth: int):
+    def __init__(self, root, where: str, resolve: Callable[[str], bytes] | None, depth: int,
+                 fetched: dict[str, bytes], sizes: dict[bytes, int]):
         self.root = root
         self.where = where
         self.resolve = resolve
         self.depth = depth
+        self.fetched = fetched  # the bytes of each image file the face names, by href (read once)
+        self.sizes = sizes  # the elements each SVG picture of the face draws, by its bytes (counted once)
         if local_name(root) != "svg":
             raise InputError(f"the template produced {local_name(root) or root.tag!r} where an <svg> root belongs ({where})",
                              expected="an <svg> root element in the SVG namespace")
@@ -140,6 +143,7 @@ class Converter:
         self.stack: list[dict[str, Any]] = []
         self.using: list[Any] = []  # <use> targets being expanded, against cycles
         self.elements = 0  # drawn so far, against <use> of <use> … that multiplies (MAX_ELEMENTS)
+        self.drawn = 0  # what it will draw, every <use> and SVG picture expanded (counted by prescan)
         self.viewport = (0.0, 0.0)  # (w, h) in user units, for percentages
         self.marks: list[tuple] = []  # strokes and text measured for the print lint (Art.marks)
         self.at = ""  # the template line that drew the element being drawn (SOURCE attribute)
@@ -212,7 +216,7 @@ class Converter:
 
     def nested(self, root, where: str) -> Converter:
         """A converter for an SVG this one shows as an ``<image>`` (one level deeper)."""
-        return Converter(root, where, self.resolve, self.depth + 1)
+        return Converter(root, where, self.resolve, self.depth + 1, self.fetched, self.sizes)
 
     # ---- errors
 
@@ -267,7 +271,7 @@ class Converter:
                 raise Fallback(name)
         for el in _WITH_ID(self.root):
             self.ids.setdefault(el.get("id"), el)
-        self._count_elements()
+        self.drawn = self._count_elements()
 
     def _refuse_not_drawn(self) -> None:
         """An error for a mask, filter, blend mode, marker or pattern a face uses: neither this
@@ -293,10 +297,11 @@ class Converter:
                                          "print (the face would print without it)",
                                      "a plain colour or gradient, or the pattern drawn as shapes or an image")
 
-    def _count_elements(self) -> None:
-        """Refuse, before drawing anything, a face that would draw more than MAX_ELEMENTS
-        elements with every <use> expanded: each element's count is worked out once, so a <use>
-        of <use> … that multiplies is refused in microseconds, not after 100,000 drawn."""
+    def _count_elements(self) -> int:
+        """The elements the document draws with every <use> and SVG picture expanded; refused,
+        before drawing anything, beyond MAX_ELEMENTS: each element's count is worked out once (an
+        SVG picture's once per face), so a <use> of <use> …, or SVG pictures showing SVG pictures
+        …, that multiplies is refused in microseconds, not after 100,000 drawn."""
         known: dict[Any, int] = {}
         open_: set[Any] = set()
 
@@ -307,20 +312,22 @@ class Converter:
                 return 0  # a <use> that loops: drawing names it
             open_.add(el)
             n = 1 + sum(count(child) for child in el if local_name(child) in DRAWN)
-            if local_name(el) == "use":
+            if local_name(el) == "image":
+                n += image.picture_elements(self, el)
+            elif local_name(el) == "use":
                 href = el.get("href") or el.get(XLINK_HREF) or ""
                 target = self.ids.get(href[1:]) if href.startswith("#") else None
                 if target is not None:
                     n += count(target)
             open_.discard(el)
             if n > MAX_ELEMENTS:
-                raise self.error(el, f"makes the face draw more than {MAX_ELEMENTS} elements (each <use> counted)",
-                                 "fewer elements, or <use> that does not multiply <use>")
+                raise self.error(el, f"makes the face draw more than {MAX_ELEMENTS} elements (each <use> and SVG "
+                                     "picture counted)", "fewer elements, or <use> and SVG pictures that do not multiply")
             known[el] = n
             return n
 
         try:
-            count(self.root)
+            return count(self.root)
         except RecursionError:
             raise self.error(self.root, "nests <use> and groups too deeply", "a few levels of <use>") from None
 
@@ -439,8 +446,8 @@ class Converter:
     def element(self, el, name: str, parent_style: dict) -> None:
         self.elements += 1
         if self.elements > MAX_ELEMENTS:
-            raise self.error(el, f"makes the face draw more than {MAX_ELEMENTS} elements (each <use> counted)",
-                             "fewer elements, or <use> that does not multiply <use>")
+            raise self.error(el, f"makes the face draw more than {MAX_ELEMENTS} elements (each <use> and SVG "
+                                 "picture counted)", "fewer elements, or <use> and SVG pictures that do not multiply")
         props = props_of(el)
         if props.get("display", "").strip() == "none":
             return
