@@ -35,7 +35,7 @@ from lxml import etree
 from pnpgen.errors import InputError
 from pnpgen.svg import image, shapes, text
 from pnpgen.svg.artwork import Art
-from pnpgen.svg.image import file_references, inline_images
+from pnpgen.svg.image import file_references, inline_images, svg_picture
 from pnpgen.svg.path import segments_ops
 from pnpgen.svg.style import (
     HARMLESS,
@@ -91,6 +91,13 @@ def convert(svg: str, where: str, resolve: Callable[[str], bytes] | None = None)
     try:
         items = conv.run()
     except Fallback as e:
+        picture = svg_picture(root, resolve)
+        if picture is not None:
+            raise conv.error(picture[0], f"shows {picture[1][:60]!r}, an SVG picture, in a face that svglib draws "
+                             f"(it uses {str(e)!r}, outside the converter's subset; in the picture or the face), and svglib "
+                             "leaves SVG pictures out: the face would print without it",
+                             "the face and its SVG pictures within the SVG pnpgen draws (a picture's <style> sheet "
+                             "saved as attributes), or the picture as a PNG") from None
         svg = inline_images(svg, resolve) if resolve else svg
         for el, _, href in file_references(parse_svg(svg, where)):  # svglib would open it itself, from anywhere
             if not href.startswith("data:"):

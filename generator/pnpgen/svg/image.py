@@ -202,6 +202,19 @@ def inline_images(svg: str, resolve: Callable[[str], bytes]) -> str:
     return etree.tostring(root, encoding="unicode") if changed else svg
 
 
+def svg_picture(root, resolve: Callable[[str], bytes] | None) -> tuple[Any, str] | None:
+    """The first ``<image>`` (and its href) that shows an SVG picture, a file or a ``data:`` URI:
+    what svglib, drawing a face outside the converter's subset, leaves out without a word."""
+    for el in root.iter(f"{{{SVG_NS}}}image"):
+        href = (el.get("href") or el.get(XLINK_HREF) or "").strip()
+        if href.startswith("data:"):
+            if href[5:].lstrip().lower().startswith("image/svg"):
+                return el, href
+        elif href and not href.startswith("#") and resolve is not None and not raster_kind(resolve(href)):
+            return el, href
+    return None
+
+
 def file_references(root) -> list[tuple[Any, str, str]]:
     """Every (element, attribute, href) of the tree that names something outside it — any element
     but a hyperlink ``<a>``, any namespace, ``href`` or ``xlink:href`` — other than an element of
