@@ -488,6 +488,9 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
     done = clean_outputs(out_root, args.game, history=args.history)
     for path in done.kept:
         _warn(ws.shown(f"{path.resolve()}: kept: changed since pnpgen wrote it (remove it yourself if it can go)"))
+    for link in done.linked:
+        _warn(ws.shown(f"{link.parent.resolve() / link.name}: left as it is: a link where pnpgen's folder was, "
+                       "and pnpgen writes through none, so nothing it leads to is removed (remove the link yourself)"))
     for folder in done.left:  # exit 0 all the same: what clean can prove pnpgen's is gone
         _warn(ws.shown(f"{folder.resolve()}{os.sep}: left as it is: its record was not written on this machine "
                        "(a build folder from elsewhere, or an older pnpgen's), so nothing proves which files "
