@@ -170,6 +170,27 @@ def test_unknown_game_does_not_list_itself(tmp_path, capsys):
     assert "unknown game 'nope'" in err and "(expected one of test)" in err
 
 
+def test_a_hidden_game_folder_named_as_pnpgens_own_is_no_game(tmp_path, capsys):
+    """data/.cache/, data/.pnpgen-staging/ … holding a game: ``build --all`` wrote its outputs into
+    build/.cache/ (the cache), and into build/.pnpgen-staging/, which the commit then removed
+    (the build said '6 written'); --game refuses such a name, and so every command passes it by."""
+    import shutil
+
+    ws = make_workspace(tmp_path / "ws")
+    hidden = [".cache", ".history", ".pnpgen-staging", ".pnpgen-trash"]
+    for name in hidden:
+        shutil.copytree(ws / "data" / "test", ws / "data" / name)
+        shutil.copytree(ws / "templates" / "test", ws / "templates" / name)
+    assert run(ws, "list") == 0
+    assert [line.split()[0] for line in capsys.readouterr().out.splitlines() if not line.startswith(" ")] == ["test"]
+    assert run(ws, "build", "--all", "--no-rulebook", "--jobs", "1") == 0
+    out = capsys.readouterr().out
+    assert "test: " in out and not any(f"{name}: " in out for name in hidden), out
+    built = ws / "build"
+    assert sorted(p.name for p in built.iterdir() if p.is_dir()) == [".cache", ".history", "test"]
+    assert not list((built / ".cache").glob("*.pdf")) and not (built / ".history" / "cards.pdf").exists()
+
+
 def test_deck_file_is_a_folder(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws")
     (ws / "data" / "test" / "decks" / "more.yaml").mkdir()
