@@ -113,8 +113,12 @@ def put(kind: str, name: str, value: Any) -> None:
         where.mkdir(parents=True, exist_ok=True)
         _sweep(where)
         tmp = where / f".{name}.{os.getpid()}"
-        tmp.write_bytes(hashlib.sha256(body).digest() + body)
-        os.replace(tmp, where / name)
+        try:
+            tmp.write_bytes(hashlib.sha256(body).digest() + body)
+            os.replace(tmp, where / name)
+        except OSError:
+            tmp.unlink(missing_ok=True)  # a full disk: the part written goes at once
+            raise
     except OSError:
         pass  # a read-only or full disk: the next run works it out again
 

@@ -10,6 +10,7 @@ builds from writing the same folder at once.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import signal
@@ -99,6 +100,10 @@ def make_folder(folder: Path) -> None:
 
 
 def unwritable(folder: Path, e: OSError) -> InputError:
+    if e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):  # a full disk, a quota, a limit on file sizes
+        return InputError(f"cannot write to {folder}: {e.strerror}", path=folder, key="--out",
+                          expected="room on the disk for the outputs (or a folder on another disk); "
+                                   "nothing was replaced")
     return InputError(f"cannot write to {folder}: {e.strerror}", path=folder, key="--out",
                       expected="a folder you may write to")
 
