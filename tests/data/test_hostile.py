@@ -356,6 +356,15 @@ TEMPLATE_CASES = {
     "bad textbox fill": ("{{ textbox('x', 0, 0, 10, 10, fill='#zzz') }}", "card-front.svg.j2:4: fill: textbox fill: colour '#zzz'"),
     "undefined field": ("{{ piece.nmae }}", "card-front.svg.j2:4: "),
     "invalid svg": ("<rect", "card-front.svg.j2: the template produced invalid SVG"),
+    # Python's name for a function or an object printed: a memory address, different each build
+    "a method without its brackets": ("{{ piece.name.upper }}",
+                                      "card-front.svg.j2:4: prints upper, a function or method, not a value"),
+    "a helper printed": ("{{ colour }}", "card-front.svg.j2:4: prints colour, a function or method"),
+    "the piece printed": ("{{ piece }}", "card-front.svg.j2:4: prints a Python object (PieceView) itself"),
+    "a method set as text": ("{{ textbox(piece.name.upper, 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints upper"),
+    "a method as a string": ("{{ textbox(piece.name.upper|string, 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints upper"),
+    "a method joined": ("{{ textbox(piece.name ~ piece.name.upper, 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints upper"),
+    "a list of methods": ("{{ [piece.name.upper] }}", "card-front.svg.j2:4: prints a Python object (list)"),
 }
 
 
