@@ -45,8 +45,12 @@ def test_a_preset_named_like_a_build_folder_is_refused(tmp_path, capsys):
 @pytest.mark.parametrize("name", ["../../../etc/passwd", ".hidden", "a/b"])
 def test_a_preset_name_is_a_name_not_a_path(tmp_path, capsys, name):
     ws = make_workspace(tmp_path / "ws")
+    (ws / "presets").mkdir()
+    for hidden in (".hidden.yaml", "..yaml"):  # files --preset refuses by their names: not offered either
+        (ws / "presets" / hidden).write_text("name: x\n", encoding="utf-8")
     assert run(ws, "export", "--game", "test", "--preset", name) == 2
-    assert "is not a preset name" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "is not a preset name" in err and "(expected one of doujin, " in err and ".hidden," not in err, err
 
 
 @pytest.mark.parametrize("first, second", [("cards", "Cards"), ("\u30ac", "\u30ab\u3099"), ("cards", "Rulebook")],
