@@ -174,3 +174,31 @@ def test_a_named_pipe_in_fonts_does_not_stop_a_build_with_its_rulebook(tmp_path)
     status, err = forked_cli(ws, "build", "--game", "test", "--jobs", "1")
     assert status == 0, err
     assert (ws / "build/test/rulebook.pdf").is_file()
+
+
+def test_an_art_folder_linked_out_of_the_game_is_refused_unread(tmp_path, capsys, monkeypatch):
+    """art/ a link to a folder elsewhere, as decks/ may not be: its pictures were placed on the
+    cards, and every file in it hashed whole, from outside the workspace."""
+    from PIL import Image
+
+    from conftest import PICTURE_FRONT, picture_workspace
+
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.png}\n", PICTURE_FRONT, {"a.png": (200, 30, 30)})
+    elsewhere = tmp_path / "elsewhere"
+    (ws / "data/test/art").rename(elsewhere)
+    Image.new("RGB", (30, 20), (1, 2, 3)).save(elsewhere / "private.png")
+    (ws / "data/test/art").symlink_to(elsewhere, target_is_directory=True)
+    opened: list[Path] = []
+    real = Path.open
+    monkeypatch.setattr(Path, "open", lambda self, *a, **k: opened.append(self.resolve()) or real(self, *a, **k))
+    for command in (("build", "--game", "test", "--no-rulebook", "--jobs", "1"), ("check",)):
+        assert run(ws, *command) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "pieces.1.art: 'a.png' is outside test/: art/ is a link leading out of it" in err
+    assert not [p for p in opened if elsewhere in p.parents]
+    assert not (ws / "build/test").exists()
+    (ws / "data/test/art").unlink()
+    (ws / "data/test/pictures").mkdir()  # a link to a folder of the game's own is fine
+    (elsewhere / "a.png").rename(ws / "data/test/pictures/a.png")
+    (ws / "data/test/art").symlink_to("pictures", target_is_directory=True)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
