@@ -38,7 +38,7 @@ from urllib.parse import unquote
 from lxml import etree
 
 from pnpgen import usercache
-from pnpgen.errors import InputError, Where, contained
+from pnpgen.errors import InputError, Where, contained, leads_out
 from pnpgen.litter import is_litter
 from pnpgen.memo import Memo
 
@@ -72,16 +72,6 @@ def art_files(ws: Workspace, game: Game, content_hash: Callable[[Path], str]) ->
             for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink() and not is_litter(p.name)):
                 out.setdefault(content_hash(path), path)
     return out
-
-
-def leads_out(folder: Path, base: Path) -> bool:
-    """Whether ``folder`` (art/, templates/<slug>/) is, through a link, elsewhere than inside
-    ``base`` (the game's folder, templates/): none of its files is then read, as a deck folder
-    linked out of the game's is not (art/ linked out was read, and hashed whole)."""
-    try:
-        return not folder.resolve().is_relative_to(base.resolve())
-    except (OSError, RuntimeError):  # a link loop
-        return True
 
 
 @dataclass(frozen=True)
