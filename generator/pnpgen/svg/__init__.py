@@ -271,14 +271,14 @@ class Converter:
                 if 0 < a < 1 or (a < 1 and key == "stop-opacity"):
                     raise self.transparency(el, props, f"{key} {v}", a)
         self._refuse_not_drawn()
+        for el in _WITH_ID(self.root):
+            self.ids.setdefault(el.get("id"), el)
+        self.drawn = self._count_elements()  # (before a fallback: svglib would expand a <use> bomb itself)
         for el in self.root.iter(etree.Element):
             name = local_name(el)
             if name and name not in SHAPES and name not in CONTAINERS and name not in IGNORED \
                     and name not in PAINT_SERVERS:
                 raise Fallback(name)
-        for el in _WITH_ID(self.root):
-            self.ids.setdefault(el.get("id"), el)
-        self.drawn = self._count_elements()
 
     def _refuse_not_drawn(self) -> None:
         """An error for a mask, filter, blend mode, marker or pattern a face uses: neither this
