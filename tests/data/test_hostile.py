@@ -217,6 +217,19 @@ def test_icon_is_a_folder(tmp_path, capsys):
     assert "{gem}" not in err.split("expected")[-1]
 
 
+@pytest.mark.parametrize("kind", ["folder", "pipe"])
+def test_a_template_that_is_a_folder_or_a_pipe_is_said_as_such(tmp_path, capsys, kind):
+    """It was 'template 'card-back.svg.j2' not found; did you mean card-back.svg.j2?'."""
+    ws = make_workspace(tmp_path / "ws")
+    back = ws / "templates" / "test" / "card-back.svg.j2"
+    back.unlink()
+    back.mkdir() if kind == "folder" else os.mkfifo(back)
+    err = fails(ws, capsys, "build", "--game", "test", "--no-rulebook")
+    said = "a folder" if kind == "folder" else "a pipe, socket or device"
+    assert f"cards.yaml:4:7: back: template 'card-back.svg.j2' is {said}, not a file" in err, err
+    assert "did you mean" not in err
+
+
 # ------------------------------------------------------------------ the YAML reader
 
 BOMB = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
