@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pnpgen.data import validate
+from pnpgen.data.names import REPRINT_SINCE
 from pnpgen.data.workspace import Workspace
 from pnpgen.safetext import CONTROL, shown
 
@@ -201,7 +202,7 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
             f"{f' --out {args.out}' if args.out else ''} {since.name} latest")
     options = BuildOptions(jobs=1, lang=args.lang)
     result = build_game(ws, args.game, options, cache=Cache(root))
-    files = reprint_files(result, options, since.body["decks"], name=f"reprint-since-{since.name}",
+    files = reprint_files(result, options, since.body["decks"], name=f"{REPRINT_SINCE}{since.name}",
                           since=f"{since.name} ({since.body['time']})")
     out_dir = root / args.game / (args.lang or "")
     if not files:

@@ -67,3 +67,16 @@ def test_deck_ids_that_are_one_file_on_windows_and_macos_stop_before_anything_is
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"decks/{second}.yaml" in err and "Traceback" not in err, err
     assert not (ws / "build" / "test").exists()
+
+
+def test_a_deck_named_as_reprints_files_stops_before_reprint_writes_over_it(tmp_path, capsys):
+    """A deck reprint-since-v1: ``pnpgen reprint --since v1`` wrote its sheet over the deck's
+    reprint-since-v1.pdf, and the next build wrote the deck's over the reprint."""
+    ws = make_workspace(tmp_path / "ws")
+    _copy_deck(ws, "Reprint-Since-v1")
+    for command in (("build", "--game", "test", "--no-rulebook"), ("check",)):
+        assert run(ws, *command) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "decks/Reprint-Since-v1.yaml" in err, err
+        assert "deck id 'Reprint-Since-v1' is a name pnpgen reprint gives its files" in err, err
+    assert not (ws / "build" / "test").exists()
