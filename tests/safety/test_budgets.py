@@ -138,3 +138,23 @@ def test_svg_pictures_showing_pictures_within_the_budget_are_drawn(tmp_path):
     page = pdfprobe.reader(ws / "build/test/cards.pdf").pages[0]
     forms = [xo.get_object() for xo in page["/Resources"]["/XObject"].values()]
     assert max(form.get_data().count(b" re") for form in forms) >= 1000  # the squares, and the pictures' clips
+
+
+def test_a_long_path_used_many_times_is_refused_before_drawing(tmp_path, capsys, monkeypatch):
+    """One path of 200,000 characters drawn 200 times by <use>: few elements, but 40,000,000
+    characters of path data, which become hundreds of MB of PDF operators (5,000 uses of a 1 MB
+    path ran minutes, then stopped with a traceback). Counted with the elements, before drawing."""
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.svg}\n", PICTURE_FRONT, {})
+    d = "M0 0" + " L1 1 L0 0" * 20_000
+    uses = "".join(f'<use href="#p" x="{i % 10}"/>' for i in range(200))
+    (ws / "data/test/art/a.svg").write_text(f'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs>'
+                                            f'<path id="p" d="{d}" stroke="#000" fill="none"/></defs>{uses}</svg>',
+                                            encoding="utf-8")
+    drawn = []
+    monkeypatch.setattr(svg.Converter, "element", lambda *a: drawn.append(a))
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a.svg (image in deck 'cards' piece 1" in err, err
+    assert "more than 20,000,000 characters of path data (each <use> and SVG picture counted)" in err, err
+    assert not [conv for conv, *_ in drawn if conv.depth]
+    assert not (ws / "build/test").exists()

@@ -67,6 +67,9 @@ from pnpgen.svg.style import (
 from pnpgen.units import PT_PER_MM
 
 MAX_ELEMENTS = 100_000  # elements one face draws, each <use> expansion counted: a bound on time and size
+# characters of path data (a path's d, a polyline's or polygon's points) one face draws, each <use>
+# expansion counted: 5,000 <use> of one 1 MB path were gigabytes of PDF operators (minutes, then a crash)
+MAX_SHAPE_DATA = 20_000_000
 SHAPES = frozenset(shapes.NAMES)
 CONTAINERS = {"svg", "g", "a", "defs", "symbol", "use", "clipPath", "text", "image"}
 PAINT_SERVERS = {"linearGradient", "radialGradient", "stop"}  # drawn where a fill or stroke names them
@@ -133,13 +136,13 @@ class Converter:
     ``items`` (anything that is not operator text), ``push``/``pop`` (q … Q)."""
 
     def __init__(self, root, where: str, resolve: Callable[[str], bytes] | None, depth: int,
-                 fetched: dict[str, bytes], sizes: dict[bytes, int]):
+                 fetched: dict[str, bytes], sizes: dict[bytes, tuple[int, int]]):
         self.root = root
         self.where = where
         self.resolve = resolve
         self.depth = depth
         self.fetched = fetched  # the bytes of each image file the face names, by href (read once)
-        self.sizes = sizes  # the elements each SVG picture of the face draws, by its bytes (counted once)
+        self.sizes = sizes  # the elements and path data each SVG picture of the face draws, by its bytes (counted once)
         if local_name(root) != "svg":
             raise InputError(f"the template produced {local_name(root) or root.tag!r} where an <svg> root belongs ({where})",
                              expected="an <svg> root element in the SVG namespace")
@@ -150,7 +153,7 @@ class Converter:
         self.stack: list[dict[str, Any]] = []
         self.using: list[Any] = []  # <use> targets being expanded, against cycles
         self.elements = 0  # drawn so far, against <use> of <use> … that multiplies (MAX_ELEMENTS)
-        self.drawn = 0  # what it will draw, every <use> and SVG picture expanded (counted by prescan)
+        self.drawn = (0, 0)  # elements and path data it will draw, every <use> and SVG picture expanded (prescan)
         self.viewport = (0.0, 0.0)  # (w, h) in user units, for percentages
         self.marks: list[tuple] = []  # strokes and text measured for the print lint (Art.marks)
         self.at = ""  # the template line that drew the element being drawn (SOURCE attribute)
@@ -304,34 +307,43 @@ class Converter:
                                          "print (the face would print without it)",
                                      "a plain colour or gradient, or the pattern drawn as shapes or an image")
 
-    def _count_elements(self) -> int:
-        """The elements the document draws with every <use> and SVG picture expanded; refused,
-        before drawing anything, beyond MAX_ELEMENTS: each element's count is worked out once (an
-        SVG picture's once per face), so a <use> of <use> …, or SVG pictures showing SVG pictures
-        …, that multiplies is refused in microseconds, not after 100,000 drawn."""
-        known: dict[Any, int] = {}
+    def _count_elements(self) -> tuple[int, int]:
+        """The elements and the characters of path data the document draws with every <use> and
+        SVG picture expanded; refused, before drawing anything, beyond MAX_ELEMENTS or
+        MAX_SHAPE_DATA: each element's count is worked out once (an SVG picture's once per face),
+        so a <use> of <use> …, or SVG pictures showing SVG pictures …, that multiplies is refused
+        in microseconds, not after 100,000 drawn."""
+        known: dict[Any, tuple[int, int]] = {}
         open_: set[Any] = set()
 
-        def count(el) -> int:
+        def count(el) -> tuple[int, int]:
             if el in known:
                 return known[el]
             if el in open_:
-                return 0  # a <use> that loops: drawing names it
+                return 0, 0  # a <use> that loops: drawing names it
             open_.add(el)
-            n = 1 + sum(count(child) for child in el if local_name(child) in DRAWN)
-            if local_name(el) == "image":
-                n += image.picture_elements(self, el)
-            elif local_name(el) == "use":
+            name = local_name(el)
+            n, data = 1, len(el.get("d") or "") if name == "path" else len(el.get("points") or "")
+            parts = [count(child) for child in el if local_name(child) in DRAWN]
+            if name == "image":
+                parts.append(image.picture_elements(self, el))
+            elif name == "use":
                 href = el.get("href") or el.get(XLINK_HREF) or ""
                 target = self.ids.get(href[1:]) if href.startswith("#") else None
                 if target is not None:
-                    n += count(target)
+                    parts.append(count(target))
+            n += sum(p[0] for p in parts)
+            data += sum(p[1] for p in parts)
             open_.discard(el)
             if n > MAX_ELEMENTS:
                 raise self.error(el, f"makes the face draw more than {MAX_ELEMENTS} elements (each <use> and SVG "
                                      "picture counted)", "fewer elements, or <use> and SVG pictures that do not multiply")
-            known[el] = n
-            return n
+            if data > MAX_SHAPE_DATA:
+                raise self.error(el, f"makes the face draw more than {MAX_SHAPE_DATA:,} characters of path data (each "
+                                     "<use> and SVG picture counted)",
+                                 "simpler paths, or fewer <use> of a long one (a picture this detailed as a PNG)")
+            known[el] = n, data
+            return n, data
 
         try:
             return count(self.root)

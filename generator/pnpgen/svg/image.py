@@ -82,22 +82,22 @@ def image(conv, el, name: str, props: dict, style: dict) -> None:
     conv.pop()
 
 
-def picture_elements(conv, el) -> int:
+def picture_elements(conv, el) -> tuple[int, int]:
     """The elements an ``<image>`` of an SVG picture draws, its own ``<use>`` and pictures
     expanded (0 for a PNG or JPEG, or one that cannot be shown: drawing it says why), each
     picture counted once per face: a picture showing a picture ten times … seven deep is refused
-    by the count, before anything is drawn."""
+    by the count, before anything is drawn. With them, the characters of path data it draws."""
     href = (el.get("href") or el.get(XLINK_HREF) or "").strip()
     try:
         data = _image_bytes(conv, el, href)
         if raster_kind(data) or not _is_svg(data) or conv.depth >= MAX_NESTING:
-            return 0
+            return 0, 0
         known = conv.sizes.get(data)
         if known is not None:
             return known
         sub = _picture(conv, href, data)
     except InputError:
-        return 0
+        return 0, 0
     sub.prescan()  # counts its own pictures, and refuses them beyond the budget
     conv.sizes[data] = sub.drawn
     return sub.drawn
