@@ -155,6 +155,18 @@ def test_a_long_path_used_many_times_is_refused_before_drawing(tmp_path, capsys,
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "a.svg (image in deck 'cards' piece 1" in err, err
-    assert "more than 20,000,000 characters of path data (each <use> and SVG picture counted)" in err, err
+    assert "more than 20,000,000 characters of path data and text (each <use> and SVG picture counted)" in err, err
     assert not [conv for conv, *_ in drawn if conv.depth]
     assert not (ws / "build/test").exists()
+
+
+def test_a_long_text_used_many_times_is_refused_before_drawing(tmp_path, capsys):
+    """A text of 100,000 characters drawn 500 times by <use>: 50,000,000 glyphs (80 s)."""
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.svg}\n", PICTURE_FRONT, {})
+    uses = "".join(f'<use href="#t" x="{i % 10}"/>' for i in range(500))
+    (ws / "data/test/art/a.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><text id="t" x="0" y="5" '
+        f'font-family="BIZUDPGothic-Regular" font-size="1">{"あ" * 100_000}</text></defs>{uses}</svg>', encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "more than 20,000,000 characters of path data and text" in err, err

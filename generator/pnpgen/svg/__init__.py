@@ -67,8 +67,9 @@ from pnpgen.svg.style import (
 from pnpgen.units import PT_PER_MM
 
 MAX_ELEMENTS = 100_000  # elements one face draws, each <use> expansion counted: a bound on time and size
-# characters of path data (a path's d, a polyline's or polygon's points) one face draws, each <use>
-# expansion counted: 5,000 <use> of one 1 MB path were gigabytes of PDF operators (minutes, then a crash)
+# characters of path data (a path's d, a polyline's or polygon's points) and of text one face draws,
+# each <use> expansion counted: 5,000 <use> of one 1 MB path were gigabytes of PDF operators (minutes,
+# then a crash); 500 of a text of 100,000 characters, 80 s
 MAX_SHAPE_DATA = 20_000_000
 SHAPES = frozenset(shapes.NAMES)
 CONTAINERS = {"svg", "g", "a", "defs", "symbol", "use", "clipPath", "text", "image"}
@@ -308,7 +309,7 @@ class Converter:
                                      "a plain colour or gradient, or the pattern drawn as shapes or an image")
 
     def _count_elements(self) -> tuple[int, int]:
-        """The elements and the characters of path data the document draws with every <use> and
+        """The elements and the characters of path data and text the document draws with every <use> and
         SVG picture expanded; refused, before drawing anything, beyond MAX_ELEMENTS or
         MAX_SHAPE_DATA: each element's count is worked out once (an SVG picture's once per face),
         so a <use> of <use> …, or SVG pictures showing SVG pictures …, that multiplies is refused
@@ -324,6 +325,8 @@ class Converter:
             open_.add(el)
             name = local_name(el)
             n, data = 1, len(el.get("d") or "") if name == "path" else len(el.get("points") or "")
+            if name == "text":
+                data += sum(len(t) for t in el.itertext())
             parts = [count(child) for child in el if local_name(child) in DRAWN]
             if name == "image":
                 parts.append(image.picture_elements(self, el))
@@ -339,9 +342,10 @@ class Converter:
                 raise self.error(el, f"makes the face draw more than {MAX_ELEMENTS} elements (each <use> and SVG "
                                      "picture counted)", "fewer elements, or <use> and SVG pictures that do not multiply")
             if data > MAX_SHAPE_DATA:
-                raise self.error(el, f"makes the face draw more than {MAX_SHAPE_DATA:,} characters of path data (each "
-                                     "<use> and SVG picture counted)",
-                                 "simpler paths, or fewer <use> of a long one (a picture this detailed as a PNG)")
+                raise self.error(el, f"makes the face draw more than {MAX_SHAPE_DATA:,} characters of path data and "
+                                     "text (each <use> and SVG picture counted)",
+                                 "simpler paths and shorter texts, or fewer <use> of a long one (a picture this "
+                                 "detailed as a PNG)")
             known[el] = n, data
             return n, data
 
