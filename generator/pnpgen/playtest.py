@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pnpgen.data import validate
-from pnpgen.data.names import REPRINT_SINCE
 from pnpgen.data.workspace import Workspace
 from pnpgen.safetext import CONTROL, shown
 
@@ -179,6 +178,7 @@ def tag(ws: Workspace, args: argparse.Namespace) -> int:
 
 def reprint(ws: Workspace, args: argparse.Namespace) -> int:
     """The copies new or changed since an earlier version, against the game as it is now."""
+    from pnpgen.data.names import REPRINT_SINCE
     from pnpgen.engine import history  # the command table above loads with the CLI: this only when run
     from pnpgen.engine.cache import Cache
     from pnpgen.engine.game import build_game
