@@ -7,6 +7,7 @@ import functools
 import gc
 import os
 import re
+import signal
 import sys
 from collections.abc import Callable
 from typing import NoReturn
@@ -321,7 +322,18 @@ COLLECTOR_THRESHOLDS = (50_000, 20, 10)
 def console() -> None:
     """The ``pnpgen`` command (and ``python -m pnpgen``): one command per process."""
     gc.set_threshold(*COLLECTOR_THRESHOLDS)
+    signal.signal(signal.SIGINT, functools.partial(_ctrl_c, os.getpid()))
     _leave(main())
+
+
+def _ctrl_c(command: int, signum: int, frame) -> None:
+    """Ctrl-C: the terminal sends it to every process of the command, its worker processes too
+    (forked from it, they keep this handler). The command's own process stops as Python does
+    (KeyboardInterrupt: its transactions roll back, ``main`` says it in one line); a worker
+    ends at once without a word, where each printed a KeyboardInterrupt traceback of its own."""
+    if os.getpid() != command:
+        os._exit(128 + signum)
+    raise KeyboardInterrupt
 
 
 def _leave(code: int) -> None:
@@ -378,6 +390,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"pnpgen: error: {shown(str(e))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        print(pnpgen.INTERRUPTED, file=sys.stderr)
         return 130
     except BrokenPipeError:  # output piped into head or less that closed early
         sys.stderr.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import builtins
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -358,12 +359,30 @@ def _listing_key(ws: Workspace, slug: str) -> str:
         folders[:] = sorted(f for f in folders if not (Path(top) == data and f == "art"))
         for name in sorted(files):
             path = Path(top) / name
-            h.update(os.fsencode(f"{path.relative_to(data)}\0") + path.read_bytes() + b"\0")
+            h.update(os.fsencode(f"{path.relative_to(data)}\0") + _listed_file(path) + b"\0")
     for folder in (ws.templates, ws.fonts, ws.root / "layouts"):
         for top, folders, files in os.walk(folder):
             folders.sort()
             h.update(os.fsencode("\0".join([top, *sorted(files)])) + b"\1")
     return h.hexdigest()[:40]
+
+
+LISTED_BYTES = 20_000_000  # a data file read for the listing's key (a spreadsheet's limit); a larger one by its stamp
+
+
+def _listed_file(path: Path) -> bytes:
+    """What the listing's key takes of one file of the game's folder: a plain file's bytes; of
+    anything else (a link, which may lead out of the workspace or nowhere, as Emacs's lock
+    ``.#cards.yaml`` does; a pipe, which would never end; a file too large to be data) its stamp,
+    never reading it: the loader says what is wrong with it, if it is a deck."""
+    try:
+        st = path.lstat()
+        if stat.S_ISREG(st.st_mode) and st.st_size <= LISTED_BYTES:
+            return path.read_bytes()
+        link = os.readlink(path) if stat.S_ISLNK(st.st_mode) else ""
+        return os.fsencode(f"{st.st_mode}:{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{link}")
+    except OSError as e:  # gone since it was listed, unreadable: its error, as the loader will find it
+        return os.fsencode(f"{e.errno}")
 
 
 def check_options(ws: Workspace, args: argparse.Namespace):
@@ -488,6 +507,9 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
     done = clean_outputs(out_root, args.game, history=args.history)
     for path in done.kept:
         _warn(ws.shown(f"{path.resolve()}: kept: changed since pnpgen wrote it (remove it yourself if it can go)"))
+    for link in done.linked:
+        _warn(ws.shown(f"{link.parent.resolve() / link.name}: left as it is: a link where pnpgen's folder was, "
+                       "and pnpgen writes through none, so nothing it leads to is removed (remove the link yourself)"))
     for folder in done.left:  # exit 0 all the same: what clean can prove pnpgen's is gone
         _warn(ws.shown(f"{folder.resolve()}{os.sep}: left as it is: its record was not written on this machine "
                        "(a build folder from elsewhere, or an older pnpgen's), so nothing proves which files "

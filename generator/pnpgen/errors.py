@@ -78,6 +78,17 @@ def _real(folder: Path) -> Path:
     return folder.resolve()
 
 
+def leads_out(folder: Path, base: Path) -> bool:
+    """Whether ``folder`` (art/, an icons/ folder, templates/<slug>/) is, through a link,
+    elsewhere than inside ``base`` (the game's folder, templates/): none of its files is then read,
+    as a deck folder linked out of the game's is not (``contained`` checks a name against the
+    folder as its links lead, so a folder linked out let every name in)."""
+    try:
+        return not folder.resolve().is_relative_to(base.resolve())
+    except (OSError, RuntimeError):  # a link loop
+        return True
+
+
 def contained(path: str | Path, folder: Path, key: str, where: Where | Path | str | None = None) -> Path:
     """``path`` as the data names it (relative to ``folder``), resolved through symlinks; an
     InputError naming ``key`` unless it stays inside ``folder``. The one gate for every file a

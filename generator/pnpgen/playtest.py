@@ -178,6 +178,7 @@ def tag(ws: Workspace, args: argparse.Namespace) -> int:
 
 def reprint(ws: Workspace, args: argparse.Namespace) -> int:
     """The copies new or changed since an earlier version, against the game as it is now."""
+    from pnpgen.data.names import REPRINT_SINCE
     from pnpgen.engine import history  # the command table above loads with the CLI: this only when run
     from pnpgen.engine.cache import Cache
     from pnpgen.engine.game import build_game
@@ -201,7 +202,7 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
             f"{f' --out {args.out}' if args.out else ''} {since.name} latest")
     options = BuildOptions(jobs=1, lang=args.lang)
     result = build_game(ws, args.game, options, cache=Cache(root))
-    files = reprint_files(result, options, since.body["decks"], name=f"reprint-since-{since.name}",
+    files = reprint_files(result, options, since.body["decks"], name=f"{REPRINT_SINCE}{since.name}",
                           since=f"{since.name} ({since.body['time']})")
     out_dir = root / args.game / (args.lang or "")
     if not files:

@@ -34,11 +34,17 @@ import hmac
 import importlib.util
 import marshal
 import os
+import re
+import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 SECRET_BYTES = 32
+# A temporary of ``put`` (``.<entry>.<pid>``) or of the machine's key (``.secret.<pid>``)
+_TEMPORARY = re.compile(r"\.(?:[0-9a-f]{40}|secret)\.([0-9]{1,9})")
+STALE_SECONDS = 6 * 3600  # a write takes milliseconds: a temporary this old is a dead write's, whoever has its pid now
+_SWEPT: set[Path] = set()  # folders swept of dead writes' temporaries by this process
 PROCESS_SECRET = os.urandom(SECRET_BYTES)  # seals when there is no machine key: made at import, so forked workers share it
 
 
@@ -105,11 +111,50 @@ def put(kind: str, name: str, value: Any) -> None:
         return
     try:
         where.mkdir(parents=True, exist_ok=True)
+        _sweep(where)
         tmp = where / f".{name}.{os.getpid()}"
-        tmp.write_bytes(hashlib.sha256(body).digest() + body)
-        os.replace(tmp, where / name)
+        try:
+            tmp.write_bytes(hashlib.sha256(body).digest() + body)
+            os.replace(tmp, where / name)
+        except OSError:
+            tmp.unlink(missing_ok=True)  # a full disk: the part written goes at once
+            raise
     except OSError:
         pass  # a read-only or full disk: the next run works it out again
+
+
+def _sweep(where: Path) -> None:
+    """Remove, once per process, the temporaries that writes killed midway (``kill -9``, a power
+    cut) left in ``where`` and the cache folder above it: ``.<entry>.<pid>`` whose process no
+    longer runs, or that is older than STALE_SECONDS (its pid since taken by another process). A
+    running process's temporary is left: it is about to be renamed into place. Nothing else is
+    touched. Without this, each such file stayed for ever."""
+    for place in (where, where.parent):
+        if place in _SWEPT:
+            continue
+        _SWEPT.add(place)
+        try:
+            with os.scandir(place) as entries:
+                found = [(e.path, int(m.group(1))) for e in entries if (m := _TEMPORARY.fullmatch(e.name))]
+        except OSError:
+            continue
+        for path, pid in found:
+            try:
+                if pid == os.getpid() or (_running(pid) and time.time() - os.lstat(path).st_mtime < STALE_SECONDS):
+                    continue
+                os.unlink(path)
+            except OSError:
+                pass  # gone already (another run swept it), or not ours to remove
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: running
+        pass
+    return True
 
 
 def secret() -> bytes | None:

@@ -49,6 +49,11 @@ CASES = {
     "use that multiplies": ('<defs><rect id="l0" width="1" height="1"/>'
                             + "".join(f'<g id="l{i}">' + f'<use href="#l{i - 1}"/>' * 10 + "</g>" for i in range(1, 7))
                             + '</defs><use href="#l6"/>', "makes the face draw more than 100000 elements"),
+    # the same in a face svglib would draw (a <style> sheet): svglib expanded it itself, seconds a face
+    "use that multiplies in a face svglib draws": (
+        '<style>rect { stroke: none }</style><defs><rect id="l0" width="1" height="1"/>'
+        + "".join(f'<g id="l{i}">' + f'<use href="#l{i - 1}"/>' * 10 + "</g>" for i in range(1, 7))
+        + '</defs><use href="#l6"/>', "makes the face draw more than 100000 elements"),
 }
 
 

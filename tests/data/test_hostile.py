@@ -170,6 +170,27 @@ def test_unknown_game_does_not_list_itself(tmp_path, capsys):
     assert "unknown game 'nope'" in err and "(expected one of test)" in err
 
 
+def test_a_hidden_game_folder_named_as_pnpgens_own_is_no_game(tmp_path, capsys):
+    """data/.cache/, data/.pnpgen-staging/ … holding a game: ``build --all`` wrote its outputs into
+    build/.cache/ (the cache), and into build/.pnpgen-staging/, which the commit then removed
+    (the build said '6 written'); --game refuses such a name, and so every command passes it by."""
+    import shutil
+
+    ws = make_workspace(tmp_path / "ws")
+    hidden = [".cache", ".history", ".pnpgen-staging", ".pnpgen-trash"]
+    for name in hidden:
+        shutil.copytree(ws / "data" / "test", ws / "data" / name)
+        shutil.copytree(ws / "templates" / "test", ws / "templates" / name)
+    assert run(ws, "list") == 0
+    assert [line.split()[0] for line in capsys.readouterr().out.splitlines() if not line.startswith(" ")] == ["test"]
+    assert run(ws, "build", "--all", "--no-rulebook", "--jobs", "1") == 0
+    out = capsys.readouterr().out
+    assert "test: " in out and not any(f"{name}: " in out for name in hidden), out
+    built = ws / "build"
+    assert sorted(p.name for p in built.iterdir() if p.is_dir()) == [".cache", ".history", "test"]
+    assert not list((built / ".cache").glob("*.pdf")) and not (built / ".history" / "cards.pdf").exists()
+
+
 def test_deck_file_is_a_folder(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws")
     (ws / "data" / "test" / "decks" / "more.yaml").mkdir()
@@ -194,6 +215,19 @@ def test_icon_is_a_folder(tmp_path, capsys):
     err = fails(ws, capsys, "build", "--game", "test", "--no-rulebook")
     assert "icons/gem.svg is not a file" in err and "card-front.svg.j2:5: text: " in err
     assert "{gem}" not in err.split("expected")[-1]
+
+
+@pytest.mark.parametrize("kind", ["folder", "pipe"])
+def test_a_template_that_is_a_folder_or_a_pipe_is_said_as_such(tmp_path, capsys, kind):
+    """It was 'template 'card-back.svg.j2' not found; did you mean card-back.svg.j2?'."""
+    ws = make_workspace(tmp_path / "ws")
+    back = ws / "templates" / "test" / "card-back.svg.j2"
+    back.unlink()
+    back.mkdir() if kind == "folder" else os.mkfifo(back)
+    err = fails(ws, capsys, "build", "--game", "test", "--no-rulebook")
+    said = "a folder" if kind == "folder" else "a pipe, socket or device"
+    assert f"cards.yaml:4:7: back: template 'card-back.svg.j2' is {said}, not a file" in err, err
+    assert "did you mean" not in err
 
 
 # ------------------------------------------------------------------ the YAML reader
@@ -335,6 +369,15 @@ TEMPLATE_CASES = {
     "bad textbox fill": ("{{ textbox('x', 0, 0, 10, 10, fill='#zzz') }}", "card-front.svg.j2:4: fill: textbox fill: colour '#zzz'"),
     "undefined field": ("{{ piece.nmae }}", "card-front.svg.j2:4: "),
     "invalid svg": ("<rect", "card-front.svg.j2: the template produced invalid SVG"),
+    # Python's name for a function or an object printed: a memory address, different each build
+    "a method without its brackets": ("{{ piece.name.upper }}",
+                                      "card-front.svg.j2:4: prints upper, a function or method, not a value"),
+    "a helper printed": ("{{ colour }}", "card-front.svg.j2:4: prints colour, a function or method"),
+    "the piece printed": ("{{ piece }}", "card-front.svg.j2:4: prints a Python object (PieceView) itself"),
+    "a method set as text": ("{{ textbox(piece.name.upper, 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints upper"),
+    "a method as a string": ("{{ textbox(piece.name.upper|string, 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints upper"),
+    "a method joined": ("{{ textbox(piece.name ~ piece.name.upper, 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints upper"),
+    "a list of methods": ("{{ [piece.name.upper] }}", "card-front.svg.j2:4: prints a Python object (list)"),
 }
 
 

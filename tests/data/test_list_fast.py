@@ -62,3 +62,27 @@ def test_a_second_list_reads_its_lines_back_until_a_deck_changes(ws, monkeypatch
     assert "×7" in capsys.readouterr().out and calls == ["test", "test"]
     (ws / "templates" / "test" / "card-back.svg.j2").unlink()  # a template gone: list says so, as a build would
     assert run(ws, "list") == 2
+
+
+def test_list_reads_no_link_or_pipe_of_the_games_folder(ws, tmp_path, capsys, monkeypatch):
+    """Beside the decks, an editor's lock (Emacs's ``.#cards.yaml``: a link to nowhere), a link
+    to a file outside the workspace and a named pipe: the listing's key took every file's bytes,
+    which was a traceback, a read outside the workspace, and a wait that never ended."""
+    import os
+
+    from conftest import forked_cli
+
+    outside = tmp_path / "outside.txt"
+    outside.write_text("not the workspace's", encoding="utf-8")
+    folder = ws / "data" / "test"
+    (folder / "decks" / ".#cards.yaml").symlink_to("designer@host.4242:1700000000")
+    (folder / "notes.txt").symlink_to(outside)
+    os.mkfifo(folder / "pipe")
+    code, err = forked_cli(ws, "list", timeout=60)
+    assert (code, err) == (0, "")
+    read: list[Path] = []
+    real = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: read.append(self.resolve()) or real(self))
+    assert run(ws, "list") == 0
+    assert outside not in read and (folder / "decks" / "cards.yaml") in read
+    assert capsys.readouterr().out.splitlines()[1].split()[:2] == ["cards", "絵札"]

@@ -369,6 +369,23 @@ def test_layout_list_names_every_builtin_layout(tmp_path, capsys):
     assert textwrap.dedent(out).count("built-in") == len(layouts.builtin_names())
 
 
+def test_layout_list_and_the_names_offered_pass_over_editors_and_the_systems_files(tmp_path, capsys):
+    """macOS's ``._card.yaml`` (a workspace on a USB stick) and Emacs's lock ``.#card.yaml``
+    beside a layout of the workspace's own: ``layout list`` stopped at them ('not a layout
+    name'), and 'unknown sheet layout' offered ``._x`` among the names to use."""
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "layouts").mkdir()
+    (ws / "layouts" / "._card.yaml").write_bytes(b"\x00\x05\x16\x07 AppleDouble")
+    (ws / "layouts" / ".#card.yaml").symlink_to("designer@host.4242:1700000000")
+    (ws / "sheets").mkdir()
+    (ws / "sheets" / "._mine.yaml").write_bytes(b"\x00\x05\x16\x07 AppleDouble")
+    assert run(ws, "layout", "list") == 0
+    assert "._card" not in capsys.readouterr().out
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "nope") == 2
+    err = capsys.readouterr().err
+    assert "unknown sheet layout 'nope'" in err and "._mine" not in err, err
+
+
 def test_a_layouts_background_may_be_each_pieces_colour(tmp_path):
     """Hex tiles of five terrains from ``tile-hex``: ``background: piece.colour`` grounds each
     tile in its own colour, the field declared by the layout (no ``fields:`` in the deck), as

@@ -518,6 +518,29 @@ def test_a_fallback_face_gets_its_image_files_as_data_uris():
     assert "INLINE IMAGE" in Painted(pdf_of(art)).names  # svglib draws it
 
 
+GREEN = '<rect width="10" height="10" fill="#00ff00"/>'
+STYLED = '<style>rect { stroke: #000 }</style>' + GREEN  # a <style> sheet, as Illustrator saves SVG
+
+
+@pytest.mark.parametrize("face, picture", [
+    ('<image href="b.svg" width="5" height="5"/><mask id="m"/>', GREEN),  # the face outside the subset
+    ('<image href="b.svg" width="5" height="5"/>', STYLED),  # the picture outside it
+    ('<g><use href="#p"/></g><defs><image id="p" href="b.svg" width="5" height="5"/></defs>', STYLED),
+])
+def test_an_svg_picture_in_a_face_svglib_draws_is_an_error(face, picture):
+    """svglib, which draws a face outside the converter's subset, leaves an SVG picture out (it
+    draws only PNG and JPEG data): the face printed without it, without a word."""
+    with pytest.raises(InputError, match=r"<image[^:]*shows 'b\.svg', an SVG picture, in a face that svglib draws "
+                                         r"\(it uses '(mask|style)'.*svglib leaves SVG pictures out"):
+        convert(svg(face), "f", lambda href: svg(picture, 10, 10).encode())
+
+
+def test_an_svg_picture_as_a_data_uri_in_a_face_svglib_draws_is_an_error():
+    uri = "data:image/svg+xml;base64," + base64.b64encode(svg(STYLED, 10, 10).encode()).decode()
+    with pytest.raises(InputError, match=r"shows 'data:image/svg\+xml;base64,.*svglib leaves SVG pictures out"):
+        convert(svg(f'<image href="{uri}" width="5" height="5"/>'), "f")
+
+
 def test_image_with_transparent_pixels_is_an_error():
     uri = "data:image/png;base64," + base64.b64encode(_png((255, 0, 0, 128), mode="RGBA")).decode()
     with pytest.raises(InputError, match="transparen"):

@@ -5,9 +5,13 @@ spreadsheet unpacks."""
 from __future__ import annotations
 
 import zipfile
+from pathlib import Path
 
+import pdfprobe
 import pnpgen.engine.game as engine_game
-from conftest import DECK_YAML, make_workspace, run
+import pnpgen.svg as svg
+import pnpgen.svg.image as svg_image
+from conftest import DECK_YAML, PICTURE_FRONT, make_workspace, picture_workspace, run
 
 
 def test_copies_of_every_deck_together_are_bounded(tmp_path, capsys):
@@ -95,3 +99,74 @@ def test_a_template_file_of_more_bytes_than_a_template_needs_is_refused_unread(t
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert f"template 'test/card-front.svg.j2' is {MAX_TEMPLATE_BYTES + 1:,} bytes" in err, err
     assert not (ws / "build/test").exists()
+
+
+def _svg_pictures_that_multiply(art: Path) -> None:
+    """a.svg shows b.svg ten times, which shows c.svg ten times … h.svg (a square): seven levels,
+    10,000,000 squares, each file under the budget on its own."""
+    names = "abcdefgh"
+    for i, name in enumerate(names):
+        body = ('<rect width="1" height="1" fill="#000"/>' if i == len(names) - 1 else
+                "".join(f'<image x="{k}" width="1" height="1" href="{names[i + 1]}.svg"/>' for k in range(10)))
+        (art / f"{name}.svg").write_text(f'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">{body}</svg>',
+                                         encoding="utf-8")
+
+
+def test_svg_pictures_showing_pictures_that_multiply_are_refused_before_drawing(tmp_path, capsys, monkeypatch):
+    """Counted while the pictures are read (each file once), not while they are drawn: the build
+    took 14 s to draw 100,000 elements, reading and parsing a picture for each of them."""
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.svg}\n", PICTURE_FRONT, {})
+    _svg_pictures_that_multiply(ws / "data/test/art")
+    drawn, parsed = [], []
+    monkeypatch.setattr(svg.Converter, "element", lambda *a: drawn.append(a))
+    real_parse = svg_image.parse_svg
+    monkeypatch.setattr(svg_image, "parse_svg", lambda data, where: parsed.append(where) or real_parse(data, where))
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert "(image in a.svg (image in deck 'cards' piece 1" in err and "more than 100000 elements" in err, err
+    assert "SVG picture counted" in err, err
+    assert not [conv for conv, *_ in drawn if conv.depth] and len(parsed) <= 8, len(parsed)  # none of a picture drawn
+    assert not (ws / "build/test").exists()
+
+
+def test_svg_pictures_showing_pictures_within_the_budget_are_drawn(tmp_path):
+    """The same pictures three levels deep (1,000 squares) print: the count refuses only beyond."""
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: e.svg}\n", PICTURE_FRONT, {})
+    _svg_pictures_that_multiply(ws / "data/test/art")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    page = pdfprobe.reader(ws / "build/test/cards.pdf").pages[0]
+    forms = [xo.get_object() for xo in page["/Resources"]["/XObject"].values()]
+    assert max(form.get_data().count(b" re") for form in forms) >= 1000  # the squares, and the pictures' clips
+
+
+def test_a_long_path_used_many_times_is_refused_before_drawing(tmp_path, capsys, monkeypatch):
+    """One path of 200,000 characters drawn 200 times by <use>: few elements, but 40,000,000
+    characters of path data, which become hundreds of MB of PDF operators (5,000 uses of a 1 MB
+    path ran minutes, then stopped with a traceback). Counted with the elements, before drawing."""
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.svg}\n", PICTURE_FRONT, {})
+    d = "M0 0" + " L1 1 L0 0" * 20_000
+    uses = "".join(f'<use href="#p" x="{i % 10}"/>' for i in range(200))
+    (ws / "data/test/art/a.svg").write_text(f'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs>'
+                                            f'<path id="p" d="{d}" stroke="#000" fill="none"/></defs>{uses}</svg>',
+                                            encoding="utf-8")
+    drawn = []
+    monkeypatch.setattr(svg.Converter, "element", lambda *a: drawn.append(a))
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a.svg (image in deck 'cards' piece 1" in err, err
+    assert "more than 20,000,000 characters of path data and text (each <use> and SVG picture counted)" in err, err
+    assert not [conv for conv, *_ in drawn if conv.depth]
+    assert not (ws / "build/test").exists()
+
+
+def test_a_long_text_used_many_times_is_refused_before_drawing(tmp_path, capsys):
+    """A text of 100,000 characters drawn 500 times by <use>: 50,000,000 glyphs (80 s)."""
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.svg}\n", PICTURE_FRONT, {})
+    uses = "".join(f'<use href="#t" x="{i % 10}"/>' for i in range(500))
+    (ws / "data/test/art/a.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><text id="t" x="0" y="5" '
+        f'font-family="BIZUDPGothic-Regular" font-size="1">{"あ" * 100_000}</text></defs>{uses}</svg>', encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "more than 20,000,000 characters of path data and text" in err, err

@@ -5,7 +5,10 @@ is not taken for pnpgen's recorded versions."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
+
+import pytest
 
 from conftest import make_workspace, run
 
@@ -39,3 +42,26 @@ def test_after_clean_at_a_foreign_folder_a_build_there_is_still_refused(tmp_path
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(mine)) == 2
     assert "did not write" in capsys.readouterr().err
     assert not (mine / "test").exists()
+
+
+@pytest.mark.parametrize("linked", ["test", "test/doujin"])
+def test_clean_removes_nothing_through_a_link_put_where_an_output_folder_was(tmp_path, capsys, linked):
+    """The game's folder (or an export's) moved elsewhere, a copy of its very bytes, and a link
+    left in its place (to an archive of what went to the printer): pnpgen writes through no link,
+    so what one leads to is not its to remove, whatever its bytes; clean removed them."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert run(ws, "export", "--game", "test", "--preset", "doujin") == 0
+    folder = ws / "build" / linked
+    archive = tmp_path / "printed"
+    shutil.copytree(folder, archive)
+    shutil.rmtree(folder)
+    folder.symlink_to(archive, target_is_directory=True)
+    before = _tree(archive)
+    assert {"cards.pdf", "export.json"} & set(before)
+    capsys.readouterr()
+    assert run(ws, "clean") == 0
+    assert _tree(archive) == before
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"build/{linked}: left as it is: a link where pnpgen's folder was" in err, err
+    assert folder.is_symlink()

@@ -174,3 +174,55 @@ def test_a_named_pipe_in_fonts_does_not_stop_a_build_with_its_rulebook(tmp_path)
     status, err = forked_cli(ws, "build", "--game", "test", "--jobs", "1")
     assert status == 0, err
     assert (ws / "build/test/rulebook.pdf").is_file()
+
+
+def test_an_art_folder_linked_out_of_the_game_is_refused_unread(tmp_path, capsys, monkeypatch):
+    """art/ a link to a folder elsewhere, as decks/ may not be: its pictures were placed on the
+    cards, and every file in it hashed whole, from outside the workspace."""
+    from PIL import Image
+
+    from conftest import PICTURE_FRONT, picture_workspace
+
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.png}\n", PICTURE_FRONT, {"a.png": (200, 30, 30)})
+    elsewhere = tmp_path / "elsewhere"
+    (ws / "data/test/art").rename(elsewhere)
+    Image.new("RGB", (30, 20), (1, 2, 3)).save(elsewhere / "private.png")
+    (ws / "data/test/art").symlink_to(elsewhere, target_is_directory=True)
+    opened: list[Path] = []
+    real = Path.open
+    monkeypatch.setattr(Path, "open", lambda self, *a, **k: opened.append(self.resolve()) or real(self, *a, **k))
+    for command in (("build", "--game", "test", "--no-rulebook", "--jobs", "1"), ("check",)):
+        assert run(ws, *command) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "pieces.1.art: 'a.png' is outside test/: art/ is a link leading out of it" in err
+    assert not [p for p in opened if elsewhere in p.parents]
+    assert not (ws / "build/test").exists()
+    (ws / "data/test/art").unlink()
+    (ws / "data/test/pictures").mkdir()  # a link to a folder of the game's own is fine
+    (elsewhere / "a.png").rename(ws / "data/test/pictures/a.png")
+    (ws / "data/test/art").symlink_to("pictures", target_is_directory=True)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+
+
+@pytest.mark.parametrize("icons", ["test/icons", "common/icons"])
+def test_an_icons_folder_linked_out_of_templates_is_refused(tmp_path, capsys, icons):
+    """templates/<slug>/icons/ or templates/common/icons/ a link to a folder elsewhere: its icons
+    were drawn on the cards (an icon's name is checked against the folder as its link leads)."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "star.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+                                        '<rect width="10" height="10" fill="currentColor"/></svg>', encoding="utf-8")
+    front = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n{{ icon("star", 5, 5, 10) }}\n'
+             '{{ textbox("{star} x", 5, 20, 40, 10) }}\n{% endblock %}\n')
+    ws = make_workspace(tmp_path / "ws", front=front)
+    (ws / "templates" / icons).parent.mkdir(exist_ok=True)
+    (ws / "templates" / icons).symlink_to(elsewhere, target_is_directory=True)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"icon 'star': templates/{icons} is a link leading out of templates/" in err, err
+    assert not (ws / "build/test").exists()
+    (ws / "templates" / icons).unlink()
+    (ws / "templates" / "shared").mkdir()
+    (elsewhere / "star.svg").rename(ws / "templates" / "shared" / "star.svg")
+    (ws / "templates" / icons).symlink_to(ws / "templates" / "shared", target_is_directory=True)  # inside: fine
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0

@@ -45,8 +45,12 @@ def test_a_preset_named_like_a_build_folder_is_refused(tmp_path, capsys):
 @pytest.mark.parametrize("name", ["../../../etc/passwd", ".hidden", "a/b"])
 def test_a_preset_name_is_a_name_not_a_path(tmp_path, capsys, name):
     ws = make_workspace(tmp_path / "ws")
+    (ws / "presets").mkdir()
+    for hidden in (".hidden.yaml", "..yaml"):  # files --preset refuses by their names: not offered either
+        (ws / "presets" / hidden).write_text("name: x\n", encoding="utf-8")
     assert run(ws, "export", "--game", "test", "--preset", name) == 2
-    assert "is not a preset name" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "is not a preset name" in err and "(expected one of doujin, " in err and ".hidden," not in err, err
 
 
 @pytest.mark.parametrize("first, second", [("cards", "Cards"), ("\u30ac", "\u30ab\u3099"), ("cards", "Rulebook")],
@@ -62,4 +66,17 @@ def test_deck_ids_that_are_one_file_on_windows_and_macos_stop_before_anything_is
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"decks/{second}.yaml" in err and "Traceback" not in err, err
+    assert not (ws / "build" / "test").exists()
+
+
+def test_a_deck_named_as_reprints_files_stops_before_reprint_writes_over_it(tmp_path, capsys):
+    """A deck reprint-since-v1: ``pnpgen reprint --since v1`` wrote its sheet over the deck's
+    reprint-since-v1.pdf, and the next build wrote the deck's over the reprint."""
+    ws = make_workspace(tmp_path / "ws")
+    _copy_deck(ws, "Reprint-Since-v1")
+    for command in (("build", "--game", "test", "--no-rulebook"), ("check",)):
+        assert run(ws, *command) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "decks/Reprint-Since-v1.yaml" in err, err
+        assert "deck id 'Reprint-Since-v1' is a name pnpgen reprint gives its files" in err, err
     assert not (ws / "build" / "test").exists()

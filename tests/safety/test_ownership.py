@@ -5,7 +5,10 @@ refused before anything is read or removed."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+
+import pytest
 
 from conftest import make_workspace, run
 from pnpgen.usercache import seal
@@ -155,3 +158,38 @@ def test_out_at_the_workspace_itself_is_refused_even_with_a_lock_an_older_clean_
         err = _fails(ws, capsys, "build", "--game", "test", "--no-rulebook", "--out", where)
         assert "holds the workspace's" in err, err
     assert sorted(p.name for p in ws.iterdir()) == before and sorted(p.name for p in tmp_path.iterdir()) == ["ws"]
+
+
+@pytest.mark.parametrize("planted", ["link to nowhere", "link to a file", "pipe", "folder"])
+def test_a_lock_file_that_is_not_a_plain_file_is_refused_and_nothing_outside_is_made(tmp_path, capsys, planted):
+    """build/.pnpgen.lock as something else: a link was opened through (creating the file it
+    names, anywhere: an empty file outside the workspace), a pipe gave 'cannot write to build:
+    None', a folder 'Is a directory (expected a folder you may write to)'."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    lock = ws / "build" / ".pnpgen.lock"
+    lock.unlink()
+    elsewhere = tmp_path / "elsewhere"
+    if planted == "link to nowhere":
+        lock.symlink_to(elsewhere)
+    elif planted == "link to a file":
+        elsewhere.write_bytes(b"mine")
+        lock.symlink_to(elsewhere)
+    elif planted == "pipe":
+        os.mkfifo(lock)
+    else:
+        lock.mkdir()
+    out = ws / "build" / "test"
+    before = {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("カード3", "書き直した札"), encoding="utf-8")
+    capsys.readouterr()
+    for command in (("build", "--game", "test", "--no-rulebook", "--jobs", "1"), ("clean",)):
+        assert run(ws, *command) == 2
+        err = capsys.readouterr().err
+        kind = {"pipe": "not a plain file (a pipe or a device)", "folder": "a folder"}.get(planted, "a link")
+        assert err == (f"pnpgen: error: build: --out: build/.pnpgen.lock is {kind}, where pnpgen keeps the "
+                       "folder's lock file (expected remove .pnpgen.lock (pnpgen makes it again as a plain file); "
+                       "nothing was replaced)\n"), err
+    assert {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()} == before
+    assert elsewhere.read_bytes() == b"mine" if planted == "link to a file" else not elsewhere.exists()

@@ -42,6 +42,7 @@ def test_ctrl_c_ends_watch_and_serve_with_130(tmp_path, command):
             proc.kill()
     assert proc.returncode == 130, (proc.returncode, err)
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert err.endswith("\npnpgen: interrupted\n") or err == "pnpgen: interrupted\n", err  # as every command
 
 
 @pytest.mark.parametrize("command", [["watch", "--game", "test", "--no-rulebook"], ["serve", "--game", "test", "--port"]])

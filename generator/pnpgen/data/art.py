@@ -38,7 +38,7 @@ from urllib.parse import unquote
 from lxml import etree
 
 from pnpgen import usercache
-from pnpgen.errors import InputError, Where, contained
+from pnpgen.errors import InputError, Where, contained, leads_out
 from pnpgen.litter import is_litter
 from pnpgen.memo import Memo
 
@@ -67,8 +67,8 @@ def art_files(ws: Workspace, game: Game, content_hash: Callable[[Path], str]) ->
     (the first, by name, of equal ones): a picture that is an art file as it is is placed from
     that file. A link is not read (it may lead out of the workspace)."""
     out: dict[str, Path] = {}
-    for folder in art_folders(ws, game):
-        if folder.is_dir():
+    for folder, base in zip(art_folders(ws, game), (game.root, ws.templates)):
+        if folder.is_dir() and not leads_out(folder, base):
             for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink() and not is_litter(p.name)):
                 out.setdefault(content_hash(path), path)
     return out
@@ -126,6 +126,7 @@ class ArtFolder:
         self._info: dict[Path, ArtInfo] = {}
         self._found: dict[tuple[str, bool], Path] = {}  # (rel, in_templates) → the file: each resolved once
         self._resolved: Path | None = None  # art/ through its links, found once
+        self._out: dict[Path, bool] = {}  # art/, templates/<slug>/ → whether it leads out of its place (leads_out)
         self._bytes: OrderedDict[tuple[str, str], bytes] = OrderedDict()  # the most recently used last
         self.trail: list[tuple[str, bool]] | None = None  # while a list: every (name, in_templates) found
         self._held = 0  # bytes in _bytes: past BYTES_BUDGET the least recently used go
@@ -162,6 +163,11 @@ class ArtFolder:
         folders = [self.root] + ([self.templates] if in_templates and self.templates is not None else [])
         paths = []
         for folder in folders:
+            base = self.root.parent if folder == self.root else folder.parent
+            if self._out.setdefault(folder, leads_out(folder, base)):
+                raise InputError(f"{rel!r} is outside {base.name}/: {folder.name}/ is a link leading out of it", key=key,
+                                 expected=f"{folder.name}/ a folder inside {base}/ (or a link to one there), not "
+                                          "a link elsewhere", **_where_parts(where))
             path = contained(rel, folder, key, where)
             if path.is_file():
                 size = path.stat().st_size

@@ -25,6 +25,7 @@ from pnpgen.data.markup import colour_names
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, contained, suggest
+from pnpgen.litter import is_litter
 from pnpgen.units import MM_PER_UNIT
 
 MAX_DEPTH = 20  # layouts extending layouts
@@ -41,6 +42,16 @@ def builtin_folder() -> Path:
     """The layouts pnpgen ships (package data beside the built-in templates, read through
     importlib.resources without importing the faces stage)."""
     return Path(str(importlib.resources.files("pnpgen").joinpath("faces", "builtin", "layouts")))
+
+
+def own_names(root: Path | None) -> list[str]:
+    """The workspace's layouts, ``layouts/*.yaml``: not an editor's or the system's file beside
+    them (macOS's ``._card.yaml`` from a USB stick, Emacs's lock ``.#card.yaml``), which stopped
+    ``pnpgen layout list`` as 'not a layout name'."""
+    folder = root / "layouts" if root is not None else None
+    if folder is None or not folder.is_dir():
+        return []
+    return sorted(p.stem for p in folder.glob("*.yaml") if not is_litter(p.name) and not p.name.startswith("."))
 
 
 def builtin_names() -> list[str]:
@@ -333,8 +344,7 @@ def _layers(root: Path | None, spec: Any, doc: Located, keypath: tuple) -> tuple
         if path is None and skip is not None and skip.stem == name:
             raise where_doc.error(where_key, f"layout {name!r} extends itself", "the name of another layout")
         if path is None:
-            known = sorted(set(builtin_names()) | ({p.stem for p in (root / "layouts").glob("*.yaml")}
-                                                   if root is not None and (root / "layouts").is_dir() else set()))
+            known = sorted(set(builtin_names()) | set(own_names(root)))
             raise where_doc.error(where_key, f"unknown layout {name!r}{suggest(name, known)}", "one of " + ", ".join(known))
         if path.resolve() in seen or len(seen) >= MAX_DEPTH:
             raise where_doc.error(where_key, f"layout {name!r} extends itself (through {', '.join(p.stem for p in seen)})",

@@ -1,7 +1,7 @@
 """One namespace for a game's outputs: the files each deck makes (``<deck>.pdf``,
 ``shop/<deck>.pdf``, ``shop/<deck>-unique.pdf``, ``shop/<deck>-die.pdf``, an export's
 ``<deck>.json`` and PNGs) must not be the game-level files (``<game>-all.pdf``, ``rulebook.pdf``,
-``manifest.json``, ``shop/order.csv``, ``proof.txt``, ``reprint.pdf``, an export's ``export.json``, ``order.csv``
+``manifest.json``, ``shop/order.csv``, ``proof.txt``, ``reprint.pdf``, ``reprint-since-*.pdf``, an export's ``export.json``, ``order.csv``
 and ``<game>-contact.png``) or another deck's; an export's preset folder must not be a folder the
 build makes (``shop/``, ``cut/``, a language's ``<lang>/``). Checked when the game is loaded, before anything
 is drawn or written; a collision is one line naming both."""
@@ -14,6 +14,7 @@ from pnpgen.data.model import Deck, Game
 from pnpgen.errors import InputError
 
 NAME_MAX = 255  # bytes in a file name, on every common file system
+REPRINT_SINCE = "reprint-since-"  # pnpgen reprint --since V: reprint-since-V.pdf and .txt beside the outputs
 DECK_SUFFIXES = {"-unique": "shop/{id}-unique.pdf (its faces, each once)",
                  "-die": "shop/{id}-die.pdf (its die line; an export's {id}-die.pdf too)"}
 
@@ -55,6 +56,10 @@ def check_deck_ids(game: Game) -> None:
                              f"{NAME_MAX - len(b'-unique.pdf')} bytes (UTF-8; a Japanese character takes 3)")
         if key in reserved:
             raise InputError(f"deck id {deck.id!r} is the name of the game's {reserved[key]}", path=_shown(game, deck),
+                             expected="another file name for the deck")
+        if key.startswith(REPRINT_SINCE):  # pnpgen reprint --since V writes reprint-since-V.pdf over it
+            raise InputError(f"deck id {deck.id!r} is a name pnpgen reprint gives its files "
+                             f"({REPRINT_SINCE}<version>.pdf and .txt)", path=_shown(game, deck),
                              expected="another file name for the deck")
         for suffix, made in DECK_SUFFIXES.items():
             if key.endswith(suffix) and key[:-len(suffix)] in ids:

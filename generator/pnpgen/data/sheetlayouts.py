@@ -27,6 +27,7 @@ from pnpgen.data import validate as v
 from pnpgen.data.formats import PAPER_SIZES
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, contained
+from pnpgen.litter import is_litter
 
 FOLDER = "sheets"  # a workspace's own sheet layouts: sheets/<name>.yaml
 GRID = "grid"  # the name that asks for pnpgen's own grid (a deck's ``sheet: grid``)
@@ -174,7 +175,8 @@ def builtin_names() -> list[str]:
 def known_names(root: Path | None) -> list[str]:
     """The layouts a deck may name: pnpgen's and the workspace's sheets/*.yaml that are files (a
     folder or a FIFO of that name is none: listing it beside "unknown" contradicted itself)."""
-    own = {p.stem for p in (root / FOLDER).glob("*.yaml") if p.is_file()} \
+    own = {p.stem for p in (root / FOLDER).glob("*.yaml") if p.is_file() and not is_litter(p.name)
+           and not p.name.startswith(".")} \
         if root is not None and (root / FOLDER).is_dir() else set()
     return sorted(set(builtin_names()) | own)
 

@@ -64,8 +64,11 @@ class Workspace:
         return text.replace(root + os.sep, "")
 
     def slugs(self) -> list[str]:
-        """Every game: a folder under data/ with a game.yaml."""
-        return sorted(p.parent.name for p in self.data.glob("*/game.yaml"))
+        """Every game: a folder under data/ with a game.yaml. Not a hidden one (``.cache``,
+        ``.history``, ``.pnpgen-staging`` …): its outputs would go into pnpgen's own folders of
+        the same names in build/ (``build --all`` wrote a game into the cache, and one into the
+        staging folder, which the commit then removed), and ``--game`` refuses such a name."""
+        return sorted(p.parent.name for p in self.data.glob("*/game.yaml") if not p.parent.name.startswith("."))
 
 
 def find_workspace(start: Path | None = None) -> Workspace:

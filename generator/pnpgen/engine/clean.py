@@ -35,6 +35,7 @@ class Cleaned:
     removed: list[Path] = field(default_factory=list)
     kept: list[Path] = field(default_factory=list)  # recorded, but changed since pnpgen wrote them
     left: list[Path] = field(default_factory=list)  # folders whose record this machine did not seal: untouched
+    linked: list[Path] = field(default_factory=list)  # links where a recorded folder was: nothing removed through them
     history_kept: int = 0  # versions recorded in .history/, kept (without --history)
 
 
@@ -60,23 +61,28 @@ def clean(out_root: Path, game: str | None = None, history: bool = False) -> Cle
                 done.left.extend(p for p in (out_root / slug / lang for slug, lang in editions) if p.is_dir())
                 continue
             for slug, lang in editions:
-                out_dir = out_root / slug / lang
+                below = f"{slug}/{lang}" if lang else slug
+                _linked(out_root, below, done)
                 for rel, (digest, layout) in files.items():
-                    _remove(out_dir, rel, digest, done, layout)
+                    _remove(out_root, f"{below}/{rel}", digest, done, layout)
                 touched.add(out_root / slug)
             state.unlink()
             done.removed.append(state)
         games = [out_root / game] if game is not None else [p for p in out_root.iterdir() if p.is_dir()
                                                             and p != cache.root]
         for folder in games:
+            if folder.is_symlink():
+                _linked(out_root, folder.name, done)
+                continue
             proven: set[Path] = set()
             for state in sorted((cache.root / "exports" / folder.name).glob("*.json")):
                 exported = _exported(state, out_root)
                 if exported is None:
                     continue  # not sealed here (or not an export's state): it proves nothing, and stays
                 where, exports = exported
+                _linked(out_root, where.relative_to(out_root).as_posix(), done)
                 for rel, digest in exports.items():
-                    _remove(where, rel, digest, done)
+                    _remove(out_root, f"{where.relative_to(out_root).as_posix()}/{rel}", digest, done)
                 state.unlink()  # what the game's exports read (engine/export.py): nothing left to compare
                 done.removed.append(state)
                 proven.add(where)
@@ -93,7 +99,7 @@ def clean(out_root: Path, game: str | None = None, history: bool = False) -> Cle
             done.removed.extend(history_files.clean(out_root, game))
         else:
             done.history_kept = history_files.recorded(out_root, game)
-        remove_stray_temps([cache.root, *touched], cache.root.parent)
+        remove_stray_temps([cache.root, *(f for f in touched if not f.is_symlink())], cache.root.parent)
         for folder in sorted(touched | {cache.root}):
             _remove_empty(folder)
     own = {LOCK_NAME, MARKER_NAME}  # the lock and the marker that says the folder is pnpgen's
@@ -145,11 +151,13 @@ def _exported(state: Path, out_root: Path) -> tuple[Path, dict[str, str]] | None
         return None
 
 
-def _remove(folder: Path, rel: str, digest: str | None, done: Cleaned,
+def _remove(out_root: Path, rel: str, digest: str | None, done: Cleaned,
             layout: tuple[int, ...] | None = None) -> None:
-    """``folder/rel`` if it is a file inside ``folder`` (and still holds ``digest``'s bytes, a
-    document's read by its ``layout``)."""
-    path = inside(folder, rel)  # a plain relative path, no link on the way
+    """``out_root/rel`` if it is a file inside ``out_root`` (and still holds ``digest``'s bytes, a
+    document's read by its ``layout``). Never through a link below ``out_root``, the game's
+    folder included: pnpgen writes through none (a build stops at one), so what it leads to is
+    not pnpgen's, whatever its bytes."""
+    path = inside(out_root, rel)  # a plain relative path, no link on the way
     try:
         if path is None or path.is_symlink() or not path.is_file():
             return
@@ -160,6 +168,17 @@ def _remove(folder: Path, rel: str, digest: str | None, done: Cleaned,
     except (OSError, ValueError):
         return
     done.removed.append(path)
+
+
+def _linked(out_root: Path, rel: str, done: Cleaned) -> None:
+    """Say the first link on the way to the recorded folder ``out_root/rel`` (once)."""
+    folder = out_root
+    for part in rel.split("/"):
+        folder = folder / part
+        if folder.is_symlink():
+            if folder not in done.linked:
+                done.linked.append(folder)
+            return
 
 
 def _pruned(cache: Cache) -> list[Path]:

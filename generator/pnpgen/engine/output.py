@@ -10,9 +10,11 @@ builds from writing the same folder at once.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import signal
+import stat
 import tempfile
 import threading
 from collections.abc import Sequence
@@ -99,6 +101,10 @@ def make_folder(folder: Path) -> None:
 
 
 def unwritable(folder: Path, e: OSError) -> InputError:
+    if e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):  # a full disk, a quota, a limit on file sizes
+        return InputError(f"cannot write to {folder}: {e.strerror}", path=folder, key="--out",
+                          expected="room on the disk for the outputs (or a folder on another disk); "
+                                   "nothing was replaced")
     return InputError(f"cannot write to {folder}: {e.strerror}", path=folder, key="--out",
                       expected="a folder you may write to")
 
@@ -142,7 +148,7 @@ def claim(folder: Path, inputs: Sequence[Path] = ()) -> None:
 def is_output_folder(folder: Path) -> bool:
     """Has pnpgen written into ``folder``: its marker, or the lock file every earlier build left?
     Only such a folder is pnpgen's to write in and to clean."""
-    return (folder / MARKER_NAME).is_file() or (folder / LOCK_NAME).is_file()
+    return any((folder / name).is_file() and not (folder / name).is_symlink() for name in (MARKER_NAME, LOCK_NAME))
 
 
 def mark_now(folder: Path) -> None:
@@ -207,20 +213,32 @@ def build_lock(folder: Path, wait: bool = True):
     """Hold ``folder``'s build lock: a second build waits for the first (or, with wait=False,
     stops with a clear message)."""
     make_folder(folder)
-    try:
-        lock = open(folder / LOCK_NAME, "a+b")
+    path = folder / LOCK_NAME
+    try:  # never through a link (it would make a file wherever it leads), never a pipe's or a device's
+        handle = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
     except OSError as e:  # a folder that is no place for files (/proc/self) or not ours to write
+        if e.errno in (errno.ELOOP, errno.EISDIR) or path.is_symlink():
+            raise _not_a_lock(path, "a link" if path.is_symlink() else "a folder") from None
         raise unwritable(folder, e) from None
-    with lock as f:
+    try:
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            raise _not_a_lock(path, "not a plain file (a pipe or a device)")
         try:
-            fcntl.flock(f, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
         except BlockingIOError:
             raise InputError(f"another pnpgen build is writing {folder}", path=folder,
                              expected="wait for it to finish, or build into another --out") from None
         try:
             yield
         finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
+            fcntl.flock(handle, fcntl.LOCK_UN)
+    finally:
+        os.close(handle)
+
+
+def _not_a_lock(path: Path, what: str) -> InputError:
+    return InputError(f"{path} is {what}, where pnpgen keeps the folder's lock file", path=path.parent, key="--out",
+                      expected=f"remove {path.name} (pnpgen makes it again as a plain file); nothing was replaced")
 
 
 def current_umask() -> int:

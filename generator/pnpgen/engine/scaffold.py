@@ -279,7 +279,7 @@ def layout(args: argparse.Namespace) -> int:
     except InputError:
         root = None
     if args.action == "list":
-        own = sorted(p.stem for p in (root / "layouts").glob("*.yaml")) if root and (root / "layouts").is_dir() else []
+        own = layouts.own_names(root)
         for name in dict.fromkeys(own + layouts.builtin_names()):
             raw = layouts.resolve(root, name, Located(Path("pnpgen layout"), None), ())
             g = layouts.geometry(raw)

@@ -83,24 +83,13 @@ def recover(root: Path) -> str | None:
         trash = _Trash(root / TRASH, token)
         if staging.is_symlink() or not staging.is_dir():
             moves = []  # staged files are only ever in a real folder of root's (a link would move files in from elsewhere)
-        with _signals_deferred():
-            for name, rel in moves:
-                source, target = staging / name, inside(root, rel)
-                if target is None or not source.is_file() or source.is_symlink():
-                    continue  # moved before the kill (or not pnpgen's to move)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                # Moved aside first: a rename onto a free name is instant, while ext4 makes a rename
-                # over a file allocate the new file's blocks (auto_da_alloc) and free the old one's
-                # there and then. Killed in between, the next run finds the target missing and its
-                # replacement still staged: it moves that in.
-                trash.take(target, name)
-                os.replace(source, target)
-            for i, rel in enumerate(remove):
-                path = inside(root, rel)
-                if path is not None and not path.is_dir():
-                    if not trash.take(path, f"r{i:06d}"):
-                        path.unlink(missing_ok=True)
-            journal.unlink()
+        try:
+            _carry_out(root, moves, remove, trash, journal)
+        except OSError as e:  # a folder made read-only since the commit: the journal stays for the next run
+            where = _named(Path(e.filename)) if e.filename else _named(root)
+            raise InputError(f"cannot finish writing the new set of files into {_named(root)}: {where}: {e.strerror}",
+                             path=root, key="--out", expected="a folder you may write to; the next run finishes "
+                             "the commit (until then some files are the new set's, some the old)") from None
         _remove_staging(staging)
         if trash.used or (root / TRASH).is_dir():  # this commit's old files, or a killed one's
             reclaim(root)
@@ -112,6 +101,29 @@ def recover(root: Path) -> str | None:
         _remove_staging(staging)
         return "back"
     return None
+
+
+def _carry_out(root: Path, moves: list, remove: list, trash: _Trash, journal: Path) -> None:
+    """The journal's moves and removals, then the journal itself (each step can be done again)."""
+    staging = root / STAGING
+    with _signals_deferred():
+        for name, rel in moves:
+            source, target = staging / name, inside(root, rel)
+            if target is None or not source.is_file() or source.is_symlink():
+                continue  # moved before the kill (or not pnpgen's to move)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            # Moved aside first: a rename onto a free name is instant, while ext4 makes a rename
+            # over a file allocate the new file's blocks (auto_da_alloc) and free the old one's
+            # there and then. Killed in between, the next run finds the target missing and its
+            # replacement still staged: it moves that in.
+            trash.take(target, name)
+            os.replace(source, target)
+        for i, rel in enumerate(remove):
+            path = inside(root, rel)
+            if path is not None and not path.is_dir():
+                if not trash.take(path, f"r{i:06d}"):
+                    path.unlink(missing_ok=True)
+        journal.unlink()
 
 
 def _named(path: Path) -> str:
@@ -130,9 +142,11 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
     gone = sorted(p for p in remove if p not in files and (p.is_file() or p.is_symlink()))
     if not todo and not gone:
         return []
+    checked: set[Path] = set()
     for path in [*todo, *gone]:
         try:
             _check_way(root, path)
+            _check_writable(root, path.parent, checked)
         except OSError as e:  # a name too long, a folder we may not read
             raise InputError(f"cannot write {path.name[:60]}: {e.strerror}", path=root, key="--out",
                              expected="a folder you may write to; nothing was replaced") from None
@@ -216,6 +230,22 @@ def _check_way(root: Path, path: Path) -> None:
     if path.is_dir() and not path.is_symlink():
         raise InputError(f"{rel.as_posix()}: a folder stands where this output file goes", path=root, key="--out",
                          expected="remove or rename that folder; nothing was replaced")
+
+
+def _check_writable(root: Path, folder: Path, checked: set[Path]) -> None:
+    """The folder an output goes into (or the nearest one of its that is there, to make the rest
+    in) must take new names, and so must ``root`` (the journal): checked before the commit, as a
+    read-only folder found while the journal is carried out stops it halfway (the next run
+    finishes it, once the folder may be written)."""
+    for place in (folder, root):
+        while not place.exists() and place != root and root in place.parents:
+            place = place.parent
+        if place in checked:
+            continue
+        checked.add(place)
+        if place.is_dir() and not os.access(place, os.W_OK | os.X_OK, effective_ids=os.access in os.supports_effective_ids):
+            raise InputError(f"cannot write into {_named(place)}: it is read-only", path=root, key="--out",
+                             expected="a folder you may write to (chmod u+w); nothing was replaced")
 
 
 def journal_bytes(body: dict) -> bytes:

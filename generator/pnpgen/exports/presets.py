@@ -127,7 +127,8 @@ def preset_dirs(ws: Workspace, slug: str) -> list[Path]:
 
 
 def available(ws: Workspace, game: str) -> list[str]:
-    return sorted({p.stem for d in preset_dirs(ws, game) for p in d.glob("*.yaml")})
+    """The names ``--preset`` takes: not a hidden file's (``.x.yaml``, ``..yaml``), which it refuses."""
+    return sorted({p.stem for d in preset_dirs(ws, game) for p in d.glob("*.yaml") if not p.name.startswith(".")})
 
 
 def load_preset(ws: Workspace, game: str, name: str) -> Preset:

@@ -77,6 +77,7 @@ class LoopBudget(Extension):
         a loop (``{% set ns.s = ns.s ~ ns.s %}``) reaches a terabyte in 40 turns."""
         if sum(_size(p) for p in parts) > MAX_FACE_CHARS:
             raise _too_long("joining texts with ~")
+        parts = tuple(printed(p) for p in parts)
         return (markup_join if context.eval_ctx.autoescape else str_join)(parts)
 
 
@@ -105,6 +106,26 @@ class _CountedLoops(CodeGenerator):
         super().visit_Template(node, frame)
 
 
+# What Python writes for an object without a text of its own: ``<built-in method upper of
+# FieldText object at 0x7f…>``, a memory address, different on every run (escaped too, in SVG)
+ADDRESS = re.compile(r" at 0x[0-9a-fA-F]{4,}(?:>|&gt;|&#62;)")
+
+
+def printed(value: Any) -> Any:
+    """What ``{{ … }}`` prints, unless it is a function or an object without a text of its own:
+    ``{{ piece.name.upper }}`` (brackets forgotten) or ``{{ piece }}`` printed Python's name for
+    it, with a memory address, on the card: text that differs from build to build."""
+    if isinstance(value, (str, int, float, bool, type(None))) or not ADDRESS.search(str(value)):
+        return value  # (a text is data: never searched)
+    name = getattr(value, "__name__", None)
+    if callable(value) and name:
+        raise InputError(f"prints {name}, a function or method, not a value (Python's name for it, which "
+                         "differs from build to build)", expected=f"{name}() with brackets, to print what it gives")
+    raise InputError(f"prints a Python object ({type(value).__name__}) itself, or a list of them, not a value "
+                     "(Python's name for it, which differs from build to build)",
+                     expected="one of its values, e.g. piece.name")
+
+
 class FaceEnvironment(SandboxedEnvironment):
     """Jinja's sandbox with the per-face bounds above."""
 
@@ -112,10 +133,11 @@ class FaceEnvironment(SandboxedEnvironment):
     intercepted_binops = frozenset(("*", "**", "+", "%"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+        super().__init__(*args, finalize=printed, **kwargs)
         del self.filters["random"]  # a different face each build
         self.filters.update(center=_center, indent=_indent, wordwrap=_wordwrap, replace=_replace, format=_format,
                             join=_join, batch=_batch, slice=_slice, sum=_sum)
+        self.filters.update(string=lambda value: jinja2.filters.soft_str(printed(value)))
         self.filters.update({name: _measured(f, name) for name, f in self.filters.items()})
 
     def call_binop(self, context, operator: str, left: Any, right: Any) -> Any:

@@ -20,11 +20,19 @@ def find_template(templates: Path, slug: str, deck: Deck, side: str) -> str:
     if deck.layout is not None:  # compiled from the deck's layout (faces/layouts.py), not a file
         return name
     where = deck.template_where.get(side, Where(deck.source))
+    there = []  # a folder or a pipe of the name: no template, though "did you mean" would offer its name
     for candidate in (f"{slug}/{name}", name):
-        if contained(candidate, templates, side, where).is_file():
+        path = contained(candidate, templates, side, where)
+        if path.is_file():
             return candidate
+        if path.exists():
+            there.append((candidate, "a folder" if path.is_dir() else "a pipe, socket or device"))
     if (builtin.FOLDER / name).is_file() and name.startswith("common/"):  # shipped inside pnpgen
         return name
+    if there:
+        candidate, what = there[0]
+        raise InputError(f"template {validate.show(name)} is {what}, not a file", path=where.path, line=where.line,
+                         column=where.column, key=side, expected=f"a template file templates/{candidate}")
     folder = templates / slug
     near = suggest(str(name), sorted(p.name for p in folder.glob("*.j2"))) if folder.is_dir() else ""
     raise InputError(f"template {validate.show(name)} not found{near}", path=where.path, line=where.line,

@@ -24,7 +24,7 @@ from pnpgen.data.markup import literal
 from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder, placeholder_word
 from pnpgen.errors import InputError, TemplateMistake, ValueMistake, suggest, too_long
 from pnpgen.faces import builtin, layouts
-from pnpgen.faces.budget import MAX_FACE_CHARS, FaceEnvironment, LoopBudget
+from pnpgen.faces.budget import MAX_FACE_CHARS, FaceEnvironment, LoopBudget, printed
 from pnpgen.faces.helpers import mix, readable, shape_tools
 from pnpgen.faces.images import ArtPlacer
 from pnpgen.faces.lookup import check_templates, find_template
@@ -201,12 +201,18 @@ class WorkspaceLoader(jinja2.FileSystemLoader):
         return source, filename, uptodate
 
 
-def _bound(helper: Callable[..., Any], ctx: TextContext) -> Callable[..., Any]:
+def _bound(helper: Callable[..., Any], ctx: TextContext,
+           shown: Callable[[Any], Any] = lambda value: value) -> Callable[..., Any]:
     """``helper`` with this face's text context bound, as a plain function: a template sees its
-    arguments, not the context (a partial's ``.args`` would show fonts and folders)."""
+    arguments, not the context (a partial's ``.args`` would show fonts and folders). ``shown``:
+    what the first argument (the text it sets) must pass."""
     bound = partial(helper, ctx)
 
     def call(*args: Any, **kwargs: Any) -> Any:
+        if args:
+            args = (shown(args[0]), *args[1:])
+        elif "text" in kwargs:
+            kwargs["text"] = shown(kwargs["text"])
         return bound(*args, **kwargs)
 
     call.__name__ = helper.__name__
@@ -261,7 +267,7 @@ class CompiledTemplates(jinja2.BytecodeCache):
     shared workspace and run outside the template sandbox (its checks are a checksum anyone can
     compute). The machine's cache is written by pnpgen alone, for this user."""
 
-    GENERATION = "sandbox+budget+lines+joins 3"  # how templates are compiled (faces/budget.py): a change makes old entries unused
+    GENERATION = "sandbox+budget+lines+joins+printed 4"  # how templates are compiled (faces/budget.py): a change makes old entries unused
 
     def __init__(self, memory: dict[str, bytes] | None = None):
         self.memory = PROCESS_COMPILED if memory is None else memory
@@ -551,7 +557,7 @@ class Renderer:
             colour=self.colour,
             readable=self.readable,
             fonts=self.game.text_fonts or self.game.fonts,
-            textbox=traced(_bound(textbox, ctx)),
+            textbox=traced(_bound(textbox, ctx, printed)),
             icon=traced(_bound(icon, ctx)),
             is_placeholder=is_placeholder,
             placeholder_colour=PLACEHOLDER_COLOUR,

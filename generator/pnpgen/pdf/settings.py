@@ -13,10 +13,13 @@ these functions, which the code that writes PDFs calls:
   is not embedded.
 - :func:`ascii85_streams` (while an inline image is written) and :func:`cmyk_black_defaults`
   (while svglib's drawing is drawn in a CMYK document): changed for one call, then restored.
+- :func:`dated_as_pnpgen_dates`: while a document is made, ReportLab does not date it from the
+  environment's ``SOURCE_DATE_EPOCH``.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -24,6 +27,21 @@ from reportlab import rl_config
 
 # reportlab.graphics.shapes (STATE_DEFAULTS) loads platypus, a third of a second: it is imported
 # by the functions that change its settings, which only run where ReportLab's graphics are drawn.
+
+
+@contextmanager
+def dated_as_pnpgen_dates() -> Iterator[None]:
+    """ReportLab dates a document (its CreationDate and ModDate) from ``SOURCE_DATE_EPOCH`` when
+    the environment sets it (build servers, Nix, Debian's reproducible builds), even with
+    ``invariant=1``; pnpgen dates every file 2000-01-01 whatever the environment: a rulebook made
+    with it set differed from the same book made without, and which one a build wrote depended
+    on the cache (its book, kept by its inputs, was taken either way)."""
+    kept = os.environ.pop("SOURCE_DATE_EPOCH", None)
+    try:
+        yield
+    finally:
+        if kept is not None:
+            os.environ["SOURCE_DATE_EPOCH"] = kept
 
 
 def flate_only() -> None:

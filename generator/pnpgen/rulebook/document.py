@@ -324,6 +324,7 @@ def render(story: list, meta: Meta, fonts: Fonts, sketch_first: bool = True,
                 for kind, stuff in entries:
                     f.notify(kind, tuple(stuff))
         sketch_first = False
-    pdf = RulebookDoc(buf, meta, fonts, sketch_first)
-    pdf.multiBuild(story)
+    with settings.dated_as_pnpgen_dates():
+        pdf = RulebookDoc(buf, meta, fonts, sketch_first)
+        pdf.multiBuild(story)
     return buf.getvalue(), pdf.page, [[kind, list(stuff)] for kind, stuff in pdf.notified]

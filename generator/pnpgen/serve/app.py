@@ -7,8 +7,11 @@ import argparse
 import asyncio
 import contextlib
 import json
+import signal
+import sys
 from types import FrameType
 
+from pnpgen import INTERRUPTED
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.fresh import profile_stamps, worth_a_build
@@ -147,5 +150,7 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
     server = _Server(uvicorn.Config(make_app(preview, title), host=HOST, port=args.port, log_level="warning"))
     server.run()
     if server.stopped_by:  # Ctrl-C: 130, as ``watch`` and every shell command stopped by it
+        if server.stopped_by == signal.SIGINT:
+            print(INTERRUPTED, file=sys.stderr)  # the one line Ctrl-C ends every command with
         return 128 + server.stopped_by
     return 0 if server.started else 3  # (uvicorn's own status when it could not start; it said why)

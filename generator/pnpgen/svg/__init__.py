@@ -35,7 +35,7 @@ from lxml import etree
 from pnpgen.errors import InputError
 from pnpgen.svg import image, shapes, text
 from pnpgen.svg.artwork import Art
-from pnpgen.svg.image import file_references, inline_images
+from pnpgen.svg.image import file_references, inline_images, svg_picture
 from pnpgen.svg.path import segments_ops
 from pnpgen.svg.style import (
     HARMLESS,
@@ -68,6 +68,10 @@ from pnpgen.units import PT_PER_MM
 
 MAX_ELEMENTS = 100_000  # elements one face draws, each <use> expansion counted: a bound on time and size
 GROUND_SCAN = 1000  # painted shapes looked through for the ground under a text (the print lint's contrast)
+# characters of path data (a path's d, a polyline's or polygon's points) and of text one face draws,
+# each <use> expansion counted: 5,000 <use> of one 1 MB path were gigabytes of PDF operators (minutes,
+# then a crash); 500 of a text of 100,000 characters, 80 s
+MAX_SHAPE_DATA = 20_000_000
 SHAPES = frozenset(shapes.NAMES)
 CONTAINERS = {"svg", "g", "a", "defs", "symbol", "use", "clipPath", "text", "image"}
 PAINT_SERVERS = {"linearGradient", "radialGradient", "stop"}  # drawn where a fill or stroke names them
@@ -88,10 +92,17 @@ _PAINTED = etree.XPath("//*[@style or @fill or @stroke]")
 def convert(svg: str, where: str, resolve: Callable[[str], bytes] | None = None) -> Art:
     """Convert one face's SVG (see the module docstring)."""
     root = parse_svg(svg, where)
-    conv = Converter(root, where, resolve, 0)
+    conv = Converter(root, where, resolve, 0, {}, {})
     try:
         items = conv.run()
     except Fallback as e:
+        picture = svg_picture(root, resolve)
+        if picture is not None:
+            raise conv.error(picture[0], f"shows {picture[1][:60]!r}, an SVG picture, in a face that svglib draws "
+                             f"(it uses {str(e)!r}, outside the converter's subset; in the picture or the face), and svglib "
+                             "leaves SVG pictures out: the face would print without it",
+                             "the face and its SVG pictures within the SVG pnpgen draws (a picture's <style> sheet "
+                             "saved as attributes), or the picture as a PNG") from None
         svg = inline_images(svg, resolve) if resolve else svg
         for el, _, href in file_references(parse_svg(svg, where)):  # svglib would open it itself, from anywhere
             if not href.startswith("data:"):
@@ -126,11 +137,14 @@ class Converter:
     ``TAGS`` write through it: ``ops`` (operators), ``colour``/``set`` (state), ``flush`` then
     ``items`` (anything that is not operator text), ``push``/``pop`` (q … Q)."""
 
-    def __init__(self, root, where: str, resolve: Callable[[str], bytes] | None, depth: int):
+    def __init__(self, root, where: str, resolve: Callable[[str], bytes] | None, depth: int,
+                 fetched: dict[str, bytes], sizes: dict[bytes, tuple[int, int]]):
         self.root = root
         self.where = where
         self.resolve = resolve
         self.depth = depth
+        self.fetched = fetched  # the bytes of each image file the face names, by href (read once)
+        self.sizes = sizes  # the elements and path data each SVG picture of the face draws, by its bytes (counted once)
         if local_name(root) != "svg":
             raise InputError(f"the template produced {local_name(root) or root.tag!r} where an <svg> root belongs ({where})",
                              expected="an <svg> root element in the SVG namespace")
@@ -141,6 +155,7 @@ class Converter:
         self.stack: list[dict[str, Any]] = []
         self.using: list[Any] = []  # <use> targets being expanded, against cycles
         self.elements = 0  # drawn so far, against <use> of <use> … that multiplies (MAX_ELEMENTS)
+        self.drawn = (0, 0)  # elements and path data it will draw, every <use> and SVG picture expanded (prescan)
         self.viewport = (0.0, 0.0)  # (w, h) in user units, for percentages
         self.marks: list[tuple] = []  # strokes and text measured for the print lint (Art.marks)
         # what is painted, for the ground under a text: (box, where it surely covers, its colour;
@@ -244,7 +259,7 @@ class Converter:
 
     def nested(self, root, where: str) -> Converter:
         """A converter for an SVG this one shows as an ``<image>`` (one level deeper)."""
-        return Converter(root, where, self.resolve, self.depth + 1)
+        return Converter(root, where, self.resolve, self.depth + 1, self.fetched, self.sizes)
 
     # ---- errors
 
@@ -292,14 +307,14 @@ class Converter:
                 if 0 < a < 1 or (a < 1 and key == "stop-opacity"):
                     raise self.transparency(el, props, f"{key} {v}", a)
         self._refuse_not_drawn()
+        for el in _WITH_ID(self.root):
+            self.ids.setdefault(el.get("id"), el)
+        self.drawn = self._count_elements()  # (before a fallback: svglib would expand a <use> bomb itself)
         for el in self.root.iter(etree.Element):
             name = local_name(el)
             if name and name not in SHAPES and name not in CONTAINERS and name not in IGNORED \
                     and name not in PAINT_SERVERS:
                 raise Fallback(name)
-        for el in _WITH_ID(self.root):
-            self.ids.setdefault(el.get("id"), el)
-        self._count_elements()
 
     def _refuse_not_drawn(self) -> None:
         """An error for a mask, filter, blend mode, marker or pattern a face uses: neither this
@@ -325,34 +340,49 @@ class Converter:
                                          "print (the face would print without it)",
                                      "a plain colour or gradient, or the pattern drawn as shapes or an image")
 
-    def _count_elements(self) -> None:
-        """Refuse, before drawing anything, a face that would draw more than MAX_ELEMENTS
-        elements with every <use> expanded: each element's count is worked out once, so a <use>
-        of <use> … that multiplies is refused in microseconds, not after 100,000 drawn."""
-        known: dict[Any, int] = {}
+    def _count_elements(self) -> tuple[int, int]:
+        """The elements and the characters of path data and text the document draws with every <use> and
+        SVG picture expanded; refused, before drawing anything, beyond MAX_ELEMENTS or
+        MAX_SHAPE_DATA: each element's count is worked out once (an SVG picture's once per face),
+        so a <use> of <use> …, or SVG pictures showing SVG pictures …, that multiplies is refused
+        in microseconds, not after 100,000 drawn."""
+        known: dict[Any, tuple[int, int]] = {}
         open_: set[Any] = set()
 
-        def count(el) -> int:
+        def count(el) -> tuple[int, int]:
             if el in known:
                 return known[el]
             if el in open_:
-                return 0  # a <use> that loops: drawing names it
+                return 0, 0  # a <use> that loops: drawing names it
             open_.add(el)
-            n = 1 + sum(count(child) for child in el if local_name(child) in DRAWN)
-            if local_name(el) == "use":
+            name = local_name(el)
+            n, data = 1, len(el.get("d") or "") if name == "path" else len(el.get("points") or "")
+            if name == "text":
+                data += sum(len(t) for t in el.itertext())
+            parts = [count(child) for child in el if local_name(child) in DRAWN]
+            if name == "image":
+                parts.append(image.picture_elements(self, el))
+            elif name == "use":
                 href = el.get("href") or el.get(XLINK_HREF) or ""
                 target = self.ids.get(href[1:]) if href.startswith("#") else None
                 if target is not None:
-                    n += count(target)
+                    parts.append(count(target))
+            n += sum(p[0] for p in parts)
+            data += sum(p[1] for p in parts)
             open_.discard(el)
             if n > MAX_ELEMENTS:
-                raise self.error(el, f"makes the face draw more than {MAX_ELEMENTS} elements (each <use> counted)",
-                                 "fewer elements, or <use> that does not multiply <use>")
-            known[el] = n
-            return n
+                raise self.error(el, f"makes the face draw more than {MAX_ELEMENTS} elements (each <use> and SVG "
+                                     "picture counted)", "fewer elements, or <use> and SVG pictures that do not multiply")
+            if data > MAX_SHAPE_DATA:
+                raise self.error(el, f"makes the face draw more than {MAX_SHAPE_DATA:,} characters of path data and "
+                                     "text (each <use> and SVG picture counted)",
+                                 "simpler paths and shorter texts, or fewer <use> of a long one (a picture this "
+                                 "detailed as a PNG)")
+            known[el] = n, data
+            return n, data
 
         try:
-            count(self.root)
+            return count(self.root)
         except RecursionError:
             raise self.error(self.root, "nests <use> and groups too deeply", "a few levels of <use>") from None
 
@@ -471,8 +501,8 @@ class Converter:
     def element(self, el, name: str, parent_style: dict) -> None:
         self.elements += 1
         if self.elements > MAX_ELEMENTS:
-            raise self.error(el, f"makes the face draw more than {MAX_ELEMENTS} elements (each <use> counted)",
-                             "fewer elements, or <use> that does not multiply <use>")
+            raise self.error(el, f"makes the face draw more than {MAX_ELEMENTS} elements (each <use> and SVG "
+                                 "picture counted)", "fewer elements, or <use> and SVG pictures that do not multiply")
         props = props_of(el)
         if props.get("display", "").strip() == "none":
             return

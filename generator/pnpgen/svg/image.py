@@ -15,6 +15,7 @@ from urllib.parse import unquote_to_bytes
 from lxml import etree
 
 from pnpgen.data.art import MAX_ART_PIXELS, SVG_NESTING, claimed_pixels, open_picture
+from pnpgen.errors import InputError
 from pnpgen.svg.style import (
     IDENTITY,
     LENGTH,
@@ -58,12 +59,11 @@ def image(conv, el, name: str, props: dict, style: dict) -> None:
         if slice_:
             conv.pop()
         return
-    if not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+    if not _is_svg(data):
         raise conv.error(el, f"shows {href[:60]!r}, which is not a PNG, JPEG or SVG image", "a PNG, JPEG or SVG file")
     if conv.depth >= MAX_NESTING:
         raise conv.error(el, f"nests SVG images more than {MAX_NESTING} deep", "an image that does not show itself")
-    where = f"{href[:60]} (image in {conv.where})"
-    sub = conv.nested(parse_svg(data, where), where)
+    sub = _picture(conv, href, data)
     sub.prescan()
     svb = sub.root_vb or (0.0, 0.0, sub.width_pt / PT_PER_PX, sub.height_pt / PT_PER_PX)
     w, h = _image_box(conv, el, props, sub.width_pt / PT_PER_PX, sub.height_pt / PT_PER_PX)
@@ -82,6 +82,37 @@ def image(conv, el, name: str, props: dict, style: dict) -> None:
     conv.items.extend(sub.items)
     conv.state = {}  # and this one can no longer trust its own until the Q
     conv.pop()
+
+
+def picture_elements(conv, el) -> tuple[int, int]:
+    """The elements an ``<image>`` of an SVG picture draws, its own ``<use>`` and pictures
+    expanded (0 for a PNG or JPEG, or one that cannot be shown: drawing it says why), each
+    picture counted once per face: a picture showing a picture ten times … seven deep is refused
+    by the count, before anything is drawn. With them, the characters of path data it draws."""
+    href = (el.get("href") or el.get(XLINK_HREF) or "").strip()
+    try:
+        data = _image_bytes(conv, el, href)
+        if raster_kind(data) or not _is_svg(data) or conv.depth >= MAX_NESTING:
+            return 0, 0
+        known = conv.sizes.get(data)
+        if known is not None:
+            return known
+        sub = _picture(conv, href, data)
+    except InputError:
+        return 0, 0
+    sub.prescan()  # counts its own pictures, and refuses them beyond the budget
+    conv.sizes[data] = sub.drawn
+    return sub.drawn
+
+
+def _picture(conv, href: str, data: bytes):
+    """The converter of the SVG picture ``data`` one level below ``conv``."""
+    where = f"{href[:60]} (image in {conv.where})"
+    return conv.nested(parse_svg(data, where), where)
+
+
+def _is_svg(data: bytes) -> bool:
+    return data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<")
 
 
 def _image_box(conv, el, props, iw: float, ih: float) -> tuple[float, float]:
@@ -115,10 +146,14 @@ def _image_bytes(conv, el, href: str) -> bytes:
     if conv.resolve is None:
         raise conv.error(el, f"refers to {href!r}, but images cannot be looked up here",
                          "a data: URI, or a build that resolves image files")
+    known = conv.fetched.get(href)
+    if known is not None:
+        return known
     data = conv.resolve(href)
     if not isinstance(data, (bytes, bytearray)):
         raise TypeError(f"resolve({href!r}) must return bytes")
-    return bytes(data)
+    conv.fetched[href] = bytes(data)
+    return conv.fetched[href]
 
 
 def _raster_size(conv, el, data: bytes) -> tuple[int, int]:
@@ -167,6 +202,19 @@ def inline_images(svg: str, resolve: Callable[[str], bytes]) -> str:
                 el.set(attr, f"data:image/{kind};base64,{base64.b64encode(data).decode('ascii')}")
                 changed = True
     return etree.tostring(root, encoding="unicode") if changed else svg
+
+
+def svg_picture(root, resolve: Callable[[str], bytes] | None) -> tuple[Any, str] | None:
+    """The first ``<image>`` (and its href) that shows an SVG picture, a file or a ``data:`` URI:
+    what svglib, drawing a face outside the converter's subset, leaves out without a word."""
+    for el in root.iter(f"{{{SVG_NS}}}image"):
+        href = (el.get("href") or el.get(XLINK_HREF) or "").strip()
+        if href.startswith("data:"):
+            if href[5:].lstrip().lower().startswith("image/svg"):
+                return el, href
+        elif href and not href.startswith("#") and resolve is not None and not raster_kind(resolve(href)):
+            return el, href
+    return None
 
 
 def file_references(root) -> list[tuple[Any, str, str]]:

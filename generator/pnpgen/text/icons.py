@@ -15,7 +15,7 @@ from pathlib import Path
 from lxml import etree
 from markupsafe import escape
 
-from pnpgen.errors import contained
+from pnpgen.errors import contained, leads_out
 from pnpgen.litter import is_litter
 
 SHAPES = {"g", "path", "circle", "rect", "ellipse", "line", "polyline", "polygon"}
@@ -43,6 +43,9 @@ class UnknownIcon(IconError):
 def find(name: str, dirs: tuple[Path, ...]) -> Path | None:
     """The first ``<name>.svg`` in the icon folders; a name leading out of them is an error."""
     for folder in dirs:
+        if leads_out(folder, folder.parent.parent):  # icons/ linked out of templates/: none of it is read
+            raise IconError(f"icon {name!r}: {folder} is a link leading out of {folder.parent.parent.name}/ "
+                            f"(expected icons/ a folder inside {folder.parent.parent}/, not a link elsewhere)")
         path = contained(f"{name}.svg", folder, "icon")
         if path.is_file():
             return path
@@ -64,7 +67,8 @@ def _numbers(path: Path, attribute: str, text: str) -> tuple[float, ...]:
 
 
 def names(dirs: Sequence[Path]) -> list[str]:
-    return sorted({p.stem for d in dirs if d.is_dir() for p in d.glob("*.svg") if p.is_file() and not is_litter(p.name)})
+    return sorted({p.stem for d in dirs if d.is_dir() and not leads_out(d, d.parent.parent) for p in d.glob("*.svg")
+                   if p.is_file() and not is_litter(p.name)})
 
 
 @lru_cache(maxsize=512)

@@ -1,0 +1,93 @@
+"""Ctrl-C at any instant of a command is one line, ``pnpgen: interrupted``, and exit status 130:
+while Python still imports pnpgen's modules (the first fifth of a second: a traceback through
+the import machinery), and while worker processes run (the terminal sends Ctrl-C to each of them,
+and each printed a KeyboardInterrupt traceback of its own)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, child_env, ctrl_c_as_in_a_terminal, in_a_terminal_group, make_workspace
+
+# The child: Ctrl-C arrives (a real SIGINT to itself) as Python imports pnpgen.data.validate, one
+# of the modules the command line imports before it runs anything; then the command starts the
+# way the `pnpgen` script (the entry point pyproject.toml declares) or `python -m pnpgen` does.
+IMPORTING = textwrap.dedent("""\
+    import importlib, importlib.abc, os, runpy, signal, sys
+
+    class CtrlC(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path, target=None):
+            if name == "pnpgen.data.validate":
+                os.kill(os.getpid(), signal.SIGINT)
+            return None
+
+    sys.meta_path.insert(0, CtrlC())
+    how = sys.argv.pop(1)
+    sys.argv[0] = "pnpgen"
+    if how == "-m":
+        runpy.run_module("pnpgen", run_name="__main__", alter_sys=True)
+    else:
+        module, _, function = how.partition(":")
+        getattr(importlib.import_module(module), function)()
+""")
+
+
+def _entry_point() -> str:
+    return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]["pnpgen"]
+
+
+@pytest.mark.parametrize("how", ["-m", "script"])
+def test_ctrl_c_while_pnpgen_is_imported_is_one_line_and_130(tmp_path, how):
+    ws = make_workspace(tmp_path / "ws")
+    proc = subprocess.run([sys.executable, "-c", IMPORTING, how if how == "-m" else _entry_point(),
+                           "build", "--game", "test"], cwd=ws, env=child_env(), capture_output=True, text=True,
+                          timeout=120, preexec_fn=ctrl_c_as_in_a_terminal)
+    assert (proc.returncode, proc.stderr) == (130, "pnpgen: interrupted\n")
+    assert not (ws / "build").exists()
+
+
+def _worked(pid: int) -> int:
+    """The CPU time (clock ticks) the children of ``pid`` have used: above a few, they are at work
+    (and the command is past forking them: a signal in Python's after-fork hooks is lost)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return 0
+    ticks = 0
+    for child in children:
+        try:
+            fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads a process's children from /proc")
+def test_ctrl_c_while_worker_processes_convert_faces_is_one_line_and_130(tmp_path):
+    """Ctrl-C to the command's process group (as a terminal sends it) once its workers run: only
+    the command speaks, once; the workers end without a word."""
+    ws = make_workspace(tmp_path / "ws", pieces=[f"札{i}" for i in range(3000)])
+    env = child_env(PNPGEN_CACHE=str(tmp_path / "cache"))  # cold: every face is drawn by the workers
+    proc = subprocess.Popen([sys.executable, "-m", "pnpgen", "build", "--game", "test", "--no-rulebook", "--jobs", "2"],
+                            cwd=ws, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=in_a_terminal_group)
+    try:
+        while proc.poll() is None and _worked(proc.pid) < 10:
+            os.sched_yield()
+        assert proc.poll() is None, proc.communicate()  # 6,000 faces: the workers are still at them
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert (proc.returncode, err) == (130, "pnpgen: interrupted\n")
+    assert not (ws / "build" / "test").exists()

@@ -1,0 +1,57 @@
+"""A write to the machine's cache (usercache.py) killed midway leaves its temporary,
+``.<entry>.<pid>``: the next run that writes there removes it once it can prove the write dead
+(its process gone, or the file older than hours), never a running process's, nothing else."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+from conftest import REPO, make_workspace, run
+
+ENTRY = "0123456789abcdef0123456789abcdef01234567"  # an entry's name: usercache.key's 40 hex digits
+
+# A process killed (SIGKILL: no handler, no finally) halfway through writing an entry, as put writes one.
+KILLED_WRITE = f"""\
+import os, signal, sys
+sys.path.insert(0, {str(REPO / "generator")!r})
+from pnpgen import usercache
+where = usercache.folder("yaml")
+where.mkdir(parents=True, exist_ok=True)
+with open(where / f".{ENTRY}.{{os.getpid()}}", "wb") as f:
+    f.write(b"half an entry")
+    f.flush()
+    os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_temporaries_of_killed_writes_are_removed_and_a_running_writers_kept(tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("PNPGEN_CACHE", str(cache))
+    killed = subprocess.run([sys.executable, "-c", KILLED_WRITE], env=dict(os.environ, PNPGEN_CACHE=str(cache)),
+                            timeout=60)
+    assert killed.returncode == -9
+    yaml = cache / "yaml"
+    [dead] = yaml.iterdir()  # what the kill left
+    writer = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    try:
+        running = yaml / f".{ENTRY[::-1]}.{writer.pid}"  # a write still going on
+        running.write_bytes(b"being written")
+        old = yaml / f".{ENTRY[1:]}0.{writer.pid}"  # its pid is running, but the file is seven hours old:
+        old.write_bytes(b"left long ago")  # written by a dead process whose pid another one has now
+        seven_hours_ago = time.time() - 7 * 3600
+        os.utime(old, (seven_hours_ago, seven_hours_ago))
+        secret = cache / f".secret.{dead.name.rsplit('.', 1)[1]}"  # the machine key's, by the same dead process
+        secret.write_bytes(b"half a key")
+        mine = [yaml / f".{ENTRY}.notes", yaml / "notes.txt", cache / ".secret.txt"]  # not pnpgen's temporaries
+        for path in mine:
+            path.write_bytes(b"mine")
+        ws = make_workspace(tmp_path / "ws")
+        assert run(ws, "build", "--game", "test", "--no-rulebook") == 0  # reads the deck: writes in yaml/
+        assert not dead.exists() and not old.exists() and not secret.exists()
+        assert running.read_bytes() == b"being written"
+        assert all(path.read_bytes() == b"mine" for path in mine)
+    finally:
+        writer.communicate(b"")
