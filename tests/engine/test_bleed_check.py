@@ -73,19 +73,19 @@ def test_art_drawn_to_the_bleed_is_not_warned(tmp_path, capsys):
 
 
 def test_a_build_reads_only_the_faces_it_has_not_read_before(tmp_path, capsys, monkeypatch):
-    """The first build reads the deck's first front and first back; after the first piece's name
-    is edited, the next reads its new front and back alone and warns again; an unchanged game
-    reads none and says its warning again; check reads the faces no build read (the second
-    piece's) and counts both fronts."""
+    """The first build reads the deck's first front (its back, a rectangle over the whole face
+    first, is known filled without reading it); after the first piece's name is edited, the next
+    reads its new front alone and warns again; an unchanged game reads none and says its warning
+    again; check reads the face no build read (the second piece's front) and counts both fronts."""
     root = make_workspace(tmp_path, deck=DECK_YAML + PIECES, front=TRIM_ONLY)
     read = _counted(monkeypatch)
     assert run(root, *BUILD) == 0
-    assert sorted(read) == ["back", "front"]
+    assert read == ["front"]
     read.clear()
     deck = root / "data" / "test" / "decks" / "cards.yaml"
     deck.write_text(deck.read_text(encoding="utf-8").replace("青", "紺"), encoding="utf-8")
     assert run(root, *BUILD) == 0
-    assert sorted(read) == ["back", "front"]  # the back prints the name too ("B" ~ name)
+    assert read == ["front"]
     assert _bare(root) == [BUILT.replace("青", "紺")]
     read.clear()
     capsys.readouterr()
@@ -93,7 +93,7 @@ def test_a_build_reads_only_the_faces_it_has_not_read_before(tmp_path, capsys, m
     assert read == []
     assert "bare paper" in capsys.readouterr().err
     assert run(root, "check", "--game", "test") == 0
-    assert sorted(read) == ["back", "front"]
+    assert read == ["front"]
     assert "warning: " + BARE.replace("青", "紺") in capsys.readouterr().out
 
 
@@ -106,10 +106,10 @@ def test_no_bleed_nothing_to_read(tmp_path, monkeypatch):
 
 
 def test_a_build_reads_one_face_per_deck_and_side_whatever_the_deck_size(tmp_path, monkeypatch):
-    """70 distinct cards, in one process and over two: the build renders the first front and the
-    first back alone (each face read would add 6–20 ms to every cold build of a big deck: over
-    two, the workers that convert those two render them, the build's own process none) and names
-    the first piece; check reads all 140."""
+    """70 distinct cards, in one process and over two: the build renders the first front alone
+    (each face read would add 6–20 ms to every cold build of a big deck: over two, the worker
+    that converts it renders it, the build's own process none; the backs are filled to the edge,
+    read by none) and names the first piece; check renders the 70 fronts."""
     pieces = "".join(f"  - {{name: 札{i}, text: 本文}}\n" for i in range(1, 71))
     root = make_workspace(tmp_path / "ws", deck=DECK_YAML + pieces, front=TRIM_ONLY)
     pages: list[int] = []
@@ -120,12 +120,28 @@ def test_a_build_reads_one_face_per_deck_and_side_whatever_the_deck_size(tmp_pat
         out = tmp_path / f"jobs{jobs}"
         assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", jobs, "--out", str(out)) == 0
         warnings = json.loads((out / "test" / "manifest.json").read_text(encoding="utf-8"))["warnings"]
-        assert sum(pages) == (2 if jobs == "1" else 0)
+        assert sum(pages) == (1 if jobs == "1" else 0)
         assert [w for w in warnings if "bare paper" in w] == [
             SHOP + "deck 'cards' (template card-front.svg.j2) piece 1 (札1) front: " + STOPS + FIRST]
     pages.clear()
     assert run(root, "check", "--game", "test") == 0
-    assert sum(pages) == 140
+    assert sum(pages) == 70
+
+
+def test_a_face_whose_first_shape_fills_it_is_not_rendered_and_a_paper_white_one_is(tmp_path, monkeypatch):
+    """A background rectangle from -bleed to w + bleed in an inked colour: the face is known filled
+    without rendering it (nothing read, nothing warned). The same rectangle in white (paper: it
+    leaves the bleed bare) under a blue ground that stops at the trim is rendered and warned."""
+    filled = TO_BLEED.replace('<path d="M{{ -bleed }},{{ -bleed }} H{{ w + bleed }} V{{ h + bleed }} H{{ -bleed }} Z"',
+                              '<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}"')
+    white = filled.replace('fill="#2060c0"/>', 'fill="#ffffff"/>\n<path d="M0,0 H{{ w }} V{{ h }} H0 Z" fill="#2060c0"/>', 1)
+    real = bleedcheck.rendered
+    for front, warned in ((filled, False), (white, True)):
+        root = make_workspace(tmp_path / str(warned), deck=DECK_YAML + PIECES, front=front)
+        pages: list[int] = []
+        monkeypatch.setattr(bleedcheck, "rendered", lambda pdf, at, px: pages.append(len(at)) or real(pdf, at, px))
+        assert run(root, *BUILD) == 0
+        assert (sum(pages), bool(_bare(root))) == ((1, True) if warned else (0, False)), (front, pages, _bare(root))
 
 
 def test_a_converting_worker_reads_only_the_faces_it_is_asked_to():

@@ -14,11 +14,10 @@ in worker processes are rendered there (``paper``), while their pictures are at 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-
-import numpy as np
-from PIL import Image
+from typing import TYPE_CHECKING
 
 from pnpgen.data.lint import MM_PER_PT
 from pnpgen.data.model import Deck, Piece
@@ -31,6 +30,9 @@ from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.writer import write_document
 from pnpgen.shapes import deck_shape, translate
 from pnpgen.svg.artwork import Art
+
+if TYPE_CHECKING:  # numpy and Pillow load when a face is read: a build that reads none never imports them
+    from PIL import Image
 
 PAGES = 32  # faces drawn into one document at a time (never every face's pixels at once)
 
@@ -61,19 +63,52 @@ class Paper:
     bits: bytes
 
     def image(self) -> Image.Image:
+        import numpy as np
+        from PIL import Image
+
         bare = np.unpackbits(np.frombuffer(self.bits, dtype=np.uint8))[:self.size[0] * self.size[1]]
         return Image.fromarray(np.where(bare.reshape(self.size[1], self.size[0]) == 1, 255, 0).astype(np.uint8))
 
 
-def paper(art: Art, bleed_mm: float, font: str) -> Paper:
+# A face as the converter writes it (svg/): its user space (mm, y down) set first, then a colour,
+# then its first shape. When that shape is a rectangle of an inked colour over the whole face (trim
+# and bleed), as the built-in layouts and `<rect x="{{ -bleed }}" …>` backgrounds draw it, the bleed
+# is not bare: the face is not read (no rendering, some 6–20 ms a face). Only a later shape in a
+# paper colour laid over the bleed band itself would be missed.
+USER_SPACE = re.compile(r"q (-?[\d.]+) 0 0 (-?[\d.]+) (-?[\d.]+) (-?[\d.]+) cm")
+RECT_FILL = re.compile(r"(-?[\d.]+) (-?[\d.]+) (-?[\d.]+) (-?[\d.]+) re f")
+EDGE_PT = 0.01
+
+
+def filled_to_the_edge(art: Art) -> bool:
+    """Does the face's first shape cover the whole face (trim and bleed) in an inked colour?"""
+    items = art.items
+    if len(items) < 3 or items[0][0] != "ops" or items[1][0] != "fill" or items[2][0] != "ops":
+        return False
+    space, rect = USER_SPACE.fullmatch(items[0][1]), RECT_FILL.fullmatch(items[2][1])
+    if space is None or rect is None or min(items[1][1:]) * 255 >= PAPER:
+        return False
+    a, d, e, f = (float(v) for v in space.groups())
+    x, y, w, h = (float(v) for v in rect.groups())
+    x0, x1 = sorted((a * x + e, a * (x + w) + e))
+    y0, y1 = sorted((d * y + f, d * (y + h) + f))
+    return x0 <= EDGE_PT and y0 <= EDGE_PT and x1 >= art.width_pt - EDGE_PT and y1 >= art.height_pt - EDGE_PT
+
+
+def paper(art: Art, bleed_mm: float, font: str) -> Paper | None:
     """The face ``art`` (drawn with ``bleed_mm`` of bleed) rendered alone, as ``Paper``: read in the
     worker that converted it, while its pictures are there (faces/convert.py ``read``), so the
     build's own process neither draws the face again nor reads its pictures from their files. The
-    face is not clipped to its piece's bleed outline: every place read lies inside it."""
+    face is not clipped to its piece's bleed outline: every place read lies inside it. None for a
+    face filled to its edge (``filled_to_the_edge``): nothing to read."""
+    if filled_to_the_edge(art):
+        return None
     trim = (art.width_pt * MM_PER_PT - 2 * bleed_mm, art.height_pt * MM_PER_PT - 2 * bleed_mm)
     page = Page((trim[0] + 2 * bleed_mm, trim[1] + 2 * bleed_mm))
     page.items.append(PlaceFace("face", translate(bleed_mm, bleed_mm), trim, bleed_mm))
     [image] = rendered(write_document(PagePlan("bleed", [page]), {"face": art}, font), [0], READ_PX_PER_MM)
+    import numpy as np
+
     rgb = np.asarray(image.convert("RGB"))
     bare = np.minimum(np.minimum(rgb[..., 0], rgb[..., 1]), rgb[..., 2]) >= PAPER
     return Paper(image.size, np.packbits(bare).tobytes())
@@ -103,6 +138,9 @@ def bare_bleed_warnings(faces: Iterable[ShopFace], arts: Mapping[str, Art], blee
     for face in faces:
         key = _memo_key(face, bleed_mm)
         if memo.get(key) is not None or key in todo:
+            continue
+        if filled_to_the_edge(arts[face.key]):  # its first shape covers the bleed: nothing to read
+            memo.learn(key, [])
             continue
         rendered_there = (papers or {}).get(face.key)
         if rendered_there is not None:

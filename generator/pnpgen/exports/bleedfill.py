@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-
-import numpy as np
-from PIL import Image
+from typing import TYPE_CHECKING
 
 from pnpgen.shapes import mirror_x, outline, shape_spec, translate
+
+if TYPE_CHECKING:  # numpy and Pillow load when a face is read: a build that reads none never imports them
+    from PIL import Image
 
 INSIDE_MM = (0.6, 1.6)  # depths inside the trim that must both be inked
 OUTSIDE_MM = 0.6  # the bleed is read from this far outside the trim to this far short of its edge
@@ -46,6 +47,8 @@ def bare_sides(image: Image.Image, px_per_mm: float, origin: tuple[float, float]
         steps.extend((x0 + (i + 0.5) / n * (x1 - x0), y0 + (i + 0.5) / n * (y1 - y0), nx, ny) for i in range(n))
     if not steps:
         return []
+    import numpy as np
+
     at = np.asarray(steps, dtype=np.float64)
     pixels = np.asarray(image.convert("RGB"))
     inked = np.all([_read(pixels, px_per_mm, at, -d) == 1 for d in INSIDE_MM], axis=0)
@@ -62,6 +65,8 @@ def _read(pixels, px_per_mm: float, at, depth: float):
     """At each outline point of ``at`` (x, y and outward normal, mm), ``depth`` mm outward (inward
     when negative) on the RGB ``pixels``: 1 inked, 0 bare paper (every channel at least PAPER),
     -1 off the image."""
+    import numpy as np
+
     u = np.rint((at[:, 0] + at[:, 2] * depth) * px_per_mm).astype(np.int64)
     v = np.rint((at[:, 1] + at[:, 3] * depth) * px_per_mm).astype(np.int64)
     h, w = pixels.shape[:2]
