@@ -136,10 +136,11 @@ def test_a_face_whose_first_shape_fills_it_is_not_rendered_and_a_paper_white_one
                               '<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}"')
     white = filled.replace('fill="#2060c0"/>', 'fill="#ffffff"/>\n<path d="M0,0 H{{ w }} V{{ h }} H0 Z" fill="#2060c0"/>', 1)
     real = bleedcheck.rendered
+    pages: list[int] = []
+    monkeypatch.setattr(bleedcheck, "rendered", lambda pdf, at, px: pages.append(len(at)) or real(pdf, at, px))
     for front, warned in ((filled, False), (white, True)):
         root = make_workspace(tmp_path / str(warned), deck=DECK_YAML + PIECES, front=front)
-        pages: list[int] = []
-        monkeypatch.setattr(bleedcheck, "rendered", lambda pdf, at, px: pages.append(len(at)) or real(pdf, at, px))
+        pages.clear()
         assert run(root, *BUILD) == 0
         assert (sum(pages), bool(_bare(root))) == ((1, True) if warned else (0, False)), (front, pages, _bare(root))
 
