@@ -136,28 +136,29 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
         # the copies new or changed since the last good build (none: no file)
         reprint_out = reprint_files(result, options, before.report) if before is not None else {}
         version, pruned = history.record(out_root, ed, game, now)  # a version, if content changed
+        # the faces, the art and the pictures stay in the worker: only bytes and records come back; let
+        # go of here, before the caches' JSON is made (10,000 text cards: some 300 MB less at the peak);
+        # the caches' packs made while the rulebook's process may still be setting the book
+        result.rendered = None
+        result.arts = {}
+        result.images = None
+        forms = cache.pack_path(f"forms/{ed}")  # the faces and pages drawn: written when they changed
+        if sheets.let_go_of_unused() or not forms.is_file():
+            pack, packed = cache.pack_entry(f"forms/{ed}", {"inputs": drawn_with, **drawn.to_json(sheets)})
+            result.cache_files[pack] = packed
+        result.uses.add(forms)
+        if sizes.memo.used:  # the art files' sizes, by their content: one file, written when it changed
+            result.uses.add(cache.pack_path(f"art/{slug}"))
+            kept_sizes = sizes.memo.kept()
+            if kept_sizes is not None:
+                pack, packed = cache.pack_entry(f"art/{slug}", kept_sizes)
+                result.cache_files[pack] = packed
         if book is not None:
             book.finish(result)
     finally:
         if book is not None:
             book.close()
     result.manifest["changes"] = changes
-    # the faces, the art and the pictures stay in the worker: only bytes and records come back; let
-    # go of here, before the caches' JSON is made (10,000 text cards: some 300 MB less at the peak)
-    result.rendered = None
-    result.arts = {}
-    result.images = None
-    forms = cache.pack_path(f"forms/{ed}")  # the faces and pages drawn: written when they changed
-    if sheets.let_go_of_unused() or not forms.is_file():
-        pack, packed = cache.pack_entry(f"forms/{ed}", {"inputs": drawn_with, **drawn.to_json(sheets)})
-        result.cache_files[pack] = packed
-    result.uses.add(forms)
-    if sizes.memo.used:  # the art files' sizes, by their content: one file, written when it changed
-        result.uses.add(cache.pack_path(f"art/{slug}"))
-        kept_sizes = sizes.memo.kept()
-        if kept_sizes is not None:
-            pack, packed = cache.pack_entry(f"art/{slug}", kept_sizes)
-            result.cache_files[pack] = packed
     result.manifest["reprint"] = reprint
     if before is not None:
         result.files.update(reprint_out)
