@@ -347,3 +347,26 @@ def test_names_keep_tabletop_simulators_tags_as_written(tmp_path):
     z = "\u200b"
     assert names == [f"テストゲーム — [{z}00ff00]Green[{z}-]", f"[{z}00ff00]Green[{z}-]",
                      f"[{z}b]Fire[{z}/b] [{z}ff0000]Red[{z}-] x[{z}sup]2[{z}/sup]", f"[{z}url=http://evil.example]Click"]
+
+
+def test_a_deck_kept_in_a_yml_file_of_another_game_keeps_its_own_id(tmp_path):
+    """Game 'alpha' keeps its deck d27041 in a .yml file, whose id slot is the slot of game
+    'beta''s deck 'cards' (their names hash alike, and alpha's sorts first). Each game's export
+    must give the two decks different CustomDeck ids: beta's export used to list the other games'
+    decks as decks/*.yaml only, so it gave 'cards' the slot alpha's own export gives d27041 (two
+    decks on one table showed each other's cards). Editors' files beside a deck are no deck."""
+    assert {tts.deck_ids([("alpha", "d27041")])[("alpha", "d27041")],
+            tts.deck_ids([("beta", "cards")])[("beta", "cards")]} == {tts.DECK_ID_BASE + 2319 * tts.SHEETS_PER_DECK}
+    root = make_workspace(tmp_path / "ws")
+    shutil.copytree(root / "data" / "test", root / "data" / "beta")
+    shutil.copytree(root / "templates" / "test", root / "templates" / "beta")
+    shutil.copytree(root / "data" / "test", root / "data" / "alpha")
+    shutil.copytree(root / "templates" / "test", root / "templates" / "alpha")
+    shutil.rmtree(root / "data" / "test")
+    shutil.rmtree(root / "templates" / "test")
+    decks = root / "data" / "alpha" / "decks"
+    (decks / "cards.yaml").rename(decks / "d27041.yml")
+    (root / "data" / "beta" / "decks" / "._cards.yaml").write_bytes(b"\x00\x05\x16\x07")  # macOS's AppleDouble
+    alpha = json.loads((_export(root, "alpha") / "d27041.json").read_text(encoding="utf-8"))["ObjectStates"][0]
+    beta = json.loads((_export(root, "beta") / "cards.json").read_text(encoding="utf-8"))["ObjectStates"][0]
+    assert set(alpha["CustomDeck"]).isdisjoint(beta["CustomDeck"]), (alpha["CustomDeck"], beta["CustomDeck"])

@@ -274,6 +274,21 @@ ASIDE = re.compile(r".*\.(bak|orig|rej)", re.IGNORECASE)
 DECK_ENDINGS = (".yaml", ".yml")
 
 
+def is_deck_name(name: str) -> bool:
+    """Is a file of decks/ named as a deck (``.yaml`` or ``.yml``, not hidden), editors' files and
+    copies kept aside apart (``deck_files`` passes those over first)?"""
+    return Path(name).suffix.lower() in DECK_ENDINGS and not name.startswith(".")
+
+
+def deck_ids_in(folder: Path) -> list[str]:
+    """The deck ids a game's decks/ folder holds, as ``deck_files`` reads them, without reading
+    any: for what must know every deck of the workspace (Tabletop Simulator's CustomDeck ids)."""
+    if not folder.is_dir():
+        return []
+    return sorted({p.stem for p in folder.iterdir()
+                   if not is_litter(p.name) and not ASIDE.fullmatch(p.name) and is_deck_name(p.name)})
+
+
 def deck_files(game: Game) -> list[Path]:
     """The game's deck files, ``decks/*.yaml`` and ``decks/*.yml``; a decks/ that is not a folder
     is an error (reading it as "no decks" would remove every deck's outputs)."""
@@ -289,7 +304,7 @@ def deck_files(game: Game) -> list[Path]:
         if ASIDE.fullmatch(path.name):
             game.notes.append(f"data/{game.slug}/decks/{path.name}: passed over (a copy kept aside, not a deck)")
             continue
-        if path.suffix.lower() not in DECK_ENDINGS or path.name.startswith("."):
+        if not is_deck_name(path.name):
             continue
         bad = name_control_char(path.name)
         if bad:  # the deck id names its files, its objects in exports, and every message about it

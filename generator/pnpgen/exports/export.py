@@ -21,7 +21,7 @@ from pnpgen import fonts as fontreg
 from pnpgen.data.art import art_files, orientation, print_bytes
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.lint import MM_PER_PT, LintSettings
-from pnpgen.data.load import check_bleed, load_game
+from pnpgen.data.load import check_bleed, deck_ids_in, load_game
 from pnpgen.data.model import Deck, Game, open_value_said, placeholder_word
 from pnpgen.data.names import check_preset_folder
 from pnpgen.data.workspace import Workspace, workspace_relative
@@ -302,7 +302,7 @@ def _pdfx(preset: Preset, pdfx: str, colour: str) -> OutputCondition | None:
 
 def _tts_deck_ids(ws: Workspace, slug: str, game: Game, base: int | None) -> dict[str, int]:
     """This game's decks' first CustomDeck ids, unique among every deck of the workspace."""
-    everyone = {(g, p.stem) for g in ws.slugs() for p in (ws.game_dir(g) / "decks").glob("*.yaml")}
+    everyone = {(g, deck) for g in ws.slugs() for deck in deck_ids_in(ws.game_dir(g) / "decks")}
     everyone |= {(slug, d.id) for d in game.decks}
     ids = tts.deck_ids(sorted(everyone), tts.DECK_ID_BASE if base is None else base)
     return {d.id: ids[(slug, d.id)] for d in game.decks}
