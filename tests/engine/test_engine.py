@@ -221,18 +221,20 @@ def test_killed_build_leaves_old_files_and_the_next_build_clears_what_it_staged(
     marker_tmp.write_bytes(b"pnpgen")
     mine = root / "mine.pnpgen-tmp"  # the designer's own file beside the outputs: not pnpgen's temporary
     mine.write_bytes(b"mine")
+    also_mine = out / "notes.pnpgen-tmp"  # and one among the game's outputs, named like no temporary of pnpgen's
+    also_mine.write_bytes(b"mine")
     _set_count(workspace, "カード3", 5)
     proc = _paused_build(workspace)
     proc.kill()  # kill -9: no handler runs, the staged files stay
     proc.communicate(timeout=60)
     assert _staged(root) and not (root / transaction.JOURNAL).exists()
-    assert {k: v for k, v in _snapshot(out).items() if k != stray.name} == before
+    assert {k: v for k, v in _snapshot(out).items() if k not in (stray.name, also_mine.name)} == before
     theirs = root / "notes" / ".draft.pnpgen-tmp"  # not pnpgen's folder: --out may be any folder
     theirs.parent.mkdir()
     theirs.write_bytes(b"someone else's")
     assert run(workspace, "build", "--game", "test", "--no-rulebook") == 0
     assert _staged(root) == [] and not stray.exists() and theirs.exists()
-    assert not marker_tmp.exists() and mine.exists()
+    assert not marker_tmp.exists() and mine.exists() and also_mine.exists()
     assert _snapshot(out)["cards.pdf"][0] != before["cards.pdf"][0]  # and this build wrote the new count
 
 

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from pnpgen.atomic import TMP_SUFFIX, tmp_beside
+from pnpgen.atomic import TEMPORARY, TMP_SUFFIX, tmp_beside
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile
 
@@ -199,8 +199,9 @@ def remove_stray_temps(folders: list[Path], root: Path | None = None) -> int:
     for folder in folders:
         if folder.is_dir():
             for tmp in folder.rglob(f"*{TMP_SUFFIX}"):
-                tmp.unlink(missing_ok=True)
-                n += 1
+                if TEMPORARY.fullmatch(tmp.name):  # (a file of the designer's so named is not pnpgen's)
+                    tmp.unlink(missing_ok=True)
+                    n += 1
     if root is not None and root.is_dir():
         for tmp in root.glob(f"{MARKER_NAME}.*{TMP_SUFFIX}"):
             tmp.unlink(missing_ok=True)
