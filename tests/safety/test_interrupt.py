@@ -91,3 +91,30 @@ def test_ctrl_c_while_worker_processes_convert_faces_is_one_line_and_130(tmp_pat
             proc.kill()
     assert (proc.returncode, err) == (130, "pnpgen: interrupted\n")
     assert not (ws / "build" / "test").exists()
+
+
+SPAWNED = textwrap.dedent("""\
+    import multiprocessing, os, signal, sys, time
+    from concurrent.futures import ProcessPoolExecutor
+    from pnpgen.pdf.pdfx import quiet_on_ctrl_c
+
+    if __name__ == "__main__":
+        quiet = sys.argv[1] == "quiet"
+        pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=quiet_on_ctrl_c if quiet else None)
+        worker = pool.submit(os.getpid).result()
+        os.kill(worker, signal.SIGINT)  # what the terminal's Ctrl-C sends the worker too
+        time.sleep(1.0)
+        pool.shutdown(wait=False, cancel_futures=True)
+""")
+
+
+def test_a_spawned_worker_ends_without_a_word_on_ctrl_c(tmp_path):
+    """A PDF/X export converts pictures in spawned workers while a thread runs (pdf/pdfx.py): they
+    keep no handler of the command's, and each printed a KeyboardInterrupt traceback of its own."""
+    script = tmp_path / "spawned.py"
+    script.write_text(SPAWNED, encoding="utf-8")
+    errs = {how: subprocess.run([sys.executable, str(script), how], capture_output=True, text=True, timeout=60,
+                                env=child_env()).stderr for how in ("quiet", "plain")}
+    assert "KeyboardInterrupt" in errs["plain"]  # (what the worker said before)
+    assert errs["quiet"] == "", errs["quiet"]

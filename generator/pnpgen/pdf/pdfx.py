@@ -32,6 +32,7 @@ import hashlib
 import io
 import multiprocessing
 import os
+import signal
 import threading
 import zlib
 from collections import deque
@@ -198,8 +199,9 @@ def _cmyk_streams(images: list, limit: float | None) -> Iterator[tuple[bytes, He
         yield from (_cmyk_stream(*p, limit) for p in pixels)
         return
     # forked only while no thread runs (a thread's lock would stay held in the child)
-    context = multiprocessing.get_context("fork" if threading.active_count() == 1 else "spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    forked = threading.active_count() == 1
+    context = multiprocessing.get_context("fork" if forked else "spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=None if forked else quiet_on_ctrl_c) as pool:
         waiting: deque[Future[tuple[bytes, HeavyPicture | None]]] = deque()
         for p in pixels:
             waiting.append(pool.submit(_cmyk_stream, *p, limit))
@@ -210,6 +212,17 @@ def _cmyk_streams(images: list, limit: float | None) -> Iterator[tuple[bytes, He
 
 
 MIN_PARALLEL = 8  # fewer pictures convert sooner than worker processes start
+
+
+def quiet_on_ctrl_c() -> None:
+    """A spawned worker's Ctrl-C: the terminal sends it to every process of the command, and a
+    spawned worker (unlike a forked one) keeps none of the command's handlers, so it printed a
+    KeyboardInterrupt traceback of its own; it ends without a word (the command says it once)."""
+    signal.signal(signal.SIGINT, _end_quietly)
+
+
+def _end_quietly(signum: int, frame) -> None:
+    os._exit(128 + signum)
 
 
 def _cmyk_stream(size: tuple[int, int], rgb_bytes: bytes, limit: float | None = None) -> tuple[bytes, HeavyPicture | None]:
