@@ -26,16 +26,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from pnpgen.data.model import PLACEHOLDER_COLOUR
+from pnpgen.svg.style import hex_colour
 
 REGISTRATION = (1.0, 1.0, 1.0, 1.0)  # all four inks: the alternate of the marks' Separation All (pdf/writer.py)
 
 
-MARKER = tuple(int(PLACEHOLDER_COLOUR[i:i + 2], 16) for i in (1, 3, 5))  # the 未定 mark's RGB, 0–255
-
-
 def to_cmyk(r: float, g: float, b: float) -> tuple[float, float, float, float]:
     """RGB (0–1) → CMYK (0–1) by the conversion above (the 未定 mark's magenta: 0/100/0/0)."""
-    if (round(r * 255), round(g * 255), round(b * 255)) == MARKER:
+    if hex_colour((r, g, b)) == PLACEHOLDER_COLOUR:
         return (0.0, 1.0, 0.0, 0.0)
     k = 1.0 - max(r, g, b)
     if k >= 1.0 - 1e-9:
