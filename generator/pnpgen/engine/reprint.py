@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnpgen import fonts as fontreg
 from pnpgen.engine.changes import art_tag
-from pnpgen.engine.game import duplex_ready, version_stamp
+from pnpgen.engine.imposition import duplex_ready, version_stamp
 from pnpgen.engine.options import BuildOptions
 from pnpgen.impose.plan import Page, PagePlan
 from pnpgen.impose.sheets import DeckSheets, board_tiles, home_sheets
