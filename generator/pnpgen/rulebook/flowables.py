@@ -356,14 +356,14 @@ class JPara(Flowable):
                     pw = glyphs.width(self.prefix, self.prefix_font, self.size)
                     x += pw
                     avail -= pw
-            slack = avail - glyphs.width(line, self.font, self.size)
             is_last = i == len(self.lines) - 1 and self.last
-            if self.latin:
-                self._draw_words(line, s, mask, x, y, 0.0 if is_last else slack)
-                continue
-            if self.jlreq:
+            if self.jlreq and not self.latin:  # (its slack from its JLREQ widths, not the glyphs')
                 opens = first_line and (not self.prefix or bool(self.prefix_x))
                 self._draw_jlreq(line, s, mask, x, y, avail, is_last, opens)
+                continue
+            slack = avail - glyphs.width(line, self.font, self.size)
+            if self.latin:
+                self._draw_words(line, s, mask, x, y, 0.0 if is_last else slack)
                 continue
             gaps = len(line) - 1
             spacing = 0.0
