@@ -393,6 +393,22 @@ def test_a_components_total_followed_by_its_parts_reads_the_parts(tmp_path):
     assert not any("no deck or sourced item" in w for w in rulebook_warnings(game, FONTS))
 
 
+def test_a_components_entry_naming_a_deck_with_its_kind_after_it_is_that_deck(tmp_path):
+    """An English designer's trial: the card deck named “Market”, listed in the draft as
+    “- 12 Market cards”, was “no deck or sourced item of that name” and the deck was listed again
+    under “Other contents”; the kind after a deck's name is that deck, and its count is compared."""
+    deck = DECK.replace("en: Test cards", "en: Market")
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO, draft=True)
+    draft = "Test Game\n\n## Components\n\n- 12 Market cards\n\n## Setup\n\n1. Shuffle the deck.\n"
+    (ws / "data" / "test" / "draft.en.txt").write_text(draft, encoding="utf-8")
+    game = load_game(Workspace(ws), "test", lang="en")
+    result = build_rulebook(game, ws / "fonts")
+    proof = result.files["proof.txt"].decode("utf-8")
+    assert re.search(r"draft\.en\.txt:5: Market cards: the draft says 12, the data has 11$", proof, re.M), proof
+    assert "Other contents" not in "".join(texts(result))
+    assert not any("no deck or sourced item" in w for w in rulebook_warnings(game, FONTS))
+
+
 def test_a_run_of_term_lines_is_a_list_of_terms_whatever_case_their_text_starts_in():
     """A game trial: a glossary, ``Lit lighthouse: a lighthouse space with a Lamp on it.`` and two
     more such lines, was set as plain paragraphs (a term's text in lower case read as a sentence,

@@ -127,11 +127,14 @@ def data_items(game: Game, aliases: dict[str, str] | None = None, latin: bool = 
 
 def _match(name: str, items: list[DataItem]) -> list[DataItem]:
     """The data items of a draft's name: by the name as written, then without a trailing
-    parenthesis, then (English) without case and plural."""
+    parenthesis, then (English) without case and plural, then with the deck's kind after its
+    name (the draft's “Market cards” for the card deck named “Market”)."""
     names = lambda d: (d.name, *d.aliases)  # noqa: E731
     exact = [d for d in items if any(norm(n) == norm(name) for n in names(d))]
     return exact or [d for d in items if any(base(n) == norm(name) for n in names(d))] \
-        or [d for d in items if latin_key(name) and any(latin_key(n) == latin_key(name) for n in names(d))]
+        or [d for d in items if latin_key(name) and any(latin_key(n) == latin_key(name) for n in names(d))] \
+        or [d for d in items if latin_key(name) and d.kind and any(
+            latin_key(f"{n} {d.kind}") == latin_key(name) for n in names(d))]
 
 
 def _units(comp: Component, parts: list[tuple[str, list[DataItem]]]) -> list[str]:
