@@ -123,7 +123,8 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
         lines.append(f"{dr.id} ({dr.name})")
         if dr.fronts:
             pages_shown = f"{first}" + (f"–{last}" if last > first else "")
-            lines.append("  " + msg("reprint.add", lang, copies=_copies(len(dr.fronts), lang), file=f"{name}.pdf",
+            key = "reprint.add.pages" if last > first else "reprint.add"  # "pages 1–10", "page 3"
+            lines.append("  " + msg(key, lang, copies=_copies(len(dr.fronts), lang), file=f"{name}.pdf",
                                     pages=pages_shown))
             lines += [f"    {n} × {piece}" for piece, n in dr.add.items()]
         if dr.pull:
