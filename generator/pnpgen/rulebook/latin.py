@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from pnpgen.data.draftlines import DraftLines, all_caps, title_like
 from pnpgen.rulebook.tree import (
     Block,
     Blocks,
@@ -42,15 +43,8 @@ from pnpgen.rulebook.tree import (
     mark_brainstorm,
 )
 
-_HASH = re.compile(r"^(#{1,6})\s+(\S.*?)\s*#*\s*$")
-_CHAPTER = re.compile(r"^(?:chapter|part)\s+(\d+|[ivxlc]+)\b\s*[.:—–-]?\s*(.*)$", re.I)
-_SUBNUMBER = re.compile(r"^(\d+)\.(\d+)(?:\.(\d+))?\.?\s+(\S.*)$")
-_NUMBERED = re.compile(r"^(\d+)\.\s+(\S.*)$")
-_STEP = re.compile(r"^(?:(\d+)\)|step\s+(\d+)\s*[:.)—–-])\s*(\S.*)$", re.I)
-_BULLET = re.compile(r"^([-*•])\s+(\S.*)$")
 _TERM = re.compile(r"^([A-Z0-9][^:.!?]{0,48}(?<=\S)):\s+(\S.*)$")
 _DRAFT = re.compile(r"[\s,(—–-]*\b(draft)\s*(?:#|no\.?\s*)?(\d+)\b\)?", re.I)
-_SENTENCE_END = (".", "!", "?", ":", ";", ",")
 
 _COUNT_FIRST = re.compile(r"^(\d+)\s*[x×]?\s+(\S.*)$", re.I)
 # a count written as a word, as English rulebooks list components: "Four player mats", "A cloth bag"
@@ -103,16 +97,6 @@ def _wrapped(lines: list[str]) -> bool:
     return ends >= 2 or (ends == 1 and max(len(s) for s in lines) <= 100)
 
 
-def _title_like(text: str, limit: int = 60) -> bool:
-    return 0 < len(text) <= limit and not text.endswith(_SENTENCE_END)
-
-
-def _all_caps(text: str) -> bool:
-    letters = [c for c in text if c.isalpha()]
-    return len(letters) >= 2 and all(c.isupper() for c in letters) and _title_like(text, 50) \
-        and not _BULLET.match(text)
-
-
 def _kind(title: str) -> str:
     t = title.casefold().rstrip(": ")
     if t.startswith(NOTES):
@@ -120,60 +104,10 @@ def _kind(title: str) -> str:
     return "changelog" if t.startswith(CHANGES) else "rules"
 
 
-class _Lines:
-    """The draft's lines classified: ``(kind, level, number, text)`` per line, kind one of
-    blank, title, section, sub, step, bullet, text."""
-
-    def __init__(self, lines: list[str]):
-        self.raw = lines
-        marks = [len(m.group(1)) for m in map(_HASH.match, (s.strip() for s in lines)) if m]
-        levels = sorted(set(marks))
-        self.title_level = levels[0] if len(levels) > 1 and marks.count(levels[0]) == 1 \
-            and marks[0] == levels[0] else None
-        rest = [lv for lv in levels if lv != self.title_level]
-        self.section_level = rest[0] if rest else 1
-        stripped = [s.strip() for s in lines]
-        other_marks = bool(rest) or any(_CHAPTER.match(s) or _all_caps(s) for s in stripped)
-        numbered = [int(m.group(1)) for m in map(_NUMBERED.match, stripped) if m and _title_like(m.group(2), 40)]
-        self.numbered_sections = not other_marks and len(numbered) >= 2 and all(
-            a < b for a, b in zip(numbered, numbered[1:]))
-
-    def classify(self, s: str) -> tuple[str, int, int, str]:
-        if not s:
-            return ("blank", 0, 0, "")
-        m = _HASH.match(s)
-        if m:
-            level = len(m.group(1))
-            if level == self.title_level:
-                return ("title", 0, 0, m.group(2))
-            if level <= self.section_level:
-                return ("section", 0, 0, m.group(2))
-            return ("sub", min(level - self.section_level, 3), 0, m.group(2))
-        m = _CHAPTER.match(s)
-        if m:
-            return ("section", 0, 0, m.group(2).strip() or s)
-        m = _SUBNUMBER.match(s)
-        if m and _title_like(m.group(4)):
-            return ("sub", 2 if m.group(3) else 1, 0, m.group(4))
-        m = _NUMBERED.match(s)
-        if m and self.numbered_sections and _title_like(m.group(2), 40):
-            return ("section", 0, int(m.group(1)), m.group(2))
-        if _all_caps(s):
-            return ("section", 0, 0, s)
-        m = _STEP.match(s) or (None if self.numbered_sections else _NUMBERED.match(s))
-        if m:
-            groups = [g for g in m.groups() if g is not None]
-            return ("step", 0, int(groups[0]), groups[-1])
-        m = _BULLET.match(s)
-        if m:
-            return ("bullet", 0, 0, m.group(2))
-        return ("text", 0, 0, s)
-
-
 def parse_latin(text: str) -> Document:
     """The draft's tree (see the module's docstring for the marks it reads)."""
     lines = text.split("\n")
-    cls = _Lines(lines)
+    cls = DraftLines(lines)
     wrapped = _wrapped(lines)
     title, label, number = "", "", None
     sections: list[Section] = []
@@ -209,8 +143,8 @@ def parse_latin(text: str) -> Document:
             (kind == "step" and section.kind == "rules") or (kind == "bullet" and section.is_components))
         first_line = not seen_content
         seen_content = True
-        if kind == "title" or (first_line and (kind == "text" or kind == "section" and _all_caps(s))
-                               and _title_like(s, 80) and section is None
+        if kind == "title" or (first_line and (kind == "text" or kind == "section" and all_caps(s))
+                               and title_like(s, 80) and section is None
                                and any(cls.classify(t.strip())[0] == "section" for t in lines[i + 1:])):
             title, label, number = _title(body)
             gap = False
@@ -251,7 +185,7 @@ def _body_of_step(open_text: list, line: str, indented: bool) -> bool:
     not more of that title? A line under it that is not indented is; an indented one is when it
     starts a sentence (a capital), not when it goes on with the title's words (``another tile.``)."""
     block, lines = open_text
-    if not isinstance(block, Step) or not _title_like(" ".join(lines)):
+    if not isinstance(block, Step) or not title_like(" ".join(lines)):
         return False
     return not indented or (len(lines) == 1 and line[:1].isupper())
 
