@@ -275,9 +275,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             if sheet.silhouette is not None:
                 add_registration(home, sheet.silhouette)
             deck_cuts = cut_files(options.cutter, ds, layout)
-        if options.printer is not None:
-            for page in home:
-                page.matrix = options.printer.page_matrix(page.size_mm, page.side == "back" and sheet.duplex != "none")
+        fit_to_printer(home, options)
         home_pages[deck.id] = [page_signature(p) for p in home]
         home_faces[deck.id] = [p.faces() for p in home]
         files = []
@@ -503,6 +501,15 @@ def pieces_pack(slug: str, options: BuildOptions) -> str:
 def cached_nesting(cache: Cache | None) -> Memo[list]:
     """The nesting searches of earlier builds, from ``cache`` (none without one)."""
     return Memo(known=cache.records("nest") if cache is not None else {})
+
+
+def fit_to_printer(pages: list[Page], options: BuildOptions) -> None:
+    """Home pages (a deck's sheets, the reprint's) drawn for the build's printer profile: its scale
+    corrected, and each backs page printed behind its fronts moved by its back offset."""
+    if options.printer is not None:
+        for page in pages:
+            page.matrix = options.printer.page_matrix(page.size_mm,
+                                                      page.side == "back" and options.sheet.duplex != "none")
 
 
 def duplex_ready(pages: list[Page], two_sided: bool, sheet: SheetOptions, font: str, lang: str) -> list[Page]:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnpgen import fonts as fontreg
 from pnpgen.engine.changes import art_tag
-from pnpgen.engine.game import duplex_ready, version_stamp
+from pnpgen.engine.game import duplex_ready, fit_to_printer, version_stamp
 from pnpgen.engine.options import BuildOptions
 from pnpgen.impose.plan import Page, PagePlan
 from pnpgen.impose.sheets import DeckSheets, board_tiles, home_sheets
@@ -108,6 +108,7 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
                 deck_pages = board_tiles(ds, on.tiles, sheet, font, game.fonts.get("bold", font), fontreg.string_width_mm)
             else:
                 deck_pages = home_sheets(ds, on.layout, sheet, font, fontreg.string_width_mm)
+            fit_to_printer(deck_pages, options)  # as the home sheets: the slug names the profile
         printed.append((dr, deck_pages))
     # one file printed duplex: with two-sided sheets in it, a one-sided deck's sheets each get a
     # blank back, as in <game>-all.pdf, or the next deck's backs would land behind the wrong fronts
