@@ -104,12 +104,15 @@ def test_the_bleed_survives_a_larger_offset(tmp_path, two_builds):
 def test_no_offset_or_gutters_where_no_back_is_printed_behind_a_front(tmp_path, two_builds, args):
     """``--duplex none`` (backs on their own paper, not mirrored) and sleeve inserts (no backs):
     the profile's back offset moves nothing and costs no gutters: the same 9 cards a sheet, at
-    the same places, as without the profile (they took 8 a sheet, and backs were moved)."""
+    the same places, as without the profile (they took 8 a sheet, and backs were moved); and no
+    warning that backs may show white edges (sleeve inserts were warned: an English designer's trial)."""
     ws, _ = two_builds
     for name, printer in (("plain", ()), ("wide", ("--printer", "wide"))):
         assert run(ws, "build", "--game", "test", "--no-rulebook", *args, *printer, "--out", str(tmp_path / name)) == 0
-    decks = [json.loads((tmp_path / name / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
-             for name in ("plain", "wide")]
+    manifests = [json.loads((tmp_path / name / "test" / "manifest.json").read_text(encoding="utf-8"))
+                 for name in ("plain", "wide")]
+    decks = [m["decks"][0] for m in manifests]
+    assert not [w for w in manifests[1]["warnings"] if "back offset" in w], manifests[1]["warnings"]
     assert decks[0]["pieces_per_sheet"] == decks[1]["pieces_per_sheet"] == 9
     plain, wide = (placements(tmp_path / name / "test" / "cards.pdf") for name in ("plain", "wide"))
     assert len(plain) == len(wide) == (4 if args[0] == "--duplex" else 2)

@@ -46,6 +46,7 @@ from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.output import mark_now
 from pnpgen.engine.paper import (
     DeckOnPaper,
+    back_behind,
     cricut_warnings,
     fold_duplex_warnings,
     short_bleed_warnings,
@@ -189,7 +190,7 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
     slots of its sheet layout (``stock``, from ``deck_stock``). ``nest_memo``: the nesting
     searches of earlier builds (``cached_nesting``)."""
     spec = _spec(deck)
-    if deck.back is None or (sheet.layout == "sleeve" and deck.kind == "card"):  # no back behind it
+    if not back_behind(deck, sheet):
         sheet = sheet.without_backs()
     if stock is not None:
         return DeckOnPaper(spec, slot_layout(stock[0], spec, sheet, stock[1], stock[2]), None)
