@@ -148,6 +148,7 @@ def test_scale_is_compensated_about_the_page_centre(tmp_path, two_builds):
 @pytest.mark.parametrize("text, where, says", [
     ("home-laser: {back_offset_mm: [0.8]}\n", "printers.yaml:1", "back_offset_mm"),
     ("home-laser: {back_offset_mm: 1.5}\n", "printers.yaml:1", "two lengths in mm"),  # not [1.5, 1.5]
+    ("home-laser: {back_offset_mm: [30mm, 0]}\n", "printers.yaml:1", "['30mm', 0] is not a valid back_offset_mm"),
     ("other: {}\nhome-laser:\n  scale: [1.0, 2.0]\n", "printers.yaml:3", "scale"),
     ("home-laser:\n  paper: b9\n", "printers.yaml:2", "paper"),
     ("home-laser:\n  colour: red\n", "printers.yaml:2", "colour"),
@@ -258,3 +259,14 @@ def test_the_reprint_of_changed_cards_moves_its_backs_for_the_printer_as_the_hom
     (x0, y0, x1, y1), = pages[0]
     assert pages[1] == [pytest.approx((W - x1 + 0.8, y0 - 1.2, W - x0 + 0.8, y1 - 1.2), abs=0.002)]
     assert all("home-laser" in page and "+0.8/-1.2 mm" in page for page in texts(out / "test" / "reprint.pdf"))
+
+
+@pytest.mark.parametrize("offset, mm", [("[-1.5mm, 0]", [-1.5, 0.0]), ("[-0.06in, 0.1cm]", [-1.524, 1.0])])
+def test_a_back_offset_written_with_a_unit_is_that_length(tmp_path, two_builds, offset, mm):
+    """An English designer's trial: lengths take units everywhere else (the README says so), but
+    back_offset_mm: [-1.5mm, 0] was 'not a valid back_offset_mm (expected two lengths in mm …)'."""
+    ws, _ = two_builds
+    (ws / "printers.yaml").write_text(f"inkjet: {{back_offset_mm: {offset}}}\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "inkjet", "--out", str(tmp_path / "o")) == 0
+    assert json.loads((tmp_path / "o" / "test" / "manifest.json").read_text(encoding="utf-8"))[
+        "printer"]["back_offset_mm"] == mm
