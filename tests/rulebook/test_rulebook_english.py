@@ -409,6 +409,21 @@ def test_a_components_entry_naming_a_deck_with_its_kind_after_it_is_that_deck(tm
     assert not any("no deck or sourced item" in w for w in rulebook_warnings(game, FONTS))
 
 
+@pytest.mark.parametrize("entry, names, counts, note", [
+    ("4 Player mats (double-sided)", ["Player mats"], [4], "(double-sided)"),
+    ("28 Coin tokens (20 worth 1, 8 worth 5)", ["Coin tokens"], [28], "(20 worth 1, 8 worth 5)"),
+    ("Four Player mats (one per player)", ["Player mats"], [4], "(one per player)"),
+    ("Alice cards (53)", ["Alice cards"], [53], None),
+])
+def test_a_parenthesis_after_a_count_written_first_is_a_note_not_the_name(entry, names, counts, note):
+    """An English designer's trial: '- 4 Player mats (double-sided)' was the component “Player
+    mats (double-sided)”, '- 28 Coin tokens (20 worth 1, 8 worth 5)' one named “28 Coin tokens”
+    counting 20, 1, 8, 5: neither matched its deck, which was listed again under Other contents."""
+    got = parse_entry(entry)
+    assert (got.names, got.counts) == (names, counts)
+    assert [b.text for b in got.children] == ([note] if note else [])
+
+
 def test_a_run_of_term_lines_is_a_list_of_terms_whatever_case_their_text_starts_in():
     """A game trial: a glossary, ``Lit lighthouse: a lighthouse space with a Lamp on it.`` and two
     more such lines, was set as plain paragraphs (a term's text in lower case read as a sentence,

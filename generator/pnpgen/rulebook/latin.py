@@ -53,6 +53,7 @@ NUMBER_WORDS = {w: n for n, w in enumerate(
     "seventeen eighteen nineteen twenty".split())} | {
     "a": 1, "an": 1, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 _WORD_FIRST = re.compile(r"^(" + "|".join(NUMBER_WORDS) + r")\s+(?:x\s+)?(\S.*)$", re.I)
+_NOTE_LAST = re.compile(r"^(.*?\S)\s*\(([^()]*)\)\s*$")
 _COUNT_LAST = re.compile(r"^(.*?\S)\s*(?:\(([^()]*)\)|[x×]\s*(\d+)|:\s*(\d+))\s*$", re.I)
 
 NOTES = ("open issues", "issues", "problems", "designer notes", "designer's notes", "design notes", "to do", "todo")
@@ -254,11 +255,17 @@ def parse_entry(text: str, line: int = 0) -> Component:
     """A components entry: ``80 Epic cards``, ``Epic cards (80)``, ``VP board, VP markers (1 / 4)``,
     ``1 VP board and 4 VP markers``, ``Cubes (5 each)``, ``Four player mats``, ``A cloth bag``; a description after `` — `` or ``: ``
     that is no count goes under the entry, unless it lists the parts a total before it adds up to
-    (``60 cards: 24 Starter cards and 36 Market cards``): then the parts are the entry."""
+    (``60 cards: 24 Starter cards and 36 Market cards``): then the parts are the entry. After a
+    count written first, a parenthesis is a note under the entry (``4 Player mats (double-sided)``,
+    ``28 Coin tokens (20 worth 1, 8 worth 5)``)."""
     head, description = text, ""
     m = re.match(r"^(.*?)(?:\s+[—–]\s+|:\s+)(.*)$", text)
     if m and not re.fullmatch(r"\d+(\s*each)?", m.group(2).strip()):
         head, description = m.group(1), m.group(2)
+    note = ""  # "4 Player mats (double-sided)": the count comes first, the parenthesis is a note
+    paren = _NOTE_LAST.match(head)
+    if paren and (_COUNT_FIRST.match(paren.group(1)) or _WORD_FIRST.match(paren.group(1))):
+        head, note = paren.group(1), paren.group(2).strip()
     names: list[str] = []
     counts: list[int] = []
     count_text: str | None = None
@@ -285,6 +292,8 @@ def parse_entry(text: str, line: int = 0) -> Component:
         if len(parts.names) >= 2 and len(parts.counts) == len(parts.names) and sum(parts.counts) == counts[0]:
             return parts  # a total, then its parts: the parts are the entry
     comp = Component(names, count_text, counts, [""] * len(counts), head.strip(), line=line)
+    if note:
+        comp.children.append(DraftParagraph(f"({note})", False, False, line))
     if description:
         comp.children.append(DraftParagraph(description, False, False, line))
     return comp
