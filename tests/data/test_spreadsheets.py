@@ -110,6 +110,9 @@ BAD = {
                   "0..10000, e.g. 3 in the count column)"),  # 0 parks a piece (issue 12); no YAML 'count: 3' in a sheet
     "unknown header": ('name,powr\r\n祝福,3\r\n', "cards.csv:1:2: powr (column B): unknown key in the header row",
                        "one of name, text"),
+    # an English designer's trial: a sheet's Qty column was 'unknown key' with no word of count
+    "qty": ('name,Qty\r\n祝福,3\r\n', "cards.csv:1:2: Qty (column B): unknown key in the header row; did you mean "
+            "count? (the number of copies to print)", "one of name, text"),
     "no header": ('name,\r\n祝福,3\r\n', "cards.csv:2:2: a value ('3') in a column without a header", "column B"),
     "twice": ('name,name\r\n祝福,3\r\n', "cards.csv:1:2: name: the same header twice: B1 repeats A1 (expected", "one column"),
     "bad bool": ('name,hot\r\n祝福,maybe\r\n', "cards.csv:2:2: hot (column B): 'maybe' is not a valid bool",

@@ -66,6 +66,8 @@ def _parse(doc: Source, keypath: tuple, parse: Callable[..., Any], value: Any, *
 
 
 # said after the keys a piece may have when the key is no near miss of one: a field to add
+# what a designer's sheet may call the copies of a piece, pnpgen's count
+COPIES_WORDS = {"qty", "quantity", "quantities", "copies", "# copies", "#", "amount", "how many", "nr", "no. of copies"}
 NEW_FIELD = "; a new field is declared first: fields: {{{key}: text}}"
 NEW_FIELD_LAYOUT = ("; a new field is shown by a box of its own, which declares it: layout: {{extends: {layout}, "
                     "boxes: {{{box}: {{field: {key}, x: …, y: …, w: …, h: …}}}}}}")  # box: a box's name, lower case
@@ -91,6 +93,9 @@ def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: s
                                 "half-width spaces in the indentation", key=True)
             listed = ", ".join(str(k) for k in allowed)
             near = suggest(str(key), [str(k) for k in allowed], cutoff=0.75)  # rarity is no 'art'; titel is title
+            if not near and "count" in allowed and "count" not in mapping \
+                    and str(key).strip().lower().rstrip(".:") in COPIES_WORDS:
+                near = "; did you mean count? (the number of copies to print)"  # a sheet's Qty column
             raise doc.error(keypath + (key,), f"unknown key in {what}{near}",
                             ("one of " + listed if listed else "no keys here") + ("" if near else more.format(
                                 key=key, box=re.sub(r"[^a-z0-9_-]+", "-", str(key).lower()).strip("-_") or "new")),
