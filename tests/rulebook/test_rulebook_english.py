@@ -393,6 +393,21 @@ def test_a_components_total_followed_by_its_parts_reads_the_parts(tmp_path):
     assert not any("no deck or sourced item" in w for w in rulebook_warnings(game, FONTS))
 
 
+def test_a_components_total_that_is_not_its_parts_sum_says_so(tmp_path):
+    """An English designer's trial: '- 54 cards: 40 Market cards and 10 Starter cards' (a total
+    mistyped) was only 'component “cards” … has no deck': the warning says the parts add up to 50."""
+    assert parse_entry("54 cards: 40 Starter cards and 10 Market cards").parts_off == [40, 10]
+    assert parse_entry("50 cards: 40 Starter cards and 10 Market cards").parts_off == []
+    ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO, draft=True)
+    draft = "Test Game\n\n## Components\n\n- 13 pieces: 11 Test cards and 3 Dice\n\n## Setup\n\n1. Shuffle the deck.\n"
+    (ws / "data" / "test" / "draft.en.txt").write_text(draft, encoding="utf-8")
+    game = load_game(Workspace(ws), "test", lang="en")
+    said = [w for w in rulebook_warnings(game, FONTS) if "no deck or sourced item" in w]
+    assert len(said) == 1 and said[0].endswith(
+        "“pieces” of the draft has no deck or sourced item of that name in the data; the parts its text lists "
+        "add up to 14 (11 + 3), not 13: with the total their sum, the parts are the entries"), said
+
+
 def test_a_components_entry_naming_a_deck_with_its_kind_after_it_is_that_deck(tmp_path):
     """An English designer's trial: the card deck named “Market”, listed in the draft as
     “- 12 Market cards”, was “no deck or sourced item of that name” and the deck was listed again

@@ -193,6 +193,10 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
         missing = [name for name, ds in parts if not ds]
         if missing and have_data:
             near = "".join(suggest(name, [d.name for d in items]) for name in missing)
+            if comp.parts_off:  # "54 cards: 40 Market cards and 10 Starter cards"
+                near += (f"; the parts its text lists add up to {sum(comp.parts_off)} "
+                         f"({' + '.join(map(str, comp.parts_off))}), not {comp.counts[0]}: with the total "
+                         "their sum, the parts are the entries")
             warnings.append(f"{where}: component {quote(', '.join(missing) if latin else '、'.join(missing))} of "
                             f"the draft has no deck or sourced item of that name in the data{near}")
         for label, draft_n, data in _compare(comp, parts):

@@ -287,11 +287,14 @@ def parse_entry(text: str, line: int = 0) -> Component:
             else:
                 names.append(part)
         count_text = " / ".join(str(n) for n in counts) if counts else None
+    listed: list[int] = []
     if description and len(counts) == 1:
         parts = parse_entry(description, line)  # "60 cards: 24 Starter cards and 36 Market cards"
-        if len(parts.names) >= 2 and len(parts.counts) == len(parts.names) and sum(parts.counts) == counts[0]:
-            return parts  # a total, then its parts: the parts are the entry
-    comp = Component(names, count_text, counts, [""] * len(counts), head.strip(), line=line)
+        if len(parts.names) >= 2 and len(parts.counts) == len(parts.names):
+            if sum(parts.counts) == counts[0]:
+                return parts  # a total, then its parts: the parts are the entry
+            listed = parts.counts  # told: a total mistyped reads as one component that matches no deck
+    comp = Component(names, count_text, counts, [""] * len(counts), head.strip(), line=line, parts_off=listed)
     if note:
         comp.children.append(DraftParagraph(f"({note})", False, False, line))
     if description:
