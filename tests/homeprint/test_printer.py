@@ -243,22 +243,34 @@ def test_a_printers_file_that_is_no_file_is_said_so(tmp_path, capsys, kind):
     assert "printers.yaml: is not a file" in err and err.count("\n") == 1, err
 
 
-def test_the_reprint_of_changed_cards_moves_its_backs_for_the_printer_as_the_home_sheets_do(tmp_path, two_builds):
+@pytest.mark.parametrize("named_by", ["--printer", "game.yaml"])
+def test_the_reprint_of_changed_cards_moves_its_backs_for_the_printer_as_the_home_sheets_do(tmp_path, two_builds,
+                                                                                           named_by):
     """An English designer's trial: reprint.pdf's slug named the profile ('back -1.5/+0 mm') but
-    its backs were not moved, so the reprinted cards' backs landed off their fronts; they are
-    moved (and the scale corrected) as in <deck>.pdf."""
+    its backs were not moved, so the reprinted cards' backs landed off their fronts; with the
+    profile named by game.yaml's printer:, the reprint (and 'pnpgen reprint --since') did not even
+    name it. They are moved (and the scale corrected) as in <deck>.pdf."""
     ws, _ = two_builds
     out = tmp_path / "laser"
-    build = ("build", "--game", "test", "--no-rulebook", "--printer", "home-laser", "--out", str(out))
+    build = ("build", "--game", "test", "--no-rulebook", "--out", str(out))
+    if named_by == "--printer":
+        build += ("--printer", "home-laser")
+    else:
+        game = ws / "data" / "test" / "game.yaml"
+        game.write_text(game.read_text(encoding="utf-8") + "printer: home-laser\n", encoding="utf-8")
     assert run(ws, *build) == 0
+    assert run(ws, "tag", "--game", "test", "--out", str(out), "printed") == 0
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
     deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文カード2}", "text: 書き直した}"), encoding="utf-8")
     assert run(ws, *build) == 0
-    pages = placements(out / "test" / "reprint.pdf")
-    assert len(pages) == 2 and len(pages[0]) == len(pages[1]) == 1  # one card, front and back
-    (x0, y0, x1, y1), = pages[0]
-    assert pages[1] == [pytest.approx((W - x1 + 0.8, y0 - 1.2, W - x0 + 0.8, y1 - 1.2), abs=0.002)]
-    assert all("home-laser" in page and "+0.8/-1.2 mm" in page for page in texts(out / "test" / "reprint.pdf"))
+    since = ("reprint", "--game", "test", "--since", "printed", "--out", str(out))
+    assert named_by == "--printer" or run(ws, *since) == 0  # (reprint takes no --printer: game.yaml's)
+    for name in ("reprint.pdf", "reprint-since-v1.pdf")[:1 if named_by == "--printer" else 2]:
+        pages = placements(out / "test" / name)
+        assert len(pages) == 2 and len(pages[0]) == len(pages[1]) == 1, name  # one card, front and back
+        (x0, y0, x1, y1), = pages[0]
+        assert pages[1] == [pytest.approx((W - x1 + 0.8, y0 - 1.2, W - x0 + 0.8, y1 - 1.2), abs=0.002)], name
+        assert all("home-laser" in page and "+0.8/-1.2 mm" in page for page in texts(out / "test" / name)), name
 
 
 @pytest.mark.parametrize("offset, mm", [("[-1.5mm, 0]", [-1.5, 0.0]), ("[-0.06in, 0.1cm]", [-1.524, 1.0])])

@@ -120,6 +120,7 @@ class BuildResult:
     face_arts: dict[str, str] = field(default_factory=dict)  # face showing a picture → the hash of its pictures (face_art)
     home_faces: dict[str, list[list[str]]] = field(default_factory=dict)  # deck → the faces of each home page
     on_paper: list[DeckOnPaper] = field(default_factory=list)  # each deck's layout on the paper (a reprint file reuses it)
+    options: BuildOptions | None = None  # the game's own: game.yaml's paper and printer applied (a reprint file's too)
 
     def pictures(self) -> dict:
         """Each deck's faces for the rulebook, from the arts the sheets use."""
@@ -666,7 +667,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                          + short_bleed_warnings(list(zip(game.decks, on_paper)), options)
                          + stock_warnings(on_paper, options.sheet) + cricut_warnings(list(zip(game.decks, on_paper)), options),
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,
-                         face_keys=face_keys, face_arts=face_arts)
+                         face_keys=face_keys, face_arts=face_arts, options=options)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
         faces_ready(result)      # are imposed (unless they were beside the converting workers) and drawn
     if plan is None:

@@ -89,6 +89,7 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
     decks = deck_reprints(result, before)
     if not decks:
         return {}
+    options = result.options or options  # the game's: game.yaml's paper: and printer: as its home sheets have them
     game = result.game
     font = game.fonts["gothic"]
     sheet = options.sheet
