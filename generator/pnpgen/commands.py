@@ -79,8 +79,7 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
                          layout=getattr(args, "layout", "grid"),
                          silhouette=silhouette,
                          sleeve_mm=sleeve_mm(args),
-                         printer=printer.words(duplex) if printer is not None else "",
-                         least_bleed_mm=printer.least_bleed_mm(duplex) if printer is not None else 0.0, **given)
+                         **(printer.sheet_fields(duplex) if printer is not None else {}), **given)
     dpi = {"min_dpi": args.min_dpi} if args.min_dpi is not None else {}  # None: --min-dpi not given
     ink = None
     if getattr(args, "ink", None):
@@ -398,7 +397,7 @@ def check_options(ws: Workspace, args: argparse.Namespace):
     printer = load_printer(ws.root, args.printer)
     duplex = printer.duplex or options.sheet.duplex
     sheet = replace(options.sheet, paper=printer.paper or options.sheet.paper, duplex=duplex,
-                    printer=printer.words(duplex), least_bleed_mm=printer.least_bleed_mm(duplex))
+                    **printer.sheet_fields(duplex))
     return replace(options, sheet=sheet, printer=printer)
 
 

@@ -62,6 +62,13 @@ class Printer:
         back = "" if duplex == "none" else f"back {dx:+g}/{dy:+g} mm, "
         return f"{self.name} ({back}{sx * 100:g}/{sy * 100:g} %)"
 
+    def sheet_fields(self, duplex: str) -> dict:
+        """The home sheets' options this profile sets (``SheetOptions``): how the slug names it
+        where backs are printed behind the fronts and where none is moved, and the bleed the
+        offset needs."""
+        return {"printer": self.words(duplex), "printer_plain": self.words("none"),
+                "least_bleed_mm": self.least_bleed_mm(duplex)}
+
     def record(self) -> dict:
         return {"name": self.name, "source": self.source, "paper": self.paper, "duplex": self.duplex,
                 "back_offset_mm": list(self.back_offset_mm), "scale": list(self.scale)}

@@ -120,7 +120,7 @@ def test_no_offset_or_gutters_where_no_back_is_printed_behind_a_front(tmp_path, 
         assert b == pytest.approx(a, abs=0.002)
     for page in texts(tmp_path / "wide" / "test" / "cards.pdf"):
         assert "未満" not in page and "wide" in page
-        assert ("+1.2/+0 mm" in page) == (args[0] != "--duplex"), page  # the slug names no offset it did not apply
+        assert "+1.2/+0 mm" not in page, page  # the slug names no offset it did not apply (sleeve inserts did)
 
 
 def test_a_one_sided_deck_gets_no_gutters_for_the_back_offset(tmp_path):
@@ -130,6 +130,19 @@ def test_a_one_sided_deck_gets_no_gutters_for_the_back_offset(tmp_path):
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "wide") == 0
     deck = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
     assert deck["pieces_per_sheet"] == 9 and deck["pages"] == 1
+    # an English designer's trial: a one-sided sheet's slug named the back offset it does not apply
+    page, = texts(ws / "build" / "test" / "cards.pdf")
+    assert "wide (100/100 %)" in page and "+1.2/+0 mm" not in page, page
+
+
+def test_fold_over_sheets_name_the_printer_without_a_back_offset(tmp_path, two_builds):
+    """Fold-over sheets print on one side: their slug named the profile's back offset ('back
+    +1.2/+0 mm') though nothing was moved by it."""
+    ws, _ = two_builds
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "fold", "--printer", "wide",
+               "--out", str(tmp_path / "f")) == 0
+    for page in texts(tmp_path / "f" / "test" / "cards.pdf"):
+        assert "wide (100/100 %)" in page and "+1.2/+0 mm" not in page, page
 
 
 def test_scale_is_compensated_about_the_page_centre(tmp_path, two_builds):

@@ -332,7 +332,7 @@ def game_printer(ws: Workspace, game: Game, options: BuildOptions) -> BuildOptio
         return options
     duplex = printer.duplex or options.sheet.duplex
     sheet = replace(options.sheet, paper=printer.paper or options.sheet.paper, duplex=duplex,
-                    printer=printer.words(duplex), least_bleed_mm=printer.least_bleed_mm(duplex))
+                    **printer.sheet_fields(duplex))
     return replace(options, sheet=sheet, printer=printer)
 
 
