@@ -64,7 +64,7 @@ from pnpgen.faces.printlint import lint_faces
 from pnpgen.faces.templates import CompiledTemplates, Renderer, RenderMemo
 from pnpgen.impose.cutter import add_registration, silhouette_layout
 from pnpgen.impose.fold import FoldLayout, layout_fold, more_with_less_bleed
-from pnpgen.impose.grid import SheetOptions, choose_layout, margin_to_hold_whole
+from pnpgen.impose.grid import SheetOptions, choose_layout, layout_grid, margin_to_hold_whole
 from pnpgen.impose.plan import Page, PagePlan, TextOp, page_signature
 from pnpgen.impose.sheets import (
     TILE_OPTIONS,
@@ -305,7 +305,8 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             trim_mm=[round(v, 3) for v in deck.trim_mm], bleed_mm=bleed, count=deck.count,
             unique=len(deck.pieces), faces=len({*df.fronts, *(df.backs or ())}),
             double_sided=deck.back is not None, paper=sheet.paper,
-            layout=fold_or_sleeve or layout_record(spec, layout, tiles, sheet, placed.whole_with),
+            layout=fold_or_sleeve or layout_record(spec, layout, tiles, sheet, placed.whole_with)
+            | _offset_cost(deck, spec, layout, sheet),
             sheets=sheets if home else 0, pages=len(home),
             shop_pages=shop_n, die_line=die_line,
             files=files, placeholders=len(deck.placeholders),
@@ -361,6 +362,18 @@ def booklet_paper(ws: Workspace, game: Game, given: str | None) -> str:
     profile = game_profile(ws, game) if given is None else None
     paper = given or (profile.paper if profile is not None else None) or game.options.get("paper")
     return "letter" if paper == "letter" else "a4"
+
+
+def _offset_cost(deck: Deck, spec: ShapeSpec, layout, sheet: SheetOptions) -> dict[str, Any]:
+    """A two-sided card deck's grid that took gutters for a printer profile's back offset: how
+    many the tight grid holds, and its bleed (``more_with``, said under the deck's line)."""
+    if not (sheet.least_bleed_mm and spec.kind == "rect" and deck.kind == "card" and back_behind(deck, sheet)
+            and sheet.silhouette is None and getattr(layout, "kind", "") == "grid"):
+        return {}
+    tight = layout_grid(spec.w, spec.h, sheet.without_backs())
+    if tight is None or tight.per_sheet <= layout.per_sheet:
+        return {}
+    return {"more_with": {"bleed_mm": round(tight.sheet_bleed_mm, 3), "pieces_per_sheet": tight.per_sheet}}
 
 
 def _fold_layout(ds: DeckSheets, sheet: SheetOptions) -> FoldLayout | None:
