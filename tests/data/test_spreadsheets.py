@@ -113,6 +113,10 @@ BAD = {
     # an English designer's trial: a sheet's Qty column was 'unknown key' with no word of count
     "qty": ('name,Qty\r\n祝福,3\r\n', "cards.csv:1:2: Qty (column B): unknown key in the header row; did you mean "
             "count? (the number of copies to print)", "one of name, text"),
+    # an English designer's trial: the sheet's totals row was 42 copies of a card called Total
+    "totals row": ('name,count\r\nA,2\r\nB,3\r\n,\r\nTotal,5\r\n', "cards.csv:5:2: count (column B): the row of "
+                   "'Total' with the count 5 (the sum of the rows above) is the sheet's totals row, not a piece",
+                   "delete the totals row"),
     "no header": ('name,\r\n祝福,3\r\n', "cards.csv:2:2: a value ('3') in a column without a header", "column B"),
     "twice": ('name,name\r\n祝福,3\r\n', "cards.csv:1:2: name: the same header twice: B1 repeats A1 (expected", "one column"),
     "bad bool": ('name,hot\r\n祝福,maybe\r\n', "cards.csv:2:2: hot (column B): 'maybe' is not a valid bool",
@@ -402,3 +406,8 @@ def test_a_hidden_first_sheet_is_passed_over_unless_named(tmp_path, kind):
     deck.write_text(deck.read_text(encoding="utf-8").replace(f"{{file: cards.{kind}}}", f"{{file: cards.{kind}, sheet: old}}"),
                     encoding="utf-8")
     assert [v["name"] for v, _ in _pieces(ws)] == ["旧"]
+
+
+def test_a_piece_named_total_is_a_piece_when_its_count_is_not_the_sum_above(tmp_path):
+    ws = _sheet_ws(tmp_path, "cards.csv", b'name,count\r\nA,2\r\nB,3\r\nTotal,4\r\n')
+    assert [p.label for p in load_game(Workspace(ws), "test").decks[0].pieces] == ["A", "B", "Total"]

@@ -545,11 +545,27 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                   for i, (raw, piece) in enumerate(zip(pieces, deck.pieces)) if isinstance(raw, dict) and piece.count
                   for k in raw if k != "count" and fields.get(k) == "text"]
         game.translations.plain_texts(path, texts)
+    if rows is not doc:
+        _totals_row(rows, deck)
     copies = sum(p.count for p in deck.pieces)
     if copies > v.COUNT[1]:  # each copy is a page of the shop file: a hundred thousand took minutes
         raise doc.error(("pieces",), f"the deck prints {copies:,} copies",
                         f"at most {v.COUNT[1]:,} copies in one deck (split it into several decks)")
     return deck
+
+
+TOTAL_WORDS = {"total", "totals", "grand total", "sum", "合計", "総計", "計"}  # a sheet's totals row
+
+
+def _totals_row(rows: Source, deck: Deck) -> None:
+    """A sheet's last row named Total (合計…) whose count is the sum of the rows above is the
+    sheet's totals row, not a piece: it would print that many copies of a card called Total."""
+    *above, last = deck.pieces
+    if len(above) >= 2 and last.label.strip().casefold() in TOTAL_WORDS and last.count == sum(p.count for p in above):
+        raise rows.error(("pieces", len(above), "count"), f"the row of {last.label!r} with the count {last.count} "
+                         "(the sum of the rows above) is the sheet's totals row, not a piece: it would print "
+                         f"{last.count} copies of a piece named {last.label!r}",
+                         "one row per piece: delete the totals row, or keep it on another worksheet")
 
 
 def _shown_fields(deck: Deck) -> set[str]:
