@@ -411,3 +411,27 @@ def test_a_hidden_first_sheet_is_passed_over_unless_named(tmp_path, kind):
 def test_a_piece_named_total_is_a_piece_when_its_count_is_not_the_sum_above(tmp_path):
     ws = _sheet_ws(tmp_path, "cards.csv", b'name,count\r\nA,2\r\nB,3\r\nTotal,4\r\n')
     assert [p.label for p in load_game(Workspace(ws), "test").decks[0].pieces] == ["A", "B", "Total"]
+
+
+@pytest.mark.parametrize("header, says", [
+    ("Name", "Name (column A): unknown key in the header row; did you mean title? (the field that names the piece)"),
+    ("Qty", "Qty (column A): unknown key in the header row; did you mean count? (the number of copies to print)"),
+    # the advice for a new column under a layout: 'field: Card Type' was refused ('not a field name')
+    ("Card Type", "rename the column 'Card Type' to card-type (a field name has no spaces), then layout: {extends: "
+                  "card-poker, boxes: {card-type: {field: card-type, x: …"),
+])
+def test_a_layout_decks_unknown_column_gets_advice_that_builds(tmp_path, capsys, header, says):
+    """An English designer's trial: a Google Sheet's Name and Qty columns were unknown keys with
+    no word of title and count; a 'Card Type' column's advice, followed, did not build."""
+    ws = make_workspace(tmp_path / "ws", deck="name: Cards\nlayout: card-poker\npieces: {file: cards.csv}\n")
+    sheet = ws / "data" / "test" / "decks" / "cards.csv"
+    sheet.write_bytes(f"{header},text\r\nA,Gain 1.\r\n".encode())
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and says in err, err
+    if header == "Card Type":  # the advice followed builds
+        sheet.write_bytes(b"card-type,text,title\r\nCrew,Gain 1.,A\r\n")
+        (ws / "data" / "test" / "decks" / "cards.yaml").write_text(
+            "name: Cards\nlayout: {extends: card-poker, boxes: {card-type: {field: card-type, x: 4, y: 80, w: 30, "
+            "h: 4}}}\npieces: {file: cards.csv}\n", encoding="utf-8")
+        assert run(ws, "check", "--game", "test") == 0, capsys.readouterr().err
