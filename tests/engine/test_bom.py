@@ -94,6 +94,9 @@ def test_a_solo_game_of_one_piece_is_said_in_the_singular(tmp_path):
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     text = " ".join(PdfReader(ws / "build" / "test" / "test-all.pdf").pages[-1].extract_text().split())
     assert "· 1 player ·" in text and "Total 1 piece ·" in text, text
+    # an English designer's trial: it said "None (the draft lists nothing to buy)" beside a draft
+    # listing a rules sheet: what is bought comes from game.yaml's sourced:, not the draft
+    assert "None (nothing bought: game.yaml has no sourced: list)" in text and "the draft" not in text, text
 
 
 def test_players_the_draft_leaves_open_are_said_as_they_stand(tmp_path):

@@ -44,6 +44,7 @@ from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.output import mark_now
 from pnpgen.engine.paper import (
     DeckOnPaper,
+    back_behind,
     cricut_warnings,
     fold_duplex_warnings,
     short_bleed_warnings,
@@ -94,6 +95,7 @@ class BuildResult:
     face_arts: dict[str, str] = field(default_factory=dict)  # face showing a picture → the hash of its pictures (face_art)
     home_faces: dict[str, list[list[str]]] = field(default_factory=dict)  # deck → the faces of each home page
     on_paper: list[DeckOnPaper] = field(default_factory=list)  # each deck's layout on the paper (a reprint file reuses it)
+    options: BuildOptions | None = None  # the game's own: game.yaml's paper and printer applied (a reprint file's too)
 
     def pictures(self) -> dict:
         """Each deck's faces for the rulebook, from the arts the sheets use."""
@@ -160,7 +162,7 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
     slots of its sheet layout (``stock``, from ``deck_stock``). ``nest_memo``: the nesting
     searches of earlier builds (``cached_nesting``)."""
     spec = _spec(deck)
-    if deck.back is None or (sheet.layout == "sleeve" and deck.kind == "card"):  # no back behind it
+    if not back_behind(deck, sheet):
         sheet = sheet.without_backs()
     if stock is not None:
         return DeckOnPaper(spec, slot_layout(stock[0], spec, sheet, stock[1], stock[2]), None)
@@ -214,7 +216,7 @@ def game_printer(ws: Workspace, game: Game, options: BuildOptions) -> BuildOptio
         return options
     duplex = printer.duplex or options.sheet.duplex
     sheet = replace(options.sheet, paper=printer.paper or options.sheet.paper, duplex=duplex,
-                    printer=printer.words(duplex), least_bleed_mm=printer.least_bleed_mm(duplex))
+                    **printer.sheet_fields(duplex))
     return replace(options, sheet=sheet, printer=printer)
 
 
@@ -501,7 +503,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                          + short_bleed_warnings(list(zip(game.decks, on_paper)), options)
                          + stock_warnings(on_paper, options.sheet) + cricut_warnings(list(zip(game.decks, on_paper)), options),
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,
-                         face_keys=face_keys, face_arts=face_arts)
+                         face_keys=face_keys, face_arts=face_arts, options=options)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
         faces_ready(result)      # are imposed (unless they were beside the converting workers) and drawn
     if plan is None:

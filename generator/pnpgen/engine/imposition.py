@@ -18,11 +18,11 @@ from pnpgen.engine.bom import bill_of_materials, bom_pages
 from pnpgen.engine.cutfiles import CutFile, cut_files
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.engine.options import BuildOptions
-from pnpgen.engine.paper import DeckOnPaper
+from pnpgen.engine.paper import DeckOnPaper, back_behind
 from pnpgen.faces.faceset import DeckFaces, RenderedGame
 from pnpgen.impose.cutter import add_registration
 from pnpgen.impose.fold import FoldLayout, layout_fold, more_with_less_bleed
-from pnpgen.impose.grid import SheetOptions
+from pnpgen.impose.grid import SheetOptions, layout_grid
 from pnpgen.impose.plan import Page, PagePlan, TextOp, page_signature
 from pnpgen.impose.sheets import (
     DeckSheets,
@@ -35,6 +35,7 @@ from pnpgen.impose.sheets import (
 )
 from pnpgen.impose.slots import SlotLayout
 from pnpgen.messages import msg
+from pnpgen.shapes import ShapeSpec
 
 
 @dataclass
@@ -154,7 +155,8 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             unique=len(deck.pieces), faces=len({*df.fronts, *(df.backs or ())}),
             double_sided=deck.back is not None, paper=sheet.paper,
             layout=imposed.fold_or_sleeve or layout_record(placed.spec, placed.layout, placed.tiles, sheet,
-                                                           placed.whole_with),
+                                                           placed.whole_with)
+            | _offset_cost(deck, placed.spec, placed.layout, sheet),
             sheets=imposed.sheets if home else 0, pages=len(home),
             shop_pages=len(imposed.shop) if files else 0, die_line=die_line,
             files=files, placeholders=len(deck.placeholders),
@@ -210,9 +212,7 @@ def impose_deck(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
         if sheet.silhouette is not None:
             add_registration(home, sheet.silhouette)
         deck_cuts = cut_files(options.cutter, ds, layout)
-    if options.printer is not None:
-        for page in home:
-            page.matrix = options.printer.page_matrix(page.size_mm, page.side == "back" and sheet.duplex != "none")
+    fit_to_printer(home, options)
     bleed = ds.art_bleed_mm
     pairs = [(p.front, p.back, p.count, p.piece.label) for p in df.pairs]
     return DeckImposition(
@@ -231,6 +231,27 @@ def remember_digests(kept: Impositions | None, digests: dict[int, bytes]) -> Non
     for imposed in kept.used():
         if not imposed.digests:
             imposed.digests = {id(p): digests[id(p)] for p in imposed.pages() if id(p) in digests}
+
+
+def _offset_cost(deck: Deck, spec: ShapeSpec, layout, sheet: SheetOptions) -> dict[str, Any]:
+    """A two-sided card deck's grid that took gutters for a printer profile's back offset: how
+    many the tight grid holds, and its bleed (``more_with``, said under the deck's line)."""
+    if not (sheet.least_bleed_mm and spec.kind == "rect" and deck.kind == "card" and back_behind(deck, sheet)
+            and sheet.silhouette is None and getattr(layout, "kind", "") == "grid"):
+        return {}
+    tight = layout_grid(spec.w, spec.h, sheet.without_backs())
+    if tight is None or tight.per_sheet <= layout.per_sheet:
+        return {}
+    return {"more_with": {"bleed_mm": round(tight.sheet_bleed_mm, 3), "pieces_per_sheet": tight.per_sheet}}
+
+
+def fit_to_printer(pages: list[Page], options: BuildOptions) -> None:
+    """Home pages (a deck's sheets, the reprint's) drawn for the build's printer profile: its scale
+    corrected, and each backs page printed behind its fronts moved by its back offset."""
+    if options.printer is not None:
+        for page in pages:
+            page.matrix = options.printer.page_matrix(page.size_mm,
+                                                      page.side == "back" and options.sheet.duplex != "none")
 
 
 def _bold_font(game: Game) -> str:
