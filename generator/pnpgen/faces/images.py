@@ -48,12 +48,6 @@ _LOW_DPI = re.compile(r"^(?P<where>.*): deck (?P<deck>\S+), piece (?P<piece>.*?)
 SHOWN_LOW_DPI = 3  # a deck's pictures below the dpi named one by one; the rest counted on one line
 
 
-def low_dpi_deck(warning: str) -> str | None:
-    """The deck a picture-below-the-wanted-dpi warning is about (None: another warning)."""
-    m = _LOW_DPI.match(warning)
-    return m.group("deck") if m else None
-
-
 def grouped_low_dpi(warnings: list[str]) -> list[str]:
     """The warnings with each deck's pictures below the wanted dpi named once each up to
     SHOWN_LOW_DPI, the lowest first, then one line counting the rest (a deck of 120 pictures at
