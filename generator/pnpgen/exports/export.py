@@ -33,7 +33,7 @@ from pnpgen.exports.order import EXPORT_ORDER_COLUMNS, OrderRow, order_csv
 from pnpgen.exports.presets import FITS, Fitted, NotTaken, Preset, available, fit_deck, load_preset
 from pnpgen.faces.convert import convert_faces
 from pnpgen.faces.faceset import RenderedGame, render_game
-from pnpgen.faces.images import grouped_low_dpi
+from pnpgen.faces.grouped import grouped_per_deck
 from pnpgen.faces.printlint import OnFormat, lint_faces
 from pnpgen.pdf.assemble import SourceChanged
 from pnpgen.pdf.pdfx import OutputCondition
@@ -115,7 +115,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     # overflows its box alike; the game's own warnings stay.
     exported = {deck.id for deck in decks}
     elsewhere = {w for df in rendered.decks if df.deck.id not in exported for w in df.warnings}
-    warnings = grouped_low_dpi([w for w in rendered.warnings if w not in elsewhere])
+    warnings = grouped_per_deck([w for w in rendered.warnings if w not in elsewhere])
     by_deck = {df.deck.id: unique_faces(df) for df in rendered.decks}
     needed = sorted({key for deck in decks for f in by_deck[deck.id] for key in (f.front, f.back) if key})
     # Each face's pictures are let go of as it is converted: the pages place them from their art
