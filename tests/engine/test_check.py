@@ -199,3 +199,21 @@ def test_texts_overflowing_their_boxes_are_three_lines_and_a_count_in_a_build_an
     assert run(ws, "check", "--game", "test") == 0
     listed = [line for line in capsys.readouterr().out.splitlines() if overflowing in line]
     assert [line.split("piece ")[1].split(" ")[0] for line in listed] == [str(i) for i in range(1, 8)], listed
+
+
+def test_texts_with_unpaired_markup_are_three_lines_and_a_count_in_a_build_and_each_in_check(tmp_path, capsys):
+    """A lone ``**`` in every card's text (a spreadsheet column typed so) was a warning line per
+    card on every build: the build names the first three and counts the rest; check lists each."""
+    ws = make_workspace(tmp_path / "ws", pieces=[f"札{i}" for i in range(1, 8)])
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文", 'text: "**強い本文'), encoding="utf-8")
+    deck.write_text(deck.read_text(encoding="utf-8").replace("}\n", '"}\n'), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "printed as written" in line]
+    assert [line.split(" (")[0] for line in said[:3]] == [f"pnpgen: warning: deck 'cards' piece {i}" for i in (1, 2, 3)]
+    assert said[3:] == ["pnpgen: warning: deck 'cards': 4 more texts with markup that is not paired, printed as "
+                        "written (pnpgen check lists each)"], said
+    assert run(ws, "check", "--game", "test") == 0
+    listed = [line for line in capsys.readouterr().out.splitlines() if "printed as written (markup" in line]
+    assert len(listed) == 7, listed

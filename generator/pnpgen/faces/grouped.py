@@ -1,7 +1,7 @@
 """Warnings said once per piece, grouped per deck (or deck file) in a build's and an export's
-summary: a deck of 3,000 cards whose text overflows its box, or whose English edition is not
-translated yet, printed 3,000 lines on every build (and again when up to date) and every export;
-``pnpgen check`` still lists each."""
+summary: a deck of 3,000 cards whose text overflows its box (or holds a lone ``**``), or whose
+English edition is not translated yet, printed 3,000 lines on every build (and again when up to
+date) and every export; ``pnpgen check`` still lists each."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from pnpgen.data.i18n import MISSING_LINE, more_missing
 from pnpgen.faces.images import LOW_DPI_LINE, more_low_dpi
-from pnpgen.text import OVERFLOW_LINE, more_overflowing
+from pnpgen.text import OVERFLOW_LINE, UNPAIRED_LINE, more_overflowing, more_unpaired
 
 SHOWN = 3  # a deck's warnings of one kind named one by one; the rest counted on one line
 # each kind: its line, the group naming what its lines are grouped by (the deck, the file), which of
@@ -18,6 +18,7 @@ SHOWN = 3  # a deck's warnings of one kind named one by one; the rest counted on
 KINDS: list[tuple[re.Pattern[str], str, Callable[[re.Match[str]], float], Callable[[str, list[re.Match[str]]], str]]] = [
     (LOW_DPI_LINE, "deck", lambda m: int(m["dpi"]), more_low_dpi),  # the lowest dpi first
     (OVERFLOW_LINE, "deck", lambda m: 0, more_overflowing),  # in the deck's order
+    (UNPAIRED_LINE, "deck", lambda m: 0, more_unpaired),  # in the deck's order
     (MISSING_LINE, "file", lambda m: 0, more_missing),  # in the file's order
 ]
 
@@ -31,10 +32,11 @@ def _kind(warning: str) -> tuple[int, re.Match[str]] | None:
 
 
 def grouped_per_deck(warnings: list[str]) -> list[str]:
-    """The warnings with each deck's pictures below the wanted dpi (the lowest first), texts
-    overflowing their boxes and each file's missing translations (in order) named up to SHOWN each,
-    then one line counting the rest, where the first of them was; a deck's SHOWN + 1 or fewer ("1 more" would
-    be as long as the line), and every other warning, as they were, in order."""
+    """The warnings with each deck's pictures below the wanted dpi (the lowest first), its texts
+    overflowing their boxes or with unpaired markup, and each file's missing translations (in
+    order) named up to SHOWN each, then one line counting the rest, where the first of them was;
+    a group of SHOWN + 1 or fewer ("1 more" would be as long as the line), and every other
+    warning, as they were, in order."""
     kinds = [_kind(w) for w in warnings]
     found: dict[tuple[int, str], list[tuple[float, int, re.Match[str]]]] = {}
     for i, hit in enumerate(kinds):

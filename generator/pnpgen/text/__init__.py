@@ -224,6 +224,16 @@ def more_overflowing(deck: str, rest: list[re.Match]) -> str:
             "(set overflowing; pnpgen check lists each)")
 
 
+# the warning of a text whose markup is not paired, printed as written (``_textbox``)
+UNPAIRED_LINE = re.compile(r"^deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: printed as written \(markup comes in pairs: .*\)$")
+
+
+def more_unpaired(deck: str, rest: list[re.Match]) -> str:
+    """The line counting a deck's texts with unpaired markup not named one by one."""
+    return (f"deck {deck}: {len(rest)} more texts with markup that is not paired, printed as written "
+            "(pnpgen check lists each)")
+
+
 def textbox(ctx: TextContext, text, x, y, w, h, size=9, min_size=6, font="gothic", align="left",
             valign="top", line_height=1.35, fill="#000") -> Markup:
     """``text`` set in the box (x, y, w, h in mm; sizes in pt) as an SVG fragment."""
