@@ -57,7 +57,7 @@ from pnpgen.faces import builtin, sourcelines
 from pnpgen.faces.convert import Converted, convert_faces, converts_in_workers
 from pnpgen.faces.faceset import DeckPicture, RenderedGame, outline
 from pnpgen.faces.faceset import render_game as faces_of_game
-from pnpgen.faces.images import grouped_low_dpi
+from pnpgen.faces.grouped import grouped_per_deck
 from pnpgen.faces.printlint import lint_faces
 from pnpgen.faces.templates import CompiledTemplates, Renderer, RenderMemo
 from pnpgen.impose.cutter import silhouette_layout
@@ -499,7 +499,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     lint = lint_faces(((df.deck, p.piece, side, k) for df in rendered.decks for p in df.pairs
                        for side, k in (("front", p.front), ("back", p.back)) if k),
                       arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates, seen=lints)
-    result = BuildResult(game, warnings=grouped_low_dpi(list(rendered.warnings)) + lint
+    result = BuildResult(game, warnings=grouped_per_deck(list(rendered.warnings)) + lint
                          + short_bleed_warnings(list(zip(game.decks, on_paper)), options)
                          + stock_warnings(on_paper, options.sheet) + cricut_warnings(list(zip(game.decks, on_paper)), options),
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,
