@@ -105,8 +105,8 @@ def _meant_length(value: Any) -> str:
     if unit and unit not in MM_PER_UNIT:  # 63mmm, 10pts
         import difflib
 
-        close = difflib.get_close_matches(unit, list(MM_PER_UNIT), n=1, cutoff=0.5)
-        unit = close[0] if close else unit
+        close = difflib.get_close_matches(unit, list(MM_PER_UNIT), n=1, cutoff=0.6)
+        unit = close[0] if close else "mm"  # (3xx is no 3px: a unit not near one is read as the millimetres meant)
     meant = f"{number}{unit}"
     if meant != typed(value) and _LENGTH.match(meant):
         return f"; did you mean {meant}?"
