@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from pnpgen.data.formats import CARD_FORMATS, PAPER_FORMATS
+from pnpgen.data.formats import CARD_FORMATS, PAPER_FORMATS, PAPER_SIZES, paper_named_by_size
 from pnpgen.data.markup import colour_names
 from pnpgen.errors import suggest
 from pnpgen.units import MM_PER_UNIT
@@ -177,6 +177,18 @@ def choice(value: Any, options: Iterable[str], what: str) -> str:
         near = suggest(value, options) if isinstance(value, str) else ""  # format: pokr, kind: tocken
         raise Invalid(f"unknown {what} {show(value)}{near}", "one of " + ", ".join(options))
     return value
+
+
+def paper(value: Any) -> str:
+    """A paper pnpgen prints on (a4, letter, a3, any case); one written by its size (``8.5x11``,
+    ``210×297``) is told the name to write."""
+    if isinstance(value, str) and value.strip().lower() in PAPER_SIZES:
+        return value.strip().lower()
+    named = paper_named_by_size(value) if isinstance(value, str) else None
+    if named is not None:
+        raise Invalid(f"unknown paper {show(value)}; did you mean {named}? (the paper of that size)",
+                      "one of " + ", ".join(sorted(PAPER_SIZES)))
+    return choice(value.strip().lower() if isinstance(value, str) else value, sorted(PAPER_SIZES), "paper")
 
 
 def card_format(value: Any) -> str:
