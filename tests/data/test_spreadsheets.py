@@ -170,7 +170,12 @@ def test_an_unknown_worksheet_is_said_at_the_decks_sheet_line(tmp_path, capsys, 
     ("/etc/passwd.csv", None, "is outside test/"),
     ("cards.txt", None, "is not a spreadsheet file name"),
     ("missing.csv", None, "spreadsheet 'missing.csv' not found"),
-    ("cards.xlsx", b"not a zip", "cannot read the spreadsheet"),
+    ("cards.xlsx", b"not a zip", "cards.xlsx is not a .xlsx file (a .xlsx file is a zip archive"),
+    ("cards.xlsx", b"name,text\r\nA,B\r\n", "cards.xlsx is comma-separated text with a .xlsx name, not a workbook "
+     "(expected the file renamed to cards.csv"),  # American trial: 'File is not a zip file'
+    ("cards.ods", b"name\ttext\nA\tB\n", "cards.ods is tab-separated text with a .ods name"),
+    ("cards.xlsx", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504), "an Excel 97\u20132003 workbook (.xls) with a .xlsx name "
+     "(expected the sheet saved from Excel as Excel Workbook (.xlsx))"),
     ("cards.csv", b"", "the spreadsheet is empty"),
     ("cards.csv", b"name,power\r\n", "no pieces below the header row"),
     ("cards.csv", b"name\r\n\x82\xa0\x81\x20\r\n", "not readable text"),

@@ -281,6 +281,7 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
                                  expected="a closing \" for every opening one (a \" inside a quoted cell written \"\")"
                                  if quote else "comma-separated values") from None
             return rows
+        _a_zip(path, shown, suffix)
         _check_unzipped(path, shown)  # .xlsx and .ods are zip files: a 640 kB bomb expands to gigabytes
         if suffix == ".xlsx":
             formulas = _check_xlsx_ranges(path, shown)  # before openpyxl makes a cell for each cell they cover
@@ -303,6 +304,27 @@ def _one_line(e: Exception) -> str:
 
 MAX_UNZIPPED = 100_000_000  # an .xlsx or .ods, every part of it unpacked; real ones hold a few MB
 MAX_PARTS = 10_000
+
+
+def _a_zip(path: Path, shown: Path, suffix: str) -> None:
+    """A .xlsx or .ods is a zip file; one that is not says what it is instead (a CSV or an
+    Excel 97–2003 workbook given the new name: 'File is not a zip file' named neither)."""
+    with open(path, "rb") as f:
+        head = f.read(4096)
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        return
+    program = "Excel" if suffix == ".xlsx" else "LibreOffice Calc"
+    if head.startswith(b"\xd0\xcf\x11\xe0"):  # OLE2: .xls, the format before 2007
+        raise InputError(f"{shown.name} is an Excel 97–2003 workbook (.xls) with a {suffix} name", path=shown,
+                         expected=f"the sheet saved from {program} as {'Excel Workbook (.xlsx)' if suffix == '.xlsx' else 'ODF Spreadsheet (.ods)'}")
+    text = head.replace(b"\r", b"")
+    if head and b"\x00" not in head and (b"," in text or b"\t" in text or b";" in text):
+        sep = "tab-separated" if text.count(b"\t") > text.count(b",") else "comma-separated"
+        raise InputError(f"{shown.name} is {sep} text with a {suffix} name, not a workbook", path=shown,
+                         expected=f"the file renamed to {shown.stem}.csv (and the deck's file: named so), "
+                         f"or the sheet saved from {program} as a {suffix} file")
+    raise InputError(f"{shown.name} is not a {suffix} file (a {suffix} file is a zip archive; this one is not)",
+                     path=shown, expected=f"a {suffix} file saved by a spreadsheet program, or a CSV named .csv")
 
 
 def _check_unzipped(path: Path, shown: Path) -> None:
