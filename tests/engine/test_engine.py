@@ -108,6 +108,25 @@ def test_change_report_names_added_removed_and_edited_pieces(built_workspace):
     assert "+2 新カード (new)" in line
 
 
+def test_a_name_fixed_in_place_is_that_piece_edited_not_one_removed_and_one_added(built_workspace, capsys):
+    """American trial: a typo fixed in a card's title was reported as one card removed and
+    another added; a piece whose name alone changed, at its place, is that piece's name edited
+    (in the build's report, its reprint and pnpgen diff)."""
+    deck = built_workspace / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("{name: カード3,", "{name: カード三,"), encoding="utf-8")
+    assert run(built_workspace, "build", "--game", "test", "--no-rulebook") == 0
+    manifest = json.loads((built_workspace / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
+    assert len(manifest["changes"]) == 1 and "(カード三: name" in manifest["changes"][0], manifest["changes"]
+    assert "(new)" not in manifest["changes"][0] and "(removed)" not in manifest["changes"][0]
+    reprint = (built_workspace / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
+    assert "1 × カード三" in reprint and "1 × カード3（古い版）" in reprint and "削除" not in reprint, reprint
+    capsys.readouterr()
+    assert run(built_workspace, "diff", "--game", "test", "--format", "json") == 0
+    cards = json.loads(capsys.readouterr().out)["decks"]["cards"]
+    assert cards["added"] == [] and cards["removed"] == []
+    assert cards["fields"] == [{"piece": "カード三", "field": "name", "old": "カード3", "new": "カード三"}]
+
+
 def _many_games(root: Path) -> Path:
     ws = make_workspace(root)
     _set_count(ws, "カード1", 30)

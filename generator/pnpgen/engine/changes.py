@@ -53,10 +53,14 @@ def art_tag(arts: dict[str, str], faces: Any) -> str:
     return hashlib.sha256(" ".join(shown).encode()).hexdigest()[:12]
 
 
-def matched(old: dict[str, Any], new: dict[str, Any]) -> dict[str, str]:
+def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any] | None = None,
+            new_values: dict[str, Any] | None = None) -> dict[str, str]:
     """Each new piece's label → the label of the old piece it is: the same number and name, else
     the next old piece of its name left over, so a piece deleted or added in the middle of a deck
-    does not make every piece after it "new" and "removed" (its number moved, not the piece)."""
+    does not make every piece after it "new" and "removed" (its number moved, not the piece);
+    else, given the pieces' field values, the old piece left over at its number when its name is
+    all that changed (a typo fixed in a title is that piece edited, not one piece removed and
+    another added; a new piece in a removed one's place, other text and count, stays new)."""
     out = {label: label for label in new if label in old}
     left: defaultdict[str, deque[str]] = defaultdict(deque)
     for label in old:
@@ -65,6 +69,17 @@ def matched(old: dict[str, Any], new: dict[str, Any]) -> dict[str, str]:
     for label in new:
         if label not in out and left[_name(label)]:
             out[label] = left[_name(label)].popleft()
+    if old_values is None or new_values is None:
+        return out
+    taken = set(out.values())
+    at = {_number(label): label for label in old if label not in taken}
+    for label in new:
+        was = at.get(_number(label))
+        if label in out or was is None or old[was][:1] != new[label][:1]:  # (the same count)
+            continue
+        ov, nv = old_values.get(was, {}), new_values.get(label, {})
+        if len([f for f in {*ov, *nv} if ov.get(f) != nv.get(f)]) == 1:  # the name's field alone
+            out[label] = at.pop(_number(label))
     return out
 
 
@@ -154,7 +169,7 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     old_values, new_values = old.get("values", {}), new.get("values", {})
     names = Counter(map(_name, old_pieces)) | Counter(map(_name, new_pieces))  # pieces of a name, in either build
     name_of = partial(_numbered, names=names)
-    was = matched(old_pieces, new_pieces)  # new label → old label
+    was = matched(old_pieces, new_pieces, old_values, new_values)  # new label → old label
     backs = [label for label, o in was.items() if len(new_pieces[label]) > 3 and len(old_pieces[o]) > 3
              and new_pieces[label][3] and new_pieces[label][3] != old_pieces[o][3]]
     back_design = bool(backs) and len(backs) == len([b for b in was if new_pieces[b][3:4] != [""]])
@@ -191,6 +206,11 @@ def _numbered(label: str, names: Counter[str]) -> str:
     """A name several pieces share gets its piece number: ``タウン #3``."""
     name = _name(label)
     return f"{name} #{label.split(':', 1)[0]}" if names[name] > 1 else name
+
+
+def _number(label: str) -> str:
+    """``3:祝福`` → ``3``: the piece's place in its deck."""
+    return label.split(":", 1)[0]
 
 
 def _name(label: str) -> str:

@@ -359,7 +359,7 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
         old, new = {**old, "pieces": _in_deck_order(old["pieces"])}, {**new, "pieces": _in_deck_order(new["pieces"])}
         entry: dict[str, Any] = {"name": new.get("name") or old.get("name"), "count": [old["count"], new["count"]],
                                  "added": [], "removed": [], "counts": [], "fields": []}
-        was = matched(old["pieces"], new["pieces"])  # new label → old label (a piece whose number moved)
+        was = matched(old["pieces"], new["pieces"], old["values"], new.get("values", {}))  # new label → old label
         for label, (count, *_) in new["pieces"].items():
             if label not in was:
                 entry["added"].append({"piece": _name(label), "count": count})

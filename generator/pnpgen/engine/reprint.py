@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pnpgen import fonts as fontreg
-from pnpgen.engine.changes import art_tag
+from pnpgen.engine.changes import art_tag, matched, plain_values
 from pnpgen.engine.imposition import duplex_ready, fit_to_printer, version_stamp
 from pnpgen.engine.options import BuildOptions
 from pnpgen.impose.plan import Page, PagePlan
@@ -57,6 +57,11 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
         new = {known(p.front, p.back, art_tag(arts, [p.front, p.back])): p.count for p in df.pairs}
         names = {known(p.front, p.back, art_tag(arts, [p.front, p.back])): p.piece.label for p in df.pairs}
         labels_now = {f"{p.index}:{p.label}" for p in df.deck.pieces if p.count > 0}  # a count set to 0: removed
+        # an old piece that is one of now under its new name (a typo fixed in a title): its old version
+        was = matched(before.get(df.deck.id, {}).get("pieces", {}), {f"{p.index}:{p.label}": [p.count] for p in df.deck.pieces},
+                      before.get(df.deck.id, {}).get("values", {}),
+                      {f"{p.index}:{p.label}": plain_values(p.values) for p in df.deck.pieces})
+        labels_now |= {old_label for new_label, old_label in was.items() if new_label in labels_now}
         dr = DeckReprint(df.deck.id, df.deck.name, backs=[] if df.backs is not None else None)
         extra = {pair: n - old.get(pair, 0) for pair, n in new.items() if n > old.get(pair, 0)}
         for i, front in enumerate(df.fronts):
