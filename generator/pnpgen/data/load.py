@@ -382,6 +382,10 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
     if ftype in ("int", "number"):  # "3" and ３ are numbers as typed (quoted, Japanese input)
         read = v.whole(value) if ftype == "int" else v.decimal(value)
         value = value if read is None else read
+    word = getattr(doc, "words", {}).get(keypath)
+    if ftype == "text" and isinstance(value, bool) and word is not None:  # a card titled No, a text Yes!
+        raise doc.error(keypath, f"YAML reads {word} as the yes/no value {str(value).lower()}, not as text",
+                        f"the text in quotes: {keypath[-1]}: {quoted(word)}")
     if not ok(value):
         expected = {
             "colour": "a palette colour (" + (", ".join(colour_names(game.palette)) or "none yet: palette: in game.yaml")
