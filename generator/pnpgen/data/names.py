@@ -3,7 +3,8 @@
 ``<deck>.json`` and PNGs) must not be the game-level files (``<game>-all.pdf``, ``rulebook.pdf``,
 ``manifest.json``, ``shop/order.csv``, ``proof.txt``, ``reprint.pdf``, ``reprint-since-*.pdf``, an export's ``export.json``, ``order.csv``
 and ``<game>-contact.png``) or another deck's; an export's preset folder must not be a folder the
-build makes (``shop/``, ``cut/``, a language's ``<lang>/``). Checked when the game is loaded, before anything
+build makes (``shop/``, ``cut/``, a language's ``<lang>/``). A deck id or game folder that
+Windows cannot hold as a file name (``aux``, ``con.old``, ``a:b``) is refused too. Checked when the game is loaded, before anything
 is drawn or written; a collision is one line naming both."""
 
 from __future__ import annotations
@@ -15,6 +16,12 @@ from pnpgen.errors import InputError
 
 NAME_MAX = 255  # bytes in a file name, on every common file system
 REPRINT_SINCE = "reprint-since-"  # pnpgen reprint --since V: reprint-since-V.pdf and .txt beside the outputs
+# Names Windows keeps for its devices, whatever follows a dot (NUL.txt, nul.tar.gz are NUL), and
+# the characters its file names cannot hold: a deck aux.yaml built on Linux or macOS made aux.pdf,
+# which a zip of the build, a USB stick or a shared drive cannot give a Windows player.
+WINDOWS_DEVICES = frozenset(["con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)),
+                             *(f"lpt{i}" for i in range(1, 10))])
+WINDOWS_FORBIDDEN = '<>:"|?*\\'
 DECK_SUFFIXES = {"-unique": "shop/{id}-unique.pdf (its faces, each once)",
                  "-die": "shop/{id}-die.pdf (its die line; an export's {id}-die.pdf too)"}
 
@@ -37,7 +44,29 @@ def same_file(name: str) -> str:
     return unicodedata.normalize("NFC", name).casefold()
 
 
+def windows_trouble(name: str) -> str | None:
+    """Why Windows cannot hold a file named ``name`` (a device name, a character it refuses), or None."""
+    device = name.split(".")[0].rstrip(" ").casefold()
+    if device in WINDOWS_DEVICES:
+        return f"is the name of a Windows device ({device.upper()})"
+    bad = next((c for c in name if c in WINDOWS_FORBIDDEN), None)
+    if bad is not None:
+        return f"holds {bad!r}, which Windows file names cannot hold"
+    return None
+
+
 def check_deck_ids(game: Game) -> None:
+    trouble = windows_trouble(game.slug)
+    if trouble is not None:  # build/<slug>/ and <slug>-all.pdf
+        raise InputError(f"the game's folder name {game.slug!r} {trouble}, and it names the game's output folder",
+                         path=f"data/{game.slug}", expected="another folder name for the game, e.g. "
+                         f"{_windows_safe(game.slug, '-game')}")
+    for deck in game.decks:
+        trouble = windows_trouble(deck.id)
+        if trouble is not None:
+            raise InputError(f"deck id {deck.id!r} {trouble}, and it names the deck's files ({deck.id}.pdf…)",
+                             path=_shown(game, deck), expected=f"another file name for the deck, e.g. "
+                             f"{_windows_safe(deck.id, '-cards')}{deck.source.suffix}")
     reserved = {same_file(k): v for k, v in game_level(game.slug).items()}
     ids: dict[str, Deck] = {}
     for deck in game.decks:
@@ -77,6 +106,13 @@ def check_preset_folder(game: Game, preset: str) -> None:
     if preset in taken:
         raise InputError(f"preset {preset!r} would export into {taken[preset]}", key="--preset",
                          expected="rename the preset's file (presets/<name>.yaml) to another name")
+
+
+def _windows_safe(name: str, more: str) -> str:
+    """``name`` with ``-`` for what Windows refuses and ``more`` after a device name (aux-cards)."""
+    name = "".join("-" if c in WINDOWS_FORBIDDEN else c for c in name)
+    head, dot, rest = name.partition(".")
+    return f"{head}{more}{dot}{rest}" if windows_trouble(name) else name
 
 
 def _shown(game: Game, deck) -> str:
