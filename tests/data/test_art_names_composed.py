@@ -1,0 +1,72 @@
+"""A picture's name written with its characters composed one way in the data and the other way on
+the disk (Unicode NFC ``ガ`` and NFD ``カ`` + ``゛``). macOS writes file names decomposed (a zip
+made there, a folder copied from it, a name copied from the Finder) and finds a file by either
+form; Linux compares bytes, so a print shop's or a CI build stopped at "art file 'ガード.png' not
+found (expected a file ガード.png in art/)", a file plainly there."""
+
+from __future__ import annotations
+
+import io
+import json
+import unicodedata
+
+import pytest
+from PIL import Image
+
+from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace, run
+from pnpgen.data.art import ArtFolder
+from pnpgen.errors import InputError
+
+
+def nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+def nfd(text: str) -> str:
+    return unicodedata.normalize("NFD", text)
+
+
+def _png(colour: tuple[int, int, int]) -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (8, 8), colour).save(buf, "PNG")
+    return buf.getvalue()
+
+
+@pytest.fixture
+def art(tmp_path) -> ArtFolder:
+    game = tmp_path / "data" / "g"
+    (game / "art").mkdir(parents=True)
+    return ArtFolder(game, None)
+
+
+@pytest.mark.parametrize("on_disk, written", [(nfd, nfc), (nfc, nfd)])
+def test_a_name_composed_the_other_way_finds_the_file(art, on_disk, written):
+    folder = art.root / on_disk("キャラ")
+    folder.mkdir()
+    (folder / on_disk("ガード.png")).write_bytes(_png((200, 0, 0)))
+    rel = written("キャラ/ガード.png")
+    assert rel.encode() != on_disk("キャラ/ガード.png").encode()  # (the two really differ as bytes)
+    assert art.find(rel) == folder / on_disk("ガード.png")
+    assert art.info(rel).name == f"art/{rel}"  # named as the data names it
+
+
+def test_the_file_named_as_written_comes_first(art):
+    (art.root / nfc("ガード.png")).write_bytes(_png((200, 0, 0)))
+    (art.root / nfd("ガード.png")).write_bytes(_png((0, 0, 200)))
+    assert art.find(nfc("ガード.png")).name.encode() == nfc("ガード.png").encode()
+    assert art.find(nfd("ガード.png")).name.encode() == nfd("ガード.png").encode()
+
+
+def test_another_name_is_still_not_found(art):
+    (art.root / nfd("ガード.png")).write_bytes(_png((200, 0, 0)))
+    with pytest.raises(InputError, match="art file 'カード.png' not found"):
+        art.find("カード.png")
+
+
+def test_a_build_places_a_picture_named_decomposed_on_the_disk(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", front=PICTURE_FRONT, deck=PICTURE_DECK_YAML + f"  - {{name: 門番, art: {nfc('ガード.png')}}}\n")
+    (ws / "data/test/art").mkdir()
+    (ws / "data/test/art" / nfd("ガード.png")).write_bytes(_png((200, 0, 0)))
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0, capsys.readouterr().err
+    images = json.loads((ws / "build/test/manifest.json").read_text(encoding="utf-8"))["images"]
+    assert [(i["file"], i["pixels"]) for i in images] == [(f"art/{nfc('ガード.png')}", [8, 8])]
