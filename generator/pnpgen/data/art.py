@@ -25,21 +25,20 @@ import os
 import re
 import struct
 import threading
-import unicodedata
 import warnings
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from lxml import etree
 
 from pnpgen import usercache
-from pnpgen.errors import InputError, Where, contained, leads_out
+from pnpgen.errors import InputError, Where, contained, leads_out, written_alike
 from pnpgen.litter import is_litter
 from pnpgen.memo import Memo
 
@@ -180,8 +179,8 @@ class ArtFolder:
                 self._found[(rel, in_templates)] = path
                 return path
             paths.append(path)
-        alike = _written_alike(rel, folders)
-        if alike is not None:  # ガード.png in the data, the file's name decomposed (カ + ゛), as macOS writes names
+        alike = written_alike(rel, folders)
+        if alike is not None and not is_litter(Path(alike).name):  # ガード.png in the data, the file's name decomposed (カ + ゛), as macOS writes names
             path = self._find(alike, where, key, in_templates)
             self._found[(rel, in_templates)] = path
             return path
@@ -274,34 +273,6 @@ class ArtFolder:
     def resolver(self, where: Where | Path | str | None) -> Callable[[str], bytes]:
         """``resolve`` bound to the template and piece being drawn, for error messages."""
         return lambda href: self.resolve(href, where)
-
-
-def _written_alike(rel: str, folders: list[Path]) -> str | None:
-    """The name of the file ``rel`` names, as it is written on the disk, when the two differ only in
-    how characters are composed (Unicode NFC and NFD: ``ガ`` or ``カ`` + ``゛``). macOS writes names
-    decomposed (a zip made there, a folder copied from it) and finds a file by either form, as
-    Windows does; Linux compares bytes, so a print shop's or a CI build said "not found" of a
-    picture the designer's own build found. None when there is none, more than one, or ``rel``
-    is found as written."""
-    wanted = PurePosixPath(unicodedata.normalize("NFC", rel))
-    if wanted.is_absolute() or ".." in wanted.parts or "\\" in rel:
-        return None
-    found = set()
-    for folder in folders:
-        place, names = folder, []
-        for part in wanted.parts:
-            if not place.is_dir() or place.is_symlink():
-                break
-            same = [n for n in sorted(os.listdir(place))[:10000] if unicodedata.normalize("NFC", n) == part]
-            if len(same) != 1:
-                break
-            names.append(same[0])
-            place = place / same[0]
-        else:
-            if place.is_file() and not place.is_symlink() and not is_litter(place.name):
-                found.add("/".join(names))
-    alike = found.pop() if len(found) == 1 else None
-    return alike if alike != rel else None
 
 
 def _near_name(rel: str, folders: list[Path]) -> str | None:

@@ -28,7 +28,7 @@ from pnpgen.data.i18n import marker
 from pnpgen.data.model import Deck
 from pnpgen.data.textfile import decode
 from pnpgen.data.yamlsrc import Located, load_value
-from pnpgen.errors import InputError, Where, contained, suggest
+from pnpgen.errors import InputError, Where, contained, suggest, written_alike
 from pnpgen.safetext import control_char, csv_cell, csv_text
 
 SUFFIXES = (".csv", ".xlsx", ".ods")
@@ -111,6 +111,9 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
                         "a .csv, .xlsx or .ods file beside the deck file, e.g. 'file: cards.csv'")
     rel = deck_file.parent.resolve().relative_to(game_root.resolve()) / name
     path = contained(rel, game_root, "pieces.file", doc.where(("pieces", "file")))
+    alike = None if path.is_file() else written_alike(rel.as_posix(), [game_root])
+    if alike is not None:  # カード.csv in the deck, the file's name decomposed as macOS writes names
+        path = contained(alike, game_root, "pieces.file", doc.where(("pieces", "file")))
     if not path.is_file():
         there = sorted(p.name for p in path.parent.iterdir() if p.suffix.lower() in SUFFIXES) if path.parent.is_dir() else []
         raise doc.error(("pieces", "file"), f"spreadsheet {name!r} not found{suggest(name, there)}", f"a file {path}")

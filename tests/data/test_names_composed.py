@@ -1,4 +1,4 @@
-"""A picture's name written with its characters composed one way in the data and the other way on
+"""A picture's or a spreadsheet's name written with its characters composed one way in the data and the other way on
 the disk (Unicode NFC ``ガ`` and NFD ``カ`` + ``゛``). macOS writes file names decomposed (a zip
 made there, a folder copied from it, a name copied from the Finder) and finds a file by either
 form; Linux compares bytes, so a print shop's or a CI build stopped at "art file 'ガード.png' not
@@ -13,7 +13,7 @@ import unicodedata
 import pytest
 from PIL import Image
 
-from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace, run
+from conftest import DECK_YAML, PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace, run
 from pnpgen.data.art import ArtFolder
 from pnpgen.errors import InputError
 
@@ -70,3 +70,15 @@ def test_a_build_places_a_picture_named_decomposed_on_the_disk(tmp_path, capsys)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0, capsys.readouterr().err
     images = json.loads((ws / "build/test/manifest.json").read_text(encoding="utf-8"))["images"]
     assert [(i["file"], i["pixels"]) for i in images] == [(f"art/{nfc('ガード.png')}", [8, 8])]
+
+
+def test_a_spreadsheet_named_decomposed_on_the_disk_is_read(tmp_path, capsys):
+    """It said "spreadsheet 'ガード.csv' not found; did you mean ガード.csv?", the two names alike to the eye."""
+    ws = make_workspace(tmp_path / "ws")
+    decks = ws / "data/test/decks"
+    (decks / "cards.yaml").write_text(DECK_YAML.replace("pieces:\n", f"pieces: {{file: {nfc('ガード.csv')}}}\n"),
+                                      encoding="utf-8")
+    (decks / nfd("ガード.csv")).write_text("name,text,count\n門番,本文,3\n", encoding="utf-8")
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "cards", "--out", str(tmp_path / "c.csv")) == 0, \
+        capsys.readouterr().err
+    assert "\n門番," in (tmp_path / "c.csv").read_text(encoding="utf-8-sig")
