@@ -82,3 +82,17 @@ def test_a_spreadsheet_named_decomposed_on_the_disk_is_read(tmp_path, capsys):
     assert run(ws, "export-sheet", "--game", "test", "--deck", "cards", "--out", str(tmp_path / "c.csv")) == 0, \
         capsys.readouterr().err
     assert "\n門番," in (tmp_path / "c.csv").read_text(encoding="utf-8-sig")
+
+
+def test_a_template_named_decomposed_on_the_disk_is_used(tmp_path, capsys):
+    """It said "template 'ガード.svg.j2' not found; did you mean …?"."""
+    ws = make_workspace(tmp_path / "ws")
+    templates = ws / "templates/test"
+    (templates / nfd("ガード.svg.j2")).write_text((templates / "card-front.svg.j2").read_text(encoding="utf-8"),
+                                                  encoding="utf-8")
+    (templates / "card-front.svg.j2").unlink()
+    deck = ws / "data/test/decks/cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("front: card-front.svg.j2", f"front: {nfc('ガード.svg.j2')}"),
+                    encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0, capsys.readouterr().err
+    assert (ws / "build/test/cards.pdf").is_file()
