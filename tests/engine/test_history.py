@@ -226,3 +226,16 @@ def test_a_tag_given_again_says_which_version_it_moved_from(tmp_path, capsys, bu
     assert capsys.readouterr().out.rstrip().endswith("), moved from v1")
     assert run(ws, "tag", "--game", "test", "playtest-3") == 0  # the same version again: nothing moved
     assert "moved" not in capsys.readouterr().out
+
+
+def test_the_changelog_shows_entities_and_strike_marks_as_written():
+    """A card named R&amp;D showed as R&D once pasted into GitHub or Discord, ~~old~~ struck through."""
+    from pnpgen.engine import history
+
+    entry = {"name": "A &lt;B&gt; ~~C~~", "count": [1, 2], "added": [], "removed": [], "fields": [], "faces": [],
+             "back_changed": False, "counts": [{"piece": "R&amp;D ~~old~~", "old": 1, "new": 2}]}
+    about = {"version": "v1", "time": "t", "draft": "1", "hash": "h"}
+    md = history.markdown({"game": "test", "from": about, "to": about | {"version": "v2"}, "decks": {"cards": entry},
+                           "rulebook": {"changed": [], "added": [], "removed": []}})
+    assert "- R\\&amp;D \\~\\~old\\~\\~: ×1 → ×2" in md.splitlines()
+    assert "## A \\&lt;B\\&gt; \\~\\~C\\~\\~ (cards): 1 → 2" in md.splitlines()
