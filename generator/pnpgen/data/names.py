@@ -13,15 +13,10 @@ import unicodedata
 
 from pnpgen.data.model import Deck, Game
 from pnpgen.errors import InputError
+from pnpgen.safetext import WINDOWS_FORBIDDEN, windows_trouble
 
 NAME_MAX = 255  # bytes in a file name, on every common file system
 REPRINT_SINCE = "reprint-since-"  # pnpgen reprint --since V: reprint-since-V.pdf and .txt beside the outputs
-# Names Windows keeps for its devices, whatever follows a dot (NUL.txt, nul.tar.gz are NUL), and
-# the characters its file names cannot hold: a deck aux.yaml built on Linux or macOS made aux.pdf,
-# which a zip of the build, a USB stick or a shared drive cannot give a Windows player.
-WINDOWS_DEVICES = frozenset(["con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)),
-                             *(f"lpt{i}" for i in range(1, 10))])
-WINDOWS_FORBIDDEN = '<>:"|?*\\'
 DECK_SUFFIXES = {"-unique": "shop/{id}-unique.pdf (its faces, each once)",
                  "-die": "shop/{id}-die.pdf (its die line; an export's {id}-die.pdf too)"}
 
@@ -42,17 +37,6 @@ def same_file(name: str) -> str:
     written composed or decomposed (``ガ``, ``カ`` + ``゛``) the same. ``Cards.pdf`` and ``cards.pdf``
     are one file there: built on Linux onto a USB stick or a shared drive, one replaced the other."""
     return unicodedata.normalize("NFC", name).casefold()
-
-
-def windows_trouble(name: str) -> str | None:
-    """Why Windows cannot hold a file named ``name`` (a device name, a character it refuses), or None."""
-    device = name.split(".")[0].rstrip(" ").casefold()
-    if device in WINDOWS_DEVICES:
-        return f"is the name of a Windows device ({device.upper()})"
-    bad = next((c for c in name if c in WINDOWS_FORBIDDEN), None)
-    if bad is not None:
-        return f"holds {bad!r}, which Windows file names cannot hold"
-    return None
 
 
 def check_deck_ids(game: Game) -> None:
