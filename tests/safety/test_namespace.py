@@ -42,6 +42,20 @@ def test_a_preset_named_like_a_build_folder_is_refused(tmp_path, capsys):
     assert not (ws / "build" / "test").exists()
 
 
+@pytest.mark.parametrize("name", ["aux", "Nul"])
+def test_a_preset_named_like_a_windows_device_is_refused(tmp_path, capsys, name):
+    """presets/aux.yaml exported into build/test/aux/, a folder Windows cannot hold."""
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "presets").mkdir()
+    (ws / "presets" / f"{name}.yaml").write_text(
+        (Path(__file__).resolve().parents[2] / "generator/pnpgen/exports/presets/doujin.yaml").read_text(encoding="utf-8"),
+        encoding="utf-8")
+    assert run(ws, "export", "--game", "test", "--preset", name) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"--preset: preset {name!r} is the name of a Windows device ({name.upper()})" in err, err
+    assert not (ws / "build" / "test").exists()
+
+
 @pytest.mark.parametrize("name", ["../../../etc/passwd", ".hidden", "a/b"])
 def test_a_preset_name_is_a_name_not_a_path(tmp_path, capsys, name):
     ws = make_workspace(tmp_path / "ws")

@@ -84,11 +84,16 @@ def check_deck_ids(game: Game) -> None:
 
 
 def check_preset_folder(game: Game, preset: str) -> None:
-    """An export writes into ``<out>/<game>/<preset>/``: not the build's shop/ or a language's folder."""
+    """An export writes into ``<out>/<game>/<preset>/``: not the build's shop/ or a language's
+    folder, nor a name Windows cannot hold."""
     taken = {"shop": "the build's print-shop folder shop/", "cut": "the build's cutting-machine folder cut/"}
     taken.update({lang: f"the build's {lang} edition folder {lang}/" for lang in game.languages})
     if preset in taken:
         raise InputError(f"preset {preset!r} would export into {taken[preset]}", key="--preset",
+                         expected="rename the preset's file (presets/<name>.yaml) to another name")
+    trouble = windows_trouble(preset)
+    if trouble is not None:  # the export's folder <out>/<game>/aux/
+        raise InputError(f"preset {preset!r} {trouble}, and it names the export's folder", key="--preset",
                          expected="rename the preset's file (presets/<name>.yaml) to another name")
 
 
