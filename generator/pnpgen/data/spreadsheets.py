@@ -278,6 +278,10 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
                     read_to = reader.line_num
             except csv.Error as e:  # said at the line where the row it could not read starts
                 line = read_to + 1
+                if "field larger than field limit" in str(e):  # it said "(131072)", in Python's words
+                    raise InputError(f"a cell of this row holds more than {csv.field_size_limit():,} characters",
+                                     path=shown, line=line, expected="cells of a card's text, a few hundred characters; "
+                                     "or a closing \" for a quote opened in this row") from None
                 quote = "unexpected end of data" in str(e) or "EOF" in str(e)
                 raise InputError("a quoted cell opened in this row is never closed" if quote else
                                  f"cannot read the CSV: {_one_line(e)}", path=shown, line=line,
