@@ -310,6 +310,7 @@ def _one_line(e: Exception) -> str:
 
 MAX_UNZIPPED = 100_000_000  # an .xlsx or .ods, every part of it unpacked; real ones hold a few MB
 MAX_PARTS = 10_000
+DOCTYPE_HEAD = 4096  # bytes of each XML part read for a DOCTYPE before it is parsed
 
 
 def _check_unzipped(path: Path, shown: Path) -> None:
@@ -325,6 +326,11 @@ def _check_unzipped(path: Path, shown: Path) -> None:
             raise InputError(f"the spreadsheet unpacks to {total:,} bytes", path=shown,
                              expected=f"at most {MAX_UNZIPPED:,} bytes unpacked (the limit for spreadsheets); "
                              "save it again without the extra rows, pictures or sheets")
+        for part in parts:  # a DOCTYPE comes before the first element, so a part's head holds it
+            if part.filename.endswith((".xml", ".rels")) and b"<!DOCTYPE" in z.open(part).read(DOCTYPE_HEAD):
+                raise InputError(f"its part {part.filename} declares XML entities (a DOCTYPE), which no spreadsheet "
+                                 "program writes", path=shown, expected="the file saved again by a spreadsheet "
+                                 "program (entities are how a crafted file reads other files or expands to gigabytes)")
 
 
 MAX_COVERED = MAX_ROWS * MAX_COLUMNS  # cells one sheet's merged (and linked) ranges cover together
