@@ -288,6 +288,7 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
                                  expected="a closing \" for every opening one (a \" inside a quoted cell written \"\")"
                                  if quote else "comma-separated values") from None
             return rows
+        _check_zipped(path, shown, suffix)
         _check_unzipped(path, shown)  # .xlsx and .ods are zip files: a 640 kB bomb expands to gigabytes
         if suffix == ".xlsx":
             formulas = _check_xlsx_ranges(path, shown)  # before openpyxl makes a cell for each cell they cover
@@ -311,6 +312,32 @@ def _one_line(e: Exception) -> str:
 MAX_UNZIPPED = 100_000_000  # an .xlsx or .ods, every part of it unpacked; real ones hold a few MB
 MAX_PARTS = 10_000
 DOCTYPE_HEAD = 4096  # bytes of each XML part read for a DOCTYPE before it is parsed
+
+
+OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # Microsoft's compound file: an .xls, or a workbook saved with a password
+
+
+def _check_zipped(path: Path, shown: Path, suffix: str) -> None:
+    """An .xlsx or .ods that is no zip file said as what it is (it said "File is not a zip file")."""
+    with path.open("rb") as f:
+        head = f.read(512)
+    if head.startswith(b"PK"):
+        return
+    if head.startswith(OLE):
+        raise InputError("is a workbook saved with a password (encrypted), or an Excel 97–2003 .xls file renamed",
+                         path=shown, expected=f"the workbook saved as {suffix} without a password (Excel: File, Info, "
+                         "Protect Workbook, Encrypt with Password: empty)")
+    what = "is empty" if not head else "is text, not a workbook (a CSV renamed?)" if _text(head) else \
+        "is not a workbook (not a zip file, as .xlsx and .ods are)"
+    raise InputError(what, path=shown, expected=f"a {suffix} file saved by a spreadsheet program, or a .csv named so")
+
+
+def _text(head: bytes) -> bool:
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return e.start > len(head) - 4  # a character cut at the end of the head
+    return b"\0" not in head
 
 
 def _check_unzipped(path: Path, shown: Path) -> None:
