@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import functools
 import gc
+import io
 import os
 import re
 import signal
@@ -322,6 +323,11 @@ COLLECTOR_THRESHOLDS = (50_000, 20, 10)
 def console() -> None:
     """The ``pnpgen`` command (and ``python -m pnpgen``): one command per process."""
     gc.set_threshold(*COLLECTOR_THRESHOLDS)
+    # A terminal or file whose encoding lacks a character of the game's (Japanese names written to
+    # a cp1252 or ascii stdout, as Windows redirects them): \uXXXX, as Python's stderr already
+    # says them, where a build ended in a UnicodeEncodeError traceback after writing its files.
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(errors="backslashreplace")
     signal.signal(signal.SIGINT, functools.partial(_ctrl_c, os.getpid()))
     _leave(main())
 

@@ -4,9 +4,12 @@ to date its document, even when told to write invariant files."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from pypdf import PdfReader
 
-from conftest import make_workspace, run
+from conftest import child_env, make_workspace, run
 
 
 def test_the_rulebook_is_the_same_bytes_with_source_date_epoch_set(tmp_path, monkeypatch):
@@ -18,3 +21,15 @@ def test_the_rulebook_is_the_same_bytes_with_source_date_epoch_set(tmp_path, mon
         plain, dated = (tmp_path / folder / "test" / name for folder in ("plain", "dated"))
         assert PdfReader(dated).metadata["/CreationDate"] == "D:20000101000000+00'00'"  # as every pnpgen file
         assert dated.read_bytes() == plain.read_bytes(), name
+
+
+def test_a_stdout_without_the_games_characters_says_them_escaped(tmp_path):
+    """Japanese names printed to a cp1252 or ascii stdout (a Western Windows redirecting to a file,
+    a CI log): the build ended in a UnicodeEncodeError traceback, exit 1, after writing its files."""
+    ws = make_workspace(tmp_path / "ws")
+    for encoding in ("cp1252", "ascii"):
+        done = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "test", "--no-rulebook", "--out",
+                               str(tmp_path / encoding)], cwd=ws, capture_output=True,
+                              env=child_env(PYTHONIOENCODING=encoding), timeout=300)
+        assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+        assert "cards            \\u30c6\\u30b9\\u30c8\\u30ab\\u30fc\\u30c9" in done.stdout.decode(encoding), done.stdout
