@@ -387,6 +387,8 @@ def main(argv: list[str] | None = None) -> int:
         ws = None
         try:
             ws = find_workspace()
+            if isinstance(getattr(args, "game", None), str):
+                args.game = ws.game_named(args.game)
             return getattr(commands, args.command.replace("-", "_"))(ws, args)
         except InputError as e:
             text = str(e)

@@ -96,3 +96,12 @@ def test_a_template_named_decomposed_on_the_disk_is_used(tmp_path, capsys):
                     encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0, capsys.readouterr().err
     assert (ws / "build/test/cards.pdf").is_file()
+
+
+def test_a_game_folder_named_decomposed_is_found_by_its_name_as_typed(tmp_path, capsys):
+    """It said "unknown game 'ゲーム' (expected one of ゲーム)", the two names alike to the eye."""
+    ws = make_workspace(tmp_path / "ws")
+    for top in ("data", "templates"):
+        (ws / top / "test").rename(ws / top / nfd("ゲーム"))
+    assert run(ws, "build", "--game", nfc("ゲーム"), "--no-rulebook") == 0, capsys.readouterr().err
+    assert (ws / "build" / nfd("ゲーム") / "cards.pdf").is_file()  # the game's folder's own name, as --all names it
