@@ -15,6 +15,8 @@ from PIL import Image
 
 from conftest import DECK_YAML, PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace, run
 from pnpgen.data.art import ArtFolder
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 
 
@@ -105,3 +107,15 @@ def test_a_game_folder_named_decomposed_is_found_by_its_name_as_typed(tmp_path, 
         (ws / top / "test").rename(ws / top / nfd("ゲーム"))
     assert run(ws, "build", "--game", nfc("ゲーム"), "--no-rulebook") == 0, capsys.readouterr().err
     assert (ws / "build" / nfd("ゲーム") / "cards.pdf").is_file()  # the game's folder's own name, as --all names it
+
+
+def test_a_deck_file_named_decomposed_is_found_by_its_id_as_typed(tmp_path, capsys):
+    """export-sheet and layout export said "unknown deck 'ガード'", naming ガード among the decks."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 門番, text: 本文}\n")
+    decks = ws / "data/test/decks"
+    (decks / "cards.yaml").rename(decks / nfd("ガード.yaml"))
+    assert run(ws, "export-sheet", "--game", "test", "--deck", nfc("ガード"), "--out", str(tmp_path / "c.csv")) == 0, \
+        capsys.readouterr().err
+    assert "\n門番," in (tmp_path / "c.csv").read_text(encoding="utf-8-sig")
+    game = load_game(Workspace(ws), "test")
+    assert game.deck(nfc("ガード")) is game.deck(nfd("ガード")) is game.decks[0]
