@@ -411,6 +411,18 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
     return FieldText(str(value), field) if ftype == "text" else value
 
 
+def _rows_said(rows: list[int]) -> str:
+    """``row 3``, ``rows 3, 7–9``: sheet rows, runs of neighbours joined."""
+    runs: list[list[int]] = []
+    for r in rows:
+        if runs and r == runs[-1][-1] + 1:
+            runs[-1].append(r)
+        else:
+            runs.append([r])
+    said = ", ".join(f"{run[0]}–{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs)
+    return f"row {said}" if len(rows) == 1 else f"rows {said}"
+
+
 def _fields(doc: Located, data: dict) -> dict[str, str]:
     fields = _parse(doc, ("fields",), v.mapping, data.get("fields"), "fields")
     for name, ftype in fields.items():
@@ -496,6 +508,11 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     rows: Source = doc  # where the pieces are written: this YAML file, or a spreadsheet (sheets.py)
     if isinstance(pieces, dict):
         rows, pieces = read_pieces(doc, path, game.root, fields)
+        if rows.hidden:  # as a hidden sheet is passed over, a hidden row may be taken for one left out
+            one = len(rows.hidden) == 1
+            game.notes.append(f"{rows.path}:{rows.hidden[0]}: {_rows_said(rows.hidden)}, hidden in the office program, "
+                              f"{'is read as a piece' if one else 'are read as pieces'} all the same (count: 0 keeps "
+                              "a piece and prints none; delete a row to drop its piece)")
         if game.translations is not None:
             pieces = game.translations.resolve_rows(rows, pieces, fields)
     if isinstance(pieces, str) and Path(pieces).suffix.lower() in SUFFIXES:  # pieces: units.csv

@@ -71,6 +71,7 @@ class SheetDoc:
     headers: list[str]
     rows: list[int] = field(default_factory=list)  # the sheet row of each piece
     header_row: int = 1
+    hidden: list[int] = field(default_factory=list)  # the rows of pieces hidden in the office program
 
     def _place(self, keypath: tuple, key: bool) -> tuple[int | None, int | None, str | None]:
         if len(keypath) < 2:
@@ -123,7 +124,7 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
         raise doc.error(("pieces", "sheet"), "sheet names a worksheet of an .xlsx or .ods file",
                         "the worksheet's name as text (a CSV has only one)")
     try:
-        rows = _read_rows(path, shown, sheet)
+        rows, hidden = _read_rows(path, shown, sheet)
     except InputError as e:
         if e.key != "sheet" or e.line is not None:
             raise
@@ -182,6 +183,7 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
     if not pieces:
         raise InputError("no pieces below the header row", path=shown, line=header_row,
                          expected="one row per piece under the header")
+    sdoc.hidden = [r for r in sdoc.rows if r in hidden]
     return sdoc, pieces
 
 
@@ -255,8 +257,9 @@ def _too_large(shown: Path, what: str, limit: int) -> InputError:
                       "rows and columns beyond the last piece and field (a cell far down or right, even if only formatted, counts)")
 
 
-def _read_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, list[Any]]]:
-    """(sheet row number, cell values) for each row; cells are text from a CSV, typed otherwise.
+def _read_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[int, list[Any]]], set[int]]:
+    """(sheet row number, cell values) for each row, and the numbers of the rows the office program
+    hides (none in a CSV); cells are text from a CSV, typed otherwise.
     Bounded by MAX_FILE_BYTES, MAX_ROWS and MAX_COLUMNS before the cells are read."""
     suffix = path.suffix.lower()
     if path.stat().st_size > MAX_FILE_BYTES:
@@ -287,7 +290,7 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
                                  f"cannot read the CSV: {_one_line(e)}", path=shown, line=line,
                                  expected="a closing \" for every opening one (a \" inside a quoted cell written \"\")"
                                  if quote else "comma-separated values") from None
-            return rows
+            return rows, set()
         _check_zipped(path, shown, suffix)
         _check_unzipped(path, shown)  # .xlsx and .ods are zip files: a 640 kB bomb expands to gigabytes
         if suffix == ".xlsx":
@@ -410,7 +413,7 @@ def _pick(names: list[str], sheet: str | None, shown: Path, hidden: frozenset[in
     return names.index(sheet)
 
 
-def _xlsx_rows(path: Path, shown: Path, sheet: str | None, formulas: bool = True) -> list[tuple[int, list[Any]]]:
+def _xlsx_rows(path: Path, shown: Path, sheet: str | None, formulas: bool = True) -> tuple[list[tuple[int, list[Any]]], set[int]]:
     import openpyxl
     from openpyxl.utils.exceptions import InvalidFileException
 
@@ -434,7 +437,7 @@ def _xlsx_rows(path: Path, shown: Path, sheet: str | None, formulas: bool = True
                 if value is None and written.cell(r, c).data_type == "f":
                     raise _unsaved_formula(shown, r, c)
     _fill(rows, [(m.min_row, m.min_col, m.max_row, m.max_col) for m in ws.merged_cells.ranges])
-    return list(enumerate(rows, 1))
+    return list(enumerate(rows, 1)), {r for r, d in ws.row_dimensions.items() if d.hidden}
 
 
 def _xlsx_value(cell: Any) -> Any:
@@ -482,7 +485,7 @@ def _fill(rows: list[list[Any]], merges: list[tuple[int, int, int, int]]) -> Non
                 row[c - 1] = value
 
 
-def _ods_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, list[Any]]]:
+def _ods_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[int, list[Any]]], set[int]]:
     from odf.namespaces import TABLENS
     from odf.opendocument import load
     from odf.style import Style, TableProperties
@@ -498,6 +501,7 @@ def _ods_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, lis
     table = tables[_pick([t.getAttribute("name") for t in tables], sheet, shown, hidden)]
     rows: list[tuple[int, list[Any]]] = []
     merges: list[tuple[int, int, int, int]] = []  # (top, left, bottom, right), 1-based
+    hidden_rows: set[int] = set()
     number = 0
     for row in table.getElementsByType(TableRow):
         repeat = int(row.getAttribute("numberrowsrepeated") or 1)
@@ -528,6 +532,8 @@ def _ods_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, lis
             for _ in range(repeat):
                 number += 1
                 rows.append((number, cells))
+                if row.getAttribute("visibility") in ("collapse", "filter"):  # hidden, filtered out
+                    hidden_rows.add(number)
         else:
             number += repeat
     _check_covered(merges, shown)
@@ -537,7 +543,7 @@ def _ods_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, lis
             table_rows[n_ - 1] = list(cells)
         _fill(table_rows, merges)
         rows = [(i, cells) for i, cells in enumerate(table_rows, 1) if cells]
-    return rows
+    return rows, hidden_rows
 
 
 def _ods_value(cell) -> Any:
