@@ -16,6 +16,9 @@ from pnpgen.errors import InputError
 from pnpgen.safetext import WINDOWS_FORBIDDEN, windows_trouble
 
 NAME_MAX = 255  # bytes in a file name, on every common file system
+# A game's folder name names its files and folders with more after it: <slug>-contact-12.png,
+# the cache's <slug>.<lang>.pack.json (zh-Hant-TW): it said "cannot write …: File name too long".
+SLUG_MAX = NAME_MAX - 55
 REPRINT_SINCE = "reprint-since-"  # pnpgen reprint --since V: reprint-since-V.pdf and .txt beside the outputs
 DECK_SUFFIXES = {"-unique": "shop/{id}-unique.pdf (its faces, each once)",
                  "-die": "shop/{id}-die.pdf (its die line; an export's {id}-die.pdf too)"}
@@ -45,6 +48,10 @@ def check_deck_ids(game: Game) -> None:
         raise InputError(f"the game's folder name {game.slug!r} {trouble}, and it names the game's output folder",
                          path=f"data/{game.slug}", expected="another folder name for the game, e.g. "
                          f"{_windows_safe(game.slug, '-game')}")
+    if len(game.slug.encode()) > SLUG_MAX:
+        raise InputError(f"the game's folder name of {len(game.slug.encode())} bytes is too long for its files' names",
+                         path=f"data/{game.slug[:40]}…", expected=f"a folder name of at most {SLUG_MAX} bytes "
+                         "(UTF-8; a Japanese character takes 3)")
     for deck in game.decks:
         trouble = windows_trouble(deck.id)
         if trouble is not None:
