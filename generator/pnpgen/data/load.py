@@ -386,6 +386,8 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
     if ftype == "text" and isinstance(value, bool) and word is not None:  # a card titled No, a text Yes!
         raise doc.error(keypath, f"YAML reads {word} as the yes/no value {str(value).lower()}, not as text",
                         f"the text in quotes: {keypath[-1]}: {quoted(word)}")
+    if ftype == "text" and isinstance(value, (int, float)) and word is not None:
+        value = word  # +2, 007, 1.50 as written (they printed 2, 7, 1.5)
     if not ok(value):
         expected = {
             "colour": "a palette colour (" + (", ".join(colour_names(game.palette)) or "none yet: palette: in game.yaml")

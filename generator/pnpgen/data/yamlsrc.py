@@ -27,8 +27,10 @@ class Located:
     value_marks: dict[Path_, tuple[int, int]] = field(default_factory=dict)
     key_marks: dict[Path_, tuple[int, int]] = field(default_factory=dict)
     lists: set[Path_] = field(default_factory=set)  # the key paths that hold a list
-    # the plain words YAML 1.1 reads as true or false (true, yes, No, off…) as written, by key
-    # path: a text field holding one says what the designer wrote, not "False"
+    # plain values as written, by key path, where YAML reads them as something else: the words it
+    # reads as true or false (true, yes, No, off…), so a text field holding one says what the
+    # designer wrote, not "False"; numbers Python writes otherwise (+2, 007, 1.50), so a text
+    # field prints them as written, not 2, 7, 1.5
     words: dict[Path_, str] = field(default_factory=dict)
 
     def where(self, keypath: Path_, key: bool = False) -> Where:
@@ -367,6 +369,10 @@ class _Builder:
         return value
 
     def standard(self, node: yaml.Node, keypath: Path_) -> None:
+        if isinstance(node, yaml.ScalarNode) and node.tag in (_STANDARD + "value", MERGE) and not node.style \
+                and node.value in ("=", "<<") and keypath:  # text: =  (it said "YAML tag '!!value' is not allowed")
+            raise _error(self.doc, node, f"YAML reads a lone '{node.value}' as a special value, not as text",
+                         f"the text in quotes: {keypath[-1]}: {quoted(node.value)}", keypath)
         if node.tag not in TAGS:
             expected = "plain values, lists and mappings, without '!' tags"
             if isinstance(node, yaml.ScalarNode) and node.tag.startswith("!") and keypath:
@@ -381,8 +387,8 @@ class _Builder:
         except (yaml.constructor.ConstructorError, ValueError, OverflowError) as e:
             problem = getattr(e, "problem", None) or str(e)
             raise _error(self.doc, node, f"cannot read value: {problem}", None, keypath) from None
-        if isinstance(value, bool) and not node.style:
-            self.doc.words[keypath] = node.value
+        if not node.style and (isinstance(value, bool) or (isinstance(value, (int, float)) and str(value) != node.value)):
+            self.doc.words[keypath] = node.value  # as written: yes, +2, 007, 1.50
         if value is None and not node.value and self.lines:
             self.hidden_colour(node, keypath)
         if isinstance(value, str):
