@@ -156,10 +156,12 @@ def _rulebook_command(r: argparse.ArgumentParser) -> None:
 
 def _calibrate_command(k: argparse.ArgumentParser) -> None:
     """``calibrate``: runs with or without a workspace."""
-    k.add_argument("--paper", type=_choice, choices=sorted(PAPER_SIZES), default="a4", help="paper of the sheet (default a4)")
+    k.add_argument("--paper", type=_choice, choices=sorted(PAPER_SIZES),
+                   help="paper of the sheet (default: the paper every game of the workspace says, else a4)")
     k.add_argument("--duplex", type=_choice, choices=["long", "short"], default="long",
                    help="the flip edge you will print with (default long)")
-    k.add_argument("--lang", type=_choice, choices=["ja", "en"], default="ja", help="the language of the instructions")
+    k.add_argument("--lang", type=_choice, choices=["ja", "en"],
+                   help="the language of the instructions (default: the workspace's games' language, else ja)")
     k.add_argument("--out", type=validate.option(validate.pdf_out_option),
                    help="the .pdf file to write (default: build/calibration-<paper>-<duplex>.pdf in the workspace)")
 

@@ -79,8 +79,7 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
                          layout=getattr(args, "layout", "grid"),
                          silhouette=silhouette,
                          sleeve_mm=sleeve_mm(args),
-                         printer=printer.words(duplex) if printer is not None else "",
-                         least_bleed_mm=printer.least_bleed_mm(duplex) if printer is not None else 0.0, **given)
+                         **(printer.sheet_fields(duplex) if printer is not None else {}), **given)
     dpi = {"min_dpi": args.min_dpi} if args.min_dpi is not None else {}  # None: --min-dpi not given
     ink = None
     if getattr(args, "ink", None):
@@ -398,7 +397,7 @@ def check_options(ws: Workspace, args: argparse.Namespace):
     printer = load_printer(ws.root, args.printer)
     duplex = printer.duplex or options.sheet.duplex
     sheet = replace(options.sheet, paper=printer.paper or options.sheet.paper, duplex=duplex,
-                    printer=printer.words(duplex), least_bleed_mm=printer.least_bleed_mm(duplex))
+                    **printer.sheet_fields(duplex))
     return replace(options, sheet=sheet, printer=printer)
 
 
@@ -549,15 +548,14 @@ def calibrate(args: argparse.Namespace) -> int:
     from pnpgen.impose.plan import PagePlan
     from pnpgen.pdf.writer import write_document
 
-    opts = CalibrationOptions(paper=args.paper, duplex=args.duplex, lang=args.lang)
-    if args.out:
-        out = args.out
-    else:
-        try:
-            root = find_workspace().root
-        except InputError:
-            root = Path.cwd()
-        out = root / "build" / f"calibration-{opts.paper}-{opts.duplex}.pdf"
+    try:
+        ws: Workspace | None = find_workspace()
+    except InputError:
+        ws = None
+    root = ws.root if ws is not None else Path.cwd()
+    paper, lang = _games_paper_and_language(ws) if ws is not None else (None, None)
+    opts = CalibrationOptions(paper=args.paper or paper or "a4", duplex=args.duplex, lang=args.lang or lang or "ja")
+    out = args.out or root / "build" / f"calibration-{opts.paper}-{opts.duplex}.pdf"
     if (out.exists() or out.is_symlink()) and not _a_calibration_sheet(out):  # the designer's own PDF
         raise InputError("already exists and is not a calibration sheet pnpgen wrote; not overwritten", path=out,
                          expected="--out another file, or remove it")
@@ -568,8 +566,34 @@ def calibrate(args: argparse.Namespace) -> int:
     except OSError as e:
         raise InputError(f"cannot write: {e.strerror}", path=out, expected="a writable file path for --out") from None
     shown = out.relative_to(root) if not args.out and out.is_relative_to(root) else out  # relative, as every path pnpgen prints
-    _say(f"calibration sheet: {shown} (print it duplex, then see docs/home-printing.md)")
+    taken = [what for what, asked, theirs in (("paper", args.paper, paper), ("language", args.lang, lang))
+             if asked is None and theirs]
+    said = f"; its {' and '.join(taken)} as the workspace's games say" if taken else ""
+    _say(f"calibration sheet: {shown} (print it duplex, then see docs/home-printing.md{said})")
     return 0
+
+
+def _games_paper_and_language(ws: Workspace) -> tuple[str | None, str | None]:
+    """The paper and the language (ja, en) every game of the workspace agrees on (game.yaml's
+    ``paper:``, default a4; its default language), each None where they differ or none says: a
+    calibration sheet for an English Letter game is not a Japanese A4 one by default. A game.yaml
+    that does not read is passed over (calibrate builds no game)."""
+    from pnpgen.data.yamlsrc import load_yaml
+    from pnpgen.errors import InputError
+
+    papers, langs = set(), set()
+    for slug in ws.slugs():
+        try:
+            data = load_yaml(ws.game_dir(slug) / "game.yaml").data
+        except InputError:
+            continue
+        if not isinstance(data, dict):
+            continue
+        papers.add(str(data.get("paper") or "a4").lower())
+        languages = data.get("languages")
+        first = languages[0] if isinstance(languages, builtins.list) and languages else "ja"  # (list: the command)
+        langs.add("ja" if str(data.get("default_language", first)) == "ja" else "en")
+    return (papers.pop() if len(papers) == 1 else None), (langs.pop() if len(langs) == 1 else None)
 
 
 def serve(ws: Workspace, args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.data.formats import PAPER_SIZES
+from pnpgen.data.validate import Invalid, length
 from pnpgen.data.workspace import printer_profiles
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, contained, suggest
@@ -60,6 +61,13 @@ class Printer:
         sx, sy = self.scale
         back = "" if duplex == "none" else f"back {dx:+g}/{dy:+g} mm, "
         return f"{self.name} ({back}{sx * 100:g}/{sy * 100:g} %)"
+
+    def sheet_fields(self, duplex: str) -> dict:
+        """The home sheets' options this profile sets (``SheetOptions``): how the slug names it
+        where backs are printed behind the fronts and where none is moved, and the bleed the
+        offset needs."""
+        return {"printer": self.words(duplex), "printer_plain": self.words("none"),
+                "least_bleed_mm": self.least_bleed_mm(duplex)}
 
     def record(self) -> dict:
         return {"name": self.name, "source": self.source, "paper": self.paper, "duplex": self.duplex,
@@ -122,23 +130,39 @@ def _parse(doc: Located, name: str) -> Printer:
     duplex = str(duplex).lower() if isinstance(duplex, str) else duplex  # Long, as --duplex reads it
     if duplex is not None and duplex not in ("long", "short", "none"):
         raise doc.error((name, "duplex"), f"{duplex!r} is not a flip edge", "long | short | none")
-    offset = _pair(doc, name, "back_offset_mm", data.get("back_offset_mm", [0, 0]), -MAX_OFFSET_MM, MAX_OFFSET_MM,
-                   "two lengths in mm within ±20, [x, y], as read off the calibration sheet's back rulers",
-                   one_for_both=False)
+    written = data.get("back_offset_mm", [0, 0])
+    offset = _pair(doc, name, "back_offset_mm", _lengths(written), -MAX_OFFSET_MM,
+                   MAX_OFFSET_MM, "two lengths in mm within ±20, [x, y], as read off the calibration sheet's back "
+                   "rulers (e.g. [-1.5, 0.8]; a unit may be written: [-1.5mm, 0.8mm])", one_for_both=False, written=written)
     scale = _pair(doc, name, "scale", data.get("scale", [1, 1]), *SCALE_RANGE,
                   "two factors from 0.9 to 1.1, [x, y]: the printed 100 mm bars' lengths / 100 (one factor: both)")
     return Printer(name, f"{doc.path}:{line}" if line else str(doc.path), str(paper).lower() if paper else None,
                    duplex, offset, scale)
 
 
+def _lengths(value):
+    """An offset's items written with a unit (``[-1.5mm, 0]``, ``[-0.06in, 0]``) as numbers of mm,
+    as every length pnpgen reads takes one; anything else is left for ``_pair`` to judge."""
+    if not isinstance(value, list):
+        return value
+    out = []
+    for v in value:
+        try:
+            out.append(round(length(v, -math.inf, math.inf), 6) if isinstance(v, str) else v)  # 0.06in: 1.524
+        except Invalid:
+            return value
+    return out
+
+
 def _pair(doc: Located, name: str, key: str, value, lo: float, hi: float, expected: str,
-          one_for_both: bool = True) -> tuple[float, float]:
+          one_for_both: bool = True, written=None) -> tuple[float, float]:
     """``[x, y]``; one number stands for both only where ``one_for_both`` (a uniform scale): one
-    offset read off the x ruler is no y offset, so ``back_offset_mm: 1.5`` is refused."""
+    offset read off the x ruler is no y offset, so ``back_offset_mm: 1.5`` is refused. ``written``:
+    the value as the file gives it, for the message."""
     if one_for_both and isinstance(value, (int, float)) and not isinstance(value, bool):
         value = [value, value]
     ok = isinstance(value, list) and len(value) == 2 and all(
         isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and lo <= v <= hi for v in value)
     if not ok:
-        raise doc.error((name, key), f"{value!r} is not a valid {key}", expected)
+        raise doc.error((name, key), f"{value if written is None else written!r} is not a valid {key}", expected)
     return float(value[0]), float(value[1])

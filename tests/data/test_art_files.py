@@ -218,3 +218,20 @@ def test_check_names_the_empty_art_cell_of_a_spreadsheet(tmp_path, capsys):
     assert run(ws, "check", "--game", "test") == 0
     out = capsys.readouterr().out
     assert "cards.csv:2:2: 竜.art: 未定" in out and "cards.csv:3:2: 鳥.art: no art yet" in out, out
+
+
+def test_the_art_folder_is_checked_for_links_out_once_however_many_pictures_are_looked_up(tmp_path, monkeypatch):
+    """Whether art/ leads out of the game's folder is resolved once, not once per picture (a
+    thousand cards' lookups each resolved every folder of the path again)."""
+    from pnpgen.data import art as art_module
+
+    folder = tmp_path / "game" / "art"
+    folder.mkdir(parents=True)
+    for i in range(20):
+        (folder / f"p{i}.png").write_bytes(png(Image.new("RGB", (4, 4))))
+    calls = []
+    real = art_module.leads_out
+    monkeypatch.setattr(art_module, "leads_out", lambda *a: calls.append(a) or real(*a))
+    found = ArtFolder(tmp_path / "game")
+    assert [found.find(f"p{i}.png").name for i in range(20)] == [f"p{i}.png" for i in range(20)]
+    assert len(calls) == 1

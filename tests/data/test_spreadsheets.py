@@ -111,6 +111,13 @@ BAD = {
                   "0..10000, e.g. 3 in the count column)"),  # 0 parks a piece (issue 12); no YAML 'count: 3' in a sheet
     "unknown header": ('name,powr\r\n祝福,3\r\n', "cards.csv:1:2: powr (column B): unknown key in the header row",
                        "one of name, text"),
+    # an English designer's trial: a sheet's Qty column was 'unknown key' with no word of count
+    "qty": ('name,Qty\r\n祝福,3\r\n', "cards.csv:1:2: Qty (column B): unknown key in the header row; did you mean "
+            "count? (the number of copies to print)", "one of name, text"),
+    # an English designer's trial: the sheet's totals row was 42 copies of a card called Total
+    "totals row": ('name,count\r\nA,2\r\nB,3\r\n,\r\nTotal,5\r\n', "cards.csv:5:2: count (column B): the row of "
+                   "'Total' with the count 5 (the sum of the rows above) is the sheet's totals row, not a piece",
+                   "delete the totals row"),
     "no header": ('name,\r\n祝福,3\r\n', "cards.csv:2:2: a value ('3') in a column without a header", "column B"),
     "twice": ('name,name\r\n祝福,3\r\n', "cards.csv:1:2: name: the same header twice: B1 repeats A1 (expected", "one column"),
     "bad bool": ('name,hot\r\n祝福,maybe\r\n', "cards.csv:2:2: hot (column B): 'maybe' is not a valid bool",
@@ -460,3 +467,32 @@ def test_rows_hidden_in_the_office_program_are_read_with_a_warning(tmp_path, cap
     assert (f"warning: data/test/decks/cards.{suffix}:3: rows 3–4, 6, hidden in the office program, are read as "
             "pieces all the same (count: 0 keeps a piece and prints none; delete a row to drop its piece)") in out, out
     assert [p.count for p in load_game(Workspace(ws), "test").decks[0].pieces] == [1, 5, 2, 1, 3]
+
+
+def test_a_piece_named_total_is_a_piece_when_its_count_is_not_the_sum_above(tmp_path):
+    ws = _sheet_ws(tmp_path, "cards.csv", b'name,count\r\nA,2\r\nB,3\r\nTotal,4\r\n')
+    assert [p.label for p in load_game(Workspace(ws), "test").decks[0].pieces] == ["A", "B", "Total"]
+
+
+@pytest.mark.parametrize("header, says", [
+    ("Name", "Name (column A): unknown key in the header row; did you mean title? (the field that names the piece)"),
+    ("Qty", "Qty (column A): unknown key in the header row; did you mean count? (the number of copies to print)"),
+    # the advice for a new column under a layout: 'field: Card Type' was refused ('not a field name')
+    ("Card Type", "rename the column 'Card Type' to card-type (a field name has no spaces), then layout: {extends: "
+                  "card-poker, boxes: {card-type: {field: card-type, x: …"),
+])
+def test_a_layout_decks_unknown_column_gets_advice_that_builds(tmp_path, capsys, header, says):
+    """An English designer's trial: a Google Sheet's Name and Qty columns were unknown keys with
+    no word of title and count; a 'Card Type' column's advice, followed, did not build."""
+    ws = make_workspace(tmp_path / "ws", deck="name: Cards\nlayout: card-poker\npieces: {file: cards.csv}\n")
+    sheet = ws / "data" / "test" / "decks" / "cards.csv"
+    sheet.write_bytes(f"{header},text\r\nA,Gain 1.\r\n".encode())
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and says in err, err
+    if header == "Card Type":  # the advice followed builds
+        sheet.write_bytes(b"card-type,text,title\r\nCrew,Gain 1.,A\r\n")
+        (ws / "data" / "test" / "decks" / "cards.yaml").write_text(
+            "name: Cards\nlayout: {extends: card-poker, boxes: {card-type: {field: card-type, x: 4, y: 80, w: 30, "
+            "h: 4}}}\npieces: {file: cards.csv}\n", encoding="utf-8")
+        assert run(ws, "check", "--game", "test") == 0, capsys.readouterr().err

@@ -94,6 +94,9 @@ def test_a_solo_game_of_one_piece_is_said_in_the_singular(tmp_path):
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     text = " ".join(PdfReader(ws / "build" / "test" / "test-all.pdf").pages[-1].extract_text().split())
     assert "· 1 player ·" in text and "Total 1 piece ·" in text, text
+    # an English designer's trial: it said "None (the draft lists nothing to buy)" beside a draft
+    # listing a rules sheet: what is bought comes from game.yaml's sourced:, not the draft
+    assert "None (nothing bought: game.yaml has no sourced: list)" in text and "the draft" not in text, text
 
 
 def test_players_the_draft_leaves_open_are_said_as_they_stand(tmp_path):
@@ -106,3 +109,31 @@ def test_players_the_draft_leaves_open_are_said_as_they_stand(tmp_path):
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     text = " ".join(PdfReader(ws / "build" / "test" / "test-all.pdf").pages[-1].extract_text().split())
     assert "· players TBD ·" in text and "TBD players" not in text and "未定" not in text, text
+
+
+def test_a_bill_of_materials_over_several_pages_names_its_columns_on_each_and_keeps_its_total(tmp_path):
+    """A game of many decks or sourced parts runs its tables onto more pages: they went on
+    without their head row (which column is the count, which the sheets?), and the printed
+    parts' total could stand alone at the top of a page, away from its table."""
+    from conftest import make_workspace
+    from pnpgen.engine.bom import bom_pages
+    from pnpgen.impose.plan import TextOp
+    from pnpgen.messages import msg
+
+    game = load_game(Workspace(make_workspace(tmp_path / "ws")), "test")
+    fonts = {"gothic": "BIZUDPGothic-Regular", "bold": "BIZUDPGothic-Bold"}
+    heads = {msg("bom.col.part", "ja"), msg("bom.col.paper", "ja"), msg("bom.col.note", "ja")}
+    for n in range(30, 75):  # somewhere in here the last printed row ends a page
+        printed = [{"deck": f"d{i}", "name": f"デッキ{i}", "kind": "card", "shape": "rect", "trim_mm": [63.0, 88.0],
+                    "count": 2, "double_sided": True, "sheets": 1, "pages": 2, "paper": "a4"} for i in range(n)]
+        sourced = [{"name": f"部品{i}", "count": i + 1, "note": f"メモ{i}"} for i in range(60)]
+        bom = {"printed": printed, "sourced": sourced,
+               "totals": {"printed_pieces": 2 * n, "sheets": n, "pages": 2 * n, "sourced_items": 60}}
+        pages = bom_pages(game, bom, (210.0, 297.0), 5.0, fonts, lambda text, font, size: len(text) * size * 0.35)
+        texts = [[op.text for op in page if isinstance(op, TextOp)] for page in pages]
+        assert len(pages) >= 3
+        for page in texts:  # every page holding rows of a table names that table's columns first
+            rows = [t for t in page if t.startswith(("デッキ", "部品"))]
+            assert heads & set(page) or not rows, (n, page[:6])
+        [on] = [k for k, page in enumerate(texts) if any(t.startswith(f"計 {2 * n} 個") for t in page)]
+        assert f"デッキ{n - 1} (d{n - 1})" in texts[on], (n, texts[on][:8])

@@ -173,3 +173,47 @@ def test_a_default_placeholder_is_one_line_that_counts_the_pieces_it_reaches(tmp
     assert len(lines) == 2, lines
     assert "カード1.text: 未定（本文） — and 6 more pieces from the same line" in lines[0], lines
     assert "別.text: 未定（別の本文）" in lines[1] and "more" not in lines[1], lines
+
+
+def test_texts_overflowing_their_boxes_are_three_lines_and_a_count_in_a_build_and_each_in_check(tmp_path, capsys):
+    """A deck whose text overflows its box on every card printed a warning line per card on every
+    build, said again when up to date (3,000 lines for 3,000 cards): the build names the first
+    three and counts the rest, as pictures below the dpi; ``pnpgen check`` lists each."""
+    front = ('{% extends "common/piece.svg.j2" %}{% block art %}'
+             '{{ textbox(piece.text, 5, 5, 20, 6, size=9, min_size=6) }}{% endblock %}')
+    ws = make_workspace(tmp_path / "ws", front=front, pieces=[f"札{i}" for i in range(1, 8)])
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文", "text: " + "長い本文がはみ出す" * 4),
+                    encoding="utf-8")
+    overflowing = "text does not fit its 20.0×6.0 mm box even at 6 pt"
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "deck 'cards'" in line]
+    assert [line.split(" (")[0] for line in said if overflowing in line] == [
+        "pnpgen: warning: deck 'cards' piece 1", "pnpgen: warning: deck 'cards' piece 2",
+        "pnpgen: warning: deck 'cards' piece 3"], said
+    assert ("pnpgen: warning: deck 'cards': 4 more texts do not fit their boxes even at their smallest size "
+            "(set overflowing; pnpgen check lists each)") in said
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0  # up to date: said again, the same
+    assert [line for line in capsys.readouterr().err.splitlines() if "deck 'cards'" in line] == said
+    assert run(ws, "check", "--game", "test") == 0
+    listed = [line for line in capsys.readouterr().out.splitlines() if overflowing in line]
+    assert [line.split("piece ")[1].split(" ")[0] for line in listed] == [str(i) for i in range(1, 8)], listed
+
+
+def test_texts_with_unpaired_markup_are_three_lines_and_a_count_in_a_build_and_each_in_check(tmp_path, capsys):
+    """A lone ``**`` in every card's text (a spreadsheet column typed so) was a warning line per
+    card on every build: the build names the first three and counts the rest; check lists each."""
+    ws = make_workspace(tmp_path / "ws", pieces=[f"札{i}" for i in range(1, 8)])
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文", 'text: "**強い本文'), encoding="utf-8")
+    deck.write_text(deck.read_text(encoding="utf-8").replace("}\n", '"}\n'), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "printed as written" in line]
+    assert [line.split(" (")[0] for line in said[:3]] == [f"pnpgen: warning: deck 'cards' piece {i}" for i in (1, 2, 3)]
+    assert said[3:] == ["pnpgen: warning: deck 'cards': 4 more texts with markup that is not paired, printed as "
+                        "written (pnpgen check lists each)"], said
+    assert run(ws, "check", "--game", "test") == 0
+    listed = [line for line in capsys.readouterr().out.splitlines() if "printed as written (markup" in line]
+    assert len(listed) == 7, listed

@@ -114,3 +114,30 @@ def test_a_pack_naming_pictures_or_faces_a_build_does_not_have_is_drawn_again_wi
     build(ws, tmp_path / "cold")
     for name in ("cards.pdf", "test-all.pdf", "shop/cards.pdf"):
         assert (tmp_path / "b" / "test" / name).read_bytes() == (tmp_path / "cold" / "test" / name).read_bytes(), name
+
+
+def test_faces_and_pages_read_from_the_pack_are_written_back_as_read_not_made_into_json_again(tmp_path, monkeypatch):
+    """An edit writes the pack again: what it read from the pack goes back as it was read (turning
+    every face's glyphs and data into JSON again took a tenth of a count edit), and the pack is
+    the one the streams themselves give."""
+    from pnpgen.engine.cache import Cache
+
+    ws = make_workspace(tmp_path / "ws", deck=PIECES)
+    build(ws, tmp_path / "b")
+    before = Cache(tmp_path / "b").pack("forms/test")
+    before.pop("inputs")  # (what the faces were drawn with: the build's to add)
+    read = drawn_json.from_json(before)
+    assert read.made and read.kept
+    made_again = []
+    real = drawn_json._content_to_json
+    monkeypatch.setattr(drawn_json, "_content_to_json", lambda c: made_again.append(c) or real(c))
+    assert drawn_json.to_json(read) == before
+    assert made_again == []
+    for stream in [*read.made.values(), *read.kept.values()]:  # the same JSON, from the streams alone
+        stream.json = None
+    assert drawn_json.to_json(read) == before and len(made_again) == len(read.made) + len(read.kept)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(PIECES.replace("本文5", "改訂5"), encoding="utf-8")
+    build(ws, tmp_path / "b")
+    build(ws, tmp_path / "cold")
+    assert Cache(tmp_path / "b").pack("forms/test")["faces"] == Cache(tmp_path / "cold").pack("forms/test")["faces"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import make_workspace, run
+from conftest import GAME_YAML, make_workspace, run
 
 NAMES = [f"カード{i}" for i in range(1, 6)]
 
@@ -252,3 +252,44 @@ def test_the_changelog_shows_entities_and_strike_marks_as_written():
                            "rulebook": {"changed": [], "added": [], "removed": []}})
     assert "- R\\&amp;D \\~\\~old\\~\\~: ×1 → ×2" in md.splitlines()
     assert "## A \\&lt;B\\&gt; \\~\\~C\\~\\~ (cards): 1 → 2" in md.splitlines()
+
+
+ENGLISH_DRAFT = """# Test (Draft 1)
+
+## Components
+
+- 5 Test cards
+
+## Setup
+
+1. Shuffle the deck.
+
+## Playing the game
+
+1. Draw a card.
+"""
+
+
+def test_diff_names_the_section_of_an_english_draft_that_changed(tmp_path, capsys):
+    """An English designer's trial: an edit under '## Setup' was 'changed: (before the first
+    section)' in the changelog (only ■ lines opened a section); an English draft's headings
+    (## marks, ALL CAPS, Chapter lines) open them, as the rulebook reads them."""
+    ws = make_workspace(tmp_path / "ws", pieces=NAMES, game=GAME_YAML.replace("title: テストゲーム", "languages: [en]\ntitle: Test"))
+    draft = ws / "data" / "test" / "draft.txt"
+    draft.write_text(ENGLISH_DRAFT, encoding="utf-8")
+    _build(ws)
+    draft.write_text(ENGLISH_DRAFT.replace("Shuffle the deck.", "Shuffle the deck twice."), encoding="utf-8")
+    _build(ws)
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "- changed: Setup" in out and "before the first section" not in out, out
+    caps = ENGLISH_DRAFT.replace("## Setup", "SETUP").replace("## Playing the game", "PLAYING")
+    draft.write_text(caps, encoding="utf-8")
+    _build(ws)
+    draft.write_text(caps.replace("Draw a card.", "Draw two cards."), encoding="utf-8")
+    _build(ws)
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "- changed: PLAYING" in out and "- changed: Setup" not in out, out

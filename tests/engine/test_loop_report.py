@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-from conftest import make_workspace, run
+from conftest import GAME_YAML, make_workspace, run
 
 NAMES = [f"カード{i}" for i in range(1, 31)]  # 30 cards: 9 a sheet, sheets 1–3 full, sheet 4 holds 3
 
@@ -240,3 +240,21 @@ def test_a_back_added_to_illustrated_fronts_is_back_changed_not_every_piece_edit
     assert run(ws, "diff", "--game", "test") == 0
     md = capsys.readouterr().out
     assert "back changed" in md and "森1" not in md, md
+
+
+def test_an_english_reprint_list_says_pages_for_a_range_and_page_for_one(tmp_path):
+    """An English designer's trial: reprint.txt said 'add (40 copies, reprint.pdf page 1–10)'; a
+    range of pages is 'pages 1–10', a single page 'page 1'."""
+    names = [f"Card {i}" for i in range(1, 5)]
+    ws = make_workspace(tmp_path / "ws", pieces=names, game=GAME_YAML.replace("title: テストゲーム", "languages: [en]\ntitle: Test"))
+    cards = ws / "data" / "test" / "decks" / "cards.yaml"
+    tokens = ws / "data" / "test" / "decks" / "a-tokens.yaml"  # one-sided, before cards
+    tokens.write_text(cards.read_text(encoding="utf-8").replace("back: card-back.svg.j2\n", "")
+                      .replace("Card ", "Token "), encoding="utf-8")
+    _build(ws)
+    for deck in (tokens, cards):
+        deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文", "text: Rewritten "), encoding="utf-8")
+    _build(ws)
+    said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
+    assert "add (4 copies, reprint.pdf page 1):" in said, said
+    assert "add (4 copies, reprint.pdf pages 3–4):" in said, said

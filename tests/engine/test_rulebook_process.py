@@ -1,5 +1,6 @@
-"""The rulebook's second process: started once the game is loaded, it parses the rulebook's fonts
-while the build draws the faces; the build's own process never imports the rulebook."""
+"""The rulebook's second process: started before the game is read (once it is read, for a draft
+named elsewhere), it loads its libraries and parses the rulebook's fonts while the build draws
+the faces; the build's own process never imports the rulebook."""
 
 from __future__ import annotations
 
@@ -60,6 +61,33 @@ def test_a_piece_too_large_for_the_paper_stops_the_build_before_the_rulebook(tmp
     ws = make_workspace(tmp_path / "ws", deck=deck, draft=True)
     assert run(ws, "build", "--game", "test", "--jobs", "1") == 2
     assert "a 400×500 mm piece does not fit on A4" in capsys.readouterr().err
+
+
+def test_the_rulebook_process_starts_before_the_game_is_read_and_a_bad_deck_is_one_line(tmp_path, capsys, monkeypatch):
+    """Its libraries load while this process reads the game; a deck that cannot be read still
+    stops the build with one line, and the second process ends with it."""
+    import multiprocessing
+    import time
+
+    from pnpgen.engine import run as build_run
+
+    seen = []
+    real = build_run.load_game
+
+    def load(*a, **k):
+        seen.append(len(multiprocessing.active_children()))
+        return real(*a, **k)
+
+    monkeypatch.setattr(build_run, "load_game", load)
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: [1, 2}\n", draft=True)
+    assert run(ws, "build", "--game", "test", "--jobs", "2") == 2
+    err = capsys.readouterr().err
+    assert seen == [1], seen  # the second process was there when the game was read
+    assert err.count("\n") == 1 and "cards.yaml" in err and "Traceback" not in err, err
+    end = time.monotonic() + 30
+    while multiprocessing.active_children() and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not multiprocessing.active_children()
 
 
 NOTHING_CHANGED = """\

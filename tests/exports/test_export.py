@@ -343,3 +343,23 @@ def test_png_faces_are_drawn_a_run_at_a_time_with_the_same_bytes(tmp_path, monke
     one, two = tmp_path / "whole" / "test" / "thegamecrafter", tmp_path / "runs" / "test" / "thegamecrafter"
     names = sorted(p.name for p in one.iterdir() if p.suffix == ".png")
     assert names and all((one / n).read_bytes() == (two / n).read_bytes() for n in names)
+
+
+def test_what_a_deck_left_out_warned_of_is_not_the_exports(tmp_path):
+    """A deck ``--deck`` leaves out is not sent: its title overflowing its box was said by an
+    export of another deck alone (19 lines of a token deck, in export.json too, when only the
+    poker cards went to Tabletop Simulator). Exporting that deck still says it."""
+    root = make_workspace(tmp_path / "ws", pieces=["カード1"])
+    (root / "data" / "test" / "decks" / "tiny.yaml").write_text(
+        "name: 小さな駒\nlayout: token-round\nshape: hex\nsize: 30\n"
+        "pieces:\n  - {title: とても長い名前の駒です, value: 1}\n", encoding="utf-8")
+
+    def warned(deck: str) -> list[str]:
+        out = tmp_path / deck
+        assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator", "--deck", deck,
+                   "--out", str(out)) == 0
+        return json.loads((out / "test" / "tabletopsimulator" / "export.json").read_text(encoding="utf-8"))["warnings"]
+
+    [overflow] = [w for w in warned("tiny") if "does not fit its" in w]
+    assert overflow.startswith("deck 'tiny' piece 1"), overflow
+    assert [w for w in warned("cards") if "tiny" in w] == []

@@ -247,7 +247,8 @@ def test_a_decks_pictures_below_the_dpi_are_three_lines_and_a_count():
     """A deck of many pictures below the wanted dpi printed a warning line each on every build and
     export (103 lines for a 120-card deck): the three lowest are named, the rest counted in one
     line; other warnings, and a deck of three or fewer, as they were."""
-    from pnpgen.faces.images import LOW_DPI, grouped_low_dpi
+    from pnpgen.faces.grouped import grouped_per_deck
+    from pnpgen.faces.images import LOW_DPI
 
     def low(deck: str, n: int, dpi: int) -> str:
         return LOW_DPI.format(where=f"data/g/decks/{deck}.yaml:{n}:5", deck=deck, piece=f"札{n}", name=f"art/{n}.png",
@@ -255,11 +256,11 @@ def test_a_decks_pictures_below_the_dpi_are_three_lines_and_a_count():
 
     cards = [low("cards", n, 280 - n) for n in range(10)]
     tokens = [low("tokens", n, 250) for n in range(2)]
-    said = grouped_low_dpi(["first", *cards[:5], "middle", *tokens, *cards[5:], "last"])
+    said = grouped_per_deck(["first", *cards[:5], "middle", *tokens, *cards[5:], "last"])
     assert said == ["first", cards[9], cards[8], cards[7], "deck cards: 7 more pictures below 300 dpi (274–280 dpi; "
                     "pnpgen check lists each)", "middle", *tokens, "last"]
-    assert grouped_low_dpi(["a", *tokens, "b"]) == ["a", *tokens, "b"]
+    assert grouped_per_deck(["a", *tokens, "b"]) == ["a", *tokens, "b"]
     # four are four lines, not three and "1 more pictures … (274–274 dpi"; a range of one dpi is one figure
-    assert grouped_low_dpi(cards[:4]) == cards[:4]
+    assert grouped_per_deck(cards[:4]) == cards[:4]
     same = [low("cards", n, 277) for n in range(6)]
-    assert grouped_low_dpi(same)[-1] == "deck cards: 3 more pictures below 300 dpi (277 dpi; pnpgen check lists each)"
+    assert grouped_per_deck(same)[-1] == "deck cards: 3 more pictures below 300 dpi (277 dpi; pnpgen check lists each)"

@@ -147,3 +147,26 @@ def test_the_rulers_numbers_stand_apart_and_read_with_a_minus_sign(tmp_path):
                     assert max(l2 - r1, l1 - r2) >= 1.0, (a, b, boxes[a], boxes[b])
                 elif a != b and l1 < r2 and l2 < r1:  # one above the other
                     assert max(t2 - b1, t1 - b2) >= 0.4, (a, b, boxes[a], boxes[b])
+
+
+def test_the_sheet_takes_the_paper_and_language_the_workspaces_games_say(tmp_path, capsys):
+    """An English designer's trial: in a workspace whose game is English on Letter, a plain
+    'pnpgen calibrate' wrote a Japanese A4 sheet; it takes the paper and language every game
+    says (--paper and --lang still win), and says so."""
+    from conftest import GAME_YAML
+
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + "languages: [en]\npaper: letter\n")
+    capsys.readouterr()
+    assert run(ws, "calibrate") == 0
+    assert "its paper and language as the workspace's games say" in capsys.readouterr().out
+    sheet = ws / "build" / "calibration-letter-long.pdf"
+    assert [round(float(v) * PT, 1) for v in PdfReader(sheet).pages[0].mediabox[2:]] == [215.9, 279.4]
+    assert "Duplex calibration LETTER" in texts(sheet)[0]
+    assert run(ws, "calibrate", "--paper", "a4", "--lang", "ja") == 0
+    assert "両面位置合わせ用紙 A4" in texts(ws / "build" / "calibration-a4-long.pdf")[0]
+    other = ws / "data" / "other"  # games that disagree: the plain defaults, A4 in Japanese
+    other.mkdir()
+    (other / "game.yaml").write_text(GAME_YAML, encoding="utf-8")
+    (ws / "build" / "calibration-a4-long.pdf").unlink()
+    assert run(ws, "calibrate") == 0
+    assert "両面位置合わせ用紙 A4" in texts(ws / "build" / "calibration-a4-long.pdf")[0]

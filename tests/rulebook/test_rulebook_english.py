@@ -393,6 +393,52 @@ def test_a_components_total_followed_by_its_parts_reads_the_parts(tmp_path):
     assert not any("no deck or sourced item" in w for w in rulebook_warnings(game, FONTS))
 
 
+def test_a_components_total_that_is_not_its_parts_sum_says_so(tmp_path):
+    """An English designer's trial: '- 54 cards: 40 Market cards and 10 Starter cards' (a total
+    mistyped) was only 'component “cards” … has no deck': the warning says the parts add up to 50."""
+    assert parse_entry("54 cards: 40 Starter cards and 10 Market cards").parts_off == [40, 10]
+    assert parse_entry("50 cards: 40 Starter cards and 10 Market cards").parts_off == []
+    ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO, draft=True)
+    draft = "Test Game\n\n## Components\n\n- 13 pieces: 11 Test cards and 3 Dice\n\n## Setup\n\n1. Shuffle the deck.\n"
+    (ws / "data" / "test" / "draft.en.txt").write_text(draft, encoding="utf-8")
+    game = load_game(Workspace(ws), "test", lang="en")
+    said = [w for w in rulebook_warnings(game, FONTS) if "no deck or sourced item" in w]
+    assert len(said) == 1 and said[0].endswith(
+        "“pieces” of the draft has no deck or sourced item of that name in the data; the parts its text lists "
+        "add up to 14 (11 + 3), not 13: with the total their sum, the parts are the entries"), said
+
+
+def test_a_components_entry_naming_a_deck_with_its_kind_after_it_is_that_deck(tmp_path):
+    """An English designer's trial: the card deck named “Market”, listed in the draft as
+    “- 12 Market cards”, was “no deck or sourced item of that name” and the deck was listed again
+    under “Other contents”; the kind after a deck's name is that deck, and its count is compared."""
+    deck = DECK.replace("en: Test cards", "en: Market")
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO, draft=True)
+    draft = "Test Game\n\n## Components\n\n- 12 Market cards\n\n## Setup\n\n1. Shuffle the deck.\n"
+    (ws / "data" / "test" / "draft.en.txt").write_text(draft, encoding="utf-8")
+    game = load_game(Workspace(ws), "test", lang="en")
+    result = build_rulebook(game, ws / "fonts")
+    proof = result.files["proof.txt"].decode("utf-8")
+    assert re.search(r"draft\.en\.txt:5: Market cards: the draft says 12, the data has 11$", proof, re.M), proof
+    assert "Other contents" not in "".join(texts(result))
+    assert not any("no deck or sourced item" in w for w in rulebook_warnings(game, FONTS))
+
+
+@pytest.mark.parametrize("entry, names, counts, note", [
+    ("4 Player mats (double-sided)", ["Player mats"], [4], "(double-sided)"),
+    ("28 Coin tokens (20 worth 1, 8 worth 5)", ["Coin tokens"], [28], "(20 worth 1, 8 worth 5)"),
+    ("Four Player mats (one per player)", ["Player mats"], [4], "(one per player)"),
+    ("Alice cards (53)", ["Alice cards"], [53], None),
+])
+def test_a_parenthesis_after_a_count_written_first_is_a_note_not_the_name(entry, names, counts, note):
+    """An English designer's trial: '- 4 Player mats (double-sided)' was the component “Player
+    mats (double-sided)”, '- 28 Coin tokens (20 worth 1, 8 worth 5)' one named “28 Coin tokens”
+    counting 20, 1, 8, 5: neither matched its deck, which was listed again under Other contents."""
+    got = parse_entry(entry)
+    assert (got.names, got.counts) == (names, counts)
+    assert [b.text for b in got.children] == ([note] if note else [])
+
+
 def test_a_run_of_term_lines_is_a_list_of_terms_whatever_case_their_text_starts_in():
     """A game trial: a glossary, ``Lit lighthouse: a lighthouse space with a Lamp on it.`` and two
     more such lines, was set as plain paragraphs (a term's text in lower case read as a sentence,

@@ -19,9 +19,14 @@ def cache(tmp_path, monkeypatch) -> Path:
     return tmp_path / "cache" / "fonts"
 
 
+def tables_entry(cache: Path) -> Path:
+    """The entry holding the font's tables (beside it, the small one naming it by the file's stamp)."""
+    return max(cache.iterdir(), key=lambda p: p.stat().st_size)
+
+
 def test_the_second_parse_reads_the_tables_and_measures_the_same(cache, monkeypatch):
     first = fonttables.parse("A", FONT)
-    assert len(list(cache.iterdir())) == 1
+    assert len(list(cache.iterdir())) == 2  # the tables, and the file's stamp naming them
     monkeypatch.setattr(ttfonts.TTFontFile, "extractInfo", lambda *a: pytest.fail("parsed again"))
     second = fonttables.parse("B", FONT)
     assert second.stringWidth("Hello, pnpgen 123", 10) == first.stringWidth("Hello, pnpgen 123", 10) > 50
@@ -31,7 +36,7 @@ def test_the_second_parse_reads_the_tables_and_measures_the_same(cache, monkeypa
 
 def test_a_damaged_entry_is_parsed_again_and_rewritten(cache):
     fonttables.parse("A", FONT)
-    entry = next(cache.iterdir())
+    entry = tables_entry(cache)
     entry.write_bytes(entry.read_bytes()[:-10] + b"0123456789")
     calls = []
     real = ttfonts.TTFont
@@ -47,6 +52,27 @@ def test_a_damaged_entry_is_parsed_again_and_rewritten(cache):
         ttfonts.TTFont = saved
     assert calls == [1] and font.stringWidth("A", 10) > 0
     assert usercache.get("fonts", entry.name) is not None  # rewritten whole
+
+
+def test_a_font_file_written_again_with_its_old_time_is_read_by_its_content(cache, tmp_path):
+    """The tables are found by the file's stamp, without hashing its megabytes; a file written
+    again (here another font, its modification time set back) has another stamp (its inode's
+    change time moves with any write) and is known by its content: never the other font's tables."""
+    import os
+    import time
+
+    other = FONT.with_name("NotoSerif-Regular.ttf").read_bytes()
+    font = tmp_path / "Game.ttf"
+    font.write_bytes(FONT.read_bytes().ljust(len(other), b"\0"))  # the same size (bytes past its tables: unread)
+    st = font.stat()
+    first = fonttables.parse("A", font)
+    time.sleep(0.01)
+    font.write_bytes(other)  # the same file (inode), size and modification time
+    os.utime(font, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert (font.stat().st_ino, font.stat().st_size, font.stat().st_mtime_ns) == (st.st_ino, st.st_size, st.st_mtime_ns)
+    again = fonttables.parse("B", font)
+    assert again.face.name != first.face.name and again.face.numGlyphs != first.face.numGlyphs
+    assert again.stringWidth("Hello", 10) != first.stringWidth("Hello", 10)
 
 
 def test_an_installed_module_is_told_apart_by_its_file_without_reading_package_metadata(tmp_path, monkeypatch):

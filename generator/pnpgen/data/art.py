@@ -164,7 +164,9 @@ class ArtFolder:
         paths = []
         for folder in folders:
             base = self.root.parent if folder == self.root else folder.parent
-            if self._out.setdefault(folder, leads_out(folder, base)):
+            if folder not in self._out:  # (once: each name's lookup resolved the folder's links again)
+                self._out[folder] = leads_out(folder, base)
+            if self._out[folder]:
                 raise InputError(f"{rel!r} is outside {base.name}/: {folder.name}/ is a link leading out of it", key=key,
                                  expected=f"{folder.name}/ a folder inside {base}/ (or a link to one there), not "
                                           "a link elsewhere", **_where_parts(where))

@@ -303,6 +303,18 @@ class Translations:
                 f"{{{self.default}: …, {self.lang}: …}})")
 
 
+# the line of a text printed marked 〔ja〕 (``Translations._line``), naming the file it is missing in
+MISSING_LINE = re.compile(r"^(?P<file>.+?):\d+(?::\d+)?: (?P<key>\S+): no (?P<lang>\S+) (?P<what>text|translation); "
+                          r"printed in (?P<shown>\S+) marked 〔(?P=shown)〕$")
+
+
+def more_missing(file: str, rest: list[re.Match]) -> str:
+    """The line counting a file's missing translations not named one by one."""
+    m = rest[0]
+    return (f"{file}: {len(rest)} more texts with no {m['lang']} {m['what']}, printed in {m['shown']} marked "
+            f"〔{m['shown']}〕 (pnpgen check --lang {m['lang']} lists each)")
+
+
 def marker(lang: str) -> str:
     """The magenta 〔lang〕 put before a text printed in another language than the build's."""
     return f"[{MISSING_COLOUR}]〔{lang}〕[/{MISSING_COLOUR}]"

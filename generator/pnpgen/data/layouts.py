@@ -184,12 +184,17 @@ def colour_spec(none: bool) -> Callable[[Any, tuple[float, float]], str | None]:
     return parse
 
 
+def is_field_name(name: str) -> bool:
+    """Can a layout's box read a piece field of this name (a word: no spaces, not count)?"""
+    return bool(re.fullmatch(r"[^\W\d][\w-]*", name)) and name not in ("count", "n", "copy")
+
+
 def source(value: Any, trim: tuple[float, float]) -> str:
     """A piece field's name, or one of SOURCES."""
     if isinstance(value, str) and value in SOURCES:
         return value
     name = v.name(value, "a field name")
-    if not re.fullmatch(r"[^\W\d][\w-]*", name) or name in ("count", "n", "copy"):
+    if not is_field_name(name):
         raise v.Invalid(f"{v.show(value)} is not a field name", "a piece field such as title, or " + ", ".join(SOURCES))
     return name
 

@@ -66,9 +66,15 @@ def _parse(doc: Source, keypath: tuple, parse: Callable[..., Any], value: Any, *
 
 
 # said after the keys a piece may have when the key is no near miss of one: a field to add
+# what a designer's sheet may call a field pnpgen names otherwise: the copies of a piece, its name
+SYNONYMS = {
+    "count": ({"qty", "quantity", "quantities", "copies", "# copies", "#", "amount", "how many", "nr", "no. of copies"},
+              "the number of copies to print"),
+    "title": ({"name", "card name", "card title", "cardname"}, "the field that names the piece"),
+}
 NEW_FIELD = "; a new field is declared first: fields: {{{key}: text}}"
-NEW_FIELD_LAYOUT = ("; a new field is shown by a box of its own, which declares it: layout: {{extends: {layout}, "
-                    "boxes: {{{box}: {{field: {key}, x: …, y: …, w: …, h: …}}}}}}")  # box: a box's name, lower case
+NEW_FIELD_LAYOUT = ("; a new field is shown by a box of its own, which declares it: {rename}layout: {{extends: {layout}, "
+                    "boxes: {{{box}: {{field: {field}, x: …, y: …, w: …, h: …}}}}}}")  # box: a box's name, lower case
 
 
 def _layout_name(data: dict) -> str:
@@ -91,9 +97,18 @@ def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: s
                                 "half-width spaces in the indentation", key=True)
             listed = ", ".join(str(k) for k in allowed)
             near = suggest(str(key), [str(k) for k in allowed], cutoff=0.75)  # rarity is no 'art'; titel is title
+            word = str(key).strip().lower().rstrip(".:")
+            meant = next((f for f, (words, _) in SYNONYMS.items() if word in words and f in allowed
+                          and f not in mapping), None) if not near else None
+            if meant:  # a sheet's Qty column, a Name column under a layout that prints the title
+                near = f"; did you mean {meant}? ({SYNONYMS[meant][1]})"
+            box = re.sub(r"[^a-z0-9_-]+", "-", str(key).lower()).strip("-_") or "new"
+            named = layouts.is_field_name(str(key))  # a layout's box reads no 'Card Type': told to rename it
+            rename = "" if named else f"rename the {'column' if what == 'the header row' else 'key'} {str(key)!r} " \
+                f"to {box} (a field name has no spaces), then "
             raise doc.error(keypath + (key,), f"unknown key in {what}{near}",
                             ("one of " + listed if listed else "no keys here") + ("" if near else more.format(
-                                key=key, box=re.sub(r"[^a-z0-9_-]+", "-", str(key).lower()).strip("-_") or "new")),
+                                key=key, box=box, field=key if named else box, rename=rename)),
                             key=True)
     return mapping
 
@@ -563,11 +578,27 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                   for i, (raw, piece) in enumerate(zip(pieces, deck.pieces)) if isinstance(raw, dict) and piece.count
                   for k in raw if k != "count" and fields.get(k) == "text"]
         game.translations.plain_texts(path, texts)
+    if rows is not doc:
+        _totals_row(rows, deck)
     copies = sum(p.count for p in deck.pieces)
     if copies > v.COUNT[1]:  # each copy is a page of the shop file: a hundred thousand took minutes
         raise doc.error(("pieces",), f"the deck prints {copies:,} copies",
                         f"at most {v.COUNT[1]:,} copies in one deck (split it into several decks)")
     return deck
+
+
+TOTAL_WORDS = {"total", "totals", "grand total", "sum", "合計", "総計", "計"}  # a sheet's totals row
+
+
+def _totals_row(rows: Source, deck: Deck) -> None:
+    """A sheet's last row named Total (合計…) whose count is the sum of the rows above is the
+    sheet's totals row, not a piece: it would print that many copies of a card called Total."""
+    *above, last = deck.pieces
+    if len(above) >= 2 and last.label.strip().casefold() in TOTAL_WORDS and last.count == sum(p.count for p in above):
+        raise rows.error(("pieces", len(above), "count"), f"the row of {last.label!r} with the count {last.count} "
+                         "(the sum of the rows above) is the sheet's totals row, not a piece: it would print "
+                         f"{last.count} copies of a piece named {last.label!r}",
+                         "one row per piece: delete the totals row, or keep it on another worksheet")
 
 
 def _shown_fields(deck: Deck) -> set[str]:

@@ -110,24 +110,35 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
                           regular, 8, GREY))
         y += 8
 
-    def need(h: float) -> None:
+    def need(h: float) -> bool:
+        """Start a new page unless ``h`` mm more fit on this one (True when it did)."""
         if y + h > ph - margin - 12:
             start_page(True)
+            return True
+        return False
 
-    def table(head: list[tuple[str, float, str]], rows: list[list[str]]) -> None:
+    def table(head: list[tuple[str, float, str]], rows: list[list[str]], after: float = 0.0) -> None:
+        """The rows under their head, which each page the table runs on to repeats (its columns
+        are named on every page); the last row keeps ``after`` mm below it on its page (a total)."""
         nonlocal y
+
+        def heading() -> None:
+            nonlocal y
+            ops.append(RectOp(x0, y, x1 - x0, row_h, fill=HEAD_FILL, stroke=None))
+            cx = x0
+            for label, width, anchor in head:
+                tx = cx + 1.5 if anchor == "start" else cx + width - 1.5
+                ops.append(TextOp(tx, y + 4.2, label, bold, 8, anchor=anchor))
+                cx += width
+            y += row_h
+
         need(row_h * 2)
-        ops.append(RectOp(x0, y, x1 - x0, row_h, fill=HEAD_FILL, stroke=None))
-        cx = x0
-        for label, width, anchor in head:
-            tx = cx + 1.5 if anchor == "start" else cx + width - 1.5
-            ops.append(TextOp(tx, y + 4.2, label, bold, 8, anchor=anchor))
-            cx += width
-        y += row_h
-        for row in rows:
+        heading()
+        for n, row in enumerate(rows, 1):
             cells = [_wrap(cell, regular, 8, width - 3, measure, 3, lang) for (_, width, _), cell in zip(head, row)]
             height = row_h + 3.6 * (max(len(c) for c in cells) - 1)
-            need(height)
+            if need(height + (after if n == len(rows) else 0.0)):
+                heading()
             cx = x0
             for (_label, width, anchor), lines in zip(head, cells):
                 tx = cx + 1.5 if anchor == "start" else cx + width - 1.5
@@ -152,7 +163,7 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
         rows.append([f"{p['name']} ({p['deck']})", kind, size, str(p["count"]),
                      msg("bom.double" if p["double_sided"] else "bom.single", lang),
                      msg("bom.sheets_pages", lang, sheets=p["sheets"], pages=p["pages"])])
-    table(head, rows)
+    table(head, rows, after=row_h)
     t = bom["totals"]
     need(row_h)
     total = "bom.total.one" if t["printed_pieces"] == 1 else "bom.total"

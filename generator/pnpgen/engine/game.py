@@ -12,9 +12,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Any
 
-from pnpgen import fonts as fontreg
 from pnpgen.atomic import Stores
 from pnpgen.data.art import ArtFolder, art_files, art_folders
 from pnpgen.data.lint import LintSettings
@@ -25,7 +23,6 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.engine import inksaver
 from pnpgen.engine import prerender as parallel
 from pnpgen.engine.bleedcheck import Paper, ShopFace, bare_bleed_warnings, first_faces, pack_name, paper
-from pnpgen.engine.bom import bill_of_materials, bom_pages
 from pnpgen.engine.cache import (
     Cache,
     FileHashes,
@@ -38,14 +35,16 @@ from pnpgen.engine.cache import (
     sha,
 )
 from pnpgen.engine.cache import code as cache_code
-from pnpgen.engine.cutfiles import CutFile, cut_files, cutter_record
+from pnpgen.engine.cutfiles import cutter_record
 from pnpgen.engine.documents import write_documents
 from pnpgen.engine.fresh import edition
-from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
+from pnpgen.engine.imposition import GamePlan, Impositions, impose_game, remember_digests
+from pnpgen.engine.manifest import DeckRecord
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.output import mark_now
 from pnpgen.engine.paper import (
     DeckOnPaper,
+    back_behind,
     cricut_warnings,
     fold_duplex_warnings,
     short_bleed_warnings,
@@ -58,27 +57,17 @@ from pnpgen.faces import builtin, sourcelines
 from pnpgen.faces.convert import Converted, convert_faces, converts_in_workers
 from pnpgen.faces.faceset import DeckPicture, RenderedGame, outline
 from pnpgen.faces.faceset import render_game as faces_of_game
-from pnpgen.faces.images import grouped_low_dpi
+from pnpgen.faces.grouped import grouped_per_deck
 from pnpgen.faces.printlint import lint_faces
 from pnpgen.faces.templates import CompiledTemplates, Renderer, RenderMemo
-from pnpgen.impose.cutter import add_registration, silhouette_layout
-from pnpgen.impose.fold import FoldLayout, layout_fold, more_with_less_bleed
+from pnpgen.impose.cutter import silhouette_layout
 from pnpgen.impose.grid import SheetOptions, choose_layout, margin_to_hold_whole
-from pnpgen.impose.plan import Page, PagePlan, TextOp, page_signature
 from pnpgen.impose.sheets import (
     TILE_OPTIONS,
-    DeckSheets,
-    board_tiles,
-    fold_sheets,
-    home_sheets,
-    shop_die_pages,
-    shop_pages,
-    sleeve_sheets,
 )
-from pnpgen.impose.slots import SlotLayout, slot_layout
+from pnpgen.impose.slots import slot_layout
 from pnpgen.impose.tiles import plan_tiles
 from pnpgen.memo import Memo
-from pnpgen.messages import msg
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.settings import default_font
@@ -86,19 +75,6 @@ from pnpgen.pdf.writer import FaceStreams
 from pnpgen.printers import Printer, check_asked, load_printer
 from pnpgen.shapes import ShapeSpec, deck_shape
 from pnpgen.svg.artwork import Art, ArtRecord
-
-
-@dataclass
-class GamePlan:
-    """A game imposed but not yet drawn: documents by output path (naming the faces by key)."""
-
-    documents: dict[str, PagePlan]
-    records: list[DeckRecord]
-    bom: dict
-    orders: list[list] = field(default_factory=list)  # rows of shop/order.csv
-    home_pages: dict[str, list[str]] = field(default_factory=dict)  # deck → signature of each home page
-    home_faces: dict[str, list[list[str]]] = field(default_factory=dict)  # deck → the faces of each home page
-    cuts: dict[str, CutFile] = field(default_factory=dict)  # cut/…: a cutting machine's files, by path
 
 
 @dataclass
@@ -119,6 +95,7 @@ class BuildResult:
     face_arts: dict[str, str] = field(default_factory=dict)  # face showing a picture → the hash of its pictures (face_art)
     home_faces: dict[str, list[list[str]]] = field(default_factory=dict)  # deck → the faces of each home page
     on_paper: list[DeckOnPaper] = field(default_factory=list)  # each deck's layout on the paper (a reprint file reuses it)
+    options: BuildOptions | None = None  # the game's own: game.yaml's paper and printer applied (a reprint file's too)
 
     def pictures(self) -> dict:
         """Each deck's faces for the rulebook, from the arts the sheets use."""
@@ -142,10 +119,6 @@ def _spec(deck: Deck) -> ShapeSpec:
         return deck_shape(deck)
     except ValueError as e:
         raise InputError(f"deck {deck.id!r}: {e}", path=deck.source, key="shape") from None
-
-
-def _bold_font(game: Game) -> str:
-    return game.fonts.get("bold", game.fonts["gothic"])
 
 
 def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: CompiledTemplates | None = None,
@@ -189,7 +162,7 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
     slots of its sheet layout (``stock``, from ``deck_stock``). ``nest_memo``: the nesting
     searches of earlier builds (``cached_nesting``)."""
     spec = _spec(deck)
-    if deck.back is None or (sheet.layout == "sleeve" and deck.kind == "card"):  # no back behind it
+    if not back_behind(deck, sheet):
         sheet = sheet.without_backs()
     if stock is not None:
         return DeckOnPaper(spec, slot_layout(stock[0], spec, sheet, stock[1], stock[2]), None)
@@ -229,95 +202,6 @@ def _at_size(message: str, deck: Deck, expected: str) -> InputError:
                       key="size" if deck.format == "custom" else "format", expected=expected)
 
 
-def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[DeckOnPaper],
-                face_arts: dict[str, str] | None = None) -> GamePlan:
-    """Every document of the game: each deck's home sheets, shop files and die line, and the
-    all-in-one file with the bill of materials. ``face_arts``: the hash of the pictures each face
-    shows (``face_arts_of``), in the sheets' version stamps."""
-    game = rendered.game
-    font = game.fonts["gothic"]
-    sheet = options.sheet
-    bleed = rendered.bleed_mm
-    documents: dict[str, PagePlan] = {}
-    records: list[DeckRecord] = []
-    everything: list[Page] = []
-    orders: list[list] = []  # shop/order.csv: each distinct face of the unique-faces files
-    home_pages: dict[str, list[str]] = {}
-    home_faces: dict[str, list[list[str]]] = {}
-    cuts: dict[str, CutFile] = {}
-    for df, placed in zip(rendered.decks, on_paper, strict=True):
-        deck, spec, layout, tiles = df.deck, placed.spec, placed.layout, placed.tiles
-        ds = DeckSheets(deck.id, deck.name, spec, tuple(df.fronts),
-                        tuple(df.backs) if df.backs is not None else None, bleed, version_stamp(game), game.lang,
-                        face_arts or {})
-        fold: FoldLayout | None = None
-        fold_or_sleeve: dict[str, Any] | None = None  # the manifest's layout record of a fold or sleeve deck
-        deck_cuts: dict[str, CutFile] = {}  # its cutting machine's files (grid sheets only)
-        if isinstance(layout, SlotLayout):  # a sheet layout: its slots, whatever --layout or a cutter says
-            home = home_sheets(ds, layout, sheet, font, fontreg.string_width_mm)
-            sheets = -(-len(df.fronts) // layout.per_sheet)
-        elif tiles is not None:  # cut by hand, in a print-and-cut build too: no word of registration marks
-            home = board_tiles(ds, tiles, sheet.cut_by_hand(), font, _bold_font(game), fontreg.string_width_mm)
-            sheets = len(df.fronts) * tiles.pages
-        elif sheet.layout == "sleeve" and (sleeved := sleeve_sheets(ds, deck.kind, sheet, font, fontreg.string_width_mm)):
-            home, fold_or_sleeve = sleeved
-            sheets = len(home)
-        elif (fold := _fold_layout(ds, sheet)) is not None:
-            home = fold_sheets(ds, fold, sheet, font, fontreg.string_width_mm)
-            sheets = len(home)
-            fold_or_sleeve = _fold_record(fold, more_with_less_bleed(ds.spec, sheet, fold))
-        elif placed.by_hand:  # a board the registration marks leave no room for: cut by hand
-            home = home_sheets(ds, layout, sheet.cut_by_hand(), font, fontreg.string_width_mm)
-            sheets = -(-len(df.fronts) // layout.per_sheet)
-        else:
-            home = home_sheets(ds, layout, sheet, font, fontreg.string_width_mm)
-            sheets = -(-len(df.fronts) // layout.per_sheet)
-            if sheet.silhouette is not None:
-                add_registration(home, sheet.silhouette)
-            deck_cuts = cut_files(options.cutter, ds, layout)
-        if options.printer is not None:
-            for page in home:
-                page.matrix = options.printer.page_matrix(page.size_mm, page.side == "back" and sheet.duplex != "none")
-        home_pages[deck.id] = [page_signature(p) for p in home]
-        home_faces[deck.id] = [p.faces() for p in home]
-        files = []
-        if home:
-            files = [f"{deck.id}.pdf", f"shop/{deck.id}.pdf", f"shop/{deck.id}-unique.pdf"]
-            files += list(deck_cuts)
-            cuts.update(deck_cuts)
-            documents[files[0]] = PagePlan(f"{game.title} — {deck.name}", home)
-            documents[files[1]] = PagePlan(f"{game.title} — {deck.name} (print shop)", shop_pages(ds, bleed))
-            pairs = [(p.front, p.back, p.count, p.piece.label) for p in df.pairs]
-            orders.extend([files[2], n * (2 if p.back else 1) + 1, deck.id, p.piece.index, p.piece.label, p.count]
-                          for n, p in enumerate(df.pairs))
-            documents[files[2]] = PagePlan(f"{game.title} — {deck.name} (print shop, each face once)",
-                                           shop_pages(ds, bleed, pairs))
-            if spec.die_cut:
-                files.append(f"shop/{deck.id}-die.pdf")
-                documents[files[-1]] = PagePlan(f"{game.title} — {deck.name} (die line)", shop_die_pages(ds, bleed))
-            everything.extend(duplex_ready(home, ds.backs is not None, sheet, font, game.lang))
-        shop_n = len(documents[files[1]].pages) if files else 0
-        die_line = die_line_record(deck.id, spec.die_cut, deck.back is not None)
-        if deck_cuts:
-            die_line["home"] = f"the cutting machine: cut/{deck.id}-pNN.{'svg, .dxf' if sheet.silhouette else 'png, .svg'}"
-        records.append(DeckRecord(
-            id=deck.id, name=deck.name, kind=deck.kind, shape=deck.shape, format=deck.format,
-            trim_mm=[round(v, 3) for v in deck.trim_mm], bleed_mm=bleed, count=deck.count,
-            unique=len(deck.pieces), faces=len({*df.fronts, *(df.backs or ())}),
-            double_sided=deck.back is not None, paper=sheet.paper,
-            layout=fold_or_sleeve or layout_record(spec, layout, tiles, sheet, placed.whole_with),
-            sheets=sheets if home else 0, pages=len(home),
-            shop_pages=shop_n, die_line=die_line,
-            files=files, placeholders=len(deck.placeholders),
-            pieces={f"{p.index}:{p.label}": [p.count, df.digests[p.index]] for p in deck.pieces},
-        ))
-    bom = bill_of_materials(game, records)
-    for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm, game.lang):
-        everything.append(Page(sheet.paper_mm, list(ops)))
-    documents[f"{game.slug}-all.pdf"] = PagePlan(f"{game.title} — all sheets", everything)
-    return GamePlan(documents, records, bom, orders, home_pages, home_faces, cuts)
-
-
 def game_printer(ws: Workspace, game: Game, options: BuildOptions) -> BuildOptions:
     """The options with game.yaml's ``paper:`` (unless --paper or --printer named one) and its
     ``printer:`` profile applied, unless --printer named one; an unknown or bad profile is an error
@@ -332,7 +216,7 @@ def game_printer(ws: Workspace, game: Game, options: BuildOptions) -> BuildOptio
         return options
     duplex = printer.duplex or options.sheet.duplex
     sheet = replace(options.sheet, paper=printer.paper or options.sheet.paper, duplex=duplex,
-                    printer=printer.words(duplex), least_bleed_mm=printer.least_bleed_mm(duplex))
+                    **printer.sheet_fields(duplex))
     return replace(options, sheet=sheet, printer=printer)
 
 
@@ -361,22 +245,6 @@ def booklet_paper(ws: Workspace, game: Game, given: str | None) -> str:
     profile = game_profile(ws, game) if given is None else None
     paper = given or (profile.paper if profile is not None else None) or game.options.get("paper")
     return "letter" if paper == "letter" else "a4"
-
-
-def _fold_layout(ds: DeckSheets, sheet: SheetOptions) -> FoldLayout | None:
-    """With ``--layout fold``, a two-sided deck's fold-over layout (None: printed as usual, a
-    one-sided deck or a piece larger than half the sheet)."""
-    if sheet.layout != "fold" or ds.backs is None:
-        return None
-    return layout_fold(ds.spec, sheet)
-
-
-def _fold_record(fold: FoldLayout, more: FoldLayout | None = None) -> dict[str, Any]:
-    """``more``: the layout of a smaller bleed that holds more pieces a sheet (said, not chosen)."""
-    return {"layout": "fold", "fold": "vertical" if fold.vertical else "horizontal", "rotated": fold.rotated,
-            "pieces_per_sheet": fold.per_sheet, "cols": fold.cols, "rows": fold.rows,
-            "sheet_bleed_mm": round(fold.bleed_mm, 3),
-            **({"more_with": {"bleed_mm": more.bleed_mm, "pieces_per_sheet": more.per_sheet}} if more else {})}
 
 
 MAX_PAGES = 50_000  # pages of every file of a game together (a 10,000-copy two-sided deck's shop files: 21,000)
@@ -411,16 +279,6 @@ def render_inputs(ws: Workspace, slug: str, options: BuildOptions, known: FileHa
     game_yaml = path.read_bytes() if path.is_file() else b""  # missing: loading the game says so
     return fingerprint([ws.templates / slug, ws.templates / "common", builtin.FOLDER, ws.fonts],
                        (options, game_yaml), known)  # the art: each face by the files it looked at (RenderMemo)
-
-
-def version_stamp(game: Game) -> str:
-    """Game, draft number and date: the start of each sheet's version stamp (impose/sheets.py
-    adds the hash of the faces on that sheet, so printouts of two drafts or two edits can be told
-    apart sheet by sheet); empty when game.yaml says ``stamp: false``."""
-    if not game.options.get("stamp", True):
-        return ""
-    draft = " " + msg("rulebook.draft", game.lang, draft=game.draft) if str(game.draft).strip() else ""
-    return f"{game.slug}{draft} {game.date}".replace("  ", " ").strip()
 
 
 def _uses(cache: Cache, renders: str, face_keys: dict[str, str], nest_memo: Memo[list]) -> set[Path]:
@@ -505,27 +363,12 @@ def cached_nesting(cache: Cache | None) -> Memo[list]:
     return Memo(known=cache.records("nest") if cache is not None else {})
 
 
-def duplex_ready(pages: list[Page], two_sided: bool, sheet: SheetOptions, font: str, lang: str) -> list[Page]:
-    """A deck's home pages for a file that also holds two-sided sheets (the all-in-one file, the
-    reprint): printed duplex, a one-sided deck's sheet is followed by a blank page, so every
-    backs page of the next deck lands behind its fronts."""
-    if two_sided or sheet.duplex == "none":
-        return pages
-    out: list[Page] = []
-    for page in pages:
-        blank = Page(page.size_mm, [TextOp(sheet.margin_mm + 2, sheet.margin_mm + 4,
-                                           msg("sheet.blank", lang),
-                                           font, 6, (0.5, 0.5, 0.5))])
-        out.extend((page, blank))
-    return out
-
-
 def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | None = None,
                state: GameState | None = None, out_dir: Path | None = None,
                say: Callable[[str], None] = lambda s: None,
                faces_ready: Callable[[BuildResult], None] | None = None, game: Game | None = None,
                sheets: FaceStreams | None = None, arts: dict[str, Art] | None = None, lints: dict | None = None,
-               ) -> BuildResult:
+               impositions: Impositions | None = None) -> BuildResult:
     """The game's files as bytes, its deck records and its manifest (rulebook not included).
     With a ``cache``, faces converted by earlier builds are reused, and a document whose plan is
     unchanged since ``state`` keeps the bytes of its file in ``out_dir``. ``game``: the game
@@ -534,7 +377,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     caller lets go of what this build did not use (``FaceStreams.let_go_of_unused``). ``arts``:
     converted faces kept by a long-running command, by their cache names (engine/warm.py): read
     from there, not from the cache; this build's are put there, the ones it did not use let go;
-    ``lints``, likewise, the print lint's findings on each face (faces/printlint.py)."""
+    ``lints``, likewise, the print lint's findings on each face (faces/printlint.py);
+    ``impositions``, each deck's pages (engine/imposition.py)."""
     compiled = memo = None
     nest_memo = cached_nesting(cache)
     if cache is not None:
@@ -630,7 +474,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     try:
         try:
             arts = convert_faces(rendered.faces, rendered.art_folder, jobs=options.jobs, known=known, settle=settle,
-                                 forked=(lambda: planned.append(beside.submit(impose_game, rendered, options, on_paper, face_arts)))
+                                 forked=(lambda: planned.append(beside.submit(impose_game, rendered, options, on_paper, face_arts,
+                                                                              impositions)))
                                  if beside is not None else None,
                                  own=frozenset(cache.art_files) if cache is not None else frozenset(),
                                  read=partial(paper, bleed_mm=rendered.bleed_mm, font=game.fonts["gothic"])
@@ -654,15 +499,15 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     lint = lint_faces(((df.deck, p.piece, side, k) for df in rendered.decks for p in df.pairs
                        for side, k in (("front", p.front), ("back", p.back)) if k),
                       arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates, seen=lints)
-    result = BuildResult(game, warnings=grouped_low_dpi(list(rendered.warnings)) + lint
+    result = BuildResult(game, warnings=grouped_per_deck(list(rendered.warnings)) + lint
                          + short_bleed_warnings(list(zip(game.decks, on_paper)), options)
                          + stock_warnings(on_paper, options.sheet) + cricut_warnings(list(zip(game.decks, on_paper)), options),
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,
-                         face_keys=face_keys, face_arts=face_arts)
+                         face_keys=face_keys, face_arts=face_arts, options=options)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
         faces_ready(result)      # are imposed (unless they were beside the converting workers) and drawn
     if plan is None:
-        plan = impose_game(rendered, options, on_paper, face_arts)
+        plan = impose_game(rendered, options, on_paper, face_arts, impositions)
     check_pages(game, plan)
     result.records = plan.records
     result.warnings += fold_duplex_warnings(plan.records, options)
@@ -691,8 +536,9 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         arts = result.arts = drawn[0][1]
     hashed_parts: dict = {}  # stored parts hashed (a picture's pieces in its art file), once for every document
     for documents, faces, keys in drawn:
-        digests: dict[int, bytes] = {}
+        digests: dict[int, bytes] = dict(plan.digests)  # (those of pages kept from the last save)
         plan_keys = plan_keys_of(documents, keys, digests)
+        remember_digests(impositions, digests)
         names = {k: k + v for k, v in keys.items()}
         kept: dict[str, PdfFile] = {}
         for path in documents:
@@ -710,6 +556,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         for (path, data, _), record in zip(files, records):
             result.files[path] = data
             result.documents[path] = record
+    if impositions is not None:  # only the decks this build shows stay
+        impositions.let_go_of_unused()
     cache_files.update(images.new)  # each picture's stream, made once, for every later build
     if cache is not None and images.piece_hashes is not None:  # the pieces the digests read, for the next build
         images.learn_piece_hashes(hashed_parts)

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen import usercache
+from pnpgen.data.draftlines import DraftLines
 from pnpgen.data.textfile import decode as decode_text
 from pnpgen.engine.changes import matched
 from pnpgen.errors import InputError
@@ -230,17 +231,34 @@ def _tags(out_root: Path, edition: str) -> dict[str, int] | None:
 
 
 def sections(draft: str) -> dict[str, str]:
-    """The draft's sections (a line starting with one ■ opens one) → hash of their text."""
+    """The draft's sections → hash of their text: a line starting with one ■ opens one; in a
+    draft with none, an English draft's section heading does (``## Setup``, ``SETUP``,
+    ``Chapter 2: Setup``), as the rulebook reads it."""
     out: dict[str, str] = {}
     title = ""
     lines: list[str] = []
-    for line in draft.splitlines() + ["■ "]:
-        if line.startswith("■") and not line.startswith("■■"):
-            if title or any(s.strip() for s in lines):
-                out[title or "(before the first section)"] = _sha("\n".join(lines))[:12]
-            title, lines = line.lstrip("■").strip(), []
-        else:
+    every = draft.splitlines()
+    japanese = any(line.startswith("■") and not line.startswith("■■") for line in every)
+    latin = None if japanese else DraftLines(every)
+
+    def heading(line: str) -> str | None:
+        if latin is None:
+            return line.lstrip("■").strip() if line.startswith("■") and not line.startswith("■■") else None
+        kind, _, _, text = latin.classify(line.strip())
+        return text if kind == "section" else None
+
+    def close() -> None:
+        if title or any(s.strip() for s in lines):
+            out[title or "(before the first section)"] = _sha("\n".join(lines))[:12]
+
+    for line in every:
+        opened = heading(line)
+        if opened is None:
             lines.append(line)
+        else:
+            close()
+            title, lines = opened, []
+    close()
     return out
 
 

@@ -55,12 +55,17 @@ class DeckRecord:
     def hint(self) -> str:
         """What a figure would change that the build did not choose, for the summary to say under
         the deck's line: a board tiled only for the printer's margin, the margin that holds it
-        whole; fold-over sheets, the smaller bleed that holds more a sheet; else nothing."""
+        whole; fold-over sheets, the smaller bleed that holds more a sheet; a grid with gutters
+        for a printer profile's back offset, how many the tight grid holds; else nothing."""
         whole = (self.layout.get("tiles") or {}).get("whole_with")
         if whole:
             return (f"tiled only for the printer's margin: whole on one sheet with --margin {whole['margin_mm']:g}mm "
                     f"(bleed {whole['sheet_bleed_mm']:g} mm there), if the printer prints that near the edge")
         more = self.layout.get("more_with")
+        if more and self.layout.get("layout") == "grid":
+            return (f"{more['pieces_per_sheet']}/sheet at {more['bleed_mm']:g} mm of bleed: the grid keeps the "
+                    f"{self.layout['sheet_bleed_mm']:g} mm the printer profile's back offset needs, so a back printed "
+                    "off its front shows no white edge")
         if more:
             return (f"{more['pieces_per_sheet']}/sheet with --bleed {more['bleed_mm']:g}mm: fold-over keeps the "
                     f"{self.layout['sheet_bleed_mm']:g} mm bleed asked, as a fold seldom lands exactly")

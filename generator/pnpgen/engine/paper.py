@@ -30,6 +30,12 @@ class DeckOnPaper:
     whole_with: tuple[float, float] | None = None  # a tiled board: (--margin, bleed) that hold it whole on one sheet
 
 
+def back_behind(deck: Deck, sheet: SheetOptions) -> bool:
+    """Are the deck's backs printed behind its fronts on the home sheets? Not for a one-sided
+    deck, nor for cards as sleeve inserts (fronts only, a backer card behind them)."""
+    return deck.back is not None and not (sheet.layout == "sleeve" and deck.kind == "card")
+
+
 def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:
     """With a printer profile, each deck with backs whose home sheets give less bleed than the
     profile's back offset needs (its larger offset + 0.5 mm): its backs may show white edges."""
@@ -37,7 +43,7 @@ def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildO
     need = min(options.sheet.least_bleed_mm, options.sheet.bleed_mm)
     for deck, on_paper in placed:
         bleed = getattr(on_paper.layout, "sheet_bleed_mm", None)
-        if not deck.back or options.printer is None or bleed is None or bleed >= need - 1e-9:
+        if not back_behind(deck, options.sheet) or options.printer is None or bleed is None or bleed >= need - 1e-9:
             continue
         if getattr(on_paper.layout, "kind", "") == "slots":  # card stock: its slots fix the bleed, not the paper
             why = (f"the slots of sheet layout {on_paper.layout.name!r} leave no room for more, so backs may "

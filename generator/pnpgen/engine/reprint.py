@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnpgen import fonts as fontreg
 from pnpgen.engine.changes import art_tag
-from pnpgen.engine.game import duplex_ready, version_stamp
+from pnpgen.engine.imposition import duplex_ready, fit_to_printer, version_stamp
 from pnpgen.engine.options import BuildOptions
 from pnpgen.impose.plan import Page, PagePlan
 from pnpgen.impose.sheets import DeckSheets, board_tiles, home_sheets
@@ -89,6 +89,7 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
     decks = deck_reprints(result, before)
     if not decks:
         return {}
+    options = result.options or options  # the game's: game.yaml's paper: and printer: as its home sheets have them
     game = result.game
     font = game.fonts["gothic"]
     sheet = options.sheet
@@ -108,6 +109,7 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
                 deck_pages = board_tiles(ds, on.tiles, sheet, font, game.fonts.get("bold", font), fontreg.string_width_mm)
             else:
                 deck_pages = home_sheets(ds, on.layout, sheet, font, fontreg.string_width_mm)
+            fit_to_printer(deck_pages, options)  # as the home sheets: the slug names the profile
         printed.append((dr, deck_pages))
     # one file printed duplex: with two-sided sheets in it, a one-sided deck's sheets each get a
     # blank back, as in <game>-all.pdf, or the next deck's backs would land behind the wrong fronts
@@ -123,7 +125,8 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
         lines.append(f"{dr.id} ({dr.name})")
         if dr.fronts:
             pages_shown = f"{first}" + (f"–{last}" if last > first else "")
-            lines.append("  " + msg("reprint.add", lang, copies=_copies(len(dr.fronts), lang), file=f"{name}.pdf",
+            key = "reprint.add.pages" if last > first else "reprint.add"  # "pages 1–10", "page 3"
+            lines.append("  " + msg(key, lang, copies=_copies(len(dr.fronts), lang), file=f"{name}.pdf",
                                     pages=pages_shown))
             lines += [f"    {n} × {piece}" for piece, n in dr.add.items()]
         if dr.pull:

@@ -117,9 +117,11 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
     book = _Rulebook(ws, rulebook, cache, beside=options.jobs > 1, before=before, out_dir=out_dir,
                      warm=warm) if rulebook is not None else None
     sizes = Sizes(Memo(known=cache.pack(f"art/{slug}")), lambda path: content_hash(path, cache.hashes))
-    game = load_game(ws, slug, lang=options.lang, sizes=sizes)
-    _nothing_went_missing(game, before, rulebook is not None)
     try:
+        if book is not None:
+            book.start_early(slug)
+        game = load_game(ws, slug, lang=options.lang, sizes=sizes)
+        _nothing_went_missing(game, before, rulebook is not None)
         if book is not None:
             book.prepare(game)
         drawn_with = render_inputs(ws, slug, options, cache.hashes)  # templates, fonts, options, pnpgen
@@ -129,6 +131,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
         result = build_game(ws, slug, options, game=game, cache=cache, state=before, out_dir=out_dir, say=say,
                             sheets=sheets, arts=warm.arts(ed, drawn_with) if warm is not None else None,
                             lints=warm.lints(ed, drawn_with) if warm is not None else None,
+                            impositions=warm.impositions(ed, drawn_with) if warm is not None else None,
                             faces_ready=book.start if book is not None else None)
         # what the sheets alone decide, worked out while the rulebook's process may still be setting the book
         now = snapshot(result)
@@ -210,8 +213,9 @@ def _nothing_went_missing(game: Game, before: GameState | None, rulebook: bool) 
 class _Rulebook:
     """The game's rulebook (rulebook.pdf, the A4 booklet, proof.txt), typeset once the faces it
     shows are converted: in a second process while the sheets are imposed and written when there
-    is a core for it (``beside``), else right away. The second process starts as soon as the game is
-    loaded, and loads its libraries and fonts while the faces are drawn."""
+    is a core for it (``beside``), else right away. The second process starts before the game is
+    read when the game has a draft in its usual place, else once it is read, and loads its
+    libraries and fonts while the faces are drawn."""
 
     def __init__(self, ws: Workspace, opts: RulebookOptions, cache: Cache, beside: bool,
                  before: GameState | None = None, out_dir: Path | None = None, warm: Warm | None = None):
@@ -240,6 +244,14 @@ class _Rulebook:
         one given, else game.yaml's printer profile's, else its ``paper:``; A3 and A4 both give
         the A4 booklet), so the book's key changes only when its sheets do."""
         return replace(self.opts, paper=booklet_paper(self.ws, game, self.opts.paper))
+
+    def start_early(self, slug: str) -> None:
+        """A one-off build's rulebook process, started before the game is read when the game has
+        its draft where drafts usually are (``draft.txt``; one named elsewhere waits for
+        ``prepare``): its libraries load (platypus, some 0.15 s) while this process reads the game.
+        A warm process (watch) has them already."""
+        if self.beside and self.warm is None and (self.ws.data / slug / "draft.txt").is_file():
+            self._pool().submit(_warm_up)
 
     def prepare(self, game: Game) -> None:
         """Start the rulebook's process ahead of the faces — unless the last build made a rulebook
@@ -302,10 +314,15 @@ class _Rulebook:
 
 
 # The rulebook's own process loads the rulebook stage (platypus, its fonts: 0.15 s of imports)
-# by name, in these two functions, so the build's process never imports it. This is the one
+# by name, in these three functions, so the build's process never imports it. This is the one
 # place below the command layer that loads a stage when called, and it does so across a process
 # boundary: engine/typeset.py imports the rulebook at its top like any module.
 RULEBOOK_JOB = "pnpgen.engine.typeset"
+
+
+def _warm_up() -> None:
+    """In the rulebook's process, before the game is read: its libraries."""
+    importlib.import_module(RULEBOOK_JOB)
 
 
 def _prepare(ws: Workspace, game: Game, model: str) -> None:

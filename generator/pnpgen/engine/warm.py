@@ -1,8 +1,9 @@
 """What a long-running command (``pnpgen watch``) keeps across its builds: one rulebook process,
 whose libraries are imported and fonts parsed on the first save, not on every save; each game's
 faces and pages drawn into PDF streams, so a save draws again only what it changed; and its
-converted faces, so a save reads none it used before from the cache. A one-off build makes its
-own rulebook process (``engine/run.py``) and lets it go."""
+converted faces, so a save reads none it used before from the cache; and each deck's pages, so a
+save imposes again only the decks it changed. A one-off build makes its own rulebook process
+(``engine/run.py``) and lets it go."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import TypeVar
 
+from pnpgen.engine.imposition import Impositions
 from pnpgen.pdf.writer import FaceStreams
 from pnpgen.svg.artwork import Art
 
@@ -28,6 +30,7 @@ class Warm:
         self._sheets: dict[str, tuple[str, FaceStreams]] = {}
         self._arts: dict[str, tuple[str, dict[str, Art]]] = {}
         self._lints: dict[str, tuple[str, dict]] = {}
+        self._impositions: dict[str, tuple[str, Impositions]] = {}
 
     def sheets(self, edition: str, inputs: str) -> FaceStreams:
         """The faces and pages the last build of ``edition`` (a game, in a language) drew, while
@@ -48,6 +51,11 @@ class Warm:
         ``inputs`` hold (faces/printlint.py ``lint_faces``): a save measures only the faces it
         changed (a round token's text against its cut line is some hundred edges)."""
         return _kept(self._lints, edition, inputs, dict)
+
+    def impositions(self, edition: str, inputs: str) -> Impositions:
+        """Each deck's pages as the last build of ``edition`` imposed them, while ``inputs`` hold
+        (engine/imposition.py): a save imposes again only the decks it changed."""
+        return _kept(self._impositions, edition, inputs, Impositions)
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:

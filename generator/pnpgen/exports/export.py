@@ -33,7 +33,7 @@ from pnpgen.exports.order import EXPORT_ORDER_COLUMNS, OrderRow, order_csv
 from pnpgen.exports.presets import FITS, Fitted, NotTaken, Preset, available, fit_deck, load_preset
 from pnpgen.faces.convert import convert_faces
 from pnpgen.faces.faceset import RenderedGame, render_game
-from pnpgen.faces.images import grouped_low_dpi, low_dpi_deck
+from pnpgen.faces.grouped import grouped_per_deck
 from pnpgen.faces.printlint import OnFormat, lint_faces
 from pnpgen.pdf.assemble import SourceChanged
 from pnpgen.pdf.pdfx import OutputCondition
@@ -110,10 +110,12 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     # below the print's 300 still fills: wanted at that, not at the print's
     min_dpi = max(MIN_DPI, preset.dpi) if preset.files != "tts" else min(MIN_DPI, preset.dpi)
     rendered = render_game(ws.templates, game, art_bleed, min_dpi)
-    # Pictures below the dpi are said for the decks this export writes (not one --deck or the
-    # preset leaves out: they are not sent to the shop).
+    # What drawing the faces warned of is said for the decks this export writes (not one --deck or
+    # the preset leaves out: they are not sent to the shop), pictures below the dpi and text that
+    # overflows its box alike; the game's own warnings stay.
     exported = {deck.id for deck in decks}
-    warnings = grouped_low_dpi([w for w in rendered.warnings if low_dpi_deck(w) in (None, *exported)])
+    elsewhere = {w for df in rendered.decks if df.deck.id not in exported for w in df.warnings}
+    warnings = grouped_per_deck([w for w in rendered.warnings if w not in elsewhere])
     by_deck = {df.deck.id: unique_faces(df) for df in rendered.decks}
     needed = sorted({key for deck in decks for f in by_deck[deck.id] for key in (f.front, f.back) if key})
     # Each face's pictures are let go of as it is converted: the pages place them from their art

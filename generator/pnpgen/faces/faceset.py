@@ -49,6 +49,7 @@ class DeckFaces:
     digests: dict[int, str] = field(default_factory=dict)  # piece number → hash of all its faces
     piece_keys: dict[int, list[str]] = field(default_factory=dict)  # piece number → its faces' keys, fronts then backs
     sides: dict[int, tuple[str, str]] = field(default_factory=dict)  # piece number → hash of its fronts, its backs
+    warnings: list[str] = field(default_factory=list)  # what drawing this deck's faces warned of (the game's too)
 
 
 @dataclass
@@ -105,7 +106,11 @@ def render_game(templates: Path, game: Game, bleed_mm: float, min_dpi: float = M
     if before is not None:
         before(renderer)
     faces = FaceSet()
-    decks = [render_deck(deck, renderer, faces) for deck in game.decks]
+    decks = []
+    for deck in game.decks:
+        said = len(renderer.warnings)
+        decks.append(render_deck(deck, renderer, faces))
+        decks[-1].warnings = renderer.warnings[said:]
     return RenderedGame(game, faces, decks, renderer.art.folder, renderer.art.images(), bleed_mm,
                         art_digest, game.notes + game.translations.warnings + list(renderer.warnings))
 

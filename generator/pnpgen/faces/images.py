@@ -43,47 +43,15 @@ def _n(v: float) -> str:
 
 
 LOW_DPI = "{where}: deck {deck}, piece {piece}: {name}: {dpi} dpi at {w}×{h} mm, {wanted} wanted"
-_LOW_DPI = re.compile(r"^(?P<where>.*): deck (?P<deck>\S+), piece (?P<piece>.*?): (?P<name>.*?): (?P<dpi>\d+) dpi at "
-                      r"(?P<box>\S+) mm, (?P<wanted>[\d.]+) wanted$")
-SHOWN_LOW_DPI = 3  # a deck's pictures below the dpi named one by one; the rest counted on one line
+LOW_DPI_LINE = re.compile(r"^(?P<where>.*): deck (?P<deck>\S+), piece (?P<piece>.*?): (?P<name>.*?): (?P<dpi>\d+) dpi at "
+                          r"(?P<box>\S+) mm, (?P<wanted>[\d.]+) wanted$")
 
 
-def low_dpi_deck(warning: str) -> str | None:
-    """The deck a picture-below-the-wanted-dpi warning is about (None: another warning)."""
-    m = _LOW_DPI.match(warning)
-    return m.group("deck") if m else None
-
-
-def grouped_low_dpi(warnings: list[str]) -> list[str]:
-    """The warnings with each deck's pictures below the wanted dpi named once each up to
-    SHOWN_LOW_DPI, the lowest first, then one line counting the rest (a deck of 120 pictures at
-    277 dpi printed 120 lines, every build and export); every other warning as it was, in order."""
-    found: dict[str, list[tuple[int, str]]] = {}
-    for w in warnings:
-        m = _LOW_DPI.match(w)
-        if m:
-            found.setdefault(m.group("deck"), []).append((int(m.group("dpi")), w))
-    if all(len(v) <= SHOWN_LOW_DPI + 1 for v in found.values()):  # "1 more" would be as long as the line
-        return warnings
-    out, said = [], set()
-    for w in warnings:
-        m = _LOW_DPI.match(w)
-        if m is None:
-            out.append(w)
-            continue
-        deck = m.group("deck")
-        if deck in said:
-            continue
-        said.add(deck)
-        low = sorted(found[deck], key=lambda f: f[0])
-        if len(low) <= SHOWN_LOW_DPI + 1:
-            out += [w for _, w in low]
-            continue
-        out += [w for _, w in low[:SHOWN_LOW_DPI]]
-        least, most = low[SHOWN_LOW_DPI][0], low[-1][0]
-        out.append(f"deck {deck}: {len(low) - SHOWN_LOW_DPI} more pictures below {m.group('wanted')} dpi "
-                   f"({least}{'' if least == most else f'–{most}'} dpi; pnpgen check lists each)")
-    return out
+def more_low_dpi(deck: str, rest: list[re.Match]) -> str:
+    """The line counting a deck's pictures below the dpi not named one by one (lowest first)."""
+    least, most = int(rest[0]["dpi"]), int(rest[-1]["dpi"])
+    return (f"deck {deck}: {len(rest)} more pictures below {rest[0]['wanted']} dpi "
+            f"({least}{'' if least == most else f'–{most}'} dpi; pnpgen check lists each)")
 
 
 class ArtPlacer:

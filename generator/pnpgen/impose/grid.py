@@ -32,6 +32,7 @@ class SheetOptions:
     layout: str = "grid"  # grid (facing pages) | fold (side by side, folded and glued) | sleeve (fronts only)
     sleeve_mm: tuple[float, float] | None = None  # --sleeve: the sleeve's inside (default: the trim + 3 mm)
     printer: str = ""  # the printer profile the sheets are made for, as the slug names it
+    printer_plain: str = ""  # … on a sheet whose backs it moves none (one-sided, fold-over, sleeve inserts)
     ink: str = ""  # the ink saver the sheets are drawn with (--ink saver | saver-grey), as the slug names it
     least_bleed_mm: float = 0.0  # bleed a card grid keeps even at the cost of more sheets (a profile's offset + 0.5)
     slug_mm: float = 6.0  # band at the top of the printable area: the two slug lines and scale bars

@@ -196,13 +196,15 @@ def _duplex_words(sheet: SheetOptions, two_sided: bool, lang: str) -> str:
     words = msg(f"sheet.duplex.{sheet.duplex}", lang) if two_sided else msg("sheet.one_sided", lang)
     if sheet.silhouette is not None:  # a print-and-cut sheet: what the machine scans, and which side it cuts
         words += " · " + msg("sheet.silhouette", lang, inset=f"{sheet.silhouette.inset_mm:g}")
-    return words + made_for(sheet, lang)
+    return words + made_for(sheet, lang, two_sided)
 
 
-def made_for(sheet: SheetOptions, lang: str) -> str:
-    """What the print instruction adds: the printer profile the sheet is made for, and the ink
+def made_for(sheet: SheetOptions, lang: str, backs: bool = False) -> str:
+    """What the print instruction adds: the printer profile the sheet is made for (its back
+    offset named only where ``backs`` are printed behind the fronts, which it moves), and the ink
     saver (``--ink``) it was drawn with."""
-    words = f" · {msg('sheet.printer', lang, printer=sheet.printer)}" if sheet.printer else ""
+    printer = sheet.printer if backs else sheet.printer_plain or sheet.printer
+    words = f" · {msg('sheet.printer', lang, printer=printer)}" if printer else ""
     return words + (f" · {msg('sheet.' + sheet.ink, lang)}" if sheet.ink else "")
 
 

@@ -125,19 +125,12 @@ class SourcePdf:
         return out
 
 
+_BLANK = re.compile(rb"(?:[ \t\r\n\x0c\x00]+|%[^\r\n]*)*")  # white space and comments (to the line's end)
+
+
 def _skip(data: bytes, at: int) -> int:
     """Past white space and comments."""
-    n = len(data)
-    while at < n:
-        c = data[at]
-        if c in _SPACE:
-            at += 1
-        elif c == 0x25:  # %: a comment to the end of the line
-            while at < n and data[at] not in b"\r\n":
-                at += 1
-        else:
-            break
-    return at
+    return _BLANK.match(data, at).end()  # type: ignore[union-attr]  # (matches the empty string too)
 
 
 def _value(data: bytes, at: int) -> tuple[object, int]:

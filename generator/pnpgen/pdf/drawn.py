@@ -26,12 +26,18 @@ def to_json(drawn: FaceStreams) -> dict[str, Any]:
     """The faces and pages of ``drawn`` that JSON holds plainly, by their names."""
     faces = {}
     for (name, cmyk), face in sorted(drawn.made.items()):
+        if face.json is not None:  # read from the cache: written back as it was read (its glyphs
+            faces[f"{int(cmyk)}{name}"] = face.json  # and data turned into JSON again took a tenth of an edit)
+            continue
         content = _content_to_json(face.content)
         if content is not None and not face.fallback:
             faces[f"{int(cmyk)}{name}"] = {"data": _b64(face.data), "content": content,
                                           "width_pt": face.width_pt, "height_pt": face.height_pt}
     pages = {}
     for (digest, cmyk), page in sorted(drawn.kept.items()):
+        if page.json is not None:
+            pages[f"{int(cmyk)}{digest.hex()}"] = page.json
+            continue
         content = _content_to_json(page.content)
         if content is not None:
             pages[f"{int(cmyk)}{digest.hex()}"] = {"data": _b64(page.data), "content": content,
@@ -50,7 +56,8 @@ def from_json(obj: Any) -> FaceStreams:
             content = _content_from_json(v["content"])
             w, h = float(v["width_pt"]), float(v["height_pt"])
             if content is not None and name[:1] in "01" and len(name) > 1:
-                drawn.made[(name[1:], name[0] == "1")] = FaceStream(_bytes(v["data"]), content, w, h, False)
+                drawn.made[(name[1:], name[0] == "1")] = FaceStream(_bytes(v["data"]), content, w, h, False,
+                                                                    _as_written(v, ("data", "content", "width_pt", "height_pt")))
         except (KeyError, TypeError, ValueError):
             continue
     for name, v in _items(obj.get("pages")):
@@ -63,10 +70,17 @@ def from_json(obj: Any) -> FaceStreams:
                     or not isinstance(layers, list) or not all(isinstance(x, str) for x in layers):
                 continue
             drawn.kept[(bytes.fromhex(name[1:]), name[0] == "1")] = PageStream(
-                _bytes(v["data"]), content, dict(forms), frozenset(spots), frozenset(layers))
+                _bytes(v["data"]), content, dict(forms), frozenset(spots), frozenset(layers),
+                _as_written(v, ("data", "content", "forms", "spots", "layers")))
         except (KeyError, TypeError, ValueError):
             continue
     return drawn
+
+
+def _as_written(v: dict, keys: tuple[str, ...]) -> dict | None:
+    """A face's or page's entry as ``to_json`` writes it (its keys, nothing else), to be written
+    back as it is; None for any other (``to_json`` then makes it from the stream)."""
+    return v if set(v) == set(keys) else None
 
 
 def _content_to_json(content: Content) -> dict[str, Any] | None:

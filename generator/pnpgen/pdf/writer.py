@@ -84,13 +84,15 @@ class FaceStream:
     width_pt: float
     height_pt: float
     fallback: bool
+    json: dict | None = field(default=None, compare=False, repr=False)  # as the build cache held it (pdf/drawn.py)
 
     def showing(self, pictures: Mapping[str, bytes]) -> FaceStream | None:
         """This stream with each picture it names (by key) as ``pictures`` holds it (a face's
         stand-ins), or None when a picture is not there."""
         if not set(self.content.pictures) <= set(pictures):
             return None
-        return replace(self, content=replace(self.content, pictures={k: pictures[k] for k in self.content.pictures}))
+        return replace(self, content=replace(self.content, pictures={k: pictures[k] for k in self.content.pictures}),
+                       json=None)
 
 
 @dataclass
@@ -102,6 +104,7 @@ class PageStream:
     forms: dict[str, str]  # resource name → face key
     spots: frozenset[str]  # the Separation colours it paints in (SEPARATIONS' names)
     layers: frozenset[str]
+    json: dict | None = field(default=None, compare=False, repr=False)  # as the build cache held it (pdf/drawn.py)
 
 
 def face_stream(art: Art, cmyk: bool, image_key: Callable[[bytes], str]) -> FaceStream:

@@ -127,11 +127,14 @@ def data_items(game: Game, aliases: dict[str, str] | None = None, latin: bool = 
 
 def _match(name: str, items: list[DataItem]) -> list[DataItem]:
     """The data items of a draft's name: by the name as written, then without a trailing
-    parenthesis, then (English) without case and plural."""
+    parenthesis, then (English) without case and plural, then with the deck's kind after its
+    name (the draft's “Market cards” for the card deck named “Market”)."""
     names = lambda d: (d.name, *d.aliases)  # noqa: E731
     exact = [d for d in items if any(norm(n) == norm(name) for n in names(d))]
     return exact or [d for d in items if any(base(n) == norm(name) for n in names(d))] \
-        or [d for d in items if latin_key(name) and any(latin_key(n) == latin_key(name) for n in names(d))]
+        or [d for d in items if latin_key(name) and any(latin_key(n) == latin_key(name) for n in names(d))] \
+        or [d for d in items if latin_key(name) and d.kind and any(
+            latin_key(f"{n} {d.kind}") == latin_key(name) for n in names(d))]
 
 
 def _units(comp: Component, parts: list[tuple[str, list[DataItem]]]) -> list[str]:
@@ -190,6 +193,10 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
         missing = [name for name, ds in parts if not ds]
         if missing and have_data:
             near = "".join(suggest(name, [d.name for d in items]) for name in missing)
+            if comp.parts_off:  # "54 cards: 40 Market cards and 10 Starter cards"
+                near += (f"; the parts its text lists add up to {sum(comp.parts_off)} "
+                         f"({' + '.join(map(str, comp.parts_off))}), not {comp.counts[0]}: with the total "
+                         "their sum, the parts are the entries")
             warnings.append(f"{where}: component {quote(', '.join(missing) if latin else '、'.join(missing))} of "
                             f"the draft has no deck or sourced item of that name in the data{near}")
         for label, draft_n, data in _compare(comp, parts):

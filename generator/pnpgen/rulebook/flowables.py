@@ -356,14 +356,14 @@ class JPara(Flowable):
                     pw = glyphs.width(self.prefix, self.prefix_font, self.size)
                     x += pw
                     avail -= pw
-            slack = avail - glyphs.width(line, self.font, self.size)
             is_last = i == len(self.lines) - 1 and self.last
-            if self.latin:
-                self._draw_words(line, s, mask, x, y, 0.0 if is_last else slack)
-                continue
-            if self.jlreq:
+            if self.jlreq and not self.latin:  # (its slack from its JLREQ widths, not the glyphs')
                 opens = first_line and (not self.prefix or bool(self.prefix_x))
                 self._draw_jlreq(line, s, mask, x, y, avail, is_last, opens)
+                continue
+            slack = avail - glyphs.width(line, self.font, self.size)
+            if self.latin:
+                self._draw_words(line, s, mask, x, y, 0.0 if is_last else slack)
                 continue
             gaps = len(line) - 1
             spacing = 0.0
@@ -389,12 +389,16 @@ class JPara(Flowable):
         spacing = slack / gaps if not is_last and gaps > 0 and 0 < slack <= MAX_LETTER_SPACING * self.size * gaps else 0.0
         t = self.canv.beginText(x, y)
         t.setCharSpace(spacing)
-        cursor, font, colour, run = -1e9, "", None, ""  # where the text cursor is; nothing set yet
+        # the colours by number (0 the text's, 1 the accent's; the same number when they are the same
+        # colour): ReportLab's colours compare slowly, and a line compared one for every character
+        accent = 0 if self.color == ACCENT else 1
+        cursor, font, colour, run = -1e9, "", -1, ""  # where the text cursor is; nothing set yet
+        last = len(mask) - 1
         pos = x
         for k, ch in enumerate(line):
             advance, offset = cells[k]
             want_font = fonts[k]
-            want_colour = ACCENT if mask[min(start + k, len(mask) - 1)] else self.color
+            want_colour = accent if mask[min(start + k, last)] else 0
             origin = pos + offset
             if run and (want_font != font or want_colour != colour or abs(origin - cursor) > 1e-6):
                 t.textOut(run)
@@ -404,7 +408,7 @@ class JPara(Flowable):
                     t.setFont(want_font, self.size)
                     font = want_font
                 if want_colour != colour:
-                    t.setFillColor(want_colour)
+                    t.setFillColor(ACCENT if want_colour else self.color)
                     colour = want_colour
                 if abs(origin - cursor) > 1e-6:
                     t.setTextOrigin(origin, y)

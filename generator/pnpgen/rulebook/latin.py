@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from pnpgen.data.draftlines import DraftLines, all_caps, title_like
 from pnpgen.rulebook.tree import (
     Block,
     Blocks,
@@ -42,15 +43,8 @@ from pnpgen.rulebook.tree import (
     mark_brainstorm,
 )
 
-_HASH = re.compile(r"^(#{1,6})\s+(\S.*?)\s*#*\s*$")
-_CHAPTER = re.compile(r"^(?:chapter|part)\s+(\d+|[ivxlc]+)\b\s*[.:—–-]?\s*(.*)$", re.I)
-_SUBNUMBER = re.compile(r"^(\d+)\.(\d+)(?:\.(\d+))?\.?\s+(\S.*)$")
-_NUMBERED = re.compile(r"^(\d+)\.\s+(\S.*)$")
-_STEP = re.compile(r"^(?:(\d+)\)|step\s+(\d+)\s*[:.)—–-])\s*(\S.*)$", re.I)
-_BULLET = re.compile(r"^([-*•])\s+(\S.*)$")
 _TERM = re.compile(r"^([A-Z0-9][^:.!?]{0,48}(?<=\S)):\s+(\S.*)$")
 _DRAFT = re.compile(r"[\s,(—–-]*\b(draft)\s*(?:#|no\.?\s*)?(\d+)\b\)?", re.I)
-_SENTENCE_END = (".", "!", "?", ":", ";", ",")
 
 _COUNT_FIRST = re.compile(r"^(\d+)\s*[x×]?\s+(\S.*)$", re.I)
 # a count written as a word, as English rulebooks list components: "Four player mats", "A cloth bag"
@@ -59,6 +53,7 @@ NUMBER_WORDS = {w: n for n, w in enumerate(
     "seventeen eighteen nineteen twenty".split())} | {
     "a": 1, "an": 1, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 _WORD_FIRST = re.compile(r"^(" + "|".join(NUMBER_WORDS) + r")\s+(?:x\s+)?(\S.*)$", re.I)
+_NOTE_LAST = re.compile(r"^(.*?\S)\s*\(([^()]*)\)\s*$")
 _COUNT_LAST = re.compile(r"^(.*?\S)\s*(?:\(([^()]*)\)|[x×]\s*(\d+)|:\s*(\d+))\s*$", re.I)
 
 NOTES = ("open issues", "issues", "problems", "designer notes", "designer's notes", "design notes", "to do", "todo")
@@ -103,16 +98,6 @@ def _wrapped(lines: list[str]) -> bool:
     return ends >= 2 or (ends == 1 and max(len(s) for s in lines) <= 100)
 
 
-def _title_like(text: str, limit: int = 60) -> bool:
-    return 0 < len(text) <= limit and not text.endswith(_SENTENCE_END)
-
-
-def _all_caps(text: str) -> bool:
-    letters = [c for c in text if c.isalpha()]
-    return len(letters) >= 2 and all(c.isupper() for c in letters) and _title_like(text, 50) \
-        and not _BULLET.match(text)
-
-
 def _kind(title: str) -> str:
     t = title.casefold().rstrip(": ")
     if t.startswith(NOTES):
@@ -120,60 +105,10 @@ def _kind(title: str) -> str:
     return "changelog" if t.startswith(CHANGES) else "rules"
 
 
-class _Lines:
-    """The draft's lines classified: ``(kind, level, number, text)`` per line, kind one of
-    blank, title, section, sub, step, bullet, text."""
-
-    def __init__(self, lines: list[str]):
-        self.raw = lines
-        marks = [len(m.group(1)) for m in map(_HASH.match, (s.strip() for s in lines)) if m]
-        levels = sorted(set(marks))
-        self.title_level = levels[0] if len(levels) > 1 and marks.count(levels[0]) == 1 \
-            and marks[0] == levels[0] else None
-        rest = [lv for lv in levels if lv != self.title_level]
-        self.section_level = rest[0] if rest else 1
-        stripped = [s.strip() for s in lines]
-        other_marks = bool(rest) or any(_CHAPTER.match(s) or _all_caps(s) for s in stripped)
-        numbered = [int(m.group(1)) for m in map(_NUMBERED.match, stripped) if m and _title_like(m.group(2), 40)]
-        self.numbered_sections = not other_marks and len(numbered) >= 2 and all(
-            a < b for a, b in zip(numbered, numbered[1:]))
-
-    def classify(self, s: str) -> tuple[str, int, int, str]:
-        if not s:
-            return ("blank", 0, 0, "")
-        m = _HASH.match(s)
-        if m:
-            level = len(m.group(1))
-            if level == self.title_level:
-                return ("title", 0, 0, m.group(2))
-            if level <= self.section_level:
-                return ("section", 0, 0, m.group(2))
-            return ("sub", min(level - self.section_level, 3), 0, m.group(2))
-        m = _CHAPTER.match(s)
-        if m:
-            return ("section", 0, 0, m.group(2).strip() or s)
-        m = _SUBNUMBER.match(s)
-        if m and _title_like(m.group(4)):
-            return ("sub", 2 if m.group(3) else 1, 0, m.group(4))
-        m = _NUMBERED.match(s)
-        if m and self.numbered_sections and _title_like(m.group(2), 40):
-            return ("section", 0, int(m.group(1)), m.group(2))
-        if _all_caps(s):
-            return ("section", 0, 0, s)
-        m = _STEP.match(s) or (None if self.numbered_sections else _NUMBERED.match(s))
-        if m:
-            groups = [g for g in m.groups() if g is not None]
-            return ("step", 0, int(groups[0]), groups[-1])
-        m = _BULLET.match(s)
-        if m:
-            return ("bullet", 0, 0, m.group(2))
-        return ("text", 0, 0, s)
-
-
 def parse_latin(text: str) -> Document:
     """The draft's tree (see the module's docstring for the marks it reads)."""
     lines = text.split("\n")
-    cls = _Lines(lines)
+    cls = DraftLines(lines)
     wrapped = _wrapped(lines)
     title, label, number = "", "", None
     sections: list[Section] = []
@@ -209,8 +144,8 @@ def parse_latin(text: str) -> Document:
             (kind == "step" and section.kind == "rules") or (kind == "bullet" and section.is_components))
         first_line = not seen_content
         seen_content = True
-        if kind == "title" or (first_line and (kind == "text" or kind == "section" and _all_caps(s))
-                               and _title_like(s, 80) and section is None
+        if kind == "title" or (first_line and (kind == "text" or kind == "section" and all_caps(s))
+                               and title_like(s, 80) and section is None
                                and any(cls.classify(t.strip())[0] == "section" for t in lines[i + 1:])):
             title, label, number = _title(body)
             gap = False
@@ -251,7 +186,7 @@ def _body_of_step(open_text: list, line: str, indented: bool) -> bool:
     not more of that title? A line under it that is not indented is; an indented one is when it
     starts a sentence (a capital), not when it goes on with the title's words (``another tile.``)."""
     block, lines = open_text
-    if not isinstance(block, Step) or not _title_like(" ".join(lines)):
+    if not isinstance(block, Step) or not title_like(" ".join(lines)):
         return False
     return not indented or (len(lines) == 1 and line[:1].isupper())
 
@@ -320,11 +255,17 @@ def parse_entry(text: str, line: int = 0) -> Component:
     """A components entry: ``80 Epic cards``, ``Epic cards (80)``, ``VP board, VP markers (1 / 4)``,
     ``1 VP board and 4 VP markers``, ``Cubes (5 each)``, ``Four player mats``, ``A cloth bag``; a description after `` — `` or ``: ``
     that is no count goes under the entry, unless it lists the parts a total before it adds up to
-    (``60 cards: 24 Starter cards and 36 Market cards``): then the parts are the entry."""
+    (``60 cards: 24 Starter cards and 36 Market cards``): then the parts are the entry. After a
+    count written first, a parenthesis is a note under the entry (``4 Player mats (double-sided)``,
+    ``28 Coin tokens (20 worth 1, 8 worth 5)``)."""
     head, description = text, ""
     m = re.match(r"^(.*?)(?:\s+[—–]\s+|:\s+)(.*)$", text)
     if m and not re.fullmatch(r"\d+(\s*each)?", m.group(2).strip()):
         head, description = m.group(1), m.group(2)
+    note = ""  # "4 Player mats (double-sided)": the count comes first, the parenthesis is a note
+    paren = _NOTE_LAST.match(head)
+    if paren and (_COUNT_FIRST.match(paren.group(1)) or _WORD_FIRST.match(paren.group(1))):
+        head, note = paren.group(1), paren.group(2).strip()
     names: list[str] = []
     counts: list[int] = []
     count_text: str | None = None
@@ -346,11 +287,16 @@ def parse_entry(text: str, line: int = 0) -> Component:
             else:
                 names.append(part)
         count_text = " / ".join(str(n) for n in counts) if counts else None
+    listed: list[int] = []
     if description and len(counts) == 1:
         parts = parse_entry(description, line)  # "60 cards: 24 Starter cards and 36 Market cards"
-        if len(parts.names) >= 2 and len(parts.counts) == len(parts.names) and sum(parts.counts) == counts[0]:
-            return parts  # a total, then its parts: the parts are the entry
-    comp = Component(names, count_text, counts, [""] * len(counts), head.strip(), line=line)
+        if len(parts.names) >= 2 and len(parts.counts) == len(parts.names):
+            if sum(parts.counts) == counts[0]:
+                return parts  # a total, then its parts: the parts are the entry
+            listed = parts.counts  # told: a total mistyped reads as one component that matches no deck
+    comp = Component(names, count_text, counts, [""] * len(counts), head.strip(), line=line, parts_off=listed)
+    if note:
+        comp.children.append(DraftParagraph(f"({note})", False, False, line))
     if description:
         comp.children.append(DraftParagraph(description, False, False, line))
     return comp

@@ -97,6 +97,7 @@ class Component:
     children: list[Block] = field(default_factory=list)
     memo: str | None = None  # the designer's count memo line, when it supplies the count
     line: int = 0
+    parts_off: list[int] = field(default_factory=list)  # "54 cards: 40 X and 10 Y": the parts' counts, not the total's
 
     @property
     def name(self) -> str:

@@ -18,6 +18,7 @@ typesetters (the rulebook).
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -211,6 +212,26 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
     except MarkupError as e:
         raise ValueMistake(f"{e} in {_describe(ctx, text)}", key=_field_name(text) or None,
                          expected="a palette name from game.yaml") from None
+
+
+# the warning of a text set at its smallest size and still too big for its box (``_textbox``)
+OVERFLOW_LINE = re.compile(r"^deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: text does not fit its .* overflowing$")
+
+
+def more_overflowing(deck: str, rest: list[re.Match]) -> str:
+    """The line counting a deck's texts overflowing their boxes not named one by one."""
+    return (f"deck {deck}: {len(rest)} more texts do not fit their boxes even at their smallest size "
+            "(set overflowing; pnpgen check lists each)")
+
+
+# the warning of a text whose markup is not paired, printed as written (``_textbox``)
+UNPAIRED_LINE = re.compile(r"^deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: printed as written \(markup comes in pairs: .*\)$")
+
+
+def more_unpaired(deck: str, rest: list[re.Match]) -> str:
+    """The line counting a deck's texts with unpaired markup not named one by one."""
+    return (f"deck {deck}: {len(rest)} more texts with markup that is not paired, printed as written "
+            "(pnpgen check lists each)")
 
 
 def textbox(ctx: TextContext, text, x, y, w, h, size=9, min_size=6, font="gothic", align="left",

@@ -1,0 +1,78 @@
+"""The lines of a Latin-script (English) draft told apart: headings (``#`` marks, ``Chapter 1``,
+numbered titles, ALL CAPS), steps, bullets and text. The rulebook's reader (``rulebook/latin.py``)
+builds its tree from them, and the history (``engine/history.py``) finds the sections a changelog
+names, in the build's own process, which never loads the rulebook."""
+
+from __future__ import annotations
+
+import re
+
+_HASH = re.compile(r"^(#{1,6})\s+(\S.*?)\s*#*\s*$")
+_CHAPTER = re.compile(r"^(?:chapter|part)\s+(\d+|[ivxlc]+)\b\s*[.:—–-]?\s*(.*)$", re.I)
+_SUBNUMBER = re.compile(r"^(\d+)\.(\d+)(?:\.(\d+))?\.?\s+(\S.*)$")
+_NUMBERED = re.compile(r"^(\d+)\.\s+(\S.*)$")
+_STEP = re.compile(r"^(?:(\d+)\)|step\s+(\d+)\s*[:.)—–-])\s*(\S.*)$", re.I)
+_BULLET = re.compile(r"^([-*•])\s+(\S.*)$")
+_SENTENCE_END = (".", "!", "?", ":", ";", ",")
+
+
+def title_like(text: str, limit: int = 60) -> bool:
+    """Short and not ending as a sentence does: a heading, not a line of text."""
+    return 0 < len(text) <= limit and not text.endswith(_SENTENCE_END)
+
+
+def all_caps(text: str) -> bool:
+    """A short line in capitals (``SETUP``): a section heading."""
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 2 and all(c.isupper() for c in letters) and title_like(text, 50) \
+        and not _BULLET.match(text)
+
+
+class DraftLines:
+    """The draft's lines classified: ``(kind, level, number, text)`` per line, kind one of
+    blank, title, section, sub, step, bullet, text."""
+
+    def __init__(self, lines: list[str]):
+        self.raw = lines
+        marks = [len(m.group(1)) for m in map(_HASH.match, (s.strip() for s in lines)) if m]
+        levels = sorted(set(marks))
+        self.title_level = levels[0] if len(levels) > 1 and marks.count(levels[0]) == 1 \
+            and marks[0] == levels[0] else None
+        rest = [lv for lv in levels if lv != self.title_level]
+        self.section_level = rest[0] if rest else 1
+        stripped = [s.strip() for s in lines]
+        other_marks = bool(rest) or any(_CHAPTER.match(s) or all_caps(s) for s in stripped)
+        numbered = [int(m.group(1)) for m in map(_NUMBERED.match, stripped) if m and title_like(m.group(2), 40)]
+        self.numbered_sections = not other_marks and len(numbered) >= 2 and all(
+            a < b for a, b in zip(numbered, numbered[1:]))
+
+    def classify(self, s: str) -> tuple[str, int, int, str]:
+        if not s:
+            return ("blank", 0, 0, "")
+        m = _HASH.match(s)
+        if m:
+            level = len(m.group(1))
+            if level == self.title_level:
+                return ("title", 0, 0, m.group(2))
+            if level <= self.section_level:
+                return ("section", 0, 0, m.group(2))
+            return ("sub", min(level - self.section_level, 3), 0, m.group(2))
+        m = _CHAPTER.match(s)
+        if m:
+            return ("section", 0, 0, m.group(2).strip() or s)
+        m = _SUBNUMBER.match(s)
+        if m and title_like(m.group(4)):
+            return ("sub", 2 if m.group(3) else 1, 0, m.group(4))
+        m = _NUMBERED.match(s)
+        if m and self.numbered_sections and title_like(m.group(2), 40):
+            return ("section", 0, int(m.group(1)), m.group(2))
+        if all_caps(s):
+            return ("section", 0, 0, s)
+        m = _STEP.match(s) or (None if self.numbered_sections else _NUMBERED.match(s))
+        if m:
+            groups = [g for g in m.groups() if g is not None]
+            return ("step", 0, int(groups[0]), groups[-1])
+        m = _BULLET.match(s)
+        if m:
+            return ("bullet", 0, 0, m.group(2))
+        return ("text", 0, 0, s)

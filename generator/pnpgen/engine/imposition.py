@@ -1,0 +1,299 @@
+"""A game's documents planned from its rendered faces: each deck's home sheets, shop files, die
+line and cutting-machine files, and the all-in-one file with the bill of materials.
+
+A deck is imposed by ``impose_deck`` from what it shows and how it goes on the paper; a
+long-running command (``pnpgen watch``, ``serve``) keeps each deck's imposition between saves
+(``Impositions``), so a save imposes again only the decks it changed and the pages of the others
+keep their hashes (``plan_key``'s page digests) without being written out again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pnpgen import fonts as fontreg
+from pnpgen.data.model import Deck, Game
+from pnpgen.engine.bom import bill_of_materials, bom_pages
+from pnpgen.engine.cutfiles import CutFile, cut_files
+from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
+from pnpgen.engine.options import BuildOptions
+from pnpgen.engine.paper import DeckOnPaper, back_behind
+from pnpgen.faces.faceset import DeckFaces, RenderedGame
+from pnpgen.impose.cutter import add_registration
+from pnpgen.impose.fold import FoldLayout, layout_fold, more_with_less_bleed
+from pnpgen.impose.grid import SheetOptions, layout_grid
+from pnpgen.impose.plan import Page, PagePlan, TextOp, page_signature
+from pnpgen.impose.sheets import (
+    DeckSheets,
+    board_tiles,
+    fold_sheets,
+    home_sheets,
+    shop_die_pages,
+    shop_pages,
+    sleeve_sheets,
+)
+from pnpgen.impose.slots import SlotLayout
+from pnpgen.messages import msg
+from pnpgen.shapes import ShapeSpec
+
+
+@dataclass
+class GamePlan:
+    """A game imposed but not yet drawn: documents by output path (naming the faces by key)."""
+
+    documents: dict[str, PagePlan]
+    records: list[DeckRecord]
+    bom: dict
+    orders: list[list] = field(default_factory=list)  # rows of shop/order.csv
+    home_pages: dict[str, list[str]] = field(default_factory=dict)  # deck → signature of each home page
+    home_faces: dict[str, list[list[str]]] = field(default_factory=dict)  # deck → the faces of each home page
+    cuts: dict[str, CutFile] = field(default_factory=dict)  # cut/…: a cutting machine's files, by path
+    digests: dict[int, bytes] = field(default_factory=dict)  # page (by id) → its hash, for pages kept from an earlier save
+
+
+@dataclass
+class DeckImposition:
+    """One deck's pages: home sheets (``sheets`` of paper), shop files, die line (None: the
+    deck has none), its cutting machine's files, and the record of a fold or sleeve layout."""
+
+    home: list[Page]
+    sheets: int
+    shop: list[Page]
+    unique: list[Page]
+    die: list[Page] | None
+    cuts: dict[str, CutFile]
+    fold_or_sleeve: dict[str, Any] | None
+    signatures: list[str]  # each home page's (impose/plan.py page_signature)
+    faces: list[list[str]]  # the faces on each home page
+    digests: dict[int, bytes] = field(default_factory=dict)  # each page's hash (by id), once worked out
+
+    def pages(self) -> list[Page]:
+        return [*self.home, *self.shop, *self.unique, *(self.die or [])]
+
+
+class Impositions:
+    """Each deck's imposition from the last save of a long-running command, by everything it is
+    made from (``deck_inputs``); those a save did not use are let go of (``let_go_of_unused``)."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple, DeckImposition] = {}
+        self._used: set[tuple] = set()
+
+    def get(self, key: tuple) -> DeckImposition | None:
+        found = self._kept.get(key)
+        if found is not None:
+            self._used.add(key)
+        return found
+
+    def put(self, key: tuple, imposed: DeckImposition) -> None:
+        self._kept[key] = imposed
+        self._used.add(key)
+
+    def used(self) -> list[DeckImposition]:
+        return [self._kept[k] for k in self._used if k in self._kept]
+
+    def let_go_of_unused(self) -> None:
+        self._kept = {k: v for k, v in self._kept.items() if k in self._used}
+        self._used = set()
+
+
+def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[DeckOnPaper],
+                face_arts: dict[str, str] | None = None, kept: Impositions | None = None) -> GamePlan:
+    """Every document of the game: each deck's home sheets, shop files and die line, and the
+    all-in-one file with the bill of materials. ``face_arts``: the hash of the pictures each face
+    shows (``face_arts_of``), in the sheets' version stamps. ``kept``: the decks imposed by the
+    last save of a long-running command."""
+    game = rendered.game
+    font = game.fonts["gothic"]
+    sheet = options.sheet
+    bleed = rendered.bleed_mm
+    documents: dict[str, PagePlan] = {}
+    records: list[DeckRecord] = []
+    everything: list[Page] = []
+    orders: list[list] = []  # shop/order.csv: each distinct face of the unique-faces files
+    home_pages: dict[str, list[str]] = {}
+    home_faces: dict[str, list[list[str]]] = {}
+    cuts: dict[str, CutFile] = {}
+    digests: dict[int, bytes] = {}
+    for df, placed in zip(rendered.decks, on_paper, strict=True):
+        deck = df.deck
+        ds = DeckSheets(deck.id, deck.name, placed.spec, tuple(df.fronts),
+                        tuple(df.backs) if df.backs is not None else None, bleed, version_stamp(game), game.lang,
+                        face_arts or {})
+        key = deck_inputs(ds, df, placed, deck, game, options) if kept is not None else ()
+        imposed = kept.get(key) if kept is not None else None
+        if imposed is None:
+            imposed = impose_deck(ds, df, placed, deck, game, options)
+            if kept is not None:
+                kept.put(key, imposed)
+        else:
+            digests.update(imposed.digests)
+        home = imposed.home
+        home_pages[deck.id] = imposed.signatures
+        home_faces[deck.id] = imposed.faces
+        files = []
+        if home:
+            files = [f"{deck.id}.pdf", f"shop/{deck.id}.pdf", f"shop/{deck.id}-unique.pdf"]
+            files += list(imposed.cuts)
+            cuts.update(imposed.cuts)
+            documents[files[0]] = PagePlan(f"{game.title} — {deck.name}", home)
+            documents[files[1]] = PagePlan(f"{game.title} — {deck.name} (print shop)", imposed.shop)
+            orders.extend([files[2], n * (2 if p.back else 1) + 1, deck.id, p.piece.index, p.piece.label, p.count]
+                          for n, p in enumerate(df.pairs))
+            documents[files[2]] = PagePlan(f"{game.title} — {deck.name} (print shop, each face once)", imposed.unique)
+            if imposed.die is not None:
+                files.append(f"shop/{deck.id}-die.pdf")
+                documents[files[-1]] = PagePlan(f"{game.title} — {deck.name} (die line)", imposed.die)
+            everything.extend(duplex_ready(home, ds.backs is not None, sheet, font, game.lang))
+        die_line = die_line_record(deck.id, placed.spec.die_cut, deck.back is not None)
+        if imposed.cuts:
+            die_line["home"] = f"the cutting machine: cut/{deck.id}-pNN.{'svg, .dxf' if sheet.silhouette else 'png, .svg'}"
+        records.append(DeckRecord(
+            id=deck.id, name=deck.name, kind=deck.kind, shape=deck.shape, format=deck.format,
+            trim_mm=[round(v, 3) for v in deck.trim_mm], bleed_mm=bleed, count=deck.count,
+            unique=len(deck.pieces), faces=len({*df.fronts, *(df.backs or ())}),
+            double_sided=deck.back is not None, paper=sheet.paper,
+            layout=imposed.fold_or_sleeve or layout_record(placed.spec, placed.layout, placed.tiles, sheet,
+                                                           placed.whole_with)
+            | _offset_cost(deck, placed.spec, placed.layout, sheet),
+            sheets=imposed.sheets if home else 0, pages=len(home),
+            shop_pages=len(imposed.shop) if files else 0, die_line=die_line,
+            files=files, placeholders=len(deck.placeholders),
+            pieces={f"{p.index}:{p.label}": [p.count, df.digests[p.index]] for p in deck.pieces},
+        ))
+    bom = bill_of_materials(game, records)
+    for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm, game.lang):
+        everything.append(Page(sheet.paper_mm, list(ops)))
+    documents[f"{game.slug}-all.pdf"] = PagePlan(f"{game.title} — all sheets", everything)
+    return GamePlan(documents, records, bom, orders, home_pages, home_faces, cuts, digests)
+
+
+def deck_inputs(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, game: Game,
+                options: BuildOptions) -> tuple:
+    """Everything ``impose_deck`` reads, as a key: the deck's faces in print order with the
+    pictures each shows, its shape and layout on the paper, the sheet's options, the fonts and
+    language of pnpgen's own words, the cutting machine and the printer profile. (Fonts' metrics
+    and pnpgen itself are the long-running command's to watch: a change of either starts afresh.)"""
+    shown = {*ds.fronts, *(ds.backs or ())}
+    return (ds.id, ds.name, repr(ds.spec), ds.fronts, ds.backs, ds.art_bleed_mm, ds.stamp, ds.lang,
+            tuple(sorted((f, ds.pictures[f]) for f in shown if f in ds.pictures)),
+            repr(placed), deck.kind, game.fonts["gothic"], _bold_font(game), repr(options.sheet),
+            options.cutter, repr(options.printer),
+            tuple((p.front, p.back, p.count, p.piece.label) for p in df.pairs))
+
+
+def impose_deck(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, game: Game,
+                options: BuildOptions) -> DeckImposition:
+    """One deck's pages (see ``DeckImposition``)."""
+    spec, layout, tiles, sheet, font = placed.spec, placed.layout, placed.tiles, options.sheet, game.fonts["gothic"]
+    fold: FoldLayout | None = None
+    fold_or_sleeve: dict[str, Any] | None = None  # the manifest's layout record of a fold or sleeve deck
+    deck_cuts: dict[str, CutFile] = {}  # its cutting machine's files (grid sheets only)
+    if isinstance(layout, SlotLayout):  # a sheet layout: its slots, whatever --layout or a cutter says
+        home = home_sheets(ds, layout, sheet, font, fontreg.string_width_mm)
+        sheets = -(-len(df.fronts) // layout.per_sheet)
+    elif tiles is not None:  # cut by hand, in a print-and-cut build too: no word of registration marks
+        home = board_tiles(ds, tiles, sheet.cut_by_hand(), font, _bold_font(game), fontreg.string_width_mm)
+        sheets = len(df.fronts) * tiles.pages
+    elif sheet.layout == "sleeve" and (sleeved := sleeve_sheets(ds, deck.kind, sheet, font, fontreg.string_width_mm)):
+        home, fold_or_sleeve = sleeved
+        sheets = len(home)
+    elif (fold := _fold_layout(ds, sheet)) is not None:
+        home = fold_sheets(ds, fold, sheet, font, fontreg.string_width_mm)
+        sheets = len(home)
+        fold_or_sleeve = _fold_record(fold, more_with_less_bleed(ds.spec, sheet, fold))
+    elif placed.by_hand:  # a board the registration marks leave no room for: cut by hand
+        home = home_sheets(ds, layout, sheet.cut_by_hand(), font, fontreg.string_width_mm)
+        sheets = -(-len(df.fronts) // layout.per_sheet)
+    else:
+        home = home_sheets(ds, layout, sheet, font, fontreg.string_width_mm)
+        sheets = -(-len(df.fronts) // layout.per_sheet)
+        if sheet.silhouette is not None:
+            add_registration(home, sheet.silhouette)
+        deck_cuts = cut_files(options.cutter, ds, layout)
+    fit_to_printer(home, options)
+    bleed = ds.art_bleed_mm
+    pairs = [(p.front, p.back, p.count, p.piece.label) for p in df.pairs]
+    return DeckImposition(
+        home=home, sheets=sheets,
+        shop=shop_pages(ds, bleed) if home else [],
+        unique=shop_pages(ds, bleed, pairs) if home else [],
+        die=shop_die_pages(ds, bleed) if home and spec.die_cut else None,
+        cuts=deck_cuts, fold_or_sleeve=fold_or_sleeve,
+        signatures=[page_signature(p) for p in home], faces=[p.faces() for p in home])
+
+
+def remember_digests(kept: Impositions | None, digests: dict[int, bytes]) -> None:
+    """After the documents' keys are made: each kept deck's pages' hashes, for the next save."""
+    if kept is None:
+        return
+    for imposed in kept.used():
+        if not imposed.digests:
+            imposed.digests = {id(p): digests[id(p)] for p in imposed.pages() if id(p) in digests}
+
+
+def _offset_cost(deck: Deck, spec: ShapeSpec, layout, sheet: SheetOptions) -> dict[str, Any]:
+    """A two-sided card deck's grid that took gutters for a printer profile's back offset: how
+    many the tight grid holds, and its bleed (``more_with``, said under the deck's line)."""
+    if not (sheet.least_bleed_mm and spec.kind == "rect" and deck.kind == "card" and back_behind(deck, sheet)
+            and sheet.silhouette is None and getattr(layout, "kind", "") == "grid"):
+        return {}
+    tight = layout_grid(spec.w, spec.h, sheet.without_backs())
+    if tight is None or tight.per_sheet <= layout.per_sheet:
+        return {}
+    return {"more_with": {"bleed_mm": round(tight.sheet_bleed_mm, 3), "pieces_per_sheet": tight.per_sheet}}
+
+
+def fit_to_printer(pages: list[Page], options: BuildOptions) -> None:
+    """Home pages (a deck's sheets, the reprint's) drawn for the build's printer profile: its scale
+    corrected, and each backs page printed behind its fronts moved by its back offset."""
+    if options.printer is not None:
+        for page in pages:
+            page.matrix = options.printer.page_matrix(page.size_mm,
+                                                      page.side == "back" and options.sheet.duplex != "none")
+
+
+def _bold_font(game: Game) -> str:
+    return game.fonts.get("bold", game.fonts["gothic"])
+
+
+def _fold_layout(ds: DeckSheets, sheet: SheetOptions) -> FoldLayout | None:
+    """With ``--layout fold``, a two-sided deck's fold-over layout (None: printed as usual, a
+    one-sided deck or a piece larger than half the sheet)."""
+    if sheet.layout != "fold" or ds.backs is None:
+        return None
+    return layout_fold(ds.spec, sheet)
+
+
+def _fold_record(fold: FoldLayout, more: FoldLayout | None = None) -> dict[str, Any]:
+    """``more``: the layout of a smaller bleed that holds more pieces a sheet (said, not chosen)."""
+    return {"layout": "fold", "fold": "vertical" if fold.vertical else "horizontal", "rotated": fold.rotated,
+            "pieces_per_sheet": fold.per_sheet, "cols": fold.cols, "rows": fold.rows,
+            "sheet_bleed_mm": round(fold.bleed_mm, 3),
+            **({"more_with": {"bleed_mm": more.bleed_mm, "pieces_per_sheet": more.per_sheet}} if more else {})}
+
+
+def version_stamp(game: Game) -> str:
+    """Game, draft number and date: the start of each sheet's version stamp (impose/sheets.py
+    adds the hash of the faces on that sheet, so printouts of two drafts or two edits can be told
+    apart sheet by sheet); empty when game.yaml says ``stamp: false``."""
+    if not game.options.get("stamp", True):
+        return ""
+    draft = " " + msg("rulebook.draft", game.lang, draft=game.draft) if str(game.draft).strip() else ""
+    return f"{game.slug}{draft} {game.date}".replace("  ", " ").strip()
+
+
+def duplex_ready(pages: list[Page], two_sided: bool, sheet: SheetOptions, font: str, lang: str) -> list[Page]:
+    """A deck's home pages for a file that also holds two-sided sheets (the all-in-one file, the
+    reprint): printed duplex, a one-sided deck's sheet is followed by a blank page, so every
+    backs page of the next deck lands behind its fronts."""
+    if two_sided or sheet.duplex == "none":
+        return pages
+    out: list[Page] = []
+    for page in pages:
+        blank = Page(page.size_mm, [TextOp(sheet.margin_mm + 2, sheet.margin_mm + 4,
+                                           msg("sheet.blank", lang),
+                                           font, 6, (0.5, 0.5, 0.5))])
+        out.extend((page, blank))
+    return out
