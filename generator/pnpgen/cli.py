@@ -364,9 +364,16 @@ def _leave(code: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    here = os.getcwd()
+    try:
+        here: str | None = os.getcwd()
+    except FileNotFoundError:  # the terminal's folder deleted, or replaced by one of its name, since
+        here = None
     try:
         argv = _negative_values_joined(_enter_directory(argv))
+        if here is None and not _folder_exists():  # (-C DIR went somewhere that is)
+            raise InputError("the current folder no longer exists (deleted, or replaced by a new one of the same "
+                             "name, since the terminal went into it)", expected='cd into it again (cd "$PWD"), or '
+                             "pnpgen -C DIR")
         _unknown_options_first(argv)
         parser = _parsers(_running(argv))[0]
         args = parser.parse_args(argv)
@@ -406,7 +413,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     finally:
-        os.chdir(here)
+        if here is not None:
+            os.chdir(here)
 
 
 def _command_at(argv: list[str]) -> int | None:
@@ -463,6 +471,15 @@ def _negative_values_joined(argv: list[str]) -> list[str]:
         out.append(arg)
         i += 1
     return out
+
+
+def _folder_exists() -> bool:
+    """Whether the current folder is still there (a deleted one still answers stat)."""
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def _enter_directory(argv: list[str]) -> list[str]:

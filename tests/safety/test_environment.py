@@ -33,3 +33,22 @@ def test_a_stdout_without_the_games_characters_says_them_escaped(tmp_path):
                               env=child_env(PYTHONIOENCODING=encoding), timeout=300)
         assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
         assert "cards            \\u30c6\\u30b9\\u30c8\\u30ab\\u30fc\\u30c9" in done.stdout.decode(encoding), done.stdout
+
+
+def test_a_current_folder_deleted_since_is_one_line(tmp_path):
+    """A terminal left in a folder since deleted or replaced (a workspace unzipped again, cloned
+    again): every command, -C DIR too, ended in a FileNotFoundError traceback from os.getcwd()."""
+    gone = tmp_path / "gone"
+    ws = make_workspace(tmp_path / "ws")
+    script = 'cd "$1" && rmdir "$1" && shift && exec "$@"'
+    for command in (["list"], ["-C", str(ws), "list"]):
+        gone.mkdir()
+        done = subprocess.run(["sh", "-c", script, "sh", str(gone), sys.executable, "-m", "pnpgen", *command],
+                              capture_output=True, env=child_env(), timeout=300)
+        assert b"Traceback" not in done.stderr, done.stderr
+        if command[0] == "-C":
+            assert done.returncode == 0 and "テストカード".encode() in done.stdout, done.stderr
+        else:
+            assert done.returncode == 2 and done.stderr.decode() == (
+                "pnpgen: error: the current folder no longer exists (deleted, or replaced by a new one of the same "
+                "name, since the terminal went into it) (expected cd into it again (cd \"$PWD\"), or pnpgen -C DIR)\n")
