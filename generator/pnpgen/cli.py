@@ -11,7 +11,7 @@ import re
 import signal
 import sys
 from collections.abc import Callable
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import pnpgen
 from pnpgen import playtest
@@ -328,10 +328,52 @@ def console() -> None:
     # A terminal or file whose encoding lacks a character of the game's (Japanese names written to
     # a cp1252 or ascii stdout, as Windows redirects them): \uXXXX, as Python's stderr already
     # says them, where a build ended in a UnicodeEncodeError traceback after writing its files.
+    for name in ("stdout", "stderr"):  # started with it closed (pnpgen build >&-): Python leaves None
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # open for the process's life
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(errors="backslashreplace")
+        sys.stdout = _Output(sys.stdout)  # type: ignore[assignment]
     signal.signal(signal.SIGINT, functools.partial(_ctrl_c, os.getpid()))
-    _leave(main())
+    code = main()
+    if isinstance(sys.stdout, _Output) and sys.stdout.failed is not None:
+        print(f"pnpgen: error: cannot write the command's output: {sys.stdout.failed.strerror} (expected room "
+              "where the output goes, or the output not redirected)", file=sys.stderr)
+        code = code or 2
+    _leave(code)
+
+
+class _Output:
+    """stdout that stops writing, without a traceback, once the disk or device it goes to fails
+    (``pnpgen build > log`` on a full disk, ``> /dev/full``): the command finishes its work — a
+    build commits its files — and ends saying why in one line, exit 2. A closed pipe (``| head``)
+    still ends the command as before."""
+
+    def __init__(self, stream: io.TextIOWrapper) -> None:
+        self.stream = stream
+        self.failed: OSError | None = None
+
+    def write(self, text: str) -> int:
+        if self.failed is None:
+            try:
+                return self.stream.write(text)
+            except BrokenPipeError:
+                raise
+            except OSError as e:
+                self.failed = e
+        return len(text)
+
+    def flush(self) -> None:
+        if self.failed is None:
+            try:
+                self.stream.flush()
+            except BrokenPipeError:
+                raise
+            except OSError as e:
+                self.failed = e
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
 
 
 def _ctrl_c(command: int, signum: int, frame) -> None:

@@ -52,3 +52,21 @@ def test_a_current_folder_deleted_since_is_one_line(tmp_path):
             assert done.returncode == 2 and done.stderr.decode() == (
                 "pnpgen: error: the current folder no longer exists (deleted, or replaced by a new one of the same "
                 "name, since the terminal went into it) (expected cd into it again (cd \"$PWD\"), or pnpgen -C DIR)\n")
+
+
+def test_an_output_that_cannot_be_written_is_one_line_and_the_build_done(tmp_path):
+    """``pnpgen build > log`` on a full disk (here /dev/full) ended in an OSError traceback, and
+    with stdout closed (``>&-``) in an AttributeError one; the files are written either way."""
+    ws = make_workspace(tmp_path / "ws")
+    build = [sys.executable, "-m", "pnpgen", "build", "--game", "test", "--no-rulebook", "--out"]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([*build, str(tmp_path / "full")], cwd=ws, stdout=full, stderr=subprocess.PIPE,
+                              env=child_env(), timeout=300)
+    assert done.returncode == 2 and done.stderr.decode().splitlines()[-1] == (
+        "pnpgen: error: cannot write the command's output: No space left on device (expected room where the output "
+        "goes, or the output not redirected)"), done.stderr
+    assert (tmp_path / "full" / "test" / "cards.pdf").is_file()
+    closed = subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh", *build, str(tmp_path / "closed")], cwd=ws,
+                            stderr=subprocess.PIPE, env=child_env(), timeout=300)
+    assert closed.returncode == 0 and b"Traceback" not in closed.stderr, closed.stderr
+    assert (tmp_path / "closed" / "test" / "cards.pdf").is_file()
