@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 import pnpgen
 from pnpgen import playtest
 from pnpgen.data import validate
-from pnpgen.data.formats import BLEED_MM, MIN_DPI, PAPER_SIZES
+from pnpgen.data.formats import BLEED_MM, MIN_DPI, PAPER_SIZES, paper_named_by_size
 from pnpgen.data.workspace import find_workspace
 from pnpgen.errors import InputError, suggest
 from pnpgen.safetext import shown
@@ -40,7 +40,9 @@ def _explain(message: str) -> str:
         if name in ("command", "COMMAND"):
             return (f"unknown command {word!r}{suggest(word, choices)} "
                     f"(expected one of {', '.join(choices)}; 'pnpgen help' says what each does)")
-        return f"argument {name}: {word!r} is not a choice{suggest(word, choices)} (expected one of {', '.join(choices)})"
+        named = paper_named_by_size(word) if name == "--paper" else None  # 8.5x11: letter
+        hint = f"; did you mean {named}? (the paper of that size)" if named else suggest(word, choices)
+        return f"argument {name}: {word!r} is not a choice{hint} (expected one of {', '.join(choices)})"
     m = re.fullmatch(r"unrecognized arguments: (.*)", message, re.S)
     if m:
         first = m.group(1).split()[0] if m.group(1).split() else m.group(1)

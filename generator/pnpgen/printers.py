@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from pnpgen.data.formats import PAPER_SIZES
+from pnpgen.data.formats import PAPER_SIZES, paper_named_by_size
 from pnpgen.data.validate import Invalid, length
 from pnpgen.data.workspace import printer_profiles
 from pnpgen.data.yamlsrc import Located, load_yaml
@@ -125,7 +125,9 @@ def _parse(doc: Located, name: str) -> Printer:
             raise doc.error((name, key), f"unknown key {key!r}", " | ".join(KEYS), key=True)
     paper = data.get("paper")
     if paper is not None and str(paper).lower() not in PAPER_SIZES:
-        raise doc.error((name, "paper"), f"{paper!r} is not a paper size", " | ".join(sorted(PAPER_SIZES)))
+        named = paper_named_by_size(str(paper))
+        raise doc.error((name, "paper"), f"{paper!r} is not a paper size" + (f"; did you mean {named}?" if named else ""),
+                        " | ".join(sorted(PAPER_SIZES)))
     duplex = data.get("duplex")
     duplex = str(duplex).lower() if isinstance(duplex, str) else duplex  # Long, as --duplex reads it
     if duplex is not None and duplex not in ("long", "short", "none"):

@@ -41,3 +41,36 @@ def test_an_unknown_paper_names_its_line(tmp_path, capsys, command):
     assert len(err.strip().splitlines()) == 1, err
     assert f"game.yaml:{lines + 1}:8: paper: unknown paper 'b5'" in err and "a3, a4, letter" in err, err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("written, meant", [("8.5x11", "letter"), ('"8.5 x 11 in"', "letter"), ("210×297", "a4"),
+                                            ("11 by 8.5", "letter"), ('"29.7 x 42 cm"', "a3")])
+def test_a_paper_written_by_its_size_is_told_its_name(tmp_path, capsys, written, meant):
+    """American trial: ``paper: 8.5x11`` (and ``--paper 8.5x11``, a printer profile's paper) said
+    only the three names; a paper of a size pnpgen knows is told that paper's name."""
+    ws = make_workspace(tmp_path / "ws")
+    game = ws / "data" / "test" / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    game.write_text(text + f"paper: {written}\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "paper: unknown paper" in err and f"did you mean {meant}?" in err and "Traceback" not in err, err
+    game.write_text(text, encoding="utf-8")
+    (ws / "printers.yaml").write_text(f"home:\n  paper: {written}\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--printer", "home") == 2
+    err = capsys.readouterr().err
+    assert "printers.yaml:2" in err and f"did you mean {meant}?" in err, err
+    with pytest.raises(SystemExit) as e:
+        run(ws, "build", "--game", "test", "--paper", written.strip('"'))
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "--paper" in err and f"did you mean {meant}?" in err, err
+
+
+def test_a_paper_of_no_size_pnpgen_knows_gets_no_size_hint(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    game = ws / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "paper: 8.5x14\n", encoding="utf-8")  # US legal
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "unknown paper '8.5x14'" in err and "did you mean" not in err, err

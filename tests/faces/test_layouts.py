@@ -367,6 +367,8 @@ def test_layout_list_names_every_builtin_layout(tmp_path, capsys):
     for name in layouts.builtin_names():
         assert f"\n{name} " in "\n" + out
     assert textwrap.dedent(out).count("built-in") == len(layouts.builtin_names())
+    lines = out.splitlines()  # in columns (American trial: a size 57.735×50 mm pushed its line's columns over)
+    assert len({line.index("built-in") for line in lines}) == 1, out
 
 
 def test_layout_list_and_the_names_offered_pass_over_editors_and_the_systems_files(tmp_path, capsys):

@@ -233,3 +233,17 @@ def test_the_ground_under_a_text_is_looked_for_through_at_most_a_thousand_shapes
     assert [line for line in _lint(capsys, near)[1] if "contrast" in line] == [CONTRAST[0].replace(":4:", ":5:")]
     far = make_workspace(tmp_path / "far", front=front(1000))
     assert not [line for line in _lint(capsys, far)[1] if "contrast" in line]
+
+
+def test_a_finding_over_many_pieces_names_the_piece_whose_text_it_quotes(tmp_path, capsys):
+    """Large-deck trial: 'piece 1 (U0) and 149 more: text “U100” past the trim' quoted another
+    piece's text than the one it named; the line names the piece of its worst case, the one quoted."""
+    front = FRONT.replace("{{ textbox(piece.text, 1, 60, 30, 8, size=9, min_size=9) }}",
+                          "{{ textbox(piece.text, piece.x, 60, 30, 8, size=9, min_size=9) }}")
+    deck = DECK_YAML.replace("  text: text\n", "  text: text\n  x: number\n") + \
+        "  - {name: 甲, text: 本文甲, x: 2}\n  - {name: 乙, text: 本文乙, x: 0.5}\n  - {name: 丙, text: 本文丙, x: 1.5}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=front)
+    code, lines = _lint(capsys, ws)
+    safe = [line for line in lines if "safe zone" in line]
+    assert code == 0 and safe == [f"{AT}:6: print lint: deck 'cards' piece 2 (乙) and 2 more: text 「本文乙」 0.5 mm "
+                                  "from the trim, inside the 3 mm safe zone (a drifted cut may take it)"], lines

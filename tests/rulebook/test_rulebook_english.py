@@ -231,8 +231,10 @@ def test_english_book_cover_contents_and_labels(english_book):
     assert "Appendix: Designer notes" in appendix and "Appendix Designer" not in body
     assert "words and hyphenation" in "\n".join(result.report)
     assert [w.split(": ", 1)[1] for w in result.warnings] == [
-        "component “VP board, VP markers” of the draft has no deck or sourced item of that name in the data",
-        "component “Cubes” of the draft has no deck or sourced item of that name in the data"]  # English marks
+        "component “VP board, VP markers” of the draft has no deck or sourced item of that name in the data; "
+        "a part bought, not printed, goes in game.yaml's sourced: list ({name: VP board, count: …})",
+        "component “Cubes” of the draft has no deck or sourced item of that name in the data; "
+        "a part bought, not printed, goes in game.yaml's sourced: list ({name: Cubes, count: …})"]  # English marks
 
 
 def test_english_book_components_counted_from_the_data(english_book):

@@ -217,3 +217,29 @@ def test_the_watcher_stopping_by_itself_is_said_on_the_page(tmp_path, monkeypatc
     asyncio.run(app._watch(preview))
     assert preview.state.generation == before + 1 and len(preview.state.decks[0]["faces"]) == 3
     assert preview.state.error.startswith("pnpgen: error: the watcher stopped: Unable to decode path"), preview.state.error
+
+
+def test_a_broken_save_is_said_in_the_terminal_too(tmp_path, monkeypatch, capsys):
+    """American trial: a save that broke the data was said only on the page; the terminal serve
+    runs in says it as watch does (one line, on stderr), and a good save after it says nothing."""
+    import asyncio
+
+    import watchfiles
+
+    from pnpgen.serve import app
+
+    ws, preview = _preview(tmp_path)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    good = deck.read_text(encoding="utf-8")
+
+    async def saves(*folders, **options):
+        for text in (good + "  - {name: [broken\n", good.replace("カード3", "カード三")):
+            deck.write_text(text, encoding="utf-8")
+            yield {(watchfiles.Change.modified, str(deck))}
+
+    monkeypatch.setattr(watchfiles, "awatch", saves)
+    capsys.readouterr()
+    asyncio.run(app._watch(preview))
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("pnpgen: error: data/test/decks/cards.yaml:"), err
+    assert preview.state.error == "" and "カード三" in json.dumps(preview.state.decks, ensure_ascii=False)

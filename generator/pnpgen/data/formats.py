@@ -26,6 +26,28 @@ PAPER_SIZES: dict[str, tuple[float, float]] = {
     "a3": (297.0, 420.0),
 }
 
+def paper_named_by_size(word: str) -> str | None:
+    """The paper pnpgen knows that ``word`` names by its size — ``8.5x11`` (inches), ``210×297``
+    (mm), either way round, ``8.5 x 11 in`` — else None: for the "did you mean letter?" of a
+    paper written as Americans and Europeans write it."""
+    import re
+    import unicodedata
+
+    m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(?:x|\*|by)\s*([0-9]+(?:\.[0-9]+)?)\s*(in(?:ch(?:es)?)?|\"|mm|cm)?\s*",
+                     unicodedata.normalize("NFKC", str(word)).lower().replace("×", "x"))
+    if m is None:
+        return None
+    a, b = float(m.group(1)), float(m.group(2))
+    units = [m.group(3)] if m.group(3) else (["in", "cm"] if max(a, b) < 50 else ["mm"])
+    for unit in units:
+        scale = {"mm": 1.0, "cm": 10.0}.get(unit, 25.4)
+        size = sorted((a * scale, b * scale))
+        for name, (w, h) in PAPER_SIZES.items():
+            if abs(size[0] - w) <= 1.0 and abs(size[1] - h) <= 1.0:
+                return name
+    return None
+
+
 # Paper sizes a designer may write as a piece's format (a player mat the size of A5): not card
 # formats, so the message gives the size to write instead.
 PAPER_FORMATS: dict[str, tuple[float, float]] = {

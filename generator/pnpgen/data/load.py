@@ -11,7 +11,7 @@ from pnpgen import fonts as fontreg
 from pnpgen.data import i18n, ink, layouts, lint
 from pnpgen.data import validate as v
 from pnpgen.data.art import ArtFolder, Sizes
-from pnpgen.data.formats import CARD_FORMATS, KINDS, PAPER_SIZES, SHAPES, SINGLE_SIZE_SHAPES
+from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.markup import colour_names
 from pnpgen.data.model import EMPTY_SHOWN, NO_ART_YET, Deck, FieldText, Game, Piece, Sourced, is_placeholder
 from pnpgen.data.names import check_deck_ids
@@ -232,8 +232,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
                  "stamp": _parse(doc, ("stamp",), v.flag, data.get("stamp", True)),
                  "printer": str(_parse(doc, ("printer",), v.label, data["printer"], "printer")) if data.get("printer") else None,
                  "printer_at": doc.where(("printer",)),
-                 "paper": _parse(doc, ("paper",), v.choice, str(data["paper"]).lower(), sorted(PAPER_SIZES), "paper")
-                 if data.get("paper") else None,
+                 "paper": _parse(doc, ("paper",), v.paper, str(data["paper"])) if data.get("paper") else None,
                  "sheet": _sheet(ws, doc, data) if "sheet" in data else None,
                  "sheet_at": doc.where(("sheet",)),
                  "ink": ink.figures(data.get("ink"), lambda keypath, parse, value, key: _parse(doc, keypath, parse, value, key)),

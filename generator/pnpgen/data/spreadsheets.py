@@ -291,7 +291,7 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[i
                                  expected="a closing \" for every opening one (a \" inside a quoted cell written \"\")"
                                  if quote else "comma-separated values") from None
             return rows, set()
-        _check_zipped(path, shown, suffix)
+        _a_zip(path, shown, suffix)
         _check_unzipped(path, shown)  # .xlsx and .ods are zip files: a 640 kB bomb expands to gigabytes
         if suffix == ".xlsx":
             formulas = _check_xlsx_ranges(path, shown)  # before openpyxl makes a cell for each cell they cover
@@ -317,30 +317,25 @@ MAX_PARTS = 10_000
 DOCTYPE_HEAD = 4096  # bytes of each XML part read for a DOCTYPE before it is parsed
 
 
-OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # Microsoft's compound file: an .xls, or a workbook saved with a password
-
-
-def _check_zipped(path: Path, shown: Path, suffix: str) -> None:
-    """An .xlsx or .ods that is no zip file said as what it is (it said "File is not a zip file")."""
-    with path.open("rb") as f:
-        head = f.read(512)
-    if head.startswith(b"PK"):
+def _a_zip(path: Path, shown: Path, suffix: str) -> None:
+    """A .xlsx or .ods is a zip file; one that is not says what it is instead (a CSV or an
+    Excel 97–2003 workbook given the new name: 'File is not a zip file' named neither)."""
+    with open(path, "rb") as f:
+        head = f.read(4096)
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
         return
-    if head.startswith(OLE):
-        raise InputError("is a workbook saved with a password (encrypted), or an Excel 97–2003 .xls file renamed",
-                         path=shown, expected=f"the workbook saved as {suffix} without a password (Excel: File, Info, "
-                         "Protect Workbook, Encrypt with Password: empty)")
-    what = "is empty" if not head else "is text, not a workbook (a CSV renamed?)" if _text(head) else \
-        "is not a workbook (not a zip file, as .xlsx and .ods are)"
-    raise InputError(what, path=shown, expected=f"a {suffix} file saved by a spreadsheet program, or a .csv named so")
-
-
-def _text(head: bytes) -> bool:
-    try:
-        head.decode("utf-8")
-    except UnicodeDecodeError as e:
-        return e.start > len(head) - 4  # a character cut at the end of the head
-    return b"\0" not in head
+    program = "Excel" if suffix == ".xlsx" else "LibreOffice Calc"
+    if head.startswith(b"\xd0\xcf\x11\xe0"):  # OLE2: .xls, the format before 2007
+        raise InputError(f"{shown.name} is an Excel 97–2003 workbook (.xls) with a {suffix} name", path=shown,
+                         expected=f"the sheet saved from {program} as {'Excel Workbook (.xlsx)' if suffix == '.xlsx' else 'ODF Spreadsheet (.ods)'}")
+    text = head.replace(b"\r", b"")
+    if head and b"\x00" not in head and (b"," in text or b"\t" in text or b";" in text):
+        sep = "tab-separated" if text.count(b"\t") > text.count(b",") else "comma-separated"
+        raise InputError(f"{shown.name} is {sep} text with a {suffix} name, not a workbook", path=shown,
+                         expected=f"the file renamed to {shown.stem}.csv (and the deck's file: named so), "
+                         f"or the sheet saved from {program} as a {suffix} file")
+    raise InputError(f"{shown.name} is not a {suffix} file (a {suffix} file is a zip archive; this one is not)",
+                     path=shown, expected=f"a {suffix} file saved by a spreadsheet program, or a CSV named .csv")
 
 
 def _check_unzipped(path: Path, shown: Path) -> None:

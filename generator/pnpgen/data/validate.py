@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from pnpgen.data.formats import CARD_FORMATS, PAPER_FORMATS
+from pnpgen.data.formats import CARD_FORMATS, PAPER_FORMATS, PAPER_SIZES, paper_named_by_size
 from pnpgen.data.markup import colour_names
 from pnpgen.errors import suggest
 from pnpgen.safetext import windows_trouble
@@ -106,8 +106,8 @@ def _meant_length(value: Any) -> str:
     if unit and unit not in MM_PER_UNIT:  # 63mmm, 10pts
         import difflib
 
-        close = difflib.get_close_matches(unit, list(MM_PER_UNIT), n=1, cutoff=0.5)
-        unit = close[0] if close else unit
+        close = difflib.get_close_matches(unit, list(MM_PER_UNIT), n=1, cutoff=0.6)
+        unit = close[0] if close else "mm"  # (3xx is no 3px: a unit not near one is read as the millimetres meant)
     meant = f"{number}{unit}"
     if meant != typed(value) and _LENGTH.match(meant):
         return f"; did you mean {meant}?"
@@ -178,6 +178,18 @@ def choice(value: Any, options: Iterable[str], what: str) -> str:
         near = suggest(value, options) if isinstance(value, str) else ""  # format: pokr, kind: tocken
         raise Invalid(f"unknown {what} {show(value)}{near}", "one of " + ", ".join(options))
     return value
+
+
+def paper(value: Any) -> str:
+    """A paper pnpgen prints on (a4, letter, a3, any case); one written by its size (``8.5x11``,
+    ``210×297``) is told the name to write."""
+    if isinstance(value, str) and value.strip().lower() in PAPER_SIZES:
+        return value.strip().lower()
+    named = paper_named_by_size(value) if isinstance(value, str) else None
+    if named is not None:
+        raise Invalid(f"unknown paper {show(value)}; did you mean {named}? (the paper of that size)",
+                      "one of " + ", ".join(sorted(PAPER_SIZES)))
+    return choice(value.strip().lower() if isinstance(value, str) else value, sorted(PAPER_SIZES), "paper")
 
 
 def card_format(value: Any) -> str:

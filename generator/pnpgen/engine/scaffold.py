@@ -280,13 +280,17 @@ def layout(args: argparse.Namespace) -> int:
         root = None
     if args.action == "list":
         own = layouts.own_names(root)
+        rows = []
         for name in dict.fromkeys(own + layouts.builtin_names()):
             raw = layouts.resolve(root, name, Located(Path("pnpgen layout"), None), ())
             g = layouts.geometry(raw)
             size = "the deck's size" if g.format is None and g.size is None else "{:g}×{:g} mm".format(*trim_of(g))
             where = "layouts/" if name in own else "built-in"
             desc = raw.top["description"].value if "description" in raw.top else ""
-            print(f"{name:<24} {g.kind:<6} {g.shape:<8} {size}  {where:<9} {desc}")
+            rows.append((name, g.kind, g.shape, size, where, str(desc)))
+        widths = [max(len(row[i]) for row in rows) for i in range(5)] if rows else []
+        for row in rows:  # each column as wide as its widest entry: one a size long as 57.735×50 mm
+            print("  ".join(v.ljust(w) for v, w in zip(row, widths)) + "  " + row[5])
         return 0
     name = args.name
     if args.deck is not None or args.game is not None:

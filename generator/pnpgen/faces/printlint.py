@@ -62,6 +62,7 @@ class _Finding:
     worst: float = 0.0
     text: str = ""
     settings: LintSettings = field(default_factory=LintSettings)  # the figures it was found by (the deck's)
+    shown: Piece | None = None  # the piece of the worst case (``text``): the one the line names
 
 
 def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Art], bleed_mm: float,
@@ -101,12 +102,12 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
                                                        cuts[deck.id, side], on.scale)]
         for at, what, measure, text in seen[face]:
             f = found.setdefault((deck.id, at or f"{side} template", what),
-                                 _Finding(deck, at, what, worst=measure, text=text, settings=own))
+                                 _Finding(deck, at, what, worst=measure, text=text, settings=own, shown=piece))
             if id(piece) not in f.ids:
                 f.ids.add(id(piece))
                 f.pieces.append(piece)
             if measure < f.worst:
-                f.worst, f.text = measure, text
+                f.worst, f.text, f.shown = measure, text, piece
     for gone in set(seen) - used:
         del seen[gone]
     return [_line(f, f.settings, templates, shop) for f in found.values()]
@@ -195,7 +196,7 @@ def _where(at: str, deck: Deck, templates: Path) -> str:
 
 
 def _line(f: _Finding, s: LintSettings, templates: Path, shop: str = "") -> str:
-    first = f.pieces[0]
+    first = f.shown or f.pieces[0]  # the piece whose text (the worst case) the line quotes
     more = f" and {len(f.pieces) - 1} more" if len(f.pieces) > 1 else ""
     text = f" {quoted(f.text)}" if f.text and "text" in f.kind else ""
     if f.kind == "low-contrast":

@@ -342,6 +342,14 @@ def _past_the_box(game: Game, settings: RulebookSettings) -> list[str]:
     return out
 
 
+def _too_thick(game: Game, draft: Path, sheets: int, sheet_name: str, settings: RulebookSettings) -> str:
+    """The warning for a booklet of more sheets than one saddle stitch holds."""
+    where = f"{game.root / 'game.yaml'}:{settings.booklet_sheets_line}" if settings.booklet_sheets_line else str(draft)
+    return (f"{where}: the booklet is {sheets} sheets of {sheet_name} folded into one, more than a saddle stitch "
+            f"goes through ({settings.booklet_sheets}: game.yaml's rulebook: booklet_sheets); print rulebook.pdf "
+            "and bind it another way (a side staple, rings, a shop's perfect binding), or shorten the draft")
+
+
 def _unplaced(game: Game, spec: FigureSpec, anchors: set[str]) -> str:
     """The warning for a figure not shown; the title it was meant to follow, if one is near."""
     near = suggest(spec.after, sorted(anchors))
@@ -430,6 +438,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
                     marks=slug.overlays(sides, fonts.gothic, lang, binding, sheet_mm, sheet_name))
     scale = booklet.book_scale(booklet.A5, sheet_mm)
     total = booklet.padded_count(n_pages)
+    if total // 4 > settings.booklet_sheets:
+        warnings.append(_too_thick(game, path, total // 4, sheet_name, settings))
     report.append("line breaking: words and hyphenation (pyphen), justified by word spaces" if is_latin(draft.lang)
                   else "line breaking: JLREQ kinsoku, character by character (pnpgen.text.linebreak), justified")
     report.append(

@@ -197,6 +197,8 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
                 near += (f"; the parts its text lists add up to {sum(comp.parts_off)} "
                          f"({' + '.join(map(str, comp.parts_off))}), not {comp.counts[0]}: with the total "
                          "their sum, the parts are the entries")
+            if not near:  # a part bought rather than printed: where the data names one (trial: a rules sheet, cubes)
+                near = f"; a part bought, not printed, goes in game.yaml's sourced: list ({{name: {missing[0]}, count: …}})"
             warnings.append(f"{where}: component {quote(', '.join(missing) if latin else '、'.join(missing))} of "
                             f"the draft has no deck or sourced item of that name in the data{near}")
         for label, draft_n, data in _compare(comp, parts):

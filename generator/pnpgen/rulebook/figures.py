@@ -13,6 +13,7 @@ real pieces, and the quick reference. Read here, with file:line errors, never fr
       proof:
         ignore: [始めて, 創生エリア]  # findings of proof.txt that quote these words are meant
       style: jlreq                   # or proportional: the Japanese body text (docs/data-format.md)
+      booklet_sheets: 20             # the most sheets one saddle-stitched booklet holds: more is warned
 """
 
 from __future__ import annotations
@@ -28,7 +29,10 @@ from pnpgen.data.model import Game
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import suggest
 
-KEYS = ("figures", "quick_reference", "proof", "style")
+KEYS = ("figures", "quick_reference", "proof", "style", "booklet_sheets")
+# A saddle stitch through more sheets than this (folded A4, 80 g/m²) is beyond a long-reach
+# stapler (rated for some 20 sheets) and most shops' saddle stitching (64–80 pages)
+BOOKLET_SHEETS = 20
 STYLES = ("jlreq", "proportional")  # the Japanese body: fixed-width ベタ組 with JLREQ 約物, or BIZ UDP明朝
 FIGURE_KEYS = ("after", "caption", "size", "pieces")
 PIECE_KEYS = ("deck", "piece", "x", "y", "rotate")
@@ -58,6 +62,8 @@ class RulebookSettings:
     quick_reference_deck: str | None = None
     proof_ignore: list[str] = field(default_factory=list)
     style: str = "jlreq"
+    booklet_sheets: int = BOOKLET_SHEETS
+    booklet_sheets_line: int = 0  # game.yaml's line giving it (0: the default)
 
 
 def reach_mm(outline: Sequence[tuple[float, float]], trim_mm: tuple[float, float], piece: Placed,
@@ -180,4 +186,10 @@ def load_settings(game: Game) -> RulebookSettings:
     if style not in STYLES:
         raise doc.error(("rulebook", "style"), f"unknown style {validate.show(style)}", " or ".join(STYLES))
     out.style = style
+    if "booklet_sheets" in raw:
+        sheets = raw["booklet_sheets"]
+        if not isinstance(sheets, int) or isinstance(sheets, bool) or not 1 <= sheets <= 500:
+            raise doc.error(("rulebook", "booklet_sheets"), f"booklet_sheets {validate.show(sheets)} is not a number of sheets",
+                            f"a whole number from 1 to 500 (default {BOOKLET_SHEETS}: what a long-reach stapler goes through)")
+        out.booklet_sheets, out.booklet_sheets_line = sheets, doc.where(("rulebook", "booklet_sheets")).line or 0
     return out

@@ -99,9 +99,12 @@ async def _watch(preview: Preview) -> None:
             if not worth_a_build(changes, out) and now == profiles:
                 continue  # nothing, an editor's own files, or our own output
             profiles = now
-            await run_in_threadpool(preview.rebuild)
+            state = await run_in_threadpool(preview.rebuild)
+            if state.error:  # said in the terminal too, as watch says it (the page is not always in view)
+                print(shown(state.error), file=sys.stderr, flush=True)
     except RuntimeError as e:  # watchfiles stopped by itself: the page says so (it was a traceback at Ctrl-C)
         preview.watcher_stopped(str(e))
+        print(shown(preview.state.error), file=sys.stderr, flush=True)
 
 
 def port_free(port: int) -> None:
