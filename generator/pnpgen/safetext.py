@@ -25,14 +25,17 @@ WINDOWS_DEVICES = frozenset(["con", "prn", "aux", "nul", *(f"com{i}" for i in ra
 WINDOWS_FORBIDDEN = '<>:"|?*\\'
 
 
-def windows_trouble(name: str) -> str | None:
-    """Why Windows cannot hold a file named ``name`` (a device name, a character it refuses), or None."""
+def windows_trouble(name: str, folder: bool = False) -> str | None:
+    """Why Windows cannot hold a file named ``name`` (a device name, a character it refuses), or
+    None; a ``folder`` name (nothing after it) ending in a dot or a space, which Windows drops."""
     device = name.split(".")[0].rstrip(" ").casefold()
     if device in WINDOWS_DEVICES:
         return f"is the name of a Windows device ({device.upper()})"
     bad = next((c for c in name if c in WINDOWS_FORBIDDEN), None)
     if bad is not None:
         return f"holds {bad!r}, which Windows file names cannot hold"
+    if folder and name.endswith((".", " ")):
+        return f"ends in {name[-1]!r}, which Windows drops from a folder's name"
     return None
 
 

@@ -131,3 +131,16 @@ def test_a_game_folder_windows_cannot_hold_is_refused(tmp_path, capsys):
     assert err == ("pnpgen: error: data/prn: the game's folder name 'prn' is the name of a Windows device (PRN), "
                    "and it names the game's output folder (expected another folder name for the game, e.g. prn-game)\n")
     assert not (ws / "build").exists()
+
+
+@pytest.mark.parametrize("slug, shown, meant", [("test.", "'.'", "test"), ("test ", "' '", "test")])
+def test_a_game_folder_ending_in_a_dot_or_space_is_refused(tmp_path, capsys, slug, shown, meant):
+    """build/test./ holds the game's files: Windows drops the dot, and the folder cannot be copied there."""
+    ws = make_workspace(tmp_path / "ws")
+    for top in ("data", "templates"):
+        (ws / top / "test").rename(ws / top / slug)
+    assert run(ws, "build", "--game", slug, "--no-rulebook") == 2
+    assert capsys.readouterr().err == (f"pnpgen: error: data/{slug}: the game's folder name {slug!r} ends in {shown}, "
+                                       "which Windows drops from a folder's name, and it names the game's output "
+                                       f"folder (expected another folder name for the game, e.g. {meant})\n")
+    assert not (ws / "build").exists()

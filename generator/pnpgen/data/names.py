@@ -43,7 +43,7 @@ def same_file(name: str) -> str:
 
 
 def check_deck_ids(game: Game) -> None:
-    trouble = windows_trouble(game.slug)
+    trouble = windows_trouble(game.slug, folder=True)
     if trouble is not None:  # build/<slug>/ and <slug>-all.pdf
         raise InputError(f"the game's folder name {game.slug!r} {trouble}, and it names the game's output folder",
                          path=f"data/{game.slug}", expected="another folder name for the game, e.g. "
@@ -98,15 +98,16 @@ def check_preset_folder(game: Game, preset: str) -> None:
     if preset in taken:
         raise InputError(f"preset {preset!r} would export into {taken[preset]}", key="--preset",
                          expected="rename the preset's file (presets/<name>.yaml) to another name")
-    trouble = windows_trouble(preset)
+    trouble = windows_trouble(preset, folder=True)
     if trouble is not None:  # the export's folder <out>/<game>/aux/
         raise InputError(f"preset {preset!r} {trouble}, and it names the export's folder", key="--preset",
                          expected="rename the preset's file (presets/<name>.yaml) to another name")
 
 
 def _windows_safe(name: str, more: str) -> str:
-    """``name`` with ``-`` for what Windows refuses and ``more`` after a device name (aux-cards)."""
-    name = "".join("-" if c in WINDOWS_FORBIDDEN else c for c in name)
+    """``name`` with ``-`` for what Windows refuses, no dot or space at its end, and ``more`` after
+    a device name (aux-cards)."""
+    name = "".join("-" if c in WINDOWS_FORBIDDEN else c for c in name).rstrip(". ") or more.strip("-")
     head, dot, rest = name.partition(".")
     return f"{head}{more}{dot}{rest}" if windows_trouble(name) else name
 
