@@ -336,6 +336,8 @@ def console() -> None:
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(errors="backslashreplace")
         sys.stdout = _Output(sys.stdout)  # type: ignore[assignment]
+    if isinstance(sys.stderr, io.TextIOWrapper):  # (2>/dev/full: an error said there ended in status 1)
+        sys.stderr = _Output(sys.stderr)  # type: ignore[assignment]
     signal.signal(signal.SIGINT, functools.partial(_ctrl_c, os.getpid()))
     code = main()
     if isinstance(sys.stdout, _Output) and sys.stdout.failed is not None:
@@ -346,7 +348,7 @@ def console() -> None:
 
 
 class _Output:
-    """stdout that stops writing, without a traceback, once the disk or device it goes to fails
+    """stdout (stderr) that stops writing, without a traceback, once the disk or device it goes to fails
     (``pnpgen build > log`` on a full disk, ``> /dev/full``): the command finishes its work — a
     build commits its files — and ends saying why in one line, exit 2. A closed pipe (``| head``)
     still ends the command as before."""

@@ -70,3 +70,12 @@ def test_an_output_that_cannot_be_written_is_one_line_and_the_build_done(tmp_pat
                             stderr=subprocess.PIPE, env=child_env(), timeout=300)
     assert closed.returncode == 0 and b"Traceback" not in closed.stderr, closed.stderr
     assert (tmp_path / "closed" / "test" / "cards.pdf").is_file()
+
+
+def test_an_error_said_where_it_cannot_be_written_still_exits_2(tmp_path):
+    """stderr on a full disk: the error line could not be written, and the command ended in status 1."""
+    ws = make_workspace(tmp_path / "ws")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "no-such-game"], cwd=ws,
+                              stdout=subprocess.PIPE, stderr=full, env=child_env(), timeout=300)
+    assert done.returncode == 2 and done.stdout == b""
