@@ -74,6 +74,9 @@ def test_every_option_says_what_it_does():
     (("new", "Harbor Lights"), "argument slug: 'Harbor Lights' is not a game slug (expected lower-case letters, "
                                "digits, - and _, e.g. harbor-lights (and --title 'Harbor Lights' for the title))"),
     (("new", "港の灯"), "e.g. my-game (and --title '港の灯' for the title)"),
+    # pnpgen new con wrote data/con/, which every later command refused (a name Windows cannot hold)
+    (("new", "con"), "argument slug: 'con' is the name of a Windows device (CON), which would name the game's output "
+                     "folder (expected another slug, e.g. con-game)"),
     (("build", "--game", "test", "--papr", "a4"), "unknown argument '--papr'; did you mean --paper?"),
     (("check", "--game", "test", "--sheet", "a-one-51002"),
      "unknown argument '--sheet': an option of build, watch, not of this command"),  # not "did you mean --sheet?"

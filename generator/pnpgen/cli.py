@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import functools
 import gc
+import io
 import os
 import re
 import signal
 import sys
 from collections.abc import Callable
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import pnpgen
 from pnpgen import playtest
@@ -326,8 +327,57 @@ COLLECTOR_THRESHOLDS = (50_000, 20, 10)
 def console() -> None:
     """The ``pnpgen`` command (and ``python -m pnpgen``): one command per process."""
     gc.set_threshold(*COLLECTOR_THRESHOLDS)
+    # A terminal or file whose encoding lacks a character of the game's (Japanese names written to
+    # a cp1252 or ascii stdout, as Windows redirects them): \uXXXX, as Python's stderr already
+    # says them, where a build ended in a UnicodeEncodeError traceback after writing its files.
+    for name in ("stdout", "stderr"):  # started with it closed (pnpgen build >&-): Python leaves None
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # open for the process's life
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(errors="backslashreplace")
+        sys.stdout = _Output(sys.stdout)  # type: ignore[assignment]
+    if isinstance(sys.stderr, io.TextIOWrapper):  # (2>/dev/full: an error said there ended in status 1)
+        sys.stderr = _Output(sys.stderr)  # type: ignore[assignment]
     signal.signal(signal.SIGINT, functools.partial(_ctrl_c, os.getpid()))
-    _leave(main())
+    code = main()
+    if isinstance(sys.stdout, _Output) and sys.stdout.failed is not None:
+        print(f"pnpgen: error: cannot write the command's output: {sys.stdout.failed.strerror} (expected room "
+              "where the output goes, or the output not redirected)", file=sys.stderr)
+        code = code or 2
+    _leave(code)
+
+
+class _Output:
+    """stdout (stderr) that stops writing, without a traceback, once the disk or device it goes to fails
+    (``pnpgen build > log`` on a full disk, ``> /dev/full``): the command finishes its work — a
+    build commits its files — and ends saying why in one line, exit 2. A closed pipe (``| head``)
+    still ends the command as before."""
+
+    def __init__(self, stream: io.TextIOWrapper) -> None:
+        self.stream = stream
+        self.failed: OSError | None = None
+
+    def write(self, text: str) -> int:
+        if self.failed is None:
+            try:
+                return self.stream.write(text)
+            except BrokenPipeError:
+                raise
+            except OSError as e:
+                self.failed = e
+        return len(text)
+
+    def flush(self) -> None:
+        if self.failed is None:
+            try:
+                self.stream.flush()
+            except BrokenPipeError:
+                raise
+            except OSError as e:
+                self.failed = e
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
 
 
 def _ctrl_c(command: int, signum: int, frame) -> None:
@@ -360,9 +410,16 @@ def _leave(code: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    here = os.getcwd()
+    try:
+        here: str | None = os.getcwd()
+    except FileNotFoundError:  # the terminal's folder deleted, or replaced by one of its name, since
+        here = None
     try:
         argv = _negative_values_joined(_enter_directory(argv))
+        if here is None and not _folder_exists():  # (-C DIR went somewhere that is)
+            raise InputError("the current folder no longer exists (deleted, or replaced by a new one of the same "
+                             "name, since the terminal went into it)", expected='cd into it again (cd "$PWD"), or '
+                             "pnpgen -C DIR")
         _unknown_options_first(argv)
         parser = _parsers(_running(argv))[0]
         args = parser.parse_args(argv)
@@ -385,6 +442,8 @@ def main(argv: list[str] | None = None) -> int:
         ws = None
         try:
             ws = find_workspace()
+            if isinstance(getattr(args, "game", None), str):
+                args.game = ws.game_named(args.game)
             return getattr(commands, args.command.replace("-", "_"))(ws, args)
         except InputError as e:
             text = str(e)
@@ -400,7 +459,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     finally:
-        os.chdir(here)
+        if here is not None:
+            os.chdir(here)
 
 
 def _command_at(argv: list[str]) -> int | None:
@@ -457,6 +517,15 @@ def _negative_values_joined(argv: list[str]) -> list[str]:
         out.append(arg)
         i += 1
     return out
+
+
+def _folder_exists() -> bool:
+    """Whether the current folder is still there (a deleted one still answers stat)."""
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def _enter_directory(argv: list[str]) -> list[str]:

@@ -523,6 +523,21 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
     return 0
 
 
+CALIBRATION_TITLE = "pnpgen duplex calibration"  # the sheet's /Title, near the start of the file pnpgen writes
+
+
+def _a_calibration_sheet(path: Path) -> bool:
+    """Whether ``path`` is a plain file holding a calibration sheet pnpgen wrote (its title in its
+    first kilobyte), which a new sheet may replace; a PDF of the designer's was replaced unasked."""
+    try:
+        if not path.is_file() or path.is_symlink():
+            return False
+        with path.open("rb") as f:
+            return f"/Title ({CALIBRATION_TITLE})".encode() in f.read(1024)
+    except OSError:
+        return False
+
+
 def calibrate(args: argparse.Namespace) -> int:
     """The duplex calibration sheet (impose/calibration.py) as a two-page PDF."""
     from pnpgen.data.workspace import find_workspace
@@ -541,8 +556,11 @@ def calibrate(args: argparse.Namespace) -> int:
     paper, lang = _games_paper_and_language(ws) if ws is not None else (None, None)
     opts = CalibrationOptions(paper=args.paper or paper or "a4", duplex=args.duplex, lang=args.lang or lang or "ja")
     out = args.out or root / "build" / f"calibration-{opts.paper}-{opts.duplex}.pdf"
+    if (out.exists() or out.is_symlink()) and not _a_calibration_sheet(out):  # the designer's own PDF
+        raise InputError("already exists and is not a calibration sheet pnpgen wrote; not overwritten", path=out,
+                         expected="--out another file, or remove it")
     font = register(DEFAULT_FONTS["gothic"], BUNDLED)
-    data = write_document(PagePlan("pnpgen duplex calibration", calibration_pages(opts, font)), {}, font)
+    data = write_document(PagePlan(CALIBRATION_TITLE, calibration_pages(opts, font)), {}, font)
     try:
         atomic_write_bytes(out, data)  # never half a sheet over the last one
     except OSError as e:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 
 def place(path: Path | str, line: int | None = None, column: int | None = None) -> str:
@@ -117,6 +118,35 @@ def contained(path: str | Path, folder: Path, key: str, where: Where | Path | st
                          key=key, expected=f"a file inside {folder}/, named relative to it, without '..' "
                          "or links leading out")
     return target
+
+
+def written_alike(rel: str, folders: Iterable[Path]) -> str | None:
+    """The name of the file ``rel`` names in one of ``folders``, as it is written on the disk, when
+    the two differ only in how characters are composed (Unicode NFC and NFD: ``ガ`` or ``カ`` +
+    ``゛``). macOS writes names decomposed (a zip made there, a folder copied from it, a name
+    copied from the Finder) and finds a file by either form, as Windows does; Linux compares
+    bytes, so a print shop's or a CI build said "not found" of a file the designer's own build
+    found. None when there is none, more than one, or ``rel`` is found as written. No link is
+    followed; the caller still checks the name with ``contained``."""
+    wanted = PurePosixPath(unicodedata.normalize("NFC", rel))
+    if wanted.is_absolute() or ".." in wanted.parts or "\\" in rel:
+        return None
+    found = set()
+    for folder in folders:
+        place, names = folder, []
+        for part in wanted.parts:
+            if not place.is_dir() or place.is_symlink():
+                break
+            same = [n for n in sorted(os.listdir(place))[:10000] if unicodedata.normalize("NFC", n) == part]
+            if len(same) != 1:
+                break
+            names.append(same[0])
+            place = place / same[0]
+        else:
+            if place.is_file() and not place.is_symlink():
+                found.add("/".join(names))
+    alike = found.pop() if len(found) == 1 else None
+    return alike if alike != rel else None
 
 
 def suggest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str:

@@ -41,10 +41,15 @@ def locate(name: str, font_dir: Path, where: Where | Path | str | None = None, k
     """Check that fonts/<name>.ttf exists (inside the workspace's fonts/, else among the fonts
     pnpgen comes with); it is parsed only when first drawn or measured, so commands that draw
     nothing (list, check) never pay for it."""
+    w_path, line, column = (where.path, where.line, where.column) if isinstance(where, Where) else (where, None, None)
+    if isinstance(name, str) and ("/" in name or "\\" in name):  # it said "'/usr/…/X.ttf.ttf' is outside fonts/"
+        stem = name.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".ttf")
+        raise InputError(f"font {name!r} is a path; a font is named by its file's name in fonts/, without .ttf",
+                         path=w_path, line=line, column=column, key=key,
+                         expected=f"{stem}, its file copied into {font_dir.name}/")
     path = contained(f"{name}.ttf", font_dir, key, where)
     if not path.is_file() and BUNDLED.is_dir() and BUNDLED != font_dir.resolve():
         path = contained(f"{name}.ttf", BUNDLED, key, where)
-    w_path, line, column = (where.path, where.line, where.column) if isinstance(where, Where) else (where, None, None)
     if not path.is_file():
         known = sorted(set(available(font_dir)) | set(available(BUNDLED)))
         raise InputError(

@@ -86,12 +86,17 @@ def _edition(args: argparse.Namespace) -> str:
 def _root(ws: Workspace, args: argparse.Namespace) -> Path:
     """The output folder whose history the command reads; its history reached through a link is
     refused (it would be read from, and tags written to, anywhere)."""
+    from pnpgen.data.i18n import LANGUAGE_CODE, LANGUAGE_EXPECTED
     from pnpgen.data.load import game_file
     from pnpgen.engine import history
     from pnpgen.engine.fresh import finish_killed_commit
     from pnpgen.engine.transaction import JOURNAL, STAGING
+    from pnpgen.errors import InputError
 
     game_file(ws, args.game)  # a misspelt game: log said "no recorded version yet", exit 0
+    lang = getattr(args, "lang", None)
+    if lang is not None and not LANGUAGE_CODE.fullmatch(lang):  # a path (en/../..) led the history and reprint out
+        raise InputError(f"{shown(lang)!r} is not a language code", key="--lang", expected=LANGUAGE_EXPECTED)
     root = args.out or ws.root / "build"
     history.refuse_links(root, _edition(args))
     if any(os.path.lexists(root / name) for name in (JOURNAL, STAGING)):  # a build killed as it committed

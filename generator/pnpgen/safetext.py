@@ -1,5 +1,5 @@
 """Text that crosses into a terminal or a spreadsheet: control characters found and escaped,
-spreadsheet cells neutralised, a quoted text in its script's marks. Used by every stage; imports
+spreadsheet cells neutralised, a quoted text in its script's marks, names Windows cannot hold. Used by every stage; imports
 nothing of pnpgen's."""
 
 from __future__ import annotations
@@ -15,6 +15,28 @@ CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud8
 # OWASP's CSV injection rule: a cell starting with one of these is a formula to Excel, LibreOffice
 # and Google Sheets; a leading ' makes it text.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+# Names Windows keeps for its devices, whatever follows a dot (NUL.txt, nul.tar.gz are NUL), and
+# the characters its file names cannot hold: a deck aux.yaml built on Linux or macOS made aux.pdf,
+# which a zip of the build, a USB stick or a shared drive cannot give a Windows player.
+WINDOWS_DEVICES = frozenset(["con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)),
+                             *(f"lpt{i}" for i in range(1, 10))])
+WINDOWS_FORBIDDEN = '<>:"|?*\\'
+
+
+def windows_trouble(name: str, folder: bool = False) -> str | None:
+    """Why Windows cannot hold a file named ``name`` (a device name, a character it refuses), or
+    None; a ``folder`` name (nothing after it) ending in a dot or a space, which Windows drops."""
+    device = name.split(".")[0].rstrip(" ").casefold()
+    if device in WINDOWS_DEVICES:
+        return f"is the name of a Windows device ({device.upper()})"
+    bad = next((c for c in name if c in WINDOWS_FORBIDDEN), None)
+    if bad is not None:
+        return f"holds {bad!r}, which Windows file names cannot hold"
+    if folder and name.endswith((".", " ")):
+        return f"ends in {name[-1]!r}, which Windows drops from a folder's name"
+    return None
 
 
 def control_char(text: str) -> str | None:

@@ -29,6 +29,7 @@ folder, keep a planted PDF as up to date, or read through a link planted beside 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import importlib.util
@@ -194,7 +195,8 @@ def _secret(path: str) -> bytes | None:
     except OSError:
         return None
     finally:
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # ENOTDIR too: a cache folder below a file (it was a traceback)
+            tmp.unlink(missing_ok=True)
 
 
 def seal(data: bytes) -> str:

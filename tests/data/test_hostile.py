@@ -338,10 +338,16 @@ def test_icon_name_leading_out(tmp_path, capsys):
     assert "cards.yaml:9:5" in err  # the piece that named it
 
 
-def test_font_name_leading_out(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + "fonts:\n  gothic: ../../etc/evil\n")
+@pytest.mark.parametrize("written, stem", [("../../etc/evil", "evil"), ("/usr/share/fonts/x/DejaVuSans.ttf", "DejaVuSans"),
+                                            ("C:\\\\Windows\\\\Fonts\\\\meiryo.ttf", "meiryo")])
+def test_font_name_leading_out(tmp_path, capsys, written, stem):
+    """A path is refused before any file is looked at; it said "'/usr/…/DejaVuSans.ttf.ttf' is
+    outside fonts/", quoting a name the designer never wrote."""
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + f'fonts:\n  gothic: "{written}"\n')
     err = fails(ws, capsys, "check")
-    assert "game.yaml:9:11: fonts.gothic: '../../etc/evil.ttf' is outside fonts/" in err, err
+    shown = written.replace("\\\\", "\\")
+    assert (f"game.yaml:9:11: fonts.gothic: font {shown!r} is a path; a font is named by its file's name in fonts/, "
+            f"without .ttf (expected {stem}, its file copied into fonts/)") in err, err
 
 
 # ------------------------------------------------------------------ template errors

@@ -3,6 +3,7 @@ with the same type checks and errors naming the sheet's row, column and header."
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import shutil
@@ -16,7 +17,7 @@ from pdfprobe import texts
 from pnpgen.data.load import load_game
 from pnpgen.data.spreadsheets import export_sheet
 from pnpgen.data.workspace import Workspace
-from workbooks import ods_bytes, xlsx_bytes
+from workbooks import ods_bytes, ods_of, xlsx_bytes
 
 FIELDS_DECK = """\
 name: テストカード
@@ -411,6 +412,47 @@ def test_a_hidden_first_sheet_is_passed_over_unless_named(tmp_path, kind):
     deck.write_text(deck.read_text(encoding="utf-8").replace(f"{{file: cards.{kind}}}", f"{{file: cards.{kind}, sheet: old}}"),
                     encoding="utf-8")
     assert [v["name"] for v, _ in _pieces(ws)] == ["旧"]
+
+
+def _hidden_rows_book(suffix: str) -> bytes:
+    """祝福 (row 2), then 旧 and 没 (rows 3–4) hidden, 降臨 (row 5), 古 (row 6) hidden."""
+    rows = [["name", "text", "count"], ["祝福", "本文", 1], ["旧", "本文", 5], ["没", "本文", 2], ["降臨", "本文", 1],
+            ["古", "本文", 3]]
+    hidden = {3, 4, 6}
+    if suffix == "xlsx":
+        book = openpyxl.Workbook()
+        for row in rows:
+            book.active.append(row)
+        for r in hidden:
+            book.active.row_dimensions[r].hidden = True
+        buf = io.BytesIO()
+        book.save(buf)
+        return buf.getvalue()
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    table = Table(name="cards")
+    for n, row in enumerate(rows, 1):
+        tr = TableRow(visibility="collapse") if n in hidden else TableRow()
+        for v in row:
+            cell = TableCell(valuetype="float", value=str(v)) if isinstance(v, int) else TableCell(valuetype="string")
+            cell.addElement(P(text=str(v)))
+            tr.addElement(cell)
+        table.addElement(tr)
+    return ods_of(table)
+
+
+@pytest.mark.parametrize("suffix", ["xlsx", "ods"])
+def test_rows_hidden_in_the_office_program_are_read_with_a_warning(tmp_path, capsys, suffix):
+    """A hidden sheet is passed over; rows hidden in the sheet were read without a word, and
+    printed: a designer who hid old cards' rows got 10 copies of cards no longer in sight."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", f"pieces: {{file: cards.{suffix}}}\n"))
+    (ws / f"data/test/decks/cards.{suffix}").write_bytes(_hidden_rows_book(suffix))
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert (f"warning: data/test/decks/cards.{suffix}:3: rows 3–4, 6, hidden in the office program, are read as "
+            "pieces all the same (count: 0 keeps a piece and prints none; delete a row to drop its piece)") in out, out
+    assert [p.count for p in load_game(Workspace(ws), "test").decks[0].pieces] == [1, 5, 2, 1, 3]
 
 
 def test_a_piece_named_total_is_a_piece_when_its_count_is_not_the_sum_above(tmp_path):

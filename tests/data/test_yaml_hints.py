@@ -93,6 +93,10 @@ CASES = {
     "hex colour unquoted in the last flow piece": ("  - {name: 魚, effect: #777777}\n",
                                                    "cards.yaml:10:23: effect: ", "the rest of the line as a comment",
                                                    'effect: "#777777"'),
+    # two decks pasted into one file: it said "YAML syntax error: but found another document"
+    "a second document": ("  - {name: 魚}\n---\nname: 別の札\n", "cards.yaml:11:1: ",
+                          "a second YAML document starts here; a file holds one",
+                          "this '---' line and what follows deleted, or moved to a file of its own"),
 }
 
 

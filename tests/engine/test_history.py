@@ -129,6 +129,19 @@ def test_bad_version_and_tag_names_are_one_line(tmp_path, capsys):
     assert "no version 'v9'" in capsys.readouterr().err
 
 
+def test_a_lang_that_is_a_path_is_refused_by_the_history_commands(tmp_path, capsys):
+    """--lang en/../.. named the history .history/test.en/../.. and the reprint files' folder
+    build/test/en/../..: read from, and written to, outside the game's folders."""
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    _build(ws)
+    for command in (["log"], ["diff"], ["tag", "playtest-1"], ["reprint", "--since", "v1"]):
+        assert run(ws, *command, "--game", "test", "--lang", "en/../../..") == 2
+        assert capsys.readouterr().err == ("pnpgen: error: --lang: 'en/../../..' is not a language code (expected a "
+                                           "two-letter ISO 639-1 code, optionally with a script or region: ja, en, "
+                                           "zh-Hant, en-GB)\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ws"]
+
+
 def test_diff_says_back_changed_for_a_new_back_design(tmp_path, capsys, built_copy):
     ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)  # built once: v1
     back = ws / "templates" / "test" / "card-back.svg.j2"
@@ -226,6 +239,19 @@ def test_a_tag_given_again_says_which_version_it_moved_from(tmp_path, capsys, bu
     assert capsys.readouterr().out.rstrip().endswith("), moved from v1")
     assert run(ws, "tag", "--game", "test", "playtest-3") == 0  # the same version again: nothing moved
     assert "moved" not in capsys.readouterr().out
+
+
+def test_the_changelog_shows_entities_and_strike_marks_as_written():
+    """A card named R&amp;D showed as R&D once pasted into GitHub or Discord, ~~old~~ struck through."""
+    from pnpgen.engine import history
+
+    entry = {"name": "A &lt;B&gt; ~~C~~", "count": [1, 2], "added": [], "removed": [], "fields": [], "faces": [],
+             "back_changed": False, "counts": [{"piece": "R&amp;D ~~old~~", "old": 1, "new": 2}]}
+    about = {"version": "v1", "time": "t", "draft": "1", "hash": "h"}
+    md = history.markdown({"game": "test", "from": about, "to": about | {"version": "v2"}, "decks": {"cards": entry},
+                           "rulebook": {"changed": [], "added": [], "removed": []}})
+    assert "- R\\&amp;D \\~\\~old\\~\\~: ×1 → ×2" in md.splitlines()
+    assert "## A \\&lt;B\\&gt; \\~\\~C\\~\\~ (cards): 1 → 2" in md.splitlines()
 
 
 ENGLISH_DRAFT = """# Test (Draft 1)

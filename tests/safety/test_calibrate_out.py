@@ -51,3 +51,26 @@ def test_calibrate_out_at_a_pdf_is_written_whole(tmp_path):
     data = (ws / "sheets-to-print/cal.PDF").read_bytes()
     assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
     assert [p.name for p in (ws / "sheets-to-print").iterdir()] == ["cal.PDF"]  # no temporary file left
+
+
+def test_calibrate_out_at_a_pdf_of_the_designers_is_refused_and_the_file_kept(tmp_path, capsys):
+    """A slip of the shell (--out rules.pdf, tab-completed) replaced the designer's own PDF."""
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "rules.pdf").write_bytes(b"%PDF-1.7\n% the designer's own rules\n")
+    (ws / "link.pdf").symlink_to(tmp_path / "elsewhere.pdf")  # a link: never written through
+    for name in ("rules.pdf", "link.pdf"):
+        assert run(ws, "calibrate", "--out", name) == 2
+        assert capsys.readouterr().err == (f"pnpgen: error: {name}: already exists and is not a calibration sheet "
+                                           "pnpgen wrote; not overwritten (expected --out another file, or remove it)\n")
+    assert (ws / "rules.pdf").read_bytes() == b"%PDF-1.7\n% the designer's own rules\n"
+    assert (ws / "link.pdf").is_symlink() and not (tmp_path / "elsewhere.pdf").exists()
+
+
+def test_calibrate_writes_again_over_its_own_sheet(tmp_path):
+    """A sheet for the other flip edge over the last one, as the default path always was."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "calibrate", "--out", "cal.pdf") == 0
+    long_edge = (ws / "cal.pdf").read_bytes()
+    assert run(ws, "calibrate", "--out", "cal.pdf", "--duplex", "short") == 0
+    assert (ws / "cal.pdf").read_bytes() != long_edge
+    assert run(ws, "calibrate") == 0 and run(ws, "calibrate") == 0

@@ -4,9 +4,12 @@ to date its document, even when told to write invariant files."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from pypdf import PdfReader
 
-from conftest import make_workspace, run
+from conftest import child_env, make_workspace, run
 
 
 def test_the_rulebook_is_the_same_bytes_with_source_date_epoch_set(tmp_path, monkeypatch):
@@ -18,3 +21,61 @@ def test_the_rulebook_is_the_same_bytes_with_source_date_epoch_set(tmp_path, mon
         plain, dated = (tmp_path / folder / "test" / name for folder in ("plain", "dated"))
         assert PdfReader(dated).metadata["/CreationDate"] == "D:20000101000000+00'00'"  # as every pnpgen file
         assert dated.read_bytes() == plain.read_bytes(), name
+
+
+def test_a_stdout_without_the_games_characters_says_them_escaped(tmp_path):
+    """Japanese names printed to a cp1252 or ascii stdout (a Western Windows redirecting to a file,
+    a CI log): the build ended in a UnicodeEncodeError traceback, exit 1, after writing its files."""
+    ws = make_workspace(tmp_path / "ws")
+    for encoding in ("cp1252", "ascii"):
+        done = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "test", "--no-rulebook", "--out",
+                               str(tmp_path / encoding)], cwd=ws, capture_output=True,
+                              env=child_env(PYTHONIOENCODING=encoding), timeout=300)
+        assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+        assert "cards            \\u30c6\\u30b9\\u30c8\\u30ab\\u30fc\\u30c9" in done.stdout.decode(encoding), done.stdout
+
+
+def test_a_current_folder_deleted_since_is_one_line(tmp_path):
+    """A terminal left in a folder since deleted or replaced (a workspace unzipped again, cloned
+    again): every command, -C DIR too, ended in a FileNotFoundError traceback from os.getcwd()."""
+    gone = tmp_path / "gone"
+    ws = make_workspace(tmp_path / "ws")
+    script = 'cd "$1" && rmdir "$1" && shift && exec "$@"'
+    for command in (["list"], ["-C", str(ws), "list"]):
+        gone.mkdir()
+        done = subprocess.run(["sh", "-c", script, "sh", str(gone), sys.executable, "-m", "pnpgen", *command],
+                              capture_output=True, env=child_env(), timeout=300)
+        assert b"Traceback" not in done.stderr, done.stderr
+        if command[0] == "-C":
+            assert done.returncode == 0 and "テストカード".encode() in done.stdout, done.stderr
+        else:
+            assert done.returncode == 2 and done.stderr.decode() == (
+                "pnpgen: error: the current folder no longer exists (deleted, or replaced by a new one of the same "
+                "name, since the terminal went into it) (expected cd into it again (cd \"$PWD\"), or pnpgen -C DIR)\n")
+
+
+def test_an_output_that_cannot_be_written_is_one_line_and_the_build_done(tmp_path):
+    """``pnpgen build > log`` on a full disk (here /dev/full) ended in an OSError traceback, and
+    with stdout closed (``>&-``) in an AttributeError one; the files are written either way."""
+    ws = make_workspace(tmp_path / "ws")
+    build = [sys.executable, "-m", "pnpgen", "build", "--game", "test", "--no-rulebook", "--out"]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([*build, str(tmp_path / "full")], cwd=ws, stdout=full, stderr=subprocess.PIPE,
+                              env=child_env(), timeout=300)
+    assert done.returncode == 2 and done.stderr.decode().splitlines()[-1] == (
+        "pnpgen: error: cannot write the command's output: No space left on device (expected room where the output "
+        "goes, or the output not redirected)"), done.stderr
+    assert (tmp_path / "full" / "test" / "cards.pdf").is_file()
+    closed = subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh", *build, str(tmp_path / "closed")], cwd=ws,
+                            stderr=subprocess.PIPE, env=child_env(), timeout=300)
+    assert closed.returncode == 0 and b"Traceback" not in closed.stderr, closed.stderr
+    assert (tmp_path / "closed" / "test" / "cards.pdf").is_file()
+
+
+def test_an_error_said_where_it_cannot_be_written_still_exits_2(tmp_path):
+    """stderr on a full disk: the error line could not be written, and the command ended in status 1."""
+    ws = make_workspace(tmp_path / "ws")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "no-such-game"], cwd=ws,
+                              stdout=subprocess.PIPE, stderr=full, env=child_env(), timeout=300)
+    assert done.returncode == 2 and done.stdout == b""

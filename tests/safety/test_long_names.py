@@ -76,3 +76,21 @@ def test_a_layout_export_name_too_long_is_one_line_and_writes_nothing(tmp_path, 
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "too long" in err and "Traceback" not in err, err
     assert sorted(p.name for p in ws.iterdir()) == ["data", "fonts", "templates"]
+
+
+def test_a_game_folder_name_too_long_for_its_files_stops_before_anything_is_written(tmp_path, capsys):
+    """A folder name of 250 bytes: <slug>-all.pdf is 258, and the build stopped at the commit with
+    "build: --out: cannot write ggg…: File name too long", naming an --out never given."""
+    ws = make_workspace(tmp_path / "ws")
+    slug = "g" * 201
+    for top in ("data", "templates"):
+        (ws / top / "test").rename(ws / top / slug)
+    assert run(ws, "build", "--game", slug, "--no-rulebook") == 2
+    assert capsys.readouterr().err == (f"pnpgen: error: data/{'g' * 40}…: the game's folder name of 201 bytes is too "
+                                       "long for its files' names (expected a folder name of at most 200 bytes "
+                                       "(UTF-8; a Japanese character takes 3))\n")
+    assert not (ws / "build").exists()
+    for top in ("data", "templates"):
+        (ws / top / slug).rename(ws / top / slug[:200])
+    assert run(ws, "build", "--game", slug[:200], "--no-rulebook") == 0
+    assert (ws / "build" / slug[:200] / f"{slug[:200]}-all.pdf").is_file()

@@ -55,3 +55,18 @@ def test_temporaries_of_killed_writes_are_removed_and_a_running_writers_kept(tmp
         assert all(path.read_bytes() == b"mine" for path in mine)
     finally:
         writer.communicate(b"")
+
+
+def test_a_machine_cache_below_a_file_is_no_cache_not_a_traceback(tmp_path, monkeypatch, capsys):
+    """XDG_CACHE_HOME (or PNPGEN_CACHE) naming a file: the machine key's temporary could not be
+    removed (NotADirectoryError) and every command ended in a traceback. It builds without a
+    machine cache, as README says of a machine cache that cannot be written."""
+    ws = make_workspace(tmp_path / "ws")
+    (tmp_path / "a-file").write_bytes(b"not a folder")
+    for variable in ("XDG_CACHE_HOME", "PNPGEN_CACHE"):
+        monkeypatch.delenv("PNPGEN_CACHE", raising=False)
+        monkeypatch.setenv(variable, str(tmp_path / "a-file"))
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / variable)) == 0, \
+            capsys.readouterr().err
+        assert (tmp_path / variable / "test" / "cards.pdf").is_file()
+    assert (tmp_path / "a-file").read_bytes() == b"not a folder"

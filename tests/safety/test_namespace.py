@@ -42,6 +42,20 @@ def test_a_preset_named_like_a_build_folder_is_refused(tmp_path, capsys):
     assert not (ws / "build" / "test").exists()
 
 
+@pytest.mark.parametrize("name", ["aux", "Nul"])
+def test_a_preset_named_like_a_windows_device_is_refused(tmp_path, capsys, name):
+    """presets/aux.yaml exported into build/test/aux/, a folder Windows cannot hold."""
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "presets").mkdir()
+    (ws / "presets" / f"{name}.yaml").write_text(
+        (Path(__file__).resolve().parents[2] / "generator/pnpgen/exports/presets/doujin.yaml").read_text(encoding="utf-8"),
+        encoding="utf-8")
+    assert run(ws, "export", "--game", "test", "--preset", name) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"--preset: preset {name!r} is the name of a Windows device ({name.upper()})" in err, err
+    assert not (ws / "build" / "test").exists()
+
+
 @pytest.mark.parametrize("name", ["../../../etc/passwd", ".hidden", "a/b"])
 def test_a_preset_name_is_a_name_not_a_path(tmp_path, capsys, name):
     ws = make_workspace(tmp_path / "ws")
@@ -80,3 +94,53 @@ def test_a_deck_named_as_reprints_files_stops_before_reprint_writes_over_it(tmp_
         assert err.count("\n") == 1 and "decks/Reprint-Since-v1.yaml" in err, err
         assert "deck id 'Reprint-Since-v1' is a name pnpgen reprint gives its files" in err, err
     assert not (ws / "build" / "test").exists()
+
+
+@pytest.mark.parametrize("deck_id, trouble, meant", [
+    ("aux", "is the name of a Windows device (AUX)", "aux-cards.yaml"),
+    ("CON", "is the name of a Windows device (CON)", "CON-cards.yaml"),
+    ("nul.old", "is the name of a Windows device (NUL)", "nul-cards.old.yaml"),  # NUL.txt is NUL too
+    ("com1", "is the name of a Windows device (COM1)", "com1-cards.yaml"),
+    ("a:b", "holds ':', which Windows file names cannot hold", "a-b.yaml"),
+    ("what?", "holds '?', which Windows file names cannot hold", "what-.yaml"),
+])
+def test_a_deck_id_windows_cannot_hold_stops_before_anything_is_written(tmp_path, capsys, deck_id, trouble, meant):
+    """aux.yaml made aux.pdf: a zip of the build, a USB stick or a shared drive cannot give it to a
+    player on Windows (the file cannot be made there)."""
+    ws = make_workspace(tmp_path / "ws")
+    _copy_deck(ws, deck_id)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert err == (f"pnpgen: error: data/test/decks/{deck_id}.yaml: deck id {deck_id!r} {trouble}, and it names "
+                   f"the deck's files ({deck_id}.pdf…) (expected another file name for the deck, e.g. {meant})\n")
+    assert not (ws / "build" / "test").exists()
+
+
+@pytest.mark.parametrize("deck_id", ["console", "com10", "auxiliary", "nul-old", "lpt"])
+def test_names_that_only_start_like_a_windows_device_are_decks(tmp_path, capsys, deck_id):
+    ws = make_workspace(tmp_path / "ws")
+    _copy_deck(ws, deck_id)
+    assert run(ws, "list") == 0, capsys.readouterr().err
+
+
+def test_a_game_folder_windows_cannot_hold_is_refused(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "data/test").rename(ws / "data/prn")
+    assert run(ws, "build", "--game", "prn", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert err == ("pnpgen: error: data/prn: the game's folder name 'prn' is the name of a Windows device (PRN), "
+                   "and it names the game's output folder (expected another folder name for the game, e.g. prn-game)\n")
+    assert not (ws / "build").exists()
+
+
+@pytest.mark.parametrize("slug, shown, meant", [("test.", "'.'", "test"), ("test ", "' '", "test")])
+def test_a_game_folder_ending_in_a_dot_or_space_is_refused(tmp_path, capsys, slug, shown, meant):
+    """build/test./ holds the game's files: Windows drops the dot, and the folder cannot be copied there."""
+    ws = make_workspace(tmp_path / "ws")
+    for top in ("data", "templates"):
+        (ws / top / "test").rename(ws / top / slug)
+    assert run(ws, "build", "--game", slug, "--no-rulebook") == 2
+    assert capsys.readouterr().err == (f"pnpgen: error: data/{slug}: the game's folder name {slug!r} ends in {shown}, "
+                                       "which Windows drops from a folder's name, and it names the game's output "
+                                       f"folder (expected another folder name for the game, e.g. {meant})\n")
+    assert not (ws / "build").exists()

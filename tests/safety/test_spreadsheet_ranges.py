@@ -12,7 +12,7 @@ import zipfile
 import pytest
 
 from conftest import DECK_YAML, make_workspace, run
-from workbooks import ods_of, xlsx_bytes
+from workbooks import ods_bytes, ods_of, xlsx_bytes
 
 ROWS = [["name", "text"], ["火球", "燃やす"]]
 
@@ -115,3 +115,28 @@ def test_a_csv_of_millions_of_empty_lines_is_refused_at_the_first_row_past_the_l
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cards.csv" in err and "more than 10,001 rows" in err, err
     assert len(read) <= sheets.MAX_ROWS + 1
+
+
+@pytest.mark.parametrize("suffix, part", [("xlsx", "xl/worksheets/sheet1.xml"), ("ods", "content.xml")])
+@pytest.mark.parametrize("doctype", [
+    b'<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/hostname">]>',  # reads another file into a cell
+    b'<!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>',  # expands
+])
+def test_a_spreadsheet_declaring_xml_entities_is_refused_before_it_is_parsed(tmp_path, capsys, suffix, part, doctype):
+    """It said "Unable to read workbook: … Please see the excep…" or "EntitiesForbidden(name='e', …)",
+    and only because defusedxml, which pnpgen does not require, was installed."""
+    import re
+
+    made = (xlsx_bytes if suffix == "xlsx" else ods_bytes)([["name", "text"], ["A", "本文"]])
+    with zipfile.ZipFile(io.BytesIO(made)) as z:
+        parts = {i.filename: z.read(i) for i in z.infolist()}
+    parts[part] = re.sub(rb"^(<\?xml[^>]*\?>)?", lambda m: (m.group(0) or b"") + doctype, parts[part], count=1)
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", f"pieces: {{file: cards.{suffix}}}\n"))
+    with zipfile.ZipFile(ws / f"data/test/decks/cards.{suffix}", "w") as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    assert run(ws, "list") == 2
+    assert capsys.readouterr().err == (
+        f"pnpgen: error: data/test/decks/cards.{suffix}: its part {part} declares XML entities (a DOCTYPE), which no "
+        "spreadsheet program writes (expected the file saved again by a spreadsheet program (entities are how a "
+        "crafted file reads other files or expands to gigabytes))\n")

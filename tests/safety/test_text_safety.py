@@ -97,6 +97,21 @@ def test_an_unterminated_csv_quote_is_an_error_not_lost_rows(tmp_path, capsys):
     assert "cards.csv:2: a quoted cell opened in this row is never closed" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("rows", [
+    'A,"' + "あ" * 200_000 + '",1\n',  # a cell beyond Python's csv limit
+    'A,"本文\n' + "B,本文,1\n" * 20_000,  # a quote never closed, in a file longer than the limit
+])
+def test_a_csv_cell_beyond_the_readers_limit_is_said_in_words(tmp_path, capsys, rows):
+    """It said "cannot read the CSV: field larger than field limit (131072) (expected comma-separated values)"."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n"))
+    (ws / "data/test/decks/cards.csv").write_text("name,text,count\n" + rows, encoding="utf-8")
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert err == ("pnpgen: error: data/test/decks/cards.csv:2: a cell of this row holds more than 131,072 characters "
+                   "(expected cells of a card's text, a few hundred characters; or a closing \" for a quote opened in "
+                   "this row)\n")
+
+
 def test_terminal_output_escapes_what_it_echoes(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws")
     assert run(ws, "build", "--game", "no\x1b]0;title\x07pe") == 2

@@ -38,7 +38,7 @@ from urllib.parse import unquote
 from lxml import etree
 
 from pnpgen import usercache
-from pnpgen.errors import InputError, Where, contained, leads_out
+from pnpgen.errors import InputError, Where, contained, leads_out, written_alike
 from pnpgen.litter import is_litter
 from pnpgen.memo import Memo
 
@@ -181,6 +181,11 @@ class ArtFolder:
                 self._found[(rel, in_templates)] = path
                 return path
             paths.append(path)
+        alike = written_alike(rel, folders)
+        if alike is not None and not is_litter(Path(alike).name):  # ガード.png in the data, the file's name decomposed (カ + ゛), as macOS writes names
+            path = self._find(alike, where, key, in_templates)
+            self._found[(rel, in_templates)] = path
+            return path
         looked = " or ".join(f"{f}/" for f in folders)
         for path in paths:
             if path.exists():  # (a pipe is never opened: only its kind is read)

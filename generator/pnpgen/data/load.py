@@ -396,6 +396,12 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
     if ftype in ("int", "number"):  # "3" and ３ are numbers as typed (quoted, Japanese input)
         read = v.whole(value) if ftype == "int" else v.decimal(value)
         value = value if read is None else read
+    word = getattr(doc, "words", {}).get(keypath)
+    if ftype == "text" and isinstance(value, bool) and word is not None:  # a card titled No, a text Yes!
+        raise doc.error(keypath, f"YAML reads {word} as the yes/no value {str(value).lower()}, not as text",
+                        f"the text in quotes: {keypath[-1]}: {quoted(word)}")
+    if ftype == "text" and isinstance(value, (int, float)) and word is not None:
+        value = word  # +2, 007, 1.50 as written (they printed 2, 7, 1.5)
     if not ok(value):
         expected = {
             "colour": "a palette colour (" + (", ".join(colour_names(game.palette)) or "none yet: palette: in game.yaml")
@@ -419,6 +425,18 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
     if ftype == "list":  # an icon name in a list (icons: [star]) names its field when it is wrong
         return [FieldText(x, field) if isinstance(x, str) else x for x in value]
     return FieldText(str(value), field) if ftype == "text" else value
+
+
+def _rows_said(rows: list[int]) -> str:
+    """``row 3``, ``rows 3, 7–9``: sheet rows, runs of neighbours joined."""
+    runs: list[list[int]] = []
+    for r in rows:
+        if runs and r == runs[-1][-1] + 1:
+            runs[-1].append(r)
+        else:
+            runs.append([r])
+    said = ", ".join(f"{run[0]}–{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs)
+    return f"row {said}" if len(rows) == 1 else f"rows {said}"
 
 
 def _fields(doc: Located, data: dict) -> dict[str, str]:
@@ -506,6 +524,11 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     rows: Source = doc  # where the pieces are written: this YAML file, or a spreadsheet (sheets.py)
     if isinstance(pieces, dict):
         rows, pieces = read_pieces(doc, path, game.root, fields)
+        if rows.hidden:  # as a hidden sheet is passed over, a hidden row may be taken for one left out
+            one = len(rows.hidden) == 1
+            game.notes.append(f"{rows.path}:{rows.hidden[0]}: {_rows_said(rows.hidden)}, hidden in the office program, "
+                              f"{'is read as a piece' if one else 'are read as pieces'} all the same (count: 0 keeps "
+                              "a piece and prints none; delete a row to drop its piece)")
         if game.translations is not None:
             pieces = game.translations.resolve_rows(rows, pieces, fields)
     if isinstance(pieces, str) and Path(pieces).suffix.lower() in SUFFIXES:  # pieces: units.csv

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -206,7 +207,12 @@ class Game:
     notes: list[str] = field(default_factory=list)  # what loading passed over (a ._ file, an editor backup)
 
     def deck(self, deck_id: str) -> Deck:
+        """The deck of this id; typed with its characters composed otherwise than its file's name
+        (``--deck カード``, the file named decomposed as macOS writes names), that deck too."""
         for d in self.decks:
             if d.id == deck_id:
+                return d
+        for d in self.decks:  # (ids differing only so are refused when the game loads: one at most)
+            if unicodedata.normalize("NFC", d.id) == unicodedata.normalize("NFC", deck_id):
                 return d
         raise KeyError(deck_id)

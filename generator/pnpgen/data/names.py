@@ -3,7 +3,8 @@
 ``<deck>.json`` and PNGs) must not be the game-level files (``<game>-all.pdf``, ``rulebook.pdf``,
 ``manifest.json``, ``shop/order.csv``, ``proof.txt``, ``reprint.pdf``, ``reprint-since-*.pdf``, an export's ``export.json``, ``order.csv``
 and ``<game>-contact.png``) or another deck's; an export's preset folder must not be a folder the
-build makes (``shop/``, ``cut/``, a language's ``<lang>/``). Checked when the game is loaded, before anything
+build makes (``shop/``, ``cut/``, a language's ``<lang>/``). A deck id or game folder that
+Windows cannot hold as a file name (``aux``, ``con.old``, ``a:b``) is refused too. Checked when the game is loaded, before anything
 is drawn or written; a collision is one line naming both."""
 
 from __future__ import annotations
@@ -12,8 +13,12 @@ import unicodedata
 
 from pnpgen.data.model import Deck, Game
 from pnpgen.errors import InputError
+from pnpgen.safetext import WINDOWS_FORBIDDEN, windows_trouble
 
 NAME_MAX = 255  # bytes in a file name, on every common file system
+# A game's folder name names its files and folders with more after it: <slug>-contact-12.png,
+# the cache's <slug>.<lang>.pack.json (zh-Hant-TW): it said "cannot write …: File name too long".
+SLUG_MAX = NAME_MAX - 55
 REPRINT_SINCE = "reprint-since-"  # pnpgen reprint --since V: reprint-since-V.pdf and .txt beside the outputs
 DECK_SUFFIXES = {"-unique": "shop/{id}-unique.pdf (its faces, each once)",
                  "-die": "shop/{id}-die.pdf (its die line; an export's {id}-die.pdf too)"}
@@ -38,6 +43,21 @@ def same_file(name: str) -> str:
 
 
 def check_deck_ids(game: Game) -> None:
+    trouble = windows_trouble(game.slug, folder=True)
+    if trouble is not None:  # build/<slug>/ and <slug>-all.pdf
+        raise InputError(f"the game's folder name {game.slug!r} {trouble}, and it names the game's output folder",
+                         path=f"data/{game.slug}", expected="another folder name for the game, e.g. "
+                         f"{_windows_safe(game.slug, '-game')}")
+    if len(game.slug.encode()) > SLUG_MAX:
+        raise InputError(f"the game's folder name of {len(game.slug.encode())} bytes is too long for its files' names",
+                         path=f"data/{game.slug[:40]}…", expected=f"a folder name of at most {SLUG_MAX} bytes "
+                         "(UTF-8; a Japanese character takes 3)")
+    for deck in game.decks:
+        trouble = windows_trouble(deck.id)
+        if trouble is not None:
+            raise InputError(f"deck id {deck.id!r} {trouble}, and it names the deck's files ({deck.id}.pdf…)",
+                             path=_shown(game, deck), expected=f"another file name for the deck, e.g. "
+                             f"{_windows_safe(deck.id, '-cards')}{deck.source.suffix}")
     reserved = {same_file(k): v for k, v in game_level(game.slug).items()}
     ids: dict[str, Deck] = {}
     for deck in game.decks:
@@ -71,12 +91,25 @@ def check_deck_ids(game: Game) -> None:
 
 
 def check_preset_folder(game: Game, preset: str) -> None:
-    """An export writes into ``<out>/<game>/<preset>/``: not the build's shop/ or a language's folder."""
+    """An export writes into ``<out>/<game>/<preset>/``: not the build's shop/ or a language's
+    folder, nor a name Windows cannot hold."""
     taken = {"shop": "the build's print-shop folder shop/", "cut": "the build's cutting-machine folder cut/"}
     taken.update({lang: f"the build's {lang} edition folder {lang}/" for lang in game.languages})
     if preset in taken:
         raise InputError(f"preset {preset!r} would export into {taken[preset]}", key="--preset",
                          expected="rename the preset's file (presets/<name>.yaml) to another name")
+    trouble = windows_trouble(preset, folder=True)
+    if trouble is not None:  # the export's folder <out>/<game>/aux/
+        raise InputError(f"preset {preset!r} {trouble}, and it names the export's folder", key="--preset",
+                         expected="rename the preset's file (presets/<name>.yaml) to another name")
+
+
+def _windows_safe(name: str, more: str) -> str:
+    """``name`` with ``-`` for what Windows refuses, no dot or space at its end, and ``more`` after
+    a device name (aux-cards)."""
+    name = "".join("-" if c in WINDOWS_FORBIDDEN else c for c in name).rstrip(". ") or more.strip("-")
+    head, dot, rest = name.partition(".")
+    return f"{head}{more}{dot}{rest}" if windows_trouble(name) else name
 
 
 def _shown(game: Game, deck) -> str:

@@ -28,7 +28,7 @@ from pnpgen.data.i18n import marker
 from pnpgen.data.model import Deck
 from pnpgen.data.textfile import decode
 from pnpgen.data.yamlsrc import Located, load_value
-from pnpgen.errors import InputError, Where, contained, suggest
+from pnpgen.errors import InputError, Where, contained, suggest, written_alike
 from pnpgen.safetext import control_char, csv_cell, csv_text
 
 SUFFIXES = (".csv", ".xlsx", ".ods")
@@ -71,6 +71,7 @@ class SheetDoc:
     headers: list[str]
     rows: list[int] = field(default_factory=list)  # the sheet row of each piece
     header_row: int = 1
+    hidden: list[int] = field(default_factory=list)  # the rows of pieces hidden in the office program
 
     def _place(self, keypath: tuple, key: bool) -> tuple[int | None, int | None, str | None]:
         if len(keypath) < 2:
@@ -111,6 +112,9 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
                         "a .csv, .xlsx or .ods file beside the deck file, e.g. 'file: cards.csv'")
     rel = deck_file.parent.resolve().relative_to(game_root.resolve()) / name
     path = contained(rel, game_root, "pieces.file", doc.where(("pieces", "file")))
+    alike = None if path.is_file() else written_alike(rel.as_posix(), [game_root])
+    if alike is not None:  # カード.csv in the deck, the file's name decomposed as macOS writes names
+        path = contained(alike, game_root, "pieces.file", doc.where(("pieces", "file")))
     if not path.is_file():
         there = sorted(p.name for p in path.parent.iterdir() if p.suffix.lower() in SUFFIXES) if path.parent.is_dir() else []
         raise doc.error(("pieces", "file"), f"spreadsheet {name!r} not found{suggest(name, there)}", f"a file {path}")
@@ -120,7 +124,7 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
         raise doc.error(("pieces", "sheet"), "sheet names a worksheet of an .xlsx or .ods file",
                         "the worksheet's name as text (a CSV has only one)")
     try:
-        rows = _read_rows(path, shown, sheet)
+        rows, hidden = _read_rows(path, shown, sheet)
     except InputError as e:
         if e.key != "sheet" or e.line is not None:
             raise
@@ -179,6 +183,7 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
     if not pieces:
         raise InputError("no pieces below the header row", path=shown, line=header_row,
                          expected="one row per piece under the header")
+    sdoc.hidden = [r for r in sdoc.rows if r in hidden]
     return sdoc, pieces
 
 
@@ -252,8 +257,9 @@ def _too_large(shown: Path, what: str, limit: int) -> InputError:
                       "rows and columns beyond the last piece and field (a cell far down or right, even if only formatted, counts)")
 
 
-def _read_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, list[Any]]]:
-    """(sheet row number, cell values) for each row; cells are text from a CSV, typed otherwise.
+def _read_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[int, list[Any]]], set[int]]:
+    """(sheet row number, cell values) for each row, and the numbers of the rows the office program
+    hides (none in a CSV); cells are text from a CSV, typed otherwise.
     Bounded by MAX_FILE_BYTES, MAX_ROWS and MAX_COLUMNS before the cells are read."""
     suffix = path.suffix.lower()
     if path.stat().st_size > MAX_FILE_BYTES:
@@ -275,12 +281,16 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
                     read_to = reader.line_num
             except csv.Error as e:  # said at the line where the row it could not read starts
                 line = read_to + 1
+                if "field larger than field limit" in str(e):  # it said "(131072)", in Python's words
+                    raise InputError(f"a cell of this row holds more than {csv.field_size_limit():,} characters",
+                                     path=shown, line=line, expected="cells of a card's text, a few hundred characters; "
+                                     "or a closing \" for a quote opened in this row") from None
                 quote = "unexpected end of data" in str(e) or "EOF" in str(e)
                 raise InputError("a quoted cell opened in this row is never closed" if quote else
                                  f"cannot read the CSV: {_one_line(e)}", path=shown, line=line,
                                  expected="a closing \" for every opening one (a \" inside a quoted cell written \"\")"
                                  if quote else "comma-separated values") from None
-            return rows
+            return rows, set()
         _a_zip(path, shown, suffix)
         _check_unzipped(path, shown)  # .xlsx and .ods are zip files: a 640 kB bomb expands to gigabytes
         if suffix == ".xlsx":
@@ -304,6 +314,7 @@ def _one_line(e: Exception) -> str:
 
 MAX_UNZIPPED = 100_000_000  # an .xlsx or .ods, every part of it unpacked; real ones hold a few MB
 MAX_PARTS = 10_000
+DOCTYPE_HEAD = 4096  # bytes of each XML part read for a DOCTYPE before it is parsed
 
 
 def _a_zip(path: Path, shown: Path, suffix: str) -> None:
@@ -340,6 +351,11 @@ def _check_unzipped(path: Path, shown: Path) -> None:
             raise InputError(f"the spreadsheet unpacks to {total:,} bytes", path=shown,
                              expected=f"at most {MAX_UNZIPPED:,} bytes unpacked (the limit for spreadsheets); "
                              "save it again without the extra rows, pictures or sheets")
+        for part in parts:  # a DOCTYPE comes before the first element, so a part's head holds it
+            if part.filename.endswith((".xml", ".rels")) and b"<!DOCTYPE" in z.open(part).read(DOCTYPE_HEAD):
+                raise InputError(f"its part {part.filename} declares XML entities (a DOCTYPE), which no spreadsheet "
+                                 "program writes", path=shown, expected="the file saved again by a spreadsheet "
+                                 "program (entities are how a crafted file reads other files or expands to gigabytes)")
 
 
 MAX_COVERED = MAX_ROWS * MAX_COLUMNS  # cells one sheet's merged (and linked) ranges cover together
@@ -392,7 +408,7 @@ def _pick(names: list[str], sheet: str | None, shown: Path, hidden: frozenset[in
     return names.index(sheet)
 
 
-def _xlsx_rows(path: Path, shown: Path, sheet: str | None, formulas: bool = True) -> list[tuple[int, list[Any]]]:
+def _xlsx_rows(path: Path, shown: Path, sheet: str | None, formulas: bool = True) -> tuple[list[tuple[int, list[Any]]], set[int]]:
     import openpyxl
     from openpyxl.utils.exceptions import InvalidFileException
 
@@ -416,7 +432,7 @@ def _xlsx_rows(path: Path, shown: Path, sheet: str | None, formulas: bool = True
                 if value is None and written.cell(r, c).data_type == "f":
                     raise _unsaved_formula(shown, r, c)
     _fill(rows, [(m.min_row, m.min_col, m.max_row, m.max_col) for m in ws.merged_cells.ranges])
-    return list(enumerate(rows, 1))
+    return list(enumerate(rows, 1)), {r for r, d in ws.row_dimensions.items() if d.hidden}
 
 
 def _xlsx_value(cell: Any) -> Any:
@@ -464,7 +480,7 @@ def _fill(rows: list[list[Any]], merges: list[tuple[int, int, int, int]]) -> Non
                 row[c - 1] = value
 
 
-def _ods_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, list[Any]]]:
+def _ods_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[int, list[Any]]], set[int]]:
     from odf.namespaces import TABLENS
     from odf.opendocument import load
     from odf.style import Style, TableProperties
@@ -480,6 +496,7 @@ def _ods_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, lis
     table = tables[_pick([t.getAttribute("name") for t in tables], sheet, shown, hidden)]
     rows: list[tuple[int, list[Any]]] = []
     merges: list[tuple[int, int, int, int]] = []  # (top, left, bottom, right), 1-based
+    hidden_rows: set[int] = set()
     number = 0
     for row in table.getElementsByType(TableRow):
         repeat = int(row.getAttribute("numberrowsrepeated") or 1)
@@ -510,6 +527,8 @@ def _ods_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, lis
             for _ in range(repeat):
                 number += 1
                 rows.append((number, cells))
+                if row.getAttribute("visibility") in ("collapse", "filter"):  # hidden, filtered out
+                    hidden_rows.add(number)
         else:
             number += repeat
     _check_covered(merges, shown)
@@ -519,7 +538,7 @@ def _ods_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, lis
             table_rows[n_ - 1] = list(cells)
         _fill(table_rows, merges)
         rows = [(i, cells) for i, cells in enumerate(table_rows, 1) if cells]
-    return rows
+    return rows, hidden_rows
 
 
 def _ods_value(cell) -> Any:

@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from pnpgen.data.formats import CARD_FORMATS, PAPER_FORMATS, PAPER_SIZES, paper_named_by_size
 from pnpgen.data.markup import colour_names
 from pnpgen.errors import suggest
+from pnpgen.safetext import windows_trouble
 from pnpgen.units import MM_PER_UNIT
 
 SIZE_MM = (1.0, 2000.0)  # a piece's trim size (each side, or the one size of a circle/hex)
@@ -392,6 +393,10 @@ def new_game_slug(text: str) -> str:
         meant = re.sub(r"[^a-z0-9_]+", "-", unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()).strip("-_")[:64]
         example = f"{meant if meant and _NEW_SLUG.fullmatch(meant) else 'my-game'} (and --title {shlex.quote(text)} for the title)"
         raise Invalid(f"{show(text)} is not a game slug", f"lower-case letters, digits, - and _, e.g. {example}")
+    trouble = windows_trouble(text)
+    if trouble is not None:  # con: every command would refuse the game (data/names.py)
+        raise Invalid(f"{show(text)} {trouble}, which would name the game's output folder",
+                      f"another slug, e.g. {text}-game")
     return text
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen import resources
-from pnpgen.errors import InputError
+from pnpgen.errors import InputError, written_alike
 
 PRINTERS_FILE = "printers.yaml"
 
@@ -47,6 +47,16 @@ class Workspace:
 
     def game_dir(self, slug: str) -> Path:
         return self.data / slug
+
+    def game_named(self, slug: str) -> str:
+        """``--game`` as its folder under data/ is written: as typed, or the folder's own name
+        when the two differ only in how characters are composed (``ガード`` typed, the folder's
+        name decomposed as macOS writes names); it said "unknown game 'ガード' (expected one of
+        ガード)"."""
+        if os.path.lexists(self.data / slug):
+            return slug
+        alike = written_alike(f"{slug}/game.yaml", [self.data])
+        return alike.split("/")[0] if alike is not None else slug
 
     def shown(self, text: str) -> str:
         """``text`` (a message, a warning, a report) with every path inside the workspace said

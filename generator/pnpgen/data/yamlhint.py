@@ -211,6 +211,9 @@ def explain(text: str, e: yaml.MarkedYAMLError) -> Hint:
     if "'\\t'" in problem:
         return Hint("YAML syntax error: a tab character; YAML indents with spaces only", row + 1, col + 1, None,
                     "spaces instead of the tab")
+    if "another document" in problem:  # a '---' below the deck (two files pasted into one)
+        return Hint("YAML syntax error: a second YAML document starts here; a file holds one", row + 1, col + 1,
+                    None, "this '---' line and what follows deleted, or moved to a file of its own")
     if "could not find expected ':'" in problem and ctx is not None:
         return Hint("YAML syntax error: this line has no ':' after its key", ctx.line + 1, ctx.column + 1, None,
                     "'key: value'; a text running over several lines goes in quotes")

@@ -27,6 +27,11 @@ class Located:
     value_marks: dict[Path_, tuple[int, int]] = field(default_factory=dict)
     key_marks: dict[Path_, tuple[int, int]] = field(default_factory=dict)
     lists: set[Path_] = field(default_factory=set)  # the key paths that hold a list
+    # plain values as written, by key path, where YAML reads them as something else: the words it
+    # reads as true or false (true, yes, No, off…), so a text field holding one says what the
+    # designer wrote, not "False"; numbers Python writes otherwise (+2, 007, 1.50), so a text
+    # field prints them as written, not 2, 7, 1.5
+    words: dict[Path_, str] = field(default_factory=dict)
 
     def where(self, keypath: Path_, key: bool = False) -> Where:
         marks = self.key_marks if key else self.value_marks
@@ -101,16 +106,20 @@ class _ValueLoader(_Loader):
 
 
 DECIMAL = re.compile(r"[-+]?[0-9]+")
-INT_TAG, FLOAT_TAG = _STANDARD + "int", _STANDARD + "float"
+INT_TAG, FLOAT_TAG, TIMESTAMP_TAG = _STANDARD + "int", _STANDARD + "float", _STANDARD + "timestamp"
+BOOL_TAG = _STANDARD + "bool"
 
 
 def yaml12(node: yaml.Node, value: Any) -> Any:
     """A plain number as YAML 1.2 reads it, not 1.1 (PyYAML's): ``1:30`` is text, not 90; ``012``
     is twelve, not ten. Hexadecimal, octal, binary and ``1_000`` are text too, so a count
-    written ``0x10`` is an error naming it, not sixteen."""
-    if not isinstance(node, yaml.ScalarNode) or node.style or node.tag not in (INT_TAG, FLOAT_TAG):  # plain: None or ""
-        return value
+    written ``0x10`` is an error naming it, not sixteen. YAML 1.2 has no dates: ``2024-01-01``
+    is the text as written (a card titled so printed it; it was an error naming ``datetime.date``)."""
+    if not isinstance(node, yaml.ScalarNode) or node.style or node.tag not in (INT_TAG, FLOAT_TAG, TIMESTAMP_TAG):
+        return value  # (plain: style None or "")
     text = node.value
+    if node.tag == TIMESTAMP_TAG:
+        return text
     if node.tag == INT_TAG:
         return int(text, 10) if DECIMAL.fullmatch(text) else text
     if ":" in text or "_" in text:
@@ -166,10 +175,10 @@ def load_yaml(path: Path) -> Located:
         raise InputError(f"cannot read: {e.strerror}", path=path, expected="a readable YAML file") from None
     entry = usercache.key(_READER, text.encode("utf-8"))
     kept = usercache.get(CACHE_KIND, entry)  # this very text read before: its values and positions
-    if isinstance(kept, tuple) and len(kept) == 4:
-        return Located(path, kept[0], kept[1], kept[2], kept[3])
+    if isinstance(kept, tuple) and len(kept) == 5:
+        return Located(path, *kept)
     doc = _read(path, text)
-    usercache.put(CACHE_KIND, entry, (doc.data, doc.value_marks, doc.key_marks, doc.lists))
+    usercache.put(CACHE_KIND, entry, (doc.data, doc.value_marks, doc.key_marks, doc.lists, doc.words))
     return doc
 
 
@@ -360,6 +369,10 @@ class _Builder:
         return value
 
     def standard(self, node: yaml.Node, keypath: Path_) -> None:
+        if isinstance(node, yaml.ScalarNode) and node.tag in (_STANDARD + "value", MERGE) and not node.style \
+                and node.value in ("=", "<<") and keypath:  # text: =  (it said "YAML tag '!!value' is not allowed")
+            raise _error(self.doc, node, f"YAML reads a lone '{node.value}' as a special value, not as text",
+                         f"the text in quotes: {keypath[-1]}: {quoted(node.value)}", keypath)
         if node.tag not in TAGS:
             expected = "plain values, lists and mappings, without '!' tags"
             if isinstance(node, yaml.ScalarNode) and node.tag.startswith("!") and keypath:
@@ -374,6 +387,8 @@ class _Builder:
         except (yaml.constructor.ConstructorError, ValueError, OverflowError) as e:
             problem = getattr(e, "problem", None) or str(e)
             raise _error(self.doc, node, f"cannot read value: {problem}", None, keypath) from None
+        if not node.style and (isinstance(value, bool) or (isinstance(value, (int, float)) and str(value) != node.value)):
+            self.doc.words[keypath] = node.value  # as written: yes, +2, 007, 1.50
         if value is None and not node.value and self.lines:
             self.hidden_colour(node, keypath)
         if isinstance(value, str):

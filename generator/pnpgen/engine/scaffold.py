@@ -359,10 +359,11 @@ def _deck_layout(args: argparse.Namespace) -> tuple[Layout, list[str], str]:
     if args.game is None or args.deck is None:
         raise InputError("--game and --deck go together", expected="--game G --deck D (see 'pnpgen list')")
     game = load_game(find_workspace(), args.game)
-    deck = next((d for d in game.decks if d.id == args.deck), None)
-    if deck is None:
+    try:
+        deck = game.deck(args.deck)
+    except KeyError:
         raise InputError(f"game {args.game} has no deck {args.deck!r}{suggest(args.deck, [d.id for d in game.decks])}",
-                         expected="one of " + ", ".join(d.id for d in game.decks))
+                         expected="one of " + ", ".join(d.id for d in game.decks)) from None
     if deck.layout is None:
         raise InputError(f"deck {args.deck} is drawn by templates ({deck.front}), not by a layout", path=deck.source,
                          expected="a deck with 'layout:'")

@@ -322,12 +322,15 @@ def _fit_decks(ws: Workspace, game: Game, preset: Preset,
                options: ExportOptions) -> tuple[list[Deck], dict[str, Fitted], list[LeftOut]]:
     """Every deck fitted before any renders. A deck named with --deck must fit (else exit 2); any
     other the preset cannot take is left out, with why and what would take it."""
-    known = {d.id: d for d in game.decks}
+    decks = []
     for deck_id in options.decks:
-        if deck_id not in known:
+        try:
+            decks.append(game.deck(deck_id))
+        except KeyError:
+            known = [d.id for d in game.decks]
             raise InputError(f"game {game.slug!r} has no deck {deck_id!r}{suggest(deck_id, known)}", key="--deck",
-                             expected="one of " + ", ".join(known))
-    decks = [known[d] for d in options.decks] or list(game.decks)
+                             expected="one of " + ", ".join(known)) from None
+    decks = decks or list(game.decks)
     fitted: dict[str, Fitted] = {}
     left_out: list[LeftOut] = []
     for deck in decks:

@@ -7,14 +7,15 @@ from pathlib import Path
 
 from pnpgen.data import validate
 from pnpgen.data.model import Deck, Game
-from pnpgen.errors import InputError, Where, contained, suggest
+from pnpgen.errors import InputError, Where, contained, suggest, written_alike
 from pnpgen.faces import builtin
 
 
 def find_template(templates: Path, slug: str, deck: Deck, side: str) -> str:
     """The name Jinja loads a deck's ``front:`` or ``back:`` template by: the game's own folder
-    first, then the name as given under templates/, then the built-in common/ templates; never
-    outside templates/. An InputError at the deck's line when none has it."""
+    first, then the name as given under templates/ (either written with its characters composed
+    otherwise, as macOS writes names), then the built-in common/ templates; never outside
+    templates/. An InputError at the deck's line when none has it."""
     name = deck.front if side == "front" else deck.back
     assert name is not None
     if deck.layout is not None:  # compiled from the deck's layout (faces/layouts.py), not a file
@@ -27,6 +28,10 @@ def find_template(templates: Path, slug: str, deck: Deck, side: str) -> str:
             return candidate
         if path.exists():
             there.append((candidate, "a folder" if path.is_dir() else "a pipe, socket or device"))
+    for candidate in (f"{slug}/{name}", name):  # its name's characters composed otherwise (NFD, as macOS writes names)
+        alike = written_alike(candidate, [templates])
+        if alike is not None and contained(alike, templates, side, where).is_file():
+            return alike
     if (builtin.FOLDER / name).is_file() and name.startswith("common/"):  # shipped inside pnpgen
         return name
     if there:

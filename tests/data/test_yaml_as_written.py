@@ -1,0 +1,66 @@
+"""Plain YAML values in text fields as the designer wrote them. Numbers Python writes otherwise
+(+2, 007, 1.50) printed as 2, 7, 1.5: a card's "+2" lost its sign, a card number its zeros.
+YAML 1.1 words and dates in text fields. A card titled No or a text Yes, written plainly, is
+read by YAML as false or true: the error said "False is not a valid text", a word the designer
+never wrote; it now names the word and the quotes to put round it. YAML 1.2 has no dates, so a
+plain 2024-01-01 is the text as written (it was "datetime.date(2024, 1, 1) is not a valid text")."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import DECK_YAML, make_workspace, run
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+from pnpgen.data.yamlsrc import load_value
+
+
+@pytest.mark.parametrize("written", ["No", "yes", "OFF", "on", "true"])
+def test_a_yes_no_word_in_a_text_field_is_named_as_written(tmp_path, capsys, written):
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + f"  - {{name: {written}, text: 本文}}\n")
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert err == (f"pnpgen: error: data/test/decks/cards.yaml:9:12: pieces.1.name: YAML reads {written} as the "
+                   f"yes/no value {str(written.lower() in ('yes', 'on', 'true')).lower()}, not as text "
+                   f"(expected the text in quotes: name: \"{written}\")\n")
+
+
+def test_a_quoted_yes_no_word_is_text(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + '  - {name: "No", text: \'yes\'}\n')
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "cards", "--out", str(tmp_path / "c.csv")) == 0
+    assert "No,yes" in (tmp_path / "c.csv").read_text(encoding="utf-8-sig")
+
+
+def test_a_yes_no_word_read_again_from_the_cache_is_named_too(tmp_path, capsys):
+    """The words are kept with the file's values in the machine's cache (a second read is a hit)."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: A, text: Yes}\n")
+    assert run(ws, "list") == 2 and run(ws, "list") == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and err[0] == err[1] and "YAML reads Yes as the yes/no value true" in err[1]
+
+
+@pytest.mark.parametrize("written", ["2024-01-01", "2024-1-5", "2001-12-14t21:59:43.10-05:00"])
+def test_a_date_like_text_stays_text_as_written(tmp_path, written):
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + f"  - {{name: {written}, text: 本文}}\n")
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "cards", "--out", str(tmp_path / "c.csv")) == 0
+    assert f"\n{written},本文" in (tmp_path / "c.csv").read_text(encoding="utf-8-sig")
+    assert load_value(written) == written  # a spreadsheet cell too
+
+
+@pytest.mark.parametrize("written", ["+2", "007", "1.50", "-0", "1.0e+3", "0."])
+def test_a_number_in_a_text_field_prints_as_written(tmp_path, written):
+    deck = DECK_YAML.replace("  text: text\n", "  text: text\n  reward: int\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck + f"  - {{name: 札, text: {written}, reward: 007}}\n")
+    piece = load_game(Workspace(ws), "test").decks[0].pieces[0]
+    assert str(piece.values["text"]) == written
+    assert piece.values["reward"] == 7  # a number field takes the number
+
+
+@pytest.mark.parametrize("written", ["=", "<<"])
+def test_a_lone_equals_or_merge_sign_is_told_to_be_quoted(tmp_path, capsys, written):
+    """It said "YAML tag '!!value' is not allowed (expected … without '!' tags)": no tag was written."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + f"  - {{name: 札, text: {written}}}\n")
+    assert run(ws, "list") == 2
+    assert capsys.readouterr().err == (f"pnpgen: error: data/test/decks/cards.yaml:9:21: pieces.1.text: YAML reads a "
+                                       f"lone '{written}' as a special value, not as text (expected the text in "
+                                       f"quotes: text: \"{written}\")\n")
