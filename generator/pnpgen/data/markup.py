@@ -5,7 +5,8 @@ Markup (everything else is literal text, never SVG/HTML):
 
 - ``**bold**``
 - ``[red]…[/red]`` — a colour span; the name must be in the game's palette
-- ``{food}`` — an icon token (resolved later, by name)
+- ``{food}``, ``{火}`` — an icon token (resolved later, by name): a name starting with a letter of
+  any script (a Japanese designer's icons are 火.svg, 水.svg), never a digit or a space
 - ``{漢字|かんじ}`` — ruby: the reading is set above the base at half size
 - a newline — an explicit line break (a new paragraph for line breaking)
 - ``\\*``, ``\\[``, ``\\]``, ``\\{``, ``\\}``, ``\\\\`` — the character itself, literally
@@ -55,7 +56,7 @@ _TOKEN = re.compile(
     r"|(?P<bold>\*\*)"
     r"|\[(?P<close>/?)(?P<colour>[A-Za-z][\w-]*)\]"
     r"|(?<!\{)\{(?P<base>[^{}|\n]+)\|(?P<reading>[^{}|\n]+)\}(?!\})"
-    r"|(?<!\{)\{(?P<icon>[A-Za-z][\w-]*)\}(?!\})"
+    r"|(?<!\{)\{(?P<icon>[^\W\d_][\w-]*)\}(?!\})"
     r"|(?P<nl>\n)"
 )
 
