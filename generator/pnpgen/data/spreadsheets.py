@@ -71,6 +71,7 @@ class SheetDoc:
     headers: list[str]
     rows: list[int] = field(default_factory=list)  # the sheet row of each piece
     header_row: int = 1
+    sheet: str | None = None  # the worksheet the deck names (one workbook may hold every deck)
 
     def _place(self, keypath: tuple, key: bool) -> tuple[int | None, int | None, str | None]:
         if len(keypath) < 2:
@@ -92,7 +93,16 @@ class SheetDoc:
 
     def error(self, keypath: tuple, message: str, expected: str | None = None, key: bool = False) -> InputError:
         row, col, header = self._place(tuple(keypath), key)
-        return InputError(message, path=self.path, line=row, column=col, key=header, expected=expected)
+        return InputError(message, path=self.path, line=row, column=col, key=in_worksheet(header, self.sheet),
+                          expected=expected)
+
+
+def in_worksheet(key: str | None, sheet: str | None) -> str | None:
+    """A message's key with the worksheet it is on (``count (column E) in worksheet スペル``): the
+    row and column alone do not say which of a workbook's sheets, each a deck's, to open."""
+    if sheet is None:
+        return key
+    return f"{key} in worksheet {sheet}" if key else f"worksheet {sheet}"
 
 
 SHEET_KEYS = ("file", "sheet")  # pieces: {file: cards.csv, sheet: name}
@@ -123,13 +133,38 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
         rows = _read_rows(path, shown, sheet)
     except InputError as e:
         if e.key != "sheet" or e.line is not None:
+            e.key = in_worksheet(e.key, sheet) if e.path == shown else e.key
             raise
         raise doc.error(("pieces", "sheet"), f"{e.message} in {name}", e.expected) from None  # at the deck's sheet:
+    try:
+        return _pieces(rows, path, shown, sheet, fields)
+    except InputError as e:
+        if e.path == shown and sheet is not None and "worksheet" not in (e.key or ""):
+            e.key = in_worksheet(e.key, sheet)
+        raise
+
+
+TITLE_ROWS = 5  # title rows (a merged heading, a note) looked past for the header row
+
+
+def _names_a_field(cells: list[Any], fields: dict[str, str]) -> bool:
+    names = [_field_named(str(v).strip(), fields) for v in cells if _filled(v)]
+    return any(h == "count" or h in fields or h.rsplit(".", 1)[0] in fields for h in names)
+
+
+def _pieces(rows: list[tuple[int, list[Any]]], path: Path, shown: Path, sheet: str | None,
+            fields: dict[str, str]) -> tuple[SheetDoc, list[dict]]:
+    """The rows under the header row as piece mappings. Rows above the header that name no field
+    (a title merged across the sheet, a note: what a Japanese Excel list often starts with) are
+    passed over, up to TITLE_ROWS of them."""
     while rows and not any(_filled(v) for v in rows[0][1]):
         rows.pop(0)
     if not rows:
         raise InputError("the spreadsheet is empty", path=shown,
                          expected="a header row naming the fields (and count), then one row per piece")
+    if fields and not _names_a_field(rows[0][1], fields):
+        titled = next((i for i, (_, cells) in enumerate(rows[:TITLE_ROWS + 1]) if _names_a_field(cells, fields)), 0)
+        rows = rows[titled:]
     header_row, header_cells = rows[0]
     headers = [_field_named(str(v).strip(), fields) if _filled(v) else "" for v in header_cells]
     separator = next((c for c in ";\t" if len(headers) == 1 and c in headers[0]), None)
@@ -138,7 +173,7 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
         raise InputError(f"the CSV's values are separated by {said}, not commas", path=shown, line=header_row,
                          expected="a CSV saved with commas between the values (LibreOffice: field delimiter ','; "
                          "Excel: CSV UTF-8 (comma delimited))")
-    sdoc = SheetDoc(shown, headers, header_row=header_row)
+    sdoc = SheetDoc(shown, headers, header_row=header_row, sheet=sheet)
     if fields and not any(h == "count" or h.rsplit(".", 1)[0] in fields or h in fields for h in headers):
         cells = [repr(h if len(h) <= 20 else h[:19] + "…") for h in headers if h]
         shown_row = ", ".join(cells[:4]) + (", …" if len(cells) > 4 else "")
