@@ -66,11 +66,18 @@ def _parse(doc: Source, keypath: tuple, parse: Callable[..., Any], value: Any, *
 
 
 # said after the keys a piece may have when the key is no near miss of one: a field to add
-# what a designer's sheet may call a field pnpgen names otherwise: the copies of a piece, its name
+# what a designer's sheet may call a field pnpgen names otherwise: the copies of a piece, its name,
+# and (told only where a layout's box reads the field) its text, cost, flavour and picture; in
+# English and in the words a Japanese designer's list heads its columns with (枚数, カード名, 効果…)
 SYNONYMS = {
-    "count": ({"qty", "quantity", "quantities", "copies", "# copies", "#", "amount", "how many", "nr", "no. of copies"},
-              "the number of copies to print"),
-    "title": ({"name", "card name", "card title", "cardname"}, "the field that names the piece"),
+    "count": ({"qty", "quantity", "quantities", "copies", "# copies", "#", "amount", "how many", "nr", "no. of copies",
+               "枚数", "部数", "個数", "数量", "数", "印刷枚数", "枚"}, "the number of copies to print"),
+    "title": ({"name", "card name", "card title", "cardname", "名前", "名称", "カード名", "カード名称", "タイトル"},
+              "the field that names the piece"),
+    "text": ({"効果", "テキスト", "本文", "効果テキスト", "能力"}, "the card's rules text"),
+    "cost": ({"コスト"}, "the card's cost"),
+    "flavour": ({"flavor", "flavor text", "flavour text", "フレーバー", "フレーバーテキスト"}, "the flavour line"),
+    "art": ({"画像", "イラスト", "絵", "picture", "illustration"}, "the card's picture"),
 }
 NEW_FIELD = "; a new field is declared first: fields: {{{key}: text}}"
 NEW_FIELD_LAYOUT = ("; a new field is shown by a box of its own, which declares it: {rename}layout: {{extends: {layout}, "
