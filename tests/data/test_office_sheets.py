@@ -539,3 +539,21 @@ def test_a_mistake_in_a_workbook_of_several_decks_names_its_worksheet(tmp_path, 
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "Traceback" not in err, err
     assert "cards.xlsx:6:3: count (column C) in worksheet スペル: count '三' is written in kanji" in err, err
+
+
+def test_a_worksheet_two_decks_read_is_told_where_a_deck_names_no_sheet(tmp_path, capsys):
+    """Japanese designer's trial: one workbook, a sheet per deck; the spells deck's sheet: left
+    out read the units' worksheet (the first), and its cards printed twice under another deck's
+    name, told only by the draft's count. A note at the deck's pieces: line; none when each names its own."""
+    ws = _ws(tmp_path / "ws", "pieces: {file: cards.xlsx, sheet: ユニット}\n")
+    decks = ws / "data" / "test" / "decks"
+    (decks / "cards.xlsx").write_bytes(_workbook_of_three_decks())
+    (decks / "spells.yaml").write_text(DECK + "pieces: {file: cards.xlsx}\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0
+    err = "".join(capsys.readouterr())
+    assert ("spells.yaml:6:16: deck 'spells' names no sheet: and reads cards.xlsx's first worksheet, ユニット, "
+            "which deck 'cards' reads too (expected the worksheet meant: pieces: {file: cards.xlsx, sheet: …})") in err, err
+    assert "deck 'cards' names no sheet" not in err
+    (decks / "spells.yaml").write_text(DECK + "pieces: {file: cards.xlsx, sheet: ユニット}\n", encoding="utf-8")  # meant
+    assert run(ws, "check", "--game", "test") == 0
+    assert "names no sheet" not in "".join(capsys.readouterr())

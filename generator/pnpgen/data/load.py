@@ -266,6 +266,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
         game.decks.append(load_deck(ws, game, deck_file, art, sizes))
     check_deck_ids(game)
     game.notes += _palette_near_misses(game, doc)
+    game.notes += _worksheets_read_twice(game)
     copies = sum(d.count for d in game.decks)
     if copies > v.GAME_COPIES:  # before anything is drawn: ten decks of 10,000 ran for minutes
         raise InputError(f"the game's decks print {copies:,} copies together", path=f"data/{slug}/decks",
@@ -287,6 +288,25 @@ def _palette_near_misses(game: Game, doc: Source) -> list[str]:
         if near:
             notes.append(f"{doc.where(('palette', name), key=True)}: palette colour {name!r} is read by no "
                          f"layout, which draw {near[0]!r} in pnpgen's own colour; did you mean {near[0]}?")
+    return notes
+
+
+def _worksheets_read_twice(game: Game) -> list[str]:
+    """A worksheet two decks read, one of them naming no ``sheet:`` (so reading the workbook's
+    first): a workbook of a sheet per deck whose second deck forgot its sheet printed the first
+    deck's cards twice, told only by the draft's counts."""
+    read: dict[tuple[Path, str], list[Deck]] = {}
+    for deck in game.decks:
+        if deck.worksheet is not None and deck.pieces:
+            read.setdefault((deck.pieces[0].where.path, deck.worksheet[1]), []).append(deck)
+    notes = []
+    for (path, worksheet), decks in read.items():
+        for deck in decks:
+            others = [d.id for d in decks if d is not deck]
+            if others and deck.worksheet is not None and not deck.worksheet[2]:
+                notes.append(f"{deck.worksheet[0]}: deck {deck.id!r} names no sheet: and reads {path.name}'s first "
+                             f"worksheet, {worksheet}, which deck {others[0]!r} reads too (expected the worksheet "
+                             f"meant: pieces: {{file: {path.name}, sheet: …}})")
     return notes
 
 
@@ -514,6 +534,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     rows: Source = doc  # where the pieces are written: this YAML file, or a spreadsheet (sheets.py)
     if isinstance(pieces, dict):
         rows, pieces = read_pieces(doc, path, game.root, fields)
+        if rows.worksheet is not None:
+            deck.worksheet = (doc.where(("pieces", "file")), rows.worksheet, rows.sheet is not None)
         if game.translations is not None:
             pieces = game.translations.resolve_rows(rows, pieces, fields)
     if isinstance(pieces, str) and Path(pieces).suffix.lower() in SUFFIXES:  # pieces: units.csv

@@ -72,6 +72,7 @@ class SheetDoc:
     rows: list[int] = field(default_factory=list)  # the sheet row of each piece
     header_row: int = 1
     sheet: str | None = None  # the worksheet the deck names (one workbook may hold every deck)
+    worksheet: str | None = None  # the worksheet read (named, or the first shown); None: a CSV
 
     def _place(self, keypath: tuple, key: bool) -> tuple[int | None, int | None, str | None]:
         if len(keypath) < 2:
@@ -130,14 +131,16 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
         raise doc.error(("pieces", "sheet"), "sheet names a worksheet of an .xlsx or .ods file",
                         "the worksheet's name as text (a CSV has only one)")
     try:
-        rows = _read_rows(path, shown, sheet)
+        rows, worksheet = _read_rows(path, shown, sheet)
     except InputError as e:
         if e.key != "sheet" or e.line is not None:
             e.key = in_worksheet(e.key, sheet) if e.path == shown else e.key
             raise
         raise doc.error(("pieces", "sheet"), f"{e.message} in {name}", e.expected) from None  # at the deck's sheet:
     try:
-        return _pieces(rows, path, shown, sheet, fields)
+        sdoc, pieces = _pieces(rows, path, shown, sheet, fields)
+        sdoc.worksheet = worksheet
+        return sdoc, pieces
     except InputError as e:
         if e.path == shown and sheet is not None and "worksheet" not in (e.key or ""):
             e.key = in_worksheet(e.key, sheet)
@@ -287,9 +290,10 @@ def _too_large(shown: Path, what: str, limit: int) -> InputError:
                       "rows and columns beyond the last piece and field (a cell far down or right, even if only formatted, counts)")
 
 
-def _read_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, list[Any]]]:
-    """(sheet row number, cell values) for each row; cells are text from a CSV, typed otherwise.
-    Bounded by MAX_FILE_BYTES, MAX_ROWS and MAX_COLUMNS before the cells are read."""
+def _read_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[int, list[Any]]], str | None]:
+    """(sheet row number, cell values) for each row; cells are text from a CSV, typed otherwise;
+    and the name of the worksheet read (None for a CSV). Bounded by MAX_FILE_BYTES, MAX_ROWS and
+    MAX_COLUMNS before the cells are read."""
     suffix = path.suffix.lower()
     if path.stat().st_size > MAX_FILE_BYTES:
         raise _too_large(shown, "bytes", MAX_FILE_BYTES)
@@ -315,7 +319,7 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, li
                                  f"cannot read the CSV: {_one_line(e)}", path=shown, line=line,
                                  expected="a closing \" for every opening one (a \" inside a quoted cell written \"\")"
                                  if quote else "comma-separated values") from None
-            return rows
+            return rows, None
         _check_unzipped(path, shown)  # .xlsx and .ods are zip files: a 640 kB bomb expands to gigabytes
         if suffix == ".xlsx":
             formulas = _check_xlsx_ranges(path, shown)  # before openpyxl makes a cell for each cell they cover
@@ -405,7 +409,7 @@ def _pick(names: list[str], sheet: str | None, shown: Path, hidden: frozenset[in
     return names.index(sheet)
 
 
-def _xlsx_rows(path: Path, shown: Path, sheet: str | None, formulas: bool = True) -> list[tuple[int, list[Any]]]:
+def _xlsx_rows(path: Path, shown: Path, sheet: str | None, formulas: bool = True) -> tuple[list[tuple[int, list[Any]]], str]:
     import openpyxl
     from openpyxl.utils.exceptions import InvalidFileException
 
@@ -429,7 +433,7 @@ def _xlsx_rows(path: Path, shown: Path, sheet: str | None, formulas: bool = True
                 if value is None and written.cell(r, c).data_type == "f":
                     raise _unsaved_formula(shown, r, c)
     _fill(rows, [(m.min_row, m.min_col, m.max_row, m.max_col) for m in ws.merged_cells.ranges])
-    return list(enumerate(rows, 1))
+    return list(enumerate(rows, 1)), ws.title
 
 
 def _xlsx_value(cell: Any) -> Any:
@@ -477,7 +481,7 @@ def _fill(rows: list[list[Any]], merges: list[tuple[int, int, int, int]]) -> Non
                 row[c - 1] = value
 
 
-def _ods_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, list[Any]]]:
+def _ods_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[int, list[Any]]], str]:
     from odf.namespaces import TABLENS
     from odf.opendocument import load
     from odf.style import Style, TableProperties
@@ -532,7 +536,7 @@ def _ods_rows(path: Path, shown: Path, sheet: str | None) -> list[tuple[int, lis
             table_rows[n_ - 1] = list(cells)
         _fill(table_rows, merges)
         rows = [(i, cells) for i, cells in enumerate(table_rows, 1) if cells]
-    return rows
+    return rows, table.getAttribute("name")
 
 
 def _ods_value(cell) -> Any:
