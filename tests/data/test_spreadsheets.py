@@ -453,3 +453,15 @@ def test_a_japanese_sheets_column_heads_are_told_the_field_they_mean(tmp_path, c
     col = "ABCDEF"[list(row).index(header)]
     assert err.count("\n") == 1 and f"cards.csv:1:{'ABCDEF'.index(col) + 1}: {header} (column {col}): unknown key in " \
         f"the header row; did you mean {meant}?" in err and "boxes:" not in err, err
+
+
+def test_a_japanese_name_column_beside_its_translation_is_told_title(tmp_path, capsys):
+    """カード名 beside title.en (a game of ja and en): the translation column made the piece a
+    title, so カード名 was told to become a new field in a box of its own; it is told title."""
+    game = "title: {ja: テスト, en: Test}\nlanguages: [ja, en]\n"
+    ws = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: card-poker\npieces: {file: cards.csv}\n", game=game)
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text("カード名,title.en,count\r\n炎,Flame,2\r\n",
+                                                               encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "カード名 (column A): unknown key in the header row; did you mean title?" in err and "boxes:" not in err, err

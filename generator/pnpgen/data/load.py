@@ -105,8 +105,9 @@ def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: s
             listed = ", ".join(str(k) for k in allowed)
             near = suggest(str(key), [str(k) for k in allowed], cutoff=0.75)  # rarity is no 'art'; titel is title
             word = str(key).strip().lower().rstrip(".:")
+            given = getattr(doc, "headers", mapping)  # a sheet's own columns: title.en alone gives no title column
             meant = next((f for f, (words, _) in SYNONYMS.items() if word in words and f in allowed
-                          and f not in mapping), None) if not near else None
+                          and f not in given), None) if not near else None
             if meant:  # a sheet's Qty column, a Name column under a layout that prints the title
                 near = f"; did you mean {meant}? ({SYNONYMS[meant][1]})"
             box = re.sub(r"[^a-z0-9_-]+", "-", str(key).lower()).strip("-_") or "new"
