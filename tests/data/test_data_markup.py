@@ -96,3 +96,11 @@ def test_check_warns_of_a_misspelt_closing_tag_naming_the_piece_and_field(tmp_pa
     warned = [line for line in err.splitlines() if "closes no" in line]
     assert len(warned) == 1, err
     assert "香辛料" in warned[0] and "field 'text'" in warned[0] and "[red] is never closed by [/red]" in warned[0]
+
+
+def test_icon_names_in_any_script():
+    """A Japanese designer's icons are 火.svg, 水.svg: {火} is an icon token, as {food} is (it
+    printed as the characters '{火}', without a word); a digit or a space after '{' stays text."""
+    assert parse("{火}{火}：{水}を得る", PALETTE) == [[
+        Span(ICON, "火"), Span(ICON, "火"), Span(TEXT, "："), Span(ICON, "水"), Span(TEXT, "を得る")]]
+    assert parse("{1} {１} { 火} {_x}", PALETTE) == [[Span(TEXT, "{1} {１} { 火} {_x}")]]

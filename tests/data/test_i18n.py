@@ -380,3 +380,21 @@ def test_a_language_listed_twice_is_said_at_languages(tmp_path, capsys):
     said = capsys.readouterr()
     err = said.out + said.err
     assert "game.yaml" in err and "languages lists ja more than once" in err, err
+
+
+def test_a_sheet_column_left_plain_japanese_is_named_in_an_english_build(tmp_path):
+    """Japanese designer's trial: a sheet with title.en and text.en columns, its flavour column
+    left in Japanese: the English edition printed 「……まだ、終わらない」 on every card without a
+    word (only YAML decks were read for it). One line per such column, at its first cell, with
+    the column to add; a cost of Japanese-named icons ({火}) is no Japanese text."""
+    deck = DECK_YAML.replace("pieces:\n", "  flavour: text\n  cost: text\npieces: {file: cards.csv}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO)
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text(
+        "name,name.en,text,text.en,flavour,cost,count\n"
+        "炎,Flame,本文,Text,「……まだ、終わらない」,{火}{火},1\n水,Water,本文2,Text 2,――風が変わった。,{水},2\n"
+        "風,Wind,本文3,Text 3,Wind!,{風},1\n", encoding="utf-8")
+    warnings = load_game(Workspace(ws), "test", lang="en").translations.warnings
+    assert [w.split("/decks/", 1)[1] for w in warnings] == ["cards.csv:2:5: flavour: '「……まだ、終わらない」' and 1 more cells of the column: "
+                        "plain ja text in a sheet that translates other columns into en; printed as written, unmarked "
+                        "(a translation forgotten? add a column flavour.en beside it)"], warnings
+    assert load_game(Workspace(ws), "test", lang="ja").translations.warnings == []

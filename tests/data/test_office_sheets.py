@@ -495,3 +495,65 @@ def test_a_header_merged_over_the_next_column_says_so(tmp_path, capsys):
     assert capsys.readouterr().err.strip() == (
         "pnpgen: error: data/test/decks/cards.xlsx:1:2: name: the same header twice: B1 repeats A1 (a header cell "
         "merged across both columns names both) (expected each field in one column, headed in a cell of its own)")
+
+
+def _workbook_of_three_decks() -> bytes:
+    """One workbook, a sheet per card type, each list under a title merged across it, as a
+    Japanese designer keeps one: ユニット, then スペル with its title two rows tall and a blank row under it."""
+    book = openpyxl.Workbook()
+    units = book.active
+    units.title = "ユニット"
+    units.append(["ユニットカード一覧　草案１"])
+    units.merge_cells("A1:D1")
+    units.append(["name", "text", "power", "count"])
+    units.append(["炎の剣士", "登場時に１枚引く。", "３", "３"])
+    units.append(["水鏡の巫女", "本文", 2, 2])
+    spells = book.create_sheet("スペル")
+    spells["A1"] = "スペルカード一覧"
+    spells.merge_cells("A1:C2")
+    for row, cells in enumerate([["name", "text", "count"], ["火球", "３ダメージ。", "２"], ["水流", "本文", "三"]], 4):
+        for col, value in enumerate(cells, 1):
+            spells.cell(row, col, value)  # row 3 left blank
+    buf = io.BytesIO()
+    book.save(buf)
+    return buf.getvalue()
+
+
+def test_a_title_row_merged_above_the_header_is_passed_over(tmp_path):
+    """Japanese designer's trial: a sheet starting with its list's title merged across the
+    columns stopped at 'row 1 is not a header row'; the header is
+    the first row that names a field, the rows above it a title, and the pieces keep their rows."""
+    ws = _ws(tmp_path / "ws", "pieces: {file: cards.xlsx, sheet: ユニット}\n")
+    (ws / "data" / "test" / "decks" / "cards.xlsx").write_bytes(_workbook_of_three_decks())
+    deck = load_game(Workspace(ws), "test").deck("cards")
+    assert [(p.values["name"], p.values["power"], p.count) for p in deck.pieces] == [("炎の剣士", 3, 3), ("水鏡の巫女", 2, 2)]
+    assert [p.where.line for p in deck.pieces] == [3, 4]
+
+
+def test_a_mistake_in_a_workbook_of_several_decks_names_its_worksheet(tmp_path, capsys):
+    """Three decks read one workbook, a worksheet each: 'cards.xlsx:6:3: count (column C)' did not
+    say which worksheet's row 6; the worksheet a deck names is said with the column."""
+    ws = _ws(tmp_path / "ws", "pieces: {file: cards.xlsx, sheet: スペル}\n")
+    (ws / "data" / "test" / "decks" / "cards.xlsx").write_bytes(_workbook_of_three_decks())
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert "cards.xlsx:6:3: count (column C) in worksheet スペル: count '三' is written in kanji" in err, err
+
+
+def test_a_worksheet_two_decks_read_is_told_where_a_deck_names_no_sheet(tmp_path, capsys):
+    """Japanese designer's trial: one workbook, a sheet per deck; the spells deck's sheet: left
+    out read the units' worksheet (the first), and its cards printed twice under another deck's
+    name, told only by the draft's count. A note at the deck's pieces: line; none when each names its own."""
+    ws = _ws(tmp_path / "ws", "pieces: {file: cards.xlsx, sheet: ユニット}\n")
+    decks = ws / "data" / "test" / "decks"
+    (decks / "cards.xlsx").write_bytes(_workbook_of_three_decks())
+    (decks / "spells.yaml").write_text(DECK + "pieces: {file: cards.xlsx}\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0
+    err = "".join(capsys.readouterr())
+    assert ("spells.yaml:6:16: deck 'spells' names no sheet: and reads cards.xlsx's first worksheet, ユニット, "
+            "which deck 'cards' reads too (expected the worksheet meant: pieces: {file: cards.xlsx, sheet: …})") in err, err
+    assert "deck 'cards' names no sheet" not in err
+    (decks / "spells.yaml").write_text(DECK + "pieces: {file: cards.xlsx, sheet: ユニット}\n", encoding="utf-8")  # meant
+    assert run(ws, "check", "--game", "test") == 0
+    assert "names no sheet" not in "".join(capsys.readouterr())

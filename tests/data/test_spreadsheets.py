@@ -482,3 +482,33 @@ def test_a_layout_decks_unknown_column_gets_advice_that_builds(tmp_path, capsys,
             "name: Cards\nlayout: {extends: card-poker, boxes: {card-type: {field: card-type, x: 4, y: 80, w: 30, "
             "h: 4}}}\npieces: {file: cards.csv}\n", encoding="utf-8")
         assert run(ws, "check", "--game", "test") == 0, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("header, meant", [("枚数", "count"), ("部数", "count"), ("カード名", "title"), ("名前", "title"),
+                                           ("効果", "text"), ("コスト", "cost"), ("フレーバー", "flavour"), ("イラスト", "art")])
+def test_a_japanese_sheets_column_heads_are_told_the_field_they_mean(tmp_path, capsys, header, meant):
+    """Japanese designer's trial: a list headed 枚数 (the copies) was told to show 枚数 in a box of
+    its own, a new field, the deck then printing one copy of each card; it is told count, as an
+    English sheet's Qty is (カード名 title, 効果 text, コスト cost …), where the layout reads that field."""
+    ws = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: card-poker\npieces: {file: cards.csv}\n")
+    columns = {"title": "炎", "text": "本文", "count": "3", "cost": "2", "flavour": "一言", "art": "未定"}
+    row = {(header if k == meant else k): v for k, v in columns.items()}
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text(
+        ",".join(row) + "\r\n" + ",".join(row.values()) + "\r\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    col = "ABCDEF"[list(row).index(header)]
+    assert err.count("\n") == 1 and f"cards.csv:1:{'ABCDEF'.index(col) + 1}: {header} (column {col}): unknown key in " \
+        f"the header row; did you mean {meant}?" in err and "boxes:" not in err, err
+
+
+def test_a_japanese_name_column_beside_its_translation_is_told_title(tmp_path, capsys):
+    """カード名 beside title.en (a game of ja and en): the translation column made the piece a
+    title, so カード名 was told to become a new field in a box of its own; it is told title."""
+    game = "title: {ja: テスト, en: Test}\nlanguages: [ja, en]\n"
+    ws = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: card-poker\npieces: {file: cards.csv}\n", game=game)
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text("カード名,title.en,count\r\n炎,Flame,2\r\n",
+                                                               encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "カード名 (column A): unknown key in the header row; did you mean title?" in err and "boxes:" not in err, err

@@ -57,6 +57,11 @@ def test_spreadsheet_cells_in_full_width_digits(tmp_path):
            "(expected 'count: 3', in half- or full-width digits)"),
     ("二十四", "count '二十四' is written in kanji (漢数字), which is not read as a number (expected 'count: 24', "),
     ('"3.5"', "count '3.5' is not a whole number"),
+    # Japanese designer's trial: ２枚 typed in a 枚数 column was 'not a whole number … e.g. 3'
+    ("２枚", "count '２枚' holds a counter word or sign beside its number, which is not read (expected 'count: 2', "
+            "the number alone)"),
+    ("x12", "count 'x12' holds a counter word or sign beside its number, which is not read (expected 'count: 12',"),
+    ("３セット", "(expected 'count: 3', the number alone)"),
     ("'１０００１'", "count '１０００１' is not a whole number from 0 to 10,000"),
 ])
 def test_what_is_still_refused(tmp_path, capsys, written, message):

@@ -115,3 +115,20 @@ def test_an_english_starting_hand_may_say_which_cards_are_dealt():
     assert [line.text for line in quick.setup] == [
         "Deal 5 Starter cards to each player.", "Deal five random cards face up to form the market.",
         "Deal each player 2 Goal cards."]
+
+
+def test_a_drafts_own_quick_reference_is_the_books_only_one(tmp_path):
+    """Japanese designer's trial: a draft with its own ■　早見表 section got two, its section
+    「6 早見表」 and the page pnpgen makes, both in the contents. The draft's stands where it is
+    written; a draft without one still gets pnpgen's page."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    draft = ws / "data" / "test" / "draft.txt"
+    plain = texts(build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").files["rulebook.pdf"])
+    assert [p for p in plain if p.lstrip().startswith("早見表") and "●" in p]  # pnpgen's page
+    draft.write_text(draft.read_text(encoding="utf-8") + "\n■　早見表\n\n・ドロー：１枚引く\n・メイン：カードを出す\n",
+                     encoding="utf-8")
+    pages = texts(build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").files["rulebook.pdf"])
+    flat = [re.sub(r"\s", "", p) for p in pages]
+    assert sum(p.count("早見表") for p in flat) == 2, flat  # the section's heading and its line in the contents
+    assert not [p for p in pages if p.lstrip().startswith("早見表") and "●" in p]
+    assert any("ドロー：１枚引く" in p for p in flat)

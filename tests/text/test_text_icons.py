@@ -99,3 +99,37 @@ def test_an_icon_sized_in_px_loads(tmp_path):
     p = tmp_path / "px.svg"
     p.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="24px" height="24px"><rect width="1" height="1"/></svg>')
     assert icons.load(p)[1] == (0.0, 0.0, 24.0, 24.0)
+
+
+def test_an_icon_named_in_japanese_is_drawn_from_the_games_icons(tmp_path):
+    """templates/<game>/icons/火.svg used as {火} in a card's text: the icon is drawn (its red in
+    the page), the characters '{火}' are not printed; a {風} with no such file is the one-line
+    'unknown icon' error, not text printed as written."""
+    from conftest import make_workspace, run
+    from pdfprobe import texts
+
+    front = ('{% extends "common/piece.svg.j2" %}{% block art %}'
+             '{{ textbox(piece.text, 3, 10, w - 6, 30, size=9) }}{% endblock %}')
+    root = make_workspace(tmp_path / "ws", pieces=["炎"], front=front)
+    icons_dir = root / "templates" / "test" / "icons"
+    icons_dir.mkdir()
+    (icons_dir / "火.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">'
+                                      '<circle cx="12" cy="12" r="11" fill="#d2452b"/></svg>', encoding="utf-8")
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文炎", 'text: "{火}を得る"'), encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook") == 0
+    shop = root / "build" / "test" / "shop" / "cards-unique.pdf"
+    printed = "".join(texts(shop))
+    assert "を得る" in printed and "{" not in printed and "火" not in printed
+    assert b"0.8235 0.2706 0.1686 rg" in _content(shop)  # #d2452b, the icon's fill
+    deck.write_text(deck.read_text(encoding="utf-8").replace("{火}", "{風}"), encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook") == 2
+
+
+def _content(pdf: Path) -> bytes:
+    """The file's faces' drawings (its Form XObjects), decoded."""
+    import pikepdf
+
+    with pikepdf.open(pdf) as doc:
+        return b"".join(obj.read_bytes() for obj in doc.objects
+                        if isinstance(obj, pikepdf.Stream) and obj.get("/Subtype") == "/Form")

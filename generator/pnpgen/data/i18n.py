@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnpgen.data.markup import MISSING_COLOUR
+from pnpgen.data.markup import MISSING_COLOUR, without_icons
 from pnpgen.data.model import LATIN_GAP, PLACEHOLDER_COLOUR, placeholder_said
 from pnpgen.data.yamlsrc import Located, keyname
 from pnpgen.errors import Where
@@ -72,6 +72,7 @@ class Missing:
     shown: str  # the default language's text printed instead
     marked: bool = True  # printed after the 〔ja〕 marker (a mapping without the language); False: a plain text
     shown_lang: str = ""  # the language of ``shown`` (the default's, or another when the default's is missing)
+    cells: int = 0  # a spreadsheet column left plain: how many of its cells are (``where`` the first)
 
 
 _SCRIPT_LANGS = ("ja", "zh", "ko")  # languages written in CJK script: a build in one reads kanji as its own
@@ -195,11 +196,13 @@ class Translations:
                 self.missing.append(Missing(Where(sheet.path), "", f"no {self.lang} column in this sheet; "
                                                                    f"printed in {self.default} as written"))
             return [self._said(raw) if isinstance(raw, dict) else raw for raw in pieces]
-        fields = {f for f, _ in columns.values()}
+        translated = {f for f, _ in columns.values()}
+        self._plain_columns(sheet, pieces, [h for h in getattr(sheet, "headers", []) if h and h not in columns
+                                            and h not in translated and dict(fields or {}).get(h) == "text"])
         out = []
         for i, raw in enumerate(pieces):
             row = {k: v for k, v in raw.items() if k not in columns}
-            for f in sorted(fields):
+            for f in sorted(translated):
                 texts = {lang: raw[h] for h, (g, lang) in columns.items() if g == f and h in raw}
                 if f in raw:
                     texts.setdefault(self.default, raw[f])
@@ -208,6 +211,20 @@ class Translations:
                     row[f] = self._pick(sheet, texts, ("pieces", i, at), {("pieces",)})
             out.append(self._said(row))
         return out
+
+    def _plain_columns(self, sheet: Any, pieces: list[dict], headers: list[str]) -> None:
+        """Text columns with no ``<field>.<lang>`` column beside them, in a sheet that translates
+        others, built in a Latin-script language: their Japanese cells print as written, unmarked
+        (a flavour column whose flavour.en was forgotten). One line per column, at its first such cell."""
+        if self.lang == self.default or self.lang.split("-")[0] in _SCRIPT_LANGS:
+            return
+        for h in headers:
+            rows = [i for i, raw in enumerate(pieces) if isinstance(raw, dict) and isinstance(raw.get(h), str)
+                    and _japanese().search(without_icons(raw[h]))]
+            if rows:
+                first = rows[0]
+                self.missing.append(Missing(sheet.where(("pieces", first, h)), h, pieces[first][h], marked=False,
+                                            cells=len(rows)))
 
     def _said(self, row: dict) -> dict:
         """A row's placeholders in the edition's word (未定 ↔ TBD), as ``_walk`` says a YAML file's."""
@@ -283,7 +300,7 @@ class Translations:
         if self.lang == self.default or self.lang.split("-")[0] in _SCRIPT_LANGS or path not in self.translated:
             return
         for where, key, text in texts:
-            if isinstance(text, str) and MISSING_COLOUR not in text and _japanese().search(text):
+            if isinstance(text, str) and MISSING_COLOUR not in text and _japanese().search(without_icons(text)):
                 self.missing.append(Missing(where, key, text, marked=False))
 
     @property
@@ -298,6 +315,11 @@ class Translations:
             shown = m.shown_lang or self.default
             what = "text" if self.lang == self.default else "translation"
             return f"{m.where}: {m.key}: no {self.lang} {what}; printed in {shown} marked 〔{shown}〕"
+        if m.cells:
+            more = f" and {m.cells - 1} more cells of the column" if m.cells > 1 else ""
+            return (f"{m.where}: {m.key}: {m.shown[:40]!r}{more}: plain {self.default} text in a sheet that "
+                    f"translates other columns into {self.lang}; printed as written, unmarked (a translation "
+                    f"forgotten? add a column {m.key}.{self.lang} beside it)")
         return (f"{m.where}: {m.key}: {m.shown[:40]!r} is plain {self.default} text in a file that translates "
                 f"others into {self.lang}; printed as written, unmarked (a translation forgotten? write it as "
                 f"{{{self.default}: …, {self.lang}: …}})")

@@ -66,11 +66,18 @@ def _parse(doc: Source, keypath: tuple, parse: Callable[..., Any], value: Any, *
 
 
 # said after the keys a piece may have when the key is no near miss of one: a field to add
-# what a designer's sheet may call a field pnpgen names otherwise: the copies of a piece, its name
+# what a designer's sheet may call a field pnpgen names otherwise: the copies of a piece, its name,
+# and (told only where a layout's box reads the field) its text, cost, flavour and picture; in
+# English and in the words a Japanese designer's list heads its columns with (枚数, カード名, 効果…)
 SYNONYMS = {
-    "count": ({"qty", "quantity", "quantities", "copies", "# copies", "#", "amount", "how many", "nr", "no. of copies"},
-              "the number of copies to print"),
-    "title": ({"name", "card name", "card title", "cardname"}, "the field that names the piece"),
+    "count": ({"qty", "quantity", "quantities", "copies", "# copies", "#", "amount", "how many", "nr", "no. of copies",
+               "枚数", "部数", "個数", "数量", "数", "印刷枚数", "枚"}, "the number of copies to print"),
+    "title": ({"name", "card name", "card title", "cardname", "名前", "名称", "カード名", "カード名称", "タイトル"},
+              "the field that names the piece"),
+    "text": ({"効果", "テキスト", "本文", "効果テキスト", "能力"}, "the card's rules text"),
+    "cost": ({"コスト"}, "the card's cost"),
+    "flavour": ({"flavor", "flavor text", "flavour text", "フレーバー", "フレーバーテキスト"}, "the flavour line"),
+    "art": ({"画像", "イラスト", "絵", "picture", "illustration"}, "the card's picture"),
 }
 NEW_FIELD = "; a new field is declared first: fields: {{{key}: text}}"
 NEW_FIELD_LAYOUT = ("; a new field is shown by a box of its own, which declares it: {rename}layout: {{extends: {layout}, "
@@ -98,8 +105,9 @@ def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: s
             listed = ", ".join(str(k) for k in allowed)
             near = suggest(str(key), [str(k) for k in allowed], cutoff=0.75)  # rarity is no 'art'; titel is title
             word = str(key).strip().lower().rstrip(".:")
+            given = getattr(doc, "headers", mapping)  # a sheet's own columns: title.en alone gives no title column
             meant = next((f for f, (words, _) in SYNONYMS.items() if word in words and f in allowed
-                          and f not in mapping), None) if not near else None
+                          and f not in given), None) if not near else None
             if meant:  # a sheet's Qty column, a Name column under a layout that prints the title
                 near = f"; did you mean {meant}? ({SYNONYMS[meant][1]})"
             box = re.sub(r"[^a-z0-9_-]+", "-", str(key).lower()).strip("-_") or "new"
@@ -258,6 +266,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
         game.decks.append(load_deck(ws, game, deck_file, art, sizes))
     check_deck_ids(game)
     game.notes += _palette_near_misses(game, doc)
+    game.notes += _worksheets_read_twice(game)
     copies = sum(d.count for d in game.decks)
     if copies > v.GAME_COPIES:  # before anything is drawn: ten decks of 10,000 ran for minutes
         raise InputError(f"the game's decks print {copies:,} copies together", path=f"data/{slug}/decks",
@@ -279,6 +288,25 @@ def _palette_near_misses(game: Game, doc: Source) -> list[str]:
         if near:
             notes.append(f"{doc.where(('palette', name), key=True)}: palette colour {name!r} is read by no "
                          f"layout, which draw {near[0]!r} in pnpgen's own colour; did you mean {near[0]}?")
+    return notes
+
+
+def _worksheets_read_twice(game: Game) -> list[str]:
+    """A worksheet two decks read, one of them naming no ``sheet:`` (so reading the workbook's
+    first): a workbook of a sheet per deck whose second deck forgot its sheet printed the first
+    deck's cards twice, told only by the draft's counts."""
+    read: dict[tuple[Path, str], list[Deck]] = {}
+    for deck in game.decks:
+        if deck.worksheet is not None and deck.pieces:
+            read.setdefault((deck.pieces[0].where.path, deck.worksheet[1]), []).append(deck)
+    notes = []
+    for (path, worksheet), decks in read.items():
+        for deck in decks:
+            others = [d.id for d in decks if d is not deck]
+            if others and deck.worksheet is not None and not deck.worksheet[2]:
+                notes.append(f"{deck.worksheet[0]}: deck {deck.id!r} names no sheet: and reads {path.name}'s first "
+                             f"worksheet, {worksheet}, which deck {others[0]!r} reads too (expected the worksheet "
+                             f"meant: pieces: {{file: {path.name}, sheet: …}})")
     return notes
 
 
@@ -529,6 +557,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
             game.notes.append(f"{rows.path}:{rows.hidden[0]}: {_rows_said(rows.hidden)}, hidden in the office program, "
                               f"{'is read as a piece' if one else 'are read as pieces'} all the same (count: 0 keeps "
                               "a piece and prints none; delete a row to drop its piece)")
+        if rows.worksheet is not None:
+            deck.worksheet = (doc.where(("pieces", "file")), rows.worksheet, rows.sheet is not None)
         if game.translations is not None:
             pieces = game.translations.resolve_rows(rows, pieces, fields)
     if isinstance(pieces, str) and Path(pieces).suffix.lower() in SUFFIXES:  # pieces: units.csv

@@ -5,7 +5,8 @@ Markup (everything else is literal text, never SVG/HTML):
 
 - ``**bold**``
 - ``[red]…[/red]`` — a colour span; the name must be in the game's palette
-- ``{food}`` — an icon token (resolved later, by name)
+- ``{food}``, ``{火}`` — an icon token (resolved later, by name): a name starting with a letter of
+  any script (a Japanese designer's icons are 火.svg, 水.svg), never a digit or a space
 - ``{漢字|かんじ}`` — ruby: the reading is set above the base at half size
 - a newline — an explicit line break (a new paragraph for line breaking)
 - ``\\*``, ``\\[``, ``\\]``, ``\\{``, ``\\}``, ``\\\\`` — the character itself, literally
@@ -50,12 +51,13 @@ class MarkupError(ValueError):
     """Markup that cannot mean anything else: reported by the caller with where it was used."""
 
 
+_ICON_NAME = r"[^\W\d_][\w-]*"  # a letter of any script first ({火}, {vp}), never a digit, a space or _
 _TOKEN = re.compile(
     r"\\(?P<esc>[\\*\[\]{}])"
     r"|(?P<bold>\*\*)"
     r"|\[(?P<close>/?)(?P<colour>[A-Za-z][\w-]*)\]"
     r"|(?<!\{)\{(?P<base>[^{}|\n]+)\|(?P<reading>[^{}|\n]+)\}(?!\})"
-    r"|(?<!\{)\{(?P<icon>[A-Za-z][\w-]*)\}(?!\})"
+    r"|(?<!\{)\{(?P<icon>" + _ICON_NAME + r")\}(?!\})"
     r"|(?P<nl>\n)"
 )
 
@@ -153,6 +155,15 @@ def literal(text: object) -> str:
     as text — a game's title, a deck's name — is never read as an icon, a colour or bold
     (``Dice {Beta}`` named an icon 'Beta' and stopped the build)."""
     return _MARKUP_CHARACTERS.sub(r"\\\1", str(text))
+
+
+_ICON_TOKEN = re.compile(r"(?<!\{)\{" + _ICON_NAME + r"\}(?!\})")
+
+
+def without_icons(text: str) -> str:
+    """``text`` with its ``{name}`` icons left out: an icon named in Japanese (``{火}``) is no
+    Japanese text to translate."""
+    return _ICON_TOKEN.sub("", text)
 
 
 def plain(text: str, palette: Mapping[str, str] | None = None) -> str:

@@ -168,6 +168,7 @@ class Deck:
     sheet_where: Where | None = None  # where the deck file says ``sheet:`` (None: it does not)
     size_where: Where | None = None  # where the deck file gives ``size:`` or ``format:`` (None: its layout's size)
     lint: Any = None  # the deck file's ``lint:`` over the game's (data/lint.py LintSettings; None: the game's)
+    worksheet: tuple[Where, str, bool] | None = None  # a workbook's pieces: (pieces.file's line, worksheet read, named by sheet:)
 
     @property
     def count(self) -> int:

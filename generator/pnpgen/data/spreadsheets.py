@@ -72,6 +72,8 @@ class SheetDoc:
     rows: list[int] = field(default_factory=list)  # the sheet row of each piece
     header_row: int = 1
     hidden: list[int] = field(default_factory=list)  # the rows of pieces hidden in the office program
+    sheet: str | None = None  # the worksheet the deck names (one workbook may hold every deck)
+    worksheet: str | None = None  # the worksheet read (named, or the first shown); None: a CSV
 
     def _place(self, keypath: tuple, key: bool) -> tuple[int | None, int | None, str | None]:
         if len(keypath) < 2:
@@ -93,7 +95,16 @@ class SheetDoc:
 
     def error(self, keypath: tuple, message: str, expected: str | None = None, key: bool = False) -> InputError:
         row, col, header = self._place(tuple(keypath), key)
-        return InputError(message, path=self.path, line=row, column=col, key=header, expected=expected)
+        return InputError(message, path=self.path, line=row, column=col, key=in_worksheet(header, self.sheet),
+                          expected=expected)
+
+
+def in_worksheet(key: str | None, sheet: str | None) -> str | None:
+    """A message's key with the worksheet it is on (``count (column E) in worksheet スペル``): the
+    row and column alone do not say which of a workbook's sheets, each a deck's, to open."""
+    if sheet is None:
+        return key
+    return f"{key} in worksheet {sheet}" if key else f"worksheet {sheet}"
 
 
 SHEET_KEYS = ("file", "sheet")  # pieces: {file: cards.csv, sheet: name}
@@ -124,16 +135,43 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
         raise doc.error(("pieces", "sheet"), "sheet names a worksheet of an .xlsx or .ods file",
                         "the worksheet's name as text (a CSV has only one)")
     try:
-        rows, hidden = _read_rows(path, shown, sheet)
+        rows, hidden, worksheet = _read_rows(path, shown, sheet)
     except InputError as e:
         if e.key != "sheet" or e.line is not None:
+            e.key = in_worksheet(e.key, sheet) if e.path == shown else e.key
             raise
         raise doc.error(("pieces", "sheet"), f"{e.message} in {name}", e.expected) from None  # at the deck's sheet:
+    try:
+        sdoc, pieces = _pieces(rows, path, shown, sheet, fields, hidden)
+        sdoc.worksheet = worksheet
+        return sdoc, pieces
+    except InputError as e:
+        if e.path == shown and sheet is not None and "worksheet" not in (e.key or ""):
+            e.key = in_worksheet(e.key, sheet)
+        raise
+
+
+TITLE_ROWS = 5  # title rows (a merged heading, a note) looked past for the header row
+
+
+def _names_a_field(cells: list[Any], fields: dict[str, str]) -> bool:
+    names = [_field_named(str(v).strip(), fields) for v in cells if _filled(v)]
+    return any(h == "count" or h in fields or h.rsplit(".", 1)[0] in fields for h in names)
+
+
+def _pieces(rows: list[tuple[int, list[Any]]], path: Path, shown: Path, sheet: str | None,
+            fields: dict[str, str], hidden: set[int] | frozenset[int] = frozenset()) -> tuple[SheetDoc, list[dict]]:
+    """The rows under the header row as piece mappings. Rows above the header that name no field
+    (a title merged across the sheet, a note: what a Japanese Excel list often starts with) are
+    passed over, up to TITLE_ROWS of them."""
     while rows and not any(_filled(v) for v in rows[0][1]):
         rows.pop(0)
     if not rows:
         raise InputError("the spreadsheet is empty", path=shown,
                          expected="a header row naming the fields (and count), then one row per piece")
+    if fields and not _names_a_field(rows[0][1], fields):
+        titled = next((i for i, (_, cells) in enumerate(rows[:TITLE_ROWS + 1]) if _names_a_field(cells, fields)), 0)
+        rows = rows[titled:]
     header_row, header_cells = rows[0]
     headers = [_field_named(str(v).strip(), fields) if _filled(v) else "" for v in header_cells]
     separator = next((c for c in ";\t" if len(headers) == 1 and c in headers[0]), None)
@@ -142,7 +180,7 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
         raise InputError(f"the CSV's values are separated by {said}, not commas", path=shown, line=header_row,
                          expected="a CSV saved with commas between the values (LibreOffice: field delimiter ','; "
                          "Excel: CSV UTF-8 (comma delimited))")
-    sdoc = SheetDoc(shown, headers, header_row=header_row)
+    sdoc = SheetDoc(shown, headers, header_row=header_row, sheet=sheet)
     if fields and not any(h == "count" or h.rsplit(".", 1)[0] in fields or h in fields for h in headers):
         cells = [repr(h if len(h) <= 20 else h[:19] + "…") for h in headers if h]
         shown_row = ", ".join(cells[:4]) + (", …" if len(cells) > 4 else "")
@@ -257,10 +295,11 @@ def _too_large(shown: Path, what: str, limit: int) -> InputError:
                       "rows and columns beyond the last piece and field (a cell far down or right, even if only formatted, counts)")
 
 
-def _read_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[int, list[Any]]], set[int]]:
-    """(sheet row number, cell values) for each row, and the numbers of the rows the office program
-    hides (none in a CSV); cells are text from a CSV, typed otherwise.
-    Bounded by MAX_FILE_BYTES, MAX_ROWS and MAX_COLUMNS before the cells are read."""
+def _read_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[int, list[Any]]], set[int], str | None]:
+    """(sheet row number, cell values) for each row; the numbers of the rows the office program
+    hides (none in a CSV); and the name of the worksheet read (None for a CSV). Cells are text
+    from a CSV, typed otherwise. Bounded by MAX_FILE_BYTES, MAX_ROWS and MAX_COLUMNS before the
+    cells are read."""
     suffix = path.suffix.lower()
     if path.stat().st_size > MAX_FILE_BYTES:
         raise _too_large(shown, "bytes", MAX_FILE_BYTES)
@@ -290,7 +329,7 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[i
                                  f"cannot read the CSV: {_one_line(e)}", path=shown, line=line,
                                  expected="a closing \" for every opening one (a \" inside a quoted cell written \"\")"
                                  if quote else "comma-separated values") from None
-            return rows, set()
+            return rows, set(), None
         _a_zip(path, shown, suffix)
         _check_unzipped(path, shown)  # .xlsx and .ods are zip files: a 640 kB bomb expands to gigabytes
         if suffix == ".xlsx":
@@ -408,7 +447,7 @@ def _pick(names: list[str], sheet: str | None, shown: Path, hidden: frozenset[in
     return names.index(sheet)
 
 
-def _xlsx_rows(path: Path, shown: Path, sheet: str | None, formulas: bool = True) -> tuple[list[tuple[int, list[Any]]], set[int]]:
+def _xlsx_rows(path: Path, shown: Path, sheet: str | None, formulas: bool = True) -> tuple[list[tuple[int, list[Any]]], set[int], str]:
     import openpyxl
     from openpyxl.utils.exceptions import InvalidFileException
 
@@ -432,7 +471,7 @@ def _xlsx_rows(path: Path, shown: Path, sheet: str | None, formulas: bool = True
                 if value is None and written.cell(r, c).data_type == "f":
                     raise _unsaved_formula(shown, r, c)
     _fill(rows, [(m.min_row, m.min_col, m.max_row, m.max_col) for m in ws.merged_cells.ranges])
-    return list(enumerate(rows, 1)), {r for r, d in ws.row_dimensions.items() if d.hidden}
+    return list(enumerate(rows, 1)), {r for r, d in ws.row_dimensions.items() if d.hidden}, ws.title
 
 
 def _xlsx_value(cell: Any) -> Any:
@@ -480,7 +519,7 @@ def _fill(rows: list[list[Any]], merges: list[tuple[int, int, int, int]]) -> Non
                 row[c - 1] = value
 
 
-def _ods_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[int, list[Any]]], set[int]]:
+def _ods_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[int, list[Any]]], set[int], str]:
     from odf.namespaces import TABLENS
     from odf.opendocument import load
     from odf.style import Style, TableProperties
@@ -538,7 +577,7 @@ def _ods_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[in
             table_rows[n_ - 1] = list(cells)
         _fill(table_rows, merges)
         rows = [(i, cells) for i, cells in enumerate(table_rows, 1) if cells]
-    return rows, hidden_rows
+    return rows, hidden_rows, table.getAttribute("name")
 
 
 def _ods_value(cell) -> Any:

@@ -156,6 +156,10 @@ def kanji_number(text: str) -> int:
     return total + current
 
 
+# a count typed with its counter word, as a Japanese list or an order form writes it (３枚, x3, ×3)
+_COUNTED = re.compile(r"^(?:[x×]\s*)?([0-9]{1,6})\s*(枚|個|本|部|組|セット|体|つ|x|×|copies|pcs)?$", re.IGNORECASE)
+
+
 def count(value: Any, bounds: tuple[int, int] = COUNT, example: str = "'count: 3'") -> int:
     """``example``: how the count is written where this one is (a YAML key, a spreadsheet column)."""
     lo, hi = bounds
@@ -165,6 +169,10 @@ def count(value: Any, bounds: tuple[int, int] = COUNT, example: str = "'count: 3
         meant = kanji_number(kanji)  # 三 typed for 3: digits are what a count is read from
         raise Invalid(f"count {show(value)} is written in kanji (漢数字), which is not read as a number",
                       f"{example.replace('3', str(meant), 1)}, in half- or full-width digits")
+    counted = _COUNTED.match(kanji) if n is None and kanji else None
+    if counted:  # ２枚: the number is there, with a word the count does not take
+        raise Invalid(f"count {show(value)} holds a counter word or sign beside its number, which is not read",
+                      f"{example.replace('3', counted.group(1), 1)}, the number alone")
     if n is None or not lo <= n <= hi:
         raise Invalid(f"count {show(value)} is not a whole number from {lo} to {hi:,}",
                       f"an integer {lo}..{hi}, e.g. {example}")

@@ -440,8 +440,9 @@ class StoryBuilder:
         """One page of the rules at a glance, from the parsed draft (``quickref``): the turn
         sequence with the page of each step, the end trigger, scoring and victory, the setup's
         counts, the components' counts (stand-ins marked 「（仮）」); a part the draft is silent on
-        says so. The game's own summary deck follows when game.yaml names one."""
-        if not self.doc.rules:
+        says so. The game's own summary deck follows when game.yaml names one. A draft with a
+        早見表 of its own (■　早見表) keeps it where it stands, and gets no second one."""
+        if not self.doc.rules or any(s.is_quick_reference for s in self.doc.rules):
             return []
         q = quick_reference(self.doc.rules, self.marks.latin)
         numbers = {id(s): n for n, s in enumerate(self.doc.rules, start=1)}

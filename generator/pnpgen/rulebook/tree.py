@@ -134,6 +134,11 @@ class Section:
     def is_components(self) -> bool:
         return self.kind == "rules" and ("コンポーネント" in self.title or bool(COMPONENTS_EN.search(self.title)))
 
+    @property
+    def is_quick_reference(self) -> bool:
+        """The draft's own 早見表 (■　早見表, ## Quick reference): the book then makes none of its own."""
+        return self.kind == "rules" and bool(QUICK_REFERENCE.search(self.title))
+
 
 @dataclass
 class Document:
@@ -191,6 +196,8 @@ def walk(blocks: list) -> Iterator[Block]:
 # ---------------------------------------------------------------- helpers
 
 COMPONENTS_EN = re.compile(r"component|^contents\b|in the box", re.I)
+# a section that is the draft's own summary of the rules: 早見表, クイックリファレンス, Quick reference
+QUICK_REFERENCE = re.compile(r"早見表|クイックリファレンス|クイック・リファレンス|quick[- ]?reference|at a glance", re.I)
 _FW_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 
 
