@@ -177,6 +177,8 @@ def test_an_unknown_worksheet_is_said_at_the_decks_sheet_line(tmp_path, capsys, 
     ("cards.ods", b"name\ttext\nA\tB\n", "cards.ods is tab-separated text with a .ods name"),
     ("cards.xlsx", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504), "an Excel 97\u20132003 workbook (.xls) with a .xlsx name "
      "(expected the sheet saved from Excel as Excel Workbook (.xlsx))"),
+    ("cards.xlsx", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504) + "EncryptionInfo\0EncryptedPackage".encode("utf-16-le"),
+     "cards.xlsx is a workbook saved with a password"),  # (an encrypted .xlsx is an OLE2 file too)
     ("cards.csv", b"", "the spreadsheet is empty"),
     ("cards.csv", b"name,power\r\n", "no pieces below the header row"),
     ("cards.csv", b"name\r\n\x82\xa0\x81\x20\r\n", "not readable text"),

@@ -364,6 +364,10 @@ def _a_zip(path: Path, shown: Path, suffix: str) -> None:
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
         return
     program = "Excel" if suffix == ".xlsx" else "LibreOffice Calc"
+    if head.startswith(b"\xd0\xcf\x11\xe0") and "EncryptedPackage".encode("utf-16-le") in path.read_bytes():
+        raise InputError(f"{shown.name} is a workbook saved with a password (it is kept encrypted)", path=shown,
+                         expected="the workbook saved without a password (Excel: File ▸ Info ▸ Protect Workbook ▸ "
+                         "Encrypt with Password, emptied), or its sheet saved as CSV UTF-8")
     if head.startswith(b"\xd0\xcf\x11\xe0"):  # OLE2: .xls, the format before 2007
         raise InputError(f"{shown.name} is an Excel 97–2003 workbook (.xls) with a {suffix} name", path=shown,
                          expected=f"the sheet saved from {program} as {'Excel Workbook (.xlsx)' if suffix == '.xlsx' else 'ODF Spreadsheet (.ods)'}")
