@@ -119,3 +119,16 @@ def test_face_error_in_export(tmp_path, capsys):
                         front=front_with('<rect width="abc" height="3"/>'))
     assert run(ws, "export", "--game", "test", "--preset", "doujin", "--out", str(tmp_path / "out")) == 2
     check(capsys.readouterr().err, ws, "has width='abc'")
+
+
+@pytest.mark.parametrize("front", [
+    '{% include "test/card-front.svg.j2" %}\n',
+    '{% macro m(n) %}{{ m(n + 1) }}{% endmacro %}{{ m(1) }}\n',
+], ids=["includes itself", "macro without end"])
+def test_a_template_that_calls_itself_without_end_is_told_so(tmp_path, capsys, front):
+    """A hostile round: it said only "maximum recursion depth exceeded while calling a Python object"."""
+    ws = make_workspace(tmp_path / "ws", front=front)
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "templates/test/card-front.svg.j2:1: the template calls itself without end" in err, err
+    assert "recursion" not in err and "Traceback" not in err

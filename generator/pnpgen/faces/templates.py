@@ -611,6 +611,10 @@ class Renderer:
         elif isinstance(e, TypeError) and (helper := _helper_called(e, context)) is not None:
             name, signature = helper
             message, key, expected = str(e), None, f"{name}({', '.join(signature)}), as docs/data-format.md gives it"
+        elif isinstance(e, RecursionError):  # a template including or extending itself, a macro calling itself
+            message, key = "the template calls itself without end (an include, extends or macro that leads back to it)", None
+            expected = ("an include or extends naming another template, and a macro that calls itself only "
+                        "while a count runs down")
         elif isinstance(e, jinja2.TemplateNotFound):
             name = str(e.message or e.name)  # quoted when it holds a line break or space that hides in print
             message, key = name if name.isprintable() and name == name.strip() else repr(name), "template"
