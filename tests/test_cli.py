@@ -298,3 +298,11 @@ def test_list_says_draft_and_players_in_the_games_own_language(tmp_path, capsys,
     assert "harbor  Harbor Lights  Draft 1  2-4 players\n" in out, out
     assert "kingdom  王国  草案1  3-5人\n" in out, out
     assert "草案1  2-4" not in out
+
+
+def test_clean_of_the_disks_root_says_it_without_a_double_slash(tmp_path, capsys):
+    """A hostile round: ``clean --out /`` said "nothing pnpgen wrote in //"."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "clean", "--out", "/") == 0
+    out = capsys.readouterr().out
+    assert out.strip() == "nothing pnpgen wrote in /", out

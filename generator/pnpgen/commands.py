@@ -514,7 +514,7 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
                        "(a build folder from elsewhere, or an older pnpgen's), so nothing proves which files "
                        "pnpgen wrote there (build or export it again, then clean; or remove it yourself)"))
     if not args.quiet:
-        where = ws.shown(f"{out_root.resolve()}{os.sep}")
+        where = ws.shown(f"{str(out_root.resolve()).rstrip(os.sep)}{os.sep}")  # (/ is /, not //)
         _say(f"removed {counted(len(done.removed), 'file')} pnpgen wrote in {where}" if done.removed
              else f"nothing pnpgen wrote in {where}")
         if done.history_kept:
