@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from conftest import DECK_YAML, make_workspace, run
+from conftest import DECK_YAML, GAME_YAML, make_workspace, run
 from pnpgen.data.workspace import Workspace
 from pnpgen.exports.presets import available, load_preset
 from pnpgen.faces import convert as face_conversion
@@ -363,3 +363,23 @@ def test_what_a_deck_left_out_warned_of_is_not_the_exports(tmp_path):
     [overflow] = [w for w in warned("tiny") if "does not fit its" in w]
     assert overflow.startswith("deck 'tiny' piece 1"), overflow
     assert [w for w in warned("cards") if "tiny" in w] == []
+
+
+def test_a_deck_left_out_says_no_missing_translation_of_its_own(tmp_path):
+    """Large-deck trial: an English export of one deck listed every missing translation of the
+    decks it left out (found as the game loads); a deck exported still says its own."""
+    root = make_workspace(tmp_path / "ws", pieces=["カード1"], game=GAME_YAML + "languages: [ja, en]\n")
+    (root / "data" / "test" / "decks" / "tiny.yaml").write_text(
+        "name: {ja: 小さな駒, en: Tiny}\nlayout: token-round\n"
+        "pieces:\n  - {title: {ja: 駒}, value: 1}\n", encoding="utf-8")
+
+    def warned(deck: str) -> list[str]:
+        out = tmp_path / deck
+        assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator", "--deck", deck, "--lang", "en",
+                   "--out", str(out)) == 0
+        found = (out / "test" / "en" / "tabletopsimulator" / "export.json")
+        found = found if found.is_file() else next(out.rglob("export.json"))
+        return json.loads(found.read_text(encoding="utf-8"))["warnings"]
+
+    assert any("tiny.yaml" in w and "no en translation" in w for w in warned("tiny"))
+    assert [w for w in warned("cards") if "tiny.yaml" in w] == []

@@ -115,6 +115,12 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     # overflows its box alike; the game's own warnings stay.
     exported = {deck.id for deck in decks}
     elsewhere = {w for df in rendered.decks if df.deck.id not in exported for w in df.warnings}
+    # and the texts missing a translation in the files of decks left out alone (found as the game loads)
+    files = {deck.id: {str(deck.source), *(str(piece.where.path) for piece in deck.pieces)} for deck in game.decks}
+    kept_files = set().union(*(files[d] for d in exported if d in files))
+    left_files = set().union(*(f for d, f in files.items() if d not in exported)) - kept_files
+    missing = game.translations.warnings if game.translations is not None else []
+    elsewhere |= {w for w in missing if w.split(":", 1)[0] in left_files}
     warnings = grouped_per_deck([w for w in rendered.warnings if w not in elsewhere])
     by_deck = {df.deck.id: unique_faces(df) for df in rendered.decks}
     needed = sorted({key for deck in decks for f in by_deck[deck.id] for key in (f.front, f.back) if key})
