@@ -103,6 +103,7 @@ def test_a_deck_named_as_reprints_files_stops_before_reprint_writes_over_it(tmp_
     ("com1", "is the name of a Windows device (COM1)", "com1-cards.yaml"),
     ("a:b", "holds ':', which Windows file names cannot hold", "a-b.yaml"),
     ("what?", "holds '?', which Windows file names cannot hold", "what-.yaml"),
+    ("-rf", "starts with '-', which a shell reads as an option (rm *.pdf would)", "rf.yaml"),  # hostile round
 ])
 def test_a_deck_id_windows_cannot_hold_stops_before_anything_is_written(tmp_path, capsys, deck_id, trouble, meant):
     """aux.yaml made aux.pdf: a zip of the build, a USB stick or a shared drive cannot give it to a

@@ -42,8 +42,14 @@ def same_file(name: str) -> str:
     return unicodedata.normalize("NFC", name).casefold()
 
 
+def _shell_trouble(name: str) -> str | None:
+    """Why a shell would misread a file named ``name``: a leading ``-`` is read as an option (a
+    designer's ``rm *.pdf`` in the output folder took ``-rf.pdf`` for options)."""
+    return "starts with '-', which a shell reads as an option (rm *.pdf would)" if name.startswith("-") else None
+
+
 def check_deck_ids(game: Game) -> None:
-    trouble = windows_trouble(game.slug, folder=True)
+    trouble = windows_trouble(game.slug, folder=True) or _shell_trouble(game.slug)
     if trouble is not None:  # build/<slug>/ and <slug>-all.pdf
         raise InputError(f"the game's folder name {game.slug!r} {trouble}, and it names the game's output folder",
                          path=f"data/{game.slug}", expected="another folder name for the game, e.g. "
@@ -53,7 +59,7 @@ def check_deck_ids(game: Game) -> None:
                          path=f"data/{game.slug[:40]}…", expected=f"a folder name of at most {SLUG_MAX} bytes "
                          "(UTF-8; a Japanese character takes 3)")
     for deck in game.decks:
-        trouble = windows_trouble(deck.id)
+        trouble = windows_trouble(deck.id) or _shell_trouble(deck.id)
         if trouble is not None:
             raise InputError(f"deck id {deck.id!r} {trouble}, and it names the deck's files ({deck.id}.pdf…)",
                              path=_shown(game, deck), expected=f"another file name for the deck, e.g. "
@@ -107,7 +113,7 @@ def check_preset_folder(game: Game, preset: str) -> None:
 def _windows_safe(name: str, more: str) -> str:
     """``name`` with ``-`` for what Windows refuses, no dot or space at its end, and ``more`` after
     a device name (aux-cards)."""
-    name = "".join("-" if c in WINDOWS_FORBIDDEN else c for c in name).rstrip(". ") or more.strip("-")
+    name = "".join("-" if c in WINDOWS_FORBIDDEN else c for c in name).rstrip(". ").lstrip("-") or more.strip("-")
     head, dot, rest = name.partition(".")
     return f"{head}{more}{dot}{rest}" if windows_trouble(name) else name
 
