@@ -145,3 +145,16 @@ def test_a_game_folder_ending_in_a_dot_or_space_is_refused(tmp_path, capsys, slu
                                        "which Windows drops from a folder's name, and it names the game's output "
                                        f"folder (expected another folder name for the game, e.g. {meant})\n")
     assert not (ws / "build").exists()
+
+
+def test_game_folders_differing_only_in_letter_case_are_refused(tmp_path, capsys):
+    """A hostile round: data/Demo and data/demo built build/Demo and build/demo, one folder on
+    Windows and macOS (a zip of the build, a shared drive)."""
+    import shutil
+
+    ws = make_workspace(tmp_path / "ws")
+    shutil.copytree(ws / "data" / "test", ws / "data" / "Test")
+    assert run(ws, "build", "--all", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "game folders" in err and "'Test'" in err and "'test'" in err and "same output folder" in err, err
+    assert not (ws / "build" / "test").exists() and not (ws / "build" / "Test").exists()

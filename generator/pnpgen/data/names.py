@@ -10,6 +10,7 @@ is drawn or written; a collision is one line naming both."""
 from __future__ import annotations
 
 import unicodedata
+from pathlib import Path
 
 from pnpgen.data.model import Deck, Game
 from pnpgen.errors import InputError
@@ -54,6 +55,12 @@ def check_deck_ids(game: Game) -> None:
         raise InputError(f"the game's folder name {game.slug!r} {trouble}, and it names the game's output folder",
                          path=f"data/{game.slug}", expected="another folder name for the game, e.g. "
                          f"{_windows_safe(game.slug, '-game')}")
+    twin = next((p.name for p in sorted(Path(game.root).parent.iterdir()) if p.name != game.slug
+                 and same_file(p.name) == same_file(game.slug) and (p / "game.yaml").is_file()), None)
+    if twin is not None:  # build/Demo and build/demo: one folder on Windows and macOS
+        raise InputError(f"game folders {twin!r} and {game.slug!r} name the same output folder on Windows and macOS "
+                         "(they differ only in letter case or in how a character is written)",
+                         path=f"data/{game.slug}", expected=f"another folder name for one of data/{twin} and data/{game.slug}")
     if len(game.slug.encode()) > SLUG_MAX:
         raise InputError(f"the game's folder name of {len(game.slug.encode())} bytes is too long for its files' names",
                          path=f"data/{game.slug[:40]}…", expected=f"a folder name of at most {SLUG_MAX} bytes "
