@@ -82,6 +82,26 @@ def test_png_files_encoded_on_threads_are_the_bytes_and_the_order_of_one_by_one(
     assert threaded == one_by_one and all(threaded[f"p{i}.png"].startswith(b"\x89PNG") for i in range(6))
 
 
+def test_big_images_wait_to_be_encoded_one_at_a_time(monkeypatch):
+    """Large-deck trial: Tabletop Simulator sheets of some 75–150 MB of pixels each waited five at
+    a time on a 4-core machine (a 3,000-card export: 738 MB); past ``WAITING_BYTES`` of pixels,
+    one more waits beside the one being encoded, whatever the threads; the bytes and order hold."""
+    from PIL import Image
+
+    from pnpgen.exports.faces import PngFiles, encode_png
+
+    monkeypatch.setattr(PngFiles, "WAITING_BYTES", 100_000)  # some 33,000 pixels: each image here is more
+    images = [Image.new("RGB", (200, 200 + i), (i * 40 % 256, 90, 30)) for i in range(6)]
+    files: dict[str, bytes] = {}
+    pngs = PngFiles(workers=4)
+    most = 0
+    for i, image in enumerate(images):
+        pngs.add(files, f"p{i}.png", image)
+        most = max(most, len(pngs._waiting))
+    pngs.finish()
+    assert most == 1 and files == {f"p{i}.png": encode_png(image, None) for i, image in enumerate(images)}
+
+
 def test_an_image_encoded_before_in_the_process_is_taken_again_and_only_an_equal_one():
     """A PNG is encoded once per process for equal pixels, mode and dpi; a pixel, the dpi or the
     mode changed is encoded anew, and an image carrying more than its pixels (an ICC profile)
