@@ -159,8 +159,8 @@ def test_the_lint_names_built_in_macros_and_layouts_as_the_docs_say(tmp_path, ca
     lines = [line.strip().removeprefix("warning: ") for line in capsys.readouterr().out.splitlines() if "print lint" in line]
     assert "templates/test/card-front.svg.j2:5: print lint: deck 'cards' piece 1 (札1) and 1 more: text 「札1」 7.0 pt, " \
            "smaller than 8 pt" in lines
-    assert any(line.startswith("the built-in layout of deck 'spells' (front), line ") and "「燃えよ。」 7.5 pt" in line
-               for line in lines), lines
+    assert any(line.startswith("the built-in layout of deck 'spells' (front, box flavour), line ")
+               and "「燃えよ。」 7.5 pt" in line for line in lines), lines
     assert not any(line.startswith("templates/") and "card-front" not in line for line in lines), lines
     (ws / "layouts").mkdir()  # the workspace's own layout: not called built-in
     (ws / "layouts" / "spell-card.yaml").write_text("extends: card-poker\n", encoding="utf-8")
@@ -169,8 +169,21 @@ def test_the_lint_names_built_in_macros_and_layouts_as_the_docs_say(tmp_path, ca
                       encoding="utf-8")
     assert run(ws, "check", "--game", "test") == 0
     lines = [line.strip().removeprefix("warning: ") for line in capsys.readouterr().out.splitlines() if "print lint" in line]
-    assert any(line.startswith("the layout of deck 'spells' (front, from layouts/spell-card.yaml), line ")
+    assert any(line.startswith("the layout of deck 'spells' (front, box flavour, from layouts/spell-card.yaml), line ")
                and "「燃えよ。」 7.5 pt" in line for line in lines), lines
+    # a euro trial: the deck's own layout (layout: {extends: …} in the deck file) was called built-in
+    spells.write_text(spells.read_text(encoding="utf-8").replace("layout: spell-card", "layout: {extends: card-poker}"),
+                      encoding="utf-8")
+    (ws / "data" / "test" / "decks" / "markers.yaml").write_text(
+        "name: M\nlayout: {extends: token-round, size: 12, boxes: {title: null, value: {x: 1, y: 1, w: 10, h: 10, "
+        "size: 10}}, back: {background: accent, boxes: {value: {field: value, x: 1, y: 1, w: 10, h: 10, size: 10}}}}\n"
+        "pieces:\n  - {value: R}\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0
+    lines = [line.strip().removeprefix("warning: ") for line in capsys.readouterr().out.splitlines() if "print lint" in line]
+    assert any(line.startswith("the layout of deck 'spells' (front, box flavour, from data/test/decks/spells.yaml), line ")
+               and "「燃えよ。」 7.5 pt" in line for line in lines), lines
+    assert any(line.startswith("the layout of deck 'markers' (back, box value, from data/test/decks/markers.yaml), line ")
+               and "safe zone" in line for line in lines), lines
 
 
 

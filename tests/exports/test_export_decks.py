@@ -15,6 +15,7 @@ from conftest import DECK_YAML, make_workspace, run
 from pnpgen.data.formats import CARD_FORMATS
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
+from pnpgen.exports import contact
 from pnpgen.exports.presets import FIT_LIMIT_OF_BLEED, NotTaken, available, fit_deck, load_preset
 
 CARDS = DECK_YAML + "  - {name: 魚, text: 売る, count: 4}\n  - {name: 塩, text: 未定, count: 2}\n"
@@ -269,3 +270,25 @@ def test_a_landscape_deck_prints_turned_on_the_shops_portrait_format(tmp_path):
     png = Image.open(root / "build" / "test" / "thegamecrafter" / "cards-001-front.png")
     assert png.size == (825, 1125)
     assert png.getpixel((825 - 40, 40))[2] > 200 and png.getpixel((40, 40)) == (255, 255, 255)
+
+
+@pytest.mark.parametrize("shape", ["circle", "hex"])
+def test_the_contact_sheet_shows_a_die_cut_piece_as_it_is_cut(tmp_path, shape):
+    """A euro trial: round contract tokens with a solid back (its ground to the bleed) showed on
+    the contact sheet as solid squares, as if the backs were square tiles; a die-cut piece's
+    thumbnail is white outside its cut line, front and back."""
+    deck = (f"name: C\nlayout: {{extends: token-round, shape: {shape}, size: 25, background: accent, "
+            "back: {background: accent}}\npieces:\n  - {title: a, value: 1}\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "export", "--game", "test", "--preset", "doujin-pieces") == 0
+    with Image.open(root / "build" / "test" / "doujin-pieces" / "test-contact.png") as sheet:
+        rgb = sheet.convert("RGB")
+        cw = contact.THUMB[0] + 2 * contact.PAD
+        w, h = (25, 25) if shape == "circle" else (25, 25 * 2 / 3 ** 0.5)  # a pointy hex's trim
+        k = min(contact.THUMB[0] / w, contact.THUMB[1] / h)
+        tw, th = round(w * k), round(h * k)
+        for cell in (0, 1):  # the front, then the back
+            x0 = cell * cw + (cw - tw) // 2
+            y0 = 44 + contact.PAD + contact.THUMB[1] - th
+            assert rgb.getpixel((x0 + 3, y0 + 3)) == (255, 255, 255), cell  # outside the cut line
+            assert rgb.getpixel((x0 + tw // 2, y0 + th // 2)) != (255, 255, 255), cell

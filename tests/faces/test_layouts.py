@@ -219,6 +219,12 @@ def test_a_layout_changed_to_a_rect_without_a_size_asks_for_one_at_the_deck(tmp_
     ("extends: nosuch\n", 1, "unknown layout 'nosuch'"),
     ("extends: card-poket\n", 1, "unknown layout 'card-poket'; did you mean card-poker?"),  # a game trial
     ("extends: mine\n", 1, "extends itself"),
+    # a euro trial: a back box named after the field it is to show, given no field (a back has no
+    # base box to take one from) was told to write 'field: title'
+    ("extends: token-round\nback:\n  boxes:\n    value: {x: 1, y: 1, w: 10, h: 10}\n", 4,
+     "box value shows nothing (expected 'field: value' (the piece field it shows) or 'text: …'"),
+    ("extends: token-round\nback:\n  boxes:\n    count: {x: 1, y: 1, w: 10, h: 10}\n", 4,
+     "box count shows nothing (expected 'field: title' (the piece field it shows) or 'text: …'"),
 ])
 def test_bad_layout_yaml_is_one_line_with_its_file_and_line(tmp_path, capsys, layout, line, says):
     root = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: mine\npieces:\n  - {title: 題}\n")

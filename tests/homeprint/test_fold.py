@@ -115,6 +115,27 @@ def test_duplex_given_with_fold_is_said_to_change_nothing_or_only_the_unfolded_d
     assert "--duplex" not in capsys.readouterr().err
 
 
+def test_a_two_sided_deck_too_large_to_fold_is_named_without_duplex(tmp_path, capsys):
+    """A designer trial: --layout fold (no duplex printer) with double-sided player boards over
+    half the sheet printed them as duplex sheets (a backs page after each fronts page) and the
+    build said only '1/sheet (grid)'; it names them now, once. One-sided decks and a game
+    whose two-sided decks all fold say nothing."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "fold") == 0
+    assert "too large to fold" not in capsys.readouterr().err
+    (ws / "data" / "test" / "decks" / "board.yaml").write_text(
+        "name: ボード\nkind: board\nsize: [150, 200]\nfront: card-front.svg.j2\nback: card-back.svg.j2\n"
+        "fields: {name: text, text: text}\npieces:\n  - {name: 盤, text: 盤}\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "fold") == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "too large to fold" in line]
+    assert said == ["pnpgen: warning: --layout fold: 'board' too large to fold (a piece over half the sheet): "
+                    "printed as usual, the backs on the sheet's other side (duplex, flip on the long edge); "
+                    "a printer without duplex feeds the sheet again"]
+    manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
+    board = next(d for d in manifest["decks"] if d["id"] == "board")
+    assert board.get("layout") != "fold" and len(forms(ws / "build" / "test" / "board.pdf")) == 2
+
+
 def test_the_summary_says_the_smaller_bleed_that_holds_more_fold_over_pieces(tmp_path, capsys):
     """Fold-over keeps the 3 mm bleed: poker cards go 3 an A4 sheet where 4 fit at 2.5 mm, and
     nothing said so. The summary names the figure (not chosen for the designer: a fold seldom

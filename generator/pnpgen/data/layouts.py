@@ -558,7 +558,9 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
             if key == "font" and font_roles is not None and options[key] not in font_roles:
                 raise given[key].error(f"unknown font role {options[key]!r}", "one of " + ", ".join(font_roles))
         if btype == "text" and options.get("field") is None and options.get("text") is None:
-            raise InputError(f"box {name} shows nothing", path=_where(given), expected="'field: title' or 'text: …'")
+            field = name if is_field_name(name) else "title"  # the box named after its field, as the built-in ones are
+            raise InputError(f"box {name} shows nothing", path=_where(given),
+                             expected=f"'field: {field}' (the piece field it shows) or 'text: …' (a fixed text)")
         if btype in ("image", "icons") and (options.get("field") is None or options["field"] in SOURCES):
             raise InputError(f"box {name} reads no piece field", path=_where(given),
                              expected="'field: art' (a field of the pieces)")

@@ -133,7 +133,7 @@ class Layout:
     """A built-in or workspace layout (``layout:`` in a deck) resolved for one deck: what
     faces/layouts.py compiles into the deck's front and back templates."""
 
-    name: str  # as the deck names it; ``<deck>`` for an inline override
+    name: str  # as the deck names it; ``<deck file's stem> (inline)`` for an inline override
     trim_mm: tuple[float, float]
     shape: str
     palette: tuple[tuple[str, str], ...]  # colour names the layout uses, with the colour used when the game has none

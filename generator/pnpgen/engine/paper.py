@@ -59,12 +59,20 @@ def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildO
 def fold_duplex_warnings(records: list[DeckRecord], options: BuildOptions) -> list[str]:
     """``--duplex long|short`` given with ``--layout fold``: fold-over sheets are printed on one
     side and never turned, so it applies only to the two-sided decks printed as usual (pieces
-    too large to fold); said once, naming them, or that it changes nothing."""
+    too large to fold); said once, naming them, or that it changes nothing. Without ``--duplex``,
+    such decks are named too: asked for one-sided fold-over sheets, the designer gets their
+    duplex sheets beside them."""
     asked = options.asked[1]
-    if options.sheet.layout != "fold" or asked in (None, "none"):
+    if options.sheet.layout != "fold" or asked == "none":
         return []
     folded = [r.id for r in records if r.layout.get("layout") == "fold"]
     usual = [r.id for r in records if r.double_sided and r.layout.get("layout") != "fold"]
+    if asked is None:
+        if not usual or options.sheet.duplex == "none":
+            return []
+        return [f"--layout fold: {', '.join(map(repr, usual))} too large to fold (a piece over half the sheet): "
+                f"printed as usual, the backs on the sheet's other side (duplex, flip on the "
+                f"{options.sheet.duplex} edge); a printer without duplex feeds the sheet again"]
     if not usual:
         return [f"--duplex {asked} changes nothing with --layout fold: fold-over sheets are printed on one side "
                 "(front and back side by side, folded), never turned over; leave --duplex out (or --duplex none)"]

@@ -13,6 +13,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from pnpgen.exports.faces import PageStyle, UniqueFace, face_images
+from pnpgen.shapes import deck_shape, trim_path
 
 THUMB = (180, 220)  # largest thumbnail, px
 LABEL_PX = 30
@@ -28,6 +29,7 @@ class Thumb:
     style: PageStyle
     key: str
     label: str
+    back: bool = False  # a back: a die-cut outline that is not symmetric is mirrored
 
 
 def thumbnails(style: PageStyle, faces: list[UniqueFace]) -> list[Thumb]:
@@ -40,7 +42,7 @@ def thumbnails(style: PageStyle, faces: list[UniqueFace]) -> list[Thumb]:
         if f.back is not None:
             backs.setdefault(f.back, f.stem)
     for key, stem in backs.items():
-        items.append(Thumb(plain, key, f"{style.deck.id} back" if len(backs) == 1 else f"{stem} back"))
+        items.append(Thumb(plain, key, f"{style.deck.id} back" if len(backs) == 1 else f"{stem} back", back=True))
     return items
 
 
@@ -60,8 +62,25 @@ def _drawn(thumbs: list[Thumb]) -> list[tuple[Image.Image, str]]:
         run = thumbs[start:end]
         images = face_images([t.key for t in run], style, (max(1, round(pw * k)), max(1, round(ph * k))))
         box = (round(b * k), round(b * k), round((b + W) * k), round((b + H) * k))
-        out.extend((image.crop(box), t.label) for image, t in zip(images, run))
+        out.extend((_cut_out(image.crop(box), t), t.label) for image, t in zip(images, run))
         start = end
+    return out
+
+
+def _cut_out(image: Image.Image, thumb: Thumb) -> Image.Image:
+    """A die-cut piece (round, hex, rounded) as it is cut out: white outside its cut line. Its
+    square trim showed a round token's solid back as a square tile (euro designer trial)."""
+    spec = deck_shape(thumb.style.deck)
+    if not spec.die_cut:
+        return image
+    points = trim_path(spec).points()
+    kx, ky = image.width / spec.w, image.height / spec.h  # the trim as drawn (a --fit export scales it)
+    if thumb.back and not spec.mirror_symmetric:
+        points = [(spec.w - x, y) for x, y in points]
+    mask = Image.new("L", image.size, 0)
+    ImageDraw.Draw(mask).polygon([(x * kx, y * ky) for x, y in points], fill=255)
+    out = Image.new("RGB", image.size, (255, 255, 255))
+    out.paste(image.convert("RGB"), (0, 0), mask)
     return out
 
 

@@ -22,6 +22,7 @@ same thin rule on forty cards is one finding."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -29,6 +30,7 @@ from pathlib import Path
 from pnpgen.data.lint import MM_PER_PT, LintSettings
 from pnpgen.data.model import Deck, Piece
 from pnpgen.faces.faceset import outline
+from pnpgen.faces.layouts import compile_side
 from pnpgen.safetext import quoted
 from pnpgen.svg.artwork import Art
 from pnpgen.svg.style import UNITS_PX
@@ -187,12 +189,29 @@ def _where(at: str, deck: Deck, templates: Path) -> str:
     if name.startswith("@layout/"):
         side = name.rsplit("/", 1)[-1]
         layout = deck.layout.name if deck.layout is not None else ""
+        box = _layout_box(deck, side, line)
         if layout and (templates.parent / "layouts" / f"{layout}.yaml").is_file():  # the workspace's own
-            return f"the layout of deck {deck.id!r} ({side}, from layouts/{layout}.yaml), line {line}"
-        return f"the built-in layout of deck {deck.id!r} ({side}), line {line}"
+            return f"the layout of deck {deck.id!r} ({side}{box}, from layouts/{layout}.yaml), line {line}"
+        if layout.endswith(" (inline)"):  # the deck's own layout: {extends: …} (data/layouts.py _layers)
+            source = deck.source.relative_to(templates.parent) if deck.source.is_relative_to(templates.parent) \
+                else deck.source
+            return f"the layout of deck {deck.id!r} ({side}{box}, from {source.as_posix()}), line {line}"
+        return f"the built-in layout of deck {deck.id!r} ({side}{box}), line {line}"
     if name.startswith("common/") and not (templates / name).is_file():
         return f"pnpgen's {name}:{line}"
     return f"templates/{name}:{line}"
+
+
+def _layout_box(deck: Deck, side: str, line: str) -> str:
+    """', box <name>': the box of a layout's side that wrote ``line`` of its compiled template
+    (each box's text starts with its {# name #} line), as a designer writes boxes, not lines."""
+    if deck.layout is None or not line.isdigit() or (side == "back" and deck.layout.back is None):
+        return ""
+    for row in reversed(compile_side(deck.layout, side).splitlines()[:int(line)]):
+        found = re.fullmatch(r"\{# (.+) #\}", row.strip())
+        if found:
+            return f", box {found.group(1)}"
+    return ""
 
 
 def _line(f: _Finding, s: LintSettings, templates: Path, shop: str = "") -> str:
