@@ -75,3 +75,21 @@ def test_negative_or_zero_sizes_are_refused_at_the_template_line(tmp_path, capsy
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "card-front.svg.j2:6:" in err and key in err and "dpi" not in err
+
+
+@pytest.mark.parametrize(("written", "meant"), [("1e3", "1000"), ("0x10", "16"), ("1_000", "1000"), ("2.5e1mm", "25mm")])
+def test_a_length_in_another_notation_is_told_its_decimal_digits_not_a_unit(tmp_path, capsys, written, meant):
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("format: poker", f"size: [{written}, 60]")
+                        + "  - {name: A, text: 本文}\n")
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.yaml:" in err and f"did you mean {meant}?" in err  # not 1mm, 0mm
+
+
+@pytest.mark.parametrize("written", ["1e9", "1e-9"])
+def test_a_length_in_exponent_form_beyond_any_size_is_offered_no_length(tmp_path, capsys, written):
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("format: poker", f"size: [{written}, 60]")
+                        + "  - {name: A, text: 本文}\n")
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not a length" in err and "did you mean" not in err

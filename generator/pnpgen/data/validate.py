@@ -102,6 +102,9 @@ def _meant_length(value: Any) -> str:
     if m is None:
         return ""
     number, unit = m.group(1).replace(",", "."), m.group(2).lower()
+    if _OTHER_NOTATION.match(unit):  # 1e3, 0x10, 1_000: a number in another notation, not a number and a unit
+        decimal_digits = _in_decimal(typed(value))
+        return f"; did you mean {decimal_digits}?" if decimal_digits else ""
     unit = _UNIT_WORDS.get(unit, unit)
     if unit and unit not in MM_PER_UNIT:  # 63mmm, 10pts
         import difflib
@@ -112,6 +115,30 @@ def _meant_length(value: Any) -> str:
     if meant != typed(value) and _LENGTH.match(meant):
         return f"; did you mean {meant}?"
     return ""
+
+
+# what follows the digits of a number written in exponent, hexadecimal, octal, binary or grouped form
+_OTHER_NOTATION = re.compile(r"(?:e[-+]?[0-9]|x[0-9a-f]|o[0-7]|b[01]|_[0-9])")
+
+
+def _in_decimal(text: str) -> str:
+    """``1e3`` as ``1000``, ``0x10`` as ``16``, ``1_000`` as ``1000`` (the digits a length takes);
+    empty when it is not one number or too long to be a length."""
+    m = re.fullmatch(r"([-+]?[0-9][0-9_.a-zA-Z+-]{0,30}?)\s*(mm|cm|in|pt|px)?", text)
+    if m is None:
+        return ""
+    written, unit = m.group(1), m.group(2) or ""
+    try:
+        number: float = int(written, 0)
+    except ValueError:
+        try:
+            number = float(written)
+        except ValueError:
+            return ""
+    if not math.isfinite(number) or abs(number) >= 1e7 or (number and abs(number) < 1e-4):
+        return ""  # no length: 'out of range' says what is
+    digits = str(number) if isinstance(number, int) else f"{number:.4f}".rstrip("0").rstrip(".")
+    return f"{digits}{unit}"
 
 
 def typed(value: Any) -> str:
