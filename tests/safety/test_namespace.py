@@ -42,6 +42,35 @@ def test_a_preset_named_like_a_build_folder_is_refused(tmp_path, capsys):
     assert not (ws / "build" / "test").exists()
 
 
+@pytest.mark.parametrize("name", ["Shop", "CUT"])
+def test_a_preset_named_like_a_build_folder_in_other_letter_case_is_refused(tmp_path, capsys, name):
+    """presets/Shop.yaml exported into build/test/Shop/, which is the build's shop/ on Windows and macOS."""
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "presets").mkdir()
+    (ws / "presets" / f"{name}.yaml").write_text(
+        (Path(__file__).resolve().parents[2] / "generator/pnpgen/exports/presets/doujin.yaml").read_text(encoding="utf-8"),
+        encoding="utf-8")
+    assert run(ws, "export", "--game", "test", "--preset", name) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"preset {name!r} would export into the build's" in err
+    assert not (ws / "build" / "test").exists()
+
+
+@pytest.mark.parametrize("chosen", ["Doujin", "doujin"])
+def test_two_presets_differing_in_letter_case_alone_are_refused(tmp_path, capsys, chosen):
+    """presets/Doujin.yaml beside the shipped doujin: build/test/Doujin/ and doujin/ are one folder on
+    Windows and macOS, and which file --preset doujin reads depends on the file system."""
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "presets").mkdir()
+    (ws / "presets" / "Doujin.yaml").write_text(
+        (Path(__file__).resolve().parents[2] / "generator/pnpgen/exports/presets/doujin.yaml").read_text(encoding="utf-8"),
+        encoding="utf-8")
+    assert run(ws, "export", "--game", "test", "--preset", chosen) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'Doujin'" in err and "'doujin'" in err and "same folder" in err, err
+    assert not (ws / "build" / "test").exists()
+
+
 @pytest.mark.parametrize("name", ["aux", "Nul"])
 def test_a_preset_named_like_a_windows_device_is_refused(tmp_path, capsys, name):
     """presets/aux.yaml exported into build/test/aux/, a folder Windows cannot hold."""

@@ -10,6 +10,7 @@ is drawn or written; a collision is one line naming both."""
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 
 from pnpgen.data.model import Deck, Game
 from pnpgen.errors import InputError
@@ -90,14 +91,20 @@ def check_deck_ids(game: Game) -> None:
                                  f"decks/{other.source.name}")
 
 
-def check_preset_folder(game: Game, preset: str) -> None:
+def check_preset_folder(game: Game, preset: str, presets: Iterable[str] = ()) -> None:
     """An export writes into ``<out>/<game>/<preset>/``: not the build's shop/ or a language's
-    folder, nor a name Windows cannot hold."""
+    folder, nor another preset's (``presets``: the names there are) as Windows and macOS compare
+    names (``Shop`` is ``shop/`` there), nor a name Windows cannot hold."""
     taken = {"shop": "the build's print-shop folder shop/", "cut": "the build's cutting-machine folder cut/"}
-    taken.update({lang: f"the build's {lang} edition folder {lang}/" for lang in game.languages})
-    if preset in taken:
-        raise InputError(f"preset {preset!r} would export into {taken[preset]}", key="--preset",
+    taken.update({same_file(lang): f"the build's {lang} edition folder {lang}/" for lang in game.languages})
+    if same_file(preset) in taken:
+        raise InputError(f"preset {preset!r} would export into {taken[same_file(preset)]}", key="--preset",
                          expected="rename the preset's file (presets/<name>.yaml) to another name")
+    twin = sorted(p for p in presets if p != preset and same_file(p) == same_file(preset))
+    if twin:
+        raise InputError(f"presets {twin[0]!r} and {preset!r} export into the same folder on Windows and macOS "
+                         "(they differ only in letter case or in how a character is written)", key="--preset",
+                         expected="rename one of the presets' files (presets/<name>.yaml)")
     trouble = windows_trouble(preset, folder=True)
     if trouble is not None:  # the export's folder <out>/<game>/aux/
         raise InputError(f"preset {preset!r} {trouble}, and it names the export's folder", key="--preset",

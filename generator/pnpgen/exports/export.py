@@ -81,7 +81,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     written: ``EarlierImages``); ``ExportResult.made`` records this export's."""
     game = load_game(ws, slug, lang=options.lang)
     preset = load_preset(ws, slug, options.preset)
-    check_preset_folder(game, preset.slug)
+    check_preset_folder(game, preset.slug, available(ws, slug))
     colour = options.colour or preset.colour
     if colour == "cmyk" and preset.files in ("png-faces", "tts"):
         raise InputError(f"{preset.name} takes RGB images, so --colour cmyk does not apply", key="--colour",
