@@ -3,6 +3,7 @@ stops the command before anything is written, in one line naming both."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -173,3 +174,14 @@ def test_a_game_folder_ending_in_a_dot_or_space_is_refused(tmp_path, capsys, slu
                                        "which Windows drops from a folder's name, and it names the game's output "
                                        f"folder (expected another folder name for the game, e.g. {meant})\n")
     assert not (ws / "build").exists()
+
+
+def test_two_games_differing_in_letter_case_alone_are_refused(tmp_path, capsys):
+    """data/Test/ beside data/test/: build/Test/ and build/test/ are one folder on Windows and macOS
+    (a build on Linux onto a shared drive mixed the two games' sets)."""
+    ws = make_workspace(tmp_path / "ws")
+    shutil.copytree(ws / "data/test", ws / "data/Test")
+    assert run(ws, "build", "--all", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'Test'" in err and "'test'" in err and "same folder" in err and "data/Test/" in err, err
+    assert not (ws / "build" / "test").exists() and not (ws / "build" / "Test").exists()

@@ -43,12 +43,20 @@ def same_file(name: str) -> str:
     return unicodedata.normalize("NFC", name).casefold()
 
 
-def check_deck_ids(game: Game) -> None:
+def check_deck_ids(game: Game, games: Iterable[str] = ()) -> None:
+    """The game's and its decks' names, as they name files: ``games``, every game's folder name
+    under data/ (``Test`` beside ``test``: one output folder on Windows and macOS)."""
     trouble = windows_trouble(game.slug, folder=True)
     if trouble is not None:  # build/<slug>/ and <slug>-all.pdf
         raise InputError(f"the game's folder name {game.slug!r} {trouble}, and it names the game's output folder",
                          path=f"data/{game.slug}", expected="another folder name for the game, e.g. "
                          f"{_windows_safe(game.slug, '-game')}")
+    twin = sorted(g for g in games if g != game.slug and same_file(g) == same_file(game.slug))
+    if twin:
+        raise InputError(f"games {twin[0]!r} and {game.slug!r} build into the same folder on Windows and macOS "
+                         "(they differ only in letter case or in how a character is written)",
+                         path=f"data/{game.slug}", expected=f"another folder name for one of data/{twin[0]}/ "
+                         f"and data/{game.slug}/")
     if len(game.slug.encode()) > SLUG_MAX:
         raise InputError(f"the game's folder name of {len(game.slug.encode())} bytes is too long for its files' names",
                          path=f"data/{game.slug[:40]}…", expected=f"a folder name of at most {SLUG_MAX} bytes "
