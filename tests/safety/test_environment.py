@@ -23,6 +23,21 @@ def test_the_rulebook_is_the_same_bytes_with_source_date_epoch_set(tmp_path, mon
         assert dated.read_bytes() == plain.read_bytes(), name
 
 
+def test_a_source_date_epoch_not_a_whole_number_is_no_traceback(tmp_path):
+    """ReportLab's every canvas read it with int(): a build with SOURCE_DATE_EPOCH=1.5 ended in a
+    ValueError traceback (the rulebook's fold marks) after its sheets were drawn. (A process of its
+    own: this one keeps the fold marks drawn by earlier tests.)"""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    for epoch in ("", "1.5", "soon"):
+        done = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "test", "--out",
+                               str(tmp_path / (epoch or "plain"))], cwd=ws, capture_output=True, timeout=300,
+                              env=child_env(PNPGEN_CACHE="off", SOURCE_DATE_EPOCH=epoch))
+        assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr[-300:]
+    for name in ("rulebook.pdf", "rulebook-booklet.pdf", "cards.pdf"):
+        plain = (tmp_path / "plain" / "test" / name).read_bytes()
+        assert (tmp_path / "1.5/test" / name).read_bytes() == plain == (tmp_path / "soon/test" / name).read_bytes()
+
+
 def test_a_stdout_without_the_games_characters_says_them_escaped(tmp_path):
     """Japanese names printed to a cp1252 or ascii stdout (a Western Windows redirecting to a file,
     a CI log): the build ended in a UnicodeEncodeError traceback, exit 1, after writing its files."""
