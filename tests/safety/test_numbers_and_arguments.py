@@ -93,3 +93,18 @@ def test_a_length_in_exponent_form_beyond_any_size_is_offered_no_length(tmp_path
     assert run(ws, "list") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "is not a length" in err and "did you mean" not in err
+
+
+@pytest.mark.parametrize(("written", "says"), [
+    ("'w * 1e3'", "'1e3' in 'w * 1e3' is a number written in another notation; did you mean 1000?"),
+    ("0x10", "'0x10' in '0x10' is a number written in another notation; did you mean 16?"),
+    ("'w - 1_000'", "'1_000' in 'w - 1_000' is a number written in another notation; did you mean 1000?"),
+    ("1e9", "'1e9' in '1e9' is a number written in another notation ("),  # no length to offer
+])
+def test_a_layout_length_in_another_notation_is_said_so_not_an_unknown_name(tmp_path, capsys, written, says):
+    """'unknown name 'e' in '1e9'' read the exponent as a name, as if w or h were misspelt."""
+    ws = make_workspace(tmp_path / "ws", deck=f"name: カード\nlayout: {{extends: card-poker, boxes: {{title: {{w: {written}}}}}}}\n"
+                                              "pieces:\n  - {title: 題}\n")
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.yaml:2:" in err and says in err and "unknown name" not in err, err

@@ -103,7 +103,7 @@ def _meant_length(value: Any) -> str:
         return ""
     number, unit = m.group(1).replace(",", "."), m.group(2).lower()
     if _OTHER_NOTATION.match(unit):  # 1e3, 0x10, 1_000: a number in another notation, not a number and a unit
-        decimal_digits = _in_decimal(typed(value))
+        decimal_digits = in_decimal(typed(value))
         return f"; did you mean {decimal_digits}?" if decimal_digits else ""
     unit = _UNIT_WORDS.get(unit, unit)
     if unit and unit not in MM_PER_UNIT:  # 63mmm, 10pts
@@ -121,7 +121,7 @@ def _meant_length(value: Any) -> str:
 _OTHER_NOTATION = re.compile(r"(?:e[-+]?[0-9]|x[0-9a-f]|o[0-7]|b[01]|_[0-9])")
 
 
-def _in_decimal(text: str) -> str:
+def in_decimal(text: str) -> str:
     """``1e3`` as ``1000``, ``0x10`` as ``16``, ``1_000`` as ``1000`` (the digits a length takes);
     empty when it is not one number or too long to be a length."""
     m = re.fullmatch(r"([-+]?[0-9][0-9_.a-zA-Z+-]{0,30}?)\s*(mm|cm|in|pt|px)?", text)
