@@ -108,3 +108,20 @@ def test_a_layout_length_in_another_notation_is_said_so_not_an_unknown_name(tmp_
     assert run(ws, "list") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cards.yaml:2:" in err and says in err and "unknown name" not in err, err
+
+
+@pytest.mark.parametrize(("written", "meant"), [("'1,000'", "1000"), ("1e3", "1000"), ("0x10", "16"), ("1_000", "1000")])
+def test_a_count_in_another_notation_is_told_its_digits(tmp_path, capsys, written, meant):
+    """A spreadsheet's 1,000 (its thousands comma) or 1e3: told the count to write, not only that
+    it is no whole number 'from 0 to 10,000'."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(written))
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not written in plain digits" in err and f"count: {meant}'" in err, err
+
+
+def test_a_count_in_another_notation_beyond_the_limit_is_told_the_limit(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck=_deck("'20,000'"))
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert "is not a whole number from 0 to 10,000" in err and "plain digits" not in err, err

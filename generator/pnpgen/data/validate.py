@@ -200,10 +200,22 @@ def count(value: Any, bounds: tuple[int, int] = COUNT, example: str = "'count: 3
     if counted:  # ２枚: the number is there, with a word the count does not take
         raise Invalid(f"count {show(value)} holds a counter word or sign beside its number, which is not read",
                       f"{example.replace('3', counted.group(1), 1)}, the number alone")
+    digits = _count_digits(kanji) if n is None and kanji else None
+    if digits is not None and lo <= int(digits) <= hi:  # 1,000 or 1e3 from a spreadsheet
+        raise Invalid(f"count {show(value)} is not written in plain digits",
+                      f"{example.replace('3', digits, 1)}, the digits alone")
     if n is None or not lo <= n <= hi:
         raise Invalid(f"count {show(value)} is not a whole number from {lo} to {hi:,}",
                       f"an integer {lo}..{hi}, e.g. {example}")
     return n
+
+
+def _count_digits(text: str) -> str | None:
+    """The whole number ``1,000`` (a thousands comma), ``1e3``, ``0x10`` or ``3.0`` is, in digits."""
+    if re.fullmatch(r"[0-9]{1,3}(?:,[0-9]{3})+", text):
+        return text.replace(",", "")
+    digits = in_decimal(text)
+    return digits if digits.isdigit() else None
 
 
 def choice(value: Any, options: Iterable[str], what: str) -> str:
