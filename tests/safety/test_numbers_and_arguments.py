@@ -125,3 +125,17 @@ def test_a_count_in_another_notation_beyond_the_limit_is_told_the_limit(tmp_path
     assert run(ws, "list") == 2
     err = capsys.readouterr().err
     assert "is not a whole number from 0 to 10,000" in err and "plain digits" not in err, err
+
+
+@pytest.mark.parametrize(("written", "said"), [(".nan", "lint min_text nan is not a length"),
+                                               ("99", "lint min_text 99 is out of range"),
+                                               ("'1e400'", "lint min_text '1e400' is not a length")])
+def test_a_lint_figure_is_said_as_written_not_with_the_unit_pnpgen_added(tmp_path, capsys, written, said):
+    """It said 'nanpt', '1e400pt': a value the designer never wrote."""
+    ws = make_workspace(tmp_path / "ws")
+    game = ws / "data/test/game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + f"lint: {{min_text: {written}}}\n", encoding="utf-8")
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "game.yaml:" in err and (said in err or said.replace("not a length", "out of range") in err), err
+    assert "pt'" not in err
