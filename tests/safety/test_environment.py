@@ -4,9 +4,11 @@ to date its document, even when told to write invariant files."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
+import pytest
 from pypdf import PdfReader
 
 from conftest import child_env, make_workspace, run
@@ -94,3 +96,19 @@ def test_an_error_said_where_it_cannot_be_written_still_exits_2(tmp_path):
         done = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "no-such-game"], cwd=ws,
                               stdout=subprocess.PIPE, stderr=full, env=child_env(), timeout=300)
     assert done.returncode == 2 and done.stdout == b""
+
+
+@pytest.mark.parametrize("stands", ["dangling link", "pipe"])
+def test_an_output_folder_that_is_a_dangling_link_or_a_pipe_is_said_so(tmp_path, capsys, stands):
+    """It said 'cannot write to build: File exists', naming nothing that stood there; the link's
+    target is not made."""
+    ws = make_workspace(tmp_path / "ws")
+    if stands == "pipe":
+        os.mkfifo(ws / "build")
+    else:
+        (ws / "build").symlink_to(tmp_path / "gone")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    said = "it is a link to" if stands == "dangling link" else "it is no folder (a file, a pipe or a device)"
+    assert err.count("\n") == 1 and said in err and "File exists" not in err, err
+    assert not (tmp_path / "gone").exists()
