@@ -185,3 +185,16 @@ def test_two_games_differing_in_letter_case_alone_are_refused(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "'Test'" in err and "'test'" in err and "same folder" in err and "data/Test/" in err, err
     assert not (ws / "build" / "test").exists() and not (ws / "build" / "Test").exists()
+
+
+def test_a_preset_that_would_be_refused_is_not_offered_as_taking_a_deck(tmp_path, capsys):
+    """A deck a preset cannot take is told the presets that would: not presets/Shop.yaml, which
+    --preset refuses (its folder is the build's shop/ on Windows and macOS)."""
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "presets").mkdir()
+    (ws / "presets" / "Shop.yaml").write_text(
+        (Path(__file__).resolve().parents[2] / "generator/pnpgen/exports/presets/doujin.yaml").read_text(encoding="utf-8"),
+        encoding="utf-8")
+    assert run(ws, "export", "--game", "test", "--preset", "makeplayingcards") == 2
+    err = capsys.readouterr().err
+    assert "takes it: " in err and "--preset doujin" in err and "--preset Shop" not in err, err
