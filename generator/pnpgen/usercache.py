@@ -112,6 +112,8 @@ def put(kind: str, name: str, value: Any) -> None:
         return
     try:
         _private_folder(where.parent, where)
+        if not (_private(where) and _private(where.parent)):
+            return  # never read there (get): not written
         _sweep(where)
         tmp = where / f".{name}.{os.getpid()}"
         try:
@@ -129,12 +131,16 @@ def _private_folder(*folders: Path) -> None:
     """``folders`` of the cache (the cache's own, a kind's), made for this user alone whatever the umask: the
     cache holds code the build runs (templates' bytecode), and under ``umask 000`` (or 002 with a
     shared group) its folders and entries were writable by others, who could plant an entry (its
-    check is a hash anyone computes). Such a folder made before is made private."""
+    check is a hash anyone computes). Such a folder made before is made private, unless it is the
+    folder ``PNPGEN_CACHE`` names (``/tmp``: changed, it would lock others out of it), then unused."""
+    given = os.environ.get("PNPGEN_CACHE")
     for folder_ in folders:
         try:
             folder_.mkdir(mode=0o700, parents=True)
             _private.cache_clear()  # (found missing before: now there)
         except FileExistsError:
+            if given and folder_ == Path(given):
+                continue  # a folder the designer named (PNPGEN_CACHE=/tmp) is never changed: only not read
             st = folder_.stat()
             if st.st_mode & 0o022 and st.st_uid == _USER:
                 folder_.chmod(0o700)

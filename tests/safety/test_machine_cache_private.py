@@ -49,3 +49,16 @@ def test_an_entry_in_a_folder_others_may_write_is_not_read(cache):
     usercache.put("yaml", "b" * 40, 1)
     assert stat.S_IMODE((cache / "yaml").stat().st_mode) == 0o700
     assert usercache.get("yaml", "b" * 40) == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="folder owners: POSIX")
+def test_a_cache_folder_named_that_others_may_write_is_left_as_it_is_and_unused(tmp_path, monkeypatch):
+    """PNPGEN_CACHE=/tmp: made private, it would have locked every other user out of /tmp."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    monkeypatch.setenv("PNPGEN_CACHE", str(shared))
+    usercache.put("yaml", "c" * 40, 1)
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o1777
+    assert usercache.get("yaml", "c" * 40) is None and not list(shared.rglob("c" * 40))
+    assert usercache.secret() is None  # a key others could replace seals nothing: the process's own then
