@@ -410,6 +410,11 @@ def _leave(code: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    # Every file pnpgen writes is dated 2000-01-01 (pdf/settings.py, dated_as_pnpgen_dates); every
+    # ReportLab canvas reads SOURCE_DATE_EPOCH, and one not a whole number (1.5, 1e10, a CI's typo)
+    # ended a build in a ValueError traceback from the rulebook's fold marks, or called a face's
+    # art unconvertible: dropped for the process and the workers it starts.
+    os.environ.pop("SOURCE_DATE_EPOCH", None)
     try:
         here: str | None = os.getcwd()
     except FileNotFoundError:  # the terminal's folder deleted, or replaced by one of its name, since

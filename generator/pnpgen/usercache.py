@@ -89,7 +89,7 @@ def installed(*modules: str) -> bytes:
 def get(kind: str, name: str) -> Any:
     """The value kept under ``name``, or None."""
     where = folder(kind)
-    if where is None:
+    if where is None or not (_private(where) and _private(where.parent)):
         return None
     try:
         raw = (where / name).read_bytes()
@@ -111,17 +111,56 @@ def put(kind: str, name: str, value: Any) -> None:
     except ValueError:
         return
     try:
-        where.mkdir(parents=True, exist_ok=True)
+        _private_folder(where.parent, where)
+        if not (_private(where) and _private(where.parent)):
+            return  # never read there (get): not written
         _sweep(where)
         tmp = where / f".{name}.{os.getpid()}"
         try:
-            tmp.write_bytes(hashlib.sha256(body).digest() + body)
+            with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as f:
+                f.write(hashlib.sha256(body).digest() + body)
             os.replace(tmp, where / name)
         except OSError:
             tmp.unlink(missing_ok=True)  # a full disk: the part written goes at once
             raise
     except OSError:
         pass  # a read-only or full disk: the next run works it out again
+
+
+def _private_folder(*folders: Path) -> None:
+    """``folders`` of the cache (the cache's own, a kind's), made for this user alone whatever the umask: the
+    cache holds code the build runs (templates' bytecode), and under ``umask 000`` (or 002 with a
+    shared group) its folders and entries were writable by others, who could plant an entry (its
+    check is a hash anyone computes). Such a folder made before is made private, unless it is the
+    folder ``PNPGEN_CACHE`` names (``/tmp``: changed, it would lock others out of it), then unused."""
+    given = os.environ.get("PNPGEN_CACHE")
+    for folder_ in folders:
+        try:
+            folder_.mkdir(mode=0o700, parents=True)
+            _private.cache_clear()  # (found missing before: now there)
+        except FileExistsError:
+            if given and folder_ == Path(given):
+                continue  # a folder the designer named (PNPGEN_CACHE=/tmp) is never changed: only not read
+            st = folder_.stat()
+            if st.st_mode & 0o022 and st.st_uid == _USER:
+                folder_.chmod(0o700)
+                _private.cache_clear()
+
+
+_USER = os.getuid() if hasattr(os, "getuid") else None
+
+
+@lru_cache(maxsize=64)
+def _private(where: Path) -> bool:
+    """Whether the cache folder ``where`` is this user's alone: an entry in a folder others may
+    write to (or another user's) is never read."""
+    if _USER is None:  # Windows: a user's cache is in their own profile
+        return True
+    try:
+        st = where.stat()
+    except OSError:
+        return False
+    return st.st_uid == _USER and not st.st_mode & 0o022
 
 
 def _sweep(where: Path) -> None:
@@ -174,6 +213,10 @@ def _secret_in(*environment: str | None) -> bytes | None:
 def _secret(path: str) -> bytes | None:
     where = Path(path)
     try:
+        if where.parent.is_dir() and not _private(where.parent):  # a key others could have written seals nothing
+            _private_folder(where.parent)
+            if not _private(where.parent):
+                return None
         key = where.read_bytes()
         if len(key) == SECRET_BYTES:
             return key
@@ -181,7 +224,7 @@ def _secret(path: str) -> bytes | None:
         pass
     tmp = where.parent / f".secret.{os.getpid()}"
     try:
-        where.parent.mkdir(parents=True, exist_ok=True)
+        _private_folder(where.parent)
         handle = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(handle, "wb") as f:
             f.write(os.urandom(SECRET_BYTES))

@@ -4,9 +4,11 @@ to date its document, even when told to write invariant files."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
+import pytest
 from pypdf import PdfReader
 
 from conftest import child_env, make_workspace, run
@@ -21,6 +23,21 @@ def test_the_rulebook_is_the_same_bytes_with_source_date_epoch_set(tmp_path, mon
         plain, dated = (tmp_path / folder / "test" / name for folder in ("plain", "dated"))
         assert PdfReader(dated).metadata["/CreationDate"] == "D:20000101000000+00'00'"  # as every pnpgen file
         assert dated.read_bytes() == plain.read_bytes(), name
+
+
+def test_a_source_date_epoch_not_a_whole_number_is_no_traceback(tmp_path):
+    """ReportLab's every canvas read it with int(): a build with SOURCE_DATE_EPOCH=1.5 ended in a
+    ValueError traceback (the rulebook's fold marks) after its sheets were drawn. (A process of its
+    own: this one keeps the fold marks drawn by earlier tests.)"""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    for epoch in ("", "1.5", "soon"):
+        done = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "test", "--out",
+                               str(tmp_path / (epoch or "plain"))], cwd=ws, capture_output=True, timeout=300,
+                              env=child_env(PNPGEN_CACHE="off", SOURCE_DATE_EPOCH=epoch))
+        assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr[-300:]
+    for name in ("rulebook.pdf", "rulebook-booklet.pdf", "cards.pdf"):
+        plain = (tmp_path / "plain" / "test" / name).read_bytes()
+        assert (tmp_path / "1.5/test" / name).read_bytes() == plain == (tmp_path / "soon/test" / name).read_bytes()
 
 
 def test_a_stdout_without_the_games_characters_says_them_escaped(tmp_path):
@@ -79,3 +96,19 @@ def test_an_error_said_where_it_cannot_be_written_still_exits_2(tmp_path):
         done = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "no-such-game"], cwd=ws,
                               stdout=subprocess.PIPE, stderr=full, env=child_env(), timeout=300)
     assert done.returncode == 2 and done.stdout == b""
+
+
+@pytest.mark.parametrize("stands", ["dangling link", "pipe"])
+def test_an_output_folder_that_is_a_dangling_link_or_a_pipe_is_said_so(tmp_path, capsys, stands):
+    """It said 'cannot write to build: File exists', naming nothing that stood there; the link's
+    target is not made."""
+    ws = make_workspace(tmp_path / "ws")
+    if stands == "pipe":
+        os.mkfifo(ws / "build")
+    else:
+        (ws / "build").symlink_to(tmp_path / "gone")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    said = "it is a link to" if stands == "dangling link" else "it is no folder (a file, a pipe or a device)"
+    assert err.count("\n") == 1 and said in err and "File exists" not in err, err
+    assert not (tmp_path / "gone").exists()

@@ -3,6 +3,7 @@ stops the command before anything is written, in one line naming both."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,35 @@ def test_a_preset_named_like_a_build_folder_is_refused(tmp_path, capsys):
     assert run(ws, "export", "--game", "test", "--preset", "shop") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--preset" in err and "shop/" in err
+    assert not (ws / "build" / "test").exists()
+
+
+@pytest.mark.parametrize("name", ["Shop", "CUT"])
+def test_a_preset_named_like_a_build_folder_in_other_letter_case_is_refused(tmp_path, capsys, name):
+    """presets/Shop.yaml exported into build/test/Shop/, which is the build's shop/ on Windows and macOS."""
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "presets").mkdir()
+    (ws / "presets" / f"{name}.yaml").write_text(
+        (Path(__file__).resolve().parents[2] / "generator/pnpgen/exports/presets/doujin.yaml").read_text(encoding="utf-8"),
+        encoding="utf-8")
+    assert run(ws, "export", "--game", "test", "--preset", name) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"preset {name!r} would export into the build's" in err
+    assert not (ws / "build" / "test").exists()
+
+
+@pytest.mark.parametrize("chosen", ["Doujin", "doujin"])
+def test_two_presets_differing_in_letter_case_alone_are_refused(tmp_path, capsys, chosen):
+    """presets/Doujin.yaml beside the shipped doujin: build/test/Doujin/ and doujin/ are one folder on
+    Windows and macOS, and which file --preset doujin reads depends on the file system."""
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "presets").mkdir()
+    (ws / "presets" / "Doujin.yaml").write_text(
+        (Path(__file__).resolve().parents[2] / "generator/pnpgen/exports/presets/doujin.yaml").read_text(encoding="utf-8"),
+        encoding="utf-8")
+    assert run(ws, "export", "--game", "test", "--preset", chosen) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'Doujin'" in err and "'doujin'" in err and "same folder" in err, err
     assert not (ws / "build" / "test").exists()
 
 
@@ -147,14 +177,25 @@ def test_a_game_folder_ending_in_a_dot_or_space_is_refused(tmp_path, capsys, slu
     assert not (ws / "build").exists()
 
 
-def test_game_folders_differing_only_in_letter_case_are_refused(tmp_path, capsys):
-    """A hostile round: data/Demo and data/demo built build/Demo and build/demo, one folder on
-    Windows and macOS (a zip of the build, a shared drive)."""
-    import shutil
-
+def test_two_games_differing_in_letter_case_alone_are_refused(tmp_path, capsys):
+    """data/Test/ beside data/test/: build/Test/ and build/test/ are one folder on Windows and macOS
+    (a build on Linux onto a shared drive mixed the two games' sets)."""
     ws = make_workspace(tmp_path / "ws")
-    shutil.copytree(ws / "data" / "test", ws / "data" / "Test")
+    shutil.copytree(ws / "data/test", ws / "data/Test")
     assert run(ws, "build", "--all", "--no-rulebook") == 2
     err = capsys.readouterr().err
-    assert "game folders" in err and "'Test'" in err and "'test'" in err and "same output folder" in err, err
+    assert err.count("\n") == 1 and "'Test'" in err and "'test'" in err and "same folder" in err and "data/Test/" in err, err
     assert not (ws / "build" / "test").exists() and not (ws / "build" / "Test").exists()
+
+
+def test_a_preset_that_would_be_refused_is_not_offered_as_taking_a_deck(tmp_path, capsys):
+    """A deck a preset cannot take is told the presets that would: not presets/Shop.yaml, which
+    --preset refuses (its folder is the build's shop/ on Windows and macOS)."""
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "presets").mkdir()
+    (ws / "presets" / "Shop.yaml").write_text(
+        (Path(__file__).resolve().parents[2] / "generator/pnpgen/exports/presets/doujin.yaml").read_text(encoding="utf-8"),
+        encoding="utf-8")
+    assert run(ws, "export", "--game", "test", "--preset", "makeplayingcards") == 2
+    err = capsys.readouterr().err
+    assert "takes it: " in err and "--preset doujin" in err and "--preset Shop" not in err, err

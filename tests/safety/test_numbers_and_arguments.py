@@ -75,3 +75,67 @@ def test_negative_or_zero_sizes_are_refused_at_the_template_line(tmp_path, capsy
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "card-front.svg.j2:6:" in err and key in err and "dpi" not in err
+
+
+@pytest.mark.parametrize(("written", "meant"), [("1e3", "1000"), ("0x10", "16"), ("1_000", "1000"), ("2.5e1mm", "25mm")])
+def test_a_length_in_another_notation_is_told_its_decimal_digits_not_a_unit(tmp_path, capsys, written, meant):
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("format: poker", f"size: [{written}, 60]")
+                        + "  - {name: A, text: 本文}\n")
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.yaml:" in err and f"did you mean {meant}?" in err  # not 1mm, 0mm
+
+
+@pytest.mark.parametrize("written", ["1e9", "1e-9"])
+def test_a_length_in_exponent_form_beyond_any_size_is_offered_no_length(tmp_path, capsys, written):
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("format: poker", f"size: [{written}, 60]")
+                        + "  - {name: A, text: 本文}\n")
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not a length" in err and "did you mean" not in err
+
+
+@pytest.mark.parametrize(("written", "says"), [
+    ("'w * 1e3'", "'1e3' in 'w * 1e3' is a number written in another notation; did you mean 1000?"),
+    ("0x10", "'0x10' in '0x10' is a number written in another notation; did you mean 16?"),
+    ("'w - 1_000'", "'1_000' in 'w - 1_000' is a number written in another notation; did you mean 1000?"),
+    ("1e9", "'1e9' in '1e9' is a number written in another notation ("),  # no length to offer
+])
+def test_a_layout_length_in_another_notation_is_said_so_not_an_unknown_name(tmp_path, capsys, written, says):
+    """'unknown name 'e' in '1e9'' read the exponent as a name, as if w or h were misspelt."""
+    ws = make_workspace(tmp_path / "ws", deck=f"name: カード\nlayout: {{extends: card-poker, boxes: {{title: {{w: {written}}}}}}}\n"
+                                              "pieces:\n  - {title: 題}\n")
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.yaml:2:" in err and says in err and "unknown name" not in err, err
+
+
+@pytest.mark.parametrize(("written", "meant"), [("'1,000'", "1000"), ("1e3", "1000"), ("0x10", "16"), ("1_000", "1000")])
+def test_a_count_in_another_notation_is_told_its_digits(tmp_path, capsys, written, meant):
+    """A spreadsheet's 1,000 (its thousands comma) or 1e3: told the count to write, not only that
+    it is no whole number 'from 0 to 10,000'."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(written))
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not written in plain digits" in err and f"count: {meant}'" in err, err
+
+
+def test_a_count_in_another_notation_beyond_the_limit_is_told_the_limit(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck=_deck("'20,000'"))
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert "is not a whole number from 0 to 10,000" in err and "plain digits" not in err, err
+
+
+@pytest.mark.parametrize(("written", "said"), [(".nan", "lint min_text nan is not a length"),
+                                               ("99", "lint min_text 99 is out of range"),
+                                               ("'1e400'", "lint min_text '1e400' is not a length")])
+def test_a_lint_figure_is_said_as_written_not_with_the_unit_pnpgen_added(tmp_path, capsys, written, said):
+    """It said 'nanpt', '1e400pt': a value the designer never wrote."""
+    ws = make_workspace(tmp_path / "ws")
+    game = ws / "data/test/game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + f"lint: {{min_text: {written}}}\n", encoding="utf-8")
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "game.yaml:" in err and (said in err or said.replace("not a length", "out of range") in err), err
+    assert "pt'" not in err

@@ -62,6 +62,8 @@ def builtin_names() -> list[str]:
 
 _TOKEN = re.compile(r"\s*(?:([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*(mm|cm|in|pt|px)?|([a-z_]+)|(\S))")
 _LENGTH_HINT = "mm, a unit ('2.5in'), or arithmetic on w, h and safe: 'w - 8', 'h / 2 - 6'"
+# a number in exponent, hexadecimal, octal, binary or grouped form (1e3, 0x10, 1_000), from its first digit
+_OTHER_NOTATION = re.compile(r"[0-9][0-9.]*(?:[eE][-+]?[0-9]+|[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+|(?:_[0-9]+)+)")
 
 
 def _expression(text: str, trim: tuple[float, float]) -> float:
@@ -70,14 +72,22 @@ def _expression(text: str, trim: tuple[float, float]) -> float:
     tokens: list[Any] = []
     pos = 0
     text = v.typed(text)
+    number_at = -1  # where the last number began
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if m is None:
             break
         pos = m.end()
         if m.group(1):
+            number_at = m.start(1)
             tokens.append(float(m.group(1)) * MM_PER_UNIT[m.group(2) or "mm"])
         elif m.group(3):
+            right_after_digits = number_at >= 0 and text[m.start(3) - 1].isdigit()  # 1e9, not 1 e
+            written = _OTHER_NOTATION.match(text, number_at) if right_after_digits else None
+            if written is not None:
+                meant = v.in_decimal(written.group())
+                raise v.Invalid(f"{written.group()!r} in {v.show(text)} is a number written in another notation"
+                                + (f"; did you mean {meant}?" if meant else ""), _LENGTH_HINT)
             if m.group(3) not in names:
                 raise v.Invalid(f"unknown name {m.group(3)!r} in {v.show(text)}", _LENGTH_HINT)
             tokens.append(names[m.group(3)])

@@ -65,6 +65,7 @@ def setting(value: Any, key: str) -> float | None:
             raise v.Invalid(f"lint {key} {value!r} is not a contrast ratio from {lo:g} to {hi:g}",
                             f"{lo:g} to {hi:g} ({what}; 3 or '3:1'), or off")
         return ratio
+    written = value
     if isinstance(value, str) and v.typed(value) and v.typed(value)[-1].isdigit():
         value = f"{value}{unit}"  # a bare number in text: the setting's own unit
     if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -72,8 +73,9 @@ def setting(value: Any, key: str) -> float | None:
     scale = 1.0 if unit == "mm" else 1 / MM_PER_PT
     try:
         return round(v.length(value, lo / scale, hi / scale, f"lint {key}") * scale, 6)
-    except v.Invalid as e:
-        raise v.Invalid(e.message, f"{lo:g} to {hi:g} {unit} ({what}), or off") from None
+    except v.Invalid as e:  # said as written (.nan, not 'nanpt')
+        said = e.message.replace(v.show(value), v.show(written), 1)
+        raise v.Invalid(said, f"{lo:g} to {hi:g} {unit} ({what}), or off") from None
 
 
 def settings(data: Any, place: Callable[[tuple, Callable[..., Any], Any, str], Any] | None = None,

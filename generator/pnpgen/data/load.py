@@ -264,7 +264,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
     for deck_file in deck_files(game):
         contained(deck_file.relative_to(folder), folder, "decks", deck_file)  # a link out is never read
         game.decks.append(load_deck(ws, game, deck_file, art, sizes))
-    check_deck_ids(game)
+    check_deck_ids(game, ws.slugs())
     game.notes += _palette_near_misses(game, doc)
     game.notes += _worksheets_read_twice(game)
     copies = sum(d.count for d in game.decks)

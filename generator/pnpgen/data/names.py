@@ -10,7 +10,7 @@ is drawn or written; a collision is one line naming both."""
 from __future__ import annotations
 
 import unicodedata
-from pathlib import Path
+from collections.abc import Iterable
 
 from pnpgen.data.model import Deck, Game
 from pnpgen.errors import InputError
@@ -49,18 +49,20 @@ def _shell_trouble(name: str) -> str | None:
     return "starts with '-', which a shell reads as an option (rm *.pdf would)" if name.startswith("-") else None
 
 
-def check_deck_ids(game: Game) -> None:
+def check_deck_ids(game: Game, games: Iterable[str] = ()) -> None:
+    """The game's and its decks' names, as they name files: ``games``, every game's folder name
+    under data/ (``Test`` beside ``test``: one output folder on Windows and macOS)."""
     trouble = windows_trouble(game.slug, folder=True) or _shell_trouble(game.slug)
     if trouble is not None:  # build/<slug>/ and <slug>-all.pdf
         raise InputError(f"the game's folder name {game.slug!r} {trouble}, and it names the game's output folder",
                          path=f"data/{game.slug}", expected="another folder name for the game, e.g. "
                          f"{_windows_safe(game.slug, '-game')}")
-    twin = next((p.name for p in sorted(Path(game.root).parent.iterdir()) if p.name != game.slug
-                 and same_file(p.name) == same_file(game.slug) and (p / "game.yaml").is_file()), None)
-    if twin is not None:  # build/Demo and build/demo: one folder on Windows and macOS
-        raise InputError(f"game folders {twin!r} and {game.slug!r} name the same output folder on Windows and macOS "
+    twin = sorted(g for g in games if g != game.slug and same_file(g) == same_file(game.slug))
+    if twin:
+        raise InputError(f"games {twin[0]!r} and {game.slug!r} build into the same folder on Windows and macOS "
                          "(they differ only in letter case or in how a character is written)",
-                         path=f"data/{game.slug}", expected=f"another folder name for one of data/{twin} and data/{game.slug}")
+                         path=f"data/{game.slug}", expected=f"another folder name for one of data/{twin[0]}/ "
+                         f"and data/{game.slug}/")
     if len(game.slug.encode()) > SLUG_MAX:
         raise InputError(f"the game's folder name of {len(game.slug.encode())} bytes is too long for its files' names",
                          path=f"data/{game.slug[:40]}…", expected=f"a folder name of at most {SLUG_MAX} bytes "
@@ -103,14 +105,20 @@ def check_deck_ids(game: Game) -> None:
                                  f"decks/{other.source.name}")
 
 
-def check_preset_folder(game: Game, preset: str) -> None:
+def check_preset_folder(game: Game, preset: str, presets: Iterable[str] = ()) -> None:
     """An export writes into ``<out>/<game>/<preset>/``: not the build's shop/ or a language's
-    folder, nor a name Windows cannot hold."""
+    folder, nor another preset's (``presets``: the names there are) as Windows and macOS compare
+    names (``Shop`` is ``shop/`` there), nor a name Windows cannot hold."""
     taken = {"shop": "the build's print-shop folder shop/", "cut": "the build's cutting-machine folder cut/"}
-    taken.update({lang: f"the build's {lang} edition folder {lang}/" for lang in game.languages})
-    if preset in taken:
-        raise InputError(f"preset {preset!r} would export into {taken[preset]}", key="--preset",
+    taken.update({same_file(lang): f"the build's {lang} edition folder {lang}/" for lang in game.languages})
+    if same_file(preset) in taken:
+        raise InputError(f"preset {preset!r} would export into {taken[same_file(preset)]}", key="--preset",
                          expected="rename the preset's file (presets/<name>.yaml) to another name")
+    twin = sorted(p for p in presets if p != preset and same_file(p) == same_file(preset))
+    if twin:
+        raise InputError(f"presets {twin[0]!r} and {preset!r} export into the same folder on Windows and macOS "
+                         "(they differ only in letter case or in how a character is written)", key="--preset",
+                         expected="rename one of the presets' files (presets/<name>.yaml)")
     trouble = windows_trouble(preset, folder=True)
     if trouble is not None:  # the export's folder <out>/<game>/aux/
         raise InputError(f"preset {preset!r} {trouble}, and it names the export's folder", key="--preset",

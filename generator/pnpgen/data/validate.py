@@ -102,6 +102,9 @@ def _meant_length(value: Any) -> str:
     if m is None:
         return ""
     number, unit = m.group(1).replace(",", "."), m.group(2).lower()
+    if _OTHER_NOTATION.match(unit):  # 1e3, 0x10, 1_000: a number in another notation, not a number and a unit
+        decimal_digits = in_decimal(typed(value))
+        return f"; did you mean {decimal_digits}?" if decimal_digits else ""
     unit = _UNIT_WORDS.get(unit, unit)
     if unit and unit not in MM_PER_UNIT:  # 63mmm, 10pts
         import difflib
@@ -112,6 +115,30 @@ def _meant_length(value: Any) -> str:
     if meant != typed(value) and _LENGTH.match(meant):
         return f"; did you mean {meant}?"
     return ""
+
+
+# what follows the digits of a number written in exponent, hexadecimal, octal, binary or grouped form
+_OTHER_NOTATION = re.compile(r"(?:e[-+]?[0-9]|x[0-9a-f]|o[0-7]|b[01]|_[0-9])")
+
+
+def in_decimal(text: str) -> str:
+    """``1e3`` as ``1000``, ``0x10`` as ``16``, ``1_000`` as ``1000`` (the digits a length takes);
+    empty when it is not one number or too long to be a length."""
+    m = re.fullmatch(r"([-+]?[0-9][0-9_.a-zA-Z+-]{0,30}?)\s*(mm|cm|in|pt|px)?", text)
+    if m is None:
+        return ""
+    written, unit = m.group(1), m.group(2) or ""
+    try:
+        number: float = int(written, 0)
+    except ValueError:
+        try:
+            number = float(written)
+        except ValueError:
+            return ""
+    if not math.isfinite(number) or abs(number) >= 1e7 or (number and abs(number) < 1e-4):
+        return ""  # no length: 'out of range' says what is
+    digits = str(number) if isinstance(number, int) else f"{number:.4f}".rstrip("0").rstrip(".")
+    return f"{digits}{unit}"
 
 
 def typed(value: Any) -> str:
@@ -173,10 +200,22 @@ def count(value: Any, bounds: tuple[int, int] = COUNT, example: str = "'count: 3
     if counted:  # ２枚: the number is there, with a word the count does not take
         raise Invalid(f"count {show(value)} holds a counter word or sign beside its number, which is not read",
                       f"{example.replace('3', counted.group(1), 1)}, the number alone")
+    digits = _count_digits(kanji) if n is None and kanji else None
+    if digits is not None and lo <= int(digits) <= hi:  # 1,000 or 1e3 from a spreadsheet
+        raise Invalid(f"count {show(value)} is not written in plain digits",
+                      f"{example.replace('3', digits, 1)}, the digits alone")
     if n is None or not lo <= n <= hi:
         raise Invalid(f"count {show(value)} is not a whole number from {lo} to {hi:,}",
                       f"an integer {lo}..{hi}, e.g. {example}")
     return n
+
+
+def _count_digits(text: str) -> str | None:
+    """The whole number ``1,000`` (a thousands comma), ``1e3``, ``0x10`` or ``3.0`` is, in digits."""
+    if re.fullmatch(r"[0-9]{1,3}(?:,[0-9]{3})+", text):
+        return text.replace(",", "")
+    digits = in_decimal(text)
+    return digits if digits.isdigit() else None
 
 
 def choice(value: Any, options: Iterable[str], what: str) -> str:

@@ -101,6 +101,13 @@ def make_folder(folder: Path) -> None:
 
 
 def unwritable(folder: Path, e: OSError) -> InputError:
+    there = Path(e.filename) if isinstance(e.filename, str) else folder
+    if e.errno == errno.EEXIST and (there.is_symlink() or (there.exists() and not there.is_dir())):
+        # mkdir of a folder where a dangling link, a pipe or a file stands ('File exists' said none of it)
+        what = (f"a link to {os.readlink(there)}, which is not there" if there.is_symlink() and not there.exists()
+                else "a link to no folder" if there.is_symlink() else "no folder (a file, a pipe or a device)")
+        return InputError(f"cannot write to {there}: it is {what}", path=there, key="--out",
+                          expected="a folder path (or remove what stands there); nothing was replaced")
     if e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):  # a full disk, a quota, a limit on file sizes
         return InputError(f"cannot write to {folder}: {e.strerror}", path=folder, key="--out",
                           expected="room on the disk for the outputs (or a folder on another disk); "

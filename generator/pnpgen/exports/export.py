@@ -81,7 +81,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     written: ``EarlierImages``); ``ExportResult.made`` records this export's."""
     game = load_game(ws, slug, lang=options.lang)
     preset = load_preset(ws, slug, options.preset)
-    check_preset_folder(game, preset.slug)
+    check_preset_folder(game, preset.slug, available(ws, slug))
     colour = options.colour or preset.colour
     if colour == "cmyk" and preset.files in ("png-faces", "tts"):
         raise InputError(f"{preset.name} takes RGB images, so --colour cmyk does not apply", key="--colour",
@@ -345,7 +345,7 @@ def _fit_decks(ws: Workspace, game: Game, preset: Preset,
         except NotTaken as e:
             if options.decks:
                 raise
-            left_out.append(LeftOut(deck, e, _takes_it(ws, game.slug, preset, deck, options.fit, options.lang)))
+            left_out.append(LeftOut(deck, e, _takes_it(ws, game, preset, deck, options.fit, options.lang)))
     if len(left_out) == 1 and not fitted:
         o = left_out[0]
         raise replace(o.error, expected=f"{o.error.expected}; {o.takes_it}")
@@ -371,14 +371,16 @@ def _takes_all(preset: Preset, left_out: list[LeftOut]) -> str:
     return own + "for every deck: " + ", ".join(common) + ", or pnpgen build's shop/ files (any size, RGB)"
 
 
-def _takes_it(ws: Workspace, slug: str, preset: Preset, deck: Deck, fit: str | None,
+def _takes_it(ws: Workspace, game: Game, preset: Preset, deck: Deck, fit: str | None,
               lang: str | None = None) -> tuple[str, ...]:
     """What would take a deck ``preset`` cannot: this preset with another --fit, other presets as
     they are or with --fit, and always the build's shop file, which prints any piece at its own
     size (a --lang export's: that edition's build, ``build --lang en``'s en/shop/)."""
     takers = []
-    for name in [preset.slug] + [n for n in available(ws, slug) if n != preset.slug]:
+    slug, names = game.slug, available(ws, game.slug)
+    for name in [preset.slug] + [n for n in names if n != preset.slug]:
         try:
+            check_preset_folder(game, name, names)  # (presets/Shop.yaml is refused: not offered)
             other = preset if name == preset.slug else load_preset(ws, slug, name)
         except InputError:
             continue  # a broken preset of the designer's is reported when it is used
