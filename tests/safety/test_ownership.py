@@ -193,3 +193,25 @@ def test_a_lock_file_that_is_not_a_plain_file_is_refused_and_nothing_outside_is_
                        "nothing was replaced)\n"), err
     assert {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()} == before
     assert elsewhere.read_bytes() == b"mine" if planted == "link to a file" else not elsewhere.exists()
+
+
+def test_a_staging_folder_holding_what_pnpgen_did_not_stage_is_kept_and_said(tmp_path, capsys):
+    """A hostile round: a build/.pnpgen-staging/ someone else made was removed with what was in it
+    (pnpgen took it for one a killed build left). pnpgen removes the files it stages there alone;
+    anything else stops the build with one line, and stays."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0
+    staging = ws / "build" / ".pnpgen-staging"
+    staging.mkdir()
+    (staging / "000003").write_bytes(b"a killed build's staged file")
+    (staging / "notes.txt").write_text("mine", encoding="utf-8")
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード1", "本文を変えた"), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and ".pnpgen-staging holds what pnpgen did not stage there (notes.txt)" in err, err
+    assert (staging / "notes.txt").read_text(encoding="utf-8") == "mine" and not (staging / "000003").exists()
+    (staging / "notes.txt").unlink()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0
+    assert not staging.exists()

@@ -56,6 +56,12 @@ def test_a_planted_journal_moves_and_removes_nothing_outside_the_output_folder(t
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     out = ws / "build"
     PLANTS[plant](out, outside)
+    planted = out / ".pnpgen-staging" / "1"
+    if planted.is_file() and not (out / ".pnpgen-staging").is_symlink():
+        # a file pnpgen did not stage (not 000000 on): kept, and said, never moved or deleted
+        assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+        assert planted.read_text(encoding="utf-8") == "planted"
+        planted.unlink()
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     assert (outside / "1").read_text(encoding="utf-8") == "the designer's own file"
     assert sorted(p.name for p in outside.iterdir()) == ["1"]

@@ -38,7 +38,6 @@ import hashlib
 import hmac
 import json
 import os
-import shutil
 import signal
 import stat
 import subprocess
@@ -352,10 +351,29 @@ def reclaim(root: Path) -> None:
 
 
 def _remove_staging(staging: Path) -> None:
+    """Remove the staging folder a commit made, and the files it staged there (named ``000000``
+    on): nothing else in it is pnpgen's to delete, so a folder holding other things is kept and
+    said (one line, exit 2) rather than emptied."""
     if staging.is_symlink() or staging.is_file():
         staging.unlink(missing_ok=True)
-    elif staging.is_dir():
-        shutil.rmtree(staging, ignore_errors=True)
+        return
+    if not staging.is_dir():
+        return
+    others = []
+    for entry in sorted(os.scandir(staging), key=lambda e: e.name):
+        if len(entry.name) == 6 and entry.name.isdigit() and entry.is_file(follow_symlinks=False):
+            os.unlink(entry.path)
+        else:
+            others.append(entry.name)
+    if others:
+        raise InputError(f"{_named(staging)} holds what pnpgen did not stage there ({', '.join(others[:3])}"
+                         f"{' …' if len(others) > 3 else ''})", path=staging,
+                         expected="those moved out of it (pnpgen's folder for a commit's new files, which it "
+                         "removes when done; it deletes only what it wrote)")
+    try:
+        staging.rmdir()
+    except OSError:
+        pass
 
 
 @contextmanager
