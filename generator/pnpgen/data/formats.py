@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
 CARD_FORMATS: dict[str, tuple[float, float]] = {
     "poker": (63.0, 88.0),
     "bridge": (57.0, 89.0),
@@ -30,9 +33,6 @@ def paper_named_by_size(word: str) -> str | None:
     """The paper pnpgen knows that ``word`` names by its size — ``8.5x11`` (inches), ``210×297``
     (mm), either way round, ``8.5 x 11 in`` — else None: for the "did you mean letter?" of a
     paper written as Americans and Europeans write it."""
-    import re
-    import unicodedata
-
     m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(?:x|\*|by)\s*([0-9]+(?:\.[0-9]+)?)\s*(in(?:ch(?:es)?)?|\"|mm|cm)?\s*",
                      unicodedata.normalize("NFKC", str(word)).lower().replace("×", "x"))
     if m is None:

@@ -57,11 +57,8 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
         new = {known(p.front, p.back, art_tag(arts, [p.front, p.back])): p.count for p in df.pairs}
         names = {known(p.front, p.back, art_tag(arts, [p.front, p.back])): p.piece.label for p in df.pairs}
         labels_now = {f"{p.index}:{p.label}" for p in df.deck.pieces if p.count > 0}  # a count set to 0: removed
-        # an old piece that is one of now under its new name (a typo fixed in a title): its old version
-        was = matched(before.get(df.deck.id, {}).get("pieces", {}), {f"{p.index}:{p.label}": [p.count] for p in df.deck.pieces},
-                      before.get(df.deck.id, {}).get("values", {}),
-                      {f"{p.index}:{p.label}": plain_values(p.values) for p in df.deck.pieces})
-        labels_now |= {old_label for new_label, old_label in was.items() if new_label in labels_now}
+        if any(pair not in new and old_names[pair] not in labels_now for pair in old):  # gone, or renamed
+            labels_now |= _renamed(before.get(df.deck.id, {}), df.deck, labels_now)
         dr = DeckReprint(df.deck.id, df.deck.name, backs=[] if df.backs is not None else None)
         extra = {pair: n - old.get(pair, 0) for pair, n in new.items() if n > old.get(pair, 0)}
         for i, front in enumerate(df.fronts):
@@ -85,6 +82,14 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
         if dr.add or dr.pull:
             out.append(dr)
     return out
+
+
+def _renamed(before: dict[str, Any], deck, labels_now: set[str]) -> set[str]:
+    """The old labels of pieces still in ``deck`` under a new name (a typo fixed in a title):
+    their copies are the old version, not a piece removed (engine/changes.py ``matched``)."""
+    was = matched(before.get("pieces", {}), {f"{p.index}:{p.label}": [p.count] for p in deck.pieces},
+                  before.get("values", {}), {f"{p.index}:{p.label}": plain_values(p.values) for p in deck.pieces})
+    return {old for new, old in was.items() if new in labels_now}
 
 
 def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, Any], name: str = "reprint",
