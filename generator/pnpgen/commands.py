@@ -500,10 +500,15 @@ def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
 def clean(ws: Workspace, args: argparse.Namespace) -> int:
     """Remove what pnpgen's builds and exports wrote (as their records say) and the cache."""
     from pnpgen.engine.clean import clean as clean_outputs
+    from pnpgen.errors import InputError
     from pnpgen.messages import counted
 
     out_root = args.out or ws.root / "build"
     done = clean_outputs(out_root, args.game, history=args.history)
+    if done.cache_linked is not None:
+        raise InputError("is a link to another folder, where pnpgen's records of what it wrote would be: nothing is "
+                         "read or removed through it, so everything in the folder stays", path=done.cache_linked,
+                         expected="a plain folder: remove the link, build again, then clean")
     for path in done.kept:
         _warn(ws.shown(f"{path.resolve()}: kept: changed since pnpgen wrote it (remove it yourself if it can go)"))
     for link in done.linked:

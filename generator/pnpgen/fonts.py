@@ -48,6 +48,9 @@ def locate(name: str, font_dir: Path, where: Where | Path | str | None = None, k
                          path=w_path, line=line, column=column, key=key,
                          expected=f"{stem}, its file copied into {font_dir.name}/")
     path = contained(f"{name}.ttf", font_dir, key, where)
+    if path.exists() and not path.is_file():  # a folder, a pipe or a device: "not found" sent the designer looking
+        raise InputError(f"font file {path.name} is not a regular file (a folder, a pipe or a device)", path=w_path,
+                         line=line, column=column, key=key, expected=f"{font_dir.name}/{path.name} a TrueType .ttf file")
     if not path.is_file() and BUNDLED.is_dir() and BUNDLED != font_dir.resolve():
         path = contained(f"{name}.ttf", BUNDLED, key, where)
     if not path.is_file():

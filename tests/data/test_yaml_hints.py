@@ -97,6 +97,10 @@ CASES = {
     "a second document": ("  - {name: 魚}\n---\nname: 別の札\n", "cards.yaml:11:1: ",
                           "a second YAML document starts here; a file holds one",
                           "this '---' line and what follows deleted, or moved to a file of its own"),
+    # YAML's end-of-document marker with more below it: PyYAML's "expected '<document start>'"
+    "text after a '...' end": ("  - {name: 魚}\n...\n  - {name: 鳥}\n", "cards.yaml:11:1: ",
+                               "this '...' line ends the YAML document, yet line 12 follows it",
+                               "this line deleted if what follows belongs to the file"),
 }
 
 

@@ -65,3 +65,20 @@ def test_clean_removes_nothing_through_a_link_put_where_an_output_folder_was(tmp
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"build/{linked}: left as it is: a link where pnpgen's folder was" in err, err
     assert folder.is_symlink()
+
+
+def test_clean_reads_and_removes_nothing_through_a_cache_that_is_a_link(built_workspace, tmp_path, capsys):
+    """``build/.cache`` (pnpgen's records of what it wrote) moved elsewhere and linked back: a
+    build refuses it; clean read the records through the link, removed the outputs and deleted
+    records and cache entries in the folder it leads to. Now nothing is touched, and it says so."""
+    cache = built_workspace / "build" / ".cache"
+    elsewhere = tmp_path / "elsewhere"
+    shutil.move(cache, elsewhere)
+    cache.symlink_to(elsewhere, target_is_directory=True)
+    before, outputs = _tree(elsewhere), _tree(built_workspace / "build" / "test")
+    assert "cards.pdf" in outputs
+    capsys.readouterr()
+    assert run(built_workspace, "clean") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "build/.cache: is a link to another folder" in err, err
+    assert _tree(elsewhere) == before and _tree(built_workspace / "build" / "test") == outputs

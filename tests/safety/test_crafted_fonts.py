@@ -153,3 +153,22 @@ def test_a_font_the_game_no_longer_names_is_not_read_again(tmp_path, capsys):
     (ws / "data" / "test" / "game.yaml").write_text(GAME_YAML, encoding="utf-8")  # the gothic role's default again
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0, capsys.readouterr().err
 
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="needs a FIFO")
+@pytest.mark.parametrize("kind", ["pipe", "folder"])
+def test_a_font_name_that_is_a_pipe_or_a_folder_is_said_so_not_not_found(tmp_path, kind, capsys):
+    """fonts/<name>.ttf a FIFO or a folder was "font not found in fonts/", which sent the designer
+    looking for a file that is there. Said what it is, where game.yaml names it, nothing read."""
+    import os
+
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "fonts").unlink()
+    (ws / "fonts").mkdir()
+    target = ws / "fonts" / "Odd.ttf"
+    os.mkfifo(target) if kind == "pipe" else target.mkdir()
+    (ws / "data" / "test" / "game.yaml").write_text(GAME_YAML + "fonts: {gothic: Odd}\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert "game.yaml:" in err and "font file Odd.ttf is not a regular file" in err and "not found" not in err, err

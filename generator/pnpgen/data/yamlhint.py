@@ -194,6 +194,12 @@ def _ime_slip(lines: list[str], colon: bool, *rows: int) -> Hint | None:
     return None
 
 
+def _document_end(lines: list[str], row: int) -> int | None:
+    """The row of the last ``...`` (YAML's end of a document) above ``row``, if any."""
+    return next((r for r in range(min(row, len(lines)) - 1, -1, -1) if re.fullmatch(r"\.\.\.(\s*(#.*)?)?", lines[r])),
+                None)
+
+
 def explain(text: str, e: yaml.MarkedYAMLError) -> Hint:
     """What is wrong, where, and what to write instead, for a YAML syntax error in ``text``."""
     lines = text.split("\n")
@@ -214,6 +220,9 @@ def explain(text: str, e: yaml.MarkedYAMLError) -> Hint:
     if "another document" in problem:  # a '---' below the deck (two files pasted into one)
         return Hint("YAML syntax error: a second YAML document starts here; a file holds one", row + 1, col + 1,
                     None, "this '---' line and what follows deleted, or moved to a file of its own")
+    if "<document start>" in problem and (ended := _document_end(lines, row)) is not None:
+        return Hint(f"YAML syntax error: this '...' line ends the YAML document, yet line {row + 1} follows it",
+                    ended + 1, 1, None, "this line deleted if what follows belongs to the file, else what follows")
     if "could not find expected ':'" in problem and ctx is not None:
         return Hint("YAML syntax error: this line has no ':' after its key", ctx.line + 1, ctx.column + 1, None,
                     "'key: value'; a text running over several lines goes in quotes")

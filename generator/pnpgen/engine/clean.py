@@ -37,6 +37,7 @@ class Cleaned:
     left: list[Path] = field(default_factory=list)  # folders whose record this machine did not seal: untouched
     linked: list[Path] = field(default_factory=list)  # links where a recorded folder was: nothing removed through them
     history_kept: int = 0  # versions recorded in .history/, kept (without --history)
+    cache_linked: Path | None = None  # <out>/.cache, the records, a link: nothing done (as a build refuses it)
 
 
 def clean(out_root: Path, game: str | None = None, history: bool = False) -> Cleaned:
@@ -47,6 +48,9 @@ def clean(out_root: Path, game: str | None = None, history: bool = False) -> Cle
     if not out_root.is_dir() or not is_output_folder(out_root):
         return done  # a folder pnpgen never wrote: nothing in it is pnpgen's, not even a lock to leave
     cache = Cache(out_root)
+    if cache.root.is_symlink():  # the records live elsewhere: nothing is read or removed through the link
+        done.cache_linked = cache.root
+        return done
     touched: set[Path] = set()
     with build_lock(out_root):  # not while a build writes here
         recover(out_root)  # a commit a killed build left half done is finished first: its records hold
