@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data.model import Game
-from pnpgen.engine.cache import BIG_FILE, Cache, GameState, code, document_record
+from pnpgen.engine.cache import BIG_FILE, Cache, GameState, big_file_stamp, code, document_record
 from pnpgen.errors import InputError, contained
 from pnpgen.litter import is_litter
 
@@ -136,7 +136,7 @@ def model_key(ws, game, opts) -> str:
     for path in [*_beside_decks(game), *fonts]:
         st = path.stat()
         h.update(os.fsencode(path.as_posix()) + b"\0")
-        h.update(f"{st.st_size}:{st.st_mtime_ns}".encode() if st.st_size > BIG_FILE else path.read_bytes())
+        h.update(big_file_stamp(st) if st.st_size > BIG_FILE else path.read_bytes())
         h.update(b"\0")
     return h.hexdigest()[:32]
 

@@ -99,6 +99,14 @@ def code() -> str:
     return made
 
 
+def big_file_stamp(st: os.stat_result) -> bytes:
+    """What a key takes of a file too big to read on every run (fonts, large art): its size and
+    modification time, and its change time and inode, which no tool puts back — a file replaced by
+    one of the same size, its modification time restored (``cp -p``, ``touch -r``, an unzip), was
+    taken for the old one."""
+    return b"%d:%d:%d:%d" % (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
 def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None = None) -> str:
     """Hash of every file under ``folders`` (name, then content or size+mtime for big files),
     pnpgen itself (``code()``) and ``options`` (its repr). ``known``: hashes kept from earlier runs."""
@@ -124,7 +132,7 @@ def _parts(folder: Path, known: FileHashes | None) -> list[tuple[Path, os.stat_r
         if path.is_symlink():  # by where it points and its target's stamp, never read: it may lead out
             out.append((path, None, os.fsencode(f"link {os.readlink(path)} {st.st_size}:{st.st_mtime_ns}")))
         elif st.st_size > BIG_FILE:
-            out.append((path, None, f"{st.st_size}:{st.st_mtime_ns}".encode()))
+            out.append((path, None, big_file_stamp(st)))
         else:
             out.append((path, st, b""))
     # the files not known by their stamp are read and hashed on threads (a thousand cards' art, 300 MB)

@@ -19,7 +19,7 @@ from typing import Any
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.bookkey import SET_FILES, plain
-from pnpgen.engine.cache import code, sha
+from pnpgen.engine.cache import big_file_stamp, code, sha
 from pnpgen.engine.options import RulebookOptions
 from pnpgen.memo import Memo
 from pnpgen.rulebook.book import (
@@ -110,7 +110,7 @@ def setting_key(ws: Workspace, game: Game, reading: DraftReading, pictures: dict
         h.update(part.encode() + b"\0")
     for path in sorted(Path(ws.fonts).glob("*.ttf")):
         st = path.stat()
-        h.update(os.fsencode(f"{path.name}:{st.st_size}:{st.st_mtime_ns}\0"))
+        h.update(os.fsencode(path.name) + b":" + big_file_stamp(st) + b"\0")
     return h.hexdigest()[:32]
 
 
