@@ -499,6 +499,19 @@ def test_a_decks_own_layout_exports_with_its_overrides_and_size(tmp_path, capsys
     assert "game test has no deck 'card'; did you mean cards?" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("joint", ["、", "，"])
+def test_icons_joined_by_a_japanese_comma_are_told_the_list_to_write(tmp_path, capsys, joint):
+    """``icons: [vp、coin]`` (an input method's comma) is one item to YAML: it was "unknown icon
+    {vp、coin}; did you mean coin?", which hid that both icons exist."""
+    root = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: card-poker\npieces:\n"
+                                                f"  - {{title: 騎士, icons: [vp{joint}coin]}}\n")
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 2
+    out = capsys.readouterr()
+    assert (f"unknown icon {{vp{joint}coin}}: 2 icons' names joined by '{joint}' (YAML separates a list's items "
+            "with a half-width ',' and a space: [vp, coin])") in out.out + out.err, out
+
+
 def test_a_mistake_in_a_text_is_told_at_the_line_of_that_field(tmp_path, capsys):
     """A piece written over several lines: the unknown icon in its text is said at the text's
     own line, not the piece's first (a designer hunting for {vpp} in a long deck file)."""

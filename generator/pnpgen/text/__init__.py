@@ -202,7 +202,8 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
     except UnknownIcon as e:
         known = _icons.names(ctx.icon_dirs)
         raise ValueMistake(
-            f"unknown icon {{{e.name}}}{suggest(e.name, known)} in {_describe(ctx, text)}",
+            f"unknown icon {{{e.name}}}{_listed_together(e.name, known) or suggest(e.name, known)} in "
+            f"{_describe(ctx, text)}",
             key=_field_name(text) or None,
             expected=("one of " + ", ".join("{" + n + "}" for n in known)) if known
             else "an SVG in templates/<game>/icons/ or templates/common/icons/",
@@ -270,6 +271,17 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
     return emit(lay, float(x), float(y), tuple(ctx.fallback_fonts))
 
 
+def _listed_together(name: str, known: list[str]) -> str:
+    """For an icon name that is several icons' names joined by a Japanese comma (``[風、土]``,
+    which YAML reads as one item): how to write them as a list."""
+    parts = [part.strip() for part in re.split(r"[、，,､・]", name)]
+    if len(parts) < 2 or not all(part in known for part in parts):
+        return ""
+    joint = re.search(r"[、，,､・]", name).group()  # type: ignore[union-attr]
+    return (f": {len(parts)} icons' names joined by '{joint}' (YAML separates a list's items with "
+            f"a half-width ',' and a space: [{', '.join(parts)}])")
+
+
 def icon(ctx: TextContext, name: str, x: float, y: float, size: float, colour: str = "#000") -> Markup:
     """An icon by name placed in a size×size mm square with its top-left at (x, y); its
     ``currentColor`` drawn in ``colour`` (a palette name or #rrggbb: white gears on a dark back)."""
@@ -280,7 +292,8 @@ def icon(ctx: TextContext, name: str, x: float, y: float, size: float, colour: s
     path = _icons.find(str(name), tuple(Path(d) for d in ctx.icon_dirs))
     if path is None:
         known = _icons.names(ctx.icon_dirs)
-        raise ValueMistake(f"unknown icon {{{name}}}{suggest(str(name), known)} in {ctx.where}",
+        raise ValueMistake(f"unknown icon {{{name}}}{_listed_together(str(name), known) or suggest(str(name), known)} "
+                           f"in {ctx.where}",
                            key=_field_name(name) or None,
                          expected="one of " + ", ".join(known) if known else "an SVG in templates/<game>/icons/")
     try:
