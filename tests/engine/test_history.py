@@ -246,12 +246,14 @@ def test_the_changelog_shows_entities_and_strike_marks_as_written():
     from pnpgen.engine import history
 
     entry = {"name": "A &lt;B&gt; ~~C~~", "count": [1, 2], "added": [], "removed": [], "fields": [], "faces": [],
-             "back_changed": False, "counts": [{"piece": "R&amp;D ~~old~~", "old": 1, "new": 2}]}
+             "back_changed": False, "counts": [{"piece": "R&amp;D ~~old~~", "old": 1, "new": 2},
+                                               {"piece": "{coin}の騎士", "old": 1, "new": 3}]}
     about = {"version": "v1", "time": "t", "draft": "1", "hash": "h"}
     md = history.markdown({"game": "test", "from": about, "to": about | {"version": "v2"}, "decks": {"cards": entry},
                            "rulebook": {"changed": [], "added": [], "removed": []}})
     assert "- R\\&amp;D \\~\\~old\\~\\~: ×1 → ×2" in md.splitlines()
     assert "## A \\&lt;B\\&gt; \\~\\~C\\~\\~ (cards): 1 → 2" in md.splitlines()
+    assert "- {coin}の騎士: ×1 → ×3" in md.splitlines()  # braces are no Markdown: it read \\{coin\\}
 
 
 ENGLISH_DRAFT = """# Test (Draft 1)

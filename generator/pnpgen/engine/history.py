@@ -464,8 +464,9 @@ def _show(value: Any) -> str:
 
 def _md(text: Any) -> str:
     """Text from the data as Markdown text, never markup: also ``&amp;`` (an entity, shown as &)
-    and ``~~…~~`` (struck through on GitHub and Discord)."""
-    return re.sub(r"([\\`*_{}\[\]<>#|&~])", r"\\\1", str(text)).replace("\n", " ")
+    and ``~~…~~`` (struck through on GitHub and Discord). Braces are no Markdown, and a card's
+    ``{coin}`` read ``\\{coin\\}`` to a playtester reading the file as it is."""
+    return re.sub(r"([\\`*_\[\]<>#|&~])", r"\\\1", str(text)).replace("\n", " ")
 
 
 def _history_files(out_root: Path, game: str | None) -> list[Path]:
