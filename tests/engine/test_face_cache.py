@@ -279,7 +279,7 @@ def test_a_repainted_picture_is_reported_reprinted_and_recorded(tmp_path, capsys
     assert run(ws, "log", "--game", "test") == 0
     assert capsys.readouterr().out.count("draft") == 2  # two versions
     assert run(ws, "diff", "--game", "test") == 0
-    assert "札2: face changed" in capsys.readouterr().out
+    assert "札2：絵柄が変わった" in capsys.readouterr().out
 
 
 def test_a_repainted_picture_gives_its_sheet_a_new_version_stamp(tmp_path):

@@ -36,7 +36,7 @@ def test_diff_quotes_an_english_text_in_english_quotes(tmp_path, capsys, built_c
     _build(ws)
     capsys.readouterr()
     assert run(ws, "diff", "--game", "test") == 0
-    assert "- カード3: text: 「本文カード3」 → “Gain 3 coins.”" in capsys.readouterr().out
+    assert "- カード3：text：「本文カード3」 → “Gain 3 coins.”" in capsys.readouterr().out
 
 
 def test_diff_lists_exactly_the_edits_made_and_log_and_tag_name_the_versions(tmp_path, capsys, built_copy):
@@ -60,8 +60,8 @@ def test_diff_lists_exactly_the_edits_made_and_log_and_tag_name_the_versions(tmp
     assert run(ws, "diff", "--game", "test", "v1", "v2") == 0
     md = capsys.readouterr().out
     assert md.startswith("# test: v1 → v2\n")
-    assert "- カード2: ×1 → ×3" in md and "- カード4: text: 「本文カード4」 → 「書き直した」" in md
-    assert "- added: 新札 ×1" in md and "- removed: カード5 ×1" in md
+    assert "- カード2：×1 → ×3" in md and "- カード4：text：「本文カード4」 → 「書き直した」" in md
+    assert "- 追加：新札 ×1" in md and "- 削除：カード5 ×1" in md  # (the game's language: Japanese)
     assert run(ws, "tag", "--game", "test", "playtest-3", "v1") == 0
     capsys.readouterr()
     assert run(ws, "log", "--game", "test") == 0
@@ -150,7 +150,7 @@ def test_diff_says_back_changed_for_a_new_back_design(tmp_path, capsys, built_co
     capsys.readouterr()
     assert run(ws, "diff", "--game", "test") == 0
     md = capsys.readouterr().out
-    assert "- back changed (a new back design)" in md and "face changed" not in md and "カード1" not in md
+    assert "- 裏面が変わった（新しい裏のデザイン）" in md and "絵柄が変わった" not in md and "カード1" not in md
 
 
 # A deck of a few hundred pieces, faces kept small: the name on the front, one back for all.
@@ -177,8 +177,8 @@ def test_diff_caps_a_decks_changelog_and_the_json_lists_every_change(tmp_path, c
     lines = md.splitlines()
     assert "## テストカード (cards): 300 → 600" in lines
     changes = [ln for ln in lines if ln.startswith("- ")]
-    assert changes == [*(f"- 札{i}: ×1 → ×2" for i in range(1, history.SHOWN + 1)),  # the first ones, in the deck's order
-                       f"- … and {300 - history.SHOWN} more changes in cards (`pnpgen diff --format json` lists them all)"]
+    assert changes == [*(f"- 札{i}：×1 → ×2" for i in range(1, history.SHOWN + 1)),  # the first ones, in the deck's order
+                       f"- …ほか{300 - history.SHOWN}件の変更（cards。`pnpgen diff --format json` にすべて）"]
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
     counts = json.loads(capsys.readouterr().out)["decks"]["cards"]["counts"]
     assert counts == [{"piece": name, "old": 1, "new": 2} for name in many]  # every one, in the deck's order

@@ -113,7 +113,7 @@ def test_a_card_deleted_in_the_middle_is_the_one_change_not_every_card_after_it(
     assert manifest["changes"][0].startswith("cards: 12 → 11 (-1 カード3 (removed)); reprint cards.pdf: sheets 1–2")
     assert run(ws, "diff", "--game", "test") == 0
     diff = capsys.readouterr().out
-    assert "- removed: カード3 ×1" in diff and "added" not in diff and diff.count("removed:") == 1
+    assert "- 削除：カード3 ×1" in diff and "追加" not in diff and diff.count("削除：") == 1
     said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
     assert "1 × カード3（削除）" in said and "加える" not in said
 
@@ -239,7 +239,7 @@ def test_a_back_added_to_illustrated_fronts_is_back_changed_not_every_piece_edit
     capsys.readouterr()
     assert run(ws, "diff", "--game", "test") == 0
     md = capsys.readouterr().out
-    assert "back changed" in md and "森1" not in md, md
+    assert "裏面が変わった" in md and "森1" not in md, md
 
 
 def test_an_english_reprint_list_says_pages_for_a_range_and_page_for_one(tmp_path):

@@ -32,6 +32,7 @@ from pnpgen.data.draftlines import DraftLines
 from pnpgen.data.textfile import decode as decode_text
 from pnpgen.engine.changes import matched
 from pnpgen.errors import InputError
+from pnpgen.messages import FALLBACK, msg
 from pnpgen.safetext import quoted
 from pnpgen.usercache import seal
 
@@ -296,7 +297,7 @@ def record(out_root: Path, edition: str, game, snapshot: dict[str, Any],
         return {}, []
     number = max(_numbers(out_root, edition), default=0) + 1
     when = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    body = {"format": FORMAT, "number": number, "time": when, "game": game.slug, "draft": str(game.draft),
+    body = {"format": FORMAT, "number": number, "time": when, "game": game.slug, "lang": game.lang, "draft": str(game.draft),
             "hash": digest, "counts": {d: v["count"] for d, v in decks.items()}, "decks": decks, "rulebook": rulebook}
     kept = set(tags(out_root, edition).values())
     old = [n for n in _numbers(out_root, edition) if n not in kept]
@@ -389,7 +390,9 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
                 or old["count"] != new["count"]:
             decks[deck_id] = entry
     ra, rb = a.body.get("rulebook", {}), b.body.get("rulebook", {})
-    return {"game": b.body["game"], "from": _about(a), "to": _about(b), "decks": decks,
+    lang = b.body.get("lang")  # the game's language, for the changelog's words (a version recorded before: English)
+    return {"game": b.body["game"], "lang": lang if isinstance(lang, str) else FALLBACK, "from": _about(a),
+            "to": _about(b), "decks": decks,
             "rulebook": {"changed": [s for s in rb if s in ra and ra[s] != rb[s]],
                          "added": [s for s in rb if s not in ra], "removed": [s for s in ra if s not in rb]}}
 
@@ -413,28 +416,36 @@ def _name(label: str) -> str:
 
 
 def markdown(d: dict[str, Any]) -> str:
-    """The changelog for playtesters, in Markdown."""
+    """The changelog for playtesters, in Markdown, in the game's language (messages/, ``diff.*``)."""
+    lang = str(d.get("lang") or FALLBACK)
+
+    def say(key: str, **args: object) -> str:
+        return msg(f"diff.{key}", lang, **args)
+
     a, b = d["from"], d["to"]
     out = [f"# {d['game']}: {a['version']} → {b['version']}", "",
-           f"{a['version']}: {a['time']}, draft {a['draft'] or '-'} · {b['version']}: {b['time']}, draft {b['draft'] or '-'}", ""]
+           say("versions", a=a["version"], a_time=a["time"], a_draft=a["draft"] or "-", b=b["version"],
+               b_time=b["time"], b_draft=b["draft"] or "-"), ""]
     if not d["decks"] and not any(d["rulebook"].values()):
-        out.append("No piece and no rulebook section changed.")
+        out.append(say("nothing"))
     for deck_id, e in d["decks"].items():
         out += [f"## {_md(e['name'])} ({_md(deck_id)}): {e['count'][0]} → {e['count'][1]}", ""]
-        out += _capped([*(f"- {_md(c['piece'])}: ×{c['old']} → ×{c['new']}" for c in e["counts"]),
-                        *(f"- {_md(f['piece'])}: {_md(f['field'])}: {_md(_show(f['old']))} → {_md(_show(f['new']))}"
-                          for f in e["fields"]),
-                        *(["- back changed (a new back design)"] if e["back_changed"] else []),
-                        *(f"- {_md(name)}: face changed (its template or art)" for name in e["faces"]),
-                        *(f"- added: {_md(p['piece'])} ×{p['count']}" for p in e["added"]),
-                        *(f"- removed: {_md(p['piece'])} ×{p['count']}" for p in e["removed"])], _md(deck_id))
+        out += _capped([*(say("count", piece=_md(c["piece"]), old=c["old"], new=c["new"]) for c in e["counts"]),
+                        *(say("field", piece=_md(f["piece"]), field=_md(f["field"]), old=_md(_show(f["old"], lang)),
+                              new=_md(_show(f["new"], lang))) for f in e["fields"]),
+                        *([say("back")] if e["back_changed"] else []),
+                        *(say("face", piece=_md(name)) for name in e["faces"]),
+                        *(say("added", piece=_md(p["piece"]), count=p["count"]) for p in e["added"]),
+                        *(say("removed", piece=_md(p["piece"]), count=p["count"]) for p in e["removed"])],
+                       _md(deck_id), lang)
         out.append("")
     book = d["rulebook"]
     if any(book.values()):
-        out += ["## Rulebook", ""]
-        out += _capped([*(f"- changed: {_md(s)}" for s in book["changed"]),
-                        *(f"- added: {_md(s)}" for s in book["added"]),
-                        *(f"- removed: {_md(s)}" for s in book["removed"])], "the rulebook")
+        out += [say("rulebook"), ""]
+        out += _capped([*(say("section_changed", section=_md(s)) for s in book["changed"]),
+                        *(say("section_added", section=_md(s)) for s in book["added"]),
+                        *(say("section_removed", section=_md(s)) for s in book["removed"])],
+                       say("the_rulebook"), lang)
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 
@@ -442,21 +453,20 @@ def markdown(d: dict[str, Any]) -> str:
 SHOWN = 50  # lines of changes the changelog gives a deck (or the rulebook); the JSON lists them all
 
 
-def _capped(lines: list[str], where: str) -> list[str]:
+def _capped(lines: list[str], where: str, lang: str) -> list[str]:
     """A deck's lines of changes, the first ``SHOWN`` and one line saying how many more: a deck
     of 1,000 cards recounted is a changelog a playtester reads, not 1,000 lines."""
     if len(lines) <= SHOWN:
         return lines
     more = len(lines) - SHOWN
-    return [*lines[:SHOWN], f"- … and {more} more {'change' if more == 1 else 'changes'} in {where} "
-                            "(`pnpgen diff --format json` lists them all)"]
+    return [*lines[:SHOWN], msg("diff.more_one" if more == 1 else "diff.more", lang, n=more, where=where)]
 
 
-def _show(value: Any) -> str:
+def _show(value: Any, lang: str) -> str:
     """A field's value as the changelog quotes it: a Japanese text in 「」, any other in “”
     (an English card's text in 「」 read oddly to an English playtester)."""
     if value is None:
-        return "(none)"
+        return msg("diff.none", lang)
     if not isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)
     return quoted(value)
