@@ -115,7 +115,7 @@ def test_a_history_from_another_machine_is_shown_marked_and_not_relied_on(tmp_pa
                                                     "on this machine (") and "reprint --since' does not rely" in err
     assert run(ws, "diff", "--game", "test") == 0  # still the designer's changelog
     out, err = capsys.readouterr()
-    assert "- カード2: ×1 → ×2" in out and ELSEWHERE not in out
+    assert "- カード2：×1 → ×2" in out and ELSEWHERE not in out
     assert err.count("\n") == 1 and "v1, v2 were not written on this machine" in err
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
     d = json.loads(capsys.readouterr().out)
