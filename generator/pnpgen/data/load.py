@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen import fonts as fontreg
-from pnpgen.data import i18n, ink, layouts, lint
+from pnpgen.data import i18n, ink, layouts, lint, tuckbox
 from pnpgen.data import validate as v
 from pnpgen.data.art import ArtFolder, Sizes
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
@@ -43,11 +43,11 @@ GAME_KEYS = {
 }
 DECK_KEYS = (
     "name", "kind", "format", "size", "shape", "corner_radius", "orientation", "points",
-    "front", "back", "fields", "defaults", "pieces", "options", "label", "layout", "sheet", "lint",
+    "front", "back", "fields", "defaults", "pieces", "options", "label", "layout", "sheet", "lint", "box",
 )
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
 RESERVED_FIELDS = ("count", "n", "copy")  # templates read these as piece.count, piece.n, piece.copy
-SHAPE_KEYS = ("corner_radius", "orientation", "points")
+SHAPE_KEYS = ("corner_radius", "orientation", "points", "box")
 SOURCED_KEYS = ("name", "count", "note")
 PIECES_HINT = "; one piece with no fields of its own (a board) is 'pieces: [{}]'"
 
@@ -390,6 +390,21 @@ def _shape_options(doc: Located, data: dict, shape: str, trim: tuple[float, floa
     return out
 
 
+def _tuck_box(doc: Located, data: dict, shape: str, layout_raw: layouts.RawLayout | None) -> tuckbox.TuckBox:
+    """A tuck box's figures: its layout's ``box:``, then the deck's own, key by key."""
+    if shape != "tuckbox":
+        raise doc.error(("box",), f"a {shape} has no box", "'box:' only with 'shape: tuckbox' or 'layout: tuck-box'",
+                        key=True)
+    for key in ("format", "size"):
+        if key in data:
+            raise doc.error((key,), "a tuck box's size is its net's, drawn from its box:",
+                            "'box: {cards: poker, count: 60}' (the cards it holds) instead", key=True)
+    own = _keys(doc, data.get("box") or {}, ("box",), list(tuckbox.BOX_KEYS), "box")
+    given: dict[str, Any] = dict(layout_raw.box) if layout_raw is not None else {}
+    given.update({key: layouts.Origin(value, doc, ("box", key)) for key, value in own.items()})
+    return tuckbox.tuck_box(given)
+
+
 def _template(doc: Located, key: str, name: Any) -> str:
     """The template's name as written, checked to stay under templates/ (``faces.templates.
     find_template`` looks it up when the faces are rendered)."""
@@ -503,7 +518,10 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         geo.shape if geo else "rect"
     if "orientation" in data:
         _parse(doc, ("orientation",), v.orientation, data["orientation"], shape)
-    if geo is not None and not ("format" in data or "size" in data):
+    box = _tuck_box(doc, data, shape, layout_raw) if shape == "tuckbox" or "box" in data else None
+    if box is not None:
+        trim, fmt = box.size, "custom"
+    elif geo is not None and not ("format" in data or "size" in data):
         trim, fmt = _layout_size(geo, shape, data)
     else:
         trim, fmt = _size(doc, data, shape)
@@ -514,6 +532,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     defaults = _keys(doc, data.get("defaults") or {}, ("defaults",), list(fields), "defaults")
     defaults = {k: _value(doc, game, fields[k], x, ("defaults", k), k, pictures) for k, x in defaults.items()}
     options = _shape_options(doc, data, shape, trim)
+    if box is not None:
+        options["box"] = box.frozen()
     if geo is not None:
         _layout_shape_options(geo, shape, trim, options)
     template_options = _parse(doc, ("options",), v.mapping, data.get("options"), "options")
@@ -545,7 +565,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         deck.lint = lint.settings(data["lint"], lambda keypath, parse, value, key: _parse(doc, keypath, parse, value, key),
                                   base=game.options.get("lint"))
     if layout_raw is not None:
-        deck.layout = layouts.finish(layout_raw, trim, shape, game.palette, sorted(game.text_fonts or game.fonts))
+        deck.layout = layouts.finish(layout_raw, layouts.frame(trim, options), shape, game.palette, sorted(game.text_fonts or game.fonts))
         deck.front = layout_template(deck.id, "front")
         deck.back = layout_template(deck.id, "back") if deck.layout.back is not None else None
     pieces = data["pieces"]
