@@ -137,6 +137,16 @@ class TuckBox:
         return self.w + self.d + self.w / 2, self.rows[0]
 
 
+def deepest(box: TuckBox, room: tuple[float, float]) -> float:
+    """The deepest box of these cards and flaps whose net fits ``room`` (w, h), either way round;
+    0 when none does: what a message about a box too big for the paper offers instead."""
+    rw, rh = room
+    best = 0.0
+    for across, down in ((rw, rh), (rh, rw)):
+        best = max(best, min((across - 2 * box.w - box.glue) / 2, (down - box.h - 2 * box.tuck) / 2))
+    return math.floor(best * 10) / 10 if best >= 1 else 0.0
+
+
 def tuck_box(frozen: tuple[float, ...]) -> TuckBox:
     """The TuckBox a deck's shape options carry (``TuckBox.frozen``)."""
     return TuckBox(*frozen)

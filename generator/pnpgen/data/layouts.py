@@ -24,7 +24,7 @@ from pnpgen.data import validate as v
 from pnpgen.data.formats import KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.markup import colour_names
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide
-from pnpgen.data.tuckbox import BOX_KEYS, tuck_box
+from pnpgen.data.tuckbox import BOX_KEYS, Given, merged, tuck_box
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, contained, suggest
 from pnpgen.litter import is_litter
@@ -343,7 +343,7 @@ class RawLayout:
     palette: dict[str, Origin] = field(default_factory=dict)
     deck_palette: set[str] = field(default_factory=set)  # the names the deck file's own layer sets
     fields: dict[str, Origin] = field(default_factory=dict)
-    box: dict[str, Origin] = field(default_factory=dict)  # a tuck box's figures (data/tuckbox.py), key by key
+    box: dict[str, Given] = field(default_factory=dict)  # a tuck box's figures (data/tuckbox.py), key by key
     front: RawSide = field(default_factory=RawSide)
     back: RawSide | None = None
 
@@ -466,13 +466,16 @@ def resolve(root: Path | None, spec: Any, doc: Located, keypath: tuple = ("layou
                 if key == "size":
                     raw.top.pop("format", None)
                 raw.top[key] = Origin(layer[key], layer_doc, at + (key,))
-        for key, target in (("palette", raw.palette), ("fields", raw.fields), ("box", raw.box)):
+        for key, target in (("palette", raw.palette), ("fields", raw.fields)):
             if key in layer:
-                values = _mapping(layer_doc, at + (key,), layer[key] or {}, tuple(BOX_KEYS) if key == "box" else None, key)
+                values = _mapping(layer_doc, at + (key,), layer[key] or {}, None, key)
                 for name_, value in values.items():
                     target[name_] = Origin(value, layer_doc, at + (key, name_))
                     if key == "palette" and layer_doc is doc and not isinstance(spec, str):
                         raw.deck_palette.add(name_)  # the deck's inline layer: its colours are meant
+        if "box" in layer:
+            box = _mapping(layer_doc, at + ("box",), layer["box"] or {}, tuple(BOX_KEYS), "box")
+            raw.box = merged(raw.box, {k: Origin(x, layer_doc, at + ("box", k)) for k, x in box.items()})
         _merge_side(raw.front, layer_doc, at, layer)
         if "back" in layer:
             if layer["back"] is None:
@@ -633,6 +636,8 @@ def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[
            font_roles: list[str] | None) -> Layout:
     """The layout for one deck: lengths resolved for its ``trim``, colours and fonts checked
     against the game's palette and font roles (None: not checked, for ``layout export``)."""
+    if shape == "tuckbox" and not isinstance(trim, Frame):  # the panels of the layout's own box
+        trim = frame(trim, {"box": tuck_box(raw.box).frozen()})
     own = dict(BASE_PALETTE)
     for name, origin in raw.palette.items():
         origin.parse(v.name, "a colour name")

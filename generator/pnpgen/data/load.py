@@ -400,9 +400,8 @@ def _tuck_box(doc: Located, data: dict, shape: str, layout_raw: layouts.RawLayou
             raise doc.error((key,), "a tuck box's size is its net's, drawn from its box:",
                             "'box: {cards: poker, count: 60}' (the cards it holds) instead", key=True)
     own = _keys(doc, data.get("box") or {}, ("box",), list(tuckbox.BOX_KEYS), "box")
-    given: dict[str, Any] = dict(layout_raw.box) if layout_raw is not None else {}
-    given.update({key: layouts.Origin(value, doc, ("box", key)) for key, value in own.items()})
-    return tuckbox.tuck_box(given)
+    return tuckbox.tuck_box(tuckbox.merged(layout_raw.box if layout_raw is not None else {},
+                                           {key: layouts.Origin(value, doc, ("box", key)) for key, value in own.items()}))
 
 
 def _template(doc: Located, key: str, name: Any) -> str:
@@ -558,7 +557,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     )
     if "sheet" in data:
         deck.sheet, deck.sheet_where = _sheet(ws, doc, data), doc.where(("sheet",))
-    given = [key for key in ("size", "format") if key in data]
+    given = [key for key in ("size", "format", "box") if key in data]
     if given:
         deck.size_where = doc.where((given[0],))
     if "lint" in data:  # the deck's own figures, over the game's (a design that means to reach the edge)

@@ -10,7 +10,7 @@ print-and-play card; sleeved cards are nearer 0.5 mm).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from pnpgen.boxnet import TuckBox
@@ -45,13 +45,26 @@ class Given(Protocol):
     def error(self, message: str, expected: str | None = None, key: bool = False) -> InputError: ...
 
 
+def merged(under: Mapping[str, Given], over: Mapping[str, Given]) -> dict[str, Given]:
+    """A layer's box figures over those below (a deck's over its layout's): a ``thickness`` over
+    a ``count`` replaces it, and the other way round."""
+    out = dict(under)
+    if "thickness" in over:
+        out.pop("count", None)
+        out.pop("card_thickness", None)
+    if "count" in over or "card_thickness" in over:
+        out.pop("thickness", None)
+    out.update(over)
+    return out
+
+
 def _cards(value: Any) -> tuple[float, float]:
     if isinstance(value, list):
         return v.size(value, "rect", False)  # type: ignore[return-value]
     return CARD_FORMATS[v.card_format(value)]
 
 
-def tuck_box(given: dict[str, Given]) -> TuckBox:
+def tuck_box(given: Mapping[str, Given]) -> TuckBox:
     """The box ``given`` (key → value and where) describes, the defaults filling the rest."""
     def length(key: str, lo: float, hi: float) -> float | None:
         if key not in given:
