@@ -176,6 +176,8 @@ def test_the_depth_from_a_card_count_or_a_thickness():
         _box(count=50, thickness=20)
     with pytest.raises(InputError, match="more than half the box's width"):
         _box(dust=40)
+    with pytest.raises(InputError, match="the box.s net would be 4140×4180 mm"):
+        _box(count=5000, card_thickness="0.4mm")
 
 
 def test_a_deck_gives_its_box_in_yaml_and_the_net_follows(tmp_path):

@@ -102,8 +102,14 @@ def tuck_box(given: Mapping[str, Given]) -> TuckBox:
     most = min(w / 2 - chamfer - 1, h / 3)
     notch = min(DEFAULTS["notch"], most) if notch is None else _at_most(given["notch"], notch, most,
                                                                           "a third of the height, within the width")
-    return TuckBox(round(w, 3), round(h, 3), round(d, 3), round(tuck, 3), round(glue, 3), round(dust, 3),
-                   round(chamfer, 3), round(max(notch, 0.0), 3))
+    box = TuckBox(round(w, 3), round(h, 3), round(d, 3), round(tuck, 3), round(glue, 3), round(dust, 3),
+                  round(chamfer, 3), round(max(notch, 0.0), 3))
+    if max(box.size) > v.SIZE_MM[1]:  # as any piece's size: a count of 5000 thick cards is no box
+        at = next((given[k] for k in ("thickness", "count", "card_thickness", "cards") if k in given), None)
+        message = f"the box's net would be {box.size[0]:g}×{box.size[1]:g} mm"
+        expected = f"a net at most {v.SIZE_MM[1]:g} mm each way: fewer or thinner cards"
+        raise at.error(message, expected) if at is not None else InputError(message, expected=expected)
+    return box
 
 
 def _at_most(at: Given, value: float, most: float, what: str) -> float:
