@@ -16,6 +16,7 @@ from test_shapes_probe import dist_point_polyline, page_paths
 from conftest import make_workspace, run
 from pdfprobe import PT, glyphs
 from pnpgen.data.tuckbox import tuck_box
+from pnpgen.data.validate import Invalid
 from pnpgen.errors import InputError
 from pnpgen.shapes import point_in_polygon
 
@@ -154,7 +155,10 @@ class _Said:
         self.value = value
 
     def parse(self, parse, *args):
-        return parse(self.value, *args)
+        try:
+            return parse(self.value, *args)
+        except Invalid as e:
+            raise InputError(e.message, expected=e.expected) from None
 
     def error(self, message, expected=None, key=False):
         return InputError(message, expected=expected)
@@ -172,6 +176,8 @@ def test_the_depth_from_a_card_count_or_a_thickness():
     assert (b.w, b.h) == pytest.approx((3.5, 4.5))
     b = _box(cards="tarot", count=78, allowance="2mm")
     assert (b.w, b.h, b.d, b.tuck) == pytest.approx((72, 122, 78 * 0.3 + 2, 78 * 0.3 + 2 + 10))
+    with pytest.raises(InputError, match=r"'cards: \[63, 88\]'"):  # as a shop writes a size
+        _box(cards="63x88")
     with pytest.raises(InputError, match="both thickness and count"):
         _box(count=50, thickness=20)
     with pytest.raises(InputError, match="more than half the box's width"):

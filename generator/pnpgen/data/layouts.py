@@ -112,7 +112,8 @@ def _expression(text: str, trim: tuple[float, float]) -> float:
                                 + (f"; did you mean {meant}?" if meant else ""), _LENGTH_HINT)
             if m.group(3) not in names:
                 panels = sorted({n.partition(".")[0] for n in names if "." in n})
-                raise v.Invalid(f"unknown name {m.group(3)!r} in {v.show(text)}", _LENGTH_HINT + (
+                raise v.Invalid(f"unknown name {m.group(3)!r} in {v.show(text)}{suggest(m.group(3), list(names))}",
+                                _LENGTH_HINT + (
                     "; a panel's x, y, w or h: " + ", ".join(f"{p}.x" for p in panels) if panels else ""))
             tokens.append(names[m.group(3)])
         elif m.group(4) in "+-*/()":

@@ -59,9 +59,14 @@ def merged(under: Mapping[str, Given], over: Mapping[str, Given]) -> dict[str, G
 
 
 def _cards(value: Any) -> tuple[float, float]:
-    if isinstance(value, list):
-        return v.size(value, "rect", False)  # type: ignore[return-value]
-    return CARD_FORMATS[v.card_format(value)]
+    """A format's cards or ``[w, h]``; told as ``cards:`` is written (not ``size:``)."""
+    try:
+        if isinstance(value, list) or (isinstance(value, str) and any(ch.isdigit() for ch in value)):
+            return v.size(value, "rect", False)  # type: ignore[return-value]  # (63x88: told as [63, 88])
+        return CARD_FORMATS[v.card_format(value)]
+    except v.Invalid as e:
+        raise v.Invalid(e.message.replace("size needs", "cards needs"),
+                        e.expected.replace("'size: ", "'cards: ") if e.expected else e.expected) from None
 
 
 def tuck_box(given: Mapping[str, Given]) -> TuckBox:
