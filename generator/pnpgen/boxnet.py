@@ -64,8 +64,8 @@ class TuckBox:
         return {
             "back": (0.0, y1, w, self.h), "left": (w, y1, d, self.h), "front": (w + d, y1, w, self.h),
             "right": (2 * w + d, y1, d, self.h), "glue": (2 * w + 2 * d, y1, self.glue, self.h),
-            "top": (0.0, t, w, d), "lid": (0.0, 0.0, w, t),
-            "bottom": (w + d, y2, w, d), "flap": (w + d, y2 + d, w, t),
+            "top": (0.0, t, w, d), "top_tuck": (0.0, 0.0, w, t),
+            "bottom": (w + d, y2, w, d), "bottom_tuck": (w + d, y2 + d, w, t),
         }
 
     def folds(self) -> list[tuple[Point, Point]]:
@@ -146,7 +146,3 @@ def deepest(box: TuckBox, room: tuple[float, float]) -> float:
         best = max(best, min((across - 2 * box.w - box.glue) / 2, (down - box.h - 2 * box.tuck) / 2))
     return math.floor(best * 10) / 10 if best >= 1 else 0.0
 
-
-def tuck_box(frozen: tuple[float, ...]) -> TuckBox:
-    """The TuckBox a deck's shape options carry (``TuckBox.frozen``)."""
-    return TuckBox(*frozen)
