@@ -218,3 +218,28 @@ def test_the_same_box_builds_the_same_bytes(box, tmp_path):
     assert _build(root) == 0
     for name in ("cards.pdf", "shop/cards-die.pdf", "shop/cards-unique.pdf"):
         assert (root / "build" / "test" / name).read_bytes() == (box / name).read_bytes(), name
+
+
+def test_layout_list_names_the_tuck_box_with_its_net(tmp_path, capsys):
+    assert run(tmp_path, "layout", "list") == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("tuck-box "))
+    assert line.split()[1:4] == ["board", "tuckbox", "176×185"]
+
+
+def test_a_tuck_box_exported_as_templates_builds_the_same(tmp_path, capsys):
+    """``pnpgen layout export --game --deck`` writes the front and the deck lines, its ``box:``
+    among them: the deck built from those builds the same files."""
+    deck = BOX.replace("layout: tuck-box\n", "layout: tuck-box\nbox: {cards: bridge, count: 40, glue: 12}\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert _build(root, "--out", str(tmp_path / "a")) == 0
+    capsys.readouterr()
+    assert run(root, "layout", "export", "--game", "test", "--deck", "cards", "--out", "templates/test/") == 0
+    told = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    lines = [line.split("   #")[0] for line in told if line.split(":")[0] in ("kind", "shape", "box", "front", "fields")]
+    assert "box: {cards: [58, 90], thickness: 13, allowance: 0, tuck: 23, glue: 12, dust: 13, chamfer: 3, notch: 8}" in lines
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(
+        deck.replace("layout: tuck-box\nbox: {cards: bridge, count: 40, glue: 12}\n", "\n".join(lines) + "\n"),
+        encoding="utf-8")
+    assert _build(root, "--out", str(tmp_path / "b")) == 0
+    for name in ("cards.pdf", "shop/cards-die.pdf", "shop/cards-unique.pdf"):
+        assert (tmp_path / "a" / "test" / name).read_bytes() == (tmp_path / "b" / "test" / name).read_bytes(), name
