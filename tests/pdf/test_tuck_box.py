@@ -243,3 +243,36 @@ def test_a_tuck_box_exported_as_templates_builds_the_same(tmp_path, capsys):
     assert _build(root, "--out", str(tmp_path / "b")) == 0
     for name in ("cards.pdf", "shop/cards-die.pdf", "shop/cards-unique.pdf"):
         assert (tmp_path / "a" / "test" / name).read_bytes() == (tmp_path / "b" / "test" / name).read_bytes(), name
+
+
+def _crossing(pts) -> bool:
+    """Do two edges of the closed polygon cross (not merely meet at a shared corner)?"""
+    def side(p, q, r):
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+    n = len(pts)
+    for i in range(n):
+        a, b = pts[i], pts[(i + 1) % n]
+        for j in range(i + 2, n - (i == 0)):
+            c, d = pts[j], pts[(j + 1) % n]
+            if side(a, b, c) * side(a, b, d) < -1e-9 and side(c, d, a) * side(c, d, b) < -1e-9:
+                return True
+    return False
+
+
+@pytest.mark.parametrize("cards", ["mini-american", "poker", "tarot", "square"])
+def test_every_net_is_one_outline_its_bleed_too(cards):
+    """From 10 to 200 cards: the die line and the outline the bleed grows from never cross
+    themselves, the bleed lies 3 mm outside, and every fold ends on the die line."""
+    from pnpgen.shapes import outline, shape_spec
+
+    for count in (10, 30, 60, 120, 200):
+        b = _box(cards=cards, count=count)
+        spec = shape_spec("tuckbox", b.size, {"box": b.frozen()})
+        cut = outline(spec, 0).points(0.05)
+        bleed = outline(spec, 3.0).points(0.05)
+        assert not _crossing(cut) and not _crossing(bleed), (cards, count)
+        x0, y0, x1, y1 = outline(spec, 3.0).bbox()
+        assert (x0, y0, x1 - b.size[0], y1 - b.size[1]) == pytest.approx((-3, -3, 3, 3))
+        assert all(not point_in_polygon(p, cut) or dist_point_polyline(p, cut) < 1e-6 for p in bleed)
+        for a, z in spec.folds:
+            assert dist_point_polyline(a, cut) < 1e-6 and dist_point_polyline(z, cut) < 1e-6, (cards, count, a, z)
