@@ -15,6 +15,7 @@ from test_shapes_probe import dist_point_polyline, page_paths
 
 from conftest import make_workspace, run
 from pdfprobe import PT, glyphs
+from pnpgen.boxnet import TuckBox
 from pnpgen.data.tuckbox import tuck_box
 from pnpgen.data.validate import Invalid
 from pnpgen.errors import InputError
@@ -276,3 +277,27 @@ def test_every_net_is_one_outline_its_bleed_too(cards):
         assert all(not point_in_polygon(p, cut) or dist_point_polyline(p, cut) < 1e-6 for p in bleed)
         for a, z in spec.folds:
             assert dist_point_polyline(a, cut) < 1e-6 and dist_point_polyline(z, cut) < 1e-6, (cards, count, a, z)
+
+
+def test_a_box_for_a_deck_of_the_game_takes_its_cards_size_and_count(tmp_path):
+    """``box: {deck: cards}``: the deck's pieces' size and copies, whichever file loads first (the
+    box's, ``box.yaml``, comes before ``cards.yaml``); the deck's own figures still win."""
+    from pnpgen.data.load import load_game
+    from pnpgen.data.workspace import Workspace
+
+    root = make_workspace(tmp_path / "ws", pieces=[f"カード{i}" for i in range(1, 41)])  # 40 poker cards
+    decks = root / "data" / "test" / "decks"
+    box = decks / "box.yaml"
+    box.write_text(BOX.replace("layout: tuck-box\n", "layout: tuck-box\nbox: {deck: cards, card_thickness: 0.5mm}\n"),
+                   encoding="utf-8")
+    game = load_game(Workspace(root), "test")
+    assert [d.id for d in game.decks] == ["box", "cards"] and game.deck("cards").count == 40
+    b = TuckBox(*game.deck("box").options["box"])
+    assert (b.w, b.h, b.d) == pytest.approx((64, 89, 40 * 0.5 + 1))
+    assert game.deck("box").trim_mm == pytest.approx(b.size)
+    for said, told in (("{deck: card}", "no deck 'card' in this game; did you mean cards?"),
+                       ("{deck: box}", "a box cannot hold its own deck")):
+        box.write_text(BOX.replace("layout: tuck-box\n", f"layout: tuck-box\nbox: {said}\n"), encoding="utf-8")
+        with pytest.raises(InputError, match=told) as e:
+            load_game(Workspace(root), "test")
+        assert (e.value.path, e.value.line) == (box, 3)

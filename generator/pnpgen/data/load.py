@@ -261,9 +261,9 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
         raise InputError(f"draft_file: {v.show(draft_name)} not found in {folder.name}/{near}", path=where.path,
                          line=where.line, column=where.column,
                          expected="the draft's file name, or no draft_file: for a game without a rulebook")
-    for deck_file in deck_files(game):
-        contained(deck_file.relative_to(folder), folder, "decks", deck_file)  # a link out is never read
-        game.decks.append(load_deck(ws, game, deck_file, art, sizes))
+    decks = _Decks({path.stem: path for path in deck_files(game)},
+                   lambda path, named: load_deck(ws, game, path, art, sizes, named), folder)
+    game.decks += [deck for deck in map(decks, decks.ids) if deck is not None]
     check_deck_ids(game, ws.slugs())
     game.notes += _palette_near_misses(game, doc)
     game.notes += _worksheets_read_twice(game)
@@ -390,8 +390,10 @@ def _shape_options(doc: Located, data: dict, shape: str, trim: tuple[float, floa
     return out
 
 
-def _tuck_box(doc: Located, data: dict, shape: str, layout_raw: layouts.RawLayout | None) -> tuckbox.TuckBox:
-    """A tuck box's figures: its layout's ``box:``, then the deck's own, key by key."""
+def _tuck_box(doc: Located, data: dict, shape: str, layout_raw: layouts.RawLayout | None,
+              deck_named: tuckbox.DeckLookup | None) -> tuckbox.TuckBox:
+    """A tuck box's figures: its layout's ``box:``, then the deck it holds (``deck:``: its cards'
+    size and count), then the deck's own figures, key by key."""
     if shape != "tuckbox":
         raise doc.error(("box",), f"a {shape} has no box", "'box:' only with 'shape: tuckbox' or 'layout: tuck-box'",
                         key=True)
@@ -400,8 +402,11 @@ def _tuck_box(doc: Located, data: dict, shape: str, layout_raw: layouts.RawLayou
             raise doc.error((key,), "a tuck box's size is its net's, drawn from its box:",
                             "'box: {cards: poker, count: 60}' (the cards it holds) instead", key=True)
     own = _keys(doc, data.get("box") or {}, ("box",), list(tuckbox.BOX_KEYS), "box")
-    return tuckbox.tuck_box(tuckbox.merged(layout_raw.box if layout_raw is not None else {},
-                                           {key: layouts.Origin(value, doc, ("box", key)) for key, value in own.items()}))
+    under = layout_raw.box if layout_raw is not None else {}
+    given = {key: layouts.Origin(value, doc, ("box", key)) for key, value in own.items()}
+    at = given.get("deck") or under.get("deck")
+    held = tuckbox.holding(at, deck_named, doc.path.stem) if at is not None else {}
+    return tuckbox.tuck_box(tuckbox.merged(tuckbox.merged(under, held), given))
 
 
 def _template(doc: Located, key: str, name: Any) -> str:
@@ -492,7 +497,29 @@ def _fields(doc: Located, data: dict) -> dict[str, str]:
     return fields
 
 
-def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Sizes | None = None) -> Deck:
+class _Decks:
+    """The game's decks by id, each loaded once, in file-name order or sooner when a tuck box's
+    ``box: {deck: …}`` names one further on (None while it loads: two boxes holding each other)."""
+
+    def __init__(self, files: dict[str, Path], load: Callable[[Path, _Decks], Deck], folder: Path):
+        self.files, self.load, self.folder = files, load, folder
+        self.loaded: dict[str, Deck | None] = {}
+
+    @property
+    def ids(self) -> list[str]:
+        return list(self.files)
+
+    def __call__(self, deck_id: str) -> Deck | None:
+        if deck_id not in self.loaded:
+            path = self.files[deck_id]  # (KeyError: no such deck)
+            contained(path.relative_to(self.folder), self.folder, "decks", path)  # a link out is never read
+            self.loaded[deck_id] = None
+            self.loaded[deck_id] = self.load(path, self)
+        return self.loaded[deck_id]
+
+
+def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Sizes | None = None,
+              deck_named: tuckbox.DeckLookup | None = None) -> Deck:
     pictures = ArtFolder(game.root, sizes=sizes) if art else None  # one for the deck: its folder resolved once
     doc = load_yaml(path)
     if game.translations is not None:
@@ -517,7 +544,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         geo.shape if geo else "rect"
     if "orientation" in data:
         _parse(doc, ("orientation",), v.orientation, data["orientation"], shape)
-    box = _tuck_box(doc, data, shape, layout_raw) if shape == "tuckbox" or "box" in data else None
+    box = _tuck_box(doc, data, shape, layout_raw, deck_named) if shape == "tuckbox" or "box" in data else None
     if box is not None:
         trim, fmt = box.size, "custom"
     elif geo is not None and not ("format" in data or "size" in data):

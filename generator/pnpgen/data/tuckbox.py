@@ -16,9 +16,10 @@ from typing import Any, Protocol
 from pnpgen.boxnet import TuckBox
 from pnpgen.data import validate as v
 from pnpgen.data.formats import CARD_FORMATS
-from pnpgen.errors import InputError
+from pnpgen.errors import InputError, suggest
 
 BOX_KEYS = {
+    "deck": "the deck it holds: its cards' size and count",
     "cards": "the cards it holds: a format (poker) or [w, h]",
     "count": "how many cards (× card_thickness gives the depth)",
     "card_thickness": "one card's thickness, mm",
@@ -56,6 +57,48 @@ def merged(under: Mapping[str, Given], over: Mapping[str, Given]) -> dict[str, G
         out.pop("thickness", None)
     out.update(over)
     return out
+
+
+class Held:
+    """A figure taken from the deck a box holds, told at the box's ``deck:`` when it is wrong."""
+
+    def __init__(self, value: Any, at: Given):
+        self.value, self.at = value, at
+
+    def parse(self, parse: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return parse(self.value, *args)
+        except v.Invalid as e:
+            raise self.at.error(f"the deck it holds gives {e.message}", e.expected) from None
+
+    def error(self, message: str, expected: str | None = None, key: bool = False) -> InputError:
+        return self.at.error(message, expected, key)
+
+
+class DeckLookup(Protocol):
+    """The game's decks by id (data/load.py): a box's ``deck:`` reads the one it holds."""
+
+    @property
+    def ids(self) -> list[str]: ...
+
+    def __call__(self, deck_id: str) -> Any: ...
+
+
+def holding(at: Given, decks: DeckLookup | None, own_id: str) -> dict[str, Given]:
+    """The figures ``box: {deck: id}`` takes from that deck: its pieces' size and its copies."""
+    deck_id = at.parse(v.name, "a deck id")
+    if decks is None or deck_id not in decks.ids:
+        ids = decks.ids if decks is not None else []
+        raise at.error(f"no deck {deck_id!r} in this game{suggest(deck_id, ids)}",
+                       "the id (file name) of the game's deck of cards it holds" + (": " + ", ".join(ids) if ids else ""))
+    if deck_id == own_id:
+        raise at.error("a box cannot hold its own deck", "the id (file name) of the deck of cards it holds")
+    deck = decks(deck_id)
+    if deck is None or deck.shape == "tuckbox":  # (None: it is loading, a box holding this one)
+        raise at.error(f"deck {deck_id!r} is a box, not cards", "the id (file name) of the deck of cards it holds")
+    if deck.count < 1:
+        raise at.error(f"deck {deck_id!r} prints no copies", "a deck whose pieces' counts add up to 1 or more")
+    return {"cards": Held([deck.trim_mm[0], deck.trim_mm[1]], at), "count": Held(deck.count, at)}
 
 
 def _cards(value: Any) -> tuple[float, float]:
