@@ -118,4 +118,5 @@ def test_the_docs_examples_build_as_written(tmp_path):
         pdf = out / "demo" / f"{deck.id}.pdf"
         assert pdf.is_file(), pdf
         assert len(PdfReader(pdf).pages) >= 1
-    assert {d.id: d.count for d in game.decks} == {"blessings": 20, "board": 1, "epic": 20, "monsters": 5, "spells": 5}
+    assert {d.id: d.count for d in game.decks} == {"blessings": 20, "board": 1, "box": 1, "epic": 20, "monsters": 5,
+                                                  "spells": 5}

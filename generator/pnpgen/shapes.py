@@ -17,6 +17,7 @@ Shapes (``size`` is one hexagon's width across the flats, or the circle's diamet
   corner radius; they meet at (S, 1.5·R). The trim box is 2S × 3.5R. Flat: the pointy one
   turned 90° anticlockwise (two hexes on the left, one on the right).
 - ``circle``, ``rect``, ``rounded`` (``corner_radius``), ``polygon`` (``points`` in mm).
+- ``tuckbox``: a tuck box's net (boxnet.py), from the figures of the deck's ``box:``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from functools import cache
 
+from pnpgen.boxnet import TuckBox
 from pnpgen.units import num
 
 SQRT3 = math.sqrt(3.0)
@@ -431,6 +433,17 @@ class ShapeSpec:
     radius: float = 0.0
     size: float = 0.0  # hex/trihex across flats, circle diameter (0 for [w, h] shapes)
     orientation: str = "pointy"
+    box: tuple[float, ...] = ()  # tuckbox: its TuckBox's figures (TuckBox.frozen)
+
+    @property
+    def tuck_box(self) -> TuckBox | None:
+        return TuckBox(*self.box) if self.kind == "tuckbox" else None
+
+    @property
+    def folds(self) -> list[tuple[Point, Point]]:
+        """The score lines printed on the piece (a tuck box's; none for other shapes)."""
+        box = self.tuck_box
+        return box.folds() if box is not None else []
 
     @property
     def die_cut(self) -> bool:
@@ -473,6 +486,9 @@ def shape_spec(shape: str, trim: tuple[float, float], options: dict | None = Non
         size = w / 2 if orientation == "pointy" else h / 2
         return ShapeSpec("trihex", w, h, tuple(trihex_corners(size, orientation)), size=size,
                          orientation=orientation)
+    if shape == "tuckbox":
+        box = TuckBox(*options["box"])
+        return ShapeSpec("tuckbox", w, h, tuple(box.corners()), box=box.frozen())
     if shape == "polygon":
         pts = tuple((float(x), float(y)) for x, y in options.get("points", ()))
         if len(pts) < 3 or abs(signed_area(pts)) < 1e-9:
@@ -494,7 +510,7 @@ def _deck_shape(shape: str, trim: tuple[float, float], options: tuple) -> ShapeS
 def _freeze(options: dict) -> tuple:
     out = []
     for k, v in sorted(options.items()):
-        if k not in ("orientation", "corner_radius", "points"):
+        if k not in ("orientation", "corner_radius", "points", "box"):
             continue
         if isinstance(v, list):
             v = tuple(tuple(p) if isinstance(p, list) else p for p in v)
@@ -509,7 +525,30 @@ def outline(spec: ShapeSpec, offset: float = 0.0) -> Outline:
         return circle_path(cx, cy, spec.radius + offset)
     if spec.kind == "rect":
         return grow_polygon(spec.core, offset, join="miter")
+    if spec.kind == "tuckbox":
+        return _box_outline(TuckBox(*spec.box), offset)
     return grow_polygon(spec.core, spec.radius + offset, join="round")
+
+
+def _box_outline(box: TuckBox, offset: float) -> Outline:
+    """A tuck box's outline: at 0 the die line, its thumb notch a true half circle; outwards
+    (bleed, a nesting gap) grown from the net with its narrow notches filled, which the artwork
+    may fill since they are cut away (grown as they are, their sides would cross)."""
+    if offset > 0:
+        return grow_polygon(box.corners(notch=box.notch > offset + 1.0, bridged=True), offset)
+    if offset < 0:
+        return grow_polygon(box.corners(), offset)
+    pts = box.corners(notch=False)
+    cx, y1 = box.notch_centre
+    r = box.notch
+    segs: list[Segment] = []
+    for i, a in enumerate(pts):
+        b = pts[(i + 1) % len(pts)]
+        if r > 0 and a[1] == y1 == b[1] and a[0] < cx < b[0]:  # the front's top edge, notched
+            segs += [Straight(*a, cx - r, y1), Arc(cx, y1, r, math.pi, -math.pi), Straight(cx + r, y1, *b)]
+        else:
+            segs.append(Straight(*a, *b))
+    return Outline(tuple(segs))
 
 
 def trim_path(spec: ShapeSpec) -> Outline:

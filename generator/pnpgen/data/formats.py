@@ -56,6 +56,6 @@ PAPER_FORMATS: dict[str, tuple[float, float]] = {
 }
 
 KINDS = ("card", "tile", "token", "board")
-SHAPES = ("rect", "rounded", "circle", "hex", "trihex", "polygon")
+SHAPES = ("rect", "rounded", "circle", "hex", "trihex", "polygon", "tuckbox")
 # Shapes whose size is one number (across flats of one hexagon, or a diameter).
 SINGLE_SIZE_SHAPES = ("circle", "hex", "trihex")

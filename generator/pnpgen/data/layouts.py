@@ -19,10 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pnpgen.boxnet import TuckBox
 from pnpgen.data import validate as v
 from pnpgen.data.formats import KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.markup import colour_names
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide
+from pnpgen.data.tuckbox import BOX_KEYS, Given, merged, tuck_box
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, contained, suggest
 from pnpgen.litter import is_litter
@@ -30,7 +32,8 @@ from pnpgen.units import MM_PER_UNIT
 
 MAX_DEPTH = 20  # layouts extending layouts
 TEMPLATE_PREFIX = "@layout"  # a deck's layout sides are rendered as templates @layout/<deck>/front, …/back
-BOX_TYPES = ("text", "image", "icons", "panel", "frame")
+BOX_TYPES = ("text", "image", "icons", "panel", "frame", "folds")
+DRAWN = ("text", "image", "icons", "panel", "frame")  # the types that paint a fill
 SOURCES = ("game.title", "game.players", "game.draft", "deck.name")  # what a box may show besides piece fields
 FIELD_OF = {"text": "text", "image": "image", "icons": "list"}  # a box's type → the field type it reads
 # Colours every layout knows, whatever its palette says; a game's palette of the same name wins.
@@ -60,15 +63,34 @@ def builtin_names() -> list[str]:
 
 # ---- value parsers: (value, trim) → parsed, or validate.Invalid ----------------------------
 
-_TOKEN = re.compile(r"\s*(?:([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*(mm|cm|in|pt|px)?|([a-z_]+)|(\S))")
+_TOKEN = re.compile(r"\s*(?:([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*(mm|cm|in|pt|px)?|([a-z_]+(?:\.[a-z]+)?)|(\S))")
 _LENGTH_HINT = "mm, a unit ('2.5in'), or arithmetic on w, h and safe: 'w - 8', 'h / 2 - 6'"
 # a number in exponent, hexadecimal, octal, binary or grouped form (1e3, 0x10, 1_000), from its first digit
 _OTHER_NOTATION = re.compile(r"[0-9][0-9.]*(?:[eE][-+]?[0-9]+|[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+|(?:_[0-9]+)+)")
 
 
+class Frame(tuple):
+    """A trim (w, h) with more names its lengths may read: a tuck box's panels, ``front.x``,
+    ``front.y``, ``front.w``, ``front.h`` (boxnet.TuckBox.panels)."""
+
+    names: dict[str, float]
+
+
+def frame(trim: tuple[float, float], options: dict[str, Any]) -> tuple[float, float]:
+    """``trim`` with a tuck box's panels (shape options ``box``) named for the layout's lengths:
+    each one's x, y, w and h."""
+    if "box" not in options:
+        return trim
+    out = Frame((float(trim[0]), float(trim[1])))
+    panels = TuckBox(*options["box"]).panels()
+    out.names = {f"{name}.{k}": value for name, box in panels.items() for k, value in zip("xywh", box)}
+    return out
+
+
 def _expression(text: str, trim: tuple[float, float]) -> float:
-    """``'w - 2 * safe'`` → mm: + - * / and brackets over numbers (with units), w, h, safe."""
-    names = {"w": trim[0], "h": trim[1], "safe": 3.0}
+    """``'w - 2 * safe'`` → mm: + - * / and brackets over numbers (with units), w, h, safe (and
+    a tuck box's panels: ``front.x + 4``)."""
+    names = {"w": trim[0], "h": trim[1], "safe": 3.0, **getattr(trim, "names", {})}
     tokens: list[Any] = []
     pos = 0
     text = v.typed(text)
@@ -89,7 +111,10 @@ def _expression(text: str, trim: tuple[float, float]) -> float:
                 raise v.Invalid(f"{written.group()!r} in {v.show(text)} is a number written in another notation"
                                 + (f"; did you mean {meant}?" if meant else ""), _LENGTH_HINT)
             if m.group(3) not in names:
-                raise v.Invalid(f"unknown name {m.group(3)!r} in {v.show(text)}", _LENGTH_HINT)
+                panels = sorted({n.partition(".")[0] for n in names if "." in n})
+                raise v.Invalid(f"unknown name {m.group(3)!r} in {v.show(text)}{suggest(m.group(3), list(names))}",
+                                _LENGTH_HINT + (
+                    "; a panel's x, y, w or h: " + ", ".join(f"{p}.x" for p in panels) if panels else ""))
             tokens.append(names[m.group(3)])
         elif m.group(4) in "+-*/()":
             tokens.append(m.group(4))
@@ -221,6 +246,14 @@ def role(value: Any, trim: tuple[float, float]) -> str:
     return v.name(value, "a font role")
 
 
+def angle(value: Any, trim: tuple[float, float]) -> int:
+    """A quarter turn clockwise: 0, 90, 180 or 270."""
+    turn = v.decimal(value) if not isinstance(value, bool) else None
+    if turn not in (0, 90, 180, 270):
+        raise v.Invalid(f"rotate {v.show(value)} is not a quarter turn", "0, 90, 180 or 270 (degrees clockwise)")
+    return int(turn)
+
+
 def clip(value: Any, trim: tuple[float, float]) -> float | None:
     return None if value is None or value == "none" else length(-50, 50)(value, trim)
 
@@ -236,7 +269,8 @@ class Opt:
 # Every option a box takes: parser, default (None: required for those types), what it does.
 BOX_OPTIONS: dict[str, Opt] = {
     "type": Opt(one_of(*BOX_TYPES), "text", "what the box draws: text, image (art), icons (a list of icon names), "
-                "panel (only its fill and stroke), frame (the piece's outline, inset)"),
+                "panel (only its fill and stroke), frame (the piece's outline, inset), folds (a tuck box's "
+                "fold lines, dashed)"),
     "field": Opt(source, None, "the piece field shown, or game.title, game.players, game.draft, deck.name",
                  ("text", "image", "icons")),
     "text": Opt(text, None, "a fixed text instead of a field (markup allowed)", ("text",)),
@@ -251,7 +285,7 @@ BOX_OPTIONS: dict[str, Opt] = {
     "align": Opt(one_of("left", "center", "right", "justify"), "left", "horizontal alignment", ("text", "icons")),
     "valign": Opt(one_of("top", "middle", "bottom"), "top", "vertical alignment", ("text",)),
     "colour": Opt(colour_spec(False), "ink", "text colour", ("text",)),
-    "fill": Opt(colour_spec(True), None, "panel colour behind the box (none: no panel)"),
+    "fill": Opt(colour_spec(True), None, "panel colour behind the box (none: no panel)", DRAWN),
     "stroke": Opt(colour_spec(True), None, "panel border colour (none: no border)"),
     "stroke_width": Opt(length(0, 20), 0.35, "panel border width, mm"),
     "radius": Opt(length(0, 100), 0.0, "panel corner radius, mm", ("text", "image", "icons", "panel", "frame")),
@@ -263,12 +297,15 @@ BOX_OPTIONS: dict[str, Opt] = {
     "clip": Opt(clip, None, "clip the art to the piece's outline grown by this many mm (-2: 2 mm inside)", ("image",)),
     "gap": Opt(length(0, 100), 1.0, "space between icons, mm", ("icons",)),
     "inset": Opt(length(-20, 100), 0.0, "frame: distance inside the trim, mm", ("frame",)),
+    "rotate": Opt(angle, 0, "the box's content turned clockwise by 90, 180 or 270 degrees in its box (a spine, "
+                  "a lid read from the other side)", ("text", "image", "icons", "panel")),
+    "dash": Opt(length(0.1, 50), 2.0, "folds: the dashes' and gaps' length, mm", ("folds",)),
     "placeholder": Opt(flag, True, "an empty value prints 未定 (TBD in English) (true) or leaves the box out (false)",
                        ("text", "image", "icons")),
 }
 SIDE_KEYS = ("background", "boxes")
 LAYOUT_KEYS = ("description", "extends", "kind", "shape", "format", "size", "orientation", "corner_radius",
-               "palette", "fields", "background", "boxes", "back")
+               "box", "palette", "fields", "background", "boxes", "back")
 GEOMETRY_KEYS = ("kind", "shape", "format", "size", "orientation", "corner_radius")
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
 
@@ -307,6 +344,7 @@ class RawLayout:
     palette: dict[str, Origin] = field(default_factory=dict)
     deck_palette: set[str] = field(default_factory=set)  # the names the deck file's own layer sets
     fields: dict[str, Origin] = field(default_factory=dict)
+    box: dict[str, Given] = field(default_factory=dict)  # a tuck box's figures (data/tuckbox.py), key by key
     front: RawSide = field(default_factory=RawSide)
     back: RawSide | None = None
 
@@ -436,6 +474,9 @@ def resolve(root: Path | None, spec: Any, doc: Located, keypath: tuple = ("layou
                     target[name_] = Origin(value, layer_doc, at + (key, name_))
                     if key == "palette" and layer_doc is doc and not isinstance(spec, str):
                         raw.deck_palette.add(name_)  # the deck's inline layer: its colours are meant
+        if "box" in layer:
+            box = _mapping(layer_doc, at + ("box",), layer["box"] or {}, tuple(BOX_KEYS), "box")
+            raw.box = merged(raw.box, {k: Origin(x, layer_doc, at + ("box", k)) for k, x in box.items()})
         _merge_side(raw.front, layer_doc, at, layer)
         if "back" in layer:
             if layer["back"] is None:
@@ -475,13 +516,16 @@ def geometry(raw: RawLayout) -> Geometry:
     if "shape" in top:
         g.shape = top["shape"].parse(v.choice, SHAPES, "shape")
     if g.shape == "polygon":
-        raise top["shape"].error("a layout cannot be a polygon", "rect, rounded, circle, hex or trihex")
+        raise top["shape"].error("a layout cannot be a polygon", "rect, rounded, circle, hex, trihex or tuckbox")
     if "format" in top:
         if g.shape in SINGLE_SIZE_SHAPES:
             raise top["format"].error(f"a {g.shape} takes a size, not a card format", "'size: 40mm'")
         g.format = top["format"].parse(v.card_format)
     elif "size" in top:
         g.size = top["size"].parse(v.size, g.shape, g.shape in SINGLE_SIZE_SHAPES)
+    if g.shape == "tuckbox":  # its size is its net's, from its box: figures
+        box = tuck_box(raw.box)
+        g.size, g.options["box"] = box.size, box.frozen()
     if "orientation" in top:
         g.options["orientation"] = top["orientation"].parse(v.orientation, g.shape)
     if "corner_radius" in top:
@@ -593,6 +637,8 @@ def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[
            font_roles: list[str] | None) -> Layout:
     """The layout for one deck: lengths resolved for its ``trim``, colours and fonts checked
     against the game's palette and font roles (None: not checked, for ``layout export``)."""
+    if shape == "tuckbox" and not isinstance(trim, Frame):  # the panels of the layout's own box
+        trim = frame(trim, {"box": tuck_box(raw.box).frozen()})
     own = dict(BASE_PALETTE)
     for name, origin in raw.palette.items():
         origin.parse(v.name, "a colour name")
@@ -613,5 +659,5 @@ def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[
 
     front = _side(raw.front, trim, colours, font_roles)
     back = _side(raw.back, trim, colours, font_roles) if raw.back is not None else None
-    return Layout(raw.name, trim, shape, tuple(sorted(used.items())), tuple(fields(raw).items()), front, back,
+    return Layout(raw.name, (trim[0], trim[1]), shape, tuple(sorted(used.items())), tuple(fields(raw).items()), front, back,
                   tuple(sorted(name for name in used if name in raw.deck_palette)), tuple(sorted(game_colours)))

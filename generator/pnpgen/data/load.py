@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen import fonts as fontreg
-from pnpgen.data import i18n, ink, layouts, lint
+from pnpgen.data import i18n, ink, layouts, lint, tuckbox
 from pnpgen.data import validate as v
 from pnpgen.data.art import ArtFolder, Sizes
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
@@ -43,11 +43,11 @@ GAME_KEYS = {
 }
 DECK_KEYS = (
     "name", "kind", "format", "size", "shape", "corner_radius", "orientation", "points",
-    "front", "back", "fields", "defaults", "pieces", "options", "label", "layout", "sheet", "lint",
+    "front", "back", "fields", "defaults", "pieces", "options", "label", "layout", "sheet", "lint", "box",
 )
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
 RESERVED_FIELDS = ("count", "n", "copy")  # templates read these as piece.count, piece.n, piece.copy
-SHAPE_KEYS = ("corner_radius", "orientation", "points")
+SHAPE_KEYS = ("corner_radius", "orientation", "points", "box")
 SOURCED_KEYS = ("name", "count", "note")
 PIECES_HINT = "; one piece with no fields of its own (a board) is 'pieces: [{}]'"
 
@@ -261,9 +261,9 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
         raise InputError(f"draft_file: {v.show(draft_name)} not found in {folder.name}/{near}", path=where.path,
                          line=where.line, column=where.column,
                          expected="the draft's file name, or no draft_file: for a game without a rulebook")
-    for deck_file in deck_files(game):
-        contained(deck_file.relative_to(folder), folder, "decks", deck_file)  # a link out is never read
-        game.decks.append(load_deck(ws, game, deck_file, art, sizes))
+    decks = _Decks({path.stem: path for path in deck_files(game)},
+                   lambda path, named: load_deck(ws, game, path, art, sizes, named), folder)
+    game.decks += [deck for deck in map(decks, decks.ids) if deck is not None]
     check_deck_ids(game, ws.slugs())
     game.notes += _palette_near_misses(game, doc)
     game.notes += _worksheets_read_twice(game)
@@ -390,6 +390,25 @@ def _shape_options(doc: Located, data: dict, shape: str, trim: tuple[float, floa
     return out
 
 
+def _tuck_box(doc: Located, data: dict, shape: str, layout_raw: layouts.RawLayout | None,
+              deck_named: tuckbox.DeckLookup | None) -> tuckbox.TuckBox:
+    """A tuck box's figures: its layout's ``box:``, then the deck it holds (``deck:``: its cards'
+    size and count), then the deck's own figures, key by key."""
+    if shape != "tuckbox":
+        raise doc.error(("box",), f"a {shape} has no box", "'box:' only with 'shape: tuckbox' or 'layout: tuck-box'",
+                        key=True)
+    for key in ("format", "size"):
+        if key in data:
+            raise doc.error((key,), "a tuck box's size is its net's, drawn from its box:",
+                            "'box: {cards: poker, count: 60}' (the cards it holds) instead", key=True)
+    own = _keys(doc, data.get("box") or {}, ("box",), list(tuckbox.BOX_KEYS), "box")
+    under = layout_raw.box if layout_raw is not None else {}
+    given = {key: layouts.Origin(value, doc, ("box", key)) for key, value in own.items()}
+    at = given.get("deck") or under.get("deck")
+    held = tuckbox.holding(at, deck_named, doc.path.stem) if at is not None else {}
+    return tuckbox.tuck_box(tuckbox.merged(tuckbox.merged(under, held), given))
+
+
 def _template(doc: Located, key: str, name: Any) -> str:
     """The template's name as written, checked to stay under templates/ (``faces.templates.
     find_template`` looks it up when the faces are rendered)."""
@@ -478,7 +497,29 @@ def _fields(doc: Located, data: dict) -> dict[str, str]:
     return fields
 
 
-def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Sizes | None = None) -> Deck:
+class _Decks:
+    """The game's decks by id, each loaded once, in file-name order or sooner when a tuck box's
+    ``box: {deck: …}`` names one further on (None while it loads: two boxes holding each other)."""
+
+    def __init__(self, files: dict[str, Path], load: Callable[[Path, _Decks], Deck], folder: Path):
+        self.files, self.load, self.folder = files, load, folder
+        self.loaded: dict[str, Deck | None] = {}
+
+    @property
+    def ids(self) -> list[str]:
+        return list(self.files)
+
+    def __call__(self, deck_id: str) -> Deck | None:
+        if deck_id not in self.loaded:
+            path = self.files[deck_id]  # (KeyError: no such deck)
+            contained(path.relative_to(self.folder), self.folder, "decks", path)  # a link out is never read
+            self.loaded[deck_id] = None
+            self.loaded[deck_id] = self.load(path, self)
+        return self.loaded[deck_id]
+
+
+def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Sizes | None = None,
+              deck_named: tuckbox.DeckLookup | None = None) -> Deck:
     pictures = ArtFolder(game.root, sizes=sizes) if art else None  # one for the deck: its folder resolved once
     doc = load_yaml(path)
     if game.translations is not None:
@@ -503,7 +544,10 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         geo.shape if geo else "rect"
     if "orientation" in data:
         _parse(doc, ("orientation",), v.orientation, data["orientation"], shape)
-    if geo is not None and not ("format" in data or "size" in data):
+    box = _tuck_box(doc, data, shape, layout_raw, deck_named) if shape == "tuckbox" or "box" in data else None
+    if box is not None:
+        trim, fmt = box.size, "custom"
+    elif geo is not None and not ("format" in data or "size" in data):
         trim, fmt = _layout_size(geo, shape, data)
     else:
         trim, fmt = _size(doc, data, shape)
@@ -514,6 +558,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     defaults = _keys(doc, data.get("defaults") or {}, ("defaults",), list(fields), "defaults")
     defaults = {k: _value(doc, game, fields[k], x, ("defaults", k), k, pictures) for k, x in defaults.items()}
     options = _shape_options(doc, data, shape, trim)
+    if box is not None:
+        options["box"] = box.frozen()
     if geo is not None:
         _layout_shape_options(geo, shape, trim, options)
     template_options = _parse(doc, ("options",), v.mapping, data.get("options"), "options")
@@ -538,14 +584,14 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     )
     if "sheet" in data:
         deck.sheet, deck.sheet_where = _sheet(ws, doc, data), doc.where(("sheet",))
-    given = [key for key in ("size", "format") if key in data]
+    given = [key for key in ("size", "format", "box") if key in data]
     if given:
         deck.size_where = doc.where((given[0],))
     if "lint" in data:  # the deck's own figures, over the game's (a design that means to reach the edge)
         deck.lint = lint.settings(data["lint"], lambda keypath, parse, value, key: _parse(doc, keypath, parse, value, key),
                                   base=game.options.get("lint"))
     if layout_raw is not None:
-        deck.layout = layouts.finish(layout_raw, trim, shape, game.palette, sorted(game.text_fonts or game.fonts))
+        deck.layout = layouts.finish(layout_raw, layouts.frame(trim, options), shape, game.palette, sorted(game.text_fonts or game.fonts))
         deck.front = layout_template(deck.id, "front")
         deck.back = layout_template(deck.id, "back") if deck.layout.back is not None else None
     pieces = data["pieces"]

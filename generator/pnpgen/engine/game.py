@@ -14,7 +14,9 @@ from functools import partial
 from pathlib import Path
 
 from pnpgen.atomic import Stores
+from pnpgen.boxnet import TuckBox, deepest
 from pnpgen.data.art import ArtFolder, art_files, art_folders
+from pnpgen.data.formats import PAPER_SIZES
 from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
@@ -175,7 +177,7 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
     else:
         layout = choose_layout(spec, deck.count, sheet, deck.kind, nest_memo)
     tiles = None
-    if layout is None and deck.kind in ("board", "tile"):
+    if layout is None and deck.kind in ("board", "tile") and spec.tuck_box is None:  # a net is never tiled
         tiles = plan_tiles(spec.w, spec.h, sheet.paper_mm, sheet.margin_mm, sheet.bleed_mm, TILE_OPTIONS)
         if sheet.silhouette is None:
             return DeckOnPaper(spec, None, tiles, whole_with=margin_to_hold_whole(spec, deck.count, deck.kind, sheet, nest_memo))
@@ -189,9 +191,29 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
                            f"zone, or {x1 - x0:.1f}×{min(y1, h - z) - y0:.1f} mm above it)", deck,
                            "a larger --paper, a smaller inset or keepout (--silhouette-marks), "
                            "or a build without --marks silhouette (cut by hand)")
+        if spec.tuck_box is not None:
+            raise _box_too_big(deck, spec.tuck_box, sheet)
         raise _at_size(f"{size} on {sheet.paper.upper()} inside a {sheet.margin_mm:g} mm margin", deck,
                        "a larger --paper, or kind: board (split into tiles)")
     return DeckOnPaper(spec, layout, tiles)
+
+
+def _box_too_big(deck: Deck, box: TuckBox, sheet: SheetOptions) -> InputError:
+    """A tuck box whose net the paper does not hold: which paper would, or how deep a box would
+    fit this one (a net is no board: it is never split into tiles)."""
+    m, top = sheet.margin_mm, sheet.margin_mm + sheet.slug_mm  # the room nets are placed in (SheetOptions.area)
+    w, h = box.size
+    holds = [name for name, (pw, ph) in PAPER_SIZES.items() if name != sheet.paper and any(
+        w <= across - 2 * m and h <= down - m - top for across, down in ((pw, ph), (ph, pw)))]
+    deep = deepest(box, sheet.area_mm)
+    offers = ([f"--paper {holds[0]} (its net fits there)"] if holds else []) + (
+        [f"a box at most {deep:g} mm deep inside (fewer or thinner cards: box: {{count: …}} or {{thickness: …}})"]
+        if deep >= 3 else ["smaller cards (box: {cards: …})"])
+    where = deck.size_where or Where(deck.source)  # the deck's box:, else the deck (its layout's box)
+    return InputError(f"deck {deck.id!r}: its tuck box ({box.w:g}×{box.h:g}×{box.d:g} mm inside) has a {w:g}×{h:g} "
+                      f"mm net, which does not fit on {sheet.paper.upper()} inside a {m:g} mm margin", path=where.path,
+                      line=where.line, column=where.column, key="box" if deck.size_where else None,
+                      expected=", or ".join(offers))
 
 
 def _at_size(message: str, deck: Deck, expected: str) -> InputError:

@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from pnpgen.boxnet import TuckBox
 from pnpgen.data import layouts
 from pnpgen.data import validate as v
 from pnpgen.data.formats import CARD_FORMATS, SINGLE_SIZE_SHAPES
@@ -302,7 +303,8 @@ def layout(args: argparse.Namespace) -> int:
         raw = layouts.resolve(root, name, Located(Path("pnpgen layout export"), None), ())
         g = layouts.geometry(raw)
         built = layouts.finish(raw, trim_of(g), g.shape, None, None)
-        size = f"format: {g.format}" if g.format else (
+        size = f"format: {g.format}" if g.format else "box: {" + ", ".join(
+            f"{k}: {o.value}" for k, o in raw.box.items()) + "}" if g.shape == "tuckbox" else (
             f"size: {g.size[0]:g}" if g.shape in SINGLE_SIZE_SHAPES else f"size: [{g.size[0]:g}, {g.size[1]:g}]")  # type: ignore[index]
         deck_lines = [f"kind: {g.kind}", f"shape: {g.shape}",
                       *(f"{k}: {raw.top[k].value}" for k in ("orientation", "corner_radius") if k in raw.top), size]
@@ -374,6 +376,10 @@ def _deck_layout(args: argparse.Namespace) -> tuple[Layout, list[str], str]:
         flat = deck.options.get("orientation") == "flat"
         across = (h if flat else w) / (2 if deck.shape == "trihex" else 1)
         size = f"size: {across:g}"
+    elif deck.shape == "tuckbox":  # its figures as built: the inside as the cards, no more play
+        b = TuckBox(*deck.options["box"])
+        size = (f"box: {{cards: [{b.w:g}, {b.h:g}], thickness: {b.d:g}, allowance: 0, tuck: {b.tuck:g}, "
+                f"glue: {b.glue:g}, dust: {b.dust:g}, chamfer: {b.chamfer:g}, notch: {b.notch:g}}}")
     else:
         size = f"size: [{w:g}, {h:g}]"
     lines = [f"kind: {deck.kind}", f"shape: {deck.shape}",

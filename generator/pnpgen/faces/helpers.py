@@ -89,6 +89,14 @@ def shape_tools(deck, side: str, fonts: dict[str, str], colour: Callable[[str], 
         path = back_outline(spec, float(offset)) if side == "back" else grow(spec, float(offset))
         return Markup(path.svg())
 
+    def folds() -> Markup:
+        """SVG path data of the piece's fold lines (a tuck box's; none for other shapes)."""
+        lines = spec.folds if spec is not None else []
+        if side == "back" and spec is not None:
+            flip = mirror_x(spec.w)
+            lines = [(flip(a), flip(b)) for a, b in lines]
+        return Markup(" ".join(f"M{num(a[0])} {num(a[1])} L{num(b[0])} {num(b[1])}" for a, b in lines))
+
     def resolve(name: str) -> str:
         return colour(name) if isinstance(name, str) and not name.startswith("#") else name
 
@@ -112,4 +120,7 @@ def shape_tools(deck, side: str, fonts: dict[str, str], colour: Callable[[str], 
             corners = [flip(p) for p in corners]
         info = dict(kind=spec.kind, size=spec.size, orientation=spec.orientation,
                     centres=[XY(*p) for p in centres], corners=[XY(*p) for p in corners], hex_corners=corners_xy)
-    return {"track": track, "outline": outline, "shape": info, "hex_points": hex_points}
+        box = spec.tuck_box
+        if box is not None:  # a tuck box's panels, as a layout's front.x … reads them: shape.panels.front.x
+            info["panels"] = {name: dict(zip("xywh", panel)) for name, panel in box.panels().items()}
+    return {"track": track, "outline": outline, "folds": folds, "shape": info, "hex_points": hex_points}

@@ -56,6 +56,8 @@ def _ground(box: LayoutBox, earlier: list[LayoutBox], side: LayoutSide, layout: 
         return _colour(box.get("fill"), layout)
     x, y, w, h = (box.get(k) for k in ("x", "y", "w", "h"))
     for under in reversed(earlier):
+        if under.type == "folds":
+            continue
         if under.type == "frame":
             if under.get("fill") is not None:
                 return _colour(under.get("fill"), layout)
@@ -103,10 +105,37 @@ def _frame(box: LayoutBox, layout: Layout) -> list[str]:
     return [f'<path d="{{{{ outline({num(-inset)}) }}}}" {paint}/>']
 
 
+def _folds(box: LayoutBox, layout: Layout) -> list[str]:
+    """A tuck box's fold lines, dashed: scored and folded, never cut."""
+    if box.get("stroke") is None:
+        return []
+    dash = num(box.get("dash"))
+    return [f'{{% if folds() %}}<path d="{{{{ folds() }}}}" fill="none" stroke="{{{{ {_colour(box.get("stroke"), layout)} }}}}" '
+            f'stroke-width="{num(box.get("stroke_width"))}" stroke-dasharray="{dash} {dash}"/>{{% endif %}}']
+
+
+def _turned(box: LayoutBox) -> tuple[LayoutBox, str]:
+    """A box whose content is turned (``rotate``): the box its content is laid out in, upright,
+    and the transform that turns it onto the box as placed."""
+    turn = box.get("rotate")
+    x, y, w, h = (box.get(k) for k in ("x", "y", "w", "h"))
+    cx, cy = x + w / 2, y + h / 2
+    if turn in (90, 270):
+        w, h = h, w
+    moved = {"x": cx - w / 2, "y": cy - h / 2, "w": w, "h": h, "rotate": 0}
+    upright = LayoutBox(box.name, box.type, tuple((k, moved.get(k, value)) for k, value in box.options))
+    return upright, f'<g transform="rotate({turn} {num(cx)} {num(cy)})">'
+
+
 def _box(box: LayoutBox, layout: Layout, ground: str | None = None) -> list[str]:
     out = [f"{{# {box.name} #}}"]
     if box.type == "frame":
         return out + _frame(box, layout)
+    if box.type == "folds":
+        return out + _folds(box, layout)
+    if box.get("rotate"):
+        upright, turn = _turned(box)
+        return out + [turn] + _box(upright, layout, ground)[1:] + ["</g>"]
     x, y, w, h = (box.get(k) for k in ("x", "y", "w", "h"))
     if box.type == "panel":
         return out + _panel(box, layout, x, y, w, h)
