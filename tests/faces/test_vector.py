@@ -381,6 +381,25 @@ def test_unknown_font_is_an_error_naming_the_face():
         convert(svg('<text x="1" y="1" font-family="NoSuchFont">a</text>'), "deck x piece 3")
 
 
+@pytest.mark.parametrize("body", [
+    '<text x="1" y="8" font-family="{f}" font-size="4" fill="#fff" stroke="#231815" stroke-width="0.3">縁</text>',
+    '<g stroke="#000" stroke-width="0.2"><text x="1" y="8" font-family="{f}" font-size="4">縁</text></g>',
+    '<text x="1" y="8" font-family="{f}" font-size="4" stroke="#000"><tspan>縁</tspan></text>'])
+def test_stroked_text_is_an_error_not_an_outline_left_out(body):
+    """svglib, which drew such a face, sets text filled only: white lettering ringed in black (縁取り)
+    printed white on the art in every PDF, its outline gone without a word."""
+    with pytest.raises(InputError) as e:
+        convert(svg(body.format(f=GOTHIC)), "deck d piece 1 front")
+    msg = str(e.value)
+    assert "deck d piece 1 front" in msg and "<text>" in msg and "stroke" in msg and 'stroke="none"' in msg
+
+
+def test_text_whose_stroke_draws_nothing_is_drawn():
+    for attrs in ('stroke="none"', 'stroke="#000" stroke-width="0"'):
+        art = convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" {attrs}>縁</text>'), "f")
+        assert art.fallback is None and art.items
+
+
 # ------------------------------------------------------------------------------- CMYK
 
 

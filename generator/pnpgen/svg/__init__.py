@@ -86,6 +86,7 @@ _MAY_NOT_BE_DRAWN = etree.XPath("//*[@mask or @filter or @mix-blend-mode or @mar
                                 "or @marker-end or contains(@style, 'mask') or contains(@style, 'filter') "
                                 "or contains(@style, 'blend') or contains(@style, 'marker')]")  # (lxml narrows it)
 _PATTERNS = etree.XPath("//*[local-name()='pattern'][@id]")
+_TEXTS = etree.XPath("//*[local-name()='text' or local-name()='tspan']")
 _PAINTED = etree.XPath("//*[@style or @fill or @stroke]")
 
 
@@ -328,6 +329,7 @@ class Converter:
                     raise self.error(el, f"has {key}={v!r}, which pnpgen does not print (the face would print "
                                          f"without it{'; and it is transparency, which print files cannot hold' if key in NOT_DRAWN[:3] else ''})",
                                      "the effect drawn into the art itself: an image with it applied, or plain shapes")
+        self._refuse_stroked_text()
         patterns = {el.get("id") for el in _PATTERNS(self.root)}
         if not patterns:
             return
@@ -339,6 +341,25 @@ class Converter:
                     raise self.error(el, f"has {key}={props[key].strip()!r}, a <pattern>, which pnpgen does not "
                                          "print (the face would print without it)",
                                      "a plain colour or gradient, or the pattern drawn as shapes or an image")
+
+    def _refuse_stroked_text(self) -> None:
+        """An error for text with a stroke (its own or a group's around it): pnpgen sets text filled
+        only, and svglib, which drew such a face, too, so white lettering ringed in black (縁取り)
+        printed white on the art, its outline gone without a word."""
+        for el in _TEXTS(self.root):
+            if not "".join(el.itertext()).strip():
+                continue
+            stroke, width = None, None
+            for node in (el, *el.iterancestors()):
+                props = props_of(node)
+                stroke = stroke if stroke is not None else _set(props.get("stroke"))
+                width = width if width is not None else _set(props.get("stroke-width"))
+            if stroke in (None, "none", "initial", "transparent") or (width or "1").strip() in ("0", "0px", "0mm", "0.0"):
+                continue
+            raise self.error(el, f"has stroke={stroke[:40]!r} (set on it or on a group around it): pnpgen draws "
+                                 "text filled only, and the stroke would print as nothing",
+                             "stroke=\"none\" on the text (or on a <g> round a textbox()), and an outline as shapes: "
+                             "a plate behind the text, or the lettering as paths in an SVG picture")
 
     def _count_elements(self) -> tuple[int, int]:
         """The elements and the characters of path data and text the document draws with every <use> and
@@ -649,3 +670,9 @@ TAGS: dict[str, Callable[[Converter, Any, str, dict, dict], None]] = {
     "image": image.image,
 }
 DRAWN = frozenset(TAGS)  # what a container's children may draw
+
+
+def _set(value: str | None) -> str | None:
+    """A presentation value as set, or None where it is left to the element's parent."""
+    value = value.strip() if value is not None else None
+    return None if value in (None, "", "inherit", "unset") else value
