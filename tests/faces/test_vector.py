@@ -394,6 +394,35 @@ def test_stroked_text_is_an_error_not_an_outline_left_out(body):
     assert "deck d piece 1 front" in msg and "<text>" in msg and "stroke" in msg and 'stroke="none"' in msg
 
 
+@pytest.mark.parametrize("body", [
+    '<text x="1" y="8" font-family="{f}" font-size="4" fill="url(#g)">虹</text>',
+    '<g fill="url(#g)"><text x="1" y="8" font-family="{f}" font-size="4"><tspan>虹</tspan></text></g>'])
+def test_gradient_filled_text_is_an_error_not_text_left_out(body):
+    """svglib, which drew such a face, printed a gradient-filled text as nothing at all."""
+    grad = '<defs><linearGradient id="g"><stop offset="0" stop-color="#f00"/><stop offset="1" stop-color="#00f"/></linearGradient></defs>'
+    with pytest.raises(InputError, match=r"deck d piece 1 front.*<text>.*fill='url\(#g\)'.*nothing"):
+        convert(svg(grad + body.format(f=GOTHIC)), "deck d piece 1 front")
+
+
+@pytest.mark.parametrize("weight", ['font-weight="bold"', 'style="font-style: italic; font-weight: 700"'])
+def test_bold_text_in_a_face_svglib_draws_is_set_in_the_font_it_names(weight):
+    """svglib, asked for the bold face of a font it knew only as itself, took the system's
+    (DejaVuSans-Bold, no Japanese glyphs): 太字 printed as empty boxes in a font of the machine's.
+    The converter sets a text in the font its font-family names, whatever the weight; so does
+    the fallback now, and its letters are the font's glyphs."""
+    art = convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" {weight}>太字<tspan>と</tspan></text>'), "f")
+    assert art.fallback == "tspan"
+    reader = PdfReader(io.BytesIO(pdf_of(art)))
+    names = set()
+    todo = [reader.pages[0]["/Resources"]]
+    while todo:
+        res = todo.pop().get_object()
+        names |= {str(f.get_object()["/BaseFont"]).split("+")[-1] for f in (res.get("/Font") or {}).values()}
+        todo += [x.get_object()["/Resources"] for x in (res.get("/XObject") or {}).values() if "/Resources" in x.get_object()]
+    assert names - {"/Helvetica"} == {GOTHIC}, names  # (Helvetica: this test's canvas starts in it, named, never drawn)
+    assert "".join(reader.pages[0].extract_text().split()) == "太字と"
+
+
 def test_text_whose_stroke_draws_nothing_is_drawn():
     for attrs in ('stroke="none"', 'stroke="#000" stroke-width="0"'):
         art = convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" {attrs}>縁</text>'), "f")

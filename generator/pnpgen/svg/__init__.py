@@ -12,10 +12,10 @@ Interface used by the rest of the pipeline:
 The converter is our own for the SVG subset templates produce: the graphics become PDF
 operator text once, at convert time; only text (whose glyph encoding ReportLab chooses per
 document, as it subsets fonts) and images are left for draw time. SVG outside the subset
-(CSS style sheets, ``tspan``, text filled with a gradient, …) falls back to svglib for that whole
+(CSS style sheets, ``tspan``, …) falls back to svglib for that whole
 face; ``Art.fallback`` names what caused it. Transparency is an error: print files must not
 contain it; so is a mask, filter, blend mode, marker or pattern a face uses (``NOT_DRAWN``), which
-svglib leaves out without a word.
+svglib leaves out without a word, and text with a stroke or a gradient fill, which it sets as nothing.
 
 The ``Converter`` here walks the tree (containers, ``<use>``, clip paths, viewports, the graphics
 state) and hands each element it draws to the module of its kind through ``TAGS``, as
@@ -329,7 +329,7 @@ class Converter:
                     raise self.error(el, f"has {key}={v!r}, which pnpgen does not print (the face would print "
                                          f"without it{'; and it is transparency, which print files cannot hold' if key in NOT_DRAWN[:3] else ''})",
                                      "the effect drawn into the art itself: an image with it applied, or plain shapes")
-        self._refuse_stroked_text()
+        self._refuse_undrawn_text()
         patterns = {el.get("id") for el in _PATTERNS(self.root)}
         if not patterns:
             return
@@ -342,18 +342,26 @@ class Converter:
                                          "print (the face would print without it)",
                                      "a plain colour or gradient, or the pattern drawn as shapes or an image")
 
-    def _refuse_stroked_text(self) -> None:
-        """An error for text with a stroke (its own or a group's around it): pnpgen sets text filled
-        only, and svglib, which drew such a face, too, so white lettering ringed in black (縁取り)
-        printed white on the art, its outline gone without a word."""
+    def _refuse_undrawn_text(self) -> None:
+        """An error for text with a stroke or a gradient fill (its own or a group's around it):
+        pnpgen sets text filled in a plain colour only, and svglib, which drew such a face, too — a
+        stroke it leaves out (white lettering ringed in black, 縁取り, printed white on the art) and
+        a gradient-filled text it prints as nothing, without a word."""
+        gradients = {el.get("id") for el in _WITH_ID(self.root) if local_name(el) in ("linearGradient", "radialGradient")}
         for el in _TEXTS(self.root):
             if not "".join(el.itertext()).strip():
                 continue
-            stroke, width = None, None
+            stroke = width = fill = None
             for node in (el, *el.iterancestors()):
                 props = props_of(node)
                 stroke = stroke if stroke is not None else _set(props.get("stroke"))
                 width = width if width is not None else _set(props.get("stroke-width"))
+                fill = fill if fill is not None else _set(props.get("fill"))
+            if fill is not None and (m := URL.match(fill)) and m.group(1) in gradients:
+                raise self.error(el, f"has fill={fill[:40]!r} (set on it or on a group around it): pnpgen fills "
+                                     "text with a plain colour only, and the text would print as nothing",
+                                 "a plain fill colour for the text (a palette name or #rrggbb), or the lettering "
+                                 "as paths in an SVG picture")
             if stroke in (None, "none", "initial", "transparent") or (width or "1").strip() in ("0", "0px", "0mm", "0.0"):
                 continue
             raise self.error(el, f"has stroke={stroke[:40]!r} (set on it or on a group around it): pnpgen draws "
