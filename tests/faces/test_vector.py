@@ -423,6 +423,18 @@ def test_bold_text_in_a_face_svglib_draws_is_set_in_the_font_it_names(weight):
     assert "".join(reader.pages[0].extract_text().split()) == "太字と"
 
 
+@pytest.mark.parametrize("attr, names", [('writing-mode="tb"', "縦書き"), ('style="writing-mode: vertical-rl"', "縦書き"),
+                                         ('text-decoration="underline"', "decoration")])
+def test_vertical_or_decorated_text_is_an_error_not_text_set_otherwise(attr, names):
+    """svglib, which drew such a face, set 縦書き across (running off the piece) and an underline
+    as nothing; horizontal text and text-decoration none are drawn."""
+    with pytest.raises(InputError, match=names):
+        convert(svg(f'<g {attr}><text x="1" y="8" font-family="{GOTHIC}" font-size="4">縦書き</text></g>'), "f")
+    for fine in ('writing-mode="horizontal-tb"', 'text-decoration="none"'):
+        art = convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" {fine}>横</text>'), "f")
+        assert art.fallback is None and art.items
+
+
 def test_text_whose_stroke_draws_nothing_is_drawn():
     for attrs in ('stroke="none"', 'stroke="#000" stroke-width="0"'):
         art = convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" {attrs}>縁</text>'), "f")

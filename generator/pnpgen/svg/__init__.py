@@ -15,7 +15,8 @@ document, as it subsets fonts) and images are left for draw time. SVG outside th
 (CSS style sheets, ``tspan``, …) falls back to svglib for that whole
 face; ``Art.fallback`` names what caused it. Transparency is an error: print files must not
 contain it; so is a mask, filter, blend mode, marker or pattern a face uses (``NOT_DRAWN``), which
-svglib leaves out without a word, and text with a stroke or a gradient fill, which it sets as nothing.
+svglib leaves out without a word, and text with a stroke, a gradient fill, a vertical writing-mode or a
+text-decoration, which it sets otherwise or not at all.
 
 The ``Converter`` here walks the tree (containers, ``<use>``, clip paths, viewports, the graphics
 state) and hands each element it draws to the module of its kind through ``TAGS``, as
@@ -87,6 +88,7 @@ _MAY_NOT_BE_DRAWN = etree.XPath("//*[@mask or @filter or @mix-blend-mode or @mar
                                 "or contains(@style, 'blend') or contains(@style, 'marker')]")  # (lxml narrows it)
 _PATTERNS = etree.XPath("//*[local-name()='pattern'][@id]")
 _TEXTS = etree.XPath("//*[local-name()='text' or local-name()='tspan']")
+HORIZONTAL = ("horizontal-tb", "lr-tb", "lr", "rl-tb", "rl", "initial", "normal")  # writing-mode values set across
 _PAINTED = etree.XPath("//*[@style or @fill or @stroke]")
 
 
@@ -343,20 +345,34 @@ class Converter:
                                      "a plain colour or gradient, or the pattern drawn as shapes or an image")
 
     def _refuse_undrawn_text(self) -> None:
-        """An error for text with a stroke or a gradient fill (its own or a group's around it):
-        pnpgen sets text filled in a plain colour only, and svglib, which drew such a face, too — a
-        stroke it leaves out (white lettering ringed in black, 縁取り, printed white on the art) and
-        a gradient-filled text it prints as nothing, without a word."""
+        """An error for text with a stroke, a gradient fill, a vertical writing-mode or a text
+        decoration (its own or a group's around it): pnpgen sets text across and filled in a plain
+        colour only, and svglib, which drew such a face, too — a stroke it left out (white lettering
+        ringed in black, 縁取り, printed white on the art), a gradient-filled text it printed as
+        nothing, 縦書き across and off the piece, an underline as nothing, without a word."""
         gradients = {el.get("id") for el in _WITH_ID(self.root) if local_name(el) in ("linearGradient", "radialGradient")}
         for el in _TEXTS(self.root):
             if not "".join(el.itertext()).strip():
                 continue
-            stroke = width = fill = None
+            stroke = width = fill = mode = None
+            decoration = ""
             for node in (el, *el.iterancestors()):
                 props = props_of(node)
                 stroke = stroke if stroke is not None else _set(props.get("stroke"))
                 width = width if width is not None else _set(props.get("stroke-width"))
                 fill = fill if fill is not None else _set(props.get("fill"))
+                mode = mode if mode is not None else _set(props.get("writing-mode"))
+                decoration = decoration or (_set(props.get("text-decoration")) or "").replace("none", "").strip()
+            if mode is not None and mode.lower() not in HORIZONTAL:
+                raise self.error(el, f"has writing-mode={mode[:30]!r} (set on it or on a group around it): pnpgen "
+                                     "sets text across only, and this vertical text (縦書き) would print across, "
+                                     "running off the piece",
+                                 "one <text> per character, stacked: the same x, y stepping down by the font size, "
+                                 "text-anchor=\"middle\"")
+            if decoration:
+                raise self.error(el, f"has text-decoration={decoration[:30]!r} (set on it or on a group around it): "
+                                     "pnpgen draws no text decoration, and the line would print as nothing",
+                                 "the line drawn as a <line> or <rect> under (or through) the text")
             if fill is not None and (m := URL.match(fill)) and m.group(1) in gradients:
                 raise self.error(el, f"has fill={fill[:40]!r} (set on it or on a group around it): pnpgen fills "
                                      "text with a plain colour only, and the text would print as nothing",
