@@ -435,6 +435,22 @@ def test_vertical_or_decorated_text_is_an_error_not_text_set_otherwise(attr, nam
         assert art.fallback is None and art.items
 
 
+@pytest.mark.parametrize("attr", ['letter-spacing="1"', 'style="dominant-baseline: middle"', 'word-spacing="2"',
+                                  'vector-effect="non-scaling-stroke"', 'paint-order="stroke"'])
+def test_what_svglib_would_ignore_is_an_error(attr):
+    """Outside the converter's subset, and svglib (which drew such a face) reads none of these:
+    dominant-baseline="middle" text printed on its baseline, spaced letters unspaced."""
+    key = attr.removeprefix('style="').split("=")[0].split(":")[0]
+    with pytest.raises(InputError, match=f"has {key}="):
+        convert(svg(f'<g {attr}><text x="1" y="8" font-family="{GOTHIC}" font-size="4">字</text>'
+                    '<line x1="0" y1="0" x2="5" y2="0" stroke="#000"/></g>'), "f")
+    art = convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" letter-spacing="normal" '
+                      'dominant-baseline="auto">字</text>'), "f")
+    assert art.fallback is None and art.items
+    inkscape = 'style="letter-spacing:0px;word-spacing:0px"'  # as Inkscape writes every text: nothing to draw
+    convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" {inkscape}>字</text>'), "f")
+
+
 def test_text_whose_stroke_draws_nothing_is_drawn():
     for attrs in ('stroke="none"', 'stroke="#000" stroke-width="0"'):
         art = convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" {attrs}>縁</text>'), "f")

@@ -28,6 +28,7 @@ WeasyPrint's ``svg/__init__.py`` does: ``shapes`` (the basic shapes; their geome
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -86,6 +87,16 @@ NOT_DRAWN = ("mask", "filter", "mix-blend-mode", "marker", "marker-start", "mark
 _MAY_NOT_BE_DRAWN = etree.XPath("//*[@mask or @filter or @mix-blend-mode or @marker or @marker-start or @marker-mid "
                                 "or @marker-end or contains(@style, 'mask') or contains(@style, 'filter') "
                                 "or contains(@style, 'blend') or contains(@style, 'marker')]")  # (lxml narrows it)
+# What svglib leaves out of text and lines too (svglib 2.3 reads none of them): a face using one
+# went to svglib and printed as if it were not there (text set on its baseline, unspaced; a
+# non-scaling line scaled).
+IGNORED_BY_SVGLIB = ("letter-spacing", "word-spacing", "dominant-baseline", "alignment-baseline", "paint-order",
+                     "vector-effect")
+_MAY_BE_IGNORED = etree.XPath("//*[@letter-spacing or @word-spacing or @dominant-baseline or @alignment-baseline "
+                              "or @paint-order or @vector-effect or contains(@style, 'spacing') "
+                              "or contains(@style, 'baseline') or contains(@style, 'paint-order') "
+                              "or contains(@style, 'vector-effect')]")
+ZERO_LENGTH = re.compile(r"^[+-]?(?:0+\.?0*|\.0+)(?:px|pt|pc|em|ex|mm|cm|in|q|%)?$", re.I)
 _PATTERNS = etree.XPath("//*[local-name()='pattern'][@id]")
 _TEXTS = etree.XPath("//*[local-name()='text' or local-name()='tspan']")
 HORIZONTAL = ("horizontal-tb", "lr-tb", "lr", "rl-tb", "rl", "initial", "normal")  # writing-mode values set across
@@ -332,6 +343,15 @@ class Converter:
                                          f"without it{'; and it is transparency, which print files cannot hold' if key in NOT_DRAWN[:3] else ''})",
                                      "the effect drawn into the art itself: an image with it applied, or plain shapes")
         self._refuse_undrawn_text()
+        for el in _MAY_BE_IGNORED(self.root):
+            props = props_of(el)
+            for key in IGNORED_BY_SVGLIB:
+                v = (_set(props.get(key)) or "").strip()
+                if v and v not in HARMLESS and v != "initial" and not ZERO_LENGTH.match(v):  # Inkscape's 0px
+                    raise self.error(el, f"has {key}={v[:30]!r}, which pnpgen does not draw (the face would print "
+                                         "as if it were not there)",
+                                     "the effect drawn by position: x per character for spacing, y for the baseline "
+                                     "(a text's y is its baseline), a stroke width as it prints")
         patterns = {el.get("id") for el in _PATTERNS(self.root)}
         if not patterns:
             return
