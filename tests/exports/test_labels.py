@@ -4,10 +4,11 @@ checked against the shop's own template say so on every export."""
 from __future__ import annotations
 
 import json
+import re
 
 from pypdf import PdfReader
 
-from conftest import COPY_FRONT, DECK_YAML, GAMES, make_workspace, run
+from conftest import COPY_FRONT, DECK_YAML, GAMES, REPO, make_workspace, run
 
 
 def test_every_unique_faces_file_has_unique_page_labels(built):
@@ -41,3 +42,23 @@ def test_unverified_presets_say_so(tmp_path, capsys):
     assert any("unverified" in w for w in record["warnings"])
     assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
     assert "unverified" not in capsys.readouterr().err
+
+
+def test_shops_whose_sizes_beyond_poker_are_unpublished_say_so(tmp_path, capsys):
+    """MakePlayingCards' and DriveThruCards' one published figure is the poker card (docs/exports.md
+    names it); their other sizes apply the poker bleed to the shop's named sizes, as The Game
+    Crafter's do, and, like those, are warned as unverified rather than presented as checked."""
+    root = make_workspace(tmp_path / "ws")
+    for preset, shop in (("makeplayingcards", "MakePlayingCards"), ("drivethrucards", "DriveThruCards")):
+        assert run(root, "export", "--game", "test", "--preset", preset, "--fit", "scale") == 0
+        assert f"{shop}: unverified: only poker" in capsys.readouterr().err, preset
+
+
+def test_shipped_presets_name_only_docs_that_exist():
+    """A preset is copied into presets/ to be edited (docs/exports.md, Presets): the file it names
+    for its figures is one the package's docs hold (they named a PRINTING.md no checkout has)."""
+    presets = REPO / "generator" / "pnpgen" / "exports" / "presets"
+    named = {m for path in presets.glob("*.yaml")
+             for m in re.findall(r"[\w./-]+\.md", path.read_text(encoding="utf-8"))}
+    assert named, "the shipped presets name their sources"
+    assert [m for m in sorted(named) if not (REPO / m.split("#")[0]).is_file()] == []

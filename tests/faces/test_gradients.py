@@ -370,12 +370,6 @@ def _png() -> str:
 PNG = _png()
 
 
-def test_a_gradient_text_or_pattern_still_falls_back_to_svglib():
-    art = convert(svg(f'<defs><linearGradient id="g">{STOPS}</linearGradient></defs>'
-                             f'<text x="2" y="10" font-family="{GOTHIC}" font-size="5" fill="url(#g)">A</text>'), "f")
-    assert art.fallback == "text with a gradient"
-
-
 # -------------------------------------------------------------- faces svglib draws, built games
 
 

@@ -381,6 +381,82 @@ def test_unknown_font_is_an_error_naming_the_face():
         convert(svg('<text x="1" y="1" font-family="NoSuchFont">a</text>'), "deck x piece 3")
 
 
+@pytest.mark.parametrize("body", [
+    '<text x="1" y="8" font-family="{f}" font-size="4" fill="#fff" stroke="#231815" stroke-width="0.3">縁</text>',
+    '<g stroke="#000" stroke-width="0.2"><text x="1" y="8" font-family="{f}" font-size="4">縁</text></g>',
+    '<text x="1" y="8" font-family="{f}" font-size="4" stroke="#000"><tspan>縁</tspan></text>'])
+def test_stroked_text_is_an_error_not_an_outline_left_out(body):
+    """svglib, which drew such a face, sets text filled only: white lettering ringed in black (縁取り)
+    printed white on the art in every PDF, its outline gone without a word."""
+    with pytest.raises(InputError) as e:
+        convert(svg(body.format(f=GOTHIC)), "deck d piece 1 front")
+    msg = str(e.value)
+    assert "deck d piece 1 front" in msg and "<text>" in msg and "stroke" in msg and 'stroke="none"' in msg
+
+
+@pytest.mark.parametrize("body", [
+    '<text x="1" y="8" font-family="{f}" font-size="4" fill="url(#g)">虹</text>',
+    '<g fill="url(#g)"><text x="1" y="8" font-family="{f}" font-size="4"><tspan>虹</tspan></text></g>'])
+def test_gradient_filled_text_is_an_error_not_text_left_out(body):
+    """svglib, which drew such a face, printed a gradient-filled text as nothing at all."""
+    grad = '<defs><linearGradient id="g"><stop offset="0" stop-color="#f00"/><stop offset="1" stop-color="#00f"/></linearGradient></defs>'
+    with pytest.raises(InputError, match=r"deck d piece 1 front.*<text>.*fill='url\(#g\)'.*nothing"):
+        convert(svg(grad + body.format(f=GOTHIC)), "deck d piece 1 front")
+
+
+@pytest.mark.parametrize("weight", ['font-weight="bold"', 'style="font-style: italic; font-weight: 700"'])
+def test_bold_text_in_a_face_svglib_draws_is_set_in_the_font_it_names(weight):
+    """svglib, asked for the bold face of a font it knew only as itself, took the system's
+    (DejaVuSans-Bold, no Japanese glyphs): 太字 printed as empty boxes in a font of the machine's.
+    The converter sets a text in the font its font-family names, whatever the weight; so does
+    the fallback now, and its letters are the font's glyphs."""
+    art = convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" {weight}>太字<tspan>と</tspan></text>'), "f")
+    assert art.fallback == "tspan"
+    reader = PdfReader(io.BytesIO(pdf_of(art)))
+    names = set()
+    todo = [reader.pages[0]["/Resources"]]
+    while todo:
+        res = todo.pop().get_object()
+        names |= {str(f.get_object()["/BaseFont"]).split("+")[-1] for f in (res.get("/Font") or {}).values()}
+        todo += [x.get_object()["/Resources"] for x in (res.get("/XObject") or {}).values() if "/Resources" in x.get_object()]
+    assert names - {"/Helvetica"} == {GOTHIC}, names  # (Helvetica: this test's canvas starts in it, named, never drawn)
+    assert "".join(reader.pages[0].extract_text().split()) == "太字と"
+
+
+@pytest.mark.parametrize("attr, names", [('writing-mode="tb"', "縦書き"), ('style="writing-mode: vertical-rl"', "縦書き"),
+                                         ('text-decoration="underline"', "decoration")])
+def test_vertical_or_decorated_text_is_an_error_not_text_set_otherwise(attr, names):
+    """svglib, which drew such a face, set 縦書き across (running off the piece) and an underline
+    as nothing; horizontal text and text-decoration none are drawn."""
+    with pytest.raises(InputError, match=names):
+        convert(svg(f'<g {attr}><text x="1" y="8" font-family="{GOTHIC}" font-size="4">縦書き</text></g>'), "f")
+    for fine in ('writing-mode="horizontal-tb"', 'text-decoration="none"'):
+        art = convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" {fine}>横</text>'), "f")
+        assert art.fallback is None and art.items
+
+
+@pytest.mark.parametrize("attr", ['letter-spacing="1"', 'style="dominant-baseline: middle"', 'word-spacing="2"',
+                                  'vector-effect="non-scaling-stroke"', 'paint-order="stroke"'])
+def test_what_svglib_would_ignore_is_an_error(attr):
+    """Outside the converter's subset, and svglib (which drew such a face) reads none of these:
+    dominant-baseline="middle" text printed on its baseline, spaced letters unspaced."""
+    key = attr.removeprefix('style="').split("=")[0].split(":")[0]
+    with pytest.raises(InputError, match=f"has {key}="):
+        convert(svg(f'<g {attr}><text x="1" y="8" font-family="{GOTHIC}" font-size="4">字</text>'
+                    '<line x1="0" y1="0" x2="5" y2="0" stroke="#000"/></g>'), "f")
+    art = convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" letter-spacing="normal" '
+                      'dominant-baseline="auto">字</text>'), "f")
+    assert art.fallback is None and art.items
+    inkscape = 'style="letter-spacing:0px;word-spacing:0px"'  # as Inkscape writes every text: nothing to draw
+    convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" {inkscape}>字</text>'), "f")
+
+
+def test_text_whose_stroke_draws_nothing_is_drawn():
+    for attrs in ('stroke="none"', 'stroke="#000" stroke-width="0"'):
+        art = convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" {attrs}>縁</text>'), "f")
+        assert art.fallback is None and art.items
+
+
 # ------------------------------------------------------------------------------- CMYK
 
 

@@ -1,4 +1,4 @@
-"""Named piece sizes in millimetres (../shared/PRINTING.md), and what each shape's size means."""
+"""Named piece sizes in millimetres (docs/print-facts.md), and what each shape's size means."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ CARD_FORMATS: dict[str, tuple[float, float]] = {
     "poker-double": (126.0, 88.0),
 }
 
-# Bleed (塗り足し) round every piece: artwork runs this far past the trim (../shared/PRINTING.md;
+# Bleed (塗り足し) round every piece: artwork runs this far past the trim (docs/print-facts.md;
 # the 3 mm Japanese doujin printers and The Game Crafter ask for). The one default of --bleed.
 BLEED_MM = 3.0
 # Art printed below this resolution warns (dots per inch at its printed size); --min-dpi's one default.

@@ -5,6 +5,7 @@ the converter's shading forms, no transparency, CMYK colours in a CMYK document.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
@@ -62,10 +63,50 @@ class SvgConverter:
                                  "a file svglib would read from outside the game",
                                  expected="href=\"#id\" of an element of the face, or <image href> of a file in art/")
             del el.attrib[attr]  # data svglib cannot draw (an SVG picture) would be taken for a file name
-        _register_fonts(font for _, family in text_fonts(root) if family and (font := known_font(family)))
+        told = [font for _, family in text_fonts(root) if family and (font := known_font(family))]
+        _register_fonts(told)
+        _plain_faces(root)
         drawing = SvgRenderer("").render(root)
+        _refuse_other_fonts(drawing, set(told), where)
         self._cache[svg] = drawing
         return drawing
+
+
+# font-weight and font-style as presentation attributes or in a style attribute
+_FACE_DECLARATION = re.compile(r"(?i)(^|;)\s*font-(?:weight|style)\s*:[^;]*")
+
+
+def _plain_faces(root) -> None:
+    """Take font-weight and font-style off the face, as the converter sets a text in the font its
+    font-family names whatever they say: svglib, asked for the bold face of a font it was told
+    of only as itself, took one from the system (fc-match: DejaVuSans-Bold here), without the
+    Japanese glyphs — 太字 printed as two empty boxes, in a font of this machine's."""
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        for key in ("font-weight", "font-style"):
+            el.attrib.pop(key, None)
+        style = el.get("style")
+        if style and "font-" in style:
+            el.set("style", _FACE_DECLARATION.sub(r"\1", style))
+
+
+def _refuse_other_fonts(drawing, told: set[str], where: str) -> None:
+    """An error for text svglib set in a font the face does not name among the game's (one of
+    this machine's it found, or ReportLab's unembedded Helvetica): what prints would not be the
+    game's letters, nor the same on another machine."""
+    from reportlab.graphics.shapes import String
+
+    stack = [drawing]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, String) and node.text.strip() and node.fontName not in told:
+            raise InputError(f"{where}: a face outside the converter's subset sets {node.text[:20]!r} in "
+                             f"{node.fontName}, not one of the game's fonts its text names (svglib, which draws "
+                             "such a face, found it itself)",
+                             expected="font-family naming a font of fonts/ on every text, in the face's own "
+                                      "attributes (not a <style> sheet)")
+        stack.extend(getattr(node, "contents", ()))
 
 
 def draw_fallback(canvas, art: Art, cmyk: bool) -> None:

@@ -12,10 +12,11 @@ Interface used by the rest of the pipeline:
 The converter is our own for the SVG subset templates produce: the graphics become PDF
 operator text once, at convert time; only text (whose glyph encoding ReportLab chooses per
 document, as it subsets fonts) and images are left for draw time. SVG outside the subset
-(CSS style sheets, ``tspan``, text filled with a gradient, …) falls back to svglib for that whole
+(CSS style sheets, ``tspan``, …) falls back to svglib for that whole
 face; ``Art.fallback`` names what caused it. Transparency is an error: print files must not
 contain it; so is a mask, filter, blend mode, marker or pattern a face uses (``NOT_DRAWN``), which
-svglib leaves out without a word.
+svglib leaves out without a word, and text with a stroke, a gradient fill, a vertical writing-mode or a
+text-decoration, which it sets otherwise or not at all.
 
 The ``Converter`` here walks the tree (containers, ``<use>``, clip paths, viewports, the graphics
 state) and hands each element it draws to the module of its kind through ``TAGS``, as
@@ -27,6 +28,7 @@ WeasyPrint's ``svg/__init__.py`` does: ``shapes`` (the basic shapes; their geome
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -85,7 +87,19 @@ NOT_DRAWN = ("mask", "filter", "mix-blend-mode", "marker", "marker-start", "mark
 _MAY_NOT_BE_DRAWN = etree.XPath("//*[@mask or @filter or @mix-blend-mode or @marker or @marker-start or @marker-mid "
                                 "or @marker-end or contains(@style, 'mask') or contains(@style, 'filter') "
                                 "or contains(@style, 'blend') or contains(@style, 'marker')]")  # (lxml narrows it)
+# What svglib leaves out of text and lines too (svglib 2.3 reads none of them): a face using one
+# went to svglib and printed as if it were not there (text set on its baseline, unspaced; a
+# non-scaling line scaled).
+IGNORED_BY_SVGLIB = ("letter-spacing", "word-spacing", "dominant-baseline", "alignment-baseline", "paint-order",
+                     "vector-effect")
+_MAY_BE_IGNORED = etree.XPath("//*[@letter-spacing or @word-spacing or @dominant-baseline or @alignment-baseline "
+                              "or @paint-order or @vector-effect or contains(@style, 'spacing') "
+                              "or contains(@style, 'baseline') or contains(@style, 'paint-order') "
+                              "or contains(@style, 'vector-effect')]")
+ZERO_LENGTH = re.compile(r"^[+-]?(?:0+\.?0*|\.0+)(?:px|pt|pc|em|ex|mm|cm|in|q|%)?$", re.I)
 _PATTERNS = etree.XPath("//*[local-name()='pattern'][@id]")
+_TEXTS = etree.XPath("//*[local-name()='text' or local-name()='tspan']")
+HORIZONTAL = ("horizontal-tb", "lr-tb", "lr", "rl-tb", "rl", "initial", "normal")  # writing-mode values set across
 _PAINTED = etree.XPath("//*[@style or @fill or @stroke]")
 
 
@@ -328,6 +342,16 @@ class Converter:
                     raise self.error(el, f"has {key}={v!r}, which pnpgen does not print (the face would print "
                                          f"without it{'; and it is transparency, which print files cannot hold' if key in NOT_DRAWN[:3] else ''})",
                                      "the effect drawn into the art itself: an image with it applied, or plain shapes")
+        self._refuse_undrawn_text()
+        for el in _MAY_BE_IGNORED(self.root):
+            props = props_of(el)
+            for key in IGNORED_BY_SVGLIB:
+                v = (_set(props.get(key)) or "").strip()
+                if v and v not in HARMLESS and v != "initial" and not ZERO_LENGTH.match(v):  # Inkscape's 0px
+                    raise self.error(el, f"has {key}={v[:30]!r}, which pnpgen does not draw (the face would print "
+                                         "as if it were not there)",
+                                     "the effect drawn by position: x per character for spacing, y for the baseline "
+                                     "(a text's y is its baseline), a stroke width as it prints")
         patterns = {el.get("id") for el in _PATTERNS(self.root)}
         if not patterns:
             return
@@ -339,6 +363,47 @@ class Converter:
                     raise self.error(el, f"has {key}={props[key].strip()!r}, a <pattern>, which pnpgen does not "
                                          "print (the face would print without it)",
                                      "a plain colour or gradient, or the pattern drawn as shapes or an image")
+
+    def _refuse_undrawn_text(self) -> None:
+        """An error for text with a stroke, a gradient fill, a vertical writing-mode or a text
+        decoration (its own or a group's around it): pnpgen sets text across and filled in a plain
+        colour only, and svglib, which drew such a face, too — a stroke it left out (white lettering
+        ringed in black, 縁取り, printed white on the art), a gradient-filled text it printed as
+        nothing, 縦書き across and off the piece, an underline as nothing, without a word."""
+        gradients = {el.get("id") for el in _WITH_ID(self.root) if local_name(el) in ("linearGradient", "radialGradient")}
+        for el in _TEXTS(self.root):
+            if not "".join(el.itertext()).strip():
+                continue
+            stroke = width = fill = mode = None
+            decoration = ""
+            for node in (el, *el.iterancestors()):
+                props = props_of(node)
+                stroke = stroke if stroke is not None else _set(props.get("stroke"))
+                width = width if width is not None else _set(props.get("stroke-width"))
+                fill = fill if fill is not None else _set(props.get("fill"))
+                mode = mode if mode is not None else _set(props.get("writing-mode"))
+                decoration = decoration or (_set(props.get("text-decoration")) or "").replace("none", "").strip()
+            if mode is not None and mode.lower() not in HORIZONTAL:
+                raise self.error(el, f"has writing-mode={mode[:30]!r} (set on it or on a group around it): pnpgen "
+                                     "sets text across only, and this vertical text (縦書き) would print across, "
+                                     "running off the piece",
+                                 "one <text> per character, stacked: the same x, y stepping down by the font size, "
+                                 "text-anchor=\"middle\"")
+            if decoration:
+                raise self.error(el, f"has text-decoration={decoration[:30]!r} (set on it or on a group around it): "
+                                     "pnpgen draws no text decoration, and the line would print as nothing",
+                                 "the line drawn as a <line> or <rect> under (or through) the text")
+            if fill is not None and (m := URL.match(fill)) and m.group(1) in gradients:
+                raise self.error(el, f"has fill={fill[:40]!r} (set on it or on a group around it): pnpgen fills "
+                                     "text with a plain colour only, and the text would print as nothing",
+                                 "a plain fill colour for the text (a palette name or #rrggbb), or the lettering "
+                                 "as paths in an SVG picture")
+            if stroke in (None, "none", "initial", "transparent") or (width or "1").strip() in ("0", "0px", "0mm", "0.0"):
+                continue
+            raise self.error(el, f"has stroke={stroke[:40]!r} (set on it or on a group around it): pnpgen draws "
+                                 "text filled only, and the stroke would print as nothing",
+                             "stroke=\"none\" on the text (or on a <g> round a textbox()), and an outline as shapes: "
+                             "a plate behind the text, or the lettering as paths in an SVG picture")
 
     def _count_elements(self) -> tuple[int, int]:
         """The elements and the characters of path data and text the document draws with every <use> and
@@ -649,3 +714,9 @@ TAGS: dict[str, Callable[[Converter, Any, str, dict, dict], None]] = {
     "image": image.image,
 }
 DRAWN = frozenset(TAGS)  # what a container's children may draw
+
+
+def _set(value: str | None) -> str | None:
+    """A presentation value as set, or None where it is left to the element's parent."""
+    value = value.strip() if value is not None else None
+    return None if value in (None, "", "inherit", "unset") else value

@@ -19,7 +19,8 @@ MARKED_CONTRAST = 7.0
 
 
 def text(conv, el, name: str, props: dict, style: dict) -> None:
-    """A ``<text>`` of plain characters (tspans, dx/dy, rotate, stroked or gradient text: fallback)."""
+    """A ``<text>`` of plain characters (tspans, dx/dy, rotate: fallback; a stroke or a gradient fill
+    that would show is refused before drawing)."""
     if len(el):
         for child in el:
             if isinstance(child.tag, str) and local_name(child) not in IGNORED:
@@ -37,9 +38,8 @@ def text(conv, el, name: str, props: dict, style: dict) -> None:
     if not chars:
         return
     fill = paint(conv, el, style, "fill")
-    if style["stroke"] != "none" and paint(conv, el, style, "stroke") is not None:
-        raise Fallback("stroked text")
-    if fill is not None and not isinstance(fill, tuple):
+    # a stroke that would show was refused before drawing (Converter._refuse_undrawn_text): one of width 0 draws nothing
+    if fill is not None and not isinstance(fill, tuple):  # (a gradient: refused before drawing)
         raise Fallback("text with a gradient")
     if fill is None:
         return

@@ -1,6 +1,6 @@
 """An independent checker for set lines: JLREQ rules and BudouX phrase breaks.
 
-It re-derives what it checks from the spec (PRINTING.md's JLREQ lists) and from BudouX, and never
+It re-derives what it checks from the spec (docs/print-facts.md's JLREQ lists) and from BudouX, and never
 asks the line breaker why it broke where it did:
 
 - a line starts with a line-start-prohibited character, or ends with a line-end-prohibited one;
@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 
 from pnpgen.text.linebreak import HYPHEN_CHAR, NO_END, NO_START, OBJ, PHRASE_END, phrase_boundaries, quote_roles
 
-# PRINTING.md, "Japanese text"
+# docs/print-facts.md, "Japanese text"
 SPEC_NO_START = frozenset("）」』】〉》］｝。、．，・：；？！ヽヾゝゞ々ーぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ")
 SPEC_NO_END = frozenset("（「『【〈《［｛")
 _CLUSTERS = re.compile(
