@@ -435,7 +435,7 @@ def test_vertical_or_decorated_text_is_an_error_not_text_set_otherwise(attr, nam
         assert art.fallback is None and art.items
 
 
-@pytest.mark.parametrize("attr", ['letter-spacing="1"', 'style="dominant-baseline: middle"', 'word-spacing="2"',
+@pytest.mark.parametrize("attr", ['letter-spacing="1"', 'style="alignment-baseline: middle"', 'word-spacing="2"',
                                   'vector-effect="non-scaling-stroke"', 'paint-order="stroke"'])
 def test_what_svglib_would_ignore_is_an_error(attr):
     """Outside the converter's subset, and svglib (which drew such a face) reads none of these:
@@ -449,6 +449,26 @@ def test_what_svglib_would_ignore_is_an_error(attr):
     assert art.fallback is None and art.items
     inkscape = 'style="letter-spacing:0px;word-spacing:0px"'  # as Inkscape writes every text: nothing to draw
     convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" {inkscape}>字</text>'), "f")
+
+
+@pytest.mark.parametrize("value, drop", [("central", (0.87988 - 0.12012) / 2), ("middle", 0.35 * 0.76514),
+                                         ("text-top", 0.87988), ("hanging", 0.8 * 0.87988),
+                                         ("ideographic", -0.12012), ("alphabetic", 0.0)])
+def test_dominant_baseline_places_the_text_as_a_browser_does(value, drop):
+    """``dominant-baseline="central"`` (what designers write to centre a number in a circle) sent
+    the face to svglib, which set the text on y: half a line low. The converter places it: y is
+    the text's middle (top, bottom) and the baseline below it by the font's own measures, on the
+    text and through a group (it is inherited)."""
+    for face in (f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" dominant-baseline="{value}">字</text>',
+                 f'<g style="dominant-baseline: {value}"><text x="1" y="8" font-family="{GOTHIC}" '
+                 'font-size="4">字</text></g>'):
+        art = convert(svg(face), "f")
+        assert art.fallback is None
+        (_, _, size, runs), = [it for it in art.items if it[0] == "text"]
+        assert runs[0][1] == pytest.approx(8 + drop * 4, abs=0.01), runs
+    with pytest.raises(InputError, match="dominant-baseline=.use-script., which svglib"):  # not guessed
+        convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" dominant-baseline="use-script">字</text>'
+                    '<line x1="0" y1="0" x2="5" y2="0" stroke="#000"/>'), "f")
 
 
 def test_text_whose_stroke_draws_nothing_is_drawn():

@@ -90,14 +90,14 @@ _MAY_NOT_BE_DRAWN = etree.XPath("//*[@mask or @filter or @mix-blend-mode or @mar
 # What svglib leaves out of text and lines too (svglib 2.3 reads none of them): a face using one
 # went to svglib and printed as if it were not there (text set on its baseline, unspaced; a
 # non-scaling line scaled).
-IGNORED_BY_SVGLIB = ("letter-spacing", "word-spacing", "dominant-baseline", "alignment-baseline", "paint-order",
-                     "vector-effect")
-_MAY_BE_IGNORED = etree.XPath("//*[@letter-spacing or @word-spacing or @dominant-baseline or @alignment-baseline "
+IGNORED_BY_SVGLIB = ("letter-spacing", "word-spacing", "alignment-baseline", "paint-order", "vector-effect")
+_MAY_BE_IGNORED = etree.XPath("//*[@letter-spacing or @word-spacing or @alignment-baseline "
                               "or @paint-order or @vector-effect or contains(@style, 'spacing') "
                               "or contains(@style, 'baseline') or contains(@style, 'paint-order') "
                               "or contains(@style, 'vector-effect')]")
 ZERO_LENGTH = re.compile(r"^[+-]?(?:0+\.?0*|\.0+)(?:px|pt|pc|em|ex|mm|cm|in|q|%)?$", re.I)
 _PATTERNS = etree.XPath("//*[local-name()='pattern'][@id]")
+_PLACED_BY_BASELINE = etree.XPath("//*[@dominant-baseline or contains(@style, 'dominant-baseline')]")
 _TEXTS = etree.XPath("//*[local-name()='text' or local-name()='tspan']")
 HORIZONTAL = ("horizontal-tb", "lr-tb", "lr", "rl-tb", "rl", "initial", "normal")  # writing-mode values set across
 _PAINTED = etree.XPath("//*[@style or @fill or @stroke]")
@@ -110,6 +110,13 @@ def convert(svg: str, where: str, resolve: Callable[[str], bytes] | None = None)
     try:
         items = conv.run()
     except Fallback as e:
+        for el in _PLACED_BY_BASELINE(root):  # the converter places it; svglib, which draws this face, does not
+            v = (props_of(el).get("dominant-baseline") or "").strip()
+            if v and v not in HARMLESS and v not in ("alphabetic", "initial", "inherit"):
+                raise conv.error(el, f"has dominant-baseline={v[:30]!r}, which svglib, drawing this face (it uses "
+                                 f"{str(e)!r}, outside the converter's subset), does not place: the text would "
+                                 "print on its y", "the face within the converter's subset, or y as the baseline "
+                                 "and no dominant-baseline") from None
         picture = svg_picture(root, resolve)
         if picture is not None:
             raise conv.error(picture[0], f"shows {picture[1][:60]!r}, an SVG picture, in a face that svglib draws "

@@ -23,14 +23,14 @@ INHERITED = {
     "fill": "#000", "fill-rule": "nonzero", "stroke": "none", "stroke-width": "1",
     "stroke-linecap": "butt", "stroke-linejoin": "miter", "stroke-miterlimit": "4",
     "stroke-dasharray": "none", "stroke-dashoffset": "0", "font-family": "", "font-size": "16",
-    "text-anchor": "start", "visibility": "visible", "color": "#000", "clip-rule": "nonzero",
+    "text-anchor": "start", "dominant-baseline": "auto", "visibility": "visible", "color": "#000", "clip-rule": "nonzero",
     "xml:space": "default",
 }
 OPACITY = ("opacity", "fill-opacity", "stroke-opacity", "stop-opacity")
 # Properties that change how something is painted and that this converter does not draw.
 UNSUPPORTED_PROPS = frozenset(("mask", "filter", "marker", "marker-start", "marker-mid", "marker-end",
                      "mix-blend-mode", "paint-order", "text-decoration", "writing-mode",
-                     "letter-spacing", "word-spacing", "dominant-baseline", "alignment-baseline",
+                     "letter-spacing", "word-spacing", "alignment-baseline",
                      "baseline-shift", "vector-effect"))
 HARMLESS = frozenset(("none", "normal", "auto", "0", "baseline", "horizontal-tb", "lr-tb", "lr", "fill",
                       "fill stroke", "inherit"))

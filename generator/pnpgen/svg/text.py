@@ -54,6 +54,10 @@ def text(conv, el, name: str, props: dict, style: dict) -> None:
         return
     from reportlab.pdfbase.pdfmetrics import stringWidth  # loaded where text is set, not by every import
 
+    drop = baseline_drop(style["dominant-baseline"], font)
+    if drop is None:
+        raise Fallback(f"dominant-baseline {style['dominant-baseline']}")
+
     # Chunks: each character with its own x or y starts one (SVG text chunks); the text
     # anchor applies per chunk. Characters whose given x is where the pen already is join
     # the previous run, so a justified line is not one Tj per character.
@@ -72,6 +76,8 @@ def text(conv, el, name: str, props: dict, style: dict) -> None:
                 chunks[-1][2] += ch
             pen_x += stringWidth(ch, font, size)
     anchor = style["text-anchor"]
+    if drop:  # y names the middle, top or bottom of the text, not its baseline
+        chunks = [[x, y + drop * size, s] for x, y, s in chunks]
     runs = []
     x0 = y0 = math.inf
     x1 = y1 = -math.inf
@@ -90,6 +96,29 @@ def text(conv, el, name: str, props: dict, style: dict) -> None:
     conv.colour("fill", fill)
     conv.flush()
     conv.items.append(("text", font, size, tuple(runs)))
+
+
+# How far below ``y`` a text's baseline is, per ``dominant-baseline`` (CSS Inline 3, as browsers
+# and Inkscape place it), from the font's ascent, descent and cap height (of its size).
+BASELINES = {
+    "auto": lambda a, d, cap: 0.0, "alphabetic": lambda a, d, cap: 0.0, "baseline": lambda a, d, cap: 0.0,
+    "central": lambda a, d, cap: (a + d) / 2,  # the middle of the em box (d is negative)
+    "middle": lambda a, d, cap: 0.35 * cap,  # half the x-height, taken as 0.7 of the cap height
+    "mathematical": lambda a, d, cap: 0.35 * cap,
+    "hanging": lambda a, d, cap: 0.8 * a,
+    "text-before-edge": lambda a, d, cap: a, "text-top": lambda a, d, cap: a,
+    "text-after-edge": lambda a, d, cap: d, "text-bottom": lambda a, d, cap: d, "ideographic": lambda a, d, cap: d,
+}
+
+
+def baseline_drop(value: str, font: str) -> float | None:
+    """The baseline's distance below ``y`` in ems for ``dominant-baseline: value`` in ``font``;
+    None for a value pnpgen does not place."""
+    rule = BASELINES.get(value.strip().lower())
+    if rule is None:
+        return None
+    face = fonts.ttfont(font).face
+    return rule(face.ascent / 1000, face.descent / 1000, face.capHeight / 1000)
 
 
 def _font(conv, el, family: str) -> str:
