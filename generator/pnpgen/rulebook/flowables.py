@@ -344,7 +344,7 @@ class JPara(Flowable):
             return
         mask = self._accent_mask()
         for i, (s, e) in enumerate(self.lines):
-            line = self.text[s:e].rstrip(" ") + (lb.HYPHEN_CHAR if hyphenated(self.text, e) else "")
+            line = self.text[s:e].rstrip(lb.TRAILING_SPACES) + (lb.HYPHEN_CHAR if hyphenated(self.text, e) else "")
             y = self.height - (i + 1) * self.leading + (self.leading - self.size) / 2 + self.size * 0.12
             first_line = i == 0 and self.first
             x = self.first_indent + self._bracket_pad() if first_line else self.left

@@ -56,7 +56,11 @@ NO_START = frozenset(
 NO_END = frozenset("（「『【〈《［｛〔〘〖〝｟‘“([{«‹¥$£€#＃￥＄№")
 # Inseparable pairs (cl-08): a run of these never splits.
 INSEPARABLE = ("…‥", "—―")
-SPACES = frozenset(" \u00a0\u2002\u2003\u2009")
+# An ideographic space (after ！？, between a name and its count) is a space too: a line may end
+# after it, never start with it, and at a line's end it is dropped (JLREQ 3.1.10: the space after
+# ！？ is not set at a line's end).
+SPACES = frozenset(" \u00a0\u2002\u2003\u2009\u3000")
+TRAILING_SPACES = " \u3000"  # what a set line's end is stripped of
 # A phrase always ends after these (BudouX sometimes keeps 「するか、あるいは」 as one phrase).
 PHRASE_END = frozenset("、。，．！？!?：；")
 _NO_BREAK_SPACE = "\u00a0"
@@ -364,7 +368,7 @@ def break_lines(text: str, max_width: float, measure: Callable[[str], float], ph
         classes, lines = fill_hyphenating_late(partial(_classes_cached, para, phrases, lang), widths, spaces,
                                                max_width, hyphens)
         for s, e in lines:
-            out.append(para[s:e].rstrip(" ") + (HYPHEN_CHAR if hyphenated(classes, e, len(units)) else ""))
+            out.append(para[s:e].rstrip(TRAILING_SPACES) + (HYPHEN_CHAR if hyphenated(classes, e, len(units)) else ""))
     return out
 
 
