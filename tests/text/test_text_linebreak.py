@@ -80,6 +80,7 @@ CASES = [
     ("ideographic space between name and count", "アリスカード　24枚", 6.5, False, "アリスカード|24枚"),
     ("same-glyph quotes: opening one", "あいうえ”かき”く", 5, False, "あいうえ|”かき”く"),
     ("same-glyph quotes: closing one", "”あいうえ”かき", 5, False, "”あいう|え”かき"),
+    ("same-glyph quotes beside curly ones", "“あ”ああ”いう”", 6, False, "“あ”ああ|”いう”"),
     ("prolonged mark pushes word", "プレイヤー", 4, False, "プレイ|ヤー"),
     ("small tsu pushes two", "ビュッフェ", 4, False, "ビュッ|フェ"),
     ("one character", "あ", 5, True, "あ"),

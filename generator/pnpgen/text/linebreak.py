@@ -82,7 +82,9 @@ _COUNTERS = frozenset("つ枚点人個回本円倍番位周歩手度枠段種割
 
 
 # Quotes typed the same at both ends (”…” from a Japanese IME, "…"): paired up in a paragraph,
-# odd ones open and even ones close. ” and ″ are only ambiguous when their partner “/〝 is absent.
+# odd ones open and even ones close. A ” or ″ that closes a “/〝 before it is a closing quote; the
+# others are paired up among themselves (「”数”」→「“数”」: the last two ” of a proofing note still
+# open and close its quotation of the draft).
 _AMBIGUOUS_QUOTES = {'"': None, "＂": None, "”": "“", "″": "〝"}
 
 
@@ -91,11 +93,15 @@ def quote_roles(units: Sequence[str]) -> dict[int, str]:
     roles: dict[int, str] = {}
     text = "".join(units)
     for q, partner in _AMBIGUOUS_QUOTES.items():
-        if q not in text or (partner and partner in text):
+        if q not in text:
             continue
-        k = 0
+        k = opened = 0  # the same-glyph quotes seen; the partners still open
         for i, u in enumerate(units):
-            if u == q:
+            if partner and u == partner:
+                opened += 1
+            elif u == q and opened:
+                opened -= 1  # “…”: its own closing quote, no role
+            elif u == q:
                 roles[i] = "open" if k % 2 == 0 else "close"
                 k += 1
     return roles
