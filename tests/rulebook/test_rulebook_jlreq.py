@@ -8,14 +8,17 @@ import importlib.util
 import sys
 
 import pytest
+from reportlab.pdfbase import pdfmetrics
 
 from conftest import GAME_YAML, REPO, make_workspace
 from pdfprobe import glyphs
+from pnpgen import fonts as fontreg
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.rulebook import build_rulebook
-from pnpgen.rulebook.flowables import full_width_marks, jlreq_advances
+from pnpgen.rulebook import glyphs as glyphs_
+from pnpgen.rulebook.flowables import JPara, full_width_marks, jlreq_advances, line_cells
 
 EM = 10.0
 SPEC = importlib.util.spec_from_file_location("jlreq_measure", REPO / "scripts" / "jlreq_measure.py")
@@ -63,3 +66,15 @@ def test_proportional_style_keeps_the_proportional_mincho_and_a_bad_style_is_one
     with pytest.raises(InputError) as e:
         build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts")
     assert "game.yaml" in str(e.value) and "jlreq or proportional" in str(e.value)
+
+
+def test_a_drafts_two_em_dash_prints_two_ems_long():
+    """JLREQ's ―― typed on a Mac is two U+2014, which the fixed-width mincho draws half an em
+    wide: beside Japanese text it is set as the full-width dash (U+2015), a Latin one stays."""
+    font = fontreg.register("BIZUDMincho-Regular", REPO / "fonts")
+    assert pdfmetrics.stringWidth("\u2014", font, EM) < EM  # what made ―― one em long
+    para = JPara("それは\u2014\u2014罠だ。self\u2014made", font, EM, 15)
+    para.wrap(500, 500)
+    cells, _, _ = line_cells(para.text, font, glyphs_.chain(font), EM, True)
+    dashes = [round(a / EM, 3) for (a, _), ch in zip(cells, para.text) if ch in "\u2014\u2015"]
+    assert dashes[:2] == [1, 1] and para.text.endswith("self\u2014made")

@@ -274,6 +274,8 @@ class JPara(Flowable):
         # JLREQ's 約物 widths and 和欧間 when the font's marks are full-width (the jlreq style's
         # BIZ UD明朝); a proportional face (BIZ UDP明朝) sets the marks at its own widths
         self.jlreq = not self.latin and full_width_marks(font)
+        if self.jlreq:  # (same length: the terms' and lines' offsets hold)
+            self.text = glyphs.japanese_dashes(self.text)
         self.on_grid = abs(leading - BODY_LEADING) < 1e-6  # set at the body's 行送り: on the line grid
 
     def _measure(self, ch: str) -> float:

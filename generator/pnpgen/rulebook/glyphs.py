@@ -62,6 +62,27 @@ def unbracket(text: str) -> tuple[str, list[tuple[int, int]]]:
     return "".join(out), [(where[o], where[c]) for o, c in outer if c > o + 1]
 
 
+EM_DASH, BAR = "\u2014", "\u2015"
+
+
+def japanese_dashes(text: str) -> str:
+    """``text`` with each em dash (U+2014) that stands beside a kana, a kanji or another dash set
+    as the horizontal bar (U+2015): the full-width ダッシュ of JIS X 0208 1-29, which a Mac IME
+    types as U+2014 and a Windows one as U+2015. The book's fixed-width mincho draws U+2014 half an
+    em wide (a Latin em dash), so a draft's ――, JLREQ's two-em dash, printed one em long."""
+    if EM_DASH not in text:
+        return text
+    n = len(text)
+    out = list(text)
+    for i, ch in enumerate(text):
+        if ch != EM_DASH:
+            continue
+        near = [text[k] for k in (i - 1, i + 1) if 0 <= k < n]
+        if any(c in (EM_DASH, BAR) or japanese(c) or c in PUNCT for c in near):
+            out[i] = BAR
+    return "".join(out)
+
+
 def wakan(a: str, b: str) -> bool:
     """Two neighbouring characters that JLREQ sets a 和欧間 apart (3.2.1: 2026年, Ａは3)."""
     return (japanese(a) and latin(b)) or (latin(a) and japanese(b))
