@@ -13,11 +13,15 @@ not the raw characters, so 「建築してください」 is never taken for 「
 - ``hajimete``: 「始めて」 as the adverb after a comma or a て-form (→ 初めて);
 - ``go``: a noun + 後 directly followed by する (移動後する → 移動後にする);
 - ``ippo``: the numeral 1 for the 一 of 一方 (1方 → 一方);
+- ``tatoe``: the adverb たとえ written 例え (例え戦争状態でも → たとえ; 例えば and the noun 例え are
+  the analyser's other words);
 - ``quotes``: ”…” with the closing mark opening the quotation (→ “…” or 〝…〟);
 - ``style``: です／ます and だ／である sentence endings mixed in the rules (the fewer are listed);
 - ``variant``: one noun or adverb spelt two ways in the rules (フェイズ／フェーズ, すべて／全て),
-  by the dictionary's lemma; the rarer spelling is listed; a word written part in kana (手ふだ,
-  read as 手＋札) where the rules spell the whole word in kanji (手札) too.
+  by the dictionary's lemma (同じ様に／同じように too); the rarer spelling is listed; a word written
+  part in kana (手ふだ, read as 手＋札) where the rules spell the whole word in kanji (手札) too; a
+  verb written in kana where the rules write it in kanji (縦置きでおいて beside 置いて; never a
+  helping verb after て, 除けておく).
 
 And rules on the characters alone (no analyser):
 
@@ -159,6 +163,9 @@ def _small_slips(n: int, line: str, ws: list[Word]) -> Iterable[Slip]:
             yield _slip("go", n, line, ws[i - 1].start, end, ws[i - 1].surface + "後にする")
         if w.surface in _FULLWIDTH_ONE and nxt.surface == "方" and not (i and ws[i - 1].pos2 == "数詞"):
             yield _slip("ippo", n, line, w.start, end, "一方")
+    for w in ws:
+        if w.surface == "例え" and w.pos == "副詞" and w.lemma == "仮令":
+            yield _slip("tatoe", n, line, w.start, w.start + len(w.surface), "たとえ")
 
 
 def _quotes(n: int, line: str) -> Iterable[Slip]:
@@ -262,7 +269,8 @@ def _variants(lines: list[tuple[int, str, list[Word]]]) -> list[Slip]:
     forms: dict[str, dict[str, list[tuple[int, str, int, int]]]] = defaultdict(lambda: defaultdict(list))
     for n, line, ws in lines:
         for w in ws:
-            if w.pos in _VARIANT_POS and w.pos2 not in ("数詞", "固有名詞", "非自立可能") and len(w.base) >= 2:
+            if w.pos in _VARIANT_POS and w.pos2 not in ("数詞", "固有名詞", "非自立可能") and \
+                    (len(w.base) >= 2 or w.pos2 == "助動詞語幹"):  # (様／よう: one kanji)
                 forms[w.lemma][w.base].append((n, line, w.start, w.start + len(w.surface)))
     out = []
     for spelt in forms.values():
@@ -273,7 +281,7 @@ def _variants(lines: list[tuple[int, str, list[Word]]]) -> list[Slip]:
         for other in ranked[1:]:
             for n, line, a, b in spelt[other]:
                 out.append(_slip("variant", n, line, a, b, f"{usual}（{len(spelt[usual])}回）"))
-    return out + _part_kana(lines)
+    return out + _part_kana(lines) + _kana_verbs(lines)
 
 
 _KANJI = re.compile(r"[\u4e00-\u9fff々]+")
@@ -293,6 +301,29 @@ def _part_kana(lines: list[tuple[int, str, list[Word]]]) -> list[Slip]:
             if _KANJI.fullmatch(kanji) and _HIRAGANA.search(written) and kanji in text:
                 out.append(_slip("variant", n, line, w.start, nxt.start + len(nxt.surface),
                                  f"{kanji}（{text.count(kanji)}回）"))
+    return out
+
+
+def _kana_verbs(lines: list[tuple[int, str, list[Word]]]) -> list[Slip]:
+    """A verb written in kana (おいて) where the rules write the same verb in kanji (置いて), or the
+    other way round, whichever is rarer (a tie: the kana): each such spelling. A verb after the
+    て／で of a て-form is a helping verb (除けておく, 引いてください), in kana by rule: left out."""
+    spelt: dict[str, dict[bool, list[tuple[int, str, Word]]]] = defaultdict(lambda: defaultdict(list))
+    for n, line, ws in lines:
+        for i, w in enumerate(ws):
+            if w.pos != "動詞" or not _KANJI.search(w.lemma) or (i and ws[i - 1].pos2 == "接続助詞"):
+                continue
+            in_kanji = bool(_KANJI.search(w.base))
+            if in_kanji or all(_HIRAGANA.fullmatch(c) for c in w.base):
+                spelt[w.lemma][in_kanji].append((n, line, w))
+    out = []
+    for ways in spelt.values():
+        if len(ways) < 2:
+            continue
+        rare = ways[True] if len(ways[True]) < len(ways[False]) else ways[False]
+        usual = ways[False] if rare is ways[True] else ways[True]
+        suggest = f"{usual[0][2].base}（{len(usual)}回）"
+        out += [_slip("variant", n, line, w.start, w.start + len(w.surface), suggest) for n, line, w in rare]
     return out
 
 
