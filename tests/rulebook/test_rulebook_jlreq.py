@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from io import BytesIO
 
 import pytest
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
 
 from conftest import GAME_YAML, REPO, make_workspace
 from pdfprobe import glyphs
@@ -78,3 +80,23 @@ def test_a_drafts_two_em_dash_prints_two_ems_long():
     cells, _, _ = line_cells(para.text, font, glyphs_.chain(font), EM, True)
     dashes = [round(a / EM, 3) for (a, _), ch in zip(cells, para.text) if ch in "\u2014\u2015"]
     assert dashes[:2] == [1, 1] and para.text.endswith("self\u2014made")
+
+
+def test_an_items_colon_takes_a_full_em_before_its_text():
+    """傲慢のメダリオン（３）：手札を…: the term in bold gothic, its ： set on a full em (JLREQ 中点類)
+    as the mincho text after it would set it, not the proportional face's half of one."""
+    body = fontreg.register("BIZUDMincho-Regular", REPO / "fonts")
+    bold = fontreg.register("BIZUDPGothic-Bold", REPO / "fonts")
+    para = JPara("手札を好きなだけ捨て札にできる", body, EM, 15, prefix="傲慢のメダリオン（３）：", prefix_font=bold)
+    out = BytesIO()
+    canvas = Canvas(out, pagesize=(600, 100))
+    para.wrapOn(canvas, 500, 100)
+    para.drawOn(canvas, 10, 10)
+    canvas.save()
+    line = [g for g in glyphs(out.getvalue())[0] if g.char.strip()]
+    colon = next(k for k, g in enumerate(line) if g.char == "：")
+    em = EM / 72 * 25.4
+    colon_w = pdfmetrics.stringWidth("：", bold, EM) / 72 * 25.4
+    assert colon_w <= 0.5 * em + 1e-6  # the bold face's own colon: half an em, its ink centred
+    start = line[colon].x - (em - colon_w) / 2  # where its em starts: right after the term's ）
+    assert abs(line[colon + 1].x - start - em) < 0.05  # 手 starts a full em after it

@@ -281,6 +281,26 @@ class JPara(Flowable):
     def _measure(self, ch: str) -> float:
         return pdfmetrics.stringWidth(ch, glyphs.font_for(ch, self.font), self.size)
 
+    def _colon_em(self) -> bool:
+        """A Japanese item's term ends with its ：, which JLREQ sets on a full em (中点類, 3.1.9)
+        where the bold proportional face draws it half an em wide, touching the text after it."""
+        return self.jlreq and not self.prefix_x and self.prefix[-1:] in MIDDLE
+
+    def _prefix_width(self) -> float:
+        if self._colon_em():
+            return glyphs.width(self.prefix[:-1], self.prefix_font, self.size) + self.size
+        return glyphs.width(self.prefix, self.prefix_font, self.size)
+
+    def _draw_prefix(self, x: float, y: float) -> None:
+        draw = lambda text, at: glyphs.draw(self.canv, at, y, text, self.prefix_font, self.size, gap_em=0.0)  # noqa: E731
+        if not self._colon_em():
+            draw(self.prefix, x)
+            return
+        term, colon = self.prefix[:-1], self.prefix[-1]
+        draw(term, x)
+        left = x + glyphs.width(term, self.prefix_font, self.size)
+        draw(colon, left + (self.size - glyphs.width(colon, self.prefix_font, self.size)) / 2)
+
     def _bracket_pad(self) -> float:
         """A paragraph that opens with a bracket (【 「 （) keeps the bracket's own half-em of
         space as a book's full-width bracket does; the proportional fonts set it half width."""
@@ -292,7 +312,7 @@ class JPara(Flowable):
         if self.lines is None:
             lead = self.first_indent - self.left + self._bracket_pad()
             if self.prefix and not self.prefix_x:
-                lead += glyphs.width(self.prefix, self.prefix_font, self.size)
+                lead += self._prefix_width()
             opens = not self.prefix or bool(self.prefix_x)
             self.lines = list(paragraph_lines(self.text, self.font, glyphs.chain(self.font), self.size,
                                               aw - self.left, lead, self.lang, self.jlreq, opens))
@@ -353,9 +373,9 @@ class JPara(Flowable):
             avail = self.width - x
             if first_line and self.prefix:
                 c.setFillColor(self.color)
-                glyphs.draw(c, self.prefix_x or x, y, self.prefix, self.prefix_font, self.size, gap_em=0.0)
+                self._draw_prefix(self.prefix_x or x, y)
                 if not self.prefix_x:
-                    pw = glyphs.width(self.prefix, self.prefix_font, self.size)
+                    pw = self._prefix_width()
                     x += pw
                     avail -= pw
             is_last = i == len(self.lines) - 1 and self.last
