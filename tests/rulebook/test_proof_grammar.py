@@ -65,6 +65,9 @@ def _found(*lines: str, rules: bool = True) -> list[tuple[str, str, str]]:
     ("戦略４８（建築：戦争＝１８：９", "戦略４８（建築：戦争＝１８：９）", "bracket", "（建築：戦争＝１８：９", "（建築：戦争＝１８：９）"),
     ("ｽﾀｰﾄﾌﾟﾚｲﾔｰを決めます。", "スタートプレイヤーを決めます。", "halfwidth", "ｽﾀｰﾄﾌﾟﾚｲﾔｰ", "スタートプレイヤー"),
     ("例え戦争状態でも使用可能です。", "例えば、良い例えを挙げます。", "tatoe", "例え", "たとえ"),
+    ("カ－ドを１枚引く。", "カードを１枚引く。", "choon", "カ－", "カー"),
+    ("プレイヤ―が引く。", "プレイヤーが引く――そして【１－１】へ。", "choon", "ヤ―", "ヤー"),
+    ("カ-ドを引く。", "ボード一セットとカード――", "choon", "カ-", "カー"),
 ])
 def test_each_rule_finds_its_slip_and_leaves_the_right_form(wrong, right, rule, found, suggest):
     assert (rule, found, suggest) in _found(wrong)

@@ -28,6 +28,8 @@ And rules on the characters alone (no analyser):
 - ``bracket``: a 「（『【［〔 the line never closes, or a 」）』】］〕 it never opened (a list's
   number １） or a) is no bracket);
 - ``halfwidth``: half-width katakana (ｽﾀｰﾄ → スタート);
+- ``choon``: a dash or hyphen typed for the long-vowel mark ー after katakana, before katakana or a
+  particle (カ－ド, カ-ド, プレイヤ―が → カード, プレイヤーが; a doubled dash ―― is a dash);
 - ``width``: digits, ！ or ？ written both full- and half-width in the rules: the rarer width (a
   tie: the half-width) is listed;
 - ``stop``: a paragraph of the rules (not a 　・ bullet) ending ます／です／ください without its 。.
@@ -62,6 +64,8 @@ _CLOSERS = {v: k for k, v in _BRACKETS.items()}
 # １）蓬旦の作成, 「次の順に：１）引く、２）出す」, a) b): a list's number, not a bracket
 _LIST_NUMBER = re.compile(r"(?:^|(?<=[\s　、。，,]))[0-9０-９]{1,2}[）)]|(?:^|(?<=[\s　]))[a-zａ-ｚ][）)]")
 _HALFWIDTH_KANA = re.compile(r"[\uff65-\uff9f]+")
+# a dash or hyphen where ー belongs: after katakana and before katakana or a particle
+_CHOON = re.compile(r"[ァ-ヴ][－\-‐‑―—–](?=[ァ-ヴ]|[がをにはのへでとやも])")
 # digits, ! and ? in Japanese text: full-width and half-width spellings of each
 _WIDTHS = {"digits": (re.compile(r"[０-９]+"), re.compile(r"(?<![A-Za-z0-9./:_ -])[0-9]+(?![A-Za-z0-9./:_ -])")),
            "!": (re.compile("！"), re.compile(r"(?<=[^\x00-\x7f])!")),
@@ -72,7 +76,7 @@ _PLAIN = ("だ", "である")
 
 @dataclass(frozen=True)
 class Slip:
-    rule: str  # te | ra | particle | tsuki | hajimete | go | ippo | quotes | style | variant | bracket | halfwidth | width | stop
+    rule: str  # te | ra | particle | tsuki | hajimete | go | ippo | tatoe | quotes | style | variant | bracket | halfwidth | choon | width | stop
     line: int  # the draft's line
     found: str  # the words as written
     suggest: str  # what would be right
@@ -197,6 +201,11 @@ def _brackets(n: int, line: str) -> Iterable[Slip]:
 def _halfwidth(n: int, line: str) -> Iterable[Slip]:
     for m in _HALFWIDTH_KANA.finditer(line):
         yield _slip("halfwidth", n, line, m.start(), m.end(), unicodedata.normalize("NFKC", m.group(0)))
+
+
+def _choon(n: int, line: str) -> Iterable[Slip]:
+    for m in _CHOON.finditer(line):
+        yield _slip("choon", n, line, m.start(), m.end(), m.group(0)[0] + "ー")
 
 
 def _no_stop(n: int, line: str) -> Iterable[Slip]:
@@ -373,6 +382,7 @@ def _analysed_slips(lines: tuple[tuple[int, str], ...], rules: frozenset[int]) -
         out += _quotes(n, line)
         out += _brackets(n, line)
         out += _halfwidth(n, line)
+        out += _choon(n, line)
         if n in rules:
             analysed.append((n, line, ws))
             out += _no_stop(n, line)
