@@ -100,3 +100,27 @@ def test_an_items_colon_takes_a_full_em_before_its_text():
     assert colon_w <= 0.5 * em + 1e-6  # the bold face's own colon: half an em, its ink centred
     start = line[colon].x - (em - colon_w) / 2  # where its em starts: right after the term's ）
     assert abs(line[colon + 1].x - start - em) < 0.05  # 手 starts a full em after it
+
+
+def test_a_proofing_notes_text_hangs_under_itself_beside_its_kind():
+    """校正メモ: the kind (誤記, 数の不一致) in a column of its own, the note's text beside it from the
+    same edge on every line (its opening 「 flush, as on the lines under it)."""
+    body = fontreg.register("BIZUDMincho-Regular", REPO / "fonts")
+    gothic = fontreg.register("BIZUDPGothic-Regular", REPO / "fonts")
+    text = "「しください」→「してください」（て抜け、草案140行「…払った後に通常と同じ様に建築しください。」）"
+    para = JPara(text, body, EM, 15, first_indent=60, left=60, prefix="誤記", prefix_font=gothic, prefix_x=0.0)
+    out = BytesIO()
+    canvas = Canvas(out, pagesize=(300, 200))
+    para.wrapOn(canvas, 250, 200)
+    para.drawOn(canvas, 10, 10)
+    canvas.save()
+    page = [g for g in glyphs(out.getvalue())[0] if g.char.strip()]
+    rows = sorted({round(g.y, 1) for g in page})
+    assert len(rows) >= 2
+    starts = [min((g for g in page if round(g.y, 1) == y and g.char != "誤" and g.char != "記"), key=lambda g: g.x)
+              for y in rows]
+    em = EM / 72 * 25.4
+    inks = [g.x + (em / 2 if g.char in "「（" else 0) for g in starts]
+    assert max(inks) - min(inks) < 0.05, inks
+    kind = next(g for g in page if g.char == "誤")
+    assert abs(kind.x - 10 / 72 * 25.4) < 0.05 and inks[0] - kind.x > 2 * em

@@ -249,14 +249,15 @@ class JPara(Flowable):
 
     The first line starts at ``first_indent``, the others at ``left``. ``prefix`` (a bold term,
     a bullet) is drawn at the start of the first line, or at ``prefix_x`` when given (a hanging
-    bullet). 【terms】 are set in the accent colour (a colour, not a font, so the measured widths
+    bullet, a proofing note's kind); the text after a prefix starts flush, an opening bracket
+    without its half-em, as the lines under it do. 【terms】 are set in the accent colour (a colour, not a font, so the measured widths
     hold). It splits between lines, never leaving a single line behind or ahead. A Latin-script
     paragraph (``lang``) is justified by its word spaces, never by spacing letters.
     """
 
     def __init__(self, text: str, font: str, size: float, leading: float, *, color=INK,
                  first_indent: float = 0.0, left: float = 0.0, prefix: str = "", prefix_font: str | None = None,
-                 prefix_x: float = 0.0, lines: list[tuple[int, int]] | None = None, first: bool = True,
+                 prefix_x: float | None = None, lines: list[tuple[int, int]] | None = None, first: bool = True,
                  last: bool = True, indexed: bool = False, lang: str = "ja", page: tuple[str, dict] | None = None):
         super().__init__()
         self.page = page  # (key, pages): the page its first line is drawn on goes to pages[key]
@@ -284,7 +285,7 @@ class JPara(Flowable):
     def _colon_em(self) -> bool:
         """A Japanese item's term ends with its ：, which JLREQ sets on a full em (中点類, 3.1.9)
         where the bold proportional face draws it half an em wide, touching the text after it."""
-        return self.jlreq and not self.prefix_x and self.prefix[-1:] in MIDDLE
+        return self.jlreq and self.prefix_x is None and self.prefix[-1:] in MIDDLE
 
     def _prefix_width(self) -> float:
         if self._colon_em():
@@ -311,9 +312,9 @@ class JPara(Flowable):
     def wrap(self, aw, ah):
         if self.lines is None:
             lead = self.first_indent - self.left + self._bracket_pad()
-            if self.prefix and not self.prefix_x:
+            if self.prefix and self.prefix_x is None:
                 lead += self._prefix_width()
-            opens = not self.prefix or bool(self.prefix_x)
+            opens = not self.prefix  # after a term, bullet or number the text starts flush
             self.lines = list(paragraph_lines(self.text, self.font, glyphs.chain(self.font), self.size,
                                               aw - self.left, lead, self.lang, self.jlreq, opens))
         self.width = aw
@@ -373,14 +374,14 @@ class JPara(Flowable):
             avail = self.width - x
             if first_line and self.prefix:
                 c.setFillColor(self.color)
-                self._draw_prefix(self.prefix_x or x, y)
-                if not self.prefix_x:
+                self._draw_prefix(x if self.prefix_x is None else self.prefix_x, y)
+                if self.prefix_x is None:
                     pw = self._prefix_width()
                     x += pw
                     avail -= pw
             is_last = i == len(self.lines) - 1 and self.last
             if self.jlreq and not self.latin:  # (its slack from its JLREQ widths, not the glyphs')
-                opens = first_line and (not self.prefix or bool(self.prefix_x))
+                opens = first_line and not self.prefix
                 self._draw_jlreq(line, s, mask, x, y, avail, is_last, opens)
                 continue
             slack = avail - glyphs.width(line, self.font, self.size)

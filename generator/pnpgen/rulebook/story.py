@@ -511,9 +511,13 @@ class StoryBuilder:
         out: list[Flowable] = [self.label_para("proof_note")]
         if self.lines_recovered:  # 「草案66行」 of a draft that is one line in its file
             out.append(self.label_para("proof_lines_recovered"))
+        # each note's kind in a column of its own, its text beside it and its later lines under
+        # that text (a hanging list: 「誤記」 and 「数の不一致」 notes start their text alike)
+        widest = max(glyphs.width(kind, self.fonts.gothic, NOTE_SIZE) for kind, _ in self.proof)
+        left = max(BODY_SIZE * 5.5, widest + NOTE_SIZE)
         for kind, text in self.proof:
-            out.append(JPara(text, self.fonts.body, NOTE_SIZE, NOTE_LEADING, color=INK, first_indent=0,
-                             left=BODY_SIZE * 5.5, prefix=f"{kind}{self.marks.gap}", prefix_font=self.fonts.gothic))
+            out.append(JPara(text, self.fonts.body, NOTE_SIZE, NOTE_LEADING, color=INK, first_indent=left,
+                             left=left, prefix=kind, prefix_font=self.fonts.gothic, prefix_x=0.0))
         return out
 
     # -- the whole book
