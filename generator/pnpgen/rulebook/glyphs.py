@@ -19,7 +19,7 @@ from reportlab.pdfbase import pdfmetrics
 from pnpgen import fonts as fontreg
 from pnpgen.rulebook.styles import LATIN_GAP, Fonts
 
-# JLREQ's classes of 約物 (the book's line setting, flowables.jlreq_advances, spaces them)
+# JLREQ's classes of 約物 (the book's line setting, jlreq.jlreq_advances, spaces them)
 OPENING = frozenset("「『（【〔［｛〈《〘〖〝“‘")  # 始め括弧類: ink in the right half of the em
 CLOSING = frozenset("」』）】〕］｝〉》〙〗〟”’")  # 終わり括弧類: ink in the left half
 STOPS = frozenset("、。，．")  # 読点類・句点類: ink in the left half
