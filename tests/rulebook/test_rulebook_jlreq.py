@@ -44,6 +44,9 @@ def test_marks_take_their_jlreq_widths():
     assert _widths("あ・い") == [1, 1, 1]
     assert _widths("第1回") == [1.25, 0.75, 1]  # 和欧間: a quarter em either side of the digit
     assert _widths("２枚") == [1, 1]  # full-width digits are Japanese
+    # 3.1.6: ！？ followed by text take a full em after them, unless typed, before a bracket, at the end
+    assert _widths("本当？はい") == [1, 1, 2, 1, 1] and _widths("驚き！？これ") == [1, 1, 1, 2, 1, 1]
+    assert _widths("本当？　はい") == [1] * 6 and _widths("実物（？）だ") == [1] * 6 and _widths("終わり！") == [1] * 4
     offsets = [round(o / EM, 3) for _, o in jlreq_advances("あ、「い", lambda ch: EM, EM)]
     assert offsets == [0, 0, -0.5, 0]  # the bracket's em box starts half an em left of its ink
 

@@ -86,7 +86,7 @@ def test_a_short_last_line_takes_characters_from_the_line_above(measure):
 
 
 def test_no_line_of_the_book_starts_with_an_ideographic_space():
-    """JLREQ 3.1.10: the full-width space after ！？ (or between a name and its count in the
+    """JLREQ 3.1.6: the full-width space after ！？ (or between a name and its count in the
     quick reference's components) ends its line; the next line starts with the text after it."""
     measure = lambda ch: 10.0 if ord(ch) > 0x2000 else 5.0  # noqa: E731
     for text in ("インスピレーションとする？　神のフレーズ。", "（緑）　5個（仮）、ウッドキューブ（黒）　5個"):

@@ -74,7 +74,7 @@ CASES = [
     ("sign stays with number", "あいうえ+3点", 4.5, False, "あいうえ|+3点"),
     ("spaces break latin text", "Draw two cards", 5, False, "Draw two|cards"),
     ("trailing spaces dropped", "ab   cd", 1.5, False, "ab|cd"),
-    # JLREQ 3.1.10: the space after ！？ ends its line, never starts the next
+    # JLREQ 3.1.6: the space after ！？ ends its line, never starts the next
     ("ideographic space after ！ ends the line", "得る！　次に引く", 4, False, "得る！|次に引く"),
     ("ideographic space after ？ ends the line", "あいうか？　はい", 5, True, "あいうか？|はい"),
     ("ideographic space between name and count", "アリスカード　24枚", 6.5, False, "アリスカード|24枚"),

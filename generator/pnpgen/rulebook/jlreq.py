@@ -15,6 +15,9 @@ from pnpgen.rulebook.styles import LATIN_GAP
 from pnpgen.text import linebreak as lb
 
 _AFTER_NONE = CLOSING | STOPS  # after these, a mark keeps no space of its own before it
+DIVIDING = frozenset("！？‼⁇⁈⁉")  # 区切り約物 (cl-04)
+# a closing bracket, another ！？ or a space typed after one: no space added (「実物（？）」, 「！？」)
+_NO_SPACE_AFTER_DIVIDING = CLOSING | STOPS | DIVIDING | frozenset(" \u3000\u00a0")
 
 
 @lru_cache(maxsize=32)
@@ -30,7 +33,9 @@ def jlreq_advances(text: str, measure: Callable[[str], float], em: float, *, ope
     space of their em box (a full em for 、。 and brackets, 1.5 em for 」「 and 、「), except where
     another mark's space already stands (連続約物: 」。 and 「（ close up) and at a line's end
     (``closes``: the space after the last mark is dropped, 行末二分); 中点類 keep a quarter em on
-    each side; a Japanese character next to a Latin letter or digit is ``latin_gap`` em apart
+    each side; ！？ followed by text take a full em after them (3.1.6: a space typed after them
+    stays as typed, and none is added before a closing bracket or at a line's end); a Japanese
+    character next to a Latin letter or digit is ``latin_gap`` em apart
     (和欧間). ``opens``: the text starts a paragraph, whose opening bracket keeps its space
     (a wrapped line's starts flush, 天付き). The offset moves the glyph from the advance's
     start to its em box (an opening bracket whose space is dropped). For a font whose marks are
@@ -61,6 +66,8 @@ def jlreq_advances(text: str, measure: Callable[[str], float], em: float, *, ope
             out.append((half + lead + tail, lead - quarter))
             continue
         width = measure(ch)
+        if ch in DIVIDING and after is not None and after not in _NO_SPACE_AFTER_DIVIDING:
+            width += em  # 3.1.6: a full em after ！？ mid-line (the draft's 「？　」 types it itself)
         if after is not None and glyphs.wakan(ch, after):
             width += latin_gap * em
         out.append((width, 0.0))

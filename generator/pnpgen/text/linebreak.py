@@ -57,7 +57,7 @@ NO_END = frozenset("（「『【〈《［｛〔〘〖〝｟‘“([{«‹¥$£�
 # Inseparable pairs (cl-08): a run of these never splits.
 INSEPARABLE = ("…‥", "—―")
 # An ideographic space (after ！？, between a name and its count) is a space too: a line may end
-# after it, never start with it, and at a line's end it is dropped (JLREQ 3.1.10: the space after
+# after it, never start with it, and at a line's end it is dropped (JLREQ 3.1.6: the space after
 # ！？ is not set at a line's end).
 SPACES = frozenset(" \u00a0\u2002\u2003\u2009\u3000")
 TRAILING_SPACES = " \u3000"  # what a set line's end is stripped of

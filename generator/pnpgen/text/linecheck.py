@@ -62,7 +62,7 @@ def check_paragraph(lines: Sequence[Sequence[str]], widths: Sequence[Sequence[fl
     for bi, (prev, nxt) in enumerate(zip(lines, lines[1:])):
         prev_s = "".join(prev).rstrip(" \u3000")
         nxt_s = "".join(nxt)
-        if nxt_s[:1] == "\u3000":  # JLREQ 3.1.10: the space after ！？ is not set at a line's start
+        if nxt_s[:1] == "\u3000":  # JLREQ 3.1.6: the space after ！？ is not set at a line's start
             out.append(f"{prefix}line {bi + 2} starts with an ideographic space: …{prev_s[-6:]}|{nxt_s[:6]}…")
         if nxt_s[:1] in SPEC_NO_START:
             out.append(f"{prefix}line {bi + 2} starts with {nxt_s[:1]!r}: …{prev_s[-6:]}|{nxt_s[:6]}…")
