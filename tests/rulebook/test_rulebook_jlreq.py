@@ -47,6 +47,7 @@ def test_marks_take_their_jlreq_widths():
     # 3.1.6: ！？ followed by text take a full em after them, unless typed, before a bracket, at the end
     assert _widths("本当？はい") == [1, 1, 2, 1, 1] and _widths("驚き！？これ") == [1, 1, 1, 2, 1, 1]
     assert _widths("本当？　はい") == [1] * 6 and _widths("実物（？）だ") == [1] * 6 and _widths("終わり！") == [1] * 4
+    assert _widths("は”【あ】”") == [1, 1, 0.5, 1, 0.5, 0.5]  # a ” that opens: the 【 after it closes up, as after 「
     offsets = [round(o / EM, 3) for _, o in jlreq_advances("あ、「い", lambda ch: EM, EM)]
     assert offsets == [0, 0, -0.5, 0]  # the bracket's em box starts half an em left of its ink
 

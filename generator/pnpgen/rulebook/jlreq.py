@@ -45,7 +45,8 @@ def jlreq_advances(text: str, measure: Callable[[str], float], em: float, *, ope
     half, quarter = em / 2, em / 4
     plain = {i for i, role in lb.quote_roles(text).items() if role == "open"}  # ”…” used both ways: a full em
     for i, ch in enumerate(text):
-        before = text[i - 1] if i and i - 1 not in plain else ("あ" if i else None)
+        # after a ” that opens, a bracket closes up as after 「 (”【…】”: no half-em between them)
+        before = text[i - 1] if i and i - 1 not in plain else ("「" if i else None)
         after = text[i + 1] if i + 1 < n and i + 1 not in plain else ("あ" if i + 1 < n else None)
         if i in plain:
             out.append((measure(ch), 0.0))
