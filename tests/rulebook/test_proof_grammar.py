@@ -64,6 +64,10 @@ def _found(*lines: str, rules: bool = True) -> list[tuple[str, str, str]]:
     ("次の順に行う。１）引く、２）出す）。", "次の順に行う。１）引く、２）出す。", "bracket", "）引く、２）出す）", "（…）"),
     ("戦略４８（建築：戦争＝１８：９", "戦略４８（建築：戦争＝１８：９）", "bracket", "（建築：戦争＝１８：９", "（建築：戦争＝１８：９）"),
     ("ｽﾀｰﾄﾌﾟﾚｲﾔｰを決めます。", "スタートプレイヤーを決めます。", "halfwidth", "ｽﾀｰﾄﾌﾟﾚｲﾔｰ", "スタートプレイヤー"),
+    ("例え戦争状態でも使用可能です。", "例えば、良い例えを挙げます。", "tatoe", "例え", "たとえ"),
+    ("カ－ドを１枚引く。", "カードを１枚引く。", "choon", "カ－", "カー"),
+    ("プレイヤ―が引く。", "プレイヤーが引く――そして【１－１】へ。", "choon", "ヤ―", "ヤー"),
+    ("カ-ドを引く。", "ボード一セットとカード――", "choon", "カ-", "カー"),
 ])
 def test_each_rule_finds_its_slip_and_leaves_the_right_form(wrong, right, rule, found, suggest):
     assert (rule, found, suggest) in _found(wrong)
@@ -98,9 +102,19 @@ def test_a_word_written_part_in_kana_beside_its_kanji_is_a_variant():
     assert _found("手ふだが無い場合はパスします。") == []  # no 手札 to follow: one spelling
 
 
+def test_a_verb_in_kana_beside_its_kanji_and_yo_beside_sama_are_variants():
+    """An editor's 表記統一: 縦置きでおいて beside 置いて twice; 同じ様に beside ように twice. A
+    helping verb after て (除けておく) is in kana by rule, a potential form (置ける) is the verb."""
+    assert _found("カードを置いてください。", "塔を置きます。", "縦置きでおいてください。") == \
+        [("variant", "おい", "置く（2回）")]
+    assert _found("カードを置いてください。", "脇に除けておきます。", "３個まで置けます。") == []
+    assert _found("同じように行う。", "収まるよう戻す。", "通常と同じ様に建築する。") == \
+        [("variant", "様", "よう（2回）")]
+
+
 SHIPPED = {  # the slips each draft contains, read by an editor: all must be found
     "populous": {"しいる", "始めて", "につい", "１方", "”このパイルの枚数”", "”【パストパイル】の枚数”"},
-    "alicematic-eiketsuden": {"しください"},
+    "alicematic-eiketsuden": {"しください", "例え"},
     "asian-delivery": {"移動後する", "れたいた", "”通ったエリア数”", "”全エリアにある、自分の市場の数”"},
     "alicematic-medallions": {"”自分が持つ軍勢の数”", "”（メダリオンカードの）数字”"},
 }

@@ -729,6 +729,16 @@ def test_index_lists_a_rare_variant_under_the_books_spelling(books):
     assert str(typo_page) in listed
 
 
+def test_a_terms_pages_stand_on_its_line_of_the_index(books):
+    """索引: 【創世エリア】's seven pages on the line of the term, not wrapped under it."""
+    page = next(p for p in books["populous"].glyphs if "".join(g.char for g in p if g.on_page).startswith("索引"))
+    drawn = [g for g in page if g.on_page and g.char.strip()]
+    text = "".join(g.char for g in drawn)
+    term = drawn[text.index("【創世エリア】")]
+    line = "".join(g.char for g in drawn if abs(g.y - term.y) < 0.5)
+    assert "【創世エリア】" in line and line.endswith("14、15"), line
+
+
 def _starts(b: Built, *keys: str) -> dict[str, float]:
     """The x (mm) of the first character of each key, as page-level text, on its first page."""
     found: dict[str, float] = {}

@@ -6,16 +6,22 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from io import BytesIO
 
 import pytest
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
 
 from conftest import GAME_YAML, REPO, make_workspace
 from pdfprobe import glyphs
+from pnpgen import fonts as fontreg
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.rulebook import build_rulebook
-from pnpgen.rulebook.flowables import full_width_marks, jlreq_advances
+from pnpgen.rulebook import glyphs as glyphs_
+from pnpgen.rulebook.flowables import JPara, line_cells
+from pnpgen.rulebook.jlreq import full_width_marks, jlreq_advances
 
 EM = 10.0
 SPEC = importlib.util.spec_from_file_location("jlreq_measure", REPO / "scripts" / "jlreq_measure.py")
@@ -38,6 +44,10 @@ def test_marks_take_their_jlreq_widths():
     assert _widths("あ・い") == [1, 1, 1]
     assert _widths("第1回") == [1.25, 0.75, 1]  # 和欧間: a quarter em either side of the digit
     assert _widths("２枚") == [1, 1]  # full-width digits are Japanese
+    # 3.1.6: ！？ followed by text take a full em after them, unless typed, before a bracket, at the end
+    assert _widths("本当？はい") == [1, 1, 2, 1, 1] and _widths("驚き！？これ") == [1, 1, 1, 2, 1, 1]
+    assert _widths("本当？　はい") == [1] * 6 and _widths("実物（？）だ") == [1] * 6 and _widths("終わり！") == [1] * 4
+    assert _widths("は”【あ】”") == [1, 1, 0.5, 1, 0.5, 0.5]  # a ” that opens: the 【 after it closes up, as after 「
     offsets = [round(o / EM, 3) for _, o in jlreq_advances("あ、「い", lambda ch: EM, EM)]
     assert offsets == [0, 0, -0.5, 0]  # the bracket's em box starts half an em left of its ink
 
@@ -63,3 +73,59 @@ def test_proportional_style_keeps_the_proportional_mincho_and_a_bad_style_is_one
     with pytest.raises(InputError) as e:
         build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts")
     assert "game.yaml" in str(e.value) and "jlreq or proportional" in str(e.value)
+
+
+def test_a_drafts_two_em_dash_prints_two_ems_long():
+    """JLREQ's ―― typed on a Mac is two U+2014, which the fixed-width mincho draws half an em
+    wide: beside Japanese text it is set as the full-width dash (U+2015), a Latin one stays."""
+    font = fontreg.register("BIZUDMincho-Regular", REPO / "fonts")
+    assert pdfmetrics.stringWidth("\u2014", font, EM) < EM  # what made ―― one em long
+    para = JPara("それは\u2014\u2014罠だ。self\u2014made", font, EM, 15)
+    para.wrap(500, 500)
+    cells, _, _ = line_cells(para.text, font, glyphs_.chain(font), EM, True)
+    dashes = [round(a / EM, 3) for (a, _), ch in zip(cells, para.text) if ch in "\u2014\u2015"]
+    assert dashes[:2] == [1, 1] and para.text.endswith("self\u2014made")
+
+
+def test_an_items_colon_takes_a_full_em_before_its_text():
+    """傲慢のメダリオン（３）：手札を…: the term in bold gothic, its ： set on a full em (JLREQ 中点類)
+    as the mincho text after it would set it, not the proportional face's half of one."""
+    body = fontreg.register("BIZUDMincho-Regular", REPO / "fonts")
+    bold = fontreg.register("BIZUDPGothic-Bold", REPO / "fonts")
+    para = JPara("手札を好きなだけ捨て札にできる", body, EM, 15, prefix="傲慢のメダリオン（３）：", prefix_font=bold)
+    out = BytesIO()
+    canvas = Canvas(out, pagesize=(600, 100))
+    para.wrapOn(canvas, 500, 100)
+    para.drawOn(canvas, 10, 10)
+    canvas.save()
+    line = [g for g in glyphs(out.getvalue())[0] if g.char.strip()]
+    colon = next(k for k, g in enumerate(line) if g.char == "：")
+    em = EM / 72 * 25.4
+    colon_w = pdfmetrics.stringWidth("：", bold, EM) / 72 * 25.4
+    assert colon_w <= 0.5 * em + 1e-6  # the bold face's own colon: half an em, its ink centred
+    start = line[colon].x - (em - colon_w) / 2  # where its em starts: right after the term's ）
+    assert abs(line[colon + 1].x - start - em) < 0.05  # 手 starts a full em after it
+
+
+def test_a_proofing_notes_text_hangs_under_itself_beside_its_kind():
+    """校正メモ: the kind (誤記, 数の不一致) in a column of its own, the note's text beside it from the
+    same edge on every line (its opening 「 flush, as on the lines under it)."""
+    body = fontreg.register("BIZUDMincho-Regular", REPO / "fonts")
+    gothic = fontreg.register("BIZUDPGothic-Regular", REPO / "fonts")
+    text = "「しください」→「してください」（て抜け、草案140行「…払った後に通常と同じ様に建築しください。」）"
+    para = JPara(text, body, EM, 15, first_indent=60, left=60, prefix="誤記", prefix_font=gothic, prefix_x=0.0)
+    out = BytesIO()
+    canvas = Canvas(out, pagesize=(300, 200))
+    para.wrapOn(canvas, 250, 200)
+    para.drawOn(canvas, 10, 10)
+    canvas.save()
+    page = [g for g in glyphs(out.getvalue())[0] if g.char.strip()]
+    rows = sorted({round(g.y, 1) for g in page})
+    assert len(rows) >= 2
+    starts = [min((g for g in page if round(g.y, 1) == y and g.char != "誤" and g.char != "記"), key=lambda g: g.x)
+              for y in rows]
+    em = EM / 72 * 25.4
+    inks = [g.x + (em / 2 if g.char in "「（" else 0) for g in starts]
+    assert max(inks) - min(inks) < 0.05, inks
+    kind = next(g for g in page if g.char == "誤")
+    assert abs(kind.x - 10 / 72 * 25.4) < 0.05 and inks[0] - kind.x > 2 * em

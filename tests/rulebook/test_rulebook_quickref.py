@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from conftest import REPO, make_workspace
-from pdfprobe import texts
+from pdfprobe import glyphs, texts
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.rulebook import build_rulebook
@@ -132,3 +132,21 @@ def test_a_drafts_own_quick_reference_is_the_books_only_one(tmp_path):
     assert sum(p.count("早見表") for p in flat) == 2, flat  # the section's heading and its line in the contents
     assert not [p for p in pages if p.lstrip().startswith("早見表") and "●" in p]
     assert any("ドロー：１枚引く" in p for p in flat)
+
+
+def test_the_components_keep_each_count_beside_its_name(built):
+    """早見表 内容物: each part's count on the line its name ends on (run on as one paragraph, a line
+    ended 「ウッドキューブ（緑）」 and the next began 「5個（仮）」)."""
+    pages = glyphs(built / "alicematic-eiketsuden" / "rulebook.pdf")
+    page = next(p for p in pages if "ゲームの流れ" in "".join(g.char for g in p))
+    text = "".join(g.char for g in page)
+    below = page[text.index("内容物")].y + 1
+    rows: dict[float, list] = {}
+    for g in page:
+        if g.on_page and g.char.strip() and g.y > below:
+            rows.setdefault(round(g.y, 1), []).append(g)
+    lines = ["".join(g.char for g in sorted(r, key=lambda g: g.x)) for _, r in sorted(rows.items())]
+    pairs = [("アリスカード", "24枚"), ("君主カード", "5枚"), ("戦略カード", "48枚"), ("塔カード", "68枚")] + \
+        [(f"ウッドキューブ（{c}）", "5個（仮）") for c in "赤青緑黒"]
+    # (the name itself may break, as any Japanese word may: ウッド|キューブ)
+    assert [(name, count) for name, count in pairs if not any(name[-3:] + count in line for line in lines)] == [], lines

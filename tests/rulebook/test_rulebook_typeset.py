@@ -85,6 +85,17 @@ def test_a_short_last_line_takes_characters_from_the_line_above(measure):
     assert _visible(text[ranges[1][0]:]) >= MIN_LAST_LINE
 
 
+def test_no_line_of_the_book_starts_with_an_ideographic_space():
+    """JLREQ 3.1.6: the full-width space after ！？ (or between a name and its count in the
+    quick reference's components) ends its line; the next line starts with the text after it."""
+    measure = lambda ch: 10.0 if ord(ch) > 0x2000 else 5.0  # noqa: E731
+    for text in ("インスピレーションとする？　神のフレーズ。", "（緑）　5個（仮）、ウッドキューブ（黒）　5個"):
+        for width in range(30, 160, 5):
+            lines = [text[s:e] for s, e in set_lines(text, width, measure)]
+            assert "".join(lines) == text
+            assert not any(line.startswith("\u3000") for line in lines[1:]), (width, lines)
+
+
 def test_index_readings_sort_in_gojuon_order(tmp_path, monkeypatch):
     monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))  # read by the dictionary, not kept from before
     assert reading("創世エリア") == "そうせいえりあ"

@@ -15,7 +15,7 @@ from pnpgen import fonts
 from pnpgen.faces import builtin
 from pnpgen.text import TextContext, break_lines, layout_text
 from pnpgen.text.cells import PT
-from pnpgen.text.linecheck import check_layout, check_plain
+from pnpgen.text.linecheck import check_layout, check_paragraph, check_plain
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -74,8 +74,13 @@ CASES = [
     ("sign stays with number", "あいうえ+3点", 4.5, False, "あいうえ|+3点"),
     ("spaces break latin text", "Draw two cards", 5, False, "Draw two|cards"),
     ("trailing spaces dropped", "ab   cd", 1.5, False, "ab|cd"),
+    # JLREQ 3.1.6: the space after ！？ ends its line, never starts the next
+    ("ideographic space after ！ ends the line", "得る！　次に引く", 4, False, "得る！|次に引く"),
+    ("ideographic space after ？ ends the line", "あいうか？　はい", 5, True, "あいうか？|はい"),
+    ("ideographic space between name and count", "アリスカード　24枚", 6.5, False, "アリスカード|24枚"),
     ("same-glyph quotes: opening one", "あいうえ”かき”く", 5, False, "あいうえ|”かき”く"),
     ("same-glyph quotes: closing one", "”あいうえ”かき", 5, False, "”あいう|え”かき"),
+    ("same-glyph quotes beside curly ones", "“あ”ああ”いう”", 6, False, "“あ”ああ|”いう”"),
     ("prolonged mark pushes word", "プレイヤー", 4, False, "プレイ|ヤー"),
     ("small tsu pushes two", "ビュッフェ", 4, False, "ビュッ|フェ"),
     ("one character", "あ", 5, True, "あ"),
@@ -101,6 +106,13 @@ CASES = [
 @pytest.mark.parametrize("name,text,width,phrases,expected", CASES, ids=[c[0] for c in CASES])
 def test_split(name, text, width, phrases, expected):
     assert split(text, width, phrases) == expected
+
+
+def test_checker_names_a_line_that_starts_with_an_ideographic_space():
+    assert check_plain("得る！　次に引く", ["得る！", "次に引く"], 4, em) == []
+    lines = [list("得る！"), list("\u3000次に引く")]
+    assert any("starts with an ideographic space" in p
+               for p in check_paragraph(lines, [[em(c) for c in line] for line in lines], 5))
 
 
 # --- markup units: icons, bold, ruby, colours (laid out with the monospaced font at 10 pt) ----

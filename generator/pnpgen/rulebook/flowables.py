@@ -17,13 +17,13 @@ from reportlab.platypus.doctemplate import IndexingFlowable
 from pnpgen import usercache
 from pnpgen.memo import Memo
 from pnpgen.rulebook import glyphs, setlines
-from pnpgen.rulebook.glyphs import CLOSING, MIDDLE, OPENING, PUNCT, STOPS
+from pnpgen.rulebook.glyphs import MIDDLE
+from pnpgen.rulebook.jlreq import full_width_marks, jlreq_advances
 from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.styles import (
     ACCENT,
     BODY_LEADING,
     INK,
-    LATIN_GAP,
     LOOSE_WORD_SPACE,
     MAX_LETTER_SPACING,
     MAX_WORD_SPACE,
@@ -80,61 +80,6 @@ def set_lines(text: str, width: float, measure: Callable[[str], float], lead: fl
             widths, spaces, width, hyphens)
         ranges = _keep_last_line(ranges, units, classes, widths, width, em)
     return [(max(s - 1, 0), e - 1) for s, e in ranges]
-
-
-# ---------------------------------------------------------------- JLREQ 約物 and 和欧間
-
-_AFTER_NONE = CLOSING | STOPS  # after these, a mark keeps no space of its own before it
-
-
-@lru_cache(maxsize=32)
-def full_width_marks(font: str) -> bool:
-    """The font sets 、 on a full em (a fixed-width face): JLREQ's widths can be set with it."""
-    return pdfmetrics.stringWidth("、", font, 1000) >= 900
-
-
-def jlreq_advances(text: str, measure: Callable[[str], float], em: float, *, opens: bool = True,
-                   closes: bool = True, latin_gap: float = LATIN_GAP) -> list[tuple[float, float]]:
-    """(advance, offset) in points of each character of ``text``, set by JLREQ (3.1 and 3.2.1,
-    Requirements for Japanese Text Layout): 約物 take half an em of ink and keep the half-em
-    space of their em box (a full em for 、。 and brackets, 1.5 em for 」「 and 、「), except where
-    another mark's space already stands (連続約物: 」。 and 「（ close up) and at a line's end
-    (``closes``: the space after the last mark is dropped, 行末二分); 中点類 keep a quarter em on
-    each side; a Japanese character next to a Latin letter or digit is ``latin_gap`` em apart
-    (和欧間). ``opens``: the text starts a paragraph, whose opening bracket keeps its space
-    (a wrapped line's starts flush, 天付き). The offset moves the glyph from the advance's
-    start to its em box (an opening bracket whose space is dropped). For a font whose marks are
-    full-width (``full_width_marks``)."""
-    out: list[tuple[float, float]] = []
-    n = len(text)
-    half, quarter = em / 2, em / 4
-    plain = {i for i, role in lb.quote_roles(text).items() if role == "open"}  # ”…” used both ways: a full em
-    for i, ch in enumerate(text):
-        before = text[i - 1] if i and i - 1 not in plain else ("あ" if i else None)
-        after = text[i + 1] if i + 1 < n and i + 1 not in plain else ("あ" if i + 1 < n else None)
-        if i in plain:
-            out.append((measure(ch), 0.0))
-            continue
-        if ch in OPENING:
-            keep = half if (before is None and opens) or (before is not None and before not in PUNCT) else 0.0
-            out.append((half + keep, keep - half))
-            continue
-        if ch in CLOSING or ch in STOPS:
-            keep = half if after is not None and after not in _AFTER_NONE else 0.0
-            if after is None and not closes:
-                keep = half
-            out.append((half + keep, 0.0))
-            continue
-        if ch in MIDDLE:
-            lead = quarter if before is not None and before not in PUNCT else 0.0
-            tail = quarter if (after is not None and after not in _AFTER_NONE) or (after is None and not closes) else 0.0
-            out.append((half + lead + tail, lead - quarter))
-            continue
-        width = measure(ch)
-        if after is not None and glyphs.wakan(ch, after):
-            width += latin_gap * em
-        out.append((width, 0.0))
-    return out
 
 
 def hyphenated(text: str, end: int) -> bool:
@@ -249,14 +194,15 @@ class JPara(Flowable):
 
     The first line starts at ``first_indent``, the others at ``left``. ``prefix`` (a bold term,
     a bullet) is drawn at the start of the first line, or at ``prefix_x`` when given (a hanging
-    bullet). 【terms】 are set in the accent colour (a colour, not a font, so the measured widths
+    bullet, a proofing note's kind); the text after a prefix starts flush, an opening bracket
+    without its half-em, as the lines under it do. 【terms】 are set in the accent colour (a colour, not a font, so the measured widths
     hold). It splits between lines, never leaving a single line behind or ahead. A Latin-script
     paragraph (``lang``) is justified by its word spaces, never by spacing letters.
     """
 
     def __init__(self, text: str, font: str, size: float, leading: float, *, color=INK,
                  first_indent: float = 0.0, left: float = 0.0, prefix: str = "", prefix_font: str | None = None,
-                 prefix_x: float = 0.0, lines: list[tuple[int, int]] | None = None, first: bool = True,
+                 prefix_x: float | None = None, lines: list[tuple[int, int]] | None = None, first: bool = True,
                  last: bool = True, indexed: bool = False, lang: str = "ja", page: tuple[str, dict] | None = None):
         super().__init__()
         self.page = page  # (key, pages): the page its first line is drawn on goes to pages[key]
@@ -274,10 +220,32 @@ class JPara(Flowable):
         # JLREQ's 約物 widths and 和欧間 when the font's marks are full-width (the jlreq style's
         # BIZ UD明朝); a proportional face (BIZ UDP明朝) sets the marks at its own widths
         self.jlreq = not self.latin and full_width_marks(font)
+        if self.jlreq:  # (same length: the terms' and lines' offsets hold)
+            self.text = glyphs.japanese_dashes(self.text)
         self.on_grid = abs(leading - BODY_LEADING) < 1e-6  # set at the body's 行送り: on the line grid
 
     def _measure(self, ch: str) -> float:
         return pdfmetrics.stringWidth(ch, glyphs.font_for(ch, self.font), self.size)
+
+    def _colon_em(self) -> bool:
+        """A Japanese item's term ends with its ：, which JLREQ sets on a full em (中点類, 3.1.9)
+        where the bold proportional face draws it half an em wide, touching the text after it."""
+        return self.jlreq and self.prefix_x is None and self.prefix[-1:] in MIDDLE
+
+    def _prefix_width(self) -> float:
+        if self._colon_em():
+            return glyphs.width(self.prefix[:-1], self.prefix_font, self.size) + self.size
+        return glyphs.width(self.prefix, self.prefix_font, self.size)
+
+    def _draw_prefix(self, x: float, y: float) -> None:
+        draw = lambda text, at: glyphs.draw(self.canv, at, y, text, self.prefix_font, self.size, gap_em=0.0)  # noqa: E731
+        if not self._colon_em():
+            draw(self.prefix, x)
+            return
+        term, colon = self.prefix[:-1], self.prefix[-1]
+        draw(term, x)
+        left = x + glyphs.width(term, self.prefix_font, self.size)
+        draw(colon, left + (self.size - glyphs.width(colon, self.prefix_font, self.size)) / 2)
 
     def _bracket_pad(self) -> float:
         """A paragraph that opens with a bracket (【 「 （) keeps the bracket's own half-em of
@@ -289,9 +257,9 @@ class JPara(Flowable):
     def wrap(self, aw, ah):
         if self.lines is None:
             lead = self.first_indent - self.left + self._bracket_pad()
-            if self.prefix and not self.prefix_x:
-                lead += glyphs.width(self.prefix, self.prefix_font, self.size)
-            opens = not self.prefix or bool(self.prefix_x)
+            if self.prefix and self.prefix_x is None:
+                lead += self._prefix_width()
+            opens = not self.prefix  # after a term, bullet or number the text starts flush
             self.lines = list(paragraph_lines(self.text, self.font, glyphs.chain(self.font), self.size,
                                               aw - self.left, lead, self.lang, self.jlreq, opens))
         self.width = aw
@@ -344,21 +312,21 @@ class JPara(Flowable):
             return
         mask = self._accent_mask()
         for i, (s, e) in enumerate(self.lines):
-            line = self.text[s:e].rstrip(" ") + (lb.HYPHEN_CHAR if hyphenated(self.text, e) else "")
+            line = self.text[s:e].rstrip(lb.TRAILING_SPACES) + (lb.HYPHEN_CHAR if hyphenated(self.text, e) else "")
             y = self.height - (i + 1) * self.leading + (self.leading - self.size) / 2 + self.size * 0.12
             first_line = i == 0 and self.first
             x = self.first_indent + self._bracket_pad() if first_line else self.left
             avail = self.width - x
             if first_line and self.prefix:
                 c.setFillColor(self.color)
-                glyphs.draw(c, self.prefix_x or x, y, self.prefix, self.prefix_font, self.size, gap_em=0.0)
-                if not self.prefix_x:
-                    pw = glyphs.width(self.prefix, self.prefix_font, self.size)
+                self._draw_prefix(x if self.prefix_x is None else self.prefix_x, y)
+                if self.prefix_x is None:
+                    pw = self._prefix_width()
                     x += pw
                     avail -= pw
             is_last = i == len(self.lines) - 1 and self.last
             if self.jlreq and not self.latin:  # (its slack from its JLREQ widths, not the glyphs')
-                opens = first_line and (not self.prefix or bool(self.prefix_x))
+                opens = first_line and not self.prefix
                 self._draw_jlreq(line, s, mask, x, y, avail, is_last, opens)
                 continue
             slack = avail - glyphs.width(line, self.font, self.size)
@@ -771,7 +739,9 @@ class TermIndex(IndexingFlowable):
             shown = term if self.latin else f"【{term}】"
             rows.append([Paragraph(glyphs.markup(shown, st["index"].fontName) if term else "", st["index"]),
                          Paragraph((", " if self.latin else "、").join(str(p) for p in pages), st["index_page"])])
-        t = Table(rows, colWidths=[aw * 0.7, aw * 0.3])
+        # the pages' column takes what the terms leave: a term's seven pages on its line (at 30 % of
+        # the width, 【創世エリア】 9、10、…、14、 left its 15 on a line of its own)
+        t = Table(rows, colWidths=[aw * 0.5, aw * 0.5])
         t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), self.font, 8), ("VALIGN", (0, 0), (-1, -1), "TOP"),  # else Helvetica
                                ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                                ("TOPPADDING", (0, 0), (-1, -1), 0.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 0.5),

@@ -19,7 +19,7 @@ from reportlab.pdfbase import pdfmetrics
 from pnpgen import fonts as fontreg
 from pnpgen.rulebook.styles import LATIN_GAP, Fonts
 
-# JLREQ's classes of 約物 (the book's line setting, flowables.jlreq_advances, spaces them)
+# JLREQ's classes of 約物 (the book's line setting, jlreq.jlreq_advances, spaces them)
 OPENING = frozenset("「『（【〔［｛〈《〘〖〝“‘")  # 始め括弧類: ink in the right half of the em
 CLOSING = frozenset("」』）】〕］｝〉》〙〗〟”’")  # 終わり括弧類: ink in the left half
 STOPS = frozenset("、。，．")  # 読点類・句点類: ink in the left half
@@ -60,6 +60,27 @@ def unbracket(text: str) -> tuple[str, list[tuple[int, int]]]:
             out.append(ch)
     outer = [(o, c) for o, c in sorted(pairs.items()) if not any(a < o and c < b for a, b in pairs.items())]
     return "".join(out), [(where[o], where[c]) for o, c in outer if c > o + 1]
+
+
+EM_DASH, BAR = "\u2014", "\u2015"
+
+
+def japanese_dashes(text: str) -> str:
+    """``text`` with each em dash (U+2014) that stands beside a kana, a kanji or another dash set
+    as the horizontal bar (U+2015): the full-width ダッシュ of JIS X 0208 1-29, which a Mac IME
+    types as U+2014 and a Windows one as U+2015. The book's fixed-width mincho draws U+2014 half an
+    em wide (a Latin em dash), so a draft's ――, JLREQ's two-em dash, printed one em long."""
+    if EM_DASH not in text:
+        return text
+    n = len(text)
+    out = list(text)
+    for i, ch in enumerate(text):
+        if ch != EM_DASH:
+            continue
+        near = [text[k] for k in (i - 1, i + 1) if 0 <= k < n]
+        if any(c in (EM_DASH, BAR) or japanese(c) or c in PUNCT for c in near):
+            out[i] = BAR
+    return "".join(out)
 
 
 def wakan(a: str, b: str) -> bool:

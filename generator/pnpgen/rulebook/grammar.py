@@ -13,17 +13,23 @@ not the raw characters, so 「建築してください」 is never taken for 「
 - ``hajimete``: 「始めて」 as the adverb after a comma or a て-form (→ 初めて);
 - ``go``: a noun + 後 directly followed by する (移動後する → 移動後にする);
 - ``ippo``: the numeral 1 for the 一 of 一方 (1方 → 一方);
+- ``tatoe``: the adverb たとえ written 例え (例え戦争状態でも → たとえ; 例えば and the noun 例え are
+  the analyser's other words);
 - ``quotes``: ”…” with the closing mark opening the quotation (→ “…” or 〝…〟);
 - ``style``: です／ます and だ／である sentence endings mixed in the rules (the fewer are listed);
 - ``variant``: one noun or adverb spelt two ways in the rules (フェイズ／フェーズ, すべて／全て),
-  by the dictionary's lemma; the rarer spelling is listed; a word written part in kana (手ふだ,
-  read as 手＋札) where the rules spell the whole word in kanji (手札) too.
+  by the dictionary's lemma (同じ様に／同じように too); the rarer spelling is listed; a word written
+  part in kana (手ふだ, read as 手＋札) where the rules spell the whole word in kanji (手札) too; a
+  verb written in kana where the rules write it in kanji (縦置きでおいて beside 置いて; never a
+  helping verb after て, 除けておく).
 
 And rules on the characters alone (no analyser):
 
 - ``bracket``: a 「（『【［〔 the line never closes, or a 」）』】］〕 it never opened (a list's
   number １） or a) is no bracket);
 - ``halfwidth``: half-width katakana (ｽﾀｰﾄ → スタート);
+- ``choon``: a dash or hyphen typed for the long-vowel mark ー after katakana, before katakana or a
+  particle (カ－ド, カ-ド, プレイヤ―が → カード, プレイヤーが; a doubled dash ―― is a dash);
 - ``width``: digits, ！ or ？ written both full- and half-width in the rules: the rarer width (a
   tie: the half-width) is listed;
 - ``stop``: a paragraph of the rules (not a 　・ bullet) ending ます／です／ください without its 。.
@@ -58,6 +64,8 @@ _CLOSERS = {v: k for k, v in _BRACKETS.items()}
 # １）蓬旦の作成, 「次の順に：１）引く、２）出す」, a) b): a list's number, not a bracket
 _LIST_NUMBER = re.compile(r"(?:^|(?<=[\s　、。，,]))[0-9０-９]{1,2}[）)]|(?:^|(?<=[\s　]))[a-zａ-ｚ][）)]")
 _HALFWIDTH_KANA = re.compile(r"[\uff65-\uff9f]+")
+# a dash or hyphen where ー belongs: after katakana and before katakana or a particle
+_CHOON = re.compile(r"[ァ-ヴ][－\-‐‑―—–](?=[ァ-ヴ]|[がをにはのへでとやも])")
 # digits, ! and ? in Japanese text: full-width and half-width spellings of each
 _WIDTHS = {"digits": (re.compile(r"[０-９]+"), re.compile(r"(?<![A-Za-z0-9./:_ -])[0-9]+(?![A-Za-z0-9./:_ -])")),
            "!": (re.compile("！"), re.compile(r"(?<=[^\x00-\x7f])!")),
@@ -68,7 +76,7 @@ _PLAIN = ("だ", "である")
 
 @dataclass(frozen=True)
 class Slip:
-    rule: str  # te | ra | particle | tsuki | hajimete | go | ippo | quotes | style | variant | bracket | halfwidth | width | stop
+    rule: str  # te | ra | particle | tsuki | hajimete | go | ippo | tatoe | quotes | style | variant | bracket | halfwidth | choon | width | stop
     line: int  # the draft's line
     found: str  # the words as written
     suggest: str  # what would be right
@@ -159,6 +167,9 @@ def _small_slips(n: int, line: str, ws: list[Word]) -> Iterable[Slip]:
             yield _slip("go", n, line, ws[i - 1].start, end, ws[i - 1].surface + "後にする")
         if w.surface in _FULLWIDTH_ONE and nxt.surface == "方" and not (i and ws[i - 1].pos2 == "数詞"):
             yield _slip("ippo", n, line, w.start, end, "一方")
+    for w in ws:
+        if w.surface == "例え" and w.pos == "副詞" and w.lemma == "仮令":
+            yield _slip("tatoe", n, line, w.start, w.start + len(w.surface), "たとえ")
 
 
 def _quotes(n: int, line: str) -> Iterable[Slip]:
@@ -190,6 +201,11 @@ def _brackets(n: int, line: str) -> Iterable[Slip]:
 def _halfwidth(n: int, line: str) -> Iterable[Slip]:
     for m in _HALFWIDTH_KANA.finditer(line):
         yield _slip("halfwidth", n, line, m.start(), m.end(), unicodedata.normalize("NFKC", m.group(0)))
+
+
+def _choon(n: int, line: str) -> Iterable[Slip]:
+    for m in _CHOON.finditer(line):
+        yield _slip("choon", n, line, m.start(), m.end(), m.group(0)[0] + "ー")
 
 
 def _no_stop(n: int, line: str) -> Iterable[Slip]:
@@ -262,7 +278,8 @@ def _variants(lines: list[tuple[int, str, list[Word]]]) -> list[Slip]:
     forms: dict[str, dict[str, list[tuple[int, str, int, int]]]] = defaultdict(lambda: defaultdict(list))
     for n, line, ws in lines:
         for w in ws:
-            if w.pos in _VARIANT_POS and w.pos2 not in ("数詞", "固有名詞", "非自立可能") and len(w.base) >= 2:
+            if w.pos in _VARIANT_POS and w.pos2 not in ("数詞", "固有名詞", "非自立可能") and \
+                    (len(w.base) >= 2 or w.pos2 == "助動詞語幹"):  # (様／よう: one kanji)
                 forms[w.lemma][w.base].append((n, line, w.start, w.start + len(w.surface)))
     out = []
     for spelt in forms.values():
@@ -273,7 +290,7 @@ def _variants(lines: list[tuple[int, str, list[Word]]]) -> list[Slip]:
         for other in ranked[1:]:
             for n, line, a, b in spelt[other]:
                 out.append(_slip("variant", n, line, a, b, f"{usual}（{len(spelt[usual])}回）"))
-    return out + _part_kana(lines)
+    return out + _part_kana(lines) + _kana_verbs(lines)
 
 
 _KANJI = re.compile(r"[\u4e00-\u9fff々]+")
@@ -293,6 +310,29 @@ def _part_kana(lines: list[tuple[int, str, list[Word]]]) -> list[Slip]:
             if _KANJI.fullmatch(kanji) and _HIRAGANA.search(written) and kanji in text:
                 out.append(_slip("variant", n, line, w.start, nxt.start + len(nxt.surface),
                                  f"{kanji}（{text.count(kanji)}回）"))
+    return out
+
+
+def _kana_verbs(lines: list[tuple[int, str, list[Word]]]) -> list[Slip]:
+    """A verb written in kana (おいて) where the rules write the same verb in kanji (置いて), or the
+    other way round, whichever is rarer (a tie: the kana): each such spelling. A verb after the
+    て／で of a て-form is a helping verb (除けておく, 引いてください), in kana by rule: left out."""
+    spelt: dict[str, dict[bool, list[tuple[int, str, Word]]]] = defaultdict(lambda: defaultdict(list))
+    for n, line, ws in lines:
+        for i, w in enumerate(ws):
+            if w.pos != "動詞" or not _KANJI.search(w.lemma) or (i and ws[i - 1].pos2 == "接続助詞"):
+                continue
+            in_kanji = bool(_KANJI.search(w.base))
+            if in_kanji or all(_HIRAGANA.fullmatch(c) for c in w.base):
+                spelt[w.lemma][in_kanji].append((n, line, w))
+    out = []
+    for ways in spelt.values():
+        if len(ways) < 2:
+            continue
+        rare = ways[True] if len(ways[True]) < len(ways[False]) else ways[False]
+        usual = ways[False] if rare is ways[True] else ways[True]
+        suggest = f"{usual[0][2].base}（{len(usual)}回）"
+        out += [_slip("variant", n, line, w.start, w.start + len(w.surface), suggest) for n, line, w in rare]
     return out
 
 
@@ -342,6 +382,7 @@ def _analysed_slips(lines: tuple[tuple[int, str], ...], rules: frozenset[int]) -
         out += _quotes(n, line)
         out += _brackets(n, line)
         out += _halfwidth(n, line)
+        out += _choon(n, line)
         if n in rules:
             analysed.append((n, line, ws))
             out += _no_stop(n, line)

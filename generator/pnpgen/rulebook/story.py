@@ -462,7 +462,9 @@ class StoryBuilder:
         counted = [r for r in self.rows if r.count_text()]
         if counted:
             sep = "; " if self.marks.latin else "、"
-            text = sep.join(f"{r.name}{' ' if self.marks.latin else '　'}{r.count_text()}"
+            # a no-break space between a part's name and its count: no line ends with the name
+            # and the next starts with the count (「ウッドキューブ（緑）」/「5個（仮）」)
+            text = sep.join(f"{r.name}\u00a0{r.count_text()}"
                             f"{self.label('provisional') if r.provisional else ''}" for r in counted)
             out += [self.qr_title("qr_components"), JPara(text, self.fonts.body, 8, 12, left=QR_INDENT,
                                                          first_indent=QR_INDENT, lang=self.text_lang)]
@@ -511,9 +513,13 @@ class StoryBuilder:
         out: list[Flowable] = [self.label_para("proof_note")]
         if self.lines_recovered:  # 「草案66行」 of a draft that is one line in its file
             out.append(self.label_para("proof_lines_recovered"))
+        # each note's kind in a column of its own, its text beside it and its later lines under
+        # that text (a hanging list: 「誤記」 and 「数の不一致」 notes start their text alike)
+        widest = max(glyphs.width(kind, self.fonts.gothic, NOTE_SIZE) for kind, _ in self.proof)
+        left = max(BODY_SIZE * 5.5, widest + NOTE_SIZE)
         for kind, text in self.proof:
-            out.append(JPara(text, self.fonts.body, NOTE_SIZE, NOTE_LEADING, color=INK, first_indent=0,
-                             left=BODY_SIZE * 5.5, prefix=f"{kind}{self.marks.gap}", prefix_font=self.fonts.gothic))
+            out.append(JPara(text, self.fonts.body, NOTE_SIZE, NOTE_LEADING, color=INK, first_indent=left,
+                             left=left, prefix=kind, prefix_font=self.fonts.gothic, prefix_x=0.0))
         return out
 
     # -- the whole book

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pnpgen.text.cells import PT, RUBY_SCALE, Cell, CellParagraph, hyphen_cell
-from pnpgen.text.linebreak import fill, hyphenated
+from pnpgen.text.linebreak import TRAILING_SPACES, fill, hyphenated
 
 ASCENT = 0.88  # baseline below the em box top, in em
 STEP = 0.25  # pt
@@ -41,7 +41,7 @@ class SetLine:
     @property
     def text(self) -> str:
         """The line's text; an icon is U+FFFC, a ruby group its base, a hyphenated line ends in '-'."""
-        return "".join(c.unit for c in self.cells).rstrip(" ")
+        return "".join(c.unit for c in self.cells).rstrip(TRAILING_SPACES)
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,7 +56,11 @@ NO_START = frozenset(
 NO_END = frozenset("（「『【〈《［｛〔〘〖〝｟‘“([{«‹¥$£€#＃￥＄№")
 # Inseparable pairs (cl-08): a run of these never splits.
 INSEPARABLE = ("…‥", "—―")
-SPACES = frozenset(" \u00a0\u2002\u2003\u2009")
+# An ideographic space (after ！？, between a name and its count) is a space too: a line may end
+# after it, never start with it, and at a line's end it is dropped (JLREQ 3.1.6: the space after
+# ！？ is not set at a line's end).
+SPACES = frozenset(" \u00a0\u2002\u2003\u2009\u3000")
+TRAILING_SPACES = " \u3000"  # what a set line's end is stripped of
 # A phrase always ends after these (BudouX sometimes keeps 「するか、あるいは」 as one phrase).
 PHRASE_END = frozenset("、。，．！？!?：；")
 _NO_BREAK_SPACE = "\u00a0"
@@ -78,7 +82,9 @@ _COUNTERS = frozenset("つ枚点人個回本円倍番位周歩手度枠段種割
 
 
 # Quotes typed the same at both ends (”…” from a Japanese IME, "…"): paired up in a paragraph,
-# odd ones open and even ones close. ” and ″ are only ambiguous when their partner “/〝 is absent.
+# odd ones open and even ones close. A ” or ″ that closes a “/〝 before it is a closing quote; the
+# others are paired up among themselves (「”数”」→「“数”」: the last two ” of a proofing note still
+# open and close its quotation of the draft).
 _AMBIGUOUS_QUOTES = {'"': None, "＂": None, "”": "“", "″": "〝"}
 
 
@@ -87,11 +93,15 @@ def quote_roles(units: Sequence[str]) -> dict[int, str]:
     roles: dict[int, str] = {}
     text = "".join(units)
     for q, partner in _AMBIGUOUS_QUOTES.items():
-        if q not in text or (partner and partner in text):
+        if q not in text:
             continue
-        k = 0
+        k = opened = 0  # the same-glyph quotes seen; the partners still open
         for i, u in enumerate(units):
-            if u == q:
+            if partner and u == partner:
+                opened += 1
+            elif u == q and opened:
+                opened -= 1  # “…”: its own closing quote, no role
+            elif u == q:
                 roles[i] = "open" if k % 2 == 0 else "close"
                 k += 1
     return roles
@@ -364,7 +374,7 @@ def break_lines(text: str, max_width: float, measure: Callable[[str], float], ph
         classes, lines = fill_hyphenating_late(partial(_classes_cached, para, phrases, lang), widths, spaces,
                                                max_width, hyphens)
         for s, e in lines:
-            out.append(para[s:e].rstrip(" ") + (HYPHEN_CHAR if hyphenated(classes, e, len(units)) else ""))
+            out.append(para[s:e].rstrip(TRAILING_SPACES) + (HYPHEN_CHAR if hyphenated(classes, e, len(units)) else ""))
     return out
 
 

@@ -60,8 +60,10 @@ def check_paragraph(lines: Sequence[Sequence[str]], widths: Sequence[Sequence[fl
     out: list[str] = []
     prefix = f"{label}: " if label else ""
     for bi, (prev, nxt) in enumerate(zip(lines, lines[1:])):
-        prev_s = "".join(prev).rstrip(" ")
+        prev_s = "".join(prev).rstrip(" \u3000")
         nxt_s = "".join(nxt)
+        if nxt_s[:1] == "\u3000":  # JLREQ 3.1.6: the space after ！？ is not set at a line's start
+            out.append(f"{prefix}line {bi + 2} starts with an ideographic space: …{prev_s[-6:]}|{nxt_s[:6]}…")
         if nxt_s[:1] in SPEC_NO_START:
             out.append(f"{prefix}line {bi + 2} starts with {nxt_s[:1]!r}: …{prev_s[-6:]}|{nxt_s[:6]}…")
         if prev_s[-1:] in SPEC_NO_END:
@@ -72,7 +74,7 @@ def check_paragraph(lines: Sequence[Sequence[str]], widths: Sequence[Sequence[fl
 
     def width_of(lo: int, hi: int) -> float:
         ui, uj = unit_at[lo], unit_at.get(hi, len(units))
-        while uj > ui and units[uj - 1] == " ":
+        while uj > ui and units[uj - 1] in (" ", "\u3000"):
             uj -= 1
         return sum(wids[ui:uj])
 
@@ -84,7 +86,7 @@ def check_paragraph(lines: Sequence[Sequence[str]], widths: Sequence[Sequence[fl
         after = roles[b] == "close" if b in roles else plain[b] in no_start
         before = roles[b - 1] == "open" if b - 1 in roles else plain[b - 1] in no_end
         inseparable = plain[b - 1] in "…‥—―" and plain[b] == plain[b - 1]
-        return not after and not before and not inseparable and plain[b] != " "
+        return not after and not before and not inseparable and plain[b] not in (" ", "\u3000")
 
     gaps = [b for b in starts[1:-1] if breakable(b)]
     spans = cluster_spans(plain)
@@ -104,7 +106,7 @@ def check_paragraph(lines: Sequence[Sequence[str]], widths: Sequence[Sequence[fl
 
     # a break inside a phrase (BudouX, split after spaces, joined where no break is allowed) that fits
     bounds = set(phrase_boundaries(budoux_text))
-    bounds.update(i + 1 for i, c in enumerate(plain) if c == " " or c in PHRASE_END)
+    bounds.update(i + 1 for i, c in enumerate(plain) if c in (" ", "\u3000") or c in PHRASE_END)
     bounds.update(m.end() for m in re.finditer(r"(?<=[A-Za-z])[-‐](?=[A-Za-z])", plain))  # Counter-|intelligence
     good = [g for g in gaps if g in bounds and not any(s < g < e for s, e in spans)]
     for off, b in break_offsets.items():
@@ -164,10 +166,10 @@ def check_plain(text: str, lines: Sequence[str], max_width: float, measure: Call
             i += 1
             got.append(line)
             rest = rest[len(line):]
-            stripped = rest.lstrip(" ")
+            stripped = rest.lstrip(" \u3000")
             pad = len(rest) - len(stripped)
             if pad:
-                got[-1] = line + " " * pad
+                got[-1] = line + rest[:pad]
                 rest = stripped
             if not rest:
                 break

@@ -1,0 +1,75 @@
+"""The JLREQ spacing model of the Japanese book (W3C, *Requirements for Japanese Text Layout*,
+3.1 and 3.2.1): each character's advance beside its neighbours — 約物 at their widths, 連続約物
+closed up, 行末二分, 中点類, 和欧間 — for a face whose marks are full-width."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+
+from reportlab.pdfbase import pdfmetrics
+
+from pnpgen.rulebook import glyphs
+from pnpgen.rulebook.glyphs import CLOSING, MIDDLE, OPENING, PUNCT, STOPS
+from pnpgen.rulebook.styles import LATIN_GAP
+from pnpgen.text import linebreak as lb
+
+_AFTER_NONE = CLOSING | STOPS  # after these, a mark keeps no space of its own before it
+DIVIDING = frozenset("！？‼⁇⁈⁉")  # 区切り約物 (cl-04)
+# a closing bracket, another ！？ or a space typed after one: no space added (「実物（？）」, 「！？」)
+_NO_SPACE_AFTER_DIVIDING = CLOSING | STOPS | DIVIDING | frozenset(" \u3000\u00a0")
+
+
+@lru_cache(maxsize=32)
+def full_width_marks(font: str) -> bool:
+    """The font sets 、 on a full em (a fixed-width face): JLREQ's widths can be set with it."""
+    return pdfmetrics.stringWidth("、", font, 1000) >= 900
+
+
+def jlreq_advances(text: str, measure: Callable[[str], float], em: float, *, opens: bool = True,
+                   closes: bool = True, latin_gap: float = LATIN_GAP) -> list[tuple[float, float]]:
+    """(advance, offset) in points of each character of ``text``, set by JLREQ (3.1 and 3.2.1,
+    Requirements for Japanese Text Layout): 約物 take half an em of ink and keep the half-em
+    space of their em box (a full em for 、。 and brackets, 1.5 em for 」「 and 、「), except where
+    another mark's space already stands (連続約物: 」。 and 「（ close up) and at a line's end
+    (``closes``: the space after the last mark is dropped, 行末二分); 中点類 keep a quarter em on
+    each side; ！？ followed by text take a full em after them (3.1.6: a space typed after them
+    stays as typed, and none is added before a closing bracket or at a line's end); a Japanese
+    character next to a Latin letter or digit is ``latin_gap`` em apart
+    (和欧間). ``opens``: the text starts a paragraph, whose opening bracket keeps its space
+    (a wrapped line's starts flush, 天付き). The offset moves the glyph from the advance's
+    start to its em box (an opening bracket whose space is dropped). For a font whose marks are
+    full-width (``full_width_marks``)."""
+    out: list[tuple[float, float]] = []
+    n = len(text)
+    half, quarter = em / 2, em / 4
+    plain = {i for i, role in lb.quote_roles(text).items() if role == "open"}  # ”…” used both ways: a full em
+    for i, ch in enumerate(text):
+        # after a ” that opens, a bracket closes up as after 「 (”【…】”: no half-em between them)
+        before = text[i - 1] if i and i - 1 not in plain else ("「" if i else None)
+        after = text[i + 1] if i + 1 < n and i + 1 not in plain else ("あ" if i + 1 < n else None)
+        if i in plain:
+            out.append((measure(ch), 0.0))
+            continue
+        if ch in OPENING:
+            keep = half if (before is None and opens) or (before is not None and before not in PUNCT) else 0.0
+            out.append((half + keep, keep - half))
+            continue
+        if ch in CLOSING or ch in STOPS:
+            keep = half if after is not None and after not in _AFTER_NONE else 0.0
+            if after is None and not closes:
+                keep = half
+            out.append((half + keep, 0.0))
+            continue
+        if ch in MIDDLE:
+            lead = quarter if before is not None and before not in PUNCT else 0.0
+            tail = quarter if (after is not None and after not in _AFTER_NONE) or (after is None and not closes) else 0.0
+            out.append((half + lead + tail, lead - quarter))
+            continue
+        width = measure(ch)
+        if ch in DIVIDING and after is not None and after not in _NO_SPACE_AFTER_DIVIDING:
+            width += em  # 3.1.6: a full em after ！？ mid-line (the draft's 「？　」 types it itself)
+        if after is not None and glyphs.wakan(ch, after):
+            width += latin_gap * em
+        out.append((width, 0.0))
+    return out
