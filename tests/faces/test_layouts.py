@@ -204,12 +204,44 @@ def test_a_layout_changed_to_a_rect_without_a_size_asks_for_one_at_the_deck(tmp_
     assert "data/test/decks/cards.yaml" in err and "gives no size" in err and "builtin" not in err, err
 
 
+UPSIDE_DOWN = """\
+name: ことば
+layout:
+  extends: card-poker
+  boxes:
+    title: null
+    art: null
+    text: null
+    band: null
+    word: {field: word, x: 6, y: 8, w: 51, h: 14, size: 20, min_size: 20, align: left}
+    under: {field: under, x: 6, y: 66, w: 51, h: 14, size: 20, min_size: 20, align: left, rotate: 180}
+pieces:
+  - {word: 上下, under: 左右}
+"""
+
+
+def test_a_box_turned_180_prints_its_word_upside_down_in_its_own_place(tmp_path):
+    """A party-word card's lower word reads from the other side of the table: no layout box could
+    turn (the designer had to export the layout to templates for one rotate())."""
+    root = make_workspace(tmp_path / "ws", deck=UPSIDE_DOWN)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    page = {c.char: c for c in glyphs(root / "build" / "test" / "shop" / "cards-unique.pdf")[0]}
+    up, down, left, right = (page[c] for c in "上下左右")
+    assert up.x < down.x and up.y == pytest.approx(down.y, abs=0.01)  # read left to right, as written
+    # turned about the box's centre (31.5, 73): the left-aligned word ends at the box's right
+    # edge, read right to left; top-aligned, it stands at the box's bottom (66 to 80 mm)
+    assert left.x > right.x
+    assert left.x - BLEED == pytest.approx(57, abs=0.05)
+    assert 73 < left.y - BLEED < 80 and left.y == pytest.approx(right.y, abs=0.01)
+
+
 @pytest.mark.parametrize("layout, line, says", [
     ("extends: card-poker\nboxes:\n  title: {size: huge}\n", 3, "boxes.title.size: font size 'huge' is not a number"),
     ("extends: card-poker\nboxes:\n  title: {x: 'w - q'}\n", 3, "unknown name 'q'"),
     ("extends: card-poker\nboxes:\n  title: {colour: nosuch}\n", 3, "unknown colour 'nosuch'"),
     ("extends: card-poker\nboxes:\n  title: {colour: accnet}\n", 3, "unknown colour 'accnet'; did you mean accent?"),
     ("extends: card-poker\nboxes:\n  title: {sise: 3}\n", 3, "unknown key in box title"),
+    ("extends: card-poker\nboxes:\n  title: {rotate: 45}\n", 3, "rotate 45 is not a quarter turn (expected 0, 90, 180"),
     # the English trial: the American spelling of a box option, and of a layout key
     ("extends: card-poker\nboxes:\n  title: {color: ink}\n", 3, "unknown key in box title; did you mean colour?"),
     ("extend: card-poker\n", 1, "unknown key in layout mine; did you mean extends?"),

@@ -171,6 +171,14 @@ def number(lo: float, hi: float) -> Callable[[Any, tuple[float, float]], float]:
     return parse
 
 
+def quarter_turn(value: Any, trim: tuple[float, float]) -> int:
+    """0, 90, 180 or 270 (degrees clockwise): 180 sets a party-word card's lower word upside down."""
+    turn = v.number(value, -1e9, 1e9, "rotate")
+    if turn not in (0, 90, 180, 270):
+        raise v.Invalid(f"rotate {v.show(value)} is not a quarter turn", "0, 90, 180 or 270 (degrees, clockwise)")
+    return int(turn)
+
+
 def one_of(*options: str) -> Callable[[Any, tuple[float, float]], str]:
     def parse(value: Any, trim: tuple[float, float]) -> str:
         return v.choice(value, options, "value")
@@ -263,6 +271,8 @@ BOX_OPTIONS: dict[str, Opt] = {
     "clip": Opt(clip, None, "clip the art to the piece's outline grown by this many mm (-2: 2 mm inside)", ("image",)),
     "gap": Opt(length(0, 100), 1.0, "space between icons, mm", ("icons",)),
     "inset": Opt(length(-20, 100), 0.0, "frame: distance inside the trim, mm", ("frame",)),
+    "rotate": Opt(quarter_turn, 0, "the box turned clockwise about its centre: 0, 90, 180 or 270 degrees",
+                  ("text", "image", "icons", "panel")),
     "placeholder": Opt(flag, True, "an empty value prints 未定 (TBD in English) (true) or leaves the box out (false)",
                        ("text", "image", "icons")),
 }

@@ -104,6 +104,15 @@ def _frame(box: LayoutBox, layout: Layout) -> list[str]:
 
 
 def _box(box: LayoutBox, layout: Layout, ground: str | None = None) -> list[str]:
+    if box.type == "frame" or not box.get("rotate"):
+        return _unturned(box, layout, ground)
+    x, y, w, h = (box.get(k) for k in ("x", "y", "w", "h"))
+    lines = _unturned(box, layout, ground)  # drawn as written, then turned about the box's centre
+    return [lines[0], f'<g transform="rotate({box.get("rotate")} {num(x + w / 2)} {num(y + h / 2)})">',
+            *lines[1:], "</g>"]
+
+
+def _unturned(box: LayoutBox, layout: Layout, ground: str | None = None) -> list[str]:
     out = [f"{{# {box.name} #}}"]
     if box.type == "frame":
         return out + _frame(box, layout)
