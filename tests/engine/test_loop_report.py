@@ -110,7 +110,8 @@ def test_a_card_deleted_in_the_middle_is_the_one_change_not_every_card_after_it(
     manifest = _build(ws)
     # the cards after it moved up a number; they are the same cards, not 9 new and 9 removed
     assert manifest["reprint"]["cards"]["why"] == ["-1 カード3 (removed)"]
-    assert manifest["changes"][0].startswith("cards: 12 → 11 (-1 カード3 (removed)); reprint cards.pdf: sheets 1–2")
+    assert manifest["changes"][0].startswith("cards: 12 → 11 (-1 カード3 (removed)); nothing to reprint, pieces "
+                                             "to pull out only (cards.pdf: sheets 1–2")
     assert run(ws, "diff", "--game", "test") == 0
     diff = capsys.readouterr().out
     assert "- removed: カード3 ×1" in diff and "added" not in diff and diff.count("removed:") == 1
@@ -161,6 +162,12 @@ def test_a_card_deleted_that_leaves_one_sheet_fewer_reprints_no_sheet_whose_card
                     encoding="utf-8")
     manifest = _build(ws)
     assert manifest["reprint"]["cards"]["sheets"] == [1] and manifest["reprint"]["cards"]["pages"] == [1, 2]
+    # but no card is new: the line says so, as reprint.txt does (a designer's party game told
+    # "reprint roles.pdf: sheet 1" for one role card taken out: a sheet printed and cut for nothing)
+    line = manifest["changes"][0]
+    assert "reprint cards.pdf" not in line, line
+    assert "nothing to reprint, pieces to pull out only (cards.pdf: sheet 1 (pages 1–2) rearranged)" in line, line
+    assert not (ws / "build" / "test" / "reprint.pdf").exists()
 
 
 def test_after_an_upgrade_the_first_build_still_reports_its_changes_and_removes_what_it_no_longer_makes(tmp_path):

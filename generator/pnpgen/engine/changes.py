@@ -111,7 +111,10 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
         if new["sheets"] != old["sheets"]:
             line += f", sheets {old['sheets']} → {new['sheets']}"
         sheets = sorted({(p - 1) // _per_sheet(new) + 1 for p in pages})
-        if new["file"] and pages:
+        if new["file"] and pages and not copies_added(old, new):  # cards moved up where one was taken out
+            line += (f"; nothing to reprint, pieces to pull out only ({new['file']}: "
+                     f"{numbered('sheet', sheets)} ({numbered('page', pages)}) rearranged)")
+        elif new["file"] and pages:
             line += f"; reprint {new['file']}: {numbered('sheet', sheets)} ({numbered('page', pages)})"
         elif new["file"]:
             line += f"; {new['file']}: no sheet to reprint (pieces to pull out only)"
@@ -119,6 +122,20 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
         reprint[deck_id] = {"file": new["file"], "sheets": sheets, "pages": pages, "why": details}
     lines += [f"{deck_id}: deck removed" for deck_id in before if deck_id not in now]
     return lines, reprint
+
+
+def copies_added(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Does the deck print a copy the last build did not: a front/back pair (with its pictures,
+    where both builds recorded them) more times than before? None added: every change is copies
+    to pull out, and a sheet whose cards only moved up holds nothing to print again."""
+    painted = all(len(p) > 4 for p in [*old.get("pairs", []), *new.get("pairs", [])])
+    before: Counter[tuple] = Counter()
+    for front, back, n, _label, *art in old.get("pairs", []):
+        before[(front, back, *art) if painted else (front, back)] += n
+    now: Counter[tuple] = Counter()
+    for front, back, n, _label, *art in new.get("pairs", []):
+        now[(front, back, *art) if painted else (front, back)] += n
+    return bool(now - before)
 
 
 SHOWN = 10  # reasons named on the build's line; manifest.json's reprint.<deck>.why holds them all
