@@ -265,3 +265,25 @@ def test_an_english_reprint_list_says_pages_for_a_range_and_page_for_one(tmp_pat
     said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
     assert "add (4 copies, reprint.pdf page 1):" in said, said
     assert "add (4 copies, reprint.pdf pages 3–4):" in said, said
+
+
+def test_rows_deleted_from_a_deck_of_repeated_names_are_those_rows_removed(tmp_path, capsys):
+    """A word deck of 200 rows whose words come round twice (月 at rows 6 and 124, other glosses):
+    two rows deleted near the top were reported as 142 pieces edited (gloss1, gloss2 …), as the
+    last build's pieces were read back in JSON's key order (1, 10, 100, …) and a name's pieces
+    paired in that order; and a deleted 月's place taken by the later 月, edited."""
+    words = ["月", "山", "川", "森"] * 4  # 16 pieces, each word four times, each piece its own text
+    pieces = [f"  - {{name: {w}, text: 本文{i}}}\n" for i, w in enumerate(words, 1)]
+    deck_yaml = "name: ことば\nformat: poker\nfront: card-front.svg.j2\nfields: {name: text, text: text}\npieces:\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck_yaml + "".join(pieces))
+    _build(ws)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck_yaml + "".join(pieces[:1] + pieces[3:]), encoding="utf-8")  # 山 #2 and 川 #3 deleted
+    manifest = _build(ws)
+    assert manifest["changes"] == ["cards: 16 → 14 (-1 山 #2 (removed), -1 川 #3 (removed)); nothing to reprint, "
+                                   "pieces to pull out only (cards.pdf: sheets 1–2 (pages 1–2) rearranged)"]
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    cards = json.loads(capsys.readouterr().out)["decks"]["cards"]
+    assert cards["fields"] == [] and cards["added"] == []
+    assert cards["removed"] == [{"piece": "山", "count": 1}, {"piece": "川", "count": 1}]

@@ -61,11 +61,20 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
     else, given the pieces' field values, the old piece left over at its number when its name is
     all that changed (a typo fixed in a title is that piece edited, not one piece removed and
     another added; a new piece in a removed one's place, other text and count, stays new)."""
+    old, new = in_deck_order(old), in_deck_order(new)  # a state read back holds them as JSON sorts them
     out = {label: label for label in new if label in old}
     left: defaultdict[str, deque[str]] = defaultdict(deque)
     for label in old:
         if label not in out:
             left[_name(label)].append(label)
+    if old_values is not None and new_values is not None:
+        # of the old pieces of its name left over, the one holding its values, if one does (the
+        # second 月 of a word deck whose first was deleted is that one, not the first, edited)
+        for label in new:
+            same = [o for o in left[_name(label)] if old_values.get(o) == new_values.get(label)]
+            if label not in out and same:
+                out[label] = same[0]
+                left[_name(label)].remove(same[0])
     for label in new:
         if label not in out and left[_name(label)]:
             out[label] = left[_name(label)].popleft()
@@ -81,6 +90,16 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
         if len([f for f in {*ov, *nv} if ov.get(f) != nv.get(f)]) == 1:  # the name's field alone
             out[label] = at.pop(_number(label))
     return out
+
+
+def in_deck_order(pieces: dict[str, Any]) -> dict[str, Any]:
+    """A deck's pieces by their number in the deck (a label is ``<number>:<name>``), not as a
+    state or history entry read back keeps its keys (1, 10, 100, 101, …, 2)."""
+    def number(label: str) -> tuple[int, str]:
+        head = label.split(":", 1)[0]
+        return (int(head) if head.isdigit() and len(head) < 10 else 1 << 40, label)
+
+    return dict(sorted(pieces.items(), key=lambda item: number(item[0])))
 
 
 def plain_values(values: dict[str, Any]) -> dict[str, Any]:

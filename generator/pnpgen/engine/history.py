@@ -30,7 +30,7 @@ from typing import Any
 from pnpgen import usercache
 from pnpgen.data.draftlines import DraftLines
 from pnpgen.data.textfile import decode as decode_text
-from pnpgen.engine.changes import matched
+from pnpgen.engine.changes import in_deck_order, matched
 from pnpgen.errors import InputError
 from pnpgen.safetext import quoted
 from pnpgen.usercache import seal
@@ -356,7 +356,7 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
         old = a.body["decks"].get(deck_id, {"count": 0, "pieces": {}, "values": {}})
         new = b.body["decks"].get(deck_id, {"count": 0, "pieces": {}, "values": {}, "name": old.get("name")})
         # in the deck's order (an entry keeps them in its keys' order: 1, 10, 100, 101, …, 2)
-        old, new = {**old, "pieces": _in_deck_order(old["pieces"])}, {**new, "pieces": _in_deck_order(new["pieces"])}
+        old, new = {**old, "pieces": in_deck_order(old["pieces"])}, {**new, "pieces": in_deck_order(new["pieces"])}
         entry: dict[str, Any] = {"name": new.get("name") or old.get("name"), "count": [old["count"], new["count"]],
                                  "added": [], "removed": [], "counts": [], "fields": []}
         was = matched(old["pieces"], new["pieces"], old["values"], new.get("values", {}))  # new label → old label
@@ -392,15 +392,6 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
     return {"game": b.body["game"], "from": _about(a), "to": _about(b), "decks": decks,
             "rulebook": {"changed": [s for s in rb if s in ra and ra[s] != rb[s]],
                          "added": [s for s in rb if s not in ra], "removed": [s for s in ra if s not in rb]}}
-
-
-def _in_deck_order(pieces: dict[str, Any]) -> dict[str, Any]:
-    """A deck's pieces by their number in the deck (a label is ``<number>:<name>``)."""
-    def number(label: str) -> tuple[int, str]:
-        head = label.split(":", 1)[0]
-        return (int(head) if head.isdigit() and len(head) < 10 else 1 << 40, label)
-
-    return dict(sorted(pieces.items(), key=lambda item: number(item[0])))
 
 
 def _about(v: Version) -> dict[str, Any]:
