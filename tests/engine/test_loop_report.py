@@ -168,6 +168,10 @@ def test_a_card_deleted_that_leaves_one_sheet_fewer_reprints_no_sheet_whose_card
     assert "reprint cards.pdf" not in line, line
     assert "nothing to reprint, pieces to pull out only (cards.pdf: sheet 1 (pages 1–2) rearranged)" in line, line
     assert not (ws / "build" / "test" / "reprint.pdf").exists()
+    # the same cards put on card stock (no copy taken out): printed again, as before
+    deck.write_text("sheet: poker-3x3-a4\n" + deck.read_text(encoding="utf-8"), encoding="utf-8")
+    line = _build(ws)["changes"][0]
+    assert line == "cards: 8 → 8 (sheets changed); reprint cards.pdf: sheet 1 (pages 1–2)", line
 
 
 def test_after_an_upgrade_the_first_build_still_reports_its_changes_and_removes_what_it_no_longer_makes(tmp_path):

@@ -130,7 +130,7 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
         if new["sheets"] != old["sheets"]:
             line += f", sheets {old['sheets']} → {new['sheets']}"
         sheets = sorted({(p - 1) // _per_sheet(new) + 1 for p in pages})
-        if new["file"] and pages and not copies_added(old, new):  # cards moved up where one was taken out
+        if new["file"] and pages and copies_taken_out_only(old, new):  # cards moved up where one was taken out
             line += (f"; nothing to reprint, pieces to pull out only ({new['file']}: "
                      f"{numbered('sheet', sheets)} ({numbered('page', pages)}) rearranged)")
         elif new["file"] and pages:
@@ -143,10 +143,11 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
     return lines, reprint
 
 
-def copies_added(old: dict[str, Any], new: dict[str, Any]) -> bool:
-    """Does the deck print a copy the last build did not: a front/back pair (with its pictures,
-    where both builds recorded them) more times than before? None added: every change is copies
-    to pull out, and a sheet whose cards only moved up holds nothing to print again."""
+def copies_taken_out_only(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Are the deck's changes copies taken out and nothing else: no front/back pair (with its
+    pictures, where both builds recorded them) printed more times than before, and one fewer?
+    Then a sheet whose cards only moved up holds nothing to print again (a deck moved onto
+    other paper or stock, its copies the same, is printed again)."""
     painted = all(len(p) > 4 for p in [*old.get("pairs", []), *new.get("pairs", [])])
     before: Counter[tuple] = Counter()
     for front, back, n, _label, *art in old.get("pairs", []):
@@ -154,7 +155,7 @@ def copies_added(old: dict[str, Any], new: dict[str, Any]) -> bool:
     now: Counter[tuple] = Counter()
     for front, back, n, _label, *art in new.get("pairs", []):
         now[(front, back, *art) if painted else (front, back)] += n
-    return bool(now - before)
+    return not (now - before) and bool(before - now)
 
 
 SHOWN = 10  # reasons named on the build's line; manifest.json's reprint.<deck>.why holds them all
