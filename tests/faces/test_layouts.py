@@ -618,3 +618,24 @@ def test_the_small_token_of_the_docs_builds_with_its_value_alone_and_no_lint(tmp
     assert "print lint" not in capsys.readouterr().err
     [ship] = [g for g in glyphs(root / "build" / "test" / "shop" / "cards-unique.pdf")[0] if g.char == "船"]
     assert abs(ship.x + ship.size * 0.3528 / 2 - (BLEED + 8)) < 0.5, ship  # centred across the 16 mm token
+
+
+ROLE = ("あなたは、このラウンドの語り部です。自分のことばカードの上側の言葉を見て、それを直接言わずに、連想される言葉を"
+        "一つだけチームに伝えてください。ジェスチャーや音を使ってはいけません。伝えた言葉がカードの下側の言葉と同じだった場合は、"
+        "伝え直してください。チームが正解したら、あなたとチーム全員が１点を得ます。")
+
+
+def test_the_docs_role_card_without_art_gives_its_long_text_the_arts_room(tmp_path, capsys):
+    """A role card's long text overflowed its 13 mm box; `art: null` alone left the art's room
+    empty. The override docs/data-format.md gives moves the text up and fits it."""
+    docs = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+    override = re.search(r"`(layout: \{extends: card-poker, boxes: \{art: null, icons:\s*null, text: \{[^`]*)`", docs)
+    assert override, "the docs' role-card override"
+    layout = re.sub(r"\s+", " ", override.group(1))
+    root = make_workspace(tmp_path / "ws", deck=f"name: 役割\n{layout}\npieces:\n  - {{title: 語り部, text: {ROLE}}}\n")
+    capsys.readouterr()
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "does not fit" not in capsys.readouterr().err
+    page = glyphs(root / "build" / "test" / "shop" / "cards-unique.pdf")[0]
+    first = next(c for c in page if c.char == "あ")
+    assert 14 < first.y - BLEED < 22  # under the band, where the art was
