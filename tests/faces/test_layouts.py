@@ -605,6 +605,26 @@ def test_a_misspelt_piece_colour_in_a_layout_is_told_at_the_layout_not_at_every_
     assert run(root, "check", "--game", "test") == 0
 
 
+@pytest.mark.parametrize("pieces", ["  - {word1: 月, word2: 山}\n", "  {file: words.csv}\n"])
+def test_a_misspelt_box_field_in_a_layout_is_told_at_the_box_not_as_the_pieces_key(tmp_path, capsys, pieces):
+    """A word deck's box ``field: wordl`` (l for 1) over a sheet whose column says ``word1``: the
+    build said ``label: unknown label field 'word1'; did you mean wordl?`` (or, without label:,
+    the column ``word1`` unknown, did you mean wordl?): asking the designer to copy the slip into
+    the data. It is told at the box's line, with what to write there."""
+    deck = ("name: ことば\nlayout:\n  extends: card-poker\n  boxes:\n    title: {field: wordl}\n"
+            "    text: {field: word2}\nlabel: word1\npieces:\n" + pieces)
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    (root / "data" / "test" / "decks" / "words.csv").write_text("word1,word2\n月,山\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err.strip()
+    assert err == ("pnpgen: error: data/test/decks/cards.yaml:5:20: layout.boxes.title.field: wordl: no piece has a "
+                   "field 'wordl'; did you mean word1? (expected field: word1, the field the pieces give, or wordl: in "
+                   "the pieces)"), err
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(deck.replace("wordl", "word1"), encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 0
+
+
 def test_the_small_token_of_the_docs_builds_with_its_value_alone_and_no_lint(tmp_path, capsys):
     """A 16 mm token from ``token-round`` keeps the 25 mm token's boxes: the title's plate hid the
     lower half of the value (船 read 白八) and the lint named the title. The layout an example of

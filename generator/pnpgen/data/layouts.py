@@ -520,16 +520,16 @@ def _reads(raw: RawLayout) -> list[tuple[str, str, Origin, bool]]:
     return out
 
 
-def colour_reads(raw: RawLayout) -> dict[str, Origin]:
-    """The fields the layout declares only by reading them as a colour (``background:
-    piece.colour``), each with the first place it does: a misspelt ``piece.color`` declares a
-    field no piece has."""
+def own_reads(raw: RawLayout) -> dict[str, tuple[Origin, bool]]:
+    """Every field the layout's boxes read that its ``fields:`` does not declare, with the first
+    place it is read and whether only as a colour: a misspelt ``field: wordl`` or ``piece.color``
+    declares a field no piece has."""
     reads = _reads(raw)
-    shown = {name for name, _, _, colour in reads if not colour} | set(raw.fields)
-    out: dict[str, Origin] = {}
+    shown = {name for name, _, _, colour in reads if not colour}
+    out: dict[str, tuple[Origin, bool]] = {}
     for name, _, origin, _ in reads:
-        if name not in shown:
-            out.setdefault(name, origin)
+        if name not in raw.fields:
+            out.setdefault(name, (origin, name not in shown))
     return out
 
 
