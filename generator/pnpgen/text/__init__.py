@@ -225,7 +225,7 @@ def more_overflowing(deck: str, rest: list[re.Match]) -> str:
 
 
 # the warning of a text whose markup is not paired, printed as written (``_textbox``)
-UNPAIRED_LINE = re.compile(r"^deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: printed as written \(markup comes in pairs: .*\)$")
+UNPAIRED_LINE = re.compile(r"^deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: printed as written \((?:markup comes in pairs: |ruby is ).*\)$")
 
 
 def more_unpaired(deck: str, rest: list[re.Match]) -> str:
@@ -255,8 +255,10 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
             ctx.warnings.append(msg)
     loose = loose_marks(str(text), ctx.palette) if text is not None else []
     if loose:
-        msg = (f"{_describe(ctx, text)}: {'; '.join(loose)}: printed as written (markup comes in pairs: "
-               "**bold**, [name]…[/name]; \\* and \\[ print the character itself)")
+        hint = [] if all(said.startswith("a ruby ") for said in loose) else \
+            ["markup comes in pairs: **bold**, [name]…[/name]; \\* and \\[ print the character itself"]
+        hint += ["ruby is {漢字|かんじ}, the base and its reading"] if any(said.startswith("a ruby ") for said in loose) else []
+        msg = f"{_describe(ctx, text)}: {'; '.join(loose)}: printed as written ({'; '.join(hint)})"
         if msg not in ctx.warnings:
             ctx.warnings.append(msg)
     if _recorders:
