@@ -385,6 +385,8 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
         entry["faces"] = [_name(label) for label, (o, n) in sides.items()
                           if _name(label) not in edited and (o[:1] != n[:1] or label in painted
                                                              or (label in backs and not entry["back_changed"]))]
+        # every piece of both versions redrawn (a font size of the layout): one line, not one a piece
+        entry["every_face_changed"] = len(entry["faces"]) > 1 and len(entry["faces"]) == len(sides)
         if any(entry[k] for k in ("added", "removed", "counts", "fields", "faces", "back_changed")) \
                 or old["count"] != new["count"]:
             decks[deck_id] = entry
@@ -416,9 +418,12 @@ def markdown(d: dict[str, Any]) -> str:
                         *(f"- {_md(f['piece'])}: {_md(f['field'])}: {_md(_show(f['old']))} → {_md(_show(f['new']))}"
                           for f in e["fields"]),
                         *(["- back changed (a new back design)"] if e["back_changed"] else []),
-                        *(f"- {_md(name)}: face changed (its template or art)" for name in e["faces"]),
                         *(f"- added: {_md(p['piece'])} ×{p['count']}" for p in e["added"]),
-                        *(f"- removed: {_md(p['piece'])} ×{p['count']}" for p in e["removed"])], _md(deck_id))
+                        *(f"- removed: {_md(p['piece'])} ×{p['count']}" for p in e["removed"]),
+                        *([f"- every face changed, all {len(e['faces'])} pieces (the template, layout or art)"]
+                          if e.get("every_face_changed") else
+                          (f"- {_md(name)}: face changed (its template, layout or art)" for name in e["faces"]))],
+                       _md(deck_id))
         out.append("")
     book = d["rulebook"]
     if any(book.values()):
