@@ -304,6 +304,8 @@ def test_a_template_edit_that_redraws_every_face_is_one_line_after_the_added_and
                                                                "{% endblock %}"), encoding="utf-8")
     _edit(ws, "  - {name: カード5, text: 本文カード5}\n", "  - {name: 新札, text: 新しい}\n")
     _build(ws)
+    report = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["changes"]
+    assert report[0].startswith("cards: 5 → 5 (+1 新札 (new), -1 カード5 (removed), every face edited (4 pieces)); "), report
     capsys.readouterr()
     assert run(ws, "diff", "--game", "test") == 0
     lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("- ")]

@@ -212,6 +212,7 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     back_design = bool(backs) and len(backs) == len([b for b in was if new_pieces[b][3:4] != [""]])
     if back_design:
         details.append("back changed")
+    redrawn: list[str] = []  # pieces whose face alone changed (template, layout, art)
     for label, (count, digest, *sides) in new_pieces.items():
         if label not in was:
             details.append(f"+{count} {name_of(label)} (new)")
@@ -232,11 +233,13 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         if what:
             details.append(f"{name_of(label)}: {', '.join(what)}")
         elif front_changed:
-            details.append(f"{name_of(label)} edited")
+            redrawn.append(f"{name_of(label)} edited")
     taken = set(was.values())
     details += [f"-{count} {name_of(label)} (removed)" for label, (count, *_) in old_pieces.items()
                 if label not in taken]
-    return details
+    # every piece of both builds redrawn (a layout's font size): one reason, after the others
+    every = len(redrawn) > 1 and len(redrawn) == len(was)
+    return details + ([f"every face edited ({len(redrawn)} pieces)"] if every else redrawn)
 
 
 def _numbered(label: str, names: Counter[str]) -> str:
