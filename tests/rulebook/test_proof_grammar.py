@@ -294,3 +294,14 @@ def test_a_spelling_inside_the_games_title_or_a_decks_name_is_no_variant(tmp_pat
     findings = read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings
     variants = [f.file for f in findings if f.kind == "表記ゆれ"]
     assert len(variants) == 1 and "draft.txt:12: 「ことば」→「言葉" in variants[0], variants
+    # the English edition, set from the same draft, names the game and deck in English: the
+    # draft's own ■■ title and ◇ entries are the names as it writes them
+    game = ws / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("title: ことばリンク", "title: {ja: ことばリンク, en: Word Link}")
+                    + "languages: [ja, en]\n", encoding="utf-8")
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("name: ことばカード", "name: {ja: ことばカード, en: Word cards}"),
+                    encoding="utf-8")
+    findings = read_rulebook(load_game(Workspace(ws), "test", lang="en"), REPO / "fonts").findings
+    variants = [f.file for f in findings if f.kind == "Spelling"]
+    assert len(variants) == 1 and "draft.txt:12: “ことば” → “言葉" in variants[0], variants

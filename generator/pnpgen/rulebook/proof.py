@@ -279,7 +279,7 @@ _SLIP_KIND = {"style": "proof.kind.style", "variant": "proof.kind.spelling", "wi
 def slips(doc: Document, text: str, draft_path: Path | str, lang: str, names: Collection[str] = ()) -> list[Finding]:
     """The analyser's findings (``grammar``) in every line but the brainstorm's; the style and
     spelling rules read the rules sections only, and a spelling inside one of ``names`` (the
-    game's title, its decks' names) as the name's own."""
+    game's title, its decks' names, as the data and the draft write them) as the name's own."""
     skip = [(s.line, _end(doc.sections, s)) for s in doc.of_kind("brainstorm")]
     lines = [(n, line) for n, line in _lines(text) if not any(a <= n < b for a, b in skip) and not is_changelog_mark(line)]
     out = []
@@ -463,8 +463,9 @@ def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_
              + placeholders(game, lang) + provisional_counts(rows, lang) + card_terms(game, text, lang, draft_lang)
              + card_names(game, rows, lang) + figure_references(doc, text, draft_path, lang, figures)
              + step_numbers(doc, draft_path, lang)
-             + ([] if is_latin(draft_lang) else slips(doc, text, draft_path, lang,
-                                                       [game.title, *(d.name for d in game.decks)])))
+             + ([] if is_latin(draft_lang) else slips(doc, text, draft_path, lang, [
+                 game.title, *(d.name for d in game.decks),  # and as the draft names them (an English edition's
+                 doc.title, *(name for c in doc.components for name in c.names)])))  # names are English)
     return [f for f in found if not set(f.subject) & set(ignore)]
 
 
