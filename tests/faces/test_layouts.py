@@ -235,6 +235,15 @@ def test_a_box_turned_180_prints_its_word_upside_down_in_its_own_place(tmp_path)
     assert 73 < left.y - BLEED < 80 and left.y == pytest.approx(right.y, abs=0.01)
 
 
+def test_a_box_turn_is_read_as_a_designer_writes_it():
+    """-90 is a quarter turn (anticlockwise: 270), 180° and '180deg' are 180; 45 is none."""
+    read = {said: layouts.quarter_turn(said, (63, 88)) for said in (0, 90, "180", -90, 360, "180°", "180deg", "９０")}
+    assert read == {0: 0, 90: 90, "180": 180, -90: 270, 360: 0, "180°": 180, "180deg": 180, "９０": 90}
+    for bad in (45, "abc", 720, True, None):
+        with pytest.raises(layouts.v.Invalid, match="is not a quarter turn"):
+            layouts.quarter_turn(bad, (63, 88))
+
+
 @pytest.mark.parametrize("layout, line, says", [
     ("extends: card-poker\nboxes:\n  title: {size: huge}\n", 3, "boxes.title.size: font size 'huge' is not a number"),
     ("extends: card-poker\nboxes:\n  title: {x: 'w - q'}\n", 3, "unknown name 'q'"),

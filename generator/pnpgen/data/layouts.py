@@ -172,11 +172,16 @@ def number(lo: float, hi: float) -> Callable[[Any, tuple[float, float]], float]:
 
 
 def quarter_turn(value: Any, trim: tuple[float, float]) -> int:
-    """0, 90, 180 or 270 (degrees clockwise): 180 sets a party-word card's lower word upside down."""
-    turn = v.number(value, -1e9, 1e9, "rotate")
-    if turn not in (0, 90, 180, 270):
+    """0, 90, 180 or 270 (degrees, clockwise; -90 is 270, 360 is 0): 180 sets a party-word
+    card's lower word upside down."""
+    said = v.typed(value).strip().removesuffix("°").removesuffix("deg").strip() if isinstance(value, str) else value
+    try:
+        turn = v.number(said, -360, 360, "rotate")
+    except v.Invalid:
+        turn = math.nan
+    if turn % 90:
         raise v.Invalid(f"rotate {v.show(value)} is not a quarter turn", "0, 90, 180 or 270 (degrees, clockwise)")
-    return int(turn)
+    return int(turn) % 360
 
 
 def one_of(*options: str) -> Callable[[Any, tuple[float, float]], str]:
