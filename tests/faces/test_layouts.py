@@ -662,8 +662,15 @@ def test_the_docs_role_card_without_art_gives_its_long_text_the_arts_room(tmp_pa
     override = re.search(r"`(layout: \{extends: card-poker, boxes: \{art: null, icons:\s*null, text: \{[^`]*)`", docs)
     assert override, "the docs' role-card override"
     layout = re.sub(r"\s+", " ", override.group(1))
-    root = make_workspace(tmp_path / "ws", deck=f"name: 役割\n{layout}\npieces:\n  - {{title: 語り部, text: {ROLE}}}\n")
+    alone = "layout: {extends: card-poker, boxes: {art: null}}"
+    root = make_workspace(tmp_path / "ws", deck=f"name: 役割\n{alone}\npieces:\n  - {{title: 語り部, text: {ROLE}}}\n")
     capsys.readouterr()
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    told = [line for line in capsys.readouterr().err.splitlines() if "does not fit" in line]
+    assert len(told) == 1 and "mm high; give it room in the deck's layout: boxes: {text: {y: …, h: …}}); set at" \
+        in told[0], told
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(
+        f"name: 役割\n{layout}\npieces:\n  - {{title: 語り部, text: {ROLE}}}\n", encoding="utf-8")
     assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     assert "does not fit" not in capsys.readouterr().err
     page = glyphs(root / "build" / "test" / "shop" / "cards-unique.pdf")[0]
