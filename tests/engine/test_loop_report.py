@@ -291,3 +291,6 @@ def test_rows_deleted_from_a_deck_of_repeated_names_are_those_rows_removed(tmp_p
     cards = json.loads(capsys.readouterr().out)["decks"]["cards"]
     assert cards["fields"] == [] and cards["added"] == []
     assert cards["removed"] == [{"piece": "山", "count": 1}, {"piece": "川", "count": 1}]
+    # pieces 2 and 11 of these 14 removed: said in the deck's order (the state read back sorts 11 before 2)
+    deck.write_text(deck_yaml + "".join(pieces[:1] + pieces[4:12] + pieces[13:]), encoding="utf-8")
+    assert "(-1 森 #2 (removed), -1 月 #11 (removed))" in _build(ws)["changes"][0]

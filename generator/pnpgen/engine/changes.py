@@ -235,8 +235,8 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         elif front_changed:
             redrawn.append(f"{name_of(label)} edited")
     taken = set(was.values())
-    details += [f"-{count} {name_of(label)} (removed)" for label, (count, *_) in old_pieces.items()
-                if label not in taken]
+    details += [f"-{count} {name_of(label)} (removed)" for label, (count, *_) in in_deck_order(old_pieces).items()
+                if label not in taken]  # in the deck's order, not as the state read back sorts them
     # every piece of both builds redrawn (a layout's font size): one reason, after the others
     every = len(redrawn) > 1 and len(redrawn) == len(was)
     return details + ([f"every face edited ({len(redrawn)} pieces)"] if every else redrawn)
