@@ -74,6 +74,8 @@ def test_every_option_says_what_it_does():
     (("new", "Harbor Lights"), "argument slug: 'Harbor Lights' is not a game slug (expected lower-case letters, "
                                "digits, - and _, e.g. harbor-lights (and --title 'Harbor Lights' for the title))"),
     (("new", "港の灯"), "e.g. my-game (and --title '港の灯' for the title)"),
+    # a Japanese title with a digit left only the digit to offer: 'e.g. 2'
+    (("new", "ことば2"), "e.g. my-game (and --title 'ことば2' for the title)"),
     # pnpgen new con wrote data/con/, which every later command refused (a name Windows cannot hold)
     (("new", "con"), "argument slug: 'con' is the name of a Windows device (CON), which would name the game's output "
                      "folder (expected another slug, e.g. con-game)"),

@@ -169,8 +169,9 @@ def test_the_lint_names_built_in_macros_and_layouts_as_the_docs_say(tmp_path, ca
                       encoding="utf-8")
     assert run(ws, "check", "--game", "test") == 0
     lines = [line.strip().removeprefix("warning: ") for line in capsys.readouterr().out.splitlines() if "print lint" in line]
-    assert any(line.startswith("the layout of deck 'spells' (front, box flavour, from layouts/spell-card.yaml), line ")
-               and "「燃えよ。」 7.5 pt" in line for line in lines), lines
+    # the flavour box is card-poker's, not written in spell-card.yaml: the compiled template's line
+    assert any(line.startswith("the layout of deck 'spells' (front, box flavour, from layouts/spell-card.yaml; line ")
+               and "of the template it compiles to" in line and "「燃えよ。」 7.5 pt" in line for line in lines), lines
     # a euro trial: the deck's own layout (layout: {extends: …} in the deck file) was called built-in
     spells.write_text(spells.read_text(encoding="utf-8").replace("layout: spell-card", "layout: {extends: card-poker}"),
                       encoding="utf-8")
@@ -180,10 +181,18 @@ def test_the_lint_names_built_in_macros_and_layouts_as_the_docs_say(tmp_path, ca
         "pieces:\n  - {value: R}\n", encoding="utf-8")
     assert run(ws, "check", "--game", "test") == 0
     lines = [line.strip().removeprefix("warning: ") for line in capsys.readouterr().out.splitlines() if "print lint" in line]
-    assert any(line.startswith("the layout of deck 'spells' (front, box flavour, from data/test/decks/spells.yaml), line ")
+    assert any(line.startswith("the layout of deck 'spells' (front, box flavour, from data/test/decks/spells.yaml; line ")
                and "「燃えよ。」 7.5 pt" in line for line in lines), lines
-    assert any(line.startswith("the layout of deck 'markers' (back, box value, from data/test/decks/markers.yaml), line ")
+    # a box the deck file writes is named at its line there (its compiled template's line 14 sent
+    # a designer to the deck file's line 14, a piece)
+    assert any(line.startswith("the layout of deck 'markers' (back, box value, from data/test/decks/markers.yaml:2): ")
                and "safe zone" in line for line in lines), lines
+    spells.write_text("name: 呪文\nlayout:\n  extends: card-poker\n  boxes:\n    flavour: {size: 7.5}\n"
+                      "pieces:\n  - {title: 火球, flavour: 燃えよ。}\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0
+    lines = [line.strip().removeprefix("warning: ") for line in capsys.readouterr().out.splitlines() if "print lint" in line]
+    assert any(line.startswith("the layout of deck 'spells' (front, box flavour, from data/test/decks/spells.yaml:5): ")
+               for line in lines), lines
 
 
 

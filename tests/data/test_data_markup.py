@@ -51,6 +51,17 @@ def test_icons_and_ruby():
         Span(ICON, "food"), Span(TEXT, "を"), Span(RUBY, "漢字", reading="かんじ")]]
 
 
+def test_ruby_takes_the_full_width_bar_a_japanese_input_method_types():
+    """``{鏡｜かがみ}`` (the bar typed in full width, as an IME in Japanese mode gives it) printed
+    its braces and bar on the card, silently; a ruby with one side empty prints as written and
+    is named, as a markup without its partner is."""
+    assert parse("{鏡｜かがみ}を見る", PALETTE) == [[Span(RUBY, "鏡", reading="かがみ"), Span(TEXT, "を見る")]]
+    assert plain("{鏡｜かがみ}", PALETTE) == "鏡"
+    assert loose_marks("{鏡|}を見る {｜かがみ}", PALETTE) == ["a ruby {鏡|} without its reading",
+                                                      "a ruby {｜かがみ} without its base"]
+    assert loose_marks("{鏡|かがみ} \\{a|} {{x|}}", PALETTE) == []
+
+
 def test_style_applies_to_icons_and_ruby():
     assert parse("**[red]{vp}{字|じ}[/red]**", PALETTE) == [[
         Span(ICON, "vp", True, "red"), Span(RUBY, "字", True, "red", "じ")]]

@@ -295,3 +295,24 @@ def test_diff_names_the_section_of_an_english_draft_that_changed(tmp_path, capsy
     assert run(ws, "diff", "--game", "test") == 0
     out = capsys.readouterr().out
     assert "- changed: PLAYING" in out and "- changed: Setup" not in out, out
+
+
+def test_a_template_edit_that_redraws_every_face_is_one_line_after_the_added_and_removed(tmp_path, capsys, built_copy):
+    """A word deck's font size raised in its layout: the changelog listed 190 'face changed' lines
+    first, and the 11 cards added and 9 removed a playtester needs fell past its cap of 50."""
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)
+    front = ws / "templates" / "test" / "card-front.svg.j2"
+    front.write_text(front.read_text(encoding="utf-8").replace("{% endblock %}", '<rect width="1" height="1"/>\n'
+                                                               "{% endblock %}"), encoding="utf-8")
+    _edit(ws, "  - {name: カード5, text: 本文カード5}\n", "  - {name: 新札, text: 新しい}\n")
+    _build(ws)
+    report = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["changes"]
+    assert report[0].startswith("cards: 5 → 5 (+1 新札 (new), -1 カード5 (removed), every face edited (4 pieces)); "), report
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test") == 0
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("- ")]
+    assert lines == ["- 追加：新札 ×1", "- 削除：カード5 ×1",  # (the game's language: Japanese)
+                     "- すべての絵柄が変わった（全4枚：テンプレート・レイアウト・画像）"], lines
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    cards = json.loads(capsys.readouterr().out)["decks"]["cards"]
+    assert cards["every_face_changed"] is True and len(cards["faces"]) == 4  # the JSON names each

@@ -110,7 +110,8 @@ def test_a_card_deleted_in_the_middle_is_the_one_change_not_every_card_after_it(
     manifest = _build(ws)
     # the cards after it moved up a number; they are the same cards, not 9 new and 9 removed
     assert manifest["reprint"]["cards"]["why"] == ["-1 カード3 (removed)"]
-    assert manifest["changes"][0].startswith("cards: 12 → 11 (-1 カード3 (removed)); reprint cards.pdf: sheets 1–2")
+    assert manifest["changes"][0].startswith("cards: 12 → 11 (-1 カード3 (removed)); nothing to reprint, pieces "
+                                             "to pull out only (cards.pdf: sheets 1–2")
     assert run(ws, "diff", "--game", "test") == 0
     diff = capsys.readouterr().out
     assert "- 削除：カード3 ×1" in diff and "追加" not in diff and diff.count("削除：") == 1
@@ -161,6 +162,16 @@ def test_a_card_deleted_that_leaves_one_sheet_fewer_reprints_no_sheet_whose_card
                     encoding="utf-8")
     manifest = _build(ws)
     assert manifest["reprint"]["cards"]["sheets"] == [1] and manifest["reprint"]["cards"]["pages"] == [1, 2]
+    # but no card is new: the line says so, as reprint.txt does (a designer's party game told
+    # "reprint roles.pdf: sheet 1" for one role card taken out: a sheet printed and cut for nothing)
+    line = manifest["changes"][0]
+    assert "reprint cards.pdf" not in line, line
+    assert "nothing to reprint, pieces to pull out only (cards.pdf: sheet 1 (pages 1–2) rearranged)" in line, line
+    assert not (ws / "build" / "test" / "reprint.pdf").exists()
+    # the same cards put on card stock (no copy taken out): printed again, as before
+    deck.write_text("sheet: poker-3x3-a4\n" + deck.read_text(encoding="utf-8"), encoding="utf-8")
+    line = _build(ws)["changes"][0]
+    assert line == "cards: 8 → 8 (sheets changed); reprint cards.pdf: sheet 1 (pages 1–2)", line
 
 
 def test_after_an_upgrade_the_first_build_still_reports_its_changes_and_removes_what_it_no_longer_makes(tmp_path):
@@ -258,3 +269,28 @@ def test_an_english_reprint_list_says_pages_for_a_range_and_page_for_one(tmp_pat
     said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
     assert "add (4 copies, reprint.pdf page 1):" in said, said
     assert "add (4 copies, reprint.pdf pages 3–4):" in said, said
+
+
+def test_rows_deleted_from_a_deck_of_repeated_names_are_those_rows_removed(tmp_path, capsys):
+    """A word deck of 200 rows whose words come round twice (月 at rows 6 and 124, other glosses):
+    two rows deleted near the top were reported as 142 pieces edited (gloss1, gloss2 …), as the
+    last build's pieces were read back in JSON's key order (1, 10, 100, …) and a name's pieces
+    paired in that order; and a deleted 月's place taken by the later 月, edited."""
+    words = ["月", "山", "川", "森"] * 4  # 16 pieces, each word four times, each piece its own text
+    pieces = [f"  - {{name: {w}, text: 本文{i}}}\n" for i, w in enumerate(words, 1)]
+    deck_yaml = "name: ことば\nformat: poker\nfront: card-front.svg.j2\nfields: {name: text, text: text}\npieces:\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck_yaml + "".join(pieces))
+    _build(ws)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck_yaml + "".join(pieces[:1] + pieces[3:]), encoding="utf-8")  # 山 #2 and 川 #3 deleted
+    manifest = _build(ws)
+    assert manifest["changes"] == ["cards: 16 → 14 (-1 山 #2 (removed), -1 川 #3 (removed)); nothing to reprint, "
+                                   "pieces to pull out only (cards.pdf: sheets 1–2 (pages 1–2) rearranged)"]
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    cards = json.loads(capsys.readouterr().out)["decks"]["cards"]
+    assert cards["fields"] == [] and cards["added"] == []
+    assert cards["removed"] == [{"piece": "山", "count": 1}, {"piece": "川", "count": 1}]
+    # pieces 2 and 11 of these 14 removed: said in the deck's order (the state read back sorts 11 before 2)
+    deck.write_text(deck_yaml + "".join(pieces[:1] + pieces[4:12] + pieces[13:]), encoding="utf-8")
+    assert "(-1 森 #2 (removed), -1 月 #11 (removed))" in _build(ws)["changes"][0]

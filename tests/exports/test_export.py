@@ -383,3 +383,18 @@ def test_a_deck_left_out_says_no_missing_translation_of_its_own(tmp_path):
 
     assert any("tiny.yaml" in w and "no en translation" in w for w in warned("tiny"))
     assert [w for w in warned("cards") if "tiny.yaml" in w] == []
+
+
+def test_a_mistyped_or_short_preset_name_is_told_the_preset_meant(tmp_path, capsys):
+    """``--preset doujinn`` and ``--preset tts`` (what designers call Tabletop Simulator) listed
+    the presets without the one meant; a typo gets its 'did you mean', a short name its preset."""
+    from pnpgen.errors import InputError
+
+    ws = Workspace(make_workspace(tmp_path / "ws"))
+    for typed, meant in (("doujinn", "doujin"), ("tts", "tabletopsimulator"), ("TTS", "tabletopsimulator"),
+                         ("mpc", "makeplayingcards")):
+        with pytest.raises(InputError, match=f"unknown preset '{typed}'; did you mean {meant}\\?"):
+            load_preset(ws, "test", typed)
+    with pytest.raises(InputError) as e:
+        load_preset(ws, "test", "xyz")
+    assert "did you mean" not in str(e.value)

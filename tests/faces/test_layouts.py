@@ -205,12 +205,53 @@ def test_a_layout_changed_to_a_rect_without_a_size_asks_for_one_at_the_deck(tmp_
     assert "data/test/decks/cards.yaml" in err and "gives no size" in err and "builtin" not in err, err
 
 
+UPSIDE_DOWN = """\
+name: ことば
+layout:
+  extends: card-poker
+  boxes:
+    title: null
+    art: null
+    text: null
+    band: null
+    word: {field: word, x: 6, y: 8, w: 51, h: 14, size: 20, min_size: 20, align: left}
+    under: {field: under, x: 6, y: 66, w: 51, h: 14, size: 20, min_size: 20, align: left, rotate: 180}
+pieces:
+  - {word: 上下, under: 左右}
+"""
+
+
+def test_a_box_turned_180_prints_its_word_upside_down_in_its_own_place(tmp_path):
+    """A party-word card's lower word reads from the other side of the table: no layout box could
+    turn (the designer had to export the layout to templates for one rotate())."""
+    root = make_workspace(tmp_path / "ws", deck=UPSIDE_DOWN)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    page = {c.char: c for c in glyphs(root / "build" / "test" / "shop" / "cards-unique.pdf")[0]}
+    up, down, left, right = (page[c] for c in "上下左右")
+    assert up.x < down.x and up.y == pytest.approx(down.y, abs=0.01)  # read left to right, as written
+    # turned about the box's centre (31.5, 73): the left-aligned word ends at the box's right
+    # edge, read right to left; top-aligned, it stands at the box's bottom (66 to 80 mm)
+    assert left.x > right.x
+    assert left.x - BLEED == pytest.approx(57, abs=0.05)
+    assert 73 < left.y - BLEED < 80 and left.y == pytest.approx(right.y, abs=0.01)
+
+
+def test_a_box_turn_is_read_as_a_designer_writes_it():
+    """-90 is a quarter turn (anticlockwise: 270), 180° and '180deg' are 180; 45 is none."""
+    read = {said: layouts.quarter_turn(said, (63, 88)) for said in (0, 90, "180", -90, 360, "180°", "180deg", "９０")}
+    assert read == {0: 0, 90: 90, "180": 180, -90: 270, 360: 0, "180°": 180, "180deg": 180, "９０": 90}
+    for bad in (45, "abc", 720, True, None):
+        with pytest.raises(layouts.v.Invalid, match="is not a quarter turn"):
+            layouts.quarter_turn(bad, (63, 88))
+
+
 @pytest.mark.parametrize("layout, line, says", [
     ("extends: card-poker\nboxes:\n  title: {size: huge}\n", 3, "boxes.title.size: font size 'huge' is not a number"),
     ("extends: card-poker\nboxes:\n  title: {x: 'w - q'}\n", 3, "unknown name 'q'"),
     ("extends: card-poker\nboxes:\n  title: {colour: nosuch}\n", 3, "unknown colour 'nosuch'"),
     ("extends: card-poker\nboxes:\n  title: {colour: accnet}\n", 3, "unknown colour 'accnet'; did you mean accent?"),
     ("extends: card-poker\nboxes:\n  title: {sise: 3}\n", 3, "unknown key in box title"),
+    ("extends: card-poker\nboxes:\n  title: {rotate: 45}\n", 3, "rotate 45 is not a quarter turn (expected 0, 90, 180"),
     # the English trial: the American spelling of a box option, and of a layout key
     ("extends: card-poker\nboxes:\n  title: {color: ink}\n", 3, "unknown key in box title; did you mean colour?"),
     ("extend: card-poker\n", 1, "unknown key in layout mine; did you mean extends?"),
@@ -284,7 +325,8 @@ def test_new_game_builds_at_once_with_no_warning_but_its_placeholders(tmp_path, 
     before = (game / "game.yaml").read_bytes()
     assert run(folder, "new", "more") == 2
     assert (game / "game.yaml").read_bytes() == before
-    assert "already exists" in capsys.readouterr().err
+    # named from the workspace, once (it said '/home/…/data/more: data/more already exists')
+    assert capsys.readouterr().err.startswith("pnpgen: error: data/more already exists; pnpgen new never overwrites")
 
 
 def test_new_game_in_english_builds_an_english_game_and_rulebook(tmp_path, capsys):
@@ -587,6 +629,26 @@ def test_a_misspelt_piece_colour_in_a_layout_is_told_at_the_layout_not_at_every_
     assert run(root, "check", "--game", "test") == 0
 
 
+@pytest.mark.parametrize("pieces", ["  - {word1: 月, word2: 山}\n", "  {file: words.csv}\n"])
+def test_a_misspelt_box_field_in_a_layout_is_told_at_the_box_not_as_the_pieces_key(tmp_path, capsys, pieces):
+    """A word deck's box ``field: wordl`` (l for 1) over a sheet whose column says ``word1``: the
+    build said ``label: unknown label field 'word1'; did you mean wordl?`` (or, without label:,
+    the column ``word1`` unknown, did you mean wordl?): asking the designer to copy the slip into
+    the data. It is told at the box's line, with what to write there."""
+    deck = ("name: ことば\nlayout:\n  extends: card-poker\n  boxes:\n    title: {field: wordl}\n"
+            "    text: {field: word2}\nlabel: word1\npieces:\n" + pieces)
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    (root / "data" / "test" / "decks" / "words.csv").write_text("word1,word2\n月,山\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err.strip()
+    assert err == ("pnpgen: error: data/test/decks/cards.yaml:5:20: layout.boxes.title.field: wordl: no piece has a "
+                   "field 'wordl'; did you mean word1? (expected field: word1, the field the pieces give, or wordl: in "
+                   "the pieces)"), err
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(deck.replace("wordl", "word1"), encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 0
+
+
 def test_the_small_token_of_the_docs_builds_with_its_value_alone_and_no_lint(tmp_path, capsys):
     """A 16 mm token from ``token-round`` keeps the 25 mm token's boxes: the title's plate hid the
     lower half of the value (船 read 白八) and the lint named the title. The layout an example of
@@ -600,3 +662,31 @@ def test_the_small_token_of_the_docs_builds_with_its_value_alone_and_no_lint(tmp
     assert "print lint" not in capsys.readouterr().err
     [ship] = [g for g in glyphs(root / "build" / "test" / "shop" / "cards-unique.pdf")[0] if g.char == "船"]
     assert abs(ship.x + ship.size * 0.3528 / 2 - (BLEED + 8)) < 0.5, ship  # centred across the 16 mm token
+
+
+ROLE = ("あなたは、このラウンドの語り部です。自分のことばカードの上側の言葉を見て、それを直接言わずに、連想される言葉を"
+        "一つだけチームに伝えてください。ジェスチャーや音を使ってはいけません。伝えた言葉がカードの下側の言葉と同じだった場合は、"
+        "伝え直してください。チームが正解したら、あなたとチーム全員が１点を得ます。")
+
+
+def test_the_docs_role_card_without_art_gives_its_long_text_the_arts_room(tmp_path, capsys):
+    """A role card's long text overflowed its 13 mm box; `art: null` alone left the art's room
+    empty. The override docs/data-format.md gives moves the text up and fits it."""
+    docs = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+    override = re.search(r"`(layout: \{extends: card-poker, boxes: \{art: null, icons:\s*null, text: \{[^`]*)`", docs)
+    assert override, "the docs' role-card override"
+    layout = re.sub(r"\s+", " ", override.group(1))
+    alone = "layout: {extends: card-poker, boxes: {art: null}}"
+    root = make_workspace(tmp_path / "ws", deck=f"name: 役割\n{alone}\npieces:\n  - {{title: 語り部, text: {ROLE}}}\n")
+    capsys.readouterr()
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    told = [line for line in capsys.readouterr().err.splitlines() if "does not fit" in line]
+    assert len(told) == 1 and "mm high; give it room in the deck's layout: boxes: {text: {y: …, h: …}}); set at" \
+        in told[0], told
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(
+        f"name: 役割\n{layout}\npieces:\n  - {{title: 語り部, text: {ROLE}}}\n", encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "does not fit" not in capsys.readouterr().err
+    page = glyphs(root / "build" / "test" / "shop" / "cards-unique.pdf")[0]
+    first = next(c for c in page if c.char == "あ")
+    assert 14 < first.y - BLEED < 22  # under the band, where the art was

@@ -126,6 +126,12 @@ def test_a_piece_of_another_size_is_one_line(tmp_path, capsys):
     ("paper: b9\nslots: [{x: 0, y: 0, width: 63, height: 88}]\n", "bad.yaml:1", "not a paper"),
     ("slots: [{x: 10, y: 20, width: 63, height: 88, rotation: 45}]\n", "bad.yaml:1", "quarter turn"),
     ("colour: red\n", "bad.yaml:1", "unknown key"),
+    # a typo gets the name meant, as every other key and name does (the README's promise)
+    ("grid: {colums: 2, rows: 1, left: 10, top: 20, width: 63, height: 88}\n", "bad.yaml:1",
+     "unknown key 'colums' in grid; did you mean cols?"),
+    ("extend: poker-3x3-a4\n", "bad.yaml:1", "unknown key 'extend'; did you mean extends?"),
+    ("slots: [{x: 10, y: 20, widht: 63, height: 88}]\n", "bad.yaml:1", "in a slot; did you mean width?"),
+    ("extends: poker-3x3-a5\n", "bad.yaml:1", "unknown sheet layout 'poker-3x3-a5'; did you mean poker-3x3-a4?"),
 ])
 def test_a_bad_layout_is_one_line(tmp_path, capsys, text, where, says):
     ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML, 2))

@@ -212,7 +212,8 @@ def test_a_board_tiled_only_for_the_margin_says_the_margin_that_holds_it_whole(t
     assert tiles["whole_with"] == {"margin_mm": hint, "sheet_bleed_mm": 0.0}
     said = [line for line in out.splitlines() if "whole on one sheet" in line]
     assert said == [" " * 19 + f"(tiled only for the printer's margin: whole on one sheet with --margin {hint:g}mm "
-                    "(bleed 0 mm there), if the printer prints that near the edge)"], out
+                    "(bleed 0 mm there), if the printer prints that near the edge; or size: [197, 257] prints "
+                    "whole on one sheet)"], out
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--margin", f"{hint}mm") == 0
     whole = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
     assert whole["layout"] == "grid" and whole["pieces_per_sheet"] == 1 and "whole on one sheet" not in \
@@ -220,3 +221,22 @@ def test_a_board_tiled_only_for_the_margin_says_the_margin_that_holds_it_whole(t
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--margin", f"{hint + 0.5}mm") == 0
     assert json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0][
         "layout"] == "tiled"  # the figure said is the largest margin that holds it
+
+
+def test_an_a4_score_sheet_on_a4_paper_is_told_the_size_that_prints_whole(tmp_path, capsys):
+    """A party game's score pad of 210 × 297 mm printed as two page tiles to glue, without a word
+    of the size one A4 sheet holds inside the printer's margin; the summary names it, and that
+    size prints whole on one sheet."""
+    deck = BOARD_DECK.replace("size: [400, 300]", "size: [210, 297]")
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=BOARD_FRONT)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    out = capsys.readouterr().out
+    tiles = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]["tiles"]
+    assert tiles["pages_per_piece"] == 2 and tiles["whole_at"] == {"size_mm": [193, 274]}
+    assert " " * 19 + "(tiled, as the sheet's printable area is smaller than the board: size: [193, 274] prints " \
+        "whole on one sheet)" in out.splitlines(), out
+    deck_file = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck_file.write_text(deck.replace("size: [210, 297]", "size: [193, 274]"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    whole = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+    assert whole["layout"] == "grid" and whole["pieces_per_sheet"] == 1

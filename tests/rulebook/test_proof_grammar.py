@@ -281,3 +281,41 @@ def test_the_build_says_how_many_proofing_notes_proof_txt_holds(tmp_path, capsys
     assert notes >= 8 and len(said) == 1 and said[0].endswith(f", {notes} proofing notes in proof.txt")
     assert run(ws, "-q", "build", "--game", "test", "--jobs", "1") == 0
     assert capsys.readouterr().out == ""
+
+
+WORD_GAME = """■■　ことばリンク　草案１
+
+■　概要
+　ことばリンクは、協力して言葉を当てるゲームです。
+
+■　コンポーネント
+◇ことばカード（１１枚）
+　上下に２つの言葉が書かれたカードです。
+
+■　ゲームの進行
+　ことばカードを１枚引き、言葉から連想される言葉を言います。
+　正解したら、次のことばを選びます。
+"""
+
+
+def test_a_spelling_inside_the_games_title_or_a_decks_name_is_no_variant(tmp_path):
+    """A party-word game named ことばリンク with ことばカード: every use of the names was a
+    表記ゆれ finding against 言葉 (a designer's chosen names are written so on purpose); the
+    same ことば written alone in the rules still is one."""
+    ws = make_workspace(tmp_path / "ws", draft=True, game=GAME_YAML.replace("テストゲーム", "ことばリンク"),
+                        deck=DECK_YAML.replace("テストカード", "ことばカード") + "  - {name: 一, text: 本文}\n")
+    (ws / "data" / "test" / "draft.txt").write_text(WORD_GAME, encoding="utf-8")
+    findings = read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings
+    variants = [f.file for f in findings if f.kind == "表記ゆれ"]
+    assert len(variants) == 1 and "draft.txt:12: 「ことば」→「言葉" in variants[0], variants
+    # the English edition, set from the same draft, names the game and deck in English: the
+    # draft's own ■■ title and ◇ entries are the names as it writes them
+    game = ws / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("title: ことばリンク", "title: {ja: ことばリンク, en: Word Link}")
+                    + "languages: [ja, en]\n", encoding="utf-8")
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("name: ことばカード", "name: {ja: ことばカード, en: Word cards}"),
+                    encoding="utf-8")
+    findings = read_rulebook(load_game(Workspace(ws), "test", lang="en"), REPO / "fonts").findings
+    variants = [f.file for f in findings if f.kind == "Spelling"]
+    assert len(variants) == 1 and "draft.txt:12: “ことば” → “言葉" in variants[0], variants

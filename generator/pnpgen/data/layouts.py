@@ -196,6 +196,19 @@ def number(lo: float, hi: float) -> Callable[[Any, tuple[float, float]], float]:
     return parse
 
 
+def quarter_turn(value: Any, trim: tuple[float, float]) -> int:
+    """0, 90, 180 or 270 (degrees, clockwise; -90 is 270, 360 is 0): 180 sets a party-word
+    card's lower word upside down."""
+    said = v.typed(value).strip().removesuffix("°").removesuffix("deg").strip() if isinstance(value, str) else value
+    try:
+        turn = v.number(said, -360, 360, "rotate")
+    except v.Invalid:
+        turn = math.nan
+    if turn % 90:
+        raise v.Invalid(f"rotate {v.show(value)} is not a quarter turn", "0, 90, 180 or 270 (degrees, clockwise)")
+    return int(turn) % 360
+
+
 def one_of(*options: str) -> Callable[[Any, tuple[float, float]], str]:
     def parse(value: Any, trim: tuple[float, float]) -> str:
         return v.choice(value, options, "value")
@@ -246,14 +259,6 @@ def role(value: Any, trim: tuple[float, float]) -> str:
     return v.name(value, "a font role")
 
 
-def angle(value: Any, trim: tuple[float, float]) -> int:
-    """A quarter turn clockwise: 0, 90, 180 or 270."""
-    turn = v.decimal(value) if not isinstance(value, bool) else None
-    if turn not in (0, 90, 180, 270):
-        raise v.Invalid(f"rotate {v.show(value)} is not a quarter turn", "0, 90, 180 or 270 (degrees clockwise)")
-    return int(turn)
-
-
 def clip(value: Any, trim: tuple[float, float]) -> float | None:
     return None if value is None or value == "none" else length(-50, 50)(value, trim)
 
@@ -297,8 +302,8 @@ BOX_OPTIONS: dict[str, Opt] = {
     "clip": Opt(clip, None, "clip the art to the piece's outline grown by this many mm (-2: 2 mm inside)", ("image",)),
     "gap": Opt(length(0, 100), 1.0, "space between icons, mm", ("icons",)),
     "inset": Opt(length(-20, 100), 0.0, "frame: distance inside the trim, mm", ("frame",)),
-    "rotate": Opt(angle, 0, "the box's content turned clockwise by 90, 180 or 270 degrees in its box (a spine, "
-                  "a lid read from the other side)", ("text", "image", "icons", "panel")),
+    "rotate": Opt(quarter_turn, 0, "the box's content turned clockwise by 90, 180 or 270 degrees in its box (a spine, "
+                  "a lid read from the other side, a party card's lower word upside down)", ("text", "image", "icons", "panel")),
     "dash": Opt(length(0.1, 50), 2.0, "folds: the dashes' and gaps' length, mm", ("folds",)),
     "placeholder": Opt(flag, True, "an empty value prints 未定 (TBD in English) (true) or leaves the box out (false)",
                        ("text", "image", "icons")),
@@ -554,16 +559,16 @@ def _reads(raw: RawLayout) -> list[tuple[str, str, Origin, bool]]:
     return out
 
 
-def colour_reads(raw: RawLayout) -> dict[str, Origin]:
-    """The fields the layout declares only by reading them as a colour (``background:
-    piece.colour``), each with the first place it does: a misspelt ``piece.color`` declares a
-    field no piece has."""
+def own_reads(raw: RawLayout) -> dict[str, tuple[Origin, bool]]:
+    """Every field the layout's boxes read that its ``fields:`` does not declare, with the first
+    place it is read and whether only as a colour: a misspelt ``field: wordl`` or ``piece.color``
+    declares a field no piece has."""
     reads = _reads(raw)
-    shown = {name for name, _, _, colour in reads if not colour} | set(raw.fields)
-    out: dict[str, Origin] = {}
+    shown = {name for name, _, _, colour in reads if not colour}
+    out: dict[str, tuple[Origin, bool]] = {}
     for name, _, origin, _ in reads:
-        if name not in shown:
-            out.setdefault(name, origin)
+        if name not in raw.fields:
+            out.setdefault(name, (origin, name not in shown))
     return out
 
 

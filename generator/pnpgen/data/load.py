@@ -121,18 +121,21 @@ def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: s
     return mapping
 
 
-def _misspelt_colour_reads(raw: layouts.RawLayout, pieces: list, defaults: dict, allowed: list) -> None:
-    """``background: piece.color`` over pieces that say ``colour:``: told at the layout's line, which
-    is where the slip is, not as ``colour:`` unknown in every piece (the field the slip declared)."""
+def _misspelt_reads(raw: layouts.RawLayout, pieces: list, defaults: dict, allowed: list) -> None:
+    """``field: wordl`` or ``background: piece.color`` over pieces (or a sheet's columns) that say
+    ``word1:``, ``colour:``: told at the layout's line, which is where the slip is, not as
+    ``word1`` unknown in every piece (the field the slip declared; a label: word1 then told to
+    read wordl)."""
     keys = {key for piece in pieces if isinstance(piece, dict) for key in piece if isinstance(key, str)}
-    for name, origin in layouts.colour_reads(raw).items():
+    for name, (origin, colour) in layouts.own_reads(raw).items():
         if name in keys or name in defaults or origin.doc.path.is_relative_to(layouts.builtin_folder()):
             continue  # (a built-in layout's reading is as meant: the pieces' key is the slip, told at them)
         near = suggest(name, sorted(keys - set(allowed)), cutoff=0.75)
         if near:
             meant = near[len("; did you mean "):-1]
-            raise origin.error(f"piece.{name}: no piece has a field {name!r}{near}",
-                               f"piece.{meant}, the field the pieces give, or {name}: in the pieces")
+            said = f"piece.{name}" if colour else name
+            raise origin.error(f"{said}: no piece has a field {name!r}{near}",
+                               f"{'piece.' if colour else 'field: '}{meant}, the field the pieces give, or {name}: in the pieces")
 
 
 def _cut_text(doc: Source, mapping: dict, keypath: tuple, key: Any) -> tuple[str, str] | None:
@@ -552,8 +555,6 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     else:
         trim, fmt = _size(doc, data, shape)
     fields = (layout_raw and layouts.fields(layout_raw) or {}) | _fields(doc, data)
-    label_field = _parse(doc, ("label",), v.choice, data["label"], list(fields), "label field") \
-        if "label" in data else None
     allowed = list(fields) + ["count"]
     defaults = _keys(doc, data.get("defaults") or {}, ("defaults",), list(fields), "defaults")
     defaults = {k: _value(doc, game, fields[k], x, ("defaults", k), k, pictures) for k, x in defaults.items()}
@@ -614,7 +615,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         raise doc.error(("pieces",), "pieces must be a non-empty list",
                         "'- name: …' entries or {file: cards.csv}" + PIECES_HINT)
     if layout_raw is not None and isinstance(pieces, list):
-        _misspelt_colour_reads(layout_raw, pieces, defaults, allowed)
+        _misspelt_reads(layout_raw, pieces, defaults, allowed)
+    label_field = _parse(doc, ("label",), v.choice, data["label"], list(fields), "label field") \
+        if "label" in data else None
     shown = _shown_fields(deck)
     optional = _optional_fields(deck, data)
     count_example = "'count: 3'" if rows is doc else "3 in the count column"  # the row and column lead the message

@@ -7,7 +7,8 @@ Markup (everything else is literal text, never SVG/HTML):
 - ``[red]…[/red]`` — a colour span; the name must be in the game's palette
 - ``{food}``, ``{火}`` — an icon token (resolved later, by name): a name starting with a letter of
   any script (a Japanese designer's icons are 火.svg, 水.svg), never a digit or a space
-- ``{漢字|かんじ}`` — ruby: the reading is set above the base at half size
+- ``{漢字|かんじ}`` — ruby: the reading is set above the base at half size (the bar half- or
+  full-width, ``{漢字｜かんじ}``, as a Japanese input method types it)
 - a newline — an explicit line break (a new paragraph for line breaking)
 - ``\\*``, ``\\[``, ``\\]``, ``\\{``, ``\\}``, ``\\\\`` — the character itself, literally
 
@@ -56,7 +57,7 @@ _TOKEN = re.compile(
     r"\\(?P<esc>[\\*\[\]{}])"
     r"|(?P<bold>\*\*)"
     r"|\[(?P<close>/?)(?P<colour>[A-Za-z][\w-]*)\]"
-    r"|(?<!\{)\{(?P<base>[^{}|\n]+)\|(?P<reading>[^{}|\n]+)\}(?!\})"
+    r"|(?<!\{)\{(?P<base>[^{}|｜\n]+)[|｜](?P<reading>[^{}|｜\n]+)\}(?!\})"
     r"|(?<!\{)\{(?P<icon>" + _ICON_NAME + r")\}(?!\})"
     r"|(?P<nl>\n)"
 )
@@ -118,11 +119,12 @@ def loose_marks(text: str, palette: Mapping[str, str]) -> list[str]:
     words: a lone ``**``, a palette colour opened and never closed, a closing tag that closes
     nothing (``[/corall]`` after ``[coral]``). A ``[word]`` that names no palette colour is
     text, not a mistake (``[A]``, ``[1]``)."""
-    if "*" not in text and "[" not in text:
+    if "*" not in text and "[" not in text and "|" not in text and "｜" not in text:
         return []
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     tokens = list(_TOKEN.finditer(text))
-    found: list[str] = []
+    found: list[str] = [f"a ruby {m.group(0)} without its {'reading' if m.group('base').strip() else 'base'}"
+                        for m in _HALF_RUBY.finditer(text) if not (m.group("base").strip() and m.group("reading").strip())]
     for i in sorted(_unmatched(tokens, palette)):
         m = tokens[i]
         name = m.group("colour")
@@ -137,6 +139,9 @@ def loose_marks(text: str, palette: Mapping[str, str]) -> list[str]:
         if said not in found:
             found.append(said)
     return found
+
+
+_HALF_RUBY = re.compile(r"(?<![\\{])\{(?P<base>[^{}|｜\n]*)[|｜](?P<reading>[^{}|｜\n]*)\}(?!\})")  # {鏡|}, {|かがみ}
 
 
 class _EveryColour(dict):

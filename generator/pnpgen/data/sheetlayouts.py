@@ -26,7 +26,7 @@ from typing import Any
 from pnpgen.data import validate as v
 from pnpgen.data.formats import PAPER_SIZES
 from pnpgen.data.yamlsrc import Located, load_yaml
-from pnpgen.errors import InputError, contained
+from pnpgen.errors import InputError, contained, suggest
 from pnpgen.litter import is_litter
 
 FOLDER = "sheets"  # a workspace's own sheet layouts: sheets/<name>.yaml
@@ -219,7 +219,8 @@ def load_sheet(root: Path | None, name: Any, where: Callable[[str, str | None], 
         if found is None and skip is not None and skip.stem == current:
             raise blame(f"sheet layout {current!r} extends itself", "the name of another sheet layout")
         if found is None:
-            raise blame(f"unknown sheet layout {current!r}", "one of " + ", ".join([GRID, *known_names(root)]))
+            known = [GRID, *known_names(root)]
+            raise blame(f"unknown sheet layout {current!r}{suggest(current, known)}", "one of " + ", ".join(known))
         path, shown = found
         if path.resolve() in seen:
             raise blame(f"sheet layout {current!r} extends itself", "a chain of extends: that ends in a layout without one")
@@ -233,7 +234,8 @@ def load_sheet(root: Path | None, name: Any, where: Callable[[str, str | None], 
             raise doc.error((), "a sheet layout must be a mapping", "paper:, grid: or slots:, marks: … (docs/data-format.md)")
         for key in data:
             if key not in OPTIONS:
-                raise doc.error((key,), f"unknown key {v.show(key)}", "one of " + ", ".join(OPTIONS), key=True)
+                raise doc.error((key,), f"unknown key {v.show(key)}{suggest(str(key), OPTIONS)}", "one of " + ", ".join(OPTIONS),
+                                key=True)
         layers.append((doc, shown))
         skip, named_by = path, doc
         current = data.get("extends")
@@ -271,7 +273,8 @@ def _merge(name: str, layers: list[tuple[Located, str]]) -> SheetStock:
                     raise doc.error(("grid",), "grid: must be a mapping", "{cols: 2, rows: 5, left: 14, top: 11, width: 91, height: 55}")
                 for key in g:
                     if key not in GRID_OPTIONS:
-                        raise doc.error(("grid", key), f"unknown key {v.show(key)} in grid", "one of " + ", ".join(GRID_OPTIONS), key=True)
+                        raise doc.error(("grid", key), f"unknown key {v.show(key)} in grid{suggest(str(key), GRID_OPTIONS)}",
+                                        "one of " + ", ".join(GRID_OPTIONS), key=True)
                     grid[key] = (doc, g[key])
                 grid_doc = doc
         if "slots" in data:
@@ -324,7 +327,8 @@ def _slot(doc: Located, i: int, entry: Any) -> SheetSlot:
     got: dict[str, Any] = {}
     for key in entry:
         if key not in SLOT_OPTIONS:
-            raise doc.error(("slots", i, key), f"unknown key {v.show(key)} in a slot", "one of " + ", ".join(SLOT_OPTIONS), key=True)
+            raise doc.error(("slots", i, key), f"unknown key {v.show(key)} in a slot{suggest(str(key), SLOT_OPTIONS)}",
+                            "one of " + ", ".join(SLOT_OPTIONS), key=True)
     for key, opt in SLOT_OPTIONS.items():
         got[key] = _parse(doc, ("slots", i, key), opt, entry[key]) if key in entry else opt.default
         if got[key] is None:

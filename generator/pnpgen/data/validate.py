@@ -438,7 +438,9 @@ def new_game_slug(text: str) -> str:
     if not _NEW_SLUG.fullmatch(text):
         # the title typed as the slug ("Harbor Lights"): the slug it would make, and --title for the title
         meant = re.sub(r"[^a-z0-9_]+", "-", unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()).strip("-_")[:64]
-        example = f"{meant if meant and _NEW_SLUG.fullmatch(meant) else 'my-game'} (and --title {shlex.quote(text)} for the title)"
+        # a Japanese title leaves only its digits ('ことば2' → '2'): no slug to offer from it
+        fit = meant and _NEW_SLUG.fullmatch(meant) and re.search("[a-z]", meant)
+        example = f"{meant if fit else 'my-game'} (and --title {shlex.quote(text)} for the title)"
         raise Invalid(f"{show(text)} is not a game slug", f"lower-case letters, digits, - and _, e.g. {example}")
     trouble = windows_trouble(text)
     if trouble is not None:  # con: every command would refuse the game (data/names.py)

@@ -61,11 +61,20 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
     else, given the pieces' field values, the old piece left over at its number when its name is
     all that changed (a typo fixed in a title is that piece edited, not one piece removed and
     another added; a new piece in a removed one's place, other text and count, stays new)."""
+    old, new = in_deck_order(old), in_deck_order(new)  # a state read back holds them as JSON sorts them
     out = {label: label for label in new if label in old}
     left: defaultdict[str, deque[str]] = defaultdict(deque)
     for label in old:
         if label not in out:
             left[_name(label)].append(label)
+    if old_values is not None and new_values is not None:
+        # of the old pieces of its name left over, the one holding its values, if one does (the
+        # second 月 of a word deck whose first was deleted is that one, not the first, edited)
+        for label in new:
+            same = [o for o in left[_name(label)] if old_values.get(o) == new_values.get(label)]
+            if label not in out and same:
+                out[label] = same[0]
+                left[_name(label)].remove(same[0])
     for label in new:
         if label not in out and left[_name(label)]:
             out[label] = left[_name(label)].popleft()
@@ -81,6 +90,16 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
         if len([f for f in {*ov, *nv} if ov.get(f) != nv.get(f)]) == 1:  # the name's field alone
             out[label] = at.pop(_number(label))
     return out
+
+
+def in_deck_order(pieces: dict[str, Any]) -> dict[str, Any]:
+    """A deck's pieces by their number in the deck (a label is ``<number>:<name>``), not as a
+    state or history entry read back keeps its keys (1, 10, 100, 101, …, 2)."""
+    def number(label: str) -> tuple[int, str]:
+        head = label.split(":", 1)[0]
+        return (int(head) if head.isdigit() and len(head) < 10 else 1 << 40, label)
+
+    return dict(sorted(pieces.items(), key=lambda item: number(item[0])))
 
 
 def plain_values(values: dict[str, Any]) -> dict[str, Any]:
@@ -111,7 +130,10 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
         if new["sheets"] != old["sheets"]:
             line += f", sheets {old['sheets']} → {new['sheets']}"
         sheets = sorted({(p - 1) // _per_sheet(new) + 1 for p in pages})
-        if new["file"] and pages:
+        if new["file"] and pages and copies_taken_out_only(old, new):  # cards moved up where one was taken out
+            line += (f"; nothing to reprint, pieces to pull out only ({new['file']}: "
+                     f"{numbered('sheet', sheets)} ({numbered('page', pages)}) rearranged)")
+        elif new["file"] and pages:
             line += f"; reprint {new['file']}: {numbered('sheet', sheets)} ({numbered('page', pages)})"
         elif new["file"]:
             line += f"; {new['file']}: no sheet to reprint (pieces to pull out only)"
@@ -119,6 +141,21 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
         reprint[deck_id] = {"file": new["file"], "sheets": sheets, "pages": pages, "why": details}
     lines += [f"{deck_id}: deck removed" for deck_id in before if deck_id not in now]
     return lines, reprint
+
+
+def copies_taken_out_only(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Are the deck's changes copies taken out and nothing else: no front/back pair (with its
+    pictures, where both builds recorded them) printed more times than before, and one fewer?
+    Then a sheet whose cards only moved up holds nothing to print again (a deck moved onto
+    other paper or stock, its copies the same, is printed again)."""
+    painted = all(len(p) > 4 for p in [*old.get("pairs", []), *new.get("pairs", [])])
+    before: Counter[tuple] = Counter()
+    for front, back, n, _label, *art in old.get("pairs", []):
+        before[(front, back, *art) if painted else (front, back)] += n
+    now: Counter[tuple] = Counter()
+    for front, back, n, _label, *art in new.get("pairs", []):
+        now[(front, back, *art) if painted else (front, back)] += n
+    return not (now - before) and bool(before - now)
 
 
 SHOWN = 10  # reasons named on the build's line; manifest.json's reprint.<deck>.why holds them all
@@ -175,6 +212,7 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     back_design = bool(backs) and len(backs) == len([b for b in was if new_pieces[b][3:4] != [""]])
     if back_design:
         details.append("back changed")
+    redrawn: list[str] = []  # pieces whose face alone changed (template, layout, art)
     for label, (count, digest, *sides) in new_pieces.items():
         if label not in was:
             details.append(f"+{count} {name_of(label)} (new)")
@@ -195,11 +233,13 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         if what:
             details.append(f"{name_of(label)}: {', '.join(what)}")
         elif front_changed:
-            details.append(f"{name_of(label)} edited")
+            redrawn.append(f"{name_of(label)} edited")
     taken = set(was.values())
-    details += [f"-{count} {name_of(label)} (removed)" for label, (count, *_) in old_pieces.items()
-                if label not in taken]
-    return details
+    details += [f"-{count} {name_of(label)} (removed)" for label, (count, *_) in in_deck_order(old_pieces).items()
+                if label not in taken]  # in the deck's order, not as the state read back sorts them
+    # every piece of both builds redrawn (a layout's font size): one reason, after the others
+    every = len(redrawn) > 1 and len(redrawn) == len(was)
+    return details + ([f"every face edited ({len(redrawn)} pieces)"] if every else redrawn)
 
 
 def _numbered(label: str, names: Counter[str]) -> str:

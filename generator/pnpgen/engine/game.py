@@ -63,7 +63,7 @@ from pnpgen.faces.grouped import grouped_per_deck
 from pnpgen.faces.printlint import lint_faces
 from pnpgen.faces.templates import CompiledTemplates, Renderer, RenderMemo
 from pnpgen.impose.cutter import silhouette_layout
-from pnpgen.impose.grid import SheetOptions, choose_layout, margin_to_hold_whole
+from pnpgen.impose.grid import SheetOptions, choose_layout, margin_to_hold_whole, size_to_hold_whole
 from pnpgen.impose.sheets import (
     TILE_OPTIONS,
 )
@@ -180,7 +180,8 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
     if layout is None and deck.kind in ("board", "tile") and spec.tuck_box is None:  # a net is never tiled
         tiles = plan_tiles(spec.w, spec.h, sheet.paper_mm, sheet.margin_mm, sheet.bleed_mm, TILE_OPTIONS)
         if sheet.silhouette is None:
-            return DeckOnPaper(spec, None, tiles, whole_with=margin_to_hold_whole(spec, deck.count, deck.kind, sheet, nest_memo))
+            return DeckOnPaper(spec, None, tiles, whole_with=margin_to_hold_whole(spec, deck.count, deck.kind, sheet, nest_memo),
+                               whole_at=size_to_hold_whole(spec, sheet))
     if layout is None and tiles is None:
         size = f"deck {deck.id!r}: a {deck.trim_mm[0]:g}×{deck.trim_mm[1]:g} mm piece does not fit"
         if sheet.silhouette is not None:  # the paper holds it: the registration marks' area does not

@@ -30,7 +30,7 @@ from typing import Any
 from pnpgen import usercache
 from pnpgen.data.draftlines import DraftLines
 from pnpgen.data.textfile import decode as decode_text
-from pnpgen.engine.changes import matched
+from pnpgen.engine.changes import in_deck_order, matched
 from pnpgen.errors import InputError
 from pnpgen.messages import FALLBACK, msg
 from pnpgen.safetext import quoted
@@ -357,7 +357,7 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
         old = a.body["decks"].get(deck_id, {"count": 0, "pieces": {}, "values": {}})
         new = b.body["decks"].get(deck_id, {"count": 0, "pieces": {}, "values": {}, "name": old.get("name")})
         # in the deck's order (an entry keeps them in its keys' order: 1, 10, 100, 101, …, 2)
-        old, new = {**old, "pieces": _in_deck_order(old["pieces"])}, {**new, "pieces": _in_deck_order(new["pieces"])}
+        old, new = {**old, "pieces": in_deck_order(old["pieces"])}, {**new, "pieces": in_deck_order(new["pieces"])}
         entry: dict[str, Any] = {"name": new.get("name") or old.get("name"), "count": [old["count"], new["count"]],
                                  "added": [], "removed": [], "counts": [], "fields": []}
         was = matched(old["pieces"], new["pieces"], old["values"], new.get("values", {}))  # new label → old label
@@ -386,6 +386,8 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
         entry["faces"] = [_name(label) for label, (o, n) in sides.items()
                           if _name(label) not in edited and (o[:1] != n[:1] or label in painted
                                                              or (label in backs and not entry["back_changed"]))]
+        # every piece of both versions redrawn (a font size of the layout): one line, not one a piece
+        entry["every_face_changed"] = len(entry["faces"]) > 1 and len(entry["faces"]) == len(sides)
         if any(entry[k] for k in ("added", "removed", "counts", "fields", "faces", "back_changed")) \
                 or old["count"] != new["count"]:
             decks[deck_id] = entry
@@ -395,15 +397,6 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
             "to": _about(b), "decks": decks,
             "rulebook": {"changed": [s for s in rb if s in ra and ra[s] != rb[s]],
                          "added": [s for s in rb if s not in ra], "removed": [s for s in ra if s not in rb]}}
-
-
-def _in_deck_order(pieces: dict[str, Any]) -> dict[str, Any]:
-    """A deck's pieces by their number in the deck (a label is ``<number>:<name>``)."""
-    def number(label: str) -> tuple[int, str]:
-        head = label.split(":", 1)[0]
-        return (int(head) if head.isdigit() and len(head) < 10 else 1 << 40, label)
-
-    return dict(sorted(pieces.items(), key=lambda item: number(item[0])))
 
 
 def _about(v: Version) -> dict[str, Any]:
@@ -434,9 +427,10 @@ def markdown(d: dict[str, Any]) -> str:
                         *(say("field", piece=_md(f["piece"]), field=_md(f["field"]), old=_md(_show(f["old"], lang)),
                               new=_md(_show(f["new"], lang))) for f in e["fields"]),
                         *([say("back")] if e["back_changed"] else []),
-                        *(say("face", piece=_md(name)) for name in e["faces"]),
                         *(say("added", piece=_md(p["piece"]), count=p["count"]) for p in e["added"]),
-                        *(say("removed", piece=_md(p["piece"]), count=p["count"]) for p in e["removed"])],
+                        *(say("removed", piece=_md(p["piece"]), count=p["count"]) for p in e["removed"]),
+                        *([say("every_face", n=len(e["faces"]))] if e.get("every_face_changed") else
+                          (say("face", piece=_md(name)) for name in e["faces"]))],
                        _md(deck_id), lang)
         out.append("")
     book = d["rulebook"]

@@ -155,7 +155,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             unique=len(deck.pieces), faces=len({*df.fronts, *(df.backs or ())}),
             double_sided=deck.back is not None, paper=sheet.paper,
             layout=imposed.fold_or_sleeve or layout_record(placed.spec, placed.layout, placed.tiles, sheet,
-                                                           placed.whole_with)
+                                                           placed.whole_with, placed.whole_at)
             | _offset_cost(deck, placed.spec, placed.layout, sheet),
             sheets=imposed.sheets if home else 0, pages=len(home),
             shop_pages=len(imposed.shop) if files else 0, die_line=die_line,

@@ -58,9 +58,14 @@ class DeckRecord:
         whole; fold-over sheets, the smaller bleed that holds more a sheet; a grid with gutters
         for a printer profile's back offset, how many the tight grid holds; else nothing."""
         whole = (self.layout.get("tiles") or {}).get("whole_with")
+        at = (self.layout.get("tiles") or {}).get("whole_at")
+        smaller = f"size: [{at['size_mm'][0]:g}, {at['size_mm'][1]:g}] prints whole on one sheet" if at else ""
         if whole:
             return (f"tiled only for the printer's margin: whole on one sheet with --margin {whole['margin_mm']:g}mm "
-                    f"(bleed {whole['sheet_bleed_mm']:g} mm there), if the printer prints that near the edge")
+                    f"(bleed {whole['sheet_bleed_mm']:g} mm there), if the printer prints that near the edge"
+                    + (f"; or {smaller}" if smaller else ""))
+        if smaller:
+            return f"tiled, as the sheet's printable area is smaller than the board: {smaller}"
         more = self.layout.get("more_with")
         if more and self.layout.get("layout") == "grid":
             return (f"{more['pieces_per_sheet']}/sheet at {more['bleed_mm']:g} mm of bleed: the grid keeps the "
@@ -73,12 +78,16 @@ class DeckRecord:
 
 
 def layout_record(spec: ShapeSpec, layout, tiles: TilePlan | None, sheet: SheetOptions,
-                  whole_with: tuple[float, float] | None = None) -> dict[str, Any]:
+                  whole_with: tuple[float, float] | None = None,
+                  whole_at: tuple[float, float] | None = None) -> dict[str, Any]:
     """What the manifest says about how a deck was laid out (``whole_with``: a tiled board's
-    smaller --margin, and the bleed there, that would hold it whole on one sheet)."""
+    smaller --margin, and the bleed there, that would hold it whole on one sheet; ``whole_at``:
+    the size of its proportions one sheet holds at this margin)."""
     if tiles is not None:
-        whole = {"whole_with": {"margin_mm": whole_with[0], "sheet_bleed_mm": round(whole_with[1], 3)}} \
+        whole: dict[str, Any] = {"whole_with": {"margin_mm": whole_with[0], "sheet_bleed_mm": round(whole_with[1], 3)}} \
             if whole_with is not None else {}
+        if whole_at is not None:
+            whole["whole_at"] = {"size_mm": [whole_at[0], whole_at[1]]}
         return {
             "layout": "tiled",
             "pieces_per_sheet": 0,

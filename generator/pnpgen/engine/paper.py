@@ -28,6 +28,7 @@ class DeckOnPaper:
     tiles: TilePlan | None
     by_hand: bool = False  # --marks silhouette: a board that fits the paper, not the marks' area (トンボ, no cut files)
     whole_with: tuple[float, float] | None = None  # a tiled board: (--margin, bleed) that hold it whole on one sheet
+    whole_at: tuple[float, float] | None = None  # a tiled board: the size (w, h) of its proportions one sheet holds
 
 
 def back_behind(deck: Deck, sheet: SheetOptions) -> bool:

@@ -218,7 +218,7 @@ def new(args: argparse.Namespace) -> int:
     slug, title = args.slug, args.title or args.slug
     folder = ws.game_dir(slug)
     if taken(folder):
-        raise InputError(f"data/{slug} already exists; pnpgen new never overwrites", path=folder,
+        raise InputError(f"data/{slug} already exists; pnpgen new never overwrites",  # (named from the workspace)
                          expected="a new slug, or remove the folder first")
     if title.strip() == "" or len(title) > v.LABEL_CHARS or any(c in title for c in "\n\r\t"):
         raise InputError(f"--title {v.show(title)} is not a title", expected="one line of at most 200 characters")

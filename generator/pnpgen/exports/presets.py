@@ -12,7 +12,7 @@ from pnpgen.data import validate
 from pnpgen.data.model import Deck
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import Located, load_yaml
-from pnpgen.errors import InputError, contained, too_long
+from pnpgen.errors import InputError, contained, suggest, too_long
 from pnpgen.pdf.pdfx import OutputCondition
 from pnpgen.units import mm_to_px
 
@@ -141,7 +141,15 @@ def load_preset(ws: Workspace, game: str, name: str) -> Preset:
             if folder != SHIPPED:  # the designer's: a link out of the workspace is never read
                 contained(path.relative_to(ws.root), ws.root, "--preset", path)
             return _parse(load_yaml(path), name)
-    raise InputError(f"unknown preset {name!r}", key="--preset", expected="one of " + ", ".join(available(ws, game)))
+    known = available(ws, game)
+    near = suggest(name, known) or (f"; did you mean {SHORT_NAMES[name.lower()]}?"
+                                    if SHORT_NAMES.get(name.lower()) in known else "")
+    raise InputError(f"unknown preset {name!r}{near}", key="--preset", expected="one of " + ", ".join(known))
+
+
+# what designers call a shipped preset for short (Tabletop Simulator's own community says TTS)
+SHORT_NAMES = {"tts": "tabletopsimulator", "tgc": "thegamecrafter", "mpc": "makeplayingcards",
+               "dtc": "drivethrucards", "drivethru": "drivethrucards", "同人": "doujin"}
 
 
 def _choice(doc: Located, key: str, default: str, allowed: tuple[str, ...]) -> str:

@@ -29,6 +29,8 @@ from pathlib import Path
 
 from pnpgen.data.lint import MM_PER_PT, LintSettings
 from pnpgen.data.model import Deck, Piece
+from pnpgen.data.yamlsrc import load_yaml
+from pnpgen.errors import InputError
 from pnpgen.faces.faceset import outline
 from pnpgen.faces.layouts import compile_side
 from pnpgen.safetext import quoted
@@ -190,16 +192,33 @@ def _where(at: str, deck: Deck, templates: Path) -> str:
         side = name.rsplit("/", 1)[-1]
         layout = deck.layout.name if deck.layout is not None else ""
         box = _layout_box(deck, side, line)
+        inside = ("back", "boxes") if side == "back" else ("boxes",)
         if layout and (templates.parent / "layouts" / f"{layout}.yaml").is_file():  # the workspace's own
-            return f"the layout of deck {deck.id!r} ({side}{box}, from layouts/{layout}.yaml), line {line}"
+            path = templates.parent / "layouts" / f"{layout}.yaml"
+            return f"the layout of deck {deck.id!r} ({side}{box}, from layouts/{layout}.yaml{_box_line(path, inside, box, line)})"
         if layout.endswith(" (inline)"):  # the deck's own layout: {extends: …} (data/layouts.py _layers)
             source = deck.source.relative_to(templates.parent) if deck.source.is_relative_to(templates.parent) \
                 else deck.source
-            return f"the layout of deck {deck.id!r} ({side}{box}, from {source.as_posix()}), line {line}"
+            where = _box_line(deck.source, ("layout", *inside), box, line)
+            return f"the layout of deck {deck.id!r} ({side}{box}, from {source.as_posix()}{where})"
         return f"the built-in layout of deck {deck.id!r} ({side}{box}), line {line}"
     if name.startswith("common/") and not (templates / name).is_file():
         return f"pnpgen's {name}:{line}"
     return f"templates/{name}:{line}"
+
+
+def _box_line(path: Path, inside: tuple[str, ...], box: str, line: str) -> str:
+    """':<line>' of the box's own line in the layout's YAML file, where the file writes the box;
+    else the line of the template the layout compiles to, said as that (a deck file's line 14
+    named for a box written on its line 10 sent the designer to a piece)."""
+    name = box.removeprefix(", box ")
+    try:
+        doc = load_yaml(path)
+    except InputError:
+        doc = None
+    if name and doc is not None and (*inside, name) in doc.key_marks:
+        return f":{doc.key_marks[(*inside, name)][0]}"
+    return f"; line {line} of the template it compiles to, as pnpgen layout export writes it"
 
 
 def _layout_box(deck: Deck, side: str, line: str) -> str:

@@ -542,6 +542,7 @@ class Renderer:
             where=where,
             lang=self.game.lang,
             latin_gap=self.game.latin_gap,
+            in_layout=deck.layout is not None,
         )
         w, h = deck.trim_mm
         values: dict[str, Any] = dict(piece.values)

@@ -273,11 +273,26 @@ def _style(lines: list[tuple[int, str]]) -> list[Slip]:
 _VARIANT_POS = ("名詞", "副詞", "形状詞")
 
 
-def _variants(lines: list[tuple[int, str, list[Word]]]) -> list[Slip]:
-    """One lemma written two ways (すべて／全て, プレイヤー／プレーヤー): the rarer way, each line."""
+def _named_spans(line: str, names: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Where the line writes one of the names (the game's title, a deck's name)."""
+    spans = []
+    for name in names:
+        at = line.find(name)
+        while at >= 0:
+            spans.append((at, at + len(name)))
+            at = line.find(name, at + 1)
+    return spans
+
+
+def _variants(lines: list[tuple[int, str, list[Word]]], names: tuple[str, ...] = ()) -> list[Slip]:
+    """One lemma written two ways (すべて／全て, プレイヤー／プレーヤー): the rarer way, each line. A word
+    inside one of ``names`` is the name's spelling, chosen (ことば of ことばリンク beside 言葉): not counted."""
     forms: dict[str, dict[str, list[tuple[int, str, int, int]]]] = defaultdict(lambda: defaultdict(list))
     for n, line, ws in lines:
+        named = _named_spans(line, names)
         for w in ws:
+            if any(a <= w.start and w.start + len(w.surface) <= b for a, b in named):
+                continue
             if w.pos in _VARIANT_POS and w.pos2 not in ("数詞", "固有名詞", "非自立可能") and \
                     (len(w.base) >= 2 or w.pos2 == "助動詞語幹"):  # (様／よう: one kanji)
                 forms[w.lemma][w.base].append((n, line, w.start, w.start + len(w.surface)))
@@ -336,13 +351,13 @@ def _kana_verbs(lines: list[tuple[int, str, list[Word]]]) -> list[Slip]:
     return out
 
 
-def slips(lines: list[tuple[int, str]], rules: set[int]) -> list[Slip]:
+def slips(lines: list[tuple[int, str]], rules: set[int], names: Iterable[str] = ()) -> list[Slip]:
     """The slips of the given draft lines (number, text), in line order; the style and variant
     rules read only the ``rules`` lines (not the designer's notes). The same lines give the same
     slips: a warm rulebook process answers an unchanged draft from memory, and any process on
     this machine from the machine's cache (usercache.py), by the lines, these rules' code and
     the analyser's dictionary (the analyser took 0.13 CPU-s a book of the shipped games)."""
-    return list(_slips(tuple(lines), frozenset(rules)))
+    return list(_slips(tuple(lines), frozenset(rules), tuple(sorted({n for n in names if n}))))
 
 
 SLIPS_KIND = "slips"
@@ -357,20 +372,21 @@ def _reader() -> bytes:
 
 
 @lru_cache(maxsize=16)
-def _slips(lines: tuple[tuple[int, str], ...], rules: frozenset[int]) -> tuple[Slip, ...]:
-    entry = usercache.key(_reader(), repr((lines, sorted(rules))).encode("utf-8"))
+def _slips(lines: tuple[tuple[int, str], ...], rules: frozenset[int], names: tuple[str, ...] = ()) -> tuple[Slip, ...]:
+    entry = usercache.key(_reader(), repr((lines, sorted(rules), names)).encode("utf-8"))
     kept = usercache.get(SLIPS_KIND, entry)
     if isinstance(kept, tuple):
         try:
             return tuple(Slip(*fields) for fields in kept)
         except TypeError:  # another shape: worked out again below
             pass
-    found = _analysed_slips(lines, rules)
+    found = _analysed_slips(lines, rules, names)
     usercache.put(SLIPS_KIND, entry, tuple(astuple(s) for s in found))
     return found
 
 
-def _analysed_slips(lines: tuple[tuple[int, str], ...], rules: frozenset[int]) -> tuple[Slip, ...]:
+def _analysed_slips(lines: tuple[tuple[int, str], ...], rules: frozenset[int],
+                    names: tuple[str, ...] = ()) -> tuple[Slip, ...]:
     out: list[Slip] = []
     analysed = []
     for n, line in lines:
@@ -388,5 +404,5 @@ def _analysed_slips(lines: tuple[tuple[int, str], ...], rules: frozenset[int]) -
             out += _no_stop(n, line)
     out += _style([(n, line) for n, line, _ in analysed])
     out += _widths([(n, line) for n, line, _ in analysed])
-    out += _variants(analysed)
+    out += _variants(analysed, names)
     return tuple(sorted(set(out), key=lambda s: (s.line, s.at, s.rule, s.found, s.suggest)))

@@ -276,13 +276,14 @@ _SLIP_KIND = {"style": "proof.kind.style", "variant": "proof.kind.spelling", "wi
               "halfwidth": "proof.kind.spelling"}
 
 
-def slips(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
+def slips(doc: Document, text: str, draft_path: Path | str, lang: str, names: Collection[str] = ()) -> list[Finding]:
     """The analyser's findings (``grammar``) in every line but the brainstorm's; the style and
-    spelling rules read the rules sections only."""
+    spelling rules read the rules sections only, and a spelling inside one of ``names`` (the
+    game's title, its decks' names, as the data and the draft write them) as the name's own."""
     skip = [(s.line, _end(doc.sections, s)) for s in doc.of_kind("brainstorm")]
     lines = [(n, line) for n, line in _lines(text) if not any(a <= n < b for a, b in skip) and not is_changelog_mark(line)]
     out = []
-    for s in grammar.slips(lines, {n for n, _ in _rules_lines(doc, text)}):
+    for s in grammar.slips(lines, {n for n, _ in _rules_lines(doc, text)}, names):
         said = dict(found=s.found, suggest=s.suggest, why=msg(f"proof.slip.{s.rule}", lang), line=s.line,
                     context=s.context, path=draft_path)
         out.append(Finding(msg(_SLIP_KIND.get(s.rule, "proof.kind.typo"), lang), msg("proof.slip.book", lang, **said),
@@ -462,7 +463,9 @@ def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_
              + placeholders(game, lang) + provisional_counts(rows, lang) + card_terms(game, text, lang, draft_lang)
              + card_names(game, rows, lang) + figure_references(doc, text, draft_path, lang, figures)
              + step_numbers(doc, draft_path, lang)
-             + ([] if is_latin(draft_lang) else slips(doc, text, draft_path, lang)))
+             + ([] if is_latin(draft_lang) else slips(doc, text, draft_path, lang, [
+                 game.title, *(d.name for d in game.decks),  # and as the draft names them (an English edition's
+                 doc.title, *(name for c in doc.components for name in c.names)])))  # names are English)
     return [f for f in found if not set(f.subject) & set(ignore)]
 
 

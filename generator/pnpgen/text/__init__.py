@@ -59,6 +59,7 @@ class TextContext:
     warnings: list[str] = field(default_factory=list)
     lang: str = "ja"  # the text's language: chooses the hyphenation dictionary
     latin_gap: float = LATIN_GAP  # 和欧間 space in em between Japanese and Latin (0: none)
+    in_layout: bool = False  # drawn by a deck's layout: a text too long is given room in its boxes
 
 
 @dataclass(frozen=True)
@@ -226,7 +227,7 @@ def more_overflowing(deck: str, rest: list[re.Match]) -> str:
 
 
 # the warning of a text whose markup is not paired, printed as written (``_textbox``)
-UNPAIRED_LINE = re.compile(r"^deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: printed as written \(markup comes in pairs: .*\)$")
+UNPAIRED_LINE = re.compile(r"^deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: printed as written \((?:markup comes in pairs: |ruby is ).*\)$")
 
 
 def more_unpaired(deck: str, rest: list[re.Match]) -> str:
@@ -250,14 +251,19 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
     lay = layout_text(ctx, text, w, h, size, min_size, font, align, valign, line_height, fill)
     if not lay.fits and lay.lines:
         need = f"{lay.height:.1f} mm high" if lay.height > lay.h + 1e-6 else "a wider box"
+        field = _field_name(text)
+        if ctx.in_layout and field:  # (art: null alone leaves the art's room empty: docs/data-format.md)
+            need += f"; give it room in the deck's layout: boxes: {{{field}: {{y: …, h: …}}}}"
         msg = (f"{_describe(ctx, text)}: text does not fit its {float(w):.1f}×{float(h):.1f} mm box "
                f"even at {lay.size:g} pt (needs {need}); set at {lay.size:g} pt, overflowing")
         if msg not in ctx.warnings:
             ctx.warnings.append(msg)
     loose = loose_marks(str(text), ctx.palette) if text is not None else []
     if loose:
-        msg = (f"{_describe(ctx, text)}: {'; '.join(loose)}: printed as written (markup comes in pairs: "
-               "**bold**, [name]…[/name]; \\* and \\[ print the character itself)")
+        hint = [] if all(said.startswith("a ruby ") for said in loose) else \
+            ["markup comes in pairs: **bold**, [name]…[/name]; \\* and \\[ print the character itself"]
+        hint += ["ruby is {漢字|かんじ}, the base and its reading"] if any(said.startswith("a ruby ") for said in loose) else []
+        msg = f"{_describe(ctx, text)}: {'; '.join(loose)}: printed as written ({'; '.join(hint)})"
         if msg not in ctx.warnings:
             ctx.warnings.append(msg)
     if _recorders:
