@@ -238,11 +238,12 @@ def _stopped_said(changes: Iterator[Any]) -> Iterator[Any]:
 def _rulebook(ws: Workspace, game, args: argparse.Namespace):
     """Typeset the draft: rulebook.pdf (A5), rulebook-booklet.pdf (A4 saddle stitch), proof.txt."""
     from pnpgen.engine.game import booklet_paper
+    from pnpgen.faces.builtin import icon_dirs
     from pnpgen.rulebook import build_rulebook, pictures_from_game
 
     return build_rulebook(game, ws.fonts, pictures=pictures_from_game(game, ws.templates),
                           rules_only=args.rules_only, creep_mm=args.creep, binding=args.binding,
-                          paper=booklet_paper(ws, game, None))
+                          paper=booklet_paper(ws, game, None), icon_dirs=icon_dirs(ws.templates, game.slug))
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:

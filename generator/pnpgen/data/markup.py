@@ -162,13 +162,13 @@ def literal(text: object) -> str:
     return _MARKUP_CHARACTERS.sub(r"\\\1", str(text))
 
 
-_ICON_TOKEN = re.compile(r"(?<!\{)\{" + _ICON_NAME + r"\}(?!\})")
+ICON_TOKEN = re.compile(r"(?<!\{)\{" + _ICON_NAME + r"\}(?!\})")
 
 
 def without_icons(text: str) -> str:
     """``text`` with its ``{name}`` icons left out: an icon named in Japanese (``{火}``) is no
     Japanese text to translate."""
-    return _ICON_TOKEN.sub("", text)
+    return ICON_TOKEN.sub("", text)
 
 
 def plain(text: str, palette: Mapping[str, str] | None = None) -> str:

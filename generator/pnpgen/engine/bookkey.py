@@ -124,6 +124,13 @@ def shown_faces(result) -> dict[str, dict[str, str]]:
     return out
 
 
+def icon_files(ws, game) -> list[Path]:
+    """The workspace's icons a draft's ``{name}`` may show (the game's, then the common ones;
+    pnpgen's own are its code)."""
+    return [p for folder in (Path(ws.templates) / game.slug / "icons", Path(ws.templates) / "common" / "icons")
+            for p in sorted(folder.glob("*.svg")) if hashable(p, Path(ws.templates))]
+
+
 def model_key(ws, game, opts) -> str:
     """What the rulebook is made from besides the faces it pictures (see the module's note): known
     as soon as the game is loaded, so a build can tell early whether the book will likely be set
@@ -133,7 +140,7 @@ def model_key(ws, game, opts) -> str:
                  json.dumps(plain(game), sort_keys=True, ensure_ascii=False, default=repr)):
         h.update(part.encode() + b"\0")
     fonts = [p for p in sorted(Path(ws.fonts).glob("*.ttf")) if hashable(p, Path(ws.fonts))]
-    for path in [*_beside_decks(game), *fonts]:
+    for path in [*_beside_decks(game), *fonts, *icon_files(ws, game)]:
         st = path.stat()
         h.update(os.fsencode(path.as_posix()) + b"\0")
         h.update(big_file_stamp(st) if st.st_size > BIG_FILE else path.read_bytes())

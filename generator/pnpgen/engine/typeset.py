@@ -18,9 +18,10 @@ from typing import Any
 
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
-from pnpgen.engine.bookkey import SET_FILES, plain
+from pnpgen.engine.bookkey import SET_FILES, icon_files, plain
 from pnpgen.engine.cache import big_file_stamp, code, sha
 from pnpgen.engine.options import RulebookOptions
+from pnpgen.faces.builtin import icon_dirs
 from pnpgen.memo import Memo
 from pnpgen.rulebook.book import (
     DraftReading,
@@ -73,7 +74,8 @@ def typeset(ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, re
     draft = hashlib.sha256(reading.draft.text.encode()).hexdigest()[:32]
     book = build_rulebook(game, ws.fonts, rules_only=opts.rules_only, creep_mm=opts.creep_mm,
                           binding=opts.binding, paper=opts.paper or game.options.get("paper") or "a4",
-                          pictures=pictures, readings=memo, reading=reading, entries=_entries(earlier, draft))
+                          pictures=pictures, readings=memo, reading=reading, entries=_entries(earlier, draft),
+                          icon_dirs=icon_dirs(ws.templates, game.slug))
     return book.files, book.warnings, book.report, memo.learned, memo.used, key, {"draft": draft, "notified": book.entries}
 
 
@@ -111,6 +113,8 @@ def setting_key(ws: Workspace, game: Game, reading: DraftReading, pictures: dict
     for path in sorted(Path(ws.fonts).glob("*.ttf")):
         st = path.stat()
         h.update(os.fsencode(path.name) + b":" + big_file_stamp(st) + b"\0")
+    for path in icon_files(ws, game):  # the draft's {name} icons
+        h.update(os.fsencode(path.as_posix()) + b":" + path.read_bytes() + b"\0")
     return h.hexdigest()[:32]
 
 

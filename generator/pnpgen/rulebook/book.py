@@ -11,7 +11,7 @@ typesets an A5 book (``document``) and imposes it as a saddle-stitched A4 bookle
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -33,14 +33,17 @@ from pnpgen.rulebook.components import ComponentRow, component_rows
 from pnpgen.rulebook.document import Meta, render
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, load_settings, reach_mm
 from pnpgen.rulebook.flowables import terms
+from pnpgen.rulebook.inline import draft_icons
+from pnpgen.rulebook.inline import unknown as unknown_icons
 from pnpgen.rulebook.parse import parse
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.proof import Finding, misnumbered_steps, proof, proof_text, report_lang
 from pnpgen.rulebook.reader import Draft, detect_language, is_latin, read_draft
 from pnpgen.rulebook.story import StoryBuilder
-from pnpgen.rulebook.styles import Fonts
+from pnpgen.rulebook.styles import INK, Fonts
 from pnpgen.rulebook.tree import Document, Step, to_ascii_digits
 from pnpgen.safetext import quoted
+from pnpgen.svg.artwork import Art
 
 COVER_KINDS = ("card", "tile", "token")  # what the cover shows, in this order (boards are too big)
 
@@ -376,7 +379,7 @@ def proof_file(game: Game, reading: DraftReading) -> bytes:
 def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPicture] | None = None,
                    rules_only: bool = False, creep_mm: float = 0.0, binding: str = "left", paper: str = "a4",
                    readings: Memo[str] | None = None, reading: DraftReading | None = None,
-                   entries: list | None = None) -> RulebookResult:
+                   entries: list | None = None, icon_dirs: Sequence[Path] = ()) -> RulebookResult:
     """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (on ``paper`` landscape: A4, or Letter with
     the pages at 94 %; saddle stitch) and
     ``proof.txt`` as bytes. ``pictures`` are the decks' faces by deck id (the build passes the
@@ -385,7 +388,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     readings known from earlier builds; the ones looked up here are learned into it. ``reading``:
     the draft as ``read_rulebook`` read it already (else it is read here). ``entries``: the
     contents' and index's entries an earlier setting settled on (``RulebookResult.entries``),
-    which spare the sketch pass when they still hold (``document.render``)."""
+    which spare the sketch pass when they still hold (``document.render``). ``icon_dirs``: where
+    the draft's ``{name}`` icons are looked up, in order (``inline``)."""
     if binding not in ("left", "right"):
         raise InputError(f"unknown binding {binding!r}", key="binding", expected="left or right")
     if creep_mm < 0:
@@ -420,7 +424,11 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         lang=lang,
         latin=is_latin(draft.lang),
     )
-    builder = _story_builder(game, r, rules_only, pictures, readings)
+    icons = draft_icons(draft.text, icon_dirs, INK.hexval().replace("0x", "#")) if icon_dirs else {}
+    if icon_dirs and (unknown := unknown_icons(draft.text, icons)):
+        warnings.append(f"{path.name}: {', '.join('{' + n + '}' for n in unknown)} names no icon (an SVG in "
+                        f"templates/{game.slug}/icons/ or templates/common/icons/), so the rulebook prints it as written")
+    builder = _story_builder(game, r, rules_only, pictures, readings, icons)
     default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
     setlines.BOOK.recall(f"{game.slug}\0{draft.lang}\0{Path(font_dir).resolve()}", fontreg.registered())
     try:
@@ -464,8 +472,8 @@ def _block(e: LayoutError) -> str:
 
 
 def _story_builder(game: Game, r: DraftReading, rules_only: bool, pictures: Mapping[str, DeckPicture],
-                   readings: Memo[str] | None = None) -> StoryBuilder:
+                   readings: Memo[str] | None = None, icons: Mapping[str, Art] | None = None) -> StoryBuilder:
     return StoryBuilder(r.doc, r.fonts, r.rows, rules_only=rules_only, pictures=pictures, settings=r.settings,
                         proof=[(f.kind, f.book) for f in r.findings], lines_recovered=r.draft.flattened,
                         lang=game.lang, text_lang=r.draft.lang,
-                        boards=[d.id for d in game.decks if d.kind == "board"], readings=readings)
+                        boards=[d.id for d in game.decks if d.kind == "board"], readings=readings, icons=icons)

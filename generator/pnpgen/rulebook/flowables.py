@@ -18,6 +18,7 @@ from pnpgen import usercache
 from pnpgen.memo import Memo
 from pnpgen.rulebook import glyphs, setlines
 from pnpgen.rulebook.glyphs import MIDDLE
+from pnpgen.rulebook.inline import draw_icon
 from pnpgen.rulebook.jlreq import full_width_marks, jlreq_advances
 from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.styles import (
@@ -203,8 +204,10 @@ class JPara(Flowable):
     def __init__(self, text: str, font: str, size: float, leading: float, *, color=INK,
                  first_indent: float = 0.0, left: float = 0.0, prefix: str = "", prefix_font: str | None = None,
                  prefix_x: float | None = None, lines: list[tuple[int, int]] | None = None, first: bool = True,
-                 last: bool = True, indexed: bool = False, lang: str = "ja", page: tuple[str, dict] | None = None):
+                 last: bool = True, indexed: bool = False, lang: str = "ja", page: tuple[str, dict] | None = None,
+                 icons: tuple = ()):
         super().__init__()
+        self.icons = icons  # the art of each OBJ in the text, in order (inline.with_icons)
         self.page = page  # (key, pages): the page its first line is drawn on goes to pages[key]
         self.lang, self.latin = lang, is_latin(lang)
         self.indexed = indexed  # its 【terms】 go to the index (the rules' text; not the appendix)
@@ -225,7 +228,11 @@ class JPara(Flowable):
         self.on_grid = abs(leading - BODY_LEADING) < 1e-6  # set at the body's 行送り: on the line grid
 
     def _measure(self, ch: str) -> float:
-        return pdfmetrics.stringWidth(ch, glyphs.font_for(ch, self.font), self.size)
+        return self.size if ch == lb.OBJ else pdfmetrics.stringWidth(ch, glyphs.font_for(ch, self.font), self.size)
+
+    def _icon(self, at: int, x: float, y: float) -> None:
+        """Draw the icon whose OBJ is the text's character ``at``, its square from ``x`` on the line at ``y``."""
+        draw_icon(self.canv, self.icons[self.text.count(lb.OBJ, 0, at)], x, y, self.size)
 
     def _colon_em(self) -> bool:
         """A Japanese item's term ends with its ：, which JLREQ sets on a full em (中点類, 3.1.9)
@@ -276,7 +283,8 @@ class JPara(Flowable):
         if fit < 2:
             return []
         kw = dict(color=self.color, first_indent=self.first_indent, left=self.left, prefix=self.prefix_source,
-                  prefix_font=self.prefix_font, prefix_x=self.prefix_x, indexed=self.indexed, lang=self.lang)
+                  prefix_font=self.prefix_font, prefix_x=self.prefix_x, indexed=self.indexed, lang=self.lang,
+                  icons=self.icons)
         return [JPara(self.source, self.font, self.size, self.leading, lines=self.lines[:fit], first=self.first,
                       last=False, page=self.page, **kw),
                 JPara(self.source, self.font, self.size, self.leading, lines=self.lines[fit:], first=False,
@@ -337,14 +345,26 @@ class JPara(Flowable):
             spacing = 0.0
             if not is_last and gaps > 0 and 0 < slack <= MAX_LETTER_SPACING * self.size * gaps:
                 spacing = slack / gaps
-            t = c.beginText(x, y)
-            for piece, accent in _runs(line, [mask[min(k, len(mask) - 1)] for k in range(s, s + len(line))]):
-                t.setFillColor(ACCENT if accent else self.color)
-                for part, font in glyphs.runs(piece, self.font):
-                    t.setFont(font, self.size)
-                    t.setCharSpace(spacing)
-                    t.textOut(part)
-            c.drawText(t)
+            at = 0
+            for part in re.split(f"({lb.OBJ})", line) if lb.OBJ in line else (line,):  # (icons between the runs)
+                if part == lb.OBJ:
+                    self._icon(s + at, x, y)
+                    x += self.size + spacing
+                elif part:
+                    self._draw_spaced(part, s + at, mask, x, y, spacing)
+                    x += glyphs.width(part, self.font, self.size) + spacing * len(part)
+                at += len(part)
+
+    def _draw_spaced(self, text: str, start: int, mask: list[bool], x: float, y: float, spacing: float) -> None:
+        """A run of a proportional face's line, every character spaced alike."""
+        t = self.canv.beginText(x, y)
+        for piece, accent in _runs(text, [mask[min(k, len(mask) - 1)] for k in range(start, start + len(text))]):
+            t.setFillColor(ACCENT if accent else self.color)
+            for part, font in glyphs.runs(piece, self.font):
+                t.setFont(font, self.size)
+                t.setCharSpace(spacing)
+                t.textOut(part)
+        self.canv.drawText(t)
 
     def _draw_jlreq(self, line: str, start: int, mask: list[bool], x: float, y: float, avail: float,
                     is_last: bool, opens: bool) -> None:
@@ -365,6 +385,14 @@ class JPara(Flowable):
         pos = x
         for k, ch in enumerate(line):
             advance, offset = cells[k]
+            if ch == lb.OBJ:  # an icon: drawn on its own, the text cursor set anew after it
+                if run:
+                    t.textOut(run)
+                    run = ""
+                self._icon(start + k, pos + offset, y)
+                cursor = -1e9
+                pos += advance + spacing
+                continue
             want_font = fonts[k]
             want_colour = accent if mask[min(start + k, last)] else 0
             origin = pos + offset
@@ -395,15 +423,22 @@ class JPara(Flowable):
         t = self.canv.beginText(x, y)
         t.setFont(self.font, self.size)
         pos = 0
+        icon = self.text.count(lb.OBJ, 0, start)  # the number of the line's first icon
         for token in re.findall(r" +|[^ ]+", line):
             if token[0] != " ":
                 for piece, accent in _runs(token, [mask[min(start + pos + k, len(mask) - 1)] for k in range(len(token))]):
                     t.setFillColor(ACCENT if accent else self.color)
                     for part, font in glyphs.runs(piece, self.font):
-                        t.setTextOrigin(x, y)
-                        t.setFont(font, self.size)
-                        t.textOut(part)
-                        x += pdfmetrics.stringWidth(part, font, self.size)
+                        for bit in re.split(f"({lb.OBJ})", part) if lb.OBJ in part else (part,):
+                            if bit == lb.OBJ:  # an icon, an em square in the word
+                                draw_icon(self.canv, self.icons[icon], x, y, self.size)
+                                icon += 1
+                                x += self.size
+                                continue
+                            t.setTextOrigin(x, y)
+                            t.setFont(font, self.size)
+                            t.textOut(bit)
+                            x += pdfmetrics.stringWidth(bit, font, self.size)
             else:
                 x += pdfmetrics.stringWidth(token, self.font, self.size) + extra * len(token)
             pos += len(token)
@@ -417,7 +452,8 @@ class JPara(Flowable):
 
 
 def _measurer(font: str, size: float) -> Callable[[str], float]:
-    return lambda ch: pdfmetrics.stringWidth(ch, glyphs.font_for(ch, font), size)
+    """A character's width; an icon's (OBJ) an em."""
+    return lambda ch: size if ch == lb.OBJ else pdfmetrics.stringWidth(ch, glyphs.font_for(ch, font), size)
 
 
 def paragraph_lines(text: str, font: str, fallbacks: tuple[str, ...], size: float, width: float, lead: float,
@@ -449,9 +485,9 @@ def line_cells(line: str, font: str, fallbacks: tuple[str, ...], size: float,
 @lru_cache(maxsize=4096)
 def _line_cells(line: str, font: str, fallbacks: tuple[str, ...], size: float,
                 opens: bool) -> tuple[tuple[tuple[float, float], ...], tuple[str, ...], tuple[float, ...]]:
-    fonts = tuple(glyphs.font_for(ch, font) for ch in line)
+    fonts = tuple(font if ch == lb.OBJ else glyphs.font_for(ch, font) for ch in line)
     return (tuple(jlreq_advances(line, _measurer(font, size), size, opens=opens)), fonts,
-            tuple(pdfmetrics.stringWidth(ch, f, size) for ch, f in zip(line, fonts)))
+            tuple(size if ch == lb.OBJ else pdfmetrics.stringWidth(ch, f, size) for ch, f in zip(line, fonts)))
 
 
 def _runs(text: str, flags: list[bool]) -> list[tuple[str, bool]]:

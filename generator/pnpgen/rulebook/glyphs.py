@@ -135,6 +135,8 @@ def _spaced(text: str, font: str) -> list[tuple[str, str, bool]]:
     out: list[list] = []
     for i, ch in enumerate(text):
         f = font_for(ch, font)
+        if ch.isspace() and ch != " " and not fontreg.has_glyph(f, ch):
+            ch = " "  # a space no font of the chain has (an English book's en space in BIZ UDPGothic) drew a box
         gap = i > 0 and wakan(text[i - 1], ch)
         if out and out[-1][1] == f and not gap:
             out[-1][0] += ch

@@ -37,6 +37,7 @@ from pnpgen.rulebook.flowables import (
     mark_indexed,
     terms,
 )
+from pnpgen.rulebook.inline import with_icons
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.piecepics import Faces, Figure, FittedFaces
 from pnpgen.rulebook.quickref import Line, quick_reference
@@ -71,6 +72,7 @@ from pnpgen.rulebook.tree import (
     Step,
     Subheading,
 )
+from pnpgen.svg.artwork import Art
 
 SUB_STYLE = {1: ("h3", "◆"), 2: ("h4", "◎"), 3: ("h5", "●")}
 SUB_STYLE_LATIN = {1: ("h3", ""), 2: ("h4", ""), 3: ("h5", "•")}  # Latin faces have no ◆ ◎ ●
@@ -140,8 +142,9 @@ class StoryBuilder:
                  pictures: Mapping[str, DeckPicture], settings: RulebookSettings, proof: list[tuple[str, str]],
                  lines_recovered: bool = False,
                  lang: str = "ja", text_lang: str = "ja", boards: Collection[str] = (),
-                 readings: Memo[str] | None = None):
+                 readings: Memo[str] | None = None, icons: Mapping[str, Art] | None = None):
         self.doc, self.fonts, self.rows = doc, fonts, rows
+        self.icons = icons or {}  # the draft's {name} icons that exist, by name (inline.draft_icons)
         self.readings = readings  # the index terms' readings (``flowables.reading``)
         self.lang, self.text_lang = lang, text_lang  # pnpgen's labels; the draft's text
         self.marks = Marks(is_latin(text_lang))
@@ -171,7 +174,8 @@ class StoryBuilder:
         self.has_terms = self.has_terms or (self.indexing and bool(terms(kw.get("prefix", "") + text)))
         if "prefix" in kw:
             kw["prefix"] = self.typo(kw["prefix"])
-        return JPara(self.typo(text), font, size, leading, indexed=self.indexing, lang=self.text_lang, **kw)
+        text, icons = with_icons(self.typo(text), self.icons)
+        return JPara(text, font, size, leading, indexed=self.indexing, lang=self.text_lang, icons=icons, **kw)
 
     def typo(self, text: str) -> str:
         """The draft's words as a Latin book prints them: typewriter quotes curled (“…”, ’)."""

@@ -1,0 +1,86 @@
+"""Icons in the draft's text: ``{coin}`` in a rule, drawn as the cards draw it (the game's
+``icons/coin.svg``, else the workspace's or pnpgen's own), one em square on the line.
+
+The draft's ``{name}`` of an icon that exists becomes one ``OBJ`` character in a paragraph's text
+(``with_icons``), which the line breaker already keeps whole and sets one em wide, as it does on
+a card; the paragraph keeps the icons' art in the order they appear and draws each where its
+character falls (``draw_icon``). A ``{name}`` no icon has stays text, as before, and the
+proofing report names it (``unknown``): a draft may hold braces of its own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from pnpgen.data.markup import ICON_TOKEN
+from pnpgen.pdf.draw import draw_art
+from pnpgen.svg import convert
+from pnpgen.svg.artwork import Art
+from pnpgen.text import icons as icon_files
+from pnpgen.text.linebreak import OBJ
+from pnpgen.units import PT_PER_MM
+
+BOX_MM = 10.0  # the square an icon is converted in (drawn scaled to the text's em)
+DESCENT = 0.12  # of an em: how far below the baseline an icon's square starts (as the body's glyphs sit)
+
+
+def named(text: str) -> list[str]:
+    """The icon names ``{name}`` a text writes, in order."""
+    return [m.group()[1:-1] for m in re.finditer(ICON_TOKEN, text)]
+
+
+def draft_icons(text: str, dirs: Sequence[Path], ink: str) -> dict[str, Art]:
+    """The art of each icon the draft ``text`` names that an icon folder holds (``dirs``, in
+    order), its ``currentColor`` in ``ink``: converted once per book."""
+    out: dict[str, Art] = {}
+    for name in dict.fromkeys(named(text)):
+        try:
+            path = icon_files.find(name, tuple(dirs))
+        except Exception:  # noqa: BLE001 - an icon name leading out of its folder, a folder linked out: text
+            path = None
+        if path is None:
+            continue
+        svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{BOX_MM}mm" height="{BOX_MM}mm" '
+               f'viewBox="0 0 {BOX_MM} {BOX_MM}">{icon_files.place(path, 0, 0, BOX_MM, ink)}</svg>')
+        out[name] = convert(svg, f"icons/{path.name}")
+    return out
+
+
+def unknown(text: str, known: Mapping[str, Art]) -> list[str]:
+    """The ``{name}``s of ``text`` no icon has (left as text)."""
+    return [n for n in dict.fromkeys(named(text)) if n not in known]
+
+
+def with_icons(text: str, known: Mapping[str, Art]) -> tuple[str, tuple[Art, ...]]:
+    """``text`` with each known icon's ``{name}`` as one ``OBJ``, and their art in order."""
+    if not known or "{" not in text:
+        return text, ()
+    arts: list[Art] = []
+
+    def one(m: re.Match) -> str:
+        art = known.get(m.group()[1:-1])
+        if art is None:
+            return m.group()
+        arts.append(art)
+        return OBJ
+
+    return re.sub(ICON_TOKEN, one, text), tuple(arts)
+
+
+def draw_icon(canv, art: Art, x: float, baseline: float, size: float) -> None:
+    """``art`` in a ``size``-point square standing on the line at ``x`` (points): a Form XObject
+    defined once per icon and document."""
+    name = "icon-" + hashlib.sha256(repr(art.items).encode() + (art.fallback or "").encode()).hexdigest()[:16]
+    box = BOX_MM * PT_PER_MM
+    if not canv.hasForm(name):
+        canv.beginForm(name, 0, 0, box, box)
+        draw_art(canv, art)
+        canv.endForm()
+    canv.saveState()
+    canv.translate(x, baseline - DESCENT * size)
+    canv.scale(size / box, size / box)
+    canv.doForm(name)
+    canv.restoreState()

@@ -1,0 +1,95 @@
+"""Icons in the draft: ``{coin}`` in a rule is drawn as the cards draw it (the game's icons/,
+the workspace's, pnpgen's own), one em square on the line, where the text leaves it an em; a
+``{name}`` no icon has stays text and is warned about. It printed ``{coin}`` as written."""
+
+from __future__ import annotations
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+import pytest
+from pypdf import PdfReader
+
+from conftest import DRAFT, GAME_YAML, make_workspace, run
+from pdfprobe import glyphs
+
+PT_MM = 25.4 / 72
+RULE = "１：{coin}を１枚得る。{coin}{coin}は{vp}と交換する。{未知}はそのまま。"
+BODY_PT = 9.0  # the body's size (rulebook/styles.py BODY_SIZE)
+
+
+def _icons(pdf, n: int) -> list[tuple[float, float, float]]:
+    """(x, y of its square's bottom-left corner from the page's bottom-left, em) in points of each
+    icon page ``n`` places: the Form XObjects drawn at the scale of a 10 mm square to an em."""
+    doc = pdfium.PdfDocument(str(pdf))
+    out = []
+    for obj in doc[n].get_objects(max_depth=1):
+        if obj.type == pdfium_c.FPDF_PAGEOBJ_FORM:
+            a, _, _, d, e, f = obj.get_matrix().get()
+            if abs(a - d) < 1e-6 and a * 10 / PT_MM < 12:  # (the pieces' pictures are larger)
+                out.append((e, f, a * 10 / PT_MM))
+    return sorted(out)
+
+
+@pytest.mark.parametrize("style", ["jlreq", "proportional"])
+def test_icons_in_the_draft_are_drawn_an_em_wide_on_the_line(tmp_path, capsys, style):
+    ws = make_workspace(tmp_path / "ws", draft=True,
+                        game=GAME_YAML + f"rulebook: {{style: {style}}}\n")
+    draft = ws / "data" / "test" / "draft.txt"
+    draft.write_text(DRAFT.replace("１：カードを１枚引く。", RULE), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "rulebook", "--game", "test", "--out", str(tmp_path / "out")) == 0
+    err = capsys.readouterr().err
+    assert "{未知} names no icon" in err and "{coin}" not in err, err
+    pdf = tmp_path / "out" / "test" / "rulebook.pdf"
+    pages = PdfReader(pdf).pages
+    n = next(i for i, p in enumerate(pages) if "交換する" in p.extract_text())
+    text = pages[n].extract_text()
+    assert "{coin}" not in text and "{vp}" not in text and "{未知}" in text
+    placed = _icons(pdf, n)
+    assert len(placed) == 4  # coin, coin, coin, vp
+    assert len([x for x in pages[n]["/Resources"]["/XObject"] if "icon-" in x]) == 2  # one form per icon
+    x, y, em = placed[0]
+    assert em == pytest.approx(BODY_PT, abs=0.01)
+    line_y = (float(pages[n].mediabox.height) - (y + 0.12 * em)) * PT_MM  # its baseline, mm from the top
+    after = min((g for g in glyphs(pdf)[n] if abs(g.y - line_y) < 0.3 and g.x > x * PT_MM), key=lambda g: g.x)
+    assert after.char == "を" and after.x == pytest.approx((x + em) * PT_MM, abs=em * 0.3 * PT_MM), after
+    assert placed[2][0] - placed[1][0] == pytest.approx(em, abs=em * 0.3)  # {coin}{coin}: side by side
+
+
+def test_icons_in_an_english_draft_sit_between_its_words(tmp_path, capsys):
+    """A Latin-script book sets its lines word by word: an icon is an em square in its word."""
+    ws = make_workspace(tmp_path / "ws", draft=True,
+                        game=GAME_YAML.replace("title: テストゲーム", "languages: [en]\ntitle: Test"))
+    (ws / "data" / "test" / "draft.txt").write_text(
+        "# Test (Draft 1)\n\n## Components\n\n- 11 Test cards\n\n## Playing the game\n\n"
+        "1. Gain {coin} and pay {vp}{vp} to draw a card.\n", encoding="utf-8")
+    assert run(ws, "rulebook", "--game", "test", "--out", str(tmp_path / "out")) == 0
+    pdf = tmp_path / "out" / "test" / "rulebook.pdf"
+    pages = PdfReader(pdf).pages
+    n = next(i for i, p in enumerate(pages) if "draw a card" in p.extract_text())
+    assert "{coin}" not in pages[n].extract_text()
+    placed = _icons(pdf, n)
+    assert len(placed) == 3
+    x, y, em = placed[0]
+    line_y = (float(pages[n].mediabox.height) - (y + 0.12 * em)) * PT_MM
+    words = [g for g in glyphs(pdf)[n] if abs(g.y - line_y) < 0.3 and g.char.strip()]
+    before = max((g for g in words if g.x < x * PT_MM), key=lambda g: g.x)
+    after = min((g for g in words if g.x > x * PT_MM), key=lambda g: g.x)
+    assert before.char == "n" and after.char == "a", (before, after)  # "Gain {coin} and"
+    assert after.x > (x + em) * PT_MM  # the word space after the icon
+    assert placed[2][0] - placed[1][0] == pytest.approx(em, abs=0.01)  # {vp}{vp}: one word of two icons
+
+
+def test_an_english_books_running_head_draws_no_space_its_font_lacks(tmp_path):
+    """An English draft in the default (Japanese) fonts: the en space between the title and the
+    draft in the running head is in no font of BIZ UDPGothic's chain, and it printed a box (a
+    glyph a viewer reads as no character at all)."""
+    ws = make_workspace(tmp_path / "ws", draft=True,
+                        game=GAME_YAML.replace("title: テストゲーム", "languages: [en]\ntitle: Test"))
+    (ws / "data" / "test" / "draft.txt").write_text("# Test (Draft 1)\n\n## Playing the game\n\n1. Draw a card.\n",
+                                                    encoding="utf-8")
+    assert run(ws, "rulebook", "--game", "test", "--out", str(tmp_path / "out")) == 0
+    pages = glyphs(tmp_path / "out" / "test" / "rulebook.pdf")
+    heads = [g for page in pages[1:] for g in page if g.y < 20 and g.obj is not None]  # 12 mm from the top
+    assert "".join(g.char for g in heads).startswith("Test Draft 1")
+    assert all(g.char for g in heads), [(g.char, g.font) for g in heads if not g.char]
