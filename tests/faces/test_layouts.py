@@ -599,3 +599,41 @@ def test_the_small_token_of_the_docs_builds_with_its_value_alone_and_no_lint(tmp
     assert "print lint" not in capsys.readouterr().err
     [ship] = [g for g in glyphs(root / "build" / "test" / "shop" / "cards-unique.pdf")[0] if g.char == "船"]
     assert abs(ship.x + ship.size * 0.3528 / 2 - (BLEED + 8)) < 0.5, ship  # centred across the 16 mm token
+
+
+def test_a_fold_over_standee_prints_its_figure_twice_the_far_copy_upside_down_with_dashed_folds(tmp_path, capsys):
+    """A fold-over standee could not be made without a template: no box turned upside down, no
+    fold line. ``layout: standee`` prints the art twice on a 25×120 mm strip, the far copy turned
+    180° about the fold (so, folded, the back shows the figure mirrored), dashed fold lines at the
+    middle and at each 10 mm base tab."""
+    import pypdfium2
+    from PIL import Image
+
+    root = make_workspace(tmp_path / "ws", deck="name: 兵\nlayout: standee\npieces:\n  - {title: 騎士, art: k.png}\n")
+    (root / "data" / "test" / "art").mkdir()
+    art = Image.new("RGB", (370, 600), "white")
+    art.paste((255, 0, 0), (0, 0, 80, 80))  # a red mark at the figure's top-left: front and back tell apart
+    art.save(root / "data" / "test" / "art" / "k.png")
+    capsys.readouterr()
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "print lint" not in capsys.readouterr().err
+    dpi = 144
+    page = pypdfium2.PdfDocument(str(root / "build" / "test" / "shop" / "cards-unique.pdf"))[0]
+    assert (round(page.get_width() * 25.4 / 72), round(page.get_height() * 25.4 / 72)) == (31, 126)
+    image = page.render(scale=dpi / 72).to_pil().convert("RGB")
+
+    def px(x_mm: float, y_mm: float) -> tuple[int, int, int]:  # trim coordinates
+        return image.getpixel((round((BLEED + x_mm) / 25.4 * dpi), round((BLEED + y_mm) / 25.4 * dpi)))
+
+    red = [(x / 4, y / 4) for y in range(0, 480) for x in range(-8, 108) if px(x / 4, y / 4) == (255, 0, 0)]
+    near = [(x, y) for x, y in red if y > 60]
+    far = [(x, y) for x, y in red if y < 60]
+    assert near and far
+    cx, cy = sum(x for x, _ in near) / len(near), sum(y for _, y in near) / len(near)
+    fx, fy = sum(x for x, _ in far) / len(far), sum(y for _, y in far) / len(far)
+    assert cx < 5 and 60 < cy < 70  # the front copy upright: its mark top-left, under the fold
+    assert abs(fx - (25 - cx)) < 0.3 and abs(fy - (120 - cy)) < 0.3  # the far copy: the front turned 180° about the fold
+    for y in (10, 60, 110):  # the fold lines: dark dashes across the whole width
+        row = [min(sum(px(x / 4, y + d)) for d in (-0.1, 0, 0.1)) < 200 for x in range(0, 100)]  # ink, not the tab
+        dashes = sum(1 for a, b in zip(row, row[1:]) if b and not a)
+        assert dashes >= 6, (y, row)

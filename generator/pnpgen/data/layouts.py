@@ -30,7 +30,7 @@ from pnpgen.units import MM_PER_UNIT
 
 MAX_DEPTH = 20  # layouts extending layouts
 TEMPLATE_PREFIX = "@layout"  # a deck's layout sides are rendered as templates @layout/<deck>/front, …/back
-BOX_TYPES = ("text", "image", "icons", "panel", "frame")
+BOX_TYPES = ("text", "image", "icons", "panel", "frame", "line")
 SOURCES = ("game.title", "game.players", "game.draft", "deck.name")  # what a box may show besides piece fields
 FIELD_OF = {"text": "text", "image": "image", "icons": "list"}  # a box's type → the field type it reads
 # Colours every layout knows, whatever its palette says; a game's palette of the same name wins.
@@ -221,6 +221,13 @@ def role(value: Any, trim: tuple[float, float]) -> str:
     return v.name(value, "a font role")
 
 
+def turn(value: Any, trim: tuple[float, float]) -> float:
+    """A box's turn in degrees: 0, or 180 (upside down: the far half of a fold-over standee)."""
+    if isinstance(value, bool) or value not in (0, 180):
+        raise v.Invalid(f"turn {v.show(value)} is not one a box takes", "0 or 180 (degrees: 180 prints the box upside down)")
+    return float(value)
+
+
 def clip(value: Any, trim: tuple[float, float]) -> float | None:
     return None if value is None or value == "none" else length(-50, 50)(value, trim)
 
@@ -240,10 +247,10 @@ BOX_OPTIONS: dict[str, Opt] = {
     "field": Opt(source, None, "the piece field shown, or game.title, game.players, game.draft, deck.name",
                  ("text", "image", "icons")),
     "text": Opt(text, None, "a fixed text instead of a field (markup allowed)", ("text",)),
-    "x": Opt(length(-100, 2000), 0.0, "left edge, mm from the trim's left", ("text", "image", "icons", "panel")),
-    "y": Opt(length(-100, 2000), 0.0, "top edge, mm from the trim's top", ("text", "image", "icons", "panel")),
-    "w": Opt(length(0, 2000), None, "width, mm", ("text", "image", "icons", "panel")),
-    "h": Opt(length(0, 2000), None, "height, mm", ("text", "image", "icons", "panel")),
+    "x": Opt(length(-100, 2000), 0.0, "left edge, mm from the trim's left", ("text", "image", "icons", "panel", "line")),
+    "y": Opt(length(-100, 2000), 0.0, "top edge, mm from the trim's top", ("text", "image", "icons", "panel", "line")),
+    "w": Opt(length(0, 2000), None, "width, mm (a line: how far right it runs)", ("text", "image", "icons", "panel", "line")),
+    "h": Opt(length(0, 2000), None, "height, mm (a line: how far down it runs)", ("text", "image", "icons", "panel", "line")),
     "font": Opt(role, "gothic", "font role: gothic, bold, mincho, mono or one of game.yaml's fonts:", ("text",)),
     "size": Opt(points(0.5, 500), 9.0, "text size, pt (the largest tried)", ("text",)),
     "min_size": Opt(points(0.5, 500), 6.0, "smallest text size, pt (below it the build warns)", ("text",)),
@@ -251,7 +258,8 @@ BOX_OPTIONS: dict[str, Opt] = {
     "align": Opt(one_of("left", "center", "right", "justify"), "left", "horizontal alignment", ("text", "icons")),
     "valign": Opt(one_of("top", "middle", "bottom"), "top", "vertical alignment", ("text",)),
     "colour": Opt(colour_spec(False), "ink", "text colour", ("text",)),
-    "fill": Opt(colour_spec(True), None, "panel colour behind the box (none: no panel)"),
+    "fill": Opt(colour_spec(True), None, "panel colour behind the box (none: no panel)",
+                ("text", "image", "icons", "panel", "frame")),
     "stroke": Opt(colour_spec(True), None, "panel border colour (none: no border)"),
     "stroke_width": Opt(length(0, 20), 0.35, "panel border width, mm"),
     "radius": Opt(length(0, 100), 0.0, "panel corner radius, mm", ("text", "image", "icons", "panel", "frame")),
@@ -263,6 +271,8 @@ BOX_OPTIONS: dict[str, Opt] = {
     "clip": Opt(clip, None, "clip the art to the piece's outline grown by this many mm (-2: 2 mm inside)", ("image",)),
     "gap": Opt(length(0, 100), 1.0, "space between icons, mm", ("icons",)),
     "inset": Opt(length(-20, 100), 0.0, "frame: distance inside the trim, mm", ("frame",)),
+    "dash": Opt(length(0, 50), 0.0, "line: length of its dashes and of the gaps between, mm (0: solid)", ("line",)),
+    "rotate": Opt(turn, 0.0, "0, or 180: the box printed upside down, turned about its centre", ("text", "image", "icons")),
     "placeholder": Opt(flag, True, "an empty value prints 未定 (TBD in English) (true) or leaves the box out (false)",
                        ("text", "image", "icons")),
 }

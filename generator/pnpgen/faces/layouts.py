@@ -56,6 +56,8 @@ def _ground(box: LayoutBox, earlier: list[LayoutBox], side: LayoutSide, layout: 
         return _colour(box.get("fill"), layout)
     x, y, w, h = (box.get(k) for k in ("x", "y", "w", "h"))
     for under in reversed(earlier):
+        if under.type == "line":
+            continue  # a line covers nothing
         if under.type == "frame":
             if under.get("fill") is not None:
                 return _colour(under.get("fill"), layout)
@@ -103,13 +105,36 @@ def _frame(box: LayoutBox, layout: Layout) -> list[str]:
     return [f'<path d="{{{{ outline({num(-inset)}) }}}}" {paint}/>']
 
 
+def _line(box: LayoutBox, layout: Layout) -> list[str]:
+    """A straight line from (x, y) to (x + w, y + h): a fold line, dashed with ``dash``."""
+    x, y, w, h = (box.get(k) for k in ("x", "y", "w", "h"))
+    stroke = box.get("stroke")
+    ink = _colour(stroke, layout) if stroke is not None else _named("ink", layout)
+    dash = box.get("dash")
+    dashed = f' stroke-dasharray="{num(dash)} {num(dash)}"' if dash else ""
+    return [f'<line x1="{num(x)}" y1="{num(y)}" x2="{num(x + w)}" y2="{num(y + h)}" '
+            f'stroke="{{{{ {ink} }}}}" stroke-width="{num(box.get("stroke_width"))}"{dashed}/>']
+
+
 def _box(box: LayoutBox, layout: Layout, ground: str | None = None) -> list[str]:
     out = [f"{{# {box.name} #}}"]
     if box.type == "frame":
         return out + _frame(box, layout)
+    if box.type == "line":
+        return out + _line(box, layout)
     x, y, w, h = (box.get(k) for k in ("x", "y", "w", "h"))
     if box.type == "panel":
         return out + _panel(box, layout, x, y, w, h)
+    if box.get("rotate"):  # upside down about the box's centre: the far half of a fold-over standee
+        turned = _unturned(box, layout, ground, x, y, w, h)
+        return [out[0], f'<g transform="rotate({num(box.get("rotate"))} {num(x + w / 2)} {num(y + h / 2)})">',
+                *turned, "</g>"]
+    return out + _unturned(box, layout, ground, x, y, w, h)
+
+
+def _unturned(box: LayoutBox, layout: Layout, ground: str | None, x: float, y: float, w: float,
+              h: float) -> list[str]:
+    out: list[str] = []
     pad = box.get("pad")
     ix, iy, iw, ih = x + pad, y + pad, max(w - 2 * pad, 0.0), max(h - 2 * pad, 0.0)
     placeholder = box.get("placeholder")
