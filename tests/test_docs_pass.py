@@ -13,7 +13,7 @@ import pytest
 
 from conftest import DECK_YAML, REPO, make_workspace, run
 from homeprint.test_printer import placements
-from pdfprobe import texts
+from pdfprobe import reader, texts
 
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 HOME = (REPO / "docs" / "home-printing.md").read_text(encoding="utf-8")
@@ -195,3 +195,25 @@ def test_calibrate_names_its_file_relative_to_the_workspace(tmp_path, capsys):
     assert run(ws / "data", "calibrate", "--paper", "letter", "--duplex", "short") == 0
     assert capsys.readouterr().out.splitlines()[0].startswith("calibration sheet: build/calibration-letter-short.pdf ")
     assert (ws / "build" / "calibration-letter-short.pdf").is_file()
+
+
+def test_the_print_and_play_pdf_to_sell_is_built_as_the_docs_say(tmp_path):
+    """home-printing.md's commands for a print-and-play PDF to sell, run as written: one folder per
+    paper, its sheets on that paper, and a rulebook without the appendix whose proofing notes
+    (counts the data disagrees with, open values) are the designer's, never a buyer's; the files
+    it says to upload are there."""
+    section = HOME[HOME.index("## A print-and-play PDF to sell"):]
+    commands = [line.split()[1:] for line in _block(section, "pnpgen check").splitlines()]
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    for args in commands:
+        jobs = ["--jobs", "1"] if args[0] == "build" else []
+        assert run(ws, *[a.replace("mygame", "test") for a in args], *jobs) == 0, args
+    for folder, width in (("sale-a4", 210.0), ("sale-letter", 215.9)):
+        made = ws / folder / "test"
+        for name in ("test-all.pdf", "rulebook.pdf", "rulebook-booklet.pdf"):
+            assert f"`{name.replace('test', 'mygame')}`" in section and (made / name).is_file(), name
+        assert round(float(reader(made / "test-all.pdf").pages[0].mediabox.width) * 25.4 / 72, 1) == width
+        book = "".join(texts(made / "rulebook.pdf"))
+        assert "付録" not in book and "校正" not in book, folder
+    assert run(ws, "build", "--game", "test", "--out", "full", "--jobs", "1") == 0  # without --rules-only: the appendix
+    assert "付録" in "".join(texts(ws / "full" / "test" / "rulebook.pdf"))
