@@ -13,7 +13,7 @@ import pytest
 
 from conftest import DECK_YAML, REPO, make_workspace, run
 from homeprint.test_printer import placements
-from pdfprobe import reader, texts
+from pdfprobe import glyphs, reader, texts
 
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 HOME = (REPO / "docs" / "home-printing.md").read_text(encoding="utf-8")
@@ -217,3 +217,27 @@ def test_the_print_and_play_pdf_to_sell_is_built_as_the_docs_say(tmp_path):
         assert "付録" not in book and "校正" not in book, folder
     assert run(ws, "build", "--game", "test", "--out", "full", "--jobs", "1") == 0  # without --rules-only: the appendix
     assert "付録" in "".join(texts(ws / "full" / "test" / "rulebook.pdf"))
+
+
+def test_the_paper_die_of_data_format_builds_as_written(tmp_path, capsys):
+    """data-format.md's paper d6 (layouts/d6.yaml and the deck on its polygon), copied as written:
+    each face's value prints in the middle of its 16 mm square of the net, the folds are dashed
+    lines, and nothing is told about it (no print lint, no error)."""
+    ws = make_workspace(tmp_path / "ws", deck=_block(FORMAT, "# data/<slug>/decks/dice.yaml"))
+    (ws / "layouts").mkdir()
+    (ws / "layouts" / "d6.yaml").write_text(_block(FORMAT, "# layouts/d6.yaml"), encoding="utf-8")
+    (ws / "templates" / "test" / "icons").mkdir()
+    for name in ("sword", "shield"):
+        (ws / "templates" / "test" / "icons" / f"{name}.svg").write_text(
+            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>')
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert capsys.readouterr().err == ""
+    first = glyphs(ws / "build" / "test" / "shop" / "cards-unique.pdf")[0]
+    squares = {"1": (16, 0), "2": (0, 16), "3": (16, 16), "5": (32, 16), "4": (48, 16), "6": (16, 32)}
+    assert sorted(g.char for g in first if g.char.strip()) == sorted(squares)
+    for g in (g for g in first if g.char.strip()):
+        x, y = squares[g.char]
+        assert x + 3 < g.x - 3 < x + 13 and y + 8 < g.y - 3 < y + 14, g  # its square, the bleed at 3 mm
+    die = reader(ws / "build" / "test" / "shop" / "cards-die.pdf")
+    assert len(die.pages) >= 1  # its outline, in the die-line file for a shop
