@@ -563,6 +563,9 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
             if btype not in opt.types:
                 continue
             if key not in given:
+                if opt.default is None and key in ("w", "h") and btype == "line":
+                    options[key] = 0.0  # a line across gives its w alone, one down its h
+                    continue
                 if opt.default is None and key in ("w", "h"):
                     others = ", ".join(n for n in raw.boxes if n != name) or "none"
                     raise InputError(f"box {name} has no {key}", path=_where(given),
