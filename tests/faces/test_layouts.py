@@ -225,6 +225,11 @@ def test_a_layout_changed_to_a_rect_without_a_size_asks_for_one_at_the_deck(tmp_
      "box value shows nothing (expected 'field: value' (the piece field it shows) or 'text: …'"),
     ("extends: token-round\nback:\n  boxes:\n    count: {x: 1, y: 1, w: 10, h: 10}\n", 4,
      "box count shows nothing (expected 'field: title' (the piece field it shows) or 'text: …'"),
+    # the standee's new options: a turn it cannot take, a box that cannot stand up, a dash on text
+    ("extends: standee\nboxes:\n  front: {rotate: 90}\n", 3, "turn 90 is not one a box takes (expected 0 or 180"),
+    ("extends: standee\nstand_up: frnt\n", 2, "no image box 'frnt' on the front to stand up; did you mean front?"),
+    ("extends: standee\nstand_up: far_tab\n", 2, "box far_tab is a panel box, not an image box"),
+    ("extends: standee\nboxes:\n  title: {dash: 1}\n", 3, "a text box does not take dash"),
 ])
 def test_bad_layout_yaml_is_one_line_with_its_file_and_line(tmp_path, capsys, layout, line, says):
     root = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: mine\npieces:\n  - {title: 題}\n")

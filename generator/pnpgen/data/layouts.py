@@ -277,7 +277,7 @@ BOX_OPTIONS: dict[str, Opt] = {
                        ("text", "image", "icons")),
 }
 SIDE_KEYS = ("background", "boxes")
-LAYOUT_KEYS = ("description", "extends", "kind", "shape", "format", "size", "orientation", "corner_radius",
+LAYOUT_KEYS = ("description", "extends", "stand_up", "kind", "shape", "format", "size", "orientation", "corner_radius",
                "palette", "fields", "background", "boxes", "back")
 GEOMETRY_KEYS = ("kind", "shape", "format", "size", "orientation", "corner_radius")
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
@@ -432,7 +432,7 @@ def resolve(root: Path | None, spec: Any, doc: Located, keypath: tuple = ("layou
         raw.source = layer_doc.path
         if isinstance(layer.get("shape"), str):
             _reshape(raw.top, layer)
-        for key in GEOMETRY_KEYS + ("description",):
+        for key in GEOMETRY_KEYS + ("description", "stand_up"):
             if key in layer:
                 if key == "format":
                     raw.top.pop("size", None)
@@ -627,4 +627,23 @@ def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[
     front = _side(raw.front, trim, colours, font_roles)
     back = _side(raw.back, trim, colours, font_roles) if raw.back is not None else None
     return Layout(raw.name, trim, shape, tuple(sorted(used.items())), tuple(fields(raw).items()), front, back,
-                  tuple(sorted(name for name in used if name in raw.deck_palette)), tuple(sorted(game_colours)))
+                  tuple(sorted(name for name in used if name in raw.deck_palette)), tuple(sorted(game_colours)),
+                  _stand_up(raw, front))
+
+
+def _stand_up(raw: RawLayout, front: LayoutSide) -> tuple[float, float, float, float] | None:
+    """``stand_up: front``: the front's image box a piece stands as on a virtual table (a fold-over
+    standee's upright figure), as x, y, w, h in mm; None when the layout names none."""
+    given = raw.top.get("stand_up")
+    if given is None or given.value is None:
+        return None
+    images = [b for b in front.boxes if b.type == "image"]
+    box = next((b for b in images if b.name == given.value), None)
+    if box is None:
+        names = [b.name for b in images]
+        other = next((b for b in front.boxes if b.name == given.value), None)
+        told = (f"box {other.name} is a {other.type} box, not an image box, so it cannot stand up" if other else
+                f"no image box {v.show(given.value)} on the front to stand up{suggest(str(given.value), names)}")
+        raise given.error(told,
+                          "the name of one of the front's image boxes: " + (", ".join(names) or "none"))
+    return (box.get("x"), box.get("y"), box.get("w"), box.get("h"))

@@ -146,6 +146,8 @@ class Layout:
     # the game's palette names the boxes read that the layout has no colour of its own for
     # (``band: {fill: wheat}``): read, so never a near miss of one the layout has
     game_colours: tuple[str, ...] = ()
+    # ``stand_up:``: the front's image box the piece stands as in Tabletop Simulator (x, y, w, h mm)
+    stand_up: tuple[float, float, float, float] | None = None
 
 
 @dataclass
