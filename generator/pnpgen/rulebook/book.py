@@ -191,26 +191,48 @@ def _step_numbering(doc: Document, path: Path, latin: bool) -> list[str]:
 
 
 # what a Markdown draft marks that the book does not read: **bold**, __bold__, *italics*, _italics_,
-# `code`, [a link](address)
+# `code`, [a link](address); and a line that is a table's row, a rule (---) or a block quote (> …)
 _MARKDOWN = re.compile(r"\*\*[^*\s][^*]*\*\*|__[^_\s][^_]*__|(?<![\w*])\*[^*\s][^*]*(?<!\s)\*(?![\w*])"
-                       r"|(?<![\w_])_[^_\s][^_]*(?<!\s)_(?![\w_])|`[^`]+`|\[[^\]]+\]\([^)\s]+\)")
+                       r"|(?<![\w_])_[^_\s][^_]*(?<!\s)_(?![\w_])|`[^`]+`|\[[^\]]+\]\([^)\s]+\)"
+                       r"|^\|.*\|[ \t]*$|^(?:-{3,}|\*{3,}|_{3,})[ \t]*$|^>[ \t]", re.M)
+# a card's icon written in the draft, {sword}: the book draws no icons (a ruby {漢字|かんじ} has its bar)
+_ICON = re.compile(r"\{[^\W\d_][\w-]*\}")
+
+
+def _first_found(doc: Document, pattern: re.Pattern[str]) -> tuple[int, str, str] | None:
+    """The draft line of the first match of ``pattern`` in the text the book prints (steps' titles,
+    then the blocks), the match, and how many more there are (`` and 2 more``)."""
+    texts = [(c.line, 0, c.title) for s in doc.sections for c in s.children if isinstance(c, Step)]
+    texts += [(b.line, 1, getattr(b, "text", "") or "") for b in doc.blocks()]  # (a step's title before its text)
+    found = sorted((line, order, m.start(), m.group()) for line, order, text in texts for m in pattern.finditer(text))
+    if not found:
+        return None
+    line, _, _, first = found[0]
+    return line, first, f" and {len(found) - 1} more" if len(found) > 1 else ""
 
 
 def _markdown_marks(doc: Document, path: Path, latin: bool) -> list[str]:
-    """An English draft written in Markdown: its emphasis, code and link marks print as they
-    stand (the book sets no bold or italics from a draft), said once, at the first of them."""
-    if not latin:
+    """An English draft written in Markdown: its emphasis, code and link marks, tables, rules and
+    quotes print as they stand (the book sets no bold or italics from a draft), said once, at the
+    first of them."""
+    found = _first_found(doc, _MARKDOWN) if latin else None
+    if found is None:
         return []
-    texts = [(c.line, 0, c.title) for s in doc.sections for c in s.children if isinstance(c, Step)]
-    texts += [(b.line, 1, getattr(b, "text", "") or "") for b in doc.blocks()]  # (a step's title before its text)
-    found = sorted((line, order, m.start(), m.group()) for line, order, text in texts for m in _MARKDOWN.finditer(text))
-    if not found:
-        return []
-    line, _, _, first = found[0]
-    more = f" and {len(found) - 1} more" if len(found) > 1 else ""
+    line, first, more = found
     return [f"{path}:{line}: Markdown marks print as written: {quoted(first)}{more} (the rulebook sets no bold, "
-            "italics, code or links from the draft; write the words plain, or 【term】 for an index term, "
-            "set in the accent colour)"]
+            "italics, code, links, tables, rules or quotes from the draft; write the words plain, or 【term】 for "
+            "an index term, set in the accent colour, and a table as `Term: Text` lines)"]
+
+
+def _icon_marks(doc: Document, path: Path) -> list[str]:
+    """A card icon written in the draft (``roll a die per {sword}``) prints as its braces and
+    name: said once, at the first, with how many more."""
+    found = _first_found(doc, _ICON)
+    if found is None:
+        return []
+    line, first, more = found
+    return [f"{path}:{line}: icons print as written in the rulebook: {quoted(first)}{more} (the book draws no "
+            f"icons; expected the word, e.g. {first[1:-1]})"]
 
 
 def _missing_glyphs(doc: Document, fonts, names: list[str]) -> list[str]:
@@ -293,6 +315,7 @@ def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
     )
     warnings += _step_numbering(doc, path, is_latin(draft.lang))
     warnings += _markdown_marks(doc, path, is_latin(draft.lang))
+    warnings += _icon_marks(doc, path)
     if not doc.rules:
         warnings.append(f"{path}: no rules section found (■ in a Japanese draft; #, numbered or ALL CAPS "
                         "headings in an English one); the rulebook has no rules")
