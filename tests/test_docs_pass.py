@@ -241,3 +241,16 @@ def test_the_paper_die_of_data_format_builds_as_written(tmp_path, capsys):
         assert x + 3 < g.x - 3 < x + 13 and y + 8 < g.y - 3 < y + 14, g  # its square, the bleed at 3 mm
     die = reader(ws / "build" / "test" / "shop" / "cards-die.pdf")
     assert len(die.pages) >= 1  # its outline, in the die-line file for a shop
+
+
+def test_the_roll_and_write_sheet_of_data_format_builds_as_written(tmp_path, capsys):
+    """data-format.md's score sheet (grid and tick boxes from the board layout), copied as written:
+    an A5 sheet, one a page, twenty pages, quietly."""
+    ws = make_workspace(tmp_path / "ws", deck=_block(FORMAT, "# data/<slug>/decks/log.yaml"))
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert capsys.readouterr().err == ""
+    shop = reader(ws / "build" / "test" / "shop" / "cards.pdf")
+    assert len(shop.pages) == 20
+    box = shop.pages[0].trimbox
+    assert (round(float(box.width) * 25.4 / 72), round(float(box.height) * 25.4 / 72)) == (148, 210)

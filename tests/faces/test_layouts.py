@@ -230,6 +230,8 @@ def test_a_layout_changed_to_a_rect_without_a_size_asks_for_one_at_the_deck(tmp_
     ("extends: standee\nstand_up: frnt\n", 2, "no image box 'frnt' on the front to stand up; did you mean front?"),
     ("extends: standee\nstand_up: far_tab\n", 2, "box far_tab is a panel box, not an image box"),
     ("extends: standee\nboxes:\n  title: {dash: 1}\n", 3, "a text box does not take dash"),
+    ("extends: board\nboxes:\n  log: {type: grid, x: 5, y: 5, w: 50, h: 50, cols: 0}\n", 3,
+     "0 is not a number of cells (expected a whole number from 1 to 200)"),
 ])
 def test_bad_layout_yaml_is_one_line_with_its_file_and_line(tmp_path, capsys, layout, line, says):
     root = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: mine\npieces:\n  - {title: 題}\n")
@@ -642,3 +644,33 @@ def test_a_fold_over_standee_prints_its_figure_twice_the_far_copy_upside_down_wi
         row = [min(sum(px(x / 4, y + d)) for d in (-0.1, 0, 0.1)) < 200 for x in range(0, 100)]  # ink, not the tab
         dashes = sum(1 for a, b in zip(row, row[1:]) if b and not a)
         assert dashes >= 6, (y, row)
+
+
+def test_a_roll_and_write_sheets_grid_and_tick_boxes_come_from_yaml(tmp_path, capsys):
+    """A roll-and-write sheet's grid and its row of tick boxes needed a picture drawn elsewhere or
+    a template: a ``type: grid`` box draws ``cols`` × ``rows`` cells, ruled (``spacing: 0``) or
+    as boxes apart (``spacing: 2``), each line where the box's size puts it."""
+    import pypdfium2
+
+    deck = ("name: 記録\nkind: board\nsize: [148, 210]\nlayout:\n  extends: board\n  boxes:\n    art: null\n"
+            "    grid: {type: grid, x: 14, y: 30, w: 120, h: 60, cols: 6, rows: 3, stroke_width: 0.4}\n"
+            "    ticks: {type: grid, x: 14, y: 100, w: 78, h: 8, cols: 8, spacing: 2, fill: white}\n"
+            "pieces:\n  - {title: 記録, text: 本文}\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    capsys.readouterr()
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "print lint" not in capsys.readouterr().err
+    dpi = 144
+    page = pypdfium2.PdfDocument(str(root / "build" / "test" / "shop" / "cards-unique.pdf"))[0]
+    image = page.render(scale=dpi / 72).to_pil().convert("L")
+
+    def dark(x_mm: float, y_mm: float) -> bool:  # trim coordinates, a pixel either side of the point
+        return min(image.getpixel((round((BLEED + x_mm) / 25.4 * dpi) + d, round((BLEED + y_mm) / 25.4 * dpi) + e))
+                   for d in (-1, 0, 1) for e in (-1, 0, 1)) < 100
+
+    assert all(dark(14 + 20 * c, 60) for c in range(7))  # the seven column lines, 20 mm apart, edges too
+    assert all(dark(50, 30 + 20 * r) for r in range(4))  # the four row lines
+    assert not any(dark(24 + 20 * c, 40 + 20 * r) for c in range(6) for r in range(3))  # cells empty
+    assert all(dark(14 + 10 * c, 104) and dark(22 + 10 * c, 104) for c in range(8))  # each tick box's sides,
+    assert not any(dark(23 + 10 * c, 104) for c in range(7))  # 8 mm wide, 2 mm apart
+    assert not any(dark(18 + 10 * c, 104) for c in range(8))  # and empty

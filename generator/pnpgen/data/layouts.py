@@ -30,7 +30,7 @@ from pnpgen.units import MM_PER_UNIT
 
 MAX_DEPTH = 20  # layouts extending layouts
 TEMPLATE_PREFIX = "@layout"  # a deck's layout sides are rendered as templates @layout/<deck>/front, …/back
-BOX_TYPES = ("text", "image", "icons", "panel", "frame", "line")
+BOX_TYPES = ("text", "image", "icons", "panel", "frame", "line", "grid")
 SOURCES = ("game.title", "game.players", "game.draft", "deck.name")  # what a box may show besides piece fields
 FIELD_OF = {"text": "text", "image": "image", "icons": "list"}  # a box's type → the field type it reads
 # Colours every layout knows, whatever its palette says; a game's palette of the same name wins.
@@ -221,6 +221,14 @@ def role(value: Any, trim: tuple[float, float]) -> str:
     return v.name(value, "a font role")
 
 
+def cells(value: Any, trim: tuple[float, float]) -> int:
+    """How many columns or rows of cells a grid box has: a whole number, 1 to 200."""
+    n = v.whole(value)
+    if n is None or not 1 <= n <= 200:
+        raise v.Invalid(f"{v.show(value)} is not a number of cells", "a whole number from 1 to 200")
+    return n
+
+
 def turn(value: Any, trim: tuple[float, float]) -> float:
     """A box's turn in degrees: 0, or 180 (upside down: the far half of a fold-over standee)."""
     if isinstance(value, bool) or value not in (0, 180):
@@ -247,10 +255,10 @@ BOX_OPTIONS: dict[str, Opt] = {
     "field": Opt(source, None, "the piece field shown, or game.title, game.players, game.draft, deck.name",
                  ("text", "image", "icons")),
     "text": Opt(text, None, "a fixed text instead of a field (markup allowed)", ("text",)),
-    "x": Opt(length(-100, 2000), 0.0, "left edge, mm from the trim's left", ("text", "image", "icons", "panel", "line")),
-    "y": Opt(length(-100, 2000), 0.0, "top edge, mm from the trim's top", ("text", "image", "icons", "panel", "line")),
-    "w": Opt(length(0, 2000), None, "width, mm (a line: how far right it runs)", ("text", "image", "icons", "panel", "line")),
-    "h": Opt(length(0, 2000), None, "height, mm (a line: how far down it runs)", ("text", "image", "icons", "panel", "line")),
+    "x": Opt(length(-100, 2000), 0.0, "left edge, mm from the trim's left", ("text", "image", "icons", "panel", "line", "grid")),
+    "y": Opt(length(-100, 2000), 0.0, "top edge, mm from the trim's top", ("text", "image", "icons", "panel", "line", "grid")),
+    "w": Opt(length(0, 2000), None, "width, mm (a line: how far right it runs)", ("text", "image", "icons", "panel", "line", "grid")),
+    "h": Opt(length(0, 2000), None, "height, mm (a line: how far down it runs)", ("text", "image", "icons", "panel", "line", "grid")),
     "font": Opt(role, "gothic", "font role: gothic, bold, mincho, mono or one of game.yaml's fonts:", ("text",)),
     "size": Opt(points(0.5, 500), 9.0, "text size, pt (the largest tried)", ("text",)),
     "min_size": Opt(points(0.5, 500), 6.0, "smallest text size, pt (below it the build warns)", ("text",)),
@@ -259,7 +267,7 @@ BOX_OPTIONS: dict[str, Opt] = {
     "valign": Opt(one_of("top", "middle", "bottom"), "top", "vertical alignment", ("text",)),
     "colour": Opt(colour_spec(False), "ink", "text colour", ("text",)),
     "fill": Opt(colour_spec(True), None, "panel colour behind the box (none: no panel)",
-                ("text", "image", "icons", "panel", "frame")),
+                ("text", "image", "icons", "panel", "frame", "grid")),
     "stroke": Opt(colour_spec(True), None, "panel border colour (none: no border)"),
     "stroke_width": Opt(length(0, 20), 0.35, "panel border width, mm"),
     "radius": Opt(length(0, 100), 0.0, "panel corner radius, mm", ("text", "image", "icons", "panel", "frame")),
@@ -271,7 +279,12 @@ BOX_OPTIONS: dict[str, Opt] = {
     "clip": Opt(clip, None, "clip the art to the piece's outline grown by this many mm (-2: 2 mm inside)", ("image",)),
     "gap": Opt(length(0, 100), 1.0, "space between icons, mm", ("icons",)),
     "inset": Opt(length(-20, 100), 0.0, "frame: distance inside the trim, mm", ("frame",)),
-    "dash": Opt(length(0, 50), 0.0, "line: length of its dashes and of the gaps between, mm (0: solid)", ("line",)),
+    "dash": Opt(length(0, 50), 0.0, "line: length of its dashes and of the gaps between, mm (0: solid)",
+                ("line", "grid")),
+    "cols": Opt(cells, 1, "grid: columns of cells", ("grid",)),
+    "rows": Opt(cells, 1, "grid: rows of cells", ("grid",)),
+    "spacing": Opt(length(0, 100), 0.0, "grid: space between cells, mm (0: a ruled grid; more: boxes apart, "
+                   "tick boxes)", ("grid",)),
     "rotate": Opt(turn, 0.0, "0, or 180: the box printed upside down, turned about its centre", ("text", "image", "icons")),
     "placeholder": Opt(flag, True, "an empty value prints 未定 (TBD in English) (true) or leaves the box out (false)",
                        ("text", "image", "icons")),

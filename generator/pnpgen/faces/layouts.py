@@ -116,12 +116,34 @@ def _line(box: LayoutBox, layout: Layout) -> list[str]:
             f'stroke="{{{{ {ink} }}}}" stroke-width="{num(box.get("stroke_width"))}"{dashed}/>']
 
 
+def _grid(box: LayoutBox, layout: Layout) -> list[str]:
+    """``cols`` × ``rows`` cells in the box: a ruled grid (``spacing: 0``), or boxes apart (tick
+    boxes of a roll-and-write sheet), each cell filled with ``fill`` when it says one."""
+    x, y, w, h = (box.get(k) for k in ("x", "y", "w", "h"))
+    cols, rows, gap = box.get("cols"), box.get("rows"), box.get("spacing")
+    stroke, fill, dash = box.get("stroke"), box.get("fill"), box.get("dash")
+    ink = _colour(stroke, layout) if stroke is not None else _named("ink", layout)
+    line = f'stroke="{{{{ {ink} }}}}" stroke-width="{num(box.get("stroke_width"))}"' + \
+        (f' stroke-dasharray="{num(dash)} {num(dash)}"' if dash else "")
+    paint = (f'fill="{{{{ {_colour(fill, layout)} }}}}"' if fill is not None else 'fill="none"') + " " + line
+    cw, ch = (w - (cols - 1) * gap) / cols, (h - (rows - 1) * gap) / rows
+    if gap:
+        return [f'<rect x="{num(x + c * (cw + gap))}" y="{num(y + r * (ch + gap))}" width="{num(cw)}" '
+                f'height="{num(ch)}" {paint}/>' for r in range(rows) for c in range(cols)]
+    d = "".join([f"M{num(x + c * cw)} {num(y)}V{num(y + h)}" for c in range(1, cols)]
+                + [f"M{num(x)} {num(y + r * ch)}H{num(x + w)}" for r in range(1, rows)])
+    return [f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" {paint}/>',
+            *([f'<path d="{d}" fill="none" {line}/>'] if d else [])]
+
+
 def _box(box: LayoutBox, layout: Layout, ground: str | None = None) -> list[str]:
     out = [f"{{# {box.name} #}}"]
     if box.type == "frame":
         return out + _frame(box, layout)
     if box.type == "line":
         return out + _line(box, layout)
+    if box.type == "grid":
+        return out + _grid(box, layout)
     x, y, w, h = (box.get(k) for k in ("x", "y", "w", "h"))
     if box.type == "panel":
         return out + _panel(box, layout, x, y, w, h)
