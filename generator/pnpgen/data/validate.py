@@ -342,6 +342,9 @@ def size(value: Any, shape: str, single: bool) -> tuple[float, ...]:
         # written as a shop writes it (420x297, 63 × 88 mm, "63mm, 88mm"): the two lengths as a list
         parts = re.split(r"\s*(?:[xX×＊*,、]|\s)\s*", value.strip()) if isinstance(value, str) else []
         meant = f"[{parts[0]}, {parts[1]}]" if len(parts) == 2 and all(parts) else "[63, 88]"
+        paper = PAPER_FORMATS.get(value.strip().lower()) if isinstance(value, str) else None
+        if paper is not None:  # size: A5, a player aid the size of a paper: its millimetres
+            meant = "[{:g}, {:g}]".format(*paper)
         raise Invalid(f"size needs [width, height], got {show(value)}", f"'size: {meant}' in mm or with units")
     return tuple(length(v, *SIZE_MM, what="size") for v in value)
 
