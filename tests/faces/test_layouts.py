@@ -674,3 +674,19 @@ def test_a_roll_and_write_sheets_grid_and_tick_boxes_come_from_yaml(tmp_path, ca
     assert all(dark(14 + 10 * c, 104) and dark(22 + 10 * c, 104) for c in range(8))  # each tick box's sides,
     assert not any(dark(23 + 10 * c, 104) for c in range(7))  # 8 mm wide, 2 mm apart
     assert not any(dark(18 + 10 * c, 104) for c in range(8))  # and empty
+
+
+@pytest.mark.parametrize("lang, listed", [("ja", "◇スタンディ（２体）"), ("en", "- 2 Standees\n")])
+def test_new_game_with_standees_builds_at_once(tmp_path, capsys, lang, listed):
+    """``pnpgen new --kind standees``: a skirmish game starts with its fold-over figures (layout
+    standee), listed in the draft's components with their count, and builds with no warning but
+    the player count it left open."""
+    assert run(tmp_path, "new", "sk", "--kind", "standees", "--lang", lang) == 0
+    game = tmp_path / "data" / "sk"
+    assert "layout: standee\n" in (game / "decks" / "standees.yaml").read_text(encoding="utf-8")
+    assert listed in (game / "draft.txt").read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert run(tmp_path, "build", "--game", "sk", "--jobs", "1") == 0
+    warnings = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(warnings) == 1 and "players is a placeholder" in warnings[0], warnings
+    assert "Count" not in (tmp_path / "build" / "sk" / "proof.txt").read_text(encoding="utf-8")

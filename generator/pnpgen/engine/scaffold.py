@@ -75,6 +75,12 @@ pieces:
     text: 未定（ボードの説明を書いてください）
     art: 未定                   # the board's picture in data/{slug}/art/
 """),
+    "standees": Kind("standees", "スタンディ", "standee", "体", "（スタンディの説明を書いてください。）", """\
+pieces:
+  - title: スタンディ１
+    count: 2
+    art: 未定                   # the figure, 31×50 mm with its bleed, in data/{slug}/art/
+"""),
 }
 
 # ``pnpgen new --lang en``: the same decks for a game kept in English (docs/data-format.md, Languages)
@@ -115,6 +121,12 @@ pieces:
   - title: {title}
     text: TBD (describe the board)
     art: TBD                    # the board's picture in data/{slug}/art/
+"""),
+    "standees": Kind("standees", "Standees", "standee", "", "", """\
+pieces:
+  - title: Standee 1
+    count: 2
+    art: TBD                    # the figure, 31×50 mm with its bleed, in data/{slug}/art/
 """),
 }
 
