@@ -690,3 +690,24 @@ def test_new_game_with_standees_builds_at_once(tmp_path, capsys, lang, listed):
     warnings = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
     assert len(warnings) == 1 and "players is a placeholder" in warnings[0], warnings
     assert "Count" not in (tmp_path / "build" / "sk" / "proof.txt").read_text(encoding="utf-8")
+
+
+def test_a_standees_transparent_figure_stands_on_the_paper_colour(tmp_path):
+    """A standee's figure is most often a cut-out with a transparent ground: it was flattened onto
+    white inside a cream (``paper``) strip, a white rectangle round every figure. It stands on the
+    paper colour, the game's own when its palette says one."""
+    import pypdfium2
+    from PIL import Image
+
+    game = "title: 遊戯\npalette: {paper: '#f0e0c0'}\n"
+    root = make_workspace(tmp_path / "ws", game=game, deck="name: 兵\nlayout: standee\npieces:\n  - {title: 騎士, art: k.png}\n")
+    (root / "data" / "test" / "art").mkdir()
+    art = Image.new("RGBA", (370, 600), (0, 0, 0, 0))
+    art.paste((200, 0, 0, 255), (150, 100, 220, 500))  # the figure, the rest transparent
+    art.save(root / "data" / "test" / "art" / "k.png")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    dpi = 72
+    page = pypdfium2.PdfDocument(str(root / "build" / "test" / "shop" / "cards-unique.pdf"))[0]
+    image = page.render(scale=dpi / 72).to_pil().convert("RGB")
+    for y in (30, 90):  # beside the far copy and the front one, the ground between the tabs
+        assert image.getpixel((round((BLEED + 4) / 25.4 * dpi), round((BLEED + y) / 25.4 * dpi))) == (0xF0, 0xE0, 0xC0)
