@@ -600,6 +600,14 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
         if btype in ("image", "icons") and (options.get("field") is None or options["field"] in SOURCES):
             raise InputError(f"box {name} reads no piece field", path=_where(given),
                              expected="'field: art' (a field of the pieces)")
+        if btype == "grid":
+            for n, gaps, side, length_ in (("cols", "across", "w", options["w"]), ("rows", "down", "h", options["h"])):
+                need = (options[n] - 1) * options["spacing"]
+                if need >= length_:
+                    raise (given.get("spacing") or given[side]).error(
+                        f"box {name}: {options[n]} {n} with {options[n] - 1} spaces of {options['spacing']:g} mm take "
+                        f"{need:g} of its {length_:g} mm {gaps}, leaving no room for the cells",
+                        f"a {side} over {need:g} mm, a smaller spacing, or fewer {n}")
         if options.get("min_size", 0) > options.get("size", 1e9):
             raise given.get("min_size", given.get("size", next(iter(given.values())))).error(
                 "min_size is larger than size", "a min_size at most the size")
