@@ -714,3 +714,13 @@ def test_a_standees_transparent_figure_stands_on_the_paper_colour(tmp_path):
     image = page.render(scale=dpi / 72).to_pil().convert("RGB")
     for y in (30, 90):  # beside the far copy and the front one, the ground between the tabs
         assert image.getpixel((round((BLEED + 4) / 25.4 * dpi), round((BLEED + y) / 25.4 * dpi))) == (0xF0, 0xE0, 0xC0)
+
+
+def test_layout_export_of_a_standee_says_its_templates_lie_flat_on_a_virtual_table(tmp_path, capsys):
+    """``stand_up:`` is a layout's key, which a deck of templates cannot say: the exported standee
+    would have gone to Tabletop Simulator as a flat strip without a word. The export says so; a
+    layout without it says nothing of the kind."""
+    assert run(tmp_path, "layout", "export", "standee") == 0
+    assert "lies flat in Tabletop Simulator" in capsys.readouterr().out
+    assert run(tmp_path, "layout", "export", "card-poker") == 0
+    assert "Tabletop" not in capsys.readouterr().out

@@ -349,6 +349,9 @@ def layout(args: argparse.Namespace) -> int:
         print(f"  back: {back.name}")
     fields = ", ".join(f"{k}: {t}" for k, t in built.fields)
     print(f"  fields: {{{fields}}}" + ("   # and the deck's own fields:" if args.deck is not None else ""))
+    if built.stand_up is not None:  # a layout's key, which no deck of templates can say
+        print("Note: the layout's stand_up: stays with the layout: a deck drawn by these templates lies flat "
+              "in Tabletop Simulator, where the layout's stands up (docs/exports.md, Tabletop Simulator)")
     return 0
 
 
