@@ -232,6 +232,8 @@ def test_a_layout_changed_to_a_rect_without_a_size_asks_for_one_at_the_deck(tmp_
     ("extends: standee\nboxes:\n  title: {dash: 1}\n", 3, "a text box does not take dash"),
     ("extends: board\nboxes:\n  log: {type: grid, x: 5, y: 5, w: 50, h: 50, cols: 0}\n", 3,
      "0 is not a number of cells (expected a whole number from 1 to 200)"),
+    ("extends: board\nboxes:\n  fold: {type: line, x: 5, y: 5}\n", 3,
+     "box fold is a line of no length (expected 'w:' in mm for a line across, 'h:' for one down)"),
     ("extends: board\nboxes:\n  ticks: {type: grid, x: 5, y: 5, w: 10, h: 8, cols: 8, spacing: 2}\n", 3,
      "box ticks: 8 cols with 7 spaces of 2 mm take 14 of its 10 mm across, leaving no room for the cells "
      "(expected a w over 14 mm, a smaller spacing, or fewer cols)"),

@@ -600,6 +600,9 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
         if btype in ("image", "icons") and (options.get("field") is None or options["field"] in SOURCES):
             raise InputError(f"box {name} reads no piece field", path=_where(given),
                              expected="'field: art' (a field of the pieces)")
+        if btype == "line" and options["w"] == 0 and options["h"] == 0:
+            raise InputError(f"box {name} is a line of no length", path=_where(given),
+                             expected="'w:' in mm for a line across, 'h:' for one down")
         if btype == "grid":
             for n, gaps, side, length_ in (("cols", "across", "w", options["w"]), ("rows", "down", "h", options["h"])):
                 need = (options[n] - 1) * options["spacing"]
