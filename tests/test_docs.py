@@ -21,7 +21,7 @@ from pnpgen.rulebook import figures
 DOCS = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
 TEMPLATES_SECTION = DOCS[DOCS.index("## Templates"):DOCS.index("\n## ", DOCS.index("## Templates") + 5)]
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
-HEADER = re.compile(r"^(?:# |\{# )((?:data|templates)/<slug>/\S+?)(?: #\})?$")
+HEADER = re.compile(r"^(?:# |\{# )((?:data|templates)/<slug>/\S+?|layouts/\S+?)(?: #\})?$")
 
 
 def _yaml_key_documented(key: str) -> bool:
@@ -109,7 +109,11 @@ def test_the_docs_examples_build_as_written(tmp_path):
         else:
             target.write_text(text, encoding="utf-8")
     (ws / "data" / "demo" / "draft.txt").write_text(DRAFT, encoding="utf-8")
-    assert sorted(p.name for p in ws.iterdir()) == ["data", "templates"]  # no fonts/: pnpgen's own
+    (ws / "templates" / "demo" / "icons").mkdir()
+    for name in ("sword", "shield"):  # the paper die's own icons (templates/<slug>/icons/, as the docs say)
+        (ws / "templates" / "demo" / "icons" / f"{name}.svg").write_text(
+            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>')
+    assert sorted(p.name for p in ws.iterdir()) == ["data", "layouts", "templates"]  # no fonts/: pnpgen's own
     assert sorted(p.name for p in (ws / "templates").iterdir()) == ["demo"]  # no common/ copied
     out = tmp_path / "out"
     assert run(ws, "build", "--game", "demo", "--no-rulebook", "--out", str(out)) == 0
@@ -118,5 +122,5 @@ def test_the_docs_examples_build_as_written(tmp_path):
         pdf = out / "demo" / f"{deck.id}.pdf"
         assert pdf.is_file(), pdf
         assert len(PdfReader(pdf).pages) >= 1
-    assert {d.id: d.count for d in game.decks} == {"blessings": 20, "board": 1, "box": 1, "epic": 20, "monsters": 5,
-                                                  "spells": 5}
+    assert {d.id: d.count for d in game.decks} == {"blessings": 20, "board": 1, "box": 1, "dice": 3, "epic": 20,
+                                                  "log": 20, "monsters": 5, "spells": 5}

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import DECK_YAML, REPO, make_workspace, run
 from homeprint.test_printer import placements
-from pdfprobe import texts
+from pdfprobe import glyphs, reader, texts
 
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 HOME = (REPO / "docs" / "home-printing.md").read_text(encoding="utf-8")
@@ -204,3 +204,62 @@ def test_calibrate_names_its_file_relative_to_the_workspace(tmp_path, capsys):
     assert run(ws / "data", "calibrate", "--paper", "letter", "--duplex", "short") == 0
     assert capsys.readouterr().out.splitlines()[0].startswith("calibration sheet: build/calibration-letter-short.pdf ")
     assert (ws / "build" / "calibration-letter-short.pdf").is_file()
+
+
+def test_the_print_and_play_pdf_to_sell_is_built_as_the_docs_say(tmp_path):
+    """home-printing.md's commands for a print-and-play PDF to sell, run as written: one folder per
+    paper, its sheets on that paper, and a rulebook without the appendix whose proofing notes
+    (counts the data disagrees with, open values) are the designer's, never a buyer's; the files
+    it says to upload are there."""
+    section = HOME[HOME.index("## A print-and-play PDF to sell"):]
+    commands = [line.split()[1:] for line in _block(section, "pnpgen check").splitlines()]
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    for args in commands:
+        jobs = ["--jobs", "1"] if args[0] == "build" else []
+        assert run(ws, *[a.replace("mygame", "test") for a in args], *jobs) == 0, args
+    for folder, width in (("sale-a4", 210.0), ("sale-letter", 215.9)):
+        made = ws / folder / "test"
+        for name in ("test-all.pdf", "rulebook.pdf", "rulebook-booklet.pdf"):
+            assert f"`{name.replace('test', 'mygame')}`" in section and (made / name).is_file(), name
+        assert round(float(reader(made / "test-all.pdf").pages[0].mediabox.width) * 25.4 / 72, 1) == width
+        book = "".join(texts(made / "rulebook.pdf"))
+        assert "付録" not in book and "校正" not in book, folder
+    assert run(ws, "build", "--game", "test", "--out", "full", "--jobs", "1") == 0  # without --rules-only: the appendix
+    assert "付録" in "".join(texts(ws / "full" / "test" / "rulebook.pdf"))
+
+
+def test_the_paper_die_of_data_format_builds_as_written(tmp_path, capsys):
+    """data-format.md's paper d6 (layouts/d6.yaml and the deck on its polygon), copied as written:
+    each face's value prints in the middle of its 16 mm square of the net, the folds are dashed
+    lines, and nothing is told about it (no print lint, no error)."""
+    ws = make_workspace(tmp_path / "ws", deck=_block(FORMAT, "# data/<slug>/decks/dice.yaml"))
+    (ws / "layouts").mkdir()
+    (ws / "layouts" / "d6.yaml").write_text(_block(FORMAT, "# layouts/d6.yaml"), encoding="utf-8")
+    (ws / "templates" / "test" / "icons").mkdir()
+    for name in ("sword", "shield"):
+        (ws / "templates" / "test" / "icons" / f"{name}.svg").write_text(
+            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>')
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert capsys.readouterr().err == ""
+    first = glyphs(ws / "build" / "test" / "shop" / "cards-unique.pdf")[0]
+    squares = {"1": (16, 0), "2": (0, 16), "3": (16, 16), "5": (32, 16), "4": (48, 16), "6": (16, 32)}
+    assert sorted(g.char for g in first if g.char.strip()) == sorted(squares)
+    for g in (g for g in first if g.char.strip()):
+        x, y = squares[g.char]
+        assert x + 3 < g.x - 3 < x + 13 and y + 8 < g.y - 3 < y + 14, g  # its square, the bleed at 3 mm
+    die = reader(ws / "build" / "test" / "shop" / "cards-die.pdf")
+    assert len(die.pages) >= 1  # its outline, in the die-line file for a shop
+
+
+def test_the_roll_and_write_sheet_of_data_format_builds_as_written(tmp_path, capsys):
+    """data-format.md's score sheet (grid and tick boxes from the board layout), copied as written:
+    an A5 sheet, one a page, twenty pages, quietly."""
+    ws = make_workspace(tmp_path / "ws", deck=_block(FORMAT, "# data/<slug>/decks/log.yaml"))
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert capsys.readouterr().err == ""
+    shop = reader(ws / "build" / "test" / "shop" / "cards.pdf")
+    assert len(shop.pages) == 20
+    box = shop.pages[0].trimbox
+    assert (round(float(box.width) * 25.4 / 72), round(float(box.height) * 25.4 / 72)) == (148, 210)

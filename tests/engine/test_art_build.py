@@ -165,6 +165,17 @@ def test_150_dpi_placement_warns_with_the_figure(tmp_path, capsys):
     assert "dpi" not in capsys.readouterr().err
 
 
+def test_a_picture_just_short_of_the_dpi_is_not_said_to_have_it(tmp_path, capsys):
+    """The skirmish trial: a standee's 370×590 px art at 31×50 mm was warned "300 dpi at 31×50 mm,
+    300 wanted" (299.7 rounded up), which reads as a warning about nothing. A resolution that would
+    round up to the figure wanted is said to the tenth, rounded down."""
+    ws = workspace(tmp_path, "  - {name: 竜, art: near.png}\n")
+    Image.new("RGB", (625, 600), (200, 30, 40)).save(ws / "data" / "test" / "art" / "near.png")  # 299.5 dpi
+    assert build(ws) == 0
+    err = capsys.readouterr().err
+    assert re.search(r"piece 竜: art/near\.png: 299\.5 dpi at 53×40 mm, 300 wanted", err), err
+
+
 # ---- missing art is never silent
 
 

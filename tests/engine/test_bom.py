@@ -51,6 +51,24 @@ def test_bill_of_materials_is_the_last_page_of_all(built, slug):
 
 
 @pytest.mark.parametrize("slug", GAMES)
+def test_the_all_in_one_file_has_a_bookmark_at_each_decks_first_sheet_and_the_bill_of_materials(built, slug):
+    """The skirmish trial: a print-and-play file sold whole (67 pages of seven decks) had no
+    bookmarks, so a buyer reprinting the standees paged through it. Each deck's first sheet is
+    bookmarked with the deck's name, in the decks' order, and the bill of materials (the last page)
+    under its own; a PDF reader opens with them shown."""
+    m = _manifest(built, slug)
+    pdf = PdfReader(built / slug / f"{slug}-all.pdf")
+    marks = [(o.title, pdf.get_destination_page_number(o)) for o in pdf.outline]
+    assert [t for t, _ in marks] == [d["name"] for d in m["decks"] if d["pages"]] + ["部品一覧"]
+    first = 0
+    for (_, page), d in zip(marks, [d for d in m["decks"] if d["pages"]]):
+        assert page == first, (d["id"], page, first)
+        first += d["pages"] * (1 if d["double_sided"] or m["duplex"] == "none" else 2)
+    assert marks[-1][1] == len(pdf.pages) - 1
+    assert pdf.trailer["/Root"]["/PageMode"] == "/UseOutlines"
+
+
+@pytest.mark.parametrize("slug", GAMES)
 def test_die_line_is_described_for_every_deck(built, slug):
     for d in _manifest(built, slug)["decks"]:
         assert set(d["die_line"]) == {"home", "shop"}

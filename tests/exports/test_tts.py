@@ -370,3 +370,27 @@ def test_a_deck_kept_in_a_yml_file_of_another_game_keeps_its_own_id(tmp_path):
     alpha = json.loads((_export(root, "alpha") / "d27041.json").read_text(encoding="utf-8"))["ObjectStates"][0]
     beta = json.loads((_export(root, "beta") / "cards.json").read_text(encoding="utf-8"))["ObjectStates"][0]
     assert set(alpha["CustomDeck"]).isdisjoint(beta["CustomDeck"]), (alpha["CustomDeck"], beta["CustomDeck"])
+
+
+def test_a_fold_over_standee_stands_up_on_the_table_as_its_front_figure(tmp_path):
+    """A standee (``layout: standee``) went to the table as the flat 25×120 mm strip it prints as:
+    tabs, the far copy upside down and all. Its layout says ``stand_up: front``: the export is a
+    standing ``Custom_Token`` of the upright figure alone (its back, on the table, the mirror image
+    the fold gives), the fold lines at its edges left off, two copies two tokens."""
+    root = make_workspace(tmp_path / "ws", deck="name: 兵\nlayout: standee\npieces:\n  - {title: 騎士, art: k.png, count: 2}\n")
+    (root / "data" / "test" / "art").mkdir()
+    art = Image.new("RGB", (370, 600), (200, 200, 200))
+    art.paste((255, 0, 0), (0, 0, 80, 80))  # a red mark at the figure's top-left: upright, it is top-left
+    art.save(root / "data" / "test" / "art" / "k.png")
+    out = _export(root)
+    objects = _objects(out, "cards")
+    assert len(objects) == 2 and {o["Name"] for o in objects} == {"Custom_Token"}
+    assert all(o["CustomImage"]["CustomToken"]["StandUp"] is True and o["Nickname"] == "騎士" for o in objects)
+    with Image.open(out / "cards-001-front.png") as im:
+        px = 200 / 25.4  # the export's 200 dpi
+        inset = tts.STAND_UP_INSET_MM
+        assert abs(im.width - (25 - 2 * inset) * px) <= 1 and abs(im.height - (50 - 2 * inset) * px) <= 1
+        assert im.convert("RGB").getpixel((5, 5)) == (255, 0, 0)  # the upright front, not the far copy
+        edges = [im.convert("RGB").getpixel((x, y)) for x in range(im.width // 3, im.width) for y in (0, im.height - 1)]
+        assert set(edges) == {(200, 200, 200)}  # the art alone: no dash of a fold line along its top or bottom
+    assert abs(objects[0]["Transform"]["scaleX"] - (50 - 2 * inset) / 25.4 / 2) < 0.001  # as tall as the figure

@@ -233,7 +233,8 @@ def test_placeholder_label_reads_in_every_builtin_layouts_art_box(tmp_path, name
     fx, fy, fw, fh = (float(frame.get(k)) for k in ("x", "y", "width", "height"))
     gx, gy, gw, gh = (float(ground.get(k)) for k in ("x", "y", "width", "height"))
     assert fx <= gx and gx + gw <= fx + fw and fy <= gy and gy + gh <= fy + fh
-    lines = [t for t in root.iter("{*}text") if t.get("fill") == "#e4007f" and t.text in ("画像未定", "題名")]
+    lines = [t for t in root.iter("{*}text") if t.get("fill") == "#e4007f" and t.text in ("画像未定", "題名")
+             and fx <= float(t.get("x")) <= fx + fw and fy <= float(t.get("y")) <= fy + fh]  # (a standee has two)
     assert [t.text for t in lines] == ["画像未定", "題名"]
     for t in lines:
         size, x, y = float(t.get("font-size")), float(t.get("x")), float(t.get("y"))

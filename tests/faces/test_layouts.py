@@ -267,6 +267,18 @@ def test_a_box_turn_is_read_as_a_designer_writes_it():
      "box value shows nothing (expected 'field: value' (the piece field it shows) or 'text: …'"),
     ("extends: token-round\nback:\n  boxes:\n    count: {x: 1, y: 1, w: 10, h: 10}\n", 4,
      "box count shows nothing (expected 'field: title' (the piece field it shows) or 'text: …'"),
+    # the standee's new options: a turn it cannot take, a box that cannot stand up, a dash on text
+    ("extends: standee\nboxes:\n  front: {rotate: 45}\n", 3, "rotate 45 is not a quarter turn (expected 0, 90, 180 or 270"),
+    ("extends: standee\nstand_up: frnt\n", 2, "no image box 'frnt' on the front to stand up; did you mean front?"),
+    ("extends: standee\nstand_up: far_tab\n", 2, "box far_tab is a panel box, not an image box"),
+    ("extends: standee\nboxes:\n  title: {dash: 1}\n", 3, "a text box does not take dash"),
+    ("extends: board\nboxes:\n  log: {type: grid, x: 5, y: 5, w: 50, h: 50, cols: 0}\n", 3,
+     "0 is not a number of cells (expected a whole number from 1 to 200)"),
+    ("extends: board\nboxes:\n  fold: {type: line, x: 5, y: 5}\n", 3,
+     "box fold is a line of no length (expected 'w:' in mm for a line across, 'h:' for one down)"),
+    ("extends: board\nboxes:\n  ticks: {type: grid, x: 5, y: 5, w: 10, h: 8, cols: 8, spacing: 2}\n", 3,
+     "box ticks: 8 cols with 7 spaces of 2 mm take 14 of its 10 mm across, leaving no room for the cells "
+     "(expected a w over 14 mm, a smaller spacing, or fewer cols)"),
 ])
 def test_bad_layout_yaml_is_one_line_with_its_file_and_line(tmp_path, capsys, layout, line, says):
     root = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: mine\npieces:\n  - {title: 題}\n")
@@ -690,3 +702,118 @@ def test_the_docs_role_card_without_art_gives_its_long_text_the_arts_room(tmp_pa
     page = glyphs(root / "build" / "test" / "shop" / "cards-unique.pdf")[0]
     first = next(c for c in page if c.char == "あ")
     assert 14 < first.y - BLEED < 22  # under the band, where the art was
+
+
+def test_a_fold_over_standee_prints_its_figure_twice_the_far_copy_upside_down_with_dashed_folds(tmp_path, capsys):
+    """A fold-over standee could not be made without a template: no box turned upside down, no
+    fold line. ``layout: standee`` prints the art twice on a 25×120 mm strip, the far copy turned
+    180° about the fold (so, folded, the back shows the figure mirrored), dashed fold lines at the
+    middle and at each 10 mm base tab."""
+    import pypdfium2
+    from PIL import Image
+
+    root = make_workspace(tmp_path / "ws", deck="name: 兵\nlayout: standee\npieces:\n  - {title: 騎士, art: k.png}\n")
+    (root / "data" / "test" / "art").mkdir()
+    art = Image.new("RGB", (370, 600), "white")
+    art.paste((255, 0, 0), (0, 0, 80, 80))  # a red mark at the figure's top-left: front and back tell apart
+    art.save(root / "data" / "test" / "art" / "k.png")
+    capsys.readouterr()
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "print lint" not in capsys.readouterr().err
+    dpi = 144
+    page = pypdfium2.PdfDocument(str(root / "build" / "test" / "shop" / "cards-unique.pdf"))[0]
+    assert (round(page.get_width() * 25.4 / 72), round(page.get_height() * 25.4 / 72)) == (31, 126)
+    image = page.render(scale=dpi / 72).to_pil().convert("RGB")
+
+    def px(x_mm: float, y_mm: float) -> tuple[int, int, int]:  # trim coordinates
+        return image.getpixel((round((BLEED + x_mm) / 25.4 * dpi), round((BLEED + y_mm) / 25.4 * dpi)))
+
+    red = [(x / 4, y / 4) for y in range(0, 480) for x in range(-8, 108) if px(x / 4, y / 4) == (255, 0, 0)]
+    near = [(x, y) for x, y in red if y > 60]
+    far = [(x, y) for x, y in red if y < 60]
+    assert near and far
+    cx, cy = sum(x for x, _ in near) / len(near), sum(y for _, y in near) / len(near)
+    fx, fy = sum(x for x, _ in far) / len(far), sum(y for _, y in far) / len(far)
+    assert cx < 5 and 60 < cy < 70  # the front copy upright: its mark top-left, under the fold
+    assert abs(fx - (25 - cx)) < 0.3 and abs(fy - (120 - cy)) < 0.3  # the far copy: the front turned 180° about the fold
+    for y in (10, 60, 110):  # the fold lines: dark dashes across the whole width
+        row = [min(sum(px(x / 4, y + d)) for d in (-0.1, 0, 0.1)) < 200 for x in range(0, 100)]  # ink, not the tab
+        dashes = sum(1 for a, b in zip(row, row[1:]) if b and not a)
+        assert dashes >= 6, (y, row)
+
+
+def test_a_roll_and_write_sheets_grid_and_tick_boxes_come_from_yaml(tmp_path, capsys):
+    """A roll-and-write sheet's grid and its row of tick boxes needed a picture drawn elsewhere or
+    a template: a ``type: grid`` box draws ``cols`` × ``rows`` cells, ruled (``spacing: 0``) or
+    as boxes apart (``spacing: 2``), each line where the box's size puts it."""
+    import pypdfium2
+
+    deck = ("name: 記録\nkind: board\nsize: [148, 210]\nlayout:\n  extends: board\n  boxes:\n    art: null\n"
+            "    grid: {type: grid, x: 14, y: 30, w: 120, h: 60, cols: 6, rows: 3, stroke_width: 0.4}\n"
+            "    ticks: {type: grid, x: 14, y: 100, w: 78, h: 8, cols: 8, spacing: 2, fill: white}\n"
+            "pieces:\n  - {title: 記録, text: 本文}\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    capsys.readouterr()
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "print lint" not in capsys.readouterr().err
+    dpi = 144
+    page = pypdfium2.PdfDocument(str(root / "build" / "test" / "shop" / "cards-unique.pdf"))[0]
+    image = page.render(scale=dpi / 72).to_pil().convert("L")
+
+    def dark(x_mm: float, y_mm: float) -> bool:  # trim coordinates, a pixel either side of the point
+        return min(image.getpixel((round((BLEED + x_mm) / 25.4 * dpi) + d, round((BLEED + y_mm) / 25.4 * dpi) + e))
+                   for d in (-1, 0, 1) for e in (-1, 0, 1)) < 100
+
+    assert all(dark(14 + 20 * c, 60) for c in range(7))  # the seven column lines, 20 mm apart, edges too
+    assert all(dark(50, 30 + 20 * r) for r in range(4))  # the four row lines
+    assert not any(dark(24 + 20 * c, 40 + 20 * r) for c in range(6) for r in range(3))  # cells empty
+    assert all(dark(14 + 10 * c, 104) and dark(22 + 10 * c, 104) for c in range(8))  # each tick box's sides,
+    assert not any(dark(23 + 10 * c, 104) for c in range(7))  # 8 mm wide, 2 mm apart
+    assert not any(dark(18 + 10 * c, 104) for c in range(8))  # and empty
+
+
+@pytest.mark.parametrize("lang, listed", [("ja", "◇スタンディ（２体）"), ("en", "- 2 Standees\n")])
+def test_new_game_with_standees_builds_at_once(tmp_path, capsys, lang, listed):
+    """``pnpgen new --kind standees``: a skirmish game starts with its fold-over figures (layout
+    standee), listed in the draft's components with their count, and builds with no warning but
+    the player count it left open."""
+    assert run(tmp_path, "new", "sk", "--kind", "standees", "--lang", lang) == 0
+    game = tmp_path / "data" / "sk"
+    assert "layout: standee\n" in (game / "decks" / "standees.yaml").read_text(encoding="utf-8")
+    assert listed in (game / "draft.txt").read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert run(tmp_path, "build", "--game", "sk", "--jobs", "1") == 0
+    warnings = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(warnings) == 1 and "players is a placeholder" in warnings[0], warnings
+    assert "Count" not in (tmp_path / "build" / "sk" / "proof.txt").read_text(encoding="utf-8")
+
+
+def test_a_standees_transparent_figure_stands_on_the_paper_colour(tmp_path):
+    """A standee's figure is most often a cut-out with a transparent ground: it was flattened onto
+    white inside a cream (``paper``) strip, a white rectangle round every figure. It stands on the
+    paper colour, the game's own when its palette says one."""
+    import pypdfium2
+    from PIL import Image
+
+    game = "title: 遊戯\npalette: {paper: '#f0e0c0'}\n"
+    root = make_workspace(tmp_path / "ws", game=game, deck="name: 兵\nlayout: standee\npieces:\n  - {title: 騎士, art: k.png}\n")
+    (root / "data" / "test" / "art").mkdir()
+    art = Image.new("RGBA", (370, 600), (0, 0, 0, 0))
+    art.paste((200, 0, 0, 255), (150, 100, 220, 500))  # the figure, the rest transparent
+    art.save(root / "data" / "test" / "art" / "k.png")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    dpi = 72
+    page = pypdfium2.PdfDocument(str(root / "build" / "test" / "shop" / "cards-unique.pdf"))[0]
+    image = page.render(scale=dpi / 72).to_pil().convert("RGB")
+    for y in (30, 90):  # beside the far copy and the front one, the ground between the tabs
+        assert image.getpixel((round((BLEED + 4) / 25.4 * dpi), round((BLEED + y) / 25.4 * dpi))) == (0xF0, 0xE0, 0xC0)
+
+
+def test_layout_export_of_a_standee_says_its_templates_lie_flat_on_a_virtual_table(tmp_path, capsys):
+    """``stand_up:`` is a layout's key, which a deck of templates cannot say: the exported standee
+    would have gone to Tabletop Simulator as a flat strip without a word. The export says so; a
+    layout without it says nothing of the kind."""
+    assert run(tmp_path, "layout", "export", "standee") == 0
+    assert "lies flat in Tabletop Simulator" in capsys.readouterr().out
+    assert run(tmp_path, "layout", "export", "card-poker") == 0
+    assert "Tabletop" not in capsys.readouterr().out

@@ -240,3 +240,22 @@ def test_an_a4_score_sheet_on_a4_paper_is_told_the_size_that_prints_whole(tmp_pa
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     whole = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
     assert whole["layout"] == "grid" and whole["pieces_per_sheet"] == 1
+
+
+def test_a_tiled_board_is_told_the_largest_board_fewer_page_tiles_hold(tmp_path, capsys):
+    """The skirmish trial: a 400 × 400 mm board meant for 2×2 A4 sheets came out on 3×2 without a
+    word of how large a 2×2 board may be. The summary says the grid of fewer pages that holds the
+    largest board of the same proportions, and its size: that board tiles so, one millimetre more
+    does not."""
+    plan = plan_tiles(400, 400, A4, MARGIN, 3.0)
+    assert (plan.cols * plan.rows, plan.fewer) == (6, (2, 2, 360, 360))
+    assert (plan_tiles(360, 360, A4, MARGIN, 3.0).cols, plan_tiles(360, 360, A4, MARGIN, 3.0).rows) == (2, 2)
+    assert len(plan_tiles(361, 361, A4, MARGIN, 3.0).tiles) > 4
+    assert plan_tiles(100, 100, A4, MARGIN, 3.0).fewer is None  # one page: nothing fewer
+    ws = make_workspace(tmp_path / "ws", deck=BOARD_DECK.replace("size: [400, 300]", "size: [400, 400]"),
+                        front=BOARD_FRONT)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    out = capsys.readouterr().out
+    assert " " * 19 + "(4 page tiles (2×2) hold a board of up to 360×360 mm, the same proportions)" in out.splitlines()
+    tiles = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]["tiles"]
+    assert tiles["fewer"] == {"grid": [2, 2], "pages_per_piece": 4, "board_mm": [360, 360]}

@@ -18,6 +18,7 @@ from pnpgen import fonts as fontreg
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
+from pnpgen.faces.builtin import icon_dirs
 from pnpgen.rulebook import build_rulebook, load_document, pictures_from_game, rulebook_warnings
 from pnpgen.rulebook.book import read_rulebook
 from pnpgen.rulebook.flowables import hyphenated, set_lines
@@ -694,3 +695,26 @@ def test_a_lead_in_never_stays_alone_at_a_pages_foot_without_its_list(tmp_path, 
     assert first == at + 1, "the draft no longer brings the paragraph to a page's foot: change FILLERS"
     at, first = _pages_of(tmp_path, lang, colon)
     assert first == at, f"the lead-in on page {at + 1}, its list from page {first + 1}"
+
+
+def test_markdown_tables_rules_quotes_and_card_icons_in_a_draft_are_warnings(tmp_path):
+    """The skirmish trial: a draft's Markdown table (``| Roll | Result |``), its ``---`` rule, a
+    ``> Tip`` quote and a card icon in the rules (``roll one die per {sword}``) printed as they
+    stand, pipes and braces and all, without a word (only bold, italics, code and links were told).
+    Each is now told once, at the first, with how many more; a ruby {漢字|かんじ} and a plain
+    hyphenated line are neither."""
+    ws = make_workspace(tmp_path / "ws", game=TWO, deck=DECK)
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+
+    def told(steps: str) -> list[str]:
+        (ws / "data" / "test" / "draft.en.txt").write_text(STEPS_DRAFT.format(steps=steps), encoding="utf-8")
+        return [w for w in rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS,
+                                             icon_dirs(ws / "templates", "test"))
+                if "Markdown" in w or "names no icon" in w]
+
+    said = told("1) Draw a card.\n2) Roll one die per {sword}.\n\n---\n\n> Tip: keep back.\n\n"
+                "| Roll | Result |\n|------|--------|\n| 1-3  | Miss   |\n")
+    assert len(said) == 2, said
+    assert re.search(r"draft\.en\.txt:\d+: Markdown marks print as written: “---” and 4 more \(", said[0]), said
+    assert re.search(r"draft\.en\.txt:\d+: “\{sword\}” names no icon \(an SVG in templates/test/icons/", said[1]), said
+    assert told("1) Draw a {漢字|かんじ} card.\n2) Play a well-known card - or two.") == []

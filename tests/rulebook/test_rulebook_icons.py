@@ -39,7 +39,7 @@ def test_icons_in_the_draft_are_drawn_an_em_wide_on_the_line(tmp_path, capsys, s
     capsys.readouterr()
     assert run(ws, "rulebook", "--game", "test", "--out", str(tmp_path / "out")) == 0
     err = capsys.readouterr().err
-    assert "{未知} names no icon" in err and "{coin}" not in err, err
+    assert "{未知}」 names no icon" in err and "{coin}" not in err, err
     pdf = tmp_path / "out" / "test" / "rulebook.pdf"
     pages = PdfReader(pdf).pages
     n = next(i for i, p in enumerate(pages) if "交換する" in p.extract_text())

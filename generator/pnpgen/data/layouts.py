@@ -32,8 +32,8 @@ from pnpgen.units import MM_PER_UNIT
 
 MAX_DEPTH = 20  # layouts extending layouts
 TEMPLATE_PREFIX = "@layout"  # a deck's layout sides are rendered as templates @layout/<deck>/front, …/back
-BOX_TYPES = ("text", "image", "icons", "panel", "frame", "folds")
-DRAWN = ("text", "image", "icons", "panel", "frame")  # the types that paint a fill
+BOX_TYPES = ("text", "image", "icons", "panel", "frame", "folds", "line", "grid")
+DRAWN = ("text", "image", "icons", "panel", "frame", "grid")  # the types that paint a fill
 SOURCES = ("game.title", "game.players", "game.draft", "deck.name")  # what a box may show besides piece fields
 FIELD_OF = {"text": "text", "image": "image", "icons": "list"}  # a box's type → the field type it reads
 # Colours every layout knows, whatever its palette says; a game's palette of the same name wins.
@@ -259,6 +259,14 @@ def role(value: Any, trim: tuple[float, float]) -> str:
     return v.name(value, "a font role")
 
 
+def cells(value: Any, trim: tuple[float, float]) -> int:
+    """How many columns or rows of cells a grid box has: a whole number, 1 to 200."""
+    n = v.whole(value)
+    if n is None or not 1 <= n <= 200:
+        raise v.Invalid(f"{v.show(value)} is not a number of cells", "a whole number from 1 to 200")
+    return n
+
+
 def clip(value: Any, trim: tuple[float, float]) -> float | None:
     return None if value is None or value == "none" else length(-50, 50)(value, trim)
 
@@ -279,10 +287,10 @@ BOX_OPTIONS: dict[str, Opt] = {
     "field": Opt(source, None, "the piece field shown, or game.title, game.players, game.draft, deck.name",
                  ("text", "image", "icons")),
     "text": Opt(text, None, "a fixed text instead of a field (markup allowed)", ("text",)),
-    "x": Opt(length(-100, 2000), 0.0, "left edge, mm from the trim's left", ("text", "image", "icons", "panel")),
-    "y": Opt(length(-100, 2000), 0.0, "top edge, mm from the trim's top", ("text", "image", "icons", "panel")),
-    "w": Opt(length(0, 2000), None, "width, mm", ("text", "image", "icons", "panel")),
-    "h": Opt(length(0, 2000), None, "height, mm", ("text", "image", "icons", "panel")),
+    "x": Opt(length(-100, 2000), 0.0, "left edge, mm from the trim's left", ("text", "image", "icons", "panel", "line", "grid")),
+    "y": Opt(length(-100, 2000), 0.0, "top edge, mm from the trim's top", ("text", "image", "icons", "panel", "line", "grid")),
+    "w": Opt(length(0, 2000), None, "width, mm (a line: how far right it runs)", ("text", "image", "icons", "panel", "line", "grid")),
+    "h": Opt(length(0, 2000), None, "height, mm (a line: how far down it runs)", ("text", "image", "icons", "panel", "line", "grid")),
     "font": Opt(role, "gothic", "font role: gothic, bold, mincho, mono or one of game.yaml's fonts:", ("text",)),
     "size": Opt(points(0.5, 500), 9.0, "text size, pt (the largest tried)", ("text",)),
     "min_size": Opt(points(0.5, 500), 6.0, "smallest text size, pt (below it the build warns)", ("text",)),
@@ -291,7 +299,7 @@ BOX_OPTIONS: dict[str, Opt] = {
     "valign": Opt(one_of("top", "middle", "bottom"), "top", "vertical alignment", ("text",)),
     "colour": Opt(colour_spec(False), "ink", "text colour", ("text",)),
     "fill": Opt(colour_spec(True), None, "panel colour behind the box (none: no panel)", DRAWN),
-    "stroke": Opt(colour_spec(True), None, "panel border colour (none: no border)"),
+    "stroke": Opt(colour_spec(True), None, "panel border colour (none: no border); a line's or grid's colour (default ink)"),
     "stroke_width": Opt(length(0, 20), 0.35, "panel border width, mm"),
     "radius": Opt(length(0, 100), 0.0, "panel corner radius, mm", ("text", "image", "icons", "panel", "frame")),
     "shape": Opt(one_of("rect", "circle"), "rect", "panel shape: rect, or circle (an ellipse in the box)",
@@ -303,13 +311,19 @@ BOX_OPTIONS: dict[str, Opt] = {
     "gap": Opt(length(0, 100), 1.0, "space between icons, mm", ("icons",)),
     "inset": Opt(length(-20, 100), 0.0, "frame: distance inside the trim, mm", ("frame",)),
     "rotate": Opt(quarter_turn, 0, "the box's content turned clockwise by 90, 180 or 270 degrees in its box (a spine, "
-                  "a lid read from the other side, a party card's lower word upside down)", ("text", "image", "icons", "panel")),
-    "dash": Opt(length(0.1, 50), 2.0, "folds: the dashes' and gaps' length, mm", ("folds",)),
+                  "a lid read from the other side, a party card's lower word upside down, a standee's far half)",
+                  ("text", "image", "icons", "panel")),
+    "dash": Opt(length(0, 50), None, "folds, line, grid: the length of its dashes and of the gaps between, mm "
+                "(folds: 2 unless given; a line or grid: solid unless given)", ("folds", "line", "grid")),
+    "cols": Opt(cells, 1, "grid: columns of cells", ("grid",)),
+    "rows": Opt(cells, 1, "grid: rows of cells", ("grid",)),
+    "spacing": Opt(length(0, 100), 0.0, "grid: space between cells, mm (0: a ruled grid; more: boxes apart, "
+                   "tick boxes)", ("grid",)),
     "placeholder": Opt(flag, True, "an empty value prints 未定 (TBD in English) (true) or leaves the box out (false)",
                        ("text", "image", "icons")),
 }
 SIDE_KEYS = ("background", "boxes")
-LAYOUT_KEYS = ("description", "extends", "kind", "shape", "format", "size", "orientation", "corner_radius",
+LAYOUT_KEYS = ("description", "extends", "stand_up", "kind", "shape", "format", "size", "orientation", "corner_radius",
                "box", "palette", "fields", "background", "boxes", "back")
 GEOMETRY_KEYS = ("kind", "shape", "format", "size", "orientation", "corner_radius")
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
@@ -465,7 +479,7 @@ def resolve(root: Path | None, spec: Any, doc: Located, keypath: tuple = ("layou
         raw.source = layer_doc.path
         if isinstance(layer.get("shape"), str):
             _reshape(raw.top, layer)
-        for key in GEOMETRY_KEYS + ("description",):
+        for key in GEOMETRY_KEYS + ("description", "stand_up"):
             if key in layer:
                 if key == "format":
                     raw.top.pop("size", None)
@@ -602,6 +616,9 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
             if btype not in opt.types:
                 continue
             if key not in given:
+                if opt.default is None and key in ("w", "h") and btype == "line":
+                    options[key] = 0.0  # a line across gives its w alone, one down its h
+                    continue
                 if opt.default is None and key in ("w", "h"):
                     others = ", ".join(n for n in raw.boxes if n != name) or "none"
                     raise InputError(f"box {name} has no {key}", path=_where(given),
@@ -623,6 +640,17 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
         if btype in ("image", "icons") and (options.get("field") is None or options["field"] in SOURCES):
             raise InputError(f"box {name} reads no piece field", path=_where(given),
                              expected="'field: art' (a field of the pieces)")
+        if btype == "line" and options["w"] == 0 and options["h"] == 0:
+            raise InputError(f"box {name} is a line of no length", path=_where(given),
+                             expected="'w:' in mm for a line across, 'h:' for one down")
+        if btype == "grid":
+            for n, gaps, side, length_ in (("cols", "across", "w", options["w"]), ("rows", "down", "h", options["h"])):
+                need = (options[n] - 1) * options["spacing"]
+                if need >= length_:
+                    raise (given.get("spacing") or given[side]).error(
+                        f"box {name}: {options[n]} {n} with {options[n] - 1} spaces of {options['spacing']:g} mm take "
+                        f"{need:g} of its {length_:g} mm {gaps}, leaving no room for the cells",
+                        f"a {side} over {need:g} mm, a smaller spacing, or fewer {n}")
         if options.get("min_size", 0) > options.get("size", 1e9):
             raise given.get("min_size", given.get("size", next(iter(given.values())))).error(
                 "min_size is larger than size", "a min_size at most the size")
@@ -665,4 +693,23 @@ def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[
     front = _side(raw.front, trim, colours, font_roles)
     back = _side(raw.back, trim, colours, font_roles) if raw.back is not None else None
     return Layout(raw.name, (trim[0], trim[1]), shape, tuple(sorted(used.items())), tuple(fields(raw).items()), front, back,
-                  tuple(sorted(name for name in used if name in raw.deck_palette)), tuple(sorted(game_colours)))
+                  tuple(sorted(name for name in used if name in raw.deck_palette)), tuple(sorted(game_colours)),
+                  _stand_up(raw, front))
+
+
+def _stand_up(raw: RawLayout, front: LayoutSide) -> tuple[float, float, float, float] | None:
+    """``stand_up: front``: the front's image box a piece stands as on a virtual table (a fold-over
+    standee's upright figure), as x, y, w, h in mm; None when the layout names none."""
+    given = raw.top.get("stand_up")
+    if given is None or given.value is None:
+        return None
+    images = [b for b in front.boxes if b.type == "image"]
+    box = next((b for b in images if b.name == given.value), None)
+    if box is None:
+        names = [b.name for b in images]
+        other = next((b for b in front.boxes if b.name == given.value), None)
+        told = (f"box {other.name} is a {other.type} box, not an image box, so it cannot stand up" if other else
+                f"no image box {v.show(given.value)} on the front to stand up{suggest(str(given.value), names)}")
+        raise given.error(told,
+                          "the name of one of the front's image boxes: " + (", ".join(names) or "none"))
+    return (box.get("x"), box.get("y"), box.get("w"), box.get("h"))

@@ -115,7 +115,7 @@ class LayoutBox:
     """One box of a layout (data/layouts.py), its lengths resolved to mm for the deck's trim."""
 
     name: str
-    type: str  # text | image | icons | panel | frame
+    type: str  # text | image | icons | panel | frame | line | grid
     options: tuple[tuple[str, Any], ...]  # every box option (BOX_OPTIONS), given or default
 
     def get(self, key: str) -> Any:
@@ -146,6 +146,8 @@ class Layout:
     # the game's palette names the boxes read that the layout has no colour of its own for
     # (``band: {fill: wheat}``): read, so never a near miss of one the layout has
     game_colours: tuple[str, ...] = ()
+    # ``stand_up:``: the front's image box the piece stands as in Tabletop Simulator (x, y, w, h mm)
+    stand_up: tuple[float, float, float, float] | None = None
 
 
 @dataclass

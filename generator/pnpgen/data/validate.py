@@ -342,6 +342,9 @@ def size(value: Any, shape: str, single: bool) -> tuple[float, ...]:
         # written as a shop writes it (420x297, 63 × 88 mm, "63mm, 88mm"): the two lengths as a list
         parts = re.split(r"\s*(?:[xX×＊*,、]|\s)\s*", value.strip()) if isinstance(value, str) else []
         meant = f"[{parts[0]}, {parts[1]}]" if len(parts) == 2 and all(parts) else "[63, 88]"
+        paper = PAPER_FORMATS.get(value.strip().lower()) if isinstance(value, str) else None
+        if paper is not None:  # size: A5, a player aid the size of a paper: its millimetres
+            meant = "[{:g}, {:g}]".format(*paper)
         raise Invalid(f"size needs [width, height], got {show(value)}", f"'size: {meant}' in mm or with units")
     return tuple(length(v, *SIZE_MM, what="size") for v in value)
 
@@ -428,7 +431,7 @@ def deck_id_base_option(text: str) -> int:
     return n
 
 
-NEW_GAME_KINDS = ("cards", "tokens", "tiles", "board")  # the decks ``pnpgen new --kind`` writes
+NEW_GAME_KINDS = ("cards", "tokens", "tiles", "board", "standees")  # the decks ``pnpgen new --kind`` writes
 _NEW_SLUG = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 
 

@@ -30,6 +30,7 @@ from pnpgen.engine.game import (
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.paper import DeckOnPaper, short_bleed_warnings, stock_warnings
 from pnpgen.errors import InputError, TemplateMistake
+from pnpgen.faces.builtin import icon_dirs
 from pnpgen.faces.convert import convert_face
 from pnpgen.faces.faceset import FaceSet, face_renderer
 from pnpgen.faces.printlint import lint_faces
@@ -122,7 +123,7 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
     book: list[str] = []
     if game.draft_file.is_file():  # the build typesets the rulebook: its draft, settings and warnings
         try:
-            book = rulebook_warnings(game, ws.fonts)
+            book = rulebook_warnings(game, ws.fonts, icon_dirs(ws.templates, game.slug))
         except InputError as e:
             out.add(e)
     else:  # the build warns that it makes no rulebook: so does check

@@ -111,6 +111,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     documents: dict[str, PagePlan] = {}
     records: list[DeckRecord] = []
     everything: list[Page] = []
+    bookmarks: list[tuple[int, str]] = []  # the all-in-one file's: each deck's first sheet, the bill of materials
     orders: list[list] = []  # shop/order.csv: each distinct face of the unique-faces files
     home_pages: dict[str, list[str]] = {}
     home_faces: dict[str, list[list[str]]] = {}
@@ -145,6 +146,8 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             if imposed.die is not None:
                 files.append(f"shop/{deck.id}-die.pdf")
                 documents[files[-1]] = PagePlan(f"{game.title} — {deck.name} (die line)", imposed.die)
+            if home:
+                bookmarks.append((len(everything), deck.name))
             everything.extend(duplex_ready(home, ds.backs is not None, sheet, font, game.lang))
         die_line = die_line_record(deck.id, placed.spec.die_cut, deck.back is not None)
         if imposed.cuts:
@@ -163,9 +166,10 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             pieces={f"{p.index}:{p.label}": [p.count, df.digests[p.index]] for p in deck.pieces},
         ))
     bom = bill_of_materials(game, records)
+    bookmarks.append((len(everything), msg("all.bookmark.bom", game.lang)))
     for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm, game.lang):
         everything.append(Page(sheet.paper_mm, list(ops)))
-    documents[f"{game.slug}-all.pdf"] = PagePlan(f"{game.title} — all sheets", everything)
+    documents[f"{game.slug}-all.pdf"] = PagePlan(f"{game.title} — all sheets", everything, bookmarks)
     return GamePlan(documents, records, bom, orders, home_pages, home_faces, cuts, digests)
 
 

@@ -55,7 +55,8 @@ class DeckRecord:
     def hint(self) -> str:
         """What a figure would change that the build did not choose, for the summary to say under
         the deck's line: a board tiled only for the printer's margin, the margin that holds it
-        whole; fold-over sheets, the smaller bleed that holds more a sheet; a grid with gutters
+        whole; a tiled board, the largest board fewer page tiles hold; fold-over sheets, the smaller
+        bleed that holds more a sheet; a grid with gutters
         for a printer profile's back offset, how many the tight grid holds; else nothing."""
         whole = (self.layout.get("tiles") or {}).get("whole_with")
         at = (self.layout.get("tiles") or {}).get("whole_at")
@@ -66,6 +67,11 @@ class DeckRecord:
                     + (f"; or {smaller}" if smaller else ""))
         if smaller:
             return f"tiled, as the sheet's printable area is smaller than the board: {smaller}"
+        fewer = (self.layout.get("tiles") or {}).get("fewer")
+        if fewer:
+            (cols, rows), (w, h) = fewer["grid"], fewer["board_mm"]
+            return (f"{fewer['pages_per_piece']} page tiles ({cols}×{rows}) hold a board of up to {w:g}×{h:g} mm, "
+                    "the same proportions")
         more = self.layout.get("more_with")
         if more and self.layout.get("layout") == "grid":
             return (f"{more['pieces_per_sheet']}/sheet at {more['bleed_mm']:g} mm of bleed: the grid keeps the "
@@ -106,6 +112,8 @@ def layout_record(spec: ShapeSpec, layout, tiles: TilePlan | None, sheet: SheetO
                 "assembly": "cut at the crop marks; each tile goes over its left and upper neighbour, "
                             "its edge on the dashed guide line (10 mm glue strip)",
                 **whole,
+                **({"fewer": {"grid": list(tiles.fewer[:2]), "pages_per_piece": tiles.fewer[0] * tiles.fewer[1],
+                              "board_mm": list(tiles.fewer[2:])}} if tiles.fewer else {}),
             },
         }
     sb = layout.sheet_bleed_mm

@@ -76,6 +76,12 @@ pieces:
     text: 未定（ボードの説明を書いてください）
     art: 未定                   # the board's picture in data/{slug}/art/
 """),
+    "standees": Kind("standees", "スタンディ", "standee", "体", "（スタンディの説明を書いてください。）", """\
+pieces:
+  - title: スタンディ１
+    count: 2
+    art: 未定                   # the figure, 31×50 mm with its bleed, in data/{slug}/art/
+"""),
 }
 
 # ``pnpgen new --lang en``: the same decks for a game kept in English (docs/data-format.md, Languages)
@@ -116,6 +122,12 @@ pieces:
   - title: {title}
     text: TBD (describe the board)
     art: TBD                    # the board's picture in data/{slug}/art/
+"""),
+    "standees": Kind("standees", "Standees", "standee", "", "", """\
+pieces:
+  - title: Standee 1
+    count: 2
+    art: TBD                    # the figure, 31×50 mm with its bleed, in data/{slug}/art/
 """),
 }
 
@@ -339,6 +351,9 @@ def layout(args: argparse.Namespace) -> int:
         print(f"  back: {back.name}")
     fields = ", ".join(f"{k}: {t}" for k, t in built.fields)
     print(f"  fields: {{{fields}}}" + ("   # and the deck's own fields:" if args.deck is not None else ""))
+    if built.stand_up is not None:  # a layout's key, which no deck of templates can say
+        print("Note: the layout's stand_up: stays with the layout: a deck drawn by these templates lies flat "
+              "in Tabletop Simulator, where the layout's stands up (docs/exports.md, Tabletop Simulator)")
     return 0
 
 

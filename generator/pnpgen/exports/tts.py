@@ -47,6 +47,7 @@ TOKEN_BORDER = 0.03  # transparent border round a token image, of the piece's lo
 MASK_SUPERSAMPLE = 16  # a token's cut sampled 16 × 16 times a pixel: edge pixels partly transparent
 MASK_MAX_PX = 8192  # … fewer for a large token, at most this many samples a side
 GUID_HEX = 6  # an object's GUID: six hex digits
+STAND_UP_INSET_MM = 0.2  # a standing piece's box is taken this much inside: a fold line on its edge stays off
 INCH_PER_UNIT = 1.0  # a TTS unit is about an inch; a custom tile at scale 1 is about 2 units wide
 
 
@@ -201,6 +202,8 @@ def saved_object(name: str, obj: dict) -> str:
 def deck_object(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes],
                 pngs: PngFiles) -> dict:
     """Add the deck's images to ``files`` (encoded by ``pngs``) and return its TTS object."""
+    if style.deck.layout is not None and style.deck.layout.stand_up is not None:
+        return _standing(style, style.deck.layout.stand_up, faces, table, x, files, pngs)
     if style.deck.kind == "card":
         return _cards(style, faces, table, x, files, pngs)
     return _pieces(style, faces, table, x, files, pngs)
@@ -348,10 +351,47 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
                 obj = {"Name": "Custom_Tile", "GUID": guid, "Nickname": name, "Description": "",
                        "Transform": _transform(x, 0.0, scale), "CustomImage": image}
             objects.append(obj)
+    return _one_or_bag(objects, deck, table, x)
+
+
+def _one_or_bag(objects: list[dict], deck: Deck, table: Table, x: float) -> dict:
     if len(objects) == 1:
         return objects[0]
     return {"Name": "Bag", "GUID": table.guid(deck), "Nickname": deck.name, "Description": "",
             "Transform": _transform(x, 0.0), "ContainedObjects": objects}
+
+
+def _standing(style: PageStyle, box_mm: tuple[float, float, float, float], faces: list[UniqueFace], table: Table,
+              x: float, files: dict[str, bytes], pngs: PngFiles) -> dict:
+    """A piece whose layout says ``stand_up:`` (a fold-over standee): a ``Custom_Token`` of that
+    image box alone, standing up. Tabletop Simulator shows a standing token's back as its front's
+    mirror image, as the folded paper does; the tabs and the far copy stay off the table."""
+    deck = style.deck
+    w, h = style.fitted.trim
+    px_per_mm = min(mm_to_px(1, table.dpi), MAX_PX / max(w, h))
+    size = (max(1, round(w * px_per_mm)), max(1, round(h * px_per_mm)))
+    sx, sy = w / deck.trim_mm[0], h / deck.trim_mm[1]  # a fitted export scales the box with the piece
+    bx, by, bw, bh = box_mm
+    x0, y0 = max(bx * sx, 0.0) + STAND_UP_INSET_MM, max(by * sy, 0.0) + STAND_UP_INSET_MM
+    x1, y1 = min((bx + bw) * sx, w) - STAND_UP_INSET_MM, min((by + bh) * sy, h) - STAND_UP_INSET_MM
+    crop = (round(x0 * px_per_mm), round(y0 * px_per_mm), round(x1 * px_per_mm), round(y1 * px_per_mm))
+    made = [table.earlier.made_from(style, [f.front], size, "stand_up", crop) for f in faces]
+    taken: dict[str, bytes] = {}
+    new = [i for i, f in enumerate(faces) if not table.earlier.take(taken, f"{f.stem}-front.png", made[i])]
+    images = dict(zip(new, face_images([faces[i].front for i in new], style, size)))
+    scale = max(x1 - x0, y1 - y0) / MM_PER_INCH / 2 / INCH_PER_UNIT
+    objects = []
+    for i, face in enumerate(faces):
+        name = f"{face.stem}-front.png"
+        if i in images:
+            pngs.add(files, name, images[i].crop(crop))
+        else:
+            files[name] = taken[name]
+        for copy in range(face.copies):
+            obj = _token(table.guid(deck, face.object_name, copy), card_name(face), table.url(name), x, scale)
+            obj["CustomImage"]["CustomToken"]["StandUp"] = True
+            objects.append(obj)
+    return _one_or_bag(objects, deck, table, x)
 
 
 def _token(guid: str, name: str, image_url: str, x: float, scale: float) -> dict:

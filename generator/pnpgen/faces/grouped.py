@@ -16,7 +16,7 @@ SHOWN = 3  # a deck's warnings of one kind named one by one; the rest counted on
 # each kind: its line, the group naming what its lines are grouped by (the deck, the file), which of
 # a group's are named first, the line counting the rest
 KINDS: list[tuple[re.Pattern[str], str, Callable[[re.Match[str]], float], Callable[[str, list[re.Match[str]]], str]]] = [
-    (LOW_DPI_LINE, "deck", lambda m: int(m["dpi"]), more_low_dpi),  # the lowest dpi first
+    (LOW_DPI_LINE, "deck", lambda m: float(m["dpi"]), more_low_dpi),  # the lowest dpi first
     (OVERFLOW_LINE, "deck", lambda m: 0, more_overflowing),  # in the deck's order
     (UNPAIRED_LINE, "deck", lambda m: 0, more_unpaired),  # in the deck's order
     (MISSING_LINE, "file", lambda m: 0, more_missing),  # in the file's order

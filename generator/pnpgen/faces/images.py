@@ -15,6 +15,7 @@ every placement with its dpi for the manifest.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -43,13 +44,19 @@ def _n(v: float) -> str:
 
 
 LOW_DPI = "{where}: deck {deck}, piece {piece}: {name}: {dpi} dpi at {w}×{h} mm, {wanted} wanted"
-LOW_DPI_LINE = re.compile(r"^(?P<where>.*): deck (?P<deck>\S+), piece (?P<piece>.*?): (?P<name>.*?): (?P<dpi>\d+) dpi at "
+LOW_DPI_LINE = re.compile(r"^(?P<where>.*): deck (?P<deck>\S+), piece (?P<piece>.*?): (?P<name>.*?): (?P<dpi>\d+(?:\.\d)?) dpi at "
                           r"(?P<box>\S+) mm, (?P<wanted>[\d.]+) wanted$")
+
+
+def _short_of(dpi: float, wanted: float) -> str:
+    """A resolution below ``wanted`` as the warning says it: whole dots, unless they would round
+    up to the figure wanted (299.7 said as 300 dpi, "300 wanted"): then to the tenth, rounded down."""
+    return f"{dpi:.0f}" if round(dpi) < wanted else f"{math.floor(dpi * 10) / 10:.1f}"
 
 
 def more_low_dpi(deck: str, rest: list[re.Match]) -> str:
     """The line counting a deck's pictures below the dpi not named one by one (lowest first)."""
-    least, most = int(rest[0]["dpi"]), int(rest[-1]["dpi"])
+    least, most = rest[0]["dpi"], rest[-1]["dpi"]
     return (f"deck {deck}: {len(rest)} more pictures below {rest[0]['wanted']} dpi "
             f"({least}{'' if least == most else f'–{most}'} dpi; pnpgen check lists each)")
 
@@ -196,7 +203,7 @@ class ArtPlacer:
         })
         if dpi < self.min_dpi:
             self.warnings.append(LOW_DPI.format(where=piece.where, deck=deck.id, piece=piece.label, name=name,
-                                                dpi=f"{dpi:.0f}", w=f"{round(box[0], 1):g}", h=f"{round(box[1], 1):g}",
+                                                dpi=_short_of(dpi, self.min_dpi), w=f"{round(box[0], 1):g}", h=f"{round(box[1], 1):g}",
                                                 wanted=f"{self.min_dpi:g}"))
 
     def _vector(self, deck: Deck, piece: Piece, name: str, box) -> None:

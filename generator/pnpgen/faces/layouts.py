@@ -56,8 +56,8 @@ def _ground(box: LayoutBox, earlier: list[LayoutBox], side: LayoutSide, layout: 
         return _colour(box.get("fill"), layout)
     x, y, w, h = (box.get(k) for k in ("x", "y", "w", "h"))
     for under in reversed(earlier):
-        if under.type == "folds":
-            continue
+        if under.type in ("folds", "line"):
+            continue  # fold lines and a line cover nothing
         if under.type == "frame":
             if under.get("fill") is not None:
                 return _colour(under.get("fill"), layout)
@@ -109,7 +109,7 @@ def _folds(box: LayoutBox, layout: Layout) -> list[str]:
     """A tuck box's fold lines, dashed: scored and folded, never cut."""
     if box.get("stroke") is None:
         return []
-    dash = num(box.get("dash"))
+    dash = num(2.0 if box.get("dash") is None else box.get("dash"))  # (a fold is dashed unless told otherwise)
     return [f'{{% if folds() %}}<path d="{{{{ folds() }}}}" fill="none" stroke="{{{{ {_colour(box.get("stroke"), layout)} }}}}" '
             f'stroke-width="{num(box.get("stroke_width"))}" stroke-dasharray="{dash} {dash}"/>{{% endif %}}']
 
@@ -127,18 +127,59 @@ def _turned(box: LayoutBox) -> tuple[LayoutBox, str]:
     return upright, f'<g transform="rotate({turn} {num(cx)} {num(cy)})">'
 
 
+def _line(box: LayoutBox, layout: Layout) -> list[str]:
+    """A straight line from (x, y) to (x + w, y + h): a fold line, dashed with ``dash``."""
+    x, y, w, h = (box.get(k) for k in ("x", "y", "w", "h"))
+    stroke = box.get("stroke")
+    ink = _colour(stroke, layout) if stroke is not None else _named("ink", layout)
+    dash = box.get("dash")
+    dashed = f' stroke-dasharray="{num(dash)} {num(dash)}"' if dash else ""
+    return [f'<line x1="{num(x)}" y1="{num(y)}" x2="{num(x + w)}" y2="{num(y + h)}" '
+            f'stroke="{{{{ {ink} }}}}" stroke-width="{num(box.get("stroke_width"))}"{dashed}/>']
+
+
+def _grid(box: LayoutBox, layout: Layout) -> list[str]:
+    """``cols`` × ``rows`` cells in the box: a ruled grid (``spacing: 0``), or boxes apart (tick
+    boxes of a roll-and-write sheet), each cell filled with ``fill`` when it says one."""
+    x, y, w, h = (box.get(k) for k in ("x", "y", "w", "h"))
+    cols, rows, gap = box.get("cols"), box.get("rows"), box.get("spacing")
+    stroke, fill, dash = box.get("stroke"), box.get("fill"), box.get("dash")
+    ink = _colour(stroke, layout) if stroke is not None else _named("ink", layout)
+    line = f'stroke="{{{{ {ink} }}}}" stroke-width="{num(box.get("stroke_width"))}"' + \
+        (f' stroke-dasharray="{num(dash)} {num(dash)}"' if dash else "")
+    paint = (f'fill="{{{{ {_colour(fill, layout)} }}}}"' if fill is not None else 'fill="none"') + " " + line
+    cw, ch = (w - (cols - 1) * gap) / cols, (h - (rows - 1) * gap) / rows
+    if gap:
+        return [f'<rect x="{num(x + c * (cw + gap))}" y="{num(y + r * (ch + gap))}" width="{num(cw)}" '
+                f'height="{num(ch)}" {paint}/>' for r in range(rows) for c in range(cols)]
+    d = "".join([f"M{num(x + c * cw)} {num(y)}V{num(y + h)}" for c in range(1, cols)]
+                + [f"M{num(x)} {num(y + r * ch)}H{num(x + w)}" for r in range(1, rows)])
+    return [f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" {paint}/>',
+            *([f'<path d="{d}" fill="none" {line}/>'] if d else [])]
+
+
 def _box(box: LayoutBox, layout: Layout, ground: str | None = None) -> list[str]:
     out = [f"{{# {box.name} #}}"]
     if box.type == "frame":
         return out + _frame(box, layout)
     if box.type == "folds":
         return out + _folds(box, layout)
+    if box.type == "line":
+        return out + _line(box, layout)
+    if box.type == "grid":
+        return out + _grid(box, layout)
     if box.get("rotate"):
         upright, turn = _turned(box)
         return out + [turn] + _box(upright, layout, ground)[1:] + ["</g>"]
     x, y, w, h = (box.get(k) for k in ("x", "y", "w", "h"))
     if box.type == "panel":
         return out + _panel(box, layout, x, y, w, h)
+    return out + _unturned(box, layout, ground, x, y, w, h)
+
+
+def _unturned(box: LayoutBox, layout: Layout, ground: str | None, x: float, y: float, w: float,
+              h: float) -> list[str]:
+    out: list[str] = []
     pad = box.get("pad")
     ix, iy, iw, ih = x + pad, y + pad, max(w - 2 * pad, 0.0), max(h - 2 * pad, 0.0)
     placeholder = box.get("placeholder")

@@ -119,6 +119,9 @@ class PagePlan:
 
     title: str
     pages: list[Page] = field(default_factory=list)
+    # the file's bookmarks, (page index, title) in page order: <game>-all.pdf's decks and bill of
+    # materials, so a buyer of a print-and-play file finds the sheets of one deck to print again
+    bookmarks: list[tuple[int, str]] = field(default_factory=list)
 
     def faces(self) -> list[str]:
         """Every face key used, in first-use order."""

@@ -72,6 +72,9 @@ class TilePlan:
     content: Rect  # page area for the printed part of a tile
     band: Rect  # page area for number, map and note
     tiles: list[Tile] = field(default_factory=list)
+    # the next fewer pages a tile grid gives, and the largest board it holds (as designed, mm):
+    # (cols, rows, width, height), for the summary to say; None when one page or nothing fewer
+    fewer: tuple[int, int, float, float] | None = None
 
     @property
     def turn(self) -> Affine:
@@ -104,6 +107,31 @@ def _count(length: float, avail: float, overlap: float, bleed: float) -> int | N
     if step <= 0:
         return None
     return max(2, math.ceil((length - overlap) / step - 1e-9))
+
+
+def _most(n: int, avail: float, overlap: float, bleed: float) -> float:
+    """The longest length ``n`` regions hold along one axis (``_count``'s inverse)."""
+    return avail - 2 * bleed if n == 1 else n * (avail - bleed - overlap) + overlap
+
+
+def _fewer(board: tuple[float, float], pages: int, aw: float, ah: float, ov: float,
+           bleed: float) -> tuple[int, int, float, float] | None:
+    """The grid of fewer pages that holds the largest board of the same proportions (on a tie,
+    the fewest pages), with that board's size."""
+    best = None
+    for rot in (0, 90):
+        tw_, th_ = (board[1], board[0]) if rot == 90 else board
+        for cols in range(1, pages):
+            for rows in range(1, pages // cols + 1):
+                if cols * rows >= pages:
+                    continue
+                fit = min(_most(cols, aw, ov, bleed) / tw_, _most(rows, ah, ov, bleed) / th_, 1.0)
+                if fit > 0 and (best is None or (fit, -cols * rows) > (best[0], -best[2] * best[3])):
+                    best = (fit, rot, cols, rows)
+    if best is None:
+        return None
+    fit, _, cols, rows = best
+    return cols, rows, math.floor(board[0] * fit), math.floor(board[1] * fit)
 
 
 def plan_tiles(board_w: float, board_h: float, paper: tuple[float, float], margin: float, bleed: float,
@@ -142,7 +170,8 @@ def plan_tiles(board_w: float, board_h: float, paper: tuple[float, float], margi
             dx = content[0] + (aw - vw) / 2 - visible[0]
             dy = content[1] + (ah - vh) / 2 - visible[1]
             tiles.append(Tile(r * cols + c + 1, c, r, region, visible, turn.then(translate(dx, dy))))
-    return TilePlan(paper, (board_w, board_h), rot, cols, rows, ov, bleed, (tw, th), content, band, tiles)
+    fewer = _fewer((board_w, board_h), cols * rows, aw, ah, ov, bleed) if cols * rows > 1 else None
+    return TilePlan(paper, (board_w, board_h), rot, cols, rows, ov, bleed, (tw, th), content, band, tiles, fewer)
 
 
 def tile_at(plan: TilePlan, col: int, row: int) -> Tile:

@@ -277,6 +277,9 @@ class _Writer:
         root: dict = {"Type": Name("Catalog"), "Pages": pages_ref, "PageMode": Name("UseNone")}
         if labels:
             root["PageLabels"] = {"Nums": labels}
+        if doc.bookmarks:
+            root["Outlines"] = self.outline(doc.bookmarks, kids)
+            root["PageMode"] = Name("UseOutlines")
         if self.layers:
             f.version = "1.5"
             every = [self.layers[name] for name in sorted(self.layers)]
@@ -290,6 +293,20 @@ class _Writer:
         f.put(info, {"CreationDate": DATE, "Creator": "pnpgen", "ModDate": DATE, "Producer": "pnpgen",
                      "Title": self.title, "Trapped": Name("False")})
         return _Written(f.finish(catalog, info, [self.title.encode()]), self.fallbacks)
+
+    def outline(self, bookmarks: list[tuple[int, str]], kids: list[Ref]) -> Ref:
+        """The document outline (ISO 32000-1 §12.3.3): one level, each item opening its page."""
+        f = self.f
+        root, items = f.reserve(), [f.reserve() for _ in bookmarks]
+        for n, ((page, title), ref) in enumerate(zip(bookmarks, items, strict=True)):
+            item: dict = {"Title": title, "Parent": root, "Dest": [kids[page], Name("Fit")]}
+            if n:
+                item["Prev"] = items[n - 1]
+            if n + 1 < len(items):
+                item["Next"] = items[n + 1]
+            f.put(ref, item)
+        f.put(root, {"Type": Name("Outlines"), "First": items[0], "Last": items[-1], "Count": len(items)})
+        return root
 
     # ------------------------------------------------------------------ resources
 

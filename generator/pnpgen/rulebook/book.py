@@ -33,7 +33,8 @@ from pnpgen.rulebook.components import ComponentRow, component_rows
 from pnpgen.rulebook.document import Meta, render
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, load_settings, reach_mm
 from pnpgen.rulebook.flowables import terms
-from pnpgen.rulebook.inline import draft_icons
+from pnpgen.rulebook.inline import draft_icons, has_icon
+from pnpgen.rulebook.inline import named as named_icons
 from pnpgen.rulebook.inline import unknown as unknown_icons
 from pnpgen.rulebook.parse import parse
 from pnpgen.rulebook.pictures import DeckPicture
@@ -194,26 +195,46 @@ def _step_numbering(doc: Document, path: Path, latin: bool) -> list[str]:
 
 
 # what a Markdown draft marks that the book does not read: **bold**, __bold__, *italics*, _italics_,
-# `code`, [a link](address)
+# `code`, [a link](address); and a line that is a table's row, a rule (---) or a block quote (> …)
 _MARKDOWN = re.compile(r"\*\*[^*\s][^*]*\*\*|__[^_\s][^_]*__|(?<![\w*])\*[^*\s][^*]*(?<!\s)\*(?![\w*])"
-                       r"|(?<![\w_])_[^_\s][^_]*(?<!\s)_(?![\w_])|`[^`]+`|\[[^\]]+\]\([^)\s]+\)")
+                       r"|(?<![\w_])_[^_\s][^_]*(?<!\s)_(?![\w_])|`[^`]+`|\[[^\]]+\]\([^)\s]+\)"
+                       r"|^\|.*\|[ \t]*$|^(?:-{3,}|\*{3,}|_{3,})[ \t]*$|^>[ \t]", re.M)
+
+
+def _first_found(doc: Document, pattern: re.Pattern[str]) -> tuple[int, str, str] | None:
+    """The draft line of the first match of ``pattern`` in the text the book prints (steps' titles,
+    then the blocks), the match, and how many more there are (`` and 2 more``)."""
+    texts = [(c.line, 0, c.title) for s in doc.sections for c in s.children if isinstance(c, Step)]
+    texts += [(b.line, 1, getattr(b, "text", "") or "") for b in doc.blocks()]  # (a step's title before its text)
+    found = sorted((line, order, m.start(), m.group()) for line, order, text in texts for m in pattern.finditer(text))
+    if not found:
+        return None
+    line, _, _, first = found[0]
+    return line, first, f" and {len(found) - 1} more" if len(found) > 1 else ""
 
 
 def _markdown_marks(doc: Document, path: Path, latin: bool) -> list[str]:
-    """An English draft written in Markdown: its emphasis, code and link marks print as they
-    stand (the book sets no bold or italics from a draft), said once, at the first of them."""
-    if not latin:
+    """An English draft written in Markdown: its emphasis, code and link marks, tables, rules and
+    quotes print as they stand (the book sets no bold or italics from a draft), said once, at the
+    first of them."""
+    found = _first_found(doc, _MARKDOWN) if latin else None
+    if found is None:
         return []
-    texts = [(c.line, 0, c.title) for s in doc.sections for c in s.children if isinstance(c, Step)]
-    texts += [(b.line, 1, getattr(b, "text", "") or "") for b in doc.blocks()]  # (a step's title before its text)
-    found = sorted((line, order, m.start(), m.group()) for line, order, text in texts for m in _MARKDOWN.finditer(text))
-    if not found:
-        return []
-    line, _, _, first = found[0]
-    more = f" and {len(found) - 1} more" if len(found) > 1 else ""
+    line, first, more = found
     return [f"{path}:{line}: Markdown marks print as written: {quoted(first)}{more} (the rulebook sets no bold, "
-            "italics, code or links from the draft; write the words plain, or 【term】 for an index term, "
-            "set in the accent colour)"]
+            "italics, code, links, tables, rules or quotes from the draft; write the words plain, or 【term】 for "
+            "an index term, set in the accent colour, and a table as `Term: Text` lines)"]
+
+
+def _unknown_icons(doc: Document, path: Path, slug: str, names: list[str]) -> list[str]:
+    """A ``{name}`` of the draft no icon has prints as written (``inline``): said once, at the
+    first, with how many more."""
+    found = _first_found(doc, re.compile("|".join(re.escape("{" + n + "}") for n in names))) if names else None
+    if found is None:
+        return []
+    line, first, more = found
+    return [f"{path}:{line}: {quoted(first)}{more} names no icon (an SVG in templates/{slug}/icons/ or "
+            "templates/common/icons/, as on the cards), so the rulebook prints it as written"]
 
 
 def _missing_glyphs(doc: Document, fonts, names: list[str]) -> list[str]:
@@ -316,14 +337,16 @@ def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
     return DraftReading(path, draft, doc, settings, fonts, rows, findings, proof_lang, warnings, report)
 
 
-def rulebook_warnings(game: Game, font_dir: Path) -> list[str]:
+def rulebook_warnings(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()) -> list[str]:
     """What ``build_rulebook`` warns about, found without setting a page (``pnpgen check``): the
-    reading's warnings, and each figure whose ``after:`` names no heading of the draft."""
+    reading's warnings, the ``{name}``s no icon of ``icon_dirs`` has, and each figure whose
+    ``after:`` names no heading of the draft."""
     r = read_rulebook(game, font_dir)
+    unknown = [n for n in named_icons(r.draft.text) if not has_icon(n, icon_dirs)] if icon_dirs else []
     builder = _story_builder(game, r, rules_only=False, pictures={})
     builder.story()
-    return r.warnings + [_unplaced(game, spec, builder.anchors) for spec in r.settings.figures
-                         if spec.after not in builder.anchors]
+    return r.warnings + _unknown_icons(r.doc, r.path, game.slug, unknown) + \
+        [_unplaced(game, spec, builder.anchors) for spec in r.settings.figures if spec.after not in builder.anchors]
 
 
 def _past_the_box(game: Game, settings: RulebookSettings) -> list[str]:
@@ -425,9 +448,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         latin=is_latin(draft.lang),
     )
     icons = draft_icons(draft.text, icon_dirs, INK.hexval().replace("0x", "#")) if icon_dirs else {}
-    if icon_dirs and (unknown := unknown_icons(draft.text, icons)):
-        warnings.append(f"{path.name}: {', '.join('{' + n + '}' for n in unknown)} names no icon (an SVG in "
-                        f"templates/{game.slug}/icons/ or templates/common/icons/), so the rulebook prints it as written")
+    warnings += _unknown_icons(doc, path, game.slug, unknown_icons(draft.text, icons)) if icon_dirs else []
     builder = _story_builder(game, r, rules_only, pictures, readings, icons)
     default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
     setlines.BOOK.recall(f"{game.slug}\0{draft.lang}\0{Path(font_dir).resolve()}", fontreg.registered())

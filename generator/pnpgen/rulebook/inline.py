@@ -32,15 +32,24 @@ def named(text: str) -> list[str]:
     return [m.group()[1:-1] for m in re.finditer(ICON_TOKEN, text)]
 
 
+def _found(name: str, dirs: Sequence[Path]) -> Path | None:
+    try:
+        return icon_files.find(name, tuple(dirs))
+    except Exception:  # noqa: BLE001 - an icon name leading out of its folder, a folder linked out: text
+        return None
+
+
+def has_icon(name: str, dirs: Sequence[Path]) -> bool:
+    """Whether an icon folder of ``dirs`` holds ``name``'s SVG."""
+    return _found(name, dirs) is not None
+
+
 def draft_icons(text: str, dirs: Sequence[Path], ink: str) -> dict[str, Art]:
     """The art of each icon the draft ``text`` names that an icon folder holds (``dirs``, in
     order), its ``currentColor`` in ``ink``: converted once per book."""
     out: dict[str, Art] = {}
     for name in dict.fromkeys(named(text)):
-        try:
-            path = icon_files.find(name, tuple(dirs))
-        except Exception:  # noqa: BLE001 - an icon name leading out of its folder, a folder linked out: text
-            path = None
+        path = _found(name, dirs)
         if path is None:
             continue
         svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{BOX_MM}mm" height="{BOX_MM}mm" '
