@@ -38,6 +38,18 @@ GROWTH = {
                                  "extend()"),
     "escape filter again and again": ("{{ ('&' * 9000000)|forceescape|forceescape }}", "the filter forceescape"),
 }
+# A loop within its budget whose every turn works through a long text (each within MAX_FACE_CHARS)
+# ran for hours; these few thousand turns took seconds, and built. Each is stopped within a few turns.
+LONG = "{% set s = 'x' * 9999999 %}{% for i in range(3000) %}"
+HANDLED = "worked through more than 100,000,000 characters or items"
+GROWTH.update({
+    "a long text searched again and again": (LONG + "{% if 'y' in s %}{% endif %}{% endfor %}", HANDLED),
+    "a long text's method again and again": (LONG + "{% set n = s.count('y') %}{% endfor %}", HANDLED),
+    "a long text through a filter again and again": (LONG + "{% set n = s|replace('y', 'z') %}{% endfor %}", HANDLED),
+    "a long text sliced again and again": (LONG + "{% set n = s[1:] %}{% endfor %}", HANDLED),
+    "text boxes set again and again": ("{% for i in range(101) %}{% set t = textbox('あ' * 2000, 6, 52, w - 12, 28) %}"
+                                       "{% endfor %}", "the face's text boxes are given more than 200,000 characters"),
+})
 
 
 def _fails(tmp_path, capsys, markup: str) -> str:

@@ -267,7 +267,7 @@ class CompiledTemplates(jinja2.BytecodeCache):
     shared workspace and run outside the template sandbox (its checks are a checksum anyone can
     compute). The machine's cache is written by pnpgen alone, for this user."""
 
-    GENERATION = "sandbox+budget+lines+joins+printed 4"  # how templates are compiled (faces/budget.py): a change makes old entries unused
+    GENERATION = "sandbox+budget+lines+joins+printed+compares+slices 5"  # how templates are compiled (faces/budget.py): a change makes old entries unused
 
     def __init__(self, memory: dict[str, bytes] | None = None):
         self.memory = PROCESS_COMPILED if memory is None else memory
@@ -566,7 +566,7 @@ class Renderer:
         # Shape and score-track helpers (helpers.py): track(), outline(), shape, hex_points().
         context.update(shape_tools(deck, face.side, self.game.text_fonts or self.game.fonts, self.colour))
         context.update(self.art.tools(deck, piece, template_name, context["textbox"], self.colour))
-        self.loops.items = 0
+        self.loops.reset()
         try:
             template = self.env.get_template(template_name)
             svg = _bounded_text(template.generate(context))
