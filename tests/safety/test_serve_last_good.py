@@ -220,3 +220,17 @@ def test_a_link_left_in_the_output_folder_of_a_good_build_is_not_shown(built, tm
     state = preview.rebuild()
     assert state.error.startswith("pnpgen: error: build/test: reached through a link: rulebook.pdf"), state.error
     assert not state.sheets and not preview.pictures
+
+
+def test_a_reprint_list_left_as_a_link_out_is_not_shown(built, tmp_path):
+    """A build that changes no piece keeps what is in build/test/: a reprint.txt there that is a
+    link to a file outside showed that file's text on the page. The page says so in its error band."""
+    ws = tmp_path / "ws"
+    shutil.copytree(built, ws, symlinks=True)
+    secret = tmp_path / "outside" / "secret.txt"
+    secret.parent.mkdir()
+    secret.write_text("SECRET", encoding="utf-8")
+    (ws / "build" / "test" / "reprint.txt").symlink_to(secret)
+    state = Preview(Workspace(ws), "test", ws / "build").rebuild()
+    assert "SECRET" not in state.reprint
+    assert state.error.startswith("pnpgen: error: build/test: reached through a link: reprint.txt"), state.error

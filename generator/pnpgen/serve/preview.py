@@ -98,6 +98,7 @@ class Preview:
                 run_build(self.ws, [self.slug], BuildOptions(jobs=1), self.out_root, RulebookOptions(), warm=self.warm)
                 try:
                     decks, sheets, pictures, manifest = self._read()
+                    reprint = _reprint_list(self.out_root / self.slug)
                 except ValueError as e:  # a file there the build did not write (rulebook.pdf, a link left in build/)
                     raise InputError(f"{e}: the preview shows only plain files inside the game's output folder",
                                      path=self.out_root / self.slug,
@@ -108,11 +109,9 @@ class Preview:
                 self.state.error = self.ws.shown(f"pnpgen: error: {e}")  # workspace-relative, as the CLI says it
                 self.state.generation += 1
                 return self.state
-            reprint = self.out_root / self.slug / "reprint.txt"
             self.pictures = pictures
             self.rendered = {k: v for k, v in self.rendered.items() if k in pictures}
-            self.state = State(self.state.generation + 1, "", decks, sheets, list(manifest.get("changes", [])),
-                               reprint.read_text(encoding="utf-8") if reprint.is_file() else "")
+            self.state = State(self.state.generation + 1, "", decks, sheets, list(manifest.get("changes", [])), reprint)
             return self.state
 
     def watcher_stopped(self, why: str) -> None:
@@ -242,6 +241,16 @@ class Preview:
         image.save(buf, "PNG")
         self.rendered[pid] = buf.getvalue()
         return self.rendered[pid]
+
+
+def _reprint_list(out: Path) -> str:
+    """The build's reprint.txt ("" when there is none), read only as a plain file inside ``out``:
+    one left there as a link (a build that changes no piece keeps what is there) showed the file
+    it led to, anywhere on the disk, in the page."""
+    reprint = out / "reprint.txt"
+    if not reprint.exists() and not reprint.is_symlink():
+        return ""
+    return built_file(out, "reprint.txt").read_bytes().decode("utf-8", errors="replace")
 
 
 def page_count(data: bytes) -> int:
