@@ -475,8 +475,12 @@ class Renderer:
 
     def template_file(self, face: Face) -> str:
         """The file of the template a face names (a workspace or a built-in one), for messages
-        about what it produced; the name as written when no file has it."""
+        about what it produced; the name as written when no file has it; "" for a built-in
+        layout's face, which no file holds (Jinja names it '<template>': messages began
+        'pnpgen: error: <template>: …'); its messages name the piece."""
         name = self.template_name(face.deck, face.side)
+        if name.startswith(layouts.PREFIX):
+            return ""
         try:
             return self.env.get_template(name).filename or name
         except Exception:  # noqa: BLE001 - rendering reports a template that does not load
