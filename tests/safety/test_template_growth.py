@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import FRONT, make_workspace, run
+from pnpgen.faces import budget
 
 ART = "{% block art %}"
 BIG = 10**9
@@ -67,6 +68,16 @@ def test_a_template_that_makes_a_huge_text_or_list_is_stopped_at_its_line(tmp_pa
     err = _fails(tmp_path, capsys, markup)
     assert err.startswith("pnpgen: error: templates/test/card-front.svg.j2:3: "), err
     assert what in err and "deck 'cards' piece 1 (祝福" in err, err
+
+
+def test_a_macro_that_calls_itself_twice_is_stopped_by_the_faces_calls(tmp_path, capsys, monkeypatch):
+    """A macro calling itself twice, 25 deep, made 33 million calls (a quarter of an hour) within
+    every other bound. The face's calls are counted (a smaller budget here: 8,191 calls)."""
+    monkeypatch.setattr(budget, "MAX_FACE_CALLS", 1000)
+    err = _fails(tmp_path, capsys, "{% macro f(n) %}{% if n > 0 %}{{ f(n - 1) }}{{ f(n - 1) }}{% endif %}{% endmacro %}"
+                                   "{{ f(12) }}")
+    assert err.startswith("pnpgen: error: templates/test/card-front.svg.j2:3: the face's template made more than "
+                          "1,000 calls"), err
 
 
 def test_random_is_not_there_as_a_build_is_the_same_every_time(tmp_path, capsys):

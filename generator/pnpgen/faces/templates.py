@@ -267,7 +267,7 @@ class CompiledTemplates(jinja2.BytecodeCache):
     shared workspace and run outside the template sandbox (its checks are a checksum anyone can
     compute). The machine's cache is written by pnpgen alone, for this user."""
 
-    GENERATION = "sandbox+budget+lines+joins+printed+compares+slices 5"  # how templates are compiled (faces/budget.py): a change makes old entries unused
+    GENERATION = "sandbox+budget+lines+joins+printed+compares+slices 6"  # how templates are compiled (faces/budget.py): a change makes old entries unused
 
     def __init__(self, memory: dict[str, bytes] | None = None):
         self.memory = PROCESS_COMPILED if memory is None else memory
