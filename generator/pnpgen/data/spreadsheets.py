@@ -630,7 +630,7 @@ def export_sheet(deck: Deck, fmt: str, translated: Mapping[str, Deck] | None = N
     if fmt == "csv":
         text = io.StringIO(newline="")
         writer = csv.writer(text, lineterminator="\r\n")
-        writer.writerow(header)
+        writer.writerow([csv_cell(v) for v in header])  # a field named =HYPERLINK(…) too
         writer.writerows([csv_cell(v) for v in row] for row in table)  # read back by csv_text
         return ("\ufeff" + text.getvalue()).encode("utf-8")
     import openpyxl
