@@ -45,6 +45,7 @@ LONG = "{% set s = 'x' * 9999999 %}{% for i in range(3000) %}"
 HANDLED = "worked through more than 100,000,000 characters or items"
 GROWTH.update({
     "a long text searched again and again": (LONG + "{% if 'y' in s %}{% endif %}{% endfor %}", HANDLED),
+    "a long text searched by a test again and again": (LONG + "{% if 'y' is in s %}{% endif %}{% endfor %}", HANDLED),
     "a long text's method again and again": (LONG + "{% set n = s.count('y') %}{% endfor %}", HANDLED),
     "a long text through a filter again and again": (LONG + "{% set n = s|replace('y', 'z') %}{% endfor %}", HANDLED),
     "a long text sliced again and again": (LONG + "{% set n = s[1:] %}{% endfor %}", HANDLED),

@@ -209,6 +209,7 @@ class FaceEnvironment(SandboxedEnvironment):
                             join=_join, batch=_batch, slice=_slice, sum=_sum)
         self.filters.update(string=lambda value: jinja2.filters.soft_str(printed(value)))
         self.filters.update({name: _measured(f, name, self) for name, f in self.filters.items()})
+        self.tests.update({name: _measured_test(t, self) for name, t in self.tests.items()})
 
     def handle(self, value: Any) -> Any:
         """``value``, counted against the face's MAX_FACE_HANDLED (by its LoopBudget)."""
@@ -339,6 +340,18 @@ def _measured(filter_: Any, name: str, environment: FaceEnvironment) -> Any:
         return environment.handle(_made(filter_(*args, **kwargs), f"the filter {name}"))
 
     run.measured = True  # type: ignore[attr-defined]
+    return run
+
+
+def _measured_test(test: Any, environment: FaceEnvironment) -> Any:
+    """A test (``'y' is in s``) whose values count against the face's MAX_FACE_HANDLED, as the
+    operands of a comparison do."""
+    @wraps(test)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        for value in args:
+            environment.handle(value)
+        return test(*args, **kwargs)
+
     return run
 
 
