@@ -54,3 +54,18 @@ def test_tabletop_simulator_guids_keep_the_unpadded_names(tmp_path):
     guids = [card["GUID"] for card in obj["ObjectStates"][0]["ContainedObjects"]]
     names = [f"cards-001c{i}" for i in range(1, 12)] + ["cards-002"]
     assert guids == [hashlib.sha1(f"test/cards/{name}/0".encode()).hexdigest()[:6] for name in names]
+
+
+def test_two_decks_making_one_file_stop_the_export_before_anything_is_written(tmp_path, capsys):
+    """Deck cards' piece 1 back (cards-001-back.png, its backs differ) and deck cards-001's one shared
+    back were one file: written once, order.csv naming it for both decks, one deck's back sent for
+    the other's. The export stops in one line naming both decks."""
+    root = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("back: card-back.svg.j2", "back: card-front.svg.j2")
+                          + "  - {name: 札1, text: 本文}\n  - {name: 札2, text: 本文}\n")
+    (root / "data/test/decks/cards-001.yaml").write_text(DECK_YAML + "  - {name: 札3, text: 本文}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "export", "--game", "test", "--preset", "thegamecrafter", "--fit", "bleed") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("pnpgen: error: data/test/decks/cards-001.yaml: deck 'cards' and "
+                                                   "deck 'cards-001' both make the export's file cards-001-back.png"), err
+    assert not (root / "build" / "test" / "thegamecrafter").exists()
