@@ -69,3 +69,18 @@ def test_two_decks_making_one_file_stop_the_export_before_anything_is_written(tm
     assert err.count("\n") == 1 and err.startswith("pnpgen: error: data/test/decks/cards-001.yaml: deck 'cards' and "
                                                    "deck 'cards-001' both make the export's file cards-001-back.png"), err
     assert not (root / "build" / "test" / "thegamecrafter").exists()
+
+
+def test_a_deck_id_too_long_for_an_exports_file_names_is_said_at_its_deck_file(tmp_path, capsys):
+    """A deck id of 244 bytes builds (<id>.pdf, shop/<id>-unique.pdf fit), but Tabletop Simulator
+    names its images <id>-faces-1.png: the export said 'cannot write …: File name too long
+    (expected a folder you may write to)', as if --out were at fault."""
+    long_id = "d" * 244
+    root = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 札1, text: 本文}\n")
+    (root / "data/test/decks/cards.yaml").rename(root / f"data/test/decks/{long_id}.yaml")
+    capsys.readouterr()
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{long_id}.yaml: deck 'dddd" in err, err
+    assert "bytes, longer than a file name may be (255) (expected a deck file name shorter by" in err, err
+    assert not (root / "build" / "test" / "tabletopsimulator").exists()
