@@ -3,8 +3,10 @@ a shared game folder cannot reach Python's internals (``''.__class__…``), with
 on numbers, and on every text or list it makes: by ``*``, ``+``, ``~``, ``%``, ``.format()``, a
 text or list method, or a filter (``center``, ``indent``, ``wordwrap``, ``batch`` …). A result
 that would pass MAX_FACE_CHARS is refused before it is made where its size is known beforehand,
-and any other as soon as it is made, so no face takes gigabytes or minutes. ``random`` is not
-there: a build is the same bytes for the same inputs."""
+and any other as soon as it is made, so no face takes gigabytes or minutes; and bounds on all a
+face works through together (every text or list made, sliced, compared, searched or given to a
+filter or method) and on its calls, so no loop or recursion within the other bounds takes hours
+either. ``random`` is not there: a build is the same bytes for the same inputs."""
 
 from __future__ import annotations
 
@@ -109,11 +111,10 @@ class LoopBudget(Extension):
         self.handled += _held(value)
         if self.handled > MAX_FACE_HANDLED:
             raise FaceBudgetError(f"the face's template worked through more than {MAX_FACE_HANDLED:,} characters "
-                                  "or items of texts and lists (made, searched, compared, or given to filters and "
-                                  "methods)", expected="work on the piece's data, not on texts or lists of millions "
+                                  "or items of texts and lists (made, sliced, compared, searched, tested, or given "
+                                  "to filters and methods)", expected="work on the piece's data, not on texts or lists of millions "
                                   "again and again")
         return value
-
 
     def counted(self, items: Iterable) -> Iterator:
         for item in items:
