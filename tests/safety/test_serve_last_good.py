@@ -234,3 +234,32 @@ def test_a_reprint_list_left_as_a_link_out_is_not_shown(built, tmp_path):
     state = Preview(Workspace(ws), "test", ws / "build").rebuild()
     assert "SECRET" not in state.reprint
     assert state.error.startswith("pnpgen: error: build/test: reached through a link: reprint.txt"), state.error
+
+
+def test_a_picture_is_rasterised_without_reading_its_whole_file(built, tmp_path):
+    """Each picture read its PDF whole: every face of a 265 MB shop file read all of it again, in as
+    many of the server's threads as the browser asked for pictures. PDFium reads what the page needs."""
+    import tracemalloc
+
+    from pypdf import PdfReader, PdfWriter
+
+    ws = tmp_path / "ws"
+    shutil.copytree(built, ws, symlinks=True)
+    unique = ws / "build" / "test" / "shop" / "cards-unique.pdf"
+    writer = PdfWriter(clone_from=PdfReader(unique))
+    writer.add_attachment("padding.bin", os.urandom(16 << 20))  # 16 MB no page shows
+    with unique.open("wb") as f:
+        writer.write(f)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: [broken\n", encoding="utf-8")
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    state = preview.rebuild()  # the data is broken: the last good build on disk is shown, as it is
+    pid = state.decks[0]["faces"][0]["front"].removeprefix("/picture/").removesuffix(".png")
+    tracemalloc.start()
+    try:
+        png = preview.png(pid)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert png is not None and png[:4] == b"\x89PNG"
+    assert peak < 8 << 20, peak

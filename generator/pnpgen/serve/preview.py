@@ -10,6 +10,7 @@ import csv
 import hashlib
 import io
 import json
+import os
 import stat
 import threading
 from dataclasses import dataclass, field
@@ -214,12 +215,14 @@ class Preview:
 
         pdf, index, width = where
         try:  # (the file may have been swapped for a link since the page was read)
-            data = built_file(self.out_root / self.slug, pdf.relative_to(self.out_root / self.slug).as_posix()).read_bytes()
+            source = _opened(built_file(self.out_root / self.slug, pdf.relative_to(self.out_root / self.slug).as_posix()))
         except (OSError, ValueError):
             return None
-        with PDFIUM:  # the browser asks for many pictures at once, each in a thread of the server's pool
+        # PDFium reads from the file what the page needs: each picture read the whole file (each
+        # face of a 265 MB shop file read all of it again), in as many threads as pictures asked for
+        with source, PDFIUM:  # the browser asks for many pictures at once, each in a thread of the server's pool
             try:  # (a file swapped since the page was read for one PDFium cannot read: no picture, not a 500)
-                doc = pdfium.PdfDocument(data)
+                doc = pdfium.PdfDocument(source)
             except pdfium.PdfiumError:
                 return None
             try:
@@ -251,6 +254,16 @@ def _reprint_list(out: Path) -> str:
     if not reprint.exists() and not reprint.is_symlink():
         return ""
     return built_file(out, "reprint.txt").read_bytes().decode("utf-8", errors="replace")
+
+
+def _opened(path: Path) -> io.BufferedReader:
+    """``path`` open for reading, only as the plain file ``built_file`` found there (one put in
+    its place since, a link or a FIFO, whose opening would wait for a writer: OSError)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(f"not a plain file: {path}")
+    return os.fdopen(fd, "rb")
 
 
 def page_count(data: bytes) -> int:
