@@ -15,6 +15,7 @@ from pnpgen.data import load
 from pnpgen.data.load import load_game
 from pnpgen.data.spreadsheets import SHEET_KEYS
 from pnpgen.data.workspace import Workspace
+from pnpgen.faces.budget import OPERAND
 from pnpgen.faces.templates import Face, Renderer
 from pnpgen.rulebook import figures
 
@@ -58,7 +59,8 @@ def _context(tmp_path) -> tuple[dict, set[str]]:
     deck = game.decks[0]
     renderer.render(Face(deck, deck.pieces[0], "front"))
     names = {k: v for k, v in seen.items() if k not in renderer.env.globals}
-    return names, set(renderer.env.filters) - set(jinja2.Environment().filters)
+    # (the budget's filter of compared operands has a name no template can write: faces/budget.py)
+    return names, set(renderer.env.filters) - set(jinja2.Environment().filters) - {OPERAND}
 
 
 def test_every_template_name_is_documented(tmp_path):

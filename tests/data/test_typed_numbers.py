@@ -116,3 +116,18 @@ def test_a_colour_cell_is_not_told_to_quote_its_value(tmp_path, capsys):
     ws = make_workspace(tmp_path / "yaml", deck=deck + "  - {name: 祝福, colour: seagreen}\n")
     assert run(ws, "check") == 2
     assert "or '#rrggbb' in quotes)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("field, written, holds", [
+    ("weight", ".nan", "NaN"), ("weight", "-.inf", "infinity"), ("weight", "1.0e+400", "infinity"),
+    ("extra", "{x: [1, .inf]}", "infinity"), ("tags", "[.NaN]", "NaN"),
+])
+def test_a_number_that_is_no_number_is_refused_at_its_line(tmp_path, capsys, field, written, holds):
+    """YAML reads .nan, .inf and 1.0e+400 as floats no card can print: they were taken, and
+    the preview's page (its JSON cannot hold them) stopped in a 500 with a traceback."""
+    deck = NUMBERED.replace("  weight: number\n", "  weight: number\n  extra: map\n  tags: list\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck + f"  - {{name: 祝福, {field}: {written}}}\n")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert "cards.yaml:13:" in err and f"pieces.1.{field}: " in err and f"it holds {holds} (YAML reads .nan" in err, err

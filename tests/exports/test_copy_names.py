@@ -54,3 +54,33 @@ def test_tabletop_simulator_guids_keep_the_unpadded_names(tmp_path):
     guids = [card["GUID"] for card in obj["ObjectStates"][0]["ContainedObjects"]]
     names = [f"cards-001c{i}" for i in range(1, 12)] + ["cards-002"]
     assert guids == [hashlib.sha1(f"test/cards/{name}/0".encode()).hexdigest()[:6] for name in names]
+
+
+def test_two_decks_making_one_file_stop_the_export_before_anything_is_written(tmp_path, capsys):
+    """Deck cards' piece 1 back (cards-001-back.png, its backs differ) and deck cards-001's one shared
+    back were one file: written once, order.csv naming it for both decks, one deck's back sent for
+    the other's. The export stops in one line naming both decks."""
+    root = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("back: card-back.svg.j2", "back: card-front.svg.j2")
+                          + "  - {name: 札1, text: 本文}\n  - {name: 札2, text: 本文}\n")
+    (root / "data/test/decks/cards-001.yaml").write_text(DECK_YAML + "  - {name: 札3, text: 本文}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "export", "--game", "test", "--preset", "thegamecrafter", "--fit", "bleed") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("pnpgen: error: data/test/decks/cards-001.yaml: deck 'cards' and "
+                                                   "deck 'cards-001' both make the export's file cards-001-back.png"), err
+    assert not (root / "build" / "test" / "thegamecrafter").exists()
+
+
+def test_a_deck_id_too_long_for_an_exports_file_names_is_said_at_its_deck_file(tmp_path, capsys):
+    """A deck id of 244 bytes builds (<id>.pdf, shop/<id>-unique.pdf fit), but Tabletop Simulator
+    names its images <id>-faces-1.png: the export said 'cannot write …: File name too long
+    (expected a folder you may write to)', as if --out were at fault."""
+    long_id = "d" * 244
+    root = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 札1, text: 本文}\n")
+    (root / "data/test/decks/cards.yaml").rename(root / f"data/test/decks/{long_id}.yaml")
+    capsys.readouterr()
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{long_id}.yaml: deck 'dddd" in err, err
+    assert "bytes, longer than a file name may be (255) (expected a deck file name shorter by" in err, err
+    assert not (root / "build" / "test" / "tabletopsimulator").exists()

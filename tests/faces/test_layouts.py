@@ -490,6 +490,21 @@ def test_an_unknown_icon_in_a_layout_deck_is_told_at_the_piece_not_in_pnpgens_fi
     assert "decks/cards.yaml:5:24: icons: " in err and "unknown icon {coins}; did you mean coin?" in err, err
 
 
+def test_a_picture_a_layout_deck_cannot_draw_is_told_without_a_template_file(tmp_path, capsys):
+    """A built-in layout is no file: an SVG picture's error began 'pnpgen: error: <template>: …',
+    Jinja's name for a template made from text. It names the picture and the piece."""
+    root = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: card-poker\npieces:\n  - {title: 題, art: a.svg}\n")
+    (root / "data" / "test" / "art").mkdir()
+    (root / "data" / "test" / "art" / "a.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text x="1" y="5">Z</text></svg>', encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "<template>" not in err, err
+    assert err.startswith("pnpgen: error: a.svg (image in deck 'cards' piece 1 (題, data/test/decks/cards.yaml:4:5) "
+                          "front): <text> (line 1 of the SVG) has no font-family"), err
+
+
 def test_text_from_a_layout_or_the_data_prints_as_written(tmp_path):
     """Data is data: braces, quotes and angle brackets in a layout's fixed text or a piece's
     value print literally, never as Jinja or SVG."""

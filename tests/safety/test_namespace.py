@@ -43,9 +43,10 @@ def test_a_preset_named_like_a_build_folder_is_refused(tmp_path, capsys):
     assert not (ws / "build" / "test").exists()
 
 
-@pytest.mark.parametrize("name", ["Shop", "CUT"])
+@pytest.mark.parametrize("name", ["Shop", "CUT", "ink-saver", "Ink-Saver-Grey"])
 def test_a_preset_named_like_a_build_folder_in_other_letter_case_is_refused(tmp_path, capsys, name):
-    """presets/Shop.yaml exported into build/test/Shop/, which is the build's shop/ on Windows and macOS."""
+    """presets/Shop.yaml exported into build/test/Shop/, which is the build's shop/ on Windows and macOS;
+    presets/ink-saver.yaml wrote its cards.pdf over the ink saver's home sheets in ink-saver/."""
     ws = make_workspace(tmp_path / "ws")
     (ws / "presets").mkdir()
     (ws / "presets" / f"{name}.yaml").write_text(
@@ -55,6 +56,13 @@ def test_a_preset_named_like_a_build_folder_in_other_letter_case_is_refused(tmp_
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"preset {name!r} would export into the build's" in err
     assert not (ws / "build" / "test").exists()
+
+
+def test_every_folder_the_build_writes_is_kept_from_presets():
+    from pnpgen.data.names import BUILD_FOLDERS
+    from pnpgen.svg.ink import MODES, InkSaver
+
+    assert {InkSaver(mode).slug for mode in MODES} | {"shop", "cut"} <= set(BUILD_FOLDERS)
 
 
 @pytest.mark.parametrize("chosen", ["Doujin", "doujin"])

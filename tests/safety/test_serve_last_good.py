@@ -220,3 +220,46 @@ def test_a_link_left_in_the_output_folder_of_a_good_build_is_not_shown(built, tm
     state = preview.rebuild()
     assert state.error.startswith("pnpgen: error: build/test: reached through a link: rulebook.pdf"), state.error
     assert not state.sheets and not preview.pictures
+
+
+def test_a_reprint_list_left_as_a_link_out_is_not_shown(built, tmp_path):
+    """A build that changes no piece keeps what is in build/test/: a reprint.txt there that is a
+    link to a file outside showed that file's text on the page. The page says so in its error band."""
+    ws = tmp_path / "ws"
+    shutil.copytree(built, ws, symlinks=True)
+    secret = tmp_path / "outside" / "secret.txt"
+    secret.parent.mkdir()
+    secret.write_text("SECRET", encoding="utf-8")
+    (ws / "build" / "test" / "reprint.txt").symlink_to(secret)
+    state = Preview(Workspace(ws), "test", ws / "build").rebuild()
+    assert "SECRET" not in state.reprint
+    assert state.error.startswith("pnpgen: error: build/test: reached through a link: reprint.txt"), state.error
+
+
+def test_a_picture_is_rasterised_without_reading_its_whole_file(built, tmp_path):
+    """Each picture read its PDF whole: every face of a 265 MB shop file read all of it again, in as
+    many of the server's threads as the browser asked for pictures. PDFium reads what the page needs."""
+    import tracemalloc
+
+    from pypdf import PdfReader, PdfWriter
+
+    ws = tmp_path / "ws"
+    shutil.copytree(built, ws, symlinks=True)
+    unique = ws / "build" / "test" / "shop" / "cards-unique.pdf"
+    writer = PdfWriter(clone_from=PdfReader(unique))
+    writer.add_attachment("padding.bin", os.urandom(16 << 20))  # 16 MB no page shows
+    with unique.open("wb") as f:
+        writer.write(f)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: [broken\n", encoding="utf-8")
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    state = preview.rebuild()  # the data is broken: the last good build on disk is shown, as it is
+    pid = state.decks[0]["faces"][0]["front"].removeprefix("/picture/").removesuffix(".png")
+    tracemalloc.start()
+    try:
+        png = preview.png(pid)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert png is not None and png[:4] == b"\x89PNG"
+    assert peak < 8 << 20, peak

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import FRONT, make_workspace, run
+from pnpgen.faces import budget
 
 ART = "{% block art %}"
 BIG = 10**9
@@ -38,6 +39,19 @@ GROWTH = {
                                  "extend()"),
     "escape filter again and again": ("{{ ('&' * 9000000)|forceescape|forceescape }}", "the filter forceescape"),
 }
+# A loop within its budget whose every turn works through a long text (each within MAX_FACE_CHARS)
+# ran for hours; these few thousand turns took seconds, and built. Each is stopped within a few turns.
+LONG = "{% set s = 'x' * 9999999 %}{% for i in range(3000) %}"
+HANDLED = "worked through more than 100,000,000 characters or items"
+GROWTH.update({
+    "a long text searched again and again": (LONG + "{% if 'y' in s %}{% endif %}{% endfor %}", HANDLED),
+    "a long text searched by a test again and again": (LONG + "{% if 'y' is in s %}{% endif %}{% endfor %}", HANDLED),
+    "a long text's method again and again": (LONG + "{% set n = s.count('y') %}{% endfor %}", HANDLED),
+    "a long text through a filter again and again": (LONG + "{% set n = s|replace('y', 'z') %}{% endfor %}", HANDLED),
+    "a long text sliced again and again": (LONG + "{% set n = s[1:] %}{% endfor %}", HANDLED),
+    "text boxes set again and again": ("{% for i in range(101) %}{% set t = textbox('あ' * 2000, 6, 52, w - 12, 28) %}"
+                                       "{% endfor %}", "the face's text boxes are given more than 200,000 characters"),
+})
 
 
 def _fails(tmp_path, capsys, markup: str) -> str:
@@ -55,6 +69,16 @@ def test_a_template_that_makes_a_huge_text_or_list_is_stopped_at_its_line(tmp_pa
     err = _fails(tmp_path, capsys, markup)
     assert err.startswith("pnpgen: error: templates/test/card-front.svg.j2:3: "), err
     assert what in err and "deck 'cards' piece 1 (祝福" in err, err
+
+
+def test_a_macro_that_calls_itself_twice_is_stopped_by_the_faces_calls(tmp_path, capsys, monkeypatch):
+    """A macro calling itself twice, 25 deep, made 33 million calls (a quarter of an hour) within
+    every other bound. The face's calls are counted (a smaller budget here: 8,191 calls)."""
+    monkeypatch.setattr(budget, "MAX_FACE_CALLS", 1000)
+    err = _fails(tmp_path, capsys, "{% macro f(n) %}{% if n > 0 %}{{ f(n - 1) }}{{ f(n - 1) }}{% endif %}{% endmacro %}"
+                                   "{{ f(12) }}")
+    assert err.startswith("pnpgen: error: templates/test/card-front.svg.j2:3: the face's template made more than "
+                          "1,000 calls"), err
 
 
 def test_random_is_not_there_as_a_build_is_the_same_every_time(tmp_path, capsys):

@@ -56,6 +56,37 @@ def test_the_neutralised_csv_reads_back_to_the_same_names(tmp_path, capsys):
     _inert(_cells((tmp_path / "again.csv").read_bytes()))
 
 
+def test_a_field_named_like_a_formula_is_inert_in_the_sheets_header_and_reads_back(tmp_path, capsys):
+    """The header row of export-sheet's CSV was written as it is: a deck (from someone else) whose
+    field is named =HYPERLINK(…) put a live formula at the top of the sheet Excel opens."""
+    deck = DECK_YAML.replace("  text: text\n", f"  text: text\n  {json.dumps(EVIL[0])}: text\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck + f"  - {{name: 祝福, {json.dumps(EVIL[0])}: 値}}\n")
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "cards") == 0
+    header = _cells((ws / "data/test/decks/cards.csv").read_bytes())[0]
+    assert "'" + EVIL[0] in header and not any(c.startswith(("=", "+", "-", "@")) for c in header), header
+    (ws / "data/test/decks/cards.yaml").write_text(deck.replace("pieces:\n", "pieces: {file: cards.csv}\n"),
+                                                    encoding="utf-8")
+    from pnpgen.data.load import load_game
+    from pnpgen.data.workspace import Workspace
+
+    assert load_game(Workspace(ws), "test").decks[0].pieces[0].values[EVIL[0]] == "値"
+
+
+@pytest.mark.parametrize("deck_id, title", [("c[1]", "c_1_"), ("History", "pieces")])
+def test_a_deck_named_as_no_worksheet_may_be_exported_to_xlsx(tmp_path, capsys, deck_id, title):
+    """A deck file c[1].yaml ended export-sheet --format xlsx in openpyxl's ValueError traceback
+    ([ ] : * ? / \\ are no worksheet's characters); History is Excel's own sheet name."""
+    import openpyxl
+
+    ws = make_workspace(tmp_path / "ws", pieces=["祝福"])
+    copy = ws / "data/test/decks" / f"{deck_id}.yaml"
+    copy.write_text((ws / "data/test/decks/cards.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    out = tmp_path / "c.xlsx"
+    assert run(ws, "export-sheet", "--game", "test", "--deck", deck_id, "--format", "xlsx", "--out", str(out)) == 0
+    sheet = openpyxl.load_workbook(out).active
+    assert sheet.title == title and [c.value for c in sheet[2]][:1] == ["祝福"]
+
+
 def test_xlsx_stores_formula_like_names_as_text(tmp_path):
     import openpyxl
 

@@ -467,6 +467,11 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
             items = ", ".join(x for x in re.split(r"\s*[、，,]\s*", value.strip()) if x)
             expected += f" in brackets, ', ' between its items: [{items}]"
         raise doc.error(keypath, f"{v.show(value)} is not a valid {ftype}{near}", expected)
+    bad = v.not_finite(value) if ftype in ("number", "list", "map") else None
+    if bad is not None:  # (the preview's JSON cannot hold one: its page stopped in a 500)
+        raise doc.error(keypath, f"{v.show(value)} is not a valid {ftype}: it holds {'NaN' if bad != bad else 'infinity'} "
+                        "(YAML reads .nan, .inf and numbers past 1e308 so), which no card can print",
+                        "a number, e.g. 2.5, or text in quotes: '.nan'")
     if ftype == "image" and value.strip() and art is not None:
         try:
             art.info(value)

@@ -105,11 +105,19 @@ def check_deck_ids(game: Game, games: Iterable[str] = ()) -> None:
                                  f"decks/{other.source.name}")
 
 
+# The build's own folders in build/<game>/, which no export goes into: shop/, cut/ (--marks
+# silhouette, cricut) and the ink saver's (--ink: "ink-" and svg/ink.py's MODES). An export into
+# ink-saver/ wrote its <deck>.pdf over the ink-saver home sheets, and the next build wrote them back.
+BUILD_FOLDERS = {"shop": "the build's print-shop folder shop/", "cut": "the build's cutting-machine folder cut/",
+                 "ink-saver": "the build's ink saver folder ink-saver/ (--ink saver)",
+                 "ink-saver-grey": "the build's ink saver folder ink-saver-grey/ (--ink saver-grey)"}
+
+
 def check_preset_folder(game: Game, preset: str, presets: Iterable[str] = ()) -> None:
     """An export writes into ``<out>/<game>/<preset>/``: not the build's shop/ or a language's
     folder, nor another preset's (``presets``: the names there are) as Windows and macOS compare
     names (``Shop`` is ``shop/`` there), nor a name Windows cannot hold."""
-    taken = {"shop": "the build's print-shop folder shop/", "cut": "the build's cutting-machine folder cut/"}
+    taken = dict(BUILD_FOLDERS)
     taken.update({same_file(lang): f"the build's {lang} edition folder {lang}/" for lang in game.languages})
     if same_file(preset) in taken:
         raise InputError(f"preset {preset!r} would export into {taken[same_file(preset)]}", key="--preset",

@@ -630,14 +630,14 @@ def export_sheet(deck: Deck, fmt: str, translated: Mapping[str, Deck] | None = N
     if fmt == "csv":
         text = io.StringIO(newline="")
         writer = csv.writer(text, lineterminator="\r\n")
-        writer.writerow(header)
+        writer.writerow([csv_cell(v) for v in header])  # a field named =HYPERLINK(…) too
         writer.writerows([csv_cell(v) for v in row] for row in table)  # read back by csv_text
         return ("\ufeff" + text.getvalue()).encode("utf-8")
     import openpyxl
 
     book = openpyxl.Workbook()
     ws = book.active
-    ws.title = deck.id[:31]
+    ws.title = _sheet_title(deck.id)
     for r, values in enumerate([header] + table, 1):
         for c, value in enumerate(values, 1):
             cell = ws.cell(row=r, column=c, value=value)
@@ -646,6 +646,14 @@ def export_sheet(deck: Deck, fmt: str, translated: Mapping[str, Deck] | None = N
     buf = io.BytesIO()
     book.save(buf)
     return buf.getvalue()
+
+
+def _sheet_title(name: str) -> str:
+    """``name`` as a worksheet's name Excel takes: none of []:*?/\\ (a deck file c[1].yaml ended
+    export-sheet in openpyxl's ValueError traceback), at most 31 characters, no ' at either end,
+    not History (Excel's own)."""
+    title = re.sub(r"[\[\]:*?/\\]", "_", name)[:31].strip("'")
+    return title if title and title.casefold() != "history" else "pieces"
 
 
 def _translations(deck: Deck, other: Deck, field: str, default: str) -> list[Any]:

@@ -156,6 +156,16 @@ def whole(value: Any) -> int | None:
     return None
 
 
+def not_finite(value: Any) -> float | None:
+    """The first number in ``value`` (a number, or a list or mapping of them, however nested)
+    that is no number a card can print: YAML reads .nan, .inf and 1.0e400 as floats that are not
+    numbers (NaN) or infinite. None when there is none."""
+    if isinstance(value, float):
+        return None if math.isfinite(value) else value
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    return next((bad for item in items if (bad := not_finite(item)) is not None), None)
+
+
 def decimal(value: Any) -> int | float | None:
     """A number written as one: ``2.5``, ``"2.5"`` or ``２.５``; None for anything else."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):

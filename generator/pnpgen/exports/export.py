@@ -23,7 +23,7 @@ from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.lint import MM_PER_PT, LintSettings
 from pnpgen.data.load import check_bleed, deck_ids_in, load_game
 from pnpgen.data.model import Deck, Game, open_value_said, placeholder_word
-from pnpgen.data.names import check_preset_folder
+from pnpgen.data.names import NAME_MAX, check_preset_folder
 from pnpgen.data.workspace import Workspace, workspace_relative
 from pnpgen.errors import InputError, suggest
 from pnpgen.exports import contact, shop, tts
@@ -165,34 +165,61 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     thumbs = []
     pngs = PngFiles()  # the images encoded on threads beside the rasterising, each in its place
     marks = preset.marks if preset.files.startswith("pdf") else "none"
+    made: list[tuple[Deck | None, dict[str, bytes]]] = []  # each deck's files (then the contact sheets'), apart
     try:  # a picture is read from its art file as the pages are written
         for i, deck in enumerate(decks):
             faces = by_deck[deck.id]
             style = PageStyle(deck, fitted[deck.id], font, arts, rendered.bleed_mm, marks=marks, cmyk=colour == "cmyk",
                               proof=options.proof, images=pictures)
+            made.append((deck, {}))
             if preset.files == "tts":
-                obj = tts.deck_object(style, faces, table, 3.0 * i, result.files, pngs)
-                result.files[f"{deck.id}.json"] = tts.saved_object(f"{game.title} — {deck.name}", obj).encode("utf-8")
+                obj = tts.deck_object(style, faces, table, 3.0 * i, made[-1][1], pngs)
+                made[-1][1][f"{deck.id}.json"] = tts.saved_object(f"{game.title} — {deck.name}", obj).encode("utf-8")
                 result.order.extend(OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.index, f.piece.label,
                                                   f.copies) for f in faces)
             else:
-                result.order.extend(shop.deck_files(preset, style, faces, result.files, result.warnings,
+                result.order.extend(shop.deck_files(preset, style, faces, made[-1][1], result.warnings,
                                                     shop.Finish(pdfx, str(game.date), outline, edition, originals),
                                                     result.black, pngs))
             thumbs.extend(contact.thumbnails(style, faces))
         result.order.extend(OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
                             for o in left_out)
         notes = [f"left out: {o.deck.name}: {o.why}" for o in left_out]
+        made.append((None, {}))
         for n, sheet in enumerate(contact.contact_sheets(f"{game.title} — {preset.name}", thumbs, fontreg.path_of(font),
                                                          notes), 1):
-            pngs.add(result.files, f"{slug}-contact.png" if n == 1 else f"{slug}-contact-{n}.png", sheet)
+            pngs.add(made[-1][1], f"{slug}-contact.png" if n == 1 else f"{slug}-contact-{n}.png", sheet)
         pngs.finish()
     except SourceChanged as e:
         raise InputError(f"{Path(e.path).name} was saved again while the export drew the faces that show it",
                          path=Path(e.path), expected="export again: nothing was written") from None
+    _gather(made, result.files)
     result.files["order.csv"] = order_csv(EXPORT_ORDER_COLUMNS, [astuple(row) for row in result.order])
     result.warnings = workspace_relative(result.warnings, ws.root)  # export.json: the same bytes in any folder
     return result
+
+
+def _gather(made: list[tuple[Deck | None, dict[str, bytes]]], files: dict[str, bytes]) -> None:
+    """Each deck's files (None: the contact sheets) into ``files``, in order; a name too long for
+    the file system (it said 'cannot write …: File name too long' of --out), or two decks naming one
+    file, stop the export: deck x's piece 1 back (x-001-back.png) and deck x-001's shared back were
+    one file, the order naming it for both, one deck's back sent for the other's."""
+    owner: dict[str, Deck | None] = {}
+    for deck, mine in made:
+        for name in mine:
+            if name in owner:
+                first = owner[name]
+                decks = [d for d in (first, deck) if d is not None]
+                raise InputError(" and ".join([f"deck {d.id!r}" for d in decks] + ["the contact sheet"] * (2 - len(decks)))
+                                 + f" both make the export's file {name} (one would replace the other)",
+                                 path=decks[-1].source, expected="another file name for "
+                                 + " or ".join(f"decks/{d.source.name}" for d in decks))
+            if len(name.encode()) > NAME_MAX and deck is not None:  # (a build's files allow a longer deck id)
+                raise InputError(f"deck {deck.id[:40]!r}… makes the export's file {name[:40]}… of {len(name.encode())} "
+                                 f"bytes, longer than a file name may be ({NAME_MAX})", path=deck.source,
+                                 expected=f"a deck file name shorter by {len(name.encode()) - NAME_MAX} bytes or more")
+            owner[name] = deck
+        files.update(mine)
 
 
 MAX_IMAGE_PIXELS = 60_000_000  # one face's image (a 300 mm piece at 600 dpi: 50 million)

@@ -3,8 +3,10 @@ a shared game folder cannot reach Python's internals (``''.__class__…``), with
 on numbers, and on every text or list it makes: by ``*``, ``+``, ``~``, ``%``, ``.format()``, a
 text or list method, or a filter (``center``, ``indent``, ``wordwrap``, ``batch`` …). A result
 that would pass MAX_FACE_CHARS is refused before it is made where its size is known beforehand,
-and any other as soon as it is made, so no face takes gigabytes or minutes. ``random`` is not
-there: a build is the same bytes for the same inputs."""
+and any other as soon as it is made, so no face takes gigabytes or minutes; and bounds on all a
+face works through together (every text or list made, sliced, compared, searched or given to a
+filter or method) and on its calls, so no loop or recursion within the other bounds takes hours
+either. ``random`` is not there: a build is the same bytes for the same inputs."""
 
 from __future__ import annotations
 
@@ -32,6 +34,21 @@ MAX_LOOP_ITEMS = 1_000_000  # iterations of all the {% for %} loops of one face 
 MAX_FACE_CHARS = 10_000_000  # the face's SVG text, and any text or list a template makes
 MAX_POWER_BITS = 4096  # an integer ** that would be larger is refused before it is computed
 MAX_WRAPPED_CHARS = 100_000  # the wordwrap filter: its work grows with the square of a long word
+# What one face's template may handle in all: the characters and items of every text or list an
+# operator, filter or method makes, works through or is given, and every operand compared (``in``
+# searches). A loop within MAX_LOOP_ITEMS whose every turn works through a text of millions
+# (``s|list|unique``, ``'y' in s``, ``s.count('y')``) took hours, each text within MAX_FACE_CHARS.
+MAX_FACE_HANDLED = 100_000_000
+# Calls of one face's template (macros, helpers, methods): a macro calling itself twice, 25 deep,
+# made 33 million calls (a quarter of an hour) within every other bound; a real face makes hundreds.
+MAX_FACE_CALLS = 200_000
+# The filter every compared operand and slice goes through, counted (a name no template can write)
+OPERAND = "pnpgen-operand"
+# Methods that do not work through their text or list (``xs.append`` in a loop is not quadratic).
+QUICK_METHODS = frozenset(["append", "pop", "get", "setdefault", "add", "keys", "values", "items",
+                           "startswith", "endswith"])
+# Filters that do not work through the text or list they are given (``s|length`` is its size).
+QUICK_FILTERS = frozenset(["length", "count", "first", "last", "default", "d", "attr", "safe"])
 
 
 class FaceBudgetError(InputError):
@@ -41,6 +58,11 @@ class FaceBudgetError(InputError):
 def _too_long(what: str) -> FaceBudgetError:
     return FaceBudgetError(f"{what} would make more than {MAX_FACE_CHARS:,} characters or items",
                            expected="a shorter text or list")
+
+
+def _held(value: Any) -> int:
+    """How many characters or items a text or list holds (0 for anything else)."""
+    return len(value) if isinstance(value, (str, list, tuple, dict, set, frozenset)) else 0
 
 
 def _size(value: Any) -> int:
@@ -63,6 +85,36 @@ class LoopBudget(Extension):
     def __init__(self, environment: jinja2.Environment):
         super().__init__(environment)
         self.items = 0
+        self.handled = 0
+        self.calls = 0
+
+        def operand(value: Any) -> Any:
+            return self.handle(value)
+
+        operand.measured = True  # type: ignore[attr-defined]  # (counted here: not wrapped by _measured)
+        environment.filters[OPERAND] = operand
+
+    def reset(self) -> None:
+        """A new face: its loops and what it handles counted from nought."""
+        self.items = self.handled = self.calls = 0
+
+    def called(self) -> None:
+        """One more call, counted against MAX_FACE_CALLS."""
+        self.calls += 1
+        if self.calls > MAX_FACE_CALLS:
+            raise FaceBudgetError(f"the face's template made more than {MAX_FACE_CALLS:,} calls (of macros, helpers "
+                                  "and methods)", expected="a macro that calls itself at most once, and loops over "
+                                  "the piece's data")
+
+    def handle(self, value: Any) -> Any:
+        """``value``, its size counted against MAX_FACE_HANDLED."""
+        self.handled += _held(value)
+        if self.handled > MAX_FACE_HANDLED:
+            raise FaceBudgetError(f"the face's template worked through more than {MAX_FACE_HANDLED:,} characters "
+                                  "or items of texts and lists (made, sliced, compared, searched, tested, or given "
+                                  "to filters and methods)", expected="work on the piece's data, not on texts or lists of millions "
+                                  "again and again")
+        return value
 
     def counted(self, items: Iterable) -> Iterator:
         for item in items:
@@ -77,11 +129,30 @@ class LoopBudget(Extension):
         a loop (``{% set ns.s = ns.s ~ ns.s %}``) reaches a terabyte in 40 turns."""
         if sum(_size(p) for p in parts) > MAX_FACE_CHARS:
             raise _too_long("joining texts with ~")
+        for p in parts:
+            self.handle(p)
         parts = tuple(printed(p) for p in parts)
         return (markup_join if context.eval_ctx.autoescape else str_join)(parts)
 
 
 class _GuardedNodes(NodeTransformer):
+    def visit_Compare(self, node: nodes.Compare) -> nodes.Node:
+        self.generic_visit(node)
+        node.expr = self._operand(node.expr)
+        for op in node.ops:
+            op.expr = self._operand(op.expr)
+        return node
+
+    def visit_Getitem(self, node: nodes.Getitem) -> nodes.Node:
+        self.generic_visit(node)
+        return self._operand(node) if isinstance(node.arg, nodes.Slice) else node  # s[1:] is a copy of s
+
+    @staticmethod
+    def _operand(expr: nodes.Expr) -> nodes.Expr:
+        """``expr`` through the OPERAND filter: a filter is called directly, not through the
+        sandbox's ``call`` (twice as slow in a template of many comparisons)."""
+        return nodes.Filter(expr, OPERAND, [], [], None, None, lineno=expr.lineno)
+
     def visit_For(self, node: nodes.For) -> nodes.Node:
         self.generic_visit(node)
         counted = nodes.ExtensionAttribute(LoopBudget.identifier, "counted", lineno=node.lineno)
@@ -138,7 +209,13 @@ class FaceEnvironment(SandboxedEnvironment):
         self.filters.update(center=_center, indent=_indent, wordwrap=_wordwrap, replace=_replace, format=_format,
                             join=_join, batch=_batch, slice=_slice, sum=_sum)
         self.filters.update(string=lambda value: jinja2.filters.soft_str(printed(value)))
-        self.filters.update({name: _measured(f, name) for name, f in self.filters.items()})
+        self.filters.update({name: _measured(f, name, self) for name, f in self.filters.items()})
+        self.tests.update({name: _measured_test(t, self) for name, t in self.tests.items()})
+
+    def handle(self, value: Any) -> Any:
+        """``value``, counted against the face's MAX_FACE_HANDLED (by its LoopBudget)."""
+        budget = self.extensions.get(LoopBudget.identifier)
+        return budget.handle(value) if isinstance(budget, LoopBudget) else value
 
     def call_binop(self, context, operator: str, left: Any, right: Any) -> Any:
         if operator == "**" and _too_big_power(left, right):
@@ -153,9 +230,12 @@ class FaceEnvironment(SandboxedEnvironment):
             raise _too_long("adding texts or lists with +")
         if operator == "%" and isinstance(left, str):
             _check_percent(left, right)
-        return super().call_binop(context, operator, left, right)
+        return self.handle(super().call_binop(context, operator, left, right))
 
     def call(__self, __context, __obj, *args, **kwargs):
+        budget = __self.extensions.get(LoopBudget.identifier)
+        if isinstance(budget, LoopBudget):
+            budget.called()
         name = getattr(__obj, "__name__", "")
         if _too_long_str_call(__obj, args):
             raise FaceBudgetError(f"{name}() would make a text of more than {MAX_FACE_CHARS:,} characters",
@@ -167,7 +247,9 @@ class FaceEnvironment(SandboxedEnvironment):
             args = (list(args[0]) if not isinstance(args[0], (list, tuple, str, dict)) else args[0], *args[1:])
             if len(owner) + len(args[0]) > MAX_FACE_CHARS:
                 raise _too_long("extend()")
-        return _made(super().call(__context, __obj, *args, **kwargs), f"{name}()")
+        if isinstance(owner, (str, list, tuple, dict)) and name not in QUICK_METHODS:
+            __self.handle(owner)
+        return __self.handle(_made(super().call(__context, __obj, *args, **kwargs), f"{name}()"))
 
     def wrap_str_format(self, value: Any) -> Any:
         """``text.format(…)`` and ``format_map`` through a formatter that measures each field
@@ -243,17 +325,34 @@ def _joinable(items: Any, separator: str, what: str) -> list:
     return items
 
 
-def _measured(filter_: Any, name: str) -> Any:
-    """A filter whose result is refused once made, if over MAX_FACE_CHARS (what it passes Jinja,
-    ``jinja_pass_arg``, kept by ``wraps``)."""
+def _measured(filter_: Any, name: str, environment: FaceEnvironment) -> Any:
+    """A filter whose result is refused once made, if over MAX_FACE_CHARS, and whose value and
+    result count against the face's MAX_FACE_HANDLED (what it passes Jinja, ``jinja_pass_arg``,
+    kept by ``wraps``)."""
     if getattr(filter_, "measured", False):
         return filter_
+    value_at = 1 if getattr(filter_, "jinja_pass_arg", None) is not None else 0  # after the env or context
+    quick = name in QUICK_FILTERS
 
     @wraps(filter_)
     def run(*args: Any, **kwargs: Any) -> Any:
-        return _made(filter_(*args, **kwargs), f"the filter {name}")
+        if not quick and len(args) > value_at:
+            environment.handle(args[value_at])
+        return environment.handle(_made(filter_(*args, **kwargs), f"the filter {name}"))
 
     run.measured = True  # type: ignore[attr-defined]
+    return run
+
+
+def _measured_test(test: Any, environment: FaceEnvironment) -> Any:
+    """A test (``'y' is in s``) whose values count against the face's MAX_FACE_HANDLED, as the
+    operands of a comparison do."""
+    @wraps(test)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        for value in args:
+            environment.handle(value)
+        return test(*args, **kwargs)
+
     return run
 
 

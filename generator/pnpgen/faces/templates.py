@@ -267,7 +267,7 @@ class CompiledTemplates(jinja2.BytecodeCache):
     shared workspace and run outside the template sandbox (its checks are a checksum anyone can
     compute). The machine's cache is written by pnpgen alone, for this user."""
 
-    GENERATION = "sandbox+budget+lines+joins+printed 4"  # how templates are compiled (faces/budget.py): a change makes old entries unused
+    GENERATION = "sandbox+budget+lines+joins+printed+compares+slices 6"  # how templates are compiled (faces/budget.py): a change makes old entries unused
 
     def __init__(self, memory: dict[str, bytes] | None = None):
         self.memory = PROCESS_COMPILED if memory is None else memory
@@ -475,8 +475,12 @@ class Renderer:
 
     def template_file(self, face: Face) -> str:
         """The file of the template a face names (a workspace or a built-in one), for messages
-        about what it produced; the name as written when no file has it."""
+        about what it produced; the name as written when no file has it; "" for a built-in
+        layout's face, which no file holds (Jinja names it '<template>': messages began
+        'pnpgen: error: <template>: …'); its messages name the piece."""
         name = self.template_name(face.deck, face.side)
+        if name.startswith(layouts.PREFIX):
+            return ""
         try:
             return self.env.get_template(name).filename or name
         except Exception:  # noqa: BLE001 - rendering reports a template that does not load
@@ -567,7 +571,7 @@ class Renderer:
         # Shape and score-track helpers (helpers.py): track(), outline(), shape, hex_points().
         context.update(shape_tools(deck, face.side, self.game.text_fonts or self.game.fonts, self.colour))
         context.update(self.art.tools(deck, piece, template_name, context["textbox"], self.colour))
-        self.loops.items = 0
+        self.loops.reset()
         try:
             template = self.env.get_template(template_name)
             svg = _bounded_text(template.generate(context))

@@ -10,6 +10,7 @@ import csv
 import hashlib
 import io
 import json
+import os
 import stat
 import threading
 from dataclasses import dataclass, field
@@ -98,6 +99,7 @@ class Preview:
                 run_build(self.ws, [self.slug], BuildOptions(jobs=1), self.out_root, RulebookOptions(), warm=self.warm)
                 try:
                     decks, sheets, pictures, manifest = self._read()
+                    reprint = _reprint_list(self.out_root / self.slug)
                 except ValueError as e:  # a file there the build did not write (rulebook.pdf, a link left in build/)
                     raise InputError(f"{e}: the preview shows only plain files inside the game's output folder",
                                      path=self.out_root / self.slug,
@@ -108,11 +110,9 @@ class Preview:
                 self.state.error = self.ws.shown(f"pnpgen: error: {e}")  # workspace-relative, as the CLI says it
                 self.state.generation += 1
                 return self.state
-            reprint = self.out_root / self.slug / "reprint.txt"
             self.pictures = pictures
             self.rendered = {k: v for k, v in self.rendered.items() if k in pictures}
-            self.state = State(self.state.generation + 1, "", decks, sheets, list(manifest.get("changes", [])),
-                               reprint.read_text(encoding="utf-8") if reprint.is_file() else "")
+            self.state = State(self.state.generation + 1, "", decks, sheets, list(manifest.get("changes", [])), reprint)
             return self.state
 
     def watcher_stopped(self, why: str) -> None:
@@ -215,12 +215,14 @@ class Preview:
 
         pdf, index, width = where
         try:  # (the file may have been swapped for a link since the page was read)
-            data = built_file(self.out_root / self.slug, pdf.relative_to(self.out_root / self.slug).as_posix()).read_bytes()
+            source = _opened(built_file(self.out_root / self.slug, pdf.relative_to(self.out_root / self.slug).as_posix()))
         except (OSError, ValueError):
             return None
-        with PDFIUM:  # the browser asks for many pictures at once, each in a thread of the server's pool
+        # PDFium reads from the file what the page needs: each picture read the whole file (each
+        # face of a 265 MB shop file read all of it again), in as many threads as pictures asked for
+        with source, PDFIUM:  # the browser asks for many pictures at once, each in a thread of the server's pool
             try:  # (a file swapped since the page was read for one PDFium cannot read: no picture, not a 500)
-                doc = pdfium.PdfDocument(data)
+                doc = pdfium.PdfDocument(source)
             except pdfium.PdfiumError:
                 return None
             try:
@@ -242,6 +244,26 @@ class Preview:
         image.save(buf, "PNG")
         self.rendered[pid] = buf.getvalue()
         return self.rendered[pid]
+
+
+def _reprint_list(out: Path) -> str:
+    """The build's reprint.txt ("" when there is none), read only as a plain file inside ``out``:
+    one left there as a link (a build that changes no piece keeps what is there) showed the file
+    it led to, anywhere on the disk, in the page."""
+    reprint = out / "reprint.txt"
+    if not reprint.exists() and not reprint.is_symlink():
+        return ""
+    return built_file(out, "reprint.txt").read_bytes().decode("utf-8", errors="replace")
+
+
+def _opened(path: Path) -> io.BufferedReader:
+    """``path`` open for reading, only as the plain file ``built_file`` found there (one put in
+    its place since, a link or a FIFO, whose opening would wait for a writer: OSError)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(f"not a plain file: {path}")
+    return os.fdopen(fd, "rb")
 
 
 def page_count(data: bytes) -> int:

@@ -60,6 +60,7 @@ class TextContext:
     lang: str = "ja"  # the text's language: chooses the hyphenation dictionary
     latin_gap: float = LATIN_GAP  # 和欧間 space in em between Japanese and Latin (0: none)
     in_layout: bool = False  # drawn by a deck's layout: a text too long is given room in its boxes
+    set_chars: int = 0  # the characters textbox() was given on this face so far (MAX_FACE_TEXT_CHARS)
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,9 @@ def _layout(text: str, w: float, h: float, size: float, min_size: float, font: s
 
 
 MAX_TEXT_CHARS = 20_000  # one text box; a card's rules run to a few hundred
+# All the text boxes of one face: a template looping over textbox() with texts within
+# MAX_TEXT_CHARS set text for hours (a 20,000-character box takes some 0.3 s).
+MAX_FACE_TEXT_CHARS = 10 * MAX_TEXT_CHARS
 BOUNDS = {  # textbox's numbers: what a card can hold
     "w": (0.01, 10_000.0, "mm"), "h": (0.01, 10_000.0, "mm"), "size": (0.5, 500.0, "pt"),
     "min_size": (0.5, 500.0, "pt"), "line_height": (0.5, 5.0, "× the size"),
@@ -248,6 +252,13 @@ def textbox(ctx: TextContext, text, x, y, w, h, size=9, min_size=6, font="gothic
 
 
 def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_height, fill) -> Markup:
+    chars = 0 if text is None else len(str(text))
+    if chars <= MAX_TEXT_CHARS:  # (a longer one is layout_text's error)
+        ctx.set_chars += chars
+        if ctx.set_chars > MAX_FACE_TEXT_CHARS:
+            raise InputError(f"textbox: the face's text boxes are given more than {MAX_FACE_TEXT_CHARS:,} characters "
+                             f"in all ({_describe(ctx, text)})",  # the template's loop, not one value, is the fault
+                             expected=f"at most {MAX_FACE_TEXT_CHARS:,} characters of text on one face")
     lay = layout_text(ctx, text, w, h, size, min_size, font, align, valign, line_height, fill)
     if not lay.fits and lay.lines:
         need = f"{lay.height:.1f} mm high" if lay.height > lay.h + 1e-6 else "a wider box"
