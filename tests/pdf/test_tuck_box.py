@@ -301,3 +301,24 @@ def test_a_box_for_a_deck_of_the_game_takes_its_cards_size_and_count(tmp_path):
         with pytest.raises(InputError, match=told) as e:
             load_game(Workspace(root), "test")
         assert (e.value.path, e.value.line) == (box, 3)
+
+
+def test_the_rulebook_lists_a_deck_box_only_where_the_draft_names_it(tmp_path):
+    """A deck's tuck box is packaging: the rulebook listed it among その他の内容物 with the pictures
+    of the pieces, and the proofing report asked for it in the draft's components list."""
+    root = make_workspace(tmp_path / "ws", draft=True)
+    (root / "data" / "test" / "decks" / "box.yaml").write_text(BOX, encoding="utf-8")
+
+    def book_and_proof(out: Path) -> tuple[str, str]:
+        assert run(root, "rulebook", "--game", "test", "--out", str(out)) == 0
+        pages = PdfReader(out / "test" / "rulebook.pdf").pages
+        return "".join(p.extract_text() for p in pages), (out / "test" / "proof.txt").read_text(encoding="utf-8")
+
+    book, proof = book_and_proof(tmp_path / "a")
+    assert "草案の内容物にありません" not in proof and "「箱」" not in book and "箱 1" not in book
+    draft = root / "data" / "test" / "draft.txt"  # named by the draft: listed as the draft lists it
+    draft.write_text(draft.read_text(encoding="utf-8").replace("◇テストカード（１１枚）",
+                                                              "◇テストカード（１１枚）\n　札です。\n\n◇箱（１枚）"),
+                     encoding="utf-8")
+    book, proof = book_and_proof(tmp_path / "b")
+    assert "箱 1" in book and "has no deck" not in proof  # (the quick reference's components line)

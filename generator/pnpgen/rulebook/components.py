@@ -34,6 +34,7 @@ class DataItem:
     stand_in_count: bool = False  # the data's count may be a stand-in: a 未定 count note, or a bought part
     where: str = ""  # the data's file (and line) that holds the count or its note
     kind: str = ""  # the deck's kind (card, tile, board, token); "" for a sourced part
+    packaging: bool = False  # a tuck box: listed when the draft names it, never as その他の内容物
 
     def describe(self) -> str:
         return f"{self.ref} {self.name!r} = {self.count}"
@@ -117,7 +118,7 @@ def data_items(game: Game, aliases: dict[str, str] | None = None, latin: bool = 
         return next((str(w) for w, fld, _ in d.placeholders if "count" in fld.rsplit(".", 1)[-1]), "")
 
     items = [DataItem(d.name, d.count, "", f"deck {d.id}", unit_by_kind.get(d.kind, ""), d.id, also(d.id),
-                      bool(count_note(d)), count_note(d) or str(d.source), d.kind)
+                      bool(count_note(d)), count_note(d) or str(d.source), d.kind, d.shape == "tuckbox")
              for d in game.decks]
     items += [DataItem(s.name, s.count, s.note, "sourced", "" if latin else "個", aliases=also(f"sourced.{i}"),
                        stand_in_count=True, where=str(Path(game.root) / "game.yaml"))
@@ -214,7 +215,7 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
             host.stand_in = d
             used.add(id(d))
             report.append(f"components: deck {d.deck_id} is a printed stand-in for 「{host.name}」")
-    rest = [d for d in items if id(d) not in used]
+    rest = [d for d in items if id(d) not in used and not d.packaging]  # (a deck's box is not a game piece)
     for d in rest:  # only in the data: the draft gives no count
         rows.append(ComponentRow(d.name, [(d.name, [d])], [], None, [d.unit], sep=sep, provisional=d.stand_in_count,
                                  unlisted=True))
