@@ -57,7 +57,7 @@ from pnpgen.exports.bleedfill import OUTSIDE_MM
 from pnpgen.exports.order import BUILD_ORDER_COLUMNS, order_csv
 from pnpgen.faces import builtin, sourcelines
 from pnpgen.faces.convert import Converted, convert_faces, converts_in_workers
-from pnpgen.faces.faceset import DeckPicture, RenderedGame, outline
+from pnpgen.faces.faceset import DeckPicture, RenderedGame
 from pnpgen.faces.faceset import render_game as faces_of_game
 from pnpgen.faces.grouped import grouped_per_deck
 from pnpgen.faces.printlint import lint_faces
@@ -109,10 +109,9 @@ class BuildResult:
             if df.first is None:
                 continue
             front, back = df.first
-            out[df.deck.id] = DeckPicture(
-                art(self.arts[front]), art(self.arts[back]) if back else None, df.deck.trim_mm,
-                self.rendered.bleed_mm, outline=outline(df.deck),
-                pieces={n: art(self.arts[k]) for n, k in df.piece_fronts.items()})
+            out[df.deck.id] = DeckPicture.of(
+                df.deck, art(self.arts[front]), art(self.arts[back]) if back else None, self.rendered.bleed_mm,
+                {n: art(self.arts[k]) for n, k in df.piece_fronts.items()})
         return out
 
 

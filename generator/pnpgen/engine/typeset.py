@@ -96,6 +96,7 @@ def setting_key(ws: Workspace, game: Game, reading: DraftReading, pictures: dict
     draft's reading, the faces the book can show by what they are made from, pnpgen, the fonts."""
     shown = shown_pictures(pictures, reading.settings)
     pictured = {deck: {"trim": pic.trim_mm, "bleed": pic.bleed_mm, "outline": [list(p) for p in pic.outline],
+                       "window": pic.window,
                        "faces": [faces.get(deck, {}).get(side, "?") for side in
                                  ("front", "back", *(str(n) for n in sorted(pic.pieces)))]}
                 for deck, pic in shown.items()}

@@ -168,9 +168,25 @@ class DeckPicture:
     bleed_mm: float
     outline: list[Point] = field(default_factory=list)
     pieces: Mapping[int, Art] = field(default_factory=dict)
+    # the part of the face shown, when not all of it: its top-left corner in mm from the face's
+    # trim corner and the face's whole trim height (``trim_mm`` is then the part's size)
+    window: tuple[float, float, float] | None = None
 
     def piece(self, number: int) -> Art | None:
         return self.front if number == 1 else self.pieces.get(number)
+
+    @staticmethod
+    def of(deck: Deck, front: Art, back: Art | None, bleed_mm: float, pieces: Mapping[int, Art]) -> DeckPicture:
+        """A deck's picture: its faces whole, or a fold-over standee's upright figure alone (its
+        layout's ``stand_up`` box), as it stands on the table, not the strip it is cut from."""
+        stand = deck.layout.stand_up if deck.layout is not None else None
+        if stand is None:
+            return DeckPicture(front, back, deck.trim_mm, bleed_mm, outline=outline(deck), pieces=pieces)
+        x, y, w, h = stand
+        (x0, y0), (x1, y1) = (max(x, 0.0), max(y, 0.0)), (min(x + w, deck.trim_mm[0]), min(y + h, deck.trim_mm[1]))
+        w, h = x1 - x0, y1 - y0  # (the box's art runs into the bleed: the piece is cut at the trim)
+        return DeckPicture(front, None, (w, h), bleed_mm, [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)], pieces,
+                           (x0, y0, deck.trim_mm[1]))
 
 
 def outline(deck: Deck) -> list[Point]:

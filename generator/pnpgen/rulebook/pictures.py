@@ -37,6 +37,6 @@ def pictures_from_game(game: Game, templates: Path, bleed_mm: float = BLEED_MM) 
     out = {}
     for deck in game.decks:
         extra = {n: art(deck, n, "front") for n in sorted(set(pieces.get(deck.id, []))) if 1 < n <= len(deck.pieces)}
-        out[deck.id] = DeckPicture(art(deck, 1, "front"), art(deck, 1, "back") if deck.back else None,
-                                   deck.trim_mm, bleed_mm, outline(deck), extra)
+        out[deck.id] = DeckPicture.of(deck, art(deck, 1, "front"), art(deck, 1, "back") if deck.back else None,
+                                      bleed_mm, extra)
     return out

@@ -39,6 +39,9 @@ def place_face(canv, name: str, art: Art, picture: DeckPicture, x: float, y: flo
             path.lineTo(px * PT, th - py * PT)
         path.close()
         canv.clipPath(path, stroke=0, fill=0)
+        if picture.window is not None:  # a part of the face: its corner at the form's
+            wx, wy, whole_h = picture.window
+            canv.translate(-wx * PT, -(whole_h - wy - picture.trim_mm[1]) * PT)
         canv.translate(-bleed, -bleed)
         draw_art(canv, art)
         canv.endForm()
