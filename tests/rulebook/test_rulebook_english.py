@@ -193,6 +193,50 @@ def test_a_loose_line_takes_part_of_the_next_word(serif):
     assert [text[s:e].count(" ") for s, e in ranges[1:]] and all(not text[s:e].startswith(" ") for s, e in ranges)
 
 
+
+def test_a_web_address_breaks_at_its_slashes_never_with_an_added_hyphen(serif):
+    """An address in a line too narrow for it breaks after ``//`` or before a slash, full stop or
+    hyphen (CMOS 14.18), never at a hyphenation point with a hyphen drawn (``ht-tps://`` was
+    printed) nor after the address's own hyphen (``errata-`` | ``and``)."""
+    _, measure = serif
+    url = "https://example.com/harbour-masters/rules/v2/errata-and-clarifications.html"
+    text = f"Errata are listed online, and you may visit {url} for errata."
+    for chars in (30, 38, 46, 52):
+        width = sum(map(measure, text[:chars]))
+        ranges = set_lines(text, width, measure, 0.0, 9, "en")
+        assert "".join(text[s:e] for s, e in ranges) == text
+        for _, e in ranges[:-1]:
+            if text.find(url) < e < text.find(url) + len(url):
+                assert not hyphenated(text, e) and text[e - 1] != "-", (chars, text[:e])
+                assert text[e] in "/.-_?#%~=&" or text[e - 2:e] == "//", (chars, text[:e])
+
+
+def test_typewriter_marks_are_printed_as_a_typesetter_sets_them():
+    """``--`` an em dash closed up (CMOS 6.85), a range's hyphen an en dash (6.78) but not a date's,
+    ``'90s`` with an apostrophe, not an opening quote (7.29), ``...`` the ellipsis."""
+    from pnpgen.rulebook.story import latin_typography
+
+    assert latin_typography("the '90s boom -- you don't own ships--you rent them...") == \
+        "the ’90s boom—you don’t own ships—you rent them…"
+    assert latin_typography('For 2-4 players, 30-45 minutes; "1-3: Miss"') == "For 2–4 players, 30–45 minutes; “1–3: Miss”"
+    assert latin_typography("On 2026-11-30, rock-paper-scissors, x --verbose, 1.5-2 cm") == \
+        "On 2026-11-30, rock-paper-scissors, x --verbose, 1.5-2 cm"
+    assert latin_typography("'Go', she said in '24.") == "‘Go’, she said in ’24."
+
+
+def test_a_line_ending_in_e_g_goes_on_on_the_next_line():
+    """A draft of one paragraph per line, wrapped after ``(e.g.`` or ``vs.``: the next line is more
+    of that sentence, not a paragraph of its own (the quick reference gave ``cargo, passengers and
+    mail) and the player with the most points wins.`` as the winning rule)."""
+    draft = ("Ships\n\nOVERVIEW\n\nA long line of text that is a whole paragraph on its own, as it was written.\n"
+             "Players compete for contracts (e.g.\ncargo and mail) and the player with the most points wins.\n"
+             "A ship moving 3 spaces vs.\n2 spaces costs 1 coin more.\nSay no.\nThen stop.\n")
+    texts = [b.text for b in parse(draft, "en").sections[0].children]
+    assert texts == ["A long line of text that is a whole paragraph on its own, as it was written.",
+                     "Players compete for contracts (e.g. cargo and mail) and the player with the most points wins.",
+                     "A ship moving 3 spaces vs. 2 spaces costs 1 coin more.", "Say no.", "Then stop."]
+
+
 # ---------------------------------------------------------------- whole books
 
 
@@ -509,7 +553,7 @@ def test_figure_after_and_caption_per_language_and_curly_quotes(tmp_path):
               "      caption: {ja: 準備の例, en: \"A player's start\"}\n      size: [100, 100]\n"
               "      pieces:\n        - {deck: cards, piece: 1, x: 50, y: 50}\n")
     ws = make_workspace(tmp_path / "ws", game=TWO + figure, deck=DECK)
-    draft = 'Test Game\n\n# Setup\n\nSay "Go" and take the player\'s cards.\n\n# Playing\n\n1) Draw a card.\n'
+    draft = 'Test Game\n\n# Setup\n\nSay "Go" and take the player\'s cards.\n\n# Playing\n\n1) Draw a card -- or say "pass".\n'
     (ws / "data" / "test" / "draft.en.txt").write_text(draft, encoding="utf-8")
     (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
     game = load_game(Workspace(ws), "test", lang="en")
@@ -517,6 +561,8 @@ def test_figure_after_and_caption_per_language_and_curly_quotes(tmp_path):
     text = "".join(pdf_texts(result.files["rulebook.pdf"]))
     assert "Figure" in text and "A player’s start" in text and "{" not in text
     assert "“Go”" in text and "player’s cards" in text and '"' not in text.split("Proofing")[0]
+    quick = next(t for t in pdf_texts(result.files["rulebook.pdf"]) if "Quick reference" in t and "p. " in t)
+    assert "card—or say “pass”" in quick.replace("\n", " ") and '"' not in quick, quick  # its lines too
     assert not [w for w in result.warnings if "figure after" in w]
 
 

@@ -19,7 +19,8 @@ What the draft's marks mean:
 
 Lines of a paragraph are joined (a blank line, a heading, a bullet, a step or a ``Term:`` line
 ends it) when the draft is wrapped by hand (three or more lines break off mid-sentence);
-otherwise each line is a paragraph, and only an indented line continues the one above.
+otherwise each line is a paragraph, and only an indented line continues the one above (or one
+under a line ending in an abbreviation that ends no sentence: ``e.g.``, ``i.e.``, ``vs.``, ``p.``).
 """
 
 from __future__ import annotations
@@ -46,6 +47,9 @@ from pnpgen.rulebook.tree import (
 _TERM = re.compile(r"^([A-Z0-9][^:.!?]{0,48}(?<=\S)):\s+(\S.*)$")
 _DRAFT = re.compile(r"[\s,(—–-]*\b(draft)\s*(?:#|no\.?\s*)?(\d+)\b\)?", re.I)
 
+# a line ending in an abbreviation that does not end a sentence goes on on the next line (a draft
+# of one paragraph per line wrapped after "(e.g." or "vs.")
+_GOES_ON = re.compile(r"(?:^|[\s(])(?:e\.\s?g|i\.\s?e|vs|cf|viz|approx|incl|pp?)\.$", re.I)
 _COUNT_FIRST = re.compile(r"^(\d+)\s*[x×]?\s+(\S.*)$", re.I)
 # a count written as a word, as English rulebooks list components: "Four player mats", "A cloth bag"
 NUMBER_WORDS = {w: n for n, w in enumerate(
@@ -135,7 +139,8 @@ def parse_latin(text: str) -> Document:
             gap = not under_heading  # the blank line under a heading adds no space
             continue
         indented = raw[:1] in (" ", "\t")
-        if kind == "text" and open_text is not None and (wrapped or indented) and not _term(s) \
+        if kind == "text" and open_text is not None and not _term(s) \
+                and (wrapped or indented or bool(_GOES_ON.search(open_text[1][-1]))) \
                 and not _body_of_step(open_text, s, indented):
             open_text[1].append(s)  # (a step line that reads as a title is a heading: the text under it is not)
             continue
