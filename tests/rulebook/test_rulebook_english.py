@@ -764,3 +764,14 @@ def test_markdown_tables_rules_quotes_and_card_icons_in_a_draft_are_warnings(tmp
     assert re.search(r"draft\.en\.txt:\d+: Markdown marks print as written: “---” and 4 more \(", said[0]), said
     assert re.search(r"draft\.en\.txt:\d+: “\{sword\}” names no icon \(an SVG in templates/test/icons/", said[1]), said
     assert told("1) Draw a {漢字|かんじ} card.\n2) Play a well-known card - or two.") == []
+
+
+def test_a_blank_line_after_a_step_with_its_text_on_its_line_parts_the_next_paragraph():
+    """``3. Repair: Fix a tower. …`` then a blank line: the paragraph after it is set apart (it ran
+    on right under the step's text, two paragraphs reading as one); the blank line under a step
+    that is only a title adds no space."""
+    draft = ("Game\n\nPLAYING\n\n1. Repair: Fix a tower. It costs oil.\n\nMore text here.\n\n"
+             "2. Buy\n\nSpend coins.\n\n3. Play a card.\nThen draw.\n")
+    steps = parse(draft, "en").sections[0].children
+    assert [[(c.text, c.gap_before) for c in s.children] for s in steps] == [
+        [("Fix a tower. It costs oil.", False), ("More text here.", True)], [("Spend coins.", False)], [("Then draw.", False)]]

@@ -135,8 +135,10 @@ def parse_latin(text: str) -> Document:
         s = raw.strip()
         kind, level, num, body = cls.classify(s)
         if kind == "blank":
+            # the blank line under a heading adds no space; under a step whose line goes on past
+            # its title (``3. Repair: Fix a tower. …``) it parts that text from the next paragraph
+            gap = not under_heading or _carries_text(open_text)
             close_text()
-            gap = not under_heading  # the blank line under a heading adds no space
             continue
         indented = raw[:1] in (" ", "\t")
         if kind == "text" and open_text is not None and not _term(s) \
@@ -184,6 +186,11 @@ def parse_latin(text: str) -> Document:
     mark_brainstorm(sections)
     parts = [p.strip() for p in re.split(r"\s+[—–]\s+|:\s+|\u3000", title) if p.strip()]
     return Document(title, parts, label, number, sections, preamble)
+
+
+def _carries_text(open_text: list | None) -> bool:
+    """The open block is a step whose lines hold text after its title (``Buy: Spend coins.``)."""
+    return open_text is not None and isinstance(open_text[0], Step) and bool(_first_sentence(" ".join(open_text[1]))[1])
 
 
 def _body_of_step(open_text: list, line: str, indented: bool) -> bool:
