@@ -775,3 +775,20 @@ def test_a_blank_line_after_a_step_with_its_text_on_its_line_parts_the_next_para
     steps = parse(draft, "en").sections[0].children
     assert [[(c.text, c.gap_before) for c in s.children] for s in steps] == [
         [("Fix a tower. It costs oil.", False), ("More text here.", True)], [("Spend coins.", False)], [("Then draw.", False)]]
+
+
+def test_an_english_drafts_slips_of_the_pen_are_proofing_notes(tmp_path):
+    """``the the``, ``Its not``, ``color`` in rules that write ``colour`` twice: each a note of
+    proof.txt with its draft line (an English draft had none: the analyser reads Japanese only);
+    ``had had``, ``its own`` and a spelling the game's own name uses are none."""
+    from pnpgen.rulebook.englishproof import slips
+
+    draft = ("Test Game\n\n# Setup\n\nTake the the top card. Its not yours. It had had its own colour.\n\n"
+             "# Playing\n\n1) Draw a card. Each colour counts.\n\n2) Play a card. The color of a card does not count.\n")
+    ws = make_workspace(tmp_path / "ws", game=TWO, deck=DECK)
+    (ws / "data" / "test" / "draft.en.txt").write_text(draft, encoding="utf-8")
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+    notes = [f.file for f in read_rulebook(load_game(Workspace(ws), "test", lang="en"), FONTS).findings]
+    slipped = [n.split("draft.en.txt:")[1] for n in notes if "→" in n]
+    assert [n.split(" (")[0] for n in slipped] == ["5: “the the” → “the”", "5: “Its” → “It’s”", "11: “color” → “colour"], notes
+    assert not slips([(1, "The Harbor colour; Harbor Masters.")], {1}, ["Harbor Masters"])
