@@ -219,8 +219,8 @@ def test_typewriter_marks_are_printed_as_a_typesetter_sets_them():
     assert latin_typography("the '90s boom -- you don't own ships--you rent them...") == \
         "the ’90s boom—you don’t own ships—you rent them…"
     assert latin_typography('For 2-4 players, 30-45 minutes; "1-3: Miss"') == "For 2–4 players, 30–45 minutes; “1–3: Miss”"
-    assert latin_typography("On 2026-11-30, rock-paper-scissors, x --verbose, 1.5-2 cm") == \
-        "On 2026-11-30, rock-paper-scissors, x --verbose, 1.5-2 cm"
+    assert latin_typography("On 2026-11-30, rock-paper-scissors, x --verbose, 1.5-2 laps") == \
+        "On 2026-11-30, rock-paper-scissors, x --verbose, 1.5-2 laps"
     assert latin_typography("'Go', she said in '24.") == "‘Go’, she said in ’24."
 
 
@@ -792,3 +792,17 @@ def test_an_english_drafts_slips_of_the_pen_are_proofing_notes(tmp_path):
     slipped = [n.split("draft.en.txt:")[1] for n in notes if "→" in n]
     assert [n.split(" (")[0] for n in slipped] == ["5: “the the” → “the”", "5: “Its” → “It’s”", "11: “color” → “colour"], notes
     assert not slips([(1, "The Harbor colour; Harbor Masters.")], {1}, ["Harbor Masters"])
+
+
+def test_a_number_keeps_its_unit_and_a_page_its_p_on_one_line(serif):
+    """``300 g``, ``3 VP``, ``p. 5``: a line never ends with the number (or ``p.``) and starts the
+    next with the unit (or the page): the space between is a no-break one (``300 |g.`` was set)."""
+    from pnpgen.rulebook.story import latin_typography
+
+    _, measure = serif
+    text = latin_typography("The board is 420 mm wide and weighs 300 g. See p. 5 for details; it scores 3 VP each turn.")
+    assert "300\u00a0g." in text and "p.\u00a05" in text and "3\u00a0VP" in text
+    assert latin_typography("Take 2 moves, then 3 more.") == "Take 2 moves, then 3 more."
+    for chars in range(16, 60):
+        ranges = set_lines(text, sum(map(measure, text[:chars])), measure, 0.0, 9, "en")
+        assert not [text[s:e] for s, e in ranges[1:] if text[s:e].startswith(("mm", "g.", "5 ", "VP"))], chars

@@ -644,12 +644,16 @@ def _two_lines_under_headings(story: list[Flowable]) -> None:
 _EM_DASH = re.compile(r"(?<=\S)(?: -{2,3} |-{2,3})(?=\S)")
 _RANGE = re.compile(r"(?<![\w.,-])(\d+)-(\d+)(?![\w-]|[.,]\d)")
 _ELIDED = re.compile(r"'(?=\d\d(?:s\b|\b))")  # '90s, '24: the apostrophe of left-out digits (CMOS 7.29)
+# a number and its unit, a "p." and its page: one line, never "300 |g." nor "p. |5" (a no-break space)
+_UNIT = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?) (mm|cm|m|km|g|kg|ml|min|sec|s|h|hrs?|VP|°C|°F|%)(?![\w°])")
+_PAGE = re.compile(r"\b(pp?|[Ff]ig|[Nn]o|[Cc]h|[Ss]ec)\. (?=\d)")
 
 
 def latin_typography(text: str) -> str:
     """The draft's typewriter marks as an English book prints them: quotes curled, ``--`` an em
-    dash, ``2-4`` an en dash, ``...`` an ellipsis."""
+    dash, ``2-4`` an en dash, ``...`` an ellipsis; ``300 g``, ``3 VP`` and ``p. 5`` kept on one line."""
     text = _RANGE.sub("\\1–\\2", _EM_DASH.sub("—", text)).replace("...", "…")
+    text = _PAGE.sub("\\1.\u00a0", _UNIT.sub("\\1\u00a0\\2", text))
     return curly_quotes(_ELIDED.sub("’", text))
 
 
