@@ -806,3 +806,17 @@ def test_a_number_keeps_its_unit_and_a_page_its_p_on_one_line(serif):
     for chars in range(16, 60):
         ranges = set_lines(text, sum(map(measure, text[:chars])), measure, 0.0, 9, "en")
         assert not [text[s:e] for s, e in ranges[1:] if text[s:e].startswith(("mm", "g.", "5 ", "VP"))], chars
+
+
+def test_a_figure_follows_a_one_sentence_step_written_as_the_draft_writes_it(tmp_path):
+    """``after: Place the board in the middle.``, the step's line as the draft has it (with its full
+    stop; its 【board】 as the book prints it): the figure follows that step. It was 'not shown;
+    did you mean Place the 【board】 in the middle?', the suggestion differing by a full stop."""
+    figure = ("rulebook:\n  figures:\n    - after: {ja: ゲームの準備, en: Place the board in the middle.}\n"
+              "      size: [100, 100]\n      pieces:\n        - {deck: cards, piece: 1, x: 50, y: 50}\n")
+    ws = make_workspace(tmp_path / "ws", game=TWO + figure, deck=DECK)
+    draft = "Test Game\n\n# Setup\n\n1. Place the 【board】 in the middle.\n2. Deal two cards.\n\n# Playing\n\n1) Draw a card.\n"
+    (ws / "data" / "test" / "draft.en.txt").write_text(draft, encoding="utf-8")
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+    said = rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS)
+    assert not [w for w in said if "figure after" in w], said

@@ -36,6 +36,7 @@ from pnpgen.data.model import Game, is_placeholder, open_value_said
 from pnpgen.messages import msg
 from pnpgen.rulebook import englishproof, grammar
 from pnpgen.rulebook.components import ComponentRow
+from pnpgen.rulebook.figures import anchor
 from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.parse import is_changelog_mark
 from pnpgen.rulebook.reader import is_latin
@@ -418,7 +419,7 @@ def figure_references(doc: Document, text: str, draft_path: Path | str, lang: st
     out = []
     for s in doc.rules:
         titles, diagram = _titles_and_diagrams(s)
-        if diagram or (titles | {s.title}) & set(figures):
+        if diagram or {anchor(t) for t in titles | {s.title}} & {anchor(f) for f in figures}:
             continue
         for n, line in _lines(text):
             if not s.line <= n < _end(doc.sections, s):

@@ -26,7 +26,7 @@ from pnpgen.memo import Memo
 from pnpgen.messages import msg
 from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.components import ComponentRow
-from pnpgen.rulebook.figures import FigureSpec, RulebookSettings
+from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, anchor
 from pnpgen.rulebook.flowables import (
     Diagram,
     GridKeep,
@@ -333,7 +333,7 @@ class StoryBuilder:
         self.anchors.add(title)
         out: list[Flowable] = []
         for spec in self.settings.figures:
-            if spec.after != title or spec in self.figures_placed:
+            if anchor(spec.after) != anchor(title) or spec in self.figures_placed:
                 continue
             placed = [(p.deck, self.pictures[p.deck], p.piece, p.x, p.y, p.rotate) for p in spec.pieces
                       if p.deck in self.pictures and self.pictures[p.deck].piece(p.piece)]
