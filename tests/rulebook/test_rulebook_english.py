@@ -222,6 +222,7 @@ def test_typewriter_marks_are_printed_as_a_typesetter_sets_them():
     assert latin_typography("On 2026-11-30, rock-paper-scissors, x --verbose, 1.5-2 laps") == \
         "On 2026-11-30, rock-paper-scissors, x --verbose, 1.5-2 laps"
     assert latin_typography("'Go', she said in '24.") == "‘Go’, she said in ’24."
+    assert latin_typography("rock 'n' roll, 'n' and 'nice'") == "rock ’n’ roll, ’n’ and ‘nice’"
 
 
 def test_a_line_ending_in_e_g_goes_on_on_the_next_line():

@@ -643,7 +643,8 @@ def _two_lines_under_headings(story: list[Flowable]) -> None:
 # chain (2026-11-30, 555-12-34); three full stops are the ellipsis, kept on one line
 _EM_DASH = re.compile(r"(?<=\S)(?: -{2,3} |-{2,3})(?=\S)")
 _RANGE = re.compile(r"(?<![\w.,-])(\d+)-(\d+)(?![\w-]|[.,]\d)")
-_ELIDED = re.compile(r"'(?=\d\d(?:s\b|\b))")  # '90s, '24: the apostrophe of left-out digits (CMOS 7.29)
+# '90s, '24, rock 'n' roll: the apostrophe of left-out digits or letters (CMOS 7.29, 7.30), not a quote
+_ELIDED = re.compile(r"(?<!\w)'(?=\d\d(?:s\b|\b)|n'(?!\w))")
 # a number and its unit, a "p." and its page: one line, never "300 |g." nor "p. |5" (a no-break space)
 _UNIT = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?) (mm|cm|m|km|g|kg|ml|min|sec|s|h|hrs?|VP|°C|°F|%)(?![\w°])")
 _PAGE = re.compile(r"\b(pp?|[Ff]ig|[Nn]o|[Cc]h|[Ss]ec)\. (?=\d)")
