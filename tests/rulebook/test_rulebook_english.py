@@ -833,3 +833,18 @@ def test_the_index_sorts_an_accented_term_among_its_letters():
         index.notify("IndexTerm", (term, page))
     index.beforeBuild()
     assert [t for t, _ in index.entries()] == ["anchor", "eel", "Élan", "ice", "Iceberg", "Ship", "Zephyr"]
+
+
+def test_a_title_in_capitals_above_numbered_sections_is_the_title():
+    """``HARBOUR MASTERS`` then ``1. Overview``, ``2. Components``…: the capitals are the title and
+    the numbered lines the sections (the capitals made one section of the whole book, its
+    sections steps under it: no components list, the quick reference's turn the contents); a
+    first line in capitals naming a section (``OVERVIEW``, ``SETUP``) stays that section."""
+    draft = "HARBOUR MASTERS\n\n1. Overview\n\nA short game.\n\n2. Components\n\n- 4 Cards\n\n3. Setup\n\n1) Shuffle.\n"
+    doc = parse(draft, "en")
+    assert doc.title == "HARBOUR MASTERS"
+    assert [s.title for s in doc.sections] == ["Overview", "Components", "Setup"] and doc.sections[1].is_components
+    # a first line in capitals naming a section is that section (OVERVIEW was taken as the title, its text lost its heading)
+    assert [s.title for s in parse("OVERVIEW\n\nText.\n\nSETUP\n\n1. Shuffle the cards.\n", "en").sections] == ["OVERVIEW", "SETUP"]
+    setup = parse("SETUP\n\n1. Draw cards\n\n2. Play cards\n", "en")
+    assert setup.title == "" and [s.title for s in setup.sections] == ["SETUP"] and len(setup.sections[0].children) == 2

@@ -7,7 +7,8 @@ What the draft's marks mean:
   level gives sections, deeper ones sub-headings), ``Chapter 1``/``Part 1`` lines, numbered
   lines ``1. Setup`` (sections, when the draft has no other section marks and their numbers
   never restart), ``1.2 Drawing`` (a sub-heading) and short lines in ALL CAPS (sections); a
-  short first line before the first section is the title; ``Draft 3`` in the title is the draft
+  short first line before the first section is the title (in capitals too, unless it names a
+  section: ``OVERVIEW``, ``SETUP``); ``Draft 3`` in the title is the draft
   number;
 * bullets ``-``, ``*``, ``•``; numbered steps ``1)``, ``1.``, ``Step 1:`` in a rules section;
   ``Term: text`` lines are items, a paragraph wholly in parentheses is a note;
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-from pnpgen.data.draftlines import DraftLines, all_caps, title_like
+from pnpgen.data.draftlines import DraftLines, title_like
 from pnpgen.rulebook.tree import (
     Block,
     Blocks,
@@ -151,7 +152,7 @@ def parse_latin(text: str) -> Document:
             (kind == "step" and section.kind == "rules") or (kind == "bullet" and section.is_components))
         first_line = not seen_content
         seen_content = True
-        if kind == "title" or (first_line and (kind == "text" or kind == "section" and all_caps(s))
+        if kind == "title" or (first_line and (kind == "text" or kind == "section" and cls.caps_title == i)
                                and title_like(s, 80) and section is None
                                and any(cls.classify(t.strip())[0] == "section" for t in lines[i + 1:])):
             title, label, number = _title(body)
