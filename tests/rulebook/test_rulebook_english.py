@@ -848,3 +848,11 @@ def test_a_title_in_capitals_above_numbered_sections_is_the_title():
     assert [s.title for s in parse("OVERVIEW\n\nText.\n\nSETUP\n\n1. Shuffle the cards.\n", "en").sections] == ["OVERVIEW", "SETUP"]
     setup = parse("SETUP\n\n1. Draw cards\n\n2. Play cards\n", "en")
     assert setup.title == "" and [s.title for s in setup.sections] == ["SETUP"] and len(setup.sections[0].children) == 2
+
+
+def test_draft_n_on_the_line_under_the_title_is_the_draft_number():
+    """``HARBOUR MASTERS`` / ``Draft 3``: the draft number, as in ``Ships (Draft 3)``; it was a
+    paragraph printed above the first section, and the cover gave the data's number unchecked."""
+    doc = parse("HARBOUR MASTERS\nDraft 3\n\n1. Overview\n\nA short game.\n\n2. Setup\n\nText.\n", "en")
+    assert (doc.title, doc.draft_label, doc.draft_number, doc.preamble) == ("HARBOUR MASTERS", "Draft 3", 3, [])
+    assert parse("# Ships (Draft 4)\n\nDraft 2\n\n## Overview\n\nA.\n", "en").draft_number == 4

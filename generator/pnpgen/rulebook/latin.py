@@ -9,7 +9,7 @@ What the draft's marks mean:
   never restart), ``1.2 Drawing`` (a sub-heading) and short lines in ALL CAPS (sections); a
   short first line before the first section is the title (in capitals too, unless it names a
   section: ``OVERVIEW``, ``SETUP``); ``Draft 3`` in the title is the draft
-  number;
+  number (also alone on the line under the title);
 * bullets ``-``, ``*``, ``•``; numbered steps ``1)``, ``1.``, ``Step 1:`` in a rules section;
   ``Term: text`` lines are items, a paragraph wholly in parentheses is a note;
 * the components section (a title with "component", "contents" or "in the box"): each bullet is
@@ -51,6 +51,7 @@ _DRAFT = re.compile(r"[\s,(—–-]*\b(draft)\s*(?:#|no\.?\s*)?(\d+)\b\)?", re.I
 # a line ending in an abbreviation that does not end a sentence goes on on the next line (a draft
 # of one paragraph per line wrapped after "(e.g." or "vs.")
 _GOES_ON = re.compile(r"(?:^|[\s(])(?:e\.\s?g|i\.\s?e|vs|cf|viz|approx|incl|pp?)\.$", re.I)
+_DRAFT_LINE = re.compile(r"\(?draft\s*(?:#|no\.?\s*)?\d+\)?", re.I)
 _COUNT_FIRST = re.compile(r"^(\d+)\s*[x×]?\s+(\S.*)$", re.I)
 # a count written as a word, as English rulebooks list components: "Four player mats", "A cloth bag"
 NUMBER_WORDS = {w: n for n, w in enumerate(
@@ -157,6 +158,9 @@ def parse_latin(text: str) -> Document:
                                and any(cls.classify(t.strip())[0] == "section" for t in lines[i + 1:])):
             title, label, number = _title(body)
             gap = False
+            continue
+        if title and number is None and section is None and not preamble and _DRAFT_LINE.fullmatch(s):
+            label, number = _title(s)[1:]  # "Draft 3" on the line under the title
             continue
         if kind == "section":
             section = Section(body, _kind(body), [], lineno)
