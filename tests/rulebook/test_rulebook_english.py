@@ -193,6 +193,51 @@ def test_a_loose_line_takes_part_of_the_next_word(serif):
     assert [text[s:e].count(" ") for s, e in ranges[1:]] and all(not text[s:e].startswith(" ") for s, e in ranges)
 
 
+
+def test_a_web_address_breaks_at_its_slashes_never_with_an_added_hyphen(serif):
+    """An address in a line too narrow for it breaks after ``//`` or before a slash, full stop or
+    hyphen (CMOS 14.18), never at a hyphenation point with a hyphen drawn (``ht-tps://`` was
+    printed) nor after the address's own hyphen (``errata-`` | ``and``)."""
+    _, measure = serif
+    url = "https://example.com/harbour-masters/rules/v2/errata-and-clarifications.html"
+    text = f"Errata are listed online, and you may visit {url} for errata."
+    for chars in (30, 38, 46, 52):
+        width = sum(map(measure, text[:chars]))
+        ranges = set_lines(text, width, measure, 0.0, 9, "en")
+        assert "".join(text[s:e] for s, e in ranges) == text
+        for _, e in ranges[:-1]:
+            if text.find(url) < e < text.find(url) + len(url):
+                assert not hyphenated(text, e) and text[e - 1] != "-", (chars, text[:e])
+                assert text[e] in "/.-_?#%~=&" or text[e - 2:e] == "//", (chars, text[:e])
+
+
+def test_typewriter_marks_are_printed_as_a_typesetter_sets_them():
+    """``--`` an em dash closed up (CMOS 6.85), a range's hyphen an en dash (6.78) but not a date's,
+    ``'90s`` with an apostrophe, not an opening quote (7.29), ``...`` the ellipsis."""
+    from pnpgen.rulebook.story import latin_typography
+
+    assert latin_typography("the '90s boom -- you don't own ships--you rent them...") == \
+        "the ’90s boom—you don’t own ships—you rent them…"
+    assert latin_typography('For 2-4 players, 30-45 minutes; "1-3: Miss"') == "For 2–4 players, 30–45 minutes; “1–3: Miss”"
+    assert latin_typography("On 2026-11-30, rock-paper-scissors, x --verbose, 1.5-2 laps") == \
+        "On 2026-11-30, rock-paper-scissors, x --verbose, 1.5-2 laps"
+    assert latin_typography("'Go', she said in '24.") == "‘Go’, she said in ’24."
+    assert latin_typography("rock 'n' roll, 'n' and 'nice'") == "rock ’n’ roll, ’n’ and ‘nice’"
+
+
+def test_a_line_ending_in_e_g_goes_on_on_the_next_line():
+    """A draft of one paragraph per line, wrapped after ``(e.g.`` or ``vs.``: the next line is more
+    of that sentence, not a paragraph of its own (the quick reference gave ``cargo, passengers and
+    mail) and the player with the most points wins.`` as the winning rule)."""
+    draft = ("Ships\n\nOVERVIEW\n\nA long line of text that is a whole paragraph on its own, as it was written.\n"
+             "Players compete for contracts (e.g.\ncargo and mail) and the player with the most points wins.\n"
+             "A ship moving 3 spaces vs.\n2 spaces costs 1 coin more.\nSay no.\nThen stop.\n")
+    texts = [b.text for b in parse(draft, "en").sections[0].children]
+    assert texts == ["A long line of text that is a whole paragraph on its own, as it was written.",
+                     "Players compete for contracts (e.g. cargo and mail) and the player with the most points wins.",
+                     "A ship moving 3 spaces vs. 2 spaces costs 1 coin more.", "Say no.", "Then stop."]
+
+
 # ---------------------------------------------------------------- whole books
 
 
@@ -509,7 +554,7 @@ def test_figure_after_and_caption_per_language_and_curly_quotes(tmp_path):
               "      caption: {ja: 準備の例, en: \"A player's start\"}\n      size: [100, 100]\n"
               "      pieces:\n        - {deck: cards, piece: 1, x: 50, y: 50}\n")
     ws = make_workspace(tmp_path / "ws", game=TWO + figure, deck=DECK)
-    draft = 'Test Game\n\n# Setup\n\nSay "Go" and take the player\'s cards.\n\n# Playing\n\n1) Draw a card.\n'
+    draft = 'Test Game\n\n# Setup\n\nSay "Go" and take the player\'s cards.\n\n# Playing\n\n1) Draw a card -- or say "pass".\n'
     (ws / "data" / "test" / "draft.en.txt").write_text(draft, encoding="utf-8")
     (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
     game = load_game(Workspace(ws), "test", lang="en")
@@ -517,6 +562,8 @@ def test_figure_after_and_caption_per_language_and_curly_quotes(tmp_path):
     text = "".join(pdf_texts(result.files["rulebook.pdf"]))
     assert "Figure" in text and "A player’s start" in text and "{" not in text
     assert "“Go”" in text and "player’s cards" in text and '"' not in text.split("Proofing")[0]
+    quick = next(t for t in pdf_texts(result.files["rulebook.pdf"]) if "Quick reference" in t and "p. " in t)
+    assert "card—or say “pass”" in quick.replace("\n", " ") and '"' not in quick, quick  # its lines too
     assert not [w for w in result.warnings if "figure after" in w]
 
 
@@ -718,3 +765,94 @@ def test_markdown_tables_rules_quotes_and_card_icons_in_a_draft_are_warnings(tmp
     assert re.search(r"draft\.en\.txt:\d+: Markdown marks print as written: “---” and 4 more \(", said[0]), said
     assert re.search(r"draft\.en\.txt:\d+: “\{sword\}” names no icon \(an SVG in templates/test/icons/", said[1]), said
     assert told("1) Draw a {漢字|かんじ} card.\n2) Play a well-known card - or two.") == []
+
+
+def test_a_blank_line_after_a_step_with_its_text_on_its_line_parts_the_next_paragraph():
+    """``3. Repair: Fix a tower. …`` then a blank line: the paragraph after it is set apart (it ran
+    on right under the step's text, two paragraphs reading as one); the blank line under a step
+    that is only a title adds no space."""
+    draft = ("Game\n\nPLAYING\n\n1. Repair: Fix a tower. It costs oil.\n\nMore text here.\n\n"
+             "2. Buy\n\nSpend coins.\n\n3. Play a card.\nThen draw.\n")
+    steps = parse(draft, "en").sections[0].children
+    assert [[(c.text, c.gap_before) for c in s.children] for s in steps] == [
+        [("Fix a tower. It costs oil.", False), ("More text here.", True)], [("Spend coins.", False)], [("Then draw.", False)]]
+
+
+def test_an_english_drafts_slips_of_the_pen_are_proofing_notes(tmp_path):
+    """``the the``, ``Its not``, ``color`` in rules that write ``colour`` twice: each a note of
+    proof.txt with its draft line (an English draft had none: the analyser reads Japanese only);
+    ``had had``, ``its own`` and a spelling the game's own name uses are none."""
+    from pnpgen.rulebook.englishproof import slips
+
+    draft = ("Test Game\n\n# Setup\n\nTake the the top card. Its not yours. It had had its own colour.\n\n"
+             "# Playing\n\n1) Draw a card. Each colour counts.\n\n2) Play a card. The color of a card does not count.\n")
+    ws = make_workspace(tmp_path / "ws", game=TWO, deck=DECK)
+    (ws / "data" / "test" / "draft.en.txt").write_text(draft, encoding="utf-8")
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+    notes = [f.file for f in read_rulebook(load_game(Workspace(ws), "test", lang="en"), FONTS).findings]
+    slipped = [n.split("draft.en.txt:")[1] for n in notes if "→" in n]
+    assert [n.split(" (")[0] for n in slipped] == ["5: “the the” → “the”", "5: “Its” → “It’s”", "11: “color” → “colour"], notes
+    assert not slips([(1, "The Harbor colour; Harbor Masters.")], {1}, ["Harbor Masters"])
+
+
+def test_a_number_keeps_its_unit_and_a_page_its_p_on_one_line(serif):
+    """``300 g``, ``3 VP``, ``p. 5``: a line never ends with the number (or ``p.``) and starts the
+    next with the unit (or the page): the space between is a no-break one (``300 |g.`` was set)."""
+    from pnpgen.rulebook.story import latin_typography
+
+    _, measure = serif
+    text = latin_typography("The board is 420 mm wide and weighs 300 g. See p. 5 for details; it scores 3 VP each turn.")
+    assert "300\u00a0g." in text and "p.\u00a05" in text and "3\u00a0VP" in text
+    assert latin_typography("Take 2 moves, then 3 more.") == "Take 2 moves, then 3 more."
+    for chars in range(16, 60):
+        ranges = set_lines(text, sum(map(measure, text[:chars])), measure, 0.0, 9, "en")
+        assert not [text[s:e] for s, e in ranges[1:] if text[s:e].startswith(("mm", "g.", "5 ", "VP"))], chars
+
+
+def test_a_figure_follows_a_one_sentence_step_written_as_the_draft_writes_it(tmp_path):
+    """``after: Place the board in the middle.``, the step's line as the draft has it (with its full
+    stop; its 【board】 as the book prints it): the figure follows that step. It was 'not shown;
+    did you mean Place the 【board】 in the middle?', the suggestion differing by a full stop."""
+    figure = ("rulebook:\n  figures:\n    - after: {ja: ゲームの準備, en: Place the board in the middle.}\n"
+              "      size: [100, 100]\n      pieces:\n        - {deck: cards, piece: 1, x: 50, y: 50}\n")
+    ws = make_workspace(tmp_path / "ws", game=TWO + figure, deck=DECK)
+    draft = "Test Game\n\n# Setup\n\n1. Place the 【board】 in the middle.\n2. Deal two cards.\n\n# Playing\n\n1) Draw a card.\n"
+    (ws / "data" / "test" / "draft.en.txt").write_text(draft, encoding="utf-8")
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+    said = rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS)
+    assert not [w for w in said if "figure after" in w], said
+
+
+def test_the_index_sorts_an_accented_term_among_its_letters():
+    """【Élan】 is listed among the E's (accents ignored in alphabetizing, CMOS 16.62), not after
+    【Zephyr】 under a second E at the end, as it was; capitals sort with their small letters."""
+    from pnpgen.rulebook.flowables import TermIndex
+
+    index = TermIndex({}, "Helvetica", latin=True)
+    for term, page in (("Zephyr", 9), ("Élan", 3), ("ice", 4), ("Iceberg", 5), ("anchor", 2), ("eel", 6), ("Ship", 7)):
+        index.notify("IndexTerm", (term, page))
+    index.beforeBuild()
+    assert [t for t, _ in index.entries()] == ["anchor", "eel", "Élan", "ice", "Iceberg", "Ship", "Zephyr"]
+
+
+def test_a_title_in_capitals_above_numbered_sections_is_the_title():
+    """``HARBOUR MASTERS`` then ``1. Overview``, ``2. Components``…: the capitals are the title and
+    the numbered lines the sections (the capitals made one section of the whole book, its
+    sections steps under it: no components list, the quick reference's turn the contents); a
+    first line in capitals naming a section (``OVERVIEW``, ``SETUP``) stays that section."""
+    draft = "HARBOUR MASTERS\n\n1. Overview\n\nA short game.\n\n2. Components\n\n- 4 Cards\n\n3. Setup\n\n1) Shuffle.\n"
+    doc = parse(draft, "en")
+    assert doc.title == "HARBOUR MASTERS"
+    assert [s.title for s in doc.sections] == ["Overview", "Components", "Setup"] and doc.sections[1].is_components
+    # a first line in capitals naming a section is that section (OVERVIEW was taken as the title, its text lost its heading)
+    assert [s.title for s in parse("OVERVIEW\n\nText.\n\nSETUP\n\n1. Shuffle the cards.\n", "en").sections] == ["OVERVIEW", "SETUP"]
+    setup = parse("SETUP\n\n1. Draw cards\n\n2. Play cards\n", "en")
+    assert setup.title == "" and [s.title for s in setup.sections] == ["SETUP"] and len(setup.sections[0].children) == 2
+
+
+def test_draft_n_on_the_line_under_the_title_is_the_draft_number():
+    """``HARBOUR MASTERS`` / ``Draft 3``: the draft number, as in ``Ships (Draft 3)``; it was a
+    paragraph printed above the first section, and the cover gave the data's number unchecked."""
+    doc = parse("HARBOUR MASTERS\nDraft 3\n\n1. Overview\n\nA short game.\n\n2. Setup\n\nText.\n", "en")
+    assert (doc.title, doc.draft_label, doc.draft_number, doc.preamble) == ("HARBOUR MASTERS", "Draft 3", 3, [])
+    assert parse("# Ships (Draft 4)\n\nDraft 2\n\n## Overview\n\nA.\n", "en").draft_number == 4

@@ -14,6 +14,10 @@ _NUMBERED = re.compile(r"^(\d+)\.\s+(\S.*)$")
 _STEP = re.compile(r"^(?:(\d+)\)|step\s+(\d+)\s*[:.)—–-])\s*(\S.*)$", re.I)
 _BULLET = re.compile(r"^([-*•])\s+(\S.*)$")
 _SENTENCE_END = (".", "!", "?", ":", ";", ",")
+# the words of a rulebook's sections: a first line in capitals holding one is a section, not the title
+_SECTION_WORDS = re.compile(
+    r"\b(?:overview|introduction|components?|contents|set[- ]?up|preparation|rules|play(?:ing)?|gameplay|"
+    r"turns?|rounds?|end|scoring|winning|victory|goal|object|variants?|credits|glossary|notes|issues|changes)\b", re.I)
 
 
 def title_like(text: str, limit: int = 60) -> bool:
@@ -41,7 +45,12 @@ class DraftLines:
         rest = [lv for lv in levels if lv != self.title_level]
         self.section_level = rest[0] if rest else 1
         stripped = [s.strip() for s in lines]
-        other_marks = bool(rest) or any(_CHAPTER.match(s) or all_caps(s) for s in stripped)
+        # a first line in capitals that names no section is the title (HARBOUR MASTERS above 1. Overview)
+        first = next((i for i, s in enumerate(stripped) if s), 0)
+        self.caps_title = first if stripped and all_caps(stripped[first]) and not _SECTION_WORDS.search(stripped[first]) \
+            else None
+        other_marks = bool(rest) or any(_CHAPTER.match(s) or all_caps(s) and i != self.caps_title
+                                        for i, s in enumerate(stripped))
         numbered = [int(m.group(1)) for m in map(_NUMBERED.match, stripped) if m and title_like(m.group(2), 40)]
         self.numbered_sections = not other_marks and len(numbered) >= 2 and all(
             a < b for a, b in zip(numbered, numbered[1:]))

@@ -31,7 +31,7 @@ from pnpgen.pdf.settings import default_font
 from pnpgen.rulebook import glyphs, setlines, slug
 from pnpgen.rulebook.components import ComponentRow, component_rows
 from pnpgen.rulebook.document import Meta, render
-from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, load_settings, reach_mm
+from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, anchor, load_settings, reach_mm
 from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.inline import draft_icons, has_icon
 from pnpgen.rulebook.inline import named as named_icons
@@ -346,7 +346,8 @@ def rulebook_warnings(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()
     builder = _story_builder(game, r, rules_only=False, pictures={})
     builder.story()
     return r.warnings + _unknown_icons(r.doc, r.path, game.slug, unknown) + \
-        [_unplaced(game, spec, builder.anchors) for spec in r.settings.figures if spec.after not in builder.anchors]
+        [_unplaced(game, spec, builder.anchors) for spec in r.settings.figures
+         if anchor(spec.after) not in {anchor(a) for a in builder.anchors}]
 
 
 def _past_the_box(game: Game, settings: RulebookSettings) -> list[str]:

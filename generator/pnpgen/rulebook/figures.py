@@ -56,6 +56,12 @@ class FigureSpec:
     line: int = 0
 
 
+def anchor(title: str) -> str:
+    """A title as a figure's ``after:`` is matched with it: without 【】 and a closing full stop
+    (``Place the 【board】 in the middle.``, the step as the draft writes it, is that step)."""
+    return title.replace("【", "").replace("】", "").strip().rstrip(".。").strip()
+
+
 @dataclass
 class RulebookSettings:
     figures: list[FigureSpec] = field(default_factory=list)

@@ -743,8 +743,9 @@ class TermIndex(IndexingFlowable):
     def entries(self) -> list[tuple[str, list[int]]]:
         """The terms with their pages; a term one character apart from a commoner one
         (【創生エリア】 once beside 【創世エリア】 fourteen times: the proofing report lists it) is
-        listed under the commoner spelling; kana in 五十音順, ー read as its vowel (JIS X 4061)."""
-        key = (lambda t: (t.casefold(), t)) if self.latin else (lambda t: (sort_reading(reading(t, self.readings)), reading(t, self.readings), t))
+        listed under the commoner spelling; kana in 五十音順, ー read as its vowel (JIS X 4061); Latin
+        letters without their accents (Élan among the E's, not after Z)."""
+        key = (lambda t: (sort_reading(t.casefold()), t)) if self.latin else (lambda t: (sort_reading(reading(t, self.readings)), reading(t, self.readings), t))
         merged = {t: set(p) for t, p in self._last.items()}
         uses = self._uses_last
         for rare in sorted(merged, key=lambda t: (uses.get(t, 0), t)):

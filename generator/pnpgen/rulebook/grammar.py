@@ -76,7 +76,7 @@ _PLAIN = ("だ", "である")
 
 @dataclass(frozen=True)
 class Slip:
-    rule: str  # te | ra | particle | tsuki | hajimete | go | ippo | tatoe | quotes | style | variant | bracket | halfwidth | choon | width | stop
+    rule: str  # te | ra | particle | tsuki | hajimete | go | ippo | tatoe | quotes | style | variant | bracket | halfwidth | choon | width | stop (and englishproof: doubled | its)
     line: int  # the draft's line
     found: str  # the words as written
     suggest: str  # what would be right

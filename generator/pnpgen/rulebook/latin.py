@@ -7,8 +7,9 @@ What the draft's marks mean:
   level gives sections, deeper ones sub-headings), ``Chapter 1``/``Part 1`` lines, numbered
   lines ``1. Setup`` (sections, when the draft has no other section marks and their numbers
   never restart), ``1.2 Drawing`` (a sub-heading) and short lines in ALL CAPS (sections); a
-  short first line before the first section is the title; ``Draft 3`` in the title is the draft
-  number;
+  short first line before the first section is the title (in capitals too, unless it names a
+  section: ``OVERVIEW``, ``SETUP``); ``Draft 3`` in the title is the draft
+  number (also alone on the line under the title);
 * bullets ``-``, ``*``, ``•``; numbered steps ``1)``, ``1.``, ``Step 1:`` in a rules section;
   ``Term: text`` lines are items, a paragraph wholly in parentheses is a note;
 * the components section (a title with "component", "contents" or "in the box"): each bullet is
@@ -19,14 +20,15 @@ What the draft's marks mean:
 
 Lines of a paragraph are joined (a blank line, a heading, a bullet, a step or a ``Term:`` line
 ends it) when the draft is wrapped by hand (three or more lines break off mid-sentence);
-otherwise each line is a paragraph, and only an indented line continues the one above.
+otherwise each line is a paragraph, and only an indented line continues the one above (or one
+under a line ending in an abbreviation that ends no sentence: ``e.g.``, ``i.e.``, ``vs.``, ``p.``).
 """
 
 from __future__ import annotations
 
 import re
 
-from pnpgen.data.draftlines import DraftLines, all_caps, title_like
+from pnpgen.data.draftlines import DraftLines, title_like
 from pnpgen.rulebook.tree import (
     Block,
     Blocks,
@@ -46,6 +48,10 @@ from pnpgen.rulebook.tree import (
 _TERM = re.compile(r"^([A-Z0-9][^:.!?]{0,48}(?<=\S)):\s+(\S.*)$")
 _DRAFT = re.compile(r"[\s,(—–-]*\b(draft)\s*(?:#|no\.?\s*)?(\d+)\b\)?", re.I)
 
+# a line ending in an abbreviation that does not end a sentence goes on on the next line (a draft
+# of one paragraph per line wrapped after "(e.g." or "vs.")
+_GOES_ON = re.compile(r"(?:^|[\s(])(?:e\.\s?g|i\.\s?e|vs|cf|viz|approx|incl|pp?)\.$", re.I)
+_DRAFT_LINE = re.compile(r"\(?draft\s*(?:#|no\.?\s*)?\d+\)?", re.I)
 _COUNT_FIRST = re.compile(r"^(\d+)\s*[x×]?\s+(\S.*)$", re.I)
 # a count written as a word, as English rulebooks list components: "Four player mats", "A cloth bag"
 NUMBER_WORDS = {w: n for n, w in enumerate(
@@ -131,11 +137,14 @@ def parse_latin(text: str) -> Document:
         s = raw.strip()
         kind, level, num, body = cls.classify(s)
         if kind == "blank":
+            # the blank line under a heading adds no space; under a step whose line goes on past
+            # its title (``3. Repair: Fix a tower. …``) it parts that text from the next paragraph
+            gap = not under_heading or _carries_text(open_text)
             close_text()
-            gap = not under_heading  # the blank line under a heading adds no space
             continue
         indented = raw[:1] in (" ", "\t")
-        if kind == "text" and open_text is not None and (wrapped or indented) and not _term(s) \
+        if kind == "text" and open_text is not None and not _term(s) \
+                and (wrapped or indented or bool(_GOES_ON.search(open_text[1][-1]))) \
                 and not _body_of_step(open_text, s, indented):
             open_text[1].append(s)  # (a step line that reads as a title is a heading: the text under it is not)
             continue
@@ -144,11 +153,14 @@ def parse_latin(text: str) -> Document:
             (kind == "step" and section.kind == "rules") or (kind == "bullet" and section.is_components))
         first_line = not seen_content
         seen_content = True
-        if kind == "title" or (first_line and (kind == "text" or kind == "section" and all_caps(s))
+        if kind == "title" or (first_line and (kind == "text" or kind == "section" and cls.caps_title == i)
                                and title_like(s, 80) and section is None
                                and any(cls.classify(t.strip())[0] == "section" for t in lines[i + 1:])):
             title, label, number = _title(body)
             gap = False
+            continue
+        if title and number is None and section is None and not preamble and _DRAFT_LINE.fullmatch(s):
+            label, number = _title(s)[1:]  # "Draft 3" on the line under the title
             continue
         if kind == "section":
             section = Section(body, _kind(body), [], lineno)
@@ -179,6 +191,11 @@ def parse_latin(text: str) -> Document:
     mark_brainstorm(sections)
     parts = [p.strip() for p in re.split(r"\s+[—–]\s+|:\s+|\u3000", title) if p.strip()]
     return Document(title, parts, label, number, sections, preamble)
+
+
+def _carries_text(open_text: list | None) -> bool:
+    """The open block is a step whose lines hold text after its title (``Buy: Spend coins.``)."""
+    return open_text is not None and isinstance(open_text[0], Step) and bool(_first_sentence(" ".join(open_text[1]))[1])
 
 
 def _body_of_step(open_text: list, line: str, indented: bool) -> bool:

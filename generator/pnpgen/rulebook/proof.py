@@ -34,8 +34,9 @@ from pathlib import Path
 
 from pnpgen.data.model import Game, is_placeholder, open_value_said
 from pnpgen.messages import msg
-from pnpgen.rulebook import grammar
+from pnpgen.rulebook import englishproof, grammar
 from pnpgen.rulebook.components import ComponentRow
+from pnpgen.rulebook.figures import anchor
 from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.parse import is_changelog_mark
 from pnpgen.rulebook.reader import is_latin
@@ -276,14 +277,17 @@ _SLIP_KIND = {"style": "proof.kind.style", "variant": "proof.kind.spelling", "wi
               "halfwidth": "proof.kind.spelling"}
 
 
-def slips(doc: Document, text: str, draft_path: Path | str, lang: str, names: Collection[str] = ()) -> list[Finding]:
-    """The analyser's findings (``grammar``) in every line but the brainstorm's; the style and
+def slips(doc: Document, text: str, draft_path: Path | str, lang: str, names: Collection[str] = (),
+          latin: bool = False) -> list[Finding]:
+    """The analyser's findings (``grammar``; of an English draft, ``latin``, ``englishproof``'s)
+    in every line but the brainstorm's; the style and
     spelling rules read the rules sections only, and a spelling inside one of ``names`` (the
     game's title, its decks' names, as the data and the draft write them) as the name's own."""
     skip = [(s.line, _end(doc.sections, s)) for s in doc.of_kind("brainstorm")]
     lines = [(n, line) for n, line in _lines(text) if not any(a <= n < b for a, b in skip) and not is_changelog_mark(line)]
     out = []
-    for s in grammar.slips(lines, {n for n, _ in _rules_lines(doc, text)}, names):
+    read = englishproof.slips if latin else grammar.slips
+    for s in read(lines, {n for n, _ in _rules_lines(doc, text)}, names):
         said = dict(found=s.found, suggest=s.suggest, why=msg(f"proof.slip.{s.rule}", lang), line=s.line,
                     context=s.context, path=draft_path)
         out.append(Finding(msg(_SLIP_KIND.get(s.rule, "proof.kind.typo"), lang), msg("proof.slip.book", lang, **said),
@@ -415,7 +419,7 @@ def figure_references(doc: Document, text: str, draft_path: Path | str, lang: st
     out = []
     for s in doc.rules:
         titles, diagram = _titles_and_diagrams(s)
-        if diagram or (titles | {s.title}) & set(figures):
+        if diagram or {anchor(t) for t in titles | {s.title}} & {anchor(f) for f in figures}:
             continue
         for n, line in _lines(text):
             if not s.line <= n < _end(doc.sections, s):
@@ -455,7 +459,8 @@ def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_
           lang: str, *, draft_lang: str = "ja", ignore: Collection[str] = (),
           figures: Collection[str] = ()) -> list[Finding]:
     """Every finding, worded in ``lang`` (see :func:`report_lang`), but those whose words
-    ``ignore`` names; a Japanese draft is also read by the analyser (``slips``). ``figures``: the
+    ``ignore`` names; the draft is also read for slips of the pen (``slips``: a Japanese one by
+    the analyser, an English one by ``englishproof``). ``figures``: the
     ``after:`` titles of game.yaml's figures."""
     found = (near_duplicates(doc, text, draft_path, lang) + disagreeing_numbers(doc, text, draft_path, lang)
              + count_mismatches(rows, doc, draft_path, lang) + memo_counts(doc, game, draft_path, lang)
@@ -463,7 +468,7 @@ def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_
              + placeholders(game, lang) + provisional_counts(rows, lang) + card_terms(game, text, lang, draft_lang)
              + card_names(game, rows, lang) + figure_references(doc, text, draft_path, lang, figures)
              + step_numbers(doc, draft_path, lang)
-             + ([] if is_latin(draft_lang) else slips(doc, text, draft_path, lang, [
+             + (slips(doc, text, draft_path, lang, latin=is_latin(draft_lang), names=[
                  game.title, *(d.name for d in game.decks),  # and as the draft names them (an English edition's
                  doc.title, *(name for c in doc.components for name in c.names)])))  # names are English)
     return [f for f in found if not set(f.subject) & set(ignore)]

@@ -5,6 +5,7 @@ appendix, colophon)."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Collection, Mapping, Sequence
 
 from reportlab.lib.units import mm
@@ -25,7 +26,7 @@ from pnpgen.memo import Memo
 from pnpgen.messages import msg
 from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.components import ComponentRow
-from pnpgen.rulebook.figures import FigureSpec, RulebookSettings
+from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, anchor
 from pnpgen.rulebook.flowables import (
     Diagram,
     GridKeep,
@@ -178,8 +179,8 @@ class StoryBuilder:
         return JPara(text, font, size, leading, indexed=self.indexing, lang=self.text_lang, icons=icons, **kw)
 
     def typo(self, text: str) -> str:
-        """The draft's words as a Latin book prints them: typewriter quotes curled (“…”, ’)."""
-        return curly_quotes(text) if self.marks.latin else text
+        """The draft's words as a Latin book prints them: ``latin_typography``'s quotes and dashes."""
+        return latin_typography(text) if self.marks.latin else text
 
     def shown(self, text: str) -> str:
         """A heading or caption of the draft as printed: ``typo``'s quotes, and in a Latin book
@@ -332,7 +333,7 @@ class StoryBuilder:
         self.anchors.add(title)
         out: list[Flowable] = []
         for spec in self.settings.figures:
-            if spec.after != title or spec in self.figures_placed:
+            if anchor(spec.after) != anchor(title) or spec in self.figures_placed:
                 continue
             placed = [(p.deck, self.pictures[p.deck], p.piece, p.x, p.y, p.rotate) for p in spec.pieces
                       if p.deck in self.pictures and self.pictures[p.deck].piece(p.piece)]
@@ -493,7 +494,7 @@ class StoryBuilder:
             return [self.qr_title(key), JPara(self.label("qr_silent"), self.fonts.body, 8, 12, color=NOTE_INK,
                                               left=QR_INDENT, first_indent=QR_INDENT, lang=self.lang)]
         page = lambda n: self.label("qr_page", page=n)  # noqa: E731
-        rows = [[JPara(text, self.fonts.body, 8, 12, left=QR_INDENT + 8, first_indent=QR_INDENT, lang=self.text_lang),
+        rows = [[JPara(self.typo(text), self.fonts.body, 8, 12, left=QR_INDENT + 8, first_indent=QR_INDENT, lang=self.text_lang),
                  PageNumber(self.node_keys.get(id(line.block), self.node_keys.get(id(line.anchor), "")), self.pages, page, self.fonts.gothic, 7.5)]
                 for text, line in lines]
         return [self.qr_title(key), _cell_table(rows, [None, 14 * mm], [
@@ -635,6 +636,26 @@ def _two_lines_under_headings(story: list[Flowable]) -> None:
                 and not getattr(below, "keepWithNext", 0) \
                 and (len(below.prefix) + len(below.text)) * below.size <= TEXT_W - below.first_indent:
             below.keepWithNext = 1
+
+
+# a typewriter's marks for the printer's: "--" (or "---") between words is an em dash, closed up
+# (CMOS 6.85); a hyphen between two numbers alone is an en dash (a range, CMOS 6.78), not one in a
+# chain (2026-11-30, 555-12-34); three full stops are the ellipsis, kept on one line
+_EM_DASH = re.compile(r"(?<=\S)(?: -{2,3} |-{2,3})(?=\S)")
+_RANGE = re.compile(r"(?<![\w.,-])(\d+)-(\d+)(?![\w-]|[.,]\d)")
+# '90s, '24, rock 'n' roll: the apostrophe of left-out digits or letters (CMOS 7.29, 7.30), not a quote
+_ELIDED = re.compile(r"(?<!\w)'(?=\d\d(?:s\b|\b)|n'(?!\w))")
+# a number and its unit, a "p." and its page: one line, never "300 |g." nor "p. |5" (a no-break space)
+_UNIT = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?) (mm|cm|m|km|g|kg|ml|min|sec|s|h|hrs?|VP|°C|°F|%)(?![\w°])")
+_PAGE = re.compile(r"\b(pp?|[Ff]ig|[Nn]o|[Cc]h|[Ss]ec)\. (?=\d)")
+
+
+def latin_typography(text: str) -> str:
+    """The draft's typewriter marks as an English book prints them: quotes curled, ``--`` an em
+    dash, ``2-4`` an en dash, ``...`` an ellipsis; ``300 g``, ``3 VP`` and ``p. 5`` kept on one line."""
+    text = _RANGE.sub("\\1–\\2", _EM_DASH.sub("—", text)).replace("...", "…")
+    text = _PAGE.sub("\\1.\u00a0", _UNIT.sub("\\1\u00a0\\2", text))
+    return curly_quotes(_ELIDED.sub("’", text))
 
 
 def curly_quotes(text: str) -> str:

@@ -24,6 +24,7 @@ break that fits runs over the edge (the box then sets the text smaller, or warns
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache, partial
 from typing import TYPE_CHECKING
@@ -205,7 +206,33 @@ def break_classes(units: Sequence[str], phrases: bool = True, lang: str = "ja", 
         offset += len(units[i])
     if hyphenate:
         _hyphenation_points(units, letter, classes, lang)
+    _address_breaks(units, classes)
     return classes
+
+
+# a web address written in a text, up to the punctuation of the sentence it ends
+_ADDRESS = re.compile(r"(?:https?://|www\.)[^\s<>\"“”‘’]*[^\s<>\"“”‘’.,;:!?)\]]")
+_BEFORE_IN_ADDRESS = frozenset("/.-_?#%~=&")
+
+
+def _address_breaks(units: Sequence[str], classes: list[int]) -> None:
+    """A web address breaks where CMOS (17th ed., 14.18) has it: after ``//``, before a single
+    slash, a full stop, a hyphen or another mark; never inside a word with an added hyphen (which
+    a reader would type), nor after the address's own hyphen."""
+    plain = "".join(units)
+    if "//" not in plain and "www." not in plain:
+        return
+    unit_at, pos = [], 0  # the unit each character of ``plain`` belongs to
+    for i, u in enumerate(units):
+        unit_at += [i] * len(u)
+        pos += len(u)
+    for m in _ADDRESS.finditer(plain):
+        first, last = unit_at[m.start()], unit_at[m.end() - 1]
+        for i in range(first + 1, last + 1):
+            a, b = units[i - 1], units[i]
+            after_slashes = a == "/" and i >= 2 and units[i - 2] == "/" and b != "/"
+            before_mark = b in _BEFORE_IN_ADDRESS and not (b == "/" and a in "/:")
+            classes[i] = PHRASE if after_slashes or before_mark else WORD
 
 
 def _latin_at(units: Sequence[str], i: int) -> bool:

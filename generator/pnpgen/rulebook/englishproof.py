@@ -1,0 +1,63 @@
+"""Slips of the pen in an English draft, as an editor queries them before the book is set (the
+analyser of ``grammar`` reads Japanese only): a word written twice (``the the``), one word spelt
+the British and the American way in the rules (colour / color), and ``its`` for ``it's`` (``its
+not``) or the other way round (``it's own``)."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+
+from pnpgen.rulebook.grammar import Slip
+
+_DOUBLED = re.compile(r"\b([A-Za-z]+)\s+(\1)\b", re.I)
+_MEANT_TWICE = frozenset("that had bye no ha knock very so really far more many".split())
+_ITS = re.compile(r"\b(its)\s+(?:not|a|an|been|going|very)\b|\b(it['’]s)\s+own\b", re.I)
+# British and American spellings of one word (each also with an ending: colours, coloured, favourite)
+_SPELLINGS = (("colour", "color"), ("favour", "favor"), ("harbour", "harbor"), ("neighbour", "neighbor"),
+              ("honour", "honor"), ("armour", "armor"), ("behaviour", "behavior"), ("labour", "labor"),
+              ("centre", "center"), ("grey", "gray"), ("defence", "defense"), ("offence", "offense"),
+              ("catalogue", "catalog"), ("travell", "travel"), ("cancell", "cancel"), ("organis", "organiz"),
+              ("recognis", "recogniz"), ("realis", "realiz"), ("minimis", "minimiz"), ("maximis", "maximiz"),
+              ("randomis", "randomiz"), ("prioritis", "prioritiz"))
+_ENDINGS = r"(?:s|ed|ing|ful|ite|ites|able|er|ers|e|es|ation|ations)?"
+_FORMS = [(re.compile(rf"\b({uk}{_ENDINGS})\b", re.I), re.compile(rf"\b({us}{_ENDINGS})\b", re.I))
+          for uk, us in _SPELLINGS]
+
+
+def _context(line: str, start: int, end: int, width: int = 24) -> str:
+    a, b = max(0, start - width), min(len(line), end + width)
+    return ("…" if a else "") + line[a:b].strip() + ("…" if b < len(line) else "")
+
+
+def slips(lines: list[tuple[int, str]], rules: set[int], names: Iterable[str] = ()) -> list[Slip]:
+    """The slips of the draft's lines (number, text), in line order; one word's two spellings are
+    read in the ``rules`` lines only, and a spelling one of ``names`` uses (the game's title, a
+    deck's name) is the name's own."""
+    named = {w.casefold() for name in names for w in re.findall(r"[A-Za-z]+", name)}
+    out: list[Slip] = []
+    for n, line in lines:
+        for m in _DOUBLED.finditer(line):
+            if m.group(1).casefold() not in _MEANT_TWICE:
+                out.append(Slip("doubled", n, m.group(0), m.group(1), _context(line, m.start(), m.end()), m.start()))
+        for m in _ITS.finditer(line):
+            found = m.group(1) or m.group(2)
+            start = m.start(1) if m.group(1) else m.start(2)
+            right = "it’s" if m.group(1) else "its"
+            out.append(Slip("its", n, found, found[0] + right[1:],
+                            _context(line, start, start + len(found)), start))
+    for uk, us in _FORMS:
+        seen: dict[bool, list[tuple[int, str, re.Match]]] = defaultdict(list)
+        for n, line in lines:
+            if n in rules:
+                for american, form in ((False, uk), (True, us)):
+                    seen[american] += [(n, line, m) for m in form.finditer(line)
+                                       if m.group(1).casefold() not in named]
+        if seen[False] and seen[True]:
+            usual = max((False, True), key=lambda a: (len(seen[a]), not a))  # a tie: the British one, as written first
+            word = seen[usual][0][2].group(1)
+            for n, line, m in seen[not usual]:
+                out.append(Slip("variant", n, m.group(1), f"{word} ({len(seen[usual])}×)",
+                                _context(line, m.start(), m.end()), m.start()))
+    return sorted(out, key=lambda s: (s.line, s.at))
