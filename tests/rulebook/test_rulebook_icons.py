@@ -93,3 +93,19 @@ def test_an_english_books_running_head_draws_no_space_its_font_lacks(tmp_path):
     heads = [g for page in pages[1:] for g in page if g.y < 20 and g.obj is not None]  # 12 mm from the top
     assert "".join(g.char for g in heads).startswith("Test Draft 1")
     assert all(g.char for g in heads), [(g.char, g.font) for g in heads if not g.char]
+
+
+def test_icons_in_the_quick_reference_are_drawn_as_in_the_rules(tmp_path):
+    """The quick reference (早見表) repeats the draft's steps: its ``{coin}`` is the icon the rules
+    page draws. It printed ``{coin}`` as written there, the rules page beside it drawing the icon."""
+    ws = make_workspace(tmp_path / "ws", draft=True,
+                        game=GAME_YAML.replace("title: テストゲーム", "languages: [en]\ntitle: Test"))
+    (ws / "data" / "test" / "draft.txt").write_text(
+        "# Test (Draft 1)\n\n## Components\n\n- 11 Test cards\n\n## Playing the game\n\n"
+        "1. Gain {coin} and pay {vp}{vp} to draw a card.\n", encoding="utf-8")
+    assert run(ws, "rulebook", "--game", "test", "--out", str(tmp_path / "out")) == 0
+    pdf = tmp_path / "out" / "test" / "rulebook.pdf"
+    pages = PdfReader(pdf).pages
+    n = max(i for i, p in enumerate(pages) if "draw a card" in p.extract_text())  # the quick reference's
+    assert "Quick reference" in pages[n].extract_text() and "{coin}" not in pages[n].extract_text()
+    assert len(_icons(pdf, n)) == 3
