@@ -35,6 +35,7 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
             values[label] = plain_values(p.values)
         out[record.id] = {
             "name": record.name, "count": record.count, "sheets": record.sheets,
+            "size": [round(v, 2) for v in df.deck.trim_mm],  # (a tuck box's net follows its deck's count)
             "file": record.files[0] if record.files else None,
             "pages": result.home_pages.get(record.id, []),
             "page_art": [art_tag(arts, faces) for faces in result.home_faces.get(record.id, [])],
