@@ -109,3 +109,21 @@ def test_icons_in_the_quick_reference_are_drawn_as_in_the_rules(tmp_path):
     n = max(i for i, p in enumerate(pages) if "draw a card" in p.extract_text())  # the quick reference's
     assert "Quick reference" in pages[n].extract_text() and "{coin}" not in pages[n].extract_text()
     assert len(_icons(pdf, n)) == 3
+
+
+def test_an_icon_in_a_heading_is_told_it_prints_as_written(tmp_path, capsys):
+    """A heading is also a line of the contents and a PDF bookmark, which are text: ``■　{火}の得点``
+    printed 「{火}の得点」 there and in the heading, with no word, the icon drawn in the text."""
+    ws = make_workspace(tmp_path / "ws", draft=True,
+                        game=GAME_YAML.replace("title: テストゲーム", "languages: [en]\ntitle: Test"))
+    (ws / "data" / "test" / "draft.txt").write_text(
+        "# Test (Draft 1)\n\n## Components\n\n- 11 Test cards\n\n## Scoring {coin}\n\n"
+        "1. Gain {coin} and pay {vp}{vp} to draw a card.\n", encoding="utf-8")
+    said = "draft.txt:7: “{coin}” in the heading “Scoring {coin}” prints as written"  # (English quotes)
+    for command in (("check", "--game", "test"), ("rulebook", "--game", "test", "--out", str(tmp_path / "out"))):
+        capsys.readouterr()
+        assert run(ws, *command) == 0
+        err = capsys.readouterr()
+        assert said in err.out + err.err, err.out + err.err
+        assert "expected the icon in the text under the heading" in err.out + err.err
+        assert "{vp}」 in the heading" not in err.out + err.err  # (the step's icons are drawn)

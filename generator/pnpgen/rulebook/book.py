@@ -11,7 +11,7 @@ typesets an A5 book (``document``) and imposes it as a saddle-stitched A4 bookle
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -42,7 +42,7 @@ from pnpgen.rulebook.proof import Finding, misnumbered_steps, proof, proof_text,
 from pnpgen.rulebook.reader import Draft, detect_language, is_latin, read_draft
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import INK, Fonts
-from pnpgen.rulebook.tree import Document, Step, to_ascii_digits
+from pnpgen.rulebook.tree import Document, Step, Subheading, to_ascii_digits
 from pnpgen.safetext import quoted
 from pnpgen.svg.artwork import Art
 
@@ -237,6 +237,21 @@ def _unknown_icons(doc: Document, path: Path, slug: str, names: list[str]) -> li
             "templates/common/icons/, as on the cards), so the rulebook prints it as written"]
 
 
+def _icons_in_headings(doc: Document, path: Path, has: Callable[[str], bool]) -> list[str]:
+    """An icon's ``{name}`` in a heading prints as written: a heading is also the contents' line,
+    the running head and a PDF bookmark, which are text. Said at each heading, with what to write."""
+    heads = [(s.line, s.title) for s in doc.sections] + \
+        [(b.line, b.text) for b in doc.blocks() if isinstance(b, Subheading)]
+    out = []
+    for line, text in heads:
+        names = [n for n in dict.fromkeys(named_icons(text)) if has(n)]
+        if names:
+            out.append(f"{path}:{line}: {quoted('{' + names[0] + '}')} in the heading {quoted(text)} prints as written "
+                       "(a heading is also a line of the contents and a PDF bookmark, which hold text only; expected "
+                       "the icon in the text under the heading, and its name in words in the heading)")
+    return out
+
+
 def _missing_glyphs(doc: Document, fonts, names: list[str]) -> list[str]:
     """Characters of the draft (and of the components' names from the data) neither the body
     font nor its fallbacks have."""
@@ -345,7 +360,8 @@ def rulebook_warnings(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()
     unknown = [n for n in named_icons(r.draft.text) if not has_icon(n, icon_dirs)] if icon_dirs else []
     builder = _story_builder(game, r, rules_only=False, pictures={})
     builder.story()
-    return r.warnings + _unknown_icons(r.doc, r.path, game.slug, unknown) + \
+    headings = _icons_in_headings(r.doc, r.path, lambda n: has_icon(n, icon_dirs)) if icon_dirs else []
+    return r.warnings + _unknown_icons(r.doc, r.path, game.slug, unknown) + headings + \
         [_unplaced(game, spec, builder.anchors) for spec in r.settings.figures if spec.after not in builder.anchors]
 
 
@@ -449,6 +465,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     )
     icons = draft_icons(draft.text, icon_dirs, INK.hexval().replace("0x", "#")) if icon_dirs else {}
     warnings += _unknown_icons(doc, path, game.slug, unknown_icons(draft.text, icons)) if icon_dirs else []
+    warnings += _icons_in_headings(doc, path, icons.__contains__)
     builder = _story_builder(game, r, rules_only, pictures, readings, icons)
     default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
     setlines.BOOK.recall(f"{game.slug}\0{draft.lang}\0{Path(font_dir).resolve()}", fontreg.registered())
