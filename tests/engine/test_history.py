@@ -336,3 +336,16 @@ def test_diff_says_a_tuck_box_grew_with_its_decks_count(tmp_path, capsys, built_
     # two tuck flaps (each the depth + 10 mm) taller
     assert "- 大きさ：150×133 mm → 154×141 mm" in md.split("## 箱 (box)")[1], md
     assert "大きさ" not in md.split("## 箱 (box)")[0]  # the cards kept their size
+
+
+def test_the_changelog_of_a_japanese_game_names_the_lines_before_the_first_section_in_japanese():
+    """Japanese trial: a new 草案 number in the draft's title line read
+    「- 変更：(before the first section)」 in a changelog otherwise in Japanese."""
+    from pnpgen.engine import history
+
+    about = {"version": "v1", "time": "t", "draft": "1", "hash": "h"}
+    d = {"game": "test", "lang": "ja", "from": about, "to": about | {"version": "v2"}, "decks": {},
+         "rulebook": {"changed": [history.PREAMBLE, "ゲームの進行"], "added": [], "removed": []}}
+    lines = history.markdown(d).splitlines()
+    assert "- 変更：最初の節の前（表題・草案番号）" in lines and "- 変更：ゲームの進行" in lines, lines
+    assert "- changed: (before the first section)" in history.markdown(d | {"lang": "en"}).splitlines()

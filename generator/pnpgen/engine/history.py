@@ -236,6 +236,11 @@ def _tags(out_root: Path, edition: str) -> dict[str, int] | None:
     return named
 
 
+# the key of a draft's lines before its first section (its title line, 草案 number): recorded as
+# it is, and said in the changelog's language (``diff.preamble``)
+PREAMBLE = "(before the first section)"
+
+
 def sections(draft: str) -> dict[str, str]:
     """The draft's sections → hash of their text: a line starting with one ■ opens one; in a
     draft with none, an English draft's section heading does (``## Setup``, ``SETUP``,
@@ -255,7 +260,7 @@ def sections(draft: str) -> dict[str, str]:
 
     def close() -> None:
         if title or any(s.strip() for s in lines):
-            out[title or "(before the first section)"] = _sha("\n".join(lines))[:12]
+            out[title or PREAMBLE] = _sha("\n".join(lines))[:12]
 
     for line in every:
         opened = heading(line)
@@ -446,9 +451,12 @@ def markdown(d: dict[str, Any]) -> str:
     book = d["rulebook"]
     if any(book.values()):
         out += [say("rulebook"), ""]
-        out += _capped([*(say("section_changed", section=_md(s)) for s in book["changed"]),
-                        *(say("section_added", section=_md(s)) for s in book["added"]),
-                        *(say("section_removed", section=_md(s)) for s in book["removed"])],
+        def section(s: str) -> str:
+            return say("preamble") if s == PREAMBLE else _md(s)
+
+        out += _capped([*(say("section_changed", section=section(s)) for s in book["changed"]),
+                        *(say("section_added", section=section(s)) for s in book["added"]),
+                        *(say("section_removed", section=section(s)) for s in book["removed"])],
                        say("the_rulebook"), lang)
         out.append("")
     return "\n".join(out).rstrip() + "\n"
