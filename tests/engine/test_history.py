@@ -336,6 +336,11 @@ def test_diff_says_a_tuck_box_grew_with_its_decks_count(tmp_path, capsys, built_
     # two tuck flaps (each the depth + 10 mm) taller
     assert "- 大きさ：150×133 mm → 154×141 mm" in md.split("## 箱 (box)")[1], md
     assert "大きさ" not in md.split("## 箱 (box)")[0]  # the cards kept their size
+    # and the build's summary says it where the sheets changed, not only '箱 edited'
+    from pnpgen.engine.changes import reasons
+    old, new = ({"size": size, "pieces": {"1:箱": [1, "a", "a", ""]}, "values": {}} for size in ([150, 133], [154, 141]))
+    new["pieces"]["1:箱"] = [1, "b", "b", ""]
+    assert reasons(old, new) == ["size 150×133 → 154×141 mm", "箱 edited"]
 
 
 def test_the_changelog_of_a_japanese_game_names_the_lines_before_the_first_section_in_japanese():

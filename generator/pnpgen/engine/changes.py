@@ -213,6 +213,8 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     back_design = bool(backs) and len(backs) == len([b for b in was if new_pieces[b][3:4] != [""]])
     if back_design:
         details.append("back changed")
+    if old.get("size") and new.get("size") and old["size"] != new["size"]:  # a tuck box's net follows its deck
+        details.append("size {} → {} mm".format(*("×".join(f"{v:g}" for v in s) for s in (old["size"], new["size"]))))
     redrawn: list[str] = []  # pieces whose face alone changed (template, layout, art)
     for label, (count, digest, *sides) in new_pieces.items():
         if label not in was:
