@@ -127,3 +127,22 @@ def test_an_icon_in_a_heading_is_told_it_prints_as_written(tmp_path, capsys):
         assert said in err.out + err.err, err.out + err.err
         assert "expected the icon in the text under the heading" in err.out + err.err
         assert "{vp}」 in the heading" not in err.out + err.err  # (the step's icons are drawn)
+
+
+def test_a_step_heading_with_an_icon_and_steps_numbered_with_a_full_stop_are_told(tmp_path, capsys):
+    """Japanese trial: 「２：{coin}を払う。」 is a step heading (one sentence on its line), which
+    printed {coin} as written in the heading and the contents, without a word; and steps written
+    「１．カードを引く。」 were lines of text, the 早見表 saying the turn was 草案に記載なし."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    draft = ws / "data" / "test" / "draft.txt"
+    draft.write_text(DRAFT.replace("２：カードを１枚出す。", "２：{coin}を１枚払う。"), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "draft.txt:15: “{coin}” in the heading 「{coin}を１枚払う。」 prints as written" in out, out
+    assert "full stop" not in out
+    draft.write_text(DRAFT.replace("１：", "１．").replace("２：", "２．"), encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert ("draft.txt:14: 「１．カードを１枚引く。」 and 1 more is numbered with a full stop, which the book reads as a line "
+            "of text, not a step") in out and "(expected １：カードを１枚引く。 or １）, as steps are written)" in out, out

@@ -42,7 +42,7 @@ from pnpgen.rulebook.proof import Finding, misnumbered_steps, proof, proof_text,
 from pnpgen.rulebook.reader import Draft, detect_language, is_latin, read_draft
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import INK, Fonts
-from pnpgen.rulebook.tree import Document, Step, Subheading, to_ascii_digits
+from pnpgen.rulebook.tree import Document, Item, Step, Subheading, to_ascii_digits
 from pnpgen.safetext import quoted
 from pnpgen.svg.artwork import Art
 
@@ -226,6 +226,24 @@ def _markdown_marks(doc: Document, path: Path, latin: bool) -> list[str]:
             "an index term, set in the accent colour, and a table as `Term: Text` lines)"]
 
 
+_DOT_NUMBERED = re.compile(r"^[０-９0-9]{1,2}(?:．|\.(?![0-9]))")  # １．カードを引く。 (not 1.5倍)
+
+
+def _dot_numbered(doc: Document, path: Path, latin: bool) -> list[str]:
+    """A Japanese draft's lines numbered ``１．``: read as lines of text, not steps (``１：``,
+    ``１）``), so the quick reference found no turn and said 「草案に記載なし」. Said once, at the first."""
+    lines = [b for b in doc.blocks() if isinstance(b, Item) and _DOT_NUMBERED.match(b.text)] if not latin else []
+    if not lines:
+        return []
+    first = lines[0].text
+    more = f" and {len(lines) - 1} more" if len(lines) > 1 else ""
+    number = re.match(r"[０-９0-9]+", first)
+    n = number.group() if number else "１"
+    return [f"{path}:{lines[0].line}: {quoted(first[:20])}{more} is numbered with a full stop, which the book reads as a "
+            f"line of text, not a step: it is in no contents and the quick reference (早見表) lists no such step "
+            f"(expected {n}：{first[len(n) + 1:][:12]} or {n}）, as steps are written)"]
+
+
 def _unknown_icons(doc: Document, path: Path, slug: str, names: list[str]) -> list[str]:
     """A ``{name}`` of the draft no icon has prints as written (``inline``): said once, at the
     first, with how many more."""
@@ -241,7 +259,9 @@ def _icons_in_headings(doc: Document, path: Path, has: Callable[[str], bool]) ->
     """An icon's ``{name}`` in a heading prints as written: a heading is also the contents' line,
     the running head and a PDF bookmark, which are text. Said at each heading, with what to write."""
     heads = [(s.line, s.title) for s in doc.sections] + \
+        [(c.line, c.title) for s in doc.sections for c in s.children if isinstance(c, Step) and not c.sentence] + \
         [(b.line, b.text) for b in doc.blocks() if isinstance(b, Subheading)]
+    heads.sort()
     out = []
     for line, text in heads:
         names = [n for n in dict.fromkeys(named_icons(text)) if has(n)]
@@ -332,6 +352,7 @@ def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
     )
     warnings += _step_numbering(doc, path, is_latin(draft.lang))
     warnings += _markdown_marks(doc, path, is_latin(draft.lang))
+    warnings += _dot_numbered(doc, path, is_latin(draft.lang))
     if not doc.rules:
         warnings.append(f"{path}: no rules section found (■ in a Japanese draft; #, numbered or ALL CAPS "
                         "headings in an English one); the rulebook has no rules")
