@@ -30,6 +30,11 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {_explain(message)}\n")
 
 
+# commands typed as what they show (the README's "Keep the history"): the command, what it shows
+WORDS_FOR = {"history": ("log", "the history's versions"), "versions": ("log", "the history's versions"),
+             "changelog": ("diff", "the changelog between two versions")}
+
+
 def _explain(message: str) -> str:
     """argparse's message, said the way pnpgen says every mistake: what is wrong, then what would
     be right, in brackets at the end."""
@@ -38,7 +43,9 @@ def _explain(message: str) -> str:
         name, word, listed = m.groups()
         choices = re.findall(r"'([^']*)'", listed) or [c.strip() for c in listed.split(",")]
         if name in ("command", "COMMAND"):
-            return (f"unknown command {word!r}{suggest(word, choices)} "
+            meant, shows = WORDS_FOR.get(word.lower(), ("", ""))
+            near = f"; did you mean {meant}? (it prints {shows})" if meant in choices else suggest(word, choices)
+            return (f"unknown command {word!r}{near} "
                     f"(expected one of {', '.join(choices)}; 'pnpgen help' says what each does)")
         named = paper_named_by_size(word) if name == "--paper" else None  # 8.5x11: letter
         hint = f"; did you mean {named}? (the paper of that size)" if named else suggest(word, choices)

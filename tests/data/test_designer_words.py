@@ -237,6 +237,17 @@ def test_a_paper_size_written_as_a_format_is_told_the_size_to_write(tmp_path, ca
         assert "data/test/decks/cards.yaml:" in err and "poker, bridge" in err, err
 
 
+def test_a_size_written_as_a_format_is_told_to_write_size(tmp_path, capsys):
+    """Japanese trial: 59×86 cards written ``format: [59, 86]`` were told 'unknown format [59, 86]'
+    and the format names, not that a size of one's own is ``size:``."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("format: poker", "format: [59, 86]")
+                        + "  - {name: a, text: b}\n")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "data/test/decks/cards.yaml:2:" in err, err
+    assert "is a size, not the name of a card format (expected 'size: [59, 86]' for a size of your own" in err, err
+
+
 def test_the_box_a_new_spreadsheet_column_is_told_to_add_builds(tmp_path, capsys):
     """A game trial: a spreadsheet's capitalised header ``Rarity`` was told to add
     ``boxes: {Rarity: {field: Rarity, …}}``, which stops at 'Rarity' is not a box name (box names

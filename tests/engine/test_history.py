@@ -316,3 +316,41 @@ def test_a_template_edit_that_redraws_every_face_is_one_line_after_the_added_and
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
     cards = json.loads(capsys.readouterr().out)["decks"]["cards"]
     assert cards["every_face_changed"] is True and len(cards["faces"]) == 4  # the JSON names each
+
+
+def test_diff_says_a_tuck_box_grew_with_its_decks_count(tmp_path, capsys, built_copy):
+    """A tuck box's net follows its deck's count: two cards more made a deeper box, and the
+    changelog said only that its face changed (「テンプレート・レイアウト・画像」), not that the
+    box to cut out and fold is another size."""
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)
+    (ws / "data" / "test" / "decks" / "box.yaml").write_text(
+        "name: 箱\nlayout: tuck-box\nbox: {deck: cards, card_thickness: 1}\npieces:\n  - {title: 箱}\n",
+        encoding="utf-8")
+    _build(ws)
+    _edit(ws, "text: 本文カード2}", "text: 本文カード2, count: 3}")
+    _build(ws)
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test") == 0
+    md = capsys.readouterr().out
+    # 5 → 7 poker cards of 1 mm, 1 mm of play: 6 → 8 mm deep; the net two depths wider, two depths and
+    # two tuck flaps (each the depth + 10 mm) taller
+    assert "- 大きさ：150×133 mm → 154×141 mm" in md.split("## 箱 (box)")[1], md
+    assert "大きさ" not in md.split("## 箱 (box)")[0]  # the cards kept their size
+    # and the build's summary says it where the sheets changed, not only '箱 edited'
+    from pnpgen.engine.changes import reasons
+    old, new = ({"size": size, "pieces": {"1:箱": [1, "a", "a", ""]}, "values": {}} for size in ([150, 133], [154, 141]))
+    new["pieces"]["1:箱"] = [1, "b", "b", ""]
+    assert reasons(old, new) == ["size 150×133 → 154×141 mm", "箱 edited"]
+
+
+def test_the_changelog_of_a_japanese_game_names_the_lines_before_the_first_section_in_japanese():
+    """Japanese trial: a new 草案 number in the draft's title line read
+    「- 変更：(before the first section)」 in a changelog otherwise in Japanese."""
+    from pnpgen.engine import history
+
+    about = {"version": "v1", "time": "t", "draft": "1", "hash": "h"}
+    d = {"game": "test", "lang": "ja", "from": about, "to": about | {"version": "v2"}, "decks": {},
+         "rulebook": {"changed": [history.PREAMBLE, "ゲームの進行"], "added": [], "removed": []}}
+    lines = history.markdown(d).splitlines()
+    assert "- 変更：最初の節の前（表題・草案番号）" in lines and "- 変更：ゲームの進行" in lines, lines
+    assert "- changed: (before the first section)" in history.markdown(d | {"lang": "en"}).splitlines()

@@ -150,6 +150,13 @@ def test_doujin_takes_a_bridge_jp_deck_under_its_own_name(tmp_path):
     assert _fit(tmp_path / "2", CARDS.replace("format: poker", "format: bridge"), "doujin", None).format.name == "bridge"
 
 
+def test_doujin_takes_the_japanese_small_card_of_the_card_jp_layout(tmp_path):
+    """Japanese trial: the card-jp layout's 59×86 (日本規格・スモールサイズ) was left out of
+    --preset doujin ('no format of that size, the nearest is bridge-jp 58×89')."""
+    assert _fit(tmp_path, CARDS.replace("format: poker", "size: [59, 86]"), "doujin", None).format.name == "small-jp"
+    assert _fit(tmp_path / "2", CARDS.replace("format: poker", "format: small-jp"), "doujin", None).trim == (59, 86)
+
+
 def test_order_csv_has_a_bom_and_each_back_where_it_is(tmp_path):
     """The export's order.csv is written as the build's shop/order.csv (BOM, CRLF), and its back
     column says where each row's back is: the page of the PDF, or the back's PNG."""

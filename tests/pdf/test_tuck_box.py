@@ -322,3 +322,18 @@ def test_the_rulebook_lists_a_deck_box_only_where_the_draft_names_it(tmp_path):
                      encoding="utf-8")
     book, proof = book_and_proof(tmp_path / "b")
     assert "箱 1" in book and "has no deck" not in proof  # (the quick reference's components line)
+
+
+def test_a_box_holding_a_deck_exported_as_templates_says_it_no_longer_follows_it(tmp_path, capsys):
+    """Japanese trial: ``layout export --game --deck`` of a ``box: {deck: cards}`` wrote the box's
+    figures as built (today's 40 cards), and a deck that took those lines stopped following the
+    cards' count without a word."""
+    root = make_workspace(tmp_path / "ws", pieces=[f"カード{i}" for i in range(1, 41)])
+    (root / "data" / "test" / "decks" / "box.yaml").write_text(
+        BOX.replace("layout: tuck-box\n", "layout: tuck-box\nbox: {deck: cards}\n"), encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "layout", "export", "--game", "test", "--deck", "box", "--out", "templates/test/") == 0
+    box_line = next(line.strip() for line in capsys.readouterr().out.splitlines() if line.strip().startswith("box:"))
+    assert box_line.startswith("box: {cards: [64, 89], thickness: 13, allowance: 0,"), box_line  # 40 × 0.3 + 1
+    assert "# the box as built for deck 'cards' as it is now: it no longer follows that deck's cards and count " \
+           "(box: {deck: cards, …} in its place does)" in box_line

@@ -40,3 +40,14 @@ def test_an_end_sentence_naming_the_winner_is_not_the_end_trigger_beside_one_tha
     quick = quick_reference(parse(draft, "ja").rules, latin=False)
     assert [line.text for line in quick.end] == ["山札が尽きたらゲームが終了します。"]
     assert [line.text for line in quick.scoring] == ["ゲームが終了したら、最も得点の多いプレイヤーの勝ちです。"]
+
+
+def test_the_first_sentence_of_a_section_on_the_games_end_is_its_end_trigger():
+    """Japanese trial: ■　ゲームの終了 「{火}を５つ置いたら終わり。」 was listed under 得点と勝利 and
+    the end trigger read 草案に記載なし, though the section says nothing else."""
+    draft = "■■　T　草案１\n\n■　ゲームの進行\n\n１：カードを引く。\n\n■　ゲームの終了\n\n　{火}を５つ置いたら終わり。\n"
+    quick = quick_reference(parse(draft, "ja").rules, latin=False)
+    assert [line.text for line in quick.end] == ["{火}を５つ置いたら終わり。"] and quick.scoring == []
+    won = draft.replace("置いたら終わり。", "置いたプレイヤーの勝利です。")  # names the winner: scoring, as before
+    quick = quick_reference(parse(won, "ja").rules, latin=False)
+    assert quick.end == [] and [line.text for line in quick.scoring] == ["{火}を５つ置いたプレイヤーの勝利です。"]

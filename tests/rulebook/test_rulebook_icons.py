@@ -93,3 +93,56 @@ def test_an_english_books_running_head_draws_no_space_its_font_lacks(tmp_path):
     heads = [g for page in pages[1:] for g in page if g.y < 20 and g.obj is not None]  # 12 mm from the top
     assert "".join(g.char for g in heads).startswith("Test Draft 1")
     assert all(g.char for g in heads), [(g.char, g.font) for g in heads if not g.char]
+
+
+def test_icons_in_the_quick_reference_are_drawn_as_in_the_rules(tmp_path):
+    """The quick reference (早見表) repeats the draft's steps: its ``{coin}`` is the icon the rules
+    page draws. It printed ``{coin}`` as written there, the rules page beside it drawing the icon."""
+    ws = make_workspace(tmp_path / "ws", draft=True,
+                        game=GAME_YAML.replace("title: テストゲーム", "languages: [en]\ntitle: Test"))
+    (ws / "data" / "test" / "draft.txt").write_text(
+        "# Test (Draft 1)\n\n## Components\n\n- 11 Test cards\n\n## Playing the game\n\n"
+        "1. Gain {coin} and pay {vp}{vp} to draw a card.\n", encoding="utf-8")
+    assert run(ws, "rulebook", "--game", "test", "--out", str(tmp_path / "out")) == 0
+    pdf = tmp_path / "out" / "test" / "rulebook.pdf"
+    pages = PdfReader(pdf).pages
+    n = max(i for i, p in enumerate(pages) if "draw a card" in p.extract_text())  # the quick reference's
+    assert "Quick reference" in pages[n].extract_text() and "{coin}" not in pages[n].extract_text()
+    assert len(_icons(pdf, n)) == 3
+
+
+def test_an_icon_in_a_heading_is_told_it_prints_as_written(tmp_path, capsys):
+    """A heading is also a line of the contents and a PDF bookmark, which are text: ``■　{火}の得点``
+    printed 「{火}の得点」 there and in the heading, with no word, the icon drawn in the text."""
+    ws = make_workspace(tmp_path / "ws", draft=True,
+                        game=GAME_YAML.replace("title: テストゲーム", "languages: [en]\ntitle: Test"))
+    (ws / "data" / "test" / "draft.txt").write_text(
+        "# Test (Draft 1)\n\n## Components\n\n- 11 Test cards\n\n## Scoring {coin}\n\n"
+        "1. Gain {coin} and pay {vp}{vp} to draw a card.\n", encoding="utf-8")
+    said = "draft.txt:7: “{coin}” in the heading “Scoring {coin}” prints as written"  # (English quotes)
+    for command in (("check", "--game", "test"), ("rulebook", "--game", "test", "--out", str(tmp_path / "out"))):
+        capsys.readouterr()
+        assert run(ws, *command) == 0
+        err = capsys.readouterr()
+        assert said in err.out + err.err, err.out + err.err
+        assert "expected the icon in the text under the heading" in err.out + err.err
+        assert "{vp}」 in the heading" not in err.out + err.err  # (the step's icons are drawn)
+
+
+def test_a_step_heading_with_an_icon_and_steps_numbered_with_a_full_stop_are_told(tmp_path, capsys):
+    """Japanese trial: 「２：{coin}を払う。」 is a step heading (one sentence on its line), which
+    printed {coin} as written in the heading and the contents, without a word; and steps written
+    「１．カードを引く。」 were lines of text, the 早見表 saying the turn was 草案に記載なし."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    draft = ws / "data" / "test" / "draft.txt"
+    draft.write_text(DRAFT.replace("２：カードを１枚出す。", "２：{coin}を１枚払う。"), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "draft.txt:15: “{coin}” in the heading 「{coin}を１枚払う。」 prints as written" in out, out
+    assert "full stop" not in out
+    draft.write_text(DRAFT.replace("１：", "１．").replace("２：", "２．"), encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert ("draft.txt:14: 「１．カードを１枚引く。」 and 1 more is numbered with a full stop, which the book reads as a line "
+            "of text, not a step") in out and "(expected １：カードを１枚引く。 or １）, as steps are written)" in out, out

@@ -9,6 +9,7 @@ CARD_FORMATS: dict[str, tuple[float, float]] = {
     "poker": (63.0, 88.0),
     "bridge": (57.0, 89.0),
     "bridge-jp": (58.0, 89.0),
+    "small-jp": (59.0, 86.0),  # 日本規格・スモールサイズ (the card-jp layout's)
     "mini-euro": (44.0, 68.0),
     "mini-american": (41.0, 63.0),
     "tarot": (70.0, 120.0),

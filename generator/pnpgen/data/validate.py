@@ -257,6 +257,10 @@ def card_format(value: Any) -> str:
         raise Invalid(f"format {show(value)} is a paper size, not one of the card formats",
                       f"'size: [{w}, {h}]' for {value} upright ('size: [{h}, {w}]' lying), or a card format: "
                       + ", ".join(CARD_FORMATS))
+    if isinstance(value, list | tuple) and len(value) == 2 and all(
+            isinstance(n, int | float) and not isinstance(n, bool) for n in value):  # format: [59, 86]: that is size:
+        raise Invalid(f"format {show(value)} is a size, not the name of a card format",
+                      f"'size: {show(value)}' for a size of your own, or a card format: " + ", ".join(CARD_FORMATS))
     return choice(value, CARD_FORMATS, "format")
 
 

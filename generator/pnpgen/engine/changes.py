@@ -35,6 +35,7 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
             values[label] = plain_values(p.values)
         out[record.id] = {
             "name": record.name, "count": record.count, "sheets": record.sheets,
+            "size": [round(v, 2) for v in df.deck.trim_mm],  # (a tuck box's net follows its deck's count)
             "file": record.files[0] if record.files else None,
             "pages": result.home_pages.get(record.id, []),
             "page_art": [art_tag(arts, faces) for faces in result.home_faces.get(record.id, [])],
@@ -212,6 +213,8 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     back_design = bool(backs) and len(backs) == len([b for b in was if new_pieces[b][3:4] != [""]])
     if back_design:
         details.append("back changed")
+    if old.get("size") and new.get("size") and old["size"] != new["size"]:  # a tuck box's net follows its deck
+        details.append("size {} → {} mm".format(*("×".join(f"{v:g}" for v in s) for s in (old["size"], new["size"]))))
     redrawn: list[str] = []  # pieces whose face alone changed (template, layout, art)
     for label, (count, digest, *sides) in new_pieces.items():
         if label not in was:

@@ -136,6 +136,11 @@ def _count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
+def _size(value: Any) -> bool:
+    return isinstance(value, list) and len(value) == 2 and all(
+        isinstance(v, int | float) and not isinstance(v, bool) and 0 < v < 1e6 for v in value)
+
+
 def _well_formed(body: dict[str, Any]) -> bool:
     """The shape pnpgen writes, which log, diff and reprint read without a further check: an entry
     from elsewhere can hold anything its hash was computed for."""
@@ -149,7 +154,7 @@ def _well_formed(body: dict[str, Any]) -> bool:
     for deck in body["decks"].values():
         if not (isinstance(deck, dict) and _count(deck["count"]) and isinstance(deck.get("name"), str | None)
                 and isinstance(deck["pieces"], dict) and isinstance(deck["values"], dict)
-                and isinstance(deck.get("pairs", []), list)):
+                and isinstance(deck.get("pairs", []), list) and _size(deck.get("size", [1, 1]))):
             return False
         if not all(isinstance(p, list) and p and _count(p[0]) and all(isinstance(x, str | None) for x in p[1:])
                    for p in deck["pieces"].values()) \
@@ -231,6 +236,11 @@ def _tags(out_root: Path, edition: str) -> dict[str, int] | None:
     return named
 
 
+# the key of a draft's lines before its first section (its title line, 草案 number): recorded as
+# it is, and said in the changelog's language (``diff.preamble``)
+PREAMBLE = "(before the first section)"
+
+
 def sections(draft: str) -> dict[str, str]:
     """The draft's sections → hash of their text: a line starting with one ■ opens one; in a
     draft with none, an English draft's section heading does (``## Setup``, ``SETUP``,
@@ -250,7 +260,7 @@ def sections(draft: str) -> dict[str, str]:
 
     def close() -> None:
         if title or any(s.strip() for s in lines):
-            out[title or "(before the first section)"] = _sha("\n".join(lines))[:12]
+            out[title or PREAMBLE] = _sha("\n".join(lines))[:12]
 
     for line in every:
         opened = heading(line)
@@ -290,7 +300,8 @@ def record(out_root: Path, edition: str, game, snapshot: dict[str, Any],
     """The entry to write for a good build (none when its content is that of the last version),
     and the entries to remove so that at most ``KEEP`` remain (oldest first, tagged ones kept)."""
     rulebook = sections(_draft_text(Path(game.draft_file)))
-    decks = {d: {k: v[k] for k in ("name", "count", "pieces", "values", "pairs")} for d, v in snapshot.items()}
+    decks = {d: {k: v[k] for k in ("name", "count", "pieces", "values", "pairs", "size") if k in v}
+             for d, v in snapshot.items()}
     digest = content_hash(decks, rulebook, str(game.draft))
     last = _latest(out_root, edition)
     if last is not None and last.hash == digest:
@@ -360,6 +371,9 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
         old, new = {**old, "pieces": in_deck_order(old["pieces"])}, {**new, "pieces": in_deck_order(new["pieces"])}
         entry: dict[str, Any] = {"name": new.get("name") or old.get("name"), "count": [old["count"], new["count"]],
                                  "added": [], "removed": [], "counts": [], "fields": []}
+        # the pieces' size, recorded since it is (a tuck box resized by its deck's count, a new format)
+        if old.get("size") and new.get("size") and old["size"] != new["size"] and old["pieces"] and new["pieces"]:
+            entry["size"] = [old["size"], new["size"]]
         was = matched(old["pieces"], new["pieces"], old["values"], new.get("values", {}))  # new label → old label
         for label, (count, *_) in new["pieces"].items():
             if label not in was:
@@ -388,7 +402,7 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
                                                              or (label in backs and not entry["back_changed"]))]
         # every piece of both versions redrawn (a font size of the layout): one line, not one a piece
         entry["every_face_changed"] = len(entry["faces"]) > 1 and len(entry["faces"]) == len(sides)
-        if any(entry[k] for k in ("added", "removed", "counts", "fields", "faces", "back_changed")) \
+        if any(entry.get(k) for k in ("added", "removed", "counts", "fields", "faces", "back_changed", "size")) \
                 or old["count"] != new["count"]:
             decks[deck_id] = entry
     ra, rb = a.body.get("rulebook", {}), b.body.get("rulebook", {})
@@ -423,7 +437,8 @@ def markdown(d: dict[str, Any]) -> str:
         out.append(say("nothing"))
     for deck_id, e in d["decks"].items():
         out += [f"## {_md(e['name'])} ({_md(deck_id)}): {e['count'][0]} → {e['count'][1]}", ""]
-        out += _capped([*(say("count", piece=_md(c["piece"]), old=c["old"], new=c["new"]) for c in e["counts"]),
+        out += _capped([*([say("size", old=_mm(e["size"][0]), new=_mm(e["size"][1]))] if e.get("size") else []),
+                        *(say("count", piece=_md(c["piece"]), old=c["old"], new=c["new"]) for c in e["counts"]),
                         *(say("field", piece=_md(f["piece"]), field=_md(f["field"]), old=_md(_show(f["old"], lang)),
                               new=_md(_show(f["new"], lang))) for f in e["fields"]),
                         *([say("back")] if e["back_changed"] else []),
@@ -436,12 +451,19 @@ def markdown(d: dict[str, Any]) -> str:
     book = d["rulebook"]
     if any(book.values()):
         out += [say("rulebook"), ""]
-        out += _capped([*(say("section_changed", section=_md(s)) for s in book["changed"]),
-                        *(say("section_added", section=_md(s)) for s in book["added"]),
-                        *(say("section_removed", section=_md(s)) for s in book["removed"])],
+        def section(s: str) -> str:
+            return say("preamble") if s == PREAMBLE else _md(s)
+
+        out += _capped([*(say("section_changed", section=section(s)) for s in book["changed"]),
+                        *(say("section_added", section=section(s)) for s in book["added"]),
+                        *(say("section_removed", section=section(s)) for s in book["removed"])],
                        say("the_rulebook"), lang)
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+def _mm(size: list[float]) -> str:
+    return "×".join(f"{v:g}" for v in size)
 
 
 SHOWN = 50  # lines of changes the changelog gives a deck (or the rulebook); the JSON lists them all

@@ -17,7 +17,7 @@ from pnpgen.data.formats import CARD_FORMATS, SINGLE_SIZE_SHAPES
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Layout, placeholder_word
 from pnpgen.data.workspace import Workspace, find_workspace
-from pnpgen.data.yamlsrc import Located
+from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import NAME_BYTES, InputError, suggest, too_long
 from pnpgen.faces.layouts import compile_side
 from pnpgen.shapes import bounding_size
@@ -357,6 +357,17 @@ def layout(args: argparse.Namespace) -> int:
     return 0
 
 
+def _held_deck(source: Path) -> str | None:
+    """The deck a tuck box deck's ``box: {deck: …}`` (or its layout's) holds, as the YAML says it."""
+    doc = load_yaml(source)
+    data = doc.data if isinstance(doc.data, dict) else {}
+    own = data.get("box")
+    if isinstance(own, dict) and isinstance(own.get("deck"), str):
+        return str(own["deck"])
+    raw = layouts.resolve(find_workspace().root, data.get("layout"), doc)
+    return str(raw.box["deck"].value) if "deck" in raw.box else None
+
+
 def _where_next(root: Path | None, front: Path, game: str | None, deck: str | None) -> str:
     """What to do with exported templates, true to where they went: written in a game's
     templates folder, only the deck is left to edit; written elsewhere, they are to be moved."""
@@ -395,6 +406,10 @@ def _deck_layout(args: argparse.Namespace) -> tuple[Layout, list[str], str]:
         b = TuckBox(*deck.options["box"])
         size = (f"box: {{cards: [{b.w:g}, {b.h:g}], thickness: {b.d:g}, allowance: 0, tuck: {b.tuck:g}, "
                 f"glue: {b.glue:g}, dust: {b.dust:g}, chamfer: {b.chamfer:g}, notch: {b.notch:g}}}")
+        held = _held_deck(deck.source)
+        if held is not None:  # those figures are today's count of that deck's cards: said, not lost unseen
+            size += (f"   # the box as built for deck '{held}' as it is now: it no longer follows that deck's "
+                     f"cards and count (box: {{deck: {held}, …}} in its place does)")
     else:
         size = f"size: [{w:g}, {h:g}]"
     lines = [f"kind: {deck.kind}", f"shape: {deck.shape}",

@@ -11,7 +11,7 @@ typesets an A5 book (``document``) and imposes it as a saddle-stitched A4 bookle
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -42,7 +42,7 @@ from pnpgen.rulebook.proof import Finding, misnumbered_steps, proof, proof_text,
 from pnpgen.rulebook.reader import Draft, detect_language, is_latin, read_draft
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import INK, Fonts
-from pnpgen.rulebook.tree import Document, Step, to_ascii_digits
+from pnpgen.rulebook.tree import Document, Item, Step, Subheading, to_ascii_digits
 from pnpgen.safetext import quoted
 from pnpgen.svg.artwork import Art
 
@@ -226,6 +226,24 @@ def _markdown_marks(doc: Document, path: Path, latin: bool) -> list[str]:
             "an index term, set in the accent colour, and a table as `Term: Text` lines)"]
 
 
+_DOT_NUMBERED = re.compile(r"^[０-９0-9]{1,2}(?:．|\.(?![0-9]))")  # １．カードを引く。 (not 1.5倍)
+
+
+def _dot_numbered(doc: Document, path: Path, latin: bool) -> list[str]:
+    """A Japanese draft's lines numbered ``１．``: read as lines of text, not steps (``１：``,
+    ``１）``), so the quick reference found no turn and said 「草案に記載なし」. Said once, at the first."""
+    lines = [b for b in doc.blocks() if isinstance(b, Item) and _DOT_NUMBERED.match(b.text)] if not latin else []
+    if not lines:
+        return []
+    first = lines[0].text
+    more = f" and {len(lines) - 1} more" if len(lines) > 1 else ""
+    number = re.match(r"[０-９0-9]+", first)
+    n = number.group() if number else "１"
+    return [f"{path}:{lines[0].line}: {quoted(first[:20])}{more} is numbered with a full stop, which the book reads as a "
+            f"line of text, not a step: it is in no contents and the quick reference (早見表) lists no such step "
+            f"(expected {n}：{first[len(n) + 1:][:12]} or {n}）, as steps are written)"]
+
+
 def _unknown_icons(doc: Document, path: Path, slug: str, names: list[str]) -> list[str]:
     """A ``{name}`` of the draft no icon has prints as written (``inline``): said once, at the
     first, with how many more."""
@@ -235,6 +253,23 @@ def _unknown_icons(doc: Document, path: Path, slug: str, names: list[str]) -> li
     line, first, more = found
     return [f"{path}:{line}: {quoted(first)}{more} names no icon (an SVG in templates/{slug}/icons/ or "
             "templates/common/icons/, as on the cards), so the rulebook prints it as written"]
+
+
+def _icons_in_headings(doc: Document, path: Path, has: Callable[[str], bool]) -> list[str]:
+    """An icon's ``{name}`` in a heading prints as written: a heading is also the contents' line,
+    the running head and a PDF bookmark, which are text. Said at each heading, with what to write."""
+    heads = [(s.line, s.title) for s in doc.sections] + \
+        [(c.line, c.title) for s in doc.sections for c in s.children if isinstance(c, Step) and not c.sentence] + \
+        [(b.line, b.text) for b in doc.blocks() if isinstance(b, Subheading)]
+    heads.sort()
+    out = []
+    for line, text in heads:
+        names = [n for n in dict.fromkeys(named_icons(text)) if has(n)]
+        if names:
+            out.append(f"{path}:{line}: {quoted('{' + names[0] + '}')} in the heading {quoted(text)} prints as written "
+                       "(a heading is also a line of the contents and a PDF bookmark, which hold text only; expected "
+                       "the icon in the text under the heading, and its name in words in the heading)")
+    return out
 
 
 def _missing_glyphs(doc: Document, fonts, names: list[str]) -> list[str]:
@@ -317,6 +352,7 @@ def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
     )
     warnings += _step_numbering(doc, path, is_latin(draft.lang))
     warnings += _markdown_marks(doc, path, is_latin(draft.lang))
+    warnings += _dot_numbered(doc, path, is_latin(draft.lang))
     if not doc.rules:
         warnings.append(f"{path}: no rules section found (■ in a Japanese draft; #, numbered or ALL CAPS "
                         "headings in an English one); the rulebook has no rules")
@@ -345,7 +381,8 @@ def rulebook_warnings(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()
     unknown = [n for n in named_icons(r.draft.text) if not has_icon(n, icon_dirs)] if icon_dirs else []
     builder = _story_builder(game, r, rules_only=False, pictures={})
     builder.story()
-    return r.warnings + _unknown_icons(r.doc, r.path, game.slug, unknown) + \
+    headings = _icons_in_headings(r.doc, r.path, lambda n: has_icon(n, icon_dirs)) if icon_dirs else []
+    return r.warnings + _unknown_icons(r.doc, r.path, game.slug, unknown) + headings + \
         [_unplaced(game, spec, builder.anchors) for spec in r.settings.figures
          if anchor(spec.after) not in {anchor(a) for a in builder.anchors}]
 
@@ -450,6 +487,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     )
     icons = draft_icons(draft.text, icon_dirs, INK.hexval().replace("0x", "#")) if icon_dirs else {}
     warnings += _unknown_icons(doc, path, game.slug, unknown_icons(draft.text, icons)) if icon_dirs else []
+    warnings += _icons_in_headings(doc, path, icons.__contains__)
     builder = _story_builder(game, r, rules_only, pictures, readings, icons)
     default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
     setlines.BOOK.recall(f"{game.slug}\0{draft.lang}\0{Path(font_dir).resolve()}", fontreg.registered())

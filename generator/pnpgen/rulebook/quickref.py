@@ -30,6 +30,9 @@ _TIE = re.compile(r"^(?:複数いれば|複数いる場合|それも同じ|タ�
 # a winner's sentence that goes on from the one before it (「そして、…勝利します」)
 _THEN = re.compile(r"^(?:そして|それから|その上で|then\b|and then\b)", re.I)
 _SCORING_TITLE = re.compile(r"得点|決算|スコア|勝利|終了|scoring|victory|end of the game|game end", re.I)
+# a section that says how the game ends (■　ゲームの終了): its first sentence is the end trigger when no
+# sentence of the draft says 「ゲームが終了」 (「{火}を５つ置いたら終わり。」)
+_END_TITLE = re.compile(r"終了|終わり|\bend of the game\b|\bgame end\b", re.I)
 _SETUP_TITLE = re.compile(r"準備|セットアップ|\bsetup\b|\bset-up\b|preparation", re.I)
 _PER_PLAYERS = re.compile(r"^[０-９0-9]{1,2}人(?:プレイ)?$|^\d{1,2} players?$", re.I)
 _PLAYERS_IN = re.compile(r"[０-９0-9]{1,2}人(?:プレイ|の時|の場合|なら)|人数(?:[×xX✕＊*]|に応じ|分)|\b\d{1,2}[- ]player\b|\bwith \d{1,2} players\b", re.I)
@@ -164,12 +167,28 @@ def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
                     scoring.append(Line(sentence, anchor, block))  # the first sentence of ■　得点計算
                     won = bool(_WIN.search(sentence))  # (「…そのプレイヤーが勝利します」: its tie-break follows)
                 previous_scored = won or tie
+    if not end and not end_and_winner:
+        first = _first_end(rules, latin)
+        if first is not None:
+            end.append(first)
+            scoring = [line for line in scoring if line.text != first.text or line.block is not first.block]
     steps = _steps(rules, latin)
     turn = [s for s in steps if not _SETUP_TITLE.search(s.section.title)]
     setup_steps = [s for s in steps if s not in turn] if turn else []  # (a draft of setup steps alone: its flow)
     # a draft whose one end sentence also names the winner gives it for both
     return QuickReference(turn or steps, (end or end_and_winner)[:2], scoring[-MAX_SCORING:], setup[:MAX_SETUP],
                           setup_steps)
+
+
+def _first_end(rules: list[Section], latin: bool) -> Line | None:
+    """The first sentence of the first section titled as the game's end, unless it names the winner."""
+    for s in rules:
+        if s.is_components or not _END_TITLE.search(s.title):
+            continue
+        for block, text, anchor in _section_texts(s):
+            for sentence in _sentences(text, latin):
+                return None if _WIN.search(sentence) else Line(sentence, anchor, block)
+    return None
 
 
 def scoring_from(s: Section, lines: list[Line]) -> bool:

@@ -494,7 +494,7 @@ class StoryBuilder:
             return [self.qr_title(key), JPara(self.label("qr_silent"), self.fonts.body, 8, 12, color=NOTE_INK,
                                               left=QR_INDENT, first_indent=QR_INDENT, lang=self.lang)]
         page = lambda n: self.label("qr_page", page=n)  # noqa: E731
-        rows = [[JPara(self.typo(text), self.fonts.body, 8, 12, left=QR_INDENT + 8, first_indent=QR_INDENT, lang=self.text_lang),
+        rows = [[self.qr_line(text),
                  PageNumber(self.node_keys.get(id(line.block), self.node_keys.get(id(line.anchor), "")), self.pages, page, self.fonts.gothic, 7.5)]
                 for text, line in lines]
         return [self.qr_title(key), _cell_table(rows, [None, 14 * mm], [
@@ -502,6 +502,12 @@ class StoryBuilder:
             ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0.8),
             ("VALIGN", (0, 0), (-1, -1), "TOP"), ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 8),
         ])]
+
+    def qr_line(self, text: str) -> JPara:
+        """A line of the quick reference, its ``{coin}`` icons drawn as the rules draw them."""
+        text, icons = with_icons(self.typo(text), self.icons)
+        return JPara(text, self.fonts.body, 8, 12, left=QR_INDENT + 8, first_indent=QR_INDENT, lang=self.text_lang,
+                     icons=icons)
 
     def index(self) -> list[Flowable]:
         if not self.has_terms:
