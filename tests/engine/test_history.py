@@ -354,3 +354,21 @@ def test_the_changelog_of_a_japanese_game_names_the_lines_before_the_first_secti
     lines = history.markdown(d).splitlines()
     assert "- 変更：最初の節の前（表題・草案番号）" in lines and "- 変更：ゲームの進行" in lines, lines
     assert "- changed: (before the first section)" in history.markdown(d | {"lang": "en"}).splitlines()
+
+
+def test_a_forged_lang_of_an_entry_reads_no_file_and_the_draft_is_text(tmp_path):
+    """A history entry's ``lang`` is read back from a file anyone may hand over (a build folder
+    from elsewhere): ``../../tmp/x`` made the changelog read tmp/x.yaml for its words (outside the
+    workspace; a FIFO there hung it, a list there was a traceback). game.yaml's ``draft: <img …>``
+    went into the changelog as HTML."""
+    from pnpgen.engine import history
+    from pnpgen.messages import msg
+
+    (tmp_path / "evil.yaml").write_text('diff.nothing: "FROM OUTSIDE"\n', "utf-8")
+    forged = "../" * 30 + (tmp_path / "evil").as_posix().lstrip("/")
+    assert msg("diff.nothing", forged) == msg("diff.nothing", "en")  # English, not the file's words
+    body = {"game": "test", "time": "t", "draft": "<img src=x> [l](http://e)", "hash": "h", "decks": {}, "rulebook": {}}
+    d = history.diff(history.Version(1, body), history.Version(2, body | {"lang": forged}))
+    assert d["lang"] == "en"
+    assert history.diff(history.Version(1, body), history.Version(2, body | {"lang": "ja"}))["lang"] == "ja"
+    assert "draft \\<img src=x\\> \\[l\\](http://e)" in history.markdown(d).splitlines()[2]

@@ -247,3 +247,24 @@ def test_a_finding_over_many_pieces_names_the_piece_whose_text_it_quotes(tmp_pat
     safe = [line for line in lines if "safe zone" in line]
     assert code == 0 and safe == [f"{AT}:6: print lint: deck 'cards' piece 2 (乙) and 2 more: text 「本文乙」 0.5 mm "
                                   "from the trim, inside the 3 mm safe zone (a drifted cut may take it)"], lines
+
+
+def test_a_grid_of_thin_tick_boxes_compiles_its_layout_once_for_the_lint(tmp_path, capsys, monkeypatch):
+    """Each tick box of a thin-stroked ``type: grid`` box is a finding of its own line, and the lint
+    compiled the layout's side again for each to name its box: a 200 × 200 grid (the limit) took
+    over ten minutes in ``check``. The side is compiled once per lint and each line still names
+    its box."""
+    from pnpgen.faces import printlint
+
+    deck = ("name: 記録\nkind: board\nsize: [148, 210]\nlayout:\n  extends: board\n  boxes:\n    art: null\n"
+            "    ticks: {type: grid, x: 14, y: 30, w: 120, h: 120, cols: 12, rows: 12, spacing: 1, stroke_width: 0.01}\n"
+            "pieces:\n  - {title: 記録, text: 本文}\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    compiled = []
+    real = printlint.compile_side
+    monkeypatch.setattr(printlint, "compile_side", lambda layout, side: compiled.append(side) or real(layout, side))
+    code, lines = _lint(capsys, root)
+    assert code == 0 and compiled == ["front"]
+    thin = [line for line in lines if "thinner than 0.25 pt" in line]
+    assert thin and all(line.startswith("the layout of deck 'cards' (front, box ticks, from data/test/decks/cards.yaml:")
+                        for line in thin), thin

@@ -146,3 +146,35 @@ def test_a_step_heading_with_an_icon_and_steps_numbered_with_a_full_stop_are_tol
     out = capsys.readouterr().out
     assert ("draft.txt:14: 「１．カードを１枚引く。」 and 1 more is numbered with a full stop, which the book reads as a line "
             "of text, not a step") in out and "(expected １：カードを１枚引く。 or １）, as steps are written)" in out, out
+
+
+BOMB = ('<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaaaaaaaaaaaa">'
+        + "".join(f'<!ENTITY {b} "{("&" + a + ";") * 20}">' for a, b in zip("abcdef", "bcdefg", strict=True))
+        + ']><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="&g;"/></svg>')
+
+
+def test_an_icon_the_draft_cannot_draw_is_one_line_at_the_drafts_line(tmp_path, capsys):
+    """An icon that is no SVG (an XML bomb the parser stops), a shape icons may not use, or groups
+    nested 250 deep: the build ended in a traceback from the rulebook's process."""
+    from pnpgen.rulebook import inline
+
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    icons = ws / "templates" / "test" / "icons"
+    icons.mkdir(parents=True)
+    (icons / "bomb.svg").write_text(BOMB, "utf-8")
+    (icons / "deep.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">' + "<g>" * 250
+                                    + '<rect width="1" height="1"/>' + "</g>" * 250 + "</svg>", "utf-8")
+    (icons / "pic.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><image href="a.png"/></svg>')
+    for name, why in (("deep", "nests its groups too deep to draw"), ("pic", "uses <image>")):
+        with pytest.raises(inline.DraftIconError, match=why) as e:
+            inline.draft_icons(f"x {{{name}}}", [icons], "#000")
+        assert e.value.name == name
+    draft = ws / "data" / "test" / "draft.txt"
+    draft.write_text(DRAFT.replace("１：カードを１枚引く。", "１：{bomb}を得る。"), encoding="utf-8")
+    line = draft.read_text("utf-8").splitlines().index("１：{bomb}を得る。") + 1
+    capsys.readouterr()
+    assert run(ws, "rulebook", "--game", "test", "--out", str(tmp_path / "out")) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"pnpgen: error: data/test/draft.txt:{line}: icon templates/test/icons/bomb.svg is not "
+                          "valid SVG: "), err
+    assert "(used as {bomb} in the draft)" in err and len(err.splitlines()) == 1 and "Traceback" not in err

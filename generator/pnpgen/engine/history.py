@@ -29,6 +29,7 @@ from typing import Any
 
 from pnpgen import usercache
 from pnpgen.data.draftlines import DraftLines
+from pnpgen.data.i18n import LANGUAGE_CODE
 from pnpgen.data.textfile import decode as decode_text
 from pnpgen.engine.changes import in_deck_order, matched
 from pnpgen.errors import InputError
@@ -407,7 +408,9 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
             decks[deck_id] = entry
     ra, rb = a.body.get("rulebook", {}), b.body.get("rulebook", {})
     lang = b.body.get("lang")  # the game's language, for the changelog's words (a version recorded before: English)
-    return {"game": b.body["game"], "lang": lang if isinstance(lang, str) else FALLBACK, "from": _about(a),
+    if not (isinstance(lang, str) and LANGUAGE_CODE.fullmatch(lang)):  # an entry's, as a game.yaml's would be
+        lang = FALLBACK
+    return {"game": b.body["game"], "lang": lang, "from": _about(a),
             "to": _about(b), "decks": decks,
             "rulebook": {"changed": [s for s in rb if s in ra and ra[s] != rb[s]],
                          "added": [s for s in rb if s not in ra], "removed": [s for s in ra if s not in rb]}}
@@ -430,9 +433,9 @@ def markdown(d: dict[str, Any]) -> str:
         return msg(f"diff.{key}", lang, **args)
 
     a, b = d["from"], d["to"]
-    out = [f"# {d['game']}: {a['version']} → {b['version']}", "",
-           say("versions", a=a["version"], a_time=a["time"], a_draft=a["draft"] or "-", b=b["version"],
-               b_time=b["time"], b_draft=b["draft"] or "-"), ""]
+    out = [f"# {_md(d['game'])}: {_md(a['version'])} → {_md(b['version'])}", "",
+           say("versions", a=_md(a["version"]), a_time=_md(a["time"]), a_draft=_md(a["draft"] or "-"),
+               b=_md(b["version"]), b_time=_md(b["time"]), b_draft=_md(b["draft"] or "-")), ""]
     if not d["decks"] and not any(d["rulebook"].values()):
         out.append(say("nothing"))
     for deck_id, e in d["decks"].items():

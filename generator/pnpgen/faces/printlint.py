@@ -114,7 +114,8 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
                 f.worst, f.text, f.shown = measure, text, piece
     for gone in set(seen) - used:
         del seen[gone]
-    return [_line(f, f.settings, templates, shop) for f in found.values()]
+    boxes: dict[tuple[str, str], list[str]] = {}  # each layout side's box by line, compiled once
+    return [_line(f, f.settings, templates, boxes, shop) for f in found.values()]
 
 
 def _cut_line(deck: Deck, side: str, trim: tuple) -> list[tuple[float, float]] | None:
@@ -182,7 +183,7 @@ def _checks(kind: str, value: float, box: tuple, trim: tuple, s: LintSettings,
     return out
 
 
-def _where(at: str, deck: Deck, templates: Path) -> str:
+def _where(at: str, deck: Deck, templates: Path, boxes: dict[tuple[str, str], list[str]]) -> str:
     """The template line as a designer finds it: templates/<name>:<line>, pnpgen's own
     common/ macros, or a built-in layout's generated template."""
     name, _, line = at.rpartition(":")
@@ -191,7 +192,7 @@ def _where(at: str, deck: Deck, templates: Path) -> str:
     if name.startswith("@layout/"):
         side = name.rsplit("/", 1)[-1]
         layout = deck.layout.name if deck.layout is not None else ""
-        box = _layout_box(deck, side, line)
+        box = _layout_box(deck, side, line, boxes)
         inside = ("back", "boxes") if side == "back" else ("boxes",)
         if layout and (templates.parent / "layouts" / f"{layout}.yaml").is_file():  # the workspace's own
             path = templates.parent / "layouts" / f"{layout}.yaml"
@@ -221,19 +222,25 @@ def _box_line(path: Path, inside: tuple[str, ...], box: str, line: str) -> str:
     return f"; line {line} of the template it compiles to, as pnpgen layout export writes it"
 
 
-def _layout_box(deck: Deck, side: str, line: str) -> str:
+def _layout_box(deck: Deck, side: str, line: str, boxes: dict[tuple[str, str], list[str]]) -> str:
     """', box <name>': the box of a layout's side that wrote ``line`` of its compiled template
-    (each box's text starts with its {# name #} line), as a designer writes boxes, not lines."""
+    (each box's text starts with its {# name #} line), as a designer writes boxes, not lines.
+    ``boxes``: each side's box by line, compiled once per lint (a grid of 200 × 200 tick boxes
+    too thin to print was one finding a box, each compiling the side again: 10 minutes)."""
     if deck.layout is None or not line.isdigit() or (side == "back" and deck.layout.back is None):
         return ""
-    for row in reversed(compile_side(deck.layout, side).splitlines()[:int(line)]):
-        found = re.fullmatch(r"\{# (.+) #\}", row.strip())
-        if found:
-            return f", box {found.group(1)}"
-    return ""
+    if (deck.id, side) not in boxes:
+        box, named = "", []
+        for row in compile_side(deck.layout, side).splitlines():
+            found = re.fullmatch(r"\{# (.+) #\}", row.strip())
+            box = f", box {found.group(1)}" if found else box
+            named.append(box)
+        boxes[deck.id, side] = named
+    named = boxes[deck.id, side]
+    return named[min(int(line), len(named)) - 1] if int(line) >= 1 and named else ""
 
 
-def _line(f: _Finding, s: LintSettings, templates: Path, shop: str = "") -> str:
+def _line(f: _Finding, s: LintSettings, templates: Path, boxes: dict[tuple[str, str], list[str]], shop: str = "") -> str:
     first = f.shown or f.pieces[0]  # the piece whose text (the worst case) the line quotes
     more = f" and {len(f.pieces) - 1} more" if len(f.pieces) > 1 else ""
     text = f" {quoted(f.text)}" if f.text and "text" in f.kind else ""
@@ -262,5 +269,5 @@ def _line(f: _Finding, s: LintSettings, templates: Path, shop: str = "") -> str:
     else:
         what = (f"stroke thinner than {s.thin_stroke_pt:g} pt {f.worst:.1f} mm from the trim, inside the "
                 f"{s.safe_mm:g} mm safe zone (a drifted cut shows it uneven)")
-    return (f"{_where(f.at, f.deck, templates)}: print lint: deck {f.deck.id!r} piece {first.index} "
+    return (f"{_where(f.at, f.deck, templates, boxes)}: print lint: deck {f.deck.id!r} piece {first.index} "
             f"({first.label}){more}: {what}")

@@ -21,17 +21,19 @@ FALLBACK = "en"
 
 @cache
 def catalogue(lang: str) -> dict[str, str]:
-    """The messages of one shipped language (empty for one pnpgen does not ship)."""
-    path = HERE / f"{lang}.yaml"
-    if not path.is_file():
+    """The messages of one shipped language (empty for one pnpgen does not ship: a name no
+    catalogue has, such as a forged history entry's ``../../x``, is never made a path and read)."""
+    if lang not in languages():
         return {}
+    path = HERE / f"{lang}.yaml"
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: 2 ms, not 13, at every start
     return {str(k): str(v) for k, v in yaml.load(path.read_text("utf-8"), Loader=loader).items()}
 
 
-def languages() -> list[str]:
+@cache
+def languages() -> tuple[str, ...]:
     """The languages pnpgen's own labels come in."""
-    return sorted(p.stem for p in HERE.glob("*.yaml"))
+    return tuple(sorted(p.stem for p in HERE.glob("*.yaml")))
 
 
 def resolve(lang: str) -> str:

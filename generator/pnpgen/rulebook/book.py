@@ -33,7 +33,7 @@ from pnpgen.rulebook.components import ComponentRow, component_rows
 from pnpgen.rulebook.document import Meta, render
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, anchor, load_settings, reach_mm
 from pnpgen.rulebook.flowables import terms
-from pnpgen.rulebook.inline import draft_icons, has_icon
+from pnpgen.rulebook.inline import DraftIconError, draft_icons, has_icon
 from pnpgen.rulebook.inline import named as named_icons
 from pnpgen.rulebook.inline import unknown as unknown_icons
 from pnpgen.rulebook.parse import parse
@@ -485,7 +485,13 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         lang=lang,
         latin=is_latin(draft.lang),
     )
-    icons = draft_icons(draft.text, icon_dirs, INK.hexval().replace("0x", "#")) if icon_dirs else {}
+    try:
+        icons = draft_icons(draft.text, icon_dirs, INK.hexval().replace("0x", "#")) if icon_dirs else {}
+    except DraftIconError as e:  # (it was a traceback)
+        found = _first_found(doc, re.compile(re.escape("{" + e.name + "}")))
+        raise InputError(f"{e.reason} (used as {{{e.name}}} in the draft)", path=path,
+                         line=found[0] if found else None,
+                         expected=f"{e.name}.svg an SVG of plain shapes with a viewBox, as the cards' icons") from None
     warnings += _unknown_icons(doc, path, game.slug, unknown_icons(draft.text, icons)) if icon_dirs else []
     warnings += _icons_in_headings(doc, path, icons.__contains__)
     builder = _story_builder(game, r, rules_only, pictures, readings, icons)

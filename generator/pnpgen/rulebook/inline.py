@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from pnpgen.data.markup import ICON_TOKEN
+from pnpgen.errors import InputError
 from pnpgen.pdf.draw import draw_art
 from pnpgen.svg import convert
 from pnpgen.svg.artwork import Art
@@ -44,6 +45,15 @@ def has_icon(name: str, dirs: Sequence[Path]) -> bool:
     return _found(name, dirs) is not None
 
 
+class DraftIconError(ValueError):
+    """An icon the draft names whose SVG cannot be drawn (not SVG, a shape icons may not use, no
+    size): its ``name`` and why; the book says it at the draft's line."""
+
+    def __init__(self, name: str, reason: str):
+        self.name, self.reason = name, reason
+        super().__init__(reason)
+
+
 def draft_icons(text: str, dirs: Sequence[Path], ink: str) -> dict[str, Art]:
     """The art of each icon the draft ``text`` names that an icon folder holds (``dirs``, in
     order), its ``currentColor`` in ``ink``: converted once per book."""
@@ -52,9 +62,14 @@ def draft_icons(text: str, dirs: Sequence[Path], ink: str) -> dict[str, Art]:
         path = _found(name, dirs)
         if path is None:
             continue
-        svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{BOX_MM}mm" height="{BOX_MM}mm" '
-               f'viewBox="0 0 {BOX_MM} {BOX_MM}">{icon_files.place(path, 0, 0, BOX_MM, ink)}</svg>')
-        out[name] = convert(svg, f"icons/{path.name}")
+        try:
+            svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{BOX_MM}mm" height="{BOX_MM}mm" '
+                   f'viewBox="0 0 {BOX_MM} {BOX_MM}">{icon_files.place(path, 0, 0, BOX_MM, ink)}</svg>')
+            out[name] = convert(svg, f"icons/{path.name}")
+        except (icon_files.IconError, InputError) as e:
+            raise DraftIconError(name, str(e)) from None
+        except RecursionError:  # groups nested 250 deep (the parser allows 256)
+            raise DraftIconError(name, f"icon {path} nests its groups too deep to draw") from None
     return out
 
 
