@@ -81,6 +81,16 @@ def test_a_macro_that_calls_itself_twice_is_stopped_by_the_faces_calls(tmp_path,
                           "1,000 calls"), err
 
 
+def test_a_loop_of_helper_calls_over_the_faces_calls_says_how_to_stay_under_them(tmp_path, capsys, monkeypatch):
+    """A board's 100×100 cells calling colour() twenty times each is a design, not a recursion:
+    the message says the budget and to work a value out once before the loop."""
+    monkeypatch.setattr(budget, "MAX_FACE_CALLS", 1000)
+    err = _fails(tmp_path, capsys, "{% for i in range(600) %}{% set a = colour('#000') %}{% set b = colour('#000') %}"
+                                   "{% endfor %}")
+    assert "made more than 1,000 calls" in err and "(expected at most 1,000 calls on one face: a value worked out once " \
+        "before a loop ({% set ink = colour('ink') %}), not in every turn, and a macro that calls itself at most once)" in err, err
+
+
 def test_random_is_not_there_as_a_build_is_the_same_every_time(tmp_path, capsys):
     err = _fails(tmp_path, capsys, "{{ range(1000)|list|random }}")
     assert "random" in err and "card-front.svg.j2" in err, err

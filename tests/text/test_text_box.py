@@ -189,6 +189,16 @@ def test_unknown_icon_is_an_error_naming_token_and_place():
     assert "{nosuchicon}" in msg and "piece 3" in msg and "'action'" in msg and "{food}" in msg
 
 
+@pytest.mark.parametrize("in_layout, how", [(False, "the text split over several textbox() calls (200,000 on one face)"),
+                                             (True, "the text split over two fields, in two boxes of the layout")])
+def test_a_text_over_a_boxs_budget_says_how_to_stay_under_it(in_layout, how):
+    """A summary card of 500 units' lines in one box (29,390 characters) is a real design: the
+    message says the budget and the way under it (the budget is against hostile input)."""
+    with pytest.raises(InputError) as e:
+        layout_text(make_ctx(in_layout=in_layout), "x" * 20_001, 40, 10)
+    assert e.value.expected == f"at most 20,000 characters in one box: {how}", e.value.expected
+
+
 def test_unknown_colour_pair_is_an_error_but_lone_brackets_are_text():
     with pytest.raises(InputError) as e:
         textbox(make_ctx(), "[purple]紫[/purple]", 0, 0, 40, 10)

@@ -103,8 +103,9 @@ class LoopBudget(Extension):
         self.calls += 1
         if self.calls > MAX_FACE_CALLS:
             raise FaceBudgetError(f"the face's template made more than {MAX_FACE_CALLS:,} calls (of macros, helpers "
-                                  "and methods)", expected="a macro that calls itself at most once, and loops over "
-                                  "the piece's data")
+                                  "and methods)", expected=f"at most {MAX_FACE_CALLS:,} calls on one face: a value "
+                                  "worked out once before a loop ({% set ink = colour('ink') %}), not in every turn, "
+                                  "and a macro that calls itself at most once")
 
     def handle(self, value: Any) -> Any:
         """``value``, its size counted against MAX_FACE_HANDLED."""

@@ -182,7 +182,9 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
     _check_numbers(ctx, text, w=w, h=h, size=size, min_size=min_size, line_height=line_height)
     if len(text_s) > MAX_TEXT_CHARS:
         raise ValueMistake(f"textbox: a text of {len(text_s):,} characters ({_describe(ctx, text)})",
-                         key=_field_name(text) or None, expected=f"at most {MAX_TEXT_CHARS:,} characters in one box")
+                         key=_field_name(text) or None, expected=f"at most {MAX_TEXT_CHARS:,} characters in one box: "
+                         + ("the text split over two fields, in two boxes of the layout" if ctx.in_layout else
+                            f"the text split over several textbox() calls ({MAX_FACE_TEXT_CHARS:,} on one face)"))
     try:
         return _layout(text_s, float(w), float(h), float(size), float(min_size), font, al, va,
                        float(line_height), str(fill), tuple(sorted(ctx.fonts.items())),
