@@ -165,7 +165,8 @@ PLAIN_BACK = """{% extends "common/piece.svg.j2" %}
 def test_diff_caps_a_decks_changelog_and_the_json_lists_every_change(tmp_path, capsys):
     from pnpgen.engine import history
 
-    many = [f"札{i}" for i in range(1, 301)]
+    total = history.SHOWN + 10  # past the cap (300 cards built twice cost five times as much)
+    many = [f"札{i}" for i in range(1, total + 1)]
     ws = make_workspace(tmp_path / "ws", many, front=SMALL_FRONT, back=PLAIN_BACK)
     _build(ws)
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
@@ -175,10 +176,10 @@ def test_diff_caps_a_decks_changelog_and_the_json_lists_every_change(tmp_path, c
     assert run(ws, "diff", "--game", "test") == 0
     md = capsys.readouterr().out
     lines = md.splitlines()
-    assert "## テストカード (cards): 300 → 600" in lines
+    assert f"## テストカード (cards): {total} → {2 * total}" in lines
     changes = [ln for ln in lines if ln.startswith("- ")]
     assert changes == [*(f"- 札{i}：×1 → ×2" for i in range(1, history.SHOWN + 1)),  # the first ones, in the deck's order
-                       f"- …ほか{300 - history.SHOWN}件の変更（cards。`pnpgen diff --format json` にすべて）"]
+                       f"- …ほか{total - history.SHOWN}件の変更（cards。`pnpgen diff --format json` にすべて）"]
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
     counts = json.loads(capsys.readouterr().out)["decks"]["cards"]["counts"]
     assert counts == [{"piece": name, "old": 1, "new": 2} for name in many]  # every one, in the deck's order

@@ -34,7 +34,7 @@ def test_face_pdf_labels_are_unique_where_names_repeat(tmp_path):
 
 
 def test_unverified_presets_say_so(tmp_path, capsys):
-    root = make_workspace(tmp_path / "ws")
+    root = make_workspace(tmp_path / "ws", pieces=["カード1"])  # one card: the warning is the preset's
     assert run(root, "export", "--game", "test", "--preset", "printerstudio") == 0
     err = capsys.readouterr().err
     assert "PrinterStudio: unverified: no published figure" in err
@@ -48,7 +48,7 @@ def test_shops_whose_sizes_beyond_poker_are_unpublished_say_so(tmp_path, capsys)
     """MakePlayingCards' and DriveThruCards' one published figure is the poker card (docs/exports.md
     names it); their other sizes apply the poker bleed to the shop's named sizes, as The Game
     Crafter's do, and, like those, are warned as unverified rather than presented as checked."""
-    root = make_workspace(tmp_path / "ws")
+    root = make_workspace(tmp_path / "ws", pieces=["カード1"])  # one card: the warning is the preset's
     for preset, shop in (("makeplayingcards", "MakePlayingCards"), ("drivethrucards", "DriveThruCards")):
         assert run(root, "export", "--game", "test", "--preset", preset, "--fit", "scale") == 0
         assert f"{shop}: unverified: only poker" in capsys.readouterr().err, preset
