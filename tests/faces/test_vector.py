@@ -471,6 +471,15 @@ def test_dominant_baseline_places_the_text_as_a_browser_does(value, drop):
                     '<line x1="0" y1="0" x2="5" y2="0" stroke="#000"/>'), "f")
 
 
+def test_an_ignored_text_property_is_told_what_to_write_instead():
+    """The error said "y for the baseline (a text's y is its baseline)" for every property, also
+    where dominant-baseline, which pnpgen places, is the answer."""
+    for attr, instead in (('alignment-baseline="middle"', "dominant-baseline on the <text>"),
+                          ('letter-spacing="1"', "one value per character")):
+        with pytest.raises(InputError, match=instead):
+            convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" {attr}>字</text>'), "f")
+
+
 def test_text_whose_stroke_draws_nothing_is_drawn():
     for attrs in ('stroke="none"', 'stroke="#000" stroke-width="0"'):
         art = convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" {attrs}>縁</text>'), "f")

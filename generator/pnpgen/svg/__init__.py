@@ -97,6 +97,11 @@ _MAY_BE_IGNORED = etree.XPath("//*[@letter-spacing or @word-spacing or @alignmen
                               "or contains(@style, 'vector-effect')]")
 ZERO_LENGTH = re.compile(r"^[+-]?(?:0+\.?0*|\.0+)(?:px|pt|pc|em|ex|mm|cm|in|q|%)?$", re.I)
 _PATTERNS = etree.XPath("//*[local-name()='pattern'][@id]")
+# What to write for each property svglib ignores, in the error that names it.
+_INSTEAD = {"letter-spacing": "the characters placed by x, one value per character (x=\"10 14 18\")",
+            "word-spacing": "the words placed by x, or a textbox() of the text",
+            "alignment-baseline": "dominant-baseline on the <text> (pnpgen places central, middle, hanging, "
+                                  "text-top, ideographic), or its y as the baseline"}
 _PLACED_BY_BASELINE = etree.XPath("//*[@dominant-baseline or contains(@style, 'dominant-baseline')]")
 _TEXTS = etree.XPath("//*[local-name()='text' or local-name()='tspan']")
 HORIZONTAL = ("horizontal-tb", "lr-tb", "lr", "rl-tb", "rl", "initial", "normal")  # writing-mode values set across
@@ -357,8 +362,7 @@ class Converter:
                 if v and v not in HARMLESS and v != "initial" and not ZERO_LENGTH.match(v):  # Inkscape's 0px
                     raise self.error(el, f"has {key}={v[:30]!r}, which pnpgen does not draw (the face would print "
                                          "as if it were not there)",
-                                     "the effect drawn by position: x per character for spacing, y for the baseline "
-                                     "(a text's y is its baseline), a stroke width as it prints")
+                                     _INSTEAD.get(key, "a stroke drawn as it prints: its width as the art shows it"))
         patterns = {el.get("id") for el in _PATTERNS(self.root)}
         if not patterns:
             return
