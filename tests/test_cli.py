@@ -302,6 +302,11 @@ def test_list_says_draft_and_players_in_the_games_own_language(tmp_path, capsys,
     assert "harbor  Harbor Lights  Draft 1  2-4 players\n" in out, out
     assert "kingdom  王国  草案1  3-5人\n" in out, out
     assert "草案1  2-4" not in out
+    assert run(ws, "list", "--game", "kingdom") == 0  # one game, as --game says for the other commands
+    one = capsys.readouterr().out
+    assert one.startswith("kingdom  王国  草案1  3-5人\n") and "harbor" not in one, one
+    assert run(ws, "list", "--game", "kingdon") == 2
+    assert "unknown game 'kingdon'; did you mean kingdom?" in capsys.readouterr().err
 
 
 def test_clean_of_the_disks_root_says_it_without_a_double_slash(tmp_path, capsys):

@@ -83,7 +83,7 @@ def _commands_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser]
         "rulebook": ("build only the rulebook booklets", _rulebook_command),
         "export": ("files for a print shop or Tabletop Simulator (see docs/exports.md)", _export_command),
         "export-sheet": ("write a deck's pieces to a spreadsheet (CSV or XLSX)", _sheet_command),
-        "list": ("list the games and their decks", lambda p: None),
+        "list": ("list the games and their decks", lambda c: _game(c, required=False, what="only this game (default: every game)")),
         "check": ("render every face as a build would, writing nothing; list problems and 未定 (TBD) placeholders",
                   _check_command),
         "new": ("write a new game (decks drawn by built-in layouts) into this workspace, or make one here",

@@ -308,7 +308,10 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
 def list(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen import usercache
 
-    for slug in ws.slugs():
+    known = ws.slugs()
+    for slug in [args.game] if getattr(args, "game", None) else known:
+        if slug not in known:
+            _listing(ws, slug)  # says what is wrong: the game named is none of the workspace's
         key = _listing_key(ws, slug)
         lines = usercache.get("list", key)  # the same files listed before: the same lines
         if not (isinstance(lines, builtins.list) and all(isinstance(line, str) for line in lines)):
