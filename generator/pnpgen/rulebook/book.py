@@ -33,7 +33,7 @@ from pnpgen.rulebook.components import ComponentRow, component_rows
 from pnpgen.rulebook.document import Meta, render
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, anchor, load_settings, reach_mm
 from pnpgen.rulebook.flowables import terms
-from pnpgen.rulebook.inline import DraftIconError, draft_icons, has_icon
+from pnpgen.rulebook.inline import DraftIconError, Icon, draft_icons, has_icon
 from pnpgen.rulebook.inline import named as named_icons
 from pnpgen.rulebook.inline import unknown as unknown_icons
 from pnpgen.rulebook.parse import parse
@@ -44,7 +44,6 @@ from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import INK, Fonts
 from pnpgen.rulebook.tree import Document, Item, Step, Subheading, to_ascii_digits
 from pnpgen.safetext import quoted
-from pnpgen.svg.artwork import Art
 
 COVER_KINDS = ("card", "tile", "token")  # what the cover shows, in this order (boards are too big)
 
@@ -538,7 +537,7 @@ def _block(e: LayoutError) -> str:
 
 
 def _story_builder(game: Game, r: DraftReading, rules_only: bool, pictures: Mapping[str, DeckPicture],
-                   readings: Memo[str] | None = None, icons: Mapping[str, Art] | None = None) -> StoryBuilder:
+                   readings: Memo[str] | None = None, icons: Mapping[str, Icon] | None = None) -> StoryBuilder:
     return StoryBuilder(r.doc, r.fonts, r.rows, rules_only=rules_only, pictures=pictures, settings=r.settings,
                         proof=[(f.kind, f.book) for f in r.findings], lines_recovered=r.draft.flattened,
                         lang=game.lang, text_lang=r.draft.lang,

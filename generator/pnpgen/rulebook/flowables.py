@@ -207,7 +207,7 @@ class JPara(Flowable):
                  last: bool = True, indexed: bool = False, lang: str = "ja", page: tuple[str, dict] | None = None,
                  icons: tuple = ()):
         super().__init__()
-        self.icons = icons  # the art of each OBJ in the text, in order (inline.with_icons)
+        self.icons = icons  # the icon of each OBJ in the text, in order (inline.with_icons)
         self.page = page  # (key, pages): the page its first line is drawn on goes to pages[key]
         self.lang, self.latin = lang, is_latin(lang)
         self.indexed = indexed  # its 【terms】 go to the index (the rules' text; not the appendix)
@@ -345,8 +345,11 @@ class JPara(Flowable):
             spacing = 0.0
             if not is_last and gaps > 0 and 0 < slack <= MAX_LETTER_SPACING * self.size * gaps:
                 spacing = slack / gaps
+            if lb.OBJ not in line:
+                self._draw_spaced(line, s, mask, x, y, spacing)
+                continue
             at = 0
-            for part in re.split(f"({lb.OBJ})", line) if lb.OBJ in line else (line,):  # (icons between the runs)
+            for part in re.split(f"({lb.OBJ})", line):  # icons between the runs
                 if part == lb.OBJ:
                     self._icon(s + at, x, y)
                     x += self.size + spacing

@@ -14,6 +14,7 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from pnpgen.data.markup import ICON_TOKEN
 from pnpgen.errors import InputError
@@ -54,10 +55,18 @@ class DraftIconError(ValueError):
         super().__init__(reason)
 
 
-def draft_icons(text: str, dirs: Sequence[Path], ink: str) -> dict[str, Art]:
-    """The art of each icon the draft ``text`` names that an icon folder holds (``dirs``, in
-    order), its ``currentColor`` in ``ink``: converted once per book."""
-    out: dict[str, Art] = {}
+class Icon(NamedTuple):
+    """An icon of the draft as the book draws it: its art and the name of the Form XObject that
+    holds it, worked out once per book, not at every place the icon is drawn."""
+
+    form: str
+    art: Art
+
+
+def draft_icons(text: str, dirs: Sequence[Path], ink: str) -> dict[str, Icon]:
+    """Each icon the draft ``text`` names that an icon folder holds (``dirs``, in order), its
+    ``currentColor`` in ``ink``: converted once per book."""
+    out: dict[str, Icon] = {}
     for name in dict.fromkeys(named(text)):
         path = _found(name, dirs)
         if path is None:
@@ -65,7 +74,8 @@ def draft_icons(text: str, dirs: Sequence[Path], ink: str) -> dict[str, Art]:
         try:
             svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{BOX_MM}mm" height="{BOX_MM}mm" '
                    f'viewBox="0 0 {BOX_MM} {BOX_MM}">{icon_files.place(path, 0, 0, BOX_MM, ink)}</svg>')
-            out[name] = convert(svg, f"icons/{path.name}")
+            form = "icon-" + hashlib.sha256(name.encode()).hexdigest()[:16]  # (a name: any characters)
+            out[name] = Icon(form, convert(svg, f"icons/{path.name}"))
         except (icon_files.IconError, InputError) as e:
             raise DraftIconError(name, str(e)) from None
         except RecursionError:  # groups nested 250 deep (the parser allows 256)
@@ -73,38 +83,37 @@ def draft_icons(text: str, dirs: Sequence[Path], ink: str) -> dict[str, Art]:
     return out
 
 
-def unknown(text: str, known: Mapping[str, Art]) -> list[str]:
+def unknown(text: str, known: Mapping[str, Icon]) -> list[str]:
     """The ``{name}``s of ``text`` no icon has (left as text)."""
     return [n for n in dict.fromkeys(named(text)) if n not in known]
 
 
-def with_icons(text: str, known: Mapping[str, Art]) -> tuple[str, tuple[Art, ...]]:
-    """``text`` with each known icon's ``{name}`` as one ``OBJ``, and their art in order."""
+def with_icons(text: str, known: Mapping[str, Icon]) -> tuple[str, tuple[Icon, ...]]:
+    """``text`` with each known icon's ``{name}`` as one ``OBJ``, and the icons in order."""
     if not known or "{" not in text:
         return text, ()
-    arts: list[Art] = []
+    found: list[Icon] = []
 
     def one(m: re.Match) -> str:
-        art = known.get(m.group()[1:-1])
-        if art is None:
+        icon = known.get(m.group()[1:-1])
+        if icon is None:
             return m.group()
-        arts.append(art)
+        found.append(icon)
         return OBJ
 
-    return re.sub(ICON_TOKEN, one, text), tuple(arts)
+    return re.sub(ICON_TOKEN, one, text), tuple(found)
 
 
-def draw_icon(canv, art: Art, x: float, baseline: float, size: float) -> None:
-    """``art`` in a ``size``-point square standing on the line at ``x`` (points): a Form XObject
-    defined once per icon and document."""
-    name = "icon-" + hashlib.sha256(repr(art.items).encode() + (art.fallback or "").encode()).hexdigest()[:16]
+def draw_icon(canv, icon: Icon, x: float, baseline: float, size: float) -> None:
+    """``icon`` in a ``size``-point square standing on the line at ``x`` (points): its Form
+    XObject defined the first time the document shows it."""
     box = BOX_MM * PT_PER_MM
-    if not canv.hasForm(name):
-        canv.beginForm(name, 0, 0, box, box)
-        draw_art(canv, art)
+    if not canv.hasForm(icon.form):
+        canv.beginForm(icon.form, 0, 0, box, box)
+        draw_art(canv, icon.art)
         canv.endForm()
     canv.saveState()
     canv.translate(x, baseline - DESCENT * size)
     canv.scale(size / box, size / box)
-    canv.doForm(name)
+    canv.doForm(icon.form)
     canv.restoreState()

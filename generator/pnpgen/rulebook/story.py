@@ -38,7 +38,7 @@ from pnpgen.rulebook.flowables import (
     mark_indexed,
     terms,
 )
-from pnpgen.rulebook.inline import with_icons
+from pnpgen.rulebook.inline import Icon, with_icons
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.piecepics import Faces, Figure, FittedFaces
 from pnpgen.rulebook.quickref import Line, quick_reference
@@ -73,7 +73,6 @@ from pnpgen.rulebook.tree import (
     Step,
     Subheading,
 )
-from pnpgen.svg.artwork import Art
 
 SUB_STYLE = {1: ("h3", "◆"), 2: ("h4", "◎"), 3: ("h5", "●")}
 SUB_STYLE_LATIN = {1: ("h3", ""), 2: ("h4", ""), 3: ("h5", "•")}  # Latin faces have no ◆ ◎ ●
@@ -143,7 +142,7 @@ class StoryBuilder:
                  pictures: Mapping[str, DeckPicture], settings: RulebookSettings, proof: list[tuple[str, str]],
                  lines_recovered: bool = False,
                  lang: str = "ja", text_lang: str = "ja", boards: Collection[str] = (),
-                 readings: Memo[str] | None = None, icons: Mapping[str, Art] | None = None):
+                 readings: Memo[str] | None = None, icons: Mapping[str, Icon] | None = None):
         self.doc, self.fonts, self.rows = doc, fonts, rows
         self.icons = icons or {}  # the draft's {name} icons that exist, by name (inline.draft_icons)
         self.readings = readings  # the index terms' readings (``flowables.reading``)
