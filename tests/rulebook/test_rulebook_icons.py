@@ -4,6 +4,8 @@ the workspace's, pnpgen's own), one em square on the line, where the text leaves
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
@@ -56,15 +58,29 @@ def test_icons_in_the_draft_are_drawn_an_em_wide_on_the_line(tmp_path, capsys, s
     assert placed[2][0] - placed[1][0] == pytest.approx(em, abs=em * 0.3)  # {coin}{coin}: side by side
 
 
-def test_icons_in_an_english_draft_sit_between_its_words(tmp_path, capsys):
+ENGLISH_GAME = GAME_YAML.replace("title: テストゲーム", "languages: [en]\ntitle: Test")
+ENGLISH_DRAFT = ("# Test (Draft 1)\n\n## Components\n\n- 11 Test cards\n\n## Playing the game\n\n"
+                 "1. Gain {coin} and pay {vp}{vp} to draw a card.\n")
+
+
+def _english(root: Path, draft: str = ENGLISH_DRAFT) -> Path:
+    """The test workspace as an English game whose draft is ``draft``."""
+    ws = make_workspace(root, draft=True, game=ENGLISH_GAME)
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    return ws
+
+
+@pytest.fixture(scope="module")
+def english_book(tmp_path_factory) -> Path:
+    """The rulebook of ``ENGLISH_DRAFT``: its rules and its quick reference show the icons."""
+    out = tmp_path_factory.mktemp("english-icons")
+    assert run(_english(out / "ws"), "rulebook", "--game", "test", "--out", str(out / "out")) == 0
+    return out / "out" / "test" / "rulebook.pdf"
+
+
+def test_icons_in_an_english_draft_sit_between_its_words(english_book):
     """A Latin-script book sets its lines word by word: an icon is an em square in its word."""
-    ws = make_workspace(tmp_path / "ws", draft=True,
-                        game=GAME_YAML.replace("title: テストゲーム", "languages: [en]\ntitle: Test"))
-    (ws / "data" / "test" / "draft.txt").write_text(
-        "# Test (Draft 1)\n\n## Components\n\n- 11 Test cards\n\n## Playing the game\n\n"
-        "1. Gain {coin} and pay {vp}{vp} to draw a card.\n", encoding="utf-8")
-    assert run(ws, "rulebook", "--game", "test", "--out", str(tmp_path / "out")) == 0
-    pdf = tmp_path / "out" / "test" / "rulebook.pdf"
+    pdf = english_book
     pages = PdfReader(pdf).pages
     n = next(i for i, p in enumerate(pages) if "draw a card" in p.extract_text())
     assert "{coin}" not in pages[n].extract_text()
@@ -84,10 +100,7 @@ def test_an_english_books_running_head_draws_no_space_its_font_lacks(tmp_path):
     """An English draft in the default (Japanese) fonts: the en space between the title and the
     draft in the running head is in no font of BIZ UDPGothic's chain, and it printed a box (a
     glyph a viewer reads as no character at all)."""
-    ws = make_workspace(tmp_path / "ws", draft=True,
-                        game=GAME_YAML.replace("title: テストゲーム", "languages: [en]\ntitle: Test"))
-    (ws / "data" / "test" / "draft.txt").write_text("# Test (Draft 1)\n\n## Playing the game\n\n1. Draw a card.\n",
-                                                    encoding="utf-8")
+    ws = _english(tmp_path / "ws", "# Test (Draft 1)\n\n## Playing the game\n\n1. Draw a card.\n")
     assert run(ws, "rulebook", "--game", "test", "--out", str(tmp_path / "out")) == 0
     pages = glyphs(tmp_path / "out" / "test" / "rulebook.pdf")
     heads = [g for page in pages[1:] for g in page if g.y < 20 and g.obj is not None]  # 12 mm from the top
@@ -95,16 +108,10 @@ def test_an_english_books_running_head_draws_no_space_its_font_lacks(tmp_path):
     assert all(g.char for g in heads), [(g.char, g.font) for g in heads if not g.char]
 
 
-def test_icons_in_the_quick_reference_are_drawn_as_in_the_rules(tmp_path):
+def test_icons_in_the_quick_reference_are_drawn_as_in_the_rules(english_book):
     """The quick reference (早見表) repeats the draft's steps: its ``{coin}`` is the icon the rules
     page draws. It printed ``{coin}`` as written there, the rules page beside it drawing the icon."""
-    ws = make_workspace(tmp_path / "ws", draft=True,
-                        game=GAME_YAML.replace("title: テストゲーム", "languages: [en]\ntitle: Test"))
-    (ws / "data" / "test" / "draft.txt").write_text(
-        "# Test (Draft 1)\n\n## Components\n\n- 11 Test cards\n\n## Playing the game\n\n"
-        "1. Gain {coin} and pay {vp}{vp} to draw a card.\n", encoding="utf-8")
-    assert run(ws, "rulebook", "--game", "test", "--out", str(tmp_path / "out")) == 0
-    pdf = tmp_path / "out" / "test" / "rulebook.pdf"
+    pdf = english_book
     pages = PdfReader(pdf).pages
     n = max(i for i, p in enumerate(pages) if "draw a card" in p.extract_text())  # the quick reference's
     assert "Quick reference" in pages[n].extract_text() and "{coin}" not in pages[n].extract_text()
@@ -114,11 +121,7 @@ def test_icons_in_the_quick_reference_are_drawn_as_in_the_rules(tmp_path):
 def test_an_icon_in_a_heading_is_told_it_prints_as_written(tmp_path, capsys):
     """A heading is also a line of the contents and a PDF bookmark, which are text: ``■　{火}の得点``
     printed 「{火}の得点」 there and in the heading, with no word, the icon drawn in the text."""
-    ws = make_workspace(tmp_path / "ws", draft=True,
-                        game=GAME_YAML.replace("title: テストゲーム", "languages: [en]\ntitle: Test"))
-    (ws / "data" / "test" / "draft.txt").write_text(
-        "# Test (Draft 1)\n\n## Components\n\n- 11 Test cards\n\n## Scoring {coin}\n\n"
-        "1. Gain {coin} and pay {vp}{vp} to draw a card.\n", encoding="utf-8")
+    ws = _english(tmp_path / "ws", ENGLISH_DRAFT.replace("## Playing the game", "## Scoring {coin}"))
     said = "draft.txt:7: “{coin}” in the heading “Scoring {coin}” prints as written"  # (English quotes)
     for command in (("check", "--game", "test"), ("rulebook", "--game", "test", "--out", str(tmp_path / "out"))):
         capsys.readouterr()
