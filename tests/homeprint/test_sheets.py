@@ -64,6 +64,12 @@ def test_a_one_front_and_back_land_in_the_slots(tmp_path):
     pdf = reader(out / "test" / "cards.pdf")
     assert not any(abs(x1 - x2) < 1e-6 and abs(y1 - y2) > 1 and round(x1, 2) in (14.0, 105.0, 196.0)
                    for x1, y1, x2, y2 in stroked_lines(pdf, pdf.pages[0]))  # marks: false
+    # the bill of materials lists the stock to buy: its name, the sheets the deck takes, for which deck
+    bom = json.loads((out / "test" / "manifest.json").read_text(encoding="utf-8"))["bill_of_materials"]
+    assert bom["stock"] == [{"sheet_layout": "a-one-51002", "name": "A-one マルチカード 名刺 10面", "paper": "a4",
+                             "sheets": 2, "decks": ["テストカード"]}]
+    last = texts(out / "test" / "test-all.pdf")[-1]
+    assert "A-one マルチカード 名刺 10面 2 カード用紙（テストカード用）· --sheet a-one-51002" in last
 
 
 def test_a_workspace_layout_extends_a_built_in_one(tmp_path, capsys):

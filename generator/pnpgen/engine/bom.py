@@ -50,6 +50,7 @@ def bill_of_materials(game: Game, decks: list[DeckRecord]) -> dict:
     return {
         "printed": printed,
         "sourced": sourced,
+        "stock": card_stock(decks),
         "totals": {
             "printed_pieces": sum(p["count"] for p in printed),
             "sheets": sum(p["sheets"] for p in printed),
@@ -57,6 +58,21 @@ def bill_of_materials(game: Game, decks: list[DeckRecord]) -> dict:
             "sourced_items": sum(s["count"] for s in sourced),
         },
     }
+
+
+def card_stock(decks: list[DeckRecord]) -> list[dict]:
+    """The card stock to buy: each sheet layout the home sheets print on (``sheet:``), with the
+    sheets its decks take and which decks, in deck order. Plain paper is not listed."""
+    stocks: dict[str, dict] = {}
+    for d in decks:
+        stock = d.layout.get("sheet_layout")
+        if stock is None or not d.sheets:
+            continue
+        entry = stocks.setdefault(stock["id"], {"sheet_layout": stock["id"], "name": stock["name"],
+                                                "paper": stock["paper"], "sheets": 0, "decks": []})
+        entry["sheets"] += d.sheets
+        entry["decks"].append(d.name)
+    return list(stocks.values())
 
 
 GREY = (0.45, 0.45, 0.45)
@@ -173,10 +189,13 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
     need(row_h * 3)
     ops.append(TextOp(x0, y, msg("bom.sourced", lang), bold, 10))
     y += 3
-    if bom["sourced"]:
+    stock = [[s["name"], str(s["sheets"]), msg("bom.stock_note", lang, decks="、".join(s["decks"]) if lang == "ja"
+                                               else ", ".join(s["decks"]), sheet=s["sheet_layout"])]
+             for s in bom.get("stock", [])]
+    if bom["sourced"] or stock:
         head = [(msg("bom.col.part", lang), width * 0.36, "start"), (msg("bom.col.qty", lang), width * 0.08, "end"),
                 (msg("bom.col.note", lang), width * 0.56, "start")]
-        table(head, [[s["name"], str(s["count"]), s["note"]] for s in bom["sourced"]])
+        table(head, [[s["name"], str(s["count"]), s["note"]] for s in bom["sourced"]] + stock)
     else:
         y += 5
         ops.append(TextOp(x0 + 1.5, y, msg("bom.none", lang), regular, 8, GREY))
