@@ -832,3 +832,38 @@ def test_layout_export_of_a_standee_says_its_templates_lie_flat_on_a_virtual_tab
     assert "lies flat in Tabletop Simulator" in capsys.readouterr().out
     assert run(tmp_path, "layout", "export", "card-poker") == 0
     assert "Tabletop" not in capsys.readouterr().out
+
+
+EDITION_BOXES = """\
+name: 札
+layout:
+  extends: card-poker
+  boxes:
+    art: null
+    reading: {field: reading, x: 4, y: 40, w: 55, h: 8, size: 9, lang: ja}
+    gloss: {field: gloss, x: 4, y: 50, w: 55, h: 8, size: 9, lang: [en]}
+pieces:
+  - {title: 鏡, text: 映す, reading: かがみ, gloss: "Mirror: reflects a spell"}
+  - {title: 剣, text: 斬る, reading: つるぎ}
+"""
+
+
+def test_a_box_with_lang_is_drawn_only_in_those_editions(tmp_path, capsys):
+    """A layout box may belong to one edition (trial9: a reading aid in the Japanese, a gloss in
+    the English): each edition draws only its own, and a field only another edition draws, left
+    empty, is no open value in this one (剣 has no gloss: the Japanese edition does not print it)."""
+    root = make_workspace(tmp_path / "ws", game=GAME_YAML + "languages: [ja, en]\n", deck=EDITION_BOXES)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    said = capsys.readouterr()
+    assert "gloss" not in said.out + said.err
+    ja = texts(root / "build" / "test" / "shop" / "cards-unique.pdf")
+    assert "かがみ" in ja[0] and "Mirror" not in ja[0] and "未定" not in ja[2], ja
+    assert run(root, "check", "--game", "test") == 0
+    assert "gloss" not in capsys.readouterr().out
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--lang", "en") == 0
+    en = texts(root / "build" / "test" / "en" / "shop" / "cards-unique.pdf")
+    assert "Mirror: reflects a spell" in en[0] and "かがみ" not in en[0] and "TBD" in en[2], en
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(EDITION_BOXES.replace("lang: [en]", "lang: english"),
+                                                                 encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 2
+    assert "lang: 'english' is not a language code; did you mean en?" in capsys.readouterr().err

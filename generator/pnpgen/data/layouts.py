@@ -22,6 +22,7 @@ from typing import Any
 from pnpgen.boxnet import TuckBox
 from pnpgen.data import validate as v
 from pnpgen.data.formats import KINDS, SHAPES, SINGLE_SIZE_SHAPES
+from pnpgen.data.i18n import LANGUAGE_CODE, LANGUAGE_EXPECTED, language_code_hint
 from pnpgen.data.markup import colour_names
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide
 from pnpgen.data.tuckbox import BOX_KEYS, Given, merged, tuck_box
@@ -267,6 +268,18 @@ def cells(value: Any, trim: tuple[float, float]) -> int:
     return n
 
 
+def editions(value: Any, trim: tuple[float, float]) -> tuple[str, ...] | None:
+    """The languages whose editions draw a box (``lang: en``, ``lang: [ja, en]``): None, every one."""
+    if value is None:
+        return None
+    codes = value if isinstance(value, list) else [value]
+    bad = next((c for c in codes if not isinstance(c, str) or not LANGUAGE_CODE.fullmatch(c)), None)
+    if bad is not None or not codes:
+        raise v.Invalid(f"{v.show(bad if codes else value)} is not a language code{language_code_hint(str(bad))}",
+                        f"{LANGUAGE_EXPECTED}, or a list of them: lang: en, lang: [ja, en]")
+    return tuple(codes)
+
+
 def clip(value: Any, trim: tuple[float, float]) -> float | None:
     return None if value is None or value == "none" else length(-50, 50)(value, trim)
 
@@ -321,6 +334,8 @@ BOX_OPTIONS: dict[str, Opt] = {
                    "tick boxes)", ("grid",)),
     "placeholder": Opt(flag, True, "an empty value prints 未定 (TBD in English) (true) or leaves the box out (false)",
                        ("text", "image", "icons")),
+    "lang": Opt(editions, None, "the editions that draw the box: a language code or a list (lang: en: only the "
+                "English edition; none: every edition)"),
 }
 SIDE_KEYS = ("background", "boxes")
 LAYOUT_KEYS = ("description", "extends", "stand_up", "kind", "shape", "format", "size", "orientation", "corner_radius",

@@ -623,8 +623,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         _misspelt_reads(layout_raw, pieces, defaults, allowed)
     label_field = _parse(doc, ("label",), v.choice, data["label"], list(fields), "label field") \
         if "label" in data else None
-    shown = _shown_fields(deck)
-    optional = _optional_fields(deck, data)
+    shown = _shown_fields(deck, game.lang)
+    optional = _optional_fields(deck, data, game.lang)
     count_example = "'count: 3'" if rows is doc else "3 in the count column"  # the row and column lead the message
     for i, raw in enumerate(pieces):
         keypath = ("pieces", i)
@@ -684,25 +684,29 @@ def _totals_row(rows: Source, deck: Deck) -> None:
                          "one row per piece: delete the totals row, or keep it on another worksheet")
 
 
-def _shown_fields(deck: Deck) -> set[str]:
+def _drawn_boxes(deck: Deck, lang: str | None, types: tuple[str, ...]) -> list:
+    """The layout's boxes of ``types`` the ``lang`` edition draws (a box with ``lang:`` only in
+    those; ``lang`` None: every box)."""
+    if deck.layout is None:
+        return []
+    sides = [deck.layout.front] + ([deck.layout.back] if deck.layout.back is not None else [])
+    return [box for side in sides for box in side.boxes
+            if box.type in types and (lang is None or not box.get("lang") or lang in box.get("lang"))]
+
+
+def _shown_fields(deck: Deck, lang: str) -> set[str]:
     """The piece fields a deck's layout prints 未定 for when they are empty."""
-    if deck.layout is None:
-        return set()
-    sides = [deck.layout.front] + ([deck.layout.back] if deck.layout.back is not None else [])
-    return {box.get("field") for side in sides for box in side.boxes
-            if box.type in ("text", "icons") and box.get("placeholder") and box.get("field")}
+    return {box.get("field") for box in _drawn_boxes(deck, lang, ("text", "icons"))
+            if box.get("placeholder") and box.get("field")}
 
 
-def _optional_fields(deck: Deck, data: dict) -> set[str]:
-    """Fields only a layout's ``placeholder: false`` boxes read (art a token may do without):
-    empty, they are no placeholder."""
-    if deck.layout is None:
-        return set()
-    sides = [deck.layout.front] + ([deck.layout.back] if deck.layout.back is not None else [])
-    boxes = [box for side in sides for box in side.boxes if box.type in ("text", "image", "icons")]
+def _optional_fields(deck: Deck, data: dict, lang: str) -> set[str]:
+    """Fields only a layout's ``placeholder: false`` boxes read (art a token may do without), or
+    only boxes this edition does not draw: empty, they are no placeholder."""
+    read = ("text", "image", "icons")
+    placeheld = {box.get("field") for box in _drawn_boxes(deck, lang, read) if box.get("placeholder")}
     own: dict = data["fields"] if isinstance(data.get("fields"), dict) else {}
-    return {box.get("field") for box in boxes if not box.get("placeholder")} - {
-        box.get("field") for box in boxes if box.get("placeholder")} - set(own)
+    return {box.get("field") for box in _drawn_boxes(deck, None, read)} - placeheld - set(own)
 
 
 def layout_template(deck_id: str, side: str) -> str:

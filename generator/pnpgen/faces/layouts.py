@@ -159,6 +159,14 @@ def _grid(box: LayoutBox, layout: Layout) -> list[str]:
 
 
 def _box(box: LayoutBox, layout: Layout, ground: str | None = None) -> list[str]:
+    editions = box.get("lang")
+    if editions:  # drawn only in the editions it names
+        return [f"{{# {box.name} #}}", f"{{% if game.lang in {list(editions)!r} %}}",
+                *_drawn(box, layout, ground)[1:], "{% endif %}"]
+    return _drawn(box, layout, ground)
+
+
+def _drawn(box: LayoutBox, layout: Layout, ground: str | None = None) -> list[str]:
     out = [f"{{# {box.name} #}}"]
     if box.type == "frame":
         return out + _frame(box, layout)
@@ -170,7 +178,7 @@ def _box(box: LayoutBox, layout: Layout, ground: str | None = None) -> list[str]
         return out + _grid(box, layout)
     if box.get("rotate"):
         upright, turn = _turned(box)
-        return out + [turn] + _box(upright, layout, ground)[1:] + ["</g>"]
+        return out + [turn] + _drawn(upright, layout, ground)[1:] + ["</g>"]
     x, y, w, h = (box.get(k) for k in ("x", "y", "w", "h"))
     if box.type == "panel":
         return out + _panel(box, layout, x, y, w, h)
