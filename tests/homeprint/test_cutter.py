@@ -103,12 +103,18 @@ def silhouette(tmp_path_factory):
 
 
 def test_registration_marks_at_silhouette_studios_defaults(silhouette):
+    """The marks where silhouette-card-maker draws them for Studio's own templates (page_manager.py,
+    generate_reg_mark): each L's lines centred on the 10 mm inset, so their outer edge is at 9.5 mm
+    and each arm reaches 10 + 8.382 mm; the 5 mm square from 10 mm with a border of the lines'
+    width (9.5 to 15.5 mm). They were drawn with their outer edges at 10 mm: half a line inward."""
     out = silhouette / "build" / "test"
     pdf = out / "cards.pdf"
-    w, h = 210.0, 297.0
-    want = [Rect(INSET, INSET, INSET + SQUARE, INSET + SQUARE),
-            Rect(w - INSET - ARM, INSET, w - INSET, INSET + THICK), Rect(w - INSET - THICK, INSET, w - INSET, INSET + ARM),
-            Rect(INSET, h - INSET - THICK, INSET + ARM, h - INSET), Rect(INSET, h - INSET - ARM, INSET + THICK, h - INSET)]
+    w, h, e = 210.0, 297.0, THICK / 2
+    want = [Rect(INSET - e, INSET - e, INSET + SQUARE + e, INSET + SQUARE + e),
+            Rect(w - INSET - ARM, INSET - e, w - INSET + e, INSET + e),
+            Rect(w - INSET - e, INSET - e, w - INSET + e, INSET + ARM),
+            Rect(INSET - e, h - INSET - e, INSET + ARM, h - INSET + e),
+            Rect(INSET - e, h - INSET - ARM, INSET + e, h - INSET + e)]
     for index in range(len(PdfReader(pdf).pages)):
         got = _filled(pdf, index)
         if index % 2 == 1:  # the backs page: printed duplex, never scanned, no marks
@@ -330,9 +336,10 @@ def test_silhouette_figures_are_options(tmp_path):
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette",
                "--silhouette-marks", "inset=0.625in,length=20mm") == 0
     got = _filled(ws / "build" / "test" / "cards.pdf")
-    i = 0.625 * 25.4
-    assert any(abs(r.x0 - i) < 0.01 and abs(r.y0 - i) < 0.01 and abs(r.x1 - r.x0 - SQUARE) < 0.01 for r in got)
-    assert any(abs(r.x1 - (210 - i)) < 0.01 and abs(r.x1 - r.x0 - 20) < 0.01 for r in got)
+    i, e = 0.625 * 25.4, THICK / 2  # the square with its border, the top-right L's arm from its corner
+    assert any(abs(r.x0 - (i - e)) < 0.01 and abs(r.y0 - (i - e)) < 0.01 and abs(r.x1 - r.x0 - SQUARE - THICK) < 0.01
+               for r in got)
+    assert any(abs(r.x1 - (210 - i + e)) < 0.01 and abs(r.x1 - r.x0 - 20 - e) < 0.01 for r in got)
 
 
 def test_arcs_of_round_and_rounded_pieces_keep_their_shape_in_the_dxf_and_svg(tmp_path):
