@@ -47,6 +47,7 @@ _SPLIT = {"B": ("f", "S"), "B*": ("f*", "S"), "b": ("f", "s"), "b*": ("f*", "s")
 _STROKED = {"S", "s", "B", "B*", "b", "b*"}
 _FILLED = {"f", "F", "f*", "B", "B*", "b", "b*"}
 IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in points
 
 
 @dataclass(frozen=True)
@@ -117,14 +118,14 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
     from pikepdf import Name, Operator
 
     ops = pikepdf.parse_content_stream(obj)
-    out: list = []
-    fill = stroke = None
-    width = 1.0
     # user space → points: a form's /Matrix, then the stream's cm
-    ctm = _matrix(obj.get("/Matrix")) if isinstance(obj, pikepdf.Stream) else IDENTITY
-    stack: list = []
+    drawn = _states(ops, _matrix(obj.get("/Matrix")) if isinstance(obj, pikepdf.Stream) else IDENTITY)
+    # the dark areas (fills too large to be small): a small fill of the same colour on or touching
+    # one is a part of it (a badge on its panel), and keeps its colour as the area does
+    areas = [(fill, box) for (fill, _, _, box), i in zip(drawn, ops)
+             if str(i.operator) in _FILLED and box is not None and is_black(fill) and not _small(box)]
+    out: list = []
     path_start: int | None = None
-    points: list[tuple[float, float]] = []  # the path's points (curves' control points too), in points
     text_colour = None  # the original fill of a text object being drawn in K
     changed = False
 
@@ -135,25 +136,9 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
     def restore(colour, colour_op: str) -> list:
         return [(list(colour), Operator(colour_op)), ([Name(KNOCKOUT)], Operator("gs"))]
 
-    for instruction in ops:
+    for instruction, (fill, stroke, line_pt, box) in zip(ops, drawn):
         operands, op = instruction.operands, instruction.operator
         name = str(op)
-        if name == "k":
-            fill = tuple(float(v) for v in operands)
-        elif name == "K":
-            stroke = tuple(float(v) for v in operands)
-        elif name in ("g", "rg", "sc", "scn", "cs"):
-            fill = (0.0, 0.0, 0.0, 1.0 - float(operands[0])) if name == "g" else None
-        elif name in ("G", "RG", "SC", "SCN", "CS"):
-            stroke = (0.0, 0.0, 0.0, 1.0 - float(operands[0])) if name == "G" else None
-        elif name == "w":
-            width = float(operands[0])
-        elif name == "cm":
-            ctm = _times(_matrix(operands), ctm)
-        elif name == "q":
-            stack.append((fill, stroke, width, ctm))
-        elif name == "Q" and stack:
-            fill, stroke, width, ctm = stack.pop()
         if name == "BT" and is_black(fill):
             text_colour = fill
             mapped.text[_round(fill)] += 1
@@ -166,14 +151,12 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
             out.extend(restore(text_colour, "k"))
             text_colour = None
             continue
-        if name in _PATH:
-            if path_start is None:
-                path_start, points = len(out), []
-            points.extend(_points(name, [float(v) for v in operands], ctm))
+        if name in _PATH and path_start is None:
+            path_start = len(out)
         if name in _PAINT:
-            thin = (name in _STROKED and path_start is not None and is_black(stroke)
-                    and width * _scale(ctm) <= THIN_PT + 1e-9)
-            small = name in _FILLED and path_start is not None and is_black(fill) and _small(points)
+            thin = name in _STROKED and path_start is not None and is_black(stroke) and line_pt <= THIN_PT + 1e-9
+            small = (name in _FILLED and path_start is not None and box is not None and is_black(fill)
+                     and _small(box) and not _on_area(fill, box, areas))
             if not (thin or small):
                 path_start = None
                 out.append((operands, op))
@@ -257,13 +240,56 @@ def _points(name: str, operands: list[float], ctm: tuple[float, ...]) -> list[tu
     return [(a * x + c * y + e, b * x + d * y + f) for x, y in pairs]
 
 
-def _small(points: list[tuple[float, float]]) -> bool:
+def _states(ops, ctm: tuple[float, ...]) -> list[tuple[Any, Any, float, Box | None]]:
+    """For each instruction of a content stream, the graphics state it is drawn in: (fill, stroke,
+    line width in points, and for a painting operator the box of its path in points — curves'
+    control points counted)."""
+    out: list[tuple[Any, Any, float, Box | None]] = []
+    fill = stroke = None
+    width = 1.0
+    stack: list = []
+    points: list[tuple[float, float]] = []
+    for instruction in ops:
+        operands, name = instruction.operands, str(instruction.operator)
+        if name == "k":
+            fill = tuple(float(v) for v in operands)
+        elif name == "K":
+            stroke = tuple(float(v) for v in operands)
+        elif name in ("g", "rg", "sc", "scn", "cs"):
+            fill = (0.0, 0.0, 0.0, 1.0 - float(operands[0])) if name == "g" else None
+        elif name in ("G", "RG", "SC", "SCN", "CS"):
+            stroke = (0.0, 0.0, 0.0, 1.0 - float(operands[0])) if name == "G" else None
+        elif name == "w":
+            width = float(operands[0])
+        elif name == "cm":
+            ctm = _times(_matrix(operands), ctm)
+        elif name == "q":
+            stack.append((fill, stroke, width, ctm))
+        elif name == "Q" and stack:
+            fill, stroke, width, ctm = stack.pop()
+        elif name in _PATH:
+            points.extend(_points(name, [float(v) for v in operands], ctm))
+        box = None
+        if name in _PAINT:
+            if points:
+                box = (min(x for x, _ in points), min(y for _, y in points),
+                       max(x for x, _ in points), max(y for _, y in points))
+            points = []
+        out.append((fill, stroke, width * _scale(ctm), box))
+    return out
+
+
+def _small(box: Box) -> bool:
     """A fill is small when its box is at most SMALL_FILL_PT each way, or at most THIN_PT across."""
-    if not points:
-        return False
-    w = max(x for x, _ in points) - min(x for x, _ in points)
-    h = max(y for _, y in points) - min(y for _, y in points)
+    w, h = box[2] - box[0], box[3] - box[1]
     return max(w, h) <= SMALL_FILL_PT + 1e-9 or min(w, h) <= THIN_PT + 1e-9
+
+
+def _on_area(fill, box: Box, areas: list[tuple[Any, Box]]) -> bool:
+    """Whether a small fill lies on or touches (within THIN_PT) a dark area of its own colour."""
+    x0, y0, x1, y1 = box
+    return any(colour == fill and x0 <= a1 + THIN_PT and a0 <= x1 + THIN_PT and y0 <= b1 + THIN_PT and b0 <= y1 + THIN_PT
+               for colour, (a0, b0, a1, b1) in areas)
 
 
 def _round(cmyk) -> tuple[float, ...]:
