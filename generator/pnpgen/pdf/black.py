@@ -120,10 +120,7 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
     ops = pikepdf.parse_content_stream(obj)
     # user space → points: a form's /Matrix, then the stream's cm
     drawn = _states(ops, _matrix(obj.get("/Matrix")) if isinstance(obj, pikepdf.Stream) else IDENTITY)
-    # the dark areas (fills too large to be small): a small fill of the same colour on or touching
-    # one is a part of it (a badge on its panel), and keeps its colour as the area does
-    areas = [(fill, box) for (fill, _, _, box), i in zip(drawn, ops)
-             if str(i.operator) in _FILLED and box is not None and is_black(fill) and not _small(box)]
+    parts = _parts_of_areas(drawn, ops)  # small dark fills that belong to a dark area (kept as it is)
     out: list = []
     path_start: int | None = None
     text_colour = None  # the original fill of a text object being drawn in K
@@ -136,7 +133,7 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
     def restore(colour, colour_op: str) -> list:
         return [(list(colour), Operator(colour_op)), ([Name(KNOCKOUT)], Operator("gs"))]
 
-    for instruction, (fill, stroke, line_pt, box) in zip(ops, drawn):
+    for n, (instruction, (fill, stroke, line_pt, box)) in enumerate(zip(ops, drawn)):
         operands, op = instruction.operands, instruction.operator
         name = str(op)
         if name == "BT" and is_black(fill):
@@ -156,7 +153,7 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
         if name in _PAINT:
             thin = name in _STROKED and path_start is not None and is_black(stroke) and line_pt <= THIN_PT + 1e-9
             small = (name in _FILLED and path_start is not None and box is not None and is_black(fill)
-                     and _small(box) and not _on_area(fill, box, areas))
+                     and _small(box) and n not in parts)
             if not (thin or small):
                 path_start = None
                 out.append((operands, op))
@@ -285,11 +282,30 @@ def _small(box: Box) -> bool:
     return max(w, h) <= SMALL_FILL_PT + 1e-9 or min(w, h) <= THIN_PT + 1e-9
 
 
-def _on_area(fill, box: Box, areas: list[tuple[Any, Box]]) -> bool:
-    """Whether a small fill lies on or touches (within THIN_PT) a dark area of its own colour."""
-    x0, y0, x1, y1 = box
-    return any(colour == fill and x0 <= a1 + THIN_PT and a0 <= x1 + THIN_PT and y0 <= b1 + THIN_PT and b0 <= y1 + THIN_PT
-               for colour, (a0, b0, a1, b1) in areas)
+def _parts_of_areas(drawn: list, ops) -> set[int]:
+    """The instructions painting a small dark fill that is a part of a dark area (a fill too large
+    to be small) of its own colour: on it or touching it (within THIN_PT), or touching such a part
+    (a badge on its panel, a shape built of pieces). In 100 % K they would print as darker patches
+    on the area, so they keep its colour."""
+    areas, small = [], {}
+    for n, ((fill, _, _, box), instruction) in enumerate(zip(drawn, ops)):
+        if str(instruction.operator) in _FILLED and box is not None and is_black(fill):
+            if _small(box):
+                small[n] = (fill, box)
+            else:
+                areas.append((fill, box))
+    parts: set[int] = set()
+    while areas:
+        touching = {n for n, (fill, box) in small.items() if any(c == fill and _touch(box, b) for c, b in areas)}
+        for n in touching:
+            parts.add(n)
+        areas = [small.pop(n) for n in touching]
+    return parts
+
+
+def _touch(a: Box, b: Box) -> bool:
+    """Whether two boxes overlap or lie within THIN_PT of each other."""
+    return a[0] <= b[2] + THIN_PT and b[0] <= a[2] + THIN_PT and a[1] <= b[3] + THIN_PT and b[1] <= a[3] + THIN_PT
 
 
 def _round(cmyk) -> tuple[float, ...]:
