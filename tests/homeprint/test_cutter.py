@@ -245,6 +245,26 @@ def test_a_piece_larger_than_the_print_then_cut_area_is_warned_of(tmp_path, caps
     assert "Print Then Cut" not in capsys.readouterr().err
 
 
+def test_the_print_then_cut_area_is_an_option(tmp_path, capsys):
+    """Newer Design Space versions take a larger Print Then Cut image on some machines and papers:
+    --cricut-area 8x10.5in makes the images that size (2400 × 3150 px at 300 dpi) and holds the
+    185 × 260 mm piece that 6.75 × 9.25 in refused."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("format: poker", "size: [185, 260]")
+                        + "  - {name: A, text: b}\n")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "cricut", "--cricut-area", "8x10.5in") == 0
+    assert "Print Then Cut" not in capsys.readouterr().err
+    out = ws / "build" / "test"
+    assert Image.open(out / "cut" / "cards-p01.png").size == (2400, 3150)
+    svg = (out / "cut" / "cards-p01.svg").read_text()
+    assert 'width="8in" height="10.5in" viewBox="0 0 203.2 266.7"' in svg
+    [path] = _svg_paths(svg.encode())
+    xs, ys = [x for x, _ in path], [y for _, y in path]
+    assert (max(xs) - min(xs), max(ys) - min(ys)) == pytest.approx((185, 260), abs=0.01)
+    assert (min(xs), min(ys)) == pytest.approx(((203.2 - 185) / 2, (266.7 - 260) / 2), abs=0.01)  # centred
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["cutter"] == {"machine": "cricut", "image_in": [8, 10.5], "dpi": 300}
+
+
 def test_a_card_too_large_for_the_marks_names_the_marks_not_the_paper(tmp_path, capsys):
     """185 × 260 mm fits A4 (it builds without marks); between Silhouette's marks it does not: the
     error said 'does not fit on A4 inside a 5 mm margin', which the designer could not act on."""
@@ -371,7 +391,9 @@ def test_arcs_of_round_and_rounded_pieces_keep_their_shape_in_the_dxf_and_svg(tm
 
 @pytest.mark.parametrize("args", [("--marks", "silhouette", "--silhouette-marks", "inset=tenmm"),
                                   ("--marks", "cricut", "--silhouette-marks", "inset=12mm"),
-                                  ("--marks", "silhouette", "--layout", "fold")])
+                                  ("--marks", "silhouette", "--layout", "fold"),
+                                  ("--marks", "silhouette", "--cricut-area", "7x10in"),
+                                  ("--marks", "cricut", "--cricut-area", "7x10ft")])
 def test_a_bad_cutter_option_is_one_line(tmp_path, capsys, args):
     ws = make_workspace(tmp_path / "ws")
     try:
@@ -381,7 +403,7 @@ def test_a_bad_cutter_option_is_one_line(tmp_path, capsys, args):
     assert code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err and "Traceback" not in "\n".join(err)
-    assert any(w in err[-1] for w in ("tenmm", "--marks silhouette", "--layout grid")) and not (ws / "build" / "test" / "cards.pdf").exists()
+    assert any(w in err[-1] for w in ("tenmm", "--marks silhouette", "--layout grid", "--marks cricut", "7x10ft")) and not (ws / "build" / "test" / "cards.pdf").exists()
 
 
 def test_the_reprint_of_a_print_and_cut_build_is_cut_by_hand_and_a_plain_build_removes_the_cut_files(tmp_path):
