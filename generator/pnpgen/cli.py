@@ -262,6 +262,9 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--silhouette-marks", type=validate.option(_silhouette),
                    help="registration mark figures for --marks silhouette, e.g. inset=10mm,length=0.33in "
                         "(inset, square, length, thickness, keepout)")
+    p.add_argument("--cricut-area", type=validate.option(_cricut_area),
+                   help="the Print Then Cut image's size for --marks cricut, e.g. 6.75x9.25in (the default; "
+                        "what Design Space takes on your machine and paper)")
     p.add_argument("--margin", type=validate.option(validate.margin_option), default=5.0, help="unprintable margin of the printer (default 5mm)")
     p.add_argument("--bleed", type=validate.option(validate.bleed_option), default=None,
                    help=f"bleed around each piece (default {BLEED_MM:g}mm)")
@@ -289,6 +292,13 @@ def _silhouette(text: str):
     from pnpgen.impose.registration import silhouette_option
 
     return silhouette_option(text)
+
+
+def _cricut_area(text: str):
+    """``--cricut-area`` (impose/cutter.py, loaded only when the option is given)."""
+    from pnpgen.impose.cutter import cricut_area_option
+
+    return cricut_area_option(text)
 
 
 def _sleeve(text: str):

@@ -31,6 +31,9 @@ def cutter_marks(args: argparse.Namespace) -> str:
     if getattr(args, "silhouette_marks", None) is not None and cutter != "silhouette":
         raise InputError("--silhouette-marks without --marks silhouette", key="--silhouette-marks",
                          expected="--marks silhouette, or no --silhouette-marks")
+    if getattr(args, "cricut_area", None) is not None and cutter != "cricut":
+        raise InputError("--cricut-area without --marks cricut", key="--cricut-area",
+                         expected="--marks cricut, or no --cricut-area")
     layout = getattr(args, "layout", "grid")
     if cutter and layout != "grid":
         raise InputError(f"--marks {cutter} cuts grid sheets, not --layout {layout}", key="--marks",
@@ -86,7 +89,8 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
         from pnpgen.svg.ink import InkSaver
 
         ink = InkSaver(args.ink)
-    options = BuildOptions(sheet=sheet, jobs=args.jobs, **dpi, lang=args.lang, printer=printer, cutter=cutter, ink=ink,
+    options = BuildOptions(sheet=sheet, jobs=args.jobs, **dpi, lang=args.lang, printer=printer, cutter=cutter,
+                           cricut_area_in=getattr(args, "cricut_area", None), ink=ink,
                            asked=(args.paper, args.duplex),
                            stock=_stock(ws, getattr(args, "sheet", None), sheet.layout, cutter))
     slugs = ws.slugs() if args.all else [args.game]

@@ -205,3 +205,40 @@ def test_a_filled_path_s_thin_border_prints_k100_overprinting_and_its_fill_keeps
     assert ("S", white, rich, 2.268, False) in paths  # the 0.8 mm line: not a thin stroke
     report = json.loads((out / "export.json").read_text(encoding="utf-8"))["black"]
     assert report == ["cards.pdf: thin strokes printed 100 % K with overprint (was 15.7/33.3/0/80 ×1)"]
+
+
+ICON_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#cc3333"/>
+<circle cx="10" cy="10" r="6.3" fill="#2b2233"/>
+<rect x="5" y="30" width="{{ w - 10 }}" height="0.3" fill="#2b2233"/>
+<rect x="5" y="40" width="12.8" height="12.8" fill="#2b2233"/>
+<path d="M 30 10 h 6 v 6 h -6 Z" fill="#2b2233" stroke="#e4007f" stroke-width="0.5"/>
+<rect x="20" y="60" width="40" height="20" fill="#2b2233"/>
+<rect x="25" y="65" width="6" height="6" fill="#2b2233"/>
+<rect x="30" y="80.2" width="4" height="3.8" fill="#2b2233"/>
+<rect x="30" y="84.2" width="4" height="2.8" fill="#2b2233"/>
+{% endblock %}
+"""
+
+
+def test_small_near_black_fills_print_k100_overprinting_and_larger_ones_keep_their_rich_black(tmp_path):
+    """A 12.6 mm icon (a circle, within a 36 pt em), a rule drawn as a 0.3 mm filled rectangle
+    (thinner than 1 pt, however long) and a 6 mm square outlined in magenta print 100 % K with
+    overprint, the square's magenta outline kept; a 12.8 mm square (36.3 pt a side) is an area and
+    keeps its rich black, and so do a 6 mm badge on a dark panel of its own colour (in K100 it
+    would show as a black box on the panel), a small piece touching the panel's edge (0.2 mm off)
+    and one touching that piece."""
+    root = make_workspace(tmp_path / "ws", front=ICON_FRONT, pieces=["カード1"])
+    assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
+    out = root / "build" / "test" / "doujin"
+    paths = _paths(out / "cards.pdf")
+    rich, k100, magenta = (0.1569, 0.3333, 0.0, 0.8), (0.0, 0.0, 0.0, 1.0), (0.0, 1.0, 0.0, 0.0)
+    fills = [(name, fill, op_on) for name, fill, _, _, op_on in paths if name.startswith("f")]
+    assert fills.count(("f", k100, True)) == 3  # the circle, the rule and the outlined square's inside
+    assert fills.count(("f", rich, False)) == 5  # the 12.8 mm square, the panel and the three parts of it
+    assert ("S", rich, magenta, 1.417, False) in paths  # the square's outline: its own colour, knocking out
+    assert not [p for p in paths if p[0] in ("B", "B*", "b", "b*")]
+    report = json.loads((out / "export.json").read_text(encoding="utf-8"))["black"]
+    assert report == ["cards.pdf: small fills printed 100 % K with overprint (was 15.7/33.3/0/80 ×3)"]

@@ -321,8 +321,23 @@ def test_a_picture_is_wanted_at_the_shops_dpi(tmp_path):
     assert line.endswith("deck cards, piece カード1: templates/test/photo.png: 320 dpi at 40×40 mm, 350 wanted"), line
     Image.new("RGB", (394, 394), (30, 160, 60)).save(root / "templates" / "test" / "photo.png")  # 250 dpi
     assert dpi_lines(_export(root, "tabletopsimulator")) == []  # its cells are made at 200 dpi: filled
-    [line] = dpi_lines(_export(root, "drivethrucards", "--fit", "scale"))
-    assert line.endswith("250 dpi at 40×40 mm, 300 wanted"), line
+    [line] = dpi_lines(_export(root, "drivethrucards", "--fit", "scale"))  # ×1.0102 onto 63.5×88.9 mm
+    assert line.endswith("248 dpi at 40.4×40.4 mm, 300 wanted"), line
+
+
+def test_fit_scale_measures_a_pictures_dpi_at_the_size_it_prints(tmp_path):
+    """--fit scale prints a 63×88 mm card ×1.0102 onto DriveThruCards' 63.5×88.9 mm: a 40 mm
+    picture of 476 px (302 dpi as drawn) prints 40.4 mm wide, 299 dpi, below the 300 wanted; it
+    was measured as drawn and passed. --fit bleed keeps its size: 302 dpi, no warning."""
+    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT, pieces=["カード1"])
+    Image.new("RGB", (476, 476), (30, 160, 60)).save(root / "templates" / "test" / "photo.png")
+
+    def dpi_lines(out: Path) -> list[str]:
+        return [w for w in json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"] if " dpi at " in w]
+
+    assert dpi_lines(_export(root, "drivethrucards", "--fit", "bleed", out=tmp_path / "bleed")) == []
+    [line] = dpi_lines(_export(root, "drivethrucards", "--fit", "scale", out=tmp_path / "scale"))
+    assert line.endswith("photo.png: 299 dpi at 40.4×40.4 mm, 300 wanted"), line
 
 
 def test_pictures_below_the_dpi_are_said_for_the_decks_exported_only(tmp_path):

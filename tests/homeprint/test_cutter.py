@@ -103,12 +103,18 @@ def silhouette(tmp_path_factory):
 
 
 def test_registration_marks_at_silhouette_studios_defaults(silhouette):
+    """The marks where silhouette-card-maker draws them for Studio's own templates (page_manager.py,
+    generate_reg_mark): each L's lines centred on the 10 mm inset, so their outer edge is at 9.5 mm
+    and each arm reaches 10 + 8.382 mm; the 5 mm square from 10 mm with a border of the lines'
+    width (9.5 to 15.5 mm). They were drawn with their outer edges at 10 mm: half a line inward."""
     out = silhouette / "build" / "test"
     pdf = out / "cards.pdf"
-    w, h = 210.0, 297.0
-    want = [Rect(INSET, INSET, INSET + SQUARE, INSET + SQUARE),
-            Rect(w - INSET - ARM, INSET, w - INSET, INSET + THICK), Rect(w - INSET - THICK, INSET, w - INSET, INSET + ARM),
-            Rect(INSET, h - INSET - THICK, INSET + ARM, h - INSET), Rect(INSET, h - INSET - ARM, INSET + THICK, h - INSET)]
+    w, h, e = 210.0, 297.0, THICK / 2
+    want = [Rect(INSET - e, INSET - e, INSET + SQUARE + e, INSET + SQUARE + e),
+            Rect(w - INSET - ARM, INSET - e, w - INSET + e, INSET + e),
+            Rect(w - INSET - e, INSET - e, w - INSET + e, INSET + ARM),
+            Rect(INSET - e, h - INSET - e, INSET + ARM, h - INSET + e),
+            Rect(INSET - e, h - INSET - ARM, INSET + e, h - INSET + e)]
     for index in range(len(PdfReader(pdf).pages)):
         got = _filled(pdf, index)
         if index % 2 == 1:  # the backs page: printed duplex, never scanned, no marks
@@ -239,6 +245,26 @@ def test_a_piece_larger_than_the_print_then_cut_area_is_warned_of(tmp_path, caps
     assert "Print Then Cut" not in capsys.readouterr().err
 
 
+def test_the_print_then_cut_area_is_an_option(tmp_path, capsys):
+    """Newer Design Space versions take a larger Print Then Cut image on some machines and papers:
+    --cricut-area 8x10.5in makes the images that size (2400 × 3150 px at 300 dpi) and holds the
+    185 × 260 mm piece that 6.75 × 9.25 in refused."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("format: poker", "size: [185, 260]")
+                        + "  - {name: A, text: b}\n")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "cricut", "--cricut-area", "8x10.5in") == 0
+    assert "Print Then Cut" not in capsys.readouterr().err
+    out = ws / "build" / "test"
+    assert Image.open(out / "cut" / "cards-p01.png").size == (2400, 3150)
+    svg = (out / "cut" / "cards-p01.svg").read_text()
+    assert 'width="8in" height="10.5in" viewBox="0 0 203.2 266.7"' in svg
+    [path] = _svg_paths(svg.encode())
+    xs, ys = [x for x, _ in path], [y for _, y in path]
+    assert (max(xs) - min(xs), max(ys) - min(ys)) == pytest.approx((185, 260), abs=0.01)
+    assert (min(xs), min(ys)) == pytest.approx(((203.2 - 185) / 2, (266.7 - 260) / 2), abs=0.01)  # centred
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["cutter"] == {"machine": "cricut", "image_in": [8, 10.5], "dpi": 300}
+
+
 def test_a_card_too_large_for_the_marks_names_the_marks_not_the_paper(tmp_path, capsys):
     """185 × 260 mm fits A4 (it builds without marks); between Silhouette's marks it does not: the
     error said 'does not fit on A4 inside a 5 mm margin', which the designer could not act on."""
@@ -330,9 +356,10 @@ def test_silhouette_figures_are_options(tmp_path):
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette",
                "--silhouette-marks", "inset=0.625in,length=20mm") == 0
     got = _filled(ws / "build" / "test" / "cards.pdf")
-    i = 0.625 * 25.4
-    assert any(abs(r.x0 - i) < 0.01 and abs(r.y0 - i) < 0.01 and abs(r.x1 - r.x0 - SQUARE) < 0.01 for r in got)
-    assert any(abs(r.x1 - (210 - i)) < 0.01 and abs(r.x1 - r.x0 - 20) < 0.01 for r in got)
+    i, e = 0.625 * 25.4, THICK / 2  # the square with its border, the top-right L's arm from its corner
+    assert any(abs(r.x0 - (i - e)) < 0.01 and abs(r.y0 - (i - e)) < 0.01 and abs(r.x1 - r.x0 - SQUARE - THICK) < 0.01
+               for r in got)
+    assert any(abs(r.x1 - (210 - i + e)) < 0.01 and abs(r.x1 - r.x0 - 20 - e) < 0.01 for r in got)
 
 
 def test_arcs_of_round_and_rounded_pieces_keep_their_shape_in_the_dxf_and_svg(tmp_path):
@@ -364,7 +391,9 @@ def test_arcs_of_round_and_rounded_pieces_keep_their_shape_in_the_dxf_and_svg(tm
 
 @pytest.mark.parametrize("args", [("--marks", "silhouette", "--silhouette-marks", "inset=tenmm"),
                                   ("--marks", "cricut", "--silhouette-marks", "inset=12mm"),
-                                  ("--marks", "silhouette", "--layout", "fold")])
+                                  ("--marks", "silhouette", "--layout", "fold"),
+                                  ("--marks", "silhouette", "--cricut-area", "7x10in"),
+                                  ("--marks", "cricut", "--cricut-area", "7x10ft")])
 def test_a_bad_cutter_option_is_one_line(tmp_path, capsys, args):
     ws = make_workspace(tmp_path / "ws")
     try:
@@ -374,7 +403,7 @@ def test_a_bad_cutter_option_is_one_line(tmp_path, capsys, args):
     assert code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err and "Traceback" not in "\n".join(err)
-    assert any(w in err[-1] for w in ("tenmm", "--marks silhouette", "--layout grid")) and not (ws / "build" / "test" / "cards.pdf").exists()
+    assert any(w in err[-1] for w in ("tenmm", "--marks silhouette", "--layout grid", "--marks cricut", "7x10ft")) and not (ws / "build" / "test" / "cards.pdf").exists()
 
 
 def test_the_reprint_of_a_print_and_cut_build_is_cut_by_hand_and_a_plain_build_removes_the_cut_files(tmp_path):

@@ -25,14 +25,16 @@ def _faces(pdf):
     return out
 
 
-@pytest.mark.parametrize("sleeve, scale, insert", [("66x91", 1.0, (63.0, 88.0)),
-                                                   ("60x85", 59 / 63, (59.0, 88 * 59 / 63))])
-def test_fronts_only_at_the_size_the_sleeve_takes(tmp_path, sleeve, scale, insert):
+@pytest.mark.parametrize("sleeve, sleeve_mm, scale, insert", [("66x91", [66, 91], 1.0, (63.0, 88.0)),
+                                                              ("60x85", [60, 85], 59 / 63, (59.0, 88 * 59 / 63)),
+                                                              ("2.6x3.6in", [66.04, 91.44], 1.0, (63.0, 88.0))])
+def test_fronts_only_at_the_size_the_sleeve_takes(tmp_path, sleeve, sleeve_mm, scale, insert):
     ws = make_workspace(tmp_path / "ws")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "sleeve", "--sleeve", sleeve) == 0
     out = ws / "build" / "test"
     deck = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
     assert deck["layout"] == "sleeve" and deck["reduced"] == (scale < 1)
+    assert deck["sleeve_mm"] == sleeve_mm  # as written in mm, not 66.03999999999999 for 2.6 in
     assert deck["insert_mm"] == pytest.approx(list(insert), abs=0.001)
     pdf = out / "cards.pdf"
     faces = _faces(pdf)

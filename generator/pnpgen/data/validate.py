@@ -416,6 +416,19 @@ def option(parse: Callable[[str], Any]) -> Callable[[str], Any]:
     return parse_option
 
 
+def dimensions(text: str, lo: float, hi: float, what: str, example: str) -> tuple[float, float]:
+    """``66x91`` (mm; ``2.6x3.6in``, ``6.6cmx9.1cm`` too: a unit after the height is both sides')
+    → (width, height) in mm, each within [lo, hi]."""
+    number = r"\s*(\d+(?:\.\d+)?)\s*(mm|cm|in)?\s*"
+    m = re.fullmatch(number + "[xX×]" + number, text.lower())
+    if m:
+        w, w_unit, h, h_unit = m.groups()
+        sides = (float(w) * MM_PER_UNIT[w_unit or h_unit or "mm"], float(h) * MM_PER_UNIT[h_unit or "mm"])
+    if not m or not all(lo <= v <= hi for v in sides):
+        raise Invalid(f"{text!r} is not a {what}", f"WIDTHxHEIGHT in mm from {lo:g} to {hi:g}, e.g. {example}")
+    return sides
+
+
 def bleed_option(text: str) -> float:
     return length(text, *BLEED_MM, what="bleed")
 

@@ -144,22 +144,22 @@ class CutFile:
         return cut_dxf(self.sheet) if self.kind == "dxf" else cut_svg(self.sheet, self.size_in)
 
 
-def too_large_for_cricut(deck_id: str, spec: ShapeSpec) -> str | None:
+def too_large_for_cricut(deck_id: str, spec: ShapeSpec, area_in: tuple[float, float] = CRICUT_AREA_IN) -> str | None:
     """The warning for a deck whose piece fits no Print Then Cut image, even turned and without
     bleed: it gets no cut/ files, which the build would otherwise leave unsaid."""
-    if cricut_layout(spec, 0.0) is not None:
+    if cricut_layout(spec, 0.0, area_in) is not None:
         return None
-    w, h = cricut_area_mm()
+    w, h = cricut_area_mm(area_in)
     return (f"deck {deck_id!r}: a {spec.w:g}×{spec.h:g} mm piece is larger than Cricut's Print Then Cut area "
-            f"({w:g}×{h:g} mm, {CRICUT_AREA_IN[0]:g}×{CRICUT_AREA_IN[1]:g} in) even turned: no cut/ image for it; "
+            f"({w:g}×{h:g} mm, {area_in[0]:g}×{area_in[1]:g} in) even turned: no cut/ image for it; "
             "cut it by hand at the home sheets' marks")
 
 
-def cut_files(cutter: str, deck: DeckSheets, layout) -> dict[str, CutFile]:
+def cut_files(cutter: str, deck: DeckSheets, layout, area_in: tuple[float, float] = CRICUT_AREA_IN) -> dict[str, CutFile]:
     """A deck's files in cut/: for Silhouette, each fronts sheet's cut paths as SVG and DXF, in
-    the home sheet's coordinates; for Cricut, each Print Then Cut image (PNG) and its cut paths
-    (SVG) at the image's size, laid out on their own (``layout``: the home sheets', used by
-    Silhouette only, whose cut files follow the printed sheet)."""
+    the home sheet's coordinates; for Cricut, each Print Then Cut image (PNG) of ``area_in``
+    inches and its cut paths (SVG) at the image's size, laid out on their own (``layout``: the
+    home sheets', used by Silhouette only, whose cut files follow the printed sheet)."""
     spec = deck.spec
     out: dict[str, CutFile] = {}
     if cutter == "silhouette" and isinstance(layout, SheetLayout):
@@ -170,14 +170,14 @@ def cut_files(cutter: str, deck: DeckSheets, layout) -> dict[str, CutFile]:
         return out
     if cutter != "cricut":
         return out
-    image = cricut_layout(spec, deck.art_bleed_mm, CRICUT_AREA_IN)
+    image = cricut_layout(spec, deck.art_bleed_mm, area_in)
     if image is None:
         return {}
     pages = cricut_pages(deck.fronts, spec, image, deck.art_bleed_mm)
     sheets = cut_sheets(spec, image, len(deck.fronts))
     for names, page, sheet in zip(sheet_names(deck.id, len(pages), ".png", ".svg"), pages, sheets, strict=True):
         out[names[0]] = CutFile("png", page=page)
-        out[names[1]] = CutFile("svg", sheet, size_in=CRICUT_AREA_IN)
+        out[names[1]] = CutFile("svg", sheet, size_in=area_in)
     return out
 
 
@@ -186,4 +186,4 @@ def cutter_record(options) -> dict:
     if options.cutter == "silhouette":
         assert options.sheet.silhouette is not None
         return {"machine": "silhouette", "registration": "type 1", **figures(options.sheet.silhouette)}
-    return {"machine": "cricut", "image_in": list(CRICUT_AREA_IN), "dpi": CRICUT_DPI}
+    return {"machine": "cricut", "image_in": list(options.cricut_area_in or CRICUT_AREA_IN), "dpi": CRICUT_DPI}

@@ -20,7 +20,7 @@ from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.paper import DeckOnPaper, back_behind
 from pnpgen.faces.faceset import DeckFaces, RenderedGame
-from pnpgen.impose.cutter import add_registration
+from pnpgen.impose.cutter import CRICUT_AREA_IN, add_registration
 from pnpgen.impose.fold import FoldLayout, layout_fold, more_with_less_bleed
 from pnpgen.impose.grid import SheetOptions, layout_grid
 from pnpgen.impose.plan import Page, PagePlan, TextOp, page_signature
@@ -183,7 +183,7 @@ def deck_inputs(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
     return (ds.id, ds.name, repr(ds.spec), ds.fronts, ds.backs, ds.art_bleed_mm, ds.stamp, ds.lang,
             tuple(sorted((f, ds.pictures[f]) for f in shown if f in ds.pictures)),
             repr(placed), deck.kind, game.fonts["gothic"], _bold_font(game), repr(options.sheet),
-            options.cutter, repr(options.printer),
+            options.cutter, options.cricut_area_in, repr(options.printer),
             tuple((p.front, p.back, p.count, p.piece.label) for p in df.pairs))
 
 
@@ -215,7 +215,7 @@ def impose_deck(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
         sheets = -(-len(df.fronts) // layout.per_sheet)
         if sheet.silhouette is not None:
             add_registration(home, sheet.silhouette)
-        deck_cuts = cut_files(options.cutter, ds, layout)
+        deck_cuts = cut_files(options.cutter, ds, layout, options.cricut_area_in or CRICUT_AREA_IN)
     fit_to_printer(home, options)
     bleed = ds.art_bleed_mm
     pairs = [(p.front, p.back, p.count, p.piece.label) for p in df.pairs]

@@ -21,6 +21,7 @@ class BuildOptions:
     min_dpi: float = MIN_DPI  # art printed below this resolution warns (--min-dpi)
     printer: Printer | None = None  # --printer: the profile every home page is corrected for
     cutter: str = ""  # --marks silhouette | cricut: cut files for a hobby cutting machine (impose/cutter.py)
+    cricut_area_in: tuple[float, float] | None = None  # --cricut-area (None: impose/cutter.py CRICUT_AREA_IN)
     ink: InkSaver | None = None  # --ink: the home sheets also drawn by the ink saver (into ink-saver/)
     stock: SheetStock | None = None  # --sheet: the sheet layout every deck goes on (unless its file says sheet:)
     lang: str | None = None  # --lang: the game's language to build (None: its default_language)

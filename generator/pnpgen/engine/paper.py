@@ -13,6 +13,7 @@ from pnpgen.data.sheetlayouts import margin_warnings
 from pnpgen.engine.cutfiles import too_large_for_cricut
 from pnpgen.engine.manifest import DeckRecord
 from pnpgen.engine.options import BuildOptions
+from pnpgen.impose.cutter import CRICUT_AREA_IN
 from pnpgen.impose.grid import SheetOptions
 from pnpgen.impose.slots import SlotLayout
 from pnpgen.impose.tiles import TilePlan
@@ -88,7 +89,8 @@ def cricut_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOption
     card stock takes no cutter, as documented, and is not named)."""
     if options.cutter != "cricut":
         return []
-    found = (too_large_for_cricut(deck.id, on_paper.spec) for deck, on_paper in placed
+    area = options.cricut_area_in or CRICUT_AREA_IN
+    found = (too_large_for_cricut(deck.id, on_paper.spec, area) for deck, on_paper in placed
              if not isinstance(on_paper.layout, SlotLayout))
     return [w for w in found if w]
 

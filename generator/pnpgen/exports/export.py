@@ -109,7 +109,8 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     # a shop's dpi, or more; Tabletop Simulator's cells are made at its dpi (200), which a picture
     # below the print's 300 still fills: wanted at that, not at the print's
     min_dpi = max(MIN_DPI, preset.dpi) if preset.files != "tts" else min(MIN_DPI, preset.dpi)
-    rendered = render_game(ws.templates, game, art_bleed, min_dpi)
+    rendered = render_game(ws.templates, game, art_bleed, min_dpi,
+                           printed={deck_id: f.scale for deck_id, f in fitted.items()})  # --fit scale
     # What drawing the faces warned of is said for the decks this export writes (not one --deck or
     # the preset leaves out: they are not sent to the shop), pictures below the dpi and text that
     # overflows its box alike; the game's own warnings stay.

@@ -90,19 +90,23 @@ class RenderedGame:
 
 
 def face_renderer(templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI,
-                  compiled: CompiledTemplates | None = None, memo: RenderMemo | None = None) -> Renderer:
+                  compiled: CompiledTemplates | None = None, memo: RenderMemo | None = None,
+                  printed: Mapping[str, float] | None = None) -> Renderer:
     """The face stage's renderer for one game (the one place a ``Renderer`` is made): every
     command that renders faces — build, check, rulebook, export, the text audit — comes here.
-    ``compiled`` and ``memo``: the compiled templates and the faces rendered by earlier builds."""
-    return Renderer(templates, game, bleed_mm, min_dpi, compiled, memo)
+    ``compiled`` and ``memo``: the compiled templates and the faces rendered by earlier builds;
+    ``printed``: deck id → how much larger its faces print than drawn (an export's ``--fit scale``),
+    for the dpi its pictures print at."""
+    return Renderer(templates, game, bleed_mm, min_dpi, compiled, memo, printed)
 
 
 def render_game(templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI,
                 compiled: CompiledTemplates | None = None, memo: RenderMemo | None = None,
-                art_digest: str = "", before: Callable[[Renderer], None] | None = None) -> RenderedGame:
+                art_digest: str = "", before: Callable[[Renderer], None] | None = None,
+                printed: Mapping[str, float] | None = None) -> RenderedGame:
     """Each distinct face of the game rendered once, deck by deck. ``before`` sees the renderer
     first (the build fills its memo over worker processes there)."""
-    renderer = face_renderer(templates, game, bleed_mm, min_dpi, compiled, memo)
+    renderer = face_renderer(templates, game, bleed_mm, min_dpi, compiled, memo, printed)
     if before is not None:
         before(renderer)
     faces = FaceSet()

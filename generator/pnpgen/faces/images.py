@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -65,9 +65,13 @@ class ArtPlacer:
     """One game's art for its templates: the files (``folder``, whose ``resolver`` the SVG→PDF
     converter uses) and every placement made so far, with its dpi."""
 
-    def __init__(self, game: Game, templates, min_dpi: float, warnings: list[str]):
+    def __init__(self, game: Game, templates, min_dpi: float, warnings: list[str],
+                 printed: Mapping[str, float] | None = None):
         self.folder = ArtFolder(game.root, templates / game.slug)
         self.min_dpi = float(min_dpi)
+        # deck id → how much larger its faces print than they are drawn (an export's --fit scale):
+        # a picture's dpi is its pixels over the size it prints at
+        self.printed = dict(printed or {})
         self.art_to_come = msg("art.placeholder", game.lang)  # the label of a frame where art will go
         self.warnings = warnings
         self._placements: dict[tuple, dict[str, Any]] = {}
@@ -192,6 +196,8 @@ class ArtPlacer:
         return template, None
 
     def _measure(self, deck: Deck, piece: Piece, name: str, pixels, box, drawn) -> None:
+        scale = self.printed.get(deck.id, 1.0)
+        box, drawn = (box[0] * scale, box[1] * scale), (drawn[0] * scale, drawn[1] * scale)
         dpi = min(pixels[0] / (drawn[0] / MM_PER_INCH), pixels[1] / (drawn[1] / MM_PER_INCH))
         key = (deck.id, piece.index, name, round(box[0], 2), round(box[1], 2), round(dpi, 1))
         if key in self._placements:

@@ -382,7 +382,8 @@ class Renderer:
     """Holds the Jinja environment for one game; renders faces to SVG text."""
 
     def __init__(self, templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI,
-                 compiled: CompiledTemplates | None = None, memo: RenderMemo | None = None):
+                 compiled: CompiledTemplates | None = None, memo: RenderMemo | None = None,
+                 printed: Mapping[str, float] | None = None):
         self.game = game
         self.memo = memo
         self.bleed_mm = bleed_mm
@@ -410,7 +411,7 @@ class Renderer:
         self.templates = templates
         self.icon_dirs = builtin.icon_dirs(templates, game.slug)
         self.warnings: list[str] = []
-        self.art = ArtPlacer(game, templates, min_dpi, self.warnings)  # image(); art.folder.resolver for <image>
+        self.art = ArtPlacer(game, templates, min_dpi, self.warnings, printed)  # image(); art.folder.resolver for <image>
         self._checked: dict[str, list] = {}  # SVG text found well-formed → its plain <image> placements
         self._deck_counts: dict[str, int] = {}  # deck id → its total count, summed once per deck
         self._names: dict[tuple[str, str], str] = {}  # (deck id, side) → the template's name for Jinja

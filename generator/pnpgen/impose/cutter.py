@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from pnpgen.data.validate import dimensions
 from pnpgen.impose.grid import SheetLayout, SheetOptions, Slot, layout_grid, layout_grid_at
 from pnpgen.impose.nest import bleed_steps
 from pnpgen.impose.plan import Box, Page, PlaceFace
@@ -109,6 +110,13 @@ def add_registration(pages: list[Page], marks: SilhouetteMarks) -> None:
 
 CRICUT_AREA_IN = (6.75, 9.25)  # Design Space's Print Then Cut size limit (docs/home-printing.md)
 CRICUT_DPI = 300
+CRICUT_AREA_RANGE_MM = (50.0, 450.0)  # --cricut-area's sides
+
+
+def cricut_area_option(text: str) -> tuple[float, float]:
+    """``--cricut-area 7x9.5in`` (mm without a unit) → the Print Then Cut area in inches."""
+    w, h = dimensions(text, *CRICUT_AREA_RANGE_MM, "Print Then Cut area", "6.75x9.25in (Design Space's limit on Letter and A4)")
+    return round(w / MM_PER_INCH, 4), round(h / MM_PER_INCH, 4)
 
 
 def cricut_area_mm(area_in: tuple[float, float] = CRICUT_AREA_IN) -> tuple[float, float]:

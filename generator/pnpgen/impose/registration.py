@@ -20,16 +20,18 @@ class SilhouetteMarks:
     """Silhouette Studio's registration marks, type 1, at its defaults (docs/home-printing.md
     names the sources): every figure in mm, from the paper's edges."""
 
-    inset_mm: float = 10.0  # paper edge → the marks' outer edges (Studio's default and least inset, 0.394 in)
-    square_mm: float = 5.0  # side of the filled square at the top-left
-    length_mm: float = 0.33 * MM_PER_INCH  # arm of each L mark, 8.382 mm
-    thickness_mm: float = 0.039 * MM_PER_INCH  # line width of the L marks, 0.991 mm
+    # paper edge → the centre line of each L's two lines, and the square's corner (Studio's default
+    # and least inset, 0.394 in): where silhouette-card-maker draws its marks for Studio's templates
+    inset_mm: float = 10.0
+    square_mm: float = 5.0  # side of the filled square at the top-left (inside its border)
+    length_mm: float = 0.33 * MM_PER_INCH  # arm of each L mark from its corner's centre line, 8.382 mm
+    thickness_mm: float = 0.039 * MM_PER_INCH  # line width of the L marks and the square's border, 0.991 mm
     keepout_mm: float = 3.0  # clear space round each mark's box (Studio's hatched zone)
 
     @property
     def reach_mm(self) -> float:
         """How far the keep-out zone of each mark reaches from the paper's corner, on both axes."""
-        return self.inset_mm + max(self.square_mm, self.length_mm) + self.keepout_mm
+        return self.inset_mm + max(self.square_mm + self.thickness_mm / 2, self.length_mm) + self.keepout_mm
 
     def zones(self, paper: tuple[float, float]) -> list[Box]:
         """The keep-out zones (top-left, top-right, bottom-left): nothing printed inside."""
@@ -38,13 +40,15 @@ class SilhouetteMarks:
         return [(0.0, 0.0, z, z), (w - z, 0.0, w, z), (0.0, h - z, z, h)]
 
     def mark_boxes(self, paper: tuple[float, float]) -> list[Box]:
-        """The marks as filled rectangles: the square, then each L as its two bars."""
+        """The marks as filled rectangles: the square with its border, then each L as its two
+        bars, each line centred on the inset (its outer edge half a line nearer the paper's edge)
+        and reaching ``length`` from the corner, as silhouette-card-maker draws them."""
         w, h = paper
-        i, s, n, t = self.inset_mm, self.square_mm, self.length_mm, self.thickness_mm
+        i, s, n, e = self.inset_mm, self.square_mm, self.length_mm, self.thickness_mm / 2
         return [
-            (i, i, i + s, i + s),
-            (w - i - n, i, w - i, i + t), (w - i - t, i, w - i, i + n),  # top-right L
-            (i, h - i - t, i + n, h - i), (i, h - i - n, i + t, h - i),  # bottom-left L
+            (i - e, i - e, i + s + e, i + s + e),
+            (w - i - n, i - e, w - i + e, i + e), (w - i - e, i - e, w - i + e, i + n),  # top-right L
+            (i - e, h - i - e, i + n, h - i + e), (i - e, h - i - n, i + e, h - i + e),  # bottom-left L
         ]
 
     def cut_area(self, paper: tuple[float, float], margin_mm: float, slug_mm: float) -> Box:

@@ -170,7 +170,7 @@ def sleeve_sheets(deck: DeckSheets, kind: str, sheet: SheetOptions, font: str, m
                    sheets=len(pages), how=how, bleed=f"{layout.sheet_bleed_mm:.1f}")
         page.items.extend(slug(instruction, note, deck.stamp_of(deck.fronts[(n - 1) * layout.per_sheet:n * layout.per_sheet]),
                                layout.paper_mm, sheet, font, measure, lang))
-    record = {"layout": "sleeve", "sleeve_mm": [w, h], "insert_mm": [round(insert.w, 3), round(insert.h, 3)],
+    record = {"layout": "sleeve", "sleeve_mm": [round(w, 3), round(h, 3)], "insert_mm": [round(insert.w, 3), round(insert.h, 3)],
               "scale": round(s, 5), "reduced": s < 1.0, "pieces_per_sheet": layout.per_sheet,
               "sheet_bleed_mm": round(layout.sheet_bleed_mm, 3)}
     return pages, record

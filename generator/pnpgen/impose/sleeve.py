@@ -10,15 +10,13 @@ the insert's size.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 
-from pnpgen.data.validate import Invalid
+from pnpgen.data.validate import dimensions
 from pnpgen.impose.grid import SheetLayout, SheetOptions, cut_marks, used_part
 from pnpgen.impose.nest import NestLayout
 from pnpgen.impose.plan import DieLine, Page, PlaceFace, Strokes
 from pnpgen.shapes import Affine, ShapeSpec, bleed_path, cut_path
-from pnpgen.units import MM_PER_UNIT
 
 CLEARANCE_MM = 1.0  # the insert is at least this much narrower and shorter than the sleeve's inside
 SLEEVE_RANGE_MM = (20.0, 400.0)
@@ -40,16 +38,7 @@ class Sleeve:
 def sleeve_option(text: str) -> Sleeve:
     """``66x91`` (mm, the sleeve's inside; ``2.6x3.6in``, ``6.6cmx9.1cm`` too: a unit after the
     height is both sides') → Sleeve."""
-    number = r"\s*(\d+(?:\.\d+)?)\s*(mm|cm|in)?\s*"
-    m = re.fullmatch(number + "[xX×]" + number, text.lower())
-    lo, hi = SLEEVE_RANGE_MM
-    if m:
-        w, w_unit, h, h_unit = m.groups()
-        sides = (float(w) * MM_PER_UNIT[w_unit or h_unit or "mm"], float(h) * MM_PER_UNIT[h_unit or "mm"])
-    if not m or not all(lo <= v <= hi for v in sides):
-        raise Invalid(f"{text!r} is not a sleeve size", f"WIDTHxHEIGHT in mm from {lo:g} to {hi:g}, e.g. 66x91 "
-                      "(or with a unit: 2.6x3.6in)")
-    return Sleeve(*sides)
+    return Sleeve(*dimensions(text, *SLEEVE_RANGE_MM, "sleeve size", "66x91 (or with a unit: 2.6x3.6in)"))
 
 
 def sleeve_pages(fronts: tuple[str, ...], spec: ShapeSpec, insert: ShapeSpec, scale: float,

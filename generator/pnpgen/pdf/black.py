@@ -16,7 +16,12 @@ Printers ask for small text and lines in 100 % K, overprinting. So, in every con
   colour and overprint off again after it (``k_only(pdf, overprint=False)``: overprint off, the
   black knocking out the ground, for a shop whose ink limit the ground and the black together
   pass: pdf/overprint.py);
-- fills (areas, whatever their size) keep their colour: a large dark area stays the rich black the
+- a filled shape in such a colour is drawn so too when it is small: its box (as the stream draws
+  it) at most SMALL_FILL_PT on each side — an icon, a pip, a letter-like glyph drawn as a path —
+  or at most THIN_PT across (a rule drawn as a thin filled rectangle is a line). The figure is a
+  printer's published rule: rich black for "large, solid black areas and text over 36 point",
+  100 % K below (smartlevels.com, "Design for print"); a shape that fits a 36 pt em is a
+  character's size. Larger fills keep their colour: a large dark area stays the rich black the
   designer chose; K-only greys (a 60 % grey) are left as they are, and so are the cut marks,
   drawn in the Separation ``All`` (pdf/writer.py), not in a DeviceCMYK colour.
 
@@ -32,12 +37,17 @@ from typing import Any
 
 BLACK_K = 0.70  # K after conversion at or above which a colour counts as black
 THIN_PT = 1.0  # strokes up to this width (points, the stream's cm counted) are lines, not areas
+SMALL_FILL_PT = 36.0  # a fill whose box is at most this on each side (points) is small: a 36 pt em
 K100 = (0.0, 0.0, 0.0, 1.0)
 OVERPRINT, KNOCKOUT = "/PnpOverprint", "/PnpKnockout"
 _PATH = {"m", "l", "c", "v", "y", "h", "re"}
 _PAINT = {"S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n"}
 # A path both filled and stroked, as its fill alone and its stroke alone.
 _SPLIT = {"B": ("f", "S"), "B*": ("f*", "S"), "b": ("f", "s"), "b*": ("f*", "s")}
+_STROKED = {"S", "s", "B", "B*", "b", "b*"}
+_FILLED = {"f", "F", "f*", "B", "B*", "b", "b*"}
+IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in points
 
 
 @dataclass(frozen=True)
@@ -46,12 +56,13 @@ class Mapped:
 
     text: Counter
     strokes: Counter
+    fills: Counter
     overprint: bool = True  # False: knocking out
 
     def lines(self, name: str) -> list[str]:
         out = []
         how = "with overprint" if self.overprint else "knocking out the ground"
-        for kind, counts in (("text", self.text), ("thin strokes", self.strokes)):
+        for kind, counts in (("text", self.text), ("thin strokes", self.strokes), ("small fills", self.fills)):
             if counts:
                 colours = ", ".join(f"{_show(c)} ×{n}" for c, n in sorted(counts.items()))
                 out.append(f"{name}: {kind} printed 100 % K {how} (was {colours})")
@@ -75,7 +86,7 @@ def is_black(cmyk: tuple[float, ...] | None) -> bool:
 def k_only(pdf: bytes, overprint: bool = True) -> tuple[bytes, Mapped]:
     import pikepdf
 
-    mapped = Mapped(Counter(), Counter(), overprint)
+    mapped = Mapped(Counter(), Counter(), Counter(), overprint)
     with pikepdf.open(io.BytesIO(pdf)) as doc:
         states = {OVERPRINT: doc.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.ExtGState, OP=True, op=True, OPM=1)),
                   KNOCKOUT: doc.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.ExtGState, OP=False, op=False, OPM=0))}
@@ -93,7 +104,7 @@ def k_only(pdf: bytes, overprint: bool = True) -> tuple[bytes, Mapped]:
                     seen.add(xobj.objgen)
                     _rewrite(doc, xobj, mapped, states)
                     todo.append(xobj)
-        if not (mapped.text or mapped.strokes):
+        if not (mapped.text or mapped.strokes or mapped.fills):
             return pdf, mapped
         out = io.BytesIO()
         doc.save(out, deterministic_id=True, compress_streams=True,
@@ -107,11 +118,10 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
     from pikepdf import Name, Operator
 
     ops = pikepdf.parse_content_stream(obj)
+    # user space → points: a form's /Matrix, then the stream's cm
+    drawn = _states(ops, _matrix(obj.get("/Matrix")) if isinstance(obj, pikepdf.Stream) else IDENTITY)
+    parts = _parts_of_areas(drawn, ops)  # small dark fills that belong to a dark area (kept as it is)
     out: list = []
-    fill = stroke = None
-    width = 1.0
-    scale = _scale(obj.get("/Matrix")) if isinstance(obj, pikepdf.Stream) else 1.0  # user unit → points
-    stack: list = []
     path_start: int | None = None
     text_colour = None  # the original fill of a text object being drawn in K
     changed = False
@@ -123,25 +133,9 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
     def restore(colour, colour_op: str) -> list:
         return [(list(colour), Operator(colour_op)), ([Name(KNOCKOUT)], Operator("gs"))]
 
-    for instruction in ops:
+    for n, (instruction, (fill, stroke, line_pt, box)) in enumerate(zip(ops, drawn)):
         operands, op = instruction.operands, instruction.operator
         name = str(op)
-        if name == "k":
-            fill = tuple(float(v) for v in operands)
-        elif name == "K":
-            stroke = tuple(float(v) for v in operands)
-        elif name in ("g", "rg", "sc", "scn", "cs"):
-            fill = (0.0, 0.0, 0.0, 1.0 - float(operands[0])) if name == "g" else None
-        elif name in ("G", "RG", "SC", "SCN", "CS"):
-            stroke = (0.0, 0.0, 0.0, 1.0 - float(operands[0])) if name == "G" else None
-        elif name == "w":
-            width = float(operands[0])
-        elif name == "cm":
-            scale *= _scale(operands)
-        elif name == "q":
-            stack.append((fill, stroke, width, scale))
-        elif name == "Q" and stack:
-            fill, stroke, width, scale = stack.pop()
         if name == "BT" and is_black(fill):
             text_colour = fill
             mapped.text[_round(fill)] += 1
@@ -157,30 +151,43 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
         if name in _PATH and path_start is None:
             path_start = len(out)
         if name in _PAINT:
-            thin = path_start is not None and is_black(stroke) and width * scale <= THIN_PT + 1e-9
-            if thin and name in ("S", "s"):
-                assert stroke is not None and path_start is not None
-                mapped.strokes[_round(stroke)] += 1
-                out[path_start:path_start] = overprint("K")
-                out.append((operands, op))
-                out.extend(restore(stroke, "K"))
+            thin = name in _STROKED and path_start is not None and is_black(stroke) and line_pt <= THIN_PT + 1e-9
+            small = (name in _FILLED and path_start is not None and box is not None and is_black(fill)
+                     and _small(box) and n not in parts)
+            if not (thin or small):
                 path_start = None
-                changed = True
+                out.append((operands, op))
                 continue
-            if thin and name in _SPLIT:
-                assert stroke is not None and path_start is not None
+            assert path_start is not None
+            changed = True
+            if thin:
+                assert stroke is not None
                 mapped.strokes[_round(stroke)] += 1
+            if small:
+                assert fill is not None
+                mapped.fills[_round(fill)] += 1
+            if name in _SPLIT and thin != small:  # its fill and its stroke apart, one of them in K
                 path = [i for i in out[path_start:] if str(i[1]) in _PATH]  # the clip (W) is set once
                 fill_op, stroke_op = _SPLIT[name]
+                if small:
+                    out[path_start:path_start] = overprint("k")
                 out.append(([], Operator(fill_op)))
-                out.extend(overprint("K"))
-                out.extend(path)
-                out.append(([], Operator(stroke_op)))
-                out.extend(restore(stroke, "K"))
-                path_start = None
-                changed = True
-                continue
+                if small:
+                    out.extend(restore(fill, "k"))
+                    out.extend(path)
+                    out.append(([], Operator(stroke_op)))
+                else:
+                    out.extend(overprint("K"))
+                    out.extend(path)
+                    out.append(([], Operator(stroke_op)))
+                    out.extend(restore(stroke, "K"))
+            else:  # a stroke, a fill, or a path filled and stroked both in K
+                before = (overprint("K") if thin else []) + (overprint("k") if small else [])
+                out[path_start:path_start] = before
+                out.append((operands, op))
+                out.extend((restore(stroke, "K") if thin else []) + (restore(fill, "k") if small else []))
             path_start = None
+            continue
         out.append((operands, op))
     if not changed:
         return
@@ -199,13 +206,106 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
         res.ExtGState[key] = state
 
 
-def _scale(matrix) -> float:
-    """How much a matrix (``cm``'s six operands, a form's /Matrix) scales a line's width: the
-    square root of its determinant's size (1 for no matrix)."""
-    if matrix is None or len(matrix) != 6:
-        return 1.0
-    a, b, c, d = (float(v) for v in list(matrix)[:4])
+def _matrix(operands) -> tuple[float, ...]:
+    """``cm``'s six operands, or a form's /Matrix, as numbers (the identity for none)."""
+    if operands is None or len(operands) != 6:
+        return IDENTITY
+    return tuple(float(v) for v in operands)
+
+
+def _times(m: tuple[float, ...], n: tuple[float, ...]) -> tuple[float, ...]:
+    """m then n: a ``cm`` (m) applied inside the matrix in effect (n)."""
+    a, b, c, d, e, f = m
+    p, q, r, s, t, u = n
+    return (a * p + b * r, a * q + b * s, c * p + d * r, c * q + d * s, e * p + f * r + t, e * q + f * s + u)
+
+
+def _scale(matrix: tuple[float, ...]) -> float:
+    """How much a matrix scales a line's width: the square root of its determinant's size."""
+    a, b, c, d = matrix[:4]
     return abs(a * d - b * c) ** 0.5
+
+
+def _points(name: str, operands: list[float], ctm: tuple[float, ...]) -> list[tuple[float, float]]:
+    """The points a path operator adds (a rectangle's four corners), in points."""
+    if name == "re":
+        x, y, w, h = operands
+        pairs = [(x, y), (x + w, y), (x, y + h), (x + w, y + h)]
+    else:
+        pairs = list(zip(operands[0::2], operands[1::2]))
+    a, b, c, d, e, f = ctm
+    return [(a * x + c * y + e, b * x + d * y + f) for x, y in pairs]
+
+
+def _states(ops, ctm: tuple[float, ...]) -> list[tuple[Any, Any, float, Box | None]]:
+    """For each instruction of a content stream, the graphics state it is drawn in: (fill, stroke,
+    line width in points, and for a painting operator the box of its path in points — curves'
+    control points counted)."""
+    out: list[tuple[Any, Any, float, Box | None]] = []
+    fill = stroke = None
+    width = 1.0
+    stack: list = []
+    points: list[tuple[float, float]] = []
+    for instruction in ops:
+        operands, name = instruction.operands, str(instruction.operator)
+        if name == "k":
+            fill = tuple(float(v) for v in operands)
+        elif name == "K":
+            stroke = tuple(float(v) for v in operands)
+        elif name in ("g", "rg", "sc", "scn", "cs"):
+            fill = (0.0, 0.0, 0.0, 1.0 - float(operands[0])) if name == "g" else None
+        elif name in ("G", "RG", "SC", "SCN", "CS"):
+            stroke = (0.0, 0.0, 0.0, 1.0 - float(operands[0])) if name == "G" else None
+        elif name == "w":
+            width = float(operands[0])
+        elif name == "cm":
+            ctm = _times(_matrix(operands), ctm)
+        elif name == "q":
+            stack.append((fill, stroke, width, ctm))
+        elif name == "Q" and stack:
+            fill, stroke, width, ctm = stack.pop()
+        elif name in _PATH:
+            points.extend(_points(name, [float(v) for v in operands], ctm))
+        box = None
+        if name in _PAINT:
+            if points:
+                box = (min(x for x, _ in points), min(y for _, y in points),
+                       max(x for x, _ in points), max(y for _, y in points))
+            points = []
+        out.append((fill, stroke, width * _scale(ctm), box))
+    return out
+
+
+def _small(box: Box) -> bool:
+    """A fill is small when its box is at most SMALL_FILL_PT each way, or at most THIN_PT across."""
+    w, h = box[2] - box[0], box[3] - box[1]
+    return max(w, h) <= SMALL_FILL_PT + 1e-9 or min(w, h) <= THIN_PT + 1e-9
+
+
+def _parts_of_areas(drawn: list, ops) -> set[int]:
+    """The instructions painting a small dark fill that is a part of a dark area (a fill too large
+    to be small) of its own colour: on it or touching it (within THIN_PT), or touching such a part
+    (a badge on its panel, a shape built of pieces). In 100 % K they would print as darker patches
+    on the area, so they keep its colour."""
+    areas, small = [], {}
+    for n, ((fill, _, _, box), instruction) in enumerate(zip(drawn, ops)):
+        if str(instruction.operator) in _FILLED and box is not None and is_black(fill):
+            if _small(box):
+                small[n] = (fill, box)
+            else:
+                areas.append((fill, box))
+    parts: set[int] = set()
+    while areas:
+        touching = {n for n, (fill, box) in small.items() if any(c == fill and _touch(box, b) for c, b in areas)}
+        for n in touching:
+            parts.add(n)
+        areas = [small.pop(n) for n in touching]
+    return parts
+
+
+def _touch(a: Box, b: Box) -> bool:
+    """Whether two boxes overlap or lie within THIN_PT of each other."""
+    return a[0] <= b[2] + THIN_PT and b[0] <= a[2] + THIN_PT and a[1] <= b[3] + THIN_PT and b[1] <= a[3] + THIN_PT
 
 
 def _round(cmyk) -> tuple[float, ...]:
