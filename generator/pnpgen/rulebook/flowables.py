@@ -46,7 +46,6 @@ def sketching(canv) -> bool:
     return bool(getattr(canv, "sketch", False))
 
 
-
 def _visible(text: str) -> int:
     """Characters that count for a last line: punctuation and spaces do not."""
     return sum(1 for ch in text if not ch.isspace() and not unicodedata.category(ch).startswith("P"))
@@ -126,15 +125,16 @@ def _latin_lines(classes: Sequence[int], widths: Sequence[float], spaces: Sequen
 
 def _hyphenate_next(classes, widths, spaces, width, hyphens, em, start: int, end: int) -> int:
     inked = [i for i in range(start, end) if not spaces[i]]
-    if not inked:
+    stop = end + 1
+    while stop < len(widths) and classes[stop] in (lb.WORD, lb.HYPHEN):
+        stop += 1
+    # a compound (``resource-collecting``) breaks only at its own hyphen (CMOS 7.42), never ``re-``
+    if not inked or stop < len(widths) and classes[stop] == lb.PHRASE:
         return end
     used = sum(widths[start:inked[-1] + 1])
     gaps = sum(1 for i in range(inked[0], inked[-1]) if spaces[i])
     if (width - used) / max(gaps, 1) <= LOOSE_WORD_SPACE * em:
         return end
-    stop = end + 1
-    while stop < len(widths) and classes[stop] in (lb.WORD, lb.HYPHEN):
-        stop += 1
     for p in range(stop - 1, end, -1):
         if classes[p] == lb.HYPHEN and sum(widths[start:p]) + hyphens[p] <= width + 1e-9:
             return p

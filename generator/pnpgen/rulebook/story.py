@@ -665,12 +665,25 @@ def latin_typography(text: str) -> str:
 
 def curly_quotes(text: str) -> str:
     """``"Hold"`` → “Hold”, ``player's`` → player’s, ``'a'`` → ‘a’: a quote after a space, an
-    opening bracket or a dash (or at the start) opens, any other closes (an apostrophe)."""
+    opening bracket or a dash (or at the start) opens, any other closes (an apostrophe). After a
+    digit, with no quote of its kind open, it is a prime: ``5'11"`` → 5′11″ (feet and inches,
+    CMOS 6.115), but ``1990's`` keeps its apostrophe and ``"Take 5"`` its closing quote."""
     out = []
+    open_double = open_single = False
     for i, ch in enumerate(text):
         if ch in "\"'":
-            opens = i == 0 or text[i - 1].isspace() or text[i - 1] in "([{“‘—–-/"
-            ch = ("“" if opens else "”") if ch == '"' else ("‘" if opens else "’")
+            before, after = text[i - 1] if i else "", text[i + 1:i + 2]
+            opens = i == 0 or before.isspace() or before in "([{“‘—–-/"
+            if before.isdigit() and ch == '"' and not open_double:
+                ch = "″"
+            elif before.isdigit() and ch == "'" and not open_single and not after.isalpha():
+                ch = "′"
+            elif ch == '"':
+                ch, open_double = ("“", True) if opens else ("”", False)
+            else:
+                ch = "‘" if opens else "’"
+                if opens or not (before.isalpha() and after.isalpha()):  # (an apostrophe in a word: no quote)
+                    open_single = opens
         out.append(ch)
     return "".join(out)
 
