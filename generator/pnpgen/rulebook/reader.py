@@ -152,9 +152,9 @@ def read_text(data: bytes, path: Path) -> Draft:
             f"digit; printed as {GETA}"
         )
         text = text.replace(REPLACEMENT, GETA)
-    text, ruby, first = ruby_in_parentheses(text)
+    text, ruby, first_ruby = ruby_in_parentheses(text)
     if ruby:
-        report.append(f"draft {path.name}: {ruby} ruby reading{'s' * (ruby != 1)} ({first}…) set in parentheses after "
+        report.append(f"draft {path.name}: {ruby} ruby reading{'s' * (ruby != 1)} ({first_ruby}…) set in parentheses after "
                       "their words (the rulebook sets no ruby)")
     flattened = is_flattened(text)
     if flattened:
