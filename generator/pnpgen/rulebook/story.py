@@ -39,6 +39,7 @@ from pnpgen.rulebook.flowables import (
     terms,
 )
 from pnpgen.rulebook.inline import Icon, with_icons
+from pnpgen.rulebook.inline import markup as icon_markup
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.piecepics import Faces, Figure, FittedFaces
 from pnpgen.rulebook.quickref import Line, quick_reference
@@ -173,7 +174,7 @@ class StoryBuilder:
         """A paragraph of the draft: indexed while the rules are set."""
         self.has_terms = self.has_terms or (self.indexing and bool(terms(kw.get("prefix", "") + text)))
         if "prefix" in kw:
-            kw["prefix"] = self.typo(kw["prefix"])
+            kw["prefix"], kw["prefix_icons"] = self.typo(kw["prefix"]), self.icons  # (a run-in heading's, a term's icons)
         text, icons = with_icons(self.typo(text), self.icons)
         return JPara(text, font, size, leading, indexed=self.indexing, lang=self.text_lang, icons=icons, **kw)
 
@@ -244,7 +245,7 @@ class StoryBuilder:
                 out += self.run_in(b, indent, notes_as_rules)
             elif isinstance(b, Subheading):
                 style, mark = self.marks.sub[b.level]
-                head = Paragraph(_marked(mark, self.shown(b.text), self.st[style].fontName), self.st[style])
+                head = Paragraph(_marked(mark, self.shown(b.text), self.st[style], self.icons), self.st[style])
                 head.keepWithNext = 1
                 key = self.node_keys[id(b)] = self.key()
                 out.append(self.indexed(_Indent(head, indent, key, self.pages), b.text))
@@ -292,12 +293,13 @@ class StoryBuilder:
         key = self.node_key(node) if node is not None else self.key()
         return [CondPageBreak(45 * mm),
                 self.indexed(Heading(number, self.shown(title), 0, self.st["h1"], mark=mark, key=key, rule=True,
-                                     space_before=10, space_after=4.5, gap=self.marks.gap, pages=self.pages), title)]
+                                     space_before=10, space_after=4.5, gap=self.marks.gap, pages=self.pages,
+                                     icons=self.icons), title)]
 
     def step_heading(self, number: str, title: str, node: object = None) -> Flowable:
         key = self.node_key(node) if node is not None else self.key()
         return self.indexed(Heading(number, self.shown(title), 1, self.st["h2"], key=key, bar=True, space_before=8,
-                                    space_after=4, gap=self.marks.gap, pages=self.pages), title)
+                                    space_after=4, gap=self.marks.gap, pages=self.pages, icons=self.icons), title)
 
     def step_line(self, step: Step) -> JPara:
         """A step the draft wrote as one sentence (``1. Shuffle the deck.``), set as a numbered
@@ -379,7 +381,7 @@ class StoryBuilder:
                 out.append(GridKeep(self.component(row)))
         if extra:
             out.append(Spacer(1, 6))
-            head = Paragraph(_marked(self.marks.other, self.label("other_components"), self.st["h3"].fontName),
+            head = Paragraph(_marked(self.marks.other, self.label("other_components"), self.st["h3"]),
                              self.st["h3"])
             out.append(GridKeep([head] + self.component(extra[0])))
             for row in extra[1:]:
@@ -482,7 +484,7 @@ class StoryBuilder:
                                      space_after=4)] + out
 
     def qr_title(self, key: str) -> Paragraph:
-        head = Paragraph(_marked(self.marks.other, self.label(key), self.st["h5"].fontName), self.st["h5"])
+        head = Paragraph(_marked(self.marks.other, self.label(key), self.st["h5"]), self.st["h5"])
         head.keepWithNext = 1
         return head
 
@@ -688,9 +690,11 @@ def curly_quotes(text: str) -> str:
     return "".join(out)
 
 
-def _marked(mark: str, text: str, font: str) -> str:
-    """A heading's markup: its mark in the accent colour (none for a Latin sub-heading), then the text."""
-    return f'<font color="#2f4f6f">{mark}</font> {glyphs.markup(text, font)}' if mark else glyphs.markup(text, font)
+def _marked(mark: str, text: str, style, icons: Mapping[str, Icon] | None = None) -> str:
+    """A heading's markup: its mark in the accent colour (none for a Latin sub-heading), then the
+    text, its ``{coin}`` icons drawn (``inline.markup``)."""
+    words = icon_markup(text, style.fontName, style.fontSize, icons or {})
+    return f'<font color="#2f4f6f">{mark}</font> {words}' if mark else words
 
 
 def _data_only(row: ComponentRow) -> bool:
