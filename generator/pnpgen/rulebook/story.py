@@ -111,6 +111,7 @@ RULE_GAP = 3  # pt between a component's heading rule and its pictures (the card
 PICTURE_GAP = 4 * mm  # between the pictures and the description beside them
 TEXT_W = PAGE_W - MARGIN_INNER - MARGIN_OUTER
 STEP_INDENT = BODY_SIZE * 2  # a one-sentence step's text, right of its hanging number (``10.`` fits)
+LIST_INDENT = BODY_SIZE * 1.1  # a nested list item's mark, under its parent's text
 QR_INDENT = 4 * mm  # the quick reference's lines under their part's title
 
 
@@ -225,9 +226,7 @@ class StoryBuilder:
                 out.append(self.para(b.text, indent=indent, page=page) if notes_as_rules
                            else self.para(b.text, indent=indent + BODY_SIZE, first=0, note=True, page=page))
             elif isinstance(b, Bullet):
-                out.append(self.jpara(b.text, self.fonts.body, BODY_SIZE, BODY_LEADING,
-                                      first_indent=indent + BODY_SIZE * 1.6, left=indent + BODY_SIZE * 1.6,
-                                      prefix=self.marks.bullet, prefix_x=indent + BODY_SIZE * 0.5))
+                out.append(self.list_item(b, indent))
             elif isinstance(b, Item):
                 left = indent + BODY_SIZE * 1.5
                 if b.term:
@@ -257,6 +256,19 @@ class StoryBuilder:
                 # set apart by it wherever they stand (they have no indent)
                 out[start].spaceBefore = max(getattr(out[start], "spaceBefore", 0), 4)
         return out
+
+    def list_item(self, b: Bullet, indent: float) -> JPara:
+        """A list's item, its mark hanging (the book's ・, or the draft's a) （１） ①), its lines
+        aligned after it; a nested item's mark under its parent's text."""
+        x = indent + b.level * LIST_INDENT + BODY_SIZE * 0.5
+        mark = self.typo(b.mark) or self.marks.bullet
+        # ・ and ① are an em wide; a full-width bracket closes with its own half-em of space
+        gap = 0.1 if mark[-1] in "）" or mark == self.marks.bullet or "①" <= mark <= "⑳" else 0.4
+        left = x + glyphs.width(mark, self.fonts.body, BODY_SIZE) + gap * BODY_SIZE if b.mark else x + BODY_SIZE * 1.1
+        item = self.jpara(b.text, self.fonts.body, BODY_SIZE, BODY_LEADING, first_indent=left, left=left,
+                          prefix=mark, prefix_x=x)
+        item.list_level = b.level  # type: ignore[attr-defined]
+        return item
 
     def run_in(self, b: Subheading, indent: float, notes_as_rules: bool) -> list[Flowable]:
         """A sub-heading below the book's three heading levels (◎, ●) set as a run-in heading: its
@@ -557,6 +569,7 @@ class StoryBuilder:
             out += self.appendix()
         out += [NextPageTemplate("colophon"), PageBreak(), Spacer(1, 1)]
         _lead_ins_with_their_lists(out)
+        _lists_kept_together(out)
         _two_lines_under_headings(out)
         return out
 
@@ -632,6 +645,25 @@ def _lead_ins_with_their_lists(story: list[Flowable]) -> None:
             isinstance(below, JPara) and (bool(below.prefix) or below.left > above.left))
         if listed:
             above.keepWithNext = 1
+
+
+def _lists_kept_together(story: list[Flowable]) -> None:
+    """A list's first item never stands alone at a page's foot, nor its last at a page's head
+    (a list's widow and orphan: it breaks between two items of each side at least), and an item
+    keeps with the first of the items nested under it."""
+    def level(f: Flowable) -> int | None:
+        return getattr(f, "list_level", None)
+
+    run: list[Flowable] = []
+    for f in [*story, None]:
+        if f is not None and level(f) is not None:
+            if run and level(f) > level(run[-1]):  # type: ignore[operator]
+                run[-1].keepWithNext = 1
+            run.append(f)
+            continue
+        if len(run) >= 2:
+            run[0].keepWithNext = run[-2].keepWithNext = 1
+        run = []
 
 
 def _two_lines_under_headings(story: list[Flowable]) -> None:
