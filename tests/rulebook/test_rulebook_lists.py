@@ -106,3 +106,12 @@ def test_a_list_never_leaves_its_first_or_last_item_alone_on_a_page(tmp_path):
         assert not lines[0].endswith("の四") and not lines[-1].endswith("の一"), lines
         split += lines[-1].endswith(("の二", "の三")) or lines[0].endswith(("の二", "の三"))
     assert split  # (some list does break across a page, between its second and third items)
+
+
+def test_a_marked_item_is_read_by_the_quick_reference_as_the_line_it_was():
+    """``①各プレイヤーに５枚ずつ配ります。`` in the setup was a line of text the quick reference read
+    (a hand dealt); read as a list's item, it still is."""
+    from pnpgen.rulebook.quickref import quick_reference
+
+    doc = parse(DRAFT.replace("■　ゲームの進行", "■　ゲームの準備\n\n①各プレイヤーに５枚ずつ配ります。\n\n■　ゲームの進行"))
+    assert [line.text for line in quick_reference(doc.rules, False).setup] == ["①各プレイヤーに５枚ずつ配ります。"]

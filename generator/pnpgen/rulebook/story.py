@@ -218,7 +218,8 @@ class StoryBuilder:
         for b in blocks:
             start = len(out)
             # where a paragraph or item starts: the quick reference prints the page of its sentences
-            page = (self.node_key(b), self.pages) if isinstance(b, (DraftParagraph, Note, Item)) else None
+            page = (self.node_key(b), self.pages) if isinstance(b, (DraftParagraph, Note, Item)) or \
+                isinstance(b, Bullet) and b.mark else None  # (a marked item: the quick reference reads it)
             if isinstance(b, DraftParagraph):
                 out.append(self.para(b.text, indent=indent, first=BODY_SIZE if b.indent else 0, page=page))
             elif isinstance(b, Note):
@@ -226,7 +227,7 @@ class StoryBuilder:
                 out.append(self.para(b.text, indent=indent, page=page) if notes_as_rules
                            else self.para(b.text, indent=indent + BODY_SIZE, first=0, note=True, page=page))
             elif isinstance(b, Bullet):
-                out.append(self.list_item(b, indent))
+                out.append(self.list_item(b, indent, page))
             elif isinstance(b, Item):
                 left = indent + BODY_SIZE * 1.5
                 if b.term:
@@ -257,7 +258,7 @@ class StoryBuilder:
                 out[start].spaceBefore = max(getattr(out[start], "spaceBefore", 0), 4)
         return out
 
-    def list_item(self, b: Bullet, indent: float) -> JPara:
+    def list_item(self, b: Bullet, indent: float, page: tuple[str, dict] | None = None) -> JPara:
         """A list's item, its mark hanging (the book's ・, or the draft's a) （１） ①), its lines
         aligned after it; a nested item's mark under its parent's text."""
         x = indent + b.level * LIST_INDENT + BODY_SIZE * 0.5
@@ -266,7 +267,7 @@ class StoryBuilder:
         gap = 0.1 if mark[-1] in "）" or mark == self.marks.bullet or "①" <= mark <= "⑳" else 0.4
         left = x + glyphs.width(mark, self.fonts.body, BODY_SIZE) + gap * BODY_SIZE if b.mark else x + BODY_SIZE * 1.1
         item = self.jpara(b.text, self.fonts.body, BODY_SIZE, BODY_LEADING, first_indent=left, left=left,
-                          prefix=mark, prefix_x=x)
+                          prefix=mark, prefix_x=x, page=page)
         item.list_level = b.level  # type: ignore[attr-defined]
         return item
 
