@@ -618,9 +618,14 @@ def test_proofing_report_finds_the_real_queries(books):
     assert line.startswith("数の不一致\tdata/asian-delivery/draft.txt:177: ３個／４個")
     assert "177行「" in line and "246行「" in line and "倉庫の最大数を４個から３個に変更" in line
     assert re.search(r"「事業所」.*「事務所」", asian.proof)
+    # 〇決算 scores 2 VP a set, 〇最終決算 1 VP: two occasions' rules, a query and no slip (it was 数の不一致)
+    (vp,) = [ln for ln in asian.proof.splitlines() if "２ＶＰ／１ＶＰ" in ln]
+    assert vp.startswith("要確認\tdata/asian-delivery/draft.txt:272: ２ＶＰ／１ＶＰ：「決算」の272行「"), vp
+    assert "「最終決算」の277行「" in vp
     # the same notes are in the book's appendix, with draft lines and no file names
     flat = re.sub(r"\s", "", asian.all_text)
     assert "校正メモ" in flat and "３個／４個" in flat and "（草案177行）" in flat
+    assert "要確認２ＶＰ／１ＶＰ：「決算」の「" in flat and "意図した数か確認してください" in flat
     assert "創生エリア" in re.sub(r"\s", "", populous.all_text.split("校正メモ")[-1])
 
 

@@ -856,3 +856,38 @@ def test_draft_n_on_the_line_under_the_title_is_the_draft_number():
     doc = parse("HARBOUR MASTERS\nDraft 3\n\n1. Overview\n\nA short game.\n\n2. Setup\n\nText.\n", "en")
     assert (doc.title, doc.draft_label, doc.draft_number, doc.preamble) == ("HARBOUR MASTERS", "Draft 3", 3, [])
     assert parse("# Ships (Draft 4)\n\nDraft 2\n\n## Overview\n\nA.\n", "en").draft_number == 4
+
+
+
+_WORDS = ("a of the is to self-explanatory decision-making hand-management well-established "
+          "counter-intelligence round-by-round end-of-game resource-collecting").split()
+COMPOUNDS = ("## Playing the game\n\n" + "".join(
+    " ".join(_WORDS[(k * 7 + j * j) % len(_WORDS)] for j in range(28)).capitalize() + ".\n\n" for k in range(12))
+    + "The Giant is 5'11\" tall on a 12\" board, as in the 1990's \"Take 5\" game.\n")
+
+
+def test_a_compound_breaks_only_at_its_hyphen_and_feet_and_inches_are_primes(tmp_path):
+    """A compound written with its hyphen breaks there alone (CMOS 7.42): a loose line took
+    ``re-`` of ``resource-collecting`` (``de-`` | ``cision-making``), two hyphens of one kind in
+    one word. ``5'11"`` is printed with primes (5′11″), not as closing quotes (5’11”); the
+    apostrophe of ``1990's`` and the quotes of ``"Take 5"`` stay."""
+    ws = english_workspace(tmp_path, MARKDOWN.split("## Playing the game")[0] + COMPOUNDS)
+    game = load_game(Workspace(ws), "test", lang="en")
+    pdf = build_rulebook(game, ws / "fonts", rules_only=True).files["rulebook.pdf"]
+    pages = pdf_glyphs(pdf)
+    lines: dict[tuple[int, float], list] = {}
+    for n, page in enumerate(pages):
+        for g in page:
+            if g.obj is not None and 20 < g.y < 190:  # the body, not the running head or folio
+                lines.setdefault((n, round(g.y, 1)), []).append(g)
+    ends = ["".join(g.char for g in sorted(gs, key=lambda g: g.x)).replace("\ufffe", "-").rstrip()  # (pdfium: a
+            for _, gs in sorted(lines.items())]  # line-end hyphen is U+FFFE)
+    broken = [re.search(r"[A-Za-z]+-$", e).group() for e in ends if re.search(r"[A-Za-z]-$", e)]
+    assert len(broken) > 3, ends
+    # each a compound's own hyphen: the letters before it end with a word the draft writes with its
+    # hyphen (pdfium gives a justified line's words without spaces between them: ``roundresource-``)
+    assert all(any(re.search(rf"\b{b[k:]}", COMPOUNDS) for k in range(len(b) - 1)) for b in broken), broken
+    text = "".join(g.char for page in pages for g in page)
+    assert "5′11″" in text and "12″" in text and "1990’s" in text and "“Take 5”" in text and "’11" not in text
+    primes = [g for page in pages for g in page if g.char in "′″"]
+    assert len(primes) == 3 and all(fontreg.has_glyph(g.font, g.char) for g in primes), [(g.char, g.font) for g in primes]

@@ -118,33 +118,62 @@ def test_icons_in_the_quick_reference_are_drawn_as_in_the_rules(english_book):
     assert len(_icons(pdf, n)) == 3
 
 
-def test_an_icon_in_a_heading_is_told_it_prints_as_written(tmp_path, capsys):
-    """A heading is also a line of the contents and a PDF bookmark, which are text: ``■　{火}の得点``
-    printed 「{火}の得点」 there and in the heading, with no word, the icon drawn in the text."""
-    ws = _english(tmp_path / "ws", ENGLISH_DRAFT.replace("## Playing the game", "## Scoring {coin}"))
-    said = "draft.txt:7: “{coin}” in the heading “Scoring {coin}” prints as written"  # (English quotes)
-    for command in (("check", "--game", "test"), ("rulebook", "--game", "test", "--out", str(tmp_path / "out"))):
-        capsys.readouterr()
-        assert run(ws, *command) == 0
-        err = capsys.readouterr()
-        assert said in err.out + err.err, err.out + err.err
-        assert "expected the icon in the text under the heading" in err.out + err.err
-        assert "{vp}」 in the heading" not in err.out + err.err  # (the step's icons are drawn)
+HEADINGS = DRAFT.replace("■　ゲームの進行", "■　{coin}の獲得").replace(
+    "２：カードを１枚出す。", "２：{coin}を１枚払う。\n◇{vp}{vp}の計算\n　{vp}を数える。\n◎{coin}の戻し方\n　戻す。\n"
+    + "　ルールの文章です。\n" * 40)
 
 
-def test_a_step_heading_with_an_icon_and_steps_numbered_with_a_full_stop_are_told(tmp_path, capsys):
-    """Japanese trial: 「２：{coin}を払う。」 is a step heading (one sentence on its line), which
-    printed {coin} as written in the heading and the contents, without a word; and steps written
-    「１．カードを引く。」 were lines of text, the 早見表 saying the turn was 草案に記載なし."""
+def _placed(pdf, n: int) -> list[tuple[float, float, float]]:
+    """(x, y from the page's top, em) in millimetres of each icon page ``n`` places, by its top."""
+    h = PdfReader(pdf).pages[n].mediabox.height
+    doc = pdfium.PdfDocument(str(pdf))
+    out = []
+    for obj in doc[n].get_objects(max_depth=1):
+        if obj.type == pdfium_c.FPDF_PAGEOBJ_FORM:
+            a, _, _, d, e, f = obj.get_matrix().get()
+            if abs(a - d) < 1e-6 and abs(1 / a - round(1 / a)) > 1e-4:  # (not a piece's picture at 1/n)
+                em = a * 10 / PT_MM
+                out.append((e * PT_MM, (float(h) - f - em) * PT_MM, em))
+    return sorted(out, key=lambda t: (t[1], t[0]))
+
+
+def test_icons_in_headings_are_drawn_in_them_the_contents_and_the_running_head(tmp_path, capsys):
+    """``■　{coin}の獲得``, a step ``２：{coin}を１枚払う。``, ``◇{vp}{vp}の計算`` and ``◎{coin}の戻し方``:
+    each icon is drawn an em of its heading's size where the braces were (they printed as
+    written, with a warning), in the contents' lines and the running head too, and a PDF
+    bookmark, which holds text, names it (「3　coinの獲得」)."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(HEADINGS, encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "rulebook", "--game", "test", "--out", str(tmp_path / "out")) == 0
+    err = capsys.readouterr().err
+    assert "{coin}" not in err and "{vp}" not in err, err
+    pdf = tmp_path / "out" / "test" / "rulebook.pdf"
+    reader = PdfReader(pdf)
+    assert not any("{" in page.extract_text() for page in reader.pages)
+    titles = [item.title for item in reader.outline if not isinstance(item, list)]
+    steps = [item.title for item in reader.outline[3]] if isinstance(reader.outline[3], list) else []
+    assert "3\u3000coinの獲得" in titles and "3.2\u3000coinを１枚払う。" in steps, (titles, steps)
+    assert [round(em, 1) for _, _, em in _placed(pdf, 1)] == [10.0, 8.8]  # the contents' two levels
+    heads = [(x, y, round(em, 1)) for x, y, em in _placed(pdf, 2)]
+    assert [em for _, _, em in heads] == [14.0, 11.5, 10.5, 10.5, 9.0, 9.0], heads  # 3, 3.2, ◇ (twice), ◎, the text
+    rows = glyphs(pdf)[2]
+    for x, y, em in heads[:4:3] + heads[1:2]:  # the section's, the step's and the ◇'s second: the next character an em on
+        after = min((g for g in rows if abs(g.y - (y + em * PT_MM * 0.88)) < 1.2 and g.x > x), key=lambda g: g.x)
+        assert after.char in "のを" and after.x == pytest.approx(x + em * PT_MM, abs=0.35), (x, y, em, after)
+    assert heads[3][0] - heads[2][0] == pytest.approx(10.5 * PT_MM, abs=0.05)  # {vp}{vp}: side by side
+    running = [(x, y, em) for n in range(3, len(reader.pages)) for x, y, em in _placed(pdf, n) if y < 15]
+    assert running and all(round(em, 1) == 7.0 for _, _, em in running), running  # the running head's section
+    assert "の獲得" in reader.pages[3].extract_text()
+
+
+def test_steps_numbered_with_a_full_stop_are_told(tmp_path, capsys):
+    """Japanese trial: steps written 「１．カードを引く。」 were lines of text, the 早見表 saying the turn
+    was 草案に記載なし."""
     ws = make_workspace(tmp_path / "ws", draft=True)
     draft = ws / "data" / "test" / "draft.txt"
-    draft.write_text(DRAFT.replace("２：カードを１枚出す。", "２：{coin}を１枚払う。"), encoding="utf-8")
-    capsys.readouterr()
-    assert run(ws, "check", "--game", "test") == 0
-    out = capsys.readouterr().out
-    assert "draft.txt:15: “{coin}” in the heading 「{coin}を１枚払う。」 prints as written" in out, out
-    assert "full stop" not in out
     draft.write_text(DRAFT.replace("１：", "１．").replace("２：", "２．"), encoding="utf-8")
+    capsys.readouterr()
     assert run(ws, "check", "--game", "test") == 0
     out = capsys.readouterr().out
     assert ("draft.txt:14: 「１．カードを１枚引く。」 and 1 more is numbered with a full stop, which the book reads as a line "

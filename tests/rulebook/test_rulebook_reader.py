@@ -175,3 +175,27 @@ def test_flattening_an_ordinary_draft_recovers_the_same_structure(slug):
     assert [(s.title, s.kind) for s in a.sections] == [(s.title, s.kind) for s in b.sections]
     assert [(c.names, c.counts) for c in a.components] == [(c.names, c.counts) for c in b.components]
     assert [(s.number, s.title) for s in a.steps] == [(s.number, s.title) for s in b.steps]
+
+
+def test_ruby_in_the_draft_is_printed_as_its_reading_in_parentheses(tmp_path):
+    """Aozora ruby, ``｜鏡《かがみ》`` and ``魔法陣《まほうじん》`` (the kanji before the reading), and the
+    cards' ``{騎士|きし}`` printed as typed, marks and all; the book sets no ruby, so each reading
+    is printed in parentheses after its word (鏡（かがみ）), in the text and in a step's heading, and
+    the reading is said in the report. 《》 that hold no reading after kanji (「カードの《効果》」) stay."""
+    from conftest import DRAFT, make_workspace
+    from pdfprobe import texts
+    from pnpgen.data.load import load_game
+    from pnpgen.data.workspace import Workspace
+    from pnpgen.rulebook import build_rulebook
+
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT.replace(
+        "１：カードを１枚引く。", "１：｜鏡《かがみ》を見る\n　魔法陣《まほうじん》の{騎士|きし}は、カードの《効果》を受けない。"),
+        encoding="utf-8")
+    result = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True)
+    pages = [t.replace("\r\n", "") for t in texts(result.files["rulebook.pdf"])]
+    rules = next(t for t in pages if "受けない" in t and "3.1" in t)
+    assert "3.1 鏡（かがみ）を見る" in rules and "魔法陣（まほうじん）の騎士（きし）は、カードの《効果》を受けない。" in rules
+    assert not any(mark in "".join(pages) for mark in "｜|{}"), pages
+    assert "鏡（かがみ）を見る" in pages[1]  # the contents
+    assert any("3 ruby readings (｜鏡《かがみ》…) set in parentheses" in line for line in result.report), result.report

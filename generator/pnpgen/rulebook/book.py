@@ -11,7 +11,7 @@ typesets an A5 book (``document``) and imposes it as a saddle-stitched A4 bookle
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -42,7 +42,7 @@ from pnpgen.rulebook.proof import Finding, misnumbered_steps, proof, proof_text,
 from pnpgen.rulebook.reader import Draft, detect_language, is_latin, read_draft
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import INK, Fonts
-from pnpgen.rulebook.tree import Document, Item, Step, Subheading, to_ascii_digits
+from pnpgen.rulebook.tree import Document, Item, Step, to_ascii_digits
 from pnpgen.safetext import quoted
 
 COVER_KINDS = ("card", "tile", "token")  # what the cover shows, in this order (boards are too big)
@@ -254,23 +254,6 @@ def _unknown_icons(doc: Document, path: Path, slug: str, names: list[str]) -> li
             "templates/common/icons/, as on the cards), so the rulebook prints it as written"]
 
 
-def _icons_in_headings(doc: Document, path: Path, has: Callable[[str], bool]) -> list[str]:
-    """An icon's ``{name}`` in a heading prints as written: a heading is also the contents' line,
-    the running head and a PDF bookmark, which are text. Said at each heading, with what to write."""
-    heads = [(s.line, s.title) for s in doc.sections] + \
-        [(c.line, c.title) for s in doc.sections for c in s.children if isinstance(c, Step) and not c.sentence] + \
-        [(b.line, b.text) for b in doc.blocks() if isinstance(b, Subheading)]
-    heads.sort()
-    out = []
-    for line, text in heads:
-        names = [n for n in dict.fromkeys(named_icons(text)) if has(n)]
-        if names:
-            out.append(f"{path}:{line}: {quoted('{' + names[0] + '}')} in the heading {quoted(text)} prints as written "
-                       "(a heading is also a line of the contents and a PDF bookmark, which hold text only; expected "
-                       "the icon in the text under the heading, and its name in words in the heading)")
-    return out
-
-
 def _missing_glyphs(doc: Document, fonts, names: list[str]) -> list[str]:
     """Characters of the draft (and of the components' names from the data) neither the body
     font nor its fallbacks have."""
@@ -380,8 +363,7 @@ def rulebook_warnings(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()
     unknown = [n for n in named_icons(r.draft.text) if not has_icon(n, icon_dirs)] if icon_dirs else []
     builder = _story_builder(game, r, rules_only=False, pictures={})
     builder.story()
-    headings = _icons_in_headings(r.doc, r.path, lambda n: has_icon(n, icon_dirs)) if icon_dirs else []
-    return r.warnings + _unknown_icons(r.doc, r.path, game.slug, unknown) + headings + \
+    return r.warnings + _unknown_icons(r.doc, r.path, game.slug, unknown) + \
         [_unplaced(game, spec, builder.anchors) for spec in r.settings.figures
          if anchor(spec.after) not in {anchor(a) for a in builder.anchors}]
 
@@ -471,6 +453,14 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         msg("rulebook.colophon_counts", lang),
         msg("rulebook.colophon_setting", lang),
     ]
+    try:
+        icons = draft_icons(draft.text, icon_dirs, INK.hexval().replace("0x", "#")) if icon_dirs else {}
+    except DraftIconError as e:  # (it was a traceback)
+        found = _first_found(doc, re.compile(re.escape("{" + e.name + "}")))
+        raise InputError(f"{e.reason} (used as {{{e.name}}} in the draft)", path=path,
+                         line=found[0] if found else None,
+                         expected=f"{e.name}.svg an SVG of plain shapes with a viewBox, as the cards' icons") from None
+    warnings += _unknown_icons(doc, path, game.slug, unknown_icons(draft.text, icons)) if icon_dirs else []
     meta = Meta(
         title=game.title or doc.title,
         title_parts=[p for p in str(game.title).split("　") if p] or doc.title_parts,
@@ -483,16 +473,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         cover=_cover(game, pictures),
         lang=lang,
         latin=is_latin(draft.lang),
+        icons=icons,
     )
-    try:
-        icons = draft_icons(draft.text, icon_dirs, INK.hexval().replace("0x", "#")) if icon_dirs else {}
-    except DraftIconError as e:  # (it was a traceback)
-        found = _first_found(doc, re.compile(re.escape("{" + e.name + "}")))
-        raise InputError(f"{e.reason} (used as {{{e.name}}} in the draft)", path=path,
-                         line=found[0] if found else None,
-                         expected=f"{e.name}.svg an SVG of plain shapes with a viewBox, as the cards' icons") from None
-    warnings += _unknown_icons(doc, path, game.slug, unknown_icons(draft.text, icons)) if icon_dirs else []
-    warnings += _icons_in_headings(doc, path, icons.__contains__)
     builder = _story_builder(game, r, rules_only, pictures, readings, icons)
     default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
     setlines.BOOK.recall(f"{game.slug}\0{draft.lang}\0{Path(font_dir).resolve()}", fontreg.registered())

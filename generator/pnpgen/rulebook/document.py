@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from reportlab.lib.units import mm
@@ -17,8 +18,9 @@ from reportlab.platypus.doctemplate import ActionFlowable, LayoutError
 
 from pnpgen.messages import msg
 from pnpgen.pdf import settings
-from pnpgen.rulebook import glyphs
+from pnpgen.rulebook import glyphs, inline
 from pnpgen.rulebook.flowables import GridKeep, Heading, index_terms, sketching
+from pnpgen.rulebook.inline import Icon
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.piecepics import form_name, place_face
 from pnpgen.rulebook.styles import (
@@ -36,6 +38,7 @@ from pnpgen.rulebook.styles import (
     PAGE_W,
     RULE,
     Fonts,
+    heading_styles,
 )
 from pnpgen.units import PT_PER_MM as PT  # points per millimetre
 
@@ -56,6 +59,7 @@ class Meta:
     cover: list[tuple[str, DeckPicture]] = field(default_factory=list)  # faces shown on the cover
     lang: str = "ja"  # the build's language: pnpgen's own cover labels (pnpgen.messages)
     latin: bool = False  # the book is set in Latin faces (no full-width space between title and draft)
+    icons: Mapping[str, Icon] = field(default_factory=dict)  # the draft's icons, drawn in headings and the contents
 
     @property
     def one_line_title(self) -> str:
@@ -118,6 +122,8 @@ class RulebookDoc(BaseDocTemplate):
         )
         settings.flate_only()  # how ReportLab writes the book's streams
         self.meta, self.fonts = meta, fonts
+        styles = heading_styles(fonts)
+        self.toc_styles = (styles["toc0"], styles["toc1"])  # (as story.py sets the contents)
         self.sketch_first = sketch_first
         frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
@@ -154,6 +160,7 @@ class RulebookDoc(BaseDocTemplate):
         self._page_mark: str | None = None
         self._drawn_on_page = 0
         super().handle_documentBegin()
+        self.canv.setNamedCB(inline.ICON_CALLBACK, inline.callback(self.meta.icons))  # a heading's icons
 
     def _allSatisfied(self):
         """The contents and index are settled, and the pass was drawn in full (ReportLab saves
@@ -179,9 +186,10 @@ class RulebookDoc(BaseDocTemplate):
                 self._page_mark = f.mark
             c = self.canv
             c.bookmarkPage(f.key)
-            c.addOutlineEntry(f.toc_text, f.key, level=f.level, closed=f.level > 0)
-            toc_font = self.fonts.gothic if f.level == 0 else self.fonts.body  # styles toc0, toc1
-            self.notify("TOCEntry", (f.level, glyphs.markup(f.toc_text, toc_font), self.page, f.key))
+            icons = self.meta.icons
+            c.addOutlineEntry(inline.spelt(f.toc_text, icons), f.key, level=f.level, closed=f.level > 0)
+            toc = self.toc_styles[min(f.level, 1)]
+            self.notify("TOCEntry", (f.level, inline.markup(f.toc_text, toc.fontName, toc.fontSize, icons), self.page, f.key))
             if f.mark:
                 self._running = f.mark
 
@@ -205,7 +213,8 @@ class RulebookDoc(BaseDocTemplate):
         inner, outer = (MARGIN_INNER, PAGE_W - MARGIN_OUTER) if right_hand else (PAGE_W - MARGIN_INNER, MARGIN_OUTER)
         glyphs.draw(canv, inner, y, head, self.fonts.gothic, MIN_SIZE, "left" if right_hand else "right")
         if self._page_mark:
-            glyphs.draw(canv, outer, y, self._page_mark, self.fonts.gothic, MIN_SIZE, "right" if right_hand else "left")
+            inline.draw_line(canv, outer, y, self._page_mark, self.fonts.gothic, MIN_SIZE, self.meta.icons,
+                             "right" if right_hand else "left")
         canv.setStrokeColor(RULE)
         canv.setLineWidth(0.4)
         canv.line(MARGIN_INNER, y - 1.8 * mm, PAGE_W - MARGIN_OUTER, y - 1.8 * mm)

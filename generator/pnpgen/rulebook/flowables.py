@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 
 from reportlab.lib.units import mm
@@ -16,9 +16,9 @@ from reportlab.platypus.doctemplate import IndexingFlowable
 
 from pnpgen import usercache
 from pnpgen.memo import Memo
-from pnpgen.rulebook import glyphs, setlines
+from pnpgen.rulebook import glyphs, inline, setlines
 from pnpgen.rulebook.glyphs import MIDDLE
-from pnpgen.rulebook.inline import draw_icon
+from pnpgen.rulebook.inline import Icon, draw_icon
 from pnpgen.rulebook.jlreq import full_width_marks, jlreq_advances
 from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.styles import (
@@ -44,7 +44,6 @@ def sketching(canv) -> bool:
     """The document is in its first pass (``document.RulebookDoc``): only where things fall
     counts (the contents' and index's page numbers), the text and pictures need not be drawn."""
     return bool(getattr(canv, "sketch", False))
-
 
 
 def _visible(text: str) -> int:
@@ -126,15 +125,16 @@ def _latin_lines(classes: Sequence[int], widths: Sequence[float], spaces: Sequen
 
 def _hyphenate_next(classes, widths, spaces, width, hyphens, em, start: int, end: int) -> int:
     inked = [i for i in range(start, end) if not spaces[i]]
-    if not inked:
+    stop = end + 1
+    while stop < len(widths) and classes[stop] in (lb.WORD, lb.HYPHEN):
+        stop += 1
+    # a compound (``resource-collecting``) breaks only at its own hyphen (CMOS 7.42), never ``re-``
+    if not inked or stop < len(widths) and classes[stop] == lb.PHRASE:
         return end
     used = sum(widths[start:inked[-1] + 1])
     gaps = sum(1 for i in range(inked[0], inked[-1]) if spaces[i])
     if (width - used) / max(gaps, 1) <= LOOSE_WORD_SPACE * em:
         return end
-    stop = end + 1
-    while stop < len(widths) and classes[stop] in (lb.WORD, lb.HYPHEN):
-        stop += 1
     for p in range(stop - 1, end, -1):
         if classes[p] == lb.HYPHEN and sum(widths[start:p]) + hyphens[p] <= width + 1e-9:
             return p
@@ -205,9 +205,9 @@ class JPara(Flowable):
                  first_indent: float = 0.0, left: float = 0.0, prefix: str = "", prefix_font: str | None = None,
                  prefix_x: float | None = None, lines: list[tuple[int, int]] | None = None, first: bool = True,
                  last: bool = True, indexed: bool = False, lang: str = "ja", page: tuple[str, dict] | None = None,
-                 icons: tuple = ()):
+                 icons: tuple = (), prefix_icons: Mapping[str, Icon] | None = None):
         super().__init__()
-        self.icons = icons  # the icon of each OBJ in the text, in order (inline.with_icons)
+        self.icons, self.prefix_icons = icons, prefix_icons or {}  # each OBJ's icon (inline.with_icons); the prefix's
         self.page = page  # (key, pages): the page its first line is drawn on goes to pages[key]
         self.lang, self.latin = lang, is_latin(lang)
         self.indexed = indexed  # its 【terms】 go to the index (the rules' text; not the appendix)
@@ -241,17 +241,17 @@ class JPara(Flowable):
 
     def _prefix_width(self) -> float:
         if self._colon_em():
-            return glyphs.width(self.prefix[:-1], self.prefix_font, self.size) + self.size
-        return glyphs.width(self.prefix, self.prefix_font, self.size)
+            return inline.width(self.prefix[:-1], self.prefix_font, self.size, self.prefix_icons, 0.0) + self.size
+        return inline.width(self.prefix, self.prefix_font, self.size, self.prefix_icons, 0.0)
 
     def _draw_prefix(self, x: float, y: float) -> None:
-        draw = lambda text, at: glyphs.draw(self.canv, at, y, text, self.prefix_font, self.size, gap_em=0.0)  # noqa: E731
+        draw = lambda text, at: inline.draw_line(self.canv, at, y, text, self.prefix_font, self.size, self.prefix_icons, gap_em=0.0)  # noqa: E731
         if not self._colon_em():
             draw(self.prefix, x)
             return
         term, colon = self.prefix[:-1], self.prefix[-1]
         draw(term, x)
-        left = x + glyphs.width(term, self.prefix_font, self.size)
+        left = x + inline.width(term, self.prefix_font, self.size, self.prefix_icons, 0.0)
         draw(colon, left + (self.size - glyphs.width(colon, self.prefix_font, self.size)) / 2)
 
     def _bracket_pad(self) -> float:
@@ -284,7 +284,7 @@ class JPara(Flowable):
             return []
         kw = dict(color=self.color, first_indent=self.first_indent, left=self.left, prefix=self.prefix_source,
                   prefix_font=self.prefix_font, prefix_x=self.prefix_x, indexed=self.indexed, lang=self.lang,
-                  icons=self.icons)
+                  icons=self.icons, prefix_icons=self.prefix_icons)
         return [JPara(self.source, self.font, self.size, self.leading, lines=self.lines[:fit], first=self.first,
                       last=False, page=self.page, **kw),
                 JPara(self.source, self.font, self.size, self.leading, lines=self.lines[fit:], first=False,
@@ -518,14 +518,14 @@ class Heading(Flowable):
 
     def __init__(self, number: str, text: str, level: int, style, *, mark: str | None = None,
                  key: str, bar: bool = False, rule: bool = False, space_before: float = 0, space_after: float = 0,
-                 gap: str = "　", pages: dict[str, int] | None = None):
+                 gap: str = "　", pages: dict[str, int] | None = None, icons: Mapping[str, Icon] | None = None):
         super().__init__()
         self.pages = pages  # where the heading was drawn, by key: the quick reference's page numbers
         self.number, self.text, self.level = number, text, level
         self.style, self.mark, self.key = style, mark, key
         self.bar, self.rule = bar, rule
         self.toc_text = f"{number}{gap}{text}" if number else text  # gap: an en space in Latin faces
-        self._para = Paragraph(glyphs.markup(self.toc_text, style.fontName), style)
+        self._para = Paragraph(inline.markup(self.toc_text, style.fontName, style.fontSize, icons or {}), style)
         self.spaceBefore, self.gap_after = space_before, space_after
         self.spaceAfter = 0  # taken into its grid lines (``grid_lines``)
         self.keepWithNext = 1

@@ -6,19 +6,30 @@ The draft's ``{name}`` of an icon that exists becomes one ``OBJ`` character in a
 a card; the paragraph keeps the icons' art in the order they appear and draws each where its
 character falls (``draw_icon``). A ``{name}`` no icon has stays text, as before, and the
 proofing report names it (``unknown``): a draft may hold braces of its own.
+
+A heading is a ReportLab Paragraph, and a line of the contents too: there an icon is a callback
+the Paragraph calls where it falls (``markup``, ``ICON_CALLBACK``), followed by a space one em wide;
+the running head draws it beside its words (``draw_line``); a PDF bookmark, which holds text
+only, gives the icon's name (``spelt``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from reportlab.pdfbase import pdfmetrics
+
+from pnpgen import fonts as fontreg
 from pnpgen.data.markup import ICON_TOKEN
 from pnpgen.errors import InputError
 from pnpgen.pdf.draw import draw_art
+from pnpgen.rulebook import glyphs
+from pnpgen.rulebook.styles import LATIN_GAP
 from pnpgen.svg import convert
 from pnpgen.svg.artwork import Art
 from pnpgen.text import icons as icon_files
@@ -117,3 +128,79 @@ def draw_icon(canv, icon: Icon, x: float, baseline: float, size: float) -> None:
     canv.scale(size / box, size / box)
     canv.doForm(icon.form)
     canv.restoreState()
+
+
+ICON_CALLBACK = "draft_icon"  # the canvas callback a heading's icon calls (``callback``)
+
+
+def _parts(text: str, known: Mapping[str, Icon]) -> list[str | Icon]:
+    """``text`` cut at each known icon's ``{name}``: its words and its icons, in order."""
+    out: list[str | Icon] = []
+    pos = 0
+    for m in re.finditer(ICON_TOKEN, text):
+        icon = known.get(m.group()[1:-1])
+        if icon is not None:
+            out += [text[pos:m.start()], icon]
+            pos = m.end()
+    return out + [text[pos:]]
+
+
+def _em_space(font: str, size: float) -> str:
+    """Markup of a space one em of ``size`` wide: no-break spaces (which ReportLab keeps as they
+    are, where it turns an em or ideographic space into a word space) of a font of ``font``'s
+    chain, as many as make an em at ``size`` or a little smaller (a larger size would lower the
+    heading's line)."""
+    for f in (font, *glyphs.chain(font)):
+        advance = pdfmetrics.stringWidth("\u00a0", f, 1) if fontreg.has_glyph(f, "\u00a0") else 0.0
+        if advance > 0.1:
+            n = math.ceil(1 / advance - 1e-6)
+            return f'<font name="{f}" size="{size / (n * advance):.4f}">{chr(0xA0) * n}</font>'
+    return "\u3000"
+
+
+def markup(text: str, font: str, size: float, known: Mapping[str, Icon]) -> str:
+    """``glyphs.markup`` of a heading or contents line of ``size`` points, each known icon an em
+    square: the callback that draws it (its label the icon's place in ``known``), and an em's space."""
+    if not known or "{" not in text:
+        return glyphs.markup(text, font)
+    order = {icon.form: n for n, icon in enumerate(known.values())}
+    return "".join(glyphs.markup(part, font) if isinstance(part, str)
+                   else f'<onDraw name="{ICON_CALLBACK}" label="{order[part.form]}"/>{_em_space(font, size)}'
+                   for part in _parts(text, known))
+
+
+def callback(known: Mapping[str, Icon]):
+    """The canvas callback (``canvas.setNamedCB(ICON_CALLBACK, …)``) that draws the icon a
+    Paragraph's ``markup`` names where the Paragraph has come to, an em of its style's size."""
+    icons = list(known.values())
+
+    def draw(canv, _kind: str, label: str) -> None:
+        at = canv._curr_tx_info  # (what ReportLab gives a callback: how its contents lines place page numbers)
+        draw_icon(canv, icons[int(label)], at["cur_x"], at["cur_y"], at["xs"].style.fontSize)
+
+    return draw
+
+
+def spelt(text: str, known: Mapping[str, Icon]) -> str:
+    """``text`` with each known icon's ``{name}`` as its name: a PDF bookmark holds text only."""
+    names = {icon.form: name for name, icon in known.items()}
+    return "".join(part if isinstance(part, str) else names[part.form] for part in _parts(text, known))
+
+
+def width(text: str, font: str, size: float, known: Mapping[str, Icon], gap_em: float) -> float:
+    """``glyphs.width`` of a line with its icons, each an em."""
+    return sum(glyphs.width(part, font, size, gap_em) if isinstance(part, str) else size
+               for part in _parts(text, known))
+
+
+def draw_line(canv, x: float, y: float, text: str, font: str, size: float, known: Mapping[str, Icon],
+              align: str = "left", gap_em: float = LATIN_GAP) -> None:
+    """``glyphs.draw`` of a line (the running head's section) with its icons drawn, each an em."""
+    x -= {"left": 0.0, "centre": 0.5, "right": 1.0}[align] * width(text, font, size, known, gap_em)
+    for part in _parts(text, known):
+        if isinstance(part, str):
+            glyphs.draw(canv, x, y, part, font, size, "left", gap_em)
+            x += glyphs.width(part, font, size, gap_em)
+        else:
+            draw_icon(canv, part, x, y, size)
+            x += size

@@ -10,7 +10,7 @@ What the draft's marks mean:
   short first line before the first section is the title (in capitals too, unless it names a
   section: ``OVERVIEW``, ``SETUP``); ``Draft 3`` in the title is the draft
   number (also alone on the line under the title);
-* bullets ``-``, ``*``, ``•``; numbered steps ``1)``, ``1.``, ``Step 1:`` in a rules section;
+* bullets ``-``, ``*``, ``•`` (indented under one: nested), list items ``a)``, ``(a)``, ``(1)``; numbered steps ``1)``, ``1.``, ``Step 1:`` in a rules section;
   ``Term: text`` lines are items, a paragraph wholly in parentheses is a note;
 * the components section (a title with "component", "contents" or "in the box"): each bullet is
   an entry, ``- 80 Epic cards``, ``- Epic cards (80)``, ``- VP board, VP markers (1 / 4)``,
@@ -45,6 +45,7 @@ from pnpgen.rulebook.tree import (
     mark_brainstorm,
 )
 
+_LIST_ITEM = re.compile(r"^(\(?[a-zA-Z]\)|\([0-9]{1,2}\))\s+(?=\S)")
 _TERM = re.compile(r"^([A-Z0-9][^:.!?]{0,48}(?<=\S)):\s+(\S.*)$")
 _DRAFT = re.compile(r"[\s,(—–-]*\b(draft)\s*(?:#|no\.?\s*)?(\d+)\b\)?", re.I)
 
@@ -143,7 +144,8 @@ def parse_latin(text: str) -> Document:
             close_text()
             continue
         indented = raw[:1] in (" ", "\t")
-        if kind == "text" and open_text is not None and not _term(s) \
+        listed = _LIST_ITEM.match(s) if kind == "text" else None  # a) (a) (1): a list's item, as a bullet is
+        if kind == "text" and open_text is not None and not _term(s) and not listed \
                 and (wrapped or indented or bool(_GOES_ON.search(open_text[1][-1]))) \
                 and not _body_of_step(open_text, s, indented):
             open_text[1].append(s)  # (a step line that reads as a title is a heading: the text under it is not)
@@ -178,8 +180,10 @@ def parse_latin(text: str) -> Document:
             open_text = [parse_entry(body, lineno), [body]]
         elif kind == "step" and section is not None and section.kind == "rules":
             open_text = [Step(num, ")", body, [], lineno), [body]]
-        elif kind == "bullet":
-            open_text = [Bullet(body, gap, lineno), [body]]
+        elif kind == "bullet" or listed:
+            body = s[listed.end():] if listed else body  # (an indented item under a list's item is nested in it)
+            level = int(indented and isinstance(out.last, Bullet) and not gap)
+            open_text = [Bullet(body, gap, lineno, listed.group(1) if listed else "", level), [body]]
         else:
             open_text = [DraftParagraph(s, False, gap, lineno), [s]]
         gap = False

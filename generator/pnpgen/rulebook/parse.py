@@ -83,9 +83,19 @@ def _is_layout_line(s: str) -> bool:
 
 
 def _is_structural(s: str) -> bool:
-    """A heading, entry, bullet, step or change-log line: never part of a diagram."""
+    """A heading, entry, bullet, list item, step or change-log line: never part of a diagram."""
     t = s.lstrip(" ")
-    return t[:1] in "■◇〇○◎・" or bool(_STEP.match(t)) or t.startswith("（!--")
+    return t[:1] in "■◇〇○◎・" or bool(_STEP.match(t)) or t.startswith("（!--") or _list_mark(t) is not None
+
+
+# a list item's own mark: a) ａ） (a) （ａ） (1) （１） ① … ⑳ (１） and １： are steps)
+_LIST_MARK = re.compile(r"^([a-zA-Zａ-ｚＡ-Ｚ][)）]|[（(](?:[a-zA-Zａ-ｚＡ-Ｚ]|[0-9０-９]{1,2})[)）]|[①-⑳])[ 　]*(?=\S)")
+
+
+def _list_mark(t: str) -> re.Match | None:
+    """``t``'s list mark, when it starts with one and goes on with text (not a diagram's ①□□ row)."""
+    m = _LIST_MARK.match(t)
+    return m if m and any(ch not in _MAP_GLYPHS and not ch.isspace() for ch in t[m.end():]) else None
 
 
 def _has_inner_space(s: str) -> bool:
@@ -254,12 +264,18 @@ def parse(text: str, lang: str = "ja") -> Document:
             out.reset(comp.children)
             gap = False
             continue
-        if head in "◇◎〇○":
+        item = s.lstrip(" 　")
+        listed = isinstance(out.last, Bullet) and not gap  # (an item right under a list's item)
+        mark = _list_mark(item) if item[:1] != "・" else None
+        if (item[:1] == "・" or mark) and (s == item or listed):
+            # ・ and a) （１） ① items; an indented one under a list's item is nested in it (an indented
+            # line that opens no list, 「　①のエリアボードを…」, is a paragraph)
+            out.add(Bullet(item[mark.end():].strip() if mark else item[1:].strip(), gap, lineno,
+                           mark.group(1) if mark else "", int(s != item)))
+        elif head in "◇◎〇○":
             sub = Subheading("〇" if head == "○" else head, s[1:].strip(" 　"), gap, lineno)
             out.close(sub.level)
             out.add(sub)
-        elif head == "・":
-            out.add(Bullet(s[1:].strip(), gap, lineno))
         else:
             out.add(_paragraph(s, gap, lineno))
         gap = False

@@ -25,8 +25,9 @@ report's language: English when the book's labels or the draft are in a Latin-sc
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -40,7 +41,7 @@ from pnpgen.rulebook.figures import anchor
 from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.parse import is_changelog_mark
 from pnpgen.rulebook.reader import is_latin
-from pnpgen.rulebook.tree import Document, Preformatted, Section, Step
+from pnpgen.rulebook.tree import Document, Preformatted, Section, Step, Subheading
 from pnpgen.safetext import written_in_cjk
 
 _KANJI_RUN = re.compile(r"[\u4e00-\u9fff々]{3,}")
@@ -52,8 +53,8 @@ _NUMBER = re.compile(r"([０-９0-9]+)(個|枚|人|点|回|マス|ラウンド|�
 
 @dataclass
 class Finding:
-    # proof.kind.*: 表記ゆれ | 数の不一致 | 個数 | 未定 | 誤記 | 文体 | 用語 | 内容物 | 図 | 見出し番号
-    # (Spelling | Numbers | Count | Open | Typo | Style | Term | Components | Figure | Steps)
+    # proof.kind.*: 表記ゆれ | 数の不一致 | 要確認 | 個数 | 未定 | 誤記 | 文体 | 用語 | 内容物 | 図 | 見出し番号
+    # (Spelling | Numbers | Query | Count | Open | Typo | Style | Term | Components | Figure | Steps)
     kind: str
     book: str
     file: str
@@ -150,10 +151,22 @@ def _alike(a: str, b: str) -> bool:
     return m.real_quick_ratio() >= 0.9 and m.quick_ratio() >= 0.9 and m.ratio() >= 0.9
 
 
+def _heading_of(doc: Document) -> Callable[[int], str]:
+    """The title of the heading (section, step or sub-heading) a draft line comes under."""
+    heads = sorted([(s.line, s.title) for s in doc.sections]
+                   + [(c.line, c.title) for s in doc.sections for c in s.children if isinstance(c, Step)]
+                   + [(b.line, b.text) for b in doc.blocks() if isinstance(b, Subheading)])
+    lines = [n for n, _ in heads]
+    return lambda n: heads[i - 1][1] if (i := bisect_right(lines, n)) else ""
+
+
 def disagreeing_numbers(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
     """The same rule stated twice with another number: two sentences of the rules that read
     alike once their numbers are masked (examples, 「例えば…」, left out), with the change-log
-    lines that mention both numbers."""
+    lines that mention both numbers. Two such sentences under headings of their own and no
+    change-log line about them are a query, not a slip: the rules of two occasions may well
+    differ (〇決算 scores 「２ＶＰ」 a set, 〇最終決算 「１ＶＰ」)."""
+    heading = _heading_of(doc)
     found: list[tuple[str, int, str]] = []  # (sentence, line, masked)
     for n, line in _rules_lines(doc, text):
         for sentence in _sentences(line):
@@ -175,6 +188,12 @@ def disagreeing_numbers(doc: Document, text: str, draft_path: Path | str, lang: 
             digits = {re.sub(r"\D", "", v) for pair in differ for v in pair}
             related = [(n, line) for n, line in changelog if sum(d in line for d in digits) >= 2]
             pairs = msg("proof.sep", lang).join(msg("proof.numbers.pair", lang, a=x, b=y) for x, y in differ)
+            head_a, head_b = heading(na), heading(nb)
+            if head_a != head_b and not related:  # two occasions' rules, each under its heading
+                said = dict(pairs=pairs, a=a, b=b, line_a=na, line_b=nb, head_a=head_a, head_b=head_b, path=draft_path)
+                out.append(Finding(msg("proof.kind.query", lang), msg("proof.numbers.query_book", lang, **said),
+                                   msg("proof.numbers.query_file", lang, **said)))
+                continue
             book = msg("proof.numbers.book", lang, pairs=pairs, a=a, b=b, line_a=na, line_b=nb)
             file = msg("proof.numbers.file", lang, pairs=pairs, a=a, b=b, line_a=na, line_b=nb, path=draft_path)
             if related:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from pnpgen.rulebook.tree import Block, DraftParagraph, Item, Note, Section, Step, Subheading
+from pnpgen.rulebook.tree import Block, Bullet, DraftParagraph, Item, Note, Section, Step, Subheading
 
 Anchor = Section | Step | Subheading
 
@@ -82,6 +82,8 @@ def _texts(blocks: list, anchor: Anchor) -> Iterator[tuple[Block, str, Anchor]]:
             yield b, b.text, anchor
         elif isinstance(b, Item):
             yield b, b.text, anchor
+        elif isinstance(b, Bullet) and b.mark:  # a) （１） ① lines: read as the lines of text they were
+            yield b, b.mark + b.text, anchor
         elif isinstance(b, Subheading):
             yield from _texts(b.children, b)
 
@@ -90,7 +92,7 @@ def _section_texts(s: Section) -> Iterator[tuple[Block, str, Anchor]]:
     for c in s.children:
         if isinstance(c, Step):
             yield from _texts(c.children, c)
-        elif isinstance(c, (DraftParagraph, Note, Item, Subheading)):
+        elif isinstance(c, (DraftParagraph, Note, Item, Bullet, Subheading)):
             yield from _texts([c], s)
 
 

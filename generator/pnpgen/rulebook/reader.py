@@ -86,6 +86,27 @@ def repair_circled_digits(text: str) -> tuple[str, int]:
     return _BROKEN_CIRCLED.sub(fix, text), count
 
 
+# Ruby as a draft writes it: Aozora Bunko's ``｜鏡《かがみ》`` (or ``|``), ``魔法陣《まほうじん》`` (the
+# kanji right before the reading in kana), and the cards' ``{騎士|きし}`` (either bar)
+_RUBY = re.compile(r"[｜|]([^｜|《》\n]+)《([^《》\n]+)》(?!》)"
+                   r"|(?<!《)([\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヶ]+)《([\u3041-\u309f\u30a1-\u30ffー]+)》(?!》)"
+                   r"|\{([^{}|｜\n]+)[|｜]([^{}|｜\n]+)\}")
+
+
+def ruby_in_parentheses(text: str) -> tuple[str, int, str]:
+    """``text`` with each ruby reading set in parentheses after its word, 鏡（かがみ）, as a book
+    without ruby prints one (the rulebook sets no ruby: a reading above the line would break its
+    line grid); how many, and the first as written."""
+    found: list[str] = []
+
+    def one(m: re.Match) -> str:
+        found.append(m.group())
+        base, reading = next((m.group(k), m.group(k + 1)) for k in (1, 3, 5) if m.group(k))
+        return f"{base}（{reading}）"
+
+    return _RUBY.sub(one, text), len(found), found[0] if found else ""
+
+
 def is_flattened(text: str) -> bool:
     """A draft whose newlines became spaces: one long line that still shows line starts."""
     body = text.strip("\n")
@@ -131,6 +152,10 @@ def read_text(data: bytes, path: Path) -> Draft:
             f"digit; printed as {GETA}"
         )
         text = text.replace(REPLACEMENT, GETA)
+    text, ruby, first_ruby = ruby_in_parentheses(text)
+    if ruby:
+        report.append(f"draft {path.name}: {ruby} ruby reading{'s' * (ruby != 1)} ({first_ruby}…) set in parentheses after "
+                      "their words (the rulebook sets no ruby)")
     flattened = is_flattened(text)
     if flattened:
         text = unflatten(text.strip("\n"))

@@ -39,6 +39,7 @@ from pnpgen.rulebook.flowables import (
     terms,
 )
 from pnpgen.rulebook.inline import Icon, with_icons
+from pnpgen.rulebook.inline import markup as icon_markup
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.piecepics import Faces, Figure, FittedFaces
 from pnpgen.rulebook.quickref import Line, quick_reference
@@ -110,6 +111,7 @@ RULE_GAP = 3  # pt between a component's heading rule and its pictures (the card
 PICTURE_GAP = 4 * mm  # between the pictures and the description beside them
 TEXT_W = PAGE_W - MARGIN_INNER - MARGIN_OUTER
 STEP_INDENT = BODY_SIZE * 2  # a one-sentence step's text, right of its hanging number (``10.`` fits)
+LIST_INDENT = BODY_SIZE * 1.1  # a nested list item's mark, under its parent's text
 QR_INDENT = 4 * mm  # the quick reference's lines under their part's title
 
 
@@ -173,7 +175,7 @@ class StoryBuilder:
         """A paragraph of the draft: indexed while the rules are set."""
         self.has_terms = self.has_terms or (self.indexing and bool(terms(kw.get("prefix", "") + text)))
         if "prefix" in kw:
-            kw["prefix"] = self.typo(kw["prefix"])
+            kw["prefix"], kw["prefix_icons"] = self.typo(kw["prefix"]), self.icons  # (a run-in heading's, a term's icons)
         text, icons = with_icons(self.typo(text), self.icons)
         return JPara(text, font, size, leading, indexed=self.indexing, lang=self.text_lang, icons=icons, **kw)
 
@@ -216,7 +218,8 @@ class StoryBuilder:
         for b in blocks:
             start = len(out)
             # where a paragraph or item starts: the quick reference prints the page of its sentences
-            page = (self.node_key(b), self.pages) if isinstance(b, (DraftParagraph, Note, Item)) else None
+            page = (self.node_key(b), self.pages) if isinstance(b, (DraftParagraph, Note, Item)) or \
+                isinstance(b, Bullet) and b.mark else None  # (a marked item: the quick reference reads it)
             if isinstance(b, DraftParagraph):
                 out.append(self.para(b.text, indent=indent, first=BODY_SIZE if b.indent else 0, page=page))
             elif isinstance(b, Note):
@@ -224,9 +227,7 @@ class StoryBuilder:
                 out.append(self.para(b.text, indent=indent, page=page) if notes_as_rules
                            else self.para(b.text, indent=indent + BODY_SIZE, first=0, note=True, page=page))
             elif isinstance(b, Bullet):
-                out.append(self.jpara(b.text, self.fonts.body, BODY_SIZE, BODY_LEADING,
-                                      first_indent=indent + BODY_SIZE * 1.6, left=indent + BODY_SIZE * 1.6,
-                                      prefix=self.marks.bullet, prefix_x=indent + BODY_SIZE * 0.5))
+                out.append(self.list_item(b, indent, page))
             elif isinstance(b, Item):
                 left = indent + BODY_SIZE * 1.5
                 if b.term:
@@ -244,7 +245,7 @@ class StoryBuilder:
                 out += self.run_in(b, indent, notes_as_rules)
             elif isinstance(b, Subheading):
                 style, mark = self.marks.sub[b.level]
-                head = Paragraph(_marked(mark, self.shown(b.text), self.st[style].fontName), self.st[style])
+                head = Paragraph(_marked(mark, self.shown(b.text), self.st[style], self.icons), self.st[style])
                 head.keepWithNext = 1
                 key = self.node_keys[id(b)] = self.key()
                 out.append(self.indexed(_Indent(head, indent, key, self.pages), b.text))
@@ -256,6 +257,19 @@ class StoryBuilder:
                 # set apart by it wherever they stand (they have no indent)
                 out[start].spaceBefore = max(getattr(out[start], "spaceBefore", 0), 4)
         return out
+
+    def list_item(self, b: Bullet, indent: float, page: tuple[str, dict] | None = None) -> JPara:
+        """A list's item, its mark hanging (the book's ・, or the draft's a) （１） ①), its lines
+        aligned after it; a nested item's mark under its parent's text."""
+        x = indent + b.level * LIST_INDENT + BODY_SIZE * 0.5
+        mark = self.typo(b.mark) or self.marks.bullet
+        # ・ and ① are an em wide; a full-width bracket closes with its own half-em of space
+        gap = 0.1 if mark[-1] in "）" or mark == self.marks.bullet or "①" <= mark <= "⑳" else 0.4
+        left = x + glyphs.width(mark, self.fonts.body, BODY_SIZE) + gap * BODY_SIZE if b.mark else x + BODY_SIZE * 1.1
+        item = self.jpara(b.text, self.fonts.body, BODY_SIZE, BODY_LEADING, first_indent=left, left=left,
+                          prefix=mark, prefix_x=x, page=page)
+        item.list_level = b.level  # type: ignore[attr-defined]
+        return item
 
     def run_in(self, b: Subheading, indent: float, notes_as_rules: bool) -> list[Flowable]:
         """A sub-heading below the book's three heading levels (◎, ●) set as a run-in heading: its
@@ -292,12 +306,13 @@ class StoryBuilder:
         key = self.node_key(node) if node is not None else self.key()
         return [CondPageBreak(45 * mm),
                 self.indexed(Heading(number, self.shown(title), 0, self.st["h1"], mark=mark, key=key, rule=True,
-                                     space_before=10, space_after=4.5, gap=self.marks.gap, pages=self.pages), title)]
+                                     space_before=10, space_after=4.5, gap=self.marks.gap, pages=self.pages,
+                                     icons=self.icons), title)]
 
     def step_heading(self, number: str, title: str, node: object = None) -> Flowable:
         key = self.node_key(node) if node is not None else self.key()
         return self.indexed(Heading(number, self.shown(title), 1, self.st["h2"], key=key, bar=True, space_before=8,
-                                    space_after=4, gap=self.marks.gap, pages=self.pages), title)
+                                    space_after=4, gap=self.marks.gap, pages=self.pages, icons=self.icons), title)
 
     def step_line(self, step: Step) -> JPara:
         """A step the draft wrote as one sentence (``1. Shuffle the deck.``), set as a numbered
@@ -379,7 +394,7 @@ class StoryBuilder:
                 out.append(GridKeep(self.component(row)))
         if extra:
             out.append(Spacer(1, 6))
-            head = Paragraph(_marked(self.marks.other, self.label("other_components"), self.st["h3"].fontName),
+            head = Paragraph(_marked(self.marks.other, self.label("other_components"), self.st["h3"]),
                              self.st["h3"])
             out.append(GridKeep([head] + self.component(extra[0])))
             for row in extra[1:]:
@@ -482,7 +497,7 @@ class StoryBuilder:
                                      space_after=4)] + out
 
     def qr_title(self, key: str) -> Paragraph:
-        head = Paragraph(_marked(self.marks.other, self.label(key), self.st["h5"].fontName), self.st["h5"])
+        head = Paragraph(_marked(self.marks.other, self.label(key), self.st["h5"]), self.st["h5"])
         head.keepWithNext = 1
         return head
 
@@ -555,6 +570,7 @@ class StoryBuilder:
             out += self.appendix()
         out += [NextPageTemplate("colophon"), PageBreak(), Spacer(1, 1)]
         _lead_ins_with_their_lists(out)
+        _lists_kept_together(out)
         _two_lines_under_headings(out)
         return out
 
@@ -632,6 +648,25 @@ def _lead_ins_with_their_lists(story: list[Flowable]) -> None:
             above.keepWithNext = 1
 
 
+def _lists_kept_together(story: list[Flowable]) -> None:
+    """A list's first item never stands alone at a page's foot, nor its last at a page's head
+    (a list's widow and orphan: it breaks between two items of each side at least), and an item
+    keeps with the first of the items nested under it."""
+    def level(f: Flowable) -> int | None:
+        return getattr(f, "list_level", None)
+
+    run: list[Flowable] = []
+    for f in [*story, None]:
+        if f is not None and level(f) is not None:
+            if run and level(f) > level(run[-1]):  # type: ignore[operator]
+                run[-1].keepWithNext = 1
+            run.append(f)
+            continue
+        if len(run) >= 2:
+            run[0].keepWithNext = run[-2].keepWithNext = 1
+        run = []
+
+
 def _two_lines_under_headings(story: list[Flowable]) -> None:
     """A heading keeps at least two lines of its text with it: a one-line paragraph right under
     a heading (which keeps with what follows) keeps with the paragraph after it too (a paragraph
@@ -665,19 +700,34 @@ def latin_typography(text: str) -> str:
 
 def curly_quotes(text: str) -> str:
     """``"Hold"`` → “Hold”, ``player's`` → player’s, ``'a'`` → ‘a’: a quote after a space, an
-    opening bracket or a dash (or at the start) opens, any other closes (an apostrophe)."""
+    opening bracket or a dash (or at the start) opens, any other closes (an apostrophe). After a
+    digit, with no quote of its kind open, it is a prime: ``5'11"`` → 5′11″ (feet and inches,
+    CMOS 6.115), but ``1990's`` keeps its apostrophe and ``"Take 5"`` its closing quote."""
     out = []
+    open_double = open_single = False
     for i, ch in enumerate(text):
         if ch in "\"'":
-            opens = i == 0 or text[i - 1].isspace() or text[i - 1] in "([{“‘—–-/"
-            ch = ("“" if opens else "”") if ch == '"' else ("‘" if opens else "’")
+            before, after = text[i - 1] if i else "", text[i + 1:i + 2]
+            opens = i == 0 or before.isspace() or before in "([{“‘—–-/"
+            if before.isdigit() and ch == '"' and not open_double:
+                ch = "″"
+            elif before.isdigit() and ch == "'" and not open_single and not after.isalpha():
+                ch = "′"
+            elif ch == '"':
+                ch, open_double = ("“", True) if opens else ("”", False)
+            else:
+                ch = "‘" if opens else "’"
+                if opens or not (before.isalpha() and after.isalpha()):  # (an apostrophe in a word: no quote)
+                    open_single = opens
         out.append(ch)
     return "".join(out)
 
 
-def _marked(mark: str, text: str, font: str) -> str:
-    """A heading's markup: its mark in the accent colour (none for a Latin sub-heading), then the text."""
-    return f'<font color="#2f4f6f">{mark}</font> {glyphs.markup(text, font)}' if mark else glyphs.markup(text, font)
+def _marked(mark: str, text: str, style, icons: Mapping[str, Icon] | None = None) -> str:
+    """A heading's markup: its mark in the accent colour (none for a Latin sub-heading), then the
+    text, its ``{coin}`` icons drawn (``inline.markup``)."""
+    words = icon_markup(text, style.fontName, style.fontSize, icons or {})
+    return f'<font color="#2f4f6f">{mark}</font> {words}' if mark else words
 
 
 def _data_only(row: ComponentRow) -> bool:

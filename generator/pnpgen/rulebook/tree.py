@@ -39,9 +39,14 @@ class Note:
 
 @dataclass
 class Bullet:
+    """A list's item: a ``・`` bullet, or one marked ``a)``, ``（１）``, ``①`` (``mark``); ``level`` 1 is
+    an item nested under the one above it (a draft's ``　・`` under ``・``)."""
+
     text: str
     gap_before: bool = False
     line: int = 0
+    mark: str = ""  # the draft's own mark (a) （１） ①); none: the book's bullet
+    level: int = 0
 
 
 @dataclass
@@ -259,6 +264,12 @@ class Blocks:
         """Close the open sub-headings of ``level`` and below (0: all of them)."""
         while self.open and self.open[-1].level >= level:
             self.open.pop().end_line = self.last_line
+
+    @property
+    def last(self) -> Block | None:
+        """The block added last where the next one goes (in the innermost open sub-heading)."""
+        blocks = self.open[-1].children if self.open else self.base
+        return blocks[-1] if blocks else None
 
     def add(self, block: Block) -> None:
         (self.open[-1].children if self.open else self.base).append(block)

@@ -1,0 +1,117 @@
+"""Lists in a draft: bullets nested under a bullet (``　・`` under ``・``; ``  - `` under ``- ``) and
+items marked ``a)``, ``（１）``, ``①`` (``(a)``, ``(1)``) were flattened — nested bullets set as
+paragraphs that began 「・」, ``a) …`` lines as a diagram in a box, ``（１）`` items wrapping under
+their mark — and a list broke anywhere across pages, its first or last item alone there."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import DRAFT, make_workspace
+from pdfprobe import glyphs
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+from pnpgen.rulebook import build_rulebook
+from pnpgen.rulebook.parse import parse
+from pnpgen.rulebook.tree import Bullet, DraftParagraph
+
+PT_MM = 25.4 / 72
+LISTS = """２：カードを１枚出す。
+　手番では次のどれかを行います。
+・カードを引く
+　・山札から引く
+　・捨て札から引く場合は、一番上のカードを引きます。引いたカードは手札に加え、次の手番まで誰にも見せません。
+・カードを出す
+（１）最初の処理
+（２）次の処理。長い文章が続きます。長い文章が続きます。長い文章が続きます。長い文章が続きます。
+a) 手札から出す
+①一番目の効果
+　以上です。
+　①のエリアボードを中央に置きます。
+"""
+ENGLISH = """# T (Draft 1)
+
+## Playing the game
+
+On your turn:
+- Draw a card
+  - from the deck
+  - or from the discard pile, which is a long
+    line that goes on.
+- Play a card
+a) first thing
+(1) one
+
+More text.
+"""
+
+
+def test_nested_bullets_and_marked_items_are_read_as_lists():
+    doc = parse(DRAFT.replace("２：カードを１枚出す。\n", LISTS))
+    blocks = doc.sections[2].children[1].children
+    assert [(type(b).__name__, getattr(b, "mark", ""), getattr(b, "level", None), b.text[:6]) for b in blocks] == [
+        ("DraftParagraph", "", None, "手番では次の"), ("Bullet", "", 0, "カードを引く"), ("Bullet", "", 1, "山札から引く"),
+        ("Bullet", "", 1, "捨て札から引"), ("Bullet", "", 0, "カードを出す"), ("Bullet", "（１）", 0, "最初の処理"),
+        ("Bullet", "（２）", 0, "次の処理。長"), ("Bullet", "a)", 0, "手札から出す"), ("Bullet", "①", 0, "一番目の効果"),
+        ("DraftParagraph", "", None, "以上です。"), ("DraftParagraph", "", None, "①のエリアボ")]  # (no list: a paragraph)
+    english = parse(ENGLISH, "en").sections[0].children
+    assert [(getattr(b, "mark", ""), getattr(b, "level", None), b.text) for b in english if isinstance(b, Bullet)] == [
+        ("", 0, "Draw a card"), ("", 1, "from the deck"), ("", 1, "or from the discard pile, which is a long line that goes on."),
+        ("", 0, "Play a card"), ("a)", 0, "first thing"), ("(1)", 0, "one")]
+    assert isinstance(english[-1], DraftParagraph)
+
+
+def _book(root: Path, draft: str) -> bytes:
+    ws = make_workspace(root, draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    return build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True).files["rulebook.pdf"]
+
+
+def _lines(page) -> list[tuple[float, float, str]]:
+    """(y, x of the first glyph, text) of each line of a page's body, in mm, top to bottom."""
+    rows: dict[float, list] = {}
+    for g in page:
+        if g.char.strip() and 20 < g.y < 190:  # (not the running head nor the folio)
+            rows.setdefault(round(g.y, 1), []).append(g)
+    return [(y, min(g.x for g in gs), "".join(g.char for g in sorted(gs, key=lambda g: g.x))) for y, gs in sorted(rows.items())]
+
+
+def test_a_nested_item_hangs_under_its_parents_text_and_a_marked_items_lines_align(tmp_path):
+    pages = glyphs(_book(tmp_path / "ws", DRAFT.replace("２：カードを１枚出す。\n", LISTS)))
+    lines = [line for page in pages[2:] for line in _lines(page)]
+    at = {text: x for _, x, text in lines}
+    x = lambda start: next(v for text, v in at.items() if text.startswith(start))  # noqa: E731
+    assert x("・山札から引く") == pytest.approx(x("・カードを引く") + 9 * 1.1 * PT_MM, abs=0.2)  # ・ under its parent's text
+    second = next(i for i, (_, _, text) in enumerate(lines) if text.startswith("・捨て札")) + 1
+    assert lines[second][1] == pytest.approx(x("・山札から引く") + 9 * 1.1 * PT_MM, abs=0.2)  # its wrapped line
+    after = next(i for i, (_, _, text) in enumerate(lines) if text.startswith("（２）")) + 1
+    row = next(sorted((g for g in page if abs(g.y - y) < 0.05), key=lambda g: g.x)
+               for page in pages[2:] for y, _, text in _lines(page) if text.startswith("（２）"))
+    first_text = next(g.x for g in row if g.char == "次")  # the text after the mark, on the item's first line
+    assert lines[after][1] == pytest.approx(first_text, abs=0.05)  # （２）'s lines aligned after its mark
+    assert "a)手札から出す" in at and "①一番目の効果" in at  # a line of the text, not a diagram's
+
+
+def test_a_list_never_leaves_its_first_or_last_item_alone_on_a_page(tmp_path):
+    blocks = "".join("　" + "ルールの文章です。" * (k * 2 + 1) + "\n" + "".join(f"・第{k}組の{n}\n" for n in "一二三四")
+                     for k in range(1, 25))
+    pages = glyphs(_book(tmp_path / "ws", DRAFT.replace("２：カードを１枚出す。\n", "２：カードを１枚出す。\n" + blocks)))
+    split = 0
+    for page in pages[2:]:
+        lines = [text for _, _, text in _lines(page)]
+        if not lines:
+            continue
+        assert not lines[0].endswith("の四") and not lines[-1].endswith("の一"), lines
+        split += lines[-1].endswith(("の二", "の三")) or lines[0].endswith(("の二", "の三"))
+    assert split  # (some list does break across a page, between its second and third items)
+
+
+def test_a_marked_item_is_read_by_the_quick_reference_as_the_line_it_was():
+    """``①各プレイヤーに５枚ずつ配ります。`` in the setup was a line of text the quick reference read
+    (a hand dealt); read as a list's item, it still is."""
+    from pnpgen.rulebook.quickref import quick_reference
+
+    doc = parse(DRAFT.replace("■　ゲームの進行", "■　ゲームの準備\n\n①各プレイヤーに５枚ずつ配ります。\n\n■　ゲームの進行"))
+    assert [line.text for line in quick_reference(doc.rules, False).setup] == ["①各プレイヤーに５枚ずつ配ります。"]
