@@ -14,8 +14,8 @@ from preflight import problems
 from pypdf import PdfReader
 from reportlab.pdfgen import canvas
 
-from conftest import make_workspace, run
-from pdfprobe import boxes_mm, glyphs, stroked_lines
+from conftest import GAME_YAML, make_workspace, run
+from pdfprobe import boxes_mm, glyphs, stroked_lines, texts
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.exports.presets import load_preset
@@ -185,3 +185,13 @@ def _shown(obj, fill=None, seen: set | None = None) -> list[tuple[tuple[float, .
                 seen.add(xobj.objgen)
                 out += _shown(xobj, fill, seen)
     return out
+
+
+def test_an_english_edition_is_set_in_english(tmp_path, capsys):
+    """--lang en: the book of the English edition (its labels; the Japanese draft, said so, when
+    the game has no draft.en.txt), beside that edition's build."""
+    root = make_workspace(tmp_path / "ws", draft=True, game=GAME_YAML + "languages: [ja, en]\n")
+    assert run(root, "export", "--game", "test", "--preset", "doujin-book", "--lang", "en") == 0
+    [cover, *_] = texts(root / "build" / "test" / "en" / "doujin-book" / "rulebook.pdf")
+    assert "Draft 3" in cover and "草案" not in cover
+    assert "no en draft" in capsys.readouterr().err
