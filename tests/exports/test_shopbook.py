@@ -97,6 +97,14 @@ def test_same_bytes_in_any_folder(book):
     assert book["again"].read_bytes() == book["shop"].read_bytes()
 
 
+def test_an_export_again_is_up_to_date(book, capsys):
+    """Nothing it reads changed (the draft is one of the game's files): nothing set or written again."""
+    assert run(book["root"], "export", "--game", "test", "--preset", "doujin-book") == 0
+    capsys.readouterr()
+    assert run(book["root"], "export", "--game", "test", "--preset", "doujin-book") == 0
+    assert "test: up to date" in capsys.readouterr().out
+
+
 def test_a_game_without_a_draft_is_one_line(tmp_path, capsys):
     root = make_workspace(tmp_path / "ws")
     capsys.readouterr()
