@@ -26,9 +26,21 @@ CORNER = 8.0 + 3.0  # the trim's corner on the shop's page: room for the marks, 
 SHOP_PAGE = (148 + 2 * CORNER, 210 + 2 * CORNER)
 
 
+# The cards' front with a gradient: the book's pictures of the pieces (cover, components) carry its shading.
+GRADIENT_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<defs><linearGradient id="g"><stop offset="0" stop-color="#cc3333"/><stop offset="0.5" stop-color="#33cc33"/>
+<stop offset="1" stop-color="#3333cc"/></linearGradient></defs>
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="url(#g)"/>
+{{ textbox(piece.name, 5, 5, w - 10, 12, size=12, min_size=7, align="center") }}
+{% endblock %}
+"""
+
+
 @pytest.fixture(scope="module")
 def book(tmp_path_factory) -> dict:
-    root = make_workspace(tmp_path_factory.mktemp("shopbook") / "ws", draft=True)
+    root = make_workspace(tmp_path_factory.mktemp("shopbook") / "ws", draft=True, front=GRADIENT_FRONT)
     assert run(root, "rulebook", "--game", "test") == 0
     assert run(root, "export", "--game", "test", "--preset", "doujin-book") == 0
     again = tmp_path_factory.mktemp("again")
@@ -68,6 +80,8 @@ def test_cmyk_only_black_text_k100_overprinting_pdfx(book):
     assert problems(pdf) == []  # the project's PDF/X-1a preflight: no RGB operator or space, boxes, intent
     assert b"/DeviceRGB" not in pdf
     with pikepdf.open(io.BytesIO(pdf)) as doc:
+        shadings = _shadings(doc)
+        assert shadings and {str(s.ColorSpace) for s in shadings} == {"/DeviceCMYK"}  # the pictures' gradient
         assert str(doc.trailer.Info.GTS_PDFXVersion) == "PDF/X-1a:2003"
         assert str(doc.Root.OutputIntents[0].OutputConditionIdentifier) == "JC200103"
         shown = [s for page in doc.pages for s in _shown(page.obj)]
@@ -203,3 +217,21 @@ def test_an_english_edition_is_set_in_english(tmp_path, capsys):
     [cover, *_] = texts(root / "build" / "test" / "en" / "doujin-book" / "rulebook.pdf")
     assert "Draft 3" in cover and "草案" not in cover
     assert "no en draft" in capsys.readouterr().err
+
+
+def _shadings(doc) -> list:
+    """Every shading dictionary of the document, however deep it lies in another object."""
+    out, todo, seen = [], list(doc.objects), set()
+    while todo:
+        obj = todo.pop()
+        if isinstance(obj, pikepdf.Array):
+            todo.extend(obj)
+        elif isinstance(obj, pikepdf.Dictionary | pikepdf.Stream):
+            if obj.is_indirect:
+                if obj.objgen in seen:
+                    continue
+                seen.add(obj.objgen)
+            if "/ShadingType" in obj:
+                out.append(obj)
+            todo.extend(v for k, v in obj.items() if k != "/Parent")
+    return out

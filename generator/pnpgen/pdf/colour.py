@@ -287,19 +287,26 @@ def vectors_to_cmyk(pdf: bytes) -> bytes:
     with pikepdf.open(io.BytesIO(pdf)) as doc:
         seen: set[tuple[int, int]] = set()
         todo: list = [page.obj for page in doc.pages]
-        while todo:
+        while todo:  # each page, and each form and tiling pattern it draws, once
             obj = todo.pop()
             _stream_to_cmyk(doc, obj)
             res = obj.get("/Resources")
-            xobjects = res.get("/XObject") if res is not None else None
-            for xobj in (xobjects.values() if xobjects is not None else ()):
+            if res is None:
+                continue
+            shadings = list(res.get("/Shading", {}).values())
+            for pattern in res.get("/Pattern", {}).values():
+                if "/Shading" in pattern:
+                    shadings.append(pattern.Shading)
+                elif pattern.get("/PatternType") == 1 and pattern.objgen not in seen:
+                    seen.add(pattern.objgen)
+                    todo.append(pattern)
+            for shading in shadings:
+                if shading.get("/ColorSpace") == pikepdf.Name.DeviceRGB:
+                    _shading_to_cmyk(shading)
+            for xobj in res.get("/XObject", {}).values():
                 if xobj.get("/Subtype") == "/Form" and xobj.objgen not in seen:
                     seen.add(xobj.objgen)
                     todo.append(xobj)
-        for obj in doc.objects:
-            if isinstance(obj, pikepdf.Dictionary | pikepdf.Stream) and "/ShadingType" in obj \
-                    and obj.get("/ColorSpace") == pikepdf.Name.DeviceRGB:
-                _shading_to_cmyk(obj)
         out = io.BytesIO()
         doc.save(out, deterministic_id=True, compress_streams=True,
                  object_stream_mode=pikepdf.ObjectStreamMode.disable)
