@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
-from pnpgen.errors import InputError
 from pnpgen.exports.faces import MARK_ROOM_MM, shop_marks
-from pnpgen.exports.presets import SAME_SIZE_MM, Preset
+from pnpgen.exports.presets import Preset
 from pnpgen.exports.shop import Finish
 from pnpgen.faces.builtin import icon_dirs
 from pnpgen.impose.booklet import A5
@@ -41,13 +40,7 @@ class ShopBook:
 
 def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish: Finish) -> ShopBook:
     """The game's rulebook typeset as ``pnpgen rulebook`` sets it (no build needed), as the
-    preset's shop takes it."""
-    fmt = preset.formats[0]
-    assert fmt.trim is not None  # (presets.py: a rulebook preset's one format has a trim)
-    if any(abs(a - b) > SAME_SIZE_MM for a, b in zip(fmt.trim, A5)):
-        raise InputError(f"format {fmt.name!r} of {preset.name} is {fmt.trim[0]:g}×{fmt.trim[1]:g} mm, and the "
-                         f"rulebook's pages are A5 ({A5[0]:g}×{A5[1]:g} mm)", path=preset.source,
-                         key=f"formats: {fmt.name}: trim", expected="trim: [148mm, 210mm]")
+    preset's shop takes it (its one format the A5 page: presets.py checks it)."""
     book = build_rulebook(game, ws.fonts, pictures=pictures_from_game(game, ws.templates),
                           icon_dirs=icon_dirs(ws.templates, game.slug))
     a5 = book.files["rulebook.pdf"]

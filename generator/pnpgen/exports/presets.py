@@ -13,6 +13,7 @@ from pnpgen.data.model import Deck
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, contained, suggest, too_long
+from pnpgen.impose.booklet import A5
 from pnpgen.pdf.pdfx import OutputCondition
 from pnpgen.units import mm_to_px
 
@@ -24,7 +25,7 @@ PRESET_KEYS = {
     "colour": "rgb | cmyk", "ink_limit": "total ink in %, e.g. 300", "files": " | ".join(LAYOUTS),
     "quantity": "csv | name", "backs": "each | shared", "page_order": "front-back | back-front",
     "marks": "none | jp | western",
-    "page_multiple": "files: rulebook: blank pages added at the end to make the page count a multiple of this, "
+    "page_multiple": "files: rulebook: the page count made a multiple of this with blank pages before the last, "
                      "e.g. 4 for a saddle stitch (中綴じ; the default: 1, none added)",
     "min_line": "the thinnest line the shop prints, e.g. 0.1mm (thinner ones warned; default: none)",
     "min_mixed_line": "the thinnest line in mixed_inks or more inks a CMYK export leaves unwarned, e.g. 0.1mm "
@@ -193,6 +194,10 @@ def _parse(doc: Located, slug: str) -> Preset:
     if files == "rulebook" and (len(formats) != 1 or formats[0].trim is None):
         raise doc.error(("formats",), "a rulebook preset has one format: the book's page",
                         "formats: {a5: {trim: [148mm, 210mm], bleed: 3mm}}")
+    if files == "rulebook" and any(abs(a - b) > SAME_SIZE_MM for a, b in zip(formats[0].trim or (), A5)):
+        trim = formats[0].trim or A5
+        raise doc.error(("formats", formats[0].name, "trim"), f"{trim[0]:g}×{trim[1]:g} mm is not the rulebook's "
+                        f"page: it is set on A5 ({A5[0]:g}×{A5[1]:g} mm)", "trim: [148mm, 210mm]")
     if pdfx != "none" and condition is None:
         raise doc.error(("pdfx",), f"pdfx: {pdfx} needs the printing condition", PRESET_KEYS["output_condition"])
     return Preset(
