@@ -225,7 +225,8 @@ def _layout_command(la: argparse.ArgumentParser) -> None:
 def _export_command(e: argparse.ArgumentParser) -> None:
     _game(e)
     e.add_argument("--preset", required=True, help="thegamecrafter, makeplayingcards, drivethrucards, printerstudio, "
-                                                   "doujin, doujin-pieces, tabletopsimulator, or one of your presets/")
+                                                   "doujin, doujin-pieces, doujin-book (the rulebook), tabletopsimulator, or one of "
+                                                   "your presets/")
     e.add_argument("--deck", type=validate.option(validate.deck_option), action="append", default=[],
                    help="only this deck (repeatable)")
     e.add_argument("--fit", type=_choice, choices=["scale", "bleed"], help="adapt a deck to the preset's nearest format")

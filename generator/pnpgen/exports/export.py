@@ -27,10 +27,11 @@ from pnpgen.data.names import NAME_MAX, check_preset_folder
 from pnpgen.data.workspace import Workspace, workspace_relative
 from pnpgen.errors import InputError, suggest
 from pnpgen.exports import contact, shop, tts
+from pnpgen.exports.book import shop_rulebook
 from pnpgen.exports.faces import EarlierImages, PageStyle, PngFiles, unique_faces
 from pnpgen.exports.options import ExportOptions
 from pnpgen.exports.order import EXPORT_ORDER_COLUMNS, OrderRow, order_csv
-from pnpgen.exports.presets import FITS, Fitted, NotTaken, Preset, available, fit_deck, load_preset
+from pnpgen.exports.presets import FITS, PDF_LAYOUTS, Fitted, NotTaken, Preset, available, fit_deck, load_preset
 from pnpgen.faces.convert import convert_faces
 from pnpgen.faces.faceset import RenderedGame, render_game
 from pnpgen.faces.grouped import grouped_per_deck
@@ -96,9 +97,11 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     pdfx = _pdfx(preset, options.pdfx or default_pdfx, colour)
     edition = "2001" if (options.pdfx or default_pdfx) == "x1a-2001" else "2003"  # PDF/X-1a's, with pdfx
     outline = preset.outline_text if options.outline_text is None else options.outline_text
-    if outline and not preset.files.startswith("pdf"):
+    if outline and preset.files not in PDF_LAYOUTS:
         raise InputError(f"{preset.name} takes images, so --outline-text does not apply", key="--outline-text",
                          expected="a PDF preset such as doujin or drivethrucards")
+    if preset.files == "rulebook":
+        return _rulebook(ws, game, preset, options, colour == "cmyk", shop.Finish(pdfx, str(game.date), outline, edition))
     decks, fitted, left_out = _fit_decks(ws, game, preset, options)
     _check_pixels(preset, decks, fitted)
     # One bleed for the whole game's faces: the widest any exported deck needs (the pages clip the rest).
@@ -198,6 +201,21 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     result.files["order.csv"] = order_csv(EXPORT_ORDER_COLUMNS, [astuple(row) for row in result.order])
     result.warnings = workspace_relative(result.warnings, ws.root)  # export.json: the same bytes in any folder
     return result
+
+
+def _rulebook(ws: Workspace, game: Game, preset: Preset, options: ExportOptions, cmyk: bool,
+              finish: shop.Finish) -> ExportResult:
+    """A preset of ``files: rulebook``: the game's rulebook as the shop takes it (exports/book.py)."""
+    for flag, given in (("--deck", options.decks), ("--fit", options.fit), ("--proof", options.proof)):
+        if given:
+            raise InputError(f"{preset.name} prints the rulebook, not the decks' pieces, so {flag} does not apply",
+                             key=flag, expected=f"--preset {preset.slug} without {flag}, or a preset of pieces such "
+                             "as doujin")
+    out_root = options.out or ws.root / "build"
+    book = shop_rulebook(ws, game, preset, cmyk, finish)
+    notices = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
+    return ExportResult(game, out_root / game.slug / (options.lang or "") / preset.slug, out_root, files=book.files,
+                        warnings=workspace_relative(book.warnings + notices, ws.root), black=book.black)
 
 
 def _gather(made: list[tuple[Deck | None, dict[str, bytes]]], files: dict[str, bytes]) -> None:
@@ -324,7 +342,7 @@ def _pdfx(preset: Preset, pdfx: str, colour: str) -> OutputCondition | None:
     make one stops the export."""
     if pdfx == "none":
         return None
-    if not preset.files.startswith("pdf"):
+    if preset.files not in PDF_LAYOUTS:
         raise InputError(f"{preset.name} takes images, not PDF, so --pdfx {pdfx} does not apply", key="--pdfx",
                          expected="--pdfx none, or a PDF preset such as drivethrucards or doujin")
     if colour != "cmyk":
@@ -412,6 +430,8 @@ def _takes_it(ws: Workspace, game: Game, preset: Preset, deck: Deck, fit: str | 
             other = preset if name == preset.slug else load_preset(ws, slug, name)
         except InputError:
             continue  # a broken preset of the designer's is reported when it is used
+        if other.files == "rulebook":
+            continue  # (an A5 board is no rulebook page)
         tries = [f for f in FITS if f != fit] if other is preset else [None, *FITS]
         for mode in tries:
             try:

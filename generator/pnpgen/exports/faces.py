@@ -245,14 +245,19 @@ def _die_line(style: PageStyle, side: str) -> list[Item]:
 
 
 def _marks(style: PageStyle) -> list:
-    """The shop's cut marks round the one piece: the home sheets' トンボ on a one-slot sheet."""
-    x0, y0, x1, y1 = style.trim_box_mm
+    return shop_marks(style.page_mm, style.trim_box_mm, style.fitted.format.bleed, style.marks)
+
+
+def shop_marks(page_mm: tuple[float, float], trim_box_mm: tuple[float, float, float, float], bleed_mm: float,
+               marks: str) -> list:
+    """A shop's cut marks round the one trim of a page (a piece, a rulebook page): the home
+    sheets' トンボ on a one-slot sheet."""
+    x0, y0, x1, y1 = trim_box_mm
     slot = Slot(0, 0, x0, y0, x1 - x0, y1 - y0)
-    layout = SheetLayout(style.page_mm, (x1 - x0, y1 - y0), False, 1, 1, (0.0, 0.0), style.fitted.format.bleed, [slot])
+    layout = SheetLayout(page_mm, (x1 - x0, y1 - y0), False, 1, 1, (0.0, 0.0), bleed_mm, [slot])
     # The marks' area is this page, not the home sheets' A4: on a board wider than A4 they were cut
     # short at 210 mm, drawn back into the piece.
-    return cut_marks(layout, SheetOptions(marks=style.marks, margin_mm=0.0, slug_mm=0.0,
-                                          cut_area=(0.0, 0.0, *style.page_mm)))
+    return cut_marks(layout, SheetOptions(marks=marks, margin_mm=0.0, slug_mm=0.0, cut_area=(0.0, 0.0, *page_mm)))
 
 
 def _proof(style: PageStyle) -> list[Item]:

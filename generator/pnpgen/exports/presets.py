@@ -13,16 +13,20 @@ from pnpgen.data.model import Deck
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, contained, suggest, too_long
+from pnpgen.impose.booklet import A5
 from pnpgen.pdf.pdfx import OutputCondition
 from pnpgen.units import mm_to_px
 
 SHIPPED = resources.folder("pnpgen.exports", "presets")
-LAYOUTS = ("png-faces", "pdf-copies", "pdf-faces", "tts")
+LAYOUTS = ("png-faces", "pdf-copies", "pdf-faces", "tts", "rulebook")
+PDF_LAYOUTS = ("pdf-copies", "pdf-faces", "rulebook")  # the layouts a shop takes as PDF
 PRESET_KEYS = {
     "name": "the shop's name", "about": "where its figures come from", "dpi": "dots per inch, e.g. 300",
     "colour": "rgb | cmyk", "ink_limit": "total ink in %, e.g. 300", "files": " | ".join(LAYOUTS),
     "quantity": "csv | name", "backs": "each | shared", "page_order": "front-back | back-front",
     "marks": "none | jp | western",
+    "page_multiple": "files: rulebook: the page count made a multiple of this with blank pages before the last, "
+                     "e.g. 4 for a saddle stitch (中綴じ; the default: 1, none added)",
     "min_line": "the thinnest line the shop prints, e.g. 0.1mm (thinner ones warned; default: none)",
     "min_mixed_line": "the thinnest line in mixed_inks or more inks a CMYK export leaves unwarned, e.g. 0.1mm "
                       "(the default), or off",
@@ -98,6 +102,7 @@ class Preset:
     min_mixed_line_mm: float | None = MIN_MIXED_LINE_MM
     min_mixed_text_pt: float | None = MIN_MIXED_TEXT_PT  # CMYK: smaller text in ``mixed_inks`` or more inks is warned
     mixed_inks: int = MIXED_INKS
+    page_multiple: int = 1  # files: rulebook: the page count made a multiple of this (中綴じ: 4)
 
 
 @dataclass(frozen=True)
@@ -185,12 +190,20 @@ def _parse(doc: Located, slug: str) -> Preset:
     formats = tuple(_format(doc, name, spec, dpi) for name, spec in raw.items())
     pdfx = _choice(doc, "pdfx", "none", PDFX)
     condition = _condition(doc)
+    files = _choice(doc, "files", "png-faces", LAYOUTS)
+    if files == "rulebook" and (len(formats) != 1 or formats[0].trim is None):
+        raise doc.error(("formats",), "a rulebook preset has one format: the book's page",
+                        "formats: {a5: {trim: [148mm, 210mm], bleed: 3mm}}")
+    if files == "rulebook" and any(abs(a - b) > SAME_SIZE_MM for a, b in zip(formats[0].trim or (), A5)):
+        trim = formats[0].trim or A5
+        raise doc.error(("formats", formats[0].name, "trim"), f"{trim[0]:g}×{trim[1]:g} mm is not the rulebook's "
+                        f"page: it is set on A5 ({A5[0]:g}×{A5[1]:g} mm)", "trim: [148mm, 210mm]")
     if pdfx != "none" and condition is None:
         raise doc.error(("pdfx",), f"pdfx: {pdfx} needs the printing condition", PRESET_KEYS["output_condition"])
     return Preset(
         slug=slug, name=str(data.get("name", slug)), source=doc.path, dpi=dpi,
         colour=_choice(doc, "colour", "rgb", ("rgb", "cmyk")), ink_limit=float(ink),
-        files=_choice(doc, "files", "png-faces", LAYOUTS), quantity=_choice(doc, "quantity", "csv", ("csv", "name")),
+        files=files, quantity=_choice(doc, "quantity", "csv", ("csv", "name")),
         backs=_choice(doc, "backs", "each", ("each", "shared")),
         page_order=_choice(doc, "page_order", "front-back", ("front-back", "back-front")),
         marks=_choice(doc, "marks", "none", ("none", "jp", "western")), formats=formats,
@@ -200,8 +213,15 @@ def _parse(doc: Located, slug: str) -> Preset:
         min_line_mm=_length(doc, ("min_line",), data["min_line"]) if "min_line" in data else None,
         min_mixed_line_mm=_or_off(doc, "min_mixed_line", MIN_MIXED_LINE_MM),
         min_mixed_text_pt=_text_pt(_or_off(doc, "min_mixed_text", MIN_MIXED_TEXT_PT, "pt")),
-        mixed_inks=_mixed_inks(doc),
+        mixed_inks=_mixed_inks(doc), page_multiple=_page_multiple(doc),
     )
+
+
+def _page_multiple(doc: Located) -> int:
+    value = doc.data.get("page_multiple", 1)
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 64:
+        raise doc.error(("page_multiple",), f"{value!r} is not a number of pages", PRESET_KEYS["page_multiple"])
+    return value
 
 
 def _or_off(doc: Located, key: str, default: float, unit: str = "mm") -> float | None:

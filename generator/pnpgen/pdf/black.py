@@ -7,8 +7,9 @@ the ground under it, leaving a hairline of paper round every letter when the pla
 Printers ask for small text and lines in 100 % K, overprinting. So, in every content stream
 (pages and the faces' forms):
 
-- text (``BT … ET``) filled, and strokes at most THIN_PT wide (in points, as the face draws them:
-  the stream's own ``cm`` counted), in a colour whose K is at least BLACK_K after conversion and
+- text (``BT … ET``, its colour set before the object or inside it, as ReportLab sets it) filled,
+  and strokes at most THIN_PT wide (in points, as the face draws them: the stream's own ``cm``
+  counted), in a colour whose K is at least BLACK_K after conversion and
   that is not already K only, are drawn in 0/0/0/100; so is text or a stroke already in
   0/0/0/100. A path filled and stroked at once (``B``, ``b``: a white panel's thin dark border)
   is drawn as its fill, then as its stroke alone, so only the stroke is black and overprints;
@@ -124,6 +125,7 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
     out: list = []
     path_start: int | None = None
     text_colour = None  # the original fill of a text object being drawn in K
+    in_text = False  # inside BT … ET
     changed = False
 
     def overprint(colour_op: str) -> list:
@@ -142,7 +144,23 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
             out.extend(overprint("k"))
             out.append((operands, op))
             changed = True
+            in_text = True
             continue
+        if name == "BT":
+            in_text = True
+        if in_text and name in ("k", "g"):  # a colour set inside the text object (ReportLab sets it there)
+            if is_black(fill):
+                assert fill is not None
+                mapped.text[_round(fill)] += 1
+                out.extend(overprint("k"))
+                text_colour = fill
+                changed = True
+                continue
+            if text_colour is not None:  # black text before it in the object: overprint off again
+                out.append(([Name(KNOCKOUT)], Operator("gs")))
+                text_colour = None
+        if name == "ET":
+            in_text = False
         if name == "ET" and text_colour is not None:
             out.append((operands, op))
             out.extend(restore(text_colour, "k"))

@@ -273,3 +273,98 @@ def over_limit(pdf: bytes, limit: float) -> list[tuple[int, tuple[float, float, 
     the piece, not counted."""
     return [(i, c, total_ink(c)) for i, colours in enumerate(inks_used(pdf)) for c in sorted(colours)
             if total_ink(c) > limit + 1e-6]
+
+
+def vectors_to_cmyk(pdf: bytes) -> bytes:
+    """The PDF with every DeviceRGB vector colour drawn in DeviceCMYK by ``to_cmyk``: ``rg``/``RG``
+    and DeviceRGB ``cs``/``sc`` in the content of its pages and of every form they draw, and the
+    stops of its DeviceRGB gradients (axial and radial shadings of exponential or stitching
+    functions, as pdf/shading.py writes them). For a PDF another library drew in RGB (ReportLab's
+    rulebook pages), so the shop's file holds one conversion, the cards' own. Pictures are
+    pdf/pdfx.py ``pictures_to_cmyk``'s."""
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        seen: set[tuple[int, int]] = set()
+        todo: list = [page.obj for page in doc.pages]
+        while todo:  # each page, and each form and tiling pattern it draws, once
+            obj = todo.pop()
+            _stream_to_cmyk(doc, obj)
+            res = obj.get("/Resources")
+            if res is None:
+                continue
+            shadings = list(res.get("/Shading", {}).values())
+            for pattern in res.get("/Pattern", {}).values():
+                if "/Shading" in pattern:
+                    shadings.append(pattern.Shading)
+                elif pattern.get("/PatternType") == 1 and pattern.objgen not in seen:
+                    seen.add(pattern.objgen)
+                    todo.append(pattern)
+            for shading in shadings:
+                if shading.get("/ColorSpace") == pikepdf.Name.DeviceRGB:
+                    _shading_to_cmyk(shading)
+            for xobj in res.get("/XObject", {}).values():
+                if xobj.get("/Subtype") == "/Form" and xobj.objgen not in seen:
+                    seen.add(xobj.objgen)
+                    todo.append(xobj)
+        out = io.BytesIO()
+        doc.save(out, deterministic_id=True, compress_streams=True,
+                 object_stream_mode=pikepdf.ObjectStreamMode.disable)
+        return out.getvalue()
+
+
+def _stream_to_cmyk(doc, obj) -> None:
+    """One content stream (a page's or a form's) with its RGB colour operators in CMYK."""
+    import pikepdf
+    from pikepdf import Name, Operator
+
+    out: list = []
+    spaces = ["", ""]  # the fill's and the stroke's colour space set by cs/CS
+    stack: list[list[str]] = []
+    changed = False
+    for instruction in pikepdf.parse_content_stream(obj):
+        operands: list = list(instruction.operands)
+        name = str(instruction.operator)
+        if name in ("rg", "RG") and len(operands) == 3:
+            operands, name, changed = _cmyk_of(operands), "k" if name == "rg" else "K", True
+        elif name in ("cs", "CS"):
+            spaces[name == "CS"] = str(operands[0]) if operands else ""
+            if spaces[name == "CS"] == "/DeviceRGB":
+                operands, changed = [Name.DeviceCMYK], True
+        elif name in ("sc", "scn", "SC", "SCN") and spaces[name.isupper()] == "/DeviceRGB" and len(operands) == 3:
+            operands, changed = _cmyk_of(operands), True
+        elif name == "q":
+            stack.append(list(spaces))
+        elif name == "Q" and stack:
+            spaces = stack.pop()
+        out.append((operands, Operator(name)))
+    if not changed:
+        return
+    data = pikepdf.unparse_content_stream(out)
+    if isinstance(obj, pikepdf.Stream):
+        obj.write(data)
+    else:  # a page: its content stream(s) replaced by one
+        obj.Contents = doc.make_stream(data)
+
+
+def _cmyk_of(rgb) -> list[float]:
+    return [round(v, 6) for v in to_cmyk(*(float(v) for v in rgb))]
+
+
+def _shading_to_cmyk(shading) -> None:
+    """A DeviceRGB shading's stops in CMYK; one of a function other than the exponential (2) and
+    stitching (3) ones pnpgen writes is left as it is (and shows as DeviceRGB to a preflight)."""
+    import pikepdf
+
+    functions, todo = [], [shading.get("/Function")]
+    while todo:
+        fn = todo.pop()
+        if fn is None or isinstance(fn, pikepdf.Array) or int(fn.get("/FunctionType", -1)) not in (2, 3):
+            return
+        functions.append(fn)
+        todo.extend(fn.get("/Functions", ()))
+    for fn in functions:
+        for key in ("/C0", "/C1"):
+            if len(fn.get(key, ())) == 3:  # (a function two shadings share is converted once)
+                fn[key] = pikepdf.Array(_cmyk_of(fn[key]))
+    shading.ColorSpace = pikepdf.Name.DeviceCMYK

@@ -1,0 +1,97 @@
+"""A print shop's rulebook (a preset of ``files: rulebook``, doujin-book.yaml): the A5 pages
+``pnpgen rulebook`` sets, each on a page of the trim + 塗り足し + room for トンボ, boxed
+(TrimBox, BleedBox) and marked as the cards' shop pages are, the page count made up with
+blank pages at the end to the preset's ``page_multiple`` (中綴じ: 4), and, for a CMYK preset,
+in the cards' one conversion (vector colours, gradients, pictures), black text 100 % K
+overprinting, PDF/X-1a for the preset's printing condition.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pnpgen.data.model import Game
+from pnpgen.data.workspace import Workspace
+from pnpgen.exports.faces import MARK_ROOM_MM, shop_marks
+from pnpgen.exports.presets import Preset
+from pnpgen.exports.shop import Finish
+from pnpgen.faces.builtin import icon_dirs
+from pnpgen.impose.booklet import A5
+from pnpgen.impose.plan import Item, Page, PagePlan, Strokes
+from pnpgen.pdf.black import k_only
+from pnpgen.pdf.colour import over_limit, vectors_to_cmyk
+from pnpgen.pdf.onsheets import page_count, place_on_sheets
+from pnpgen.pdf.outline import outline_text
+from pnpgen.pdf.pdfx import make_x1a, pictures_to_cmyk
+from pnpgen.pdf.writer import write_document
+from pnpgen.rulebook import build_rulebook, pictures_from_game
+
+BOOK = "rulebook.pdf"  # the export's file
+
+
+@dataclass
+class ShopBook:
+    """The export's files, what it warns of, and what it made 100 % K."""
+
+    files: dict[str, bytes] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    black: list[str] = field(default_factory=list)
+
+
+def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish: Finish) -> ShopBook:
+    """The game's rulebook typeset as ``pnpgen rulebook`` sets it (no build needed), as the
+    preset's shop takes it (its one format the A5 page: presets.py checks it)."""
+    book = build_rulebook(game, ws.fonts, pictures=pictures_from_game(game, ws.templates),
+                          icon_dirs=icon_dirs(ws.templates, game.slug))
+    a5 = book.files["rulebook.pdf"]
+    pages = page_count(a5)
+    total = -(-pages // preset.page_multiple) * preset.page_multiple
+    out = ShopBook(warnings=list(book.warnings))
+    at = list(range(pages))
+    if total > pages:
+        out.warnings.append(_blanks_said(pages, total, preset))
+        if pages > 1:
+            at[-1] = total - 1  # the back page (the colophon) last; the blanks before it, as the booklet has them
+    title = f"{game.title} — rulebook ({preset.name})"
+    sheets = write_document(PagePlan(title, [_sheet(preset) for _ in range(total)]), {}, game.fonts["gothic"],
+                            cmyk=cmyk)
+    pdf = place_on_sheets(a5, sheets, at)
+    if cmyk:
+        pdf = vectors_to_cmyk(pdf)
+        pdf, mapped = k_only(pdf, preset.overprint_black)
+        out.black.extend(mapped.lines(BOOK))
+        pdf = pictures_to_cmyk(pdf)
+    if finish.outline_text:
+        pdf, left = outline_text(pdf)
+        out.warnings.extend(f"{BOOK}: {what}" for what in left)
+    if finish.pdfx is not None:
+        pdf = make_x1a(pdf, finish.pdfx, title, finish.date, finish.edition)
+    if cmyk:
+        out.warnings.extend(f"{BOOK} page {page + 1}: CMYK {'/'.join(f'{v * 100:g}' for v in colour)} is {ink:g} % "
+                            f"total ink, over {preset.name}'s {preset.ink_limit:g} %"
+                            for page, colour, ink in over_limit(pdf, preset.ink_limit))
+    out.files[BOOK] = pdf
+    return out
+
+
+def _blanks_said(pages: int, total: int, preset: Preset) -> str:
+    """The blank pages added, and where: before the last page (the back page, the colophon, stays
+    last, as the booklet keeps it), or after a one-page book."""
+    first, last = (pages, total - 1) if pages > 1 else (2, total)
+    where = f"page {first}" if first == last else f"pages {first}–{last}"
+    return (f"{BOOK}: {pages} pages of the rulebook and {total - pages} blank, {total} in all: {preset.name} binds a "
+            f"multiple of {preset.page_multiple} pages (page_multiple); blank: {where}"
+            + (" (the last page, the colophon, stays last)" if pages > 1 else ""))
+
+
+def _sheet(preset: Preset) -> Page:
+    """One page of the shop's: the A5 trim centred in its 塗り足し and the room for its marks."""
+    bleed = preset.formats[0].bleed
+    room = MARK_ROOM_MM if preset.marks != "none" else 0.0
+    o = room + bleed
+    size = (A5[0] + 2 * o, A5[1] + 2 * o)
+    trim = (o, o, o + A5[0], o + A5[1])
+    items: list[Item] = []
+    if preset.marks != "none":
+        items.append(Strokes(tuple(shop_marks(size, trim, bleed, preset.marks)), registration=True))
+    return Page(size, items, trim=trim, bleed=(o - bleed, o - bleed, o + A5[0] + bleed, o + A5[1] + bleed))

@@ -1,0 +1,238 @@
+"""``pnpgen export --preset doujin-book``: the rulebook as a 同人印刷所 takes it. One small drafted
+game exported once for the module (and once more elsewhere, for the bytes): each A5 page on a page
+of trim + 3 mm 塗り足し + room for トンボ, boxed, in reading order, blank pages to a multiple of
+4 before the last, CMYK with black text 100 % K overprinting, PDF/X-1a, marks outside the bleed."""
+
+from __future__ import annotations
+
+import io
+import math
+
+import pikepdf
+import pytest
+from preflight import problems
+from pypdf import PdfReader
+from reportlab.pdfgen import canvas
+
+from conftest import GAME_YAML, make_workspace, run
+from pdfprobe import boxes_mm, glyphs, stroked_lines, texts
+from pnpgen.data.workspace import Workspace
+from pnpgen.errors import InputError
+from pnpgen.exports.presets import load_preset
+from pnpgen.pdf.black import k_only
+from pnpgen.pdf.colour import vectors_to_cmyk
+
+CORNER = 8.0 + 3.0  # the trim's corner on the shop's page: room for the marks, then the bleed (mm)
+SHOP_PAGE = (148 + 2 * CORNER, 210 + 2 * CORNER)
+
+
+# The cards' front with a gradient: the book's pictures of the pieces (cover, components) carry its shading.
+GRADIENT_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<defs><linearGradient id="g"><stop offset="0" stop-color="#cc3333"/><stop offset="0.5" stop-color="#33cc33"/>
+<stop offset="1" stop-color="#3333cc"/></linearGradient></defs>
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="url(#g)"/>
+{{ textbox(piece.name, 5, 5, w - 10, 12, size=12, min_size=7, align="center") }}
+{% endblock %}
+"""
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory) -> dict:
+    root = make_workspace(tmp_path_factory.mktemp("shopbook") / "ws", draft=True, front=GRADIENT_FRONT)
+    assert run(root, "rulebook", "--game", "test") == 0
+    assert run(root, "export", "--game", "test", "--preset", "doujin-book") == 0
+    again = tmp_path_factory.mktemp("again")
+    assert run(root, "export", "--game", "test", "--preset", "doujin-book", "--out", str(again)) == 0
+    out = root / "build" / "test" / "doujin-book"
+    return {"root": root, "a5": root / "build" / "test" / "rulebook.pdf", "shop": out / "rulebook.pdf",
+            "again": again / "test" / "doujin-book" / "rulebook.pdf", "folder": out}
+
+
+def test_pages_are_a5_trims_with_bleed_and_a_count_of_four(book):
+    a5 = len(PdfReader(book["a5"]).pages)
+    reader = PdfReader(book["shop"])
+    assert len(reader.pages) == math.ceil(a5 / 4) * 4 and len(reader.pages) % 4 == 0
+    assert len(reader.pages) > a5  # the test draft's book is not a multiple of 4: blanks were added
+    for page in reader.pages:
+        boxes = boxes_mm(page)
+        assert boxes["mediabox"] == pytest.approx((0, 0, *SHOP_PAGE), abs=0.01)
+        assert boxes["trimbox"] == pytest.approx((CORNER, CORNER, CORNER + 148, CORNER + 210), abs=0.01)
+        assert boxes["bleedbox"] == pytest.approx((CORNER - 3, CORNER - 3, CORNER + 148 + 3, CORNER + 210 + 3), abs=0.01)
+    assert sorted(p.name for p in book["folder"].iterdir()) == ["export.json", "rulebook.pdf"]
+
+
+def test_text_lies_where_the_a5_page_has_it_the_last_page_last(book):
+    """Page n of rulebook.pdf is page n of the shop's, its glyphs moved by the trim's corner; the
+    blank pages come before the last page (the colophon), which stays last."""
+    a5, shop = glyphs(book["a5"]), glyphs(book["shop"])
+    at = list(range(len(a5) - 1)) + [len(shop) - 1]
+    assert all(not shop[i] for i in range(len(shop)) if i not in at)  # the blanks
+    for n, i in enumerate(at):
+        assert a5[n] and [g.char for g in shop[i]] == [g.char for g in a5[n]]
+        for g, h in zip(a5[n], shop[i]):
+            assert (h.x, h.y) == pytest.approx((g.x + CORNER, g.y + CORNER), abs=0.01), (n, g.char)
+
+
+def test_cmyk_only_black_text_k100_overprinting_pdfx(book):
+    pdf = book["shop"].read_bytes()
+    assert problems(pdf) == []  # the project's PDF/X-1a preflight: no RGB operator or space, boxes, intent
+    assert b"/DeviceRGB" not in pdf
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        shadings = _shadings(doc)
+        assert shadings and {str(s.ColorSpace) for s in shadings} == {"/DeviceCMYK"}  # the pictures' gradient
+        assert str(doc.trailer.Info.GTS_PDFXVersion) == "PDF/X-1a:2003"
+        assert str(doc.Root.OutputIntents[0].OutputConditionIdentifier) == "JC200103"
+        shown = [s for page in doc.pages for s in _shown(page.obj)]
+    assert shown and all(fill is not None for fill, _ in shown)  # every text in a DeviceCMYK colour
+    black = [gs for fill, gs in shown if fill == (0.0, 0.0, 0.0, 1.0)]
+    assert black and all(gs.get("/OP") is True and gs.get("/op") is True for gs in black)
+    assert not [gs for fill, gs in shown if fill != (0.0, 0.0, 0.0, 1.0) and gs.get("/OP") is True]
+    # no text left in a near-black mix of inks
+    assert not [fill for fill, _ in shown if fill is not None and fill[3] >= 0.7 and max(fill[:3]) > 0]
+
+
+def test_marks_lie_outside_the_bleed_in_registration(book):
+    reader = PdfReader(book["shop"])
+    for page in (reader.pages[0], reader.pages[-2]):  # a page of text, a blank
+        lines = stroked_lines(reader, page)
+        assert len(lines) >= 16  # double トンボ at four corners, centre marks
+        for x1, y1, x2, y2 in lines:
+            inside_x = CORNER - 3 < max(x1, x2) and min(x1, x2) < CORNER + 148 + 3
+            inside_y = CORNER - 3 < max(y1, y2) and min(y1, y2) < CORNER + 210 + 3
+            assert not (inside_x and inside_y), (x1, y1, x2, y2)
+    with pikepdf.open(book["shop"]) as doc:
+        spaces = doc.pages[0].Resources.ColorSpace
+        assert any(str(cs[0]) == "/Separation" and str(cs[1]) == "/All" for cs in spaces.values())
+
+
+def test_same_bytes_in_any_folder(book):
+    assert book["again"].read_bytes() == book["shop"].read_bytes()
+
+
+def test_an_export_again_is_up_to_date(book, capsys):
+    """Nothing it reads changed (the draft is one of the game's files): nothing set or written again."""
+    assert run(book["root"], "export", "--game", "test", "--preset", "doujin-book") == 0
+    capsys.readouterr()
+    assert run(book["root"], "export", "--game", "test", "--preset", "doujin-book") == 0
+    assert "test: up to date" in capsys.readouterr().out
+
+
+def test_a_game_without_a_draft_is_one_line(tmp_path, capsys):
+    root = make_workspace(tmp_path / "ws")
+    capsys.readouterr()
+    assert run(root, "export", "--game", "test", "--preset", "doujin-book") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "draft.txt" in err[0] and "Traceback" not in err[0], err
+
+
+def test_a_designers_preset_sets_the_multiple_bleed_and_marks(book, tmp_path):
+    """The figures are the preset's: page_multiple 8, 5 mm bleed, no marks, RGB without PDF/X."""
+    presets = book["root"] / "presets"
+    presets.mkdir(exist_ok=True)
+    (presets / "book8.yaml").write_text("name: Book 8\nfiles: rulebook\ncolour: rgb\npage_multiple: 8\n"
+                                        "formats:\n  a5: {trim: [148mm, 210mm], bleed: 5mm}\n", encoding="utf-8")
+    assert run(book["root"], "export", "--game", "test", "--preset", "book8", "--out", str(tmp_path)) == 0
+    reader = PdfReader(tmp_path / "test" / "book8" / "rulebook.pdf")
+    assert len(reader.pages) % 8 == 0
+    assert boxes_mm(reader.pages[0])["mediabox"] == pytest.approx((0, 0, 158, 220), abs=0.01)
+    assert boxes_mm(reader.pages[0])["trimbox"] == pytest.approx((5, 5, 153, 215), abs=0.01)
+    assert stroked_lines(reader, reader.pages[0]) == []
+
+
+@pytest.mark.parametrize("text, key", [
+    ("files: rulebook\npage_multiple: 0\nformats:\n  a5: {trim: [148mm, 210mm]}\n", "page_multiple"),
+    ("files: rulebook\nformats:\n  a5: {trim: [148mm, 210mm]}\n  b5: {trim: [182mm, 257mm]}\n", "formats"),
+    ("files: rulebook\nformats:\n  b5: {trim: [182mm, 257mm]}\n", "A5"),
+])
+def test_a_rulebook_preset_is_checked_as_it_is_read(tmp_path, text, key):
+    root = make_workspace(tmp_path / "ws")
+    (root / "presets").mkdir()
+    (root / "presets" / "mine.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        load_preset(Workspace(root), "test", "mine")
+    assert key in str(caught.value) and "mine.yaml" in str(caught.value)
+
+
+def test_reportlab_colours_set_inside_text_become_k100_overprinting():
+    """ReportLab sets a text's colour inside BT … ET: converted from RGB and mapped all the same;
+    a coloured word after black text in one text object is not overprinted."""
+    buffer = io.BytesIO()
+    c = canvas.Canvas(buffer, invariant=1)
+    t = c.beginText(72, 720)
+    t.setFillColorRGB(0.13, 0.14, 0.2)
+    t.textOut("black ")
+    t.setFillColorRGB(0.8, 0.1, 0.1)
+    t.textOut("red")
+    c.drawText(t)
+    c.linearGradient(0, 0, 100, 0, [(1, 0, 0), (0, 0, 1)])
+    c.showPage()
+    c.save()
+    pdf, mapped = k_only(vectors_to_cmyk(buffer.getvalue()))
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        shown = _shown(doc.pages[0].obj)
+        shadings = [o for o in doc.objects if isinstance(o, pikepdf.Dictionary) and "/ShadingType" in o]
+        assert shadings and all(str(s.ColorSpace) == "/DeviceCMYK" for s in shadings)
+        assert all(len(s.Function.C0) == 4 for s in shadings)
+    assert b"/DeviceRGB" not in pdf
+    assert [(fill, gs.get("/OP") is True) for fill, gs in shown] == [((0.0, 0.0, 0.0, 1.0), True),
+                                                                     ((0.0, 0.875, 0.875, 0.2), False)]
+    assert sum(mapped.text.values()) == 1
+
+
+def _shown(obj, fill=None, seen: set | None = None) -> list[tuple[tuple[float, ...] | None, dict]]:
+    """(fill colour, ExtGState entries in effect) at every text show of a content stream and the
+    forms it draws (the colour set before the text object or inside it)."""
+    seen = set() if seen is None else seen
+    res = obj.get("/Resources")
+    states = res.get("/ExtGState") if res is not None else None
+    out, gs, stack = [], {}, []
+    for operands, op in pikepdf.parse_content_stream(obj):
+        name = str(op)
+        if name == "k":
+            fill = tuple(round(float(v), 4) for v in operands)
+        elif name in ("g", "rg", "sc", "scn"):
+            fill = None
+        elif name == "gs":
+            gs = dict(gs, **{str(k): v for k, v in states[operands[0]].items()})
+        elif name == "q":
+            stack.append((fill, gs))
+        elif name == "Q":
+            fill, gs = stack.pop()
+        elif name in ("Tj", "TJ", "'", '"'):
+            out.append((fill, gs))
+        elif name == "Do":
+            xobj = res.XObject[operands[0]]
+            if xobj.get("/Subtype") == "/Form" and xobj.objgen not in seen:
+                seen.add(xobj.objgen)
+                out += _shown(xobj, fill, seen)
+    return out
+
+
+def test_an_english_edition_is_set_in_english(tmp_path, capsys):
+    """--lang en: the book of the English edition (its labels; the Japanese draft, said so, when
+    the game has no draft.en.txt), beside that edition's build."""
+    root = make_workspace(tmp_path / "ws", draft=True, game=GAME_YAML + "languages: [ja, en]\n")
+    assert run(root, "export", "--game", "test", "--preset", "doujin-book", "--lang", "en") == 0
+    [cover, *_] = texts(root / "build" / "test" / "en" / "doujin-book" / "rulebook.pdf")
+    assert "Draft 3" in cover and "草案" not in cover
+    assert "no en draft" in capsys.readouterr().err
+
+
+def _shadings(doc) -> list:
+    """Every shading dictionary of the document, however deep it lies in another object."""
+    out, todo, seen = [], list(doc.objects), set()
+    while todo:
+        obj = todo.pop()
+        if isinstance(obj, pikepdf.Array):
+            todo.extend(obj)
+        elif isinstance(obj, pikepdf.Dictionary | pikepdf.Stream):
+            if obj.is_indirect:
+                if obj.objgen in seen:
+                    continue
+                seen.add(obj.objgen)
+            if "/ShadingType" in obj:
+                out.append(obj)
+            todo.extend(v for k, v in obj.items() if k != "/Parent")
+    return out
