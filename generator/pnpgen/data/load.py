@@ -640,6 +640,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                       label_field=label_field,
                       field_lines={key: _line_column(rows.where(keypath + (key,))) for key in raw})
         deck.pieces.append(piece)
+        listed = len(deck.placeholders)
         for key, value in values.items() if piece.count else ():  # a parked piece prints nothing: nothing open
             where = rows.where(keypath + (key,)) if key in raw else doc.where(("defaults", key))
             _collect_placeholders(deck, where, key, value, piece)
@@ -648,6 +649,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                 deck.placeholders.append((cell, f"{piece.label}.{key}", NO_ART_YET))
             elif key in shown and (value is None or str(value).strip() == ""):
                 deck.placeholders.append((cell, f"{piece.label}.{key}", EMPTY_SHOWN))
+        piece.open = len(deck.placeholders) > listed
     # parked pieces print nothing: no translation of theirs is missing (a spreadsheet's: their rows)
     parked = {(rows.path, line, column if rows is doc else None) for piece in deck.pieces if piece.count == 0
               for line, column in piece.field_lines.values()}

@@ -304,8 +304,7 @@ def _names_in(other: Game | None) -> dict[str, str]:
 
 def settled(deck) -> bool:
     """Is the deck's first piece free of placeholders (未定, no art yet)? Only such a face is on the cover."""
-    first = f"{deck.pieces[0].label}."
-    return not any(fld.startswith(first) for _, fld, _ in deck.placeholders)
+    return not deck.pieces[0].open
 
 
 def _cover(game: Game, pictures: Mapping[str, DeckPicture]) -> list[tuple[str, DeckPicture]]:
