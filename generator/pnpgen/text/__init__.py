@@ -210,7 +210,7 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
         known = _icons.names(ctx.icon_dirs)
         raise ValueMistake(
             f"unknown icon {{{e.name}}}{_listed_together(e.name, known) or suggest(e.name, known)} in "
-            f"{_describe(ctx, text)}",
+            f"{_describe(ctx, text)}{new_icon(ctx.icon_dirs, e.name)}",
             key=_field_name(text) or None,
             expected=("one of " + ", ".join("{" + n + "}" for n in known)) if known
             else "an SVG in templates/<game>/icons/ or templates/common/icons/",
@@ -301,6 +301,13 @@ def _listed_together(name: str, known: list[str]) -> str:
             f"a half-width ',' and a space: [{', '.join(parts)}])")
 
 
+def new_icon(icon_dirs: list[Path], name: str) -> str:
+    """Where a new icon of that name goes, as the workspace names it (the game's icons, the first
+    folder looked in): a designer who meant a new keyword, not a slip, is told the file to draw."""
+    return f"; a new icon of that name is the SVG file {Path(*icon_dirs[0].parts[-3:]).as_posix()}/{name}.svg" \
+        if icon_dirs else ""
+
+
 def icon(ctx: TextContext, name: str, x: float, y: float, size: float, colour: str = "#000") -> Markup:
     """An icon by name placed in a size×size mm square with its top-left at (x, y); its
     ``currentColor`` drawn in ``colour`` (a palette name or #rrggbb: white gears on a dark back)."""
@@ -312,7 +319,7 @@ def icon(ctx: TextContext, name: str, x: float, y: float, size: float, colour: s
     if path is None:
         known = _icons.names(ctx.icon_dirs)
         raise ValueMistake(f"unknown icon {{{name}}}{_listed_together(str(name), known) or suggest(str(name), known)} "
-                           f"in {ctx.where}",
+                           f"in {ctx.where}{new_icon(ctx.icon_dirs, str(name))}",
                            key=_field_name(name) or None,
                          expected="one of " + ", ".join(known) if known else "an SVG in templates/<game>/icons/")
     try:
