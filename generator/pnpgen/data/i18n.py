@@ -206,7 +206,9 @@ class Translations:
                 texts = {lang: raw[h] for h, (g, lang) in columns.items() if g == f and h in raw}
                 if f in raw:
                     texts.setdefault(self.default, raw[f])
-                if texts:  # a missing translation is told at the cell to fill: its <field>.<lang> column's
+                if texts and self.lang not in texts and self.default in texts and dict(fields or {}).get(f) == "image":
+                    row[f] = texts[self.default]  # a picture not translated is the same picture, its file name unmarked
+                elif texts:  # a missing translation is told at the cell to fill: its <field>.<lang> column's
                     at = f"{f}.{self.lang}" if f"{f}.{self.lang}" in columns else f
                     row[f] = self._pick(sheet, texts, ("pieces", i, at), {("pieces",)})
             out.append(self._said(row))
