@@ -75,6 +75,7 @@ class Missing:
     cells: int = 0  # a spreadsheet column left plain: how many of its cells are (``where`` the first)
 
 
+MARKED = re.compile(rf"\[{MISSING_COLOUR}\]〔[^〕]*〕\[/{MISSING_COLOUR}\]")  # ``marker``'s, at a text's start
 _SCRIPT_LANGS = ("ja", "zh", "ko")  # languages written in CJK script: a build in one reads kanji as its own
 
 
@@ -293,6 +294,16 @@ class Translations:
         shown = str(value[shown_lang])
         self.missing.append(Missing(doc.where(keypath), keyname(keypath, lists) or "", shown, shown_lang=shown_lang))
         return marker(shown_lang) + shown
+
+    def shared_picture(self, value: str, where: Where) -> str:
+        """An image field's value without the 〔ja〕 marker a mapping that lacks this language gave
+        it (``art: {ja: king.png}``): a picture is the same picture in every edition, its file name
+        no text to mark (the marked name was "not found"), so it is no missing translation either."""
+        marked = MARKED.match(value)
+        if marked is None:
+            return value
+        self.missing = [m for m in self.missing if m.where != where]
+        return value[marked.end():]
 
     def plain_texts(self, path, texts) -> None:
         """Texts written plainly in Japanese (kana or kanji), in a file that translates others,

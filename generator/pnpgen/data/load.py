@@ -441,6 +441,8 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
         "map": lambda x: isinstance(x, dict),
         "image": lambda x: isinstance(x, str),
     }[ftype]
+    if ftype == "image" and isinstance(value, str) and game.translations is not None:
+        value = game.translations.shared_picture(value, doc.where(keypath))
     if value is None or (is_placeholder(value) and ftype != "colour"):
         return FieldText(value, field) if isinstance(value, str) else value
     if ftype in ("int", "number"):  # "3" and ３ are numbers as typed (quoted, Japanese input)
