@@ -81,7 +81,8 @@ SYNONYMS = {
 }
 NEW_FIELD = "; a new field is declared first: fields: {{{key}: text}}"
 NEW_FIELD_LAYOUT = ("; a new field is shown by a box of its own, which declares it: {rename}layout: {{extends: {layout}, "
-                    "boxes: {{{box}: {{field: {field}, x: …, y: …, w: …, h: …}}}}}}")  # box: a box's name, lower case
+                    "boxes: {{{box}: {{field: {field}, x: …, y: …, w: …, h: …}}}}}}; one kept for yourself and never "
+                    "printed (a memo) is declared alone: fields: {{{field}: text}}")  # box: a box's name, lower case
 
 
 def _layout_name(data: dict) -> str:
