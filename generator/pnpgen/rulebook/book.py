@@ -44,6 +44,7 @@ from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import INK, Fonts
 from pnpgen.rulebook.tree import Document, Item, Step, Subheading, to_ascii_digits
 from pnpgen.safetext import quoted
+from pnpgen.text import WIDE_ICON
 
 COVER_KINDS = ("card", "tile", "token")  # what the cover shows, in this order (boards are too big)
 
@@ -254,6 +255,18 @@ def _unknown_icons(doc: Document, path: Path, slug: str, names: list[str]) -> li
             "templates/common/icons/, as on the cards), so the rulebook prints it as written"]
 
 
+def _wide_icons(doc: Document, path: Path, text: str, has: Callable[[str], bool]) -> list[str]:
+    """An icon's name in the full-width braces a Japanese input method types (``｛coin｝``) prints
+    as written: said once, at the first, with how many more (an icon that exists only: a ｛note｝ is text)."""
+    names = [n for n in dict.fromkeys(WIDE_ICON.findall(text)) if has(n)]
+    found = _first_found(doc, re.compile("|".join(re.escape(f"｛{n}｝") for n in names))) if names else None
+    if found is None:
+        return []
+    line, first, more = found
+    return [f"{path}:{line}: {quoted(first)}{more} is an icon's name in full-width braces, so the rulebook prints it "
+            f"as written (expected {{{first[1:-1]}}}, in half-width braces)"]
+
+
 def _icons_in_headings(doc: Document, path: Path, has: Callable[[str], bool]) -> list[str]:
     """An icon's ``{name}`` in a heading prints as written: a heading is also the contents' line,
     the running head and a PDF bookmark, which are text. Said at each heading, with what to write."""
@@ -380,7 +393,8 @@ def rulebook_warnings(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()
     builder = _story_builder(game, r, rules_only=False, pictures={})
     builder.story()
     headings = _icons_in_headings(r.doc, r.path, lambda n: has_icon(n, icon_dirs)) if icon_dirs else []
-    return r.warnings + _unknown_icons(r.doc, r.path, game.slug, unknown) + headings + \
+    wide = _wide_icons(r.doc, r.path, r.draft.text, lambda n: has_icon(n, icon_dirs)) if icon_dirs else []
+    return r.warnings + _unknown_icons(r.doc, r.path, game.slug, unknown) + wide + headings + \
         [_unplaced(game, spec, builder.anchors) for spec in r.settings.figures
          if anchor(spec.after) not in {anchor(a) for a in builder.anchors}]
 
@@ -491,6 +505,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
                          line=found[0] if found else None,
                          expected=f"{e.name}.svg an SVG of plain shapes with a viewBox, as the cards' icons") from None
     warnings += _unknown_icons(doc, path, game.slug, unknown_icons(draft.text, icons)) if icon_dirs else []
+    warnings += _wide_icons(doc, path, draft.text, lambda n: has_icon(n, icon_dirs)) if icon_dirs else []
     warnings += _icons_in_headings(doc, path, icons.__contains__)
     builder = _story_builder(game, r, rules_only, pictures, readings, icons)
     default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica

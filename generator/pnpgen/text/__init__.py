@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -232,8 +232,20 @@ def more_overflowing(deck: str, rest: list[re.Match]) -> str:
             "(set overflowing; pnpgen check lists each)")
 
 
-# the warning of a text whose markup is not paired, printed as written (``_textbox``)
-UNPAIRED_LINE = re.compile(r"^deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: printed as written \((?:markup comes in pairs: |ruby is ).*\)$")
+# the warning of a text whose markup is not paired (or an icon's braces typed full-width), printed as written (``_textbox``)
+UNPAIRED_LINE = re.compile(r"^deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: printed as written "
+                           r"\((?:markup comes in pairs: |ruby is |an icon is ).*\)$")
+WIDE_ICON = re.compile(r"｛([^｛｝{}\s]+)｝")  # ｛star｝: an icon's name in the braces a Japanese input method types
+
+
+def wide_icons(text: str, icon_dirs: Sequence[Path]) -> list[str]:
+    """The icons ``text`` names in full-width braces (``｛star｝``, typed with the input method on),
+    which print as written: the names of icons that exist, each once, so a ｛note｝ of text is left alone."""
+    if "｛" not in text:
+        return []
+    dirs = tuple(Path(d) for d in icon_dirs)
+    found = [name for name in WIDE_ICON.findall(text) if _icons.find(name, dirs) is not None]
+    return list(dict.fromkeys(found))
 
 
 def more_unpaired(deck: str, rest: list[re.Match]) -> str:
@@ -272,10 +284,13 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
         if msg not in ctx.warnings:
             ctx.warnings.append(msg)
     loose = loose_marks(str(text), ctx.palette) if text is not None else []
-    if loose:
+    wide = wide_icons(str(text), ctx.icon_dirs) if text is not None else []
+    if loose or wide:
         hint = [] if all(said.startswith("a ruby ") for said in loose) else \
             ["markup comes in pairs: **bold**, [name]…[/name]; \\* and \\[ print the character itself"]
         hint += ["ruby is {漢字|かんじ}, the base and its reading"] if any(said.startswith("a ruby ") for said in loose) else []
+        hint += [f"an icon is {{{wide[0]}}}, in half-width braces"] if wide else []
+        loose += [f"｛{name}｝ in full-width braces" for name in wide]
         msg = f"{_describe(ctx, text)}: {'; '.join(loose)}: printed as written ({'; '.join(hint)})"
         if msg not in ctx.warnings:
             ctx.warnings.append(msg)
