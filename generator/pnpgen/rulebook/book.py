@@ -317,7 +317,7 @@ def _names_in(other: Game | None) -> dict[str, str]:
 
 def settled(deck) -> bool:
     """Is the deck's first piece free of placeholders (未定, no art yet)? Only such a face is on the cover."""
-    return not deck.pieces[0].open
+    return not deck.pieces[0].shows_placeholder
 
 
 def _cover(game: Game, pictures: Mapping[str, DeckPicture]) -> list[tuple[str, DeckPicture]]:
