@@ -234,7 +234,7 @@ def more_overflowing(deck: str, rest: list[re.Match]) -> str:
 
 # the warning of a text whose markup is not paired (or an icon's braces typed full-width), printed as written (``_textbox``)
 UNPAIRED_LINE = re.compile(r"^deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: printed as written "
-                           r"\((?:markup comes in pairs: |ruby is |an icon is ).*\)$")
+                           r"\((?:markup comes in pairs: |ruby is |markup is typed |an icon is ).*\)$")
 WIDE_ICON = re.compile(r"｛([^｛｝{}\s]+)｝")  # ｛star｝: an icon's name in the braces a Japanese input method types
 
 
@@ -286,9 +286,11 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
     loose = loose_marks(str(text), ctx.palette) if text is not None else []
     wide = wide_icons(str(text), ctx.icon_dirs) if text is not None else []
     if loose or wide:
-        hint = [] if all(said.startswith("a ruby ") for said in loose) else \
+        typed_wide = [said for said in loose if " in full-width " in said]
+        hint = [] if all(said.startswith("a ruby ") or said in typed_wide for said in loose) else \
             ["markup comes in pairs: **bold**, [name]…[/name]; \\* and \\[ print the character itself"]
         hint += ["ruby is {漢字|かんじ}, the base and its reading"] if any(said.startswith("a ruby ") for said in loose) else []
+        hint += ["markup is typed in half-width characters: **bold**, [name]…[/name]"] if typed_wide else []
         hint += [f"an icon is {{{wide[0]}}}, in half-width braces"] if wide else []
         loose += [f"｛{name}｝ in full-width braces" for name in wide]
         msg = f"{_describe(ctx, text)}: {'; '.join(loose)}: printed as written ({'; '.join(hint)})"
