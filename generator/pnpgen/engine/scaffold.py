@@ -342,8 +342,11 @@ def layout(args: argparse.Namespace) -> int:
         if not path.parent.is_dir() and not _games_templates(root, path.parent):
             raise InputError(f"--out: folder {path.parent} does not exist",
                              expected="a file in an existing folder, or an existing folder (templates/<game>/)")
-    for folder in {path.parent for path in outputs if not path.parent.is_dir()}:
-        folder.mkdir(parents=True)  # a game's templates/<game>/, which pnpgen new leaves unmade
+    for folder in sorted({path.parent for path in outputs if not path.parent.is_dir()}):
+        try:  # a game's templates/<game>/, which pnpgen new leaves unmade
+            folder.mkdir(parents=True)
+        except OSError as e:
+            raise InputError(f"cannot make the folder {folder}: {e.strerror}", expected="a workspace you may write in") from None
     write_new(outputs, "pnpgen layout export")
     for path in outputs:
         print(f"wrote {path}")
@@ -378,8 +381,8 @@ def _games_templates(root: Path | None, folder: Path) -> bool:
     templates' --out, as the docs write it, made it an error; it is made."""
     if root is None:
         return False
-    folder = folder.absolute()
-    return (folder.parent == (root / "templates").absolute()
+    folder, templates = folder.absolute(), (root / "templates").absolute()
+    return (folder.parent == templates and not templates.is_symlink() and not folder.is_symlink()  # (none leading out)
             and (root / "data" / folder.name / "game.yaml").is_file())
 
 
