@@ -179,6 +179,8 @@ def _check_command(c: argparse.ArgumentParser) -> None:
     _game(c, required=False, what="only this game (default: every game)")
     c.add_argument("--lang", help="also list every text without a translation into this language")
     c.add_argument("--printer", help="a profile of printers.yaml: say which decks' home sheets cannot give the bleed its back offset needs")
+    c.add_argument("--min-dpi", type=validate.option(validate.min_dpi_option), default=None,
+                   help=f"list art printed below this resolution (default {MIN_DPI:g}; a print shop's export may want more)")
 
 
 def _sheet_command(e: argparse.ArgumentParser) -> None:

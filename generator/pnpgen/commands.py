@@ -399,7 +399,8 @@ def check_options(ws: Workspace, args: argparse.Namespace):
     from pnpgen.engine.options import BuildOptions
     from pnpgen.printers import load_printer
 
-    options = BuildOptions(lang=args.lang)
+    dpi = {"min_dpi": args.min_dpi} if getattr(args, "min_dpi", None) is not None else {}  # None: --min-dpi not given
+    options = BuildOptions(lang=args.lang, **dpi)
     if not getattr(args, "printer", None):
         return options
     printer = load_printer(ws.root, args.printer)

@@ -115,3 +115,11 @@ def test_icon_names_in_any_script():
     assert parse("{火}{火}：{水}を得る", PALETTE) == [[
         Span(ICON, "火"), Span(ICON, "火"), Span(TEXT, "："), Span(ICON, "水"), Span(TEXT, "を得る")]]
     assert parse("{1} {１} { 火} {_x}", PALETTE) == [[Span(TEXT, "{1} {１} { 火} {_x}")]]
+
+
+def test_bold_and_colours_typed_with_the_input_method_on_are_named():
+    """＊＊強＊＊ and ［red］…［/red］, typed in full width, print as written: named, as a lone ** is;
+    a ［注意］ that is no palette colour and a lone ＊ (a note mark) are text."""
+    assert loose_marks("＊＊2＊＊ダメージ。［red］高値［/red］", PALETTE) == [
+        "＊＊2＊＊ in full-width asterisks", "［red］ in full-width brackets", "［/red］ in full-width brackets"]
+    assert loose_marks("＊注：［注意］を読む。", PALETTE) == []

@@ -115,6 +115,9 @@ def test_key_paths_count_pieces_from_one(tmp_path, capsys, pieces, said):
     ("name: カード\nlayout: {extends: card-poker, boxes: {title: {size: 12}}}\npieces:\n  - {title: 祝福, rarity: 稀}\n",
      "a new field is shown by a box of its own, which declares it: layout: {extends: card-poker, boxes: {rarity: "
      "{field: rarity, x: …, y: …, w: …, h: …}}}", "did you mean art"),  # rarity is no near miss of art
+    # a designer's memo column, not to be printed: how to keep it (a 同人 designer's trial: told only of a box)
+    ("name: カード\nlayout: card-poker\npieces:\n  - {title: 祝福, メモ: 強すぎ？}\n",
+     "; one kept for yourself and never printed (a memo) is declared alone: fields: {メモ: text})", "did you mean"),
 ])
 def test_an_unknown_piece_key_says_the_field_meant_or_how_to_add_one(tmp_path, capsys, deck, said, not_said):
     ws = make_workspace(tmp_path / "ws", deck=deck)

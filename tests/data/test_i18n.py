@@ -398,3 +398,22 @@ def test_a_sheet_column_left_plain_japanese_is_named_in_an_english_build(tmp_pat
                         "plain ja text in a sheet that translates other columns into en; printed as written, unmarked "
                         "(a translation forgotten? add a column flavour.en beside it)"], warnings
     assert load_game(Workspace(ws), "test", lang="ja").translations.warnings == []
+
+
+def test_a_picture_given_in_one_language_only_is_the_same_picture_in_the_other(tmp_path):
+    """``art: {ja: king.png}`` (the English art of a card with words in it not drawn yet): the
+    English edition stopped at "art file '[missing-translation]〔ja〕[/missing-translation]king.png'
+    not found". A picture is no text to mark: the default's file, and no missing translation."""
+    from PIL import Image
+
+    deck = (DECK_YAML.replace("  text: text\n", "  text: text\n  art: image\n")
+            + "  - {name: {ja: 王, en: King}, text: {ja: 本文, en: Text}, art: {ja: king.png}}\n"
+            + "  - {name: {ja: 妃, en: Queen}, text: {ja: 本文, en: Text}, art: {ja: queen.png, en: queen-en.png}}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO)
+    (ws / "data" / "test" / "art").mkdir()
+    for name in ("king.png", "queen.png", "queen-en.png"):
+        Image.new("RGB", (60, 40), (200, 30, 40)).save(ws / "data" / "test" / "art" / name)
+    game = load_game(Workspace(ws), "test", lang="en")
+    assert [p.values["art"] for p in game.decks[0].pieces] == ["king.png", "queen-en.png"]
+    assert not [m for m in game.translations.missing if "art" in m.key]
+    assert [p.values["art"] for p in load_game(Workspace(ws), "test").decks[0].pieces] == ["king.png", "queen.png"]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+from PIL import Image
 
 from conftest import DECK_YAML, GAME_YAML, GAMES, REPO, make_workspace, run
 from pdfprobe import texts
@@ -514,3 +515,24 @@ def test_a_japanese_name_column_beside_its_translation_is_told_title(tmp_path, c
     assert run(ws, "check", "--game", "test") == 2
     err = capsys.readouterr().err
     assert "カード名 (column A): unknown key in the header row; did you mean title?" in err and "boxes:" not in err, err
+
+
+def test_a_translated_decks_pictures_are_no_translation_column_and_an_empty_one_shows_the_default_picture(tmp_path, capsys):
+    """A bilingual deck with art exported as a sheet had an art.en column (the 未定 piece's art said
+    TBD in English, the others empty), and read back its English edition stopped: "art file
+    '[missing-translation]〔ja〕[/missing-translation]leader1.png' not found". A picture is no
+    translation; an art.en cell left empty shows the default language's picture."""
+    deck = DECK_YAML.replace("  text: text\n", "  text: text\n  art: image\n")
+    pieces = ("  - {name: {ja: 王, en: King}, text: {ja: 一行目, en: First line}, art: king.png}\n"
+              "  - {name: {ja: 巫女, en: Keeper}, text: {ja: 二行目, en: Second line}, art: 未定}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck + pieces, game=GAME_YAML + "languages: [ja, en]\n")
+    (ws / "data" / "test" / "art").mkdir()
+    Image.new("RGB", (60, 40), (200, 30, 40)).save(ws / "data" / "test" / "art" / "king.png")
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "cards") == 0
+    sheet = ws / "data" / "test" / "decks" / "cards.csv"
+    assert sheet.read_text(encoding="utf-8-sig").splitlines()[0] == "name,name.en,text,text.en,art,count"
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(deck.replace("pieces:\n", "pieces: {file: cards.csv}\n"),
+                                                               encoding="utf-8")
+    sheet.write_text("name,name.en,art,art.en,count\n王,King,king.png,,1\n巫女,Keeper,未定,,1\n", encoding="utf-8")
+    en = load_game(Workspace(ws), "test", lang="en").deck("cards")
+    assert [p.values["art"] for p in en.pieces] == ["king.png", "TBD"]

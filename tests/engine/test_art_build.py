@@ -165,6 +165,18 @@ def test_150_dpi_placement_warns_with_the_figure(tmp_path, capsys):
     assert "dpi" not in capsys.readouterr().err
 
 
+def test_check_lists_the_pictures_below_a_shops_dpi_as_the_exports_count_line_says(tmp_path, capsys):
+    """The 同人 export (350 dpi) counted "57 more pictures below 350 dpi (…; pnpgen check lists
+    each)", but check, at the build's 300, listed none of them and took no --min-dpi: it takes it,
+    and the count line names it."""
+    ws = workspace(tmp_path, "  - {name: 竜, art: mid.png}\n")
+    Image.new("RGB", (700, 520), (200, 30, 40)).save(ws / "data" / "test" / "art" / "mid.png")  # 330 dpi
+    assert run(ws, "check", "--game", "test") == 0
+    assert "dpi" not in capsys.readouterr().out
+    assert run(ws, "check", "--game", "test", "--min-dpi", "350") == 0
+    assert "piece 竜: art/mid.png: 330 dpi at 53×40 mm, 350 wanted" in capsys.readouterr().out
+
+
 def test_a_picture_just_short_of_the_dpi_is_not_said_to_have_it(tmp_path, capsys):
     """The skirmish trial: a standee's 370×590 px art at 31×50 mm was warned "300 dpi at 31×50 mm,
     300 wanted" (299.7 rounded up), which reads as a warning about nothing. A resolution that would

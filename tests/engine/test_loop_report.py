@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-from conftest import GAME_YAML, make_workspace, run
+from conftest import DECK_YAML, GAME_YAML, make_workspace, run
 
 NAMES = [f"カード{i}" for i in range(1, 31)]  # 30 cards: 9 a sheet, sheets 1–3 full, sheet 4 holds 3
 
@@ -290,7 +290,27 @@ def test_rows_deleted_from_a_deck_of_repeated_names_are_those_rows_removed(tmp_p
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
     cards = json.loads(capsys.readouterr().out)["decks"]["cards"]
     assert cards["fields"] == [] and cards["added"] == []
-    assert cards["removed"] == [{"piece": "山", "count": 1}, {"piece": "川", "count": 1}]
+    assert cards["removed"] == [{"piece": "山 #2", "count": 1}, {"piece": "川 #3", "count": 1}]  # as the build says
     # pieces 2 and 11 of these 14 removed: said in the deck's order (the state read back sorts 11 before 2)
     deck.write_text(deck_yaml + "".join(pieces[:1] + pieces[4:12] + pieces[13:]), encoding="utf-8")
     assert "(-1 森 #2 (removed), -1 月 #11 (removed))" in _build(ws)["changes"][0]
+
+
+def test_a_changed_piece_whose_name_others_share_is_told_by_its_number_in_reprint_txt_and_the_changelog(tmp_path, capsys):
+    """A 120-card sheet whose names came round again (彗星の壱 at rows 3 and 113): the build said
+    '黒星 #2: text', but reprint.txt said '2 × 黒星' to add and to pull out, and the changelog
+    '黒星：text', either 黒星 of the deck; they name it as the build does."""
+    pieces = [f"  - {{name: {w}, text: 本文{i}, count: 2}}\n" for i, w in enumerate(["彗星", "黒星", "彗星", "黒星"], 1)]
+    deck_yaml = DECK_YAML + "".join(pieces)
+    ws = make_workspace(tmp_path / "ws", deck=deck_yaml)
+    _build(ws)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck_yaml.replace("本文2", "書き直し"), encoding="utf-8")
+    assert _build(ws)["changes"][0].startswith("cards: 8 → 8 (黒星 #2: text)")
+    said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
+    assert "    2 × 黒星 #2\n" in said and "    2 × 黒星 #2（古い版）\n" in said, said
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test") == 0
+    assert "- 黒星 \\#2：text：「本文2」 → 「書き直し」" in capsys.readouterr().out
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    assert json.loads(capsys.readouterr().out)["decks"]["cards"]["fields"][0]["piece"] == "黒星 #2"

@@ -62,3 +62,11 @@ def test_shipped_presets_name_only_docs_that_exist():
              for m in re.findall(r"[\w./-]+\.md", path.read_text(encoding="utf-8"))}
     assert named, "the shipped presets name their sources"
     assert [m for m in sorted(named) if not (REPO / m.split("#")[0]).is_file()] == []
+
+
+def test_faces_of_one_name_are_numbered_only_where_their_labels_would_read_the_same():
+    """As the README says: 彗星 ×3 beside 彗星 ×1 reads apart; two 黒星 ×2 are numbered."""
+    from pnpgen.impose.sheets import face_labels
+
+    assert face_labels([("彗星", 3), ("黒星", 2), ("彗星", 1), ("黒星", 2)]) == [
+        "彗星 ×3", "黒星 ×2 (1/2)", "彗星 ×1", "黒星 ×2 (2/2)"]

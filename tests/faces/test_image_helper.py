@@ -265,3 +265,7 @@ def test_a_decks_pictures_below_the_dpi_are_three_lines_and_a_count():
     assert grouped_per_deck(cards[:4]) == cards[:4]
     same = [low("cards", n, 277) for n in range(6)]
     assert grouped_per_deck(same)[-1] == "deck cards: 3 more pictures below 300 dpi (277 dpi; pnpgen check lists each)"
+    # a shop's figure (同人: 350): check lists them with that figure, not with its own 300
+    shop = [low("cards", n, 305).replace("300 wanted", "350 wanted") for n in range(6)]
+    assert grouped_per_deck(shop)[-1] == ("deck cards: 3 more pictures below 350 dpi (305 dpi; "
+                                          "pnpgen check --min-dpi 350 lists each)")

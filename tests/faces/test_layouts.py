@@ -314,6 +314,27 @@ def test_layout_export_builds_byte_identical_faces(tmp_path, capsys):
     assert (root / "templates" / "test" / "card-poker-front.svg.j2").read_bytes() == before
 
 
+def test_the_layout_export_a_new_game_suggests_runs_as_said_and_makes_the_games_templates_folder(tmp_path, capsys):
+    """A 同人 designer's trial: 'pnpgen layout export --game G --deck D --out templates/G/', as the
+    docs write it, stopped at "--out: folder templates/G does not exist": pnpgen new leaves no
+    templates/G/. It is made (only a game's own: templates/nogame/ still stops); and pnpgen new's
+    step 5 names that command for the game's first deck."""
+    import shlex
+
+    folder = tmp_path / "ws"
+    folder.mkdir()
+    assert run(folder, "new", "star", "--kind", "tokens", "--kind", "cards") == 0
+    step = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("  5. "))
+    command = shlex.split(re.search(r"'(pnpgen layout export [^']*)'", step).group(1))
+    assert command == ["pnpgen", "layout", "export", "--game", "star", "--deck", "tokens", "--out", "templates/star/"]
+    assert not (folder / "templates" / "star").exists()
+    assert run(folder, *command[1:]) == 0
+    assert (folder / "templates" / "star" / "tokens-front.svg.j2").is_file()
+    assert "They are in templates/star/: write in data/star/decks/tokens.yaml" in capsys.readouterr().out
+    assert run(folder, "layout", "export", "--game", "star", "--deck", "cards", "--out", "templates/nogame/") == 2
+    assert not (folder / "templates" / "nogame").exists()
+
+
 def test_new_game_builds_at_once_with_no_warning_but_its_placeholders(tmp_path, capsys):
     folder = tmp_path / "empty"
     folder.mkdir()

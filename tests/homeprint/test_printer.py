@@ -101,7 +101,25 @@ def test_the_bleed_survives_a_larger_offset(tmp_path, two_builds, capsys):
     for page in texts(out / "test" / "cards.pdf"):
         assert "home-laser" in page and "+0.8/-1.2 mm" in page and "未満" not in page
     said = capsys.readouterr().out
-    assert "(9/sheet at 0.833 mm of bleed: the grid keeps the 1.7 mm the printer profile's back offset needs" in said, said
+    assert "(9/sheet at 0.833 mm of bleed: the grid keeps 1.7 mm of bleed for the printer profile's back offset" in said, said
+
+
+def test_a_print_and_cut_sheet_says_what_the_gutters_for_the_offset_cost(tmp_path, two_builds, capsys):
+    """--marks silhouette with a printer profile: 8 cards a sheet became 6 (31 sheets for 23) and
+    the summary said nothing, as it says for a sheet with トンボ; the tight grid is the one clear of
+    the registration marks."""
+    ws, _ = two_builds
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"  # 33 cards: 8 a sheet print fewer sheets than 6
+    deck.write_text(deck.read_text(encoding="utf-8").replace("}\n", ", count: 3}\n"), encoding="utf-8")
+    for name, printer in (("plain", ()), ("laser", ("--printer", "home-laser"))):
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette", *printer,
+                   "--out", str(tmp_path / name)) == 0
+    plain, laser = (json.loads((tmp_path / name / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+                    for name in ("plain", "laser"))
+    assert laser["pieces_per_sheet"] < plain["pieces_per_sheet"] and "more_with" not in plain
+    assert laser["more_with"] == {"bleed_mm": plain["sheet_bleed_mm"], "pieces_per_sheet": plain["pieces_per_sheet"]}
+    assert (f"({plain['pieces_per_sheet']}/sheet at {plain['sheet_bleed_mm']:g} mm of bleed: the grid keeps "
+            f"{laser['sheet_bleed_mm']:g} mm of bleed for the printer profile's back offset") in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("args", [("--duplex", "none"), ("--layout", "sleeve")])

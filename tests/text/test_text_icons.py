@@ -126,6 +126,26 @@ def test_an_icon_named_in_japanese_is_drawn_from_the_games_icons(tmp_path):
     assert run(root, "build", "--game", "test", "--no-rulebook") == 2
 
 
+def test_an_unknown_icon_says_the_file_a_new_icon_of_that_name_goes_in(tmp_path, capsys):
+    """A new keyword {shield} on a card was told the icons there are, not where to draw its own."""
+    from conftest import make_workspace, run
+
+    front = ('{% extends "common/piece.svg.j2" %}{% block art %}'
+             '{{ textbox(piece.text, 3, 10, w - 6, 30, size=9) }}{{ icon(piece.name, 3, 50, 5) }}{% endblock %}')
+    root = make_workspace(tmp_path / "ws", pieces=["coin"], front=front)
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文coin", 'text: "{shield}で守る"'), encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "unknown icon {shield}" in err and "{coin}" in err, err
+    assert "front, field 'text'; a new icon of that name is the SVG file templates/test/icons/shield.svg (expected" in err, err
+    deck.write_text(deck.read_text(encoding="utf-8").replace("{shield}", "{coin}").replace("name: coin", "name: sword"),
+                    encoding="utf-8")  # icon(), a template's call
+    assert run(root, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "unknown icon {sword}" in err and "; a new icon of that name is the SVG file templates/test/icons/sword.svg (" in err, err
+
+
 def _content(pdf: Path) -> bytes:
     """The file's faces' drawings (its Form XObjects), decoded."""
     import pikepdf

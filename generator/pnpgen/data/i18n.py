@@ -75,6 +75,7 @@ class Missing:
     cells: int = 0  # a spreadsheet column left plain: how many of its cells are (``where`` the first)
 
 
+MARKED = re.compile(rf"\[{MISSING_COLOUR}\]〔[^〕]*〕\[/{MISSING_COLOUR}\]")  # ``marker``'s, at a text's start
 _SCRIPT_LANGS = ("ja", "zh", "ko")  # languages written in CJK script: a build in one reads kanji as its own
 
 
@@ -206,7 +207,9 @@ class Translations:
                 texts = {lang: raw[h] for h, (g, lang) in columns.items() if g == f and h in raw}
                 if f in raw:
                     texts.setdefault(self.default, raw[f])
-                if texts:  # a missing translation is told at the cell to fill: its <field>.<lang> column's
+                if texts and self.lang not in texts and self.default in texts and dict(fields or {}).get(f) == "image":
+                    row[f] = texts[self.default]  # a picture not translated is the same picture, its file name unmarked
+                elif texts:  # a missing translation is told at the cell to fill: its <field>.<lang> column's
                     at = f"{f}.{self.lang}" if f"{f}.{self.lang}" in columns else f
                     row[f] = self._pick(sheet, texts, ("pieces", i, at), {("pieces",)})
             out.append(self._said(row))
@@ -291,6 +294,16 @@ class Translations:
         shown = str(value[shown_lang])
         self.missing.append(Missing(doc.where(keypath), keyname(keypath, lists) or "", shown, shown_lang=shown_lang))
         return marker(shown_lang) + shown
+
+    def shared_picture(self, value: str, where: Where) -> str:
+        """An image field's value without the 〔ja〕 marker a mapping that lacks this language gave
+        it (``art: {ja: king.png}``): a picture is the same picture in every edition, its file name
+        no text to mark (the marked name was "not found"), so it is no missing translation either."""
+        marked = MARKED.match(value)
+        if marked is None:
+            return value
+        self.missing = [m for m in self.missing if m.where != where]
+        return value[marked.end():]
 
     def plain_texts(self, path, texts) -> None:
         """Texts written plainly in Japanese (kana or kanji), in a file that translates others,

@@ -81,7 +81,8 @@ SYNONYMS = {
 }
 NEW_FIELD = "; a new field is declared first: fields: {{{key}: text}}"
 NEW_FIELD_LAYOUT = ("; a new field is shown by a box of its own, which declares it: {rename}layout: {{extends: {layout}, "
-                    "boxes: {{{box}: {{field: {field}, x: …, y: …, w: …, h: …}}}}}}")  # box: a box's name, lower case
+                    "boxes: {{{box}: {{field: {field}, x: …, y: …, w: …, h: …}}}}}}; one kept for yourself and never "
+                    "printed (a memo) is declared alone: fields: {{{field}: text}}")  # box: a box's name, lower case
 
 
 def _layout_name(data: dict) -> str:
@@ -441,6 +442,8 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
         "map": lambda x: isinstance(x, dict),
         "image": lambda x: isinstance(x, str),
     }[ftype]
+    if ftype == "image" and isinstance(value, str) and game.translations is not None:
+        value = game.translations.shared_picture(value, doc.where(keypath))
     if value is None or (is_placeholder(value) and ftype != "colour"):
         return FieldText(value, field) if isinstance(value, str) else value
     if ftype in ("int", "number"):  # "3" and ３ are numbers as typed (quoted, Japanese input)
@@ -640,6 +643,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                       label_field=label_field,
                       field_lines={key: _line_column(rows.where(keypath + (key,))) for key in raw})
         deck.pieces.append(piece)
+        listed = len(deck.placeholders)
         for key, value in values.items() if piece.count else ():  # a parked piece prints nothing: nothing open
             where = rows.where(keypath + (key,)) if key in raw else doc.where(("defaults", key))
             _collect_placeholders(deck, where, key, value, piece)
@@ -648,6 +652,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                 deck.placeholders.append((cell, f"{piece.label}.{key}", NO_ART_YET))
             elif key in shown and (value is None or str(value).strip() == ""):
                 deck.placeholders.append((cell, f"{piece.label}.{key}", EMPTY_SHOWN))
+        piece.shows_placeholder = len(deck.placeholders) > listed
     # parked pieces print nothing: no translation of theirs is missing (a spreadsheet's: their rows)
     parked = {(rows.path, line, column if rows is doc else None) for piece in deck.pieces if piece.count == 0
               for line, column in piece.field_lines.values()}

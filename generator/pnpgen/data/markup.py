@@ -119,9 +119,12 @@ def loose_marks(text: str, palette: Mapping[str, str]) -> list[str]:
     words: a lone ``**``, a palette colour opened and never closed, a closing tag that closes
     nothing (``[/corall]`` after ``[coral]``). A ``[word]`` that names no palette colour is
     text, not a mistake (``[A]``, ``[1]``)."""
-    if "*" not in text and "[" not in text and "|" not in text and "｜" not in text:
+    if not any(mark in text for mark in ("*", "[", "|", "｜", "＊＊", "［")):
         return []
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    wide = list(dict.fromkeys([f"＊＊{m.group(1)}＊＊ in full-width asterisks" for m in _WIDE_BOLD.finditer(text)]
+                              + [f"［{m.group(1)}{m.group(2)}］ in full-width brackets" for m in _WIDE_COLOUR.finditer(text)
+                                 if m.group(2) in palette]))
     tokens = list(_TOKEN.finditer(text))
     found: list[str] = [f"a ruby {m.group(0)} without its {'reading' if m.group('base').strip() else 'base'}"
                         for m in _HALF_RUBY.finditer(text) if not (m.group("base").strip() and m.group("reading").strip())]
@@ -138,9 +141,12 @@ def loose_marks(text: str, palette: Mapping[str, str]) -> list[str]:
             continue
         if said not in found:
             found.append(said)
-    return found
+    return found + wide
 
 
+# bold and a colour typed with the input method on (＊＊強＊＊, ［red］…［/red］): printed as written
+_WIDE_BOLD = re.compile(r"＊＊([^＊\n]+)＊＊")
+_WIDE_COLOUR = re.compile(r"［(/?)([A-Za-z][\w-]*)］")
 _HALF_RUBY = re.compile(r"(?<![\\{])\{(?P<base>[^{}|｜\n]*)[|｜](?P<reading>[^{}|｜\n]*)\}(?!\})")  # {鏡|}, {|かがみ}
 
 

@@ -86,6 +86,9 @@ class Piece:
     # (line, column) of each field the piece sets itself, in the file ``where`` names: a mistake in
     # one field's text is said at that field's line, not the piece's first
     field_lines: dict[str, tuple[int | None, int | None]] = field(default_factory=dict, repr=False, compare=False)
+    # does this piece show a placeholder (未定, no art yet)? Set as its deck's placeholders are
+    # listed; told by the piece, not by its label, which other pieces of the deck may share
+    shows_placeholder: bool = field(default=False, repr=False, compare=False)
 
     def where_of(self, name: str | None) -> Where:
         """Where the piece sets field ``name`` (its own line), else where the piece starts."""

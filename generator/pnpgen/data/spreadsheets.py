@@ -25,7 +25,7 @@ import yaml
 
 from pnpgen.data import numberformat
 from pnpgen.data.i18n import marker
-from pnpgen.data.model import Deck
+from pnpgen.data.model import Deck, placeholder_said
 from pnpgen.data.textfile import decode
 from pnpgen.data.yamlsrc import Located, load_value
 from pnpgen.errors import InputError, Where, contained, suggest, written_alike
@@ -622,7 +622,7 @@ def export_sheet(deck: Deck, fmt: str, translated: Mapping[str, Deck] | None = N
     for f in fields:
         columns.append((f, [p.values.get(f) for p in deck.pieces]))
         for lang, other in sorted((translated or {}).items()):
-            cells = _translations(deck, other, f, default)
+            cells = _translations(deck, other, f, default, lang)
             if cells:
                 columns.append((f"{f}.{lang}", cells))
     header = [name for name, _ in columns] + ["count"]
@@ -656,15 +656,20 @@ def _sheet_title(name: str) -> str:
     return title if title and title.casefold() != "history" else "pieces"
 
 
-def _translations(deck: Deck, other: Deck, field: str, default: str) -> list[Any]:
-    """Each piece's ``field`` as ``other`` (the deck loaded in another language) prints it, where
-    that is a translation: None (an empty cell, which reads back as "not translated yet") where it
-    is the default text, as written or marked as missing (〔ja〕…); an empty list when no piece has
-    a translation (the field is not translated)."""
+def _translations(deck: Deck, other: Deck, field: str, default: str, lang: str) -> list[Any]:
+    """Each piece's ``field`` as ``other`` (the deck loaded in ``lang``) prints it, where that is a
+    translation: None (an empty cell, which reads back as "not translated yet") where it is the
+    default text, as written, marked as missing (〔ja〕…) or a placeholder in ``lang``'s word (an
+    art: 未定 is TBD there, but no translation: an art.en column of it gave every piece's picture
+    a 〔ja〕-marked file name); an empty list when no piece has a translation (the field is not
+    translated)."""
     missing = marker(default)
-    cells = [None if not isinstance(text := theirs.values.get(field), str)
-             or text in (mine.values.get(field), missing + str(mine.values.get(field))) else text
-             for mine, theirs in zip(deck.pieces, other.pieces)]
+
+    def untranslated(mine: Any) -> tuple[str, ...]:
+        return (mine, missing + mine, placeholder_said(mine, lang)) if isinstance(mine, str) else (mine, missing + str(mine))
+
+    cells = [None if not isinstance(text := theirs.values.get(field), str) or text in untranslated(mine.values.get(field))
+             else text for mine, theirs in zip(deck.pieces, other.pieces)]
     return cells if any(c is not None for c in cells) else []
 
 

@@ -206,7 +206,7 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     old_pieces, new_pieces = old.get("pieces", {}), new["pieces"]
     old_values, new_values = old.get("values", {}), new.get("values", {})
     names = Counter(map(_name, old_pieces)) | Counter(map(_name, new_pieces))  # pieces of a name, in either build
-    name_of = partial(_numbered, names=names)
+    name_of = partial(numbered_name, names=names)
     was = matched(old_pieces, new_pieces, old_values, new_values)  # new label → old label
     backs = [label for label, o in was.items() if len(new_pieces[label]) > 3 and len(old_pieces[o]) > 3
              and new_pieces[label][3] and new_pieces[label][3] != old_pieces[o][3]]
@@ -245,8 +245,10 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return details + ([f"every face edited ({len(redrawn)} pieces)"] if every else redrawn)
 
 
-def _numbered(label: str, names: Counter[str]) -> str:
-    """A name several pieces share gets its piece number: ``タウン #3``."""
+def numbered_name(label: str, names: Counter[str]) -> str:
+    """A name several pieces share gets its piece number: ``タウン #3`` (``label`` is ``3:タウン``,
+    ``names`` counts the pieces of each name), so the change line, reprint.txt and the changelog
+    tell apart two cards the designer gave one name."""
     name = _name(label)
     return f"{name} #{label.split(':', 1)[0]}" if names[name] > 1 else name
 

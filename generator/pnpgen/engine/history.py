@@ -22,8 +22,10 @@ import hmac
 import json
 import re
 import stat
+from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +33,7 @@ from pnpgen import usercache
 from pnpgen.data.draftlines import DraftLines
 from pnpgen.data.i18n import LANGUAGE_CODE
 from pnpgen.data.textfile import decode as decode_text
-from pnpgen.engine.changes import in_deck_order, matched
+from pnpgen.engine.changes import in_deck_order, matched, numbered_name
 from pnpgen.errors import InputError
 from pnpgen.messages import FALLBACK, msg
 from pnpgen.safetext import quoted
@@ -376,18 +378,20 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
         if old.get("size") and new.get("size") and old["size"] != new["size"] and old["pieces"] and new["pieces"]:
             entry["size"] = [old["size"], new["size"]]
         was = matched(old["pieces"], new["pieces"], old["values"], new.get("values", {}))  # new label → old label
+        shared = Counter(map(_name, old["pieces"])) | Counter(map(_name, new["pieces"]))  # pieces of a name, in either
+        name_of = partial(numbered_name, names=shared)  # two pieces of one name told apart: 彗星 #1, 彗星 #111
         for label, (count, *_) in new["pieces"].items():
             if label not in was:
-                entry["added"].append({"piece": _name(label), "count": count})
+                entry["added"].append({"piece": name_of(label), "count": count})
                 continue
             if old["pieces"][was[label]][0] != count:
-                entry["counts"].append({"piece": _name(label), "old": old["pieces"][was[label]][0], "new": count})
+                entry["counts"].append({"piece": name_of(label), "old": old["pieces"][was[label]][0], "new": count})
             ov, nv = old["values"].get(was[label], {}), new["values"].get(label, {})
             for f in [*nv, *(k for k in ov if k not in nv)]:
                 if ov.get(f) != nv.get(f):
-                    entry["fields"].append({"piece": _name(label), "field": f, "old": ov.get(f), "new": nv.get(f)})
+                    entry["fields"].append({"piece": name_of(label), "field": f, "old": ov.get(f), "new": nv.get(f)})
         taken = set(was.values())
-        entry["removed"] = [{"piece": _name(label), "count": c} for label, (c, *_) in old["pieces"].items()
+        entry["removed"] = [{"piece": name_of(label), "count": c} for label, (c, *_) in old["pieces"].items()
                             if label not in taken]
         sides = {label: (old["pieces"][was[label]][2:4], new["pieces"][label][2:4]) for label in new["pieces"]
                  if label in was}
@@ -398,8 +402,8 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
         backs = [label for label, (o, n) in sides.items() if len(n) > 1 and n[1] and o[1:] != n[1:]]
         entry["back_changed"] = bool(backs) and len(backs) == len([b for b in was if new["pieces"][b][3:4] != [""]])
         edited = {f["piece"] for f in entry["fields"]}
-        entry["faces"] = [_name(label) for label, (o, n) in sides.items()
-                          if _name(label) not in edited and (o[:1] != n[:1] or label in painted
+        entry["faces"] = [name_of(label) for label, (o, n) in sides.items()
+                          if name_of(label) not in edited and (o[:1] != n[:1] or label in painted
                                                              or (label in backs and not entry["back_changed"]))]
         # every piece of both versions redrawn (a font size of the layout): one line, not one a piece
         entry["every_face_changed"] = len(entry["faces"]) > 1 and len(entry["faces"]) == len(sides)

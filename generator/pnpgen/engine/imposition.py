@@ -20,7 +20,7 @@ from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.paper import DeckOnPaper, back_behind
 from pnpgen.faces.faceset import DeckFaces, RenderedGame
-from pnpgen.impose.cutter import CRICUT_AREA_IN, add_registration
+from pnpgen.impose.cutter import CRICUT_AREA_IN, add_registration, silhouette_layout
 from pnpgen.impose.fold import FoldLayout, layout_fold, more_with_less_bleed
 from pnpgen.impose.grid import SheetOptions, layout_grid
 from pnpgen.impose.plan import Page, PagePlan, TextOp, page_signature
@@ -241,9 +241,10 @@ def _offset_cost(deck: Deck, spec: ShapeSpec, layout, sheet: SheetOptions) -> di
     """A two-sided card deck's grid that took gutters for a printer profile's back offset: how
     many the tight grid holds, and its bleed (``more_with``, said under the deck's line)."""
     if not (sheet.least_bleed_mm and spec.kind == "rect" and deck.kind == "card" and back_behind(deck, sheet)
-            and sheet.silhouette is None and getattr(layout, "kind", "") == "grid"):
+            and getattr(layout, "kind", "") == "grid"):
         return {}
-    tight = layout_grid(spec.w, spec.h, sheet.without_backs())
+    tight = layout_grid(spec.w, spec.h, sheet.without_backs()) if sheet.silhouette is None else \
+        silhouette_layout(spec, deck.count, sheet.without_backs(), sheet.silhouette, deck.kind)  # clear of its marks
     if tight is None or tight.per_sheet <= layout.per_sheet:
         return {}
     return {"more_with": {"bleed_mm": round(tight.sheet_bleed_mm, 3), "pieces_per_sheet": tight.per_sheet}}

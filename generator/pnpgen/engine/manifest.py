@@ -74,9 +74,9 @@ class DeckRecord:
                     "the same proportions")
         more = self.layout.get("more_with")
         if more and self.layout.get("layout") == "grid":
-            return (f"{more['pieces_per_sheet']}/sheet at {more['bleed_mm']:g} mm of bleed: the grid keeps the "
-                    f"{self.layout['sheet_bleed_mm']:g} mm the printer profile's back offset needs, so a back printed "
-                    "off its front shows no white edge")
+            return (f"{more['pieces_per_sheet']}/sheet at {more['bleed_mm']:g} mm of bleed: the grid keeps "
+                    f"{self.layout['sheet_bleed_mm']:g} mm of bleed for the printer profile's back offset, so a back "
+                    "printed off its front shows no white edge")  # (a print-and-cut grid may keep more than it needs)
         if more:
             return (f"{more['pieces_per_sheet']}/sheet with --bleed {more['bleed_mm']:g}mm: fold-over keeps the "
                     f"{self.layout['sheet_bleed_mm']:g} mm bleed asked, as a fold seldom lands exactly")

@@ -5,11 +5,12 @@ out and throw away (removed copies, and the old versions of changed ones), deck 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pnpgen import fonts as fontreg
-from pnpgen.engine.changes import art_tag, matched, plain_values
+from pnpgen.engine.changes import art_tag, matched, numbered_name, plain_values
 from pnpgen.engine.imposition import duplex_ready, fit_to_printer, version_stamp
 from pnpgen.engine.options import BuildOptions
 from pnpgen.impose.plan import Page, PagePlan
@@ -55,7 +56,10 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
             old_names.setdefault(known(f, b, *art), label)
         arts = result.face_arts
         new = {known(p.front, p.back, art_tag(arts, [p.front, p.back])): p.count for p in df.pairs}
-        names = {known(p.front, p.back, art_tag(arts, [p.front, p.back])): p.piece.label for p in df.pairs}
+        pieces = {f"{p.index}:{p.label}" for p in df.deck.pieces} | set(old_names.values())
+        shared = Counter(label.split(":", 1)[-1] for label in pieces)  # pieces of a name, in either build
+        names = {known(p.front, p.back, art_tag(arts, [p.front, p.back])):
+                 numbered_name(f"{p.piece.index}:{p.piece.label}", shared) for p in df.pairs}
         labels_now = {f"{p.index}:{p.label}" for p in df.deck.pieces if p.count > 0}  # a count set to 0: removed
         if any(pair not in new and old_names[pair] not in labels_now for pair in old):  # gone, or renamed
             labels_now |= _renamed(before.get(df.deck.id, {}), df.deck, labels_now)
@@ -77,7 +81,7 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
                 # the same faces, fewer copies: surplus; other faces of a piece still there: its old
                 # version; a piece no longer in the deck: removed
                 why = "surplus" if pair in new else "old" if label in labels_now else "removed"
-                name = msg(f"reprint.pull.{why}", lang, piece=label.split(":", 1)[-1])
+                name = msg(f"reprint.pull.{why}", lang, piece=numbered_name(label, shared))
                 dr.pull[name] = dr.pull.get(name, 0) + gone
         if dr.add or dr.pull:
             out.append(dr)

@@ -272,7 +272,9 @@ def new(args: argparse.Namespace) -> int:
     print(f"  3. write the rules in {rel}/draft.txt (its " + ("Components bullets" if english else "◇ components")
           + " match the decks' names)")
     print(f"  4. pnpgen check --game {slug}   # lists every {word} still open")
-    print("  5. change a layout's box per deck, or 'pnpgen layout export NAME' for templates to edit")
+    deck = next((p.stem for p in files if p.parent.name == "decks"), "ID")
+    print(f"  5. change a layout's box per deck, or 'pnpgen layout export --game {slug} --deck {deck} --out "
+          f"templates/{slug}/' for a deck's templates to edit (then the deck lines it prints)")
     return 0
 
 
@@ -337,9 +339,14 @@ def layout(args: argparse.Namespace) -> int:
                              expected=f"each part of the name at most {NAME_BYTES} bytes (UTF-8)")
         if taken(path):
             raise InputError(f"{path} already exists; pnpgen layout export never overwrites", expected="another --out")
-        if not path.parent.is_dir():
+        if not path.parent.is_dir() and not _games_templates(root, path.parent):
             raise InputError(f"--out: folder {path.parent} does not exist",
                              expected="a file in an existing folder, or an existing folder (templates/<game>/)")
+    for folder in sorted({path.parent for path in outputs if not path.parent.is_dir()}):
+        try:  # a game's templates/<game>/, which pnpgen new leaves unmade
+            folder.mkdir(parents=True)
+        except OSError as e:
+            raise InputError(f"cannot make the folder {folder}: {e.strerror}", expected="a workspace you may write in") from None
     write_new(outputs, "pnpgen layout export")
     for path in outputs:
         print(f"wrote {path}")
@@ -366,6 +373,17 @@ def _held_deck(source: Path) -> str | None:
         return str(own["deck"])
     raw = layouts.resolve(find_workspace().root, data.get("layout"), doc)
     return str(raw.box["deck"].value) if "deck" in raw.box else None
+
+
+def _games_templates(root: Path | None, folder: Path) -> bool:
+    """Is ``folder`` a game's own templates folder, ``templates/<game>/`` of a game in ``data/``?
+    pnpgen new makes no such folder (a game of layouts has no templates), so the exported
+    templates' --out, as the docs write it, made it an error; it is made."""
+    if root is None:
+        return False
+    folder, templates = folder.absolute(), (root / "templates").absolute()
+    return (folder.parent == templates and not templates.is_symlink() and not folder.is_symlink()  # (none leading out)
+            and (root / "data" / folder.name / "game.yaml").is_file())
 
 
 def _where_next(root: Path | None, front: Path, game: str | None, deck: str | None) -> str:

@@ -25,6 +25,7 @@ from urllib.parse import quote
 from markupsafe import Markup, escape
 
 from pnpgen.data.art import ArtFolder, ArtInfo
+from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.markup import literal
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder, placeholder_note
 from pnpgen.errors import InputError
@@ -56,9 +57,10 @@ def _short_of(dpi: float, wanted: float) -> str:
 
 def more_low_dpi(deck: str, rest: list[re.Match]) -> str:
     """The line counting a deck's pictures below the dpi not named one by one (lowest first)."""
-    least, most = rest[0]["dpi"], rest[-1]["dpi"]
-    return (f"deck {deck}: {len(rest)} more pictures below {rest[0]['wanted']} dpi "
-            f"({least}{'' if least == most else f'–{most}'} dpi; pnpgen check lists each)")
+    least, most, wanted = rest[0]["dpi"], rest[-1]["dpi"], rest[0]["wanted"]
+    check = "pnpgen check" if float(wanted) == MIN_DPI else f"pnpgen check --min-dpi {wanted}"  # (a shop's figure: 350)
+    return (f"deck {deck}: {len(rest)} more pictures below {wanted} dpi "
+            f"({least}{'' if least == most else f'–{most}'} dpi; {check} lists each)")
 
 
 class ArtPlacer:

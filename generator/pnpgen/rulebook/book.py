@@ -11,7 +11,7 @@ typesets an A5 book (``document``) and imposes it as a saddle-stitched A4 bookle
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -44,6 +44,7 @@ from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import INK, Fonts
 from pnpgen.rulebook.tree import Document, Item, Step, to_ascii_digits
 from pnpgen.safetext import quoted
+from pnpgen.text import WIDE_ICON
 
 COVER_KINDS = ("card", "tile", "token")  # what the cover shows, in this order (boards are too big)
 
@@ -254,6 +255,18 @@ def _unknown_icons(doc: Document, path: Path, slug: str, names: list[str]) -> li
             "templates/common/icons/, as on the cards), so the rulebook prints it as written"]
 
 
+def _wide_icons(doc: Document, path: Path, text: str, has: Callable[[str], bool]) -> list[str]:
+    """An icon's name in the full-width braces a Japanese input method types (``｛coin｝``) prints
+    as written: said once, at the first, with how many more (an icon that exists only: a ｛note｝ is text)."""
+    names = [n for n in dict.fromkeys(WIDE_ICON.findall(text)) if has(n)]
+    found = _first_found(doc, re.compile("|".join(re.escape(f"｛{n}｝") for n in names))) if names else None
+    if found is None:
+        return []
+    line, first, more = found
+    return [f"{path}:{line}: {quoted(first)}{more} is an icon's name in full-width braces, so the rulebook prints it "
+            f"as written (expected {{{first[1:-1]}}}, in half-width braces)"]
+
+
 def _missing_glyphs(doc: Document, fonts, names: list[str]) -> list[str]:
     """Characters of the draft (and of the components' names from the data) neither the body
     font nor its fallbacks have."""
@@ -287,8 +300,7 @@ def _names_in(other: Game | None) -> dict[str, str]:
 
 def settled(deck) -> bool:
     """Is the deck's first piece free of placeholders (未定, no art yet)? Only such a face is on the cover."""
-    first = f"{deck.pieces[0].label}."
-    return not any(fld.startswith(first) for _, fld, _ in deck.placeholders)
+    return not deck.pieces[0].shows_placeholder
 
 
 def _cover(game: Game, pictures: Mapping[str, DeckPicture]) -> list[tuple[str, DeckPicture]]:
@@ -363,7 +375,8 @@ def rulebook_warnings(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()
     unknown = [n for n in named_icons(r.draft.text) if not has_icon(n, icon_dirs)] if icon_dirs else []
     builder = _story_builder(game, r, rules_only=False, pictures={})
     builder.story()
-    return r.warnings + _unknown_icons(r.doc, r.path, game.slug, unknown) + \
+    wide = _wide_icons(r.doc, r.path, r.draft.text, lambda n: has_icon(n, icon_dirs)) if icon_dirs else []
+    return r.warnings + _unknown_icons(r.doc, r.path, game.slug, unknown) + wide + \
         [_unplaced(game, spec, builder.anchors) for spec in r.settings.figures
          if anchor(spec.after) not in {anchor(a) for a in builder.anchors}]
 
@@ -461,6 +474,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
                          line=found[0] if found else None,
                          expected=f"{e.name}.svg an SVG of plain shapes with a viewBox, as the cards' icons") from None
     warnings += _unknown_icons(doc, path, game.slug, unknown_icons(draft.text, icons)) if icon_dirs else []
+    warnings += _wide_icons(doc, path, draft.text, lambda n: has_icon(n, icon_dirs)) if icon_dirs else []
     meta = Meta(
         title=game.title or doc.title,
         title_parts=[p for p in str(game.title).split("　") if p] or doc.title_parts,

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -210,7 +210,7 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
         known = _icons.names(ctx.icon_dirs)
         raise ValueMistake(
             f"unknown icon {{{e.name}}}{_listed_together(e.name, known) or suggest(e.name, known)} in "
-            f"{_describe(ctx, text)}",
+            f"{_describe(ctx, text)}{new_icon(ctx.icon_dirs, e.name)}",
             key=_field_name(text) or None,
             expected=("one of " + ", ".join("{" + n + "}" for n in known)) if known
             else "an SVG in templates/<game>/icons/ or templates/common/icons/",
@@ -232,8 +232,20 @@ def more_overflowing(deck: str, rest: list[re.Match]) -> str:
             "(set overflowing; pnpgen check lists each)")
 
 
-# the warning of a text whose markup is not paired, printed as written (``_textbox``)
-UNPAIRED_LINE = re.compile(r"^deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: printed as written \((?:markup comes in pairs: |ruby is ).*\)$")
+# the warning of a text whose markup is not paired (or an icon's braces typed full-width), printed as written (``_textbox``)
+UNPAIRED_LINE = re.compile(r"^deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: printed as written "
+                           r"\((?:markup comes in pairs: |ruby is |markup is typed |an icon is ).*\)$")
+WIDE_ICON = re.compile(r"｛([^｛｝{}\s]+)｝")  # ｛star｝: an icon's name in the braces a Japanese input method types
+
+
+def wide_icons(text: str, icon_dirs: Sequence[Path]) -> list[str]:
+    """The icons ``text`` names in full-width braces (``｛star｝``, typed with the input method on),
+    which print as written: the names of icons that exist, each once, so a ｛note｝ of text is left alone."""
+    if "｛" not in text:
+        return []
+    dirs = tuple(Path(d) for d in icon_dirs)
+    found = [name for name in WIDE_ICON.findall(text) if _icons.find(name, dirs) is not None]
+    return list(dict.fromkeys(found))
 
 
 def more_unpaired(deck: str, rest: list[re.Match]) -> str:
@@ -272,10 +284,15 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
         if msg not in ctx.warnings:
             ctx.warnings.append(msg)
     loose = loose_marks(str(text), ctx.palette) if text is not None else []
-    if loose:
-        hint = [] if all(said.startswith("a ruby ") for said in loose) else \
+    wide = wide_icons(str(text), ctx.icon_dirs) if text is not None else []
+    if loose or wide:
+        typed_wide = [said for said in loose if " in full-width " in said]
+        hint = [] if all(said.startswith("a ruby ") or said in typed_wide for said in loose) else \
             ["markup comes in pairs: **bold**, [name]…[/name]; \\* and \\[ print the character itself"]
         hint += ["ruby is {漢字|かんじ}, the base and its reading"] if any(said.startswith("a ruby ") for said in loose) else []
+        hint += ["markup is typed in half-width characters: **bold**, [name]…[/name]"] if typed_wide else []
+        hint += [f"an icon is {{{wide[0]}}}, in half-width braces"] if wide else []
+        loose += [f"｛{name}｝ in full-width braces" for name in wide]
         msg = f"{_describe(ctx, text)}: {'; '.join(loose)}: printed as written ({'; '.join(hint)})"
         if msg not in ctx.warnings:
             ctx.warnings.append(msg)
@@ -301,6 +318,13 @@ def _listed_together(name: str, known: list[str]) -> str:
             f"a half-width ',' and a space: [{', '.join(parts)}])")
 
 
+def new_icon(icon_dirs: list[Path], name: str) -> str:
+    """Where a new icon of that name goes, as the workspace names it (the game's icons, the first
+    folder looked in): a designer who meant a new keyword, not a slip, is told the file to draw."""
+    return f"; a new icon of that name is the SVG file {Path(*icon_dirs[0].parts[-3:]).as_posix()}/{name}.svg" \
+        if icon_dirs else ""
+
+
 def icon(ctx: TextContext, name: str, x: float, y: float, size: float, colour: str = "#000") -> Markup:
     """An icon by name placed in a size×size mm square with its top-left at (x, y); its
     ``currentColor`` drawn in ``colour`` (a palette name or #rrggbb: white gears on a dark back)."""
@@ -312,7 +336,7 @@ def icon(ctx: TextContext, name: str, x: float, y: float, size: float, colour: s
     if path is None:
         known = _icons.names(ctx.icon_dirs)
         raise ValueMistake(f"unknown icon {{{name}}}{_listed_together(str(name), known) or suggest(str(name), known)} "
-                           f"in {ctx.where}",
+                           f"in {ctx.where}{new_icon(ctx.icon_dirs, str(name))}",
                            key=_field_name(name) or None,
                          expected="one of " + ", ".join(known) if known else "an SVG in templates/<game>/icons/")
     try:
