@@ -296,3 +296,33 @@ def test_near_black_grey_text_prints_k100_and_greys_and_large_text_keep_their_co
     assert set(mapped.text) == {ink, rich}  # the report names what it mapped
     halved, _ = k_only(_text_page([(rich, 60), (ink, 80)], scale=0.5))
     assert _shown(halved) == [(60, k100, True), (80, ink, False)]
+
+
+def test_a_small_shape_in_a_dark_colour_keeps_its_hue_and_a_neutral_mix_is_black():
+    """Small fills (a 5 mm square each): a cube's shaded pine-green face (#1f4133 → 52.3/0/21.5/74.5)
+    is a dark colour, not black, and keeps it; the palette's ink (0/11.6/20.9/83.1) and a Photoshop
+    black (75/68/67/90: its inks close together) are black and print 100 % K overprinting."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    pine, ink, photoshop = (0.523, 0.0, 0.215, 0.745), (0.0, 0.116, 0.209, 0.831), (0.75, 0.68, 0.67, 0.9)
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(200, 200), invariant=1)
+    for n, colour in enumerate((pine, ink, photoshop)):
+        canvas.setFillColorCMYK(*colour)
+        canvas.rect(10 + 30 * n, 10, 14, 14, stroke=0, fill=1)
+    canvas.showPage()
+    canvas.save()
+    pdf, mapped = k_only(buffer.getvalue())
+    fills, fill, gs = [], None, {}
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        states = doc.pages[0].Resources.get("/ExtGState", {})
+        for operands, op in pikepdf.parse_content_stream(doc.pages[0]):
+            if str(op) == "k":
+                fill = tuple(round(float(v), 3) for v in operands)
+            elif str(op) == "gs":
+                gs = dict(gs, **{str(k): v for k, v in states[operands[0]].items()})
+            elif str(op) in ("f", "f*", "B", "B*"):
+                fills.append((fill, _overprints(gs)))
+    k100 = (0.0, 0.0, 0.0, 1.0)
+    assert fills == [(pine, False), (k100, True), (k100, True)]
+    assert set(mapped.fills) == {ink, photoshop}
