@@ -320,9 +320,9 @@ def _states(ops, ctm: tuple[float, ...]) -> list[tuple[Any, Any, float, Box | No
         elif name == "cm":
             ctm = _times(_matrix(operands), ctm)
         elif name == "q":
-            stack.append((fill, stroke, width, ctm))
+            stack.append((fill, stroke, width, ctm, size))  # the font size too: text state is graphics state
         elif name == "Q" and stack:
-            fill, stroke, width, ctm = stack.pop()
+            fill, stroke, width, ctm, size = stack.pop()
         elif name in _PATH:
             points.extend(_points(name, [float(v) for v in operands], ctm))
         elif name == "BT":
