@@ -253,10 +253,14 @@ def _shown(pdf: bytes) -> list[tuple[float, tuple[float, ...] | None, bool]]:
     with pikepdf.open(io.BytesIO(pdf)) as doc:
         page = doc.pages[0]
         states = page.Resources.get("/ExtGState", {})
-        fill, gs, size = None, {}, 0.0
+        fill, gs, size, stack = None, {}, 0.0, []
         for operands, op in pikepdf.parse_content_stream(page):
             name = str(op)
-            if name == "k":
+            if name == "q":
+                stack.append((fill, gs, size))
+            elif name == "Q":
+                fill, gs, size = stack.pop()
+            elif name == "k":
                 fill = tuple(round(float(v), 3) for v in operands)
             elif name == "gs":
                 gs = dict(gs, **{str(k): v for k, v in states[operands[0]].items()})
@@ -326,3 +330,25 @@ def test_a_small_shape_in_a_dark_colour_keeps_its_hue_and_a_neutral_mix_is_black
     k100 = (0.0, 0.0, 0.0, 1.0)
     assert fills == [(pine, False), (k100, True), (k100, True)]
     assert set(mapped.fills) == {ink, photoshop}
+
+
+def test_a_font_size_set_inside_q_is_undone_by_q():
+    """The text state is graphics state: a 9 pt size set between q and Q is gone after Q, and the
+    60 pt text then shown keeps its rich black (text over 36 pt)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(400, 400), invariant=1)
+    canvas.setFont("Helvetica", 60)  # a font resource for the hand-made stream below
+    canvas.drawString(10, 10, "")
+    canvas.showPage()
+    canvas.save()
+    with pikepdf.open(io.BytesIO(buffer.getvalue())) as doc:
+        font = next(iter(doc.pages[0].Resources.Font.keys()))
+        doc.pages[0].Contents = doc.make_stream(
+            f"0.157 0.333 0 0.8 k {font} 60 Tf q {font} 9 Tf Q BT 10 100 Td (Text) Tj ET".encode())
+        out = io.BytesIO()
+        doc.save(out)
+    pdf, mapped = k_only(out.getvalue())
+    assert not mapped.text
+    assert _shown(pdf) == [(60, (0.157, 0.333, 0.0, 0.8), False)]
