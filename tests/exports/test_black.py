@@ -4,6 +4,7 @@ Ghostscript is installed) show no text on the C, M or Y plates and no knock-out 
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import subprocess
@@ -14,7 +15,7 @@ import pytest
 from PIL import Image
 
 from conftest import REPO, make_workspace, run
-from pnpgen.pdf.black import BLACK_K, is_black
+from pnpgen.pdf.black import BLACK_K, is_black, k_only
 
 INK_FRONT = """\
 {% extends "common/piece.svg.j2" %}
@@ -74,8 +75,10 @@ def test_medallions_card_text_is_k_only_and_overprints(tmp_path):
     black = [(fill, gs) for fill, gs in texts if fill == (0.0, 0.0, 0.0, 1.0)]
     assert len(black) >= 14  # a name and a rule text on each of the 7 medallions at least
     assert all(_overprints(gs) for _, gs in black)
-    # No text is left in a near-black mix of inks: every dark text is K only.
-    assert not [fill for fill, _ in texts if fill is not None and fill[3] >= BLACK_K and max(fill[:3]) > 0]
+    # No small text is left in a near-black mix of inks: the only rich black text left is each of
+    # the 7 medallions' 50 pt numeral (text over 36 pt keeps its rich black: pdf/black.py).
+    rich = [fill for fill, _ in texts if fill is not None and fill[3] >= BLACK_K and max(fill[:3]) > 0]
+    assert rich == [(0.1569, 0.3333, 0.0, 0.8)] * 7
     report = json.loads((out / "export.json").read_text(encoding="utf-8"))["black"]
     assert report == [f"medallion.pdf: text printed 100 % K with overprint (was 15.7/33.3/0/80 ×{len(black)})"]
 
@@ -242,3 +245,110 @@ def test_small_near_black_fills_print_k100_overprinting_and_larger_ones_keep_the
     assert not [p for p in paths if p[0] in ("B", "B*", "b", "b*")]
     report = json.loads((out / "export.json").read_text(encoding="utf-8"))["black"]
     assert report == ["cards.pdf: small fills printed 100 % K with overprint (was 15.7/33.3/0/80 ×3)"]
+
+
+def _shown(pdf: bytes) -> list[tuple[float, tuple[float, ...] | None, bool]]:
+    """(font size as set, fill, whether it overprints) of every string a page shows, in order."""
+    out: list = []
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        page = doc.pages[0]
+        states = page.Resources.get("/ExtGState", {})
+        fill, gs, size, stack = None, {}, 0.0, []
+        for operands, op in pikepdf.parse_content_stream(page):
+            name = str(op)
+            if name == "q":
+                stack.append((fill, gs, size))
+            elif name == "Q":
+                fill, gs, size = stack.pop()
+            elif name == "k":
+                fill = tuple(round(float(v), 3) for v in operands)
+            elif name == "gs":
+                gs = dict(gs, **{str(k): v for k, v in states[operands[0]].items()})
+            elif name == "Tf":
+                size = float(operands[1])
+            elif name in ("Tj", "TJ"):
+                out.append((size, fill, _overprints(gs)))
+    return out
+
+
+def _text_page(lines: list[tuple[tuple[float, float, float, float], float]], scale: float = 1.0) -> bytes:
+    """A page drawing one string per (CMYK colour, font size), at ``scale`` (a ``cm``)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(400, 400), invariant=1)
+    canvas.scale(scale, scale)
+    for n, (colour, size) in enumerate(lines):
+        canvas.setFillColorCMYK(*colour)
+        canvas.setFont("Helvetica", size)
+        canvas.drawString(10, 20 + 60 * n, "Text")
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_near_black_grey_text_prints_k100_and_greys_and_large_text_keep_their_colour():
+    """A palette's near-black K-only ink (#222222 → K 86.7 %) at 9 pt prints 100 % K overprinting
+    (as a halftone screen its thin strokes print ragged); a 71 % grey (a running head) and the same
+    ink at 40 pt keep their tint; a rich near-black at 9 pt is K100, at 40 pt it keeps its rich
+    black (text over 36 pt: Smart Levels' rule), and a 60 pt one drawn at half size (30 pt as
+    printed) is small text."""
+    ink, grey, rich = (0.0, 0.0, 0.0, 0.867), (0.0, 0.0, 0.0, 0.71), (0.157, 0.333, 0.0, 0.8)
+    pdf, mapped = k_only(_text_page([(ink, 9), (grey, 7), (ink, 40), (rich, 9), (rich, 40)]))
+    k100 = (0.0, 0.0, 0.0, 1.0)
+    assert _shown(pdf) == [(9, k100, True), (7, grey, False), (40, ink, False), (9, k100, True), (40, rich, False)]
+    assert set(mapped.text) == {ink, rich}  # the report names what it mapped
+    halved, _ = k_only(_text_page([(rich, 60), (ink, 80)], scale=0.5))
+    assert _shown(halved) == [(60, k100, True), (80, ink, False)]
+
+
+def test_a_small_shape_in_a_dark_colour_keeps_its_hue_and_a_neutral_mix_is_black():
+    """Small fills (a 5 mm square each): a cube's shaded pine-green face (#1f4133 → 52.3/0/21.5/74.5)
+    is a dark colour, not black, and keeps it; the palette's ink (0/11.6/20.9/83.1) and a Photoshop
+    black (75/68/67/90: its inks close together) are black and print 100 % K overprinting."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    pine, ink, photoshop = (0.523, 0.0, 0.215, 0.745), (0.0, 0.116, 0.209, 0.831), (0.75, 0.68, 0.67, 0.9)
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(200, 200), invariant=1)
+    for n, colour in enumerate((pine, ink, photoshop)):
+        canvas.setFillColorCMYK(*colour)
+        canvas.rect(10 + 30 * n, 10, 14, 14, stroke=0, fill=1)
+    canvas.showPage()
+    canvas.save()
+    pdf, mapped = k_only(buffer.getvalue())
+    fills, fill, gs = [], None, {}
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        states = doc.pages[0].Resources.get("/ExtGState", {})
+        for operands, op in pikepdf.parse_content_stream(doc.pages[0]):
+            if str(op) == "k":
+                fill = tuple(round(float(v), 3) for v in operands)
+            elif str(op) == "gs":
+                gs = dict(gs, **{str(k): v for k, v in states[operands[0]].items()})
+            elif str(op) in ("f", "f*", "B", "B*"):
+                fills.append((fill, _overprints(gs)))
+    k100 = (0.0, 0.0, 0.0, 1.0)
+    assert fills == [(pine, False), (k100, True), (k100, True)]
+    assert set(mapped.fills) == {ink, photoshop}
+
+
+def test_a_font_size_set_inside_q_is_undone_by_q():
+    """The text state is graphics state: a 9 pt size set between q and Q is gone after Q, and the
+    60 pt text then shown keeps its rich black (text over 36 pt)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(400, 400), invariant=1)
+    canvas.setFont("Helvetica", 60)  # a font resource for the hand-made stream below
+    canvas.drawString(10, 10, "")
+    canvas.showPage()
+    canvas.save()
+    with pikepdf.open(io.BytesIO(buffer.getvalue())) as doc:
+        font = next(iter(doc.pages[0].Resources.Font.keys()))
+        doc.pages[0].Contents = doc.make_stream(
+            f"0.157 0.333 0 0.8 k {font} 60 Tf q {font} 9 Tf Q BT 10 100 Td (Text) Tj ET".encode())
+        out = io.BytesIO()
+        doc.save(out)
+    pdf, mapped = k_only(out.getvalue())
+    assert not mapped.text
+    assert _shown(pdf) == [(60, (0.157, 0.333, 0.0, 0.8), False)]

@@ -141,6 +141,20 @@ def test_a_designers_preset_sets_the_multiple_bleed_and_marks(book, tmp_path):
     assert stroked_lines(reader, reader.pages[0]) == []
 
 
+def test_a_rulebook_preset_s_ink_limit_counts_the_black_overprinting_its_ground(book, tmp_path, capsys):
+    """The book's pictures of the pieces carry their black name, 100 % K overprinting the gradient
+    (its green 75/0/75/20, its red 0/75/75/20): 250 % where they meet, each colour alone at most
+    170 %. A preset of 240 % says so, as the cards' exports do (pdf/overprint.py)."""
+    presets = book["root"] / "presets"
+    presets.mkdir(exist_ok=True)
+    (presets / "book240.yaml").write_text("name: Book 240\nfiles: rulebook\ncolour: cmyk\nink_limit: 240\n"
+                                          "formats:\n  a5: {trim: [148mm, 210mm], bleed: 3mm}\n", encoding="utf-8")
+    assert run(book["root"], "export", "--game", "test", "--preset", "book240", "--out", str(tmp_path)) == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "over Book 240's 240 %" in line]
+    assert said and all("text printed 100 % K with overprint lies on CMYK" in line for line in said), said
+    assert any("/75/20: 250 % total ink where they meet" in line for line in said), said
+
+
 @pytest.mark.parametrize("text, key", [
     ("files: rulebook\npage_multiple: 0\nformats:\n  a5: {trim: [148mm, 210mm]}\n", "page_multiple"),
     ("files: rulebook\nformats:\n  a5: {trim: [148mm, 210mm]}\n  b5: {trim: [182mm, 257mm]}\n", "formats"),

@@ -14,12 +14,12 @@ from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.exports.faces import MARK_ROOM_MM, shop_marks
 from pnpgen.exports.presets import Preset
-from pnpgen.exports.shop import Finish
+from pnpgen.exports.shop import Finish, ink_warnings
 from pnpgen.faces.builtin import icon_dirs
 from pnpgen.impose.booklet import A5
 from pnpgen.impose.plan import Item, Page, PagePlan, Strokes
 from pnpgen.pdf.black import k_only
-from pnpgen.pdf.colour import over_limit, vectors_to_cmyk
+from pnpgen.pdf.colour import vectors_to_cmyk
 from pnpgen.pdf.onsheets import page_count, place_on_sheets
 from pnpgen.pdf.outline import outline_text
 from pnpgen.pdf.pdfx import make_x1a, pictures_to_cmyk
@@ -66,10 +66,8 @@ def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish:
         out.warnings.extend(f"{BOOK}: {what}" for what in left)
     if finish.pdfx is not None:
         pdf = make_x1a(pdf, finish.pdfx, title, finish.date, finish.edition)
-    if cmyk:
-        out.warnings.extend(f"{BOOK} page {page + 1}: CMYK {'/'.join(f'{v * 100:g}' for v in colour)} is {ink:g} % "
-                            f"total ink, over {preset.name}'s {preset.ink_limit:g} %"
-                            for page, colour, ink in over_limit(pdf, preset.ink_limit))
+    if cmyk:  # the cards' ink checks: colours, pictures, and the black overprinting its ground
+        out.warnings.extend(ink_warnings(BOOK, pdf, preset, [""] * total, [""] * total))
     out.files[BOOK] = pdf
     return out
 

@@ -123,20 +123,34 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     if finish.pdfx is not None:
         pdf = make_x1a(pdf, finish.pdfx, title, finish.date, finish.edition)
     if style.cmyk:
-        for page, colour, ink in over_limit(pdf, preset.ink_limit):
-            warnings.append(f"{name} page {page + 1} ({where[page]}): CMYK "
-                            f"{'/'.join(f'{v * 100:g}' for v in colour)} is {ink:g} % total ink, over "
-                            f"{preset.name}'s {preset.ink_limit:g} %")
-        for heavy in pictures_over_limit(pdf, preset.ink_limit, measured):
-            first = heavy.pages[0]
-            more = f" and {len(heavy.pages) - 1} more pages" if len(heavy.pages) > 1 else ""
-            warnings.append(f"{name} page {first + 1} ({where[first]}){more}: a picture reaches CMYK "
-                            f"{'/'.join(f'{v * 100:g}' for v in heavy.colour)}, {heavy.ink:g} % total ink; "
-                            f"{_share(heavy.share)} of its pixels are over {preset.name}'s {preset.ink_limit:g} %")
-        warnings.extend(_overprint_warnings(name, overprint_over_limit(pdf, preset.ink_limit), where, templates, preset))
+        warnings.extend(ink_warnings(name, pdf, preset, where, templates, measured))
         warnings.extend(_mixed_warnings(name, mixed, where, templates, preset))
     files[name] = pdf
     return rows
+
+
+def ink_warnings(name: str, pdf: bytes, preset: Preset, where: list[str], templates: list[str],
+                 measured: Mapping[str, HeavyPicture | None] | None = None) -> list[str]:
+    """A CMYK shop file's total ink over the preset's limit: its colours, its pictures, and where
+    an overprinting black and the ground under it add up (the rulebook's pages as the cards').
+    ``where`` and ``templates``: per page, what it shows and what drew it ("" for none)."""
+    out = [f"{name} page {page + 1}{_at(where[page])}: CMYK {'/'.join(f'{v * 100:g}' for v in colour)} is "
+           f"{ink:g} % total ink, over {preset.name}'s {preset.ink_limit:g} %"
+           for page, colour, ink in over_limit(pdf, preset.ink_limit)]
+    for heavy in pictures_over_limit(pdf, preset.ink_limit, measured):
+        first = heavy.pages[0]
+        more = f" and {len(heavy.pages) - 1} more pages" if len(heavy.pages) > 1 else ""
+        out.append(f"{name} page {first + 1}{_at(where[first])}{more}: a picture reaches CMYK "
+                   f"{'/'.join(f'{v * 100:g}' for v in heavy.colour)}, {heavy.ink:g} % total ink; "
+                   f"{_share(heavy.share)} of its pixels are over {preset.name}'s {preset.ink_limit:g} %")
+    out.extend(_overprint_warnings(name, overprint_over_limit(pdf, preset.ink_limit), where, templates, preset))
+    return out
+
+
+def _at(*what: str) -> str:
+    """`` (what a page shows, what drew it)`` as a warning names the page, or nothing."""
+    said = "".join(what)
+    return f" ({said})" if said else ""
 
 
 def _share(percent: float) -> str:
@@ -167,12 +181,12 @@ def _overprint_warnings(name: str, found: list[Overprinted], where: list[str], t
     for hits in pages.values():
         hit = hits[0]
         more = f" and {counted(len(hits) - 1, 'more page')}" if len(hits) > 1 else ""
-        template = f", template {templates[hit.page]}" if templates[hit.page] else ""
+        template = f"{', ' if where[hit.page] else ''}template {templates[hit.page]}" if templates[hit.page] else ""
         c, m, y, k = hit.colour
         colour = f"{k * 100:g} % K" if max(c, m, y) <= 0 else "CMYK " + "/".join(f"{v * 100:g}" for v in hit.colour)
         ground = "+".join(ink for ink, v in zip("CMYK", hit.colour) if v <= 0)
         room = preset.ink_limit - 100 * sum(hit.colour)
-        out.append(f"{name} page {hit.page + 1} ({where[hit.page]}{template}){more}: {_KINDS[hit.kind]} printed "
+        out.append(f"{name} page {hit.page + 1}{_at(where[hit.page], template)}{more}: {_KINDS[hit.kind]} printed "
                    f"{colour} with overprint lies on CMYK {'/'.join(f'{v * 100:g}' for v in hit.under)}: "
                    f"{hit.ink:g} % total ink where they meet, over {preset.name}'s {preset.ink_limit:g} %; "
                    f"lighten the ground under it to at most {room:g} % {ground}"

@@ -8,22 +8,26 @@ Printers ask for small text and lines in 100 % K, overprinting. So, in every con
 (pages and the faces' forms):
 
 - text (``BT … ET``, its colour set before the object or inside it, as ReportLab sets it) filled,
-  and strokes at most THIN_PT wide (in points, as the face draws them: the stream's own ``cm``
-  counted), in a colour whose K is at least BLACK_K after conversion and
-  that is not already K only, are drawn in 0/0/0/100; so is text or a stroke already in
+  at most SMALL_TEXT_PT (its largest em as printed: text over 36 pt keeps its rich black, the rule
+  below), and strokes at most THIN_PT wide (in points, as the face draws them: the stream's own ``cm``
+  counted), in a colour whose K is at least BLACK_K after conversion and that is not already K
+  only, are drawn in 0/0/0/100; so is text or a stroke already in
   0/0/0/100. A path filled and stroked at once (``B``, ``b``: a white panel's thin dark border)
   is drawn as its fill, then as its stroke alone, so only the stroke is black and overprints;
 - each of them is drawn with an ExtGState of overprint on (``/OP true /op true /OPM 1``), the
   colour and overprint off again after it (``k_only(pdf, overprint=False)``: overprint off, the
   black knocking out the ground, for a shop whose ink limit the ground and the black together
   pass: pdf/overprint.py);
-- a filled shape in such a colour is drawn so too when it is small: its box (as the stream draws
+- a filled shape in such a colour, a black mix (its C, M and Y within BLACK_HUE of each other, not
+  a dark colour of an icon's picture: is_black_shape), is drawn so too when it is small: its box (as the stream draws
   it) at most SMALL_FILL_PT on each side — an icon, a pip, a letter-like glyph drawn as a path —
   or at most THIN_PT across (a rule drawn as a thin filled rectangle is a line). The figure is a
   printer's published rule: rich black for "large, solid black areas and text over 36 point",
   100 % K below (smartlevels.com, "Design for print"); a shape that fits a 36 pt em is a
   character's size. Larger fills keep their colour: a large dark area stays the rich black the
-  designer chose; K-only greys (a 60 % grey) are left as they are, and so are the cut marks,
+  designer chose. Small text in a near-black K-only grey (K ≥ GREY_TEXT_K: #222222, K 86.7 %) is
+  black text too: as a halftone screen its thin strokes print ragged. Lighter K-only greys (a 71 %
+  running head, a 60 % grey) are left as they are, and so are the cut marks,
   drawn in the Separation ``All`` (pdf/writer.py), not in a DeviceCMYK colour.
 
 ``k_only(pdf)`` returns the new PDF and what it mapped, for the export's report.
@@ -37,8 +41,11 @@ from dataclasses import dataclass
 from typing import Any
 
 BLACK_K = 0.70  # K after conversion at or above which a colour counts as black
+BLACK_HUE = 0.40  # a small fill's C, M and Y at most this far apart: a dark colour (#1f4133, 52/0/22/75) is not black
 THIN_PT = 1.0  # strokes up to this width (points, the stream's cm counted) are lines, not areas
 SMALL_FILL_PT = 36.0  # a fill whose box is at most this on each side (points) is small: a 36 pt em
+SMALL_TEXT_PT = 36.0  # text up to this size (points, its em as printed) is small text: 100 % K; larger keeps its colour
+GREY_TEXT_K = 0.85  # a K-only grey at or above this K is a near-black ink (#222222 → K 87 %): small text in it is K100
 K100 = (0.0, 0.0, 0.0, 1.0)
 OVERPRINT, KNOCKOUT = "/PnpOverprint", "/PnpKnockout"
 _PATH = {"m", "l", "c", "v", "y", "h", "re"}
@@ -47,6 +54,7 @@ _PAINT = {"S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n"}
 _SPLIT = {"B": ("f", "S"), "B*": ("f*", "S"), "b": ("f", "s"), "b*": ("f*", "s")}
 _STROKED = {"S", "s", "B", "B*", "b", "b*"}
 _FILLED = {"f", "F", "f*", "B", "B*", "b", "b*"}
+_SHOW = {"Tj", "TJ", "'", '"'}
 IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in points
 
@@ -82,6 +90,33 @@ def is_black(cmyk: tuple[float, ...] | None) -> bool:
     if k < BLACK_K - 1e-9:
         return False
     return k >= 1.0 - 1e-9 or max(c, m, y) > 1e-9
+
+
+def is_black_shape(cmyk: tuple[float, ...] | None) -> bool:
+    """A small filled shape's colour to print as 100 % K: black (``is_black``) and a mix the eye
+    reads as black, its C, M and Y within BLACK_HUE of each other (#2b2233: 16/33/0/80; a Photoshop
+    black, 75/68/67/90). A dark colour (a cube's shaded pine-green face, #1f4133: 52/0/22/75) is a
+    part of an icon's picture, and keeps its hue; text and thin lines in it are too fine for their
+    hue to show, and print 100 % K for their registration."""
+    if not is_black(cmyk):
+        return False
+    assert cmyk is not None
+    c, m, y, k = cmyk
+    return k >= 1.0 - 1e-9 or max(c, m, y) - min(c, m, y) <= BLACK_HUE + 1e-9
+
+
+def is_black_text(cmyk: tuple[float, ...] | None, em_pt: float | None) -> bool:
+    """Text to print 100 % K: in a black (``is_black``) at most SMALL_TEXT_PT, or in a near-black
+    K-only grey (K ≥ GREY_TEXT_K, a palette's #222222) at most SMALL_TEXT_PT — as a halftone screen
+    its thin strokes print ragged. Text already 100 % K stays K at any size; larger text keeps its
+    rich black or its grey (rich black for text over 36 pt: the figure SMALL_FILL_PT cites)."""
+    if cmyk is None or len(cmyk) != 4:
+        return False
+    if cmyk[3] >= 1.0 - 1e-9 and max(cmyk[:3]) <= 1e-9:
+        return True
+    small = em_pt is None or em_pt <= SMALL_TEXT_PT + 1e-9
+    grey = max(cmyk[:3]) <= 1e-9 and cmyk[3] >= GREY_TEXT_K - 1e-9
+    return small and (is_black(cmyk) or grey)
 
 
 def k_only(pdf: bytes, overprint: bool = True) -> tuple[bytes, Mapped]:
@@ -126,6 +161,7 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
     path_start: int | None = None
     text_colour = None  # the original fill of a text object being drawn in K
     in_text = False  # inside BT … ET
+    em: float | None = None  # the largest em the text object being drawn shows (points)
     changed = False
 
     def overprint(colour_op: str) -> list:
@@ -135,10 +171,12 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
     def restore(colour, colour_op: str) -> list:
         return [(list(colour), Operator(colour_op)), ([Name(KNOCKOUT)], Operator("gs"))]
 
-    for n, (instruction, (fill, stroke, line_pt, box)) in enumerate(zip(ops, drawn)):
+    for n, (instruction, (fill, stroke, line_pt, box, shown)) in enumerate(zip(ops, drawn)):
         operands, op = instruction.operands, instruction.operator
         name = str(op)
-        if name == "BT" and is_black(fill):
+        if name == "BT":
+            em = shown
+        if name == "BT" and is_black_text(fill, em):
             text_colour = fill
             mapped.text[_round(fill)] += 1
             out.extend(overprint("k"))
@@ -149,7 +187,7 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
         if name == "BT":
             in_text = True
         if in_text and name in ("k", "g"):  # a colour set inside the text object (ReportLab sets it there)
-            if is_black(fill):
+            if is_black_text(fill, em):
                 assert fill is not None
                 mapped.text[_round(fill)] += 1
                 out.extend(overprint("k"))
@@ -170,7 +208,7 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
             path_start = len(out)
         if name in _PAINT:
             thin = name in _STROKED and path_start is not None and is_black(stroke) and line_pt <= THIN_PT + 1e-9
-            small = (name in _FILLED and path_start is not None and box is not None and is_black(fill)
+            small = (name in _FILLED and path_start is not None and box is not None and is_black_shape(fill)
                      and _small(box) and n not in parts)
             if not (thin or small):
                 path_start = None
@@ -255,15 +293,18 @@ def _points(name: str, operands: list[float], ctm: tuple[float, ...]) -> list[tu
     return [(a * x + c * y + e, b * x + d * y + f) for x, y in pairs]
 
 
-def _states(ops, ctm: tuple[float, ...]) -> list[tuple[Any, Any, float, Box | None]]:
+def _states(ops, ctm: tuple[float, ...]) -> list[tuple[Any, Any, float, Box | None, float | None]]:
     """For each instruction of a content stream, the graphics state it is drawn in: (fill, stroke,
-    line width in points, and for a painting operator the box of its path in points — curves'
-    control points counted)."""
-    out: list[tuple[Any, Any, float, Box | None]] = []
+    line width in points, for a painting operator the box of its path in points — curves'
+    control points counted — and for a ``BT`` the largest em its text object shows, in points:
+    ``Tf``'s size by the text matrix and the stream's ``cm``)."""
+    out: list[tuple[Any, Any, float, Box | None, float | None]] = []
     fill = stroke = None
     width = 1.0
     stack: list = []
     points: list[tuple[float, float]] = []
+    size, text_at, em = 0.0, None, None
+    tm: tuple[float, ...] = IDENTITY  # the text matrix
     for instruction in ops:
         operands, name = instruction.operands, str(instruction.operator)
         if name == "k":
@@ -279,18 +320,30 @@ def _states(ops, ctm: tuple[float, ...]) -> list[tuple[Any, Any, float, Box | No
         elif name == "cm":
             ctm = _times(_matrix(operands), ctm)
         elif name == "q":
-            stack.append((fill, stroke, width, ctm))
+            stack.append((fill, stroke, width, ctm, size))  # the font size too: text state is graphics state
         elif name == "Q" and stack:
-            fill, stroke, width, ctm = stack.pop()
+            fill, stroke, width, ctm, size = stack.pop()
         elif name in _PATH:
             points.extend(_points(name, [float(v) for v in operands], ctm))
+        elif name == "BT":
+            tm, text_at, em = IDENTITY, len(out), None
+        elif name == "Tf":
+            size = abs(float(operands[1]))
+        elif name == "Tm":
+            tm = _matrix(operands)
+        elif name in _SHOW:
+            shown = size * _scale(_times(tm, ctm))
+            em = shown if em is None else max(em, shown)
+        elif name == "ET" and text_at is not None:
+            out[text_at] = out[text_at][:4] + (em,)
+            text_at = None
         box = None
         if name in _PAINT:
             if points:
                 box = (min(x for x, _ in points), min(y for _, y in points),
                        max(x for x, _ in points), max(y for _, y in points))
             points = []
-        out.append((fill, stroke, width * _scale(ctm), box))
+        out.append((fill, stroke, width * _scale(ctm), box, None))
     return out
 
 
@@ -306,7 +359,7 @@ def _parts_of_areas(drawn: list, ops) -> set[int]:
     (a badge on its panel, a shape built of pieces). In 100 % K they would print as darker patches
     on the area, so they keep its colour."""
     areas, small = [], {}
-    for n, ((fill, _, _, box), instruction) in enumerate(zip(drawn, ops)):
+    for n, ((fill, _, _, box, _), instruction) in enumerate(zip(drawn, ops)):
         if str(instruction.operator) in _FILLED and box is not None and is_black(fill):
             if _small(box):
                 small[n] = (fill, box)
