@@ -318,6 +318,9 @@ def test_rules_only_leaves_the_appendix_out(books, rules_only_right):
     text = re.sub(r"\s", "", "".join(texts(r.files["rulebook.pdf"])))
     assert "付録" not in text and "カードバランスがまずい。" not in text
     assert "ホールド後の処理" in text
+    # the book to hand out, sell or print: no 「プレイテスト用」 on its cover (the designer's own has it)
+    full = re.sub(r"\s", "", texts(books["alicematic-medallions"].a5_bytes)[0])
+    assert "プレイテスト用" in full and "プレイテスト用" not in text
     assert len(reader.pages) < len(books["alicematic-medallions"].a5.pages)
 
 

@@ -474,6 +474,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         lang=lang,
         latin=is_latin(draft.lang),
         icons=icons,
+        playtest=not rules_only,
     )
     builder = _story_builder(game, r, rules_only, pictures, readings, icons)
     default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
