@@ -40,7 +40,8 @@ GRADIENT_FRONT = """\
 
 @pytest.fixture(scope="module")
 def book(tmp_path_factory) -> dict:
-    root = make_workspace(tmp_path_factory.mktemp("shopbook") / "ws", draft=True, front=GRADIENT_FRONT)
+    root = make_workspace(tmp_path_factory.mktemp("shopbook") / "ws", draft=True, front=GRADIENT_FRONT,
+                          game=GAME_YAML + "rulebook:\n  colophon: [発行　星の市工房, 印刷　○○印刷]\n")
     draft = root / "data" / "test" / "draft.txt"
     draft.write_text(draft.read_text(encoding="utf-8") + "\n■　問題点\n\n　勝利条件がまだ弱い。\n", encoding="utf-8")
     assert run(root, "rulebook", "--game", "test") == 0
@@ -75,6 +76,10 @@ def test_the_printed_book_has_no_designers_appendix_nor_playtest_line(book):
     for said in ("勝利条件がまだ弱い", "デザイナーノート", "プレイテスト用"):
         assert said in full and said not in shop, said
     assert "テストゲーム" in shop and "カードを１枚引く" in shop
+    # the back page (奥付) says who made and printed the book; what it was set from is the designer's
+    back, own = texts(book["shop"])[-1], book["full"][-1]
+    for line in ("発行　星の市工房", "印刷　○○印刷", "草案ファイル"):
+        assert (line in own) and ((line in back) == (line != "草案ファイル")), (line, back)
 
 
 def test_text_lies_where_the_a5_page_has_it_the_last_page_last(book):
