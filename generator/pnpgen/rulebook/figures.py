@@ -201,7 +201,8 @@ def load_settings(game: Game) -> RulebookSettings:
             raise doc.error(("rulebook", "booklet_sheets"), f"booklet_sheets {validate.show(sheets)} is not a number of sheets",
                             f"a whole number from 1 to 500 (default {BOOKLET_SHEETS}: what a long-reach stapler goes through)")
         out.booklet_sheets, out.booklet_sheets_line = sheets, doc.where(("rulebook", "booklet_sheets")).line or 0
-    colophon = raw.get("colophon", [])
+    colophon = raw.get("colophon")
+    colophon = [] if colophon is None else colophon  # `colophon:` left empty: no lines of its own
     if not isinstance(colophon, list) or len(colophon) > COLOPHON_LINES:
         raise doc.error(("rulebook", "colophon"), "colophon must be a list of lines",
                         f"at most {COLOPHON_LINES} lines, e.g. [発行　星の市工房, 印刷　○○印刷]")
