@@ -223,9 +223,10 @@ def test_the_print_and_play_pdf_to_sell_is_built_as_the_docs_say(tmp_path):
             assert f"`{name.replace('test', 'mygame')}`" in section and (made / name).is_file(), name
         assert round(float(reader(made / "test-all.pdf").pages[0].mediabox.width) * 25.4 / 72, 1) == width
         book = "".join(texts(made / "rulebook.pdf"))
-        assert "付録" not in book and "校正" not in book, folder
+        assert "付録" not in book and "校正" not in book and "プレイテスト用" not in book, folder
     assert run(ws, "build", "--game", "test", "--out", "full", "--jobs", "1") == 0  # without --rules-only: the appendix
-    assert "付録" in "".join(texts(ws / "full" / "test" / "rulebook.pdf"))
+    full = "".join(texts(ws / "full" / "test" / "rulebook.pdf"))
+    assert "付録" in full and "プレイテスト用" in full  # the cover says a playtest book is one
 
 
 def test_the_paper_die_of_data_format_builds_as_written(tmp_path, capsys):

@@ -331,7 +331,7 @@ def _talk_options(p: argparse.ArgumentParser) -> None:
 
 
 def _rulebook_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules-only", action="store_true", help="leave the designer notes appendix out")
+    p.add_argument("--rules-only", action="store_true", help="the book to hand out: no designer notes appendix, cover playtest line or draft count marks")
     p.add_argument("--creep", type=validate.option(validate.creep_option), default=0.0, help="creep compensation per sheet (e.g. 0.1mm)")
     p.add_argument("--binding", type=_choice, choices=["left", "right"], default="left",
                    help="which edge the booklet is bound on: left (horizontal text) or right (縦書き) (default left)")

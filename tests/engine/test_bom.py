@@ -155,3 +155,30 @@ def test_a_bill_of_materials_over_several_pages_names_its_columns_on_each_and_ke
             assert heads & set(page) or not rows, (n, page[:6])
         [on] = [k for k, page in enumerate(texts) if any(t.startswith(f"計 {2 * n} 個") for t in page)]
         assert f"デッキ{n - 1} (d{n - 1})" in texts[on], (n, texts[on][:8])
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_every_kind_and_shape_is_named_in_the_readers_words(tmp_path, lang):
+    """A 同人 designer's trial: a tuck box's row read 「ボード・tuckbox」, the YAML name, beside
+    「カード・長方形」: each kind and shape the data format has gets the catalogue's word."""
+    from conftest import make_workspace
+    from pnpgen.data.formats import KINDS, SHAPES
+    from pnpgen.engine.bom import bom_pages
+    from pnpgen.impose.plan import TextOp
+    from pnpgen.messages import msg
+
+    game = load_game(Workspace(make_workspace(tmp_path / "ws")), "test")
+    fonts = {"gothic": "BIZUDPGothic-Regular", "bold": "BIZUDPGothic-Bold"}
+    printed = [{"deck": f"d{i}", "name": f"デッキ{i}", "kind": kind, "shape": shape, "trim_mm": [63.0, 88.0],
+                "count": 1, "double_sided": False, "sheets": 1, "pages": 1, "paper": "a4"}
+               for i, (kind, shape) in enumerate((k, s) for k in KINDS for s in SHAPES)]
+    bom = {"printed": printed, "sourced": [],
+           "totals": {"printed_pieces": len(printed), "sheets": len(printed), "pages": len(printed), "sourced_items": 0}}
+    pages = bom_pages(game, bom, (210.0, 297.0), 5.0, fonts, lambda text, font, size: len(text) * size * 0.35, lang)
+    texts = [op.text for page in pages for op in page if isinstance(op, TextOp)]
+    printed_text = "".join(texts).replace(" ", "")  # a cell may wrap onto a second line
+    for kind in KINDS:
+        for shape in SHAPES:
+            cell = msg("bom.kind_shape", lang, kind=msg(f"kind.{kind}", lang), shape=msg(f"shape.{shape}", lang))
+            assert cell.replace(" ", "") in printed_text, (kind, shape)
+    assert not [t for t in texts if "tuckbox" in t], texts

@@ -81,6 +81,9 @@ def test_a_deck_named_with_deck_that_the_preset_cannot_take_exits_2(tmp_path, ca
     assert run(root, "export", "--game", "test", "--preset", "doujin", "--deck", "seas") == 2
     err = capsys.readouterr().err
     assert "seas.yaml" in err and "hex tile" in err and "Traceback" not in err
+    # a 同人 designer's trial: the line said why, not what takes it (the warning of an export
+    # without --deck does)
+    assert "takes it: --preset doujin-pieces" in err and "shop/seas.pdf" in err, err
     assert not (root / "build" / "test" / "doujin").exists()
 
 

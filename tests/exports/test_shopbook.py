@@ -40,13 +40,19 @@ GRADIENT_FRONT = """\
 
 @pytest.fixture(scope="module")
 def book(tmp_path_factory) -> dict:
-    root = make_workspace(tmp_path_factory.mktemp("shopbook") / "ws", draft=True, front=GRADIENT_FRONT)
+    root = make_workspace(tmp_path_factory.mktemp("shopbook") / "ws", draft=True, front=GRADIENT_FRONT,
+                          game=GAME_YAML + "rulebook:\n  colophon: [発行　星の市工房, 印刷　○○印刷]\n")
+    draft = root / "data" / "test" / "draft.txt"
+    draft.write_text(draft.read_text(encoding="utf-8").replace("◇テストカード（１１枚）", "◇テストカード（９枚）")
+                     + "\n■　問題点\n\n　勝利条件がまだ弱い。\n", encoding="utf-8")
     assert run(root, "rulebook", "--game", "test") == 0
+    full = texts((root / "build" / "test" / "rulebook.pdf").read_bytes())  # the designer's own book, appendix and all
+    assert run(root, "rulebook", "--game", "test", "--rules-only") == 0
     assert run(root, "export", "--game", "test", "--preset", "doujin-book") == 0
     again = tmp_path_factory.mktemp("again")
     assert run(root, "export", "--game", "test", "--preset", "doujin-book", "--out", str(again)) == 0
     out = root / "build" / "test" / "doujin-book"
-    return {"root": root, "a5": root / "build" / "test" / "rulebook.pdf", "shop": out / "rulebook.pdf",
+    return {"root": root, "a5": root / "build" / "test" / "rulebook.pdf", "shop": out / "rulebook.pdf", "full": full,
             "again": again / "test" / "doujin-book" / "rulebook.pdf", "folder": out}
 
 
@@ -61,6 +67,21 @@ def test_pages_are_a5_trims_with_bleed_and_a_count_of_four(book):
         assert boxes["trimbox"] == pytest.approx((CORNER, CORNER, CORNER + 148, CORNER + 210), abs=0.01)
         assert boxes["bleedbox"] == pytest.approx((CORNER - 3, CORNER - 3, CORNER + 148 + 3, CORNER + 210 + 3), abs=0.01)
     assert sorted(p.name for p in book["folder"].iterdir()) == ["export.json", "rulebook.pdf"]
+
+
+def test_the_printed_book_has_no_designers_appendix_nor_playtest_line(book):
+    """A 同人 designer's trial: the shop's book, 100 copies for the booth, carried the appendix
+    (問題点, 校正メモ: "ルールではありません"), 「プレイテスト用」 on its cover and a draft count
+    the data disagrees with beside its component (「※草案では…（本書はデータの数）」); it is set as
+    ``pnpgen rulebook --rules-only`` sets it (the page-by-page tests compare the two)."""
+    full, shop = " ".join(book["full"]), " ".join(texts(book["shop"]))
+    for said in ("勝利条件がまだ弱い", "デザイナーノート", "プレイテスト用", "※草案ではテストカードを9"):
+        assert said in full and said not in shop, said
+    assert "テストゲーム" in shop and "カードを１枚引く" in shop
+    # the back page (奥付) says who made and printed the book; what it was set from is the designer's
+    back, own = texts(book["shop"])[-1], book["full"][-1]
+    for line in ("発行　星の市工房", "印刷　○○印刷", "草案ファイル"):
+        assert (line in own) and ((line in back) == (line != "草案ファイル")), (line, back)
 
 
 def test_text_lies_where_the_a5_page_has_it_the_last_page_last(book):

@@ -32,3 +32,18 @@ def test_a_booklet_sheets_that_is_no_number_of_sheets_is_one_line_at_its_game_ya
     with pytest.raises(InputError) as e:
         build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts")
     assert "game.yaml" in str(e.value) and "booklet_sheets" in str(e.value) and "1 to 500" in str(e.value)
+
+
+@pytest.mark.parametrize("value", ["発行", "[1]", "[\"\"]", "[" + "あ" * 41 + "]", "[" + ", ".join("行" for _ in range(9)) + "]"])
+def test_a_colophon_that_is_no_list_of_short_lines_is_one_line_at_its_game_yaml_line(tmp_path, value):
+    """The 奥付's own lines (rulebook.colophon): each one line of the back page, or one error
+    saying what to write (it was an unknown key: the back page named only the draft file)."""
+    from pnpgen.rulebook.figures import load_settings
+
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + f"\nrulebook:\n  colophon: {value}\n")
+    with pytest.raises(InputError) as e:
+        load_settings(load_game(Workspace(ws), "test"))
+    said = str(e.value)
+    assert "game.yaml:" in said and "colophon" in said and ("40 characters" in said or "8 lines" in said), said
+    ws = make_workspace(tmp_path / "ok", game=GAME_YAML + "\nrulebook:\n  colophon: [発行　星の市工房, 印刷　○○印刷]\n")
+    assert load_settings(load_game(Workspace(ws), "test")).colophon == ["発行　星の市工房", "印刷　○○印刷"]

@@ -318,6 +318,9 @@ def test_rules_only_leaves_the_appendix_out(books, rules_only_right):
     text = re.sub(r"\s", "", "".join(texts(r.files["rulebook.pdf"])))
     assert "付録" not in text and "カードバランスがまずい。" not in text
     assert "ホールド後の処理" in text
+    # the book to hand out, sell or print: no 「プレイテスト用」 on its cover (the designer's own has it)
+    full = re.sub(r"\s", "", texts(books["alicematic-medallions"].a5_bytes)[0])
+    assert "プレイテスト用" in full and "プレイテスト用" not in text
     assert len(reader.pages) < len(books["alicematic-medallions"].a5.pages)
 
 
@@ -400,7 +403,9 @@ def test_count_mismatch_warning_names_both_numbers_and_marks_the_book():
     warnings = [w for w in r.warnings if "differs" in w]
     assert len(warnings) == 1
     flat = re.sub(r"\s", "", "".join(texts(r.files["rulebook.pdf"])))
-    assert "エピックカード78枚" in flat and "※草案ではエピックカードを80としています" in flat
+    # the book handed out (rules only) prints the data's count alone; the designer's own book marks
+    # the draft's beside it (tests/exports/test_shopbook.py reads both)
+    assert "エピックカード78枚" in flat and "※草案では" not in flat
     assert "エピックカード：草案は80、データは78枚" in r.files["proof.txt"].decode()
     w = warnings[0]
     assert "エピックカード" in w and "80" in w and "78" in w and "deck epic" in w

@@ -39,9 +39,10 @@ class ShopBook:
 
 
 def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish: Finish) -> ShopBook:
-    """The game's rulebook typeset as ``pnpgen rulebook`` sets it (no build needed), as the
-    preset's shop takes it (its one format the A5 page: presets.py checks it)."""
-    book = build_rulebook(game, ws.fonts, pictures=pictures_from_game(game, ws.templates),
+    """The game's rulebook typeset as ``pnpgen rulebook --rules-only`` sets it (no build needed):
+    the copies printed are handed out, so without the designer's appendix and the cover's
+    playtest line; as the preset's shop takes it (its one format the A5 page: presets.py checks it)."""
+    book = build_rulebook(game, ws.fonts, rules_only=True, pictures=pictures_from_game(game, ws.templates),
                           icon_dirs=icon_dirs(ws.templates, game.slug))
     a5 = book.files["rulebook.pdf"]
     pages = page_count(a5)

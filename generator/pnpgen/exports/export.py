@@ -389,9 +389,10 @@ def _fit_decks(ws: Workspace, game: Game, preset: Preset,
         try:
             fitted[deck.id] = fit_deck(preset, deck, options.fit)
         except NotTaken as e:
-            if options.decks:
-                raise
-            left_out.append(LeftOut(deck, e, _takes_it(ws, game, preset, deck, options.fit, options.lang)))
+            out = LeftOut(deck, e, _takes_it(ws, game, preset, deck, options.fit, options.lang))
+            if options.decks:  # named with --deck: it stops the export, saying what takes it
+                raise replace(e, expected=f"{e.expected}; {out.takes_it}") from None
+            left_out.append(out)
     if len(left_out) == 1 and not fitted:
         o = left_out[0]
         raise replace(o.error, expected=f"{o.error.expected}; {o.takes_it}")

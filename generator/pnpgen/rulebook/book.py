@@ -460,10 +460,11 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         draft_label = doc.draft_label or (msg("rulebook.draft", lang, draft=game.draft) if str(game.draft).strip() else "")
     repairs = (msg("rulebook.colophon_digits", lang, n=draft.repaired_digits) if draft.repaired_digits else "") \
         + (msg("rulebook.colophon_lines", lang) if draft.flattened else "")
-    colophon = [
+    colophon = [  # the designer's own lines; what the book was set from is for the designer's copy only
         msg("rulebook.colophon_sep", lang).join(p for p in (doc.draft_label, _date(game.date, lang)) if p),
-        msg("rulebook.colophon_draft", lang, file=path.name, encoding=draft.encoding, repairs=repairs),
-        msg("rulebook.colophon_counts", lang),
+        *settings.colophon,
+        *([] if rules_only else [msg("rulebook.colophon_draft", lang, file=path.name, encoding=draft.encoding, repairs=repairs),
+                                 msg("rulebook.colophon_counts", lang)]),
         msg("rulebook.colophon_setting", lang),
     ]
     try:
@@ -488,6 +489,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         lang=lang,
         latin=is_latin(draft.lang),
         icons=icons,
+        playtest=not rules_only,
     )
     builder = _story_builder(game, r, rules_only, pictures, readings, icons)
     default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica

@@ -60,6 +60,7 @@ class Meta:
     lang: str = "ja"  # the build's language: pnpgen's own cover labels (pnpgen.messages)
     latin: bool = False  # the book is set in Latin faces (no full-width space between title and draft)
     icons: Mapping[str, Icon] = field(default_factory=dict)  # the draft's icons, drawn in headings and the contents
+    playtest: bool = True  # the cover says 「プレイテスト用」: not on a book to hand out, sell or print (--rules-only)
 
     @property
     def one_line_title(self) -> str:
@@ -263,7 +264,8 @@ class RulebookDoc(BaseDocTemplate):
             glyphs.draw(canv, cx, 34 * mm, players, f.gothic, fitted(players, f.gothic, 10), "centre")
         canv.setFillColor(NOTE_INK)
         glyphs.draw(canv, cx, 24 * mm, m.date, f.gothic, 8.5, "centre")
-        glyphs.draw(canv, cx, 18 * mm, msg("rulebook.playtest", m.lang), f.gothic, MIN_SIZE, "centre")
+        if m.playtest:
+            glyphs.draw(canv, cx, 18 * mm, msg("rulebook.playtest", m.lang), f.gothic, MIN_SIZE, "centre")
         canv.restoreState()
 
     def _cover_picture(self, canv, top: float, bottom: float) -> None:

@@ -14,6 +14,7 @@ real pieces, and the quick reference. Read here, with file:line errors, never fr
         ignore: [始めて, 創生エリア]  # findings of proof.txt that quote these words are meant
       style: jlreq                   # or proportional: the Japanese body text (docs/data-format.md)
       booklet_sheets: 20             # the most sheets one saddle-stitched booklet holds: more is warned
+      colophon: [発行　星の市工房, 印刷　○○印刷]   # the 奥付's own lines (a 同人 book names its maker, printer…)
 """
 
 from __future__ import annotations
@@ -29,10 +30,11 @@ from pnpgen.data.model import Game
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import suggest
 
-KEYS = ("figures", "quick_reference", "proof", "style", "booklet_sheets")
+KEYS = ("figures", "quick_reference", "proof", "style", "booklet_sheets", "colophon")
 # A saddle stitch through more sheets than this (folded A4, 80 g/m²) is beyond a long-reach
 # stapler (rated for some 20 sheets) and most shops' saddle stitching (64–80 pages)
 BOOKLET_SHEETS = 20
+COLOPHON_LINES, COLOPHON_CHARS = 8, 40  # what the back page's 7.5 pt lines hold across the A5 text width
 STYLES = ("jlreq", "proportional")  # the Japanese body: fixed-width ベタ組 with JLREQ 約物, or BIZ UDP明朝
 FIGURE_KEYS = ("after", "caption", "size", "pieces")
 PIECE_KEYS = ("deck", "piece", "x", "y", "rotate")
@@ -70,6 +72,7 @@ class RulebookSettings:
     style: str = "jlreq"
     booklet_sheets: int = BOOKLET_SHEETS
     booklet_sheets_line: int = 0  # game.yaml's line giving it (0: the default)
+    colophon: list[str] = field(default_factory=list)  # the designer's lines of the 奥付 (発行, 印刷, 連絡先)
 
 
 def reach_mm(outline: Sequence[tuple[float, float]], trim_mm: tuple[float, float], piece: Placed,
@@ -198,4 +201,14 @@ def load_settings(game: Game) -> RulebookSettings:
             raise doc.error(("rulebook", "booklet_sheets"), f"booklet_sheets {validate.show(sheets)} is not a number of sheets",
                             f"a whole number from 1 to 500 (default {BOOKLET_SHEETS}: what a long-reach stapler goes through)")
         out.booklet_sheets, out.booklet_sheets_line = sheets, doc.where(("rulebook", "booklet_sheets")).line or 0
+    colophon = raw.get("colophon")
+    colophon = [] if colophon is None else colophon  # `colophon:` left empty: no lines of its own
+    if not isinstance(colophon, list) or len(colophon) > COLOPHON_LINES:
+        raise doc.error(("rulebook", "colophon"), "colophon must be a list of lines",
+                        f"at most {COLOPHON_LINES} lines, e.g. [発行　星の市工房, 印刷　○○印刷]")
+    for i, line in enumerate(colophon):
+        if not isinstance(line, str) or not line.strip() or len(line) > COLOPHON_CHARS:
+            raise doc.error(("rulebook", "colophon", i), f"{validate.show(line)} is not a line of text for the colophon",
+                            f"a line of 1 to {COLOPHON_CHARS} characters (one line of the back page)")
+    out.colophon = [line.strip() for line in colophon]
     return out
