@@ -99,8 +99,7 @@ def clear_caches() -> None:
     _cells.font_for.cache_clear()
     _linebreak.phrase_boundaries.cache_clear()
     _linebreak.clear_caches()
-    _icons.find.cache_clear()
-    _icons.load.cache_clear()
+    _icons.clear_caches()
     STATS.update(calls=0, seconds=0.0)
 
 
@@ -127,7 +126,8 @@ def _describe(ctx: TextContext, text: object) -> str:
 @lru_cache(maxsize=4096)
 def _layout(text: str, w: float, h: float, size: float, min_size: float, font: str, align: str, valign: str,
             line_height: float, fill: str, fonts: tuple, fallbacks: tuple, palette: tuple,
-            icon_dirs: tuple, lang: str = "ja", latin_gap: float = LATIN_GAP) -> Layout:
+            icon_dirs: tuple, lang: str = "ja", latin_gap: float = LATIN_GAP, icons: tuple = ()) -> Layout:
+    """(``icons``: the stamps of the icons the text names, only a key: an icon edited is drawn anew.)"""
     paragraphs = parse(text, dict(palette))
     override = PLACEHOLDER_COLOUR if is_placeholder(text) else None
     paras = build(paragraphs, dict(fonts), font, fallbacks, dict(palette), fill, icon_dirs, override,
@@ -185,12 +185,12 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
                          key=_field_name(text) or None, expected=f"at most {MAX_TEXT_CHARS:,} characters in one box: "
                          + ("the text split over two fields, in two boxes of the layout" if ctx.in_layout else
                             f"the text split over several textbox() calls ({MAX_FACE_TEXT_CHARS:,} on one face)"))
+    dirs = tuple(d if isinstance(d, Path) else Path(d) for d in ctx.icon_dirs)
     try:
         return _layout(text_s, float(w), float(h), float(size), float(min_size), font, al, va,
                        float(line_height), str(fill), tuple(sorted(ctx.fonts.items())),
                        tuple(ctx.fallback_fonts), tuple(sorted(ctx.palette.items())),
-                       tuple(d if isinstance(d, Path) else Path(d) for d in ctx.icon_dirs),
-                       ctx.lang, float(ctx.latin_gap))
+                       dirs, ctx.lang, float(ctx.latin_gap), _icons.stamps(text_s, dirs))
     except KeyError:  # a font that was never registered (checked only when the cache misses)
         for name in (ctx.fonts.get(font, font), *ctx.fonts.values(), *ctx.fallback_fonts):
             try:

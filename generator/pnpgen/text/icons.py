@@ -15,8 +15,10 @@ from pathlib import Path
 from lxml import etree
 from markupsafe import escape
 
-from pnpgen.errors import contained, leads_out
+from pnpgen.data.markup import ICON_TOKEN
+from pnpgen.errors import InputError, contained, leads_out
 from pnpgen.litter import is_litter
+from pnpgen.usercache import file_stamp
 
 SHAPES = {"g", "path", "circle", "rect", "ellipse", "line", "polyline", "polygon"}
 IGNORED = {"title", "desc", "metadata", "defs"}
@@ -39,9 +41,22 @@ class UnknownIcon(IconError):
         super().__init__(name)
 
 
-@lru_cache(maxsize=512)
+def _stamp(path: Path) -> tuple[int, int, int, int] | None:
+    try:
+        return file_stamp(path.stat())
+    except OSError:
+        return None
+
+
 def find(name: str, dirs: tuple[Path, ...]) -> Path | None:
-    """The first ``<name>.svg`` in the icon folders; a name leading out of them is an error."""
+    """The first ``<name>.svg`` in the icon folders; a name leading out of them is an error.
+    Remembered while the folders are unchanged (an icon saved, renamed or removed while ``watch``
+    or ``serve`` runs is found, or missed, at the next build)."""
+    return _find(name, dirs, tuple(_stamp(d) for d in dirs))
+
+
+@lru_cache(maxsize=512)
+def _find(name: str, dirs: tuple[Path, ...], stamps: tuple) -> Path | None:
     for folder in dirs:
         if leads_out(folder, folder.parent.parent):  # icons/ linked out of templates/: none of it is read
             raise IconError(f"icon {name!r}: {folder} is a link leading out of {folder.parent.parent.name}/ "
@@ -66,14 +81,37 @@ def _numbers(path: Path, attribute: str, text: str) -> tuple[float, ...]:
     return values
 
 
+def clear_caches() -> None:
+    _find.cache_clear()
+    _load.cache_clear()
+
+
 def names(dirs: Sequence[Path]) -> list[str]:
     return sorted({p.stem for d in dirs if d.is_dir() and not leads_out(d, d.parent.parent) for p in d.glob("*.svg")
                    if p.is_file() and not is_litter(p.name)})
 
 
-@lru_cache(maxsize=512)
+def stamps(text: str, dirs: tuple[Path, ...]) -> tuple:
+    """The file and stamp of each icon ``text`` names (``{name}``): a key for what is worked out
+    from the text and its icons, so an icon edited in a running process is drawn anew."""
+    out = []
+    for m in ICON_TOKEN.finditer(text):
+        try:
+            path = find(m.group()[1:-1], dirs)
+        except (IconError, InputError):  # (said where the text is laid out)
+            path = None
+        out.append((path, path and _stamp(path)))
+    return tuple(out)
+
+
 def load(path: Path) -> tuple[str, tuple[float, float, float, float]]:
-    """The icon's shapes as SVG text (no namespace) and its viewBox (x, y, w, h)."""
+    """The icon's shapes as SVG text (no namespace) and its viewBox (x, y, w, h), read again
+    once the file changes (its stamp is the cache's key, not its path alone)."""
+    return _load(path, _stamp(path))
+
+
+@lru_cache(maxsize=512)
+def _load(path: Path, stamp: tuple | None) -> tuple[str, tuple[float, float, float, float]]:
     try:
         root = etree.parse(str(path), etree.XMLParser(resolve_entities=False, no_network=True)).getroot()
     except etree.XMLSyntaxError as e:
