@@ -279,6 +279,14 @@ def test_a_box_turn_is_read_as_a_designer_writes_it():
     ("extends: board\nboxes:\n  ticks: {type: grid, x: 5, y: 5, w: 10, h: 8, cols: 8, spacing: 2}\n", 3,
      "box ticks: 8 cols with 7 spaces of 2 mm take 14 of its 10 mm across, leaving no room for the cells "
      "(expected a w over 14 mm, a smaller spacing, or fewer cols)"),
+    # a size a built-in layout's boxes cannot take: told at the size or box: written, not in
+    # pnpgen's standee.yaml or tuck-box.yaml (the figure 'h / 2 - 10' below 0; of 0, drawn as nothing)
+    ("extends: standee\nsize: [30, 15]\n", 2, "size: a 30×15 mm piece is a size the built-in layout standee cannot "
+     "take: its box back's h 'h / 2 - 10' is -2.5 mm, out of range (expected a size in which each of its boxes has "
+     "room (its own is 25×120 mm))"),
+    ("extends: standee\nsize: [30, 20]\n", 2, "its box back's h 'h / 2 - 10' is 0 mm (expected a size"),
+    ("extends: tuck-box\nbox: {cards: [3, 3], count: 1}\n", 2, "box: a tuck box whose net is 20.6×10.6 mm is too small "
+     "for the built-in layout tuck-box: its box band's w 'front.w - 6' is -2 mm"),
 ])
 def test_bad_layout_yaml_is_one_line_with_its_file_and_line(tmp_path, capsys, layout, line, says):
     root = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: mine\npieces:\n  - {title: 題}\n")
@@ -289,6 +297,20 @@ def test_bad_layout_yaml_is_one_line_with_its_file_and_line(tmp_path, capsys, la
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
     assert f"layouts/mine.yaml:{line}:" in err and says in err, err
+
+
+def test_a_decks_size_a_builtin_layout_cannot_take_is_told_at_the_decks_line(tmp_path, capsys):
+    """A standee 15 mm tall, a tuck box for 5 mm cards, given in the deck file: the error named
+    pnpgen's own standee.yaml or tuck-box.yaml, a file the designer never wrote."""
+    root = make_workspace(tmp_path / "ws", deck="name: 立ち絵\nlayout: standee\nsize: [30, 15]\npieces:\n  - {title: 題}\n")
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    for text, says in (("layout: standee\nsize: [30, 15]", "cards.yaml:3:7: size: a 30×15 mm piece"),
+                       ("layout: tuck-box\nbox: {cards: [5, 5], count: 1}", "cards.yaml:3:6: box: a tuck box whose net")):
+        deck.write_text(f"name: 立ち絵\n{text}\npieces:\n  - {{title: 題}}\n", encoding="utf-8")
+        capsys.readouterr()
+        assert run(root, "check", "--game", "test") == 2
+        err = capsys.readouterr().err
+        assert says in err and "builtin" not in err and len(err.splitlines()) == 1, err
 
 
 def test_layout_export_builds_byte_identical_faces(tmp_path, capsys):

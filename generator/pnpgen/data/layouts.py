@@ -26,7 +26,7 @@ from pnpgen.data.markup import colour_names
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide
 from pnpgen.data.tuckbox import BOX_KEYS, Given, merged, tuck_box
 from pnpgen.data.yamlsrc import Located, load_yaml
-from pnpgen.errors import InputError, contained, suggest
+from pnpgen.errors import InputError, Where, contained, suggest
 from pnpgen.litter import is_litter
 from pnpgen.units import MM_PER_UNIT
 
@@ -364,6 +364,7 @@ class RawLayout:
     deck_palette: set[str] = field(default_factory=set)  # the names the deck file's own layer sets
     fields: dict[str, Origin] = field(default_factory=dict)
     box: dict[str, Given] = field(default_factory=dict)  # a tuck box's figures (data/tuckbox.py), key by key
+    base: tuple[str, Any] | None = None  # the built-in layout under it and the size that one gives
     front: RawSide = field(default_factory=RawSide)
     back: RawSide | None = None
 
@@ -477,6 +478,8 @@ def resolve(root: Path | None, spec: Any, doc: Located, keypath: tuple = ("layou
     raw = RawLayout(name)
     for layer_doc, at, layer in chain:
         raw.source = layer_doc.path
+        if _builtin(layer_doc):
+            raw.base = (layer_doc.path.stem, layer.get("size", layer.get("format", raw.base and raw.base[1])))
         if isinstance(layer.get("shape"), str):
             _reshape(raw.top, layer)
         for key in GEOMETRY_KEYS + ("description", "stand_up"):
@@ -640,6 +643,9 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
         if btype in ("image", "icons") and (options.get("field") is None or options["field"] in SOURCES):
             raise InputError(f"box {name} reads no piece field", path=_where(given),
                              expected="'field: art' (a field of the pieces)")
+        for side in ("w", "h"):
+            if btype not in ("line", "folds") and side in given and options[side] <= 0 and _builtin(given[side].doc):
+                raise given[side].error(f"{v.show(given[side].value)} is {options[side]:g} mm", "more than 0 mm")
         if btype == "line" and options["w"] == 0 and options["h"] == 0:
             raise InputError(f"box {name} is a line of no length", path=_where(given),
                              expected="'w:' in mm for a line across, 'h:' for one down")
@@ -667,9 +673,47 @@ def _where(given: dict[str, Origin]) -> str:
 
 
 def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[str, str] | None,
-           font_roles: list[str] | None) -> Layout:
+           font_roles: list[str] | None, size_where: Where | None = None) -> Layout:
     """The layout for one deck: lengths resolved for its ``trim``, colours and fonts checked
-    against the game's palette and font roles (None: not checked, for ``layout export``)."""
+    against the game's palette and font roles (None: not checked, for ``layout export``).
+    ``size_where``: where the deck gives its own size, else the layout's size is the deck's."""
+    try:
+        return _finish(raw, trim, shape, palette, font_roles, size_where)
+    except InputError as e:
+        raise _sized_out(raw, trim, size_where, e) or e from None
+
+
+def _builtin(doc: Located) -> bool:
+    return doc.path.is_relative_to(builtin_folder())
+
+
+def _sized_out(raw: RawLayout, trim: tuple[float, float], size_where: Where | None, e: InputError) -> InputError | None:
+    """A built-in layout's box that a size of the designer's leaves no room for (a standee 15 mm
+    tall: the figure's 'h / 2 - 10' is -2.5 mm; a tuck box for 3 mm cards) is told at that size
+    or box:, which is the slip, not at pnpgen's own layout file; None when the slip is not the size."""
+    tuck = isinstance(trim, Frame)
+    given = [o for o in raw.box.values() if isinstance(o, Origin)] if tuck else \
+        [o for o in (raw.top.get("size"), raw.top.get("format")) if o is not None]
+    own = [o for o in given if not _builtin(o.doc)]
+    where = size_where or (own[0].doc.where(own[0].keypath) if own else None)
+    if where is None or e.path is None or not Path(e.path).is_relative_to(builtin_folder()):
+        return None
+    name, size = raw.base or (raw.name, None)
+    box, _, key = (e.key or "").removeprefix("boxes.").rpartition(".")
+    why = f"its box {box}'s {key} {e.message}"
+    if tuck:
+        return InputError(f"a tuck box whose net is {trim[0]:g}×{trim[1]:g} mm is too small for the built-in layout "
+                          f"{name}: {why}", path=where.path, line=where.line, column=where.column, key="box",
+                          expected=f"box: figures of larger cards, in which each box of {name} has room (or a layout "
+                          f"extending {name} whose boxes fit)")
+    said = "×".join(f"{x:g}" for x in size) + " mm" if isinstance(size, list) else size
+    return InputError(f"a {trim[0]:g}×{trim[1]:g} mm piece is a size the built-in layout {name} cannot take: {why}",
+                      path=where.path, line=where.line, column=where.column, key="size",
+                      expected="a size in which each of its boxes has room" + (f" (its own is {said})" if said else ""))
+
+
+def _finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[str, str] | None,
+            font_roles: list[str] | None, size_where: Where | None) -> Layout:
     if shape == "tuckbox" and not isinstance(trim, Frame):  # the panels of the layout's own box
         trim = frame(trim, {"box": tuck_box(raw.box).frozen()})
     own = dict(BASE_PALETTE)
