@@ -181,3 +181,6 @@ def test_an_icon_the_draft_cannot_draw_is_one_line_at_the_drafts_line(tmp_path, 
     assert err.startswith(f"pnpgen: error: data/test/draft.txt:{line}: icon templates/test/icons/bomb.svg is not "
                           "valid SVG: "), err
     assert "(used as {bomb} in the draft)" in err and len(err.splitlines()) == 1 and "Traceback" not in err
+    assert run(ws, "check", "--game", "test") == 2  # check draws the draft's icons as the build would: it said ok
+    out = capsys.readouterr().out
+    assert f"error: data/test/draft.txt:{line}: icon templates/test/icons/bomb.svg is not valid SVG" in out, out

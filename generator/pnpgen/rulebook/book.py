@@ -33,7 +33,7 @@ from pnpgen.rulebook.components import ComponentRow, component_rows
 from pnpgen.rulebook.document import Meta, render
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, anchor, load_settings, reach_mm
 from pnpgen.rulebook.flowables import terms
-from pnpgen.rulebook.inline import DraftIconError, Icon, draft_icons, has_icon
+from pnpgen.rulebook.inline import DraftIconError, Icon, draft_icons
 from pnpgen.rulebook.inline import named as named_icons
 from pnpgen.rulebook.inline import unknown as unknown_icons
 from pnpgen.rulebook.parse import parse
@@ -377,13 +377,32 @@ def rulebook_warnings(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()
     reading's warnings, the ``{name}``s no icon of ``icon_dirs`` has, and each figure whose
     ``after:`` names no heading of the draft."""
     r = read_rulebook(game, font_dir)
-    unknown = [n for n in named_icons(r.draft.text) if not has_icon(n, icon_dirs)] if icon_dirs else []
+    icons = _drawn_icons(r, icon_dirs)  # (an icon the book cannot draw stops the build: check says so)
     builder = _story_builder(game, r, rules_only=False, pictures={})
     builder.story()
-    headings = _icons_in_headings(r.doc, r.path, lambda n: has_icon(n, icon_dirs)) if icon_dirs else []
-    return r.warnings + _unknown_icons(r.doc, r.path, game.slug, unknown) + headings + \
+    return r.warnings + _icon_warnings(r, game.slug, icons, icon_dirs) + \
         [_unplaced(game, spec, builder.anchors) for spec in r.settings.figures
          if anchor(spec.after) not in {anchor(a) for a in builder.anchors}]
+
+
+def _drawn_icons(r: DraftReading, icon_dirs: Sequence[Path]) -> dict[str, Icon]:
+    """The draft's icons as the book draws them; one that cannot be drawn is an error at the
+    draft's line naming its file (it was a traceback)."""
+    try:
+        return draft_icons(r.draft.text, icon_dirs, INK.hexval().replace("0x", "#")) if icon_dirs else {}
+    except DraftIconError as e:
+        found = _first_found(r.doc, re.compile(re.escape("{" + e.name + "}")))
+        raise InputError(f"{e.reason} (used as {{{e.name}}} in the draft)", path=r.path,
+                         line=found[0] if found else None,
+                         expected=f"{e.name}.svg an SVG of plain shapes with a viewBox, as the cards' icons") from None
+
+
+def _icon_warnings(r: DraftReading, slug: str, icons: dict[str, Icon], icon_dirs: Sequence[Path]) -> list[str]:
+    """The draft's ``{name}``s no icon has, and icons in headings (which print as written)."""
+    if not icon_dirs:
+        return []
+    return _unknown_icons(r.doc, r.path, slug, unknown_icons(r.draft.text, icons)) + \
+        _icons_in_headings(r.doc, r.path, icons.__contains__)
 
 
 def _past_the_box(game: Game, settings: RulebookSettings) -> list[str]:
@@ -484,15 +503,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         lang=lang,
         latin=is_latin(draft.lang),
     )
-    try:
-        icons = draft_icons(draft.text, icon_dirs, INK.hexval().replace("0x", "#")) if icon_dirs else {}
-    except DraftIconError as e:  # (it was a traceback)
-        found = _first_found(doc, re.compile(re.escape("{" + e.name + "}")))
-        raise InputError(f"{e.reason} (used as {{{e.name}}} in the draft)", path=path,
-                         line=found[0] if found else None,
-                         expected=f"{e.name}.svg an SVG of plain shapes with a viewBox, as the cards' icons") from None
-    warnings += _unknown_icons(doc, path, game.slug, unknown_icons(draft.text, icons)) if icon_dirs else []
-    warnings += _icons_in_headings(doc, path, icons.__contains__)
+    icons = _drawn_icons(r, icon_dirs)
+    warnings += _icon_warnings(r, game.slug, icons, icon_dirs)
     builder = _story_builder(game, r, rules_only, pictures, readings, icons)
     default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
     setlines.BOOK.recall(f"{game.slug}\0{draft.lang}\0{Path(font_dir).resolve()}", fontreg.registered())
