@@ -22,7 +22,7 @@ from pnpgen.data.art import ArtFolder
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.markup import literal
 from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder, placeholder_word
-from pnpgen.errors import InputError, TemplateMistake, ValueMistake, suggest, too_long
+from pnpgen.errors import InputError, TemplateMistake, ValueMistake, parser_said, suggest, too_long
 from pnpgen.faces import builtin, layouts
 from pnpgen.faces.budget import MAX_FACE_CHARS, FaceEnvironment, LoopBudget, printed
 from pnpgen.faces.helpers import mix, readable, shape_tools
@@ -664,7 +664,7 @@ class Renderer:
         try:
             root = etree.fromstring(svg.encode("utf-8"), etree.XMLParser(resolve_entities=False, no_network=True))
         except etree.XMLSyntaxError as e:
-            raise InputError(f"the template produced invalid SVG: {e.msg} (line {e.lineno} of the SVG, "
+            raise InputError(f"the template produced invalid SVG: {parser_said(e.msg)} (line {e.lineno} of the SVG, "
                              f"rendering {where})", path=self.templates / template_name,
                              expected="well-formed SVG; check unclosed tags in the template") from None
         filename = self.env.get_template(template_name).filename  # none for a layout (faces/layouts.py)

@@ -16,7 +16,7 @@ from lxml import etree
 from markupsafe import escape
 
 from pnpgen.data.markup import ICON_TOKEN
-from pnpgen.errors import InputError, contained, leads_out
+from pnpgen.errors import InputError, contained, leads_out, parser_said
 from pnpgen.litter import is_litter
 from pnpgen.usercache import file_stamp
 
@@ -115,7 +115,7 @@ def _load(path: Path, stamp: tuple | None) -> tuple[str, tuple[float, float, flo
     try:
         root = etree.parse(str(path), etree.XMLParser(resolve_entities=False, no_network=True)).getroot()
     except etree.XMLSyntaxError as e:
-        raise IconError(f"icon {path} is not valid SVG: {e.msg}") from None
+        raise IconError(f"icon {path} is not valid SVG: {parser_said(e.msg)}") from None
     box = root.get("viewBox")
     if box:
         vb = _numbers(path, "viewBox", box)
