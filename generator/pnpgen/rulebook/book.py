@@ -394,7 +394,7 @@ def _drawn_icons(r: DraftReading, icon_dirs: Sequence[Path]) -> dict[str, Icon]:
         found = _first_found(r.doc, re.compile(re.escape("{" + e.name + "}")))
         raise InputError(f"{e.reason} (used as {{{e.name}}} in the draft)", path=r.path,
                          line=found[0] if found else None,
-                         expected=f"{e.name}.svg an SVG of plain shapes with a viewBox, as the cards' icons") from None
+                         expected=e.expected or f"{e.name}.svg an SVG of plain shapes with a viewBox, as the cards' icons") from None
 
 
 def _icon_warnings(r: DraftReading, slug: str, icons: dict[str, Icon], icon_dirs: Sequence[Path]) -> list[str]:
