@@ -279,6 +279,10 @@ def test_a_box_turn_is_read_as_a_designer_writes_it():
     ("extends: board\nboxes:\n  ticks: {type: grid, x: 5, y: 5, w: 10, h: 8, cols: 8, spacing: 2}\n", 3,
      "box ticks: 8 cols with 7 spaces of 2 mm take 14 of its 10 mm across, leaving no room for the cells "
      "(expected a w over 14 mm, a smaller spacing, or fewer cols)"),
+    # a dash finer than a printer prints: 80 million dashes on a 200 × 200 grid, which Poppler gave up drawing
+    ("extends: board\nboxes:\n  fold: {type: line, x: 5, y: 5, w: 50, dash: 0.01}\n", 3,
+     "a dash of 0.01 mm is finer than a printer prints (a grey line; a viewer may draw nothing) (expected 0 (solid) or "
+     "0.1 to 50 mm)"),
     # a size a built-in layout's boxes cannot take: told at the size or box: written, not in
     # pnpgen's standee.yaml or tuck-box.yaml (the figure 'h / 2 - 10' below 0; of 0, drawn as nothing)
     ("extends: standee\nsize: [30, 15]\n", 2, "size: a 30×15 mm piece is a size the built-in layout standee cannot "

@@ -180,6 +180,18 @@ def length(lo: float, hi: float) -> Callable[[Any, tuple[float, float]], float]:
     return parse
 
 
+MIN_DASH = 0.1  # mm: a finer dash prints as a grey line (600 dpi is 0.04 mm), and Poppler gives up drawing 80 million
+
+
+def dash_length(value: Any, trim: tuple[float, float]) -> float:
+    """A line's dash: 0 (solid), or MIN_DASH to 50 mm."""
+    mm = length(0, 50)(value, trim)
+    if 0 < mm < MIN_DASH:
+        raise v.Invalid(f"a dash of {mm:g} mm is finer than a printer prints (a grey line; a viewer may draw nothing)",
+                        f"0 (solid) or {MIN_DASH:g} to 50 mm")
+    return mm
+
+
 def points(lo: float, hi: float) -> Callable[[Any, tuple[float, float]], float]:
     def parse(value: Any, trim: tuple[float, float]) -> float:
         if isinstance(value, str) and v.typed(value).endswith("pt"):
@@ -313,7 +325,7 @@ BOX_OPTIONS: dict[str, Opt] = {
     "rotate": Opt(quarter_turn, 0, "the box's content turned clockwise by 90, 180 or 270 degrees in its box (a spine, "
                   "a lid read from the other side, a party card's lower word upside down, a standee's far half)",
                   ("text", "image", "icons", "panel")),
-    "dash": Opt(length(0, 50), None, "folds, line, grid: the length of its dashes and of the gaps between, mm "
+    "dash": Opt(dash_length, None, "folds, line, grid: the length of its dashes and of the gaps between, mm "
                 "(folds: 2 unless given; a line or grid: solid unless given)", ("folds", "line", "grid")),
     "cols": Opt(cells, 1, "grid: columns of cells", ("grid",)),
     "rows": Opt(cells, 1, "grid: rows of cells", ("grid",)),
