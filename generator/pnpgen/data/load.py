@@ -192,7 +192,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
     the art files' sizes found by earlier builds (data/art.py)."""
     folder = ws.game_dir(slug)
     bad = name_control_char(slug)
-    if bad:  # the slug names the game's output folder and every message about it
+    if bad and folder.exists():  # the slug names the game's output folder and every message about it (typed: unknown)
         raise InputError(f"a game folder's name holds {bad}", path=ws.data,
                          expected=f"a folder name of letters, digits, - and _: rename {shown_name(slug)}")
     game_yaml = game_file(ws, slug)
