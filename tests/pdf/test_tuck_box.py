@@ -337,3 +337,14 @@ def test_a_box_holding_a_deck_exported_as_templates_says_it_no_longer_follows_it
     assert box_line.startswith("box: {cards: [64, 89], thickness: 13, allowance: 0,"), box_line  # 40 × 0.3 + 1
     assert "# the box as built for deck 'cards' as it is now: it no longer follows that deck's cards and count " \
            "(box: {deck: cards, …} in its place does)" in box_line
+
+
+def test_a_tuck_box_layout_given_another_shape_is_told_at_the_shape(tmp_path, capsys):
+    """``layout: tuck-box`` with ``shape: rect`` (a deck's shape over its layout's, as with other
+    layouts) was a traceback: the net's size has no size: line to read again for a rect."""
+    root = make_workspace(tmp_path / "ws", deck=BOX.replace("layout: tuck-box\n", "layout: tuck-box\nshape: rect\n"))
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err == ("pnpgen: error: data/test/decks/cards.yaml:3:1: shape: layout tuck-box draws a tuck box's net, which "
+                   "a rect cannot be (expected no 'shape:' with layout tuck-box (it is a tuckbox), or a layout of a rect)\n")

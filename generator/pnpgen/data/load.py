@@ -556,7 +556,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     if box is not None:
         trim, fmt = box.size, "custom"
     elif geo is not None and not ("format" in data or "size" in data):
-        trim, fmt = _layout_size(geo, shape, data)
+        trim, fmt = _layout_size(doc, geo, shape, data)
     else:
         trim, fmt = _size(doc, data, shape)
     fields = (layout_raw and layouts.fields(layout_raw) or {}) | _fields(doc, data)
@@ -711,7 +711,7 @@ def layout_template(deck_id: str, side: str) -> str:
     return f"{layouts.TEMPLATE_PREFIX}/{deck_id}/{side}"
 
 
-def _layout_size(geo: layouts.Geometry, shape: str, data: dict) -> tuple[tuple[float, float], str]:
+def _layout_size(doc: Located, geo: layouts.Geometry, shape: str, data: dict) -> tuple[tuple[float, float], str]:
     """The trim a layout gives a deck that names no size of its own."""
     if geo.format is not None:
         if shape in SINGLE_SIZE_SHAPES:
@@ -720,6 +720,9 @@ def _layout_size(geo: layouts.Geometry, shape: str, data: dict) -> tuple[tuple[f
     if geo.size is None:
         raise geo.no_size()
     sizes = geo.size
+    if shape != geo.shape and "size" not in geo.where:  # a tuck box's net, its size from its box: figures
+        raise doc.error(("shape",), f"layout {geo.name} draws a tuck box's net, which a {shape} cannot be",
+                        f"no 'shape:' with layout {geo.name} (it is a tuckbox), or a layout of a {shape}", key=True)
     if shape != geo.shape:
         sizes = geo.where["size"].parse(v.size, shape, shape in SINGLE_SIZE_SHAPES)
     if shape in SINGLE_SIZE_SHAPES:
