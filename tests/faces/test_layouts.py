@@ -283,6 +283,11 @@ def test_a_box_turn_is_read_as_a_designer_writes_it():
     ("extends: board\nboxes:\n  fold: {type: line, x: 5, y: 5, w: 50, dash: 0.01}\n", 3,
      "a dash of 0.01 mm is finer than a printer prints (a grey line; a viewer may draw nothing) (expected 0 (solid) or "
      "0.1 to 50 mm)"),
+    # a size on a tuck box (whose size is its net's), a box: on a card: passed over without a word
+    ("extends: tuck-box\nsize: [50, 50]\n", 2, "size: a tuck box's size is its net's, drawn from its box: (expected "
+     "'box: {cards: poker, count: 60}' (the cards it holds) instead)"),
+    ("extends: card-poker\nbox: {count: 5}\n", 2, "box: a rect has no box (expected 'box:' only with 'shape: tuckbox' "
+     "or 'extends: tuck-box')"),
     # a size a built-in layout's boxes cannot take: told at the size or box: written, not in
     # pnpgen's standee.yaml or tuck-box.yaml (the figure 'h / 2 - 10' below 0; of 0, drawn as nothing)
     ("extends: standee\nsize: [30, 15]\n", 2, "size: a 30×15 mm piece is a size the built-in layout standee cannot "

@@ -557,9 +557,18 @@ def geometry(raw: RawLayout) -> Geometry:
         g.format = top["format"].parse(v.card_format)
     elif "size" in top:
         g.size = top["size"].parse(v.size, g.shape, g.shape in SINGLE_SIZE_SHAPES)
-    if g.shape == "tuckbox":  # its size is its net's, from its box: figures
+    if g.shape == "tuckbox":  # its size is its net's, from its box: figures (a size written was passed over)
+        for key in ("format", "size"):
+            if key in top and not _builtin(top[key].doc):
+                raise top[key].error("a tuck box's size is its net's, drawn from its box:",
+                                     "'box: {cards: poker, count: 60}' (the cards it holds) instead", key=True)
         box = tuck_box(raw.box)
         g.size, g.options["box"] = box.size, box.frozen()
+    else:  # (a layout's box: on another shape was passed over without a word)
+        own = [o for o in raw.box.values() if isinstance(o, Origin) and not _builtin(o.doc)]
+        if own:
+            raise own[0].doc.error(own[0].keypath[:-1], f"a {g.shape} has no box",
+                                   "'box:' only with 'shape: tuckbox' or 'extends: tuck-box'", key=True)
     if "orientation" in top:
         g.options["orientation"] = top["orientation"].parse(v.orientation, g.shape)
     if "corner_radius" in top:
