@@ -105,6 +105,9 @@ def test_every_option_says_what_it_does():
     # pnpgen's own option after the command: where it goes, not "did you mean -C?"
     (("export", "--game", "test", "--preset", "doujin", "-C", "."), "-C goes before the command, not after it (expected: pnpgen -C DIR COMMAND"),
     (("build", "--game", "test", "-C."), "-C goes before the command"),
+    # an escape in the title wrote a game.yaml that every later command refused (U+001B is not YAML)
+    (("new", "demo", "--title", "Demo\x1b[31m"), "--title 'Demo\\x1b[31m' is not a title (expected one line of at most "
+                                                 "200 characters, without control characters)"),
 ])
 def test_a_bad_command_line_is_one_line(tmp_path, capsys, args, said):
     ws = make_workspace(tmp_path / "ws")
