@@ -271,6 +271,9 @@ def test_a_box_turn_is_read_as_a_designer_writes_it():
     ("extends: standee\nboxes:\n  front: {rotate: 45}\n", 3, "rotate 45 is not a quarter turn (expected 0, 90, 180 or 270"),
     ("extends: standee\nstand_up: frnt\n", 2, "no image box 'frnt' on the front to stand up; did you mean front?"),
     ("extends: standee\nstand_up: far_tab\n", 2, "box far_tab is a panel box, not an image box"),
+    # the far copy, upside down: a Tabletop Simulator token standing on its head
+    ("extends: standee\nstand_up: back\n", 2, "box back is turned 180°, so the piece would stand on its side or head "
+     "(expected an image box not turned: front)"),
     ("extends: standee\nboxes:\n  title: {dash: 1}\n", 3, "a text box does not take dash"),
     ("extends: board\nboxes:\n  log: {type: grid, x: 5, y: 5, w: 50, h: 50, cols: 0}\n", 3,
      "0 is not a number of cells (expected a whole number from 1 to 200)"),

@@ -777,4 +777,8 @@ def _stand_up(raw: RawLayout, front: LayoutSide) -> tuple[float, float, float, f
                 f"no image box {v.show(given.value)} on the front to stand up{suggest(str(given.value), names)}")
         raise given.error(told,
                           "the name of one of the front's image boxes: " + (", ".join(names) or "none"))
+    if box.get("rotate"):  # (the table and the rulebook show the box as printed: the figure on its side or head)
+        upright = [b.name for b in images if not b.get("rotate")]
+        raise given.error(f"box {box.name} is turned {box.get('rotate')}°, so the piece would stand on its side or head",
+                          "an image box not turned: " + (", ".join(upright) or "none"))
     return (box.get("x"), box.get("y"), box.get("w"), box.get("h"))
