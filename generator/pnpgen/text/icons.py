@@ -16,7 +16,7 @@ from lxml import etree
 from markupsafe import escape
 
 from pnpgen.data.markup import ICON_TOKEN
-from pnpgen.errors import InputError, contained, leads_out, parser_said
+from pnpgen.errors import InputError, contained, leads_out, parser_said, written_alike
 from pnpgen.litter import is_litter
 from pnpgen.usercache import file_stamp
 
@@ -66,6 +66,9 @@ def _find(name: str, dirs: tuple[Path, ...], stamps: tuple) -> Path | None:
             return path
         if path.exists():
             raise IconError(f"icon {path} is not a file")
+        alike = written_alike(f"{name}.svg", [folder])  # が.svg named decomposed (カ + ゛), as macOS writes names
+        if alike is not None:
+            return contained(alike, folder, "icon")
     return None
 
 
