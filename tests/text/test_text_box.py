@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import os
 import re
 from pathlib import Path
 
@@ -398,26 +397,6 @@ def test_a_mark_as_wide_as_half_the_box_does_not_hang():
     not be set beside its mark: no indent."""
     lay = layout_text(make_ctx(), "・" + ITEM, w=2.6, h=400, size=8, min_size=8)
     assert len(lay.lines) > 2 and all(ln.xs[0] == 0.0 for ln in lay.lines)
-
-
-def test_an_icon_saved_while_pnpgen_runs_is_drawn_as_saved(tmp_path):
-    """watch and serve lay text out in one process save after save: an icon edited was drawn as it
-    was first read (the layout, its SVG and the icon's shapes were kept by the file's path), and
-    the build recorded the new icon as built, so even a new process said 'up to date'; an icon
-    added after a text named it in vain stayed unknown."""
-    folder = tmp_path / "icons"
-    folder.mkdir()
-    ctx = make_ctx(icon_dirs=[folder])
-    with pytest.raises(InputError, match="unknown icon"):
-        textbox(ctx, "{gem}を得る", 0, 0, 40, 10)
-    gem = folder / "gem.svg"
-    for second, colour in enumerate(("#00ff00", "#0000ff"), 1):  # (saves a second apart: a file system's clock is coarse)
-        gem.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" '
-                       f'fill="{colour}"/></svg>', encoding="utf-8")
-        for path in (gem, folder):
-            os.utime(path, ns=(second * 10**9, second * 10**9))
-        svg = textbox(ctx, "{gem}を得る", 0, 0, 40, 10)
-        assert f'fill="{colour}"' in svg, svg
 
 
 def test_an_icon_named_decomposed_as_macos_writes_names_is_found(tmp_path):

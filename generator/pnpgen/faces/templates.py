@@ -32,7 +32,7 @@ from pnpgen.faces.sourcelines import SourceLines, traced
 from pnpgen.faces.tracks import XY, Box, Space, TrackSvg
 from pnpgen.memo import Memo
 from pnpgen.svg.text import known_font, text_fonts, unknown_font
-from pnpgen.text import TextContext, icon, textbox
+from pnpgen.text import TextContext, icon, icons_saved, textbox
 
 SAFE_MM = 3.0
 class PieceView(Mapping):
@@ -409,6 +409,7 @@ class Renderer:
         self.loops = loops
         self.templates = templates
         self.icon_dirs = builtin.icon_dirs(templates, game.slug)
+        icons_saved(self.icon_dirs)  # (one process building save after save: an icon edited is drawn anew)
         self.warnings: list[str] = []
         self.art = ArtPlacer(game, templates, min_dpi, self.warnings)  # image(); art.folder.resolver for <image>
         self._checked: dict[str, list] = {}  # SVG text found well-formed → its plain <image> placements

@@ -44,6 +44,7 @@ from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import INK, Fonts
 from pnpgen.rulebook.tree import Document, Item, Step, Subheading, to_ascii_digits
 from pnpgen.safetext import quoted
+from pnpgen.text import icons_saved
 
 COVER_KINDS = ("card", "tile", "token")  # what the cover shows, in this order (boards are too big)
 
@@ -388,6 +389,7 @@ def rulebook_warnings(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()
 def _drawn_icons(r: DraftReading, icon_dirs: Sequence[Path]) -> dict[str, Icon]:
     """The draft's icons as the book draws them; one that cannot be drawn is an error at the
     draft's line naming its file (it was a traceback)."""
+    icons_saved(icon_dirs)  # (the book's process sets book after book: an icon edited is drawn anew)
     try:
         return draft_icons(r.draft.text, icon_dirs, INK.hexval().replace("0x", "#")) if icon_dirs else {}
     except DraftIconError as e:

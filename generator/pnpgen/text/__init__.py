@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -44,7 +44,7 @@ from pnpgen.text.linebreak import break_lines
 from pnpgen.text.svg import emit
 
 __all__ = ["TextContext", "textbox", "layout_text", "break_lines", "recording", "Record", "icon",
-           "PLACEHOLDER_COLOUR", "Layout", "STATS", "clear_caches"]
+           "PLACEHOLDER_COLOUR", "Layout", "STATS", "clear_caches", "icons_saved"]
 
 
 @dataclass
@@ -91,6 +91,16 @@ _recorders: list[list[Record]] = []
 STATS = {"calls": 0, "seconds": 0.0}
 
 
+def icons_saved(dirs: Sequence[Path]) -> None:
+    """Called once a build: forget the icons, and the texts laid out and drawn with them, when an
+    icon file of ``dirs`` was saved, added or removed since the last build of this process
+    (``watch``, ``serve``): a face kept the icon as first read, and the build recorded it as built."""
+    if _icons.saved_since(dirs):
+        _icons.clear_caches()
+        _layout.cache_clear()
+        _svg.clear_cache()
+
+
 def clear_caches() -> None:
     """Forget every cached layout, width and phrase (for cold-start measurements)."""
     _layout.cache_clear()
@@ -126,8 +136,7 @@ def _describe(ctx: TextContext, text: object) -> str:
 @lru_cache(maxsize=4096)
 def _layout(text: str, w: float, h: float, size: float, min_size: float, font: str, align: str, valign: str,
             line_height: float, fill: str, fonts: tuple, fallbacks: tuple, palette: tuple,
-            icon_dirs: tuple, lang: str = "ja", latin_gap: float = LATIN_GAP, icons: tuple = ()) -> Layout:
-    """(``icons``: the stamps of the icons the text names, only a key: an icon edited is drawn anew.)"""
+            icon_dirs: tuple, lang: str = "ja", latin_gap: float = LATIN_GAP) -> Layout:
     paragraphs = parse(text, dict(palette))
     override = PLACEHOLDER_COLOUR if is_placeholder(text) else None
     paras = build(paragraphs, dict(fonts), font, fallbacks, dict(palette), fill, icon_dirs, override,
@@ -185,12 +194,12 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
                          key=_field_name(text) or None, expected=f"at most {MAX_TEXT_CHARS:,} characters in one box: "
                          + ("the text split over two fields, in two boxes of the layout" if ctx.in_layout else
                             f"the text split over several textbox() calls ({MAX_FACE_TEXT_CHARS:,} on one face)"))
-    dirs = tuple(d if isinstance(d, Path) else Path(d) for d in ctx.icon_dirs)
     try:
         return _layout(text_s, float(w), float(h), float(size), float(min_size), font, al, va,
                        float(line_height), str(fill), tuple(sorted(ctx.fonts.items())),
                        tuple(ctx.fallback_fonts), tuple(sorted(ctx.palette.items())),
-                       dirs, ctx.lang, float(ctx.latin_gap), _icons.stamps(text_s, dirs))
+                       tuple(d if isinstance(d, Path) else Path(d) for d in ctx.icon_dirs),
+                       ctx.lang, float(ctx.latin_gap))
     except KeyError:  # a font that was never registered (checked only when the cache misses)
         for name in (ctx.fonts.get(font, font), *ctx.fonts.values(), *ctx.fallback_fonts):
             try:

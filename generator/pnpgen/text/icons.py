@@ -8,6 +8,7 @@ geometry and paint attributes, so an icon inlines as a ``<g>`` that svglib draws
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -15,8 +16,7 @@ from pathlib import Path
 from lxml import etree
 from markupsafe import escape
 
-from pnpgen.data.markup import ICON_TOKEN
-from pnpgen.errors import InputError, contained, leads_out, parser_said, written_alike
+from pnpgen.errors import contained, leads_out, parser_said, written_alike
 from pnpgen.litter import is_litter
 from pnpgen.usercache import file_stamp
 
@@ -41,22 +41,9 @@ class UnknownIcon(IconError):
         super().__init__(name)
 
 
-def _stamp(path: Path) -> tuple[int, int, int, int] | None:
-    try:
-        return file_stamp(path.stat())
-    except OSError:
-        return None
-
-
-def find(name: str, dirs: tuple[Path, ...]) -> Path | None:
-    """The first ``<name>.svg`` in the icon folders; a name leading out of them is an error.
-    Remembered while the folders are unchanged (an icon saved, renamed or removed while ``watch``
-    or ``serve`` runs is found, or missed, at the next build)."""
-    return _find(name, dirs, tuple(_stamp(d) for d in dirs))
-
-
 @lru_cache(maxsize=512)
-def _find(name: str, dirs: tuple[Path, ...], stamps: tuple) -> Path | None:
+def find(name: str, dirs: tuple[Path, ...]) -> Path | None:
+    """The first ``<name>.svg`` in the icon folders; a name leading out of them is an error."""
     for folder in dirs:
         if leads_out(folder, folder.parent.parent):  # icons/ linked out of templates/: none of it is read
             raise IconError(f"icon {name!r}: {folder} is a link leading out of {folder.parent.parent.name}/ "
@@ -72,6 +59,34 @@ def _find(name: str, dirs: tuple[Path, ...], stamps: tuple) -> Path | None:
     return None
 
 
+Stamps = list[tuple[str, "tuple[int, int, int, int] | None"]]
+_SEEN: dict[tuple[Path, ...], Stamps] = {}  # icon folders → their files' stamps when last looked at
+
+
+def saved_since(dirs: Sequence[Path]) -> bool:
+    """Whether an icon file of ``dirs`` was saved, added or removed since the last look (the first
+    look: no). Looked at once a build, not at every text: ``watch`` and ``serve`` build in one
+    process save after save, and the icons, found and read by their path, were drawn as first read."""
+    key = tuple(Path(d) for d in dirs)
+    now: Stamps = []
+    for folder in key:
+        try:
+            with os.scandir(folder) as entries:
+                now += sorted((e.path, _stamp(e)) for e in entries if e.name.endswith(".svg"))
+        except OSError:  # (no such folder: none of its icons)
+            now.append((str(folder), None))
+    changed = _SEEN.get(key, now) != now
+    _SEEN[key] = now
+    return changed
+
+
+def _stamp(entry: os.DirEntry) -> tuple[int, int, int, int] | None:
+    try:
+        return file_stamp(entry.stat())
+    except OSError:  # (a link leading nowhere)
+        return None
+
+
 def _numbers(path: Path, attribute: str, text: str) -> tuple[float, ...]:
     """The finite numbers of an icon's viewBox, width or height (a 'px' after a width allowed)."""
     try:
@@ -85,8 +100,8 @@ def _numbers(path: Path, attribute: str, text: str) -> tuple[float, ...]:
 
 
 def clear_caches() -> None:
-    _find.cache_clear()
-    _load.cache_clear()
+    find.cache_clear()
+    load.cache_clear()
 
 
 def names(dirs: Sequence[Path]) -> list[str]:
@@ -94,27 +109,9 @@ def names(dirs: Sequence[Path]) -> list[str]:
                    if p.is_file() and not is_litter(p.name)})
 
 
-def stamps(text: str, dirs: tuple[Path, ...]) -> tuple:
-    """The file and stamp of each icon ``text`` names (``{name}``): a key for what is worked out
-    from the text and its icons, so an icon edited in a running process is drawn anew."""
-    out = []
-    for m in ICON_TOKEN.finditer(text):
-        try:
-            path = find(m.group()[1:-1], dirs)
-        except (IconError, InputError):  # (said where the text is laid out)
-            path = None
-        out.append((path, path and _stamp(path)))
-    return tuple(out)
-
-
-def load(path: Path) -> tuple[str, tuple[float, float, float, float]]:
-    """The icon's shapes as SVG text (no namespace) and its viewBox (x, y, w, h), read again
-    once the file changes (its stamp is the cache's key, not its path alone)."""
-    return _load(path, _stamp(path))
-
-
 @lru_cache(maxsize=512)
-def _load(path: Path, stamp: tuple | None) -> tuple[str, tuple[float, float, float, float]]:
+def load(path: Path) -> tuple[str, tuple[float, float, float, float]]:
+    """The icon's shapes as SVG text (no namespace) and its viewBox (x, y, w, h)."""
     try:
         root = etree.parse(str(path), etree.XMLParser(resolve_entities=False, no_network=True)).getroot()
     except etree.XMLSyntaxError as e:
