@@ -301,6 +301,15 @@ def test_a_box_for_a_deck_of_the_game_takes_its_cards_size_and_count(tmp_path):
         with pytest.raises(InputError, match=told) as e:
             load_game(Workspace(root), "test")
         assert (e.value.path, e.value.line) == (box, 3)
+    # a deck of more cards than a box holds: it read 'count 6000 is not a whole number from 1 to 5,000'
+    cards = decks / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("text: 本文カード1}", "text: 本文カード1, count: 5961}"),
+                     encoding="utf-8")
+    box.write_text(BOX.replace("layout: tuck-box\n", "layout: tuck-box\nbox: {deck: cards}\n"), encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        load_game(Workspace(root), "test")
+    assert str(e.value).endswith("box.deck: the deck it holds prints 6,000 cards, more than a box holds (expected at "
+                                 "most 5,000 in one box: 'count: 5000' beside 'deck:' for a box of part of the deck)")
 
 
 def test_the_rulebook_lists_a_deck_box_only_where_the_draft_names_it(tmp_path):
