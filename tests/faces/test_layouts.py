@@ -524,6 +524,18 @@ def test_an_unknown_icon_in_a_layout_deck_is_told_at_the_piece_not_in_pnpgens_fi
     assert "decks/cards.yaml:5:24: icons: " in err and "unknown icon {coins}; did you mean coin?" in err, err
 
 
+def test_a_character_of_the_games_title_no_font_has_is_told_at_the_title(tmp_path, capsys):
+    """The card back of a built-in layout shows the game's title: 🂡 in it was told at the first
+    piece's line as its 'back', a piece that holds no such character."""
+    root = make_workspace(tmp_path / "ws", game=GAME_YAML.replace("title: テストゲーム", 'title: "テスト🂡"'),
+                          deck="name: カード\nlayout: card-poker\npieces:\n  - {title: 題}\n")
+    capsys.readouterr()
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pnpgen: error: data/test/game.yaml:1:8: title: character U+1F0A1 '🂡' is in no font"), err
+    assert "field 'game.title'" in err and err.count("\n") == 1, err
+
+
 def test_a_picture_a_layout_deck_cannot_draw_is_told_without_a_template_file(tmp_path, capsys):
     """A built-in layout is no file: an SVG picture's error began 'pnpgen: error: <template>: …',
     Jinja's name for a template made from text. It names the picture and the piece."""

@@ -21,7 +21,17 @@ from pnpgen.data import validate
 from pnpgen.data.art import ArtFolder
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.markup import literal
-from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder, placeholder_word
+from pnpgen.data.model import (
+    OPEN_COLOUR,
+    PLACEHOLDER_COLOUR,
+    Deck,
+    FieldText,
+    Game,
+    Piece,
+    is_placeholder,
+    placeholder_word,
+)
+from pnpgen.data.yamlsrc import load_yaml
 from pnpgen.errors import InputError, TemplateMistake, ValueMistake, parser_said, suggest, too_long
 from pnpgen.faces import builtin, layouts
 from pnpgen.faces.budget import MAX_FACE_CHARS, FaceEnvironment, LoopBudget, printed
@@ -557,7 +567,8 @@ class Renderer:
             deck=DeckView(dict(id=deck.id, name=deck.name, kind=deck.kind, shape=deck.shape,
                                count=self.deck_count(deck), options=deck.options),
                           deck_reads if deck_reads is not None else set()),
-            game=dict(title=self.game.title, draft=self.game.draft, players=self.game.players, lang=self.game.lang),
+            game=dict(title=FieldText(str(self.game.title), "game.title"), draft=self.game.draft, players=self.game.players,
+                      lang=self.game.lang),
             w=w, h=h, bleed=self.bleed_mm, safe=SAFE_MM,
             palette=self.game.palette,
             colour=self.colour,
@@ -635,6 +646,10 @@ class Renderer:
         if where not in message:
             message += f" (rendering {where})"
         message = one_line(message)
+        if isinstance(e, ValueMistake) and key == "game.title":  # (a character no font has: said at the piece's line)
+            title = load_yaml(self.game.root / "game.yaml").where(("title",))
+            return InputError(message, path=title.path, line=title.line, column=title.column, key="title",
+                              expected=expected)
         if isinstance(e, ValueMistake) and key in face.piece.field_lines:  # in the piece's own text or icons
             field = face.piece.where_of(key)
             return InputError(message, path=field.path, line=field.line, column=field.column, key=key,

@@ -274,7 +274,7 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
     if not lay.fits and lay.lines:
         need = f"{lay.height:.1f} mm high" if lay.height > lay.h + 1e-6 else "a wider box"
         field = _field_name(text)
-        if ctx.in_layout and field:  # (art: null alone leaves the art's room empty: docs/data-format.md)
+        if ctx.in_layout and field and "." not in field:  # (a piece's field, its box named after it, not game.title)
             need += f"; give it room in the deck's layout: boxes: {{{field}: {{y: …, h: …}}}}"
         msg = (f"{_describe(ctx, text)}: text does not fit its {float(w):.1f}×{float(h):.1f} mm box "
                f"even at {lay.size:g} pt (needs {need}); set at {lay.size:g} pt, overflowing")
