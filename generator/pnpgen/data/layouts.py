@@ -717,7 +717,8 @@ def _sized_out(raw: RawLayout, trim: tuple[float, float], size_where: Where | No
         [o for o in (raw.top.get("size"), raw.top.get("format")) if o is not None]
     own = [o for o in given if not _builtin(o.doc)]
     where = size_where or (own[0].doc.where(own[0].keypath) if own else None)
-    if where is None or e.path is None or not Path(e.path).is_relative_to(builtin_folder()):
+    if where is None or e.path is None or not Path(e.path).is_relative_to(builtin_folder()) \
+            or (e.key or "").rpartition(".")[2] not in ("x", "y", "w", "h"):  # (a box's place or size: not its font)
         return None
     name, size = raw.base or (raw.name, None)
     box, _, key = (e.key or "").removeprefix("boxes.").rpartition(".")
