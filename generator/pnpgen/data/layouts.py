@@ -665,7 +665,7 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
             raise InputError(f"box {name} reads no piece field", path=_where(given),
                              expected="'field: art' (a field of the pieces)")
         for side in ("w", "h"):
-            if btype not in ("line", "folds") and side in given and options[side] <= 0 and _builtin(given[side].doc):
+            if btype in FIELD_OF and side in given and options[side] <= 0 and _builtin(given[side].doc):  # (drawn: an error)
                 raise given[side].error(f"{v.show(given[side].value)} is {options[side]:g} mm", "more than 0 mm")
         if btype == "line" and options["w"] == 0 and options["h"] == 0:
             raise InputError(f"box {name} is a line of no length", path=_where(given),
