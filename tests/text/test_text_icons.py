@@ -179,3 +179,17 @@ def test_an_icon_saved_while_pnpgen_runs_is_drawn_as_saved(tmp_path):
     gem.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><image href="a.png"/></svg>', "utf-8")
     with pytest.raises(InputError, match="draft.txt.*icons/gem.svg uses <image>"):  # … and as saved since
         rulebook_warnings(game, ws / "fonts", dirs)
+
+
+def test_an_icon_two_games_share_is_seen_saved_by_the_game_built_after(tmp_path):
+    """Looked at by folder: the common icons edited after one game's build are seen as saved by
+    another game's first build in the same process, which drew them as first read."""
+    one, two, common = (tmp_path / name for name in ("one", "two", "common"))
+    for folder in (one, two, common):
+        folder.mkdir()
+    coin = common / "coin.svg"
+    coin.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>', encoding="utf-8")
+    assert not icons.saved_since([one, common])
+    coin.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"/>', encoding="utf-8")
+    assert icons.saved_since([two, common])
+    assert not icons.saved_since([one, common])

@@ -60,23 +60,24 @@ def find(name: str, dirs: tuple[Path, ...]) -> Path | None:
 
 
 Stamps = list[tuple[str, "tuple[int, int, int, int] | None"]]
-_SEEN: dict[tuple[Path, ...], Stamps] = {}  # icon folders → their files' stamps when last looked at
+_SEEN: dict[Path, Stamps | None] = {}  # an icon folder → its files' stamps when last looked at (None: no folder)
 
 
 def saved_since(dirs: Sequence[Path]) -> bool:
-    """Whether an icon file of ``dirs`` was saved, added or removed since the last look (the first
-    look: no). Looked at once a build, not at every text: ``watch`` and ``serve`` build in one
-    process save after save, and the icons, found and read by their path, were drawn as first read."""
-    key = tuple(Path(d) for d in dirs)
-    now: Stamps = []
-    for folder in key:
+    """Whether an icon file of ``dirs`` was saved, added or removed since the last look at its
+    folder (a folder not looked at before: no). Looked at once a build, not at every text:
+    ``watch`` and ``serve`` build in one process save after save, and the icons, found and read by
+    their path, were drawn as first read. By folder, so a game built after another sees an edit
+    of the icons they share."""
+    changed = False
+    for folder in map(Path, dirs):
         try:
             with os.scandir(folder) as entries:
-                now += sorted((e.path, _stamp(e)) for e in entries if e.name.endswith(".svg"))
+                now: Stamps | None = sorted((e.path, _stamp(e)) for e in entries if e.name.endswith(".svg"))
         except OSError:  # (no such folder: none of its icons)
-            now.append((str(folder), None))
-    changed = _SEEN.get(key, now) != now
-    _SEEN[key] = now
+            now = None
+        changed = changed or _SEEN.get(folder, now) != now
+        _SEEN[folder] = now
     return changed
 
 
