@@ -105,6 +105,9 @@ def test_every_option_says_what_it_does():
     # pnpgen's own option after the command: where it goes, not "did you mean -C?"
     (("export", "--game", "test", "--preset", "doujin", "-C", "."), "-C goes before the command, not after it (expected: pnpgen -C DIR COMMAND"),
     (("build", "--game", "test", "-C."), "-C goes before the command"),
+    # an escape in the title wrote a game.yaml that every later command refused (U+001B is not YAML)
+    (("new", "demo", "--title", "Demo\x1b[31m"), "--title 'Demo\\x1b[31m' is not a title (expected one line of at most "
+                                                 "200 characters, without control characters)"),
 ])
 def test_a_bad_command_line_is_one_line(tmp_path, capsys, args, said):
     ws = make_workspace(tmp_path / "ws")
@@ -315,3 +318,14 @@ def test_clean_of_the_disks_root_says_it_without_a_double_slash(tmp_path, capsys
     assert run(ws, "clean", "--out", "/") == 0
     out = capsys.readouterr().out
     assert out.strip() == "nothing pnpgen wrote in /", out
+
+
+def test_new_where_a_file_is_named_templates_writes_nothing(tmp_path, capsys):
+    """A new workspace in a folder holding a file 'templates': data/ was made, then templates/
+    failed ('File exists'), the empty data/ left behind."""
+    (tmp_path / "templates").write_text("notes", encoding="utf-8")
+    capsys.readouterr()
+    assert run(tmp_path, "new", "demo") == 2
+    err = capsys.readouterr().err
+    assert "templates is a file, not a folder" in err and err.count("\n") == 1, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["templates"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -157,3 +158,14 @@ def suggest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str:
     by_lower = {c.lower(): c for c in choices}
     close = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=cutoff)
     return f"; did you mean {by_lower[close[0]]}?" if close else ""
+
+
+_PARSER_HINT = re.compile(r",?\s*(?:try XML_PARSE_HUGE|use XML_PARSE_HUGE option)")
+
+
+def parser_said(message: str) -> str:
+    """An XML parser's message on one line, as a designer reads it: libxml2's own limits (a value
+    over 10 MB, nesting past 256) end in advice to the programmer ('try XML_PARSE_HUGE') and a
+    line break, which split the one-line error in two."""
+    said = " ".join(_PARSER_HINT.sub(" (more than pnpgen reads)", str(message)).split())
+    return said.replace(" ,", ",")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from pnpgen.data import validate
 from pnpgen.data.workspace import Workspace
-from pnpgen.safetext import CONTROL, shown
+from pnpgen.safetext import CONTROL, shown, shown_name
 
 if TYPE_CHECKING:
     from pnpgen.engine.history import Version
@@ -143,7 +143,8 @@ def log(ws: Workspace, args: argparse.Namespace) -> int:
         tag = f"  [{', '.join(sorted(named[v.number]))}]" if v.number in named else ""
         draft = f"  draft {v.body['draft']}" if v.body["draft"] else ""
         mark = "" if v.here else f"  {ELSEWHERE}"
-        print(shown(f"{v.name:<6} {v.body['time']}{draft}  #{v.hash[:7]}  {counts}{tag}{mark}"))  # (the history may come from elsewhere)
+        # (the history may come from elsewhere: one line a version, a line break in its time shown as \n)
+        print(shown_name(f"{v.name:<6} {v.body['time']}{draft}  #{v.hash[:7]}  {counts}{tag}{mark}"))
     return 0
 
 
@@ -177,7 +178,7 @@ def tag(ws: Workspace, args: argparse.Namespace) -> int:
     was = history.tags(root, edition).get(args.name)
     atomic_write_bytes(history.folder(root, edition) / "tags.json", history.set_tag(root, edition, args.name, v))
     moved = f", moved from v{was}" if was is not None and was != v.number else ""  # the name no longer marks what it did
-    print(shown(f"{args.game}: {args.name} = {v.name} ({v.body['time']}, #{v.hash[:7]}){moved}"))
+    print(shown_name(f"{args.game}: {args.name} = {v.name} ({v.body['time']}, #{v.hash[:7]}){moved}"))
     return 0
 
 

@@ -49,6 +49,13 @@ _SWEPT: set[Path] = set()  # folders swept of dead writes' temporaries by this p
 PROCESS_SECRET = os.urandom(SECRET_BYTES)  # seals when there is no machine key: made at import, so forked workers share it
 
 
+def file_stamp(st: os.stat_result) -> tuple[int, int, int, int]:
+    """What tells a file changed without reading it: its size and modification time, and its
+    change time and inode, which no tool puts back (a file replaced by one of the same size, its
+    modification time restored by ``cp -p``, ``touch -r`` or an unzip, is still told apart)."""
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
+
+
 def folder(kind: str) -> Path | None:
     """Where entries of ``kind`` live (None: nowhere to keep them)."""
     given = os.environ.get("PNPGEN_CACHE")

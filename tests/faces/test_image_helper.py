@@ -108,6 +108,14 @@ def test_placeholder_frame_names_the_piece(tmp_path):
         assert [t.text for t in root.iter("{*}text")] == ["画像未定", name]
 
 
+def test_placeholder_frame_in_a_box_no_line_fits_has_no_label(tmp_path):
+    """An art slot of 2 mm warned that its label did not fit; one of 0.01 mm stopped the build with
+    'textbox w=0.008', a box of pnpgen's own: the frame alone, without a word."""
+    for size in ("2", "0.01"):
+        _, _, svgs = render(tmp_path / size, f'image(piece.art, 5, 5, {size}, {size})')
+        assert "<text" not in svgs[3] and f'width="{size}" height="{size}" fill="none"' in svgs[3], svgs[3]
+
+
 def test_placeholder_frame_names_the_file_to_come(tmp_path):
     """``art: 未定 dragon2.png`` names the picture to come on the frame, under the piece's name;
     markup characters in it print as they are."""

@@ -271,6 +271,9 @@ def test_a_box_turn_is_read_as_a_designer_writes_it():
     ("extends: standee\nboxes:\n  front: {rotate: 45}\n", 3, "rotate 45 is not a quarter turn (expected 0, 90, 180 or 270"),
     ("extends: standee\nstand_up: frnt\n", 2, "no image box 'frnt' on the front to stand up; did you mean front?"),
     ("extends: standee\nstand_up: far_tab\n", 2, "box far_tab is a panel box, not an image box"),
+    # the far copy, upside down: a Tabletop Simulator token standing on its head
+    ("extends: standee\nstand_up: back\n", 2, "box back is turned 180°, so the piece would stand on its side or head "
+     "(expected an image box not turned: front)"),
     ("extends: standee\nboxes:\n  title: {dash: 1}\n", 3, "a text box does not take dash"),
     ("extends: board\nboxes:\n  log: {type: grid, x: 5, y: 5, w: 50, h: 50, cols: 0}\n", 3,
      "0 is not a number of cells (expected a whole number from 1 to 200)"),
@@ -279,6 +282,23 @@ def test_a_box_turn_is_read_as_a_designer_writes_it():
     ("extends: board\nboxes:\n  ticks: {type: grid, x: 5, y: 5, w: 10, h: 8, cols: 8, spacing: 2}\n", 3,
      "box ticks: 8 cols with 7 spaces of 2 mm take 14 of its 10 mm across, leaving no room for the cells "
      "(expected a w over 14 mm, a smaller spacing, or fewer cols)"),
+    # a dash finer than a printer prints: 80 million dashes on a 200 × 200 grid, which Poppler gave up drawing
+    ("extends: board\nboxes:\n  fold: {type: line, x: 5, y: 5, w: 50, dash: 0.01}\n", 3,
+     "a dash of 0.01 mm is finer than a printer prints (a grey line; a viewer may draw nothing) (expected 0 (solid) or "
+     "0.1 to 50 mm)"),
+    # a size on a tuck box (whose size is its net's), a box: on a card: passed over without a word
+    ("extends: tuck-box\nsize: [50, 50]\n", 2, "size: a tuck box's size is its net's, drawn from its box: (expected "
+     "'box: {cards: poker, count: 60}' (the cards it holds) instead)"),
+    ("extends: card-poker\nbox: {count: 5}\n", 2, "box: a rect has no box (expected 'box:' only with 'shape: tuckbox' "
+     "or 'extends: tuck-box')"),
+    # a size a built-in layout's boxes cannot take: told at the size or box: written, not in
+    # pnpgen's standee.yaml or tuck-box.yaml (the figure 'h / 2 - 10' below 0; of 0, drawn as nothing)
+    ("extends: standee\nsize: [30, 15]\n", 2, "size: a 30×15 mm piece is a size the built-in layout standee cannot "
+     "take: its box back's h 'h / 2 - 10' is -2.5 mm, out of range (expected a size in which each of its boxes has "
+     "room (its own is 25×120 mm))"),
+    ("extends: standee\nsize: [30, 20]\n", 2, "its box back's h 'h / 2 - 10' is 0 mm (expected a size"),
+    ("extends: tuck-box\nbox: {cards: [3, 3], count: 1}\n", 2, "box: a tuck box whose net is 20.6×10.6 mm is too small "
+     "for the built-in layout tuck-box: its box band's w 'front.w - 6' is -2 mm"),
 ])
 def test_bad_layout_yaml_is_one_line_with_its_file_and_line(tmp_path, capsys, layout, line, says):
     root = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: mine\npieces:\n  - {title: 題}\n")
@@ -289,6 +309,20 @@ def test_bad_layout_yaml_is_one_line_with_its_file_and_line(tmp_path, capsys, la
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
     assert f"layouts/mine.yaml:{line}:" in err and says in err, err
+
+
+def test_a_decks_size_a_builtin_layout_cannot_take_is_told_at_the_decks_line(tmp_path, capsys):
+    """A standee 15 mm tall, a tuck box for 5 mm cards, given in the deck file: the error named
+    pnpgen's own standee.yaml or tuck-box.yaml, a file the designer never wrote."""
+    root = make_workspace(tmp_path / "ws", deck="name: 立ち絵\nlayout: standee\nsize: [30, 15]\npieces:\n  - {title: 題}\n")
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    for text, says in (("layout: standee\nsize: [30, 15]", "cards.yaml:3:7: size: a 30×15 mm piece"),
+                       ("layout: tuck-box\nbox: {cards: [5, 5], count: 1}", "cards.yaml:3:6: box: a tuck box whose net")):
+        deck.write_text(f"name: 立ち絵\n{text}\npieces:\n  - {{title: 題}}\n", encoding="utf-8")
+        capsys.readouterr()
+        assert run(root, "check", "--game", "test") == 2
+        err = capsys.readouterr().err
+        assert says in err and "builtin" not in err and len(err.splitlines()) == 1, err
 
 
 def test_layout_export_builds_byte_identical_faces(tmp_path, capsys):
@@ -509,6 +543,18 @@ def test_an_unknown_icon_in_a_layout_deck_is_told_at_the_piece_not_in_pnpgens_fi
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "piece.svg.j2" not in err, err
     assert "decks/cards.yaml:5:24: icons: " in err and "unknown icon {coins}; did you mean coin?" in err, err
+
+
+def test_a_character_of_the_games_title_no_font_has_is_told_at_the_title(tmp_path, capsys):
+    """The card back of a built-in layout shows the game's title: 🂡 in it was told at the first
+    piece's line as its 'back', a piece that holds no such character."""
+    root = make_workspace(tmp_path / "ws", game=GAME_YAML.replace("title: テストゲーム", 'title: "テスト🂡"'),
+                          deck="name: カード\nlayout: card-poker\npieces:\n  - {title: 題}\n")
+    capsys.readouterr()
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pnpgen: error: data/test/game.yaml:1:8: title: character U+1F0A1 '🂡' is in no font"), err
+    assert "field 'game.title'" in err and err.count("\n") == 1, err
 
 
 def test_a_picture_a_layout_deck_cannot_draw_is_told_without_a_template_file(tmp_path, capsys):

@@ -301,6 +301,15 @@ def test_a_box_for_a_deck_of_the_game_takes_its_cards_size_and_count(tmp_path):
         with pytest.raises(InputError, match=told) as e:
             load_game(Workspace(root), "test")
         assert (e.value.path, e.value.line) == (box, 3)
+    # a deck of more cards than a box holds: it read 'count 6000 is not a whole number from 1 to 5,000'
+    cards = decks / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("text: 本文カード1}", "text: 本文カード1, count: 5961}"),
+                     encoding="utf-8")
+    box.write_text(BOX.replace("layout: tuck-box\n", "layout: tuck-box\nbox: {deck: cards}\n"), encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        load_game(Workspace(root), "test")
+    assert str(e.value).endswith("box.deck: the deck it holds prints 6,000 cards, more than a box holds (expected at "
+                                 "most 5,000 in one box: 'count: 5000' beside 'deck:' for a box of part of the deck)")
 
 
 def test_the_rulebook_lists_a_deck_box_only_where_the_draft_names_it(tmp_path):
@@ -337,3 +346,14 @@ def test_a_box_holding_a_deck_exported_as_templates_says_it_no_longer_follows_it
     assert box_line.startswith("box: {cards: [64, 89], thickness: 13, allowance: 0,"), box_line  # 40 × 0.3 + 1
     assert "# the box as built for deck 'cards' as it is now: it no longer follows that deck's cards and count " \
            "(box: {deck: cards, …} in its place does)" in box_line
+
+
+def test_a_tuck_box_layout_given_another_shape_is_told_at_the_shape(tmp_path, capsys):
+    """``layout: tuck-box`` with ``shape: rect`` (a deck's shape over its layout's, as with other
+    layouts) was a traceback: the net's size has no size: line to read again for a rect."""
+    root = make_workspace(tmp_path / "ws", deck=BOX.replace("layout: tuck-box\n", "layout: tuck-box\nshape: rect\n"))
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err == ("pnpgen: error: data/test/decks/cards.yaml:3:1: shape: layout tuck-box draws a tuck box's net, which "
+                   "a rect cannot be (expected no 'shape:' with layout tuck-box (it is a tuckbox), or a layout of a rect)\n")

@@ -197,7 +197,10 @@ def test_an_icon_the_draft_cannot_draw_is_one_line_at_the_drafts_line(tmp_path, 
     (icons / "deep.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">' + "<g>" * 250
                                     + '<rect width="1" height="1"/>' + "</g>" * 250 + "</svg>", "utf-8")
     (icons / "pic.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><image href="a.png"/></svg>')
-    for name, why in (("deep", "nests its groups too deep to draw"), ("pic", "uses <image>")):
+    (tmp_path / "outside.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>', "utf-8")
+    (icons / "out.svg").symlink_to(tmp_path / "outside.svg")  # refused on a card; the draft said 'names no icon'
+    for name, why in (("deep", "nests its groups too deep to draw"), ("pic", "uses <image>"),
+                      ("out", "'out.svg' is outside icons/")):
         with pytest.raises(inline.DraftIconError, match=why) as e:
             inline.draft_icons(f"x {{{name}}}", [icons], "#000")
         assert e.value.name == name
@@ -210,6 +213,9 @@ def test_an_icon_the_draft_cannot_draw_is_one_line_at_the_drafts_line(tmp_path, 
     assert err.startswith(f"pnpgen: error: data/test/draft.txt:{line}: icon templates/test/icons/bomb.svg is not "
                           "valid SVG: "), err
     assert "(used as {bomb} in the draft)" in err and len(err.splitlines()) == 1 and "Traceback" not in err
+    assert run(ws, "check", "--game", "test") == 2  # check draws the draft's icons as the build would: it said ok
+    out = capsys.readouterr().out
+    assert f"error: data/test/draft.txt:{line}: icon templates/test/icons/bomb.svg is not valid SVG" in out, out
 
 
 def test_an_icon_typed_in_full_width_braces_is_told_on_a_card_and_in_the_draft(tmp_path, capsys):

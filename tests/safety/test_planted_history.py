@@ -23,7 +23,7 @@ from conftest import forked_cli, make_workspace, run
 from pnpgen import usercache
 from pnpgen.engine import history
 
-PLANTED = "\x1b]0;PWNED\x07\x1b[2J\x9b31m\u202e"
+PLANTED = "\x1b]0;PWNED\x07\x1b[2J\x9b31m\u202e\nv9     2026-12-24T00:00:00Z  draft 9"
 BUILD = ("build", "--game", "test", "--no-rulebook", "--jobs", "1", "--quiet")
 NAMES = [f"カード{i}" for i in range(1, 6)]
 ELSEWHERE = "(not written on this machine)"
@@ -71,6 +71,8 @@ def test_a_planted_history_prints_no_control_sequence(tmp_path, capsys):
         out = capsys.readouterr().out
         assert not any(c in out for c in "\x1b\x07\x9b\u202e"), args
         assert "PWNED" in out or args[0] == "tag"  # shown, as text
+        if args[0] == "log":  # one line a version: a line break in the time made a version line of its own
+            assert len(out.splitlines()) == 2 and "\\nv9 " in out, out
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
     assert json.loads(capsys.readouterr().out)["to"]["time"] == PLANTED  # the same value, escaped as JSON
 

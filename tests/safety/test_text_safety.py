@@ -189,6 +189,15 @@ def test_a_control_character_in_a_deck_or_game_folders_name_is_one_line(tmp_path
     assert not (ws / "build").exists() or not any((ws / "build").rglob("*.pdf"))
 
 
+def test_a_game_name_typed_with_a_control_character_is_an_unknown_game(tmp_path, capsys):
+    """--game with an escape typed (no such folder): it was told to rename a game folder that is not there."""
+    ws = make_workspace(tmp_path / "ws")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test\x1b[31m") == 2
+    err = capsys.readouterr().err
+    assert err == "pnpgen: error: unknown game 'test\\x1b[31m'; did you mean test? (expected one of test)\n", err
+
+
 @pytest.mark.parametrize("where", ["deck", "title", "sourced"])
 def test_a_line_break_in_a_name_is_one_line_error(tmp_path, capsys, where):
     """A deck's name, the game's title and a component's name are said on one line (the build's

@@ -397,3 +397,16 @@ def test_a_mark_as_wide_as_half_the_box_does_not_hang():
     not be set beside its mark: no indent."""
     lay = layout_text(make_ctx(), "・" + ITEM, w=2.6, h=400, size=8, min_size=8)
     assert len(lay.lines) > 2 and all(ln.xs[0] == 0.0 for ln in lay.lines)
+
+
+def test_an_icon_named_decomposed_as_macos_writes_names_is_found(tmp_path):
+    """icons/が.svg from a zip made on a Mac is named カ + ゛ (NFD): {が} was an unknown icon on
+    Linux (a print shop's or a CI build), which macOS finds; art, templates and sheets were found."""
+    import unicodedata
+
+    folder = tmp_path / "icons"
+    folder.mkdir()
+    (folder / unicodedata.normalize("NFD", "が.svg")).write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#00ff00"/></svg>',
+        encoding="utf-8")
+    assert 'fill="#00ff00"' in textbox(make_ctx(icon_dirs=[folder]), "{が}を得る", 0, 0, 40, 10)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -153,3 +154,62 @@ def _content(pdf: Path) -> bytes:
     with pikepdf.open(pdf) as doc:
         return b"".join(obj.read_bytes() for obj in doc.objects
                         if isinstance(obj, pikepdf.Stream) and obj.get("/Subtype") == "/Form")
+
+
+def test_an_icon_past_the_parsers_limits_is_told_on_one_line(tmp_path):
+    """A path of 10 MB in an icon: libxml2's message ends 'try XML_PARSE_HUGE' and a line break, which
+    split the draft's one-line error in two (advice to a programmer, on a line of its own)."""
+    huge = tmp_path / "huge.svg"
+    huge.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path d="'
+                    + "M1 1 l1 1 " * 1_100_000 + '"/></svg>', encoding="utf-8")
+    with pytest.raises(icons.IconError) as e:
+        icons.load(huge)
+    said = str(e.value)
+    assert "\n" not in said and "XML_PARSE_HUGE" not in said and "(more than pnpgen reads), line 1" in said, said
+
+
+def test_an_icon_saved_while_pnpgen_runs_is_drawn_as_saved(tmp_path):
+    """watch and serve build in one process, save after save: an icon edited was drawn as first
+    read (its shapes, the text laid out with it and that text's SVG were kept by its path), and
+    the build recorded the new icon as built, so a new process said 'up to date' of the old face;
+    the book's icons too (check said ok of an icon broken since)."""
+    import pypdfium2 as pdfium
+
+    from conftest import DRAFT, make_workspace, run
+    from pnpgen.data.load import load_game
+    from pnpgen.data.workspace import Workspace
+    from pnpgen.errors import InputError
+    from pnpgen.rulebook import rulebook_warnings
+
+    ws = make_workspace(tmp_path / "ws", pieces=["A"], draft=True)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文A", 'text: "{gem}"'), encoding="utf-8")
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT.replace("１：カードを１枚引く。", "１：{gem}を得る。"), "utf-8")
+    gem = ws / "templates" / "test" / "icons" / "gem.svg"
+    gem.parent.mkdir()
+    for second, (colour, rgb) in enumerate((("#00ff00", (0, 255, 0)), ("#0000ff", (0, 0, 255))), 1):
+        gem.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" '
+                       f'fill="{colour}"/></svg>', encoding="utf-8")
+        os.utime(gem, ns=(second * 10**9, second * 10**9))  # (saves a second apart: a file system's clock is coarse)
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+        page = pdfium.PdfDocument(str(ws / "build" / "test" / "cards.pdf"))[0].render(scale=0.5).to_pil().convert("RGB")
+        assert rgb in {c for _, c in page.getcolors(1 << 16)}, colour
+    game, dirs = load_game(Workspace(ws), "test"), builtin.icon_dirs(ws / "templates", "test")
+    rulebook_warnings(game, ws / "fonts", dirs)  # the icon as the book read it (check, watch's book process) …
+    gem.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><image href="a.png"/></svg>', "utf-8")
+    with pytest.raises(InputError, match="draft.txt.*icons/gem.svg uses <image>"):  # … and as saved since
+        rulebook_warnings(game, ws / "fonts", dirs)
+
+
+def test_an_icon_two_games_share_is_seen_saved_by_the_game_built_after(tmp_path):
+    """Looked at by folder: the common icons edited after one game's build are seen as saved by
+    another game's first build in the same process, which drew them as first read."""
+    one, two, common = (tmp_path / name for name in ("one", "two", "common"))
+    for folder in (one, two, common):
+        folder.mkdir()
+    coin = common / "coin.svg"
+    coin.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>', encoding="utf-8")
+    assert not icons.saved_since([one, common])
+    coin.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"/>', encoding="utf-8")
+    assert icons.saved_since([two, common])
+    assert not icons.saved_since([one, common])

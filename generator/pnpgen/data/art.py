@@ -38,7 +38,7 @@ from urllib.parse import unquote
 from lxml import etree
 
 from pnpgen import usercache
-from pnpgen.errors import InputError, Where, contained, leads_out, written_alike
+from pnpgen.errors import InputError, Where, contained, leads_out, parser_said, written_alike
 from pnpgen.litter import is_litter
 from pnpgen.memo import Memo
 
@@ -414,7 +414,7 @@ def _svg_size(path: Path, name: str, where, key: str) -> tuple[float, float]:
     try:
         root = etree.fromstring(path.read_bytes(), etree.XMLParser(resolve_entities=False, no_network=True))
     except etree.XMLSyntaxError as e:
-        raise InputError(f"cannot read the SVG {name}: {e.msg}", key=key, expected="a well-formed SVG file",
+        raise InputError(f"cannot read the SVG {name}: {parser_said(e.msg)}", key=key, expected="a well-formed SVG file",
                          **_where_parts(where)) from None
     box = (root.get("viewBox") or "").replace(",", " ").split()
     try:

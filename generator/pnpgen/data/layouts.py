@@ -27,7 +27,7 @@ from pnpgen.data.markup import colour_names
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide
 from pnpgen.data.tuckbox import BOX_KEYS, Given, merged, tuck_box
 from pnpgen.data.yamlsrc import Located, load_yaml
-from pnpgen.errors import InputError, contained, suggest
+from pnpgen.errors import InputError, Where, contained, suggest
 from pnpgen.litter import is_litter
 from pnpgen.units import MM_PER_UNIT
 
@@ -181,6 +181,18 @@ def length(lo: float, hi: float) -> Callable[[Any, tuple[float, float]], float]:
     return parse
 
 
+MIN_DASH = 0.1  # mm: a finer dash prints as a grey line (600 dpi is 0.04 mm), and Poppler gives up drawing 80 million
+
+
+def dash_length(value: Any, trim: tuple[float, float]) -> float:
+    """A line's dash: 0 (solid), or MIN_DASH to 50 mm."""
+    mm = length(0, 50)(value, trim)
+    if 0 < mm < MIN_DASH:
+        raise v.Invalid(f"a dash of {mm:g} mm is finer than a printer prints (a grey line; a viewer may draw nothing)",
+                        f"0 (solid) or {MIN_DASH:g} to 50 mm")
+    return mm
+
+
 def points(lo: float, hi: float) -> Callable[[Any, tuple[float, float]], float]:
     def parse(value: Any, trim: tuple[float, float]) -> float:
         if isinstance(value, str) and v.typed(value).endswith("pt"):
@@ -326,7 +338,7 @@ BOX_OPTIONS: dict[str, Opt] = {
     "rotate": Opt(quarter_turn, 0, "the box's content turned clockwise by 90, 180 or 270 degrees in its box (a spine, "
                   "a lid read from the other side, a party card's lower word upside down, a standee's far half)",
                   ("text", "image", "icons", "panel")),
-    "dash": Opt(length(0, 50), None, "folds, line, grid: the length of its dashes and of the gaps between, mm "
+    "dash": Opt(dash_length, None, "folds, line, grid: the length of its dashes and of the gaps between, mm "
                 "(folds: 2 unless given; a line or grid: solid unless given)", ("folds", "line", "grid")),
     "cols": Opt(cells, 1, "grid: columns of cells", ("grid",)),
     "rows": Opt(cells, 1, "grid: rows of cells", ("grid",)),
@@ -379,6 +391,7 @@ class RawLayout:
     deck_palette: set[str] = field(default_factory=set)  # the names the deck file's own layer sets
     fields: dict[str, Origin] = field(default_factory=dict)
     box: dict[str, Given] = field(default_factory=dict)  # a tuck box's figures (data/tuckbox.py), key by key
+    base: tuple[str, Any] | None = None  # the built-in layout under it and the size that one gives
     front: RawSide = field(default_factory=RawSide)
     back: RawSide | None = None
 
@@ -492,6 +505,8 @@ def resolve(root: Path | None, spec: Any, doc: Located, keypath: tuple = ("layou
     raw = RawLayout(name)
     for layer_doc, at, layer in chain:
         raw.source = layer_doc.path
+        if _builtin(layer_doc):
+            raw.base = (layer_doc.path.stem, layer.get("size", layer.get("format", raw.base and raw.base[1])))
         if isinstance(layer.get("shape"), str):
             _reshape(raw.top, layer)
         for key in GEOMETRY_KEYS + ("description", "stand_up"):
@@ -557,9 +572,18 @@ def geometry(raw: RawLayout) -> Geometry:
         g.format = top["format"].parse(v.card_format)
     elif "size" in top:
         g.size = top["size"].parse(v.size, g.shape, g.shape in SINGLE_SIZE_SHAPES)
-    if g.shape == "tuckbox":  # its size is its net's, from its box: figures
+    if g.shape == "tuckbox":  # its size is its net's, from its box: figures (a size written was passed over)
+        for key in ("format", "size"):
+            if key in top and not _builtin(top[key].doc):
+                raise top[key].error("a tuck box's size is its net's, drawn from its box:",
+                                     "'box: {cards: poker, count: 60}' (the cards it holds) instead", key=True)
         box = tuck_box(raw.box)
         g.size, g.options["box"] = box.size, box.frozen()
+    else:  # (a layout's box: on another shape was passed over without a word)
+        own = [o for o in raw.box.values() if isinstance(o, Origin) and not _builtin(o.doc)]
+        if own:
+            raise own[0].doc.error(own[0].keypath[:-1], f"a {g.shape} has no box",
+                                   "'box:' only with 'shape: tuckbox' or 'extends: tuck-box'", key=True)
     if "orientation" in top:
         g.options["orientation"] = top["orientation"].parse(v.orientation, g.shape)
     if "corner_radius" in top:
@@ -655,6 +679,9 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
         if btype in ("image", "icons") and (options.get("field") is None or options["field"] in SOURCES):
             raise InputError(f"box {name} reads no piece field", path=_where(given),
                              expected="'field: art' (a field of the pieces)")
+        for side in ("w", "h"):
+            if btype in FIELD_OF and side in given and options[side] <= 0 and _builtin(given[side].doc):  # (drawn: an error)
+                raise given[side].error(f"{v.show(given[side].value)} is {options[side]:g} mm", "more than 0 mm")
         if btype == "line" and options["w"] == 0 and options["h"] == 0:
             raise InputError(f"box {name} is a line of no length", path=_where(given),
                              expected="'w:' in mm for a line across, 'h:' for one down")
@@ -682,9 +709,48 @@ def _where(given: dict[str, Origin]) -> str:
 
 
 def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[str, str] | None,
-           font_roles: list[str] | None) -> Layout:
+           font_roles: list[str] | None, size_where: Where | None = None) -> Layout:
     """The layout for one deck: lengths resolved for its ``trim``, colours and fonts checked
-    against the game's palette and font roles (None: not checked, for ``layout export``)."""
+    against the game's palette and font roles (None: not checked, for ``layout export``).
+    ``size_where``: where the deck gives its own size, else the layout's size is the deck's."""
+    try:
+        return _finish(raw, trim, shape, palette, font_roles, size_where)
+    except InputError as e:
+        raise _sized_out(raw, trim, size_where, e) or e from None
+
+
+def _builtin(doc: Located) -> bool:
+    return doc.path.is_relative_to(builtin_folder())
+
+
+def _sized_out(raw: RawLayout, trim: tuple[float, float], size_where: Where | None, e: InputError) -> InputError | None:
+    """A built-in layout's box that a size of the designer's leaves no room for (a standee 15 mm
+    tall: the figure's 'h / 2 - 10' is -2.5 mm; a tuck box for 3 mm cards) is told at that size
+    or box:, which is the slip, not at pnpgen's own layout file; None when the slip is not the size."""
+    tuck = isinstance(trim, Frame)
+    given = [o for o in raw.box.values() if isinstance(o, Origin)] if tuck else \
+        [o for o in (raw.top.get("size"), raw.top.get("format")) if o is not None]
+    own = [o for o in given if not _builtin(o.doc)]
+    where = size_where or (own[0].doc.where(own[0].keypath) if own else None)
+    if where is None or e.path is None or not Path(e.path).is_relative_to(builtin_folder()) \
+            or (e.key or "").rpartition(".")[2] not in ("x", "y", "w", "h"):  # (a box's place or size: not its font)
+        return None
+    name, size = raw.base or (raw.name, None)
+    box, _, key = (e.key or "").removeprefix("boxes.").rpartition(".")
+    why = f"its box {box}'s {key} {e.message}"
+    if tuck:
+        return InputError(f"a tuck box whose net is {trim[0]:g}×{trim[1]:g} mm is too small for the built-in layout "
+                          f"{name}: {why}", path=where.path, line=where.line, column=where.column, key="box",
+                          expected=f"box: figures of larger cards, in which each box of {name} has room (or a layout "
+                          f"extending {name} whose boxes fit)")
+    said = "×".join(f"{x:g}" for x in size) + " mm" if isinstance(size, list) else size
+    return InputError(f"a {trim[0]:g}×{trim[1]:g} mm piece is a size the built-in layout {name} cannot take: {why}",
+                      path=where.path, line=where.line, column=where.column, key="size",
+                      expected="a size in which each of its boxes has room" + (f" (its own is {said})" if said else ""))
+
+
+def _finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[str, str] | None,
+            font_roles: list[str] | None, size_where: Where | None) -> Layout:
     if shape == "tuckbox" and not isinstance(trim, Frame):  # the panels of the layout's own box
         trim = frame(trim, {"box": tuck_box(raw.box).frozen()})
     own = dict(BASE_PALETTE)
@@ -727,4 +793,8 @@ def _stand_up(raw: RawLayout, front: LayoutSide) -> tuple[float, float, float, f
                 f"no image box {v.show(given.value)} on the front to stand up{suggest(str(given.value), names)}")
         raise given.error(told,
                           "the name of one of the front's image boxes: " + (", ".join(names) or "none"))
+    if box.get("rotate"):  # (the table and the rulebook show the box as printed: the figure on its side or head)
+        upright = [b.name for b in images if not b.get("rotate")]
+        raise given.error(f"box {box.name} is turned {box.get('rotate')}°, so the piece would stand on its side or head",
+                          "an image box not turned: " + (", ".join(upright) or "none"))
     return (box.get("x"), box.get("y"), box.get("w"), box.get("h"))

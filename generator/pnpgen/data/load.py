@@ -193,7 +193,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
     the art files' sizes found by earlier builds (data/art.py)."""
     folder = ws.game_dir(slug)
     bad = name_control_char(slug)
-    if bad:  # the slug names the game's output folder and every message about it
+    if bad and folder.exists():  # the slug names the game's output folder and every message about it (typed: unknown)
         raise InputError(f"a game folder's name holds {bad}", path=ws.data,
                          expected=f"a folder name of letters, digits, - and _: rename {shown_name(slug)}")
     game_yaml = game_file(ws, slug)
@@ -559,7 +559,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     if box is not None:
         trim, fmt = box.size, "custom"
     elif geo is not None and not ("format" in data or "size" in data):
-        trim, fmt = _layout_size(geo, shape, data)
+        trim, fmt = _layout_size(doc, geo, shape, data)
     else:
         trim, fmt = _size(doc, data, shape)
     fields = (layout_raw and layouts.fields(layout_raw) or {}) | _fields(doc, data)
@@ -600,7 +600,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         deck.lint = lint.settings(data["lint"], lambda keypath, parse, value, key: _parse(doc, keypath, parse, value, key),
                                   base=game.options.get("lint"))
     if layout_raw is not None:
-        deck.layout = layouts.finish(layout_raw, layouts.frame(trim, options), shape, game.palette, sorted(game.text_fonts or game.fonts))
+        deck.layout = layouts.finish(layout_raw, layouts.frame(trim, options), shape, game.palette,
+                                      sorted(game.text_fonts or game.fonts), deck.size_where)
         deck.front = layout_template(deck.id, "front")
         deck.back = layout_template(deck.id, "back") if deck.layout.back is not None else None
     pieces = data["pieces"]
@@ -719,7 +720,7 @@ def layout_template(deck_id: str, side: str) -> str:
     return f"{layouts.TEMPLATE_PREFIX}/{deck_id}/{side}"
 
 
-def _layout_size(geo: layouts.Geometry, shape: str, data: dict) -> tuple[tuple[float, float], str]:
+def _layout_size(doc: Located, geo: layouts.Geometry, shape: str, data: dict) -> tuple[tuple[float, float], str]:
     """The trim a layout gives a deck that names no size of its own."""
     if geo.format is not None:
         if shape in SINGLE_SIZE_SHAPES:
@@ -728,6 +729,9 @@ def _layout_size(geo: layouts.Geometry, shape: str, data: dict) -> tuple[tuple[f
     if geo.size is None:
         raise geo.no_size()
     sizes = geo.size
+    if shape != geo.shape and "size" not in geo.where:  # a tuck box's net, its size from its box: figures
+        raise doc.error(("shape",), f"layout {geo.name} draws a tuck box's net, which a {shape} cannot be",
+                        f"no 'shape:' with layout {geo.name} (it is a tuckbox), or a layout of a {shape}", key=True)
     if shape != geo.shape:
         sizes = geo.where["size"].parse(v.size, shape, shape in SINGLE_SIZE_SHAPES)
     if shape in SINGLE_SIZE_SHAPES:

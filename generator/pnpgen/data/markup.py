@@ -164,8 +164,11 @@ _MARKUP_CHARACTERS = re.compile(r"([\\*\[\]{}])")
 def literal(text: object) -> str:
     """``text`` as it stands in print: its markup characters escaped (``\\{``), so a name shown
     as text — a game's title, a deck's name — is never read as an icon, a colour or bold
-    (``Dice {Beta}`` named an icon 'Beta' and stopped the build)."""
-    return _MARKUP_CHARACTERS.sub(r"\\\1", str(text))
+    (``Dice {Beta}`` named an icon 'Beta' and stopped the build). A text that remembers its
+    field (model.FieldText) still does, for the errors that name it."""
+    said = _MARKUP_CHARACTERS.sub(r"\\\1", str(text))
+    field = getattr(text, "field", "")
+    return type(text)(said, field) if field and isinstance(text, str) else said  # type: ignore[call-arg, call-overload]
 
 
 ICON_TOKEN = re.compile(r"(?<!\{)\{" + _ICON_NAME + r"\}(?!\})")

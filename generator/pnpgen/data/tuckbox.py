@@ -34,6 +34,7 @@ BOX_KEYS = {
 DEFAULTS: dict[str, Any] = {"cards": "poker", "count": 60, "card_thickness": 0.3, "allowance": 1.0, "glue": 10.0,
                             "chamfer": 3.0, "notch": 8.0}
 TUCK_PAST_DEPTH = 10.0  # mm: the tuck flap's default depth past the box's
+MAX_COUNT = 5000  # cards in one box
 
 
 class Given(Protocol):
@@ -69,6 +70,10 @@ class Held:
         try:
             return parse(self.value, *args)
         except v.Invalid as e:
+            if isinstance(self.value, int) and self.value > MAX_COUNT:  # its copies (it read 'count 6000 is not a whole number')
+                raise self.at.error(f"the deck it holds prints {self.value:,} cards, more than a box holds",
+                                    f"at most {MAX_COUNT:,} in one box: 'count: {MAX_COUNT}' beside 'deck:' for a box "
+                                    "of part of the deck") from None
             raise self.at.error(f"the deck it holds gives {e.message}", e.expected) from None
 
     def error(self, message: str, expected: str | None = None, key: bool = False) -> InputError:
@@ -127,7 +132,7 @@ def tuck_box(given: Mapping[str, Given]) -> TuckBox:
     allowance = DEFAULTS["allowance"] if allowance is None else allowance
     thickness = length("thickness", 0.5, 500)
     if thickness is None:
-        count = given["count"].parse(v.count, (1, 5000), "'count: 60'") if "count" in given else DEFAULTS["count"]
+        count = given["count"].parse(v.count, (1, MAX_COUNT), "'count: 60'") if "count" in given else DEFAULTS["count"]
         card = length("card_thickness", 0.05, 5)
         thickness = count * (DEFAULTS["card_thickness"] if card is None else card)
     elif "count" in given or "card_thickness" in given:

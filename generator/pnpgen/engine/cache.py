@@ -100,11 +100,10 @@ def code() -> str:
 
 
 def big_file_stamp(st: os.stat_result) -> bytes:
-    """What a key takes of a file too big to read on every run (fonts, large art): its size and
-    modification time, and its change time and inode, which no tool puts back — a file replaced by
-    one of the same size, its modification time restored (``cp -p``, ``touch -r``, an unzip), was
-    taken for the old one."""
-    return b"%d:%d:%d:%d" % (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    """What a key takes of a file too big to read on every run (fonts, large art): its stamp
+    (usercache.file_stamp; a file replaced by one of the same size, its modification time restored,
+    was taken for the old one)."""
+    return b"%d:%d:%d:%d" % usercache.file_stamp(st)
 
 
 def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None = None) -> str:

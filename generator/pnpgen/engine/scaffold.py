@@ -20,6 +20,7 @@ from pnpgen.data.workspace import Workspace, find_workspace
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import NAME_BYTES, InputError, suggest, too_long
 from pnpgen.faces.layouts import compile_side
+from pnpgen.safetext import NAME_CONTROL
 from pnpgen.shapes import bounding_size
 
 KINDS = v.NEW_GAME_KINDS
@@ -232,8 +233,9 @@ def new(args: argparse.Namespace) -> int:
     if taken(folder):
         raise InputError(f"data/{slug} already exists; pnpgen new never overwrites",  # (named from the workspace)
                          expected="a new slug, or remove the folder first")
-    if title.strip() == "" or len(title) > v.LABEL_CHARS or any(c in title for c in "\n\r\t"):
-        raise InputError(f"--title {v.show(title)} is not a title", expected="one line of at most 200 characters")
+    if title.strip() == "" or len(title) > v.LABEL_CHARS or NAME_CONTROL.search(title):  # (an escape: a game.yaml it cannot read)
+        raise InputError(f"--title {v.show(title)} is not a title",
+                         expected="one line of at most 200 characters, without control characters")
     english = getattr(args, "lang", "ja") == "en"
     kinds = [(DECKS_EN if english else DECKS)[k] for k in dict.fromkeys(args.kind or ["cards"])]
     files = {
@@ -248,6 +250,11 @@ def new(args: argparse.Namespace) -> int:
         pieces = kind.pieces.replace("{title}", _quoted(title)).replace("{slug}", slug)
         files[folder / "decks" / f"{kind.deck}.yaml"] = DECK_YAML.format(name=kind.name, layout=kind.layout,
                                                                           pieces=pieces)
+    blocked = [p for p in made if (p.exists() or p.is_symlink()) and not p.is_dir()]
+    if blocked:  # (data/ was made, then templates/ failed: 'File exists', an empty data/ left behind)
+        raise InputError(f"{blocked[0].name} is a file, not a folder: a new workspace here needs data/ and templates/",
+                         path=blocked[0], expected=f"{blocked[0].name}/ a folder (rename or remove the file), or "
+                         "another folder for the workspace")
     try:
         for path in made:
             path.mkdir(exist_ok=True)

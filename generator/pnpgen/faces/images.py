@@ -238,6 +238,7 @@ def _focus(focus: Any) -> tuple[float, float]:
 
 LABEL_PT = (9.0, 36.0)  # the placeholder's label: its type size at least and at most (pt)
 LABEL_SHARE = 0.1  # … else a tenth of the art box's shorter side
+LABEL_MIN_PT = 4.0  # … shrunk to this, at the least, rather than leave its box
 LABEL_LINES = 3.5  # its box: two lines at 1.35 and room round them, in type sizes (a third: 1.35 more)
 HATCH_COLOUR = "#f7b3d8"  # the placeholder magenta at 30 %: a light pattern, no line to cut, fold or glue on
 HATCH_MM = (2.0, 12.0)  # the hatch's spacing: at least and at most (mm) …
@@ -261,8 +262,10 @@ def _placeholder(x: float, y: float, w: float, h: float, label: str, textbox: Ca
     lines = LABEL_LINES + 1.35 * max(0, label.count("\n") - 1)
     lw, lh = w * 0.8, min(h * 0.5, pt_to_mm(size) * lines)
     lx, ly = x + (w - lw) / 2, y + (h - lh) / 2
+    if lh < pt_to_mm(LABEL_MIN_PT) * 1.35:  # a box no line of the label fits (a 2 mm slot; 0.01 mm stopped the build)
+        return Markup(frame)
     label_ground = f'<rect x="{_n(lx)}" y="{_n(ly)}" width="{_n(lw)}" height="{_n(lh)}" fill="#ffffff"/>'
-    text = textbox(label, lx, ly, lw, lh, size=size, min_size=4, align="center", valign="middle",
+    text = textbox(label, lx, ly, lw, lh, size=size, min_size=LABEL_MIN_PT, align="center", valign="middle",
                    fill=PLACEHOLDER_COLOUR)
     return Markup(frame + label_ground) + text
 

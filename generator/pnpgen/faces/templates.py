@@ -21,8 +21,18 @@ from pnpgen.data import validate
 from pnpgen.data.art import ArtFolder
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.markup import literal
-from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder, placeholder_word
-from pnpgen.errors import InputError, TemplateMistake, ValueMistake, suggest, too_long
+from pnpgen.data.model import (
+    OPEN_COLOUR,
+    PLACEHOLDER_COLOUR,
+    Deck,
+    FieldText,
+    Game,
+    Piece,
+    is_placeholder,
+    placeholder_word,
+)
+from pnpgen.data.yamlsrc import load_yaml
+from pnpgen.errors import InputError, TemplateMistake, ValueMistake, parser_said, suggest, too_long
 from pnpgen.faces import builtin, layouts
 from pnpgen.faces.budget import MAX_FACE_CHARS, FaceEnvironment, LoopBudget, printed
 from pnpgen.faces.helpers import mix, readable, shape_tools
@@ -32,7 +42,7 @@ from pnpgen.faces.sourcelines import SourceLines, traced
 from pnpgen.faces.tracks import XY, Box, Space, TrackSvg
 from pnpgen.memo import Memo
 from pnpgen.svg.text import known_font, text_fonts, unknown_font
-from pnpgen.text import TextContext, icon, textbox
+from pnpgen.text import TextContext, icon, icons_saved, textbox
 
 SAFE_MM = 3.0
 class PieceView(Mapping):
@@ -410,6 +420,7 @@ class Renderer:
         self.loops = loops
         self.templates = templates
         self.icon_dirs = builtin.icon_dirs(templates, game.slug)
+        icons_saved(self.icon_dirs)  # (one process building save after save: an icon edited is drawn anew)
         self.warnings: list[str] = []
         self.art = ArtPlacer(game, templates, min_dpi, self.warnings, printed)  # image(); art.folder.resolver for <image>
         self._checked: dict[str, list] = {}  # SVG text found well-formed → its plain <image> placements
@@ -557,7 +568,8 @@ class Renderer:
             deck=DeckView(dict(id=deck.id, name=deck.name, kind=deck.kind, shape=deck.shape,
                                count=self.deck_count(deck), options=deck.options),
                           deck_reads if deck_reads is not None else set()),
-            game=dict(title=self.game.title, draft=self.game.draft, players=self.game.players, lang=self.game.lang),
+            game=dict(title=FieldText(str(self.game.title), "game.title"), draft=self.game.draft, players=self.game.players,
+                      lang=self.game.lang),
             w=w, h=h, bleed=self.bleed_mm, safe=SAFE_MM,
             palette=self.game.palette,
             colour=self.colour,
@@ -635,6 +647,10 @@ class Renderer:
         if where not in message:
             message += f" (rendering {where})"
         message = one_line(message)
+        if isinstance(e, ValueMistake) and key == "game.title":  # (a character no font has: said at the piece's line)
+            title = load_yaml(self.game.root / "game.yaml").where(("title",))
+            return InputError(message, path=title.path, line=title.line, column=title.column, key="title",
+                              expected=expected)
         if isinstance(e, ValueMistake) and key in face.piece.field_lines:  # in the piece's own text or icons
             field = face.piece.where_of(key)
             return InputError(message, path=field.path, line=field.line, column=field.column, key=key,
@@ -665,7 +681,7 @@ class Renderer:
         try:
             root = etree.fromstring(svg.encode("utf-8"), etree.XMLParser(resolve_entities=False, no_network=True))
         except etree.XMLSyntaxError as e:
-            raise InputError(f"the template produced invalid SVG: {e.msg} (line {e.lineno} of the SVG, "
+            raise InputError(f"the template produced invalid SVG: {parser_said(e.msg)} (line {e.lineno} of the SVG, "
                              f"rendering {where})", path=self.templates / template_name,
                              expected="well-formed SVG; check unclosed tags in the template") from None
         filename = self.env.get_template(template_name).filename  # none for a layout (faces/layouts.py)

@@ -34,7 +34,6 @@ from pnpgen.rulebook.document import Meta, render
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, anchor, load_settings, reach_mm
 from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.inline import DraftIconError, Icon, draft_icons, has_icon
-from pnpgen.rulebook.inline import named as named_icons
 from pnpgen.rulebook.inline import unknown as unknown_icons
 from pnpgen.rulebook.parse import parse
 from pnpgen.rulebook.pictures import DeckPicture
@@ -44,7 +43,7 @@ from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import INK, Fonts
 from pnpgen.rulebook.tree import Document, Item, Step, to_ascii_digits
 from pnpgen.safetext import quoted
-from pnpgen.text import WIDE_ICON
+from pnpgen.text import WIDE_ICON, icons_saved
 
 COVER_KINDS = ("card", "tile", "token")  # what the cover shows, in this order (boards are too big)
 
@@ -372,13 +371,33 @@ def rulebook_warnings(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()
     reading's warnings, the ``{name}``s no icon of ``icon_dirs`` has, and each figure whose
     ``after:`` names no heading of the draft."""
     r = read_rulebook(game, font_dir)
-    unknown = [n for n in named_icons(r.draft.text) if not has_icon(n, icon_dirs)] if icon_dirs else []
+    icons = _drawn_icons(r, icon_dirs)  # (an icon the book cannot draw stops the build: check says so)
     builder = _story_builder(game, r, rules_only=False, pictures={})
     builder.story()
-    wide = _wide_icons(r.doc, r.path, r.draft.text, lambda n: has_icon(n, icon_dirs)) if icon_dirs else []
-    return r.warnings + _unknown_icons(r.doc, r.path, game.slug, unknown) + wide + \
+    return r.warnings + _icon_warnings(r, game.slug, icons, icon_dirs) + \
         [_unplaced(game, spec, builder.anchors) for spec in r.settings.figures
          if anchor(spec.after) not in {anchor(a) for a in builder.anchors}]
+
+
+def _drawn_icons(r: DraftReading, icon_dirs: Sequence[Path]) -> dict[str, Icon]:
+    """The draft's icons as the book draws them; one that cannot be drawn is an error at the
+    draft's line naming its file (it was a traceback)."""
+    icons_saved(icon_dirs)  # (the book's process sets book after book: an icon edited is drawn anew)
+    try:
+        return draft_icons(r.draft.text, icon_dirs, INK.hexval().replace("0x", "#")) if icon_dirs else {}
+    except DraftIconError as e:
+        found = _first_found(r.doc, re.compile(re.escape("{" + e.name + "}")))
+        raise InputError(f"{e.reason} (used as {{{e.name}}} in the draft)", path=r.path,
+                         line=found[0] if found else None,
+                         expected=e.expected or f"{e.name}.svg an SVG of plain shapes with a viewBox, as the cards' icons") from None
+
+
+def _icon_warnings(r: DraftReading, slug: str, icons: dict[str, Icon], icon_dirs: Sequence[Path]) -> list[str]:
+    """The draft's ``{name}``s no icon has, and icons' names in full-width braces (``｛coin｝``)."""
+    if not icon_dirs:
+        return []
+    return _unknown_icons(r.doc, r.path, slug, unknown_icons(r.draft.text, icons)) + \
+        _wide_icons(r.doc, r.path, r.draft.text, lambda n: has_icon(n, icon_dirs))
 
 
 def _past_the_box(game: Game, settings: RulebookSettings) -> list[str]:
@@ -467,15 +486,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
                                  msg("rulebook.colophon_counts", lang)]),
         msg("rulebook.colophon_setting", lang),
     ]
-    try:
-        icons = draft_icons(draft.text, icon_dirs, INK.hexval().replace("0x", "#")) if icon_dirs else {}
-    except DraftIconError as e:  # (it was a traceback)
-        found = _first_found(doc, re.compile(re.escape("{" + e.name + "}")))
-        raise InputError(f"{e.reason} (used as {{{e.name}}} in the draft)", path=path,
-                         line=found[0] if found else None,
-                         expected=f"{e.name}.svg an SVG of plain shapes with a viewBox, as the cards' icons") from None
-    warnings += _unknown_icons(doc, path, game.slug, unknown_icons(draft.text, icons)) if icon_dirs else []
-    warnings += _wide_icons(doc, path, draft.text, lambda n: has_icon(n, icon_dirs)) if icon_dirs else []
+    icons = _drawn_icons(r, icon_dirs)
+    warnings += _icon_warnings(r, game.slug, icons, icon_dirs)
     meta = Meta(
         title=game.title or doc.title,
         title_parts=[p for p in str(game.title).split("　") if p] or doc.title_parts,

@@ -19,6 +19,7 @@ import hashlib
 import math
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -45,25 +46,21 @@ def named(text: str) -> list[str]:
     return [m.group()[1:-1] for m in re.finditer(ICON_TOKEN, text)]
 
 
-def _found(name: str, dirs: Sequence[Path]) -> Path | None:
-    try:
-        return icon_files.find(name, tuple(dirs))
-    except Exception:  # noqa: BLE001 - an icon name leading out of its folder, a folder linked out: text
-        return None
-
-
-def has_icon(name: str, dirs: Sequence[Path]) -> bool:
-    """Whether an icon folder of ``dirs`` holds ``name``'s SVG."""
-    return _found(name, dirs) is not None
-
-
 class DraftIconError(ValueError):
     """An icon the draft names whose SVG cannot be drawn (not SVG, a shape icons may not use, no
     size): its ``name`` and why; the book says it at the draft's line."""
 
-    def __init__(self, name: str, reason: str):
-        self.name, self.reason = name, reason
+    def __init__(self, name: str, reason: str, expected: str | None = None):
+        self.name, self.reason, self.expected = name, reason, expected
         super().__init__(reason)
+
+
+def has_icon(name: str, dirs: Sequence[Path]) -> bool:
+    """Whether an icon folder of ``dirs`` holds ``name``'s SVG (one it may not read: no)."""
+    try:
+        return icon_files.find(name, tuple(dirs)) is not None
+    except (icon_files.IconError, InputError):
+        return False
 
 
 class Icon(NamedTuple):
@@ -79,15 +76,17 @@ def draft_icons(text: str, dirs: Sequence[Path], ink: str) -> dict[str, Icon]:
     ``currentColor`` in ``ink``: converted once per book."""
     out: dict[str, Icon] = {}
     for name in dict.fromkeys(named(text)):
-        path = _found(name, dirs)
-        if path is None:
-            continue
-        try:
+        try:  # (an icon linked out of the workspace is refused as on a card, not taken for no icon)
+            path = icon_files.find(name, tuple(dirs))
+            if path is None:
+                continue
             svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{BOX_MM}mm" height="{BOX_MM}mm" '
                    f'viewBox="0 0 {BOX_MM} {BOX_MM}">{icon_files.place(path, 0, 0, BOX_MM, ink)}</svg>')
             form = "icon-" + hashlib.sha256(name.encode()).hexdigest()[:16]  # (a name: any characters)
             out[name] = Icon(form, convert(svg, f"icons/{path.name}"))
-        except (icon_files.IconError, InputError) as e:
+        except InputError as e:  # (an icon linked out of its folder, a paint naming no gradient): its own expected
+            raise DraftIconError(name, str(replace(e, expected=None)), e.expected) from None
+        except icon_files.IconError as e:
             raise DraftIconError(name, str(e)) from None
         except RecursionError:  # groups nested 250 deep (the parser allows 256)
             raise DraftIconError(name, f"icon {path} nests its groups too deep to draw") from None

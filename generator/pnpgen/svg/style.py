@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from lxml import etree
 
-from pnpgen.errors import InputError
+from pnpgen.errors import InputError, parser_said
 from pnpgen.units import MM_PER_INCH, PT_PER_MM, num
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -61,7 +61,7 @@ def parse_svg(svg: str | bytes, where: str):
     try:
         return etree.fromstring(svg.encode("utf-8") if isinstance(svg, str) else svg, _PARSER)
     except etree.XMLSyntaxError as e:
-        raise InputError(f"the template produced invalid SVG: {e.msg} (line {e.lineno} of the SVG, {where})",
+        raise InputError(f"the template produced invalid SVG: {parser_said(e.msg)} (line {e.lineno} of the SVG, {where})",
                          expected="well-formed SVG; check unclosed tags in the template") from None
 
 

@@ -44,7 +44,7 @@ from pnpgen.text.linebreak import break_lines
 from pnpgen.text.svg import emit
 
 __all__ = ["TextContext", "textbox", "layout_text", "break_lines", "recording", "Record", "icon",
-           "PLACEHOLDER_COLOUR", "Layout", "STATS", "clear_caches"]
+           "PLACEHOLDER_COLOUR", "Layout", "STATS", "clear_caches", "icons_saved"]
 
 
 @dataclass
@@ -91,6 +91,16 @@ _recorders: list[list[Record]] = []
 STATS = {"calls": 0, "seconds": 0.0}
 
 
+def icons_saved(dirs: Sequence[Path]) -> None:
+    """Called once a build: forget the icons, and the texts laid out and drawn with them, when an
+    icon file of ``dirs`` was saved, added or removed since the last build of this process
+    (``watch``, ``serve``): a face kept the icon as first read, and the build recorded it as built."""
+    if _icons.saved_since(dirs):
+        _icons.clear_caches()
+        _layout.cache_clear()
+        _svg.clear_cache()
+
+
 def clear_caches() -> None:
     """Forget every cached layout, width and phrase (for cold-start measurements)."""
     _layout.cache_clear()
@@ -99,8 +109,7 @@ def clear_caches() -> None:
     _cells.font_for.cache_clear()
     _linebreak.phrase_boundaries.cache_clear()
     _linebreak.clear_caches()
-    _icons.find.cache_clear()
-    _icons.load.cache_clear()
+    _icons.clear_caches()
     STATS.update(calls=0, seconds=0.0)
 
 
@@ -277,7 +286,7 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
     if not lay.fits and lay.lines:
         need = f"{lay.height:.1f} mm high" if lay.height > lay.h + 1e-6 else "a wider box"
         field = _field_name(text)
-        if ctx.in_layout and field:  # (art: null alone leaves the art's room empty: docs/data-format.md)
+        if ctx.in_layout and field and "." not in field:  # (a piece's field, its box named after it, not game.title)
             need += f"; give it room in the deck's layout: boxes: {{{field}: {{y: …, h: …}}}}"
         msg = (f"{_describe(ctx, text)}: text does not fit its {float(w):.1f}×{float(h):.1f} mm box "
                f"even at {lay.size:g} pt (needs {need}); set at {lay.size:g} pt, overflowing")

@@ -8,6 +8,7 @@ geometry and paint attributes, so an icon inlines as a ``<g>`` that svglib draws
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -15,8 +16,9 @@ from pathlib import Path
 from lxml import etree
 from markupsafe import escape
 
-from pnpgen.errors import contained, leads_out
+from pnpgen.errors import contained, leads_out, parser_said, written_alike
 from pnpgen.litter import is_litter
+from pnpgen.usercache import file_stamp
 
 SHAPES = {"g", "path", "circle", "rect", "ellipse", "line", "polyline", "polygon"}
 IGNORED = {"title", "desc", "metadata", "defs"}
@@ -51,7 +53,39 @@ def find(name: str, dirs: tuple[Path, ...]) -> Path | None:
             return path
         if path.exists():
             raise IconError(f"icon {path} is not a file")
+        alike = written_alike(f"{name}.svg", [folder])  # が.svg named decomposed (カ + ゛), as macOS writes names
+        if alike is not None:
+            return contained(alike, folder, "icon")
     return None
+
+
+Stamps = list[tuple[str, "tuple[int, int, int, int] | None"]]
+_SEEN: dict[Path, Stamps | None] = {}  # an icon folder → its files' stamps when last looked at (None: no folder)
+
+
+def saved_since(dirs: Sequence[Path]) -> bool:
+    """Whether an icon file of ``dirs`` was saved, added or removed since the last look at its
+    folder (a folder not looked at before: no). Looked at once a build, not at every text:
+    ``watch`` and ``serve`` build in one process save after save, and the icons, found and read by
+    their path, were drawn as first read. By folder, so a game built after another sees an edit
+    of the icons they share."""
+    changed = False
+    for folder in map(Path, dirs):
+        try:
+            with os.scandir(folder) as entries:
+                now: Stamps | None = sorted((e.path, _stamp(e)) for e in entries if e.name.endswith(".svg"))
+        except OSError:  # (no such folder: none of its icons)
+            now = None
+        changed = changed or _SEEN.get(folder, now) != now
+        _SEEN[folder] = now
+    return changed
+
+
+def _stamp(entry: os.DirEntry) -> tuple[int, int, int, int] | None:
+    try:
+        return file_stamp(entry.stat())
+    except OSError:  # (a link leading nowhere)
+        return None
 
 
 def _numbers(path: Path, attribute: str, text: str) -> tuple[float, ...]:
@@ -66,6 +100,11 @@ def _numbers(path: Path, attribute: str, text: str) -> tuple[float, ...]:
     return values
 
 
+def clear_caches() -> None:
+    find.cache_clear()
+    load.cache_clear()
+
+
 def names(dirs: Sequence[Path]) -> list[str]:
     return sorted({p.stem for d in dirs if d.is_dir() and not leads_out(d, d.parent.parent) for p in d.glob("*.svg")
                    if p.is_file() and not is_litter(p.name)})
@@ -77,7 +116,7 @@ def load(path: Path) -> tuple[str, tuple[float, float, float, float]]:
     try:
         root = etree.parse(str(path), etree.XMLParser(resolve_entities=False, no_network=True)).getroot()
     except etree.XMLSyntaxError as e:
-        raise IconError(f"icon {path} is not valid SVG: {e.msg}") from None
+        raise IconError(f"icon {path} is not valid SVG: {parser_said(e.msg)}") from None
     box = root.get("viewBox")
     if box:
         vb = _numbers(path, "viewBox", box)
