@@ -28,7 +28,7 @@ from pnpgen.faces.budget import MAX_FACE_CHARS, FaceEnvironment, LoopBudget, pri
 from pnpgen.faces.helpers import mix, readable, shape_tools
 from pnpgen.faces.images import ArtPlacer
 from pnpgen.faces.lookup import check_templates, find_template
-from pnpgen.faces.sourcelines import SourceLines, traced
+from pnpgen.faces.sourcelines import SourceLines, svg_mistake, traced
 from pnpgen.faces.tracks import XY, Box, Space, TrackSvg
 from pnpgen.memo import Memo
 from pnpgen.svg.text import known_font, text_fonts, unknown_font
@@ -664,9 +664,12 @@ class Renderer:
         try:
             root = etree.fromstring(svg.encode("utf-8"), etree.XMLParser(resolve_entities=False, no_network=True))
         except etree.XMLSyntaxError as e:
-            raise InputError(f"the template produced invalid SVG: {e.msg} (line {e.lineno} of the SVG, "
-                             f"rendering {where})", path=self.templates / template_name,
-                             expected="well-formed SVG; check unclosed tags in the template") from None
+            at, what, expected = svg_mistake(svg, e.msg, e.lineno or 0, e.offset or 0)
+            name, _, line = (at or "").rpartition(":")
+            written = name and (self.templates / name).is_file()  # a template of the workspace's
+            raise InputError(f"the template produced invalid SVG: {what} (rendering {where})",
+                             path=self.templates / (name if written else template_name),
+                             line=int(line) if written else None, expected=expected) from None
         filename = self.env.get_template(template_name).filename  # none for a layout (faces/layouts.py)
         template = Path(filename) if filename else self.templates / template_name
         self._check_fonts(root, template, where)
