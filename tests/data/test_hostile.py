@@ -374,7 +374,7 @@ TEMPLATE_CASES = {
     "bad hex colour": ("{{ colour('#zzz') }}", "card-front.svg.j2:4: colour: colour '#zzz' is not a hex colour"),
     "bad textbox fill": ("{{ textbox('x', 0, 0, 10, 10, fill='#zzz') }}", "card-front.svg.j2:4: fill: textbox fill: colour '#zzz'"),
     "undefined field": ("{{ piece.nmae }}", "card-front.svg.j2:4: "),
-    "invalid svg": ("<rect", "card-front.svg.j2: the template produced invalid SVG"),
+    "invalid svg": ("<rect", "card-front.svg.j2:4: the template produced invalid SVG"),
     # Python's name for a function or an object printed: a memory address, different each build
     "a method without its brackets": ("{{ piece.name.upper }}",
                                       "card-front.svg.j2:4: prints upper, a function or method, not a value"),
