@@ -27,6 +27,7 @@ from pnpgen.faces import builtin, layouts
 from pnpgen.faces.budget import MAX_FACE_CHARS, FaceEnvironment, LoopBudget, printed
 from pnpgen.faces.helpers import mix, readable, shape_tools
 from pnpgen.faces.images import ArtPlacer
+from pnpgen.faces.jinjahints import syntax_mistake
 from pnpgen.faces.lookup import check_templates, find_template
 from pnpgen.faces.sourcelines import SourceLines, svg_mistake, traced
 from pnpgen.faces.tracks import XY, Box, Space, TrackSvg
@@ -133,6 +134,9 @@ def missing(obj: Any, name: Any) -> str:
     if isinstance(obj, Mapping):
         keys = [str(k) for k in obj][:12]
         return f"no key {what} (its keys: {', '.join(keys)})" if keys else f"no key {what} in an empty mapping"
+    if isinstance(obj, jinja2.environment.TemplateModule):  # {% import … as m %}: its macros
+        names = sorted(k for k in vars(obj) if not k.startswith("_"))
+        return f"the imported template has no macro {what}{suggest(str(name), names)} (it has {', '.join(names)})"
     if isinstance(obj, str):
         return f"a text has no {what}"
     if obj is None:
@@ -576,8 +580,9 @@ class Renderer:
             template = self.env.get_template(template_name)
             svg = _bounded_text(template.generate(context))
         except jinja2.TemplateSyntaxError as e:
-            raise TemplateMistake(one_line(f"template syntax error: {e.message}"), path=e.filename or template_name,
-                                  line=e.lineno) from None
+            said, expected, line = syntax_mistake(e.message or "", e.lineno, e.source, self.env.filters)
+            raise TemplateMistake(one_line(f"template syntax error: {said}"), path=e.filename or template_name,
+                                  line=line, expected=expected) from None
         except _TooLong:
             raise InputError(f"the face's SVG is longer than {MAX_FACE_CHARS:,} characters (rendering {where})",
                              path=self.templates / template_name, expected="a smaller face") from None
