@@ -19,7 +19,7 @@ from lxml import etree
 from pnpgen import usercache
 from pnpgen.data import validate
 from pnpgen.data.art import ArtFolder
-from pnpgen.data.formats import MIN_DPI
+from pnpgen.data.formats import MIN_DPI, SAFE_MM
 from pnpgen.data.markup import literal
 from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder, placeholder_word
 from pnpgen.errors import InputError, TemplateMistake, ValueMistake, suggest, too_long
@@ -35,7 +35,7 @@ from pnpgen.memo import Memo
 from pnpgen.svg.text import known_font, text_fonts, unknown_font
 from pnpgen.text import TextContext, icon, textbox
 
-SAFE_MM = 3.0
+
 class PieceView(Mapping):
     """A piece's fields for templates: ``piece.name`` and ``piece["name"]`` both work, and field
     names such as ``copy`` or ``count`` are not shadowed by dict methods."""
