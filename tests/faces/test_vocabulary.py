@@ -53,7 +53,21 @@ def test_workspace_without_common_uses_the_built_in_templates(tmp_path):
     assert not (tmp_path / "ws" / "templates" / "common").exists()
     roots = _render(tmp_path, '{% import "common/macros.svg.j2" as m with context %}{{ m.ground("red") }}')
     assert roots[0].tag == f"{SVG}svg" and roots[0].get("width") == "46.0mm"  # common/piece.svg.j2: trim + bleed
-    assert _fills(roots[0]) == ["red"]  # m.ground passes the colour through as given
+    assert _fills(roots[0]) == ["#cc3333"]  # the palette's red, as textbox(), icon() and track() read it
+
+
+def test_the_macros_take_palette_names_and_any_svg_colour(tmp_path):
+    """m.badge(…, "storm") printed fill='storm' and the face stopped as 'not a colour' at a line of
+    pnpgen's macros, while its ink= (a textbox's fill) took the palette name: every colour of a
+    macro is a palette name or an SVG colour as given."""
+    roots = _render(tmp_path, '{% import "common/macros.svg.j2" as m with context %}{{ m.ground("white") }}'
+                              '{{ m.frame("ink", "red") }}{{ m.badge(1, 20, 20, 5, "red", stroke="ink") }}'
+                              '{{ m.text_panel("x", 5, 5, 20, 10, "#abcdef", "red") }}{{ m.band(5, 3, "none") }}')
+    rects = list(roots[0].iter(f"{SVG}rect"))
+    assert [(r.get("fill"), r.get("stroke")) for r in rects] == [
+        ("white", None), ("#222222", "#cc3333"), ("#abcdef", "#cc3333"), ("none", None)]
+    (circle,) = roots[0].iter(f"{SVG}circle")
+    assert (circle.get("fill"), circle.get("stroke")) == ("#cc3333", "#222222")
 
 
 def test_the_placeholder_stamp_sets_its_text_on_a_ground_that_differs_from_its_ink(tmp_path):
