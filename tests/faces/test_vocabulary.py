@@ -162,3 +162,25 @@ def test_a_fresh_workspace_builds(tmp_path):
     assert sorted(p.name for p in (ws / "templates").iterdir()) == ["test"]
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "out")) == 0
     assert (tmp_path / "out" / "test" / "cards.pdf").is_file()
+
+
+def test_a_bad_colour_given_to_a_macro_is_named_at_the_line_calling_it(tmp_path):
+    """m.badge(…, "stom") stopped naming only the template file and line 20 of pnpgen's macros:
+    the designer's line that gave the value is named, and a palette colour told how to write."""
+    from pnpgen.data.art import ArtFolder
+    from pnpgen.faces.convert import convert_face
+
+    art = ('{% import "common/macros.svg.j2" as m with context %}\n{{ m.ground("white") }}\n'
+           '{{ m.badge(1, 20, 20, 5, "stom") }}\n')
+    front = '{% extends "common/piece.svg.j2" %}{% block art %}\n' + art + "{% endblock %}"
+    ws = make_workspace(tmp_path / "ws", deck=DECK)
+    template = ws / "templates" / "test" / "chip-front.svg.j2"
+    template.write_text(front, encoding="utf-8")
+    game = load_game(Workspace(ws), "test")
+    deck = game.decks[0]
+    svg = Renderer(ws / "templates", game, 3.0).render(Face(deck, deck.pieces[0], "front"))
+    with pytest.raises(InputError) as e:
+        convert_face((svg, "deck 'chips' piece 1", str(template), ArtFolder(ws / "data" / "test" / "art")))
+    msg = str(e.value)
+    assert msg.startswith(f"{template}:4: ") and "fill='stom', which is not a colour" in msg, msg
+    assert 'a palette colour as {{ colour("name") }}' in msg, msg
