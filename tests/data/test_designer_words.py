@@ -112,6 +112,11 @@ def test_key_paths_count_pieces_from_one(tmp_path, capsys, pieces, said):
     # a field that is new: how to add it, to a deck of templates and to a deck drawn by a layout
     (DECK_YAML + "  - {name: 祝福, rarity: 稀}\n", "unknown key in piece 1 (expected one of name, text, count; "
      "a new field is declared first: fields: {rarity: text})", "did you mean"),
+    # … of the type its value reads as (a number was offered 'text')
+    (DECK_YAML + "  - {name: 祝福, danger: 2}\n", "fields: {danger: int})", "did you mean"),
+    (DECK_YAML + "  - {name: 祝福, reef: true}\n", "fields: {reef: bool})", "did you mean"),
+    (DECK_YAML + "  - {name: 祝福, odds: 0.5}\n", "fields: {odds: number})", "did you mean"),
+    (DECK_YAML + "  - {name: 祝福, tags: [a, b]}\n", "fields: {tags: list})", "did you mean"),
     ("name: カード\nlayout: {extends: card-poker, boxes: {title: {size: 12}}}\npieces:\n  - {title: 祝福, rarity: 稀}\n",
      "a new field is shown by a box of its own, which declares it: layout: {extends: card-poker, boxes: {rarity: "
      "{field: rarity, x: …, y: …, w: …, h: …}}}", "did you mean art"),  # rarity is no near miss of art
