@@ -48,3 +48,54 @@ def test_a_template_slip_is_told_at_its_line(tmp_path, case):
     said, _, hint = msg.partition(" (expected ")
     assert what in said, msg
     assert (expected in hint) if expected else not hint or "the imported template" in said, msg
+
+
+UNPRINTED = {  # a whole template, the line named, what is said
+    "art outside the block": ('{% extends "common/piece.svg.j2" %}\n<rect width="5" height="5" fill="#000000"/>\n', 2,
+                              "this is outside the blocks of common/piece.svg.j2 it extends, so it is never printed"),
+    "art after the block": ('{% extends "common/piece.svg.j2" %}\n{% block art %}<g/>{% endblock %}\n'
+                            '{% if w %}<circle r="2"/>{% endif %}\n', 3, "this is outside the blocks"),
+    "a block of another name": ('{% extends "common/piece.svg.j2" %}\n{% import "common/macros.svg.j2" as m with '
+                                'context %}\n{% block artwork %}<g/>{% endblock %}\n', 3,
+                                "{% block artwork %} is no block of common/piece.svg.j2, so what it holds is never "
+                                "printed; did you mean art?"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNPRINTED))
+def test_art_jinja_would_leave_out_is_an_error(tmp_path, case):
+    """Jinja prints only the blocks of a template that extends another: a template whose drawing
+    stood outside {% block art %}, or in {% block artwork %}, built blank faces without a word."""
+    front, line, what = UNPRINTED[case]
+    ws = make_workspace(tmp_path / "ws", front=front)
+    game = load_game(Workspace(ws), "test")
+    deck = game.decks[0]
+    with pytest.raises(InputError) as e:
+        Renderer(ws / "templates", game, 3.0).render(Face(deck, deck.pieces[0], "front"))
+    msg = str(e.value).replace(str(ws) + "/", "")
+    assert msg.startswith(f"templates/test/card-front.svg.j2:{line}: {what}"), msg
+    assert "{% block art %}" in msg.partition(" (expected ")[2], msg
+
+
+def test_a_template_that_extends_nothing_is_told_to(tmp_path):
+    ws = make_workspace(tmp_path / "ws", front='<rect width="5" height="5"/>\n<circle r="1"/>\n')
+    game = load_game(Workspace(ws), "test")
+    deck = game.decks[0]
+    with pytest.raises(InputError) as e:
+        Renderer(ws / "templates", game, 3.0).render(Face(deck, deck.pieces[0], "front"))
+    assert '{% extends "common/piece.svg.j2" %} first' in str(e.value), e.value
+
+
+def test_a_block_of_a_template_further_up_is_printed(tmp_path):
+    """A child of the game's own base template fills a block the base only inherits (art, from
+    common/piece.svg.j2) or adds (title): no error, and its art is drawn."""
+    base = '{% extends "common/piece.svg.j2" %}\n{% block art %}<g id="base">{% block title %}{% endblock %}</g>{% endblock %}\n'
+    plain = '{% extends "common/piece.svg.j2" %}\n'
+    for i, (parent, child) in enumerate([(base, '{% block title %}<rect id="t" width="1" height="1"/>{% endblock %}'),
+                                         (plain, '{% block art %}<rect id="t" width="1" height="1"/>{% endblock %}')]):
+        front = '{% extends "test/base.svg.j2" %}\n' + child + "\n"
+        ws = make_workspace(tmp_path / f"ws{i}", front=front)
+        (ws / "templates" / "test" / "base.svg.j2").write_text(parent, encoding="utf-8")
+        game = load_game(Workspace(ws), "test")
+        deck = game.decks[0]
+        assert 'id="t"' in Renderer(ws / "templates", game, 3.0).render(Face(deck, deck.pieces[0], "front"))

@@ -1,11 +1,15 @@
-"""A Jinja syntax error in the designer's words: where the block left open was opened, the tag or
-filter meant by a slip, the ``}}`` or ``%}`` a line leaves out. Jinja names only the place it
-stopped at and what its parser was looking for (``expected token ':', got '}'``)."""
+"""A template's Jinja mistakes in the designer's words. A syntax error: where the block left open
+was opened, the tag or filter meant by a slip, the ``}}`` or ``%}`` a line leaves out (Jinja names
+only where its parser stopped and what it looked for: ``expected token ':', got '}'``). And art a
+child template writes outside its parent's blocks, which Jinja leaves out without a word."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+
+import jinja2
+from jinja2 import nodes
 
 from pnpgen.errors import suggest
 
@@ -65,3 +69,49 @@ def _open_blocks(lines: list[str]) -> list[tuple[str, int]]:
                         del stack[i:]
                         break
     return stack
+
+
+def unprinted(env: jinja2.Environment, name: str) -> tuple[str, int | None, str] | None:
+    """(what, line, what would be right) for a template that extends another but writes something
+    outside the blocks that template has: Jinja prints a child template's blocks only, so art
+    outside ``{% block art %}`` (or in a block of another name) left the face blank, silently."""
+    tree, parent = _parent(env, name)
+    if parent is None:
+        return None
+    blocks = sorted(_blocks(env, parent))
+    said = ", ".join(f"{{% block {b} %}}" for b in blocks)
+    for node in tree.body:
+        if isinstance(node, nodes.Block):
+            if node.name not in blocks:
+                return (f"{{% block {node.name} %}} is no block of {parent}, so what it holds is never printed"
+                        f"{suggest(node.name, blocks)}", node.lineno, f"one of its blocks: {said}")
+            continue
+        if isinstance(node, (nodes.Extends, nodes.Import, nodes.FromImport, nodes.Assign, nodes.AssignBlock,
+                             nodes.Macro)):
+            continue
+        printed = [n for n in ([node] if isinstance(node, nodes.Output) else node.find_all(nodes.Output))
+                   if any(not isinstance(c, nodes.TemplateData) or c.data.strip() for c in n.nodes)]
+        if printed:
+            return (f"this is outside the blocks of {parent} it extends, so it is never printed", printed[0].lineno,
+                    f"the drawing inside {said} … {{% endblock %}}")
+    return None
+
+
+def _parent(env: jinja2.Environment, name: str) -> tuple[nodes.Template, str | None]:
+    """A template's syntax tree and the template it extends by name (None: none, or one computed)."""
+    source, _, _ = env.loader.get_source(env, name) if env.loader else ("", None, None)
+    tree = env.parse(source, name)
+    extends = next(iter(tree.find_all(nodes.Extends)), None)
+    return tree, str(extends.template.value) if extends and isinstance(extends.template, nodes.Const) else None
+
+
+def _blocks(env: jinja2.Environment, name: str) -> set[str]:
+    """The blocks a child of ``name`` may fill: its own and those of the templates it extends."""
+    found: set[str] = set()
+    seen: set[str] = set()
+    at: str | None = name
+    while at is not None and at not in seen:
+        seen.add(at)
+        found |= set(env.get_template(at).blocks)
+        at = _parent(env, at)[1]
+    return found

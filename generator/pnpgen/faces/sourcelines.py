@@ -105,6 +105,10 @@ _HINTS = (  # a libxml2 message → what the template should write instead
     ("attributes construct", 'attributes written name="value", a space between them, the tag ended by > or />'),
     ("parsing attribute name", 'attributes written name="value", the tag ended by > or />'),
     ("redefined", "each attribute once in a tag"),
+    ("Extra content at the end", 'one <svg> root: {% extends "common/piece.svg.j2" %} first, the drawing inside '
+                                 "{% block art %} … {% endblock %}"),
+    ("Start tag expected", 'one <svg> root: {% extends "common/piece.svg.j2" %} first, the drawing inside '
+                           "{% block art %} … {% endblock %}"),
 )
 
 

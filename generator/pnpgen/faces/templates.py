@@ -27,7 +27,7 @@ from pnpgen.faces import builtin, layouts
 from pnpgen.faces.budget import MAX_FACE_CHARS, FaceEnvironment, LoopBudget, printed
 from pnpgen.faces.helpers import mix, readable, shape_tools
 from pnpgen.faces.images import ArtPlacer
-from pnpgen.faces.jinjahints import syntax_mistake
+from pnpgen.faces.jinjahints import syntax_mistake, unprinted
 from pnpgen.faces.lookup import check_templates, find_template
 from pnpgen.faces.sourcelines import SourceLines, svg_mistake, traced
 from pnpgen.faces.tracks import XY, Box, Space, TrackSvg
@@ -416,6 +416,7 @@ class Renderer:
         self.warnings: list[str] = []
         self.art = ArtPlacer(game, templates, min_dpi, self.warnings)  # image(); art.folder.resolver for <image>
         self._checked: dict[str, list] = {}  # SVG text found well-formed → its plain <image> placements
+        self._printed: set[str] = set()  # templates whose art is all inside their parent's blocks (unprinted)
         self._deck_counts: dict[str, int] = {}  # deck id → its total count, summed once per deck
         self._names: dict[tuple[str, str], str] = {}  # (deck id, side) → the template's name for Jinja
         # (deck id, side) → the SVG of a face whose template read nothing of its piece or deck and
@@ -578,6 +579,8 @@ class Renderer:
         self.loops.reset()
         try:
             template = self.env.get_template(template_name)
+            if template_name not in self._printed:
+                self._all_printed(template_name, template.filename)
             svg = _bounded_text(template.generate(context))
         except jinja2.TemplateSyntaxError as e:
             said, expected, line = syntax_mistake(e.message or "", e.lineno, e.source, self.env.filters)
@@ -586,6 +589,8 @@ class Renderer:
         except _TooLong:
             raise InputError(f"the face's SVG is longer than {MAX_FACE_CHARS:,} characters (rendering {where})",
                              path=self.templates / template_name, expected="a smaller face") from None
+        except TemplateMistake:  # (unprinted art: said at its own line already)
+            raise
         except Exception as e:  # noqa: BLE001 - whatever a template or a helper raises is the template's error
             raise self._failure(e, face, template_name, where, context) from None
         self.art.place(deck, piece, self._well_formed(svg, template_name, where))
@@ -659,6 +664,14 @@ class Renderer:
             if undefined and undefined.group(1) in context:  # the template has it; the macro was not given it
                 expected = f'{{% import "{inside}" as m with context %}}: its macros read w, h, bleed and the helpers'
         return InputError(message, path=at.filename, line=at.lineno, key=key, expected=expected)
+
+    def _all_printed(self, template_name: str, filename: str | None) -> None:
+        """Stop at art a template writes where its parent prints nothing (outside {% block art %})."""
+        found = unprinted(self.env, template_name)
+        if found is not None:
+            what, line, expected = found
+            raise TemplateMistake(what, path=filename or self.templates / template_name, line=line, expected=expected)
+        self._printed.add(template_name)
 
     def _well_formed(self, svg: str, template_name: str, where: str) -> list:
         """Invalid SVG, and an ``<image href>`` naming no readable file, are the template's
