@@ -233,7 +233,9 @@ def _signature_after_context(helper: Callable[..., Any]) -> inspect.Signature:
 
 
 _UNDEFINED = re.compile(r"^'(\w+)' is undefined")
-_CALLED = re.compile(r"^(\w+)\(\) ")  # "textbox() got an unexpected keyword argument 'colour'"
+# "textbox() got an unexpected keyword argument 'colour'"; a helper made inside another is named by
+# Python's path to it, "shape_tools.<locals>.outline() takes from 0 to 1 positional arguments"
+_CALLED = re.compile(r"^(?:[\w.]*<locals>\.)?(\w+)\(\) ")
 
 
 def _helper_called(e: TypeError, context: Mapping[str, Any]) -> tuple[str, list[str]] | None:
@@ -625,7 +627,8 @@ class Renderer:
                 message += suggest(said, [k for k in context if not k.startswith("_") and k != said])
         elif isinstance(e, TypeError) and (helper := _helper_called(e, context)) is not None:
             name, signature = helper
-            message, key, expected = str(e), None, f"{name}({', '.join(signature)}), as docs/data-format.md gives it"
+            message, key, expected = _CALLED.sub(f"{name}() ", str(e), count=1), None, \
+                f"{name}({', '.join(signature)}), as docs/data-format.md gives it"
         elif isinstance(e, RecursionError):  # a template including or extending itself, a macro calling itself
             message, key = "the template calls itself without end (an include, extends or macro that leads back to it)", None
             expected = ("an include or extends naming another template, and a macro that calls itself only "
