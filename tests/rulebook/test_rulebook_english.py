@@ -856,3 +856,18 @@ def test_draft_n_on_the_line_under_the_title_is_the_draft_number():
     doc = parse("HARBOUR MASTERS\nDraft 3\n\n1. Overview\n\nA short game.\n\n2. Setup\n\nText.\n", "en")
     assert (doc.title, doc.draft_label, doc.draft_number, doc.preamble) == ("HARBOUR MASTERS", "Draft 3", 3, [])
     assert parse("# Ships (Draft 4)\n\nDraft 2\n\n## Overview\n\nA.\n", "en").draft_number == 4
+
+
+def test_a_tie_of_two_spellings_goes_to_the_names_then_to_the_first_written():
+    """An American game of Harbor tokens whose draft wrote harbors once and harbours once: the
+    British harbours won every tie ('as written first', though it was not), so the note asked
+    the designer to write harbours. The names' spelling decides a tie, else the one written first."""
+    from pnpgen.rulebook.englishproof import slips
+
+    lines = [(5, "Trade at harbors."), (9, "1. Count your harbours."), (12, "Score colour; the color bonus.")]
+    said = [(s.line, s.found, s.suggest) for s in slips(lines, {5, 9, 12}, ["Harbor tokens"])]
+    assert said == [(9, "harbours", "harbors (1×)"), (12, "color", "colour (1×)")], said
+    said = [(s.line, s.found) for s in slips([(3, "Color first."), (4, "Then colour.")], {3, 4})]
+    assert said == [(4, "colour")], said  # no name: the one written first
+    said = [(s.line, s.found) for s in slips([(3, "Harbours, harbours."), (4, "Two harbors.")], {3, 4}, ["Harbor"])]
+    assert said == [(4, "harbors")], said  # a clear majority still wins over the names' spelling
