@@ -78,7 +78,10 @@ def unprinted(env: jinja2.Environment, name: str) -> tuple[str, int | None, str]
     tree, parent = _parent(env, name)
     if parent is None:
         return None
-    blocks = sorted(_blocks(env, parent))
+    try:
+        blocks = sorted(_blocks(env, parent))
+    except jinja2.TemplateNotFound:  # said as the template renders, at its extends line
+        return None
     said = ", ".join(f"{{% block {b} %}}" for b in blocks)
     for node in tree.body:
         if isinstance(node, nodes.Block):
