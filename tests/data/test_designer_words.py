@@ -219,7 +219,10 @@ def test_a_deck_saved_as_windows_1252_is_told_so_in_english(tmp_path, capsys):
 @pytest.mark.parametrize("written, meant", [
     ('"63,5mm"', "63.5mm"), ("2.5 inch", "2.5in"), ('"63 ミリ"', "63mm"), ("63mmm", "63mm"), ("10pts", "10pt"),
     ("63xx", "63mm"),  # a unit near none: the millimetres meant, not 63px (American trial: --bleed 3xx)
-], ids=["decimal comma", "inch spelt out", "ミリ", "mmm", "pts", "no unit near"])
+    # an inch fraction as a US ruler reads: '1/8in' was told 'did you mean 1in?'
+    ('"2 1/2in"', "2.5in"), ("5/8 inch", "0.625in"), ("1/8", "0.125in"),
+], ids=["decimal comma", "inch spelt out", "ミリ", "mmm", "pts", "no unit near", "mixed fraction", "fraction spelt out",
+        "bare fraction"])
 def test_a_length_written_as_people_write_it_is_told_how_pnpgen_reads_it(tmp_path, capsys, written, meant):
     ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("format: poker", f"size: [{written}, 88]")
                         + "  - {name: a, text: b}\n")
