@@ -294,3 +294,22 @@ def test_rows_deleted_from_a_deck_of_repeated_names_are_those_rows_removed(tmp_p
     # pieces 2 and 11 of these 14 removed: said in the deck's order (the state read back sorts 11 before 2)
     deck.write_text(deck_yaml + "".join(pieces[:1] + pieces[4:12] + pieces[13:]), encoding="utf-8")
     assert "(-1 森 #2 (removed), -1 月 #11 (removed))" in _build(ws)["changes"][0]
+
+
+def test_a_deck_renamed_reprints_nothing_and_a_deck_deleted_is_pulled_out(tmp_path):
+    """An American trial: tiles.yaml renamed terrain.yaml put all 39 unchanged tiles in
+    reprint.pdf, and a deck file deleted was not in reprint.txt at all (its copies stayed in the
+    box): a renamed deck is the deck it was, a deleted one's copies come out."""
+    ws = make_workspace(tmp_path / "ws", [f"カード{i}" for i in range(1, 4)])
+    decks = ws / "data" / "test" / "decks"
+    (decks / "tokens.yaml").write_text((decks / "cards.yaml").read_text(encoding="utf-8").replace(
+        "name: テストカード", "name: チップ").replace("カード", "チップ"), encoding="utf-8")
+    _build(ws)
+    (decks / "cards.yaml").rename(decks / "renamed.yaml")
+    (decks / "tokens.yaml").unlink()
+    _build(ws)
+    out = ws / "build" / "test"
+    assert not (out / "reprint.pdf").exists()  # nothing to print: the renamed deck's faces are the same
+    said = (out / "reprint.txt").read_text(encoding="utf-8")
+    assert "renamed" not in said and "cards (" not in said, said
+    assert "tokens (チップ)" in said and "抜いて捨てる（3枚）" in said and "1 × チップ3（削除）" in said, said

@@ -39,8 +39,12 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
     assert result.rendered is not None
     lang = result.game.lang
     out = []
+    deleted = {d: rec for d, rec in before.items() if isinstance(rec, dict)
+               and d not in {df.deck.id for df in result.rendered.decks}}
+    moved = _moved(result, before, deleted)
     for df in result.rendered.decks:
-        pairs_before = before.get(df.deck.id, {}).get("pairs", [])
+        record = before.get(df.deck.id) or deleted.get(moved.get(df.deck.id, ""), {})
+        pairs_before = record.get("pairs", [])
         # a pair is known by its faces and, when the earlier build recorded them, the pictures they
         # show: a repainted picture makes its copies new (an older record compares faces alone)
         painted = bool(pairs_before) and all(len(p) > 4 for p in pairs_before)
@@ -58,7 +62,7 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
         names = {known(p.front, p.back, art_tag(arts, [p.front, p.back])): p.piece.label for p in df.pairs}
         labels_now = {f"{p.index}:{p.label}" for p in df.deck.pieces if p.count > 0}  # a count set to 0: removed
         if any(pair not in new and old_names[pair] not in labels_now for pair in old):  # gone, or renamed
-            labels_now |= _renamed(before.get(df.deck.id, {}), df.deck, labels_now)
+            labels_now |= _renamed(record, df.deck, labels_now)
         dr = DeckReprint(df.deck.id, df.deck.name, backs=[] if df.backs is not None else None)
         extra = {pair: n - old.get(pair, 0) for pair, n in new.items() if n > old.get(pair, 0)}
         for i, front in enumerate(df.fronts):
@@ -81,6 +85,32 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
                 dr.pull[name] = dr.pull.get(name, 0) + gone
         if dr.add or dr.pull:
             out.append(dr)
+    for d, rec in deleted.items():  # a deck file deleted: every copy of it comes out of the box
+        if d in moved.values():
+            continue
+        dr = DeckReprint(d, str(rec.get("name", d)))
+        for _f, _b, n, label, *_art in rec.get("pairs", []):
+            name = msg("reprint.pull.removed", lang, piece=str(label).split(":", 1)[-1])
+            dr.pull[name] = dr.pull.get(name, 0) + n
+        if dr.pull:
+            out.append(dr)
+    return out
+
+
+def _moved(result: BuildResult, before: dict[str, Any], deleted: dict[str, Any]) -> dict[str, str]:
+    """A deck new since ``before`` → the removed deck it is, renamed (its file renamed, tiles.yaml
+    to terrain.yaml): the one whose printed faces it shares most, so its copies are not new."""
+    assert result.rendered is not None
+    out: dict[str, str] = {}
+    for df in result.rendered.decks:
+        if df.deck.id in before:
+            continue
+        faces = {(p.front, p.back) for p in df.pairs}
+        shared = {d: len(faces & {(f, b) for f, b, *_ in rec.get("pairs", [])}) for d, rec in deleted.items()
+                  if d not in out.values()}
+        best = max(shared, key=lambda d: (shared[d], d), default=None)
+        if best is not None and shared[best]:
+            out[df.deck.id] = best
     return out
 
 
