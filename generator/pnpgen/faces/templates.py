@@ -666,6 +666,12 @@ class Renderer:
             undefined = _UNDEFINED.match(message) if isinstance(e, jinja2.UndefinedError) else None
             if undefined and undefined.group(1) in context:  # the template has it; the macro was not given it
                 expected = f'{{% import "{inside}" as m with context %}}: its macros read w, h, bleed and the helpers'
+        elif isinstance(e, jinja2.UndefinedError) and len({f.filename for f in own}) > 1:  # in a macro file of the game's
+            undefined = _UNDEFINED.match(message)
+            if undefined and undefined.group(1) in context and Path(at.filename).is_relative_to(self.templates):
+                name = Path(at.filename).relative_to(self.templates).as_posix()
+                expected = (f'{{% import "{name}" as … with context %}} in the template that imports it: a macro '
+                            "imported without 'with context' reads none of w, h, bleed, piece or the helpers")
         return InputError(message, path=at.filename, line=at.lineno, key=key, expected=expected)
 
     def _all_printed(self, template_name: str, filename: str | None) -> None:
