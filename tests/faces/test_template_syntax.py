@@ -86,6 +86,17 @@ def test_a_template_that_extends_nothing_is_told_to(tmp_path):
     assert '{% extends "common/piece.svg.j2" %} first' in str(e.value), e.value
 
 
+def test_what_jinja_prints_or_what_shows_nothing_outside_the_blocks_is_no_error(tmp_path):
+    """Before the {% extends %} Jinja prints what stands there (an XML declaration); an XML
+    comment after it shows nothing either way."""
+    front = ('<?xml version="1.0" encoding="UTF-8"?>\n{% extends "common/piece.svg.j2" %}\n<!-- Tidewater -->\n'
+             '{% block art %}<rect id="t" width="1" height="1"/>{% endblock %}\n')
+    ws = make_workspace(tmp_path / "ws", front=front)
+    game = load_game(Workspace(ws), "test")
+    deck = game.decks[0]
+    assert 'id="t"' in Renderer(ws / "templates", game, 3.0).render(Face(deck, deck.pieces[0], "front"))
+
+
 def test_a_block_of_a_template_further_up_is_printed(tmp_path):
     """A child of the game's own base template fills a block the base only inherits (art, from
     common/piece.svg.j2) or adds (title): no error, and its art is drawn."""

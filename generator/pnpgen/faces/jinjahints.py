@@ -20,6 +20,7 @@ TAGS = ("for", "endfor", "if", "elif", "else", "endif", "set", "endset", "block"
 _BLOCKS = ("for", "if", "block", "macro", "call", "filter", "with", "raw", "autoescape")
 _STATEMENT = re.compile(r"\{%[-+]?\s*(\w+)")
 _OPEN_BLOCK = re.compile(r"innermost block that needs to be closed is '(\w+)'")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)  # an XML comment outside the blocks: not printed, and no art lost
 
 
 def syntax_mistake(message: str, line: int | None, source: str | None,
@@ -83,7 +84,9 @@ def unprinted(env: jinja2.Environment, name: str) -> tuple[str, int | None, str]
     except jinja2.TemplateNotFound:  # said as the template renders, at its extends line
         return None
     said = ", ".join(f"{{% block {b} %}}" for b in blocks)
-    for node in tree.body:
+    body = tree.body
+    after = next((i for i, node in enumerate(body) if isinstance(node, nodes.Extends)), len(body))
+    for node in body[after + 1:]:  # (what stands before the extends is printed, before the parent's text)
         if isinstance(node, nodes.Block):
             if node.name not in blocks:
                 return (f"{{% block {node.name} %}} is no block of {parent}, so what it holds is never printed"
@@ -93,7 +96,7 @@ def unprinted(env: jinja2.Environment, name: str) -> tuple[str, int | None, str]
                              nodes.Macro)):
             continue
         printed = [n for n in ([node] if isinstance(node, nodes.Output) else node.find_all(nodes.Output))
-                   if any(not isinstance(c, nodes.TemplateData) or c.data.strip() for c in n.nodes)]
+                   if any(not isinstance(c, nodes.TemplateData) or _COMMENT.sub("", c.data).strip() for c in n.nodes)]
         if printed:
             return (f"this is outside the blocks of {parent} it extends, so it is never printed", printed[0].lineno,
                     f"the drawing inside {said} … {{% endblock %}}")
