@@ -307,7 +307,8 @@ def test_a_deck_renamed_reprints_nothing_and_a_deck_deleted_is_pulled_out(tmp_pa
     _build(ws)
     (decks / "cards.yaml").rename(decks / "renamed.yaml")
     (decks / "tokens.yaml").unlink()
-    _build(ws)
+    manifest = _build(ws)
+    assert manifest["changes"] == ["renamed: the deck cards renamed, nothing to reprint", "tokens: deck removed"]
     out = ws / "build" / "test"
     assert not (out / "reprint.pdf").exists()  # nothing to print: the renamed deck's faces are the same
     said = (out / "reprint.txt").read_text(encoding="utf-8")

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pnpgen import fonts as fontreg
-from pnpgen.engine.changes import art_tag, matched, plain_values
+from pnpgen.engine.changes import art_tag, matched, plain_values, renamed
 from pnpgen.engine.imposition import duplex_ready, fit_to_printer, version_stamp
 from pnpgen.engine.options import BuildOptions
 from pnpgen.impose.plan import Page, PagePlan
@@ -41,7 +41,7 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
     out = []
     deleted = {d: rec for d, rec in before.items() if isinstance(rec, dict)
                and d not in {df.deck.id for df in result.rendered.decks}}
-    moved = _moved(result, before, deleted)
+    moved = renamed(before, {df.deck.id: {"pairs": [[p.front, p.back] for p in df.pairs]} for df in result.rendered.decks})
     for df in result.rendered.decks:
         record = before.get(df.deck.id) or deleted.get(moved.get(df.deck.id, ""), {})
         pairs_before = record.get("pairs", [])
@@ -94,23 +94,6 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
             dr.pull[name] = dr.pull.get(name, 0) + n
         if dr.pull:
             out.append(dr)
-    return out
-
-
-def _moved(result: BuildResult, before: dict[str, Any], deleted: dict[str, Any]) -> dict[str, str]:
-    """A deck new since ``before`` → the removed deck it is, renamed (its file renamed, tiles.yaml
-    to terrain.yaml): the one whose printed faces it shares most, so its copies are not new."""
-    assert result.rendered is not None
-    out: dict[str, str] = {}
-    for df in result.rendered.decks:
-        if df.deck.id in before:
-            continue
-        faces = {(p.front, p.back) for p in df.pairs}
-        shared = {d: len(faces & {(f, b) for f, b, *_ in rec.get("pairs", [])}) for d, rec in deleted.items()
-                  if d not in out.values()}
-        best = max(shared, key=lambda d: (shared[d], d), default=None)
-        if best is not None and shared[best]:
-            out[df.deck.id] = best
     return out
 
 
