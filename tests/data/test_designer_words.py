@@ -112,6 +112,11 @@ def test_key_paths_count_pieces_from_one(tmp_path, capsys, pieces, said):
     # a field that is new: how to add it, to a deck of templates and to a deck drawn by a layout
     (DECK_YAML + "  - {name: 祝福, rarity: 稀}\n", "unknown key in piece 1 (expected one of name, text, count; "
      "a new field is declared first: fields: {rarity: text})", "did you mean"),
+    # … of the type its value reads as (a number was offered 'text')
+    (DECK_YAML + "  - {name: 祝福, danger: 2}\n", "fields: {danger: int})", "did you mean"),
+    (DECK_YAML + "  - {name: 祝福, reef: true}\n", "fields: {reef: bool})", "did you mean"),
+    (DECK_YAML + "  - {name: 祝福, odds: 0.5}\n", "fields: {odds: number})", "did you mean"),
+    (DECK_YAML + "  - {name: 祝福, tags: [a, b]}\n", "fields: {tags: list})", "did you mean"),
     ("name: カード\nlayout: {extends: card-poker, boxes: {title: {size: 12}}}\npieces:\n  - {title: 祝福, rarity: 稀}\n",
      "a new field is shown by a box of its own, which declares it: layout: {extends: card-poker, boxes: {rarity: "
      "{field: rarity, x: …, y: …, w: …, h: …}}}", "did you mean art"),  # rarity is no near miss of art
@@ -217,7 +222,10 @@ def test_a_deck_saved_as_windows_1252_is_told_so_in_english(tmp_path, capsys):
 @pytest.mark.parametrize("written, meant", [
     ('"63,5mm"', "63.5mm"), ("2.5 inch", "2.5in"), ('"63 ミリ"', "63mm"), ("63mmm", "63mm"), ("10pts", "10pt"),
     ("63xx", "63mm"),  # a unit near none: the millimetres meant, not 63px (American trial: --bleed 3xx)
-], ids=["decimal comma", "inch spelt out", "ミリ", "mmm", "pts", "no unit near"])
+    # an inch fraction as a US ruler reads: '1/8in' was told 'did you mean 1in?'
+    ('"2 1/2in"', "2.5in"), ("5/8 inch", "0.625in"), ("1/8", "0.125in"),
+], ids=["decimal comma", "inch spelt out", "ミリ", "mmm", "pts", "no unit near", "mixed fraction", "fraction spelt out",
+        "bare fraction"])
 def test_a_length_written_as_people_write_it_is_told_how_pnpgen_reads_it(tmp_path, capsys, written, meant):
     ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("format: poker", f"size: [{written}, 88]")
                         + "  - {name: a, text: b}\n")

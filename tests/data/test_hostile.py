@@ -369,12 +369,16 @@ TEMPLATE_CASES = {
     "misspelt helper argument": ("{{ textbox('x', 0, 0, 10, 10, colour='red') }}",
                                  "card-front.svg.j2:4: textbox() got an unexpected keyword argument 'colour'"),
     "track called wrongly": ("{{ track('x', 0, 0, 1, 1) }}", "card-front.svg.j2:4: invalid literal"),
+    # a helper made inside another was named "shape_tools.<locals>.outline()", its arguments untold
+    "outline called wrongly": ("{{ outline(-3, 2) }}", "card-front.svg.j2:4: outline() takes from 0 to 1 positional "
+                               "arguments but 2 were given (rendering deck 'cards' piece 1 (カード1, data/test/decks/"
+                               "cards.yaml:9:5) front) (expected outline(offset=0.0), as docs/data-format.md gives it)"),
     "unknown icon": ("{{ icon('nope', 0, 0, 5) }}", "card-front.svg.j2:4: unknown icon {nope}"),
     "unknown colour": ("{{ colour('nope') }}", "card-front.svg.j2:4: colour: unknown colour 'nope'"),
     "bad hex colour": ("{{ colour('#zzz') }}", "card-front.svg.j2:4: colour: colour '#zzz' is not a hex colour"),
     "bad textbox fill": ("{{ textbox('x', 0, 0, 10, 10, fill='#zzz') }}", "card-front.svg.j2:4: fill: textbox fill: colour '#zzz'"),
     "undefined field": ("{{ piece.nmae }}", "card-front.svg.j2:4: "),
-    "invalid svg": ("<rect", "card-front.svg.j2: the template produced invalid SVG"),
+    "invalid svg": ("<rect", "card-front.svg.j2:4: the template produced invalid SVG"),
     # Python's name for a function or an object printed: a memory address, different each build
     "a method without its brackets": ("{{ piece.name.upper }}",
                                       "card-front.svg.j2:4: prints upper, a function or method, not a value"),

@@ -209,6 +209,19 @@ def test_a_misnamed_or_unmarked_spreadsheet_is_told_what_to_write(tmp_path, caps
     assert "spreadsheet 'card.csv' not found; did you mean cards.csv?" in capsys.readouterr().err
 
 
+def test_a_spreadsheet_in_the_games_folder_is_told_where_it_is(tmp_path, capsys):
+    """An American trial: `export-sheet --out data/<game>/events.csv`, then `pieces: {file:
+    events.csv}` was only "not found": the file is named where it is, and how to reach it."""
+    ws = make_workspace(tmp_path / "ws", deck=FIELDS_DECK + "pieces: {file: cards.csv}\n")
+    (ws / "data" / "test" / "cards.csv").write_text("name\r\n祝福\r\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "pieces.file: spreadsheet 'cards.csv' is not beside the deck file, but data/test/cards.csv is (expected " \
+           "the file moved to data/test/decks/cards.csv, or file: ../cards.csv)" in err and err.count("\n") == 1, err
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(FIELDS_DECK + "pieces: {file: ../cards.csv}\n")
+    assert run(ws, "check", "--game", "test") == 0  # as the message says
+
+
 def test_symlink_out_of_the_game_is_refused(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws", deck=FIELDS_DECK + "pieces: {file: cards.csv}\n")
     (tmp_path / "elsewhere.csv").write_text("name\r\nx\r\n")

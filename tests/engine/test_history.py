@@ -373,3 +373,23 @@ def test_a_forged_lang_of_an_entry_reads_no_file_and_the_draft_is_text(tmp_path)
     assert d["lang"] == "en"
     assert history.diff(history.Version(1, body), history.Version(2, body | {"lang": "ja"}))["lang"] == "ja"
     assert "draft \\<img src=x\\> \\[l\\](http://e)" in history.markdown(d).splitlines()[2]
+
+
+def test_diff_names_a_renamed_deck_file_as_the_deck_it_was():
+    """An American trial: tiles.yaml renamed terrain.yaml made the changelog list every tile
+    added to 'terrain' and removed from 'tiles'; it is the deck renamed, with its one change."""
+    from pnpgen.engine import history
+
+    def deck(count: int) -> dict:
+        return {"name": "Terrain tiles", "count": 6 + count, "size": [50, 57.7],
+                "pieces": {"1:Sea": [6, "d1", "f1", "b1"], "2:Marsh": [count, "d2", "f2", "b1"]},
+                "values": {"1:Sea": {"terrain": "Sea"}, "2:Marsh": {"terrain": "Marsh"}},
+                "pairs": [["f1", "b1", 6, "1:Sea"], ["f2", "b1", count, "2:Marsh"]]}
+
+    body = {"game": "tidewater", "time": "t", "draft": "1", "hash": "h", "rulebook": {}, "lang": "en"}
+    d = history.diff(history.Version(1, body | {"decks": {"tiles": deck(6)}}),
+                     history.Version(2, body | {"decks": {"terrain": deck(7)}}))
+    assert list(d["decks"]) == ["terrain"] and d["decks"]["terrain"]["renamed_from"] == "tiles", d["decks"]
+    said = history.markdown(d)
+    assert "## Terrain tiles (terrain): 12 → 13\n\n- the deck file renamed: tiles → terrain\n- Marsh: ×6 → ×7\n" in said, said
+    assert "added" not in said and "removed" not in said, said

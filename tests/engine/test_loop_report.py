@@ -314,3 +314,23 @@ def test_a_changed_piece_whose_name_others_share_is_told_by_its_number_in_reprin
     assert "- 黒星 \\#2：text：「本文2」 → 「書き直し」" in capsys.readouterr().out
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
     assert json.loads(capsys.readouterr().out)["decks"]["cards"]["fields"][0]["piece"] == "黒星 #2"
+
+
+def test_a_deck_renamed_reprints_nothing_and_a_deck_deleted_is_pulled_out(tmp_path):
+    """An American trial: tiles.yaml renamed terrain.yaml put all 39 unchanged tiles in
+    reprint.pdf, and a deck file deleted was not in reprint.txt at all (its copies stayed in the
+    box): a renamed deck is the deck it was, a deleted one's copies come out."""
+    ws = make_workspace(tmp_path / "ws", [f"カード{i}" for i in range(1, 4)])
+    decks = ws / "data" / "test" / "decks"
+    (decks / "tokens.yaml").write_text((decks / "cards.yaml").read_text(encoding="utf-8").replace(
+        "name: テストカード", "name: チップ").replace("カード", "チップ"), encoding="utf-8")
+    _build(ws)
+    (decks / "cards.yaml").rename(decks / "renamed.yaml")
+    (decks / "tokens.yaml").unlink()
+    manifest = _build(ws)
+    assert manifest["changes"] == ["renamed: the deck cards renamed, nothing to reprint", "tokens: deck removed"]
+    out = ws / "build" / "test"
+    assert not (out / "reprint.pdf").exists()  # nothing to print: the renamed deck's faces are the same
+    said = (out / "reprint.txt").read_text(encoding="utf-8")
+    assert "renamed" not in said and "cards (" not in said, said
+    assert "tokens (チップ)" in said and "抜いて捨てる（3枚）" in said and "1 × チップ3（削除）" in said, said

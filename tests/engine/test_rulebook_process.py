@@ -43,6 +43,27 @@ def test_prepare_parses_the_fonts_the_draft_is_set_in(tmp_path):
         <= set(fonts._registered)
 
 
+def test_a_face_in_a_font_of_the_workspaces_own_is_drawn_in_the_rulebooks_process(tmp_path, capsys):
+    """An American trial: a card back set in a font of the workspace's fonts/ under a role of its
+    own (display) crashed the build with ReportLab's KeyError in the rulebook's process, started
+    before the game was read: the book drew the card's picture in a font it had never located."""
+    import shutil
+
+    from conftest import BACK, GAME_YAML, REPO
+
+    ws = make_workspace(tmp_path / "ws", draft=True, game=GAME_YAML + "fonts: {display: CardDisplayTrial}\n",
+                        back=BACK.replace("{% endblock %}", '<text x="5" y="20" font-family="CardDisplayTrial" '
+                                          'font-size="5" fill="#ffffff">Deck</text>\n{% endblock %}'))
+    (ws / "fonts").unlink()
+    shutil.copytree(REPO / "fonts", ws / "fonts")
+    shutil.copy(REPO / "fonts" / "NotoSerif-Regular.ttf", ws / "fonts" / "CardDisplayTrial.ttf")  # a name no other test uses
+    assert run(ws, "build", "--game", "test", "--jobs", "2") == 0, capsys.readouterr().err
+    import pypdf
+
+    book = "".join(page.extract_text() for page in pypdf.PdfReader(ws / "build" / "test" / "rulebook.pdf").pages)
+    assert "Deck" in book  # the back's word, in the picture of the back
+
+
 def test_a_face_error_after_the_rulebook_process_started_is_one_line(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws", draft=True, front='<svg xmlns="http://www.w3.org/2000/svg">{{ piece.nothing.here }}</svg>')
     assert run(ws, "build", "--game", "test", "--jobs", "2") == 2

@@ -117,6 +117,10 @@ def test_fit_suggested_where_it_works(tmp_path):
     with pytest.raises(NotTaken) as e:
         _fit(tmp_path, CARDS, "thegamecrafter", None)
     assert "or --fit scale|bleed to adapt it" in str(e.value)
+    # the size to write, as an inch shop's card is written, at the deck file's format: line
+    # (an American trial was told "a size of one of poker 63.5×88.9 mm, …" with no line)
+    assert "expected size: [2.5in, 3.5in] in the deck file for its poker" in str(e.value)
+    assert e.value.line == 2 and str(e.value.path).endswith("data/test/decks/cards.yaml")
     assert _fit(tmp_path / "2", CARDS, "thegamecrafter", "scale").format.name == "poker"
 
 

@@ -277,3 +277,22 @@ def test_a_decks_pictures_below_the_dpi_are_three_lines_and_a_count():
     shop = [low("cards", n, 305).replace("300 wanted", "350 wanted") for n in range(6)]
     assert grouped_per_deck(shop)[-1] == ("deck cards: 3 more pictures below 350 dpi (305 dpi; "
                                           "pnpgen check --min-dpi 350 lists each)")
+
+
+@pytest.mark.parametrize("box", ["-bleed, -bleed, w + 2 * bleed, h + 2 * bleed", "-3, 10, 31, 50"])
+def test_placeholder_label_keeps_out_of_the_safe_zone(tmp_path, box):
+    """The 「画像未定」 label of a full-bleed art box (the standee layout's figure, 31 mm wide on a
+    25 mm strip) reached 1.6 mm from the trim, and the print lint named the built-in layout:
+    its ground is cut to the 3 mm safe zone, where that leaves it half its width."""
+    deck = "name: 駒\nsize: [25, 120]\nfront: card-front.svg.j2\nfields: {name: text, art: image}\n" \
+           "pieces:\n  - {name: Harbor Master, art: TBD}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=_front(f"image(piece.art, {box})"))
+    game = load_game(Workspace(ws), "test")
+    deck_ = game.decks[0]
+    root = etree.fromstring(Renderer(ws / "templates", game, 3.0).render(Face(deck_, deck_.pieces[0], "front")).encode())
+    rects = list(root.iter("{*}rect"))
+    frame = next(r for r in rects if r.get("stroke") == "#f7b3d8")
+    ground = rects[rects.index(frame) + 1]
+    gx, gy, gw, gh = (float(ground.get(k)) for k in ("x", "y", "width", "height"))
+    assert 3 - 1e-6 <= gx and gx + gw <= 25 - 3 + 1e-6 and 3 - 1e-6 <= gy and gy + gh <= 120 - 3 + 1e-6, (gx, gw, gy, gh)
+    assert [t.text for t in root.iter("{*}text")][:1] == ["画像未定"]  # the label is still there

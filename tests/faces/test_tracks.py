@@ -247,3 +247,15 @@ def test_odd_rings_close_without_a_gap(spare, n, w, h):
     for a, b in zip(spaces, spaces[1:] + spaces[:1]):
         assert _adjacent(a, b), (a, b)
     _tiles_the_ring(spaces, 2, 3, w, h, track_inner(n, 2, 3, w, h, spare=spare))
+
+
+@pytest.mark.parametrize(("n", "start", "layout", "said"), [
+    (25, 25, "ring", "track(25, start=25) has 1 space, 25…25"),
+    (10, 30, "row", "track(10, start=30) has 0 spaces, 30…10"),
+])
+def test_a_track_too_short_says_how_many_spaces_it_has(n, start, layout, said):
+    """track(25, start=25) for a second board half numbered 25 to 49 said only 'a ring needs at
+    least 4 spaces': a designer reading n as a count did not see why 25 spaces were too few."""
+    with pytest.raises(ValueError) as e:
+        track_spaces(n, 0, 0, 250, 160, layout, start=start)
+    assert said in str(e.value) and "its first number is the last space's, not how many" in str(e.value), e.value

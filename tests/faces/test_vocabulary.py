@@ -53,7 +53,21 @@ def test_workspace_without_common_uses_the_built_in_templates(tmp_path):
     assert not (tmp_path / "ws" / "templates" / "common").exists()
     roots = _render(tmp_path, '{% import "common/macros.svg.j2" as m with context %}{{ m.ground("red") }}')
     assert roots[0].tag == f"{SVG}svg" and roots[0].get("width") == "46.0mm"  # common/piece.svg.j2: trim + bleed
-    assert _fills(roots[0]) == ["red"]  # m.ground passes the colour through as given
+    assert _fills(roots[0]) == ["#cc3333"]  # the palette's red, as textbox(), icon() and track() read it
+
+
+def test_the_macros_take_palette_names_and_any_svg_colour(tmp_path):
+    """m.badge(…, "storm") printed fill='storm' and the face stopped as 'not a colour' at a line of
+    pnpgen's macros, while its ink= (a textbox's fill) took the palette name: every colour of a
+    macro is a palette name or an SVG colour as given."""
+    roots = _render(tmp_path, '{% import "common/macros.svg.j2" as m with context %}{{ m.ground("white") }}'
+                              '{{ m.frame("ink", "red") }}{{ m.badge(1, 20, 20, 5, "red", stroke="ink") }}'
+                              '{{ m.text_panel("x", 5, 5, 20, 10, "#abcdef", "red") }}{{ m.band(5, 3, "none") }}')
+    rects = list(roots[0].iter(f"{SVG}rect"))
+    assert [(r.get("fill"), r.get("stroke")) for r in rects] == [
+        ("white", None), ("#222222", "#cc3333"), ("#abcdef", "#cc3333"), ("none", None)]
+    (circle,) = roots[0].iter(f"{SVG}circle")
+    assert (circle.get("fill"), circle.get("stroke")) == ("#cc3333", "#222222")
 
 
 def test_the_placeholder_stamp_sets_its_text_on_a_ground_that_differs_from_its_ink(tmp_path):
@@ -148,3 +162,25 @@ def test_a_fresh_workspace_builds(tmp_path):
     assert sorted(p.name for p in (ws / "templates").iterdir()) == ["test"]
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "out")) == 0
     assert (tmp_path / "out" / "test" / "cards.pdf").is_file()
+
+
+def test_a_bad_colour_given_to_a_macro_is_named_at_the_line_calling_it(tmp_path):
+    """m.badge(…, "stom") stopped naming only the template file and line 20 of pnpgen's macros:
+    the designer's line that gave the value is named, and a palette colour told how to write."""
+    from pnpgen.data.art import ArtFolder
+    from pnpgen.faces.convert import convert_face
+
+    art = ('{% import "common/macros.svg.j2" as m with context %}\n{{ m.ground("white") }}\n'
+           '{{ m.badge(1, 20, 20, 5, "stom") }}\n')
+    front = '{% extends "common/piece.svg.j2" %}{% block art %}\n' + art + "{% endblock %}"
+    ws = make_workspace(tmp_path / "ws", deck=DECK)
+    template = ws / "templates" / "test" / "chip-front.svg.j2"
+    template.write_text(front, encoding="utf-8")
+    game = load_game(Workspace(ws), "test")
+    deck = game.decks[0]
+    svg = Renderer(ws / "templates", game, 3.0).render(Face(deck, deck.pieces[0], "front"))
+    with pytest.raises(InputError) as e:
+        convert_face((svg, "deck 'chips' piece 1", str(template), ArtFolder(ws / "data" / "test" / "art")))
+    msg = str(e.value)
+    assert msg.startswith(f"{template}:4: ") and "fill='stom', which is not a colour" in msg, msg
+    assert 'a palette colour as {{ colour("name") }}' in msg, msg

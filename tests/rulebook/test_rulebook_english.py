@@ -891,3 +891,31 @@ def test_a_compound_breaks_only_at_its_hyphen_and_feet_and_inches_are_primes(tmp
     assert "5′11″" in text and "12″" in text and "1990’s" in text and "“Take 5”" in text and "’11" not in text
     primes = [g for page in pages for g in page if g.char in "′″"]
     assert len(primes) == 3 and all(fontreg.has_glyph(g.font, g.char) for g in primes), [(g.char, g.font) for g in primes]
+
+
+def test_a_tie_of_two_spellings_goes_to_the_names_then_to_the_first_written():
+    """An American game of Harbor tokens whose draft wrote harbors once and harbours once: the
+    British harbours won every tie ('as written first', though it was not), so the note asked
+    the designer to write harbours. The names' spelling decides a tie, else the one written first."""
+    from pnpgen.rulebook.englishproof import slips
+
+    lines = [(5, "Trade at harbors."), (9, "1. Count your harbours."), (12, "Score colour; the color bonus.")]
+    said = [(s.line, s.found, s.suggest) for s in slips(lines, {5, 9, 12}, ["Harbor tokens"])]
+    assert said == [(9, "harbours", "harbors (1×)"), (12, "color", "colour (1×)")], said
+    said = [(s.line, s.found) for s in slips([(3, "Color first."), (4, "Then colour.")], {3, 4})]
+    assert said == [(4, "colour")], said  # no name: the one written first
+    said = [(s.line, s.found) for s in slips([(3, "Harbours, harbours."), (4, "Two harbors.")], {3, 4}, ["Harbor"])]
+    assert said == [(4, "harbors")], said  # a clear majority still wins over the names' spelling
+
+
+def test_the_quick_references_setup_heading_reads_as_english(tmp_path):
+    """An American trial: the setup's steps stood under "Setup counts" (the Japanese heading is
+    準備（人数と枚数）, setup with its counts): the English heading is "Setup"."""
+    ws = make_workspace(tmp_path / "ws", game=TWO, deck=DECK)
+    draft = "Test Game\n\n# Setup\n\n1. Shuffle the deck.\n2. Deal 5 cards to each player.\n\n# Playing\n\n1) Draw a card.\n"
+    (ws / "data" / "test" / "draft.en.txt").write_text(draft, encoding="utf-8")
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+    game = load_game(Workspace(ws), "test", lang="en")
+    result = build_rulebook(game, FONTS, pictures=pictures_from_game(game, ws / "templates"))
+    quick = next(t for t in pdf_texts(result.files["rulebook.pdf"]) if "Quick reference" in t and "p. " in t)
+    assert re.search(r"• Setup\s*\n", quick) and "Setup counts" not in quick and "Shuffle the deck" in quick, quick

@@ -143,11 +143,10 @@ def test_a_font_the_game_no_longer_names_is_not_read_again(tmp_path, capsys):
     """``watch``'s way, one process: a crafted font named in game.yaml stops the build; once
     game.yaml names a good font again, the next build no longer reads the crafted one — not even
     where a face drawn by svglib (a <mask>) has every font the game names registered with it."""
-    masked = "{% block art %}<mask id=\"m\"/><rect width=\"5\" height=\"5\"/>{% endblock %}"
+    masked = "{% block art %}<mask id=\"m\"/><rect width=\"5\" height=\"5\"/>"  # (the art block's own text after it)
     ws, name = _workspace(tmp_path / "ws", "an outline past glyf")
     front = ws / "templates" / "test" / "card-front.svg.j2"
-    front.write_text(front.read_text(encoding="utf-8").replace("{% block art %}", masked + "{% block unused %}", 1),
-                     encoding="utf-8")
+    front.write_text(front.read_text(encoding="utf-8").replace("{% block art %}", masked, 1), encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     assert f"{name}.ttf" in capsys.readouterr().err
     (ws / "data" / "test" / "game.yaml").write_text(GAME_YAML, encoding="utf-8")  # the gothic role's default again

@@ -243,3 +243,22 @@ def test_a_broken_save_is_said_in_the_terminal_too(tmp_path, monkeypatch, capsys
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith("pnpgen: error: data/test/decks/cards.yaml:"), err
     assert preview.state.error == "" and "カード三" in json.dumps(preview.state.decks, ensure_ascii=False)
+
+
+def test_an_english_games_page_is_in_english(tmp_path):
+    """The page said <html lang="ja"> for every game: an English game's names went to a browser's
+    Japanese face and hyphenation. The page has the game's language; a game whose data does not
+    load keeps the last good build's title."""
+    from conftest import GAME_YAML
+    from pnpgen.serve.app import page_title
+    from pnpgen.serve.page import html
+
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML.replace("title: テストゲーム", "title: Tidewater")
+                        + "languages: [en]\n")
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    title, lang = page_title(Workspace(ws), "test", preview)
+    assert (title, lang) == ("Tidewater", "en")
+    assert html(preview.state, title, lang).startswith('<!doctype html>\n<html lang="en">')
+    (ws / "data" / "test" / "game.yaml").write_text("title: [\n", encoding="utf-8")
+    preview.built_title = "Tidewater"
+    assert page_title(Workspace(ws), "test", preview) == ("Tidewater", "ja")

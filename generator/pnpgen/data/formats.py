@@ -21,6 +21,9 @@ CARD_FORMATS: dict[str, tuple[float, float]] = {
 # Bleed (塗り足し) round every piece: artwork runs this far past the trim (docs/print-facts.md;
 # the 3 mm Japanese doujin printers and The Game Crafter ask for). The one default of --bleed.
 BLEED_MM = 3.0
+# Text and thin lines keep this far inside the trim (a drifted cut takes what is nearer): the
+# templates' ``safe``, the built-in macros' and layouts' margin, and the print lint's default.
+SAFE_MM = 3.0
 # Art printed below this resolution warns (dots per inch at its printed size); --min-dpi's one default.
 MIN_DPI = 300.0
 

@@ -79,7 +79,7 @@ SYNONYMS = {
     "flavour": ({"flavor", "flavor text", "flavour text", "フレーバー", "フレーバーテキスト"}, "the flavour line"),
     "art": ({"画像", "イラスト", "絵", "picture", "illustration"}, "the card's picture"),
 }
-NEW_FIELD = "; a new field is declared first: fields: {{{key}: text}}"
+NEW_FIELD = "; a new field is declared first: fields: {{{key}: {type}}}"
 NEW_FIELD_LAYOUT = ("; a new field is shown by a box of its own, which declares it: {rename}layout: {{extends: {layout}, "
                     "boxes: {{{box}: {{field: {field}, x: …, y: …, w: …, h: …}}}}}}; one kept for yourself and never "
                     "printed (a memo) is declared alone: fields: {{{field}: text}}")  # box: a box's name, lower case
@@ -117,9 +117,17 @@ def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: s
                 f"to {box} (a field name has no spaces), then "
             raise doc.error(keypath + (key,), f"unknown key in {what}{near}",
                             ("one of " + listed if listed else "no keys here") + ("" if near else more.format(
-                                key=key, box=box, field=key if named else box, rename=rename)),
+                                key=key, box=box, field=key if named else box, rename=rename,
+                                type=_field_type(mapping[key]))),
                             key=True)
     return mapping
+
+
+def _field_type(value: Any) -> str:
+    """The field type a new key's value reads as (``danger: 2`` is an int field, not text)."""
+    if isinstance(value, bool):
+        return "bool"
+    return {int: "int", float: "number", list: "list", dict: "map"}.get(type(value), "text")
 
 
 def _misspelt_reads(raw: layouts.RawLayout, pieces: list, defaults: dict, allowed: list) -> None:

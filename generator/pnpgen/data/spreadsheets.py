@@ -14,6 +14,7 @@ import csv
 import datetime as dt
 import functools
 import io
+import os
 import re
 import zipfile
 from collections.abc import Mapping
@@ -110,6 +111,15 @@ def in_worksheet(key: str | None, sheet: str | None) -> str | None:
 SHEET_KEYS = ("file", "sheet")  # pieces: {file: cards.csv, sheet: name}
 
 
+def _elsewhere(game_root: Path, path: Path) -> Path | None:
+    """A file of ``path``'s name in the game's folder or one of its own folders (no link followed
+    out of it), relative to it: where ``export-sheet --out`` was told to put it."""
+    folders = [game_root, *sorted(d for d in game_root.iterdir() if d.is_dir() and not d.is_symlink())]
+    found = [d / path.name for d in folders if (d / path.name).is_file() and not (d / path.name).is_symlink()
+             and d / path.name != path]
+    return found[0].relative_to(game_root) if found else None
+
+
 def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str, str]) -> tuple[SheetDoc, list[dict]]:
     """The deck's ``pieces: {file: …}`` → (where-answering sheet, one mapping per row)."""
     spec = doc.data["pieces"]
@@ -128,6 +138,11 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
         path = contained(alike, game_root, "pieces.file", doc.where(("pieces", "file")))
     if not path.is_file():
         there = sorted(p.name for p in path.parent.iterdir() if p.suffix.lower() in SUFFIXES) if path.parent.is_dir() else []
+        elsewhere = _elsewhere(game_root, path)
+        if elsewhere is not None:  # export-sheet --out put it in the game's folder, say: where it is, how to name it
+            moved = os.path.relpath(game_root / elsewhere, deck_file.parent).replace(os.sep, "/")
+            raise doc.error(("pieces", "file"), f"spreadsheet {name!r} is not beside the deck file, but "
+                            f"{(game_root / elsewhere).as_posix()} is", f"the file moved to {path}, or file: {moved}")
         raise doc.error(("pieces", "file"), f"spreadsheet {name!r} not found{suggest(name, there)}", f"a file {path}")
     shown = deck_file.parent / name
     sheet = spec.get("sheet")

@@ -94,10 +94,16 @@ _UNIT_WORDS = {"inch": "in", "inches": "in", "″": "in", '"': "in", "millimetre
 
 
 def _meant_length(value: Any) -> str:
-    """``; did you mean 63.5mm?`` for a length written with a decimal comma (``63,5mm``) or a
-    unit spelt out (``2.5 inch``, ``3 ミリ``); else nothing."""
+    """``; did you mean 63.5mm?`` for a length written with a decimal comma (``63,5mm``), a unit
+    spelt out (``2.5 inch``, ``3 ミリ``) or a fraction (``1/8in``: 0.125in); else nothing."""
     if not isinstance(value, str):
         return ""
+    fraction = re.fullmatch(r"\s*(?:([0-9]+)[\s-]+)?([0-9]+)\s*/\s*([0-9]+)\s*(in|inch|inches|\"|mm|cm|pt)?\s*",
+                            typed(value).lower())
+    if fraction:  # 1/8in, 2 1/2in: a fraction, as an inch ruler reads, in the decimals a length takes
+        whole, top, bottom = int(fraction.group(1) or 0), int(fraction.group(2)), int(fraction.group(3))
+        unit = {"": "in", "inch": "in", "inches": "in", '"': "in"}.get(fraction.group(4) or "", fraction.group(4))  # (no one halves mm)
+        return f"; did you mean {whole + top / bottom:g}{unit}?" if bottom else ""
     m = re.fullmatch(r"\s*([-+]?[0-9]+(?:[.,][0-9]+)?)\s*(\S*)\s*", typed(value))
     if m is None:
         return ""

@@ -115,19 +115,22 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
         return [], {}
     lines: list[str] = []
     reprint: dict[str, Any] = {}
+    was = renamed(before, now)
     for deck_id, new in now.items():
-        old = before.get(deck_id)
+        old = before.get(deck_id) or before.get(was.get(deck_id, ""))
         if old is None:
             lines.append(f"{deck_id}: new deck, {counted(new['count'], 'piece')}, {counted(new['sheets'], 'sheet')}")
             continue
         details = reasons(old, new)
         pages = changed_pages(old.get("pages"), new["pages"], old.get("page_art"), new.get("page_art"), _per_sheet(new))
         if not details and not pages:
+            if deck_id in was:  # a deck file renamed, nothing in it changed
+                lines.append(f"{deck_id}: the deck {was[deck_id]} renamed, nothing to reprint")
             continue
         if not details:
             details = ["sheets changed"]
         shown = details if len(details) <= SHOWN else [*details[:SHOWN], f"and {len(details) - SHOWN} more: manifest.json, reprint"]
-        line = f"{deck_id}: {old['count']} → {new['count']} ({', '.join(shown)})"
+        line = f"{deck_id}{f' (was {was[deck_id]})' if deck_id in was else ''}: {old['count']} → {new['count']} ({', '.join(shown)})"
         if new["sheets"] != old["sheets"]:
             line += f", sheets {old['sheets']} → {new['sheets']}"
         sheets = sorted({(p - 1) // _per_sheet(new) + 1 for p in pages})
@@ -140,8 +143,25 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
             line += f"; {new['file']}: no sheet to reprint (pieces to pull out only)"
         lines.append(line)
         reprint[deck_id] = {"file": new["file"], "sheets": sheets, "pages": pages, "why": details}
-    lines += [f"{deck_id}: deck removed" for deck_id in before if deck_id not in now]
+    lines += [f"{deck_id}: deck removed" for deck_id in before if deck_id not in now and deck_id not in was.values()]
     return lines, reprint
+
+
+def renamed(before: dict[str, Any], now: dict[str, Any]) -> dict[str, str]:
+    """A deck new since ``before`` → the deck gone since then that it is, its file renamed
+    (tiles.yaml to terrain.yaml): the one whose printed faces (``pairs``) it shares most."""
+    gone = {d: {(p[0], p[1]) for p in rec.get("pairs", [])} for d, rec in before.items()
+            if d not in now and isinstance(rec, dict)}
+    out: dict[str, str] = {}
+    for deck_id, rec in now.items():
+        if deck_id in before:
+            continue
+        faces = {(p[0], p[1]) for p in rec.get("pairs", [])}
+        shared = {d: len(faces & pairs) for d, pairs in gone.items() if d not in out.values()}
+        best = max(shared, key=lambda d: (shared[d], d), default=None)
+        if best is not None and shared[best]:
+            out[deck_id] = best
+    return out
 
 
 def copies_taken_out_only(old: dict[str, Any], new: dict[str, Any]) -> bool:

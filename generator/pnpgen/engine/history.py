@@ -33,7 +33,7 @@ from pnpgen import usercache
 from pnpgen.data.draftlines import DraftLines
 from pnpgen.data.i18n import LANGUAGE_CODE
 from pnpgen.data.textfile import decode as decode_text
-from pnpgen.engine.changes import in_deck_order, matched, numbered_name
+from pnpgen.engine.changes import in_deck_order, matched, numbered_name, renamed
 from pnpgen.errors import InputError
 from pnpgen.messages import FALLBACK, msg
 from pnpgen.safetext import quoted
@@ -367,13 +367,18 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
     """What changed from ``a`` to ``b``, deck by deck: counts old → new, each changed field old →
     new, pieces added and removed; and the rulebook sections changed."""
     decks: dict[str, Any] = {}
-    for deck_id in [*b.body["decks"], *(d for d in a.body["decks"] if d not in b.body["decks"])]:
-        old = a.body["decks"].get(deck_id, {"count": 0, "pieces": {}, "values": {}})
+    was_deck = renamed(a.body["decks"], b.body["decks"])  # a deck file renamed: the deck it was
+    for deck_id in [*b.body["decks"], *(d for d in a.body["decks"] if d not in b.body["decks"]
+                                        and d not in was_deck.values())]:
+        old = a.body["decks"].get(deck_id) or a.body["decks"].get(was_deck.get(deck_id, ""),
+                                                                  {"count": 0, "pieces": {}, "values": {}})
         new = b.body["decks"].get(deck_id, {"count": 0, "pieces": {}, "values": {}, "name": old.get("name")})
         # in the deck's order (an entry keeps them in its keys' order: 1, 10, 100, 101, …, 2)
         old, new = {**old, "pieces": in_deck_order(old["pieces"])}, {**new, "pieces": in_deck_order(new["pieces"])}
         entry: dict[str, Any] = {"name": new.get("name") or old.get("name"), "count": [old["count"], new["count"]],
                                  "added": [], "removed": [], "counts": [], "fields": []}
+        if deck_id in was_deck:
+            entry["renamed_from"] = was_deck[deck_id]
         # the pieces' size, recorded since it is (a tuck box resized by its deck's count, a new format)
         if old.get("size") and new.get("size") and old["size"] != new["size"] and old["pieces"] and new["pieces"]:
             entry["size"] = [old["size"], new["size"]]
@@ -407,7 +412,8 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
                                                              or (label in backs and not entry["back_changed"]))]
         # every piece of both versions redrawn (a font size of the layout): one line, not one a piece
         entry["every_face_changed"] = len(entry["faces"]) > 1 and len(entry["faces"]) == len(sides)
-        if any(entry.get(k) for k in ("added", "removed", "counts", "fields", "faces", "back_changed", "size")) \
+        if any(entry.get(k) for k in ("added", "removed", "counts", "fields", "faces", "back_changed", "size",
+                                      "renamed_from")) \
                 or old["count"] != new["count"]:
             decks[deck_id] = entry
     ra, rb = a.body.get("rulebook", {}), b.body.get("rulebook", {})
@@ -444,7 +450,8 @@ def markdown(d: dict[str, Any]) -> str:
         out.append(say("nothing"))
     for deck_id, e in d["decks"].items():
         out += [f"## {_md(e['name'])} ({_md(deck_id)}): {e['count'][0]} → {e['count'][1]}", ""]
-        out += _capped([*([say("size", old=_mm(e["size"][0]), new=_mm(e["size"][1]))] if e.get("size") else []),
+        out += _capped([*([say("renamed", old=_md(e["renamed_from"]), new=_md(deck_id))] if e.get("renamed_from") else []),
+                        *([say("size", old=_mm(e["size"][0]), new=_mm(e["size"][1]))] if e.get("size") else []),
                         *(say("count", piece=_md(c["piece"]), old=c["old"], new=c["new"]) for c in e["counts"]),
                         *(say("field", piece=_md(f["piece"]), field=_md(f["field"]), old=_md(_show(f["old"], lang)),
                               new=_md(_show(f["new"], lang))) for f in e["fields"]),

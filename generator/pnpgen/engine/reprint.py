@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pnpgen import fonts as fontreg
-from pnpgen.engine.changes import art_tag, matched, numbered_name, plain_values
+from pnpgen.engine.changes import art_tag, matched, numbered_name, plain_values, renamed
 from pnpgen.engine.imposition import duplex_ready, fit_to_printer, version_stamp
 from pnpgen.engine.options import BuildOptions
 from pnpgen.impose.plan import Page, PagePlan
@@ -40,8 +40,12 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
     assert result.rendered is not None
     lang = result.game.lang
     out = []
+    deleted = {d: rec for d, rec in before.items() if isinstance(rec, dict)
+               and d not in {df.deck.id for df in result.rendered.decks}}
+    moved = renamed(before, {df.deck.id: {"pairs": [[p.front, p.back] for p in df.pairs]} for df in result.rendered.decks})
     for df in result.rendered.decks:
-        pairs_before = before.get(df.deck.id, {}).get("pairs", [])
+        record = before.get(df.deck.id) or deleted.get(moved.get(df.deck.id, ""), {})
+        pairs_before = record.get("pairs", [])
         # a pair is known by its faces and, when the earlier build recorded them, the pictures they
         # show: a repainted picture makes its copies new (an older record compares faces alone)
         painted = bool(pairs_before) and all(len(p) > 4 for p in pairs_before)
@@ -62,7 +66,7 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
                  numbered_name(f"{p.piece.index}:{p.piece.label}", shared) for p in df.pairs}
         labels_now = {f"{p.index}:{p.label}" for p in df.deck.pieces if p.count > 0}  # a count set to 0: removed
         if any(pair not in new and old_names[pair] not in labels_now for pair in old):  # gone, or renamed
-            labels_now |= _renamed(before.get(df.deck.id, {}), df.deck, labels_now)
+            labels_now |= _renamed(record, df.deck, labels_now)
         dr = DeckReprint(df.deck.id, df.deck.name, backs=[] if df.backs is not None else None)
         extra = {pair: n - old.get(pair, 0) for pair, n in new.items() if n > old.get(pair, 0)}
         for i, front in enumerate(df.fronts):
@@ -84,6 +88,15 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
                 name = msg(f"reprint.pull.{why}", lang, piece=numbered_name(label, shared))
                 dr.pull[name] = dr.pull.get(name, 0) + gone
         if dr.add or dr.pull:
+            out.append(dr)
+    for d, rec in deleted.items():  # a deck file deleted: every copy of it comes out of the box
+        if d in moved.values():
+            continue
+        dr = DeckReprint(d, str(rec.get("name", d)))
+        for _f, _b, n, label, *_art in rec.get("pairs", []):
+            name = msg("reprint.pull.removed", lang, piece=str(label).split(":", 1)[-1])
+            dr.pull[name] = dr.pull.get(name, 0) + n
+        if dr.pull:
             out.append(dr)
     return out
 

@@ -12,10 +12,10 @@ from pnpgen.data import validate
 from pnpgen.data.model import Deck
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import Located, load_yaml
-from pnpgen.errors import InputError, contained, suggest, too_long
+from pnpgen.errors import InputError, Where, contained, suggest, too_long
 from pnpgen.impose.booklet import A5
 from pnpgen.pdf.pdfx import OutputCondition
-from pnpgen.units import mm_to_px
+from pnpgen.units import MM_PER_INCH, mm_to_px
 
 SHIPPED = resources.folder("pnpgen.exports", "presets")
 LAYOUTS = ("png-faces", "pdf-copies", "pdf-faces", "tts", "rulebook")
@@ -338,10 +338,13 @@ def fit_deck(preset: Preset, deck: Deck, fit: str | None) -> Fitted:
     works = [mode for mode in FITS if adapted[mode][1] <= limit + 1e-9]
     if fit is None:
         if works:
+            at = deck.size_where or Where(deck.source)
+            fw, fh = trims[nearest.name]
             raise NotTaken(
                 f"deck {deck.id!r} is {w:g}×{h:g} mm; {preset.name} has no format of that size, the nearest is "
-                f"{nearest.describe()}", path=deck.source, key="size",
-                expected=f"a size of one of {sizes}, or --fit {'|'.join(works)} to adapt it")
+                f"{nearest.describe()}", path=at.path, line=at.line, column=at.column, key="size",
+                expected=f"size: {_written_size(*((fh, fw) if turned else (fw, fh)))} in the deck file for its "
+                f"{nearest.name} (or a size of one of {sizes}), or --fit {'|'.join(works)} to adapt it")
         raise NotTaken(
             f"deck {deck.id!r} is {w:g}×{h:g} mm, not a card {preset.name} prints: its nearest format, "
             f"{nearest.describe()}, is {min(m for _, m in adapted.values()):.2f} mm off a side, more than "
@@ -354,6 +357,15 @@ def fit_deck(preset: Preset, deck: Deck, fit: str | None) -> Fitted:
             path=deck.source, key="size",
             expected=f"--fit {works[0]}" if works else "a deck size close to one of the preset's formats")
     return fitted
+
+
+def _written_size(w: float, h: float) -> str:
+    """A deck's ``size:`` as a designer writes it: in inches where both are whole sixteenths (an
+    inch shop's 2.5 × 3.5 in), else in mm."""
+    inches = [v / MM_PER_INCH for v in (w, h)]
+    if all(abs(v * 16 - round(v * 16)) < 1e-6 for v in inches):
+        return f"[{inches[0]:g}in, {inches[1]:g}in]"
+    return f"[{w:g}, {h:g}]"
 
 
 def _adapt(nearest: Format, size: tuple[float, float], fit: str, turned: bool = False) -> tuple[Fitted, float]:

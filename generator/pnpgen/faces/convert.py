@@ -9,6 +9,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from pnpgen.data.art import picture_hash
@@ -118,11 +119,29 @@ def face_error(message: str, where: str, template: str, e: InputError | None = N
     # the element's template line, where the converter knows it, goes in front: templates/x.svg.j2:8
     at = _WRITTEN_AT.search(message)
     line = int(at.group(1)) if at and template and template.endswith(at.group(2)) else None
+    if at and line is None and template and at.group(2).startswith("common/"):  # drawn by a built-in macro
+        line = _calling_line(template, message)
     return InputError(one_line(message), path=template or None, line=line, key=e.key if e else None,
                       expected=e.expected if e else None)
 
 
 _WRITTEN_AT = re.compile(r"written at line (\d+) of ([^\s,)]+)")  # svg/__init__.py Converter._name
+_VALUE = re.compile(r"has [\w:-]+=(['\"])(.+?)\1")  # the value an element's error quotes: fill='stom'
+
+
+def _calling_line(template: str, message: str) -> int | None:
+    """The one line of the face's template that writes the quoted value the error names, in quotes
+    (m.badge(1, x, y, r, "stom") for a circle's fill='stom' in pnpgen's macros), else None."""
+    value = _VALUE.search(message)
+    if value is None:
+        return None
+    try:
+        text = Path(template).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    said = value.group(2)
+    lines = [n for n, t in enumerate(text.splitlines(), 1) if f'"{said}"' in t or f"'{said}'" in t]
+    return lines[0] if len(lines) == 1 else None
 
 
 MIN_FACES = 64  # fewer faces convert faster than worker processes start

@@ -25,7 +25,7 @@ from urllib.parse import quote
 from markupsafe import Markup, escape
 
 from pnpgen.data.art import ArtFolder, ArtInfo
-from pnpgen.data.formats import MIN_DPI
+from pnpgen.data.formats import MIN_DPI, SAFE_MM
 from pnpgen.data.markup import literal
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder, placeholder_note
 from pnpgen.errors import InputError
@@ -126,7 +126,7 @@ class ArtPlacer:
             if path is None or (isinstance(path, str) and not path.strip()) or is_placeholder(path):
                 note = placeholder_note(path)  # art: 未定 dragon.png — the file to come, named on the frame
                 return _placeholder(x, y, w, h, "\n".join(literal(t) for t in (self.art_to_come, piece.label, note) if t),
-                                    textbox)
+                                    textbox, deck.trim_mm)
             fx, fy = _focus(focus)
             info = self.folder.info(str(path), key="image", in_templates=True)
             iw, ih = info.size
@@ -245,7 +245,8 @@ HATCH_MM = (2.0, 12.0)  # the hatch's spacing: at least and at most (mm) …
 HATCH_SHARE = 1 / 12  # … else a twelfth of the box's shorter side (a dozen lines across a card's art)
 
 
-def _placeholder(x: float, y: float, w: float, h: float, label: str, textbox: Callable) -> Markup:
+def _placeholder(x: float, y: float, w: float, h: float, label: str, textbox: Callable,
+                 trim: tuple[float, float]) -> Markup:
     """A visible frame where art will go: a light cross-hatch in a thin solid frame, and ``label``
     (「画像未定」 or "Art to come" in the game's language, the piece's name, the note after 未定).
     No dashed line and no line corner to corner: a board's glue strip and a tile's guide are
@@ -262,12 +263,23 @@ def _placeholder(x: float, y: float, w: float, h: float, label: str, textbox: Ca
     lines = LABEL_LINES + 1.35 * max(0, label.count("\n") - 1)
     lw, lh = w * 0.8, min(h * 0.5, pt_to_mm(size) * lines)
     lx, ly = x + (w - lw) / 2, y + (h - lh) / 2
+    # … and inside the piece's safe zone, as the built-in layouts keep text: a full-bleed art box
+    # (a standee's figure) put the label within 2 mm of the cut, named by the print lint
+    lx, lw = _within(lx, lw, trim[0])
+    ly, lh = _within(ly, lh, trim[1])
     if lh < pt_to_mm(LABEL_MIN_PT) * 1.35:  # a box no line of the label fits (a 2 mm slot; 0.01 mm stopped the build)
         return Markup(frame)
     label_ground = f'<rect x="{_n(lx)}" y="{_n(ly)}" width="{_n(lw)}" height="{_n(lh)}" fill="#ffffff"/>'
     text = textbox(label, lx, ly, lw, lh, size=size, min_size=LABEL_MIN_PT, align="center", valign="middle",
                    fill=PLACEHOLDER_COLOUR)
     return Markup(frame + label_ground) + text
+
+
+def _within(start: float, length: float, trim: float) -> tuple[float, float]:
+    """``start``, ``length`` cut to the safe zone of a trim ``trim`` long, where at least half of
+    the length is left (a box the safe zone leaves nothing of keeps its place)."""
+    low, high = max(start, SAFE_MM), min(start + length, trim - SAFE_MM)
+    return (low, high - low) if high - low >= length / 2 else (start, length)
 
 
 def _hatch(x: float, y: float, w: float, h: float, step: float) -> str:

@@ -1,4 +1,5 @@
-"""Which template line drew each SVG element, for the print lint (``pnpgen.faces.printlint``).
+"""Which template line drew each SVG element, for the print lint (``pnpgen.faces.printlint``) and
+for a template whose SVG is not XML (``svg_mistake``).
 
 - ``SourceLines``, a Jinja extension: every tag written literally in a template (``<rect``,
   ``<text``, … in its text, not in what an expression prints) gets the attribute
@@ -91,6 +92,53 @@ def traced(helper: Callable[..., Any]) -> Callable[..., Any]:
 def strip(svg: str) -> str:
     """The SVG without the source-line attributes (what a face is known by)."""
     return _ANY.sub("", svg) if ATTRIBUTE in svg else svg
+
+
+# libxml2's words for a tag it could not close, naming the tag and the line it opened on
+_OPENED = re.compile(r"(?:mismatch: |tag )([\w.:-]+) line (\d+)")
+_PLACE = re.compile(r",? line \d+, column \d+$")
+_HINTS = (  # a libxml2 message → what the template should write instead
+    ("AttValue", 'every attribute value in quotes: fill="{{ c }}", not fill={{ c }}'),
+    ("EntityRef", "&amp; for an & the template writes itself (text from the data is escaped already)"),
+    ("Entity '", "a character as itself or a numeric reference (&#160; for &nbsp;): SVG knows only "
+                 "&amp; &lt; &gt; &quot; &apos;"),
+    ("attributes construct", 'attributes written name="value", a space between them, the tag ended by > or />'),
+    ("parsing attribute name", 'attributes written name="value", the tag ended by > or />'),
+    ("redefined", "each attribute once in a tag"),
+    ("Extra content at the end", 'one <svg> root: {% extends "common/piece.svg.j2" %} first, the drawing inside '
+                                 "{% block art %} … {% endblock %}"),
+    ("Start tag expected", 'one <svg> root: {% extends "common/piece.svg.j2" %} first, the drawing inside '
+                           "{% block art %} … {% endblock %}"),
+)
+
+
+def svg_mistake(svg: str, message: str, line: int, column: int) -> tuple[str | None, str, str]:
+    """Where the template wrote the invalid SVG libxml2 stopped at (``name:line`` of the literal
+    tag, or None when no tag of a template is known there), what is wrong and what to write: a
+    designer sees the template, never the SVG it printed, so that SVG's line numbers mean nothing."""
+    message = _PLACE.sub("", message)
+    lines = svg.split("\n")
+    opened = _OPENED.search(message)
+    closing = re.search(r"mismatch: .* and ([\w.:-]+)$", message)
+    if opened:  # a tag left open: the line it was written on, when a template of the game wrote it
+        tag, at_line = opened.group(1), int(opened.group(2))
+        text = lines[at_line - 1] if 0 < at_line <= len(lines) else ""
+        marks = [_unmark(m) for m in re.findall(rf'<{re.escape(tag)} {ATTRIBUTE}="([^"]*)"', text)]
+        if marks and not marks[-1].startswith("common/"):
+            found = f", and </{closing.group(1)}> comes before its end" if closing else ""
+            return marks[-1], f"<{tag}> is never closed{found} ({message})", f"<{tag} …/>, or <{tag} …> closed by </{tag}>"
+    before = "\n".join([*lines[:line - 1], lines[line - 1][:column] if 0 < line <= len(lines) else ""])
+    marks = [_unmark(m) for m in re.findall(rf'{ATTRIBUTE}="([^"]*)"', before)]
+    at = marks[-1] if marks else None
+    if closing:  # the tag left open is pnpgen's (the root <svg>): a closing tag too many
+        return at, (f"</{closing.group(1)}> closes no tag the template opened, after the tag written on "
+                    f"this line ({message})"), "each closing tag after the tag it closes"
+    hint = next((h for k, h in _HINTS if k in message), "well-formed SVG; check unclosed tags in the template")
+    return at, f"a bare & ({message})" if "EntityRef" in message else message, hint
+
+
+def _unmark(mark: str) -> str:
+    return str(Markup(mark).unescape())
 
 
 def lines_of(svg: str) -> str:

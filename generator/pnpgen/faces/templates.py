@@ -19,7 +19,7 @@ from lxml import etree
 from pnpgen import usercache
 from pnpgen.data import validate
 from pnpgen.data.art import ArtFolder
-from pnpgen.data.formats import MIN_DPI
+from pnpgen.data.formats import MIN_DPI, SAFE_MM
 from pnpgen.data.markup import literal
 from pnpgen.data.model import (
     OPEN_COLOUR,
@@ -37,14 +37,15 @@ from pnpgen.faces import builtin, layouts
 from pnpgen.faces.budget import MAX_FACE_CHARS, FaceEnvironment, LoopBudget, printed
 from pnpgen.faces.helpers import mix, readable, shape_tools
 from pnpgen.faces.images import ArtPlacer
+from pnpgen.faces.jinjahints import syntax_mistake, unprinted
 from pnpgen.faces.lookup import check_templates, find_template
-from pnpgen.faces.sourcelines import SourceLines, traced
+from pnpgen.faces.sourcelines import SourceLines, svg_mistake, traced
 from pnpgen.faces.tracks import XY, Box, Space, TrackSvg
 from pnpgen.memo import Memo
 from pnpgen.svg.text import known_font, text_fonts, unknown_font
 from pnpgen.text import TextContext, icon, icons_saved, textbox
 
-SAFE_MM = 3.0
+
 class PieceView(Mapping):
     """A piece's fields for templates: ``piece.name`` and ``piece["name"]`` both work, and field
     names such as ``copy`` or ``count`` are not shadowed by dict methods."""
@@ -143,6 +144,9 @@ def missing(obj: Any, name: Any) -> str:
     if isinstance(obj, Mapping):
         keys = [str(k) for k in obj][:12]
         return f"no key {what} (its keys: {', '.join(keys)})" if keys else f"no key {what} in an empty mapping"
+    if isinstance(obj, jinja2.environment.TemplateModule):  # {% import … as m %}: its macros
+        names = sorted(k for k in vars(obj) if not k.startswith("_"))
+        return f"the imported template has no macro {what}{suggest(str(name), names)} (it has {', '.join(names)})"
     if isinstance(obj, str):
         return f"a text has no {what}"
     if obj is None:
@@ -239,7 +243,9 @@ def _signature_after_context(helper: Callable[..., Any]) -> inspect.Signature:
 
 
 _UNDEFINED = re.compile(r"^'(\w+)' is undefined")
-_CALLED = re.compile(r"^(\w+)\(\) ")  # "textbox() got an unexpected keyword argument 'colour'"
+# "textbox() got an unexpected keyword argument 'colour'"; a helper made inside another is named by
+# Python's path to it, "shape_tools.<locals>.outline() takes from 0 to 1 positional arguments"
+_CALLED = re.compile(r"^(?:[\w.]*<locals>\.)?(\w+)\(\) ")
 
 
 def _helper_called(e: TypeError, context: Mapping[str, Any]) -> tuple[str, list[str]] | None:
@@ -424,6 +430,7 @@ class Renderer:
         self.warnings: list[str] = []
         self.art = ArtPlacer(game, templates, min_dpi, self.warnings, printed)  # image(); art.folder.resolver for <image>
         self._checked: dict[str, list] = {}  # SVG text found well-formed → its plain <image> placements
+        self._printed: set[str] = set()  # templates whose art is all inside their parent's blocks (unprinted)
         self._deck_counts: dict[str, int] = {}  # deck id → its total count, summed once per deck
         self._names: dict[tuple[str, str], str] = {}  # (deck id, side) → the template's name for Jinja
         # (deck id, side) → the SVG of a face whose template read nothing of its piece or deck and
@@ -587,13 +594,18 @@ class Renderer:
         self.loops.reset()
         try:
             template = self.env.get_template(template_name)
+            if template_name not in self._printed:
+                self._all_printed(template_name, template.filename)
             svg = _bounded_text(template.generate(context))
         except jinja2.TemplateSyntaxError as e:
-            raise TemplateMistake(one_line(f"template syntax error: {e.message}"), path=e.filename or template_name,
-                                  line=e.lineno) from None
+            said, expected, line = syntax_mistake(e.message or "", e.lineno, e.source, self.env.filters)
+            raise TemplateMistake(one_line(f"template syntax error: {said}"), path=e.filename or template_name,
+                                  line=line, expected=expected) from None
         except _TooLong:
             raise InputError(f"the face's SVG is longer than {MAX_FACE_CHARS:,} characters (rendering {where})",
                              path=self.templates / template_name, expected="a smaller face") from None
+        except TemplateMistake:  # (unprinted art: said at its own line already)
+            raise
         except Exception as e:  # noqa: BLE001 - whatever a template or a helper raises is the template's error
             raise self._failure(e, face, template_name, where, context) from None
         self.art.place(deck, piece, self._well_formed(svg, template_name, where))
@@ -628,7 +640,8 @@ class Renderer:
                 message += suggest(said, [k for k in context if not k.startswith("_") and k != said])
         elif isinstance(e, TypeError) and (helper := _helper_called(e, context)) is not None:
             name, signature = helper
-            message, key, expected = str(e), None, f"{name}({', '.join(signature)}), as docs/data-format.md gives it"
+            message, key, expected = _CALLED.sub(f"{name}() ", str(e), count=1), None, \
+                f"{name}({', '.join(signature)}), as docs/data-format.md gives it"
         elif isinstance(e, RecursionError):  # a template including or extending itself, a macro calling itself
             message, key = "the template calls itself without end (an include, extends or macro that leads back to it)", None
             expected = ("an include or extends naming another template, and a macro that calls itself only "
@@ -670,7 +683,21 @@ class Renderer:
             undefined = _UNDEFINED.match(message) if isinstance(e, jinja2.UndefinedError) else None
             if undefined and undefined.group(1) in context:  # the template has it; the macro was not given it
                 expected = f'{{% import "{inside}" as m with context %}}: its macros read w, h, bleed and the helpers'
+        elif isinstance(e, jinja2.UndefinedError) and len({f.filename for f in own}) > 1:  # in a macro file of the game's
+            undefined = _UNDEFINED.match(message)
+            if undefined and undefined.group(1) in context and Path(at.filename).is_relative_to(self.templates):
+                name = Path(at.filename).relative_to(self.templates).as_posix()
+                expected = (f'{{% import "{name}" as … with context %}} in the template that imports it: a macro '
+                            "imported without 'with context' reads none of w, h, bleed, piece or the helpers")
         return InputError(message, path=at.filename, line=at.lineno, key=key, expected=expected)
+
+    def _all_printed(self, template_name: str, filename: str | None) -> None:
+        """Stop at art a template writes where its parent prints nothing (outside {% block art %})."""
+        found = unprinted(self.env, template_name)
+        if found is not None:
+            what, line, expected = found
+            raise TemplateMistake(what, path=filename or self.templates / template_name, line=line, expected=expected)
+        self._printed.add(template_name)
 
     def _well_formed(self, svg: str, template_name: str, where: str) -> list:
         """Invalid SVG, and an ``<image href>`` naming no readable file, are the template's
@@ -681,9 +708,12 @@ class Renderer:
         try:
             root = etree.fromstring(svg.encode("utf-8"), etree.XMLParser(resolve_entities=False, no_network=True))
         except etree.XMLSyntaxError as e:
-            raise InputError(f"the template produced invalid SVG: {parser_said(e.msg)} (line {e.lineno} of the SVG, "
-                             f"rendering {where})", path=self.templates / template_name,
-                             expected="well-formed SVG; check unclosed tags in the template") from None
+            at, what, expected = svg_mistake(svg, parser_said(e.msg), e.lineno or 0, e.offset or 0)
+            name, _, line = (at or "").rpartition(":")
+            written = name and (self.templates / name).is_file()  # a template of the workspace's
+            raise InputError(f"the template produced invalid SVG: {what} (rendering {where})",
+                             path=self.templates / (name if written else template_name),
+                             line=int(line) if written else None, expected=expected) from None
         filename = self.env.get_template(template_name).filename  # none for a layout (faces/layouts.py)
         template = Path(filename) if filename else self.templates / template_name
         self._check_fonts(root, template, where)

@@ -149,8 +149,14 @@ def _layout(n, x, y, w, h, layout, start, rows, spare):
         raise ValueError(f"a track of {n - start + 1:,} spaces: at most {MAX_SPACES:,} (a score track runs to 50 or 100)")
     values = list(range(start, n + 1))
     count = len(values)
+    spaces = f"track({n}, start={start}) has {max(count, 0)} space{'' if count == 1 else 's'}, {start}…{n}"
     if count < 1 or w <= 0 or h <= 0:
-        raise ValueError("a track needs at least one space and a box with an area")
+        raise ValueError(f"a track needs at least one space and a box with an area ({spaces}, in a {w:g}×{h:g} mm "
+                         "box; its first number is the last space's, not how many: track(start + 24, start=start) "
+                         "gives 25)")
+    if layout == "ring" and count < 4:
+        raise ValueError(f"a ring needs at least 4 spaces ({spaces}; its first number is the last space's, not how "
+                         "many: track(start + 24, start=start) gives 25)")
     cells: list[Cell] = []
     inner = None
     if layout == "ring":

@@ -470,6 +470,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         raise InputError(f"creep {creep_mm} mm is negative", key="creep", expected="0 or more mm per sheet")
     r = reading or read_rulebook(game, font_dir)
     pictures = shown_pictures(pictures or {}, r.settings)
+    for name in {*game.fonts.values(), *game.text_fonts.values(), *game.fallback_fonts, *game.text_fallback_fonts}:
+        fontreg.locate(name, font_dir)  # the faces the book shows draw with them (a card's own fonts: display)
     path, draft, doc, settings, fonts = r.path, r.draft, r.doc, r.settings, r.fonts
     warnings, report, findings = r.warnings, r.report, r.findings
     lang = game.lang  # pnpgen's own labels; the draft's text is in draft.lang

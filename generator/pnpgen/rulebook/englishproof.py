@@ -55,7 +55,10 @@ def slips(lines: list[tuple[int, str]], rules: set[int], names: Iterable[str] = 
                     seen[american] += [(n, line, m) for m in form.finditer(line)
                                        if m.group(1).casefold() not in named]
         if seen[False] and seen[True]:
-            usual = max((False, True), key=lambda a: (len(seen[a]), not a))  # a tie: the British one, as written first
+            # the more usual in the rules; in a tie, the one the names use (an American game's Harbor
+            # tokens: its draft's harbors are no slip), else the one written first
+            by_name = {a: any(form.fullmatch(w) for w in named) for a, form in ((False, uk), (True, us))}
+            usual = max((False, True), key=lambda a: (len(seen[a]), by_name[a], -seen[a][0][0]))
             word = seen[usual][0][2].group(1)
             for n, line, m in seen[not usual]:
                 out.append(Slip("variant", n, m.group(1), f"{word} ({len(seen[usual])}×)",

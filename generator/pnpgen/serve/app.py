@@ -28,7 +28,17 @@ HOST = "127.0.0.1"  # never another interface: nothing of the game leaves the ma
 HOSTS = ["127.0.0.1", "localhost"]
 
 
-def make_app(preview: Preview, title: str, watch: bool = True):
+def page_title(ws: Workspace, slug: str, preview: Preview) -> tuple[str, str]:
+    """The page's title and language: the game's (an English game's page is ``lang="en"``), else,
+    when its data does not load, the last good build's title (the page shows the error)."""
+    try:
+        game = load_game(ws, slug)
+    except InputError:
+        return preview.built_title or slug, "ja"
+    return game.title, game.lang
+
+
+def make_app(preview: Preview, title: str, watch: bool = True, lang: str = "ja"):
     from sse_starlette.sse import EventSourceResponse
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
@@ -39,7 +49,7 @@ def make_app(preview: Preview, title: str, watch: bool = True):
     from starlette.routing import Route
 
     async def page(request: Request) -> HTMLResponse:
-        return HTMLResponse(html(preview.state, title), headers={"Cache-Control": "no-store"})
+        return HTMLResponse(html(preview.state, title, lang), headers={"Cache-Control": "no-store"})
 
     async def state(request: Request) -> JSONResponse:
         return JSONResponse(preview.state.to_json(), headers={"Cache-Control": "no-store"})
@@ -141,16 +151,13 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
     preview = Preview(ws, args.game, args.out or ws.root / "build")
     preview.folders()  # a link out of the workspace below them: one line, before anything is served
     preview.rebuild()
-    try:
-        title = load_game(ws, args.game).title
-    except InputError:
-        title = preview.built_title or args.game  # the page shows the error
+    title, lang = page_title(ws, args.game, preview)
     if preview.state.error:
         print(shown(preview.state.error), flush=True)
         if preview.state.decks or preview.state.sheets:
             print(f"{args.game}: the page shows the last good build until the error is fixed", flush=True)
     print(f"{args.game}: preview on http://{HOST}:{args.port}/ — rebuilt on every save (Ctrl-C to stop)", flush=True)
-    server = _Server(uvicorn.Config(make_app(preview, title), host=HOST, port=args.port, log_level="warning"))
+    server = _Server(uvicorn.Config(make_app(preview, title, lang=lang), host=HOST, port=args.port, log_level="warning"))
     server.run()
     if server.stopped_by:  # Ctrl-C: 130, as ``watch`` and every shell command stopped by it
         if server.stopped_by == signal.SIGINT:

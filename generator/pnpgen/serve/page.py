@@ -16,7 +16,9 @@ def _face(deck: int, n: int, face: dict[str, Any]) -> str:
             f'src="{escape(face["front"])}">{back}<figcaption>{escape(face["name"])} × {face["count"]}</figcaption></figure>')
 
 
-def html(state: State, title: str) -> str:
+def html(state: State, title: str, lang: str = "ja") -> str:
+    """The page; ``lang``: the game's language, the page's (a browser picks its fonts and
+    hyphenation by it: Latin names set in a Japanese face under ``lang="ja"``)."""
     tabs, panes = [], []
     for i, deck in enumerate(state.decks):
         tabs.append(f'<button class="tab" data-pane="deck-{i}">{escape(deck["name"])} ({escape(deck["id"])}) ×{deck["count"]}</button>')
@@ -30,7 +32,7 @@ def html(state: State, title: str) -> str:
     error = escape(state.error)
     note = escape(banner_note(state.error, bool(state.decks or state.sheets)))
     return f"""<!doctype html>
-<html lang="ja"><head><meta charset="utf-8"><title>{escape(title)} — pnpgen preview</title>
+<html lang="{escape(lang)}"><head><meta charset="utf-8"><title>{escape(title)} — pnpgen preview</title>
 <style>{CSS}</style></head>
 <body data-generation="{state.generation}">
 <div id="banner" class="{'shown' if error else ''}"><div id="error" class="{'shown' if error else ''}">{error}</div>

@@ -173,7 +173,8 @@ class Converter:
         self.sizes = sizes  # the elements and path data each SVG picture of the face draws, by its bytes (counted once)
         if local_name(root) != "svg":
             raise InputError(f"the template produced {local_name(root) or root.tag!r} where an <svg> root belongs ({where})",
-                             expected="an <svg> root element in the SVG namespace")
+                             expected='an <svg> root element in the SVG namespace (a piece template: '
+                                      '{% extends "common/piece.svg.j2" %} first, the drawing inside {% block art %})')
         self.ids: dict[str, Any] = {}
         self.items: list[tuple] = []
         self.ops: list[str] = []

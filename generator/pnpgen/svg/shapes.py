@@ -149,7 +149,8 @@ def paint(conv, el, style: dict, key: str) -> Any:
         rgb = parse_colour(value)
     except ValueError:
         raise conv.error(el, f"has {key}={value!r}, which is not a colour",
-                         "#rrggbb, #rgb, rgb(r, g, b), a CSS colour name or none") from None
+                         "#rrggbb, #rgb, rgb(r, g, b), a CSS colour name or none; a palette colour as "
+                         "{{ colour(\"name\") }}") from None
     if isinstance(rgb, float):
         if rgb == 0:
             return None

@@ -1,0 +1,123 @@
+"""A template's Jinja mistakes in the designer's words. A syntax error: where the block left open
+was opened, the tag or filter meant by a slip, the ``}}`` or ``%}`` a line leaves out (Jinja names
+only where its parser stopped and what it looked for: ``expected token ':', got '}'``). And art a
+child template writes outside its parent's blocks, which Jinja leaves out without a word."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import jinja2
+from jinja2 import nodes
+
+from pnpgen.errors import suggest
+
+# Jinja's statements (its own and the loop controls): what a misspelt tag is most likely meant to be
+TAGS = ("for", "endfor", "if", "elif", "else", "endif", "set", "endset", "block", "endblock", "extends",
+        "include", "import", "from", "macro", "endmacro", "call", "endcall", "filter", "endfilter",
+        "with", "endwith", "raw", "endraw", "autoescape", "endautoescape", "break", "continue")
+_BLOCKS = ("for", "if", "block", "macro", "call", "filter", "with", "raw", "autoescape")
+_STATEMENT = re.compile(r"\{%[-+]?\s*(\w+)")
+_OPEN_BLOCK = re.compile(r"innermost block that needs to be closed is '(\w+)'")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)  # an XML comment outside the blocks: not printed, and no art lost
+
+
+def syntax_mistake(message: str, line: int | None, source: str | None,
+                   filters: Iterable[str]) -> tuple[str, str | None, int | None]:
+    """(message, what would be right, the line to name) for Jinja's ``TemplateSyntaxError`` at
+    ``line`` of ``source``."""
+    lines = (source or "").splitlines()
+    at = line if line and 0 < line <= len(lines) else len(lines)
+    unknown = re.match(r"Encountered unknown tag '(\w+)'", message)
+    if unknown and unknown.group(1) not in TAGS:  # a slip of the pen: {% fro %}, {% endfro %}
+        word = unknown.group(1)
+        swapped = [t for t in TAGS if sorted(t) == sorted(word)]  # letters swapped: fro, edif
+        meant = f"; did you mean {swapped[0]}?" if len(swapped) == 1 else suggest(word, TAGS)
+        return f"unknown tag {{% {word} %}}{meant}", "a Jinja tag: " + ", ".join(TAGS[:12]) + ", …", line
+    left_open = _OPEN_BLOCK.search(message)
+    if left_open:  # the block not closed: the line it opened on (the innermost still open)
+        name = left_open.group(1)
+        before = lines[:at - 1]
+        if unknown and at:  # and the stopping line up to the tag Jinja stopped at
+            before.append(re.split(rf"\{{%[-+]?\s*{unknown.group(1)}\b", lines[at - 1])[0])
+        opened = next((n for tag, n in reversed(_open_blocks(before)) if tag == name), None)
+        if opened is not None:
+            return (f"the {{% {name} %}} of line {opened} is never closed ({message})",
+                    f"{{% end{name} %}} where the {name} block ends", line)
+    no_filter = re.match(r"No filter named '(\w+)'", message)
+    if no_filter:
+        return message.rstrip(".") + suggest(no_filter.group(1), filters), None, line
+    for n in (at, at - 1):  # Jinja may stop on the line after the one left open
+        text = lines[n - 1] if n > 0 else ""
+        for opening, closing, what in (("{{", "}}", "{{ … }}"), ("{%", "%}", "{% … %}"), ("(", ")", "( … )")):
+            if text.count(opening) > text.count(closing):
+                return message, f"{closing} closing the {what} this line opens", n
+    return message, None, line
+
+
+def _open_blocks(lines: list[str]) -> list[tuple[str, int]]:
+    """The blocks still open after ``lines``, outermost first, each with the line it opened on."""
+    stack: list[tuple[str, int]] = []
+    for n, text in enumerate(lines, 1):
+        for m in _STATEMENT.finditer(text):
+            word = m.group(1)
+            if word in _BLOCKS:
+                stack.append((word, n))
+            elif word.startswith("end") and word[3:] in _BLOCKS:
+                for i in range(len(stack) - 1, -1, -1):
+                    if stack[i][0] == word[3:]:
+                        del stack[i:]
+                        break
+    return stack
+
+
+def unprinted(env: jinja2.Environment, name: str) -> tuple[str, int | None, str] | None:
+    """(what, line, what would be right) for a template that extends another but writes something
+    outside the blocks that template has: Jinja prints a child template's blocks only, so art
+    outside ``{% block art %}`` (or in a block of another name) left the face blank, silently."""
+    tree, parent = _parent(env, name)
+    if parent is None:
+        return None
+    try:
+        blocks = sorted(_blocks(env, parent))
+    except jinja2.TemplateNotFound:  # said as the template renders, at its extends line
+        return None
+    said = ", ".join(f"{{% block {b} %}}" for b in blocks)
+    body = tree.body
+    after = next((i for i, node in enumerate(body) if isinstance(node, nodes.Extends)), len(body))
+    for node in body[after + 1:]:  # (what stands before the extends is printed, before the parent's text)
+        if isinstance(node, nodes.Block):
+            if node.name not in blocks:
+                return (f"{{% block {node.name} %}} is no block of {parent}, so what it holds is never printed"
+                        f"{suggest(node.name, blocks)}", node.lineno, f"one of its blocks: {said}")
+            continue
+        if isinstance(node, (nodes.Extends, nodes.Import, nodes.FromImport, nodes.Assign, nodes.AssignBlock,
+                             nodes.Macro)):
+            continue
+        printed = [n for n in ([node] if isinstance(node, nodes.Output) else node.find_all(nodes.Output))
+                   if any(not isinstance(c, nodes.TemplateData) or _COMMENT.sub("", c.data).strip() for c in n.nodes)]
+        if printed:
+            return (f"this is outside the blocks of {parent} it extends, so it is never printed", printed[0].lineno,
+                    f"the drawing inside {said} … {{% endblock %}}")
+    return None
+
+
+def _parent(env: jinja2.Environment, name: str) -> tuple[nodes.Template, str | None]:
+    """A template's syntax tree and the template it extends by name (None: none, or one computed)."""
+    source, _, _ = env.loader.get_source(env, name) if env.loader else ("", None, None)
+    tree = env.parse(source, name)
+    extends = next(iter(tree.find_all(nodes.Extends)), None)
+    return tree, str(extends.template.value) if extends and isinstance(extends.template, nodes.Const) else None
+
+
+def _blocks(env: jinja2.Environment, name: str) -> set[str]:
+    """The blocks a child of ``name`` may fill: its own and those of the templates it extends."""
+    found: set[str] = set()
+    seen: set[str] = set()
+    at: str | None = name
+    while at is not None and at not in seen:
+        seen.add(at)
+        found |= set(env.get_template(at).blocks)
+        at = _parent(env, at)[1]
+    return found
