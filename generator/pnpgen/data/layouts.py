@@ -280,6 +280,15 @@ def editions(value: Any, trim: tuple[float, float]) -> tuple[str, ...] | None:
     return tuple(codes)
 
 
+def _editions_of_game(origin: Origin, codes: tuple[str, ...], languages: list[str]) -> None:
+    """A box's ``lang:`` names editions the game has: a code it has not (``jp`` for ja, ``en-US``
+    in a game of ``en``) would leave the box out of every edition without a word."""
+    for code in codes:
+        if code not in languages:
+            raise origin.error(f"this game has no edition {code!r}{language_code_hint(code, languages)}",
+                               "one of " + ", ".join(languages) + " (the languages: of game.yaml)")
+
+
 def clip(value: Any, trim: tuple[float, float]) -> float | None:
     return None if value is None or value == "none" else length(-50, 50)(value, trim)
 
@@ -613,7 +622,7 @@ def fields(raw: RawLayout) -> dict[str, str]:
 
 
 def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | None, str | None], None],
-          font_roles: list[str] | None) -> LayoutSide:
+          font_roles: list[str] | None, languages: list[str] | None = None) -> LayoutSide:
     background = raw.background.parse(colour_spec(True), trim) if raw.background is not None else None
     if raw.background is not None:
         colours(raw.background, background)
@@ -648,6 +657,8 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
                 colours(given[key], options[key])
             if key == "font" and font_roles is not None and options[key] not in font_roles:
                 raise given[key].error(f"unknown font role {options[key]!r}", "one of " + ", ".join(font_roles))
+            if key == "lang" and languages is not None and options[key] is not None:
+                _editions_of_game(given[key], options[key], languages)
         if btype == "text" and options.get("field") is None and options.get("text") is None:
             field = name if is_field_name(name) else "title"  # the box named after its field, as the built-in ones are
             raise InputError(f"box {name} shows nothing", path=_where(given),
@@ -682,9 +693,10 @@ def _where(given: dict[str, Origin]) -> str:
 
 
 def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[str, str] | None,
-           font_roles: list[str] | None) -> Layout:
-    """The layout for one deck: lengths resolved for its ``trim``, colours and fonts checked
-    against the game's palette and font roles (None: not checked, for ``layout export``)."""
+           font_roles: list[str] | None, languages: list[str] | None = None) -> Layout:
+    """The layout for one deck: lengths resolved for its ``trim``, colours, fonts and a box's
+    ``lang:`` checked against the game's palette, font roles and languages (None: not checked,
+    for ``layout export``)."""
     if shape == "tuckbox" and not isinstance(trim, Frame):  # the panels of the layout's own box
         trim = frame(trim, {"box": tuck_box(raw.box).frozen()})
     own = dict(BASE_PALETTE)
@@ -705,8 +717,8 @@ def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[
             names = sorted(set(colour_names(palette)) | set(own))
             raise origin.error(f"unknown colour {value!r}{suggest(value, names)}", "a palette name (" + ", ".join(names) + ") or '#rrggbb'")
 
-    front = _side(raw.front, trim, colours, font_roles)
-    back = _side(raw.back, trim, colours, font_roles) if raw.back is not None else None
+    front = _side(raw.front, trim, colours, font_roles, languages)
+    back = _side(raw.back, trim, colours, font_roles, languages) if raw.back is not None else None
     return Layout(raw.name, (trim[0], trim[1]), shape, tuple(sorted(used.items())), tuple(fields(raw).items()), front, back,
                   tuple(sorted(name for name in used if name in raw.deck_palette)), tuple(sorted(game_colours)),
                   _stand_up(raw, front))

@@ -597,7 +597,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         deck.lint = lint.settings(data["lint"], lambda keypath, parse, value, key: _parse(doc, keypath, parse, value, key),
                                   base=game.options.get("lint"))
     if layout_raw is not None:
-        deck.layout = layouts.finish(layout_raw, layouts.frame(trim, options), shape, game.palette, sorted(game.text_fonts or game.fonts))
+        deck.layout = layouts.finish(layout_raw, layouts.frame(trim, options), shape, game.palette, sorted(game.text_fonts or game.fonts),
+                                      game.languages)
         deck.front = layout_template(deck.id, "front")
         deck.back = layout_template(deck.id, "back") if deck.layout.back is not None else None
     pieces = data["pieces"]
