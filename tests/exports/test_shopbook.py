@@ -145,6 +145,8 @@ def test_a_designers_preset_sets_the_multiple_bleed_and_marks(book, tmp_path):
     ("files: rulebook\npage_multiple: 0\nformats:\n  a5: {trim: [148mm, 210mm]}\n", "page_multiple"),
     ("files: rulebook\nformats:\n  a5: {trim: [148mm, 210mm]}\n  b5: {trim: [182mm, 257mm]}\n", "formats"),
     ("files: rulebook\nformats:\n  b5: {trim: [182mm, 257mm]}\n", "A5"),
+    # hostile10: a card preset's page_multiple was passed over without a word
+    ("files: pdf-copies\npage_multiple: 4\nformats:\n  poker: {trim: [63mm, 88mm]}\n", "page_multiple makes up"),
 ])
 def test_a_rulebook_preset_is_checked_as_it_is_read(tmp_path, text, key):
     root = make_workspace(tmp_path / "ws")
