@@ -22,7 +22,7 @@ from typing import Any
 from pnpgen.boxnet import TuckBox
 from pnpgen.data import validate as v
 from pnpgen.data.formats import KINDS, SHAPES, SINGLE_SIZE_SHAPES
-from pnpgen.data.i18n import LANGUAGE_CODE, LANGUAGE_EXPECTED, language_code_hint
+from pnpgen.data.i18n import LANGUAGE_CODE, LANGUAGE_EXPECTED, language_code_hint, language_code_meant
 from pnpgen.data.markup import colour_names
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide
 from pnpgen.data.tuckbox import BOX_KEYS, Given, merged, tuck_box
@@ -280,11 +280,14 @@ def editions(value: Any, trim: tuple[float, float]) -> tuple[str, ...] | None:
     return tuple(codes)
 
 
-def _editions_of_game(origin: Origin, codes: tuple[str, ...], languages: list[str]) -> None:
+def _editions_of_game(origin: Origin, codes: tuple[str, ...], languages: list[str], deck_file: Path | None) -> None:
     """A box's ``lang:`` names editions the game has: a code it has not (``jp`` for ja, ``en-US``
-    in a game of ``en``) would leave the box out of every edition without a word."""
+    in a game of ``en``) would leave the box out of every edition without a word. A workspace
+    layout's box may be another game's edition (a gloss only the English games print): only a
+    code written another way (``jp``, ``eng``) is refused there."""
     for code in codes:
-        if code not in languages:
+        meant = language_code_meant(code)
+        if code not in languages and (meant is not None or origin.doc.path == deck_file):
             raise origin.error(f"this game has no edition {code!r}{language_code_hint(code, languages)}",
                                "one of " + ", ".join(languages) + " (the languages: of game.yaml)")
 
@@ -622,7 +625,8 @@ def fields(raw: RawLayout) -> dict[str, str]:
 
 
 def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | None, str | None], None],
-          font_roles: list[str] | None, languages: list[str] | None = None) -> LayoutSide:
+          font_roles: list[str] | None, languages: list[str] | None = None,
+          deck_file: Path | None = None) -> LayoutSide:
     background = raw.background.parse(colour_spec(True), trim) if raw.background is not None else None
     if raw.background is not None:
         colours(raw.background, background)
@@ -658,7 +662,7 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
             if key == "font" and font_roles is not None and options[key] not in font_roles:
                 raise given[key].error(f"unknown font role {options[key]!r}", "one of " + ", ".join(font_roles))
             if key == "lang" and languages is not None and options[key] is not None:
-                _editions_of_game(given[key], options[key], languages)
+                _editions_of_game(given[key], options[key], languages, deck_file)
         if btype == "text" and options.get("field") is None and options.get("text") is None:
             field = name if is_field_name(name) else "title"  # the box named after its field, as the built-in ones are
             raise InputError(f"box {name} shows nothing", path=_where(given),
@@ -693,10 +697,10 @@ def _where(given: dict[str, Origin]) -> str:
 
 
 def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[str, str] | None,
-           font_roles: list[str] | None, languages: list[str] | None = None) -> Layout:
-    """The layout for one deck: lengths resolved for its ``trim``, colours, fonts and a box's
-    ``lang:`` checked against the game's palette, font roles and languages (None: not checked,
-    for ``layout export``)."""
+           font_roles: list[str] | None, languages: list[str] | None = None, deck_file: Path | None = None) -> Layout:
+    """The layout for one deck (written in ``deck_file``, or a layer of it): lengths resolved for its
+    ``trim``, colours, fonts and a box's ``lang:`` checked against the game's palette, font roles
+    and languages (None: not checked, for ``layout export``)."""
     if shape == "tuckbox" and not isinstance(trim, Frame):  # the panels of the layout's own box
         trim = frame(trim, {"box": tuck_box(raw.box).frozen()})
     own = dict(BASE_PALETTE)
@@ -717,8 +721,8 @@ def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[
             names = sorted(set(colour_names(palette)) | set(own))
             raise origin.error(f"unknown colour {value!r}{suggest(value, names)}", "a palette name (" + ", ".join(names) + ") or '#rrggbb'")
 
-    front = _side(raw.front, trim, colours, font_roles, languages)
-    back = _side(raw.back, trim, colours, font_roles, languages) if raw.back is not None else None
+    front = _side(raw.front, trim, colours, font_roles, languages, deck_file)
+    back = _side(raw.back, trim, colours, font_roles, languages, deck_file) if raw.back is not None else None
     return Layout(raw.name, (trim[0], trim[1]), shape, tuple(sorted(used.items())), tuple(fields(raw).items()), front, back,
                   tuple(sorted(name for name in used if name in raw.deck_palette)), tuple(sorted(game_colours)),
                   _stand_up(raw, front))
