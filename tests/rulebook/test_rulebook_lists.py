@@ -84,6 +84,8 @@ def test_a_list_nests_as_deep_as_its_indent_and_a_diagram_under_it_stays_one():
     assert [(type(b).__name__, getattr(b, "mark", ""), getattr(b, "level", None)) for b in blocks] == [
         ("Bullet", "", 0), ("Bullet", "", 1), ("Bullet", "", 2), ("Bullet", "a)", 3), ("Bullet", "", 4),
         ("Bullet", "", 1), ("Bullet", "", 0), ("Preformatted", "", None)], blocks
+    english = "# T (Draft 1)\n\n## Play\n\n- one\n  - two\n    - three\n        - four\n  - two again\n- back\n"
+    assert [b.level for b in parse(english, "en").sections[0].children] == [0, 1, 2, 3, 1, 0]  # (three was two)
 
 
 def _book(root: Path, draft: str) -> bytes:

@@ -25,6 +25,7 @@ import re
 from pnpgen.rulebook.latin import parse_latin
 from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.tree import (
+    LIST_LEVELS,
     NUMBER,
     Block,
     Blocks,
@@ -87,10 +88,6 @@ def _is_structural(s: str) -> bool:
     t = s.lstrip(" ")
     return t[:1] in "■◇〇○◎・" or bool(_STEP.match(t)) or t.startswith("（!--") or _list_mark(t) is not None
 
-
-# A list nests this deep at most (its marks a little over an em apart): deeper items are set at it,
-# their text keeping most of the line.
-LIST_LEVELS = 6
 
 # a list item's own mark: a) ａ） (a) （ａ） (1) （１） ① … ⑳ (１） and １： are steps)
 _LIST_MARK = re.compile(r"^([a-zA-Zａ-ｚＡ-Ｚ][)）]|[（(](?:[a-zA-Zａ-ｚＡ-Ｚ]|[0-9０-９]{1,2})[)）]|[①-⑳])[ 　]*(?=\S)")
