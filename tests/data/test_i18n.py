@@ -398,3 +398,14 @@ def test_a_sheet_column_left_plain_japanese_is_named_in_an_english_build(tmp_pat
                         "plain ja text in a sheet that translates other columns into en; printed as written, unmarked "
                         "(a translation forgotten? add a column flavour.en beside it)"], warnings
     assert load_game(Workspace(ws), "test", lang="ja").translations.warnings == []
+
+
+def test_a_countrys_code_for_its_language_is_told_the_languages():
+    """hostile10: ``jp`` (Japan's code, as a Japanese designer often types it), ``kr`` and ``cn``
+    are the codes of no language: the hint names ja, ko and zh (--lang jp, a title.jp column, a
+    layout box's lang: jp)."""
+    from pnpgen.data.i18n import language_code_hint, language_code_meant
+
+    assert [language_code_meant(c) for c in ("jp", "kr", "cn", "ja")] == ["ja", "ko", "zh", None]
+    assert language_code_hint("jp", ["ja", "en"]) == "; did you mean ja?"
+    assert language_code_hint("cn", ["ja", "en"]) == ""
