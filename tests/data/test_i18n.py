@@ -417,3 +417,14 @@ def test_a_picture_given_in_one_language_only_is_the_same_picture_in_the_other(t
     assert [p.values["art"] for p in game.decks[0].pieces] == ["king.png", "queen-en.png"]
     assert not [m for m in game.translations.missing if "art" in m.key]
     assert [p.values["art"] for p in load_game(Workspace(ws), "test").decks[0].pieces] == ["king.png", "queen.png"]
+
+
+def test_a_countrys_code_for_its_language_is_told_the_languages():
+    """hostile10: ``jp`` (Japan's code, as a Japanese designer often types it), ``kr`` and ``cn``
+    are the codes of no language: the hint names ja, ko and zh (--lang jp, a title.jp column, a
+    layout box's lang: jp)."""
+    from pnpgen.data.i18n import language_code_hint, language_code_meant
+
+    assert [language_code_meant(c) for c in ("jp", "kr", "cn", "ja")] == ["ja", "ko", "zh", None]
+    assert language_code_hint("jp", ["ja", "en"]) == "; did you mean ja?"
+    assert language_code_hint("cn", ["ja", "en"]) == ""

@@ -182,3 +182,24 @@ def test_every_kind_and_shape_is_named_in_the_readers_words(tmp_path, lang):
             cell = msg("bom.kind_shape", lang, kind=msg(f"kind.{kind}", lang), shape=msg(f"shape.{shape}", lang))
             assert cell.replace(" ", "") in printed_text, (kind, shape)
     assert not [t for t in texts if "tuckbox" in t], texts
+
+
+def test_a_card_stocks_name_of_one_long_word_stays_in_its_column(tmp_path):
+    """hostile10: a sheet layout's name of 460 letters without a space (the bill of materials'
+    card-stock row) was printed as one line over the count and note columns and off the page;
+    every line of a cell now fits its column, the last shortened with an ellipsis."""
+    from conftest import make_workspace
+    from pnpgen.engine.bom import bom_pages
+    from pnpgen.impose.plan import TextOp
+
+    game = load_game(Workspace(make_workspace(tmp_path / "ws")), "test")
+    fonts = {"gothic": "BIZUDPGothic-Regular", "bold": "BIZUDPGothic-Bold"}
+    measure = lambda text, font, size: len(text) * size * 0.2  # noqa: E731 (mm)
+    stock = [{"sheet_layout": "evil", "name": "Wa" * 230, "paper": "a4", "sheets": 1, "decks": ["カード"]}]
+    bom = {"printed": [], "sourced": [], "stock": stock,
+           "totals": {"printed_pieces": 0, "sheets": 0, "pages": 0, "sourced_items": 0}}
+    [page] = bom_pages(game, bom, (210.0, 297.0), 5.0, fonts, measure)
+    name = [op for op in page if isinstance(op, TextOp) and op.text.startswith("Wa")]
+    assert name and all(op.x + measure(op.text, "", op.size) <= 15 + (210 - 30) * 0.36 for op in name), \
+        [(op.x, op.text) for op in name]
+    assert name[-1].text.endswith("…")

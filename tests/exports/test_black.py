@@ -352,3 +352,29 @@ def test_a_font_size_set_inside_q_is_undone_by_q():
     pdf, mapped = k_only(out.getvalue())
     assert not mapped.text
     assert _shown(pdf) == [(60, (0.157, 0.333, 0.0, 0.8), False)]
+
+
+def test_thousands_of_touching_small_fills_are_each_looked_at_a_few_times(monkeypatch):
+    """hostile10: pixel art drawn as a square per pixel on a dark panel, each square touching the
+    next, was checked square against square at each step out from the panel (8,000 took 16 s per
+    face). Each small fill is compared with the few in the grid cells round it: the chain of 2,000
+    still keeps the panel's colour, with a few dozen comparisons a square, not two million in all."""
+    import io
+
+    from reportlab.pdfgen import canvas
+
+    from pnpgen.pdf import black
+
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=(2000, 2000))
+    c.setFillColorCMYK(0.7, 0.6, 0.6, 1)
+    c.rect(0, 0, 100, 100, fill=1, stroke=0)
+    for i in range(2000):
+        c.rect(100 + i * 0.5, 100 + i * 0.5, 1, 1, fill=1, stroke=0)
+    c.showPage()
+    c.save()
+    calls, touch = [], black._touch
+    monkeypatch.setattr(black, "_touch", lambda a, b: calls.append(1) or touch(a, b))
+    _, mapped = black.k_only(buf.getvalue())
+    assert mapped.lines("x.pdf") == []  # every square a part of the panel: none turned 100 % K
+    assert len(calls) < 50 * 2000, len(calls)  # (the squares overlap: some 40 each)

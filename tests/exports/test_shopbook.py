@@ -180,6 +180,8 @@ def test_a_rulebook_preset_s_ink_limit_counts_the_black_overprinting_its_ground(
     ("files: rulebook\npage_multiple: 0\nformats:\n  a5: {trim: [148mm, 210mm]}\n", "page_multiple"),
     ("files: rulebook\nformats:\n  a5: {trim: [148mm, 210mm]}\n  b5: {trim: [182mm, 257mm]}\n", "formats"),
     ("files: rulebook\nformats:\n  b5: {trim: [182mm, 257mm]}\n", "A5"),
+    # hostile10: a card preset's page_multiple was passed over without a word
+    ("files: pdf-copies\npage_multiple: 4\nformats:\n  poker: {trim: [63mm, 88mm]}\n", "page_multiple makes up"),
 ])
 def test_a_rulebook_preset_is_checked_as_it_is_read(tmp_path, text, key):
     root = make_workspace(tmp_path / "ws")
@@ -271,3 +273,15 @@ def _shadings(doc) -> list:
                 out.append(obj)
             todo.extend(v for k, v in obj.items() if k != "/Parent")
     return out
+
+
+def test_the_shops_book_is_not_told_of_the_home_booklets_thickness(tmp_path, capsys):
+    """hostile10: the export set the home A4 booklet as well (a third of its time) and passed on
+    its warning, 'the booklet is N sheets of A4 folded into one … print rulebook.pdf and bind it
+    another way', for a book the shop binds. The home booklet's warning stays with pnpgen rulebook."""
+    root = make_workspace(tmp_path / "ws", draft=True, game=GAME_YAML + "rulebook: {booklet_sheets: 1}\n")
+    capsys.readouterr()
+    assert run(root, "export", "--game", "test", "--preset", "doujin-book", "--out", str(tmp_path / "out")) == 0
+    said = capsys.readouterr().err
+    assert "folded into one" not in said and "multiple of 4 pages" in said, said
+    assert sorted(p.name for p in (tmp_path / "out" / "test" / "doujin-book").iterdir()) == ["export.json", "rulebook.pdf"]

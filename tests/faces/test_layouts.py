@@ -934,3 +934,32 @@ def test_a_box_with_lang_is_drawn_only_in_those_editions(tmp_path, capsys):
                                                                  encoding="utf-8")
     assert run(root, "check", "--game", "test") == 2
     assert "lang: 'english' is not a language code; did you mean en?" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("written, said", [
+    ("lang: jp", "lang: this game has no edition 'jp'; did you mean ja? (expected one of ja, en (the languages: of"),
+    ("lang: [en-US]", "lang: this game has no edition 'en-US' (expected one of ja, en"),
+])
+def test_a_box_for_an_edition_the_game_has_not_is_told(tmp_path, capsys, written, said):
+    """hostile10: ``lang: jp`` (the country's code, not the language's) or ``en-US`` in a game of
+    ja and en is a code of the right form that names no edition: the box was left out of every
+    edition without a word. It is told at its line, with the game's languages."""
+    root = make_workspace(tmp_path / "ws", game=GAME_YAML + "languages: [ja, en]\n",
+                          deck=EDITION_BOXES.replace("lang: [en]", written))
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:7:" in err and said in err, err
+
+
+def test_a_workspace_layouts_box_may_be_another_games_edition(tmp_path, capsys):
+    """A workspace layout is shared by the games: its ``lang: en-US`` box may be another game's
+    edition, and a game without it builds; ``lang: jp`` is no language's code in any game."""
+    root = make_workspace(tmp_path / "ws", game=GAME_YAML + "languages: [ja, en]\n",
+                          deck=EDITION_BOXES.replace("card-poker", "shared"))
+    (root / "layouts").mkdir()
+    for code, status in (("en-US", 0), ("jp", 2)):
+        (root / "layouts" / "shared.yaml").write_text(
+            f"extends: card-poker\nboxes:\n  art: null\n  note: {{field: text, x: 4, y: 60, w: 55, h: 8, lang: {code}}}\n",
+            encoding="utf-8")
+        assert run(root, "check", "--game", "test") == status
+        assert ("layouts/shared.yaml:4:" in capsys.readouterr().err) == bool(status)

@@ -439,3 +439,22 @@ def test_a_dxf_is_the_same_whatever_order_ezdxf_meets_its_entity_types_in(monkey
     assert cut_dxf(sheet) == plain
     monkeypatch.setattr(EntityDB, "dxf_types_in_use", lambda self: sorted(in_use(self)))
     assert cut_dxf(sheet) == plain
+
+
+def test_silhouette_marks_inside_the_printers_margin_are_warned_of(tmp_path, capsys):
+    """hostile10: ``--silhouette-marks inset=4mm`` (the option takes 3 to 40 mm) puts the marks'
+    outer edge 3.5 mm from the paper's edge, where a printer with the build's 5 mm margin leaves
+    them out and the machine finds nothing to cut by: the build said nothing. It warns, with the
+    inset that clears the margin; the defaults (outer edge 9.5 mm) say nothing."""
+    from pnpgen.engine.paper import silhouette_warnings
+    from pnpgen.impose.grid import SheetOptions
+    from pnpgen.impose.registration import SILHOUETTE, silhouette_option
+
+    assert silhouette_warnings(SheetOptions(marks="silhouette", silhouette=SILHOUETTE)) == []
+    [said] = silhouette_warnings(SheetOptions(marks="silhouette", silhouette=silhouette_option("inset=4mm,thickness=1mm")))
+    assert "outer edge is 3.5 mm from the paper's edge, inside the printer's 5 mm margin" in said
+    assert "an inset of at least 5.5 mm" in said
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette",
+               "--silhouette-marks", "inset=4mm") == 0
+    assert "the registration marks' outer edge is" in capsys.readouterr().err

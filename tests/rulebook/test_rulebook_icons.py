@@ -235,3 +235,33 @@ def test_an_icon_typed_in_full_width_braces_is_told_on_a_card_and_in_the_draft(t
     assert "メモ" not in out and "銀" not in out
     assert ("(銅, data/test/decks/cards.yaml:11:5) front, field 'text': ＊＊2＊＊ in full-width asterisks: printed as "
             "written (markup is typed in half-width characters: **bold**, [name]…[/name])") in out, out
+
+
+def test_a_heading_that_breaks_at_its_icon_is_set(tmp_path, capsys):
+    """hostile10: a heading long enough to break its line where an icon's space falls stopped the
+    book with a TypeError from ReportLab's line breaking (``■　ああ…あ{coin}あ``, 33 kana before
+    it on the A5 page). Headings of each length round the line's are set, their icons drawn."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    heads = "".join(f"■　{'あ' * k}{{coin}}あ\n\n■　{'ab' * k}{{coin}}x\n\n" for k in (33, *range(28, 33), *range(34, 40)))
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT + "\n" + heads, encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "rulebook", "--game", "test", "--rules-only", "--out", str(tmp_path / "out")) == 0, \
+        capsys.readouterr().err
+    pdf = tmp_path / "out" / "test" / "rulebook.pdf"
+    drawn = [p for n in range(len(PdfReader(pdf).pages)) for p in _placed(pdf, n) if round(p[2], 1) == 14.0]
+    assert len(drawn) == 24, drawn  # each heading's icon, an em of its size
+
+
+def test_an_icon_in_a_sections_heading_that_cannot_be_drawn_is_told_at_its_line(tmp_path, capsys):
+    """hostile10: ``■　{bad}の獲得`` with an icon file that is no SVG was told without a line (only
+    a step's or a paragraph's icon was looked for)."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    icons = ws / "templates" / "test" / "icons"
+    icons.mkdir(parents=True)
+    (icons / "bad.svg").write_bytes(b"\x89PNG\r\n")
+    draft = DRAFT + "\n■　{bad}の獲得\n"
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "rulebook", "--game", "test", "--out", str(tmp_path / "out")) == 2
+    line = draft.splitlines().index("■　{bad}の獲得") + 1
+    assert capsys.readouterr().err.startswith(f"pnpgen: error: data/test/draft.txt:{line}: icon ")

@@ -63,6 +63,31 @@ def test_nested_bullets_and_marked_items_are_read_as_lists():
     assert isinstance(english[-1], DraftParagraph)
 
 
+DEEP = """２：カードを１枚出す。
+・一段
+　・二段
+　　・三段
+　　　a) 四段
+　　　　　　　　　　・九段（六段まで）
+　・二段に戻る
+・配置
+　　・　◆　・
+　　□□□
+"""
+
+
+def test_a_list_nests_as_deep_as_its_indent_and_a_diagram_under_it_stays_one():
+    """hostile10: an item indented two full-width spaces under a nested one (a third level) was
+    read as a diagram (a grey box of monospaced lines, off the list). Each full-width space is a
+    level, one deeper than the item above at most, six at most; a map under an item is a diagram."""
+    blocks = parse(DRAFT.replace("２：カードを１枚出す。\n", DEEP)).sections[2].children[1].children
+    assert [(type(b).__name__, getattr(b, "mark", ""), getattr(b, "level", None)) for b in blocks] == [
+        ("Bullet", "", 0), ("Bullet", "", 1), ("Bullet", "", 2), ("Bullet", "a)", 3), ("Bullet", "", 4),
+        ("Bullet", "", 1), ("Bullet", "", 0), ("Preformatted", "", None)], blocks
+    english = "# T (Draft 1)\n\n## Play\n\n- one\n  - two\n    - three\n        - four\n  - two again\n- back\n"
+    assert [b.level for b in parse(english, "en").sections[0].children] == [0, 1, 2, 3, 1, 0]  # (three was two)
+
+
 def _book(root: Path, draft: str) -> bytes:
     ws = make_workspace(root, draft=True)
     (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")

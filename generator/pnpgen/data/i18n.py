@@ -42,6 +42,7 @@ LANGUAGE_CODE = re.compile(r"[a-z]{2}(-[A-Z][a-z]{3})?(-(?:[A-Z]{2}|[0-9]{3}))?"
 LANGUAGE_EXPECTED = "a two-letter ISO 639-1 code, optionally with a script or region: ja, en, zh-Hant, en-GB"
 _ISO_639_2 = {"eng": "en", "jpn": "ja", "fra": "fr", "fre": "fr", "deu": "de", "ger": "de", "zho": "zh",
               "chi": "zh", "kor": "ko", "spa": "es", "ita": "it", "por": "pt",  # the three-letter codes met
+              "jp": "ja", "kr": "ko", "cn": "zh",  # the country's code for its language's
               # and the languages' English names, as typed for a code (--lang english)
               "english": "en", "japanese": "ja", "french": "fr", "german": "de", "chinese": "zh",
               "korean": "ko", "spanish": "es", "italian": "it", "portuguese": "pt"}

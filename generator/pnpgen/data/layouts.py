@@ -19,17 +19,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnpgen.boxnet import TuckBox
 from pnpgen.data import validate as v
+from pnpgen.data.boxlengths import Frame, dash_length, frame, length, number, points
 from pnpgen.data.formats import KINDS, SHAPES, SINGLE_SIZE_SHAPES
-from pnpgen.data.i18n import LANGUAGE_CODE, LANGUAGE_EXPECTED, language_code_hint
+from pnpgen.data.i18n import LANGUAGE_CODE, LANGUAGE_EXPECTED, language_code_hint, language_code_meant
 from pnpgen.data.markup import colour_names
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide
 from pnpgen.data.tuckbox import BOX_KEYS, Given, merged, tuck_box
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, Where, contained, suggest
 from pnpgen.litter import is_litter
-from pnpgen.units import MM_PER_UNIT
 
 MAX_DEPTH = 20  # layouts extending layouts
 TEMPLATE_PREFIX = "@layout"  # a deck's layout sides are rendered as templates @layout/<deck>/front, …/back
@@ -62,151 +61,7 @@ def builtin_names() -> list[str]:
     return sorted(p.stem for p in builtin_folder().glob("*.yaml"))
 
 
-# ---- value parsers: (value, trim) → parsed, or validate.Invalid ----------------------------
-
-_TOKEN = re.compile(r"\s*(?:([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*(mm|cm|in|pt|px)?|([a-z_]+(?:\.[a-z]+)?)|(\S))")
-_LENGTH_HINT = "mm, a unit ('2.5in'), or arithmetic on w, h and safe: 'w - 8', 'h / 2 - 6'"
-# a number in exponent, hexadecimal, octal, binary or grouped form (1e3, 0x10, 1_000), from its first digit
-_OTHER_NOTATION = re.compile(r"[0-9][0-9.]*(?:[eE][-+]?[0-9]+|[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+|(?:_[0-9]+)+)")
-
-
-class Frame(tuple):
-    """A trim (w, h) with more names its lengths may read: a tuck box's panels, ``front.x``,
-    ``front.y``, ``front.w``, ``front.h`` (boxnet.TuckBox.panels)."""
-
-    names: dict[str, float]
-
-
-def frame(trim: tuple[float, float], options: dict[str, Any]) -> tuple[float, float]:
-    """``trim`` with a tuck box's panels (shape options ``box``) named for the layout's lengths:
-    each one's x, y, w and h."""
-    if "box" not in options:
-        return trim
-    out = Frame((float(trim[0]), float(trim[1])))
-    panels = TuckBox(*options["box"]).panels()
-    out.names = {f"{name}.{k}": value for name, box in panels.items() for k, value in zip("xywh", box)}
-    return out
-
-
-def _expression(text: str, trim: tuple[float, float]) -> float:
-    """``'w - 2 * safe'`` → mm: + - * / and brackets over numbers (with units), w, h, safe (and
-    a tuck box's panels: ``front.x + 4``)."""
-    names = {"w": trim[0], "h": trim[1], "safe": 3.0, **getattr(trim, "names", {})}
-    tokens: list[Any] = []
-    pos = 0
-    text = v.typed(text)
-    number_at = -1  # where the last number began
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if m is None:
-            break
-        pos = m.end()
-        if m.group(1):
-            number_at = m.start(1)
-            tokens.append(float(m.group(1)) * MM_PER_UNIT[m.group(2) or "mm"])
-        elif m.group(3):
-            right_after_digits = number_at >= 0 and text[m.start(3) - 1].isdigit()  # 1e9, not 1 e
-            written = _OTHER_NOTATION.match(text, number_at) if right_after_digits else None
-            if written is not None:
-                meant = v.in_decimal(written.group())
-                raise v.Invalid(f"{written.group()!r} in {v.show(text)} is a number written in another notation"
-                                + (f"; did you mean {meant}?" if meant else ""), _LENGTH_HINT)
-            if m.group(3) not in names:
-                panels = sorted({n.partition(".")[0] for n in names if "." in n})
-                raise v.Invalid(f"unknown name {m.group(3)!r} in {v.show(text)}{suggest(m.group(3), list(names))}",
-                                _LENGTH_HINT + (
-                    "; a panel's x, y, w or h: " + ", ".join(f"{p}.x" for p in panels) if panels else ""))
-            tokens.append(names[m.group(3)])
-        elif m.group(4) in "+-*/()":
-            tokens.append(m.group(4))
-        else:
-            raise v.Invalid(f"{v.show(text)} is not a length", _LENGTH_HINT)
-    at = 0
-
-    def peek() -> Any:
-        return tokens[at] if at < len(tokens) else None
-
-    def take() -> Any:
-        nonlocal at
-        at += 1
-        return tokens[at - 1]
-
-    def factor() -> float:
-        t = take() if peek() is not None else None
-        if t == "-":
-            return -factor()
-        if t == "+":
-            return factor()
-        if t == "(":
-            value = expr()
-            if take() != ")" if peek() is not None else True:
-                raise v.Invalid(f"{v.show(text)}: a bracket is not closed", _LENGTH_HINT)
-            return value
-        if isinstance(t, float):
-            return t
-        raise v.Invalid(f"{v.show(text)} is not a length", _LENGTH_HINT)
-
-    def term() -> float:
-        value = factor()
-        while peek() in ("*", "/"):
-            op, right = take(), factor()
-            if op == "/" and right == 0:
-                raise v.Invalid(f"{v.show(text)} divides by zero", _LENGTH_HINT)
-            value = value * right if op == "*" else value / right
-        return value
-
-    def expr() -> float:
-        value = term()
-        while peek() in ("+", "-"):
-            value = value + term() if take() == "+" else value - term()
-        return value
-
-    value = expr()
-    if at != len(tokens):
-        raise v.Invalid(f"{v.show(text)} is not a length", _LENGTH_HINT)
-    return value
-
-
-def length(lo: float, hi: float) -> Callable[[Any, tuple[float, float]], float]:
-    def parse(value: Any, trim: tuple[float, float]) -> float:
-        if isinstance(value, str) and not re.fullmatch(r"\s*[-+]?[0-9.]+\s*(mm|cm|in|pt|px)?\s*", v.typed(value)):
-            if len(value) > 200:
-                raise v.Invalid(f"{v.show(value)} is too long for a length", _LENGTH_HINT)
-            mm = _expression(value, trim)
-            if not (math.isfinite(mm) and lo <= mm <= hi):
-                raise v.Invalid(f"{v.show(value)} is {mm:g} mm, out of range", f"{lo:g} to {hi:g} mm")
-            return round(mm, 3)
-        return round(v.length(value, lo, hi), 3)
-    parse.__doc__ = f"a length, {lo:g} to {hi:g} mm"
-    return parse
-
-
-MIN_DASH = 0.1  # mm: a finer dash prints as a grey line (600 dpi is 0.04 mm), and Poppler gives up drawing 80 million
-
-
-def dash_length(value: Any, trim: tuple[float, float]) -> float:
-    """A line's dash: 0 (solid), or MIN_DASH to 50 mm."""
-    mm = length(0, 50)(value, trim)
-    if 0 < mm < MIN_DASH:
-        raise v.Invalid(f"a dash of {mm:g} mm is finer than a printer prints (a grey line; a viewer may draw nothing)",
-                        f"0 (solid) or {MIN_DASH:g} to 50 mm")
-    return mm
-
-
-def points(lo: float, hi: float) -> Callable[[Any, tuple[float, float]], float]:
-    def parse(value: Any, trim: tuple[float, float]) -> float:
-        if isinstance(value, str) and v.typed(value).endswith("pt"):
-            value = v.typed(value)[:-2]
-        return v.number(value, lo, hi, "font size")
-    parse.__doc__ = f"points, {lo:g} to {hi:g}"
-    return parse
-
-
-def number(lo: float, hi: float) -> Callable[[Any, tuple[float, float]], float]:
-    def parse(value: Any, trim: tuple[float, float]) -> float:
-        return v.number(value, lo, hi, "value")
-    parse.__doc__ = f"a number, {lo:g} to {hi:g}"
-    return parse
+# ---- value parsers: (value, trim) → parsed, or validate.Invalid (lengths: data/boxlengths.py) ----
 
 
 def quarter_turn(value: Any, trim: tuple[float, float]) -> int:
@@ -290,6 +145,18 @@ def editions(value: Any, trim: tuple[float, float]) -> tuple[str, ...] | None:
         raise v.Invalid(f"{v.show(bad if codes else value)} is not a language code{language_code_hint(str(bad))}",
                         f"{LANGUAGE_EXPECTED}, or a list of them: lang: en, lang: [ja, en]")
     return tuple(codes)
+
+
+def _editions_of_game(origin: Origin, codes: tuple[str, ...], languages: list[str], deck_file: Path | None) -> None:
+    """A box's ``lang:`` names editions the game has: a code it has not (``jp`` for ja, ``en-US``
+    in a game of ``en``) would leave the box out of every edition without a word. A workspace
+    layout's box may be another game's edition (a gloss only the English games print): only a
+    code written another way (``jp``, ``eng``) is refused there."""
+    for code in codes:
+        meant = language_code_meant(code)
+        if code not in languages and (meant is not None or origin.doc.path == deck_file):
+            raise origin.error(f"this game has no edition {code!r}{language_code_hint(code, languages)}",
+                               "one of " + ", ".join(languages) + " (the languages: of game.yaml)")
 
 
 def clip(value: Any, trim: tuple[float, float]) -> float | None:
@@ -637,7 +504,8 @@ def fields(raw: RawLayout) -> dict[str, str]:
 
 
 def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | None, str | None], None],
-          font_roles: list[str] | None) -> LayoutSide:
+          font_roles: list[str] | None, languages: list[str] | None = None,
+          deck_file: Path | None = None) -> LayoutSide:
     background = raw.background.parse(colour_spec(True), trim) if raw.background is not None else None
     if raw.background is not None:
         colours(raw.background, background)
@@ -672,6 +540,8 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
                 colours(given[key], options[key])
             if key == "font" and font_roles is not None and options[key] not in font_roles:
                 raise given[key].error(f"unknown font role {options[key]!r}", "one of " + ", ".join(font_roles))
+            if key == "lang" and languages is not None and options[key] is not None:
+                _editions_of_game(given[key], options[key], languages, deck_file)
         if btype == "text" and options.get("field") is None and options.get("text") is None:
             field = name if is_field_name(name) else "title"  # the box named after its field, as the built-in ones are
             raise InputError(f"box {name} shows nothing", path=_where(given),
@@ -709,12 +579,14 @@ def _where(given: dict[str, Origin]) -> str:
 
 
 def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[str, str] | None,
-           font_roles: list[str] | None, size_where: Where | None = None) -> Layout:
-    """The layout for one deck: lengths resolved for its ``trim``, colours and fonts checked
-    against the game's palette and font roles (None: not checked, for ``layout export``).
-    ``size_where``: where the deck gives its own size, else the layout's size is the deck's."""
+           font_roles: list[str] | None, size_where: Where | None = None, languages: list[str] | None = None,
+           deck_file: Path | None = None) -> Layout:
+    """The layout for one deck (written in ``deck_file``, or a layer of it): lengths resolved for its
+    ``trim``, colours, fonts and a box's ``lang:`` checked against the game's palette, font roles
+    and languages (None: not checked, for ``layout export``). ``size_where``: where the deck gives
+    its own size, else the layout's size is the deck's."""
     try:
-        return _finish(raw, trim, shape, palette, font_roles, size_where)
+        return _finish(raw, trim, shape, palette, font_roles, size_where, languages, deck_file)
     except InputError as e:
         raise _sized_out(raw, trim, size_where, e) or e from None
 
@@ -750,7 +622,8 @@ def _sized_out(raw: RawLayout, trim: tuple[float, float], size_where: Where | No
 
 
 def _finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[str, str] | None,
-            font_roles: list[str] | None, size_where: Where | None) -> Layout:
+            font_roles: list[str] | None, size_where: Where | None, languages: list[str] | None,
+            deck_file: Path | None) -> Layout:
     if shape == "tuckbox" and not isinstance(trim, Frame):  # the panels of the layout's own box
         trim = frame(trim, {"box": tuck_box(raw.box).frozen()})
     own = dict(BASE_PALETTE)
@@ -771,8 +644,8 @@ def _finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict
             names = sorted(set(colour_names(palette)) | set(own))
             raise origin.error(f"unknown colour {value!r}{suggest(value, names)}", "a palette name (" + ", ".join(names) + ") or '#rrggbb'")
 
-    front = _side(raw.front, trim, colours, font_roles)
-    back = _side(raw.back, trim, colours, font_roles) if raw.back is not None else None
+    front = _side(raw.front, trim, colours, font_roles, languages, deck_file)
+    back = _side(raw.back, trim, colours, font_roles, languages, deck_file) if raw.back is not None else None
     return Layout(raw.name, (trim[0], trim[1]), shape, tuple(sorted(used.items())), tuple(fields(raw).items()), front, back,
                   tuple(sorted(name for name in used if name in raw.deck_palette)), tuple(sorted(game_colours)),
                   _stand_up(raw, front))

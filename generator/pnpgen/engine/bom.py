@@ -91,12 +91,13 @@ def _ellipsize(text: str, font: str, size: float, width: float, measure: Callabl
 
 def _wrap(text: str, font: str, size: float, width: float, measure, max_lines: int, lang: str) -> list[str]:
     """Lines by the typesetter's rules (JLREQ, Latin words whole), at most ``max_lines``: the
-    last one holds the rest, shortened to fit."""
+    last one holds the rest, shortened to fit, as is a line of one word wider than the column (a
+    stock's name of 400 letters without a space ran over the next columns and off the page)."""
     lines = break_lines(text, width, lambda c: measure(c, font, size), lang=lang) or [""]
     if len(lines) > max_lines:
         rest = text[len("".join(ln.rstrip("-") for ln in lines[:max_lines - 1])):].lstrip(" ")
-        lines = lines[:max_lines - 1] + [_ellipsize(rest, font, size, width, measure)]
-    return lines
+        lines = lines[:max_lines - 1] + [rest]
+    return [_ellipsize(line, font, size, width, measure) for line in lines]
 
 
 def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, fonts: dict[str, str],

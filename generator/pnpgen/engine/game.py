@@ -50,6 +50,7 @@ from pnpgen.engine.paper import (
     cricut_warnings,
     fold_duplex_warnings,
     short_bleed_warnings,
+    silhouette_warnings,
     stock_warnings,
 )
 from pnpgen.errors import InputError, Where
@@ -523,7 +524,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                       arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates, seen=lints)
     result = BuildResult(game, warnings=grouped_per_deck(list(rendered.warnings)) + lint
                          + short_bleed_warnings(list(zip(game.decks, on_paper)), options)
-                         + stock_warnings(on_paper, options.sheet) + cricut_warnings(list(zip(game.decks, on_paper)), options),
+                         + stock_warnings(on_paper, options.sheet) + silhouette_warnings(options.sheet)
+                         + cricut_warnings(list(zip(game.decks, on_paper)), options),
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,
                          face_keys=face_keys, face_arts=face_arts, options=options)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets

@@ -95,6 +95,22 @@ def cricut_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOption
     return [w for w in found if w]
 
 
+def silhouette_warnings(sheet: SheetOptions) -> list[str]:
+    """With ``--marks silhouette``: marks whose outer edge lies inside the printer's margin (an
+    ``inset`` under 10 mm, or thick lines): the printer leaves them out or cuts them short, and
+    the machine finds no marks to cut by."""
+    marks = sheet.silhouette
+    if marks is None:
+        return []
+    edge = marks.inset_mm - marks.thickness_mm / 2
+    if edge >= sheet.margin_mm - 1e-9:
+        return []
+    return [f"--silhouette-marks: the registration marks' outer edge is {edge:g} mm from the paper's edge, inside "
+            f"the printer's {sheet.margin_mm:g} mm margin (--margin): the printer leaves them out or cuts them "
+            f"short and the machine cannot find them; an inset of at least {sheet.margin_mm + marks.thickness_mm / 2:g} "
+            "mm (Silhouette Studio's least is 10 mm), or the printer's own --margin"]
+
+
 def stock_warnings(on_paper: list[DeckOnPaper], sheet: SheetOptions) -> list[str]:
     """Each sheet layout whose slots reach into the printer's margin, or leave no band above or
     below them for the slug, once."""

@@ -43,7 +43,7 @@ def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish:
     the copies printed are handed out, so without the designer's appendix and the cover's
     playtest line; as the preset's shop takes it (its one format the A5 page: presets.py checks it)."""
     book = build_rulebook(game, ws.fonts, rules_only=True, pictures=pictures_from_game(game, ws.templates),
-                          icon_dirs=icon_dirs(ws.templates, game.slug))
+                          icon_dirs=icon_dirs(ws.templates, game.slug), booklet=False)
     a5 = book.files["rulebook.pdf"]
     pages = page_count(a5)
     total = -(-pages // preset.page_multiple) * preset.page_multiple

@@ -198,6 +198,9 @@ def _parse(doc: Located, slug: str) -> Preset:
         trim = formats[0].trim or A5
         raise doc.error(("formats", formats[0].name, "trim"), f"{trim[0]:g}×{trim[1]:g} mm is not the rulebook's "
                         f"page: it is set on A5 ({A5[0]:g}×{A5[1]:g} mm)", "trim: [148mm, 210mm]")
+    if files != "rulebook" and "page_multiple" in data:  # (blank pages for a binding: a book's, not the pieces')
+        raise doc.error(("page_multiple",), f"page_multiple makes up a rulebook's page count, and this preset "
+                        f"prints {files}", "files: rulebook with page_multiple, or no page_multiple", key=True)
     if pdfx != "none" and condition is None:
         raise doc.error(("pdfx",), f"pdfx: {pdfx} needs the printing condition", PRESET_KEYS["output_condition"])
     return Preset(

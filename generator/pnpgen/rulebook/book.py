@@ -23,7 +23,7 @@ from pnpgen.data.model import Game, is_placeholder
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError, contained, suggest
 from pnpgen.faces.faceset import outline
-from pnpgen.impose import booklet
+from pnpgen.impose import booklet as booklets
 from pnpgen.memo import Memo
 from pnpgen.messages import counted, msg
 from pnpgen.pdf.booklet import impose_pdf
@@ -201,9 +201,10 @@ _MARKDOWN = re.compile(r"\*\*[^*\s][^*]*\*\*|__[^_\s][^_]*__|(?<![\w*])\*[^*\s][
 
 
 def _first_found(doc: Document, pattern: re.Pattern[str]) -> tuple[int, str, str] | None:
-    """The draft line of the first match of ``pattern`` in the text the book prints (steps' titles,
-    then the blocks), the match, and how many more there are (`` and 2 more``)."""
-    texts = [(c.line, 0, c.title) for s in doc.sections for c in s.children if isinstance(c, Step)]
+    """The draft line of the first match of ``pattern`` in the text the book prints (sections' and
+    steps' titles, then the blocks), the match, and how many more there are (`` and 2 more``)."""
+    texts = [(s.line, 0, s.title) for s in doc.sections]
+    texts += [(c.line, 0, c.title) for s in doc.sections for c in s.children if isinstance(c, Step)]
     texts += [(b.line, 1, getattr(b, "text", "") or "") for b in doc.blocks()]  # (a step's title before its text)
     found = sorted((line, order, m.start(), m.group()) for line, order, text in texts for m in pattern.finditer(text))
     if not found:
@@ -453,7 +454,7 @@ def proof_file(game: Game, reading: DraftReading) -> bytes:
 def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPicture] | None = None,
                    rules_only: bool = False, creep_mm: float = 0.0, binding: str = "left", paper: str = "a4",
                    readings: Memo[str] | None = None, reading: DraftReading | None = None,
-                   entries: list | None = None, icon_dirs: Sequence[Path] = ()) -> RulebookResult:
+                   entries: list | None = None, icon_dirs: Sequence[Path] = (), booklet: bool = True) -> RulebookResult:
     """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (on ``paper`` landscape: A4, or Letter with
     the pages at 94 %; saddle stitch) and
     ``proof.txt`` as bytes. ``pictures`` are the decks' faces by deck id (the build passes the
@@ -463,7 +464,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     the draft as ``read_rulebook`` read it already (else it is read here). ``entries``: the
     contents' and index's entries an earlier setting settled on (``RulebookResult.entries``),
     which spare the sketch pass when they still hold (``document.render``). ``icon_dirs``: where
-    the draft's ``{name}`` icons are looked up, in order (``inline``)."""
+    the draft's ``{name}`` icons are looked up, in order (``inline``). ``booklet`` False: no home
+    booklet, nor its warning (a print shop's book, exports/book.py, is bound by the shop)."""
     if binding not in ("left", "right"):
         raise InputError(f"unknown binding {binding!r}", key="binding", expected="left or right")
     if creep_mm < 0:
@@ -516,14 +518,14 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
                          line=getattr(e, "draft_line", None) or None,
                          expected="diagrams of at most 30 lines; names and words short enough to wrap") from None
     warnings += [_unplaced(game, spec, builder.anchors) for spec in settings.figures if spec not in builder.figures_placed]
-    sheet_mm = booklet.BOOKLET_SHEETS[paper]
+    sheet_mm = booklets.BOOKLET_SHEETS[paper]
     sheet_name = "Letter" if paper == "letter" else "A4"
-    sides = booklet.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True, sheet_mm=sheet_mm)
+    sides = booklets.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True, sheet_mm=sheet_mm)
     a4 = impose_pdf(a5, sides, sheet_mm=sheet_mm,
-                    marks=slug.overlays(sides, fonts.gothic, lang, binding, sheet_mm, sheet_name))
-    scale = booklet.book_scale(booklet.A5, sheet_mm)
-    total = booklet.padded_count(n_pages)
-    if total // 4 > settings.booklet_sheets:
+                    marks=slug.overlays(sides, fonts.gothic, lang, binding, sheet_mm, sheet_name)) if booklet else b""
+    scale = booklets.book_scale(booklets.A5, sheet_mm)
+    total = booklets.padded_count(n_pages)
+    if booklet and total // 4 > settings.booklet_sheets:
         warnings.append(_too_thick(game, path, total // 4, sheet_name, settings))
     report.append("line breaking: words and hyphenation (pyphen), justified by word spaces" if is_latin(draft.lang)
                   else "line breaking: JLREQ kinsoku, character by character (pnpgen.text.linebreak), justified")
@@ -534,7 +536,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         f"{counted(len(pictures), 'deck picture')}, {counted(len(builder.figures_placed), 'figure')}, "
         f"{counted(len(findings), 'proofing note')} in proof.txt"
     )
-    files = {"rulebook.pdf": a5, "rulebook-booklet.pdf": a4, "proof.txt": proof_file(game, r)}
+    files = {"rulebook.pdf": a5, "rulebook-booklet.pdf": a4, "proof.txt": proof_file(game, r)} if booklet \
+        else {"rulebook.pdf": a5, "proof.txt": proof_file(game, r)}
     return RulebookResult(files, warnings, report, settled_entries)
 
 

@@ -164,8 +164,16 @@ def markup(text: str, font: str, size: float, known: Mapping[str, Icon]) -> str:
         return glyphs.markup(text, font)
     order = {icon.form: n for n, icon in enumerate(known.values())}
     return "".join(glyphs.markup(part, font) if isinstance(part, str)
-                   else f'<onDraw name="{ICON_CALLBACK}" label="{order[part.form]}"/>{_em_space(font, size)}'
+                   else f'<onDraw name="{ICON_CALLBACK}" label="{order[part.form]}"/>{_AFTER_ICON}{_em_space(font, size)}'
                    for part in _parts(text, known))
+
+
+# A no-break space of no width right after an icon's callback: ReportLab's CJK line breaking,
+# looking back from a Latin character or space that ends a line for somewhere to break, stops
+# with a TypeError on the callback's empty text when that is the character right before (a heading
+# that overflows at its icon's space: hostile10); it stops at this space instead.
+_AFTER_ICON = '<font size="0">\u00a0</font>'
+
 
 
 def callback(known: Mapping[str, Icon]):

@@ -30,6 +30,7 @@ import re
 
 from pnpgen.data.draftlines import DraftLines, title_like
 from pnpgen.rulebook.tree import (
+    LIST_LEVELS,
     Block,
     Blocks,
     Bullet,
@@ -126,6 +127,7 @@ def parse_latin(text: str) -> Document:
     open_text: list | None = None  # [block, [lines]] a paragraph, bullet, item or step still taking lines
     seen_content = False
     under_heading = True
+    chain: list[int] = []  # the indents of the list's items down to the last one (a deeper one is nested in it)
 
     def close_text() -> None:
         nonlocal open_text
@@ -182,7 +184,14 @@ def parse_latin(text: str) -> Document:
             open_text = [Step(num, ")", body, [], lineno), [body]]
         elif kind == "bullet" or listed:
             body = s[listed.end():] if listed else body  # (an indented item under a list's item is nested in it)
-            level = int(indented and isinstance(out.last, Bullet) and not gap)
+            above = out.last if isinstance(out.last, Bullet) and not gap else None
+            width = len(raw) - len(raw.lstrip(" \t"))
+            if not (indented and above):
+                chain.clear()  # (the indents of the items this one may be nested in)
+            while chain and chain[-1] >= width:
+                chain.pop()
+            level = min(len(chain), above.level + 1, LIST_LEVELS) if indented and above else 0
+            chain.append(width)
             open_text = [Bullet(body, gap, lineno, listed.group(1) if listed else "", level), [body]]
         else:
             open_text = [DraftParagraph(s, False, gap, lineno), [s]]

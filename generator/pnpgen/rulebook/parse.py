@@ -25,6 +25,7 @@ import re
 from pnpgen.rulebook.latin import parse_latin
 from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.tree import (
+    LIST_LEVELS,
     NUMBER,
     Block,
     Blocks,
@@ -98,6 +99,11 @@ def _list_mark(t: str) -> re.Match | None:
     return m if m and any(ch not in _MAP_GLYPHS and not ch.isspace() for ch in t[m.end():]) else None
 
 
+def _opens_item(t: str) -> bool:
+    """``t`` (its indent stripped) starts a list's item: ・ or a mark (a) （１） ①) and its text."""
+    return t[:1] == "・" or _list_mark(t) is not None
+
+
 def _has_inner_space(s: str) -> bool:
     return bool(re.search(r"[ 　]", s.strip(" 　")))
 
@@ -110,6 +116,10 @@ def find_preformatted(lines: list[str]) -> list[tuple[int, int]]:
     """
     layout = [_is_layout_line(s) for s in lines]
     n = len(lines)
+    item = [_opens_item(s.lstrip(" ")) for s in lines]  # a list's item: unindented, or nested in one
+    for i in range(1, n):  # an item indented under a list's item is nested in it, however deep: no diagram
+        if item[i - 1] and _opens_item(lines[i].lstrip(" 　")):
+            item[i], layout[i] = True, False
     for _ in range(2):  # grow runs by neighbours
         for i in range(n):
             if layout[i] or not lines[i].strip() or len(lines[i]) > 16 or not _has_inner_space(lines[i]) \
@@ -265,13 +275,16 @@ def parse(text: str, lang: str = "ja") -> Document:
             gap = False
             continue
         item = s.lstrip(" 　")
-        listed = isinstance(out.last, Bullet) and not gap  # (an item right under a list's item)
+        above = out.last if isinstance(out.last, Bullet) and not gap else None  # (a list's item right above)
         mark = _list_mark(item) if item[:1] != "・" else None
-        if (item[:1] == "・" or mark) and (s == item or listed):
-            # ・ and a) （１） ① items; an indented one under a list's item is nested in it (an indented
+        if (item[:1] == "・" or mark) and (s == item or above):
+            # ・ and a) （１） ① items; an indented one under a list's item is nested in it, a level a
+            # full-width space of indent, one deeper than the item above at most (an indented
             # line that opens no list, 「　①のエリアボードを…」, is a paragraph)
+            depth = len(s) - len(s.lstrip("　"))
+            level = min(max(depth, 1), above.level + 1, LIST_LEVELS) if above and s != item else 0
             out.add(Bullet(item[mark.end():].strip() if mark else item[1:].strip(), gap, lineno,
-                           mark.group(1) if mark else "", int(s != item)))
+                           mark.group(1) if mark else "", level))
         elif head in "◇◎〇○":
             sub = Subheading("〇" if head == "○" else head, s[1:].strip(" 　"), gap, lineno)
             out.close(sub.level)

@@ -37,6 +37,11 @@ class Note:
     line: int = 0
 
 
+# A list nests this deep at most (its marks a little over an em apart): deeper items are set at it,
+# their text keeping most of the line.
+LIST_LEVELS = 6
+
+
 @dataclass
 class Bullet:
     """A list's item: a ``・`` bullet, or one marked ``a)``, ``（１）``, ``①`` (``mark``); ``level`` 1 is
