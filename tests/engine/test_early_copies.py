@@ -70,17 +70,6 @@ def test_documents_copied_early_are_the_bytes_of_a_build_that_copies_none(tmp_pa
         for pdf in PDFS:
             assert (out / "test" / pdf).read_bytes() == (plain / "test" / pdf).read_bytes(), pdf
         assert not (out / EARLY).exists()
-    killed = out / EARLY / str(_dead_pid())  # a build killed before its commit left its copies
-    killed.mkdir(parents=True)
-    (killed / "000000").write_bytes(b"%PDF")
-    _rename_card(ws, "札改2")
-    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(out)) == 0
-    assert not (out / EARLY).exists()
-
-
-def _dead_pid() -> int:
-    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    return int(gone.stdout)
 
 
 def test_a_copy_that_fails_is_written_by_the_commit(tmp_path, taken, monkeypatch):
@@ -109,7 +98,8 @@ def test_a_copy_that_fails_is_written_by_the_commit(tmp_path, taken, monkeypatch
 
 
 def test_the_early_copies_of_a_process_that_is_gone_are_removed_and_no_others(tmp_path):
-    dead, alive = _dead_pid(), os.getppid()
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead, alive = int(gone.stdout), os.getppid()
     root = tmp_path / "out"
     for pid in (dead, alive):
         (root / EARLY / str(pid)).mkdir(parents=True)

@@ -23,7 +23,7 @@ from pathlib import Path
 from pnpgen.engine import history as history_files
 from pnpgen.engine.cache import Cache, FileHashes, layout_of
 from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, build_lock, inside, is_output_folder, remove_stray_temps
-from pnpgen.engine.transaction import TRASH, empty_trash, recover, remove_stray_copies
+from pnpgen.engine.transaction import TRASH, empty_trash, recover
 from pnpgen.pdf.assemble import file_digest
 from pnpgen.usercache import seal
 
@@ -56,7 +56,6 @@ def clean(out_root: Path, game: str | None = None, history: bool = False) -> Cle
         recover(out_root)  # a commit a killed build left half done is finished first: its records hold
         if not (out_root / TRASH).is_symlink():
             empty_trash(out_root / TRASH)  # old outputs a commit left to be freed in the background
-        remove_stray_copies(out_root)  # a killed build's early copies of its documents
         for state in sorted(cache.root.glob("*.json")) if cache.root.is_dir() else []:
             editions = _editions(state.stem)
             if game is not None and game not in (slug for slug, _ in editions):

@@ -53,7 +53,7 @@ import threading
 import time
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager, nullcontext, suppress
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from pnpgen import resources, usercache
@@ -248,9 +248,8 @@ class EarlyCopies:
         if pid == 0:  # the copying process: no output of its own, no handler of pnpgen's, nothing inherited open
             code = 1
             try:
-                with suppress(ValueError):  # (forked from another thread than the main one: no handler to undo)
-                    signal.signal(signal.SIGINT, signal.SIG_DFL)
-                    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
                 os.closerange(3, 1 << 16)
                 _stage(copy, data, mode)
                 code = 0
