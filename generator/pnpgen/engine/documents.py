@@ -38,24 +38,20 @@ MIN_PAGES = 500
 
 def write_documents(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font: str, images: ImageStreams,
                     jobs: int, say: Callable[[str], None] = lambda s: None,
-                    drawn: FaceStreams | None = None,
-                    done: Callable[[str, PdfFile], None] | None = None) -> dict[str, PdfFile]:
+                    drawn: FaceStreams | None = None) -> dict[str, PdfFile]:
     """Each document of ``todo`` (by output path) as parts; over ``jobs`` workers when there is
     more than one document and ``MIN_FACES`` faces still to draw. ``drawn``: the faces and pages
-    drawn already (by the workers that converted the faces, by earlier builds, by the last save).
-    ``done``: told each document as soon as it is written (here: before the next is drawn)."""
-    done = done or (lambda path, data: None)
+    drawn already (by the workers that converted the faces, by earlier builds, by the last save)."""
     if jobs <= 1 or len(todo) < 2 or _faces_to_draw(todo, drawn) < MIN_FACES:
         if drawn is None:  # each face and page made into its stream once, for every document that shows it
             drawn = FaceStreams()
         if jobs > 1 and len(todo) > 1 and multiprocessing.get_all_start_methods()[0] == "fork" \
                 and _pages_to_draw(todo, drawn) >= MIN_PAGES:
-            return _beside_a_fork(todo, arts, font, images, say, drawn, done)
+            return _beside_a_fork(todo, arts, font, images, say, drawn)
         out = {}
         for path, doc in todo.items():
             say(f"drawing {path}")
             out[path] = write_pdf(doc, arts, font, images=images, faces=drawn)
-            done(path, out[path])
         return out
     slim, placed = images.stand_ins(arts)
     folder, stamp = images.folder, images.stamp
@@ -81,18 +77,11 @@ def write_documents(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font:
     for path in todo:  # in the plan's order
         say(f"drawing {path}")
         out[path] = written[path]
-    return _told(out, done)
-
-
-def _told(written: dict[str, PdfFile], done: Callable[[str, PdfFile], None]) -> dict[str, PdfFile]:
-    for path, data in written.items():
-        done(path, data)
-    return written
+    return out
 
 
 def _beside_a_fork(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font: str, images: ImageStreams,
-                   say: Callable[[str], None], drawn: FaceStreams,
-                   done: Callable[[str, PdfFile], None]) -> dict[str, PdfFile]:
+                   say: Callable[[str], None], drawn: FaceStreams) -> dict[str, PdfFile]:
     """The documents in two groups of about as much drawing (``_halves``): the first written by a
     process forked from this one, the second here meanwhile. The child returns its documents as
     parts and the faces and pages it drew (some ten MB for a thousand cards' four documents);
@@ -101,7 +90,7 @@ def _beside_a_fork(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font: 
     written here."""
     theirs, ours = _halves(todo)
     if not ours:  # every document shows the pages of another: one process draws them once
-        return _told({path: write_pdf(doc, arts, font, images=images, faces=drawn) for path, doc in todo.items()}, done)
+        return {path: write_pdf(doc, arts, font, images=images, faces=drawn) for path, doc in todo.items()}
     slim, _ = images.stand_ins(arts)
     sys.stdout.flush()  # (what is still buffered would be printed again by the child)
     sys.stderr.flush()
@@ -116,7 +105,6 @@ def _beside_a_fork(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font: 
         for path in ours:
             say(f"drawing {path}")
             out[path] = write_pdf(todo[path], slim, font, images=images, faces=drawn)
-            done(path, out[path])
         try:
             ok, found = answer.recv()
         except EOFError:  # the child ended without its documents (killed): written here
@@ -126,7 +114,7 @@ def _beside_a_fork(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font: 
             raise found
         files, made, kept, used = found
         drawn.absorb(made, kept, used)
-        out.update(_told(files, done))
+        out.update(files)
     finally:
         answer.close()
         child.join()

@@ -28,7 +28,7 @@ from pnpgen.engine.game import BuildResult, booklet_paper, build_game, render_in
 from pnpgen.engine.options import RULEBOOK_FILES, BuildOptions, RulebookOptions
 from pnpgen.engine.output import build_lock, inside, mark, remove_stray_temps
 from pnpgen.engine.reprint import reprint_files
-from pnpgen.engine.transaction import EarlyCopies, commit, remove_stray_copies
+from pnpgen.engine.transaction import commit
 from pnpgen.engine.warm import Warm
 from pnpgen.errors import InputError
 from pnpgen.memo import Memo
@@ -52,7 +52,6 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
     if not todo:
         return outcomes
     jobs = [(ws, slug, inputs, options, rulebook, out_root) for slug, inputs in todo]
-    early: EarlyCopies | None = None
     if options.jobs > 1 and len(todo) > 1:
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -68,20 +67,8 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
                 say(f"{futures[future]}: built")
             done = {futures[f]: f.result() for f in futures}
             built = [done[slug] for slug, _ in todo]  # in the order asked, whatever finished first
-    else:  # each big document copied into the folder as soon as it is made (engine/transaction.py)
-        early = EarlyCopies(out_root)
-    try:
-        if early is not None:
-            built = [_build_one(job, say, warm, early) for job in jobs]
-        return _committed(ws, slugs, out_root, cache, todo, outcomes, built, early)
-    finally:
-        if early is not None:
-            early.close()
-
-
-def _committed(ws: Workspace, slugs: list[str], out_root: Path, cache: Cache, todo: list, outcomes: list[GameOutcome],
-               built: list, early: EarlyCopies | None) -> list[GameOutcome]:
-    """The games built, written all-or-nothing (``early``: the copies of their big documents made already)."""
+    else:
+        built = [_build_one(job, say, warm) for job in jobs]
     files: dict[Path, bytes | PdfFile] = dict(mark(out_root))
     stale: list[Path] = []
     for outcome, write, gone in built:
@@ -91,8 +78,7 @@ def _committed(ws: Workspace, slugs: list[str], out_root: Path, cache: Cache, to
     outcomes.sort(key=lambda o: slugs.index(o.slug))
     with build_lock(out_root):  # built in memory first: a failed build leaves no trace
         remove_stray_temps([cache.root, *(out_root / slug for slug in slugs)], out_root)  # an older pnpgen's
-        remove_stray_copies(out_root)  # a killed build's early copies
-        written = set(commit(out_root, files, stale, early))  # one transaction: the old set or the new one
+        written = set(commit(out_root, files, stale))  # one transaction: the old set or the new one
         cache.prune()  # entries no game's current state uses (this build's states are written)
         for slug, _ in todo:  # the inputs' hashes, known in this process since they were fingerprinted
             fingerprint(inputs_of(ws, slug), None, cache.hashes)
@@ -118,11 +104,10 @@ def _size(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 
-def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | None = None,
-               early: EarlyCopies | None = None) -> tuple[GameOutcome, dict[Path, bytes | PdfFile], list[Path]]:
+def _build_one(job, say: Callable[[str], None] = lambda s: None,
+               warm: Warm | None = None) -> tuple[GameOutcome, dict[Path, bytes | PdfFile], list[Path]]:
     """One game, in memory: its outcome, the files to write (outputs, manifest, cache) and the
-    files of its last build that it no longer makes; ``early`` begins the copy of each big
-    document as soon as it is made."""
+    files of its last build that it no longer makes."""
     ws, slug, inputs, options, rulebook, out_root = job
     out_dir = game_out_dir(out_root, slug, options)
     cache = Cache(out_root)
@@ -147,8 +132,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
                             sheets=sheets, arts=warm.arts(ed, drawn_with) if warm is not None else None,
                             lints=warm.lints(ed, drawn_with) if warm is not None else None,
                             impositions=warm.impositions(ed, drawn_with) if warm is not None else None,
-                            faces_ready=book.start if book is not None else None,
-                            made=(lambda rel, data: early.start(out_dir / rel, data)) if early is not None else None)
+                            faces_ready=book.start if book is not None else None)
         # what the sheets alone decide, worked out while the rulebook's process may still be setting the book
         now = snapshot(result)
         changes, reprint = change_report(before.report if before else None, now)

@@ -14,12 +14,6 @@ files or, once the next pnpgen run has looked at it, the complete new set — ne
    a big illustrated deck), and a detached process empties that folder once the build has
    returned (``reclaim``).
 
-A big document may be copied earlier, as soon as the build has made it (``EarlyCopies``: a
-process forked for each, into ``<root>/.pnpgen-early/<pid>/``), while the build draws the next
-one; the commit moves such a copy into the staging folder instead of writing the document there.
-A copy is only ever moved into staging, so nothing changes in what a kill leaves: the next run
-removes the early copies of a process that is gone.
-
 Before anything else, every build and export under the folder's lock runs ``recover``: a journal
 left by a killed commit is carried out to the end (rolled forward; each step can be done again);
 a staging folder without a journal, from a run killed before its commit, is removed (rolled
@@ -43,7 +37,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import multiprocessing
 import os
 import signal
 import stat
@@ -63,14 +56,12 @@ from pnpgen.pdf.assemble import PdfFile, SourceChanged
 from pnpgen.safetext import shown
 
 STAGING = ".pnpgen-staging"
-EARLY = ".pnpgen-early"
 JOURNAL = ".pnpgen-journal"
 TRASH = ".pnpgen-trash"
 RECLAIM_MIN = 4 << 20  # bytes: a smaller file is freed at once, in well under a millisecond
 PAUSE_ENV = "PNPGEN_TEST_PAUSE_BEFORE_COMMIT"  # tests of interrupted builds: see _pause_for_tests
 VERSION = 2  # 2: sealed (a header line holding the seal, then the body); 1, unsealed, is rolled back
 BIG_DOCUMENT = 8 << 20  # bytes: staged on a thread of its own beside the other big ones
-EARLY_DOCUMENT = 8 << 20  # bytes: copied as soon as it is made (``EarlyCopies``), a fork costing a few ms
 
 
 def recover(root: Path) -> str | None:
@@ -142,11 +133,9 @@ def _named(path: Path) -> str:
         return str(path)
 
 
-def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[Path] = (),
-           early: EarlyCopies | None = None) -> list[Path]:
+def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[Path] = ()) -> list[Path]:
     """Replace the files of ``root`` by ``files`` and remove ``remove``, all or nothing (see the
-    module's note); returns the paths whose content changed. Run under the folder's lock.
-    ``early``: copies of some of ``files`` made already (``EarlyCopies``), moved in, not written."""
+    module's note); returns the paths whose content changed. Run under the folder's lock."""
     recover(root)
     todo = {p: d for p, d in sorted(files.items()) if not unchanged(p, d)}
     gone = sorted(p for p in remove if p not in files and (p.is_file() or p.is_symlink()))
@@ -170,16 +159,13 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
     mode = 0o666 & ~current_umask()
     try:
         named = [(f"{i:06d}", path, data) for i, (path, data) in enumerate(todo.items())]
-        # the copies made as the build went are moved in (one that failed is written now, as any other)
-        moved = {name for name, path, data in named if early is not None and early.take(path, data, staging / name)}
-        named_now = [(name, path, data) for name, path, data in named if name not in moved]
         # documents of many pictures are copied side by side (the kernel copies, the threads wait)
-        big = {name for name, _, data in named_now if isinstance(data, PdfFile) and data.size >= BIG_DOCUMENT}
+        big = {name for name, _, data in named if isinstance(data, PdfFile) and data.size >= BIG_DOCUMENT}
         side_by_side = len(big) > 1 and (os.cpu_count() or 1) > 1
         with ThreadPoolExecutor(max_workers=min(len(big), 4)) if side_by_side else nullcontext() as pool:
-            copying = [pool.submit(_stage, staging / name, data, mode) for name, _, data in named_now if name in big] \
+            copying = [pool.submit(_stage, staging / name, data, mode) for name, _, data in named if name in big] \
                 if pool is not None else []
-            for name, _, data in named_now:
+            for name, _, data in named:
                 if pool is None or name not in big:
                     _stage(staging / name, data, mode)
             for job in copying:  # a failed copy raises here, after every copy has ended
@@ -215,141 +201,6 @@ def _stage(path: Path, data: bytes | PdfFile, mode: int) -> None:
         else:
             f.write(data)
     os.chmod(path, mode)
-
-
-class EarlyCopies:
-    """Big documents copied into ``<root>/.pnpgen-early/<pid>/`` as soon as the build has made
-    them, each by a process forked for it, while the build goes on (the next document drawn, the
-    records and caches made): the copy of a thousand illustrated cards' four documents, a gigabyte
-    the kernel copies in about a second, is then mostly done when the commit comes, which moves
-    each copy into its staging folder (``take``). A process forked, not a thread: a thread copying
-    a picture's pieces one call at a time waits for the interpreter's lock after each, as long as
-    the build's own thread holds it (measured: a 250 MB document 0.19 s alone, 0.65 s beside it).
-    Only on systems that fork; a copy that cannot be made is the commit's to write."""
-
-    def __init__(self, root: Path):
-        self.folder = root / EARLY / str(os.getpid())
-        self.copies: dict[Path, tuple[PdfFile, int, Path]] = {}  # target → (document, copying process, copy)
-        self.made = 0
-
-    def start(self, path: Path, data: bytes | PdfFile) -> None:
-        """Begin the copy of ``data``, the new content of ``path``, when it is a document of at
-        least ``EARLY_DOCUMENT`` bytes; else nothing (the commit writes it)."""
-        if not isinstance(data, PdfFile) or data.size < EARLY_DOCUMENT or not hasattr(os, "fork") \
-                or multiprocessing.get_all_start_methods()[0] != "fork":
-            return
-        self.drop(path)
-        if not self._folder_made():
-            return
-        copy = self.folder / f"{self.made:06d}"
-        self.made += 1
-        mode = 0o666 & ~current_umask()
-        pid = os.fork()
-        if pid == 0:  # the copying process: no output of its own, no handler of pnpgen's, nothing inherited open
-            code = 1
-            try:
-                signal.signal(signal.SIGINT, signal.SIG_DFL)
-                signal.signal(signal.SIGTERM, signal.SIG_DFL)
-                os.closerange(3, 1 << 16)
-                _stage(copy, data, mode)
-                code = 0
-            finally:
-                os._exit(code)
-        self.copies[path] = (data, pid, copy)
-
-    def take(self, path: Path, data: bytes | PdfFile, staged: Path) -> bool:
-        """Move the copy of ``path`` to ``staged`` once it is complete, when it is a copy of
-        ``data`` (the very document the commit writes): True; else False, nothing moved."""
-        found = self.copies.pop(path, None)
-        if found is None:
-            return False
-        made, pid, copy = found
-        try:
-            done = _ended(pid) == 0 and made is data and copy.lstat().st_size == made.size
-            if done:
-                os.replace(copy, staged)
-            return done
-        except OSError:
-            return False
-        finally:
-            copy.unlink(missing_ok=True)
-
-    def drop(self, path: Path) -> None:
-        """The copy of ``path``, if any, stopped and removed."""
-        found = self.copies.pop(path, None)
-        if found is not None:
-            _, pid, copy = found
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-            _ended(pid)
-            copy.unlink(missing_ok=True)
-
-    def close(self) -> None:
-        """Every copy not taken stopped and removed, and the folders if that empties them."""
-        for path in list(self.copies):
-            self.drop(path)
-        for folder in (self.folder, self.folder.parent):
-            try:
-                folder.rmdir()
-            except OSError:
-                pass
-
-    def _folder_made(self) -> bool:
-        """This process's folder of copies, made when missing: a real folder in a real one."""
-        for folder in (self.folder.parent, self.folder):
-            try:
-                folder.mkdir(exist_ok=True)
-                if not stat.S_ISDIR(folder.lstat().st_mode):
-                    return False
-            except OSError:
-                return False
-        return True
-
-
-def remove_stray_copies(root: Path) -> None:
-    """Remove the early copies (``EarlyCopies``) of processes that are gone (a build killed
-    before its commit), and their folder when that empties it."""
-    folder = root / EARLY
-    try:
-        entries = [e for e in os.scandir(folder) if e.name.isdigit() and e.is_dir(follow_symlinks=False)]
-    except OSError:
-        return
-    for entry in entries:
-        if _alive(int(entry.name)):
-            continue
-        for copy in os.scandir(entry.path):
-            if len(copy.name) == 6 and copy.name.isdigit() and copy.is_file(follow_symlinks=False):
-                os.unlink(copy.path)
-        try:
-            os.rmdir(entry.path)
-        except OSError:
-            pass
-    try:
-        folder.rmdir()
-    except OSError:
-        pass
-
-
-def _alive(pid: int) -> bool:
-    if pid <= 0 or pid == os.getpid():
-        return pid > 0
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # (another user's: alive)
-        return True
-    return True
-
-
-def _ended(pid: int) -> int:
-    """The exit status of the child ``pid``, once it has ended (-1: not this process's child)."""
-    try:
-        return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
-    except ChildProcessError:
-        return -1
 
 
 def _pause_for_tests() -> None:
