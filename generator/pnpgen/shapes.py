@@ -52,10 +52,11 @@ def plain_repr(cls: type) -> type:
 
 def kept_repr(cls: type) -> type:
     """``plain_repr``, and the text kept on the object once written: for frozen dataclasses of
-    immutable values only (tuples, numbers, text, other frozen plans), whose text cannot change.
-    A page plan's pieces are written out twice (the home page's signature, the document's plan
-    key), and a deck's few clip outlines once for every piece that shares them. The kept text
-    does not travel with the object (pickled to a worker process, it is written there anew)."""
+    immutable values only (tuples, numbers, text, other frozen shapes), whose text cannot change.
+    A deck's few clip outlines and die lines are shared by every piece placed with them, and the
+    pages' text (their signatures, the documents' plan keys) writes them out once for each piece,
+    twice on a home sheet. The kept text does not travel with the object (pickled to a worker
+    process, it is written there anew)."""
     plain_repr(cls)
     write: Callable[[Any], str] = cls.__repr__  # type: ignore[assignment]
 

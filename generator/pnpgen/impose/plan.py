@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pnpgen.shapes import Affine, Outline, Straight, kept_repr, plain_repr
+from pnpgen.shapes import Affine, Outline, Straight, plain_repr
 
 Box = tuple[float, float, float, float]  # (x0, y0, x1, y1) mm from the page's top-left
 RGB = tuple[float, float, float]
@@ -18,7 +18,7 @@ MARK_WIDTH_PT = 0.25
 DIE_WIDTH_PT = 0.3
 
 
-@kept_repr
+@plain_repr
 @dataclass(frozen=True)
 class PlaceFace:
     """A face (trim + ``bleed_mm`` drawn on each side) placed by ``to_page`` (piece mm → page mm),
@@ -32,7 +32,7 @@ class PlaceFace:
     clip_rect: Box | None = None
 
 
-@kept_repr
+@plain_repr
 @dataclass(frozen=True)
 class Strokes:
     """Straight lines: cut marks, guides, scale bars."""
@@ -44,7 +44,7 @@ class Strokes:
     registration: bool = False  # shop marks: every plate on a CMYK page (Separation All), black on RGB
 
 
-@kept_repr
+@plain_repr
 @dataclass(frozen=True)
 class DieLine:
     """A closed path stroked: a die line. ``spot`` strokes it in the CutContour spot colour;
