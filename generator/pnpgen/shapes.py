@@ -23,9 +23,10 @@ Shapes (``size`` is one hexagon's width across the flats, or the circle's diamet
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from functools import cache
+from typing import Any
 
 from pnpgen.boxnet import TuckBox
 from pnpgen.units import num
@@ -46,6 +47,31 @@ def plain_repr(cls: type) -> type:
     namespace: dict = {}
     exec(f"def __repr__(self):\n    return f'{cls.__qualname__}({shown})'\n", namespace)
     cls.__repr__ = namespace["__repr__"]  # type: ignore[method-assign]
+    return cls
+
+
+def kept_repr(cls: type) -> type:
+    """``plain_repr``, and the text kept on the object once written: for frozen dataclasses of
+    immutable values only (tuples, numbers, text, other frozen shapes), whose text cannot change.
+    A deck's few clip outlines and die lines are shared by every piece placed with them, and the
+    pages' text (their signatures, the documents' plan keys) writes them out once for each piece,
+    twice on a home sheet. The kept text does not travel with the object (pickled to a worker
+    process, it is written there anew)."""
+    plain_repr(cls)
+    write: Callable[[Any], str] = cls.__repr__  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        text = self.__dict__.get("_repr")
+        if text is None:
+            text = write(self)
+            object.__setattr__(self, "_repr", text)
+        return text
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_repr"}
+
+    cls.__repr__ = __repr__  # type: ignore[assignment,method-assign]
+    cls.__getstate__ = __getstate__  # type: ignore[assignment,method-assign]
     return cls
 
 
@@ -213,7 +239,7 @@ class Arc:
 Segment = Straight | Arc
 
 
-@plain_repr
+@kept_repr
 @dataclass(frozen=True)
 class Outline:
     """A closed outline: segments joined end to start, the last back to the first."""

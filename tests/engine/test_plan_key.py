@@ -5,11 +5,12 @@ same build shares (a deck's home pages are the all-in-one file's pages too)."""
 from __future__ import annotations
 
 import copy
+import pickle
 from dataclasses import replace
 
 from pnpgen.engine.cache import plan_key
 from pnpgen.impose.plan import Page, PagePlan, PlaceFace, TextOp
-from pnpgen.shapes import Affine
+from pnpgen.shapes import Affine, Outline, Straight
 
 
 def _plan() -> PagePlan:
@@ -41,3 +42,24 @@ def test_pages_shared_by_two_documents_are_written_out_once_with_the_same_keys()
     shown: dict[int, bytes] = {}
     assert (plan_key(plan, {}, shown), plan_key(everything, {}, shown)) == alone
     assert len(shown) == 4  # three pages shared, one the second document's own
+
+
+def test_an_outline_written_out_once_keeps_its_text_but_does_not_carry_it_to_a_worker():
+    """A deck's clip outline is shared by every piece placed with it and written out for each, in
+    a page's signature and again in its document's key: it keeps its text once written
+    (shapes.kept_repr), the text dataclass writes; a copy pickled for a worker process carries
+    none and writes the same text again."""
+    clip = Outline((Straight(0.0, 0.0, 63.0, 0.0), Straight(63.0, 0.0, 63.0, 88.0)))
+    place = PlaceFace("face0", Affine(1, 0, 0, 1, 10.0, 5.0), (63.0, 88.0), 3.0, clip=clip)
+    assert repr(place) == ("PlaceFace(face='face0', to_page=Affine(a=1, b=0, c=0, d=1, e=10.0, f=5.0), "
+                           "trim_mm=(63.0, 88.0), bleed_mm=3.0, clip=Outline(segments=(Straight(x1=0.0, y1=0.0, "
+                           "x2=63.0, y2=0.0), Straight(x1=63.0, y1=0.0, x2=63.0, y2=88.0))), clip_rect=None)")
+    assert repr(clip) is repr(clip)  # written once
+    plan = PagePlan("title", [Page((210.0, 297.0), [place, replace(place, face="face1")])])
+    key = plan_key(plan, {})
+    fresh = pickle.loads(pickle.dumps(plan))
+    assert all("_repr" not in vars(item.clip) for item in fresh.pages[0].items)
+    assert plan_key(fresh, {}) == key and fresh == plan
+    other = replace(clip, segments=clip.segments[:1])
+    assert plan_key(PagePlan("title", [Page((210.0, 297.0), [replace(place, clip=other)])]), {}) != \
+        plan_key(PagePlan("title", [Page((210.0, 297.0), [place])]), {})  # another outline, another text

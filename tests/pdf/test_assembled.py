@@ -129,6 +129,35 @@ def test_an_art_file_saved_again_while_a_build_writes_is_refused_and_the_last_fi
     assert not list(out.rglob(".pnpgen-staging*"))  # nothing half-written left behind
 
 
+def test_an_art_file_saved_again_before_the_bleed_is_read_is_refused_in_one_line(tmp_path, monkeypatch, capsys):
+    """The first face of a deck is drawn, pictures and all, to read its bleed after the documents
+    are made: an art file saved again by then is refused as at the commit (it was a traceback)."""
+    from pnpgen.engine import game
+
+    ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + "  - {name: 札, art: p.png, count: 2}\n", front=FRONT)
+    (ws / "data" / "test" / "art").mkdir()
+    art = ws / "data" / "test" / "art" / "p.png"
+    art.write_bytes(_png((200, 40, 40)))
+    real = game.write_documents
+
+    def saved_meanwhile(*args, **kwargs):
+        written = real(*args, **kwargs)
+        art.write_bytes(_png((40, 40, 200)) + b"\0")  # the designer saves the picture as the documents are made
+        return written
+
+    out = tmp_path / "out"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(out)) == 0
+    good = (out / "test" / "cards.pdf").read_bytes()
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(
+        PICTURE_DECK_YAML + "  - {name: 札改, art: p.png, count: 2}\n", encoding="utf-8")
+    monkeypatch.setattr(game, "write_documents", saved_meanwhile)
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(out)) == 2
+    err = capsys.readouterr().err
+    assert "p.png was saved again while the build read it" in err and len(err.splitlines()) == 1
+    assert (out / "test" / "cards.pdf").read_bytes() == good
+
+
 def test_documents_written_over_two_workers_are_the_bytes_one_process_writes(tmp_path, monkeypatch):
     ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + "".join(
         f"  - {{name: 札{i}, art: p{i % 2}.png, count: {i % 3 + 1}}}\n" for i in range(12)), front=FRONT)

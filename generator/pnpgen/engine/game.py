@@ -598,8 +598,11 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     if plan.orders:
         result.files["shop/order.csv"] = order_csv(BUILD_ORDER_COLUMNS, plan.orders)
     bleed_memo = Memo(known=cache.pack(pack_name(edition(slug, options)))) if cache is not None else Memo()
-    result.warnings += bare_bleed_warnings(bleed_faces, arts, rendered.bleed_mm, font, bleed_memo, images, files=True,
-                                           papers=papers)
+    try:  # (a face read for its bleed draws its pictures from their art files)
+        result.warnings += bare_bleed_warnings(bleed_faces, arts, rendered.bleed_mm, font, bleed_memo, images,
+                                               files=True, papers=papers)
+    except SourceChanged as e:
+        raise saved_again(e) from None
     if cache is not None and (kept_bleed := bleed_memo.kept()):
         cache_files.update([cache.pack_entry(pack_name(edition(slug, options)), kept_bleed)])
     if cache is not None and bleed_memo.used:
