@@ -41,6 +41,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from pnpgen.pdf.colour import write_content
+
 BLACK_K = 0.70  # K after conversion at or above which a colour counts as black
 BLACK_HUE = 0.40  # a small fill's C, M and Y at most this far apart: a dark colour (#1f4133, 52/0/22/75) is not black
 THIN_PT = 1.0  # strokes up to this width (points, the stream's cm counted) are lines, not areas
@@ -248,11 +250,7 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
         out.append((operands, op))
     if not changed:
         return
-    data = pikepdf.unparse_content_stream(out)
-    if isinstance(obj, pikepdf.Stream):
-        obj.write(data)
-    else:  # a page: its content stream(s) replaced by one
-        obj.Contents = doc.make_stream(data)
+    write_content(doc, obj, out)
     res = obj.get("/Resources")
     if res is None:
         obj.Resources = pikepdf.Dictionary()

@@ -338,12 +338,19 @@ def _stream_to_cmyk(doc, obj) -> None:
         elif name == "Q" and stack:
             spaces = stack.pop()
         out.append((operands, Operator(name)))
-    if not changed:
-        return
-    data = pikepdf.unparse_content_stream(out)
+    if changed:
+        write_content(doc, obj, out)
+
+
+def write_content(doc, obj, instructions: list) -> None:
+    """Put ``instructions`` (pikepdf's parsed operands and operators) back as ``obj``'s content: a
+    form's stream rewritten, a page's content stream(s) replaced by one."""
+    import pikepdf
+
+    data = pikepdf.unparse_content_stream(instructions)
     if isinstance(obj, pikepdf.Stream):
         obj.write(data)
-    else:  # a page: its content stream(s) replaced by one
+    else:
         obj.Contents = doc.make_stream(data)
 
 
