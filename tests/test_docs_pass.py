@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
 from conftest import DECK_YAML, REPO, make_workspace, run
 from homeprint.test_printer import placements
 from pdfprobe import glyphs, reader, texts
+from pnpgen.data import layouts
+from pnpgen.data.yamlsrc import Located
+from pnpgen.engine.scaffold import trim_of
 
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 HOME = (REPO / "docs" / "home-printing.md").read_text(encoding="utf-8")
@@ -264,3 +268,32 @@ def test_the_roll_and_write_sheet_of_data_format_builds_as_written(tmp_path, cap
     assert len(shop.pages) == 20
     box = shop.pages[0].trimbox
     assert (round(float(box.width) * 25.4 / 72), round(float(box.height) * 25.4 / 72)) == (148, 210)
+
+
+def test_the_card_boxes_table_is_the_card_layout():
+    """data-format.md's table of the card boxes gives each box where card-poker draws it (63×88):
+    its x, y, w × h, the frame's inset and radius, and the sizes in points."""
+    raw = layouts.resolve(None, "card-poker", Located(Path("test"), None), ())
+    g = layouts.geometry(raw)
+    front = {b.name: dict(b.options) for b in layouts.finish(raw, trim_of(g), g.shape, None, None).front.boxes}
+    table = FORMAT[FORMAT.index("| box | field | where | style |", FORMAT.index("The card boxes (63×88")):]
+    table = table[:table.index("\n\n")]
+    w, h = 63, 88
+    mm = r"(`[^`]+`|[0-9.]+)"
+    rows = 0
+    for name, where, style in re.findall(r"^\| `(\w+)` \| [^|]+ \| ([^|]+) \| ([^|]+) \|$", table, re.M):
+        box = front[name]
+        full = re.match(rf"{mm}, {mm}, {mm} × {mm}", where)
+        if full:
+            x, y, bw, bh = (layouts.length(-100, 2000)(v.strip("`"), (w, h)) for v in full.groups())
+            assert (box["x"], box["y"], box["w"], box["h"]) == pytest.approx((x, y, bw, bh)), name
+            rows += 1
+        line = re.match(r"a line ([0-9.]+) mm inside the trim.*, radius ([0-9.]+)", where)
+        if line:
+            assert (box["inset"], box["radius"]) == pytest.approx(tuple(map(float, line.groups()))), name
+            rows += 1
+        size = re.search(r"([0-9.]+) pt(?: \(min ([0-9.]+)\))?", style)
+        if size:
+            assert box["size"] == pytest.approx(float(size.group(1))), name
+            assert size.group(2) is None or box["min_size"] == pytest.approx(float(size.group(2))), name
+    assert rows == 8  # frame, band, title, cost, value, art, icons, text
