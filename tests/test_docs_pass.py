@@ -278,7 +278,7 @@ def test_the_card_boxes_table_is_the_card_layout():
     front = {b.name: dict(b.options) for b in layouts.finish(raw, trim_of(g), g.shape, None, None).front.boxes}
     table = FORMAT[FORMAT.index("| box | field | where | style |", FORMAT.index("The card boxes (63×88")):]
     table = table[:table.index("\n\n")]
-    w, h = 63, 88
+    w, h = 63.0, 88.0
     mm = r"(`[^`]+`|[0-9.]+)"
     rows = 0
     for name, where, style in re.findall(r"^\| `(\w+)` \| [^|]+ \| ([^|]+) \| ([^|]+) \|$", table, re.M):
