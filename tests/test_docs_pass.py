@@ -11,8 +11,9 @@ import re
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
-from conftest import DECK_YAML, REPO, make_workspace, run
+from conftest import DECK_YAML, FRONT, REPO, make_workspace, run
 from homeprint.test_printer import placements
 from pdfprobe import glyphs, reader, texts
 from pnpgen.data import layouts
@@ -297,3 +298,22 @@ def test_the_card_boxes_table_is_the_card_layout():
             assert box["size"] == pytest.approx(float(size.group(1))), name
             assert size.group(2) is None or box["min_size"] == pytest.approx(float(size.group(2))), name
     assert rows == 8  # frame, band, title, cost, value, art, icons, text
+
+
+def test_the_full_bleed_picture_size_the_docs_give_is_enough(tmp_path, capsys):
+    """data-format.md's pixels for a full-bleed poker card at 300 dpi print at 300 dpi or more; a
+    pixel fewer is warned, and the manifest records the dpi the warning says (not 300)."""
+    w, h = map(int, re.search(r"full-bleed picture \(69×94 mm\) needs (\d+)×(\d+) px", FORMAT).groups())
+    deck = (DECK_YAML.replace("  text: text\n", "  text: text\n  art: image\n")
+            + "  - {name: 足りる, art: enough.png}\n  - {name: 足りない, art: short.png}\n")
+    front = FRONT.replace("{% block art %}", "{% block art %}{{ image(piece.art, -bleed, -bleed, w + 2 * bleed, h + 2 * bleed) }}")
+    root = make_workspace(tmp_path / "ws", deck=deck, front=front)
+    (root / "data" / "test" / "art").mkdir()
+    for name, size in (("enough", (w, h)), ("short", (w, h - 1))):
+        Image.new("RGB", size, (90, 60, 30)).save(root / "data" / "test" / "art" / f"{name}.png")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    err = capsys.readouterr().err
+    assert "enough.png" not in err and "art/short.png: 299.9 dpi at 69×94 mm, 300 wanted" in err, err
+    images = {im["file"]: im for im in json.loads((root / "build" / "test" / "manifest.json").read_text())["images"]}
+    assert (images["art/enough.png"]["dpi"], images["art/enough.png"]["enough"]) == (300, True)
+    assert (images["art/short.png"]["dpi"], images["art/short.png"]["enough"]) == (299.9, False)
