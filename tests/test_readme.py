@@ -110,3 +110,32 @@ def test_readme_command_line_names_every_option():
                 continue
             for option in action.option_strings:
                 assert option in section, f"pnpgen {name} {option}"
+
+
+def test_every_command_line_in_the_docs_names_options_pnpgen_has():
+    """Each `pnpgen COMMAND --option value` shown in README.md and docs/*.md (in prose or in a sh
+    block) names an option of that command, and a choice it takes."""
+    commands = _parsers()[1]
+    shown = 0
+    for page in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        lines = re.findall(r"`(pnpgen [^`\n]+)`", text) + [
+            line.split("  #")[0].strip() for block in re.findall(r"^```sh\n(.*?)^```", text, re.S | re.M)
+            for line in block.splitlines() if line.strip().startswith("pnpgen ")]
+        for line in lines:
+            words = line.replace("…", " ").split()[1:]
+            while words and words[0].startswith("-"):  # pnpgen -C DIR, -q, -v before the command
+                words = words[2:] if words[0] == "-C" else words[1:]
+            if not words or words[0] not in commands:
+                continue
+            options = {o: a for a in commands[words[0]]._actions for o in a.option_strings}
+            for word, after in zip(words, [*words[1:], ""], strict=True):
+                if not word.startswith("--"):
+                    continue
+                option = word.split("=")[0].rstrip(".,;:)")
+                assert option in options, f"{page.name}: {line}: {option}"
+                choices = options[option].choices
+                if choices and after and not after.startswith(("-", "[", "<")) and "|" not in after:
+                    assert after.lower().rstrip(".,;:)") in choices, f"{page.name}: {line}: {after}"
+                shown += 1
+    assert shown > 50
