@@ -156,3 +156,13 @@ def test_every_link_between_the_docs_leads_somewhere():
             assert not anchor or anchor in anchors.get(target, ()), f"{page.name}: {link}"
             links += 1
     assert links > 40
+
+
+def test_every_built_in_macro_is_documented_with_its_arguments():
+    """data-format.md's list of the macros gives each one's arguments and defaults as the file has them."""
+    macros = (REPO / "generator" / "pnpgen" / "faces" / "builtin" / "common" / "macros.svg.j2").read_text(encoding="utf-8")
+    said = " ".join(TEMPLATES_SECTION.split())
+    found = re.findall(r"\{% macro (\w+\([^)]*\)) -?%\}", macros)
+    assert len(found) >= 7  # ground, frame, band, badge, title, text_panel, placeholder_stamp (the pattern reads them)
+    for signature in found:
+        assert f"`m.{signature}`" in said, signature
