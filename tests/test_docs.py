@@ -126,3 +126,43 @@ def test_the_docs_examples_build_as_written(tmp_path):
         assert len(PdfReader(pdf).pages) >= 1
     assert {d.id: d.count for d in game.decks} == {"blessings": 20, "board": 1, "box": 1, "dice": 3, "epic": 20,
                                                   "log": 20, "monsters": 5, "spells": 5}
+
+
+def _anchors(text: str) -> set[str]:
+    """The anchors GitHub gives a page: each heading's slug (numbered when repeated), and <a id>s."""
+    found: set[str] = set(re.findall(r'<a id="([^"]+)"', text))
+    seen: dict[str, int] = {}
+    for heading in re.findall(r"^#{1,6} (.*)$", FENCE.sub("", text), re.M):
+        plain = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading.replace("`", ""))
+        slug = re.sub(r"[^\w\- ]", "", plain.strip().lower()).replace(" ", "-")
+        found.add(f"{slug}-{seen[slug]}" if slug in seen else slug)
+        seen[slug] = seen.get(slug, 0) + 1
+    return found
+
+
+def test_every_link_between_the_docs_leads_somewhere():
+    """README.md's and docs/*.md's links name files that exist and anchors their pages have."""
+    pages = [(REPO / "README.md").resolve(), *sorted((REPO / "docs").resolve().glob("*.md"))]
+    anchors = {page: _anchors(page.read_text(encoding="utf-8")) for page in pages}
+    links = 0
+    for page in pages:
+        prose = re.sub(r"`[^`\n]*`", "", FENCE.sub("", page.read_text(encoding="utf-8")))
+        for link in re.findall(r"\]\(([^)\s]+)\)", prose):
+            if link.startswith(("http://", "https://")):
+                continue
+            path, _, anchor = link.partition("#")
+            target = (page.parent / path).resolve() if path else page
+            assert target.exists(), f"{page.name}: {link}"
+            assert not anchor or anchor in anchors.get(target, ()), f"{page.name}: {link}"
+            links += 1
+    assert links > 40
+
+
+def test_every_built_in_macro_is_documented_with_its_arguments():
+    """data-format.md's list of the macros gives each one's arguments and defaults as the file has them."""
+    macros = (REPO / "generator" / "pnpgen" / "faces" / "builtin" / "common" / "macros.svg.j2").read_text(encoding="utf-8")
+    said = " ".join(TEMPLATES_SECTION.split())
+    found = re.findall(r"\{% macro (\w+\([^)]*\)) -?%\}", macros)
+    assert len(found) >= 7  # ground, frame, band, badge, title, text_panel, placeholder_stamp (the pattern reads them)
+    for signature in found:
+        assert f"`m.{signature}`" in said, signature

@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
+from PIL import Image
 
-from conftest import DECK_YAML, REPO, make_workspace, run
+from conftest import DECK_YAML, FRONT, REPO, make_workspace, run
 from homeprint.test_printer import placements
 from pdfprobe import glyphs, reader, texts
+from pnpgen.data import layouts
+from pnpgen.data.yamlsrc import Located
+from pnpgen.engine.scaffold import trim_of
 
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 HOME = (REPO / "docs" / "home-printing.md").read_text(encoding="utf-8")
@@ -264,3 +269,51 @@ def test_the_roll_and_write_sheet_of_data_format_builds_as_written(tmp_path, cap
     assert len(shop.pages) == 20
     box = shop.pages[0].trimbox
     assert (round(float(box.width) * 25.4 / 72), round(float(box.height) * 25.4 / 72)) == (148, 210)
+
+
+def test_the_card_boxes_table_is_the_card_layout():
+    """data-format.md's table of the card boxes gives each box where card-poker draws it (63×88):
+    its x, y, w × h, the frame's inset and radius, and the sizes in points."""
+    raw = layouts.resolve(None, "card-poker", Located(Path("test"), None), ())
+    g = layouts.geometry(raw)
+    front = {b.name: dict(b.options) for b in layouts.finish(raw, trim_of(g), g.shape, None, None).front.boxes}
+    table = FORMAT[FORMAT.index("| box | field | where | style |", FORMAT.index("The card boxes (63×88")):]
+    table = table[:table.index("\n\n")]
+    w, h = 63.0, 88.0
+    mm = r"(`[^`]+`|[0-9.]+)"
+    rows = 0
+    for name, where, style in re.findall(r"^\| `(\w+)` \| [^|]+ \| ([^|]+) \| ([^|]+) \|$", table, re.M):
+        box = front[name]
+        full = re.match(rf"{mm}, {mm}, {mm} × {mm}", where)
+        if full:
+            x, y, bw, bh = (layouts.length(-100, 2000)(v.strip("`"), (w, h)) for v in full.groups())
+            assert (box["x"], box["y"], box["w"], box["h"]) == pytest.approx((x, y, bw, bh)), name
+            rows += 1
+        line = re.match(r"a line ([0-9.]+) mm inside the trim.*, radius ([0-9.]+)", where)
+        if line:
+            assert (box["inset"], box["radius"]) == pytest.approx(tuple(map(float, line.groups()))), name
+            rows += 1
+        size = re.search(r"([0-9.]+) pt(?: \(min ([0-9.]+)\))?", style)
+        if size:
+            assert box["size"] == pytest.approx(float(size.group(1))), name
+            assert size.group(2) is None or box["min_size"] == pytest.approx(float(size.group(2))), name
+    assert rows == 8  # frame, band, title, cost, value, art, icons, text
+
+
+def test_the_full_bleed_picture_size_the_docs_give_is_enough(tmp_path, capsys):
+    """data-format.md's pixels for a full-bleed poker card at 300 dpi print at 300 dpi or more; a
+    pixel fewer is warned, and the manifest records the dpi the warning says (not 300)."""
+    w, h = map(int, re.search(r"full-bleed picture \(69×94 mm\) needs (\d+)×(\d+) px", FORMAT).groups())
+    deck = (DECK_YAML.replace("  text: text\n", "  text: text\n  art: image\n")
+            + "  - {name: 足りる, art: enough.png}\n  - {name: 足りない, art: short.png}\n")
+    front = FRONT.replace("{% block art %}", "{% block art %}{{ image(piece.art, -bleed, -bleed, w + 2 * bleed, h + 2 * bleed) }}")
+    root = make_workspace(tmp_path / "ws", deck=deck, front=front)
+    (root / "data" / "test" / "art").mkdir()
+    for name, size in (("enough", (w, h)), ("short", (w, h - 1))):
+        Image.new("RGB", size, (90, 60, 30)).save(root / "data" / "test" / "art" / f"{name}.png")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    err = capsys.readouterr().err
+    assert "enough.png" not in err and "art/short.png: 299.9 dpi at 69×94 mm, 300 wanted" in err, err
+    images = {im["file"]: im for im in json.loads((root / "build" / "test" / "manifest.json").read_text())["images"]}
+    assert (images["art/enough.png"]["dpi"], images["art/enough.png"]["enough"]) == (300, True)
+    assert (images["art/short.png"]["dpi"], images["art/short.png"]["enough"]) == (299.9, False)

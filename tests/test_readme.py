@@ -3,6 +3,7 @@ copied into an empty folder outside the checkout (no fonts/, no templates/common
 
 from __future__ import annotations
 
+import argparse
 import re
 import shlex
 import subprocess
@@ -14,6 +15,7 @@ from pypdf import PdfReader
 import pnpgen
 from conftest import REPO, run
 from pnpgen.cli import _parsers
+from pnpgen.data import layouts
 from pnpgen.data.yamlsrc import load_yaml
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -67,3 +69,73 @@ def test_readme_set_up_and_first_deck_build_as_written(tmp_path, capsys):
 @pytest.mark.parametrize("command", sorted(_parsers()[1]))
 def test_readme_command_line_names_every_command(command):
     assert f"pnpgen {command}" in _section("## Command line")
+
+
+def test_readme_start_a_game_builds_as_written(tmp_path, capsys):
+    """"Start a game of your own": its commands in an empty folder, then its cards.yaml in place of
+    the deck pnpgen new wrote; the layouts its comment names are built-in ones."""
+    (commands,) = _blocks("## Start a game of your own", "sh")
+    (deck,) = _blocks("## Start a game of your own", "yaml")
+    lines = [line for line in commands.splitlines() if line.strip()]
+    assert lines[0] == "mkdir my-games && cd my-games"
+    ws = tmp_path / "my-games"
+    ws.mkdir()
+    for line in lines[1:]:
+        args = shlex.split(line)[1:]
+        assert run(ws, *args, *(["--no-rulebook", "--jobs", "1"] if args[0] == "build" else [])) == 0, line
+    game = ws / "data" / "kingdom"
+    assert sorted(p.name for p in (game / "decks").iterdir()) == ["cards.yaml", "tiles.yaml", "tokens.yaml"]
+    assert (game / "art").is_dir() and (game / "draft.txt").is_file() and (ws / "templates").is_dir()
+    path = deck.splitlines()[0].removeprefix("# ")
+    assert path == "data/kingdom/decks/cards.yaml"
+    (ws / path).write_text(deck, encoding="utf-8")
+    assert run(ws, "build", "--game", "kingdom", "--no-rulebook", "--jobs", "1") == 0
+    pdf = PdfReader(ws / "build" / "kingdom" / "shop" / "cards.pdf")
+    assert len(pdf.pages) == 10  # 4 騎士 and 1 魔女 (count 1 by default), each front then its back
+    assert "騎士" in pdf.pages[0].extract_text() and "魔女" in pdf.pages[8].extract_text()
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "kingdom") == 0
+    assert "魔女.text: 未定" in capsys.readouterr().out  # open values: `pnpgen check` lists them
+    named = re.findall(r"\b((?:card|token|tile)-[a-z-]+|board|standee|tuck-box)\b",
+                       "".join(line.partition("#")[2] for line in deck.splitlines()[1:]))
+    assert len(named) == 12 and set(named) <= set(layouts.builtin_names()), named
+
+
+def test_readme_command_line_names_every_option():
+    """Every option a command takes (but -q/-v, said once for all) is in the Command line section."""
+    section = _section("## Command line")
+    for name, parser in _parsers()[1].items():
+        for action in parser._actions:
+            if action.help == argparse.SUPPRESS or {"-h", "-q", "-v"} & set(action.option_strings):
+                continue
+            for option in action.option_strings:
+                assert option in section, f"pnpgen {name} {option}"
+
+
+def test_every_command_line_in_the_docs_names_options_pnpgen_has():
+    """Each `pnpgen COMMAND --option value` shown in README.md and docs/*.md (in prose or in a sh
+    block) names an option of that command, and a choice it takes."""
+    commands = _parsers()[1]
+    shown = 0
+    for page in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        lines = re.findall(r"`(pnpgen [^`\n]+)`", text) + [
+            line.split("  #")[0].strip() for block in re.findall(r"^```sh\n(.*?)^```", text, re.S | re.M)
+            for line in block.splitlines() if line.strip().startswith("pnpgen ")]
+        for line in lines:
+            words = line.replace("…", " ").split()[1:]
+            while words and words[0].startswith("-"):  # pnpgen -C DIR, -q, -v before the command
+                words = words[2:] if words[0] == "-C" else words[1:]
+            if not words or words[0] not in commands:
+                continue
+            options = {o: a for a in commands[words[0]]._actions for o in a.option_strings}
+            for word, after in zip(words, [*words[1:], ""], strict=True):
+                if not word.startswith("--"):
+                    continue
+                option = word.split("=")[0].rstrip(".,;:)")
+                assert option in options, f"{page.name}: {line}: {option}"
+                choices = options[option].choices
+                if choices and after and not after.startswith(("-", "[", "<")) and "|" not in after:
+                    assert after.lower().rstrip(".,;:)") in choices, f"{page.name}: {line}: {after}"
+                shown += 1
+    assert shown > 50

@@ -437,10 +437,13 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
             note(ws.shown(f"  translation: {line}"))
             total += 1
         for deck in game.decks:
-            same: dict[tuple[str, str], builtins.list[str]] = {}  # a default's placeholder: one line, every piece it reaches
+            # a default's placeholder: one line, every piece it reaches (one field of each: a piece's
+            # own empty fields share its line, and each is listed)
+            same: dict[tuple[str, str, str], builtins.list[str]] = {}
             for where, field, text in deck.placeholders:
-                same.setdefault((str(where), open_value_said(text, "en", game.lang)), []).append(field)
-            for (at, text), fields in same.items():
+                key = (str(where), open_value_said(text, "en", game.lang), field.rpartition(".")[2])
+                same.setdefault(key, []).append(field)
+            for (at, text, _), fields in same.items():
                 more = f" — and {counted(len(fields) - 1, 'more piece')} from the same line" if len(fields) > 1 else ""
                 note(ws.shown(f"  {deck.id}: {at}: {fields[0]}: {text}{more}"))
                 total += 1

@@ -65,6 +65,25 @@ def test_a_misspelt_font_or_draft_file_names_the_one_that_is_there(tmp_path, cap
     assert "draft_file: 'drafts.txt' not found in test/; did you mean draft.txt? (expected" in err, err
 
 
+@pytest.mark.parametrize(("file", "told"), [
+    ("Kiwi.otf", "font 'Kiwi': fonts/Kiwi.otf is there, but pnpgen reads TrueType .ttf fonts only, not an OpenType .otf"),
+    ("Kiwi.ttc", "font 'Kiwi': fonts/Kiwi.ttc is there, but pnpgen reads TrueType .ttf fonts only"),
+    ("Kiwi.TTF", "font 'Kiwi': fonts/Kiwi.TTF is there, but its name must end in .ttf (expected the file renamed Kiwi.ttf)"),
+])
+def test_a_font_in_a_format_pnpgen_does_not_read_is_told_so_not_not_found(tmp_path, capsys, file, told):
+    """A designer's own font as .otf (as many Japanese families are published) or .TTF was "not
+    found in fonts" while the file was there."""
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + "fonts:\n  title: Kiwi\n")
+    (ws / "fonts").unlink()  # a fonts/ of the workspace's own (pnpgen's fonts still found)
+    (ws / "fonts").mkdir()
+    (ws / "fonts" / file).write_bytes(b"OTTO")
+    if (ws / "fonts" / "Kiwi.ttf").is_file():
+        pytest.skip("a file system blind to letter case finds Kiwi.TTF as Kiwi.ttf")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "game.yaml:9:10: fonts.title: " + told in err, err
+
+
 def test_bad_palette_colour(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws", game=GAME_YAML.replace('"#cc3333"', "reddish"))
     assert run(ws, "check") == 2

@@ -175,6 +175,19 @@ def test_a_default_placeholder_is_one_line_that_counts_the_pieces_it_reaches(tmp
     assert "別.text: 未定（別の本文）" in lines[1] and "more" not in lines[1], lines
 
 
+def test_each_empty_field_of_one_piece_is_listed_though_they_share_the_pieces_line(tmp_path, capsys):
+    """A layout deck's piece with neither title nor text: both are open at the piece's own line, and
+    check lists each (they were taken for one default reaching "1 more piece", the text unlisted)."""
+    ws = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: card-poker\npieces:\n  - {cost: 2}\n")
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    lines = [line.strip() for line in out.splitlines() if "#1." in line]
+    assert lines == ["cards: data/test/decks/cards.yaml:4:5: #1.title: 未定 (empty: the layout prints 未定)",
+                     "cards: data/test/decks/cards.yaml:4:5: #1.art: no art yet",
+                     "cards: data/test/decks/cards.yaml:4:5: #1.text: 未定 (empty: the layout prints 未定)"], out
+    assert "3 placeholders to settle" in out, out
+
+
 def test_texts_overflowing_their_boxes_are_three_lines_and_a_count_in_a_build_and_each_in_check(tmp_path, capsys):
     """A deck whose text overflows its box on every card printed a warning line per card on every
     build, said again when up to date (3,000 lines for 3,000 cards): the build names the first

@@ -416,6 +416,10 @@ def test_new_game_in_english_builds_an_english_game_and_rulebook(tmp_path, capsy
     assert not CJK.search(said + text), said + text  # no kana, no ■ marks, no 未定: TBD is its mark
     assert "languages: [en]" in text and "name: Cards" in text and "- 4 Cards\n- 15 Tokens\n- 6 Tiles\n- 1 Board\n" in text
     assert "players: TBD" in text and "text: TBD (write its effect)" in text
+    docs = " ".join((REPO / "docs" / "data-format.md").read_text(encoding="utf-8").split())
+    listed = re.findall(r"`(## [^`]+)`", docs[docs.index("is an English draft:"):docs.index("each holding a note")])
+    assert listed == [line for line in (game / "draft.txt").read_text(encoding="utf-8").splitlines()
+                      if line.startswith("## ")]  # the sections data-format.md says it writes
     cards = game / "decks" / "cards.yaml"  # an empty title (the layout's pill) and a 未定 written by hand
     deck = cards.read_text(encoding="utf-8")
     assert "  - title: Card 2\n    count: 2\n    cost: 2\n    text: TBD (write its effect)\n" in deck, deck

@@ -55,6 +55,13 @@ def _short_of(dpi: float, wanted: float) -> str:
     return f"{dpi:.0f}" if round(dpi) < wanted else f"{math.floor(dpi * 10) / 10:.1f}"
 
 
+def _said(dpi: float, wanted: float) -> float:
+    """The resolution the manifest records: as the warning says it, so a picture just short of the
+    figure is never recorded as the figure itself (299.9, not 300, beside ``enough: false``)."""
+    text = _short_of(dpi, wanted) if dpi < wanted else f"{dpi:.0f}"
+    return float(text) if "." in text else int(text)
+
+
 def more_low_dpi(deck: str, rest: list[re.Match]) -> str:
     """The line counting a deck's pictures below the dpi not named one by one (lowest first)."""
     least, most, wanted = rest[0]["dpi"], rest[-1]["dpi"], rest[0]["wanted"]
@@ -207,7 +214,7 @@ class ArtPlacer:
         self._add(key, {
             "file": name, "deck": deck.id, "piece": piece.label, "kind": "raster",
             "pixels": [int(pixels[0]), int(pixels[1])],
-            "box_mm": [round(box[0], 2), round(box[1], 2)], "dpi": round(dpi), "enough": dpi >= self.min_dpi,
+            "box_mm": [round(box[0], 2), round(box[1], 2)], "dpi": _said(dpi, self.min_dpi), "enough": dpi >= self.min_dpi,
         })
         if dpi < self.min_dpi:
             self.warnings.append(LOW_DPI.format(where=piece.where, deck=deck.id, piece=piece.label, name=name,
