@@ -640,6 +640,34 @@ def test_an_svg_picture_in_a_face_svglib_draws_is_an_error(face, picture):
         convert(svg(face), "f", lambda href: svg(picture, 10, 10).encode())
 
 
+@pytest.mark.parametrize("picture, advice", [
+    (STYLED, "the picture's styles saved as attributes (Illustrator: Export As SVG, Styling: Presentation Attributes)"),
+    ('<text x="1" y="5" font-family="BIZUDPGothic-Regular"><tspan>Moon</tspan></text>',
+     "the picture's text as paths (Inkscape: Path > Object to Path"),
+])
+def test_an_svg_picture_outside_the_subset_is_named_as_written_with_advice_for_what_put_it_there(picture, advice):
+    """A designer's trial: Inkscape's 'Moon (Inkscape).svg' was named 'Moon%20%28Inkscape%29.svg',
+    and its <tspan> text was told to save a <style> sheet as attributes, which it had none of."""
+    face = '<image href="Moon%20%28Inkscape%29.svg" width="5" height="5"/>'
+    with pytest.raises(InputError) as e:
+        convert(svg(face), "f", lambda href: svg(picture, 10, 10).encode())
+    assert "shows 'Moon (Inkscape).svg', an SVG picture" in str(e.value) and f"(expected {advice}" in str(e.value)
+
+
+def test_an_svg_pictures_text_in_a_font_of_its_own_is_told_to_become_paths():
+    """Illustrator's text in Myriad: 'which is not one of the game's fonts' gave only the game's
+    fonts to pick, and named the picture 'Sheriff%20Badge.svg'."""
+    picture = svg('<text x="1" y="5" font-family="\'MyriadPro-Regular\'">Sheriff</text>', 10, 10)
+    with pytest.raises(InputError) as e:
+        convert(svg('<image href="Sheriff%20Badge.svg" width="5" height="5"/>'), "f", lambda href: picture.encode())
+    said = str(e.value)
+    assert said.startswith("Sheriff Badge.svg (image in f)") and "which is not one of the game's fonts" in said
+    assert "or the picture's text as paths (Inkscape: Path > Object to Path; Illustrator: Type > Create Outlines)" in said
+    with pytest.raises(InputError) as e:  # a face's own text in a stranger font is told the game's fonts alone
+        convert(svg('<text x="1" y="5" font-family="Myriad">A</text>'), "f")
+    assert "which is not one of the game's fonts" in str(e.value) and "as paths" not in str(e.value)
+
+
 def test_an_svg_picture_as_a_data_uri_in_a_face_svglib_draws_is_an_error():
     uri = "data:image/svg+xml;base64," + base64.b64encode(svg(STYLED, 10, 10).encode()).decode()
     with pytest.raises(InputError, match=r"shows 'data:image/svg\+xml;base64,.*svglib leaves SVG pictures out"):
