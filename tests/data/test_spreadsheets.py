@@ -488,7 +488,10 @@ def test_a_layout_decks_unknown_column_gets_advice_that_builds(tmp_path, capsys,
 
 
 @pytest.mark.parametrize("header, meant", [("枚数", "count"), ("部数", "count"), ("カード名", "title"), ("名前", "title"),
-                                           ("効果", "text"), ("コスト", "cost"), ("フレーバー", "flavour"), ("イラスト", "art")])
+                                           ("効果", "text"), ("コスト", "cost"), ("フレーバー", "flavour"), ("イラスト", "art"),
+                                           # an English designer's trial: Effect was told a box of its own
+                                           ("Effect", "text"), ("Rules Text", "text"), ("Ability", "text"),
+                                           ("Price", "cost"), ("Image", "art"), ("Artwork", "art")])
 def test_a_japanese_sheets_column_heads_are_told_the_field_they_mean(tmp_path, capsys, header, meant):
     """Japanese designer's trial: a list headed 枚数 (the copies) was told to show 枚数 in a box of
     its own, a new field, the deck then printing one copy of each card; it is told count, as an

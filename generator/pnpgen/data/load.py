@@ -74,10 +74,11 @@ SYNONYMS = {
                "枚数", "部数", "個数", "数量", "数", "印刷枚数", "枚"}, "the number of copies to print"),
     "title": ({"name", "card name", "card title", "cardname", "名前", "名称", "カード名", "カード名称", "タイトル"},
               "the field that names the piece"),
-    "text": ({"効果", "テキスト", "本文", "効果テキスト", "能力"}, "the card's rules text"),
-    "cost": ({"コスト"}, "the card's cost"),
+    "text": ({"effect", "effects", "rules", "rules text", "card text", "ability", "description",
+              "効果", "テキスト", "本文", "効果テキスト", "能力"}, "the card's rules text"),
+    "cost": ({"price", "コスト"}, "the card's cost"),
     "flavour": ({"flavor", "flavor text", "flavour text", "フレーバー", "フレーバーテキスト"}, "the flavour line"),
-    "art": ({"画像", "イラスト", "絵", "picture", "illustration"}, "the card's picture"),
+    "art": ({"画像", "イラスト", "絵", "picture", "illustration", "image", "artwork", "art file"}, "the card's picture"),
 }
 NEW_FIELD = "; a new field is declared first: fields: {{{key}: text}}"
 NEW_FIELD_LAYOUT = ("; a new field is shown by a box of its own, which declares it: {rename}layout: {{extends: {layout}, "
