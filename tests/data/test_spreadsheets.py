@@ -3,6 +3,7 @@ with the same type checks and errors naming the sheet's row, column and header."
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 import re
@@ -539,3 +540,20 @@ def test_a_translated_decks_pictures_are_no_translation_column_and_an_empty_one_
     sheet.write_text("name,name.en,art,art.en,count\n王,King,king.png,,1\n巫女,Keeper,未定,,1\n", encoding="utf-8")
     en = load_game(Workspace(ws), "test", lang="en").deck("cards")
     assert [p.values["art"] for p in en.pieces] == ["king.png", "TBD"]
+
+
+def test_a_date_in_a_column_without_a_header_is_said_as_its_cell_shows_it(tmp_path, capsys):
+    """An English designer's trial: a header cell merged over two columns left the second unheaded,
+    and its date was said as 'ShownDateTime(2026, 12, 1, 0, 0)', Python's words, not the sheet's."""
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["name", "count"])
+    sheet.append(["A", 2, dt.date(2026, 12, 1)])
+    sheet["C2"].number_format = "m/d/yyyy"
+    data = io.BytesIO()
+    book.save(data)
+    ws = _sheet_ws(tmp_path, "cards.xlsx", data.getvalue())
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.xlsx:2:3: a value ('12/1/2026') in a column without a header (expected a field name in row 1 " \
+        "of column C)" in err, err

@@ -212,7 +212,7 @@ def _pieces(rows: list[tuple[int, list[Any]]], path: Path, shown: Path, sheet: s
                     raise InputError(f"{bad} in the text", path=shown, line=row, column=col,
                                      key=header or None, expected="printable text; control characters removed")
             if not header:
-                raise InputError(f"a value ({value!r}) in a column without a header", path=shown, line=row,
+                raise InputError(f"a value ({_as_shown(value)!r}) in a column without a header", path=shown, line=row,
                                  column=col, expected=f"a field name in row {header_row} of column {column_letter(col)}")
             raw[header] = _cell(value, fields.get(header, fields.get(header.rsplit(".", 1)[0])))  # name.en: as name
         if raw:
@@ -256,6 +256,14 @@ def _check_encoding(rows: list[tuple[int, list[Any]]], headers: list[str], shown
                                  f"probably because the file was {saved}", path=shown, line=row, column=col + 1,
                                  key=f"{header} (column {column_letter(col + 1)})" if header else None,
                                  expected="the text as written, e.g. 祝福")
+
+
+def _as_shown(value: Any) -> str:
+    """A cell's value as its cell shows it, for a message: ``12/1/2026``, not ``ShownDateTime(2026, 12, 1, 0, 0)``."""
+    text = getattr(value, "shown", None)
+    if isinstance(text, str):
+        return text
+    return value.isoformat() if isinstance(value, (dt.date, dt.time)) else str(value)
 
 
 def _filled(value: Any) -> bool:
