@@ -196,6 +196,19 @@ def test_bad_art_field_exits_2_with_file_line(tmp_path, capsys, value, message):
     assert message in err and err.count("\n") == 1 and "Traceback" not in err, err
 
 
+def test_two_art_files_named_alike_are_both_named_when_neither_is_written(tmp_path, capsys):
+    """An English designer's trial: art 'Card 01.PNG' and 'card 01.png' (one file on Windows, two
+    on Linux); 'card 01.PNG' in the sheet was 'not found' with no word of either file."""
+    ws = make_workspace(tmp_path / "ws", deck=ART_DECK_YAML + "  - {name: 竜, art: card 01.PNG}\n")
+    (ws / "data" / "test" / "art").mkdir()
+    for name in ("Card 01.PNG", "card 01.png"):
+        (ws / "data" / "test" / "art" / name).write_bytes(png(Image.new("RGB", (2, 2))))
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "art file 'card 01.PNG' not found (expected one of 'Card 01.PNG', 'card 01.png', the names of the files " \
+        "that are there)" in err and err.count("\n") == 1, err
+
+
 def test_check_lists_pieces_without_art(tmp_path, capsys):
     deck = ART_DECK_YAML + "  - {name: 竜, art: 未定}\n  - {name: 鳥}\n  - {name: 馬, art: ''}\n  - {name: 犬, art: dog.png}\n"
     ws = make_workspace(tmp_path / "ws", deck=deck)

@@ -192,11 +192,13 @@ class ArtFolder:
                 what = "a folder" if path.is_dir() else "a pipe, socket or device"
                 raise InputError(f"art file {rel!r} is {what}, not a file", key=key,
                                  expected=f"a picture file {rel} in {looked}", **_where_parts(where))
-        near = _near_name(rel, folders)
+        near = _near_names(rel, folders)
+        if len(near) > 1:  # Card 01.PNG and card 01.png: one file to Windows and macOS, two to Linux
+            said = f"one of {', '.join(repr(n) for n in near)}, the names of the files that are there"
+        else:
+            said = f"{near[0]!r}, the name of the file that is there" if near else f"a file {rel} in {looked}"
         raise InputError(f"art file {rel!r} not found", key=key,
-                         expected=(f"{near!r}, the name of the file that is there" if near
-                                   else f"a file {rel} in {looked}")
-                         + ("; paths are relative to art/" if near and rel.startswith("art/") else ""),
+                         expected=said + ("; paths are relative to art/" if near and rel.startswith("art/") else ""),
                          **_where_parts(where))
 
     def info(self, rel: str, where: Where | Path | str | None = None, key: str = "image",
@@ -277,10 +279,11 @@ class ArtFolder:
         return lambda href: self.resolve(href, where)
 
 
-def _near_name(rel: str, folders: list[Path]) -> str | None:
-    """The name of a file that is there when ``rel`` is not, as designers miss it: ``art/`` written
-    before a path already relative to art/, another case (``Fish.PNG``), another picture ending
-    (``fish.jpg`` for fish.png). None when there is none, or more than one."""
+def _near_names(rel: str, folders: list[Path]) -> list[str]:
+    """The names of the files that are there when ``rel`` is not, as designers miss them: ``art/``
+    written before a path already relative to art/, another case (``Fish.PNG``), another picture
+    ending (``fish.jpg`` for fish.png); sorted, every one (two files whose names differ in case
+    alone, one file where the designer's Windows or macOS made them)."""
     wanted = rel[4:] if rel.startswith("art/") else rel
     parent, stem = Path(wanted).parent, Path(wanted).stem.casefold()
     found = set()
@@ -291,7 +294,7 @@ def _near_name(rel: str, folders: list[Path]) -> str | None:
         for f in sorted(place.iterdir())[:10000]:
             if f.is_file() and f.suffix.lower() in SUFFIXES and f.stem.casefold() == stem and not is_litter(f.name):
                 found.add((parent / f.name).as_posix())
-    return found.pop() if len(found) == 1 else None
+    return sorted(found)[:5]
 
 
 def _measure(path: Path, name: str, where, key: str) -> ArtInfo:
