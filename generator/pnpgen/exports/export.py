@@ -11,6 +11,7 @@ import hashlib
 import io
 import os
 import re
+import shlex
 from collections.abc import Callable
 from dataclasses import astuple, dataclass, field, replace
 from pathlib import Path
@@ -413,7 +414,7 @@ def _takes_all(preset: Preset, left_out: list[LeftOut]) -> str:
     for o in left_out:
         if o.takers[0].startswith(f"--preset {preset.slug} --fit") and o.takers[0] not in common:
             refits.setdefault(o.takers[0], []).append(o.deck.id)
-    own = "".join(f"{way} {' '.join('--deck ' + d for d in ids)} (takes {', '.join(map(repr, ids))}); "
+    own = "".join(f"{way} {' '.join('--deck ' + shlex.quote(d) for d in ids)} (takes {', '.join(map(repr, ids))}); "
                   for way, ids in refits.items())
     return own + "for every deck: " + ", ".join(common) + ", or pnpgen build's shop/ files (any size, RGB)"
 
