@@ -557,3 +557,19 @@ def test_a_date_in_a_column_without_a_header_is_said_as_its_cell_shows_it(tmp_pa
     err = capsys.readouterr().err
     assert "cards.xlsx:2:3: a value ('12/1/2026') in a column without a header (expected a field name in row 1 " \
         "of column C)" in err, err
+
+
+def test_spaces_a_cell_keeps_unseen_around_a_text_picture_or_colour_are_dropped(tmp_path):
+    """An English designer's trial: Excel's 'Card 01.PNG ' (a space typed after the name) stopped the
+    build with "'Card 01.PNG ' is not a PNG, JPEG, WebP or SVG file", and a title 'Vote ' went into
+    order.csv and Tabletop Simulator with its space; YAML drops such spaces, so the sheet does too,
+    keeping a text's own line breaks and full-width indent."""
+    ws = make_workspace(tmp_path / "ws", deck="name: Cards\nlayout: card-poker\nfields: {colour: colour}\n"
+                                              "pieces: {file: cards.csv}\n")
+    (ws / "data" / "test" / "art").mkdir()
+    Image.new("RGB", (4, 4)).save(ws / "data" / "test" / "art" / "Card 01.PNG", format="PNG")
+    (ws / "data" / "test" / "decks" / "cards.csv").write_bytes(
+        'title,art,colour,text\r\nVote ,Card 01.PNG ,\u00a0#112233 ,"\u3000Line one\nline two\t"\r\n'.encode())
+    (piece,) = load_game(Workspace(ws), "test").decks[0].pieces
+    assert (piece.values["title"], piece.values["art"], piece.values["colour"], piece.values["text"]) == \
+        ("Vote", "Card 01.PNG", "#112233", "\u3000Line one\nline two")

@@ -284,8 +284,8 @@ def _cell(value: Any, ftype: str | None) -> Any:
         value = value.isoformat()
     if not isinstance(value, str):
         return value
-    if ftype in VERBATIM:
-        return value
+    if ftype in VERBATIM:  # less the spaces a sheet's cell keeps unseen around it, as YAML drops them: 'Vote '
+        return value.strip() if ftype != "text" else value.strip(" \t\u00a0")  # (a text keeps its line breaks, 　)
     try:
         return load_value(value)
     except ValueError:
