@@ -120,6 +120,15 @@ BAD = {
     "totals row": ('name,count\r\nA,2\r\nB,3\r\n,\r\nTotal,5\r\n', "cards.csv:5:2: count (column B): the row of "
                    "'Total' with the count 5 (the sum of the rows above) is the sheet's totals row, not a piece",
                    "delete the totals row"),
+    # an English designer's trial: Excel's AutoSum under the count column alone, or its label in
+    # another column, printed 8 copies of an untitled piece
+    "a count alone under the column": ('name,count,text\r\nA,2,x\r\nB,3,y\r\n,5,\r\n', "cards.csv:4:2: count "
+                                       "(column B): the last row, with nothing but the count 5 (the sum of the rows "
+                                       "above) is the sheet's totals row", "delete the totals row"),
+    "total written in another column": ('name,count,text\r\nA,2,x\r\nB,3,y\r\n,5,TOTAL\r\n', "cards.csv:4:2: "
+                                        "count (column B): the row of 'TOTAL' with the count 5 (the sum of the rows "
+                                        "above) is the sheet's totals row, not a piece: it would print 5 copies of a "
+                                        "piece showing 'TOTAL'", "delete the totals row"),
     "no header": ('name,\r\n祝福,3\r\n', "cards.csv:2:2: a value ('3') in a column without a header", "column B"),
     "twice": ('name,name\r\n祝福,3\r\n', "cards.csv:1:2: name: the same header twice: B1 repeats A1 (expected", "one column"),
     "bad bool": ('name,hot\r\n祝福,maybe\r\n', "cards.csv:2:2: hot (column B): 'maybe' is not a valid bool",
@@ -462,6 +471,8 @@ def test_rows_hidden_in_the_office_program_are_read_with_a_warning(tmp_path, cap
 def test_a_piece_named_total_is_a_piece_when_its_count_is_not_the_sum_above(tmp_path):
     ws = _sheet_ws(tmp_path, "cards.csv", b'name,count\r\nA,2\r\nB,3\r\nTotal,4\r\n')
     assert [p.label for p in load_game(Workspace(ws), "test").decks[0].pieces] == ["A", "B", "Total"]
+    ws = _sheet_ws(tmp_path / "counts", "cards.csv", b'count\r\n1\r\n1\r\n2\r\n')  # pieces told apart by count alone
+    assert [p.count for p in load_game(Workspace(ws), "test").decks[0].pieces] == [1, 1, 2]
 
 
 @pytest.mark.parametrize("header, says", [

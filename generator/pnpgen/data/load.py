@@ -681,13 +681,21 @@ TOTAL_WORDS = {"total", "totals", "grand total", "sum", "合計", "総計", "計
 
 
 def _totals_row(rows: Source, deck: Deck) -> None:
-    """A sheet's last row named Total (合計…) whose count is the sum of the rows above is the
-    sheet's totals row, not a piece: it would print that many copies of a card called Total."""
+    """A sheet's last row named Total (合計…, in any of its cells) or holding nothing but its count
+    (Excel's AutoSum under the column), whose count is the sum of the rows above, is the sheet's
+    totals row, not a piece: it would print that many copies of a card called Total, or untitled."""
     *above, last = deck.pieces
-    if len(above) >= 2 and last.label.strip().casefold() in TOTAL_WORDS and last.count == sum(p.count for p in above):
-        raise rows.error(("pieces", len(above), "count"), f"the row of {last.label!r} with the count {last.count} "
+    own = [k for k in last.field_lines if k != "count"]  # the cells the row fills besides its count
+    word = next((str(last.values.get(k) or "").strip() for k in own
+                 if str(last.values.get(k) or "").strip().casefold() in TOTAL_WORDS), None)
+    bare = not own and any(k != "count" for p in above for k in p.field_lines)  # (not a sheet of counts alone)
+    if len(above) >= 2 and "count" in last.field_lines and (word or bare) and last.count == sum(p.count for p in above):
+        row = f"the row of {word!r} with the count" if word else "the last row, with nothing but the count"
+        said = (f"a piece named {word!r}" if word == last.label else f"a piece showing {word!r}") if word \
+            else "an untitled piece"
+        raise rows.error(("pieces", len(above), "count"), f"{row} {last.count} "
                          "(the sum of the rows above) is the sheet's totals row, not a piece: it would print "
-                         f"{last.count} copies of a piece named {last.label!r}",
+                         f"{last.count} copies of {said}",
                          "one row per piece: delete the totals row, or keep it on another worksheet")
 
 
