@@ -209,6 +209,24 @@ def test_two_art_files_named_alike_are_both_named_when_neither_is_written(tmp_pa
         "that are there)" in err and err.count("\n") == 1, err
 
 
+@pytest.mark.parametrize("value, message", [
+    ("Roles\\Wolf.png", "art file 'Roles\\Wolf.png' not found: a backslash separates folders on Windows only "
+                        "(expected 'Roles/Wolf.png', with / between the folders (read on every system))"),
+    ("C:\\Users\\me\\Pictures\\seer.png", "art file 'C:\\Users\\me\\Pictures\\seer.png' is a path on a Windows "
+                                       "computer, not in the game (expected the picture copied into data/test/art/ "
+                                       "and named there: seer.png)"),
+])
+def test_a_windows_path_to_art_is_told_what_to_write(tmp_path, capsys, value, message):
+    """An English designer's trial: a sheet written on Windows named 'Roles\\Wolf.png' (found there)
+    and 'C:\\Users\\…\\seer.png'; on Linux both were 'not found', the backslashes doubled."""
+    ws = make_workspace(tmp_path / "ws", deck=ART_DECK_YAML + "  - {name: 竜, art: " + value + "}\n")
+    (ws / "data" / "test" / "art" / "Roles").mkdir(parents=True)
+    (ws / "data" / "test" / "art" / "Roles" / "Wolf.png").write_bytes(png(Image.new("RGB", (2, 2))))
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1, err
+
+
 def test_check_lists_pieces_without_art(tmp_path, capsys):
     deck = ART_DECK_YAML + "  - {name: 竜, art: 未定}\n  - {name: 鳥}\n  - {name: 馬, art: ''}\n  - {name: 犬, art: dog.png}\n"
     ws = make_workspace(tmp_path / "ws", deck=deck)

@@ -192,7 +192,17 @@ class ArtFolder:
                 what = "a folder" if path.is_dir() else "a pipe, socket or device"
                 raise InputError(f"art file {rel!r} is {what}, not a file", key=key,
                                  expected=f"a picture file {rel} in {looked}", **_where_parts(where))
+        if re.match(r"^(?:[A-Za-z]:[\\/]|\\\\)", rel):  # C:\Users\…\seer.png: a picture left on the designer's computer
+            name = re.split(r"[\\/]", rel)[-1]
+            raise InputError(f"art file '{rel}' is a path on a Windows computer, not in the game", key=key,
+                             expected=f"the picture copied into {looked} and named there: {name}", **_where_parts(where))
         near = _near_names(rel, folders)
+        if "\\" in rel and not near:  # Roles\Wolf.png, as Windows writes a path: found there, not on Linux or macOS
+            near = _near_names(rel.replace("\\", "/"), folders)
+            if near:
+                raise InputError(f"art file '{rel}' not found: a backslash separates folders on Windows only",
+                                 key=key, expected=" or ".join(repr(n) for n in near) + ", with / between the folders "
+                                 "(read on every system)", **_where_parts(where))
         if len(near) > 1:  # Card 01.PNG and card 01.png: one file to Windows and macOS, two to Linux
             said = f"one of {', '.join(repr(n) for n in near)}, the names of the files that are there"
         else:
