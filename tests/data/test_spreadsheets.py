@@ -584,3 +584,16 @@ def test_spaces_a_cell_keeps_unseen_around_a_text_picture_or_colour_are_dropped(
     (piece,) = load_game(Workspace(ws), "test").decks[0].pieces
     assert (piece.values["title"], piece.values["art"], piece.values["colour"], piece.values["text"]) == \
         ("Vote", "Card 01.PNG", "#112233", "\u3000Line one\nline two")
+
+
+def test_a_sheet_named_with_windows_backslashes_is_told_the_path_to_write(tmp_path, capsys):
+    """An English designer's trial: 'file: sheets\\Roles.csv' (found on Windows) was 'not found;
+    did you mean Roles.csv?' on Linux, a file of the deck folder that was not the one meant."""
+    ws = make_workspace(tmp_path / "ws", deck=FIELDS_DECK + "pieces: {file: sheets\\Roles.csv}\n")
+    (ws / "data" / "test" / "decks" / "sheets").mkdir()
+    (ws / "data" / "test" / "decks" / "sheets" / "Roles.csv").write_bytes(b"name,count\r\nA,2\r\n")
+    (ws / "data" / "test" / "decks" / "Roles.csv").write_bytes(b"name,count\r\nB,2\r\n")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "spreadsheet 'sheets\\Roles.csv' not found: a backslash separates folders on Windows only (expected " \
+        "file: sheets/Roles.csv, with / between the folders (read on every system))" in err, err

@@ -127,6 +127,11 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
     if alike is not None:  # カード.csv in the deck, the file's name decomposed as macOS writes names
         path = contained(alike, game_root, "pieces.file", doc.where(("pieces", "file")))
     if not path.is_file():
+        slashed = name.replace("\\", "/")
+        if slashed != name and ".." not in Path(slashed).parts and not Path(slashed).is_absolute() \
+                and (deck_file.parent / slashed).is_file():  # sheets\cards.csv, as Windows writes a path
+            raise doc.error(("pieces", "file"), f"spreadsheet '{name}' not found: a backslash separates folders on "
+                            "Windows only", f"file: {slashed}, with / between the folders (read on every system)")
         there = sorted(p.name for p in path.parent.iterdir() if p.suffix.lower() in SUFFIXES) if path.parent.is_dir() else []
         raise doc.error(("pieces", "file"), f"spreadsheet {name!r} not found{suggest(name, there)}", f"a file {path}")
     shown = deck_file.parent / name
