@@ -183,6 +183,9 @@ def test_grey_with_alpha_is_flattened_too():
     ("../game.yaml.png", "cards.yaml:7:20: pieces.1.art: '../game.yaml.png' is outside art/"),
     ("/tmp/x.png", "cards.yaml:7:20: pieces.1.art: '/tmp/x.png' is outside art/"),
     ("[1, 2]", "cards.yaml:7:20: pieces.1.art: [1, 2] is not a valid image"),
+    # an English designer's trial: an iPhone photo was told only the endings pnpgen reads
+    ("IMG_2042.HEIC", "'IMG_2042.HEIC' is not a PNG, JPEG, WebP or SVG file (expected a file ending .png, .jpg, .jpeg, "
+                      ".webp or .svg: an iPhone photo (HEIC) exported as JPEG"),
     ("bomb.png", "cards.yaml:7:20: pieces.1.art: cannot read the image art/bomb.png: it claims 1,600,000,000 pixels, more than a picture for print needs"),
 ])
 def test_bad_art_field_exits_2_with_file_line(tmp_path, capsys, value, message):

@@ -158,8 +158,10 @@ class ArtFolder:
             raise InputError(f"{rel!r}: images are not fetched from the network", key=key,
                              expected="a file in data/<slug>/art/", **_where_parts(where))
         if Path(rel).suffix.lower() not in SUFFIXES:
+            saved = _SAVE_AS.get(Path(rel).suffix.lower())
             raise InputError(f"{rel!r} is not a PNG, JPEG, WebP or SVG file", key=key,
-                             expected="a file ending .png, .jpg, .jpeg, .webp or .svg", **_where_parts(where))
+                             expected="a file ending .png, .jpg, .jpeg, .webp or .svg" + (f": {saved}" if saved else ""),
+                             **_where_parts(where))
         folders = [self.root] + ([self.templates] if in_templates and self.templates is not None else [])
         paths = []
         for folder in folders:
@@ -287,6 +289,17 @@ class ArtFolder:
     def resolver(self, where: Where | Path | str | None) -> Callable[[str], bytes]:
         """``resolve`` bound to the template and piece being drawn, for error messages."""
         return lambda href: self.resolve(href, where)
+
+
+# How the pictures designers have in other formats are saved as one pnpgen reads
+_SAVE_AS = {
+    ".heic": "an iPhone photo (HEIC) exported as JPEG (Photos: File > Export; or Settings > Camera > Formats > Most Compatible)",
+    ".heif": "a HEIF photo exported as JPEG",
+    ".tif": "the TIFF saved as PNG", ".tiff": "the TIFF saved as PNG",
+    ".psd": "the Photoshop file exported as PNG (File > Export > Export As)",
+    ".ai": "the Illustrator file exported as SVG (Styling: Presentation Attributes) or PNG",
+    ".pdf": "the PDF's picture exported as PNG or SVG",
+}
 
 
 def _near_names(rel: str, folders: list[Path]) -> list[str]:
