@@ -311,7 +311,9 @@ PLAIN_FILE_NAME = re.compile(r"[A-Za-z0-9_-]+")
 
 def odd_file_name(deck: Deck, preset: Preset) -> str:
     """A deck whose id, which names its shop files, is more than half-width letters, digits, - and _."""
-    example = f"{deck.id}.pdf" if preset.files.startswith("pdf") else f"{deck.id}-001-front.png"
+    first = next((p for p in deck.pieces if p.count), None)  # its first file, as the export names it
+    copies = f"-x{first.count}" if preset.quantity == "name" and first is not None else ""
+    example = f"{deck.id}.pdf" if preset.files.startswith("pdf") else f"{deck.id}-001-front{copies}.png"
     return (f"{deck.source}: deck '{deck.id}' names the files sent to {preset.name} ('{example}'); many "
             "printers' upload forms take file names of half-width letters, digits, - and _ only (半角英数字): "
             "rename the deck file to such a name if the shop refuses them")
