@@ -129,6 +129,11 @@ BAD = {
                                         "count (column B): the row of 'TOTAL' with the count 5 (the sum of the rows "
                                         "above) is the sheet's totals row, not a piece: it would print 5 copies of a "
                                         "piece showing 'TOTAL'", "delete the totals row"),
+    # an English designer's trial: 12.0 was "not a whole number", and 1,000 told the digits alone
+    "a count with its decimals": ('name,count\r\n祝福,12.0\r\n', "cards.csv:2:2: count (column B): count 12.0 is "
+                                  "not written in plain digits", "(expected 12 in the count column, the digits alone)"),
+    "a count with a thousands comma": ('name,count\r\n祝福,"1,000"\r\n', "cards.csv:2:2: count (column B): count "
+                                       "'1,000' is not written in plain digits", "(expected 1000 in the count column"),
     "no header": ('name,\r\n祝福,3\r\n', "cards.csv:2:2: a value ('3') in a column without a header", "column B"),
     "twice": ('name,name\r\n祝福,3\r\n', "cards.csv:1:2: name: the same header twice: B1 repeats A1 (expected", "one column"),
     "bad bool": ('name,hot\r\n祝福,maybe\r\n', "cards.csv:2:2: hot (column B): 'maybe' is not a valid bool",
