@@ -229,7 +229,7 @@ def test_two_svg_pictures_refused_for_two_reasons_are_two_problems(tmp_path, cap
     art = ws / "data" / "test" / "art"
     art.mkdir()
     head = '<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="10mm" viewBox="0 0 10 10">'
-    (art / "styled.svg").write_text(head + '<style>rect { fill: red }</style><rect width="9" height="9"/></svg>')
+    (art / "styled.svg").write_text(head + '<style>g > rect { fill: red }</style><rect width="9" height="9"/></svg>')
     (art / "lines.svg").write_text(head + '<text x="1" y="5" font-family="NotoSans-Regular"><tspan>M</tspan></text></svg>')
     assert run(ws, "check", "--game", "test") == 2
     errors = [line for line in capsys.readouterr().out.splitlines() if "error:" in line]

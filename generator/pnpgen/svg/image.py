@@ -29,6 +29,7 @@ from pnpgen.svg.style import (
     pdf_matrix,
     pdf_num,
 )
+from pnpgen.svg.stylesheet import inline_style_sheets
 
 MAX_NESTING = SVG_NESTING  # <image> of an SVG that shows an SVG … (the art folder follows them as deep)
 # What svglib reads as data, not as a file name: a PNG or JPEG in base64 (anything else after
@@ -109,7 +110,9 @@ def _picture(conv, href: str, data: bytes):
     """The converter of the SVG picture ``data`` one level below ``conv``."""
     name = href[:60] if href.startswith("data:") else unquote(href.partition("#")[0])  # as written: no %20
     where = f"{name} (image in {conv.where})"
-    return conv.nested(parse_svg(data, where), where)
+    root = parse_svg(data, where)
+    inline_style_sheets(root)  # Illustrator's default export: a sheet of .st0 {fill: …} rules
+    return conv.nested(root, where)
 
 
 def _is_svg(data: bytes) -> bool:
