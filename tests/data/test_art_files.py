@@ -183,6 +183,9 @@ def test_grey_with_alpha_is_flattened_too():
     ("../game.yaml.png", "cards.yaml:7:20: pieces.1.art: '../game.yaml.png' is outside art/"),
     ("/tmp/x.png", "cards.yaml:7:20: pieces.1.art: '/tmp/x.png' is outside art/"),
     ("[1, 2]", "cards.yaml:7:20: pieces.1.art: [1, 2] is not a valid image"),
+    # an English designer's trial: an iPhone photo was told only the endings pnpgen reads
+    ("IMG_2042.HEIC", "'IMG_2042.HEIC' is not a PNG, JPEG, WebP or SVG file (expected a file ending .png, .jpg, .jpeg, "
+                      ".webp or .svg: an iPhone photo (HEIC) exported as JPEG"),
     ("bomb.png", "cards.yaml:7:20: pieces.1.art: cannot read the image art/bomb.png: it claims 1,600,000,000 pixels, more than a picture for print needs"),
 ])
 def test_bad_art_field_exits_2_with_file_line(tmp_path, capsys, value, message):
@@ -194,6 +197,37 @@ def test_bad_art_field_exits_2_with_file_line(tmp_path, capsys, value, message):
     assert run(ws, "check", "--game", "test") == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and "Traceback" not in err, err
+
+
+def test_two_art_files_named_alike_are_both_named_when_neither_is_written(tmp_path, capsys):
+    """An English designer's trial: art 'Card 01.PNG' and 'card 01.png' (one file on Windows, two
+    on Linux); 'card 01.PNG' in the sheet was 'not found' with no word of either file."""
+    ws = make_workspace(tmp_path / "ws", deck=ART_DECK_YAML + "  - {name: 竜, art: card 01.PNG}\n")
+    (ws / "data" / "test" / "art").mkdir()
+    for name in ("Card 01.PNG", "card 01.png"):
+        (ws / "data" / "test" / "art" / name).write_bytes(png(Image.new("RGB", (2, 2))))
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "art file 'card 01.PNG' not found (expected one of 'Card 01.PNG', 'card 01.png', the names of the files " \
+        "that are there)" in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("value, message", [
+    ("Roles\\Wolf.png", "art file 'Roles\\Wolf.png' not found: a backslash separates folders on Windows only "
+                        "(expected 'Roles/Wolf.png', with / between the folders (read on every system))"),
+    ("C:\\Users\\me\\Pictures\\seer.png", "art file 'C:\\Users\\me\\Pictures\\seer.png' is a path on a Windows "
+                                       "computer, not in the game (expected the picture copied into data/test/art/ "
+                                       "and named there: seer.png)"),
+])
+def test_a_windows_path_to_art_is_told_what_to_write(tmp_path, capsys, value, message):
+    """An English designer's trial: a sheet written on Windows named 'Roles\\Wolf.png' (found there)
+    and 'C:\\Users\\…\\seer.png'; on Linux both were 'not found', the backslashes doubled."""
+    ws = make_workspace(tmp_path / "ws", deck=ART_DECK_YAML + "  - {name: 竜, art: " + value + "}\n")
+    (ws / "data" / "test" / "art" / "Roles").mkdir(parents=True)
+    (ws / "data" / "test" / "art" / "Roles" / "Wolf.png").write_bytes(png(Image.new("RGB", (2, 2))))
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1, err
 
 
 def test_check_lists_pieces_without_art(tmp_path, capsys):

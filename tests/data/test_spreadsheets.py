@@ -3,6 +3,7 @@ with the same type checks and errors naming the sheet's row, column and header."
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 import re
@@ -119,6 +120,20 @@ BAD = {
     "totals row": ('name,count\r\nA,2\r\nB,3\r\n,\r\nTotal,5\r\n', "cards.csv:5:2: count (column B): the row of "
                    "'Total' with the count 5 (the sum of the rows above) is the sheet's totals row, not a piece",
                    "delete the totals row"),
+    # an English designer's trial: Excel's AutoSum under the count column alone, or its label in
+    # another column, printed 8 copies of an untitled piece
+    "a count alone under the column": ('name,count,text\r\nA,2,x\r\nB,3,y\r\n,5,\r\n', "cards.csv:4:2: count "
+                                       "(column B): the last row, with nothing but the count 5 (the sum of the rows "
+                                       "above) is the sheet's totals row", "delete the totals row"),
+    "total written in another column": ('name,count,text\r\nA,2,x\r\nB,3,y\r\n,5,TOTAL\r\n', "cards.csv:4:2: "
+                                        "count (column B): the row of 'TOTAL' with the count 5 (the sum of the rows "
+                                        "above) is the sheet's totals row, not a piece: it would print 5 copies of a "
+                                        "piece showing 'TOTAL'", "delete the totals row"),
+    # an English designer's trial: 12.0 was "not a whole number", and 1,000 told the digits alone
+    "a count with its decimals": ('name,count\r\n祝福,12.0\r\n', "cards.csv:2:2: count (column B): count 12.0 is "
+                                  "not written in plain digits", "(expected 12 in the count column, the digits alone)"),
+    "a count with a thousands comma": ('name,count\r\n祝福,"1,000"\r\n', "cards.csv:2:2: count (column B): count "
+                                       "'1,000' is not written in plain digits", "(expected 1000 in the count column"),
     "no header": ('name,\r\n祝福,3\r\n', "cards.csv:2:2: a value ('3') in a column without a header", "column B"),
     "twice": ('name,name\r\n祝福,3\r\n', "cards.csv:1:2: name: the same header twice: B1 repeats A1 (expected", "one column"),
     "bad bool": ('name,hot\r\n祝福,maybe\r\n', "cards.csv:2:2: hot (column B): 'maybe' is not a valid bool",
@@ -474,6 +489,8 @@ def test_rows_hidden_in_the_office_program_are_read_with_a_warning(tmp_path, cap
 def test_a_piece_named_total_is_a_piece_when_its_count_is_not_the_sum_above(tmp_path):
     ws = _sheet_ws(tmp_path, "cards.csv", b'name,count\r\nA,2\r\nB,3\r\nTotal,4\r\n')
     assert [p.label for p in load_game(Workspace(ws), "test").decks[0].pieces] == ["A", "B", "Total"]
+    ws = _sheet_ws(tmp_path / "counts", "cards.csv", b'count\r\n1\r\n1\r\n2\r\n')  # pieces told apart by count alone
+    assert [p.count for p in load_game(Workspace(ws), "test").decks[0].pieces] == [1, 1, 2]
 
 
 @pytest.mark.parametrize("header, says", [
@@ -501,7 +518,10 @@ def test_a_layout_decks_unknown_column_gets_advice_that_builds(tmp_path, capsys,
 
 
 @pytest.mark.parametrize("header, meant", [("枚数", "count"), ("部数", "count"), ("カード名", "title"), ("名前", "title"),
-                                           ("効果", "text"), ("コスト", "cost"), ("フレーバー", "flavour"), ("イラスト", "art")])
+                                           ("効果", "text"), ("コスト", "cost"), ("フレーバー", "flavour"), ("イラスト", "art"),
+                                           # an English designer's trial: Effect was told a box of its own
+                                           ("Effect", "text"), ("Rules Text", "text"), ("Ability", "text"),
+                                           ("Price", "cost"), ("Image", "art"), ("Artwork", "art")])
 def test_a_japanese_sheets_column_heads_are_told_the_field_they_mean(tmp_path, capsys, header, meant):
     """Japanese designer's trial: a list headed 枚数 (the copies) was told to show 枚数 in a box of
     its own, a new field, the deck then printing one copy of each card; it is told count, as an
@@ -549,3 +569,49 @@ def test_a_translated_decks_pictures_are_no_translation_column_and_an_empty_one_
     sheet.write_text("name,name.en,art,art.en,count\n王,King,king.png,,1\n巫女,Keeper,未定,,1\n", encoding="utf-8")
     en = load_game(Workspace(ws), "test", lang="en").deck("cards")
     assert [p.values["art"] for p in en.pieces] == ["king.png", "TBD"]
+
+
+def test_a_date_in_a_column_without_a_header_is_said_as_its_cell_shows_it(tmp_path, capsys):
+    """An English designer's trial: a header cell merged over two columns left the second unheaded,
+    and its date was said as 'ShownDateTime(2026, 12, 1, 0, 0)', Python's words, not the sheet's."""
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["name", "count"])
+    sheet.append(["A", 2, dt.date(2026, 12, 1)])
+    sheet["C2"].number_format = "m/d/yyyy"
+    data = io.BytesIO()
+    book.save(data)
+    ws = _sheet_ws(tmp_path, "cards.xlsx", data.getvalue())
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.xlsx:2:3: a value ('12/1/2026') in a column without a header (expected a field name in row 1 " \
+        "of column C)" in err, err
+
+
+def test_spaces_a_cell_keeps_unseen_around_a_text_picture_or_colour_are_dropped(tmp_path):
+    """An English designer's trial: Excel's 'Card 01.PNG ' (a space typed after the name) stopped the
+    build with "'Card 01.PNG ' is not a PNG, JPEG, WebP or SVG file", and a title 'Vote ' went into
+    order.csv and Tabletop Simulator with its space; YAML drops such spaces, so the sheet does too,
+    keeping a text's own line breaks and full-width indent."""
+    ws = make_workspace(tmp_path / "ws", deck="name: Cards\nlayout: card-poker\nfields: {colour: colour}\n"
+                                              "pieces: {file: cards.csv}\n")
+    (ws / "data" / "test" / "art").mkdir()
+    Image.new("RGB", (4, 4)).save(ws / "data" / "test" / "art" / "Card 01.PNG", format="PNG")
+    (ws / "data" / "test" / "decks" / "cards.csv").write_bytes(
+        'title,art,colour,text\r\nVote ,Card 01.PNG ,\u00a0#112233 ,"\u3000Line one\nline two\t"\r\n'.encode())
+    (piece,) = load_game(Workspace(ws), "test").decks[0].pieces
+    assert (piece.values["title"], piece.values["art"], piece.values["colour"], piece.values["text"]) == \
+        ("Vote", "Card 01.PNG", "#112233", "\u3000Line one\nline two")
+
+
+def test_a_sheet_named_with_windows_backslashes_is_told_the_path_to_write(tmp_path, capsys):
+    """An English designer's trial: 'file: sheets\\Roles.csv' (found on Windows) was 'not found;
+    did you mean Roles.csv?' on Linux, a file of the deck folder that was not the one meant."""
+    ws = make_workspace(tmp_path / "ws", deck=FIELDS_DECK + "pieces: {file: sheets\\Roles.csv}\n")
+    (ws / "data" / "test" / "decks" / "sheets").mkdir()
+    (ws / "data" / "test" / "decks" / "sheets" / "Roles.csv").write_bytes(b"name,count\r\nA,2\r\n")
+    (ws / "data" / "test" / "decks" / "Roles.csv").write_bytes(b"name,count\r\nB,2\r\n")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "spreadsheet 'sheets\\Roles.csv' not found: a backslash separates folders on Windows only (expected " \
+        "file: sheets/Roles.csv, with / between the folders (read on every system))" in err, err

@@ -230,3 +230,23 @@ def test_texts_with_unpaired_markup_are_three_lines_and_a_count_in_a_build_and_e
     assert run(ws, "check", "--game", "test") == 0
     listed = [line for line in capsys.readouterr().out.splitlines() if "printed as written (markup" in line]
     assert len(listed) == 7, listed
+
+
+def test_two_svg_pictures_refused_for_two_reasons_are_two_problems(tmp_path, capsys):
+    """A designer's trial: an Illustrator picture (a <style> sheet) and an Inkscape one (<tspan>
+    text) on two cards were one error '— and 1 more face the same way', naming the first picture
+    and its advice alone; a third card showing the first picture again is that problem's one more face."""
+    deck = ("name: Cards\nlayout: card-poker\npieces:\n  - {title: A, art: styled.svg}\n"
+            "  - {title: B, art: lines.svg}\n  - {title: C, art: styled.svg}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    art = ws / "data" / "test" / "art"
+    art.mkdir()
+    head = '<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="10mm" viewBox="0 0 10 10">'
+    (art / "styled.svg").write_text(head + '<style>g > rect { fill: red }</style><rect width="9" height="9"/></svg>')
+    (art / "lines.svg").write_text(head + '<text x="1" y="5" font-family="NotoSans-Regular"><tspan>M</tspan></text></svg>')
+    assert run(ws, "check", "--game", "test") == 2
+    errors = [line for line in capsys.readouterr().out.splitlines() if "error:" in line]
+    assert len(errors) == 2, errors
+    styled, lines = sorted(errors, key=lambda line: "lines.svg" in line)
+    assert "shows 'styled.svg'" in styled and "— and 1 more face the same way" in styled
+    assert "shows 'lines.svg'" in lines and "text as paths" in lines and "more face" not in lines

@@ -222,6 +222,19 @@ def test_the_decks_this_preset_takes_with_fit_are_named_when_others_it_never_tak
                                "for every deck: --preset doujin-pieces, --preset tabletopsimulator"), expected
 
 
+def test_the_advice_names_a_deck_with_a_space_as_the_shell_takes_it(tmp_path, capsys):
+    """An English designer's trial: 'Day Cards.yaml' beside round tokens was advised
+    '--deck Day Cards', which the shell passes as --deck Day and a stray word Cards."""
+    root = make_workspace(tmp_path / "ws", pieces=["カード1"])
+    decks = root / "data" / "test" / "decks"
+    (decks / "chips.yaml").write_text((decks / "cards.yaml").read_text(encoding="utf-8").replace(
+        "format: poker", "kind: token\nshape: circle\nsize: 20"), encoding="utf-8")
+    (decks / "cards.yaml").rename(decks / "Day Cards.yaml")
+    assert run(root, "export", "--game", "test", "--preset", "thegamecrafter") == 2
+    err = capsys.readouterr().err
+    assert "(expected --preset thegamecrafter --fit scale --deck 'Day Cards' (takes 'Day Cards'); " in err, err
+
+
 def test_a_big_export_s_contact_sheet_is_several_sheets_the_notes_under_the_last(tmp_path, monkeypatch):
     """Some 400 faces a sheet (here 8: one row), so a deck of thousands of faces never makes one
     image taller than viewers open, nor holds every thumbnail at once."""

@@ -64,6 +64,19 @@ def test_a_deck_whose_file_names_an_uploader_may_refuse_is_warned(tmp_path):
         "only (半角英数字): rename the deck file to such a name if the shop refuses them"], []]
 
 
+def test_the_file_name_an_uploader_may_refuse_is_one_the_export_writes(tmp_path):
+    """An English designer's trial: MakePlayingCards was warned of 'Day Cards-001-front.png', a
+    file the export did not write (it wrote 'Day Cards-001-front-x3.png')."""
+    root = make_workspace(tmp_path, deck=DECK_YAML + "  - {name: 王, text: 本文, count: 3}\n")
+    decks = root / "data" / "test" / "decks"
+    (decks / "cards.yaml").rename(decks / "Day Cards.yaml")
+    assert run(root, "export", "--game", "test", "--preset", "makeplayingcards", "--fit", "scale") == 0
+    out = root / "build" / "test" / "makeplayingcards"
+    found = json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"]
+    (said,) = [w for w in found if "names the files sent to" in w]
+    assert "('Day Cards-001-front-x3.png')" in said and (out / "Day Cards-001-front-x3.png").is_file(), said
+
+
 def _trim_only(fill: str) -> str:
     """A front whose background is drawn over ``fill`` (SVG path data of the area it covers)."""
     return ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'

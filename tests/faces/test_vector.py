@@ -624,7 +624,7 @@ def test_a_fallback_face_gets_its_image_files_as_data_uris():
 
 
 GREEN = '<rect width="10" height="10" fill="#00ff00"/>'
-STYLED = '<style>rect { stroke: #000 }</style>' + GREEN  # a <style> sheet, as Illustrator saves SVG
+STYLED = '<style>g > rect { stroke: #000 }</style>' + GREEN  # a <style> sheet of more than plain rules
 
 
 @pytest.mark.parametrize("face, picture", [
@@ -638,6 +638,50 @@ def test_an_svg_picture_in_a_face_svglib_draws_is_an_error(face, picture):
     with pytest.raises(InputError, match=r"<image[^:]*shows 'b\.svg', an SVG picture, in a face that svglib draws "
                                          r"\(it uses '(mask|style)'.*svglib leaves SVG pictures out"):
         convert(svg(face), "f", lambda href: svg(picture, 10, 10).encode())
+
+
+@pytest.mark.parametrize("picture, advice", [
+    (STYLED, "the picture's styles saved as attributes (Illustrator: Export As SVG, Styling: Presentation Attributes)"),
+    ('<text x="1" y="5" font-family="BIZUDPGothic-Regular"><tspan>Moon</tspan></text>',
+     "the picture's text as paths (Inkscape: Path > Object to Path"),
+])
+def test_an_svg_picture_outside_the_subset_is_named_as_written_with_advice_for_what_put_it_there(picture, advice):
+    """A designer's trial: Inkscape's 'Moon (Inkscape).svg' was named 'Moon%20%28Inkscape%29.svg',
+    and its <tspan> text was told to save a <style> sheet as attributes, which it had none of."""
+    face = '<image href="Moon%20%28Inkscape%29.svg" width="5" height="5"/>'
+    with pytest.raises(InputError) as e:
+        convert(svg(face), "f", lambda href: svg(picture, 10, 10).encode())
+    assert "shows 'Moon (Inkscape).svg', an SVG picture" in str(e.value) and f"(expected {advice}" in str(e.value)
+
+
+def test_an_svg_pictures_text_in_a_font_of_its_own_is_told_to_become_paths():
+    """Illustrator's text in Myriad: 'which is not one of the game's fonts' gave only the game's
+    fonts to pick, and named the picture 'Sheriff%20Badge.svg'."""
+    picture = svg('<text x="1" y="5" font-family="\'MyriadPro-Regular\'">Sheriff</text>', 10, 10)
+    with pytest.raises(InputError) as e:
+        convert(svg('<image href="Sheriff%20Badge.svg" width="5" height="5"/>'), "f", lambda href: picture.encode())
+    said = str(e.value)
+    assert said.startswith("Sheriff Badge.svg (image in f)") and "which is not one of the game's fonts" in said
+    assert "or the picture's text as paths (Inkscape: Path > Object to Path; Illustrator: Type > Create Outlines)" in said
+    with pytest.raises(InputError) as e:  # a face's own text in a stranger font is told the game's fonts alone
+        convert(svg('<text x="1" y="5" font-family="Myriad">A</text>'), "f")
+    assert "which is not one of the game's fonts" in str(e.value) and "as paths" not in str(e.value)
+
+
+def test_an_illustrator_pictures_style_sheet_of_plain_rules_is_drawn():
+    """An English designer's trial: Illustrator's default SVG export (Styling: Internal CSS, rules
+    .st0 {fill: …} and class="st0") was refused as outside the subset. Its plain rules are written
+    onto the elements, in CSS order (an id over a class over an element; the element's own style
+    last), and the picture is drawn as vectors."""
+    picture = svg('<style type="text/css">\n\t.st0{fill:#FF0000;}\n\t/* a comment */ rect.st1, .st2 {fill:#0000FF;'
+                  'stroke:#00FF00;stroke-width:1}\n\t#own {fill: #000000}\n\trect {fill: #FFFFFF}\n</style>'
+                  '<rect class="st0" width="10" height="4"/><rect class="st1" y="5" width="4" height="4"/>'
+                  '<rect class="st0" id="own" x="5" y="5" width="2" height="2"/>'
+                  '<rect class="st0" style="fill:#00FFFF" x="8" y="5" width="2" height="2"/>', 10, 10)
+    art = convert(svg('<image href="b.svg" width="10" height="10"/>'), "f", lambda href: picture.encode())
+    assert art.fallback is None
+    fills = [p["fill"] for p in Painted(pdf_of(art)).paths]
+    assert fills == [("rg", 1.0, 0.0, 0.0), ("rg", 0.0, 0.0, 1.0), ("rg", 0.0, 0.0, 0.0), ("rg", 0.0, 1.0, 1.0)], fills
 
 
 def test_an_svg_picture_as_a_data_uri_in_a_face_svglib_draws_is_an_error():

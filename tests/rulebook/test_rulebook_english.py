@@ -793,6 +793,9 @@ def test_an_english_drafts_slips_of_the_pen_are_proofing_notes(tmp_path):
     slipped = [n.split("draft.en.txt:")[1] for n in notes if "→" in n]
     assert [n.split(" (")[0] for n in slipped] == ["5: “the the” → “the”", "5: “Its” → “It’s”", "11: “color” → “colour"], notes
     assert not slips([(1, "The Harbor colour; Harbor Masters.")], {1}, ["Harbor Masters"])
+    # an English designer's trial: "before its too late" was passed over
+    assert [(s.found, s.suggest) for s in slips([(1, "Find them before its too late. Its your turn. Its own turn.")], set())] \
+        == [("its", "it’s"), ("Its", "It’s")]
 
 
 def test_a_number_keeps_its_unit_and_a_page_its_p_on_one_line(serif):

@@ -150,3 +150,18 @@ def test_the_components_keep_each_count_beside_its_name(built):
         [(f"ウッドキューブ（{c}）", "5個（仮）") for c in "赤青緑黒"]
     # (the name itself may break, as any Japanese word may: ウッド|キューブ)
     assert [(name, count) for name, count in pairs if not any(name[-3:] + count in line for line in lines)] == [], lines
+
+
+def test_an_end_section_saying_who_wins_when_what_happens_is_the_end_of_the_game():
+    """An English designer's trial (a social-deduction game): under "End of the game", "The
+    village wins when every Werewolf is out." The quick reference said of the end "The draft does
+    not say." It is the end and the winner; "the player with the most points wins" stays the winner alone."""
+    draft = ("Night Village\n\n# Playing the game\n\n1. Night: the wolves choose a victim.\n2. Day: vote.\n\n"
+             "# End of the game\n\nThe village wins when every Werewolf is out. The wolves win when they equal "
+             "the villagers.\n")
+    quick = quick_reference(parse(draft, "en").rules, latin=True)
+    assert [line.text for line in quick.end] == ["The village wins when every Werewolf is out."]
+    assert quick.scoring and quick.scoring[0].text == "The village wins when every Werewolf is out."
+    most = draft.replace("The village wins when every Werewolf is out. The wolves win when they equal the villagers.",
+                         "The player with the most points wins.")
+    assert quick_reference(parse(most, "en").rules, latin=True).end == []

@@ -212,3 +212,20 @@ def test_a_box_sets_a_long_word_smaller_and_whole_before_it_hyphenates_it():
     assert check_layout(lay) == []
     lay = layout_text(ctx(), word, w, h, size=13, min_size=11, font="bold")  # no whole size allowed
     assert len(lay.lines) == 2 and lay.lines[0].hyphen and lay.size >= 11
+
+
+def test_a_number_is_set_smaller_and_whole_before_it_is_broken_and_said_when_it_cannot_be():
+    """An English designer's trial: a cost of "1,000" in the card's 8 mm cost circle (12 pt, min 7)
+    printed as "1,00" over "0", without a word, although it fits whole on one line at a smaller
+    size. A number gives way to a smaller size as a long word does; one too wide even at the
+    minimum is warned, not broken in silence."""
+    bold = fonts.DEFAULT_FONTS["bold"]
+    fonts.register(bold, ROOT / "fonts")
+    w, h = 8.0, 8.0
+    one_line = next(s / 4 for s in range(48, 27, -1) if width_mm("1,000", bold, s / 4) <= w)
+    c = ctx()
+    lay = layout_text(c, "1,000", w, h, size=12, min_size=7, font="bold")
+    assert [ln.text for ln in lay.lines] == ["1,000"] and lay.size == one_line and lay.fits
+    textbox(c, "100,000", 0, 0, w, h, size=12, min_size=7, font="bold")  # too wide even at 7 pt
+    assert len(c.warnings) == 1 and "text does not fit its 8.0×8.0 mm box even at 7 pt (needs a wider box); " \
+        "set at 7 pt, a number broken over two lines" in c.warnings[0], c.warnings

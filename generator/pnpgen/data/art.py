@@ -158,8 +158,10 @@ class ArtFolder:
             raise InputError(f"{rel!r}: images are not fetched from the network", key=key,
                              expected="a file in data/<slug>/art/", **_where_parts(where))
         if Path(rel).suffix.lower() not in SUFFIXES:
+            saved = _SAVE_AS.get(Path(rel).suffix.lower())
             raise InputError(f"{rel!r} is not a PNG, JPEG, WebP or SVG file", key=key,
-                             expected="a file ending .png, .jpg, .jpeg, .webp or .svg", **_where_parts(where))
+                             expected="a file ending .png, .jpg, .jpeg, .webp or .svg" + (f": {saved}" if saved else ""),
+                             **_where_parts(where))
         folders = [self.root] + ([self.templates] if in_templates and self.templates is not None else [])
         paths = []
         for folder in folders:
@@ -192,11 +194,23 @@ class ArtFolder:
                 what = "a folder" if path.is_dir() else "a pipe, socket or device"
                 raise InputError(f"art file {rel!r} is {what}, not a file", key=key,
                                  expected=f"a picture file {rel} in {looked}", **_where_parts(where))
-        near = _near_name(rel, folders)
+        if re.match(r"^(?:[A-Za-z]:[\\/]|\\\\)", rel):  # C:\Users\…\seer.png: a picture left on the designer's computer
+            name = re.split(r"[\\/]", rel)[-1]
+            raise InputError(f"art file '{rel}' is a path on a Windows computer, not in the game", key=key,
+                             expected=f"the picture copied into {looked} and named there: {name}", **_where_parts(where))
+        near = _near_names(rel, folders)
+        if "\\" in rel and not near:  # Roles\Wolf.png, as Windows writes a path: found there, not on Linux or macOS
+            near = _near_names(rel.replace("\\", "/"), folders)
+            if near:
+                raise InputError(f"art file '{rel}' not found: a backslash separates folders on Windows only",
+                                 key=key, expected=" or ".join(repr(n) for n in near) + ", with / between the folders "
+                                 "(read on every system)", **_where_parts(where))
+        if len(near) > 1:  # Card 01.PNG and card 01.png: one file to Windows and macOS, two to Linux
+            said = f"one of {', '.join(repr(n) for n in near)}, the names of the files that are there"
+        else:
+            said = f"{near[0]!r}, the name of the file that is there" if near else f"a file {rel} in {looked}"
         raise InputError(f"art file {rel!r} not found", key=key,
-                         expected=(f"{near!r}, the name of the file that is there" if near
-                                   else f"a file {rel} in {looked}")
-                         + ("; paths are relative to art/" if near and rel.startswith("art/") else ""),
+                         expected=said + ("; paths are relative to art/" if near and rel.startswith("art/") else ""),
                          **_where_parts(where))
 
     def info(self, rel: str, where: Where | Path | str | None = None, key: str = "image",
@@ -277,10 +291,22 @@ class ArtFolder:
         return lambda href: self.resolve(href, where)
 
 
-def _near_name(rel: str, folders: list[Path]) -> str | None:
-    """The name of a file that is there when ``rel`` is not, as designers miss it: ``art/`` written
-    before a path already relative to art/, another case (``Fish.PNG``), another picture ending
-    (``fish.jpg`` for fish.png). None when there is none, or more than one."""
+# How the pictures designers have in other formats are saved as one pnpgen reads
+_SAVE_AS = {
+    ".heic": "an iPhone photo (HEIC) exported as JPEG (Photos: File > Export; or Settings > Camera > Formats > Most Compatible)",
+    ".heif": "a HEIF photo exported as JPEG",
+    ".tif": "the TIFF saved as PNG", ".tiff": "the TIFF saved as PNG",
+    ".psd": "the Photoshop file exported as PNG (File > Export > Export As)",
+    ".ai": "the Illustrator file exported as SVG (Styling: Presentation Attributes) or PNG",
+    ".pdf": "the PDF's picture exported as PNG or SVG",
+}
+
+
+def _near_names(rel: str, folders: list[Path]) -> list[str]:
+    """The names of the files that are there when ``rel`` is not, as designers miss them: ``art/``
+    written before a path already relative to art/, another case (``Fish.PNG``), another picture
+    ending (``fish.jpg`` for fish.png); sorted, every one (two files whose names differ in case
+    alone, one file where the designer's Windows or macOS made them)."""
     wanted = rel[4:] if rel.startswith("art/") else rel
     parent, stem = Path(wanted).parent, Path(wanted).stem.casefold()
     found = set()
@@ -291,7 +317,7 @@ def _near_name(rel: str, folders: list[Path]) -> str | None:
         for f in sorted(place.iterdir())[:10000]:
             if f.is_file() and f.suffix.lower() in SUFFIXES and f.stem.casefold() == stem and not is_litter(f.name):
                 found.add((parent / f.name).as_posix())
-    return found.pop() if len(found) == 1 else None
+    return sorted(found)[:5]
 
 
 def _measure(path: Path, name: str, where, key: str) -> ArtInfo:

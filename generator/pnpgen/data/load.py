@@ -74,10 +74,11 @@ SYNONYMS = {
                "枚数", "部数", "個数", "数量", "数", "印刷枚数", "枚"}, "the number of copies to print"),
     "title": ({"name", "card name", "card title", "cardname", "名前", "名称", "カード名", "カード名称", "タイトル"},
               "the field that names the piece"),
-    "text": ({"効果", "テキスト", "本文", "効果テキスト", "能力"}, "the card's rules text"),
-    "cost": ({"コスト"}, "the card's cost"),
+    "text": ({"effect", "effects", "rules", "rules text", "card text", "ability", "description",
+              "効果", "テキスト", "本文", "効果テキスト", "能力"}, "the card's rules text"),
+    "cost": ({"price", "コスト"}, "the card's cost"),
     "flavour": ({"flavor", "flavor text", "flavour text", "フレーバー", "フレーバーテキスト"}, "the flavour line"),
-    "art": ({"画像", "イラスト", "絵", "picture", "illustration"}, "the card's picture"),
+    "art": ({"画像", "イラスト", "絵", "picture", "illustration", "image", "artwork", "art file"}, "the card's picture"),
 }
 NEW_FIELD = "; a new field is declared first: fields: {{{key}: {type}}}"
 NEW_FIELD_LAYOUT = ("; a new field is shown by a box of its own, which declares it: {rename}layout: {{extends: {layout}, "
@@ -688,13 +689,21 @@ TOTAL_WORDS = {"total", "totals", "grand total", "sum", "合計", "総計", "計
 
 
 def _totals_row(rows: Source, deck: Deck) -> None:
-    """A sheet's last row named Total (合計…) whose count is the sum of the rows above is the
-    sheet's totals row, not a piece: it would print that many copies of a card called Total."""
+    """A sheet's last row named Total (合計…, in any of its cells) or holding nothing but its count
+    (Excel's AutoSum under the column), whose count is the sum of the rows above, is the sheet's
+    totals row, not a piece: it would print that many copies of a card called Total, or untitled."""
     *above, last = deck.pieces
-    if len(above) >= 2 and last.label.strip().casefold() in TOTAL_WORDS and last.count == sum(p.count for p in above):
-        raise rows.error(("pieces", len(above), "count"), f"the row of {last.label!r} with the count {last.count} "
+    own = [k for k in last.field_lines if k != "count"]  # the cells the row fills besides its count
+    word = next((str(last.values.get(k) or "").strip() for k in own
+                 if str(last.values.get(k) or "").strip().casefold() in TOTAL_WORDS), None)
+    bare = not own and any(k != "count" for p in above for k in p.field_lines)  # (not a sheet of counts alone)
+    if len(above) >= 2 and "count" in last.field_lines and (word or bare) and last.count == sum(p.count for p in above):
+        row = f"the row of {word!r} with the count" if word else "the last row, with nothing but the count"
+        said = (f"a piece named {word!r}" if word == last.label else f"a piece showing {word!r}") if word \
+            else "an untitled piece"
+        raise rows.error(("pieces", len(above), "count"), f"{row} {last.count} "
                          "(the sum of the rows above) is the sheet's totals row, not a piece: it would print "
-                         f"{last.count} copies of a piece named {last.label!r}",
+                         f"{last.count} copies of {said}",
                          "one row per piece: delete the totals row, or keep it on another worksheet")
 
 

@@ -137,6 +137,11 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
     if alike is not None:  # カード.csv in the deck, the file's name decomposed as macOS writes names
         path = contained(alike, game_root, "pieces.file", doc.where(("pieces", "file")))
     if not path.is_file():
+        slashed = name.replace("\\", "/")
+        if slashed != name and ".." not in Path(slashed).parts and not Path(slashed).is_absolute() \
+                and (deck_file.parent / slashed).is_file():  # sheets\cards.csv, as Windows writes a path
+            raise doc.error(("pieces", "file"), f"spreadsheet '{name}' not found: a backslash separates folders on "
+                            "Windows only", f"file: {slashed}, with / between the folders (read on every system)")
         there = sorted(p.name for p in path.parent.iterdir() if p.suffix.lower() in SUFFIXES) if path.parent.is_dir() else []
         elsewhere = _elsewhere(game_root, path)
         if elsewhere is not None:  # export-sheet --out put it in the game's folder, say: where it is, how to name it
@@ -227,7 +232,7 @@ def _pieces(rows: list[tuple[int, list[Any]]], path: Path, shown: Path, sheet: s
                     raise InputError(f"{bad} in the text", path=shown, line=row, column=col,
                                      key=header or None, expected="printable text; control characters removed")
             if not header:
-                raise InputError(f"a value ({value!r}) in a column without a header", path=shown, line=row,
+                raise InputError(f"a value ({_as_shown(value)!r}) in a column without a header", path=shown, line=row,
                                  column=col, expected=f"a field name in row {header_row} of column {column_letter(col)}")
             raw[header] = _cell(value, fields.get(header, fields.get(header.rsplit(".", 1)[0])))  # name.en: as name
         if raw:
@@ -273,6 +278,14 @@ def _check_encoding(rows: list[tuple[int, list[Any]]], headers: list[str], shown
                                  expected="the text as written, e.g. 祝福")
 
 
+def _as_shown(value: Any) -> str:
+    """A cell's value as its cell shows it, for a message: ``12/1/2026``, not ``ShownDateTime(2026, 12, 1, 0, 0)``."""
+    text = getattr(value, "shown", None)
+    if isinstance(text, str):
+        return text
+    return value.isoformat() if isinstance(value, (dt.date, dt.time)) else str(value)
+
+
 def _filled(value: Any) -> bool:
     return value is not None and not (isinstance(value, str) and not value.strip())
 
@@ -291,8 +304,8 @@ def _cell(value: Any, ftype: str | None) -> Any:
         value = value.isoformat()
     if not isinstance(value, str):
         return value
-    if ftype in VERBATIM:
-        return value
+    if ftype in VERBATIM:  # less the spaces a sheet's cell keeps unseen around it, as YAML drops them: 'Vote '
+        return value.strip() if ftype != "text" else value.strip(" \t\u00a0")  # (a text keeps its line breaks, 　)
     try:
         return load_value(value)
     except ValueError:

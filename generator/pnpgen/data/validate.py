@@ -217,6 +217,8 @@ def count(value: Any, bounds: tuple[int, int] = COUNT, example: str = "'count: 3
         raise Invalid(f"count {show(value)} holds a counter word or sign beside its number, which is not read",
                       f"{example.replace('3', counted.group(1), 1)}, the number alone")
     digits = _count_digits(kanji) if n is None and kanji else None
+    if n is None and isinstance(value, float) and value.is_integer():  # 12.0, a sheet's number with its decimals
+        digits = str(int(value))
     if digits is not None and lo <= int(digits) <= hi:  # 1,000 or 1e3 from a spreadsheet
         raise Invalid(f"count {show(value)} is not written in plain digits",
                       f"{example.replace('3', digits, 1)}, the digits alone")

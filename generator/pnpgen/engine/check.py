@@ -46,6 +46,7 @@ class Problem:
 
     error: InputError
     faces: int = 1
+    key: tuple = ()  # what tells it apart from another problem (FaceCheck.add)
 
 
 @dataclass
@@ -54,15 +55,18 @@ class FaceCheck:
     warnings: list[str] = field(default_factory=list)
     faces: int = 0  # distinct faces that render and convert
 
-    def add(self, error: InputError) -> None:
+    def add(self, error: InputError, where: str = "") -> None:
         """A face's error; one already said is counted as one more face it stops (a template's
-        syntax is one mistake of its file, however many faces it draws: said once)."""
-        key = (str(error.path), error.line, error.key, error.expected)
+        syntax is one mistake of its file, however many faces it draws: said once). A face's
+        conversion error names the face (``where``) in its message and no file: what it says
+        past that name tells it apart, so two pictures refused for two reasons are both said."""
+        said = error.message.removeprefix(where) if where else ""
+        key = (str(error.path), error.line, error.key, error.expected, said)
         for p in self.problems:
-            if (str(p.error.path), p.error.line, p.error.key, p.error.expected) == key:
+            if p.key == key:
                 p.faces += not isinstance(error, TemplateMistake)
                 return
-        self.problems.append(Problem(error))
+        self.problems.append(Problem(error, key=key))
 
 
 def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache | None = None) -> FaceCheck:
@@ -102,7 +106,7 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
                                                renderer.art.folder))
             out.faces += 1
         except InputError as e:
-            out.add(e)
+            out.add(e, faces.where[key])
     lint = lint_faces(drawn, arts, options.bleed_mm, game.options.get("lint", LintSettings()), ws.templates)
     known = Memo(known=cache.pack(pack_name(edition(game.slug, options)))) if cache is not None else Memo()
     lint += bare_bleed_warnings([ShopFace(deck, piece, side, key, names[key]) for deck, piece, side, key in drawn],

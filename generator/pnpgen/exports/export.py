@@ -11,6 +11,7 @@ import hashlib
 import io
 import os
 import re
+import shlex
 from collections.abc import Callable
 from dataclasses import astuple, dataclass, field, replace
 from pathlib import Path
@@ -310,7 +311,9 @@ PLAIN_FILE_NAME = re.compile(r"[A-Za-z0-9_-]+")
 
 def odd_file_name(deck: Deck, preset: Preset) -> str:
     """A deck whose id, which names its shop files, is more than half-width letters, digits, - and _."""
-    example = f"{deck.id}.pdf" if preset.files.startswith("pdf") else f"{deck.id}-001-front.png"
+    first = next((p for p in deck.pieces if p.count), None)  # its first file, as the export names it
+    copies = f"-x{first.count}" if preset.quantity == "name" and first is not None else ""
+    example = f"{deck.id}.pdf" if preset.files.startswith("pdf") else f"{deck.id}-001-front{copies}.png"
     return (f"{deck.source}: deck '{deck.id}' names the files sent to {preset.name} ('{example}'); many "
             "printers' upload forms take file names of half-width letters, digits, - and _ only (半角英数字): "
             "rename the deck file to such a name if the shop refuses them")
@@ -413,7 +416,7 @@ def _takes_all(preset: Preset, left_out: list[LeftOut]) -> str:
     for o in left_out:
         if o.takers[0].startswith(f"--preset {preset.slug} --fit") and o.takers[0] not in common:
             refits.setdefault(o.takers[0], []).append(o.deck.id)
-    own = "".join(f"{way} {' '.join('--deck ' + d for d in ids)} (takes {', '.join(map(repr, ids))}); "
+    own = "".join(f"{way} {' '.join('--deck ' + shlex.quote(d) for d in ids)} (takes {', '.join(map(repr, ids))}); "
                   for way, ids in refits.items())
     return own + "for every deck: " + ", ".join(common) + ", or pnpgen build's shop/ files (any size, RGB)"
 

@@ -13,7 +13,9 @@ from pnpgen.rulebook.grammar import Slip
 
 _DOUBLED = re.compile(r"\b([A-Za-z]+)\s+(\1)\b", re.I)
 _MEANT_TWICE = frozenset("that had bye no ha knock very so really far more many".split())
-_ITS = re.compile(r"\b(its)\s+(?:not|a|an|been|going|very)\b|\b(it['’]s)\s+own\b", re.I)
+# its before a word no noun it owns can be (its too late, its the last round, its your turn)
+_ITS = re.compile(r"\b(its)\s+(?:not|a|an|been|going|very|too|the|your|their|my|our|now|just|also|still|because|"
+                  r"here|there)\b|\b(it['’]s)\s+own\b", re.I)
 # British and American spellings of one word (each also with an ending: colours, coloured, favourite)
 _SPELLINGS = (("colour", "color"), ("favour", "favor"), ("harbour", "harbor"), ("neighbour", "neighbor"),
               ("honour", "honor"), ("armour", "armor"), ("behaviour", "behavior"), ("labour", "labor"),

@@ -33,6 +33,8 @@ _SCORING_TITLE = re.compile(r"得点|決算|スコア|勝利|終了|scoring|vict
 # a section that says how the game ends (■　ゲームの終了): its first sentence is the end trigger when no
 # sentence of the draft says 「ゲームが終了」 (「{火}を５つ置いたら終わり。」)
 _END_TITLE = re.compile(r"終了|終わり|\bend of the game\b|\bgame end\b", re.I)
+# what happens that decides the game, said with the winner (the wolves win when …, 全滅したら勝利)
+_WHEN = re.compile(r"たら|れば|時点で|\bwhen\b|\bas soon as\b|\bonce\b|\bif\b", re.I)
 _SETUP_TITLE = re.compile(r"準備|セットアップ|\bsetup\b|\bset-up\b|preparation", re.I)
 _PER_PLAYERS = re.compile(r"^[０-９0-9]{1,2}人(?:プレイ)?$|^\d{1,2} players?$", re.I)
 _PLAYERS_IN = re.compile(r"[０-９0-9]{1,2}人(?:プレイ|の時|の場合|なら)|人数(?:[×xX✕＊*]|に応じ|分)|\b\d{1,2}[- ]player\b|\bwith \d{1,2} players\b", re.I)
@@ -173,7 +175,8 @@ def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
         first = _first_end(rules, latin)
         if first is not None:
             end.append(first)
-            scoring = [line for line in scoring if line.text != first.text or line.block is not first.block]
+            if not _WIN.search(first.text):  # (a side winning when it happens ends the game and names the winner: both)
+                scoring = [line for line in scoring if line.text != first.text or line.block is not first.block]
     steps = _steps(rules, latin)
     turn = [s for s in steps if not _SETUP_TITLE.search(s.section.title)]
     setup_steps = [s for s in steps if s not in turn] if turn else []  # (a draft of setup steps alone: its flow)
@@ -183,13 +186,17 @@ def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
 
 
 def _first_end(rules: list[Section], latin: bool) -> Line | None:
-    """The first sentence of the first section titled as the game's end, unless it names the winner."""
+    """The first sentence of the first section titled as the game's end, unless it names the winner
+    by a count (the most points) rather than by what happens (「…たら勝利」, "the village wins when
+    every Werewolf is out": the game ends then)."""
     for s in rules:
         if s.is_components or not _END_TITLE.search(s.title):
             continue
         for block, text, anchor in _section_texts(s):
             for sentence in _sentences(text, latin):
-                return None if _WIN.search(sentence) else Line(sentence, anchor, block)
+                won = _WIN.search(sentence)
+                return None if won and (_MOST.search(sentence) or not _WHEN.search(sentence)) else \
+                    Line(sentence, anchor, block)
     return None
 
 

@@ -108,6 +108,16 @@ HORIZONTAL = ("horizontal-tb", "lr-tb", "lr", "rl-tb", "rl", "initial", "normal"
 _PAINTED = etree.XPath("//*[@style or @fill or @stroke]")
 
 
+# What to do with an SVG picture outside the subset, by what put it there: what Illustrator and
+# Inkscape save unless told otherwise (a <style> sheet; text in <tspan> lines).
+_PICTURE_ADVICE = {
+    "style": "the picture's styles saved as attributes (Illustrator: Export As SVG, Styling: Presentation "
+             "Attributes), or the picture as a PNG",
+    "tspan": "the picture's text as paths (Inkscape: Path > Object to Path; Illustrator: Type > Create "
+             "Outlines), or the picture as a PNG",
+}
+
+
 def convert(svg: str, where: str, resolve: Callable[[str], bytes] | None = None) -> Art:
     """Convert one face's SVG (see the module docstring)."""
     root = parse_svg(svg, where)
@@ -127,8 +137,8 @@ def convert(svg: str, where: str, resolve: Callable[[str], bytes] | None = None)
             raise conv.error(picture[0], f"shows {picture[1][:60]!r}, an SVG picture, in a face that svglib draws "
                              f"(it uses {str(e)!r}, outside the converter's subset; in the picture or the face), and svglib "
                              "leaves SVG pictures out: the face would print without it",
-                             "the face and its SVG pictures within the SVG pnpgen draws (a picture's <style> sheet "
-                             "saved as attributes), or the picture as a PNG") from None
+                             _PICTURE_ADVICE.get(str(e), "the face and its SVG pictures within the SVG pnpgen "
+                                                 "draws, or the picture as a PNG")) from None
         svg = inline_images(svg, resolve) if resolve else svg
         for el, _, href in file_references(parse_svg(svg, where)):  # svglib would open it itself, from anywhere
             if not href.startswith("data:"):

@@ -10,7 +10,7 @@ import math
 import re
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import unquote_to_bytes
+from urllib.parse import unquote, unquote_to_bytes
 
 from lxml import etree
 
@@ -29,6 +29,7 @@ from pnpgen.svg.style import (
     pdf_matrix,
     pdf_num,
 )
+from pnpgen.svg.stylesheet import inline_style_sheets
 
 MAX_NESTING = SVG_NESTING  # <image> of an SVG that shows an SVG … (the art folder follows them as deep)
 # What svglib reads as data, not as a file name: a PNG or JPEG in base64 (anything else after
@@ -107,8 +108,11 @@ def picture_elements(conv, el) -> tuple[int, int]:
 
 def _picture(conv, href: str, data: bytes):
     """The converter of the SVG picture ``data`` one level below ``conv``."""
-    where = f"{href[:60]} (image in {conv.where})"
-    return conv.nested(parse_svg(data, where), where)
+    name = href[:60] if href.startswith("data:") else unquote(href.partition("#")[0])  # as written: no %20
+    where = f"{name} (image in {conv.where})"
+    root = parse_svg(data, where)
+    inline_style_sheets(root)  # Illustrator's default export: a sheet of .st0 {fill: …} rules
+    return conv.nested(root, where)
 
 
 def _is_svg(data: bytes) -> bool:
@@ -205,7 +209,7 @@ def inline_images(svg: str, resolve: Callable[[str], bytes]) -> str:
 
 
 def svg_picture(root, resolve: Callable[[str], bytes] | None) -> tuple[Any, str] | None:
-    """The first ``<image>`` (and its href) that shows an SVG picture, a file or a ``data:`` URI:
+    """The first ``<image>`` (and its file's name, or its ``data:`` URI) that shows an SVG picture:
     what svglib, drawing a face outside the converter's subset, leaves out without a word."""
     for el in root.iter(f"{{{SVG_NS}}}image"):
         href = (el.get("href") or el.get(XLINK_HREF) or "").strip()
@@ -213,7 +217,7 @@ def svg_picture(root, resolve: Callable[[str], bytes] | None) -> tuple[Any, str]
             if href[5:].lstrip().lower().startswith("image/svg"):
                 return el, href
         elif href and not href.startswith("#") and resolve is not None and not raster_kind(resolve(href)):
-            return el, href
+            return el, unquote(href.partition("#")[0])  # the file's name as the designer wrote it, not %20
     return None
 
 

@@ -124,7 +124,10 @@ def baseline_drop(value: str, font: str) -> float | None:
 def _font(conv, el, family: str) -> str:
     font = known_font(family)
     if font is None:
-        raise conv.error(el, *unknown_font(family))
+        what, expected = unknown_font(family)
+        if conv.depth:  # an SVG picture's text, in the font of the program that drew it
+            expected += ", or the picture's text as paths (Inkscape: Path > Object to Path; Illustrator: Type > Create Outlines)"
+        raise conv.error(el, what, expected)
     return font
 
 

@@ -288,8 +288,10 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
         field = _field_name(text)
         if ctx.in_layout and field and "." not in field:  # (a piece's field, its box named after it, not game.title)
             need += f"; give it room in the deck's layout: boxes: {{{field}: {{y: …, h: …}}}}"
+        inside = lay.height <= lay.h + 1e-6 and all(line.width <= lay.w + 1e-6 for line in lay.lines)
         msg = (f"{_describe(ctx, text)}: text does not fit its {float(w):.1f}×{float(h):.1f} mm box "
-               f"even at {lay.size:g} pt (needs {need}); set at {lay.size:g} pt, overflowing")
+               f"even at {lay.size:g} pt (needs {need}); set at {lay.size:g} pt, "
+               + ("a number broken over two lines" if inside else "overflowing"))
         if msg not in ctx.warnings:
             ctx.warnings.append(msg)
     loose = loose_marks(str(text), ctx.palette) if text is not None else []

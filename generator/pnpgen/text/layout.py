@@ -12,10 +12,10 @@ line's em box touches the top of the block and the last one's its bottom; lines 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pnpgen.text.cells import PT, RUBY_SCALE, Cell, CellParagraph, hyphen_cell
-from pnpgen.text.linebreak import TRAILING_SPACES, fill, hyphenated
+from pnpgen.text.linebreak import CLUSTER, TRAILING_SPACES, fill, hyphenated
 
 ASCENT = 0.88  # baseline below the em box top, in em
 STEP = 0.25  # pt
@@ -129,12 +129,15 @@ def choose_size(paras: list[CellParagraph], w: float, h: float, size: float, min
     ``Incomprehensibilities`` set smaller on one line, not broken in two at 13 pt)."""
     sizes = candidates(size, min_size)
     best = _largest(paras, sizes, w, h, line_height, lambda t: t.fits)
-    if best.fits and _breaks_a_word(paras, best):
+    if best.fits and (_breaks_a_word(paras, best) or _splits_a_cluster(paras, best)):
         below = [s for s in sizes if s < best.size]
         if below:
-            whole = _largest(paras, below, w, h, line_height, lambda t: t.fits and not _breaks_a_word(paras, t))
-            if whole.fits and not _breaks_a_word(paras, whole):
+            whole = _largest(paras, below, w, h, line_height,
+                             lambda t: t.fits and not _breaks_a_word(paras, t) and not _splits_a_cluster(paras, t))
+            if whole.fits and not _breaks_a_word(paras, whole) and not _splits_a_cluster(paras, whole):
                 return whole
+        if _splits_a_cluster(paras, best):  # a number (1,000, 1VP, 1〜2) only a wider box keeps whole: said
+            return replace(_trial(paras, sizes[-1], w, h, line_height), fits=False)
     return best
 
 
@@ -157,6 +160,13 @@ def _largest(paras: list[CellParagraph], sizes: list[float], w: float, h: float,
         else:
             lo = mid
     return best
+
+
+def _splits_a_cluster(paras: list[CellParagraph], trial: _Trial) -> bool:
+    """Does a line of ``trial`` end inside a number or a number with its unit (``1,000``, ``1VP``),
+    which the line breaker splits only when nothing else fits the line?"""
+    return any(e < len(paras[pi].cells) and paras[pi].classes[e] == CLUSTER
+               for pi, ranges in trial.breaks for _, e in ranges)
 
 
 def _breaks_a_word(paras: list[CellParagraph], trial: _Trial) -> bool:
