@@ -59,6 +59,12 @@ UNPRINTED = {  # a whole template, the line named, what is said
                                 'context %}\n{% block artwork %}<g/>{% endblock %}\n', 3,
                                 "{% block artwork %} is no block of common/piece.svg.j2, so what it holds is never "
                                 "printed; did you mean art?"),
+    "a block inside an if": ('{% extends "common/piece.svg.j2" %}\n{% if w > 100 %}\n{% block art %}<g/>{% endblock %}'
+                             '\n{% endif %}\n', 3, "{% block art %} stands inside a {% if %}, which Jinja does not "
+                             "apply to a block: the block always fills its place in common/piece.svg.j2"),
+    "a block of another name inside a for": ('{% extends "common/piece.svg.j2" %}\n{% for i in [1] %}\n'
+                                             '{% block arts %}<g/>{% endblock %}{% endfor %}\n', 3,
+                                             "{% block arts %} is no block of common/piece.svg.j2"),
 }
 
 

@@ -20,6 +20,8 @@ TAGS = ("for", "endfor", "if", "elif", "else", "endif", "set", "endset", "block"
 _BLOCKS = ("for", "if", "block", "macro", "call", "filter", "with", "raw", "autoescape")
 _STATEMENT = re.compile(r"\{%[-+]?\s*(\w+)")
 _OPEN_BLOCK = re.compile(r"innermost block that needs to be closed is '(\w+)'")
+_TAG_OF = {nodes.If: "if", nodes.For: "for", nodes.With: "with", nodes.FilterBlock: "filter",
+           nodes.CallBlock: "call", nodes.ScopedEvalContextModifier: "autoescape"}  # a statement around a block
 _COMMENT = re.compile(r"<!--.*?-->", re.S)  # an XML comment outside the blocks: not printed, and no art lost
 
 
@@ -89,18 +91,32 @@ def unprinted(env: jinja2.Environment, name: str) -> tuple[str, int | None, str]
     for node in body[after + 1:]:  # (what stands before the extends is printed, before the parent's text)
         if isinstance(node, nodes.Block):
             if node.name not in blocks:
-                return (f"{{% block {node.name} %}} is no block of {parent}, so what it holds is never printed"
-                        f"{suggest(node.name, blocks)}", node.lineno, f"one of its blocks: {said}")
+                return _no_block(node, parent, blocks)
             continue
         if isinstance(node, (nodes.Extends, nodes.Import, nodes.FromImport, nodes.Assign, nodes.AssignBlock,
                              nodes.Macro)):
             continue
+        inner = next(iter(node.find_all(nodes.Block)), None)
+        if inner is not None and inner.name in blocks:  # Jinja fills a child's blocks whatever an {% if %} around says
+            tag = _TAG_OF.get(type(node), "if")
+            return (f"{{% block {inner.name} %}} stands inside a {{% {tag} %}}, which Jinja does not apply to a block: "
+                    f"the block always fills its place in {parent}", inner.lineno,
+                    f"the {{% {tag} %}} inside the block: {{% block {inner.name} %}}{{% {tag} … %}} … "
+                    f"{{% end{tag} %}}{{% endblock %}}")
+        if inner is not None:
+            return _no_block(inner, parent, blocks)
         printed = [n for n in ([node] if isinstance(node, nodes.Output) else node.find_all(nodes.Output))
                    if any(not isinstance(c, nodes.TemplateData) or _COMMENT.sub("", c.data).strip() for c in n.nodes)]
         if printed:
             return (f"this is outside the blocks of {parent} it extends, so it is never printed", printed[0].lineno,
                     f"the drawing inside {said} … {{% endblock %}}")
     return None
+
+
+def _no_block(block: nodes.Block, parent: str, blocks: list[str]) -> tuple[str, int, str]:
+    return (f"{{% block {block.name} %}} is no block of {parent}, so what it holds is never printed"
+            f"{suggest(block.name, blocks)}", block.lineno,
+            "one of its blocks: " + ", ".join(f"{{% block {b} %}}" for b in blocks))
 
 
 def _parent(env: jinja2.Environment, name: str) -> tuple[nodes.Template, str | None]:
