@@ -20,7 +20,7 @@ TAGS = ("for", "endfor", "if", "elif", "else", "endif", "set", "endset", "block"
 _BLOCKS = ("for", "if", "block", "macro", "call", "filter", "with", "raw", "autoescape")
 _STATEMENT = re.compile(r"\{%[-+]?\s*(\w+)")
 _OPEN_BLOCK = re.compile(r"innermost block that needs to be closed is '(\w+)'")
-_TAG_OF = {nodes.If: "if", nodes.For: "for", nodes.With: "with", nodes.FilterBlock: "filter",
+_TAG_OF: dict[type[nodes.Node], str] = {nodes.If: "if", nodes.For: "for", nodes.With: "with", nodes.FilterBlock: "filter",
            nodes.CallBlock: "call", nodes.ScopedEvalContextModifier: "autoescape"}  # a statement around a block
 _COMMENT = re.compile(r"<!--.*?-->", re.S)  # an XML comment outside the blocks: not printed, and no art lost
 
