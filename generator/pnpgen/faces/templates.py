@@ -42,6 +42,7 @@ from pnpgen.faces.lookup import check_templates, find_template
 from pnpgen.faces.sourcelines import SourceLines, svg_mistake, traced
 from pnpgen.faces.tracks import XY, Box, Space, TrackSvg
 from pnpgen.memo import Memo
+from pnpgen.svg.style import parse_colour
 from pnpgen.svg.text import known_font, text_fonts, unknown_font
 from pnpgen.text import TextContext, icon, icons_saved, textbox
 
@@ -466,6 +467,23 @@ class Renderer:
         except validate.Invalid as e:
             raise InputError(e.message, key="colour", expected=e.expected) from None
 
+    def paint(self, name: Any) -> str:
+        """The common macros' fill or stroke: a palette name's colour, any other SVG paint as
+        written (none, white, url(#id)), an open value grey as ``colour()`` gives it; a word that
+        is none of these fails with the palette name it nearly is (it stopped at pnpgen's macro
+        line as 'not a colour', with no word of the palette)."""
+        if isinstance(name, str) and name in self.game.palette:
+            return self.game.palette[name]
+        if isinstance(name, str) and name.strip() and not is_placeholder(name):
+            if name.startswith("url(") or name == "currentColor":
+                return name
+            try:
+                parse_colour(name)
+                return name
+            except ValueError:
+                pass
+        return self.colour(name)
+
     def tint(self, name: str | None, amount: float, toward: str = "#ffffff") -> str:
         """The ``tint`` filter: the colour moved toward white (or ``toward``) by ``amount`` (0–1)."""
         return mix(self.colour(name), self.colour(toward), amount)
@@ -580,6 +598,7 @@ class Renderer:
             w=w, h=h, bleed=self.bleed_mm, safe=SAFE_MM,
             palette=self.game.palette,
             colour=self.colour,
+            paint=self.paint,
             readable=self.readable,
             fonts=self.game.text_fonts or self.game.fonts,
             textbox=traced(_bound(textbox, ctx, printed)),
