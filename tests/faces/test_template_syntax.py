@@ -30,6 +30,13 @@ CASES = {  # the lines from 5 on, the line named, what the message says, what it
     "a filter misspelt": ("{{ [1, 2] | lenght }}", 5, "No filter named 'lenght'; did you mean length?", None),
     "a tag left open": ("{% for i in range(2) %\n<g/>\n{% endfor %}", 5, "", "%} closing the {% … %} this line opens"),
     "an expression left open": ('<rect width="{{ w }" height="1"/>', 5, "", "}} closing the {{ … }} this line opens"),
+    "an end tag too many": ("{% for i in range(2) %}<g/>{% endfor %}{% endfor %}", 5, "{% endfor %} closes no {% for %}: "
+                            "none is open here; the {% block %} of line 3 is the block open there", "{% endfor %} only after"),
+    "an end tag of another block": ("{% for i in range(2) %}<g/>{% endif %}", 5, "{% endif %} closes no {% if %}: none is "
+                                    "open here; the {% for %} of line 5", "{% endfor %} to close the for"),
+    "elseif": ("{% if w %}<g/>{% elseif h %}<g/>{% endif %}", 5, "unknown tag {% elseif %}; did you mean elif?", "a Jinja tag"),
+    "else if": ("{% if w %}<g/>{% else if h %}<g/>{% endif %}", 5, "{% else if … %} is no Jinja tag", "{% elif … %}"),
+    "a comment left open": ("{# a note", 5, "Missing end of comment tag", "#} closing the {# … #} this line opens"),
     "a macro misspelt": ('{{ m.grund("#ffffff") }}', 5, "the imported template has no macro 'grund'; did you mean ground?",
                          None),
 }

@@ -17,6 +17,8 @@ from pnpgen.errors import suggest
 TAGS = ("for", "endfor", "if", "elif", "else", "endif", "set", "endset", "block", "endblock", "extends",
         "include", "import", "from", "macro", "endmacro", "call", "endcall", "filter", "endfilter",
         "with", "endwith", "raw", "endraw", "autoescape", "endautoescape", "break", "continue")
+_OTHER_LANGUAGES = {"elseif": "elif", "elsif": "elif", "elsf": "elif", "foreach": "for", "endforeach": "endfor",
+                    "endeach": "endfor"}  # the words of PHP, Perl, Twig for Jinja's tags
 _BLOCKS = ("for", "if", "block", "macro", "call", "filter", "with", "raw", "autoescape")
 _STATEMENT = re.compile(r"\{%[-+]?\s*(\w+)")
 _OPEN_BLOCK = re.compile(r"innermost block that needs to be closed is '(\w+)'")
@@ -35,8 +37,20 @@ def syntax_mistake(message: str, line: int | None, source: str | None,
     if unknown and unknown.group(1) not in TAGS:  # a slip of the pen: {% fro %}, {% endfro %}
         word = unknown.group(1)
         swapped = [t for t in TAGS if sorted(t) == sorted(word)]  # letters swapped: fro, edif
-        meant = f"; did you mean {swapped[0]}?" if len(swapped) == 1 else suggest(word, TAGS)
+        said = _OTHER_LANGUAGES.get(word) or (swapped[0] if len(swapped) == 1 else None)
+        meant = f"; did you mean {said}?" if said else suggest(word, TAGS)
         return f"unknown tag {{% {word} %}}{meant}", "a Jinja tag: " + ", ".join(TAGS[:12]) + ", …", line
+    if unknown and unknown.group(1).startswith("end") and at:  # {% endfor %} where no for is open: one too many
+        stray = _stray_end(lines[:at])
+        if stray is not None and stray[0] == unknown.group(1):
+            word, n, still = stray
+            inner = f"; the {{% {still[-1][0]} %}} of line {still[-1][1]} is the block open there" if still else ""
+            return (f"{{% {word} %}} closes no {{% {word[3:]} %}}: none is open here{inner}",
+                    f"{{% {word} %}} only after the {{% {word[3:]} %}} it closes, once" +
+                    (f"; {{% end{still[-1][0]} %}} to close the {still[-1][0]}" if still and still[-1][0] != "block" else ""),
+                    n)
+    if at and "got 'if'" in message and re.search(r"\{%[-+]?\s*else\s+if\b", lines[at - 1]):  # got 'if': Jinja's else takes no test
+        return f"{{% else if … %}} is no Jinja tag ({message})", "{% elif … %}", line
     left_open = _OPEN_BLOCK.search(message)
     if left_open:  # the block not closed: the line it opened on (the innermost still open)
         name = left_open.group(1)
@@ -52,10 +66,28 @@ def syntax_mistake(message: str, line: int | None, source: str | None,
         return message.rstrip(".") + suggest(no_filter.group(1), filters), None, line
     for n in (at, at - 1):  # Jinja may stop on the line after the one left open
         text = lines[n - 1] if n > 0 else ""
-        for opening, closing, what in (("{{", "}}", "{{ … }}"), ("{%", "%}", "{% … %}"), ("(", ")", "( … )")):
+        for opening, closing, what in (("{{", "}}", "{{ … }}"), ("{%", "%}", "{% … %}"), ("{#", "#}", "{# … #}"),
+                                        ("(", ")", "( … )")):
             if text.count(opening) > text.count(closing):
                 return message, f"{closing} closing the {what} this line opens", n
     return message, None, line
+
+
+def _stray_end(lines: list[str]) -> tuple[str, int, list[tuple[str, int]]] | None:
+    """The first end tag (``endfor``) closing a block that is not open, its line, and the blocks
+    open there (outermost first, each with its line)."""
+    stack: list[tuple[str, int]] = []
+    for n, text in enumerate(lines, 1):
+        for m in _STATEMENT.finditer(text):
+            word = m.group(1)
+            if word in _BLOCKS:
+                stack.append((word, n))
+            elif word.startswith("end") and word[3:] in _BLOCKS:
+                at = next((i for i in range(len(stack) - 1, -1, -1) if stack[i][0] == word[3:]), None)
+                if at is None:
+                    return word, n, stack
+                del stack[at:]
+    return None
 
 
 def _open_blocks(lines: list[str]) -> list[tuple[str, int]]:

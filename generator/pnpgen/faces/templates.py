@@ -618,7 +618,7 @@ class Renderer:
             svg = _bounded_text(template.generate(context))
         except jinja2.TemplateSyntaxError as e:
             said, expected, line = syntax_mistake(e.message or "", e.lineno, e.source, self.env.filters)
-            raise TemplateMistake(one_line(f"template syntax error: {said}"), path=e.filename or template_name,
+            raise TemplateMistake(one_line(f"template syntax error: {said}"), path=e.filename or self.templates / template_name,
                                   line=line, expected=expected) from None
         except _TooLong:
             raise InputError(f"the face's SVG is longer than {MAX_FACE_CHARS:,} characters (rendering {where})",
