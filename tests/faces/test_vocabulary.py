@@ -72,13 +72,18 @@ def test_the_macros_take_palette_names_and_any_svg_colour(tmp_path):
 
 def test_a_macros_misspelt_palette_name_is_told_at_the_designers_line_and_an_open_colour_is_grey(tmp_path):
     """m.frame("acent", …) stopped at a line of pnpgen's macros as fill='acent' 'not a colour', the
-    palette unnamed; a piece's colour left 未定 stopped there too, where colour() gives it grey."""
+    palette unnamed; a piece's colour left 未定 stopped there too, where colour() gives it grey; and
+    ink="white", an SVG colour as the docs say the macros take, was 'unknown colour'."""
     with pytest.raises(InputError) as e:
         _render(tmp_path / "a", '{% import "common/macros.svg.j2" as m with context %}\n{{ m.frame("rde", "ink") }}')
     msg = str(e.value)
     assert "chip-front.svg.j2:2: " in msg and "unknown colour 'rde'; did you mean red?" in msg, msg
-    roots = _render(tmp_path / "b", '{% import "common/macros.svg.j2" as m with context %}{{ m.ground(piece.colour) }}')
+    roots = _render(tmp_path / "b", '{% import "common/macros.svg.j2" as m with context %}{{ m.ground(piece.colour) }}'
+                                    '{{ m.title("x", 5, ink="white") }}{{ m.title("y", 15, ink=piece.colour) }}')
     assert [_fills(r) for r in roots] == [["#cc3333"], [OPEN_COLOUR], [OPEN_COLOUR]]
+    # a text's ink as the docs give it: white (textbox() took only a palette name or hex), an open one grey
+    assert [[t.get("fill") for t in r.iter(f"{SVG}text")] for r in roots] == [
+        ["#ffffff", "#cc3333"], ["#ffffff", OPEN_COLOUR], ["#ffffff", OPEN_COLOUR]]
 
 
 def test_the_placeholder_stamp_sets_its_text_on_a_ground_that_differs_from_its_ink(tmp_path):
