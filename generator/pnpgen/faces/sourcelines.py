@@ -26,6 +26,7 @@ from markupsafe import Markup, escape
 
 ATTRIBUTE = "data-pnpgen-at"
 _TAG = re.compile(r"<([A-Za-z][\w.-]*(?::[\w.-]+)?)(?=[\s/>])")
+_TAG_OR_COMMENT = re.compile(rf"<!--|-->|{_TAG.pattern}")
 _ANY = re.compile(rf' {ATTRIBUTE}="[^"]*"')
 
 
@@ -34,13 +35,19 @@ class SourceLines(Extension):
 
     def filter_stream(self, stream: TokenStream) -> Iterator[Token]:
         name = stream.name or "?"
+        in_comment = False  # a tag in an XML comment is left as written: a mark there could hold '--' (x--front.svg.j2)
         for token in stream:
-            if token.type != "data" or "<" not in token.value:
+            if token.type != "data" or ("<" not in token.value and "-->" not in token.value):
                 yield token
                 continue
             value, line = token.value, token.lineno
             parts, last = [], 0
-            for m in _TAG.finditer(value):
+            for m in _TAG_OR_COMMENT.finditer(value):
+                if m.group() in ("<!--", "-->"):
+                    in_comment = m.group() == "<!--"
+                    continue
+                if in_comment:
+                    continue
                 at = line + value.count("\n", 0, m.start())
                 parts.append(value[last:m.end()])
                 parts.append(f' {ATTRIBUTE}="{escape(name)}:{at}"')
