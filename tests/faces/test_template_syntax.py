@@ -34,6 +34,8 @@ CASES = {  # the lines from 5 on, the line named, what the message says, what it
                             "none is open here; the {% block %} of line 3 is the block open there", "{% endfor %} only after"),
     "an end tag of another block": ("{% for i in range(2) %}<g/>{% endif %}", 5, "{% endif %} closes no {% if %}: none is "
                                     "open here; the {% for %} of line 5", "{% endfor %} to close the for"),
+    "a set block never closed": ("{% set a = 1 %}{% set big %}<g/>", 7, "the {% set %} of line 5 is never closed",
+                                 "{% endset %} where the set block ends"),
     "elseif": ("{% if w %}<g/>{% elseif h %}<g/>{% endif %}", 5, "unknown tag {% elseif %}; did you mean elif?", "a Jinja tag"),
     "else if": ("{% if w %}<g/>{% else if h %}<g/>{% endif %}", 5, "{% else if … %} is no Jinja tag", "{% elif … %}"),
     "a comment left open": ("{# a note", 5, "Missing end of comment tag", "#} closing the {# … #} this line opens"),

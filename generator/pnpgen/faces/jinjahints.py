@@ -19,8 +19,8 @@ TAGS = ("for", "endfor", "if", "elif", "else", "endif", "set", "endset", "block"
         "with", "endwith", "raw", "endraw", "autoescape", "endautoescape", "break", "continue")
 _OTHER_LANGUAGES = {"elseif": "elif", "elsif": "elif", "elsf": "elif", "foreach": "for", "endforeach": "endfor",
                     "endeach": "endfor"}  # the words of PHP, Perl, Twig for Jinja's tags
-_BLOCKS = ("for", "if", "block", "macro", "call", "filter", "with", "raw", "autoescape")
-_STATEMENT = re.compile(r"\{%[-+]?\s*(\w+)")
+_BLOCKS = ("for", "if", "block", "macro", "call", "filter", "with", "raw", "autoescape", "set")
+_STATEMENT = re.compile(r"\{%[-+]?\s*(\w+)([^%]*)")  # the tag's word and (up to a %) what follows it
 _OPEN_BLOCK = re.compile(r"innermost block that needs to be closed is '(\w+)'")
 _TAG_OF: dict[type[nodes.Node], str] = {nodes.If: "if", nodes.For: "for", nodes.With: "with", nodes.FilterBlock: "filter",
            nodes.CallBlock: "call", nodes.ScopedEvalContextModifier: "autoescape"}  # a statement around a block
@@ -73,13 +73,18 @@ def syntax_mistake(message: str, line: int | None, source: str | None,
     return message, None, line
 
 
+def _word(m: re.Match[str]) -> str:
+    """A statement's word, as it opens a block: {% set x %} does, {% set x = 1 %} does not."""
+    return "set=" if m.group(1) == "set" and "=" in m.group(2) else m.group(1)
+
+
 def _stray_end(lines: list[str]) -> tuple[str, int, list[tuple[str, int]]] | None:
     """The first end tag (``endfor``) closing a block that is not open, its line, and the blocks
     open there (outermost first, each with its line)."""
     stack: list[tuple[str, int]] = []
     for n, text in enumerate(lines, 1):
         for m in _STATEMENT.finditer(text):
-            word = m.group(1)
+            word = _word(m)
             if word in _BLOCKS:
                 stack.append((word, n))
             elif word.startswith("end") and word[3:] in _BLOCKS:
@@ -95,7 +100,7 @@ def _open_blocks(lines: list[str]) -> list[tuple[str, int]]:
     stack: list[tuple[str, int]] = []
     for n, text in enumerate(lines, 1):
         for m in _STATEMENT.finditer(text):
-            word = m.group(1)
+            word = _word(m)
             if word in _BLOCKS:
                 stack.append((word, n))
             elif word.startswith("end") and word[3:] in _BLOCKS:
