@@ -37,13 +37,16 @@ def available(font_dir: Path) -> list[str]:
     return sorted(p.stem for p in font_dir.glob("*.ttf") if p.is_file() and not is_litter(p.name))
 
 
+_FONT_FILES = (".ttf", ".otf", ".ttc", ".otc")
+
+
 def _other_format(name: str, font_dir: Path) -> Path | None:
     """A file of the font's name in fonts/ that pnpgen does not read (X.otf, X.ttc, X.TTF): "not
     found" would send the designer looking for a file that is there."""
     if not font_dir.is_dir():
         return None
     return next((p for p in sorted(font_dir.iterdir()) if p.stem == name and p.is_file()
-                 and p.suffix.lower() in (".ttf", ".otf", ".ttc", ".otc") and p.suffix != ".ttf"), None)
+                 and p.suffix.lower() in _FONT_FILES and p.suffix != ".ttf"), None)
 
 
 def locate(name: str, font_dir: Path, where: Where | Path | str | None = None, key: str = "fonts") -> str:
@@ -64,14 +67,20 @@ def locate(name: str, font_dir: Path, where: Where | Path | str | None = None, k
         path = contained(f"{name}.ttf", BUNDLED, key, where)
     if not path.is_file():
         known = sorted(set(available(font_dir)) | set(available(BUNDLED)))
-        other = _other_format(name, font_dir)
+        stem = str(name)  # written as its file (Kiwi.otf): the file of that name is the one to tell of
+        if Path(stem).suffix.lower() in _FONT_FILES:
+            stem = Path(stem).stem
+        other = _other_format(stem, font_dir)
         if other is not None:
-            told = (f"fonts/{other.name} is there, but its name must end in .ttf" if other.suffix.lower() == ".ttf"
-                    else f"fonts/{other.name} is there, but pnpgen reads TrueType .ttf fonts only, not an OpenType "
-                         f"{other.suffix} (CFF outlines) or a font collection")
+            kind = other.suffix.lower()
+            told = (f"fonts/{other.name} is there, but its name must end in .ttf" if kind == ".ttf"
+                    else f"fonts/{other.name} is there, but pnpgen reads TrueType .ttf fonts only, not "
+                         + ("a font collection" if kind in (".ttc", ".otc") else f"an OpenType {other.suffix} (CFF outlines)"))
+            named = f", named {stem} in fonts: (without the ending)" if stem != name else ""
             raise InputError(f"font {name!r}: {told}", path=w_path, line=line, column=column, key=key,
-                             expected=(f"the file renamed {name}.ttf" if other.suffix.lower() == ".ttf" else
-                                       f"the family's TrueType .ttf in {font_dir.name}/, or one of " + ", ".join(known)))
+                             expected=(f"the file renamed {stem}.ttf{named}" if kind == ".ttf" else
+                                       f"the family's TrueType .ttf in {font_dir.name}/{named}, or one of "
+                                       + ", ".join(known)))
         raise InputError(
             f"font {name!r} not found in {font_dir}{suggest(str(name), known)}",
             path=w_path, line=line, column=column,

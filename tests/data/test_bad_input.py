@@ -67,13 +67,19 @@ def test_a_misspelt_font_or_draft_file_names_the_one_that_is_there(tmp_path, cap
 
 @pytest.mark.parametrize(("file", "told"), [
     ("Kiwi.otf", "font 'Kiwi': fonts/Kiwi.otf is there, but pnpgen reads TrueType .ttf fonts only, not an OpenType .otf"),
-    ("Kiwi.ttc", "font 'Kiwi': fonts/Kiwi.ttc is there, but pnpgen reads TrueType .ttf fonts only"),
+    ("Kiwi.ttc", "font 'Kiwi': fonts/Kiwi.ttc is there, but pnpgen reads TrueType .ttf fonts only, not a font "
+                 "collection (expected"),
     ("Kiwi.TTF", "font 'Kiwi': fonts/Kiwi.TTF is there, but its name must end in .ttf (expected the file renamed Kiwi.ttf)"),
+    ("Kiwi.TTF:Kiwi.TTF", "font 'Kiwi.TTF': fonts/Kiwi.TTF is there, but its name must end in .ttf (expected the file "
+                          "renamed Kiwi.ttf, named Kiwi in fonts: (without the ending))"),
+    ("Kiwi.otf:Kiwi.otf", "font 'Kiwi.otf': fonts/Kiwi.otf is there, but pnpgen reads TrueType .ttf fonts only"),
 ])
 def test_a_font_in_a_format_pnpgen_does_not_read_is_told_so_not_not_found(tmp_path, capsys, file, told):
     """A designer's own font as .otf (as many Japanese families are published) or .TTF was "not
-    found in fonts" while the file was there."""
-    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + "fonts:\n  title: Kiwi\n")
+    found in fonts" while the file was there; named with its file's ending too (a .ttc was called
+    an OpenType font with CFF outlines)."""
+    file, _, name = file.partition(":")
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + f"fonts:\n  title: {name or 'Kiwi'}\n")
     (ws / "fonts").unlink()  # a fonts/ of the workspace's own (pnpgen's fonts still found)
     (ws / "fonts").mkdir()
     (ws / "fonts" / file).write_bytes(b"OTTO")

@@ -4,12 +4,17 @@ were all the message gave before (``line 3, column 138 of the SVG``)."""
 
 from __future__ import annotations
 
+import re
+
+import jinja2
 import pytest
+from lxml import etree
 
 from conftest import make_workspace
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
+from pnpgen.faces.sourcelines import ATTRIBUTE, SourceLines
 from pnpgen.faces.templates import Face, Renderer
 
 FRONT = """{{% extends "common/piece.svg.j2" %}}
@@ -47,3 +52,17 @@ def test_invalid_svg_is_named_at_the_template_line(tmp_path, case):
     assert f"templates/test/{at}the template produced invalid SVG: " in msg.replace(str(ws) + "/", ""), msg
     assert what in msg.split(" (expected ")[0] and expected in msg.split(" (expected ", 1)[1], msg
     assert "of the SVG" not in msg and "column" not in msg, msg
+    assert not re.search(r"line \d", msg), msg  # libxml2's 'path line 5 and svg' is a line of the SVG
+
+
+def test_a_tag_in_an_xml_comment_is_left_as_written():
+    """A tag commented out (<!-- <rect …/> -->) got its source-line mark, which holds the template's
+    name: a template named x--front.svg.j2 put '--' inside the comment, and its valid SVG was
+    refused ('Double hyphen within comment')."""
+    env = jinja2.Environment(loader=jinja2.DictLoader({
+        "g/x--front.svg.j2": '<svg xmlns="http://www.w3.org/2000/svg"><!-- old: <rect width="1"/>\n{{ 2 }} <g/> -->'
+                             '\n<circle r="1"/></svg>'}), extensions=[SourceLines])
+    svg = env.get_template("g/x--front.svg.j2").render()
+    root = etree.fromstring(svg.encode())  # (valid: the comment holds no mark)
+    assert 'old: <rect width="1"/>\n2 <g/> ' in svg
+    assert root[-1].get(ATTRIBUTE) == "g/x--front.svg.j2:3" and root.get(ATTRIBUTE) == "g/x--front.svg.j2:1"

@@ -30,6 +30,15 @@ CASES = {  # the lines from 5 on, the line named, what the message says, what it
     "a filter misspelt": ("{{ [1, 2] | lenght }}", 5, "No filter named 'lenght'; did you mean length?", None),
     "a tag left open": ("{% for i in range(2) %\n<g/>\n{% endfor %}", 5, "", "%} closing the {% … %} this line opens"),
     "an expression left open": ('<rect width="{{ w }" height="1"/>', 5, "", "}} closing the {{ … }} this line opens"),
+    "an end tag too many": ("{% for i in range(2) %}<g/>{% endfor %}{% endfor %}", 5, "{% endfor %} closes no {% for %}: "
+                            "none is open here; the {% block %} of line 3 is the block open there", "{% endfor %} only after"),
+    "an end tag of another block": ("{% for i in range(2) %}<g/>{% endif %}", 5, "{% endif %} closes no {% if %}: none is "
+                                    "open here; the {% for %} of line 5", "{% endfor %} to close the for"),
+    "a set block never closed": ("{% set a = 1 %}{% set big %}<g/>", 7, "the {% set %} of line 5 is never closed",
+                                 "{% endset %} where the set block ends"),
+    "elseif": ("{% if w %}<g/>{% elseif h %}<g/>{% endif %}", 5, "unknown tag {% elseif %}; did you mean elif?", "a Jinja tag"),
+    "else if": ("{% if w %}<g/>{% else if h %}<g/>{% endif %}", 5, "{% else if … %} is no Jinja tag", "{% elif … %}"),
+    "a comment left open": ("{# a note", 5, "Missing end of comment tag", "#} closing the {# … #} this line opens"),
     "a macro misspelt": ('{{ m.grund("#ffffff") }}', 5, "the imported template has no macro 'grund'; did you mean ground?",
                          None),
 }
@@ -59,6 +68,12 @@ UNPRINTED = {  # a whole template, the line named, what is said
                                 'context %}\n{% block artwork %}<g/>{% endblock %}\n', 3,
                                 "{% block artwork %} is no block of common/piece.svg.j2, so what it holds is never "
                                 "printed; did you mean art?"),
+    "a block inside an if": ('{% extends "common/piece.svg.j2" %}\n{% if w > 100 %}\n{% block art %}<g/>{% endblock %}'
+                             '\n{% endif %}\n', 3, "{% block art %} stands inside a {% if %}, which Jinja does not "
+                             "apply to a block: the block always fills its place in common/piece.svg.j2"),
+    "a block of another name inside a for": ('{% extends "common/piece.svg.j2" %}\n{% for i in [1] %}\n'
+                                             '{% block arts %}<g/>{% endblock %}{% endfor %}\n', 3,
+                                             "{% block arts %} is no block of common/piece.svg.j2"),
 }
 
 

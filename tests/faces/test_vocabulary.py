@@ -11,7 +11,7 @@ from lxml import etree
 
 from conftest import make_workspace, run
 from pnpgen.data.load import load_game
-from pnpgen.data.model import PLACEHOLDER_COLOUR
+from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.faces.helpers import mix
@@ -68,6 +68,22 @@ def test_the_macros_take_palette_names_and_any_svg_colour(tmp_path):
         ("white", None), ("#222222", "#cc3333"), ("#abcdef", "#cc3333"), ("none", None)]
     (circle,) = roots[0].iter(f"{SVG}circle")
     assert (circle.get("fill"), circle.get("stroke")) == ("#cc3333", "#222222")
+
+
+def test_a_macros_misspelt_palette_name_is_told_at_the_designers_line_and_an_open_colour_is_grey(tmp_path):
+    """m.frame("acent", …) stopped at a line of pnpgen's macros as fill='acent' 'not a colour', the
+    palette unnamed; a piece's colour left 未定 stopped there too, where colour() gives it grey; and
+    ink="white", an SVG colour as the docs say the macros take, was 'unknown colour'."""
+    with pytest.raises(InputError) as e:
+        _render(tmp_path / "a", '{% import "common/macros.svg.j2" as m with context %}\n{{ m.frame("rde", "ink") }}')
+    msg = str(e.value)
+    assert "chip-front.svg.j2:2: " in msg and "unknown colour 'rde'; did you mean red?" in msg, msg
+    roots = _render(tmp_path / "b", '{% import "common/macros.svg.j2" as m with context %}{{ m.ground(piece.colour) }}'
+                                    '{{ m.title("x", 5, ink="white") }}{{ m.title("y", 15, ink=piece.colour) }}')
+    assert [_fills(r) for r in roots] == [["#cc3333"], [OPEN_COLOUR], [OPEN_COLOUR]]
+    # a text's ink as the docs give it: white (textbox() took only a palette name or hex), an open one grey
+    assert [[t.get("fill") for t in r.iter(f"{SVG}text")] for r in roots] == [
+        ["#ffffff", "#cc3333"], ["#ffffff", OPEN_COLOUR], ["#ffffff", OPEN_COLOUR]]
 
 
 def test_the_placeholder_stamp_sets_its_text_on_a_ground_that_differs_from_its_ink(tmp_path):
@@ -166,10 +182,7 @@ def test_a_fresh_workspace_builds(tmp_path):
 
 def test_a_bad_colour_given_to_a_macro_is_named_at_the_line_calling_it(tmp_path):
     """m.badge(…, "stom") stopped naming only the template file and line 20 of pnpgen's macros:
-    the designer's line that gave the value is named, and a palette colour told how to write."""
-    from pnpgen.data.art import ArtFolder
-    from pnpgen.faces.convert import convert_face
-
+    the designer's line that gave the value is named, and the palette's names told."""
     art = ('{% import "common/macros.svg.j2" as m with context %}\n{{ m.ground("white") }}\n'
            '{{ m.badge(1, 20, 20, 5, "stom") }}\n')
     front = '{% extends "common/piece.svg.j2" %}{% block art %}\n' + art + "{% endblock %}"
@@ -178,9 +191,8 @@ def test_a_bad_colour_given_to_a_macro_is_named_at_the_line_calling_it(tmp_path)
     template.write_text(front, encoding="utf-8")
     game = load_game(Workspace(ws), "test")
     deck = game.decks[0]
-    svg = Renderer(ws / "templates", game, 3.0).render(Face(deck, deck.pieces[0], "front"))
     with pytest.raises(InputError) as e:
-        convert_face((svg, "deck 'chips' piece 1", str(template), ArtFolder(ws / "data" / "test" / "art")))
+        Renderer(ws / "templates", game, 3.0).render(Face(deck, deck.pieces[0], "front"))
     msg = str(e.value)
-    assert msg.startswith(f"{template}:4: ") and "fill='stom', which is not a colour" in msg, msg
-    assert 'a palette colour as {{ colour("name") }}' in msg, msg
+    assert msg.startswith(f"{template}:4: ") and "unknown colour 'stom'" in msg, msg
+    assert "(expected a palette name (red, ink) or '#rrggbb')" in msg, msg

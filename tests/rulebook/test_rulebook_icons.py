@@ -220,17 +220,20 @@ def test_an_icon_the_draft_cannot_draw_is_one_line_at_the_drafts_line(tmp_path, 
 
 def test_an_icon_typed_in_full_width_braces_is_told_on_a_card_and_in_the_draft(tmp_path, capsys):
     """A 同人 designer's trial: ｛coin｝, typed with the input method on, printed as written on the
-    card and in the rules without a word; ｛メモ｝ (no such icon) is text, left alone."""
+    card and in the rules without a word; ｛メモ｝ (no such icon) is text, left alone. The input
+    method types the name's letters full-width too (｛ｃｏｉｎ｝), or one brace ({coin｝): told as well."""
     deck = DECK_YAML + ('  - {name: 金, text: "｛coin｝を得る。｛メモ｝"}\n  - {name: 銀, text: "{coin}を払う。"}\n'
-                        '  - {name: 銅, text: "＊＊2＊＊を得る。"}\n')
+                        '  - {name: 銅, text: "＊＊2＊＊を得る。"}\n  - {name: 錫, text: "｛ｃｏｉｎ｝と{coin｝を得る。"}\n')
     ws = make_workspace(tmp_path / "ws", deck=deck, draft=True)
     draft = ws / "data" / "test" / "draft.txt"
-    draft.write_text(DRAFT + "\n　｛coin｝を払い、｛coin｝を得る。｛メモ｝\n", encoding="utf-8")
+    draft.write_text(DRAFT + "\n　｛coin｝を払い、｛coin｝を得る。｛メモ｝\n\n　｛ｃｏｉｎ｝を払う。\n", encoding="utf-8")
     assert run(ws, "check", "--game", "test") == 0
     out = capsys.readouterr().out
     assert ("deck 'cards' piece 1 (金, data/test/decks/cards.yaml:9:5) front, field 'text': ｛coin｝ in full-width "
             "braces: printed as written (an icon is {coin}, in half-width braces)") in out, out
-    assert "draft.txt:17: “｛coin｝” and 1 more is an icon's name in full-width braces, so the rulebook prints it as " \
+    assert ("(錫, data/test/decks/cards.yaml:12:5) front, field 'text': ｛ｃｏｉｎ｝ typed full-width; {coin｝ typed "
+            "full-width: printed as written (an icon is {coin}, in half-width braces)") in out, out  # a letter or one brace
+    assert "draft.txt:17: “｛coin｝” and 2 more is an icon's name in full-width braces, so the rulebook prints it as " \
            "written (expected {coin}, in half-width braces)" in out, out
     assert "メモ" not in out and "銀" not in out
     assert ("(銅, data/test/decks/cards.yaml:11:5) front, field 'text': ＊＊2＊＊ in full-width asterisks: printed as "

@@ -17,9 +17,13 @@ from pnpgen.errors import suggest
 TAGS = ("for", "endfor", "if", "elif", "else", "endif", "set", "endset", "block", "endblock", "extends",
         "include", "import", "from", "macro", "endmacro", "call", "endcall", "filter", "endfilter",
         "with", "endwith", "raw", "endraw", "autoescape", "endautoescape", "break", "continue")
-_BLOCKS = ("for", "if", "block", "macro", "call", "filter", "with", "raw", "autoescape")
-_STATEMENT = re.compile(r"\{%[-+]?\s*(\w+)")
+_OTHER_LANGUAGES = {"elseif": "elif", "elsif": "elif", "elsf": "elif", "foreach": "for", "endforeach": "endfor",
+                    "endeach": "endfor"}  # the words of PHP, Perl, Twig for Jinja's tags
+_BLOCKS = ("for", "if", "block", "macro", "call", "filter", "with", "raw", "autoescape", "set")
+_STATEMENT = re.compile(r"\{%[-+]?\s*(\w+)([^%]*)")  # the tag's word and (up to a %) what follows it
 _OPEN_BLOCK = re.compile(r"innermost block that needs to be closed is '(\w+)'")
+_TAG_OF: dict[type[nodes.Node], str] = {nodes.If: "if", nodes.For: "for", nodes.With: "with", nodes.FilterBlock: "filter",
+           nodes.CallBlock: "call", nodes.ScopedEvalContextModifier: "autoescape"}  # a statement around a block
 _COMMENT = re.compile(r"<!--.*?-->", re.S)  # an XML comment outside the blocks: not printed, and no art lost
 
 
@@ -33,8 +37,20 @@ def syntax_mistake(message: str, line: int | None, source: str | None,
     if unknown and unknown.group(1) not in TAGS:  # a slip of the pen: {% fro %}, {% endfro %}
         word = unknown.group(1)
         swapped = [t for t in TAGS if sorted(t) == sorted(word)]  # letters swapped: fro, edif
-        meant = f"; did you mean {swapped[0]}?" if len(swapped) == 1 else suggest(word, TAGS)
+        said = _OTHER_LANGUAGES.get(word) or (swapped[0] if len(swapped) == 1 else None)
+        meant = f"; did you mean {said}?" if said else suggest(word, TAGS)
         return f"unknown tag {{% {word} %}}{meant}", "a Jinja tag: " + ", ".join(TAGS[:12]) + ", …", line
+    if unknown and unknown.group(1).startswith("end") and at:  # {% endfor %} where no for is open: one too many
+        stray = _stray_end(lines[:at])
+        if stray is not None and stray[0] == unknown.group(1):
+            word, n, still = stray
+            inner = f"; the {{% {still[-1][0]} %}} of line {still[-1][1]} is the block open there" if still else ""
+            return (f"{{% {word} %}} closes no {{% {word[3:]} %}}: none is open here{inner}",
+                    f"{{% {word} %}} only after the {{% {word[3:]} %}} it closes, once" +
+                    (f"; {{% end{still[-1][0]} %}} to close the {still[-1][0]}" if still and still[-1][0] != "block" else ""),
+                    n)
+    if at and "got 'if'" in message and re.search(r"\{%[-+]?\s*else\s+if\b", lines[at - 1]):  # got 'if': Jinja's else takes no test
+        return f"{{% else if … %}} is no Jinja tag ({message})", "{% elif … %}", line
     left_open = _OPEN_BLOCK.search(message)
     if left_open:  # the block not closed: the line it opened on (the innermost still open)
         name = left_open.group(1)
@@ -50,10 +66,33 @@ def syntax_mistake(message: str, line: int | None, source: str | None,
         return message.rstrip(".") + suggest(no_filter.group(1), filters), None, line
     for n in (at, at - 1):  # Jinja may stop on the line after the one left open
         text = lines[n - 1] if n > 0 else ""
-        for opening, closing, what in (("{{", "}}", "{{ … }}"), ("{%", "%}", "{% … %}"), ("(", ")", "( … )")):
+        for opening, closing, what in (("{{", "}}", "{{ … }}"), ("{%", "%}", "{% … %}"), ("{#", "#}", "{# … #}"),
+                                        ("(", ")", "( … )")):
             if text.count(opening) > text.count(closing):
                 return message, f"{closing} closing the {what} this line opens", n
     return message, None, line
+
+
+def _word(m: re.Match[str]) -> str:
+    """A statement's word, as it opens a block: {% set x %} does, {% set x = 1 %} does not."""
+    return "set=" if m.group(1) == "set" and "=" in m.group(2) else m.group(1)
+
+
+def _stray_end(lines: list[str]) -> tuple[str, int, list[tuple[str, int]]] | None:
+    """The first end tag (``endfor``) closing a block that is not open, its line, and the blocks
+    open there (outermost first, each with its line)."""
+    stack: list[tuple[str, int]] = []
+    for n, text in enumerate(lines, 1):
+        for m in _STATEMENT.finditer(text):
+            word = _word(m)
+            if word in _BLOCKS:
+                stack.append((word, n))
+            elif word.startswith("end") and word[3:] in _BLOCKS:
+                at = next((i for i in range(len(stack) - 1, -1, -1) if stack[i][0] == word[3:]), None)
+                if at is None:
+                    return word, n, stack
+                del stack[at:]
+    return None
 
 
 def _open_blocks(lines: list[str]) -> list[tuple[str, int]]:
@@ -61,7 +100,7 @@ def _open_blocks(lines: list[str]) -> list[tuple[str, int]]:
     stack: list[tuple[str, int]] = []
     for n, text in enumerate(lines, 1):
         for m in _STATEMENT.finditer(text):
-            word = m.group(1)
+            word = _word(m)
             if word in _BLOCKS:
                 stack.append((word, n))
             elif word.startswith("end") and word[3:] in _BLOCKS:
@@ -89,18 +128,32 @@ def unprinted(env: jinja2.Environment, name: str) -> tuple[str, int | None, str]
     for node in body[after + 1:]:  # (what stands before the extends is printed, before the parent's text)
         if isinstance(node, nodes.Block):
             if node.name not in blocks:
-                return (f"{{% block {node.name} %}} is no block of {parent}, so what it holds is never printed"
-                        f"{suggest(node.name, blocks)}", node.lineno, f"one of its blocks: {said}")
+                return _no_block(node, parent, blocks)
             continue
         if isinstance(node, (nodes.Extends, nodes.Import, nodes.FromImport, nodes.Assign, nodes.AssignBlock,
                              nodes.Macro)):
             continue
+        inner = next(iter(node.find_all(nodes.Block)), None)
+        if inner is not None and inner.name in blocks:  # Jinja fills a child's blocks whatever an {% if %} around says
+            tag = _TAG_OF.get(type(node), "if")
+            return (f"{{% block {inner.name} %}} stands inside a {{% {tag} %}}, which Jinja does not apply to a block: "
+                    f"the block always fills its place in {parent}", inner.lineno,
+                    f"the {{% {tag} %}} inside the block: {{% block {inner.name} %}}{{% {tag} … %}} … "
+                    f"{{% end{tag} %}}{{% endblock %}}")
+        if inner is not None:
+            return _no_block(inner, parent, blocks)
         printed = [n for n in ([node] if isinstance(node, nodes.Output) else node.find_all(nodes.Output))
                    if any(not isinstance(c, nodes.TemplateData) or _COMMENT.sub("", c.data).strip() for c in n.nodes)]
         if printed:
             return (f"this is outside the blocks of {parent} it extends, so it is never printed", printed[0].lineno,
                     f"the drawing inside {said} … {{% endblock %}}")
     return None
+
+
+def _no_block(block: nodes.Block, parent: str, blocks: list[str]) -> tuple[str, int, str]:
+    return (f"{{% block {block.name} %}} is no block of {parent}, so what it holds is never printed"
+            f"{suggest(block.name, blocks)}", block.lineno,
+            "one of its blocks: " + ", ".join(f"{{% block {b} %}}" for b in blocks))
 
 
 def _parent(env: jinja2.Environment, name: str) -> tuple[nodes.Template, str | None]:

@@ -26,6 +26,7 @@ from markupsafe import Markup, escape
 
 ATTRIBUTE = "data-pnpgen-at"
 _TAG = re.compile(r"<([A-Za-z][\w.-]*(?::[\w.-]+)?)(?=[\s/>])")
+_TAG_OR_COMMENT = re.compile(rf"<!--|-->|{_TAG.pattern}")
 _ANY = re.compile(rf' {ATTRIBUTE}="[^"]*"')
 
 
@@ -34,13 +35,19 @@ class SourceLines(Extension):
 
     def filter_stream(self, stream: TokenStream) -> Iterator[Token]:
         name = stream.name or "?"
+        in_comment = False  # a tag in an XML comment is left as written: a mark there could hold '--' (x--front.svg.j2)
         for token in stream:
-            if token.type != "data" or "<" not in token.value:
+            if token.type != "data" or ("<" not in token.value and "-->" not in token.value):
                 yield token
                 continue
             value, line = token.value, token.lineno
             parts, last = [], 0
-            for m in _TAG.finditer(value):
+            for m in _TAG_OR_COMMENT.finditer(value):
+                if m.group() in ("<!--", "-->"):
+                    in_comment = m.group() == "<!--"
+                    continue
+                if in_comment:
+                    continue
                 at = line + value.count("\n", 0, m.start())
                 parts.append(value[last:m.end()])
                 parts.append(f' {ATTRIBUTE}="{escape(name)}:{at}"')
@@ -97,6 +104,7 @@ def strip(svg: str) -> str:
 # libxml2's words for a tag it could not close, naming the tag and the line it opened on
 _OPENED = re.compile(r"(?:mismatch: |tag )([\w.:-]+) line (\d+)")
 _PLACE = re.compile(r",? line \d+, column \d+$")
+_SVG_LINE = re.compile(r" line \d+(?= and |$)")  # the printed SVG's line of a tag, in libxml2's words
 _HINTS = (  # a libxml2 message → what the template should write instead
     ("AttValue", 'every attribute value in quotes: fill="{{ c }}", not fill={{ c }}'),
     ("EntityRef", "&amp; for an & the template writes itself (text from the data is escaped already)"),
@@ -120,6 +128,7 @@ def svg_mistake(svg: str, message: str, line: int, column: int) -> tuple[str | N
     lines = svg.split("\n")
     opened = _OPENED.search(message)
     closing = re.search(r"mismatch: .* and ([\w.:-]+)$", message)
+    message = _SVG_LINE.sub("", message)  # a line of the SVG, which the designer never sees
     if opened:  # a tag left open: the line it was written on, when a template of the game wrote it
         tag, at_line = opened.group(1), int(opened.group(2))
         text = lines[at_line - 1] if 0 < at_line <= len(lines) else ""

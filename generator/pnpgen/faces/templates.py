@@ -42,6 +42,7 @@ from pnpgen.faces.lookup import check_templates, find_template
 from pnpgen.faces.sourcelines import SourceLines, svg_mistake, traced
 from pnpgen.faces.tracks import XY, Box, Space, TrackSvg
 from pnpgen.memo import Memo
+from pnpgen.svg.style import hex_colour, parse_colour
 from pnpgen.svg.text import known_font, text_fonts, unknown_font
 from pnpgen.text import TextContext, icon, icons_saved, textbox
 
@@ -466,6 +467,27 @@ class Renderer:
         except validate.Invalid as e:
             raise InputError(e.message, key="colour", expected=e.expected) from None
 
+    def paint(self, name: Any, text: bool = False) -> str:
+        """The common macros' fill or stroke: a palette name's colour, any other SVG paint as
+        written (none, white, url(#id)), an open value grey as ``colour()`` gives it; a word that
+        is none of these fails with the palette name it nearly is (it stopped at pnpgen's macro
+        line as 'not a colour', with no word of the palette). ``text``: a text's ink, which
+        textbox() takes as hex (white → #ffffff)."""
+        if isinstance(name, str) and (name in self.game.palette or (text and name.startswith("#"))):
+            return self.colour(name)
+        if isinstance(name, str) and name.strip() and not is_placeholder(name):
+            if not text and (name.startswith("url(") or name == "currentColor"):
+                return name
+            try:
+                rgb = parse_colour(name)
+            except ValueError:
+                return self.colour(name)  # (fails, naming the palette)
+            if isinstance(rgb, tuple):
+                return hex_colour(rgb) if text else name
+            if not text:  # none, transparent, a translucent colour: the converter's to judge, as before
+                return name
+        return self.colour(name)
+
     def tint(self, name: str | None, amount: float, toward: str = "#ffffff") -> str:
         """The ``tint`` filter: the colour moved toward white (or ``toward``) by ``amount`` (0–1)."""
         return mix(self.colour(name), self.colour(toward), amount)
@@ -580,6 +602,7 @@ class Renderer:
             w=w, h=h, bleed=self.bleed_mm, safe=SAFE_MM,
             palette=self.game.palette,
             colour=self.colour,
+            paint=self.paint,
             readable=self.readable,
             fonts=self.game.text_fonts or self.game.fonts,
             textbox=traced(_bound(textbox, ctx, printed)),
@@ -599,7 +622,7 @@ class Renderer:
             svg = _bounded_text(template.generate(context))
         except jinja2.TemplateSyntaxError as e:
             said, expected, line = syntax_mistake(e.message or "", e.lineno, e.source, self.env.filters)
-            raise TemplateMistake(one_line(f"template syntax error: {said}"), path=e.filename or template_name,
+            raise TemplateMistake(one_line(f"template syntax error: {said}"), path=e.filename or self.templates / template_name,
                                   line=line, expected=expected) from None
         except _TooLong:
             raise InputError(f"the face's SVG is longer than {MAX_FACE_CHARS:,} characters (rendering {where})",

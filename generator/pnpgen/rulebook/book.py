@@ -43,7 +43,7 @@ from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import INK, Fonts
 from pnpgen.rulebook.tree import Document, Item, Step, to_ascii_digits
 from pnpgen.safetext import quoted
-from pnpgen.text import WIDE_ICON, icons_saved
+from pnpgen.text import icons_saved, wide_icon_names
 
 COVER_KINDS = ("card", "tile", "token")  # what the cover shows, in this order (boards are too big)
 
@@ -258,13 +258,13 @@ def _unknown_icons(doc: Document, path: Path, slug: str, names: list[str]) -> li
 def _wide_icons(doc: Document, path: Path, text: str, has: Callable[[str], bool]) -> list[str]:
     """An icon's name in the full-width braces a Japanese input method types (``｛coin｝``) prints
     as written: said once, at the first, with how many more (an icon that exists only: a ｛note｝ is text)."""
-    names = [n for n in dict.fromkeys(WIDE_ICON.findall(text)) if has(n)]
-    found = _first_found(doc, re.compile("|".join(re.escape(f"｛{n}｝") for n in names))) if names else None
+    names = {said: name for said, name in wide_icon_names(text).items() if has(name)}
+    found = _first_found(doc, re.compile("|".join(re.escape(said) for said in names))) if names else None
     if found is None:
         return []
     line, first, more = found
     return [f"{path}:{line}: {quoted(first)}{more} is an icon's name in full-width braces, so the rulebook prints it "
-            f"as written (expected {{{first[1:-1]}}}, in half-width braces)"]
+            f"as written (expected {{{names[first]}}}, in half-width braces)"]
 
 
 def _missing_glyphs(doc: Document, fonts, names: list[str]) -> list[str]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import re
 import time
+import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -244,17 +245,23 @@ def more_overflowing(deck: str, rest: list[re.Match]) -> str:
 # the warning of a text whose markup is not paired (or an icon's braces typed full-width), printed as written (``_textbox``)
 UNPAIRED_LINE = re.compile(r"^deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: printed as written "
                            r"\((?:markup comes in pairs: |ruby is |markup is typed |an icon is ).*\)$")
-WIDE_ICON = re.compile(r"｛([^｛｝{}\s]+)｝")  # ｛star｝: an icon's name in the braces a Japanese input method types
+WIDE_ICON = re.compile(r"[｛{]([^｛｝{}\s]+)[｝}]")  # ｛star｝, ｛ｓｔａｒ｝, {star｝: typed with a Japanese input method on
 
 
-def wide_icons(text: str, icon_dirs: Sequence[Path]) -> list[str]:
+def wide_icon_names(text: str) -> dict[str, str]:
+    """As written → the icon's name meant, for each name in braces a Japanese input method typed
+    (a brace full-width at least: ｛star｝, {star｝; the name's letters too: ｛ｓｔａｒ｝)."""
+    if "｛" not in text and "｝" not in text:
+        return {}
+    return {m.group(): unicodedata.normalize("NFKC", m.group(1)) for m in WIDE_ICON.finditer(text)
+            if m.group()[0] == "｛" or m.group()[-1] == "｝"}
+
+
+def wide_icons(text: str, icon_dirs: Sequence[Path]) -> dict[str, str]:
     """The icons ``text`` names in full-width braces (``｛star｝``, typed with the input method on),
-    which print as written: the names of icons that exist, each once, so a ｛note｝ of text is left alone."""
-    if "｛" not in text:
-        return []
+    which print as written: as written → the name, of icons that exist, so a ｛note｝ of text is left alone."""
     dirs = tuple(Path(d) for d in icon_dirs)
-    found = [name for name in WIDE_ICON.findall(text) if _icons.find(name, dirs) is not None]
-    return list(dict.fromkeys(found))
+    return {said: name for said, name in wide_icon_names(text).items() if _icons.find(name, dirs) is not None}
 
 
 def more_unpaired(deck: str, rest: list[re.Match]) -> str:
@@ -295,15 +302,16 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
         if msg not in ctx.warnings:
             ctx.warnings.append(msg)
     loose = loose_marks(str(text), ctx.palette) if text is not None else []
-    wide = wide_icons(str(text), ctx.icon_dirs) if text is not None else []
+    wide = wide_icons(str(text), ctx.icon_dirs) if text is not None else {}
     if loose or wide:
         typed_wide = [said for said in loose if " in full-width " in said]
         hint = [] if all(said.startswith("a ruby ") or said in typed_wide for said in loose) else \
             ["markup comes in pairs: **bold**, [name]…[/name]; \\* and \\[ print the character itself"]
         hint += ["ruby is {漢字|かんじ}, the base and its reading"] if any(said.startswith("a ruby ") for said in loose) else []
         hint += ["markup is typed in half-width characters: **bold**, [name]…[/name]"] if typed_wide else []
-        hint += [f"an icon is {{{wide[0]}}}, in half-width braces"] if wide else []
-        loose += [f"｛{name}｝ in full-width braces" for name in wide]
+        hint += [f"an icon is {{{next(iter(wide.values()))}}}, in half-width braces"] if wide else []
+        loose += [f"{said} in full-width braces" if said == f"｛{name}｝" else f"{said} typed full-width"
+                  for said, name in wide.items()]
         msg = f"{_describe(ctx, text)}: {'; '.join(loose)}: printed as written ({'; '.join(hint)})"
         if msg not in ctx.warnings:
             ctx.warnings.append(msg)
