@@ -81,6 +81,19 @@ def _word(m: re.Match[str]) -> str:
 def _stray_end(lines: list[str]) -> tuple[str, int, list[tuple[str, int]]] | None:
     """The first end tag (``endfor``) closing a block that is not open, its line, and the blocks
     open there (outermost first, each with its line)."""
+    return _walk_blocks(lines, stop_at_stray=True)[0]
+
+
+def _open_blocks(lines: list[str]) -> list[tuple[str, int]]:
+    """The blocks still open after ``lines``, outermost first, each with the line it opened on."""
+    return _walk_blocks(lines, stop_at_stray=False)[1]
+
+
+def _walk_blocks(lines: list[str], stop_at_stray: bool) -> tuple[tuple[str, int, list[tuple[str, int]]] | None,
+                                                                   list[tuple[str, int]]]:
+    """Jinja's block statements of ``lines`` followed: (the first stray end tag, its line and the
+    blocks open there, when ``stop_at_stray``; else None and a stray end is passed over), and the
+    blocks open at the end (or at the stray end)."""
     stack: list[tuple[str, int]] = []
     for n, text in enumerate(lines, 1):
         for m in _STATEMENT.finditer(text):
@@ -90,25 +103,11 @@ def _stray_end(lines: list[str]) -> tuple[str, int, list[tuple[str, int]]] | Non
             elif word.startswith("end") and word[3:] in _BLOCKS:
                 at = next((i for i in range(len(stack) - 1, -1, -1) if stack[i][0] == word[3:]), None)
                 if at is None:
-                    return word, n, stack
+                    if stop_at_stray:
+                        return (word, n, stack), stack
+                    continue
                 del stack[at:]
-    return None
-
-
-def _open_blocks(lines: list[str]) -> list[tuple[str, int]]:
-    """The blocks still open after ``lines``, outermost first, each with the line it opened on."""
-    stack: list[tuple[str, int]] = []
-    for n, text in enumerate(lines, 1):
-        for m in _STATEMENT.finditer(text):
-            word = _word(m)
-            if word in _BLOCKS:
-                stack.append((word, n))
-            elif word.startswith("end") and word[3:] in _BLOCKS:
-                for i in range(len(stack) - 1, -1, -1):
-                    if stack[i][0] == word[3:]:
-                        del stack[i:]
-                        break
-    return stack
+    return None, stack
 
 
 def unprinted(env: jinja2.Environment, name: str) -> tuple[str, int | None, str] | None:
