@@ -470,6 +470,21 @@ def test_an_open_value_prints_as_the_editions_word(tmp_path):
     assert "TBD あとで" in en and "未定" not in en, en
 
 
+def test_a_new_workspace_ignores_its_output_in_git_and_keeps_a_gitignore_it_finds(tmp_path, capsys):
+    """A designer's workspace kept in git committed build/ (the docs said to ignore it, pnpgen new
+    wrote nothing): a workspace new makes gets a .gitignore of build/; one already there, or a
+    workspace that exists, is left as it is."""
+    fresh, kept = tmp_path / "fresh", tmp_path / "kept"
+    fresh.mkdir()
+    kept.mkdir()
+    (kept / ".gitignore").write_text("*.psd\n", encoding="utf-8")
+    assert run(fresh, "-q", "new", "one") == 0 and run(kept, "-q", "new", "two") == 0
+    assert (fresh / ".gitignore").read_text(encoding="utf-8") == "build/\n"
+    assert (kept / ".gitignore").read_text(encoding="utf-8") == "*.psd\n"
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "-q", "new", "three") == 0 and not (ws / ".gitignore").exists()
+
+
 def test_new_game_by_default_is_one_card_deck_in_this_workspace(tmp_path, capsys):
     root = make_workspace(tmp_path / "ws")
     assert run(root / "data", "new", "demo") == 0  # from a folder inside the workspace

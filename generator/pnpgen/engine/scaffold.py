@@ -250,6 +250,9 @@ def new(args: argparse.Namespace) -> int:
         pieces = kind.pieces.replace("{title}", _quoted(title)).replace("{slug}", slug)
         files[folder / "decks" / f"{kind.deck}.yaml"] = DECK_YAML.format(name=kind.name, layout=kind.layout,
                                                                           pieces=pieces)
+    ignore = ws.root / ".gitignore"
+    if made and not (ignore.exists() or ignore.is_symlink()):  # a new workspace: its output is never committed
+        files[ignore] = "build/\n"
     blocked = [p for p in made if (p.exists() or p.is_symlink()) and not p.is_dir()]
     if blocked:  # (data/ was made, then templates/ failed: 'File exists', an empty data/ left behind)
         raise InputError(f"{blocked[0].name} is a file, not a folder: a new workspace here needs data/ and templates/",
