@@ -1,7 +1,8 @@
 """A print shop's rulebook (a preset of ``files: rulebook``, doujin-book.yaml): the A5 pages
 ``pnpgen rulebook`` sets, each on a page of the trim + 塗り足し + room for トンボ, boxed
 (TrimBox, BleedBox) and marked as the cards' shop pages are, the page count made up with
-blank pages at the end to the preset's ``page_multiple`` (中綴じ: 4), and, for a CMYK preset,
+blank pages before the last (the colophon stays the back page) to the preset's ``page_multiple``
+(中綴じ: 4), and, for a CMYK preset,
 in the cards' one conversion (vector colours, gradients, pictures), black text 100 % K
 overprinting, PDF/X-1a for the preset's printing condition.
 """
