@@ -39,6 +39,9 @@ CASES = {  # the lines from 5 on, the line named, what the message says, what it
     "elseif": ("{% if w %}<g/>{% elseif h %}<g/>{% endif %}", 5, "unknown tag {% elseif %}; did you mean elif?", "a Jinja tag"),
     "else if": ("{% if w %}<g/>{% else if h %}<g/>{% endif %}", 5, "{% else if … %} is no Jinja tag", "{% elif … %}"),
     "a comment left open": ("{# a note", 5, "Missing end of comment tag", "#} closing the {# … #} this line opens"),
+    "an end tag naming another block": ("{% endblock arts %}", 5, "{% endblock arts %} names another block than the "
+                                        "one it closes, the {% block art %} of line 3", "{% endblock art %}, or "
+                                        "{% endblock %}"),
     "a macro misspelt": ('{{ m.grund("#ffffff") }}', 5, "the imported template has no macro 'grund'; did you mean ground?",
                          None),
 }
@@ -71,6 +74,13 @@ UNPRINTED = {  # a whole template, the line named, what is said
     "a block inside an if": ('{% extends "common/piece.svg.j2" %}\n{% if w > 100 %}\n{% block art %}<g/>{% endblock %}'
                              '\n{% endif %}\n', 3, "{% block art %} stands inside a {% if %}, which Jinja does not "
                              "apply to a block: the block always fills its place in common/piece.svg.j2"),
+    "an include outside the block": ('{% extends "common/piece.svg.j2" %}\n{% include "test/part.svg.j2" %}\n'
+                                     '{% block art %}<g/>{% endblock %}\n', 2, "this {% include %} is outside the blocks "
+                                     "of common/piece.svg.j2 it extends, so what it includes is printed outside the "
+                                     "face's <svg>, never on the face"),
+    "an include in an if after the block": ('{% extends "common/piece.svg.j2" %}\n{% block art %}<g/>{% endblock %}\n'
+                                            '{% if w %}{% include "test/part.svg.j2" %}{% endif %}\n', 3,
+                                            "this {% include %} is outside the blocks"),
     "a block of another name inside a for": ('{% extends "common/piece.svg.j2" %}\n{% for i in [1] %}\n'
                                              '{% block arts %}<g/>{% endblock %}{% endfor %}\n', 3,
                                              "{% block arts %} is no block of common/piece.svg.j2"),
@@ -83,6 +93,7 @@ def test_art_jinja_would_leave_out_is_an_error(tmp_path, case):
     stood outside {% block art %}, or in {% block artwork %}, built blank faces without a word."""
     front, line, what = UNPRINTED[case]
     ws = make_workspace(tmp_path / "ws", front=front)
+    (ws / "templates" / "test" / "part.svg.j2").write_text('<circle r="2"/>\n', encoding="utf-8")
     game = load_game(Workspace(ws), "test")
     deck = game.decks[0]
     with pytest.raises(InputError) as e:

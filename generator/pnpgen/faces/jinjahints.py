@@ -49,6 +49,15 @@ def syntax_mistake(message: str, line: int | None, source: str | None,
                     f"{{% {word} %}} only after the {{% {word[3:]} %}} it closes, once" +
                     (f"; {{% end{still[-1][0]} %}} to close the {still[-1][0]}" if still and still[-1][0] != "block" else ""),
                     n)
+    misnamed = re.search(r"\{%[-+]?\s*endblock\s+(\w+)", lines[at - 1]) if at and "got '" in message else None
+    if misnamed and message.endswith(f"got '{misnamed.group(1)}'"):  # {% endblock arts %} closing {% block art %}
+        before = [*lines[:at - 1], lines[at - 1][:misnamed.start()]]
+        opened = next((n for tag, n in reversed(_open_blocks(before)) if tag == "block"), None)
+        name = _block_name(lines[opened - 1]) if opened else None
+        if opened and name:
+            return (f"{{% endblock {misnamed.group(1)} %}} names another block than the one it closes, "
+                    f"the {{% block {name} %}} of line {opened}",
+                    f"{{% endblock {name} %}}, or {{% endblock %}}", line)
     if at and "got 'if'" in message and re.search(r"\{%[-+]?\s*else\s+if\b", lines[at - 1]):  # got 'if': Jinja's else takes no test
         return f"{{% else if … %}} is no Jinja tag ({message})", "{% elif … %}", line
     left_open = _OPEN_BLOCK.search(message)
@@ -71,6 +80,12 @@ def syntax_mistake(message: str, line: int | None, source: str | None,
             if text.count(opening) > text.count(closing):
                 return message, f"{closing} closing the {what} this line opens", n
     return message, None, line
+
+
+def _block_name(text: str) -> str | None:
+    """The name of the last ``{% block name %}`` opened on a line."""
+    names = re.findall(r"\{%[-+]?\s*block\s+(\w+)", text)
+    return names[-1] if names else None
 
 
 def _word(m: re.Match[str]) -> str:
@@ -132,6 +147,11 @@ def unprinted(env: jinja2.Environment, name: str) -> tuple[str, int | None, str]
         if isinstance(node, (nodes.Extends, nodes.Import, nodes.FromImport, nodes.Assign, nodes.AssignBlock,
                              nodes.Macro)):
             continue
+        included = node if isinstance(node, nodes.Include) else next(iter(node.find_all(nodes.Include)), None)
+        if included is not None:  # Jinja prints it before the parent's <svg>: never on the face
+            return (f"this {{% include %}} is outside the blocks of {parent} it extends, so what it includes is "
+                    "printed outside the face's <svg>, never on the face", included.lineno,
+                    f"the {{% include %}} inside {said} … {{% endblock %}}")
         inner = next(iter(node.find_all(nodes.Block)), None)
         if inner is not None and inner.name in blocks:  # Jinja fills a child's blocks whatever an {% if %} around says
             tag = _TAG_OF.get(type(node), "if")
