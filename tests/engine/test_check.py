@@ -203,8 +203,7 @@ def test_texts_overflowing_their_boxes_are_three_lines_and_a_count_in_a_build_an
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     said = [line for line in capsys.readouterr().err.splitlines() if "deck 'cards'" in line]
     assert [line.split(" (")[0] for line in said if overflowing in line] == [
-        "pnpgen: warning: deck 'cards' piece 1", "pnpgen: warning: deck 'cards' piece 2",
-        "pnpgen: warning: deck 'cards' piece 3"], said
+        f"pnpgen: warning: templates/test/card-front.svg.j2:1: deck 'cards' piece {i}" for i in (1, 2, 3)], said
     assert ("pnpgen: warning: deck 'cards': 4 more texts do not fit their boxes even at their smallest size "
             "(set overflowing; pnpgen check lists each)") in said
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0  # up to date: said again, the same
@@ -212,6 +211,28 @@ def test_texts_overflowing_their_boxes_are_three_lines_and_a_count_in_a_build_an
     assert run(ws, "check", "--game", "test") == 0
     listed = [line for line in capsys.readouterr().out.splitlines() if overflowing in line]
     assert [line.split("piece ")[1].split(" ")[0] for line in listed] == [str(i) for i in range(1, 8)], listed
+
+
+def test_a_text_overflowing_its_box_is_told_at_the_template_line_that_placed_it(tmp_path, capsys):
+    """The warning named the piece and the box's size, not which of the template's text boxes it
+    was: it names the line of the game's template (through a macro of pnpgen's, the line calling
+    the macro) and by how much the text overflows."""
+    front = ('{% extends "common/piece.svg.j2" %}\n{% import "common/macros.svg.j2" as m with context %}\n'
+             '{% block art %}\n{{ textbox(piece.name, 5, 5, 40, 10) }}\n'
+             '{{ m.text_panel(piece.text, 5, 30, 20, 6, "#ffffff", "#000000", size=9, min_size=6) }}\n'
+             '{% endblock %}\n')
+    ws = make_workspace(tmp_path / "ws", front=front, pieces=["札1"])
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文", "text: " + "長い本文がはみ出す" * 4),
+                    encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    [said] = [line for line in capsys.readouterr().err.splitlines() if "does not fit" in line]
+    assert said.startswith("pnpgen: warning: templates/test/card-front.svg.j2:5: deck 'cards' piece 1 (札1, "
+                           "data/test/decks/cards.yaml:9:5) front, field 'text': text does not fit its 16.0×2.0 mm "
+                           "box even at 6 pt (needs "), said
+    high = float(said.split("(needs ")[1].split(" mm high")[0])
+    assert f"mm high: {high - 2:.1f} mm more); set at 6 pt, overflowing" in said, said
 
 
 def test_texts_with_unpaired_markup_are_three_lines_and_a_count_in_a_build_and_each_in_check(tmp_path, capsys):

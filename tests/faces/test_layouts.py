@@ -794,7 +794,7 @@ def test_the_docs_role_card_without_art_gives_its_long_text_the_arts_room(tmp_pa
     capsys.readouterr()
     assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     told = [line for line in capsys.readouterr().err.splitlines() if "does not fit" in line]
-    assert len(told) == 1 and "mm high; give it room in the deck's layout: boxes: {text: {y: …, h: …}}); set at" \
+    assert len(told) == 1 and "mm more; give it room in the deck's layout: boxes: {text: {y: …, h: …}}); set at" \
         in told[0], told
     (root / "data" / "test" / "decks" / "cards.yaml").write_text(
         f"name: 役割\n{layout}\npieces:\n  - {{title: 語り部, text: {ROLE}}}\n", encoding="utf-8")

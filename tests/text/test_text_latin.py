@@ -229,3 +229,14 @@ def test_a_number_is_set_smaller_and_whole_before_it_is_broken_and_said_when_it_
     textbox(c, "100,000", 0, 0, w, h, size=12, min_size=7, font="bold")  # too wide even at 7 pt
     assert len(c.warnings) == 1 and "text does not fit its 8.0×8.0 mm box even at 7 pt (needs a wider box); " \
         "set at 7 pt, a number broken over two lines" in c.warnings[0], c.warnings
+
+
+def test_a_glyph_too_wide_for_its_box_is_warned_with_how_much_wider_the_box_must_be():
+    """The warning said "needs a wider box" without saying by how much: it gives the width."""
+    bold = fonts.DEFAULT_FONTS["bold"]
+    fonts.register(bold, ROOT / "fonts")
+    c = ctx()
+    textbox(c, "W", 0, 0, 1.0, 20, size=12, min_size=10, font="bold")
+    wide = width_mm("W", bold, 10)
+    assert len(c.warnings) == 1 and f"(needs a box {wide - 1.0:.1f} mm wider); set at 10 pt, overflowing" \
+        in c.warnings[0], c.warnings

@@ -65,7 +65,18 @@ _CALLERS: weakref.WeakKeyDictionary[Any, dict[int, str]] = weakref.WeakKeyDictio
 
 def caller() -> str | None:
     """``name:line`` of the innermost template line on the stack (the one calling a helper)."""
-    frame = sys._getframe(2)
+    return next(_template_lines(sys._getframe(2)), None)
+
+
+def designers_line(passed_over: tuple[str, ...]) -> str | None:
+    """``name:line`` of the innermost line on the stack of a template whose name does not start
+    with one of ``passed_over`` (pnpgen's ``common/`` macros, a layout's compiled template): the
+    line of the designer's template that called the macro calling a helper."""
+    return next((at for at in _template_lines(sys._getframe(1)) if not at.startswith(passed_over)), None)
+
+
+def _template_lines(frame: Any) -> Iterator[str]:
+    """``name:line`` of each template frame on the stack from ``frame`` outwards."""
     while frame is not None:
         template = frame.f_globals.get("__jinja_template__")
         if template is not None:
@@ -75,9 +86,8 @@ def caller() -> str | None:
             at = known.get(frame.f_lineno)
             if at is None:
                 at = known[frame.f_lineno] = f"{template.name}:{template.get_corresponding_lineno(frame.f_lineno)}"
-            return at
-        frame = frame.f_back  # type: ignore[assignment]
-    return None
+            yield at
+        frame = frame.f_back
 
 
 def traced(helper: Callable[..., Any]) -> Callable[..., Any]:

@@ -39,7 +39,7 @@ from pnpgen.faces.helpers import mix, readable, shape_tools
 from pnpgen.faces.images import ArtPlacer
 from pnpgen.faces.jinjahints import syntax_mistake, unprinted
 from pnpgen.faces.lookup import check_templates, find_template
-from pnpgen.faces.sourcelines import SourceLines, svg_mistake, traced
+from pnpgen.faces.sourcelines import SourceLines, designers_line, svg_mistake, traced
 from pnpgen.faces.tracks import XY, Box, Space, TrackSvg
 from pnpgen.memo import Memo
 from pnpgen.svg.style import hex_colour, parse_colour
@@ -384,6 +384,12 @@ class _TooLong(Exception):
     pass
 
 
+def _designers_line() -> str | None:
+    """The line of the game's template (not pnpgen's macros, not a layout) placing a text box."""
+    at = designers_line(("common/", layouts.PREFIX))
+    return f"templates/{at}" if at else None
+
+
 def _bounded_text(chunks: Iterable[str]) -> str:
     """The rendered text, stopped once it passes MAX_FACE_CHARS."""
     out, n = [], 0
@@ -588,6 +594,7 @@ class Renderer:
             lang=self.game.lang,
             latin_gap=self.game.latin_gap,
             in_layout=deck.layout is not None,
+            placed_at=_designers_line,
         )
         w, h = deck.trim_mm
         values: dict[str, Any] = dict(piece.values)

@@ -21,7 +21,7 @@ import math
 import re
 import time
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -62,6 +62,9 @@ class TextContext:
     latin_gap: float = LATIN_GAP  # 和欧間 space in em between Japanese and Latin (0: none)
     in_layout: bool = False  # drawn by a deck's layout: a text too long is given room in its boxes
     set_chars: int = 0  # the characters textbox() was given on this face so far (MAX_FACE_TEXT_CHARS)
+    # the designer's template line placing the box being set ("templates/<slug>/x.svg.j2:12"; None: a
+    # layout's box), which a text too long for it is warned at (faces/sourcelines.py finds it)
+    placed_at: Callable[[], str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -233,7 +236,7 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
 
 
 # the warning of a text set at its smallest size and still too big for its box (``_textbox``)
-OVERFLOW_LINE = re.compile(r"^deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: text does not fit its .* overflowing$")
+OVERFLOW_LINE = re.compile(r"^(?:[^:]+:\d+: )?deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: text does not fit its .* overflowing$")
 
 
 def more_overflowing(deck: str, rest: list[re.Match]) -> str:
@@ -291,12 +294,15 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
                              expected=f"at most {MAX_FACE_TEXT_CHARS:,} characters of text on one face")
     lay = layout_text(ctx, text, w, h, size, min_size, font, align, valign, line_height, fill)
     if not lay.fits and lay.lines:
-        need = f"{lay.height:.1f} mm high" if lay.height > lay.h + 1e-6 else "a wider box"
+        widest = max(line.width for line in lay.lines)
+        need = (f"{lay.height:.1f} mm high: {lay.height - lay.h:.1f} mm more" if lay.height > lay.h + 1e-6
+                else f"a box {widest - lay.w:.1f} mm wider" if widest > lay.w + 0.05 else "a wider box")
         field = _field_name(text)
         if ctx.in_layout and field and "." not in field:  # (a piece's field, its box named after it, not game.title)
             need += f"; give it room in the deck's layout: boxes: {{{field}: {{y: …, h: …}}}}"
         inside = lay.height <= lay.h + 1e-6 and all(line.width <= lay.w + 1e-6 for line in lay.lines)
-        msg = (f"{_describe(ctx, text)}: text does not fit its {float(w):.1f}×{float(h):.1f} mm box "
+        placed = ctx.placed_at() if ctx.placed_at is not None else None
+        msg = (f"{placed + ': ' if placed else ''}{_describe(ctx, text)}: text does not fit its {float(w):.1f}×{float(h):.1f} mm box "
                f"even at {lay.size:g} pt (needs {need}); set at {lay.size:g} pt, "
                + ("a number broken over two lines" if inside else "overflowing"))
         if msg not in ctx.warnings:
