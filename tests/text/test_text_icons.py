@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from conftest import make_workspace, run
 from pnpgen.faces import builtin
 from pnpgen.text import icons
 
@@ -165,7 +166,36 @@ def test_an_icon_past_the_parsers_limits_is_told_on_one_line(tmp_path):
     with pytest.raises(icons.IconError) as e:
         icons.load(huge)
     said = str(e.value)
-    assert "\n" not in said and "XML_PARSE_HUGE" not in said and "(more than pnpgen reads), line 1" in said, said
+    assert "\n" not in said and "XML_PARSE_HUGE" not in said and f"is {huge.stat().st_size:,} bytes" in said, said
+
+
+def test_an_icon_too_big_to_draw_on_every_face_is_refused_naming_its_file(tmp_path, capsys):
+    """A traced icon of 3.3 MB took seconds to build a few cards (an icon is drawn wherever it is
+    used): past MAX_ICON_BYTES or MAX_ICON_ELEMENTS it stops the build, naming the file, its size
+    and how to make it smaller."""
+    front = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n{{ icon("big", 5, 5, 20) }}\n'
+             '{% endblock %}\n')
+    ws = make_workspace(tmp_path / "ws", front=front, pieces=["札1"])
+    (ws / "templates" / "test" / "icons").mkdir()
+    big = ws / "templates" / "test" / "icons" / "big.svg"
+    shapes = {"bytes": '<path d="M1 1' + " l0.001 0.001" * (icons.MAX_ICON_BYTES // 12) + '"/>',
+              "elements": '<circle cx="1" cy="1" r="1"/>' * icons.MAX_ICON_ELEMENTS}
+    for what, shape in shapes.items():
+        big.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">{shape}</svg>', encoding="utf-8")
+        icons.clear_caches()
+        capsys.readouterr()
+        assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+        err = capsys.readouterr().err
+        told = (f"is {big.stat().st_size:,} bytes, more than an icon may be" if what == "bytes"
+                else f"has {icons.MAX_ICON_ELEMENTS + 1:,} elements, more than an icon may have")
+        assert err.startswith(f"pnpgen: error: templates/test/card-front.svg.j2:3: icon templates/test/icons/big.svg {told} "
+                              f"(at most {icons.MAX_ICON_BYTES:,} bytes and {icons.MAX_ICON_ELEMENTS:,} elements: "
+                              "simplify it"), err
+        assert "Path > Simplify" in err and "Traceback" not in err
+    big.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">'
+                   + '<circle cx="1" cy="1" r="1"/>' * (icons.MAX_ICON_ELEMENTS - 1) + "</svg>", encoding="utf-8")
+    icons.clear_caches()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
 
 
 def test_an_icon_saved_while_pnpgen_runs_is_drawn_as_saved(tmp_path):

@@ -22,6 +22,12 @@ from pnpgen.usercache import file_stamp
 
 SHAPES = {"g", "path", "circle", "rect", "ellipse", "line", "polyline", "polygon"}
 IGNORED = {"title", "desc", "metadata", "defs"}
+# An icon is drawn anew wherever it is used (each face, each text naming it): a 3.3 MB traced
+# icon took 6 s to build a few cards. Real icons are some kB and tens of shapes.
+MAX_ICON_BYTES = 200_000
+MAX_ICON_ELEMENTS = 2_000
+_SIMPLER = (f"at most {MAX_ICON_BYTES:,} bytes and {MAX_ICON_ELEMENTS:,} elements: simplify it, fewer nodes and "
+            "shapes (Inkscape: Path > Simplify, then File > Save As… > Optimized SVG)")
 ATTRS = {
     "d", "cx", "cy", "r", "rx", "ry", "x", "y", "width", "height", "x1", "y1", "x2", "y2", "points",
     "transform", "fill", "stroke", "stroke-width", "stroke-linecap", "stroke-linejoin",
@@ -113,10 +119,16 @@ def names(dirs: Sequence[Path]) -> list[str]:
 @lru_cache(maxsize=512)
 def load(path: Path) -> tuple[str, tuple[float, float, float, float]]:
     """The icon's shapes as SVG text (no namespace) and its viewBox (x, y, w, h)."""
+    size = path.stat().st_size
+    if size > MAX_ICON_BYTES:
+        raise IconError(f"icon {path} is {size:,} bytes, more than an icon may be ({_SIMPLER})")
     try:
         root = etree.parse(str(path), etree.XMLParser(resolve_entities=False, no_network=True)).getroot()
     except etree.XMLSyntaxError as e:
         raise IconError(f"icon {path} is not valid SVG: {parser_said(e.msg)}") from None
+    elements = sum(1 for _ in root.iter())
+    if elements > MAX_ICON_ELEMENTS:
+        raise IconError(f"icon {path} has {elements:,} elements, more than an icon may have ({_SIMPLER})")
     box = root.get("viewBox")
     if box:
         vb = _numbers(path, "viewBox", box)
