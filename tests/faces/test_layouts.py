@@ -982,3 +982,27 @@ def test_a_workspace_layouts_box_may_be_another_games_edition(tmp_path, capsys):
             encoding="utf-8")
         assert run(root, "check", "--game", "test") == status
         assert ("layouts/shared.yaml:4:" in capsys.readouterr().err) == bool(status)
+
+
+def test_a_cost_of_1000_is_set_inside_its_round_badge_and_one_too_long_is_warned(tmp_path, capsys):
+    """trial15: the cost circle (8 mm, card-poker) took ``1,000`` whole but as wide as the square
+    around it, the 1 and the last 0 standing out past the ring. Its text keeps inside the circle
+    (within IN_CIRCLE of its radius), smaller; ``10,000``, which no size down to the minimum keeps
+    inside, is warned at the card."""
+    deck = ("name: カード\nlayout: card-poker\npieces:\n  - {title: 宝, cost: '1,000', text: 本文}\n"
+            "  - {title: 宝, value: '10,000', text: 本文}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    err = capsys.readouterr().err
+    [said] = [line for line in err.splitlines() if "does not fit" in line]
+    assert "piece 2 (宝, data/test/decks/cards.yaml:5:5) front, field 'value': text does not fit its 8.0×8.0 mm " \
+           "circle even at 6 pt (needs a circle " in said and "mm wider; give it room in the deck's layout: boxes: " \
+           "{value: {w: …, h: …}}); set at 6 pt, overflowing" in said, said
+    page = glyphs(ws / "build" / "test" / "shop" / "cards.pdf")[0]  # the first card, its trim 3 mm in
+    cost = [g for g in page if g.char in "1,0" and g.y < 14]
+    assert "".join(g.char for g in cost) == "1,000", cost
+    left, right = cost[0].x, cost[-1].x + (cost[-1].x - cost[-2].x)  # the last 0 as wide as the one before
+    centre, radius = 3 + 4 + 4, 4.0
+    assert centre - 0.9 * radius <= left and right <= centre + 0.9 * radius, (left, right)
+    assert all(g.size < 7 for g in cost), cost  # set smaller than the square let it (7.5 pt)

@@ -240,3 +240,22 @@ def test_a_glyph_too_wide_for_its_box_is_warned_with_how_much_wider_the_box_must
     wide = width_mm("W", bold, 10)
     assert len(c.warnings) == 1 and f"(needs a box {wide - 1.0:.1f} mm wider); set at 10 pt, overflowing" \
         in c.warnings[0], c.warnings
+
+
+def test_text_in_a_circle_keeps_its_corners_inside_it_and_an_unknown_shape_is_an_error():
+    """textbox(shape="circle") (a layout's round panel, m.badge): the block, centred, reaches at
+    most IN_CIRCLE of the way to the ellipse inscribed in the box; in the square box the same
+    number is set larger, its corners past the circle."""
+    from pnpgen.errors import InputError
+    from pnpgen.text.layout import IN_CIRCLE
+
+    c = ctx()
+    square = layout_text(c, "1,000", 8, 8, size=12, min_size=5, font="bold", align="center", valign="middle")
+    round_ = layout_text(c, "1,000", 8, 8, size=12, min_size=5, font="bold", align="center", valign="middle",
+                         shape="circle")
+    reach = [((lay.lines[0].width / 8) ** 2 + (lay.height / 8) ** 2) ** 0.5 / IN_CIRCLE for lay in (square, round_)]
+    assert round_.fits and round_.texts == ["1,000"] and round_.size < square.size, (round_.size, square.size)
+    assert reach[0] > 1 >= reach[1], reach
+    with pytest.raises(InputError) as e:
+        textbox(c, "1", 0, 0, 8, 8, shape="oval")
+    assert "textbox: unknown shape 'oval' (test) (expected shape rect|circle)" in str(e.value), e.value

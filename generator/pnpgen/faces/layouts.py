@@ -216,6 +216,9 @@ def _unturned(box: LayoutBox, layout: Layout, ground: str | None, x: float, y: f
     return out
 
 
+_CIRCLE = ', shape="circle"'  # a text box on a round panel: its text kept inside the circle
+
+
 def _content(box: LayoutBox, layout: Layout, x: float, y: float, w: float, h: float,
              ground: str | None = None) -> list[str]:
     if box.type == "text":
@@ -231,7 +234,7 @@ def _content(box: LayoutBox, layout: Layout, x: float, y: float, w: float, h: fl
                 f"{{{{ textbox(v, {num(x)}, {num(y)}, {num(w)}, {num(h)}, size={num(box.get('size'))}, "
                 f"min_size={num(box.get('min_size'))}, font={_s(box.get('font'))}, align={_s(box.get('align'))}, "
                 f"valign={_s(box.get('valign'))}, line_height={num(box.get('line_height'))}, "
-                f"fill={ink}) }}}}"]
+                f"fill={ink}{_CIRCLE if box.get('shape') == 'circle' else ''}) }}}}"]
     if box.type == "image":
         clip = box.get("clip")
         extra = f", clip=outline({num(clip)})" if clip is not None else ""

@@ -40,7 +40,7 @@ from pnpgen.text import linebreak as _linebreak
 from pnpgen.text import svg as _svg
 from pnpgen.text.cells import LATIN_GAP, GlyphMissing, build
 from pnpgen.text.icons import IconError, UnknownIcon
-from pnpgen.text.layout import ALIGNS, VALIGNS, Layout, choose_size, place
+from pnpgen.text.layout import ALIGNS, SHAPES, VALIGNS, Layout, choose_size, place, round_fit
 from pnpgen.text.linebreak import break_lines
 from pnpgen.text.svg import emit
 
@@ -81,7 +81,7 @@ class Record:
     font: str
     layout: Layout
     ctx: TextContext | None = None  # as it was at the call (warnings aside)
-    args: tuple = ()  # layout_text's (w, h, size, min_size, font, align, valign, line_height, fill)
+    args: tuple = ()  # layout_text's (w, h, size, min_size, font, align, valign, line_height, fill, shape)
 
     def replay(self) -> Layout:
         """Lay the same text out again (through the caches, unless cleared)."""
@@ -140,14 +140,14 @@ def _describe(ctx: TextContext, text: object) -> str:
 @lru_cache(maxsize=4096)
 def _layout(text: str, w: float, h: float, size: float, min_size: float, font: str, align: str, valign: str,
             line_height: float, fill: str, fonts: tuple, fallbacks: tuple, palette: tuple,
-            icon_dirs: tuple, lang: str = "ja", latin_gap: float = LATIN_GAP) -> Layout:
+            icon_dirs: tuple, lang: str = "ja", latin_gap: float = LATIN_GAP, shape: str = "rect") -> Layout:
     paragraphs = parse(text, dict(palette))
     override = PLACEHOLDER_COLOUR if is_placeholder(text) else None
     paras = build(paragraphs, dict(fonts), font, fallbacks, dict(palette), fill, icon_dirs, override,
                   lang, latin_gap)
     if align not in ("left", "justify"):  # a list hangs from a left edge: centred lines keep theirs
         paras = [replace(p, hang=0.0) for p in paras]
-    trial = choose_size(paras, w, h, size, min_size, line_height)
+    trial = choose_size(paras, w, h, size, min_size, line_height, shape)
     return place(paras, trial, w, h, align, valign, line_height)
 
 
@@ -175,11 +175,15 @@ def _check_numbers(ctx: TextContext, text, **values) -> None:
 
 
 def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic", align="left",
-                valign="top", line_height=1.35, fill="#000") -> Layout:
-    """Lay out ``text`` in a w×h mm box; errors name ctx.where and the field."""
+                valign="top", line_height=1.35, fill="#000", shape="rect") -> Layout:
+    """Lay out ``text`` in a w×h mm box (``shape="circle"``: inside the ellipse inscribed in
+    it); errors name ctx.where and the field."""
     text_s = "" if text is None else str(text)
     al = align if isinstance(align, str) and align in ALIGNS else None
     va = valign if isinstance(valign, str) and valign in VALIGNS else None
+    if shape not in SHAPES:
+        raise InputError(f"textbox: unknown shape {str(shape)[:40]!r}{suggest(str(shape), SHAPES)} "
+                         f"({_describe(ctx, text)})", key="shape", expected="shape " + "|".join(SHAPES))
     if al is None or va is None:  # exactly the documented words: align="middle" is a mistake, not a centre
         key, bad, allowed = ("align", align, ALIGNS) if al is None else ("valign", valign, VALIGNS)
         other = VALIGNS if key == "align" else ALIGNS
@@ -203,7 +207,7 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
                        float(line_height), str(fill), tuple(sorted(ctx.fonts.items())),
                        tuple(ctx.fallback_fonts), tuple(sorted(ctx.palette.items())),
                        tuple(d if isinstance(d, Path) else Path(d) for d in ctx.icon_dirs),
-                       ctx.lang, float(ctx.latin_gap))
+                       ctx.lang, float(ctx.latin_gap), str(shape))
     except KeyError:  # a font that was never registered (checked only when the cache misses)
         for name in (ctx.fonts.get(font, font), *ctx.fonts.values(), *ctx.fallback_fonts):
             try:
@@ -274,17 +278,17 @@ def more_unpaired(deck: str, rest: list[re.Match]) -> str:
 
 
 def textbox(ctx: TextContext, text, x, y, w, h, size=9, min_size=6, font="gothic", align="left",
-            valign="top", line_height=1.35, fill="#000") -> Markup:
+            valign="top", line_height=1.35, fill="#000", shape="rect") -> Markup:
     """``text`` set in the box (x, y, w, h in mm; sizes in pt) as an SVG fragment."""
     t0 = time.perf_counter()
     try:
-        return _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_height, fill)
+        return _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_height, fill, shape)
     finally:
         STATS["calls"] += 1
         STATS["seconds"] += time.perf_counter() - t0
 
 
-def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_height, fill) -> Markup:
+def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_height, fill, shape) -> Markup:
     chars = 0 if text is None else len(str(text))
     if chars <= MAX_TEXT_CHARS:  # (a longer one is layout_text's error)
         ctx.set_chars += chars
@@ -292,18 +296,24 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
             raise InputError(f"textbox: the face's text boxes are given more than {MAX_FACE_TEXT_CHARS:,} characters "
                              f"in all ({_describe(ctx, text)})",  # the template's loop, not one value, is the fault
                              expected=f"at most {MAX_FACE_TEXT_CHARS:,} characters of text on one face")
-    lay = layout_text(ctx, text, w, h, size, min_size, font, align, valign, line_height, fill)
+    lay = layout_text(ctx, text, w, h, size, min_size, font, align, valign, line_height, fill, shape)
     if not lay.fits and lay.lines:
         widest = max(line.width for line in lay.lines)
         need = (f"{lay.height:.1f} mm high: {lay.height - lay.h:.1f} mm more" if lay.height > lay.h + 1e-6
                 else f"a box {widest - lay.w:.1f} mm wider" if widest > lay.w + 0.05 else "a wider box")
+        inside = lay.height <= lay.h + 1e-6 and all(line.width <= lay.w + 1e-6 for line in lay.lines)
+        outline = "box"
+        if shape == "circle":  # the block's corners past the ellipse: how much larger a circle holds them
+            outline, grow = "circle", round_fit(widest, lay.height, lay.w, lay.h)
+            inside = grow <= 1 + 1e-6
+            need = f"a circle {(grow - 1) * float(w):.1f} mm wider" if not inside else "a wider circle"
         field = _field_name(text)
         if ctx.in_layout and field and "." not in field:  # (a piece's field, its box named after it, not game.title)
-            need += f"; give it room in the deck's layout: boxes: {{{field}: {{y: …, h: …}}}}"
-        inside = lay.height <= lay.h + 1e-6 and all(line.width <= lay.w + 1e-6 for line in lay.lines)
+            room = "w: …, h: …" if shape == "circle" else "y: …, h: …"
+            need += f"; give it room in the deck's layout: boxes: {{{field}: {{{room}}}}}"
         placed = ctx.placed_at() if ctx.placed_at is not None else None
-        msg = (f"{placed + ': ' if placed else ''}{_describe(ctx, text)}: text does not fit its {float(w):.1f}×{float(h):.1f} mm box "
-               f"even at {lay.size:g} pt (needs {need}); set at {lay.size:g} pt, "
+        msg = (f"{placed + ': ' if placed else ''}{_describe(ctx, text)}: text does not fit its "
+               f"{float(w):.1f}×{float(h):.1f} mm {outline} even at {lay.size:g} pt (needs {need}); set at {lay.size:g} pt, "
                + ("a number broken over two lines" if inside else "overflowing"))
         if msg not in ctx.warnings:
             ctx.warnings.append(msg)
@@ -326,7 +336,7 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
                              ctx.where, lang=ctx.lang, latin_gap=ctx.latin_gap)
         rec = Record(ctx.where, _field_name(text), "" if text is None else str(text), float(w), float(h),
                      lay.size, float(min_size), ctx.fonts.get(font, font), lay, frozen,
-                     (w, h, size, min_size, font, align, valign, line_height, fill))
+                     (w, h, size, min_size, font, align, valign, line_height, fill, shape))
         for r in _recorders:
             r.append(rec)
     return emit(lay, float(x), float(y), tuple(ctx.fallback_fonts))

@@ -24,6 +24,8 @@ EPS = 1e-6
 
 ALIGNS = ("left", "center", "right", "justify")  # textbox's align, exactly these words
 VALIGNS = ("top", "middle", "bottom")  # and its valign
+SHAPES = ("rect", "circle")  # and its shape: the box, or the circle (ellipse) inscribed in it
+IN_CIRCLE = 0.9  # text in a circle keeps inside 90 % of its radius: clear of a ring drawn on its edge
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +71,8 @@ class _Trial:
     height: float
     width: float
     fits: bool
+    w: float = 1.0  # the box it was tried in, mm
+    h: float = 1.0
 
 
 def _trial(paras: list[CellParagraph], size: float, w: float, h: float, line_height: float) -> _Trial:
@@ -91,7 +95,7 @@ def _trial(paras: list[CellParagraph], size: float, w: float, h: float, line_hei
                 height += line_height * em + (max(0.0, RUBY_SCALE * em - (line_height - 1) * em) if ruby else 0.0)
             widest = max(widest, (_width(p, s, e) + (hang if li else 0.0)) * size)
     fits = height <= h + EPS and widest <= w + EPS
-    return _Trial(size, tuple(breaks), height, widest, fits)
+    return _Trial(size, tuple(breaks), height, widest, fits, w, h)
 
 
 def _hang(p: CellParagraph, max_units: float) -> float:
@@ -122,23 +126,26 @@ def candidates(size: float, min_size: float) -> list[float]:
 
 
 def choose_size(paras: list[CellParagraph], w: float, h: float, size: float, min_size: float,
-                line_height: float) -> _Trial:
+                line_height: float, shape: str = "rect") -> _Trial:
     """The largest candidate size that fits (bisection); the minimum, marked unfit, if none does.
     A size that fits only by hyphenating a word longer than the line gives way to the largest
     smaller one, down to the minimum, that fits with every word whole (a card title
-    ``Incomprehensibilities`` set smaller on one line, not broken in two at 13 pt)."""
+    ``Incomprehensibilities`` set smaller on one line, not broken in two at 13 pt). In a
+    ``circle`` the block's corners stay inside the ellipse inscribed in the box (a cost of
+    ``1,000`` in a round badge: as wide as the box, it stood out past the circle's sides)."""
     sizes = candidates(size, min_size)
-    best = _largest(paras, sizes, w, h, line_height, lambda t: t.fits)
-    if best.fits and (_breaks_a_word(paras, best) or _splits_a_cluster(paras, best)):
+    fits: Callable[[_Trial], bool] = _in_ellipse if shape == "circle" else (lambda t: t.fits)
+    best = _largest(paras, sizes, w, h, line_height, fits)
+    if fits(best) and (_breaks_a_word(paras, best) or _splits_a_cluster(paras, best)):
         below = [s for s in sizes if s < best.size]
         if below:
             whole = _largest(paras, below, w, h, line_height,
-                             lambda t: t.fits and not _breaks_a_word(paras, t) and not _splits_a_cluster(paras, t))
-            if whole.fits and not _breaks_a_word(paras, whole) and not _splits_a_cluster(paras, whole):
+                             lambda t: fits(t) and not _breaks_a_word(paras, t) and not _splits_a_cluster(paras, t))
+            if fits(whole) and not _breaks_a_word(paras, whole) and not _splits_a_cluster(paras, whole):
                 return whole
         if _splits_a_cluster(paras, best):  # a number (1,000, 1VP, 1〜2) only a wider box keeps whole: said
             return replace(_trial(paras, sizes[-1], w, h, line_height), fits=False)
-    return best
+    return best if fits(best) else replace(best, fits=False)
 
 
 def _largest(paras: list[CellParagraph], sizes: list[float], w: float, h: float, line_height: float,
@@ -160,6 +167,17 @@ def _largest(paras: list[CellParagraph], sizes: list[float], w: float, h: float,
         else:
             lo = mid
     return best
+
+
+def _in_ellipse(t: _Trial) -> bool:
+    """Whether the trial's block, centred in its box, has its corners inside the box's ellipse
+    shrunk to IN_CIRCLE (clear of the ring's stroke, with room to breathe)."""
+    return t.fits and round_fit(t.width, t.height, t.w, t.h) <= 1 + EPS
+
+
+def round_fit(width: float, height: float, w: float, h: float) -> float:
+    """How far a centred block's corners reach in a w×h box's ellipse as text keeps to it (1: its edge)."""
+    return ((width / (IN_CIRCLE * w)) ** 2 + (height / (IN_CIRCLE * h)) ** 2) ** 0.5
 
 
 def _splits_a_cluster(paras: list[CellParagraph], trial: _Trial) -> bool:
