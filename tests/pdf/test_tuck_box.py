@@ -357,3 +357,24 @@ def test_a_tuck_box_layout_given_another_shape_is_told_at_the_shape(tmp_path, ca
     err = capsys.readouterr().err
     assert err == ("pnpgen: error: data/test/decks/cards.yaml:3:1: shape: layout tuck-box draws a tuck box's net, which "
                    "a rect cannot be (expected no 'shape:' with layout tuck-box (it is a tuckbox), or a layout of a rect)\n")
+
+
+def test_a_box_whose_text_counts_other_cards_than_its_deck_prints_is_warned_at_the_text(tmp_path, capsys):
+    """The box's figures follow ``box: {deck: cards}``, its words do not: after the deck grew from
+    54 cards to 60 the box still printed カード54枚, without a word. The count a box's text says is
+    the designer's to write; one no count of which is the box's is warned at its line."""
+    root = make_workspace(tmp_path / "ws", pieces=[f"カード{i}" for i in range(1, 61)])  # 60 cards
+    box = root / "data" / "test" / "decks" / "box.yaml"
+    piece = "  - {{title: テスト, text: \"{}\", footer: 草案3}}\n"
+    head = "name: 箱\nlayout: tuck-box\nbox: {deck: cards}\npieces:\n"
+    for text, told in [("カード５４枚。各自5枚配る。", "data/test/decks/box.yaml:5:24: deck 'box' piece 1 (テスト): its text "
+                        "says '54枚', but the box holds 60 cards (deck 'cards' prints 60) (expected 60 there, or box: "
+                        "{deck: cards, count: 54} for a box of part of that deck)"),
+                       ("66 cards, deal 5 each.", "its text says '66 cards', but the box holds 60 cards (deck 'cards' "
+                        "prints 60) (expected 60 there)"),
+                       ("カード60枚。各自5枚配る。", None), ("2〜4人で遊ぶ。", None)]:
+        box.write_text(head + piece.format(text), encoding="utf-8")
+        capsys.readouterr()
+        assert run(root, "check", "--game", "test") == 0
+        said = [line for line in capsys.readouterr().out.splitlines() if " says " in line]
+        assert (said == []) if told is None else (len(said) == 1 and told in said[0]), (text, said)

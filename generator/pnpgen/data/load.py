@@ -404,9 +404,9 @@ def _shape_options(doc: Located, data: dict, shape: str, trim: tuple[float, floa
 
 
 def _tuck_box(doc: Located, data: dict, shape: str, layout_raw: layouts.RawLayout | None,
-              deck_named: tuckbox.DeckLookup | None) -> tuckbox.TuckBox:
+              deck_named: tuckbox.DeckLookup | None) -> tuple[tuckbox.TuckBox, dict[str, tuckbox.Given]]:
     """A tuck box's figures: its layout's ``box:``, then the deck it holds (``deck:``: its cards'
-    size and count), then the deck's own figures, key by key."""
+    size and count), then the deck's own figures, key by key; and those figures as given."""
     if shape != "tuckbox":
         raise doc.error(("box",), f"a {shape} has no box", "'box:' only with 'shape: tuckbox' or 'layout: tuck-box'",
                         key=True)
@@ -419,7 +419,8 @@ def _tuck_box(doc: Located, data: dict, shape: str, layout_raw: layouts.RawLayou
     given = {key: layouts.Origin(value, doc, ("box", key)) for key, value in own.items()}
     at = given.get("deck") or under.get("deck")
     held = tuckbox.holding(at, deck_named, doc.path.stem) if at is not None else {}
-    return tuckbox.tuck_box(tuckbox.merged(tuckbox.merged(under, held), given))
+    figures = tuckbox.merged(tuckbox.merged(under, held), given)
+    return tuckbox.tuck_box(figures), figures
 
 
 def _template(doc: Located, key: str, name: Any) -> str:
@@ -564,7 +565,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         geo.shape if geo else "rect"
     if "orientation" in data:
         _parse(doc, ("orientation",), v.orientation, data["orientation"], shape)
-    box = _tuck_box(doc, data, shape, layout_raw, deck_named) if shape == "tuckbox" or "box" in data else None
+    box, figures = _tuck_box(doc, data, shape, layout_raw, deck_named) if shape == "tuckbox" or "box" in data \
+        else (None, {})
     if box is not None:
         trim, fmt = box.size, "custom"
     elif geo is not None and not ("format" in data or "size" in data):
@@ -678,6 +680,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         game.translations.plain_texts(path, texts)
     if rows is not doc:
         _totals_row(rows, deck)
+    game.notes += tuckbox.miscounted(deck, figures, [k for k, kind in fields.items() if kind == "text"])
     copies = sum(p.count for p in deck.pieces)
     if copies > v.COUNT[1]:  # each copy is a page of the shop file: a hundred thousand took minutes
         raise doc.error(("pieces",), f"the deck prints {copies:,} copies",

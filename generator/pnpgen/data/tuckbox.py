@@ -10,6 +10,8 @@ print-and-play card; sleeved cards are nearer 0.5 mm).
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
@@ -169,3 +171,28 @@ def _at_most(at: Given, value: float, most: float, what: str) -> float:
     if value > most + 1e-9:
         raise at.error(f"{value:g} mm is more than {what} ({most:g} mm) allows", f"at most {most:g} mm")
     return value
+
+
+# a count of cards a box's text prints: カード60枚, 60 cards (full-width digits read as NFKC makes them)
+_COUNTED = re.compile(r"(\d[\d,]*)\s*(?:枚|cards?\b)", re.I)
+
+
+def miscounted(deck: Any, figures: Mapping[str, Given], text_fields: list[str]) -> list[str]:
+    """A box holding a deck (``box: {deck: cards}``) whose pieces' text counts cards, none of them
+    as many as the box holds: the figures follow the deck, the words the designer wrote do not
+    (the box printed カード54枚 after the deck grew to 60). Named at the field, the largest count."""
+    if "deck" not in figures or "count" not in figures:
+        return []
+    count = figures["count"].parse(v.count, (1, MAX_COUNT), "'count: 60'")
+    held = figures["deck"].value
+    follows = f" (deck {held!r} prints {count})" if isinstance(figures["count"], Held) else ""
+    notes = []
+    for piece in deck.pieces:
+        said = [(int(m.group(1).replace(",", "")), m.group(0), key) for key in text_fields if piece.count
+                for m in _COUNTED.finditer(unicodedata.normalize("NFKC", str(piece.values.get(key) or "")))]
+        if said and all(n != count for n, _, _ in said):
+            n, words, key = max(said)
+            notes.append(f"{piece.where_of(key)}: deck {deck.id!r} piece {piece.index} ({piece.label}): its {key} "
+                         f"says {words!r}, but the box holds {count} cards{follows} (expected {count} there"
+                         + (f", or box: {{deck: {held}, count: {n}}} for a box of part of that deck)" if n < count else ")"))
+    return notes
