@@ -399,7 +399,7 @@ def test_template_error(tmp_path, capsys, case):
     assert where in err, err
     assert "deck 'cards' piece 1 (カード1, " in err and "cards.yaml:9:5) front" in err, err
     if "textbox()" in where:  # what it takes, in the words the docs use
-        assert "(expected textbox(text, x, y, w, h, size=9, " in err and "fill='#000')" in err, err
+        assert "(expected textbox(text, x, y, w, h, size=9, " in err and "fill='#000', shape='rect')" in err, err
     not_listed(err, "nope")
     assert not (ws / "build").exists()
 
