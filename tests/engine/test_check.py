@@ -271,3 +271,29 @@ def test_two_svg_pictures_refused_for_two_reasons_are_two_problems(tmp_path, cap
     styled, lines = sorted(errors, key=lambda line: "lines.svg" in line)
     assert "shows 'styled.svg'" in styled and "— and 1 more face the same way" in styled
     assert "shows 'lines.svg'" in lines and "text as paths" in lines and "more face" not in lines
+
+
+def test_an_inkscape_picture_with_tspan_text_is_told_at_the_template_line_the_file_and_its_line(tmp_path, capsys):
+    """Inkscape saves text in <tspan> lines, which pnpgen does not draw: the error named the face's
+    template without a line ("written at line 3 of common/piece.svg.j2") and the picture by the
+    name written, not where its text is. It names the template line calling image(), the
+    picture's file and the line of its first <tspan>, and the steps in Inkscape."""
+    front = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n\n'
+             '{{ image(piece.art, 5, 20, w - 10, 40) }}\n{% endblock %}\n')
+    ws = make_workspace(tmp_path / "ws", deck="name: 絵札\nformat: poker\nfront: card-front.svg.j2\n"
+                        "fields: {name: text, art: image}\npieces:\n  - {name: 月, art: moon.svg}\n", front=front)
+    art = ws / "data" / "test" / "art"
+    art.mkdir()
+    (art / "moon.svg").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="40mm" '
+        'viewBox="0 0 60 40">\n  <rect width="60" height="40" fill="#223355"/>\n'
+        '  <text xml:space="preserve" style="font-size:8px;font-family:NotoSans-Regular;fill:#ffffff" x="5" y="10">'
+        '\n    <tspan id="tspan1" x="5" y="10">Moon</tspan>\n  </text>\n</svg>\n', encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pnpgen: error: templates/test/card-front.svg.j2:4: deck 'cards' piece 1 (月, "), err
+    assert ("shows 'moon.svg', an SVG picture whose text is set in <tspan> lines (<tspan id='tspan1'> at line 5 of the "
+            "picture), which pnpgen does not draw") in err and "(data/test/art/moon.svg:5)" in err, err
+    assert ("(expected the picture's text as paths (Inkscape: Edit > Select All in All Layers, Path > Object to Path, "
+            "File > Save; Illustrator: Type > Create Outlines), or the picture as a PNG)") in err, err

@@ -643,7 +643,7 @@ def test_an_svg_picture_in_a_face_svglib_draws_is_an_error(face, picture):
 @pytest.mark.parametrize("picture, advice", [
     (STYLED, "the picture's styles saved as attributes (Illustrator: Export As SVG, Styling: Presentation Attributes)"),
     ('<text x="1" y="5" font-family="BIZUDPGothic-Regular"><tspan>Moon</tspan></text>',
-     "the picture's text as paths (Inkscape: Path > Object to Path"),
+     "the picture's text as paths (Inkscape: Edit > Select All in All Layers, Path > Object to Path, File > Save"),
 ])
 def test_an_svg_picture_outside_the_subset_is_named_as_written_with_advice_for_what_put_it_there(picture, advice):
     """A designer's trial: Inkscape's 'Moon (Inkscape).svg' was named 'Moon%20%28Inkscape%29.svg',
@@ -652,6 +652,10 @@ def test_an_svg_picture_outside_the_subset_is_named_as_written_with_advice_for_w
     with pytest.raises(InputError) as e:
         convert(svg(face), "f", lambda href: svg(picture, 10, 10).encode())
     assert "shows 'Moon (Inkscape).svg', an SVG picture" in str(e.value) and f"(expected {advice}" in str(e.value)
+    if "tspan" in picture:  # the line of the picture that sets its text so
+        line = next(n for n, t in enumerate(svg(picture, 10, 10).splitlines(), 1) if "<tspan" in t)
+        assert (f"an SVG picture whose text is set in <tspan> lines (<tspan> at line {line} of the picture), which "
+                "pnpgen does not draw") in str(e.value), e.value
 
 
 def test_an_svg_pictures_text_in_a_font_of_its_own_is_told_to_become_paths():
@@ -662,7 +666,8 @@ def test_an_svg_pictures_text_in_a_font_of_its_own_is_told_to_become_paths():
         convert(svg('<image href="Sheriff%20Badge.svg" width="5" height="5"/>'), "f", lambda href: picture.encode())
     said = str(e.value)
     assert said.startswith("Sheriff Badge.svg (image in f)") and "which is not one of the game's fonts" in said
-    assert "or the picture's text as paths (Inkscape: Path > Object to Path; Illustrator: Type > Create Outlines)" in said
+    assert ("or the picture's text as paths (Inkscape: Edit > Select All in All Layers, Path > Object to Path, File > "
+            "Save; Illustrator: Type > Create Outlines)") in said
     with pytest.raises(InputError) as e:  # a face's own text in a stranger font is told the game's fonts alone
         convert(svg('<text x="1" y="5" font-family="Myriad">A</text>'), "f")
     assert "which is not one of the game's fonts" in str(e.value) and "as paths" not in str(e.value)

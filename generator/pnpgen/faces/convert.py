@@ -40,6 +40,13 @@ def convert_face(job: tuple[str, str, str, Any]) -> Art:
             scratch.save()  # ReportLab writes some values (shadings) only when the file is saved
         return art
     except InputError as e:
+        picture = _PICTURE.search(e.message)
+        if picture and e.path is None:  # the SVG picture's own file, and the line of it at fault
+            try:
+                e.path = art_folder.find(picture.group(1), where, "href", in_templates=True)
+                e.line = int(picture.group(2)) if picture.group(2) else None
+            except InputError:
+                pass
         raise face_error(e.message, where, template, e) from None
     except Exception as e:  # noqa: BLE001 - anything the SVG makes a library raise
         said = " ".join(str(e).split())[:200] or "the converter stopped"
@@ -125,6 +132,7 @@ def face_error(message: str, where: str, template: str, e: InputError | None = N
                       expected=e.expected if e else None)
 
 
+_PICTURE = re.compile(r"shows '([^']+)', an SVG picture(?:[^(]*\(<tspan[^>]*> at line (\d+) of the picture\))?")
 _WRITTEN_AT = re.compile(r"written at line (\d+) of ([^\s,)]+)")  # svg/__init__.py Converter._name
 _VALUE = re.compile(r"has [\w:-]+=(['\"])(.+?)\1")  # the value an element's error quotes: fill='stom'
 

@@ -113,8 +113,8 @@ _PAINTED = etree.XPath("//*[@style or @fill or @stroke]")
 _PICTURE_ADVICE = {
     "style": "the picture's styles saved as attributes (Illustrator: Export As SVG, Styling: Presentation "
              "Attributes), or the picture as a PNG",
-    "tspan": "the picture's text as paths (Inkscape: Path > Object to Path; Illustrator: Type > Create "
-             "Outlines), or the picture as a PNG",
+    "tspan": "the picture's text as paths (Inkscape: Edit > Select All in All Layers, Path > Object to Path, "
+             "File > Save; Illustrator: Type > Create Outlines), or the picture as a PNG",
 }
 
 
@@ -134,7 +134,8 @@ def convert(svg: str, where: str, resolve: Callable[[str], bytes] | None = None)
                                  "and no dominant-baseline") from None
         picture = svg_picture(root, resolve)
         if picture is not None:
-            raise conv.error(picture[0], f"shows {picture[1][:60]!r}, an SVG picture, in a face that svglib draws "
+            inside = _tspan_in(picture[1], resolve) if str(e) == "tspan" else ""
+            raise conv.error(picture[0], f"shows {picture[1][:60]!r}, an SVG picture{inside}, in a face that svglib draws "
                              f"(it uses {str(e)!r}, outside the converter's subset; in the picture or the face), and svglib "
                              "leaves SVG pictures out: the face would print without it",
                              _PICTURE_ADVICE.get(str(e), "the face and its SVG pictures within the SVG pnpgen "
@@ -147,6 +148,23 @@ def convert(svg: str, where: str, resolve: Callable[[str], bytes] | None = None)
                                  "href=\"#id\" of an element of the face, or <image href> of a file in art/") from None
         return Art(conv.width_pt, conv.height_pt, (), str(e), svg)
     return Art(conv.width_pt, conv.height_pt, items, marks=tuple(conv.marks))
+
+
+def _tspan_in(href: str, resolve: Callable[[str], bytes] | None) -> str:
+    """Where an SVG picture (a file's name) sets its text in ``<tspan>`` lines, as Inkscape saves
+    text: "" when that is not it (a ``data:`` picture, or a <tspan> of the face itself)."""
+    if href.startswith("data:") or resolve is None:
+        return ""
+    try:
+        picture = etree.fromstring(resolve(href), etree.XMLParser(resolve_entities=False, no_network=True))
+    except (etree.XMLSyntaxError, InputError):
+        return ""
+    found = next((el for el in _TEXTS(picture) if local_name(el) == "tspan" and "".join(el.itertext()).strip()), None)
+    if found is None:
+        return ""
+    ident = found.get("id")
+    return (f" whose text is set in <tspan> lines (<tspan{f' id={ident!r}' if ident else ''}> at line "
+            f"{found.sourceline} of the picture), which pnpgen does not draw")
 
 
 def clear_caches() -> None:

@@ -126,7 +126,8 @@ def _font(conv, el, family: str) -> str:
     if font is None:
         what, expected = unknown_font(family)
         if conv.depth:  # an SVG picture's text, in the font of the program that drew it
-            expected += ", or the picture's text as paths (Inkscape: Path > Object to Path; Illustrator: Type > Create Outlines)"
+            expected += (", or the picture's text as paths (Inkscape: Edit > Select All in All Layers, Path > Object to "
+                         "Path, File > Save; Illustrator: Type > Create Outlines)")
         raise conv.error(el, what, expected)
     return font
 
