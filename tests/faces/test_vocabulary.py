@@ -17,6 +17,7 @@ from pnpgen.errors import InputError
 from pnpgen.faces.helpers import mix
 from pnpgen.faces.templates import Face, Renderer
 from pnpgen.shapes import hex_corners
+from pnpgen.svg import convert
 
 SVG = "{http://www.w3.org/2000/svg}"
 DECK = """\
@@ -196,3 +197,16 @@ def test_a_bad_colour_given_to_a_macro_is_named_at_the_line_calling_it(tmp_path)
     msg = str(e.value)
     assert msg.startswith(f"{template}:4: ") and "unknown colour 'stom'" in msg, msg
     assert "(expected a palette name (red, ink) or '#rrggbb')" in msg, msg
+
+
+def test_a_palette_name_wins_over_the_css_colour_wherever_pnpgen_reads_it_and_not_in_a_bare_attribute(tmp_path):
+    """The docs' rule for a palette colour named as a CSS colour (`red` in a palette that defines
+    it): the palette's wherever a helper or macro reads the name (colour(), paint(), textbox(),
+    track(), the macros), CSS's where the template writes the word straight into SVG."""
+    roots = _render(tmp_path, '{% import "common/macros.svg.j2" as m with context %}{{ m.ground("red") }}'
+                              '<rect id="bare" width="1" height="1" fill="red"/>'
+                              '<rect fill="{{ paint(\'red\') }}"/><rect fill="{{ colour(\'red\') }}"/>{{ textbox("x", 1, 1, 10, 10, fill="red") }}')
+    assert _fills(roots[0]) == ["#cc3333", "red", "#cc3333", "#cc3333"]
+    assert [t.get("fill") for t in roots[0].iter(f"{SVG}text")] == ["#cc3333"]
+    art = convert(etree.tostring(roots[0]).decode(), "f")  # the bare word as SVG reads it: CSS's red
+    assert [item[1:] for item in art.items if item[0] == "fill"] == [(0.8, 0.2, 0.2), (1.0, 0.0, 0.0), (0.8, 0.2, 0.2)]
