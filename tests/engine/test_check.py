@@ -293,6 +293,7 @@ def test_an_inkscape_picture_with_tspan_text_is_told_at_the_template_line_the_fi
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     err = capsys.readouterr().err
     assert err.startswith("pnpgen: error: templates/test/card-front.svg.j2:4: deck 'cards' piece 1 (月, "), err
+    assert "front: <image> shows 'moon.svg'" in err and "common/piece.svg.j2" not in err, err
     assert ("shows 'moon.svg', an SVG picture whose text is set in <tspan> lines (<tspan id='tspan1'> at line 5 of the "
             "picture), which pnpgen does not draw") in err and "(data/test/art/moon.svg:5)" in err, err
     assert ("(expected the picture's text as paths (Inkscape: Edit > Select All in All Layers, Path > Object to Path, "

@@ -128,6 +128,10 @@ def face_error(message: str, where: str, template: str, e: InputError | None = N
     line = int(at.group(1)) if at and template and template.endswith(at.group(2)) else None
     if at and line is None and template and at.group(2).startswith("common/"):  # drawn by a built-in macro
         line = _calling_line(template, message)
+    if line is None and template and _PICTURE.search(message):  # an <image> image() wrote: the line calling it
+        line = _calling_line(template, "image(")
+        if line is not None:  # (not pnpgen's line the group around it was written on)
+            message = re.sub(r" \(line \d+ of the SVG, written at line \d+ of common/[^)]*\)", "", message)
     return InputError(one_line(message), path=template or None, line=line, key=e.key if e else None,
                       expected=e.expected if e else None)
 
@@ -139,16 +143,18 @@ _VALUE = re.compile(r"has [\w:-]+=(['\"])(.+?)\1")  # the value an element's err
 
 def _calling_line(template: str, message: str) -> int | None:
     """The one line of the face's template that writes the quoted value the error names, in quotes
-    (m.badge(1, x, y, r, "stom") for a circle's fill='stom' in pnpgen's macros), else None."""
+    (m.badge(1, x, y, r, "stom") for a circle's fill='stom' in pnpgen's macros), or that calls
+    the helper ``message`` names (``image(``), else None."""
     value = _VALUE.search(message)
-    if value is None:
+    if value is None and not message.endswith("("):
         return None
     try:
         text = Path(template).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
-    said = value.group(2)
-    lines = [n for n, t in enumerate(text.splitlines(), 1) if f'"{said}"' in t or f"'{said}'" in t]
+    said = value.group(2) if value is not None else None
+    lines = [n for n, t in enumerate(text.splitlines(), 1)
+             if (f'"{said}"' in t or f"'{said}'" in t if said is not None else re.search(rf"\b{re.escape(message)}", t))]
     return lines[0] if len(lines) == 1 else None
 
 

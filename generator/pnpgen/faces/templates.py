@@ -621,7 +621,6 @@ class Renderer:
         # Shape and score-track helpers (helpers.py): track(), outline(), shape, hex_points().
         context.update(shape_tools(deck, face.side, self.game.text_fonts or self.game.fonts, self.colour))
         context.update(self.art.tools(deck, piece, template_name, context["textbox"], self.colour))
-        context["image"] = traced(context["image"])  # a picture's error names the template line placing it
         self.loops.reset()
         try:
             template = self.env.get_template(template_name)
