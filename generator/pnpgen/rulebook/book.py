@@ -477,18 +477,21 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     path, draft, doc, settings, fonts = r.path, r.draft, r.doc, r.settings, r.fonts
     warnings, report, findings = r.warnings, r.report, r.findings
     lang = game.lang  # pnpgen's own labels; the draft's text is in draft.lang
-    if doc.draft_number is not None and is_latin(draft.lang) != is_latin(lang):
+    if rules_only:  # a book to hand out or print names no draft: game.yaml's edition (初版), else nothing
+        draft_label = settings.edition
+    elif doc.draft_number is not None and is_latin(draft.lang) != is_latin(lang):
         draft_label = msg("rulebook.draft", lang, draft=doc.draft_number)  # 草案１ on an English cover: Draft 1
     else:
         draft_label = doc.draft_label or (msg("rulebook.draft", lang, draft=game.draft) if str(game.draft).strip() else "")
     repairs = (msg("rulebook.colophon_digits", lang, n=draft.repaired_digits) if draft.repaired_digits else "") \
         + (msg("rulebook.colophon_lines", lang) if draft.flattened else "")
     colophon = [  # the designer's own lines; what the book was set from is for the designer's copy only
-        msg("rulebook.colophon_sep", lang).join(p for p in (doc.draft_label, _date(game.date, lang)) if p),
+        msg("rulebook.colophon_sep", lang).join(p for p in (draft_label if rules_only else doc.draft_label,
+                                                            _date(game.date, lang)) if p),
         *settings.colophon,
         *([] if rules_only else [msg("rulebook.colophon_draft", lang, file=path.name, encoding=draft.encoding, repairs=repairs),
                                  msg("rulebook.colophon_counts", lang)]),
-        msg("rulebook.colophon_setting", lang),
+        msg("rulebook.colophon_typeset" if rules_only else "rulebook.colophon_setting", lang),
     ]
     icons = _drawn_icons(r, icon_dirs)
     warnings += _icon_warnings(r, game.slug, icons, icon_dirs)

@@ -503,7 +503,10 @@ class StoryBuilder:
 
     def qr_part(self, key: str, lines: list[tuple[str, Line]]) -> list[Flowable]:
         """A titled part of the quick reference: each line with the page that explains it, or
-        「草案に記載なし」."""
+        「草案に記載なし」 (the designer's copy; a book to hand out leaves the part out: its reader
+        has no draft)."""
+        if not lines and self.rules_only:
+            return []
         if not lines:
             return [self.qr_title(key), JPara(self.label("qr_silent"), self.fonts.body, 8, 12, color=NOTE_INK,
                                               left=QR_INDENT, first_indent=QR_INDENT, lang=self.lang)]
