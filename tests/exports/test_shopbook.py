@@ -322,3 +322,17 @@ def test_the_shops_book_is_not_told_of_the_home_booklets_thickness(tmp_path, cap
     said = capsys.readouterr().err
     assert "folded into one" not in said and "multiple of 4 pages" in said, said
     assert sorted(p.name for p in (tmp_path / "out" / "test" / "doujin-book").iterdir()) == ["export.json", "rulebook.pdf"]
+
+
+def test_a_stand_in_count_the_printed_book_carries_is_warned(tmp_path, capsys):
+    """An editor's pass: the shop's book of populous printed 「種族ボード　5枚（仮）」 and three more
+    stand-in counts in its components and 早見表, unsaid: 100 copies for sale carried the mark. The
+    book to hand out names each (the designer's own book, a proof, says it in proof.txt only)."""
+    game = GAME_YAML + "sourced:\n  - {name: ウッドキューブ, count: 12, note: 未定（草案に個数なし）}\n"
+    root = make_workspace(tmp_path / "ws", draft=True, game=game)
+    assert run(root, "rulebook", "--game", "test") == 0
+    assert "（仮）" not in capsys.readouterr().err
+    assert run(root, "export", "--game", "test", "--preset", "doujin-book") == 0
+    err = capsys.readouterr().err
+    assert "draft.txt: the book to hand out prints 1 count marked （仮）" in err and "ウッドキューブ 12個（仮）" in err
+    assert "ウッドキューブ" in " ".join(texts(root / "build" / "test" / "doujin-book" / "rulebook.pdf"))

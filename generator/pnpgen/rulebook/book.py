@@ -495,6 +495,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     ]
     icons = _drawn_icons(r, icon_dirs)
     warnings += _icon_warnings(r, game.slug, icons, icon_dirs)
+    if rules_only:
+        warnings += _provisional_printed(r, lang)
     meta = Meta(
         title=game.title or doc.title,
         title_parts=[p for p in str(game.title).split("　") if p] or doc.title_parts,
@@ -542,6 +544,19 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     files = {"rulebook.pdf": a5, "rulebook-booklet.pdf": a4, "proof.txt": proof_file(game, r)} if booklet \
         else {"rulebook.pdf": a5, "proof.txt": proof_file(game, r)}
     return RulebookResult(files, warnings, report, settled_entries)
+
+
+def _provisional_printed(r: DraftReading, lang: str) -> list[str]:
+    """The book to hand out still prints a stand-in count 「5枚（仮）」 (the draft gives none, the
+    data's is a guess): said once, with each as printed, as its copies carry the mark until the
+    draft counts it."""
+    mark = msg("rulebook.provisional", lang)
+    shown = [f"{row.name} {row.count_text()}{mark}" for row in r.rows if row.provisional and row.count_text()]
+    if not shown:
+        return []
+    return [f"{r.path}: the book to hand out prints {counted(len(shown), 'count')} marked {mark.strip()}, stand-ins "
+            f"the draft gives no count for: {', '.join(shown)} (the build's proof.txt lists them; give each its count in the "
+            f"draft's components list to print it without the mark)"]
 
 
 def _block(e: LayoutError) -> str:
