@@ -46,3 +46,14 @@ def test_a_term_written_without_its_brackets_in_the_rules_is_queried():
     assert "written without 【】 ×1" in english.book
     marked = BARE.replace("敗北した側は、係争マス", "敗北した側は、【係争マス】")
     assert bare_terms(parse(marked, "ja"), marked, "draft.txt", "ja") == []
+
+
+def test_an_english_term_is_matched_as_a_whole_word():
+    """【Army】 beside “Armyman” is no bare use; “army” in lower case is another word; “Army” alone is."""
+    from pnpgen.rulebook.parse import parse
+    from pnpgen.rulebook.proof import bare_terms
+
+    text = ("■■　Test　Draft 1\n\n■　Rules\n　Play an 【Army】 of cards.\n　An Armyman is no army.\n"
+            "　Each Army scores.\n")
+    [found] = bare_terms(parse(text, "ja"), text, "draft.txt", "en")
+    assert found.file.startswith("draft.txt:6: 【Army】 ×1 (lines 4) and “Army” without 【】 ×1 (lines 6)")

@@ -147,7 +147,7 @@ def bare_terms(doc: Document, text: str, draft_path: Path | str, lang: str) -> l
         bare: list[tuple[int, str]] = []
         for n, line in lines:
             plain = re.sub(r"【[^】]*】", lambda m: "\u3000" * len(m.group(0)), line)  # (positions kept)
-            for m in re.finditer(re.escape(term), plain):
+            for m in re.finditer(rf"(?<!\w){re.escape(term)}(?!\w)" if term.isascii() else re.escape(term), plain):
                 before, after = plain[m.start() - 1:m.start()], plain[m.end():m.end() + 1]
                 if not (_WORD_CHAR.match(before) or _WORD_CHAR.match(after)):
                     bare.append((n, line[max(0, m.start() - 10):m.end() + 10].strip("　 ")))
