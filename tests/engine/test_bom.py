@@ -203,3 +203,26 @@ def test_a_card_stocks_name_of_one_long_word_stays_in_its_column(tmp_path):
     assert name and all(op.x + measure(op.text, "", op.size) <= 15 + (210 - 30) * 0.36 for op in name), \
         [(op.x, op.text) for op in name]
     assert name[-1].text.endswith("…")
+
+
+@pytest.mark.parametrize("draft, paper", [(True, ""), (True, "paper: letter\n"), (False, "")])
+def test_the_bill_of_materials_lists_the_rulebook_a_prototype_holds(tmp_path, draft, paper):
+    """A designer assembling a prototype from <slug>-all.pdf's last page found every deck and
+    bought part but not the rulebook: a game with a draft lists it under the printed pieces (not
+    in their total), with the booklet's file and how to print it on the home sheets' paper."""
+    from conftest import GAME_YAML, make_workspace, run
+
+    root = make_workspace(tmp_path / "ws", draft=draft, game=GAME_YAML + paper)
+    assert run(root, "build", "--game", "test", "-q") == 0
+    m = _manifest(root / "build", "test")
+    text = PdfReader(root / "build" / "test" / "test-all.pdf").pages[-1].extract_text().replace(" ", "").replace("\n", "")
+    if not draft:
+        assert "rulebook" not in m["bill_of_materials"] and "rulebook" not in text
+        return
+    sheet = "Letter" if paper else "A4"
+    assert m["bill_of_materials"]["rulebook"] == {"files": ["rulebook-booklet.pdf", "rulebook.pdf"], "copies": 1,
+                                                  "booklet_paper": sheet.lower()}
+    assert f"ルールブック1部：rulebook-booklet.pdfを{sheet}横の両面" in text
+    assert text.index("計") < text.index("ルールブック") < text.index("用意するもの")  # under the total, not in it
+    assert f"計{m['bill_of_materials']['totals']['printed_pieces']}個" in text
+    assert (root / "build" / "test" / "rulebook-booklet.pdf").is_file()

@@ -84,6 +84,42 @@ def test_the_printed_book_has_no_designers_appendix_nor_playtest_line(book):
         assert (line in own) and ((line in back) == (line != "草案ファイル")), (line, back)
 
 
+def test_the_printed_book_names_no_draft_on_its_cover_heads_or_back(book):
+    """A book a shop prints for a booth said 草案３ (the draft's number) under its title, in every
+    running head and on its 奥付: the shop's book, like ``--rules-only``, names no draft unless
+    game.yaml gives an ``edition:`` (this game gives none); the designer's own book still does."""
+    shop, full = texts(book["shop"]), book["full"]
+    assert "草案３" in full[0] and "草案３" in full[2] and "草案３" in full[-1]
+    assert not [n for n, page in enumerate(shop) if "草案" in page]
+    assert "テストゲーム" in shop[0] and "テストゲーム" in shop[2]  # the title stays, alone
+    assert "2026年11月30日" in shop[-1].replace(" ", "") and "組版　pnpgen" in shop[-1]
+    # its 早見表 leaves out a part the draft is silent on (the designer's says 「草案に記載なし」)
+    quick = next(page for page in shop if "早見表" in page and "ゲームの流れ" in page)
+    assert "ゲームの終了" not in quick and "ゲームの流れ" in quick and "内容物" in quick
+    assert "草案に記載なし" in " ".join(full)
+
+
+def test_an_edition_is_printed_where_the_draft_number_was(tmp_path):
+    """``rulebook: edition: 初版``: the cover, every running head and the 奥付's first line of the
+    book to hand out; the designer's own book keeps its draft number."""
+    root = make_workspace(tmp_path / "ws", draft=True, game=GAME_YAML + "rulebook:\n  edition: 初版\n")
+    assert run(root, "rulebook", "--game", "test") == 0
+    own = texts(root / "build" / "test" / "rulebook.pdf")
+    assert run(root, "rulebook", "--game", "test", "--rules-only") == 0
+    book = texts(root / "build" / "test" / "rulebook.pdf")
+    assert "草案３" in own[0] and "初版" not in " ".join(own)
+    heads = [page for page in book[2:-1] if "テストゲーム" in page]
+    assert "初版" in book[0] and heads and all("テストゲーム　初版" in page for page in heads)
+    assert "初版　2026年11月30日" in book[-1].replace(" ", "") and "草案" not in " ".join(book)
+
+
+def test_an_edition_too_long_for_a_line_is_refused(tmp_path, capsys):
+    root = make_workspace(tmp_path / "ws", draft=True, game=GAME_YAML + "rulebook:\n  edition: " + "版" * 21 + "\n")
+    assert run(root, "export", "--game", "test", "--preset", "doujin-book") == 2
+    err = capsys.readouterr().err
+    assert "game.yaml:" in err and "edition" in err and "1 to 20 characters" in err and "Traceback" not in err
+
+
 def test_text_lies_where_the_a5_page_has_it_the_last_page_last(book):
     """Page n of rulebook.pdf is page n of the shop's, its glyphs moved by the trim's corner; the
     blank pages come before the last page (the colophon), which stays last."""
@@ -250,10 +286,11 @@ def _shown(obj, fill=None, seen: set | None = None) -> list[tuple[tuple[float, .
 def test_an_english_edition_is_set_in_english(tmp_path, capsys):
     """--lang en: the book of the English edition (its labels; the Japanese draft, said so, when
     the game has no draft.en.txt), beside that edition's build."""
-    root = make_workspace(tmp_path / "ws", draft=True, game=GAME_YAML + "languages: [ja, en]\n")
+    root = make_workspace(tmp_path / "ws", draft=True, game=GAME_YAML + "languages: [ja, en]\n"
+                          "rulebook:\n  edition: {ja: 初版, en: First edition}\n")
     assert run(root, "export", "--game", "test", "--preset", "doujin-book", "--lang", "en") == 0
     [cover, *_] = texts(root / "build" / "test" / "en" / "doujin-book" / "rulebook.pdf")
-    assert "Draft 3" in cover and "草案" not in cover
+    assert "First edition" in cover and "Draft" not in cover and "草案" not in cover and "初版" not in cover
     assert "no en draft" in capsys.readouterr().err
 
 
@@ -285,3 +322,17 @@ def test_the_shops_book_is_not_told_of_the_home_booklets_thickness(tmp_path, cap
     said = capsys.readouterr().err
     assert "folded into one" not in said and "multiple of 4 pages" in said, said
     assert sorted(p.name for p in (tmp_path / "out" / "test" / "doujin-book").iterdir()) == ["export.json", "rulebook.pdf"]
+
+
+def test_a_stand_in_count_the_printed_book_carries_is_warned(tmp_path, capsys):
+    """An editor's pass: the shop's book of populous printed 「種族ボード　5枚（仮）」 and three more
+    stand-in counts in its components and 早見表, unsaid: 100 copies for sale carried the mark. The
+    book to hand out names each (the designer's own book, a proof, says it in proof.txt only)."""
+    game = GAME_YAML + "sourced:\n  - {name: ウッドキューブ, count: 12, note: 未定（草案に個数なし）}\n"
+    root = make_workspace(tmp_path / "ws", draft=True, game=game)
+    assert run(root, "rulebook", "--game", "test") == 0
+    assert "（仮）" not in capsys.readouterr().err
+    assert run(root, "export", "--game", "test", "--preset", "doujin-book") == 0
+    err = capsys.readouterr().err
+    assert "draft.txt: the book to hand out prints 1 count marked （仮）" in err and "ウッドキューブ 12個（仮）" in err
+    assert "ウッドキューブ" in " ".join(texts(root / "build" / "test" / "doujin-book" / "rulebook.pdf"))

@@ -21,3 +21,39 @@ def test_an_open_value_names_its_first_piece_and_counts_the_rest(tmp_path):
     assert notes[0].file.endswith(f"cards.yaml:10:22: {name} 降臨.text: 未定（後で） (and 1 more)"), notes[0].file
     ja = next(f for f in placeholders(game, "ja") if "降臨" in f.file)
     assert ja.file.endswith(f"{name} 降臨.text：未定（後で）（ほか1か所）"), ja.file
+
+
+BARE = ("■■　テスト　草案１\n\n■　コンポーネント\n◇マップ（１枚）\n　係争マスと倉庫が描かれています。\n\n"
+        "■　ゲームの進行\n１：戦争\n　【係争マス】に戦争が発生します。\n　【係争マス】が複数あれば全てで戦います。\n"
+        "　敗北した側は、係争マスのワーカーを戻します。\n　荷物は【倉庫】に置き、倉庫置き場には置けません。\n"
+        "〇係争マス\n　見出しは用語ではありません。\n\n■　問題点\n　係争マスは多すぎるかも。\n")
+
+
+def test_a_term_written_without_its_brackets_in_the_rules_is_queried():
+    """An editor's pass over populous: 【係争マス】 nine times, 「係争マス」 once (draft line 247),
+    so the index, which lists the marked places, missed that page. Only the rules' text counts: not
+    the components list (which names the parts before the rules mark them), a heading, the
+    designer's notes, nor a longer word (倉庫置き場 beside 【倉庫】)."""
+    from pnpgen.rulebook.parse import parse
+    from pnpgen.rulebook.proof import bare_terms
+
+    doc = parse(BARE, "ja")
+    [found] = bare_terms(doc, BARE, "draft.txt", "ja")
+    assert found.file == "draft.txt:11: 【係争マス】2回（9, 10行）と【】なしの「係争マス」1回（11行）：敗北した側は、係争マスのワーカーを戻します"
+    assert found.book.startswith("【係争マス】（2回）：【】なしの「係争マス」が1回（草案11行「敗北した側は、係争マス")
+    assert found.subject == ("係争マス",)  # rulebook.proof.ignore: [係争マス] drops it
+    [english] = bare_terms(doc, BARE, "draft.txt", "en")
+    assert "written without 【】 ×1" in english.book
+    marked = BARE.replace("敗北した側は、係争マス", "敗北した側は、【係争マス】")
+    assert bare_terms(parse(marked, "ja"), marked, "draft.txt", "ja") == []
+
+
+def test_an_english_term_is_matched_as_a_whole_word():
+    """【Army】 beside “Armyman” is no bare use; “army” in lower case is another word; “Army” alone is."""
+    from pnpgen.rulebook.parse import parse
+    from pnpgen.rulebook.proof import bare_terms
+
+    text = ("■■　Test　Draft 1\n\n■　Rules\n　Play an 【Army】 of cards.\n　An Armyman is no army.\n"
+            "　Each Army scores.\n")
+    [found] = bare_terms(parse(text, "ja"), text, "draft.txt", "en")
+    assert found.file.startswith("draft.txt:6: 【Army】 ×1 (lines 4) and “Army” without 【】 ×1 (lines 6)")

@@ -165,3 +165,31 @@ def test_an_end_section_saying_who_wins_when_what_happens_is_the_end_of_the_game
     most = draft.replace("The village wins when every Werewolf is out. The wolves win when they equal the villagers.",
                          "The player with the most points wins.")
     assert quick_reference(parse(most, "en").rules, latin=True).end == []
+
+
+def test_a_line_printed_alone_drops_the_word_tying_it_to_the_sentence_before(tmp_path):
+    """An editor's pass: the 早見表 printed 「次に、…」「そして、１２ラウンド目が…」「最後に、ＶＰの…」,
+    each away from the sentence its 次に or そして points back to; printed alone, a line leaves
+    the word out, and keeps it when the line above is that very sentence (「…ＶＰとします。」
+    「そして、…勝利します。」). 「ただし、」 qualifies the rule: it stays."""
+    draft = MEDALLIONS_LIKE.replace("　以上を繰り返し、", "　ただし、１枚も引けなければ手番を終えます。\n　そして、以上を繰り返し、")
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    pages = texts(build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").files["rulebook.pdf"])
+    quick = re.sub(r"\s", "", next(p for p in pages if p.lstrip().startswith("早見表") and "●" in p))
+    rules = re.sub(r"\s", "", " ".join(p for p in pages if "早見表" not in p))
+    assert "●準備（人数と枚数）プレイ人数に応じて以下の枚数を" in quick  # was 「次に、プレイ人数…」
+    assert "●ゲームの終了以上を繰り返し、山が尽きるとゲーム終了となります。" in quick  # was 「そして、以上を…」
+    assert "ＶＰとします。P.3そして、手札の数字をマイナスし、" in quick  # the sentence it goes on from is above it
+    assert "ただし、１枚も引けなければ" not in quick and "次に" not in quick
+    assert "次に、プレイ人数に応じて" in rules and "そして、以上を繰り返し" in rules  # the rules keep the draft's words
+
+
+def test_an_english_line_printed_alone_keeps_its_capital():
+    from pnpgen.rulebook.quickref import standing_alone
+
+    assert standing_alone("Next, depending on the number of players, remove cards.") == \
+        "Depending on the number of players, remove cards."
+    assert standing_alone("However, a tie is a draw.") == "However, a tie is a draw."
+    assert standing_alone("次に戦略カードをよくシャッフルします。") == "戦略カードをよくシャッフルします。"
+    assert standing_alone("ただし、減らすことはできません。") == "ただし、減らすことはできません。"

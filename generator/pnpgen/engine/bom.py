@@ -27,9 +27,10 @@ def _term(group: str, name: str, lang: str) -> str:
         return name
 
 
-def bill_of_materials(game: Game, decks: list[DeckRecord]) -> dict:
-    """The manifest's ``bill_of_materials``: printed decks (from the build's deck records) and
-    sourced components (from game.yaml ``sourced:``)."""
+def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4") -> dict:
+    """The manifest's ``bill_of_materials``: printed decks (from the build's deck records), the
+    rulebook when the game has a draft (a prototype's box holds one; its booklet is on ``paper``,
+    the home sheets' paper: Letter, else A4) and sourced components (from game.yaml ``sourced:``)."""
     printed = []
     for d in decks:
         printed.append({
@@ -47,8 +48,11 @@ def bill_of_materials(game: Game, decks: list[DeckRecord]) -> dict:
         })
     sourced = [{"name": s.name, "count": s.count, "note": s.note, "placeholder": is_placeholder(s.note)}
                for s in game.sourced]
+    rulebook = {"files": ["rulebook-booklet.pdf", "rulebook.pdf"], "copies": 1,
+                "booklet_paper": "letter" if paper == "letter" else "a4"} if game.draft_file.is_file() else None
     return {
         "printed": printed,
+        **({"rulebook": rulebook} if rulebook else {}),
         "sourced": sourced,
         "stock": card_stock(decks),
         "totals": {
@@ -186,7 +190,15 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
     total = "bom.total.one" if t["printed_pieces"] == 1 else "bom.total"
     ops.append(TextOp(x1 - 1.5, y + 4.5, msg(total, lang, pieces=t["printed_pieces"], sheets=t["sheets"],
                                              pages=t["pages"]), bold, 8, anchor="end"))
-    y += row_h + 6
+    y += row_h
+    if bom.get("rulebook"):  # not a piece, so not in the total: the book the box holds beside them
+        sheet_name = "Letter" if bom["rulebook"]["booklet_paper"] == "letter" else "A4"
+        lines = _wrap(msg("bom.rulebook", lang, paper=sheet_name), regular, 8, width - 3, measure, 3, lang)
+        need(row_h + 3.6 * (len(lines) - 1))
+        for k, line in enumerate(lines):
+            ops.append(TextOp(x0 + 1.5, y + 4.2 + 3.6 * k, line, regular, 8))
+        y += row_h + 3.6 * (len(lines) - 1)
+    y += 6
     need(row_h * 3)
     ops.append(TextOp(x0, y, msg("bom.sourced", lang), bold, 10))
     y += 3

@@ -477,21 +477,26 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     path, draft, doc, settings, fonts = r.path, r.draft, r.doc, r.settings, r.fonts
     warnings, report, findings = r.warnings, r.report, r.findings
     lang = game.lang  # pnpgen's own labels; the draft's text is in draft.lang
-    if doc.draft_number is not None and is_latin(draft.lang) != is_latin(lang):
+    if rules_only:  # a book to hand out or print names no draft: game.yaml's edition (初版), else nothing
+        draft_label = settings.edition
+    elif doc.draft_number is not None and is_latin(draft.lang) != is_latin(lang):
         draft_label = msg("rulebook.draft", lang, draft=doc.draft_number)  # 草案１ on an English cover: Draft 1
     else:
         draft_label = doc.draft_label or (msg("rulebook.draft", lang, draft=game.draft) if str(game.draft).strip() else "")
     repairs = (msg("rulebook.colophon_digits", lang, n=draft.repaired_digits) if draft.repaired_digits else "") \
         + (msg("rulebook.colophon_lines", lang) if draft.flattened else "")
     colophon = [  # the designer's own lines; what the book was set from is for the designer's copy only
-        msg("rulebook.colophon_sep", lang).join(p for p in (doc.draft_label, _date(game.date, lang)) if p),
+        msg("rulebook.colophon_sep", lang).join(p for p in (draft_label if rules_only else doc.draft_label,
+                                                            _date(game.date, lang)) if p),
         *settings.colophon,
         *([] if rules_only else [msg("rulebook.colophon_draft", lang, file=path.name, encoding=draft.encoding, repairs=repairs),
                                  msg("rulebook.colophon_counts", lang)]),
-        msg("rulebook.colophon_setting", lang),
+        msg("rulebook.colophon_typeset" if rules_only else "rulebook.colophon_setting", lang),
     ]
     icons = _drawn_icons(r, icon_dirs)
     warnings += _icon_warnings(r, game.slug, icons, icon_dirs)
+    if rules_only:
+        warnings += _provisional_printed(r, lang)
     meta = Meta(
         title=game.title or doc.title,
         title_parts=[p for p in str(game.title).split("　") if p] or doc.title_parts,
@@ -539,6 +544,19 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     files = {"rulebook.pdf": a5, "rulebook-booklet.pdf": a4, "proof.txt": proof_file(game, r)} if booklet \
         else {"rulebook.pdf": a5, "proof.txt": proof_file(game, r)}
     return RulebookResult(files, warnings, report, settled_entries)
+
+
+def _provisional_printed(r: DraftReading, lang: str) -> list[str]:
+    """The book to hand out still prints a stand-in count 「5枚（仮）」 (the draft gives none, the
+    data's is a guess): said once, with each as printed, as its copies carry the mark until the
+    draft counts it."""
+    mark = msg("rulebook.provisional", lang)
+    shown = [f"{row.name} {row.count_text()}{mark}" for row in r.rows if row.provisional and row.count_text()]
+    if not shown:
+        return []
+    return [f"{r.path}: the book to hand out prints {counted(len(shown), 'count')} marked {mark.strip()}, stand-ins "
+            f"the draft gives no count for: {', '.join(shown)} (the build's proof.txt lists them; give each its count in the "
+            f"draft's components list to print it without the mark)"]
 
 
 def _block(e: LayoutError) -> str:

@@ -15,6 +15,8 @@ real pieces, and the quick reference. Read here, with file:line errors, never fr
       style: jlreq                   # or proportional: the Japanese body text (docs/data-format.md)
       booklet_sheets: 20             # the most sheets one saddle-stitched booklet holds: more is warned
       colophon: [発行　星の市工房, 印刷　○○印刷]   # the 奥付's own lines (a 同人 book names its maker, printer…)
+      edition: 初版                  # what the book to hand out (--rules-only, doujin-book) prints where
+                                     # the designer's copy prints the draft number (default: nothing)
 """
 
 from __future__ import annotations
@@ -30,11 +32,12 @@ from pnpgen.data.model import Game
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import suggest
 
-KEYS = ("figures", "quick_reference", "proof", "style", "booklet_sheets", "colophon")
+KEYS = ("figures", "quick_reference", "proof", "style", "booklet_sheets", "colophon", "edition")
 # A saddle stitch through more sheets than this (folded A4, 80 g/m²) is beyond a long-reach
 # stapler (rated for some 20 sheets) and most shops' saddle stitching (64–80 pages)
 BOOKLET_SHEETS = 20
 COLOPHON_LINES, COLOPHON_CHARS = 8, 40  # what the back page's 7.5 pt lines hold across the A5 text width
+EDITION_CHARS = 20  # the edition is one line of the cover and of every running head
 STYLES = ("jlreq", "proportional")  # the Japanese body: fixed-width ベタ組 with JLREQ 約物, or BIZ UDP明朝
 FIGURE_KEYS = ("after", "caption", "size", "pieces")
 PIECE_KEYS = ("deck", "piece", "x", "y", "rotate")
@@ -73,6 +76,7 @@ class RulebookSettings:
     booklet_sheets: int = BOOKLET_SHEETS
     booklet_sheets_line: int = 0  # game.yaml's line giving it (0: the default)
     colophon: list[str] = field(default_factory=list)  # the designer's lines of the 奥付 (発行, 印刷, 連絡先)
+    edition: str = ""  # the book to hand out prints it where the designer's copy prints 草案N (初版, 第2版)
 
 
 def reach_mm(outline: Sequence[tuple[float, float]], trim_mm: tuple[float, float], piece: Placed,
@@ -211,4 +215,10 @@ def load_settings(game: Game) -> RulebookSettings:
             raise doc.error(("rulebook", "colophon", i), f"{validate.show(line)} is not a line of text for the colophon",
                             f"a line of 1 to {COLOPHON_CHARS} characters (one line of the back page)")
     out.colophon = [line.strip() for line in colophon]
+    if raw.get("edition") is not None:
+        edition = _in_language(doc, raw["edition"], ("rulebook", "edition"), game).strip()
+        if not edition or len(edition) > EDITION_CHARS or "\n" in edition:
+            raise doc.error(("rulebook", "edition"), f"edition {validate.show(raw['edition'])} is not a short line of text",
+                            f"1 to {EDITION_CHARS} characters on one line, e.g. 初版 or 第2版 ({{ja: 初版, en: First edition}})")
+        out.edition = edition
     return out

@@ -9,6 +9,7 @@
 - placeholders still open (未定 values in the data, the player count);
 - slips of the pen in a Japanese draft, found with a morphological analyser (``grammar``):
   配置しいる, ら抜き, をを, 1方, ”…”, です／である mixed, one word spelt two ways;
+- a 【term】 of the rules also written without its 【】 in the rules (係争マス beside 【係争マス】);
 - the 【terms】 on the cards spelt otherwise in the book, or never used in it;
 - the deck and piece names the cards' texts use (祝福カード, エリアボード) spelt otherwise in the
   components list, or never mentioned on the components pages;
@@ -122,6 +123,42 @@ def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str)
                                msg("proof.spelling.file", lang, **pair, lines_a=_nums(seen[a]),
                                    lines_b=_nums(seen[b]), path=draft_path, line=min(seen[a] + seen[b])), (a, b)))
     return out
+
+
+# a line of the draft that is a heading (■ section, ◇〇◎ sub-heading, １： step), not text
+_HEADING_LINE = re.compile(r"^(?:[■◇◎〇○●◆]|[０-９0-9]+[：）:)])")
+_WORD_CHAR = re.compile(r"[\u30a1-\u30ff\u4e00-\u9fff々]")
+
+
+def bare_terms(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
+    """A 【term】 of the rules written elsewhere in the rules' text without its 【】 (【係争マス】
+    nine times, 「係争マス」 once): the reader looks the term up in the index, which lists only the
+    marked places. Not in the components list, which names the pieces before the rules mark their
+    parts, nor in headings; a bare use inside a longer word (倉庫置き場 beside 【倉庫】) is another word."""
+    components = [(s.line, _end(doc.sections, s)) for s in doc.rules if s.is_components]
+    lines = [(n, line) for n, line in _rules_lines(doc, text)
+             if not any(a <= n < b for a, b in components) and not _HEADING_LINE.match(line.strip("　 "))]
+    marked: dict[str, list[int]] = defaultdict(list)
+    for n, line in lines:
+        for t in terms(line):
+            marked[t].append(n)
+    out: list[tuple[int, str, Finding]] = []
+    for term, at in marked.items():
+        bare: list[tuple[int, str]] = []
+        for n, line in lines:
+            plain = re.sub(r"【[^】]*】", lambda m: "\u3000" * len(m.group(0)), line)  # (positions kept)
+            for m in re.finditer(rf"(?<!\w){re.escape(term)}(?!\w)" if term.isascii() else re.escape(term), plain):
+                before, after = plain[m.start() - 1:m.start()], plain[m.end():m.end() + 1]
+                if not (_WORD_CHAR.match(before) or _WORD_CHAR.match(after)):
+                    bare.append((n, line[max(0, m.start() - 10):m.end() + 10].strip("　 ")))
+        if not bare:
+            continue
+        said = dict(term=term, count=len(at), bare=len(bare), context=bare[0][1])
+        out.append((bare[0][0], term, Finding(msg("proof.kind.spelling", lang),
+                           msg("proof.bare_term.book", lang, **said, at=_at([n for n, _ in bare], lang)),
+                           msg("proof.bare_term.file", lang, **said, path=draft_path, line=bare[0][0],
+                               lines=_nums(at), bare_lines=_nums([n for n, _ in bare])), (term,))))
+    return [f for _, _, f in sorted(out, key=lambda found: found[:2])]
 
 
 def _nums(lines: list[int]) -> str:
@@ -481,7 +518,8 @@ def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_
     ``ignore`` names; the draft is also read for slips of the pen (``slips``: a Japanese one by
     the analyser, an English one by ``englishproof``). ``figures``: the
     ``after:`` titles of game.yaml's figures."""
-    found = (near_duplicates(doc, text, draft_path, lang) + disagreeing_numbers(doc, text, draft_path, lang)
+    found = (near_duplicates(doc, text, draft_path, lang) + bare_terms(doc, text, draft_path, lang)
+             + disagreeing_numbers(doc, text, draft_path, lang)
              + count_mismatches(rows, doc, draft_path, lang) + memo_counts(doc, game, draft_path, lang)
              + unlisted_decks(rows, doc, draft_path, lang)
              + placeholders(game, lang) + provisional_counts(rows, lang) + card_terms(game, text, lang, draft_lang)

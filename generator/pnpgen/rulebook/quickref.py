@@ -47,6 +47,10 @@ _HAND = re.compile(r"(?:手札|\bhand\b).*?[０-９0-9]|[０-９0-9].*?(?:手札
                    + _WHICH + r" cards?\b", re.I)
 # a turn's first action, said before its phases
 _FIRST = re.compile(r"^(?:まず|最初に|はじめに|始めに)|^(?:first|on (?:your|their|a player's) turn),?\s", re.I)
+# a word that only ties a sentence to the one before it (「次に、」 "Next,"): the quick reference, which
+# prints the sentence alone, leaves it out (「ただし、」 "However," qualify the rule: they stay)
+_TIE_ON = re.compile(r"^(?:(?:そして|それから|その後|続いて|また|さらに|最終的に)、|(?:次に|最後に)、?)(?=.)"
+                     r"|^(?:next|then|finally|lastly|also|and|after that|at last),\s+(?=\w)", re.I)
 MAX_SETUP = 6
 MAX_SCORING = 4
 
@@ -183,6 +187,28 @@ def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
     # a draft whose one end sentence also names the winner gives it for both
     return QuickReference(turn or steps, (end or end_and_winner)[:2], scoring[-MAX_SCORING:], setup[:MAX_SETUP],
                           setup_steps)
+
+
+def standing_alone(sentence: str) -> str:
+    """A sentence of the rules as the quick reference prints it, away from the sentence before:
+    without a leading 「次に、」「そして、」 "Next," that points back to it (a Latin sentence keeps
+    its capital: "Next, deal five cards." → "Deal five cards.")."""
+    rest = _TIE_ON.sub("", sentence, count=1)
+    if rest == sentence or not rest:
+        return sentence
+    return rest[0].upper() + rest[1:] if rest[0].isascii() and sentence[0].isascii() else rest
+
+
+def printed(lines: list[Line]) -> list[str]:
+    """The lines of a part of the quick reference as printed: each ``standing_alone`` unless the
+    line above it is the sentence it goes on from (「…ＶＰとします。」 then 「そして、…勝利します。」)."""
+    out = []
+    for k, line in enumerate(lines):
+        above = lines[k - 1] if k else None
+        follows = above is not None and above.block is not None and above.block is line.block and \
+            any(above.text + gap + line.text in getattr(line.block, "text", "") for gap in ("", " ", "　"))
+        out.append(line.text if follows else standing_alone(line.text))
+    return out
 
 
 def _first_end(rules: list[Section], latin: bool) -> Line | None:

@@ -42,7 +42,7 @@ from pnpgen.rulebook.inline import Icon, with_icons
 from pnpgen.rulebook.inline import markup as icon_markup
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.piecepics import Faces, Figure, FittedFaces
-from pnpgen.rulebook.quickref import Line, quick_reference
+from pnpgen.rulebook.quickref import Line, printed, quick_reference
 from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.styles import (
     ACCENT,
@@ -475,9 +475,12 @@ class StoryBuilder:
                     for steps in lists for line in steps.lines]
 
         out += self.qr_part("qr_flow", numbered(q.steps))
-        out += self.qr_part("qr_setup", numbered(q.setup_steps) + [(line.text, line) for line in q.setup])
-        out += self.qr_part("qr_end", [(line.text, line) for line in q.end])
-        out += self.qr_part("qr_scoring", [(line.text, line) for line in q.scoring])
+        def alone(lines: list[Line]) -> list[tuple[str, Line]]:
+            return list(zip(printed(lines), lines))
+
+        out += self.qr_part("qr_setup", numbered(q.setup_steps) + alone(q.setup))
+        out += self.qr_part("qr_end", alone(q.end))
+        out += self.qr_part("qr_scoring", alone(q.scoring))
         counted = [r for r in self.rows if r.count_text()]
         if counted:
             sep = "; " if self.marks.latin else "、"
@@ -503,7 +506,10 @@ class StoryBuilder:
 
     def qr_part(self, key: str, lines: list[tuple[str, Line]]) -> list[Flowable]:
         """A titled part of the quick reference: each line with the page that explains it, or
-        「草案に記載なし」."""
+        「草案に記載なし」 (the designer's copy; a book to hand out leaves the part out: its reader
+        has no draft)."""
+        if not lines and self.rules_only:
+            return []
         if not lines:
             return [self.qr_title(key), JPara(self.label("qr_silent"), self.fonts.body, 8, 12, color=NOTE_INK,
                                               left=QR_INDENT, first_indent=QR_INDENT, lang=self.lang)]
