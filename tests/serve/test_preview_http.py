@@ -221,7 +221,8 @@ def test_the_watcher_stopping_by_itself_is_said_on_the_page(tmp_path, monkeypatc
 
 def test_a_broken_save_is_said_in_the_terminal_too(tmp_path, monkeypatch, capsys):
     """American trial: a save that broke the data was said only on the page; the terminal serve
-    runs in says it as watch does (one line, on stderr), and a good save after it says nothing."""
+    runs in says it as watch does (one line, on stderr), and the good save after it says, on
+    stdout, that it is fixed (the error stayed the terminal's last line, as if still there)."""
     import asyncio
 
     import watchfiles
@@ -240,8 +241,10 @@ def test_a_broken_save_is_said_in_the_terminal_too(tmp_path, monkeypatch, capsys
     monkeypatch.setattr(watchfiles, "awatch", saves)
     capsys.readouterr()
     asyncio.run(app._watch(preview))
-    err = capsys.readouterr().err.splitlines()
+    said = capsys.readouterr()
+    err = said.err.splitlines()
     assert len(err) == 1 and err[0].startswith("pnpgen: error: data/test/decks/cards.yaml:"), err
+    assert said.out.splitlines() == ["test: fixed, built again (build/test)"], said.out
     assert preview.state.error == "" and "カード三" in json.dumps(preview.state.decks, ensure_ascii=False)
 
 

@@ -109,9 +109,12 @@ async def _watch(preview: Preview) -> None:
             if not worth_a_build(changes, out) and now == profiles:
                 continue  # nothing, an editor's own files, or our own output
             profiles = now
+            broken = bool(preview.state.error)
             state = await run_in_threadpool(preview.rebuild)
             if state.error:  # said in the terminal too, as watch says it (the page is not always in view)
                 print(shown(state.error), file=sys.stderr, flush=True)
+            elif broken:  # the error above is no longer the news: the terminal's last line said it was
+                print(preview.ws.shown(f"{preview.slug}: fixed, built again ({preview.out_root / preview.slug})"), flush=True)
     except RuntimeError as e:  # watchfiles stopped by itself: the page says so (it was a traceback at Ctrl-C)
         preview.watcher_stopped(str(e))
         print(shown(preview.state.error), file=sys.stderr, flush=True)
