@@ -244,7 +244,11 @@ def test_a_reprint_of_a_one_sided_deck_and_a_two_sided_one_keeps_every_back_behi
     assert [line.split("; ")[-1] for line in manifest["changes"]] == [
         "reprint a-tokens.pdf: sheet 1 (page 1)", "reprint cards.pdf: sheet 1 (pages 1–2)"]
     (ws / "data" / "test" / "decks" / "b-more.yaml").write_text(tokens.read_text(encoding="utf-8"), encoding="utf-8")
-    assert "b-more: new deck, 4 pieces, 1 sheet" in _build(ws)["changes"]
+    manifest = _build(ws)
+    assert "b-more: new deck, 4 pieces, 1 sheet" in manifest["changes"]
+    # its sheets are to print, as reprint.pdf holds them: manifest.json's reprint listed it not at all
+    assert manifest["reprint"] == {"b-more": {"file": "b-more.pdf", "sheets": [1], "pages": [1], "why": ["new deck"]}}
+    assert "トークン2" in PdfReader(out / "reprint.pdf").pages[0].extract_text()
 
 
 def test_a_back_added_to_illustrated_fronts_is_back_changed_not_every_piece_edited(tmp_path, capsys):

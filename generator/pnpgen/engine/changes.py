@@ -120,6 +120,10 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
         old = before.get(deck_id) or before.get(was.get(deck_id, ""))
         if old is None:
             lines.append(f"{deck_id}: new deck, {counted(new['count'], 'piece')}, {counted(new['sheets'], 'sheet')}")
+            if new["file"] and new["pages"]:  # every sheet of it is to print, as reprint.pdf holds it
+                pages = list(range(1, len(new["pages"]) + 1))
+                sheets = sorted({(p - 1) // _per_sheet(new) + 1 for p in pages})
+                reprint[deck_id] = {"file": new["file"], "sheets": sheets, "pages": pages, "why": ["new deck"]}
             continue
         details = reasons(old, new)
         pages = changed_pages(old.get("pages"), new["pages"], old.get("page_art"), new.get("page_art"), _per_sheet(new))
