@@ -104,7 +104,8 @@ def test_the_page_shows_every_face_updates_without_reload_and_keeps_faces_on_a_b
 
 def test_the_picked_face_shows_the_fields_of_the_latest_save(tmp_path):
     """A face picked, then its text edited: the panel shows the new text (it kept the fields of
-    the build before as if they were current); the face deleted: the panel says to pick one."""
+    the build before as if they were current); the face deleted: the panel says to pick one; the
+    game's title edited: the heading says the new one."""
     ws = make_workspace(tmp_path / "ws", ["カード1", "カード2", "カード3"])
     proc, port = _serve(ws, "test", tmp_path / "out")
     driver = _browser()
@@ -124,6 +125,10 @@ def test_the_picked_face_shows_the_fields_of_the_latest_save(tmp_path):
         _wait(driver, "return document.querySelectorAll('#deck-0 .face').length === 2", 5)
         assert driver.find_element("id", "details").text == "Click a face to see its fields and its YAML line."
         assert not driver.find_elements("css selector", ".face.picked")
+        game = ws / "data" / "test" / "game.yaml"  # the heading follows game.yaml's title, without a reload
+        game.write_text(game.read_text(encoding="utf-8").replace("title: テストゲーム", "title: 新しい題"), encoding="utf-8")
+        _wait(driver, "return document.querySelector('header h1').textContent === '新しい題'", 5)
+        assert driver.title == "新しい題 — pnpgen preview"
     finally:
         driver.quit()
         proc.terminate()

@@ -265,3 +265,23 @@ def test_an_english_games_page_is_in_english(tmp_path):
     (ws / "data" / "test" / "game.yaml").write_text("title: [\n", encoding="utf-8")
     preview.built_title = "Tidewater"
     assert page_title(Workspace(ws), "test", preview) == ("Tidewater", "ja")
+
+
+def test_the_page_has_the_title_game_yaml_has_now(tmp_path):
+    """The title edited in game.yaml while the preview runs: the page (and the state the open page
+    redraws from) says the new one; it kept the title the server started with, even on a reload.
+    A broken save keeps the last good build's."""
+    from starlette.testclient import TestClient  # (httpx, anyio: 0.2 s) not at collection
+
+    ws, preview = _preview(tmp_path)
+    game = ws / "data" / "test" / "game.yaml"
+    with TestClient(make_app(preview, "テストゲーム", watch=False), base_url="http://127.0.0.1:8765") as client:
+        game.write_text(game.read_text(encoding="utf-8").replace("title: テストゲーム", "title: 新しい題 <b>"),
+                        encoding="utf-8")
+        preview.rebuild()
+        page = client.get("/").text
+        assert "<title>新しい題 &lt;b&gt; — pnpgen preview</title>" in page and "<h1>新しい題 &lt;b&gt;</h1>" in page
+        assert client.get("/state.json").json()["title"] == "新しい題 <b>"
+        game.write_text("title: [\n", encoding="utf-8")
+        preview.rebuild()
+        assert preview.state.error and "<h1>新しい題 &lt;b&gt;</h1>" in client.get("/").text

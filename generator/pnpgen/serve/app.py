@@ -49,7 +49,8 @@ def make_app(preview: Preview, title: str, watch: bool = True, lang: str = "ja")
     from starlette.routing import Route
 
     async def page(request: Request) -> HTMLResponse:
-        return HTMLResponse(html(preview.state, title, lang), headers={"Cache-Control": "no-store"})
+        shown = preview.state  # the game as last built: its title edited since the server started
+        return HTMLResponse(html(shown, shown.title or title, shown.lang or lang), headers={"Cache-Control": "no-store"})
 
     async def state(request: Request) -> JSONResponse:
         return JSONResponse(preview.state.to_json(), headers={"Cache-Control": "no-store"})

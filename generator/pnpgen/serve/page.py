@@ -96,6 +96,8 @@ function draw(s) {
   const at = picked ? +picked.dataset.face : 0, pick = was ? {deck: was.id, name: was.faces[at].name, at: at,
     faces: was.faces.length, nth: was.faces.slice(0, at).filter(f => f.name === was.faces[at].name).length} : null;
   state = s; document.body.dataset.generation = s.generation;
+  if (s.title) { document.querySelector('header h1').textContent = s.title; document.title = s.title + ' — pnpgen preview'; }
+  if (s.lang) document.documentElement.lang = s.lang;
   const tabs = document.getElementById('tabs'), panes = document.getElementById('panes');
   tabs.replaceChildren(); panes.replaceChildren();
   s.decks.forEach((deck, i) => {
