@@ -393,3 +393,20 @@ def test_diff_names_a_renamed_deck_file_as_the_deck_it_was():
     said = history.markdown(d)
     assert "## Terrain tiles (terrain): 12 → 13\n\n- the deck file renamed: tiles → terrain\n- Marsh: ×6 → ×7\n" in said, said
     assert "added" not in said and "removed" not in said, said
+
+
+def test_a_version_not_there_names_every_version_the_history_holds(tmp_path, monkeypatch):
+    """Nine versions, v10 asked for: the message said "one of v5, v6, v7, v8, v9", as if v1–v4
+    were gone; it names the span the history holds, its tags, latest and previous."""
+    import pytest
+
+    from pnpgen.engine import history
+    from pnpgen.errors import InputError
+
+    monkeypatch.setattr(history, "versions", lambda out, ed: [history.Version(n, {"hash": f"{n:08x}"}) for n in range(1, 10)])
+    monkeypatch.setattr(history, "tags", lambda out, ed: {"playtest-1": 3})
+    with pytest.raises(InputError) as e:
+        history.resolve(tmp_path, "test", "v10")
+    assert e.value.expected == ("a version 'pnpgen log' lists (v1 to v9), a tag (playtest-1), latest, previous, "
+                                "or the start of a hash"), e.value.expected
+    assert history.resolve(tmp_path, "test", "v2").number == 2

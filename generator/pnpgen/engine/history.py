@@ -335,7 +335,7 @@ def resolve(out_root: Path, edition: str, spec: str) -> Version:
     if number is not None and number not in by_number:
         raise InputError(f"tag {spec!r} names v{number}, which the history does not hold (removed or damaged)",
                          path=folder(out_root, edition) / "tags.json", key="version",
-                         expected="one of " + ", ".join(v.name for v in known[-5:]) + " (see 'pnpgen log')")
+                         expected=_which(known, named))
     if number is None and re.fullmatch(r"v?\d+", spec):
         number = int(spec.lstrip("v"))
     if number in by_number:
@@ -343,9 +343,16 @@ def resolve(out_root: Path, edition: str, spec: str) -> Version:
     by_hash = [v for v in known if len(spec) >= 4 and v.hash.startswith(spec.lstrip("#"))]
     if len(by_hash) == 1:
         return by_hash[0]
-    raise InputError(f"no version {spec!r}", key="version",
-                     expected="one of " + ", ".join([v.name for v in known[-5:]] + sorted(named)[:5])
-                     + " (see 'pnpgen log')")
+    raise InputError(f"no version {spec!r}", key="version", expected=_which(known, named))
+
+
+def _which(known: list[Version], named: dict[str, int]) -> str:
+    """The versions a designer may name: the span the history holds (it said "one of v5, v6, v7,
+    v8, v9" of nine versions, as if v1–v4 were gone), the tags, ``latest``, ``previous``."""
+    span = known[0].name if len(known) == 1 else f"{known[0].name} to {known[-1].name}"
+    shown = sorted(named)[:5] + ([f"… {len(named) - 5} more"] if len(named) > 5 else [])
+    tagged = f", a tag ({', '.join(shown)})" if named else ""
+    return f"a version 'pnpgen log' lists ({span}){tagged}, latest, previous, or the start of a hash"
 
 
 def set_tag(out_root: Path, edition: str, name: str, version: Version) -> bytes:
