@@ -206,6 +206,24 @@ def _latest(out_root: Path, edition: str) -> Version | None:
     return None
 
 
+def since_hint(out_root: Path, edition: str, lang: str) -> str:
+    """The reprint file's last line: it holds what the last build changed, and in ``watch`` and
+    ``serve`` each save is a build, so the text edited two saves ago is not in it. The command
+    that reprints everything since the version last tagged (the one printed), when that is older
+    than the last build; else the command with a version to fill in. Only what the history's
+    folder names (no entry is read: this runs on every save)."""
+    game, _, edition_lang = edition.partition(".")
+    command = f"pnpgen reprint --game {game}" + (f" --lang {edition_lang}" if edition_lang else "")
+    numbers = _numbers(out_root, edition)
+    named = {name: n for name, n in tags(out_root, edition).items() if is_tag_name(name) and n in numbers}
+    if not named:
+        return msg("reprint.since_any", lang, command=command)
+    tag = max(named, key=lambda name: (named[name], name))
+    if numbers and named[tag] >= numbers[-1]:
+        return ""  # the tagged version is the last build's: the file holds every change since it
+    return msg("reprint.since_tag", lang, command=f"{command} --since {tag}", tag=tag)
+
+
 def is_tag_name(text: str) -> bool:
     """Whether ``text`` may name a version (``pnpgen tag``): letters, digits, - _ . up to 64, and
     not a version's own name."""
