@@ -537,6 +537,10 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
         if done.history_kept:
             _say(f"kept the {counted(done.history_kept, 'version')} recorded in .history/ and their tags "
                  "(pnpgen clean --history removes them)")
+        for folder in sorted({p.parent for p in done.reprints}):  # the folder a designer expected empty
+            names = ", ".join(p.name for p in done.reprints if p.parent == folder)
+            _say(ws.shown(f"kept {names} in {folder.resolve()}{os.sep}: pnpgen reprint wrote them and no build "
+                          "records them (remove them yourself if they can go)"))
     return 0
 
 
