@@ -231,6 +231,11 @@ def test_clean_keeps_the_versions_and_tags_a_reprint_starts_from(tmp_path, capsy
     assert "カード1" in (ws / "build" / "test" / "reprint-since-v1.txt").read_text(encoding="utf-8")
     assert run(ws, "clean", "--game", "test", "--history") == 0
     assert not (ws / "build" / ".history" / "test").exists()
+    # pnpgen reprint's files stay (no build records them), and the clean says so: the folder a
+    # designer cleaned to start afresh still held them, unnamed
+    assert sorted(p.name for p in (ws / "build" / "test").iterdir()) == ["reprint-since-v1.pdf", "reprint-since-v1.txt"]
+    assert ("kept reprint-since-v1.pdf, reprint-since-v1.txt in build/test/: pnpgen reprint wrote them and no build "
+            "records them (remove them yourself if they can go)") in capsys.readouterr().out.splitlines()
 
 
 def test_two_copies_of_a_workspace_build_the_same_bytes(tmp_path, capsys):

@@ -171,7 +171,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     every save after one is made while the watcher runs (nothing is built while it is there)."""
     from watchfiles import watch as watch_files
 
-    from pnpgen.engine.fresh import profile_stamps, watched, worth_a_build
+    from pnpgen.engine.fresh import present_inputs, profile_stamps, watched, worth_a_build
     from pnpgen.engine.output import claim
     from pnpgen.engine.warm import Warm
     from pnpgen.errors import InputError
@@ -193,32 +193,48 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
         except InputError as e:
             print(f"pnpgen: error: {shown(ws.shown(str(e)))}", file=sys.stderr, flush=True)
 
-    builds = 1
+    builds = 0
     folders = watched(ws, args.game)  # (no link below them out of the workspace)
+    present = folders
     claim(args.out or ws.root / "build", ws.input_folders)  # an --out no save can make right: exit 2 now
     out = (args.out or ws.root / "build").resolve()
-    ready = False
     # yield_on_timeout: an empty set every 200 ms without changes, the first one once the watcher
     # runs. The first build starts only then, so a save made while it builds (after it read the
     # file) is seen by the watcher and built next, and "watching" is said when no save can be missed.
     profiles = profile_stamps(ws)  # printers.yaml: looked at on every tick (a file beside the folders)
     with warm:
-        for changes in _stopped_said(watch_files(*folders, debounce=200, step=WATCH_STEP_MS, rust_timeout=200,
-                                                 yield_on_timeout=True)):
-            if not ready:
-                ready = True
-                once()  # whatever was saved before this is in this build
-                _say(f"watching {', '.join(str(f.relative_to(ws.root)) for f in folders)} and printers.yaml "
-                     "(Ctrl-C to stop)")
-                continue
-            now = profile_stamps(ws)
-            if not worth_a_build(changes, out) and now == profiles:
-                continue  # nothing, an editor's own files, or our own output (an --out inside a watched folder)
-            profiles = now
-            once()
-            builds += 1
-            if args.max_builds and builds >= args.max_builds:
+        while not (args.max_builds and builds >= args.max_builds):
+            ready = moved = False
+            for changes in _stopped_said(watch_files(*folders, debounce=200, step=WATCH_STEP_MS, rust_timeout=200,
+                                                     yield_on_timeout=True)):
+                if not ready:
+                    ready = True
+                    once()  # whatever was saved before this is in this build
+                    builds += 1
+                    _say(f"watching {', '.join(str(f.relative_to(ws.root)) for f in folders)} and printers.yaml "
+                         "(Ctrl-C to stop)")
+                    if builds == 1:
+                        continue  # (--max-builds counts the builds of saves after the first)
+                elif present_inputs(ws, args.game) != present:
+                    moved = True  # a folder the build reads made (or removed) since: watched from now on, and built
+                    break
+                else:
+                    now = profile_stamps(ws)
+                    if not worth_a_build(changes, out) and now == profiles:
+                        continue  # nothing, an editor's own files, or our own output (an --out inside a watched folder)
+                    profiles = now
+                    once()
+                    builds += 1
+                if args.max_builds and builds >= args.max_builds:
+                    break
+            if not moved:
                 break
+            present = present_inputs(ws, args.game)
+            try:
+                folders = watched(ws, args.game)
+            except InputError as e:  # a link out of the workspace below the new folder: said, and not followed
+                print(f"pnpgen: error: {shown(ws.shown(str(e)))}", file=sys.stderr, flush=True)
+                folders = [f for f in folders if f.is_dir()]
     return 0
 
 
@@ -537,6 +553,10 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
         if done.history_kept:
             _say(f"kept the {counted(done.history_kept, 'version')} recorded in .history/ and their tags "
                  "(pnpgen clean --history removes them)")
+        for folder in sorted({p.parent for p in done.reprints}):  # the folder a designer expected empty
+            names = ", ".join(p.name for p in done.reprints if p.parent == folder)
+            _say(ws.shown(f"kept {names} in {folder.resolve()}{os.sep}: pnpgen reprint wrote them and no build "
+                          "records them (remove them yourself if they can go)"))
     return 0
 
 

@@ -393,3 +393,46 @@ def test_diff_names_a_renamed_deck_file_as_the_deck_it_was():
     said = history.markdown(d)
     assert "## Terrain tiles (terrain): 12 → 13\n\n- the deck file renamed: tiles → terrain\n- Marsh: ×6 → ×7\n" in said, said
     assert "added" not in said and "removed" not in said, said
+
+
+def test_a_version_not_there_names_every_version_the_history_holds(tmp_path, monkeypatch):
+    """Nine versions, v10 asked for: the message said "one of v5, v6, v7, v8, v9", as if v1–v4
+    were gone; it names the span the history holds, its tags, latest and previous."""
+    import pytest
+
+    from pnpgen.engine import history
+    from pnpgen.errors import InputError
+
+    monkeypatch.setattr(history, "versions", lambda out, ed: [history.Version(n, {"hash": f"{n:08x}"}) for n in range(1, 10)])
+    monkeypatch.setattr(history, "tags", lambda out, ed: {"playtest-1": 3})
+    with pytest.raises(InputError) as e:
+        history.resolve(tmp_path, "test", "v10")
+    assert e.value.expected == ("a version 'pnpgen log' lists (v1 to v9), a tag (playtest-1), latest, previous, "
+                                "or the start of a hash"), e.value.expected
+    assert history.resolve(tmp_path, "test", "v2").number == 2
+
+
+def test_the_reprint_list_says_how_to_reprint_everything_since_the_version_printed(tmp_path, capsys, built_copy):
+    """In watch and serve each save is a build, and reprint.txt holds the last one's changes only:
+    a text edited two saves ago was in no reprint the designer saw. Its last line gives the command
+    for every copy changed since the latest tagged version (none when that is the last build)."""
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)  # v1
+    listed = ws / "build" / "test" / "reprint.txt"
+    _edit(ws, "text: 本文カード2}", "text: 直した2}")
+    _build(ws)  # v2
+    assert listed.read_text(encoding="utf-8").splitlines()[-1].endswith(
+        "印刷した版から変わった分すべて：pnpgen reprint --game test --since VERSION"
+        "（VERSION は 'pnpgen log' に並ぶ版。'pnpgen tag' で印刷した版に名前を付けられます）")
+    assert run(ws, "tag", "--game", "test", "printed") == 0  # v2 printed
+    _edit(ws, "text: 本文カード3}", "text: 直した3}")
+    _build(ws)  # v3: the file holds every change since v2
+    assert "pnpgen reprint" not in listed.read_text(encoding="utf-8")
+    _edit(ws, "text: 本文カード4}", "text: 直した4}")
+    _build(ws)  # v4: カード3's edit is not in it
+    said = listed.read_text(encoding="utf-8")
+    assert "カード3" not in said and said.splitlines()[-1].endswith(
+        "名前の付いた最新の版 printed から変わった分すべて：pnpgen reprint --game test --since printed")
+    capsys.readouterr()
+    assert run(ws, "reprint", "--game", "test", "--since", "printed") == 0
+    since = (ws / "build" / "test" / "reprint-since-v2.txt").read_text(encoding="utf-8")
+    assert "1 × カード3" in since and "1 × カード4" in since and "pnpgen reprint" not in since

@@ -174,6 +174,24 @@ def test_a_card_deleted_that_leaves_one_sheet_fewer_reprints_no_sheet_whose_card
     assert line == "cards: 8 → 8 (sheets changed); reprint cards.pdf: sheet 1 (pages 1–2)", line
 
 
+def test_cards_only_moved_in_the_deck_file_are_nothing_to_reprint(tmp_path):
+    """Two cards swapped in the deck file: the sheets hold the same copies in another order, so
+    the line says there is nothing to reprint (it said "reprint cards.pdf: sheet 1" for cards the
+    designer already has) and no reprint file is written."""
+    ws = make_workspace(tmp_path / "ws", pieces=NAMES[:10])
+    _build(ws)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    a, b = "  - {name: カード2, text: 本文カード2}\n", "  - {name: カード3, text: 本文カード3}\n"
+    deck.write_text(text.replace(a + b, b + a), encoding="utf-8")
+    manifest = _build(ws)
+    line = manifest["changes"][0]
+    assert line == "cards: 10 → 10 (order changed); nothing to reprint (cards.pdf: sheet 1 (pages 1–2) rearranged)", line
+    assert manifest["reprint"]["cards"]["sheets"] == [1]  # named, for a set printed whole
+    assert not (ws / "build" / "test" / "reprint.pdf").exists()
+    assert not (ws / "build" / "test" / "reprint.txt").exists()
+
+
 def test_after_an_upgrade_the_first_build_still_reports_its_changes_and_removes_what_it_no_longer_makes(tmp_path):
     """The last build's state written by another pnpgen (an upgrade): the first build still says
     what changed since it (its decks are compared) and removes the files of a deck that is gone,
@@ -226,7 +244,11 @@ def test_a_reprint_of_a_one_sided_deck_and_a_two_sided_one_keeps_every_back_behi
     assert [line.split("; ")[-1] for line in manifest["changes"]] == [
         "reprint a-tokens.pdf: sheet 1 (page 1)", "reprint cards.pdf: sheet 1 (pages 1–2)"]
     (ws / "data" / "test" / "decks" / "b-more.yaml").write_text(tokens.read_text(encoding="utf-8"), encoding="utf-8")
-    assert "b-more: new deck, 4 pieces, 1 sheet" in _build(ws)["changes"]
+    manifest = _build(ws)
+    assert "b-more: new deck, 4 pieces, 1 sheet" in manifest["changes"]
+    # its sheets are to print, as reprint.pdf holds them: manifest.json's reprint listed it not at all
+    assert manifest["reprint"] == {"b-more": {"file": "b-more.pdf", "sheets": [1], "pages": [1], "why": ["new deck"]}}
+    assert "トークン2" in PdfReader(out / "reprint.pdf").pages[0].extract_text()
 
 
 def test_a_back_added_to_illustrated_fronts_is_back_changed_not_every_piece_edited(tmp_path, capsys):

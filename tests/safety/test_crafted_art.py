@@ -55,6 +55,7 @@ def test_a_png_whose_data_is_not_whole_is_one_line_and_keeps_the_outputs(tmp_pat
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "Traceback" not in err and "a.png" in err
+    assert "the image art/a.png" in err, err  # where the designer finds it (it said "a.png" where the file is checked whole)
     assert (ws / "build" / "test" / "cards.pdf").read_bytes() == kept
 
 

@@ -102,6 +102,39 @@ def test_the_page_shows_every_face_updates_without_reload_and_keeps_faces_on_a_b
         proc.wait(10)
 
 
+def test_the_picked_face_shows_the_fields_of_the_latest_save(tmp_path):
+    """A face picked, then its text edited: the panel shows the new text (it kept the fields of
+    the build before as if they were current); the face deleted: the panel says to pick one; the
+    game's title edited: the heading says the new one."""
+    ws = make_workspace(tmp_path / "ws", ["カード1", "カード2", "カード3"])
+    proc, port = _serve(ws, "test", tmp_path / "out")
+    driver = _browser()
+    try:
+        driver.get(_answering(proc, port))
+        _wait(driver, "return document.querySelectorAll('#deck-0 .face').length === 3", 5)
+        driver.find_elements("css selector", "#deck-0 .face")[1].click()
+        assert "本文カード2" in driver.find_element("id", "details").text
+        time.sleep(0.5)  # the watcher is running
+        deck = ws / "data" / "test" / "decks" / "cards.yaml"
+        deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード2", "本文を直した"), encoding="utf-8")
+        _wait(driver, "return document.getElementById('details').textContent.includes('本文を直した')", 5)
+        assert "本文カード2" not in driver.find_element("id", "details").text
+        assert driver.execute_script("return document.querySelector('.face.picked').dataset.face") == "1"
+        deck.write_text(deck.read_text(encoding="utf-8").replace("  - {name: カード2, text: 本文を直した}\n", ""),
+                        encoding="utf-8")
+        _wait(driver, "return document.querySelectorAll('#deck-0 .face').length === 2", 5)
+        assert driver.find_element("id", "details").text == "Click a face to see its fields and its YAML line."
+        assert not driver.find_elements("css selector", ".face.picked")
+        game = ws / "data" / "test" / "game.yaml"  # the heading follows game.yaml's title, without a reload
+        game.write_text(game.read_text(encoding="utf-8").replace("title: テストゲーム", "title: 新しい題"), encoding="utf-8")
+        _wait(driver, "return document.querySelector('header h1').textContent === '新しい題'", 5)
+        assert driver.title == "新しい題 — pnpgen preview"
+    finally:
+        driver.quit()
+        proc.terminate()
+        proc.wait(10)
+
+
 @pytest.mark.skipif(not os.environ.get("PNPGEN_SCREENSHOT"), reason="set PNPGEN_SCREENSHOT=path.png to take README's screenshot")
 def test_screenshot_of_the_preview(tmp_path):
     proc, port = _serve(REPO, "populous", tmp_path / "out")

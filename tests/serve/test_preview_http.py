@@ -221,7 +221,8 @@ def test_the_watcher_stopping_by_itself_is_said_on_the_page(tmp_path, monkeypatc
 
 def test_a_broken_save_is_said_in_the_terminal_too(tmp_path, monkeypatch, capsys):
     """American trial: a save that broke the data was said only on the page; the terminal serve
-    runs in says it as watch does (one line, on stderr), and a good save after it says nothing."""
+    runs in says it as watch does (one line, on stderr), and the good save after it says, on
+    stdout, that it is fixed (the error stayed the terminal's last line, as if still there)."""
     import asyncio
 
     import watchfiles
@@ -240,8 +241,10 @@ def test_a_broken_save_is_said_in_the_terminal_too(tmp_path, monkeypatch, capsys
     monkeypatch.setattr(watchfiles, "awatch", saves)
     capsys.readouterr()
     asyncio.run(app._watch(preview))
-    err = capsys.readouterr().err.splitlines()
+    said = capsys.readouterr()
+    err = said.err.splitlines()
     assert len(err) == 1 and err[0].startswith("pnpgen: error: data/test/decks/cards.yaml:"), err
+    assert said.out.splitlines() == ["test: fixed, built again (build/test)"], said.out
     assert preview.state.error == "" and "カード三" in json.dumps(preview.state.decks, ensure_ascii=False)
 
 
@@ -262,3 +265,23 @@ def test_an_english_games_page_is_in_english(tmp_path):
     (ws / "data" / "test" / "game.yaml").write_text("title: [\n", encoding="utf-8")
     preview.built_title = "Tidewater"
     assert page_title(Workspace(ws), "test", preview) == ("Tidewater", "ja")
+
+
+def test_the_page_has_the_title_game_yaml_has_now(tmp_path):
+    """The title edited in game.yaml while the preview runs: the page (and the state the open page
+    redraws from) says the new one; it kept the title the server started with, even on a reload.
+    A broken save keeps the last good build's."""
+    from starlette.testclient import TestClient  # (httpx, anyio: 0.2 s) not at collection
+
+    ws, preview = _preview(tmp_path)
+    game = ws / "data" / "test" / "game.yaml"
+    with TestClient(make_app(preview, "テストゲーム", watch=False), base_url="http://127.0.0.1:8765") as client:
+        game.write_text(game.read_text(encoding="utf-8").replace("title: テストゲーム", "title: 新しい題 <b>"),
+                        encoding="utf-8")
+        preview.rebuild()
+        page = client.get("/").text
+        assert "<title>新しい題 &lt;b&gt; — pnpgen preview</title>" in page and "<h1>新しい題 &lt;b&gt;</h1>" in page
+        assert client.get("/state.json").json()["title"] == "新しい題 <b>"
+        game.write_text("title: [\n", encoding="utf-8")
+        preview.rebuild()
+        assert preview.state.error and "<h1>新しい題 &lt;b&gt;</h1>" in client.get("/").text

@@ -218,10 +218,7 @@ class ArtFolder:
         path = self.find(rel, where, key, in_templates)
         cached = self._info.get(path)
         if cached is None:
-            if self._resolved is None:
-                self._resolved = self.root.resolve()
-            in_art = path.is_relative_to(self._resolved)
-            name = f"art/{rel}" if in_art or self.templates is None else f"templates/{self.templates.name}/{rel}"
+            name = self._named(path, rel)
             known = self.sizes.get(path) if self.sizes is not None else None
             if known is not None:
                 cached = self._info[path] = ArtInfo(path, name, *known)
@@ -230,6 +227,14 @@ class ArtFolder:
                 if self.sizes is not None:
                     self.sizes.learn(path, cached)
         return cached
+
+    def _named(self, path: Path, rel: str) -> str:
+        """The picture as messages name it, where the designer finds it: ``art/<rel>``, or
+        ``templates/<game>/<rel>`` for one beside the templates."""
+        if self._resolved is None:
+            self._resolved = self.root.resolve()
+        in_art = path.is_relative_to(self._resolved)
+        return f"art/{rel}" if in_art or self.templates is None else f"templates/{self.templates.name}/{rel}"
 
     def check(self, href: str, where: Where | Path | str | None = None) -> ArtInfo:
         """The file an ``<image href>`` names, found and readable (else InputError at ``where``):
@@ -247,7 +252,7 @@ class ArtFolder:
         key = (picture_hash(raw), background)
         out = self._bytes.pop(key, None)
         if out is None:
-            out = print_bytes(raw, background, rel, where)
+            out = print_bytes(raw, background, self._named(path, rel), where)
             self._held += len(out)
         self._bytes[key] = out  # kept while it fits: a frame every card shows is the same bytes object on every face
         while self._held > BYTES_BUDGET and len(self._bytes) > 1:

@@ -120,6 +120,10 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
         old = before.get(deck_id) or before.get(was.get(deck_id, ""))
         if old is None:
             lines.append(f"{deck_id}: new deck, {counted(new['count'], 'piece')}, {counted(new['sheets'], 'sheet')}")
+            if new["file"] and new["pages"]:  # every sheet of it is to print, as reprint.pdf holds it
+                pages = list(range(1, len(new["pages"]) + 1))
+                sheets = sorted({(p - 1) // _per_sheet(new) + 1 for p in pages})
+                reprint[deck_id] = {"file": new["file"], "sheets": sheets, "pages": pages, "why": ["new deck"]}
             continue
         details = reasons(old, new)
         pages = changed_pages(old.get("pages"), new["pages"], old.get("page_art"), new.get("page_art"), _per_sheet(new))
@@ -127,8 +131,9 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
             if deck_id in was:  # a deck file renamed, nothing in it changed
                 lines.append(f"{deck_id}: the deck {was[deck_id]} renamed, nothing to reprint")
             continue
+        moved_only = not details and rearranged_only(old, new)
         if not details:
-            details = ["sheets changed"]
+            details = ["order changed" if moved_only else "sheets changed"]
         shown = details if len(details) <= SHOWN else [*details[:SHOWN], f"and {len(details) - SHOWN} more: manifest.json, reprint"]
         line = f"{deck_id}{f' (was {was[deck_id]})' if deck_id in was else ''}: {old['count']} → {new['count']} ({', '.join(shown)})"
         if new["sheets"] != old["sheets"]:
@@ -137,6 +142,8 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
         if new["file"] and pages and copies_taken_out_only(old, new):  # cards moved up where one was taken out
             line += (f"; nothing to reprint, pieces to pull out only ({new['file']}: "
                      f"{numbered('sheet', sheets)} ({numbered('page', pages)}) rearranged)")
+        elif new["file"] and pages and moved_only:  # the same copies in another order: none to print
+            line += f"; nothing to reprint ({new['file']}: {numbered('sheet', sheets)} ({numbered('page', pages)}) rearranged)"
         elif new["file"] and pages:
             line += f"; reprint {new['file']}: {numbered('sheet', sheets)} ({numbered('page', pages)})"
         elif new["file"]:
@@ -177,6 +184,17 @@ def copies_taken_out_only(old: dict[str, Any], new: dict[str, Any]) -> bool:
     for front, back, n, _label, *art in new.get("pairs", []):
         now[(front, back, *art) if painted else (front, back)] += n
     return not (now - before) and bool(before - now)
+
+
+def rearranged_only(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Are the deck's copies the very ones printed before, only in another order (pieces moved in
+    the deck file)? Then no sheet holds a card to print again. The same copies in the same order
+    on other sheets (another paper or stock) are printed again."""
+    def printed(deck: dict[str, Any]) -> list[tuple]:
+        return [(front, back, n, *art) for front, back, n, _label, *art in deck.get("pairs", [])]
+
+    before, now = printed(old), printed(new)
+    return bool(before) and Counter(before) == Counter(now) and before != now
 
 
 SHOWN = 10  # reasons named on the build's line; manifest.json's reprint.<deck>.why holds them all

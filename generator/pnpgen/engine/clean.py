@@ -37,6 +37,7 @@ class Cleaned:
     left: list[Path] = field(default_factory=list)  # folders whose record this machine did not seal: untouched
     linked: list[Path] = field(default_factory=list)  # links where a recorded folder was: nothing removed through them
     history_kept: int = 0  # versions recorded in .history/, kept (without --history)
+    reprints: list[Path] = field(default_factory=list)  # pnpgen reprint's files, which no build records: kept
     cache_linked: Path | None = None  # <out>/.cache, the records, a link: nothing done (as a build refuses it)
 
 
@@ -106,6 +107,8 @@ def clean(out_root: Path, game: str | None = None, history: bool = False) -> Cle
         remove_stray_temps([cache.root, *(f for f in touched if not f.is_symlink())], cache.root.parent)
         for folder in sorted(touched | {cache.root}):
             _remove_empty(folder)
+        done.reprints = [p for folder in sorted(touched) if folder.is_dir() and not folder.is_symlink()
+                         for p in sorted(folder.glob("reprint-since-*")) if p.is_file() and not p.is_symlink()]
     own = {LOCK_NAME, MARKER_NAME}  # the lock and the marker that says the folder is pnpgen's
     if game is None and {p.name for p in out_root.iterdir()} <= own:
         for name in own:

@@ -52,6 +52,13 @@ def inputs_of(ws: Workspace, slug: str) -> list[Path]:
     return [ws.data / slug, ws.templates / slug, ws.templates / "common", ws.fonts, ws.root / "layouts", ws.root / "sheets"]
 
 
+def present_inputs(ws: Workspace, slug: str) -> list[Path]:
+    """The folders a game's build reads that are there now: ``watch`` and ``serve`` look on every
+    tick, and watch one made since they started (``templates/<game>/`` written by ``pnpgen layout
+    export`` for a game ``pnpgen new`` made: its saves were never seen)."""
+    return [f for f in inputs_of(ws, slug) if f.is_dir()]
+
+
 def watched(ws: Workspace, slug: str) -> list[Path]:
     """The folders ``watch`` and ``serve`` watch: ``inputs_of`` that exist. The watcher (watchfiles)
     follows every link below them, so a link to a folder outside the workspace — which no build reads
@@ -59,7 +66,7 @@ def watched(ws: Workspace, slug: str) -> list[Path]:
     and rebuild on whatever changes there: such a link is an InputError naming it, before anything
     is watched. A link to a folder of the workspace, or of a watched folder's own place (the fonts
     folder may be a link), is followed."""
-    folders = [f for f in inputs_of(ws, slug) if f.is_dir()]
+    folders = present_inputs(ws, slug)
     places = [ws.root.resolve(), *(f.resolve() for f in folders)]
     for folder in folders:
         for below, dirs, files in os.walk(folder):  # links are listed, never followed

@@ -206,6 +206,24 @@ def _latest(out_root: Path, edition: str) -> Version | None:
     return None
 
 
+def since_hint(out_root: Path, edition: str, lang: str) -> str:
+    """The reprint file's last line: it holds what the last build changed, and in ``watch`` and
+    ``serve`` each save is a build, so the text edited two saves ago is not in it. The command
+    that reprints everything since the version last tagged (the one printed), when that is older
+    than the last build; else the command with a version to fill in. Only what the history's
+    folder names (no entry is read: this runs on every save)."""
+    game, _, edition_lang = edition.partition(".")
+    command = f"pnpgen reprint --game {game}" + (f" --lang {edition_lang}" if edition_lang else "")
+    numbers = _numbers(out_root, edition)
+    named = {name: n for name, n in tags(out_root, edition).items() if is_tag_name(name) and n in numbers}
+    if not named:
+        return msg("reprint.since_any", lang, command=command)
+    tag = max(named, key=lambda name: (named[name], name))
+    if numbers and named[tag] >= numbers[-1]:
+        return ""  # the tagged version is the last build's: the file holds every change since it
+    return msg("reprint.since_tag", lang, command=f"{command} --since {tag}", tag=tag)
+
+
 def is_tag_name(text: str) -> bool:
     """Whether ``text`` may name a version (``pnpgen tag``): letters, digits, - _ . up to 64, and
     not a version's own name."""
@@ -335,7 +353,7 @@ def resolve(out_root: Path, edition: str, spec: str) -> Version:
     if number is not None and number not in by_number:
         raise InputError(f"tag {spec!r} names v{number}, which the history does not hold (removed or damaged)",
                          path=folder(out_root, edition) / "tags.json", key="version",
-                         expected="one of " + ", ".join(v.name for v in known[-5:]) + " (see 'pnpgen log')")
+                         expected=_which(known, named))
     if number is None and re.fullmatch(r"v?\d+", spec):
         number = int(spec.lstrip("v"))
     if number in by_number:
@@ -343,9 +361,16 @@ def resolve(out_root: Path, edition: str, spec: str) -> Version:
     by_hash = [v for v in known if len(spec) >= 4 and v.hash.startswith(spec.lstrip("#"))]
     if len(by_hash) == 1:
         return by_hash[0]
-    raise InputError(f"no version {spec!r}", key="version",
-                     expected="one of " + ", ".join([v.name for v in known[-5:]] + sorted(named)[:5])
-                     + " (see 'pnpgen log')")
+    raise InputError(f"no version {spec!r}", key="version", expected=_which(known, named))
+
+
+def _which(known: list[Version], named: dict[str, int]) -> str:
+    """The versions a designer may name: the span the history holds (it said "one of v5, v6, v7,
+    v8, v9" of nine versions, as if v1–v4 were gone), the tags, ``latest``, ``previous``."""
+    span = known[0].name if len(known) == 1 else f"{known[0].name} to {known[-1].name}"
+    shown = sorted(named)[:5] + ([f"… {len(named) - 5} more"] if len(named) > 5 else [])
+    tagged = f", a tag ({', '.join(shown)})" if named else ""
+    return f"a version 'pnpgen log' lists ({span}){tagged}, latest, previous, or the start of a hash"
 
 
 def set_tag(out_root: Path, edition: str, name: str, version: Version) -> bytes:

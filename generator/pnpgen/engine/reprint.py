@@ -110,9 +110,9 @@ def _renamed(before: dict[str, Any], deck, labels_now: set[str]) -> set[str]:
 
 
 def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, Any], name: str = "reprint",
-                  since: str = "") -> dict[str, bytes]:
-    """``<name>.pdf`` (when there are copies to add) and ``<name>.txt``; empty when no copy was
-    added, changed or removed since ``before``."""
+                  since: str = "", hint: str = "") -> dict[str, bytes]:
+    """``<name>.pdf`` (when there are copies to add) and ``<name>.txt``, ``hint`` its last line;
+    empty when no copy was added, changed or removed since ``before``."""
     decks = deck_reprints(result, before)
     if not decks:
         return {}
@@ -160,6 +160,8 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
             lines.append("  " + msg("reprint.pull", lang, copies=_copies(sum(dr.pull.values()), lang)))
             lines += [f"    {n} × {piece}" for piece, n in dr.pull.items()]
         lines.append("")
+    if hint:
+        lines += [hint, ""]
     files = {f"{name}.txt": "\n".join(lines).encode()}
     if pages:
         files[f"{name}.pdf"] = write_document(PagePlan(f"{game.title} — reprint", pages), result.arts, font,

@@ -14,7 +14,7 @@ from types import FrameType
 from pnpgen import INTERRUPTED
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
-from pnpgen.engine.fresh import profile_stamps, worth_a_build
+from pnpgen.engine.fresh import present_inputs, profile_stamps, worth_a_build
 from pnpgen.engine.output import claim
 from pnpgen.errors import InputError
 from pnpgen.safetext import shown
@@ -49,7 +49,8 @@ def make_app(preview: Preview, title: str, watch: bool = True, lang: str = "ja")
     from starlette.routing import Route
 
     async def page(request: Request) -> HTMLResponse:
-        return HTMLResponse(html(preview.state, title, lang), headers={"Cache-Control": "no-store"})
+        shown = preview.state  # the game as last built: its title edited since the server started
+        return HTMLResponse(html(shown, shown.title or title, shown.lang or lang), headers={"Cache-Control": "no-store"})
 
     async def state(request: Request) -> JSONResponse:
         return JSONResponse(preview.state.to_json(), headers={"Cache-Control": "no-store"})
@@ -97,24 +98,49 @@ def make_app(preview: Preview, title: str, watch: bool = True, lang: str = "ja")
 
 
 async def _watch(preview: Preview) -> None:
-    """Rebuild on every save of what the game's build reads (as ``pnpgen watch`` does)."""
-    from starlette.concurrency import run_in_threadpool
+    """Rebuild on every save of what the game's build reads (as ``pnpgen watch`` does), and watch
+    a folder the build reads made since the start (then build what it holds)."""
     from watchfiles import awatch
 
     out = preview.out_root.resolve()
     profiles = profile_stamps(preview.ws)  # printers.yaml: looked at on every tick, as watch does
+    folders = present = preview.folders()
+    anew = False  # the watcher started again on other folders: build once it runs (no save missed)
     try:
-        async for changes in awatch(*preview.folders(), debounce=200, step=50, rust_timeout=500, yield_on_timeout=True):
-            now = profile_stamps(preview.ws)
-            if not worth_a_build(changes, out) and now == profiles:
-                continue  # nothing, an editor's own files, or our own output
-            profiles = now
-            state = await run_in_threadpool(preview.rebuild)
-            if state.error:  # said in the terminal too, as watch says it (the page is not always in view)
-                print(shown(state.error), file=sys.stderr, flush=True)
+        while True:
+            moved = False
+            async for changes in awatch(*folders, debounce=200, step=50, rust_timeout=500, yield_on_timeout=True):
+                if present_inputs(preview.ws, preview.slug) != present:
+                    moved = True  # a folder the build reads made (or removed) since: watched from now on
+                    break
+                now = profile_stamps(preview.ws)
+                if anew or worth_a_build(changes, out) or now != profiles:  # (else nothing, an editor's own files, our output)
+                    anew, profiles = False, now
+                    await _rebuilt(preview)
+            if not moved:
+                return
+            present = present_inputs(preview.ws, preview.slug)
+            try:
+                folders = preview.folders()
+            except InputError:  # a link out below the new folder: not followed (the rebuild says it)
+                folders = [f for f in folders if f.is_dir()]
+            anew = True
     except RuntimeError as e:  # watchfiles stopped by itself: the page says so (it was a traceback at Ctrl-C)
         preview.watcher_stopped(str(e))
         print(shown(preview.state.error), file=sys.stderr, flush=True)
+
+
+async def _rebuilt(preview: Preview) -> None:
+    """Build on a save; its error said in the terminal too, as watch says it (the page is not
+    always in view), and the save that fixes it too (the error stayed the terminal's last line)."""
+    from starlette.concurrency import run_in_threadpool
+
+    broken = bool(preview.state.error)
+    state = await run_in_threadpool(preview.rebuild)
+    if state.error:
+        print(shown(state.error), file=sys.stderr, flush=True)
+    elif broken:
+        print(preview.ws.shown(f"{preview.slug}: fixed, built again ({preview.out_root / preview.slug})"), flush=True)
 
 
 def port_free(port: int) -> None:

@@ -39,9 +39,9 @@ def html(state: State, title: str, lang: str = "ja") -> str:
 <div id="note">{note}</div></div>
 <header><h1>{escape(title)}</h1><nav id="tabs">{''.join(tabs)}</nav></header>
 <main id="panes">{''.join(panes)}</main>
-<aside><h2>Selected face</h2><div id="details">Click a face to see its fields and its YAML line.</div>
+<aside><h2>Selected face</h2><div id="details">{escape(PICK)}</div>
 <h2>Last change</h2><ul id="changes">{changes}</ul><pre id="reprint">{escape(state.reprint)}</pre></aside>
-<script>const STALE = {json.dumps(STALE)}, NOTHING = {json.dumps(NOTHING)};{SCRIPT}</script>
+<script>const STALE = {json.dumps(STALE)}, NOTHING = {json.dumps(NOTHING)}, PICK = {json.dumps(PICK)};{SCRIPT}</script>
 </body></html>
 """
 
@@ -56,6 +56,7 @@ def banner_note(error: str, shown: bool) -> str:
 
 
 STALE = "Below: the last good build. Fix the line above and save: the page updates."
+PICK = "Click a face to see its fields and its YAML line."
 NOTHING = "No good build of this game to show yet. Fix the line above and save: the page fills in."
 
 CSS = """
@@ -91,7 +92,12 @@ function draw(s) {
     !s.error ? '' : (good.decks.length || good.sheets.length) ? STALE : NOTHING;
   if (state && s.error) return;  // a broken save: the last good faces stay
   const open = (document.querySelector('.tab.on') || {dataset: {}}).dataset.pane;
+  const picked = document.querySelector('.face.picked'), was = picked && state ? state.decks[+picked.dataset.deck] : null;
+  const at = picked ? +picked.dataset.face : 0, pick = was ? {deck: was.id, name: was.faces[at].name, at: at,
+    faces: was.faces.length, nth: was.faces.slice(0, at).filter(f => f.name === was.faces[at].name).length} : null;
   state = s; document.body.dataset.generation = s.generation;
+  if (s.title) { document.querySelector('header h1').textContent = s.title; document.title = s.title + ' — pnpgen preview'; }
+  if (s.lang) document.documentElement.lang = s.lang;
   const tabs = document.getElementById('tabs'), panes = document.getElementById('panes');
   tabs.replaceChildren(); panes.replaceChildren();
   s.decks.forEach((deck, i) => {
@@ -110,6 +116,18 @@ function draw(s) {
   document.getElementById('changes').replaceChildren(...s.changes.map(c => el('li', '', c)));
   document.getElementById('reprint').textContent = s.reprint;
   show(document.getElementById(open) ? open : (s.decks.length ? 'deck-0' : 'sheets'));
+  repick(pick);
+}
+// The face picked before a rebuild, picked again with the fields this build has (its deck by id,
+// the face by name and which of that name, or in its place when only its name changed); gone, the
+// panel says to pick one: it showed the fields of the build before as if they were current.
+function repick(pick) {
+  if (!pick) return;
+  const d = state.decks.findIndex(deck => deck.id === pick.deck), faces = d < 0 ? [] : state.decks[d].faces;
+  const same = faces.map((f, n) => [f, n]).filter(([f]) => f.name === pick.name);
+  if (same.length) details(d, same[Math.min(pick.nth, same.length - 1)][1]);
+  else if (faces.length === pick.faces) details(d, pick.at);
+  else document.getElementById('details').textContent = PICK;
 }
 document.addEventListener('click', e => { const t = e.target.closest('.tab'); if (t) show(t.dataset.pane);
   const f = e.target.closest('.face'); if (f && state) details(+f.dataset.deck, +f.dataset.face); });

@@ -69,10 +69,12 @@ class State:
     sheets: list[dict[str, Any]] = field(default_factory=list)  # home sheets, then rulebook pages
     changes: list[str] = field(default_factory=list)
     reprint: str = ""
+    title: str = ""  # the game's title and language as the build shown has them ("": not known)
+    lang: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {"generation": self.generation, "error": self.error, "decks": self.decks, "sheets": self.sheets,
-                "changes": self.changes, "reprint": self.reprint}
+                "changes": self.changes, "reprint": self.reprint, "title": self.title, "lang": self.lang}
 
 
 class Preview:
@@ -112,7 +114,8 @@ class Preview:
                 return self.state
             self.pictures = pictures
             self.rendered = {k: v for k, v in self.rendered.items() if k in pictures}
-            self.state = State(self.state.generation + 1, "", decks, sheets, list(manifest.get("changes", [])), reprint)
+            self.state = State(self.state.generation + 1, "", decks, sheets, list(manifest.get("changes", [])), reprint,
+                               *_title(manifest))
             return self.state
 
     def watcher_stopped(self, why: str) -> None:
@@ -137,7 +140,8 @@ class Preview:
         self.state.decks, self.state.sheets = decks, sheets
         changes = manifest.get("changes", [])
         self.state.changes = [str(c) for c in changes] if isinstance(changes, list) else []
-        self.built_title = str(manifest.get("title", ""))
+        self.state.title, self.state.lang = _title(manifest)
+        self.built_title = self.state.title
 
     def _read(self, data: bool = True) -> tuple[list[dict[str, Any]], list[dict[str, Any]],
                                                 dict[str, tuple[Path, int, int]], dict[str, Any]]:
@@ -244,6 +248,13 @@ class Preview:
         image.save(buf, "PNG")
         self.rendered[pid] = buf.getvalue()
         return self.rendered[pid]
+
+
+def _title(manifest: dict[str, Any]) -> tuple[str, str]:
+    """The game's title and language as a build's manifest has them: the page's heading follows
+    game.yaml from save to save (it kept the title the server started with, even on a reload)."""
+    title, lang = manifest.get("title"), manifest.get("lang")
+    return (title if isinstance(title, str) else "", lang if isinstance(lang, str) and lang.isalpha() else "")
 
 
 def _reprint_list(out: Path) -> str:
