@@ -19,13 +19,13 @@ from reportlab.platypus import (
     Table,
     TableStyle,
 )
-from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnpgen.data.spreadsheets import column_letter  # appendix parts: A … Z, AA …, as spreadsheet columns
 from pnpgen.memo import Memo
 from pnpgen.messages import msg
 from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.components import ComponentRow
+from pnpgen.rulebook.contents import Contents
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, anchor
 from pnpgen.rulebook.flowables import (
     Diagram,
@@ -552,7 +552,7 @@ class StoryBuilder:
         st = self.st
         out: list[Flowable] = [Spacer(1, 1)]
         if self.doc.rules or (not self.rules_only and self._has_appendix()):
-            toc = TableOfContents(levelStyles=[st["toc0"], st["toc1"]], dotsMinLevel=0, tableStyle=TableStyle([
+            toc = Contents(levelStyles=[st["toc0"], st["toc1"]], dotsMinLevel=0, tableStyle=TableStyle([
                 ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 10),  # else its Table sets Helvetica
                 ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                 ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
