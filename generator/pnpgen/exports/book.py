@@ -60,7 +60,7 @@ def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish:
     pdf = place_on_sheets(a5, sheets, at)
     if cmyk:
         pdf = vectors_to_cmyk(pdf)
-        pdf, mapped = k_only(pdf, preset.overprint_black)
+        pdf, mapped = k_only(pdf, preset.overprint_black, preset.black)
         out.black.extend(mapped.lines(BOOK))
         pdf = pictures_to_cmyk(pdf)
     if finish.outline_text:
