@@ -303,3 +303,51 @@ def font_program(font: DictionaryObject):
         font = font["/DescendantFonts"][0].get_object()
     desc = font.get("/FontDescriptor")
     return desc.get_object() if desc is not None else None
+
+
+def shown_sizes(pdf: bytes | Path) -> list[float]:
+    """The size in points, as printed (``Tf`` by the text matrix and the ``cm`` in effect), of
+    every text-showing operator of every page and of the forms it places: what a RIP's "text
+    below n pt" check reads (pdfium reports spaces it makes up for line ends at 1 pt)."""
+    import io
+
+    import pikepdf
+
+    def times(m, n):
+        a, b, c, d, e, f = m
+        p, q, r, s, t, u = n
+        return (a * p + b * r, a * q + b * s, c * p + d * r, c * q + d * s, e * p + f * r + t, e * q + f * s + u)
+
+    sizes: list[float] = []
+    seen: set = set()
+
+    def read(obj, ctm) -> None:
+        stack, size, tm = [], 0.0, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+        for instruction in pikepdf.parse_content_stream(obj):
+            op, args = str(instruction.operator), instruction.operands
+            if op == "q":
+                stack.append((ctm, size))
+            elif op == "Q" and stack:
+                ctm, size = stack.pop()
+            elif op == "cm":
+                ctm = times(tuple(float(v) for v in args), ctm)
+            elif op == "Tf":
+                size = abs(float(args[1]))
+            elif op == "Tm":
+                tm = tuple(float(v) for v in args)
+            elif op == "BT":
+                tm = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+            elif op in ("Tj", "TJ", "'", '"'):
+                a, b, c, d = times(tm, ctm)[:4]
+                sizes.append(size * abs(a * d - b * c) ** 0.5)
+            elif op == "Do":
+                form = obj.Resources.XObject.get(str(args[0]))
+                if form is not None and form.get("/Subtype") == "/Form" and form.objgen not in seen:
+                    seen.add(form.objgen)
+                    m = tuple(float(v) for v in form.get("/Matrix", [1, 0, 0, 1, 0, 0]))
+                    read(form, times(m, ctm))
+
+    with pikepdf.open(io.BytesIO(pdf) if isinstance(pdf, bytes) else pdf) as doc:
+        for page in doc.pages:
+            read(page.obj, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0))
+    return sizes

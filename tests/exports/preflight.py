@@ -59,7 +59,8 @@ def problems(pdf: bytes, edition: str = "2003") -> list[str]:
 
 def _subset_names(doc) -> list[str]:
     """Different subsets of a file have different tags (ISO 32000-1 §9.6.4): a RIP that keeps
-    fonts by name would print one subset's text with another's glyphs."""
+    fonts by name would print one subset's text with another's glyphs; and no tag names two
+    subsets, of one font or of two (preflight7: a rulebook's four fonts were all AAAAAA+)."""
     import hashlib
 
     programs: dict[str, set[str]] = {}
@@ -69,7 +70,13 @@ def _subset_names(doc) -> list[str]:
         program = next((obj[k] for k in ("/FontFile", "/FontFile2", "/FontFile3") if k in obj), None)
         if program is not None:
             programs.setdefault(str(obj.get("/FontName")), set()).add(hashlib.sha256(program.read_bytes()).hexdigest())
-    return [f"{len(found)} different font programs are named {name}" for name, found in programs.items() if len(found) > 1]
+    out = [f"{len(found)} different font programs are named {name}" for name, found in programs.items() if len(found) > 1]
+    tags: dict[str, set[str]] = {}  # a tag names one subset, whatever the font (ReportLab: AAAAAA+ for every font's first)
+    for name, found in programs.items():
+        if re.fullmatch(r"/[A-Z]{6}\+.+", name):
+            tags.setdefault(name[1:7], set()).update(found)
+    return out + [f"the subset tag {tag} names {len(found)} different subsets" for tag, found in tags.items()
+                  if len(found) > 1]
 
 
 def _info(doc, edition: str = "2003") -> list[str]:

@@ -378,3 +378,47 @@ def test_thousands_of_touching_small_fills_are_each_looked_at_a_few_times(monkey
     _, mapped = black.k_only(buf.getvalue())
     assert mapped.lines("x.pdf") == []  # every square a part of the panel: none turned 100 % K
     assert len(calls) < 50 * 2000, len(calls)  # (the squares overlap: some 40 each)
+
+
+def test_a_shops_own_figures_for_black_text_greys_and_black_mixes():
+    """preflight7: the figures are a preset's (``black_text_max``, ``grey_text_k``, ``black_hue``):
+    a shop that asks for 100 % K under 12 pt gets the rich black's 20 pt text kept and its 9 pt
+    text in K; ``grey_text_k: off`` keeps the #222222 grey's 9 pt text a grey; ``black_hue: 0``
+    keeps a Photoshop black (75/68/67/90) a mix while a neutral one (60/60/60/90) is black."""
+    from pnpgen.pdf.black import RULE, BlackRule, is_black_shape
+
+    ink, rich, k100 = (0.0, 0.0, 0.0, 0.867), (0.157, 0.333, 0.0, 0.8), (0.0, 0.0, 0.0, 1.0)
+    page = _text_page([(ink, 9), (rich, 9), (rich, 20)])
+    assert [fill for _, fill, _ in _shown(k_only(page)[0])] == [k100, k100, k100]  # the defaults: 36 pt, 85 %
+    shop = BlackRule(text_pt=12.0, grey_k=None, hue=0.0)
+    assert [fill for _, fill, _ in _shown(k_only(page, rule=shop)[0])] == [ink, k100, rich]
+    photoshop, neutral = (0.75, 0.68, 0.67, 0.9), (0.6, 0.6, 0.6, 0.9)
+    assert is_black_shape(photoshop, RULE.hue) and not is_black_shape(photoshop, shop.hue)
+    assert is_black_shape(neutral, shop.hue)
+
+
+def test_a_preset_sets_which_text_prints_k100(tmp_path, capsys):
+    """A workspace copy of 同人's preset with ``black_text_max: 10pt``: the card's 9 pt text prints
+    100 % K, its 12 pt name keeps the rich black #2b2233 (15.7/33.3/0/80); the shipped preset maps
+    both. A value that is no size is one line naming the key (exit 2)."""
+    root = make_workspace(tmp_path / "ws", front=INK_FRONT, pieces=["カード1"])
+    (root / "presets").mkdir()
+    shipped = (REPO / "generator" / "pnpgen" / "exports" / "presets" / "doujin.yaml").read_text(encoding="utf-8")
+    (root / "presets" / "small-k.yaml").write_text(shipped + "black_text_max: 10pt\n", encoding="utf-8")
+
+    def text_fills(preset: str) -> set:
+        assert run(root, "export", "--game", "test", "--preset", preset) == 0
+        pdf = root / "build" / "test" / preset / "cards.pdf"
+        return {tuple(round(v, 4) for v in fill) for fill, _ in text_objects(pdf) if fill is not None}
+
+    rich, k100 = (0.1569, 0.3333, 0.0, 0.8), (0.0, 0.0, 0.0, 1.0)
+    assert rich not in text_fills("doujin")
+    assert {rich, k100} <= text_fills("small-k")
+    for bad, said in (("black_text_max: big", "black_text_max: length 'big' is not a length"),
+                      ("grey_text_k: 120", "grey_text_k: 120 is not a percentage from 50 to 100"),
+                      ("black_hue: off", "black_hue: 'off' is not a percentage from 0 to 100")):
+        (root / "presets" / "small-k.yaml").write_text(shipped + bad + "\n", encoding="utf-8")
+        capsys.readouterr()
+        assert run(root, "export", "--game", "test", "--preset", "small-k") == 2
+        err = capsys.readouterr().err
+        assert err.startswith("pnpgen: error: presets/small-k.yaml:") and said in err and len(err.splitlines()) == 1, err

@@ -12,7 +12,7 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import DECK_YAML, DRAFT, GAME_YAML, make_workspace, run
-from pdfprobe import glyphs
+from pdfprobe import glyphs, shown_sizes
 
 PT_MM = 25.4 / 72
 RULE = "１：{coin}を１枚得る。{coin}{coin}は{vp}と交換する。{未知}はそのまま。"
@@ -159,7 +159,8 @@ def test_icons_in_headings_are_drawn_in_them_the_contents_and_the_running_head(t
     assert [em for _, _, em in heads] == [14.0, 11.5, 10.5, 10.5, 9.0, 9.0], heads  # 3, 3.2, ◇ (twice), ◎, the text
     rows = glyphs(pdf)[2]
     for x, y, em in heads[:4:3] + heads[1:2]:  # the section's, the step's and the ◇'s second: the next character an em on
-        after = min((g for g in rows if abs(g.y - (y + em * PT_MM * 0.88)) < 1.2 and g.x > x), key=lambda g: g.x)
+        after = min((g for g in rows if abs(g.y - (y + em * PT_MM * 0.88)) < 1.2 and g.x > x and not g.char.isspace()),
+                    key=lambda g: g.x)
         assert after.char in "のを" and after.x == pytest.approx(x + em * PT_MM, abs=0.35), (x, y, em, after)
     assert heads[3][0] - heads[2][0] == pytest.approx(10.5 * PT_MM, abs=0.05)  # {vp}{vp}: side by side
     running = [(x, y, em) for n in range(3, len(reader.pages)) for x, y, em in _placed(pdf, n) if y < 15]
@@ -243,7 +244,8 @@ def test_an_icon_typed_in_full_width_braces_is_told_on_a_card_and_in_the_draft(t
 def test_a_heading_that_breaks_at_its_icon_is_set(tmp_path, capsys):
     """hostile10: a heading long enough to break its line where an icon's space falls stopped the
     book with a TypeError from ReportLab's line breaking (``■　ああ…あ{coin}あ``, 33 kana before
-    it on the A5 page). Headings of each length round the line's are set, their icons drawn."""
+    it on the A5 page). Headings of each length round the line's are set, their icons drawn, and
+    no text is set at 0 pt to do it (preflight7)."""
     ws = make_workspace(tmp_path / "ws", draft=True)
     heads = "".join(f"■　{'あ' * k}{{coin}}あ\n\n■　{'ab' * k}{{coin}}x\n\n" for k in (33, *range(28, 33), *range(34, 40)))
     (ws / "data" / "test" / "draft.txt").write_text(DRAFT + "\n" + heads, encoding="utf-8")
@@ -253,6 +255,9 @@ def test_a_heading_that_breaks_at_its_icon_is_set(tmp_path, capsys):
     pdf = tmp_path / "out" / "test" / "rulebook.pdf"
     drawn = [p for n in range(len(PdfReader(pdf).pages)) for p in _placed(pdf, n) if round(p[2], 1) == 14.0]
     assert len(drawn) == 24, drawn  # each heading's icon, an em of its size
+    sizes = sorted({round(size, 2) for size in shown_sizes(pdf)})
+    assert sizes[0] >= 5, sizes  # preflight7: a no-break space at 0 pt after each icon, a page number of the
+    # contents shrunk to 4.3 pt to fit its line: "text below 5 pt" to a RIP
 
 
 def test_an_icon_in_a_sections_heading_that_cannot_be_drawn_is_told_at_its_line(tmp_path, capsys):

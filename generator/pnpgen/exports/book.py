@@ -24,6 +24,7 @@ from pnpgen.pdf.colour import vectors_to_cmyk
 from pnpgen.pdf.onsheets import page_count, place_on_sheets
 from pnpgen.pdf.outline import outline_text
 from pnpgen.pdf.pdfx import make_x1a, pictures_to_cmyk
+from pnpgen.pdf.subsettags import retagged
 from pnpgen.pdf.writer import write_document
 from pnpgen.rulebook import build_rulebook, pictures_from_game
 
@@ -57,10 +58,10 @@ def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish:
     title = f"{game.title} — rulebook ({preset.name})"
     sheets = write_document(PagePlan(title, [_sheet(preset) for _ in range(total)]), {}, game.fonts["gothic"],
                             cmyk=cmyk)
-    pdf = place_on_sheets(a5, sheets, at)
+    pdf = retagged(place_on_sheets(a5, sheets, at))  # ReportLab tags every font's first subset AAAAAA+
     if cmyk:
         pdf = vectors_to_cmyk(pdf)
-        pdf, mapped = k_only(pdf, preset.overprint_black)
+        pdf, mapped = k_only(pdf, preset.overprint_black, preset.black)
         out.black.extend(mapped.lines(BOOK))
         pdf = pictures_to_cmyk(pdf)
     if finish.outline_text:

@@ -14,6 +14,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, Where, contained, suggest, too_long
 from pnpgen.impose.booklet import A5
+from pnpgen.pdf.black import RULE, BlackRule
 from pnpgen.pdf.pdfx import OutputCondition
 from pnpgen.units import MM_PER_INCH, mm_to_px
 
@@ -38,6 +39,11 @@ PRESET_KEYS = {
     "pdfx": "x1a | x1a-2001 | none (default of --pdfx)",
     "outline_text": "true | false: every glyph drawn as a path (default of --outline-text)",
     "overprint_black": "true | false: CMYK black text and thin lines overprint (スミノセ, the default) or knock out",
+    "black_text_max": "CMYK: black text up to this size prints 100 % K, larger keeps its rich black, e.g. 36pt "
+                      "(the default), 12pt, or 1000pt for all text",
+    "grey_text_k": "CMYK: text in a grey of K alone from this K % on prints 100 % K, e.g. 85 (the default), or off",
+    "black_hue": "CMYK: a small dark shape prints 100 % K when its C, M and Y are at most this many % apart, "
+                 "e.g. 40 (the default), or 0 for neutral mixes only",
     "unverified": "what of the preset is not checked against the shop's own template (warned on every export)",
     "output_condition": "{identifier: CGATS TR 001, condition: …, info: …} (the PDF/X printing condition)",
     "formats": "name: {trim: [w, h], bleed: …, safe: …, pixels: [w, h]}",
@@ -103,6 +109,7 @@ class Preset:
     min_mixed_text_pt: float | None = MIN_MIXED_TEXT_PT  # CMYK: smaller text in ``mixed_inks`` or more inks is warned
     mixed_inks: int = MIXED_INKS
     page_multiple: int = 1  # files: rulebook: the page count made a multiple of this (中綴じ: 4)
+    black: BlackRule = RULE  # CMYK: which text and small shapes print 100 % K (black_text_max, grey_text_k, black_hue)
 
 
 @dataclass(frozen=True)
@@ -216,8 +223,38 @@ def _parse(doc: Located, slug: str) -> Preset:
         min_line_mm=_length(doc, ("min_line",), data["min_line"]) if "min_line" in data else None,
         min_mixed_line_mm=_or_off(doc, "min_mixed_line", MIN_MIXED_LINE_MM),
         min_mixed_text_pt=_text_pt(_or_off(doc, "min_mixed_text", MIN_MIXED_TEXT_PT, "pt")),
-        mixed_inks=_mixed_inks(doc), page_multiple=_page_multiple(doc),
+        mixed_inks=_mixed_inks(doc), page_multiple=_page_multiple(doc), black=_black(doc),
     )
+
+
+def _black(doc: Located) -> BlackRule:
+    """A preset's figures for black that prints black (pdf/black.py), the defaults where it has none."""
+    text = _text_pt(_or_off(doc, "black_text_max", RULE.text_pt, "pt"))
+    if text is None or text <= 0:
+        raise doc.error(("black_text_max",), f"{doc.data['black_text_max']!r} is not a text size",
+                        PRESET_KEYS["black_text_max"])
+    grey = _percent(doc, "grey_text_k", RULE.grey_k, 50, True)
+    hue = _percent(doc, "black_hue", RULE.hue, 0, False)
+    assert hue is not None
+    return BlackRule(text_pt=text, grey_k=grey, hue=hue)
+
+
+def _percent(doc: Located, key: str, default: float | None, least: float, off: bool) -> float | None:
+    """A percentage of the preset from ``least`` to 100, as a fraction (``off``: None, where allowed)."""
+    value = doc.data.get(key)
+    if value is None:
+        return default
+    if off and (value is False or (isinstance(value, str) and value.strip().lower() in ("off", "none"))):
+        return None
+    if isinstance(value, str) and value.strip().endswith("%"):
+        try:
+            value = float(value.strip()[:-1])
+        except ValueError:
+            pass
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not least <= value <= 100:
+        shown = repr(("off", "on")[value]) if isinstance(value, bool) else repr(value)  # (YAML reads off as false)
+        raise doc.error((key,), f"{shown} is not a percentage from {least} to 100", PRESET_KEYS[key])
+    return value / 100
 
 
 def _page_multiple(doc: Located) -> int:

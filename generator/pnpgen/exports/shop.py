@@ -112,7 +112,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
         files[die_name] = make_x1a(die, finish.pdfx, die_title, finish.date, finish.edition) if finish.pdfx else die
     measured: dict[str, HeavyPicture | None] = {}  # the pictures converted to CMYK, measured as they were made
     if style.cmyk:
-        pdf, mapped = k_only(pdf, preset.overprint_black)
+        pdf, mapped = k_only(pdf, preset.overprint_black, preset.black)
         notes.extend(mapped.lines(name))
         pdf = kept_cmyk(pdf, finish.cmyk_originals)  # a CMYK picture's own inks, not a conversion's
         pdf = pictures_to_cmyk(pdf, preset.ink_limit, measured)  # with or without PDF/X: a CMYK file holds no RGB picture

@@ -50,6 +50,20 @@ SMALL_FILL_PT = 36.0  # a fill whose box is at most this on each side (points) i
 SMALL_TEXT_PT = 36.0  # text up to this size (points, its em as printed) is small text: 100 % K; larger keeps its colour
 GREY_TEXT_K = 0.85  # a K-only grey at or above this K is a near-black ink (#222222 → K 87 %): small text in it is K100
 K100 = (0.0, 0.0, 0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class BlackRule:
+    """The figures of the mapping a shop may set otherwise (a preset's ``black_text_max``,
+    ``grey_text_k`` and ``black_hue``; docs/exports.md): some ask for all text in 100 % K, some
+    for text under 12 pt only, some leave a grey alone."""
+
+    text_pt: float = SMALL_TEXT_PT  # black text up to this size prints 100 % K
+    grey_k: float | None = GREY_TEXT_K  # K-only grey text from this K on prints 100 % K (None: never)
+    hue: float = BLACK_HUE  # a small fill's C, M and Y at most this far apart is black
+
+
+RULE = BlackRule()  # the defaults: what the shipped presets use
 OVERPRINT, KNOCKOUT = "/PnpOverprint", "/PnpKnockout"
 _PATH = {"m", "l", "c", "v", "y", "h", "re"}
 _PAINT = {"S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n"}
@@ -95,7 +109,7 @@ def is_black(cmyk: tuple[float, ...] | None) -> bool:
     return k >= 1.0 - 1e-9 or max(c, m, y) > 1e-9
 
 
-def is_black_shape(cmyk: tuple[float, ...] | None) -> bool:
+def is_black_shape(cmyk: tuple[float, ...] | None, hue: float = BLACK_HUE) -> bool:
     """A small filled shape's colour to print as 100 % K: black (``is_black``) and a mix the eye
     reads as black, its C, M and Y within BLACK_HUE of each other (#2b2233: 16/33/0/80; a Photoshop
     black, 75/68/67/90). A dark colour (a cube's shaded pine-green face, #1f4133: 52/0/22/75) is a
@@ -105,24 +119,25 @@ def is_black_shape(cmyk: tuple[float, ...] | None) -> bool:
         return False
     assert cmyk is not None
     c, m, y, k = cmyk
-    return k >= 1.0 - 1e-9 or max(c, m, y) - min(c, m, y) <= BLACK_HUE + 1e-9
+    return k >= 1.0 - 1e-9 or max(c, m, y) - min(c, m, y) <= hue + 1e-9
 
 
-def is_black_text(cmyk: tuple[float, ...] | None, em_pt: float | None) -> bool:
-    """Text to print 100 % K: in a black (``is_black``) at most SMALL_TEXT_PT, or in a near-black
-    K-only grey (K ≥ GREY_TEXT_K, a palette's #222222) at most SMALL_TEXT_PT — as a halftone screen
-    its thin strokes print ragged. Text already 100 % K stays K at any size; larger text keeps its
-    rich black or its grey (rich black for text over 36 pt: the figure SMALL_FILL_PT cites)."""
+def is_black_text(cmyk: tuple[float, ...] | None, em_pt: float | None, rule: BlackRule = RULE) -> bool:
+    """Text to print 100 % K: in a black (``is_black``) at most ``rule.text_pt`` (SMALL_TEXT_PT),
+    or in a near-black K-only grey (K ≥ ``rule.grey_k``, GREY_TEXT_K: a palette's #222222) at most
+    that size — as a halftone screen its thin strokes print ragged. Text already 100 % K stays K
+    at any size; larger text keeps its rich black or its grey (rich black for text over 36 pt: the
+    figure SMALL_FILL_PT cites)."""
     if cmyk is None or len(cmyk) != 4:
         return False
     if cmyk[3] >= 1.0 - 1e-9 and max(cmyk[:3]) <= 1e-9:
         return True
-    small = em_pt is None or em_pt <= SMALL_TEXT_PT + 1e-9
-    grey = max(cmyk[:3]) <= 1e-9 and cmyk[3] >= GREY_TEXT_K - 1e-9
+    small = em_pt is None or em_pt <= rule.text_pt + 1e-9
+    grey = rule.grey_k is not None and max(cmyk[:3]) <= 1e-9 and cmyk[3] >= rule.grey_k - 1e-9
     return small and (is_black(cmyk) or grey)
 
 
-def k_only(pdf: bytes, overprint: bool = True) -> tuple[bytes, Mapped]:
+def k_only(pdf: bytes, overprint: bool = True, rule: BlackRule = RULE) -> tuple[bytes, Mapped]:
     import pikepdf
 
     mapped = Mapped(Counter(), Counter(), Counter(), overprint)
@@ -131,7 +146,7 @@ def k_only(pdf: bytes, overprint: bool = True) -> tuple[bytes, Mapped]:
                   KNOCKOUT: doc.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.ExtGState, OP=False, op=False, OPM=0))}
         seen: set[tuple[int, int]] = set()
         for page in doc.pages:
-            _rewrite(doc, page.obj, mapped, states)
+            _rewrite(doc, page.obj, mapped, states, rule)
             todo: list[Any] = [page.obj]
             while todo:
                 obj = todo.pop()
@@ -141,7 +156,7 @@ def k_only(pdf: bytes, overprint: bool = True) -> tuple[bytes, Mapped]:
                     if xobj.get("/Subtype") != "/Form" or xobj.objgen in seen:
                         continue
                     seen.add(xobj.objgen)
-                    _rewrite(doc, xobj, mapped, states)
+                    _rewrite(doc, xobj, mapped, states, rule)
                     todo.append(xobj)
         if not (mapped.text or mapped.strokes or mapped.fills):
             return pdf, mapped
@@ -151,7 +166,7 @@ def k_only(pdf: bytes, overprint: bool = True) -> tuple[bytes, Mapped]:
         return out.getvalue(), mapped
 
 
-def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
+def _rewrite(doc, obj, mapped: Mapped, states: dict, rule: BlackRule) -> None:
     """Rewrite one content stream (a page's or a form's), adding the two ExtGStates it uses."""
     import pikepdf
     from pikepdf import Name, Operator
@@ -179,7 +194,7 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
         name = str(op)
         if name == "BT":
             em = shown
-        if name == "BT" and is_black_text(fill, em):
+        if name == "BT" and is_black_text(fill, em, rule):
             text_colour = fill
             mapped.text[_round(fill)] += 1
             out.extend(overprint("k"))
@@ -190,7 +205,7 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
         if name == "BT":
             in_text = True
         if in_text and name in ("k", "g"):  # a colour set inside the text object (ReportLab sets it there)
-            if is_black_text(fill, em):
+            if is_black_text(fill, em, rule):
                 assert fill is not None
                 mapped.text[_round(fill)] += 1
                 out.extend(overprint("k"))
@@ -211,7 +226,7 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict) -> None:
             path_start = len(out)
         if name in _PAINT:
             thin = name in _STROKED and path_start is not None and is_black(stroke) and line_pt <= THIN_PT + 1e-9
-            small = (name in _FILLED and path_start is not None and box is not None and is_black_shape(fill)
+            small = (name in _FILLED and path_start is not None and box is not None and is_black_shape(fill, rule.hue)
                      and _small(box) and n not in parts)
             if not (thin or small):
                 path_start = None

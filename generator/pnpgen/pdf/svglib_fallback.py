@@ -15,6 +15,7 @@ from pnpgen.errors import InputError
 from pnpgen.pdf import settings
 from pnpgen.pdf.colour import to_cmyk
 from pnpgen.pdf.shading import draw_paint
+from pnpgen.pdf.subsettags import fonts_in, retag
 from pnpgen.svg.artwork import Art, paint_item
 from pnpgen.svg.image import file_references
 from pnpgen.svg.style import IDENTITY, parse_svg
@@ -234,7 +235,7 @@ def put_fallback_faces(pdf: bytes, faces: dict[str, Art], cmyk: bool, font: str)
             c.save()
             with pikepdf.open(io.BytesIO(drawn.getvalue())) as src:
                 form = doc.copy_foreign(src.pages[0].as_form_xobject())
-            _retag_subsets(form)
+            retag(fonts_in(form))  # each face's subsets tagged apart (pdf/subsettags.py)
             key = pikepdf.Name("/" + name)
             for page in doc.pages:
                 xobjects = page.Resources.get("/XObject")
@@ -244,40 +245,3 @@ def put_fallback_faces(pdf: bytes, faces: dict[str, Art], cmyk: bool, font: str)
         doc.save(out, deterministic_id=True, compress_streams=True,
                  object_stream_mode=pikepdf.ObjectStreamMode.disable)
         return out.getvalue()
-
-
-def _retag_subsets(form) -> None:
-    """Each face drawn on a canvas of its own names its font subsets as that canvas does
-    (``AAAAAA+BIZUDPGothic-Regular``), so two faces' different subsets would share one name in
-    the file; the PDF reference (ISO 32000-1 §9.6.4) asks different subsets of a file for
-    different tags, and a RIP that keeps fonts by name prints one face's text with the other's
-    glyphs. The tag is made from the subset's font program: the same subset, the same tag."""
-    import hashlib
-    import re
-
-    import pikepdf
-
-    todo, seen = [form], set()
-    while todo:
-        obj = todo.pop()
-        res = obj.get("/Resources")
-        if res is None:
-            continue
-        for font in (res.get("/Font") or {}).values():
-            for f in [font, *font.get("/DescendantFonts", ())]:
-                desc = f.get("/FontDescriptor")
-                name = str(f.get("/BaseFont", ""))[1:]  # AAAAAA+Name, without the slash
-                program = next((desc[k] for k in ("/FontFile2", "/FontFile", "/FontFile3") if desc is not None and k in desc),
-                               None)
-                if program is None or not re.match(r"[A-Z]{6}\+", name):
-                    continue
-                digest = hashlib.sha256(program.read_bytes()).digest()
-                tag = "".join(chr(ord("A") + b % 26) for b in digest[:6])
-                f.BaseFont = pikepdf.Name(f"/{tag}+{name[7:]}")
-                desc.FontName = f.BaseFont
-                if f is not font and str(font.get("/BaseFont", "")).startswith("/" + name[:7]):
-                    font.BaseFont = pikepdf.Name(f"/{tag}+{str(font.BaseFont)[8:]}")
-        for xobj in (res.get("/XObject") or {}).values():
-            if xobj.get("/Subtype") == "/Form" and xobj.objgen not in seen:
-                seen.add(xobj.objgen)
-                todo.append(xobj)

@@ -130,6 +130,7 @@ def draw_icon(canv, icon: Icon, x: float, baseline: float, size: float) -> None:
 
 
 ICON_CALLBACK = "draft_icon"  # the canvas callback a heading's icon calls (``callback``)
+IDEOGRAPHIC_SPACE = "\u3000"  # the space after an icon that ends its line (``_em_space``)
 
 
 def _parts(text: str, known: Mapping[str, Icon]) -> list[str | Icon]:
@@ -145,16 +146,37 @@ def _parts(text: str, known: Mapping[str, Icon]) -> list[str | Icon]:
 
 
 def _em_space(font: str, size: float) -> str:
-    """Markup of a space one em of ``size`` wide: no-break spaces (which ReportLab keeps as they
-    are, where it turns an em or ideographic space into a word space) of a font of ``font``'s
-    chain, as many as make an em at ``size`` or a little smaller (a larger size would lower the
-    heading's line)."""
-    for f in (font, *glyphs.chain(font)):
+    """Markup of the em of space after an icon's callback: an ideographic space (U+3000) at
+    ``size`` in the first font of ``font``'s chain that has one, then no-break spaces for what is
+    left of the em (BIZ UDPGothic's ideographic space is two thirds of an em).
+
+    The ideographic space is what ends an overflowing line here: ReportLab's CJK line breaking,
+    looking back from a Latin character or space that ends a line for somewhere to break, stops
+    with a TypeError on the callback's empty text when that is the character right before (a
+    heading that overflows at its icon's space: hostile10); a character from U+3000 on is not
+    looked back from. It is typed as a character reference, which ReportLab's parser keeps (a
+    typed one it turns into a word space), and set at ``size`` or smaller (a larger size would
+    lower the heading's line). A no-break space at 0 pt did the same, and a RIP's check for text
+    below a size listed it (preflight7)."""
+    chain = (font, *glyphs.chain(font))
+    wide = next((f for f in chain if fontreg.has_glyph(f, IDEOGRAPHIC_SPACE)), font)
+    advance = pdfmetrics.stringWidth(IDEOGRAPHIC_SPACE, wide, 1) if fontreg.has_glyph(wide, IDEOGRAPHIC_SPACE) else 1.0
+    at = size / max(advance, 1.0)
+    return f'<font name="{wide}" size="{at:.4f}">&#12288;</font>' + _nbsp_space(chain, size, size - advance * at)
+
+
+def _nbsp_space(chain: tuple[str, ...], size: float, width: float) -> str:
+    """Markup of ``width`` points of no-break spaces (which ReportLab keeps as they are, where it
+    turns an em or ideographic space into a word space) of a font of ``chain``, as many as make
+    ``width`` at ``size`` or a little smaller; nothing for less than a hundredth of an em."""
+    if width < 0.01 * size:
+        return ""
+    for f in chain:
         advance = pdfmetrics.stringWidth("\u00a0", f, 1) if fontreg.has_glyph(f, "\u00a0") else 0.0
         if advance > 0.1:
-            n = math.ceil(1 / advance - 1e-6)
-            return f'<font name="{f}" size="{size / (n * advance):.4f}">{chr(0xA0) * n}</font>'
-    return "\u3000"
+            n = math.ceil(width / (size * advance) - 1e-6)
+            return f'<font name="{f}" size="{width / (n * advance):.4f}">{chr(0xA0) * n}</font>'
+    return ""
 
 
 def markup(text: str, font: str, size: float, known: Mapping[str, Icon]) -> str:
@@ -164,15 +186,10 @@ def markup(text: str, font: str, size: float, known: Mapping[str, Icon]) -> str:
         return glyphs.markup(text, font)
     order = {icon.form: n for n, icon in enumerate(known.values())}
     return "".join(glyphs.markup(part, font) if isinstance(part, str)
-                   else f'<onDraw name="{ICON_CALLBACK}" label="{order[part.form]}"/>{_AFTER_ICON}{_em_space(font, size)}'
+                   else f'<onDraw name="{ICON_CALLBACK}" label="{order[part.form]}"/>{_em_space(font, size)}'
                    for part in _parts(text, known))
 
 
-# A no-break space of no width right after an icon's callback: ReportLab's CJK line breaking,
-# looking back from a Latin character or space that ends a line for somewhere to break, stops
-# with a TypeError on the callback's empty text when that is the character right before (a heading
-# that overflows at its icon's space: hostile10); it stops at this space instead.
-_AFTER_ICON = '<font size="0">\u00a0</font>'
 
 
 
