@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import DECK_YAML, GAME_YAML, make_workspace, run
+from pdfprobe import texts
 
 COLOURED = DECK_YAML.replace("  text: text\n", "  text: text\n  colour: colour\n")
 FRONT_TEXT = ('{% extends "common/piece.svg.j2" %}{% block art %}'
@@ -274,3 +275,17 @@ def test_the_box_a_new_spreadsheet_column_is_told_to_add_builds(tmp_path, capsys
     (ws / "data/test/decks/cards.yaml").write_text(deck.replace("layout: card-poker", "layout: {extends: card-poker, " + box + "}"),
                                                    encoding="utf-8")
     assert run(ws, "check") == 0, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("draft", ["草案３", "草案 3", "Draft 3"])
+def test_a_draft_number_written_as_the_drafts_title_line_says_it_is_printed_once(tmp_path, capsys, draft):
+    """Trial 17: game.yaml's ``draft: 草案３`` (as the draft's ■■ line writes it) printed
+    「草案草案３」 in every sheet's slug, and the rulebook's check said "draft number differs: the
+    draft says 草案３ (3), the data says 草案３". 草案 (Draft) is taken as said, the number kept."""
+    game = GAME_YAML.replace("draft: 3\n", f"draft: {draft}\n")
+    ws = make_workspace(tmp_path / "ws", game=game, draft=True)
+    assert run(ws, "build", "--game", "test") == 0
+    err = capsys.readouterr().err
+    assert "draft number differs" not in err, err
+    slug = "".join(texts(ws / "build" / "test" / "cards.pdf")[:1])
+    assert f"草案{draft[-1]}" in slug and "草案草案" not in slug and "草案Draft" not in slug, slug
