@@ -213,14 +213,22 @@ def _first_found(doc: Document, pattern: re.Pattern[str]) -> tuple[int, str, str
     return line, first, f" and {len(found) - 1} more" if len(found) > 1 else ""
 
 
+_CARD_BOLD = re.compile(r"\*\*[^*\s][^*]*\*\*")  # the cards' **bold**, copied into a Japanese draft
+
+
 def _markdown_marks(doc: Document, path: Path, latin: bool) -> list[str]:
     """An English draft written in Markdown: its emphasis, code and link marks, tables, rules and
     quotes print as they stand (the book sets no bold or italics from a draft), said once, at the
-    first of them."""
-    found = _first_found(doc, _MARKDOWN) if latin else None
+    first of them. A Japanese draft is told of the cards' ``**bold**`` alone (a card's
+    「**+1アクション**」 quoted in the rules printed its asterisks without a word)."""
+    found = _first_found(doc, _MARKDOWN if latin else _CARD_BOLD)
     if found is None:
         return []
     line, first, more = found
+    if not latin:
+        return [f"{path}:{line}: the cards' bold markup prints as written in the rulebook: {quoted(first)}{more} "
+                "(the rulebook sets no bold from the draft; write the words plain, or 【term】 for an index term, "
+                "set in the accent colour)"]
     return [f"{path}:{line}: Markdown marks print as written: {quoted(first)}{more} (the rulebook sets no bold, "
             "italics, code, links, tables, rules or quotes from the draft; write the words plain, or 【term】 for "
             "an index term, set in the accent colour, and a table as `Term: Text` lines)"]
