@@ -270,7 +270,8 @@ def test_export_sheet_command(tmp_path, capsys):
     assert run(ws, "export-sheet", "--game", "test", "--deck", "cards") == 0
     out = ws / "data" / "test" / "decks" / "cards.csv"
     assert out.read_bytes().startswith(b"\xef\xbb\xbfname,text,power,tags,hot,count\r\n")
-    assert "pieces: {file: cards.csv}" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert "to use it, replace the deck's pieces: list with  pieces: {file: cards.csv}" in said, said
     assert run(ws, "export-sheet", "--game", "test", "--deck", "cards") == 2  # never overwrites
     assert "already exists" in capsys.readouterr().err
     out.write_text("hand edits", encoding="utf-8")  # nor with --out naming it (a deck's own sheet, say)
@@ -283,6 +284,22 @@ def test_export_sheet_command(tmp_path, capsys):
     rows = list(book.active.iter_rows(values_only=True))
     assert rows[0] == ("name", "text", "power", "tags", "hot", "count")
     assert rows[1] == ("祝福", "一行目", 3, "[a, b]", True, 2)
+
+
+def test_export_sheet_of_a_deck_kept_in_a_workbook_says_which_file_it_reads(tmp_path, capsys):
+    """Trial 17: a deck read from a workbook's worksheet (pieces: {file: cards.xlsx, sheet: 呪い})
+    exported to CSV was told "replace the deck's pieces: list", a list it does not have; it is
+    told the file it reads now and the line that reads the new one."""
+    ws = make_workspace(tmp_path / "ws", deck=FIELDS_DECK + "pieces: {file: cards.xlsx, sheet: 呪い}\n")
+    book = openpyxl.Workbook()
+    book.active.title = "呪い"
+    book.active.append(["name", "text", "count"])
+    book.active.append(["呪詛", "本文", 2])
+    book.save(ws / "data" / "test" / "decks" / "cards.xlsx")
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "cards") == 0
+    said = capsys.readouterr().out
+    assert "the deck reads its pieces from cards.xlsx; to read them from this file: pieces: {file: cards.csv}" in said
+    assert "pieces: list" not in said, said
 
 
 @pytest.mark.parametrize("fmt", ["csv", "xlsx"])
