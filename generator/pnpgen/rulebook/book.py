@@ -150,12 +150,15 @@ def _date(text: str, lang: str = "ja") -> str:
     return msg("rulebook.date", lang, year=year, day=day, month_name=months[month - 1])
 
 
+_RANGE = "[-–〜~～－]"  # 3-5, 3〜5, and 3～5 or 3－5 as a Japanese input method types them
+
+
 def _players(text: str, lang: str = "ja") -> str:
     """``3-5`` → ``3〜5人`` (``3–5`` in English); an open value gives "" (the cover leaves the line out)."""
     text = str(text).strip()
     if is_placeholder(text) or not text:
         return ""
-    m = re.fullmatch(r"(\d+)\s*[-–〜~]\s*(\d+)", text)
+    m = re.fullmatch(rf"(\d+)\s*{_RANGE}\s*(\d+)", text)
     if m:
         return msg("rulebook.players_range", lang, low=m.group(1), high=m.group(2))
     return msg("rulebook.players_one", lang, players=text) if text.isdigit() else text
@@ -174,7 +177,7 @@ def _consistency(doc: Document, game: Game, path: Path, title: str) -> list[str]
                    f"the data says {game.draft}")
     stated = doc.stated_players()
     if stated and not is_placeholder(game.players):
-        m = re.fullmatch(r"(\d+)\s*(?:[-–〜~]\s*(\d+))?", str(game.players).strip())
+        m = re.fullmatch(rf"(\d+)\s*(?:{_RANGE}\s*(\d+))?", str(game.players).strip())
         data = (int(m.group(1)), int(m.group(2) or m.group(1))) if m else None
         if data != stated:
             said = f"{stated[0]} to {stated[1]} players" if stated[0] != stated[1] else counted(stated[0], "player")
