@@ -486,7 +486,9 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
             half = re.sub(r"\s*[、，,]\s*", ", ", value.strip().replace("［", "[").replace("］", "]"))
             expected += f" with half-width brackets and ', ' between its items: {half}"
         elif ftype == "list" and isinstance(value, str) and value.strip():  # "vp, lamp" as a spreadsheet cell holds it
-            items = ", ".join(x for x in re.split(r"\s*[、，,]\s*", value.strip()) if x)
+            named = re.findall(r"[{｛]\s*([^{}｛｝\s]+)\s*[}｝]", value)  # {coin}{vp}, as a card's text writes icons
+            apart = r"\s*[、，,]\s*" if re.search(r"[、，,]", value) else r"\s+"  # coin vp: two items, not one
+            items = ", ".join(named or [x for x in re.split(apart, value.strip()) if x])
             expected += f" in brackets, ', ' between its items: [{items}]"
         raise doc.error(keypath, f"{v.show(value)} is not a valid {ftype}{near}", expected)
     bad = v.not_finite(value) if ftype in ("number", "list", "map") else None
