@@ -121,8 +121,9 @@ def face_error(message: str, where: str, template: str, e: InputError | None = N
     line = int(at.group(1)) if at and template and template.endswith(at.group(2)) else None
     if at and line is None and template and at.group(2).startswith("common/"):  # drawn by a built-in macro
         line = _calling_line(template, message)
-    return InputError(one_line(message), path=template or None, line=line, key=e.key if e else None,
-                      expected=e.expected if e else None)
+    # a built-in layout's face (no template) wrote no href: its picture is the piece's, named in the message
+    key = e.key if e and (template or e.key != "href") else None
+    return InputError(one_line(message), path=template or None, line=line, key=key, expected=e.expected if e else None)
 
 
 _WRITTEN_AT = re.compile(r"written at line (\d+) of ([^\s,)]+)")  # svg/__init__.py Converter._name
