@@ -323,6 +323,20 @@ def _cover(game: Game, pictures: Mapping[str, DeckPicture]) -> list[tuple[str, D
     return [(d.id, pictures[d.id]) for d in same[:3]]
 
 
+def _bare_cover(game: Game) -> list[str]:
+    """The cover with no piece on it, as every deck it could show has a placeholder on its first
+    piece (a deck-builder whose first cards have no art yet): said, with those pieces, rather than
+    leave the designer to wonder why the cover is bare."""
+    decks = [d for d in game.decks if d.kind in COVER_KINDS and d.pieces]
+    if not decks or any(settled(d) for d in decks):
+        return []
+    firsts = ", ".join(f"{d.id}: {d.pieces[0].label} ({d.pieces[0].where})" for d in decks[:3])
+    more = f" and {len(decks) - 3} more" if len(decks) > 3 else ""
+    return [f"{game.slug}: the rulebook's cover shows no pieces: the first piece of every deck it could show "
+            f"holds a placeholder (未定, or no art yet): {firsts}{more} (expected a deck whose first piece is "
+            "settled: its art in place, or a settled piece moved first)"]
+
+
 @dataclass
 class DraftReading:
     """The draft read against the data before a page is set: what it says, the fonts it is set
@@ -375,6 +389,7 @@ def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
                      ignore=settings.proof_ignore, figures=[spec.after for spec in settings.figures])
     if is_placeholder(game.players):
         warnings.append(f"{game.slug}: players is a placeholder ({game.players}); the cover leaves it out")
+    warnings += _bare_cover(game)
     return DraftReading(path, draft, doc, settings, fonts, rows, findings, proof_lang, warnings, report)
 
 
