@@ -118,22 +118,6 @@ def _more_renames(key: Any, allowed, given) -> str:
     return f"; rename the others too: {', '.join(others)}" if others else ""
 
 
-def _draft_number(value: Any) -> Any:
-    """``draft:`` as its number: ``草案３`` (or ``Draft 3``), written as the draft's title line
-    says it, is ３, as the sheets' slug and the cover put 草案 before it (they printed 草案草案３)."""
-    if isinstance(value, str):
-        number = re.sub(r"^\s*(?:草案|draft\b)[\s:：]*", "", value, flags=re.IGNORECASE)
-        return number if number.strip() else value
-    return value
-
-
-def _players_count(value: str) -> str:
-    """``players:`` as its numbers: ``2〜4人``, ``2人〜4人`` or ``3〜5人用``, as a Japanese draft
-    says it, is 2〜4, as every place that prints it puts 人 after it (``pnpgen list`` and the bill of
-    materials printed 2〜4人人). An open value (未定…) is kept as written."""
-    return value if is_placeholder(value) else re.sub(r"(\d)\s*人(?:用)?", r"\1", value)
-
-
 def _field_type(value: Any) -> str:
     """The field type a new key's value reads as (``danger: 2`` is an int field, not text)."""
     if isinstance(value, bool):
@@ -249,8 +233,8 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
     game = Game(
         slug=slug,
         title=_one_line(doc, _parse(doc, ("title",), v.label, data["title"], "title"), ("title",), "the game's title"),
-        draft=_draft_number(_parse(doc, ("draft",), v.label, data.get("draft", ""), "draft")),
-        players=_players_count(str(_parse(doc, ("players",), v.label, data.get("players", ""), "players"))),
+        draft=v.draft_number(_parse(doc, ("draft",), v.label, data.get("draft", ""), "draft")),
+        players=v.players_count(str(_parse(doc, ("players",), v.label, data.get("players", ""), "players"))),
         date=str(_parse(doc, ("date",), v.label, data.get("date", ""), "date")),
         palette=dict(palette),
         fonts=font_roles,

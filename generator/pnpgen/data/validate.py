@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 
 from pnpgen.data.formats import CARD_FORMATS, PAPER_FORMATS, PAPER_SIZES, paper_named_by_size
 from pnpgen.data.markup import colour_names
+from pnpgen.data.model import is_placeholder
 from pnpgen.errors import suggest
 from pnpgen.safetext import windows_trouble
 from pnpgen.units import MM_PER_UNIT
@@ -615,3 +616,19 @@ def section_checks(section: str, keys: Any, hint: str) -> tuple[Any, Any]:
             raise Invalid(f"{section} has an unknown key {show(key)}", hint)
 
     return not_a_mapping, known
+
+
+def draft_number(value: Any) -> Any:
+    """``draft:`` as its number: ``草案３`` (or ``Draft 3``), written as the draft's title line
+    says it, is ３, as the sheets' slug and the cover put 草案 before it (they printed 草案草案３)."""
+    if isinstance(value, str):
+        number = re.sub(r"^\s*(?:草案|draft\b)[\s:：]*", "", value, flags=re.IGNORECASE)
+        return number if number.strip() else value
+    return value
+
+
+def players_count(value: str) -> str:
+    """``players:`` as its numbers: ``2〜4人``, ``2人〜4人`` or ``3〜5人用``, as a Japanese draft
+    says it, is 2〜4, as every place that prints it puts 人 after it (``pnpgen list`` and the bill of
+    materials printed 2〜4人人). An open value (未定…) is kept as written."""
+    return value if is_placeholder(value) else re.sub(r"(\d)\s*人(?:用)?", r"\1", value)
