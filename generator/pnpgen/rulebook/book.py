@@ -323,18 +323,15 @@ def _cover(game: Game, pictures: Mapping[str, DeckPicture]) -> list[tuple[str, D
     return [(d.id, pictures[d.id]) for d in same[:3]]
 
 
-def _bare_cover(game: Game) -> list[str]:
-    """The cover with no piece on it, as every deck it could show has a placeholder on its first
-    piece (a deck-builder whose first cards have no art yet): said, with those pieces, rather than
-    leave the designer to wonder why the cover is bare."""
+def _bare_cover(game: Game) -> str:
+    """What the build's rulebook line adds when the cover has no piece on it, as every deck it
+    could show has a placeholder on its first piece (a deck-builder whose first cards have no art
+    yet, a game just made by pnpgen new): the designer is not left to wonder why the cover is bare."""
     decks = [d for d in game.decks if d.kind in COVER_KINDS and d.pieces]
     if not decks or any(settled(d) for d in decks):
-        return []
-    firsts = ", ".join(f"{d.id}: {d.pieces[0].label} ({d.pieces[0].where})" for d in decks[:3])
-    more = f" and {len(decks) - 3} more" if len(decks) > 3 else ""
-    return [f"{game.slug}: the rulebook's cover shows no pieces: the first piece of every deck it could show "
-            f"holds a placeholder (未定, or no art yet): {firsts}{more} (expected a deck whose first piece is "
-            "settled: its art in place, or a settled piece moved first)"]
+        return ""
+    firsts = ", ".join(f"{d.id}: {d.pieces[0].label}" for d in decks[:3]) + (" …" if len(decks) > 3 else "")
+    return f" (none on the cover: each deck's first piece holds a placeholder, 未定 or no art yet: {firsts})"
 
 
 @dataclass
@@ -389,7 +386,6 @@ def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
                      ignore=settings.proof_ignore, figures=[spec.after for spec in settings.figures])
     if is_placeholder(game.players):
         warnings.append(f"{game.slug}: players is a placeholder ({game.players}); the cover leaves it out")
-    warnings += _bare_cover(game)
     return DraftReading(path, draft, doc, settings, fonts, rows, findings, proof_lang, warnings, report)
 
 
@@ -559,7 +555,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         f"rulebook: {n_pages} A5 pages{' (rules only)' if rules_only else ''}; booklet: "
         f"{counted(total // 4, 'sheet')}{f' of {sheet_name}, the pages at {round(scale * 100)} %' if scale < 1 else ''}, "
         f"{counted(total - n_pages, 'blank page')} added, binding {binding}, creep {creep_mm:g} mm/sheet; "
-        f"{counted(len(pictures), 'deck picture')}, {counted(len(builder.figures_placed), 'figure')}, "
+        f"{counted(len(pictures), 'deck picture')}{_bare_cover(game)}, {counted(len(builder.figures_placed), 'figure')}, "
         f"{counted(len(findings), 'proofing note')} in proof.txt"
     )
     files = {"rulebook.pdf": a5, "rulebook-booklet.pdf": a4, "proof.txt": proof_file(game, r)} if booklet \
