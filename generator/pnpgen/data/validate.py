@@ -22,7 +22,6 @@ from urllib.parse import urlsplit
 
 from pnpgen.data.formats import CARD_FORMATS, PAPER_FORMATS, PAPER_SIZES, paper_named_by_size
 from pnpgen.data.markup import colour_names
-from pnpgen.data.model import is_placeholder
 from pnpgen.errors import suggest
 from pnpgen.safetext import windows_trouble
 from pnpgen.units import MM_PER_UNIT
@@ -630,5 +629,8 @@ def draft_number(value: Any) -> Any:
 def players_count(value: str) -> str:
     """``players:`` as its numbers: ``2〜4人``, ``2人〜4人`` or ``3〜5人用``, as a Japanese draft
     says it, is 2〜4, as every place that prints it puts 人 after it (``pnpgen list`` and the bill of
-    materials printed 2〜4人人). An open value (未定…) is kept as written."""
-    return value if is_placeholder(value) else re.sub(r"(\d)\s*人(?:用)?", r"\1", value)
+    materials printed 2〜4人人). Anything else (an open value, 未定…) is kept as written."""
+    m = re.fullmatch(r"\s*(\d+)\s*人?\s*(?:([-–〜~～－])\s*(\d+)\s*人?)?\s*用?\s*", value)
+    if m is None or "人" not in value:
+        return value
+    return m.group(1) + (m.group(2) + m.group(3) if m.group(2) else "")
