@@ -521,7 +521,9 @@ def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
         return 0
     _say(ws.shown(f"{deck.id}: {counted(len(deck.pieces), 'row')} ({counted(deck.count, 'piece')}) in {out.resolve()}"))
     if out.resolve().parent == deck.source.resolve().parent:
-        _say(f"  to use it, replace the deck's pieces: list with  pieces: {{file: {out.name}}}")
+        read = deck.pieces[0].where.path if deck.pieces else deck.source  # a deck already kept in a sheet
+        _say(f"  to use it, replace the deck's pieces: list with  pieces: {{file: {out.name}}}" if read == deck.source
+             else f"  the deck reads its pieces from {read.name}; to read them from this file: pieces: {{file: {out.name}}}")
     return 0
 
 

@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
-from conftest import DECK_YAML, GAME_YAML, make_workspace, run
+from conftest import DECK_YAML, DRAFT, GAME_YAML, make_workspace, run
+from pdfprobe import texts
 
 COLOURED = DECK_YAML.replace("  text: text\n", "  text: text\n  colour: colour\n")
 FRONT_TEXT = ('{% extends "common/piece.svg.j2" %}{% block art %}'
@@ -274,3 +277,39 @@ def test_the_box_a_new_spreadsheet_column_is_told_to_add_builds(tmp_path, capsys
     (ws / "data/test/decks/cards.yaml").write_text(deck.replace("layout: card-poker", "layout: {extends: card-poker, " + box + "}"),
                                                    encoding="utf-8")
     assert run(ws, "check") == 0, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("draft", ["草案３", "草案 3", "Draft 3"])
+def test_a_draft_number_written_as_the_drafts_title_line_says_it_is_printed_once(tmp_path, capsys, draft):
+    """Trial 17: game.yaml's ``draft: 草案３`` (as the draft's ■■ line writes it) printed
+    「草案草案３」 in every sheet's slug, and the rulebook's check said "draft number differs: the
+    draft says 草案３ (3), the data says 草案３". 草案 (Draft) is taken as said, the number kept."""
+    game = GAME_YAML.replace("draft: 3\n", f"draft: {draft}\n")
+    ws = make_workspace(tmp_path / "ws", game=game, draft=True)
+    assert run(ws, "build", "--game", "test") == 0
+    err = capsys.readouterr().err
+    assert "draft number differs" not in err, err
+    slug = "".join(texts(ws / "build" / "test" / "cards.pdf")[:1])
+    assert f"草案{draft[-1]}" in slug and "草案草案" not in slug and "草案Draft" not in slug, slug
+
+
+@pytest.mark.parametrize("players", ["2〜4人", "2人〜4人", "2～4人用", "２－４人"])
+def test_a_player_count_written_with_its_counter_word_prints_it_once(tmp_path, capsys, players):
+    """Trial 17: game.yaml's ``players: 2〜4人`` (as a Japanese draft says it) was listed as
+    「2〜4人人」 by ``pnpgen list`` and the bill of materials, and ``2～4`` typed by an input method
+    (～, －) was not read as a range: the cover printed it bare, and the draft's ２〜４人用 was
+    said to differ from it. 人 (人用) is taken as said; the range is read in either width."""
+    draft = DRAFT.replace("◇テストカード（１１枚）", "　２〜４人用\n\n◇テストカード（１１枚）")
+    assert draft != DRAFT
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML.replace("players: 2-4\n", f"players: {players}\n"))
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    assert run(ws, "list") == 0
+    listed = unicodedata.normalize("NFKC", capsys.readouterr().out)
+    assert "人人" not in listed and "4人" in listed.splitlines()[0], listed
+    assert run(ws, "build", "--game", "test") == 0
+    err = capsys.readouterr().err
+    assert "player count differs" not in err, err
+    bom = unicodedata.normalize("NFKC", texts(ws / "build" / "test" / "test-all.pdf")[-1])
+    assert "人人" not in bom and "4人 ·" in bom, bom
+    cover = unicodedata.normalize("NFKC", texts(ws / "build" / "test" / "rulebook.pdf")[0].replace(" ", ""))
+    assert "4人" in cover and "人人" not in cover and "人用" not in cover, cover

@@ -270,7 +270,8 @@ def test_export_sheet_command(tmp_path, capsys):
     assert run(ws, "export-sheet", "--game", "test", "--deck", "cards") == 0
     out = ws / "data" / "test" / "decks" / "cards.csv"
     assert out.read_bytes().startswith(b"\xef\xbb\xbfname,text,power,tags,hot,count\r\n")
-    assert "pieces: {file: cards.csv}" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert "to use it, replace the deck's pieces: list with  pieces: {file: cards.csv}" in said, said
     assert run(ws, "export-sheet", "--game", "test", "--deck", "cards") == 2  # never overwrites
     assert "already exists" in capsys.readouterr().err
     out.write_text("hand edits", encoding="utf-8")  # nor with --out naming it (a deck's own sheet, say)
@@ -283,6 +284,22 @@ def test_export_sheet_command(tmp_path, capsys):
     rows = list(book.active.iter_rows(values_only=True))
     assert rows[0] == ("name", "text", "power", "tags", "hot", "count")
     assert rows[1] == ("祝福", "一行目", 3, "[a, b]", True, 2)
+
+
+def test_export_sheet_of_a_deck_kept_in_a_workbook_says_which_file_it_reads(tmp_path, capsys):
+    """Trial 17: a deck read from a workbook's worksheet (pieces: {file: cards.xlsx, sheet: 呪い})
+    exported to CSV was told "replace the deck's pieces: list", a list it does not have; it is
+    told the file it reads now and the line that reads the new one."""
+    ws = make_workspace(tmp_path / "ws", deck=FIELDS_DECK + "pieces: {file: cards.xlsx, sheet: 呪い}\n")
+    book = openpyxl.Workbook()
+    book.active.title = "呪い"
+    book.active.append(["name", "text", "count"])
+    book.active.append(["呪詛", "本文", 2])
+    book.save(ws / "data" / "test" / "decks" / "cards.xlsx")
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "cards") == 0
+    said = capsys.readouterr().out
+    assert "the deck reads its pieces from cards.xlsx; to read them from this file: pieces: {file: cards.csv}" in said
+    assert "pieces: list" not in said, said
 
 
 @pytest.mark.parametrize("fmt", ["csv", "xlsx"])
@@ -615,3 +632,33 @@ def test_a_sheet_named_with_windows_backslashes_is_told_the_path_to_write(tmp_pa
     err = capsys.readouterr().err
     assert "spreadsheet 'sheets\\Roles.csv' not found: a backslash separates folders on Windows only (expected " \
         "file: sheets/Roles.csv, with / between the folders (read on every system))" in err, err
+
+
+def test_a_sheet_headed_in_japanese_under_a_title_row_is_told_every_field_to_write(tmp_path, capsys):
+    """Trial 17: a workbook whose sheets open with a title row (アクションカード一覧) over a header
+    written in Japanese (カード名, コスト, 効果, フレーバー, イラスト, 枚数) stopped at the title row,
+    "row 1 is not a header row", and with the title row deleted at the header the same way: no cell
+    was taken for a field, so the sheet's own words were never told their names. The header row is
+    found, and one line tells every column its field; renamed so, the deck builds."""
+    ws = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: card-poker\n"
+                        "pieces: {file: cards.xlsx, sheet: アクション}\n")
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "アクション"
+    sheet.append(["アクションカード一覧"])
+    sheet.append(["カード名", "コスト", "効果", "フレーバー", "イラスト", "枚数", "メモ"])
+    sheet.append(["隊商", 3, "カードを２枚引く。", None, "未定", 2])
+    path = ws / "data" / "test" / "decks" / "cards.xlsx"
+    book.save(path)
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.xlsx:2:1: カード名 (column A) in worksheet アクション: unknown key in the " \
+        "header row; did you mean title? (the field that names the piece); rename the others too: コスト → cost, " \
+        "効果 → text, フレーバー → flavour, イラスト → art, 枚数 → count (" in err, err
+    for cell, field in zip(sheet[2], ["title", "cost", "text", "flavour", "art", "count"]):
+        cell.value = field
+    sheet["G2"] = None
+    book.save(path)
+    assert run(ws, "check", "--game", "test") == 0, capsys.readouterr().err
+    deck = load_game(Workspace(ws), "test").decks[0]
+    assert [(str(p.values["title"]), p.values["cost"], p.count) for p in deck.pieces] == [("隊商", "3", 2)]

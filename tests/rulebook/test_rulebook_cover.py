@@ -3,7 +3,8 @@ piece itself, not by its name, which a later piece of the deck may share."""
 
 from __future__ import annotations
 
-from conftest import DECK_YAML, make_workspace
+from conftest import DECK_YAML, DRAFT, make_workspace, run
+from pdfprobe import texts
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.rulebook.book import settled
@@ -19,3 +20,26 @@ def test_a_first_piece_with_nothing_open_is_on_the_cover_though_a_namesake_has_a
     assert [fld for _, fld, _ in namesake_open.placeholders] == ["彗星.text"]  # the third's, under the first's name
     assert settled(namesake_open)
     assert not settled(cards(tmp_path / "b", "未定", "本文"))
+
+
+def test_a_cover_left_bare_by_placeholders_is_said_in_the_rulebook_line_naming_each_decks_first_piece(tmp_path, capsys):
+    """Trial 17: a deck-builder whose decks all start with a card that has no art yet got a cover
+    with no pieces on it and not a word why. The build's rulebook line says so, naming each deck's
+    first piece; a deck whose first piece is settled puts it on the cover, and nothing is said."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 彗星, text: 未定}\n  - {name: 黒星, text: 本文}\n")
+    (ws / "data" / "test" / "decks" / "more.yaml").write_text(
+        "name: 追加\nlayout: card-poker\npieces:\n  - {title: 流星, text: 本文}\n", encoding="utf-8")
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+    assert run(ws, "build", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "deck pictures (none on the cover: each deck's first piece holds a placeholder, 未定 or no art yet: " \
+        "cards: 彗星, more: 流星), 0 figures" in out, out
+    cover = texts(ws / "build" / "test" / "rulebook.pdf")[0]
+    assert "彗星" not in cover and "流星" not in cover, cover
+    (ws / "data" / "test" / "decks" / "more.yaml").write_text(
+        "name: 追加\nlayout: {extends: card-poker, boxes: {art: null}}\npieces:\n  - {title: 流星, text: 本文}\n",
+        encoding="utf-8")
+    assert run(ws, "build", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "none on the cover" not in out and "2 deck pictures, 0 figures" in out, out
+    assert "流星" in texts(ws / "build" / "test" / "rulebook.pdf")[0]

@@ -520,6 +520,22 @@ def test_markdown_marks_in_an_english_draft_are_a_warning_at_their_line(tmp_path
     assert not [w for w in rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS) if "Markdown" in w]
 
 
+def test_the_cards_bold_markup_in_a_japanese_draft_is_a_warning_at_its_line(tmp_path):
+    """Trial 17: a Japanese draft quoting a card's 「**+1アクション**」 printed its asterisks in the
+    rulebook without a word (only an English draft was told of Markdown marks); it is said once, at
+    the first, with how many more. A lone ＊ or * (注＊, 2 * 3) is no mark."""
+    ws = make_workspace(tmp_path / "ws")
+    draft = DRAFT.replace("２：カードを１枚出す。", "２：カードを１枚出す。\n　効果に**+1アクション**とあれば、"
+                          "もう１枚出す。**購入**は１回。注＊：2 * 3 枚まで。")
+    assert draft != DRAFT
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    said = [w for w in rulebook_warnings(load_game(Workspace(ws), "test"), FONTS) if "bold" in w]
+    assert len(said) == 1 and re.search(r"draft\.txt:\d+: the cards' bold markup prints as written in the rulebook: "
+                                        r"「\*\*\+1アクション\*\*」 and 1 more \(", said[0]), said
+    (ws / "data" / "test" / "draft.txt").write_text(draft.replace("**", ""), encoding="utf-8")
+    assert not [w for w in rulebook_warnings(load_game(Workspace(ws), "test"), FONTS) if "bold" in w]
+
+
 def test_steps_numbered_out_of_order_are_a_check_warning(tmp_path):
     ws = make_workspace(tmp_path / "ws", game=TWO, deck=DECK)
     steps = "\n".join(f"{n}) {t}" for n, t in zip((1, 2, 4), STEP_TEXTS))

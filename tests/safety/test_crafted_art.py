@@ -6,12 +6,13 @@ error naming the file, and the last good outputs stay."""
 from __future__ import annotations
 
 import io
+import re
 import struct
 import zlib
 
 import pytest
 
-from conftest import PICTURE_FRONT, picture_workspace, run
+from conftest import PICTURE_FRONT, make_workspace, picture_workspace, run
 
 
 def _chunks(png: bytes) -> list[tuple[bytes, bytes]]:
@@ -73,6 +74,24 @@ def test_a_jpeg_cut_short_is_one_line_and_keeps_the_outputs(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "Traceback" not in err and "a.jpg" in err
     assert (ws / "build" / "test" / "cards.pdf").read_bytes() == kept
+
+
+def test_a_jpeg_cut_short_on_a_layout_card_names_the_piece_not_an_href(tmp_path, capsys):
+    """Trial 17: a cut-short JPEG on a card of a built-in layout stopped with "href: deck 'cards'
+    piece 1 (…) front: cannot read the image …": an SVG attribute the designer never wrote, as a
+    layout has no template. The line names the deck, the piece and its row, and the picture."""
+    from PIL import Image
+
+    ws = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: card-poker\npieces:\n  - {title: 竜, art: a.jpg}\n")
+    (ws / "data" / "test" / "art").mkdir()
+    art = ws / "data" / "test" / "art" / "a.jpg"
+    Image.new("RGB", (300, 200), (10, 200, 10)).save(art, quality=90)
+    art.write_bytes(art.read_bytes()[:-400])
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "href" not in err, err
+    assert re.fullmatch(r"pnpgen: error: deck 'cards' piece 1 \(竜, data/test/decks/cards\.yaml:4(:\d+)?\) front: cannot "
+                        r"read the image a\.jpg: the file is cut short .*", err), err
 
 
 def test_a_jpeg_with_data_after_its_end_is_placed_as_it_is(tmp_path):

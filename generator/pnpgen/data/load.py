@@ -16,7 +16,7 @@ from pnpgen.data.markup import colour_names
 from pnpgen.data.model import EMPTY_SHOWN, NO_ART_YET, Deck, FieldText, Game, Piece, Sourced, is_placeholder
 from pnpgen.data.names import check_deck_ids
 from pnpgen.data.sheetlayouts import SheetStock, load_sheet
-from pnpgen.data.spreadsheets import SUFFIXES, SheetDoc, read_pieces
+from pnpgen.data.spreadsheets import SUFFIXES, SYNONYMS, SheetDoc, read_pieces, said_for
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located, load_yaml
@@ -66,20 +66,6 @@ def _parse(doc: Source, keypath: tuple, parse: Callable[..., Any], value: Any, *
 
 
 # said after the keys a piece may have when the key is no near miss of one: a field to add
-# what a designer's sheet may call a field pnpgen names otherwise: the copies of a piece, its name,
-# and (told only where a layout's box reads the field) its text, cost, flavour and picture; in
-# English and in the words a Japanese designer's list heads its columns with (枚数, カード名, 効果…)
-SYNONYMS = {
-    "count": ({"qty", "quantity", "quantities", "copies", "# copies", "#", "amount", "how many", "nr", "no. of copies",
-               "枚数", "部数", "個数", "数量", "数", "印刷枚数", "枚"}, "the number of copies to print"),
-    "title": ({"name", "card name", "card title", "cardname", "名前", "名称", "カード名", "カード名称", "タイトル"},
-              "the field that names the piece"),
-    "text": ({"effect", "effects", "rules", "rules text", "card text", "ability", "description",
-              "効果", "テキスト", "本文", "効果テキスト", "能力"}, "the card's rules text"),
-    "cost": ({"price", "コスト"}, "the card's cost"),
-    "flavour": ({"flavor", "flavor text", "flavour text", "フレーバー", "フレーバーテキスト"}, "the flavour line"),
-    "art": ({"画像", "イラスト", "絵", "picture", "illustration", "image", "artwork", "art file"}, "the card's picture"),
-}
 NEW_FIELD = "; a new field is declared first: fields: {{{key}: {type}}}"
 NEW_FIELD_LAYOUT = ("; a new field is shown by a box of its own, which declares it: {rename}layout: {{extends: {layout}, "
                     "boxes: {{{box}: {{field: {field}, x: …, y: …, w: …, h: …}}}}}}; one kept for yourself and never "
@@ -111,7 +97,7 @@ def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: s
             meant = next((f for f, (words, _) in SYNONYMS.items() if word in words and f in allowed
                           and f not in given), None) if not near else None
             if meant:  # a sheet's Qty column, a Name column under a layout that prints the title
-                near = f"; did you mean {meant}? ({SYNONYMS[meant][1]})"
+                near = f"; did you mean {meant}? ({SYNONYMS[meant][1]})" + _more_renames(key, allowed, given)
             box = re.sub(r"[^a-z0-9_-]+", "-", str(key).lower()).strip("-_") or "new"
             named = layouts.is_field_name(str(key))  # a layout's box reads no 'Card Type': told to rename it
             rename = "" if named else f"rename the {'column' if what == 'the header row' else 'key'} {str(key)!r} " \
@@ -122,6 +108,14 @@ def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: s
                                 type=_field_type(mapping[key]))),
                             key=True)
     return mapping
+
+
+def _more_renames(key: Any, allowed, given) -> str:
+    """The header row's other columns in a sheet's own words, told in the same line, so a list
+    headed カード名, コスト, 効果, 枚数 is renamed in one go, not one column per build."""
+    others = [f"{k} → {f}" for k in given if k != key and k not in allowed
+              and (f := said_for(str(k), [a for a in allowed if a not in given])) is not None]
+    return f"; rename the others too: {', '.join(others)}" if others else ""
 
 
 def _field_type(value: Any) -> str:
@@ -239,8 +233,8 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
     game = Game(
         slug=slug,
         title=_one_line(doc, _parse(doc, ("title",), v.label, data["title"], "title"), ("title",), "the game's title"),
-        draft=_parse(doc, ("draft",), v.label, data.get("draft", ""), "draft"),
-        players=str(_parse(doc, ("players",), v.label, data.get("players", ""), "players")),
+        draft=v.draft_number(_parse(doc, ("draft",), v.label, data.get("draft", ""), "draft")),
+        players=v.players_count(str(_parse(doc, ("players",), v.label, data.get("players", ""), "players"))),
         date=str(_parse(doc, ("date",), v.label, data.get("date", ""), "date")),
         palette=dict(palette),
         fonts=font_roles,
@@ -477,7 +471,9 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
             half = re.sub(r"\s*[、，,]\s*", ", ", value.strip().replace("［", "[").replace("］", "]"))
             expected += f" with half-width brackets and ', ' between its items: {half}"
         elif ftype == "list" and isinstance(value, str) and value.strip():  # "vp, lamp" as a spreadsheet cell holds it
-            items = ", ".join(x for x in re.split(r"\s*[、，,]\s*", value.strip()) if x)
+            named = re.findall(r"[{｛]\s*([^{}｛｝\s]+)\s*[}｝]", value)  # {coin}{vp}, as a card's text writes icons
+            apart = r"\s*[、，,]\s*" if re.search(r"[、，,]", value) else r"\s+"  # coin vp: two items, not one
+            items = ", ".join(named or [x for x in re.split(apart, value.strip()) if x])
             expected += f" in brackets, ', ' between its items: [{items}]"
         raise doc.error(keypath, f"{v.show(value)} is not a valid {ftype}{near}", expected)
     bad = v.not_finite(value) if ftype in ("number", "list", "map") else None

@@ -171,12 +171,36 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
         raise
 
 
+# what a designer's sheet may call a field pnpgen names otherwise: the copies of a piece, its name,
+# and (told only where a layout's box reads the field) its text, cost, flavour and picture; in
+# English and in the words a Japanese designer's list heads its columns with (枚数, カード名, 効果…)
+SYNONYMS = {
+    "count": ({"qty", "quantity", "quantities", "copies", "# copies", "#", "amount", "how many", "nr", "no. of copies",
+               "枚数", "部数", "個数", "数量", "数", "印刷枚数", "枚"}, "the number of copies to print"),
+    "title": ({"name", "card name", "card title", "cardname", "名前", "名称", "カード名", "カード名称", "タイトル"},
+              "the field that names the piece"),
+    "text": ({"effect", "effects", "rules", "rules text", "card text", "ability", "description",
+              "効果", "テキスト", "本文", "効果テキスト", "能力"}, "the card's rules text"),
+    "cost": ({"price", "コスト"}, "the card's cost"),
+    "flavour": ({"flavor", "flavor text", "flavour text", "フレーバー", "フレーバーテキスト"}, "the flavour line"),
+    "art": ({"画像", "イラスト", "絵", "picture", "illustration", "image", "artwork", "art file"}, "the card's picture"),
+}
 TITLE_ROWS = 5  # title rows (a merged heading, a note) looked past for the header row
 
 
 def _names_a_field(cells: list[Any], fields: dict[str, str]) -> bool:
+    """Whether a row is the header row: a cell names a field, or two say fields in a sheet's own
+    words (a Japanese list headed カード名, 効果, 枚数), which the header's check then tells the
+    names of; one such word alone may be a piece's value (a card called 本文)."""
     names = [_field_named(str(v).strip(), fields) for v in cells if _filled(v)]
-    return any(h == "count" or h in fields or h.rsplit(".", 1)[0] in fields for h in names)
+    return any(h == "count" or h in fields or h.rsplit(".", 1)[0] in fields for h in names) \
+        or len({said_for(h, fields) for h in names} - {None}) >= 2
+
+
+def said_for(header: str, fields: Mapping[str, Any] | list[str]) -> str | None:
+    """The field (of ``fields``, or count) a header says in a sheet's own words: 枚数 is count."""
+    word = header.strip().lower().rstrip(".:")
+    return next((f for f, (words, _) in SYNONYMS.items() if word in words and (f == "count" or f in fields)), None)
 
 
 def _pieces(rows: list[tuple[int, list[Any]]], path: Path, shown: Path, sheet: str | None,
@@ -201,7 +225,7 @@ def _pieces(rows: list[tuple[int, list[Any]]], path: Path, shown: Path, sheet: s
                          expected="a CSV saved with commas between the values (LibreOffice: field delimiter ','; "
                          "Excel: CSV UTF-8 (comma delimited))")
     sdoc = SheetDoc(shown, headers, header_row=header_row, sheet=sheet)
-    if fields and not any(h == "count" or h.rsplit(".", 1)[0] in fields or h in fields for h in headers):
+    if fields and not _names_a_field(headers, fields):
         cells = [repr(h if len(h) <= 20 else h[:19] + "…") for h in headers if h]
         shown_row = ", ".join(cells[:4]) + (", …" if len(cells) > 4 else "")
         raise InputError(f"row {header_row} is not a header row: none of its cells ({shown_row}) names a field",

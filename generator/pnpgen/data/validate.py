@@ -615,3 +615,22 @@ def section_checks(section: str, keys: Any, hint: str) -> tuple[Any, Any]:
             raise Invalid(f"{section} has an unknown key {show(key)}", hint)
 
     return not_a_mapping, known
+
+
+def draft_number(value: Any) -> Any:
+    """``draft:`` as its number: ``草案３`` (or ``Draft 3``), written as the draft's title line
+    says it, is ３, as the sheets' slug and the cover put 草案 before it (they printed 草案草案３)."""
+    if isinstance(value, str):
+        number = re.sub(r"^\s*(?:草案|draft\b)[\s:：]*", "", value, flags=re.IGNORECASE)
+        return number if number.strip() else value
+    return value
+
+
+def players_count(value: str) -> str:
+    """``players:`` as its numbers: ``2〜4人``, ``2人〜4人`` or ``3〜5人用``, as a Japanese draft
+    says it, is 2〜4, as every place that prints it puts 人 after it (``pnpgen list`` and the bill of
+    materials printed 2〜4人人). Anything else (an open value, 未定…) is kept as written."""
+    m = re.fullmatch(r"\s*(\d+)\s*人?\s*(?:([-–〜~～－])\s*(\d+)\s*人?)?\s*用?\s*", value)
+    if m is None or "人" not in value:
+        return value
+    return m.group(1) + (m.group(2) + m.group(3) if m.group(2) else "")

@@ -132,8 +132,9 @@ def face_error(message: str, where: str, template: str, e: InputError | None = N
         line = _calling_line(template, "image(")
         if line is not None:  # (not pnpgen's line the group around it was written on)
             message = re.sub(r" \(line \d+ of the SVG, written at line \d+ of common/[^)]*\)", "", message)
-    return InputError(one_line(message), path=template or None, line=line, key=e.key if e else None,
-                      expected=e.expected if e else None)
+    # a built-in layout's face (no template) wrote no href: its picture is the piece's, named in the message
+    key = e.key if e and (template or e.key != "href") else None
+    return InputError(one_line(message), path=template or None, line=line, key=key, expected=e.expected if e else None)
 
 
 _PICTURE = re.compile(r"shows '([^']+)', an SVG picture(?:[^(]*\(<tspan[^>]*> at line (\d+) of the picture\))?")

@@ -150,12 +150,15 @@ def _date(text: str, lang: str = "ja") -> str:
     return msg("rulebook.date", lang, year=year, day=day, month_name=months[month - 1])
 
 
+_RANGE = "[-–〜~～－]"  # 3-5, 3〜5, and 3～5 or 3－5 as a Japanese input method types them
+
+
 def _players(text: str, lang: str = "ja") -> str:
     """``3-5`` → ``3〜5人`` (``3–5`` in English); an open value gives "" (the cover leaves the line out)."""
     text = str(text).strip()
     if is_placeholder(text) or not text:
         return ""
-    m = re.fullmatch(r"(\d+)\s*[-–〜~]\s*(\d+)", text)
+    m = re.fullmatch(rf"(\d+)\s*{_RANGE}\s*(\d+)", text)
     if m:
         return msg("rulebook.players_range", lang, low=m.group(1), high=m.group(2))
     return msg("rulebook.players_one", lang, players=text) if text.isdigit() else text
@@ -174,7 +177,7 @@ def _consistency(doc: Document, game: Game, path: Path, title: str) -> list[str]
                    f"the data says {game.draft}")
     stated = doc.stated_players()
     if stated and not is_placeholder(game.players):
-        m = re.fullmatch(r"(\d+)\s*(?:[-–〜~]\s*(\d+))?", str(game.players).strip())
+        m = re.fullmatch(rf"(\d+)\s*(?:{_RANGE}\s*(\d+))?", str(game.players).strip())
         data = (int(m.group(1)), int(m.group(2) or m.group(1))) if m else None
         if data != stated:
             said = f"{stated[0]} to {stated[1]} players" if stated[0] != stated[1] else counted(stated[0], "player")
@@ -213,14 +216,22 @@ def _first_found(doc: Document, pattern: re.Pattern[str]) -> tuple[int, str, str
     return line, first, f" and {len(found) - 1} more" if len(found) > 1 else ""
 
 
+_CARD_BOLD = re.compile(r"\*\*[^*\s][^*]*\*\*")  # the cards' **bold**, copied into a Japanese draft
+
+
 def _markdown_marks(doc: Document, path: Path, latin: bool) -> list[str]:
     """An English draft written in Markdown: its emphasis, code and link marks, tables, rules and
     quotes print as they stand (the book sets no bold or italics from a draft), said once, at the
-    first of them."""
-    found = _first_found(doc, _MARKDOWN) if latin else None
+    first of them. A Japanese draft is told of the cards' ``**bold**`` alone (a card's
+    「**+1アクション**」 quoted in the rules printed its asterisks without a word)."""
+    found = _first_found(doc, _MARKDOWN if latin else _CARD_BOLD)
     if found is None:
         return []
     line, first, more = found
+    if not latin:
+        return [f"{path}:{line}: the cards' bold markup prints as written in the rulebook: {quoted(first)}{more} "
+                "(the rulebook sets no bold from the draft; write the words plain, or 【term】 for an index term, "
+                "set in the accent colour)"]
     return [f"{path}:{line}: Markdown marks print as written: {quoted(first)}{more} (the rulebook sets no bold, "
             "italics, code, links, tables, rules or quotes from the draft; write the words plain, or 【term】 for "
             "an index term, set in the accent colour, and a table as `Term: Text` lines)"]
@@ -310,6 +321,17 @@ def _cover(game: Game, pictures: Mapping[str, DeckPicture]) -> list[tuple[str, D
                    key=lambda d: COVER_KINDS.index(d.kind))
     same = [d for d in decks if d.kind == decks[0].kind] if decks else []  # one kind: pieces of one size
     return [(d.id, pictures[d.id]) for d in same[:3]]
+
+
+def _bare_cover(game: Game) -> str:
+    """What the build's rulebook line adds when the cover has no piece on it, as every deck it
+    could show has a placeholder on its first piece (a deck-builder whose first cards have no art
+    yet, a game just made by pnpgen new): the designer is not left to wonder why the cover is bare."""
+    decks = [d for d in game.decks if d.kind in COVER_KINDS and d.pieces]
+    if not decks or any(settled(d) for d in decks):
+        return ""
+    firsts = ", ".join(f"{d.id}: {d.pieces[0].label}" for d in decks[:3]) + (" …" if len(decks) > 3 else "")
+    return f" (none on the cover: each deck's first piece holds a placeholder, 未定 or no art yet: {firsts})"
 
 
 @dataclass
@@ -538,7 +560,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         f"rulebook: {n_pages} A5 pages{' (rules only)' if rules_only else ''}; booklet: "
         f"{counted(total // 4, 'sheet')}{f' of {sheet_name}, the pages at {round(scale * 100)} %' if scale < 1 else ''}, "
         f"{counted(total - n_pages, 'blank page')} added, binding {binding}, creep {creep_mm:g} mm/sheet; "
-        f"{counted(len(pictures), 'deck picture')}, {counted(len(builder.figures_placed), 'figure')}, "
+        f"{counted(len(pictures), 'deck picture')}{_bare_cover(game)}, {counted(len(builder.figures_placed), 'figure')}, "
         f"{counted(len(findings), 'proofing note')} in proof.txt"
     )
     files = {"rulebook.pdf": a5, "rulebook-booklet.pdf": a4, "proof.txt": proof_file(game, r)} if booklet \
