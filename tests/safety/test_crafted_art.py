@@ -91,7 +91,7 @@ def test_a_jpeg_cut_short_on_a_layout_card_names_the_piece_not_an_href(tmp_path,
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "href" not in err, err
     assert re.fullmatch(r"pnpgen: error: deck 'cards' piece 1 \(竜, data/test/decks/cards\.yaml:4(:\d+)?\) front: cannot "
-                        r"read the image a\.jpg: the file is cut short .*", err), err
+                        r"read the image art/a\.jpg: the file is cut short .*", err), err
 
 
 def test_a_jpeg_with_data_after_its_end_is_placed_as_it_is(tmp_path):
