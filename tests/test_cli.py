@@ -13,7 +13,7 @@ import pytest
 from pypdf import PdfReader
 
 import pnpgen
-from conftest import make_workspace, run
+from conftest import GAME_YAML, make_workspace, run
 from pnpgen.cli import _negative_values_joined, _parsers, main
 
 MM = 25.4 / 72
@@ -204,6 +204,22 @@ def test_clean_removes_only_what_pnpgen_wrote(tmp_path, capsys):
         "test/tabletopsimulator", "test/tabletopsimulator/keep.png"]
     assert sorted(p for p in ws.rglob("*") if build not in p.parents) == inputs  # data, templates untouched
     assert run(ws, "clean") == 0 and "nothing pnpgen wrote in build/" in capsys.readouterr().out
+
+
+def test_clean_removes_what_pnpgen_rulebook_wrote_and_keeps_an_edited_one(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", draft=True, game=GAME_YAML + "languages: [ja, en]\n")
+    (ws / "data" / "test" / "draft.en.txt").write_text((ws / "data" / "test" / "draft.txt").read_text())
+    assert run(ws, "rulebook", "--game", "test") == 0
+    assert run(ws, "rulebook", "--game", "test", "--lang", "en") == 0
+    build = ws / "build"
+    (build / "test" / "notes.txt").write_text("the designer's own notes")
+    with (build / "test" / "en" / "proof.txt").open("a") as f:
+        f.write("my own proofing note\n")
+    capsys.readouterr()
+    assert run(ws, "clean") == 0
+    assert "build/test/en/proof.txt: kept: changed since pnpgen wrote it" in capsys.readouterr().err
+    assert sorted(p.relative_to(build).as_posix() for p in build.rglob("*")) == [
+        ".pnpgen-output", ".pnpgen.lock", "test", "test/en", "test/en/proof.txt", "test/notes.txt"]
 
 
 def test_clean_of_a_folder_holding_only_outputs_leaves_nothing(tmp_path, capsys):

@@ -253,6 +253,7 @@ def _rulebook(ws: Workspace, game, args: argparse.Namespace):
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.data.load import load_game
     from pnpgen.data.workspace import relative_proof
+    from pnpgen.engine.clean import rulebook_record
     from pnpgen.engine.output import build_lock, claim, mark
     from pnpgen.engine.transaction import commit
 
@@ -261,9 +262,10 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
     game = load_game(ws, args.game, lang=args.lang)
     out_dir = out_root / game.slug / (args.lang or "")
     book = _rulebook(ws, game, args)
-    with build_lock(out_root):  # all three or none
-        commit(out_root, {out_dir / name: relative_proof(name, data, ws.root)
-                          for name, data in book.files.items()} | mark(out_root))
+    files = {name: relative_proof(name, data, ws.root) for name, data in book.files.items()}
+    with build_lock(out_root):  # all three or none, and the record that lets clean remove them
+        commit(out_root, {out_dir / name: data for name, data in files.items()}
+               | rulebook_record(out_root, out_dir, files) | mark(out_root))
     for w in book.warnings:
         _warn(ws.shown(w))
     if args.quiet:
