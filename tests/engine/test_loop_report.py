@@ -95,10 +95,20 @@ def test_the_reprint_file_holds_exactly_the_new_copies_with_backs_and_says_what_
     _build(ws)
     said = (out / "reprint.txt").read_text(encoding="utf-8")
     assert "抜いて捨てる（1枚）：\n    1 × カード5（余った分）" in said, said
-    # a rebuild that changes no piece leaves no reprint file behind
-    deck.write_text(deck.read_text(encoding="utf-8") + "# a note\n", encoding="utf-8")
+    assert not (out / "reprint.pdf").exists()  # newer changes replace both: nothing new to print
+    # a rebuild that changes no piece keeps the reprint files, maybe not printed yet, as they were
+    deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文カード9}", "text: 書き直した9}"),
+                    encoding="utf-8")
     _build(ws)
-    assert not (out / "reprint.pdf").exists() and not (out / "reprint.txt").exists()
+    printed = (out / "reprint.pdf").read_bytes(), (out / "reprint.txt").read_bytes()
+    deck.write_text(deck.read_text(encoding="utf-8") + "# a note\n", encoding="utf-8")
+    manifest = _build(ws)
+    assert ((out / "reprint.pdf").read_bytes(), (out / "reprint.txt").read_bytes()) == printed
+    assert {"reprint.pdf", "reprint.txt"} <= set(manifest["files"])
+    (out / "reprint.pdf").unlink()  # printed: the designer throws it away, and it is not made again
+    deck.write_text(deck.read_text(encoding="utf-8") + "# another note\n", encoding="utf-8")
+    assert "reprint.pdf" not in _build(ws)["files"] and not (out / "reprint.pdf").exists()
+    assert run(ws, "clean") == 0 and not (out / "reprint.txt").exists()  # still pnpgen's: clean removes it
 
 
 def test_a_card_deleted_in_the_middle_is_the_one_change_not_every_card_after_it(tmp_path, capsys, built_copy):
