@@ -192,6 +192,11 @@ def test_a_text_in_a_language_the_game_does_not_list_names_the_languages_line(tm
     ("languages: [ja, english]", "'english' is not a language code pnpgen reads; did you mean en? (expected", "languages.2"),
     ("languages: [ja, klingon]", "'klingon' is not a language code pnpgen reads (expected", "languages.2"),
     ("default_language: fre", "'fre' is not a language code pnpgen reads; did you mean fr?", "default_language"),
+    # a code of the right shape that names no language: the country's code (jp) for ja, a slip
+    ("languages: [ja, jp]", "'jp' is not an ISO 639-1 language; did you mean ja? (expected", "languages.2"),
+    ("languages:\n  - ja\n  - xx", "'xx' is not an ISO 639-1 language (expected", "languages.2"),
+    ("default_language: jp", "'jp' is not an ISO 639-1 language; did you mean ja?", "default_language"),
+    ("languages: [ja, zz-GB]", "'zz-GB' is not an ISO 639-1 language (expected", "languages.2"),
     ("languages: [ja, en]\ndefault_language: eng", "default language 'eng' is not in languages; did you mean en?",
      "default_language"),
 ])
