@@ -469,6 +469,10 @@ def main(argv: list[str] | None = None) -> int:
             ws = find_workspace()
             if isinstance(getattr(args, "game", None), str):
                 args.game = ws.game_named(args.game)
+                if getattr(args, "lang", None):  # the game's default language: the edition a plain build makes
+                    from pnpgen.data.i18n import edition_asked
+
+                    args.lang = edition_asked(ws.game_dir(args.game) / "game.yaml", args.lang)
             return getattr(commands, args.command.replace("-", "_"))(ws, args)
         except InputError as e:
             text = str(e)

@@ -103,13 +103,14 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
     from pnpgen.progress import progress
 
     quiet = args.quiet
+    own = _own_language(ws, slugs, args.lang)
     with progress(slugs, quiet, args.verbose) as say:
-        outcomes, todo = sort_games(ws, slugs, options, out_root, rulebook)
+        outcomes, todo = sort_games(ws, slugs, options, out_root, rulebook, own)
         if todo:  # the stages load only when a game is to be built
             from pnpgen.engine.run import run_build
 
             outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say, sorted_games=(outcomes, todo),
-                                 warm=warm)
+                                 warm=warm, own_language=own)
     for o in outcomes:
         if o.up_to_date:  # its last build's warnings said again: the files still are what they warned of
             for w in o.warnings:
@@ -237,6 +238,15 @@ def _stopped_said(changes: Iterator[Any]) -> Iterator[Any]:
                              expected="file names in UTF-8 below the watched folders (rename the one named), "
                              "then start pnpgen watch again") from None
         yield batch
+
+
+def _own_language(ws: Workspace, slugs: builtins.list[str], lang: str | None) -> frozenset[str]:
+    """The games whose default language ``--lang`` names: built as without it (i18n.edition_asked)."""
+    if lang is None:
+        return frozenset()
+    from pnpgen.data.i18n import edition_asked
+
+    return frozenset(slug for slug in slugs if edition_asked(ws.game_dir(slug) / "game.yaml", lang) is None)
 
 
 def _rulebook(ws: Workspace, game, args: argparse.Namespace):

@@ -27,12 +27,13 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pnpgen.data.markup import MISSING_COLOUR, without_icons
 from pnpgen.data.model import LATIN_GAP, PLACEHOLDER_COLOUR, placeholder_said
-from pnpgen.data.yamlsrc import Located, keyname
-from pnpgen.errors import Where
+from pnpgen.data.yamlsrc import Located, keyname, load_yaml
+from pnpgen.errors import InputError, Where
 from pnpgen.fonts import locate
 
 # A language code as pnpgen reads one: ISO 639-1 (two letters, lower case), optionally a script
@@ -58,6 +59,24 @@ _ISO_639_2 = {"eng": "en", "jpn": "ja", "fra": "fr", "fre": "fr", "deu": "de", "
 def is_language(code: str) -> bool:
     """A language code pnpgen reads that names a language: ``ja``, ``en-GB``; not ``jp``."""
     return bool(LANGUAGE_CODE.fullmatch(code)) and code[:2] in ISO_639_1
+
+
+def edition_asked(game_yaml: Path, lang: str | None) -> str | None:
+    """``--lang`` as the edition to make: None when it names the game's default language, which a
+    plain build makes, so that ``--lang ja`` in a Japanese game writes, records and compares where a
+    build without it does (build/<game>/, not build/<game>/ja/). A game.yaml that cannot be read
+    leaves it as given: the load says what is wrong."""
+    if lang is None:
+        return None
+    try:
+        data = load_yaml(game_yaml).data
+    except InputError:
+        return lang
+    if not isinstance(data, dict):
+        return lang
+    languages = data.get("languages")
+    default = data.get("default_language", languages[0] if isinstance(languages, list) and languages else "ja")
+    return None if lang == default else lang
 
 
 def language_code_meant(code: str, among: list[str] | None = None) -> str | None:

@@ -22,7 +22,7 @@ from pnpgen.data.workspace import Workspace, relative_proof, workspace_relative
 from pnpgen.engine import bookkey, history
 from pnpgen.engine.cache import Cache, GameState, as_written, content_hash, fingerprint, recorded
 from pnpgen.engine.changes import change_report, snapshot
-from pnpgen.engine.fresh import GameOutcome, edition, inputs_of, sort_games
+from pnpgen.engine.fresh import GameOutcome, edition, for_game, inputs_of, sort_games
 from pnpgen.engine.fresh import out_dir as game_out_dir
 from pnpgen.engine.game import BuildResult, booklet_paper, build_game, render_inputs
 from pnpgen.engine.options import REPRINT_FILES, RULEBOOK_FILES, BuildOptions, RulebookOptions
@@ -40,23 +40,22 @@ from pnpgen.pdf.writer import FaceStreams
 def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: Path,
               rulebook: RulebookOptions | None, say: Callable[[str], None] = lambda s: None,
               sorted_games: tuple[list[GameOutcome], list[tuple[str, str]]] | None = None,
-              warm: Warm | None = None) -> list[GameOutcome]:
+              warm: Warm | None = None, own_language: frozenset[str] = frozenset()) -> list[GameOutcome]:
     """Build ``slugs`` into ``out_root/<slug>/``; nothing is written unless every game succeeds.
     Games are built side by side in worker processes when there are cores for it.
     ``sorted_games``: ``fresh.sort_games`` already asked (else it is asked here: it claims the
     folder and finishes a commit a killed run left). ``warm``: a rulebook process kept across
-    builds (watch, serve)."""
+    builds (watch, serve). ``own_language``: the games whose default language --lang names."""
     cache = Cache(out_root)
-    fresh, todo = sorted_games or sort_games(ws, slugs, options, out_root, rulebook)
+    fresh, todo = sorted_games or sort_games(ws, slugs, options, out_root, rulebook, own_language)
     outcomes = list(fresh)
     if not todo:
         return outcomes
-    jobs = [(ws, slug, inputs, options, rulebook, out_root) for slug, inputs in todo]
+    jobs = [(ws, slug, inputs, for_game(slug, options, own_language), rulebook, out_root) for slug, inputs in todo]
     if options.jobs > 1 and len(todo) > 1:
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
-        inner = replace(options, jobs=1)
-        jobs = [(ws, slug, inputs, inner, rulebook, out_root) for slug, inputs in todo]
+        jobs = [(*job[:3], replace(job[3], jobs=1), *job[4:]) for job in jobs]
         # the largest games first, so the workers finish together
         jobs.sort(key=lambda job: -_size(ws.data / job[1]))
         with ProcessPoolExecutor(max_workers=min(options.jobs, len(todo))) as pool:
