@@ -344,3 +344,19 @@ def test_a_deck_renamed_reprints_nothing_and_a_deck_deleted_is_pulled_out(tmp_pa
     said = (out / "reprint.txt").read_text(encoding="utf-8")
     assert "renamed" not in said and "cards (" not in said, said
     assert "tokens (チップ)" in said and "抜いて捨てる（3枚）" in said and "1 × チップ3（削除）" in said, said
+
+
+def test_an_icon_in_a_pieces_name_reads_as_its_name_in_order_csv_and_reprint_txt(tmp_path, capsys):
+    """order.csv listed '{star}の騎士' with its braces, as if the icon were text to type."""
+    deck = DECK_YAML + '  - {name: "{star}の騎士", text: 本文}\n  - {name: "騎士{star}{coin}", text: 本文}\n'
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, *BUILD) == 0
+    out = ws / "build" / "test"
+    names = [line.split(",")[4] for line in (out / "shop" / "order.csv").read_text(encoding="utf-8-sig").splitlines()[1:]]
+    assert names == ["star の騎士", "騎士 star coin"]
+    deck_file = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck_file.write_text(deck_file.read_text(encoding="utf-8").replace("本文}", "書き直した}"), encoding="utf-8")
+    assert run(ws, *BUILD) == 0
+    said = (out / "reprint.txt").read_text(encoding="utf-8")
+    assert "1 × star の騎士\n" in said and "1 × 騎士 star coin\n" in said and "{" not in said, said
+    assert "(star の騎士: text, 騎士 star coin: text)" in capsys.readouterr().out  # the change line too
