@@ -3,7 +3,8 @@
 What pnpgen wrote is what its records say, and only its records sealed on this machine
 (``usercache.seal``): each game's (and language edition's) state in ``<out>/.cache/`` lists every
 file of its last good build with its hash; each export's state in ``<out>/.cache/exports/<game>/``
-its folder and the files of its last export with theirs. A file is removed only while it still
+its folder and the files of its last export with theirs, and ``pnpgen rulebook``'s in
+``<out>/.cache/rulebooks/<game>/`` the same (``rulebook_record``). A file is removed only while it still
 holds the bytes pnpgen wrote: one the designer edited since, or put in its place, is kept and
 named. A record this machine did not seal (from a zip or a shared drive, written before records
 were sealed, or under an earlier machine key) proves nothing: what it names stays, and so does the
