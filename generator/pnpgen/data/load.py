@@ -516,12 +516,7 @@ def _fields(doc: Located, data: dict) -> dict[str, str]:
         if name in RESERVED_FIELDS:
             raise doc.error(("fields", name), f"{name!r} is set by pnpgen for every piece",
                             "another field name (" + ", ".join(RESERVED_FIELDS) + " are reserved)", key=True)
-        if isinstance(ftype, dict):
-            if ftype.get("type") != "image" or set(ftype) - {"type", "placeholder"} \
-                    or not isinstance(ftype.get("placeholder", True), bool):
-                raise doc.error(("fields", name), "a field given as a mapping is an image field that may stay empty",
-                                "a type (text, image, …), or {type: image, placeholder: false}")
-            ftype = "image"
+        ftype = _parse(doc, ("fields", name), v.field_spec, ftype)
         types[name] = _parse(doc, ("fields", name), v.choice, ftype, FIELD_TYPES, "field type")
     return types
 

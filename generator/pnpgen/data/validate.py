@@ -237,6 +237,18 @@ def _count_digits(text: str) -> str | None:
     return digits if digits.isdigit() else None
 
 
+def field_spec(value: Any) -> Any:
+    """A deck field's type as written: a type, or ``{type: image, placeholder: false}`` (an image
+    field that may stay empty, data/load.py ``_optional_fields``), read as its type, image."""
+    if not isinstance(value, dict):
+        return value
+    if value.get("type") != "image" or set(value) - {"type", "placeholder"} \
+            or not isinstance(value.get("placeholder", True), bool):
+        raise Invalid("a field given as a mapping is an image field that may stay empty",
+                      "a type (text, image, …), or {type: image, placeholder: false}")
+    return "image"
+
+
 def choice(value: Any, options: Iterable[str], what: str) -> str:
     """One of ``options``; the message lists them, never the bad value among them."""
     options = list(options)
