@@ -5,6 +5,7 @@ the workspace, so two copies of a workspace in different folders build the same 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 from pathlib import Path
@@ -13,8 +14,10 @@ import pytest
 from pypdf import PdfReader
 
 import pnpgen
-from conftest import make_workspace, run
-from pnpgen.cli import _negative_values_joined, _parsers, main
+from conftest import GAME_YAML, make_workspace, run
+from pnpgen import cli
+from pnpgen.cli import _option_values_joined, _parsers, main
+from pnpgen.data import validate
 
 MM = 25.4 / 72
 FAST = ("--no-rulebook", "--jobs", "1")
@@ -117,7 +120,7 @@ def test_a_bad_command_line_is_one_line(tmp_path, capsys, args, said):
 
 
 def test_a_negative_value_is_joined_only_to_an_option_that_takes_one():
-    joined = _negative_values_joined
+    joined = _option_values_joined
     assert joined(["build", "--game", "x", "--bleed", "-1mm", "--creep", "-0.1mm"]) == [
         "build", "--game", "x", "--bleed=-1mm", "--creep=-0.1mm"]
     assert joined(["-q", "build", "--margin", "-1.5,0"]) == ["-q", "build", "--margin=-1.5,0"]
@@ -126,6 +129,34 @@ def test_a_negative_value_is_joined_only_to_an_option_that_takes_one():
     assert joined(["build", "--bleed", "--", "-1mm"]) == ["build", "--bleed", "--", "-1mm"]
     assert joined(["build", "--bleed", "-q"]) == ["build", "--bleed", "-q"]
     assert joined(["build", "--no", "-1"]) == ["build", "--no", "-1"]  # --no is no one option: argparse says so
+
+
+def test_a_length_option_with_a_space_before_its_unit_is_one_value():
+    """--bleed 0.125 in ended in "unknown argument 'in'": a length written as game.yaml takes it
+    (bleed: 0.125 in) is one value, for every option that takes a length."""
+    joined = _option_values_joined
+    assert joined(["build", "--bleed", "0.125", "in", "--margin", "5", "MM", "--creep=0.1", "mm"]) == [
+        "build", "--bleed=0.125in", "--margin=5MM", "--creep=0.1mm"]
+    assert joined(["build", "--sleeve", "66x91", "mm", "--cricut-area", "6.75x9.25", "in"]) == [
+        "build", "--sleeve=66x91mm", "--cricut-area=6.75x9.25in"]
+    assert joined(["rulebook", "--creep", "0.1", "mm", "--game", "in"]) == ["rulebook", "--creep=0.1mm", "--game", "in"]
+    assert joined(["build", "--game", "x", "mm"]) == ["build", "--game", "x", "mm"]  # not a length: argparse says
+    lengths = {o for name, parser in _parsers("build")[1].items() for o, a in parser._option_string_actions.items()
+               if getattr(a.type, "__name__", "") in cli._LENGTH_TYPES}
+    assert lengths == {"--bleed", "--margin", "--creep", "--sleeve", "--cricut-area", "--silhouette-marks"}
+    # one list of units for every length: WIDTHxHEIGHT takes pt and px as a single length does
+    assert validate.dimensions("180x252pt", 1, 500, "sleeve size", "66x91") == pytest.approx((63.5, 88.9))
+    assert validate.length("0.125 in", 0, 10) == pytest.approx(3.175)
+
+
+def test_a_spaced_unit_builds_as_the_joined_one_and_a_wrong_case_is_told_the_form_meant(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--bleed", "0.125", "in", "--margin", "0.5", "cm") == 0
+    manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text())
+    assert manifest["decks"][0]["bleed_mm"] == pytest.approx(3.175)
+    capsys.readouterr()
+    assert "bleed '3MM' is not a length; did you mean 3mm?" in one_line_error(capsys, "build", "--game", "test",
+                                                                             "--bleed", "3", "MM", ws=ws)
 
 
 def test_a_mistyped_game_or_deck_gets_a_suggestion(tmp_path, capsys):
@@ -204,6 +235,22 @@ def test_clean_removes_only_what_pnpgen_wrote(tmp_path, capsys):
         "test/tabletopsimulator", "test/tabletopsimulator/keep.png"]
     assert sorted(p for p in ws.rglob("*") if build not in p.parents) == inputs  # data, templates untouched
     assert run(ws, "clean") == 0 and "nothing pnpgen wrote in build/" in capsys.readouterr().out
+
+
+def test_clean_removes_what_pnpgen_rulebook_wrote_and_keeps_an_edited_one(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", draft=True, game=GAME_YAML + "languages: [ja, en]\n")
+    (ws / "data" / "test" / "draft.en.txt").write_text((ws / "data" / "test" / "draft.txt").read_text())
+    assert run(ws, "rulebook", "--game", "test") == 0
+    assert run(ws, "rulebook", "--game", "test", "--lang", "en") == 0
+    build = ws / "build"
+    (build / "test" / "notes.txt").write_text("the designer's own notes")
+    with (build / "test" / "en" / "proof.txt").open("a") as f:
+        f.write("my own proofing note\n")
+    capsys.readouterr()
+    assert run(ws, "clean") == 0
+    assert "build/test/en/proof.txt: kept: changed since pnpgen wrote it" in capsys.readouterr().err
+    assert sorted(p.relative_to(build).as_posix() for p in build.rglob("*")) == [
+        ".pnpgen-output", ".pnpgen.lock", "test", "test/en", "test/en/proof.txt", "test/notes.txt"]
 
 
 def test_clean_of_a_folder_holding_only_outputs_leaves_nothing(tmp_path, capsys):

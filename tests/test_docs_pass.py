@@ -301,8 +301,9 @@ def test_the_card_boxes_table_is_the_card_layout():
 
 
 def test_the_full_bleed_picture_size_the_docs_give_is_enough(tmp_path, capsys):
-    """data-format.md's pixels for a full-bleed poker card at 300 dpi print at 300 dpi or more; a
-    pixel fewer is warned, and the manifest records the dpi the warning says (not 300)."""
+    """data-format.md's pixels for a full-bleed poker card at 300 dpi are enough (815×1110 px, each
+    side to the nearest pixel, was warned at 299.9 dpi); a pixel fewer is warned, and the manifest
+    records the dpi the warning says (not 300)."""
     w, h = map(int, re.search(r"full-bleed picture \(69×94 mm\) needs (\d+)×(\d+) px", FORMAT).groups())
     deck = (DECK_YAML.replace("  text: text\n", "  text: text\n  art: image\n")
             + "  - {name: 足りる, art: enough.png}\n  - {name: 足りない, art: short.png}\n")
@@ -313,7 +314,8 @@ def test_the_full_bleed_picture_size_the_docs_give_is_enough(tmp_path, capsys):
         Image.new("RGB", size, (90, 60, 30)).save(root / "data" / "test" / "art" / f"{name}.png")
     assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     err = capsys.readouterr().err
-    assert "enough.png" not in err and "art/short.png: 299.9 dpi at 69×94 mm, 300 wanted" in err, err
+    assert (w, h) == (815, 1110)  # as the poker format's pixels: [815, 1110]
+    assert "enough.png" not in err and "art/short.png: 299.6 dpi at 69×94 mm, 300 wanted" in err, err
     images = {im["file"]: im for im in json.loads((root / "build" / "test" / "manifest.json").read_text())["images"]}
     assert (images["art/enough.png"]["dpi"], images["art/enough.png"]["enough"]) == (300, True)
-    assert (images["art/short.png"]["dpi"], images["art/short.png"]["enough"]) == (299.9, False)
+    assert (images["art/short.png"]["dpi"], images["art/short.png"]["enough"]) == (299.6, False)

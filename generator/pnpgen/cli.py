@@ -440,7 +440,7 @@ def main(argv: list[str] | None = None) -> int:
     except FileNotFoundError:  # the terminal's folder deleted, or replaced by one of its name, since
         here = None
     try:
-        argv = _negative_values_joined(_enter_directory(argv))
+        argv = _option_values_joined(_enter_directory(argv))
         if here is None and not _folder_exists():  # (-C DIR went somewhere that is)
             raise InputError("the current folder no longer exists (deleted, or replaced by a new one of the same "
                              "name, since the terminal went into it)", expected='cd into it again (cd "$PWD"), or '
@@ -469,6 +469,10 @@ def main(argv: list[str] | None = None) -> int:
             ws = find_workspace()
             if isinstance(getattr(args, "game", None), str):
                 args.game = ws.game_named(args.game)
+                if getattr(args, "lang", None):  # the game's default language: the edition a plain build makes
+                    from pnpgen.data.i18n import edition_asked
+
+                    args.lang = edition_asked(ws.game_dir(args.game) / "game.yaml", args.lang)
             return getattr(commands, args.command.replace("-", "_"))(ws, args)
         except InputError as e:
             text = str(e)
@@ -516,12 +520,17 @@ def _unknown_options_first(argv: list[str]) -> None:
 
 
 _NEGATIVE = re.compile(r"-\.?\d")  # -1mm, -0.5, -.5, -1.5,0: a value, never an option's name
+_UNIT = re.compile(f"(?i:{validate.UNITS})")  # a unit written apart from its number: --bleed 0.125 in
+# the options whose value is a length (or lengths): the types validate.option names after their readers
+_LENGTH_TYPES = {"bleed_option", "margin_option", "creep_option", "_sleeve", "_cricut_area", "_silhouette"}
 
 
-def _negative_values_joined(argv: list[str]) -> list[str]:
+def _option_values_joined(argv: list[str]) -> list[str]:
     """``--bleed -1mm`` as ``--bleed=-1mm``: argparse takes a value starting with '-' for an
     option ("expected one argument"), so the option's own reading says what is wrong with it (or
-    takes it). Only after an option of the command that takes a value; ``--`` ends the options."""
+    takes it). ``--bleed 0.125 in`` as ``--bleed=0.125in``: a length written with a space before its
+    unit, as game.yaml takes it, is one value, not a stray word 'in'. Only after an option of the
+    command that takes a value (a length, for the unit); ``--`` ends the options."""
     at = _command_at(argv)
     if at is None:
         return argv
@@ -532,10 +541,18 @@ def _negative_values_joined(argv: list[str]) -> list[str]:
         arg = argv[i]
         if arg == "--":
             return out + argv[i:]
-        named = [actions[arg]] if arg in actions else [
-            a for o, a in actions.items() if arg.startswith("--") and o.startswith(arg)]  # argparse's --ble for --bleed
+        name, eq, given = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        named = [actions[name]] if name in actions else [
+            a for o, a in actions.items() if name.startswith("--") and o.startswith(name)]  # argparse's --ble for --bleed
         takes_value = len({id(a) for a in named}) == 1 and named[0].nargs != 0
-        if takes_value and i + 1 < len(argv) and _NEGATIVE.match(argv[i + 1]):
+        # the option's value and the word after it: (given, next) for --bleed=0.125 in, else the next two
+        value, after = (given, argv[i + 1:i + 2]) if eq else (argv[i + 1:i + 2], argv[i + 2:i + 3])
+        if takes_value and value and after and _UNIT.fullmatch(after[0]) \
+                and getattr(named[0].type, "__name__", "") in _LENGTH_TYPES:
+            out.append(f"{name}={''.join(value)}{after[0]}")
+            i += 2 if eq else 3
+            continue
+        if takes_value and not eq and i + 1 < len(argv) and _NEGATIVE.match(argv[i + 1]):
             out.append(f"{arg}={argv[i + 1]}")
             i += 2
             continue

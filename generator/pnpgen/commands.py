@@ -103,13 +103,14 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
     from pnpgen.progress import progress
 
     quiet = args.quiet
+    own = _own_language(ws, slugs, args.lang)
     with progress(slugs, quiet, args.verbose) as say:
-        outcomes, todo = sort_games(ws, slugs, options, out_root, rulebook)
+        outcomes, todo = sort_games(ws, slugs, options, out_root, rulebook, own)
         if todo:  # the stages load only when a game is to be built
             from pnpgen.engine.run import run_build
 
             outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say, sorted_games=(outcomes, todo),
-                                 warm=warm)
+                                 warm=warm, own_language=own)
     for o in outcomes:
         if o.up_to_date:  # its last build's warnings said again: the files still are what they warned of
             for w in o.warnings:
@@ -255,6 +256,15 @@ def _stopped_said(changes: Iterator[Any]) -> Iterator[Any]:
         yield batch
 
 
+def _own_language(ws: Workspace, slugs: builtins.list[str], lang: str | None) -> frozenset[str]:
+    """The games whose default language ``--lang`` names: built as without it (i18n.edition_asked)."""
+    if lang is None:
+        return frozenset()
+    from pnpgen.data.i18n import edition_asked
+
+    return frozenset(slug for slug in slugs if edition_asked(ws.game_dir(slug) / "game.yaml", lang) is None)
+
+
 def _rulebook(ws: Workspace, game, args: argparse.Namespace):
     """Typeset the draft: rulebook.pdf (A5), rulebook-booklet.pdf (A4 saddle stitch), proof.txt."""
     from pnpgen.engine.game import booklet_paper
@@ -269,6 +279,7 @@ def _rulebook(ws: Workspace, game, args: argparse.Namespace):
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.data.load import load_game
     from pnpgen.data.workspace import relative_proof
+    from pnpgen.engine.clean import rulebook_record
     from pnpgen.engine.output import build_lock, claim, mark
     from pnpgen.engine.transaction import commit
 
@@ -277,9 +288,10 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
     game = load_game(ws, args.game, lang=args.lang)
     out_dir = out_root / game.slug / (args.lang or "")
     book = _rulebook(ws, game, args)
-    with build_lock(out_root):  # all three or none
-        commit(out_root, {out_dir / name: relative_proof(name, data, ws.root)
-                          for name, data in book.files.items()} | mark(out_root))
+    files = {name: relative_proof(name, data, ws.root) for name, data in book.files.items()}
+    with build_lock(out_root):  # all three or none, and the record that lets clean remove them
+        commit(out_root, {out_dir / name: data for name, data in files.items()}
+               | rulebook_record(out_root, out_dir, files) | mark(out_root))
     for w in book.warnings:
         _warn(ws.shown(w))
     if args.quiet:

@@ -85,7 +85,9 @@ def test_other_backslashes_stay():
 
 
 def test_plain_helper():
-    assert plain("**a**{vp}{字|じ}\nb", PALETTE) == "a{vp}字\nb"
+    assert plain("**a**{vp}{字|じ}\nb", PALETTE) == "a vp 字\nb"
+    # an icon reads as its name, a word apart: order.csv listed '{star}の騎士' with its braces
+    assert plain("{star}の騎士", PALETTE) == "star の騎士" and plain("騎士 {star}{moon}", PALETTE) == "騎士 star moon"
 
 
 def test_markup_characters_from_html_are_text():

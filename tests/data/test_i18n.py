@@ -37,7 +37,7 @@ def test_both_languages_build_with_the_same_geometry_and_their_own_text(tmp_path
     ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO)
     build(ws, "--lang", "ja")
     build(ws, "--lang", "en")
-    ja, en = ws / "build" / "test" / "ja", ws / "build" / "test" / "en"
+    ja, en = ws / "build" / "test", ws / "build" / "test" / "en"  # the default language: the plain build's folder
     for name in ("cards.pdf", "shop/cards.pdf"):
         a, b = PdfReader(ja / name), PdfReader(en / name)
         assert len(a.pages) == len(b.pages)
@@ -55,11 +55,20 @@ def test_both_languages_build_with_the_same_geometry_and_their_own_text(tmp_path
     assert m_en["warnings"] == []
 
 
-def test_default_build_is_the_default_language_in_the_usual_folder(tmp_path):
-    ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO)
+def test_default_build_is_the_default_language_in_the_usual_folder(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO, draft=True)
     build(ws)
     text = pages_text(ws / "build" / "test" / "shop" / "cards.pdf")
     assert "祝福" in text[0]
+    # --lang naming the default language is that same build, wherever --lang is taken
+    capsys.readouterr()
+    build(ws, "--lang", "ja")
+    assert run(ws, "build", "--all", "--lang", "ja", "--no-rulebook") == 0
+    assert capsys.readouterr().out == "test: up to date (build/test)\ntest: up to date (build/test)\n"
+    assert run(ws, "rulebook", "--game", "test", "--lang", "ja") == 0
+    assert run(ws, "export", "--game", "test", "--preset", "tabletopsimulator", "--lang", "ja") == 0
+    assert (ws / "build" / "test" / "rulebook.pdf").is_file() and (ws / "build" / "test" / "tabletopsimulator").is_dir()
+    assert not (ws / "build" / "test" / "ja").exists() and not (ws / "build" / ".history" / "test.ja").exists()
 
 
 def test_bill_of_materials_labels_follow_the_language(tmp_path):
@@ -192,6 +201,11 @@ def test_a_text_in_a_language_the_game_does_not_list_names_the_languages_line(tm
     ("languages: [ja, english]", "'english' is not a language code pnpgen reads; did you mean en? (expected", "languages.2"),
     ("languages: [ja, klingon]", "'klingon' is not a language code pnpgen reads (expected", "languages.2"),
     ("default_language: fre", "'fre' is not a language code pnpgen reads; did you mean fr?", "default_language"),
+    # a code of the right shape that names no language: the country's code (jp) for ja, a slip
+    ("languages: [ja, jp]", "'jp' is not an ISO 639-1 language; did you mean ja? (expected", "languages.2"),
+    ("languages:\n  - ja\n  - xx", "'xx' is not an ISO 639-1 language (expected", "languages.2"),
+    ("default_language: jp", "'jp' is not an ISO 639-1 language; did you mean ja?", "default_language"),
+    ("languages: [ja, zz-GB]", "'zz-GB' is not an ISO 639-1 language (expected", "languages.2"),
     ("languages: [ja, en]\ndefault_language: eng", "default language 'eng' is not in languages; did you mean en?",
      "default_language"),
 ])
@@ -351,7 +365,7 @@ def test_rulebook_cover_labels_follow_the_language(tmp_path):
     assert run(ws, "build", "--game", "test", "--lang", "en") == 0
     assert run(ws, "build", "--game", "test", "--lang", "ja") == 0
     en = pages_text(ws / "build" / "test" / "en" / "rulebook.pdf")[0]
-    ja = pages_text(ws / "build" / "test" / "ja" / "rulebook.pdf")[0]
+    ja = pages_text(ws / "build" / "test" / "rulebook.pdf")[0]
     assert "Rulebook" in en and "Players:2–4" in en and "TestGame" in en and "ルールブック" not in en
     assert "ルールブック" in ja and "プレイ人数2〜4人" in ja and "Rulebook" not in ja
 

@@ -95,10 +95,20 @@ def test_the_reprint_file_holds_exactly_the_new_copies_with_backs_and_says_what_
     _build(ws)
     said = (out / "reprint.txt").read_text(encoding="utf-8")
     assert "抜いて捨てる（1枚）：\n    1 × カード5（余った分）" in said, said
-    # a rebuild that changes no piece leaves no reprint file behind
-    deck.write_text(deck.read_text(encoding="utf-8") + "# a note\n", encoding="utf-8")
+    assert not (out / "reprint.pdf").exists()  # newer changes replace both: nothing new to print
+    # a rebuild that changes no piece keeps the reprint files, maybe not printed yet, as they were
+    deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文カード9}", "text: 書き直した9}"),
+                    encoding="utf-8")
     _build(ws)
-    assert not (out / "reprint.pdf").exists() and not (out / "reprint.txt").exists()
+    printed = (out / "reprint.pdf").read_bytes(), (out / "reprint.txt").read_bytes()
+    deck.write_text(deck.read_text(encoding="utf-8") + "# a note\n", encoding="utf-8")
+    manifest = _build(ws)
+    assert ((out / "reprint.pdf").read_bytes(), (out / "reprint.txt").read_bytes()) == printed
+    assert {"reprint.pdf", "reprint.txt"} <= set(manifest["files"])
+    (out / "reprint.pdf").unlink()  # printed: the designer throws it away, and it is not made again
+    deck.write_text(deck.read_text(encoding="utf-8") + "# another note\n", encoding="utf-8")
+    assert "reprint.pdf" not in _build(ws)["files"] and not (out / "reprint.pdf").exists()
+    assert run(ws, "clean") == 0 and not (out / "reprint.txt").exists()  # still pnpgen's: clean removes it
 
 
 def test_a_card_deleted_in_the_middle_is_the_one_change_not_every_card_after_it(tmp_path, capsys, built_copy):
@@ -356,3 +366,19 @@ def test_a_deck_renamed_reprints_nothing_and_a_deck_deleted_is_pulled_out(tmp_pa
     said = (out / "reprint.txt").read_text(encoding="utf-8")
     assert "renamed" not in said and "cards (" not in said, said
     assert "tokens (チップ)" in said and "抜いて捨てる（3枚）" in said and "1 × チップ3（削除）" in said, said
+
+
+def test_an_icon_in_a_pieces_name_reads_as_its_name_in_order_csv_and_reprint_txt(tmp_path, capsys):
+    """order.csv listed '{star}の騎士' with its braces, as if the icon were text to type."""
+    deck = DECK_YAML + '  - {name: "{star}の騎士", text: 本文}\n  - {name: "騎士{star}{coin}", text: 本文}\n'
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, *BUILD) == 0
+    out = ws / "build" / "test"
+    names = [line.split(",")[4] for line in (out / "shop" / "order.csv").read_text(encoding="utf-8-sig").splitlines()[1:]]
+    assert names == ["star の騎士", "騎士 star coin"]
+    deck_file = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck_file.write_text(deck_file.read_text(encoding="utf-8").replace("本文}", "書き直した}"), encoding="utf-8")
+    assert run(ws, *BUILD) == 0
+    said = (out / "reprint.txt").read_text(encoding="utf-8")
+    assert "1 × star の騎士\n" in said and "1 × 騎士 star coin\n" in said and "{" not in said, said
+    assert "(star の騎士: text, 騎士 star coin: text)" in capsys.readouterr().out  # the change line too

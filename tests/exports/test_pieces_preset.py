@@ -198,3 +198,19 @@ def test_a_line_thinner_than_the_shop_prints_is_warned_at_its_template_line(tmp_
 def test_a_line_of_the_shops_minimum_or_a_shop_without_one_is_not_warned(tmp_path):
     assert not [w for w in _lines_export(tmp_path / "a", "0.1", "doujin") if "print lint" in w]
     assert not [w for w in _lines_export(tmp_path / "b", "0.09", "drivethrucards", "--fit", "scale") if "print lint" in w]
+
+
+def test_a_doujin_preset_is_named_in_the_games_language(tmp_path):
+    """An English game's doujin-pieces export said 同人印刷所（トークン・タイル・ボード） in its
+    warnings and its PDFs' titles: a preset's name given per language is said in the game's."""
+    deck = DECK_YAML.replace("pieces:\n", "lint: false\npieces:\n") + "  - {name: Line, text: '0.09', count: 2}\n"
+    root = make_workspace(tmp_path / "ws", deck=deck, front=THIN_FRONT, game="title: Harbor\nlanguages: [en]\n")
+    for preset, name in (("doujin-pieces", "doujin printer (tokens, tiles, boards)"),
+                         ("doujin", "doujin printer (PDF with crop marks)")):
+        assert run(root, "export", "--game", "test", "--preset", preset) == 0
+        folder = root / "build" / "test" / preset
+        warnings = json.loads((folder / "export.json").read_text(encoding="utf-8"))["warnings"]
+        assert any(f"thinner than the 0.1 mm line {name} prints" in w for w in warnings), warnings
+        assert not any("同人印刷所" in w for w in warnings), warnings
+        with pikepdf.open(folder / "cards.pdf") as pdf:
+            assert str(pdf.docinfo["/Title"]).endswith(f"({name})")

@@ -655,6 +655,38 @@ def test_a_decks_own_layout_exports_with_its_overrides_and_size(tmp_path, capsys
     assert "game test has no deck 'card'; did you mean cards?" in capsys.readouterr().err
 
 
+def test_a_tokens_art_of_placeholder_false_is_no_art_to_come_once_exported_as_templates(tmp_path, capsys):
+    """token-round's art box says placeholder: false (a token may go without art): the layout's
+    deck listed none, but the same deck drawn by its exported templates listed every token's art
+    as "no art yet". The fields line the export prints says so of the field."""
+    deck = "name: コイン\nlayout: token-round\npieces:\n  - {title: 金, value: 1}\n  - {title: 銀, value: 5}\n"
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "check", "--game", "test") == 0
+    assert "0 placeholders to settle" in capsys.readouterr().out
+    assert run(root / "templates" / "test", "layout", "export", "--game", "test", "--deck", "cards") == 0
+    told = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    fields = next(line for line in told if line.startswith("fields:")).split("   #")[0]
+    assert "art: {type: image, placeholder: false}" in fields, fields
+    kept = [line for line in told if line.startswith(("kind:", "shape:", "size:", "front:"))]
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(
+        "name: コイン\n" + "\n".join(kept) + f"\n{fields}\npieces:\n  - {{title: 金, value: 1}}\n  - {{title: 銀, value: 5}}\n",
+        encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "no art yet" not in out and "0 placeholders to settle" in out, out
+    # a plain image field of a deck of templates still is art to come
+    text = (root / "data" / "test" / "decks" / "cards.yaml").read_text(encoding="utf-8")
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(
+        text.replace("{type: image, placeholder: false}", "image"), encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 0
+    assert "金.art: no art yet" in capsys.readouterr().out
+    # only an image field takes it
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(
+        text.replace("title: text", "title: {type: text, placeholder: false}"), encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 2
+    assert "fields.title: a field given as a mapping is an image field that may stay empty" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("joint", ["、", "，"])
 def test_icons_joined_by_a_japanese_comma_are_told_the_list_to_write(tmp_path, capsys, joint):
     """``icons: [vp、coin]`` (an input method's comma) is one item to YAML: it was "unknown icon

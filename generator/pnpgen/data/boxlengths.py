@@ -14,7 +14,7 @@ from pnpgen.data import validate as v
 from pnpgen.errors import suggest
 from pnpgen.units import MM_PER_UNIT
 
-_TOKEN = re.compile(r"\s*(?:([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*(mm|cm|in|pt|px)?|([a-z_]+(?:\.[a-z]+)?)|(\S))")
+_TOKEN = re.compile(rf"\s*(?:([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*({v.UNITS})?|([a-z_]+(?:\.[a-z]+)?)|(\S))")
 _LENGTH_HINT = "mm, a unit ('2.5in'), or arithmetic on w, h and safe: 'w - 8', 'h / 2 - 6'"
 # a number in exponent, hexadecimal, octal, binary or grouped form (1e3, 0x10, 1_000), from its first digit
 _OTHER_NOTATION = re.compile(r"[0-9][0-9.]*(?:[eE][-+]?[0-9]+|[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+|(?:_[0-9]+)+)")
@@ -119,7 +119,7 @@ def _expression(text: str, trim: tuple[float, float]) -> float:
 
 def length(lo: float, hi: float) -> Callable[[Any, tuple[float, float]], float]:
     def parse(value: Any, trim: tuple[float, float]) -> float:
-        if isinstance(value, str) and not re.fullmatch(r"\s*[-+]?[0-9.]+\s*(mm|cm|in|pt|px)?\s*", v.typed(value)):
+        if isinstance(value, str) and not re.fullmatch(rf"\s*[-+]?[0-9.]+\s*({v.UNITS})?\s*", v.typed(value)):
             if len(value) > 200:
                 raise v.Invalid(f"{v.show(value)} is too long for a length", _LENGTH_HINT)
             mm = _expression(value, trim)

@@ -27,12 +27,13 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pnpgen.data.markup import MISSING_COLOUR, without_icons
 from pnpgen.data.model import LATIN_GAP, PLACEHOLDER_COLOUR, placeholder_said
-from pnpgen.data.yamlsrc import Located, keyname
-from pnpgen.errors import Where
+from pnpgen.data.yamlsrc import Located, keyname, load_yaml
+from pnpgen.errors import InputError, Where
 from pnpgen.fonts import locate
 
 # A language code as pnpgen reads one: ISO 639-1 (two letters, lower case), optionally a script
@@ -40,6 +41,13 @@ from pnpgen.fonts import locate
 # key of each translation mapping and the <field>.<lang> spreadsheet column, so one spelling only.
 LANGUAGE_CODE = re.compile(r"[a-z]{2}(-[A-Z][a-z]{3})?(-(?:[A-Z]{2}|[0-9]{3}))?")
 LANGUAGE_EXPECTED = "a two-letter ISO 639-1 code, optionally with a script or region: ja, en, zh-Hant, en-GB"
+# Every ISO 639-1 code: a game's languages are these, so a misspelt one (jp for ja) is refused at
+# its line instead of making an edition no translation mapping ever names.
+ISO_639_1 = frozenset("""aa ab ae af ak am an ar as av ay az ba be bg bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de
+    dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is
+    it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na
+    nb nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr
+    ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu""".split())
 _ISO_639_2 = {"eng": "en", "jpn": "ja", "fra": "fr", "fre": "fr", "deu": "de", "ger": "de", "zho": "zh",
               "chi": "zh", "kor": "ko", "spa": "es", "ita": "it", "por": "pt",  # the three-letter codes met
               "jp": "ja", "kr": "ko", "cn": "zh",  # the country's code for its language's
@@ -48,13 +56,36 @@ _ISO_639_2 = {"eng": "en", "jpn": "ja", "fra": "fr", "fre": "fr", "deu": "de", "
               "korean": "ko", "spanish": "es", "italian": "it", "portuguese": "pt"}
 
 
+def is_language(code: str) -> bool:
+    """A language code pnpgen reads that names a language: ``ja``, ``en-GB``; not ``jp``."""
+    return bool(LANGUAGE_CODE.fullmatch(code)) and code[:2] in ISO_639_1
+
+
+def edition_asked(game_yaml: Path, lang: str | None) -> str | None:
+    """``--lang`` as the edition to make: None when it names the game's default language, which a
+    plain build makes, so that ``--lang ja`` in a Japanese game writes, records and compares where a
+    build without it does (build/<game>/, not build/<game>/ja/). A game.yaml that cannot be read
+    leaves it as given: the load says what is wrong."""
+    if lang is None:
+        return None
+    try:
+        data = load_yaml(game_yaml).data
+    except InputError:
+        return lang
+    if not isinstance(data, dict):
+        return lang
+    languages = data.get("languages")
+    default = data.get("default_language", languages[0] if isinstance(languages, list) and languages else "ja")
+    return None if lang == default else lang
+
+
 def language_code_meant(code: str, among: list[str] | None = None) -> str | None:
     """The code meant by one written another way: ``eng`` (ISO 639-2) → en, ``EN`` → en,
     ``en_us`` → en-US (and, given ``among``, only one of those); else None."""
     parts = re.split(r"[-_]", code.strip())
     first = _ISO_639_2.get(parts[0].lower(), parts[0].lower())
     fixed = "-".join([first, *(p.title() if len(p) == 4 else p.upper() for p in parts[1:])])
-    known = LANGUAGE_CODE.fullmatch(fixed) and (among is None or fixed in among)
+    known = is_language(fixed) and (among is None or fixed in among)
     return fixed if fixed != code and known else None
 
 
@@ -110,10 +141,10 @@ class Translations:
             raise doc.error(("languages",), f"languages must be a list of language codes, got {languages!r}",
                             "e.g. 'languages: [ja, en]'")
         for i, code in enumerate(languages):
-            if not LANGUAGE_CODE.fullmatch(code):
+            if not is_language(code):
+                what = "an ISO 639-1 language" if LANGUAGE_CODE.fullmatch(code) else "a language code pnpgen reads"
                 raise doc.error(("languages", i) if listed else ("default_language",),
-                                f"{code!r} is not a language code pnpgen reads{language_code_hint(code)}",
-                                LANGUAGE_EXPECTED)
+                                f"{code!r} is not {what}{language_code_hint(code)}", LANGUAGE_EXPECTED)
         twice = sorted({code for code in languages if languages.count(code) > 1})
         if twice:
             raise doc.error(("languages",), f"languages lists {', '.join(twice)} more than once",

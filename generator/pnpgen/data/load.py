@@ -504,14 +504,18 @@ def _rows_said(rows: list[int]) -> str:
 
 
 def _fields(doc: Located, data: dict) -> dict[str, str]:
+    """The deck's own fields' types; ``{type: image, placeholder: false}``: an image field that, empty,
+    is no art to come (a token's, as ``pnpgen layout export`` writes it; ``_optional_fields``)."""
     fields = _parse(doc, ("fields",), v.mapping, data.get("fields"), "fields")
+    types = {}
     for name, ftype in fields.items():
         _parse(doc, ("fields", name), v.name, name, "a field name")
         if name in RESERVED_FIELDS:
             raise doc.error(("fields", name), f"{name!r} is set by pnpgen for every piece",
                             "another field name (" + ", ".join(RESERVED_FIELDS) + " are reserved)", key=True)
-        _parse(doc, ("fields", name), v.choice, ftype, FIELD_TYPES, "field type")
-    return fields
+        ftype = _parse(doc, ("fields", name), v.field_spec, ftype)
+        types[name] = _parse(doc, ("fields", name), v.choice, ftype, FIELD_TYPES, "field type")
+    return types
 
 
 class _Decks:
@@ -724,11 +728,13 @@ def _shown_fields(deck: Deck, lang: str) -> set[str]:
 
 def _optional_fields(deck: Deck, data: dict, lang: str) -> set[str]:
     """Fields only a layout's ``placeholder: false`` boxes read (art a token may do without), or
-    only boxes this edition does not draw: empty, they are no placeholder."""
+    only boxes this edition does not draw, or image fields the deck says ``placeholder: false``
+    of: empty, they are no placeholder."""
     read = ("text", "image", "icons")
     placeheld = {box.get("field") for box in _drawn_boxes(deck, lang, read) if box.get("placeholder")}
     own: dict = data["fields"] if isinstance(data.get("fields"), dict) else {}
-    return {box.get("field") for box in _drawn_boxes(deck, None, read)} - placeheld - set(own)
+    unplaceheld = {name for name, spec in own.items() if isinstance(spec, dict) and spec.get("placeholder") is False}
+    return ({box.get("field") for box in _drawn_boxes(deck, None, read)} - placeheld - set(own)) | unplaceheld
 
 
 def layout_template(deck_id: str, side: str) -> str:

@@ -181,11 +181,20 @@ def without_icons(text: str) -> str:
 
 
 def plain(text: str, palette: Mapping[str, str] | None = None) -> str:
-    """The text with markup removed (icons as ``{name}``, ruby as its base); without a palette
-    every ``[name]…[/name]`` pair counts as a colour."""
+    """The text with markup removed, as a list of names reads it (order.csv, reprint.txt, the
+    change report): an icon as its name, a word set apart by spaces (``{star}の騎士`` → ``star
+    の騎士``), ruby as its base; without a palette every ``[name]…[/name]`` pair counts as a colour."""
     out = []
     for para in parse(text, _EveryColour() if palette is None else palette):
-        out.append("".join(f"{{{s.text}}}" if s.kind == ICON else s.text for s in para))
+        line = ""
+        for i, span in enumerate(para):
+            if span.kind != ICON:
+                line += span.text
+                continue
+            before = " " if line and not line[-1].isspace() else ""
+            after = " " if i + 1 < len(para) and not para[i + 1].text[:1].isspace() else ""
+            line += before + span.text + after
+        out.append(line)
     return "\n".join(out)
 
 

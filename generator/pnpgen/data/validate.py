@@ -38,7 +38,8 @@ MIN_DPI = (1.0, 2400.0)  # art resolution below which the build warns
 ORIENTATIONS = ("pointy", "flat")
 ORIENTED_SHAPES = ("hex", "trihex")
 
-_LENGTH = re.compile(r"^\s*([-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))\s*(mm|cm|in|pt|px)?\s*$")
+UNITS = "|".join(MM_PER_UNIT)  # mm|cm|in|pt|px: the units of every length pnpgen reads, one list
+_LENGTH = re.compile(rf"^\s*([-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))\s*({UNITS})?\s*$")
 _WHOLE = re.compile(r"^[-+]?[0-9]{1,100}$")  # a longer one is no count or field value
 _NUMBER = re.compile(r"^[-+]?(?=[0-9.]{1,100}$)(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$")
 _HEX6 = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -130,7 +131,7 @@ _OTHER_NOTATION = re.compile(r"(?:e[-+]?[0-9]|x[0-9a-f]|o[0-7]|b[01]|_[0-9])")
 def in_decimal(text: str) -> str:
     """``1e3`` as ``1000``, ``0x10`` as ``16``, ``1_000`` as ``1000`` (the digits a length takes);
     empty when it is not one number or too long to be a length."""
-    m = re.fullmatch(r"([-+]?[0-9][0-9_.a-zA-Z+-]{0,30}?)\s*(mm|cm|in|pt|px)?", text)
+    m = re.fullmatch(rf"([-+]?[0-9][0-9_.a-zA-Z+-]{{0,30}}?)\s*({UNITS})?", text)
     if m is None:
         return ""
     written, unit = m.group(1), m.group(2) or ""
@@ -234,6 +235,18 @@ def _count_digits(text: str) -> str | None:
         return text.replace(",", "")
     digits = in_decimal(text)
     return digits if digits.isdigit() else None
+
+
+def field_spec(value: Any) -> Any:
+    """A deck field's type as written: a type, or ``{type: image, placeholder: false}`` (an image
+    field that may stay empty, data/load.py ``_optional_fields``), read as its type, image."""
+    if not isinstance(value, dict):
+        return value
+    if value.get("type") != "image" or set(value) - {"type", "placeholder"} \
+            or not isinstance(value.get("placeholder", True), bool):
+        raise Invalid("a field given as a mapping is an image field that may stay empty",
+                      "a type (text, image, …), or {type: image, placeholder: false}")
+    return "image"
 
 
 def choice(value: Any, options: Iterable[str], what: str) -> str:
@@ -427,7 +440,7 @@ def option(parse: Callable[[str], Any]) -> Callable[[str], Any]:
 def dimensions(text: str, lo: float, hi: float, what: str, example: str) -> tuple[float, float]:
     """``66x91`` (mm; ``2.6x3.6in``, ``6.6cmx9.1cm`` too: a unit after the height is both sides')
     → (width, height) in mm, each within [lo, hi]."""
-    number = r"\s*(\d+(?:\.\d+)?)\s*(mm|cm|in)?\s*"
+    number = rf"\s*(\d+(?:\.\d+)?)\s*({UNITS})?\s*"
     m = re.fullmatch(number + "[xX×]" + number, text.lower())
     if m:
         w, w_unit, h, h_unit = m.groups()

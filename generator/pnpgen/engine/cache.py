@@ -621,6 +621,11 @@ def plain_file(folder: Path, rel: str) -> tuple[Path, os.stat_result] | None:
     return (path, st) if path is not None and st is not None and stat.S_ISREG(st.st_mode) else None
 
 
+def as_written(out_dir: Path, rel: str, digest: str, known: FileHashes | None = None) -> bool:
+    """Whether ``out_dir/rel`` is still the file pnpgen wrote (a plain file of that SHA-256)."""
+    return _same(out_dir, rel, digest, known)
+
+
 def _same(out_dir: Path, rel: str, digest: str, known: FileHashes | None = None,
           layout: tuple[int, ...] | None = None) -> bool:
     found = plain_file(out_dir, rel)

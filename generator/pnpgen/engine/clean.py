@@ -3,7 +3,8 @@
 What pnpgen wrote is what its records say, and only its records sealed on this machine
 (``usercache.seal``): each game's (and language edition's) state in ``<out>/.cache/`` lists every
 file of its last good build with its hash; each export's state in ``<out>/.cache/exports/<game>/``
-its folder and the files of its last export with theirs. A file is removed only while it still
+its folder and the files of its last export with theirs, and ``pnpgen rulebook``'s in
+``<out>/.cache/rulebooks/<game>/`` the same (``rulebook_record``). A file is removed only while it still
 holds the bytes pnpgen wrote: one the designer edited since, or put in its place, is kept and
 named. A record this machine did not seal (from a zip or a shared drive, written before records
 were sealed, or under an earlier machine key) proves nothing: what it names stays, and so does the
@@ -21,13 +22,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnpgen.engine import history as history_files
-from pnpgen.engine.cache import Cache, FileHashes, layout_of
+from pnpgen.engine.cache import Cache, FileHashes, layout_of, sha
 from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, build_lock, inside, is_output_folder, remove_stray_temps
 from pnpgen.engine.transaction import TRASH, empty_trash, recover
 from pnpgen.pdf.assemble import file_digest
 from pnpgen.usercache import seal
 
 EXPORT_RECORD = "export.json"  # exports/export.py RECORD: the files of one export folder
+RULEBOOKS = "rulebooks"  # .cache/rulebooks/<game>/: what ``pnpgen rulebook`` wrote, read as an export's state
 
 
 @dataclass
@@ -80,7 +82,8 @@ def clean(out_root: Path, game: str | None = None, history: bool = False) -> Cle
                 _linked(out_root, folder.name, done)
                 continue
             proven: set[Path] = set()
-            for state in sorted((cache.root / "exports" / folder.name).glob("*.json")):
+            for state in [*sorted((cache.root / "exports" / folder.name).glob("*.json")),
+                          *sorted((cache.root / RULEBOOKS / folder.name).glob("*.json"))]:
                 exported = _exported(state, out_root)
                 if exported is None:
                     continue  # not sealed here (or not an export's state): it proves nothing, and stays
@@ -115,6 +118,20 @@ def clean(out_root: Path, game: str | None = None, history: bool = False) -> Cle
             (out_root / name).unlink(missing_ok=True)
         out_root.rmdir()
     return done
+
+
+def rulebook_record(out_root: Path, out_dir: Path, files: dict[str, bytes]) -> dict[Path, bytes]:
+    """The record of the files ``pnpgen rulebook`` writes into ``out_dir`` (name → bytes), to be
+    committed with them, so that ``clean`` removes them as it removes an export's: sealed as an
+    export's state is, it keeps what an earlier run wrote there and this one did not."""
+    where = out_dir.relative_to(out_root).as_posix()
+    slug, _, lang = where.partition("/")
+    path = Cache(out_root).root / RULEBOOKS / slug / (f"rulebook.{lang}.json" if lang else "rulebook.json")
+    earlier = _exported(path, out_root)
+    kept = earlier[1] if earlier is not None and earlier[0] == out_dir else {}
+    body = json.dumps({"folder": where, "files": kept | {name: sha(data) for name, data in files.items()}},
+                      sort_keys=True).encode()
+    return {path: json.dumps({"check": seal(body)}).encode() + b"\n" + body}
 
 
 def _editions(stem: str) -> list[tuple[str, str]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +110,12 @@ def worth_a_build(changes: Iterable[tuple[Any, str]], out: Path) -> bool:
                for _, p in changes)
 
 
+def for_game(slug: str, options: BuildOptions, own_language: frozenset[str]) -> BuildOptions:
+    """The options of one game's build: ``--lang`` naming its default language (a game of
+    ``own_language``, ``i18n.edition_asked``) is no --lang, whichever games ``--all`` builds with it."""
+    return replace(options, lang=None) if slug in own_language and options.lang else options
+
+
 def out_dir(out_root: Path, slug: str, options: BuildOptions) -> Path:
     """build/<game>/, or build/<game>/<lang>/ for a --lang build."""
     return out_root / slug / (options.lang or "")
@@ -134,8 +140,9 @@ def finish_killed_commit(out_root: Path, cache: Cache | None = None) -> None:
             cache.prune()
 
 
-def sort_games(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: Path,
-               rulebook: RulebookOptions | None) -> tuple[list[GameOutcome], list[tuple[str, str]]]:
+def sort_games(ws: Workspace, slugs: list[str], given: BuildOptions, out_root: Path,
+               rulebook: RulebookOptions | None,
+               own_language: frozenset[str] = frozenset()) -> tuple[list[GameOutcome], list[tuple[str, str]]]:
     """The outcomes of the games that are up to date, and (slug, fingerprint of its inputs) of
     each game to build. The output folder is claimed (``output.claim``) and a commit a killed
     run left is finished first."""
@@ -146,6 +153,7 @@ def sort_games(ws: Workspace, slugs: list[str], options: BuildOptions, out_root:
     fresh: list[GameOutcome] = []
     todo: list[tuple[str, str]] = []
     for slug in slugs:
+        options = for_game(slug, given, own_language)
         inputs = fingerprint(inputs_of(ws, slug), (options, rulebook, _profiles(ws)), cache.hashes)
         state = cache.up_to_date(edition(slug, options), inputs, out_dir(out_root, slug, options), cache.hashes)
         if state is not None:

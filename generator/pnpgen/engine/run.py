@@ -20,12 +20,12 @@ from pnpgen.data.load import load_game
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace, relative_proof, workspace_relative
 from pnpgen.engine import bookkey, history
-from pnpgen.engine.cache import Cache, GameState, content_hash, fingerprint, recorded
+from pnpgen.engine.cache import Cache, GameState, as_written, content_hash, fingerprint, recorded
 from pnpgen.engine.changes import change_report, snapshot
-from pnpgen.engine.fresh import GameOutcome, edition, inputs_of, sort_games
+from pnpgen.engine.fresh import GameOutcome, edition, for_game, inputs_of, sort_games
 from pnpgen.engine.fresh import out_dir as game_out_dir
 from pnpgen.engine.game import BuildResult, booklet_paper, build_game, render_inputs
-from pnpgen.engine.options import RULEBOOK_FILES, BuildOptions, RulebookOptions
+from pnpgen.engine.options import REPRINT_FILES, RULEBOOK_FILES, BuildOptions, RulebookOptions
 from pnpgen.engine.output import build_lock, inside, mark, remove_stray_temps
 from pnpgen.engine.reprint import reprint_files
 from pnpgen.engine.transaction import commit
@@ -40,23 +40,22 @@ from pnpgen.pdf.writer import FaceStreams
 def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: Path,
               rulebook: RulebookOptions | None, say: Callable[[str], None] = lambda s: None,
               sorted_games: tuple[list[GameOutcome], list[tuple[str, str]]] | None = None,
-              warm: Warm | None = None) -> list[GameOutcome]:
+              warm: Warm | None = None, own_language: frozenset[str] = frozenset()) -> list[GameOutcome]:
     """Build ``slugs`` into ``out_root/<slug>/``; nothing is written unless every game succeeds.
     Games are built side by side in worker processes when there are cores for it.
     ``sorted_games``: ``fresh.sort_games`` already asked (else it is asked here: it claims the
     folder and finishes a commit a killed run left). ``warm``: a rulebook process kept across
-    builds (watch, serve)."""
+    builds (watch, serve). ``own_language``: the games whose default language --lang names."""
     cache = Cache(out_root)
-    fresh, todo = sorted_games or sort_games(ws, slugs, options, out_root, rulebook)
+    fresh, todo = sorted_games or sort_games(ws, slugs, options, out_root, rulebook, own_language)
     outcomes = list(fresh)
     if not todo:
         return outcomes
-    jobs = [(ws, slug, inputs, options, rulebook, out_root) for slug, inputs in todo]
+    jobs = [(ws, slug, inputs, for_game(slug, options, own_language), rulebook, out_root) for slug, inputs in todo]
     if options.jobs > 1 and len(todo) > 1:
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
-        inner = replace(options, jobs=1)
-        jobs = [(ws, slug, inputs, inner, rulebook, out_root) for slug, inputs in todo]
+        jobs = [(*job[:3], replace(job[3], jobs=1), *job[4:]) for job in jobs]
         # the largest games first, so the workers finish together
         jobs.sort(key=lambda job: -_size(ws.data / job[1]))
         with ProcessPoolExecutor(max_workers=min(options.jobs, len(todo))) as pool:
@@ -170,6 +169,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
     kept = _rulebook_kept(before, rulebook is not None)
     if kept:  # left out on purpose (--no-rulebook): the last rulebook stays, and the manifest says so
         result.manifest["rulebook"] = {"kept": sorted(kept)}
+    kept |= _reprint_kept(before, reprint_out, out_dir, cache)  # no piece changed: they stay, maybe not printed yet
+    if kept:
         result.manifest["files"] = sorted(set(result.manifest["files"]) | set(kept))
     manifest = workspace_relative(result.manifest, ws.root)  # the same bytes in any folder
     result.files["manifest.json"] = (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode()
@@ -181,6 +182,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
     files.update(result.cache_files)
     below = out_dir.relative_to(out_root).as_posix()
     gone = [path for rel in (before.files if before else []) if rel not in result.files and rel not in kept
+            and not (rel in REPRINT_FILES and not reprint_out)  # (one edited since: the designer's now)
             and (path := inside(out_root, f"{below}/{rel}")) is not None]
     files.update(version)
     gone += pruned
@@ -193,6 +195,17 @@ def _rulebook_kept(before: GameState | None, typeset: bool) -> dict[str, str]:
     if typeset or before is None:
         return {}
     return {rel: digest for rel, digest in before.files.items() if rel in RULEBOOK_FILES}
+
+
+def _reprint_kept(before: GameState | None, made: dict[str, bytes], out_dir: Path, cache: Cache) -> dict[str, str]:
+    """The last build's reprint files (name → hash) when this build changed no piece and they are
+    still as pnpgen wrote them: the copies to print stay until a build with new changes replaces
+    them (a designer who has not printed them yet keeps them; one who deleted them is not given
+    them back)."""
+    if made or before is None:
+        return {}
+    return {rel: digest for rel, digest in before.files.items()
+            if rel in REPRINT_FILES and as_written(out_dir, rel, digest, cache.hashes)}
 
 
 def _nothing_went_missing(game: Game, before: GameState | None, rulebook: bool) -> None:

@@ -366,7 +366,13 @@ def layout(args: argparse.Namespace) -> int:
     print(f"  front: {front.name}")
     if built.back is not None:
         print(f"  back: {back.name}")
-    fields = ", ".join(f"{k}: {t}" for k, t in built.fields)
+    sides = [built.front] + ([built.back] if built.back is not None else [])
+    boxes = [dict(box.options, type=box.type) for side in sides for box in side.boxes]
+    # art only boxes of placeholder: false show: a deck of templates says so of the field
+    unplaceheld = {box.get("field") for box in boxes if box["type"] == "image"} - {
+        box.get("field") for box in boxes if box.get("placeholder")}
+    fields = ", ".join(f"{k}: {{type: image, placeholder: false}}" if k in unplaceheld and t == "image" else f"{k}: {t}"
+                       for k, t in built.fields)
     print(f"  fields: {{{fields}}}" + ("   # and the deck's own fields:" if args.deck is not None else ""))
     if built.stand_up is not None:  # a layout's key, which no deck of templates can say
         print("Note: the layout's stand_up: stays with the layout: a deck drawn by these templates lies flat "

@@ -82,7 +82,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     what each was made from (a Tabletop Simulator sheet or piece made from the same is taken as
     written: ``EarlierImages``); ``ExportResult.made`` records this export's."""
     game = load_game(ws, slug, lang=options.lang)
-    preset = load_preset(ws, slug, options.preset)
+    preset = load_preset(ws, slug, options.preset).in_language(game.lang)
     check_preset_folder(game, preset.slug, available(ws, slug))
     colour = options.colour or preset.colour
     if colour == "cmyk" and preset.files in ("png-faces", "tts"):
@@ -431,7 +431,7 @@ def _takes_it(ws: Workspace, game: Game, preset: Preset, deck: Deck, fit: str | 
     for name in [preset.slug] + [n for n in names if n != preset.slug]:
         try:
             check_preset_folder(game, name, names)  # (presets/Shop.yaml is refused: not offered)
-            other = preset if name == preset.slug else load_preset(ws, slug, name)
+            other = preset if name == preset.slug else load_preset(ws, slug, name).in_language(game.lang)
         except InputError:
             continue  # a broken preset of the designer's is reported when it is used
         if other.files == "rulebook":

@@ -4,7 +4,7 @@ as YAML data. pnpgen ships some in this folder; a game (data/<game>/presets/) or
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pnpgen import resources
@@ -22,7 +22,7 @@ SHIPPED = resources.folder("pnpgen.exports", "presets")
 LAYOUTS = ("png-faces", "pdf-copies", "pdf-faces", "tts", "rulebook")
 PDF_LAYOUTS = ("pdf-copies", "pdf-faces", "rulebook")  # the layouts a shop takes as PDF
 PRESET_KEYS = {
-    "name": "the shop's name", "about": "where its figures come from", "dpi": "dots per inch, e.g. 300",
+    "name": "the shop's name, or its names by language: {ja: …, en: …}", "about": "where its figures come from", "dpi": "dots per inch, e.g. 300",
     "colour": "rgb | cmyk", "ink_limit": "total ink in %, e.g. 300", "files": " | ".join(LAYOUTS),
     "quantity": "csv | name", "backs": "each | shared", "page_order": "front-back | back-front",
     "marks": "none | jp | western",
@@ -86,7 +86,7 @@ class Format:
 @dataclass(frozen=True)
 class Preset:
     slug: str
-    name: str
+    name: str  # in the game's language once ``in_language`` has chosen it
     source: Path
     dpi: int
     colour: str
@@ -104,6 +104,14 @@ class Preset:
     unverified: str = ""  # figures not checked against the shop's own template: warned on every export
     cut_line: str = "file"  # a die-cut piece at an any-size format: its cut path in <deck>-die.pdf | on its pages
     min_line_mm: float | None = None  # the thinnest line the shop prints; a thinner stroke on a face is warned
+    names: tuple[tuple[str, str], ...] = ()  # (language, name): a name given per language
+
+    def in_language(self, lang: str) -> Preset:
+        """The preset named in ``lang`` (a Japanese printer's 同人印刷所 in English for an English
+        game): its name in that language, else in English, else the first given."""
+        named = dict(self.names)
+        name = named.get(lang) or named.get("en") or self.name
+        return self if name == self.name else replace(self, name=name)
     # CMYK: a line thinner than this in ``mixed_inks`` or more process inks is warned (misregistration)
     min_mixed_line_mm: float | None = MIN_MIXED_LINE_MM
     min_mixed_text_pt: float | None = MIN_MIXED_TEXT_PT  # CMYK: smaller text in ``mixed_inks`` or more inks is warned
@@ -210,8 +218,9 @@ def _parse(doc: Located, slug: str) -> Preset:
                         f"prints {files}", "files: rulebook with page_multiple, or no page_multiple", key=True)
     if pdfx != "none" and condition is None:
         raise doc.error(("pdfx",), f"pdfx: {pdfx} needs the printing condition", PRESET_KEYS["output_condition"])
+    names = _names(doc, data.get("name", slug))
     return Preset(
-        slug=slug, name=str(data.get("name", slug)), source=doc.path, dpi=dpi,
+        slug=slug, name=names[0][1], names=names, source=doc.path, dpi=dpi,
         colour=_choice(doc, "colour", "rgb", ("rgb", "cmyk")), ink_limit=float(ink),
         files=files, quantity=_choice(doc, "quantity", "csv", ("csv", "name")),
         backs=_choice(doc, "backs", "each", ("each", "shared")),
@@ -305,6 +314,17 @@ def _condition(doc: Located) -> OutputCondition | None:
             raise doc.error(("output_condition", key), "unknown key in output_condition", "one of " + ", ".join(keys),
                             key=True)
     return OutputCondition(raw["identifier"], raw.get("condition") or raw["identifier"], raw.get("info", ""))
+
+
+def _names(doc: Located, value) -> tuple[tuple[str, str], ...]:
+    """A preset's name, or its names by language (``name: {ja: 同人印刷所（…）, en: doujin printer
+    (…)}``): (language, name) pairs, the first the name of any other language."""
+    if isinstance(value, dict) and value and all(isinstance(k, str) and isinstance(n, str) and n.strip()
+                                                 for k, n in value.items()):
+        return tuple((str(k), str(n)) for k, n in value.items())
+    if isinstance(value, (dict, list)) or not str(value).strip():
+        raise doc.error(("name",), f"{value!r} is not a preset's name", PRESET_KEYS["name"])
+    return (("", str(value)),)
 
 
 def _format(doc: Located, name: str, spec, dpi: int) -> Format:
