@@ -297,6 +297,9 @@ def test_a_box_turn_is_read_as_a_designer_writes_it():
      "take: its box back's h 'h / 2 - 10' is -2.5 mm, out of range (expected a size in which each of its boxes has "
      "room (its own is 25×120 mm))"),
     ("extends: standee\nsize: [30, 20]\n", 2, "its box back's h 'h / 2 - 10' is 0 mm (expected a size"),
+    # the English euro trial: the hex tile's text (39–47 mm down) on a 40 mm square tile printed off the piece
+    ("extends: tile-hex\nshape: rect\nsize: [40, 40]\n", 3, "size: a 40×40 mm piece is a size the built-in layout "
+     "tile-hex cannot take: its box text's y puts it 39–47 mm down, mostly past the piece's 40 mm trim"),
     ("extends: tuck-box\nbox: {cards: [3, 3], count: 1}\n", 2, "box: a tuck box whose net is 20.6×10.6 mm is too small "
      "for the built-in layout tuck-box: its box band's w 'front.w - 6' is -2 mm"),
 ])
@@ -323,6 +326,29 @@ def test_a_decks_size_a_builtin_layout_cannot_take_is_told_at_the_decks_line(tmp
         assert run(root, "check", "--game", "test") == 2
         err = capsys.readouterr().err
         assert says in err and "builtin" not in err and len(err.splitlines()) == 1, err
+
+
+def test_a_square_tile_too_small_for_the_hex_tiles_boxes_is_told_at_its_size_and_builds_once_they_are_placed(tmp_path, capsys):
+    """The English euro trial: 'layout: tile-hex, shape: rect, size: [40, 40]' built with the hex
+    tile's text 39–47 mm down, off the 40 mm tile, and a lint line that read as a drifted cut's
+    risk. Now the deck's size line says so and what to write; with the boxes placed it builds and
+    the text prints on the tile."""
+    deck = "name: Square\nlayout: {extends: tile-hex, shape: rect, size: [40, 40]%s}\npieces:\n  - {title: Hall, text: Store}\n"
+    root = make_workspace(tmp_path / "ws", deck=deck % "")
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "data/test/decks/cards.yaml:2:" in err and "mostly past the piece's 40 mm trim" in err and "builtin" not in err
+    assert "(its own is 50), or the box placed on the piece in the deck's layout: layout: {extends: tile-hex, boxes: " \
+           "{text: {y: …, h: …}}}" in err, err
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(
+        deck % ", boxes: {title: {y: 5}, art: {y: 12, h: 15}, text: {y: 28, h: 8}}", encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0, capsys.readouterr().err
+    page = reader(root / "build" / "test" / "shop" / "cards.pdf").pages[0]
+    box = boxes_mm(page)
+    top, bottom = box["mediabox"][3] - box["trimbox"][3], box["mediabox"][3] - box["trimbox"][1]  # from the page's top
+    word = [c for c in glyphs(root / "build" / "test" / "shop" / "cards.pdf")[0] if c.char == "S"]
+    assert word and top + 3 < word[0].y < bottom - 3, (word, top, bottom)  # on the tile, inside its safe zone
 
 
 def test_layout_export_builds_byte_identical_faces(tmp_path, capsys):

@@ -552,6 +552,8 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
         for side in ("w", "h"):
             if btype in FIELD_OF and side in given and options[side] <= 0 and _builtin(given[side].doc):  # (drawn: an error)
                 raise given[side].error(f"{v.show(given[side].value)} is {options[side]:g} mm", "more than 0 mm")
+        if btype in ("text", "icons"):
+            _on_piece(name, given, options, trim)
         if btype == "line" and options["w"] == 0 and options["h"] == 0:
             raise InputError(f"box {name} is a line of no length", path=_where(given),
                              expected="'w:' in mm for a line across, 'h:' for one down")
@@ -568,6 +570,25 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
                 "min_size is larger than size", "a min_size at most the size")
         boxes.append(LayoutBox(name, btype, tuple(options.items())))
     return LayoutSide(background, tuple(boxes))
+
+
+def _on_piece(name: str, given: dict[str, Origin], options: dict[str, Any], trim: tuple[float, float]) -> None:
+    """A built-in layout's text or icons box that a deck's smaller size puts mostly past the trim
+    (the hex tile's text, 39–47 mm down, on a 40 mm square tile) would print off the piece: its
+    boxes keep their millimetres. Told as an error at the box, which ``_sized_out`` says at the
+    size; a box only grazing the edge (a 25 mm token's value circle on a 12 mm one) is the print
+    lint's to name."""
+    if any(not _builtin(given[k].doc) for k in ("x", "y", "w", "h") if k in given):
+        return  # a box the designer placed: the print lint names what reaches the trim
+    for start, size, key, edge, across in (("x", "w", "x" if "x" in given else "w", trim[0], "from the left"),
+                                           ("y", "h", "y" if "y" in given else "h", trim[1], "down")):
+        low, high = options[start], options[start] + options[size]
+        on = min(high, edge) - max(low, 0.0)  # how much of it the piece holds: a box grazing the edge is the lint's
+        if on < (high - low) / 2 and key in given:
+            raise given[key].error(f"puts it {low:g}–{high:g} mm {across}, mostly past the piece's {edge:g} mm trim "
+                                   f"(the layout's boxes keep their millimetres: its text would print off the piece)",
+                                   f"the box placed on the piece in the deck's layout: "
+                                   f"layout: {{extends: …, boxes: {{{name}: {{{start}: …, {size}: …}}}}}}")
 
 
 def _where(given: dict[str, Origin]) -> str:
@@ -618,7 +639,9 @@ def _sized_out(raw: RawLayout, trim: tuple[float, float], size_where: Where | No
     said = "×".join(f"{x:g}" for x in size) + " mm" if isinstance(size, list) else size
     return InputError(f"a {trim[0]:g}×{trim[1]:g} mm piece is a size the built-in layout {name} cannot take: {why}",
                       path=where.path, line=where.line, column=where.column, key="size",
-                      expected="a size in which each of its boxes has room" + (f" (its own is {said})" if said else ""))
+                      expected="a size in which each of its boxes has room" + (f" (its own is {said})" if said else "")
+                      + (f", or {e.expected.replace('extends: …', f'extends: {name}')}"
+                         if (e.expected or "").startswith("the box placed") else ""))
 
 
 def _finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[str, str] | None,
