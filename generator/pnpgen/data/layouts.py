@@ -637,11 +637,12 @@ def _sized_out(raw: RawLayout, trim: tuple[float, float], size_where: Where | No
                           expected=f"box: figures of larger cards, in which each box of {name} has room (or a layout "
                           f"extending {name} whose boxes fit)")
     said = "×".join(f"{x:g}" for x in size) + " mm" if isinstance(size, list) else size
+    placed = e.expected or ""  # _on_piece's: the box placed on the piece, in this layout
     return InputError(f"a {trim[0]:g}×{trim[1]:g} mm piece is a size the built-in layout {name} cannot take: {why}",
                       path=where.path, line=where.line, column=where.column, key="size",
                       expected="a size in which each of its boxes has room" + (f" (its own is {said})" if said else "")
-                      + (f", or {e.expected.replace('extends: …', f'extends: {name}')}"
-                         if (e.expected or "").startswith("the box placed") else ""))
+                      + (f", or {placed.replace('extends: …', f'extends: {name}')}"
+                         if placed.startswith("the box placed") else ""))
 
 
 def _finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[str, str] | None,
