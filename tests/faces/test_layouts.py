@@ -300,6 +300,9 @@ def test_a_box_turn_is_read_as_a_designer_writes_it():
     # the English euro trial: the hex tile's text (39–47 mm down) on a 40 mm square tile printed off the piece
     ("extends: tile-hex\nshape: rect\nsize: [40, 40]\n", 3, "size: a 40×40 mm piece is a size the built-in layout "
      "tile-hex cannot take: its box text's y puts it 39–47 mm down, mostly past the piece's 40 mm trim"),
+    # and card-poker on a 41×63 card: its text box 0.32 mm high inside a 1.5 mm pad, told as 'textbox h=0' at a piece
+    ("extends: card-poker\nformat: mini-american\n", 2, "a 41×63 mm piece is a size the built-in layout "
+     "card-poker cannot take: its box text's h 'h * 0.64 - 40' is 0.32 mm, leaving nothing inside its 1.5 mm pad"),
     ("extends: tuck-box\nbox: {cards: [3, 3], count: 1}\n", 2, "box: a tuck box whose net is 20.6×10.6 mm is too small "
      "for the built-in layout tuck-box: its box band's w 'front.w - 6' is -2 mm"),
 ])
