@@ -256,6 +256,9 @@ def test_a_box_turn_is_read_as_a_designer_writes_it():
     ("extends: card-poker\nboxes:\n  title: {color: ink}\n", 3, "unknown key in box title; did you mean colour?"),
     ("extend: card-poker\n", 1, "unknown key in layout mine; did you mean extends?"),
     ("extends: card-poker\nboxes:\n  new: {x: 3, y: 4, w: 10}\n", 3, "box new has no h"),
+    # the English euro trial: a box's height written out was told 'did you mean line_height?', or nothing
+    ("extends: card-poker\nboxes:\n  text: {height: 30}\n", 3, "unknown key in box text; a box's height is h: (expected"),
+    ("extends: card-poker\nboxes:\n  text: {widht: 30}\n", 3, "unknown key in box text; a box's width is w: (expected"),
     # a typo in a box's name makes a new box: the message names the boxes there are to change
     ("extends: card-poker\nboxes:\n  titel: {size: 12}\n", 3, "to change a box of the layout, its name: frame, band, title,"),
     ("extends: nosuch\n", 1, "unknown layout 'nosuch'"),

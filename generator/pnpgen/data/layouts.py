@@ -263,12 +263,18 @@ class RawLayout:
     back: RawSide | None = None
 
 
+_SPELT_OUT = {"width": "w", "height": "h", "left": "x", "top": "y"}  # a box's place and size, as written out
+
+
 def _mapping(doc: Located, keypath: tuple, value: Any, allowed: tuple[str, ...] | None, what: str) -> dict:
     if not isinstance(value, dict):
         raise doc.error(keypath, f"{what} must be a mapping", "key: value lines")
     for key in value:
         if allowed is not None and key not in allowed:
             near = suggest(key, list(allowed)) if isinstance(key, str) else ""  # color: for colour
+            word = suggest(key, list(_SPELT_OUT), 0.7)[len("; did you mean "):-1] if isinstance(key, str) else ""
+            if word and "w" in allowed:  # height: 8 for h: 8 (not line_height: a box's size is w, h)
+                near = f"; a box's {word} is {_SPELT_OUT[word]}:"
             raise doc.error(keypath + (key,), f"unknown key in {what}{near}", "one of " + ", ".join(allowed), key=True)
     return value
 
