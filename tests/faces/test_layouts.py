@@ -304,7 +304,7 @@ def test_a_box_turn_is_read_as_a_designer_writes_it():
     ("extends: tile-hex\nshape: rect\nsize: [40, 40]\n", 3, "size: a 40×40 mm piece is a size the built-in layout "
      "tile-hex cannot take: its box text's y puts it 39–47 mm down, mostly past the piece's 40 mm trim"),
     # and card-poker on a 41×63 card: its text box 0.32 mm high inside a 1.5 mm pad, told as 'textbox h=0' at a piece
-    ("extends: card-poker\nformat: mini-american\n", 2, "a 41×63 mm piece is a size the built-in layout "
+    ("extends: card-poker\nformat: mini-american\n", 2, "format: a 41×63 mm piece is a size the built-in layout "
      "card-poker cannot take: its box text's h 'h * 0.64 - 40' is 0.32 mm, leaving nothing inside its 1.5 mm pad"),
     ("extends: tuck-box\nbox: {cards: [3, 3], count: 1}\n", 2, "box: a tuck box whose net is 20.6×10.6 mm is too small "
      "for the built-in layout tuck-box: its box band's w 'front.w - 6' is -2 mm"),
@@ -326,7 +326,9 @@ def test_a_decks_size_a_builtin_layout_cannot_take_is_told_at_the_decks_line(tmp
     root = make_workspace(tmp_path / "ws", deck="name: 立ち絵\nlayout: standee\nsize: [30, 15]\npieces:\n  - {title: 題}\n")
     deck = root / "data" / "test" / "decks" / "cards.yaml"
     for text, says in (("layout: standee\nsize: [30, 15]", "cards.yaml:3:7: size: a 30×15 mm piece"),
-                       ("layout: tuck-box\nbox: {cards: [5, 5], count: 1}", "cards.yaml:3:6: box: a tuck box whose net")):
+                       ("layout: tuck-box\nbox: {cards: [5, 5], count: 1}", "cards.yaml:3:6: box: a tuck box whose net"),
+                       # a named format is named as written (it said size: at the format: line)
+                       ("layout: card-poker\nformat: mini-american", "cards.yaml:3:9: format: a 41×63 mm piece")):
         deck.write_text(f"name: 立ち絵\n{text}\npieces:\n  - {{title: 題}}\n", encoding="utf-8")
         capsys.readouterr()
         assert run(root, "check", "--game", "test") == 2

@@ -623,6 +623,17 @@ def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[
         raise _sized_out(raw, trim, size_where, e) or e from None
 
 
+def _size_key(where: Where) -> str:
+    """The key the designer gave the size with at ``where``: ``format: mini-american`` is named
+    format:, not size:."""
+    try:
+        marks = load_yaml(where.path).key_marks
+    except InputError:
+        return "size"
+    return next((str(path[-1]) for path, (line, _) in marks.items()
+                 if path and path[-1] == "format" and line == where.line), "size")
+
+
 def _builtin(doc: Located) -> bool:
     return doc.path.is_relative_to(builtin_folder())
 
@@ -650,7 +661,7 @@ def _sized_out(raw: RawLayout, trim: tuple[float, float], size_where: Where | No
     said = "×".join(f"{x:g}" for x in size) + " mm" if isinstance(size, list) else size
     placed = e.expected or ""  # _on_piece's: the box placed on the piece, in this layout
     return InputError(f"a {trim[0]:g}×{trim[1]:g} mm piece is a size the built-in layout {name} cannot take: {why}",
-                      path=where.path, line=where.line, column=where.column, key="size",
+                      path=where.path, line=where.line, column=where.column, key=_size_key(where),
                       expected="a size in which each of its boxes has room" + (f" (its own is {said})" if said else "")
                       + (f", or {placed.replace('extends: …', f'extends: {name}')}"
                          if placed.startswith("the box placed") else ""))
