@@ -369,6 +369,17 @@ TEMPLATE_CASES = {
     "misspelt helper argument": ("{{ textbox('x', 0, 0, 10, 10, colour='red') }}",
                                  "card-front.svg.j2:4: textbox() got an unexpected keyword argument 'colour'"),
     "track called wrongly": ("{{ track('x', 0, 0, 1, 1) }}", "card-front.svg.j2:4: invalid literal"),
+    # the English euro trial: "track_svg() got an unexpected keyword argument 'shape'", a name no
+    # template writes, and no arguments; a macro's wrong keyword with no arguments either
+    "track's misspelt argument": ("{{ track(9, 0, 0, 50, 50, layot='row') }}", "card-front.svg.j2:4: track() got an "
+                                  "unexpected keyword argument 'layot'; did you mean layout? (rendering"),
+    "track's unknown style": ("{{ track(9, 0, 0, 50, 50, shape='ring') }}", "card-front.svg.j2:4: track() got an "
+                              "unexpected keyword argument 'shape' (rendering"),
+    "a macro's colour": ('{% import "common/macros.svg.j2" as m with context %}{{ m.title("x", 5, colour="red") }}',
+                         "card-front.svg.j2:4: macro 'title' takes no keyword argument 'colour'; a text's colour is ink= "
+                         "(rendering"),
+    "a macro's misspelt argument": ('{% import "common/macros.svg.j2" as m with context %}{{ m.title("x", 5, heigth=8) }}',
+                                    "takes no keyword argument 'heigth'; did you mean height? (rendering"),
     # a helper made inside another was named "shape_tools.<locals>.outline()", its arguments untold
     "outline called wrongly": ("{{ outline(-3, 2) }}", "card-front.svg.j2:4: outline() takes from 0 to 1 positional "
                                "arguments but 2 were given (rendering deck 'cards' piece 1 (カード1, data/test/decks/"
@@ -435,3 +446,17 @@ def test_a_long_broken_yaml_file_is_not_read_again_by_the_slow_loader(tmp_path, 
     ws = make_workspace(tmp_path / "ws", deck=deck)
     err = fails(ws, capsys, "check")
     assert "cards.yaml:" in err and "YAML syntax error" in err, err
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("{{ track(9, 0, 0, 50, 50, shape='ring') }}",
+     "(expected track(n, x, y, w, h, layout='ring', start=0, rows=None, fill='#ffffff', stroke='#000000', mark5="),
+    ('{% import "common/macros.svg.j2" as m with context %}{{ m.title("x", 5, colour="red") }}',
+     "(expected macro title(text, y, height, size, ink, font, x, width), as docs/data-format.md gives it)"),
+])
+def test_a_helper_or_macro_given_an_argument_it_does_not_take_lists_the_ones_it_takes(tmp_path, capsys, body, expected):
+    """The English euro trial: a track's or a macro's wrong keyword was told without the
+    arguments it takes (and the track as track_svg(), pnpgen's own function)."""
+    ws = make_workspace(tmp_path / "ws", front=FRONT_WITH.format(body))
+    err = fails(ws, capsys, "build", "--game", "test", "--no-rulebook")
+    assert expected in err and "track_svg" not in err and "fonts=" not in err, err

@@ -135,6 +135,14 @@ BAD = {
     "a count with a thousands comma": ('name,count\r\n祝福,"1,000"\r\n', "cards.csv:2:2: count (column B): count "
                                        "'1,000' is not written in plain digits", "(expected 1000 in the count column"),
     "no header": ('name,\r\n祝福,3\r\n', "cards.csv:2:2: a value ('3') in a column without a header", "column B"),
+    # the English euro trial: a CSV edited by hand, a list or a text with a comma and no quotes, was
+    # told "a value ('3') in a column without a header (expected a field name in row 1 of column J)"
+    "a list's comma unquoted": ('name,tags,power\r\nShipwright,[vp, gem],3\r\n', "cards.csv:2:2: row 2 has 4 cells "
+                                "and the header row 3: a comma inside the cell '[vp, gem]' split it",
+                                '(expected the cell in double quotes, as a spreadsheet saves it: "[vp, gem]"'),
+    "a text's comma unquoted": ('name,text,power\r\nPilot,Move, then rest,3\r\n', "cards.csv:2: row 2 has 4 cells "
+                                "and the header row 3: a comma inside a text split its cell",
+                                "(expected a text holding a comma in double quotes"),
     "twice": ('name,name\r\n祝福,3\r\n', "cards.csv:1:2: name: the same header twice: B1 repeats A1 (expected", "one column"),
     "bad bool": ('name,hot\r\n祝福,maybe\r\n', "cards.csv:2:2: hot (column B): 'maybe' is not a valid bool",
                  "true or false"),

@@ -256,6 +256,9 @@ def test_a_box_turn_is_read_as_a_designer_writes_it():
     ("extends: card-poker\nboxes:\n  title: {color: ink}\n", 3, "unknown key in box title; did you mean colour?"),
     ("extend: card-poker\n", 1, "unknown key in layout mine; did you mean extends?"),
     ("extends: card-poker\nboxes:\n  new: {x: 3, y: 4, w: 10}\n", 3, "box new has no h"),
+    # the English euro trial: a box's height written out was told 'did you mean line_height?', or nothing
+    ("extends: card-poker\nboxes:\n  text: {height: 30}\n", 3, "unknown key in box text; a box's height is h: (expected"),
+    ("extends: card-poker\nboxes:\n  text: {widht: 30}\n", 3, "unknown key in box text; a box's width is w: (expected"),
     # a typo in a box's name makes a new box: the message names the boxes there are to change
     ("extends: card-poker\nboxes:\n  titel: {size: 12}\n", 3, "to change a box of the layout, its name: frame, band, title,"),
     ("extends: nosuch\n", 1, "unknown layout 'nosuch'"),
@@ -297,6 +300,12 @@ def test_a_box_turn_is_read_as_a_designer_writes_it():
      "take: its box back's h 'h / 2 - 10' is -2.5 mm, out of range (expected a size in which each of its boxes has "
      "room (its own is 25×120 mm))"),
     ("extends: standee\nsize: [30, 20]\n", 2, "its box back's h 'h / 2 - 10' is 0 mm (expected a size"),
+    # the English euro trial: the hex tile's text (39–47 mm down) on a 40 mm square tile printed off the piece
+    ("extends: tile-hex\nshape: rect\nsize: [40, 40]\n", 3, "size: a 40×40 mm piece is a size the built-in layout "
+     "tile-hex cannot take: its box text's y puts it 39–47 mm down, mostly past the piece's 40 mm trim"),
+    # and card-poker on a 41×63 card: its text box 0.32 mm high inside a 1.5 mm pad, told as 'textbox h=0' at a piece
+    ("extends: card-poker\nformat: mini-american\n", 2, "format: a 41×63 mm piece is a size the built-in layout "
+     "card-poker cannot take: its box text's h 'h * 0.64 - 40' is 0.32 mm, leaving nothing inside its 1.5 mm pad"),
     ("extends: tuck-box\nbox: {cards: [3, 3], count: 1}\n", 2, "box: a tuck box whose net is 20.6×10.6 mm is too small "
      "for the built-in layout tuck-box: its box band's w 'front.w - 6' is -2 mm"),
 ])
@@ -317,12 +326,37 @@ def test_a_decks_size_a_builtin_layout_cannot_take_is_told_at_the_decks_line(tmp
     root = make_workspace(tmp_path / "ws", deck="name: 立ち絵\nlayout: standee\nsize: [30, 15]\npieces:\n  - {title: 題}\n")
     deck = root / "data" / "test" / "decks" / "cards.yaml"
     for text, says in (("layout: standee\nsize: [30, 15]", "cards.yaml:3:7: size: a 30×15 mm piece"),
-                       ("layout: tuck-box\nbox: {cards: [5, 5], count: 1}", "cards.yaml:3:6: box: a tuck box whose net")):
+                       ("layout: tuck-box\nbox: {cards: [5, 5], count: 1}", "cards.yaml:3:6: box: a tuck box whose net"),
+                       # a named format is named as written (it said size: at the format: line)
+                       ("layout: card-poker\nformat: mini-american", "cards.yaml:3:9: format: a 41×63 mm piece")):
         deck.write_text(f"name: 立ち絵\n{text}\npieces:\n  - {{title: 題}}\n", encoding="utf-8")
         capsys.readouterr()
         assert run(root, "check", "--game", "test") == 2
         err = capsys.readouterr().err
         assert says in err and "builtin" not in err and len(err.splitlines()) == 1, err
+
+
+def test_a_square_tile_too_small_for_the_hex_tiles_boxes_is_told_at_its_size_and_builds_once_they_are_placed(tmp_path, capsys):
+    """The English euro trial: 'layout: tile-hex, shape: rect, size: [40, 40]' built with the hex
+    tile's text 39–47 mm down, off the 40 mm tile, and a lint line that read as a drifted cut's
+    risk. Now the deck's size line says so and what to write; with the boxes placed it builds and
+    the text prints on the tile."""
+    deck = "name: Square\nlayout: {extends: tile-hex, shape: rect, size: [40, 40]%s}\npieces:\n  - {title: Hall, text: Store}\n"
+    root = make_workspace(tmp_path / "ws", deck=deck % "")
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "data/test/decks/cards.yaml:2:" in err and "mostly past the piece's 40 mm trim" in err and "builtin" not in err
+    assert "(its own is 50), or the box placed on the piece in the deck's layout: layout: {extends: tile-hex, boxes: " \
+           "{text: {y: …, h: …}}}" in err, err
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(
+        deck % ", boxes: {title: {y: 5}, art: {y: 12, h: 15}, text: {y: 28, h: 8}}", encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0, capsys.readouterr().err
+    page = reader(root / "build" / "test" / "shop" / "cards.pdf").pages[0]
+    box = boxes_mm(page)
+    top, bottom = box["mediabox"][3] - box["trimbox"][3], box["mediabox"][3] - box["trimbox"][1]  # from the page's top
+    word = [c for c in glyphs(root / "build" / "test" / "shop" / "cards.pdf")[0] if c.char == "S"]
+    assert word and top + 3 < word[0].y < bottom - 3, (word, top, bottom)  # on the tile, inside its safe zone
 
 
 def test_layout_export_builds_byte_identical_faces(tmp_path, capsys):

@@ -101,8 +101,8 @@ def test_text_near_a_hex_tiles_slanted_edge_is_in_the_safe_zone(tmp_path, capsys
     ws = make_workspace(tmp_path / "ws", deck=deck, front=HEX_FRONT)
     code, lines = _lint(capsys, ws)
     assert code == 0
-    assert lines == [f"{AT}:5: print lint: deck 'cards' piece 1 (森): text 「角」 past the trim, inside the 3 mm "
-                     "safe zone (a drifted cut may take it)",
+    assert lines == [f"{AT}:5: print lint: deck 'cards' piece 1 (森): text 「角」 7.5 mm past the trim: the cut takes it "
+                     "(keep text out of the 3 mm safe zone)",
                      f"{AT}:6: print lint: deck 'cards' piece 1 (森): text 「辺」 2.6 mm from the trim, inside the 3 mm "
                      "safe zone (a drifted cut may take it)"], lines
 

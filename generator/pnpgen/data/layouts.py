@@ -263,12 +263,18 @@ class RawLayout:
     back: RawSide | None = None
 
 
+_SPELT_OUT = {"width": "w", "height": "h", "left": "x", "top": "y"}  # a box's place and size, as written out
+
+
 def _mapping(doc: Located, keypath: tuple, value: Any, allowed: tuple[str, ...] | None, what: str) -> dict:
     if not isinstance(value, dict):
         raise doc.error(keypath, f"{what} must be a mapping", "key: value lines")
     for key in value:
         if allowed is not None and key not in allowed:
             near = suggest(key, list(allowed)) if isinstance(key, str) else ""  # color: for colour
+            word = suggest(key, list(_SPELT_OUT), 0.7)[len("; did you mean "):-1] if isinstance(key, str) else ""
+            if word and "w" in allowed:  # height: 8 for h: 8 (not line_height: a box's size is w, h)
+                near = f"; a box's {word} is {_SPELT_OUT[word]}:"
             raise doc.error(keypath + (key,), f"unknown key in {what}{near}", "one of " + ", ".join(allowed), key=True)
     return value
 
@@ -552,6 +558,13 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
         for side in ("w", "h"):
             if btype in FIELD_OF and side in given and options[side] <= 0 and _builtin(given[side].doc):  # (drawn: an error)
                 raise given[side].error(f"{v.show(given[side].value)} is {options[side]:g} mm", "more than 0 mm")
+            pad = options.get("pad", 0.0)
+            if btype in FIELD_OF and side in given and 0 < options[side] <= 2 * pad and _builtin(given[side].doc):
+                # (card-poker's text on a 41×63 card: 0.32 mm inside a 1.5 mm pad, said as 'textbox h=0' at a piece)
+                raise given[side].error(f"{v.show(given[side].value)} is {options[side]:g} mm, leaving nothing inside "
+                                        f"its {pad:g} mm pad", f"more than {2 * pad:g} mm")
+        if btype in ("text", "icons"):
+            _on_piece(name, given, options, trim)
         if btype == "line" and options["w"] == 0 and options["h"] == 0:
             raise InputError(f"box {name} is a line of no length", path=_where(given),
                              expected="'w:' in mm for a line across, 'h:' for one down")
@@ -568,6 +581,25 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
                 "min_size is larger than size", "a min_size at most the size")
         boxes.append(LayoutBox(name, btype, tuple(options.items())))
     return LayoutSide(background, tuple(boxes))
+
+
+def _on_piece(name: str, given: dict[str, Origin], options: dict[str, Any], trim: tuple[float, float]) -> None:
+    """A built-in layout's text or icons box that a deck's smaller size puts mostly past the trim
+    (the hex tile's text, 39–47 mm down, on a 40 mm square tile) would print off the piece: its
+    boxes keep their millimetres. Told as an error at the box, which ``_sized_out`` says at the
+    size; a box only grazing the edge (a 25 mm token's value circle on a 12 mm one) is the print
+    lint's to name."""
+    if any(not _builtin(given[k].doc) for k in ("x", "y", "w", "h") if k in given):
+        return  # a box the designer placed: the print lint names what reaches the trim
+    for start, size, key, edge, across in (("x", "w", "x" if "x" in given else "w", trim[0], "from the left"),
+                                           ("y", "h", "y" if "y" in given else "h", trim[1], "down")):
+        low, high = options[start], options[start] + options[size]
+        on = min(high, edge) - max(low, 0.0)  # how much of it the piece holds: a box grazing the edge is the lint's
+        if on < (high - low) / 2 and key in given:
+            raise given[key].error(f"puts it {low:g}–{high:g} mm {across}, mostly past the piece's {edge:g} mm trim "
+                                   f"(the layout's boxes keep their millimetres: its text would print off the piece)",
+                                   f"the box placed on the piece in the deck's layout: "
+                                   f"layout: {{extends: …, boxes: {{{name}: {{{start}: …, {size}: …}}}}}}")
 
 
 def _where(given: dict[str, Origin]) -> str:
@@ -589,6 +621,17 @@ def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[
         return _finish(raw, trim, shape, palette, font_roles, size_where, languages, deck_file)
     except InputError as e:
         raise _sized_out(raw, trim, size_where, e) or e from None
+
+
+def _size_key(where: Where) -> str:
+    """The key the designer gave the size with at ``where``: ``format: mini-american`` is named
+    format:, not size:."""
+    try:
+        marks = load_yaml(where.path).key_marks
+    except InputError:
+        return "size"
+    return next((str(path[-1]) for path, (line, _) in marks.items()
+                 if path and path[-1] == "format" and line == where.line), "size")
 
 
 def _builtin(doc: Located) -> bool:
@@ -616,9 +659,12 @@ def _sized_out(raw: RawLayout, trim: tuple[float, float], size_where: Where | No
                           expected=f"box: figures of larger cards, in which each box of {name} has room (or a layout "
                           f"extending {name} whose boxes fit)")
     said = "×".join(f"{x:g}" for x in size) + " mm" if isinstance(size, list) else size
+    placed = e.expected or ""  # _on_piece's: the box placed on the piece, in this layout
     return InputError(f"a {trim[0]:g}×{trim[1]:g} mm piece is a size the built-in layout {name} cannot take: {why}",
-                      path=where.path, line=where.line, column=where.column, key="size",
-                      expected="a size in which each of its boxes has room" + (f" (its own is {said})" if said else ""))
+                      path=where.path, line=where.line, column=where.column, key=_size_key(where),
+                      expected="a size in which each of its boxes has room" + (f" (its own is {said})" if said else "")
+                      + (f", or {placed.replace('extends: …', f'extends: {name}')}"
+                         if placed.startswith("the box placed") else ""))
 
 
 def _finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[str, str] | None,

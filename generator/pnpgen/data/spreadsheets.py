@@ -255,6 +255,8 @@ def _pieces(rows: list[tuple[int, list[Any]]], path: Path, shown: Path, sheet: s
                 if bad is not None:
                     raise InputError(f"{bad} in the text", path=shown, line=row, column=col,
                                      key=header or None, expected="printable text; control characters removed")
+            if not header and col > len(headers) and path.suffix.lower() == ".csv":
+                raise _comma_split(shown, row, cells, len(headers), header_row)
             if not header:
                 raise InputError(f"a value ({_as_shown(value)!r}) in a column without a header", path=shown, line=row,
                                  column=col, expected=f"a field name in row {header_row} of column {column_letter(col)}")
@@ -278,6 +280,21 @@ def _field_named(header: str, fields: dict[str, str]) -> str:
         return header
     same = [f for f in [*fields, "count"] if f.lower() == name.lower()]
     return same[0] + dot + lang if len(same) == 1 else header
+
+
+def _comma_split(shown: Path, row: int, cells: list, headed: int, header_row: int) -> InputError:
+    """A CSV row of more cells than its header: a text edited by hand with a comma in it
+    (``[vp, gem]``, ``Sell, then buy``) and no quotes round it, which CSV reads as two cells."""
+    texts = [c if isinstance(c, str) else "" for c in cells]
+    at = next((i for i, t in enumerate(texts) if t.lstrip().startswith("[") and "]" not in t), None)
+    end = next((j for j in range(at + 1, len(texts)) if "]" in texts[j]), None) if at is not None else None
+    meant = ",".join(texts[at:end + 1]) if at is not None and end is not None else ""
+    said = f"a comma inside the cell {meant!r} split it" if meant else "a comma inside a text split its cell"
+    return InputError(f"row {row} has {len(cells)} cells and the header row {headed}: {said}", path=shown, line=row,
+                      column=(at + 1) if meant and at is not None else None,
+                      expected=(f'the cell in double quotes, as a spreadsheet saves it: "{meant}"' if meant else
+                                "a text holding a comma in double quotes, as a spreadsheet saves it: \"Sell, then buy\"")
+                      + f" (or a field name in row {header_row} for a column of its own)")
 
 
 def _check_encoding(rows: list[tuple[int, list[Any]]], headers: list[str], shown: Path, csv_file: bool) -> None:

@@ -18,6 +18,7 @@ context.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +29,13 @@ from pnpgen.faces.tracks import XY, track_svg
 from pnpgen.shapes import back_outline, deck_shape, hex_corners, mirror_x, trihex_centres
 from pnpgen.shapes import outline as grow
 from pnpgen.units import num
+
+# track()'s arguments as a template gives them: track_svg's, less what pnpgen passes itself
+_OWN = ("fonts", "width_mm", "resolve")
+TRACK_SIGNATURE = inspect.signature(track_svg).replace(
+    parameters=[p for p in inspect.signature(track_svg).parameters.values() if p.name not in _OWN])
+TRACK_STYLE = TRACK_SIGNATURE.replace(parameters=[p for p in TRACK_SIGNATURE.parameters.values()
+                                                  if p.kind is inspect.Parameter.KEYWORD_ONLY])
 
 
 def mix(a: str, b: str, t: float) -> str:
@@ -102,8 +110,13 @@ def shape_tools(deck, side: str, fonts: dict[str, str], colour: Callable[[str], 
 
     def track(n: int, x: float, y: float, w: float, h: float, layout: str = "ring", start: int = 0,
               rows: int | None = None, **style: Any) -> Markup:
+        unknown = [k for k in style if k not in TRACK_STYLE.parameters]
+        if unknown:  # said as the template calls it, not as track_svg(), with track()'s own arguments
+            raise TypeError(f"track() got an unexpected keyword argument {unknown[0]!r}")
         return track_svg(int(n), float(x), float(y), float(w), float(h), layout, int(start), rows,
                          fonts=fonts, width_mm=fontreg.string_width_mm, resolve=resolve, **style)
+
+    track.__signature__ = TRACK_SIGNATURE  # type: ignore[attr-defined]  # (the arguments an error lists)
 
     info: dict[str, Any] = {}
     if spec is not None:

@@ -1,7 +1,8 @@
 """A template's Jinja mistakes in the designer's words. A syntax error: where the block left open
 was opened, the tag or filter meant by a slip, the ``}}`` or ``%}`` a line leaves out (Jinja names
 only where its parser stopped and what it looked for: ``expected token ':', got '}'``). And art a
-child template writes outside its parent's blocks, which Jinja leaves out without a word."""
+child template writes outside its parent's blocks, which Jinja leaves out without a word. And a
+macro or helper called with a keyword it does not take: the macro's arguments, the one meant."""
 
 from __future__ import annotations
 
@@ -193,3 +194,36 @@ def _blocks(env: jinja2.Environment, name: str) -> set[str]:
         found |= set(env.get_template(at).blocks)
         at = _parent(env, at)[1]
     return found
+
+
+_KEYWORD = re.compile(r"(?:unexpected|no) keyword argument '(\w+)'")
+
+
+def nearly(said: str, arguments: list[str]) -> str:
+    """'; did you mean layout?' for a keyword one slip from an argument; a colour given as
+    ``colour=`` where the text's colour is ``ink=`` (the common macros) or ``fill=`` (textbox)."""
+    m = _KEYWORD.search(said)
+    if m is None:
+        return ""
+    word = m.group(1)
+    if word in ("colour", "color", "text_colour", "text_color"):
+        for meant in ("ink", "fill"):
+            if meant in arguments:
+                return f"; a text's colour is {meant}="
+    return suggest(word, arguments, cutoff=0.7)
+
+
+def macro_called(e: TypeError) -> tuple[str, list[str]] | None:
+    """(name, arguments) of the Jinja macro a TypeError says was called wrongly ('macro 'title'
+    takes no keyword argument 'colour''): the macro of that name among the template's own and
+    those of the modules it imported (``m``), as the template frames of the traceback hold them."""
+    said = re.match(r"macro '(\w+)'", str(e))
+    tb = e.__traceback__ if said else None
+    while tb is not None and said is not None:
+        for value in tb.tb_frame.f_locals.values():
+            found = getattr(value, said.group(1), None) if isinstance(value, jinja2.environment.TemplateModule) \
+                else value
+            if isinstance(found, jinja2.runtime.Macro) and found.name == said.group(1):
+                return found.name, list(found.arguments)
+        tb = tb.tb_next
+    return None

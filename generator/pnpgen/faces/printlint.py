@@ -263,9 +263,11 @@ def _line(f: _Finding, s: LintSettings, templates: Path, boxes: dict[tuple[str, 
     elif f.kind == "small-text":
         what = f"text{text} {f.worst:.1f} pt, smaller than {s.min_text_pt:g} pt"
     elif f.kind == "text-in-safe-zone":
-        where = "past the trim" if f.worst < 0 else f"{f.worst:.1f} mm from the trim"
         zone = f"the {s.safe_mm:g} mm safe zone{f' {shop} asks for' if shop else ''}"
-        what = f"text{text} {where}, inside {zone} (a drifted cut may take it)"
+        if f.worst < 0:  # not a drifted cut's risk: the cut itself takes it
+            what = f"text{text} {-f.worst:.1f} mm past the trim: the cut takes it (keep text out of {zone})"
+        else:
+            what = f"text{text} {f.worst:.1f} mm from the trim, inside {zone} (a drifted cut may take it)"
     else:
         what = (f"stroke thinner than {s.thin_stroke_pt:g} pt {f.worst:.1f} mm from the trim, inside the "
                 f"{s.safe_mm:g} mm safe zone (a drifted cut shows it uneven)")

@@ -37,7 +37,7 @@ from pnpgen.faces import builtin, layouts
 from pnpgen.faces.budget import MAX_FACE_CHARS, FaceEnvironment, LoopBudget, printed
 from pnpgen.faces.helpers import mix, readable, shape_tools
 from pnpgen.faces.images import ArtPlacer
-from pnpgen.faces.jinjahints import syntax_mistake, unprinted
+from pnpgen.faces.jinjahints import macro_called, nearly, syntax_mistake, unprinted
 from pnpgen.faces.lookup import check_templates, find_template
 from pnpgen.faces.sourcelines import SourceLines, designers_line, svg_mistake, traced
 from pnpgen.faces.tracks import XY, Box, Space, TrackSvg
@@ -672,6 +672,11 @@ class Renderer:
             name, signature = helper
             message, key, expected = _CALLED.sub(f"{name}() ", str(e), count=1), None, \
                 f"{name}({', '.join(signature)}), as docs/data-format.md gives it"
+            message += nearly(str(e), [a.partition("=")[0] for a in signature])
+        elif isinstance(e, TypeError) and (macro := macro_called(e)) is not None:
+            name, arguments = macro
+            message, key = _words(e) + nearly(str(e), arguments), None
+            expected = f"macro {name}({', '.join(arguments)}), as docs/data-format.md gives it"
         elif isinstance(e, RecursionError):  # a template including or extending itself, a macro calling itself
             message, key = "the template calls itself without end (an include, extends or macro that leads back to it)", None
             expected = ("an include or extends naming another template, and a macro that calls itself only "
