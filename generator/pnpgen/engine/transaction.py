@@ -50,6 +50,7 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from pnpgen import resources, usercache
+from pnpgen.atomic import write_new
 from pnpgen.engine.output import current_umask, inside, make_folder, unchanged, unwritable
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
@@ -176,7 +177,7 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
                 "token": f"{time.time_ns():x}",  # names this commit's trash entries apart from an earlier one's
                 "staging": staging.lstat().st_ino}
         new = root / (JOURNAL + ".new")
-        new.write_bytes(journal_bytes(body))
+        write_new(new, journal_bytes(body))
     except SourceChanged as e:
         _remove_staging(staging)
         raise InputError(f"{Path(e.path).name} was saved again while the build wrote the documents that show it",
