@@ -110,19 +110,9 @@ def names(dirs: Sequence[Path]) -> list[str]:
                    if p.is_file() and not is_litter(p.name)})
 
 
-MAX_ICON_BYTES = 1_000_000  # one icon file: the built-in ones are at most 4 kB
-
-
 @lru_cache(maxsize=512)
 def load(path: Path) -> tuple[str, tuple[float, float, float, float]]:
     """The icon's shapes as SVG text (no namespace) and its viewBox (x, y, w, h)."""
-    try:
-        size = path.stat().st_size
-    except OSError as e:
-        raise IconError(f"icon {path} cannot be read: {e.strerror}") from None
-    if size > MAX_ICON_BYTES:  # read whole and drawn in every text that names it: 24 MB took 15 s a build
-        raise IconError(f"icon {path} is {size:,} bytes (expected an icon of at most {MAX_ICON_BYTES:,} bytes: "
-                        "a few shapes, as the built-in icons are)")
     try:
         root = etree.parse(str(path), etree.XMLParser(resolve_entities=False, no_network=True)).getroot()
     except etree.XMLSyntaxError as e:
