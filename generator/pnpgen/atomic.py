@@ -24,13 +24,26 @@ def tmp_beside(path: Path) -> Path:
     return path.with_name(f"{path.name}.{os.getpid():x}-{threading.get_ident():x}{TMP_SUFFIX}")
 
 
+def write_new(path: Path, data: bytes, mode: int = 0o666) -> None:
+    """``data`` in a file made anew at ``path``: whatever stood there goes first, and the new
+    file is never opened through a link, so bytes written never land in a file that a link (a
+    symlink, or a hard link from ``cp -al`` or a planted folder) shares with a place elsewhere."""
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    with os.fdopen(os.open(path, flags, mode), "wb") as f:
+        f.write(data)
+
+
 def store(path: Path, data: bytes) -> bool:
     """``data`` written to ``path`` atomically; False when the folder cannot take it (nothing
     is left behind then)."""
     tmp = tmp_beside(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(data)
+        write_new(tmp, data)
         os.replace(tmp, path)
         return True
     except BaseException as e:

@@ -435,6 +435,10 @@ def main(argv: list[str] | None = None) -> int:
     # ended a build in a ValueError traceback from the rulebook's fold marks, or called a face's
     # art unconvertible: dropped for the process and the workers it starts.
     os.environ.pop("SOURCE_DATE_EPOCH", None)
+    # The Python processes pnpgen starts (spawned workers, as macOS and Windows start them; the
+    # trash's) start in the workspace, and would put it first on their path: its own
+    # multiprocessing/ or pnpgen/ folder (a stranger's game) would be imported, and run, there.
+    os.environ["PYTHONSAFEPATH"] = "1"
     try:
         here: str | None = os.getcwd()
     except FileNotFoundError:  # the terminal's folder deleted, or replaced by one of its name, since

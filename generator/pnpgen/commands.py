@@ -592,7 +592,7 @@ def _a_calibration_sheet(path: Path) -> bool:
 def calibrate(args: argparse.Namespace) -> int:
     """The duplex calibration sheet (impose/calibration.py) as a two-page PDF."""
     from pnpgen.data.workspace import find_workspace
-    from pnpgen.engine.output import atomic_write_bytes
+    from pnpgen.engine.output import atomic_write_bytes, claim, mark_now
     from pnpgen.errors import InputError
     from pnpgen.fonts import BUNDLED, DEFAULT_FONTS, register
     from pnpgen.impose.calibration import CalibrationOptions, calibration_pages
@@ -607,6 +607,9 @@ def calibrate(args: argparse.Namespace) -> int:
     paper, lang = _games_paper_and_language(ws) if ws is not None else (None, None)
     opts = CalibrationOptions(paper=args.paper or paper or "a4", duplex=args.duplex, lang=args.lang or lang or "ja")
     out = args.out or root / "build" / f"calibration-{opts.paper}-{opts.duplex}.pdf"
+    if not args.out:  # build/ as a build takes it (not a link to a folder of other files), and then pnpgen's:
+        claim(out.parent, ws.input_folders if ws is not None else [])  # a build after it is not refused
+        mark_now(out.parent)
     if (out.exists() or out.is_symlink()) and not _a_calibration_sheet(out):  # the designer's own PDF
         raise InputError("already exists and is not a calibration sheet pnpgen wrote; not overwritten", path=out,
                          expected="--out another file, or remove it")
@@ -620,7 +623,8 @@ def calibrate(args: argparse.Namespace) -> int:
     taken = [what for what, asked, theirs in (("paper", args.paper, paper), ("language", args.lang, lang))
              if asked is None and theirs]
     said = f"; its {' and '.join(taken)} as the workspace's games say" if taken else ""
-    _say(f"calibration sheet: {shown} (print it duplex, then see docs/home-printing.md{said})")
+    if not args.quiet:
+        _say(f"calibration sheet: {shown} (print it duplex, then see docs/home-printing.md{said})")
     return 0
 
 

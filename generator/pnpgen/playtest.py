@@ -189,8 +189,9 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.cache import Cache
     from pnpgen.engine.game import build_game
     from pnpgen.engine.options import BuildOptions
-    from pnpgen.engine.output import write_all
+    from pnpgen.engine.output import build_lock
     from pnpgen.engine.reprint import reprint_files
+    from pnpgen.engine.transaction import commit
     from pnpgen.errors import InputError
     from pnpgen.usercache import secret
 
@@ -207,14 +208,15 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
             f"since {since.name}: pnpgen diff --game {args.game}{f' --lang {args.lang}' if args.lang else ''}"
             f"{f' --out {args.out}' if args.out else ''} {since.name} latest")
     options = BuildOptions(jobs=1, lang=args.lang)
-    result = build_game(ws, args.game, options, cache=Cache(root))
-    files = reprint_files(result, options, since.body["decks"], name=f"{REPRINT_SINCE}{since.name}",
-                          since=f"{since.name} ({since.body['time']})")
     out_dir = root / args.game / (args.lang or "")
-    if not files:
-        print(f"{args.game}: no copy changed since {since.name}")
-        return 0
-    write_all({out_dir / rel: data for rel, data in files.items()})
+    with build_lock(root):  # not while a build writes here; written as a build writes (never through a link)
+        result = build_game(ws, args.game, options, cache=Cache(root))
+        files = reprint_files(result, options, since.body["decks"], name=f"{REPRINT_SINCE}{since.name}",
+                              since=f"{since.name} ({since.body['time']})")
+        if not files:
+            print(f"{args.game}: no copy changed since {since.name}")
+            return 0
+        commit(root, {out_dir / rel: data for rel, data in files.items()})
     print(ws.shown(f"{args.game}: " + ", ".join(str(out_dir / rel) for rel in sorted(files))))
     return 0
 

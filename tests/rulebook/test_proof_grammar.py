@@ -4,6 +4,7 @@ findings; ``rulebook.proof.ignore`` drops a finding the designer means."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -319,3 +320,23 @@ def test_a_spelling_inside_the_games_title_or_a_decks_name_is_no_variant(tmp_pat
     findings = read_rulebook(load_game(Workspace(ws), "test", lang="en"), REPO / "fonts").findings
     variants = [f.file for f in findings if f.kind == "Spelling"]
     assert len(variants) == 1 and "draft.txt:12: “ことば” → “言葉" in variants[0], variants
+
+
+def test_a_line_of_many_unclosed_brackets_is_three_notes_and_how_many_more(tmp_path):
+    """A run of 2,000 （ never closed (a key held down) was 2,000 notes, the book's appendix some
+    120 pages (40,000 took minutes); now three notes of the line, the last saying how many more,
+    and at most SLIPS_LISTED in all."""
+    from pnpgen.rulebook.proof import SLIPS_LISTED
+
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    draft = ws / "data" / "test" / "draft.txt"
+    text = draft.read_text(encoding="utf-8")
+    draft.write_text(text + "\n■　メモ\n　" + "（" * 2000 + "\n" + "".join(f"　手札（{i}\n" for i in range(400)),
+                     encoding="utf-8")
+    findings = read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings
+    run_of = [f.file for f in findings if "（（（（" in f.file]
+    assert len(run_of) == 3 and run_of[-1].endswith("（ほか1997か所）"), run_of[-1][-40:]
+    assert "ほか" not in run_of[0]
+    brackets = [f for f in findings if "括弧の対応" in f.file]
+    assert 250 < len(brackets) < SLIPS_LISTED  # of 403 left after the run's: the last listed says how many more
+    assert re.search(r"手札（\d+（ほか\d{2,3}か所）$", brackets[-1].file), brackets[-1].file

@@ -74,3 +74,28 @@ def test_calibrate_writes_again_over_its_own_sheet(tmp_path):
     assert run(ws, "calibrate", "--out", "cal.pdf", "--duplex", "short") == 0
     assert (ws / "cal.pdf").read_bytes() != long_edge
     assert run(ws, "calibrate") == 0 and run(ws, "calibrate") == 0
+
+
+def test_a_build_after_the_calibration_sheet_takes_the_build_folder(tmp_path, capsys):
+    """The sheet comes first (docs/home-printing.md: calibrate, then print): its build/ is pnpgen's
+    output folder, which the build then takes (it was refused: 'holds files pnpgen did not write')."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "calibrate", "-q") == 0
+    assert capsys.readouterr().out == ""
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    assert (ws / "build" / "test" / "cards.pdf").is_file()
+    assert (ws / "build" / "calibration-a4-long.pdf").is_file()
+
+
+def test_calibrate_writes_no_sheet_into_a_linked_build_folder_of_other_files(tmp_path, capsys):
+    """A build/ that is a link to a folder of other files (a downloaded workspace's build -> ~/Documents)
+    is refused, as a build refuses it: no sheet is put among those files."""
+    ws = make_workspace(tmp_path / "ws")
+    elsewhere = tmp_path / "Documents"
+    elsewhere.mkdir()
+    (elsewhere / "letter.txt").write_text("mine\n", encoding="utf-8")
+    (ws / "build").symlink_to(elsewhere)
+    assert run(ws, "calibrate") == 2
+    err = capsys.readouterr().err
+    assert "holds files pnpgen did not write (letter.txt…)" in err and len(err.splitlines()) == 1
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["letter.txt"]

@@ -101,3 +101,23 @@ def test_an_art_file_of_more_bytes_than_print_needs_is_refused_unread(tmp_path, 
     assert len(err.splitlines()) == 1 and "Traceback" not in err, err
     assert "cards.yaml:7:" in err and f"art file 'a.png' is {MAX_ART_BYTES + 1:,} bytes" in err, err
     assert (ws / "build/test/cards.pdf").read_bytes() == kept
+
+
+def test_an_svg_picture_of_too_many_elements_is_refused_as_it_is_read(tmp_path, capsys):
+    """24 MB of <rect/> (600,000 of them, well within an art file's bytes) took 40 s and a
+    gigabyte before the converter refused the face; its elements are now counted as the file is
+    read, none kept, and past MAX_SVG_ELEMENTS it is one line naming the piece and the file."""
+    from pnpgen.data.art import MAX_SVG_ELEMENTS
+
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.svg}\n", PICTURE_FRONT, {"a.png": (200, 30, 30)})
+    (ws / "data/test/art/a.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">' + "<g/>" * MAX_SVG_ELEMENTS + "</svg>",
+        encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert "cards.yaml:" in err and f"the SVG art/a.svg holds more than {MAX_SVG_ELEMENTS:,} elements" in err, err
+    (ws / "data/test/art/a.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><g>' + "<g/>" * 1000
+        + '<rect width="50" height="50" fill="#0000ff"/></g></svg>', encoding="utf-8")  # a picture of fewer: drawn
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0

@@ -440,13 +440,39 @@ def _png_late_exif(fp) -> bytes | None:
         return None
 
 
+# elements in an SVG picture: twice those one face may draw (svg/ MAX_ELEMENTS), room for its
+# definitions, gradients' stops and metadata, none of which is drawn
+MAX_SVG_ELEMENTS = 200_000
+
+
 def _svg_size(path: Path, name: str, where, key: str) -> tuple[float, float]:
-    """The SVG's aspect, from its viewBox or else its width and height."""
+    """The SVG's aspect, from its viewBox or else its width and height. Its elements are counted
+    as they are read, none kept: a picture of more than a face may draw is refused here, before a
+    tree of them is built (24 MB of <rect/> took 40 s and a gigabyte, within the art file's bytes)."""
+    root, n = None, 0
     try:
-        root = etree.fromstring(path.read_bytes(), etree.XMLParser(resolve_entities=False, no_network=True))
+        for event, element in etree.iterparse(str(path), events=("start", "end"), resolve_entities=False,
+                                              no_network=True, huge_tree=False):
+            if event == "start":
+                root = element if root is None else root
+                n += 1
+                if n > MAX_SVG_ELEMENTS:
+                    raise InputError(f"the SVG {name} holds more than {MAX_SVG_ELEMENTS:,} elements", key=key,
+                                     expected=f"an SVG picture of at most {MAX_SVG_ELEMENTS:,} elements (a face "
+                                     "draws at most half as many): simplified, or saved as a PNG", **_where_parts(where))
+            elif element is not root:  # read: let go of it (the root's own attributes are all that is asked)
+                element.clear()
+                while element.getprevious() is not None:
+                    del element.getparent()[0]
     except etree.XMLSyntaxError as e:
         raise InputError(f"cannot read the SVG {name}: {parser_said(e.msg)}", key=key, expected="a well-formed SVG file",
                          **_where_parts(where)) from None
+    except OSError as e:
+        raise InputError(f"cannot read the SVG {name}: {e.strerror}", key=key, expected="a readable SVG file",
+                         **_where_parts(where)) from None
+    if root is None:
+        raise InputError(f"cannot read the SVG {name}: it is empty", key=key, expected="a well-formed SVG file",
+                         **_where_parts(where))
     box = (root.get("viewBox") or "").replace(",", " ").split()
     try:
         if len(box) == 4 and float(box[2]) > 0 and float(box[3]) > 0:

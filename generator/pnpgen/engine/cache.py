@@ -217,12 +217,10 @@ class FileHashes:
         if not self._dirty or self.path.parent.parent.is_symlink():
             return
         known = sorted(self._known.items(), key=lambda kv: -kv[1][5])[:self.LIMIT]
-        try:  # written in place: a table cut short by a kill does not parse, and is then ignored
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            text = json.dumps(dict(sorted(known))).encode()
-            self.path.write_bytes(json.dumps({"format": 2, "check": seal(text)}).encode() + b"\n" + text)
-        except OSError:
-            pass
+        text = json.dumps(dict(sorted(known))).encode()
+        # a new file replaces the table (a cut one would not parse, and be ignored): never written
+        # in place, where a hard link to it (a workspace copied with cp -al) shares its bytes
+        store(self.path, json.dumps({"format": 2, "check": seal(text)}).encode() + b"\n" + text)
         self._dirty = False
 
 

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from pnpgen.atomic import TEMPORARY, TMP_SUFFIX, tmp_beside
+from pnpgen.atomic import TEMPORARY, TMP_SUFFIX, tmp_beside, write_new
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile
 
@@ -169,7 +169,7 @@ def mark_now(folder: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         tmp = tmp_beside(marker)
-        tmp.write_bytes(MARKER_TEXT)
+        write_new(tmp, MARKER_TEXT)
         os.replace(tmp, marker)
     except OSError as e:
         raise unwritable(folder, e) from None

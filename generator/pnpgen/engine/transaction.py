@@ -50,6 +50,7 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from pnpgen import resources, usercache
+from pnpgen.atomic import write_new
 from pnpgen.engine.output import current_umask, inside, make_folder, unchanged, unwritable
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
@@ -176,7 +177,7 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
                 "token": f"{time.time_ns():x}",  # names this commit's trash entries apart from an earlier one's
                 "staging": staging.lstat().st_ino}
         new = root / (JOURNAL + ".new")
-        new.write_bytes(journal_bytes(body))
+        write_new(new, journal_bytes(body))
     except SourceChanged as e:
         _remove_staging(staging)
         raise InputError(f"{Path(e.path).name} was saved again while the build wrote the documents that show it",
@@ -340,12 +341,15 @@ def reclaim(root: Path) -> None:
     if folder.is_symlink() or not folder.is_dir():
         return
     env = dict(os.environ)
-    here = str(resources.folder("pnpgen").parent)  # the folder holding this pnpgen package
+    here = str(resources.folder("pnpgen").parent.resolve())  # the folder holding this pnpgen package
     env["PYTHONPATH"] = os.pathsep.join([here, *filter(None, [env.get("PYTHONPATH")])])
+    # -P, and started in /: 'python -c' puts the folder it starts in first on its path, and that
+    # was the workspace, whose own pnpgen/__init__.py (a stranger's game) it imported and ran
     try:
-        subprocess.Popen([sys.executable, "-c", "import sys; from pnpgen.engine.transaction import empty_trash; "
-                          "empty_trash(sys.argv[1])", str(folder)], env=env, stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, close_fds=True, start_new_session=True)
+        subprocess.Popen([sys.executable, "-P", "-c", "import sys; from pnpgen.engine.transaction import empty_trash; "
+                          "empty_trash(sys.argv[1])", os.path.abspath(folder)], cwd="/", env=env,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         close_fds=True, start_new_session=True)
     except (OSError, ValueError):
         empty_trash(folder)
 

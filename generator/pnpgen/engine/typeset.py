@@ -112,8 +112,11 @@ def setting_key(ws: Workspace, game: Game, reading: DraftReading, pictures: dict
     for part in parts:
         h.update(part.encode() + b"\0")
     for path in sorted(Path(ws.fonts).glob("*.ttf")):
-        st = path.stat()
-        h.update(os.fsencode(path.name) + b":" + big_file_stamp(st) + b"\0")
+        try:
+            stamp = big_file_stamp(path.stat())
+        except OSError:  # a link to nowhere, or in a loop: no font, which the book does not use
+            stamp = b"-"
+        h.update(os.fsencode(path.name) + b":" + stamp + b"\0")
     for path in icon_files(ws, game):  # the draft's {name} icons
         h.update(os.fsencode(path.as_posix()) + b":" + path.read_bytes() + b"\0")
     return h.hexdigest()[:32]

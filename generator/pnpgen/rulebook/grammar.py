@@ -181,15 +181,20 @@ def _brackets(n: int, line: str) -> Iterable[Slip]:
     """Brackets the line never closes, or closes without opening (the draft's own line: a
     paragraph)."""
     open_: list[int] = []
-    numbers = {m.end() - 1 for m in _LIST_NUMBER.finditer(line)}
+    still_open = dict.fromkeys(_BRACKETS, 0)  # of each kind: a closer none is open for is told at once,
+    numbers = {m.end() - 1 for m in _LIST_NUMBER.finditer(line)}  # never looked for in every open one
     for i, ch in enumerate(line):
         if ch in _BRACKETS:
             open_.append(i)
+            still_open[ch] += 1
         elif ch in _CLOSERS and i not in numbers:
-            match = next((k for k in range(len(open_) - 1, -1, -1) if line[open_[k]] == _CLOSERS[ch]), None)
+            match = next((k for k in range(len(open_) - 1, -1, -1) if line[open_[k]] == _CLOSERS[ch]), None) \
+                if still_open[_CLOSERS[ch]] else None
             if match is None:
                 yield _slip("bracket", n, line, max(0, i - 8), i + 1, f"{_CLOSERS[ch]}…{ch}")
             else:
+                for k in open_[match:]:
+                    still_open[line[k]] -= 1
                 del open_[match:]
     for i in open_:
         text = line[i:].rstrip()

@@ -1,0 +1,71 @@
+"""Links in the build folder. A file of it may share its bytes with a file elsewhere: a hard
+link, as ``cp -al`` makes for a quick copy of a workspace (or a planted folder from a stranger's
+zip); pnpgen writes every file of its own anew, never into the bytes a link shares. A folder of
+it may be a link to a folder elsewhere: no command writes through it."""
+
+from __future__ import annotations
+
+import os
+
+from conftest import make_workspace, run
+
+
+def test_a_hard_linked_file_table_is_replaced_not_written_through(tmp_path):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    table = ws / "build" / ".cache" / "hashes" / "files.json"
+    assert table.is_file()
+    victim = tmp_path / "elsewhere.txt"
+    victim.write_text("the designer's own notes\n", encoding="utf-8")
+    table.unlink()
+    os.link(victim, table)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: 新しいカード, text: 本文}\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    assert victim.read_text(encoding="utf-8") == "the designer's own notes\n"
+    assert table.stat().st_nlink == 1 and b'"format": 2' in table.read_bytes()
+
+
+def test_a_hard_linked_copy_of_a_workspace_leaves_the_first_one_as_it_was(tmp_path):
+    first = make_workspace(tmp_path / "first")
+    assert run(first, "build", "--game", "test", "--no-rulebook") == 0
+    before = {p: p.read_bytes() for p in (first / "build").rglob("*") if p.is_file() and not p.is_symlink()}
+    second = tmp_path / "second"
+    for path in first.rglob("*"):  # cp -al: folders made, files linked
+        to = second / path.relative_to(first)
+        if path.is_symlink():
+            to.parent.mkdir(parents=True, exist_ok=True)
+            to.symlink_to(os.readlink(path))
+        elif path.is_dir():
+            to.mkdir(parents=True, exist_ok=True)
+        else:
+            to.parent.mkdir(parents=True, exist_ok=True)
+            os.link(path, to)
+    deck = second / "data" / "test" / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    deck.unlink()  # an editor's save: a new file
+    deck.write_text(text + "  - {name: 新しいカード, text: 本文}\n", encoding="utf-8")
+    assert run(second, "build", "--game", "test", "--no-rulebook") == 0
+    assert {p: p.read_bytes() for p in before} == before
+
+
+def test_reprint_writes_through_no_link_where_the_game_folder_was(tmp_path, capsys):
+    """A link put where build/<game>/ was (to a shared folder, say): build and export refuse to write
+    through it, and so does reprint now (it wrote its two files into the folder the link led to)."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード1}", "本文カード1改}"), encoding="utf-8")
+    elsewhere = tmp_path / "shared"
+    (ws / "build" / "test").rename(elsewhere)
+    (ws / "build" / "test").symlink_to(elsewhere)
+    before = sorted(p.name for p in elsewhere.iterdir())
+    capsys.readouterr()
+    assert run(ws, "reprint", "--game", "test", "--since", "v1") == 2
+    err = capsys.readouterr().err
+    assert "stands where a folder of the output goes" in err and len(err.splitlines()) == 1
+    assert sorted(p.name for p in elsewhere.iterdir()) == before
+    (ws / "build" / "test").unlink()
+    elsewhere.rename(ws / "build" / "test")
+    assert run(ws, "reprint", "--game", "test", "--since", "v1") == 0
+    assert (ws / "build" / "test" / "reprint-since-v1.pdf").is_file()
