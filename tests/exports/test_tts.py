@@ -394,3 +394,85 @@ def test_a_fold_over_standee_stands_up_on_the_table_as_its_front_figure(tmp_path
         edges = [im.convert("RGB").getpixel((x, y)) for x in range(im.width // 3, im.width) for y in (0, im.height - 1)]
         assert set(edges) == {(200, 200, 200)}  # the art alone: no dash of a fold line along its top or bottom
     assert abs(objects[0]["Transform"]["scaleX"] - (50 - 2 * inset) / 25.4 / 2) < 0.001  # as tall as the figure
+
+
+D6_LAYOUT = """\
+description: paper d6, 16 mm faces
+kind: token
+size: [68, 48]
+background: '#ffffff'
+die: [f1, f2, f3, f4, f5, f6]
+boxes:
+  f1: {type: panel, x: 16, y: 0, w: 16, h: 16, fill: '#ffffff'}
+  f2: {type: panel, x: 0, y: 16, w: 16, h: 16, fill: '#ffffff'}
+  f3: {type: panel, x: 16, y: 16, w: 16, h: 16, fill: '#ffffff'}
+  f4: {type: panel, x: 32, y: 16, w: 16, h: 16, fill: '#ffffff'}
+  f5: {type: panel, x: 48, y: 16, w: 16, h: 16, fill: '#ffffff'}
+  f6: {type: panel, x: 16, y: 32, w: 16, h: 16, fill: '#ffffff'}
+  c1: {type: panel, x: 18, y: 2, w: 12, h: 12, fill: '#ff0000'}
+  c2: {type: panel, x: 2, y: 18, w: 12, h: 12, fill: '#00ff00'}
+  c3: {type: panel, x: 18, y: 18, w: 12, h: 12, fill: '#0000ff'}
+  c4: {type: panel, x: 34, y: 18, w: 12, h: 12, fill: '#ffff00'}
+  c5: {type: panel, x: 50, y: 18, w: 12, h: 12, fill: '#00ffff'}
+  c6: {type: panel, x: 18, y: 34, w: 12, h: 12, fill: '#ff00ff'}
+  mark: {type: panel, x: 18, y: 2, w: 4, h: 4, fill: '#000000'}
+  fold: {type: line, x: 0, y: 16, w: 64, dash: 1}
+"""
+D6_DECK = """\
+name: Combat die
+layout: d6
+shape: polygon
+points: [[16, 0], [32, 0], [32, 16], [64, 16], [64, 32], [32, 32], [32, 48], [16, 48], [16, 32], [0, 32], [0, 16],
+         [16, 16]]
+pieces:
+  - {count: 2}
+"""
+
+
+def test_a_paper_die_rolls_on_the_table_as_a_d6_of_its_faces(tmp_path):
+    """A paper d6 (a layout whose ``die:`` names its six face boxes) went to Tabletop Simulator as
+    its flat cross-shaped net, a token that cannot roll. It is a ``Custom_Dice`` of type 1 (a d6)
+    per copy, its texture Tabletop Simulator's d6 template: a 3 × 3 grid of square faces, the top
+    row the edges, 2, 4, 5 on the middle row, 1 and 6 turned upside down beside 3 on the bottom."""
+    root = make_workspace(tmp_path / "ws", deck=D6_DECK)
+    (root / "layouts").mkdir()
+    (root / "layouts" / "d6.yaml").write_text(D6_LAYOUT, encoding="utf-8")
+    out = _export(root)
+    objects = _objects(out, "cards")
+    assert len(objects) == 2 and {o["Name"] for o in objects} == {"Custom_Dice"}
+    assert objects[0]["CustomImage"]["CustomDice"] == {"Type": 1}
+    assert objects[0]["CustomImage"]["ImageURL"].endswith("/cards-001-front.png")
+    with Image.open(out / "cards-001-front.png") as im:
+        cell = round(16 / 25.4 * 200)  # a 16 mm face at 200 dpi
+        assert im.size == (3 * cell, 3 * cell)
+        rgb = im.convert("RGB")
+
+        def at(col: int, row: int, fx: float = 0.5, fy: float = 0.5) -> tuple[int, int, int]:
+            return rgb.getpixel((round((col + fx) * cell), round((row + fy) * cell)))
+
+        assert [at(0, 1), at(1, 1), at(2, 1)] == [(0, 255, 0), (255, 255, 0), (0, 255, 255)]  # 2, 4, 5
+        assert [at(0, 2), at(1, 2), at(2, 2)] == [(255, 0, 0), (0, 0, 255), (255, 0, 255)]  # 1, 3, 6
+        assert at(0, 2, 0.8, 0.8) == (0, 0, 0) and at(0, 2, 0.2, 0.2) == (255, 0, 0)  # face 1 upside down
+        assert at(1, 0) == (255, 255, 255)  # the edges: the faces' rim colour (the paper round the panels)
+
+
+def test_a_die_that_names_a_box_it_does_not_have_is_one_line(tmp_path, capsys):
+    root = make_workspace(tmp_path / "ws", deck=D6_DECK)
+    (root / "layouts").mkdir()
+    (root / "layouts" / "d6.yaml").write_text(D6_LAYOUT.replace("f6]", "f7]"), encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 2
+    err = capsys.readouterr().err
+    assert "layouts/d6.yaml:5:" in err and "no box 'f7' on the front to be a die's face (expected a list of the 6 front boxes" in err
+    (root / "layouts" / "d6.yaml").write_text(D6_LAYOUT.replace("f6]", "f5]"), encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 2
+    assert "die: box f5 is named twice" in capsys.readouterr().err
+
+
+def test_layout_export_of_a_die_says_its_templates_are_a_flat_net_on_a_virtual_table(tmp_path, capsys):
+    """``die:``, like ``stand_up:``, is the layout's: a deck of the exported templates would go to
+    Tabletop Simulator as its flat net without a word."""
+    root = make_workspace(tmp_path / "ws", deck=D6_DECK)
+    (root / "layouts").mkdir()
+    (root / "layouts" / "d6.yaml").write_text(D6_LAYOUT, encoding="utf-8")
+    assert run(root, "layout", "export", "--game", "test", "--deck", "cards", "--out", str(tmp_path)) == 0
+    assert "die: stays with the layout" in capsys.readouterr().out

@@ -217,7 +217,7 @@ BOX_OPTIONS: dict[str, Opt] = {
                 "English edition; none: every edition)"),
 }
 SIDE_KEYS = ("background", "boxes")
-LAYOUT_KEYS = ("description", "extends", "stand_up", "kind", "shape", "format", "size", "orientation", "corner_radius",
+LAYOUT_KEYS = ("description", "extends", "stand_up", "die", "kind", "shape", "format", "size", "orientation", "corner_radius",
                "box", "palette", "fields", "background", "boxes", "back")
 GEOMETRY_KEYS = ("kind", "shape", "format", "size", "orientation", "corner_radius")
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
@@ -382,7 +382,7 @@ def resolve(root: Path | None, spec: Any, doc: Located, keypath: tuple = ("layou
             raw.base = (layer_doc.path.stem, layer.get("size", layer.get("format", raw.base and raw.base[1])))
         if isinstance(layer.get("shape"), str):
             _reshape(raw.top, layer)
-        for key in GEOMETRY_KEYS + ("description", "stand_up"):
+        for key in GEOMETRY_KEYS + ("description", "stand_up", "die"):
             if key in layer:
                 if key == "format":
                     raw.top.pop("size", None)
@@ -694,7 +694,7 @@ def _finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict
     back = _side(raw.back, trim, colours, font_roles, languages, deck_file) if raw.back is not None else None
     return Layout(raw.name, (trim[0], trim[1]), shape, tuple(sorted(used.items())), tuple(fields(raw).items()), front, back,
                   tuple(sorted(name for name in used if name in raw.deck_palette)), tuple(sorted(game_colours)),
-                  _stand_up(raw, front))
+                  _stand_up(raw, front), _die(raw, front))
 
 
 def _stand_up(raw: RawLayout, front: LayoutSide) -> tuple[float, float, float, float] | None:
@@ -717,3 +717,31 @@ def _stand_up(raw: RawLayout, front: LayoutSide) -> tuple[float, float, float, f
         raise given.error(f"box {box.name} is turned {box.get('rotate')}°, so the piece would stand on its side or head",
                           "an image box not turned: " + (", ".join(upright) or "none"))
     return (box.get("x"), box.get("y"), box.get("w"), box.get("h"))
+
+
+DIE_FACES = 6  # ``die:`` names a d6's faces: Tabletop Simulator's Custom_Dice of type 1
+
+
+def _die(raw: RawLayout, front: LayoutSide) -> tuple[tuple[float, float, float, float], ...] | None:
+    """``die: [f1, f2, f3, f4, f5, f6]``: the front's boxes a folded paper die shows as its faces 1
+    to 6 (1 opposite 6, 2 opposite 5, 3 opposite 4), each as x, y, w, h in mm; None when the
+    layout names none."""
+    given = raw.top.get("die")
+    if given is None or given.value is None:
+        return None
+    names = [b.name for b in front.boxes if b.get("w") and b.get("h")]
+    expected = f"a list of the {DIE_FACES} front boxes that are the die's faces 1 to 6: " + ", ".join(names)
+    if not isinstance(given.value, list) or len(given.value) != DIE_FACES:
+        raise given.error(f"die: {v.show(given.value)} is not a list of {DIE_FACES} box names", expected)
+    out = []
+    for name in given.value:
+        box = next((b for b in front.boxes if b.name == name), None)
+        if box is None or not (box.get("w") and box.get("h")):
+            told = (f"box {box.name} is a {box.type} box of no area, not a die's face" if box is not None else
+                    f"no box {v.show(name)} on the front to be a die's face{suggest(str(name), names)}")
+            raise given.error(told, expected)
+        out.append((box.get("x"), box.get("y"), box.get("w"), box.get("h")))
+    twice = sorted({str(n) for n in given.value if given.value.count(n) > 1})
+    if twice:
+        raise given.error(f"die: box {', '.join(twice)} is named twice; a die has {DIE_FACES} different faces", expected)
+    return tuple(out)

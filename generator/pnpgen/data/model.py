@@ -151,6 +151,9 @@ class Layout:
     game_colours: tuple[str, ...] = ()
     # ``stand_up:``: the front's image box the piece stands as in Tabletop Simulator (x, y, w, h mm)
     stand_up: tuple[float, float, float, float] | None = None
+    # ``die:``: the front's boxes that are a folded die's faces 1 to 6, each x, y, w, h mm (a
+    # Tabletop Simulator ``Custom_Dice`` is made of them)
+    die: tuple[tuple[float, float, float, float], ...] | None = None
 
 
 @dataclass

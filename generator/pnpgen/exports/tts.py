@@ -18,6 +18,7 @@ import hashlib
 import itertools
 import json
 import math
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,7 +48,7 @@ TOKEN_BORDER = 0.03  # transparent border round a token image, of the piece's lo
 MASK_SUPERSAMPLE = 16  # a token's cut sampled 16 × 16 times a pixel: edge pixels partly transparent
 MASK_MAX_PX = 8192  # … fewer for a large token, at most this many samples a side
 GUID_HEX = 6  # an object's GUID: six hex digits
-STAND_UP_INSET_MM = 0.2  # a standing piece's box is taken this much inside: a fold line on its edge stays off
+STAND_UP_INSET_MM = 0.2  # a standing piece's box (a die's face) is taken this much inside: a fold line on its edge stays off
 INCH_PER_UNIT = 1.0  # a TTS unit is about an inch; a custom tile at scale 1 is about 2 units wide
 
 
@@ -202,6 +203,8 @@ def saved_object(name: str, obj: dict) -> str:
 def deck_object(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes],
                 pngs: PngFiles) -> dict:
     """Add the deck's images to ``files`` (encoded by ``pngs``) and return its TTS object."""
+    if style.deck.layout is not None and style.deck.layout.die is not None:
+        return _dice(style, style.deck.layout.die, faces, table, x, files, pngs)
     if style.deck.layout is not None and style.deck.layout.stand_up is not None:
         return _standing(style, style.deck.layout.stand_up, faces, table, x, files, pngs)
     if style.deck.kind == "card":
@@ -392,6 +395,65 @@ def _standing(style: PageStyle, box_mm: tuple[float, float, float, float], faces
             obj["CustomImage"]["CustomToken"]["StandUp"] = True
             objects.append(obj)
     return _one_or_bag(objects, deck, table, x)
+
+
+# Where each face of a d6 goes on Tabletop Simulator's die texture: its column and row of a 3 × 3
+# grid (the top row is the cube's rounded edges) and its turn; the knowledge base's Custom Dice
+# page shows its template so: 2, 4, 5 upright on the middle row, 1 and 6 upside down either side of
+# 3 on the bottom one.
+D6_CELLS = ((0, 2, 180), (0, 1, 0), (1, 2, 0), (1, 1, 0), (2, 1, 0), (2, 2, 180))
+D6_TYPE = 1  # CustomDice.Type: 0 d4, 1 d6, 2 d8, 3 d10, 4 d12, 5 d20
+
+
+def _dice(style: PageStyle, boxes: tuple[tuple[float, float, float, float], ...], faces: list[UniqueFace],
+          table: Table, x: float, files: dict[str, bytes], pngs: PngFiles) -> dict:
+    """A folded paper die whose layout says ``die:`` (its six face boxes): a ``Custom_Dice``
+    (a d6) per copy, its texture the six boxes cut from the net, not the flat net itself."""
+    deck = style.deck
+    w, h = style.fitted.trim
+    sx, sy = w / deck.trim_mm[0], h / deck.trim_mm[1]
+    side_mm = max(max(bw * sx, bh * sy) for _, _, bw, bh in boxes)
+    cell = max(1, min(round(mm_to_px(side_mm, table.dpi)), MAX_PX // 3))
+    px_per_mm = cell / side_mm
+    size = (max(1, round(w * px_per_mm)), max(1, round(h * px_per_mm)))
+    inset = STAND_UP_INSET_MM  # (the fold lines along a face's edges stay off it, as off a standee)
+    crops = tuple((round((bx * sx + inset) * px_per_mm), round((by * sy + inset) * px_per_mm),
+                   round(((bx + bw) * sx - inset) * px_per_mm), round(((by + bh) * sy - inset) * px_per_mm))
+                  for bx, by, bw, bh in boxes)
+    made = [table.earlier.made_from(style, [f.front], size, "d6", cell, crops) for f in faces]
+    taken: dict[str, bytes] = {}
+    new = [i for i, f in enumerate(faces) if not table.earlier.take(taken, f"{f.stem}-front.png", made[i])]
+    images = dict(zip(new, face_images([faces[i].front for i in new], style, size)))
+    objects = []
+    for i, face in enumerate(faces):
+        name = f"{face.stem}-front.png"
+        if i in images:
+            pngs.add(files, name, d6_texture([images[i].crop(c) for c in crops], cell))
+        else:
+            files[name] = taken[name]
+        for copy in range(face.copies):
+            image = {"ImageURL": table.url(name), "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0,
+                     "CustomDice": {"Type": D6_TYPE}}
+            objects.append({"Name": "Custom_Dice", "GUID": table.guid(deck, face.object_name, copy),
+                            "Nickname": card_name(face), "Description": "", "Transform": _transform(x, 0.0),
+                            "CustomImage": image})
+    return _one_or_bag(objects, deck, table, x)
+
+
+def d6_texture(faces: list[Image.Image], cell: int) -> Image.Image:
+    """Faces 1 to 6, each made ``cell`` px square, where Tabletop Simulator's d6 takes them
+    (``D6_CELLS``); the top row, the cube's edges, in the colour most of the faces' rims have."""
+    squares = [face.convert("RGB").resize((cell, cell), Image.Resampling.LANCZOS) for face in faces]
+    rims: Counter[tuple[int, ...]] = Counter()
+    for square in squares:
+        for px in (*((i, 0) for i in range(cell)), *((i, cell - 1) for i in range(cell)),
+                   *((0, j) for j in range(cell)), *((cell - 1, j) for j in range(cell))):
+            rims[square.getpixel(px)] += 1  # type: ignore[index]
+    edge = max(rims.items(), key=lambda item: (item[1], item[0]))[0]
+    out = Image.new("RGB", (3 * cell, 3 * cell), edge)
+    for square, (col, row, turn) in zip(squares, D6_CELLS):
+        out.paste(square.transpose(Image.Transpose.ROTATE_180) if turn else square, (col * cell, row * cell))
+    return out
 
 
 def _token(guid: str, name: str, image_url: str, x: float, scale: float) -> dict:
