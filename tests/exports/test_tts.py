@@ -166,6 +166,7 @@ PIECES = {
     "board": "name: ボード\nkind: board\nsize: [300mm, 200mm]\nfront: sq.svg.j2\nfields: {name: text}\npieces:\n  - {name: 盤}\n",
     "hexes": "name: 六角\nkind: token\nshape: trihex\nsize: 30\nfront: sq.svg.j2\nback: sq.svg.j2\nfields: {name: text}\npieces:\n  - {name: 三}\n",
     "chits": "name: チット\nkind: token\nshape: rect\nsize: [20mm, 20mm]\nfront: sq.svg.j2\nfields: {name: text}\npieces:\n  - {name: 片}\n",
+    "tiles": "name: タイル\nkind: tile\nshape: rect\nsize: [30mm, 30mm]\nfront: sq.svg.j2\nfields: {name: text}\npieces:\n  - {name: 床}\n",
 }
 
 
@@ -177,6 +178,9 @@ def test_boards_keep_their_aspect_and_tokens_keep_a_back_and_a_border(tmp_path):
     out = _export(root)
     [board] = _objects(out, "board")
     assert board["Name"] == "Custom_Tile" and board["CustomImage"]["CustomTile"]["Stretch"] is False
+    assert board["CustomImage"]["CustomTile"]["Stackable"] is False  # two boards never make a pile
+    [tile] = _objects(out, "tiles")
+    assert tile["Name"] == "Custom_Tile" and tile["CustomImage"]["CustomTile"]["Stackable"] is True  # tiles do
     with Image.open(out / "board-001-front.png") as im:
         assert abs(im.width / im.height - 1.5) < 0.01  # the image, and so the tile, 3:2
     [tri] = _objects(out, "hexes")  # no tile has this shape: a cut-out token, its back the second state

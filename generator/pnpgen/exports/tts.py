@@ -302,6 +302,7 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
     size = (max(1, round(w * px_per_mm)), max(1, round(h * px_per_mm)))
     two_sided = bool(deck.back)
     tile_type = TILE_TYPES.get(deck.shape) if deck.kind != "token" or two_sided else None
+    stackable = deck.kind != "board"  # tiles and tokens pile up; a board dropped on another stays a board
     earlier = table.earlier
     cut = () if tile_type is not None else ("cut", MASK_SUPERSAMPLE)  # (an earlier hard-edged cut is not taken)
     front_from = [earlier.made_from(style, [f.front], size, "piece", *cut) for f in faces]
@@ -349,7 +350,7 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
                 # Stretch false: the tile takes the image's proportions (true stretches it to a
                 # symmetrical tile, a 3:2 board to a square).
                 image = {"ImageURL": url(front_name), "ImageSecondaryURL": back_url, "ImageScalar": 1.0,
-                         "WidthScale": 0.0, "CustomTile": {"Type": tile_type, "Thickness": 0.2, "Stackable": True,
+                         "WidthScale": 0.0, "CustomTile": {"Type": tile_type, "Thickness": 0.2, "Stackable": stackable,
                                                            "Stretch": False}}
                 obj = {"Name": "Custom_Tile", "GUID": guid, "Nickname": name, "Description": "",
                        "Transform": _transform(x, 0.0, scale), "CustomImage": image}
