@@ -94,6 +94,7 @@ class Word:
     lemma: str
     base: str  # the dictionary form as written (orthBase)
     start: int  # offset in the line
+    pos3: str = ""  # サ変可能 (建築: 建築する), 一般 … or ""
 
 
 @lru_cache(maxsize=1)
@@ -117,8 +118,16 @@ def _words(line: str) -> tuple[Word, ...]:
         start = pos if start < 0 else start
         pos = start + len(w.surface)
         out.append(Word(w.surface, f.pos1 or "", f.pos2 or "", f.cType or "*", f.cForm or "*",
-                        f.lemma or w.surface, f.orthBase or w.surface, start))
+                        f.lemma or w.surface, f.orthBase or w.surface, start, f.pos3 or ""))
     return tuple(out)
+
+
+def is_action_noun(line: str, start: int, word: str) -> bool:
+    """Whether ``word`` at ``start`` of the line is one word of the analyser's, a noun that takes
+    する (建築, 増設: a player's action), not the head of a longer word or an ordinary noun
+    (手札, 以上)."""
+    return any(w.start == start and w.surface == word and w.pos == "名詞" and w.pos3 == "サ変可能"
+               for w in words(line))
 
 
 def _context(line: str, start: int, end: int, width: int = 14) -> str:

@@ -1,7 +1,7 @@
 """The proofing report: what an editor would query before the book goes to playtesters.
 
 - near-duplicate terms: two spellings one character apart (【創生エリア】 once, 【創世エリア】
-  fourteen times; 事務所 / 事業所), with the draft lines of each;
+  fourteen times; 事務所 / 事業所; the actions 増築 / 増設 a few lines apart), with the draft lines of each;
 - numbers that disagree: the same phrase with another number (倉庫 「最大３個まで」 /
   「最大４個まで」), with the change-log lines that mention both numbers;
 - draft↔data count mismatches (from the components list, and a count memo that disagrees);
@@ -91,11 +91,13 @@ def _end(sections: list[Section], s: Section) -> int:
 def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
     """Terms in 【】 and runs of three or more kanji that differ in one character, at least one
     of them in the rules (the other may be in the designer's notes or change log); never two
-    words set side by side on one line (「左内地」「右内地」 contrast on purpose)."""
+    words set side by side on one line (「左内地」「右内地」 contrast on purpose). Then the
+    two-kanji actions of :func:`_action_pairs` (増築／増設)."""
     seen: dict[str, list[int]] = defaultdict(list)
     kinds: dict[str, str] = {}
     rules = {n for n, _ in _rules_lines(doc, text)}
     skip = [(s.line, _end(doc.sections, s)) for s in doc.of_kind("brainstorm")]
+    two: dict[str, list[tuple[int, str, int]]] = defaultdict(list)  # two-kanji words of the rules: line, text, start
     for n, line in _lines(text):
         if any(a <= n < b for a, b in skip):
             continue
@@ -108,8 +110,11 @@ def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str)
                 continue  # ３個配置: a count, not a word
             seen[word].append(n)
             kinds.setdefault(word, "")
+        if n in rules:
+            for m in _TWO_KANJI.finditer(line):
+                two[m.group(0)].append((n, line, m.start()))
     words = sorted(seen, key=lambda w: (-len(seen[w]), w))
-    out = []
+    pairs = []
     for i, a in enumerate(words):
         for b in words[i + 1:]:
             if not _one_apart(a, b) or (kinds[a] == "【】") != (kinds[b] == "【】"):
@@ -118,12 +123,60 @@ def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str)
                 continue  # 一番上 / 一番多(い): a verb stem or another word after a shared prefix
             if set(seen[a]) & set(seen[b]) or not rules & set(seen[a] + seen[b]):
                 continue
-            pair = dict(a=a, b=b, count_a=len(seen[a]), count_b=len(seen[b]))
-            out.append(Finding(msg("proof.kind.spelling", lang),
-                               msg("proof.spelling.book", lang, **pair, at_a=_at(seen[a], lang), at_b=_at(seen[b], lang)),
-                               msg("proof.spelling.file", lang, **pair, lines_a=_nums(seen[a]),
-                                   lines_b=_nums(seen[b]), path=draft_path, line=min(seen[a] + seen[b])), (a, b)))
+            pairs.append((a, b, seen[a], seen[b]))
+    pairs += _action_pairs(two)
+    out = []
+    for a, b, at_a, at_b in pairs:
+        pair = dict(a=a, b=b, count_a=len(at_a), count_b=len(at_b))
+        out.append(Finding(msg("proof.kind.spelling", lang),
+                           msg("proof.spelling.book", lang, **pair, at_a=_at(at_a, lang), at_b=_at(at_b, lang)),
+                           msg("proof.spelling.file", lang, **pair, lines_a=_nums(at_a),
+                               lines_b=_nums(at_b), path=draft_path, line=min(at_a + at_b)), (a, b)))
     return out
+
+
+# a word of exactly two kanji (増築, 建設), not a part of a longer run
+_TWO_KANJI = re.compile(r"(?<![\u4e00-\u9fff々])[\u4e00-\u9fff][\u4e00-\u9fff々](?![\u4e00-\u9fff々])")
+ACTION_NEAR = 10  # draft lines: 増築 (l. 128) and the heading ○増設 (l. 134) of one step
+
+
+def _action_pairs(two: dict[str, list[tuple[int, str, int]]]) -> list[tuple[str, str, list[int], list[int]]]:
+    """Two actions of the rules spelt with the same first kanji and another second (増築／増設,
+    建築／建設: eiketsuden's 建築フェイズ names one action both ways), within ``ACTION_NEAR``
+    lines of each other and never on one line: most such pairs are two words (手札／手番,
+    以上／以外), so both must be nouns that take する in the analyser's reading (「塔を増築する」).
+    On the four shipped drafts this keeps only eiketsuden's two pairs."""
+    heads: dict[str, list[str]] = defaultdict(list)
+    for word in sorted(two, key=lambda w: (-len(two[w]), w)):
+        heads[word[0]].append(word)
+    action: dict[str, bool] = {}
+
+    def is_action(word: str) -> bool:
+        if word not in action:
+            n, line, start = two[word][0]
+            action[word] = grammar.is_action_noun(line, start, word)
+        return action[word]
+
+    out = []
+    for same in heads.values():
+        for i, a in enumerate(same):
+            lines_a = sorted({n for n, _, _ in two[a]})
+            for b in same[i + 1:]:
+                lines_b = sorted({n for n, _, _ in two[b]})
+                if set(lines_a) & set(lines_b) or not _within(lines_a, lines_b, ACTION_NEAR):
+                    continue
+                if is_action(a) and is_action(b):
+                    out.append((a, b, [n for n, _, _ in two[a]], [n for n, _, _ in two[b]]))
+    return out
+
+
+def _within(a: list[int], b: list[int], distance: int) -> bool:
+    """Whether a line of ``a`` and one of ``b`` (both sorted) are at most ``distance`` apart."""
+    for n in a:
+        k = bisect_right(b, n + distance)
+        if k and b[k - 1] >= n - distance:
+            return True
+    return False
 
 
 # a line of the draft that is a heading (■ section, ◇〇◎ sub-heading, １： step), not text
