@@ -132,13 +132,14 @@ def is_action_noun(line: str, start: int, word: str) -> bool:
                for w in words(line))
 
 
-def _context(line: str, start: int, end: int, width: int = 14) -> str:
+def context(line: str, start: int, end: int, width: int = 14) -> str:
+    """The words around ``line[start:end]``, for a report (「…を配置しいる全ての…」)."""
     a, b = max(0, start - width), min(len(line), end + width)
     return ("…" if a else "") + line[a:b].strip("　 ") + ("…" if b < len(line) else "")
 
 
 def _slip(rule: str, n: int, line: str, start: int, end: int, suggest: str) -> Slip:
-    return Slip(rule, n, line[start:end], suggest, _context(line, start, end), start)
+    return Slip(rule, n, line[start:end], suggest, context(line, start, end), start)
 
 
 def _verb_forms(n: int, line: str, ws: list[Word]) -> Iterable[Slip]:

@@ -6,7 +6,8 @@
   「最大４個まで」), with the change-log lines that mention both numbers;
 - draft↔data count mismatches (from the components list, and a count memo that disagrees);
 - the counts printed 「（仮）」: stand-ins of the data the draft gives no count for;
-- placeholders still open (未定 values in the data, the player count);
+- placeholders still open (未定 values in the data, the player count; 未定, 要検討, TODO, TBD or
+  ?? left in the rules of the draft);
 - slips of the pen in a Japanese draft, found with a morphological analyser (``grammar``):
   配置しいる, ら抜き, をを, 1方, ”…”, です／である mixed, one word spelt two ways;
 - a 【term】 of the rules also written without its 【】 in the rules (係争マス beside 【係争マス】);
@@ -383,6 +384,32 @@ def placeholders(game: Game, lang: str) -> list[Finding]:
     return out
 
 
+# what a designer writes for something still to decide: 未定, 要検討, TODO in a Japanese draft;
+# TBD, TODO, ?? in an English one (either in either)
+_OPEN_IN_DRAFT = re.compile(r"未定|要検討|(?<![A-Za-z])(?:TBD|TODO)(?![A-Za-z])|[?？]{2,}")
+OPEN_LISTED = 50  # draft lines with a 未定, each listed; the last says how many more
+
+
+def open_in_draft(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
+    """未定／要検討／TODO (TBD, ??) the rules still hold, each line with the first: the book would
+    print them. Not the designer's notes, brainstorm or change log, which are open questions by
+    nature and never printed."""
+    found = []
+    for n, line in _rules_lines(doc, text):
+        m = _OPEN_IN_DRAFT.search(line)
+        if m:
+            found.append((n, m.group(0), grammar.context(line, m.start(), m.end(), width=20)))
+    kind, out = msg("proof.kind.open", lang), []
+    for k, (n, word, context) in enumerate(found[:OPEN_LISTED]):
+        more = len(found) - OPEN_LISTED if k == OPEN_LISTED - 1 else 0
+        said = dict(found=word, line=n, context=context, path=draft_path)
+        out.append(Finding(kind, msg("proof.draft_open.book", lang, **said)
+                           + (msg("proof.open.more_book", lang, n=more) if more > 0 else ""),
+                           msg("proof.draft_open.file", lang, **said)
+                           + (msg("proof.open.more_file", lang, n=more) if more > 0 else ""), (word,)))
+    return out
+
+
 _SLIP_KIND = {"style": "proof.kind.style", "variant": "proof.kind.spelling", "width": "proof.kind.spelling",
               "halfwidth": "proof.kind.spelling"}
 
@@ -603,6 +630,7 @@ def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_
              + disagreeing_numbers(doc, text, draft_path, lang)
              + count_mismatches(rows, doc, draft_path, lang) + memo_counts(doc, game, draft_path, lang)
              + unlisted_decks(rows, doc, draft_path, lang)
+             + open_in_draft(doc, text, draft_path, lang)
              + placeholders(game, lang) + provisional_counts(rows, lang) + card_terms(game, text, lang, draft_lang)
              + card_names(game, rows, lang) + figure_references(doc, text, draft_path, lang, figures)
              + step_numbers(doc, draft_path, lang)
