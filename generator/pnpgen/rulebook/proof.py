@@ -98,7 +98,7 @@ def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str)
     kinds: dict[str, str] = {}
     rules = {n for n, _ in _rules_lines(doc, text)}
     skip = [(s.line, _end(doc.sections, s)) for s in doc.of_kind("brainstorm")]
-    two: dict[str, list[tuple[int, str, int]]] = defaultdict(list)  # two-kanji words of the rules: line, text, start
+    two: dict[str, list[int]] = defaultdict(list)  # two-kanji words of the rules: their lines
     for n, line in _lines(text):
         if any(a <= n < b for a, b in skip):
             continue
@@ -113,7 +113,7 @@ def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str)
             kinds.setdefault(word, "")
         if n in rules:
             for m in _TWO_KANJI.finditer(line):
-                two[m.group(0)].append((n, line, m.start()))
+                two[m.group(0)].append(n)
     words = sorted(seen, key=lambda w: (-len(seen[w]), w))
     pairs = []
     for i, a in enumerate(words):
@@ -141,43 +141,35 @@ _TWO_KANJI = re.compile(r"(?<![\u4e00-\u9fff々])[\u4e00-\u9fff][\u4e00-\u9fff�
 ACTION_NEAR = 10  # draft lines: 増築 (l. 128) and the heading ○増設 (l. 134) of one step
 
 
-def _action_pairs(two: dict[str, list[tuple[int, str, int]]]) -> list[tuple[str, str, list[int], list[int]]]:
+def _action_pairs(two: dict[str, list[int]]) -> list[tuple[str, str, list[int], list[int]]]:
     """Two actions of the rules spelt with the same first kanji and another second (増築／増設,
     建築／建設: eiketsuden's 建築フェイズ names one action both ways), within ``ACTION_NEAR``
     lines of each other and never on one line: most such pairs are two words (手札／手番,
     以上／以外), so both must be nouns that take する in the analyser's reading (「塔を増築する」).
-    On the four shipped drafts this keeps only eiketsuden's two pairs."""
-    heads: dict[str, list[str]] = defaultdict(list)
-    for word in sorted(two, key=lambda w: (-len(two[w]), w)):
-        heads[word[0]].append(word)
-    action: dict[str, bool] = {}
-
-    def is_action(word: str) -> bool:
-        if word not in action:
-            n, line, start = two[word][0]
-            action[word] = grammar.is_action_noun(line, start, word)
-        return action[word]
-
+    On the four shipped drafts this keeps only eiketsuden's two pairs. Each word is compared
+    only with those of its first kanji in the lines around it (a draft of 10,000 lines compares
+    no more than a short one a line)."""
+    actions = [w for w in two if grammar.is_action_noun(w)]
+    rank = {w: k for k, w in enumerate(sorted(actions, key=lambda w: (-len(two[w]), w)))}
+    lines = {w: set(two[w]) for w in actions}
+    heads: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for word in actions:
+        heads[word[0]].extend((n, word) for n in lines[word])
+    near: set[tuple[str, str]] = set()
+    for found in heads.values():
+        found.sort()
+        first = 0
+        for i, (n, word) in enumerate(found):
+            while found[first][0] < n - ACTION_NEAR:
+                first += 1
+            for _, other in found[first:i]:
+                if other != word:
+                    near.add((word, other) if rank[word] < rank[other] else (other, word))
     out = []
-    for same in heads.values():
-        for i, a in enumerate(same):
-            lines_a = sorted({n for n, _, _ in two[a]})
-            for b in same[i + 1:]:
-                lines_b = sorted({n for n, _, _ in two[b]})
-                if set(lines_a) & set(lines_b) or not _within(lines_a, lines_b, ACTION_NEAR):
-                    continue
-                if is_action(a) and is_action(b):
-                    out.append((a, b, [n for n, _, _ in two[a]], [n for n, _, _ in two[b]]))
+    for a, b in sorted(near, key=lambda pair: (rank[pair[0]], rank[pair[1]])):
+        if not lines[a] & lines[b]:
+            out.append((a, b, two[a], two[b]))
     return out
-
-
-def _within(a: list[int], b: list[int], distance: int) -> bool:
-    """Whether a line of ``a`` and one of ``b`` (both sorted) are at most ``distance`` apart."""
-    for n in a:
-        k = bisect_right(b, n + distance)
-        if k and b[k - 1] >= n - distance:
-            return True
-    return False
 
 
 # a line of the draft that is a heading (■ section, ◇〇◎ sub-heading, １： step), not text
