@@ -336,3 +336,56 @@ def test_a_stand_in_count_the_printed_book_carries_is_warned(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "draft.txt: the book to hand out prints 1 count marked （仮）" in err and "ウッドキューブ 12個（仮）" in err
     assert "ウッドキューブ" in " ".join(texts(root / "build" / "test" / "doujin-book" / "rulebook.pdf"))
+
+
+SMALL_FRONT = GRADIENT_FRONT.replace("size=12, min_size=7", "size=6, min_size=6")
+
+
+def test_the_pictures_small_text_is_warned_once_with_its_smallest_size_and_page(tmp_path):
+    """populous' shop book carries the cards' text drawn as small as 1.75 pt in the pieces'
+    pictures, which a RIP's "text below n pt" check lists: the export said nothing of it. One line
+    says the smallest size and its page, as the PDF shows them; outlined, there is no text to list."""
+    import json
+
+    from pnpgen.exports.book import SMALL_TEXT_PT
+    from pnpgen.pdf.overprint import small_text
+
+    root = make_workspace(tmp_path / "ws", draft=True, front=SMALL_FRONT)
+    assert run(root, "export", "--game", "test", "--preset", "doujin-book") == 0
+    folder = root / "build" / "test" / "doujin-book"
+    found = small_text((folder / "rulebook.pdf").read_bytes(), SMALL_TEXT_PT)
+    assert found, "the test's pictures carry no text under 5 pt: the test proves nothing"
+    page, size = min(found, key=lambda hit: (hit[1], hit[0]))
+    said = [w for w in json.loads((folder / "export.json").read_text(encoding="utf-8"))["warnings"]
+            if "text as small as" in w]
+    assert len(said) == 1 and said[0].startswith(f"rulebook.pdf page {page + 1}"), said
+    assert f"text as small as {size:g} pt, under 5 pt" in said[0] and "--outline-text" in said[0]
+    assert run(root, "export", "--game", "test", "--preset", "doujin-book", "--outline-text",
+               "--out", str(tmp_path / "outlined")) == 0
+    outlined = tmp_path / "outlined" / "test" / "doujin-book"
+    assert small_text((outlined / "rulebook.pdf").read_bytes(), SMALL_TEXT_PT) == []
+    assert not [w for w in json.loads((outlined / "export.json").read_text(encoding="utf-8"))["warnings"]
+                if "text as small as" in w]
+
+
+def test_the_docs_doujin_book_example_is_what_populous_export_says(tmp_path):
+    """docs/exports.md quoted 「22 pages of the rulebook and 2 blank」, which no shipped game's shop
+    book was (populous' is 18 + 2): the example is read against populous' export, with the small
+    text line it quotes."""
+    import json
+    import re
+    import shutil
+
+    from conftest import REPO
+
+    docs = (REPO / "docs" / "exports.md").read_text(encoding="utf-8")
+    root = tmp_path / "ws"
+    shutil.copytree(REPO / "data" / "populous", root / "data" / "populous")
+    shutil.copytree(REPO / "templates", root / "templates")
+    (root / "fonts").symlink_to(REPO / "fonts")
+    assert run(root, "export", "--game", "populous", "--preset", "doujin-book") == 0
+    said = json.loads((root / "build" / "populous" / "doujin-book" / "export.json").read_text(encoding="utf-8"))["warnings"]
+    blanks = re.search(r"says so \(populous' book[^`]*`[^`]*`\):\n`([^`]*)`", docs)
+    assert blanks and blanks.group(1) in said, (blanks, said)
+    small = re.search(r"\(`(rulebook\.pdf page \d+\s+and \d+ more pages: text as small as [^`]*?) …`\)", docs)
+    assert small and any(w.startswith(" ".join(small.group(1).split())) for w in said), (small, said)

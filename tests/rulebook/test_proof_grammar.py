@@ -98,6 +98,15 @@ def test_digits_and_marks_in_both_widths_list_the_rarer_and_one_width_is_quiet()
     assert _found("Alicematic 2 と version 1.5 の山から１枚引きます。") == []  # Latin words' digits are theirs
 
 
+def test_a_latin_word_in_both_widths_lists_the_rarer():
+    """ＶＰ twice and VP once (populous' notes write VP, its rules ＶＰ): the digits' rule never
+    read letters. Two different words each in one width (ＶＰ, OK) are no slip."""
+    assert _found("勝利点ＶＰを得ます。", "２ＶＰを得ます。", "さらにVPを得ます。") == \
+        [("width", "VP", "ＶＰ")]
+    assert _found("これでＯＫです。", "それもOKです。") == [("width", "OK", "ＯＫ")]  # a tie: the half width
+    assert _found("勝利点ＶＰを得ます。", "それもOKです。", "Alicematic の山から引きます。") == []
+
+
 def test_a_word_written_part_in_kana_beside_its_kanji_is_a_variant():
     assert _found("手札を１枚引きます。", "手ふだが無い場合はパスします。") == [("variant", "手ふだ", "手札（1回）")]
     assert _found("手ふだが無い場合はパスします。") == []  # no 手札 to follow: one spelling

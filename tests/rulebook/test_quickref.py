@@ -51,3 +51,22 @@ def test_the_first_sentence_of_a_section_on_the_games_end_is_its_end_trigger():
     won = draft.replace("置いたら終わり。", "置いたプレイヤーの勝利です。")  # names the winner: scoring, as before
     quick = quick_reference(parse(won, "ja").rules, latin=False)
     assert quick.end == [] and [line.text for line in quick.scoring] == ["{火}を５つ置いたプレイヤーの勝利です。"]
+
+
+def test_an_end_trigger_said_twice_is_printed_once():
+    """populous says 「１２ラウンド目が終わるとゲーム終了」 where the turn is explained and 「以上を繰り返し、
+    １２ラウンドが終わればゲーム終了」 after the last phase: the quick reference printed both. Two
+    triggers (山札 and 手札 running out) stay two."""
+    draft = ("■■　T　草案１\n\n■　ゲームの進行\n　手番を繰り返します。そして、１２ラウンド目が終わるとゲーム終了となります。\n"
+             "１：ドロー\n　山札から引きます。\n２：終了フェイズ\n　以上を繰り返し、１２ラウンドが終わればゲーム終了となります。\n")
+    quick = quick_reference(parse(draft, "ja").rules, latin=False)
+    assert [line.text for line in quick.end] == ["そして、１２ラウンド目が終わるとゲーム終了となります。"]
+    two = draft.replace("そして、１２ラウンド目が終わるとゲーム終了となります。", "山札が尽きたらゲームが終了します。")
+    two = two.replace("以上を繰り返し、１２ラウンドが終わればゲーム終了となります。", "手札が尽きたらゲームが終了します。")
+    quick = quick_reference(parse(two, "ja").rules, latin=False)
+    assert [line.text for line in quick.end] == ["山札が尽きたらゲームが終了します。", "手札が尽きたらゲームが終了します。"]
+    more = draft.replace("１２ラウンドが終わればゲーム", "１２ラウンドが終わり山が尽きるとゲーム")  # adds the deck: two (medallions)
+    assert len(quick_reference(parse(more, "ja").rules, latin=False).end) == 2
+    english = "# T\n\n## Playing the game\n\nThe game ends after round 12.\n\n## End of the game\n\nThen the game ends after round 12.\n"
+    assert [line.text for line in quick_reference(parse(english, "en").rules, latin=True).end] == [
+        "The game ends after round 12."]

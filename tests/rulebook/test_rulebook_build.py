@@ -661,7 +661,7 @@ def test_quick_reference_is_one_page_of_steps_with_their_pages_end_and_scoring(b
     flat = re.sub(r"\s", "", page)
     assert {"● ゲームの流れ", "● ゲームの終了", "● 得点と勝利", "● 準備（人数と枚数）", "● 内容物"} <= lines
     assert "草案に記載なし" not in flat  # each shipped draft gives all four parts
-    expected = {"populous": ["１２ラウンドが終わればゲーム終了", "ＶＰの最も高いプレイヤーがゲームに勝利", "５枚ずつ引いて手札",
+    expected = {"populous": ["１２ラウンド目が終わるとゲーム終了となります。P.9", "ＶＰの最も高いプレイヤーがゲームに勝利", "５枚ずつ引いて手札",
                              "種族ボード5枚（仮）", "地形トークン15個（仮）", "キューブ（神の怒り）30個（仮）"],
                 "alicematic-medallions": ["ホールド後の処理P.5", "３人：２４枚", "１０ラウンドが終わるとゲームが終了",
                                           "最もＶＰの多いプレイヤーがゲームに勝利"],
@@ -671,6 +671,7 @@ def test_quick_reference_is_one_page_of_steps_with_their_pages_end_and_scoring(b
     for words in expected:
         assert words in flat, words
     assert ("（仮）" in flat) == (slug in ("populous", "alicematic-eiketsuden"))
+    assert "１２ラウンドが終わればゲーム終了" not in flat  # populous' end said again on p. 15: printed once
 
 
 def test_stand_in_counts_are_marked_on_the_components_pages_and_listed(books):

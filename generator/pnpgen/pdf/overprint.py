@@ -173,6 +173,15 @@ def mixed_inks(pdf: bytes, lines_pt: float | None, text_pt: float | None, inks: 
 _DIGITS = {"lines": 2, "text": 1}
 
 
+def small_text(pdf: bytes, below_pt: float) -> list[tuple[int, float]]:
+    """Each page (0-based) showing text smaller than ``below_pt`` as printed, with its smallest
+    size in points, in any process colour: what a RIP's "text below n pt" check lists."""
+    smallest: dict[int, float] = {}
+    for hit in mixed_inks(pdf, None, below_pt, 0):
+        smallest[hit.page] = min(hit.size_pt, smallest.get(hit.page, hit.size_pt))
+    return sorted(smallest.items())
+
+
 def _inks(colour: CMYK) -> int:
     return sum(v >= INK_PRESENT for v in colour)
 

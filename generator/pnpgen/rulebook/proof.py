@@ -1,12 +1,13 @@
 """The proofing report: what an editor would query before the book goes to playtesters.
 
 - near-duplicate terms: two spellings one character apart (【創生エリア】 once, 【創世エリア】
-  fourteen times; 事務所 / 事業所), with the draft lines of each;
+  fourteen times; 事務所 / 事業所; the actions 増築 / 増設 a few lines apart), with the draft lines of each;
 - numbers that disagree: the same phrase with another number (倉庫 「最大３個まで」 /
   「最大４個まで」), with the change-log lines that mention both numbers;
 - draft↔data count mismatches (from the components list, and a count memo that disagrees);
 - the counts printed 「（仮）」: stand-ins of the data the draft gives no count for;
-- placeholders still open (未定 values in the data, the player count);
+- placeholders still open (未定 values in the data, the player count; 未定, 要検討, TODO, TBD or
+  ?? left in the rules of the draft);
 - slips of the pen in a Japanese draft, found with a morphological analyser (``grammar``):
   配置しいる, ら抜き, をを, 1方, ”…”, です／である mixed, one word spelt two ways;
 - a 【term】 of the rules also written without its 【】 in the rules (係争マス beside 【係争マス】);
@@ -91,11 +92,13 @@ def _end(sections: list[Section], s: Section) -> int:
 def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
     """Terms in 【】 and runs of three or more kanji that differ in one character, at least one
     of them in the rules (the other may be in the designer's notes or change log); never two
-    words set side by side on one line (「左内地」「右内地」 contrast on purpose)."""
+    words set side by side on one line (「左内地」「右内地」 contrast on purpose). Then the
+    two-kanji actions of :func:`_action_pairs` (増築／増設)."""
     seen: dict[str, list[int]] = defaultdict(list)
     kinds: dict[str, str] = {}
     rules = {n for n, _ in _rules_lines(doc, text)}
     skip = [(s.line, _end(doc.sections, s)) for s in doc.of_kind("brainstorm")]
+    two: dict[str, list[int]] = defaultdict(list)  # two-kanji words of the rules: their lines
     for n, line in _lines(text):
         if any(a <= n < b for a, b in skip):
             continue
@@ -108,8 +111,11 @@ def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str)
                 continue  # ３個配置: a count, not a word
             seen[word].append(n)
             kinds.setdefault(word, "")
+        if n in rules:
+            for m in _TWO_KANJI.finditer(line):
+                two[m.group(0)].append(n)
     words = sorted(seen, key=lambda w: (-len(seen[w]), w))
-    out = []
+    pairs = []
     for i, a in enumerate(words):
         for b in words[i + 1:]:
             if not _one_apart(a, b) or (kinds[a] == "【】") != (kinds[b] == "【】"):
@@ -118,11 +124,51 @@ def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str)
                 continue  # 一番上 / 一番多(い): a verb stem or another word after a shared prefix
             if set(seen[a]) & set(seen[b]) or not rules & set(seen[a] + seen[b]):
                 continue
-            pair = dict(a=a, b=b, count_a=len(seen[a]), count_b=len(seen[b]))
-            out.append(Finding(msg("proof.kind.spelling", lang),
-                               msg("proof.spelling.book", lang, **pair, at_a=_at(seen[a], lang), at_b=_at(seen[b], lang)),
-                               msg("proof.spelling.file", lang, **pair, lines_a=_nums(seen[a]),
-                                   lines_b=_nums(seen[b]), path=draft_path, line=min(seen[a] + seen[b])), (a, b)))
+            pairs.append((a, b, seen[a], seen[b]))
+    pairs += _action_pairs(two)
+    out = []
+    for a, b, at_a, at_b in pairs:
+        pair = dict(a=a, b=b, count_a=len(at_a), count_b=len(at_b))
+        out.append(Finding(msg("proof.kind.spelling", lang),
+                           msg("proof.spelling.book", lang, **pair, at_a=_at(at_a, lang), at_b=_at(at_b, lang)),
+                           msg("proof.spelling.file", lang, **pair, lines_a=_nums(at_a),
+                               lines_b=_nums(at_b), path=draft_path, line=min(at_a + at_b)), (a, b)))
+    return out
+
+
+# a word of exactly two kanji (増築, 建設), not a part of a longer run
+_TWO_KANJI = re.compile(r"(?<![\u4e00-\u9fff々])[\u4e00-\u9fff][\u4e00-\u9fff々](?![\u4e00-\u9fff々])")
+ACTION_NEAR = 10  # draft lines: 増築 (l. 128) and the heading ○増設 (l. 134) of one step
+
+
+def _action_pairs(two: dict[str, list[int]]) -> list[tuple[str, str, list[int], list[int]]]:
+    """Two actions of the rules spelt with the same first kanji and another second (増築／増設,
+    建築／建設: eiketsuden's 建築フェイズ names one action both ways), within ``ACTION_NEAR``
+    lines of each other and never on one line: most such pairs are two words (手札／手番,
+    以上／以外), so both must be nouns that take する in the analyser's reading (「塔を増築する」).
+    On the four shipped drafts this keeps only eiketsuden's two pairs. Each word is compared
+    only with those of its first kanji in the lines around it (a draft of 10,000 lines compares
+    no more than a short one a line)."""
+    actions = [w for w in two if grammar.is_action_noun(w)]
+    rank = {w: k for k, w in enumerate(sorted(actions, key=lambda w: (-len(two[w]), w)))}
+    lines = {w: set(two[w]) for w in actions}
+    heads: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for word in actions:
+        heads[word[0]].extend((n, word) for n in lines[word])
+    near: set[tuple[str, str]] = set()
+    for found in heads.values():
+        found.sort()
+        first = 0
+        for i, (n, word) in enumerate(found):
+            while found[first][0] < n - ACTION_NEAR:
+                first += 1
+            for _, other in found[first:i]:
+                if other != word:
+                    near.add((word, other) if rank[word] < rank[other] else (other, word))
+    out = []
+    for a, b in sorted(near, key=lambda pair: (rank[pair[0]], rank[pair[1]])):
+        if not lines[a] & lines[b]:
+            out.append((a, b, two[a], two[b]))
     return out
 
 
@@ -327,6 +373,32 @@ def placeholders(game: Game, lang: str) -> list[Finding]:
         if is_placeholder(s.note):
             out.append(Finding(kind, msg("proof.sourced.book", lang, name=s.name, note=s.note),
                                msg("proof.sourced.file", lang, path=game.root / "game.yaml", name=s.name, note=s.note)))
+    return out
+
+
+# what a designer writes for something still to decide: 未定, 要検討, TODO in a Japanese draft;
+# TBD, TODO, ?? in an English one (either in either)
+_OPEN_IN_DRAFT = re.compile(r"未定|要検討|(?<![A-Za-z])(?:TBD|TODO)(?![A-Za-z])|[?？]{2,}")
+OPEN_LISTED = 50  # draft lines with a 未定, each listed; the last says how many more
+
+
+def open_in_draft(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
+    """未定／要検討／TODO (TBD, ??) the rules still hold, each line with the first: the book would
+    print them. Not the designer's notes, brainstorm or change log, which are open questions by
+    nature and never printed."""
+    found = []
+    for n, line in _rules_lines(doc, text):
+        m = _OPEN_IN_DRAFT.search(line)
+        if m:
+            found.append((n, m.group(0), grammar.context(line, m.start(), m.end(), width=20)))
+    kind, out = msg("proof.kind.open", lang), []
+    for k, (n, word, context) in enumerate(found[:OPEN_LISTED]):
+        more = len(found) - OPEN_LISTED if k == OPEN_LISTED - 1 else 0
+        said = dict(found=word, line=n, context=context, path=draft_path)
+        out.append(Finding(kind, msg("proof.draft_open.book", lang, **said)
+                           + (msg("proof.open.more_book", lang, n=more) if more > 0 else ""),
+                           msg("proof.draft_open.file", lang, **said)
+                           + (msg("proof.open.more_file", lang, n=more) if more > 0 else ""), (word,)))
     return out
 
 
@@ -550,6 +622,7 @@ def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_
              + disagreeing_numbers(doc, text, draft_path, lang)
              + count_mismatches(rows, doc, draft_path, lang) + memo_counts(doc, game, draft_path, lang)
              + unlisted_decks(rows, doc, draft_path, lang)
+             + open_in_draft(doc, text, draft_path, lang)
              + placeholders(game, lang) + provisional_counts(rows, lang) + card_terms(game, text, lang, draft_lang)
              + card_names(game, rows, lang) + figure_references(doc, text, draft_path, lang, figures)
              + step_numbers(doc, draft_path, lang)

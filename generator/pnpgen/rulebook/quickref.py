@@ -10,6 +10,7 @@ the book says so (「草案に記載なし」) rather than guess.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -185,8 +186,45 @@ def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
     turn = [s for s in steps if not _SETUP_TITLE.search(s.section.title)]
     setup_steps = [s for s in steps if s not in turn] if turn else []  # (a draft of setup steps alone: its flow)
     # a draft whose one end sentence also names the winner gives it for both
-    return QuickReference(turn or steps, (end or end_and_winner)[:2], scoring[-MAX_SCORING:], setup[:MAX_SETUP],
+    return QuickReference(turn or steps, _said_once(end or end_and_winner)[:2], scoring[-MAX_SCORING:], setup[:MAX_SETUP],
                           setup_steps)
+
+
+def _said_once(lines: list[Line]) -> list[Line]:
+    """The end sentences but one that says what an earlier one said (populous: 「そして、１２ラウンド
+    目が終わるとゲーム終了となります。」 where the turn is explained, 「以上を繰り返し、１２ラウンドが終わればゲーム
+    終了となります。」 after the last phase): the first, where the rules first state it. One that says
+    more is another (medallions' 「１０ラウンドが終わり山が尽きるとゲーム終了」 after 「１０ラウンドが終わると
+    ゲームが終了」 adds the deck)."""
+    kept: list[Line] = []
+    for line in lines:
+        if not any(_same_end(old.text, line.text) for old in kept):
+            kept.append(line)
+    return kept
+
+
+def _same_end(a: str, b: str) -> bool:
+    """The same numbers, and the same words (runs of kanji, of katakana, of letters) but for one
+    of a single character (１２ラウンド目／１２ラウンド), from the first number on or, without one,
+    from the clause that ends the game: what comes before (「以上を繰り返し、」) only leads in; 山札
+    and 手札 are two triggers."""
+    a, b = unicodedata.normalize("NFKC", a), unicodedata.normalize("NFKC", b)
+    if re.findall(r"\d+", a) != re.findall(r"\d+", b):
+        return False
+    differ = set(_WORDS.findall(_core(a).lower())) ^ set(_WORDS.findall(_core(b).lower()))
+    return len(differ) <= 1 and all(len(w) == 1 for w in differ)
+
+
+_WORDS = re.compile(r"[\u4e00-\u9fff々]+|[\u30a1-\u30ffー]+|[A-Za-z]+")
+
+
+def _core(sentence: str) -> str:
+    number = re.search(r"\d", sentence)
+    if number:
+        return sentence[number.start():]
+    end = _END.search(sentence)
+    head = sentence[:end.start()] if end else sentence
+    return sentence[max(head.rfind("、"), head.rfind(",")) + 1:]
 
 
 def standing_alone(sentence: str) -> str:
