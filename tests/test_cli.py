@@ -253,6 +253,20 @@ def test_clean_removes_what_pnpgen_rulebook_wrote_and_keeps_an_edited_one(tmp_pa
         ".pnpgen-output", ".pnpgen.lock", "test", "test/en", "test/en/proof.txt", "test/notes.txt"]
 
 
+def test_clean_removes_the_records_of_a_game_folder_deleted_by_hand(tmp_path, capsys):
+    """The records of ``pnpgen rulebook`` and ``export`` live in build/.cache under the game's
+    name; clean visited only game folders still there, so a game folder deleted by hand left
+    them (and the output folder) behind for good."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    assert run(ws, "rulebook", "--game", "test") == 0
+    assert run(ws, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
+    build = ws / "build"
+    assert {p.parent.parent.name for p in (build / ".cache").rglob("*.json")} >= {"exports", "rulebooks"}
+    shutil.rmtree(build / "test")
+    assert run(ws, "clean") == 0
+    assert not build.exists(), sorted(p.relative_to(build).as_posix() for p in build.rglob("*"))
+
+
 def test_clean_of_a_folder_holding_only_outputs_leaves_nothing(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws")
     out = tmp_path / "out"
