@@ -87,8 +87,8 @@ def test_every_option_says_what_it_does():
     (("build", "--game", "test", "--papr", "a4"), "unknown argument '--papr'; did you mean --paper?"),
     (("check", "--game", "test", "--sheet", "a-one-51002"),
      "unknown argument '--sheet': an option of build, watch, not of this command"),  # not "did you mean --sheet?"
-    (("build", "--game", "test", "--paper", "Leter"), "argument --paper: 'leter' is not a choice; did you mean letter? (expected one of a3, a4, letter)"),
-    (("build", "--game", "test", "--paper", "A5"), "argument --paper: 'a5' is not a choice (expected one of a3, a4, letter)"),
+    (("build", "--game", "test", "--paper", "Leter"), "argument --paper: 'leter' is not a choice; did you mean letter? (expected one of a3, a4, ledger, legal, letter, tabloid)"),
+    (("build", "--game", "test", "--paper", "A5"), "argument --paper: 'a5' is not a choice (expected one of a3, a4, ledger, legal, letter, tabloid)"),
     (("build", "--game", "test", "--bleed", "20mm"), "argument --bleed: bleed '20mm' is out of range (expected 0 to 10 mm)"),
     # a value that looks negative reaches the option's own reading, not argparse's "expected one argument"
     (("build", "--game", "test", "--bleed", "-1mm"), "argument --bleed: bleed '-1mm' is out of range (expected 0 to 10 mm)"),

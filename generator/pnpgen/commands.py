@@ -58,6 +58,7 @@ def sleeve_mm(args: argparse.Namespace) -> tuple[float, float] | None:
 
 def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
     """``warm``: engine/warm.py's rulebook process kept across builds (watch)."""
+    from pnpgen.data.formats import booklet_paper_for
     from pnpgen.engine.fresh import sort_games
     from pnpgen.engine.options import BuildOptions, RulebookOptions
     from pnpgen.impose.grid import SheetOptions
@@ -98,7 +99,7 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
     paper = printer.paper if printer is not None and printer.paper else args.paper
     # the booklet's paper as given (None: game.yaml's paper:, else A4); A3 gets the A4 booklet, so
     # another paper that leaves the booklet as it was keeps the book
-    booklet = None if paper is None else "letter" if paper == "letter" else "a4"
+    booklet = None if paper is None else booklet_paper_for(paper)
     rulebook = None if args.no_rulebook else RulebookOptions(args.rules_only, args.creep, args.binding, booklet)
     from pnpgen.progress import progress
 

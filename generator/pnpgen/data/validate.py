@@ -259,7 +259,7 @@ def choice(value: Any, options: Iterable[str], what: str) -> str:
 
 
 def paper(value: Any) -> str:
-    """A paper pnpgen prints on (a4, letter, a3, any case); one written by its size (``8.5x11``,
+    """A paper pnpgen prints on (data/formats.py PAPER_SIZES, any case); one written by its size (``8.5x11``,
     ``210×297``) is told the name to write."""
     if isinstance(value, str) and value.strip().lower() in PAPER_SIZES:
         return value.strip().lower()

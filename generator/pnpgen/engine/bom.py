@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from pnpgen.data.formats import booklet_paper_for
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Game, is_placeholder
 from pnpgen.engine.manifest import DeckRecord
 from pnpgen.impose.plan import RGB, LineOp, RectOp, TextOp
@@ -49,7 +50,7 @@ def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4") ->
     sourced = [{"name": s.name, "count": s.count, "note": s.note, "placeholder": is_placeholder(s.note)}
                for s in game.sourced]
     rulebook = {"files": ["rulebook-booklet.pdf", "rulebook.pdf"], "copies": 1,
-                "booklet_paper": "letter" if paper == "letter" else "a4"} if game.draft_file.is_file() else None
+                "booklet_paper": booklet_paper_for(paper)} if game.draft_file.is_file() else None
     return {
         "printed": printed,
         **({"rulebook": rulebook} if rulebook else {}),
