@@ -92,7 +92,7 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
         ink = InkSaver(args.ink)
     options = BuildOptions(sheet=sheet, jobs=args.jobs, **dpi, lang=args.lang, printer=printer, cutter=cutter,
                            cricut_area_in=getattr(args, "cricut_area", None), ink=ink,
-                           asked=(args.paper, args.duplex),
+                           asked=(args.paper, args.duplex), rulebook=not args.no_rulebook,
                            stock=_stock(ws, getattr(args, "sheet", None), sheet.layout, cutter))
     slugs = ws.slugs() if args.all else [args.game]
     out_root = args.out or ws.root / "build"
