@@ -475,3 +475,27 @@ def test_diff_says_order_changed_as_the_build_does(tmp_path, capsys, built_copy)
     assert "- 並び順が変わった（同じカードの順番だけ：刷り直しなし）" in said and "変更はありません" not in said
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
     assert json.loads(capsys.readouterr().out)["decks"]["cards"]["order_changed"] is True
+
+
+def test_a_kept_reprint_laid_out_on_the_old_paper_is_said_so(tmp_path, capsys, built_copy):
+    """A build that changes no piece keeps reprint.pdf (not printed yet, perhaps); on another
+    paper it kept its A4 layout without a word. It stays — its copies are still the ones to
+    print — and the build says it is laid out as the sheets were, and how to lay it out anew."""
+    from pypdf import PdfReader
+
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)
+    _edit(ws, "text: 本文カード2}", "text: 直した2}")
+    _build(ws)
+    pdf = ws / "build" / "test" / "reprint.pdf"
+    made = pdf.read_bytes()
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--paper", "letter") == 0
+    said = capsys.readouterr().out
+    assert pdf.read_bytes() == made and round(float(PdfReader(pdf).pages[0].mediabox.width)) == 595  # A4, kept
+    assert "changed: reprint.pdf kept as it was laid out before the sheets changed (paper, printer or layout; " \
+           "no piece changed): pnpgen reprint --since VERSION lays its copies out as the sheets are now" in said, said
+    _edit(ws, "text: 本文カード3}", "text: 直した3}")  # a piece changed: a new one, on Letter, and no word of it
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--paper", "letter") == 0
+    assert "kept as it was laid out" not in capsys.readouterr().out
+    assert round(float(PdfReader(pdf).pages[0].mediabox.width)) == 612

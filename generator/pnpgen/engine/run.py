@@ -166,6 +166,9 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
     finally:
         if book is not None:
             book.close()
+    reprints_kept = _reprint_kept(before, reprint_out, out_dir, cache)  # no piece changed: they stay, maybe not printed yet
+    if "reprint.pdf" in reprints_kept and any(r["why"] == ["sheets changed"] for r in reprint.values()):
+        changes.append(RELAID)  # (the sheets laid out anew, no piece changed: another paper, printer or layout)
     result.manifest["changes"] = changes
     result.manifest["reprint"] = reprint
     if reprint_out:
@@ -174,7 +177,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
     kept = _rulebook_kept(before, rulebook is not None)
     if kept:  # left out on purpose (--no-rulebook): the last rulebook stays, and the manifest says so
         result.manifest["rulebook"] = {"kept": sorted(kept)}
-    kept |= _reprint_kept(before, reprint_out, out_dir, cache)  # no piece changed: they stay, maybe not printed yet
+    kept |= reprints_kept
     if kept:
         result.manifest["files"] = sorted(set(result.manifest["files"]) | set(kept))
     manifest = workspace_relative(result.manifest, ws.root)  # the same bytes in any folder
@@ -192,6 +195,12 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
     files.update(version)
     gone += pruned
     return GameOutcome(slug, out_dir, False, result, changes), files, gone
+
+
+# said when a kept reprint.pdf is laid out as the sheets were: its copies are still the ones to
+# print, so it stays (see _reprint_kept), and the designer is told how to have them on the new sheets
+RELAID = ("reprint.pdf kept as it was laid out before the sheets changed (paper, printer or layout; no piece "
+          "changed): pnpgen reprint --since VERSION lays its copies out as the sheets are now")
 
 
 def _last_report(before: GameState | None, out_root: Path,
