@@ -87,8 +87,8 @@ def test_every_option_says_what_it_does():
     (("build", "--game", "test", "--papr", "a4"), "unknown argument '--papr'; did you mean --paper?"),
     (("check", "--game", "test", "--sheet", "a-one-51002"),
      "unknown argument '--sheet': an option of build, watch, not of this command"),  # not "did you mean --sheet?"
-    (("build", "--game", "test", "--paper", "Leter"), "argument --paper: 'leter' is not a choice; did you mean letter? (expected one of a3, a4, letter)"),
-    (("build", "--game", "test", "--paper", "A5"), "argument --paper: 'a5' is not a choice (expected one of a3, a4, letter)"),
+    (("build", "--game", "test", "--paper", "Leter"), "argument --paper: 'leter' is not a choice; did you mean letter? (expected one of a3, a4, ledger, legal, letter, tabloid)"),
+    (("build", "--game", "test", "--paper", "A5"), "argument --paper: 'a5' is not a choice (expected one of a3, a4, ledger, legal, letter, tabloid)"),
     (("build", "--game", "test", "--bleed", "20mm"), "argument --bleed: bleed '20mm' is out of range (expected 0 to 10 mm)"),
     # a value that looks negative reaches the option's own reading, not argparse's "expected one argument"
     (("build", "--game", "test", "--bleed", "-1mm"), "argument --bleed: bleed '-1mm' is out of range (expected 0 to 10 mm)"),
@@ -251,6 +251,20 @@ def test_clean_removes_what_pnpgen_rulebook_wrote_and_keeps_an_edited_one(tmp_pa
     assert "build/test/en/proof.txt: kept: changed since pnpgen wrote it" in capsys.readouterr().err
     assert sorted(p.relative_to(build).as_posix() for p in build.rglob("*")) == [
         ".pnpgen-output", ".pnpgen.lock", "test", "test/en", "test/en/proof.txt", "test/notes.txt"]
+
+
+def test_clean_removes_the_records_of_a_game_folder_deleted_by_hand(tmp_path, capsys):
+    """The records of ``pnpgen rulebook`` and ``export`` live in build/.cache under the game's
+    name; clean visited only game folders still there, so a game folder deleted by hand left
+    them (and the output folder) behind for good."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    assert run(ws, "rulebook", "--game", "test") == 0
+    assert run(ws, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
+    build = ws / "build"
+    assert {p.parent.parent.name for p in (build / ".cache").rglob("*.json")} >= {"exports", "rulebooks"}
+    shutil.rmtree(build / "test")
+    assert run(ws, "clean") == 0
+    assert not build.exists(), sorted(p.relative_to(build).as_posix() for p in build.rglob("*"))
 
 
 def test_clean_of_a_folder_holding_only_outputs_leaves_nothing(tmp_path, capsys):

@@ -58,6 +58,7 @@ def sleeve_mm(args: argparse.Namespace) -> tuple[float, float] | None:
 
 def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
     """``warm``: engine/warm.py's rulebook process kept across builds (watch)."""
+    from pnpgen.data.formats import booklet_paper_for
     from pnpgen.engine.fresh import sort_games
     from pnpgen.engine.options import BuildOptions, RulebookOptions
     from pnpgen.impose.grid import SheetOptions
@@ -91,14 +92,14 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
         ink = InkSaver(args.ink)
     options = BuildOptions(sheet=sheet, jobs=args.jobs, **dpi, lang=args.lang, printer=printer, cutter=cutter,
                            cricut_area_in=getattr(args, "cricut_area", None), ink=ink,
-                           asked=(args.paper, args.duplex),
+                           asked=(args.paper, args.duplex), rulebook=not args.no_rulebook,
                            stock=_stock(ws, getattr(args, "sheet", None), sheet.layout, cutter))
     slugs = ws.slugs() if args.all else [args.game]
     out_root = args.out or ws.root / "build"
     paper = printer.paper if printer is not None and printer.paper else args.paper
     # the booklet's paper as given (None: game.yaml's paper:, else A4); A3 gets the A4 booklet, so
     # another paper that leaves the booklet as it was keeps the book
-    booklet = None if paper is None else "letter" if paper == "letter" else "a4"
+    booklet = None if paper is None else booklet_paper_for(paper)
     rulebook = None if args.no_rulebook else RulebookOptions(args.rules_only, args.creep, args.binding, booklet)
     from pnpgen.progress import progress
 

@@ -51,14 +51,18 @@ class ValueMistake(InputError):
 
 @dataclass(frozen=True)
 class Where:
-    """A place in a YAML file, for error messages and placeholder reports."""
+    """A place in a YAML file (or a spreadsheet's row and column), for error messages, warnings
+    and placeholder reports."""
 
     path: Path
     line: int | None = None
     column: int | None = None
+    sheet: str | None = None  # the worksheet a deck names: a workbook's row 10 is on one of its sheets
 
     def __str__(self) -> str:
-        return place(self.path, self.line, self.column)
+        """``cards.xlsx:10:3 in worksheet 英雄``, as an error names it (``in_worksheet``): the
+        editor's ``path:line:column`` first."""
+        return place(self.path, self.line, self.column) + (f" in worksheet {self.sheet}" if self.sheet else "")
 
 
 NAME_BYTES = 255  # the longest file or folder name the file systems take (NAME_MAX)

@@ -557,3 +557,22 @@ def test_a_worksheet_two_decks_read_is_told_where_a_deck_names_no_sheet(tmp_path
     (decks / "spells.yaml").write_text(DECK + "pieces: {file: cards.xlsx, sheet: ユニット}\n", encoding="utf-8")  # meant
     assert run(ws, "check", "--game", "test") == 0
     assert "names no sheet" not in "".join(capsys.readouterr())
+
+
+def test_a_warning_about_a_cell_of_a_workbook_of_several_decks_names_its_worksheet(tmp_path, capsys):
+    """Errors said ``cards.xlsx:6:3: count (column C) in worksheet スペル``, warnings only
+    ``cards.xlsx:2``: which of the workbook's sheets holds row 2? Warnings name it too."""
+    ws = _ws(tmp_path / "ws", "pieces: {file: cards.xlsx, sheet: スペル}\n")
+    book = openpyxl.Workbook()
+    book.active.title = "ユニット"
+    book.active.append(["name", "text"])
+    book.active.append(["炎の剣士", "本文"])
+    spells = book.create_sheet("スペル")
+    for row in (["name", "text", "power"], ["火球", "｛coin｝を得る", 1], ["水流", "本文", 2]):
+        spells.append(row)
+    buf = io.BytesIO()
+    book.save(buf)
+    (ws / "data" / "test" / "decks" / "cards.xlsx").write_bytes(buf.getvalue())
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0
+    err = capsys.readouterr().err
+    assert "(火球, data/test/decks/cards.xlsx:2 in worksheet スペル) front: ｛coin｝ in full-width braces" in err, err

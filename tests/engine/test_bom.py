@@ -226,3 +226,21 @@ def test_the_bill_of_materials_lists_the_rulebook_a_prototype_holds(tmp_path, dr
     assert text.index("計") < text.index("ルールブック") < text.index("用意するもの")  # under the total, not in it
     assert f"計{m['bill_of_materials']['totals']['printed_pieces']}個" in text
     assert (root / "build" / "test" / "rulebook-booklet.pdf").is_file()
+
+
+def test_a_build_without_the_rulebook_lists_no_booklet(tmp_path):
+    """``--no-rulebook`` makes no booklet, yet the bill of materials of its -all.pdf told the
+    designer to print rulebook-booklet.pdf; the next build with the rulebook lists it again."""
+    from conftest import make_workspace, run
+
+    root = make_workspace(tmp_path / "ws", draft=True)
+    out = root / "build" / "test"
+
+    def listed() -> tuple[bool, bool]:
+        text = PdfReader(out / "test-all.pdf").pages[-1].extract_text().replace(" ", "").replace("\n", "")
+        return "rulebook" in _manifest(root / "build", "test")["bill_of_materials"], "ルールブック" in text
+
+    assert run(root, "build", "--game", "test", "-q", "--no-rulebook") == 0
+    assert not (out / "rulebook-booklet.pdf").exists() and listed() == (False, False)
+    assert run(root, "build", "--game", "test", "-q") == 0
+    assert (out / "rulebook-booklet.pdf").is_file() and listed() == (True, True)

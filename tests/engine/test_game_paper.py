@@ -39,7 +39,7 @@ def test_an_unknown_paper_names_its_line(tmp_path, capsys, command):
     assert run(ws, command, "--game", "test") == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1, err
-    assert f"game.yaml:{lines + 1}:8: paper: unknown paper 'b5'" in err and "a3, a4, letter" in err, err
+    assert f"game.yaml:{lines + 1}:8: paper: unknown paper 'b5'" in err and "a3, a4, ledger, legal, letter, tabloid" in err, err
     assert "Traceback" not in err
 
 
@@ -70,7 +70,26 @@ def test_a_paper_written_by_its_size_is_told_its_name(tmp_path, capsys, written,
 def test_a_paper_of_no_size_pnpgen_knows_gets_no_size_hint(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws")
     game = ws / "data" / "test" / "game.yaml"
-    game.write_text(game.read_text(encoding="utf-8") + "paper: 8.5x14\n", encoding="utf-8")  # US legal
+    game.write_text(game.read_text(encoding="utf-8") + "paper: 9x12\n", encoding="utf-8")  # (Arch A)
     assert run(ws, "check", "--game", "test") == 2
     err = capsys.readouterr().err
-    assert "unknown paper '8.5x14'" in err and "did you mean" not in err, err
+    assert "unknown paper '9x12'" in err and "did you mean" not in err, err
+
+
+@pytest.mark.parametrize("paper, size", [("legal", (215.9, 355.6)), ("Tabloid", (279.4, 431.8)),
+                                         ("ledger", (279.4, 431.8))])
+def test_us_legal_and_tabloid_are_papers_with_the_letter_booklet(tmp_path, paper, size):
+    """US designers print on Legal (8.5×14 in) and Tabloid/Ledger (11×17 in): they were only
+    "unknown paper". Their home sheets are that paper; the rulebook's booklet is the Letter one
+    (as A3 gets the A4 booklet), and so says the bill of materials."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    game = ws / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + f"paper: {paper}\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "-q", "--jobs", "1") == 0
+    out = ws / "build" / "test"
+    assert _page_mm(out / "cards.pdf") == size
+    assert _page_mm(out / "rulebook-booklet.pdf") == (279.4, 215.9)
+    bom = __import__("json").loads((out / "manifest.json").read_text(encoding="utf-8"))["bill_of_materials"]
+    assert bom["rulebook"]["booklet_paper"] == "letter"
+    assert run(ws, "build", "--game", "test", "-q", "--jobs", "1", "--no-rulebook", "--paper", "a4") == 0
+    assert _page_mm(out / "cards.pdf") == (210.0, 297.0)

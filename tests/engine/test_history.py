@@ -436,3 +436,66 @@ def test_the_reprint_list_says_how_to_reprint_everything_since_the_version_print
     assert run(ws, "reprint", "--game", "test", "--since", "printed") == 0
     since = (ws / "build" / "test" / "reprint-since-v2.txt").read_text(encoding="utf-8")
     assert "1 × カード3" in since and "1 × カード4" in since and "pnpgen reprint" not in since
+
+
+def test_after_clean_the_next_build_reports_the_changes_since_the_last_version(tmp_path, capsys, built_copy):
+    """``pnpgen clean`` removed the build cache, where the last build's record lived, and the next
+    build printed no change report and wrote no reprint.txt; the history, which clean keeps, holds
+    the last version: the build compares with it."""
+    from pypdf import PdfReader
+
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)  # v1
+    assert run(ws, "clean") == 0
+    _edit(ws, "text: 本文カード2}", "text: 直した2}")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    said = capsys.readouterr().out
+    assert "changed: compared with v1 in the history" in said
+    assert "changed: cards: 5 → 5 (カード2: text); what to reprint and pull out: reprint.txt" in said
+    listed = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
+    assert listed.startswith("テストゲーム：v1 (")
+    assert "1 × カード2\n" in listed and "1 × カード2（古い版）" in listed and "カード3" not in listed
+    assert len(PdfReader(ws / "build" / "test" / "reprint.pdf").pages) == 2  # its front and its back
+    manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
+    assert {"reprint.pdf", "reprint.txt"} <= set(manifest["files"])
+    assert manifest["reprint"]["cards"]["why"] == ["カード2: text"]
+
+
+def test_diff_says_order_changed_as_the_build_does(tmp_path, capsys, built_copy):
+    """Cards only moved in the deck file: the build said ``order changed; nothing to reprint``
+    and ``pnpgen diff`` said nothing changed at all."""
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)  # v1
+    _edit(ws, "  - {name: カード1, text: 本文カード1}\n  - {name: カード2, text: 本文カード2}\n",
+          "  - {name: カード2, text: 本文カード2}\n  - {name: カード1, text: 本文カード1}\n")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "(order changed); nothing to reprint" in capsys.readouterr().out
+    assert run(ws, "diff", "--game", "test") == 0
+    said = capsys.readouterr().out
+    assert "- 並び順が変わった（同じカードの順番だけ：刷り直しなし）" in said and "変更はありません" not in said
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    assert json.loads(capsys.readouterr().out)["decks"]["cards"]["order_changed"] is True
+
+
+def test_a_kept_reprint_laid_out_on_the_old_paper_is_said_so(tmp_path, capsys, built_copy):
+    """A build that changes no piece keeps reprint.pdf (not printed yet, perhaps); on another
+    paper it kept its A4 layout without a word. It stays — its copies are still the ones to
+    print — and the build says it is laid out as the sheets were, and how to lay it out anew."""
+    from pypdf import PdfReader
+
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)
+    _edit(ws, "text: 本文カード2}", "text: 直した2}")
+    _build(ws)
+    pdf = ws / "build" / "test" / "reprint.pdf"
+    made = pdf.read_bytes()
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--paper", "letter") == 0
+    said = capsys.readouterr().out
+    assert pdf.read_bytes() == made and round(float(PdfReader(pdf).pages[0].mediabox.width)) == 595  # A4, kept
+    assert "changed: reprint.pdf kept as it was laid out before the sheets changed (paper, printer or layout; " \
+           "no piece changed): pnpgen reprint --since VERSION lays its copies out as the sheets are now" in said, said
+    _edit(ws, "text: 本文カード3}", "text: 直した3}")  # a piece changed: a new one, on Letter, and no word of it
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--paper", "letter") == 0
+    assert "kept as it was laid out" not in capsys.readouterr().out
+    assert round(float(PdfReader(pdf).pages[0].mediabox.width)) == 612

@@ -101,3 +101,12 @@ def test_the_build_says_when_inserts_are_reduced(tmp_path, capsys):
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "sleeve", "--sleeve", "66x91") == 0
     line = next(x for x in capsys.readouterr().out.splitlines() if x.strip().startswith("cards"))
     assert "(sleeve)" in line and "reduced" not in line, line
+
+
+@pytest.mark.parametrize("text, meant", [("66x91MM", "66x91mm"), ("2.6X3.6IN", "2.6x3.6in"), ("66Mmx91Mm", "66mmx91mm")])
+def test_a_unit_in_capitals_is_refused_with_the_hint_a_single_length_gives(text, meant):
+    """``--bleed 3MM`` was refused with "did you mean 3mm?" while ``--sleeve 66x91MM`` was read:
+    one behaviour for every length, the hint."""
+    with pytest.raises(Invalid) as e:
+        sleeve_option(text)
+    assert e.value.message == f"{text!r} is not a sleeve size; did you mean {meant}?", e.value.message

@@ -31,7 +31,19 @@ PAPER_SIZES: dict[str, tuple[float, float]] = {
     "a4": (210.0, 297.0),
     "letter": (215.9, 279.4),
     "a3": (297.0, 420.0),
+    "legal": (215.9, 355.6),  # 8.5 × 14 in
+    "tabloid": (279.4, 431.8),  # 11 × 17 in (Ledger is the same sheet lying)
+    "ledger": (279.4, 431.8),
 }
+# The papers whose rulebook booklet is set on US Letter; every other paper gets the A4 booklet
+# (a printer loaded with A3 or Tabloid has the smaller sheet of its system too).
+US_PAPERS = frozenset({"letter", "legal", "tabloid", "ledger"})
+
+
+def booklet_paper_for(paper: str | None) -> str:
+    """The booklet's paper for the home sheets' ``paper``: letter for a US paper, else a4."""
+    return "letter" if paper in US_PAPERS else "a4"
+
 
 def paper_named_by_size(word: str) -> str | None:
     """The paper pnpgen knows that ``word`` names by its size — ``8.5x11`` (inches), ``210×297``

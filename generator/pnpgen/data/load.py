@@ -34,7 +34,7 @@ GAME_KEYS = {
     "rulebook": "{figures, quick_reference, proof} (read by pnpgen.rulebook.figures)",
     "stamp": "true or false: the version stamp on home sheets",
     "printer": "a profile name of printers.yaml (see pnpgen calibrate)",
-    "paper": "the home sheets' paper: a4, letter or a3 (--paper wins)",
+    "paper": "the home sheets' paper: a4, letter, a3, legal or tabloid (--paper wins)",
     "sheet": "a sheet layout (sheets/<name>.yaml or built-in) every deck goes on, or grid",
     "ink": "the ink saver's figures (--ink): {large, keep, art_keep} (docs/home-printing.md)",
     "lint": "the print lint's figures: false, or {min_stroke, min_text, safe, thin_stroke} (docs/data-format.md)",

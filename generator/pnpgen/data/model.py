@@ -93,7 +93,7 @@ class Piece:
     def where_of(self, name: str | None) -> Where:
         """Where the piece sets field ``name`` (its own line), else where the piece starts."""
         line, column = self.field_lines.get(name or "", (None, None))
-        return Where(self.where.path, line, column) if line is not None else self.where
+        return Where(self.where.path, line, column, self.where.sheet) if line is not None else self.where
 
     @property
     def label(self) -> str:

@@ -137,7 +137,7 @@ OPTIONS: dict[str, Opt] = {
     "name": Opt(_text, "", "what the slug and the manifest call it"),
     "notes": Opt(_text, "", "for the designer: which product, how to feed it"),
     "source": Opt(_text, "", "where the figures come from"),
-    "paper": Opt(_paper, ("a4", PAPER_SIZES["a4"]), "a4 | letter | a3 | WxH in mm"),
+    "paper": Opt(_paper, ("a4", PAPER_SIZES["a4"]), " | ".join(PAPER_SIZES) + " | WxH in mm"),
     "marks": Opt(v.flag, True, "cut marks round the slots' trim (false for a perforated stock)"),
     "bleed": Opt(_length(0.0, 10.0, "bleed"), None, "the most bleed round each slot (default: the build's --bleed)"),
     "tolerance": Opt(_length(*TOLERANCE_MM, "tolerance"), 0.5, "how far a piece's size may differ from its slot's"),

@@ -92,7 +92,7 @@ class SheetDoc:
 
     def where(self, keypath: tuple, key: bool = False) -> Where:
         row, col, _ = self._place(tuple(keypath), key)
-        return Where(self.path, row, col)
+        return Where(self.path, row, col, self.sheet)
 
     def error(self, keypath: tuple, message: str, expected: str | None = None, key: bool = False) -> InputError:
         row, col, header = self._place(tuple(keypath), key)

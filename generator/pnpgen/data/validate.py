@@ -259,7 +259,7 @@ def choice(value: Any, options: Iterable[str], what: str) -> str:
 
 
 def paper(value: Any) -> str:
-    """A paper pnpgen prints on (a4, letter, a3, any case); one written by its size (``8.5x11``,
+    """A paper pnpgen prints on (data/formats.py PAPER_SIZES, any case); one written by its size (``8.5x11``,
     ``210×297``) is told the name to write."""
     if isinstance(value, str) and value.strip().lower() in PAPER_SIZES:
         return value.strip().lower()
@@ -441,12 +441,15 @@ def dimensions(text: str, lo: float, hi: float, what: str, example: str) -> tupl
     """``66x91`` (mm; ``2.6x3.6in``, ``6.6cmx9.1cm`` too: a unit after the height is both sides')
     → (width, height) in mm, each within [lo, hi]."""
     number = rf"\s*(\d+(?:\.\d+)?)\s*({UNITS})?\s*"
-    m = re.fullmatch(number + "[xX×]" + number, text.lower())
+    m = re.fullmatch(number + "[xX×]" + number, text)
     if m:
         w, w_unit, h, h_unit = m.groups()
         sides = (float(w) * MM_PER_UNIT[w_unit or h_unit or "mm"], float(h) * MM_PER_UNIT[h_unit or "mm"])
     if not m or not all(lo <= v <= hi for v in sides):
-        raise Invalid(f"{text!r} is not a {what}", f"WIDTHxHEIGHT in mm from {lo:g} to {hi:g}, e.g. {example}")
+        # a unit in capitals (66x91MM): refused with the hint a single length gives (3MM: did you mean 3mm?)
+        lower = re.fullmatch(number + "[xX×]" + number, text.lower())
+        meant = "; did you mean {}{}x{}{}?".format(*(g or "" for g in lower.groups())) if lower and not m else ""
+        raise Invalid(f"{text!r} is not a {what}{meant}", f"WIDTHxHEIGHT in mm from {lo:g} to {hi:g}, e.g. {example}")
     return sides
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from pnpgen.data.formats import booklet_paper_for
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Game, is_placeholder
 from pnpgen.engine.manifest import DeckRecord
 from pnpgen.impose.plan import RGB, LineOp, RectOp, TextOp
@@ -27,10 +28,11 @@ def _term(group: str, name: str, lang: str) -> str:
         return name
 
 
-def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4") -> dict:
+def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4", rulebook: bool = True) -> dict:
     """The manifest's ``bill_of_materials``: printed decks (from the build's deck records), the
-    rulebook when the game has a draft (a prototype's box holds one; its booklet is on ``paper``,
-    the home sheets' paper: Letter, else A4) and sourced components (from game.yaml ``sourced:``)."""
+    rulebook when the game has a draft and the build makes it (a prototype's box holds one; its
+    booklet is on ``paper``, the home sheets' paper: Letter, else A4; a ``--no-rulebook`` build
+    lists none, as it makes none) and sourced components (from game.yaml ``sourced:``)."""
     printed = []
     for d in decks:
         printed.append({
@@ -48,11 +50,11 @@ def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4") ->
         })
     sourced = [{"name": s.name, "count": s.count, "note": s.note, "placeholder": is_placeholder(s.note)}
                for s in game.sourced]
-    rulebook = {"files": ["rulebook-booklet.pdf", "rulebook.pdf"], "copies": 1,
-                "booklet_paper": "letter" if paper == "letter" else "a4"} if game.draft_file.is_file() else None
+    book = {"files": ["rulebook-booklet.pdf", "rulebook.pdf"], "copies": 1,
+            "booklet_paper": booklet_paper_for(paper)} if rulebook and game.draft_file.is_file() else None
     return {
         "printed": printed,
-        **({"rulebook": rulebook} if rulebook else {}),
+        **({"rulebook": book} if book else {}),
         "sourced": sourced,
         "stock": card_stock(decks),
         "totals": {

@@ -110,7 +110,9 @@ def plain_values(values: dict[str, Any]) -> dict[str, Any]:
 
 def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
     """One line per deck that changed since ``before`` (None: the first build), and per deck what
-    to reprint: the home file, its sheets and pages that differ, and why."""
+    to reprint: the home file, its sheets and pages that differ, and why. ``before`` may be a
+    history version's decks (the build cache's record gone: ``pnpgen clean``), which record no
+    sheets or pages: the line then names the changes and reprint.txt, not sheets."""
     if before is None:
         return [], {}
     lines: list[str] = []
@@ -126,20 +128,26 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
                 reprint[deck_id] = {"file": new["file"], "sheets": sheets, "pages": pages, "why": ["new deck"]}
             continue
         details = reasons(old, new)
-        pages = changed_pages(old.get("pages"), new["pages"], old.get("page_art"), new.get("page_art"), _per_sheet(new))
-        if not details and not pages:
+        known = "pages" in old  # a history version records no sheets (compared with one after pnpgen clean)
+        pages = changed_pages(old.get("pages"), new["pages"], old.get("page_art"), new.get("page_art"),
+                              _per_sheet(new)) if known else []
+        moved_only = not details and rearranged_only(old, new)
+        if not details and not pages and not (moved_only and not known):
             if deck_id in was:  # a deck file renamed, nothing in it changed
                 lines.append(f"{deck_id}: the deck {was[deck_id]} renamed, nothing to reprint")
             continue
-        moved_only = not details and rearranged_only(old, new)
         if not details:
             details = ["order changed" if moved_only else "sheets changed"]
         shown = details if len(details) <= SHOWN else [*details[:SHOWN], f"and {len(details) - SHOWN} more: manifest.json, reprint"]
         line = f"{deck_id}{f' (was {was[deck_id]})' if deck_id in was else ''}: {old['count']} → {new['count']} ({', '.join(shown)})"
-        if new["sheets"] != old["sheets"]:
+        if new["sheets"] != old.get("sheets", new["sheets"]):
             line += f", sheets {old['sheets']} → {new['sheets']}"
         sheets = sorted({(p - 1) // _per_sheet(new) + 1 for p in pages})
-        if new["file"] and pages and copies_taken_out_only(old, new):  # cards moved up where one was taken out
+        if not known and moved_only:
+            line += "; nothing to reprint"
+        elif not known:  # which sheets changed is not known: the copies are
+            line += "; what to reprint and pull out: reprint.txt"
+        elif new["file"] and pages and copies_taken_out_only(old, new):  # cards moved up where one was taken out
             line += (f"; nothing to reprint, pieces to pull out only ({new['file']}: "
                      f"{numbered('sheet', sheets)} ({numbered('page', pages)}) rearranged)")
         elif new["file"] and pages and moved_only:  # the same copies in another order: none to print

@@ -75,8 +75,12 @@ def clean(out_root: Path, game: str | None = None, history: bool = False) -> Cle
                 touched.add(out_root / slug)
             state.unlink()
             done.removed.append(state)
-        games = [out_root / game] if game is not None else [p for p in out_root.iterdir() if p.is_dir()
-                                                            and p != cache.root]
+        # every game folder, and every game with an export's or rulebook's record whose folder was
+        # deleted by hand: what the record names elsewhere (an export's own folder) is still pnpgen's
+        games = [out_root / game] if game is not None else sorted(
+            {p for p in out_root.iterdir() if p.is_dir() and p != cache.root}
+            | {out_root / p.name for kind in ("exports", RULEBOOKS) if (cache.root / kind).is_dir()
+               for p in (cache.root / kind).iterdir() if p.is_dir() and not p.is_symlink()})
         for folder in games:
             if folder.is_symlink():
                 _linked(out_root, folder.name, done)

@@ -16,7 +16,7 @@ from pathlib import Path
 from pnpgen.atomic import Stores
 from pnpgen.boxnet import TuckBox, deepest
 from pnpgen.data.art import ArtFolder, art_files, art_folders
-from pnpgen.data.formats import PAPER_SIZES
+from pnpgen.data.formats import PAPER_SIZES, booklet_paper_for
 from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game
@@ -264,10 +264,11 @@ def game_profile(ws: Workspace, game: Game, asked: tuple[str | None, str | None]
 def booklet_paper(ws: Workspace, game: Game, given: str | None) -> str:
     """The paper the rulebook's booklet is printed on, as the home sheets' is chosen: ``given``
     (--paper, or --printer's profile), else game.yaml's ``printer:`` profile's paper, else its
-    ``paper:``; Letter gives the Letter booklet, every other paper (A4, A3) the A4 one."""
+    ``paper:``; a US paper (Letter, Legal, Tabloid) gives the Letter booklet, every other (A4,
+    A3) the A4 one."""
     profile = game_profile(ws, game) if given is None else None
     paper = given or (profile.paper if profile is not None else None) or game.options.get("paper")
-    return "letter" if paper == "letter" else "a4"
+    return booklet_paper_for(paper)
 
 
 MAX_PAGES = 50_000  # pages of every file of a game together (a 10,000-copy two-sided deck's shop files: 21,000)

@@ -11,8 +11,10 @@ and a hash anyone can compute again proves nothing: an entry this machine did no
 elsewhere, from the designer's other machine, from a pnpgen before entries were sealed, or under
 an earlier machine key) is still read — it may well be the designer's own history — but is known
 as such (``Version.here`` false): ``log`` and ``diff`` show it and say so in one line, and
-``reprint --since`` does not rely on it. The history is read only by these commands and by
-nothing a build prints: the PDFs never depend on it.
+``reprint --since`` does not rely on it. The history is read by these commands, and by a build
+only when the build cache's record of the last build is gone (``pnpgen clean`` removes the
+cache, keeps the history): its change report and reprint files then compare with the last
+version recorded here (``last_version``). The home sheets never depend on it.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from pnpgen import usercache
 from pnpgen.data.draftlines import DraftLines
 from pnpgen.data.i18n import LANGUAGE_CODE
 from pnpgen.data.textfile import decode as decode_text
-from pnpgen.engine.changes import in_deck_order, matched, numbered_name, renamed
+from pnpgen.engine.changes import in_deck_order, matched, numbered_name, rearranged_only, renamed
 from pnpgen.errors import InputError
 from pnpgen.messages import FALLBACK, msg
 from pnpgen.safetext import quoted
@@ -204,6 +206,13 @@ def _latest(out_root: Path, edition: str) -> Version | None:
         if (v := _version(out_root, edition, n)) is not None and (v.here or anyone):
             return v
     return None
+
+
+def last_version(out_root: Path, edition: str) -> Version | None:
+    """The version a build compares against when the build cache's record of the last build is
+    gone (``pnpgen clean`` keeps the history): the newest this machine recorded (``_latest``),
+    none through a link. Its decks are a change report's snapshot without sheets and pages."""
+    return _latest(out_root, edition) if _link(out_root, edition) is None else None
 
 
 def since_hint(out_root: Path, edition: str, lang: str) -> str:
@@ -437,8 +446,11 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
                                                              or (label in backs and not entry["back_changed"]))]
         # every piece of both versions redrawn (a font size of the layout): one line, not one a piece
         entry["every_face_changed"] = len(entry["faces"]) > 1 and len(entry["faces"]) == len(sides)
+        # the same copies in another order (pieces moved in the deck file): the build says "order
+        # changed; nothing to reprint", and so does the changelog (engine/changes.py)
+        entry["order_changed"] = rearranged_only(old, new)
         if any(entry.get(k) for k in ("added", "removed", "counts", "fields", "faces", "back_changed", "size",
-                                      "renamed_from")) \
+                                      "renamed_from", "order_changed")) \
                 or old["count"] != new["count"]:
             decks[deck_id] = entry
     ra, rb = a.body.get("rulebook", {}), b.body.get("rulebook", {})
@@ -484,7 +496,8 @@ def markdown(d: dict[str, Any]) -> str:
                         *(say("added", piece=_md(p["piece"]), count=p["count"]) for p in e["added"]),
                         *(say("removed", piece=_md(p["piece"]), count=p["count"]) for p in e["removed"]),
                         *([say("every_face", n=len(e["faces"]))] if e.get("every_face_changed") else
-                          (say("face", piece=_md(name)) for name in e["faces"]))],
+                          (say("face", piece=_md(name)) for name in e["faces"])),
+                        *([say("order")] if e.get("order_changed") else [])],
                        _md(deck_id), lang)
         out.append("")
     book = d["rulebook"]

@@ -165,7 +165,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             files=files, placeholders=len(deck.placeholders),
             pieces={f"{p.index}:{p.label}": [p.count, df.digests[p.index]] for p in deck.pieces},
         ))
-    bom = bill_of_materials(game, records, sheet.paper)
+    bom = bill_of_materials(game, records, sheet.paper, rulebook=options.rulebook)
     bookmarks.append((len(everything), msg("all.bookmark.bom", game.lang)))
     for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm, game.lang):
         everything.append(Page(sheet.paper_mm, list(ops)))

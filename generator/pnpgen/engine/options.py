@@ -32,6 +32,10 @@ class BuildOptions:
     # the sheet's paper and duplex above are what the build uses, unless game.yaml's paper: replaces
     # a paper not given: so what was given is part of the fingerprint (--paper a4 ≠ no --paper)
     asked: tuple[str | None, str | None] = field(default=(None, None), compare=False)
+    # Whether this build makes the rulebook (False: --no-rulebook): the bill of materials lists
+    # the booklet only then. Not in the repr: the faces do not depend on it, and the fingerprint
+    # of what a build makes holds the rulebook's options already (engine/fresh.py).
+    rulebook: bool = field(default=True, compare=False, repr=False)
 
     @property
     def bleed_mm(self) -> float:

@@ -134,10 +134,15 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
                             faces_ready=book.start if book is not None else None)
         # what the sheets alone decide, worked out while the rulebook's process may still be setting the book
         now = snapshot(result)
-        changes, reprint = change_report(before.report if before else None, now)
+        last, since = _last_report(before, out_root, ed)
+        changes, reprint = change_report(last, now)
+        if since is not None and changes:
+            changes.insert(0, f"compared with {since.name} in the history (the last build's record was removed: "
+                              "pnpgen clean)")
         # the copies new or changed since the last good build (none: no file)
-        reprint_out = reprint_files(result, options, before.report,
-                                    hint=history.since_hint(out_root, ed, result.game.lang)) if before is not None else {}
+        reprint_out = reprint_files(result, options, last, hint=history.since_hint(out_root, ed, result.game.lang),
+                                    since=f"{since.name} ({since.body['time']})" if since is not None else "",
+                                    ) if last is not None else {}
         version, pruned = history.record(out_root, ed, game, now)  # a version, if content changed
         # the faces, the art and the pictures stay in the worker: only bytes and records come back; let
         # go of here, before the caches' JSON is made (10,000 text cards: some 300 MB less at the peak);
@@ -161,15 +166,18 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
     finally:
         if book is not None:
             book.close()
+    reprints_kept = _reprint_kept(before, reprint_out, out_dir, cache)  # no piece changed: they stay, maybe not printed yet
+    if "reprint.pdf" in reprints_kept and any(r["why"] == ["sheets changed"] for r in reprint.values()):
+        changes.append(RELAID)  # (the sheets laid out anew, no piece changed: another paper, printer or layout)
     result.manifest["changes"] = changes
     result.manifest["reprint"] = reprint
-    if before is not None:
+    if reprint_out:
         result.files.update(reprint_out)
         result.manifest["files"] += sorted(reprint_out)
     kept = _rulebook_kept(before, rulebook is not None)
     if kept:  # left out on purpose (--no-rulebook): the last rulebook stays, and the manifest says so
         result.manifest["rulebook"] = {"kept": sorted(kept)}
-    kept |= _reprint_kept(before, reprint_out, out_dir, cache)  # no piece changed: they stay, maybe not printed yet
+    kept |= reprints_kept
     if kept:
         result.manifest["files"] = sorted(set(result.manifest["files"]) | set(kept))
     manifest = workspace_relative(result.manifest, ws.root)  # the same bytes in any folder
@@ -187,6 +195,25 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
     files.update(version)
     gone += pruned
     return GameOutcome(slug, out_dir, False, result, changes), files, gone
+
+
+# said when a kept reprint.pdf is laid out as the sheets were: its copies are still the ones to
+# print, so it stays (see _reprint_kept), and the designer is told how to have them on the new sheets
+RELAID = ("reprint.pdf kept as it was laid out before the sheets changed (paper, printer or layout; no piece "
+          "changed): pnpgen reprint --since VERSION lays its copies out as the sheets are now")
+
+
+def _last_report(before: GameState | None, out_root: Path,
+                 ed: str) -> tuple[dict[str, Any] | None, history.Version | None]:
+    """What the change report and the reprint files compare with, and the history version it is
+    (None for the last build's own record): the build cache's record, else (after ``pnpgen
+    clean``, which keeps the history) the last version recorded, which holds the pieces but not the sheets."""
+    if before is not None:
+        return before.report, None
+    version = history.last_version(out_root, ed)
+    if version is None or not all("pairs" in deck for deck in version.body["decks"].values()):
+        return None, None  # (a version recorded before versions held the copies printed: every copy would look new)
+    return version.body["decks"], version
 
 
 def _rulebook_kept(before: GameState | None, typeset: bool) -> dict[str, str]:

@@ -23,8 +23,10 @@ A5 = (148.0, 210.0)
 A4_LANDSCAPE = (297.0, 210.0)
 LETTER_LANDSCAPE = (279.4, 215.9)
 # The booklet's sheet for the build's paper: two A5 pages fill A4 landscape; on US Letter they are
-# set at 94 % (Letter is 17.6 mm narrower than two A5 pages); A3 paper gets the A4 booklet.
-BOOKLET_SHEETS = {"a4": A4_LANDSCAPE, "a3": A4_LANDSCAPE, "letter": LETTER_LANDSCAPE}
+# set at 94 % (Letter is 17.6 mm narrower than two A5 pages); A3 paper gets the A4 booklet, Legal
+# and Tabloid the Letter one (data/formats.py booklet_paper_for).
+BOOKLET_SHEETS = {"a4": A4_LANDSCAPE, "a3": A4_LANDSCAPE, "letter": LETTER_LANDSCAPE, "legal": LETTER_LANDSCAPE,
+                  "tabloid": LETTER_LANDSCAPE, "ledger": LETTER_LANDSCAPE}
 
 
 @dataclass(frozen=True)

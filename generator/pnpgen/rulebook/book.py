@@ -546,7 +546,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
                          expected="diagrams of at most 30 lines; names and words short enough to wrap") from None
     warnings += [_unplaced(game, spec, builder.anchors) for spec in settings.figures if spec not in builder.figures_placed]
     sheet_mm = booklets.BOOKLET_SHEETS[paper]
-    sheet_name = "Letter" if paper == "letter" else "A4"
+    sheet_name = "Letter" if sheet_mm == booklets.LETTER_LANDSCAPE else "A4"
     sides = booklets.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True, sheet_mm=sheet_mm)
     a4 = impose_pdf(a5, sides, sheet_mm=sheet_mm,
                     marks=slug.overlays(sides, fonts.gothic, lang, binding, sheet_mm, sheet_name)) if booklet else b""
