@@ -16,7 +16,7 @@ from PIL import Image
 from conftest import DECK_YAML, FRONT, REPO, make_workspace, run
 from homeprint.test_printer import placements
 from pdfprobe import glyphs, reader, texts
-from pnpgen.data import layouts
+from pnpgen.data import layouts, sheetlayouts
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import Located
 from pnpgen.engine.scaffold import trim_of
@@ -352,3 +352,25 @@ def test_a_preset_of_formats_alone_takes_the_defaults_the_docs_give(tmp_path):
         else:
             number = float(re.match(r"[0-9.]+", said).group())
             assert value in (pytest.approx(number), pytest.approx(number / 100)), (key, said, value)
+
+
+def test_the_sheet_layout_listing_gives_each_keys_default():
+    """docs/data-format.md's sheets/my-stock.yaml says each key's default (a grid's left, top,
+    cols, rows, gap, rotation and the paper's were nowhere, width and height never said required)."""
+    text = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+    block = re.search(r"^```yaml\n(# sheets/my-stock\.yaml.*?)^```", text, re.S | re.M).group(1)
+    top, _, grid = block.partition("\ngrid:")
+    parts = ((top, {k: sheetlayouts.OPTIONS[k] for k in ("paper", "marks", "tolerance")}),
+             (grid.partition("# slots:")[0], sheetlayouts.GRID_OPTIONS))
+    for part, options in parts:
+        comments = dict(re.findall(r"^\s*(\w+): [^#\n]*#(.*)$", part, re.M))
+        for key, opt in options.items():
+            comment = comments[key]
+            if opt.default is None:
+                assert "(required)" in comment, (key, comment)
+                continue
+            said = re.search(r"default (\w[\w.]*)", comment)
+            assert said, (key, comment)
+            default = opt.default[0] if isinstance(opt.default, tuple) else opt.default
+            shown = f"{default:g}" if isinstance(default, float) else str(default).lower()
+            assert said.group(1) == shown, (key, said.group(1), opt.default)
