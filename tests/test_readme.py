@@ -168,3 +168,5 @@ def test_the_values_the_command_line_shows_are_the_defaults():
     assert compared >= 5
     jobs = next(a for a in commands["build"]._actions if "--jobs" in a.option_strings)
     assert "at most 8" in jobs.help and "(default: the number of cores, at most 8)" in README
+    verbose = next(a for a in commands["rulebook"]._actions if "-v" in a.option_strings)
+    assert "-v says how the draft was read and set" in section and "rulebook: how the draft was read" in verbose.help

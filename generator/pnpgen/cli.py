@@ -327,7 +327,7 @@ def _talk_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
                    help="print only warnings and errors (check: only problems and warnings)")
     p.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
-                   help="build, watch: say each step, document by document")
+                   help="build, watch: say each step, document by document; rulebook: how the draft was read and set")
 
 
 def _rulebook_options(p: argparse.ArgumentParser) -> None:
