@@ -16,9 +16,11 @@ from PIL import Image
 from conftest import DECK_YAML, FRONT, REPO, make_workspace, run
 from homeprint.test_printer import placements
 from pdfprobe import glyphs, reader, texts
-from pnpgen.data import layouts
+from pnpgen.data import layouts, sheetlayouts
+from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import Located
 from pnpgen.engine.scaffold import trim_of
+from pnpgen.exports.presets import load_preset
 
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 HOME = (REPO / "docs" / "home-printing.md").read_text(encoding="utf-8")
@@ -319,3 +321,56 @@ def test_the_full_bleed_picture_size_the_docs_give_is_enough(tmp_path, capsys):
     images = {im["file"]: im for im in json.loads((root / "build" / "test" / "manifest.json").read_text())["images"]}
     assert (images["art/enough.png"]["dpi"], images["art/enough.png"]["enough"]) == (300, True)
     assert (images["art/short.png"]["dpi"], images["art/short.png"]["enough"]) == (299.6, False)
+
+
+def test_a_preset_of_formats_alone_takes_the_defaults_the_docs_give(tmp_path):
+    """docs/exports.md's preset example gives each key's default in its comment (backs: each,
+    quantity: csv, marks: none … were told nowhere); a preset of formats: alone loads with them."""
+    text = (REPO / "docs" / "exports.md").read_text(encoding="utf-8")
+    block = re.search(r"^```yaml\n(name: My print shop.*?)^```", text, re.S | re.M).group(1)
+    told = {m.group(1): m.group(2) for m in re.finditer(r"^(\w+): .*#.*\bdefault:? ([^;), ]+)", block, re.M)}
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "presets").mkdir()
+    (ws / "presets" / "mine.yaml").write_text("formats:\n  poker: {trim: [63mm, 88mm], bleed: 3mm}\n")
+    preset = load_preset(Workspace(ws), "test", "mine")
+    loaded = {
+        "dpi": preset.dpi, "colour": preset.colour, "ink_limit": preset.ink_limit, "files": preset.files,
+        "quantity": preset.quantity, "backs": preset.backs, "page_order": preset.page_order, "marks": preset.marks,
+        "page_multiple": preset.page_multiple, "pdfx": preset.pdfx, "outline_text": preset.outline_text,
+        "cut_line": preset.cut_line, "overprint_black": preset.overprint_black, "min_line": preset.min_line_mm,
+        "min_mixed_line": preset.min_mixed_line_mm, "min_mixed_text": preset.min_mixed_text_pt,
+        "mixed_inks": preset.mixed_inks, "black_text_max": preset.black.text_pt,
+        "grey_text_k": preset.black.grey_k, "black_hue": preset.black.hue,
+    }
+    words = {"none": None, "true": True, "false": False}
+    for key, value in loaded.items():
+        assert key in told, f"docs/exports.md: the preset's {key}: gives no default"
+        said = told[key]
+        expected = words.get(said, said) if said in words and key not in ("marks", "pdfx") else said
+        if isinstance(value, bool) or value is None or isinstance(value, str):
+            assert value == expected, (key, said, value)
+        else:
+            number = float(re.match(r"[0-9.]+", said).group())
+            assert value in (pytest.approx(number), pytest.approx(number / 100)), (key, said, value)
+
+
+def test_the_sheet_layout_listing_gives_each_keys_default():
+    """docs/data-format.md's sheets/my-stock.yaml says each key's default (a grid's left, top,
+    cols, rows, gap, rotation and the paper's were nowhere, width and height never said required)."""
+    text = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+    block = re.search(r"^```yaml\n(# sheets/my-stock\.yaml.*?)^```", text, re.S | re.M).group(1)
+    top, _, grid = block.partition("\ngrid:")
+    parts = ((top, {k: sheetlayouts.OPTIONS[k] for k in ("paper", "marks", "tolerance")}),
+             (grid.partition("# slots:")[0], sheetlayouts.GRID_OPTIONS))
+    for part, options in parts:
+        comments = dict(re.findall(r"^\s*(\w+): [^#\n]*#(.*)$", part, re.M))
+        for key, opt in options.items():
+            comment = comments[key]
+            if opt.default is None:
+                assert "(required)" in comment, (key, comment)
+                continue
+            said = re.search(r"default (\w[\w.]*)", comment)
+            assert said, (key, comment)
+            default = opt.default[0] if isinstance(opt.default, tuple) else opt.default
+            shown = f"{default:g}" if isinstance(default, float) else str(default).lower()
+            assert said.group(1) == shown, (key, said.group(1), opt.default)

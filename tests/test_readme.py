@@ -139,3 +139,34 @@ def test_every_command_line_in_the_docs_names_options_pnpgen_has():
                     assert after.lower().rstrip(".,;:)") in choices, f"{page.name}: {line}: {after}"
                 shown += 1
     assert shown > 50
+
+
+def test_the_values_the_command_line_shows_are_the_defaults():
+    """A `[--option VALUE]` in the Command line section shows the option's default (check's
+    --min-dpi was shown as 350 against build's 300, its default in both), but where there is
+    none (--creep 0, --sleeve: an example), and --jobs's default is told as it is."""
+    section = _section("## Command line")
+    commands = _parsers()[1]
+    command, compared = None, 0
+    for line in section.splitlines():
+        starts = re.match(r"pnpgen (?:\[[^\]]*\] )?([a-z-]+)", line)
+        if starts and starts.group(1) in commands:
+            command = starts.group(1)
+        if command is None:
+            continue
+        options = {o: a for a in commands[command]._actions for o in a.option_strings}
+        for option, value in re.findall(r"\[(--[a-z-]+) ([0-9][^\]|…,]*)\]", line):
+            action = options[option]
+            default = action.default
+            if default is None:  # the default is given in the help: "(default 300)"
+                told = re.search(r"default (\d[\w.]*)|e\.g\. (\S+) \(the default", action.help or "")
+                default = action.type(told.group(1) or told.group(2)) if told else None
+            if not default:
+                continue
+            assert action.type(value) == default, f"pnpgen {command} {option} {value}: the default is {default}"
+            compared += 1
+    assert compared >= 5
+    jobs = next(a for a in commands["build"]._actions if "--jobs" in a.option_strings)
+    assert "at most 8" in jobs.help and "(default: the number of cores, at most 8)" in README
+    verbose = next(a for a in commands["rulebook"]._actions if "-v" in a.option_strings)
+    assert "-v says how the draft was read and set" in section and "rulebook: how the draft was read" in verbose.help

@@ -286,7 +286,7 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--min-dpi", type=validate.option(validate.min_dpi_option), default=None,
                    help=f"warn about art printed below this resolution (default {MIN_DPI:g})")
     p.add_argument("--jobs", type=_jobs, default=min(os.cpu_count() or 1, 8),
-                   help="worker processes (default: the number of cores)")
+                   help="worker processes (default: the number of cores, at most 8)")
     _rulebook_options(p)
 
 
@@ -327,7 +327,7 @@ def _talk_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
                    help="print only warnings and errors (check: only problems and warnings)")
     p.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
-                   help="build, watch: say each step, document by document")
+                   help="build, watch: say each step, document by document; rulebook: how the draft was read and set")
 
 
 def _rulebook_options(p: argparse.ArgumentParser) -> None:

@@ -12,7 +12,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
 
-from conftest import DECK_YAML, make_workspace, run
+from conftest import DECK_YAML, REPO, make_workspace, run
 from pdfprobe import texts
 from pnpgen.units import MM_PER_PT
 
@@ -317,3 +317,20 @@ def test_a_back_offset_written_with_a_unit_is_that_length(tmp_path, two_builds, 
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "inkjet", "--out", str(tmp_path / "o")) == 0
     assert json.loads((tmp_path / "o" / "test" / "manifest.json").read_text(encoding="utf-8"))[
         "printer"]["back_offset_mm"] == mm
+
+
+def test_the_users_own_profiles_are_read_from_xdg_config_home(tmp_path, monkeypatch):
+    """docs/home-printing.md: the user's printers.yaml is $XDG_CONFIG_HOME/pnpgen/ when that is
+    set (it said ~/.config/pnpgen/ alone, where such a user's file is never read)."""
+    docs = (REPO / "docs" / "home-printing.md").read_text(encoding="utf-8")
+    assert "$XDG_CONFIG_HOME/pnpgen/printers.yaml" in docs
+    ws = make_workspace(tmp_path / "ws")
+    own = tmp_path / "config" / "pnpgen" / "printers.yaml"
+    own.parent.mkdir(parents=True)
+    own.write_text("mine: {paper: a4, duplex: long, back_offset_mm: [0.5, 0]}\n", encoding="utf-8")
+    (tmp_path / "home" / ".config" / "pnpgen").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--printer", "mine") == 0
+    manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["printer"]["name"] == "mine" and manifest["printer"]["back_offset_mm"] == [0.5, 0]
