@@ -28,3 +28,26 @@ def test_an_english_new_game_says_the_inch_shops_poker_size_and_uncommented_it_e
     assert fronts and all(Image.open(p).size == (825, 1125) for p in fronts)  # TGC's poker, not scaled to fit
     assert "--fit" not in capsys.readouterr().err
     assert run(folder, "build", "--game", "party", "--jobs", "1") == 0  # it builds as before
+
+
+def test_an_inch_shop_taking_none_of_the_poker_decks_names_the_size_and_each_deck_file(tmp_path, capsys):
+    """Three card-poker decks (63×88 mm) sent to The Game Crafter: the line said '--fit scale'
+    and dropped what one deck alone is told — the shop's size and the deck file to write it in."""
+    folder = tmp_path / "party"
+    folder.mkdir()
+    assert run(folder, "new", "party", "--lang", "en", "--kind", "cards", "--kind", "tokens") == 0
+    decks = folder / "data" / "party" / "decks"
+    cards = (decks / "cards.yaml").read_text(encoding="utf-8")
+    (decks / "dares.yaml").write_text(cards.replace("name: Cards", "name: Dares"), encoding="utf-8")
+    capsys.readouterr()
+    assert run(folder, "export", "--game", "party", "--preset", "thegamecrafter") == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1, err
+    assert ("(any size, RGB); or, with no --fit, the shop's size in the deck files: size: [2.5in, 3.5in] in "
+            "data/party/decks/cards.yaml, data/party/decks/dares.yaml)\n") in err, err
+    assert not (folder / "build" / "party" / "thegamecrafter").exists()
+    # one deck given the size: it is exported, and the other's warning names the size and its file
+    (decks / "cards.yaml").write_text(cards.replace("# size: [2.5in, 3.5in]", "size: [2.5in, 3.5in]"), encoding="utf-8")
+    assert run(folder, "export", "--game", "party", "--preset", "thegamecrafter") == 0
+    left = [line for line in capsys.readouterr().err.splitlines() if "left out: deck 'dares'" in line]
+    assert len(left) == 1 and left[0].endswith("; or, with no --fit, size: [2.5in, 3.5in] in data/party/decks/dares.yaml")
