@@ -91,6 +91,11 @@ CASES = {
                              "reads '#winning' as a comment", 'effect: "Name 3 things #winning"'),
     "number after a name": ("  - name: Prompt #1\n", "cards.yaml:10:18: pieces.1.name: ",
                             "so the text stops at 'Prompt'", 'name: "Prompt #1", or a space after the'),
+    # an English text starting with an apostrophe: YAML opens a single quote there
+    "apostrophe at the start": ("  - name: 魚\n    effect: 'Tis the season\n", "cards.yaml:11:13: ",
+                                "the quote opened here is never closed",
+                                "a text starting with an apostrophe goes in quotes of the other kind: "
+                                "effect: \"'Tis the season\""),
     # in a {…} piece the comment eats its '}': PyYAML named the next line, "expected the node
     # content, but found '-'" (a designer's `mood: #777777`, though the docs said an error says so)
     "hex colour unquoted in a flow piece": ("  - {name: 魚, effect: #777777, count: 3}\n  - {name: 鳥}\n",
