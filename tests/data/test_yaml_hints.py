@@ -85,6 +85,17 @@ CASES = {
                             "reads '#d0584a' as a comment", 'effect: "#d0584a"'),
     "short hex colour unquoted, spaces after": ("  - name: 魚\n    effect: #fff   \n", "cards.yaml:11:13: ",
                                                 "reads '#fff' as a comment", 'effect: "#fff"'),
+    # valid YAML that cuts a text short: a hashtag or a number after ' #' (an English party game's
+    # "Name 3 things #winning" printed "Name 3 things", and check said nothing)
+    "hashtag after a text": ("  - name: 魚\n    effect: Name 3 things #winning\n", "cards.yaml:11:27: pieces.1.effect: ",
+                             "reads '#winning' as a comment", 'effect: "Name 3 things #winning"'),
+    "number after a name": ("  - name: Prompt #1\n", "cards.yaml:10:18: pieces.1.name: ",
+                            "so the text stops at 'Prompt'", 'name: "Prompt #1", or a space after the'),
+    # an English text starting with an apostrophe: YAML opens a single quote there
+    "apostrophe at the start": ("  - name: 魚\n    effect: 'Tis the season\n", "cards.yaml:11:13: ",
+                                "the quote opened here is never closed",
+                                "a text starting with an apostrophe goes in quotes of the other kind: "
+                                "effect: \"'Tis the season\""),
     # in a {…} piece the comment eats its '}': PyYAML named the next line, "expected the node
     # content, but found '-'" (a designer's `mood: #777777`, though the docs said an error says so)
     "hex colour unquoted in a flow piece": ("  - {name: 魚, effect: #777777, count: 3}\n  - {name: 鳥}\n",
@@ -107,7 +118,7 @@ CASES = {
 def test_a_comment_after_an_empty_value_is_still_a_comment(tmp_path, capsys):
     """Only a hex colour alone after the key is taken for a lost value: a note is a note."""
     ws = make_workspace(tmp_path / "ws", deck=FIELDS + "  - name: 魚\n    effect:   # 未定: 後で書く\n"
-                        "  - name: 鳥   # #fff の札\n")
+                        "  - name: 鳥   # #fff の札\n  - name: 亀  #\n  - name: 鶴 ## 後で\n")
     assert run(ws, "check", "--game", "test") == 0, capsys.readouterr().err
 
 

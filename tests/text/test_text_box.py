@@ -105,6 +105,18 @@ def test_missing_glyph_is_an_error_naming_the_code_point():
         textbox(ctx, FieldText("切り札は🂡です", "effect"), 0, 0, 40, 20)
     msg = str(e.value)
     assert "U+1F0A1" in msg and "deck 'epic' piece 3 (祝福)" in msg and "'effect'" in msg
+    assert "emoji" not in msg  # a playing card, not an emoji
+
+
+def test_missing_emoji_says_where_a_designer_gets_one():
+    """trial19: a party game's prompts with 😀 stopped at 'a font that has it in fallback_fonts',
+    and pnpgen ships no font with emoji: the error says what kind of font and how to name it."""
+    ctx = make_ctx()
+    with pytest.raises(InputError) as e:
+        textbox(ctx, FieldText("Best thing about jazz? 😀", "effect"), 0, 0, 40, 20)
+    msg = str(e.value)
+    assert "U+1F600" in msg and "pnpgen's own fonts have no emoji" in msg, msg
+    assert "in fonts/, e.g. DejaVuSans.ttf" in msg and "fallback_fonts: [DejaVuSans]" in msg, msg
 
 
 def _make_font(path: Path, chars: str) -> None:

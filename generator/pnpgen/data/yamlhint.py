@@ -200,6 +200,19 @@ def _document_end(lines: list[str], row: int) -> int | None:
                 None)
 
 
+_KEY_BEFORE = re.compile(r"^\s*(?:-\s+)?(?P<key>[^\s:#'\"{}\[\],][^:#{}\[\],]*?)\s*:\s*$")
+
+
+def _apostrophe(line: str, column: int) -> str:
+    """An English text that starts with an apostrophe ('Tis, '90s), which YAML takes for a
+    single quote never closed: the text to write, in double quotes."""
+    text = line[column:].rstrip()
+    key = _KEY_BEFORE.match(line[:column])
+    if not text.startswith("'") or len(text) < 2 or not text[1].isalnum() or key is None:
+        return ""
+    return f"; a text starting with an apostrophe goes in quotes of the other kind: {key.group('key')}: {quoted(text)}"
+
+
 def explain(text: str, e: yaml.MarkedYAMLError) -> Hint:
     """What is wrong, where, and what to write instead, for a YAML syntax error in ``text``."""
     lines = text.split("\n")
@@ -228,7 +241,7 @@ def explain(text: str, e: yaml.MarkedYAMLError) -> Hint:
                     "'key: value'; a text running over several lines goes in quotes")
     if "end of stream" in problem and e.context and "quoted scalar" in e.context and ctx is not None:
         return Hint("YAML syntax error: the quote opened here is never closed", ctx.line + 1, ctx.column + 1, None,
-                    "the same quote mark at the end of the text")
+                    "the same quote mark at the end of the text" + _apostrophe(lines[ctx.line], ctx.column))
     opened = _unclosed(lines, row, col)
     commented = _comment_hint(lines[opened[0]], opened[0] + 1) if opened is not None else None
     if commented is not None:

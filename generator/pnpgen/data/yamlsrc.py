@@ -340,6 +340,9 @@ class _Expansion:
 
 # an empty value whose line goes on with a hex colour, unquoted: a comment to YAML
 HIDDEN_COLOUR = re.compile(r"[ \t]*(#(?:[0-9A-Fa-f]{8}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3}))[ \t]*$")
+# a text whose line goes on with a '#' word, no space after the '#' (#winning, #1): text to the
+# designer, a comment to YAML (a comment of their own is '# note')
+HIDDEN_WORD = re.compile(r"[ \t]+(#[^\s#][^\n]*?)[ \t]*$")
 
 
 class _Builder:
@@ -392,6 +395,8 @@ class _Builder:
         if value is None and not node.value and self.lines:
             self.hidden_colour(node, keypath)
         if isinstance(value, str):
+            if not node.style and self.lines:
+                self.hidden_word(node, keypath, value)
             bad = control_char(value)
             if bad is not None:  # written as an escape ("\e", "\x1b", "\u202e") or raw (a bidi override)
                 raise _error(self.doc, node, f"{bad} in the text",
@@ -411,6 +416,21 @@ class _Builder:
                          path=self.doc.path, line=mark.line + 1, column=hidden.start(1) + 1,
                          key=keyname(keypath, self.doc.lists),
                          expected=f"the colour in quotes: {key}{quoted(hidden.group(1))}")
+
+    def hidden_word(self, node: yaml.Node, keypath: Path_, value: str) -> None:
+        """``title: Prompt #1``, ``text: Name 3 things #winning`` unquoted: YAML reads `` #`` as the
+        start of a comment, so the card would print without the rest, silently."""
+        mark = node.end_mark
+        line = self.lines[mark.line] if mark.line < len(self.lines) else ""
+        hidden = HIDDEN_WORD.match(line, mark.column)
+        if hidden is None:
+            return
+        key = f"{keypath[-1]}: " if keypath and isinstance(keypath[-1], str) else "- "
+        raise InputError(f"YAML reads '{hidden.group(1)}' as a comment (a ' #' starts one), so the text stops at "
+                         f"{value!r}", path=self.doc.path, line=mark.line + 1, column=hidden.start(1) + 1,
+                         key=keyname(keypath, self.doc.lists),
+                         expected=f"the whole text in quotes: {key}{quoted(value + ' ' + hidden.group(1))}, or a "
+                         "space after the '#' for a comment of your own: '# note'")
 
     def mapping(self, node: yaml.MappingNode, keypath: Path_) -> dict:
         own = sum(1 for k, _ in node.value if k.tag != MERGE)

@@ -160,7 +160,12 @@ DECK_YAML = """\
 # Or write the layout out as templates to edit: pnpgen layout export {layout}
 name: {name}
 layout: {layout}
-{pieces}"""
+{size_hint}{pieces}"""
+
+# An English card deck's line for the inch shops: card-poker is 63×88 mm, a size The Game Crafter,
+# MakePlayingCards and DriveThruCards do not print (docs/data-format.md, named formats).
+US_POKER_EN = ("# size: [2.5in, 3.5in]        # uncomment for The Game Crafter, MakePlayingCards, DriveThruCards: "
+               "their poker card (card-poker alone is 63×88 mm)\n")
 
 
 def _quoted(text: str) -> str:
@@ -248,8 +253,9 @@ def new(args: argparse.Namespace) -> int:
     }
     for kind in kinds:
         pieces = kind.pieces.replace("{title}", _quoted(title)).replace("{slug}", slug)
+        size_hint = US_POKER_EN if english and kind.layout == "card-poker" else ""
         files[folder / "decks" / f"{kind.deck}.yaml"] = DECK_YAML.format(name=kind.name, layout=kind.layout,
-                                                                          pieces=pieces)
+                                                                          size_hint=size_hint, pieces=pieces)
     ignore = ws.root / ".gitignore"
     if made and not (ignore.exists() or ignore.is_symlink()):  # a new workspace: its output is never committed
         files[ignore] = "build/\n"

@@ -26,7 +26,7 @@ from pnpgen.data.load import check_bleed, deck_ids_in, load_game
 from pnpgen.data.model import Deck, Game, open_value_said, placeholder_word
 from pnpgen.data.names import NAME_MAX, check_preset_folder
 from pnpgen.data.workspace import Workspace, workspace_relative
-from pnpgen.errors import InputError, suggest
+from pnpgen.errors import InputError, place, suggest
 from pnpgen.exports import contact, shop, tts
 from pnpgen.exports.book import shop_rulebook
 from pnpgen.exports.faces import EarlierImages, PageStyle, PngFiles, unique_faces
@@ -60,7 +60,9 @@ class LeftOut:
 
     @property
     def warning(self) -> str:
-        return f"left out: {self.why}; {self.takes_it}"
+        e = self.error
+        resize = f"; or, with no --fit, {e.resize} in {place(e.path, e.line, e.column)}" if e.resize and e.path else ""
+        return f"left out: {self.why}; {self.takes_it}{resize}"
 
 
 @dataclass
@@ -418,7 +420,16 @@ def _takes_all(preset: Preset, left_out: list[LeftOut]) -> str:
             refits.setdefault(o.takers[0], []).append(o.deck.id)
     own = "".join(f"{way} {' '.join('--deck ' + shlex.quote(d) for d in ids)} (takes {', '.join(map(repr, ids))}); "
                   for way, ids in refits.items())
-    return own + "for every deck: " + ", ".join(common) + ", or pnpgen build's shop/ files (any size, RGB)"
+    resized = [o.error for o in left_out if o.error.resize]
+    if resized:  # the shop's own size, written once in each deck file, prints them with no --fit
+        sizes = sorted({e.resize for e in resized})
+        where = ", ".join(place(e.path, e.line, e.column) + ("" if len(sizes) == 1 else f" ({e.resize})")
+                          for e in resized if e.path is not None)
+        resize = f"; or, with no --fit, the shop's size in the deck file{'s' if len(resized) > 1 else ''}: " \
+                 f"{sizes[0] if len(sizes) == 1 else 'size:'} in {where}"
+    else:
+        resize = ""
+    return own + "for every deck: " + ", ".join(common) + ", or pnpgen build's shop/ files (any size, RGB)" + resize
 
 
 def _takes_it(ws: Workspace, game: Game, preset: Preset, deck: Deck, fit: str | None,

@@ -357,9 +357,13 @@ def _format(doc: Located, name: str, spec, dpi: int) -> Format:
     return Format(str(name), trim, bleed, safe, pixels)
 
 
+@dataclass
 class NotTaken(InputError):
     """A deck the preset has no format for (and ``--fit`` cannot adapt): the export leaves it out
-    unless the designer named it with ``--deck``."""
+    unless the designer named it with ``--deck``. ``resize``: the ``size:`` that prints it at the
+    shop's nearest format as it is, when ``--fit`` would take it too ("" otherwise)."""
+
+    resize: str = ""
 
 
 def fit_deck(preset: Preset, deck: Deck, fit: str | None) -> Fitted:
@@ -400,11 +404,12 @@ def fit_deck(preset: Preset, deck: Deck, fit: str | None) -> Fitted:
         if works:
             at = deck.size_where or Where(deck.source)
             fw, fh = trims[nearest.name]
+            resize = f"size: {_written_size(*((fh, fw) if turned else (fw, fh)))}"
             raise NotTaken(
                 f"deck {deck.id!r} is {w:g}×{h:g} mm; {preset.name} has no format of that size, the nearest is "
                 f"{nearest.describe()}", path=at.path, line=at.line, column=at.column, key="size",
-                expected=f"size: {_written_size(*((fh, fw) if turned else (fw, fh)))} in the deck file for its "
-                f"{nearest.name} (or a size of one of {sizes}), or --fit {'|'.join(works)} to adapt it")
+                expected=f"{resize} in the deck file for its {nearest.name} (or a size of one of {sizes}), or "
+                f"--fit {'|'.join(works)} to adapt it", resize=resize)
         raise NotTaken(
             f"deck {deck.id!r} is {w:g}×{h:g} mm, not a card {preset.name} prints: its nearest format, "
             f"{nearest.describe()}, is {min(m for _, m in adapted.values()):.2f} mm off a side, more than "

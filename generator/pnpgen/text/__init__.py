@@ -132,6 +132,20 @@ def _field_name(text: object) -> str:
     return getattr(text, "field", "") or ""
 
 
+# Emoji and pictographs (emoticons, transport, symbols and pictographs; miscellaneous symbols,
+# dingbats and technical symbols such as ⏱): none is in pnpgen's own fonts
+_EMOJI_BLOCKS = ((0x1F300, 0x1FAFF), (0x2300, 0x23FF), (0x2600, 0x27BF), (0x2B00, 0x2BFF), (0xFE00, 0xFE0F))
+
+
+def _emoji_way(ch: str) -> str:
+    """An emoji no font has: where a designer gets one, since pnpgen ships none."""
+    if not any(lo <= ord(ch) <= hi for lo, hi in _EMOJI_BLOCKS):
+        return ""
+    return ("; pnpgen's own fonts have no emoji: a TrueType font whose emoji are outlines (a colour emoji "
+            "font's pictures are not) in fonts/, e.g. DejaVuSans.ttf, which has 😀 and ❤, named in game.yaml: "
+            "fallback_fonts: [DejaVuSans]; or the emoji left out")
+
+
 def _describe(ctx: TextContext, text: object) -> str:
     name = _field_name(text)
     return f"{ctx.where}, field {name!r}" if name else ctx.where
@@ -221,7 +235,7 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
         raise ValueMistake(
             f"character U+{ord(ch):04X} {ch!r} is in no font ({', '.join(e.fonts)}) in {_describe(ctx, text)}",
             key=_field_name(text) or None,
-            expected="a character the font has, or a font that has it in game.yaml fallback_fonts",
+            expected="a character the font has, or a font that has it in game.yaml fallback_fonts" + _emoji_way(ch),
         ) from None
     except UnknownIcon as e:
         known = _icons.names(ctx.icon_dirs)

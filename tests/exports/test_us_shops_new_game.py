@@ -1,0 +1,53 @@
+"""An American designer's game from ``pnpgen new --lang en`` goes to the inch shops (trial19):
+its cards deck uses card-poker, 63×88 mm, which The Game Crafter, MakePlayingCards and
+DriveThruCards do not print, so the deck file it writes carries their size, commented out,
+and that line uncommented is all the export needs."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from conftest import run
+
+
+def test_an_english_new_game_says_the_inch_shops_poker_size_and_uncommented_it_exports(tmp_path, capsys):
+    folder = tmp_path / "party"
+    folder.mkdir()
+    assert run(folder, "new", "party", "--lang", "en", "--kind", "cards", "--kind", "tokens") == 0
+    decks = folder / "data" / "party" / "decks"
+    cards = (decks / "cards.yaml").read_text(encoding="utf-8")
+    assert "size: [2.5in, 3.5in]" not in (decks / "tokens.yaml").read_text(encoding="utf-8")  # cards only
+    capsys.readouterr()
+    # as written (63×88 mm), the shop takes none of the game's cards
+    assert run(folder, "export", "--game", "party", "--preset", "thegamecrafter", "--deck", "cards") == 2
+    assert "nearest is poker 63.5×88.9 mm" in capsys.readouterr().err
+    (decks / "cards.yaml").write_text(cards.replace("# size: [2.5in, 3.5in]", "size: [2.5in, 3.5in]"), encoding="utf-8")
+    assert run(folder, "export", "--game", "party", "--preset", "thegamecrafter", "--deck", "cards") == 0
+    out = folder / "build" / "party" / "thegamecrafter"
+    fronts = sorted(out.glob("cards-*-front.png"))
+    assert fronts and all(Image.open(p).size == (825, 1125) for p in fronts)  # TGC's poker, not scaled to fit
+    assert "--fit" not in capsys.readouterr().err
+    assert run(folder, "build", "--game", "party", "--jobs", "1") == 0  # it builds as before
+
+
+def test_an_inch_shop_taking_none_of_the_poker_decks_names_the_size_and_each_deck_file(tmp_path, capsys):
+    """Three card-poker decks (63×88 mm) sent to The Game Crafter: the line said '--fit scale'
+    and dropped what one deck alone is told — the shop's size and the deck file to write it in."""
+    folder = tmp_path / "party"
+    folder.mkdir()
+    assert run(folder, "new", "party", "--lang", "en", "--kind", "cards", "--kind", "tokens") == 0
+    decks = folder / "data" / "party" / "decks"
+    cards = (decks / "cards.yaml").read_text(encoding="utf-8")
+    (decks / "dares.yaml").write_text(cards.replace("name: Cards", "name: Dares"), encoding="utf-8")
+    capsys.readouterr()
+    assert run(folder, "export", "--game", "party", "--preset", "thegamecrafter") == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1, err
+    assert ("(any size, RGB); or, with no --fit, the shop's size in the deck files: size: [2.5in, 3.5in] in "
+            "data/party/decks/cards.yaml, data/party/decks/dares.yaml)\n") in err, err
+    assert not (folder / "build" / "party" / "thegamecrafter").exists()
+    # one deck given the size: it is exported, and the other's warning names the size and its file
+    (decks / "cards.yaml").write_text(cards.replace("# size: [2.5in, 3.5in]", "size: [2.5in, 3.5in]"), encoding="utf-8")
+    assert run(folder, "export", "--game", "party", "--preset", "thegamecrafter") == 0
+    left = [line for line in capsys.readouterr().err.splitlines() if "left out: deck 'dares'" in line]
+    assert len(left) == 1 and left[0].endswith("; or, with no --fit, size: [2.5in, 3.5in] in data/party/decks/dares.yaml")
