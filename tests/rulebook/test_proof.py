@@ -57,3 +57,20 @@ def test_an_english_term_is_matched_as_a_whole_word():
             "　Each Army scores.\n")
     [found] = bare_terms(parse(text, "ja"), text, "draft.txt", "en")
     assert found.file.startswith("draft.txt:6: 【Army】 ×1 (lines 4) and “Army” without 【】 ×1 (lines 6)")
+
+
+UNITS = ("■■　テスト　草案１\n\n■　コンポーネント\n◇師団駒（９６個）\n◇軍団駒（４４個）\n\n"
+         "■　ゲームの進行\n１：移動\n　師団駒は４ヘクス移動します。\n　軍団駒は２ヘクス移動します。\n"
+         "　旅団駒は使いません。\n")
+
+
+def test_two_pieces_named_one_character_apart_are_no_variant():
+    """A wargame's 師団駒 (division counters) and 軍団駒 (corps counters), two decks, were a
+    表記ゆれ note in proof.txt and the book's appendix; two other words so alike still are."""
+    from pnpgen.rulebook.parse import parse
+    from pnpgen.rulebook.proof import near_duplicates
+
+    doc = parse(UNITS, "ja")
+    pairs = {f.subject for f in near_duplicates(doc, UNITS, "draft.txt", "ja", ["師団駒", "軍団駒"])}
+    assert pairs == {("師団駒", "旅団駒"), ("軍団駒", "旅団駒")}, pairs
+    assert ("師団駒", "軍団駒") in [f.subject for f in near_duplicates(doc, UNITS, "draft.txt", "ja")]
