@@ -236,3 +236,41 @@ def test_an_extends_chain_past_the_limit_says_so(tmp_path, capsys):
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "c11") == 2
     err = capsys.readouterr().err
     assert "layouts deep" in err and "extends itself" not in err and err.count("\n") == 1, err
+
+
+def test_counters_gang_cut_with_no_bleed_abut_and_their_backs_land_behind(tmp_path):
+    """docs/home-printing.md, Counters: ½-inch counters on the grid each get their own bleed (a
+    gutter, two cuts a gap); with ``--bleed 0`` they abut, each cut line shared by two counters,
+    and each back lands behind its front when the sheet is flipped on the long edge."""
+    counters = _deck(DECK_YAML.replace("format: poker", "kind: token\nsize: [0.5in, 0.5in]"), 30)
+    ws = make_workspace(tmp_path / "ws", deck=counters)
+    for bleed, out in (("3mm", tmp_path / "gutter"), ("0", tmp_path / "gang")):
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "--bleed", bleed, "--out", str(out)) == 0
+    gutter = sorted({round(x0, 2) for x0, *_ in placements(tmp_path / "gutter" / "test" / "cards.pdf")[0]})
+    assert gutter[1] - gutter[0] == pytest.approx(12.7 + 6, abs=0.01)
+    fronts, backs = placements(tmp_path / "gang" / "test" / "cards.pdf")[:2]
+    assert {w for w, _ in _sizes(fronts)} == {12.7}  # (the test card's text runs out below: widths only)
+    lefts = sorted({round(x0, 2) for x0, *_ in fronts})
+    assert [round(b - a, 2) for a, b in zip(lefts, lefts[1:])] == [12.7] * (len(lefts) - 1)  # abutting
+    mirrored = sorted(round(W - x1, 2) for x0, _, x1, _ in fronts)
+    assert sorted(round(x0, 2) for x0, *_ in backs) == pytest.approx(mirrored, abs=0.002)
+
+
+def test_a_sheet_layout_of_plain_paper_is_no_stock_to_buy(tmp_path):
+    """A wargame's ½-inch counters on a sheet layout of abutting slots (cut in strips, on plain
+    paper) were listed under Sourced as card stock to buy; ``stock: false`` says it is paper."""
+    counters = _deck(DECK_YAML.replace("format: poker", "kind: token\nsize: [0.5in, 0.5in]\nsheet: counters"), 30)
+    ws = make_workspace(tmp_path / "ws", deck=counters)
+    (ws / "sheets").mkdir()
+    layout = "paper: a4\ngrid: {cols: 14, rows: 20, left: 16.1, top: 21.5, width: 0.5in, height: 0.5in}\n"
+    for plain, out in ((False, tmp_path / "stock"), (True, tmp_path / "paper")):
+        (ws / "sheets" / "counters.yaml").write_text(layout + ("stock: false\n" if plain else ""), encoding="utf-8")
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(out)) == 0
+    stock = json.loads((tmp_path / "stock" / "test" / "manifest.json").read_text(encoding="utf-8"))
+    paper = json.loads((tmp_path / "paper" / "test" / "manifest.json").read_text(encoding="utf-8"))
+    assert [s["sheet_layout"] for s in stock["bill_of_materials"]["stock"]] == ["counters"]
+    assert paper["bill_of_materials"]["stock"] == [] and paper["decks"][0]["sheet_layout"]["stock"] is False
+    assert "--sheet counters" in texts(tmp_path / "stock" / "test" / "test-all.pdf")[-1]
+    assert "--sheet counters" not in texts(tmp_path / "paper" / "test" / "test-all.pdf")[-1]
+    lefts = sorted({round(x0, 2) for x0, *_ in placements(tmp_path / "paper" / "test" / "cards.pdf")[0]})
+    assert [round(b - a, 2) for a, b in zip(lefts, lefts[1:])] == [12.7] * (len(lefts) - 1)  # abutting

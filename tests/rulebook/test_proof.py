@@ -98,3 +98,20 @@ def test_open_words_left_in_the_rules_are_listed_with_their_lines():
     found = open_in_draft(parse(en, "en"), en, "draft.en.txt", "en")
     assert [f.file for f in found] == ["draft.en.txt:9: “TBD” left in the draft: Draw TBD cards.",
                                        "draft.en.txt:10: “??” left in the draft: Score one point?? Maybe two."]
+
+
+UNITS = ("■■　テスト　草案１\n\n■　コンポーネント\n◇師団駒（９６個）\n◇軍団駒（４４個）\n\n"
+         "■　ゲームの進行\n１：移動\n　師団駒は４ヘクス移動します。\n　軍団駒は２ヘクス移動します。\n"
+         "　旅団駒は使いません。\n")
+
+
+def test_two_pieces_named_one_character_apart_are_no_variant():
+    """A wargame's 師団駒 (division counters) and 軍団駒 (corps counters), two decks, were a
+    表記ゆれ note in proof.txt and the book's appendix; two other words so alike still are."""
+    from pnpgen.rulebook.parse import parse
+    from pnpgen.rulebook.proof import near_duplicates
+
+    doc = parse(UNITS, "ja")
+    pairs = {f.subject for f in near_duplicates(doc, UNITS, "draft.txt", "ja", ["師団駒", "軍団駒"])}
+    assert pairs == {("師団駒", "旅団駒"), ("軍団駒", "旅団駒")}, pairs
+    assert ("師団駒", "軍団駒") in [f.subject for f in near_duplicates(doc, UNITS, "draft.txt", "ja")]

@@ -70,3 +70,19 @@ def test_an_end_trigger_said_twice_is_printed_once():
     english = "# T\n\n## Playing the game\n\nThe game ends after round 12.\n\n## End of the game\n\nThen the game ends after round 12.\n"
     assert [line.text for line in quick_reference(parse(english, "en").rules, latin=True).end] == [
         "The game ends after round 12."]
+
+
+def test_a_game_that_lasts_a_number_of_turns_says_so_as_its_end():
+    """A wargame's draft: 「ゲームは１２ターンで終わります。」 / "The game lasts 12 turns." in its
+    overview, the winner at the end of turn 12: the quick reference's end read 草案に記載なし."""
+    ja = ("■■　草原の戦線　草案３\n\n■　ゲームの概要\n　二人で遊びます。ゲームは１２ターンで終わります。\n\n"
+          "■　ゲームの進め方\n１：移動\n　駒を動かします。\n\n■　勝利条件\n　第１２ターンの終わりに都市の多い方が勝ちます。\n")
+    quick = quick_reference(parse(ja, "ja").rules, latin=False)
+    assert [line.text for line in quick.end] == ["ゲームは１２ターンで終わります。"]
+    en = ("# Steppe Front\n\n## Overview\nTwo players. The game lasts 12 turns.\n\n## Playing\n1) Move\nMove your units.\n\n"
+          "## Victory\nAt the end of turn 12 the player with more cities wins.\n")
+    quick = quick_reference(parse(en, "en").rules, latin=True)
+    assert [line.text for line in quick.end] == ["The game lasts 12 turns."]
+    # a game that ends on something else than its length is not one
+    other = ja.replace("ゲームは１２ターンで終わります。", "ゲームはすぐ終わります。")
+    assert quick_reference(parse(other, "ja").rules, latin=False).end == []

@@ -380,7 +380,25 @@ def test_one_sentence_steps_parse_as_steps_in_three_numbering_styles(style, betw
         (1, "Draw a card from the pile"),
         (2, "Play one card from your hand to the table in front of you and resolve its effect"),
         (3, "Discard down to five cards")]
-    assert [c.text for c in doc.steps[2].children] == ["Then the player on your left takes a turn."]
+    # among one-sentence steps, numbered lines, a step of two sentences is one too (whole)
+    assert [s.sentence for s in doc.steps] == STEP_TEXTS and doc.steps[2].children == []
+
+
+def test_a_step_of_two_sentences_among_one_sentence_steps_is_no_heading_of_its_own():
+    """A wargame's setup, ``1. Spread out the map.`` then ``2. Place the counters on the map. The
+    Axis sets up first.``, printed a numbered line 1. above a heading 3.2 (no 3.1): the second
+    step is a numbered line too. Where no step is a sentence, it stays a heading with its body;
+    so does one with text under it, or titled before a colon."""
+    steps = ("1. Spread out the map.\n2. Place the counters on the map. The Axis sets up first.\n"
+             "3. Buy: Spend your coins. Then draw.\n4. Draw a tile\nTake the top one. Show it to all.")
+    doc = parse(STEPS_DRAFT.format(steps=steps), "en")
+    assert [(s.sentence, [c.text for c in s.children]) for s in doc.steps] == [
+        ("Spread out the map.", []),
+        ("Place the counters on the map. The Axis sets up first.", []),
+        ("", ["Spend your coins. Then draw."]),
+        ("", ["Take the top one. Show it to all."])]
+    alone = parse(STEPS_DRAFT.format(steps="1. Place the map. Then deal.\n2. Draw a tile"), "en")
+    assert [(s.title, s.sentence) for s in alone.steps] == [("Place the map", ""), ("Draw a tile", "")]
 
 
 @pytest.mark.parametrize("indent", ["   ", ""])
@@ -391,7 +409,7 @@ def test_a_step_titled_on_its_line_takes_the_lines_under_it_as_its_body(indent):
     indented line going on with the title's words stays in the title."""
     steps = (f"1) Place the board\n{indent}Put the score board in the middle of the table.\n"
              "2) Draw a tile. Take the top tile of the stack.\n"
-             "3) Give every player a score marker and\n   two resource markers.")
+             "3) Give every player a score marker and\n   two resource markers")  # (no sentence: see below)
     doc = parse(STEPS_DRAFT.format(steps=steps), "en")
     assert [(s.number, s.title) for s in doc.steps] == [
         (1, "Place the board"), (2, "Draw a tile"), (3, "Give every player a score marker and two resource markers")]

@@ -73,6 +73,7 @@ class SheetStock:
     name: str = ""
     notes: str = ""
     reference: str = ""  # the ``source:`` key: where the figures come from
+    stock: bool = True  # card stock to buy (the bill of materials lists it); false: plain paper
 
     @property
     def title(self) -> str:
@@ -139,6 +140,7 @@ OPTIONS: dict[str, Opt] = {
     "source": Opt(_text, "", "where the figures come from"),
     "paper": Opt(_paper, ("a4", PAPER_SIZES["a4"]), " | ".join(PAPER_SIZES) + " | WxH in mm"),
     "marks": Opt(v.flag, True, "cut marks round the slots' trim (false for a perforated stock)"),
+    "stock": Opt(v.flag, True, "card stock to buy, listed in the bill of materials (false: plain paper, e.g. counters cut in strips)"),
     "bleed": Opt(_length(0.0, 10.0, "bleed"), None, "the most bleed round each slot (default: the build's --bleed)"),
     "tolerance": Opt(_length(*TOLERANCE_MM, "tolerance"), 0.5, "how far a piece's size may differ from its slot's"),
     "grid": Opt(lambda x: x, None, "slots in rows and columns (GRID_OPTIONS)"),
@@ -298,7 +300,7 @@ def _merge(name: str, layers: list[tuple[Located, str]]) -> SheetStock:
     _check(last, out, paper_mm)
     return SheetStock(id=name, source=layers[-1][1], paper=paper, paper_mm=paper_mm, slots=tuple(out),
                       marks=values["marks"], bleed_mm=values["bleed"], tolerance_mm=values["tolerance"],
-                      name=values["name"], notes=values["notes"], reference=values["source"])
+                      name=values["name"], notes=values["notes"], reference=values["source"], stock=values["stock"])
 
 
 def _grid_slots(grid: dict[str, tuple[Located, Any]], at: Located) -> list[SheetSlot]:

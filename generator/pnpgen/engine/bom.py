@@ -68,11 +68,12 @@ def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4", ru
 
 def card_stock(decks: list[DeckRecord]) -> list[dict]:
     """The card stock to buy: each sheet layout the home sheets print on (``sheet:``), with the
-    sheets its decks take and which decks, in deck order. Plain paper is not listed."""
+    sheets its decks take and which decks, in deck order. Plain paper is not listed, nor a layout
+    that says it is (``stock: false``: counters laid out to be cut in strips)."""
     stocks: dict[str, dict] = {}
     for d in decks:
         stock = d.layout.get("sheet_layout")
-        if stock is None or not d.sheets:
+        if stock is None or not d.sheets or stock.get("stock") is False:
             continue
         entry = stocks.setdefault(stock["id"], {"sheet_layout": stock["id"], "name": stock["name"],
                                                 "paper": stock["paper"], "sheets": 0, "decks": []})

@@ -123,7 +123,8 @@ def layout_record(spec: ShapeSpec, layout, tiles: TilePlan | None, sheet: SheetO
                 "sheet_bleed_mm": round(sb, 3), "gutter_mm": None, "density": None, "grid_pieces_per_sheet": 0,
                 "sheet_layout": {"id": stock.id, "name": stock.title, "source": stock.source, "paper": stock.paper,
                                  "paper_mm": list(stock.paper_mm), "marks": layout.marks, "reference": stock.reference,
-                                 "slots": [[s.x, s.y, s.w, s.h, s.rotation] for s in stock.slots]}}
+                                 "slots": [[s.x, s.y, s.w, s.h, s.rotation] for s in stock.slots],
+                                 **({} if stock.stock else {"stock": False})}}
     if layout.kind == "grid":
         grid_n = layout.per_sheet
     else:

@@ -205,9 +205,9 @@ _MARKDOWN = re.compile(r"\*\*[^*\s][^*]*\*\*|__[^_\s][^_]*__|(?<![\w*])\*[^*\s][
 
 def _first_found(doc: Document, pattern: re.Pattern[str]) -> tuple[int, str, str] | None:
     """The draft line of the first match of ``pattern`` in the text the book prints (sections' and
-    steps' titles, then the blocks), the match, and how many more there are (`` and 2 more``)."""
+    steps' titles, a one-sentence step's sentence, then the blocks), the match, and how many more there are (`` and 2 more``)."""
     texts = [(s.line, 0, s.title) for s in doc.sections]
-    texts += [(c.line, 0, c.title) for s in doc.sections for c in s.children if isinstance(c, Step)]
+    texts += [(c.line, 0, c.sentence or c.title) for s in doc.sections for c in s.children if isinstance(c, Step)]
     texts += [(b.line, 1, getattr(b, "text", "") or "") for b in doc.blocks()]  # (a step's title before its text)
     found = sorted((line, order, m.start(), m.group()) for line, order, text in texts for m in pattern.finditer(text))
     if not found:

@@ -200,10 +200,21 @@ def parse_latin(text: str) -> Document:
     out.close(0)
     for section in sections:
         _definitions(section.children)
+        _steps_alike(section)
     _definitions(preamble)
     mark_brainstorm(sections)
     parts = [p.strip() for p in re.split(r"\s+[—–]\s+|:\s+|\u3000", title) if p.strip()]
     return Document(title, parts, label, number, sections, preamble)
+
+
+def _steps_alike(section: Section) -> None:
+    """In a section of one-sentence steps (numbered lines), a step of several sentences with
+    nothing under them is one too, as in a Japanese draft (parse.py's ``_steps_alike``)."""
+    steps = [c for c in section.children if isinstance(c, Step)]
+    if any(step.sentence for step in steps):
+        for step in steps:
+            if step.whole and len(step.children) == 1:
+                step.sentence, step.children = step.whole, []
 
 
 def _carries_text(open_text: list | None) -> bool:
@@ -242,6 +253,8 @@ def _finish(open_text: list, section: Section | None, out: Blocks) -> None:
         out.reset(block.children)
         if rest:
             out.add(DraftParagraph(rest, False, False, block.line))
+            if text.endswith((".", "!", "?")) and not text[len(head)].startswith(":"):
+                block.whole = text
     elif isinstance(block, Bullet):
         block.text = text
         out.add(block)

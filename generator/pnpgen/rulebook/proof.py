@@ -89,11 +89,14 @@ def _end(sections: list[Section], s: Section) -> int:
     return min(later) if later else 10 ** 9
 
 
-def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
+def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str,
+                    names: Collection[str] = ()) -> list[Finding]:
     """Terms in 【】 and runs of three or more kanji that differ in one character, at least one
     of them in the rules (the other may be in the designer's notes or change log); never two
-    words set side by side on one line (「左内地」「右内地」 contrast on purpose). Then the
-    two-kanji actions of :func:`_action_pairs` (増築／増設)."""
+    words set side by side on one line (「左内地」「右内地」 contrast on purpose), nor two of
+    ``names`` (the decks and components: 師団駒 and 軍団駒 are two pieces, not one spelt twice).
+    Then the two-kanji actions of :func:`_action_pairs` (増築／増設)."""
+    named = set(names)
     seen: dict[str, list[int]] = defaultdict(list)
     kinds: dict[str, str] = {}
     rules = {n for n, _ in _rules_lines(doc, text)}
@@ -122,7 +125,7 @@ def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str)
                 continue
             if kinds[a] != "【】" and a[-1] != b[-1] and a[:-1] == b[:-1]:
                 continue  # 一番上 / 一番多(い): a verb stem or another word after a shared prefix
-            if set(seen[a]) & set(seen[b]) or not rules & set(seen[a] + seen[b]):
+            if set(seen[a]) & set(seen[b]) or not rules & set(seen[a] + seen[b]) or {a, b} <= named:
                 continue
             pairs.append((a, b, seen[a], seen[b]))
     pairs += _action_pairs(two)
@@ -618,7 +621,9 @@ def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_
     ``ignore`` names; the draft is also read for slips of the pen (``slips``: a Japanese one by
     the analyser, an English one by ``englishproof``). ``figures``: the
     ``after:`` titles of game.yaml's figures."""
-    found = (near_duplicates(doc, text, draft_path, lang) + bare_terms(doc, text, draft_path, lang)
+    names = [game.title, *(d.name for d in game.decks),  # and as the draft names them (an English
+             doc.title, *(name for c in doc.components for name in c.names)]  # edition's names are English)
+    found = (near_duplicates(doc, text, draft_path, lang, [*names, *(s.name for s in game.sourced)]) + bare_terms(doc, text, draft_path, lang)
              + disagreeing_numbers(doc, text, draft_path, lang)
              + count_mismatches(rows, doc, draft_path, lang) + memo_counts(doc, game, draft_path, lang)
              + unlisted_decks(rows, doc, draft_path, lang)
@@ -626,9 +631,7 @@ def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_
              + placeholders(game, lang) + provisional_counts(rows, lang) + card_terms(game, text, lang, draft_lang)
              + card_names(game, rows, lang) + figure_references(doc, text, draft_path, lang, figures)
              + step_numbers(doc, draft_path, lang)
-             + (slips(doc, text, draft_path, lang, latin=is_latin(draft_lang), names=[
-                 game.title, *(d.name for d in game.decks),  # and as the draft names them (an English edition's
-                 doc.title, *(name for c in doc.components for name in c.names)])))  # names are English)
+             + slips(doc, text, draft_path, lang, latin=is_latin(draft_lang), names=names))
     return [f for f in found if not set(f.subject) & set(ignore)]
 
 

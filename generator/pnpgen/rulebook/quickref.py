@@ -20,7 +20,8 @@ Anchor = Section | Step | Subheading
 
 # Japanese and English, each pattern tried on one sentence
 _END = re.compile(r"ゲーム(?:が|は|を)?終了(?!時|する(?:まで|時))|ゲームの勝敗を決定|ゲームが終わ(?!るまで)"
-                  r"|\bgame ends\b|\bgame is over\b|\bends the game\b", re.I)
+                  r"|ゲームは[^。、]{1,12}?で終わ(?!るまで)"  # 「ゲームは１２ターンで終わります」: a length, as wargames give it
+                  r"|\bgame ends\b|\bgame is over\b|\bends the game\b|\bgame lasts\b", re.I)
 # (勝利点 and victory points are what is counted, not who wins: 「勝利点を２０点得たらゲームが終了」 ends it)
 _WIN = re.compile(r"勝利(?!点|ポイント)|勝者|勝ち(?:ます|です|とな|にな|とす)|\bwins?\b|\bwinner\b", re.I)
 _MOST = re.compile(r"最も|一番|\bmost\b|\bhighest\b", re.I)

@@ -130,6 +130,10 @@ class Step:
     # an English step the draft wrote as one whole sentence (``1. Shuffle the deck.``): its words
     # as written, set as a numbered line of the text, not as a heading of the contents
     sentence: str = ""
+    # an English step of several sentences and nothing under them (``2. Place the map. The Axis
+    # sets up first.``): its words as written, the sentence it is set as when its section's other
+    # steps are sentences (a heading 3.2 under a numbered line 1. would read as two kinds of step)
+    whole: str = ""
 
 
 @dataclass
