@@ -81,6 +81,7 @@ def image(conv, el, name: str, props: dict, style: dict) -> None:
     sub.flush()
     conv.flush()
     conv.items.extend(sub.items)
+    conv.marks.extend(m for m in sub.marks if m[0] == "font")  # a font family set in the nearest font, told
     conv.state = {}  # and this one can no longer trust its own until the Q
     conv.pop()
 
