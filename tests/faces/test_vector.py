@@ -435,7 +435,7 @@ def test_vertical_or_decorated_text_is_an_error_not_text_set_otherwise(attr, nam
         assert art.fallback is None and art.items
 
 
-@pytest.mark.parametrize("attr", ['letter-spacing="1"', 'style="alignment-baseline: middle"', 'word-spacing="2"',
+@pytest.mark.parametrize("attr", ['style="alignment-baseline: middle"', 'word-spacing="2"',
                                   'vector-effect="non-scaling-stroke"', 'paint-order="stroke"'])
 def test_what_svglib_would_ignore_is_an_error(attr):
     """Outside the converter's subset, and svglib (which drew such a face) reads none of these:
@@ -476,8 +476,22 @@ def test_an_ignored_text_property_is_told_what_to_write_instead():
     where dominant-baseline, which pnpgen places, is the answer."""
     for attr, instead in (('alignment-baseline="middle"', "dominant-baseline on the <text>"),
                           ('letter-spacing="1"', "one value per character")):
-        with pytest.raises(InputError, match=instead):
-            convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" {attr}>字</text>'), "f")
+        with pytest.raises(InputError, match=instead):  # (letter-spacing: in a face svglib draws, <switch>)
+            convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" {attr}>字</text><switch/>'), "f")
+
+
+def test_letter_spacing_spaces_the_letters_and_is_refused_where_svglib_draws_the_face():
+    """Inkscape's and Illustrator's letter-spacing (tracking) was an error everywhere: the
+    converter spaces each letter by it (em of the font size too); in a face svglib draws, which
+    sets the letters unspaced, it is still an error."""
+    for spacing, gap in (("1", 1.0), ("0.25em", 1.0)):
+        art = convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" letter-spacing="{spacing}">AB</text>'),
+                      "f")
+        (_, _, _, runs), = [it for it in art.items if it[0] == "text"]
+        assert [(x, s) for x, _, s in runs] == [(1.0, "A"), (pytest.approx(1 + fonts.ttfont(GOTHIC).stringWidth("A", 4) + gap),
+                                                                          "B")]
+    with pytest.raises(InputError, match="has letter-spacing='1', which svglib, drawing this face"):
+        convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" letter-spacing="1">AB</text><switch/>'), "f")
 
 
 def test_text_whose_stroke_draws_nothing_is_drawn():

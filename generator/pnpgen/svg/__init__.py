@@ -133,6 +133,12 @@ def convert(svg: str, where: str, resolve: Callable[[str], bytes] | None = None)
                                  f"{str(e)!r}, outside the converter's subset), does not place: the text would "
                                  "print on its y", "the face within the converter's subset, or y as the baseline "
                                  "and no dominant-baseline") from None
+        for el in _MAY_BE_IGNORED(root):  # the converter spaces the letters; svglib does not
+            v = (_set(props_of(el).get("letter-spacing")) or "").strip()
+            if v and not harmless(v) and v != "initial":
+                raise conv.error(el, f"has letter-spacing={v[:30]!r}, which svglib, drawing this face (it uses "
+                                 f"{str(e)!r}, outside the converter's subset), does not draw: the letters would "
+                                 "print unspaced", _INSTEAD["letter-spacing"]) from None
         picture = svg_picture(root, resolve)
         if picture is not None:
             inside = _text_path_in(picture[1], resolve) if str(e) == "textPath" else ""
@@ -388,7 +394,7 @@ class Converter:
         self._refuse_undrawn_text()
         for el in _MAY_BE_IGNORED(self.root):
             props = props_of(el)
-            for key in IGNORED_BY_SVGLIB:
+            for key in IGNORED_BY_SVGLIB[1:]:  # (letter-spacing the converter draws: refused if svglib draws the face)
                 v = (_set(props.get(key)) or "").strip()
                 if v and v not in HARMLESS and v != "initial" and not ZERO_LENGTH.match(v):  # Inkscape's 0px
                     raise self.error(el, f"has {key}={v[:30]!r}, which pnpgen does not draw (the face would print "

@@ -25,12 +25,13 @@ INHERITED = {
     "stroke-dasharray": "none", "stroke-dashoffset": "0", "font-family": "", "font-size": "16",
     "text-anchor": "start", "dominant-baseline": "auto", "visibility": "visible", "color": "#000", "clip-rule": "nonzero",
     "xml:space": "default", "font-weight": "normal", "line-height": "1.25",
+    "letter-spacing": "normal",
 }
 OPACITY = ("opacity", "fill-opacity", "stroke-opacity", "stop-opacity")
 # Properties that change how something is painted and that this converter does not draw.
 UNSUPPORTED_PROPS = frozenset(("mask", "filter", "marker", "marker-start", "marker-mid", "marker-end",
                      "mix-blend-mode", "paint-order", "text-decoration", "writing-mode",
-                     "letter-spacing", "word-spacing", "alignment-baseline",
+                     "word-spacing", "alignment-baseline",
                      "baseline-shift", "vector-effect"))
 HARMLESS = frozenset(("none", "normal", "auto", "0", "baseline", "horizontal-tb", "lr-tb", "lr", "fill",
                       "fill stroke", "inherit"))

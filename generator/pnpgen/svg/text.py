@@ -56,11 +56,11 @@ def text(conv, el, name: str, props: dict, style: dict) -> None:
     _gather(conv, el, props, style, (), chars, lines, style)
     if not chars:
         return
-    fonts_of: dict[int, tuple[str, float, Any, float]] = {}  # style → font, size, fill, baseline drop
+    fonts_of: dict[int, tuple[str, float, Any, float, float]] = {}  # style → font, size, fill, baseline drop, spacing
     chunks: list[list[list]] = []  # each chunk's runs: [x, y, chars, style]
     pen_x = pen_y = 0.0
     for i, (ch, st, frames) in enumerate(chars):
-        font, size, _, _ = fonts_of.get(id(st)) or fonts_of.setdefault(id(st), _set_in(conv, el, st))
+        font, size, _, _, spacing = fonts_of.get(id(st)) or fonts_of.setdefault(id(st), _set_in(conv, el, st))
         given = {}
         for key in ("x", "y", "dx", "dy"):
             given[key] = next((f.lists[key][f.n] for f in reversed(frames) if f.n < len(f.lists[key])), None)
@@ -79,7 +79,7 @@ def text(conv, el, name: str, props: dict, style: dict) -> None:
             last[4] += _width(ch, font, size)
         else:
             runs.append([pen_x, pen_y, ch, st, _width(ch, font, size)])
-        pen_x = runs[-1][0] + runs[-1][4]
+        pen_x = runs[-1][0] + runs[-1][4] + spacing  # (letters spaced: one run each)
     _draw(conv, chunks, fonts_of)
 
 
@@ -170,8 +170,8 @@ def _width(s: str, font: str, size: float) -> float:
     return fonts.ttfont(font).stringWidth(s, size)
 
 
-def _set_in(conv, el, st: dict) -> tuple[str, float, Any, float]:
-    """The font, size, fill and baseline drop of a span's style (a span drawing nothing is
+def _set_in(conv, el, st: dict) -> tuple[str, float, Any, float, float]:
+    """The font, size, fill, baseline drop and letter spacing of a span's style (a span drawing nothing is
     measured in the game's first font when its own is not one of them)."""
     try:
         size = conv.length(st["font-size"], "xy")
@@ -190,7 +190,12 @@ def _set_in(conv, el, st: dict) -> tuple[str, float, Any, float]:
     drop = baseline_drop(st["dominant-baseline"], font)
     if drop is None:
         raise Fallback(f"dominant-baseline {st['dominant-baseline']}")
-    return font, size, fill, drop
+    spacing = st["letter-spacing"]
+    try:
+        space = 0.0 if spacing in ("normal", "initial") else conv.length(spacing, "x", size)
+    except ValueError:
+        raise conv.error(el, f"has letter-spacing={spacing[:30]!r}", "a length: 0.5, 0.1em, or normal") from None
+    return font, size, fill, drop, space
 
 
 def _draw(conv, chunks: list[list[list]], fonts_of: dict) -> None:
@@ -205,7 +210,7 @@ def _draw(conv, chunks: list[list[list]], fonts_of: dict) -> None:
         anchor = runs[0][3]["text-anchor"]
         shift = (end - start) / 2 if anchor == "middle" else end - start if anchor == "end" else 0.0
         for x, y, s, st, _ in runs:
-            font, size, fill, drop = fonts_of[id(st)]
+            font, size, fill, drop, _ = fonts_of[id(st)]
             if fill is not None and size > 0:
                 placed.append((font, size, fill, x - shift, y + drop * size, s))
     boxes: dict[tuple, list] = {}
