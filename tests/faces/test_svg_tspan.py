@@ -10,6 +10,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
+from conftest import make_workspace, run
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import fonts
@@ -164,3 +165,22 @@ def test_illustrator_spans_by_x_lists_dx_dy_and_a_style_sheet():
 def test_white_space_is_collapsed_across_spans_unless_preserved(body, text):
     art = face_with(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 20">{body}</svg>')
     assert "".join(s for it in art.items if it[0] == "text" for _, _, s in it[3]) == text
+
+
+def test_a_build_with_an_inkscape_picture_prints_its_text_and_tells_the_stranger_font_once(tmp_path, capsys):
+    """The picture on two cards: its text is in the cards' PDF as text (extractable, in the
+    game's embedded font), and Arial, set in the nearest font, is one warning naming the file."""
+    deck = "name: カード\nlayout: card-poker\npieces:\n  - {title: 甲, art: moon.svg}\n  - {title: 乙, art: moon.svg}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    (ws / "data" / "test" / "art").mkdir()
+    (ws / "data" / "test" / "art" / "moon.svg").write_text(INKSCAPE, encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    err = capsys.readouterr().err
+    told = [line for line in err.splitlines() if "moon.svg" in line]
+    assert len(told) == 1 and "font-family 'Arial', which is none of the game's fonts: set in BIZUDPGothic-Regular" \
+        in told[0] and "and 1 more" in told[0], err
+    pdf = next(p for p in (ws / "build" / "test").rglob("*.pdf") if "cards" in p.name)
+    doc = pdfium.PdfDocument(str(pdf))
+    said = doc[0].get_textpage().get_text_range()
+    assert said.count("Moon") == 2 and said.count("月") == 2 and said.count("Line two") == 2, said
