@@ -16,6 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnpgen import fonts
 from pnpgen.pdf.draw import draw_art
 from pnpgen.svg import convert
+from pnpgen.svg.families import picture_font
 
 REPO = Path(__file__).resolve().parents[2]
 MM = 72 / 25.4
@@ -184,3 +185,29 @@ def test_a_build_with_an_inkscape_picture_prints_its_text_and_tells_the_stranger
     doc = pdfium.PdfDocument(str(pdf))
     said = doc[0].get_textpage().get_text_range()
     assert said.count("Moon") == 2 and said.count("月") == 2 and said.count("Line two") == 2, said
+
+
+GAME = ["BIZUDGothic-Regular", "BIZUDPGothic-Bold", "BIZUDPGothic-Regular", "BIZUDPMincho-Regular",
+        "NotoSans-Regular", "NotoSerif-Regular", "MyFont"]
+
+
+@pytest.mark.parametrize("family, weight, font, named", [
+    ("BIZUDPGothic-Regular", "normal", "BIZUDPGothic-Regular", True),
+    ("BIZUDPGothic-Regular", "bold", "BIZUDPGothic-Bold", True),
+    ("'BIZ UDPGothic'", "700", "BIZUDPGothic-Bold", True),
+    ("BIZ UDPMincho", "normal", "BIZUDPMincho-Regular", True),
+    ("Noto Sans", "normal", "NotoSans-Regular", True),
+    ("MyFont", "bold", "MyFont", True),
+    ("sans-serif", "normal", "BIZUDPGothic-Regular", True),
+    ("serif", "normal", "BIZUDPMincho-Regular", True),
+    ("monospace", "normal", "BIZUDGothic-Regular", True),
+    ("Arial, sans-serif", "normal", "BIZUDPGothic-Regular", True),
+    ("Arial", "bold", "BIZUDPGothic-Bold", False),
+    ("'Noto Sans JP'", "normal", "BIZUDPGothic-Regular", False),
+    ("Times New Roman", "normal", "BIZUDPMincho-Regular", False),
+    ("Courier New", "normal", "BIZUDGothic-Regular", False),
+    ("", "normal", "BIZUDPGothic-Regular", False),
+])
+def test_a_pictures_font_family_is_found_among_the_games_fonts(monkeypatch, family, weight, font, named):
+    monkeypatch.setattr(fonts, "registered", lambda: GAME)
+    assert picture_font(family, weight) == (font, named)

@@ -55,8 +55,9 @@ def picture_font(family: str, weight: str = "normal") -> tuple[str, bool] | None
     names = [f.strip().strip("'\"").strip() for f in family.split(",") if f.strip(" '\"")]
     for name in names:
         if name in known:
-            return _styled([n for n in known if n.rpartition("-")[0] == name.rpartition("-")[0]] if bold else [name],
-                           bold) or name, True
+            family = name.rpartition("-")[0]
+            same = [n for n in known if family and n.rpartition("-")[0] == family] if bold else []
+            return _styled(same or [name], bold) or name, True
         same = [n for n in known if _key(n.rpartition("-")[0] if "-" in n else n) == _key(name)]
         if same:
             return _styled(same, bold) or same[0], True
