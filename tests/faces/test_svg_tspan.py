@@ -211,3 +211,11 @@ GAME = ["BIZUDGothic-Regular", "BIZUDPGothic-Bold", "BIZUDPGothic-Regular", "BIZ
 def test_a_pictures_font_family_is_found_among_the_games_fonts(monkeypatch, family, weight, font, named):
     monkeypatch.setattr(fonts, "registered", lambda: GAME)
     assert picture_font(family, weight) == (font, named)
+
+
+@pytest.mark.parametrize("size, drawn", [("50%", 2.0), ("1.5em", 6.0), ("3", 3.0)])
+def test_a_spans_relative_font_size_is_of_its_parents(size, drawn):
+    """Inkscape's smaller span (font-size:50%) was read as half the picture's width."""
+    art = face_with('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 20"><text x="1" y="5" '
+                    f'font-family="BIZUDPGothic-Regular" font-size="4">a<tspan font-size="{size}">b</tspan></text></svg>')
+    assert [(it[2], it[3][0][2]) for it in art.items if it[0] == "text"] == [(4.0, "a"), (drawn, "b")]

@@ -32,6 +32,7 @@ MARKED_CONTRAST = 7.0
 
 SODIPODI_ROLE = "{http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd}role"  # Inkscape's lines of a text
 _LIST = re.compile(r"[\s,]+")
+_RELATIVE = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*(%|em|ex)\s*$", re.I)
 
 
 class _Frame:
@@ -57,6 +58,14 @@ def text(conv, el, name: str, props: dict, style: dict) -> None:
     if not chars:
         return
     fonts_of: dict[int, tuple[str, float, Any, float, float]] = {}  # style → font, size, fill, baseline drop, spacing
+    first, frame = chars[0], chars[0][2][-1]
+    if len(first[2]) == 1 and len(frame.lists["x"]) == len(frame.lists["y"]) == 1 and not frame.lists["dx"] \
+            and not frame.lists["dy"] and all(c[1] is first[1] and c[2] is first[2] for c in chars):
+        fonts_of[id(first[1])] = found = _set_in(conv, el, first[1])
+        if not found[4]:  # one run: a text of plain characters (as a template writes), not measured letter by letter
+            _draw(conv, [[[frame.lists["x"][0], frame.lists["y"][0], "".join(c[0] for c in chars), first[1], 0.0]]],
+                  fonts_of)
+            return
     chunks: list[list[list]] = []  # each chunk's runs: [x, y, chars, style]
     pen_x = pen_y = 0.0
     for i, (ch, st, frames) in enumerate(chars):
@@ -103,6 +112,14 @@ def _gather(conv, el, props: dict, style: dict, frames: tuple, chars: list, line
         kind = local_name(child)
         if kind == "tspan":
             cprops = props_of(child)
+            relative = _RELATIVE.match(cprops.get("font-size", ""))
+            if relative:  # of the span's parent's size, not of the picture
+                try:
+                    parent = conv.length(style["font-size"], "xy")
+                except ValueError:
+                    raise conv.error(el, "has an unreadable x, y or font-size", "numbers, optionally with units") from None
+                cprops["font-size"] = repr(float(relative.group(1)) * parent * (0.01 if relative.group(2) == "%" else
+                                                                               0.5 if relative.group(2) == "ex" else 1))
             if cprops.get("display", "").strip() != "none":
                 _gather(conv, child, cprops, conv.inherit(style, cprops), frames, chars, lines, text_style)
         elif kind not in IGNORED:
