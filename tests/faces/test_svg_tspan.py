@@ -10,9 +10,9 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
-from conftest import make_workspace, run
 from reportlab.pdfgen.canvas import Canvas
 
+from conftest import make_workspace, run
 from pnpgen import fonts
 from pnpgen.pdf.draw import draw_art
 from pnpgen.svg import convert
