@@ -179,6 +179,7 @@ def test_a_build_with_an_inkscape_picture_prints_its_text_and_tells_the_stranger
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     err = capsys.readouterr().err
     told = [line for line in err.splitlines() if "moon.svg" in line]
+    assert all(line.startswith("pnpgen: warning: data/test/decks/cards.yaml:4:") for line in told), err
     assert len(told) == 1 and "font-family 'Arial', which is none of the game's fonts: set in BIZUDPGothic-Regular" \
         in told[0] and "and 1 more" in told[0], err
     pdf = next(p for p in (ws / "build" / "test").rglob("*.pdf") if "cards" in p.name)
