@@ -254,8 +254,8 @@ def test_texts_with_unpaired_markup_are_three_lines_and_a_count_in_a_build_and_e
 
 
 def test_two_svg_pictures_refused_for_two_reasons_are_two_problems(tmp_path, capsys):
-    """A designer's trial: an Illustrator picture (a <style> sheet) and an Inkscape one (<tspan>
-    text) on two cards were one error '— and 1 more face the same way', naming the first picture
+    """A designer's trial: an Illustrator picture (a <style> sheet) and an Inkscape one (text on
+    a path) on two cards were one error '— and 1 more face the same way', naming the first picture
     and its advice alone; a third card showing the first picture again is that problem's one more face."""
     deck = ("name: Cards\nlayout: card-poker\npieces:\n  - {title: A, art: styled.svg}\n"
             "  - {title: B, art: lines.svg}\n  - {title: C, art: styled.svg}\n")
@@ -264,20 +264,21 @@ def test_two_svg_pictures_refused_for_two_reasons_are_two_problems(tmp_path, cap
     art.mkdir()
     head = '<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="10mm" viewBox="0 0 10 10">'
     (art / "styled.svg").write_text(head + '<style>g > rect { fill: red }</style><rect width="9" height="9"/></svg>')
-    (art / "lines.svg").write_text(head + '<text x="1" y="5" font-family="NotoSans-Regular"><tspan>M</tspan></text></svg>')
+    (art / "lines.svg").write_text(head + '<path id="p" d="M1 5 H9"/><text font-family="NotoSans-Regular">'
+                                  '<textPath href="#p">M</textPath></text></svg>')
     assert run(ws, "check", "--game", "test") == 2
     errors = [line for line in capsys.readouterr().out.splitlines() if "error:" in line]
     assert len(errors) == 2, errors
     styled, lines = sorted(errors, key=lambda line: "lines.svg" in line)
     assert "shows 'styled.svg'" in styled and "— and 1 more face the same way" in styled
-    assert "shows 'lines.svg'" in lines and "text as paths" in lines and "more face" not in lines
+    assert "shows 'lines.svg'" in lines and "text on a path as paths" in lines and "more face" not in lines
 
 
-def test_an_inkscape_picture_with_tspan_text_is_told_at_the_template_line_the_file_and_its_line(tmp_path, capsys):
-    """Inkscape saves text in <tspan> lines, which pnpgen does not draw: the error named the face's
+def test_an_inkscape_picture_with_text_on_a_path_is_told_at_the_template_line_the_file_and_its_line(tmp_path, capsys):
+    """Inkscape saves text put on a path in a <textPath>, which pnpgen does not draw: the error named the face's
     template without a line ("written at line 3 of common/piece.svg.j2") and the picture by the
     name written, not where its text is. It names the template line calling image(), the
-    picture's file and the line of its first <tspan>, and the steps in Inkscape."""
+    picture's file and the line of its first <textPath>, and the steps in Inkscape."""
     front = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n\n'
              '{{ image(piece.art, 5, 20, w - 10, 40) }}\n{% endblock %}\n')
     ws = make_workspace(tmp_path / "ws", deck="name: 絵札\nformat: poker\nfront: card-front.svg.j2\n"
@@ -288,13 +289,14 @@ def test_an_inkscape_picture_with_tspan_text_is_told_at_the_template_line_the_fi
         '<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="40mm" '
         'viewBox="0 0 60 40">\n  <rect width="60" height="40" fill="#223355"/>\n'
         '  <text xml:space="preserve" style="font-size:8px;font-family:NotoSans-Regular;fill:#ffffff" x="5" y="10">'
-        '\n    <tspan id="tspan1" x="5" y="10">Moon</tspan>\n  </text>\n</svg>\n', encoding="utf-8")
+        '\n    <textPath id="textPath1" href="#arc">Moon</textPath>\n  </text>\n'
+        '  <path id="arc" d="M5 20 A20 20 0 0 1 55 20" fill="none"/>\n</svg>\n', encoding="utf-8")
     capsys.readouterr()
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     err = capsys.readouterr().err
     assert err.startswith("pnpgen: error: templates/test/card-front.svg.j2:4: deck 'cards' piece 1 (月, "), err
     assert "front: <image> shows 'moon.svg'" in err and "common/piece.svg.j2" not in err, err
-    assert ("shows 'moon.svg', an SVG picture whose text is set in <tspan> lines (<tspan id='tspan1'> at line 5 of the "
+    assert ("shows 'moon.svg', an SVG picture whose text is set on a path (<textPath id='textPath1'> at line 5 of the "
             "picture), which pnpgen does not draw") in err and "(data/test/art/moon.svg:5)" in err, err
-    assert ("(expected the picture's text as paths (Inkscape: Edit > Select All in All Layers, Path > Object to Path, "
+    assert ("(expected the picture's text on a path as paths (Inkscape: select the text, Path > Object to Path, "
             "File > Save; Illustrator: Type > Create Outlines), or the picture as a PNG)") in err, err

@@ -374,11 +374,11 @@ PNG = _png()
 
 
 def test_a_gradient_in_a_face_svglib_draws_keeps_its_resources_and_colours():
-    """A <tspan> sends the face to svglib; its gradient is drawn as pnpgen's are."""
+    """A <switch> sends the face to svglib; its gradient is drawn as pnpgen's are."""
     art = convert(svg(f'<defs><linearGradient id="g">{STOPS}</linearGradient></defs>'
                              '<rect width="40" height="20" fill="url(#g)"/>'
-                             f'<text x="2" y="10" font-family="{GOTHIC}" font-size="5"><tspan>A</tspan></text>'), "f")
-    assert art.fallback == "tspan"
+                             f'<text x="2" y="10" font-family="{GOTHIC}" font-size="5">A</text><switch/>'), "f")
+    assert art.fallback == "switch"
     for cmyk in (False, True):
         pdf = pdf_of(art, cmyk)
         assert dangling(pdf) == []

@@ -616,13 +616,13 @@ def test_a_picture_a_layout_deck_cannot_draw_is_told_without_a_template_file(tmp
     root = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: card-poker\npieces:\n  - {title: 題, art: a.svg}\n")
     (root / "data" / "test" / "art").mkdir()
     (root / "data" / "test" / "art" / "a.svg").write_text(
-        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text x="1" y="5">Z</text></svg>', encoding="utf-8")
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text x="1" y="5" writing-mode="tb">Z</text></svg>', encoding="utf-8")
     capsys.readouterr()
     assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "<template>" not in err, err
     assert err.startswith("pnpgen: error: a.svg (image in deck 'cards' piece 1 (題, data/test/decks/cards.yaml:4:5) "
-                          "front): <text> (line 1 of the SVG) has no font-family"), err
+                          "front): <text> (line 1 of the SVG) has writing-mode='tb'"), err
 
 
 def test_text_from_a_layout_or_the_data_prints_as_written(tmp_path):

@@ -410,8 +410,8 @@ def test_bold_text_in_a_face_svglib_draws_is_set_in_the_font_it_names(weight):
     (DejaVuSans-Bold, no Japanese glyphs): 太字 printed as empty boxes in a font of the machine's.
     The converter sets a text in the font its font-family names, whatever the weight; so does
     the fallback now, and its letters are the font's glyphs."""
-    art = convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" {weight}>太字<tspan>と</tspan></text>'), "f")
-    assert art.fallback == "tspan"
+    art = convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" {weight}>太字と</text><switch/>'), "f")
+    assert art.fallback == "switch"
     reader = PdfReader(io.BytesIO(pdf_of(art)))
     names = set()
     todo = [reader.pages[0]["/Resources"]]
@@ -435,7 +435,7 @@ def test_vertical_or_decorated_text_is_an_error_not_text_set_otherwise(attr, nam
         assert art.fallback is None and art.items
 
 
-@pytest.mark.parametrize("attr", ['letter-spacing="1"', 'style="alignment-baseline: middle"', 'word-spacing="2"',
+@pytest.mark.parametrize("attr", ['style="alignment-baseline: middle"', 'word-spacing="2"',
                                   'vector-effect="non-scaling-stroke"', 'paint-order="stroke"'])
 def test_what_svglib_would_ignore_is_an_error(attr):
     """Outside the converter's subset, and svglib (which drew such a face) reads none of these:
@@ -476,8 +476,22 @@ def test_an_ignored_text_property_is_told_what_to_write_instead():
     where dominant-baseline, which pnpgen places, is the answer."""
     for attr, instead in (('alignment-baseline="middle"', "dominant-baseline on the <text>"),
                           ('letter-spacing="1"', "one value per character")):
-        with pytest.raises(InputError, match=instead):
-            convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" {attr}>字</text>'), "f")
+        with pytest.raises(InputError, match=instead):  # (letter-spacing: in a face svglib draws, <switch>)
+            convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" {attr}>字</text><switch/>'), "f")
+
+
+def test_letter_spacing_spaces_the_letters_and_is_refused_where_svglib_draws_the_face():
+    """Inkscape's and Illustrator's letter-spacing (tracking) was an error everywhere: the
+    converter spaces each letter by it (em of the font size too); in a face svglib draws, which
+    sets the letters unspaced, it is still an error."""
+    for spacing, gap in (("1", 1.0), ("0.25em", 1.0)):
+        art = convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" letter-spacing="{spacing}">AB</text>'),
+                      "f")
+        (_, _, _, runs), = [it for it in art.items if it[0] == "text"]
+        assert [(x, s) for x, _, s in runs] == [(1.0, "A"), (pytest.approx(1 + fonts.ttfont(GOTHIC).stringWidth("A", 4) + gap),
+                                                                          "B")]
+    with pytest.raises(InputError, match="has letter-spacing='1', which svglib, drawing this face"):
+        convert(svg(f'<text x="1" y="8" font-family="{GOTHIC}" font-size="4" letter-spacing="1">AB</text><switch/>'), "f")
 
 
 def test_text_whose_stroke_draws_nothing_is_drawn():
@@ -642,32 +656,34 @@ def test_an_svg_picture_in_a_face_svglib_draws_is_an_error(face, picture):
 
 @pytest.mark.parametrize("picture, advice", [
     (STYLED, "the picture's styles saved as attributes (Illustrator: Export As SVG, Styling: Presentation Attributes)"),
-    ('<text x="1" y="5" font-family="BIZUDPGothic-Regular"><tspan>Moon</tspan></text>',
-     "the picture's text as paths (Inkscape: Edit > Select All in All Layers, Path > Object to Path, File > Save"),
+    ('<path id="arc" d="M1 5 A4 4 0 0 1 9 5"/>\n<text font-family="BIZUDPGothic-Regular">'
+     '<textPath href="#arc">Moon</textPath></text>',
+     "the picture's text on a path as paths (Inkscape: select the text, Path > Object to Path, File > Save"),
 ])
 def test_an_svg_picture_outside_the_subset_is_named_as_written_with_advice_for_what_put_it_there(picture, advice):
     """A designer's trial: Inkscape's 'Moon (Inkscape).svg' was named 'Moon%20%28Inkscape%29.svg',
-    and its <tspan> text was told to save a <style> sheet as attributes, which it had none of."""
+    and its text was told to save a <style> sheet as attributes, which it had none of. Text on a
+    path (Inkscape's Text > Put on Path) is what pnpgen does not draw of an Inkscape picture's text."""
     face = '<image href="Moon%20%28Inkscape%29.svg" width="5" height="5"/>'
     with pytest.raises(InputError) as e:
         convert(svg(face), "f", lambda href: svg(picture, 10, 10).encode())
     assert "shows 'Moon (Inkscape).svg', an SVG picture" in str(e.value) and f"(expected {advice}" in str(e.value)
-    if "tspan" in picture:  # the line of the picture that sets its text so
-        line = next(n for n, t in enumerate(svg(picture, 10, 10).splitlines(), 1) if "<tspan" in t)
-        assert (f"an SVG picture whose text is set in <tspan> lines (<tspan> at line {line} of the picture), which "
+    if "textPath" in picture:  # the line of the picture that sets its text so
+        line = next(n for n, t in enumerate(svg(picture, 10, 10).splitlines(), 1) if "<textPath" in t)
+        assert (f"an SVG picture whose text is set on a path (<textPath> at line {line} of the picture), which "
                 "pnpgen does not draw") in str(e.value), e.value
 
 
-def test_an_svg_pictures_text_in_a_font_of_its_own_is_told_to_become_paths():
-    """Illustrator's text in Myriad: 'which is not one of the game's fonts' gave only the game's
-    fonts to pick, and named the picture 'Sheriff%20Badge.svg'."""
-    picture = svg('<text x="1" y="5" font-family="\'MyriadPro-Regular\'">Sheriff</text>', 10, 10)
-    with pytest.raises(InputError) as e:
-        convert(svg('<image href="Sheriff%20Badge.svg" width="5" height="5"/>'), "f", lambda href: picture.encode())
-    said = str(e.value)
-    assert said.startswith("Sheriff Badge.svg (image in f)") and "which is not one of the game's fonts" in said
-    assert ("or the picture's text as paths (Inkscape: Edit > Select All in All Layers, Path > Object to Path, File > "
-            "Save; Illustrator: Type > Create Outlines)") in said
+def test_an_svg_pictures_text_in_a_font_of_its_own_is_set_in_the_nearest_and_told_once():
+    """Illustrator's text in Myriad stopped the build ('which is not one of the game's fonts'):
+    it is set in the game's nearest font, a sans-serif, and the print lint is told the picture's
+    file as written and the family, once however often it is used."""
+    picture = svg('<text x="1" y="5" font-family="\'MyriadPro-Regular\'">Sheriff</text>'
+                  '<text x="1" y="9" font-family="MyriadPro-Regular">Badge</text>', 10, 10)
+    art = convert(svg('<image href="Sheriff%20Badge.svg" width="5" height="5"/>'), "f", lambda href: picture.encode())
+    assert [it[1] for it in art.items if it[0] == "text"] == [GOTHIC, GOTHIC]
+    assert [m for m in art.marks if m[0] == "font"] == [
+        ("font", "", 0.0, 0.0, 0.0, 0.0, 0.0, f"Sheriff Badge.svg\nMyriadPro-Regular\n{GOTHIC}")]
     with pytest.raises(InputError) as e:  # a face's own text in a stranger font is told the game's fonts alone
         convert(svg('<text x="1" y="5" font-family="Myriad">A</text>'), "f")
     assert "which is not one of the game's fonts" in str(e.value) and "as paths" not in str(e.value)

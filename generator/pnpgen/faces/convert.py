@@ -137,7 +137,7 @@ def face_error(message: str, where: str, template: str, e: InputError | None = N
     return InputError(one_line(message), path=template or None, line=line, key=key, expected=e.expected if e else None)
 
 
-_PICTURE = re.compile(r"shows '([^']+)', an SVG picture(?:[^(]*\(<tspan[^>]*> at line (\d+) of the picture\))?")
+_PICTURE = re.compile(r"shows '([^']+)', an SVG picture(?:[^(]*\(<textPath[^>]*> at line (\d+) of the picture\))?")
 _WRITTEN_AT = re.compile(r"written at line (\d+) of ([^\s,)]+)")  # svg/__init__.py Converter._name
 _VALUE = re.compile(r"has [\w:-]+=(['\"])(.+?)\1")  # the value an element's error quotes: fill='stom'
 

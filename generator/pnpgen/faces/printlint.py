@@ -105,7 +105,7 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
                           for what, measure in _checks(kind, value, (x0, y0, x1, y1), printed, own,
                                                        cuts[deck.id, side], on.scale)]
         for at, what, measure, text in seen[face]:
-            f = found.setdefault((deck.id, at or f"{side} template", what),
+            f = found.setdefault((deck.id, at or f"{side} template", what, text if what == "font-substituted" else ""),
                                  _Finding(deck, at, what, worst=measure, text=text, settings=own, shown=piece))
             if id(piece) not in f.ids:
                 f.ids.add(id(piece))
@@ -162,6 +162,8 @@ def _checks(kind: str, value: float, box: tuple, trim: tuple, s: LintSettings,
     out = []
     if kind == "unit":  # a length in mm (or in, pt) where the template's units are mm already
         return [("length-unit", value)]
+    if kind == "font":  # an SVG picture's font family the game has no font of, set in the nearest
+        return [("font-substituted", value)]
     if kind == "contrast":  # a text's contrast ratio on the one colour under it
         return [("low-contrast", value)] if s.min_contrast is not None and value < s.min_contrast - EPS else []
     value *= scale
@@ -248,6 +250,11 @@ def _line(f: _Finding, s: LintSettings, templates: Path, boxes: dict[tuple[str, 
         ink, ground, chars = (f.text.split(" ", 2) + ["", ""])[:3]
         what = (f"text {quoted(chars)} in {ink} on {ground}, contrast {f.worst:.1f}:1, less than "
                 f"{s.min_contrast:g}:1 (hard to read: a lighter or darker text colour)")
+    elif f.kind == "font-substituted":
+        picture, family, font = (f.text.split("\n") + ["", ""])[:3]
+        said = f"font-family {family!r}, which is" if family else "no font-family, and names"
+        what = (f"the SVG picture {picture} sets text in {said} none of the game's fonts: "
+                f"set in {font}, the nearest (name one of the game's fonts in the picture, or its text as paths)")
     elif f.kind == "length-unit":
         # what was meant, in mm: the length drawn over CSS's 3.78 units a millimetre
         meant = f"{f.worst / UNITS_PX['mm']:.2f}".rstrip("0").rstrip(".")
@@ -271,5 +278,5 @@ def _line(f: _Finding, s: LintSettings, templates: Path, boxes: dict[tuple[str, 
     else:
         what = (f"stroke thinner than {s.thin_stroke_pt:g} pt {f.worst:.1f} mm from the trim, inside the "
                 f"{s.safe_mm:g} mm safe zone (a drifted cut shows it uneven)")
-    return (f"{_where(f.at, f.deck, templates, boxes)}: print lint: deck {f.deck.id!r} piece {first.index} "
+    return (f"{_where(f.at, f.deck, templates, boxes) or first.where}: print lint: deck {f.deck.id!r} piece {first.index} "
             f"({first.label}){more}: {what}")

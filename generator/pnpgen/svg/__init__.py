@@ -12,7 +12,7 @@ Interface used by the rest of the pipeline:
 The converter is our own for the SVG subset templates produce: the graphics become PDF
 operator text once, at convert time; only text (whose glyph encoding ReportLab chooses per
 document, as it subsets fonts) and images are left for draw time. SVG outside the subset
-(CSS style sheets, ``tspan``, …) falls back to svglib for that whole
+(CSS style sheets, ``textPath``, …) falls back to svglib for that whole
 face; ``Art.fallback`` names what caused it. Transparency is an error: print files must not
 contain it; so is a mask, filter, blend mode, marker or pattern a face uses (``NOT_DRAWN``), which
 svglib leaves out without a word, and text with a stroke, a gradient fill, a vertical writing-mode or a
@@ -28,7 +28,6 @@ WeasyPrint's ``svg/__init__.py`` does: ``shapes`` (the basic shapes; their geome
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -55,8 +54,10 @@ from pnpgen.svg.style import (
     URL,
     XLINK_HREF,
     XML_SPACE,
+    ZERO_LENGTH,
     Fallback,
     compose,
+    harmless,
     local_name,
     parse_colour,
     parse_svg,
@@ -95,7 +96,6 @@ _MAY_BE_IGNORED = etree.XPath("//*[@letter-spacing or @word-spacing or @alignmen
                               "or @paint-order or @vector-effect or contains(@style, 'spacing') "
                               "or contains(@style, 'baseline') or contains(@style, 'paint-order') "
                               "or contains(@style, 'vector-effect')]")
-ZERO_LENGTH = re.compile(r"^[+-]?(?:0+\.?0*|\.0+)(?:px|pt|pc|em|ex|mm|cm|in|q|%)?$", re.I)
 _PATTERNS = etree.XPath("//*[local-name()='pattern'][@id]")
 # What to write for each property svglib ignores, in the error that names it.
 _INSTEAD = {"letter-spacing": "the characters placed by x, one value per character (x=\"10 14 18\")",
@@ -104,17 +104,18 @@ _INSTEAD = {"letter-spacing": "the characters placed by x, one value per charact
                                   "text-top, ideographic), or its y as the baseline"}
 _PLACED_BY_BASELINE = etree.XPath("//*[@dominant-baseline or contains(@style, 'dominant-baseline')]")
 _TEXTS = etree.XPath("//*[local-name()='text' or local-name()='tspan']")
+_TEXT_PATHS = etree.XPath("//*[local-name()='textPath']")
 HORIZONTAL = ("horizontal-tb", "lr-tb", "lr", "rl-tb", "rl", "initial", "normal")  # writing-mode values set across
 _PAINTED = etree.XPath("//*[@style or @fill or @stroke]")
 
 
 # What to do with an SVG picture outside the subset, by what put it there: what Illustrator and
-# Inkscape save unless told otherwise (a <style> sheet; text in <tspan> lines).
+# Inkscape save unless told otherwise (a <style> sheet; text on a path).
 _PICTURE_ADVICE = {
     "style": "the picture's styles saved as attributes (Illustrator: Export As SVG, Styling: Presentation "
              "Attributes), or the picture as a PNG",
-    "tspan": "the picture's text as paths (Inkscape: Edit > Select All in All Layers, Path > Object to Path, "
-             "File > Save; Illustrator: Type > Create Outlines), or the picture as a PNG",
+    "textPath": "the picture's text on a path as paths (Inkscape: select the text, Path > Object to Path, "
+                "File > Save; Illustrator: Type > Create Outlines), or the picture as a PNG",
 }
 
 
@@ -132,9 +133,15 @@ def convert(svg: str, where: str, resolve: Callable[[str], bytes] | None = None)
                                  f"{str(e)!r}, outside the converter's subset), does not place: the text would "
                                  "print on its y", "the face within the converter's subset, or y as the baseline "
                                  "and no dominant-baseline") from None
+        for el in _MAY_BE_IGNORED(root):  # the converter spaces the letters; svglib does not
+            v = (_set(props_of(el).get("letter-spacing")) or "").strip()
+            if v and not harmless(v) and v != "initial":
+                raise conv.error(el, f"has letter-spacing={v[:30]!r}, which svglib, drawing this face (it uses "
+                                 f"{str(e)!r}, outside the converter's subset), does not draw: the letters would "
+                                 "print unspaced", _INSTEAD["letter-spacing"]) from None
         picture = svg_picture(root, resolve)
         if picture is not None:
-            inside = _tspan_in(picture[1], resolve) if str(e) == "tspan" else ""
+            inside = _text_path_in(picture[1], resolve) if str(e) == "textPath" else ""
             raise conv.error(picture[0], f"shows {picture[1][:60]!r}, an SVG picture{inside}, in a face that svglib draws "
                              f"(it uses {str(e)!r}, outside the converter's subset; in the picture or the face), and svglib "
                              "leaves SVG pictures out: the face would print without it",
@@ -150,20 +157,20 @@ def convert(svg: str, where: str, resolve: Callable[[str], bytes] | None = None)
     return Art(conv.width_pt, conv.height_pt, items, marks=tuple(conv.marks))
 
 
-def _tspan_in(href: str, resolve: Callable[[str], bytes] | None) -> str:
-    """Where an SVG picture (a file's name) sets its text in ``<tspan>`` lines, as Inkscape saves
-    text: "" when that is not it (a ``data:`` picture, or a <tspan> of the face itself)."""
+def _text_path_in(href: str, resolve: Callable[[str], bytes] | None) -> str:
+    """Where an SVG picture (a file's name) sets text along a path (Inkscape's Text > Put on
+    Path): "" when that is not it (a ``data:`` picture, or a <textPath> of the face itself)."""
     if href.startswith("data:") or resolve is None:
         return ""
     try:
         picture = etree.fromstring(resolve(href), etree.XMLParser(resolve_entities=False, no_network=True))
     except (etree.XMLSyntaxError, InputError):
         return ""
-    found = next((el for el in _TEXTS(picture) if local_name(el) == "tspan" and "".join(el.itertext()).strip()), None)
+    found = next((el for el in _TEXT_PATHS(picture) if "".join(el.itertext()).strip()), None)
     if found is None:
         return ""
     ident = found.get("id")
-    return (f" whose text is set in <tspan> lines (<tspan{f' id={ident!r}' if ident else ''}> at line "
+    return (f" whose text is set on a path (<textPath{f' id={ident!r}' if ident else ''}> at line "
             f"{found.sourceline} of the picture), which pnpgen does not draw")
 
 
@@ -216,6 +223,7 @@ class Converter:
         # what is painted, for the ground under a text: (box, where it surely covers, its colour;
         # None where the covered part or the colour is not known: art, gradients, paths), in points
         self.grounds: list[tuple[tuple, tuple | None, tuple | None]] = []
+        self.substituted: set[tuple[str, str]] = set()  # a picture's font families set in the nearest font (told once)
         self.at = ""  # the template line that drew the element being drawn (SOURCE attribute)
         props = props_of(root)
         vb = self._viewbox(props)
@@ -368,7 +376,7 @@ class Converter:
         for el in self.root.iter(etree.Element):
             name = local_name(el)
             if name and name not in SHAPES and name not in CONTAINERS and name not in IGNORED \
-                    and name not in PAINT_SERVERS:
+                    and name not in PAINT_SERVERS and not (name == "tspan" and _in_text(el)):
                 raise Fallback(name)
 
     def _refuse_not_drawn(self) -> None:
@@ -386,7 +394,7 @@ class Converter:
         self._refuse_undrawn_text()
         for el in _MAY_BE_IGNORED(self.root):
             props = props_of(el)
-            for key in IGNORED_BY_SVGLIB:
+            for key in IGNORED_BY_SVGLIB[1:]:  # (letter-spacing the converter draws: refused if svglib draws the face)
                 v = (_set(props.get(key)) or "").strip()
                 if v and v not in HARMLESS and v != "initial" and not ZERO_LENGTH.match(v):  # Inkscape's 0px
                     raise self.error(el, f"has {key}={v[:30]!r}, which pnpgen does not draw (the face would print "
@@ -613,7 +621,7 @@ class Converter:
             return
         if not UNSUPPORTED_PROPS.isdisjoint(props):
             for key in UNSUPPORTED_PROPS.intersection(props):
-                if props[key].strip() not in HARMLESS:
+                if not harmless(props[key]):
                     raise Fallback(key)
         if props.get("opacity", "").strip() in ("0", "0.0", "0%"):
             return
@@ -754,6 +762,11 @@ TAGS: dict[str, Callable[[Converter, Any, str, dict, dict], None]] = {
     "image": image.image,
 }
 DRAWN = frozenset(TAGS)  # what a container's children may draw
+
+
+def _in_text(el) -> bool:
+    """A <tspan> inside a <text> (``text.text`` draws it; one elsewhere is outside the subset)."""
+    return any(local_name(a) == "text" for a in el.iterancestors())
 
 
 def _set(value: str | None) -> str | None:

@@ -76,11 +76,13 @@ def image(conv, el, name: str, props: dict, style: dict) -> None:
     sub.state = {}  # what the sub-document writes must not rely on this one's state
     sub.viewport = (svb[2], svb[3])
     sub.elements = conv.elements
+    sub.at = conv.at  # the template line placing the picture, for what the print lint is told of it
     sub.children(sub.root, sub.inherit({}, sub.root_props))
     conv.elements = sub.elements
     sub.flush()
     conv.flush()
     conv.items.extend(sub.items)
+    conv.marks.extend(m for m in sub.marks if m[0] == "font")  # a font family set in the nearest font, told
     conv.state = {}  # and this one can no longer trust its own until the Q
     conv.pop()
 

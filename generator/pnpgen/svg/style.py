@@ -24,16 +24,26 @@ INHERITED = {
     "stroke-linecap": "butt", "stroke-linejoin": "miter", "stroke-miterlimit": "4",
     "stroke-dasharray": "none", "stroke-dashoffset": "0", "font-family": "", "font-size": "16",
     "text-anchor": "start", "dominant-baseline": "auto", "visibility": "visible", "color": "#000", "clip-rule": "nonzero",
-    "xml:space": "default",
+    "xml:space": "default", "font-weight": "normal", "line-height": "1.25",
+    "letter-spacing": "normal",
 }
 OPACITY = ("opacity", "fill-opacity", "stroke-opacity", "stop-opacity")
 # Properties that change how something is painted and that this converter does not draw.
 UNSUPPORTED_PROPS = frozenset(("mask", "filter", "marker", "marker-start", "marker-mid", "marker-end",
                      "mix-blend-mode", "paint-order", "text-decoration", "writing-mode",
-                     "letter-spacing", "word-spacing", "alignment-baseline",
+                     "word-spacing", "alignment-baseline",
                      "baseline-shift", "vector-effect"))
 HARMLESS = frozenset(("none", "normal", "auto", "0", "baseline", "horizontal-tb", "lr-tb", "lr", "fill",
                       "fill stroke", "inherit"))
+ZERO_LENGTH = re.compile(r"^[+-]?(?:0+\.?0*|\.0+)(?:px|pt|pc|em|ex|mm|cm|in|q|%)?$", re.I)
+
+
+def harmless(value: str) -> bool:
+    """A value of an unsupported property that changes nothing (``none``, Inkscape's ``0px``)."""
+    v = value.strip()
+    return v in HARMLESS or bool(ZERO_LENGTH.match(v))
+
+
 UNITS_PX = {"px": 1.0, "pt": 4 / 3, "pc": 16.0, "mm": 96 / MM_PER_INCH, "cm": 960 / MM_PER_INCH, "in": 96.0, "q": 96 / (4 * MM_PER_INCH)}
 PT_PER_PX = 0.75  # an SVG (CSS) pixel is 1/96 in, not the 300 dpi print pixel of units.MM_PER_UNIT
 UNITS_PT = {"px": PT_PER_PX, "pt": 1.0, "pc": 12.0, "mm": PT_PER_MM, "cm": 10 * PT_PER_MM, "in": 72.0,
