@@ -458,6 +458,8 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
             _say(ws.shown(f"{slug}: {'ok' if not faces.problems else 'would not build'} ({pieces})"))
         for p in faces.problems:
             more = f" — and {counted(p.faces - 1, 'more face')} the same way" if p.faces > 1 else ""
+            if p.also:  # the same character in other pieces' texts: where, the first few
+                more += " (" + ", ".join(dict.fromkeys(p.also[:5])) + (", …" if len(p.also) > 5 else "") + ")"
             _say(ws.shown(f"  error: {p.error}{more}"))
         problems += len(faces.problems)
         for w in faces.warnings:

@@ -300,3 +300,20 @@ def test_an_inkscape_picture_with_text_on_a_path_is_told_at_the_template_line_th
             "picture), which pnpgen does not draw") in err and "(data/test/art/moon.svg:5)" in err, err
     assert ("(expected the picture's text on a path as paths (Inkscape: select the text, Path > Object to Path, "
             "File > Save; Illustrator: Type > Create Outlines), or the picture as a PNG)") in err, err
+
+
+def test_a_character_no_font_has_in_many_pieces_is_one_problem_naming_their_lines(tmp_path, capsys):
+    """trial19: an emoji in 117 prompts was 117 problems in check (the build stops at the first):
+    one character is one fix (a font for it), so it is one line, with the other pieces' lines."""
+    deck = DECK_YAML + "".join(f"  - {{name: カード{i}, text: 本文😀{i}}}\n" for i in range(1, 9))
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "check", "--game", "test") == 2
+    out = capsys.readouterr().out
+    errors = [line for line in out.splitlines() if "error:" in line]
+    assert len(errors) == 1, out
+    assert errors[0].startswith("  error: data/test/decks/cards.yaml:9:"), errors[0]
+    assert "U+1F600" in errors[0] and "— and 7 more faces the same way" in errors[0]
+    assert errors[0].endswith("(data/test/decks/cards.yaml:10, data/test/decks/cards.yaml:11, "
+                              "data/test/decks/cards.yaml:12, data/test/decks/cards.yaml:13, "
+                              "data/test/decks/cards.yaml:14, …)"), errors[0]
+    assert "1 problem a build would stop at" in out

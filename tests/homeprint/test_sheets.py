@@ -69,7 +69,7 @@ def test_a_one_front_and_back_land_in_the_slots(tmp_path):
     assert bom["stock"] == [{"sheet_layout": "a-one-51002", "name": "A-one マルチカード 名刺 10面", "paper": "a4",
                              "sheets": 2, "decks": ["テストカード"]}]
     last = texts(out / "test" / "test-all.pdf")[-1]
-    assert "A-one マルチカード 名刺 10面 2 カード用紙（テストカード用）· --sheet a-one-51002" in last
+    assert "A-one マルチカード 名刺 10面 2 カード用紙（テストカード用）· シートレイアウト a-one-51002" in last  # (not "--sheet": a deck file may choose it)
 
 
 def test_a_workspace_layout_extends_a_built_in_one(tmp_path, capsys):
@@ -270,7 +270,7 @@ def test_a_sheet_layout_of_plain_paper_is_no_stock_to_buy(tmp_path):
     paper = json.loads((tmp_path / "paper" / "test" / "manifest.json").read_text(encoding="utf-8"))
     assert [s["sheet_layout"] for s in stock["bill_of_materials"]["stock"]] == ["counters"]
     assert paper["bill_of_materials"]["stock"] == [] and paper["decks"][0]["sheet_layout"]["stock"] is False
-    assert "--sheet counters" in texts(tmp_path / "stock" / "test" / "test-all.pdf")[-1]
-    assert "--sheet counters" not in texts(tmp_path / "paper" / "test" / "test-all.pdf")[-1]
+    assert "シートレイアウト counters" in texts(tmp_path / "stock" / "test" / "test-all.pdf")[-1]
+    assert "シートレイアウト counters" not in texts(tmp_path / "paper" / "test" / "test-all.pdf")[-1]
     lefts = sorted({round(x0, 2) for x0, *_ in placements(tmp_path / "paper" / "test" / "cards.pdf")[0]})
     assert [round(b - a, 2) for a, b in zip(lefts, lefts[1:])] == [12.7] * (len(lefts) - 1)  # abutting

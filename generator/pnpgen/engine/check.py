@@ -6,6 +6,7 @@ once (a template line that fails for forty cards is one problem), so one run lis
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from pnpgen.data.art import art_files
@@ -29,7 +30,7 @@ from pnpgen.engine.game import (
 )
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.paper import DeckOnPaper, short_bleed_warnings, stock_warnings
-from pnpgen.errors import InputError, TemplateMistake
+from pnpgen.errors import InputError, TemplateMistake, place
 from pnpgen.faces.builtin import icon_dirs
 from pnpgen.faces.convert import convert_face
 from pnpgen.faces.faceset import FaceSet, face_renderer
@@ -47,6 +48,11 @@ class Problem:
     error: InputError
     faces: int = 1
     key: tuple = ()  # what tells it apart from another problem (FaceCheck.add)
+    also: list[str] = field(default_factory=list)  # the other lines of a character no font has
+
+
+# a character no font has, in many pieces' texts: one mistake (one font to add), said once
+_NO_GLYPH = re.compile(r"(character U\+[0-9A-F]+ .* is in no font \([^)]*\)) in ")
 
 
 @dataclass
@@ -61,10 +67,15 @@ class FaceCheck:
         conversion error names the face (``where``) in its message and no file: what it says
         past that name tells it apart, so two pictures refused for two reasons are both said."""
         said = error.message.removeprefix(where) if where else ""
-        key = (str(error.path), error.line, error.key, error.expected, said)
+        key: tuple = (str(error.path), error.line, error.key, error.expected, said)
+        glyph = _NO_GLYPH.match(error.message)
+        if glyph:  # (every piece whose text has it is one line: the lines listed, not said again)
+            key = ("no glyph", glyph.group(1), error.expected)
         for p in self.problems:
             if p.key == key:
                 p.faces += not isinstance(error, TemplateMistake)
+                if glyph and error.path is not None:
+                    p.also.append(place(error.path, error.line))
                 return
         self.problems.append(Problem(error, key=key))
 
