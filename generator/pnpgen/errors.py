@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
-import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
+
+from pnpgen.patterns import later
 
 
 def place(path: Path | str, line: int | None = None, column: int | None = None) -> str:
@@ -164,7 +165,7 @@ def suggest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str:
     return f"; did you mean {by_lower[close[0]]}?" if close else ""
 
 
-_PARSER_HINT = re.compile(r",?\s*(?:try XML_PARSE_HUGE|use XML_PARSE_HUGE option)")
+_PARSER_HINT = later(r",?\s*(?:try XML_PARSE_HUGE|use XML_PARSE_HUGE option)")
 
 
 def parser_said(message: str) -> str:

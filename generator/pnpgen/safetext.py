@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pnpgen.patterns import later
+
 # C0 controls but tab and line feed, DEL, C1 controls, the bidirectional overrides and isolates
 # (U+202A–U+202E, U+2066–U+2069), which reorder what a reader sees ("Trojan Source"), and lone
 # surrogates (U+D800–U+DFFF: half of a character, which no file can hold as UTF-8 — a YAML escape
@@ -102,7 +104,7 @@ def csv_text(cell: str) -> str:
     return cell
 
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff66-\uff9f]")
+_CJK = later(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff66-\uff9f]")
 
 
 def written_in_cjk(text: str) -> bool:

@@ -35,15 +35,16 @@ import hmac
 import importlib.util
 import marshal
 import os
-import re
 import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from pnpgen.patterns import later
+
 SECRET_BYTES = 32
 # A temporary of ``put`` (``.<entry>.<pid>``) or of the machine's key (``.secret.<pid>``)
-_TEMPORARY = re.compile(r"\.(?:[0-9a-f]{40}|secret)\.([0-9]{1,9})")
+_TEMPORARY = later(r"\.(?:[0-9a-f]{40}|secret)\.([0-9]{1,9})")
 STALE_SECONDS = 6 * 3600  # a write takes milliseconds: a temporary this old is a dead write's, whoever has its pid now
 _SWEPT: set[Path] = set()  # folders swept of dead writes' temporaries by this process
 PROCESS_SECRET = os.urandom(SECRET_BYTES)  # seals when there is no machine key: made at import, so forked workers share it

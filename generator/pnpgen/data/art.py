@@ -41,6 +41,7 @@ from pnpgen import usercache
 from pnpgen.errors import InputError, Where, contained, leads_out, parser_said, written_alike
 from pnpgen.litter import is_litter
 from pnpgen.memo import Memo
+from pnpgen.patterns import later
 
 if TYPE_CHECKING:  # Pillow is imported where a picture is read: a game without art never loads it
     from PIL import Image
@@ -52,8 +53,8 @@ SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".svg")
 RASTER_FORMATS = ("PNG", "JPEG", "WEBP", "MPO")  # MPO: a phone camera's JPEG with a second image
 ORIENTATION = 0x0112  # EXIF tag
 BYTES_BUDGET = 64 * 2**20  # print-ready picture bytes an ArtFolder keeps (the least recently used go first)
-_BG = re.compile(r"^bg=([0-9a-fA-F]{6})$")
-_HREF = re.compile(r"""\bhref\s*=\s*(["'])(.*?)\1""", re.S)  # href= and xlink:href= in a face's SVG
+_BG = later(r"^bg=([0-9a-fA-F]{6})$")
+_HREF = later(r"""\bhref\s*=\s*(["'])(.*?)\1""", re.S)  # href= and xlink:href= in a face's SVG
 SVG_NESTING = 8  # SVG pictures showing SVG pictures: as deep as the converter draws them (svg/image.py)
 
 

@@ -12,12 +12,13 @@ from typing import Any
 from pnpgen.boxnet import TuckBox
 from pnpgen.data import validate as v
 from pnpgen.errors import suggest
+from pnpgen.patterns import later
 from pnpgen.units import MM_PER_UNIT
 
-_TOKEN = re.compile(rf"\s*(?:([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*({v.UNITS})?|([a-z_]+(?:\.[a-z]+)?)|(\S))")
+_TOKEN = later(rf"\s*(?:([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*({v.UNITS})?|([a-z_]+(?:\.[a-z]+)?)|(\S))")
 _LENGTH_HINT = "mm, a unit ('2.5in'), or arithmetic on w, h and safe: 'w - 8', 'h / 2 - 6'"
 # a number in exponent, hexadecimal, octal, binary or grouped form (1e3, 0x10, 1_000), from its first digit
-_OTHER_NOTATION = re.compile(r"[0-9][0-9.]*(?:[eE][-+]?[0-9]+|[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+|(?:_[0-9]+)+)")
+_OTHER_NOTATION = later(r"[0-9][0-9.]*(?:[eE][-+]?[0-9]+|[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+|(?:_[0-9]+)+)")
 
 
 class Frame(tuple):

@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import re
 
+from pnpgen.patterns import later
+
 _HASH = re.compile(r"^(#{1,6})\s+(\S.*?)\s*#*\s*$")
-_CHAPTER = re.compile(r"^(?:chapter|part)\s+(\d+|[ivxlc]+)\b\s*[.:—–-]?\s*(.*)$", re.I)
-_SUBNUMBER = re.compile(r"^(\d+)\.(\d+)(?:\.(\d+))?\.?\s+(\S.*)$")
+_CHAPTER = later(r"^(?:chapter|part)\s+(\d+|[ivxlc]+)\b\s*[.:—–-]?\s*(.*)$", re.I)
+_SUBNUMBER = later(r"^(\d+)\.(\d+)(?:\.(\d+))?\.?\s+(\S.*)$")
 _NUMBERED = re.compile(r"^(\d+)\.\s+(\S.*)$")
-_STEP = re.compile(r"^(?:(\d+)\)|step\s+(\d+)\s*[:.)—–-])\s*(\S.*)$", re.I)
-_BULLET = re.compile(r"^([-*•])\s+(\S.*)$")
+_STEP = later(r"^(?:(\d+)\)|step\s+(\d+)\s*[:.)—–-])\s*(\S.*)$", re.I)
+_BULLET = later(r"^([-*•])\s+(\S.*)$")
 _SENTENCE_END = (".", "!", "?", ":", ";", ",")
 # the words of a rulebook's sections: a first line in capitals holding one is a section, not the title
-_SECTION_WORDS = re.compile(
+_SECTION_WORDS = later(
     r"\b(?:overview|introduction|components?|contents|set[- ]?up|preparation|rules|play(?:ing)?|gameplay|"
     r"turns?|rounds?|end|scoring|winning|victory|goal|object|variants?|credits|glossary|notes|issues|changes)\b", re.I)
 

@@ -35,6 +35,7 @@ from pnpgen.data.model import LATIN_GAP, PLACEHOLDER_COLOUR, placeholder_said
 from pnpgen.data.yamlsrc import Located, keyname, load_yaml
 from pnpgen.errors import InputError, Where
 from pnpgen.fonts import locate
+from pnpgen.patterns import later
 
 # A language code as pnpgen reads one: ISO 639-1 (two letters, lower case), optionally a script
 # (zh-Hant) and a region (en-GB, es-419), as BCP 47 writes them. It names the build's folder, the
@@ -107,7 +108,7 @@ class Missing:
     cells: int = 0  # a spreadsheet column left plain: how many of its cells are (``where`` the first)
 
 
-MARKED = re.compile(rf"\[{MISSING_COLOUR}\]〔[^〕]*〕\[/{MISSING_COLOUR}\]")  # ``marker``'s, at a text's start
+MARKED = later(rf"\[{MISSING_COLOUR}\]〔[^〕]*〕\[/{MISSING_COLOUR}\]")  # ``marker``'s, at a text's start
 _SCRIPT_LANGS = ("ja", "zh", "ko")  # languages written in CJK script: a build in one reads kanji as its own
 
 

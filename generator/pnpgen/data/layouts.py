@@ -29,6 +29,7 @@ from pnpgen.data.tuckbox import BOX_KEYS, Given, merged, tuck_box
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, Where, contained, suggest
 from pnpgen.litter import is_litter
+from pnpgen.patterns import later
 
 MAX_DEPTH = 20  # layouts extending layouts
 TEMPLATE_PREFIX = "@layout"  # a deck's layout sides are rendered as templates @layout/<deck>/front, …/back
@@ -38,7 +39,7 @@ SOURCES = ("game.title", "game.players", "game.draft", "deck.name")  # what a bo
 FIELD_OF = {"text": "text", "image": "image", "icons": "list"}  # a box's type → the field type it reads
 # Colours every layout knows, whatever its palette says; a game's palette of the same name wins.
 BASE_PALETTE = {"ink": "#23262e", "paper": "#fbf8f1", "accent": "#3b4a8c", "panel": "#efe9dc", "white": "#ffffff"}
-_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+_NAME = later(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
 
 def builtin_folder() -> Path:

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from pnpgen.errors import suggest
+from pnpgen.patterns import later
 
 MISSING_COLOUR = "missing-translation"  # palette name pnpgen adds for its 〔ja〕 marker (data/i18n.py)
 
@@ -145,9 +146,9 @@ def loose_marks(text: str, palette: Mapping[str, str]) -> list[str]:
 
 
 # bold and a colour typed with the input method on (＊＊強＊＊, ［red］…［/red］): printed as written
-_WIDE_BOLD = re.compile(r"＊＊([^＊\n]+)＊＊")
-_WIDE_COLOUR = re.compile(r"［(/?)([A-Za-z][\w-]*)］")
-_HALF_RUBY = re.compile(r"(?<![\\{])\{(?P<base>[^{}|｜\n]*)[|｜](?P<reading>[^{}|｜\n]*)\}(?!\})")  # {鏡|}, {|かがみ}
+_WIDE_BOLD = later(r"＊＊([^＊\n]+)＊＊")
+_WIDE_COLOUR = later(r"［(/?)([A-Za-z][\w-]*)］")
+_HALF_RUBY = later(r"(?<![\\{])\{(?P<base>[^{}|｜\n]*)[|｜](?P<reading>[^{}|｜\n]*)\}(?!\})")  # {鏡|}, {|かがみ}
 
 
 class _EveryColour(dict):
@@ -158,7 +159,7 @@ class _EveryColour(dict):
         return True
 
 
-_MARKUP_CHARACTERS = re.compile(r"([\\*\[\]{}])")
+_MARKUP_CHARACTERS = later(r"([\\*\[\]{}])")
 
 
 def literal(text: object) -> str:

@@ -22,11 +22,13 @@ import re
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 
+from pnpgen.patterns import later
+
 MAX_DECIMALS = 30  # the most decimal places an Excel number format shows
 
-_CURRENCY_CODE = re.compile(r"\[\$([^\]\-]*)(?:-[0-9A-Fa-f]+)?\]")  # [$$-409], [$€-407], [$¥-411]
+_CURRENCY_CODE = later(r"\[\$([^\]\-]*)(?:-[0-9A-Fa-f]+)?\]")  # [$$-409], [$€-407], [$¥-411]
 _LITERAL = r'(?:"[^"]*"|\\.|[$¥€£ ])*'
-_FORMAT = re.compile(rf"({_LITERAL})([#0,]*0(?:\.0+)?)(%?)({_LITERAL})")
+_FORMAT = later(rf"({_LITERAL})([#0,]*0(?:\.0+)?)(%?)({_LITERAL})")
 
 
 class ShownInt(int):
@@ -115,8 +117,8 @@ def _literal(part: str) -> str:
     return re.sub(r'"([^"]*)"|\\(.)', lambda m: m.group(1) if m.group(1) is not None else m.group(2), part)
 
 
-_FRACTION = re.compile(rf"({_LITERAL})(?:([#0?]+) +)?([#0?]+)/([#0?]+|[1-9][0-9]*)({_LITERAL})")
-_SCIENTIFIC = re.compile(rf"({_LITERAL})0(?:\.(0+))?E([+-])(0+)({_LITERAL})", re.IGNORECASE)
+_FRACTION = later(rf"({_LITERAL})(?:([#0?]+) +)?([#0?]+)/([#0?]+|[1-9][0-9]*)({_LITERAL})")
+_SCIENTIFIC = later(rf"({_LITERAL})0(?:\.(0+))?E([+-])(0+)({_LITERAL})", re.IGNORECASE)
 
 
 def _fraction(value: int | float, fmt: str) -> str | None:
@@ -180,10 +182,10 @@ _ERAS = ((dt.date(2019, 5, 1), "R", "令", "令和"), (dt.date(1989, 1, 8), "H",
          (dt.date(1926, 12, 25), "S", "昭", "昭和"), (dt.date(1912, 7, 30), "T", "大", "大正"),
          (dt.date(1868, 9, 8), "M", "明", "明治"))
 _EXCEL_EPOCH = dt.datetime(1899, 12, 30)
-_DATE_TOKEN = re.compile(r'"[^"]*"|\\.|_.|\*.|\[(?:h+|m+|s+)\]|am/pm|a/p|\.0+|y+|m+|d+|h+|s+|e+|g+|aaaa?|[a-z]'
+_DATE_TOKEN = later(r'"[^"]*"|\\.|_.|\*.|\[(?:h+|m+|s+)\]|am/pm|a/p|\.0+|y+|m+|d+|h+|s+|e+|g+|aaaa?|[a-z]'
                          r'|[^a-z]', re.IGNORECASE)
 # [$-411], [$-ja-JP], [Red], [Color10]: not [h], [mm], [ss], which count elapsed time
-_SKIPPED = re.compile(r"\[(?!(?:h+|m+|s+)\])(?:\$-[^\]]*|[a-z]+[0-9]*)\]", re.IGNORECASE)
+_SKIPPED = later(r"\[(?!(?:h+|m+|s+)\])(?:\$-[^\]]*|[a-z]+[0-9]*)\]", re.IGNORECASE)
 
 
 def shown_moment(value: Moment, number_format: str) -> str | None:

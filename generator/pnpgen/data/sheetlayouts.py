@@ -17,7 +17,6 @@ Slots inside the printer's margin are a warning at build time (the margin is a b
 from __future__ import annotations
 
 import importlib.resources
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +27,7 @@ from pnpgen.data.formats import PAPER_SIZES
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, contained, suggest
 from pnpgen.litter import is_litter
+from pnpgen.patterns import later
 
 FOLDER = "sheets"  # a workspace's own sheet layouts: sheets/<name>.yaml
 GRID = "grid"  # the name that asks for pnpgen's own grid (a deck's ``sheet: grid``)
@@ -41,8 +41,8 @@ TOLERANCE_MM = (0.0, 5.0)
 TEXT_CHARS = 500  # name, notes, source
 ROTATIONS = (0, 90, 180, 270)
 OVERLAP_MM = 0.001  # slots sharing an edge touch; overlapping by more than this is an error
-_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
-_PAPER = re.compile(r"^\s*([0-9.]+)\s*[x×]\s*([0-9.]+)\s*(mm)?\s*$")
+_NAME = later(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+_PAPER = later(r"^\s*([0-9.]+)\s*[x×]\s*([0-9.]+)\s*(mm)?\s*$")
 
 
 @dataclass(frozen=True)

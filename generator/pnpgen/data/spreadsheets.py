@@ -30,6 +30,7 @@ from pnpgen.data.model import Deck, placeholder_said
 from pnpgen.data.textfile import decode
 from pnpgen.data.yamlsrc import Located, load_value
 from pnpgen.errors import InputError, Where, contained, suggest, written_alike
+from pnpgen.patterns import later
 from pnpgen.safetext import control_char, csv_cell, csv_text
 
 SUFFIXES = (".csv", ".xlsx", ".ods")
@@ -38,10 +39,10 @@ SUFFIXES = (".csv", ".xlsx", ".ods")
 VERBATIM = ("text", "colour", "image")
 # Text an office program saved in a legacy encoding lost its Japanese: each character became "?"
 # (LibreOffice's and Excel's CSV without UTF-8) or U+FFFD (a decoder's replacement).
-_QUESTION_RUN = re.compile(r"\?{2,}")
+_QUESTION_RUN = later(r"\?{2,}")
 # What a formula that failed leaves as its saved value: Excel's error values (kept as such in an
 # .xlsx, as text in its CSV) and LibreOffice's (#REF!, or Err:502 for the errors Excel has no name for).
-_FORMULA_ERROR = re.compile(r"#(?:REF!|DIV/0!|VALUE!|N/A|NAME\?|NUM!|NULL!|SPILL!|CALC!|FIELD!|BLOCKED!|"
+_FORMULA_ERROR = later(r"#(?:REF!|DIV/0!|VALUE!|N/A|NAME\?|NUM!|NULL!|SPILL!|CALC!|FIELD!|BLOCKED!|"
                             r"CONNECT!|BUSY!|UNKNOWN!|GETTING_DATA)|Err:\d{3}")
 # why each of Excel's commonest errors comes about, for the message
 _ERROR_CAUSE = {"#REF!": "a reference to a cell, row or sheet that was deleted",

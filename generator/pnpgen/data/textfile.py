@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from pnpgen.errors import InputError
+from pnpgen.patterns import later
 
 
 def decode(data: bytes, path: Path | str | None = None) -> tuple[str, str]:
@@ -47,10 +48,10 @@ def decode(data: bytes, path: Path | str | None = None) -> tuple[str, str]:
 
 # Japanese text holds kana or its punctuation; Western text read as CP932 holds none, and its
 # "kanji" stand right after a Latin letter (It’s → It痴), where the high byte followed it.
-_JAPANESE = re.compile(r"[\u3000-\u30ff\uff61-\uff9f]")
-_LETTER_THEN_CJK = re.compile(r"[A-Za-z][\u4e00-\u9fff\uff00-\uffef]")
+_JAPANESE = later(r"[\u3000-\u30ff\uff61-\uff9f]")
+_LETTER_THEN_CJK = later(r"[A-Za-z][\u4e00-\u9fff\uff00-\uffef]")
 # Windows-1252's letters and typography beside a Latin letter: It’s, café, naïve, “Go”
-_LETTER_BESIDE_HIGH = re.compile(r"[A-Za-z][\u00c0-\u00ff\u2018-\u201e\u2013\u2014\u2026]|"
+_LETTER_BESIDE_HIGH = later(r"[A-Za-z][\u00c0-\u00ff\u2018-\u201e\u2013\u2014\u2026]|"
                                  r"[\u00c0-\u00ff\u2018-\u201e][A-Za-z]")
 
 

@@ -19,6 +19,7 @@ from pnpgen.boxnet import TuckBox
 from pnpgen.data import validate as v
 from pnpgen.data.formats import CARD_FORMATS
 from pnpgen.errors import InputError, suggest
+from pnpgen.patterns import later
 
 BOX_KEYS = {
     "deck": "the deck it holds: its cards' size and count",
@@ -174,7 +175,7 @@ def _at_most(at: Given, value: float, most: float, what: str) -> float:
 
 
 # a count of cards a box's text prints: カード60枚, 60 cards (full-width digits read as NFKC makes them)
-_COUNTED = re.compile(r"(\d[\d,]*)\s*(?:枚|cards?\b)", re.I)
+_COUNTED = later(r"(\d[\d,]*)\s*(?:枚|cards?\b)", re.I)
 
 
 def miscounted(deck: Any, figures: Mapping[str, Given], text_fields: list[str]) -> list[str]:

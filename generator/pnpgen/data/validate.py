@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from pnpgen.data.formats import CARD_FORMATS, PAPER_FORMATS, PAPER_SIZES, paper_named_by_size
 from pnpgen.data.markup import colour_names
 from pnpgen.errors import suggest
+from pnpgen.patterns import later
 from pnpgen.safetext import windows_trouble
 from pnpgen.units import MM_PER_UNIT
 
@@ -39,9 +40,9 @@ ORIENTATIONS = ("pointy", "flat")
 ORIENTED_SHAPES = ("hex", "trihex")
 
 UNITS = "|".join(MM_PER_UNIT)  # mm|cm|in|pt|px: the units of every length pnpgen reads, one list
-_LENGTH = re.compile(rf"^\s*([-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))\s*({UNITS})?\s*$")
-_WHOLE = re.compile(r"^[-+]?[0-9]{1,100}$")  # a longer one is no count or field value
-_NUMBER = re.compile(r"^[-+]?(?=[0-9.]{1,100}$)(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$")
+_LENGTH = later(rf"^\s*([-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))\s*({UNITS})?\s*$")
+_WHOLE = later(r"^[-+]?[0-9]{1,100}$")  # a longer one is no count or field value
+_NUMBER = later(r"^[-+]?(?=[0-9.]{1,100}$)(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$")
 _HEX6 = re.compile(r"^#[0-9a-fA-F]{6}$")
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")  # SVG also takes #rgb
 _UNITS = "a number in mm or with a unit: 63, '63mm', '2.5in', '10pt'"
@@ -125,7 +126,7 @@ def _meant_length(value: Any) -> str:
 
 
 # what follows the digits of a number written in exponent, hexadecimal, octal, binary or grouped form
-_OTHER_NOTATION = re.compile(r"(?:e[-+]?[0-9]|x[0-9a-f]|o[0-7]|b[01]|_[0-9])")
+_OTHER_NOTATION = later(r"(?:e[-+]?[0-9]|x[0-9a-f]|o[0-7]|b[01]|_[0-9])")
 
 
 def in_decimal(text: str) -> str:
@@ -201,7 +202,7 @@ def kanji_number(text: str) -> int:
 
 
 # a count typed with its counter word, as a Japanese list or an order form writes it (３枚, x3, ×3)
-_COUNTED = re.compile(r"^(?:[x×]\s*)?([0-9]{1,6})\s*(枚|個|本|部|組|セット|体|つ|x|×|copies|pcs)?$", re.IGNORECASE)
+_COUNTED = later(r"^(?:[x×]\s*)?([0-9]{1,6})\s*(枚|個|本|部|組|セット|体|つ|x|×|copies|pcs)?$", re.IGNORECASE)
 
 
 def count(value: Any, bounds: tuple[int, int] = COUNT, example: str = "'count: 3'") -> int:
@@ -483,7 +484,7 @@ def deck_id_base_option(text: str) -> int:
 
 
 NEW_GAME_KINDS = ("cards", "tokens", "tiles", "board", "standees")  # the decks ``pnpgen new --kind`` writes
-_NEW_SLUG = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+_NEW_SLUG = later(r"[a-z0-9][a-z0-9_-]{0,63}")
 
 
 def new_game_slug(text: str) -> str:

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import yaml
 
+from pnpgen.patterns import later
+
 # A character YAML reads as syntax at the start of a value, and what it reads it as.
 STARTERS = {
     "*": "a reference to an anchor (*name)",
@@ -53,7 +55,7 @@ class _Pair:
     in_flow: bool  # inside a {…} written on this line
 
 
-_KEY = re.compile(r"(?:^[ ]*(?:-[ ]+)*|(?<=[{,])[ ]*)(?P<key>[^\s,:{}\[\]#\"'][^,:{}\[\]#]*?)[ ]*:(?=[ ]|$)")
+_KEY = later(r"(?:^[ ]*(?:-[ ]+)*|(?<=[{,])[ ]*)(?P<key>[^\s,:{}\[\]#\"'][^,:{}\[\]#]*?)[ ]*:(?=[ ]|$)")
 
 
 def _pairs(line: str) -> list[_Pair]:
@@ -155,7 +157,7 @@ def _unclosed(lines: list[str], row: int, col: int) -> tuple[int, int, str] | No
     return stack[-1] if stack else None
 
 
-_COMMENTED = re.compile(r"(?P<key>[^\s,:{}\[\]#\"'][^,:{}\[\]#]*?)[ ]*:[ ]+(?P<value>#[^,}]*)")
+_COMMENTED = later(r"(?P<key>[^\s,:{}\[\]#\"'][^,:{}\[\]#]*?)[ ]*:[ ]+(?P<value>#[^,}]*)")
 
 
 def _comment_hint(line: str, row: int) -> Hint | None:
@@ -170,7 +172,7 @@ def _comment_hint(line: str, row: int) -> Hint | None:
                 f"the text in quotes: {m.group('key')}: {quoted(value)}")
 
 
-_WIDE_KEY = re.compile(r"(?P<lead>[ ]*(?:-[ ]+)*)(?P<key>[^\s:：#'\"{}\[\],]+)[ ]*：[ ]*(?P<value>.*)")
+_WIDE_KEY = later(r"(?P<lead>[ ]*(?:-[ ]+)*)(?P<key>[^\s:：#'\"{}\[\],]+)[ ]*：[ ]*(?P<value>.*)")
 
 
 def _ime_slip(lines: list[str], colon: bool, *rows: int) -> Hint | None:
@@ -200,7 +202,7 @@ def _document_end(lines: list[str], row: int) -> int | None:
                 None)
 
 
-_KEY_BEFORE = re.compile(r"^\s*(?:-\s+)?(?P<key>[^\s:#'\"{}\[\],][^:#{}\[\],]*?)\s*:\s*$")
+_KEY_BEFORE = later(r"^\s*(?:-\s+)?(?P<key>[^\s:#'\"{}\[\],][^:#{}\[\],]*?)\s*:\s*$")
 
 
 def _apostrophe(line: str, column: int) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ from pnpgen import resources, usercache
 from pnpgen.data.textfile import reads_as_windows_1252
 from pnpgen.data.yamlhint import explain, quoted
 from pnpgen.errors import InputError, Where
+from pnpgen.patterns import later
 from pnpgen.safetext import control_char
 
 Path_ = tuple  # a key path into the document: ("pieces", 3, "count")
@@ -105,7 +105,7 @@ class _ValueLoader(_Loader):
         return super().compose_node(parent, index)
 
 
-DECIMAL = re.compile(r"[-+]?[0-9]+")
+DECIMAL = later(r"[-+]?[0-9]+")
 INT_TAG, FLOAT_TAG, TIMESTAMP_TAG = _STANDARD + "int", _STANDARD + "float", _STANDARD + "timestamp"
 BOOL_TAG = _STANDARD + "bool"
 
@@ -339,10 +339,10 @@ class _Expansion:
 
 
 # an empty value whose line goes on with a hex colour, unquoted: a comment to YAML
-HIDDEN_COLOUR = re.compile(r"[ \t]*(#(?:[0-9A-Fa-f]{8}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3}))[ \t]*$")
+HIDDEN_COLOUR = later(r"[ \t]*(#(?:[0-9A-Fa-f]{8}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3}))[ \t]*$")
 # a text whose line goes on with a '#' word, no space after the '#' (#winning, #1): text to the
 # designer, a comment to YAML (a comment of their own is '# note')
-HIDDEN_WORD = re.compile(r"[ \t]+(#[^\s#][^\n]*?)[ \t]*$")
+HIDDEN_WORD = later(r"[ \t]+(#[^\s#][^\n]*?)[ \t]*$")
 
 
 class _Builder:

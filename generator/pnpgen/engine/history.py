@@ -38,6 +38,7 @@ from pnpgen.data.textfile import decode as decode_text
 from pnpgen.engine.changes import in_deck_order, matched, numbered_name, rearranged_only, renamed
 from pnpgen.errors import InputError
 from pnpgen.messages import FALLBACK, msg
+from pnpgen.patterns import later
 from pnpgen.safetext import quoted
 from pnpgen.usercache import seal
 
@@ -69,7 +70,7 @@ def path(out_root: Path, edition: str, number: int) -> Path:
 
 
 MAX_ENTRY = 32 << 20  # bytes: an entry of 10,000 pieces is a few MB; a planted 365 MB one took 2.8 GB to read
-ENTRY_NAME = re.compile(r"v(\d{5,9})\.json")  # as ``path`` names them (a planted v999…9 gave names too long to write)
+ENTRY_NAME = later(r"v(\d{5,9})\.json")  # as ``path`` names them (a planted v999…9 gave names too long to write)
 
 
 def _link(out_root: Path, edition: str) -> Path | None:

@@ -11,7 +11,6 @@ either. ``random`` is not there: a build is the same bytes for the same inputs."
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import wraps
 from itertools import chain
@@ -28,6 +27,7 @@ from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
 from pnpgen.errors import InputError
+from pnpgen.patterns import later
 
 # Without these a template that loops 10**9 times, or writes "x" * 10**9, runs until killed.
 MAX_LOOP_ITEMS = 1_000_000  # iterations of all the {% for %} loops of one face together
@@ -180,7 +180,7 @@ class _CountedLoops(CodeGenerator):
 
 # What Python writes for an object without a text of its own: ``<built-in method upper of
 # FieldText object at 0x7f…>``, a memory address, different on every run (escaped too, in SVG)
-ADDRESS = re.compile(r" at 0x[0-9a-fA-F]{4,}(?:>|&gt;|&#62;)")
+ADDRESS = later(r" at 0x[0-9a-fA-F]{4,}(?:>|&gt;|&#62;)")
 
 
 def printed(value: Any) -> Any:
@@ -290,8 +290,8 @@ class _BoundedEscapeFormatter(_Measured, SandboxedEscapeFormatter):
     pass
 
 
-_DIGITS = re.compile(r"\d+")
-_PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?([a-zA-Z%])")
+_DIGITS = later(r"\d+")
+_PERCENT = later(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?([a-zA-Z%])")
 
 
 def _check_widths(spec: str, what: str) -> int:

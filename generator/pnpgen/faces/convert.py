@@ -16,6 +16,7 @@ from pnpgen.data.art import picture_hash
 from pnpgen.errors import InputError, place
 from pnpgen.faces.faceset import FaceSet
 from pnpgen.faces.templates import one_line
+from pnpgen.patterns import later
 from pnpgen.pdf.draw import draw_art
 from pnpgen.pdf.raster import STAND_IN, piece_hashes
 from pnpgen.pdf.writer import FaceStream, face_stream
@@ -137,9 +138,9 @@ def face_error(message: str, where: str, template: str, e: InputError | None = N
     return InputError(one_line(message), path=template or None, line=line, key=key, expected=e.expected if e else None)
 
 
-_PICTURE = re.compile(r"shows '([^']+)', an SVG picture(?:[^(]*\(<textPath[^>]*> at line (\d+) of the picture\))?")
-_WRITTEN_AT = re.compile(r"written at line (\d+) of ([^\s,)]+)")  # svg/__init__.py Converter._name
-_VALUE = re.compile(r"has [\w:-]+=(['\"])(.+?)\1")  # the value an element's error quotes: fill='stom'
+_PICTURE = later(r"shows '([^']+)', an SVG picture(?:[^(]*\(<textPath[^>]*> at line (\d+) of the picture\))?")
+_WRITTEN_AT = later(r"written at line (\d+) of ([^\s,)]+)")  # svg/__init__.py Converter._name
+_VALUE = later(r"has [\w:-]+=(['\"])(.+?)\1")  # the value an element's error quotes: fill='stom'
 
 
 def _calling_line(template: str, message: str) -> int | None:

@@ -13,6 +13,7 @@ import jinja2
 from jinja2 import nodes
 
 from pnpgen.errors import suggest
+from pnpgen.patterns import later
 
 # Jinja's statements (its own and the loop controls): what a misspelt tag is most likely meant to be
 TAGS = ("for", "endfor", "if", "elif", "else", "endif", "set", "endset", "block", "endblock", "extends",
@@ -21,11 +22,11 @@ TAGS = ("for", "endfor", "if", "elif", "else", "endif", "set", "endset", "block"
 _OTHER_LANGUAGES = {"elseif": "elif", "elsif": "elif", "elsf": "elif", "foreach": "for", "endforeach": "endfor",
                     "endeach": "endfor"}  # the words of PHP, Perl, Twig for Jinja's tags
 _BLOCKS = ("for", "if", "block", "macro", "call", "filter", "with", "raw", "autoescape", "set")
-_STATEMENT = re.compile(r"\{%[-+]?\s*(\w+)([^%]*)")  # the tag's word and (up to a %) what follows it
-_OPEN_BLOCK = re.compile(r"innermost block that needs to be closed is '(\w+)'")
+_STATEMENT = later(r"\{%[-+]?\s*(\w+)([^%]*)")  # the tag's word and (up to a %) what follows it
+_OPEN_BLOCK = later(r"innermost block that needs to be closed is '(\w+)'")
 _TAG_OF: dict[type[nodes.Node], str] = {nodes.If: "if", nodes.For: "for", nodes.With: "with", nodes.FilterBlock: "filter",
            nodes.CallBlock: "call", nodes.ScopedEvalContextModifier: "autoescape"}  # a statement around a block
-_COMMENT = re.compile(r"<!--.*?-->", re.S)  # an XML comment outside the blocks: not printed, and no art lost
+_COMMENT = later(r"<!--.*?-->", re.S)  # an XML comment outside the blocks: not printed, and no art lost
 
 
 def syntax_mistake(message: str, line: int | None, source: str | None,
@@ -196,7 +197,7 @@ def _blocks(env: jinja2.Environment, name: str) -> set[str]:
     return found
 
 
-_KEYWORD = re.compile(r"(?:unexpected|no) keyword argument '(\w+)'")
+_KEYWORD = later(r"(?:unexpected|no) keyword argument '(\w+)'")
 
 
 def nearly(said: str, arguments: list[str]) -> str:

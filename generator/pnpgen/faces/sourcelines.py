@@ -24,6 +24,8 @@ from jinja2.ext import Extension
 from jinja2.lexer import Token, TokenStream
 from markupsafe import Markup, escape
 
+from pnpgen.patterns import later
+
 ATTRIBUTE = "data-pnpgen-at"
 _TAG = re.compile(r"<([A-Za-z][\w.-]*(?::[\w.-]+)?)(?=[\s/>])")
 _TAG_OR_COMMENT = re.compile(rf"<!--|-->|{_TAG.pattern}")
@@ -112,9 +114,9 @@ def strip(svg: str) -> str:
 
 
 # libxml2's words for a tag it could not close, naming the tag and the line it opened on
-_OPENED = re.compile(r"(?:mismatch: |tag )([\w.:-]+) line (\d+)")
-_PLACE = re.compile(r",? line \d+, column \d+$")
-_SVG_LINE = re.compile(r" line \d+(?= and |$)")  # the printed SVG's line of a tag, in libxml2's words
+_OPENED = later(r"(?:mismatch: |tag )([\w.:-]+) line (\d+)")
+_PLACE = later(r",? line \d+, column \d+$")
+_SVG_LINE = later(r" line \d+(?= and |$)")  # the printed SVG's line of a tag, in libxml2's words
 _HINTS = (  # a libxml2 message → what the template should write instead
     ("AttValue", 'every attribute value in quotes: fill="{{ c }}", not fill={{ c }}'),
     ("EntityRef", "&amp; for an & the template writes itself (text from the data is escaped already)"),

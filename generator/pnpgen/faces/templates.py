@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-import re
 import traceback
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -42,6 +41,7 @@ from pnpgen.faces.lookup import check_templates, find_template
 from pnpgen.faces.sourcelines import SourceLines, designers_line, svg_mistake, traced
 from pnpgen.faces.tracks import XY, Box, Space, TrackSvg
 from pnpgen.memo import Memo
+from pnpgen.patterns import later
 from pnpgen.svg.style import hex_colour, parse_colour
 from pnpgen.svg.text import known_font, text_fonts, unknown_font
 from pnpgen.text import TextContext, icon, icons_saved, textbox
@@ -243,10 +243,10 @@ def _signature_after_context(helper: Callable[..., Any]) -> inspect.Signature:
     return sig.replace(parameters=list(sig.parameters.values())[1:])
 
 
-_UNDEFINED = re.compile(r"^'(\w+)' is undefined")
+_UNDEFINED = later(r"^'(\w+)' is undefined")
 # "textbox() got an unexpected keyword argument 'colour'"; a helper made inside another is named by
 # Python's path to it, "shape_tools.<locals>.outline() takes from 0 to 1 positional arguments"
-_CALLED = re.compile(r"^(?:[\w.]*<locals>\.)?(\w+)\(\) ")
+_CALLED = later(r"^(?:[\w.]*<locals>\.)?(\w+)\(\) ")
 
 
 def _helper_called(e: TypeError, context: Mapping[str, Any]) -> tuple[str, list[str]] | None:

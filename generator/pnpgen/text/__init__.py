@@ -34,6 +34,7 @@ from pnpgen.data import validate
 from pnpgen.data.markup import MarkupError, loose_marks, parse
 from pnpgen.data.model import PLACEHOLDER_COLOUR, is_placeholder
 from pnpgen.errors import InputError, ValueMistake, suggest
+from pnpgen.patterns import later
 from pnpgen.text import cells as _cells
 from pnpgen.text import icons as _icons
 from pnpgen.text import linebreak as _linebreak
@@ -266,7 +267,7 @@ def more_overflowing(deck: str, rest: list[re.Match]) -> str:
 # the warning of a text whose markup is not paired (or an icon's braces typed full-width), printed as written (``_textbox``)
 UNPAIRED_LINE = re.compile(r"^deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: printed as written "
                            r"\((?:markup comes in pairs: |ruby is |markup is typed |an icon is ).*\)$")
-WIDE_ICON = re.compile(r"[｛{]([^｛｝{}\s]+)[｝}]")  # ｛star｝, ｛ｓｔａｒ｝, {star｝: typed with a Japanese input method on
+WIDE_ICON = later(r"[｛{]([^｛｝{}\s]+)[｝}]")  # ｛star｝, ｛ｓｔａｒ｝, {star｝: typed with a Japanese input method on
 
 
 def wide_icon_names(text: str) -> dict[str, str]:
