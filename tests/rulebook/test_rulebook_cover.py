@@ -3,7 +3,7 @@ piece itself, not by its name, which a later piece of the deck may share."""
 
 from __future__ import annotations
 
-from conftest import DECK_YAML, DRAFT, make_workspace, run
+from conftest import DECK_YAML, DRAFT, GAME_YAML, make_workspace, run
 from pdfprobe import texts
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
@@ -43,3 +43,16 @@ def test_a_cover_left_bare_by_placeholders_is_said_in_the_rulebook_line_naming_e
     out = capsys.readouterr().out
     assert "none on the cover" not in out and "2 deck pictures, 0 figures" in out, out
     assert "流星" in texts(ws / "build" / "test" / "rulebook.pdf")[0]
+
+
+def test_an_english_games_bare_cover_is_said_with_the_word_its_edition_prints(tmp_path, capsys):
+    """trial19: an English game's rulebook line said "a placeholder, 未定 or no art yet", a word its
+    edition never prints (it prints TBD)."""
+    game = GAME_YAML.replace("title: テストゲーム", "languages: [en]\ntitle: Test")
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: Comet, text: TBD}\n", game=game)
+    (ws / "data" / "test" / "draft.txt").write_text(
+        "# Test (Draft 1)\n\n## Components\n\n- 1 Test card\n\n## Playing the game\n\n1. Draw a card.\n",
+        encoding="utf-8")
+    assert run(ws, "build", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "each deck's first piece holds a placeholder, TBD or no art yet: cards: Comet)" in out, out

@@ -19,7 +19,7 @@ from reportlab.platypus.doctemplate import LayoutError
 
 from pnpgen import fonts as fontreg
 from pnpgen.data.load import load_game
-from pnpgen.data.model import Game, is_placeholder
+from pnpgen.data.model import Game, is_placeholder, placeholder_word
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError, contained, suggest
 from pnpgen.faces.faceset import outline
@@ -331,7 +331,8 @@ def _bare_cover(game: Game) -> str:
     if not decks or any(settled(d) for d in decks):
         return ""
     firsts = ", ".join(f"{d.id}: {d.pieces[0].label}" for d in decks[:3]) + (" …" if len(decks) > 3 else "")
-    return f" (none on the cover: each deck's first piece holds a placeholder, 未定 or no art yet: {firsts})"
+    return (f" (none on the cover: each deck's first piece holds a placeholder, {placeholder_word(game.lang)} "
+            f"or no art yet: {firsts})")
 
 
 @dataclass
