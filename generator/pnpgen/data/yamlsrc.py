@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ from pnpgen import resources, usercache
 from pnpgen.data.textfile import reads_as_windows_1252
 from pnpgen.data.yamlhint import explain, quoted
 from pnpgen.errors import InputError, Where
-from pnpgen.patterns import later
+from pnpgen.patterns import LaterPattern, later
 from pnpgen.safetext import control_char
 
 Path_ = tuple  # a key path into the document: ("pieces", 3, "count")
@@ -403,15 +404,20 @@ class _Builder:
                              "printable text; control characters removed", keypath)
         return value
 
+    def _comment_at(self, mark: yaml.Mark, pattern: LaterPattern, keypath: Path_) -> tuple[re.Match[str] | None, str]:
+        """What YAML took for a comment from ``mark`` on (``pattern`` matching the line there), and
+        the key as the line writes it (``colour: ``, or ``- `` for a list item)."""
+        line = self.lines[mark.line] if mark.line < len(self.lines) else ""
+        key = f"{keypath[-1]}: " if keypath and isinstance(keypath[-1], str) else "- "
+        return pattern.match(line, mark.column), key
+
     def hidden_colour(self, node: yaml.Node, keypath: Path_) -> None:
         """``colour: #d0584a`` unquoted: YAML reads `` #`` as the start of a comment and the value
         as empty, so the piece would print without its colour, silently."""
         mark = node.start_mark
-        line = self.lines[mark.line] if mark.line < len(self.lines) else ""
-        hidden = HIDDEN_COLOUR.match(line, mark.column)
+        hidden, key = self._comment_at(mark, HIDDEN_COLOUR, keypath)
         if hidden is None:
             return
-        key = f"{keypath[-1]}: " if keypath and isinstance(keypath[-1], str) else "- "
         raise InputError(f"YAML reads '{hidden.group(1)}' as a comment (a ' #' starts one), so this value is empty",
                          path=self.doc.path, line=mark.line + 1, column=hidden.start(1) + 1,
                          key=keyname(keypath, self.doc.lists),
@@ -421,11 +427,9 @@ class _Builder:
         """``title: Prompt #1``, ``text: Name 3 things #winning`` unquoted: YAML reads `` #`` as the
         start of a comment, so the card would print without the rest, silently."""
         mark = node.end_mark
-        line = self.lines[mark.line] if mark.line < len(self.lines) else ""
-        hidden = HIDDEN_WORD.match(line, mark.column)
+        hidden, key = self._comment_at(mark, HIDDEN_WORD, keypath)
         if hidden is None:
             return
-        key = f"{keypath[-1]}: " if keypath and isinstance(keypath[-1], str) else "- "
         raise InputError(f"YAML reads '{hidden.group(1)}' as a comment (a ' #' starts one), so the text stops at "
                          f"{value!r}", path=self.doc.path, line=mark.line + 1, column=hidden.start(1) + 1,
                          key=keyname(keypath, self.doc.lists),
