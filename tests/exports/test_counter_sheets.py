@@ -92,3 +92,15 @@ def test_counters_whose_art_stops_at_the_trim_are_still_warned(tmp_path):
     found = json.loads((root / "build" / "test" / "doujin-pieces" / "export.json").read_text(encoding="utf-8"))
     [line] = [w for w in found["warnings"] if "bare paper" in w]
     assert line.startswith("cards.pdf (cards-001 front): the art stops at the trim round the cut line"), line
+
+
+def test_a_proof_outlines_every_counter_on_the_sheet(tmp_path):
+    """--proof draws each counter's trim, bleed edge and safe zone, as it does on a page a piece."""
+    def strokes(out: Path) -> int:
+        with pikepdf.open(out / "discs.pdf") as doc:
+            return sum(1 for _, op in pikepdf.parse_content_stream(doc.pages[0]) if str(op) in ("S", "s"))
+
+    plain = _export(tmp_path / "a")
+    root = tmp_path / "a" / "ws"
+    assert run(root, "export", "--game", "test", "--preset", "doujin-pieces", "--proof", "--out", str(tmp_path / "p")) == 0
+    assert strokes(tmp_path / "p" / "test" / "doujin-pieces") - strokes(plain) == 3 * 24

@@ -20,7 +20,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pnpgen.exports.faces import MARK_ROOM_MM, PageStyle, UniqueFace, shop_marks
+from pnpgen.exports.faces import MARK_ROOM_MM, PROOF, PROOF_PT, PageStyle, UniqueFace, shop_marks
 from pnpgen.impose.plan import DieLine, Item, Page, PagePlan, PlaceFace, Strokes
 from pnpgen.pdf.writer import write_document
 from pnpgen.shapes import Affine, cut_path, mirror_x, outline, shape_spec, translate
@@ -146,10 +146,12 @@ def _sheet_page(style: PageStyle, grid: CounterSheets, placed: list, side: str, 
         at: Affine = translate(x0 + x, y0 + y)
         if key is not None:
             page.items.append(PlaceFace(key, at, (w, h), style.art_bleed, clip=outline(spec, fmt.bleed).transformed(at)))
-        path = cut_path(spec)
-        if side == "back":
-            path = path.transformed(mirror_x(spec.w))
-        cuts.append(DieLine(path.transformed(at), spot=True))
+        turn = mirror_x(spec.w) if side == "back" else Affine()  # a back's shape is its front's mirror image
+        cuts.append(DieLine(cut_path(spec).transformed(turn).transformed(at), spot=True))
+        if style.proof:  # each counter's trim (solid), bleed edge and safe zone (dashed), as on a page of its own
+            page.items.extend(DieLine(outline(spec, offset).transformed(turn).transformed(at), PROOF_PT, PROOF[kind][0],
+                                      dash=PROOF[kind][1])
+                              for kind, offset in (("trim", 0.0), ("bleed", fmt.bleed), ("safe", -fmt.safe)))
     (page if die_on_page else die).items.extend(cuts)
     if style.marks != "none":
         marks = Strokes(tuple(shop_marks(page_mm, trim, fmt.bleed, style.marks)), registration=True)
