@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import COPY_FRONT, DECK_YAML, make_workspace, run
+from pnpgen.exports import tts
 
 
 def _workspace(tmp_path: Path, counts: tuple[int, ...]) -> Path:
@@ -46,14 +47,15 @@ def test_a_deck_of_fewer_than_ten_copies_keeps_one_digit(tmp_path):
 
 
 def test_tabletop_simulator_guids_keep_the_unpadded_names(tmp_path):
-    """A saved table finds its cards again: each card's GUID is the SHA-1 of its name as exports
-    before the padding named it (``cards-001c2``), not of the padded file stem."""
+    """Each card's GUID is the game's digits and the SHA-1 of its name as exports before the padding
+    named it (``cards-001c2``), not of the padded file stem."""
     root = _workspace(tmp_path, (11, 1))
     assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
     obj = json.loads((root / "build" / "test" / "tabletopsimulator" / "cards.json").read_text(encoding="utf-8"))
     guids = [card["GUID"] for card in obj["ObjectStates"][0]["ContainedObjects"]]
     names = [f"cards-001c{i}" for i in range(1, 12)] + ["cards-002"]
-    assert guids == [hashlib.sha1(f"test/cards/{name}/0".encode()).hexdigest()[:6] for name in names]
+    game = tts.game_prefixes(["test"])["test"]
+    assert guids == [game + hashlib.sha1(f"test/cards/{name}/0".encode()).hexdigest()[:4] for name in names]
 
 
 def test_two_decks_making_one_file_stop_the_export_before_anything_is_written(tmp_path, capsys):

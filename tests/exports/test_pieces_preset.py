@@ -21,7 +21,7 @@ SEAS = "name: 海域タイル\nkind: tile\nshape: hex\nsize: 50\nfront: card-fro
 BOARD = "name: 得点ボード\nkind: board\nsize: [280, 200]\nfront: card-front.svg.j2\nfields: {name: text, text: text}\n" \
         "pieces:\n  - {name: 盤}\n"
 COIN = "name: コイン\nkind: token\nshape: circle\nsize: 30\nfront: card-front.svg.j2\nback: card-back.svg.j2\n" \
-       "fields: {name: text, text: text}\npieces:\n  - {name: 金, count: 5}\n"
+       "fields: {name: text, text: text}\npieces:\n  - {name: 金}\n"
 TRIMS = {"cards": (63, 88), "seas": (50, 57.735), "board": (280, 200), "coins": (30, 30)}
 
 

@@ -1,5 +1,5 @@
 """Tabletop Simulator exports as TTS loads them: CustomDeck ids unique across decks and games,
-GUIDs across a game's objects (even when names hash alike), card and tile types from the shape,
+GUIDs across a workspace's objects (even when names hash alike), card and tile types from the shape,
 sideways cards, tokens with a back, boards in their aspect, token images with a transparent
 border and smooth edges, every card named from its piece."""
 
@@ -8,10 +8,12 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import math
 import shutil
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 from PIL import Image
 
 from conftest import DECK_YAML, GAME_YAML, make_workspace, run
@@ -43,7 +45,7 @@ def _two_games(tmp_path: Path) -> Path:
     return root
 
 
-def test_deck_ids_differ_across_decks_and_games_guids_across_a_games_decks(tmp_path):
+def test_deck_ids_and_guids_differ_across_decks_and_games(tmp_path):
     root = _two_games(tmp_path)
     a, b = _export(root, "test"), _export(root, "test2")
     ids, guids = [], []
@@ -57,12 +59,28 @@ def test_deck_ids_differ_across_decks_and_games_guids_across_a_games_decks(tmp_p
     for i in range(4):
         for j in range(i + 1, 4):
             assert not ids[i] & ids[j], (i, j)
-            assert i // 2 != j // 2 or not guids[i] & guids[j], (i, j)  # (two games may share one: docs)
+            assert not guids[i] & guids[j], (i, j)  # two games' objects on one table never share one
     # Stable: the next export (with --deck-id-base, which moves them all by the same amount) makes
     # the same ids again. (It replaced a reading of the same file twice, which could not fail.)
     moved = _export(root, "test", "--deck-id-base", "5000")
     shifted = json.loads((moved / "cards.json").read_text(encoding="utf-8"))["ObjectStates"][0]["CustomDeck"]
     assert {int(k) - 4000 for k in shifted} == {int(k) for k in ids[0]}
+    prefixes = tts.game_prefixes(["test", "test2"])
+    assert {g[:tts.GAME_HEX] for gs in guids[:2] for g in gs} == {prefixes["test"]}  # each game's own first digits
+    assert {g[:tts.GAME_HEX] for gs in guids[2:] for g in gs} == {prefixes["test2"]}
+    assert {len(g) for gs in guids for g in gs} == {tts.GUID_HEX}
+
+
+def test_every_game_of_a_workspace_has_guids_of_its_own_even_when_names_hash_alike():
+    """GUIDs were unique within one game only: two games' objects could share one. A GUID's first
+    digits are its game's, one of its own among the workspace's games."""
+    games = [f"game{i}" for i in range(200)]  # 200 games in 256 slots: many hash alike
+    got = tts.game_prefixes(games)
+    assert len(set(got.values())) == 200 and {len(p) for p in got.values()} == {tts.GAME_HEX}
+    assert tts.game_prefixes(list(reversed(games))) == got  # the order given does not matter
+    a = tts.guids([("game1", "cards", "cards-001", 0)], got["game1"])
+    b = tts.guids([("game2", "cards", "cards-001", 0)], got["game2"])
+    assert a[("game1", "cards", "cards-001", 0)] != b[("game2", "cards", "cards-001", 0)]
 
 
 def test_deck_ids_never_collide_even_when_names_hash_alike():
@@ -79,11 +97,11 @@ def test_deck_ids_never_collide_even_when_names_hash_alike():
 
 def _digest(key: tuple) -> str:
     """An object's GUID as first hashed (no check against the others)."""
-    return hashlib.sha1("/".join(str(p) for p in key).encode()).hexdigest()[:tts.GUID_HEX]
+    return hashlib.sha1("/".join(str(p) for p in key).encode()).hexdigest()[:tts.GUID_HEX - tts.GAME_HEX]
 
 
 def test_guids_stay_distinct_when_names_hash_alike(monkeypatch):
-    monkeypatch.setattr(tts, "GUID_HEX", 2)  # 256 GUIDs for 121 names: many hash alike
+    monkeypatch.setattr(tts, "GUID_HEX", tts.GAME_HEX + 2)  # 256 GUIDs a game for 121 names: many hash alike
     keys = [("test", "cards")] + [("test", "cards", f"cards-{i:03d}", c) for i in range(1, 61) for c in range(2)]
     plain = {k: _digest(k) for k in keys}
     shared = Counter(plain.values())
@@ -97,16 +115,16 @@ def test_guids_stay_distinct_when_names_hash_alike(monkeypatch):
         assert all(got[k] != guid for k in alike[1:])
     assert all(got[k] == plain[k] for k in keys if shared[plain[k]] == 1)  # the others keep theirs
     monkeypatch.setattr(tts, "GUID_HEX", 6)
-    assert tts.guids(keys) == {k: _digest(k) for k in keys}  # six digits: none collide, each as ever
+    assert tts.guids(keys, "ab") == {k: "ab" + _digest(k) for k in keys}  # four digits: none collide here
 
 
 def test_exported_guids_are_distinct_and_stable_even_when_names_hash_alike(tmp_path, monkeypatch):
     """Every GUID of an export differs from every other, with two hex digits (so that names do
     hash alike), and an export again, or of one deck (--deck), gives each object the same."""
-    monkeypatch.setattr(tts, "GUID_HEX", 2)
+    monkeypatch.setattr(tts, "GUID_HEX", tts.GAME_HEX + 2)
     named: list[tuple] = []
     real = tts.guids
-    monkeypatch.setattr(tts, "guids", lambda keys: real(named.extend(keys) or named))
+    monkeypatch.setattr(tts, "guids", lambda keys, prefix="": real(named.extend(keys) or named, prefix))
     deck = DECK_YAML + "".join(f"  - {{name: カード{i}, text: 本文, count: 2}}\n" for i in range(1, 31))
     root = make_workspace(tmp_path / "ws", deck=deck)
     (root / "data" / "test" / "decks" / "hexes.yaml").write_text(PIECES["hexes"].replace(
@@ -480,3 +498,46 @@ def test_layout_export_of_a_die_says_its_templates_are_a_flat_net_on_a_virtual_t
     (root / "layouts" / "d6.yaml").write_text(D6_LAYOUT, encoding="utf-8")
     assert run(root, "layout", "export", "--game", "test", "--deck", "cards", "--out", str(tmp_path)) == 0
     assert "die: stays with the layout" in capsys.readouterr().out
+
+
+def test_a_pieces_rules_text_is_its_description_on_the_table_as_plain_text(tmp_path):
+    """A card's ``Description`` (what Tabletop Simulator shows under its name) was empty. It is the
+    piece's rules text as it reads: an icon as its name, ruby as its base, no bold or colour tags;
+    a token's from its ``effect`` field; a piece with none keeps it empty."""
+    deck = DECK_YAML + '  - {name: 金, text: "{coin}を**2**枚得る。[red]注意[/red]\\n{南瓜|かぼちゃ}も"}\n  - {name: 無}\n'
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    (root / "templates" / "test" / "sq.svg.j2").write_text(SQUARE_TOKEN_SVG, encoding="utf-8")
+    (root / "data" / "test" / "decks" / "chits.yaml").write_text(PIECES["chits"].replace(
+        "fields: {name: text}", "fields: {name: text, effect: text}").replace("{name: 片}", "{name: 片, effect: '[b]1歩進む'}"),
+        encoding="utf-8")
+    out = _export(root)
+    cards = _objects(out, "cards")
+    assert [c["Description"] for c in cards] == ["coin を2枚得る。注意\n南瓜も", ""]
+    [chit] = _objects(out, "chits")
+    assert chit["Name"] == "Custom_Token" and chit["Description"] == "[\u200bb]1歩進む"  # as written, never TTS's bold
+
+
+def test_a_paper_die_says_the_face_rolled(tmp_path):
+    """The d6 had no ``RotationValues``: Tabletop Simulator showed no value when it was rolled. Each
+    face 1 to 6 has the rotation that turns it up, and those rotations turn six different sides of
+    the cube up, opposite faces adding up to 7 as on the template's die."""
+    root = make_workspace(tmp_path / "ws", deck=D6_DECK)
+    (root / "layouts").mkdir()
+    (root / "layouts" / "d6.yaml").write_text(D6_LAYOUT, encoding="utf-8")
+    die = _objects(_export(root), "cards")[0]
+    values = die["RotationValues"]
+    assert [v["Value"] for v in values] == ["1", "2", "3", "4", "5", "6"]
+
+    def up(rotation: dict) -> tuple[int, ...]:
+        """The side of the cube (a unit vector of its own frame) the rotation turns up: Unity's
+        Euler angles turn z, then x, then y; the side up is R⁻¹ · (0, 1, 0)."""
+        x, y, z = (math.radians(rotation[k]) for k in "xyz")
+        rx = np.array([[1, 0, 0], [0, math.cos(x), -math.sin(x)], [0, math.sin(x), math.cos(x)]])
+        ry = np.array([[math.cos(y), 0, math.sin(y)], [0, 1, 0], [-math.sin(y), 0, math.cos(y)]])
+        rz = np.array([[math.cos(z), -math.sin(z), 0], [math.sin(z), math.cos(z), 0], [0, 0, 1]])
+        return tuple(int(round(v)) for v in (ry @ rx @ rz).T @ np.array([0, 1, 0]))
+
+    sides = {int(v["Value"]): up(v["Rotation"]) for v in values}
+    assert len(set(sides.values())) == 6
+    for n in (1, 2, 3):
+        assert sides[7 - n] == tuple(-c for c in sides[n])

@@ -44,6 +44,7 @@ GAME_KEYS = {
 DECK_KEYS = (
     "name", "kind", "format", "size", "shape", "corner_radius", "orientation", "points",
     "front", "back", "fields", "defaults", "pieces", "options", "label", "layout", "sheet", "lint", "box",
+    "bleed",
 )
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
 RESERVED_FIELDS = ("count", "n", "copy")  # templates read these as piece.count, piece.n, piece.copy
@@ -607,6 +608,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     given = [key for key in ("size", "format", "box") if key in data]
     if given:
         deck.size_where = doc.where((given[0],))
+    if "bleed" in data:  # the deck's own bleed over --bleed: a punchboard's 0, a board's 5 mm
+        deck.bleed_mm = _parse(doc, ("bleed",), v.bleed_option, data["bleed"])
+        _parse(doc, ("bleed",), v.bleed_fits, deck.bleed_mm, *trim, "bleed:")
     if "lint" in data:  # the deck's own figures, over the game's (a design that means to reach the edge)
         deck.lint = lint.settings(data["lint"], lambda keypath, parse, value, key: _parse(doc, keypath, parse, value, key),
                                   base=game.options.get("lint"))
@@ -771,8 +775,11 @@ def _layout_shape_options(geo: layouts.Geometry, shape: str, trim: tuple[float, 
 
 
 def check_bleed(game: Game, bleed_mm: float) -> None:
-    """The build's bleed against every deck's pieces (the bleed is a build option, the size data)."""
+    """The build's bleed against every deck's pieces (the bleed is a build option, the size data);
+    a deck with a ``bleed:`` of its own was checked against it as it loaded."""
     for deck in game.decks:
+        if deck.bleed_mm is not None:
+            continue
         try:
             v.bleed_fits(bleed_mm, *deck.trim_mm)
         except v.Invalid as e:

@@ -177,6 +177,11 @@ class Deck:
     size_where: Where | None = None  # where the deck file gives ``size:`` or ``format:`` (None: its layout's size)
     lint: Any = None  # the deck file's ``lint:`` over the game's (data/lint.py LintSettings; None: the game's)
     worksheet: tuple[Where, str, bool] | None = None  # a workbook's pieces: (pieces.file's line, worksheet read, named by sheet:)
+    bleed_mm: float | None = None  # the deck file's ``bleed:`` over the build's --bleed (None: the build's)
+
+    def bleed(self, build_bleed_mm: float) -> float:
+        """The bleed round this deck's pieces on its sheets and shop pages: its own, else the build's."""
+        return build_bleed_mm if self.bleed_mm is None else self.bleed_mm
 
     @property
     def count(self) -> int:
@@ -214,6 +219,11 @@ class Game:
     text_fonts: dict[str, str] = field(default_factory=dict)  # roles for card text in ``lang`` (else fonts)
     text_fallback_fonts: list[str] = field(default_factory=list)  # … and its fallbacks (else fallback_fonts)
     notes: list[str] = field(default_factory=list)  # what loading passed over (a ._ file, an editor backup)
+
+    def art_bleed(self, build_bleed_mm: float) -> float:
+        """The bleed every face is drawn with: the widest any deck prints (each page clips the art
+        to its deck's own)."""
+        return max([build_bleed_mm, *(d.bleed_mm for d in self.decks if d.bleed_mm is not None)])
 
     def deck(self, deck_id: str) -> Deck:
         """The deck of this id; typed with its characters composed otherwise than its file's name

@@ -415,11 +415,11 @@ def points(value: Any, shape: str, w: float, h: float) -> list[tuple[float, floa
     return out
 
 
-def bleed_fits(bleed_mm: float, w: float, h: float) -> None:
+def bleed_fits(bleed_mm: float, w: float, h: float, key: str = "--bleed") -> None:
     """Bleed grows the artwork around the trim; more than half the piece folds the outline."""
     if bleed_mm >= min(w, h) / 2:
         raise Invalid(f"bleed {bleed_mm:g} mm is not less than half this {w:g}×{h:g} mm piece",
-                      f"--bleed below {min(w, h) / 2:g} mm, or a larger piece")
+                      f"{key} below {min(w, h) / 2:g} mm, or a larger piece")
 
 
 # --------------------------------------------------------------------------- CLI options

@@ -29,7 +29,7 @@ from pnpgen.engine.game import (
     game_printer,
 )
 from pnpgen.engine.options import BuildOptions
-from pnpgen.engine.paper import DeckOnPaper, short_bleed_warnings, stock_warnings
+from pnpgen.engine.paper import DeckOnPaper, deck_sheet, short_bleed_warnings, stock_warnings
 from pnpgen.errors import InputError, TemplateMistake, place
 from pnpgen.faces.builtin import icon_dirs
 from pnpgen.faces.convert import convert_face
@@ -90,7 +90,8 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
     except InputError as e:
         out.add(e)
     compiled, memo = cached_rendering(cache, ws, game.slug, options) if cache is not None else (None, None)
-    renderer = face_renderer(ws.templates, game, options.bleed_mm, options.min_dpi, compiled, memo)
+    bleed = game.art_bleed(options.bleed_mm)  # the faces' (a deck's own bleed: its pages clip the art to it)
+    renderer = face_renderer(ws.templates, game, bleed, options.min_dpi, compiled, memo)
     faces = FaceSet()
     drawn = []  # (deck, piece, side, face key) for the print lint
     for deck in game.decks:
@@ -118,10 +119,10 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
             out.faces += 1
         except InputError as e:
             out.add(e, faces.where[key])
-    lint = lint_faces(drawn, arts, options.bleed_mm, game.options.get("lint", LintSettings()), ws.templates)
+    lint = lint_faces(drawn, arts, bleed, game.options.get("lint", LintSettings()), ws.templates)
     known = Memo(known=cache.pack(pack_name(edition(game.slug, options)))) if cache is not None else Memo()
     lint += bare_bleed_warnings([ShopFace(deck, piece, side, key, names[key]) for deck, piece, side, key in drawn],
-                                arts, options.bleed_mm, game.fonts["gothic"], known)
+                                arts, bleed, game.fonts["gothic"], known)
     nest_memo = cached_nesting(cache)  # the layouts the last build searched for
     try:
         options = game_printer(ws, game, options)  # game.yaml's printer: unless --printer named one
@@ -130,7 +131,7 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
     placed: list[tuple[Deck, DeckOnPaper]] = []
     for deck in game.decks:
         try:
-            placed.append((deck, deck_on_paper(deck, options.sheet, nest_memo, deck_stock(game, deck, options.stock))))
+            placed.append((deck, deck_on_paper(deck, deck_sheet(deck, options.sheet), nest_memo, deck_stock(game, deck, options.stock))))
         except InputError as e:
             out.add(e)
     stocks = [on_paper for _, on_paper in placed]

@@ -48,6 +48,7 @@ from pnpgen.engine.paper import (
     DeckOnPaper,
     back_behind,
     cricut_warnings,
+    deck_sheet,
     fold_duplex_warnings,
     short_bleed_warnings,
     silhouette_warnings,
@@ -130,12 +131,13 @@ def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compi
     hashes kept by their stamps)."""
     game = game or load_game(ws, slug, lang=options.lang)
     check_bleed(game, options.bleed_mm)
+    bleed = game.art_bleed(options.bleed_mm)  # a deck's own bleed: its pages clip the art to it
 
     def spread(renderer: Renderer) -> None:  # the faces over the workers, replayed in order by the face stage
         if memo is not None and options.jobs > 1:
-            parallel.prerender(ws, game, options, renderer, memo, options.bleed_mm)
+            parallel.prerender(ws, game, options, renderer, memo, bleed)
 
-    return faces_of_game(ws.templates, game, options.bleed_mm, options.min_dpi, compiled, memo,
+    return faces_of_game(ws.templates, game, bleed, options.min_dpi, compiled, memo,
                          art_fingerprint(ws, game, known), before=spread)
 
 
@@ -143,7 +145,7 @@ def paper_layouts(game: Game, sheet: SheetOptions, nest_memo: Memo[list] | None 
                   stock: SheetStock | None = None) -> list[DeckOnPaper]:
     """Each deck's layout on the paper, or the error of a deck that fits nowhere: known before
     anything is drawn, so a piece too large stops the build at once. ``stock``: --sheet."""
-    return [deck_on_paper(deck, sheet, nest_memo, deck_stock(game, deck, stock)) for deck in game.decks]
+    return [deck_on_paper(deck, deck_sheet(deck, sheet), nest_memo, deck_stock(game, deck, stock)) for deck in game.decks]
 
 
 def deck_stock(game: Game, deck: Deck, stock: SheetStock | None) -> tuple[SheetStock, Where, str] | None:

@@ -18,7 +18,7 @@ from pnpgen.engine.bom import bill_of_materials, bom_pages
 from pnpgen.engine.cutfiles import CutFile, cut_files
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.engine.options import BuildOptions
-from pnpgen.engine.paper import DeckOnPaper, back_behind
+from pnpgen.engine.paper import DeckOnPaper, back_behind, deck_sheet
 from pnpgen.faces.faceset import DeckFaces, RenderedGame
 from pnpgen.impose.cutter import CRICUT_AREA_IN, add_registration, silhouette_layout
 from pnpgen.impose.fold import FoldLayout, layout_fold, more_with_less_bleed
@@ -154,7 +154,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             die_line["home"] = f"the cutting machine: cut/{deck.id}-pNN.{'svg, .dxf' if sheet.silhouette else 'png, .svg'}"
         records.append(DeckRecord(
             id=deck.id, name=deck.name, kind=deck.kind, shape=deck.shape, format=deck.format,
-            trim_mm=[round(v, 3) for v in deck.trim_mm], bleed_mm=bleed, count=deck.count,
+            trim_mm=[round(v, 3) for v in deck.trim_mm], bleed_mm=deck.bleed(sheet.bleed_mm), count=deck.count,
             unique=len(deck.pieces), faces=len({*df.fronts, *(df.backs or ())}),
             double_sided=deck.back is not None, paper=sheet.paper,
             layout=imposed.fold_or_sleeve or layout_record(placed.spec, placed.layout, placed.tiles, sheet,
@@ -182,7 +182,7 @@ def deck_inputs(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
     shown = {*ds.fronts, *(ds.backs or ())}
     return (ds.id, ds.name, repr(ds.spec), ds.fronts, ds.backs, ds.art_bleed_mm, ds.stamp, ds.lang,
             tuple(sorted((f, ds.pictures[f]) for f in shown if f in ds.pictures)),
-            repr(placed), deck.kind, game.fonts["gothic"], _bold_font(game), repr(options.sheet),
+            repr(placed), deck.kind, game.fonts["gothic"], _bold_font(game), repr(deck_sheet(deck, options.sheet)),
             options.cutter, options.cricut_area_in, repr(options.printer),
             tuple((p.front, p.back, p.count, p.piece.label) for p in df.pairs))
 
@@ -190,7 +190,8 @@ def deck_inputs(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
 def impose_deck(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, game: Game,
                 options: BuildOptions) -> DeckImposition:
     """One deck's pages (see ``DeckImposition``)."""
-    spec, layout, tiles, sheet, font = placed.spec, placed.layout, placed.tiles, options.sheet, game.fonts["gothic"]
+    spec, layout, tiles, font = placed.spec, placed.layout, placed.tiles, game.fonts["gothic"]
+    sheet = deck_sheet(deck, options.sheet)  # the deck's own bleed:, else the build's
     fold: FoldLayout | None = None
     fold_or_sleeve: dict[str, Any] | None = None  # the manifest's layout record of a fold or sleeve deck
     deck_cuts: dict[str, CutFile] = {}  # its cutting machine's files (grid sheets only)
@@ -217,7 +218,7 @@ def impose_deck(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
             add_registration(home, sheet.silhouette)
         deck_cuts = cut_files(options.cutter, ds, layout, options.cricut_area_in or CRICUT_AREA_IN)
     fit_to_printer(home, options)
-    bleed = ds.art_bleed_mm
+    bleed = deck.bleed(options.bleed_mm)  # the shop pages' (the art is drawn with the widest any deck needs)
     pairs = [(p.front, p.back, p.count, p.piece.label) for p in df.pairs]
     return DeckImposition(
         home=home, sheets=sheets,

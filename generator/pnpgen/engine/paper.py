@@ -5,7 +5,7 @@ large for a cutting machine's image, card stock reaching into the printer's marg
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pnpgen.data.model import Deck
@@ -124,3 +124,9 @@ def stock_warnings(on_paper: list[DeckOnPaper], sheet: SheetOptions) -> list[str
                   f"({lay.stock.paper_mm[0]:g}×{lay.stock.paper_mm[1]:g} mm), not {sheet.paper} (--paper): its decks' "
                   f"home sheets, and their pages in the all-in-one file, are {lay.stock.paper}; print them on it"
                   for lay in layouts.values() if sorted(lay.stock.paper_mm) != sorted(paper)]
+
+
+def deck_sheet(deck: Deck, sheet: SheetOptions) -> SheetOptions:
+    """The sheet options a deck is laid out and drawn with: the build's, with the deck's own
+    ``bleed:`` (docs/data-format.md) when it gives one."""
+    return sheet if deck.bleed_mm is None else replace(sheet, bleed_mm=deck.bleed_mm)

@@ -164,8 +164,11 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     result = ExportResult(game, out_dir, out_root, warnings=warnings + notices + [o.warning for o in left_out],
                           left_out=left_out)
     images = EarlierImages(earlier) if earlier is not None else EarlierImages()
-    # GUIDs among every deck of the game, exported or not: a deck's stay the same with --deck
-    guids = tts.guids(key for df in rendered.decks for key in tts.object_keys(slug, df.deck, by_deck[df.deck.id]))
+    # GUIDs among every deck of the game, exported or not: a deck's stay the same with --deck; the
+    # game's first digits its own among the workspace's games, so no two games share one
+    prefix = tts.game_prefixes({*ws.slugs(), slug})[slug]
+    guids = tts.guids((key for df in rendered.decks for key in tts.object_keys(slug, df.deck, by_deck[df.deck.id])),
+                      prefix)
     table = tts.Table(slug, _tts_deck_ids(ws, slug, game, options.deck_id_base), tts.urls(out_dir, options.base_url),
                       preset.dpi, images, guids)
     result.made = images.made

@@ -15,6 +15,7 @@ from PIL import Image
 
 from pnpgen.data.lint import MM_PER_PT
 from pnpgen.exports.bleedfill import READ_PX_PER_MM, bare_bleed_warning, bare_sides, rendered
+from pnpgen.exports.counters import counter_pages, counters_of
 from pnpgen.exports.faces import BLANK, PageStyle, PngFiles, UniqueFace, die_pdf, face_images, face_pdf, has_cut_line
 from pnpgen.exports.order import OrderRow
 from pnpgen.exports.presets import Preset
@@ -64,12 +65,61 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
         return _png_faces(preset, style, faces, files, pngs or PngFiles(1), warnings)
     deck = style.deck
     name = f"{deck.id}.pdf"
-    pages: list[str] = []
-    labels: list[str | None] = []  # pdf-faces: the piece's name and quantity on each page
-    rows = []
+    rows: list[OrderRow] = []
     page_sides: list[str] = []  # page → front or back
     where: list[str] = []  # page → what it shows, for the ink warnings
     templates: list[str] = []  # page → the template that drew it ("" for a blank back)
+    title = f"{deck.name} ({preset.name})"
+    grid = counters_of(style)
+    if grid is not None:  # tokens ganged on counter sheets, every copy once, each cut along its path
+        on_page = preset.cut_line == "page"
+        die_name = "" if on_page else f"{deck.id}-die.pdf"
+        sheets = counter_pages(style, grid, faces, title, on_page)
+        pdf, where, page_sides = sheets.pdf, sheets.where, sheets.sides
+        templates = [_template(deck, side) for side in page_sides]
+        note = f"on counter sheets ({grid.per_sheet} a sheet): every copy is on the pages, print each page once"
+        rows = [OrderRow(name, page_numbers(fronts), page_numbers(backs) if backs else "", deck.id, face.piece.index,
+                         face.piece.label, face.copies, note, die_name)
+                for face, (fronts, backs) in zip(faces, sheets.face_pages)]
+        # the bleed read as a shop reads it, each distinct face on a page of its own (not on the sheet)
+        shown = list({key: (f"{name} ({face.stem} {side})", side) for face in faces
+                      for side, key in (("front", face.front), ("back", face.back)) if key}.items())
+        alone = face_pdf([key for key, _ in shown], style, title)
+        warnings.extend(_bare(style, [(at, side, image, READ_PX_PER_MM) for (_, (at, side)), image
+                                      in zip(shown, rendered(alone, list(range(len(shown))), READ_PX_PER_MM))]))
+        if die_name:
+            files[die_name] = make_x1a(sheets.die, finish.pdfx, f"{title} — cut line", finish.date,
+                                       finish.edition) if finish.pdfx else sheets.die
+    else:
+        pdf = _face_pages(preset, style, faces, files, warnings, finish, title, rows, page_sides, where, templates)
+    measured: dict[str, HeavyPicture | None] = {}  # the pictures converted to CMYK, measured as they were made
+    if style.cmyk:
+        pdf, mapped = k_only(pdf, preset.overprint_black, preset.black)
+        notes.extend(mapped.lines(name))
+        pdf = kept_cmyk(pdf, finish.cmyk_originals)  # a CMYK picture's own inks, not a conversion's
+        pdf = pictures_to_cmyk(pdf, preset.ink_limit, measured)  # with or without PDF/X: a CMYK file holds no RGB picture
+        mixed = _mixed(pdf, preset)  # read while the text is text (--outline-text makes it paths)
+    if finish.outline_text:
+        pdf, left = outline_text(pdf)
+        warnings.extend(f"{name}: {what}" for what in left)
+    if finish.pdfx is not None:
+        pdf = make_x1a(pdf, finish.pdfx, title, finish.date, finish.edition)
+    if style.cmyk:
+        warnings.extend(ink_warnings(name, pdf, preset, where, templates, measured))
+        warnings.extend(_mixed_warnings(name, mixed, where, templates, preset))
+    files[name] = pdf
+    return rows
+
+
+def _face_pages(preset: Preset, style: PageStyle, faces: list[UniqueFace], files: dict[str, bytes],
+                warnings: list[str], finish: Finish, title: str, rows: list[OrderRow], page_sides: list[str],
+                where: list[str], templates: list[str]) -> bytes:
+    """A page per face (per copy with ``pdf-copies``), its order rows, and what each page shows;
+    the deck's cut line beside them (a die-cut piece at an any-size format)."""
+    deck = style.deck
+    name = f"{deck.id}.pdf"
+    pages: list[str] = []
+    labels: list[str | None] = []  # pdf-faces: the piece's name and quantity on each page
     bases = face_labels([(face.piece.label, face.copies) for face in faces])
     # A file of every copy is read two pages a card (a back, a front): a card without a back gets
     # a blank one, or the shop would take every other card for the one before's back.
@@ -99,7 +149,6 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
         rows.append(OrderRow(name, page_numbers(list(range(first, len(pages) + 1))),
                              page_numbers(backs) if backs else "", deck.id, face.piece.index, face.piece.label,
                              face.copies, die=die_name))
-    title = f"{deck.name} ({preset.name})"
     pdf = face_pdf(pages, style, title, labels, page_sides if on_page else None)
     firsts = {key: i for i, key in reversed(list(enumerate(pages))) if key != BLANK}  # each face's first page
     shown = sorted(firsts.values())
@@ -110,23 +159,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
         die_title = f"{deck.name} — cut line ({preset.name})"
         die = die_pdf(style, die_title, ["front", "back"] if any(face.back is not None for face in faces) else ["front"])
         files[die_name] = make_x1a(die, finish.pdfx, die_title, finish.date, finish.edition) if finish.pdfx else die
-    measured: dict[str, HeavyPicture | None] = {}  # the pictures converted to CMYK, measured as they were made
-    if style.cmyk:
-        pdf, mapped = k_only(pdf, preset.overprint_black, preset.black)
-        notes.extend(mapped.lines(name))
-        pdf = kept_cmyk(pdf, finish.cmyk_originals)  # a CMYK picture's own inks, not a conversion's
-        pdf = pictures_to_cmyk(pdf, preset.ink_limit, measured)  # with or without PDF/X: a CMYK file holds no RGB picture
-        mixed = _mixed(pdf, preset)  # read while the text is text (--outline-text makes it paths)
-    if finish.outline_text:
-        pdf, left = outline_text(pdf)
-        warnings.extend(f"{name}: {what}" for what in left)
-    if finish.pdfx is not None:
-        pdf = make_x1a(pdf, finish.pdfx, title, finish.date, finish.edition)
-    if style.cmyk:
-        warnings.extend(ink_warnings(name, pdf, preset, where, templates, measured))
-        warnings.extend(_mixed_warnings(name, mixed, where, templates, preset))
-    files[name] = pdf
-    return rows
+    return pdf
 
 
 def ink_warnings(name: str, pdf: bytes, preset: Preset, where: list[str], templates: list[str],

@@ -27,6 +27,7 @@ from urllib.parse import quote
 import numpy as np
 from PIL import Image
 
+from pnpgen.data.markup import plain
 from pnpgen.data.model import Deck
 from pnpgen.errors import InputError
 from pnpgen.exports.faces import EarlierImages, PageStyle, PngFiles, UniqueFace, face_images
@@ -47,7 +48,8 @@ MAX_CARD_ID = 2**31 - 1  # CardID = id × 100 + slot is a 32-bit int in TTS save
 TOKEN_BORDER = 0.03  # transparent border round a token image, of the piece's longer side in px (at least 4 px)
 MASK_SUPERSAMPLE = 16  # a token's cut sampled 16 × 16 times a pixel: edge pixels partly transparent
 MASK_MAX_PX = 8192  # … fewer for a large token, at most this many samples a side
-GUID_HEX = 6  # an object's GUID: six hex digits
+GUID_HEX = 6  # an object's GUID: six hex digits, GAME_HEX of its game's and the rest of the object's
+GAME_HEX = 2  # the game's part: its slot among the workspace's games (``game_prefixes``), so no two games share a GUID
 STAND_UP_INSET_MM = 0.2  # a standing piece's box (a die's face) is taken this much inside: a fold line on its edge stays off
 INCH_PER_UNIT = 1.0  # a TTS unit is about an inch; a custom tile at scale 1 is about 2 units wide
 
@@ -138,29 +140,56 @@ def object_keys(game: str, deck: Deck, faces: list[UniqueFace]) -> list[tuple]:
     return keys
 
 
-def guids(keys: Iterable[tuple]) -> dict[tuple, str]:
-    """key → GUID, distinct among ``keys`` and the same from export to export: the first
-    GUID_HEX hex digits of the SHA-1 of the key's parts joined by ``/`` (as before GUIDs were
-    checked, so a saved table keeps them); of keys that hash alike, the one first in that text's
-    order keeps it and each later one takes the SHA-1 of its parts and 1, 2, … the first no
-    other key has. (Fewer keys than GUIDs, 16.7 million, so a free one is always found.)"""
-    def digest(text: str) -> str:
-        return hashlib.sha1(text.encode()).hexdigest()[:GUID_HEX]
+def game_prefixes(games: Iterable[str]) -> dict[str, str]:
+    """game → the first GAME_HEX hex digits of its objects' GUIDs, one of its own among ``games``
+    (every game of the workspace, in any order): the SHA-1 of its slug modulo 16 ** GAME_HEX, the
+    next free one when two games hash alike (the one that sorts later moves on). Two games' objects
+    on one table then never share a GUID."""
+    slots = 16 ** GAME_HEX
+    every = sorted(set(games))
+    if len(every) > slots:
+        raise InputError(f"the workspace has {len(every):,} games; Tabletop Simulator exports give the objects of "
+                         f"at most {slots:,} games GUIDs of their own", expected="fewer games in data/")
+    taken: set[int] = set()
+    out = {}
+    for game in every:
+        slot = int(hashlib.sha1(game.encode()).hexdigest(), 16) % slots
+        while slot in taken:
+            slot = (slot + 1) % slots
+        taken.add(slot)
+        out[game] = f"{slot:0{GAME_HEX}x}"
+    return out
 
+
+def guids(keys: Iterable[tuple], prefix: str = "") -> dict[tuple, str]:
+    """key → GUID: ``prefix`` (the game's, ``game_prefixes``) and the object's part, distinct among
+    ``keys`` (one game's objects) and the same from export to export: the first GUID_HEX − GAME_HEX
+    hex digits of the SHA-1 of the key's parts joined by ``/``; of keys that hash alike, the one
+    first in that text's order keeps it and each later one takes the SHA-1 of its parts and 1, 2, …
+    the first no other key has."""
+    digits = GUID_HEX - GAME_HEX
+
+    def digest(text: str) -> str:
+        return hashlib.sha1(text.encode()).hexdigest()[:digits]
+
+    named = {"/".join(str(p) for p in key): key for key in keys}
+    if len(named) > 16 ** digits:
+        raise InputError(f"the game has {len(named):,} objects on the table; a Tabletop Simulator export gives GUIDs "
+                         f"to at most {16 ** digits:,} a game", expected="fewer pieces or copies")
     out: dict[tuple, str] = {}
     taken: set[str] = set()
     later: list[tuple[str, tuple]] = []
-    for text, key in sorted({"/".join(str(p) for p in key): key for key in keys}.items()):
+    for text, key in sorted(named.items()):
         guid = digest(text)  # every key that hashes alike with no key before it keeps its GUID
         if guid in taken:
             later.append((text, key))
         else:
             taken.add(guid)
-            out[key] = guid
+            out[key] = prefix + guid
     for text, key in later:
         guid = next(g for g in (digest(f"{text}/{n}") for n in itertools.count(1)) if g not in taken)
         taken.add(guid)
-        out[key] = guid
+        out[key] = prefix + guid
     return out
 
 
@@ -221,6 +250,24 @@ def card_name(face: UniqueFace) -> str:
     return f"{face.deck.name} {label}" if label == f"#{piece.index}" else label
 
 
+# The fields that hold a piece's rules text, the first a piece has taken: ``text`` (the built-in
+# layouts' rules text, and what a spreadsheet's Effect, Rules Text or 効果 column is read as), then
+# the names designers give it in their own templates
+RULES_FIELDS = ("text", "effect", "effects", "rules", "ability", "skill", "action", "description",
+                "効果", "テキスト", "本文", "能力")
+
+
+def rules_text(face: UniqueFace) -> str:
+    """A piece's rules text as the table shows it under its name (``Description``): plain text,
+    its markup read as the card prints it (an icon as its name, ruby as its base, no bold or
+    colour tags); empty when the piece has none."""
+    for key in RULES_FIELDS:
+        value = face.piece.values.get(key)
+        if isinstance(value, str) and value.strip():
+            return plain(value).strip()
+    return ""
+
+
 def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes],
            pngs: PngFiles) -> dict:
     deck = style.deck
@@ -269,7 +316,7 @@ def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, fi
             for copy in range(face.copies):
                 deck_ids.append(card_id)
                 cards.append({"Name": "Card", "GUID": table.guid(deck, face.object_name, copy),
-                              "Nickname": card_name(face), "Description": "", "CardID": card_id,
+                              "Nickname": card_name(face), "Description": rules_text(face), "CardID": card_id,
                               "SidewaysCard": sideways, "CustomDeck": {str(key): entry},
                               "Transform": _transform(face_down=True)})
     scale = w / 63.5
@@ -343,16 +390,17 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
         for copy in range(face.copies):
             guid = table.guid(deck, face.object_name, copy)
             if tile_type is None:
-                obj = _token(guid, name, url(front_name), x, scale)
+                obj = _token(guid, name, url(front_name), x, scale, rules_text(face))
                 if back_url:
-                    obj["States"] = {"2": _token(table.guid(deck, face.object_name, copy, "back"), name, back_url, x, scale)}
+                    obj["States"] = {"2": _token(table.guid(deck, face.object_name, copy, "back"), name, back_url, x,
+                                                 scale, rules_text(face))}
             else:
                 # Stretch false: the tile takes the image's proportions (true stretches it to a
                 # symmetrical tile, a 3:2 board to a square).
                 image = {"ImageURL": url(front_name), "ImageSecondaryURL": back_url, "ImageScalar": 1.0,
                          "WidthScale": 0.0, "CustomTile": {"Type": tile_type, "Thickness": 0.2, "Stackable": stackable,
                                                            "Stretch": False}}
-                obj = {"Name": "Custom_Tile", "GUID": guid, "Nickname": name, "Description": "",
+                obj = {"Name": "Custom_Tile", "GUID": guid, "Nickname": name, "Description": rules_text(face),
                        "Transform": _transform(x, 0.0, scale), "CustomImage": image}
             objects.append(obj)
     return _one_or_bag(objects, deck, table, x)
@@ -392,7 +440,8 @@ def _standing(style: PageStyle, box_mm: tuple[float, float, float, float], faces
         else:
             files[name] = taken[name]
         for copy in range(face.copies):
-            obj = _token(table.guid(deck, face.object_name, copy), card_name(face), table.url(name), x, scale)
+            obj = _token(table.guid(deck, face.object_name, copy), card_name(face), table.url(name), x, scale,
+                         rules_text(face))
             obj["CustomImage"]["CustomToken"]["StandUp"] = True
             objects.append(obj)
     return _one_or_bag(objects, deck, table, x)
@@ -404,6 +453,13 @@ def _standing(style: PageStyle, box_mm: tuple[float, float, float, float], faces
 # 3 on the bottom one.
 D6_CELLS = ((0, 2, 180), (0, 1, 0), (1, 2, 0), (1, 1, 0), (2, 1, 0), (2, 2, 180))
 D6_TYPE = 1  # CustomDice.Type: 0 d4, 1 d6, 2 d8, 3 d10, 4 d12, 5 d20
+# The d6's rotation values (the save file format's ``RotationValues``: a value and the rotation that
+# turns it up): the rotations Tabletop Simulator's own d6 is saved with for faces 1 to 6, whose
+# texture is the template above; the table's tooltip then says the face rolled, and a script's
+# getValue() returns it.
+D6_ROTATIONS = [{"Value": str(n), "Rotation": {"x": x, "y": 0.0, "z": z}}
+                for n, (x, z) in enumerate(((-90.0, 0.0), (0.0, 0.0), (0.0, -90.0), (0.0, 90.0), (0.0, -180.0),
+                                            (90.0, 0.0)), 1)]
 
 
 def _dice(style: PageStyle, boxes: tuple[tuple[float, float, float, float], ...], faces: list[UniqueFace],
@@ -436,8 +492,8 @@ def _dice(style: PageStyle, boxes: tuple[tuple[float, float, float, float], ...]
             image = {"ImageURL": table.url(name), "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0,
                      "CustomDice": {"Type": D6_TYPE}}
             objects.append({"Name": "Custom_Dice", "GUID": table.guid(deck, face.object_name, copy),
-                            "Nickname": card_name(face), "Description": "", "Transform": _transform(x, 0.0),
-                            "CustomImage": image})
+                            "Nickname": card_name(face), "Description": rules_text(face),
+                            "Transform": _transform(x, 0.0), "CustomImage": image, "RotationValues": D6_ROTATIONS})
     return _one_or_bag(objects, deck, table, x)
 
 
@@ -457,11 +513,11 @@ def d6_texture(faces: list[Image.Image], cell: int) -> Image.Image:
     return out
 
 
-def _token(guid: str, name: str, image_url: str, x: float, scale: float) -> dict:
+def _token(guid: str, name: str, image_url: str, x: float, scale: float, description: str = "") -> dict:
     """A Custom_Token: one image, cut out along its transparency (it has no back image)."""
     image = {"ImageURL": image_url, "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0,
              "CustomToken": {"Thickness": 0.2, "MergeDistancePixels": 15.0, "StandUp": False, "Stackable": True}}
-    return {"Name": "Custom_Token", "GUID": guid, "Nickname": name, "Description": "",
+    return {"Name": "Custom_Token", "GUID": guid, "Nickname": name, "Description": description,
             "Transform": _transform(x, 0.0, scale), "CustomImage": image}
 
 

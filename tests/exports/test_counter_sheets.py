@@ -1,0 +1,106 @@
+"""Counters for a 同人 printer (--preset doujin-pieces): a deck of ½-inch tokens went one counter a
+page; a shop that prints counters wants them ganged on a counter sheet. Every copy is on A4 sheets
+with the preset's 3 mm 塗り足し round each counter and round the sheet, twice the bleed between two
+counters (their bleeds meet, never overlap), トンボ round the sheet, each counter's cut path in the
+die file, the back sheet the front mirrored left to right."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pikepdf
+from preflight import problems
+from test_pieces_preset import _box, _cut_paths, _strokes
+
+from conftest import DECK_YAML, make_workspace, run
+
+COUNTERS = ("name: カウンター\nkind: token\nshape: rect\nsize: [0.5in, 0.5in]\nfront: card-front.svg.j2\n"
+            "back: card-back.svg.j2\nfields: {name: text, text: text}\n"
+            "pieces:\n  - {name: 歩, count: 150}\n  - {name: 騎, count: 60}\n")
+DISCS = ("name: 円\nkind: token\nshape: circle\nsize: 16\nfront: card-front.svg.j2\nfields: {name: text, text: text}\n"
+         "pieces:\n  - {name: 丸, count: 24}\n")
+SIDE = 12.7  # ½ inch
+
+
+def _export(tmp_path: Path, preset: str = "doujin-pieces") -> Path:
+    root = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 魚, text: 売る}\n")
+    for name, text in (("counters", COUNTERS), ("discs", DISCS)):
+        (root / "data" / "test" / "decks" / f"{name}.yaml").write_text(text, encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", preset) == 0
+    return root / "build" / "test" / preset
+
+
+def _corners(paths: list) -> list[tuple[float, float, float, float]]:
+    """Each path's box (x0, y0, x1, y1), in mm from the page's bottom-left."""
+    return [(min(p[0] for p in ps), min(p[1] for p in ps), max(p[0] for p in ps), max(p[1] for p in ps))
+            for ps in paths]
+
+
+def test_half_inch_counters_are_ganged_on_a4_counter_sheets(tmp_path):
+    out = _export(tmp_path)
+    with pikepdf.open(out / "counters.pdf") as doc, pikepdf.open(out / "counters-die.pdf") as die:
+        assert len(doc.pages) == 4 == len(die.pages)  # 210 counters, 150 a sheet: 2 sheets, front and back
+        for page in [*doc.pages, *die.pages]:
+            tx0, ty0, tx1, ty1 = _box(page, "/TrimBox")
+            bx0, by0, bx1, by1 = _box(page, "/BleedBox")
+            assert abs(tx1 - tx0 - 210) < 0.02 and abs(ty1 - ty0 - 297) < 0.02  # the sheet is the trim
+            assert all(abs(d - 3) < 0.02 for d in (tx0 - bx0, ty0 - by0, bx1 - tx1, by1 - ty1))
+            assert _strokes(page, "/All")  # トンボ round the sheet
+        assert _cut_paths(doc) == [[]] * 4  # the print pages hold no cut line
+        boxes = [_corners(paths) for paths in _cut_paths(die)]
+        assert [len(b) for b in boxes] == [150, 150, 60, 60]
+        tx0, ty0, tx1, ty1 = _box(die.pages[0], "/TrimBox")
+        for page in boxes:
+            assert all(abs(x1 - x0 - SIDE) < 0.02 and abs(y1 - y0 - SIDE) < 0.02 for x0, y0, x1, y1 in page)
+            # the outermost counter's 3 mm bleed stays 3 mm (the safe zone) inside the sheet's trim
+            assert min(b[0] for b in page) >= tx0 + 6 - 0.02 and max(b[2] for b in page) <= tx1 - 6 + 0.02
+            assert min(b[1] for b in page) >= ty0 + 6 - 0.02 and max(b[3] for b in page) <= ty1 - 6 + 0.02
+        xs = sorted({round(b[0], 2) for b in boxes[0]})
+        ys = sorted({round(b[1], 2) for b in boxes[0]})
+        assert (len(xs), len(ys)) == (10, 15)
+        assert all(abs(b - a - (SIDE + 6)) < 0.02 for a, b in zip(xs, xs[1:]))  # 6 mm: twice the 3 mm bleed
+        assert all(abs(b - a - (SIDE + 6)) < 0.02 for a, b in zip(ys, ys[1:]))
+        # the back sheet is the front mirrored left to right about the sheet's middle
+        mid = (tx0 + tx1) / 2
+        assert sorted((round(2 * mid - x1, 2), round(y0, 2)) for x0, y0, x1, _ in boxes[2]) == \
+            sorted((round(x0, 2), round(y0, 2)) for x0, y0, _, _ in boxes[3])
+    for name in ("counters.pdf", "counters-die.pdf", "discs.pdf", "discs-die.pdf"):
+        assert problems((out / name).read_bytes()) == [], name
+    rows = {r["name"]: r for r in csv.DictReader((out / "order.csv").open(encoding="utf-8-sig", newline=""))}
+    assert (rows["歩"]["pages"], rows["歩"]["back"], rows["歩"]["quantity"]) == ("1", "2", "150")
+    assert (rows["騎"]["pages"], rows["騎"]["back"], rows["騎"]["die"]) == ("3", "4", "counters-die.pdf")
+    assert "counter sheets" in rows["騎"]["note"] and rows["魚"]["note"] == ""
+    with pikepdf.open(out / "discs-die.pdf") as die:  # round ones too, one sheet, a disc's path each
+        [paths] = _cut_paths(die)
+        assert len(paths) == 24 and all(abs(x1 - x0 - 16) < 0.05 for x0, _, x1, _ in _corners(paths))
+    with pikepdf.open(out / "cards.pdf") as doc:  # a card is still a page of its own
+        tx0, ty0, tx1, ty1 = _box(doc.pages[0], "/TrimBox")
+        assert abs(tx1 - tx0 - 63) < 0.02
+
+
+def test_counters_whose_art_stops_at_the_trim_are_still_warned(tmp_path):
+    """The bleed is read as a shop reads it, each counter's face alone (not the sheet, where a
+    neighbour's bleed would hide a bare edge)."""
+    front = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'
+             '<path d="{{ outline(0) }}" fill="#2060c0"/>\n{% endblock %}\n')
+    deck = DISCS.replace("front: card-front.svg.j2", "front: bare.svg.j2")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    (root / "templates" / "test" / "bare.svg.j2").write_text(front, encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "doujin-pieces") == 0
+    found = json.loads((root / "build" / "test" / "doujin-pieces" / "export.json").read_text(encoding="utf-8"))
+    [line] = [w for w in found["warnings"] if "bare paper" in w]
+    assert line.startswith("cards.pdf (cards-001 front): the art stops at the trim round the cut line"), line
+
+
+def test_a_proof_outlines_every_counter_on_the_sheet(tmp_path):
+    """--proof draws each counter's trim, bleed edge and safe zone, as it does on a page a piece."""
+    def strokes(out: Path) -> int:
+        with pikepdf.open(out / "discs.pdf") as doc:
+            return sum(1 for _, op in pikepdf.parse_content_stream(doc.pages[0]) if str(op) in ("S", "s"))
+
+    plain = _export(tmp_path / "a")
+    root = tmp_path / "a" / "ws"
+    assert run(root, "export", "--game", "test", "--preset", "doujin-pieces", "--proof", "--out", str(tmp_path / "p")) == 0
+    assert strokes(tmp_path / "p" / "test" / "doujin-pieces") - strokes(plain) == 3 * 24

@@ -1,0 +1,66 @@
+"""A deck's own ``bleed:`` (a punchboard's 0, a board's 5 mm) over the build's --bleed, for that
+deck's sheets and shop pages alone, read back from the PDFs in millimetres; a bad one is one line
+at its file and line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pikepdf
+
+from conftest import DECK_YAML, make_workspace, run
+
+MM = 72 / 25.4
+BOARD = ("name: 盤\nkind: board\nsize: [150, 100]\nbleed: 5mm\nfront: card-front.svg.j2\nfields: {name: text, text: text}\n"
+         "pieces:\n  - {name: 盤}\n")
+CHITS = ("name: チット\nkind: token\nsize: [20, 20]\nbleed: 0\nfront: card-front.svg.j2\nfields: {name: text, text: text}\n"
+         "pieces:\n  - {name: 片, count: 4}\n")
+
+
+def _workspace(tmp_path: Path, board: str = BOARD) -> Path:
+    root = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 魚, text: 売る}\n")
+    (root / "data" / "test" / "decks" / "board.yaml").write_text(board, encoding="utf-8")
+    (root / "data" / "test" / "decks" / "chits.yaml").write_text(CHITS, encoding="utf-8")
+    return root
+
+
+def _bleed(pdf: Path) -> set[float]:
+    """Each page's bleed: how far its BleedBox reaches past its TrimBox (mm), one figure a side."""
+    with pikepdf.open(pdf) as doc:
+        out = set()
+        for page in doc.pages:
+            tx0, ty0, tx1, ty1 = (float(v) / MM for v in page.obj["/TrimBox"])
+            bx0, by0, bx1, by1 = (float(v) / MM for v in page.obj["/BleedBox"])
+            out |= {round(tx0 - bx0, 2), round(ty0 - by0, 2), round(bx1 - tx1, 2), round(by1 - ty1, 2)}
+        return out
+
+
+def test_a_decks_bleed_is_its_own_on_its_shop_pages_and_sheets(tmp_path):
+    root = _workspace(tmp_path)
+    out = tmp_path / "out"
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--out", str(out)) == 0
+    shop = out / "test" / "shop"
+    assert _bleed(shop / "board.pdf") == {5.0}  # the board's 5 mm
+    assert _bleed(shop / "chits.pdf") == {0.0}  # the punchboard's none: the page is the trim
+    assert _bleed(shop / "cards.pdf") == {3.0}  # the build's --bleed, as before
+    decks = {d["id"]: d for d in json.loads((out / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"]}
+    assert (decks["board"]["bleed_mm"], decks["chits"]["bleed_mm"], decks["cards"]["bleed_mm"]) == (5.0, 0.0, 3.0)
+    assert decks["chits"]["sheet_bleed_mm"] == 0.0  # the home sheet gives the chits none either
+    assert decks["cards"]["sheet_bleed_mm"] > 0
+    # --bleed moves the decks without one, never a deck's own
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--bleed", "2mm", "--out", str(tmp_path / "o2")) == 0
+    assert _bleed(tmp_path / "o2" / "test" / "shop" / "cards.pdf") == {2.0}
+    assert _bleed(tmp_path / "o2" / "test" / "shop" / "board.pdf") == {5.0}
+
+
+def test_a_bad_bleed_is_one_line_at_its_file_and_line(tmp_path, capsys):
+    for bad, said in (("bleed: lots", "bleed 'lots' is not a length"), ("bleed: 12mm", "out of range"),
+                      ("bleed: 9mm", "bleed 9 mm is not less than half this 150×100 mm piece")):
+        root = _workspace(tmp_path / bad.replace(" ", "").replace(":", ""), BOARD.replace("bleed: 5mm", bad)
+                          .replace("size: [150, 100]", "size: [150, 17]" if "9mm" in bad else "size: [150, 100]"))
+        capsys.readouterr()
+        assert run(root, "build", "--game", "test", "--no-rulebook") == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("pnpgen: error: data/test/decks/board.yaml:4:"), err
+        assert said.replace("150×100", "150×17") in err and "Traceback" not in err, err
