@@ -134,8 +134,10 @@ def ink_warnings(name: str, pdf: bytes, preset: Preset, where: list[str], templa
     """A CMYK shop file's total ink over the preset's limit: its colours, its pictures, and where
     an overprinting black and the ground under it add up (the rulebook's pages as the cards').
     ``where`` and ``templates``: per page, what it shows and what drew it ("" for none)."""
-    out = [f"{name} page {page + 1}{_at(where[page])}: CMYK {'/'.join(f'{v * 100:g}' for v in colour)} is "
-           f"{ink:g} % total ink, over {preset.name}'s {preset.ink_limit:g} %"
+    # to a hundredth of a per cent, as the other warnings name inks (a gradient's stop converted
+    # from #000080 is 49.8039…, said 49.8)
+    out = [f"{name} page {page + 1}{_at(where[page])}: CMYK {'/'.join(f'{round(v * 100, 2):g}' for v in colour)} is "
+           f"{round(ink, 2):g} % total ink, over {preset.name}'s {preset.ink_limit:g} %"
            for page, colour, ink in over_limit(pdf, preset.ink_limit)]
     for heavy in pictures_over_limit(pdf, preset.ink_limit, measured):
         first = heavy.pages[0]
