@@ -161,6 +161,7 @@ def mixed_inks(pdf: bytes, lines_pt: float | None, text_pt: float | None, inks: 
     with pikepdf.open(io.BytesIO(pdf)) as doc:
         known: dict[tuple, list[MixedInks]] = {}
         read: dict[str, Any] = {"pictures": _NoPictures(), "fonts": {}}
+        seen = {"pictures": _Pictures(), "fonts": read["fonts"]}  # for the pages drawn as plates: a picture read once
         for index, page in enumerate(doc.pages):
             key = _page_key(page.obj)
             if key not in known:
@@ -178,19 +179,20 @@ def mixed_inks(pdf: bytes, lines_pt: float | None, text_pt: float | None, inks: 
                               for (kind, colour), pt in sorted(smallest.items())]
                 white = [p for p, colour in thin if not p.overprint and _inks(colour) == 0]
                 if knocked_out and white:
-                    known[key] += _reversed(page.obj, white, size, device, inks)
+                    known[key] += _reversed(page.obj, white, size, device, inks, seen)
             out.extend(replace(hit, page=index) for hit in known[key])
     return out
 
 
-def _reversed(page, white: list[_Paint], size: tuple[int, int], device: Matrix, inks: int) -> list[MixedInks]:
+def _reversed(page, white: list[_Paint], size: tuple[int, int], device: Matrix, inks: int,
+              read: dict) -> list[MixedInks]:
     """The white text and lines of ``white`` (read without pictures) that lie on a ground of
     ``inks`` or more inks: the page drawn again with its pictures, as its plates."""
     import numpy as np
 
     wanted = {(p.kind, p.colour, p.width) for p in white}
     paints: list[_Paint] = []
-    _Reader(paints, {"pictures": _Pictures(), "fonts": {}}).run(page, _State(device), set())
+    _Reader(paints, read).run(page, _State(device), set())
     found: dict[tuple[str, CMYK, CMYK], float] = {}
 
     def look(paint: _Paint, colour: CMYK, under, result) -> None:
